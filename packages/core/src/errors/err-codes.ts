@@ -1,0 +1,204 @@
+/**
+ * @module The one table of every error Entistore reports: its 4D `errCode`, `componentSignature`,
+ * a category the transport maps to a status, and the message.
+ *
+ * Codes come from the real server where it is known (4D docs examples, the Wakanda `dbmg` REST
+ * codes 1800–1820 and entity-model codes 1500–1611). Where the real server's code is not public,
+ * the error gets a code in Entistore's own 9000 range with `componentSignature: 'enti'`, so a client
+ * can tell a documented 4D code from our choice. `docs/errors.md` lists the table.
+ *
+ * Messages keep 4D's wording where it is known (clients match on them), including its quirks.
+ */
+
+/** What kind of failure an error is. The REST adapter maps it to an HTTP status; the core never does. */
+export type ErrorCategory =
+  | 'badRequest' // the request or the value is malformed
+  | 'notFound' // a named thing does not exist (dataclass, attribute, entity, entity set)
+  | 'conflict' // the data changed under the caller (stamps, uniqueness, locks)
+  | 'forbidden' // the session may not do this
+  | 'notImplemented' // a documented feature this version does not provide yet
+  | 'limit' // a configured limit was reached
+  | 'internal' // a bug: never raised for user input
+
+interface ErrorSpec<A extends unknown[]> {
+  readonly errCode: number
+  readonly componentSignature: 'dbmg' | 'enti'
+  readonly category: ErrorCategory
+  readonly message: (...args: A) => string
+}
+
+const spec = <A extends unknown[]>(
+  errCode: number,
+  componentSignature: 'dbmg' | 'enti',
+  category: ErrorCategory,
+  message: (...args: A) => string,
+): ErrorSpec<A> => ({ errCode, componentSignature, category, message })
+
+const q = (s: unknown): string => `"${String(s)}"`
+
+export const ERRORS = {
+  // ---- 4D entity-model codes (1500–1611) ----
+  /** Wording from the real server (Qodly docs), capital "The" included. */
+  AttributeNotFound: spec(
+    1500,
+    'dbmg',
+    'notFound',
+    (attribute: string, dataClass: string) =>
+      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass`,
+  ),
+  EntityNotFound: spec(
+    1542,
+    'dbmg',
+    'notFound',
+    (key: unknown, dataClass: string) =>
+      `Cannot find entity with ${q(key)} key in the ${q(dataClass)} dataclass`,
+  ),
+  InvalidKey: spec(
+    1541,
+    'dbmg',
+    'badRequest',
+    (key: unknown, dataClass: string, why: string) =>
+      `The key ${q(key)} is not valid for the ${q(dataClass)} dataclass: ${why}`,
+  ),
+  /** A value that cannot be coerced to its attribute's type (4D: ENTITY_RECORD_FAILS_VALIDATION). */
+  InvalidAttributeValue: spec(
+    1570,
+    'dbmg',
+    'badRequest',
+    (value: string, attribute: string, type: string, dataClass: string, why: string) =>
+      `The value ${value} is not valid for the ${q(attribute)} attribute (${type}) of the ${q(dataClass)} dataclass: ${why}`,
+  ),
+  DuplicateKey: spec(
+    1545,
+    'dbmg',
+    'conflict',
+    (key: unknown, dataClass: string) =>
+      `The key ${q(key)} is not unique in the ${q(dataClass)} dataclass`,
+  ),
+
+  // ---- 4D REST-layer codes (1800–1820, componentSignature dbmg) ----
+  /** Wording from the real server (Qodly docs); the 4D code is Wakanda's `entity_not_found` family. */
+  DataClassNotFound: spec(
+    1800,
+    'dbmg',
+    'notFound',
+    (dataClass: string) => `The ${q(dataClass)} dataclass cannot be found`,
+  ),
+  EntitySetNotFound: spec(
+    1802,
+    'dbmg',
+    'notFound',
+    (id: string) => `The ${q(id)} entity set cannot be found`,
+  ),
+  UrlMalformed: spec(
+    1806,
+    'dbmg',
+    'badRequest',
+    (url: string, why: string) => `The URL ${q(url)} is malformed: ${why}`,
+  ),
+  /** A `$` parameter whose value has the wrong shape ($top=-1, $skip=abc, $params=not-json). */
+  InvalidParameter: spec(
+    1806,
+    'dbmg',
+    'badRequest',
+    (name: string, value: string, expected: string) =>
+      `Invalid value ${q(value)} for ${name}: expected ${expected}`,
+  ),
+  UnclosedSingleQuote: spec(
+    1808,
+    'dbmg',
+    'badRequest',
+    (where: string) => `Expecting a closing single quote in ${where}`,
+  ),
+  UnclosedDoubleQuote: spec(
+    1809,
+    'dbmg',
+    'badRequest',
+    (where: string) => `Expecting a closing double quote in ${where}`,
+  ),
+  WrongOrderBy: spec(
+    1810,
+    'dbmg',
+    'badRequest',
+    (orderBy: string, why: string) => `Wrong list of attributes to order by ${q(orderBy)}: ${why}`,
+  ),
+  UnknownQueryKeyword: spec(
+    1811,
+    'dbmg',
+    'badRequest',
+    (keyword: string) => `Unknown REST query keyword ${q(keyword)}`,
+  ),
+  UnknownRestMethod: spec(
+    1812,
+    'dbmg',
+    'badRequest',
+    (method: string) => `Unknown REST method ${q(method)}`,
+  ),
+  MethodNotApplicable: spec(
+    1813,
+    'dbmg',
+    'badRequest',
+    (method: string, where: string) => `The REST method ${q(method)} cannot be applied to ${where}`,
+  ),
+
+  // ---- Entistore's own codes: the real server's code is not public ----
+  FilterSyntax: spec(
+    9001,
+    'enti',
+    'badRequest',
+    (detail: string) => `Filter syntax error: ${detail}`,
+  ),
+  PlaceholderOutOfRange: spec(
+    9002,
+    'enti',
+    'badRequest',
+    (placeholder: string, count: number) =>
+      `The placeholder ${placeholder} has no value: ${count} value(s) were given`,
+  ),
+  InvalidComparison: spec(
+    9003,
+    'enti',
+    'badRequest',
+    (detail: string) => `Invalid comparison: ${detail}`,
+  ),
+  NotImplemented: spec(
+    9010,
+    'enti',
+    'notImplemented',
+    (feature: string) => `${feature} is not supported by this version of Entistore`,
+  ),
+  LimitExceeded: spec(
+    9011,
+    'enti',
+    'limit',
+    (what: string, limit: number) => `${what} exceeds the limit of ${limit}`,
+  ),
+  InvalidModel: spec(
+    9020,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid model: ${where}: ${why}`,
+  ),
+  InvalidData: spec(
+    9021,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid data: ${where}: ${why}`,
+  ),
+  UnknownResource: spec(
+    9031,
+    'enti',
+    'notFound',
+    (path: string) => `Nothing is served at ${q(path)}`,
+  ),
+  BadRequestBody: spec(
+    9030,
+    'enti',
+    'badRequest',
+    (why: string) => `The request body is not valid: ${why}`,
+  ),
+  Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
+} as const
+
+export type ErrorName = keyof typeof ERRORS
+export type ErrorArgs<N extends ErrorName> = Parameters<(typeof ERRORS)[N]['message']>

@@ -1,0 +1,60 @@
+/**
+ * @module @entistore/core — an in-memory datastore in the 4D ORDA model: dataclasses, entities with
+ * stamps, entity selections, sessions. No I/O and no HTTP: the REST adapter lives in @entistore/rest.
+ */
+
+// Datastore and its parts
+export { createDatastore, Datastore } from './store/datastore.js'
+export type { CommitListener, DatastoreOptions, DatastoreWith } from './store/datastore.js'
+export { DataClass } from './store/data-class.js'
+export { Entity } from './store/entity.js'
+export { EntitySelection } from './store/entity-selection.js'
+export { keyText, toKey } from './store/keys.js'
+export type { EntityRecord, KeyValue } from './store/entity-record.js'
+export type { DataFile, LoadReport } from './store/load-data.js'
+
+// Models
+export { loadModel } from './schema/load-model.js'
+export type { LoadModelOptions } from './schema/load-model.js'
+export { defineModel, BuiltModel, DataClassBuilder } from './schema/model-builder.js'
+export type { CalculatedFunctions, StorageOptions } from './schema/model-builder.js'
+export { ATTRIBUTE_KINDS, VALUE_TYPES } from './schema/model-json.js'
+export type {
+  AttributeJson,
+  AttributeKind,
+  DataClassJson,
+  MethodJson,
+  ModelJson,
+  ValueType,
+} from './schema/model-json.js'
+export { isPublic } from './schema/definitions.js'
+export type {
+  AliasAttributeDef,
+  AttributeDef,
+  CalculatedAttributeDef,
+  CalculatedFn,
+  DataClassDef,
+  RelatedEntitiesAttributeDef,
+  RelatedEntityAttributeDef,
+  SchemaDef,
+  StorageAttributeDef,
+} from './schema/definitions.js'
+
+// Values
+export { coerceToType, normalizeUuid } from './values/coerce.js'
+export type { JsonObject, JsonValue, StoredValue } from './values/coerce.js'
+export { isBinaryValue, encodeBase64, decodeBase64 } from './values/binary.js'
+export type { BinaryValue } from './values/binary.js'
+export { parseDate } from './values/dates.js'
+
+// Time and sessions
+export { ManualClock, systemClock } from './clock/clock.js'
+export type { Clock } from './clock/clock.js'
+export { SessionStore } from './sessions/session-store.js'
+export type { Session, SessionCloseReason, SessionStoreOptions } from './sessions/session-store.js'
+
+// Errors
+export { DatastoreError, datastoreError, fail } from './errors/datastore-error.js'
+export type { DatastoreErrorOptions } from './errors/datastore-error.js'
+export { ERRORS } from './errors/err-codes.js'
+export type { ErrorCategory, ErrorName } from './errors/err-codes.js'

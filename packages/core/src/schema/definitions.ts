@@ -1,0 +1,109 @@
+/**
+ * @module The normalized model: every dataclass and attribute with its defaults filled, relations
+ * resolved to their target dataclass. Built once by `load-model.ts`, frozen, and read everywhere.
+ */
+import type { AttributeKind, MethodJson, ValueType } from './model-json.js'
+
+/** What a calculated attribute computes. It receives the entity and returns a value of the attribute's type. */
+export type CalculatedFn = (entity: import('../store/entity.js').Entity) => unknown
+
+interface AttributeCommon {
+  readonly name: string
+  readonly kind: AttributeKind
+  /** The catalog's `type` (a ValueType, a dataclass name, or `<Class>Selection`). */
+  readonly type: string
+  readonly fieldPos: number | undefined
+  readonly scope: string
+  readonly exposed: boolean
+  readonly uuid: string
+  readonly readOnly: boolean
+  /** Catalog fields Entistore does not interpret (defaultFormat, multiLine, …), echoed as given. */
+  readonly extra: Readonly<Record<string, unknown>>
+}
+
+export interface StorageAttributeDef extends AttributeCommon {
+  readonly kind: 'storage'
+  readonly type: ValueType
+  readonly indexed: boolean
+  readonly indexKind: 'hash' | 'sorted'
+  readonly unique: boolean
+  readonly notNull: boolean
+  readonly autosequence: boolean
+  readonly identifying: boolean
+  /** For `date`: true stores the day only (4D's default). */
+  readonly dateOnly: boolean
+  /** True for the slot Entistore adds to hold a relation's key when the model names no foreignKey. */
+  readonly implicit: boolean
+}
+
+export interface RelatedEntityAttributeDef extends AttributeCommon {
+  readonly kind: 'relatedEntity'
+  /** The target dataclass. */
+  readonly target: string
+  /** The name of the stored slot holding the target's key (a storage attribute, or the relation's own name for an implicit slot). */
+  readonly foreignKey: string
+  /** That slot. */
+  readonly foreignKeyAttribute: StorageAttributeDef
+  readonly inverseName: string | undefined
+}
+
+export interface RelatedEntitiesAttributeDef extends AttributeCommon {
+  readonly kind: 'relatedEntities'
+  /** The dataclass of the related entities. */
+  readonly target: string
+  /** The relatedEntity attribute of `target` that points back here. */
+  readonly inverse: string
+}
+
+export interface CalculatedAttributeDef extends AttributeCommon {
+  readonly kind: 'calculated'
+  readonly type: ValueType
+  readonly compute: CalculatedFn | undefined
+}
+
+export interface AliasAttributeDef extends AttributeCommon {
+  readonly kind: 'alias'
+  /** The aliased path, split on dots (`employer.name` → ['employer', 'name']). */
+  readonly path: readonly string[]
+}
+
+export type AttributeDef =
+  | StorageAttributeDef
+  | RelatedEntityAttributeDef
+  | RelatedEntitiesAttributeDef
+  | CalculatedAttributeDef
+  | AliasAttributeDef
+
+export interface DataClassDef {
+  readonly name: string
+  readonly className: string
+  readonly collectionName: string
+  readonly tableNumber: number
+  readonly scope: string
+  readonly exposed: boolean
+  readonly uuid: string
+  readonly defaultTopSize: number
+  readonly extraProperties: Readonly<Record<string, unknown>> | undefined
+  /** The attributes in model order. */
+  readonly attributes: readonly AttributeDef[]
+  readonly attributesByName: ReadonlyMap<string, AttributeDef>
+  /**
+   * Every stored slot: the storage attributes plus the implicit foreign-key slots of relations that
+   * name no foreignKey. An implicit slot shares its relation's name and is in no other list.
+   */
+  readonly storage: readonly StorageAttributeDef[] /** The single primary-key attribute. */
+  readonly key: StorageAttributeDef
+  /** Catalog fields Entistore does not interpret, echoed as given. */
+  readonly extra: Readonly<Record<string, unknown>>
+}
+
+export interface SchemaDef {
+  readonly name: string
+  readonly methods: readonly MethodJson[]
+  readonly dataClasses: readonly DataClassDef[]
+  readonly byName: ReadonlyMap<string, DataClassDef>
+}
+
+/** True when the attribute (and its dataclass) may be shown through the REST interface. */
+export const isPublic = (x: { readonly exposed: boolean; readonly scope: string }): boolean =>
+  x.exposed && x.scope === 'public'

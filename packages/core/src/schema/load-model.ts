@@ -1,0 +1,599 @@
+/**
+ * @module Turns a model in the catalog shape (`GET /rest/$catalog/$all`) into the frozen `SchemaDef`:
+ * checks every field (a model file is user input), fills defaults, resolves relations.
+ *
+ * Defaults, chosen to match what the real server shows for a fresh project:
+ * - kind `storage`, scope `public`, exposed `true`; className = name; collectionName = `<name>Selection`;
+ *   tableNumber = position (1-based); defaultTopSize 100; uuids derived from the names (stable).
+ * - the key: `key[0].name`, else the attribute marked `identifying`, else an attribute named `ID`.
+ * - relatedEntity: target = `path` (else `type`); foreignKey = the model's `foreignKey`, else a storage
+ *   attribute named `<relation>ID` if there is one, else an implicit hidden slot named after the relation.
+ * - relatedEntities: `path` names the inverse relatedEntity; the target is the dataclass that has it.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type {
+  AliasAttributeDef,
+  AttributeDef,
+  CalculatedAttributeDef,
+  CalculatedFn,
+  DataClassDef,
+  RelatedEntitiesAttributeDef,
+  RelatedEntityAttributeDef,
+  SchemaDef,
+  StorageAttributeDef,
+} from './definitions.js'
+import {
+  ATTRIBUTE_KINDS,
+  VALUE_TYPES,
+  type AttributeJson,
+  type AttributeKind,
+  type DataClassJson,
+  type ModelJson,
+  type ValueType,
+} from './model-json.js'
+import { stableId } from './stable-id.js'
+
+export interface LoadModelOptions {
+  /** The application name, used when the model has no `__NAME`. @default 'entistore' */
+  readonly name?: string
+  /** Functions of calculated attributes: `{ Employee: { fullName: (e) => … } }`. */
+  readonly calculated?: Readonly<Record<string, Readonly<Record<string, CalculatedFn>>>>
+}
+
+const KEY_TYPES: ReadonlySet<ValueType> = new Set([
+  'long',
+  'long64',
+  'word',
+  'byte',
+  'string',
+  'uuid',
+])
+const NUMERIC_TYPES: ReadonlySet<ValueType> = new Set([
+  'long',
+  'long64',
+  'word',
+  'byte',
+  'number',
+  'duration',
+])
+
+const DATACLASS_FIELDS = new Set([
+  'name',
+  'className',
+  'collectionName',
+  'tableNumber',
+  'scope',
+  'exposed',
+  'uuid',
+  'dataURI',
+  'defaultTopSize',
+  'extraProperties',
+  'attributes',
+  'key',
+])
+const ATTRIBUTE_FIELDS = new Set([
+  'name',
+  'kind',
+  'type',
+  'fieldPos',
+  'scope',
+  'exposed',
+  'uuid',
+  'indexed',
+  'indexKind',
+  'unique',
+  'not_null',
+  'autosequence',
+  'identifying',
+  'readOnly',
+  'path',
+  'reversePath',
+  'foreignKey',
+  'inverseName',
+  'dateOnly',
+])
+
+// Names become object keys and URL segments: letters, digits and underscores, not starting with a
+// digit, and never `__…` (the wire's own names: __KEY, __STAMP, __proto__).
+const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
+
+function invalid(where: string, why: string): never {
+  return fail('InvalidModel', [where, why])
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function checkName(where: string, name: unknown): string {
+  if (typeof name !== 'string' || !NAME.test(name) || name.startsWith('__')) {
+    invalid(
+      where,
+      `the name ${JSON.stringify(name)} is not valid (letters, digits and _, not starting with a digit or __)`,
+    )
+  }
+  return name as string
+}
+
+function optional<T>(
+  where: string,
+  obj: Record<string, unknown>,
+  field: string,
+  type: 'string' | 'boolean' | 'number',
+): T | undefined {
+  const v = obj[field]
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== type) invalid(where, `"${field}" must be a ${type}, got ${JSON.stringify(v)}`)
+  if (type === 'number' && !Number.isInteger(v))
+    invalid(where, `"${field}" must be an integer, got ${String(v)}`)
+  return v as T
+}
+
+/** The fields of `obj` that are not in `known`, copied safely (Object.fromEntries never sets a prototype). */
+function extras(
+  obj: Record<string, unknown>,
+  known: ReadonlySet<string>,
+): Readonly<Record<string, unknown>> {
+  return Object.freeze(Object.fromEntries(Object.entries(obj).filter(([k]) => !known.has(k))))
+}
+
+// The calculated functions come in plain objects: a dataclass or attribute named `toString` or
+// `constructor` must not pick up a member of Object.prototype as its function.
+const own = <T>(obj: Readonly<Record<string, T>> | undefined, name: string): T | undefined =>
+  obj !== undefined && Object.hasOwn(obj, name) ? obj[name] : undefined
+
+interface RawClass {
+  readonly json: DataClassJson
+  readonly where: string
+  readonly index: number
+}
+
+export function loadModel(model: unknown, options: LoadModelOptions = {}): SchemaDef {
+  if (!isRecord(model)) invalid('model', 'expected an object with a "dataClasses" array')
+  const m = model as Record<string, unknown>
+  if (!Array.isArray(m.dataClasses)) invalid('model', 'expected a "dataClasses" array')
+  const name = optional<string>('model', m, '__NAME', 'string') ?? options.name ?? 'entistore'
+  const methods = m.methods === undefined ? [] : m.methods
+  if (!Array.isArray(methods) || !methods.every((x) => isRecord(x) && typeof x.name === 'string')) {
+    invalid('model', '"methods" must be an array of objects with a "name"')
+  }
+
+  // Pass 1: names, so relations can point forward.
+  const raws: RawClass[] = []
+  const seen = new Set<string>()
+  ;(m.dataClasses as unknown[]).forEach((json, index) => {
+    const where = `dataClasses[${index}]`
+    if (!isRecord(json)) invalid(where, 'expected an object')
+    const dcName = checkName(where, (json as Record<string, unknown>).name)
+    if (seen.has(dcName)) invalid(where, `the dataclass "${dcName}" is defined twice`)
+    seen.add(dcName)
+    raws.push({ json: json as DataClassJson, where: `dataclass "${dcName}"`, index })
+  })
+
+  // Pass 2: each dataclass with its storage attributes and key; relations need every key type,
+  // so they are resolved in pass 3.
+  const drafts = raws.map((raw) => draftDataClass(raw, options))
+  const draftByName = new Map(drafts.map((d) => [d.name, d]))
+  for (const d of drafts) resolveRelations(d, draftByName)
+  const dataClasses = drafts.map((d) => finish(d, draftByName))
+  return Object.freeze({
+    name,
+    methods: Object.freeze(
+      (methods as Record<string, unknown>[]).map((x) => Object.freeze({ ...x })),
+    ) as SchemaDef['methods'],
+    dataClasses: Object.freeze(dataClasses),
+    byName: new Map(dataClasses.map((d) => [d.name, d])),
+  })
+}
+
+interface Draft {
+  readonly name: string
+  readonly where: string
+  readonly json: DataClassJson
+  readonly attributes: (AttributeDef | PendingRelation)[]
+  key: StorageAttributeDef | undefined
+  readonly calculated: Readonly<Record<string, CalculatedFn>> | undefined
+  readonly index: number
+  /** Hidden foreign-key slots (see RelatedEntityAttributeDef.foreignKeyAttribute). */
+  readonly implicit: StorageAttributeDef[]
+}
+
+interface PendingRelation {
+  readonly pending: true
+  readonly json: AttributeJson
+  readonly common: Common
+  readonly where: string
+}
+
+type Common = Omit<
+  StorageAttributeDef,
+  | 'kind'
+  | 'type'
+  | 'indexed'
+  | 'indexKind'
+  | 'unique'
+  | 'notNull'
+  | 'autosequence'
+  | 'identifying'
+  | 'dateOnly'
+  | 'implicit'
+>
+
+function draftDataClass(raw: RawClass, options: LoadModelOptions): Draft {
+  const { json, where } = raw
+  const j = json as unknown as Record<string, unknown>
+  for (const f of ['className', 'collectionName', 'scope', 'dataURI', 'uuid'] as const)
+    optional<string>(where, j, f, 'string')
+  optional<boolean>(where, j, 'exposed', 'boolean')
+  optional<number>(where, j, 'tableNumber', 'number')
+  const top = optional<number>(where, j, 'defaultTopSize', 'number')
+  if (top !== undefined && top < 0) invalid(where, '"defaultTopSize" must not be negative')
+  if (j.extraProperties !== undefined && !isRecord(j.extraProperties))
+    invalid(where, '"extraProperties" must be an object')
+  if (!Array.isArray(j.attributes) || j.attributes.length === 0)
+    invalid(where, 'expected a non-empty "attributes" array')
+
+  const calculated = own(options.calculated, json.name)
+  const draft: Draft = {
+    name: json.name,
+    where,
+    json,
+    attributes: [],
+    key: undefined,
+    calculated,
+    index: raw.index,
+    implicit: [],
+  }
+  const names = new Set<string>()
+  let position = 0
+  for (const [i, a] of (j.attributes as unknown[]).entries()) {
+    const aWhere = `${where} attributes[${i}]`
+    if (!isRecord(a)) invalid(aWhere, 'expected an object')
+    const attr = a as AttributeJson
+    const aName = checkName(aWhere, attr.name)
+    const at = `${where} attribute "${aName}"`
+    if (names.has(aName)) invalid(at, 'the attribute is defined twice')
+    names.add(aName)
+    const kind = (attr.kind ?? 'storage') as AttributeKind
+    if (!ATTRIBUTE_KINDS.includes(kind))
+      invalid(
+        at,
+        `unknown kind ${JSON.stringify(attr.kind)} (expected one of ${ATTRIBUTE_KINDS.join(', ')})`,
+      )
+    for (const f of ['type', 'scope', 'uuid', 'path', 'foreignKey', 'inverseName'] as const)
+      optional<string>(at, a, f, 'string')
+    for (const f of [
+      'exposed',
+      'indexed',
+      'unique',
+      'not_null',
+      'autosequence',
+      'identifying',
+      'readOnly',
+      'reversePath',
+      'dateOnly',
+    ] as const) {
+      optional<boolean>(at, a, f, 'boolean')
+    }
+    const fieldPos = optional<number>(at, a, 'fieldPos', 'number')
+    if (kind !== 'calculated' && kind !== 'alias') position++
+    const common: Common = {
+      name: aName,
+      fieldPos: fieldPos ?? (kind === 'calculated' || kind === 'alias' ? undefined : position),
+      scope: attr.scope ?? 'public',
+      exposed: attr.exposed ?? true,
+      uuid: attr.uuid ?? stableId(json.name, aName),
+      readOnly: attr.readOnly ?? (kind === 'calculated' || kind === 'alias'),
+      extra: extras(a, ATTRIBUTE_FIELDS),
+    }
+    draft.attributes.push(draftAttribute(draft, attr, kind, common, at))
+  }
+  draft.key = findKey(draft)
+  return draft
+}
+
+function valueType(at: string, type: string | undefined, fallback?: ValueType): ValueType {
+  const t = type ?? fallback
+  if (t === undefined) return invalid(at, 'a "type" is required')
+  if (!(VALUE_TYPES as readonly string[]).includes(t))
+    invalid(at, `unknown type ${JSON.stringify(t)} (expected one of ${VALUE_TYPES.join(', ')})`)
+  return t as ValueType
+}
+
+function draftAttribute(
+  draft: Draft,
+  attr: AttributeJson,
+  kind: AttributeKind,
+  common: Common,
+  at: string,
+): AttributeDef | PendingRelation {
+  switch (kind) {
+    case 'storage': {
+      const type = valueType(at, attr.type)
+      if (
+        attr.indexKind !== undefined &&
+        attr.indexKind !== 'hash' &&
+        attr.indexKind !== 'sorted'
+      ) {
+        invalid(at, `"indexKind" must be "hash" or "sorted"`)
+      }
+      const autosequence = attr.autosequence ?? false
+      if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid')
+        invalid(at, `autosequence needs a numeric or uuid type, not ${type}`)
+      return Object.freeze<StorageAttributeDef>({
+        ...common,
+        kind,
+        type,
+        indexed: attr.indexed ?? false,
+        indexKind: attr.indexKind ?? 'sorted',
+        unique: attr.unique ?? false,
+        notNull: attr.not_null ?? false,
+        autosequence,
+        identifying: attr.identifying ?? false,
+        dateOnly: type === 'date' ? (attr.dateOnly ?? true) : false,
+        implicit: false,
+      })
+    }
+    case 'calculated': {
+      const compute = own(draft.calculated, common.name)
+      if (compute !== undefined && typeof compute !== 'function')
+        invalid(at, 'the calculated function must be a function')
+      return Object.freeze<CalculatedAttributeDef>({
+        ...common,
+        kind,
+        type: valueType(at, attr.type),
+        compute,
+      })
+    }
+    case 'relatedEntity':
+    case 'relatedEntities':
+    case 'alias':
+      return { pending: true, json: attr, common, where: at }
+  }
+}
+
+function findKey(draft: Draft): StorageAttributeDef {
+  const storage = draft.attributes.filter(
+    (a): a is StorageAttributeDef => !('pending' in a) && a.kind === 'storage',
+  )
+  const keyJson = draft.json.key
+  let name: string | undefined
+  if (keyJson !== undefined) {
+    if (
+      !Array.isArray(keyJson) ||
+      keyJson.length === 0 ||
+      !keyJson.every((k) => isRecord(k) && typeof k.name === 'string')
+    ) {
+      invalid(draft.where, '"key" must be an array of {"name": …}')
+    }
+    if (keyJson.length > 1)
+      invalid(
+        draft.where,
+        `a composite key (${keyJson.map((k) => k.name).join(', ')}) is not supported: use one attribute`,
+      )
+    name = keyJson[0]!.name
+  } else {
+    name = storage.find((a) => a.identifying)?.name ?? storage.find((a) => a.name === 'ID')?.name
+  }
+  if (name === undefined)
+    return invalid(
+      draft.where,
+      'no primary key: add "key": [{"name": …}] or mark an attribute "identifying": true',
+    )
+  const key = storage.find((a) => a.name === name)
+  if (!key)
+    return invalid(draft.where, `the key "${name}" is not a storage attribute of the dataclass`)
+  if (!KEY_TYPES.has(key.type))
+    invalid(
+      `${draft.where} attribute "${name}"`,
+      `a primary key must be of type ${[...KEY_TYPES].join(', ')}, not ${key.type}`,
+    )
+  // The key is identifying, unique and not null whatever the model says.
+  const fixed = Object.freeze<StorageAttributeDef>({
+    ...key,
+    identifying: true,
+    unique: true,
+    notNull: true,
+  })
+  draft.attributes[draft.attributes.indexOf(key)] = fixed
+  return fixed
+}
+
+// Only key-like types can hold a key: a bool, date or object foreignKey matches no key type.
+const keyFamily = (t: ValueType): 'number' | 'text' | 'other' =>
+  NUMERIC_TYPES.has(t) ? 'number' : t === 'string' || t === 'uuid' ? 'text' : 'other'
+
+function resolveRelations(draft: Draft, drafts: ReadonlyMap<string, Draft>): void {
+  const storageNamed = (name: string): StorageAttributeDef | undefined => {
+    const a = draft.attributes.find((x) => !('pending' in x) && x.name === name)
+    return a && !('pending' in a) && a.kind === 'storage' ? a : undefined
+  }
+  const implicit: StorageAttributeDef[] = []
+  draft.attributes.forEach((a, i) => {
+    if (!('pending' in a) || a.json.kind !== 'relatedEntity') return
+    const { json, common, where } = a
+    const targetName = json.path ?? json.type
+    const target = targetName === undefined ? undefined : drafts.get(targetName)
+    if (!target)
+      return invalid(where, `the related dataclass ${JSON.stringify(targetName)} does not exist`)
+    const targetKey = target.key!
+    let fk: StorageAttributeDef | undefined
+    if (json.foreignKey !== undefined) {
+      fk = storageNamed(json.foreignKey)
+      if (!fk)
+        return invalid(
+          where,
+          `the foreignKey "${json.foreignKey}" is not a storage attribute of ${draft.where}`,
+        )
+    } else {
+      fk = storageNamed(`${common.name}ID`)
+    }
+    if (fk && keyFamily(fk.type) !== keyFamily(targetKey.type)) {
+      invalid(
+        where,
+        `the foreignKey "${fk.name}" (${fk.type}) cannot hold keys of "${target.name}" (${targetKey.type})`,
+      )
+    }
+    if (!fk) {
+      fk = Object.freeze<StorageAttributeDef>({
+        name: common.name,
+        fieldPos: undefined,
+        scope: 'public',
+        exposed: false,
+        uuid: stableId(draft.name, common.name, 'key'),
+        readOnly: false,
+        extra: Object.freeze({}),
+        kind: 'storage',
+        type: targetKey.type,
+        indexed: false,
+        indexKind: 'hash',
+        unique: false,
+        notNull: false,
+        autosequence: false,
+        identifying: false,
+        dateOnly: false,
+        implicit: true,
+      })
+      implicit.push(fk)
+    }
+    draft.attributes[i] = Object.freeze<RelatedEntityAttributeDef>({
+      ...common,
+      kind: 'relatedEntity',
+      type: target.name,
+      target: target.name,
+      foreignKey: fk.name,
+      foreignKeyAttribute: fk,
+      inverseName: json.inverseName,
+    })
+  })
+  // relatedEntities and aliases read the relatedEntity attributes resolved here, possibly of other
+  // dataclasses, so they wait for finish(), which runs once every dataclass is through this pass.
+  draft.implicit.push(...implicit)
+}
+
+function resolveToMany(
+  draft: Draft,
+  a: PendingRelation,
+  drafts: ReadonlyMap<string, Draft>,
+): RelatedEntitiesAttributeDef {
+  const { json, common, where } = a
+  const inverse = json.path
+  if (inverse === undefined)
+    return invalid(
+      where,
+      'a relatedEntities attribute needs a "path" naming the inverse relatedEntity attribute',
+    )
+  const candidates = [...drafts.values()].filter((d) =>
+    d.attributes.some(
+      (x) =>
+        !('pending' in x) &&
+        x.kind === 'relatedEntity' &&
+        x.name === inverse &&
+        x.target === draft.name,
+    ),
+  )
+  const byType =
+    json.type === undefined
+      ? undefined
+      : candidates.filter(
+          (d) => collectionName(d) === json.type || `${d.name}Selection` === json.type,
+        )
+  const pick = byType && byType.length === 1 ? byType : candidates
+  if (pick.length !== 1) {
+    return invalid(
+      where,
+      pick.length === 0
+        ? `no dataclass has a relatedEntity "${inverse}" pointing to "${draft.name}"`
+        : `several dataclasses have a relatedEntity "${inverse}" pointing to "${draft.name}": give "type" as <Class>Selection`,
+    )
+  }
+  const target = pick[0]!
+  return Object.freeze<RelatedEntitiesAttributeDef>({
+    ...common,
+    kind: 'relatedEntities',
+    type: json.type ?? collectionName(target),
+    target: target.name,
+    inverse,
+  })
+}
+
+const collectionName = (d: Draft): string => d.json.collectionName ?? `${d.name}Selection`
+
+function resolveAlias(
+  draft: Draft,
+  a: PendingRelation,
+  drafts: ReadonlyMap<string, Draft>,
+): AliasAttributeDef {
+  const { json, common, where } = a
+  if (json.path === undefined || json.path === '') return invalid(where, 'an alias needs a "path"')
+  const path = json.path.split('.')
+  let dc: Draft = draft
+  let type: string | undefined
+  path.forEach((seg, i) => {
+    const attr = dc.attributes.find((x) => ('pending' in x ? x.json.name : x.name) === seg)
+    if (!attr)
+      return invalid(
+        where,
+        `the alias path "${json.path}" names "${seg}", which is not an attribute of "${dc.name}"`,
+      )
+    const last = i === path.length - 1
+    if ('pending' in attr) {
+      if (attr.json.kind === 'alias')
+        return invalid(where, `the alias path "${json.path}" goes through another alias ("${seg}")`)
+      // A relatedEntities step not resolved yet: only allowed at the end.
+      if (!last)
+        return invalid(
+          where,
+          `the alias path "${json.path}" goes through the to-many relation "${seg}"`,
+        )
+      type = attr.json.type
+      return
+    }
+    if (last) {
+      type = attr.type
+      return
+    }
+    if (attr.kind !== 'relatedEntity')
+      return invalid(
+        where,
+        `"${seg}" in the alias path "${json.path}" is not a relatedEntity attribute`,
+      )
+    dc = drafts.get(attr.target)!
+  })
+  return Object.freeze<AliasAttributeDef>({
+    ...common,
+    kind: 'alias',
+    type: json.type ?? type ?? 'string',
+    path: Object.freeze(path),
+  })
+}
+
+function finish(draft: Draft, drafts: ReadonlyMap<string, Draft>): DataClassDef {
+  const j = draft.json
+  const attributes = draft.attributes.map((a) => {
+    if (!('pending' in a)) return a
+    return a.json.kind === 'relatedEntities'
+      ? resolveToMany(draft, a, drafts)
+      : resolveAlias(draft, a, drafts)
+  })
+  return Object.freeze<DataClassDef>({
+    name: draft.name,
+    className: j.className ?? draft.name,
+    collectionName: collectionName(draft),
+    tableNumber: j.tableNumber ?? draft.index + 1,
+    scope: j.scope ?? 'public',
+    exposed: j.exposed ?? true,
+    uuid: j.uuid ?? stableId(draft.name),
+    defaultTopSize: j.defaultTopSize ?? 100,
+    extraProperties:
+      j.extraProperties === undefined ? undefined : Object.freeze({ ...j.extraProperties }),
+    attributes: Object.freeze(attributes),
+    attributesByName: new Map(attributes.map((a) => [a.name, a])),
+    storage: Object.freeze([
+      ...attributes.filter((a): a is StorageAttributeDef => a.kind === 'storage'),
+      ...draft.implicit,
+    ]),
+    key: draft.key!,
+    extra: extras(j as unknown as Record<string, unknown>, DATACLASS_FIELDS),
+  })
+}

@@ -1,0 +1,160 @@
+/**
+ * @module Building changes: turning attribute values as written into new entity records, with every
+ * check done before anything is applied. A batch of changes is validated as a whole (phase 1, may
+ * throw) and then applied by the datastore's commit (phase 2, cannot fail): nothing is half-written.
+ */
+import { datastoreError, fail } from '../errors/datastore-error.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import {
+  CoercionError,
+  coerceForAttribute,
+  describeValue,
+  type StoredValue,
+} from '../values/coerce.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
+import { createValues } from './entity-record.js'
+import type { Table } from './table.js'
+
+export type Change =
+  | { readonly op: 'insert'; readonly table: Table; readonly record: EntityRecord }
+  | {
+      readonly op: 'update'
+      readonly table: Table
+      readonly before: EntityRecord
+      readonly after: EntityRecord
+    }
+  | { readonly op: 'delete'; readonly table: Table; readonly before: EntityRecord }
+
+/** What a batch has claimed so far, per table: row ids, keys and sequence values not yet committed. */
+export class BatchState {
+  readonly #rowIds = new Map<Table, number>()
+  readonly #keys = new Map<Table, Set<KeyValue>>()
+  readonly #sequences = new Map<string, number>()
+
+  nextRowId(table: Table): number {
+    const next = this.#rowIds.get(table) ?? table.nextRowId
+    this.#rowIds.set(table, next + 1)
+    return next
+  }
+
+  keyTaken(table: Table, key: KeyValue): boolean {
+    return table.rowIdOf(key) !== undefined || (this.#keys.get(table)?.has(key) ?? false)
+  }
+
+  claimKey(table: Table, key: KeyValue): void {
+    let keys = this.#keys.get(table)
+    if (!keys) this.#keys.set(table, (keys = new Set()))
+    keys.add(key)
+  }
+
+  /** True if `key` was inserted earlier in this batch (for references between new rows). */
+  hasNewKey(table: Table, key: KeyValue): boolean {
+    return this.#keys.get(table)?.has(key) ?? false
+  }
+
+  nextSequence(table: Table, attr: string): number {
+    const id = `${table.def.name}.${attr}`
+    const next = Math.max(this.#sequences.get(id) ?? 0, table.peekSequence(attr) - 1) + 1
+    this.#sequences.set(id, next)
+    return next
+  }
+
+  noteSequence(table: Table, attr: string, value: number): void {
+    const id = `${table.def.name}.${attr}`
+    this.#sequences.set(
+      id,
+      Math.max(this.#sequences.get(id) ?? 0, value, table.peekSequence(attr) - 1),
+    )
+  }
+}
+
+/** Where a value came from, for error messages: `Employee[11].salary` or `Employee(5).salary`. */
+export type Locate = (attribute?: string) => string
+
+/** Coerces one value for `attr`, turning a refusal into InvalidAttributeValue (1570) located by `where`. */
+export function coerceAt(
+  dc: DataClassDef,
+  attr: StorageAttributeDef,
+  raw: unknown,
+  where: Locate,
+): StoredValue {
+  try {
+    return coerceForAttribute(attr, raw)
+  } catch (e) {
+    if (!(e instanceof CoercionError)) throw e
+    throw datastoreError(
+      'InvalidAttributeValue',
+      [describeValue(raw), attr.name, attr.type, dc.name, e.message],
+      { details: { location: where(attr.name), attribute: attr.name, dataClass: dc.name } },
+    )
+  }
+}
+
+export interface NewRecordInput {
+  /** Storage values by storage attribute name, already coerced. Missing attributes become null. */
+  readonly values: ReadonlyMap<string, StoredValue>
+  readonly stamp?: number
+  readonly timestamp: number
+}
+
+/**
+ * A new record for `table`: fills the key (autosequence or generated uuid) and other autosequence
+ * attributes, checks not-null and key uniqueness against the table and the batch, claims the key.
+ */
+export function newRecord(
+  table: Table,
+  input: NewRecordInput,
+  batch: BatchState,
+  newUuid: () => string,
+  where: Locate,
+): EntityRecord {
+  const dc = table.def
+  const values = new Map(input.values)
+  for (const attr of dc.storage) {
+    const given = values.get(attr.name)
+    if (given === undefined || given === null) {
+      if (attr.autosequence && attr.type !== 'uuid')
+        values.set(attr.name, batch.nextSequence(table, attr.name))
+      else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key))
+        values.set(attr.name, normalizeNewUuid(newUuid()))
+      else if (attr.notNull && attr !== dc.key) {
+        fail(
+          'InvalidAttributeValue',
+          ['null', attr.name, attr.type, dc.name, 'the attribute does not accept null'],
+          {
+            details: { location: where(attr.name), attribute: attr.name, dataClass: dc.name },
+          },
+        )
+      } else values.set(attr.name, null)
+    } else if (attr.autosequence && typeof given === 'number') {
+      batch.noteSequence(table, attr.name, given)
+    }
+  }
+  const key = values.get(dc.key.name)
+  if (key === null || key === undefined) {
+    return fail(
+      'InvalidKey',
+      ['null', dc.name, `the primary key "${dc.key.name}" is missing and is not autosequence`],
+      {
+        details: { location: where(dc.key.name) },
+      },
+    )
+  }
+  if (batch.keyTaken(table, key as KeyValue)) {
+    return fail('DuplicateKey', [String(key), dc.name], {
+      details: { location: where(dc.key.name) },
+    })
+  }
+  batch.claimKey(table, key as KeyValue)
+  return Object.freeze({
+    rowId: batch.nextRowId(table),
+    key: key as KeyValue,
+    stamp: input.stamp ?? 1,
+    timestamp: input.timestamp,
+    values: createValues(values),
+  })
+}
+
+function normalizeNewUuid(id: string): string {
+  return id.replace(/-/g, '').toUpperCase()
+}

@@ -1,0 +1,103 @@
+/**
+ * @module The public face of one dataclass: its definition plus reads over its table. Writes go
+ * through the datastore (see datastore.ts, commit).
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import type { StoredValue } from '../values/coerce.js'
+import { coerceAt } from './changes.js'
+import type { Datastore } from './datastore.js'
+import type { KeyValue } from './entity-record.js'
+import { Entity } from './entity.js'
+import { EntitySelection } from './entity-selection.js'
+import { toKey } from './keys.js'
+import type { Table } from './table.js'
+
+export class DataClass {
+  readonly datastore: Datastore
+  readonly def: DataClassDef
+  /** @internal */
+  readonly table: Table
+  // One Entity view per record version, so repeated reads of an unchanged entity allocate nothing.
+  readonly #views = new WeakMap<object, Entity>()
+
+  /** @internal Made by the Datastore. */
+  constructor(datastore: Datastore, table: Table) {
+    this.datastore = datastore
+    this.def = table.def
+    this.table = table
+  }
+
+  get name(): string {
+    return this.def.name
+  }
+
+  get attributes(): readonly AttributeDef[] {
+    return this.def.attributes
+  }
+
+  /** The attribute called `name`; throws AttributeNotFound (1500) if there is none. */
+  attribute(name: string): AttributeDef {
+    return this.def.attributesByName.get(name) ?? fail('AttributeNotFound', [name, this.def.name])
+  }
+
+  /** `raw` coerced to the type of the storage attribute `attr`; throws InvalidAttributeValue (1570). */
+  coerce(attr: StorageAttributeDef, raw: unknown): StoredValue {
+    return coerceAt(this.def, attr, raw, (name) => `${this.name}.${name}`)
+  }
+
+  /** Number of entities. */
+  get length(): number {
+    return this.table.size
+  }
+
+  /**
+   * The entity with this primary key, or null. The key may be given as text (`"3"`) and is coerced
+   * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
+   */
+  get(key: unknown): Entity | null {
+    const rowId = this.table.rowIdOf(toKey(this.def, key))
+    return rowId === undefined ? null : this.entityAt(rowId)
+  }
+
+  /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */
+  getOrFail(key: unknown): Entity {
+    return this.get(key) ?? fail('EntityNotFound', [String(key), this.def.name])
+  }
+
+  /** Every entity, in primary-key order. */
+  all(): EntitySelection {
+    return new EntitySelection(this, this.table.orderedRowIds())
+  }
+
+  /** A selection of the given row ids, in that order. @internal */
+  selection(rowIds: readonly number[]): EntitySelection {
+    return new EntitySelection(this, rowIds)
+  }
+
+  /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
+  entityAt(rowId: number): Entity | null {
+    const record = this.table.record(rowId)
+    if (!record) return null
+    let view = this.#views.get(record)
+    if (!view) {
+      view = new Entity(this, record)
+      this.#views.set(record, view)
+    }
+    return view
+  }
+
+  /**
+   * @internal Row ids (in key order) of the entities whose relatedEntity `relation` points at `key`.
+   * A scan for now; the indexes of the query engine replace it with a lookup.
+   */
+  rowIdsReferencing(relation: string, key: KeyValue): number[] {
+    const attr = this.attribute(relation)
+    if (attr.kind !== 'relatedEntity') return fail('AttributeNotFound', [relation, this.def.name])
+    const out: number[] = []
+    for (const rowId of this.table.orderedRowIds()) {
+      if (this.table.record(rowId)!.values[attr.foreignKey] === key) out.push(rowId)
+    }
+    return out
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * @module The stored form of an entity: one immutable object per version. A save makes a new record;
+ * readers holding the old one keep a consistent view (and immer drafts build on that).
+ */
+import type { StoredValue } from '../values/coerce.js'
+
+/** A primary-key value: numbers for numeric keys, strings for string and uuid keys. */
+export type KeyValue = number | string
+
+/** Attribute values by storage attribute name. A null-prototype object: no name can reach Object.prototype. */
+export type StoredValues = Readonly<Record<string, StoredValue>>
+
+export interface EntityRecord {
+  /** The slot of the entity in its table; never reused, so a stale reference reads as "deleted". */
+  readonly rowId: number
+  readonly key: KeyValue
+  /** Starts at 1 and grows by one at every save (4D's `__STAMP`). */
+  readonly stamp: number
+  /** Time of the last save, in epoch milliseconds from the datastore's clock. */
+  readonly timestamp: number
+  readonly values: StoredValues
+}
+
+export function createValues(entries: Iterable<readonly [string, StoredValue]>): StoredValues {
+  const values: Record<string, StoredValue> = Object.create(null)
+  for (const [k, v] of entries) values[k] = v
+  return Object.freeze(values)
+}

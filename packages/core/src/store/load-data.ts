@@ -1,0 +1,164 @@
+/**
+ * @module The data file: `{ "<DataClass>": [ {...}, ... ] }`, checked whole before anything loads.
+ *
+ * A row holds storage attribute values by name. A relatedEntity is given through its foreignKey
+ * attribute, or under the relation's own name as the related key (or `{"__KEY": …}`). Pictures and
+ * BLOBs are `{"$base64": "...", "type": "image/png"}`. A row may carry `__KEY`, `__STAMP` and
+ * `__TIMESTAMP` (as in a REST read), so a fixture can reproduce a real server's stamps. Relation
+ * values in the deferred form of a REST read (`{"__deferred": {…}}`) are accepted for the same reason.
+ */
+import { datastoreError, fail } from '../errors/datastore-error.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import { parseDate } from '../values/dates.js'
+import type { StoredValue } from '../values/coerce.js'
+import { BatchState, coerceAt, newRecord, type Change, type Locate } from './changes.js'
+import type { Datastore } from './datastore.js'
+import type { KeyValue } from './entity-record.js'
+import { toKey } from './keys.js'
+import type { Table } from './table.js'
+
+export type DataFile = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>
+
+/** Entities loaded, by dataclass. */
+export type LoadReport = Readonly<Record<string, number>>
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function bad(where: string, why: string): never {
+  return fail('InvalidData', [where, why], { details: { location: where } })
+}
+
+interface PendingRef {
+  readonly where: string
+  readonly target: Table
+  readonly key: KeyValue
+}
+
+export function prepareDataLoad(
+  ds: Datastore,
+  data: unknown,
+): { changes: Change[]; report: LoadReport } {
+  if (!isRecord(data))
+    bad('data', 'expected an object of the form { "<DataClass>": [ {...}, ... ] }')
+  const batch = new BatchState()
+  const changes: Change[] = []
+  const refs: PendingRef[] = []
+  const report: Record<string, number> = {}
+  const now = ds.clock.now()
+  for (const [name, rows] of Object.entries(data as Record<string, unknown>)) {
+    const dc = ds.findDataClass(name)
+    if (!dc) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
+    if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
+    const table = dc!.table
+    ;(rows as unknown[]).forEach((row, index) => {
+      const at: Locate = (attribute) =>
+        `${name}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
+      if (!isRecord(row)) bad(at(), 'expected an object')
+      const record = newRecord(
+        table,
+        readRow(ds, table.def, row as Record<string, unknown>, at, refs, now),
+        batch,
+        ds.newUuid,
+        at,
+      )
+      changes.push({ op: 'insert', table, record })
+    })
+    report[name] = (rows as unknown[]).length
+  }
+  // References are checked last: a row may point to a row further down the file.
+  for (const ref of refs) {
+    if (!batch.hasNewKey(ref.target, ref.key) && ref.target.rowIdOf(ref.key) === undefined) {
+      bad(ref.where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
+    }
+  }
+  return { changes, report }
+}
+
+function readRow(
+  ds: Datastore,
+  dc: DataClassDef,
+  row: Record<string, unknown>,
+  at: Locate,
+  refs: PendingRef[],
+  now: number,
+): { values: Map<string, StoredValue>; stamp?: number; timestamp: number } {
+  const values = new Map<string, StoredValue>()
+  let stamp: number | undefined
+  let timestamp = now
+  const setStorage = (attr: StorageAttributeDef, raw: unknown, label: string): void => {
+    const v = coerceAt(dc, attr, raw, () => at(label))
+    const previous = values.get(attr.name)
+    if (previous !== undefined && previous !== v)
+      bad(at(label), `conflicts with the value given for "${attr.name}"`)
+    values.set(attr.name, v)
+  }
+  for (const [name, raw] of Object.entries(row)) {
+    if (name === '__KEY') {
+      setStorage(dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name)
+      continue
+    }
+    if (name === '__STAMP') {
+      if (!Number.isInteger(raw) || (raw as number) < 1)
+        bad(at(name), 'expected a positive integer')
+      stamp = raw as number
+      continue
+    }
+    if (name === '__TIMESTAMP') {
+      const iso = parseDate(raw, false)
+      if (iso === undefined) bad(at(name), 'expected an ISO 8601 date-time')
+      timestamp = Date.parse(iso!)
+      continue
+    }
+    const attr = dc.attributesByName.get(name)
+    if (!attr) bad(at(name), `"${name}" is not an attribute of ${dc.name}`)
+    switch (attr!.kind) {
+      case 'storage':
+        setStorage(attr, raw, name)
+        break
+      case 'relatedEntity': {
+        const fk = attr.foreignKeyAttribute
+        const deferred = isRecord(raw) && isRecord(raw.__deferred) ? raw.__deferred : raw
+        const keyRaw = isRecord(deferred) ? deferred.__KEY : deferred
+        if (isRecord(deferred) && keyRaw === undefined)
+          bad(at(name), 'expected the related key, or an object with "__KEY"')
+        if (keyRaw === null || keyRaw === undefined) {
+          setStorage(fk, null, name)
+          break
+        }
+        const target = ds.dataClass(attr.target).table
+        let key: KeyValue
+        try {
+          key = toKey(target.def, keyRaw)
+        } catch (e) {
+          throw datastoreError(
+            'InvalidData',
+            [at(name), `${JSON.stringify(keyRaw)} is not a key of ${target.def.name}`],
+            { cause: e },
+          )
+        }
+        setStorage(fk, key, name)
+        refs.push({ where: at(name), target, key })
+        break
+      }
+      default:
+        // Computed attributes have no stored value. A REST read's deferred form is tolerated so a
+        // saved response can be loaded back; anything else is most likely a mistake worth reporting.
+        if (isRecord(raw) && '__deferred' in raw) break
+        bad(at(name), `"${name}" is a ${attr!.kind} attribute: it is computed and cannot be loaded`)
+    }
+  }
+  // Explicit foreign keys written directly (employerID: 3) are references too.
+  for (const attr of dc.attributes) {
+    if (attr.kind !== 'relatedEntity' || attr.foreignKey === attr.name) continue
+    const v = values.get(attr.foreignKey)
+    if (v === null || v === undefined) continue
+    if (!refs.some((r) => r.where === at(attr.name)))
+      refs.push({
+        where: at(attr.foreignKey),
+        target: ds.dataClass(attr.target).table,
+        key: v as KeyValue,
+      })
+  }
+  return { values, ...(stamp === undefined ? {} : { stamp }), timestamp }
+}

@@ -1,0 +1,90 @@
+/**
+ * @module The rows of one dataclass: records by row id, the primary-key map, key order and
+ * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
+ * single place where data changes (so that stamps, indexes and later journals stay in step).
+ */
+import type { DataClassDef } from '../schema/definitions.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
+
+export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export class Table {
+  readonly def: DataClassDef
+  readonly #rows: (EntityRecord | undefined)[] = []
+  readonly #byKey = new Map<KeyValue, number>()
+  // Row ids in key order. Appends with growing keys (autosequence) keep it sorted for free;
+  // anything else marks it dirty and the next read sorts once.
+  #ordered: number[] = []
+  #orderedDirty = false
+  readonly #sequences = new Map<string, number>()
+
+  constructor(def: DataClassDef) {
+    this.def = def
+  }
+
+  /** Number of live entities. */
+  get size(): number {
+    return this.#byKey.size
+  }
+
+  /** The next free row id (row ids are never reused). */
+  get nextRowId(): number {
+    return this.#rows.length
+  }
+
+  record(rowId: number): EntityRecord | undefined {
+    return this.#rows[rowId]
+  }
+
+  rowIdOf(key: KeyValue): number | undefined {
+    return this.#byKey.get(key)
+  }
+
+  /** Live row ids in primary-key order. The array is shared: do not modify it. */
+  orderedRowIds(): readonly number[] {
+    if (this.#orderedDirty) {
+      this.#ordered = [...this.#byKey.values()].sort((a, b) =>
+        compareKeys(this.#rows[a]!.key, this.#rows[b]!.key),
+      )
+      this.#orderedDirty = false
+    }
+    return this.#ordered
+  }
+
+  /** The value the next autosequence of `attribute` will take, without consuming it. */
+  peekSequence(attribute: string): number {
+    return (this.#sequences.get(attribute) ?? 0) + 1
+  }
+
+  /** Records that `value` was used by `attribute`, so sequences continue after it. */
+  noteSequence(attribute: string, value: number): void {
+    if (value > (this.#sequences.get(attribute) ?? 0)) this.#sequences.set(attribute, value)
+  }
+
+  // ---- mutators: datastore commit only ----
+
+  /** @internal */
+  insert(record: EntityRecord): void {
+    this.#rows[record.rowId] = record
+    this.#byKey.set(record.key, record.rowId)
+    if (this.#orderedDirty) return
+    const last = this.#ordered[this.#ordered.length - 1]
+    if (last === undefined || compareKeys(this.#rows[last]!.key, record.key) < 0)
+      this.#ordered.push(record.rowId)
+    else this.#orderedDirty = true
+  }
+
+  /** @internal The key of a record never changes (4D forbids editing a primary key). */
+  replace(record: EntityRecord): void {
+    this.#rows[record.rowId] = record
+  }
+
+  /** @internal */
+  delete(rowId: number): void {
+    const record = this.#rows[rowId]
+    if (!record) return
+    this.#rows[rowId] = undefined
+    this.#byKey.delete(record.key)
+    this.#orderedDirty = true
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module Dates as the core stores them: `YYYY-MM-DD` for date-only attributes (4D's default) and a
+ * full ISO 8601 UTC string (`YYYY-MM-DDTHH:mm:ss.sssZ`) otherwise. Both forms sort as text in time
+ * order, so indexes and comparisons need no conversion.
+ */
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const BANG_ISO = /^!!(\d{4})-(\d{2})-(\d{2})!!$/ // how the real server writes date-only values
+const BANG_DMY = /^(\d{1,2})!(\d{1,2})!(\d{4})$/ // the legacy form 4D also accepts on writes
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/
+
+function day(y: string, m: string, d: string): string | undefined {
+  const yy = Number(y)
+  const mm = Number(m)
+  const dd = Number(d)
+  if (mm < 1 || mm > 12 || dd < 1) return undefined
+  const last = new Date(Date.UTC(yy, mm, 0)).getUTCDate()
+  if (dd > last) return undefined
+  return `${y.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
+}
+
+/**
+ * Parses a date written as `YYYY-MM-DD`, `!!YYYY-MM-DD!!`, `dd!mm!yyyy`, an ISO date-time, a `Date`
+ * or epoch milliseconds. Date-only results drop the time as written (`2010-10-05T23:00:00Z` is the
+ * 5th: the day the client wrote, not a day shifted by a time zone). Returns undefined if invalid.
+ */
+export function parseDate(input: unknown, dateOnly: boolean): string | undefined {
+  if (input instanceof Date) return fromEpoch(input.getTime(), dateOnly)
+  if (typeof input === 'number')
+    return Number.isFinite(input) ? fromEpoch(input, dateOnly) : undefined
+  if (typeof input !== 'string') return undefined
+  const text = input.trim()
+  let m = DAY.exec(text) ?? BANG_ISO.exec(text)
+  if (m) {
+    const d = day(m[1]!, m[2]!, m[3]!)
+    return d === undefined || dateOnly ? d : `${d}T00:00:00.000Z`
+  }
+  m = BANG_DMY.exec(text)
+  if (m) {
+    const d = day(m[3]!, m[2]!, m[1]!)
+    return d === undefined || dateOnly ? d : `${d}T00:00:00.000Z`
+  }
+  m = DATE_TIME.exec(text)
+  if (!m) return undefined
+  const d = day(m[1]!, m[2]!, m[3]!)
+  if (d === undefined) return undefined
+  if (dateOnly) return d
+  const ms = Date.parse(m[8] === undefined ? `${text}Z` : text)
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString()
+}
+
+function fromEpoch(ms: number, dateOnly: boolean): string | undefined {
+  const date = new Date(ms)
+  if (Number.isNaN(date.getTime())) return undefined
+  const iso = date.toISOString()
+  return dateOnly ? iso.slice(0, 10) : iso
+}

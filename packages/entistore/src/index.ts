@@ -1,0 +1,13 @@
+/**
+ * @module entistore — the datastore engine, the REST interface and the file/CLI layer in one package.
+ * `@entistore/core` and `@entistore/rest` are re-exported whole.
+ */
+export * from '@entistore/core'
+export * from '@entistore/rest'
+export { toNodeListener } from '@entistore/rest/node'
+export { serve } from './serve.js'
+export type { RunningServer, ServeOptions } from './serve.js'
+export { loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
+export type { LoadFilesOptions } from './load-files.js'
+export { main } from './cli.js'
+export type { CliIo } from './cli.js'

@@ -1,0 +1,40 @@
+/**
+ * @module Errors on the wire: the `__ERROR` array (`message`, `componentSignature`, `errCode`, in
+ * that order), outermost error first, and the HTTP status chosen from the error's category. The
+ * core never picks a status: this table is the only place that does.
+ */
+import { DatastoreError, datastoreError, type ErrorCategory } from '@entistore/core'
+import type { JsonObject } from '../serialize/entity.js'
+
+/** The HTTP status of each error category: the only place statuses are chosen. */
+export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
+  badRequest: 400,
+  notFound: 404,
+  conflict: 409,
+  forbidden: 403,
+  notImplemented: 501,
+  limit: 400,
+  internal: 500,
+}
+
+export interface ErrorReply {
+  readonly status: number
+  readonly body: JsonObject
+}
+
+/** The status and `__ERROR` body for `error`. Anything that is not a DatastoreError is a bug: 500. */
+export function toErrorReply(error: unknown): ErrorReply {
+  const e = DatastoreError.is(error)
+    ? error
+    : datastoreError('Internal', [error instanceof Error ? error.message : String(error)])
+  return {
+    status: STATUS_BY_CATEGORY[e.category],
+    body: {
+      __ERROR: e.stack4D().map((x) => ({
+        message: x.message,
+        componentSignature: x.componentSignature,
+        errCode: x.errCode,
+      })),
+    },
+  }
+}

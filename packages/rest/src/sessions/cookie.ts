@@ -1,0 +1,28 @@
+/**
+ * @module The session cookie, `4DSID_<appName>` as the real server names it. The cookie carries
+ * only the session id; the session itself lives in the core's SessionStore.
+ */
+
+/** The cookie name for an application name, with characters a cookie name cannot hold replaced by `_`. */
+export function sessionCookieName(appName: string): string {
+  return `4DSID_${appName.replace(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/g, '_')}`
+}
+
+/** The value of cookie `name` in a `Cookie` header, or undefined. */
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 0) continue
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim()
+      return value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value
+    }
+  }
+  return undefined
+}
+
+/** A browser-session cookie (no Max-Age): the server decides when the session ends, by inactivity. */
+export function sessionSetCookie(name: string, id: string, path: string): string {
+  return `${name}=${id}; Path=${path}; HttpOnly; SameSite=Lax`
+}

@@ -1,0 +1,111 @@
+/**
+ * @module The `$` parameters of a request, checked and typed. Keyword names are matched without
+ * regard to case (`$queryPlan` and `$queryplan` both appear in 4D's docs). Names without a `$` are
+ * not 4D's and are ignored (cache busters such as `_=1700000000`).
+ */
+import { datastoreError, fail } from '@entistore/core'
+import { unquote, type RawParam } from './query-string.js'
+
+/** Parameters this version implements, by lowercase name → canonical name. */
+const IMPLEMENTED = ['$top', '$limit', '$skip', '$asArray', '$4DSID'] as const
+
+/**
+ * Parameters of the real server that this version does not implement yet: answered with 501 and
+ * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
+ */
+const KNOWN = [
+  '$filter',
+  '$params',
+  '$orderby',
+  '$attributes',
+  '$expand',
+  '$method',
+  '$timeout',
+  '$savedfilter',
+  '$savedorderby',
+  '$subOrderby',
+  '$logicOperator',
+  '$otherCollection',
+  '$clean',
+  '$compute',
+  '$distinct',
+  '$lock',
+  '$format',
+  '$imageformat',
+  '$version',
+  '$binary',
+  '$queryplan',
+  '$querypath',
+  '$atomic',
+  '$atOnce',
+  '$upload',
+  '$rawPict',
+  '$catalog',
+  '$info',
+  '$singleton',
+  '$directory',
+  '$entityset',
+] as const
+
+type Name = (typeof IMPLEMENTED)[number]
+const CANONICAL = new Map<string, string>(
+  [...IMPLEMENTED, ...KNOWN].map((n) => [n.toLowerCase(), n]),
+)
+const IMPLEMENTED_SET: ReadonlySet<string> = new Set(IMPLEMENTED)
+
+export interface RestParams {
+  readonly top: number | undefined
+  readonly skip: number
+  readonly asArray: boolean
+  /** A session id passed in the URL (4D's reserved `$4DSID`) instead of the cookie. */
+  readonly sessionId: string | undefined
+}
+
+export interface ParamLimits {
+  /** Largest `$top`/`$limit` accepted. */
+  readonly maxTop: number
+}
+
+const INTEGER = /^[+]?\d+$/
+
+function nonNegativeInteger(name: string, value: string, limit?: number): number {
+  const v = unquote(value)
+  if (!INTEGER.test(v)) return fail('InvalidParameter', [name, value, 'a non-negative integer'])
+  const n = Number(v)
+  if (!Number.isSafeInteger(n))
+    return fail('InvalidParameter', [name, value, 'a non-negative integer'])
+  if (limit !== undefined && n > limit) {
+    throw datastoreError('LimitExceeded', [`${name}=${n}`, limit], { details: { parameter: name } })
+  }
+  return n
+}
+
+function boolean(name: string, value: string): boolean {
+  const v = unquote(value).toLowerCase()
+  if (v === 'true' || v === '1' || v === '') return true
+  if (v === 'false' || v === '0') return false
+  return fail('InvalidParameter', [name, value, 'true or false'])
+}
+
+/** Checks and types the parameters. Unknown `$` keywords throw 1811; known but missing ones 9010. */
+export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestParams {
+  const byName = new Map<Name, string>()
+  for (const { name, value } of raw) {
+    if (!name.startsWith('$')) continue
+    const canonical = CANONICAL.get(name.toLowerCase())
+    if (canonical === undefined) fail('UnknownQueryKeyword', [name])
+    if (!IMPLEMENTED_SET.has(canonical)) fail('NotImplemented', [`The ${canonical} parameter`])
+    byName.set(canonical as Name, value) // the last occurrence wins, as in most URL readers
+  }
+  const get = (n: Name): string | undefined => byName.get(n)
+  const topText = get('$top') ?? get('$limit')
+  const topName = get('$top') !== undefined ? '$top' : '$limit'
+  const asArray = get('$asArray')
+  const sid = get('$4DSID')
+  return {
+    top: topText === undefined ? undefined : nonNegativeInteger(topName, topText, limits.maxTop),
+    skip: get('$skip') === undefined ? 0 : nonNegativeInteger('$skip', get('$skip')!),
+    asArray: asArray === undefined ? false : boolean('$asArray', asArray),
+    sessionId: sid === undefined ? undefined : unquote(sid),
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * @module The resource part of a REST URL: `/rest/$catalog…`, `/rest/{dataClass}`,
+ * `/rest/{dataClass}({key})` or `[key]`, `/rest/{dataClass}:{attribute}(value)`, each optionally
+ * followed by `/attr1,attr2` and `/$entityset/{id}`. Pure: text in, a `RestTarget` out.
+ *
+ * 4D's own docs sometimes start the query with a path segment (`/rest/Employee/$filter="…"&$top=2`);
+ * a segment that starts with `$` and holds `=` is therefore read as the start of the query string.
+ */
+import { fail } from '@entistore/core'
+import { formDecode } from './query-string.js'
+
+export type RestTarget =
+  | { readonly kind: 'catalog'; readonly which: 'short' | 'all' }
+  | { readonly kind: 'catalogDataClass'; readonly name: string }
+  | {
+      readonly kind: 'dataClass'
+      readonly dataClass: string
+      /** `Employee(3)` / `Employee[3]`: the key as written, quotes removed. */
+      readonly key?: string
+      /** `Employee:lastName(Jones)`: an entity found by a unique attribute. */
+      readonly lookup?: { readonly attribute: string; readonly value: string }
+      /** `/firstName,lastName`: the attributes named in the path. */
+      readonly attributes?: readonly string[]
+      /** `/$entityset/{id}` */
+      readonly entitySet?: string
+    }
+
+export interface ParsedUrl {
+  readonly target: RestTarget
+  /** The query string, including anything moved from the path (see the module note). */
+  readonly search: string
+}
+
+const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
+const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
+const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
+
+/** Removes one pair of matching quotes around a key: `("IT09")` and `('IT09')` name the key IT09. */
+function keyText(raw: string): string {
+  const k = raw.trim()
+  if (k.length >= 2 && (k[0] === '"' || k[0] === "'") && k[k.length - 1] === k[0])
+    return k.slice(1, -1)
+  return k
+}
+
+/**
+ * Splits `pathname` (as in `URL.pathname`, percent-encoded) below `basePath` into a target.
+ * Returns undefined when the path is not below `basePath` at all.
+ */
+export function parseRestUrl(
+  pathname: string,
+  search: string,
+  basePath: string,
+): ParsedUrl | undefined {
+  if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined
+  const url = pathname + (search ? `?${search}` : '')
+  let segments = pathname
+    .slice(basePath.length)
+    .split('/')
+    .filter((s) => s !== '')
+  const queryAt = segments.findIndex((s) => s.startsWith('$') && s.includes('='))
+  if (queryAt >= 0) {
+    const moved = segments.slice(queryAt).join('/')
+    search = search ? `${moved}&${search}` : moved
+    segments = segments.slice(0, queryAt)
+  }
+  const parts = segments.map((s) => formDecodePath(s, url))
+  const first = parts[0]
+  if (first === undefined)
+    return fail('UrlMalformed', [url, 'expected a dataclass or $catalog after /rest'])
+
+  if (first === '$catalog') {
+    if (parts.length === 1) return { target: { kind: 'catalog', which: 'short' }, search }
+    if (parts.length === 2 && parts[1] === '$all')
+      return { target: { kind: 'catalog', which: 'all' }, search }
+    if (parts.length === 2) return { target: { kind: 'catalogDataClass', name: parts[1]! }, search }
+    return fail('UrlMalformed', [url, '$catalog takes at most one more segment'])
+  }
+  if (first.startsWith('$')) return fail('UnknownResource', [pathname])
+
+  let target: {
+    dataClass: string
+    key?: string
+    lookup?: { attribute: string; value: string }
+    attributes?: string[]
+    entitySet?: string
+  }
+  const lookup = DATACLASS_LOOKUP.exec(first)
+  const withKey = lookup ? null : DATACLASS_WITH_KEY.exec(first)
+  if (lookup)
+    target = {
+      dataClass: lookup[1]!,
+      lookup: { attribute: lookup[2]!, value: keyText(lookup[3]!) },
+    }
+  else if (withKey) target = { dataClass: withKey[1]!, key: keyText(withKey[2] ?? withKey[3]!) }
+  else target = { dataClass: first }
+  if (!NAME.test(target.dataClass))
+    return fail('UrlMalformed', [url, `"${target.dataClass}" is not a dataclass name`])
+  if (target.key === '') return fail('UrlMalformed', [url, 'the key between the brackets is empty'])
+
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!
+    if (part === '$entityset') {
+      const id = parts[i + 1]
+      if (id === undefined || target.key !== undefined || target.lookup) {
+        return fail('UrlMalformed', [
+          url,
+          '$entityset must follow a dataclass and be followed by an entity set id',
+        ])
+      }
+      target.entitySet = id
+      i++
+    } else if (target.attributes === undefined && target.entitySet === undefined) {
+      target.attributes = part
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a !== '')
+      if (target.attributes.length === 0)
+        return fail('UrlMalformed', [url, 'an empty list of attributes'])
+    } else {
+      return fail('UrlMalformed', [url, `unexpected segment "${part}"`])
+    }
+  }
+  return { target: { kind: 'dataClass', ...target }, search }
+}
+
+// Path segments are percent-encoded but `+` is a literal plus there, not a space.
+function formDecodePath(segment: string, url: string): string {
+  return formDecode(segment.replace(/\+/g, '%2B'), url)
+}

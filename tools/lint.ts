@@ -1,0 +1,63 @@
+/**
+ * House rules that a formatter cannot check, over the tracked TypeScript sources:
+ * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
+ * - the REST adapter's core (everything but src/node) imports no node: module;
+ * - file and folder names under packages/ are kebab-case;
+ * - no focused tests (`.only`).
+ * Prints each violation as `file:line: rule` and exits 1 if there is any.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const problems: string[] = []
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name === 'generated') continue
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) walk(path, out)
+    else if (name.endsWith('.ts')) out.push(path)
+  }
+  return out
+}
+
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/
+
+for (const file of walk(join(root, 'packages'))) {
+  const rel = relative(root, file)
+  const segments = rel.split('/').slice(2) // below packages/<name>/
+  for (const seg of segments)
+    if (!KEBAB.test(seg)) problems.push(`${rel}: "${seg}" is not kebab-case`)
+  const lines = readFileSync(file, 'utf8').split('\n')
+  lines.forEach((line, i) => {
+    const at = `${rel}:${i + 1}`
+    const m = /\bfrom\s+['"]([^'"]+)['"]|^\s*import\s*\(?\s*['"]([^'"]+)['"]/.exec(line)
+    const imp = m?.[1] ?? m?.[2]
+    if (imp !== undefined) {
+      if (rel.startsWith('packages/core/src/') && !rel.endsWith('.test.ts')) {
+        if (/^(node:)?(http|https|http2|net|fs|fs\/promises|child_process)$/.test(imp))
+          problems.push(`${at}: the core must not import ${imp}`)
+        if (imp.startsWith('@entistore/')) problems.push(`${at}: the core must not import ${imp}`)
+      }
+      if (
+        rel.startsWith('packages/rest/src/') &&
+        !rel.startsWith('packages/rest/src/node/') &&
+        !rel.endsWith('.test.ts')
+      ) {
+        if (imp.startsWith('node:'))
+          problems.push(
+            `${at}: the fetch handler must stay runtime-neutral (no ${imp}); put Node code in src/node`,
+          )
+      }
+    }
+    if (/\b(it|test|describe)\.only\(/.test(line)) problems.push(`${at}: focused test (.only)`)
+  })
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(p)
+  console.error(`lint: ${problems.length} problem(s)`)
+  process.exit(1)
+}
+console.log('lint: ok')

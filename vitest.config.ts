@@ -1,0 +1,14 @@
+import { defaultServerConditions } from 'vite'
+import { defineConfig } from 'vitest/config'
+import { projects } from './vitest.workspace.ts'
+
+export default defineConfig({
+  // Workspace packages export { "source": "./src/index.ts" }: tests run against the TypeScript
+  // sources, so no build is needed between an edit and a test run. Vitest runs node tests in the
+  // SSR environment, hence ssr.resolve (plain resolve.conditions would be ignored).
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  test: {
+    projects,
+    reporters: ['default', './tools/summary-reporter.ts'],
+  },
+})
