@@ -58,3 +58,14 @@ export { DatastoreError, datastoreError, fail } from './errors/datastore-error.j
 export type { DatastoreErrorOptions } from './errors/datastore-error.js'
 export { ERRORS } from './errors/err-codes.js'
 export type { ErrorCategory, ErrorName } from './errors/err-codes.js'
+
+// Queries
+export { parseQuery, parseOrderBy } from './query/parse-filter.js'
+export type { FilterErrorDetails } from './query/parse-filter.js'
+export { printQuery, printFilter, printOrderBy } from './query/print-filter.js'
+export { Ast, pathText } from './query/ast.js'
+export type * from './query/ast.js'
+export { runQuery, orderSelection } from './query/run-query.js'
+export type { QueryOptions, QueryResult } from './query/run-query.js'
+export { fold } from './query/fold.js'
+export type { QueryPlan, PlanNode } from './query/plan.js'

@@ -68,6 +68,13 @@ export const ERRORS = {
     (value: string, attribute: string, type: string, dataClass: string, why: string) =>
       `The value ${value} is not valid for the ${q(attribute)} attribute (${type}) of the ${q(dataClass)} dataclass: ${why}`,
   ),
+  UniqueViolation: spec(
+    9040,
+    'enti',
+    'conflict',
+    (value: string, attribute: string, dataClass: string) =>
+      `The value ${value} of the ${q(attribute)} attribute is already used in the ${q(dataClass)} dataclass (the attribute is unique)`,
+  ),
   DuplicateKey: spec(
     1545,
     'dbmg',

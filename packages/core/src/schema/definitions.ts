@@ -25,7 +25,7 @@ export interface StorageAttributeDef extends AttributeCommon {
   readonly kind: 'storage'
   readonly type: ValueType
   readonly indexed: boolean
-  readonly indexKind: 'hash' | 'sorted'
+  readonly indexKind: 'hash' | 'sorted' | 'auto'
   readonly unique: boolean
   readonly notNull: boolean
   readonly autosequence: boolean

@@ -310,12 +310,8 @@ function draftAttribute(
   switch (kind) {
     case 'storage': {
       const type = valueType(at, attr.type)
-      if (
-        attr.indexKind !== undefined &&
-        attr.indexKind !== 'hash' &&
-        attr.indexKind !== 'sorted'
-      ) {
-        invalid(at, `"indexKind" must be "hash" or "sorted"`)
+      if (attr.indexKind !== undefined && !['hash', 'sorted', 'auto'].includes(attr.indexKind)) {
+        invalid(at, `"indexKind" must be "hash", "sorted" or "auto"`)
       }
       const autosequence = attr.autosequence ?? false
       if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid')
@@ -325,7 +321,7 @@ function draftAttribute(
         kind,
         type,
         indexed: attr.indexed ?? false,
-        indexKind: attr.indexKind ?? 'sorted',
+        indexKind: attr.indexKind ?? 'auto',
         unique: attr.unique ?? false,
         notNull: attr.not_null ?? false,
         autosequence,
@@ -540,13 +536,14 @@ function resolveAlias(
     if ('pending' in attr) {
       if (attr.json.kind === 'alias')
         return invalid(where, `the alias path "${json.path}" goes through another alias ("${seg}")`)
-      // A relatedEntities step not resolved yet: only allowed at the end.
+      // A relatedEntities step not resolved yet: only allowed at the end. Its type comes from the
+      // resolution (the model often gives none), else the alias would claim to be a string.
       if (!last)
         return invalid(
           where,
           `the alias path "${json.path}" goes through the to-many relation "${seg}"`,
         )
-      type = attr.json.type
+      type = resolveToMany(dc, attr, drafts).type
       return
     }
     if (last) {

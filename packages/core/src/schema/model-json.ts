@@ -46,8 +46,11 @@ export interface AttributeJson {
   exposed?: boolean
   uuid?: string
   indexed?: boolean
-  /** Entistore extension: the kind of index (`hash` for equality, `sorted` for ranges too). @default 'sorted' */
-  indexKind?: 'hash' | 'sorted'
+  /**
+   * Entistore extension: which index `indexed` builds. `hash` serves equality and IN; `sorted` also
+   * ranges, begin and order by; `auto` builds both (fastest equality and ranges). @default 'auto'
+   */
+  indexKind?: 'hash' | 'sorted' | 'auto'
   unique?: boolean
   not_null?: boolean
   autosequence?: boolean

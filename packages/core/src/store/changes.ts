@@ -13,6 +13,7 @@ import {
 } from '../values/coerce.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 import { createValues } from './entity-record.js'
+import { sortKey } from '../query/compare.js'
 import type { Table } from './table.js'
 
 export type Change =
@@ -50,6 +51,18 @@ export class BatchState {
   /** True if `key` was inserted earlier in this batch (for references between new rows). */
   hasNewKey(table: Table, key: KeyValue): boolean {
     return this.#keys.get(table)?.has(key) ?? false
+  }
+
+  readonly #unique = new Map<string, Set<unknown>>()
+
+  /** Claims a unique value for the batch; false if the batch already used it. */
+  claimUnique(table: Table, attr: string, key: unknown): boolean {
+    const id = `${table.def.name}.${attr}`
+    let used = this.#unique.get(id)
+    if (!used) this.#unique.set(id, (used = new Set()))
+    if (used.has(key)) return false
+    used.add(key)
+    return true
   }
 
   nextSequence(table: Table, attr: string): number {
@@ -146,6 +159,7 @@ export function newRecord(
     })
   }
   batch.claimKey(table, key as KeyValue)
+  checkUnique(table, values, -1, batch, where)
   return Object.freeze({
     rowId: batch.nextRowId(table),
     key: key as KeyValue,
@@ -153,6 +167,31 @@ export function newRecord(
     timestamp: input.timestamp,
     values: createValues(values),
   })
+}
+
+/**
+ * Refuses values of unique attributes already held by another entity (`rowId` is the entity being
+ * written, -1 for a new one) or claimed earlier in the batch. Nulls never conflict.
+ */
+export function checkUnique(
+  table: Table,
+  values: ReadonlyMap<string, StoredValue>,
+  rowId: number,
+  batch: BatchState,
+  where: Locate,
+): void {
+  for (const attr of table.def.storage) {
+    if (!attr.unique || attr === table.def.key) continue
+    const v = values.get(attr.name)
+    if (v === null || v === undefined) continue
+    const key = sortKey(v, attr.type === 'string')
+    const holders = table.indexes.of(attr.name)?.hash?.get(key) ?? []
+    if (holders.some((r) => r !== rowId) || !batch.claimUnique(table, attr.name, key)) {
+      fail('UniqueViolation', [describeValue(v), attr.name, table.def.name], {
+        details: { location: where(attr.name) },
+      })
+    }
+  }
 }
 
 function normalizeNewUuid(id: string): string {

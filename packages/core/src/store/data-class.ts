@@ -12,6 +12,8 @@ import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
 import { toKey } from './keys.js'
 import type { Table } from './table.js'
+import type { QueryNode } from '../query/ast.js'
+import { runQuery, type QueryOptions, type QueryResult } from '../query/run-query.js'
 
 export class DataClass {
   readonly datastore: Datastore
@@ -63,6 +65,26 @@ export class DataClass {
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */
   getOrFail(key: unknown): Entity {
     return this.get(key) ?? fail('EntityNotFound', [String(key), this.def.name])
+  }
+
+  /**
+   * The entities matching a query string, in primary-key order unless the query ends with
+   * `order by`. Placeholders `:1`, `:2`… take `params` in order.
+   *
+   * @example ds.Employee.query('salary > :1 and employer.name = :2', 5000, 'Acme')
+   * @throws DatastoreError FilterSyntax (9001) with the position, AttributeNotFound (1500),
+   *   InvalidComparison (9003), PlaceholderOutOfRange (9002).
+   */
+  query(text: string, ...params: unknown[]): EntitySelection {
+    return runQuery(this, text, { params }).selection
+  }
+
+  /**
+   * A query with 4D's query settings: named `parameters`, `queryPlan`/`queryPath`, an extra
+   * `orderBy`. Returns the selection with the plan objects and a text explanation.
+   */
+  run(text: string | QueryNode, options: QueryOptions = {}): QueryResult {
+    return runQuery(this, text, options)
   }
 
   /** Every entity, in primary-key order. */

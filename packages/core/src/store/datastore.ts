@@ -28,6 +28,8 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly sessions?: SessionStoreOptions
 }
 
+const BULK_THRESHOLD = 1000
+
 /** Something that observes every commit (indexes, journals, entity-set caches). */
 export type CommitListener = (changes: readonly Change[]) => void
 
@@ -101,6 +103,12 @@ export class Datastore {
    * them cannot fail, so a batch is all or nothing.
    */
   commit(changes: readonly Change[], options: { countsAsModification?: boolean } = {}): void {
+    // Large batches (data loads) rebuild sorted indexes once at the end instead of row by row.
+    const bulk = new Set<Table>()
+    if (changes.length >= BULK_THRESHOLD) {
+      for (const c of changes) bulk.add(c.table)
+      for (const t of bulk) t.indexes.beginBulk()
+    }
     for (const change of changes) {
       switch (change.op) {
         case 'insert':
@@ -118,6 +126,7 @@ export class Datastore {
           break
       }
     }
+    for (const t of bulk) t.indexes.endBulk(t.records())
     if (options.countsAsModification ?? true) this.#globalStamp += changes.length
     for (const listener of this.#listeners) listener(changes)
   }

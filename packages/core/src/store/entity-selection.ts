@@ -5,44 +5,87 @@
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
+import { orderSelection } from '../query/run-query.js'
+
+/**
+ * @internal How a selection puts its rows in order, lazily: `take(rows, count)` returns the first
+ * `count` of `rows` in order. Reading the first 100 entities of a million-row result then costs a
+ * top-100 selection, not a full sort (see query/order.ts).
+ */
+export interface Ordering {
+  take(rows: readonly number[], count: number): number[]
+}
 
 export class EntitySelection implements Iterable<Entity | null> {
   readonly dataClass: DataClass
-  readonly #rowIds: readonly number[]
+  readonly #rows: readonly number[]
+  readonly #ordering: Ordering | undefined
+  // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
+  #ordered: readonly number[] | undefined
 
-  /** @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. */
-  constructor(dataClass: DataClass, rowIds: readonly number[]) {
+  /**
+   * @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. With
+   * an `ordering`, `rowIds` may be in any order: the selection orders them on demand.
+   */
+  constructor(dataClass: DataClass, rowIds: readonly number[], ordering?: Ordering) {
     this.dataClass = dataClass
-    this.#rowIds = rowIds
+    this.#rows = rowIds
+    this.#ordering = ordering
+    this.#ordered = ordering ? undefined : rowIds
   }
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
   get length(): number {
-    return this.#rowIds.length
+    return this.#rows.length
   }
 
-  /** @internal The row ids, in order. */
+  /** @internal The row ids, in order (orders them all if needed). */
   get rowIds(): readonly number[] {
-    return this.#rowIds
+    return this.#prefix(this.#rows.length)
+  }
+
+  /** @internal The row ids in no particular order (no sorting). */
+  get unorderedRowIds(): readonly number[] {
+    return this.#rows
+  }
+
+  // The first `count` rows in order; asks for at least twice the previous prefix so that reading a
+  // selection page by page costs O(n log n) in all, not a selection per page.
+  #prefix(count: number): readonly number[] {
+    const have = this.#ordered
+    if (have && (have.length >= count || have.length === this.#rows.length)) return have
+    const want = Math.min(this.#rows.length, Math.max(count, 2 * (have?.length ?? 0)))
+    this.#ordered = this.#ordering!.take(this.#rows, want)
+    return this.#ordered
   }
 
   /** The entity at `index`, or null if it was deleted; undefined past the end. */
   at(index: number): Entity | null | undefined {
-    const rowId = this.#rowIds[index]
-    return rowId === undefined ? undefined : this.dataClass.entityAt(rowId)
+    if (!(index >= 0 && index < this.#rows.length)) return undefined
+    return this.dataClass.entityAt(this.#prefix(index + 1)[index]!)
   }
 
   /**
    * The part starting at `skip` with at most `top` entities (the `$skip`/`$top` window).
-   * A `skip` past the end gives an empty selection.
+   * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
   slice(skip = 0, top = Infinity): EntitySelection {
-    if (skip === 0 && top >= this.#rowIds.length) return this
-    return new EntitySelection(this.dataClass, this.#rowIds.slice(skip, skip + top))
+    if (skip === 0 && top >= this.#rows.length && !this.#ordering) return this
+    const end = Math.min(this.#rows.length, skip + top)
+    if (skip >= end) return new EntitySelection(this.dataClass, [])
+    return new EntitySelection(this.dataClass, this.#prefix(end).slice(skip, end))
   }
 
   *[Symbol.iterator](): Iterator<Entity | null> {
-    for (const rowId of this.#rowIds) yield this.dataClass.entityAt(rowId)
+    for (const rowId of this.rowIds) yield this.dataClass.entityAt(rowId)
+  }
+
+  /**
+   * This selection ordered by `"attr [asc|desc], …"` (relation paths allowed); nulls first.
+   * Only as many rows as are read get sorted.
+   */
+  orderBy(orderBy: string): EntitySelection {
+    return orderSelection(this, orderBy)
   }
 
   /** The live entities, deleted ones left out. */

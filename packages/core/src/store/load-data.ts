@@ -7,7 +7,7 @@
  * `__TIMESTAMP` (as in a REST read), so a fixture can reproduce a real server's stamps. Relation
  * values in the deferred form of a REST read (`{"__deferred": {…}}`) are accepted for the same reason.
  */
-import { datastoreError, fail } from '../errors/datastore-error.js'
+import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
 import type { StoredValue } from '../values/coerce.js'
@@ -27,6 +27,21 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 function bad(where: string, why: string): never {
   return fail('InvalidData', [where, why], { details: { location: where } })
+}
+
+/**
+ * 1570, 1541 and 1545 keep 4D's wording, which names no row: in a file of thousands of rows the
+ * message must say where, so the location (`Employee[11].salary`) goes in front. InvalidData
+ * messages have it already.
+ */
+function located(e: unknown): unknown {
+  if (!DatastoreError.is(e) || e.name === 'InvalidData') return e
+  const where = e.details?.location
+  if (typeof where !== 'string') return e
+  return new DatastoreError(e.name, `${where}: ${e.message}`, {
+    cause: e.cause,
+    details: e.details,
+  })
 }
 
 interface PendingRef {
@@ -55,14 +70,18 @@ export function prepareDataLoad(
       const at: Locate = (attribute) =>
         `${name}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
       if (!isRecord(row)) bad(at(), 'expected an object')
-      const record = newRecord(
-        table,
-        readRow(ds, table.def, row as Record<string, unknown>, at, refs, now),
-        batch,
-        ds.newUuid,
-        at,
-      )
-      changes.push({ op: 'insert', table, record })
+      try {
+        const record = newRecord(
+          table,
+          readRow(ds, table.def, row as Record<string, unknown>, at, refs, now),
+          batch,
+          ds.newUuid,
+          at,
+        )
+        changes.push({ op: 'insert', table, record })
+      } catch (e) {
+        throw located(e)
+      }
     })
     report[name] = (rows as unknown[]).length
   }

@@ -3,6 +3,7 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
+import { IndexSet } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 
@@ -16,10 +17,16 @@ export class Table {
   // anything else marks it dirty and the next read sorts once.
   #ordered: number[] = []
   #orderedDirty = false
+  // True once `#ordered` was handed out (selections keep it as their snapshot): the next append
+  // copies it first, so a selection made before an insert does not grow.
+  #orderedShared = false
   readonly #sequences = new Map<string, number>()
+  /** The indexes, updated by every mutator below. */
+  readonly indexes: IndexSet
 
   constructor(def: DataClassDef) {
     this.def = def
+    this.indexes = new IndexSet(def)
   }
 
   /** Number of live entities. */
@@ -40,6 +47,11 @@ export class Table {
     return this.#byKey.get(key)
   }
 
+  recordByKey(key: KeyValue): EntityRecord | undefined {
+    const rowId = this.#byKey.get(key)
+    return rowId === undefined ? undefined : this.#rows[rowId]
+  }
+
   /** Live row ids in primary-key order. The array is shared: do not modify it. */
   orderedRowIds(): readonly number[] {
     if (this.#orderedDirty) {
@@ -48,6 +60,7 @@ export class Table {
       )
       this.#orderedDirty = false
     }
+    this.#orderedShared = true
     return this.#ordered
   }
 
@@ -61,22 +74,39 @@ export class Table {
     if (value > (this.#sequences.get(attribute) ?? 0)) this.#sequences.set(attribute, value)
   }
 
+  /** Every live record, in row-id order. */
+  *records(): IterableIterator<EntityRecord> {
+    for (const r of this.#rows) if (r) yield r
+  }
+
+  /** Upper bound of row ids (the length of the row array): for bitmaps over rows. */
+  get rowCapacity(): number {
+    return this.#rows.length
+  }
+
   // ---- mutators: datastore commit only ----
 
   /** @internal */
   insert(record: EntityRecord): void {
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record.rowId)
+    this.indexes.insert(record)
     if (this.#orderedDirty) return
     const last = this.#ordered[this.#ordered.length - 1]
-    if (last === undefined || compareKeys(this.#rows[last]!.key, record.key) < 0)
+    if (last === undefined || compareKeys(this.#rows[last]!.key, record.key) < 0) {
+      if (this.#orderedShared) {
+        this.#ordered = this.#ordered.slice()
+        this.#orderedShared = false
+      }
       this.#ordered.push(record.rowId)
-    else this.#orderedDirty = true
+    } else this.#orderedDirty = true
   }
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
   replace(record: EntityRecord): void {
+    const before = this.#rows[record.rowId]!
     this.#rows[record.rowId] = record
+    this.indexes.update(before, record)
   }
 
   /** @internal */
@@ -85,6 +115,7 @@ export class Table {
     if (!record) return
     this.#rows[rowId] = undefined
     this.#byKey.delete(record.key)
+    this.indexes.delete(record)
     this.#orderedDirty = true
   }
 }

@@ -9,8 +9,14 @@ export interface BinaryValue {
   readonly version: number
 }
 
+// The bytes are checked too: JSON input can say "kind": "binary", but cannot hold a Uint8Array.
 export function isBinaryValue(v: unknown): v is BinaryValue {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'binary'
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { kind?: unknown }).kind === 'binary' &&
+    (v as { bytes?: unknown }).bytes instanceof Uint8Array
+  )
 }
 
 export function binaryValue(bytes: Uint8Array, type: string, version = 1): BinaryValue {

@@ -45,14 +45,20 @@ export function parseDate(input: unknown, dateOnly: boolean): string | undefined
   if (!m) return undefined
   const d = day(m[1]!, m[2]!, m[3]!)
   if (d === undefined) return undefined
-  if (dateOnly) return d
+  // Parsed even for date-only attributes: the time is dropped, but an impossible one (25:00,
+  // 23:60) still makes the text invalid rather than a valid day.
   const ms = Date.parse(m[8] === undefined ? `${text}Z` : text)
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString()
+  if (Number.isNaN(ms)) return undefined
+  return dateOnly ? d : new Date(ms).toISOString()
 }
 
 function fromEpoch(ms: number, dateOnly: boolean): string | undefined {
   const date = new Date(ms)
   if (Number.isNaN(date.getTime())) return undefined
+  // toISOString writes years outside 0–9999 as "+010000-…" or "-000001-…": not the stored forms,
+  // and they would not sort as text.
+  const year = date.getUTCFullYear()
+  if (year < 0 || year > 9999) return undefined
   const iso = date.toISOString()
   return dateOnly ? iso.slice(0, 10) : iso
 }

@@ -1,0 +1,143 @@
+/**
+ * @module The indexes of one table, kept in step with every change by the table's mutators.
+ *
+ * Which attributes get what:
+ * - `indexed: true`: a hash index (equality, IN) and a sorted index (ranges, begin, order by),
+ *   or only one of them with `indexKind: 'hash' | 'sorted'`;
+ * - `unique: true`: a hash index (it also enforces the constraint);
+ * - the primary key: a sorted index (key equality uses the table's own key map);
+ * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
+ */
+import { sortKey } from '../query/compare.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import type { EntityRecord } from '../store/entity-record.js'
+import { HashIndex } from './hash-index.js'
+import { SortedIndex } from './sorted-index.js'
+
+export interface AttributeIndexes {
+  readonly attribute: StorageAttributeDef
+  hash: HashIndex | undefined
+  sorted: SortedIndex | undefined
+}
+
+export type IndexKind = 'hash' | 'sorted' | 'auto'
+
+const foldsOf = (attr: StorageAttributeDef): boolean => attr.type === 'string'
+
+export class IndexSet {
+  readonly #byAttribute = new Map<string, AttributeIndexes>()
+  // While a bulk load runs, sorted indexes are rebuilt once at the end instead of per row.
+  #bulk = false
+
+  constructor(def: DataClassDef) {
+    const fkSlots = new Set(
+      def.attributes.flatMap((a) =>
+        a.kind === 'relatedEntity' ? [a.foreignKeyAttribute.name] : [],
+      ),
+    )
+    for (const attr of def.storage) {
+      if (attr.indexed) this.create(attr, attr.indexKind)
+      else if (attr === def.key) this.create(attr, 'sorted')
+      if (attr.unique || fkSlots.has(attr.name)) this.create(attr, 'hash')
+    }
+  }
+
+  /** The indexes of `attribute`, if any. */
+  of(attribute: string): AttributeIndexes | undefined {
+    return this.#byAttribute.get(attribute)
+  }
+
+  /** Every indexed attribute. */
+  all(): IterableIterator<AttributeIndexes> {
+    return this.#byAttribute.values()
+  }
+
+  /** Adds indexes of `kind` on `attr` (no-op for those it already has). Call `rebuild` to fill them. */
+  create(attr: StorageAttributeDef, kind: IndexKind): AttributeIndexes {
+    let entry = this.#byAttribute.get(attr.name)
+    if (!entry)
+      this.#byAttribute.set(
+        attr.name,
+        (entry = { attribute: attr, hash: undefined, sorted: undefined }),
+      )
+    if (kind !== 'sorted' && !entry.hash) entry.hash = new HashIndex(attr.name, foldsOf(attr))
+    if (kind !== 'hash' && !entry.sorted) entry.sorted = new SortedIndex(attr.name, foldsOf(attr))
+    return entry
+  }
+
+  /** Removes the indexes of `attribute` that are not needed by a constraint. Returns false if there were none. */
+  drop(attribute: string, keep: { hash: boolean; sorted: boolean }): boolean {
+    const entry = this.#byAttribute.get(attribute)
+    if (!entry) return false
+    if (!keep.hash) entry.hash = undefined
+    if (!keep.sorted) entry.sorted = undefined
+    if (!entry.hash && !entry.sorted) this.#byAttribute.delete(attribute)
+    return true
+  }
+
+  insert(record: EntityRecord): void {
+    for (const ix of this.#byAttribute.values()) {
+      const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
+      ix.hash?.add(key, record.rowId)
+      if (!this.#bulk) ix.sorted?.add(key, record.rowId)
+    }
+  }
+
+  update(before: EntityRecord, after: EntityRecord): void {
+    for (const ix of this.#byAttribute.values()) {
+      const name = ix.attribute.name
+      if (before.values[name] === after.values[name]) continue
+      const folds = foldsOf(ix.attribute)
+      const oldKey = sortKey(before.values[name], folds)
+      const newKey = sortKey(after.values[name], folds)
+      if (oldKey === newKey) continue
+      ix.hash?.remove(oldKey, before.rowId)
+      ix.hash?.add(newKey, after.rowId)
+      if (!this.#bulk) {
+        ix.sorted?.remove(oldKey, before.rowId)
+        ix.sorted?.add(newKey, after.rowId)
+      }
+    }
+  }
+
+  delete(record: EntityRecord): void {
+    for (const ix of this.#byAttribute.values()) {
+      const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
+      ix.hash?.remove(key, record.rowId)
+      if (!this.#bulk) ix.sorted?.remove(key, record.rowId)
+    }
+  }
+
+  /** Starts a bulk change: sorted indexes stop following until `endBulk(records)`. */
+  beginBulk(): void {
+    this.#bulk = true
+  }
+
+  /** Ends a bulk change: sorted indexes are rebuilt from `records` (every live record). */
+  endBulk(records: Iterable<EntityRecord>): void {
+    this.#bulk = false
+    this.#rebuildSorted([...records])
+  }
+
+  /** Rebuilds every index from `records` (every live record). */
+  rebuild(records: Iterable<EntityRecord>): void {
+    const all = [...records]
+    for (const ix of this.#byAttribute.values()) {
+      if (!ix.hash) continue
+      ix.hash.clear()
+      for (const r of all)
+        ix.hash.add(sortKey(r.values[ix.attribute.name], foldsOf(ix.attribute)), r.rowId)
+    }
+    this.#rebuildSorted(all)
+  }
+
+  #rebuildSorted(all: readonly EntityRecord[]): void {
+    for (const ix of this.#byAttribute.values()) {
+      if (!ix.sorted) continue
+      const folds = foldsOf(ix.attribute)
+      ix.sorted.reset(
+        all.map((r) => [sortKey(r.values[ix.attribute.name], folds), r.rowId] as const),
+      )
+    }
+  }
+}

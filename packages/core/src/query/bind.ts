@@ -1,0 +1,480 @@
+/**
+ * @module Binding: a parsed query resolved against a dataclass.
+ *
+ * - Paths: `a` (storage or calculated), `rel.a` (a join through a relatedEntity, any depth),
+ *   `toMany.a` (an any-match through relatedEntities), `obj.x.y` (inside an object attribute),
+ *   `obj.list[].x` (any element), `obj.list[a].x` (the same element as the other `[a]` conditions of
+ *   the same AND), `rel` alone (compares the foreign key: `employer = 3`, `employer = null`), aliases.
+ * - Values are coerced to the attribute's type as 4D does ("20" is 20 for a number); a value that
+ *   cannot be converted is an error, not an empty result.
+ * - Placeholders `:1` take `params[0]`; `:name` takes `named.name`.
+ */
+import { datastoreError, fail } from '../errors/datastore-error.js'
+import type {
+  AttributeDef,
+  DataClassDef,
+  SchemaDef,
+  StorageAttributeDef,
+} from '../schema/definitions.js'
+import { isPublic } from '../schema/definitions.js'
+import type { ValueType } from '../schema/model-json.js'
+import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
+import type {
+  AttributePathNode,
+  ComparisonNode,
+  ComparisonOp,
+  FilterNode,
+  LiteralNode,
+  OrderByItemNode,
+  PathSegment,
+  PlaceholderNode,
+  ValueNode,
+} from './ast.js'
+import { pathText } from './ast.js'
+import type {
+  BoundComparison,
+  BoundFilter,
+  BoundLinked,
+  BoundOrderKey,
+  CmpValue,
+  ObjectStep,
+  Operand,
+} from './bound.js'
+import { sortKey } from './compare.js'
+import { fold, hasWildcard, wildcardMatcher, wildcardPrefix } from './fold.js'
+
+export interface BindOptions {
+  /** Values of `:1`, `:2`, … */
+  readonly params?: readonly unknown[]
+  /** Values of `:name` placeholders. */
+  readonly named?: Readonly<Record<string, unknown>>
+  /** Only exposed, public attributes can be named (the REST interface). @default false */
+  readonly exposedOnly?: boolean
+}
+
+interface Ctx {
+  readonly schema: SchemaDef
+  readonly options: BindOptions
+}
+
+const WILDCARD_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'ne', 'in'])
+const NULL_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'ne', 'strictEq', 'strictNe'])
+const RANGE_OPS: ReadonlySet<ComparisonOp> = new Set(['lt', 'gt', 'le', 'ge'])
+const TEXT_TYPES: ReadonlySet<ValueType> = new Set(['string'])
+const NUMERIC_TYPES: ReadonlySet<ValueType> = new Set([
+  'byte',
+  'word',
+  'long',
+  'long64',
+  'number',
+  'duration',
+])
+const OP_TEXT: Readonly<Record<ComparisonOp, string>> = {
+  eq: '=',
+  strictEq: '===',
+  ne: '!=',
+  strictNe: '!==',
+  lt: '<',
+  gt: '>',
+  le: '<=',
+  ge: '>=',
+  begin: 'begin',
+  in: 'IN',
+  contains: '%',
+}
+
+export function bindFilter(
+  schema: SchemaDef,
+  dc: DataClassDef,
+  filter: FilterNode,
+  options: BindOptions = {},
+): BoundFilter {
+  return bindNode({ schema, options }, dc, filter)
+}
+
+function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
+  switch (node.kind) {
+    case 'Comparison':
+      return bindComparison(ctx, dc, node, node.path.segments, 0)
+    case 'Not':
+      return { kind: 'Not', operand: bindNode(ctx, dc, node.operand) }
+    case 'Logical': {
+      const operands = node.operands.map((o) => bindNode(ctx, dc, o))
+      return {
+        kind: 'Logical',
+        op: node.op,
+        operands: node.op === 'And' ? linkCollections(operands) : operands,
+      }
+    }
+  }
+}
+
+function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
+  const attr = dc.attributesByName.get(name)
+  if (!attr || (ctx.options.exposedOnly && !isPublic(attr)))
+    return fail('AttributeNotFound', [name, dc.name])
+  return attr
+}
+
+function invalid(detail: string): never {
+  return fail('InvalidComparison', [detail])
+}
+
+/** Binds `segments[at…]` of a comparison's path, starting in `dc`. */
+function bindComparison(
+  ctx: Ctx,
+  dc: DataClassDef,
+  node: ComparisonNode,
+  segments: readonly PathSegment[],
+  at: number,
+): BoundFilter {
+  const seg = segments[at]!
+  const attr = attributeOf(ctx, dc, seg.name)
+  const last = at === segments.length - 1
+  const where = pathText(node.path)
+  if (seg.collection && !(attr.kind === 'storage' && attr.type === 'object')) {
+    invalid(
+      `"${seg.name}" in ${where} is not an object attribute: [] applies to collections inside object attributes`,
+    )
+  }
+  switch (attr.kind) {
+    case 'alias':
+      return bindComparison(
+        ctx,
+        dc,
+        node,
+        [...attr.path.map((name) => ({ name })), ...segments.slice(at + 1)],
+        0,
+      )
+    case 'relatedEntity': {
+      const target = ctx.schema.byName.get(attr.target)!
+      if (last) {
+        // `employer = 3` / `employer = null`: the foreign key against the target's key type.
+        return comparison(
+          ctx,
+          dc,
+          node,
+          { kind: 'storage', attr: attr.foreignKeyAttribute },
+          target.key.type,
+          false,
+        )
+      }
+      return {
+        kind: 'Join',
+        dataClass: dc,
+        relation: attr,
+        target,
+        inner: bindComparison(ctx, target, node, segments, at + 1),
+      }
+    }
+    case 'relatedEntities': {
+      if (last)
+        invalid(
+          `${where} is a to-many relation: compare one of its attributes (${where}.attribute)`,
+        )
+      const target = ctx.schema.byName.get(attr.target)!
+      return {
+        kind: 'ReverseJoin',
+        dataClass: dc,
+        relation: attr,
+        target,
+        inner: bindComparison(ctx, target, node, segments, at + 1),
+      }
+    }
+    case 'calculated':
+      if (!last)
+        invalid(`"${seg.name}" in ${where} is a calculated attribute, not a relation or an object`)
+      return comparison(
+        ctx,
+        dc,
+        node,
+        { kind: 'calculated', attr },
+        attr.type,
+        attr.type === 'string',
+      )
+    case 'storage': {
+      if (attr.type === 'object' && (!last || seg.collection)) {
+        const steps: ObjectStep[] = segments.slice(at + 1).map(toStep)
+        if (seg.collection) steps.unshift({ name: '', each: seg.collection })
+        return comparison(ctx, dc, node, { kind: 'object', attr, steps }, undefined, true)
+      }
+      if (!last) invalid(`"${seg.name}" in ${where} is not a relation or an object attribute`)
+      return comparison(ctx, dc, node, { kind: 'storage', attr }, attr.type, attr.type === 'string')
+    }
+  }
+}
+
+const toStep = (s: PathSegment): ObjectStep =>
+  s.collection ? { name: s.name, each: s.collection } : { name: s.name }
+
+function comparison(
+  ctx: Ctx,
+  dc: DataClassDef,
+  node: ComparisonNode,
+  operand: Operand,
+  type: ValueType | undefined,
+  folds: boolean,
+): BoundComparison {
+  const where = `${pathText(node.path)} ${OP_TEXT[node.op]}`
+  const dateOnly = operand.kind === 'storage' ? operand.attr.dateOnly : true
+  if (type === 'object' || type === 'image' || type === 'blob') {
+    if (!(NULL_OPS.has(node.op) && isNullValue(ctx, node.value))) {
+      invalid(
+        `${pathText(node.path)} is of type ${type}: it can only be compared with null (or query one of its properties)`,
+      )
+    }
+  }
+  if (
+    (node.op === 'begin' || node.op === 'contains') &&
+    type !== undefined &&
+    !TEXT_TYPES.has(type)
+  ) {
+    invalid(
+      `"${node.op === 'begin' ? 'begin' : '%'}" needs a string attribute; ${pathText(node.path)} is of type ${type}`,
+    )
+  }
+  const value = bindValue(ctx, node.value, node.op, type, dateOnly, folds, where)
+  return { kind: 'Comparison', dataClass: dc, operand, op: node.op, value, folds }
+}
+
+function isNullValue(ctx: Ctx, v: ValueNode): boolean {
+  if (v.kind === 'Literal') return v.type === 'null'
+  if (v.kind === 'Placeholder') return placeholderValue(ctx, v) === null
+  return false
+}
+
+function placeholderValue(ctx: Ctx, p: PlaceholderNode): unknown {
+  if (p.index !== undefined) {
+    const params = ctx.options.params ?? []
+    if (p.index > params.length) fail('PlaceholderOutOfRange', [`:${p.index}`, params.length])
+    return params[p.index - 1]
+  }
+  const named = ctx.options.named ?? {}
+  if (!Object.hasOwn(named, p.name))
+    fail('PlaceholderOutOfRange', [`:${p.name}`, Object.keys(named).length])
+  return named[p.name]
+}
+
+function bindValue(
+  ctx: Ctx,
+  v: ValueNode,
+  op: ComparisonOp,
+  type: ValueType | undefined,
+  dateOnly: boolean,
+  folds: boolean,
+  where: string,
+): CmpValue {
+  if (op === 'in') {
+    const items: unknown[] =
+      v.kind === 'List'
+        ? v.items.map((i) => rawOf(ctx, i))
+        : (() => {
+            const raw = rawOf(ctx, v)
+            if (!Array.isArray(raw))
+              return invalid(`${where} needs a list: [a, b] or a placeholder holding an array`)
+            return raw
+          })()
+    return {
+      kind: 'list',
+      items: items.map((item) => scalar(item, op, type, dateOnly, folds, where)),
+    }
+  }
+  if (v.kind === 'List') return invalid(`a list can only follow IN (${where})`)
+  return scalar(rawOf(ctx, v), op, type, dateOnly, folds, where)
+}
+
+function rawOf(ctx: Ctx, v: LiteralNode | PlaceholderNode): unknown {
+  return v.kind === 'Placeholder' ? placeholderValue(ctx, v) : v.value
+}
+
+function scalar(
+  raw: unknown,
+  op: ComparisonOp,
+  type: ValueType | undefined,
+  dateOnly: boolean,
+  folds: boolean,
+  where: string,
+): CmpValue {
+  if (raw === null || raw === undefined) {
+    if (!NULL_OPS.has(op) && op !== 'in')
+      invalid(`${where} null: null can only be compared with =, !=, ===, !==`)
+    return { kind: 'null' }
+  }
+  if (raw instanceof Date) raw = raw.toISOString()
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+    return invalid(`${where}: ${describeValue(raw)} is not a value that can be compared`)
+  }
+  // Wildcards are text: they keep the value a string whatever the attribute.
+  const wild =
+    typeof raw === 'string' &&
+    (WILDCARD_OPS.has(op) || op === 'begin' || op === 'contains') &&
+    hasWildcard(raw)
+  let value: string | number | boolean = raw
+  if (type !== undefined && !(wild && TEXT_TYPES.has(type))) {
+    if (wild) invalid(`${where} ${JSON.stringify(raw)}: wildcards apply to string attributes only`)
+    try {
+      const coerced = coerceToType(comparisonType(type), raw, dateOnly)
+      value = coerced as string | number | boolean
+    } catch (e) {
+      if (!(e instanceof CoercionError)) throw e
+      throw datastoreError('InvalidComparison', [
+        `${where} ${describeValue(raw)}: ${e.message} (the attribute is of type ${type})`,
+      ])
+    }
+  }
+  if (op === 'begin') {
+    const folded = folds && typeof value === 'string' ? fold(value) : String(value)
+    return {
+      kind: 'value',
+      key: folded,
+      shown: value,
+      pattern: { match: (s) => s.startsWith(folded), prefix: folded },
+    }
+  }
+  if (RANGE_OPS.has(op) && typeof value === 'boolean' && type !== 'bool')
+    invalid(`${where} ${value}: booleans are not ordered`)
+  const key = sortKey(value, folds)
+  if (wild && typeof value === 'string') {
+    const folded = fold(value)
+    return {
+      kind: 'value',
+      key,
+      shown: value,
+      pattern: { match: wildcardMatcher(folded), prefix: wildcardPrefix(folded) },
+    }
+  }
+  return { kind: 'value', key, shown: value }
+}
+
+// Comparison values of integer attributes may be fractional (`age > 17.5`): coerce them as numbers.
+const comparisonType = (type: ValueType): ValueType => (NUMERIC_TYPES.has(type) ? 'number' : type)
+
+/**
+ * Within one AND, gathers comparisons that name the same lettered collection element
+ * (`list[a].x`, `list[a].y`) into one Linked node; everything else stays as it is.
+ */
+function linkCollections(operands: BoundFilter[]): BoundFilter[] {
+  const groups = new Map<
+    string,
+    { attr: StorageAttributeDef; prefix: ObjectStep[]; comparisons: BoundComparison[]; at: number }
+  >()
+  const out: (BoundFilter | null)[] = []
+  for (const o of operands) {
+    const split =
+      o.kind === 'Comparison' && o.operand.kind === 'object'
+        ? splitAtLetter(o.operand.steps)
+        : undefined
+    if (!split || o.kind !== 'Comparison' || o.operand.kind !== 'object') {
+      out.push(o)
+      continue
+    }
+    const id = `${o.dataClass.name}.${o.operand.attr.name}/${split.prefix.map((s) => `${s.name}[${s.each?.letter ?? ''}]`).join('.')}`
+    let group = groups.get(id)
+    if (!group) {
+      group = { attr: o.operand.attr, prefix: split.prefix, comparisons: [], at: out.length }
+      groups.set(id, group)
+      out.push(null)
+    }
+    group.comparisons.push({
+      ...o,
+      operand: { kind: 'object', attr: o.operand.attr, steps: split.rest },
+    })
+  }
+  for (const g of groups.values()) {
+    const dc = (operands.find((o) => o.kind === 'Comparison') as BoundComparison).dataClass
+    const linked: BoundLinked = {
+      kind: 'Linked',
+      dataClass: dc,
+      attr: g.attr,
+      prefix: g.prefix,
+      comparisons: g.comparisons,
+    }
+    out[g.at] = linked
+  }
+  return out as BoundFilter[]
+}
+
+function splitAtLetter(
+  steps: readonly ObjectStep[],
+): { prefix: ObjectStep[]; rest: ObjectStep[] } | undefined {
+  const i = steps.findIndex((s) => s.each && s.each.letter !== null)
+  if (i < 0) return undefined
+  return { prefix: steps.slice(0, i + 1), rest: steps.slice(i + 1) }
+}
+
+/** Binds `$orderby` / `order by` items: relatedEntity chains ending on a storage or calculated attribute. */
+export function bindOrderBy(
+  schema: SchemaDef,
+  dc: DataClassDef,
+  items: readonly OrderByItemNode[],
+  options: Pick<BindOptions, 'exposedOnly'> = {},
+): BoundOrderKey[] {
+  const ctx: Ctx = { schema, options }
+  return items.map((item) => orderKey(ctx, dc, item.path, item.direction === 'desc'))
+}
+
+function orderKey(
+  ctx: Ctx,
+  start: DataClassDef,
+  path: AttributePathNode,
+  descending: boolean,
+): BoundOrderKey {
+  const text = pathText(path)
+  const bad = (why: string): never => fail('WrongOrderBy', [text, why])
+  const relations: BoundOrderKey['relations'][number][] = []
+  let dc = start
+  let segments: readonly PathSegment[] = path.segments
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!
+    if (seg.collection) bad('collections cannot be sorted on')
+    const attr = dc.attributesByName.get(seg.name)
+    if (!attr || (ctx.options.exposedOnly && !isPublic(attr)))
+      return bad(`"${seg.name}" is not an attribute of ${dc.name}`)
+    const last = i === segments.length - 1
+    if (attr.kind === 'alias') {
+      segments = [
+        ...segments.slice(0, i),
+        ...attr.path.map((name) => ({ name })),
+        ...segments.slice(i + 1),
+      ]
+      i--
+      continue
+    }
+    if (attr.kind === 'relatedEntity' && !last) {
+      relations.push(attr)
+      dc = ctx.schema.byName.get(attr.target)!
+      continue
+    }
+    if (!last) return bad(`"${seg.name}" is not a relatedEntity attribute`)
+    if (attr.kind === 'storage') {
+      if (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob')
+        bad(`${attr.type} attributes cannot be sorted on`)
+      return {
+        relations,
+        operand: { kind: 'storage', attr },
+        descending,
+        folds: attr.type === 'string',
+        text,
+      }
+    }
+    if (attr.kind === 'calculated')
+      return {
+        relations,
+        operand: { kind: 'calculated', attr },
+        descending,
+        folds: attr.type === 'string',
+        text,
+      }
+    if (attr.kind === 'relatedEntity') {
+      return {
+        relations,
+        operand: { kind: 'storage', attr: attr.foreignKeyAttribute },
+        descending,
+        folds: false,
+        text,
+      }
+    }
+    return bad(`"${seg.name}" is a to-many relation`)
+  }
+  return bad('empty path')
+}

@@ -1,0 +1,108 @@
+/**
+ * @module The bound filter: the AST resolved against a dataclass. Attribute paths are attributes,
+ * relations and object steps; values are coerced to the attribute's type and placeholders filled.
+ * The planner reads this tree; the naive evaluator and the executor both run its comparisons.
+ */
+import type { ComparisonOp, LogicalOp } from './ast.js'
+import type { SortKey } from './compare.js'
+import type {
+  CalculatedAttributeDef,
+  DataClassDef,
+  RelatedEntitiesAttributeDef,
+  RelatedEntityAttributeDef,
+  StorageAttributeDef,
+} from '../schema/definitions.js'
+
+/** One step into an object attribute: a property, optionally fanned out over an array (`[]`, `[a]`). */
+export interface ObjectStep {
+  readonly name: string
+  readonly each?: { readonly letter: string | null }
+}
+
+/** What a comparison reads from an entity. */
+export type Operand =
+  | { readonly kind: 'storage'; readonly attr: StorageAttributeDef }
+  | {
+      readonly kind: 'object'
+      readonly attr: StorageAttributeDef
+      readonly steps: readonly ObjectStep[]
+    }
+  | { readonly kind: 'calculated'; readonly attr: CalculatedAttributeDef }
+
+/** A comparison value, ready to compare: `key` is the sort key (strings folded). */
+export type CmpValue =
+  | { readonly kind: 'null' }
+  | {
+      readonly kind: 'value'
+      readonly key: SortKey
+      /** The value as written after coercion, for plans. */
+      readonly shown: string | number | boolean
+      /** Set when the value holds wildcards and the operator honours them. */
+      readonly pattern?: { readonly match: (folded: string) => boolean; readonly prefix: string }
+    }
+  | { readonly kind: 'list'; readonly items: readonly CmpValue[] }
+
+export interface BoundComparison {
+  readonly kind: 'Comparison'
+  readonly dataClass: DataClassDef
+  readonly operand: Operand
+  readonly op: ComparisonOp
+  readonly value: CmpValue
+  /** Whether string sort keys of the operand are folded (strings) or compared as stored (dates, uuids). */
+  readonly folds: boolean
+}
+
+/** `employer.name = x`: the entities whose relatedEntity points at an entity matching `inner`. */
+export interface BoundJoin {
+  readonly kind: 'Join'
+  readonly dataClass: DataClassDef
+  readonly relation: RelatedEntityAttributeDef
+  readonly target: DataClassDef
+  readonly inner: BoundFilter
+}
+
+/** `staff.lastName = x`: the entities that have at least one related entity matching `inner`. */
+export interface BoundReverseJoin {
+  readonly kind: 'ReverseJoin'
+  readonly dataClass: DataClassDef
+  readonly relation: RelatedEntitiesAttributeDef
+  readonly target: DataClassDef
+  readonly inner: BoundFilter
+}
+
+/**
+ * Comparisons on the same element of a collection (`places[a].kind = 1 AND places[a].city = 2`):
+ * true when one element satisfies all of them. Their operands' steps start after the collection.
+ */
+export interface BoundLinked {
+  readonly kind: 'Linked'
+  readonly dataClass: DataClassDef
+  readonly attr: StorageAttributeDef
+  /** The steps down to and including the lettered collection. */
+  readonly prefix: readonly ObjectStep[]
+  readonly comparisons: readonly BoundComparison[]
+}
+
+export interface BoundLogical {
+  readonly kind: 'Logical'
+  readonly op: LogicalOp
+  readonly operands: readonly BoundFilter[]
+}
+
+export interface BoundNot {
+  readonly kind: 'Not'
+  readonly operand: BoundFilter
+}
+
+export type BoundFilter =
+  BoundComparison | BoundJoin | BoundReverseJoin | BoundLinked | BoundLogical | BoundNot
+
+/** A bound `order by` key: a path of relatedEntity steps ending on a storage or calculated attribute. */
+export interface BoundOrderKey {
+  readonly relations: readonly RelatedEntityAttributeDef[]
+  readonly operand: Operand
+  readonly descending: boolean
+  readonly folds: boolean
+  /** `employer.name` */
+  readonly text: string
+}

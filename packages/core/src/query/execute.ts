@@ -1,0 +1,297 @@
+/**
+ * @module The executor: runs a plan and returns the matching row ids (unique, in no order), and,
+ * when asked, the path it took: each step's time and number of rows found (4D's `__queryPath`).
+ */
+import type { Clock } from '../clock/clock.js'
+import type { DataClassDef } from '../schema/definitions.js'
+import type { EntityRecord, KeyValue } from '../store/entity-record.js'
+import type { Table } from '../store/table.js'
+import type { BoundComparison, CmpValue } from './bound.js'
+import { sortKey } from './compare.js'
+import type { PlanNode } from './plan.js'
+import { rangeOf } from './planner.js'
+import {
+  comparisonPredicate,
+  linkedPredicate,
+  type EntityOf,
+  type RowPredicate,
+} from './predicate.js'
+
+export interface ExecContext {
+  readonly tableOf: (dc: DataClassDef) => Table
+  /** The Entity view of a record of `dc`, for calculated attributes. */
+  readonly entityOf: (dc: DataClassDef) => EntityOf
+  readonly clock: Clock
+}
+
+/** What one plan node did: 4D's query path step. */
+export interface PathStep {
+  readonly node: PlanNode
+  readonly time: number
+  readonly found: number
+  readonly children: readonly PathStep[]
+}
+
+export interface Execution {
+  readonly rows: number[]
+  readonly step: PathStep
+}
+
+/** Runs `node` over its whole dataclass. */
+export function execute(node: PlanNode, ctx: ExecContext): Execution {
+  const start = ctx.clock.now()
+  const { rows, children } = run(node, ctx)
+  return { rows, step: { node, time: ctx.clock.now() - start, found: rows.length, children } }
+}
+
+function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: PathStep[] } {
+  switch (node.kind) {
+    case 'Leaf':
+      return { rows: leafRows(node.bound, node.access, ctx), children: [] }
+    case 'Linked': {
+      const table = ctx.tableOf(node.bound.dataClass)
+      return { rows: scan(table, linkedPredicate(node.bound)), children: [] }
+    }
+    case 'Join': {
+      const inner = execute(node.inner, ctx)
+      return {
+        rows: joinRows(
+          node.bound.dataClass,
+          node.bound.relation.foreignKey,
+          keysOf(node.bound.target, inner.rows, ctx),
+          ctx,
+        ),
+        children: [inner.step],
+      }
+    }
+    case 'ReverseJoin': {
+      const inner = execute(node.inner, ctx)
+      const table = ctx.tableOf(node.bound.dataClass)
+      const out: number[] = []
+      for (const key of foreignKeysOf(
+        node.bound.target,
+        node.bound.relation.inverse,
+        inner.rows,
+        ctx,
+      )) {
+        const rowId = table.rowIdOf(key)
+        if (rowId !== undefined) out.push(rowId)
+      }
+      return { rows: out, children: [inner.step] }
+    }
+    case 'And': {
+      const children: PathStep[] = []
+      const dc = dataClassOfPlan(node)
+      const table = ctx.tableOf(dc)
+      let rows: number[] | undefined
+      for (const [i, operand] of node.operands.entries()) {
+        const start = ctx.clock.now()
+        if (i === 0 && node.driven) {
+          const first = execute(operand, ctx)
+          rows = first.rows
+          children.push(first.step)
+          continue
+        }
+        // Filtering candidates: the operand is a per-row test (a join becomes a key-set test).
+        const { test, steps } = predicateOf(operand, ctx)
+        const from = rows
+        rows = from === undefined ? scan(table, test) : filterRows(table, from, test)
+        children.push({
+          node: operand,
+          time: ctx.clock.now() - start,
+          found: rows.length,
+          children: steps,
+        })
+        if (rows.length === 0) break // 4D: "if a part of the query returns no entities, the rest is not executed"
+      }
+      return { rows: rows ?? [], children }
+    }
+    case 'Or': {
+      const parts = node.operands.map((o) => execute(o, ctx))
+      const capacity = ctx.tableOf(dataClassOfPlan(node)).rowCapacity
+      const seen = new Uint8Array(capacity)
+      const rows: number[] = []
+      for (const p of parts) for (const r of p.rows) if (!seen[r]) ((seen[r] = 1), rows.push(r))
+      return { rows, children: parts.map((p) => p.step) }
+    }
+    case 'Except': {
+      const parts = node.operands.map((o) => execute(o, ctx))
+      const table = ctx.tableOf(dataClassOfPlan(node))
+      const removed = new Uint8Array(table.rowCapacity)
+      for (const p of parts.slice(1)) for (const r of p.rows) removed[r] = 1
+      return { rows: parts[0]!.rows.filter((r) => !removed[r]), children: parts.map((p) => p.step) }
+    }
+    case 'Not': {
+      const inner = execute(node.operand, ctx)
+      const table = ctx.tableOf(dataClassOfPlan(node))
+      const hit = new Uint8Array(table.rowCapacity)
+      for (const r of inner.rows) hit[r] = 1
+      const rows: number[] = []
+      for (const r of table.records()) if (!hit[r.rowId]) rows.push(r.rowId)
+      return { rows, children: [inner.step] }
+    }
+  }
+}
+
+/** The dataclass a plan node selects from. */
+export function dataClassOfPlan(node: PlanNode): DataClassDef {
+  switch (node.kind) {
+    case 'Leaf':
+    case 'Linked':
+    case 'Join':
+    case 'ReverseJoin':
+      return node.bound.dataClass
+    case 'Not':
+      return dataClassOfPlan(node.operand)
+    case 'And':
+    case 'Or':
+    case 'Except':
+      return dataClassOfPlan(node.operands[0]!)
+  }
+}
+
+function scan(table: Table, test: RowPredicate): number[] {
+  const out: number[] = []
+  for (const r of table.records()) if (test(r)) out.push(r.rowId)
+  return out
+}
+
+function filterRows(table: Table, rows: readonly number[], test: RowPredicate): number[] {
+  const out: number[] = []
+  for (const rowId of rows) {
+    const r = table.record(rowId)
+    if (r && test(r)) out.push(rowId)
+  }
+  return out
+}
+
+/** A plan node as a per-row test. Joins run their inner plan once and test membership. */
+export function predicateOf(
+  node: PlanNode,
+  ctx: ExecContext,
+): { test: RowPredicate; steps: PathStep[] } {
+  switch (node.kind) {
+    case 'Leaf':
+      return {
+        test: comparisonPredicate(node.bound, ctx.entityOf(node.bound.dataClass)),
+        steps: [],
+      }
+    case 'Linked':
+      return { test: linkedPredicate(node.bound), steps: [] }
+    case 'Join': {
+      const inner = execute(node.inner, ctx)
+      const keys = new Set<unknown>(keysOf(node.bound.target, inner.rows, ctx))
+      const fk = node.bound.relation.foreignKey
+      return { test: (r) => keys.has(r.values[fk]), steps: [inner.step] }
+    }
+    case 'ReverseJoin': {
+      const inner = execute(node.inner, ctx)
+      const keys = new Set<unknown>(
+        foreignKeysOf(node.bound.target, node.bound.relation.inverse, inner.rows, ctx),
+      )
+      return { test: (r) => keys.has(r.key), steps: [inner.step] }
+    }
+    case 'And':
+    case 'Or': {
+      const parts = node.operands.map((o) => predicateOf(o, ctx))
+      const tests = parts.map((p) => p.test)
+      const test: RowPredicate =
+        node.kind === 'And' ? (r) => tests.every((t) => t(r)) : (r) => tests.some((t) => t(r))
+      return { test, steps: parts.flatMap((p) => p.steps) }
+    }
+    case 'Except': {
+      const parts = node.operands.map((o) => predicateOf(o, ctx))
+      const [first, ...rest] = parts.map((p) => p.test)
+      return {
+        test: (r) => first!(r) && !rest.some((t) => t(r)),
+        steps: parts.flatMap((p) => p.steps),
+      }
+    }
+    case 'Not': {
+      const inner = predicateOf(node.operand, ctx)
+      return { test: (r) => !inner.test(r), steps: inner.steps }
+    }
+  }
+}
+
+/** Rows of one comparison through its access path. */
+function leafRows(
+  c: BoundComparison,
+  access: { kind: string; via?: string; verify?: boolean },
+  ctx: ExecContext,
+): number[] {
+  const table = ctx.tableOf(c.dataClass)
+  const test = comparisonPredicate(c, ctx.entityOf(c.dataClass))
+  if (access.kind === 'scan' || c.operand.kind !== 'storage') return scan(table, test)
+  const ix = table.indexes.of(c.operand.attr.name)
+  const values: CmpValue[] = c.value.kind === 'list' ? [...c.value.items] : [c.value]
+  let rows: number[] = []
+  if (access.kind === 'hash' && access.via === 'key') {
+    for (const v of values) {
+      if (v.kind !== 'value') continue
+      const rowId = table.rowIdOf(v.key as KeyValue)
+      if (rowId !== undefined) rows.push(rowId)
+    }
+  } else if (access.kind === 'hash') {
+    for (const v of values) rows.push(...ix!.hash!.get(v.kind === 'value' ? v.key : null))
+  } else {
+    const sorted = ix!.sorted!
+    let ranges: [number, number][]
+    if (c.op === 'begin' || (c.value.kind === 'value' && c.value.pattern)) {
+      ranges = [sorted.prefix((c.value as { pattern: { prefix: string } }).pattern.prefix)]
+    } else if (c.op === 'eq' || c.op === 'strictEq' || c.op === 'in') {
+      ranges = values.map((v) => sorted.equal(v.kind === 'value' ? v.key : null))
+    } else ranges = [rangeOf(c, sorted)]
+    for (const [s, e] of ranges) rows.push(...sorted.rows(s, e))
+    if (access.verify) rows = filterRows(table, rows, test)
+  }
+  // IN with a repeated value would list a row twice.
+  return values.length > 1 ? [...new Set(rows)] : rows
+}
+
+function keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): KeyValue[] {
+  const table = ctx.tableOf(dc)
+  return rows.map((r) => table.record(r)!.key)
+}
+
+/** The distinct foreign-key values held by `rows` of `dc` in relation `relation`. */
+function foreignKeysOf(
+  dc: DataClassDef,
+  relation: string,
+  rows: readonly number[],
+  ctx: ExecContext,
+): Set<KeyValue> {
+  const table = ctx.tableOf(dc)
+  const attr = dc.attributesByName.get(relation)
+  const fk = attr && attr.kind === 'relatedEntity' ? attr.foreignKey : relation
+  const out = new Set<KeyValue>()
+  for (const r of rows) {
+    const v = table.record(r)!.values[fk]
+    if (v !== null && v !== undefined) out.add(v as KeyValue)
+  }
+  return out
+}
+
+/** Rows of `dc` whose foreign key `fk` is one of `keys`, through the foreign key's hash index. */
+function joinRows(
+  dc: DataClassDef,
+  fk: string,
+  keys: readonly KeyValue[],
+  ctx: ExecContext,
+): number[] {
+  const table = ctx.tableOf(dc)
+  const hash = table.indexes.of(fk)?.hash
+  const out: number[] = []
+  if (!hash) {
+    const wanted = new Set<unknown>(keys)
+    for (const r of table.records()) if (wanted.has(r.values[fk])) out.push(r.rowId)
+    return out
+  }
+  for (const key of keys) {
+    const bucket = hash.get(sortKey(key, hash.folds))
+    // A folded string index may hold keys that differ in case: keep exact matches only.
+    for (const rowId of bucket)
+      if (!hash.folds || table.record(rowId)!.values[fk] === key) out.push(rowId)
+  }
+  return out
+}

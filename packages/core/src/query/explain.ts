@@ -1,0 +1,318 @@
+/**
+ * @module Plans in words. One plan tree, three renderings:
+ *
+ * - `queryPlanOf`: 4D's simplified plan, `{And: [{item}, {item, subquery: [...]}]}`; an item read
+ *   through an index is written `[index : Employee.salary ] < 50000`, as 4D does;
+ * - `extendedQueryPlanOf`: 4D's detailed plan (`LogicOperatorNode`, `JoinNode` with `joinPath`,
+ *   `SeqNode` with `field`, `table`, `instance`, `oper`, `value`), plus `index` on indexed nodes;
+ * - `queryPathOf` / `extendedQueryPathOf`: the same after execution, with each step's `time` (ms)
+ *   and `recordsfounds`;
+ * - `explainText`: a SQLite-style tree (`SEARCH Employee USING HASH INDEX lastName (lastName=?)`)
+ *   for people reading logs.
+ *
+ * Operators are spelled as 4D prints them: `===` for equality without wildcards (the current
+ * server prints `=` that way), `LIKE` with wildcards, `#` for not-equal, `begin`, `IN`, `%%`.
+ */
+import type { ComparisonOp } from './ast.js'
+import type { BoundComparison, CmpValue, Operand } from './bound.js'
+import type { PathStep } from './execute.js'
+import type { LeafPlan, PlanNode } from './plan.js'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type JsonObject = { [key: string]: Json }
+
+function operator(c: BoundComparison): string {
+  const wild =
+    c.value.kind === 'value'
+      ? !!c.value.pattern
+      : c.value.kind === 'list' && c.value.items.some((i) => i.kind === 'value' && !!i.pattern)
+  const table: Readonly<Record<ComparisonOp, string>> = {
+    eq: wild ? 'LIKE' : '===',
+    strictEq: '===',
+    ne: wild ? 'NOT LIKE' : '#',
+    strictNe: '!==',
+    lt: '<',
+    gt: '>',
+    le: '<=',
+    ge: '>=',
+    begin: 'begin',
+    in: 'IN',
+    contains: '%%',
+  }
+  return table[c.op]
+}
+
+function fieldOf(o: Operand): string {
+  if (o.kind !== 'object') return o.attr.name
+  const steps = o.steps.map(
+    (s) => (s.name === '' ? '' : s.name) + (s.each ? `[${s.each.letter ?? ''}]` : ''),
+  )
+  return [o.attr.name + (steps[0]?.startsWith('[') ? steps.shift() : ''), ...steps].join('.')
+}
+
+function valueOf(v: CmpValue): Json {
+  if (v.kind === 'null') return null
+  if (v.kind === 'list') return v.items.map(valueOf)
+  return v.shown
+}
+
+const valueText = (v: Json): string =>
+  Array.isArray(v) ? `[${v.map(valueText).join(', ')}]` : String(v)
+
+/** `Employee.salary > 5000`, or `[index : Employee.salary ] > 5000` when an index answers it. */
+export function leafItem(leaf: LeafPlan): string {
+  const c = leaf.bound
+  const name = `${c.dataClass.name}.${fieldOf(c.operand)}`
+  const target = leaf.access.kind === 'scan' ? name : `[index : ${name} ]`
+  return `${target} ${operator(c)} ${valueText(valueOf(c.value))}`
+}
+
+function joinItem(node: Extract<PlanNode, { kind: 'Join' | 'ReverseJoin' }>): string {
+  const b = node.bound
+  if (node.kind === 'Join') {
+    const rel = node.bound.relation
+    return `Join on Table : ${b.target.name} : ${b.dataClass.name}.${rel.foreignKey} = ${b.target.name}.${b.target.key.name}`
+  }
+  const inverse = b.target.attributesByName.get(node.bound.relation.inverse)
+  const fk =
+    inverse && inverse.kind === 'relatedEntity' ? inverse.foreignKey : node.bound.relation.inverse
+  return `Join on Table : ${b.target.name} : ${b.dataClass.name}.${b.dataClass.key.name} = ${b.target.name}.${fk}`
+}
+
+const LOGIC: Readonly<Record<'And' | 'Or' | 'Except' | 'Not', string>> = {
+  And: 'And',
+  Or: 'Or',
+  Except: 'Except',
+  Not: 'Not',
+}
+
+/** 4D's `queryPlan` object. */
+export function queryPlanOf(node: PlanNode): JsonObject {
+  switch (node.kind) {
+    case 'Leaf':
+      return { item: leafItem(node) }
+    case 'Linked':
+      return {
+        [LOGIC.And]: node.bound.comparisons.map((c) => ({
+          item: `${c.dataClass.name}.${node.bound.attr.name}.${fieldOfPrefix(node)}${fieldOf(c.operand).slice(node.bound.attr.name.length)} ${operator(c)} ${valueText(valueOf(c.value))}`,
+        })),
+      }
+    case 'Join':
+    case 'ReverseJoin':
+      return { item: joinItem(node), subquery: [queryPlanOf(node.inner)] }
+    case 'And':
+    case 'Or':
+    case 'Except':
+      return { [LOGIC[node.kind]]: node.operands.map(queryPlanOf) }
+    case 'Not':
+      return { [LOGIC.Not]: [queryPlanOf(node.operand)] }
+  }
+}
+
+function fieldOfPrefix(node: Extract<PlanNode, { kind: 'Linked' }>): string {
+  return node.bound.prefix
+    .map((s) => (s.name === '' ? '' : s.name) + (s.each ? `[${s.each.letter ?? ''}]` : ''))
+    .join('.')
+}
+
+function seqNode(leaf: LeafPlan): JsonObject {
+  const c = leaf.bound
+  const out: JsonObject = {
+    type: 'SeqNode',
+    field: fieldOf(c.operand),
+    table: c.dataClass.name,
+    instance: 0,
+    oper: ` ${operator(c)} `,
+    value: valueOf(c.value),
+  }
+  if (leaf.access.kind !== 'scan') out.index = leaf.access.kind === 'hash' ? 'hash' : 'sorted'
+  return out
+}
+
+/** 4D's `extendedQueryPlan` object. */
+export function extendedQueryPlanOf(node: PlanNode): JsonObject {
+  switch (node.kind) {
+    case 'Leaf':
+      return seqNode(node)
+    case 'Linked':
+      return {
+        type: 'LogicOperatorNode',
+        logicOper: 'And',
+        linked: fieldOfPrefix(node),
+        parts: node.bound.comparisons.map((c) =>
+          seqNode({ kind: 'Leaf', bound: c, access: { kind: 'scan' }, estimate: 0 }),
+        ),
+      }
+    case 'Join':
+    case 'ReverseJoin': {
+      const b = node.bound
+      const forward = node.kind === 'Join'
+      const inverse = forward
+        ? undefined
+        : b.target.attributesByName.get((b as { relation: { inverse: string } }).relation.inverse)
+      const rightField = forward
+        ? b.target.key.name
+        : inverse && inverse.kind === 'relatedEntity'
+          ? inverse.foreignKey
+          : b.target.key.name
+      return {
+        type: 'JoinNode',
+        targetTable: b.target.name,
+        instance: 0,
+        joinPath: [
+          {
+            leftTable: b.dataClass.name,
+            leftField: forward
+              ? (node.bound as { relation: { foreignKey: string } }).relation.foreignKey
+              : b.dataClass.key.name,
+            leftInstance: 0,
+            rightTable: b.target.name,
+            rightField,
+            rightInstance: 0,
+          },
+        ],
+        filter: extendedQueryPlanOf(node.inner),
+      }
+    }
+    case 'And':
+    case 'Or':
+    case 'Except':
+      return {
+        type: 'LogicOperatorNode',
+        logicOper: LOGIC[node.kind],
+        parts: node.operands.map(extendedQueryPlanOf),
+      }
+    case 'Not':
+      return {
+        type: 'LogicOperatorNode',
+        logicOper: 'Not',
+        parts: [extendedQueryPlanOf(node.operand)],
+      }
+  }
+}
+
+function description(node: PlanNode): string {
+  switch (node.kind) {
+    case 'Leaf':
+      return leafItem(node)
+    case 'Linked':
+      return 'AND'
+    case 'Join':
+    case 'ReverseJoin':
+      return joinItem(node)
+    case 'And':
+      return 'AND'
+    case 'Or':
+      return 'OR'
+    case 'Except':
+      return 'EXCEPT'
+    case 'Not':
+      return 'NOT'
+  }
+}
+
+function pathStep(step: PathStep): JsonObject {
+  const out: JsonObject = {
+    description: description(step.node),
+    time: step.time,
+    recordsfounds: step.found,
+  }
+  if (step.node.kind === 'Join' || step.node.kind === 'ReverseJoin') {
+    // 4D wraps a join's inner steps in one more {steps: […]} level.
+    out.steps = [{ steps: step.children.map(pathStep) }]
+  } else if (step.children.length > 0) {
+    out.steps = step.children.map(pathStep)
+  }
+  return out
+}
+
+/** 4D's `queryPath` object, from an execution. */
+export function queryPathOf(step: PathStep): JsonObject {
+  return { steps: [pathStep(step)] }
+}
+
+/** 4D's `extendedQueryPath` object: the extended plan with `timeTaken` and `foundRecords` on each node. */
+export function extendedQueryPathOf(step: PathStep): JsonObject {
+  const node = extendedQueryPlanOf(step.node)
+  const decorate = (obj: JsonObject, s: PathStep): JsonObject => {
+    if (obj.type === 'JoinNode' && s.children[0])
+      obj.filter = decorate(obj.filter as JsonObject, s.children[0])
+    if (
+      obj.type === 'LogicOperatorNode' &&
+      Array.isArray(obj.parts) &&
+      s.children.length === obj.parts.length
+    ) {
+      obj.parts = obj.parts.map((p, i) => decorate(p as JsonObject, s.children[i]!))
+    }
+    obj.timeTaken = s.time
+    obj.foundRecords = s.found
+    return obj
+  }
+  return decorate(node, step)
+}
+
+/** A SQLite-style plan, one line per node: SEARCH (index), SCAN, FILTER, JOIN. */
+export function explainText(node: PlanNode | null, orderLine?: string): string {
+  const lines: string[] = ['QUERY PLAN']
+  const walk = (
+    n: PlanNode,
+    prefix: string,
+    last: boolean,
+    role: 'driver' | 'filter' | 'part',
+  ): void => {
+    lines.push(`${prefix}${last ? '`--' : '|--'}${label(n, role)}`)
+    const kids: [PlanNode, 'driver' | 'filter' | 'part'][] =
+      n.kind === 'And'
+        ? n.operands.map((o, i) => [o, i === 0 && n.driven ? 'driver' : 'filter'])
+        : n.kind === 'Or' || n.kind === 'Except'
+          ? n.operands.map((o) => [o, 'part'])
+          : n.kind === 'Not'
+            ? [[n.operand, 'part']]
+            : n.kind === 'Join' || n.kind === 'ReverseJoin'
+              ? [[n.inner, 'part']]
+              : []
+    kids.forEach(([k, r], i) => walk(k, prefix + (last ? '   ' : '|  '), i === kids.length - 1, r))
+  }
+  const all: [PlanNode | string, boolean][] = []
+  if (node) all.push([node, !orderLine])
+  if (orderLine) all.push([orderLine, true])
+  for (const [n, last] of all) {
+    if (typeof n === 'string') lines.push(`${last ? '`--' : '|--'}${n}`)
+    else walk(n, '', last, 'part')
+  }
+  if (!node && !orderLine) lines.push('`--SCAN (every entity)')
+  return lines.join('\n')
+}
+
+function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
+  const est = ` ~${n.estimate} rows`
+  switch (n.kind) {
+    case 'Leaf': {
+      const c = n.bound
+      const cond = `(${fieldOf(c.operand)}${operator(c) === '===' ? '=' : ` ${operator(c)} `}?)`
+      if (role === 'filter') return `FILTER ${c.dataClass.name} ${cond}`
+      if (n.access.kind === 'scan') return `SCAN ${c.dataClass.name} ${cond}${est}`
+      const how =
+        n.access.kind === 'hash'
+          ? n.access.via === 'key'
+            ? 'PRIMARY KEY'
+            : 'HASH INDEX'
+          : 'SORTED INDEX'
+      const verify = n.access.kind === 'sorted' && n.access.verify ? ' then re-check' : ''
+      return `SEARCH ${c.dataClass.name} USING ${how} ${fieldOf(c.operand)} ${cond}${verify}${est}`
+    }
+    case 'Linked':
+      return `${role === 'filter' ? 'FILTER' : 'SCAN'} ${n.bound.dataClass.name} (same element of ${n.bound.attr.name}.${fieldOfPrefix(n)})`
+    case 'Join':
+    case 'ReverseJoin':
+      return `${role === 'filter' ? 'FILTER BY ' : ''}JOIN ${joinItem(n).replace('Join on Table : ', '')} USING HASH INDEX${est}`
+    case 'And':
+      return n.driven ? `AND${est}` : `AND (one scan)${est}`
+    case 'Or':
+      return `OR (union)${est}`
+    case 'Except':
+      return `EXCEPT (difference)${est}`
+    case 'Not':
+      return `NOT (complement)${est}`
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * @module String comparison as 4D does it in queries: "neither case-sensitive nor diacritic".
+ * `fold` maps a string to its comparison key: lowercase, diacritics removed (`Élodie` → `elodie`).
+ * Equality, ranges, `begin`, wildcards, hash-index keys and sort order all go through it.
+ */
+
+// Combining marks left by NFD decomposition (é = e + U+0301).
+const MARKS = /\p{M}/gu
+// eslint-free fast check: any code unit outside ASCII.
+const NON_ASCII = /[^\u0000-\u007f]/
+
+/** The comparison key of a string. ASCII text only needs lowercasing, the common case, kept fast. */
+export function fold(s: string): string {
+  if (!NON_ASCII.test(s)) return s.toLowerCase()
+  return s.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC')
+}
+
+/** Code-unit order of two folded strings. */
+export const compareFolded = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** True if `s` holds a wildcard character (`@`, or `*` as older 4D and Wakanda examples write it). */
+export const hasWildcard = (s: string): boolean => s.includes('@') || s.includes('*')
+
+/**
+ * A matcher for a pattern with wildcards, applied to folded text: `a@` begins with, `@a` ends with,
+ * `@a@` contains, `a@b@c` has those parts in that order. The pattern must already be folded.
+ */
+export function wildcardMatcher(foldedPattern: string): (folded: string) => boolean {
+  const parts = foldedPattern.split(/[@*]/)
+  if (parts.length === 1) return (s) => s === foldedPattern
+  const first = parts[0]!
+  const last = parts[parts.length - 1]!
+  const middle = parts.slice(1, -1).filter((p) => p !== '')
+  const min = parts.reduce((n, p) => n + p.length, 0)
+  return (s) => {
+    if (s.length < min || !s.startsWith(first) || !s.endsWith(last)) return false
+    let at = first.length
+    const end = s.length - last.length
+    for (const part of middle) {
+      const found = s.indexOf(part, at)
+      if (found < 0 || found + part.length > end) return false
+      at = found + part.length
+    }
+    return true
+  }
+}
+
+/** The literal prefix of a wildcard pattern (`ab@c` → `ab`): what an index can seek on. */
+export function wildcardPrefix(foldedPattern: string): string {
+  const i = foldedPattern.search(/[@*]/)
+  return i < 0 ? foldedPattern : foldedPattern.slice(0, i)
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu
+
+/** The folded words of a text, for the `%` (contains keyword) comparator. */
+export function keywords(text: string): string[] {
+  return fold(text).match(WORD) ?? []
+}

@@ -1,0 +1,182 @@
+/**
+ * @module Orderings: how a selection's rows are put in order, lazily. A selection asks for its first
+ * `count` rows in order; an ordering answers without sorting more than it must:
+ *
+ * - `byIndex`: one order key with a sorted index: walk the index and keep the rows of the selection,
+ *   stopping after `count` (no sort at all);
+ * - `byKeys`: any order keys: compute the sort keys once, then a bounded heap picks the first `count`
+ *   (O(n log count)) or, when `count` is a large part of n, one full sort;
+ * - `byPrimaryKey`: 4D's default order, through the table's key order.
+ *
+ * Ties are broken by row id, i.e. creation order, as 4D breaks them by record number.
+ */
+import type { SortedIndex } from '../indexes/sorted-index.js'
+import type { Ordering } from '../store/entity-selection.js'
+import type { EntityRecord } from '../store/entity-record.js'
+import type { Table } from '../store/table.js'
+import type { BoundOrderKey } from './bound.js'
+import { compareKeys, sortKey, type SortKey } from './compare.js'
+import type { EntityOf } from './predicate.js'
+
+/** Marks `rows` in a bitmap, unless they are every row of the table (then no test is needed). */
+function membership(table: Table, rows: readonly number[]): Uint8Array | undefined {
+  if (rows.length === table.size) return undefined
+  const mark = new Uint8Array(table.rowCapacity)
+  for (const r of rows) mark[r] = 1
+  return mark
+}
+
+/** Primary-key order. */
+export function byPrimaryKey(table: Table): Ordering {
+  return {
+    take(rows, count) {
+      // Few rows: sort them. Many: walk the key order and keep the selection's rows.
+      if (rows.length * 8 < table.size) {
+        const sorted = [...rows].sort((a, b) => compareRecordKeys(table.record(a), table.record(b)))
+        return sorted.slice(0, count)
+      }
+      const mark = membership(table, rows)
+      const out: number[] = []
+      for (const r of table.orderedRowIds()) {
+        if (out.length >= count) break
+        if (!mark || mark[r]) out.push(r)
+      }
+      return out
+    },
+  }
+}
+
+// Deleted rows (undefined) go last.
+const compareRecordKeys = (a: EntityRecord | undefined, b: EntityRecord | undefined): number =>
+  !a || !b ? (a ? -1 : b ? 1 : 0) : a.key < b.key ? -1 : a.key > b.key ? 1 : 0
+
+/** One order key on an attribute with a sorted index: an index walk. */
+export function byIndex(table: Table, index: SortedIndex, descending: boolean): Ordering {
+  return {
+    take(rows, count) {
+      const mark = membership(table, rows)
+      const out: number[] = []
+      const n = index.size
+      if (!descending) {
+        for (let p = 0; p < n && out.length < count; p++) {
+          const r = index.rowAt(p)
+          if (!mark || mark[r]) out.push(r)
+        }
+        return out
+      }
+      // Descending keys, but ties still in creation order: walk groups of equal keys from the end.
+      let end = n
+      while (end > 0 && out.length < count) {
+        const key = index.keyAt(end - 1)
+        let start = end - 1
+        while (start > 0 && compareKeys(index.keyAt(start - 1), key) === 0) start--
+        for (let p = start; p < end && out.length < count; p++) {
+          const r = index.rowAt(p)
+          if (!mark || mark[r]) out.push(r)
+        }
+        end = start
+      }
+      return out
+    },
+  }
+}
+
+/** The value of an order key for one record: through relatedEntity steps, then the attribute. */
+function keyReader(
+  key: BoundOrderKey,
+  tableOf: (name: string) => Table,
+  entityOf: (table: Table) => EntityOf,
+) {
+  return (start: EntityRecord): SortKey => {
+    let record: EntityRecord | undefined = start
+    for (const rel of key.relations) {
+      const fk: unknown = record.values[rel.foreignKey]
+      record =
+        fk === null || fk === undefined ? undefined : tableOf(rel.target).recordByKey(fk as never)
+      if (!record) return null
+    }
+    const op = key.operand
+    if (op.kind === 'calculated') {
+      const table = tableOf(
+        key.relations.length ? key.relations[key.relations.length - 1]!.target : '',
+      )
+      return sortKey(op.attr.compute ? op.attr.compute(entityOf(table)(record)) : null, key.folds)
+    }
+    return sortKey(record.values[op.attr.name], key.folds)
+  }
+}
+
+/** Any order keys: sort keys computed once per row, then heap selection or a full sort. */
+export function byKeys(
+  table: Table,
+  keys: readonly BoundOrderKey[],
+  tableOf: (name: string) => Table,
+  entityOf: (table: Table) => EntityOf,
+): Ordering {
+  const readers = keys.map((k) =>
+    keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf),
+  )
+  const signs = keys.map((k) => (k.descending ? -1 : 1))
+  return {
+    take(rows, count) {
+      const n = rows.length
+      // A row deleted since the selection was made (entity sets keep them) sorts as null.
+      const columns = readers.map((read) =>
+        rows.map((r) => {
+          const record = table.record(r)
+          return record ? read(record) : null
+        }),
+      )
+      const cmp = (i: number, j: number): number => {
+        for (let k = 0; k < columns.length; k++) {
+          const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
+          if (c !== 0) return c * signs[k]!
+        }
+        return rows[i]! - rows[j]!
+      }
+      let positions: number[]
+      if (count * 4 >= n) {
+        positions = Array.from({ length: n }, (_, i) => i).sort(cmp)
+      } else {
+        positions = topK(n, count, cmp).sort(cmp)
+      }
+      return positions.slice(0, count).map((i) => rows[i]!)
+    },
+  }
+}
+
+/** The `k` smallest of positions 0…n-1 under `cmp`, unordered: a max-heap of size k. */
+function topK(n: number, k: number, cmp: (a: number, b: number) => number): number[] {
+  const heap: number[] = []
+  const up = (i: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (cmp(heap[i]!, heap[parent]!) <= 0) return
+      ;[heap[i], heap[parent]] = [heap[parent]!, heap[i]!]
+      i = parent
+    }
+  }
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let top = i
+      if (l < heap.length && cmp(heap[l]!, heap[top]!) > 0) top = l
+      if (r < heap.length && cmp(heap[r]!, heap[top]!) > 0) top = r
+      if (top === i) return
+      ;[heap[i], heap[top]] = [heap[top]!, heap[i]!]
+      i = top
+    }
+  }
+  if (k <= 0) return []
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i)
+      up(heap.length - 1)
+    } else if (cmp(i, heap[0]!) < 0) {
+      heap[0] = i
+      down(0)
+    }
+  }
+  return heap
+}

@@ -1,0 +1,106 @@
+/**
+ * @module The query plan: the bound filter annotated with how each part is executed. The tree keeps
+ * the query's logical shape (4D's `__queryPlan` shows that shape), and each node says its access:
+ *
+ * - a comparison is a `Leaf` read through an index (`hash`, `sorted`, or the table's `key` map) or by
+ *   a `scan`, with the estimated number of matches;
+ * - `And` runs its cheapest indexed operand first (the driver) and filters that candidate list with
+ *   the other operands in order of increasing estimate; with no indexed operand it scans once;
+ * - `Or` is the union, `Except` the difference, `Not` the complement of their operands' results;
+ * - `Join`/`ReverseJoin` run their inner plan on the related dataclass and map the result back
+ *   through the foreign-key index (never a scan of the other side).
+ */
+import type {
+  BoundComparison,
+  BoundFilter,
+  BoundJoin,
+  BoundLinked,
+  BoundReverseJoin,
+} from './bound.js'
+import type { DataClassDef } from '../schema/definitions.js'
+
+/** How a comparison reaches its rows. */
+export type Access =
+  | { readonly kind: 'scan' }
+  /** Equality or IN through the hash index (or the key map); `verify` re-checks each row (wildcards). */
+  | { readonly kind: 'hash'; readonly via: 'hash' | 'key' }
+  /** A range, a prefix (`begin`, `abc@`) or equality through the sorted index. */
+  | { readonly kind: 'sorted'; readonly verify: boolean }
+
+export interface LeafPlan {
+  readonly kind: 'Leaf'
+  readonly bound: BoundComparison
+  readonly access: Access
+  readonly estimate: number
+}
+
+export interface LinkedPlan {
+  readonly kind: 'Linked'
+  readonly bound: BoundLinked
+  readonly estimate: number
+}
+
+export interface JoinPlan {
+  readonly kind: 'Join'
+  readonly bound: BoundJoin
+  readonly inner: PlanNode
+  readonly estimate: number
+}
+
+export interface ReverseJoinPlan {
+  readonly kind: 'ReverseJoin'
+  readonly bound: BoundReverseJoin
+  readonly inner: PlanNode
+  readonly estimate: number
+}
+
+export interface AndPlan {
+  readonly kind: 'And'
+  /** Operands in execution order: the driver first when there is one. */
+  readonly operands: readonly PlanNode[]
+  /** True when operands[0] is read through an index and the others filter its rows. */
+  readonly driven: boolean
+  readonly estimate: number
+}
+
+export interface SetPlan {
+  readonly kind: 'Or' | 'Except'
+  readonly operands: readonly PlanNode[]
+  readonly estimate: number
+}
+
+export interface NotPlan {
+  readonly kind: 'Not'
+  readonly operand: PlanNode
+  readonly estimate: number
+}
+
+export type PlanNode =
+  LeafPlan | LinkedPlan | JoinPlan | ReverseJoinPlan | AndPlan | SetPlan | NotPlan
+
+export interface QueryPlan {
+  readonly dataClass: DataClassDef
+  /** null: every entity (no filter). */
+  readonly root: PlanNode | null
+  readonly source: BoundFilter | null
+}
+
+/** True when a node finds its rows without looking at every row of its dataclass. */
+export function isIndexed(node: PlanNode): boolean {
+  switch (node.kind) {
+    case 'Leaf':
+      return node.access.kind !== 'scan'
+    case 'Linked':
+    case 'Not':
+      return false
+    case 'Join':
+    case 'ReverseJoin':
+      return true
+    case 'And':
+      return node.driven
+    case 'Or':
+      return node.operands.every(isIndexed)
+    case 'Except':
+      return isIndexed(node.operands[0]!)
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * @module The planner: chooses, for each comparison, the index that can answer it, and estimates
+ * how many rows each part returns so that an AND starts from its most selective indexed part.
+ * Estimates are exact for index lookups (a bucket size, a binary-search range) and the table size for
+ * scans; a join scales its inner estimate by the ratio of the two tables' sizes.
+ */
+import type { Table } from '../store/table.js'
+import type { BoundComparison, BoundFilter, CmpValue } from './bound.js'
+import { isIndexed, type Access, type AndPlan, type PlanNode, type QueryPlan } from './plan.js'
+import type { DataClassDef } from '../schema/definitions.js'
+
+export type TableOf = (dc: DataClassDef) => Table
+
+export function planQuery(
+  dc: DataClassDef,
+  filter: BoundFilter | null,
+  tableOf: TableOf,
+): QueryPlan {
+  return { dataClass: dc, root: filter ? planNode(filter, tableOf) : null, source: filter }
+}
+
+function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
+  switch (node.kind) {
+    case 'Comparison':
+      return planLeaf(node, tableOf)
+    case 'Linked':
+      return { kind: 'Linked', bound: node, estimate: tableOf(node.dataClass).size }
+    case 'Join': {
+      const inner = planNode(node.inner, tableOf)
+      const ratio = tableOf(node.dataClass).size / Math.max(1, tableOf(node.target).size)
+      return {
+        kind: 'Join',
+        bound: node,
+        inner,
+        estimate: Math.ceil(inner.estimate * Math.max(1, ratio)),
+      }
+    }
+    case 'ReverseJoin': {
+      const inner = planNode(node.inner, tableOf)
+      return {
+        kind: 'ReverseJoin',
+        bound: node,
+        inner,
+        estimate: Math.min(inner.estimate, tableOf(node.dataClass).size),
+      }
+    }
+    case 'Not': {
+      const operand = planNode(node.operand, tableOf)
+      return { kind: 'Not', operand, estimate: tableSize(node, tableOf) }
+    }
+    case 'Logical': {
+      const operands = node.operands.map((o) => planNode(o, tableOf))
+      if (node.op === 'And') return planAnd(operands)
+      const estimate =
+        node.op === 'Or'
+          ? Math.min(
+              operands.reduce((n, o) => n + o.estimate, 0),
+              sizeOf(operands, tableOf, node),
+            )
+          : operands[0]!.estimate
+      return { kind: node.op, operands, estimate }
+    }
+  }
+}
+
+/** An AND: the cheapest indexed operand drives, the rest filter its rows, cheapest first. */
+function planAnd(operands: PlanNode[]): AndPlan {
+  const indexed = operands.filter(isIndexed).sort((a, b) => a.estimate - b.estimate)
+  const driver = indexed[0]
+  const rest = operands.filter((o) => o !== driver).sort((a, b) => a.estimate - b.estimate)
+  const ordered = driver ? [driver, ...rest] : rest
+  const estimate = Math.min(...operands.map((o) => o.estimate))
+  return { kind: 'And', operands: ordered, driven: driver !== undefined, estimate }
+}
+
+function sizeOf(_operands: PlanNode[], tableOf: TableOf, node: BoundFilter): number {
+  return tableSize(node, tableOf)
+}
+
+function dataClassOf(node: BoundFilter): DataClassDef {
+  switch (node.kind) {
+    case 'Comparison':
+    case 'Linked':
+    case 'Join':
+    case 'ReverseJoin':
+      return node.dataClass
+    case 'Not':
+      return dataClassOf(node.operand)
+    case 'Logical':
+      return dataClassOf(node.operands[0]!)
+  }
+}
+
+const tableSize = (node: BoundFilter, tableOf: TableOf): number => tableOf(dataClassOf(node)).size
+
+/** Chooses the access of one comparison and estimates its result size. */
+function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
+  const table = tableOf(c.dataClass)
+  const scan = { kind: 'Leaf', bound: c, access: { kind: 'scan' }, estimate: table.size } as const
+  if (c.operand.kind !== 'storage') return scan
+  const attr = c.operand.attr
+  const ix = table.indexes.of(attr.name)
+  const isKey = attr === c.dataClass.key && !c.folds // folded string keys go through the sorted index
+  const leaf = (access: Access, estimate: number): PlanNode => ({
+    kind: 'Leaf',
+    bound: c,
+    access,
+    estimate,
+  })
+  const v = c.value
+
+  const exactKeys = (value: CmpValue): boolean =>
+    value.kind === 'null' ||
+    (value.kind === 'value' && !value.pattern) ||
+    (value.kind === 'list' && value.items.every(exactKeys))
+  const keysOf = (value: CmpValue): CmpValue[] =>
+    value.kind === 'list' ? [...value.items] : [value]
+
+  switch (c.op) {
+    case 'eq':
+    case 'strictEq':
+    case 'in': {
+      const wildcard = c.op !== 'strictEq' && !exactKeys(v)
+      if (!wildcard) {
+        if (isKey && v.kind !== 'null') {
+          return leaf(
+            { kind: 'hash', via: 'key' },
+            keysOf(v).filter(
+              (k) => k.kind === 'value' && table.rowIdOf(k.key as never) !== undefined,
+            ).length,
+          )
+        }
+        if (ix?.hash) {
+          const n = keysOf(v).reduce(
+            (sum, k) => sum + ix.hash!.get(k.kind === 'value' ? k.key : null).length,
+            0,
+          )
+          return leaf({ kind: 'hash', via: 'hash' }, n)
+        }
+        if (ix?.sorted) {
+          const n = keysOf(v).reduce((sum, k) => {
+            const [s, e] = ix.sorted!.equal(k.kind === 'value' ? k.key : null)
+            return sum + e - s
+          }, 0)
+          return leaf({ kind: 'sorted', verify: false }, n)
+        }
+        return scan
+      }
+      // Wildcards: a literal prefix (`ab@`) narrows a sorted index; the pattern is re-checked per row.
+      if (
+        ix?.sorted &&
+        c.folds &&
+        c.op !== 'in' &&
+        v.kind === 'value' &&
+        v.pattern &&
+        v.pattern.prefix !== ''
+      ) {
+        const [s, e] = ix.sorted.prefix(v.pattern.prefix)
+        return leaf({ kind: 'sorted', verify: true }, e - s)
+      }
+      return scan
+    }
+    case 'begin': {
+      if (!ix?.sorted || v.kind !== 'value' || !v.pattern) return scan
+      const [s, e] = ix.sorted.prefix(v.pattern.prefix)
+      return leaf({ kind: 'sorted', verify: false }, e - s)
+    }
+    case 'lt':
+    case 'gt':
+    case 'le':
+    case 'ge': {
+      if (!ix?.sorted || v.kind !== 'value') return scan
+      const [s, e] = rangeOf(c, ix.sorted)
+      return leaf({ kind: 'sorted', verify: false }, e - s)
+    }
+    case 'ne':
+    case 'strictNe':
+    case 'contains':
+      return scan
+  }
+}
+
+/** The positions of a range comparison in a sorted index. */
+export function rangeOf(
+  c: BoundComparison,
+  sorted: NonNullable<ReturnType<Table['indexes']['of']>>['sorted'] & object,
+): [number, number] {
+  const v = c.value
+  if (v.kind !== 'value') return [0, 0]
+  switch (c.op) {
+    case 'lt':
+      return sorted.range(undefined, { key: v.key, inclusive: false })
+    case 'le':
+      return sorted.range(undefined, { key: v.key, inclusive: true })
+    case 'gt':
+      return sorted.range({ key: v.key, inclusive: false })
+    case 'ge':
+      return sorted.range({ key: v.key, inclusive: true })
+    default:
+      return [0, 0]
+  }
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { ManualClock } from '../clock/clock.js'
+import {
+  SessionStore,
+  type Session,
+  type SessionCloseReason,
+  type SessionStoreOptions,
+} from './session-store.js'
+
+const MINUTE = 60_000
+
+/** A store on a manual clock with ids S1, S2, … and a log of closed sessions. */
+function setup(options: SessionStoreOptions = {}) {
+  const clock = new ManualClock()
+  let n = 0
+  const store = new SessionStore(clock, { newId: () => `S${++n}`, ...options })
+  const closed: [string, SessionCloseReason][] = []
+  store.onClose((s: Session, reason) => closed.push([s.id, reason]))
+  return { clock, store, closed }
+}
+
+describe('SessionStore', () => {
+  it('opens a session stamped with the clock time and the default 60-minute timeout', () => {
+    const { clock, store } = setup()
+    const s = store.open()
+    expect(s).toMatchObject({
+      id: 'S1',
+      createdAt: clock.now(),
+      lastAccess: clock.now(),
+      timeout: 60 * MINUTE,
+    })
+    expect(s.data.size).toBe(0)
+    expect(store.size).toBe(1)
+    expect(store.peek('S1')).toBe(s)
+  })
+
+  it('makes 32 uppercase hex-digit ids by default, different each time', () => {
+    const store = new SessionStore(new ManualClock())
+    const a = store.open().id
+    const b = store.open().id
+    expect(a).toMatch(/^[0-9A-F]{32}$/)
+    expect(b).not.toBe(a)
+  })
+
+  it('expires a session once the inactivity timeout has passed since its last access', () => {
+    const { clock, store, closed } = setup({ inactivityTimeout: 10 * MINUTE })
+    store.open()
+    clock.advance(10 * MINUTE - 1)
+    expect(store.peek('S1')).toBeDefined()
+    clock.advance(1)
+    expect(store.peek('S1')).toBeUndefined()
+    expect(closed).toEqual([['S1', 'expired']])
+    // Closed once: a second look finds nothing and reports nothing more.
+    expect(store.touch('S1')).toBeUndefined()
+    expect(closed).toHaveLength(1)
+  })
+
+  it('restarts the inactivity timer on touch, but not on peek', () => {
+    const { clock, store } = setup({ inactivityTimeout: 10 * MINUTE })
+    store.open()
+    store.open()
+    clock.advance(6 * MINUTE)
+    expect(store.touch('S1')!.lastAccess).toBe(clock.now())
+    expect(store.peek('S2')!.lastAccess).toBe(clock.now() - 6 * MINUTE)
+    clock.advance(6 * MINUTE)
+    expect(store.peek('S1')).toBeDefined()
+    expect(store.peek('S2')).toBeUndefined()
+  })
+
+  it('closes expired sessions on sweep and when counting', () => {
+    const { clock, store, closed } = setup({ inactivityTimeout: MINUTE })
+    store.open()
+    store.open()
+    clock.advance(30_000)
+    store.open()
+    clock.advance(30_000)
+    expect(store.size).toBe(1)
+    expect(closed).toEqual([
+      ['S1', 'expired'],
+      ['S2', 'expired'],
+    ])
+    clock.advance(30_000)
+    store.sweep()
+    expect(closed.map(([id]) => id)).toEqual(['S1', 'S2', 'S3'])
+  })
+
+  it('honours a longer personal timeout when the session is looked up', () => {
+    const { clock, store } = setup({ inactivityTimeout: MINUTE })
+    const s = store.open()
+    s.timeout = 10 * MINUTE
+    clock.advance(5 * MINUTE)
+    expect(store.touch('S1')).toBe(s)
+  })
+
+  it('closes a session on request, with the reason closed', () => {
+    const { store, closed } = setup()
+    store.open()
+    expect(store.close('S1')).toBe(true)
+    expect(store.close('S1')).toBe(false)
+    expect(store.close('unknown')).toBe(false)
+    expect(store.peek('S1')).toBeUndefined()
+    expect(closed).toEqual([['S1', 'closed']])
+  })
+
+  it('evicts the least recently used session beyond maxSessions', () => {
+    const { clock, store, closed } = setup({ maxSessions: 2 })
+    store.open()
+    clock.advance(1)
+    store.open()
+    clock.advance(1)
+    store.touch('S1') // S2 is now the least recently used
+    store.open()
+    expect(closed).toEqual([['S2', 'evicted']])
+    expect(store.size).toBe(2)
+    expect(store.peek('S1')).toBeDefined()
+    expect(store.peek('S3')).toBeDefined()
+  })
+
+  it('resumes a live session and opens a new one for an unknown, expired or missing id', () => {
+    const { clock, store, closed } = setup({ inactivityTimeout: MINUTE })
+    const first = store.resume(undefined)
+    expect(first).toMatchObject({ created: true, session: { id: 'S1' } })
+    clock.advance(30_000)
+    const again = store.resume('S1')
+    expect(again.created).toBe(false)
+    expect(again.session).toBe(first.session)
+    expect(again.session.lastAccess).toBe(clock.now())
+    expect(store.resume('nope')).toMatchObject({ created: true, session: { id: 'S2' } })
+    clock.advance(MINUTE)
+    expect(store.resume('S1')).toMatchObject({ created: true, session: { id: 'S3' } })
+    expect(closed).toEqual([
+      ['S1', 'expired'],
+      ['S2', 'expired'],
+    ])
+  })
+
+  it('stops calling a listener once it unsubscribes', () => {
+    const { store } = setup()
+    const seen: string[] = []
+    const off = store.onClose((s) => seen.push(s.id))
+    store.open()
+    store.open()
+    store.close('S1')
+    off()
+    off() // a second call is harmless
+    store.close('S2')
+    expect(seen).toEqual(['S1'])
+  })
+
+  it('keeps per-session data for the layers above', () => {
+    const { store } = setup()
+    store.open().data.set('user', 'ada')
+    expect(store.touch('S1')!.data.get('user')).toBe('ada')
+  })
+
+  it('refuses a timeout that is not positive', () => {
+    const clock = new ManualClock()
+    expect(() => new SessionStore(clock, { inactivityTimeout: 0 })).toThrow(RangeError)
+    expect(() => new SessionStore(clock, { inactivityTimeout: Number.NaN })).toThrow(
+      'SessionStore: inactivityTimeout must be positive',
+    )
+  })
+})
