@@ -60,6 +60,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     help?: boolean | undefined
   }
   let command: string | undefined
+  let port: number
   try {
     const parsed = parseArgs({
       args: [...argv],
@@ -85,13 +86,14 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     if (parsed.positionals.length > 1)
       throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`)
     if (values.model === undefined) throw new UsageError('--model is required')
+    // Checked with the other usage errors, so that a bad port also shows the usage text.
+    port = parsePort(values.port)
   } catch (e) {
     io.err(`entistore: ${(e as Error).message}`)
     io.err(USAGE)
     return 2
   }
   try {
-    const port = parsePort(values.port)
     const ds = await loadDatastoreFiles({
       model: values.model,
       ...(values.data === undefined ? {} : { data: values.data }),
@@ -107,10 +109,6 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     await server.close()
     return 0
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`entistore: ${e.message}`)
-      return 2
-    }
     if (e instanceof FileError) {
       io.err(`entistore: ${e.message}`)
       return 1

@@ -7,12 +7,12 @@
  */
 import { fail, type Datastore, type Session } from '@entistore/core'
 import { toErrorReply } from './errors/to-error-body.js'
-import { route, type Reply } from './route.js'
+import { ALLOWED_METHODS, route, type Reply } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
 import { Uris } from './serialize/uris.js'
 import { readCookie, sessionCookieName, sessionSetCookie } from './sessions/cookie.js'
-import { readParams } from './url/params.js'
-import { parseRestUrl } from './url/parse-rest-url.js'
+import { readParams, type RestParams } from './url/params.js'
+import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { parseQueryString } from './url/query-string.js'
 
 export interface RestHandlerOptions {
@@ -42,37 +42,63 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
 
-  const answer = (request: Request, session: Session, created: boolean): Response => {
-    let reply: Reply
+  const errorReply = (error: unknown, request: Request): Reply => {
+    const reply = toErrorReply(error)
+    if (reply.status >= 500) options.onInternalError?.(error, request)
+    return reply
+  }
+
+  type Read = { target: RestTarget; params: RestParams } | { error: unknown }
+  const readRequest = (request: Request): Read => {
     try {
       const url = new URL(request.url)
       const parsed = parseRestUrl(url.pathname, url.search.slice(1), basePath)
       if (!parsed) fail('UnknownResource', [url.pathname])
-      const params = readParams(parseQueryString(parsed.search), { maxTop })
-      const method = request.method === 'HEAD' ? 'GET' : request.method
-      reply = route({ ds, uris, writer, session, method, target: parsed.target, params })
+      return {
+        target: parsed.target,
+        params: readParams(parseQueryString(parsed.search), { maxTop }),
+      }
     } catch (error) {
-      reply = toErrorReply(error)
-      if (reply.status >= 500) options.onInternalError?.(error, request)
+      return { error }
     }
-    const headers = new Headers(JSON_HEADERS)
-    if (created) headers.append('set-cookie', sessionSetCookie(cookieName, session.id, '/'))
-    const body = request.method === 'HEAD' ? null : JSON.stringify(reply.body)
-    return new Response(body, { status: reply.status, headers })
+  }
+
+  const answer = (request: Request, session: Session, read: Read): Reply => {
+    if ('error' in read) return errorReply(read.error, request)
+    try {
+      const method = request.method === 'HEAD' ? 'GET' : request.method
+      return route({ ds, uris, writer, session, method, ...read })
+    } catch (error) {
+      return errorReply(error, request)
+    }
   }
 
   const handler: RestHandler = {
     async fetch(request) {
-      const url = new URL(request.url)
+      // A CORS preflight or a capability probe: say which methods exist, open no session.
+      if (request.method === 'OPTIONS') {
+        return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
+      }
+      const read = readRequest(request)
+      // The cookie, else the reserved $4DSID parameter read like every other one (any case, quotes
+      // removed, also when written in the path): so the URL is parsed before the session is resumed.
       const sid =
         readCookie(request.headers.get('cookie'), cookieName) ??
-        url.searchParams.get('$4DSID') ??
-        undefined
+        ('params' in read ? read.params.sessionId : undefined)
       const { session, created } = ds.sessions.resume(sid)
-      return answer(request, session, created)
+      const reply = answer(request, session, read)
+      const headers = new Headers(JSON_HEADERS)
+      if (created) headers.append('set-cookie', sessionSetCookie(cookieName, session.id, '/'))
+      if (reply.status === 405) headers.set('allow', ALLOWED_METHODS)
+      const body = request.method === 'HEAD' ? null : JSON.stringify(reply.body)
+      return new Response(body, { status: reply.status, headers })
     },
     request(path, init) {
-      return handler.fetch(new Request(new URL(path, 'http://localhost'), init))
+      // A path is appended to the origin, not resolved against it: `//x/rest` is a path, not a host.
+      const url = path.startsWith('/')
+        ? `http://localhost${path}`
+        : new URL(path, 'http://localhost')
+      return handler.fetch(new Request(url, init))
     },
   }
   return handler

@@ -3,8 +3,13 @@
  * or `Response` in here (handler.ts owns HTTP); a reply is a status and a JSON body.
  */
 import {
+  Ast,
   fail,
+  parseOrderBy,
+  parseCached,
+  runQuery,
   isPublic,
+  type AttributeDef,
   type DataClass,
   type Datastore,
   type Entity,
@@ -37,11 +42,15 @@ export interface Reply {
   readonly body: JsonObject | JsonObject[]
 }
 
+/** The HTTP methods of the REST interface: reads are GET (and HEAD), everything else is POST. */
+export const ALLOWED_METHODS = 'GET, HEAD, POST'
+
 const ok = (body: JsonObject | JsonObject[]): Reply => ({ status: 200, body })
 
 export function route(ctx: RouteContext): Reply {
   const { target } = ctx
-  if (ctx.method !== 'GET') fail('NotImplemented', [`${ctx.method} requests (writes)`])
+  if (ctx.method === 'POST') fail('NotImplemented', ['Writing (POST requests)'])
+  if (ctx.method !== 'GET') fail('MethodNotAllowed', [ctx.method, `it answers ${ALLOWED_METHODS}`])
   switch (target.kind) {
     case 'catalog': {
       const list = exposedDataClasses(ctx.ds.schema)
@@ -75,17 +84,51 @@ function readDataClass(
 ): Reply {
   const dc = exposedDataClass(ctx.ds, target.dataClass)
   if (target.entitySet !== undefined) return fail('EntitySetNotFound', [target.entitySet])
-  if (target.attributes !== undefined)
+  if (target.attributes !== undefined) {
+    // A name the dataclass does not have is the client's mistake whatever this version supports:
+    // 404 1500 as for any unknown attribute, before the 501 for the missing feature. Only the first
+    // step of a dotted path is checked (`extra.city` reads into an object attribute).
+    for (const name of target.attributes) visibleAttribute(dc, name.split('.')[0]!)
     fail('NotImplemented', ['Selecting attributes in the path (/rest/Class/attr1,attr2)'])
+  }
   if (target.key !== undefined) return ok(ctx.writer.single(dc.getOrFail(target.key)))
   if (target.lookup !== undefined) return ok(ctx.writer.single(lookupEntity(dc, target.lookup)))
-  const selection = dc.all()
-  const window = { skip: ctx.params.skip, top: ctx.params.top ?? dc.def.defaultTopSize }
-  return ok(
-    ctx.params.asArray
-      ? selectionArray(selection, window, ctx.writer)
-      : selectionEnvelope(selection, window, ctx.writer),
-  )
+  const { params } = ctx
+  const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
+  if (params.filter === undefined && params.orderBy === undefined) {
+    const all = dc.all()
+    return ok(
+      params.asArray
+        ? selectionArray(all, window, ctx.writer)
+        : selectionEnvelope(all, window, ctx.writer),
+    )
+  }
+  const result = runQuery(dc, parseCached(params.filter ?? '', '$filter'), {
+    ...(params.params ? { params: params.params } : {}),
+    ...(params.orderBy !== undefined ? { orderBy: parseOrderBy(params.orderBy, '$orderby') } : {}),
+    exposedOnly: true,
+    queryPlan: params.queryPlan,
+    queryPath: params.queryPath,
+  })
+  if (params.asArray) return ok(selectionArray(result.selection, window, ctx.writer))
+  // The plan and path come first, before the envelope, as the real server writes them.
+  const head: JsonObject = {}
+  if (params.queryPlan) {
+    head.__queryPlan = result.queryPlan ?? null
+    head.__extendedQueryPlan = result.extendedQueryPlan ?? null
+  }
+  if (params.queryPath) {
+    head.__queryPath = result.queryPath ?? null
+    head.__extendedQueryPath = result.extendedQueryPath ?? null
+  }
+  return ok({ ...head, ...selectionEnvelope(result.selection, window, ctx.writer) })
+}
+
+/** The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for REST). */
+function visibleAttribute(dc: DataClass, name: string): AttributeDef {
+  const attr = dc.def.attributesByName.get(name)
+  if (!attr || !isPublic(attr)) return fail('AttributeNotFound', [name, dc.name])
+  return attr
 }
 
 /**
@@ -96,10 +139,14 @@ function lookupEntity(
   dc: DataClass,
   lookup: { readonly attribute: string; readonly value: string },
 ): Entity {
-  const attr = dc.attribute(lookup.attribute)
-  if (attr.kind !== 'storage' || !isPublic(attr))
-    return fail('AttributeNotFound', [lookup.attribute, dc.name])
+  const attr = visibleAttribute(dc, lookup.attribute)
+  if (attr.kind !== 'storage') return fail('AttributeNotFound', [lookup.attribute, dc.name])
   const wanted = dc.coerce(attr, lookup.value)
-  for (const e of dc.all()) if (e && e.record.values[attr.name] === wanted) return e
-  return fail('EntityNotFound', [`${lookup.attribute}(${lookup.value})`, dc.name])
+  // The query engine, so that an indexed attribute is looked up, not scanned (`===`: no wildcards).
+  const query = Ast.query(
+    Ast.comparison(Ast.path([{ name: attr.name }]), 'strictEq', Ast.placeholder(1)),
+    [],
+  )
+  const found = runQuery(dc, query, { params: [wanted], exposedOnly: true }).selection.at(0)
+  return found ?? fail('EntityNotFound', [`${lookup.attribute}(${lookup.value})`, dc.name])
 }

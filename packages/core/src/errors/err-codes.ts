@@ -17,6 +17,7 @@ export type ErrorCategory =
   | 'conflict' // the data changed under the caller (stamps, uniqueness, locks)
   | 'forbidden' // the session may not do this
   | 'notImplemented' // a documented feature this version does not provide yet
+  | 'methodNotAllowed' // the resource exists but not for this request method
   | 'limit' // a configured limit was reached
   | 'internal' // a bug: never raised for user input
 
@@ -191,6 +192,13 @@ export const ERRORS = {
     'enti',
     'badRequest',
     (where: string, why: string) => `Invalid data: ${where}: ${why}`,
+  ),
+  MethodNotAllowed: spec(
+    9032,
+    'enti',
+    'methodNotAllowed',
+    (method: string, allowed: string) =>
+      `The ${method} method is not used by the REST interface (${allowed})`,
   ),
   UnknownResource: spec(
     9031,

@@ -5,7 +5,8 @@
  * - `indexed: true`: a hash index (equality, IN) and a sorted index (ranges, begin, order by),
  *   or only one of them with `indexKind: 'hash' | 'sorted'`;
  * - `unique: true`: a hash index (it also enforces the constraint);
- * - the primary key: a sorted index (key equality uses the table's own key map);
+ * - the primary key: a sorted index (exact key equality uses the table's own key map; a string
+ *   key also gets a hash index, for case-insensitive equality);
  * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
  */
 import { sortKey } from '../query/compare.js'
@@ -38,7 +39,9 @@ export class IndexSet {
     for (const attr of def.storage) {
       if (attr.indexed) this.create(attr, attr.indexKind)
       else if (attr === def.key) this.create(attr, 'sorted')
-      if (attr.unique || fkSlots.has(attr.name)) this.create(attr, 'hash')
+      // The key's own map answers exact key lookups; a string key also needs folded ones.
+      const keyMapSuffices = attr === def.key && attr.type !== 'string'
+      if ((attr.unique && !keyMapSuffices) || fkSlots.has(attr.name)) this.create(attr, 'hash')
     }
   }
 

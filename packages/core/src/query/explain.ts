@@ -14,7 +14,7 @@
  * server prints `=` that way), `LIKE` with wildcards, `#` for not-equal, `begin`, `IN`, `%%`.
  */
 import type { ComparisonOp } from './ast.js'
-import type { BoundComparison, CmpValue, Operand } from './bound.js'
+import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
 import type { PathStep } from './execute.js'
 import type { LeafPlan, PlanNode } from './plan.js'
 
@@ -42,12 +42,19 @@ function operator(c: BoundComparison): string {
   return table[c.op]
 }
 
-function fieldOf(o: Operand): string {
+/** `extra.hobbies[]`, `places[a].kind`: object steps as written in a query. */
+function stepsText(steps: readonly ObjectStep[]): string {
+  let out = ''
+  for (const step of steps) {
+    if (step.name !== '') out += (out === '' ? '' : '.') + step.name
+    if (step.each) out += `[${step.each.letter ?? ''}]`
+  }
+  return out
+}
+
+function fieldOf(o: Operand, prefix: readonly ObjectStep[] = []): string {
   if (o.kind !== 'object') return o.attr.name
-  const steps = o.steps.map(
-    (s) => (s.name === '' ? '' : s.name) + (s.each ? `[${s.each.letter ?? ''}]` : ''),
-  )
-  return [o.attr.name + (steps[0]?.startsWith('[') ? steps.shift() : ''), ...steps].join('.')
+  return stepsText([{ name: o.attr.name }, ...prefix, ...o.steps])
 }
 
 function valueOf(v: CmpValue): Json {
@@ -94,7 +101,7 @@ export function queryPlanOf(node: PlanNode): JsonObject {
     case 'Linked':
       return {
         [LOGIC.And]: node.bound.comparisons.map((c) => ({
-          item: `${c.dataClass.name}.${node.bound.attr.name}.${fieldOfPrefix(node)}${fieldOf(c.operand).slice(node.bound.attr.name.length)} ${operator(c)} ${valueText(valueOf(c.value))}`,
+          item: `${c.dataClass.name}.${fieldOf(c.operand, node.bound.prefix)} ${operator(c)} ${valueText(valueOf(c.value))}`,
         })),
       }
     case 'Join':
@@ -115,11 +122,11 @@ function fieldOfPrefix(node: Extract<PlanNode, { kind: 'Linked' }>): string {
     .join('.')
 }
 
-function seqNode(leaf: LeafPlan): JsonObject {
+function seqNode(leaf: LeafPlan, prefix: readonly ObjectStep[] = []): JsonObject {
   const c = leaf.bound
   const out: JsonObject = {
     type: 'SeqNode',
-    field: fieldOf(c.operand),
+    field: fieldOf(c.operand, prefix),
     table: c.dataClass.name,
     instance: 0,
     oper: ` ${operator(c)} `,
@@ -302,7 +309,7 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
       return `SEARCH ${c.dataClass.name} USING ${how} ${fieldOf(c.operand)} ${cond}${verify}${est}`
     }
     case 'Linked':
-      return `${role === 'filter' ? 'FILTER' : 'SCAN'} ${n.bound.dataClass.name} (same element of ${n.bound.attr.name}.${fieldOfPrefix(n)})`
+      return `${role === 'filter' ? 'FILTER' : 'SCAN'} ${n.bound.dataClass.name} (same element of ${fieldOfPrefix(n)})`
     case 'Join':
     case 'ReverseJoin':
       return `${role === 'filter' ? 'FILTER BY ' : ''}JOIN ${joinItem(n).replace('Join on Table : ', '')} USING HASH INDEX${est}`

@@ -55,7 +55,7 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
         node.op === 'Or'
           ? Math.min(
               operands.reduce((n, o) => n + o.estimate, 0),
-              sizeOf(operands, tableOf, node),
+              tableSize(node, tableOf),
             )
           : operands[0]!.estimate
       return { kind: node.op, operands, estimate }
@@ -71,10 +71,6 @@ function planAnd(operands: PlanNode[]): AndPlan {
   const ordered = driver ? [driver, ...rest] : rest
   const estimate = Math.min(...operands.map((o) => o.estimate))
   return { kind: 'And', operands: ordered, driven: driver !== undefined, estimate }
-}
-
-function sizeOf(_operands: PlanNode[], tableOf: TableOf, node: BoundFilter): number {
-  return tableSize(node, tableOf)
 }
 
 function dataClassOf(node: BoundFilter): DataClassDef {

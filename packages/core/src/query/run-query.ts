@@ -2,6 +2,7 @@
  * @module A query from text to selection: parse → bind → plan → execute → order. This is what
  * `dataClass.query()` and the REST `$filter`/`$orderby` run.
  */
+import { LRUCache } from 'lru-cache'
 import { fail } from '../errors/datastore-error.js'
 import type { DataClass } from '../store/data-class.js'
 import { EntitySelection, type Ordering } from '../store/entity-selection.js'
@@ -54,6 +55,20 @@ export interface QueryResult {
   explain(): string
 }
 
+// Applications and clients repeat the same few query texts with different placeholder values:
+// parsing is the costliest step of a small query, so parsed texts are kept (ASTs are immutable).
+const parsed = new LRUCache<string, QueryNode>({ max: 512 })
+
+/** `parseQuery` through a cache of recent texts. Failures are not cached (they throw). */
+export function parseCached(text: string, source = 'query()'): QueryNode {
+  let node = parsed.get(text)
+  if (!node) {
+    node = parseQuery(text, source)
+    parsed.set(text, node)
+  }
+  return node
+}
+
 /** Runs a query on `dc`. `text` is a query string (or its parsed form); an empty string selects all. */
 export function runQuery(
   dc: DataClass,
@@ -61,7 +76,7 @@ export function runQuery(
   options: QueryOptions = {},
 ): QueryResult {
   const ds = dc.datastore
-  const query = typeof text === 'string' ? parseQuery(text, 'query()') : text
+  const query = typeof text === 'string' ? parseCached(text) : text
   const bound = query.filter
     ? bindFilter(ds.schema, dc.def, query.filter, {
         ...(options.params ? { params: options.params } : {}),

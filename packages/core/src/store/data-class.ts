@@ -12,6 +12,7 @@ import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
 import { toKey } from './keys.js'
 import type { Table } from './table.js'
+import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from '../query/run-query.js'
 
@@ -85,6 +86,54 @@ export class DataClass {
    */
   run(text: string | QueryNode, options: QueryOptions = {}): QueryResult {
     return runQuery(this, text, options)
+  }
+
+  /**
+   * Adds an index on a storage attribute: `hash` (equality, IN), `sorted` (also ranges, begin,
+   * ordering) or `auto` (both). It is filled at once and kept up to date by every write.
+   */
+  createIndex(attribute: string, kind: IndexKind = 'auto'): void {
+    const attr = this.attribute(attribute)
+    if (attr.kind !== 'storage') {
+      throw new TypeError(
+        `createIndex: "${attribute}" is a ${attr.kind} attribute; only storage attributes can be indexed`,
+      )
+    }
+    if (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob') {
+      throw new TypeError(`createIndex: ${attr.type} attributes cannot be indexed`)
+    }
+    this.table.indexes.create(attr, kind)
+    this.table.indexes.rebuild(this.table.records())
+  }
+
+  /**
+   * Removes the index of an attribute, except what a constraint needs (a unique attribute and a
+   * relation's foreign key keep their hash index; the primary key keeps its sorted index).
+   */
+  dropIndex(attribute: string): void {
+    const attr = this.attribute(attribute)
+    if (attr.kind !== 'storage') return
+    const foreignKey = this.def.attributes.some(
+      (a) => a.kind === 'relatedEntity' && a.foreignKey === attr.name,
+    )
+    this.table.indexes.drop(attr.name, {
+      hash: attr.unique || foreignKey,
+      sorted: attr === this.def.key,
+    })
+  }
+
+  /** Rebuilds every index of this dataclass from its entities. */
+  rebuildIndexes(): void {
+    this.table.indexes.rebuild(this.table.records())
+  }
+
+  /** The indexes of this dataclass: attribute name → which kinds. */
+  indexes(): { attribute: string; hash: boolean; sorted: boolean }[] {
+    return [...this.table.indexes.all()].map((ix) => ({
+      attribute: ix.attribute.name,
+      hash: !!ix.hash,
+      sorted: !!ix.sorted,
+    }))
   }
 
   /** Every entity, in primary-key order. */

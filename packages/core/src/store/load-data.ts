@@ -17,7 +17,8 @@ import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
 import type { Table } from './table.js'
 
-export type DataFile = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>
+/** Rows by dataclass name. Rows are plain objects (typed interfaces are fine: every row is checked). */
+export type DataFile = { readonly [dataClass: string]: readonly object[] }
 
 /** Entities loaded, by dataclass. */
 export type LoadReport = Readonly<Record<string, number>>

@@ -13,6 +13,7 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   conflict: 409,
   forbidden: 403,
   notImplemented: 501,
+  methodNotAllowed: 405,
   limit: 400,
   internal: 500,
 }

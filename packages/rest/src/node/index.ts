@@ -29,7 +29,10 @@ export function toWebRequest(
   res: ServerResponse,
   path = req.url ?? '/',
 ): Request {
-  const url = new URL(path, `http://${req.headers.host ?? 'localhost'}`)
+  const origin = `http://${req.headers.host ?? 'localhost'}`
+  // An origin-form target is appended, not resolved: resolving `//x/rest/…` would read `x` as a host
+  // and serve /rest/… for a path that is not below /rest. Absolute-form targets are resolved.
+  const url = path.startsWith('/') ? new URL(origin + path) : new URL(path, origin)
   const headers = new Headers()
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue

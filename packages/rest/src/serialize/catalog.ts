@@ -73,6 +73,8 @@ function attributeObject(a: AttributeDef): JsonObject {
   switch (a.kind) {
     case 'storage':
       flag('identifying', a.identifying)
+      // Entistore's extension, shown so that a saved catalog loads back with the same meaning.
+      if (a.type === 'date' && !a.dateOnly) out.dateOnly = false
       break
     case 'relatedEntity':
       out.path = a.target

@@ -10,8 +10,10 @@ import {
   isBinaryValue,
   isPublic,
   keyText,
+  type AliasAttributeDef,
   type AttributeDef,
   type DataClassDef,
+  type SchemaDef,
   type StoredValue,
 } from '@entistore/core'
 import type { Uris } from './uris.js'
@@ -22,6 +24,21 @@ export type JsonObject = { [key: string]: Json }
 /** The attributes a client may see, in model order. */
 export function visibleAttributes(dc: DataClassDef): AttributeDef[] {
   return dc.attributes.filter(isPublic)
+}
+
+/** The attribute an alias path ends on (`employer.name` → Company's `name`), if it resolves. */
+function aliasEnd(
+  schema: SchemaDef,
+  dc: DataClassDef,
+  alias: AliasAttributeDef,
+): AttributeDef | undefined {
+  let def: DataClassDef | undefined = dc
+  let attr: AttributeDef | undefined
+  for (const step of alias.path) {
+    attr = def?.attributesByName.get(step)
+    def = attr?.kind === 'relatedEntity' ? schema.byName.get(attr.target) : undefined
+  }
+  return attr
 }
 
 const visibleCache = new WeakMap<DataClassDef, AttributeDef[]>()
@@ -89,8 +106,15 @@ export class EntityWriter {
       case 'relatedEntities':
         return { __deferred: { uri: this.#uris.attribute(dc, entity.getKey(), attr.name) } }
       case 'calculated':
-      case 'alias':
         return this.#computed(entity, attr.name, entity.valueOf(attr))
+      case 'alias': {
+        const v = entity.valueOf(attr)
+        // An alias of a date-only attribute holds a date-only value: written as the attribute is.
+        const end = aliasEnd(entity.dataClass.datastore.schema, entity.dataClass.def, attr)
+        if (typeof v === 'string' && end?.kind === 'storage' && end.type === 'date' && end.dateOnly)
+          return `!!${v}!!`
+        return this.#computed(entity, attr.name, v)
+      }
     }
   }
 

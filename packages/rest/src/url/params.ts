@@ -7,16 +7,24 @@ import { datastoreError, fail } from '@entistore/core'
 import { unquote, type RawParam } from './query-string.js'
 
 /** Parameters this version implements, by lowercase name → canonical name. */
-const IMPLEMENTED = ['$top', '$limit', '$skip', '$asArray', '$4DSID'] as const
+const IMPLEMENTED = [
+  '$top',
+  '$limit',
+  '$skip',
+  '$asArray',
+  '$4DSID',
+  '$filter',
+  '$params',
+  '$orderby',
+  '$queryplan',
+  '$querypath',
+] as const
 
 /**
  * Parameters of the real server that this version does not implement yet: answered with 501 and
  * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
  */
 const KNOWN = [
-  '$filter',
-  '$params',
-  '$orderby',
   '$attributes',
   '$expand',
   '$method',
@@ -34,17 +42,11 @@ const KNOWN = [
   '$imageformat',
   '$version',
   '$binary',
-  '$queryplan',
-  '$querypath',
   '$atomic',
   '$atOnce',
-  '$upload',
   '$rawPict',
-  '$catalog',
-  '$info',
-  '$singleton',
-  '$directory',
-  '$entityset',
+  // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
+  // resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
 ] as const
 
 type Name = (typeof IMPLEMENTED)[number]
@@ -59,6 +61,13 @@ export interface RestParams {
   readonly asArray: boolean
   /** A session id passed in the URL (4D's reserved `$4DSID`) instead of the cookie. */
   readonly sessionId: string | undefined
+  /** `$filter`, its quotes removed; `\u0022`-style escapes are left to the filter grammar. */
+  readonly filter: string | undefined
+  /** `$params`: the values of `:1`, `:2`… */
+  readonly params: readonly unknown[] | undefined
+  readonly orderBy: string | undefined
+  readonly queryPlan: boolean
+  readonly queryPath: boolean
 }
 
 export interface ParamLimits {
@@ -107,5 +116,22 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     skip: get('$skip') === undefined ? 0 : nonNegativeInteger('$skip', get('$skip')!),
     asArray: asArray === undefined ? false : boolean('$asArray', asArray),
     sessionId: sid === undefined ? undefined : unquote(sid),
+    filter: get('$filter') === undefined ? undefined : unquote(get('$filter')!),
+    params: get('$params') === undefined ? undefined : jsonArray('$params', get('$params')!),
+    orderBy: get('$orderby') === undefined ? undefined : unquote(get('$orderby')!),
+    queryPlan: get('$queryplan') === undefined ? false : boolean('$queryplan', get('$queryplan')!),
+    queryPath: get('$querypath') === undefined ? false : boolean('$querypath', get('$querypath')!),
   }
+}
+
+/** `$params='["john",20000]'`: a JSON array, with or without the single quotes clients put around it. */
+function jsonArray(name: string, value: string): unknown[] {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(unquote(value))
+  } catch (e) {
+    return fail('InvalidParameter', [name, value, `a JSON array (${(e as Error).message})`])
+  }
+  if (!Array.isArray(parsed)) return fail('InvalidParameter', [name, value, 'a JSON array'])
+  return parsed
 }

@@ -31,6 +31,15 @@ export interface ParsedUrl {
   readonly search: string
 }
 
+/** Resources of the real server that this version does not serve yet: 501, not 404. */
+const FUTURE_RESOURCES: ReadonlySet<string> = new Set([
+  '$info',
+  '$directory',
+  '$singleton',
+  '$upload',
+  '$getWebForm',
+])
+
 const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
 const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
@@ -76,7 +85,10 @@ export function parseRestUrl(
     if (parts.length === 2) return { target: { kind: 'catalogDataClass', name: parts[1]! }, search }
     return fail('UrlMalformed', [url, '$catalog takes at most one more segment'])
   }
-  if (first.startsWith('$')) return fail('UnknownResource', [pathname])
+  if (first.startsWith('$')) {
+    if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])
+    return fail('UnknownResource', [pathname])
+  }
 
   let target: {
     dataClass: string

@@ -1,0 +1,283 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main, type CliIo } from './cli.js'
+import type { RunningServer } from './serve.js'
+
+const root = new URL('../../../', import.meta.url).pathname
+const MODEL = join(root, 'examples/company/model.json')
+const DATA = join(root, 'examples/company/data.json')
+const BIN = join(root, 'packages/entistore/bin/entistore.js')
+const DIST_CLI = join(root, 'packages/entistore/dist/cli.js')
+
+let dir: string
+const file = (name: string, text: string): string => {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+const small = (): string =>
+  file(
+    'small.json',
+    JSON.stringify({
+      __NAME: 'small',
+      dataClasses: [
+        {
+          name: 'Employee',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'salary', type: 'number' },
+          ],
+        },
+      ],
+    }),
+  )
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'entistore-cli-'))
+})
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+interface Run {
+  readonly code: number
+  readonly out: string[]
+  readonly err: string[]
+}
+
+/** Runs the command in-process; the server (if any) is stopped as soon as it listens. */
+async function run(argv: string[]): Promise<Run> {
+  const out: string[] = []
+  const err: string[] = []
+  let stop!: () => void
+  const io: CliIo = {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+    onListening: () => stop(),
+  }
+  const code = await main(argv, io)
+  return { code, out, err }
+}
+
+const USAGE_START = 'Usage:\n  entistore serve --model <model.json>'
+
+describe('entistore serve', () => {
+  it('prints one line with the URL and serves the REST interface until told to stop', async () => {
+    const out: string[] = []
+    const err: string[] = []
+    let stop!: () => void
+    let listening!: (s: RunningServer) => void
+    const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+    const done = main(['serve', '--model', MODEL, '--data', DATA, '--port', '0'], {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+      onListening: (s) => listening(s),
+    })
+    const server = await started
+    expect(out).toEqual([
+      `Entistore serving company-demo (Company 24, Employee 360, Project 40) at http://127.0.0.1:${server.port}/rest/$catalog`,
+    ])
+    expect(server.port).toBeGreaterThan(0)
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out[0]!)![0]
+    const res = await fetch(`${url}/rest/$catalog`)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { __NAME: string; dataClasses: { name: string }[] }
+    expect(body.__NAME).toBe('company-demo')
+    expect(body.dataClasses.map((d) => d.name)).toEqual(['Company', 'Employee', 'Project'])
+    const emp = await fetch(`${url}/rest/Employee?$top=1`)
+    expect(((await emp.json()) as { __COUNT: number }).__COUNT).toBe(360)
+
+    stop()
+    expect(await done).toBe(0)
+    expect(err).toEqual([])
+    expect(server.server.listening).toBe(false)
+    await expect(fetch(`${url}/rest/$catalog`)).rejects.toThrow()
+  })
+
+  it('accepts the short options and serves a model without data', async () => {
+    const { code, out, err } = await run(['serve', '-m', small(), '-p', '0'])
+    expect([code, err]).toEqual([0, []])
+    expect(out).toHaveLength(1)
+    expect(out[0]).toMatch(
+      /^Entistore serving small \(Employee 0\) at http:\/\/127\.0\.0\.1:\d+\/rest\/\$catalog$/,
+    )
+  })
+
+  it('prints the usage with exit code 0 for --help', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { code, out, err } = await run([flag])
+      expect([code, err]).toEqual([0, []])
+      expect(out).toHaveLength(1)
+      expect(out[0]).toMatch(new RegExp(`^${USAGE_START.replace(/[$.()[\]<>]/g, '\\$&')}`))
+    }
+  })
+})
+
+describe('usage errors (exit code 2, with the usage text)', () => {
+  it.each([
+    [['serve'], '--model is required'],
+    [['serve', '--data', 'd.json'], '--model is required'],
+    [[], 'missing command'],
+    [['start', '--model', 'm.json'], 'unknown command "start"'],
+    [['serve', 'extra', '--model', 'm.json'], 'unexpected argument "extra"'],
+    [['serve', '--model', 'm.json', '--nope'], "Unknown option '--nope'"],
+    [['serve', '--model'], "Option '-m, --model <value>' argument missing"],
+    [['serve', '--model', 'm.json', '--port', 'abc'], '--port must be an integer from 0 to 65535'],
+    [['serve', '--model', 'm.json', '--port', '65536'], 'got "65536"'],
+    [['serve', '--model', 'm.json', '--port', '1.5'], 'got "1.5"'],
+    [['serve', '--model', 'm.json', '--port', ''], 'got ""'],
+    [['serve', '--model', 'm.json', '--port', '-1'], "Option '--port' argument is ambiguous"],
+  ])('refuses %j', async (argv, message) => {
+    const { code, out, err } = await run(argv)
+    expect(code).toBe(2)
+    expect(out).toEqual([])
+    expect(err).toHaveLength(2)
+    expect(err[0]).toMatch(/^entistore: /)
+    expect(err[0]).toContain(message)
+    expect(err[1]!.startsWith(USAGE_START)).toBe(true)
+  })
+})
+
+describe('file and runtime errors (exit code 1, naming the file)', () => {
+  const fails = async (argv: string[]): Promise<string> => {
+    const { code, out, err } = await run(argv)
+    expect(code).toBe(1)
+    expect(out).toEqual([])
+    expect(err).toHaveLength(1)
+    expect(err[0]).toMatch(/^entistore: /)
+    expect(err[0]).not.toContain('Usage:')
+    return err[0]!
+  }
+
+  it('reports a model file that does not exist', async () => {
+    const missing = join(dir, 'missing-model.json')
+    expect(await fails(['serve', '--model', missing, '--port', '0'])).toBe(
+      `entistore: ${missing}: the model file does not exist`,
+    )
+  })
+
+  it('reports a data file that does not exist', async () => {
+    const missing = join(dir, 'missing-data.json')
+    expect(await fails(['serve', '-m', small(), '-d', missing, '-p', '0'])).toBe(
+      `entistore: ${missing}: the data file does not exist`,
+    )
+  })
+
+  it('reports a directory given as the model', async () => {
+    expect(await fails(['serve', '-m', dir, '-p', '0'])).toBe(
+      `entistore: ${dir}: the model path is a directory, not a file`,
+    )
+  })
+
+  it('reports a model that is not JSON', async () => {
+    const path = file('not-json.json', '{ "dataClasses": [ ')
+    const message = await fails(['serve', '-m', path, '-p', '0'])
+    expect(message.startsWith(`entistore: ${path}: the model file is not valid JSON: `)).toBe(true)
+  })
+
+  it('reports a data file that is not JSON', async () => {
+    const path = file('data-not-json.json', 'Employee: []')
+    const message = await fails(['serve', '-m', small(), '-d', path, '-p', '0'])
+    expect(message.startsWith(`entistore: ${path}: the data file is not valid JSON: `)).toBe(true)
+  })
+
+  it('reports an invalid model, naming the dataclass, the attribute and the problem', async () => {
+    const path = file(
+      'bad-model.json',
+      JSON.stringify({ dataClasses: [{ name: 'E', attributes: [{ name: 'ID', type: 'bool' }] }] }),
+    )
+    const message = await fails(['serve', '-m', path, '-p', '0'])
+    expect(message.startsWith(`entistore: ${path}: Invalid model: `)).toBe(true)
+    expect(message).toContain('dataclass "E" attribute "ID"')
+    expect(message).toContain('a primary key must be of type')
+  })
+
+  it('reports invalid data as dataclass[row].attribute and loads none of it', async () => {
+    const path = file(
+      'bad-data.json',
+      JSON.stringify({
+        Employee: [
+          { ID: 1, salary: 10 },
+          { ID: 2, salary: 'lots' },
+        ],
+      }),
+    )
+    const message = await fails(['serve', '-m', small(), '-d', path, '-p', '0'])
+    expect(message.startsWith(`entistore: ${path}: `)).toBe(true)
+    expect(message).toContain('Employee[1].salary')
+    expect(message).toContain('"lots"')
+  })
+
+  it('reports data for a dataclass the model does not have', async () => {
+    const path = file('unknown-class.json', JSON.stringify({ Nope: [] }))
+    const message = await fails(['serve', '-m', small(), '-d', path, '-p', '0'])
+    expect(message).toBe(
+      `entistore: ${path}: Invalid data: "Nope": there is no dataclass "Nope" in the model`,
+    )
+  })
+
+  it('reports a port that is in use', async () => {
+    const blocker = createNetServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const { port } = blocker.address() as AddressInfo
+    try {
+      expect(await fails(['serve', '-m', small(), '-p', String(port)])).toBe(
+        `entistore: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`,
+      )
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()))
+    }
+  })
+
+  it('reports a host that does not resolve', async () => {
+    expect(await fails(['serve', '-m', small(), '-p', '0', '--host', 'no-such-host.invalid'])).toBe(
+      'entistore: cannot listen on no-such-host.invalid:0 (ENOTFOUND)',
+    )
+  })
+})
+
+describe('the built entistore command', () => {
+  if (!existsSync(DIST_CLI))
+    console.warn(`Skipping the bin/entistore.js test: ${DIST_CLI} is missing (run npm run build).`)
+
+  it.skipIf(!existsSync(DIST_CLI))(
+    'serves the demo, then exits with code 0 on SIGTERM (skipped without dist/: npm run build)',
+    async () => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'serve', '--model', MODEL, '--data', DATA, '--port', '0'],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      try {
+        const line = await new Promise<string>((resolve, reject) => {
+          let stdout = ''
+          child.stdout.setEncoding('utf8').on('data', (d: string) => {
+            stdout += d
+            if (stdout.includes('\n')) resolve(stdout)
+          })
+          void exited.then((c) => reject(new Error(`exited with ${c} before listening: ${stderr}`)))
+        })
+        expect(line).toMatch(
+          /^Entistore serving company-demo \(Company 24, Employee 360, Project 40\) at http:\/\/127\.0\.0\.1:\d+\/rest\/\$catalog\n$/,
+        )
+        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0]
+        const res = await fetch(`${url}/rest/$catalog`)
+        expect(res.status).toBe(200)
+        expect(((await res.json()) as { __NAME: string }).__NAME).toBe('company-demo')
+      } finally {
+        child.kill('SIGTERM')
+      }
+      expect(await exited).toBe(0)
+      expect(stderr).toBe('')
+    },
+  )
+})

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ManualClock } from '@entistore/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+
+let dir: string
+const file = (name: string, text: string): string => {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+const MODEL = JSON.stringify({
+  __NAME: 'files',
+  dataClasses: [
+    { name: 'Tag', attributes: [{ name: 'code', type: 'string' }], key: [{ name: 'code' }] },
+  ],
+})
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'entistore-files-'))
+})
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function fileError(p: Promise<unknown>): Promise<FileError> {
+  try {
+    await p
+  } catch (e) {
+    if (e instanceof FileError) return e
+    throw e
+  }
+  throw new Error('expected a FileError')
+}
+
+describe('readJsonFile', () => {
+  it('reads JSON, with or without a byte-order mark', async () => {
+    expect(await readJsonFile(file('plain.json', '{"a":1}'), 'data')).toEqual({ a: 1 })
+    expect(await readJsonFile(file('bom.json', '\uFEFF{"a":2}'), 'data')).toEqual({ a: 2 })
+  })
+
+  it('names the file and what it is for in every failure', async () => {
+    const missing = join(dir, 'nope.json')
+    const e = await fileError(readJsonFile(missing, 'model'))
+    expect([e.file, e.message]).toEqual([missing, `${missing}: the model file does not exist`])
+    expect((e.cause as NodeJS.ErrnoException).code).toBe('ENOENT')
+    const bad = file('bad.json', '[1,')
+    expect((await fileError(readJsonFile(bad, 'data'))).message).toMatch(
+      new RegExp(`^${bad.replace(/[.]/g, '\\.')}: the data file is not valid JSON: `),
+    )
+    expect((await fileError(readJsonFile(file('empty.json', ''), 'data'))).message).toContain(
+      'not valid JSON',
+    )
+  })
+})
+
+describe('loadDatastoreFiles', () => {
+  it('loads a model and its data, on the clock given', async () => {
+    const clock = new ManualClock('2023-05-06T07:08:09Z')
+    const ds = await loadDatastoreFiles({
+      model: file('m.json', MODEL),
+      data: file('d.json', JSON.stringify({ Tag: [{ code: 'x' }, { code: 'y' }] })),
+      clock,
+    })
+    expect(ds.name).toBe('files')
+    expect(ds.dataClass('Tag').length).toBe(2)
+    expect(ds.dataClass('Tag').get('x')!.getTimestamp()).toBe(clock.now())
+    expect(ds.globalStamp).toBe(0)
+  })
+
+  it('loads a model alone', async () => {
+    const ds = await loadDatastoreFiles({ model: file('m2.json', MODEL) })
+    expect(ds.dataClass('Tag').length).toBe(0)
+  })
+
+  it('names the model file for a model error and the data file for a data error', async () => {
+    const model = file('m3.json', JSON.stringify({ dataClasses: 'nope' }))
+    const e = await fileError(loadDatastoreFiles({ model }))
+    expect(e.file).toBe(model)
+    expect(e.message).toBe(`${model}: Invalid model: model: expected a "dataClasses" array`)
+
+    const data = file('d3.json', JSON.stringify({ Tag: [{ code: 'x' }, { code: 'x' }] }))
+    const d = await fileError(loadDatastoreFiles({ model: file('m4.json', MODEL), data }))
+    expect(d.file).toBe(data)
+    expect(d.message).toContain('Tag[1]')
+  })
+})

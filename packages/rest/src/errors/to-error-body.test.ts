@@ -1,0 +1,66 @@
+import { datastoreError, ERRORS, type ErrorName } from '@entistore/core'
+import { describe, expect, it } from 'vitest'
+import { STATUS_BY_CATEGORY, toErrorReply } from './to-error-body.js'
+
+describe('toErrorReply', () => {
+  it('writes message, componentSignature and errCode in that order', () => {
+    const reply = toErrorReply(datastoreError('EntityNotFound', ['7', 'Employee']))
+    expect(reply.status).toBe(404)
+    expect(JSON.stringify(reply.body)).toBe(
+      JSON.stringify({
+        __ERROR: [
+          {
+            message: 'Cannot find entity with "7" key in the "Employee" dataclass',
+            componentSignature: 'dbmg',
+            errCode: 1542,
+          },
+        ],
+      }),
+    )
+  })
+
+  it('lists a chain of errors outermost first, with the status of the outermost', () => {
+    const inner = datastoreError('InvalidKey', ['x', 'Employee', 'not a number'])
+    const outer = datastoreError('InvalidData', ['Employee[0].ID', 'bad key'], { cause: inner })
+    const reply = toErrorReply(outer)
+    expect(reply.status).toBe(400)
+    expect((reply.body.__ERROR as { errCode: number }[]).map((e) => e.errCode)).toEqual([
+      9021, 1541,
+    ])
+  })
+
+  it('stops the chain at the first cause that is not a DatastoreError', () => {
+    const reply = toErrorReply(
+      datastoreError('UrlMalformed', ['/x', 'why'], { cause: new Error('hidden detail') }),
+    )
+    expect(reply.body.__ERROR).toHaveLength(1)
+    expect(JSON.stringify(reply.body)).not.toContain('hidden detail')
+  })
+
+  it.each<[unknown, string]>([
+    [new Error('boom'), 'Internal error: boom'],
+    [new TypeError('x is undefined'), 'Internal error: x is undefined'],
+    ['a string', 'Internal error: a string'],
+    [undefined, 'Internal error: undefined'],
+    [null, 'Internal error: null'],
+  ])('turns anything else (%j) into a 500 9099', (thrown, message) => {
+    expect(toErrorReply(thrown)).toEqual({
+      status: 500,
+      body: { __ERROR: [{ message, componentSignature: 'enti', errCode: 9099 }] },
+    })
+  })
+})
+
+describe('STATUS_BY_CATEGORY', () => {
+  it('gives every error of the table a 4xx, except NotImplemented (501) and Internal (500)', () => {
+    for (const [name, spec] of Object.entries(ERRORS) as [
+      ErrorName,
+      (typeof ERRORS)[ErrorName],
+    ][]) {
+      const status = STATUS_BY_CATEGORY[spec.category]
+      if (name === 'NotImplemented') expect(status).toBe(501)
+      else if (name === 'Internal') expect(status).toBe(500)
+      else expect({ name, status: status >= 400 && status < 500 }).toEqual({ name, status: true })
+    }
+  })
+})
