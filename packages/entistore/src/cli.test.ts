@@ -243,41 +243,39 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
 })
 
 describe('the built entistore command', () => {
-  if (!existsSync(DIST_CLI))
-    console.warn(`Skipping the bin/entistore.js test: ${DIST_CLI} is missing (run npm run build).`)
-
-  it.skipIf(!existsSync(DIST_CLI))(
-    'serves the demo, then exits with code 0 on SIGTERM (skipped without dist/: npm run build)',
-    async () => {
-      const child = spawn(
-        process.execPath,
-        [BIN, 'serve', '--model', MODEL, '--data', DATA, '--port', '0'],
-        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-      )
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
-      let stderr = ''
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-      try {
-        const line = await new Promise<string>((resolve, reject) => {
-          let stdout = ''
-          child.stdout.setEncoding('utf8').on('data', (d: string) => {
-            stdout += d
-            if (stdout.includes('\n')) resolve(stdout)
-          })
-          void exited.then((c) => reject(new Error(`exited with ${c} before listening: ${stderr}`)))
+  // `npm test` builds first (pretest), so dist/ must be there: a missing build is a failure, not a skip.
+  it('serves the demo, then exits with code 0 on SIGTERM', async () => {
+    expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run npm run build (npm test does)`).toBe(
+      true,
+    )
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--model', MODEL, '--data', DATA, '--port', '0'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let stdout = ''
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          stdout += d
+          if (stdout.includes('\n')) resolve(stdout)
         })
-        expect(line).toMatch(
-          /^Entistore serving company-demo \(Company 24, Employee 360, Project 40\) at http:\/\/127\.0\.0\.1:\d+\/rest\/\$catalog\n$/,
-        )
-        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0]
-        const res = await fetch(`${url}/rest/$catalog`)
-        expect(res.status).toBe(200)
-        expect(((await res.json()) as { __NAME: string }).__NAME).toBe('company-demo')
-      } finally {
-        child.kill('SIGTERM')
-      }
-      expect(await exited).toBe(0)
-      expect(stderr).toBe('')
-    },
-  )
+        void exited.then((c) => reject(new Error(`exited with ${c} before listening: ${stderr}`)))
+      })
+      expect(line).toMatch(
+        /^Entistore serving company-demo \(Company 24, Employee 360, Project 40\) at http:\/\/127\.0\.0\.1:\d+\/rest\/\$catalog\n$/,
+      )
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0]
+      const res = await fetch(`${url}/rest/$catalog`)
+      expect(res.status).toBe(200)
+      expect(((await res.json()) as { __NAME: string }).__NAME).toBe('company-demo')
+    } finally {
+      child.kill('SIGTERM')
+    }
+    expect(await exited).toBe(0)
+    expect(stderr).toBe('')
+  })
 })
