@@ -24,6 +24,21 @@ export type ComparisonOp =
 
 export type LogicalOp = 'And' | 'Or' | 'Except'
 
+/** The canonical spelling of each operator: what the printer writes and messages show. */
+export const OPERATOR_TEXT: Readonly<Record<ComparisonOp, string>> = {
+  eq: '=',
+  strictEq: '===',
+  ne: '!=',
+  strictNe: '!==',
+  lt: '<',
+  gt: '>',
+  le: '<=',
+  ge: '>=',
+  begin: 'begin',
+  in: 'IN',
+  contains: '%',
+}
+
 /** One step of an attribute path. `collection` marks `name[]` (any element) or `name[a]` (linked element `a`). */
 export interface PathSegment {
   readonly name: string

@@ -30,7 +30,7 @@ import type {
   PlaceholderNode,
   ValueNode,
 } from './ast.js'
-import { pathText } from './ast.js'
+import { OPERATOR_TEXT, pathText } from './ast.js'
 import type {
   BoundComparison,
   BoundFilter,
@@ -69,19 +69,6 @@ const NUMERIC_TYPES: ReadonlySet<ValueType> = new Set([
   'number',
   'duration',
 ])
-const OP_TEXT: Readonly<Record<ComparisonOp, string>> = {
-  eq: '=',
-  strictEq: '===',
-  ne: '!=',
-  strictNe: '!==',
-  lt: '<',
-  gt: '>',
-  le: '<=',
-  ge: '>=',
-  begin: 'begin',
-  in: 'IN',
-  contains: '%',
-}
 
 export function bindFilter(
   schema: SchemaDef,
@@ -149,14 +136,15 @@ function bindComparison(
     case 'relatedEntity': {
       const target = ctx.schema.byName.get(attr.target)!
       if (last) {
-        // `employer = 3` / `employer = null`: the foreign key against the target's key type.
+        // `employer = 3` / `employer = null`: the foreign key against the target's key type. A text
+        // key folds, as `employer.ID = x` does and as the foreign key's hash index keys it.
         return comparison(
           ctx,
           dc,
           node,
           { kind: 'storage', attr: attr.foreignKeyAttribute },
           target.key.type,
-          false,
+          target.key.type === 'string',
         )
       }
       return {
@@ -215,7 +203,7 @@ function comparison(
   type: ValueType | undefined,
   folds: boolean,
 ): BoundComparison {
-  const where = `${pathText(node.path)} ${OP_TEXT[node.op]}`
+  const where = `${pathText(node.path)} ${OPERATOR_TEXT[node.op]}`
   const dateOnly = operand.kind === 'storage' ? operand.attr.dateOnly : true
   if (type === 'object' || type === 'image' || type === 'blob') {
     if (!(NULL_OPS.has(node.op) && isNullValue(ctx, node.value))) {
@@ -466,11 +454,12 @@ function orderKey(
         text,
       }
     if (attr.kind === 'relatedEntity') {
+      // Text keys sort folded, as `employer.ID` does and as a sorted index on the slot keys them.
       return {
         relations,
         operand: { kind: 'storage', attr: attr.foreignKeyAttribute },
         descending,
-        folds: false,
+        folds: attr.foreignKeyAttribute.type === 'string',
         text,
       }
     }

@@ -9,9 +9,9 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import {
+  OPERATOR_TEXT,
   pathText,
   type AttributePathNode,
-  type ComparisonOp,
   type FilterNode,
   type LiteralNode,
   type LogicalNode,
@@ -19,20 +19,6 @@ import {
   type QueryNode,
   type ValueNode,
 } from './ast.js'
-
-const OPERATORS: Record<ComparisonOp, string> = {
-  eq: '=',
-  strictEq: '===',
-  ne: '!=',
-  strictNe: '!==',
-  lt: '<',
-  gt: '>',
-  le: '<=',
-  ge: '>=',
-  begin: 'begin',
-  in: 'IN',
-  contains: '%',
-}
 
 // The grammar's Identifier and DateLiteral rules: anything else would not parse back.
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u
@@ -51,7 +37,7 @@ export function printQuery(q: QueryNode): string {
 export function printFilter(f: FilterNode): string {
   switch (f.kind) {
     case 'Comparison':
-      return `${printPath(f.path)} ${OPERATORS[f.op]} ${printValue(f.value)}`
+      return `${printPath(f.path)} ${OPERATOR_TEXT[f.op]} ${printValue(f.value)}`
     case 'Not':
       return `NOT (${printFilter(f.operand)})`
     case 'Logical':
