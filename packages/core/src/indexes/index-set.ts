@@ -25,6 +25,10 @@ export type IndexKind = 'hash' | 'sorted' | 'auto'
 
 const foldsOf = (attr: StorageAttributeDef): boolean => attr.type === 'string'
 
+// Object, picture and BLOB values have no sort key (every one would index as null, so `= null`
+// through the index would return them all): `indexed` on them, as a 4D catalog may say, is ignored.
+const UNINDEXABLE: ReadonlySet<string> = new Set(['object', 'image', 'blob'])
+
 export class IndexSet {
   readonly #byAttribute = new Map<string, AttributeIndexes>()
   // While a bulk load runs, sorted indexes are rebuilt once at the end instead of per row.
@@ -37,7 +41,7 @@ export class IndexSet {
       ),
     )
     for (const attr of def.storage) {
-      if (attr.indexed) this.create(attr, attr.indexKind)
+      if (attr.indexed && !UNINDEXABLE.has(attr.type)) this.create(attr, attr.indexKind)
       else if (attr === def.key) this.create(attr, 'sorted')
       // The key's own map answers exact key lookups; a string key also needs folded ones.
       const keyMapSuffices = attr === def.key && attr.type !== 'string'

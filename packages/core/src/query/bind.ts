@@ -30,7 +30,7 @@ import type {
   PlaceholderNode,
   ValueNode,
 } from './ast.js'
-import { OPERATOR_TEXT, pathText } from './ast.js'
+import { Ast, OPERATOR_TEXT, pathText } from './ast.js'
 import type {
   BoundComparison,
   BoundFilter,
@@ -161,13 +161,32 @@ function bindComparison(
           `${where} is a to-many relation: compare one of its attributes (${where}.attribute)`,
         )
       const target = ctx.schema.byName.get(attr.target)!
-      return {
+      const through = (n: ComparisonNode): BoundFilter => ({
         kind: 'ReverseJoin',
         dataClass: dc,
         relation: attr,
         target,
-        inner: bindComparison(ctx, target, node, segments, at + 1),
+        inner: bindComparison(ctx, target, n, segments, at + 1),
+      })
+      // `staff.lastName != 'Smith'` reads like a collection (4D's rule for `[]`): every related
+      // value differs, none is null, and there is at least one. So: the entities with a related
+      // value that differs, minus those with a related value that is equal or null.
+      if ((node.op === 'ne' || node.op === 'strictNe') && !isNullValue(ctx, node.value)) {
+        const eq = node.op === 'ne' ? 'eq' : 'strictEq'
+        const equalOrNull: ComparisonNode[] = [
+          { ...node, op: eq },
+          { ...node, op: 'eq', value: Ast.literal({ type: 'null', value: null }) },
+        ]
+        return {
+          kind: 'Logical',
+          op: 'Except',
+          operands: [
+            through(node),
+            { kind: 'Logical', op: 'Or', operands: equalOrNull.map(through) },
+          ],
+        }
       }
+      return through(node)
     }
     case 'calculated':
       if (!last)

@@ -247,9 +247,14 @@ export function extendedQueryPathOf(step: PathStep): JsonObject {
     if (
       obj.type === 'LogicOperatorNode' &&
       Array.isArray(obj.parts) &&
-      s.children.length === obj.parts.length
+      s.children.length <= obj.parts.length
     ) {
-      obj.parts = obj.parts.map((p, i) => decorate(p as JsonObject, s.children[i]!))
+      // An AND stops after a part that finds nothing: the parts it ran still get their counts,
+      // the ones it skipped have no step.
+      obj.parts = obj.parts.map((p, i) => {
+        const child = s.children[i]
+        return child ? decorate(p as JsonObject, child) : p
+      })
     }
     obj.timeTaken = s.time
     obj.foundRecords = s.found

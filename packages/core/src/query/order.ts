@@ -8,7 +8,9 @@
  *   (O(n log count)) or, when `count` is a large part of n, one full sort;
  * - `byPrimaryKey`: 4D's default order, through the table's key order.
  *
- * Ties are broken by row id, i.e. creation order, as 4D breaks them by record number.
+ * Ties are broken by row id, i.e. creation order, as 4D breaks them by record number. Rows deleted
+ * since the selection was made (it keeps them; they read as null) go last in every ordering, in
+ * row-id order, so that an index walk and a sort agree and `take` always returns `count` rows.
  */
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { Ordering } from '../store/entity-selection.js'
@@ -18,12 +20,25 @@ import type { BoundOrderKey } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from './compare.js'
 import type { EntityOf } from './predicate.js'
 
-/** Marks `rows` in a bitmap, unless they are every row of the table (then no test is needed). */
+/** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
 function membership(table: Table, rows: readonly number[]): Uint8Array | undefined {
-  if (rows.length === table.size) return undefined
+  // Equal counts are not enough: a selection made before a delete and an insert has as many rows
+  // as the table but not the same ones. Row ids are never reused, so "all live" settles it.
+  if (rows.length === table.size && rows.every((r) => table.record(r) !== undefined))
+    return undefined
   const mark = new Uint8Array(table.rowCapacity)
   for (const r of rows) mark[r] = 1
   return mark
+}
+
+/** Appends the deleted rows of `rows` to `out`, in row-id order, until it holds `count` rows. */
+function appendDeleted(table: Table, rows: readonly number[], out: number[], count: number): void {
+  if (out.length >= count || out.length >= rows.length) return
+  const deleted = rows.filter((r) => table.record(r) === undefined).sort((a, b) => a - b)
+  for (const r of deleted) {
+    if (out.length >= count) break
+    out.push(r)
+  }
 }
 
 /** Primary-key order. */
@@ -32,7 +47,9 @@ export function byPrimaryKey(table: Table): Ordering {
     take(rows, count) {
       // Few rows: sort them. Many: walk the key order and keep the selection's rows.
       if (rows.length * 8 < table.size) {
-        const sorted = [...rows].sort((a, b) => compareRecordKeys(table.record(a), table.record(b)))
+        const sorted = [...rows].sort(
+          (a, b) => compareRecordKeys(table.record(a), table.record(b)) || a - b,
+        )
         return sorted.slice(0, count)
       }
       const mark = membership(table, rows)
@@ -41,6 +58,8 @@ export function byPrimaryKey(table: Table): Ordering {
         if (out.length >= count) break
         if (!mark || mark[r]) out.push(r)
       }
+      // The key order holds live rows only.
+      appendDeleted(table, rows, out, count)
       return out
     },
   }
@@ -62,6 +81,7 @@ export function byIndex(table: Table, index: SortedIndex, descending: boolean): 
           const r = index.rowAt(p)
           if (!mark || mark[r]) out.push(r)
         }
+        appendDeleted(table, rows, out, count)
         return out
       }
       // Descending keys, but ties still in creation order: walk groups of equal keys from the end.
@@ -76,6 +96,8 @@ export function byIndex(table: Table, index: SortedIndex, descending: boolean): 
         }
         end = start
       }
+      // The index holds live rows only.
+      appendDeleted(table, rows, out, count)
       return out
     },
   }
@@ -120,7 +142,9 @@ export function byKeys(
   return {
     take(rows, count) {
       const n = rows.length
-      // A row deleted since the selection was made (entity sets keep them) sorts as null.
+      // A row deleted since the selection was made (entity sets keep them) goes last, as in the
+      // index walks; its keys are never read.
+      const deleted = rows.map((r) => table.record(r) === undefined)
       const columns = readers.map((read) =>
         rows.map((r) => {
           const record = table.record(r)
@@ -128,6 +152,7 @@ export function byKeys(
         }),
       )
       const cmp = (i: number, j: number): number => {
+        if (deleted[i] !== deleted[j]) return deleted[i] ? 1 : -1
         for (let k = 0; k < columns.length; k++) {
           const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
           if (c !== 0) return c * signs[k]!

@@ -1,0 +1,495 @@
+/**
+ * Model-based test of the indexes: random sequences of inserts (data loads, bulk loads), record
+ * replacements, deletes and bulk changes, applied to a table and to a plain Map of rows. After
+ * every command each hash and sorted index must equal one rebuilt from scratch, the table must hold
+ * what the Map holds, and queries answered through the indexes must equal a scan of the Map.
+ * The core has no update/delete API yet: those commands drive Table's mutators as a commit would.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { ModelJson } from '../schema/model-json.js'
+import { createDatastore, type Datastore } from '../store/datastore.js'
+import { createValues, type EntityRecord } from '../store/entity-record.js'
+import type { Table } from '../store/table.js'
+import { IndexSet } from './index-set.js'
+
+const MODEL: ModelJson = {
+  dataClasses: [
+    {
+      name: 'Group',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'name', type: 'string' },
+      ],
+    },
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'name', type: 'string', indexed: true },
+        { name: 'age', type: 'long', indexed: true, indexKind: 'hash' },
+        { name: 'score', type: 'number', indexed: true, indexKind: 'sorted' },
+        { name: 'born', type: 'date', indexed: true },
+        { name: 'note', type: 'string' },
+        { name: 'extra', type: 'object', indexed: true },
+        { name: 'group', kind: 'relatedEntity', path: 'Group' },
+      ],
+    },
+  ],
+}
+
+interface Values {
+  name: string | null
+  age: number | null
+  score: number | null
+  born: string | null
+  note: string | null
+  extra: { a: number } | null
+  group: number | null
+}
+
+// ---- The model: rows by key, in creation order ----
+
+interface Model {
+  rows: Map<number, Values>
+  nextKey: number
+}
+
+interface Real {
+  ds: Datastore
+  table: Table
+}
+
+const NAMES = ['Élodie', 'elodie', 'ELODIE', 'Bob', 'bob', 'alice', 'Ålice', '', null]
+const valuesArb: fc.Arbitrary<Values> = fc.record({
+  name: fc.constantFrom(...NAMES),
+  age: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(null)),
+  score: fc.oneof(fc.constantFrom(-1, 0, 0.5, 2, 2.5), fc.constant(null)),
+  born: fc.constantFrom('2000-01-01', '2000-01-02', '1999-12-31', null),
+  note: fc.constantFrom('x', 'X', null),
+  extra: fc.oneof(
+    fc.constant(null),
+    fc.nat({ max: 3 }).map((a) => ({ a })),
+  ),
+  group: fc.constantFrom(1, 2, 3, null),
+})
+
+/** The storage values of a record built straight from model values (the `group` slot included). */
+const recordValues = (key: number, v: Values) =>
+  createValues([
+    ['ID', key],
+    ['name', v.name],
+    ['age', v.age],
+    ['score', v.score],
+    ['born', v.born],
+    ['note', v.note],
+    ['extra', v.extra === null ? null : Object.freeze({ ...v.extra })],
+    ['group', v.group],
+  ])
+
+const liveRecords = (table: Table): EntityRecord[] => [...table.records()]
+
+/** The live record of the `pick`-th row of the model (in key order). */
+function picked(m: Model, r: Real, pick: number): { key: number; record: EntityRecord } {
+  const keys = [...m.rows.keys()].sort((a, b) => a - b)
+  const key = keys[pick % keys.length]!
+  return { key, record: r.table.recordByKey(key)! }
+}
+
+// ---- Invariants ----
+
+function hashContent(ix: { entries(): IterableIterator<[unknown, number[]]> }) {
+  return [...ix.entries()]
+    .map(([k, rows]) => [k, [...rows].sort((a, b) => a - b)] as const)
+    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0))
+}
+
+function sortedContent(ix: { size: number; keyAt(p: number): unknown; rowAt(p: number): number }) {
+  return Array.from({ length: ix.size }, (_, p) => [ix.keyAt(p), ix.rowAt(p)])
+}
+
+/** Every index of `indexes` equals the same index rebuilt from the live records. */
+function expectIndexesRebuilt(table: Table, indexes: IndexSet = table.indexes): void {
+  const fresh = new IndexSet(table.def)
+  for (const ix of indexes.all())
+    fresh.create(ix.attribute, ix.hash ? (ix.sorted ? 'auto' : 'hash') : 'sorted')
+  fresh.rebuild(liveRecords(table))
+  const names = [...indexes.all()].map((ix) => ix.attribute.name)
+  expect(names.sort()).toEqual([...fresh.all()].map((ix) => ix.attribute.name).sort())
+  for (const ix of indexes.all()) {
+    const name = ix.attribute.name
+    const other = fresh.of(name)!
+    expect(!!ix.hash, name).toBe(!!other.hash)
+    expect(!!ix.sorted, name).toBe(!!other.sorted)
+    if (ix.hash) {
+      expect(hashContent(ix.hash), `hash ${name}`).toEqual(hashContent(other.hash!))
+      for (const [, rows] of ix.hash.entries())
+        expect(rows.length, `empty bucket in ${name}`).toBeGreaterThan(0)
+    }
+    if (ix.sorted)
+      expect(sortedContent(ix.sorted), `sorted ${name}`).toEqual(sortedContent(other.sorted!))
+  }
+}
+
+function expectTableIsModel(m: Model, r: Real): void {
+  const records = liveRecords(r.table)
+  expect(records.length).toBe(m.rows.size)
+  expect(r.table.size).toBe(m.rows.size)
+  for (const record of records) {
+    const v = m.rows.get(record.key as number)
+    expect(v, `row ${record.key}`).toBeDefined()
+    expect({ ...record.values }).toEqual({ ...recordValues(record.key as number, v!) })
+  }
+  expectIndexesRebuilt(r.table)
+}
+
+// ---- Commands ----
+
+type Cmd = fc.Command<Model, Real>
+
+class Load implements Cmd {
+  constructor(readonly rows: readonly Values[]) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const file = this.rows.map((v) => ({ ID: m.nextKey++, ...v }))
+    r.ds.loadData({ Item: file })
+    for (const { ID, ...v } of file) m.rows.set(ID, v)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `load(${this.rows.length})`
+}
+
+/** ≥ 1000 rows in one commit: sorted indexes stop following and are rebuilt at the end. */
+class BulkLoad implements Cmd {
+  constructor(readonly seed: number) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const file = Array.from({ length: 1000 }, (_, i) => ({
+      ID: m.nextKey++,
+      name: NAMES[(i * 7 + this.seed) % NAMES.length]!,
+      age: (i + this.seed) % 6,
+      score: i % 3 === 0 ? null : (i % 5) / 2,
+      born: i % 4 === 0 ? null : `2000-01-0${1 + (i % 3)}`,
+      note: null,
+      extra: null,
+      group: i % 2 ? null : 1 + (i % 3),
+    }))
+    r.ds.loadData({ Item: file })
+    for (const { ID, ...v } of file) m.rows.set(ID, v)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `bulkLoad(${this.seed})`
+}
+
+class Insert implements Cmd {
+  constructor(readonly values: Values) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const key = m.nextKey++
+    r.table.insert({
+      rowId: r.table.nextRowId,
+      key,
+      stamp: 1,
+      timestamp: 0,
+      values: recordValues(key, this.values),
+    })
+    m.rows.set(key, this.values)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `insert(${JSON.stringify(this.values)})`
+}
+
+class Replace implements Cmd {
+  constructor(
+    readonly pick: number,
+    readonly change: Partial<Values>,
+  ) {}
+  check = (m: Readonly<Model>) => m.rows.size > 0
+  run(m: Model, r: Real): void {
+    const { key, record } = picked(m, r, this.pick)
+    const values = { ...m.rows.get(key)!, ...this.change }
+    r.table.replace({ ...record, stamp: record.stamp + 1, values: recordValues(key, values) })
+    m.rows.set(key, values)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `replace(#${this.pick}, ${JSON.stringify(this.change)})`
+}
+
+class Delete implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.rows.size > 0
+  run(m: Model, r: Real): void {
+    const { key, record } = picked(m, r, this.pick)
+    r.table.delete(record.rowId)
+    m.rows.delete(key)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `delete(#${this.pick})`
+}
+
+/** Replacements, deletes and inserts between beginBulk and endBulk, as a large commit runs them. */
+class BulkChange implements Cmd {
+  constructor(
+    readonly steps: readonly { pick: number; values: Values | null; insert: boolean }[],
+  ) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    r.table.indexes.beginBulk()
+    for (const step of this.steps) {
+      if (step.insert || m.rows.size === 0) {
+        const key = m.nextKey++
+        const values = step.values ?? { ...EMPTY }
+        const record = { rowId: r.table.nextRowId, key, stamp: 1, timestamp: 0 }
+        r.table.insert({ ...record, values: recordValues(key, values) })
+        m.rows.set(key, values)
+        continue
+      }
+      const { key, record } = picked(m, r, step.pick)
+      if (step.values === null) {
+        r.table.delete(record.rowId)
+        m.rows.delete(key)
+      } else {
+        r.table.replace({
+          ...record,
+          stamp: record.stamp + 1,
+          values: recordValues(key, step.values),
+        })
+        m.rows.set(key, step.values)
+      }
+    }
+    r.table.indexes.endBulk(r.table.records())
+    expectTableIsModel(m, r)
+  }
+  toString = () => `bulkChange(${this.steps.length})`
+}
+
+class Rebuild implements Cmd {
+  check = () => true
+  run(m: Model, r: Real): void {
+    r.table.indexes.rebuild(r.table.records())
+    expectTableIsModel(m, r)
+  }
+  toString = () => 'rebuild()'
+}
+
+const EMPTY: Values = {
+  name: null,
+  age: null,
+  score: null,
+  born: null,
+  note: null,
+  extra: null,
+  group: null,
+}
+
+// Queries through the indexes against a scan of the model.
+const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+type Attr = 'name' | 'age' | 'score' | 'born' | 'note' | 'group'
+type Op = '=' | '<' | '>=' | 'begin' | 'IN' | '!='
+
+class Query implements Cmd {
+  constructor(
+    readonly attr: Attr,
+    readonly op: Op,
+    readonly value: string | number | null | (string | number | null)[],
+  ) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const text = `${this.attr} ${this.op} :1`
+    const found = r.ds
+      .dataClass('Item')
+      .query(text, this.value)
+      .toArray()
+      .map((e) => e.getKey())
+    const key = (v: unknown): unknown => (typeof v === 'string' ? fold(v) : v)
+    const eq = (v: unknown, q: unknown) =>
+      q === null ? v === null : v !== null && key(v) === key(q)
+    const holds = (v: unknown): boolean => {
+      const q = this.value
+      switch (this.op) {
+        case '=':
+          return eq(v, q)
+        case '!=':
+          return q === null ? v !== null : v !== null && !eq(v, q)
+        case 'IN':
+          return (q as unknown[]).some((x) => eq(v, x))
+        case 'begin':
+          return typeof v === 'string' && fold(v).startsWith(fold(q as string))
+        case '<':
+          return v !== null && (key(v) as number) < (key(q) as number)
+        case '>=':
+          return v !== null && (key(v) as number) >= (key(q) as number)
+      }
+    }
+    const expected = [...m.rows]
+      .filter(([, v]) => holds(v[this.attr]))
+      .map(([k]) => k)
+      .sort((a, b) => a - b)
+    expect(found, text + ' ' + JSON.stringify(this.value)).toEqual(expected)
+  }
+  toString = () => `query(${this.attr} ${this.op} ${JSON.stringify(this.value)})`
+}
+
+const queryArb: fc.Arbitrary<Cmd> = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom<Op>('=', '!=', 'begin', '<', '>='),
+      fc.constantFrom(...NAMES.filter((n) => n !== null), 'el', 'B'),
+    )
+    .map(([op, v]) => new Query('name', op, v)),
+  fc
+    .tuple(fc.constantFrom<Op>('=', '!=', '<', '>='), fc.integer({ min: 0, max: 6 }))
+    .map(([op, v]) => new Query('age', op, v)),
+  fc
+    .tuple(fc.constantFrom<Op>('=', '<', '>='), fc.constantFrom(-1, 0, 0.5, 2, 2.5, 1))
+    .map(([op, v]) => new Query('score', op, v)),
+  fc
+    .tuple(
+      fc.constantFrom<Op>('=', '<', '>='),
+      fc.constantFrom('2000-01-01', '2000-01-02', '1999-12-31'),
+    )
+    .map(([op, v]) => new Query('born', op, v)),
+  fc
+    .constantFrom<Attr>('name', 'age', 'score', 'born', 'note', 'group')
+    .map((a) => new Query(a, '=', null)),
+  fc
+    .array(fc.constantFrom<string | null>('elodie', 'BOB', null), { maxLength: 3 })
+    .map((v) => new Query('name', 'IN', v)),
+  fc.constantFrom(1, 2, 3).map((g) => new Query('group', '=', g)),
+)
+
+const changeArb: fc.Arbitrary<Partial<Values>> = valuesArb.chain((v) =>
+  fc
+    .subarray(Object.keys(v) as (keyof Values)[])
+    .map((keys) => Object.fromEntries(keys.map((k) => [k, v[k]]))),
+)
+
+const commands = fc.commands(
+  [
+    fc.array(valuesArb, { minLength: 1, maxLength: 4 }).map((rows) => new Load(rows)),
+    valuesArb.map((v) => new Insert(v)),
+    valuesArb.map((v) => new Insert(v)),
+    fc.tuple(fc.nat(), changeArb).map(([pick, change]) => new Replace(pick, change)),
+    fc.tuple(fc.nat(), changeArb).map(([pick, change]) => new Replace(pick, change)),
+    fc.nat().map((pick) => new Delete(pick)),
+    fc
+      .array(
+        fc.record({
+          pick: fc.nat(),
+          values: fc.option(valuesArb, { nil: null }),
+          insert: fc.boolean(),
+        }),
+        { maxLength: 6 },
+      )
+      .map((steps) => new BulkChange(steps)),
+    fc.constant(new Rebuild()),
+    queryArb,
+    queryArb,
+  ],
+  { maxCommands: 30 },
+)
+
+const setup = () => {
+  const ds = createDatastore(MODEL, {
+    data: {
+      Group: [
+        { ID: 1, name: 'a' },
+        { ID: 2, name: 'b' },
+        { ID: 3, name: 'c' },
+      ],
+    },
+  })
+  return { model: { rows: new Map(), nextKey: 1 }, real: { ds, table: ds.dataClass('Item').table } }
+}
+
+describe('indexes follow every change', () => {
+  it('equal indexes rebuilt from scratch, and answer queries as a scan does', () => {
+    fc.assert(
+      fc.property(commands, (cmds) => fc.modelRun(setup, cmds)),
+      { numRuns: 120 },
+    )
+  })
+
+  it('stay consistent through bulk loads mixed with single changes', () => {
+    fc.assert(
+      fc.property(
+        fc.commands(
+          [
+            fc.nat({ max: 100 }).map((seed) => new BulkLoad(seed)),
+            valuesArb.map((v) => new Insert(v)),
+            fc.tuple(fc.nat(), changeArb).map(([pick, change]) => new Replace(pick, change)),
+            fc.nat().map((pick) => new Delete(pick)),
+            queryArb,
+          ],
+          { maxCommands: 6 },
+        ),
+        (cmds) => fc.modelRun(setup, cmds),
+      ),
+      { numRuns: 10 },
+    )
+  })
+})
+
+describe('IndexSet.rebuild', () => {
+  const loaded = () => {
+    const { real } = setup()
+    real.ds.loadData({
+      Item: NAMES.map((name, i) => ({
+        ID: i + 1,
+        name,
+        age: i % 3,
+        score: i / 2,
+        note: i % 2 ? 'x' : null,
+        group: 1 + (i % 3),
+      })),
+    })
+    return real
+  }
+
+  it('fills an index created after the data, and equals the indexes kept up to date', () => {
+    const { ds, table } = loaded()
+    const note = table.def.storage.find((a) => a.name === 'note')!
+    expect(table.indexes.of('note')).toBeUndefined()
+    table.indexes.create(note, 'auto')
+    expect(table.indexes.of('note')!.sorted!.size).toBe(0) // empty until rebuilt
+    table.indexes.rebuild(table.records())
+    expect(table.indexes.of('note')!.hash!.get('x')).toHaveLength(4)
+    expect(table.indexes.of('note')!.sorted!.size).toBe(NAMES.length)
+    expectIndexesRebuilt(table)
+    // The planner now answers through it.
+    const run = ds.dataClass('Item').run("note = 'X'", { queryPlan: true })
+    expect(run.queryPlan).toEqual({ item: '[index : Item.note ] === X' })
+    expect(run.selection.length).toBe(4)
+  })
+
+  it('repairs indexes that were cleared or fell behind', () => {
+    const { table } = loaded()
+    const ix = table.indexes.of('name')!
+    ix.hash!.clear()
+    ix.sorted!.reset([])
+    table.indexes.rebuild(table.records())
+    expectIndexesRebuilt(table)
+    // Twice is the same as once.
+    table.indexes.rebuild(table.records())
+    expectIndexesRebuilt(table)
+  })
+
+  it('leaves out deleted rows and empties every index of an empty table', () => {
+    const { table } = loaded()
+    for (const r of liveRecords(table).filter((r) => (r.key as number) % 2)) table.delete(r.rowId)
+    table.indexes.rebuild(table.records())
+    expectIndexesRebuilt(table)
+    expect(table.indexes.of('name')!.sorted!.size).toBe(table.size)
+    for (const r of liveRecords(table)) table.delete(r.rowId)
+    table.indexes.rebuild(table.records())
+    for (const ix of table.indexes.all()) {
+      expect(ix.sorted?.size ?? 0).toBe(0)
+      expect(ix.hash ? [...ix.hash.entries()] : []).toEqual([])
+    }
+  })
+
+  it('does not index object attributes, whatever the model says', () => {
+    const { table } = loaded()
+    expect(table.indexes.of('extra')).toBeUndefined()
+  })
+})
