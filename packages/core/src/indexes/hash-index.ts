@@ -8,7 +8,9 @@ import type { SortKey } from '../query/compare.js'
 export class HashIndex {
   readonly attribute: string
   readonly folds: boolean
-  readonly #buckets = new Map<SortKey, number[]>()
+  // A key held by one row maps to the row id itself, by several to an array: unique and
+  // near-unique attributes (the usual indexed ones) then cost no array per key.
+  readonly #buckets = new Map<SortKey, number | number[]>()
 
   constructor(attribute: string, folds: boolean) {
     this.attribute = attribute
@@ -20,26 +22,38 @@ export class HashIndex {
     return this.#buckets.size
   }
 
-  /** Row ids holding `key` (in no particular order). The array is shared: do not modify it. */
+  /** Number of rows holding `key`. */
+  count(key: SortKey): number {
+    const b = this.#buckets.get(key)
+    return b === undefined ? 0 : typeof b === 'number' ? 1 : b.length
+  }
+
+  /** Row ids holding `key` (in no particular order). The array may be shared: do not modify it. */
   get(key: SortKey): readonly number[] {
-    return this.#buckets.get(key) ?? EMPTY
+    const b = this.#buckets.get(key)
+    return b === undefined ? EMPTY : typeof b === 'number' ? [b] : b
   }
 
   add(key: SortKey, rowId: number): void {
-    const bucket = this.#buckets.get(key)
-    if (bucket) bucket.push(rowId)
-    else this.#buckets.set(key, [rowId])
+    const b = this.#buckets.get(key)
+    if (b === undefined) this.#buckets.set(key, rowId)
+    else if (typeof b === 'number') this.#buckets.set(key, [b, rowId])
+    else b.push(rowId)
   }
 
   remove(key: SortKey, rowId: number): void {
-    const bucket = this.#buckets.get(key)
-    if (!bucket) return
-    const i = bucket.lastIndexOf(rowId)
+    const b = this.#buckets.get(key)
+    if (b === undefined) return
+    if (typeof b === 'number') {
+      if (b === rowId) this.#buckets.delete(key)
+      return
+    }
+    const i = b.lastIndexOf(rowId)
     if (i < 0) return
     // Order inside a bucket does not matter: swap-remove keeps deletion O(1) after the search.
-    bucket[i] = bucket[bucket.length - 1]!
-    bucket.pop()
-    if (bucket.length === 0) this.#buckets.delete(key)
+    b[i] = b[b.length - 1]!
+    b.pop()
+    if (b.length === 1) this.#buckets.set(key, b[0]!)
   }
 
   clear(): void {
@@ -47,8 +61,8 @@ export class HashIndex {
   }
 
   /** Every (key, row ids) pair, for consistency checks. */
-  entries(): IterableIterator<[SortKey, number[]]> {
-    return this.#buckets.entries()
+  *entries(): IterableIterator<[SortKey, number[]]> {
+    for (const [k, b] of this.#buckets) yield [k, typeof b === 'number' ? [b] : [...b]]
   }
 }
 

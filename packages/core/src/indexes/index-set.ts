@@ -142,8 +142,10 @@ export class IndexSet {
     for (const ix of this.#byAttribute.values()) {
       if (!ix.sorted) continue
       const folds = foldsOf(ix.attribute)
-      ix.sorted.reset(
-        all.map((r) => [sortKey(r.values[ix.attribute.name], folds), r.rowId] as const),
+      const name = ix.attribute.name
+      ix.sorted.resetFrom(
+        all.map((r) => sortKey(r.values[name], folds)),
+        all.map((r) => r.rowId),
       )
     }
   }

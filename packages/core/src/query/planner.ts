@@ -128,7 +128,7 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
         }
         if (ix?.hash) {
           const n = keysOf(v).reduce(
-            (sum, k) => sum + ix.hash!.get(k.kind === 'value' ? k.key : null).length,
+            (sum, k) => sum + ix.hash!.count(k.kind === 'value' ? k.key : null),
             0,
           )
           return leaf({ kind: 'hash', via: 'hash' }, n)

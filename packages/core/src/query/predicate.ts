@@ -83,7 +83,7 @@ export function objectValues(root: unknown, steps: readonly ObjectStep[]): unkno
       const here =
         step.name === '' ? v : isObject(v) && Object.hasOwn(v, step.name) ? v[step.name] : undefined
       if (step.each) {
-        if (Array.isArray(here)) next.push(...here)
+        if (Array.isArray(here)) for (const x of here) next.push(x)
       } else next.push(here)
     }
     current = next
@@ -108,13 +108,47 @@ function testObject(c: BoundComparison, values: unknown[], fannedOut: boolean): 
   return values.some((v) => test(c.op, c.value, v, c.folds))
 }
 
+/**
+ * A specialised test for the common cases (numbers and exact equality), the generic `test`
+ * otherwise. Same answers; scans run several times faster without the generic dispatch per row.
+ */
+export function valueTest(c: BoundComparison): (v: unknown) => boolean {
+  const { op, value } = c
+  if (value.kind === 'value' && !value.pattern) {
+    const key = value.key
+    if (typeof key === 'number') {
+      switch (op) {
+        case 'lt':
+          return (v) => typeof v === 'number' && v < key
+        case 'le':
+          return (v) => typeof v === 'number' && v <= key
+        case 'gt':
+          return (v) => typeof v === 'number' && v > key
+        case 'ge':
+          return (v) => typeof v === 'number' && v >= key
+        case 'eq':
+        case 'strictEq':
+          return (v) => v === key
+        default:
+      }
+    }
+    if (typeof key === 'string' && (op === 'eq' || op === 'strictEq')) {
+      if (!c.folds) return (v) => v === key
+      // An exact match needs no folding (the common hit); anything else is folded once.
+      return (v) => typeof v === 'string' && (v === key || sortKey(v, true) === key)
+    }
+  }
+  return (v) => test(op, value, v, c.folds)
+}
+
 /** The predicate of one comparison. */
 export function comparisonPredicate(c: BoundComparison, entityOf: EntityOf): RowPredicate {
   const { operand } = c
   switch (operand.kind) {
     case 'storage': {
       const name = operand.attr.name
-      return (record) => test(c.op, c.value, record.values[name], c.folds)
+      const holds = valueTest(c)
+      return (record) => holds(record.values[name])
     }
     case 'calculated': {
       const compute = operand.attr.compute

@@ -11,8 +11,7 @@ import {
   describeValue,
   type StoredValue,
 } from '../values/coerce.js'
-import type { EntityRecord, KeyValue } from './entity-record.js'
-import { createValues } from './entity-record.js'
+import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import { sortKey } from '../query/compare.js'
 import type { Table } from './table.js'
 
@@ -30,7 +29,9 @@ export type Change =
 export class BatchState {
   readonly #rowIds = new Map<Table, number>()
   readonly #keys = new Map<Table, Set<KeyValue>>()
-  readonly #sequences = new Map<string, number>()
+  // Per table, per attribute: keyed by objects, not by built strings (this runs for every row).
+  readonly #sequences = new Map<Table, Map<string, number>>()
+  readonly #unique = new Map<Table, Map<string, Set<unknown>>>()
 
   nextRowId(table: Table): number {
     const next = this.#rowIds.get(table) ?? table.nextRowId
@@ -53,32 +54,43 @@ export class BatchState {
     return this.#keys.get(table)?.has(key) ?? false
   }
 
-  readonly #unique = new Map<string, Set<unknown>>()
-
   /** Claims a unique value for the batch; false if the batch already used it. */
   claimUnique(table: Table, attr: string, key: unknown): boolean {
-    const id = `${table.def.name}.${attr}`
-    let used = this.#unique.get(id)
-    if (!used) this.#unique.set(id, (used = new Set()))
+    const used = perAttribute(this.#unique, table, attr, () => new Set<unknown>())
     if (used.has(key)) return false
     used.add(key)
     return true
   }
 
   nextSequence(table: Table, attr: string): number {
-    const id = `${table.def.name}.${attr}`
-    const next = Math.max(this.#sequences.get(id) ?? 0, table.peekSequence(attr) - 1) + 1
-    this.#sequences.set(id, next)
+    const seqs = perTable(this.#sequences, table)
+    const next = Math.max(seqs.get(attr) ?? 0, table.peekSequence(attr) - 1) + 1
+    seqs.set(attr, next)
     return next
   }
 
   noteSequence(table: Table, attr: string, value: number): void {
-    const id = `${table.def.name}.${attr}`
-    this.#sequences.set(
-      id,
-      Math.max(this.#sequences.get(id) ?? 0, value, table.peekSequence(attr) - 1),
-    )
+    const seqs = perTable(this.#sequences, table)
+    seqs.set(attr, Math.max(seqs.get(attr) ?? 0, value, table.peekSequence(attr) - 1))
   }
+}
+
+function perTable<V>(map: Map<Table, Map<string, V>>, table: Table): Map<string, V> {
+  let inner = map.get(table)
+  if (!inner) map.set(table, (inner = new Map()))
+  return inner
+}
+
+function perAttribute<V>(
+  map: Map<Table, Map<string, V>>,
+  table: Table,
+  attr: string,
+  make: () => V,
+): V {
+  const inner = perTable(map, table)
+  let v = inner.get(attr)
+  if (v === undefined) inner.set(attr, (v = make()))
+  return v
 }
 
 /** Where a value came from, for error messages: `Employee[11].salary` or `Employee(5).salary`. */
@@ -122,35 +134,32 @@ export function newRecord(
   where: Locate,
 ): EntityRecord {
   const dc = table.def
-  const values = new Map(input.values)
+  // Built in storage order, every attribute present: records of a dataclass share one shape.
+  const values: Record<string, StoredValue> = {}
   for (const attr of dc.storage) {
-    const given = values.get(attr.name)
-    if (given === undefined || given === null) {
-      if (attr.autosequence && attr.type !== 'uuid')
-        values.set(attr.name, batch.nextSequence(table, attr.name))
-      else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key))
-        values.set(attr.name, normalizeNewUuid(newUuid()))
-      else if (attr.notNull && attr !== dc.key) {
+    let v = input.values.get(attr.name)
+    if (v === undefined || v === null) {
+      if (attr.autosequence && attr.type !== 'uuid') v = batch.nextSequence(table, attr.name)
+      else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key)) {
+        v = normalizeNewUuid(newUuid())
+      } else if (attr.notNull && attr !== dc.key) {
         fail(
           'InvalidAttributeValue',
           ['null', attr.name, attr.type, dc.name, 'the attribute does not accept null'],
-          {
-            details: { location: where(attr.name), attribute: attr.name, dataClass: dc.name },
-          },
+          { details: { location: where(attr.name), attribute: attr.name, dataClass: dc.name } },
         )
-      } else values.set(attr.name, null)
-    } else if (attr.autosequence && typeof given === 'number') {
-      batch.noteSequence(table, attr.name, given)
+      } else v = null
+    } else if (attr.autosequence && typeof v === 'number') {
+      batch.noteSequence(table, attr.name, v)
     }
+    values[attr.name] = v
   }
-  const key = values.get(dc.key.name)
+  const key = values[dc.key.name]
   if (key === null || key === undefined) {
     return fail(
       'InvalidKey',
       ['null', dc.name, `the primary key "${dc.key.name}" is missing and is not autosequence`],
-      {
-        details: { location: where(dc.key.name) },
-      },
+      { details: { location: where(dc.key.name) } },
     )
   }
   if (batch.keyTaken(table, key as KeyValue)) {
@@ -165,7 +174,7 @@ export function newRecord(
     key: key as KeyValue,
     stamp: input.stamp ?? 1,
     timestamp: input.timestamp,
-    values: createValues(values),
+    values: Object.freeze(values),
   })
 }
 
@@ -175,14 +184,14 @@ export function newRecord(
  */
 export function checkUnique(
   table: Table,
-  values: ReadonlyMap<string, StoredValue>,
+  values: StoredValues,
   rowId: number,
   batch: BatchState,
   where: Locate,
 ): void {
   for (const attr of table.def.storage) {
     if (!attr.unique || attr === table.def.key) continue
-    const v = values.get(attr.name)
+    const v = values[attr.name]
     if (v === null || v === undefined) continue
     const key = sortKey(v, attr.type === 'string')
     const holders = table.indexes.of(attr.name)?.hash?.get(key) ?? []

@@ -7,7 +7,11 @@ import type { StoredValue } from '../values/coerce.js'
 /** A primary-key value: numbers for numeric keys, strings for string and uuid keys. */
 export type KeyValue = number | string
 
-/** Attribute values by storage attribute name. A null-prototype object: no name can reach Object.prototype. */
+/**
+ * Attribute values by storage attribute name. Every storage attribute of the dataclass is an own
+ * property (null when empty), so a read never reaches Object.prototype; and no attribute can be
+ * called `__proto__` (model names cannot start with `__`).
+ */
 export type StoredValues = Readonly<Record<string, StoredValue>>
 
 export interface EntityRecord {
@@ -21,8 +25,13 @@ export interface EntityRecord {
   readonly values: StoredValues
 }
 
+/**
+ * A frozen values object. Records of one dataclass are built with their attributes in the same
+ * order (the dataclass's storage order), so they share one hidden class and attribute reads stay
+ * fast: an object made with `Object.create(null)` would live in dictionary mode and read ~5× slower.
+ */
 export function createValues(entries: Iterable<readonly [string, StoredValue]>): StoredValues {
-  const values: Record<string, StoredValue> = Object.create(null)
+  const values: Record<string, StoredValue> = {}
   for (const [k, v] of entries) values[k] = v
   return Object.freeze(values)
 }

@@ -378,10 +378,31 @@ describe('loadData values', () => {
     expect(({} as { isAdmin?: unknown }).isAdmin).toBeUndefined()
   })
 
-  it('stores entity values in a null-prototype object', () => {
+  it('stores every storage attribute as an own property, in model order, frozen', () => {
     const e = one({ salary: 10 })
-    expect(Object.getPrototypeOf(e.record.values)).toBeNull()
+    const storage = e.dataClass.def.storage.map((a) => a.name)
+    expect(Object.keys(e.record.values)).toEqual(storage)
     expect(Object.isFrozen(e.record.values)).toBe(true)
+  })
+
+  it('reads attributes named like Object.prototype members as their own values', () => {
+    const ds = createDatastore({
+      dataClasses: [
+        {
+          name: 'Odd',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'toString', type: 'string' },
+            { name: 'constructor', type: 'long' },
+          ],
+        },
+      ],
+    })
+    ds.loadData({ Odd: [{ ID: 1 }, { ID: 2, toString: 'x', constructor: 3 }] })
+    const [a, b] = ds.dataClass('Odd').all().toArray()
+    expect([a!.get('toString'), a!.get('constructor')]).toEqual([null, null])
+    expect([b!.get('toString'), b!.get('constructor')]).toEqual(['x', 3])
+    expect(ds.dataClass('Odd').query('constructor = 3').length).toBe(1)
   })
 })
 

@@ -74,6 +74,11 @@ export class Table {
     if (value > (this.#sequences.get(attribute) ?? 0)) this.#sequences.set(attribute, value)
   }
 
+  /** @internal The records by row id (holes for deleted rows), for tight loops. Do not modify. */
+  get slots(): readonly (EntityRecord | undefined)[] {
+    return this.#rows
+  }
+
   /** Every live record, in row-id order. */
   *records(): IterableIterator<EntityRecord> {
     for (const r of this.#rows) if (r) yield r
