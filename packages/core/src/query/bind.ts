@@ -103,6 +103,12 @@ function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
   return attr
 }
 
+/** Text for error messages, computed only if a message is written (binding runs per query). */
+interface LazyText {
+  toString(): string
+}
+const lazyText = (make: () => string): LazyText => ({ toString: make })
+
 function invalid(detail: string): never {
   return fail('InvalidComparison', [detail])
 }
@@ -118,7 +124,7 @@ function bindComparison(
   const seg = segments[at]!
   const attr = attributeOf(ctx, dc, seg.name)
   const last = at === segments.length - 1
-  const where = pathText(node.path)
+  const where = lazyText(() => pathText(node.path))
   if (seg.collection && !(attr.kind === 'storage' && attr.type === 'object')) {
     invalid(
       `"${seg.name}" in ${where} is not an object attribute: [] applies to collections inside object attributes`,
@@ -222,7 +228,7 @@ function comparison(
   type: ValueType | undefined,
   folds: boolean,
 ): BoundComparison {
-  const where = `${pathText(node.path)} ${OPERATOR_TEXT[node.op]}`
+  const where = lazyText(() => `${pathText(node.path)} ${OPERATOR_TEXT[node.op]}`)
   const dateOnly = operand.kind === 'storage' ? operand.attr.dateOnly : true
   if (type === 'object' || type === 'image' || type === 'blob') {
     if (!(NULL_OPS.has(node.op) && isNullValue(ctx, node.value))) {
@@ -269,7 +275,7 @@ function bindValue(
   type: ValueType | undefined,
   dateOnly: boolean,
   folds: boolean,
-  where: string,
+  where: LazyText,
 ): CmpValue {
   if (op === 'in') {
     const items: unknown[] =
@@ -300,7 +306,7 @@ function scalar(
   type: ValueType | undefined,
   dateOnly: boolean,
   folds: boolean,
-  where: string,
+  where: LazyText,
 ): CmpValue {
   if (raw === null || raw === undefined) {
     if (!NULL_OPS.has(op) && op !== 'in')
