@@ -8,7 +8,7 @@ import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey } from './compare.js'
-import type { PlanNode } from './plan.js'
+import type { Access, PlanNode } from './plan.js'
 import { rangeOf } from './planner.js'
 import {
   comparisonPredicate,
@@ -232,16 +232,13 @@ export function predicateOf(
 }
 
 /** Rows of one comparison through its access path. */
-function leafRows(
-  c: BoundComparison,
-  access: { kind: string; via?: string; verify?: boolean },
-  ctx: ExecContext,
-): number[] {
+function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[] {
   const table = ctx.tableOf(c.dataClass)
   const test = comparisonPredicate(c, ctx.entityOf(c.dataClass))
   if (access.kind === 'scan' || c.operand.kind !== 'storage') return scan(table, test)
   const ix = table.indexes.of(c.operand.attr.name)
-  const values: CmpValue[] = c.value.kind === 'list' ? [...c.value.items] : [c.value]
+  // IN lists may repeat a value; distinct keys have disjoint buckets, so no row comes twice.
+  const values: CmpValue[] = c.value.kind === 'list' ? distinctKeys(c.value.items) : [c.value]
   let rows: number[] = []
   if (access.kind === 'hash' && access.via === 'key') {
     for (const v of values) {
@@ -260,15 +257,24 @@ function leafRows(
       ranges = [sorted.prefix((c.value as { pattern: { prefix: string } }).pattern.prefix)]
     } else if (c.op === 'eq' || c.op === 'strictEq' || c.op === 'in') {
       ranges = values.map((v) => sorted.equal(v.kind === 'value' ? v.key : null))
-    } else ranges = [rangeOf(c, sorted)]
+    } else ranges = [rangeOf(c, sorted, access.otherBound)]
     rows =
       ranges.length === 1
         ? sorted.rows(...ranges[0]!)
         : rows.concat(...ranges.map(([s, e]) => sorted.rows(s, e)))
     if (access.verify) rows = filterRows(table, rows, test)
   }
-  // IN with a repeated value would list a row twice.
-  return values.length > 1 ? [...new Set(rows)] : rows
+  return rows
+}
+
+function distinctKeys(items: readonly CmpValue[]): CmpValue[] {
+  const seen = new Set<unknown>()
+  return items.filter((v) => {
+    const key = v.kind === 'value' ? v.key : null
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 function keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): KeyValue[] {

@@ -301,8 +301,11 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
   switch (n.kind) {
     case 'Leaf': {
       const c = n.bound
-      const cond = `(${fieldOf(c.operand)}${operator(c) === '===' ? '=' : ` ${operator(c)} `}?)`
-      if (role === 'filter') return `FILTER ${c.dataClass.name} ${cond}`
+      const term = (b: BoundComparison): string =>
+        `${fieldOf(b.operand)}${operator(b) === '===' ? '=' : ` ${operator(b)} `}?`
+      const other = n.access.kind === 'sorted' ? n.access.otherBound : undefined
+      const cond = `(${term(c)}${other ? ` AND ${term(other)}` : ''})`
+      if (role === 'filter') return `FILTER ${c.dataClass.name} (${term(c)})`
       if (n.access.kind === 'scan') return `SCAN ${c.dataClass.name} ${cond}${est}`
       const how =
         n.access.kind === 'hash'

@@ -25,7 +25,12 @@ export type Access =
   /** Equality or IN through the hash index (or the key map); `verify` re-checks each row (wildcards). */
   | { readonly kind: 'hash'; readonly via: 'hash' | 'key' }
   /** A range, a prefix (`begin`, `abc@`) or equality through the sorted index. */
-  | { readonly kind: 'sorted'; readonly verify: boolean }
+  /**
+   * A range, a prefix (`begin`, `abc@`) or equality through the sorted index. `otherBound` is the
+   * opposite bound on the same attribute from the same AND (`a >= 1 AND a < 9`): the index then
+   * reads one range instead of one half-line filtered by the other.
+   */
+  | { readonly kind: 'sorted'; readonly verify: boolean; readonly otherBound?: BoundComparison }
 
 export interface LeafPlan {
   readonly kind: 'Leaf'

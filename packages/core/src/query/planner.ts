@@ -5,8 +5,16 @@
  * scans; a join scales its inner estimate by the ratio of the two tables' sizes.
  */
 import type { Table } from '../store/table.js'
+import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { BoundComparison, BoundFilter, CmpValue } from './bound.js'
-import { isIndexed, type Access, type AndPlan, type PlanNode, type QueryPlan } from './plan.js'
+import {
+  isIndexed,
+  type Access,
+  type AndPlan,
+  type LeafPlan,
+  type PlanNode,
+  type QueryPlan,
+} from './plan.js'
 import type { DataClassDef } from '../schema/definitions.js'
 
 export type TableOf = (dc: DataClassDef) => Table
@@ -50,7 +58,7 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
     }
     case 'Logical': {
       const operands = node.operands.map((o) => planNode(o, tableOf))
-      if (node.op === 'And') return planAnd(operands)
+      if (node.op === 'And') return planAnd(operands, tableOf)
       const estimate =
         node.op === 'Or'
           ? Math.min(
@@ -64,7 +72,8 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
 }
 
 /** An AND: the cheapest indexed operand drives, the rest filter its rows, cheapest first. */
-function planAnd(operands: PlanNode[]): AndPlan {
+function planAnd(input: PlanNode[], tableOf: TableOf): AndPlan {
+  const operands = mergeBounds(input, tableOf)
   const indexed = operands.filter(isIndexed).sort((a, b) => a.estimate - b.estimate)
   const driver = indexed[0]
   const rest = operands.filter((o) => o !== driver).sort((a, b) => a.estimate - b.estimate)
@@ -176,23 +185,58 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
   }
 }
 
-/** The positions of a range comparison in a sorted index. */
+const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
+const UPPER: ReadonlySet<string> = new Set(['lt', 'le'])
+
+/**
+ * Gives a lower-bound range leaf the matching upper bound on the same attribute (or the other way
+ * round), so that `a >= 1 AND a < 9` reads one range of the index. The other leaf stays as a
+ * filter: every row passes it, and the plan keeps the query's own items.
+ */
+function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
+  const ranges = operands.filter(
+    (o): o is LeafPlan =>
+      o.kind === 'Leaf' &&
+      o.access.kind === 'sorted' &&
+      (LOWER.has(o.bound.op) || UPPER.has(o.bound.op)),
+  )
+  if (ranges.length < 2) return operands
+  return operands.map((o) => {
+    if (o.kind !== 'Leaf' || !ranges.includes(o)) return o
+    const lower = LOWER.has(o.bound.op)
+    const partner = ranges.find(
+      (p) =>
+        p !== o &&
+        p.bound.operand.attr === o.bound.operand.attr &&
+        (lower ? UPPER : LOWER).has(p.bound.op) &&
+        p.bound.value.kind === 'value' &&
+        o.bound.value.kind === 'value' &&
+        typeof p.bound.value.key === typeof o.bound.value.key,
+    )
+    if (!partner) return o
+    const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
+    const [s, e] = rangeOf(o.bound, sorted, partner.bound)
+    return {
+      ...o,
+      access: { kind: 'sorted', verify: false, otherBound: partner.bound },
+      estimate: e - s,
+    }
+  })
+}
+
+/** The positions of a range comparison (with an optional opposite bound) in a sorted index. */
 export function rangeOf(
   c: BoundComparison,
-  sorted: NonNullable<ReturnType<Table['indexes']['of']>>['sorted'] & object,
+  sorted: SortedIndex,
+  otherBound?: BoundComparison,
 ): [number, number] {
-  const v = c.value
-  if (v.kind !== 'value') return [0, 0]
-  switch (c.op) {
-    case 'lt':
-      return sorted.range(undefined, { key: v.key, inclusive: false })
-    case 'le':
-      return sorted.range(undefined, { key: v.key, inclusive: true })
-    case 'gt':
-      return sorted.range({ key: v.key, inclusive: false })
-    case 'ge':
-      return sorted.range({ key: v.key, inclusive: true })
-    default:
-      return [0, 0]
-  }
+  const bound = (b: BoundComparison) =>
+    b.value.kind === 'value'
+      ? { key: b.value.key, inclusive: b.op === 'le' || b.op === 'ge' }
+      : undefined
+  const bounds = otherBound ? [c, otherBound] : [c]
+  const lower = bounds.find((b) => LOWER.has(b.op))
+  const upper = bounds.find((b) => UPPER.has(b.op))
+  if (c.value.kind !== 'value' || (!lower && !upper)) return [0, 0]
+  return sorted.range(lower && bound(lower), upper && bound(upper))
 }

@@ -91,3 +91,29 @@ describe('indexes declared through the TS API', () => {
     expect(before).toEqual([1, 3, 5, 7, 9])
   })
 })
+
+describe('large index reads', () => {
+  it('reads ranges and buckets of more rows than a call can take as arguments', () => {
+    // Regression: rows.push(...bucket) overflowed the stack beyond ~120k row ids.
+    const n = 150_000
+    const ds = createDatastore(
+      {
+        dataClasses: [
+          {
+            name: 'Big',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'v', type: 'long', indexed: true },
+              { name: 'flag', type: 'bool', indexed: true },
+            ],
+          },
+        ],
+      },
+      { data: { Big: Array.from({ length: n }, (_, i) => ({ ID: i, v: i, flag: true })) } },
+    )
+    const Big = ds.dataClass('Big')
+    expect(Big.query('v >= 0 and v < :1', n).length).toBe(n)
+    expect(Big.query('flag = true').length).toBe(n)
+    expect(Big.query('v in [1, 1, 2]').length).toBe(2)
+  })
+})

@@ -22,7 +22,8 @@ export class DataClass {
   /** @internal */
   readonly table: Table
   // One Entity view per record version, so repeated reads of an unchanged entity allocate nothing.
-  readonly #views = new WeakMap<object, Entity>()
+  // By row id; a view is reused while its row keeps the same record (version).
+  readonly #views: (Entity | undefined)[] = []
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore, table: Table) {
@@ -150,10 +151,10 @@ export class DataClass {
   entityAt(rowId: number): Entity | null {
     const record = this.table.record(rowId)
     if (!record) return null
-    let view = this.#views.get(record)
-    if (!view) {
+    let view = this.#views[rowId]
+    if (view?.record !== record) {
       view = new Entity(this, record)
-      this.#views.set(record, view)
+      this.#views[rowId] = view
     }
     return view
   }

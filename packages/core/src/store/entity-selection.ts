@@ -30,8 +30,9 @@ export class EntitySelection implements Iterable<Entity | null> {
   constructor(dataClass: DataClass, rowIds: readonly number[], ordering?: Ordering) {
     this.dataClass = dataClass
     this.#rows = rowIds
-    this.#ordering = ordering
-    this.#ordered = ordering ? undefined : rowIds
+    // Zero or one row is in order whatever the ordering.
+    this.#ordering = rowIds.length > 1 ? ordering : undefined
+    this.#ordered = this.#ordering ? undefined : rowIds
   }
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */

@@ -21,12 +21,18 @@ export class Table {
   // copies it first, so a selection made before an insert does not grow.
   #orderedShared = false
   readonly #sequences = new Map<string, number>()
+  #deletions = 0
   /** The indexes, updated by every mutator below. */
   readonly indexes: IndexSet
 
   constructor(def: DataClassDef) {
     this.def = def
     this.indexes = new IndexSet(def)
+  }
+
+  /** How many entities were ever deleted (row ids are never reused, so 0 means every slot is live). */
+  get deletions(): number {
+    return this.#deletions
   }
 
   /** Number of live entities. */
@@ -119,6 +125,7 @@ export class Table {
     const record = this.#rows[rowId]
     if (!record) return
     this.#rows[rowId] = undefined
+    this.#deletions++
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
     this.#orderedDirty = true
