@@ -22,6 +22,8 @@ export interface ExecContext {
   /** The Entity view of a record of `dc`, for calculated attributes. */
   readonly entityOf: (dc: DataClassDef) => EntityOf
   readonly clock: Clock
+  /** Record each step's rows and time (4D's query path). Without it, an AND runs in one pass. */
+  readonly trace: boolean
 }
 
 /** What one plan node did: 4D's query path step. */
@@ -83,6 +85,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       const children: PathStep[] = []
       const dc = dataClassOfPlan(node)
       const table = ctx.tableOf(dc)
+      if (!ctx.trace) return { rows: fusedAnd(node, table, ctx), children }
       let rows: number[] | undefined
       for (const [i, operand] of node.operands.entries()) {
         const start = ctx.clock.now()
@@ -130,6 +133,40 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       for (const r of table.records()) if (!hit[r.rowId]) rows.push(r.rowId)
       return { rows, children: [inner.step] }
     }
+  }
+}
+
+/**
+ * An AND without a query path to report: the driver's rows (or every row) filtered in one pass by
+ * all the other operands together, instead of one pass per operand.
+ */
+function fusedAnd(
+  node: Extract<PlanNode, { kind: 'And' }>,
+  table: Table,
+  ctx: ExecContext,
+): number[] {
+  const rest = node.driven ? node.operands.slice(1) : node.operands
+  const tests = rest.map((o) => predicateOf(o, ctx).test)
+  const test = allOf(tests)
+  if (!node.driven) return scan(table, test)
+  const first = execute(node.operands[0]!, ctx).rows
+  return tests.length === 0 || first.length === 0 ? first : filterRows(table, first, test)
+}
+
+/** One test for all of `tests`, unrolled for the usual two or three. */
+function allOf(tests: readonly RowPredicate[]): RowPredicate {
+  const [a, b, c] = tests
+  switch (tests.length) {
+    case 0:
+      return () => true
+    case 1:
+      return a!
+    case 2:
+      return (r) => a!(r) && b!(r)
+    case 3:
+      return (r) => a!(r) && b!(r) && c!(r)
+    default:
+      return (r) => tests.every((t) => t(r))
   }
 }
 
@@ -212,8 +249,7 @@ export function predicateOf(
     case 'Or': {
       const parts = node.operands.map((o) => predicateOf(o, ctx))
       const tests = parts.map((p) => p.test)
-      const test: RowPredicate =
-        node.kind === 'And' ? (r) => tests.every((t) => t(r)) : (r) => tests.some((t) => t(r))
+      const test: RowPredicate = node.kind === 'And' ? allOf(tests) : (r) => tests.some((t) => t(r))
       return { test, steps: parts.flatMap((p) => p.steps) }
     }
     case 'Except': {

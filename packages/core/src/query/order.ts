@@ -155,14 +155,21 @@ export function byKeys(
           return record ? read(record) : null
         }),
       )
-      const cmp = (i: number, j: number): number => {
-        if (deleted[i] !== deleted[j]) return deleted[i] ? 1 : -1
-        for (let k = 0; k < columns.length; k++) {
-          const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
-          if (c !== 0) return c * signs[k]!
-        }
-        return rows[i]! - rows[j]!
-      }
+      const numeric = numericColumn(columns, deleted)
+      const sign = signs[0]!
+      // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are
+      // -Infinity, first ascending and last descending, as compareKeys orders them.
+      const cmp = numeric
+        ? (i: number, j: number): number =>
+            (numeric[i]! - numeric[j]!) * sign || rows[i]! - rows[j]!
+        : (i: number, j: number): number => {
+            if (deleted[i] !== deleted[j]) return deleted[i] ? 1 : -1
+            for (let k = 0; k < columns.length; k++) {
+              const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
+              if (c !== 0) return c * signs[k]!
+            }
+            return rows[i]! - rows[j]!
+          }
       let positions: number[]
       if (count * 4 >= n) {
         positions = Array.from({ length: n }, (_, i) => i).sort(cmp)
@@ -172,6 +179,23 @@ export function byKeys(
       return positions.slice(0, count).map((i) => rows[i]!)
     },
   }
+}
+
+/** The single order column as numbers (null → -Infinity), if it is one of numbers and nothing is deleted. */
+function numericColumn(
+  columns: readonly SortKey[][],
+  deleted: readonly boolean[],
+): Float64Array | undefined {
+  if (columns.length !== 1 || deleted.includes(true)) return undefined
+  const column = columns[0]!
+  const out = new Float64Array(column.length)
+  for (let i = 0; i < column.length; i++) {
+    const v = column[i]
+    if (v === null) out[i] = -Infinity
+    else if (typeof v === 'number') out[i] = v
+    else return undefined
+  }
+  return out
 }
 
 /** The `k` smallest of positions 0…n-1 under `cmp`, unordered: a max-heap of size k. */

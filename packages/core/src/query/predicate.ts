@@ -134,8 +134,10 @@ export function valueTest(c: BoundComparison): (v: unknown) => boolean {
     }
     if (typeof key === 'string' && (op === 'eq' || op === 'strictEq')) {
       if (!c.folds) return (v) => v === key
-      // An exact match needs no folding (the common hit); anything else is folded once.
-      return (v) => typeof v === 'string' && (v === key || sortKey(v, true) === key)
+      // An exact match needs no folding (the common hit). Folding never lengthens a string (marks
+      // are removed, NFC recomposes the rest), so a shorter value cannot match: no fold for it.
+      return (v) =>
+        typeof v === 'string' && (v === key || (v.length >= key.length && sortKey(v, true) === key))
     }
   }
   return (v) => test(op, value, v, c.folds)

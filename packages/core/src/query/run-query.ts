@@ -103,6 +103,7 @@ export function runQuery(
       tableOf,
       entityOf: (def) => entityOfTable(dc, def.name),
       clock: ds.clock,
+      trace: options.queryPath ?? false,
     }
     const run = execute(plan.root, ctx)
     step = run.step

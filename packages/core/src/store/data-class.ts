@@ -60,7 +60,13 @@ export class DataClass {
    * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
    */
   get(key: unknown): Entity | null {
-    const rowId = this.table.rowIdOf(toKey(this.def, key))
+    // A key already in its stored form (an integer for a numeric key, text for a string key)
+    // needs no coercion: the common case in code, kept off the general path.
+    const t = this.def.key.type
+    const stored =
+      (typeof key === 'number' && Number.isSafeInteger(key) && t !== 'string' && t !== 'uuid') ||
+      (typeof key === 'string' && t === 'string')
+    const rowId = this.table.rowIdOf(stored ? (key as KeyValue) : toKey(this.def, key))
     return rowId === undefined ? null : this.entityAt(rowId)
   }
 
