@@ -145,7 +145,9 @@ function fusedAnd(
   table: Table,
   ctx: ExecContext,
 ): number[] {
-  const rest = node.driven ? node.operands.slice(1) : node.operands
+  const rest = (node.driven ? node.operands.slice(1) : node.operands).filter(
+    (o) => !(o.kind === 'Leaf' && o.covered),
+  )
   const tests = rest.map((o) => predicateOf(o, ctx).test)
   const test = allOf(tests)
   if (!node.driven) return scan(table, test)
@@ -226,6 +228,7 @@ export function predicateOf(
 ): { test: RowPredicate; steps: PathStep[] } {
   switch (node.kind) {
     case 'Leaf':
+      if (node.covered) return { test: () => true, steps: [] }
       return {
         test: comparisonPredicate(node.bound, ctx.entityOf(node.bound.dataClass)),
         steps: [],

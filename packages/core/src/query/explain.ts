@@ -305,7 +305,9 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
         `${fieldOf(b.operand)}${operator(b) === '===' ? '=' : ` ${operator(b)} `}?`
       const other = n.access.kind === 'sorted' ? n.access.otherBound : undefined
       const cond = `(${term(c)}${other ? ` AND ${term(other)}` : ''})`
-      if (role === 'filter') return `FILTER ${c.dataClass.name} (${term(c)})`
+      if (role === 'filter') {
+        return `FILTER ${c.dataClass.name} (${term(c)})${n.covered ? ' covered by the index range' : ''}`
+      }
       if (n.access.kind === 'scan') return `SCAN ${c.dataClass.name} ${cond}${est}`
       const how =
         n.access.kind === 'hash'

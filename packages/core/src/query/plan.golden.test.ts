@@ -173,7 +173,7 @@ const GOLDEN: Golden[] = [
       'QUERY PLAN',
       '`--AND ~5 rows',
       '   |--SEARCH Employee USING SORTED INDEX salary (salary >= ? AND salary < ?) ~5 rows',
-      '   `--FILTER Employee (salary < ?)',
+      '   `--FILTER Employee (salary < ?) covered by the index range',
     ],
   },
   {

@@ -37,6 +37,8 @@ export interface LeafPlan {
   readonly bound: BoundComparison
   readonly access: Access
   readonly estimate: number
+  /** True when the AND's driver already read this bound (`otherBound`): every row passes it. */
+  readonly covered?: boolean
 }
 
 export interface LinkedPlan {

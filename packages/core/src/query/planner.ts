@@ -76,7 +76,14 @@ function planAnd(input: PlanNode[], tableOf: TableOf): AndPlan {
   const operands = mergeBounds(input, tableOf)
   const indexed = operands.filter(isIndexed).sort((a, b) => a.estimate - b.estimate)
   const driver = indexed[0]
-  const rest = operands.filter((o) => o !== driver).sort((a, b) => a.estimate - b.estimate)
+  const other =
+    driver?.kind === 'Leaf' && driver.access.kind === 'sorted'
+      ? driver.access.otherBound
+      : undefined
+  const rest = operands
+    .filter((o) => o !== driver)
+    .map((o): PlanNode => (o.kind === 'Leaf' && o.bound === other ? { ...o, covered: true } : o))
+    .sort((a, b) => a.estimate - b.estimate)
   const ordered = driver ? [driver, ...rest] : rest
   const estimate = Math.min(...operands.map((o) => o.estimate))
   return { kind: 'And', operands: ordered, driven: driver !== undefined, estimate }
