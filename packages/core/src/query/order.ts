@@ -143,9 +143,18 @@ export function byKeys(
     keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf),
   )
   const signs = keys.map((k) => (k.descending ? -1 : 1))
+  const only = keys.length === 1 ? keys[0]! : undefined
+  const direct =
+    only && only.relations.length === 0 && only.operand.kind === 'storage'
+      ? only.operand.attr.name
+      : undefined
   return {
     take(rows, count) {
       const n = rows.length
+      // One stored numeric key, every row live (the usual `order by salary desc`): read the column
+      // straight into a Float64Array in one pass, then select with plain number comparisons.
+      const fast = direct === undefined ? undefined : numericValues(table, rows, direct)
+      if (fast) return selectNumeric(rows, fast, signs[0]!, count)
       // A row deleted since the selection was made (entity sets keep them) goes last, as in the
       // index walks; its keys are never read.
       const deleted = rows.map((r) => table.record(r) === undefined)
@@ -179,6 +188,43 @@ export function byKeys(
       return positions.slice(0, count).map((i) => rows[i]!)
     },
   }
+}
+
+/** The numbers of attribute `name` of `rows` (null → -Infinity), or undefined if one is not a number or a row is deleted. */
+function numericValues(
+  table: Table,
+  rows: readonly number[],
+  name: string,
+): Float64Array | undefined {
+  const slots = table.slots
+  const out = new Float64Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const record = slots[rows[i]!]
+    if (!record) return undefined
+    const v = record.values[name]
+    if (typeof v === 'number') out[i] = v
+    else if (v === null) out[i] = -Infinity
+    else return undefined
+  }
+  return out
+}
+
+/** The first `count` of `rows` by `keys` (× `sign`), ties by row id. */
+function selectNumeric(
+  rows: readonly number[],
+  keys: Float64Array,
+  sign: number,
+  count: number,
+): number[] {
+  const cmp = (i: number, j: number): number => (keys[i]! - keys[j]!) * sign || rows[i]! - rows[j]!
+  const n = rows.length
+  const positions =
+    count * 4 >= n
+      ? Array.from({ length: n }, (_, i) => i).sort(cmp)
+      : topK(n, count, cmp).sort(cmp)
+  const out: number[] = []
+  for (let i = 0; i < positions.length && i < count; i++) out.push(rows[positions[i]!]!)
+  return out
 }
 
 /** The single order column as numbers (null → -Infinity), if it is one of numbers and nothing is deleted. */
