@@ -34,6 +34,12 @@ export class HashIndex {
     return b === undefined ? EMPTY : typeof b === 'number' ? [b] : b
   }
 
+  /** Row ids holding `key`, as a new array the caller owns. */
+  rows(key: SortKey): number[] {
+    const b = this.#buckets.get(key)
+    return b === undefined ? [] : typeof b === 'number' ? [b] : b.slice()
+  }
+
   add(key: SortKey, rowId: number): void {
     const b = this.#buckets.get(key)
     if (b === undefined) this.#buckets.set(key, rowId)

@@ -247,7 +247,7 @@ function comparison(
     )
   }
   const value = bindValue(ctx, node.value, node.op, type, dateOnly, folds, where)
-  return { kind: 'Comparison', dataClass: dc, operand, op: node.op, value, folds }
+  return { kind: 'Comparison', dataClass: dc, operand, op: node.op, value, type, folds }
 }
 
 function isNullValue(ctx: Ctx, v: ValueNode): boolean {

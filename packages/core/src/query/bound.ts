@@ -5,6 +5,7 @@
  */
 import type { ComparisonOp, LogicalOp } from './ast.js'
 import type { SortKey } from './compare.js'
+import type { ValueType } from '../schema/model-json.js'
 import type {
   CalculatedAttributeDef,
   DataClassDef,
@@ -48,6 +49,8 @@ export interface BoundComparison {
   readonly operand: Operand
   readonly op: ComparisonOp
   readonly value: CmpValue
+  /** The type values were coerced to (the attribute's; the target key's for `relation = x`); none inside objects. */
+  readonly type: ValueType | undefined
   /** Whether string sort keys of the operand are folded (strings) or compared as stored (dates, uuids). */
   readonly folds: boolean
 }

@@ -7,9 +7,9 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { BoundComparison, CmpValue } from './bound.js'
-import { sortKey } from './compare.js'
+import { sortKey, type SortKey } from './compare.js'
 import type { Access, PlanNode } from './plan.js'
-import { rangeOf } from './planner.js'
+import { equalRows, rangeOf } from './planner.js'
 import {
   comparisonPredicate,
   linkedPredicate,
@@ -275,47 +275,34 @@ export function predicateOf(
 /** Rows of one comparison through its access path. */
 function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[] {
   const table = ctx.tableOf(c.dataClass)
-  const test = comparisonPredicate(c, ctx.entityOf(c.dataClass))
-  if (access.kind === 'scan' || c.operand.kind !== 'storage') return scan(table, test)
-  const ix = table.indexes.of(c.operand.attr.name)
-  // IN lists may repeat a value; distinct keys have disjoint buckets, so no row comes twice.
-  const values: CmpValue[] = c.value.kind === 'list' ? distinctKeys(c.value.items) : [c.value]
-  let rows: number[] = []
-  if (access.kind === 'hash' && access.via === 'key') {
-    for (const v of values) {
-      if (v.kind !== 'value') continue
-      const rowId = table.rowIdOf(v.key as KeyValue)
-      if (rowId !== undefined) rows.push(rowId)
-    }
-  } else if (access.kind === 'hash') {
-    // Buckets are the index's own arrays: copy them. (concat, not push(...): a bucket may hold a
-    // million row ids, more than a call can take as arguments.)
-    rows = rows.concat(...values.map((v) => ix!.hash!.get(v.kind === 'value' ? v.key : null)))
-  } else {
-    const sorted = ix!.sorted!
-    let ranges: [number, number][]
-    if (c.op === 'begin' || (c.value.kind === 'value' && c.value.pattern)) {
-      ranges = [sorted.prefix((c.value as { pattern: { prefix: string } }).pattern.prefix)]
-    } else if (c.op === 'eq' || c.op === 'strictEq' || c.op === 'in') {
-      ranges = values.map((v) => sorted.equal(v.kind === 'value' ? v.key : null))
-    } else ranges = [rangeOf(c, sorted, access.otherBound)]
-    rows =
-      ranges.length === 1
-        ? sorted.rows(...ranges[0]!)
-        : rows.concat(...ranges.map(([s, e]) => sorted.rows(s, e)))
-    if (access.verify) rows = filterRows(table, rows, test)
+  if (access.kind === 'scan' || c.operand.kind !== 'storage')
+    return scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass)))
+  const name = c.operand.attr.name
+  const pattern = c.value.kind === 'value' ? c.value.pattern : undefined
+  if (
+    access.kind === 'hash' ||
+    (!pattern && (c.op === 'eq' || c.op === 'strictEq' || c.op === 'in'))
+  ) {
+    // Exact equality or IN. IN lists may repeat a value; distinct keys have disjoint row sets, so
+    // no row comes twice.
+    const via = access.kind === 'hash' ? access.via : 'sorted'
+    const keys = c.value.kind === 'list' ? distinctKeys(c.value.items) : [keyOf(c.value)]
+    if (keys.length === 1) return equalRows(table, name, via, keys[0]!)
+    // concat, not push(...): one key may hold a million row ids, more than a call takes as arguments.
+    return ([] as number[]).concat(...keys.map((k) => equalRows(table, name, via, k)))
   }
-  return rows
+  const sorted = table.indexes.of(name)!.sorted!
+  const [s, e] = pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound)
+  const rows = sorted.rows(s, e)
+  return access.verify
+    ? filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass)))
+    : rows
 }
 
-function distinctKeys(items: readonly CmpValue[]): CmpValue[] {
-  const seen = new Set<unknown>()
-  return items.filter((v) => {
-    const key = v.kind === 'value' ? v.key : null
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+const keyOf = (v: CmpValue): SortKey => (v.kind === 'value' ? v.key : null)
+
+function distinctKeys(items: readonly CmpValue[]): SortKey[] {
+  return [...new Set(items.map(keyOf))]
 }
 
 function keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): KeyValue[] {

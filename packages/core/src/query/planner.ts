@@ -15,7 +15,9 @@ import {
   type PlanNode,
   type QueryPlan,
 } from './plan.js'
-import type { DataClassDef } from '../schema/definitions.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import type { KeyValue } from '../store/entity-record.js'
+import type { SortKey } from './compare.js'
 
 export type TableOf = (dc: DataClassDef) => Table
 
@@ -112,7 +114,6 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
   if (c.operand.kind !== 'storage') return scan
   const attr = c.operand.attr
   const ix = table.indexes.of(attr.name)
-  const isKey = attr === c.dataClass.key && !c.folds // folded string keys go through the sorted index
   const leaf = (access: Access, estimate: number): PlanNode => ({
     kind: 'Leaf',
     bound: c,
@@ -134,29 +135,14 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
     case 'in': {
       const wildcard = c.op !== 'strictEq' && !exactKeys(v)
       if (!wildcard) {
-        if (isKey && v.kind !== 'null') {
-          return leaf(
-            { kind: 'hash', via: 'key' },
-            keysOf(v).filter(
-              (k) => k.kind === 'value' && table.rowIdOf(k.key as never) !== undefined,
-            ).length,
-          )
-        }
-        if (ix?.hash) {
-          const n = keysOf(v).reduce(
-            (sum, k) => sum + ix.hash!.count(k.kind === 'value' ? k.key : null),
-            0,
-          )
-          return leaf({ kind: 'hash', via: 'hash' }, n)
-        }
-        if (ix?.sorted) {
-          const n = keysOf(v).reduce((sum, k) => {
-            const [s, e] = ix.sorted!.equal(k.kind === 'value' ? k.key : null)
-            return sum + e - s
-          }, 0)
-          return leaf({ kind: 'sorted', verify: false }, n)
-        }
-        return scan
+        // The key map holds no nulls: `key = null` reads the sorted index (it finds nothing).
+        const via = equalityAccess(table, c.dataClass, attr, c.folds, v.kind === 'null')
+        if (!via) return scan
+        const n = keysOf(v).reduce(
+          (sum, k) => sum + equalCount(table, attr.name, via, k.kind === 'value' ? k.key : null),
+          0,
+        )
+        return leaf(via === 'sorted' ? { kind: 'sorted', verify: false } : { kind: 'hash', via }, n)
       }
       // Wildcards: a literal prefix (`ab@`) narrows a sorted index; the pattern is re-checked per row.
       if (
@@ -190,6 +176,46 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
     case 'contains':
       return scan
   }
+}
+
+/** How exact equality on `attr` is answered without a scan, if it can be. */
+export type EqualityAccess = 'key' | 'hash' | 'sorted'
+
+/**
+ * The index that answers `attr = key` exactly: the table's key map for an unfolded primary key
+ * (folded string keys go through their hash index), else a hash index, else a sorted index.
+ */
+export function equalityAccess(
+  table: Table,
+  dc: DataClassDef,
+  attr: StorageAttributeDef,
+  folds: boolean,
+  nullKey = false,
+): EqualityAccess | undefined {
+  if (attr === dc.key && !folds && !nullKey) return 'key'
+  const ix = table.indexes.of(attr.name)
+  return ix?.hash ? 'hash' : ix?.sorted ? 'sorted' : undefined
+}
+
+/** How many rows hold `key`, through `via` (an exact count: the planner's estimate). */
+function equalCount(table: Table, name: string, via: EqualityAccess, key: SortKey): number {
+  if (via === 'key') return table.rowIdOf(key as KeyValue) === undefined ? 0 : 1
+  const ix = table.indexes.of(name)!
+  if (via === 'hash') return ix.hash!.count(key)
+  const [s, e] = ix.sorted!.equal(key)
+  return e - s
+}
+
+/** The rows holding `key` through `via`: a new array (the caller may keep it). */
+export function equalRows(table: Table, name: string, via: EqualityAccess, key: SortKey): number[] {
+  if (via === 'key') {
+    const rowId = table.rowIdOf(key as KeyValue)
+    return rowId === undefined ? [] : [rowId]
+  }
+  const ix = table.indexes.of(name)!
+  if (via === 'hash') return ix.hash!.rows(key)
+  const [s, e] = ix.sorted!.equal(key)
+  return ix.sorted!.rows(s, e)
 }
 
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])

@@ -108,7 +108,7 @@ export function runQuery(
     const run = execute(plan.root, ctx)
     step = run.step
     rows = run.rows
-    ordering = orderKeys.length ? orderingFor(dc, orderKeys) : byPrimaryKey(dc.table)
+    ordering = resultOrdering(dc, orderKeys)
   } else {
     rows = dc.table.orderedRowIds()
     ordering = orderKeys.length ? orderingFor(dc, orderKeys) : undefined
@@ -135,6 +135,11 @@ export function runQuery(
 function entityOfTable(dc: DataClass, name: string): EntityOf {
   const target = dc.datastore.dataClass(name)
   return (record: EntityRecord) => target.entityAt(record.rowId)!
+}
+
+/** The order of a query's result: by `keys`, else 4D's default, the primary key. */
+export function resultOrdering(dc: DataClass, keys: readonly BoundOrderKey[]): Ordering {
+  return keys.length ? orderingFor(dc, keys) : byPrimaryKey(dc.table)
 }
 
 /** The cheapest way to order by `keys`: an index walk when one sorted index can do it all. */

@@ -169,13 +169,14 @@ export function newRecord(
   }
   batch.claimKey(table, key as KeyValue)
   checkUnique(table, values, -1, batch, where)
-  return Object.freeze({
+  return {
     rowId: batch.nextRowId(table),
     key: key as KeyValue,
     stamp: input.stamp ?? 1,
     timestamp: input.timestamp,
     values: Object.freeze(values),
-  })
+    view: undefined,
+  }
 }
 
 /**

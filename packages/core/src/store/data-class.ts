@@ -15,15 +15,16 @@ import type { Table } from './table.js'
 import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from '../query/run-query.js'
+import { PreparedQuery, type PrepareOptions } from '../query/prepared-query.js'
+import { LRUCache } from 'lru-cache'
 
 export class DataClass {
   readonly datastore: Datastore
   readonly def: DataClassDef
   /** @internal */
   readonly table: Table
-  // One Entity view per record version, so repeated reads of an unchanged entity allocate nothing.
-  // By row id; a view is reused while its row keeps the same record (version).
-  readonly #views: (Entity | undefined)[] = []
+  // The query texts `query()` ran recently, prepared: code repeats a few texts with new values.
+  readonly #prepared = new LRUCache<string, PreparedQuery>({ max: 256 })
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore, table: Table) {
@@ -66,8 +67,8 @@ export class DataClass {
     const stored =
       (typeof key === 'number' && Number.isSafeInteger(key) && t !== 'string' && t !== 'uuid') ||
       (typeof key === 'string' && t === 'string')
-    const rowId = this.table.rowIdOf(stored ? (key as KeyValue) : toKey(this.def, key))
-    return rowId === undefined ? null : this.entityAt(rowId)
+    const record = this.table.recordByKey(stored ? (key as KeyValue) : toKey(this.def, key))
+    return record ? (record.view ??= new Entity(this, record)) : null
   }
 
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */
@@ -84,7 +85,22 @@ export class DataClass {
    *   InvalidComparison (9003), PlaceholderOutOfRange (9002).
    */
   query(text: string, ...params: unknown[]): EntitySelection {
-    return runQuery(this, text, { params }).selection
+    let prepared = this.#prepared.get(text)
+    if (!prepared) {
+      prepared = new PreparedQuery(this, text)
+      this.#prepared.set(text, prepared)
+    }
+    return prepared.selectWith(params)
+  }
+
+  /**
+   * A query parsed and resolved once, to run many times: `select(...params)`, `first(...params)`,
+   * `count(...params)`. Syntax and attribute errors are thrown here.
+   *
+   * @example const byName = ds.Employee.prepare('lastName = :1'); byName.first('Smith')
+   */
+  prepare(text: string | QueryNode, options?: PrepareOptions): PreparedQuery {
+    return new PreparedQuery(this, text, options)
   }
 
   /**
@@ -156,13 +172,7 @@ export class DataClass {
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
   entityAt(rowId: number): Entity | null {
     const record = this.table.record(rowId)
-    if (!record) return null
-    let view = this.#views[rowId]
-    if (view?.record !== record) {
-      view = new Entity(this, record)
-      this.#views[rowId] = view
-    }
-    return view
+    return record ? (record.view ??= new Entity(this, record)) : null
   }
 
   /**

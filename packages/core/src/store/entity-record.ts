@@ -3,6 +3,7 @@
  * readers holding the old one keep a consistent view (and immer drafts build on that).
  */
 import type { StoredValue } from '../values/coerce.js'
+import type { Entity } from './entity.js'
 
 /** A primary-key value: numbers for numeric keys, strings for string and uuid keys. */
 export type KeyValue = number | string
@@ -23,6 +24,12 @@ export interface EntityRecord {
   /** Time of the last save, in epoch milliseconds from the datastore's clock. */
   readonly timestamp: number
   readonly values: StoredValues
+  /**
+   * @internal The Entity view of this version, made on its first read and then reused (an identity
+   * map): a version never changes, so every reader may share its view, and a repeated `get` then
+   * allocates nothing. The one writable field, which is why records are not frozen.
+   */
+  view: Entity | undefined
 }
 
 /**

@@ -241,6 +241,21 @@ describe('EntitySelection', () => {
     expect(all.at(0)!.getStamp()).toBe(2)
   })
 
+  it('shares one view per entity version: the same object until the entity changes', () => {
+    const d = company()
+    const first = d.Employee.get(10)!
+    expect(d.Employee.get(10)).toBe(first)
+    expect(d.Employee.all().at(0)).toBe(first)
+    const table = d.Employee.table
+    const before = table.record(table.rowIdOf(10)!)!
+    const values = Object.freeze({ ...before.values, lastName: 'Byron' })
+    d.commit([{ op: 'update', table, before, after: { ...before, stamp: 2, values } }])
+    const second = d.Employee.get(10)!
+    expect(second).not.toBe(first)
+    expect([first.getStamp(), second.getStamp()]).toEqual([1, 2])
+    expect(second.get('lastName')).toBe('Byron')
+  })
+
   it('is a snapshot of membership: entities loaded later are not in it', () => {
     const d = company()
     const all = d.Employee.all()

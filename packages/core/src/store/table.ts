@@ -12,7 +12,9 @@ export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a
 export class Table {
   readonly def: DataClassDef
   readonly #rows: (EntityRecord | undefined)[] = []
-  readonly #byKey = new Map<KeyValue, number>()
+  // Key → the current record itself, not its row id: a lookup by key (get, joins) is then one
+  // memory read fewer, and a commit swaps the record here as it does in #rows.
+  readonly #byKey = new Map<KeyValue, EntityRecord>()
   // Row ids in key order. Appends with growing keys (autosequence) keep it sorted for free;
   // anything else marks it dirty and the next read sorts once.
   #ordered: number[] = []
@@ -50,20 +52,19 @@ export class Table {
   }
 
   rowIdOf(key: KeyValue): number | undefined {
-    return this.#byKey.get(key)
+    return this.#byKey.get(key)?.rowId
   }
 
   recordByKey(key: KeyValue): EntityRecord | undefined {
-    const rowId = this.#byKey.get(key)
-    return rowId === undefined ? undefined : this.#rows[rowId]
+    return this.#byKey.get(key)
   }
 
   /** Live row ids in primary-key order. The array is shared: do not modify it. */
   orderedRowIds(): readonly number[] {
     if (this.#orderedDirty) {
-      this.#ordered = [...this.#byKey.values()].sort((a, b) =>
-        compareKeys(this.#rows[a]!.key, this.#rows[b]!.key),
-      )
+      this.#ordered = [...this.#byKey.values()]
+        .sort((a, b) => compareKeys(a.key, b.key))
+        .map((r) => r.rowId)
       this.#orderedDirty = false
     }
     this.#orderedShared = true
@@ -98,9 +99,10 @@ export class Table {
   // ---- mutators: datastore commit only ----
 
   /** @internal */
-  insert(record: EntityRecord): void {
+  insert(given: EntityRecord): void {
+    const record = ownRecord(given)
     this.#rows[record.rowId] = record
-    this.#byKey.set(record.key, record.rowId)
+    this.#byKey.set(record.key, record)
     this.indexes.insert(record)
     if (this.#orderedDirty) return
     const last = this.#ordered[this.#ordered.length - 1]
@@ -114,9 +116,11 @@ export class Table {
   }
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
-  replace(record: EntityRecord): void {
+  replace(given: EntityRecord): void {
+    const record = ownRecord(given)
     const before = this.#rows[record.rowId]!
     this.#rows[record.rowId] = record
+    this.#byKey.set(record.key, record)
     this.indexes.update(before, record)
   }
 
@@ -130,4 +134,14 @@ export class Table {
     this.indexes.delete(record)
     this.#orderedDirty = true
   }
+}
+
+/**
+ * The record to store: `given` itself when its view slot is free and writable (records made by
+ * newRecord), else a copy. A record spread from another version would carry that version's
+ * view, and a frozen one could not cache its own.
+ */
+function ownRecord(given: EntityRecord): EntityRecord {
+  if (given.view === undefined && !Object.isFrozen(given)) return given
+  return { ...given, view: undefined }
 }

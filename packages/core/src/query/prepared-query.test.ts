@@ -1,0 +1,201 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { createDatastore, DatastoreError, runQuery, type ModelJson } from '../index.js'
+import type { DataClass } from '../store/data-class.js'
+
+const model: ModelJson = {
+  dataClasses: [
+    {
+      name: 'Company',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string', indexed: true },
+        { name: 'staff', kind: 'relatedEntities', path: 'employer' },
+      ],
+    },
+    {
+      name: 'Person',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string', indexed: true },
+        { name: 'nick', type: 'string' },
+        { name: 'code', type: 'string', unique: true },
+        { name: 'age', type: 'long', indexed: true, indexKind: 'hash' },
+        { name: 'score', type: 'number', indexed: true, indexKind: 'sorted' },
+        { name: 'active', type: 'bool', indexed: true },
+        { name: 'born', type: 'date', indexed: true },
+        { name: 'employer', kind: 'relatedEntity', path: 'Company' },
+        { name: 'employerName', kind: 'alias', path: 'employer.name' },
+      ],
+    },
+    {
+      name: 'Tag',
+      key: [{ name: 'label' }],
+      attributes: [
+        { name: 'label', type: 'string' },
+        { name: 'weight', type: 'long' },
+      ],
+    },
+  ],
+}
+
+const NAMES = ['Smith', 'smith', 'Élodie', 'elodie', 'O@k', 'Oak', '', 'a*b']
+const people = Array.from({ length: 40 }, (_, i) => ({
+  name: NAMES[i % NAMES.length],
+  nick: NAMES[(i * 3) % NAMES.length],
+  code: `c${i}`,
+  age: 20 + (i % 7),
+  score: i % 5 === 0 ? null : (i % 9) / 2,
+  active: i % 3 === 0,
+  born: `2000-01-${String(1 + (i % 5)).padStart(2, '0')}`,
+  employer: i % 4 === 0 ? null : 1 + (i % 3),
+}))
+
+const data = {
+  Company: [{ name: 'Acme' }, { name: 'Bolt' }, { name: 'acme' }],
+  Person: people,
+  Tag: [
+    { label: 'Red', weight: 1 },
+    { label: 'blue', weight: 2 },
+  ],
+}
+
+const store = () => createDatastore(model, { data })
+
+/** Row ids in order, or the error code: what a query answers. */
+function outcome(run: () => { rowIds: readonly number[] }): readonly number[] | string {
+  try {
+    return run().rowIds
+  } catch (e) {
+    if (e instanceof DatastoreError) return `error ${e.errCode}`
+    throw e
+  }
+}
+
+/** The prepared query's answer and the general path's (runQuery never takes the index lookup). */
+function both(dc: DataClass, text: string, params: unknown[]) {
+  return {
+    prepared: outcome(() => dc.prepare(text).select(...params)),
+    cached: outcome(() => dc.query(text, ...params)),
+    general: outcome(() => runQuery(dc, text, { params }).selection),
+  }
+}
+
+const TEXTS: [dataClass: string, text: string][] = [
+  ['Person', 'name = :1'],
+  ['Person', 'name === :1'],
+  ['Person', 'nick = :1'], // no index: always the general path
+  ['Person', 'code = :1'],
+  ['Person', 'age = :1'],
+  ['Person', 'score = :1'],
+  ['Person', 'active = :1'],
+  ['Person', 'born = :1'],
+  ['Person', 'ID = :1'],
+  ['Person', 'employer = :1'],
+  ['Person', 'employerName = :1'],
+  ['Person', 'employer.name = :1'],
+  ['Person', 'age = :1 order by name desc'],
+  ['Person', 'name = :1 order by ID desc'],
+  ['Person', 'name = :2'],
+  ['Tag', 'label = :1'],
+  ['Tag', 'label === :1'],
+]
+
+const anyValue = fc.oneof(
+  fc.constantFrom(
+    ...NAMES,
+    'SMITH',
+    'Elodie',
+    'O@K',
+    'acme',
+    'ACME',
+    'red',
+    'c7',
+    'C7',
+    '2000-01-03',
+  ),
+  fc.constantFrom(0, -0, 1, 2, 3, 21, 22.5, 2.5, NaN, Infinity, 1e300),
+  fc.constantFrom('21', ' 22 ', '2', 'true', 'false', true, false, null, undefined),
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -2, max: 45 }),
+  fc.constantFrom([1], { a: 1 }, new Date('2000-01-02T00:00:00Z')),
+)
+
+describe('PreparedQuery', () => {
+  test.prop([fc.constantFrom(...TEXTS), anyValue], { numRuns: 600 })(
+    'answers as the general query path does, rows and errors alike',
+    ([dataClass, text], value) => {
+      const ds = store()
+      const r = both(ds.dataClass(dataClass), text, [value])
+      expect(r.prepared).toEqual(r.general)
+      expect(r.cached).toEqual(r.general)
+    },
+  )
+
+  it('looks up an indexed equality directly, and only that', () => {
+    const Person = store().dataClass('Person')
+    const direct = (text: string) => Person.prepare(text).direct
+    expect(direct('name = :1')).toBe(true)
+    expect(direct('ID = :1')).toBe(true)
+    expect(direct('employer = :1')).toBe(true)
+    expect(direct("code === 'c1'")).toBe(true)
+    expect(direct('nick = :1')).toBe(false) // no index on the attribute... (checked per call)
+    expect(direct('born = :1')).toBe(false) // dates are coerced: the general path
+    expect(direct('employer.name = :1')).toBe(false) // a join
+    expect(direct('name = :1 and age = :2')).toBe(false)
+    expect(direct('age > :1')).toBe(false)
+    expect(direct('name in :1')).toBe(false)
+  })
+
+  it('finds the same rows after the index it used is dropped, and after one is created', () => {
+    const ds = store()
+    const Person = ds.dataClass('Person')
+    const byName = Person.prepare('name = :1')
+    const byNick = Person.prepare('nick = :1')
+    const smith = byName.select('smith').rowIds
+    expect(smith.length).toBeGreaterThan(0)
+    Person.dropIndex('name')
+    expect(byName.select('smith').rowIds).toEqual(smith)
+    Person.createIndex('nick', 'hash')
+    expect(byNick.select('SMITH').rowIds).toEqual(
+      runQuery(Person, 'nick = :1', { params: ['SMITH'] }).selection.rowIds,
+    )
+  })
+
+  it('sees entities written after it was prepared', () => {
+    const ds = store()
+    const byCode = ds.dataClass('Person').prepare('code = :1')
+    expect(byCode.first('new')).toBeNull()
+    ds.loadData({ Person: [{ name: 'New', code: 'new' }] })
+    expect(byCode.first('NEW')?.get('name')).toBe('New')
+    expect(byCode.count('new')).toBe(1)
+  })
+
+  it('orders a several-row answer by the query order, else by primary key', () => {
+    const Person = store().dataClass('Person')
+    const keys = (s: Iterable<{ getKey(): unknown } | null>) => [...s].map((e) => e?.getKey())
+    const smiths = keys(Person.query('name = :1', 'smith'))
+    expect(smiths.length).toBeGreaterThan(2)
+    expect(smiths).toEqual([...smiths].sort((a, b) => (a as number) - (b as number)))
+    expect(keys(Person.query('name = :1 order by ID desc', 'smith'))).toEqual([...smiths].reverse())
+  })
+
+  it('throws path and syntax errors when prepared, value errors when run', () => {
+    const Person = store().dataClass('Person')
+    expect(() => Person.prepare('nope = :1')).toThrow(expect.objectContaining({ errCode: 1500 }))
+    expect(() => Person.prepare('name = = 1')).toThrow(expect.objectContaining({ errCode: 9001 }))
+    expect(() => Person.prepare('name = :1 order by nope')).toThrow(DatastoreError)
+    const byAge = Person.prepare('age = :1')
+    expect(() => byAge.select('old')).toThrow(expect.objectContaining({ errCode: 9003 }))
+    expect(() => byAge.select()).toThrow(expect.objectContaining({ errCode: 9002 }))
+  })
+
+  it('hides what is not exposed when asked, as the REST interface does', () => {
+    const Person = store().dataClass('Person')
+    // The implicit foreign-key slot of `employer` is stored but not an attribute of the model.
+    expect(() => Person.prepare('employer = 1', { exposedOnly: true })).not.toThrow()
+    expect(Person.prepare('employer = :1', { exposedOnly: true }).count(2)).toBe(
+      Person.query('employer = :1', 2).length,
+    )
+  })
+})

@@ -1,0 +1,172 @@
+/**
+ * @module A prepared query: a query text parsed, its paths resolved and its order bound once, then
+ * run many times with different placeholder values (SQLite's prepared statement).
+ * `dataClass.query()` keeps the ones it ran recently, so code that repeats a text gets this for free.
+ *
+ * The most common query, one equality on an indexed attribute (`name = :1`, `ID = :1`,
+ * `employer = :1`) given a value already of the attribute's type, skips binding, planning and the
+ * executor: the value is folded and read from the index. Anything else (a value to coerce,
+ * wildcards, null, a missing placeholder, no index) takes the general path, which is the reference
+ * for the result: the tests run both on the same queries.
+ */
+import type { DataClass } from '../store/data-class.js'
+import type { Entity } from '../store/entity.js'
+import { EntitySelection } from '../store/entity-selection.js'
+import type { ValueType } from '../schema/model-json.js'
+import { Ast, type QueryNode } from './ast.js'
+import { bindFilter, bindOrderBy } from './bind.js'
+import type { BoundOrderKey } from './bound.js'
+import type { SortKey } from './compare.js'
+import { fold, hasWildcard } from './fold.js'
+import { equalityAccess, equalRows } from './planner.js'
+import {
+  parseCached,
+  resultOrdering,
+  runQuery,
+  type QueryOptions,
+  type QueryResult,
+} from './run-query.js'
+
+export interface PrepareOptions {
+  /** Only exposed, public attributes can be named (what the REST interface allows). @default false */
+  readonly exposedOnly?: boolean
+}
+
+interface Lookup {
+  /** Rows for `params`, or undefined when the general path must answer. */
+  rows(params: readonly unknown[]): number[] | undefined
+  /** Whether an index can answer now (indexes can be created and dropped after preparing). */
+  indexed(): boolean
+}
+
+export class PreparedQuery {
+  readonly dataClass: DataClass
+  readonly query: QueryNode
+  readonly #exposedOnly: boolean
+  readonly #orderKeys: readonly BoundOrderKey[]
+  readonly #lookup: Lookup | undefined
+
+  /**
+   * Parses `text` (or takes its parsed form) and resolves it against `dataClass`. Errors that do not
+   * depend on placeholder values (syntax, unknown attributes, a bad order) are thrown here.
+   */
+  constructor(dataClass: DataClass, text: string | QueryNode, options: PrepareOptions = {}) {
+    this.dataClass = dataClass
+    this.query = typeof text === 'string' ? parseCached(text) : text
+    this.#exposedOnly = options.exposedOnly ?? false
+    const { schema } = dataClass.datastore
+    this.#orderKeys = bindOrderBy(schema, dataClass.def, this.query.orderBy, {
+      exposedOnly: this.#exposedOnly,
+    })
+    this.#lookup = indexLookup(dataClass, this.query, this.#exposedOnly)
+  }
+
+  /** The matching entities for these placeholder values (`:1` is the first). */
+  select(...params: unknown[]): EntitySelection {
+    return this.selectWith(params)
+  }
+
+  /** The first matching entity in the query's order, or null. */
+  first(...params: unknown[]): Entity | null {
+    return this.selectWith(params).at(0) ?? null
+  }
+
+  /** How many entities match. */
+  count(...params: unknown[]): number {
+    return this.selectWith(params).length
+  }
+
+  /** The query with 4D's settings (named `parameters`, `queryPlan`, `queryPath`, an extra `orderBy`). */
+  run(options: Omit<QueryOptions, 'exposedOnly'> = {}): QueryResult {
+    return runQuery(this.dataClass, this.query, { ...options, exposedOnly: this.#exposedOnly })
+  }
+
+  /**
+   * True when this query is one equality that an index answers directly, without planning, for
+   * values of the attribute's own type (see the module comment).
+   */
+  get direct(): boolean {
+    return this.#lookup?.indexed() ?? false
+  }
+
+  /** @internal `select` with the values as an array. */
+  selectWith(params: readonly unknown[]): EntitySelection {
+    const rows = this.#lookup?.rows(params)
+    if (!rows) return this.run({ params }).selection
+    const dc = this.dataClass
+    // Zero or one row needs no ordering: the common unique-key answer makes no ordering object.
+    return new EntitySelection(
+      dc,
+      rows,
+      rows.length > 1 ? resultOrdering(dc, this.#orderKeys) : undefined,
+    )
+  }
+}
+
+/**
+ * The index lookup of a query that is one `attr = value` or `attr === value` on a storage attribute
+ * of the dataclass itself, or undefined for any other query.
+ */
+function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Lookup | undefined {
+  const filter = query.filter
+  if (filter?.kind !== 'Comparison' || (filter.op !== 'eq' && filter.op !== 'strictEq')) return
+  const value = filter.value
+  if (value.kind === 'List' || (value.kind === 'Placeholder' && value.index === undefined)) return
+  // Resolve the path once, null standing in for the value: `= null` binds on every attribute type,
+  // so this throws exactly the path errors the query would (unknown attribute, not exposed…).
+  const shape = bindFilter(
+    dc.datastore.schema,
+    dc.def,
+    { ...filter, value: Ast.literal({ type: 'null', value: null }) },
+    { exposedOnly },
+  )
+  if (shape.kind !== 'Comparison' || shape.operand.kind !== 'storage') return
+  const keyOf = exactKey(shape.type, filter.op === 'eq')
+  // The stored attribute must be of the type values are coerced to (a declared foreign key of
+  // another type than its target's key would be coerced differently by the general path).
+  if (!keyOf || shape.type !== shape.operand.attr.type) return
+  const { attr } = shape.operand
+  const { folds } = shape
+  const table = dc.table
+  const read: (params: readonly unknown[]) => unknown =
+    value.kind === 'Literal'
+      ? () => value.value
+      : (params) => (value.index <= params.length ? params[value.index - 1] : undefined)
+  return {
+    rows(params) {
+      const key = keyOf(read(params))
+      if (key === undefined) return undefined
+      // Looked up per call: indexes can be created and dropped after the query was prepared.
+      const via = equalityAccess(table, dc.def, attr, folds)
+      return via && equalRows(table, attr.name, via, key)
+    },
+    indexed: () => equalityAccess(table, dc.def, attr, folds) !== undefined,
+  }
+}
+
+/**
+ * The index key of a raw value that needs no coercion for an attribute of `type`, or undefined
+ * (coercion, wildcards, null and errors are the general path's). Same keys as bind's `scalar`.
+ */
+function exactKey(
+  type: ValueType | undefined,
+  wildcards: boolean,
+): ((raw: unknown) => SortKey | undefined) | undefined {
+  switch (type) {
+    case 'string':
+      return (raw) =>
+        typeof raw === 'string' && !(wildcards && hasWildcard(raw)) ? fold(raw) : undefined
+    case 'byte':
+    case 'word':
+    case 'long':
+    case 'long64':
+    case 'number':
+      // -0 is stored and coerced as 0.
+      return (raw) =>
+        typeof raw === 'number' && Number.isFinite(raw) ? (raw === 0 ? 0 : raw) : undefined
+    case 'bool':
+      return (raw) => (typeof raw === 'boolean' ? raw : undefined)
+    default:
+      return undefined
+  }
+}
