@@ -141,6 +141,14 @@ function expectTableIsModel(m: Model, r: Real): void {
     expect({ ...record.values }).toEqual({ ...recordValues(record.key as number, v!) })
   }
   expectIndexesRebuilt(r.table)
+  // Numeric columns follow every write too, once made (the first check makes them).
+  for (const name of ['age', 'score']) {
+    const column = r.table.numericColumn(name)
+    for (let rowId = 0; rowId < r.table.rowCapacity; rowId++) {
+      const value = r.table.record(rowId)?.values[name]
+      expect(column[rowId], `${name} of row ${rowId}`).toBe(typeof value === 'number' ? value : NaN)
+    }
+  }
 }
 
 // ---- Commands ----

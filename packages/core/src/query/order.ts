@@ -15,7 +15,7 @@
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { Ordering } from '../store/entity-selection.js'
 import type { EntityRecord } from '../store/entity-record.js'
-import type { Table } from '../store/table.js'
+import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from './compare.js'
 import type { EntityOf } from './predicate.js'
@@ -145,16 +145,20 @@ export function byKeys(
   const signs = keys.map((k) => (k.descending ? -1 : 1))
   const only = keys.length === 1 ? keys[0]! : undefined
   const direct =
-    only && only.relations.length === 0 && only.operand.kind === 'storage'
+    only &&
+    only.relations.length === 0 &&
+    only.operand.kind === 'storage' &&
+    NUMERIC_COLUMN_TYPES.has(only.operand.attr.type)
       ? only.operand.attr.name
       : undefined
   return {
     take(rows, count) {
       const n = rows.length
-      // One stored numeric key, every row live (the usual `order by salary desc`): read the column
-      // straight into a Float64Array in one pass, then select with plain number comparisons.
-      const fast = direct === undefined ? undefined : numericValues(table, rows, direct)
-      if (fast) return selectNumeric(rows, fast, signs[0]!, count)
+      // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
+      // the table's numeric column with plain number comparisons.
+      const fast =
+        direct === undefined ? undefined : topNumeric(table, rows, direct, signs[0]!, count)
+      if (fast) return fast
       // A row deleted since the selection was made (entity sets keep them) goes last, as in the
       // index walks; its keys are never read.
       const deleted = rows.map((r) => table.record(r) === undefined)
@@ -190,41 +194,81 @@ export function byKeys(
   }
 }
 
-/** The numbers of attribute `name` of `rows` (null → -Infinity), or undefined if one is not a number or a row is deleted. */
-function numericValues(
+/**
+ * The first `count` of `rows` ordered by the numeric attribute `name` (× `sign`; null is
+ * -Infinity), ties by row id; or undefined when a row was deleted (the general path puts those last). A small `count` keeps a bounded max-heap in two typed arrays whose
+ * root is the worst row kept: most rows are refused by one comparison with it, without a call.
+ */
+function topNumeric(
   table: Table,
   rows: readonly number[],
   name: string,
-): Float64Array | undefined {
-  const slots = table.slots
-  const out = new Float64Array(rows.length)
-  for (let i = 0; i < rows.length; i++) {
-    const record = slots[rows[i]!]
-    if (!record) return undefined
-    const v = record.values[name]
-    if (typeof v === 'number') out[i] = v
-    else if (v === null) out[i] = -Infinity
-    else return undefined
-  }
-  return out
-}
-
-/** The first `count` of `rows` by `keys` (× `sign`), ties by row id. */
-function selectNumeric(
-  rows: readonly number[],
-  keys: Float64Array,
   sign: number,
   count: number,
-): number[] {
-  const cmp = (i: number, j: number): number => (keys[i]! - keys[j]!) * sign || rows[i]! - rows[j]!
+): number[] | undefined {
+  const column = table.numericColumn(name)
+  // Deleted rows read NaN like nulls: they must be told apart, unless nothing was ever deleted.
+  const slots = table.deletions === 0 ? undefined : table.slots
   const n = rows.length
-  const positions =
-    count * 4 >= n
-      ? Array.from({ length: n }, (_, i) => i).sort(cmp)
-      : topK(n, count, cmp).sort(cmp)
-  const out: number[] = []
-  for (let i = 0; i < positions.length && i < count; i++) out.push(rows[positions[i]!]!)
-  return out
+  const k = Math.min(count, n)
+  if (k <= 0) return []
+  if (k * 4 >= n) {
+    // A large share of the rows: read every key, then one sort.
+    const keys = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!
+      if (slots && !slots[row]) return undefined
+      const v = column[row]!
+      keys[i] = v === v ? v * sign : -Infinity * sign
+    }
+    const positions = Array.from({ length: n }, (_, i) => i).sort(
+      (i, j) => keys[i]! - keys[j]! || rows[i]! - rows[j]!,
+    )
+    const out = new Array<number>(k)
+    for (let i = 0; i < k; i++) out[i] = rows[positions[i]!]!
+    return out
+  }
+  const hk = new Float64Array(k) // heap keys
+  const hr = new Float64Array(k) // heap row ids
+  let size = 0
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!
+    if (slots && !slots[row]) return undefined
+    const v = column[row]!
+    const key = v === v ? v * sign : -Infinity * sign // NaN is null
+    if (size < k) {
+      // Sift up: the new entry climbs while it is worse than its parent.
+      let at = size++
+      while (at > 0) {
+        const up = (at - 1) >> 1
+        if (hk[up]! > key || (hk[up] === key && hr[up]! > row)) break
+        hk[at] = hk[up]!
+        hr[at] = hr[up]!
+        at = up
+      }
+      hk[at] = key
+      hr[at] = row
+    } else if (key < hk[0]! || (key === hk[0] && row < hr[0]!)) {
+      // Better than the worst kept: it replaces the root, which sifts down.
+      let at = 0
+      for (;;) {
+        const l = 2 * at + 1
+        if (l >= k) break
+        const r = l + 1
+        const c = r < k && (hk[r]! > hk[l]! || (hk[r] === hk[l] && hr[r]! > hr[l]!)) ? r : l
+        if (hk[c]! < key || (hk[c] === key && hr[c]! < row)) break
+        hk[at] = hk[c]!
+        hr[at] = hr[c]!
+        at = c
+      }
+      hk[at] = key
+      hr[at] = row
+    }
+  }
+  const order = Array.from({ length: size }, (_, i) => i).sort(
+    (a, b) => hk[a]! - hk[b]! || hr[a]! - hr[b]!,
+  )
+  return order.map((i) => hr[i]!)
 }
 
 /** The single order column as numbers (null → -Infinity), if it is one of numbers and nothing is deleted. */
