@@ -15,6 +15,28 @@ export function fold(s: string): string {
   return s.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC')
 }
 
+/**
+ * Whether `fold(s) === folded`, without folding `s` in the common case: ASCII text compared code
+ * unit by code unit, lowercased on the fly, stopping at the first difference (a scan compares
+ * most rows unequal at their first letter). Folding keeps an ASCII prefix as its lowercase, so a
+ * difference there is final; any non-ASCII code unit falls back to the full rule.
+ */
+export function equalsFolded(s: string, folded: string): boolean {
+  const n = folded.length
+  const m = s.length
+  const common = m < n ? m : n
+  for (let i = 0; i < common; i++) {
+    let c = s.charCodeAt(i)
+    if (c >= 128) return fold(s) === folded
+    if (c >= 65 && c <= 90) c += 32
+    if (c !== folded.charCodeAt(i)) return false
+  }
+  if (m === n) return true
+  // A longer `s` can still fold to `folded` if what follows are combining marks (not ASCII).
+  for (let i = common; i < m; i++) if (s.charCodeAt(i) >= 128) return fold(s) === folded
+  return false
+}
+
 /** Code-unit order of two folded strings. */
 export const compareFolded = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 

@@ -11,7 +11,7 @@ import type { Entity } from '../store/entity.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from './compare.js'
-import { keywords } from './fold.js'
+import { equalsFolded, keywords } from './fold.js'
 
 /** A test of one row. */
 export type RowPredicate = (record: EntityRecord) => boolean
@@ -134,10 +134,8 @@ export function valueTest(c: BoundComparison): (v: unknown) => boolean {
     }
     if (typeof key === 'string' && (op === 'eq' || op === 'strictEq')) {
       if (!c.folds) return (v) => v === key
-      // An exact match needs no folding (the common hit). Folding never lengthens a string (marks
-      // are removed, NFC recomposes the rest), so a shorter value cannot match: no fold for it.
-      return (v) =>
-        typeof v === 'string' && (v === key || (v.length >= key.length && sortKey(v, true) === key))
+      // An exact match needs no folding (the common hit); the rest compares without allocating.
+      return (v) => typeof v === 'string' && (v === key || equalsFolded(v, key))
     }
   }
   return (v) => test(op, value, v, c.folds)

@@ -1,0 +1,52 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { equalsFolded, fold } from './fold.js'
+
+// Strings built from letters that fold in interesting ways: case, precomposed and combining
+// accents, a dotted capital I, the Kelvin sign, ligatures, and plain ASCII around them.
+const PIECES = [
+  'a',
+  'A',
+  'e',
+  'E',
+  'é',
+  'É',
+  'e\u0301',
+  '\u0301',
+  'İ',
+  'i',
+  'K',
+  '\u212a',
+  'ß',
+  'ﬁ',
+  'z',
+  ' ',
+  '@',
+]
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 6 }).map((p) => p.join(''))
+
+describe('equalsFolded', () => {
+  test.prop(
+    [
+      fc.oneof(text, fc.string({ maxLength: 6 }), fc.string({ maxLength: 4, unit: 'grapheme' })),
+      fc.oneof(text, fc.string({ maxLength: 6 })),
+    ],
+    {
+      numRuns: 3000,
+    },
+  )('is fold(s) === folded for any s and any folded key', (s, k) => {
+    const key = fold(k)
+    expect(equalsFolded(s, key)).toBe(fold(s) === key)
+    expect(equalsFolded(k, key)).toBe(true)
+  })
+
+  it('matches across case and accents, and stops at the first ASCII difference', () => {
+    expect(equalsFolded('Paris', 'paris')).toBe(true)
+    expect(equalsFolded('PARÍS', 'paris')).toBe(true)
+    expect(equalsFolded('Pari\u0301s', 'paris')).toBe(true)
+    expect(equalsFolded('paris\u0301', 'paris')).toBe(true)
+    expect(equalsFolded('Lyon', 'paris')).toBe(false)
+    expect(equalsFolded('Pari', 'paris')).toBe(false)
+    expect(equalsFolded('Pariss', 'paris')).toBe(false)
+  })
+})
