@@ -200,7 +200,6 @@ class Insert implements Cmd {
       stamp: 1,
       timestamp: 0,
       values: recordValues(key, this.values),
-      view: undefined,
     })
     m.rows.set(key, this.values)
     expectTableIsModel(m, r)
@@ -248,7 +247,7 @@ class BulkChange implements Cmd {
       if (step.insert || m.rows.size === 0) {
         const key = m.nextKey++
         const values = step.values ?? { ...EMPTY }
-        const record = { rowId: r.table.nextRowId, key, stamp: 1, timestamp: 0, view: undefined }
+        const record = { rowId: r.table.nextRowId, key, stamp: 1, timestamp: 0 }
         r.table.insert({ ...record, values: recordValues(key, values) })
         m.rows.set(key, values)
         continue

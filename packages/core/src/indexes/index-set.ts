@@ -33,6 +33,7 @@ export class IndexSet {
   readonly #byAttribute = new Map<string, AttributeIndexes>()
   // While a bulk load runs, sorted indexes are rebuilt once at the end instead of per row.
   #bulk = false
+  #version = 0
 
   constructor(def: DataClassDef) {
     const fkSlots = new Set(
@@ -49,6 +50,11 @@ export class IndexSet {
     }
   }
 
+  /** Grows whenever an index is created or dropped: what a cached choice of index checks. */
+  get version(): number {
+    return this.#version
+  }
+
   /** The indexes of `attribute`, if any. */
   of(attribute: string): AttributeIndexes | undefined {
     return this.#byAttribute.get(attribute)
@@ -61,6 +67,7 @@ export class IndexSet {
 
   /** Adds indexes of `kind` on `attr` (no-op for those it already has). Call `rebuild` to fill them. */
   create(attr: StorageAttributeDef, kind: IndexKind): AttributeIndexes {
+    this.#version++
     let entry = this.#byAttribute.get(attr.name)
     if (!entry)
       this.#byAttribute.set(
@@ -74,6 +81,7 @@ export class IndexSet {
 
   /** Removes the indexes of `attribute` that are not needed by a constraint. Returns false if there were none. */
   drop(attribute: string, keep: { hash: boolean; sorted: boolean }): boolean {
+    this.#version++
     const entry = this.#byAttribute.get(attribute)
     if (!entry) return false
     if (!keep.hash) entry.hash = undefined

@@ -286,10 +286,11 @@ function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[
     // Exact equality or IN. IN lists may repeat a value; distinct keys have disjoint row sets, so
     // no row comes twice.
     const via = access.kind === 'hash' ? access.via : 'sorted'
+    const ix = table.indexes.of(name)
     const keys = c.value.kind === 'list' ? distinctKeys(c.value.items) : [keyOf(c.value)]
-    if (keys.length === 1) return equalRows(table, name, via, keys[0]!)
+    if (keys.length === 1) return equalRows(table, ix, via, keys[0]!)
     // concat, not push(...): one key may hold a million row ids, more than a call takes as arguments.
-    return ([] as number[]).concat(...keys.map((k) => equalRows(table, name, via, k)))
+    return ([] as number[]).concat(...keys.map((k) => equalRows(table, ix, via, k)))
   }
   const sorted = table.indexes.of(name)!.sorted!
   const [s, e] = pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound)

@@ -6,6 +6,7 @@
  */
 import type { Table } from '../store/table.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
+import type { AttributeIndexes } from '../indexes/index-set.js'
 import type { BoundComparison, BoundFilter, CmpValue } from './bound.js'
 import {
   isIndexed,
@@ -206,16 +207,23 @@ function equalCount(table: Table, name: string, via: EqualityAccess, key: SortKe
   return e - s
 }
 
-/** The rows holding `key` through `via`: a new array (the caller may keep it). */
-export function equalRows(table: Table, name: string, via: EqualityAccess, key: SortKey): number[] {
+/**
+ * The rows holding `key` through `via` (`ix`: the attribute's indexes, unused for the key map): a
+ * new array (the caller may keep it).
+ */
+export function equalRows(
+  table: Table,
+  ix: AttributeIndexes | undefined,
+  via: EqualityAccess,
+  key: SortKey,
+): number[] {
   if (via === 'key') {
     const rowId = table.rowIdOf(key as KeyValue)
     return rowId === undefined ? [] : [rowId]
   }
-  const ix = table.indexes.of(name)!
-  if (via === 'hash') return ix.hash!.rows(key)
-  const [s, e] = ix.sorted!.equal(key)
-  return ix.sorted!.rows(s, e)
+  if (via === 'hash') return ix!.hash!.rows(key)
+  const [s, e] = ix!.sorted!.equal(key)
+  return ix!.sorted!.rows(s, e)
 }
 
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])

@@ -18,7 +18,8 @@ import { bindFilter, bindOrderBy } from './bind.js'
 import type { BoundOrderKey } from './bound.js'
 import type { SortKey } from './compare.js'
 import { fold, hasWildcard } from './fold.js'
-import { equalityAccess, equalRows } from './planner.js'
+import type { AttributeIndexes } from '../indexes/index-set.js'
+import { equalityAccess, equalRows, type EqualityAccess } from './planner.js'
 import {
   parseCached,
   resultOrdering,
@@ -132,15 +133,26 @@ function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Loo
     value.kind === 'Literal'
       ? () => value.value
       : (params) => (value.index <= params.length ? params[value.index - 1] : undefined)
+  // The index to read, chosen again whenever indexes were created or dropped since.
+  let version = -1
+  let via: EqualityAccess | undefined
+  let ix: AttributeIndexes | undefined
+  const access = (): EqualityAccess | undefined => {
+    if (table.indexes.version !== version) {
+      version = table.indexes.version
+      via = equalityAccess(table, dc.def, attr, folds)
+      ix = table.indexes.of(attr.name)
+    }
+    return via
+  }
   return {
     rows(params) {
       const key = keyOf(read(params))
       if (key === undefined) return undefined
-      // Looked up per call: indexes can be created and dropped after the query was prepared.
-      const via = equalityAccess(table, dc.def, attr, folds)
-      return via && equalRows(table, attr.name, via, key)
+      const through = access()
+      return through && equalRows(table, ix, through, key)
     },
-    indexed: () => equalityAccess(table, dc.def, attr, folds) !== undefined,
+    indexed: () => access() !== undefined,
   }
 }
 
@@ -154,8 +166,7 @@ function exactKey(
 ): ((raw: unknown) => SortKey | undefined) | undefined {
   switch (type) {
     case 'string':
-      return (raw) =>
-        typeof raw === 'string' && !(wildcards && hasWildcard(raw)) ? fold(raw) : undefined
+      return (raw) => (typeof raw === 'string' ? exactTextKey(raw, wildcards) : undefined)
     case 'byte':
     case 'word':
     case 'long':
@@ -169,4 +180,21 @@ function exactKey(
     default:
       return undefined
   }
+}
+
+/**
+ * `fold(raw)`, or undefined when `raw` holds a wildcard that `=` honours. One pass over the code
+ * units finds wildcards, non-ASCII text and capitals at once: lowercase ASCII (the usual key) is
+ * its own key, nothing allocated.
+ */
+function exactTextKey(raw: string, wildcards: boolean): string | undefined {
+  let lower = true
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c >= 128) return wildcards && hasWildcard(raw) ? undefined : fold(raw)
+    if (c === 64 /* @ */ || c === 42 /* * */) {
+      if (wildcards) return undefined
+    } else if (c >= 65 && c <= 90) lower = false
+  }
+  return lower ? raw : raw.toLowerCase()
 }

@@ -169,13 +169,13 @@ export function newRecord(
   }
   batch.claimKey(table, key as KeyValue)
   checkUnique(table, values, -1, batch, where)
+  // Not frozen: the table stores it as an Entity, which is (one copy, one freeze per version).
   return {
     rowId: batch.nextRowId(table),
     key: key as KeyValue,
     stamp: input.stamp ?? 1,
     timestamp: input.timestamp,
     values: Object.freeze(values),
-    view: undefined,
   }
 }
 

@@ -16,21 +16,31 @@ import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from '../query/run-query.js'
 import { PreparedQuery, type PrepareOptions } from '../query/prepared-query.js'
-import { LRUCache } from 'lru-cache'
+
+/** How many query texts a dataclass keeps prepared for `query()`. */
+const PREPARED_TEXTS = 256
 
 export class DataClass {
   readonly datastore: Datastore
   readonly def: DataClassDef
   /** @internal */
   readonly table: Table
-  // The query texts `query()` ran recently, prepared: code repeats a few texts with new values.
-  readonly #prepared = new LRUCache<string, PreparedQuery>({ max: 256 })
+  // Which raw keys `get` can use as they are: integers for numeric keys, text for string keys.
+  readonly #storedKey: 'number' | 'string' | 'other'
+  // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
+  // Map (a lookup here is on every query): when it is full, the oldest text makes room.
+  readonly #prepared = new Map<string, PreparedQuery>()
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore, table: Table) {
     this.datastore = datastore
     this.def = table.def
     this.table = table
+    const keyType = table.def.key.type
+    this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
+    // Every version is stored as its Entity: `get` and selections hand out the stored object.
+    table.versionOf = (record) =>
+      record instanceof Entity && record.dataClass === this ? record : new Entity(this, record)
   }
 
   get name(): string {
@@ -63,12 +73,12 @@ export class DataClass {
   get(key: unknown): Entity | null {
     // A key already in its stored form (an integer for a numeric key, text for a string key)
     // needs no coercion: the common case in code, kept off the general path.
-    const t = this.def.key.type
     const stored =
-      (typeof key === 'number' && Number.isSafeInteger(key) && t !== 'string' && t !== 'uuid') ||
-      (typeof key === 'string' && t === 'string')
-    const record = this.table.recordByKey(stored ? (key as KeyValue) : toKey(this.def, key))
-    return record ? (record.view ??= new Entity(this, record)) : null
+      typeof key === 'number'
+        ? this.#storedKey === 'number' && Number.isSafeInteger(key)
+        : typeof key === 'string' && this.#storedKey === 'string'
+    const entity = this.table.recordByKey(stored ? (key as KeyValue) : toKey(this.def, key))
+    return (entity as Entity | undefined) ?? null
   }
 
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */
@@ -88,6 +98,8 @@ export class DataClass {
     let prepared = this.#prepared.get(text)
     if (!prepared) {
       prepared = new PreparedQuery(this, text)
+      if (this.#prepared.size >= PREPARED_TEXTS)
+        this.#prepared.delete(this.#prepared.keys().next().value!)
       this.#prepared.set(text, prepared)
     }
     return prepared.selectWith(params)
@@ -171,8 +183,8 @@ export class DataClass {
 
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
   entityAt(rowId: number): Entity | null {
-    const record = this.table.record(rowId)
-    return record ? (record.view ??= new Entity(this, record)) : null
+    // The table stores Entities (see the constructor).
+    return (this.table.record(rowId) as Entity | undefined) ?? null
   }
 
   /**

@@ -1,9 +1,9 @@
 /**
  * @module The stored form of an entity: one immutable object per version. A save makes a new record;
- * readers holding the old one keep a consistent view (and immer drafts build on that).
+ * readers holding the old one keep a consistent view (and immer drafts build on that). A table
+ * stores each version as an Entity (entity.ts), which is this record with its dataclass's methods.
  */
 import type { StoredValue } from '../values/coerce.js'
-import type { Entity } from './entity.js'
 
 /** A primary-key value: numbers for numeric keys, strings for string and uuid keys. */
 export type KeyValue = number | string
@@ -24,12 +24,6 @@ export interface EntityRecord {
   /** Time of the last save, in epoch milliseconds from the datastore's clock. */
   readonly timestamp: number
   readonly values: StoredValues
-  /**
-   * @internal The Entity view of this version, made on its first read and then reused (an identity
-   * map): a version never changes, so every reader may share its view, and a repeated `get` then
-   * allocates nothing. The one writable field, which is why records are not frozen.
-   */
-  view: Entity | undefined
 }
 
 /**

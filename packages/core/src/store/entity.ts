@@ -1,36 +1,58 @@
 /**
- * @module A read view of one entity version. Storage values come straight from the record;
- * relations, calculated and alias attributes are computed on read.
+ * @module One entity version: the stored record itself (a table keeps every version as an Entity,
+ * so reading one allocates nothing). Storage values are the record's; relations, calculated and
+ * alias attributes are computed on read.
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef } from '../schema/definitions.js'
 import type { DataClass } from './data-class.js'
-import type { EntityRecord, KeyValue } from './entity-record.js'
+import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import { EntitySelection } from './entity-selection.js'
 
-export class Entity {
+export class Entity implements EntityRecord {
+  /** @internal The slot of this entity in its table. */
+  readonly rowId: number
+  /** The primary key (also `getKey()`). */
+  readonly key: KeyValue
+  /** The version stamp (also `getStamp()`). */
+  readonly stamp: number
+  /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */
+  readonly timestamp: number
+  /** @internal The stored values by storage attribute name (read them with `get`). */
+  readonly values: StoredValues
   readonly dataClass: DataClass
-  /** @internal */
-  readonly record: EntityRecord
 
-  /** @internal Entities are made by their DataClass. */
+  /**
+   * @internal Entities are made by their DataClass's table, one per stored version: an Entity is
+   * the record of that version, frozen, with the dataclass's methods.
+   */
   constructor(dataClass: DataClass, record: EntityRecord) {
+    this.rowId = record.rowId
+    this.key = record.key
+    this.stamp = record.stamp
+    this.timestamp = record.timestamp
+    this.values = record.values
     this.dataClass = dataClass
-    this.record = record
+    Object.freeze(this)
+  }
+
+  /** @internal This version's record: the entity itself. */
+  get record(): EntityRecord {
+    return this
   }
 
   getKey(): KeyValue {
-    return this.record.key
+    return this.key
   }
 
   /** The version stamp: 1 after the first save, +1 at every save. */
   getStamp(): number {
-    return this.record.stamp
+    return this.stamp
   }
 
   /** Time of the last save (epoch ms). */
   getTimestamp(): number {
-    return this.record.timestamp
+    return this.timestamp
   }
 
   /**
@@ -48,15 +70,15 @@ export class Entity {
   valueOf(attr: AttributeDef): unknown {
     switch (attr.kind) {
       case 'storage':
-        return this.record.values[attr.name] ?? null
+        return this.values[attr.name] ?? null
       case 'relatedEntity': {
-        const fk = this.record.values[attr.foreignKey]
+        const fk = this.values[attr.foreignKey]
         if (fk === null || fk === undefined) return null
         return this.dataClass.datastore.dataClass(attr.target).get(fk)
       }
       case 'relatedEntities': {
         const target = this.dataClass.datastore.dataClass(attr.target)
-        return new EntitySelection(target, target.rowIdsReferencing(attr.inverse, this.record.key))
+        return new EntitySelection(target, target.rowIdsReferencing(attr.inverse, this.key))
       }
       case 'calculated':
         return attr.compute ? (attr.compute(this) ?? null) : null

@@ -30,6 +30,11 @@ export class Table {
   #deletions = 0
   /** The indexes, updated by every mutator below. */
   readonly indexes: IndexSet
+  /**
+   * @internal What is stored for a record: the dataclass makes every version its Entity, so that a
+   * read hands out the stored object itself (no lookup, no allocation). Identity until then.
+   */
+  versionOf: (record: EntityRecord) => EntityRecord = (record) => record
 
   constructor(def: DataClassDef) {
     this.def = def
@@ -121,7 +126,7 @@ export class Table {
 
   /** @internal */
   insert(given: EntityRecord): void {
-    const record = ownRecord(given)
+    const record = this.versionOf(given)
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record)
     this.indexes.insert(record)
@@ -139,7 +144,7 @@ export class Table {
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
   replace(given: EntityRecord): void {
-    const record = ownRecord(given)
+    const record = this.versionOf(given)
     const before = this.#rows[record.rowId]!
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record)
@@ -170,17 +175,6 @@ export class Table {
     }
   }
 }
-
-/**
- * The record to store: `given` itself when its view slot is free and writable (records made by
- * newRecord), else a copy. A record spread from another version would carry that version's
- * view, and a frozen one could not cache its own.
- */
-function ownRecord(given: EntityRecord): EntityRecord {
-  if (given.view === undefined && !Object.isFrozen(given)) return given
-  return { ...given, view: undefined }
-}
-
 /** Attribute types whose stored values are numbers or null: they can have a numeric column. */
 export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
   'byte',
