@@ -330,7 +330,13 @@ for (const r of allResults) {
     r.group.id,
     `${ms(base.median)} ms`,
     cell('entistore', (impl) =>
-      impl.includes('index layer') ? 'index' : impl.includes("'name = :1'") ? 'query' : '',
+      impl.includes('index layer')
+        ? 'index'
+        : impl.endsWith('.at(0)')
+          ? 'query+at(0)'
+          : impl.includes("'name = :1'")
+            ? 'query'
+            : '',
     ),
     cell('peer', (impl) => (impl.startsWith('lokijs') ? 'loki' : 'mingo')),
     r.group.target ? r.group.target.label : '',

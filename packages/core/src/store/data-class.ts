@@ -7,7 +7,7 @@ import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/
 import type { StoredValue } from '../values/coerce.js'
 import { coerceAt } from './changes.js'
 import type { Datastore } from './datastore.js'
-import type { KeyValue } from './entity-record.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
 import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
 import { toKey } from './keys.js'
@@ -27,6 +27,8 @@ export class DataClass {
   readonly table: Table
   // Which raw keys `get` can use as they are: integers for numeric keys, text for string keys.
   readonly #storedKey: 'number' | 'string' | 'other'
+  // The table's key map itself (it is never replaced): `get` is then one Map lookup.
+  readonly #byKey: ReadonlyMap<KeyValue, EntityRecord>
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
   readonly #prepared = new Map<string, PreparedQuery>()
@@ -36,6 +38,7 @@ export class DataClass {
     this.datastore = datastore
     this.def = table.def
     this.table = table
+    this.#byKey = table.byKey
     const keyType = table.def.key.type
     this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
     // Every version is stored as its Entity: `get` and selections hand out the stored object.
@@ -77,7 +80,7 @@ export class DataClass {
       typeof key === 'number'
         ? this.#storedKey === 'number' && Number.isSafeInteger(key)
         : typeof key === 'string' && this.#storedKey === 'string'
-    const entity = this.table.recordByKey(stored ? (key as KeyValue) : toKey(this.def, key))
+    const entity = this.#byKey.get(stored ? (key as KeyValue) : toKey(this.def, key))
     return (entity as Entity | undefined) ?? null
   }
 

@@ -68,6 +68,11 @@ export class Table {
     return this.#byKey.get(key)
   }
 
+  /** @internal Key → current record, for the hottest reads (`get`). Do not modify. */
+  get byKey(): ReadonlyMap<KeyValue, EntityRecord> {
+    return this.#byKey
+  }
+
   /** Live row ids in primary-key order. The array is shared: do not modify it. */
   orderedRowIds(): readonly number[] {
     if (this.#orderedDirty) {
