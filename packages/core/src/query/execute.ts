@@ -97,8 +97,11 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
           children.push(first.step)
           continue
         }
-        // Filtering candidates: the operand is a per-row test (a join becomes a key-set test).
-        const { test, steps } = predicateOf(operand, ctx)
+        // Filtering candidates: the operand is a per-row test (a join becomes a key-set test). A
+        // bound the driver's index range already applied passes every candidate.
+        const { test, steps } = isCovered(operand)
+          ? { test: () => true, steps: [] }
+          : predicateOf(operand, ctx)
         const from = rows
         rows = from === undefined ? scan(table, test) : filterRows(table, from, test)
         children.push({
@@ -147,15 +150,20 @@ function fusedAnd(
   table: Table,
   ctx: ExecContext,
 ): number[] {
-  const rest = (node.driven ? node.operands.slice(1) : node.operands).filter(
-    (o) => !(o.kind === 'Leaf' && o.covered),
-  )
+  const rest = (node.driven ? node.operands.slice(1) : node.operands).filter((o) => !isCovered(o))
   const tests = rest.map((o) => predicateOf(o, ctx).test)
   const test = allOf(tests)
   if (!node.driven) return scan(table, test)
   const first = execute(node.operands[0]!, ctx).rows
   return tests.length === 0 || first.length === 0 ? first : filterRows(table, first, test)
 }
+
+/**
+ * True for a bound that the AND's driver read as the other end of its index range: the driver's
+ * rows all satisfy it. Only where the driver runs through its index: as a per-row test (under a
+ * NOT, inside an OR…) the AND tests both bounds.
+ */
+const isCovered = (node: PlanNode): boolean => node.kind === 'Leaf' && node.covered === true
 
 /** One test for all of `tests`, unrolled for the usual two or three. */
 function allOf(tests: readonly RowPredicate[]): RowPredicate {
@@ -230,7 +238,6 @@ export function predicateOf(
 ): { test: RowPredicate; steps: PathStep[] } {
   switch (node.kind) {
     case 'Leaf':
-      if (node.covered) return { test: () => true, steps: [] }
       return {
         test: comparisonPredicate(node.bound, ctx.entityOf(node.bound.dataClass)),
         steps: [],
