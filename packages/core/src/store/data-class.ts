@@ -74,14 +74,22 @@ export class DataClass {
    * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
    */
   get(key: unknown): Entity | null {
+    // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
+    // so 3 finds 3 and "3" does not), which is what coercion would have given.
+    const hit = this.#byKey.get(key as KeyValue)
+    return hit !== undefined ? (hit as Entity) : this.#getCoerced(key)
+  }
+
+  // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
+  #getCoerced(key: unknown): Entity | null {
     // A key already in its stored form (an integer for a numeric key, text for a string key)
-    // needs no coercion: the common case in code, kept off the general path.
+    // was looked up as it is: nothing to convert, nothing found.
     const stored =
       typeof key === 'number'
         ? this.#storedKey === 'number' && Number.isSafeInteger(key)
         : typeof key === 'string' && this.#storedKey === 'string'
-    const entity = this.#byKey.get(stored ? (key as KeyValue) : toKey(this.def, key))
-    return (entity as Entity | undefined) ?? null
+    if (stored) return null
+    return (this.#byKey.get(toKey(this.def, key)) as Entity | undefined) ?? null
   }
 
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */

@@ -159,6 +159,14 @@ describe('DataClass.get', () => {
 
   it('gives null for a valid key that matches no entity', () => {
     expect(ds.Employee.get('99')).toBeNull()
+    expect(ds.Employee.get(99)).toBeNull()
+    expect(ds.Employee.get(-0)).toBeNull()
+  })
+
+  it('answers a stored-form key and its spellings alike, and refuses a fraction found or not', () => {
+    expect(ds.Employee.get(3.0)).toBe(ds.Employee.get('3'))
+    expect(thrown(() => ds.Employee.get(3.5)).errCode).toBe(1541)
+    expect(thrown(() => ds.Employee.get(Number.NaN)).errCode).toBe(1541)
   })
 
   it('throws InvalidKey (1541) for a key that cannot be of the key type', () => {
