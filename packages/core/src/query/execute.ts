@@ -300,7 +300,9 @@ function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[
     return ([] as number[]).concat(...keys.map((k) => equalRows(table, ix, via, k)))
   }
   const sorted = table.indexes.of(name)!.sorted!
-  const [s, e] = pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound)
+  const [s, e] =
+    access.range ??
+    (pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound))
   const rows = sorted.rows(s, e)
   return access.verify
     ? filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass)))

@@ -30,7 +30,17 @@ export type Access =
    * opposite bound on the same attribute from the same AND (`a >= 1 AND a < 9`): the index then
    * reads one range instead of one half-line filtered by the other.
    */
-  | { readonly kind: 'sorted'; readonly verify: boolean; readonly otherBound?: BoundComparison }
+  | {
+      readonly kind: 'sorted'
+      readonly verify: boolean
+      readonly otherBound?: BoundComparison
+      /**
+       * The positions the planner found in the sorted index for a range or a prefix (its estimate
+       * came from them): the executor reads them instead of searching again. A plan is run on the
+       * table state it was made on.
+       */
+      readonly range?: readonly [number, number]
+    }
 
 export interface LeafPlan {
   readonly kind: 'Leaf'

@@ -154,23 +154,23 @@ function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
         v.pattern &&
         v.pattern.prefix !== ''
       ) {
-        const [s, e] = ix.sorted.prefix(v.pattern.prefix)
-        return leaf({ kind: 'sorted', verify: true }, e - s)
+        const range = ix.sorted.prefix(v.pattern.prefix)
+        return leaf({ kind: 'sorted', verify: true, range }, range[1] - range[0])
       }
       return scan
     }
     case 'begin': {
       if (!ix?.sorted || v.kind !== 'value' || !v.pattern) return scan
-      const [s, e] = ix.sorted.prefix(v.pattern.prefix)
-      return leaf({ kind: 'sorted', verify: false }, e - s)
+      const range = ix.sorted.prefix(v.pattern.prefix)
+      return leaf({ kind: 'sorted', verify: false, range }, range[1] - range[0])
     }
     case 'lt':
     case 'gt':
     case 'le':
     case 'ge': {
       if (!ix?.sorted || v.kind !== 'value') return scan
-      const [s, e] = rangeOf(c, ix.sorted)
-      return leaf({ kind: 'sorted', verify: false }, e - s)
+      const range = rangeOf(c, ix.sorted)
+      return leaf({ kind: 'sorted', verify: false, range }, range[1] - range[0])
     }
     case 'ne':
     case 'strictNe':
@@ -242,6 +242,8 @@ function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
       (LOWER.has(o.bound.op) || UPPER.has(o.bound.op)),
   )
   if (ranges.length < 2) return operands
+  // Both leaves of a pair read the same range: searched once, by whichever comes first.
+  const merged = new Map<LeafPlan, [number, number]>()
   return operands.map((o) => {
     if (o.kind !== 'Leaf' || !ranges.includes(o)) return o
     const lower = LOWER.has(o.bound.op)
@@ -255,12 +257,16 @@ function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
         typeof p.bound.value.key === typeof o.bound.value.key,
     )
     if (!partner) return o
-    const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
-    const [s, e] = rangeOf(o.bound, sorted, partner.bound)
+    let range = merged.get(partner)
+    if (!range) {
+      const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
+      range = rangeOf(o.bound, sorted, partner.bound)
+      merged.set(o, range)
+    }
     return {
       ...o,
-      access: { kind: 'sorted', verify: false, otherBound: partner.bound },
-      estimate: e - s,
+      access: { kind: 'sorted', verify: false, otherBound: partner.bound, range },
+      estimate: range[1] - range[0],
     }
   })
 }
