@@ -132,6 +132,62 @@ describe('PreparedQuery', () => {
     },
   )
 
+  test.prop(
+    [
+      fc.array(
+        fc.oneof(
+          fc.record({
+            op: fc.constant('load' as const),
+            name: fc.constantFrom(...NAMES),
+            age: fc.integer({ min: 18, max: 30 }),
+          }),
+          fc.record({
+            op: fc.constantFrom('index' as const, 'drop' as const),
+            attr: fc.constantFrom('name', 'nick', 'age', 'code'),
+          }),
+          fc.record({
+            op: fc.constant('query' as const),
+            text: fc.constantFrom(...TEXTS.filter(([dc]) => dc === 'Person').map(([, t]) => t)),
+            value: anyValue,
+          }),
+        ),
+        { maxLength: 25 },
+      ),
+    ],
+    { numRuns: 150 },
+  )('keeps answering as the general path through writes and index changes', (steps) => {
+    const ds = store()
+    const Person = ds.dataClass('Person')
+    // The same prepared objects all along: what they cached must follow the changes.
+    const prepared = new Map(
+      TEXTS.filter(([dc]) => dc === 'Person').map(
+        ([, text]) => [text, Person.prepare(text)] as const,
+      ),
+    )
+    let n = 0
+    for (const step of steps) {
+      if (step.op === 'load')
+        ds.loadData({
+          Person: [{ name: step.name, nick: step.name, code: `n${n++}`, age: step.age }],
+        })
+      else if (step.op === 'index') Person.createIndex(step.attr)
+      else if (step.op === 'drop') Person.dropIndex(step.attr)
+      else if (step.op === 'query') {
+        const general = outcome(
+          () => runQuery(Person, step.text, { params: [step.value] }).selection,
+        )
+        expect(
+          outcome(() => prepared.get(step.text)!.select(step.value)),
+          step.text,
+        ).toEqual(general)
+        expect(
+          outcome(() => Person.query(step.text, step.value)),
+          step.text,
+        ).toEqual(general)
+      }
+    }
+  })
+
   it('looks up an indexed equality directly, and only that', () => {
     const Person = store().dataClass('Person')
     const direct = (text: string) => Person.prepare(text).direct

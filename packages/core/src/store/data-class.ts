@@ -25,7 +25,8 @@ export class DataClass {
   readonly def: DataClassDef
   /** @internal */
   readonly table: Table
-  // Which raw keys `get` can use as they are: integers for numeric keys, text for string keys.
+  // The raw keys that are already of the stored form (integers for numeric keys, text for string
+  // keys): when `get` misses with one, converting it cannot find anything else.
   readonly #storedKey: 'number' | 'string' | 'other'
   // The table's key map itself (it is never replaced): `get` is then one Map lookup.
   readonly #byKey: ReadonlyMap<KeyValue, EntityRecord>
