@@ -18,6 +18,7 @@ import type { EntityRecord } from '../store/entity-record.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from './compare.js'
+import { fold } from './fold.js'
 import type { EntityOf } from './predicate.js'
 
 /** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
@@ -144,13 +145,12 @@ export function byKeys(
   )
   const signs = keys.map((k) => (k.descending ? -1 : 1))
   const only = keys.length === 1 ? keys[0]! : undefined
-  const direct =
-    only &&
-    only.relations.length === 0 &&
-    only.operand.kind === 'storage' &&
-    NUMERIC_COLUMN_TYPES.has(only.operand.attr.type)
-      ? only.operand.attr.name
+  const stored =
+    only && only.relations.length === 0 && only.operand.kind === 'storage'
+      ? only.operand.attr
       : undefined
+  const direct = stored && NUMERIC_COLUMN_TYPES.has(stored.type) ? stored.name : undefined
+  const text = stored?.type === 'string' ? stored.name : undefined
   return {
     take(rows, count) {
       const n = rows.length
@@ -159,6 +159,8 @@ export function byKeys(
       const fast =
         direct === undefined ? undefined : topNumeric(table, rows, direct, signs[0]!, count)
       if (fast) return fast
+      const byText = text === undefined ? undefined : topText(table, rows, text, signs[0]!, count)
+      if (byText) return byText
       // A row deleted since the selection was made (entity sets keep them) goes last, as in the
       // index walks; its keys are never read.
       const deleted = rows.map((r) => table.record(r) === undefined)
@@ -269,6 +271,52 @@ function topNumeric(
     (a, b) => hk[a]! - hk[b]! || hr[a]! - hr[b]!,
   )
   return order.map((i) => hr[i]!)
+}
+
+/**
+ * The first `count` of `rows` ordered by the text attribute `name` folded (null first ascending),
+ * ties by row id; or undefined when a row was deleted. The folded keys are read in one pass
+ * straight from the records, then a bounded heap compares them with `<`.
+ */
+function topText(
+  table: Table,
+  rows: readonly number[],
+  name: string,
+  sign: number,
+  count: number,
+): number[] | undefined {
+  const slots = table.slots
+  const n = rows.length
+  const keys = new Array<string | null>(n)
+  // Text columns repeat values (cities, statuses): each distinct value is folded once, while
+  // there are few (past 4,096 the lookups cost more than they save: every value is folded).
+  let folded: Map<string, string> | undefined = new Map()
+  for (let i = 0; i < n; i++) {
+    const v = slots[rows[i]!]?.values[name]
+    if (v === undefined) return undefined // a deleted row
+    if (typeof v !== 'string') keys[i] = null
+    else if (folded === undefined) keys[i] = fold(v)
+    else {
+      let f = folded.get(v)
+      if (f === undefined) {
+        f = fold(v)
+        if (folded.size < 4096) folded.set(v, f)
+        else folded = undefined
+      }
+      keys[i] = f
+    }
+  }
+  const cmp = (i: number, j: number): number => {
+    const a = keys[i]!
+    const b = keys[j]!
+    if (a === b) return rows[i]! - rows[j]!
+    return (a === null ? -1 : b === null ? 1 : a < b ? -1 : 1) * sign
+  }
+  const positions = count * 4 >= n ? Array.from({ length: n }, (_, i) => i) : topK(n, count, cmp)
+  return positions
+    .sort(cmp)
+    .slice(0, count)
+    .map((i) => rows[i]!)
 }
 
 /** The single order column as numbers (null → -Infinity), if it is one of numbers and nothing is deleted. */
