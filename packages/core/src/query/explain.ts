@@ -16,7 +16,7 @@
 import type { ComparisonOp } from './ast.js'
 import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
 import type { PathStep } from './execute.js'
-import type { LeafPlan, PlanNode } from './plan.js'
+import { leafPlan, type LeafPlan, type PlanNode } from './plan.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
@@ -146,9 +146,7 @@ export function extendedQueryPlanOf(node: PlanNode): JsonObject {
         type: 'LogicOperatorNode',
         logicOper: 'And',
         linked: fieldOfPrefix(node),
-        parts: node.bound.comparisons.map((c) =>
-          seqNode({ kind: 'Leaf', bound: c, access: { kind: 'scan' }, estimate: 0 }),
-        ),
+        parts: node.bound.comparisons.map((c) => seqNode(leafPlan(c, { kind: 'scan' }, 0))),
       }
     case 'Join':
     case 'ReverseJoin': {

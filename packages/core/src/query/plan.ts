@@ -48,7 +48,7 @@ export interface LeafPlan {
   readonly access: Access
   readonly estimate: number
   /** True when the AND's driver already read this bound (`otherBound`): every row passes it. */
-  readonly covered?: boolean
+  readonly covered: boolean
 }
 
 export interface LinkedPlan {
@@ -100,6 +100,19 @@ export interface QueryPlan {
   /** null: every entity (no filter). */
   readonly root: PlanNode | null
   readonly source: BoundFilter | null
+}
+
+/**
+ * A leaf plan. Every leaf is made here, with all its fields, so that leaves share one shape (and
+ * an object spread, slow in V8, is never needed to change one).
+ */
+export function leafPlan(
+  bound: BoundComparison,
+  access: Access,
+  estimate: number,
+  covered = false,
+): LeafPlan {
+  return { kind: 'Leaf', bound, access, estimate, covered }
 }
 
 /** True when a node finds its rows without looking at every row of its dataclass. */

@@ -10,6 +10,7 @@ import type { AttributeIndexes } from '../indexes/index-set.js'
 import type { BoundComparison, BoundFilter, CmpValue } from './bound.js'
 import {
   isIndexed,
+  leafPlan,
   type Access,
   type AndPlan,
   type LeafPlan,
@@ -85,7 +86,9 @@ function planAnd(input: PlanNode[], tableOf: TableOf): AndPlan {
       : undefined
   const rest = operands
     .filter((o) => o !== driver)
-    .map((o): PlanNode => (o.kind === 'Leaf' && o.bound === other ? { ...o, covered: true } : o))
+    .map((o): PlanNode =>
+      o.kind === 'Leaf' && o.bound === other ? leafPlan(o.bound, o.access, o.estimate, true) : o,
+    )
     .sort((a, b) => a.estimate - b.estimate)
   const ordered = driver ? [driver, ...rest] : rest
   const estimate = Math.min(...operands.map((o) => o.estimate))
@@ -111,16 +114,11 @@ const tableSize = (node: BoundFilter, tableOf: TableOf): number => tableOf(dataC
 /** Chooses the access of one comparison and estimates its result size. */
 function planLeaf(c: BoundComparison, tableOf: TableOf): PlanNode {
   const table = tableOf(c.dataClass)
-  const scan = { kind: 'Leaf', bound: c, access: { kind: 'scan' }, estimate: table.size } as const
+  const scan = leafPlan(c, SCAN, table.size)
   if (c.operand.kind !== 'storage') return scan
   const attr = c.operand.attr
   const ix = table.indexes.of(attr.name)
-  const leaf = (access: Access, estimate: number): PlanNode => ({
-    kind: 'Leaf',
-    bound: c,
-    access,
-    estimate,
-  })
+  const leaf = (access: Access, estimate: number): PlanNode => leafPlan(c, access, estimate)
   const v = c.value
 
   const exactKeys = (value: CmpValue): boolean =>
@@ -226,6 +224,8 @@ export function equalRows(
   return ix!.sorted!.rows(s, e)
 }
 
+const SCAN: Access = { kind: 'scan' }
+
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
 const UPPER: ReadonlySet<string> = new Set(['lt', 'le'])
 
@@ -263,11 +263,11 @@ function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
       range = rangeOf(o.bound, sorted, partner.bound)
       merged.set(o, range)
     }
-    return {
-      ...o,
-      access: { kind: 'sorted', verify: false, otherBound: partner.bound, range },
-      estimate: range[1] - range[0],
-    }
+    return leafPlan(
+      o.bound,
+      { kind: 'sorted', verify: false, otherBound: partner.bound, range },
+      range[1] - range[0],
+    )
   })
 }
 
