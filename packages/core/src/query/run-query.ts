@@ -79,9 +79,9 @@ export function runQuery(
   const query = typeof text === 'string' ? parseCached(text) : text
   const bound = query.filter
     ? bindFilter(ds.schema, dc.def, query.filter, {
-        ...(options.params ? { params: options.params } : {}),
-        ...(options.parameters ? { named: options.parameters } : {}),
-        ...(options.exposedOnly ? { exposedOnly: true } : {}),
+        params: options.params,
+        named: options.parameters,
+        exposedOnly: options.exposedOnly ?? false,
       })
     : null
   const orderItems = [
