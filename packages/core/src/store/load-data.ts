@@ -180,5 +180,5 @@ function readRow(
         key: v as KeyValue,
       })
   }
-  return { values, ...(stamp === undefined ? {} : { stamp }), timestamp }
+  return { values, stamp, timestamp }
 }
