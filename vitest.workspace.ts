@@ -13,6 +13,8 @@ export const projects: TestProjectConfiguration[] = [
   pkg('core', { testTimeout: 30_000 }),
   pkg('rest'),
   pkg('entistore', { testTimeout: 30_000 }),
+  // The repository's own checks (the layers lint).
+  { extends: true, test: { name: 'tools', root: './tools', include: ['*.test.ts'] } },
 ]
 
 export default projects

@@ -1,6 +1,7 @@
 /**
  * House rules that a formatter cannot check, over the tracked TypeScript sources:
  * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
+ * - the core's layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - file and folder names under packages/ are kebab-case;
  * - no focused tests (`.only`).
@@ -8,6 +9,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { importsOf, layerProblems } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const problems: string[] = []
@@ -29,29 +31,29 @@ for (const file of walk(join(root, 'packages'))) {
   const segments = rel.split('/').slice(2) // below packages/<name>/
   for (const seg of segments)
     if (!KEBAB.test(seg)) problems.push(`${rel}: "${seg}" is not kebab-case`)
-  const lines = readFileSync(file, 'utf8').split('\n')
-  lines.forEach((line, i) => {
-    const at = `${rel}:${i + 1}`
-    const m = /\bfrom\s+['"]([^'"]+)['"]|^\s*import\s*\(?\s*['"]([^'"]+)['"]/.exec(line)
-    const imp = m?.[1] ?? m?.[2]
-    if (imp !== undefined) {
-      if (rel.startsWith('packages/core/src/') && !rel.endsWith('.test.ts')) {
-        if (/^(node:)?(http|https|http2|net|fs|fs\/promises|child_process)$/.test(imp))
-          problems.push(`${at}: the core must not import ${imp}`)
-        if (imp.startsWith('@entistore/')) problems.push(`${at}: the core must not import ${imp}`)
-      }
-      if (
-        rel.startsWith('packages/rest/src/') &&
-        !rel.startsWith('packages/rest/src/node/') &&
-        !rel.endsWith('.test.ts')
-      ) {
-        if (imp.startsWith('node:'))
-          problems.push(
-            `${at}: the fetch handler must stay runtime-neutral (no ${imp}); put Node code in src/node`,
-          )
-      }
+  const text = readFileSync(file, 'utf8')
+  const test = rel.endsWith('.test.ts')
+  problems.push(...layerProblems(rel, text))
+  for (const { spec: imp, line } of importsOf(text)) {
+    const at = `${rel}:${line}`
+    if (rel.startsWith('packages/core/src/') && !test) {
+      if (/^(node:)?(http|https|http2|net|fs|fs\/promises|child_process)$/.test(imp))
+        problems.push(`${at}: the core must not import ${imp}`)
+      if (imp.startsWith('@entistore/')) problems.push(`${at}: the core must not import ${imp}`)
     }
-    if (/\b(it|test|describe)\.only\(/.test(line)) problems.push(`${at}: focused test (.only)`)
+    if (
+      rel.startsWith('packages/rest/src/') &&
+      !rel.startsWith('packages/rest/src/node/') &&
+      !test &&
+      imp.startsWith('node:')
+    )
+      problems.push(
+        `${at}: the fetch handler must stay runtime-neutral (no ${imp}); put Node code in src/node`,
+      )
+  }
+  text.split('\n').forEach((line, i) => {
+    if (/\b(it|test|describe)\.only\(/.test(line))
+      problems.push(`${rel}:${i + 1}: focused test (.only)`)
   })
 }
 

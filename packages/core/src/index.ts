@@ -4,11 +4,11 @@
  */
 
 // Datastore and its parts
-export { createDatastore, Datastore } from './store/datastore.js'
-export type { CommitListener, DatastoreOptions, DatastoreWith } from './store/datastore.js'
-export { DataClass } from './store/data-class.js'
-export { Entity } from './store/entity.js'
-export { EntitySelection } from './store/entity-selection.js'
+export { createDatastore, Datastore } from './orda/datastore.js'
+export type { CommitListener, DatastoreOptions, DatastoreWith } from './orda/datastore.js'
+export { DataClass } from './orda/data-class.js'
+export { Entity } from './orda/entity.js'
+export { EntitySelection } from './orda/entity-selection.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadReport } from './store/load-data.js'
@@ -34,6 +34,7 @@ export type {
   CalculatedAttributeDef,
   CalculatedFn,
   DataClassDef,
+  EntityView,
   RelatedEntitiesAttributeDef,
   RelatedEntityAttributeDef,
   SchemaDef,
@@ -65,10 +66,11 @@ export type { FilterErrorDetails } from './query/parse-filter.js'
 export { printQuery, printFilter, printOrderBy } from './query/print-filter.js'
 export { Ast, pathText } from './query/ast.js'
 export type * from './query/ast.js'
-export { runQuery, orderSelection, parseCached } from './query/run-query.js'
-export { PreparedQuery } from './query/prepared-query.js'
-export type { PrepareOptions } from './query/prepared-query.js'
-export type { QueryOptions, QueryResult } from './query/run-query.js'
-export { fold } from './query/fold.js'
+export { parseCached } from './query/run-query.js'
+export { runQuery, orderSelection } from './orda/queries.js'
+export { PreparedQuery } from './orda/prepared-query.js'
+export type { PrepareOptions } from './orda/prepared-query.js'
+export type { QueryOptions, QueryResult } from './orda/queries.js'
+export { fold } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
 export type { IndexKind } from './indexes/index-set.js'

@@ -3,7 +3,7 @@
  * table size. String keys are folded, so `name = 'élodie'` finds "Elodie" as the query engine's
  * equality does. Null values are indexed too (under `null`) for `= null`.
  */
-import type { SortKey } from '../query/compare.js'
+import type { SortKey } from '../values/compare.js'
 
 export class HashIndex {
   readonly attribute: string

@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type Datastore } from '../store/datastore.js'
+import { createDatastore, type Datastore } from '../orda/datastore.js'
 import { createValues, type EntityRecord } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import { IndexSet } from './index-set.js'

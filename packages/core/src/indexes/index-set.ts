@@ -9,11 +9,19 @@
  *   key also gets a hash index, for case-insensitive equality);
  * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
  */
-import { sortKey } from '../query/compare.js'
+import { sortKey } from '../values/compare.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import type { EntityRecord } from '../store/entity-record.js'
 import { HashIndex } from './hash-index.js'
 import { SortedIndex } from './sorted-index.js'
+
+/**
+ * What an index reads of a stored record: its row id and its values by attribute name. The index
+ * layer owns this shape; the store's records are of it.
+ */
+export interface IndexedRecord {
+  readonly rowId: number
+  readonly values: Readonly<Record<string, unknown>>
+}
 
 export interface AttributeIndexes {
   readonly attribute: StorageAttributeDef
@@ -90,7 +98,7 @@ export class IndexSet {
     return true
   }
 
-  insert(record: EntityRecord): void {
+  insert(record: IndexedRecord): void {
     for (const ix of this.#byAttribute.values()) {
       const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
       ix.hash?.add(key, record.rowId)
@@ -98,7 +106,7 @@ export class IndexSet {
     }
   }
 
-  update(before: EntityRecord, after: EntityRecord): void {
+  update(before: IndexedRecord, after: IndexedRecord): void {
     for (const ix of this.#byAttribute.values()) {
       const name = ix.attribute.name
       if (before.values[name] === after.values[name]) continue
@@ -115,7 +123,7 @@ export class IndexSet {
     }
   }
 
-  delete(record: EntityRecord): void {
+  delete(record: IndexedRecord): void {
     for (const ix of this.#byAttribute.values()) {
       const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
       ix.hash?.remove(key, record.rowId)
@@ -129,13 +137,13 @@ export class IndexSet {
   }
 
   /** Ends a bulk change: sorted indexes are rebuilt from `records` (every live record). */
-  endBulk(records: Iterable<EntityRecord>): void {
+  endBulk(records: Iterable<IndexedRecord>): void {
     this.#bulk = false
     this.#rebuildSorted([...records])
   }
 
   /** Rebuilds every index from `records` (every live record). */
-  rebuild(records: Iterable<EntityRecord>): void {
+  rebuild(records: Iterable<IndexedRecord>): void {
     const all = [...records]
     for (const ix of this.#byAttribute.values()) {
       if (!ix.hash) continue
@@ -146,7 +154,7 @@ export class IndexSet {
     this.#rebuildSorted(all)
   }
 
-  #rebuildSorted(all: readonly EntityRecord[]): void {
+  #rebuildSorted(all: readonly IndexedRecord[]): void {
     for (const ix of this.#byAttribute.values()) {
       if (!ix.sorted) continue
       const folds = foldsOf(ix.attribute)

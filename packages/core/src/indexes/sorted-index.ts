@@ -4,7 +4,7 @@
  * Nulls sort first. Inserts and deletes are a binary search plus one `splice` (a memmove): fine up to
  * millions of rows; a bulk load rebuilds with one sort instead.
  */
-import { compareKeys, type SortKey } from '../query/compare.js'
+import { compareKeys, type SortKey } from '../values/compare.js'
 
 export class SortedIndex {
   readonly attribute: string

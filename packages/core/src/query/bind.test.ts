@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore } from '../store/datastore.js'
-import type { EntitySelection } from '../store/entity-selection.js'
+import { createDatastore } from '../orda/datastore.js'
+import type { EntitySelection } from '../orda/entity-selection.js'
 
 const model = (indexed: boolean): ModelJson => ({
   dataClasses: [

@@ -40,8 +40,8 @@ import type {
   ObjectStep,
   Operand,
 } from './bound.js'
-import { sortKey } from './compare.js'
-import { fold, hasWildcard, wildcardMatcher, wildcardPrefix } from './fold.js'
+import { sortKey } from '../values/compare.js'
+import { fold, hasWildcard, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
 
 export interface BindOptions {
   /** Values of `:1`, `:2`, … */

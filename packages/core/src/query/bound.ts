@@ -4,7 +4,7 @@
  * The planner reads this tree; the naive evaluator and the executor both run its comparisons.
  */
 import type { ComparisonOp, LogicalOp } from './ast.js'
-import type { SortKey } from './compare.js'
+import type { SortKey } from '../values/compare.js'
 import type { ValueType } from '../schema/model-json.js'
 import type {
   CalculatedAttributeDef,

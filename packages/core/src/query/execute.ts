@@ -7,7 +7,7 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { BoundComparison, CmpValue } from './bound.js'
-import { sortKey, type SortKey } from './compare.js'
+import { sortKey, type SortKey } from '../values/compare.js'
 import type { Access, PlanNode } from './plan.js'
 import { equalRows, rangeOf } from './planner.js'
 import {

@@ -13,13 +13,21 @@
  * row-id order, so that an index walk and a sort agree and `take` always returns `count` rows.
  */
 import type { SortedIndex } from '../indexes/sorted-index.js'
-import type { Ordering } from '../store/entity-selection.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
-import { compareKeys, sortKey, type SortKey } from './compare.js'
-import { fold } from './fold.js'
+import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
+import { fold } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
+
+/**
+ * How a selection puts its rows in order, lazily: `take(rows, count)` returns the first `count` of
+ * `rows` in order. Reading the first 100 entities of a million-row result then costs a top-100
+ * selection, not a full sort.
+ */
+export interface Ordering {
+  take(rows: readonly number[], count: number): number[]
+}
 
 /** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
 function membership(table: Table, rows: readonly number[]): Uint8Array | undefined {

@@ -19,7 +19,7 @@ import {
 } from './plan.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
-import type { SortKey } from './compare.js'
+import type { SortKey } from '../values/compare.js'
 
 export type TableOf = (dc: DataClassDef) => Table
 

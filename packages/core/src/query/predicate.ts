@@ -7,17 +7,17 @@
  * - ranges and `begin`: false for null and for values of another kind.
  * - `[]` collections: any element satisfies the comparison; for `!=`, every element must differ.
  */
-import type { Entity } from '../store/entity.js'
+import type { EntityView } from '../schema/definitions.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
-import { compareKeys, sortKey, type SortKey } from './compare.js'
-import { equalsFolded, keywords } from './fold.js'
+import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
+import { equalsFolded, keywords } from '../values/fold.js'
 
 /** A test of one row. */
 export type RowPredicate = (record: EntityRecord) => boolean
 
-/** The Entity view of a record (calculated attributes compute from it). */
-export type EntityOf = (record: EntityRecord) => Entity
+/** The entity a record is (calculated attributes compute from it). */
+export type EntityOf = (record: EntityRecord) => EntityView
 
 const kindOf = (k: SortKey): string => (k === null ? 'null' : typeof k)
 

@@ -1,12 +1,11 @@
 /**
- * @module A query from text to selection: parse → bind → plan → execute → order. This is what
- * `dataClass.query()` and the REST `$filter`/`$orderby` run.
+ * @module A query from text to rows: parse → bind → plan → execute → order. The public objects
+ * (orda/) wrap the rows in an EntitySelection; this layer speaks tables and row ids only.
  */
 import { LRUCache } from 'lru-cache'
+import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
-import type { DataClass } from '../store/data-class.js'
-import { EntitySelection, type Ordering } from '../store/entity-selection.js'
-import type { EntityRecord } from '../store/entity-record.js'
+import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
 import type { Table } from '../store/table.js'
 import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
@@ -19,11 +18,21 @@ import {
   queryPathOf,
   queryPlanOf,
 } from './explain.js'
-import { byIndex, byKeys, byPrimaryKey } from './order.js'
+import { byIndex, byKeys, byPrimaryKey, type Ordering } from './order.js'
 import { parseOrderBy, parseQuery } from './parse-filter.js'
 import type { QueryPlan } from './plan.js'
 import { planQuery } from './planner.js'
 import type { EntityOf } from './predicate.js'
+
+/** What a query reads: the model, the tables, the clock (for query paths). */
+export interface QuerySource {
+  readonly schema: SchemaDef
+  readonly clock: Clock
+  /** The table of dataclass `name`. */
+  table(name: string): Table
+  /** The entity a record of dataclass `name` is, for calculated attributes. */
+  entityOf(name: string): EntityOf
+}
 
 export interface QueryOptions {
   /** Values of `:1`, `:2`, … */
@@ -42,8 +51,12 @@ export interface QueryOptions {
 
 type Json = ReturnType<typeof queryPlanOf>
 
-export interface QueryResult {
-  readonly selection: EntitySelection
+/** A query's answer as rows of its table: what the public QueryResult wraps in a selection. */
+export interface QueryRows {
+  /** The matching row ids, in no particular order when `ordering` is set. */
+  readonly rows: readonly number[]
+  /** How to order `rows` lazily; undefined when they are in order already. */
+  readonly ordering: Ordering | undefined
   readonly plan: QueryPlan
   /** 4D's `queryPlan` / `extendedQueryPlan` (with `queryPlan: true`; null when there was no filter). */
   readonly queryPlan?: Json | null
@@ -69,19 +82,20 @@ export function parseCached(text: string, source = 'query()'): QueryNode {
   return node
 }
 
-/** Runs a query on `dc`. `text` is a query string (or its parsed form); an empty string selects all. */
-export function runQuery(
-  dc: DataClass,
+/** Runs a query on the table of `def`. `text` is a query string (or its parsed form); '' selects all. */
+export function queryRows(
+  source: QuerySource,
+  def: DataClassDef,
   text: string | QueryNode,
   options: QueryOptions = {},
-): QueryResult {
-  const ds = dc.datastore
+): QueryRows {
   const query = typeof text === 'string' ? parseCached(text) : text
+  const exposedOnly = options.exposedOnly ?? false
   const bound = query.filter
-    ? bindFilter(ds.schema, dc.def, query.filter, {
+    ? bindFilter(source.schema, def, query.filter, {
         params: options.params,
         named: options.parameters,
-        exposedOnly: options.exposedOnly ?? false,
+        exposedOnly,
       })
     : null
   const orderItems = [
@@ -90,36 +104,34 @@ export function runQuery(
       ? parseOrderBy(options.orderBy)
       : (options.orderBy ?? [])),
   ]
-  const orderKeys = bindOrderBy(ds.schema, dc.def, orderItems, {
-    exposedOnly: options.exposedOnly ?? false,
-  })
-  const tableOf = (def: { name: string }): Table => ds.dataClass(def.name).table
-  const plan = planQuery(dc.def, bound, tableOf)
+  const orderKeys = bindOrderBy(source.schema, def, orderItems, { exposedOnly })
+  const tableOf = (d: { name: string }): Table => source.table(d.name)
+  const table = source.table(def.name)
+  const plan = planQuery(def, bound, tableOf)
   let step: PathStep | undefined
   let rows: readonly number[]
   let ordering: Ordering | undefined
   if (plan.root) {
     const ctx: ExecContext = {
       tableOf,
-      entityOf: (def) => entityOfTable(dc, def.name),
-      clock: ds.clock,
+      entityOf: (d) => source.entityOf(d.name),
+      clock: source.clock,
       trace: options.queryPath ?? false,
     }
     const run = execute(plan.root, ctx)
     step = run.step
     rows = run.rows
-    ordering = resultOrdering(dc, orderKeys)
+    ordering = resultOrdering(source, table, orderKeys)
   } else {
-    rows = dc.table.orderedRowIds()
-    ordering = orderKeys.length ? orderingFor(dc, orderKeys) : undefined
+    rows = table.orderedRowIds()
+    ordering = orderKeys.length ? orderingFor(source, table, orderKeys) : undefined
   }
-  const selection = new EntitySelection(dc, rows, ordering)
-  const result: {
-    -readonly [K in keyof QueryResult]: QueryResult[K]
-  } = {
-    selection,
+  const result: { -readonly [K in keyof QueryRows]: QueryRows[K] } = {
+    rows,
+    ordering,
     plan,
-    explain: () => explainText(plan.root, orderKeys.length ? orderLine(dc, orderKeys) : undefined),
+    explain: () =>
+      explainText(plan.root, orderKeys.length ? orderLine(table, orderKeys) : undefined),
   }
   if (options.queryPlan) {
     result.queryPlan = plan.root ? queryPlanOf(plan.root) : null
@@ -132,55 +144,57 @@ export function runQuery(
   return result
 }
 
-function entityOfTable(dc: DataClass, name: string): EntityOf {
-  const target = dc.datastore.dataClass(name)
-  return (record: EntityRecord) => target.entityAt(record.rowId)!
-}
-
 /** The order of a query's result: by `keys`, else 4D's default, the primary key. */
-export function resultOrdering(dc: DataClass, keys: readonly BoundOrderKey[]): Ordering {
-  return keys.length ? orderingFor(dc, keys) : byPrimaryKey(dc.table)
+export function resultOrdering(
+  source: QuerySource,
+  table: Table,
+  keys: readonly BoundOrderKey[],
+): Ordering {
+  return keys.length ? orderingFor(source, table, keys) : byPrimaryKey(table)
 }
 
 /** The cheapest way to order by `keys`: an index walk when one sorted index can do it all. */
-export function orderingFor(dc: DataClass, keys: readonly BoundOrderKey[]): Ordering {
+export function orderingFor(
+  source: QuerySource,
+  table: Table,
+  keys: readonly BoundOrderKey[],
+): Ordering {
   const only = keys.length === 1 ? keys[0]! : undefined
   if (only && only.relations.length === 0 && only.operand.kind === 'storage') {
-    const sorted = dc.table.indexes.of(only.operand.attr.name)?.sorted
-    if (sorted) return byIndex(dc.table, sorted, only.descending)
+    const sorted = table.indexes.of(only.operand.attr.name)?.sorted
+    if (sorted) return byIndex(table, sorted, only.descending)
   }
-  const ds = dc.datastore
   return byKeys(
-    dc.table,
+    table,
     keys,
-    (name) => ds.dataClass(name).table,
-    (table) => entityOfTable(dc, table.def.name),
+    (name) => source.table(name),
+    (t) => source.entityOf(t.def.name),
   )
 }
 
-function orderLine(dc: DataClass, keys: readonly BoundOrderKey[]): string {
+function orderLine(table: Table, keys: readonly BoundOrderKey[]): string {
   const walk =
     keys.length === 1 &&
     keys[0]!.relations.length === 0 &&
     keys[0]!.operand.kind === 'storage' &&
-    !!dc.table.indexes.of(keys[0]!.operand.attr.name)?.sorted
+    !!table.indexes.of(keys[0]!.operand.attr.name)?.sorted
   const list = keys.map((k) => `${k.text}${k.descending ? ' DESC' : ''}`).join(', ')
   return walk
     ? `ORDER BY ${list} USING SORTED INDEX (no sort)`
     : `ORDER BY ${list} (top-k on demand)`
 }
 
-/** Orders an existing selection (4D's `entitySelection.orderBy()`). */
-export function orderSelection(
-  selection: EntitySelection,
+/** The ordering of `rows` of `def` by `orderBy` (4D's `entitySelection.orderBy()`). */
+export function orderingBy(
+  source: QuerySource,
+  def: DataClassDef,
   orderBy: string | readonly OrderByItemNode[],
   options: { exposedOnly?: boolean } = {},
-): EntitySelection {
-  const dc = selection.dataClass
+): Ordering {
   const items = typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy
   if (items.length === 0) fail('WrongOrderBy', ['', 'no attribute to order by'])
-  const keys = bindOrderBy(dc.datastore.schema, dc.def, items, {
+  const keys = bindOrderBy(source.schema, def, items, {
     exposedOnly: options.exposedOnly ?? false,
   })
-  return new EntitySelection(dc, selection.unorderedRowIds, orderingFor(dc, keys))
+  return orderingFor(source, source.table(def.name), keys)
 }

@@ -2,10 +2,27 @@
  * @module The normalized model: every dataclass and attribute with its defaults filled, relations
  * resolved to their target dataclass. Built once by `load-model.ts`, frozen, and read everywhere.
  */
+import type { KeyValue } from '../values/value-types.js'
 import type { AttributeKind, MethodJson, ValueType } from './model-json.js'
 
-/** What a calculated attribute computes. It receives the entity and returns a value of the attribute's type. */
-export type CalculatedFn = (entity: import('../store/entity.js').Entity) => unknown
+/**
+ * An entity as a calculated attribute sees it. The schema owns this shape so that it needs nothing
+ * from the layers built on it; the Entity class implements it.
+ */
+export interface EntityView {
+  /** The value of any attribute (storage, relation, calculated, alias) by name. */
+  get(attribute: string): unknown
+  getKey(): KeyValue
+  getStamp(): number
+  getTimestamp(): number
+}
+
+/**
+ * What a calculated attribute computes. It receives the Entity and returns a value of the
+ * attribute's type. Declared as a method so that parameters are checked both ways: a function
+ * written `(e: Entity) => …` (the class of the layer above, which implements EntityView) is accepted.
+ */
+export type CalculatedFn = { compute(entity: EntityView): unknown }['compute']
 
 interface AttributeCommon {
   readonly name: string

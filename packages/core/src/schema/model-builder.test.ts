@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../store/datastore.js'
-import type { Entity } from '../store/entity.js'
+import { createDatastore } from '../orda/datastore.js'
+import type { Entity } from '../orda/entity.js'
 import type {
   CalculatedAttributeDef,
   RelatedEntitiesAttributeDef,

@@ -4,24 +4,8 @@
  * defaults. Unknown fields are kept and echoed in the catalog (4D adds new ones over time).
  */
 
-export const VALUE_TYPES = [
-  'bool',
-  'blob',
-  'byte',
-  'date',
-  'duration',
-  'image',
-  'long',
-  'long64',
-  'number',
-  'string',
-  'uuid',
-  'word',
-  'object',
-] as const
-
-/** The scalar types an attribute can hold (the catalog's `type` of storage attributes). */
-export type ValueType = (typeof VALUE_TYPES)[number]
+export { VALUE_TYPES, type ValueType } from '../values/value-types.js'
+import type { ValueType } from '../values/value-types.js'
 
 export const ATTRIBUTE_KINDS = [
   'storage',

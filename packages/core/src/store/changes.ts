@@ -12,7 +12,7 @@ import {
   type StoredValue,
 } from '../values/coerce.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
-import { sortKey } from '../query/compare.js'
+import { sortKey } from '../values/compare.js'
 import type { Table } from './table.js'
 
 export type Change =

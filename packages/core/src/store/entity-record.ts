@@ -4,9 +4,9 @@
  * stores each version as an Entity (entity.ts), which is this record with its dataclass's methods.
  */
 import type { StoredValue } from '../values/coerce.js'
+import type { KeyValue } from '../values/value-types.js'
 
-/** A primary-key value: numbers for numeric keys, strings for string and uuid keys. */
-export type KeyValue = number | string
+export type { KeyValue }
 
 /**
  * Attribute values by storage attribute name. Every storage attribute of the dataclass is an own

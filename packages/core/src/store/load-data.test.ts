@@ -3,9 +3,9 @@ import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { encodeBase64, type BinaryValue } from '../values/binary.js'
-import { createDatastore, type DatastoreWith } from './datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
 import type { DataFile } from './load-data.js'
-import type { Entity } from './entity.js'
+import type { Entity } from '../orda/entity.js'
 
 const model = (): ModelJson => ({
   __NAME: 'company',

@@ -12,7 +12,7 @@ import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js
 import { parseDate } from '../values/dates.js'
 import type { StoredValue } from '../values/coerce.js'
 import { BatchState, coerceAt, newRecord, type Change, type Locate } from './changes.js'
-import type { Datastore } from './datastore.js'
+import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
 import type { Table } from './table.js'
@@ -52,7 +52,7 @@ interface PendingRef {
 }
 
 export function prepareDataLoad(
-  ds: Datastore,
+  ds: Store,
   data: unknown,
 ): { changes: Change[]; report: LoadReport } {
   if (!isRecord(data))
@@ -63,10 +63,9 @@ export function prepareDataLoad(
   const report: Record<string, number> = {}
   const now = ds.clock.now()
   for (const [name, rows] of Object.entries(data as Record<string, unknown>)) {
-    const dc = ds.findDataClass(name)
-    if (!dc) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
+    const table = ds.findTable(name)
+    if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
-    const table = dc!.table
     ;(rows as unknown[]).forEach((row, index) => {
       const at: Locate = (attribute) =>
         `${name}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
@@ -96,7 +95,7 @@ export function prepareDataLoad(
 }
 
 function readRow(
-  ds: Datastore,
+  ds: Store,
   dc: DataClassDef,
   row: Record<string, unknown>,
   at: Locate,
@@ -146,7 +145,7 @@ function readRow(
           setStorage(fk, null, name)
           break
         }
-        const target = ds.dataClass(attr.target).table
+        const target = ds.table(attr.target)
         let key: KeyValue
         try {
           key = toKey(target.def, keyRaw)
@@ -176,7 +175,7 @@ function readRow(
     if (!refs.some((r) => r.where === at(attr.name)))
       refs.push({
         where: at(attr.foreignKey),
-        target: ds.dataClass(attr.target).table,
+        target: ds.table(attr.target),
         key: v as KeyValue,
       })
   }

@@ -16,8 +16,7 @@
  *
  * `null` and `undefined` become null. Conversions follow 4D: a numeric string is a number.
  */
-import type { StorageAttributeDef } from '../schema/definitions.js'
-import type { ValueType } from '../schema/model-json.js'
+import type { ValueType } from './value-types.js'
 import {
   binaryValue,
   decodeBase64,
@@ -171,8 +170,15 @@ export function coerceToType(type: ValueType, raw: unknown, dateOnly = true): St
   }
 }
 
+/** What coercion needs to know of a storage attribute (the schema's StorageAttributeDef is one). */
+export interface CoercionTarget {
+  readonly type: ValueType
+  readonly dateOnly: boolean
+  readonly notNull: boolean
+}
+
 /** Coerces a value for a storage attribute, also enforcing not-null. */
-export function coerceForAttribute(attr: StorageAttributeDef, raw: unknown): StoredValue {
+export function coerceForAttribute(attr: CoercionTarget, raw: unknown): StoredValue {
   const v = coerceToType(attr.type, raw, attr.dateOnly)
   if (v === null && attr.notNull) refuse('the attribute does not accept null')
   return v

@@ -3,7 +3,7 @@ import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import { loadModel } from '../schema/load-model.js'
 import type { ModelJson } from '../schema/model-json.js'
-import type { Change } from './changes.js'
+import type { Change } from '../store/changes.js'
 import { createDatastore, Datastore } from './datastore.js'
 import type { Entity } from './entity.js'
 

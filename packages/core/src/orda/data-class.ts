@@ -5,17 +5,17 @@
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
-import { coerceAt } from './changes.js'
+import { coerceAt } from '../store/changes.js'
 import type { Datastore } from './datastore.js'
-import type { EntityRecord, KeyValue } from './entity-record.js'
+import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
-import { toKey } from './keys.js'
-import type { Table } from './table.js'
+import { toKey } from '../store/keys.js'
+import type { Table } from '../store/table.js'
 import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
-import { runQuery, type QueryOptions, type QueryResult } from '../query/run-query.js'
-import { PreparedQuery, type PrepareOptions } from '../query/prepared-query.js'
+import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
+import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -192,6 +192,9 @@ export class DataClass {
   selection(rowIds: readonly number[]): EntitySelection {
     return new EntitySelection(this, rowIds)
   }
+
+  /** @internal The entity a record of this dataclass is (calculated attributes compute from it). */
+  readonly entityOf = (record: EntityRecord): Entity => this.entityAt(record.rowId)!
 
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
   entityAt(rowId: number): Entity | null {

@@ -9,24 +9,19 @@
  * wildcards, null, a missing placeholder, no index) takes the general path, which is the reference
  * for the result: the tests run both on the same queries.
  */
-import type { DataClass } from '../store/data-class.js'
-import type { Entity } from '../store/entity.js'
-import { EntitySelection } from '../store/entity-selection.js'
+import type { DataClass } from './data-class.js'
+import type { Entity } from './entity.js'
+import { EntitySelection } from './entity-selection.js'
 import type { ValueType } from '../schema/model-json.js'
-import { Ast, type QueryNode } from './ast.js'
-import { bindFilter, bindOrderBy } from './bind.js'
-import type { BoundOrderKey } from './bound.js'
-import type { SortKey } from './compare.js'
-import { fold, hasWildcard } from './fold.js'
+import { Ast, type QueryNode } from '../query/ast.js'
+import { bindFilter, bindOrderBy } from '../query/bind.js'
+import type { BoundOrderKey } from '../query/bound.js'
+import type { SortKey } from '../values/compare.js'
+import { fold, hasWildcard } from '../values/fold.js'
 import type { AttributeIndexes } from '../indexes/index-set.js'
-import { equalityAccess, equalRows, type EqualityAccess } from './planner.js'
-import {
-  parseCached,
-  resultOrdering,
-  runQuery,
-  type QueryOptions,
-  type QueryResult,
-} from './run-query.js'
+import { equalityAccess, equalRows, type EqualityAccess } from '../query/planner.js'
+import { parseCached, resultOrdering, type QueryOptions } from '../query/run-query.js'
+import { runQuery, type QueryResult } from './queries.js'
 
 export interface PrepareOptions {
   /** Only exposed, public attributes can be named (what the REST interface allows). @default false */
@@ -107,7 +102,9 @@ export class PreparedQuery {
     return new EntitySelection(
       dc,
       rows,
-      rows.length > 1 ? resultOrdering(dc, this.#orderKeys) : undefined,
+      rows.length > 1
+        ? resultOrdering(dc.datastore.querySource, dc.table, this.#orderKeys)
+        : undefined,
     )
   }
 }

@@ -4,12 +4,12 @@
  * alias attributes are computed on read.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { AttributeDef } from '../schema/definitions.js'
+import type { AttributeDef, EntityView } from '../schema/definitions.js'
 import type { DataClass } from './data-class.js'
-import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
+import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import { EntitySelection } from './entity-selection.js'
 
-export class Entity implements EntityRecord {
+export class Entity implements EntityRecord, EntityView {
   /** @internal The slot of this entity in its table. */
   readonly rowId: number
   /** The primary key (also `getKey()`). */

@@ -1,10 +1,6 @@
 /**
- * @module The datastore: the dataclasses of a model, their tables, the global stamp, the clock and
- * the session store.
- *
- * Invariant: data changes only in `commit`, which applies a fully validated list of changes and
- * cannot fail half-way. Loading, saves, deletes and atomic batches all end there, so stamps, the
- * global stamp and (with the query engine) indexes always move together.
+ * @module The datastore: the dataclasses of a model over a Store (tables, global stamp, the one
+ * commit) and the session store. This is the object users hold: `ds.Employee.query(…)`.
  */
 import { systemClock, type Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
@@ -13,10 +9,13 @@ import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js
 import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { SessionStore, type SessionStoreOptions } from '../sessions/session-store.js'
-import type { Change } from './changes.js'
+import type { Change } from '../store/changes.js'
+import type { DataFile, LoadReport } from '../store/load-data.js'
+import { Store, type CommitListener } from '../store/store.js'
+import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
-import { prepareDataLoad, type DataFile, type LoadReport } from './load-data.js'
-import { Table } from './table.js'
+
+export type { CommitListener }
 
 export interface DatastoreOptions extends LoadModelOptions {
   /** Where time comes from. @default the system clock */
@@ -28,28 +27,34 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly sessions?: SessionStoreOptions
 }
 
-const BULK_THRESHOLD = 1000
-
-/** Something that observes every commit (indexes, journals, entity-set caches). */
-export type CommitListener = (changes: readonly Change[]) => void
-
 export class Datastore {
   readonly schema: SchemaDef
   readonly clock: Clock
   readonly sessions: SessionStore
-  /** @internal */
-  readonly newUuid: () => string
+  /** @internal The tables and the one commit. */
+  readonly store: Store
+  /** @internal What the query engine reads: the tables, and each record as its Entity. */
+  readonly querySource: QuerySource
   readonly #classes = new Map<string, DataClass>()
-  readonly #listeners: CommitListener[] = []
-  #globalStamp = 0
 
   constructor(schema: SchemaDef, options: Omit<DatastoreOptions, keyof LoadModelOptions> = {}) {
     this.schema = schema
     this.clock = options.clock ?? systemClock
-    this.newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
+    this.store = new Store(
+      schema,
+      this.clock,
+      options.newUuid ?? (() => globalThis.crypto.randomUUID()),
+    )
     this.sessions = new SessionStore(this.clock, options.sessions)
     for (const def of schema.dataClasses)
-      this.#classes.set(def.name, new DataClass(this, new Table(def)))
+      this.#classes.set(def.name, new DataClass(this, this.store.table(def.name)))
+    const store = this.store
+    this.querySource = {
+      schema,
+      clock: this.clock,
+      table: (name) => store.table(name),
+      entityOf: (name) => this.dataClass(name).entityOf,
+    }
     if (options.data !== undefined) this.loadData(options.data)
   }
 
@@ -75,7 +80,7 @@ export class Datastore {
 
   /** The server-wide modification stamp: +1 for every entity saved or deleted since the start. */
   get globalStamp(): number {
-    return this.#globalStamp
+    return this.store.globalStamp
   }
 
   /**
@@ -84,51 +89,17 @@ export class Datastore {
    * and nothing is loaded. Loading does not move the global stamp (it is not a modification).
    */
   loadData(data: DataFile): LoadReport {
-    const { changes, report } = prepareDataLoad(this, data)
-    this.commit(changes, { countsAsModification: false })
-    return report
+    return this.store.loadData(data)
   }
 
   /** Registers a commit observer; returns the function that removes it. */
   onCommit(listener: CommitListener): () => void {
-    this.#listeners.push(listener)
-    return () => {
-      const i = this.#listeners.indexOf(listener)
-      if (i >= 0) this.#listeners.splice(i, 1)
-    }
+    return this.store.onCommit(listener)
   }
 
-  /**
-   * @internal The single place where data changes. `changes` must be fully validated: applying
-   * them cannot fail, so a batch is all or nothing.
-   */
+  /** @internal The store's commit, the single place where data changes (see store/store.ts). */
   commit(changes: readonly Change[], options: { countsAsModification?: boolean } = {}): void {
-    // Large batches (data loads) rebuild sorted indexes once at the end instead of row by row.
-    const bulk = new Set<Table>()
-    if (changes.length >= BULK_THRESHOLD) {
-      for (const c of changes) bulk.add(c.table)
-      for (const t of bulk) t.indexes.beginBulk()
-    }
-    for (const change of changes) {
-      switch (change.op) {
-        case 'insert':
-          change.table.insert(change.record)
-          for (const attr of change.table.def.storage) {
-            const v = change.record.values[attr.name]
-            if (attr.autosequence && typeof v === 'number') change.table.noteSequence(attr.name, v)
-          }
-          break
-        case 'update':
-          change.table.replace(change.after)
-          break
-        case 'delete':
-          change.table.delete(change.before.rowId)
-          break
-      }
-    }
-    for (const t of bulk) t.indexes.endBulk(t.records())
-    if (options.countsAsModification ?? true) this.#globalStamp += changes.length
-    for (const listener of this.#listeners) listener(changes)
+    this.store.commit(changes, options)
   }
 }
 

@@ -5,16 +5,8 @@
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import { orderSelection } from '../query/run-query.js'
-
-/**
- * @internal How a selection puts its rows in order, lazily: `take(rows, count)` returns the first
- * `count` of `rows` in order. Reading the first 100 entities of a million-row result then costs a
- * top-100 selection, not a full sort (see query/order.ts).
- */
-export interface Ordering {
-  take(rows: readonly number[], count: number): number[]
-}
+import type { Ordering } from '../query/order.js'
+import { orderSelection } from './queries.js'
 
 export class EntitySelection implements Iterable<Entity | null> {
   readonly dataClass: DataClass

@@ -3,7 +3,7 @@ import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore } from './datastore.js'
-import type { DataFile } from './load-data.js'
+import type { DataFile } from '../store/load-data.js'
 import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
 

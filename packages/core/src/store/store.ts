@@ -1,0 +1,104 @@
+/**
+ * @module The store: one table per dataclass, the global stamp, the clock, and `commit`, the single
+ * place where data changes.
+ *
+ * Invariant: `commit` applies a fully validated list of changes and cannot fail half-way. Loading,
+ * saves, deletes and atomic batches all end there, so stamps, the global stamp, indexes and columns
+ * always move together. The public Datastore (orda/) is built on a Store; the query engine reads
+ * tables through it.
+ */
+import type { Clock } from '../clock/clock.js'
+import { fail } from '../errors/datastore-error.js'
+import type { SchemaDef } from '../schema/definitions.js'
+import type { Change } from './changes.js'
+import { prepareDataLoad, type DataFile, type LoadReport } from './load-data.js'
+import { Table } from './table.js'
+
+// A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
+const BULK_THRESHOLD = 1000
+
+/** Something that observes every commit (journals, entity-set caches). */
+export type CommitListener = (changes: readonly Change[]) => void
+
+export class Store {
+  readonly schema: SchemaDef
+  readonly clock: Clock
+  /** Generates ids for uuid keys. */
+  readonly newUuid: () => string
+  readonly #tables = new Map<string, Table>()
+  readonly #listeners: CommitListener[] = []
+  #globalStamp = 0
+
+  constructor(schema: SchemaDef, clock: Clock, newUuid: () => string) {
+    this.schema = schema
+    this.clock = clock
+    this.newUuid = newUuid
+    for (const def of schema.dataClasses) this.#tables.set(def.name, new Table(def))
+  }
+
+  /** The table of dataclass `name`; throws DataClassNotFound (1800) if there is none. */
+  table(name: string): Table {
+    return this.#tables.get(name) ?? fail('DataClassNotFound', [name])
+  }
+
+  /** The table of dataclass `name`, or undefined. */
+  findTable(name: string): Table | undefined {
+    return this.#tables.get(name)
+  }
+
+  /** The server-wide modification stamp: +1 for every entity saved or deleted since the start. */
+  get globalStamp(): number {
+    return this.#globalStamp
+  }
+
+  /**
+   * Loads `{ "<DataClass>": [ {...}, ... ] }`: every row is checked first, then one commit applies
+   * them all. Loading does not move the global stamp (it is not a modification).
+   */
+  loadData(data: DataFile): LoadReport {
+    const { changes, report } = prepareDataLoad(this, data)
+    this.commit(changes, { countsAsModification: false })
+    return report
+  }
+
+  /** Registers a commit observer; returns the function that removes it. */
+  onCommit(listener: CommitListener): () => void {
+    this.#listeners.push(listener)
+    return () => {
+      const i = this.#listeners.indexOf(listener)
+      if (i >= 0) this.#listeners.splice(i, 1)
+    }
+  }
+
+  /**
+   * The single place where data changes. `changes` must be fully validated: applying them cannot
+   * fail, so a batch is all or nothing.
+   */
+  commit(changes: readonly Change[], options: { countsAsModification?: boolean } = {}): void {
+    const bulk = new Set<Table>()
+    if (changes.length >= BULK_THRESHOLD) {
+      for (const c of changes) bulk.add(c.table)
+      for (const t of bulk) t.indexes.beginBulk()
+    }
+    for (const change of changes) {
+      switch (change.op) {
+        case 'insert':
+          change.table.insert(change.record)
+          for (const attr of change.table.def.storage) {
+            const v = change.record.values[attr.name]
+            if (attr.autosequence && typeof v === 'number') change.table.noteSequence(attr.name, v)
+          }
+          break
+        case 'update':
+          change.table.replace(change.after)
+          break
+        case 'delete':
+          change.table.delete(change.before.rowId)
+          break
+      }
+    }
+    for (const t of bulk) t.indexes.endBulk(t.records())
+    if (options.countsAsModification ?? true) this.#globalStamp += changes.length
+    for (const listener of this.#listeners) listener(changes)
+  }
+}
