@@ -167,12 +167,14 @@ function readRow(
         bad(at(name), `"${name}" is a ${attr!.kind} attribute: it is computed and cannot be loaded`)
     }
   }
-  // Explicit foreign keys written directly (employerID: 3) are references too.
+  // Explicit foreign keys written directly (employerID: 3) are references too, unless the row also
+  // named the relation (then it was recorded above). Decided from this row alone: a look back over
+  // the references of earlier rows made loading quadratic.
   for (const attr of dc.attributes) {
     if (attr.kind !== 'relatedEntity' || attr.foreignKey === attr.name) continue
     const v = values.get(attr.foreignKey)
     if (v === null || v === undefined) continue
-    if (!refs.some((r) => r.where === at(attr.name)))
+    if (!Object.hasOwn(row, attr.name))
       refs.push({
         where: at(attr.foreignKey),
         target: ds.table(attr.target),
