@@ -1,0 +1,209 @@
+/**
+ * @module The data of the HTTP and text-scan suites (issue 7): a two-dataclass model with a
+ * relation, `Group` (200 rows) and `Item` (n rows), generated from a seed, and written as the model
+ * and data JSON files a user hands to `entistore serve`.
+ *
+ * - `Group`: `ID` (long key), `name`, `items` (relatedEntities, the inverse of `Item.group`).
+ * - `Item`: `ID` (long key, autosequence, given in the file as an export would), `name`, `groupID`
+ *   (the foreign key of `group`, written directly as a number: the path issue 7 found quadratic),
+ *   `price`, `qty`, `created`, and `body`: ≈250 characters of words from a seeded vocabulary, mixed
+ *   case, some accented, so a folded scan has real folding to do. Five indexes: name, groupID,
+ *   price, qty, created; `body` is not indexed (the text suite scans it).
+ *
+ * Same seed, same bytes on every run, so the files are cached by size and written once.
+ */
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ModelJson } from '@entistore/core'
+import { prng } from './data.ts'
+
+export const GROUPS = 200
+
+export interface GroupRow {
+  ID: number
+  name: string
+}
+
+export interface ItemRow {
+  ID: number
+  name: string
+  groupID: number
+  price: number
+  qty: number
+  created: string
+  body: string
+}
+
+// Bump when the generated rows change, so that cached files of an older shape are not reused.
+const VERSION = 1
+
+export const ITEM_MODEL: ModelJson = {
+  __NAME: 'bench-items',
+  dataClasses: [
+    {
+      name: 'Group',
+      attributes: [
+        { name: 'ID', kind: 'storage', type: 'long', autosequence: true },
+        { name: 'name', kind: 'storage', type: 'string' },
+        { name: 'items', kind: 'relatedEntities', reversePath: true, path: 'group' },
+      ],
+      key: [{ name: 'ID' }],
+    },
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', kind: 'storage', type: 'long', autosequence: true },
+        { name: 'name', kind: 'storage', type: 'string', indexed: true },
+        { name: 'groupID', kind: 'storage', type: 'long', indexed: true },
+        { name: 'group', kind: 'relatedEntity', path: 'Group', foreignKey: 'groupID' },
+        { name: 'price', kind: 'storage', type: 'number', indexed: true },
+        { name: 'qty', kind: 'storage', type: 'long', indexed: true },
+        { name: 'created', kind: 'storage', type: 'date', indexed: true },
+        { name: 'body', kind: 'storage', type: 'string' },
+      ],
+      key: [{ name: 'ID' }],
+    },
+  ],
+}
+
+/** The text suite's model: the same `body` column alone, no relation to load. */
+export const TEXT_MODEL: ModelJson = {
+  dataClasses: [
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'body', type: 'string' },
+      ],
+      key: [{ name: 'ID' }],
+    },
+  ],
+}
+
+// ---------------------------------------------------------------- the vocabulary
+
+// Syllables. One vowel in eleven carries an accent (about one word in five has one, as in
+// French text), so nearly every body holds some non-ASCII letters and folds by NFD.
+const ONSETS = [
+  '',
+  'b',
+  'c',
+  'd',
+  'f',
+  'g',
+  'l',
+  'm',
+  'n',
+  'p',
+  'r',
+  's',
+  't',
+  'v',
+  'ch',
+  'pr',
+  'tr',
+]
+const VOWELS = [...'aeiou'.repeat(10), 'é', 'è', 'à', 'ô', 'ü']
+const CODAS = ['', '', '', 'n', 'r', 's', 'l', 'p', 'ç']
+
+/** `size` distinct lowercase words of 2–4 syllables, from `seed`. */
+export function vocabulary(size = 4000, seed = 11): string[] {
+  const r = prng(seed)
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
+  const words = new Set<string>()
+  while (words.size < size) {
+    const syllables = 2 + Math.floor(r() * 3)
+    let w = ''
+    for (let s = 0; s < syllables; s++) w += pick(ONSETS) + pick(VOWELS) + pick(CODAS)
+    if (w.length >= 3) words.add(w)
+  }
+  return [...words]
+}
+
+/** Mixed case as typed text has it: mostly lowercase, some Capitalized, a few in CAPITALS. */
+function cased(word: string, x: number): string {
+  if (x < 0.8) return word
+  if (x < 0.97) return word[0]!.toUpperCase() + word.slice(1)
+  return word.toUpperCase()
+}
+
+/** A body of about `length` characters: words, commas and full stops, from `r`. */
+function body(r: () => number, words: readonly string[], length = 250): string {
+  let s = ''
+  while (s.length < length) {
+    if (s) s += r() < 0.08 ? ', ' : r() < 0.05 ? '. ' : ' '
+    s += cased(words[Math.floor(r() * words.length)]!, r())
+  }
+  return s
+}
+
+// ---------------------------------------------------------------- rows
+
+export function makeGroups(): GroupRow[] {
+  return Array.from({ length: GROUPS }, (_, i) => ({ ID: i + 1, name: `Group ${i + 1}` }))
+}
+
+/** `n` Item rows from `seed`: row i has ID i + 1 and a group uniformly among the 200. */
+export function makeItems(n: number, seed = 42): ItemRow[] {
+  const r = prng(seed)
+  const words = vocabulary()
+  const day0 = Date.UTC(2015, 0, 1)
+  const out = new Array<ItemRow>(n)
+  for (let i = 0; i < n; i++) {
+    const created = new Date(day0 + Math.floor(r() * 3650) * 86_400_000)
+    out[i] = {
+      ID: i + 1,
+      name: `${cased(words[Math.floor(r() * words.length)]!, r())} ${i + 1}`,
+      groupID: 1 + Math.floor(r() * GROUPS),
+      price: Math.round(r() * 100_000) / 100,
+      qty: Math.floor(r() * 1000),
+      created: created.toISOString().slice(0, 10),
+      body: body(r, words),
+    }
+  }
+  return out
+}
+
+/** The text suite's rows: `{ ID, body }`, bodies made as `makeItems` makes them (own seed). */
+export function makeBodies(n: number, seed = 43): { ID: number; body: string }[] {
+  const r = prng(seed)
+  const words = vocabulary()
+  return Array.from({ length: n }, (_, i) => ({ ID: i + 1, body: body(r, words) }))
+}
+
+// ---------------------------------------------------------------- files
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+/** Beside the compiled engine's cache: ignored by git and prettier without extra rules. */
+export const CACHE_DIR = join(root, 'node_modules/.cache/entistore-bench/data')
+
+export interface DataFiles {
+  readonly model: string
+  readonly data: string
+  readonly rows: number
+  /** Size of the data file in bytes. */
+  readonly bytes: number
+  /** Whether this call wrote the data file (false: reused from the cache). */
+  readonly written: boolean
+}
+
+/** Writes via a temporary name, so an interrupted run never leaves a truncated file behind. */
+function writeAtomic(path: string, text: string): void {
+  writeFileSync(`${path}.tmp`, text)
+  renameSync(`${path}.tmp`, path)
+}
+
+/** The model and data files for `n` Items, written once per size and generator version. */
+export function itemFiles(n: number): DataFiles {
+  mkdirSync(CACHE_DIR, { recursive: true })
+  const model = join(CACHE_DIR, `items-v${VERSION}.model.json`)
+  const data = join(CACHE_DIR, `items-v${VERSION}-${n}.data.json`)
+  if (!existsSync(model)) writeAtomic(model, JSON.stringify(ITEM_MODEL, null, 2) + '\n')
+  let written = false
+  if (!existsSync(data)) {
+    writeAtomic(data, JSON.stringify({ Group: makeGroups(), Item: makeItems(n) }))
+    written = true
+  }
+  return { model, data, rows: n, bytes: statSync(data).size, written }
+}
