@@ -41,6 +41,8 @@ export interface Timed {
   readonly inner: number
   /** Set when the case threw (it is then left out of the samples). */
   readonly error?: string
+  /** Set when one call took over `slowCallMs`: that cold call is the only sample. */
+  readonly slow?: boolean
 }
 
 export interface TimingOptions {
@@ -50,6 +52,12 @@ export interface TimingOptions {
   readonly reps: number
   /** Each sample repeats the call until it lasts at least this long. */
   readonly minSampleMs: number
+  /**
+   * A case whose first call takes longer than this is timed by that call alone: no more warm-up,
+   * calibration or samples. Slow cases are far off their goal anyway, and repeating them would
+   * make the run unbounded (a 100-pattern text scan took 57 s a call before issue 7).
+   */
+  readonly slowCallMs?: number
 }
 
 let sink = 0
@@ -67,18 +75,21 @@ export function median(xs: readonly number[]): number {
 
 /** Times every case of a group, interleaving their samples. */
 export function timeCases(cases: readonly Case[], options: TimingOptions): Timed[] {
+  const slowMs = options.slowCallMs ?? Infinity
   const state = cases.map((c) => {
     let check = 0
     try {
-      for (let i = 0; i < Math.max(0, options.warmup); i++) {
+      // Warm-up calls, then one calibration call; each is timed, to catch a slow case early.
+      let once = 0
+      for (let i = 0; i <= Math.max(0, options.warmup); i++) {
         c.prepare?.()
+        const t0 = nowMs()
         check = c.run()
+        once = Math.max(nowMs() - t0, 1e-3)
+        if (once > slowMs)
+          return { c, check, inner: 1, samples: [once * (c.extrapolate ?? 1)], slow: true }
       }
       // Calibration: how many calls make a sample of minSampleMs.
-      c.prepare?.()
-      const t0 = nowMs()
-      check = c.run()
-      const once = Math.max(nowMs() - t0, 1e-3)
       const inner = Math.max(1, Math.min(10_000, Math.ceil(options.minSampleMs / once)))
       return { c, check, inner, samples: [] as number[] }
     } catch (e) {
@@ -88,7 +99,7 @@ export function timeCases(cases: readonly Case[], options: TimingOptions): Timed
   })
   for (let r = 0; r < options.reps; r++) {
     for (const s of state) {
-      if (s.error !== undefined) continue
+      if ('error' in s || 'slow' in s) continue
       let acc = 0
       let ms: number
       const prepare = s.c.prepare
@@ -117,7 +128,8 @@ export function timeCases(cases: readonly Case[], options: TimingOptions): Timed
     median: median(s.samples),
     check: s.check,
     inner: s.inner,
-    ...(s.error === undefined ? {} : { error: s.error }),
+    ...('error' in s ? { error: s.error } : {}),
+    ...('slow' in s ? { slow: true } : {}),
   }))
 }
 
