@@ -34,13 +34,14 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-/** Source files whose output in `outDir` is missing or older than the source. */
-function staleIn(outDir: string): string[] {
+/** Source files of `pkgDir/src` whose output in `pkgDir/dist` is missing or older than the source. */
+function staleIn(pkgDir: string): string[] {
+  const src = join(pkgDir, 'src')
   const stale: string[] = []
-  for (const src of sourceFiles(srcDir)) {
-    const out = join(outDir, relative(srcDir, src)).replace(/\.ts$/, '.js')
-    if (!existsSync(out) || statSync(out).mtimeMs < statSync(src).mtimeMs)
-      stale.push(relative(coreDir, src))
+  for (const file of sourceFiles(src)) {
+    const out = join(pkgDir, 'dist', relative(src, file)).replace(/\.ts$/, '.js')
+    if (!existsSync(out) || statSync(out).mtimeMs < statSync(file).mtimeMs)
+      stale.push(relative(root, file))
   }
   return stale
 }
@@ -101,7 +102,7 @@ export async function loadEngine(choice: EngineChoice): Promise<{ core: Core; la
       }
     }
     case 'dist': {
-      const stale = staleIn(join(coreDir, 'dist'))
+      const stale = staleIn(coreDir)
       const url = pathToFileURL(join(coreDir, 'dist/index.js')).href
       const warn = stale.length
         ? ` (WARNING: older than ${stale.length} source file(s), e.g. ${stale[0]}: npm run build)`
@@ -115,4 +116,39 @@ export async function loadEngine(choice: EngineChoice): Promise<{ core: Core; la
           'source: packages/core/src via tsx (keepNames: a defineProperty per closure created)',
       }
   }
+}
+
+export type BuildChoice = 'auto' | 'always' | 'never'
+export const BUILD_CHOICES: readonly BuildChoice[] = ['auto', 'always', 'never']
+
+/**
+ * Makes packages/{core,rest,entistore}/dist current for the suites that run the real CLI (which
+ * runs from dist/): `auto` runs `npm run build` when a source file is newer than its output,
+ * `always` runs it anyway, `never` only reports. Returns one line saying what was found and done.
+ * A failing build (another session's work in progress, say) is reported, not fatal: tsc still
+ * emits, and the line says the measured CLI may not be the sources.
+ */
+export function ensurePackagesBuilt(choice: BuildChoice): string {
+  const packages = ['core', 'rest', 'entistore'].map((p) => join(root, 'packages', p))
+  const stale = packages.flatMap(staleIn)
+  const what = stale.length
+    ? `dist older than ${stale.length} source file(s), e.g. ${stale[0]}`
+    : 'dist current'
+  if (choice === 'never' || (choice === 'auto' && stale.length === 0))
+    return `build: ${what}${stale.length ? ' (WARNING: measuring the old dist; --build=auto builds it)' : ''}`
+  const t0 = Date.now()
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  try {
+    execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'pipe' })
+  } catch (e) {
+    const out = `${String((e as { stdout?: Buffer }).stdout ?? '')}`
+      .split('\n')
+      .find((l) => /error/i.test(l))
+    return `build: ${what}; npm run build FAILED (${out?.trim() ?? 'no message'}): the CLI runs whatever dist it left`
+  }
+  const left = packages.flatMap(staleIn).length
+  return (
+    `build: ${what}; ran npm run build (${((Date.now() - t0) / 1000).toFixed(1)} s)` +
+    (left ? `; ${left} source file(s) still newer than dist (unchanged output)` : '')
+  )
 }

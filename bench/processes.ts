@@ -1,0 +1,180 @@
+/**
+ * @module Child processes of the HTTP suite: spawn one, time it until it prints a given line, read
+ * its resident memory once it has settled, and make sure none outlives the bench.
+ *
+ * Every child is started with `--expose-gc` and a preload (child/gc-on-signal.cjs) that runs a full
+ * GC when it gets SIGUSR2: the entistore CLI never calls the collector itself, so without it the
+ * RSS read after start-up would include whatever garbage loading left (the file's text, parsed
+ * input) for as long as V8 feels like keeping it. The preload only adds a signal listener; the
+ * JSON.parse baseline gets the same.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const GC_PRELOAD = fileURLToPath(new URL('./child/gc-on-signal.cjs', import.meta.url))
+
+export interface Child {
+  readonly label: string
+  readonly pid: number
+  readonly proc: ChildProcess
+  /** The last lines it wrote to stderr (for error messages). */
+  readonly stderrTail: () => string
+  /** SIGTERM, then SIGKILL after a second; resolves once it has exited. */
+  stop(): Promise<void>
+}
+
+const live = new Set<ChildProcess>()
+
+// Children die with the bench, whatever ends it: a normal exit, Ctrl-C, an uncaught error.
+function killAll(): void {
+  for (const p of live) p.kill('SIGKILL')
+  live.clear()
+}
+let hooked = false
+function hookExit(): void {
+  if (hooked) return
+  hooked = true
+  process.on('exit', killAll)
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(sig, () => {
+      killAll()
+      process.exit(130)
+    })
+}
+
+export interface Started {
+  readonly child: Child
+  /** The stdout line that matched. */
+  readonly line: string
+  /** Milliseconds from just before `spawn` to that line. */
+  readonly ms: number
+}
+
+const nowMs = (): number => performance.now()
+
+/**
+ * Starts `node [--expose-gc --require gc-preload] …args` and resolves once a line of its stdout
+ * matches `ready`. Rejects, with the child killed, if it exits first or `timeoutMs` passes.
+ */
+export function startNode(
+  label: string,
+  args: readonly string[],
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<Started> {
+  hookExit()
+  const t0 = nowMs()
+  const proc = spawn(process.execPath, ['--expose-gc', '--require', GC_PRELOAD, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  live.add(proc)
+  let stderr = ''
+  proc.stderr!.setEncoding('utf8')
+  proc.stderr!.on('data', (s: string) => {
+    stderr = (stderr + s).slice(-2000)
+  })
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  const child: Child = {
+    label,
+    pid: proc.pid ?? -1,
+    proc,
+    stderrTail: () => stderr.trim(),
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM')
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 1000)
+        await exited
+        clearTimeout(timer)
+      }
+      live.delete(proc)
+    },
+  }
+  return new Promise<Started>((resolve, reject) => {
+    let out = ''
+    const fail = (why: string): void => {
+      clearTimeout(timer)
+      void child.stop()
+      const tail = child.stderrTail()
+      reject(
+        new Error(
+          `${label}: ${why}${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' ⏎ ')}` : ''}`,
+        ),
+      )
+    }
+    const timer = setTimeout(
+      () => fail(`printed no ready line within ${(timeoutMs / 1000).toFixed(0)} s (killed)`),
+      timeoutMs,
+    )
+    const onError = (e: Error): void => fail(`could not start: ${e.message}`)
+    const onExit = (code: number | null, signal: string | null): void =>
+      fail(`exited (${signal ?? `code ${code}`}) before ready`)
+    proc.once('error', onError)
+    proc.once('exit', onExit)
+    proc.stdout!.setEncoding('utf8')
+    proc.stdout!.on('data', (s: string) => {
+      out += s
+      const lines = out.split('\n')
+      out = lines.pop()!
+      const line = lines.find((l) => ready.test(l))
+      if (line === undefined) return
+      const ms = nowMs() - t0
+      clearTimeout(timer)
+      proc.off('error', onError)
+      proc.off('exit', onExit)
+      // Keep draining stdout, so a chatty child never blocks on a full pipe.
+      proc.stdout!.removeAllListeners('data')
+      proc.stdout!.resume()
+      resolve({ child, line, ms })
+    })
+  })
+}
+
+/** Resident set size of `pid` in bytes (Linux: /proc/<pid>/status VmRSS), NaN elsewhere. */
+export function rssBytes(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) * 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+export interface Settled {
+  readonly bytes: number
+  /** False when it was still moving at the deadline (the last sample is reported). */
+  readonly stable: boolean
+  readonly ms: number
+}
+
+/**
+ * RSS once the child is idle: asks it for a full GC (SIGUSR2, see the module note), then samples
+ * every 200 ms until five samples in a row lie within 1 % (or 256 kB) of each other, at most
+ * `maxMs`. Returns the lowest of those last samples.
+ */
+export async function settledRss(child: Child, maxMs = 10_000): Promise<Settled> {
+  const t0 = nowMs()
+  const window: number[] = []
+  let gcs = 0
+  while (nowMs() - t0 < maxMs) {
+    // Two requests, 400 ms apart: the second collects what finalizers of the first released.
+    if (gcs < 2 && window.length % 2 === 0) {
+      child.proc.kill('SIGUSR2')
+      gcs++
+    }
+    await sleep(200)
+    const x = rssBytes(child.pid)
+    if (!Number.isFinite(x)) return { bytes: NaN, stable: false, ms: nowMs() - t0 }
+    window.push(x)
+    if (window.length > 5) window.shift()
+    if (gcs >= 2 && window.length === 5) {
+      const lo = Math.min(...window)
+      const hi = Math.max(...window)
+      if (hi - lo <= Math.max(0.01 * lo, 256 * 1024))
+        return { bytes: lo, stable: true, ms: nowMs() - t0 }
+    }
+  }
+  return { bytes: window[window.length - 1] ?? NaN, stable: false, ms: nowMs() - t0 }
+}
