@@ -411,81 +411,100 @@ function printGroup(n: number, g: Group, timed: readonly Timed[]): void {
 
 // ---------------------------------------------------------------- run
 
-for (const n of runs('query') ? opts.sizes : []) {
-  const lookupsOnly = n < 100_000
-  const peers = opts.peers && n <= opts.peersMax
-  const big = n >= 1_000_000
-  const timing = {
-    warmup: opts.warmup ?? (opts.quick ? 1 : 2),
-    reps: opts.reps ?? (opts.quick ? 3 : big ? 5 : 9),
-    minSampleMs: opts.quick ? 10 : 40,
-  }
+/**
+ * A suite that throws (the engine or the CLI broken mid-edit, a child that would not start) is
+ * reported and the run goes on: the other suites' numbers are still worth having.
+ */
+function suiteFailed(suite: Suite, e: unknown): void {
+  const msg = e instanceof Error ? (e.stack ?? e.message) : String(e)
   console.log(
-    `\n## ${sizeLabel(n)} rows${lookupsOnly ? ' (lookups only)' : ''}${peers ? '' : ' (no peers)'}`,
+    `\n**${suite} suite FAILED**, the run goes on:\n${indent(msg.split('\n').slice(0, 6).join('\n'))}`,
   )
+}
 
-  // Heap of the input rows alone (kept alive across the measurement, then dropped).
-  const h0 = heapMb()
-  let raw: Person[] | undefined = makeData(n)
-  const rawMb = heapMb() - h0 + (raw.length - n)
-  raw = undefined
+try {
+  for (const n of runs('query') ? opts.sizes : []) {
+    const lookupsOnly = n < 100_000
+    const peers = opts.peers && n <= opts.peersMax
+    const big = n >= 1_000_000
+    const timing = {
+      warmup: opts.warmup ?? (opts.quick ? 1 : 2),
+      reps: opts.reps ?? (opts.quick ? 3 : big ? 5 : 9),
+      minSampleMs: opts.quick ? 10 : 40,
+    }
+    console.log(
+      `\n## ${sizeLabel(n)} rows${lookupsOnly ? ' (lookups only)' : ''}${peers ? '' : ' (no peers)'}`,
+    )
 
-  const cases: LoadCase[] = loadCases(engine!.core).filter(
-    (c) => c.kind !== 'plain' || wanted('load'),
-  )
-  if (peers)
-    cases.push({
-      kind: 'peer',
-      impl: 'lokijs insert + ensureAllIndexes',
-      build: (input) => buildLoki(input),
-    })
-  const loads = runLoads(
-    n,
-    cases,
-    wanted('load') ? (big ? 0 : 1) : 0,
-    wanted('load') ? (big ? 2 : opts.quick ? 3 : 5) : 1,
-  )
-  if (wanted('load')) printLoads(n, rawMb, loads)
+    // Heap of the input rows alone (kept alive across the measurement, then dropped).
+    const h0 = heapMb()
+    let raw: Person[] | undefined = makeData(n)
+    const rawMb = heapMb() - h0 + (raw.length - n)
+    raw = undefined
 
-  const plain = loads.find((l) => l.case.kind === 'baseline')!.store as PlainStore
-  const ds = loads.find((l) => l.case.kind === 'entistore')!.store as Datastore
-  const loki = loads.find((l) => l.case.kind === 'peer')?.store as LokiPeople | undefined
-  for (const l of loads) l.store = undefined
+    const cases: LoadCase[] = loadCases(engine!.core).filter(
+      (c) => c.kind !== 'plain' || wanted('load'),
+    )
+    if (peers)
+      cases.push({
+        kind: 'peer',
+        impl: 'lokijs insert + ensureAllIndexes',
+        build: (input) => buildLoki(input),
+      })
+    const loads = runLoads(
+      n,
+      cases,
+      wanted('load') ? (big ? 0 : 1) : 0,
+      wanted('load') ? (big ? 2 : opts.quick ? 3 : 5) : 1,
+    )
+    if (wanted('load')) printLoads(n, rawMb, loads)
 
-  const params = makeParams(n)
-  const groups = queryGroups({ core: engine!.core, n, plain, ds, params }).filter(
-    (g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly),
-  )
-  if (loki) addPeerCases(groups, params, loki, plain.rows)
-  for (const g of groups) {
-    const timed = timeCases(g.cases, timing)
-    allResults.push({ size: n, group: g, timed })
-    printGroup(n, g, timed)
+    const plain = loads.find((l) => l.case.kind === 'baseline')!.store as PlainStore
+    const ds = loads.find((l) => l.case.kind === 'entistore')!.store as Datastore
+    const loki = loads.find((l) => l.case.kind === 'peer')?.store as LokiPeople | undefined
+    for (const l of loads) l.store = undefined
+
+    const params = makeParams(n)
+    const groups = queryGroups({ core: engine!.core, n, plain, ds, params }).filter(
+      (g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly),
+    )
+    if (loki) addPeerCases(groups, params, loki, plain.rows)
+    for (const g of groups) {
+      const timed = timeCases(g.cases, timing)
+      allResults.push({ size: n, group: g, timed })
+      printGroup(n, g, timed)
+    }
+    fullGc()
   }
-  fullGc()
+} catch (e) {
+  suiteFailed('query', e)
 }
 
 // ---------------------------------------------------------------- text scans
 
 if (runs('text')) {
-  const n = opts.textRows
-  const text = textGroups(engine!.core, n)
-  console.log(
-    `\n## Folded text scans — ${sizeLabel(n)} rows of ≈250 characters ` +
-      `(loaded in ${ms(text.loadMs)} ms; a call over ${SLOW_CALL_MS / 1000} s is timed once, cold)`,
-  )
-  const timing = {
-    warmup: opts.warmup ?? 1,
-    reps: opts.reps ?? (opts.quick ? 3 : 5),
-    minSampleMs: opts.quick ? 10 : 40,
-    slowCallMs: SLOW_CALL_MS,
+  try {
+    const n = opts.textRows
+    const text = textGroups(engine!.core, n)
+    console.log(
+      `\n## Folded text scans — ${sizeLabel(n)} rows of ≈250 characters ` +
+        `(loaded in ${ms(text.loadMs)} ms; a call over ${SLOW_CALL_MS / 1000} s is timed once, cold)`,
+    )
+    const timing = {
+      warmup: opts.warmup ?? 1,
+      reps: opts.reps ?? (opts.quick ? 3 : 5),
+      minSampleMs: opts.quick ? 10 : 40,
+      slowCallMs: SLOW_CALL_MS,
+    }
+    for (const g of text.groups.filter((x) => wanted(x.id))) {
+      const timed = timeCases(g.cases, timing)
+      allResults.push({ size: n, group: g, timed })
+      printGroup(n, g, timed)
+    }
+    fullGc()
+  } catch (e) {
+    suiteFailed('text', e)
   }
-  for (const g of text.groups.filter((x) => wanted(x.id))) {
-    const timed = timeCases(g.cases, timing)
-    allResults.push({ size: n, group: g, timed })
-    printGroup(n, g, timed)
-  }
-  fullGc()
 }
 
 // ---------------------------------------------------------------- HTTP
@@ -494,7 +513,11 @@ const httpGoals: GoalRow[] = []
 if (runs('http')) {
   console.log('\n## HTTP: entistore serve against raw node:http')
   console.log(ensurePackagesBuilt(opts.build))
-  httpGoals.push(...(await runHttpSuite(opts.http)))
+  try {
+    httpGoals.push(...(await runHttpSuite(opts.http)))
+  } catch (e) {
+    suiteFailed('http', e)
+  }
 }
 
 // ---------------------------------------------------------------- summaries
