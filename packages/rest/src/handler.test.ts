@@ -180,6 +180,8 @@ async function expectError(
   return first
 }
 
+const GENERIC_500 = 'Internal error: the server could not answer this request'
+
 const envelope = (uniqId: string, dataClasses: unknown[]) => ({
   __UNIQID: uniqId,
   __BASEID: null,
@@ -1166,12 +1168,43 @@ describe('errors', () => {
       },
     )
     const rest = createRestHandler(ds, { onInternalError: (e) => seen.push(e) })
-    await expectError(rest, '/rest/T(1)', 500, 9099, 'Internal error: boom')
+    await expectError(rest, '/rest/T(1)', 500, 9099, GENERIC_500)
     expect(seen).toHaveLength(1)
     expect((seen[0] as Error).message).toBe('boom')
     // Client errors are not reported.
     await expectError(rest, '/rest/T(2)', 404, 1542)
     expect(seen).toHaveLength(1)
+  })
+
+  it('never shows the text of an internal error: a stack overflow is reported, not sent', async () => {
+    const seen: { error: unknown; path: string | undefined }[] = []
+    const deep = (n: number): number => deep(n + 1) + 1
+    const ds = createDatastore(
+      {
+        __NAME: 'x',
+        dataClasses: [
+          {
+            name: 'T',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'c', kind: 'calculated', type: 'long' },
+            ],
+          },
+        ],
+      },
+      { data: { T: [{ ID: 1 }] } as unknown as DataFile, calculated: { T: { c: () => deep(0) } } },
+    )
+    const rest = createRestHandler(ds, {
+      onInternalError: (error, request) => seen.push({ error, path: request?.path }),
+    })
+    for (const path of ['/rest/T(1)', '/rest/T', '/rest/T?$asArray=true']) {
+      const { status, text } = await get(rest, path)
+      expect(status).toBe(500)
+      expect(text).not.toMatch(/call stack|Maximum|RangeError|deep/)
+      expect(JSON.parse(text).__ERROR[0].message).toBe(GENERIC_500)
+    }
+    expect(seen.map((s) => s.path)).toEqual(['/rest/T(1)', '/rest/T', '/rest/T'])
+    expect((seen[0]!.error as Error).message).toMatch(/Maximum call stack size exceeded/)
   })
 })
 

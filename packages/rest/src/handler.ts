@@ -1,14 +1,20 @@
 /**
- * @module The REST handler: `fetch(Request) → Promise<Response>`, the shape Hono, Bun, Deno, workers
- * and Node's own fetch all share. Framework shims (node:http in ./node) only convert to and from it.
+ * @module The REST handler. Its core, `respond`, takes a plain request (method, path, query,
+ * headers, body) and returns a plain reply, synchronously (exchange.ts): every transport is a thin
+ * mapping onto it. `fetch(Request) → Promise<Response>`, the shape Hono, Bun, Deno and workers
+ * share, is one (fetch/); the node:http listener is another (node/).
  *
  * Per request: resolve the session from the `4DSID_<app>` cookie, parse the URL, route to the core,
- * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx.
+ * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
+ * never carries the error's own text.
  */
 import { fail, type Datastore, type Session } from '@entistore/core'
 import { toErrorReply } from './errors/to-error-body.js'
-import { ALLOWED_METHODS, route, type Reply } from './route.js'
+import type { RestBody, RestCore, RestReply, RestRequest } from './exchange.js'
+import { toFetchHandler } from './fetch/fetch-handler.js'
+import { ALLOWED_METHODS, route, type JsonBody } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
+import { JsonChunks } from './serialize/json-chunks.js'
 import { Uris } from './serialize/uris.js'
 import { readCookie, sessionCookieName, sessionSetCookie } from './sessions/cookie.js'
 import { readParams, type RestParams } from './url/params.js'
@@ -22,84 +28,150 @@ export interface RestHandlerOptions {
   readonly sessionCookieName?: string
   /** Largest `$top`/`$limit` accepted; a larger one is refused with 400. @default 100_000 */
   readonly maxTop?: number
-  /** Called with every error that became a 5xx (bugs), for logging. */
-  readonly onInternalError?: (error: unknown, request: Request) => void
+  /**
+   * Largest request body, in bytes, that the transports read; a larger one is refused with 413
+   * before it is read whole. @default 1_048_576 (1 MiB)
+   */
+  readonly maxBodyBytes?: number
+  /**
+   * Called with every error that became a 5xx (bugs), for logging: the reply itself says only
+   * "Internal error". `request` is undefined when the transport failed before `respond`.
+   */
+  readonly onInternalError?: (error: unknown, request: RestRequest | undefined) => void
 }
 
-export interface RestHandler {
-  /** Answers one request. Never rejects: every failure is an `__ERROR` response. */
+export interface RestHandler extends RestCore {
+  /** Answers one web Request. Never rejects: every failure is an `__ERROR` response. */
   fetch(request: Request): Promise<Response>
   /** Test helper: `request('/rest/$catalog')` without a server (Hono's `app.request`). */
   request(path: string, init?: RequestInit): Promise<Response>
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
+const JSON_TYPE = 'application/json; charset=utf-8'
+// Shared by every reply that sets no cookie: nothing to allocate per request.
+const JSON_HEADERS = Object.freeze({ 'content-type': JSON_TYPE })
+const JSON_405_HEADERS = Object.freeze({ 'content-type': JSON_TYPE, allow: ALLOWED_METHODS })
+// A CORS preflight or a capability probe: say which methods exist, open no session.
+const OPTIONS_REPLY: RestReply = Object.freeze({
+  status: 204,
+  headers: Object.freeze({ allow: ALLOWED_METHODS }),
+  body: null,
+})
+
+function replyHeaders(status: number, setCookie: string | undefined): RestReply['headers'] {
+  if (setCookie === undefined) return status === 405 ? JSON_405_HEADERS : JSON_HEADERS
+  return status === 405
+    ? { 'content-type': JSON_TYPE, allow: ALLOWED_METHODS, 'set-cookie': setCookie }
+    : { 'content-type': JSON_TYPE, 'set-cookie': setCookie }
+}
+
+function cookieHeader(request: RestRequest): string | undefined {
+  const value = request.headers.cookie
+  return typeof value === 'string' ? value : value?.join('; ')
+}
+
+type Parsed = { target: RestTarget; params: RestParams } | { error: unknown }
 
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
   const maxTop = options.maxTop ?? 100_000
+  const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
+  // Most reads have no query string: their parameters are the same every time.
+  const noParams = readParams([], { maxTop })
 
-  const errorReply = (error: unknown, request: Request): Reply => {
-    const reply = toErrorReply(error)
-    if (reply.status >= 500) options.onInternalError?.(error, request)
-    return reply
+  const report = (error: unknown, request: RestRequest | undefined): void => {
+    options.onInternalError?.(error, request)
   }
 
-  type Read = { target: RestTarget; params: RestParams } | { error: unknown }
-  const readRequest = (request: Request): Read => {
+  const parse = (request: RestRequest): Parsed => {
     try {
-      const url = new URL(request.url)
-      const parsed = parseRestUrl(url.pathname, url.search.slice(1), basePath)
-      if (!parsed) fail('UnknownResource', [url.pathname])
-      return {
-        target: parsed.target,
-        params: readParams(parseQueryString(parsed.search), { maxTop }),
-      }
+      const parsed = parseRestUrl(request.path, request.query, basePath)
+      if (!parsed) fail('UnknownResource', [request.path])
+      const params =
+        parsed.search === '' ? noParams : readParams(parseQueryString(parsed.search), { maxTop })
+      return { target: parsed.target, params }
     } catch (error) {
       return { error }
     }
   }
 
-  const answer = (request: Request, session: Session, read: Read): Reply => {
-    if ('error' in read) return errorReply(read.error, request)
+  // A selection's first chunk is rendered here, so that an error in it is still an `__ERROR`
+  // reply; one in a later chunk, once the status is sent, can only cut the reply short.
+  const render = (body: JsonBody, request: RestRequest): string | Iterable<string> => {
+    if (!(body instanceof JsonChunks)) return JSON.stringify(body)
+    const first = body.take()
+    return body.done ? first : rest(first, body, request)
+  }
+  function* rest(first: string, chunks: JsonChunks, request: RestRequest): Iterable<string> {
+    yield first
     try {
-      const method = request.method === 'HEAD' ? 'GET' : request.method
-      return route({ ds, uris, writer, session, method, ...read })
+      while (!chunks.done) yield chunks.take()
     } catch (error) {
-      return errorReply(error, request)
+      report(error, request)
+      throw error
     }
   }
 
-  const handler: RestHandler = {
-    async fetch(request) {
-      // A CORS preflight or a capability probe: say which methods exist, open no session.
-      if (request.method === 'OPTIONS') {
-        return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
-      }
-      const read = readRequest(request)
+  const answer = (
+    request: RestRequest,
+    session: Session,
+    parsed: Parsed,
+  ): { status: number; body: string | Iterable<string> } => {
+    try {
+      if ('error' in parsed) throw parsed.error
+      const method = request.method === 'HEAD' ? 'GET' : request.method
+      const reply = route({ ds, uris, writer, session, method, ...parsed })
+      return { status: reply.status, body: render(reply.body, request) }
+    } catch (error) {
+      const reply = toErrorReply(error)
+      if (reply.status >= 500) report(error, request)
+      return { status: reply.status, body: JSON.stringify(reply.body) }
+    }
+  }
+
+  const core: RestCore = {
+    maxBodyBytes,
+    respond(request) {
+      if (request.method === 'OPTIONS') return OPTIONS_REPLY
+      const parsed = parse(request)
       // The cookie, else the reserved $4DSID parameter read like every other one (any case, quotes
       // removed, also when written in the path): so the URL is parsed before the session is resumed.
       const sid =
-        readCookie(request.headers.get('cookie'), cookieName) ??
-        ('params' in read ? read.params.sessionId : undefined)
+        readCookie(cookieHeader(request), cookieName) ??
+        ('params' in parsed ? parsed.params.sessionId : undefined)
       const { session, created } = ds.sessions.resume(sid)
-      const reply = answer(request, session, read)
-      const headers = new Headers(JSON_HEADERS)
-      if (created) headers.append('set-cookie', sessionSetCookie(cookieName, session.id, '/'))
-      if (reply.status === 405) headers.set('allow', ALLOWED_METHODS)
-      const body = request.method === 'HEAD' ? null : JSON.stringify(reply.body)
-      return new Response(body, { status: reply.status, headers })
+      const { status, body } = answer(request, session, parsed)
+      const setCookie = created ? sessionSetCookie(cookieName, session.id, '/') : undefined
+      // HEAD is answered as GET, status and headers included; only the body is left out.
+      const sent: RestBody = request.method === 'HEAD' ? null : body
+      return { status, headers: replyHeaders(status, setCookie), body: sent }
     },
+    refuse(error) {
+      const reply = toErrorReply(error)
+      if (reply.status >= 500) report(error, undefined)
+      return {
+        status: reply.status,
+        headers: replyHeaders(reply.status, undefined),
+        body: JSON.stringify(reply.body),
+      }
+    },
+  }
+  const fetch = toFetchHandler(core)
+
+  return {
+    maxBodyBytes,
+    respond: core.respond,
+    refuse: core.refuse,
+    fetch,
     request(path, init) {
       // A path is appended to the origin, not resolved against it: `//x/rest` is a path, not a host.
       const url = path.startsWith('/')
         ? `http://localhost${path}`
         : new URL(path, 'http://localhost')
-      return handler.fetch(new Request(url, init))
+      return fetch(new Request(url, init))
     },
   }
-  return handler
 }

@@ -1,12 +1,19 @@
 /**
- * @module @entistore/rest — the Entity Data REST interface over a @entistore/core datastore, as a
- * `fetch(Request) → Response` handler. The node:http bridge is in `@entistore/rest/node`.
+ * @module @entistore/rest — the Entity Data REST interface over a @entistore/core datastore. The
+ * core is a synchronous `respond(RestRequest) → RestReply` on plain values; `fetch(Request) →
+ * Promise<Response>` (Hono, Bun, Deno, workers) is built on it here, the node:http listener in
+ * `@entistore/rest/node`.
  */
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
+export { takesBody } from './exchange.js'
+export type { RestBody, RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
+export { toFetchHandler, toResponse } from './fetch/fetch-handler.js'
 export { STATUS_BY_CATEGORY, toErrorReply } from './errors/to-error-body.js'
 export type { ErrorReply } from './errors/to-error-body.js'
 export { parseRestUrl } from './url/parse-rest-url.js'
 export type { ParsedUrl, RestTarget } from './url/parse-rest-url.js'
 export { parseQueryString, unquote } from './url/query-string.js'
+export { splitTarget } from './url/request-target.js'
+export type { RequestTarget } from './url/request-target.js'
 export { sessionCookieName } from './sessions/cookie.js'

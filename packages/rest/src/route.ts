@@ -1,6 +1,7 @@
 /**
- * @module From a parsed request to a reply: the REST resources mapped to core calls. No `Request`
- * or `Response` in here (handler.ts owns HTTP); a reply is a status and a JSON body.
+ * @module From a parsed request to a reply: the REST resources mapped to core calls. No HTTP in
+ * here (handler.ts owns it); a reply is a status and a JSON body, which for an entity selection is
+ * rendered lazily (serialize/json-chunks.ts).
  */
 import {
   Ast,
@@ -22,6 +23,7 @@ import {
   shortDataClass,
 } from './serialize/catalog.js'
 import type { EntityWriter, JsonObject } from './serialize/entity.js'
+import type { JsonChunks } from './serialize/json-chunks.js'
 import { selectionArray, selectionEnvelope } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
 import type { RestParams } from './url/params.js'
@@ -37,15 +39,18 @@ export interface RouteContext {
   readonly params: RestParams
 }
 
+/** A JSON body: a value to stringify, or text rendered piece by piece. */
+export type JsonBody = JsonObject | JsonObject[] | JsonChunks
+
 export interface Reply {
   readonly status: number
-  readonly body: JsonObject | JsonObject[]
+  readonly body: JsonBody
 }
 
 /** The HTTP methods of the REST interface: reads are GET (and HEAD), everything else is POST. */
 export const ALLOWED_METHODS = 'GET, HEAD, POST'
 
-const ok = (body: JsonObject | JsonObject[]): Reply => ({ status: 200, body })
+const ok = (body: JsonBody): Reply => ({ status: 200, body })
 
 export function route(ctx: RouteContext): Reply {
   const { target } = ctx
@@ -121,7 +126,7 @@ function readDataClass(
     head.__queryPath = result.queryPath ?? null
     head.__extendedQueryPath = result.extendedQueryPath ?? null
   }
-  return ok({ ...head, ...selectionEnvelope(result.selection, window, ctx.writer) })
+  return ok(selectionEnvelope(result.selection, window, ctx.writer, head))
 }
 
 /** The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for REST). */

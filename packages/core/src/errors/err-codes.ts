@@ -19,6 +19,8 @@ export type ErrorCategory =
   | 'notImplemented' // a documented feature this version does not provide yet
   | 'methodNotAllowed' // the resource exists but not for this request method
   | 'limit' // a configured limit was reached
+  | 'bodyTooLarge' // the request body is larger than the transport accepts
+  | 'headersTooLarge' // the request line and headers are larger than the transport accepts
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -211,6 +213,27 @@ export const ERRORS = {
     'enti',
     'badRequest',
     (why: string) => `The request body is not valid: ${why}`,
+  ),
+  /** A request body past the configured limit: refused before it is read whole. */
+  BodyTooLarge: spec(
+    9033,
+    'enti',
+    'bodyTooLarge',
+    (limit: number) => `The request body exceeds the limit of ${limit} bytes`,
+  ),
+  /** A request head past the server's limit (node:http's maxHeaderSize). */
+  HeadersTooLarge: spec(
+    9034,
+    'enti',
+    'headersTooLarge',
+    (limit: number) => `The request line and headers exceed the limit of ${limit} bytes`,
+  ),
+  /** A request the HTTP parser refused (node:http's clientError): not HTTP at all, or broken framing. */
+  MalformedRequest: spec(
+    9035,
+    'enti',
+    'badRequest',
+    (code: string) => `The request is not valid HTTP (${code})`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

@@ -37,17 +37,32 @@ describe('toErrorReply', () => {
     expect(JSON.stringify(reply.body)).not.toContain('hidden detail')
   })
 
-  it.each<[unknown, string]>([
-    [new Error('boom'), 'Internal error: boom'],
-    [new TypeError('x is undefined'), 'Internal error: x is undefined'],
-    ['a string', 'Internal error: a string'],
-    [undefined, 'Internal error: undefined'],
-    [null, 'Internal error: null'],
-  ])('turns anything else (%j) into a 500 9099', (thrown, message) => {
+  it.each<unknown>([
+    new Error('boom'),
+    new TypeError('x is undefined'),
+    new RangeError('Maximum call stack size exceeded'),
+    'a string',
+    undefined,
+    null,
+    datastoreError('Internal', ['a detail from inside the engine']),
+  ])('turns anything else (%j) into a 500 9099 with a fixed message', (thrown) => {
     expect(toErrorReply(thrown)).toEqual({
       status: 500,
-      body: { __ERROR: [{ message, componentSignature: 'enti', errCode: 9099 }] },
+      body: {
+        __ERROR: [
+          {
+            message: 'Internal error: the server could not answer this request',
+            componentSignature: 'enti',
+            errCode: 9099,
+          },
+        ],
+      },
     })
+  })
+
+  it('answers the size limits with 413 and 431', () => {
+    expect(toErrorReply(datastoreError('BodyTooLarge', [1024])).status).toBe(413)
+    expect(toErrorReply(datastoreError('HeadersTooLarge', [16384])).status).toBe(431)
   })
 })
 

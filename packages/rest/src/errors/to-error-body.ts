@@ -15,6 +15,8 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   notImplemented: 501,
   methodNotAllowed: 405,
   limit: 400,
+  bodyTooLarge: 413,
+  headersTooLarge: 431,
   internal: 500,
 }
 
@@ -23,11 +25,22 @@ export interface ErrorReply {
   readonly body: JsonObject
 }
 
-/** The status and `__ERROR` body for `error`. Anything that is not a DatastoreError is a bug: 500. */
+/**
+ * What a client reads for every internal error. The error's own text (a stack overflow, a
+ * TypeError, a message from a calculated attribute) says how the server is built and may hold data:
+ * it goes to `onInternalError`, never into a reply.
+ */
+export const INTERNAL_ERROR_DETAIL = 'the server could not answer this request'
+
+/**
+ * The status and `__ERROR` body for `error`. Anything that is not a DatastoreError is a bug: 500,
+ * with a fixed message whatever the error says.
+ */
 export function toErrorReply(error: unknown): ErrorReply {
-  const e = DatastoreError.is(error)
-    ? error
-    : datastoreError('Internal', [error instanceof Error ? error.message : String(error)])
+  const e =
+    DatastoreError.is(error) && error.category !== 'internal'
+      ? error
+      : datastoreError('Internal', [INTERNAL_ERROR_DETAIL])
   return {
     status: STATUS_BY_CATEGORY[e.category],
     body: {

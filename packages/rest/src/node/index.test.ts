@@ -186,30 +186,48 @@ describe('toNodeListener', () => {
     expect(res.status).toBe(200)
   })
 
-  it('accepts a bare fetch function and keeps every Set-Cookie header apart', async () => {
+  it('serves any RestCore, keeping every Set-Cookie header apart', async () => {
+    const rest = createRestHandler(datastore())
     const { base } = await listen(
-      toNodeListener(async (request) => {
-        const headers = new Headers({ 'x-path': new URL(request.url).pathname })
-        headers.append('set-cookie', 'a=1; Path=/')
-        headers.append('set-cookie', 'b=2; Path=/')
-        return new Response('{}', { status: 201, statusText: 'Made', headers })
+      toNodeListener({
+        ...rest,
+        respond: (request) => ({
+          status: 201,
+          headers: { 'x-path': request.path, 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] },
+          body: '{}',
+        }),
       }),
     )
-    const res = await fetch(`${base}/some/path`)
-    expect([res.status, res.statusText]).toEqual([201, 'Made'])
+    const res = await fetch(`${base}/some/path?x=1`)
+    expect([res.status, res.statusText]).toEqual([201, 'Created'])
     expect(res.headers.get('x-path')).toBe('/some/path')
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/'])
   })
 
-  it('turns a handler that rejects into a 500 __ERROR 9099', async () => {
-    const { base } = await listen(toNodeListener(() => Promise.reject(new Error('handler broke'))))
+  it('turns a core that throws into a 500 __ERROR 9099 without its message', async () => {
+    const seen: unknown[] = []
+    const rest = createRestHandler(datastore(), { onInternalError: (e) => seen.push(e) })
+    const broken = new Error('handler broke')
+    const { base } = await listen(
+      toNodeListener({
+        ...rest,
+        respond: () => {
+          throw broken
+        },
+      }),
+    )
     const res = await fetch(`${base}/rest/$catalog`)
     expect(res.status).toBe(500)
     expect(await res.json()).toEqual({
       __ERROR: [
-        { message: 'Internal error: handler broke', componentSignature: 'enti', errCode: 9099 },
+        {
+          message: 'Internal error: the server could not answer this request',
+          componentSignature: 'enti',
+          errCode: 9099,
+        },
       ],
     })
+    expect(seen).toEqual([broken])
   })
 
   it('closes cleanly while a keep-alive connection is open', async () => {

@@ -1,34 +1,57 @@
 /**
  * @module The entity-selection envelope, in the real server's key order:
  * `__DATACLASS, __entityModel, __GlobalStamp, __COUNT, __FIRST, __ENTITIES, __SENT`.
+ *
+ * Both forms are rendered lazily (see json-chunks.ts) from a snapshot of the page taken when the
+ * reply is made: entity versions are frozen objects, so a reply sent slowly still shows the data
+ * as it was when the request was answered, whatever is written meanwhile.
  */
-import type { EntitySelection } from '@entistore/core'
+import type { Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
+import { JsonChunks } from './json-chunks.js'
 
 export interface Window {
   readonly skip: number
   readonly top: number
 }
 
+// A deleted entity still held by a selection (entity sets) is shown as {"__STAMP": 0}.
+const DELETED: JsonObject = Object.freeze({ __STAMP: 0 })
+
+/** The page's entities, read now. */
+function snapshot(selection: EntitySelection, window: Window): (Entity | null)[] {
+  return Array.from(selection.slice(window.skip, window.top))
+}
+
+/** The envelope, with `head`'s members first (`__queryPlan`… come before it on the real server). */
 export function selectionEnvelope(
   selection: EntitySelection,
   window: Window,
   writer: EntityWriter,
-): JsonObject {
+  head?: JsonObject,
+): JsonChunks {
   const dc = selection.dataClass
-  const page = selection.slice(window.skip, window.top)
-  const entities: JsonObject[] = []
-  // A deleted entity still held by a selection (entity sets) is shown as {"__STAMP": 0}.
-  for (const e of page) entities.push(e ? writer.member(e) : { __STAMP: 0 })
-  return {
+  const page = snapshot(selection, window)
+  const fields: JsonObject = {
+    ...head,
     __DATACLASS: dc.name,
     __entityModel: dc.name,
     __GlobalStamp: dc.datastore.globalStamp,
     __COUNT: selection.length,
     __FIRST: window.skip,
-    __ENTITIES: entities,
-    __SENT: entities.length,
   }
+  // The members before the list, stringified as an object whose closing brace is taken off: the
+  // text JSON.stringify gives for the whole envelope, without writing JSON by hand.
+  const open = `${JSON.stringify(fields).slice(0, -1)},"__ENTITIES":[`
+  return new JsonChunks(
+    open,
+    page.length,
+    (i) => {
+      const e = page[i]
+      return e ? writer.member(e) : DELETED
+    },
+    `],"__SENT":${page.length}}`,
+  )
 }
 
 /** The `$asArray=true` form: a bare array, deleted entities left out. */
@@ -36,8 +59,15 @@ export function selectionArray(
   selection: EntitySelection,
   window: Window,
   writer: EntityWriter,
-): JsonObject[] {
-  const out: JsonObject[] = []
-  for (const e of selection.slice(window.skip, window.top)) if (e) out.push(writer.plain(e))
-  return out
+): JsonChunks {
+  const page = snapshot(selection, window)
+  return new JsonChunks(
+    '[',
+    page.length,
+    (i) => {
+      const e = page[i]
+      return e ? writer.plain(e) : undefined
+    },
+    ']',
+  )
 }

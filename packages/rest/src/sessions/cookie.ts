@@ -9,7 +9,7 @@ export function sessionCookieName(appName: string): string {
 }
 
 /** The value of cookie `name` in a `Cookie` header, or undefined. */
-export function readCookie(header: string | null, name: string): string | undefined {
+export function readCookie(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')

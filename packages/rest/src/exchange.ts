@@ -1,0 +1,66 @@
+/**
+ * @module The plain request and reply that every transport maps onto. No web `Request`, no node
+ * `IncomingMessage`: building those costs more than answering a read by key, so the core of the
+ * REST interface (`RestCore.respond`) is a synchronous function from one plain value to another, and
+ * the fetch handler and the node:http listener are thin mappings onto it.
+ */
+
+/** Request headers by lowercase name; node:http's `IncomingHttpHeaders` fits as is. */
+export type RestHeaders = Readonly<Record<string, string | string[] | undefined>>
+
+/** One request, as the transport read it. */
+export interface RestRequest {
+  /** The method, as on the request line (`GET`). */
+  readonly method: string
+  /**
+   * The path of the request target as on the request line: still percent-encoded, without the
+   * query, never taken from a Host header.
+   */
+  readonly path: string
+  /** The query string as sent, without its `?`; '' when there is none. */
+  readonly query: string
+  /** The headers the core may read: today only `cookie` (the `4DSID_<app>` session cookie). */
+  readonly headers: RestHeaders
+  /**
+   * The body, read whole by the transport within `RestCore.maxBodyBytes`; absent for methods that
+   * take none (see `takesBody`).
+   */
+  readonly body?: Uint8Array | string | undefined
+}
+
+/**
+ * A reply body: a whole text or bytes; for a reply that may be big (an entity selection), a lazy
+ * sequence of text chunks of about 64K characters that are rendered only as the transport asks for
+ * them, so that a client that reads slowly makes the server hold one chunk, not the reply; null when
+ * there is none (HEAD, 204).
+ */
+export type RestBody = string | Uint8Array | Iterable<string> | null
+
+/** One reply. */
+export interface RestReply {
+  readonly status: number
+  /** Lowercase names; `set-cookie` may hold several values. */
+  readonly headers: Readonly<Record<string, string | string[]>>
+  readonly body: RestBody
+}
+
+/** What a transport needs from the REST interface. */
+export interface RestCore {
+  /** Answers one request. Never throws: every failure is an `__ERROR` reply. */
+  respond(request: RestRequest): RestReply
+  /**
+   * The reply for a request the transport refused before `respond` could see it (a body past
+   * `maxBodyBytes`, a malformed Host), with the status and `__ERROR` body of `error`.
+   */
+  refuse(error: unknown): RestReply
+  /** The largest request body, in bytes, a transport reads and hands to `respond`. */
+  readonly maxBodyBytes: number
+}
+
+/**
+ * Whether the transport reads the body of a request with this method. Only POST carries one in the
+ * REST interface; the bodies of other methods are never read (they are answered 405 or ignored).
+ */
+export function takesBody(method: string): boolean {
+  return method === 'POST'
+}

@@ -1,0 +1,50 @@
+/**
+ * @module Answers for the requests node:http's parser refuses before any listener sees them: a
+ * request head past `maxHeaderSize` (431), bytes that are not HTTP (400). Node's own answers carry
+ * no body; these carry the `__ERROR` body every other refusal has. Install it on the server:
+ * `server.on('clientError', clientErrorListener(handler, { maxHeaderBytes }))`.
+ */
+import { maxHeaderSize, STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { datastoreError } from '@entistore/core'
+import type { RestCore } from '../exchange.js'
+
+export interface ClientErrorOptions {
+  /** The server's `maxHeaderSize`, named in the 431 message. @default http.maxHeaderSize */
+  readonly maxHeaderBytes?: number
+}
+
+/** A `clientError` listener for a node:http server; the connection is closed after the answer. */
+export function clientErrorListener(
+  core: RestCore,
+  options: ClientErrorOptions = {},
+): (error: Error, socket: Duplex) => void {
+  const limit = options.maxHeaderBytes ?? maxHeaderSize
+  return (error, socket) => {
+    const code = (error as NodeJS.ErrnoException).code
+    // Node's own check: a reply already started on this connection (pipelining) cannot be followed
+    // by another; and a client that is gone needs no answer.
+    const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+      ?.headersSent
+    if (code === 'ECONNRESET' || !socket.writable || started) {
+      socket.destroy()
+      return
+    }
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      // The client never finished its request: nothing to say but what Node says.
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+      return
+    }
+    const refused =
+      code === 'HPE_HEADER_OVERFLOW'
+        ? datastoreError('HeadersTooLarge', [limit])
+        : datastoreError('MalformedRequest', [code ?? 'unknown'])
+    const reply = core.refuse(refused)
+    const body = typeof reply.body === 'string' ? reply.body : ''
+    let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`
+    for (const [name, value] of Object.entries(reply.headers))
+      for (const v of typeof value === 'string' ? [value] : value) head += `${name}: ${v}\r\n`
+    head += `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`
+    socket.end(head + body)
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * @module Writing a reply to a node:http response with backpressure. A small body is written in one
+ * `end`. A big one (a lazy sequence of chunks, or a text longer than a chunk) is written a chunk at
+ * a time: when `write` says the socket is full, the next chunk waits for `drain`, so a client that
+ * reads slowly makes the server render and hold one chunk, not the reply.
+ *
+ * Two bounds keep clients that stop reading from costing memory or connections without end: a
+ * write timeout (a stalled reply whose client has not read for that long is dropped), and a budget
+ * for the bytes held by all stalled replies together (a reply that would stall past it is dropped at
+ * once). Dropping destroys the connection: the client sees its reply cut short.
+ */
+import type { ServerResponse } from 'node:http'
+import type { RestReply } from '../exchange.js'
+import { CHUNK_CHARS } from '../serialize/json-chunks.js'
+
+export interface BackpressureOptions {
+  /**
+   * How long a reply waits for its client to read before the connection is destroyed, in
+   * milliseconds. @default 30_000
+   */
+  readonly writeTimeoutMs?: number
+  /**
+   * The most bytes held, over all connections, for replies whose clients are not reading; a reply
+   * that would stall past it has its connection destroyed. @default 67_108_864 (64 MiB)
+   */
+  readonly maxUnsentBytes?: number
+}
+
+/** The bytes held for clients that are not reading, over all the replies of one listener. */
+export class Outbox {
+  readonly writeTimeoutMs: number
+  readonly maxUnsentBytes: number
+  /** Bytes held by stalled replies (what `maxUnsentBytes` bounds). */
+  unsentBytes = 0
+  /** Replies waiting for their client to read. */
+  stalledReplies = 0
+
+  constructor(options: BackpressureOptions = {}) {
+    this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000
+    this.maxUnsentBytes = options.maxUnsentBytes ?? 64 * 1024 * 1024
+  }
+}
+
+/** Writes `reply` to `res`; `extraHeaders` are added to the reply's (`connection: close`). */
+export function writeReply(
+  res: ServerResponse,
+  reply: RestReply,
+  outbox: Outbox,
+  extraHeaders?: Readonly<Record<string, string>>,
+): void {
+  const { body } = reply
+  res.writeHead(reply.status, extraHeaders ? { ...reply.headers, ...extraHeaders } : reply.headers)
+  if (body === null) res.end()
+  else if (typeof body === 'string') {
+    if (body.length <= CHUNK_CHARS) res.end(body)
+    else new ChunkWriter(res, slices(body), outbox).write()
+  } else if (body instanceof Uint8Array) res.end(body)
+  else new ChunkWriter(res, body[Symbol.iterator](), outbox).write()
+}
+
+function* slices(text: string): Iterator<string> {
+  for (let at = 0; at < text.length; at += CHUNK_CHARS) yield text.slice(at, at + CHUNK_CHARS)
+}
+
+/** One big reply on its way: made only for replies longer than a chunk. */
+class ChunkWriter {
+  readonly #res: ServerResponse
+  readonly #chunks: Iterator<string>
+  readonly #outbox: Outbox
+  #held = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(res: ServerResponse, chunks: Iterator<string>, outbox: Outbox) {
+    this.#res = res
+    this.#chunks = chunks
+    this.#outbox = outbox
+    res.once('close', this.#closed)
+  }
+
+  /** Writes chunks until the socket is full or the reply is done. */
+  readonly write = (): void => {
+    this.#release()
+    const res = this.#res
+    for (;;) {
+      let next: IteratorResult<string>
+      try {
+        next = this.#chunks.next()
+      } catch {
+        // The status is sent: a rendering error (reported by the handler) can only cut the reply.
+        res.destroy()
+        return
+      }
+      if (next.done) {
+        res.end()
+        return
+      }
+      if (!res.write(next.value)) {
+        this.#stall()
+        return
+      }
+    }
+  }
+
+  #stall(): void {
+    const outbox = this.#outbox
+    const held = this.#res.writableLength
+    if (outbox.unsentBytes + held > outbox.maxUnsentBytes) {
+      this.#res.destroy()
+      return
+    }
+    this.#held = held
+    outbox.unsentBytes += held
+    outbox.stalledReplies++
+    this.#timer = setTimeout(this.#timedOut, outbox.writeTimeoutMs)
+    this.#timer.unref()
+    this.#res.once('drain', this.write)
+  }
+
+  #release(): void {
+    if (this.#timer === undefined) return
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#outbox.unsentBytes -= this.#held
+    this.#outbox.stalledReplies--
+    this.#held = 0
+  }
+
+  readonly #timedOut = (): void => {
+    this.#res.destroy()
+  }
+
+  readonly #closed = (): void => {
+    this.#release()
+    this.#res.off('drain', this.write)
+    // Lets the page snapshot go now, not when the response object is collected.
+    this.#chunks.return?.()
+  }
+}
