@@ -9,7 +9,7 @@
  *   key also gets a hash index, for case-insensitive equality);
  * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
  */
-import { sortKey } from '../values/compare.js'
+import { sortKey, type SortKey } from '../values/compare.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { HashIndex } from './hash-index.js'
 import { SortedIndex } from './sorted-index.js'
@@ -41,6 +41,9 @@ export class IndexSet {
   readonly #byAttribute = new Map<string, AttributeIndexes>()
   // While a bulk load runs, sorted indexes are rebuilt once at the end instead of per row.
   #bulk = false
+  // The keys and rows a bulk change inserted, per sorted index; undefined once it updated or
+  // deleted (then the end of the bulk change rebuilds from the records).
+  #pending: Map<AttributeIndexes, { keys: SortKey[]; rows: number[] }> | undefined
   #version = 0
 
   constructor(def: DataClassDef) {
@@ -99,14 +102,23 @@ export class IndexSet {
   }
 
   insert(record: IndexedRecord): void {
+    const pending = this.#pending
     for (const ix of this.#byAttribute.values()) {
       const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
       ix.hash?.add(key, record.rowId)
-      if (!this.#bulk) ix.sorted?.add(key, record.rowId)
+      if (!ix.sorted) continue
+      if (!this.#bulk) ix.sorted.add(key, record.rowId)
+      else if (pending) {
+        // The key is kept for the sort at the end of the bulk change: computed (folded) once.
+        const p = pending.get(ix)!
+        p.keys.push(key)
+        p.rows.push(record.rowId)
+      }
     }
   }
 
   update(before: IndexedRecord, after: IndexedRecord): void {
+    this.#pending = undefined
     for (const ix of this.#byAttribute.values()) {
       const name = ix.attribute.name
       if (before.values[name] === after.values[name]) continue
@@ -124,6 +136,7 @@ export class IndexSet {
   }
 
   delete(record: IndexedRecord): void {
+    if (this.#bulk) this.#pending = undefined
     for (const ix of this.#byAttribute.values()) {
       const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
       ix.hash?.remove(key, record.rowId)
@@ -134,12 +147,26 @@ export class IndexSet {
   /** Starts a bulk change: sorted indexes stop following until `endBulk(records)`. */
   beginBulk(): void {
     this.#bulk = true
+    this.#pending = new Map()
+    for (const ix of this.#byAttribute.values())
+      if (ix.sorted) this.#pending.set(ix, { keys: [], rows: [] })
   }
 
-  /** Ends a bulk change: sorted indexes are rebuilt from `records` (every live record). */
+  /**
+   * Ends a bulk change. When it only inserted, each sorted index sorts its own content with the
+   * keys the inserts computed; otherwise every sorted index is rebuilt from `records` (every live
+   * record).
+   */
   endBulk(records: Iterable<IndexedRecord>): void {
     this.#bulk = false
-    this.#rebuildSorted([...records])
+    const pending = this.#pending
+    this.#pending = undefined
+    if (!pending) return this.#rebuildSorted([...records])
+    for (const [ix, added] of pending) {
+      const [keys, rows] = ix.sorted!.content()
+      // Rows there before come first: their row ids are lower, so ties stay in row-id order.
+      ix.sorted!.resetFrom(keys.concat(added.keys), [...rows, ...added.rows])
+    }
   }
 
   /** Rebuilds every index from `records` (every live record). */
@@ -161,7 +188,7 @@ export class IndexSet {
       const name = ix.attribute.name
       ix.sorted.resetFrom(
         all.map((r) => sortKey(r.values[name], folds)),
-        all.map((r) => r.rowId),
+        Int32Array.from(all, (r) => r.rowId),
       )
     }
   }

@@ -29,7 +29,7 @@ export class DataClass {
   // keys): when `get` misses with one, converting it cannot find anything else.
   readonly #storedKey: 'number' | 'string' | 'other'
   // The table's key map itself (it is never replaced): `get` is then one Map lookup.
-  readonly #byKey: ReadonlyMap<KeyValue, EntityRecord>
+  readonly #byKey: Table['byKey']
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
   readonly #prepared = new Map<string, PreparedQuery>()
@@ -44,7 +44,11 @@ export class DataClass {
     this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
     // Every version is stored as its Entity: `get` and selections hand out the stored object.
     table.versionOf = (record) =>
-      record instanceof Entity && record.dataClass === this ? record : new Entity(this, record)
+      record instanceof Entity && record.dataClass === this
+        ? record
+        : new Entity(this, record.rowId, record.key, record.stamp, record.timestamp, record.values)
+    table.newVersion = (rowId, key, stamp, timestamp, values) =>
+      new Entity(this, rowId, key, stamp, timestamp, values)
   }
 
   get name(): string {
@@ -77,7 +81,7 @@ export class DataClass {
   get(key: unknown): Entity | null {
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
-    const hit = this.#byKey.get(key as KeyValue)
+    const hit = this.#byKey.get(key)
     return hit !== undefined ? (hit as Entity) : this.#getCoerced(key)
   }
 

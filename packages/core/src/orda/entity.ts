@@ -26,12 +26,19 @@ export class Entity implements EntityRecord, EntityView {
    * @internal Entities are made by their DataClass's table, one per stored version: an Entity is
    * the record of that version, frozen, with the dataclass's methods.
    */
-  constructor(dataClass: DataClass, record: EntityRecord) {
-    this.rowId = record.rowId
-    this.key = record.key
-    this.stamp = record.stamp
-    this.timestamp = record.timestamp
-    this.values = record.values
+  constructor(
+    dataClass: DataClass,
+    rowId: number,
+    key: KeyValue,
+    stamp: number,
+    timestamp: number,
+    values: StoredValues,
+  ) {
+    this.rowId = rowId
+    this.key = key
+    this.stamp = stamp
+    this.timestamp = timestamp
+    this.values = values
     this.dataClass = dataClass
     Object.freeze(this)
   }

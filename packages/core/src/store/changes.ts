@@ -96,12 +96,16 @@ function perAttribute<V>(
 /** Where a value came from, for error messages: `Employee[11].salary` or `Employee(5).salary`. */
 export type Locate = (attribute?: string) => string
 
-/** Coerces one value for `attr`, turning a refusal into InvalidAttributeValue (1570) located by `where`. */
+/**
+ * Coerces one value for `attr`, turning a refusal into InvalidAttributeValue (1570) located by
+ * `where(label)` (the attribute's name unless the value was given under another, a relation's).
+ */
 export function coerceAt(
   dc: DataClassDef,
   attr: StorageAttributeDef,
   raw: unknown,
   where: Locate,
+  label: string = attr.name,
 ): StoredValue {
   try {
     return coerceForAttribute(attr, raw)
@@ -110,14 +114,17 @@ export function coerceAt(
     throw datastoreError(
       'InvalidAttributeValue',
       [describeValue(raw), attr.name, attr.type, dc.name, e.message],
-      { details: { location: where(attr.name), attribute: attr.name, dataClass: dc.name } },
+      { details: { location: where(label), attribute: attr.name, dataClass: dc.name } },
     )
   }
 }
 
 export interface NewRecordInput {
-  /** Storage values by storage attribute name, already coerced. Missing attributes become null. */
-  readonly values: ReadonlyMap<string, StoredValue>
+  /**
+   * Coerced values by storage position (`table.def.storage` order); undefined or null where none
+   * was given. newRecord fills the generated ones in place: the array is the caller's scratch.
+   */
+  readonly values: (StoredValue | undefined)[]
   readonly stamp?: number
   readonly timestamp: number
 }
@@ -134,10 +141,11 @@ export function newRecord(
   where: Locate,
 ): EntityRecord {
   const dc = table.def
-  // Built in storage order, every attribute present: records of a dataclass share one shape.
-  const values: Record<string, StoredValue> = {}
-  for (const attr of dc.storage) {
-    let v = input.values.get(attr.name)
+  const given = input.values
+  const storage = dc.storage
+  for (let i = 0; i < storage.length; i++) {
+    const attr = storage[i]!
+    let v = given[i]
     if (v === undefined || v === null) {
       if (attr.autosequence && attr.type !== 'uuid') v = batch.nextSequence(table, attr.name)
       else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key)) {
@@ -152,9 +160,9 @@ export function newRecord(
     } else if (attr.autosequence && typeof v === 'number') {
       batch.noteSequence(table, attr.name, v)
     }
-    values[attr.name] = v
+    given[i] = v
   }
-  const key = values[dc.key.name]
+  const key = given[table.keyPosition]
   if (key === null || key === undefined) {
     return fail(
       'InvalidKey',
@@ -168,15 +176,16 @@ export function newRecord(
     })
   }
   batch.claimKey(table, key as KeyValue)
-  checkUnique(table, values, -1, batch, where)
-  // Not frozen: the table stores it as an Entity, which is (one copy, one freeze per version).
-  return {
-    rowId: batch.nextRowId(table),
-    key: key as KeyValue,
-    stamp: input.stamp ?? 1,
-    timestamp: input.timestamp,
-    values: Object.freeze(values),
-  }
+  // Built in storage order, every attribute present: records of a dataclass share one shape.
+  const values = table.makeValues(given as StoredValue[])
+  if (table.hasUnique) checkUnique(table, values, -1, batch, where)
+  return table.newVersion(
+    batch.nextRowId(table),
+    key as KeyValue,
+    input.stamp ?? 1,
+    input.timestamp,
+    values,
+  )
 }
 
 /**

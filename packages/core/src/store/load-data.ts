@@ -11,7 +11,14 @@ import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
 import type { StoredValue } from '../values/coerce.js'
-import { BatchState, coerceAt, newRecord, type Change, type Locate } from './changes.js'
+import {
+  BatchState,
+  coerceAt,
+  newRecord,
+  type Change,
+  type Locate,
+  type NewRecordInput,
+} from './changes.js'
 import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
@@ -45,11 +52,19 @@ function located(e: unknown): unknown {
   })
 }
 
+/** A reference to check once every row is read; its location is written only if it fails. */
 interface PendingRef {
-  readonly where: string
+  readonly at: Locate
+  readonly label: string
   readonly target: Table
   readonly key: KeyValue
 }
+
+/** Where a row is: `Employee[11]`, `Employee[11].salary`. Made once per row, called only on errors. */
+const locator =
+  (dataClass: string, index: number): Locate =>
+  (attribute) =>
+    `${dataClass}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
 
 export function prepareDataLoad(
   ds: Store,
@@ -62,124 +77,156 @@ export function prepareDataLoad(
   const refs: PendingRef[] = []
   const report: Record<string, number> = {}
   const now = ds.clock.now()
-  for (const [name, rows] of Object.entries(data as Record<string, unknown>)) {
+  for (const name of Object.keys(data as object)) {
+    const rows = (data as Record<string, unknown>)[name]
     const table = ds.findTable(name)
     if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
-    ;(rows as unknown[]).forEach((row, index) => {
-      const at: Locate = (attribute) =>
-        `${name}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
+    const reader = new RowReader(ds, table!, refs, now)
+    for (let index = 0; index < rows.length; index++) {
+      const row: unknown = rows[index]
+      const at = locator(name, index)
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
-        const record = newRecord(
-          table,
-          readRow(ds, table.def, row as Record<string, unknown>, at, refs, now),
-          batch,
-          ds.newUuid,
-          at,
-        )
-        changes.push({ op: 'insert', table, record })
+        const record = newRecord(table!, reader.read(row, at), batch, ds.newUuid, at)
+        changes.push({ op: 'insert', table: table!, record })
       } catch (e) {
         throw located(e)
       }
-    })
-    report[name] = (rows as unknown[]).length
+    }
+    report[name] = rows.length
   }
   // References are checked last: a row may point to a row further down the file.
   for (const ref of refs) {
     if (!batch.hasNewKey(ref.target, ref.key) && ref.target.rowIdOf(ref.key) === undefined) {
-      bad(ref.where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
+      const where = ref.at(ref.label)
+      bad(where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
     }
   }
   return { changes, report }
 }
 
-function readRow(
-  ds: Store,
-  dc: DataClassDef,
-  row: Record<string, unknown>,
-  at: Locate,
-  refs: PendingRef[],
-  now: number,
-): { values: Map<string, StoredValue>; stamp?: number; timestamp: number } {
-  const values = new Map<string, StoredValue>()
-  let stamp: number | undefined
-  let timestamp = now
-  const setStorage = (attr: StorageAttributeDef, raw: unknown, label: string): void => {
-    const v = coerceAt(dc, attr, raw, () => at(label))
-    const previous = values.get(attr.name)
-    if (previous !== undefined && previous !== v)
-      bad(at(label), `conflicts with the value given for "${attr.name}"`)
-    values.set(attr.name, v)
+/** Reads the rows of one dataclass into values by storage position (newRecord's input). */
+class RowReader {
+  readonly #ds: Store
+  readonly #table: Table
+  readonly #dc: DataClassDef
+  readonly #refs: PendingRef[]
+  readonly #now: number
+  // The explicit foreign keys (employerID) of relations that name one: a value written there
+  // directly is a reference too.
+  readonly #explicitKeys: readonly {
+    readonly relation: string
+    readonly position: number
+    readonly target: Table
+  }[]
+
+  constructor(ds: Store, table: Table, refs: PendingRef[], now: number) {
+    this.#ds = ds
+    this.#table = table
+    this.#dc = table.def
+    this.#refs = refs
+    this.#now = now
+    this.#explicitKeys = table.def.attributes.flatMap((a) =>
+      a.kind === 'relatedEntity' && a.foreignKey !== a.name
+        ? [
+            {
+              relation: a.name,
+              position: table.positionOf(a.foreignKey)!,
+              target: ds.table(a.target),
+            },
+          ]
+        : [],
+    )
   }
-  for (const [name, raw] of Object.entries(row)) {
-    if (name === '__KEY') {
-      setStorage(dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name)
-      continue
+
+  read(row: Record<string, unknown>, at: Locate): NewRecordInput {
+    const dc = this.#dc
+    const table = this.#table
+    const values = new Array<StoredValue | undefined>(dc.storage.length)
+    let stamp: number | undefined
+    let timestamp = this.#now
+    const setStorage = (attr: StorageAttributeDef, raw: unknown, label: string): void => {
+      const v = coerceAt(dc, attr, raw, at, label)
+      const position = table.positionOf(attr.name)!
+      const previous = values[position]
+      if (previous !== undefined && previous !== v)
+        bad(at(label), `conflicts with the value given for "${attr.name}"`)
+      values[position] = v
     }
-    if (name === '__STAMP') {
-      if (!Number.isInteger(raw) || (raw as number) < 1)
-        bad(at(name), 'expected a positive integer')
-      stamp = raw as number
-      continue
-    }
-    if (name === '__TIMESTAMP') {
-      const iso = parseDate(raw, false)
-      if (iso === undefined) bad(at(name), 'expected an ISO 8601 date-time')
-      timestamp = Date.parse(iso!)
-      continue
-    }
-    const attr = dc.attributesByName.get(name)
-    if (!attr) bad(at(name), `"${name}" is not an attribute of ${dc.name}`)
-    switch (attr!.kind) {
-      case 'storage':
-        setStorage(attr, raw, name)
-        break
-      case 'relatedEntity': {
-        const fk = attr.foreignKeyAttribute
-        const deferred = isRecord(raw) && isRecord(raw.__deferred) ? raw.__deferred : raw
-        const keyRaw = isRecord(deferred) ? deferred.__KEY : deferred
-        if (isRecord(deferred) && keyRaw === undefined)
-          bad(at(name), 'expected the related key, or an object with "__KEY"')
-        if (keyRaw === null || keyRaw === undefined) {
-          setStorage(fk, null, name)
+    for (const name in row) {
+      if (!Object.hasOwn(row, name)) continue
+      const raw = row[name]
+      if (name === '__KEY') {
+        setStorage(dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name)
+        continue
+      }
+      if (name === '__STAMP') {
+        if (!Number.isInteger(raw) || (raw as number) < 1)
+          bad(at(name), 'expected a positive integer')
+        stamp = raw as number
+        continue
+      }
+      if (name === '__TIMESTAMP') {
+        const iso = parseDate(raw, false)
+        if (iso === undefined) bad(at(name), 'expected an ISO 8601 date-time')
+        timestamp = Date.parse(iso!)
+        continue
+      }
+      const attr = dc.attributesByName.get(name)
+      if (!attr) bad(at(name), `"${name}" is not an attribute of ${dc.name}`)
+      switch (attr!.kind) {
+        case 'storage':
+          setStorage(attr, raw, name)
+          break
+        case 'relatedEntity': {
+          const fk = attr.foreignKeyAttribute
+          const deferred = isRecord(raw) && isRecord(raw.__deferred) ? raw.__deferred : raw
+          const keyRaw = isRecord(deferred) ? deferred.__KEY : deferred
+          if (isRecord(deferred) && keyRaw === undefined)
+            bad(at(name), 'expected the related key, or an object with "__KEY"')
+          if (keyRaw === null || keyRaw === undefined) {
+            setStorage(fk, null, name)
+            break
+          }
+          const target = this.#ds.table(attr.target)
+          let key: KeyValue
+          try {
+            key = toKey(target.def, keyRaw)
+          } catch (e) {
+            throw datastoreError(
+              'InvalidData',
+              [at(name), `${JSON.stringify(keyRaw)} is not a key of ${target.def.name}`],
+              { cause: e },
+            )
+          }
+          setStorage(fk, key, name)
+          this.#refs.push({ at, label: name, target, key })
           break
         }
-        const target = ds.table(attr.target)
-        let key: KeyValue
-        try {
-          key = toKey(target.def, keyRaw)
-        } catch (e) {
-          throw datastoreError(
-            'InvalidData',
-            [at(name), `${JSON.stringify(keyRaw)} is not a key of ${target.def.name}`],
-            { cause: e },
+        default:
+          // Computed attributes have no stored value. A REST read's deferred form is tolerated so a
+          // saved response can be loaded back; anything else is most likely a mistake worth reporting.
+          if (isRecord(raw) && '__deferred' in raw) break
+          bad(
+            at(name),
+            `"${name}" is a ${attr!.kind} attribute: it is computed and cannot be loaded`,
           )
-        }
-        setStorage(fk, key, name)
-        refs.push({ where: at(name), target, key })
-        break
       }
-      default:
-        // Computed attributes have no stored value. A REST read's deferred form is tolerated so a
-        // saved response can be loaded back; anything else is most likely a mistake worth reporting.
-        if (isRecord(raw) && '__deferred' in raw) break
-        bad(at(name), `"${name}" is a ${attr!.kind} attribute: it is computed and cannot be loaded`)
     }
-  }
-  // Explicit foreign keys written directly (employerID: 3) are references too, unless the row also
-  // named the relation (then it was recorded above). Decided from this row alone: a look back over
-  // the references of earlier rows made loading quadratic.
-  for (const attr of dc.attributes) {
-    if (attr.kind !== 'relatedEntity' || attr.foreignKey === attr.name) continue
-    const v = values.get(attr.foreignKey)
-    if (v === null || v === undefined) continue
-    if (!Object.hasOwn(row, attr.name))
-      refs.push({
-        where: at(attr.foreignKey),
-        target: ds.table(attr.target),
+    // Explicit foreign keys written directly (employerID: 3) are references too, unless the row
+    // also named the relation (then it was recorded above). Decided from this row alone: a look
+    // back over the references of earlier rows made loading quadratic.
+    for (const fk of this.#explicitKeys) {
+      const v = values[fk.position]
+      if (v === null || v === undefined || Object.hasOwn(row, fk.relation)) continue
+      this.#refs.push({
+        at,
+        label: this.#dc.storage[fk.position]!.name,
+        target: fk.target,
         key: v as KeyValue,
       })
+    }
+    return { values, stamp, timestamp }
   }
-  return { values, stamp, timestamp }
 }

@@ -5,7 +5,9 @@
  */
 import { IndexSet } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
-import type { EntityRecord, KeyValue } from './entity-record.js'
+import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
+import { KeyDirectory } from './key-directory.js'
+import { valuesFactory, type ValuesFactory } from './values-shape.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -14,7 +16,7 @@ export class Table {
   readonly #rows: (EntityRecord | undefined)[] = []
   // Key → the current record itself, not its row id: a lookup by key (get, joins) is then one
   // memory read fewer, and a commit swaps the record here as it does in #rows.
-  readonly #byKey = new Map<KeyValue, EntityRecord>()
+  readonly #byKey = new KeyDirectory()
   // Row ids in key order. Appends with growing keys (autosequence) keep it sorted for free;
   // anything else marks it dirty and the next read sorts once.
   #ordered: number[] = []
@@ -35,10 +37,35 @@ export class Table {
    * read hands out the stored object itself (no lookup, no allocation). Identity until then.
    */
   versionOf: (record: EntityRecord) => EntityRecord = (record) => record
+  /** @internal A new stored version from its parts (the dataclass makes it its Entity directly). */
+  newVersion = (
+    rowId: number,
+    key: KeyValue,
+    stamp: number,
+    timestamp: number,
+    values: StoredValues,
+  ): EntityRecord => this.versionOf({ rowId, key, stamp, timestamp, values })
+  /** Builds a record's values object from the values in storage order (see values-shape.ts). */
+  readonly makeValues: ValuesFactory
+  /** The position of each storage attribute in `def.storage`. */
+  readonly #positions: ReadonlyMap<string, number>
+  /** The position of the primary key in `def.storage`. */
+  readonly keyPosition: number
+  /** Whether any storage attribute but the key is unique (writes then check uniqueness). */
+  readonly hasUnique: boolean
 
   constructor(def: DataClassDef) {
     this.def = def
     this.indexes = new IndexSet(def)
+    this.makeValues = valuesFactory(def.storage.map((a) => a.name))
+    this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
+    this.keyPosition = def.storage.indexOf(def.key)
+    this.hasUnique = def.storage.some((a) => a.unique && a !== def.key)
+  }
+
+  /** The position of storage attribute `name` in `def.storage`, or undefined. */
+  positionOf(name: string): number | undefined {
+    return this.#positions.get(name)
   }
 
   /** How many entities were ever deleted (row ids are never reused, so 0 means every slot is live). */
@@ -69,7 +96,7 @@ export class Table {
   }
 
   /** @internal Key → current record, for the hottest reads (`get`). Do not modify. */
-  get byKey(): ReadonlyMap<KeyValue, EntityRecord> {
+  get byKey(): Pick<KeyDirectory, 'get'> {
     return this.#byKey
   }
 

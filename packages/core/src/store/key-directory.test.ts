@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import type { EntityRecord, KeyValue } from './entity-record.js'
+import { KeyDirectory } from './key-directory.js'
+
+const rec = (key: KeyValue): EntityRecord => ({ rowId: 0, key, stamp: 1, timestamp: 0, values: {} })
+
+describe('KeyDirectory', () => {
+  it('finds integer keys as stored, and nothing for other spellings', () => {
+    const d = new KeyDirectory()
+    for (let k = 1; k <= 100; k++) d.set(k, rec(k))
+    expect(d.size).toBe(100)
+    expect(d.get(7)?.key).toBe(7)
+    for (const miss of ['7', 7.5, -1, 0, 101, NaN, null, undefined, {}, 1e300])
+      expect(d.get(miss), String(miss)).toBeUndefined()
+  })
+
+  it('moves to a map for keys that do not fit, keeping every record', () => {
+    for (const odd of ['A', -3, 2.5, 10_000_000]) {
+      const d = new KeyDirectory()
+      for (let k = 1; k <= 50; k++) d.set(k, rec(k))
+      d.set(odd as KeyValue, rec(odd as KeyValue))
+      expect(d.size, String(odd)).toBe(51)
+      expect(d.get(odd)?.key).toBe(odd)
+      expect(d.get(25)?.key).toBe(25)
+      expect(d.get('25')).toBeUndefined()
+      expect([...d.values()].length).toBe(51)
+    }
+  })
+
+  it('counts deletes and replacements once', () => {
+    const d = new KeyDirectory()
+    d.set(1, rec(1))
+    d.set(1, rec(1))
+    d.set(2, rec(2))
+    d.delete(1)
+    d.delete(1)
+    d.delete(99)
+    expect(d.size).toBe(1)
+    expect(d.get(1)).toBeUndefined()
+    d.set('x', rec('x'))
+    d.delete('x')
+    d.delete('x')
+    expect(d.size).toBe(1)
+    expect([...d.values()].map((r) => r.key)).toEqual([2])
+  })
+
+  it('takes keys out of order within reach of the others', () => {
+    const d = new KeyDirectory()
+    for (const k of [500, 3, 900, 1, 2]) d.set(k, rec(k))
+    expect(d.size).toBe(5)
+    expect([...d.values()].map((r) => r.key)).toEqual([1, 2, 3, 500, 900])
+  })
+})

@@ -1,0 +1,79 @@
+/**
+ * @module Primary key → current record. Most keys are small non-negative integers (autosequence,
+ * exported row numbers): those are kept in an array indexed by the key itself, 8 bytes a row where
+ * a Map costs about 40. The first key that does not fit (text, uuid, a negative or fractional
+ * number, or one far past the others) moves everything to a Map, for good.
+ */
+import type { EntityRecord, KeyValue } from './entity-record.js'
+
+// A dense array may be at most this many times longer than the number of keys it holds (plus
+// some room), so that sparse keys (1, 1000000) do not reserve memory for the gap.
+const SPREAD = 4
+const ROOM = 1024
+
+export class KeyDirectory {
+  #dense: (EntityRecord | undefined)[] | undefined = []
+  #map: Map<KeyValue, EntityRecord> | undefined
+  #size = 0
+
+  /** Number of keys. */
+  get size(): number {
+    return this.#size
+  }
+
+  /** The record of `key`, or undefined. Any value may be asked: only keys as stored are found. */
+  get(key: unknown): EntityRecord | undefined {
+    const dense = this.#dense
+    if (dense) return typeof key === 'number' ? dense[key] : undefined
+    return this.#map!.get(key as KeyValue)
+  }
+
+  set(key: KeyValue, record: EntityRecord): void {
+    const dense = this.#dense
+    if (dense) {
+      if (
+        typeof key === 'number' &&
+        Number.isSafeInteger(key) &&
+        key >= 0 &&
+        // Past the end, a short step only (a long one would turn the array into a dictionary).
+        (key < dense.length ||
+          (key - dense.length <= ROOM && key <= SPREAD * (this.#size + 1) + ROOM))
+      ) {
+        if (dense[key] === undefined) this.#size++
+        dense[key] = record
+        return
+      }
+      this.#toMap()
+    }
+    const map = this.#map!
+    const before = map.size
+    map.set(key, record)
+    this.#size += map.size - before
+  }
+
+  delete(key: KeyValue): void {
+    const dense = this.#dense
+    if (dense) {
+      if (typeof key === 'number' && dense[key] !== undefined) {
+        dense[key] = undefined
+        this.#size--
+      }
+      return
+    }
+    if (this.#map!.delete(key)) this.#size--
+  }
+
+  /** Every record, in no particular order. */
+  *values(): IterableIterator<EntityRecord> {
+    if (this.#dense) {
+      for (const r of this.#dense) if (r !== undefined) yield r
+    } else yield* this.#map!.values()
+  }
+
+  #toMap(): void {
+    const map = new Map<KeyValue, EntityRecord>()
+    for (const r of this.values()) map.set(r.key, r)
+    this.#map = map
+    this.#dense = undefined
+  }
+}
