@@ -147,6 +147,36 @@ export const Ast = {
     Object.freeze({ kind: 'Query', filter, orderBy: Object.freeze([...orderBy]) }),
 } as const
 
+/**
+ * How deeply the engine recurses on a filter: one level per NOT, per AND/OR/EXCEPT node (a chain
+ * of one operator is one node; OR and EXCEPT alternating nest one level per switch), and one per
+ * step of an attribute path (each relation is a join). Parsers and builders can make any depth;
+ * the binder refuses one past MAX_FILTER_DEPTH, so no walker can run out of stack. Measured
+ * without recursion, since the tree may be deep.
+ */
+export function filterDepth(filter: FilterNode): number {
+  let deepest = 0
+  const stack: [FilterNode, number][] = [[filter, 1]]
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [node, depth] = top
+    switch (node.kind) {
+      case 'Comparison':
+        deepest = Math.max(deepest, depth + node.path.segments.length - 1)
+        break
+      case 'Not':
+        stack.push([node.operand, depth + 1])
+        break
+      case 'Logical':
+        for (const o of node.operands) stack.push([o, depth + 1])
+        break
+    }
+  }
+  return deepest
+}
+
+/** The deepest filter the engine takes (see filterDepth); the grammar's nesting limit is the same. */
+export const MAX_FILTER_DEPTH = 256
+
 /** The dotted text of a path, `employer.name` or `children[].age`. */
 export function pathText(path: AttributePathNode): string {
   return path.segments

@@ -30,7 +30,7 @@ import type {
   PlaceholderNode,
   ValueNode,
 } from './ast.js'
-import { Ast, OPERATOR_TEXT, pathText } from './ast.js'
+import { Ast, filterDepth, MAX_FILTER_DEPTH, OPERATOR_TEXT, pathText } from './ast.js'
 import type {
   BoundComparison,
   BoundFilter,
@@ -76,6 +76,13 @@ export function bindFilter(
   filter: FilterNode,
   options: BindOptions = {},
 ): BoundFilter {
+  const depth = filterDepth(filter)
+  if (depth > MAX_FILTER_DEPTH) {
+    fail('FilterSyntax', [
+      `the query nests ${depth} levels deep, more than the ${MAX_FILTER_DEPTH} allowed ` +
+        '(parentheses, NOT, OR and EXCEPT alternating, and relation steps of a path count)',
+    ])
+  }
   return bindNode({ schema, options }, dc, filter)
 }
 
