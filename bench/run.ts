@@ -415,6 +415,14 @@ function printGroup(n: number, g: Group, timed: readonly Timed[]): void {
  * A suite that throws (the engine or the CLI broken mid-edit, a child that would not start) is
  * reported and the run goes on: the other suites' numbers are still worth having.
  */
+/** Seconds each suite took, for the closing line. */
+const suiteSeconds: string[] = []
+let suiteStart = Date.now()
+function suiteDone(suite: Suite): void {
+  suiteSeconds.push(`${suite} ${((Date.now() - suiteStart) / 1000).toFixed(0)} s`)
+  suiteStart = Date.now()
+}
+
 function suiteFailed(suite: Suite, e: unknown): void {
   const msg = e instanceof Error ? (e.stack ?? e.message) : String(e)
   console.log(
@@ -479,6 +487,7 @@ try {
 } catch (e) {
   suiteFailed('query', e)
 }
+if (runs('query')) suiteDone('query')
 
 // ---------------------------------------------------------------- text scans
 
@@ -505,6 +514,7 @@ if (runs('text')) {
   } catch (e) {
     suiteFailed('text', e)
   }
+  suiteDone('text')
 }
 
 // ---------------------------------------------------------------- HTTP
@@ -518,6 +528,7 @@ if (runs('http')) {
   } catch (e) {
     suiteFailed('http', e)
   }
+  suiteDone('http')
 }
 
 // ---------------------------------------------------------------- summaries
@@ -684,4 +695,7 @@ if (opts.json) {
     ),
   )
 }
-console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s (sink ${sinkValue()})`)
+console.log(
+  `\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s (${suiteSeconds.join(', ')}; ` +
+    `sink ${sinkValue()})`,
+)
