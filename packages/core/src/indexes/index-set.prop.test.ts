@@ -11,6 +11,7 @@ import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore, type Datastore } from '../orda/datastore.js'
 import { createValues, type EntityRecord } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
+import { fold as engineFold } from '../values/fold.js'
 import { IndexSet } from './index-set.js'
 
 const MODEL: ModelJson = {
@@ -147,6 +148,16 @@ function expectTableIsModel(m: Model, r: Real): void {
     for (let rowId = 0; rowId < r.table.rowCapacity; rowId++) {
       const value = r.table.record(rowId)?.values[name]
       expect(column[rowId], `${name} of row ${rowId}`).toBe(typeof value === 'number' ? value : NaN)
+    }
+  }
+  // So do folded text columns.
+  for (const name of ['name', 'note']) {
+    const column = r.table.foldedColumn(name)
+    for (let rowId = 0; rowId < r.table.rowCapacity; rowId++) {
+      const value = r.table.record(rowId)?.values[name]
+      expect(column[rowId], `folded ${name} of row ${rowId}`).toBe(
+        typeof value === 'string' ? engineFold(value) : null,
+      )
     }
   }
 }

@@ -41,7 +41,7 @@ import type {
   Operand,
 } from './bound.js'
 import { sortKey } from '../values/compare.js'
-import { fold, hasWildcard, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
+import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
 
 export interface BindOptions {
   /** Values of `:1`, `:2`, … */
@@ -348,7 +348,11 @@ function scalar(
       kind: 'value',
       key: folded,
       shown: value,
-      pattern: { match: (s) => s.startsWith(folded), prefix: folded },
+      pattern: {
+        match: (s) => s.startsWith(folded),
+        prefix: folded,
+        shape: { kind: 'prefix', text: folded },
+      },
     }
   }
   if (RANGE_OPS.has(op) && typeof value === 'boolean' && type !== 'bool')
@@ -360,7 +364,11 @@ function scalar(
       kind: 'value',
       key,
       shown: value,
-      pattern: { match: wildcardMatcher(folded), prefix: wildcardPrefix(folded) },
+      pattern: {
+        match: wildcardMatcher(folded),
+        prefix: wildcardPrefix(folded),
+        shape: patternShape(folded),
+      },
     }
   }
   return { kind: 'value', key, shown: value }

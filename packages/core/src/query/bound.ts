@@ -5,6 +5,7 @@
  */
 import type { ComparisonOp, LogicalOp } from './ast.js'
 import type { SortKey } from '../values/compare.js'
+import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
 import type {
   CalculatedAttributeDef,
@@ -39,7 +40,11 @@ export type CmpValue =
       /** The value as written after coercion, for plans. */
       readonly shown: string | number | boolean
       /** Set when the value holds wildcards and the operator honours them. */
-      readonly pattern?: { readonly match: (folded: string) => boolean; readonly prefix: string }
+      readonly pattern?: {
+        readonly match: (folded: string) => boolean
+        readonly prefix: string
+        readonly shape: PatternShape
+      }
     }
   | { readonly kind: 'list'; readonly items: readonly CmpValue[] }
 

@@ -8,7 +8,14 @@ import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
-import type { Access, PlanNode } from './plan.js'
+import {
+  isIndexed,
+  leafPlan,
+  type Access,
+  type LeafPlan,
+  type PlanNode,
+  type SetPlan,
+} from './plan.js'
 import { equalRows, rangeOf } from './planner.js'
 import {
   comparisonPredicate,
@@ -115,6 +122,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows: rows ?? [], children }
     }
     case 'Or': {
+      if (!ctx.trace) return { rows: fusedOr(node, ctx), children: [] }
       const parts = node.operands.map((o) => execute(o, ctx))
       const capacity = ctx.tableOf(dataClassOfPlan(node)).rowCapacity
       const seen = new Uint8Array(capacity)
@@ -156,6 +164,74 @@ function fusedAnd(
   if (!node.driven) return scan(table, test)
   const first = execute(node.operands[0]!, ctx).rows
   return tests.length === 0 || first.length === 0 ? first : filterRows(table, first, test)
+}
+
+/**
+ * An OR without a query path to report: its indexed operands read through their indexes, and all
+ * the others tested in one pass over the table (instead of one pass each), skipping rows already
+ * found. Equalities and INs on the same text attribute are merged into one IN first, so a row's
+ * folded value meets all their patterns in one loop (see foldedTest).
+ */
+function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
+  const table = ctx.tableOf(dataClassOfPlan(node))
+  const seen = new Uint8Array(table.rowCapacity)
+  const rows: number[] = []
+  const scanned: PlanNode[] = []
+  for (const operand of node.operands) {
+    if (!isIndexed(operand)) {
+      scanned.push(operand)
+      continue
+    }
+    for (const r of execute(operand, ctx).rows) if (!seen[r]) ((seen[r] = 1), rows.push(r))
+  }
+  if (scanned.length === 0) return rows
+  const tests = mergeTextEqualities(scanned).map((o) => predicateOf(o, ctx).test)
+  const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
+  const slots = table.slots
+  for (let i = 0; i < slots.length; i++) {
+    const r = slots[i]
+    if (r && !seen[i] && test(r)) rows.push(i)
+  }
+  return rows
+}
+
+/** Scan leaves `text = x` / `text IN [..]` on one attribute become one IN leaf (the rest stay). */
+function mergeTextEqualities(nodes: readonly PlanNode[]): PlanNode[] {
+  const byAttribute = new Map<string, LeafPlan[]>()
+  const out: PlanNode[] = []
+  for (const n of nodes) {
+    const mergeable =
+      n.kind === 'Leaf' &&
+      n.bound.folds &&
+      n.bound.operand.kind === 'storage' &&
+      (n.bound.op === 'eq' || n.bound.op === 'in')
+    if (!mergeable) {
+      out.push(n)
+      continue
+    }
+    const name = (n.bound.operand as { attr: { name: string } }).attr.name
+    const group = byAttribute.get(name)
+    if (group) group.push(n)
+    else byAttribute.set(name, [n])
+  }
+  for (const group of byAttribute.values()) {
+    if (group.length === 1) {
+      out.push(group[0]!)
+      continue
+    }
+    const items = group.flatMap((l) =>
+      l.bound.value.kind === 'list' ? l.bound.value.items : [l.bound.value],
+    )
+    const first = group[0]!
+    out.push(
+      leafPlan(
+        { ...first.bound, op: 'in', value: { kind: 'list', items } },
+        first.access,
+        first.estimate,
+      ),
+    )
+  }
+  return out
 }
 
 /**
@@ -239,7 +315,11 @@ export function predicateOf(
   switch (node.kind) {
     case 'Leaf':
       return {
-        test: comparisonPredicate(node.bound, ctx.entityOf(node.bound.dataClass)),
+        test: comparisonPredicate(
+          node.bound,
+          ctx.entityOf(node.bound.dataClass),
+          ctx.tableOf(node.bound.dataClass),
+        ),
         steps: [],
       }
     case 'Linked':
@@ -283,7 +363,7 @@ export function predicateOf(
 function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[] {
   const table = ctx.tableOf(c.dataClass)
   if (access.kind === 'scan' || c.operand.kind !== 'storage')
-    return scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass)))
+    return scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
   const name = c.operand.attr.name
   const pattern = c.value.kind === 'value' ? c.value.pattern : undefined
   if (
@@ -305,7 +385,7 @@ function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[
     (pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound))
   const rows = sorted.rows(s, e)
   return access.verify
-    ? filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass)))
+    ? filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
     : rows
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../errors/datastore-error.js'
 import { createDatastore } from '../orda/datastore.js'
-import { Ast, filterDepth, MAX_FILTER_DEPTH } from './ast.js'
+import { Ast, filterDepth, MAX_FILTER_DEPTH, type FilterNode } from './ast.js'
 import { parseQuery } from './parse-filter.js'
 
 const ds = createDatastore(
@@ -82,7 +82,7 @@ describe('filter depth', () => {
   })
 
   it('refuses a built AST as deep, whoever built it', () => {
-    let filter = Ast.comparison(
+    let filter: FilterNode = Ast.comparison(
       Ast.path([{ name: 'ID' }]),
       'eq',
       Ast.literal({ type: 'number', value: 1 }),

@@ -11,7 +11,8 @@ import type { EntityView } from '../schema/definitions.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
-import { equalsFolded, keywords } from '../values/fold.js'
+import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
+import type { Table } from '../store/table.js'
 
 /** A test of one row. */
 export type RowPredicate = (record: EntityRecord) => boolean
@@ -141,12 +142,25 @@ export function valueTest(c: BoundComparison): (v: unknown) => boolean {
   return (v) => test(op, value, v, c.folds)
 }
 
-/** The predicate of one comparison. */
-export function comparisonPredicate(c: BoundComparison, entityOf: EntityOf): RowPredicate {
+/**
+ * The predicate of one comparison. A comparison of folded text on a table reads the table's folded
+ * column (made on first use, kept by writes): each stored value is folded once, not once per row
+ * per pattern per query.
+ */
+export function comparisonPredicate(
+  c: BoundComparison,
+  entityOf: EntityOf,
+  table?: Table,
+): RowPredicate {
   const { operand } = c
   switch (operand.kind) {
     case 'storage': {
       const name = operand.attr.name
+      if (c.folds && table && operand.attr.type === 'string') {
+        const column = table.foldedColumn(name)
+        const holds = foldedTest(c)
+        return (record) => holds(column[record.rowId]!)
+      }
       const holds = valueTest(c)
       return (record) => holds(record.values[name])
     }
@@ -159,6 +173,100 @@ export function comparisonPredicate(c: BoundComparison, entityOf: EntityOf): Row
       const fans = operand.steps.some((s) => s.each)
       return (record) => testObject(c, objectValues(record.values[name], operand.steps), fans)
     }
+  }
+}
+
+/**
+ * The test of a comparison on folded text, applied to the folded value (null for null): the same
+ * answers as `test` with `folds`, without folding. Several patterns (an IN list) are grouped by
+ * form, so a row's value is checked against all of them in one loop: exact values in a Set,
+ * `@x@` by `includes`, `x@` and `@x` by `startsWith` and `endsWith`, the rest by their matchers.
+ */
+export function foldedTest(c: BoundComparison): (folded: string | null) => boolean {
+  const { op, value } = c
+  const eq = (wildcards: boolean) => anyOf(value.kind === 'list' ? value.items : [value], wildcards)
+  switch (op) {
+    case 'eq':
+    case 'strictEq':
+    case 'in':
+      return eq(op !== 'strictEq')
+    case 'ne':
+    case 'strictNe': {
+      if (value.kind === 'null') return (f) => f !== null
+      const equal = eq(op === 'ne')
+      return (f) => f !== null && !equal(f)
+    }
+    case 'begin': {
+      const match = value.kind === 'value' ? value.pattern?.match : undefined
+      return (f) => f !== null && match !== undefined && match(f)
+    }
+    case 'contains': {
+      if (value.kind !== 'value') return () => false
+      const { pattern, key } = value
+      return (f) => {
+        if (f === null) return false
+        const words = foldedKeywords(f)
+        return pattern ? words.some(pattern.match) : words.includes(key as string)
+      }
+    }
+    case 'lt':
+    case 'gt':
+    case 'le':
+    case 'ge': {
+      if (value.kind !== 'value' || typeof value.key !== 'string') return () => false
+      const key = value.key
+      if (op === 'lt') return (f) => f !== null && f < key
+      if (op === 'gt') return (f) => f !== null && f > key
+      if (op === 'le') return (f) => f !== null && f <= key
+      return (f) => f !== null && f >= key
+    }
+  }
+}
+
+/** Equality with any of `items` (values, patterns with `wildcards`, null), on folded text. */
+function anyOf(items: readonly CmpValue[], wildcards: boolean): (f: string | null) => boolean {
+  let nulls = false
+  const exact = new Set<string>()
+  const prefixes: string[] = []
+  const suffixes: string[] = []
+  const contains: string[] = []
+  const others: ((f: string) => boolean)[] = []
+  for (const item of items) {
+    if (item.kind === 'null') nulls = true
+    else if (item.kind === 'value') {
+      const shape = wildcards ? item.pattern?.shape : undefined
+      if (!shape || shape.kind === 'exact') {
+        if (typeof item.key === 'string') exact.add(shape ? shape.text : item.key)
+      } else if (shape.kind === 'prefix') prefixes.push(shape.text)
+      else if (shape.kind === 'suffix') suffixes.push(shape.text)
+      else if (shape.kind === 'contains') contains.push(shape.text)
+      else others.push(item.pattern!.match)
+    }
+  }
+  // The common single forms get a test of their own: no loop, no Set.
+  const only = exact.size + prefixes.length + suffixes.length + contains.length + others.length
+  if (only === 1 && !nulls) {
+    if (exact.size === 1) {
+      const [key] = exact
+      return (f) => f === key
+    }
+    if (contains.length === 1) {
+      const text = contains[0]!
+      return (f) => f !== null && f.includes(text)
+    }
+    if (prefixes.length === 1) {
+      const text = prefixes[0]!
+      return (f) => f !== null && f.startsWith(text)
+    }
+  }
+  return (f) => {
+    if (f === null) return nulls
+    if (exact.size > 0 && exact.has(f)) return true
+    for (let i = 0; i < contains.length; i++) if (f.includes(contains[i]!)) return true
+    for (let i = 0; i < prefixes.length; i++) if (f.startsWith(prefixes[i]!)) return true
+    for (let i = 0; i < suffixes.length; i++) if (f.endsWith(suffixes[i]!)) return true
+    for (let i = 0; i < others.length; i++) if (others[i]!(f)) return true
+    return false
   }
 }
 

@@ -6,6 +6,7 @@
 import { IndexSet } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
+import { fold } from '../values/fold.js'
 import { KeyDirectory } from './key-directory.js'
 import { valuesFactory, type ValuesFactory } from './values-shape.js'
 
@@ -29,6 +30,10 @@ export class Table {
   // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
   // an index then reads one typed array instead of three objects per row.
   readonly #columns = new Map<string, { data: Float64Array }>()
+  // Folded text columns: attribute name → each row's value folded (fold.ts), null for null and
+  // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
+  // scan folds each stored value once, not once per row per pattern per query.
+  readonly #folded = new Map<string, (string | null)[]>()
   #deletions = 0
   /** The indexes, updated by every mutator below. */
   readonly indexes: IndexSet
@@ -144,6 +149,24 @@ export class Table {
     return column.data
   }
 
+  /**
+   * The values of the text storage attribute `name` by row id, folded (null for null and deleted
+   * rows): made on first use, then kept up to date by every write. Do not modify.
+   */
+  foldedColumn(name: string): readonly (string | null)[] {
+    let column = this.#folded.get(name)
+    if (!column) {
+      const attr = this.def.storage.find((a) => a.name === name)
+      if (attr?.type !== 'string')
+        throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
+      column = new Array<string | null>(this.#rows.length)
+      const rows = this.#rows
+      for (let i = 0; i < rows.length; i++) column[i] = foldedValue(rows[i]?.values[name])
+      this.#folded.set(name, column)
+    }
+    return column
+  }
+
   /** Every live record, in row-id order. */
   *records(): IterableIterator<EntityRecord> {
     for (const r of this.#rows) if (r) yield r
@@ -162,7 +185,7 @@ export class Table {
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record)
     this.indexes.insert(record)
-    if (this.#columns.size) this.#setColumns(record)
+    if (this.#columns.size || this.#folded.size) this.#setColumns(record)
     if (this.#orderedDirty) return
     const last = this.#ordered[this.#ordered.length - 1]
     if (last === undefined || compareKeys(this.#rows[last]!.key, record.key) < 0) {
@@ -181,7 +204,7 @@ export class Table {
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record)
     this.indexes.update(before, record)
-    if (this.#columns.size) this.#setColumns(record)
+    if (this.#columns.size || this.#folded.size) this.#setColumns(record)
   }
 
   /** @internal */
@@ -193,6 +216,7 @@ export class Table {
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
     for (const column of this.#columns.values()) column.data[rowId] = NaN
+    for (const column of this.#folded.values()) column[rowId] = null
     this.#orderedDirty = true
   }
 
@@ -204,6 +228,11 @@ export class Table {
         column.data = grown
       }
       column.data[record.rowId] = columnValue(record.values[name])
+    }
+    for (const [name, column] of this.#folded) {
+      // Row ids are given in order, so this appends or replaces; a gap would read as null.
+      while (column.length < record.rowId) column.push(null)
+      column[record.rowId] = foldedValue(record.values[name])
     }
   }
 }
@@ -217,3 +246,4 @@ export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
 ])
 
 const columnValue = (v: unknown): number => (typeof v === 'number' ? v : NaN)
+const foldedValue = (v: unknown): string | null => (typeof v === 'string' ? fold(v) : null)

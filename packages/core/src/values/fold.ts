@@ -44,12 +44,58 @@ export const compareFolded = (a: string, b: string): number => (a < b ? -1 : a >
 export const hasWildcard = (s: string): boolean => s.includes('@') || s.includes('*')
 
 /**
+ * What a folded wildcard pattern asks, when it is one of the common forms: `a@` begins with `a`,
+ * `@a` ends with it, `@a@` contains it, and a text without wildcards equals it. Anything else
+ * (`a@b`, `@a@b@`) is `general`. A test of many patterns groups them by form (see predicate.ts).
+ */
+export type PatternShape =
+  | { readonly kind: 'exact' | 'prefix' | 'suffix' | 'contains'; readonly text: string }
+  | { readonly kind: 'general' }
+
+export function patternShape(foldedPattern: string): PatternShape {
+  const parts = foldedPattern.split(/[@*]/)
+  if (parts.length === 1) return { kind: 'exact', text: foldedPattern }
+  const inner = parts.slice(1, -1)
+  const first = parts[0]!
+  const last = parts[parts.length - 1]!
+  // Consecutive wildcards (`a@@`) are one.
+  if (inner.every((p) => p === '')) {
+    if (last === '')
+      return first === '' ? { kind: 'contains', text: '' } : { kind: 'prefix', text: first }
+    if (first === '') return { kind: 'suffix', text: last }
+  }
+  const middle = inner.filter((p) => p !== '')
+  if (middle.length === 1 && first === '' && last === '')
+    return { kind: 'contains', text: middle[0]! }
+  return { kind: 'general' }
+}
+
+/**
  * A matcher for a pattern with wildcards, applied to folded text: `a@` begins with, `@a` ends with,
  * `@a@` contains, `a@b@c` has those parts in that order. The pattern must already be folded.
  */
 export function wildcardMatcher(foldedPattern: string): (folded: string) => boolean {
+  const shape = patternShape(foldedPattern)
+  switch (shape.kind) {
+    case 'exact': {
+      const text = shape.text
+      return (s) => s === text
+    }
+    case 'prefix': {
+      const text = shape.text
+      return (s) => s.startsWith(text)
+    }
+    case 'suffix': {
+      const text = shape.text
+      return (s) => s.endsWith(text)
+    }
+    case 'contains': {
+      const text = shape.text
+      return (s) => s.includes(text)
+    }
+    case 'general':
+  }
   const parts = foldedPattern.split(/[@*]/)
-  if (parts.length === 1) return (s) => s === foldedPattern
   const first = parts[0]!
   const last = parts[parts.length - 1]!
   const middle = parts.slice(1, -1).filter((p) => p !== '')
@@ -77,5 +123,10 @@ const WORD = /[\p{L}\p{N}_]+/gu
 
 /** The folded words of a text, for the `%` (contains keyword) comparator. */
 export function keywords(text: string): string[] {
-  return fold(text).match(WORD) ?? []
+  return foldedKeywords(fold(text))
+}
+
+/** The words of a text already folded. */
+export function foldedKeywords(folded: string): string[] {
+  return folded.match(WORD) ?? []
 }

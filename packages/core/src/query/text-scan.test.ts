@@ -1,0 +1,86 @@
+/**
+ * Text scans fold each stored value once: the table keeps a folded column (made by the first scan
+ * that needs it, kept by writes), every pattern of an IN or an OR is tested against it, and an OR
+ * of scans is one pass over the rows. Work is counted, not timed (tools/work-meter.ts): the core
+ * is imported through countWork only.
+ */
+import { describe, expect, it } from 'vitest'
+import { countWork } from '../../../../tools/work-meter.ts'
+import type { ModelJson } from '../schema/model-json.js'
+
+const MODEL: ModelJson = {
+  dataClasses: [
+    {
+      name: 'Doc',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'body', type: 'string' },
+      ],
+    },
+  ],
+}
+const WORDS = ['Apple', 'élan', 'Quartz', 'ZÈBRE', 'pear', 'Ümlaut', 'cherry', 'Dune']
+const N = 2000
+const rows = Array.from({ length: N }, (_, i) => ({
+  ID: i + 1,
+  body: `${WORDS[i % 8]} ${WORDS[(i * 3) % 8]} q${i % 50} ${WORDS[(i * 5) % 8]}`,
+}))
+const patterns = (k: number) => Array.from({ length: k }, (_, i) => `@q${i}@`)
+
+async function store() {
+  const { createDatastore } = await import('../orda/datastore.js')
+  return createDatastore(MODEL, { data: { Doc: rows } }).dataClass('Doc')
+}
+
+describe('text scans', () => {
+  it('fold no stored value again once the column is made, whatever the patterns', async () => {
+    const folds = (k: number) =>
+      countWork('/values/fold.ts', async () => {
+        const Doc = await store()
+        Doc.query('body in :1', ['@warm@']).length // makes the folded column
+        return () => Doc.query('body in :1', patterns(k)).length
+      })
+    // Folding the query's own patterns only: a few calls per pattern, none per row.
+    expect(await folds(10)).toBeLessThan(10 * 20)
+    expect(await folds(100)).toBeLessThan(100 * 20)
+  })
+
+  it('answer an OR of scans in one pass over the rows', async () => {
+    const work = (k: number) =>
+      countWork('/query/execute.ts', async () => {
+        const Doc = await store()
+        const text = patterns(k)
+          .map((p) => `body = '${p}'`)
+          .join(' or ')
+        Doc.query(text).length
+        return () => Doc.query(text).length
+      })
+    const one = await work(1)
+    const ten = await work(10)
+    // One pass: the executor's work does not grow with the number of ORed scans.
+    expect(ten).toBeLessThan(one * 1.5)
+  })
+
+  it('find what a plain folded comparison finds, before and after writes', async () => {
+    const Doc = await store()
+    const naive = (test: (folded: string) => boolean) =>
+      rows.filter((r) => test(fold(r.body))).map((r) => r.ID)
+    const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+    const ids = (text: string, ...params: unknown[]) =>
+      Doc.query(text, ...params)
+        .toArray()
+        .map((e) => e.getKey())
+        .sort((a, b) => (a as number) - (b as number))
+    expect(ids('body in :1', ['@zebre@', 'apple@', '@dune', '@q7@'])).toEqual(
+      naive(
+        (f) =>
+          f.includes('zebre') || f.startsWith('apple') || f.endsWith('dune') || f.includes('q7'),
+      ),
+    )
+    expect(ids("body = '@ÉLAN@' or body = 'pear@' or body begin 'CHER'")).toEqual(
+      naive((f) => f.includes('elan') || f.startsWith('pear') || f.startsWith('cher')),
+    )
+    expect(ids("body # '@umlaut@'")).toEqual(naive((f) => !f.includes('umlaut')))
+    expect(ids("body > 'q' and body < 'r'")).toEqual(naive((f) => f > 'q' && f < 'r'))
+  })
+})
