@@ -103,7 +103,7 @@ export function startNode(
       )
     }
     const timer = setTimeout(
-      () => fail(`printed no ready line within ${(timeoutMs / 1000).toFixed(0)} s (killed)`),
+      () => fail(`printed no ready line within ${+(timeoutMs / 1000).toFixed(2)} s (killed)`),
       timeoutMs,
     )
     const onError = (e: Error): void => fail(`could not start: ${e.message}`)

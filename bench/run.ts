@@ -86,7 +86,7 @@ interface Options {
 }
 
 const HELP = `usage: npm run bench -- [options]
-  --quick            fewer sizes and repetitions, shorter HTTP rounds (about 1 min)
+  --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http   suites to run (default all three)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
