@@ -22,9 +22,9 @@ export interface NodeListenerOptions extends BackpressureOptions {
 
 export interface NodeListener {
   (req: IncomingMessage, res: ServerResponse): void
-  /** Bytes now held for replies whose clients are not reading (what `maxUnsentBytes` bounds). */
+  /** Bytes now held for replies waiting for their clients to read (what `maxUnsentBytes` bounds). */
   readonly unsentBytes: number
-  /** Replies now waiting for their client to read. */
+  /** Replies now waiting for their clients to read. */
   readonly stalledReplies: number
 }
 
@@ -81,6 +81,6 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
 
   return Object.defineProperties(listener, {
     unsentBytes: { get: () => outbox.unsentBytes },
-    stalledReplies: { get: () => outbox.stalledReplies },
+    stalledReplies: { get: () => outbox.waiting.size },
   }) as NodeListener
 }

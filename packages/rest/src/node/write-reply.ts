@@ -5,9 +5,11 @@
  * reads slowly makes the server render and hold one chunk, not the reply.
  *
  * Two bounds keep clients that stop reading from costing memory or connections without end: a
- * write timeout (a stalled reply whose client has not read for that long is dropped), and a budget
- * for the bytes held by all stalled replies together (a reply that would stall past it is dropped at
- * once). Dropping destroys the connection: the client sees its reply cut short.
+ * write timeout (a reply whose client has not read for that long is dropped), and a budget for the
+ * bytes held by all waiting replies together. Past the budget, the reply that has waited longest is
+ * dropped: a client that reads makes its reply wait a few milliseconds at a time, so the one waiting
+ * longest is the one that stopped reading. Dropping destroys the connection: the client sees its
+ * reply cut short.
  */
 import type { ServerResponse } from 'node:http'
 import type { RestReply } from '../exchange.js'
@@ -20,8 +22,8 @@ export interface BackpressureOptions {
    */
   readonly writeTimeoutMs?: number
   /**
-   * The most bytes held, over all connections, for replies whose clients are not reading; a reply
-   * that would stall past it has its connection destroyed. @default 67_108_864 (64 MiB)
+   * The most bytes held, over all connections, for replies waiting for their clients to read;
+   * past it, the reply that has waited longest is dropped. @default 67_108_864 (64 MiB)
    */
   readonly maxUnsentBytes?: number
 }
@@ -30,10 +32,10 @@ export interface BackpressureOptions {
 export class Outbox {
   readonly writeTimeoutMs: number
   readonly maxUnsentBytes: number
-  /** Bytes held by stalled replies (what `maxUnsentBytes` bounds). */
+  /** Bytes held by waiting replies (what `maxUnsentBytes` bounds). */
   unsentBytes = 0
-  /** Replies waiting for their client to read. */
-  stalledReplies = 0
+  /** The waiting replies, the one waiting longest first (a Set keeps insertion order). */
+  readonly waiting = new Set<ChunkWriter>()
 
   constructor(options: BackpressureOptions = {}) {
     this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000
@@ -95,37 +97,37 @@ class ChunkWriter {
         return
       }
       if (!res.write(next.value)) {
-        this.#stall()
+        this.#wait()
         return
       }
     }
   }
 
-  #stall(): void {
+  /** Waits for the client to read what the socket holds, within the timeout and the budget. */
+  #wait(): void {
     const outbox = this.#outbox
-    const held = this.#res.writableLength
-    if (outbox.unsentBytes + held > outbox.maxUnsentBytes) {
-      this.#res.destroy()
-      return
-    }
-    this.#held = held
-    outbox.unsentBytes += held
-    outbox.stalledReplies++
-    this.#timer = setTimeout(this.#timedOut, outbox.writeTimeoutMs)
+    this.#held = this.#res.writableLength
+    outbox.unsentBytes += this.#held
+    outbox.waiting.add(this)
+    this.#timer = setTimeout(this.drop, outbox.writeTimeoutMs)
     this.#timer.unref()
     this.#res.once('drain', this.write)
+    while (outbox.unsentBytes > outbox.maxUnsentBytes) {
+      const longest: ChunkWriter = outbox.waiting.values().next().value!
+      longest.drop()
+    }
   }
 
   #release(): void {
-    if (this.#timer === undefined) return
+    if (!this.#outbox.waiting.delete(this)) return
     clearTimeout(this.#timer)
-    this.#timer = undefined
     this.#outbox.unsentBytes -= this.#held
-    this.#outbox.stalledReplies--
     this.#held = 0
   }
 
-  readonly #timedOut = (): void => {
+  /** Gives up on the client: its connection is destroyed. */
+  readonly drop = (): void => {
+    this.#release()
     this.#res.destroy()
   }
 
