@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
-import { toNodeListener } from './index.js'
+import { clientErrorListener, toNodeListener } from './index.js'
 
 function datastore() {
   let n = 0
@@ -31,8 +32,13 @@ function datastore() {
 
 const servers: Server[] = []
 
-async function listen(listener: RequestListener): Promise<{ port: number; base: string }> {
-  const server = createServer(listener)
+async function listen(
+  listener: RequestListener,
+  setup: (server: Server) => void = () => {},
+  maxHeaderSize?: number,
+): Promise<{ port: number; base: string }> {
+  const server = createServer(maxHeaderSize === undefined ? {} : { maxHeaderSize }, listener)
+  setup(server)
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -49,13 +55,28 @@ afterEach(async () => {
 })
 
 /** Sends `request` as written on a raw socket and returns everything the server answered. */
-function raw(port: number, request: string): Promise<string> {
+function raw(port: number, request: string | Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.end(request))
     let out = ''
     socket.setEncoding('utf8')
     socket.on('data', (d: string) => (out += d))
     socket.on('end', () => resolve(out))
+    socket.on('error', reject)
+  })
+}
+
+/**
+ * Writes `request` on a raw socket without ending it (the client is still sending) and returns
+ * everything the server answered before closing the connection.
+ */
+function rawOpen(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request))
+    let out = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (d: string) => (out += d))
+    socket.on('close', () => resolve(out))
     socket.on('error', reject)
   })
 }
@@ -84,6 +105,10 @@ function parseRaw(text: string) {
 
 const get = (target: string, host = 'localhost') =>
   `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`
+
+/** The first `__ERROR` entry of a raw answer's body. */
+const firstError = (answer: { body: string }) =>
+  (JSON.parse(answer.body) as { __ERROR: { message: string; errCode: number }[] }).__ERROR[0]!
 
 describe('toNodeListener', () => {
   it('serves the REST handler over node:http', async () => {
@@ -163,7 +188,7 @@ describe('toNodeListener', () => {
     expect(await res.text()).toBe('')
   })
 
-  it('answers a POST with a body with 501 without waiting for the body to be read', async () => {
+  it('answers a POST with a body with 501 once the body is read', async () => {
     const { base } = await listen(toNodeListener(createRestHandler(datastore())))
     const res = await fetch(`${base}/rest/Employee`, {
       method: 'POST',
@@ -246,5 +271,174 @@ describe('toNodeListener', () => {
     })
     await ended
     expect(server.listening).toBe(false)
+  })
+})
+
+describe('toNodeListener: what is served comes from the request line', () => {
+  it('never takes the path from the Host header', async () => {
+    const { port } = await listen(toNodeListener(createRestHandler(datastore())))
+    // The URL was once built as `http://${host}` + target: this Host made /anything read Employee 1.
+    const hostile = parseRaw(await raw(port, get('/anything', 'x/rest/Employee(1)#')))
+    expect(hostile.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(firstError(hostile)).toEqual({
+      message:
+        'The URL "/anything" is malformed: its Host header "x/rest/Employee(1)#" is not a host',
+      componentSignature: 'dbmg',
+      errCode: 1806,
+    })
+    // A well-formed Host, whatever its name, serves what the request line asks for and only that.
+    for (const host of ['x', 'evil.example:81', '[::1]:1']) {
+      const employee = parseRaw(await raw(port, get('/rest/Employee(1)', host)))
+      expect(JSON.parse(employee.body)).toMatchObject({ __KEY: '1', lastName: 'Smith' })
+      const other = parseRaw(await raw(port, get('/anything', host)))
+      expect(firstError(other)).toMatchObject({
+        errCode: 9031,
+        message: 'Nothing is served at "/anything"',
+      })
+    }
+    // HTTP/1.0 needs no Host at all.
+    const old = parseRaw(await raw(port, 'GET /rest/Employee(1) HTTP/1.0\r\n\r\n'))
+    expect(old.statusLine).toBe('HTTP/1.1 200 OK')
+  })
+
+  it('answers TRACE and every other method it does not use with 405, Allow and __ERROR', async () => {
+    const { port } = await listen(toNodeListener(createRestHandler(datastore())))
+    for (const method of ['TRACE', 'PUT', 'DELETE', 'PATCH', 'PROPFIND']) {
+      const answer = parseRaw(
+        await raw(
+          port,
+          `${method} /rest/Employee(1) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+      )
+      expect(answer.statusLine).toBe('HTTP/1.1 405 Method Not Allowed')
+      expect(answer.headers.get('allow')).toBe('GET, HEAD, POST')
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      expect(JSON.parse(answer.body)).toEqual({
+        __ERROR: [
+          {
+            message: `The ${method} method is not used by the REST interface (it answers GET, HEAD, POST)`,
+            componentSignature: 'enti',
+            errCode: 9032,
+          },
+        ],
+      })
+    }
+  })
+})
+
+describe('toNodeListener: request bodies', () => {
+  const post = (headers: string, body = '') =>
+    `POST /rest/Employee HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n${body}`
+  const tooLarge = {
+    message: 'The request body exceeds the limit of 1000 bytes',
+    componentSignature: 'enti',
+    errCode: 9033,
+  }
+
+  it('refuses a body whose Content-Length passes the limit with 413, reading none of it', async () => {
+    const { port } = await listen(
+      toNodeListener(createRestHandler(datastore(), { maxBodyBytes: 1000 })),
+    )
+    // Ten megabytes are announced, eleven bytes sent, and the connection left open: the answer
+    // comes at once, so the server did not wait for (or hold) the body.
+    const answer = parseRaw(
+      await rawOpen(port, post('Content-Length: 10000000\r\n', '{"lastName"')),
+    )
+    expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    expect(answer.headers.get('connection')).toBe('close')
+    expect(JSON.parse(answer.body)).toEqual({ __ERROR: [tooLarge] })
+  })
+
+  it('stops reading a chunked body at the limit and answers 413 before its end', async () => {
+    const { port } = await listen(
+      toNodeListener(createRestHandler(datastore(), { maxBodyBytes: 1000 })),
+    )
+    const chunk = 'x'.repeat(600)
+    // Two chunks of 600 bytes, and no last chunk: the body never ends.
+    const request = post('Transfer-Encoding: chunked\r\n', `258\r\n${chunk}\r\n258\r\n${chunk}\r\n`)
+    const answer = parseRaw(await rawOpen(port, request))
+    expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    expect(JSON.parse(answer.body)).toEqual({ __ERROR: [tooLarge] })
+  })
+
+  it('hands a body within the limit to the core, read whole, by length or chunked', async () => {
+    const seen: RestRequest[] = []
+    const rest = createRestHandler(datastore(), { maxBodyBytes: 1000 })
+    const { port } = await listen(
+      toNodeListener({
+        ...rest,
+        respond: (request) => {
+          seen.push(request)
+          return rest.respond(request)
+        },
+      }),
+    )
+    const body = JSON.stringify({ lastName: 'Ünal', pad: 'y'.repeat(900) })
+    const bytes = Buffer.byteLength(body)
+    const byLength = parseRaw(
+      await raw(port, post(`Content-Length: ${bytes}\r\nConnection: close\r\n`, body)),
+    )
+    // Writes are the next issue: the body is read, then answered 501 as before.
+    expect(byLength.statusLine).toBe('HTTP/1.1 501 Not Implemented')
+    expect(firstError(byLength).errCode).toBe(9010)
+    const bodyBytes = Buffer.from(body)
+    const chunk = (part: Buffer) =>
+      Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')])
+    const chunked = parseRaw(
+      await raw(
+        port,
+        Buffer.concat([
+          Buffer.from(post('Transfer-Encoding: chunked\r\nConnection: close\r\n')),
+          chunk(bodyBytes.subarray(0, 500)),
+          chunk(bodyBytes.subarray(500)),
+          Buffer.from('0\r\n\r\n'),
+        ]),
+      ),
+    )
+    expect(chunked.statusLine).toBe('HTTP/1.1 501 Not Implemented')
+    expect(seen.map((r) => Buffer.from(r.body as Uint8Array).toString('utf8'))).toEqual([
+      body,
+      body,
+    ])
+  })
+})
+
+describe('clientErrorListener', () => {
+  it('answers a request head past maxHeaderSize with 431 and an __ERROR body', async () => {
+    const rest = createRestHandler(datastore())
+    const { port } = await listen(
+      toNodeListener(rest),
+      (server) => server.on('clientError', clientErrorListener(rest, { maxHeaderBytes: 1024 })),
+      1024,
+    )
+    const answer = parseRaw(
+      await raw(
+        port,
+        `GET /rest/$catalog HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(2000)}\r\n\r\n`,
+      ),
+    )
+    expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large')
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(answer.headers.get('connection')).toBe('close')
+    expect(JSON.parse(answer.body)).toEqual({
+      __ERROR: [
+        {
+          message: 'The request line and headers exceed the limit of 1024 bytes',
+          componentSignature: 'enti',
+          errCode: 9034,
+        },
+      ],
+    })
+  })
+
+  it('answers bytes that are not HTTP with 400 and an __ERROR body', async () => {
+    const rest = createRestHandler(datastore())
+    const { port } = await listen(toNodeListener(rest), (server) =>
+      server.on('clientError', clientErrorListener(rest)),
+    )
+    const answer = parseRaw(await raw(port, 'HELLO THERE\r\n\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(firstError(answer)).toMatchObject({ errCode: 9035 })
+    expect(firstError(answer).message).toMatch(/^The request is not valid HTTP \(HPE_[A-Z_]+\)$/)
   })
 })
