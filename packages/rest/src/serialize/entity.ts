@@ -50,6 +50,10 @@ function visible(dc: DataClassDef): AttributeDef[] {
 
 export class EntityWriter {
   readonly #uris: Uris
+  // The ISO text of the last timestamp written: the entities of a page were mostly saved at the
+  // same instant (a load, a batch), and toISOString is a good part of writing a small entity.
+  #lastTimestamp = NaN
+  #lastIso = ''
 
   constructor(uris: Uris) {
     this.#uris = uris
@@ -79,13 +83,21 @@ export class EntityWriter {
 
   #fill(out: JsonObject, entity: Entity): JsonObject {
     out.__KEY = keyText(entity.getKey())
-    out.__TIMESTAMP = new Date(entity.getTimestamp()).toISOString()
+    out.__TIMESTAMP = this.#iso(entity.getTimestamp())
     out.__STAMP = entity.getStamp()
     for (const attr of visible(entity.dataClass.def)) {
       const v = this.value(entity, attr)
       if (v !== undefined) out[attr.name] = v
     }
     return out
+  }
+
+  #iso(timestamp: number): string {
+    if (timestamp !== this.#lastTimestamp) {
+      this.#lastIso = new Date(timestamp).toISOString()
+      this.#lastTimestamp = timestamp
+    }
+    return this.#lastIso
   }
 
   /** The wire value of one attribute of `entity`. */

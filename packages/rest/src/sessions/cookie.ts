@@ -11,13 +11,16 @@ export function sessionCookieName(appName: string): string {
 /** The value of cookie `name` in a `Cookie` header, or undefined. */
 export function readCookie(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0) continue
-    if (part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim()
+  // Read in place (no split): the header is scanned on every request.
+  for (let start = 0; start < header.length;) {
+    let end = header.indexOf(';', start)
+    if (end < 0) end = header.length
+    const eq = header.indexOf('=', start)
+    if (eq >= 0 && eq < end && header.slice(start, eq).trim() === name) {
+      const value = header.slice(eq + 1, end).trim()
       return value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value
     }
+    start = end + 1
   }
   return undefined
 }

@@ -61,7 +61,8 @@ export function parseRestUrl(
   search: string,
   basePath: string,
 ): ParsedUrl | undefined {
-  if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined
+  if (!pathname.startsWith(basePath)) return undefined
+  if (pathname.length > basePath.length && pathname[basePath.length] !== '/') return undefined
   const url = pathname + (search ? `?${search}` : '')
   let segments = pathname
     .slice(basePath.length)
@@ -138,5 +139,5 @@ export function parseRestUrl(
 
 // Path segments are percent-encoded but `+` is a literal plus there, not a space.
 function formDecodePath(segment: string, url: string): string {
-  return formDecode(segment.replace(/\+/g, '%2B'), url)
+  return formDecode(segment.includes('+') ? segment.replace(/\+/g, '%2B') : segment, url)
 }
