@@ -16,6 +16,10 @@ const SMALL = 2048
 /** Sorts `values` ascending and moves `ids[i]` with `values[i]`; equal values keep their order. No NaN. */
 export function sortNumbersStable(values: Float64Array, ids: Int32Array): void {
   const n = values.length
+  // Already in order (a key loaded in key order, autosequence values): nothing to move.
+  let sorted = true
+  for (let i = 1; i < n && sorted; i++) sorted = values[i - 1]! <= values[i]!
+  if (sorted) return
   if (n < SMALL) {
     const order = Array.from({ length: n }, (_, i) => i).sort(
       (a, b) => values[a]! - values[b]! || a - b,
@@ -136,7 +140,7 @@ export function sortStringsStable(keys: readonly string[]): Int32Array {
   const byKey = (a: number, b: number): number => {
     const x = keys[a]!
     const y = keys[b]!
-    return x < y ? -1 : x > y ? 1 : a - b
+    return x === y ? a - b : x < y ? -1 : 1
   }
   for (let i = 0; i < n;) {
     let j = i + 1

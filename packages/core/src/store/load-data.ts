@@ -82,7 +82,7 @@ export function prepareDataLoad(
     const table = ds.findTable(name)
     if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
-    const reader = new RowReader(ds, table!, refs, now)
+    const reader = new RowReader(ds, table!, batch, refs, now)
     for (let index = 0; index < rows.length; index++) {
       const row: unknown = rows[index]
       const at = locator(name, index)
@@ -111,6 +111,7 @@ class RowReader {
   readonly #ds: Store
   readonly #table: Table
   readonly #dc: DataClassDef
+  readonly #batch: BatchState
   readonly #refs: PendingRef[]
   readonly #now: number
   // The explicit foreign keys (employerID) of relations that name one: a value written there
@@ -121,9 +122,10 @@ class RowReader {
     readonly target: Table
   }[]
 
-  constructor(ds: Store, table: Table, refs: PendingRef[], now: number) {
+  constructor(ds: Store, table: Table, batch: BatchState, refs: PendingRef[], now: number) {
     this.#ds = ds
     this.#table = table
+    this.#batch = batch
     this.#dc = table.def
     this.#refs = refs
     this.#now = now
@@ -201,7 +203,7 @@ class RowReader {
             )
           }
           setStorage(fk, key, name)
-          this.#refs.push({ at, label: name, target, key })
+          this.#reference(at, name, target, key)
           break
         }
         default:
@@ -220,13 +222,15 @@ class RowReader {
     for (const fk of this.#explicitKeys) {
       const v = values[fk.position]
       if (v === null || v === undefined || Object.hasOwn(row, fk.relation)) continue
-      this.#refs.push({
-        at,
-        label: this.#dc.storage[fk.position]!.name,
-        target: fk.target,
-        key: v as KeyValue,
-      })
+      this.#reference(at, this.#dc.storage[fk.position]!.name, fk.target, v as KeyValue)
     }
     return { values, stamp, timestamp }
+  }
+
+  // A reference to a row already loaded (the usual order: groups before their items) is checked
+  // now; only one to a row further down the file waits for the end.
+  #reference(at: Locate, label: string, target: Table, key: KeyValue): void {
+    if (this.#batch.hasNewKey(target, key) || target.rowIdOf(key) !== undefined) return
+    this.#refs.push({ at, label, target, key })
   }
 }

@@ -80,15 +80,23 @@ export class Store {
       for (const c of changes) bulk.add(c.table)
       for (const t of bulk) t.indexes.beginBulk()
     }
+    // The highest autosequence value inserted, per table and attribute: noted once at the end.
+    let sequences: Map<Table, Map<string, number>> | undefined
     for (const change of changes) {
       switch (change.op) {
-        case 'insert':
-          change.table.insert(change.record)
-          for (const attr of change.table.def.storage) {
-            const v = change.record.values[attr.name]
-            if (attr.autosequence && typeof v === 'number') change.table.noteSequence(attr.name, v)
+        case 'insert': {
+          const { table, record } = change
+          table.insert(record)
+          for (const name of table.autosequenced) {
+            const v = record.values[name]
+            if (typeof v !== 'number') continue
+            sequences ??= new Map()
+            let seen = sequences.get(table)
+            if (!seen) sequences.set(table, (seen = new Map()))
+            if (!(v <= seen.get(name)!)) seen.set(name, v)
           }
           break
+        }
         case 'update':
           change.table.replace(change.after)
           break
@@ -97,6 +105,9 @@ export class Store {
           break
       }
     }
+    if (sequences)
+      for (const [table, seen] of sequences)
+        for (const [name, v] of seen) table.noteSequence(name, v)
     for (const t of bulk) t.indexes.endBulk(t.records())
     if (options.countsAsModification ?? true) this.#globalStamp += changes.length
     for (const listener of this.#listeners) listener(changes)

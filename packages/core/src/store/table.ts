@@ -58,6 +58,8 @@ export class Table {
   readonly keyPosition: number
   /** Whether any storage attribute but the key is unique (writes then check uniqueness). */
   readonly hasUnique: boolean
+  /** The autosequence storage attributes (a commit advances their sequences). */
+  readonly autosequenced: readonly string[]
 
   constructor(def: DataClassDef) {
     this.def = def
@@ -66,6 +68,7 @@ export class Table {
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
     this.keyPosition = def.storage.indexOf(def.key)
     this.hasUnique = def.storage.some((a) => a.unique && a !== def.key)
+    this.autosequenced = def.storage.filter((a) => a.autosequence).map((a) => a.name)
   }
 
   /** The position of storage attribute `name` in `def.storage`, or undefined. */

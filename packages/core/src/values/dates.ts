@@ -10,13 +10,17 @@ const BANG_DMY = /^(\d{1,2})!(\d{1,2})!(\d{4})$/ // the legacy form 4D also acce
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** Whether day `d` of month `m` of year `y` exists (proleptic Gregorian calendar). */
+function exists(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!)
+}
+
 function day(y: string, m: string, d: string): string | undefined {
-  const yy = Number(y)
-  const mm = Number(m)
-  const dd = Number(d)
-  if (mm < 1 || mm > 12 || dd < 1) return undefined
-  const last = new Date(Date.UTC(yy, mm, 0)).getUTCDate()
-  if (dd > last) return undefined
+  if (!exists(Number(y), Number(m), Number(d))) return undefined
   return `${y.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
 }
 
@@ -31,7 +35,10 @@ export function parseDate(input: unknown, dateOnly: boolean): string | undefined
     return Number.isFinite(input) ? fromEpoch(input, dateOnly) : undefined
   if (typeof input !== 'string') return undefined
   const text = input.trim()
-  let m = DAY.exec(text) ?? BANG_ISO.exec(text)
+  let m = DAY.exec(text)
+  // Already in the stored form (the usual case): the text itself, no new string.
+  if (m && dateOnly) return exists(Number(m[1]), Number(m[2]), Number(m[3])) ? text : undefined
+  m ??= BANG_ISO.exec(text)
   if (m) {
     const d = day(m[1]!, m[2]!, m[3]!)
     return d === undefined || dateOnly ? d : `${d}T00:00:00.000Z`
