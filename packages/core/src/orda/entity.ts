@@ -9,6 +9,18 @@ import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import { EntitySelection } from './entity-selection.js'
 
+/**
+ * A save's time, shared by the versions it made. A number field of its own would cost each entity
+ * a 16-byte box (V8 keeps a double field in a separate heap number per object): every entity of a
+ * data load, or of one commit, points to the same one instead.
+ */
+interface Moment {
+  readonly ms: number
+}
+let lastMoment: Moment = Object.freeze({ ms: NaN })
+const momentOf = (ms: number): Moment =>
+  ms === lastMoment.ms ? lastMoment : (lastMoment = Object.freeze({ ms }))
+
 export class Entity implements EntityRecord, EntityView {
   /** @internal The slot of this entity in its table. */
   readonly rowId: number
@@ -16,8 +28,7 @@ export class Entity implements EntityRecord, EntityView {
   readonly key: KeyValue
   /** The version stamp (also `getStamp()`). */
   readonly stamp: number
-  /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */
-  readonly timestamp: number
+  readonly #moment: Moment
   /** @internal The stored values by storage attribute name (read them with `get`). */
   readonly values: StoredValues
   readonly dataClass: DataClass
@@ -37,10 +48,15 @@ export class Entity implements EntityRecord, EntityView {
     this.rowId = rowId
     this.key = key
     this.stamp = stamp
-    this.timestamp = timestamp
+    this.#moment = momentOf(timestamp)
     this.values = values
     this.dataClass = dataClass
     Object.freeze(this)
+  }
+
+  /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */
+  get timestamp(): number {
+    return this.#moment.ms
   }
 
   /** @internal This version's record: the entity itself. */
