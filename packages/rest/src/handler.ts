@@ -101,6 +101,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // A selection's first chunk is rendered here, so that an error in it is still an `__ERROR`
   // reply; one in a later chunk, once the status is sent, can only cut the reply short.
   const render = (body: JsonBody, request: RestRequest): string | Iterable<string> => {
+    if (typeof body === 'string') return body
     if (!(body instanceof JsonChunks)) return JSON.stringify(body)
     const first = body.take()
     return body.done ? first : rest(first, body, request)

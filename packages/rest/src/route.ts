@@ -39,8 +39,8 @@ export interface RouteContext {
   readonly params: RestParams
 }
 
-/** A JSON body: a value to stringify, or text rendered piece by piece. */
-export type JsonBody = JsonObject | JsonObject[] | JsonChunks
+/** A JSON body: a value to stringify, JSON text already written, or text rendered piece by piece. */
+export type JsonBody = JsonObject | string | JsonChunks
 
 export interface Reply {
   readonly status: number

@@ -5,7 +5,12 @@ const items = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ i, text: `item "${i}" ${'é'.repeat(i % 7)}` }))
 
 function chunksOf(open: string, list: { i: number }[], close: string, skip = (_: number) => false) {
-  return new JsonChunks(open, list.length, (i) => (skip(i) ? undefined : list[i]), close)
+  return new JsonChunks(
+    open,
+    list.length,
+    (i) => (skip(i) ? undefined : JSON.stringify(list[i])),
+    close,
+  )
 }
 
 describe('JsonChunks', () => {
@@ -37,7 +42,12 @@ describe('JsonChunks', () => {
   it('renders items only as pieces are asked for', () => {
     let rendered = 0
     const list = items(20_000)
-    const chunks = new JsonChunks('[', list.length, (i) => (rendered++, list[i]), ']')
+    const chunks = new JsonChunks(
+      '[',
+      list.length,
+      (i) => (rendered++, JSON.stringify(list[i])),
+      ']',
+    )
     expect(rendered).toBe(0)
     chunks.take()
     const afterOne = rendered

@@ -1,21 +1,19 @@
 /**
  * @module A JSON text written in pieces: an opening, a long list whose items are rendered only as
  * the pieces are asked for, and a closing. The pieces joined are exactly the text `JSON.stringify`
- * gives for the whole value, so no reader can tell how it was produced.
+ * gives for the whole value (when the items' texts are), so no reader can tell how it was produced.
  *
  * Why: a page of 100,000 entities is tens of megabytes of text. Built as one string, every client
  * that reads slowly holds a copy (ten of them once took a server from 185 MB to 1.6 GB). Rendered
  * piece by piece, a transport that waits for the client before asking for the next piece holds one.
  */
-import type { JsonObject } from './entity.js'
-
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
 export const CHUNK_CHARS = 64 * 1024
 
 export class JsonChunks implements Iterable<string> {
   readonly #open: string
   readonly #count: number
-  readonly #render: (index: number) => JsonObject | undefined
+  readonly #render: (index: number) => string | undefined
   readonly #close: string
   #next = 0
   #opened = false
@@ -24,13 +22,13 @@ export class JsonChunks implements Iterable<string> {
 
   /**
    * `open` and `close` are JSON text around the list (`{"a":1,"list":[` and `]}`); `render(i)`
-   * gives the JSON value of the list's item `i` (0 ≤ i < count), or undefined to leave it out. It
+   * gives the JSON text of the list's item `i` (0 ≤ i < count), or undefined to leave it out. It
    * must read a snapshot: a piece may be asked for long after the reply was made.
    */
   constructor(
     open: string,
     count: number,
-    render: (index: number) => JsonObject | undefined,
+    render: (index: number) => string | undefined,
     close: string,
   ) {
     this.#open = open
@@ -56,9 +54,9 @@ export class JsonChunks implements Iterable<string> {
       out = this.#open
     }
     while (this.#next < this.#count) {
-      const value = this.#render(this.#next++)
-      if (value === undefined) continue
-      out += this.#written ? `,${JSON.stringify(value)}` : JSON.stringify(value)
+      const text = this.#render(this.#next++)
+      if (text === undefined) continue
+      out += this.#written ? `,${text}` : text
       this.#written = true
       if (out.length >= CHUNK_CHARS) return out
     }

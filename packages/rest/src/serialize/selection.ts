@@ -16,7 +16,7 @@ export interface Window {
 }
 
 // A deleted entity still held by a selection (entity sets) is shown as {"__STAMP": 0}.
-const DELETED: JsonObject = Object.freeze({ __STAMP: 0 })
+const DELETED = '{"__STAMP":0}'
 
 /** The page's entities, read now. */
 function snapshot(selection: EntitySelection, window: Window): (Entity | null)[] {

@@ -43,6 +43,8 @@ const FUTURE_RESOURCES: ReadonlySet<string> = new Set([
 const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
 const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
+// Most names are ASCII: tested first, without the Unicode tables.
+const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Removes one pair of matching quotes around a key: `("IT09")` and `('IT09')` name the key IT09. */
 function keyText(raw: string): string {
@@ -64,17 +66,25 @@ export function parseRestUrl(
   if (!pathname.startsWith(basePath)) return undefined
   if (pathname.length > basePath.length && pathname[basePath.length] !== '/') return undefined
   const url = pathname + (search ? `?${search}` : '')
-  let segments = pathname
-    .slice(basePath.length)
-    .split('/')
-    .filter((s) => s !== '')
-  const queryAt = segments.findIndex((s) => s.startsWith('$') && s.includes('='))
-  if (queryAt >= 0) {
-    const moved = segments.slice(queryAt).join('/')
-    search = search ? `${moved}&${search}` : moved
-    segments = segments.slice(0, queryAt)
+  // The segments below the base, empty ones skipped, read in one pass (this runs on every request).
+  const parts: string[] = []
+  for (let at = basePath.length + 1; at < pathname.length;) {
+    let end = pathname.indexOf('/', at)
+    if (end < 0) end = pathname.length
+    const segment = pathname.slice(at, end)
+    if (segment.startsWith('$') && segment.includes('=')) {
+      // This segment and the ones after it are the query, written as a path (see the module note).
+      const moved = pathname
+        .slice(at)
+        .split('/')
+        .filter((s) => s !== '')
+        .join('/')
+      search = search ? `${moved}&${search}` : moved
+      break
+    }
+    if (segment !== '') parts.push(formDecodePath(segment, url))
+    at = end + 1
   }
-  const parts = segments.map((s) => formDecodePath(s, url))
   const first = parts[0]
   if (first === undefined)
     return fail('UrlMalformed', [url, 'expected a dataclass or $catalog after /rest'])
@@ -107,7 +117,7 @@ export function parseRestUrl(
     }
   else if (withKey) target = { dataClass: withKey[1]!, key: keyText(withKey[2] ?? withKey[3]!) }
   else target = { dataClass: first }
-  if (!NAME.test(target.dataClass))
+  if (!ASCII_NAME.test(target.dataClass) && !NAME.test(target.dataClass))
     return fail('UrlMalformed', [url, `"${target.dataClass}" is not a dataclass name`])
   if (target.key === '') return fail('UrlMalformed', [url, 'the key between the brackets is empty'])
 
