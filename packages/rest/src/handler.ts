@@ -124,7 +124,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     try {
       if ('error' in parsed) throw parsed.error
       const method = request.method === 'HEAD' ? 'GET' : request.method
-      const reply = route({ ds, uris, writer, session, method, ...parsed })
+      const { target, params } = parsed
+      const reply = route({ ds, uris, writer, session, method, target, params })
       return { status: reply.status, body: render(reply.body, request) }
     } catch (error) {
       const reply = toErrorReply(error)

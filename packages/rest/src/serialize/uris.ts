@@ -22,7 +22,8 @@ export class Uris {
 
   entity(dataClass: string, key: KeyValue): string {
     // Keys with URL-significant characters are percent-encoded; plain numbers and uuids are not touched.
-    return `${this.base}/${dataClass}[${encodeURIComponent(keyText(key))}]`
+    const text = typeof key === 'number' ? String(key) : encodeURIComponent(keyText(key))
+    return `${this.base}/${dataClass}[${text}]`
   }
 
   /** The deferred form of a 1→N relation, or of a picture/BLOB attribute (`extra` adds the format params). */
