@@ -113,6 +113,42 @@ describe('toFetchHandler', () => {
   })
 })
 
+describe('a big reply that fails past its first chunk', () => {
+  it('errors the stream and reports the error once', async () => {
+    const seen: unknown[] = []
+    const ds = createDatastore(
+      {
+        __NAME: 'x',
+        dataClasses: [
+          {
+            name: 'T',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'c', kind: 'calculated', type: 'long' },
+            ],
+          },
+        ],
+      },
+      {
+        data: { T: Array.from({ length: 5000 }, (_, i) => ({ ID: i + 1 })) } as unknown as DataFile,
+        calculated: {
+          T: {
+            c: (e) => {
+              if (e.get('ID') === 4000) throw new Error('render failed')
+              return 1
+            },
+          },
+        },
+      },
+    )
+    const rest = createRestHandler(ds, { onInternalError: (e) => seen.push(e) })
+    const res = await rest.request('/rest/T?$top=5000')
+    expect(res.status).toBe(200)
+    await expect(res.text()).rejects.toThrow('render failed')
+    expect((seen as Error[]).map((e) => e.message)).toEqual(['render failed'])
+  })
+})
+
 describe('respond', () => {
   it('answers TRACE, CONNECT and unknown methods with 405 and Allow', () => {
     const { rest } = setup()

@@ -13,7 +13,7 @@ import { toNodeListener, type NodeListener, type NodeListenerOptions } from './l
 const DOCS = 20_000
 const TEXT = 'x'.repeat(1000)
 
-function setup(options: NodeListenerOptions) {
+function setup(options: NodeListenerOptions, failAt = 0, onInternalError?: (e: unknown) => void) {
   let rendered = 0
   const ds = createDatastore(
     {
@@ -35,10 +35,17 @@ function setup(options: NodeListenerOptions) {
         Doc: Array.from({ length: DOCS }, (_, i) => ({ ID: i + 1, text: TEXT })),
       } as unknown as DataFile,
       clock: new ManualClock(),
-      calculated: { Doc: { seen: () => ++rendered } },
+      calculated: {
+        Doc: {
+          seen: () => {
+            if (++rendered === failAt) throw new Error('render failed')
+            return rendered
+          },
+        },
+      },
     },
   )
-  const listener = toNodeListener(createRestHandler(ds), options)
+  const listener = toNodeListener(createRestHandler(ds, { onInternalError }), options)
   return { listener, rendered: () => rendered }
 }
 
@@ -178,5 +185,17 @@ describe('writing replies to clients that stop reading', () => {
     await done
     expect(bytes).toBeGreaterThan(REPLY_BYTES * 0.9)
     expect([listener.stalledReplies, listener.unsentBytes]).toEqual([0, 0])
+  })
+
+  it('cuts the reply short when an entity past the first chunk fails, and reports the error', async () => {
+    const seen: unknown[] = []
+    const { listener } = setup({}, 5_000, (e) => seen.push(e))
+    const { base } = await listen(listener)
+    // The status (200) is on its way when entity 5,000 fails: the reply can only be cut short,
+    // which a client sees as a broken body, never as a complete one.
+    const res = await fetch(`${base}/rest/Doc?$top=${DOCS}`)
+    expect(res.status).toBe(200)
+    await expect(res.text()).rejects.toThrow()
+    expect((seen as Error[]).map((e) => e.message)).toEqual(['render failed'])
   })
 })
