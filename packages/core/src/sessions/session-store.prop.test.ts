@@ -1,0 +1,143 @@
+/**
+ * Model-based test of the session store's recency list: random opens, touches, peeks, closes,
+ * clock moves and sweeps against a plain array in recency order. After every command the store
+ * holds the model's live sessions, evicts and expires in the model's order, and reports each
+ * closed session once with the model's reason.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ManualClock } from '../clock/clock.js'
+import { SessionStore, type SessionCloseReason } from './session-store.js'
+
+const TIMEOUT = 100
+const MAX = 5
+
+interface Model {
+  /** Least recently used first. */
+  live: { id: string; lastAccess: number }[]
+  now: number
+  next: number
+  closed: [string, SessionCloseReason][]
+}
+interface Real {
+  store: SessionStore
+  clock: ManualClock
+  closed: [string, SessionCloseReason][]
+}
+type Cmd = fc.Command<Model, Real>
+
+/** What the model's store does on any access: close the expired ones, oldest first. */
+function expire(m: Model, id?: string): void {
+  const expired = (s: { lastAccess: number }) => m.now - s.lastAccess >= TIMEOUT
+  // Looked-up sessions expire on the spot; sweep closes the expired ones from the oldest end.
+  if (id !== undefined) {
+    const s = m.live.find((x) => x.id === id)
+    if (s && expired(s)) {
+      m.live = m.live.filter((x) => x !== s)
+      m.closed.push([s.id, 'expired'])
+    }
+  }
+}
+function sweep(m: Model): void {
+  while (m.live.length && m.now - m.live[0]!.lastAccess >= TIMEOUT)
+    m.closed.push([m.live.shift()!.id, 'expired'])
+}
+
+function check(m: Model, r: Real): void {
+  expect(r.closed).toEqual(m.closed)
+  for (const s of m.live) expect(r.store.peek(s.id)?.lastAccess, s.id).toBe(s.lastAccess)
+}
+
+class Open implements Cmd {
+  check = () => true
+  run(m: Model, r: Real): void {
+    sweep(m)
+    const id = `S${++m.next}`
+    m.live.push({ id, lastAccess: m.now })
+    while (m.live.length > MAX) m.closed.push([m.live.shift()!.id, 'evicted'])
+    expect(r.store.open().id).toBe(id)
+    check(m, r)
+  }
+  toString = () => 'open'
+}
+class Touch implements Cmd {
+  constructor(readonly pick: number) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const id = `S${1 + (this.pick % Math.max(1, m.next))}`
+    expire(m, id)
+    const s = m.live.find((x) => x.id === id)
+    if (s) {
+      s.lastAccess = m.now
+      m.live = [...m.live.filter((x) => x !== s), s]
+    }
+    expect(r.store.touch(id)?.id).toBe(s?.id)
+    check(m, r)
+  }
+  toString = () => `touch(${this.pick})`
+}
+class Close implements Cmd {
+  constructor(readonly pick: number) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const id = `S${1 + (this.pick % Math.max(1, m.next))}`
+    const s = m.live.find((x) => x.id === id)
+    if (s) {
+      m.live = m.live.filter((x) => x !== s)
+      m.closed.push([id, 'closed'])
+    }
+    expect(r.store.close(id)).toBe(!!s)
+    check(m, r)
+  }
+  toString = () => `close(${this.pick})`
+}
+class Advance implements Cmd {
+  constructor(readonly ms: number) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    m.now += this.ms
+    r.clock.advance(this.ms)
+    sweep(m)
+    r.store.sweep()
+    expect(r.closed).toEqual(m.closed)
+  }
+  toString = () => `advance(${this.ms})`
+}
+
+describe('SessionStore recency list', () => {
+  it('expires and evicts as a plain list in recency order does', () => {
+    fc.assert(
+      fc.property(
+        fc.commands(
+          [
+            fc.constant(new Open()),
+            fc.constant(new Open()),
+            fc.nat(20).map((p) => new Touch(p)),
+            fc.nat(20).map((p) => new Close(p)),
+            fc.integer({ min: 1, max: 60 }).map((ms) => new Advance(ms)),
+          ],
+          { maxCommands: 60 },
+        ),
+        (cmds) => {
+          const clock = new ManualClock()
+          let n = 0
+          const store = new SessionStore(clock, {
+            newId: () => `S${++n}`,
+            inactivityTimeout: TIMEOUT,
+            maxSessions: MAX,
+          })
+          const closed: [string, SessionCloseReason][] = []
+          store.onClose((s, reason) => closed.push([s.id, reason]))
+          fc.modelRun(
+            () => ({
+              model: { live: [], now: clock.now(), next: 0, closed: [] },
+              real: { store, clock, closed },
+            }),
+            cmds,
+          )
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})
