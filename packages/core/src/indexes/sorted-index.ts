@@ -140,6 +140,8 @@ export class SortedIndex {
         outKeys[at] = values[i]!
         outRows[at++] = ids[i]!
       }
+    } else if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows)) {
+      // Done: few distinct texts (dates, statuses, cities) are counted and placed.
     } else if (strings + nulls === n) {
       const texts: string[] = []
       const ids: number[] = []
@@ -234,4 +236,46 @@ export class SortedIndex {
   keyAt(position: number): SortKey {
     return this.#keys[position]!
   }
+}
+
+/**
+ * Sorts the text keys of `keys` (nulls skipped, already placed) into `outKeys`/`outRows` from
+ * position `at` by counting, when they hold few distinct values (at most one in 16): the distinct
+ * values are sorted, each gets its range, and every row is placed in one more pass, in input
+ * order within its value. Returns false, having written nothing, when there are more.
+ */
+function countingSort(
+  keys: readonly SortKey[],
+  rows: ArrayLike<number>,
+  at: number,
+  outKeys: SortKey[],
+  outRows: Int32Array,
+): boolean {
+  const limit = Math.max(64, keys.length >>> 4)
+  const counts = new Map<string, number>()
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]
+    if (k === null) continue
+    const c = counts.get(k as string)
+    if (c === undefined) {
+      if (counts.size >= limit) return false
+      counts.set(k as string, 1)
+    } else counts.set(k as string, c + 1)
+  }
+  // Code-unit order, which is how folded keys compare; each value's first position.
+  let next = at
+  for (const k of [...counts.keys()].sort()) {
+    const c = counts.get(k)!
+    counts.set(k, next)
+    next += c
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]
+    if (k === null) continue
+    const p = counts.get(k as string)!
+    counts.set(k as string, p + 1)
+    outKeys[p] = k!
+    outRows[p] = rows[i]!
+  }
+  return true
 }

