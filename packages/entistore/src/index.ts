@@ -4,7 +4,13 @@
  */
 export * from '@entistore/core'
 export * from '@entistore/rest'
-export { toNodeListener } from '@entistore/rest/node'
+export { clientErrorListener, toNodeListener } from '@entistore/rest/node'
+export type {
+  BackpressureOptions,
+  ClientErrorOptions,
+  NodeListener,
+  NodeListenerOptions,
+} from '@entistore/rest/node'
 export { serve } from './serve.js'
 export type { RunningServer, ServeOptions } from './serve.js'
 export { loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'

