@@ -51,13 +51,20 @@ export function writeReply(
   extraHeaders?: Readonly<Record<string, string>>,
 ): void {
   const { body } = reply
+  // A body sent whole goes with its length: the response is then one write of head and body,
+  // where chunked encoding made Node write the head, a size line, the body and an end marker.
+  const whole =
+    body instanceof Uint8Array || (typeof body === 'string' && body.length <= CHUNK_CHARS)
+  if (whole)
+    res.setHeader(
+      'content-length',
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    )
   res.writeHead(reply.status, extraHeaders ? { ...reply.headers, ...extraHeaders } : reply.headers)
   if (body === null) res.end()
-  else if (typeof body === 'string') {
-    if (body.length <= CHUNK_CHARS) res.end(body)
-    else new ChunkWriter(res, slices(body), outbox).write()
-  } else if (body instanceof Uint8Array) res.end(body)
-  else new ChunkWriter(res, body[Symbol.iterator](), outbox).write()
+  else if (whole) res.end(body)
+  else if (typeof body === 'string') new ChunkWriter(res, slices(body), outbox).write()
+  else new ChunkWriter(res, (body as Iterable<string>)[Symbol.iterator](), outbox).write()
 }
 
 function* slices(text: string): Iterator<string> {
