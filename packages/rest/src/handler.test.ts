@@ -1,5 +1,6 @@
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { withCalculated } from './calculated.fixture.js'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from './handler.js'
 
 // ---- A small fixed model: relations both ways, an implicit foreign key, an alias, a calculated
@@ -1143,29 +1144,11 @@ describe('errors', () => {
 
   it('reports a failing calculated attribute as a 500 9099 to onInternalError', async () => {
     const seen: unknown[] = []
-    const ds = createDatastore(
-      {
-        __NAME: 'x',
-        dataClasses: [
-          {
-            name: 'T',
-            attributes: [
-              { name: 'ID', type: 'long' },
-              { name: 'c', kind: 'calculated', type: 'string' },
-            ],
-          },
-        ],
+    const ds = withCalculated(
+      () => {
+        throw new Error('boom')
       },
-      {
-        data: { T: [{ ID: 1 }] } as unknown as DataFile,
-        calculated: {
-          T: {
-            c: () => {
-              throw new Error('boom')
-            },
-          },
-        },
-      },
+      { type: 'string' },
     )
     const rest = createRestHandler(ds, { onInternalError: (e) => seen.push(e) })
     await expectError(rest, '/rest/T(1)', 500, 9099, GENERIC_500)
@@ -1179,21 +1162,7 @@ describe('errors', () => {
   it('never shows the text of an internal error: a stack overflow is reported, not sent', async () => {
     const seen: { error: unknown; path: string | undefined }[] = []
     const deep = (n: number): number => deep(n + 1) + 1
-    const ds = createDatastore(
-      {
-        __NAME: 'x',
-        dataClasses: [
-          {
-            name: 'T',
-            attributes: [
-              { name: 'ID', type: 'long' },
-              { name: 'c', kind: 'calculated', type: 'long' },
-            ],
-          },
-        ],
-      },
-      { data: { T: [{ ID: 1 }] } as unknown as DataFile, calculated: { T: { c: () => deep(0) } } },
-    )
+    const ds = withCalculated(() => deep(0))
     const rest = createRestHandler(ds, {
       onInternalError: (error, request) => seen.push({ error, path: request?.path }),
     })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { thrown } from '../errors/thrown.fixture.js'
 import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import { loadModel } from '../schema/load-model.js'
@@ -39,17 +40,6 @@ const data = {
     { ID: 3, firstName: 'Ada', lastName: 'Lovelace', employer: 1 },
     { ID: 5, firstName: 'Alan', lastName: 'Turing' },
   ],
-}
-
-/** The error `fn` throws, which must be a DatastoreError. */
-function thrown(fn: () => unknown): DatastoreError {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('expected a DatastoreError')
 }
 
 describe('createDatastore', () => {

@@ -4,6 +4,7 @@
  * (numeric text, dates, uuid spellings, booleans).
  */
 import { describe, expect, it } from 'vitest'
+import { thrown } from '../errors/thrown.fixture.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore } from '../orda/datastore.js'
@@ -87,17 +88,6 @@ function found(text: string, ...params: unknown[]): unknown[] {
   const [a, b] = stores.map(({ ds }) => keys(ds.dataClass('Employee').query(text, ...params)))
   expect(b, `indexed and unindexed disagree on ${text}`).toEqual(a)
   return a!
-}
-
-/** The error a function throws, which must be a DatastoreError. */
-function thrown(fn: () => unknown): DatastoreError {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('expected a DatastoreError')
 }
 
 const fails = (text: string, ...params: unknown[]): DatastoreError =>

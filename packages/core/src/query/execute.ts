@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
-import type { EntityRecord, KeyValue } from '../store/entity-record.js'
+import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'

@@ -4,7 +4,7 @@
  * into one operator), so a long alternation is measured like nested parentheses.
  */
 import { describe, expect, it } from 'vitest'
-import { DatastoreError } from '../errors/datastore-error.js'
+import { thrown } from '../errors/thrown.fixture.js'
 import { createDatastore } from '../orda/datastore.js'
 import { Ast, filterDepth, MAX_FILTER_DEPTH, type FilterNode } from './ast.js'
 import { parseQuery } from './parse-filter.js'
@@ -32,16 +32,6 @@ const ids = (text: string) =>
   Item.query(text)
     .toArray()
     .map((e) => e.getKey())
-
-function refusal(run: () => unknown): DatastoreError {
-  try {
-    run()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('expected a refusal')
-}
 
 /** `ID=1 | ID=2 except ID=1 | ID=3 except ID=2 …`: `pairs` OR/EXCEPT pairs. */
 const alternation = (pairs: number): string => {
@@ -71,14 +61,14 @@ describe('filter depth', () => {
   })
 
   it('refuses 500 OR/EXCEPT pairs with a filter error, not a stack overflow', () => {
-    const e = refusal(() => Item.query(alternation(500)))
+    const e = thrown(() => Item.query(alternation(500)))
     expect([e.name, e.errCode]).toEqual(['FilterSyntax', 9001])
     expect(e.message).toMatch(/nests 1001 levels deep, more than the 256 allowed/)
   })
 
   it('refuses a path of more relation steps than the limit', () => {
     const path = Array.from({ length: MAX_FILTER_DEPTH + 5 }, () => 'parent').join('.')
-    expect(refusal(() => Item.query(`${path}.ID = 1`)).name).toBe('FilterSyntax')
+    expect(thrown(() => Item.query(`${path}.ID = 1`)).name).toBe('FilterSyntax')
   })
 
   it('refuses a built AST as deep, whoever built it', () => {
@@ -88,7 +78,7 @@ describe('filter depth', () => {
       Ast.literal({ type: 'number', value: 1 }),
     )
     for (let i = 0; i < 10_000; i++) filter = Ast.not(filter)
-    const e = refusal(() => Item.run(Ast.query(filter, [])))
+    const e = thrown(() => Item.run(Ast.query(filter, [])))
     expect(e.name).toBe('FilterSyntax')
   })
 

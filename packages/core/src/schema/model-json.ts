@@ -5,7 +5,6 @@
  */
 
 export { VALUE_TYPES, type ValueType } from '../values/value-types.js'
-import type { ValueType } from '../values/value-types.js'
 
 export const ATTRIBUTE_KINDS = [
   'storage',

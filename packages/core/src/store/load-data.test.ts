@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { thrown } from '../errors/thrown.fixture.js'
 import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
@@ -57,17 +58,6 @@ function fresh(options: { newUuid?: () => string; clock?: ManualClock } = {}): C
     clock: new ManualClock('2024-01-01T00:00:00Z'),
     ...options,
   }) as Company
-}
-
-/** The error `fn` throws, which must be a DatastoreError. */
-function thrown(fn: () => unknown): DatastoreError {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('expected a DatastoreError')
 }
 
 /** Everything a load may change: counts, global stamp, and every entity's key, stamp, time and values. */

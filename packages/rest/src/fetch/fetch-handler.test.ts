@@ -1,5 +1,6 @@
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { withCalculated } from '../calculated.fixture.js'
 import type { RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
@@ -116,30 +117,12 @@ describe('toFetchHandler', () => {
 describe('a big reply that fails past its first chunk', () => {
   it('errors the stream and reports the error once', async () => {
     const seen: unknown[] = []
-    const ds = createDatastore(
-      {
-        __NAME: 'x',
-        dataClasses: [
-          {
-            name: 'T',
-            attributes: [
-              { name: 'ID', type: 'long' },
-              { name: 'c', kind: 'calculated', type: 'long' },
-            ],
-          },
-        ],
+    const ds = withCalculated(
+      (e) => {
+        if (e.get('ID') === 4000) throw new Error('render failed')
+        return 1
       },
-      {
-        data: { T: Array.from({ length: 5000 }, (_, i) => ({ ID: i + 1 })) } as unknown as DataFile,
-        calculated: {
-          T: {
-            c: (e) => {
-              if (e.get('ID') === 4000) throw new Error('render failed')
-              return 1
-            },
-          },
-        },
-      },
+      { rows: 5000 },
     )
     const rest = createRestHandler(ds, { onInternalError: (e) => seen.push(e) })
     const res = await rest.request('/rest/T?$top=5000')
