@@ -20,8 +20,8 @@ import type { SortKey } from '../values/compare.js'
 import { fold, hasWildcard } from '../values/fold.js'
 import type { AttributeIndexes } from '../indexes/index-set.js'
 import { equalityAccess, equalRows, type EqualityAccess } from '../query/planner.js'
-import { parseCached, resultOrdering, type QueryOptions } from '../query/run-query.js'
-import { runQuery, type QueryResult } from './queries.js'
+import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
+import { runQuery, selectionOf, type QueryResult } from './queries.js'
 
 export interface PrepareOptions {
   /** Only exposed, public attributes can be named (what the REST interface allows). @default false */
@@ -96,8 +96,11 @@ export class PreparedQuery {
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection {
     const rows = this.#lookup?.rows(params)
-    if (!rows) return this.run({ params }).selection
     const dc = this.dataClass
+    if (!rows) {
+      const options = { params, exposedOnly: this.#exposedOnly }
+      return selectionOf(dc, queryRows(dc.datastore.querySource, dc.def, this.query, options))
+    }
     // Zero or one row needs no ordering: the common unique-key answer makes no ordering object.
     return new EntitySelection(
       dc,

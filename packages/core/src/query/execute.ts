@@ -19,6 +19,7 @@ import {
 import { equalRows, rangeOf } from './planner.js'
 import {
   comparisonPredicate,
+  foldedAccess,
   linkedPredicate,
   type EntityOf,
   type RowPredicate,
@@ -285,6 +286,22 @@ function scan(table: Table, test: RowPredicate): number[] {
   return out
 }
 
+/**
+ * A scan of one folded text column: the values are read in one array, in row order, without
+ * touching the records (a record read per row cost more than the test itself).
+ */
+function scanColumn(
+  table: Table,
+  column: readonly (string | null)[],
+  holds: (folded: string | null) => boolean,
+): number[] {
+  const out: number[] = []
+  const slots = table.slots
+  // Deleted rows read null in the column: a test that holds for null checks the slot.
+  for (let i = 0; i < column.length; i++) if (holds(column[i]!) && slots[i]) out.push(i)
+  return out
+}
+
 function filterRows(table: Table, rows: readonly number[], test: RowPredicate): number[] {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
@@ -362,8 +379,11 @@ export function predicateOf(
 /** Rows of one comparison through its access path. */
 function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[] {
   const table = ctx.tableOf(c.dataClass)
-  if (access.kind === 'scan' || c.operand.kind !== 'storage')
+  if (access.kind === 'scan' || c.operand.kind !== 'storage') {
+    const folded = foldedAccess(c, table)
+    if (folded) return scanColumn(table, folded.column, folded.holds)
     return scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
+  }
   const name = c.operand.attr.name
   const pattern = c.value.kind === 'value' ? c.value.pattern : undefined
   if (

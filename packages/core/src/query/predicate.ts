@@ -156,9 +156,9 @@ export function comparisonPredicate(
   switch (operand.kind) {
     case 'storage': {
       const name = operand.attr.name
-      if (c.folds && table && operand.attr.type === 'string') {
-        const column = table.foldedColumn(name)
-        const holds = foldedTest(c)
+      const folded = foldedAccess(c, table)
+      if (folded) {
+        const { column, holds } = folded
         return (record) => holds(column[record.rowId]!)
       }
       const holds = valueTest(c)
@@ -174,6 +174,19 @@ export function comparisonPredicate(
       return (record) => testObject(c, objectValues(record.values[name], operand.steps), fans)
     }
   }
+}
+
+/**
+ * For a comparison of folded text on a table: the table's folded column and the test of one
+ * folded value; undefined for any other comparison.
+ */
+export function foldedAccess(
+  c: BoundComparison,
+  table: Table | undefined,
+): { column: readonly (string | null)[]; holds: (folded: string | null) => boolean } | undefined {
+  const { operand } = c
+  if (!table || !c.folds || operand.kind !== 'storage' || operand.attr.type !== 'string') return
+  return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c) }
 }
 
 /**

@@ -82,5 +82,21 @@ describe('text scans', () => {
     )
     expect(ids("body # '@umlaut@'")).toEqual(naive((f) => !f.includes('umlaut')))
     expect(ids("body > 'q' and body < 'r'")).toEqual(naive((f) => f > 'q' && f < 'r'))
+    // The column follows writes: deleted rows are gone, a changed body is found by its new text.
+    const table = Doc.table
+    const gone = [1, 2, 3].map((k) => table.recordByKey(k)!)
+    const before = table.recordByKey(4)!
+    Doc.datastore.commit([
+      ...gone.map((r) => ({ op: 'delete' as const, table, before: r })),
+      {
+        op: 'update',
+        table,
+        before,
+        after: { ...before, stamp: 2, values: { ...before.values, body: 'Brand NEW Text' } },
+      },
+    ])
+    expect(ids("body = '@new@'")).toEqual([4])
+    expect(ids('body # null')).toEqual(rows.map((r) => r.ID).filter((id) => id > 3))
+    expect(ids("body = '@q1@'")).not.toContain(2)
   })
 })
