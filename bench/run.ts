@@ -477,17 +477,26 @@ try {
       (g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly),
     )
     if (loki) addPeerCases(groups, params, loki, plain.rows)
-    for (const g of groups) {
-      const timed = timeCases(g.cases, timing)
-      allResults.push({ size: n, group: g, timed })
-      printGroup(n, g, timed)
-    }
-    fullGc()
+    timeGroups(n, groups, timing)
   }
 } catch (e) {
   suiteFailed('query', e)
 }
 if (runs('query')) suiteDone('query')
+
+/** Times each group's cases, keeps and prints the results, then collects the garbage they left. */
+function timeGroups(
+  n: number,
+  groups: readonly Group[],
+  timing: Parameters<typeof timeCases>[1],
+): void {
+  for (const g of groups) {
+    const timed = timeCases(g.cases, timing)
+    allResults.push({ size: n, group: g, timed })
+    printGroup(n, g, timed)
+  }
+  fullGc()
+}
 
 // ---------------------------------------------------------------- text scans
 
@@ -505,12 +514,11 @@ if (runs('text')) {
       minSampleMs: opts.quick ? 10 : 40,
       slowCallMs: SLOW_CALL_MS,
     }
-    for (const g of text.groups.filter((x) => wanted(x.id))) {
-      const timed = timeCases(g.cases, timing)
-      allResults.push({ size: n, group: g, timed })
-      printGroup(n, g, timed)
-    }
-    fullGc()
+    timeGroups(
+      n,
+      text.groups.filter((x) => wanted(x.id)),
+      timing,
+    )
   } catch (e) {
     suiteFailed('text', e)
   }
