@@ -9,8 +9,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore, type Datastore } from '../orda/datastore.js'
-import { createValues, type EntityRecord } from '../store/entity-record.js'
-import type { Table } from '../store/table.js'
+import type { EntityRecord } from '../store/entity-record.js'
+import { Table } from '../store/table.js'
 import { fold as engineFold } from '../values/fold.js'
 import { IndexSet } from './index-set.js'
 
@@ -77,16 +77,18 @@ const valuesArb: fc.Arbitrary<Values> = fc.record({
 
 /** The storage values of a record built straight from model values (the `group` slot included). */
 const recordValues = (key: number, v: Values) =>
-  createValues([
-    ['ID', key],
-    ['name', v.name],
-    ['age', v.age],
-    ['score', v.score],
-    ['born', v.born],
-    ['note', v.note],
-    ['extra', v.extra === null ? null : Object.freeze({ ...v.extra })],
-    ['group', v.group],
+  // The dataclass's own values factory: storage order, as the model lists the attributes.
+  shapes.makeValues([
+    key,
+    v.name,
+    v.age,
+    v.score,
+    v.born,
+    v.note,
+    v.extra === null ? null : Object.freeze({ ...v.extra }),
+    v.group,
   ])
+const shapes = new Table(createDatastore(MODEL).dataClass('Item').def)
 
 const liveRecords = (table: Table): EntityRecord[] => [...table.records()]
 

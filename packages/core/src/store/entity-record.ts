@@ -25,14 +25,3 @@ export interface EntityRecord {
   readonly timestamp: number
   readonly values: StoredValues
 }
-
-/**
- * A frozen values object. Records of one dataclass are built with their attributes in the same
- * order (the dataclass's storage order), so they share one hidden class and attribute reads stay
- * fast: an object made with `Object.create(null)` would live in dictionary mode and read ~5× slower.
- */
-export function createValues(entries: Iterable<readonly [string, StoredValue]>): StoredValues {
-  const values: Record<string, StoredValue> = {}
-  for (const [k, v] of entries) values[k] = v
-  return Object.freeze(values)
-}
