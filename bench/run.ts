@@ -110,6 +110,13 @@ const HELP = `usage: npm run bench -- [options]
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
+/** `value` if it is one of `choices`; otherwise the usage error, and exit 2. */
+function choice<T extends string>(option: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T
+  console.error(`${option}: one of ${choices.join(', ')}, not ${value}`)
+  process.exit(2)
+}
+
 function parseArgs(argv: string[]): Options {
   let suites: Suite[] | undefined
   const o: Options = {
@@ -173,18 +180,10 @@ function parseArgs(argv: string[]): Options {
         o.peersMax = parseSize(value)
         break
       case '--engine':
-        if (!(ENGINE_CHOICES as readonly string[]).includes(value)) {
-          console.error(`--engine: one of ${ENGINE_CHOICES.join(', ')}, not ${value}`)
-          process.exit(2)
-        }
-        o.engine = value as EngineChoice
+        o.engine = choice(name, value, ENGINE_CHOICES)
         break
       case '--build':
-        if (!(BUILD_CHOICES as readonly string[]).includes(value)) {
-          console.error(`--build: one of ${BUILD_CHOICES.join(', ')}, not ${value}`)
-          process.exit(2)
-        }
-        o.build = value as BuildChoice
+        o.build = choice(name, value, BUILD_CHOICES)
         break
       case '--json':
         o.json = value
