@@ -19,6 +19,8 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['indexes'],
   // Tables, records, changes, the one commit, data loading.
   ['store'],
+  // Transactions: writes staged per entity (immer) and applied by the store's one commit.
+  ['txn'],
   // Grammar, binding, planner, executor, explain, orderings.
   ['query'],
   // The public objects: Datastore, DataClass, Entity, EntitySelection, PreparedQuery.

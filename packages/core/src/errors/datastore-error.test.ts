@@ -97,12 +97,16 @@ describe('the error table', () => {
   })
 
   it('gives every error a distinct code, except where 4D shares one', () => {
-    // 4D reports both a malformed URL and a bad $ parameter as 1806.
+    // 4D reports both a malformed URL and a bad $ parameter as 1806, and an unknown attribute as
+    // 1500 wherever it is named (a path is 404, a write body 400).
     const byCode = new Map<number, string[]>()
     for (const [name, spec] of entries)
       byCode.set(spec.errCode, [...(byCode.get(spec.errCode) ?? []), name])
     const shared = [...byCode.values()].filter((names) => names.length > 1)
-    expect(shared).toEqual([['UrlMalformed', 'InvalidParameter']])
+    expect(shared).toEqual([
+      ['AttributeNotFound', 'UnknownAttribute'],
+      ['UrlMalformed', 'InvalidParameter'],
+    ])
   })
 
   it('reserves the internal category for Internal', () => {

@@ -21,6 +21,7 @@ export type ErrorCategory =
   | 'limit' // a configured limit was reached
   | 'bodyTooLarge' // the request body is larger than the transport accepts
   | 'headersTooLarge' // the request line and headers are larger than the transport accepts
+  | 'unsupportedMediaType' // the request body is not of a type the interface reads
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -84,6 +85,62 @@ export const ERRORS = {
     'conflict',
     (key: unknown, dataClass: string) =>
       `The key ${q(key)} is not unique in the ${q(dataClass)} dataclass`,
+  ),
+
+  /** A write names an attribute the dataclass does not have: the client's mistake, so 400, not 404. */
+  UnknownAttribute: spec(
+    1500,
+    'dbmg',
+    'badRequest',
+    (attribute: string, dataClass: string) =>
+      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass`,
+  ),
+  /** 4D's ENTITY_ATTRIBUTE_IS_READ_ONLY: calculated, alias and relatedEntities attributes, a changed primary key. */
+  AttributeReadOnly: spec(
+    1516,
+    'dbmg',
+    'badRequest',
+    (attribute: string, dataClass: string, why: string) =>
+      `The ${q(attribute)} attribute of the ${q(dataClass)} dataclass cannot be written: ${why}`,
+  ),
+  /** Wording of the real server's stamp error (4D docs, `$method=update`), record number included. */
+  StampChanged: spec(
+    1263,
+    'dbmg',
+    'conflict',
+    (record: number, table: string) =>
+      `Given stamp does not match current one for record# ${record} of table ${table}`,
+  ),
+  /** Follows 1263 in the real server's stack for a stale stamp. */
+  RecordCannotBeSaved: spec(
+    1046,
+    'dbmg',
+    'conflict',
+    (record: number, table: string, database: string) =>
+      `Cannot save record ${record} in table ${table} of database ${database}`,
+  ),
+  /** The last entry of the real server's stack when an existing entity is not saved. */
+  EntityCannotBeSaved: spec(
+    1517,
+    'dbmg',
+    'badRequest',
+    (key: string, dataClass: string) =>
+      `The entity# ${key} in the ${q(dataClass)} dataclass cannot be saved`,
+  ),
+  /** The last entry of the real server's stack when a new entity is not saved. */
+  NewEntityCannotBeSaved: spec(
+    1534,
+    'dbmg',
+    'badRequest',
+    (dataClass: string) => `The new entity of the ${q(dataClass)} dataclass cannot be saved`,
+  ),
+  /** The last entry of the stack when an entity is not deleted. */
+  EntityCannotBeDeleted: spec(
+    1518,
+    'dbmg',
+    'badRequest',
+    (key: string, dataClass: string) =>
+      `The entity# ${key} in the ${q(dataClass)} dataclass cannot be deleted`,
   ),
 
   // ---- 4D REST-layer codes (1800–1820, componentSignature dbmg) ----
@@ -234,6 +291,22 @@ export const ERRORS = {
     'enti',
     'badRequest',
     (code: string) => `The request is not valid HTTP (${code})`,
+  ),
+  /** An atomic batch (`$atomic`, a transaction) in which one action failed: nothing was applied. */
+  BatchCancelled: spec(
+    9041,
+    'enti',
+    'badRequest',
+    (item: number, count: number) =>
+      `The transaction was cancelled and nothing was saved: action ${item} of ${count} failed`,
+  ),
+  /** A request body of another type than JSON. */
+  UnsupportedMediaType: spec(
+    9036,
+    'enti',
+    'unsupportedMediaType',
+    (type: string) =>
+      `The request body must be JSON (Content-Type: application/json), not ${q(type)}`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

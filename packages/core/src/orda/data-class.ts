@@ -1,6 +1,6 @@
 /**
- * @module The public face of one dataclass: its definition plus reads over its table. Writes go
- * through the datastore (see datastore.ts, commit).
+ * @module The public face of one dataclass: its definition, reads over its table, and writes by
+ * key (each a transaction of its own, or a part of the open `ds.transaction(fn)`; see writes.ts).
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
@@ -16,6 +16,9 @@ import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
+import { EntityDraft } from './entity-draft.js'
+import { createEntity, dropEntity, updateEntity } from './writes.js'
+import type { WriteCheck } from '../txn/transaction.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -95,6 +98,43 @@ export class DataClass {
         : typeof key === 'string' && this.#storedKey === 'string'
     if (stored) return null
     return (this.#byKey.get(toKey(this.def, key)) as Entity | undefined) ?? null
+  }
+
+  /**
+   * Creates and saves an entity. Unset attributes are null or generated (autosequence, uuid key);
+   * a relation takes an Entity, a key or `{ __KEY }`.
+   *
+   * @example ds.Employee.create({ lastName: 'Smith', employer: 3 })
+   * @throws DatastoreError UnknownAttribute (1500), AttributeReadOnly (1516), InvalidAttributeValue
+   *   (1570: wrong type, null in a not-null attribute, a missing related entity), DuplicateKey
+   *   (1545), UniqueViolation (9040). Nothing is saved when it throws.
+   */
+  create(values: Readonly<Record<string, unknown>> = {}): Entity {
+    return createEntity(this, values)
+  }
+
+  /** A new unsaved entity to fill and `save()` (4D's `dataClass.new()`). */
+  new(values?: Readonly<Record<string, unknown>>): EntityDraft {
+    return new EntityDraft(this, null, values)
+  }
+
+  /**
+   * Saves new values for the entity `key`; returns the new version (stamp + 1). With
+   * `{ stamp }`, refuses with StampChanged (1263) unless the entity still has that stamp.
+   *
+   * @throws DatastoreError EntityNotFound (1542), StampChanged (1263), and as `create`.
+   */
+  update(key: unknown, values: Readonly<Record<string, unknown>>, check?: WriteCheck): Entity {
+    return updateEntity(this, toKey(this.def, key), values, check)
+  }
+
+  /**
+   * Deletes the entity `key`. With `{ stamp }`, only if it still has that stamp.
+   *
+   * @throws DatastoreError EntityNotFound (1542), StampChanged (1263).
+   */
+  drop(key: unknown, check?: WriteCheck): void {
+    dropEntity(this, toKey(this.def, key), check)
   }
 
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */

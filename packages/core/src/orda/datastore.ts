@@ -14,6 +14,7 @@ import type { DataFile, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
+import { runTransaction } from './writes.js'
 
 export type { CommitListener }
 
@@ -90,6 +91,18 @@ export class Datastore {
    */
   loadData(data: DataFile): LoadReport {
     return this.store.loadData(data)
+  }
+
+  /**
+   * Runs `fn` as one transaction: the writes it makes (creates, saves, drops) are applied together
+   * when it returns, or not at all if it throws (the error is rethrown). Reads inside `fn` see the
+   * committed data, except that a write sees the transaction's own earlier writes (stamps, keys,
+   * unique values, references). `fn` must be synchronous; transactions do not nest.
+   *
+   * @example ds.transaction(() => { a.edit({ balance: a.get('balance') - 10 }).save(); b.edit(…).save() })
+   */
+  transaction<T>(fn: () => T): T {
+    return runTransaction(this, fn)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

@@ -7,6 +7,7 @@ import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { Ordering } from '../query/order.js'
 import { orderSelection } from './queries.js'
+import { dropEntities } from './writes.js'
 
 export class EntitySelection implements Iterable<Entity | null> {
   readonly dataClass: DataClass
@@ -79,6 +80,15 @@ export class EntitySelection implements Iterable<Entity | null> {
    */
   orderBy(orderBy: string): EntitySelection {
     return orderSelection(this, orderBy)
+  }
+
+  /**
+   * Deletes every entity of the selection that still exists, in one transaction (or as part of the
+   * open `ds.transaction(fn)`); returns how many were deleted. The selection keeps its members,
+   * which now read as null.
+   */
+  drop(): number {
+    return dropEntities(this.dataClass, this)
   }
 
   /** The live entities, deleted ones left out. */

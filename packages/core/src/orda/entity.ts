@@ -8,6 +8,8 @@ import type { AttributeDef, EntityView } from '../schema/definitions.js'
 import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import { EntitySelection } from './entity-selection.js'
+import { EntityDraft } from './entity-draft.js'
+import { dropEntity } from './writes.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity
@@ -76,6 +78,26 @@ export class Entity implements EntityRecord, EntityView {
   /** Time of the last save (epoch ms). */
   getTimestamp(): number {
     return this.timestamp
+  }
+
+  /**
+   * A draft of this version to change and `save()`: the save is refused with StampChanged (1263)
+   * if the entity was saved by someone else since this version was read.
+   *
+   * @example ds.Employee.get(3)!.edit({ salary: 5200 }).save()
+   */
+  edit(values?: Readonly<Record<string, unknown>>): EntityDraft {
+    return new EntityDraft(this.dataClass, this, values)
+  }
+
+  /**
+   * Deletes this entity if it is still this version (else StampChanged, 1263); `{ force: true }`
+   * deletes whatever version is current (4D's `dk force drop if stamp changed`).
+   *
+   * @throws DatastoreError EntityNotFound (1542) if it was deleted already.
+   */
+  drop(options: { readonly force?: boolean } = {}): void {
+    dropEntity(this.dataClass, this.key, options.force ? {} : { stamp: this.stamp })
   }
 
   /**

@@ -132,6 +132,8 @@ export interface NewRecordInput {
 /**
  * A new record for `table`: fills the key (autosequence or generated uuid) and other autosequence
  * attributes, checks not-null and key uniqueness against the table and the batch, claims the key.
+ * Unique attributes other than the key are the caller's to check (a load against the table and the
+ * batch, a transaction against its own view: see checkUnique and txn/).
  */
 export function newRecord(
   table: Table,
@@ -178,7 +180,6 @@ export function newRecord(
   batch.claimKey(table, key as KeyValue)
   // Built in storage order, every attribute present: records of a dataclass share one shape.
   const values = table.makeValues(given as StoredValue[])
-  if (table.hasUnique) checkUnique(table, values, -1, batch, where)
   return table.newVersion(
     batch.nextRowId(table),
     key as KeyValue,

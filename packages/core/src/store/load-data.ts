@@ -13,6 +13,7 @@ import { parseDate } from '../values/dates.js'
 import type { StoredValue } from '../values/coerce.js'
 import {
   BatchState,
+  checkUnique,
   coerceAt,
   newRecord,
   type Change,
@@ -22,6 +23,7 @@ import {
 import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
+import { relatedKeyOf } from './related-key.js'
 import type { Table } from './table.js'
 
 /** Rows by dataclass name. Rows are plain objects (typed interfaces are fine: every row is checked). */
@@ -89,6 +91,7 @@ export function prepareDataLoad(
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
         const record = newRecord(table!, reader.read(row, at), batch, ds.newUuid, at)
+        if (table!.hasUnique) checkUnique(table!, record.values, -1, batch, at)
         changes.push({ op: 'insert', table: table!, record })
       } catch (e) {
         throw located(e)
@@ -183,11 +186,10 @@ class RowReader {
           break
         case 'relatedEntity': {
           const fk = attr.foreignKeyAttribute
-          const deferred = isRecord(raw) && isRecord(raw.__deferred) ? raw.__deferred : raw
-          const keyRaw = isRecord(deferred) ? deferred.__KEY : deferred
-          if (isRecord(deferred) && keyRaw === undefined)
+          const keyRaw = relatedKeyOf(raw)
+          if (keyRaw === undefined)
             bad(at(name), 'expected the related key, or an object with "__KEY"')
-          if (keyRaw === null || keyRaw === undefined) {
+          if (keyRaw === null) {
             setStorage(fk, null, name)
             break
           }

@@ -17,6 +17,7 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   limit: 400,
   bodyTooLarge: 413,
   headersTooLarge: 431,
+  unsupportedMediaType: 415,
   internal: 500,
 }
 

@@ -1,0 +1,105 @@
+/**
+ * @module Writes as the public objects make them. Every write runs in a transaction (txn/): the
+ * datastore's open one inside `ds.transaction(fn)`, else a transaction of its own committed at once.
+ * Either way the store's one `commit` applies it, all or nothing.
+ */
+import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
+import type { KeyValue } from '../store/entity-record.js'
+import type { DataClass } from './data-class.js'
+import type { Datastore } from './datastore.js'
+import { Entity } from './entity.js'
+
+/** A datastore's open transaction, while `ds.transaction(fn)` runs. */
+const open = new WeakMap<Datastore, Transaction>()
+
+/** @internal The transaction `ds.transaction(fn)` has open, if any. */
+export function openTransaction(ds: Datastore): Transaction | undefined {
+  return open.get(ds)
+}
+
+/**
+ * Runs `fn` in a transaction of `ds`: every write it makes is staged, and applied at once when it
+ * returns. If it throws, nothing is applied and the error is rethrown. `fn` must be synchronous (a
+ * transaction cannot stay open across an await: other callers would see it half-done).
+ */
+export function runTransaction<T>(ds: Datastore, fn: () => T): T {
+  if (open.has(ds)) {
+    throw new Error('ds.transaction: a transaction is already open (transactions do not nest)')
+  }
+  const tx = new Transaction(ds.store)
+  open.set(ds, tx)
+  let result: T
+  try {
+    result = fn()
+    if (isThenable(result)) {
+      throw new TypeError(
+        'ds.transaction: the function returned a promise; a transaction must be synchronous',
+      )
+    }
+  } catch (e) {
+    tx.cancel()
+    throw e
+  } finally {
+    open.delete(ds)
+  }
+  tx.commit()
+  return result
+}
+
+/** Runs one write in the open transaction, or in its own committed at once. */
+function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
+  const current = open.get(ds)
+  if (current) return act(current)
+  const tx = new Transaction(ds.store)
+  const result = act(tx)
+  tx.commit()
+  return result
+}
+
+/** Attribute values with Entity objects given for relations replaced by their keys. */
+function plain(values: Assignments): Assignments {
+  let out: Record<string, unknown> | undefined
+  for (const name of Object.keys(values)) {
+    const v = values[name]
+    if (v instanceof Entity) (out ??= { ...values })[name] = v.key
+  }
+  return out ?? values
+}
+
+export function createEntity(dc: DataClass, values: Assignments): Entity {
+  return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
+}
+
+export function updateEntity(
+  dc: DataClass,
+  key: KeyValue,
+  values: Assignments,
+  check?: WriteCheck,
+): Entity {
+  return write(dc.datastore, (tx) => tx.update(dc.table, key, plain(values), check) as Entity)
+}
+
+export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
+  write(dc.datastore, (tx) => tx.delete(dc.table, key, check))
+}
+
+/** Drops every entity of `entities` that still exists; returns how many were dropped. */
+export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): number {
+  return write(dc.datastore, (tx) => {
+    let n = 0
+    for (const e of entities) {
+      if (!e || !tx.read(dc.table, e.key)) continue
+      tx.delete(dc.table, e.key)
+      n++
+    }
+    return n
+  })
+}
+
+function isThenable(x: unknown): boolean {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as { then?: unknown }).then === 'function'
+  )
+}
