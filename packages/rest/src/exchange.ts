@@ -19,7 +19,11 @@ export interface RestRequest {
   readonly path: string
   /** The query string as sent, without its `?`; '' when there is none. */
   readonly query: string
-  /** The headers the core may read: today only `cookie` (the `4DSID_<app>` session cookie). */
+  /**
+   * The headers the core may read: `cookie` (the `4DSID_<app>` session cookie) and, for a request
+   * with a body, `content-type` (a write's body must be JSON: see body/read-json-body.ts). Both
+   * transports pass every header they were sent.
+   */
   readonly headers: RestHeaders
   /**
    * The body, read whole by the transport within `RestCore.maxBodyBytes`; absent for methods that
