@@ -1057,16 +1057,19 @@ describe('errors', () => {
     }
   })
 
-  it('answers writes (POST) with 501 9010', async () => {
+  it('refuses a POST that names no write ($method) and one on the catalog', async () => {
     const { rest } = setup()
+    const init = { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }
     await expectError(
       rest,
       '/rest/Employee(1)',
-      501,
-      9010,
-      'Writing (POST requests) is not supported by this version of Entistore',
-      { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } },
+      400,
+      1813,
+      'The REST method "(none)" cannot be applied to a POST on Employee: add $method=update, insert or delete',
+      init,
     )
+    await expectError(rest, '/rest/$catalog', 405, 9032, undefined, init)
+    await expectError(rest, '/rest/Employee?$method=entityset', 501, 9010, undefined, init)
   })
 
   it('answers methods the interface does not use with 405 and an Allow header', async () => {

@@ -9,6 +9,7 @@
  * never carries the error's own text.
  */
 import { fail, type Datastore, type Session } from '@entistore/core'
+import { readJsonBody } from './body/read-json-body.js'
 import { toErrorReply } from './errors/to-error-body.js'
 import type { RestBody, RestCore, RestReply, RestRequest } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
@@ -33,6 +34,8 @@ export interface RestHandlerOptions {
    * before it is read whole. @default 1_048_576 (1 MiB)
    */
   readonly maxBodyBytes?: number
+  /** Deepest nesting of objects and arrays accepted in a request body (400 past it). @default 64 */
+  readonly maxBodyDepth?: number
   /**
    * Called with every error that became a 5xx (bugs), for logging: the reply itself says only
    * "Internal error". `request` is undefined when the transport failed before `respond`.
@@ -77,6 +80,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
   const maxTop = options.maxTop ?? 100_000
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
+  const maxBodyDepth = options.maxBodyDepth ?? 64
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
   // Most reads have no query string: their parameters are the same every time.
@@ -125,7 +129,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       if ('error' in parsed) throw parsed.error
       const method = request.method === 'HEAD' ? 'GET' : request.method
       const { target, params } = parsed
-      const reply = route({ ds, uris, writer, session, method, target, params })
+      const body = (): unknown =>
+        readJsonBody(request.body, request.headers['content-type'], { maxDepth: maxBodyDepth })
+      const reply = route({ ds, uris, writer, session, method, target, params, body })
       return { status: reply.status, body: render(reply.body, request) }
     } catch (error) {
       const reply = toErrorReply(error)

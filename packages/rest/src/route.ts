@@ -28,6 +28,8 @@ import { selectionArray, selectionEnvelope } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
 import type { RestParams } from './url/params.js'
 import type { RestTarget } from './url/parse-rest-url.js'
+import { deleteEntities } from './write/delete.js'
+import { update } from './write/update.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -37,6 +39,8 @@ export interface RouteContext {
   readonly method: string
   readonly target: RestTarget
   readonly params: RestParams
+  /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
+  readonly body: () => unknown
 }
 
 /** A JSON body: a value to stringify, JSON text already written, or text rendered piece by piece. */
@@ -52,10 +56,18 @@ export const ALLOWED_METHODS = 'GET, HEAD, POST'
 
 const ok = (body: JsonBody): Reply => ({ status: 200, body })
 
+// The $method values that change data: POST only (a GET must never write).
+const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'])
+
 export function route(ctx: RouteContext): Reply {
-  const { target } = ctx
-  if (ctx.method === 'POST') fail('NotImplemented', ['Writing (POST requests)'])
+  const { target, params } = ctx
+  if (ctx.method === 'POST') return write(ctx)
   if (ctx.method !== 'GET') fail('MethodNotAllowed', [ctx.method, `it answers ${ALLOWED_METHODS}`])
+  if (params.method !== undefined) {
+    if (WRITE_METHODS.has(params.method))
+      fail('MethodNotApplicable', [params.method, 'a GET request (send it with POST)'])
+    fail('NotImplemented', [`$method=${params.method}`])
+  }
   switch (target.kind) {
     case 'catalog': {
       const list = exposedDataClasses(ctx.ds.schema)
@@ -154,4 +166,49 @@ function lookupEntity(
   )
   const found = runQuery(dc, query, { params: [wanted], exposedOnly: true }).selection.at(0)
   return found ?? fail('EntityNotFound', [`${lookup.attribute}(${lookup.value})`, dc.name])
+}
+
+/**
+ * POST: `$method=update` / `insert` / `delete` on a dataclass (a bare `$atomic=true` with a body
+ * is an update, as Qodly documents). Everything else is refused before the body is looked at.
+ */
+function write(ctx: RouteContext): Reply {
+  const { target, params } = ctx
+  if (target.kind !== 'dataClass')
+    fail('MethodNotAllowed', ['POST', 'the catalog answers GET and HEAD'])
+  const dc = exposedDataClass(ctx.ds, target.dataClass)
+  if (target.entitySet !== undefined) return fail('EntitySetNotFound', [target.entitySet])
+  const method = params.method ?? (params.atomic ? 'update' : undefined)
+  if (method === undefined)
+    return fail('MethodNotApplicable', [
+      '(none)',
+      `a POST on ${dc.name}: add $method=update, insert or delete`,
+    ])
+  if (!WRITE_METHODS.has(method)) return fail('NotImplemented', [`$method=${method}`])
+  if (target.attributes !== undefined || target.lookup !== undefined)
+    return fail('MethodNotApplicable', [method, 'a path with attributes or a lookup'])
+  if (method === 'delete') {
+    return deleteEntities({
+      ds: ctx.ds,
+      dc,
+      key: target.key,
+      filter: params.filter,
+      params: params.params,
+      body: ctx.body(),
+      atomic: params.atomic,
+    })
+  }
+  if (target.key !== undefined)
+    return fail('MethodNotApplicable', [
+      method,
+      `${dc.name}(${target.key}): send the key as "__KEY" in the body`,
+    ])
+  return update({
+    ds: ctx.ds,
+    dc,
+    writer: ctx.writer,
+    body: ctx.body(),
+    insert: method === 'insert',
+    atomic: params.atomic,
+  })
 }

@@ -38,7 +38,14 @@ const spec = <A extends unknown[]>(
   message: (...args: A) => string,
 ): ErrorSpec<A> => ({ errCode, componentSignature, category, message })
 
-const q = (s: unknown): string => `"${String(s)}"`
+/**
+ * A name or value from the request, quoted. Cut at 100 characters: a message must stay readable
+ * (and small) when a client sends a 100 KB attribute name or key.
+ */
+const q = (s: unknown): string => {
+  const text = String(s)
+  return `"${text.length > 100 ? `${text.slice(0, 100)}…` : text}"`
+}
 
 export const ERRORS = {
   // ---- 4D entity-model codes (1500–1611) ----

@@ -59,7 +59,11 @@ function toNumber(raw: unknown): number {
     if (!Number.isFinite(raw)) refuse('not a finite number')
     return raw
   }
-  if (typeof raw === 'string' && NUMERIC_TEXT.test(raw.trim())) return Number(raw.trim())
+  if (typeof raw === 'string' && NUMERIC_TEXT.test(raw.trim())) {
+    // "1e999" or a thousand digits are numeric text but no finite number.
+    const n = Number(raw.trim())
+    return Number.isFinite(n) ? n : refuse('not a finite number')
+  }
   return refuse('not a number')
 }
 

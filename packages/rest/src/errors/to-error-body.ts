@@ -42,14 +42,19 @@ export function toErrorReply(error: unknown): ErrorReply {
     DatastoreError.is(error) && error.category !== 'internal'
       ? error
       : datastoreError('Internal', [INTERNAL_ERROR_DETAIL])
-  return {
-    status: STATUS_BY_CATEGORY[e.category],
-    body: {
-      __ERROR: e.stack4D().map((x) => ({
-        message: x.message,
-        componentSignature: x.componentSignature,
-        errCode: x.errCode,
-      })),
-    },
-  }
+  return { status: STATUS_BY_CATEGORY[e.category], body: { __ERROR: errorList(e.stack4D()) } }
+}
+
+/** The members of an `__ERROR` array, in the wire's key order. */
+export function errorList(errors: readonly DatastoreError[]): JsonObject[] {
+  return errors.map((x) => ({
+    message: x.message,
+    componentSignature: x.componentSignature,
+    errCode: x.errCode,
+  }))
+}
+
+/** Whether `error` is a client's or the data's failure (a DatastoreError), not a bug. */
+export function isReported(error: unknown): error is DatastoreError {
+  return DatastoreError.is(error) && error.category !== 'internal'
 }

@@ -188,15 +188,18 @@ describe('toNodeListener', () => {
     expect(await res.text()).toBe('')
   })
 
-  it('answers a POST with a body with 501 once the body is read', async () => {
+  it('hands a POST body to the core: $method=update creates the entity', async () => {
     const { base } = await listen(toNodeListener(createRestHandler(datastore())))
-    const res = await fetch(`${base}/rest/Employee`, {
+    const res = await fetch(`${base}/rest/Employee?$method=update`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ lastName: 'New' }),
+      body: JSON.stringify({ ID: 2, lastName: 'New' }),
     })
-    expect(res.status).toBe(501)
-    expect(JSON.parse(await res.text()).__ERROR[0].errCode).toBe(9010)
+    expect(res.status).toBe(200)
+    expect(JSON.parse(await res.text())).toMatchObject({
+      __STATUS: { success: true },
+      lastName: 'New',
+    })
   })
 
   it('hands the handler the URL chosen by the url option (Express mount paths)', async () => {
@@ -378,9 +381,9 @@ describe('toNodeListener: request bodies', () => {
     const byLength = parseRaw(
       await raw(port, post(`Content-Length: ${bytes}\r\nConnection: close\r\n`, body)),
     )
-    // Writes are the next issue: the body is read, then answered 501 as before.
-    expect(byLength.statusLine).toBe('HTTP/1.1 501 Not Implemented')
-    expect(firstError(byLength).errCode).toBe(9010)
+    // The body is read whole; a POST without $method is then refused (1813), nothing written.
+    expect(byLength.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(firstError(byLength).errCode).toBe(1813)
     const bodyBytes = Buffer.from(body)
     const chunk = (part: Buffer) =>
       Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')])
@@ -395,7 +398,7 @@ describe('toNodeListener: request bodies', () => {
         ]),
       ),
     )
-    expect(chunked.statusLine).toBe('HTTP/1.1 501 Not Implemented')
+    expect(chunked.statusLine).toBe('HTTP/1.1 400 Bad Request')
     expect(seen.map((r) => Buffer.from(r.body as Uint8Array).toString('utf8'))).toEqual([
       body,
       body,

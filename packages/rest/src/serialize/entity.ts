@@ -125,13 +125,34 @@ export class EntityWriter {
     return `${out}}`
   }
 
+  /**
+   * An entity as a write answers it (4D's `$method=update` reply):
+   * `{"__STATUS":…,"__KEY":…,"__STAMP":…,"uri":…,"__TIMESTAMP":"!!YYYY-MM-DD!!", attributes…}`.
+   * `status` is the `__STATUS` object's JSON text; `errors`, when given, the `__ERROR` array's JSON
+   * text, written last. A refused save has no `uri`, as in the real server's stamp-error reply.
+   */
+  written(entity: Entity, status: string, errors?: string): string {
+    const key = entity.getKey()
+    const uri =
+      errors === undefined ? `,"uri":${q(this.#uris.entity(entity.dataClass.name, key))}` : ''
+    const day = new Date(entity.getTimestamp()).toISOString().slice(0, 10)
+    const open = `{"__STATUS":${status},"__KEY":${q(keyText(key))},"__STAMP":${entity.getStamp()}${uri},"__TIMESTAMP":"!!${day}!!"`
+    const close = errors === undefined ? '}' : `,"__ERROR":${errors}}`
+    return this.#attributes(open, entity) + close
+  }
+
   #fill(open: string, entity: Entity): string {
-    let out = `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
+    const head = `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
+    return `${this.#attributes(head, entity)}}`
+  }
+
+  /** `out` followed by each visible attribute of `entity`, as `,"name":value`. */
+  #attributes(out: string, entity: Entity): string {
     for (const slot of shapeOf(entity).slots) {
       const v = this.#value(entity, slot)
       if (v !== undefined) out += slot.member + v
     }
-    return `${out}}`
+    return out
   }
 
   /** `"2024-03-15T09:30:00.000Z"`, quotes included. */

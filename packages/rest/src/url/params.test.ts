@@ -47,7 +47,6 @@ describe('readParams', () => {
   it.each([
     '$attributes',
     '$expand',
-    '$method',
     '$timeout',
     '$savedfilter',
     '$savedorderby',
@@ -62,8 +61,6 @@ describe('readParams', () => {
     '$imageformat',
     '$version',
     '$binary',
-    '$atomic',
-    '$atonce',
     '$rawPict',
   ])('refuses the unimplemented %s with 9010 naming it', (name) => {
     const e = readError(`${name}=x`)

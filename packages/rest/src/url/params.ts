@@ -18,7 +18,23 @@ const IMPLEMENTED = [
   '$orderby',
   '$queryplan',
   '$querypath',
+  '$method',
+  '$atomic',
+  '$atOnce',
 ] as const
+
+/** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
+const METHODS = [
+  'update',
+  'insert',
+  'delete',
+  'entityset',
+  'release',
+  'subentityset',
+  'validate',
+] as const
+export type RestMethod = (typeof METHODS)[number]
+const METHOD_BY_NAME = new Map<string, RestMethod>(METHODS.map((m) => [m, m]))
 
 /**
  * Parameters of the real server that this version does not implement yet: answered with 501 and
@@ -27,7 +43,6 @@ const IMPLEMENTED = [
 const KNOWN = [
   '$attributes',
   '$expand',
-  '$method',
   '$timeout',
   '$savedfilter',
   '$savedorderby',
@@ -42,8 +57,6 @@ const KNOWN = [
   '$imageformat',
   '$version',
   '$binary',
-  '$atomic',
-  '$atOnce',
   '$rawPict',
   // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
   // resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
@@ -68,6 +81,10 @@ export interface RestParams {
   readonly orderBy: string | undefined
   readonly queryPlan: boolean
   readonly queryPath: boolean
+  /** `$method`, lowercased. */
+  readonly method: RestMethod | undefined
+  /** `$atomic=true` or `$atOnce=true`: the body's actions in one transaction. */
+  readonly atomic: boolean
 }
 
 export interface ParamLimits {
@@ -121,7 +138,16 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     orderBy: get('$orderby') === undefined ? undefined : unquote(get('$orderby')!),
     queryPlan: get('$queryplan') === undefined ? false : boolean('$queryplan', get('$queryplan')!),
     queryPath: get('$querypath') === undefined ? false : boolean('$querypath', get('$querypath')!),
+    method: get('$method') === undefined ? undefined : restMethod(get('$method')!),
+    atomic:
+      (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
+      (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),
   }
+}
+
+/** `$method=update` (any case, quotes removed); 1812 for a method the real server does not have. */
+function restMethod(value: string): RestMethod {
+  return METHOD_BY_NAME.get(unquote(value).toLowerCase()) ?? fail('UnknownRestMethod', [value])
 }
 
 /** `$params='["john",20000]'`: a JSON array, with or without the single quotes clients put around it. */

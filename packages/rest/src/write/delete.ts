@@ -1,0 +1,121 @@
+/**
+ * @module `$method=delete`: by key (`POST /rest/Employee(22)?$method=delete`), by `$filter`
+ * (every matching entity, in one transaction), or by a body of keys (`[{"__KEY": "200"}, …]`,
+ * all-or-nothing with `$atomic`). Each answers `{"ok": true}`. Deleting a key that does not exist is
+ * an error (1542, 404), never `ok`. A request that names no entity (no key, no filter, no body of
+ * keys) is refused rather than read as "delete everything".
+ */
+import {
+  datastoreError,
+  fail,
+  parseCached,
+  runQuery,
+  saveStatusOf,
+  toKey,
+  type DataClass,
+  type Datastore,
+  type KeyValue,
+} from '@entistore/core'
+import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
+import type { Reply } from '../route.js'
+import { bodyObjects } from './write-items.js'
+
+const OK: Reply = { status: 200, body: '{"ok":true}' }
+
+export interface DeleteRequest {
+  readonly ds: Datastore
+  readonly dc: DataClass
+  /** The key in the path, as written. */
+  readonly key: string | undefined
+  readonly filter: string | undefined
+  readonly params: readonly unknown[] | undefined
+  readonly body: unknown
+  readonly atomic: boolean
+}
+
+export function deleteEntities(req: DeleteRequest): Reply {
+  const { dc } = req
+  const keys = bodyKeys(req.body)
+  const named =
+    (req.key !== undefined ? 1 : 0) + (req.filter !== undefined ? 1 : 0) + (keys ? 1 : 0)
+  if (named === 0) {
+    return fail('MethodNotApplicable', [
+      'delete',
+      `the whole ${dc.name} dataclass: name the entities with a key, a $filter or a body of keys`,
+    ])
+  }
+  if (named > 1) {
+    return fail('MethodNotApplicable', [
+      'delete',
+      'a request that names its entities in more than one way (a key, a $filter, a body of keys)',
+    ])
+  }
+  if (req.key !== undefined) {
+    dc.drop(req.key)
+    return OK
+  }
+  if (req.filter !== undefined) {
+    const query = parseCached(req.filter, '$filter')
+    const found = runQuery(dc, query, {
+      exposedOnly: true,
+      ...(req.params ? { params: req.params } : {}),
+    })
+    found.selection.drop()
+    return OK
+  }
+  return req.atomic ? dropAtomically(req, keys!) : dropEach(req, keys!)
+}
+
+/** The keys of a body of `{"__KEY": …}` objects; undefined when the body names none (`{}`, empty). */
+function bodyKeys(body: unknown): unknown[] | undefined {
+  if (body === undefined) return undefined
+  if (!Array.isArray(body) && typeof body === 'object' && body !== null && !('__KEY' in body))
+    return Object.keys(body).length === 0
+      ? undefined
+      : fail('BadRequestBody', ['$method=delete takes {"__KEY": …} objects'])
+  return bodyObjects(body, '$method=delete takes {"__KEY": …} objects').map((o, i) =>
+    o.__KEY === undefined || o.__KEY === null
+      ? fail('BadRequestBody', [`item ${i} has no "__KEY"`])
+      : o.__KEY,
+  )
+}
+
+function dropAtomically(req: DeleteRequest, keys: readonly unknown[]): Reply {
+  let at = 0
+  try {
+    req.ds.transaction(() => {
+      for (at = 0; at < keys.length; at++) req.dc.drop(keys[at])
+    })
+    return OK
+  } catch (error) {
+    if (!isReported(error)) throw error
+    const errors = [...error.stack4D(), datastoreError('BatchCancelled', [at + 1, keys.length])]
+    return {
+      status: STATUS_BY_CATEGORY[error.category],
+      body: JSON.stringify({ __ERROR: errorList(errors) }),
+    }
+  }
+}
+
+/** Each key deleted on its own: `ok` if all were, else one result per key (200). */
+function dropEach(req: DeleteRequest, keys: readonly unknown[]): Reply {
+  const results: string[] = []
+  let failures = 0
+  for (const raw of keys) {
+    let key: KeyValue | string = String(raw)
+    try {
+      key = toKey(req.dc.def, raw)
+      req.dc.drop(key)
+      results.push(`{"__KEY":${JSON.stringify(String(key))},"__STATUS":{"success":true}}`)
+    } catch (error) {
+      if (!isReported(error)) throw error
+      failures++
+      const s = saveStatusOf(error)
+      const status = JSON.stringify({ status: s.status, statusText: s.statusText, success: false })
+      results.push(
+        `{"__KEY":${JSON.stringify(String(key))},"__STATUS":${status},"__ERROR":${JSON.stringify(errorList(error.stack4D()))}}`,
+      )
+    }
+  }
+  return failures === 0 ? OK : { status: 200, body: `{"__ENTITIES":[${results.join(',')}]}` }
+}

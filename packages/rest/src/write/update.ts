@@ -1,0 +1,161 @@
+/**
+ * @module `POST /rest/{dataClass}?$method=update` (and `insert`, and a bare `?$atomic=true`): one
+ * entity object or an array of them. An object with `__KEY` updates that entity (checking
+ * `__STAMP` when given); one without creates an entity.
+ *
+ * Replies, as the real server writes them (docs/writing.md has every form):
+ * - one object saved: the entity with `__STATUS: {success: true}`, `__KEY`, `__STAMP`, `uri`,
+ *   `__TIMESTAMP` (`!!YYYY-MM-DD!!`) and its attributes;
+ * - one object refused: the entity as stored with `__STATUS` (2 "Stamp has changed", 4, 5) and
+ *   `__ERROR`, or `__ERROR` alone for an unknown key (1542); the status is the error's (409, 400, 404);
+ * - an array: `{"__ENTITIES": [...]}`, one reply as above per item, 200 (without `$atomic`, the
+ *   items that can be saved are, each failing one carries its own `__ERROR`);
+ * - with `$atomic`/`$atOnce`, any failing item cancels the batch: nothing is saved and the reply is
+ *   the failing item's `__ERROR` followed by 9041, with that error's status.
+ */
+import {
+  datastoreError,
+  saveStatusOf,
+  type DataClass,
+  type Datastore,
+  type DatastoreError,
+  type Entity,
+} from '@entistore/core'
+import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
+import type { Reply } from '../route.js'
+import type { EntityWriter } from '../serialize/entity.js'
+import { bodyObjects, readWriteItem, type WriteItem } from './write-items.js'
+
+export interface UpdateRequest {
+  readonly ds: Datastore
+  readonly dc: DataClass
+  readonly writer: EntityWriter
+  readonly body: unknown
+  /** `$method=insert`: every item must be new. */
+  readonly insert: boolean
+  readonly atomic: boolean
+}
+
+const SUCCESS = '{"success":true}'
+
+/** The outcome of one item: the saved entity, or why it was not saved. */
+type Outcome =
+  | { readonly ok: true; readonly entity: Entity }
+  | { readonly ok: false; readonly error: DatastoreError; readonly item: Partial<WriteItem> }
+
+export function update(req: UpdateRequest): Reply {
+  const { dc, writer } = req
+  const what = `$method=${req.insert ? 'insert' : 'update'} takes an entity object or an array of them`
+  const objects = bodyObjects(req.body, what)
+  const many = Array.isArray(req.body)
+  if (req.insert) {
+    const keyed = objects.findIndex((o) => o.__KEY !== undefined && o.__KEY !== null)
+    if (keyed >= 0)
+      throw datastoreError('BadRequestBody', [
+        `$method=insert creates entities: item ${keyed} has a "__KEY" (use $method=update)`,
+      ])
+  }
+  if (req.atomic && many) return atomicUpdate(req, objects)
+  const outcomes = objects.map((raw, index) => saveOne(dc, raw, index))
+  if (!many) {
+    const outcome = outcomes[0]!
+    if (outcome.ok) return { status: 200, body: writer.written(outcome.entity, SUCCESS) }
+    return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
+  }
+  const members = outcomes.map((o) =>
+    o.ok ? writer.written(o.entity, SUCCESS) : refusal(req, o, true),
+  )
+  return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
+}
+
+/** Saves one item in a transaction of its own. */
+function saveOne(dc: DataClass, raw: Record<string, unknown>, index: number): Outcome {
+  let item: Partial<WriteItem> = { index }
+  try {
+    const read = readWriteItem(dc, raw, index)
+    item = read
+    return { ok: true, entity: apply(dc, read) }
+  } catch (error) {
+    if (!isReported(error)) throw error
+    return { ok: false, error, item }
+  }
+}
+
+function apply(dc: DataClass, item: WriteItem): Entity {
+  return item.key === undefined
+    ? dc.create(item.values)
+    : dc.update(item.key, item.values, { stamp: item.stamp })
+}
+
+/** All items in one transaction: the first failure cancels them all. */
+function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unknown>[]): Reply {
+  const { ds, dc, writer } = req
+  let failed: Partial<WriteItem> = {}
+  try {
+    const saved = ds.transaction(() =>
+      objects.map((raw, index) => {
+        failed = { index }
+        const item = readWriteItem(dc, raw, index)
+        failed = item
+        return apply(dc, item)
+      }),
+    )
+    const members = saved.map((e) => writer.written(e, SUCCESS))
+    return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
+  } catch (error) {
+    if (!isReported(error)) throw error
+    const errors = saveErrors(req, error, failed)
+    errors.push(datastoreError('BatchCancelled', [(failed.index ?? 0) + 1, objects.length]))
+    return {
+      status: STATUS_BY_CATEGORY[error.category],
+      body: JSON.stringify({ __ERROR: errorList(errors) }),
+    }
+  }
+}
+
+/**
+ * The reply for an item that was not saved. An update whose entity exists shows it as stored (the
+ * real server's stamp-error reply); a refused creation, `__STATUS` and `__ERROR`; an unknown key,
+ * `__ERROR` alone (with `__KEY` and `__STATUS` inside an array, so the item can be told apart).
+ */
+function refusal(req: UpdateRequest, failure: Outcome & { ok: false }, inArray = false): string {
+  const { error, item } = failure
+  const status = statusJson(error)
+  const errors = JSON.stringify(errorList(saveErrors(req, error, item)))
+  const current = item.key === undefined ? null : req.dc.get(item.key)
+  if (current) return req.writer.written(current, status, errors)
+  if (item.key !== undefined && inArray)
+    return `{"__KEY":${JSON.stringify(String(item.key))},"__STATUS":${status},"__ERROR":${errors}}`
+  if (item.key !== undefined) return `{"__ERROR":${errors}}`
+  return `{"__STATUS":${status},"__ERROR":${errors}}`
+}
+
+function statusJson(error: DatastoreError): string {
+  const s = saveStatusOf(error)
+  return JSON.stringify({ status: s.status, statusText: s.statusText, success: false })
+}
+
+/**
+ * The error stack of a refused save, as the real server lists it: the cause first, then 1046 for a
+ * stamp error, then "the entity cannot be saved" (1517, or 1534 for a new entity). An unknown key
+ * is 1542 alone.
+ */
+function saveErrors(
+  req: UpdateRequest,
+  error: DatastoreError,
+  item: Partial<WriteItem>,
+): DatastoreError[] {
+  const errors = error.stack4D()
+  if (error.name === 'EntityNotFound') return errors
+  const { dc, ds } = req
+  if (error.name === 'StampChanged') {
+    const record = item.key === undefined ? null : dc.get(item.key)
+    errors.push(datastoreError('RecordCannotBeSaved', [record?.rowId ?? 0, dc.name, ds.name]))
+  }
+  errors.push(
+    item.key === undefined
+      ? datastoreError('NewEntityCannotBeSaved', [dc.name])
+      : datastoreError('EntityCannotBeSaved', [String(item.key), dc.name]),
+  )
+  return errors
+}
