@@ -31,6 +31,7 @@ export const writeModel = (): ModelJson => ({
         { name: 'companyName', kind: 'alias', path: 'employer.name' },
       ],
     },
+    { name: 'Hidden', exposed: false, attributes: [{ name: 'ID', type: 'long' }] },
     {
       name: 'Tag',
       attributes: [

@@ -1,50 +1,11 @@
-import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
+import { createDatastore, ManualClock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { createRestHandler } from '../handler.js'
 
-// The core's write fixture, repeated in JSON form here: the rest package sees the core's public API only.
-const model: ModelJson = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Company',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string', not_null: true },
-        { name: 'code', type: 'string', unique: true },
-        { name: 'staff', kind: 'relatedEntities', path: 'employer' },
-      ],
-    },
-    {
-      name: 'Employee',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'lastName', type: 'string', indexed: true },
-        { name: 'salary', type: 'number', indexed: true },
-        { name: 'email', type: 'string', unique: true },
-        { name: 'hired', type: 'date' },
-        { name: 'extra', type: 'object' },
-        { name: 'secret', type: 'string', exposed: false },
-        { name: 'employerID', type: 'long' },
-        { name: 'employer', kind: 'relatedEntity', path: 'Company', foreignKey: 'employerID' },
-        { name: 'companyName', kind: 'alias', path: 'employer.name' },
-      ],
-    },
-    { name: 'Hidden', exposed: false, attributes: [{ name: 'ID', type: 'long' }] },
-  ],
-}
-
-const data: DataFile = {
-  Company: [
-    { ID: 1, name: 'Acme', code: 'AC' },
-    { ID: 2, name: 'Globex', code: 'GX' },
-  ],
-  Employee: [
-    { ID: 1, lastName: 'Lovelace', salary: 5000, email: 'ada@acme', employerID: 1 },
-    { ID: 2, lastName: 'Turing', salary: 6000, email: 'alan@acme', employerID: 1 },
-    { ID: 3, lastName: 'Hopper', salary: 7000, email: 'grace@globex', employerID: 2 },
-  ],
-}
+// The core's write fixture: the same model and data the core's write tests use.
+const model = writeModel()
+const data = writeData()
 
 const fresh = () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 2, 10))
