@@ -310,11 +310,17 @@ export class Transaction {
   // The relation whose foreign key `attr` is, when the model names it as its own attribute
   // (`employerID`): writing it directly is a reference too.
   #explicitRelation(dc: DataClassDef, attr: StorageAttributeDef): Table | undefined {
-    for (const a of dc.attributes) {
-      if (a.kind === 'relatedEntity' && a.foreignKeyAttribute === attr && a.foreignKey !== a.name)
-        return this.#store.table(a.target)
+    let targets = explicitKeys.get(dc)
+    if (!targets) {
+      targets = new Map()
+      for (const a of dc.attributes) {
+        if (a.kind === 'relatedEntity' && a.foreignKey !== a.name)
+          targets.set(a.foreignKeyAttribute, a.target)
+      }
+      explicitKeys.set(dc, targets)
     }
-    return undefined
+    const target = targets.get(attr)
+    return target === undefined ? undefined : this.#store.table(target)
   }
 
   #checkReference(
@@ -386,6 +392,9 @@ export class Transaction {
     }
   }
 }
+
+/** Per dataclass: its explicit foreign-key attributes → the dataclass they refer to. */
+const explicitKeys = new WeakMap<DataClassDef, Map<StorageAttributeDef, string>>()
 
 interface Claims {
   readonly byValue: Map<unknown, KeyValue>
