@@ -529,17 +529,14 @@ describe('the catalog', () => {
     )
   })
 
-  it('details one dataclass in the envelope for $catalog/{dataClass}', async () => {
+  it('answers $catalog/{dataClass} with the bare detailed dataclass, as the real server does', async () => {
     const { rest } = setup()
-    expect((await get(rest, '/rest/$catalog/Company')).text).toBe(
-      JSON.stringify(envelope('SESSION1', [companyDetail])),
+    expect((await get(rest, '/rest/$catalog/Company')).text).toBe(JSON.stringify(companyDetail))
+    expect((await get(rest, '/rest/$catalog/Employee')).text).toBe(JSON.stringify(employeeDetail))
+    expect((await get(rest, '/rest/$catalog/Project?$metadata=full')).text).toBe(
+      JSON.stringify(projectDetail),
     )
-    expect((await get(rest, '/rest/$catalog/Employee')).text).toBe(
-      JSON.stringify(envelope('SESSION2', [employeeDetail])),
-    )
-    expect((await get(rest, '/rest/$catalog/Project')).text).toBe(
-      JSON.stringify(envelope('SESSION3', [projectDetail])),
-    )
+    expect((await get(rest, '/rest/$catalog/$all?$metadata=full')).status).toBe(200)
   })
 
   it('never shows the hidden dataclass, the hidden attribute or the hidden method', async () => {
@@ -677,16 +674,11 @@ describe('entity selections', () => {
     )
   })
 
-  it('refuses a $top above maxTop with 400 9011, and accepts maxTop itself', async () => {
+  it('answers a $top past the selection with the whole selection; maxTop is an opt-in cap', async () => {
     const { rest } = setup()
-    await expectError(
-      rest,
-      '/rest/Employee?$top=100001',
-      400,
-      9011,
-      '$top=100001 exceeds the limit of 100000',
-    )
-    expect((await get(rest, '/rest/Employee?$top=100000')).status).toBe(200)
+    const all = JSON.parse((await get(rest, '/rest/Employee?$top=1000000000')).text)
+    expect(all.__SENT).toBe(all.__COUNT)
+    await expectError(rest, '/rest/Employee?$top=99999999999999999999', 400, 1806)
     const small = setup({ maxTop: 10 }).rest
     await expectError(
       small,

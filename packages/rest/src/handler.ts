@@ -27,7 +27,12 @@ export interface RestHandlerOptions {
   readonly basePath?: string
   /** The session cookie's name. @default `4DSID_<application name>` */
   readonly sessionCookieName?: string
-  /** Largest `$top`/`$limit` accepted; a larger one is refused with 400. @default 100_000 */
+  /**
+   * Largest `$top`/`$limit` accepted; a larger one is refused with 400 (9011). Off by default, as on
+   * the real server: clients send `$top=1000000000` to mean "all", and a page past the end of the
+   * selection is simply the whole selection (sent in chunks, as the client reads it).
+   * @default Infinity
+   */
   readonly maxTop?: number
   /**
    * Largest request body, in bytes, that the transports read; a larger one is refused with 413
@@ -78,7 +83,7 @@ type Parsed = { target: RestTarget; params: RestParams } | { error: unknown }
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
-  const maxTop = options.maxTop ?? 100_000
+  const maxTop = options.maxTop ?? Infinity
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const uris = new Uris(basePath)

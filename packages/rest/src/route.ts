@@ -78,10 +78,10 @@ export function route(ctx: RouteContext): Reply {
       return ok(catalogEnvelope(ctx.ds.schema, ctx.session.id, items))
     }
     case 'catalogDataClass': {
+      // The bare dataclass object, as the real server's documentation shows it (and clients read
+      // `name`, `key` and `attributes` at the top level), not wrapped in the catalog envelope.
       const dc = exposedDataClass(ctx.ds, target.name)
-      return ok(
-        catalogEnvelope(ctx.ds.schema, ctx.session.id, [detailedDataClass(dc.def, ctx.uris)]),
-      )
+      return ok(detailedDataClass(dc.def, ctx.uris))
     }
     case 'dataClass':
       return readDataClass(ctx, target)

@@ -21,6 +21,8 @@ const IMPLEMENTED = [
   '$method',
   '$atomic',
   '$atOnce',
+  // Known to the real server for catalog reads; nothing to change in the reply: read and ignored.
+  '$metadata',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -100,7 +102,7 @@ function nonNegativeInteger(name: string, value: string, limit?: number): number
   const n = Number(v)
   if (!Number.isSafeInteger(n))
     return fail('InvalidParameter', [name, value, 'a non-negative integer'])
-  if (limit !== undefined && n > limit) {
+  if (limit !== undefined && limit !== Infinity && n > limit) {
     throw datastoreError('LimitExceeded', [`${name}=${n}`, limit], { details: { parameter: name } })
   }
   return n
