@@ -1003,7 +1003,7 @@ describe('errors', () => {
       'The $compute parameter is not supported by this version of Entistore',
     )
     await expectError(rest, '/rest/Employee(1)?$LOCK=true', 501, 9010, /The \$lock parameter/)
-    await expectError(rest, '/rest/$catalog?$expand=x', 501, 9010)
+    await expectError(rest, '/rest/$catalog?$timeout=1', 501, 9010)
     // Path resources are not query keywords.
     await expectError(rest, '/rest/Employee?$catalog', 400, 1811)
     await expectError(rest, '/rest/Employee?$entityset=X', 400, 1811)

@@ -14,6 +14,7 @@ import {
   type DataClass,
   type Datastore,
   type Entity,
+  type EntitySelection,
   type Session,
 } from '@entistore/core'
 import {
@@ -28,6 +29,8 @@ import { selectionArray, selectionEnvelope } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
 import type { RestParams } from './url/params.js'
 import type { RestTarget } from './url/parse-rest-url.js'
+import { computeReply } from './read/compute.js'
+import { distinctReply } from './read/distinct.js'
 import { deleteEntities } from './write/delete.js'
 import { update } from './write/update.js'
 
@@ -101,34 +104,70 @@ function readDataClass(
 ): Reply {
   const dc = exposedDataClass(ctx.ds, target.dataClass)
   if (target.entitySet !== undefined) return fail('EntitySetNotFound', [target.entitySet])
-  if (target.attributes !== undefined) {
-    // A name the dataclass does not have is the client's mistake whatever this version supports:
-    // 404 1500 as for any unknown attribute, before the 501 for the missing feature. Only the first
-    // step of a dotted path is checked (`extra.city` reads into an object attribute).
-    for (const name of target.attributes) visibleAttribute(dc, name.split('.')[0]!)
-    fail('NotImplemented', ['Selecting attributes in the path (/rest/Class/attr1,attr2)'])
-  }
-  if (target.key !== undefined) return ok(ctx.writer.single(dc.getOrFail(target.key)))
-  if (target.lookup !== undefined) return ok(ctx.writer.single(lookupEntity(dc, target.lookup)))
   const { params } = ctx
-  const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
-  if (params.filter === undefined && params.orderBy === undefined) {
-    const all = dc.all()
-    return ok(
-      params.asArray
-        ? selectionArray(all, window, ctx.writer)
-        : selectionEnvelope(all, window, ctx.writer),
-    )
+  // `/rest/Employee/salary?$compute=sum`, `/rest/Company/name?$distinct=true`: the path names the
+  // attribute a computation reads, as `$attributes` does in Qodly's form of the same requests.
+  const paths = target.attributes
+  if (paths) {
+    // A name the dataclass does not have is the client's mistake whatever this version supports:
+    // 404 1500 as for any unknown attribute. Only the first step of a dotted path is checked here
+    // (`extra.city` reads into an object attribute).
+    for (const name of paths) visibleAttribute(dc, name.split('.')[0]!)
   }
+  if (target.key !== undefined || target.lookup !== undefined) {
+    const entity =
+      target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
+    refuseMissing(params, paths)
+    return ok(ctx.writer.single(entity))
+  }
+  const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
+  if (params.compute !== undefined || params.distinct) {
+    const selection = selectionOfRequest(ctx, dc, { ordered: false }).selection
+    const read = { dc, selection, paths: paths ?? params.attributes, window, params }
+    return params.compute !== undefined ? computeReply(read, params.compute) : distinctReply(read)
+  }
+  refuseMissing(params, paths)
+  const { selection, head } = selectionOfRequest(ctx, dc, { ordered: true })
+  if (params.asArray) return ok(selectionArray(selection, window, ctx.writer))
+  return ok(selectionEnvelope(selection, window, ctx.writer, head))
+}
+
+/** Parameters known to the real server that this version does not answer yet: 501, not ignored. */
+function refuseMissing(params: RestParams, paths: readonly string[] | undefined): void {
+  if (paths) fail('NotImplemented', ['Selecting attributes in the path (/rest/Class/attr1,attr2)'])
+  if (params.attributes) fail('NotImplemented', ['The $attributes parameter'])
+  if (params.expand) fail('NotImplemented', ['The $expand parameter'])
+  if (params.format !== undefined) fail('NotImplemented', ['The $format parameter'])
+}
+
+/**
+ * The selection a read names: every entity, or those `$filter` selects, ordered by `$orderby`
+ * (unless `ordered` is false: an aggregate needs no order). `head` holds the query plan and path
+ * when asked for: the real server writes them first, before the envelope.
+ */
+function selectionOfRequest(
+  ctx: RouteContext,
+  dc: DataClass,
+  options: { readonly ordered: boolean },
+): { selection: EntitySelection; head: JsonObject | undefined } {
+  const { params } = ctx
+  const orderBy = options.ordered ? params.orderBy : undefined
+  if (
+    params.filter === undefined &&
+    orderBy === undefined &&
+    !params.queryPlan &&
+    !params.queryPath
+  )
+    return { selection: dc.all(), head: undefined }
   const result = runQuery(dc, parseCached(params.filter ?? '', '$filter'), {
     ...(params.params ? { params: params.params } : {}),
-    ...(params.orderBy !== undefined ? { orderBy: parseOrderBy(params.orderBy, '$orderby') } : {}),
+    ...(orderBy !== undefined ? { orderBy: parseOrderBy(orderBy, '$orderby') } : {}),
     exposedOnly: true,
     queryPlan: params.queryPlan,
     queryPath: params.queryPath,
   })
-  if (params.asArray) return ok(selectionArray(result.selection, window, ctx.writer))
-  // The plan and path come first, before the envelope, as the real server writes them.
+  if (!params.queryPlan && !params.queryPath)
+    return { selection: result.selection, head: undefined }
   const head: JsonObject = {}
   if (params.queryPlan) {
     head.__queryPlan = result.queryPlan ?? null
@@ -138,7 +177,7 @@ function readDataClass(
     head.__queryPath = result.queryPath ?? null
     head.__extendedQueryPath = result.extendedQueryPath ?? null
   }
-  return ok(selectionEnvelope(result.selection, window, ctx.writer, head))
+  return { selection: result.selection, head }
 }
 
 /** The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for REST). */

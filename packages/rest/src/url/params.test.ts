@@ -45,8 +45,6 @@ describe('readParams', () => {
   })
 
   it.each([
-    '$attributes',
-    '$expand',
     '$timeout',
     '$savedfilter',
     '$savedorderby',
@@ -54,10 +52,7 @@ describe('readParams', () => {
     '$logicOperator',
     '$otherCollection',
     '$clean',
-    '$compute',
-    '$distinct',
     '$lock',
-    '$format',
     '$imageformat',
     '$version',
     '$binary',

@@ -23,6 +23,11 @@ const IMPLEMENTED = [
   '$atOnce',
   // Known to the real server for catalog reads; nothing to change in the reply: read and ignored.
   '$metadata',
+  '$attributes',
+  '$expand',
+  '$compute',
+  '$distinct',
+  '$format',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -43,8 +48,6 @@ const METHOD_BY_NAME = new Map<string, RestMethod>(METHODS.map((m) => [m, m]))
  * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
  */
 const KNOWN = [
-  '$attributes',
-  '$expand',
   '$timeout',
   '$savedfilter',
   '$savedorderby',
@@ -52,10 +55,7 @@ const KNOWN = [
   '$logicOperator',
   '$otherCollection',
   '$clean',
-  '$compute',
-  '$distinct',
   '$lock',
-  '$format',
   '$imageformat',
   '$version',
   '$binary',
@@ -87,6 +87,16 @@ export interface RestParams {
   readonly method: RestMethod | undefined
   /** `$atomic=true` or `$atOnce=true`: the body's actions in one transaction. */
   readonly atomic: boolean
+  /** `$attributes`: the attribute paths, split on commas and trimmed. */
+  readonly attributes: readonly string[] | undefined
+  /** `$expand`: the attribute names, split on commas and trimmed. */
+  readonly expand: readonly string[] | undefined
+  /** `$compute`: the keyword as written, quotes removed (`$all`, `sum`, …). */
+  readonly compute: string | undefined
+  /** `$distinct=true`. */
+  readonly distinct: boolean
+  /** `$format`, lowercased (`dashboard`, `looker`). */
+  readonly format: string | undefined
 }
 
 export interface ParamLimits {
@@ -141,10 +151,28 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     queryPlan: get('$queryplan') === undefined ? false : boolean('$queryplan', get('$queryplan')!),
     queryPath: get('$querypath') === undefined ? false : boolean('$querypath', get('$querypath')!),
     method: get('$method') === undefined ? undefined : restMethod(get('$method')!),
+    attributes: list('$attributes', get('$attributes')),
+    expand: list('$expand', get('$expand')),
+    compute: get('$compute') === undefined ? undefined : unquote(get('$compute')!).trim(),
+    distinct: get('$distinct') === undefined ? false : boolean('$distinct', get('$distinct')!),
+    format:
+      get('$format') === undefined ? undefined : unquote(get('$format')!).trim().toLowerCase(),
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),
   }
+}
+
+/** A comma-separated list (`$attributes=name, employer.name`); an empty one is 1816, as on Wakanda. */
+function list(name: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  const items = unquote(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+  return items.length > 0
+    ? items
+    : fail('InvalidParameter', [name, value, 'a list of attribute names'])
 }
 
 /** `$method=update` (any case, quotes removed); 1812 for a method the real server does not have. */
