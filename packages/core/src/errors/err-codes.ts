@@ -208,6 +208,22 @@ export const ERRORS = {
     'badRequest',
     (method: string) => `Unknown REST method ${q(method)}`,
   ),
+  /** Follows 1500 when `$attributes` names an attribute that does not exist (Qodly's real output). */
+  CannotBuildAttributeList: spec(
+    1804,
+    'dbmg',
+    'notFound',
+    (name: string, dataClass: string) =>
+      `Cannot completely build a list of attributes with ${q(name)} for the ${q(dataClass)} dataclass`,
+  ),
+  /** Follows 1500 when `$expand` names an attribute that does not exist (Wakanda's 1805). */
+  CannotBuildExpandList: spec(
+    1805,
+    'dbmg',
+    'notFound',
+    (name: string, dataClass: string) =>
+      `Cannot build the list of attributes to expand with ${q(name)} for the ${q(dataClass)} dataclass`,
+  ),
   MethodNotApplicable: spec(
     1813,
     'dbmg',
