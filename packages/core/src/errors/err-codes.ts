@@ -231,6 +231,34 @@ export const ERRORS = {
     (method: string, where: string) => `The REST method ${q(method)} cannot be applied to ${where}`,
   ),
 
+  /** `$compute` names no attribute (Wakanda's `empty_attribute_list`), nor does `$distinct`. */
+  EmptyAttributeList: spec(
+    1816,
+    'dbmg',
+    'badRequest',
+    (what: string) => `The list of attributes is empty: ${what}`,
+  ),
+  /** `$compute=` something else than `$all`, `count`, `sum`, `average`, `min` or `max` (Wakanda's `compute_action_does_not_exist`). */
+  ComputeKeywordUnknown: spec(
+    1817,
+    'dbmg',
+    'badRequest',
+    (keyword: string) =>
+      `The compute action ${q(keyword)} does not exist: use $all, count, sum, average, min or max`,
+  ),
+  /**
+   * An aggregate or distinct values asked of a path they cannot be computed on: `sum`/`average`
+   * of a non-numeric attribute, a relation, a picture, an object attribute without a property,
+   * several attributes at once. Entistore's code (9050): the real server's is not public.
+   */
+  AggregateNotApplicable: spec(
+    9050,
+    'enti',
+    'badRequest',
+    (operation: string, path: string, dataClass: string, why: string) =>
+      `Cannot compute ${operation} of ${q(path)} in the ${q(dataClass)} dataclass: ${why}`,
+  ),
+
   // ---- Entistore's own codes: the real server's code is not public ----
   FilterSyntax: spec(
     9001,
