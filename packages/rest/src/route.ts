@@ -9,12 +9,15 @@ import {
   parseOrderBy,
   parseCached,
   runQuery,
+  orderSelection,
   isPublic,
   type AttributeDef,
   type DataClass,
   type Datastore,
   type Entity,
   type EntitySelection,
+  type RelatedEntitiesAttributeDef,
+  type RelatedEntityAttributeDef,
   type Session,
 } from '@entistore/core'
 import {
@@ -25,7 +28,8 @@ import {
 } from './serialize/catalog.js'
 import type { EntityWriter, JsonObject } from './serialize/entity.js'
 import type { JsonChunks } from './serialize/json-chunks.js'
-import { selectionArray, selectionEnvelope } from './serialize/selection.js'
+import { parseProjection, type Projection } from './serialize/projection.js'
+import { selectionArray, selectionEnvelope, type Window } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
 import type { RestParams } from './url/params.js'
 import type { RestTarget } from './url/parse-rest-url.js'
@@ -117,8 +121,18 @@ function readDataClass(
   if (target.key !== undefined || target.lookup !== undefined) {
     const entity =
       target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
-    refuseMissing(params, paths)
-    return ok(ctx.writer.single(entity))
+    refuseMissing(params)
+    const relation = paths?.length === 1 ? dc.def.attributesByName.get(paths[0]!) : undefined
+    if (relation?.kind === 'relatedEntity' || relation?.kind === 'relatedEntities')
+      return navigate(ctx, entity, relation)
+    oneAttributeList(paths, params)
+    const projection = parseProjection(
+      ctx.ds.schema,
+      dc.def,
+      paths ?? params.attributes,
+      params.expand,
+    )
+    return ok(ctx.writer.single(entity, projection))
   }
   const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
   if (params.compute !== undefined || params.distinct) {
@@ -126,17 +140,85 @@ function readDataClass(
     const read = { dc, selection, paths: paths ?? params.attributes, window, params }
     return params.compute !== undefined ? computeReply(read, params.compute) : distinctReply(read)
   }
-  refuseMissing(params, paths)
+  refuseMissing(params)
+  oneAttributeList(paths, params)
+  const projection = parseProjection(
+    ctx.ds.schema,
+    dc.def,
+    paths ?? params.attributes,
+    params.expand,
+  )
   const { selection, head } = selectionOfRequest(ctx, dc, { ordered: true })
-  if (params.asArray) return ok(selectionArray(selection, window, ctx.writer))
-  return ok(selectionEnvelope(selection, window, ctx.writer, head))
+  return ok(selectionReply(ctx, selection, window, head, projection))
+}
+
+function selectionReply(
+  ctx: RouteContext,
+  selection: EntitySelection,
+  window: Window,
+  head: JsonObject | undefined,
+  projection: Projection | undefined,
+): JsonBody {
+  return ctx.params.asArray
+    ? selectionArray(selection, window, ctx.writer, projection)
+    : selectionEnvelope(selection, window, ctx.writer, head, projection)
+}
+
+/**
+ * `/rest/Employee(3)/employer` and `/rest/Company(1)/staff`, with or without `$expand` naming the
+ * relation (the form of the URIs the server writes): the related entity, or the related selection
+ * with `$filter`, `$orderby`, `$skip`, `$top`, `$attributes` applied to it. No related entity is
+ * `null`.
+ */
+function navigate(
+  ctx: RouteContext,
+  entity: Entity,
+  relation: RelatedEntityAttributeDef | RelatedEntitiesAttributeDef,
+): Reply {
+  const { params } = ctx
+  const target = ctx.ds.dataClass(relation.target)
+  // `$expand=staff` on `/Company(1)/staff` names the relation followed, not one of the target's.
+  const expand = params.expand?.filter((name) => name !== relation.name)
+  const projection = parseProjection(
+    ctx.ds.schema,
+    target.def,
+    params.attributes,
+    expand?.length ? expand : undefined,
+  )
+  if (relation.kind === 'relatedEntity') {
+    const related = entity.valueOf(relation) as Entity | null
+    return ok(related ? ctx.writer.single(related, projection) : 'null')
+  }
+  let selection = entity.valueOf(relation) as EntitySelection
+  if (params.filter !== undefined) {
+    const found = runQuery(target, parseCached(params.filter, '$filter'), {
+      ...(params.params ? { params: params.params } : {}),
+      exposedOnly: true,
+    }).selection
+    const kept = new Set(found.unorderedRowIds)
+    selection = target.selection(selection.rowIds.filter((rowId) => kept.has(rowId)))
+  }
+  if (params.orderBy !== undefined) {
+    selection = orderSelection(selection, parseOrderBy(params.orderBy, '$orderby'), {
+      exposedOnly: true,
+    })
+  }
+  const window = { skip: params.skip, top: params.top ?? target.def.defaultTopSize }
+  return ok(selectionReply(ctx, selection, window, undefined, projection))
+}
+
+/** Attributes are named in the path or in `$attributes`, not both (which would win is a guess). */
+function oneAttributeList(paths: readonly string[] | undefined, params: RestParams): void {
+  if (!paths || !params.attributes) return
+  fail('InvalidParameter', [
+    '$attributes',
+    params.attributes.join(','),
+    'one list of attributes: in the path or in $attributes, not both',
+  ])
 }
 
 /** Parameters known to the real server that this version does not answer yet: 501, not ignored. */
-function refuseMissing(params: RestParams, paths: readonly string[] | undefined): void {
-  if (paths) fail('NotImplemented', ['Selecting attributes in the path (/rest/Class/attr1,attr2)'])
-  if (params.attributes) fail('NotImplemented', ['The $attributes parameter'])
-  if (params.expand) fail('NotImplemented', ['The $expand parameter'])
+function refuseMissing(params: RestParams): void {
   if (params.format !== undefined) fail('NotImplemented', ['The $format parameter'])
 }
 

@@ -20,6 +20,7 @@ import {
   type SchemaDef,
   type StoredValue,
 } from '@entistore/core'
+import { prune, type Member, type Projection } from './projection.js'
 import type { Uris } from './uris.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -104,22 +105,28 @@ export class EntityWriter {
     this.#uris = uris
   }
 
-  /** One entity, as in `GET /rest/Employee[3]`: its JSON text. */
-  single(entity: Entity): string {
-    return this.#fill(shapeOf(entity).singleOpen, entity)
+  /** One entity, as in `GET /rest/Employee[3]`: its JSON text (`projection`: see projection.ts). */
+  single(entity: Entity, projection?: Projection): string {
+    return this.#fill(shapeOf(entity).singleOpen, entity, projection)
   }
 
   /** One member of `__ENTITIES`: its JSON text. */
-  member(entity: Entity): string {
-    return this.#fill('{', entity)
+  member(entity: Entity, projection?: Projection): string {
+    return this.#fill('{', entity, projection)
   }
 
-  /** The `$asArray` form (the current server's): `__KEY` as the key's own JSON type, `__STAMP`, scalar attributes; relations left out. */
-  plain(entity: Entity): string {
+  /**
+   * The `$asArray` form (the current server's): `__KEY` as the key's own JSON type, `__STAMP`,
+   * scalar attributes; relations left out unless the projection writes them out.
+   */
+  plain(entity: Entity, projection?: Projection): string {
     let out = `{"__KEY":${jsonText(entity.getKey())},"__STAMP":${entity.getStamp()}`
     for (const slot of shapeOf(entity).slots) {
-      if (slot.relation) continue
-      const v = this.#value(entity, slot)
+      const m = projection?.members.get(slot.attr.name)
+      let v: string | undefined
+      if (m && m.kind !== 'value') v = this.#member(entity, slot, m)
+      else if (slot.relation || (projection && !projection.all && !m)) continue
+      else v = this.#value(entity, slot)
       if (v !== undefined) out += slot.member + v
     }
     return `${out}}`
@@ -141,9 +148,60 @@ export class EntityWriter {
     return this.#attributes(open, entity) + close
   }
 
-  #fill(open: string, entity: Entity): string {
+  #fill(open: string, entity: Entity, projection?: Projection): string {
     const head = `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
-    return `${this.#attributes(head, entity)}}`
+    return `${projection ? this.#projected(head, entity, projection) : this.#attributes(head, entity)}}`
+  }
+
+  /** `out` followed by the attributes `projection` selects, in model order. */
+  #projected(out: string, entity: Entity, projection: Projection): string {
+    for (const slot of shapeOf(entity).slots) {
+      const m = projection.members.get(slot.attr.name)
+      if (!m && !projection.all) continue
+      const v = m ? this.#member(entity, slot, m) : this.#value(entity, slot)
+      if (v !== undefined) out += slot.member + v
+    }
+    return out
+  }
+
+  #member(entity: Entity, slot: Slot, m: Member): string | undefined {
+    switch (m.kind) {
+      case 'value':
+        return this.#value(entity, slot)
+      case 'object':
+        return jsonText(prune(entity.record.values[slot.attr.name] ?? null, m.tree))
+      case 'entity': {
+        const related = entity.valueOf(slot.attr) as Entity | null
+        return related ? this.#fill('{', related, m.projection) : 'null'
+      }
+      case 'entities':
+        return this.#embedded(
+          entity,
+          slot.attr.name,
+          entity.valueOf(slot.attr) as EntitySelection,
+          m.projection,
+        )
+    }
+  }
+
+  /**
+   * A related selection written out inside its entity, as the real server does for
+   * `$attributes=staff.*` and `$expand=staff`: `__ENTITYSET` (the relation's URI), `__GlobalStamp`,
+   * `__COUNT`, `__SENT`, `__FIRST`, `__ENTITIES`. At most the related dataclass's default page size
+   * of entities is written; the URI pages through the rest.
+   */
+  #embedded(
+    entity: Entity,
+    name: string,
+    related: EntitySelection,
+    projection: Projection,
+  ): string {
+    const uri = this.#uris.attribute(entity.dataClass.name, entity.getKey(), name)
+    const page = related.slice(0, related.dataClass.def.defaultTopSize)
+    const members: string[] = []
+    for (const e of page) if (e) members.push(this.#fill('{', e, projection))
+    const stamp = entity.dataClass.datastore.globalStamp
+    return `{"__ENTITYSET":${q(uri)},"__GlobalStamp":${stamp},"__COUNT":${related.length},"__SENT":${members.length},"__FIRST":0,"__ENTITIES":[${members.join(',')}]}`
   }
 
   /** `out` followed by each visible attribute of `entity`, as `,"name":value`. */

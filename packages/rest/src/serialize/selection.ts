@@ -8,6 +8,7 @@
  */
 import type { Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
+import type { Projection } from './projection.js'
 import { JsonChunks } from './json-chunks.js'
 
 export interface Window {
@@ -29,6 +30,7 @@ export function selectionEnvelope(
   window: Window,
   writer: EntityWriter,
   head?: JsonObject,
+  projection?: Projection,
 ): JsonChunks {
   const dc = selection.dataClass
   const page = snapshot(selection, window)
@@ -48,7 +50,7 @@ export function selectionEnvelope(
     page.length,
     (i) => {
       const e = page[i]
-      return e ? writer.member(e) : DELETED
+      return e ? writer.member(e, projection) : DELETED
     },
     `],"__SENT":${page.length}}`,
   )
@@ -59,6 +61,7 @@ export function selectionArray(
   selection: EntitySelection,
   window: Window,
   writer: EntityWriter,
+  projection?: Projection,
 ): JsonChunks {
   const page = snapshot(selection, window)
   return new JsonChunks(
@@ -66,7 +69,7 @@ export function selectionArray(
     page.length,
     (i) => {
       const e = page[i]
-      return e ? writer.plain(e) : undefined
+      return e ? writer.plain(e, projection) : undefined
     },
     ']',
   )
