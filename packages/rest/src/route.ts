@@ -28,6 +28,7 @@ import {
 } from './serialize/catalog.js'
 import type { EntityWriter, JsonObject } from './serialize/entity.js'
 import type { JsonChunks } from './serialize/json-chunks.js'
+import { dashboard } from './serialize/dashboard.js'
 import { parseProjection, type Projection } from './serialize/projection.js'
 import { selectionArray, selectionEnvelope, type Window } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
@@ -121,7 +122,7 @@ function readDataClass(
   if (target.key !== undefined || target.lookup !== undefined) {
     const entity =
       target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
-    refuseMissing(params)
+    lookerFormat(params, false)
     const relation = paths?.length === 1 ? dc.def.attributesByName.get(paths[0]!) : undefined
     if (relation?.kind === 'relatedEntity' || relation?.kind === 'relatedEntities')
       return navigate(ctx, entity, relation)
@@ -140,7 +141,6 @@ function readDataClass(
     const read = { dc, selection, paths: paths ?? params.attributes, window, params }
     return params.compute !== undefined ? computeReply(read, params.compute) : distinctReply(read)
   }
-  refuseMissing(params)
   oneAttributeList(paths, params)
   const projection = parseProjection(
     ctx.ds.schema,
@@ -159,6 +159,7 @@ function selectionReply(
   head: JsonObject | undefined,
   projection: Projection | undefined,
 ): JsonBody {
+  if (lookerFormat(ctx.params, true)) return dashboard(selection, window, projection)
   return ctx.params.asArray
     ? selectionArray(selection, window, ctx.writer, projection)
     : selectionEnvelope(selection, window, ctx.writer, head, projection)
@@ -217,9 +218,16 @@ function oneAttributeList(paths: readonly string[] | undefined, params: RestPara
   ])
 }
 
-/** Parameters known to the real server that this version does not answer yet: 501, not ignored. */
-function refuseMissing(params: RestParams): void {
-  if (params.format !== undefined) fail('NotImplemented', ['The $format parameter'])
+/** The `$format` values: `json` (the default), and `looker` with its other name `dashboard`. */
+const FORMATS = new Set(['json', 'looker', 'dashboard'])
+
+/** `$format`, checked: true for the Looker form. Only a selection has one. */
+function lookerFormat(params: RestParams, selection: boolean): boolean {
+  const format = params.format
+  if (format === undefined || format === 'json') return false
+  if (!FORMATS.has(format)) fail('UnsupportedFormat', [format, 'json, looker, dashboard'])
+  if (!selection) fail('UnsupportedFormat', [format, 'one entity is written as json only'])
+  return true
 }
 
 /**

@@ -164,6 +164,13 @@ export const ERRORS = {
     'notFound',
     (id: string) => `The ${q(id)} entity set cannot be found`,
   ),
+  /** Wakanda's `unsupported_format`: a `$format` the server does not write. */
+  UnsupportedFormat: spec(
+    1801,
+    'dbmg',
+    'badRequest',
+    (format: string, known: string) => `The format ${q(format)} is not supported (${known})`,
+  ),
   UrlMalformed: spec(
     1806,
     'dbmg',
