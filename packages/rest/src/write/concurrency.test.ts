@@ -116,7 +116,7 @@ function barrier(count: number): () => Promise<void> {
   }
 }
 
-/** The stamps 2, 3, …, 1 + n: what n acknowledged writes to an entity loaded at stamp 1 must have returned. */
+/** 2, 3, …, 1 + n: the stamps n acknowledged writes to an entity loaded at stamp 1 returned. */
 const stampsAfter = (n: number) => Array.from({ length: n }, (_, i) => i + 2)
 
 /** The errCodes of an `__ERROR` list. */
@@ -125,12 +125,12 @@ const codes = (json: Record<string, any>): number[] =>
 
 describe('concurrent HTTP writers', () => {
   it(
-    'lose no update: every acknowledged stamped write is counted, every other one is a 409 status 2',
+    'lose no update: every acknowledged write counts, every other one is a 409 status 2',
     async () => {
       const ENTITIES = 4
       const WRITES_PER_CLIENT = 24
-      // A bound that a correct server never reaches (some writer always wins each round); it turns a
-      // livelock or a server that refuses everything into a failure instead of a hung test.
+      // A bound that a correct server never reaches (some writer always wins each round); it turns
+      // a livelock or a server that refuses everything into a failure instead of a hung test.
       const MAX_ATTEMPTS = 2000
       const { ds, internal, base } = await serve(ENTITIES, 0)
       const acked = new Array<number>(ENTITIES + 1).fill(0)
@@ -194,7 +194,7 @@ describe('concurrent HTTP writers', () => {
       expect(internal).toEqual([])
       const total = acked.reduce((a, b) => a + b, 0)
       expect(total).toBe(CLIENTS * WRITES_PER_CLIENT)
-      // The barrier leaves four clients holding stamp 1 of each entity: three of them must be refused.
+      // The barrier leaves four clients holding stamp 1 of each entity: three of each are refused.
       expect(conflicts).toBeGreaterThanOrEqual(CLIENTS - ENTITIES)
       const call = httpClient(base)
       for (let k = 1; k <= ENTITIES; k++) {
@@ -209,14 +209,15 @@ describe('concurrent HTTP writers', () => {
       }
       expect(ds.globalStamp).toBe(total)
       console.log(
-        `concurrent updates: ${total} acknowledged writes, ${conflicts} stale-stamp refusals, ${CLIENTS} clients`,
+        `concurrent updates: ${total} acknowledged writes, ` +
+          `${conflicts} stale-stamp refusals, ${CLIENTS} clients`,
       )
     },
     TIMEOUT,
   )
 
   it(
-    'saves an $atomic transfer whole or not at all: balances match a replay of the acknowledged ones',
+    'saves an $atomic transfer whole or not at all: balances replay the acknowledged ones',
     async () => {
       const ACCOUNTS = 8
       const INITIAL = 1000
@@ -243,8 +244,8 @@ describe('concurrent HTTP writers', () => {
             ? 2 + (c % (ACCOUNTS - 1))
             : 1 + ((from + Math.floor(rng() * (ACCOUNTS - 1))) % ACCOUNTS)
           const amount = 1 + Math.floor(rng() * 50)
-          // One batch in four is poisoned by a third item that must cancel the two good ones (never
-          // the first: those sixteen clean batches on one stamp make fifteen certain stale refusals).
+          // One batch in four is poisoned by a third item that must cancel the two good ones. Never
+          // the first: sixteen clean batches on one stamp make fifteen certain stale refusals.
           const roll = rng()
           const poison = first
             ? undefined
@@ -353,7 +354,8 @@ describe('concurrent HTTP writers', () => {
       expect(ds.globalStamp).toBe(2 * done.length)
       expect(all.__GlobalStamp).toBe(2 * done.length)
       console.log(
-        `atomic transfers: ${done.length} acknowledged, ${conflicts} stale-stamp refusals retried, ` +
+        `atomic transfers: ${done.length} acknowledged, ` +
+          `${conflicts} stale-stamp refusals retried, ` +
           `poisoned batches refused: ${JSON.stringify(refusedPoison)}`,
       )
     },
