@@ -176,6 +176,20 @@ describe('ds.transaction', () => {
     expect(Company.create({ name: 'After', code: 'AF' }).key).toBe(4) // sequence not consumed
   })
 
+  it('gives back the key and sequence of a create refused and caught inside it', () => {
+    const { ds, Employee } = fresh()
+    ds.transaction(() => {
+      expect(thrown(() => Employee.create({ email: 'ada@acme' })).name).toBe('UniqueViolation')
+      expect(Employee.create({ lastName: 'Next' }).key).toBe(4)
+      expect(thrown(() => Employee.create({ ID: 7, salary: 'x' })).name).toBe(
+        'InvalidAttributeValue',
+      )
+      expect(Employee.create({ ID: 7 }).key).toBe(7)
+    })
+    expect(ds.store.table('Employee').deletions).toBe(0)
+    expect(Employee.create({}).key).toBe(8)
+  })
+
   it('refuses promises and nesting', () => {
     const { ds, Employee } = fresh()
     expect(() => ds.transaction(async () => Employee.update(1, { salary: 1 }))).toThrow(

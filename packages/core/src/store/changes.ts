@@ -32,9 +32,41 @@ export class BatchState {
   // Per table, per attribute: keyed by objects, not by built strings (this runs for every row).
   readonly #sequences = new Map<Table, Map<string, number>>()
   readonly #unique = new Map<Table, Map<string, Set<unknown>>>()
+  // While `attempt` runs: how to undo each claim made so far (null outside of one: a data load
+  // claims a million rows and needs no undo, since a refused row rejects the whole load).
+  #undo: (() => void)[] | null = null
+
+  /**
+   * Runs `fn`; if it throws, every claim it made (row id, key, sequence values, unique values) is
+   * given back before the error goes on. A transaction tries each write this way, so that a write
+   * refused and caught inside it consumes nothing.
+   */
+  attempt<T>(fn: () => T): T {
+    const outer = this.#undo
+    const undo: (() => void)[] = []
+    this.#undo = undo
+    try {
+      return fn()
+    } catch (e) {
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]!()
+      throw e
+    } finally {
+      this.#undo = outer
+      if (outer) outer.push(...undo)
+    }
+  }
+
+  // Records how to put `map`'s entry for `key` back as it is now.
+  #keep<K, V>(map: Map<K, V>, key: K): void {
+    if (!this.#undo) return
+    const had = map.has(key)
+    const before = map.get(key)
+    this.#undo.push(() => (had ? map.set(key, before!) : map.delete(key)))
+  }
 
   nextRowId(table: Table): number {
     const next = this.#rowIds.get(table) ?? table.nextRowId
+    this.#keep(this.#rowIds, table)
     this.#rowIds.set(table, next + 1)
     return next
   }
@@ -47,6 +79,7 @@ export class BatchState {
     let keys = this.#keys.get(table)
     if (!keys) this.#keys.set(table, (keys = new Set()))
     keys.add(key)
+    this.#undo?.push(() => keys.delete(key))
   }
 
   /** True if `key` was inserted earlier in this batch (for references between new rows). */
@@ -59,18 +92,21 @@ export class BatchState {
     const used = perAttribute(this.#unique, table, attr, () => new Set<unknown>())
     if (used.has(key)) return false
     used.add(key)
+    this.#undo?.push(() => used.delete(key))
     return true
   }
 
   nextSequence(table: Table, attr: string): number {
     const seqs = perTable(this.#sequences, table)
     const next = Math.max(seqs.get(attr) ?? 0, table.peekSequence(attr) - 1) + 1
+    this.#keep(seqs, attr)
     seqs.set(attr, next)
     return next
   }
 
   noteSequence(table: Table, attr: string, value: number): void {
     const seqs = perTable(this.#sequences, table)
+    this.#keep(seqs, attr)
     seqs.set(attr, Math.max(seqs.get(attr) ?? 0, value, table.peekSequence(attr) - 1))
   }
 }

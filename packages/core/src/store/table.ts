@@ -185,6 +185,9 @@ export class Table {
   /** @internal */
   insert(given: EntityRecord): void {
     const record = this.versionOf(given)
+    // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
+    // slots that were never filled: counted as deletions, so that 0 still means "no holes".
+    if (record.rowId > this.#rows.length) this.#deletions += record.rowId - this.#rows.length
     this.#rows[record.rowId] = record
     this.#byKey.set(record.key, record)
     this.indexes.insert(record)

@@ -99,14 +99,19 @@ export class Transaction {
     for (const [attr, v] of this.#assignments(table, values, where)) {
       given[table.positionOf(attr.name)!] = v
     }
-    const record = newRecord(
-      table,
-      { values: given, timestamp: this.#now },
-      this.#batch,
-      this.#store.newUuid,
-      where,
-    )
-    this.#checkUnique(table, record, where)
+    // A create refused here (and caught by the caller inside the transaction) gives back the
+    // key, row id and sequence values it claimed: the next create gets them.
+    const record = this.#batch.attempt(() => {
+      const made = newRecord(
+        table,
+        { values: given, timestamp: this.#now },
+        this.#batch,
+        this.#store.newUuid,
+        where,
+      )
+      this.#checkUnique(table, made, where)
+      return made
+    })
     this.#stage(table, record.key, undefined, record, [])
     return record
   }
