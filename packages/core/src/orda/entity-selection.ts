@@ -6,6 +6,16 @@
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { Ordering } from '../query/order.js'
+import {
+  aggregateRows,
+  distinctRows,
+  resolveAggregatePath,
+  type AggregateOp,
+  type Aggregates,
+  type AggregatePath,
+  type AggregateValue,
+  type DistinctOptions,
+} from '../query/aggregate.js'
 import { orderSelection } from './queries.js'
 import { dropEntities } from './writes.js'
 
@@ -89,6 +99,86 @@ export class EntitySelection implements Iterable<Entity | null> {
    */
   drop(): number {
     return dropEntities(this.dataClass, this)
+  }
+
+  // ---- aggregates (4D's count, sum, average, min, max, distinct): read from columns and
+  // indexes, no entity is read (see query/aggregate.ts) ----
+
+  /**
+   * How many entities have a value (not null) at `path`: an attribute (`salary`), or a property of
+   * an object attribute (`extra.level`). `length` counts every entity.
+   */
+  count(path: string): number {
+    return this.#aggregate(path, 'count').count
+  }
+
+  /** The sum of the numbers at `path`; 0 when there are none. 9050 if `path` is not numeric. */
+  sum(path: string): number {
+    return this.#aggregate(path, 'sum').sum ?? 0
+  }
+
+  /** The mean of the numbers at `path`; null when there are none. 9050 if `path` is not numeric. */
+  average(path: string): number | null {
+    return this.#aggregate(path, 'average').average ?? null
+  }
+
+  /** The least value at `path` (texts compared without case or accents); null when there is none. */
+  min(path: string): AggregateValue | null {
+    return this.#aggregate(path, 'min').min
+  }
+
+  /** The greatest value at `path`; null when there is none. */
+  max(path: string): AggregateValue | null {
+    return this.#aggregate(path, 'max').max
+  }
+
+  /**
+   * Every aggregate of `path` in one pass (`$compute=$all`): `count`, `min`, `max`, and for a
+   * numeric path `sum` and `average`.
+   */
+  aggregates(path: string): Aggregates {
+    return this.#aggregate(path, '$all')
+  }
+
+  /**
+   * The distinct values at `path`, nulls left out, in ascending order. Texts that differ only by
+   * case or accents are one value (the spelling of the entity created first) unless
+   * `{ diacritical: true }`.
+   */
+  distinct(path: string, options: DistinctOptions = {}): AggregateValue[] {
+    const dc = this.dataClass
+    return distinctRows(dc.table, this.#rows, this.#path(path, 'distinct'), {
+      diacritical: options.diacritical,
+      whole: () => this.#whole(),
+    })
+  }
+
+  #aggregate(path: string, operation: AggregateOp | '$all'): Aggregates {
+    const only = operation === '$all' ? undefined : operation
+    return aggregateRows(this.dataClass.table, this.#rows, this.#path(path, operation), {
+      ...(only ? { only } : {}),
+      whole: () => this.#whole(),
+    })
+  }
+
+  #path(path: string, operation: string): AggregatePath {
+    const dc = this.dataClass
+    return resolveAggregatePath(
+      {
+        def: dc.def,
+        dataClass: (name) => dc.datastore.schema.byName.get(name),
+        computed: (attr) => (rowId) => dc.entityAt(rowId)?.valueOf(attr) ?? null,
+      },
+      path,
+      operation,
+    )
+  }
+
+  // Whether this selection is every entity of the dataclass (`dc.all()`, or an ordering of it):
+  // its rows are then the table's own list of live rows.
+  #whole(): boolean {
+    const table = this.dataClass.table
+    return this.#rows.length === table.size && this.#rows === table.orderedRowIds()
   }
 
   /** The live entities, deleted ones left out. */
