@@ -56,15 +56,17 @@ export function update(req: UpdateRequest): Reply {
       ])
   }
   if (req.atomic && many) return atomicUpdate(req, objects)
-  const outcomes = objects.map((raw, index) => saveOne(dc, raw, index))
   if (!many) {
-    const outcome = outcomes[0]!
+    const outcome = saveOne(dc, objects[0]!, 0)
     if (outcome.ok) return { status: 200, body: writer.written(outcome.entity, SUCCESS) }
     return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
   }
-  const members = outcomes.map((o) =>
-    o.ok ? writer.written(o.entity, SUCCESS) : refusal(req, o, true),
-  )
+  // Each item's reply is written as soon as it is saved or refused: a refused item shows the
+  // entity as it was then, not as later items of the same body left it.
+  const members = objects.map((raw, index) => {
+    const o = saveOne(dc, raw, index)
+    return o.ok ? writer.written(o.entity, SUCCESS) : refusal(req, o, true)
+  })
   return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
 }
 

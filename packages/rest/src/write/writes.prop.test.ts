@@ -79,18 +79,6 @@ interface Model {
   nextId: number
 }
 
-/**
- * KNOWN BUG (update.ts, `update`): in a non-atomic array, every item is saved first and the refused
- * ones are rendered afterwards, from the data as the whole request left it. A refused item then
- * shows later items' writes: a stale-stamp refusal shows a stamp and values it never had, and an
- * update of a missing key (status 5, 1542) shows the entity that a later item of the array created.
- * The test at the end of this file pins the bug with the shrunk counterexample; while it stands,
- * the model expects what update.ts does (the entity as the request left it). Once update.ts renders
- * each refusal when it happens, set this to false: the model then expects the entity as it was when
- * its item was refused, and the `it.fails` below starts failing, to be turned into an `it`.
- */
-const REFUSALS_SHOW_THE_END_OF_THE_REQUEST = true
-
 type Failure = 'notFound' | 'stamp' | 'type' | 'unique'
 
 const HTTP_STATUS: Record<Failure, number> = { notFound: 404, stamp: 409, type: 400, unique: 409 }
@@ -458,8 +446,8 @@ class UpdateMany implements Cmd {
         return { outcome, rows: new Map(m.rows) }
       })
       results.forEach(({ outcome, rows }, i) => {
-        const shown = REFUSALS_SHOW_THE_END_OF_THE_REQUEST ? m.rows : rows
-        expectItemReply(reply.json.__ENTITIES[i], outcome, shown, true, `${where} [item ${i}]`)
+        // A refused item shows the entity as it was when that item was refused.
+        expectItemReply(reply.json.__ENTITIES[i], outcome, rows, true, `${where} [item ${i}]`)
       })
     } else {
       // The batch on a copy of the model: adopted only if every item succeeds.
@@ -750,11 +738,10 @@ describe('REST writes against a model', () => {
   )
 })
 
-describe('known bug: a non-atomic array renders its refused items after its last item', () => {
-  // The shrunk counterexamples of the model-based test, on its initial data. Expected to fail
-  // until update.ts renders each refusal when its item is refused (see
-  // REFUSALS_SHOW_THE_END_OF_THE_REQUEST).
-  it.fails('shows each refused item as it was when that item was refused', () => {
+describe('a non-atomic array renders each refused item when it is refused', () => {
+  // The shrunk counterexamples of the model-based test, on its initial data: update.ts once
+  // rendered refusals after the last item, showing what later items wrote.
+  it('shows each refused item as it was when that item was refused', () => {
     const { real } = setup()
     // Item 0 updates key 4, which does not exist yet; item 1 creates it.
     const missing = call(real, 'POST', '/rest/Item?$method=update', [
