@@ -110,4 +110,34 @@ describe('read parameters combined', () => {
       { numRuns: 60 },
     )
   })
+
+  it('$compute and $distinct agree with the entities the same $filter selects', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...filters),
+        fc.nat(3),
+        fc.option(fc.nat(4), { nil: undefined }),
+        async (filter, skip, top) => {
+          const f = filter ? `$filter="${encodeURIComponent(filter)}"&` : ''
+          const all = (await read(`/rest/Employee?${f}$top=1000000&$attributes=salary,lastName`))
+            .json
+          const salaries: number[] = all.__ENTITIES
+            .map((e: any) => e.salary)
+            .filter((v: unknown) => v !== null)
+          const computed = (await read(`/rest/Employee/salary?${f}$compute=$all`)).json.salary
+          expect(computed.count).toBe(salaries.length)
+          expect(computed.sum).toBe(salaries.reduce((a, b) => a + b, 0))
+          expect(computed.min).toBe(salaries.length ? Math.min(...salaries) : null)
+          expect((await read(`/rest/Employee?${f}$attributes=salary&$compute=sum`)).json).toBe(
+            computed.sum,
+          )
+          const names = [...new Set<string>(all.__ENTITIES.map((e: any) => e.lastName))].sort()
+          const window = `${skip ? `&$skip=${skip}` : ''}${top !== undefined ? `&$top=${top}` : ''}`
+          const distinct = (await read(`/rest/Employee/lastName?${f}$distinct=true${window}`)).json
+          expect(distinct).toEqual(names.slice(skip, top === undefined ? undefined : skip + top))
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
 })
