@@ -28,6 +28,7 @@ import {
   table,
   type Align,
 } from './report.ts'
+import { AGGREGATE_OPS, aggregateGroups } from './suites/aggregate.bench.ts'
 import { runHttpSuite, type GoalRow, type HttpOptions } from './suites/http.bench.ts'
 import { addPeerCases, buildLoki, type LokiPeople } from './suites/peers.bench.ts'
 import {
@@ -53,7 +54,7 @@ import {
 
 // ---------------------------------------------------------------- options
 
-const SUITES = ['query', 'text', 'http'] as const
+const SUITES = ['query', 'text', 'http', 'aggregate'] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
 const QUERY_OPS = [
@@ -81,6 +82,7 @@ interface Options {
   quick: boolean
   engine: EngineChoice
   textRows: number
+  aggregateRows: number
   http: HttpOptions
   build: BuildChoice
 }
@@ -100,6 +102,8 @@ const HELP = `usage: npm run bench -- [options]
                      node_modules/.cache), source (src via tsx, keepNames overhead), dist
   --json=FILE        also write every sample of the in-process suites to FILE
   --text-rows=100k   rows of the text suite (default 100k)
+  --aggregate-rows=1m  rows of the aggregate suite (default 1m; quick: 100k); its operations
+                     for --only: agg-compute agg-distinct agg-distinct-indexed
   --http-rows=200k   Item rows of the server under load (default 200k; quick: 20k)
   --startup-sizes=20k,200k   start-up and memory sizes (default 20k,200k; quick: 2k,20k)
   --startup-reps=N   start-ups per size and process (default 3; one when a start takes > 10 s)
@@ -119,6 +123,7 @@ function choice<T extends string>(option: string, value: string, choices: readon
 
 function parseArgs(argv: string[]): Options {
   let suites: Suite[] | undefined
+  let aggregateRows: number | undefined
   const o: Options = {
     suites: [...SUITES],
     sizes: [10_000, 100_000, 1_000_000],
@@ -127,6 +132,7 @@ function parseArgs(argv: string[]): Options {
     quick: false,
     engine: 'compiled',
     textRows: 100_000,
+    aggregateRows: 1_000_000,
     http: {
       rows: 200_000,
       startupSizes: [20_000, 200_000],
@@ -191,6 +197,9 @@ function parseArgs(argv: string[]): Options {
       case '--text-rows':
         o.textRows = parseSize(value)
         break
+      case '--aggregate-rows':
+        aggregateRows = parseSize(value)
+        break
       case '--http-rows':
         http.rows = parseSize(value)
         break
@@ -236,7 +245,7 @@ function parseArgs(argv: string[]): Options {
     const only = o.only
     const known = [...SUITES, ...QUERY_OPS]
     for (const x of only)
-      if (!known.includes(x) && !x.startsWith('text-')) {
+      if (!known.includes(x) && !x.startsWith('text-') && !AGGREGATE_OPS.includes(x)) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
       }
@@ -244,9 +253,11 @@ function parseArgs(argv: string[]): Options {
       (s) =>
         only.includes(s) ||
         (s === 'query' && only.some((x) => QUERY_OPS.includes(x))) ||
+        (s === 'aggregate' && only.some((x) => AGGREGATE_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))),
     )
   }
+  o.aggregateRows = aggregateRows ?? (o.quick ? 100_000 : 1_000_000)
   if (suites) o.suites = suites
   return o
 }
@@ -270,7 +281,8 @@ const wanted = (id: string): boolean => {
 
 const started = Date.now()
 // The HTTP suite runs the CLI from dist/: no in-process engine to compile for it alone.
-const engine = runs('query') || runs('text') ? await loadEngine(opts.engine) : undefined
+const engine =
+  runs('query') || runs('text') || runs('aggregate') ? await loadEngine(opts.engine) : undefined
 const cpu = cpus()
 console.log(`# Entistore benchmarks — ${new Date().toISOString()}`)
 console.log(
@@ -282,6 +294,7 @@ const suiteText: Record<Suite, string> = {
     `query (sizes ${opts.sizes.map(sizeLabel).join(', ')}; ` +
     `peers ${opts.peers ? `up to ${sizeLabel(opts.peersMax)}` : 'off'})`,
   text: `text (${sizeLabel(opts.textRows)} rows)`,
+  aggregate: `aggregate (${sizeLabel(opts.aggregateRows)} rows)`,
   http:
     `http (${sizeLabel(opts.http.rows)} rows under load; start-up at ` +
     `${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
@@ -522,6 +535,33 @@ if (runs('text')) {
     suiteFailed('text', e)
   }
   suiteDone('text')
+}
+
+// ---------------------------------------------------------------- aggregates
+
+if (runs('aggregate')) {
+  try {
+    const n = opts.aggregateRows
+    // --only=agg-compute…: those groups; otherwise all of them.
+    const only = opts.only?.filter((x) => AGGREGATE_OPS.includes(x)) ?? []
+    const fx = await aggregateGroups(engine!.core, n, { rest: true })
+    console.log(
+      `\n## Aggregates — ${sizeLabel(n)} rows (loaded in ${ms(fx.loadMs)} ms; the REST rows ` +
+        'call respond in process, on a datastore of the sources @entistore/rest imports)',
+    )
+    timeGroups(
+      n,
+      fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
+      {
+        warmup: opts.warmup ?? 2,
+        reps: opts.reps ?? (opts.quick ? 3 : 7),
+        minSampleMs: opts.quick ? 10 : 40,
+      },
+    )
+  } catch (e) {
+    suiteFailed('aggregate', e)
+  }
+  suiteDone('aggregate')
 }
 
 // ---------------------------------------------------------------- HTTP
