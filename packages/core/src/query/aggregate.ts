@@ -263,13 +263,39 @@ export function aggregateRows(
   }
 }
 
+/**
+ * Rows per call of a scan's inner loop. A scan of a million rows runs a handful of times, so V8
+ * would optimize its one long loop mid-way (on-stack replacement) with no type feedback for the
+ * code after the loop, and a process could then leave that code at every call (measured: 7 ms
+ * instead of 2 on a million rows, in one process out of three). Short calls of a small function
+ * are optimized the ordinary way.
+ */
+const CHUNK = 1 << 10
+
 /** One pass over the numeric column: count, sum, min and max. */
 function numbers(column: Float64Array, rows: readonly number[]): Aggregates {
-  let count = 0
-  let sum = 0
-  let min = Infinity
-  let max = -Infinity
-  for (let i = 0; i < rows.length; i++) {
+  // count, sum, min, max: carried from chunk to chunk (the sum adds in row order, as one loop).
+  const acc = new Float64Array([0, 0, Infinity, -Infinity])
+  for (let from = 0; from < rows.length; from += CHUNK)
+    numbersChunk(column, rows, from, Math.min(rows.length, from + CHUNK), acc)
+  const [count, sum, min, max] = acc as unknown as [number, number, number, number]
+  return count === 0
+    ? { count, sum: 0, average: null, min: null, max: null }
+    : { count, sum, average: sum / count, min, max }
+}
+
+function numbersChunk(
+  column: Float64Array,
+  rows: readonly number[],
+  from: number,
+  to: number,
+  acc: Float64Array,
+): void {
+  let count = acc[0]!
+  let sum = acc[1]!
+  let min = acc[2]!
+  let max = acc[3]!
+  for (let i = from; i < to; i++) {
     const v = column[rows[i]!]!
     // NaN (null, deleted) fails every comparison.
     if (v === v) {
@@ -279,9 +305,10 @@ function numbers(column: Float64Array, rows: readonly number[]): Aggregates {
       if (v > max) max = v
     }
   }
-  return count === 0
-    ? { count, sum: 0, average: null, min: null, max: null }
-    : { count, sum, average: sum / count, min, max }
+  acc[0] = count
+  acc[1] = sum
+  acc[2] = min
+  acc[3] = max
 }
 
 /** One pass over the folded column; the spellings of the results are read from their records. */
@@ -534,13 +561,9 @@ function distinctNumbers(column: Float64Array, rows: readonly number[]): number[
 function distinctTexts(table: Table, rows: readonly number[], name: string): string[] {
   const folded = table.foldedColumn(name)
   const first = new Map<string, number>()
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!
-    const f = folded[r]
-    if (f === null || f === undefined) continue
-    const seen = first.get(f)
-    if (seen === undefined || r < seen) first.set(f, r)
-  }
+  // In chunks, as `numbers` (see CHUNK).
+  for (let from = 0; from < rows.length; from += CHUNK)
+    firstRows(folded, rows, from, Math.min(rows.length, from + CHUNK), first)
   // Folded keys compare by code unit, which is the default sort.
   const keys = [...first.keys()].sort()
   const out = new Array<string>(keys.length)
@@ -549,15 +572,49 @@ function distinctTexts(table: Table, rows: readonly number[], name: string): str
   return out
 }
 
-/** A sorted index's keys, each once, as the stored value of the first (lowest) row holding it. */
+function firstRows(
+  folded: readonly (string | null)[],
+  rows: readonly number[],
+  from: number,
+  to: number,
+  first: Map<string, number>,
+): void {
+  for (let i = from; i < to; i++) {
+    const r = rows[i]!
+    const f = folded[r]
+    if (f === null || f === undefined) continue
+    const seen = first.get(f)
+    if (seen === undefined || r < seen) first.set(f, r)
+  }
+}
+
+/**
+ * A sorted index's keys, each once, as the stored value of the first (lowest) row holding it. The
+ * end of each key's run is found by galloping then halving, so the walk costs O(d log(n/d)) key
+ * reads for d distinct keys among n, not one per row: 20 cities among 1M rows read a few hundred.
+ */
 function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): AggregateValue[] {
   const [start, end] = nonNull(sorted)
   const [keys, rowIds] = sorted.content()
   const out: AggregateValue[] = []
-  for (let p = start; p < end; p++) {
+  let p = start
+  while (p < end) {
     const k = keys[p]
-    if (p > start && k === keys[p - 1]) continue
     out.push(table.record(rowIds[p]!)!.values[name] as AggregateValue)
+    // keys[lo] is k; keys[hi] is not (or hi is the end).
+    let lo = p
+    let step = 1
+    while (p + step < end && keys[p + step] === k) {
+      lo = p + step
+      step *= 2
+    }
+    let hi = Math.min(p + step, end)
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1
+      if (keys[mid] === k) lo = mid
+      else hi = mid
+    }
+    p = hi
   }
   return out
 }
