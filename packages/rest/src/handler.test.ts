@@ -997,10 +997,10 @@ describe('errors', () => {
     )
     await expectError(
       rest,
-      '/rest/Employee?$compute=sum',
+      '/rest/Employee?$timeout=5',
       501,
       9010,
-      'The $compute parameter is not supported by this version of Entistore',
+      'The $timeout parameter is not supported by this version of Entistore',
     )
     await expectError(rest, '/rest/Employee(1)?$LOCK=true', 501, 9010, /The \$lock parameter/)
     await expectError(rest, '/rest/$catalog?$timeout=1', 501, 9010)

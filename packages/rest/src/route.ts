@@ -26,7 +26,7 @@ import {
   exposedDataClasses,
   shortDataClass,
 } from './serialize/catalog.js'
-import type { EntityWriter, JsonObject } from './serialize/entity.js'
+import { isShown, type EntityWriter, type JsonObject } from './serialize/entity.js'
 import type { JsonChunks } from './serialize/json-chunks.js'
 import { dashboard } from './serialize/dashboard.js'
 import { parseProjection, type Projection } from './serialize/projection.js'
@@ -82,14 +82,14 @@ export function route(ctx: RouteContext): Reply {
       const items =
         target.which === 'short'
           ? list.map((dc) => shortDataClass(dc, ctx.uris))
-          : list.map((dc) => detailedDataClass(dc, ctx.uris))
+          : list.map((dc) => detailedDataClass(ctx.ds.schema, dc, ctx.uris))
       return ok(catalogEnvelope(ctx.ds.schema, ctx.session.id, items))
     }
     case 'catalogDataClass': {
       // The bare dataclass object, as the real server's documentation shows it (and clients read
       // `name`, `key` and `attributes` at the top level), not wrapped in the catalog envelope.
       const dc = exposedDataClass(ctx.ds, target.name)
-      return ok(detailedDataClass(dc.def, ctx.uris))
+      return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris))
     }
     case 'dataClass':
       return readDataClass(ctx, target)
@@ -270,10 +270,14 @@ function selectionOfRequest(
   return { selection: result.selection, head }
 }
 
-/** The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for REST). */
+/**
+ * The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for
+ * REST, nor does a relation to a hidden dataclass).
+ */
 function visibleAttribute(dc: DataClass, name: string): AttributeDef {
   const attr = dc.def.attributesByName.get(name)
-  if (!attr || !isPublic(attr)) return fail('AttributeNotFound', [name, dc.name])
+  if (!attr || !isShown(dc.datastore.schema, attr))
+    return fail('AttributeNotFound', [name, dc.name])
   return attr
 }
 

@@ -178,3 +178,58 @@ describe('relation navigation', () => {
     expect((await get('/rest/Employee(99)/employer')).status).toBe(404)
   })
 })
+
+describe('a relation to a hidden dataclass', () => {
+  it('is not shown, followed, expanded or named anywhere', async () => {
+    const ds = createDatastore(
+      {
+        __NAME: 'x',
+        dataClasses: [
+          {
+            name: 'Doc',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'auditID', type: 'long' },
+              { name: 'audit', kind: 'relatedEntity', path: 'Audit', foreignKey: 'auditID' },
+            ],
+          },
+          {
+            name: 'Audit',
+            exposed: false,
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'note', type: 'string' },
+              { name: 'docs', kind: 'relatedEntities', path: 'audit' },
+            ],
+          },
+        ],
+      },
+      { data: { Audit: [{ ID: 1, note: 'secret note' }], Doc: [{ ID: 1, auditID: 1 }] } },
+    )
+    const rest = createRestHandler(ds)
+    const text = async (path: string) => {
+      const res = await rest.request(path)
+      return { status: res.status, text: await res.text() }
+    }
+    for (const path of [
+      '/rest/Doc',
+      '/rest/Doc(1)',
+      '/rest/$catalog/Doc',
+      '/rest/$catalog/$all',
+      '/rest/Doc?$format=looker',
+    ]) {
+      const r = await text(path)
+      expect(r.status, path).toBe(200)
+      expect(r.text, path).not.toMatch(/Audit|secret|"audit"/)
+    }
+    for (const path of [
+      '/rest/Doc(1)/audit',
+      '/rest/Doc(1)?$expand=audit',
+      '/rest/Doc?$attributes=audit.note',
+    ]) {
+      const r = await text(path)
+      expect([r.status, JSON.parse(r.text).__ERROR[0].errCode], path).toEqual([404, 1500])
+      expect(r.text).not.toContain('secret')
+    }
+  })
+})

@@ -35,7 +35,7 @@ export function shortDataClass(dc: DataClassDef, uris: Uris): JsonObject {
   return { name: dc.name, uri: uris.catalogDataClass(dc.name), dataURI: uris.dataClass(dc.name) }
 }
 
-export function detailedDataClass(dc: DataClassDef, uris: Uris): JsonObject {
+export function detailedDataClass(schema: SchemaDef, dc: DataClassDef, uris: Uris): JsonObject {
   const out: JsonObject = {
     name: dc.name,
     className: dc.className,
@@ -49,7 +49,7 @@ export function detailedDataClass(dc: DataClassDef, uris: Uris): JsonObject {
   if (dc.defaultTopSize !== 100) out.defaultTopSize = dc.defaultTopSize
   if (dc.extraProperties) out.extraProperties = dc.extraProperties as Json
   appendExtras(out, dc.extra)
-  out.attributes = visibleAttributes(dc).map(attributeObject)
+  out.attributes = visibleAttributes(schema, dc).map(attributeObject)
   out.key = [{ name: dc.key.name }]
   return out
 }

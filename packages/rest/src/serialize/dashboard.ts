@@ -15,7 +15,7 @@ import type {
   EntitySelection,
   SchemaDef,
 } from '@entistore/core'
-import { isPublic } from '@entistore/core'
+import { isShown } from './entity.js'
 import { JsonChunks } from './json-chunks.js'
 import type { Projection } from './projection.js'
 import type { Window } from './selection.js'
@@ -123,7 +123,7 @@ export function dashboard(
   const schema = selection.dataClass.datastore.schema
   const columns: Column[] = []
   for (const attr of dc.attributes) {
-    if (!isPublic(attr)) continue
+    if (!isShown(schema, attr)) continue
     if (projection && !projection.all && !projection.members.has(attr.name)) continue
     const c = column(schema, dc, attr)
     if (c) columns.push(c)

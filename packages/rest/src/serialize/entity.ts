@@ -26,9 +26,20 @@ import type { Uris } from './uris.js'
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
+/**
+ * Whether the REST interface shows `attr`: it is exposed and public, and a relation leads to a
+ * dataclass that is too (a relation to a hidden dataclass would leak it).
+ */
+export function isShown(schema: SchemaDef, attr: AttributeDef): boolean {
+  if (!isPublic(attr)) return false
+  if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') return true
+  const target = schema.byName.get(attr.target)
+  return target !== undefined && isPublic(target)
+}
+
 /** The attributes a client may see, in model order. */
-export function visibleAttributes(dc: DataClassDef): AttributeDef[] {
-  return dc.attributes.filter(isPublic)
+export function visibleAttributes(schema: SchemaDef, dc: DataClassDef): AttributeDef[] {
+  return dc.attributes.filter((a) => isShown(schema, a))
 }
 
 /** The attribute an alias path ends on (`employer.name` → Company's `name`), if it resolves. */
@@ -72,7 +83,7 @@ function shapeOf(entity: Entity): Shape {
   const name = JSON.stringify(dc.name)
   shape = {
     singleOpen: `{"__entityModel":${name},"__DATACLASS":${name},`,
-    slots: visibleAttributes(dc).map((attr) => {
+    slots: visibleAttributes(schema, dc).map((attr) => {
       const end = attr.kind === 'alias' ? aliasEnd(schema, dc, attr) : attr
       return {
         attr,

@@ -15,11 +15,11 @@
  */
 import {
   datastoreError,
-  isPublic,
   type AttributeDef,
   type DataClassDef,
   type SchemaDef,
 } from '@entistore/core'
+import { isShown } from './entity.js'
 
 /** What is written for one attribute. */
 export type Member =
@@ -76,16 +76,22 @@ export function parseProjection(
   }
   for (const name of expand ?? []) {
     // `$expand` names relations; an image or BLOB named here is for the attribute's own URL.
-    const attr = visible(dc, name, name, '$expand')
+    const attr = visible(schema, dc, name, name, '$expand')
     if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') continue
     add(schema, dc, root, [name, '*'], name, '$expand')
   }
   return freeze(root)
 }
 
-function visible(dc: DataClassDef, name: string, path: string, source: Source): AttributeDef {
+function visible(
+  schema: SchemaDef,
+  dc: DataClassDef,
+  name: string,
+  path: string,
+  source: Source,
+): AttributeDef {
   const attr = dc.attributesByName.get(name)
-  if (attr && isPublic(attr)) return attr
+  if (attr && isShown(schema, attr)) return attr
   throw datastoreError('AttributeNotFound', [name, dc.name], {
     cause: datastoreError(
       source === '$attributes' ? 'CannotBuildAttributeList' : 'CannotBuildExpandList',
@@ -107,7 +113,7 @@ function add(
     into.all = true
     return
   }
-  const attr = visible(dc, first!, path, source)
+  const attr = visible(schema, dc, first!, path, source)
   const existing = into.members.get(attr.name)
   if (rest.length === 0) {
     if (!existing) into.members.set(attr.name, { kind: 'value' })

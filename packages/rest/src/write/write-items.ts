@@ -4,7 +4,8 @@
  * every other name checked against what the REST interface shows (a hidden attribute does not exist
  * here, as in reads). Wire names stop at this file: the core gets a key, a stamp and values.
  */
-import { isPublic, toKey, fail, type DataClass, type KeyValue } from '@entistore/core'
+import { toKey, fail, type DataClass, type KeyValue } from '@entistore/core'
+import { isShown } from '../serialize/entity.js'
 
 /** One entity of a body, ready for the core. */
 export interface WriteItem {
@@ -75,7 +76,7 @@ export function readWriteItem(
       stamp = v as number
     } else {
       const attr = dc.def.attributesByName.get(name)
-      if (!attr || !isPublic(attr)) {
+      if (!attr || !isShown(dc.datastore.schema, attr)) {
         if (!attr && ECHOED.has(name)) continue
         fail('UnknownAttribute', [name, dc.name])
       }
