@@ -31,8 +31,10 @@ const model: ModelJson = {
         { name: 'employer', kind: 'relatedEntity', path: 'Company', foreignKey: 'employerID' },
         { name: 'yearly', kind: 'calculated', type: 'number' },
         { name: 'company', kind: 'alias', path: 'employer.name' },
+        { name: 'assistant', kind: 'relatedEntity', path: 'Secretary' },
       ],
     },
+    { name: 'Secretary', exposed: false, attributes: [{ name: 'ID', type: 'long' }] },
   ],
 }
 
@@ -257,6 +259,8 @@ describe('$compute errors', () => {
     ['/rest/Employee/secret?$compute=sum', 404, 1500],
     ['/rest/Employee?$attributes=secret&$compute=$all', 404, 1500],
     ['/rest/Employee?$attributes=secret.x&$compute=$all', 404, 1500],
+    // A relation to a hidden dataclass is hidden too.
+    ['/rest/Employee?$attributes=assistant&$compute=count', 404, 1500],
     ['/rest/Nope/salary?$compute=sum', 404, 1800],
     // A bad $filter is reported as it is for any read.
     ['/rest/Employee/salary?$filter="salary>"&$compute=sum', 400, 9001],

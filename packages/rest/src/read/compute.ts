@@ -61,7 +61,7 @@ export function computeReply(read: ComputedRead, keyword: string): Reply {
 /**
  * The one attribute path a computation reads, from the URL's path or `$attributes`: 1816 when
  * there is none, 9050 for more than one, 1500 when its attribute is unknown or hidden (a hidden
- * attribute does not exist for REST).
+ * attribute does not exist for REST, nor does a relation to a hidden dataclass).
  */
 export function onePath(read: ComputedRead, operation: string): string {
   const paths = read.paths ?? []
@@ -79,8 +79,15 @@ export function onePath(read: ComputedRead, operation: string): string {
     ])
   const name = path.split('.')[0]!.replace(/\[\]$/, '').trim()
   const attr = read.dc.def.attributesByName.get(name)
-  if (!attr || !isPublic(attr)) fail('AttributeNotFound', [name, read.dc.name])
+  if (!attr || !shown(read.dc, attr)) fail('AttributeNotFound', [name, read.dc.name])
   return path
+}
+
+function shown(dc: DataClass, attr: AttributeDef): boolean {
+  if (!isPublic(attr)) return false
+  if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') return true
+  const target = dc.datastore.schema.byName.get(attr.target)
+  return target !== undefined && isPublic(target)
 }
 
 /**
