@@ -8,7 +8,9 @@
  * requests the client can send by ≈40 % (9k vs 15k req/s against the raw server): the client
  * shares the cores with the server it loads, so the lighter it is, the more the ratios say about
  * the server. Lists differ between connections (no 16 requests for the same key in a row) and
- * rounds; the targets compared get the same lists.
+ * rounds; the targets compared get the same lists. Writes (the writes suite) give a whole request
+ * per entry (method, headers, JSON body), encoded once as well; deletes, which must not repeat,
+ * send each list once (`once`) instead of cycling it.
  *
  * Latency is taken from autocannon's per-response event (milliseconds as a float, from writing the
  * request to the end of the reply), not from its result histogram: that histogram records whole
@@ -28,15 +30,30 @@ export interface LoadOptions {
   readonly warmupSeconds: number
   /** Request targets per connection and round, cycled. */
   readonly pathsPerConnection: number
+  /**
+   * Each connection sends its list once, then stops (autocannon's `amount`), instead of cycling it
+   * for `seconds`: for requests that must not repeat (a delete). A timed round is then
+   * `pathsPerConnection` requests per connection, a warm-up its share for `warmupSeconds`, and the
+   * round lasts until the last reply (timed here: autocannon rounds its own duration up to a
+   * whole second when it stops on a count).
+   */
+  readonly once?: boolean
 }
 
-export interface LoadTarget {
+export type LoadTarget = {
   readonly label: string
   /** `http://host:port` */
   readonly origin: string
-  /** A request target (a key) drawn from `random`. */
-  readonly path: (random: () => number) => string
-}
+} & (
+  | {
+      /** A GET of a request target (a key) drawn from `random`. */
+      readonly path: (random: () => number) => string
+    }
+  | {
+      /** A whole request (method, path, headers, body) drawn from `random`: writes. */
+      readonly request: (random: () => number) => autocannon.Request
+    }
+)
 
 export interface LoadResult {
   readonly label: string
@@ -62,36 +79,45 @@ interface Round {
 
 /** One autocannon run of `seconds` against `target`; `seed` picks the keys. */
 async function round(target: LoadTarget, o: LoadOptions, seconds: number, seed: number) {
+  // In `once` mode a round is a count of requests: `seconds` says which share of a timed round.
+  const perConnection = o.once
+    ? Math.max(1, Math.round((o.pathsPerConnection * seconds) / o.seconds))
+    : o.pathsPerConnection
   const lists = Array.from({ length: o.connections }, (_, c): autocannon.Request[] => {
     const random = prng(seed * 1000 + c)
-    return Array.from({ length: o.pathsPerConnection }, () => ({
-      method: 'GET',
-      path: target.path(random),
-    }))
+    return Array.from({ length: perConnection }, () =>
+      'request' in target
+        ? target.request(random)
+        : { method: 'GET' as const, path: target.path(random) },
+    )
   })
   let client = 0
   const latencies: number[] = []
   let ok = 0
   let non2xx = 0
+  const t0 = performance.now()
+  let last = t0
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
         url: target.origin,
         connections: o.connections,
-        duration: seconds,
+        ...(o.once ? { amount: perConnection * o.connections } : { duration: seconds }),
         timeout: 10,
         setupClient: (c) => c.setRequests(lists[client++ % lists.length]!),
       },
       (err: unknown, res) => (err ? reject(err as Error) : resolve(res)),
     )
     instance.on('response', (_client, status: number, _bytes, ms: number) => {
+      last = performance.now()
       if (status >= 200 && status < 300) {
         ok++
         latencies.push(ms)
       } else non2xx++
     })
   })
-  const r: Round = { ok, non2xx, errors: result.errors, seconds: result.duration, latencies }
+  const took = o.once ? (last - t0) / 1000 : result.duration
+  const r: Round = { ok, non2xx, errors: result.errors, seconds: took, latencies }
   return r
 }
 

@@ -42,6 +42,13 @@ import {
 } from './suites/query.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
+  atomicBatches,
+  runWritesHttp,
+  WRITE_OPS,
+  writeGroups,
+  type WriteGroup,
+} from './suites/writes.bench.ts'
+import {
   fullGc,
   heapMb,
   median,
@@ -54,7 +61,7 @@ import {
 
 // ---------------------------------------------------------------- options
 
-const SUITES = ['query', 'text', 'http', 'aggregate'] as const
+const SUITES = ['query', 'text', 'http', 'writes', 'aggregate'] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
 const QUERY_OPS = [
@@ -84,17 +91,29 @@ interface Options {
   textRows: number
   aggregateRows: number
   http: HttpOptions
+  writes: WritesOptions
   build: BuildChoice
+}
+
+interface WritesOptions {
+  /** Rows of the store the single writes and batches are timed on. */
+  rows: number
+  /** Rows of the store of the atomic-batch goal. */
+  batchRows: number
+  /** Timed batches per implementation on that store. */
+  batches: number
 }
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http   suites to run (default all three)
+  --suite=query,text,http,writes,aggregate   suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
-                     text-in100), http
+                     text-in100), http, writes (or write-update write-update-indexed
+                     write-update-hash write-create write-drop write-batch write-batch-indexed
+                     write-atomic write-http)
   --sizes=10k,100k   query suite sizes (default 10k,100k,1m; below 100k only the lookups run)
-  --reps=N           timed samples per case (default 9, 5 at 1M; quick: 3)
+  --reps=N           timed samples per case (default 9, 5 at 1M and in writes; quick: 3)
   --warmup=N         untimed calls before calibration (default 2; quick: 1)
   --no-peers         skip lokijs and mingo
   --peers-max=1m     largest size the peers run at (default 100k)
@@ -111,6 +130,9 @@ const HELP = `usage: npm run bench -- [options]
   --http-seconds=S   seconds per timed load round (default 3; quick: 2)
   --http-rounds=N    timed rounds per server, alternating (default 2; quick: 1)
   --connections=N    keep-alive connections (default 16)
+  --writes-rows=200k rows of the writes suite's in-process store (default 200k; quick: 20k)
+  --batch-rows=1m    rows of the store of the atomic-batch goal (default 1m; quick: 100k)
+  --batches=N        timed atomic batches per implementation there (default 500; quick: 200)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -140,11 +162,13 @@ function parseArgs(argv: string[]): Options {
       startupTimeoutMs: 90_000,
       load: { connections: 16, seconds: 3, rounds: 2, warmupSeconds: 1, pathsPerConnection: 4096 },
     },
+    writes: { rows: 200_000, batchRows: 1_000_000, batches: 500 },
     build: 'auto',
   }
   // Set from the options below, applied at the end so that their order does not matter.
   const http: { -readonly [K in keyof HttpOptions]?: HttpOptions[K] } = {}
-  const load: { -readonly [K in keyof HttpOptions['load']]?: number } = {}
+  const writes: Partial<WritesOptions> = {}
+  const load: { -readonly [K in keyof HttpOptions['load']]?: HttpOptions['load'][K] } = {}
   const num = (name: string, value: string): number => {
     const x = Number(value)
     if (!Number.isFinite(x) || x <= 0) {
@@ -221,6 +245,15 @@ function parseArgs(argv: string[]): Options {
       case '--connections':
         load.connections = num(name, value)
         break
+      case '--writes-rows':
+        writes.rows = parseSize(value)
+        break
+      case '--batch-rows':
+        writes.batchRows = parseSize(value)
+        break
+      case '--batches':
+        writes.batches = num(name, value)
+        break
       case '--help':
       case '-h':
         console.log(HELP)
@@ -239,11 +272,13 @@ function parseArgs(argv: string[]): Options {
       startupReps: 1,
       load: { ...o.http.load, seconds: 2, rounds: 1, warmupSeconds: 0.5 },
     }
+  if (o.quick) o.writes = { rows: 20_000, batchRows: 100_000, batches: 200 }
   o.http = { ...o.http, ...http, load: { ...o.http.load, ...load } }
+  o.writes = { ...o.writes, ...writes }
   // --only names suites, or operations of a suite (which select that suite).
   if (o.only) {
     const only = o.only
-    const known = [...SUITES, ...QUERY_OPS]
+    const known = [...SUITES, ...QUERY_OPS, ...WRITE_OPS]
     for (const x of only)
       if (!known.includes(x) && !x.startsWith('text-') && !AGGREGATE_OPS.includes(x)) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
@@ -254,7 +289,8 @@ function parseArgs(argv: string[]): Options {
         only.includes(s) ||
         (s === 'query' && only.some((x) => QUERY_OPS.includes(x))) ||
         (s === 'aggregate' && only.some((x) => AGGREGATE_OPS.includes(x))) ||
-        (s === 'text' && only.some((x) => x.startsWith('text-'))),
+        (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
+        (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
   }
   o.aggregateRows = aggregateRows ?? (o.quick ? 100_000 : 1_000_000)
@@ -270,9 +306,13 @@ const runs = (suite: Suite): boolean => opts.suites.includes(suite)
 // every text scan; `--only=scan,top` two query operations, and no load repeated).
 const wanted = (id: string): boolean => {
   if (!opts.only) return true
-  const suite = id.startsWith('text-') ? 'text' : 'query'
+  const suite = id.startsWith('text-') ? 'text' : WRITE_OPS.includes(id) ? 'writes' : 'query'
   const named = opts.only.filter((x) =>
-    suite === 'text' ? x.startsWith('text-') : QUERY_OPS.includes(x),
+    suite === 'text'
+      ? x.startsWith('text-')
+      : suite === 'writes'
+        ? WRITE_OPS.includes(x)
+        : QUERY_OPS.includes(x),
   )
   return opts.only.includes(suite) || named.length === 0 || named.includes(id)
 }
@@ -282,7 +322,9 @@ const wanted = (id: string): boolean => {
 const started = Date.now()
 // The HTTP suite runs the CLI from dist/: no in-process engine to compile for it alone.
 const engine =
-  runs('query') || runs('text') || runs('aggregate') ? await loadEngine(opts.engine) : undefined
+  runs('query') || runs('text') || runs('aggregate') || runs('writes')
+    ? await loadEngine(opts.engine)
+    : undefined
 const cpu = cpus()
 console.log(`# Entistore benchmarks — ${new Date().toISOString()}`)
 console.log(
@@ -298,6 +340,9 @@ const suiteText: Record<Suite, string> = {
   http:
     `http (${sizeLabel(opts.http.rows)} rows under load; start-up at ` +
     `${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
+  writes:
+    `writes (${sizeLabel(opts.writes.rows)} rows; atomic batches at ` +
+    `${sizeLabel(opts.writes.batchRows)}; HTTP at ${sizeLabel(opts.http.rows)})`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -373,13 +418,24 @@ interface GroupResult {
 const allResults: GroupResult[] = []
 const plansShown = new Set<string>()
 
-function printGroup(n: number, g: Group, timed: readonly Timed[]): void {
+function printGroup(n: number, g: Group | WriteGroup, timed: readonly Timed[]): void {
+  // A write group shows throughput too: calls × writes per call per second.
+  const rate = 'rate' in g && g.rate
   const base = timed.find((t) => t.case.kind === 'baseline')!
   console.log(`\n### ${g.title} — ${sizeLabel(n)} rows`)
   const rows = timed.map((t) => {
     const c = t.case
     if (t.error !== undefined)
-      return [c.impl, 'ERROR', '', '', '', g.target && c.targeted ? 'MISS (error)' : '', t.error]
+      return [
+        c.impl,
+        'ERROR',
+        '',
+        '',
+        ...(rate ? [''] : []),
+        '',
+        g.target && c.targeted ? 'MISS (error)' : '',
+        t.error,
+      ]
     const r = t.median / base.median
     const expected = c.expectCheck ?? base.check
     const verdict = g.target && c.targeted ? (r <= g.target.max ? 'PASS' : 'MISS') : ''
@@ -392,22 +448,19 @@ function printGroup(n: number, g: Group, timed: readonly Timed[]): void {
       count(t.check) + (t.check === expected ? '' : ' ≠'),
       ms(t.median),
       c.opsPerCall && c.opsPerCall > 1 ? perOp(t.median / c.opsPerCall) : '',
+      ...(rate ? [count(Math.round(((c.opsPerCall ?? 1) * 1000) / t.median))] : []),
       ratio(r),
       verdict ? `${verdict} ${g.target!.label}` : '',
       note.filter(Boolean).join('; '),
     ]
   })
-  console.log(
-    table(['implementation', 'check', 'ms/call', 'per op', '× baseline', 'goal', 'note'], rows, [
-      'l',
-      'r',
-      'r',
-      'r',
-      'r',
-      'l',
-      'l',
-    ] satisfies Align[]),
-  )
+  const headers = ['implementation', 'check', 'ms/call', 'per op', '× baseline', 'goal', 'note']
+  const align: Align[] = ['l', 'r', 'r', 'r', 'r', 'l', 'l']
+  if (rate) {
+    headers.splice(4, 0, 'ops/s')
+    align.splice(4, 0, 'r')
+  }
+  console.log(table(headers, rows, align))
   for (const note of g.notes) console.log(`- ${note}`)
   if (g.plan && !plansShown.has(g.id)) {
     let plan: string
@@ -499,7 +552,7 @@ if (runs('query')) suiteDone('query')
 /** Times each group's cases, keeps and prints the results, then collects the garbage they left. */
 function timeGroups(
   n: number,
-  groups: readonly Group[],
+  groups: readonly (Group | WriteGroup)[],
   timing: Parameters<typeof timeCases>[1],
 ): void {
   for (const g of groups) {
@@ -578,6 +631,47 @@ if (runs('http')) {
   suiteDone('http')
 }
 
+// ---------------------------------------------------------------- writes
+
+const writesGoals: GoalRow[] = []
+if (runs('writes')) {
+  try {
+    const w = opts.writes
+    const inProcess = WRITE_OPS.filter((x) => x !== 'write-atomic' && x !== 'write-http')
+    const fx = inProcess.some(wanted) ? writeGroups(engine!.core, w.rows) : undefined
+    const groups = fx ? fx.groups.filter((g) => wanted(g.id)) : []
+    if (fx && groups.length) {
+      console.log(
+        `\n## Writes — ${sizeLabel(w.rows)} rows of the query suite's Person ` +
+          `(loaded in ${ms(fx.loadMs)} ms; the hand-indexed store built in ${ms(fx.handMs)} ms)`,
+      )
+      timeGroups(w.rows, groups, {
+        warmup: opts.warmup ?? (opts.quick ? 1 : 2),
+        reps: opts.reps ?? (opts.quick ? 3 : 5),
+        minSampleMs: opts.quick ? 10 : 40,
+      })
+      console.log(
+        `\nhand-indexed store after the run: ${fx.handConsistent() ? 'indexes in order, same row count as the engine' : 'INCONSISTENT (a bug in the baseline: its rows are not comparable)'}`,
+      )
+    }
+    if (wanted('write-atomic'))
+      writesGoals.push(...atomicBatches(engine!.core, w.batchRows, w.batches))
+    fullGc()
+    if (wanted('write-http')) {
+      console.log('\n## Writes through HTTP: entistore serve against raw node:http over a Map')
+      console.log(ensurePackagesBuilt(opts.build))
+      await runWritesHttp({
+        rows: opts.http.rows,
+        startupTimeoutMs: opts.http.startupTimeoutMs,
+        load: opts.http.load,
+      })
+    }
+  } catch (e) {
+    suiteFailed('writes', e)
+  }
+  suiteDone('writes')
+}
+
 // ---------------------------------------------------------------- summaries
 
 const summaryRows: string[][] = []
@@ -653,6 +747,8 @@ for (const r of allResults) {
 }
 // The HTTP suite's rows: × raw node:http or × the JSON.parse process, as each goal says.
 goalRows.push(...httpGoals)
+// The writes suite's: the time of an atomic batch (× the Map in brackets).
+goalRows.push(...writesGoals)
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(

@@ -33,8 +33,9 @@ export interface HttpOptions {
 }
 
 const CLI = fileURLToPath(new URL('../../packages/entistore/bin/entistore.js', import.meta.url))
-const CHILD = (name: string): string => fileURLToPath(new URL(`../child/${name}`, import.meta.url))
-const ORIGIN = /https?:\/\/[^\s/]+/
+export const CHILD = (name: string): string =>
+  fileURLToPath(new URL(`../child/${name}`, import.meta.url))
+export const ORIGIN = /https?:\/\/[^\s/]+/
 /** A start-up slower than this is not repeated: one sample says enough, and time is short. */
 const REPEAT_BELOW_MS = 10_000
 
@@ -47,7 +48,7 @@ const GOAL = {
 
 // ---------------------------------------------------------------- start-up and memory
 
-interface Proc {
+export interface Proc {
   readonly label: string
   readonly args: (f: DataFiles) => string[]
   readonly ready: RegExp
@@ -58,7 +59,7 @@ const JSON_PARSE: Proc = {
   args: (f) => [CHILD('json-parse.mjs'), f.data],
   ready: /^parsed /,
 }
-const ENTISTORE: Proc = {
+export const ENTISTORE: Proc = {
   label: 'entistore serve',
   args: (f) => [CLI, 'serve', '--model', f.model, '--data', f.data, '--port', '0'],
   ready: ORIGIN,
@@ -264,8 +265,8 @@ interface Measure {
   readonly goals: boolean
 }
 
-function printLoad(m: Measure, rows: number, raw: LoadResult, ent: LoadResult): GoalRow[] {
-  console.log(`\n### ${m.title} — ${sizeLabel(rows)} rows`)
+/** The table of one load measure: req/s and p25/p50/p99 latency of both servers, × raw. */
+export function loadTable(raw: LoadResult, ent: LoadResult): string {
   const line = (x: LoadResult, isRaw: boolean): string[] => {
     const rel = (a: number, b: number): string => (isRaw ? '1.00×' : ratio(a / b))
     return [
@@ -282,25 +283,28 @@ function printLoad(m: Measure, rows: number, raw: LoadResult, ent: LoadResult): 
       x.non2xx || x.errors ? `${count(x.non2xx)} / ${count(x.errors)}` : '',
     ]
   }
-  console.log(
-    table(
-      [
-        'server',
-        'req/s',
-        '× raw',
-        'p25 ms',
-        '× raw',
-        'p50 ms',
-        '× raw',
-        'p99 ms',
-        '× raw',
-        '2xx replies',
-        'non-2xx / errors',
-      ],
-      [line(raw, true), line(ent, false)],
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
+  return table(
+    [
+      'server',
+      'req/s',
+      '× raw',
+      'p25 ms',
+      '× raw',
+      'p50 ms',
+      '× raw',
+      'p99 ms',
+      '× raw',
+      '2xx replies',
+      'non-2xx / errors',
+    ],
+    [line(raw, true), line(ent, false)],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   )
+}
+
+function printLoad(m: Measure, rows: number, raw: LoadResult, ent: LoadResult): GoalRow[] {
+  console.log(`\n### ${m.title} — ${sizeLabel(rows)} rows`)
+  console.log(loadTable(raw, ent))
   if (ent.non2xx || ent.errors)
     console.log(
       '- WARNING: entistore answered non-2xx replies or dropped connections (not counted)',
