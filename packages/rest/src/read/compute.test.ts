@@ -2,6 +2,7 @@ import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { jsonGetter } from './get.fixture.js'
 
 // The real server's documented example: four salaries summing to 335000 (4D's $compute page).
 const model: ModelJson = {
@@ -98,18 +99,7 @@ const rest = createRestHandler(
   }),
 )
 
-async function get(path: string) {
-  const res = await rest.request(path)
-  const text = await res.text()
-  return { status: res.status, text, json: JSON.parse(text) as unknown }
-}
-
-/** The status and the errCode of the first `__ERROR` member. */
-async function error(path: string) {
-  const r = await get(path)
-  const first = (r.json as { __ERROR?: { errCode: number }[] }).__ERROR?.[0]
-  return { status: r.status, errCode: first?.errCode }
-}
+const { get, error } = jsonGetter(rest)
 
 describe('$compute=$all', () => {
   it('on a number: count, sum, average, min, max, in that order (the path form)', async () => {

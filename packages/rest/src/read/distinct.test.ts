@@ -1,6 +1,7 @@
 import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { jsonGetter } from './get.fixture.js'
 
 // Qodly's $distinct examples (Users, Employee salaries, address.city), and what folding decides.
 const model: ModelJson = {
@@ -69,17 +70,7 @@ const data: DataFile = {
 
 const rest = createRestHandler(createDatastore(model, { data }))
 
-async function get(path: string) {
-  const res = await rest.request(path)
-  const text = await res.text()
-  return { status: res.status, text, json: JSON.parse(text) as unknown }
-}
-
-async function error(path: string) {
-  const r = await get(path)
-  const first = (r.json as { __ERROR?: { errCode: number }[] }).__ERROR?.[0]
-  return { status: r.status, errCode: first?.errCode }
-}
+const { get, error } = jsonGetter(rest)
 
 describe('$distinct=true', () => {
   it("Qodly's examples: $filter, then $skip and $top on the list of values", async () => {
