@@ -13,7 +13,7 @@ import { readJsonBody } from './body/read-json-body.js'
 import { toErrorReply } from './errors/to-error-body.js'
 import type { RestBody, RestCore, RestReply, RestRequest } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
-import { ALLOWED_METHODS, route, type JsonBody } from './route.js'
+import { ALLOWED_METHODS, route, type JsonBody, type Reply } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
 import { JsonChunks } from './serialize/json-chunks.js'
 import { Uris } from './serialize/uris.js'
@@ -73,6 +73,17 @@ function replyHeaders(status: number, setCookie: string | undefined): RestReply[
     : { 'content-type': JSON_TYPE, 'set-cookie': setCookie }
 }
 
+/** Headers of a picture or BLOB reply: its own media type instead of JSON's. */
+function fileHeaders(
+  file: NonNullable<Reply['file']>,
+  setCookie: string | undefined,
+): RestReply['headers'] {
+  const headers: Record<string, string> = { 'content-type': file.type }
+  if (file.disposition) headers['content-disposition'] = file.disposition
+  if (setCookie !== undefined) headers['set-cookie'] = setCookie
+  return headers
+}
+
 function cookieHeader(request: RestRequest): string | undefined {
   const value = request.headers.cookie
   return typeof value === 'string' ? value : value?.join('; ')
@@ -109,8 +120,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
 
   // A selection's first chunk is rendered here, so that an error in it is still an `__ERROR`
   // reply; one in a later chunk, once the status is sent, can only cut the reply short.
-  const render = (body: JsonBody, request: RestRequest): string | Iterable<string> => {
-    if (typeof body === 'string') return body
+  const render = (
+    body: JsonBody | Uint8Array,
+    request: RestRequest,
+  ): string | Uint8Array | Iterable<string> => {
+    if (typeof body === 'string' || body instanceof Uint8Array) return body
     if (!(body instanceof JsonChunks)) return JSON.stringify(body)
     const first = body.take()
     return body.done ? first : rest(first, body, request)
@@ -129,7 +143,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     request: RestRequest,
     session: Session,
     parsed: Parsed,
-  ): { status: number; body: string | Iterable<string> } => {
+  ): { status: number; body: string | Uint8Array | Iterable<string>; file?: Reply['file'] } => {
     try {
       if ('error' in parsed) throw parsed.error
       const method = request.method === 'HEAD' ? 'GET' : request.method
@@ -137,7 +151,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const body = (): unknown =>
         readJsonBody(request.body, request.headers['content-type'], { maxDepth: maxBodyDepth })
       const reply = route({ ds, uris, writer, session, method, target, params, body })
-      return { status: reply.status, body: render(reply.body, request) }
+      const out = render(reply.body, request)
+      return reply.file
+        ? { status: reply.status, body: out, file: reply.file }
+        : { status: reply.status, body: out }
     } catch (error) {
       const reply = toErrorReply(error)
       if (reply.status >= 500) report(error, request)
@@ -156,11 +173,12 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         readCookie(cookieHeader(request), cookieName) ??
         ('params' in parsed ? parsed.params.sessionId : undefined)
       const { session, created } = ds.sessions.resume(sid)
-      const { status, body } = answer(request, session, parsed)
+      const { status, body, file } = answer(request, session, parsed)
       const setCookie = created ? sessionSetCookie(cookieName, session.id, '/') : undefined
       // HEAD is answered as GET, status and headers included; only the body is left out.
       const sent: RestBody = request.method === 'HEAD' ? null : body
-      return { status, headers: replyHeaders(status, setCookie), body: sent }
+      const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie)
+      return { status, headers, body: sent }
     },
     refuse(error) {
       const reply = toErrorReply(error)

@@ -53,9 +53,6 @@ describe('readParams', () => {
     '$otherCollection',
     '$clean',
     '$lock',
-    '$imageformat',
-    '$version',
-    '$binary',
     '$rawPict',
   ])('refuses the unimplemented %s with 9010 naming it', (name) => {
     const e = readError(`${name}=x`)

@@ -28,6 +28,9 @@ const IMPLEMENTED = [
   '$compute',
   '$distinct',
   '$format',
+  '$imageformat',
+  '$version',
+  '$binary',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -56,9 +59,6 @@ const KNOWN = [
   '$otherCollection',
   '$clean',
   '$lock',
-  '$imageformat',
-  '$version',
-  '$binary',
   '$rawPict',
   // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
   // resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
@@ -97,6 +97,10 @@ export interface RestParams {
   readonly distinct: boolean
   /** `$format`, lowercased (`dashboard`, `looker`). */
   readonly format: string | undefined
+  /** `$imageformat`, lowercased (`best`, `png`, `jpeg`…). */
+  readonly imageFormat: string | undefined
+  /** `$binary=true`: a BLOB sent as a document to save. */
+  readonly binary: boolean
 }
 
 export interface ParamLimits {
@@ -157,6 +161,12 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     distinct: get('$distinct') === undefined ? false : boolean('$distinct', get('$distinct')!),
     format:
       get('$format') === undefined ? undefined : unquote(get('$format')!).trim().toLowerCase(),
+    // `$version` only defeats caches (the server changes it with the picture): read and ignored.
+    imageFormat:
+      get('$imageformat') === undefined
+        ? undefined
+        : unquote(get('$imageformat')!).trim().toLowerCase(),
+    binary: get('$binary') === undefined ? false : boolean('$binary', get('$binary')!),
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),
