@@ -10,6 +10,13 @@ export { DataClass } from './orda/data-class.js'
 export { Entity } from './orda/entity.js'
 export { EntitySelection } from './orda/entity-selection.js'
 export { EntityDraft } from './orda/entity-draft.js'
+export { EntitySet, EntitySets } from './orda/entity-sets.js'
+export type {
+  EntitySetStoreOptions,
+  KeepOptions,
+  LogicOperator,
+  SetInfo,
+} from './orda/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
 export type { Assignments, CommittedChange, WriteCheck } from './txn/transaction.js'
 export { saveStatusOf, SAVE_STATUS } from './txn/save-status.js'

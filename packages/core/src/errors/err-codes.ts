@@ -22,6 +22,7 @@ export type ErrorCategory =
   | 'bodyTooLarge' // the request body is larger than the transport accepts
   | 'headersTooLarge' // the request line and headers are larger than the transport accepts
   | 'unsupportedMediaType' // the request body is not of a type the interface reads
+  | 'quota' // a configured quota is reached (too many entity sets): try again later
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -171,6 +172,14 @@ export const ERRORS = {
     'badRequest',
     (format: string, known: string) => `The format ${q(format)} is not supported (${known})`,
   ),
+  /** Two entity sets of different dataclasses combined (Wakanda's `dataset_not_matching_entitymodel`). */
+  EntitySetOfOtherDataClass: spec(
+    1803,
+    'dbmg',
+    'badRequest',
+    (id: string, dataClass: string, expected: string) =>
+      `The ${q(id)} entity set belongs to the ${q(dataClass)} dataclass, not to ${q(expected)}`,
+  ),
   UrlMalformed: spec(
     1806,
     'dbmg',
@@ -264,6 +273,29 @@ export const ERRORS = {
     'badRequest',
     (operation: string, path: string, dataClass: string, why: string) =>
       `Cannot compute ${operation} of ${q(path)} in the ${q(dataClass)} dataclass: ${why}`,
+  ),
+
+  /** Wakanda's `wrong_logic_operator`. */
+  WrongLogicOperator: spec(
+    1818,
+    'dbmg',
+    'badRequest',
+    (operator: string) =>
+      `Wrong logic operator ${q(operator)}: expected AND, OR, EXCEPT or INTERSECT`,
+  ),
+  /** Wakanda's `missing_other_collection_ref`. */
+  MissingOtherCollection: spec(
+    1819,
+    'dbmg',
+    'badRequest',
+    () => `$logicOperator needs $otherCollection, the id of the other entity set`,
+  ),
+  /** Wakanda's `wrong_other_collection_ref`. */
+  WrongOtherCollection: spec(
+    1820,
+    'dbmg',
+    'notFound',
+    (id: string) => `The other entity set ${q(id)} cannot be found`,
   ),
 
   // ---- Entistore's own codes: the real server's code is not public ----
@@ -365,6 +397,13 @@ export const ERRORS = {
     'unsupportedMediaType',
     (type: string) =>
       `The request body must be JSON (Content-Type: application/json), not ${q(type)}`,
+  ),
+  /** Keeping one more entity set would pass the configured quota (sets or members) in refuse mode. */
+  EntitySetQuota: spec(
+    9060,
+    'enti',
+    'quota',
+    (what: string) => `The entity set cannot be kept: ${what}`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

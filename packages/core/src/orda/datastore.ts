@@ -14,6 +14,7 @@ import type { DataFile, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
+import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
 import { runTransaction } from './writes.js'
 
 export type { CommitListener }
@@ -26,12 +27,16 @@ export interface DatastoreOptions extends LoadModelOptions {
   /** Initial data, `{ "<DataClass>": [ {...}, ... ] }`. */
   readonly data?: DataFile
   readonly sessions?: SessionStoreOptions
+  /** Limits and lifetimes of the entity-set cache. */
+  readonly entitySets?: EntitySetStoreOptions
 }
 
 export class Datastore {
   readonly schema: SchemaDef
   readonly clock: Clock
   readonly sessions: SessionStore
+  /** Selections kept under an id, with lifetimes (4D's entity sets). */
+  readonly entitySets: EntitySets
   /** @internal The tables and the one commit. */
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
@@ -47,6 +52,10 @@ export class Datastore {
       options.newUuid ?? (() => globalThis.crypto.randomUUID()),
     )
     this.sessions = new SessionStore(this.clock, options.sessions)
+    const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
+    // Set ids look like the real server's: 32 upper-case hex digits.
+    const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
+    this.entitySets = new EntitySets(this, newSetId, options.entitySets)
     for (const def of schema.dataClasses)
       this.#classes.set(def.name, new DataClass(this, this.store.table(def.name)))
     const store = this.store

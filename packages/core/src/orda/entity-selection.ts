@@ -18,6 +18,8 @@ import {
 } from '../query/aggregate.js'
 import { orderSelection } from './queries.js'
 import { dropEntities } from './writes.js'
+import { clean, combine, intersects } from './entity-sets.js'
+import type { EntitySet, KeepOptions } from './entity-sets.js'
 
 export class EntitySelection implements Iterable<Entity | null> {
   readonly dataClass: DataClass
@@ -179,6 +181,36 @@ export class EntitySelection implements Iterable<Entity | null> {
   #whole(): boolean {
     const table = this.dataClass.table
     return this.#rows.length === table.size && this.#rows === table.orderedRowIds()
+  }
+
+  /** The entities in this selection and in `other` (4D's `and()`), in this selection's order. */
+  and(other: EntitySelection): EntitySelection {
+    return combine(this, 'AND', other)
+  }
+
+  /** The entities of this selection, then those of `other` not in it (4D's `or()`). */
+  or(other: EntitySelection): EntitySelection {
+    return combine(this, 'OR', other)
+  }
+
+  /** The entities of this selection that are not in `other` (4D's `minus()`, REST's EXCEPT). */
+  minus(other: EntitySelection): EntitySelection {
+    return combine(this, 'EXCEPT', other)
+  }
+
+  /** Whether this selection and `other` have an entity in common (REST's INTERSECT). */
+  intersects(other: EntitySelection): boolean {
+    return intersects(this, other)
+  }
+
+  /** This selection without its members deleted since it was made (REST's `$clean`). */
+  clean(): EntitySelection {
+    return clean(this)
+  }
+
+  /** Keeps this selection in the datastore's entity-set cache; `ds.entitySets.get(id)` finds it. */
+  keep(options?: KeepOptions): EntitySet {
+    return this.dataClass.datastore.entitySets.keep(this, options)
   }
 
   /** The live entities, deleted ones left out. */

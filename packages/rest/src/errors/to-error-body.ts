@@ -18,6 +18,7 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   bodyTooLarge: 413,
   headersTooLarge: 431,
   unsupportedMediaType: 415,
+  quota: 429,
   internal: 500,
 }
 

@@ -1,0 +1,185 @@
+/**
+ * @module The entity-set cache: selections kept server-side under an id, each with a lifetime that
+ * every access restarts (4D: "the timeout is continually being reset … each time you use it").
+ *
+ * Backed by lru-cache, read on the datastore's clock (`perf.now`, with `ttlResolution: 0` so that
+ * a clock moved by a test is seen at once, not up to 1 ms later). Expiry is lazy: a set past its
+ * lifetime is gone the next time anyone looks, and `purge()` sweeps them all (called before each
+ * new set, so abandoned sets never pile up).
+ *
+ * Memory is bounded twice: by the number of sets and by the total of their members. Past either, the
+ * least recently used sets are evicted (the default), or, with `whenFull: 'refuse'`, the new set is
+ * refused with EntitySetQuota (HTTP 429, as the real server answers past its quotas).
+ */
+import { LRUCache } from 'lru-cache'
+import type { Clock } from '../clock/clock.js'
+import { fail } from '../errors/datastore-error.js'
+
+/** One kept set. Its members never change; a new set is made instead. */
+export interface StoredSet {
+  readonly id: string
+  readonly dataClass: string
+  /** Row ids, in the set's order. */
+  readonly rowIds: readonly number[]
+  /** True when the set was made from an ordered read (`$orderby`): `sorted` in `$info`. */
+  readonly sorted: boolean
+  /** Lifetime in milliseconds, restarted by every access. */
+  readonly timeout: number
+  /** `$savedfilter` / `$savedorderby`: what remakes the set once it is gone. */
+  readonly savedFilter: string | undefined
+  readonly savedOrderBy: string | undefined
+}
+
+export interface EntitySetStoreOptions {
+  /** Most sets kept at once. @default 10_000 */
+  readonly maxSets?: number
+  /** Most members (row ids) kept in all sets together. @default 20_000_000 (about 160 MB) */
+  readonly maxMembers?: number
+  /** Lifetime of a set made without `$timeout`, in seconds. @default 7200 (4D's two hours) */
+  readonly defaultTimeout?: number
+  /** Longest lifetime a `$timeout` may ask for, in seconds. @default 86_400 */
+  readonly maxTimeout?: number
+  /** Past a limit: evict the least recently used sets, or refuse the new one (429). @default 'evict' */
+  readonly whenFull?: 'evict' | 'refuse'
+}
+
+export interface KeepOptions {
+  /** Lifetime in seconds (capped at `maxTimeout`). */
+  readonly timeout?: number
+  readonly sorted?: boolean
+  readonly savedFilter?: string
+  readonly savedOrderBy?: string
+  /** Reuse this id (a set remade from its saved filter keeps its id). */
+  readonly id?: string
+}
+
+/** A set as `$info` shows it. */
+export interface SetInfo {
+  readonly id: string
+  readonly dataClass: string
+  readonly selectionSize: number
+  readonly sorted: boolean
+  /** Epoch ms of the last access. */
+  readonly refreshed: number
+  /** Epoch ms when it expires unless accessed. */
+  readonly expires: number
+}
+
+export class EntitySetStore {
+  readonly #cache: LRUCache<string, StoredSet>
+  readonly #clock: Clock
+  readonly #newId: () => string
+  readonly #maxSets: number
+  readonly #maxMembers: number
+  readonly #defaultTimeout: number
+  readonly #maxTimeout: number
+  readonly #refuse: boolean
+
+  constructor(clock: Clock, newId: () => string, options: EntitySetStoreOptions = {}) {
+    this.#clock = clock
+    this.#newId = newId
+    this.#maxSets = options.maxSets ?? 10_000
+    this.#maxMembers = options.maxMembers ?? 20_000_000
+    this.#defaultTimeout = 1000 * (options.defaultTimeout ?? 7200)
+    this.#maxTimeout = 1000 * (options.maxTimeout ?? 86_400)
+    this.#refuse = options.whenFull === 'refuse'
+    this.#cache = new LRUCache<string, StoredSet>({
+      max: this.#maxSets,
+      maxSize: this.#maxMembers,
+      // An empty set still takes a slot and a little memory: it counts as one member.
+      sizeCalculation: (set) => Math.max(1, set.rowIds.length),
+      ttl: this.#defaultTimeout,
+      updateAgeOnGet: true,
+      perf: { now: () => clock.now() },
+      ttlResolution: 0,
+    })
+  }
+
+  /** Number of sets kept (expired ones swept first). */
+  get size(): number {
+    this.purge()
+    return this.#cache.size
+  }
+
+  /** Members kept in all sets together. */
+  get members(): number {
+    this.purge()
+    return this.#cache.calculatedSize
+  }
+
+  /**
+   * Keeps `rowIds` (not copied: they must not change afterwards) as a set of `dataClass`; returns it
+   * with its id (32 upper-case hex digits, like the real server's). Throws EntitySetQuota when
+   * `whenFull` is 'refuse' and a limit would be passed, or when one set alone exceeds `maxMembers`.
+   */
+  keep(dataClass: string, rowIds: readonly number[], options: KeepOptions = {}): StoredSet {
+    this.purge()
+    const size = Math.max(1, rowIds.length)
+    if (size > this.#maxMembers) {
+      fail('EntitySetQuota', [
+        `it has ${rowIds.length} members, more than the limit of ${this.#maxMembers} for all sets`,
+      ])
+    }
+    const replacing = options.id !== undefined && this.#cache.has(options.id)
+    if (this.#refuse && !replacing) {
+      if (this.#cache.size >= this.#maxSets)
+        fail('EntitySetQuota', [`${this.#maxSets} entity sets are kept already (the limit)`])
+      if (this.#cache.calculatedSize + size > this.#maxMembers)
+        fail('EntitySetQuota', [`the sets kept would hold more than ${this.#maxMembers} members`])
+    }
+    const timeout =
+      options.timeout === undefined
+        ? this.#defaultTimeout
+        : Math.min(this.#maxTimeout, Math.max(1000, Math.round(options.timeout * 1000)))
+    const set: StoredSet = {
+      id: options.id ?? this.#newId(),
+      dataClass,
+      rowIds,
+      sorted: options.sorted ?? false,
+      timeout,
+      savedFilter: options.savedFilter,
+      savedOrderBy: options.savedOrderBy,
+    }
+    this.#cache.set(set.id, set, { ttl: timeout })
+    return set
+  }
+
+  /** The set `id`, its lifetime restarted; undefined if it expired, was released or never was. */
+  get(id: string): StoredSet | undefined {
+    return this.#cache.get(id)
+  }
+
+  /** The set `id` without touching its lifetime. */
+  peek(id: string): StoredSet | undefined {
+    return this.#cache.peek(id)
+  }
+
+  /** Forgets the set `id`; false if there was none. */
+  release(id: string): boolean {
+    return this.#cache.delete(id)
+  }
+
+  /** Drops every expired set now. */
+  purge(): void {
+    this.#cache.purgeStale()
+  }
+
+  /** Every set kept, most recently used first, as `$info` lists them (no lifetime touched). */
+  list(): SetInfo[] {
+    this.purge()
+    const out: SetInfo[] = []
+    for (const [id, set] of this.#cache.entries()) {
+      const remaining = this.#cache.getRemainingTTL(id)
+      const expires = this.#clock.now() + remaining
+      out.push({
+        id,
+        dataClass: set.dataClass,
+        selectionSize: set.rowIds.length,
+        sorted: set.sorted,
+        refreshed: expires - set.timeout,
+        expires,
+      })
+    }
+    return out
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @module The algebra of entity sets, on row ids. An entity set is an ordered list of distinct row
+ * ids; every operation keeps the order of its first operand (then of the second, for OR), so a set
+ * made from an ordered read stays in that order. Row ids are never reused, so a member deleted since
+ * the set was made stays a member (an undefined entity, `{"__STAMP": 0}`) until `clean` drops it.
+ *
+ * Membership tests use a Uint8Array over row ids when the other operand is large (one byte per row
+ * of the table, no hashing) and a Set otherwise.
+ */
+
+/** How the other operand is looked up: a bitmap for large operands, a Set for small ones. */
+function membership(rows: readonly number[]): (rowId: number) => boolean {
+  if (rows.length < 64) {
+    const set = new Set(rows)
+    return (r) => set.has(r)
+  }
+  let max = 0
+  for (let i = 0; i < rows.length; i++) if (rows[i]! > max) max = rows[i]!
+  const mark = new Uint8Array(max + 1)
+  for (let i = 0; i < rows.length; i++) mark[rows[i]!] = 1
+  return (r) => r <= max && mark[r] === 1
+}
+
+/** The members of `a` that are also in `b`, in `a`'s order. */
+export function and(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length === 0 || b.length === 0) return []
+  const inB = membership(b)
+  const out: number[] = []
+  for (let i = 0; i < a.length; i++) if (inB(a[i]!)) out.push(a[i]!)
+  return out
+}
+
+/** The members of `a`, then those of `b` not in `a`, each in its order. */
+export function or(a: readonly number[], b: readonly number[]): number[] {
+  if (b.length === 0) return a.slice()
+  const inA = membership(a)
+  const out = a.slice()
+  for (let i = 0; i < b.length; i++) if (!inA(b[i]!)) out.push(b[i]!)
+  return out
+}
+
+/** The members of `a` that are not in `b`, in `a`'s order. */
+export function except(a: readonly number[], b: readonly number[]): number[] {
+  if (b.length === 0) return a.slice()
+  const inB = membership(b)
+  const out: number[] = []
+  for (let i = 0; i < a.length; i++) if (!inB(a[i]!)) out.push(a[i]!)
+  return out
+}
+
+/** Whether `a` and `b` have a member in common (4D's INTERSECT). */
+export function intersects(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length === 0 || b.length === 0) return false
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a]
+  const inSmall = membership(small)
+  for (let i = 0; i < large.length; i++) if (inSmall(large[i]!)) return true
+  return false
+}
+
+/** The logical operators of `$logicOperator`, by their upper-case name. */
+export const LOGIC_OPERATORS = ['AND', 'OR', 'EXCEPT', 'INTERSECT'] as const
+export type LogicOperator = (typeof LOGIC_OPERATORS)[number]
