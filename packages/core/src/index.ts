@@ -11,6 +11,7 @@ export { Entity } from './orda/entity.js'
 export { EntitySelection } from './orda/entity-selection.js'
 export { EntityDraft } from './orda/entity-draft.js'
 export { EntitySet, EntitySets } from './orda/entity-sets.js'
+export { LOGIC_OPERATORS } from './sets/set-algebra.js'
 export type {
   EntitySetStoreOptions,
   KeepOptions,

@@ -997,13 +997,13 @@ describe('errors', () => {
     )
     await expectError(
       rest,
-      '/rest/Employee?$timeout=5',
+      '/rest/Employee?$lock=true',
       501,
       9010,
-      'The $timeout parameter is not supported by this version of Entistore',
+      'The $lock parameter is not supported by this version of Entistore',
     )
     await expectError(rest, '/rest/Employee(1)?$LOCK=true', 501, 9010, /The \$lock parameter/)
-    await expectError(rest, '/rest/$catalog?$timeout=1', 501, 9010)
+    await expectError(rest, '/rest/$catalog?$rawPict=1', 501, 9010)
     // Path resources are not query keywords.
     await expectError(rest, '/rest/Employee?$catalog', 400, 1811)
     await expectError(rest, '/rest/Employee?$entityset=X', 400, 1811)

@@ -11,12 +11,15 @@ import {
   runQuery,
   orderSelection,
   isBinaryValue,
+  LOGIC_OPERATORS,
   isPublic,
   type AttributeDef,
   type DataClass,
   type Datastore,
   type Entity,
   type EntitySelection,
+  type EntitySet,
+  type LogicOperator,
   type RelatedEntitiesAttributeDef,
   type RelatedEntityAttributeDef,
   type Session,
@@ -71,12 +74,14 @@ const ok = (body: JsonBody): Reply => ({ status: 200, body })
 
 // The $method values that change data: POST only (a GET must never write).
 const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'])
+// The $method values of reads: entity sets made, remade and released.
+const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
 export function route(ctx: RouteContext): Reply {
   const { target, params } = ctx
   if (ctx.method === 'POST') return write(ctx)
   if (ctx.method !== 'GET') fail('MethodNotAllowed', [ctx.method, `it answers ${ALLOWED_METHODS}`])
-  if (params.method !== undefined) {
+  if (params.method !== undefined && !READ_METHODS.has(params.method)) {
     if (WRITE_METHODS.has(params.method))
       fail('MethodNotApplicable', [params.method, 'a GET request (send it with POST)'])
     fail('NotImplemented', [`$method=${params.method}`])
@@ -96,8 +101,45 @@ export function route(ctx: RouteContext): Reply {
       const dc = exposedDataClass(ctx.ds, target.name)
       return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris))
     }
+    case 'info':
+      return ok(info(ctx))
     case 'dataClass':
       return readDataClass(ctx, target)
+  }
+}
+
+/**
+ * `GET /rest/$info`: the entity-set cache as the real server describes its cache (`cacheSize` and
+ * `usedCache` are the set cache's bound and use, 8 bytes a member), every set, and the caller's own
+ * session. Other sessions are not listed: a session id is a credential.
+ */
+function info(ctx: RouteContext): JsonObject {
+  const sets = ctx.ds.entitySets
+  const list = sets.info()
+  const iso = (ms: number): string => new Date(ms).toISOString()
+  const s = ctx.session
+  return {
+    cacheSize: 8 * sets.maxMembers,
+    usedCache: 8 * sets.members,
+    entitySetCount: list.length,
+    entitySet: list.map((e) => ({
+      id: e.id,
+      dataClass: e.dataClass,
+      selectionSize: e.selectionSize,
+      sorted: e.sorted,
+      refreshed: iso(e.refreshed),
+      expires: iso(e.expires),
+    })),
+    ProgressInfo: [],
+    sessionInfo: [
+      {
+        sessionID: s.id,
+        userName: 'default guest',
+        lifeTime: Math.round(s.timeout / 1000),
+        expiration: iso(s.lastAccess + s.timeout),
+      },
+    ],
+    privileges: { privileges: [] },
   }
 }
 
@@ -113,7 +155,6 @@ function readDataClass(
   target: Extract<RestTarget, { kind: 'dataClass' }>,
 ): Reply {
   const dc = exposedDataClass(ctx.ds, target.dataClass)
-  if (target.entitySet !== undefined) return fail('EntitySetNotFound', [target.entitySet])
   const { params } = ctx
   // `/rest/Employee/salary?$compute=sum`, `/rest/Company/name?$distinct=true`: the path names the
   // attribute a computation reads, as `$attributes` does in Qodly's form of the same requests.
@@ -124,6 +165,13 @@ function readDataClass(
     // (`extra.city` reads into an object attribute).
     for (const name of paths) visibleAttribute(dc, name.split('.')[0]!)
   }
+  if (target.entitySet !== undefined) {
+    if (target.key !== undefined || target.lookup !== undefined)
+      fail('UrlMalformed', [target.entitySet, 'an entity set follows a dataclass, not an entity'])
+    return readEntitySet(ctx, dc, target.entitySet, paths)
+  }
+  if (params.method === 'release')
+    fail('MethodNotApplicable', ['release', `${dc.name}: it releases an entity set`])
   if (target.key !== undefined || target.lookup !== undefined) {
     const entity =
       target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
@@ -146,21 +194,176 @@ function readDataClass(
     )
     return ok(ctx.writer.single(entity, projection))
   }
+  if (params.method === 'subentityset')
+    fail('MethodNotApplicable', ['subentityset', `${dc.name}: it follows a to-many relation`])
+  // An aggregate needs no order, nor a kept set: the query alone.
+  const aggregate = params.compute !== undefined || params.distinct
+  const { selection, head } = selectionOfRequest(ctx, dc, { ordered: !aggregate })
+  return readSelection(ctx, selection, { paths, head })
+}
+
+/**
+ * What a read does with the selection it names: `$compute`, `$distinct`, or the selection written
+ * (envelope, `$asArray`, `$format=looker`), kept first as an entity set with `$method=entityset`
+ * (the reply then starts with `__ENTITYSET`).
+ */
+function readSelection(
+  ctx: RouteContext,
+  selection: EntitySelection,
+  options: {
+    /** Attributes named in the path. */
+    readonly paths?: readonly string[] | undefined
+    /** Members written before the envelope (the query plan and path). */
+    readonly head?: JsonObject | undefined
+    /** For a kept set: whether it is in a chosen order, and the filter that made it. */
+    readonly sorted?: boolean
+    readonly filter?: string | undefined
+    /** `$expand` as it applies to this selection's dataclass. */
+    readonly expand?: readonly string[] | undefined
+  } = {},
+): Reply {
+  const { params } = ctx
+  const { paths, head } = options
+  const expand = 'expand' in options ? options.expand : params.expand
+  const dc = selection.dataClass
   const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
   if (params.compute !== undefined || params.distinct) {
-    const selection = selectionOfRequest(ctx, dc, { ordered: false }).selection
     const read = { dc, selection, paths: paths ?? params.attributes, window, params }
     return params.compute !== undefined ? computeReply(read, params.compute) : distinctReply(read)
   }
   oneAttributeList(paths, params)
-  const projection = parseProjection(
-    ctx.ds.schema,
-    dc.def,
-    paths ?? params.attributes,
-    params.expand,
-  )
-  const { selection, head } = selectionOfRequest(ctx, dc, { ordered: true })
-  return ok(selectionReply(ctx, selection, window, head, projection))
+  const projection = parseProjection(ctx.ds.schema, dc.def, paths ?? params.attributes, expand)
+  let first = head
+  if (params.method === 'entityset' || params.method === 'subentityset') {
+    const set = keepSet(ctx, selection, {
+      sorted: options.sorted ?? (params.orderBy !== undefined || params.subOrderBy !== undefined),
+      filter: 'filter' in options ? options.filter : params.filter,
+    })
+    first = { __ENTITYSET: ctx.uris.entitySet(dc.name, set.id), ...head }
+  }
+  return ok(selectionReply(ctx, selection, window, first, projection))
+}
+
+/** Keeps `selection` as an entity set with the request's `$timeout`, `$savedfilter`, `$savedorderby`. */
+function keepSet(
+  ctx: RouteContext,
+  selection: EntitySelection,
+  options: { readonly sorted: boolean; readonly filter: string | undefined },
+): EntitySet {
+  const { params } = ctx
+  // `$savedfilter=true` (as the method page and some clients put it) saves the request's `$filter`.
+  const saved = (value: string | undefined, own: string | undefined): string | undefined =>
+    value === undefined ? undefined : /^(true|1)$/i.test(value) ? own : value
+  return ctx.ds.entitySets.keep(selection, {
+    ...(params.timeout !== undefined ? { timeout: params.timeout } : {}),
+    sorted: options.sorted,
+    ...optional('savedFilter', saved(params.savedFilter, options.filter)),
+    ...optional('savedOrderBy', saved(params.savedOrderBy, params.orderBy)),
+  })
+}
+
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+
+/** How long a set remade from its saved filter lives: 10 minutes, whatever `$timeout` said (4D). */
+const REMADE_TIMEOUT = 600
+
+/**
+ * `/rest/{dataClass}/$entityset/{id}`: the kept set, its lifetime restarted, read like any selection
+ * (`$filter` and `$orderby` narrow and reorder it); `$method=release` forgets it; `$logicOperator`
+ * with `$otherCollection` combines it with another set; `$clean=true` leaves its deleted members
+ * out. A set that is gone is remade under its id from `$savedfilter` / `$savedorderby` when they are
+ * passed (for 600 s), else 1802.
+ */
+function readEntitySet(
+  ctx: RouteContext,
+  dc: DataClass,
+  id: string,
+  paths: readonly string[] | undefined,
+): Reply {
+  const { params } = ctx
+  if (params.method === 'release') {
+    if (!ctx.ds.entitySets.release(id)) fail('EntitySetNotFound', [id])
+    return ok('{"ok":true}')
+  }
+  const set = findSet(ctx, dc, id)
+  let selection = set.selection
+  if (params.logicOperator !== undefined || params.otherCollection !== undefined) {
+    const operator = params.logicOperator
+    if (operator === undefined) return fail('WrongLogicOperator', [''])
+    if (!LOGIC_OPERATORS.includes(operator as LogicOperator))
+      return fail('WrongLogicOperator', [operator])
+    if (params.otherCollection === undefined) return fail('MissingOtherCollection', [])
+    const other = ctx.ds.entitySets.get(params.otherCollection)
+    if (!other) return fail('WrongOtherCollection', [params.otherCollection])
+    if (other.dataClass !== dc)
+      fail('EntitySetOfOtherDataClass', [other.id, other.dataClass.name, dc.name])
+    // INTERSECT answers a bare true or false, as clients of the real server expect.
+    if (operator === 'INTERSECT') return ok(String(selection.intersects(other.selection)))
+    selection =
+      operator === 'AND'
+        ? selection.and(other.selection)
+        : operator === 'OR'
+          ? selection.or(other.selection)
+          : selection.minus(other.selection)
+  }
+  if (params.clean) selection = selection.clean()
+  selection = narrow(ctx, selection)
+  return readSelection(ctx, selection, {
+    paths,
+    sorted: set.sorted || params.orderBy !== undefined,
+    filter: params.filter ?? set.savedFilter,
+  })
+}
+
+/** The set `id` of `dc`, its lifetime restarted, or remade from the saved filter and order. */
+function findSet(ctx: RouteContext, dc: DataClass, id: string): EntitySet {
+  const { params } = ctx
+  const set = ctx.ds.entitySets.get(id)
+  if (set) {
+    if (set.dataClass !== dc) fail('EntitySetOfOtherDataClass', [id, set.dataClass.name, dc.name])
+    return set
+  }
+  const filter = remakeText(params.savedFilter)
+  const orderBy = remakeText(params.savedOrderBy)
+  if (filter === undefined && orderBy === undefined) return fail('EntitySetNotFound', [id])
+  const remade = runQuery(dc, parseCached(filter ?? '', '$savedfilter'), {
+    ...(params.params ? { params: params.params } : {}),
+    ...(orderBy !== undefined ? { orderBy: parseOrderBy(orderBy, '$savedorderby') } : {}),
+    exposedOnly: true,
+  }).selection
+  return ctx.ds.entitySets.keep(remade, {
+    id,
+    timeout: REMADE_TIMEOUT,
+    sorted: orderBy !== undefined,
+    ...optional('savedFilter', filter),
+    ...optional('savedOrderBy', orderBy),
+  })
+}
+
+/** A saved filter or order to remake a set from: its text (`true` names none, `$all` is all). */
+function remakeText(value: string | undefined): string | undefined {
+  if (value === undefined || /^(true|1)$/i.test(value)) return undefined
+  return value === '$all' ? '' : value
+}
+
+/** `selection` narrowed by the request's `$filter` (its order kept) and reordered by `$orderby`. */
+function narrow(ctx: RouteContext, selection: EntitySelection): EntitySelection {
+  const { params } = ctx
+  const dc = selection.dataClass
+  if (params.filter !== undefined) {
+    const found = runQuery(dc, parseCached(params.filter, '$filter'), {
+      ...(params.params ? { params: params.params } : {}),
+      exposedOnly: true,
+    }).selection
+    selection = selection.and(found)
+  }
+  if (params.orderBy !== undefined) {
+    selection = orderSelection(selection, parseOrderBy(params.orderBy, '$orderby'), {
+      exposedOnly: true,
+    })
+  }
+  return selection
 }
 
 function selectionReply(
@@ -217,32 +420,29 @@ function navigate(
   const target = ctx.ds.dataClass(relation.target)
   // `$expand=staff` on `/Company(1)/staff` names the relation followed, not one of the target's.
   const expand = params.expand?.filter((name) => name !== relation.name)
-  const projection = parseProjection(
-    ctx.ds.schema,
-    target.def,
-    params.attributes,
-    expand?.length ? expand : undefined,
-  )
   if (relation.kind === 'relatedEntity') {
+    const projection = parseProjection(
+      ctx.ds.schema,
+      target.def,
+      params.attributes,
+      expand?.length ? expand : undefined,
+    )
     const related = entity.valueOf(relation) as Entity | null
     return ok(related ? ctx.writer.single(related, projection) : 'null')
   }
-  let selection = entity.valueOf(relation) as EntitySelection
-  if (params.filter !== undefined) {
-    const found = runQuery(target, parseCached(params.filter, '$filter'), {
-      ...(params.params ? { params: params.params } : {}),
-      exposedOnly: true,
-    }).selection
-    const kept = new Set(found.unorderedRowIds)
-    selection = target.selection(selection.rowIds.filter((rowId) => kept.has(rowId)))
-  }
-  if (params.orderBy !== undefined) {
-    selection = orderSelection(selection, parseOrderBy(params.orderBy, '$orderby'), {
+  if (
+    params.method !== undefined &&
+    params.method !== 'entityset' &&
+    params.method !== 'subentityset'
+  )
+    fail('MethodNotApplicable', [params.method, `${relation.name}, a relation`])
+  let selection = narrow(ctx, entity.valueOf(relation) as EntitySelection)
+  if (params.method === 'subentityset' && params.subOrderBy !== undefined) {
+    selection = orderSelection(selection, parseOrderBy(params.subOrderBy, '$subOrderby'), {
       exposedOnly: true,
     })
   }
-  const window = { skip: params.skip, top: params.top ?? target.def.defaultTopSize }
-  return ok(selectionReply(ctx, selection, window, undefined, projection))
+  return readSelection(ctx, selection, { expand: expand?.length ? expand : undefined })
 }
 
 /** Attributes are named in the path or in `$attributes`, not both (which would win is a guess). */
@@ -345,9 +545,21 @@ function lookupEntity(
 function write(ctx: RouteContext): Reply {
   const { target, params } = ctx
   if (target.kind !== 'dataClass')
-    fail('MethodNotAllowed', ['POST', 'the catalog answers GET and HEAD'])
+    fail('MethodNotAllowed', [
+      'POST',
+      `${target.kind === 'info' ? '$info' : 'the catalog'} answers GET and HEAD`,
+    ])
   const dc = exposedDataClass(ctx.ds, target.dataClass)
-  if (target.entitySet !== undefined) return fail('EntitySetNotFound', [target.entitySet])
+  if (target.entitySet !== undefined) {
+    // `POST /rest/Employee/$entityset/{id}?$method=delete`: the set's entities (those still there).
+    if (params.method !== 'delete')
+      return fail('MethodNotApplicable', [
+        params.method ?? '(none)',
+        'an entity set (POST takes $method=delete)',
+      ])
+    findSet(ctx, dc, target.entitySet).selection.drop()
+    return ok('{"ok":true}')
+  }
   const method = params.method ?? (params.atomic ? 'update' : undefined)
   if (method === undefined)
     return fail('MethodNotApplicable', [

@@ -59,6 +59,11 @@ export class EntitySets {
     return this.#store.size
   }
 
+  /** The most members all sets may hold together. */
+  get maxMembers(): number {
+    return this.#store.maxMembers
+  }
+
   /** Members kept in all sets together (what the memory bound counts). */
   get members(): number {
     return this.#store.members

@@ -95,6 +95,11 @@ export class EntitySetStore {
     })
   }
 
+  /** The most members all sets may hold together. */
+  get maxMembers(): number {
+    return this.#maxMembers
+  }
+
   /** Number of sets kept (expired ones swept first). */
   get size(): number {
     this.purge()

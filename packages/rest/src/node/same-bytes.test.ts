@@ -101,7 +101,7 @@ const CASES: Case[] = [
   { path: '/rest/Doc?$top=%E0%A4' },
   { path: '/rest/%C3%28' },
   { path: '/rest/Doc/$entityset/ABC' },
-  { path: '/rest/$info' },
+  { path: '/rest/$directory' },
   { path: '/rest/' },
   { path: '/anything' },
 ]

@@ -31,6 +31,13 @@ const IMPLEMENTED = [
   '$imageformat',
   '$version',
   '$binary',
+  '$timeout',
+  '$savedfilter',
+  '$savedorderby',
+  '$subOrderby',
+  '$logicOperator',
+  '$otherCollection',
+  '$clean',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -51,13 +58,6 @@ const METHOD_BY_NAME = new Map<string, RestMethod>(METHODS.map((m) => [m, m]))
  * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
  */
 const KNOWN = [
-  '$timeout',
-  '$savedfilter',
-  '$savedorderby',
-  '$subOrderby',
-  '$logicOperator',
-  '$otherCollection',
-  '$clean',
   '$lock',
   '$rawPict',
   // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
@@ -101,6 +101,18 @@ export interface RestParams {
   readonly imageFormat: string | undefined
   /** `$binary=true`: a BLOB sent as a document to save. */
   readonly binary: boolean
+  /** `$timeout`: an entity set's lifetime in seconds. */
+  readonly timeout: number | undefined
+  /** `$savedfilter`, `$savedorderby`: the text (quotes removed), or 'true' as some clients send. */
+  readonly savedFilter: string | undefined
+  readonly savedOrderBy: string | undefined
+  /** `$subOrderby`, with `$method=subentityset`. */
+  readonly subOrderBy: string | undefined
+  /** `$logicOperator`, upper-cased, and `$otherCollection` (an entity set id). */
+  readonly logicOperator: string | undefined
+  readonly otherCollection: string | undefined
+  /** `$clean=true`. */
+  readonly clean: boolean
 }
 
 export interface ParamLimits {
@@ -167,10 +179,23 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
         ? undefined
         : unquote(get('$imageformat')!).trim().toLowerCase(),
     binary: get('$binary') === undefined ? false : boolean('$binary', get('$binary')!),
+    timeout:
+      get('$timeout') === undefined ? undefined : nonNegativeInteger('$timeout', get('$timeout')!),
+    savedFilter: text(get('$savedfilter')),
+    savedOrderBy: text(get('$savedorderby')),
+    subOrderBy: text(get('$subOrderby')),
+    logicOperator: text(get('$logicOperator'))?.toUpperCase(),
+    otherCollection: text(get('$otherCollection')),
+    clean: get('$clean') === undefined ? false : boolean('$clean', get('$clean')!),
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),
   }
+}
+
+/** A text value, its quotes removed and trimmed. */
+function text(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : unquote(value).trim()
 }
 
 /** A comma-separated list (`$attributes=name, employer.name`); an empty one is 1816, as on Wakanda. */

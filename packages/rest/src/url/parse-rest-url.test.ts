@@ -161,7 +161,7 @@ describe('parseRestUrl', () => {
   })
 
   it('answers a real server resource this version lacks with 501 9010', () => {
-    for (const r of ['$info', '$directory', '$singleton', '$upload', '$getWebForm']) {
+    for (const r of ['$directory', '$singleton', '$upload', '$getWebForm']) {
       const e = parseError(`/rest/${r}/x`)
       expect([e.name, e.errCode, e.message]).toEqual([
         'NotImplemented',

@@ -12,6 +12,7 @@ import { formDecode } from './query-string.js'
 export type RestTarget =
   | { readonly kind: 'catalog'; readonly which: 'short' | 'all' }
   | { readonly kind: 'catalogDataClass'; readonly name: string }
+  | { readonly kind: 'info' }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
@@ -33,7 +34,6 @@ export interface ParsedUrl {
 
 /** Resources of the real server that this version does not serve yet: 501, not 404. */
 const FUTURE_RESOURCES: ReadonlySet<string> = new Set([
-  '$info',
   '$directory',
   '$singleton',
   '$upload',
@@ -95,6 +95,10 @@ export function parseRestUrl(
       return { target: { kind: 'catalog', which: 'all' }, search }
     if (parts.length === 2) return { target: { kind: 'catalogDataClass', name: parts[1]! }, search }
     return fail('UrlMalformed', [url, '$catalog takes at most one more segment'])
+  }
+  if (first === '$info') {
+    if (parts.length > 1) return fail('UrlMalformed', [url, '$info takes no more segments'])
+    return { target: { kind: 'info' }, search }
   }
   if (first.startsWith('$')) {
     if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])
