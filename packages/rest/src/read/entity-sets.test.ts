@@ -19,7 +19,7 @@ const setup = (options: DatastoreOptions = {}) => {
   }
   /** Makes a set and returns its id, taken from the last segment of `__ENTITYSET` as clients do. */
   const make = async (path: string): Promise<string> => {
-    const { json } = (await get(path)) as { json: any }
+    const { json } = (await get(path)) as { status: number; json: any }
     return (json.__ENTITYSET as string).split('/').at(-1)!
   }
   return { ds, clock, get, error, post, make }
@@ -32,23 +32,23 @@ describe('$method=entityset', () => {
     const { get, make } = setup()
     const r = (await get(
       '/rest/Employee?$filter="salary>5500"&$orderby="salary desc"&$top=1&$method=entityset',
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(Object.keys(r.json)[0]).toBe('__ENTITYSET')
     expect(r.json.__ENTITYSET).toMatch(/^\/rest\/Employee\/\$entityset\/[0-9A-F]{32}$/)
     expect([r.json.__COUNT, r.json.__SENT]).toEqual([2, 1])
     const id = await make('/rest/Employee?$orderby="salary desc"&$method=entityset')
-    const read = (await get(`/rest/Employee/$entityset/${id}`)) as { json: any }
+    const read = (await get(`/rest/Employee/$entityset/${id}`)) as { status: number; json: any }
     expect(read.json).not.toHaveProperty('__ENTITYSET')
     expect(keys(read.json)).toEqual(['3', '2', '1'])
     const page = (await get(
       `/rest/Employee/$entityset/${id}?$skip=1&$top=1&$attributes=lastName`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(page.json.__ENTITIES).toEqual([
       { __KEY: '2', __TIMESTAMP: '2026-01-02T00:00:00.000Z', __STAMP: 1, lastName: 'Turing' },
     ])
     const filtered = (await get(
       `/rest/Employee/$entityset/${id}?$filter="salary<6500"&$asArray=true`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(filtered.json.map((e: any) => e.__KEY)).toEqual([2, 1])
     expect(
       ((await get(`/rest/Employee/$entityset/${id}?$compute=sum&$attributes=salary`)) as any).json,
@@ -94,7 +94,7 @@ describe('$method=entityset', () => {
     clock.advance(7_200_001)
     const again = (await get(
       `/rest/Employee/$entityset/${id}?$savedfilter="salary>5500"&$savedorderby="salary desc"`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(again.status).toBe(200)
     expect(keys(again.json)).toEqual(['3', '2'])
     clock.advance(599_000)
@@ -107,12 +107,12 @@ describe('$method=entityset', () => {
     const { get, post, make } = setup()
     const id = await make('/rest/Employee?$method=entityset')
     await post('/rest/Employee(2)?$method=delete')
-    const read = (await get(`/rest/Employee/$entityset/${id}`)) as { json: any }
+    const read = (await get(`/rest/Employee/$entityset/${id}`)) as { status: number; json: any }
     expect(read.json.__COUNT).toBe(3)
     expect(read.json.__ENTITIES[1]).toEqual({ __STAMP: 0 })
     const cleaned = (await get(
       `/rest/Employee/$entityset/${id}?$clean=true&$method=entityset`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(cleaned.json.__COUNT).toBe(2)
     expect(cleaned.json.__ENTITYSET).not.toContain(id)
     expect(((await get(`/rest/Employee/$entityset/${id}`)) as any).json.__COUNT).toBe(3)
@@ -127,16 +127,16 @@ describe('$method=entityset', () => {
     const b = await make('/rest/Employee?$filter="salary<=6000"&$method=entityset')
     const and = (await get(
       `/rest/Employee/$entityset/${a}?$logicOperator=and&$otherCollection=${b}`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(keys(and.json)).toEqual(['2'])
     const or = (await get(
       `/rest/Employee/$entityset/${a}?$logicOperator=OR&$otherCollection=${b}&$method=entityset`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(keys(or.json)).toEqual(['3', '2', '1'])
     expect(or.json.__ENTITYSET).toBeDefined()
     const except = (await get(
       `/rest/Employee/$entityset/${a}?$logicOperator=Except&$otherCollection=${b}`,
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(keys(except.json)).toEqual(['3'])
     const yes = await get(
       `/rest/Employee/$entityset/${a}?$logicOperator=INTERSECT&$otherCollection=${b}`,
@@ -169,7 +169,7 @@ describe('$method=entityset', () => {
     const { get } = setup()
     const r = (await get(
       '/rest/Company(1)/staff?$expand=staff&$method=subentityset&$subOrderby=lastName DESC',
-    )) as { json: any }
+    )) as { status: number; json: any }
     expect(r.json.__ENTITYSET).toMatch(/^\/rest\/Employee\/\$entityset\//)
     expect(r.json.__ENTITIES.map((e: any) => e.lastName)).toEqual(['Turing', 'Lovelace'])
     const id = (r.json.__ENTITYSET as string).split('/').at(-1)
@@ -193,7 +193,7 @@ describe('$method=entityset', () => {
     const { get, clock, make } = setup()
     const id = await make('/rest/Employee?$orderby="salary"&$method=entityset&$timeout=300')
     clock.advance(1000)
-    const { json } = (await get('/rest/$info')) as { json: any }
+    const { json } = (await get('/rest/$info')) as { status: number; json: any }
     expect(json.entitySetCount).toBe(1)
     expect(json.entitySet[0]).toEqual({
       id,
