@@ -40,6 +40,7 @@ import {
   type LoadCase,
   type PlainStore,
 } from './suites/query.bench.ts'
+import { SETS_OPS, setsGroups } from './suites/sets.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -61,7 +62,7 @@ import {
 
 // ---------------------------------------------------------------- options
 
-const SUITES = ['query', 'text', 'http', 'writes', 'aggregate'] as const
+const SUITES = ['query', 'text', 'http', 'writes', 'aggregate', 'sets'] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
 const QUERY_OPS = [
@@ -90,6 +91,7 @@ interface Options {
   engine: EngineChoice
   textRows: number
   aggregateRows: number
+  setsSize: number
   http: HttpOptions
   writes: WritesOptions
   build: BuildChoice
@@ -106,7 +108,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate   suites to run (default all)
+  --suite=query,text,http,writes,aggregate,sets   suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
                      text-in100), http, writes (or write-update write-update-indexed
@@ -123,6 +125,8 @@ const HELP = `usage: npm run bench -- [options]
   --text-rows=100k   rows of the text suite (default 100k)
   --aggregate-rows=1m  rows of the aggregate suite (default 1m; quick: 100k); its operations
                      for --only: agg-compute agg-distinct agg-distinct-indexed
+  --sets-size=100k   members of each entity set of the sets suite (default 100k); its
+                     operations for --only: sets-keep sets-and sets-or sets-except
   --http-rows=200k   Item rows of the server under load (default 200k; quick: 20k)
   --startup-sizes=20k,200k   start-up and memory sizes (default 20k,200k; quick: 2k,20k)
   --startup-reps=N   start-ups per size and process (default 3; one when a start takes > 10 s)
@@ -155,6 +159,7 @@ function parseArgs(argv: string[]): Options {
     engine: 'compiled',
     textRows: 100_000,
     aggregateRows: 1_000_000,
+    setsSize: 100_000,
     http: {
       rows: 200_000,
       startupSizes: [20_000, 200_000],
@@ -224,6 +229,9 @@ function parseArgs(argv: string[]): Options {
       case '--aggregate-rows':
         aggregateRows = parseSize(value)
         break
+      case '--sets-size':
+        o.setsSize = parseSize(value)
+        break
       case '--http-rows':
         http.rows = parseSize(value)
         break
@@ -280,7 +288,12 @@ function parseArgs(argv: string[]): Options {
     const only = o.only
     const known = [...SUITES, ...QUERY_OPS, ...WRITE_OPS]
     for (const x of only)
-      if (!known.includes(x) && !x.startsWith('text-') && !AGGREGATE_OPS.includes(x)) {
+      if (
+        !known.includes(x) &&
+        !x.startsWith('text-') &&
+        !AGGREGATE_OPS.includes(x) &&
+        !SETS_OPS.includes(x)
+      ) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
       }
@@ -289,6 +302,7 @@ function parseArgs(argv: string[]): Options {
         only.includes(s) ||
         (s === 'query' && only.some((x) => QUERY_OPS.includes(x))) ||
         (s === 'aggregate' && only.some((x) => AGGREGATE_OPS.includes(x))) ||
+        (s === 'sets' && only.some((x) => SETS_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
         (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
@@ -322,7 +336,7 @@ const wanted = (id: string): boolean => {
 const started = Date.now()
 // The HTTP suite runs the CLI from dist/: no in-process engine to compile for it alone.
 const engine =
-  runs('query') || runs('text') || runs('aggregate') || runs('writes')
+  runs('query') || runs('text') || runs('aggregate') || runs('writes') || runs('sets')
     ? await loadEngine(opts.engine)
     : undefined
 const cpu = cpus()
@@ -337,6 +351,7 @@ const suiteText: Record<Suite, string> = {
     `peers ${opts.peers ? `up to ${sizeLabel(opts.peersMax)}` : 'off'})`,
   text: `text (${sizeLabel(opts.textRows)} rows)`,
   aggregate: `aggregate (${sizeLabel(opts.aggregateRows)} rows)`,
+  sets: `sets (${sizeLabel(opts.setsSize)} members a set)`,
   http:
     `http (${sizeLabel(opts.http.rows)} rows under load; start-up at ` +
     `${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
@@ -615,6 +630,34 @@ if (runs('aggregate')) {
     suiteFailed('aggregate', e)
   }
   suiteDone('aggregate')
+}
+
+// ---------------------------------------------------------------- entity sets
+
+if (runs('sets')) {
+  try {
+    const n = opts.setsSize
+    // --only=sets-and…: those groups; otherwise all of them.
+    const only = opts.only?.filter((x) => SETS_OPS.includes(x)) ?? []
+    const fx = setsGroups(engine!.core, n)
+    console.log(
+      `\n## Entity sets — ${sizeLabel(n)} members a set, over ${sizeLabel(2 * n)} rows ` +
+        `(loaded in ${ms(fx.loadMs)} ms)`,
+    )
+    timeGroups(
+      // The size shown is the dataclass's rows, as in the other suites.
+      2 * n,
+      fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
+      {
+        warmup: opts.warmup ?? 2,
+        reps: opts.reps ?? (opts.quick ? 3 : 9),
+        minSampleMs: opts.quick ? 10 : 40,
+      },
+    )
+  } catch (e) {
+    suiteFailed('sets', e)
+  }
+  suiteDone('sets')
 }
 
 // ---------------------------------------------------------------- HTTP
