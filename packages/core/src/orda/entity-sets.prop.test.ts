@@ -237,10 +237,8 @@ describe('entity sets: lifetimes on the clock', () => {
   })
 
   // Found by this suite: lru-cache's delete() answers true for an entry that is past its lifetime
-  // but not yet swept, so `release` of an expired set answers true until something calls purge()
-  // (size, members, info, keep). `it.fails` keeps the test green while the bug is there: when it is
-  // fixed, this test fails and the marker goes.
-  it.fails('release of an expired set answers false, as for a set that never was', () => {
+  // but not yet swept, so `release` of an expired set once answered true.
+  it('release of an expired set answers false, as for a set that never was', () => {
     const { ds, clock, Item } = fresh(3)
     const set = Item.all().keep({ timeout: 10 })
     clock.advance(10_001)
@@ -341,8 +339,7 @@ describe('entity sets: the cache against a model (fc.commands)', () => {
       const e = m.live.find((x) => x.id === id)
       const released = r.ds.entitySets.release(id)
       m.live = m.live.filter((x) => x !== e)
-      // An expired set not yet swept answers true (the it.fails test above): not compared here.
-      if (!e || !expired(m, e)) expect(released).toBe(!!e)
+      expect(released).toBe(!!e && !expired(m, e))
     }
     toString = () => `release(${this.pick})`
   }

@@ -159,8 +159,12 @@ export class EntitySetStore {
     return this.#cache.peek(id)
   }
 
-  /** Forgets the set `id`; false if there was none. */
+  /** Forgets the set `id`; false if there was none (an expired set is none: lru-cache's delete would say true). */
   release(id: string): boolean {
+    if (this.#cache.peek(id) === undefined) {
+      this.#cache.delete(id)
+      return false
+    }
     return this.#cache.delete(id)
   }
 
