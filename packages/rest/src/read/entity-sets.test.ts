@@ -67,6 +67,12 @@ describe('$method=entityset', () => {
     expect((await get(`/rest/Employee/$entityset/${id}`)).status).toBe(200)
     clock.advance(60_001)
     expect(await error(`/rest/Employee/$entityset/${id}`)).toEqual({ status: 404, errCode: 1802 })
+    const expiring = await make('/rest/Employee?$method=entityset&$timeout=60')
+    clock.advance(60_001)
+    expect(await error(`/rest/Employee/$entityset/${expiring}?$method=release`)).toEqual({
+      status: 404,
+      errCode: 1802,
+    })
     const long = await make('/rest/Employee?$method=entityset')
     clock.advance(7_199_000)
     expect((await get(`/rest/Employee/$entityset/${long}`)).status).toBe(200)
