@@ -19,8 +19,17 @@ export type {
   SetInfo,
 } from './orda/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
-export type { Assignments, CommittedChange, WriteCheck } from './txn/transaction.js'
+export type {
+  Assignments,
+  CommittedChange,
+  TransactionOptions,
+  WriteCheck,
+} from './txn/transaction.js'
 export { saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
+export { LockTable, sameOwner } from './locks/lock-table.js'
+export type { Lock, LockOwner, LockOwnerInfo } from './locks/lock-table.js'
+export { LOCK_KIND, lockedBy } from './orda/locks.js'
+export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
 export type { SaveStatus } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'

@@ -405,6 +405,18 @@ export const ERRORS = {
     'quota',
     (what: string) => `The entity set cannot be kept: ${what}`,
   ),
+  /**
+   * A write, lock or unlock of an entity that another session or process holds a pessimistic lock
+   * on. The real server reports it as status 3 "Already locked" in `__STATUS`, with no public
+   * errCode: Entistore's code (9070).
+   */
+  EntityLocked: spec(
+    9070,
+    'enti',
+    'conflict',
+    (key: unknown, dataClass: string, holder: string) =>
+      `The entity with ${q(key)} key in the ${q(dataClass)} dataclass is locked by ${holder}`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

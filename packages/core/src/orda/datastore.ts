@@ -9,13 +9,14 @@ import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js
 import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { SessionStore, type SessionStoreOptions } from '../sessions/session-store.js'
+import { LockTable, sessionOwnerKey, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
-import { runTransaction } from './writes.js'
+import { runAs, runTransaction } from './writes.js'
 
 export type { CommitListener }
 
@@ -37,6 +38,16 @@ export class Datastore {
   readonly sessions: SessionStore
   /** Selections kept under an id, with lifetimes (4D's entity sets). */
   readonly entitySets: EntitySets
+  /**
+   * Pessimistic locks: who holds which entity (`entity.lock()`, REST `$lock=true`). A closed,
+   * expired or evicted session's locks are released; a deleted entity's lock is dropped.
+   */
+  readonly locks: LockTable
+  /**
+   * The owner of writes and locks made through the TypeScript API outside `runAs`: one for the
+   * whole datastore, as a 4D process, so API callers never lock each other out.
+   */
+  readonly processOwner: LockOwner = Object.freeze({ id: 'process', kind: 'process' })
   /** @internal The tables and the one commit. */
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
@@ -52,6 +63,18 @@ export class Datastore {
       options.newUuid ?? (() => globalThis.crypto.randomUUID()),
     )
     this.sessions = new SessionStore(this.clock, options.sessions)
+    // A session's locks last as long as it: released when it closes, and never honoured once it has
+    // expired even if no request has swept it yet (the lock table asks whether the holder is live).
+    const sessions = this.sessions
+    this.locks = new LockTable(
+      this.clock,
+      (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
+    )
+    this.sessions.onClose((session) => this.locks.releaseOwner(sessionOwnerKey(session.id)))
+    this.store.onCommit((changes) => {
+      for (const c of changes)
+        if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
+    })
     const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
@@ -112,6 +135,15 @@ export class Datastore {
    */
   transaction<T>(fn: () => T): T {
     return runTransaction(this, fn)
+  }
+
+  /**
+   * Runs `fn` on behalf of `owner`: every write and lock it makes is that owner's (the REST adapter
+   * runs each request as its session). Writes to an entity another owner locked are refused with
+   * EntityLocked (9070). `fn` must be synchronous.
+   */
+  runAs<T>(owner: LockOwner, fn: () => T): T {
+    return runAs(this, owner, fn)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

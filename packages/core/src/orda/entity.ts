@@ -10,6 +10,7 @@ import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-recor
 import { EntitySelection } from './entity-selection.js'
 import { EntityDraft } from './entity-draft.js'
 import { dropEntity } from './writes.js'
+import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity
@@ -98,6 +99,31 @@ export class Entity implements EntityRecord, EntityView {
    */
   drop(options: { readonly force?: boolean } = {}): void {
     dropEntity(this.dataClass, this.key, options.force ? {} : { stamp: this.stamp })
+  }
+
+  /**
+   * Locks this entity for its owner (4D's pessimistic lock): until `unlock()`, or the end of the
+   * owner's session, other sessions and processes can neither save, drop, lock nor unlock it. The
+   * owner is whoever acts (`ds.runAs`), by default the datastore's one process owner, shared by
+   * every TypeScript caller; the REST adapter passes the HTTP session.
+   *
+   * Returns `{ success: true }` (also when the owner holds it already), or `{ success: false,
+   * status, statusText }`: 3 "Already locked" with `lockKind` 7, `lockKindText` and `lockInfo`
+   * when another owner holds it; 2 if the entity was saved since this version was read; 5 if it no
+   * longer exists; 4 if the owner is a closed session.
+   *
+   * @example const r = ds.Employee.get(3)!.lock(); if (!r.success) console.log(r.statusText)
+   */
+  lock(options?: LockOptions): LockResult {
+    return lockEntity(this, options)
+  }
+
+  /**
+   * Releases this entity's lock if its owner holds it. `{ success: true }` when it is unlocked
+   * afterwards (also if nobody held it); status 3 if another owner holds it, 5 if it was deleted.
+   */
+  unlock(options?: LockOptions): LockResult {
+    return unlockEntity(this, options)
   }
 
   /**

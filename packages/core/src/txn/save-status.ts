@@ -25,6 +25,8 @@ export function saveStatusOf(error: unknown): SaveStatus {
       return SAVE_STATUS.stampHasChanged
     case 'EntityNotFound':
       return SAVE_STATUS.entityDoesNotExist
+    case 'EntityLocked':
+      return SAVE_STATUS.locked
     default:
       return error.category === 'forbidden' ? SAVE_STATUS.wrongPermission : SAVE_STATUS.seriousError
   }

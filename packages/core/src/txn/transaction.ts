@@ -16,6 +16,7 @@
  */
 import { Immer, enablePatches, type Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
+import { sameOwner, type LockOwner, type LockTable } from '../locks/lock-table.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { BatchState, coerceAt, newRecord, type Change, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
@@ -41,6 +42,18 @@ export interface WriteCheck {
    * entity still has it; absent, the write applies to whatever version is current.
    */
   readonly stamp?: number | undefined
+  /**
+   * Who writes, for pessimistic locks: the write is refused with EntityLocked (9070) when another
+   * owner holds the entity's lock. Absent, the transaction's own owner writes.
+   */
+  readonly owner?: LockOwner | undefined
+}
+
+export interface TransactionOptions {
+  /** The locks writes are checked against. Absent, no entity is ever locked. */
+  readonly locks?: LockTable
+  /** Who writes when a `WriteCheck` names no owner. */
+  readonly owner?: LockOwner
 }
 
 /** One entity touched by a transaction: its committed version (if any) and its staged one (null: deleted). */
@@ -62,10 +75,14 @@ export class Transaction {
   readonly #claims = new Map<Table, Map<string, Claims>>()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
   readonly #now: number
+  readonly #locks: LockTable | undefined
+  readonly #owner: LockOwner | undefined
 
-  constructor(store: Store) {
+  constructor(store: Store, options: TransactionOptions = {}) {
     this.#store = store
     this.#now = store.clock.now()
+    this.#locks = options.locks
+    this.#owner = options.owner
   }
 
   /** Whether `commit()` or `cancel()` was called. */
@@ -118,8 +135,9 @@ export class Transaction {
 
   /**
    * Stages new values for the entity `key`: a new version with the stamp + 1. Throws EntityNotFound
-   * (1542) if there is none, StampChanged (1263) if `check.stamp` is not its stamp, and as `create`
-   * for the values; the primary key cannot change.
+   * (1542) if there is none, EntityLocked (9070) if another owner than the writer holds its lock,
+   * StampChanged (1263) if `check.stamp` is not its stamp, and as `create` for the values; the
+   * primary key cannot change.
    */
   update(table: Table, key: KeyValue, values: Assignments, check: WriteCheck = {}): EntityRecord {
     this.#open()
@@ -151,7 +169,7 @@ export class Transaction {
     return after
   }
 
-  /** Stages the deletion of `key`: throws EntityNotFound (1542) or StampChanged (1263) as `update`. */
+  /** Stages the deletion of `key`: throws EntityNotFound (1542), EntityLocked (9070) or StampChanged (1263) as `update`. */
   delete(table: Table, key: KeyValue, check: WriteCheck = {}): EntityRecord {
     this.#open()
     const before = this.#existing(table, key, check)
@@ -203,6 +221,15 @@ export class Transaction {
   #existing(table: Table, key: KeyValue, check: WriteCheck): EntityRecord {
     const current = this.read(table, key)
     if (!current) return fail('EntityNotFound', [String(key), table.def.name])
+    const lock = this.#locks?.holder(table.def.name, key)
+    const writer = check.owner ?? this.#owner
+    if (lock && !(writer && sameOwner(lock.owner, writer))) {
+      fail(
+        'EntityLocked',
+        [key, table.def.name, lock.owner.kind === 'session' ? 'another session' : 'a process'],
+        { details: { dataClass: table.def.name, key, recordNumber: current.rowId, lock } },
+      )
+    }
     if (check.stamp !== undefined && check.stamp !== current.stamp) {
       fail('StampChanged', [current.rowId, table.def.name], {
         details: { dataClass: table.def.name, key, stamp: current.stamp, given: check.stamp },

@@ -1,0 +1,159 @@
+/**
+ * @module Pessimistic locks (4D's `entity.lock()`, REST `$lock=true`): which owner holds which
+ * entity, and since when. An owner is an HTTP session or a "process" (4D's name for a caller of the
+ * language API: in Entistore, the TypeScript code that holds the datastore).
+ *
+ * The table only records locks; the transaction refuses a write by another owner than the holder
+ * (txn/transaction.ts), the Datastore drops a closed session's locks (`releaseOwner`), and a commit
+ * that deletes an entity drops its lock. A lock held by an owner that `isLive` says is gone (a
+ * session that expired and was not swept yet) is dropped the moment it is consulted, so it never
+ * blocks anyone: no timers.
+ */
+import type { Clock } from '../clock/clock.js'
+import type { KeyValue } from '../values/value-types.js'
+
+/** What the real server reports of a lock's holder (`lockInfo`): the client of a REST session. */
+export interface LockOwnerInfo {
+  /** The Host header of the request that took the lock. */
+  readonly host?: string
+  readonly IPAddr?: string
+  readonly userAgent?: string
+}
+
+/** Who holds a lock: a REST session (by its id) or a process (TS API callers). */
+export interface LockOwner {
+  readonly id: string
+  readonly kind: 'session' | 'process'
+  readonly info?: LockOwnerInfo
+}
+
+/** One lock: its holder and when it was taken (epoch ms on the datastore's clock). */
+export interface Lock {
+  readonly dataClass: string
+  readonly key: KeyValue
+  readonly owner: LockOwner
+  readonly since: number
+}
+
+/** Whether two owners are the same (same kind, same id; `info` does not count). */
+export const sameOwner = (a: LockOwner, b: LockOwner): boolean => a.id === b.id && a.kind === b.kind
+
+const ownerKey = (o: LockOwner): string => `${o.kind}:${o.id}`
+
+export class LockTable {
+  readonly #clock: Clock
+  readonly #isLive: (owner: LockOwner) => boolean
+  // dataclass name → key → lock; and each owner's locks, to release them at once.
+  readonly #byEntity = new Map<string, Map<KeyValue, Lock>>()
+  readonly #byOwner = new Map<string, Set<Lock>>()
+
+  /** `isLive` says whether an owner still exists (a session not closed); by default, always. */
+  constructor(clock: Clock, isLive: (owner: LockOwner) => boolean = () => true) {
+    this.#clock = clock
+    this.#isLive = isLive
+  }
+
+  /** Whether `owner` still exists (a session not closed or expired). */
+  isLive(owner: LockOwner): boolean {
+    return this.#isLive(owner)
+  }
+
+  /** Number of locks held (those of owners gone included until they are consulted or released). */
+  get size(): number {
+    let n = 0
+    for (const locks of this.#byEntity.values()) n += locks.size
+    return n
+  }
+
+  /** The lock on (dataClass, key) if its holder is live; a dead holder's locks are dropped. */
+  holder(dataClass: string, key: KeyValue): Lock | undefined {
+    const lock = this.#byEntity.get(dataClass)?.get(key)
+    if (!lock) return undefined
+    if (this.#isLive(lock.owner)) return lock
+    this.releaseOwner(lock.owner)
+    return undefined
+  }
+
+  /**
+   * Locks (dataClass, key) for `owner`. Returns the lock held afterwards: `owner`'s own (new, or
+   * the one it held already: locking twice is one lock), or another owner's that refused it.
+   */
+  take(dataClass: string, key: KeyValue, owner: LockOwner): Lock {
+    const held = this.holder(dataClass, key)
+    if (held) return held
+    const lock: Lock = { dataClass, key, owner, since: this.#clock.now() }
+    let locks = this.#byEntity.get(dataClass)
+    if (!locks) this.#byEntity.set(dataClass, (locks = new Map()))
+    locks.set(key, lock)
+    const k = ownerKey(owner)
+    let mine = this.#byOwner.get(k)
+    if (!mine) this.#byOwner.set(k, (mine = new Set()))
+    mine.add(lock)
+    return lock
+  }
+
+  /**
+   * Unlocks (dataClass, key) if `owner` holds it. Returns undefined when it is unlocked afterwards
+   * (released now, or held by nobody), or the other owner's lock that stays.
+   */
+  release(dataClass: string, key: KeyValue, owner: LockOwner): Lock | undefined {
+    const held = this.holder(dataClass, key)
+    if (!held) return undefined
+    if (!sameOwner(held.owner, owner)) return held
+    this.#remove(held)
+    return undefined
+  }
+
+  /** Drops the lock on (dataClass, key) whoever holds it (the entity was deleted). */
+  drop(dataClass: string, key: KeyValue): void {
+    const lock = this.#byEntity.get(dataClass)?.get(key)
+    if (lock) this.#remove(lock)
+  }
+
+  /** Drops every lock `owner` holds (its session closed); returns how many. */
+  releaseOwner(owner: LockOwner | string): number {
+    const k = typeof owner === 'string' ? owner : ownerKey(owner)
+    const mine = this.#byOwner.get(k)
+    if (!mine) return 0
+    this.#byOwner.delete(k)
+    for (const lock of mine) {
+      const locks = this.#byEntity.get(lock.dataClass)
+      if (locks?.get(lock.key) === lock) {
+        locks.delete(lock.key)
+        if (locks.size === 0) this.#byEntity.delete(lock.dataClass)
+      }
+    }
+    return mine.size
+  }
+
+  /** The locks `owner` holds, oldest first. */
+  heldBy(owner: LockOwner): Lock[] {
+    return [...(this.#byOwner.get(ownerKey(owner)) ?? [])]
+  }
+
+  /** Every lock whose holder is live. */
+  list(): Lock[] {
+    const out: Lock[] = []
+    for (const locks of [...this.#byEntity.values()]) {
+      for (const lock of [...locks.values()]) {
+        if (this.holder(lock.dataClass, lock.key) === lock) out.push(lock)
+      }
+    }
+    return out
+  }
+
+  #remove(lock: Lock): void {
+    const locks = this.#byEntity.get(lock.dataClass)
+    if (locks?.get(lock.key) === lock) {
+      locks.delete(lock.key)
+      if (locks.size === 0) this.#byEntity.delete(lock.dataClass)
+    }
+    const k = ownerKey(lock.owner)
+    const mine = this.#byOwner.get(k)
+    mine?.delete(lock)
+    if (mine?.size === 0) this.#byOwner.delete(k)
+  }
+}
+
+/** A session's owner key, for `releaseOwner` when only the session id is known. */
+export const sessionOwnerKey = (sessionId: string): string => `session:${sessionId}`
