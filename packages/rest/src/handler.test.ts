@@ -997,12 +997,12 @@ describe('errors', () => {
     )
     await expectError(
       rest,
-      '/rest/Employee?$lock=true',
+      '/rest/Employee?$rawPict=true',
       501,
       9010,
-      'The $lock parameter is not supported by this version of Entistore',
+      'The $rawPict parameter is not supported by this version of Entistore',
     )
-    await expectError(rest, '/rest/Employee(1)?$LOCK=true', 501, 9010, /The \$lock parameter/)
+    await expectError(rest, '/rest/Employee(1)?$RAWPICT=true', 501, 9010, /The \$rawPict parameter/)
     await expectError(rest, '/rest/$catalog?$rawPict=1', 501, 9010)
     // Path resources are not query keywords.
     await expectError(rest, '/rest/Employee?$catalog', 400, 1811)

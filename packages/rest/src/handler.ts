@@ -150,7 +150,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const { target, params } = parsed
       const body = (): unknown =>
         readJsonBody(request.body, request.headers['content-type'], { maxDepth: maxBodyDepth })
-      const reply = route({ ds, uris, writer, session, method, target, params, body })
+      const headers = request.headers
+      const reply = route({ ds, uris, writer, session, method, target, params, headers, body })
       const out = render(reply.body, request)
       return reply.file
         ? { status: reply.status, body: out, file: reply.file }

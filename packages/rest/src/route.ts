@@ -13,12 +13,15 @@ import {
   isBinaryValue,
   LOGIC_OPERATORS,
   isPublic,
+  SAVE_STATUS,
   type AttributeDef,
   type DataClass,
   type Datastore,
   type Entity,
   type EntitySelection,
   type EntitySet,
+  type LockOwner,
+  type LockResult,
   type LogicOperator,
   type RelatedEntitiesAttributeDef,
   type RelatedEntityAttributeDef,
@@ -37,12 +40,14 @@ import { dashboard } from './serialize/dashboard.js'
 import { parseProjection, type Projection } from './serialize/projection.js'
 import { selectionArray, selectionEnvelope, type Window } from './serialize/selection.js'
 import type { Uris } from './serialize/uris.js'
+import type { RestHeaders } from './exchange.js'
 import type { RestParams } from './url/params.js'
 import type { RestTarget } from './url/parse-rest-url.js'
 import { computeReply } from './read/compute.js'
 import { distinctReply } from './read/distinct.js'
 import { deleteEntities } from './write/delete.js'
 import { update } from './write/update.js'
+import { refusedStatus } from './write/save-status-json.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -52,6 +57,8 @@ export interface RouteContext {
   readonly method: string
   readonly target: RestTarget
   readonly params: RestParams
+  /** The request's headers (`host` and `user-agent` describe a lock's holder). */
+  readonly headers: RestHeaders
   /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
   readonly body: () => unknown
 }
@@ -79,7 +86,8 @@ const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 
 
 export function route(ctx: RouteContext): Reply {
   const { target, params } = ctx
-  if (ctx.method === 'POST') return write(ctx)
+  // Writes are the session's: refused on an entity another session or process has locked.
+  if (ctx.method === 'POST') return ctx.ds.runAs(sessionOwner(ctx), () => write(ctx))
   if (ctx.method !== 'GET') fail('MethodNotAllowed', [ctx.method, `it answers ${ALLOWED_METHODS}`])
   if (params.method !== undefined && !READ_METHODS.has(params.method)) {
     if (WRITE_METHODS.has(params.method))
@@ -172,6 +180,7 @@ function readDataClass(
   }
   if (params.method === 'release')
     fail('MethodNotApplicable', ['release', `${dc.name}: it releases an entity set`])
+  if (params.lock !== undefined) return lock(ctx, dc, target, params.lock)
   if (target.key !== undefined || target.lookup !== undefined) {
     const entity =
       target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
@@ -200,6 +209,67 @@ function readDataClass(
   const aggregate = params.compute !== undefined || params.distinct
   const { selection, head } = selectionOfRequest(ctx, dc, { ordered: !aggregate })
   return readSelection(ctx, selection, { paths, head })
+}
+
+/** The session of a request as the owner of its locks and writes, with its client for `lockInfo`. */
+function sessionOwner(ctx: RouteContext): LockOwner {
+  const header = (name: string): string | undefined => {
+    const v = ctx.headers[name]
+    return Array.isArray(v) ? v[0] : v
+  }
+  const host = header('host')
+  const userAgent = header('user-agent')
+  return {
+    id: ctx.session.id,
+    kind: 'session',
+    info: {
+      ...(host !== undefined ? { host } : {}),
+      ...(userAgent !== undefined ? { userAgent } : {}),
+    },
+  }
+}
+
+/**
+ * `GET /rest/Employee(3)?$lock=true` locks the entity for the session, `$lock=false` unlocks it.
+ * The reply is 200 either way, `{"result": true, "__STATUS": {"success": true}}` or `result` false
+ * with the status of the refusal: 3 "Already locked" (with `lockKind`, `lockKindText`, `lockInfo`)
+ * when another session or a process holds it, 5 when the entity does not exist (deleted, or never
+ * there). Only one entity can be locked: a selection is refused (1806).
+ */
+function lock(
+  ctx: RouteContext,
+  dc: DataClass,
+  target: Extract<RestTarget, { kind: 'dataClass' }>,
+  wanted: boolean,
+): Reply {
+  if (target.key === undefined && target.lookup === undefined)
+    fail('InvalidParameter', [
+      '$lock',
+      String(wanted),
+      `one entity: GET /rest/${dc.name}({key})?$lock=true`,
+    ])
+  const entity = target.key !== undefined ? dc.get(target.key) : lookupOrNull(dc, target.lookup!)
+  const owner = sessionOwner(ctx)
+  const result: LockResult = !entity
+    ? { success: false, status: 5, statusText: SAVE_STATUS.entityDoesNotExist.statusText }
+    : wanted
+      ? entity.lock({ owner })
+      : entity.unlock({ owner })
+  if (result.success) return ok('{"result":true,"__STATUS":{"success":true}}')
+  return ok({ result: false, __STATUS: refusedStatus(result) })
+}
+
+/** A lookup's entity, or null when none matches (a lock answers status 5, not 404). */
+function lookupOrNull(
+  dc: DataClass,
+  lookup: { readonly attribute: string; readonly value: string },
+): Entity | null {
+  try {
+    return lookupEntity(dc, lookup)
+  } catch (error) {
+    if ((error as { name?: unknown }).name === 'EntityNotFound') return null
+    throw error
+  }
 }
 
 /**

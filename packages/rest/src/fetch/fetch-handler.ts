@@ -31,6 +31,9 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
   request.headers.forEach((value, name) => {
     headers[name] = value
   })
+  // A Request carries its host in its URL, not among its headers (fetch does not let one set
+  // Host): the core reads it as the node listener gives it (a lock's `lockInfo.host`).
+  if (headers.host === undefined) headers.host = hostOf(request.url)
   let body: Uint8Array | undefined
   if (takesBody(request.method) && request.body !== null) {
     body = await readBody(request, core.maxBodyBytes)
@@ -43,6 +46,13 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
     headers,
     body,
   })
+}
+
+/** The host and port of an absolute URL (`http://localhost:8080/rest` → `localhost:8080`). */
+function hostOf(url: string): string {
+  const start = url.indexOf('//') + 2
+  const end = url.indexOf('/', start)
+  return url.slice(start, end < 0 ? undefined : end)
 }
 
 /**

@@ -137,7 +137,7 @@ describe('toNodeListener', () => {
     expect(parseRaw(await raw(port, get('/rest/Employee(x)'))).statusLine).toBe(
       'HTTP/1.1 400 Bad Request',
     )
-    expect(parseRaw(await raw(port, get('/rest/Employee?$lock=true'))).statusLine).toBe(
+    expect(parseRaw(await raw(port, get('/rest/Employee?$rawPict=true'))).statusLine).toBe(
       'HTTP/1.1 501 Not Implemented',
     )
   })

@@ -40,11 +40,15 @@ describe('readParams', () => {
     ['$4dsid=%22ABC%22', { sessionId: 'ABC' }],
     ['$4DSID=A&$4DSID=B', { sessionId: 'B' }],
     ['_=170000&foo=bar&%24top=1', { top: 1 }],
+    ['$lock=true', { lock: true }],
+    ['$LOCK=false', { lock: false }],
+    ['$lock', { lock: true }],
+    ['$top=1', { lock: undefined }],
   ])('reads %s', (search, expected) => {
     expect(read(search)).toMatchObject(expected)
   })
 
-  it.each(['$lock', '$rawPict'])('refuses the unimplemented %s with 9010 naming it', (name) => {
+  it.each(['$rawPict', '$RAWPICT'])('refuses the unimplemented %s with 9010 naming it', (name) => {
     const e = readError(`${name}=x`)
     expect([e.name, e.errCode]).toEqual(['NotImplemented', 9010])
     expect(e.message).toMatch(/^The \$\w+ parameter is not supported by this version of Entistore$/)

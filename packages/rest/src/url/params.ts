@@ -38,6 +38,7 @@ const IMPLEMENTED = [
   '$logicOperator',
   '$otherCollection',
   '$clean',
+  '$lock',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -58,7 +59,6 @@ const METHOD_BY_NAME = new Map<string, RestMethod>(METHODS.map((m) => [m, m]))
  * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
  */
 const KNOWN = [
-  '$lock',
   '$rawPict',
   // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
   // resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
@@ -113,6 +113,8 @@ export interface RestParams {
   readonly otherCollection: string | undefined
   /** `$clean=true`. */
   readonly clean: boolean
+  /** `$lock=true` locks the entity for the session, `$lock=false` unlocks it; undefined: neither. */
+  readonly lock: boolean | undefined
 }
 
 export interface ParamLimits {
@@ -187,6 +189,7 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     logicOperator: text(get('$logicOperator'))?.toUpperCase(),
     otherCollection: text(get('$otherCollection')),
     clean: get('$clean') === undefined ? false : boolean('$clean', get('$clean')!),
+    lock: get('$lock') === undefined ? undefined : boolean('$lock', get('$lock')!),
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),

@@ -10,7 +10,6 @@ import {
   fail,
   parseCached,
   runQuery,
-  saveStatusOf,
   toKey,
   type DataClass,
   type Datastore,
@@ -18,6 +17,7 @@ import {
 } from '@entistore/core'
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
 import type { Reply } from '../route.js'
+import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects } from './write-items.js'
 
 const OK: Reply = { status: 200, body: '{"ok":true}' }
@@ -110,8 +110,7 @@ function dropEach(req: DeleteRequest, keys: readonly unknown[]): Reply {
     } catch (error) {
       if (!isReported(error)) throw error
       failures++
-      const s = saveStatusOf(error)
-      const status = JSON.stringify({ status: s.status, statusText: s.statusText, success: false })
+      const status = saveStatusJson(error)
       results.push(
         `{"__KEY":${JSON.stringify(String(key))},"__STATUS":${status},"__ERROR":${JSON.stringify(errorList(error.stack4D()))}}`,
       )

@@ -15,7 +15,6 @@
  */
 import {
   datastoreError,
-  saveStatusOf,
   type DataClass,
   type Datastore,
   type DatastoreError,
@@ -24,6 +23,7 @@ import {
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
 import type { Reply } from '../route.js'
 import type { EntityWriter } from '../serialize/entity.js'
+import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects, readWriteItem, type WriteItem } from './write-items.js'
 
 export interface UpdateRequest {
@@ -132,10 +132,7 @@ function refusal(req: UpdateRequest, failure: Outcome & { ok: false }, inArray =
   return `{"__STATUS":${status},"__ERROR":${errors}}`
 }
 
-function statusJson(error: DatastoreError): string {
-  const s = saveStatusOf(error)
-  return JSON.stringify({ status: s.status, statusText: s.statusText, success: false })
-}
+const statusJson = saveStatusJson
 
 /**
  * The error stack of a refused save, as the real server lists it: the cause first, then 1046 for a
