@@ -110,7 +110,12 @@ describe('$lock between two sessions (the spec’s entity-lock table)', () => {
     expect(del.json.__ERROR[0].errCode).toBe(9070)
     const byFilter = await b.post('/rest/Employee?$method=delete&$filter="ID>0"')
     expect(byFilter.status).toBe(409)
+    const set = (await b.get('/rest/Employee?$method=entityset')).json.__ENTITYSET as string
+    const bySet = await b.post(`${set.replace(/^.*\/rest/, '/rest')}?$method=delete`)
+    expect([bySet.status, bySet.json.__ERROR[0].errCode]).toEqual([409, 9070])
     expect(Employee.length).toBe(3)
+    expect(Object.keys(update.json).slice(0, 3)).toEqual(['__STATUS', '__KEY', '__STAMP'])
+    expect(Object.keys(update.json).at(-1)).toBe('__ERROR')
 
     // in an array each item on its own: the locked one refused, the others saved
     const many = await b.post('/rest/Employee?$method=update', [
