@@ -217,13 +217,35 @@ export class Table {
   delete(rowId: number): void {
     const record = this.#rows[rowId]
     if (!record) return
+    if (!this.#orderedDirty) this.#unorder(record)
     this.#rows[rowId] = undefined
     this.#deletions++
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
     for (const column of this.#columns.values()) column.data[rowId] = NaN
     for (const column of this.#folded.values()) column[rowId] = null
-    this.#orderedDirty = true
+  }
+
+  // Takes a deleted record out of the key order: found by its key (the order is by key), then one
+  // move of the tail. Marking the order dirty instead made the next read of the whole dataclass
+  // sort every key again (about 50 ms at 200k rows) after a single delete.
+  #unorder(record: EntityRecord): void {
+    let lo = 0
+    let hi = this.#ordered.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareKeys(this.#rows[this.#ordered[mid]!]!.key, record.key) < 0) lo = mid + 1
+      else hi = mid
+    }
+    if (this.#ordered[lo] !== record.rowId) {
+      this.#orderedDirty = true
+      return
+    }
+    if (this.#orderedShared) {
+      this.#ordered = this.#ordered.slice()
+      this.#orderedShared = false
+    }
+    this.#ordered.splice(lo, 1)
   }
 
   #setColumns(record: EntityRecord): void {
