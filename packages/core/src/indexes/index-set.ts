@@ -154,9 +154,12 @@ export class IndexSet {
       if (oldKey === newKey) continue
       ix.hash?.remove(oldKey, before.rowId)
       ix.hash?.add(newKey, after.rowId)
-      if (!this.#bulk) {
-        ix.sorted?.remove(oldKey, before.rowId)
-        ix.sorted?.add(newKey, after.rowId)
+      if (this.#bulk || !ix.sorted) continue
+      // One move: only the entries between the old and the new position shift.
+      if (before.rowId === after.rowId) ix.sorted.move(oldKey, newKey, after.rowId)
+      else {
+        ix.sorted.remove(oldKey, before.rowId)
+        ix.sorted.add(newKey, after.rowId)
       }
     }
   }

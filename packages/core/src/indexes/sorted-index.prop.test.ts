@@ -46,3 +46,109 @@ describe('SortedIndex.resetFrom', () => {
     )
   })
 })
+
+describe('SortedIndex.move', () => {
+  // Keys of one column: numbers only (few distinct, so duplicates, or fractional), with nulls, or
+  // of mixed kinds, where a text or boolean key turns a numeric index generic mid-way.
+  const columns = fc.constantFrom<fc.Arbitrary<SortKey>>(
+    maybeNull(fc.integer({ min: 0, max: 6 })),
+    maybeNull(fc.double({ noNaN: true, min: -1e3, max: 1e3 })),
+    maybeNull(
+      fc.oneof(
+        { weight: 9, arbitrary: fc.integer({ min: 0, max: 4 }) },
+        { weight: 1, arbitrary: fewTexts },
+      ),
+    ),
+    maybeNull(fc.oneof(fc.boolean(), fc.integer({ min: -3, max: 3 }), fewTexts)),
+  )
+
+  it('gives what remove then add give, and every reader agrees with a sorted reference', () => {
+    fc.assert(
+      fc.property(
+        columns.chain((key) =>
+          fc.record({
+            initial: fc.array(key, { maxLength: 60 }),
+            bulk: fc.boolean(),
+            // Moves of existing rows (index into the rows), some of a row that is not there.
+            moves: fc.array(
+              fc.record({
+                pick: fc.nat({ max: 999 }),
+                key,
+                missing: fc.nat({ max: 9 }).map((x) => x === 0),
+              }),
+              { maxLength: 40 },
+            ),
+            // Keys to read: equal, prefix, and a range [lower, upper] (one side open or none).
+            probes: fc.array(
+              fc.record({ key, lo: fc.boolean(), hi: fc.boolean(), open: fc.nat({ max: 2 }) }),
+              { maxLength: 6 },
+            ),
+          }),
+        ),
+        ({ initial, bulk, moves, probes }) => {
+          const moved = new SortedIndex('x', false)
+          const pair = new SortedIndex('x', false)
+          const model = new Map<number, SortKey>()
+          initial.forEach((k, i) => model.set(i * 2, k))
+          if (bulk) {
+            moved.resetFrom(initial, Int32Array.from(model.keys()))
+            pair.resetFrom(initial, Int32Array.from(model.keys()))
+          } else
+            for (const [r, k] of model) {
+              moved.add(k, r)
+              pair.add(k, r)
+            }
+          for (const { pick, key, missing } of moves) {
+            const rows = [...model.keys()]
+            const rowId = missing || rows.length === 0 ? 1 + 2 * pick : rows[pick % rows.length]!
+            // A row not there: the old key is any key (move then adds).
+            const old = model.has(rowId) ? model.get(rowId)! : key
+            moved.move(old, key, rowId)
+            pair.remove(old, rowId)
+            pair.add(key, rowId)
+            model.set(rowId, key)
+          }
+          // Ties in row-id order: the reference gets the rows in that order.
+          const entries = [...model].sort(([a], [b]) => a - b)
+          const [rk, rr] = reference(
+            entries.map(([, k]) => k),
+            entries.map(([r]) => r),
+          )
+          const [k, r] = moved.content()
+          const [pk, pr] = pair.content()
+          expect([...r]).toEqual(rr)
+          expect([...pr]).toEqual(rr)
+          expect(k).toEqual(rk)
+          expect(pk).toEqual(rk)
+          expect(moved.size).toBe(rr.length)
+          rk.forEach((key, p) => expect(moved.keyAt(p)).toEqual(key))
+          // Readers: equality and ranges as row sets of the reference.
+          const rowsWhere = (keep: (k: SortKey) => boolean) =>
+            rr.filter((_, p) => keep(rk[p]!)).sort((a, b) => a - b)
+          const sortedRows = ([s, e]: [number, number]) => moved.rows(s, e).sort((a, b) => a - b)
+          for (const { key: probe, lo, hi, open } of [
+            ...probes,
+            { key: null, lo: 0, hi: 0, open: 0 },
+          ]) {
+            expect(sortedRows(moved.equal(probe))).toEqual(
+              rowsWhere((x) => compareKeys(x, probe) === 0),
+            )
+            if (probe === null) continue
+            const lower = open === 1 ? undefined : { key: probe, inclusive: !!lo }
+            const upper = open === 2 ? undefined : { key: probe, inclusive: !!hi }
+            const inRange = (x: SortKey) =>
+              typeof x === typeof probe &&
+              (!lower || compareKeys(x, lower.key) > (lower.inclusive ? -1 : 0)) &&
+              (!upper || compareKeys(x, upper.key) < (upper.inclusive ? 1 : 0))
+            expect(sortedRows(moved.range(lower, upper))).toEqual(rowsWhere(inRange))
+            if (typeof probe === 'string')
+              expect(sortedRows(moved.prefix(probe.slice(0, 1)))).toEqual(
+                rowsWhere((x) => typeof x === 'string' && x.startsWith(probe.slice(0, 1))),
+              )
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+})

@@ -2,20 +2,44 @@
  * @module A sorted index: (comparison key, row id) pairs in order, in two parallel arrays. Serves
  * ranges (`<`, `>=` …), `begin` (a prefix range), equality, and `$orderby` walks without sorting.
  * Nulls sort first; ties are in row-id order. Inserts and deletes are a binary search plus one
- * move of the tail (a memmove): fine up to millions of rows; a bulk load builds in one go instead.
+ * move of the tail (a memmove); an update moves its entry once, shifting only the entries between
+ * its old and new positions (`move`); a bulk load builds in one go instead.
  *
  * Row ids live in an Int32Array (4 bytes a row instead of 8 for a JS array of small integers).
- * Keys stay in a JS array: a column of numbers is then a packed array of doubles (8 bytes a row),
- * and text keys are the folded strings themselves.
+ * Keys have two representations:
+ * - numeric (every key a number or null, the usual case and the initial one): a Float64Array
+ *   parallel to the row ids, whose first `#nulls` slots stand for the nulls (they sort first, so
+ *   they are always a prefix; their slots hold no value). A typed array never changes its element
+ *   kind, and `copyWithin` on it is a memmove. A JS array would not stay unboxed: V8 keeps
+ *   element-kind feedback per allocation site, so once any index of the process held text in an
+ *   array made at the same site, every numeric index's array was made generic too (each number
+ *   boxed): at 1M rows of fractional keys, a remove + add went from 0.25 ms to 5 ms.
+ * - generic (text, booleans, mixed kinds of an object attribute): a JS array, made by
+ *   `genericKeys` only. The index switches to it for good when a key that is not a number or null
+ *   arrives; `resetFrom` chooses again.
+ * The typed arrays have room for more entries than `size` and double when full (V8 grows a JS
+ * array's store by half as much again on its own).
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
 
+/** compareKeys on two numbers (the same order, NaN first, without the kind checks). */
+const compareNumbers = (a: number, b: number): number =>
+  a === b ? 0 : a < b ? -1 : a > b ? 1 : Number.isNaN(a) ? -1 : 1
+
+/** The one place generic key arrays are made: none of them ever holds only numbers. */
+const genericKeys = (length: number): SortKey[] => new Array<SortKey>(length)
+
 export class SortedIndex {
   readonly attribute: string
   readonly folds: boolean
-  #keys: SortKey[] = []
+  #size = 0
   #rows = new Int32Array(16)
+  // Numeric representation (undefined when generic): keys at positions >= #nulls.
+  #numbers: Float64Array | undefined = new Float64Array(16)
+  #nulls = 0
+  // Generic representation (undefined when numeric), #size long.
+  #keys: SortKey[] | undefined = undefined
 
   constructor(attribute: string, folds: boolean) {
     this.attribute = attribute
@@ -23,16 +47,39 @@ export class SortedIndex {
   }
 
   get size(): number {
-    return this.#keys.length
+    return this.#size
   }
 
   // First position whose (key, row) is >= (key, row); row -1 finds the first of a key.
   #lowerBound(key: SortKey, rowId: number): number {
+    const rows = this.#rows
     let lo = 0
-    let hi = this.#keys.length
+    let hi = this.#size
+    const numbers = this.#numbers
+    if (numbers !== undefined) {
+      const nulls = this.#nulls
+      if (key === null) hi = nulls
+      else if (typeof key !== 'number') return typeof key === 'boolean' ? nulls : hi
+      else lo = nulls
+      // Nulls: row ids in order; numbers: by key, then row id.
+      if (key === null)
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1
+          if (rows[mid]! < rowId) lo = mid + 1
+          else hi = mid
+        }
+      else
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1
+          if ((compareNumbers(numbers[mid]!, key) || rows[mid]! - rowId) < 0) lo = mid + 1
+          else hi = mid
+        }
+      return lo
+    }
+    const keys = this.#keys!
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const c = compareKeys(this.#keys[mid]!, key) || this.#rows[mid]! - rowId
+      const c = compareKeys(keys[mid]!, key) || rows[mid]! - rowId
       if (c < 0) lo = mid + 1
       else hi = mid
     }
@@ -42,45 +89,139 @@ export class SortedIndex {
   /** First position with a key > `key`. */
   #upperBound(key: SortKey): number {
     let lo = 0
-    let hi = this.#keys.length
+    let hi = this.#size
+    const numbers = this.#numbers
+    if (numbers !== undefined) {
+      const nulls = this.#nulls
+      if (key === null) return nulls
+      if (typeof key !== 'number') return typeof key === 'boolean' ? nulls : hi
+      lo = nulls
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (compareNumbers(numbers[mid]!, key) <= 0) lo = mid + 1
+        else hi = mid
+      }
+      return lo
+    }
+    const keys = this.#keys!
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareKeys(this.#keys[mid]!, key) <= 0) lo = mid + 1
+      if (compareKeys(keys[mid]!, key) <= 0) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 
-  // Room for one more row id: the array doubles when full.
+  /** The position of the entry (key, rowId), or -1. */
+  #find(key: SortKey, rowId: number): number {
+    const at = this.#lowerBound(key, rowId)
+    return at < this.#size && this.#rows[at] === rowId && compareKeys(this.keyAt(at), key) === 0
+      ? at
+      : -1
+  }
+
+  // Room for one more entry: the arrays double when full.
   #grow(): void {
-    if (this.#keys.length < this.#rows.length) return
-    const rows = new Int32Array(Math.max(16, this.#rows.length * 2))
-    rows.set(this.#rows)
+    const n = this.#size
+    if (n < this.#rows.length) return
+    const capacity = Math.max(16, n * 2)
+    const rows = new Int32Array(capacity)
+    rows.set(this.#rows.subarray(0, n))
     this.#rows = rows
+    if (this.#numbers !== undefined) {
+      const numbers = new Float64Array(capacity)
+      numbers.set(this.#numbers.subarray(0, n))
+      this.#numbers = numbers
+    }
+  }
+
+  // Before storing `key`: a key neither a number nor null turns the keys generic, for good.
+  #accept(key: SortKey): void {
+    if (this.#numbers === undefined || key === null || typeof key === 'number') return
+    const n = this.#size
+    const keys = genericKeys(n)
+    for (let i = 0; i < n; i++) keys[i] = this.keyAt(i)
+    this.#keys = keys
+    this.#numbers = undefined
+    this.#nulls = 0
+  }
+
+  // Shifts positions [from, to) by `by` (+1 or -1) in both arrays, within the generic one's length.
+  #shift(from: number, to: number, by: 1 | -1): void {
+    if (from >= to) return
+    this.#rows.copyWithin(from + by, from, to)
+    const numbers = this.#numbers
+    if (numbers !== undefined) {
+      numbers.copyWithin(from + by, from, to)
+      return
+    }
+    // A loop (used by move only): Array.prototype.copyWithin is ≈25× slower on a JS array
+    // (measured at 1M); two splices would move both tails.
+    const keys = this.#keys!
+    if (by > 0) for (let i = to; i > from; i--) keys[i] = keys[i - 1]!
+    else for (let i = from - 1; i < to - 1; i++) keys[i] = keys[i + 1]!
+  }
+
+  // Writes the entry at `at`; with numbers, a null entry must be at a position < #nulls.
+  #set(at: number, key: SortKey, rowId: number): void {
+    this.#rows[at] = rowId
+    if (this.#numbers !== undefined) {
+      if (key !== null) this.#numbers[at] = key as number
+    } else this.#keys![at] = key
   }
 
   add(key: SortKey, rowId: number): void {
-    const n = this.#keys.length
+    this.#accept(key)
     this.#grow()
+    const n = this.#size
     // Appending in order (a load in key order, autosequence values) costs no search and no move.
-    if (n === 0 || (compareKeys(this.#keys[n - 1]!, key) || this.#rows[n - 1]! - rowId) < 0) {
-      this.#keys.push(key)
-      this.#rows[n] = rowId
-      return
+    const at =
+      n === 0 || (compareKeys(this.keyAt(n - 1), key) || this.#rows[n - 1]! - rowId) < 0
+        ? n
+        : this.#lowerBound(key, rowId)
+    if (this.#keys !== undefined) {
+      // A JS array's splice moves the tail with a memmove; the loop of #shift would not.
+      this.#keys.splice(at, 0, key)
+      this.#rows.copyWithin(at + 1, at, n)
+      this.#rows[at] = rowId
+    } else {
+      this.#shift(at, n, 1)
+      if (key === null) this.#nulls++
+      this.#set(at, key, rowId)
     }
-    const at = this.#lowerBound(key, rowId)
-    this.#keys.splice(at, 0, key)
-    this.#rows.copyWithin(at + 1, at, n)
-    this.#rows[at] = rowId
+    this.#size = n + 1
   }
 
   remove(key: SortKey, rowId: number): void {
-    const at = this.#lowerBound(key, rowId)
-    const n = this.#keys.length
-    if (at < n && this.#rows[at] === rowId && compareKeys(this.#keys[at]!, key) === 0) {
-      this.#keys.splice(at, 1)
-      this.#rows.copyWithin(at, at + 1, n)
+    const at = this.#find(key, rowId)
+    if (at < 0) return
+    if (this.#keys !== undefined) this.#keys.splice(at, 1)
+    else if (key === null) this.#nulls--
+    this.#rows.copyWithin(at, at + 1, this.#size)
+    this.#numbers?.copyWithin(at, at + 1, this.#size)
+    this.#size--
+  }
+
+  /**
+   * Moves the entry of `rowId` from `oldKey` to `newKey`: the same result as `remove(oldKey,
+   * rowId)` then `add(newKey, rowId)`, but only the entries between the old and the new position
+   * shift (none when the position does not change). Adds the entry if it was not there.
+   */
+  move(oldKey: SortKey, newKey: SortKey, rowId: number): void {
+    this.#accept(newKey)
+    const from = this.#find(oldKey, rowId)
+    if (from < 0) return this.add(newKey, rowId)
+    // The first position >= the new entry, counting the old one (one less if the old is before).
+    let to = this.#lowerBound(newKey, rowId)
+    if (to > from) {
+      to--
+      this.#shift(from + 1, to + 1, -1)
+    } else this.#shift(to, from, 1)
+    if (this.#numbers !== undefined) {
+      if (oldKey === null) this.#nulls--
+      if (newKey === null) this.#nulls++
     }
+    this.#set(to, newKey, rowId)
   }
 
   /** Replaces the content with `pairs`, sorted once (bulk loads and rebuilds). */
@@ -114,16 +255,12 @@ export class SortedIndex {
       else if (typeof k === 'number') numbers++
       else if (typeof k === 'string') strings++
     }
-    const outKeys = new Array<SortKey>(n)
     const outRows = new Int32Array(Math.max(16, n))
     // Nulls first, in input order.
     let at = 0
-    if (nulls > 0)
-      for (let i = 0; i < n; i++)
-        if (keys[i] === null) {
-          outKeys[at] = null
-          outRows[at++] = rows[i]!
-        }
+    if (nulls > 0) for (let i = 0; i < n; i++) if (keys[i] === null) outRows[at++] = rows[i]!
+    this.#rows = outRows
+    this.#size = n
     if (numbers + nulls === n) {
       const values = new Float64Array(numbers)
       const ids = new Int32Array(numbers)
@@ -136,11 +273,20 @@ export class SortedIndex {
         }
       }
       sortNumbersStable(values, ids)
-      for (let i = 0; i < numbers; i++) {
-        outKeys[at] = values[i]!
-        outRows[at++] = ids[i]!
-      }
-    } else if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows)) {
+      const outNumbers = new Float64Array(outRows.length)
+      outNumbers.set(values, at)
+      outRows.set(ids, at)
+      this.#numbers = outNumbers
+      this.#nulls = nulls
+      this.#keys = undefined
+      return
+    }
+    const outKeys = genericKeys(n)
+    for (let i = 0; i < at; i++) outKeys[i] = null
+    this.#keys = outKeys
+    this.#numbers = undefined
+    this.#nulls = 0
+    if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows)) {
       // Done: few distinct texts (dates, statuses, cities) are counted and placed.
     } else if (strings + nulls === n) {
       const texts: string[] = []
@@ -167,8 +313,6 @@ export class SortedIndex {
         outRows[at++] = rows[i]!
       }
     }
-    this.#keys = outKeys
-    this.#rows = outRows
   }
 
   /**
@@ -188,12 +332,17 @@ export class SortedIndex {
       ? upper.inclusive
         ? this.#upperBound(upper.key)
         : this.#lowerBound(upper.key, -1)
-      : this.#keys.length
+      : this.#size
     if (end < start) end = start
     // A range must not mix kinds: `salary < 10` must not match strings stored in a mixed column.
     const kind = typeof (lower ?? upper)?.key
-    while (start < end && typeof this.#keys[start] !== kind) start++
-    while (end > start && typeof this.#keys[end - 1] !== kind) end--
+    if (this.#numbers !== undefined && kind === 'number') {
+      // Numbers from #nulls on, nothing else.
+      if (start < this.#nulls) start = Math.min(this.#nulls, end)
+      return [start, end]
+    }
+    while (start < end && typeof this.keyAt(start) !== kind) start++
+    while (end > start && typeof this.keyAt(end - 1) !== kind) end--
     return [start, end]
   }
 
@@ -205,21 +354,33 @@ export class SortedIndex {
   /** Positions of the string keys beginning with `prefix` (already folded if the index folds). */
   prefix(prefix: string): [number, number] {
     const start = this.#lowerBound(prefix, -1)
+    // Numeric keys: no strings (start is the end).
+    if (this.#keys === undefined) return [start, start]
+    const keys = this.#keys
     let lo = start
-    let hi = this.#keys.length
+    let hi = this.#size
     // Upper end: the first key that no longer starts with the prefix.
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const k = this.#keys[mid]
+      const k = keys[mid]
       if (typeof k === 'string' && (k.startsWith(prefix) || k < prefix)) lo = mid + 1
       else hi = mid
     }
     return [start, lo]
   }
 
-  /** The keys and row ids in order (views of the index's own arrays: do not modify). */
+  /**
+   * The keys and row ids in order. The row ids are a view of the index's own array, and so are the
+   * keys when they are generic: do not modify. Numeric keys are copied into a new array (nulls as
+   * null): readers of a few keys should use `keyAt`.
+   */
   content(): [readonly SortKey[], Int32Array] {
-    return [this.#keys, this.#rows.subarray(0, this.#keys.length)]
+    const n = this.#size
+    const rows = this.#rows.subarray(0, n)
+    if (this.#keys !== undefined) return [this.#keys, rows]
+    const keys = new Array<SortKey>(n)
+    for (let i = 0; i < n; i++) keys[i] = this.keyAt(i)
+    return [keys, rows]
   }
 
   /** Row ids at positions [start, end). */
@@ -234,7 +395,9 @@ export class SortedIndex {
   }
 
   keyAt(position: number): SortKey {
-    return this.#keys[position]!
+    const numbers = this.#numbers
+    if (numbers !== undefined) return position < this.#nulls ? null : numbers[position]!
+    return this.#keys![position]!
   }
 }
 

@@ -595,23 +595,23 @@ function firstRows(
  */
 function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): AggregateValue[] {
   const [start, end] = nonNull(sorted)
-  const [keys, rowIds] = sorted.content()
+  // keyAt, not content(): content() copies numeric keys whole.
   const out: AggregateValue[] = []
   let p = start
   while (p < end) {
-    const k = keys[p]
-    out.push(table.record(rowIds[p]!)!.values[name] as AggregateValue)
+    const k = sorted.keyAt(p)
+    out.push(table.record(sorted.rowAt(p))!.values[name] as AggregateValue)
     // keys[lo] is k; keys[hi] is not (or hi is the end).
     let lo = p
     let step = 1
-    while (p + step < end && keys[p + step] === k) {
+    while (p + step < end && sorted.keyAt(p + step) === k) {
       lo = p + step
       step *= 2
     }
     let hi = Math.min(p + step, end)
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1
-      if (keys[mid] === k) lo = mid
+      if (sorted.keyAt(mid) === k) lo = mid
       else hi = mid
     }
     p = hi
