@@ -3,12 +3,9 @@
  * every page of every read is consistent — the set's count never changes, a member is either the
  * entity or `{"__STAMP": 0}`, and at the end exactly the deleted members read as undefined.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createRestHandler } from '../handler.js'
-import { toNodeListener } from '../node/index.js'
+import { describe, expect, it } from 'vitest'
+import { serveOnSocket } from '../node/serve.fixture.js'
 
 const model: ModelJson = {
   __NAME: 'sets',
@@ -23,16 +20,6 @@ const model: ModelJson = {
   ],
 }
 
-const servers: Server[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
-  }
-})
-
 describe('entity sets under concurrent deletes', () => {
   it('keep their count, show deleted members as {"__STAMP": 0}, and never answer 5xx', async () => {
     const ITEMS = 400
@@ -41,12 +28,9 @@ describe('entity sets under concurrent deletes', () => {
       data: { Item: rows } as unknown as DataFile,
       clock: new ManualClock(),
     })
-    const internal: unknown[] = []
-    const rest = createRestHandler(ds, { onInternalError: (e) => internal.push(e) })
-    const server = createServer(toNodeListener(rest))
-    servers.push(server)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rest`
+    const served = await serveOnSocket(ds)
+    const internal = served.internal
+    const base = `${served.base}/rest`
 
     const made = (await (
       await fetch(`${base}/Item?$filter="n<5"&$method=entityset&$top=0`)

@@ -11,12 +11,9 @@
  * read makes stale stamps certain (several clients hold the same stamp of one entity), so the
  * refusal path is always exercised, not only when the scheduler happens to interleave.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createRestHandler } from '../handler.js'
-import { toNodeListener } from '../node/index.js'
+import { describe, expect, it } from 'vitest'
+import { serveOnSocket } from '../node/serve.fixture.js'
 
 const CLIENTS = 16
 // Each test makes a few thousand HTTP requests: about two seconds alone, more on a 2-core machine
@@ -37,17 +34,6 @@ const model: ModelJson = {
   ],
 }
 
-const servers: Server[] = []
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    await new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()))
-      server.closeAllConnections()
-    })
-  }
-})
-
 /**
  * A datastore of `accounts` accounts served over node:http on a free port. Internal errors (5xx)
  * are collected: a concurrent write must never become one.
@@ -58,13 +44,8 @@ async function serve(accounts: number, balance: number) {
     data: { Account: rows } as unknown as DataFile,
     clock: new ManualClock(),
   })
-  const internal: unknown[] = []
-  const rest = createRestHandler(ds, { onInternalError: (e) => internal.push(e) })
-  const server = createServer(toNodeListener(rest))
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return { ds, internal, base: `http://127.0.0.1:${port}` }
+  const { base, internal } = await serveOnSocket(ds)
+  return { ds, internal, base }
 }
 
 interface Answer {

@@ -1,0 +1,32 @@
+/**
+ * @module For tests: a datastore served over node:http on a free port, internal errors (5xx)
+ * collected, and every server closed after each test (a fixture: not built).
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Datastore } from '@entistore/core'
+import { afterEach } from 'vitest'
+import { createRestHandler } from '../handler.js'
+import { toNodeListener } from './index.js'
+
+const servers: Server[] = []
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  }
+})
+
+/** Serves `ds`; `base` is `http://127.0.0.1:<port>`, `internal` the errors that became a 5xx. */
+export async function serveOnSocket(ds: Datastore): Promise<{ base: string; internal: unknown[] }> {
+  const internal: unknown[] = []
+  const rest = createRestHandler(ds, { onInternalError: (e) => internal.push(e) })
+  const server = createServer(toNodeListener(rest))
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return { base: `http://127.0.0.1:${port}`, internal }
+}
