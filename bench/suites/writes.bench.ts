@@ -405,8 +405,8 @@ export function writeGroups(core: Core, n: number): WriteFixture {
       rate: true,
       title: `update, sorted index  dc.update(k, { salary })  (${writes(OPS_SORTED)}, rotating keys)`,
       notes: [
-        '`salary` has a sorted index: each update removes its entry and inserts the new one ' +
-          '(binary search, then a move of the tail of two arrays, both times)',
+        '`salary` has a sorted index: each update moves its entry to its new place (two binary ' +
+          'searches, then the entries between the old and new place shift by one)',
         'hand row: the same two moves on a pair of JS arrays (keys, ids) with splice',
       ],
       cases: updateCases('salary', true, OPS_SORTED),
