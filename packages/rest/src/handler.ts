@@ -173,7 +173,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const sid =
         readCookie(cookieHeader(request), cookieName) ??
         ('params' in parsed ? parsed.params.sessionId : undefined)
-      const { session, created } = ds.sessions.resume(sid)
+      // A guest coming back is established, or refused with 402 when maxSessions are and the
+      // store refuses rather than evicts.
+      let resumed
+      try {
+        resumed = ds.sessions.resume(sid)
+      } catch (error) {
+        return core.refuse(error)
+      }
+      const { session, created } = resumed
       const { status, body, file } = answer(request, session, parsed)
       const setCookie = created ? sessionSetCookie(cookieName, session.id, '/') : undefined
       // HEAD is answered as GET, status and headers included; only the body is left out.

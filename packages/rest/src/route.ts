@@ -249,6 +249,9 @@ function lock(
       `one entity: GET /rest/${dc.name}({key})?$lock=true`,
     ])
   const entity = target.key !== undefined ? dc.get(target.key) : lookupOrNull(dc, target.lookup!)
+  // A guest that locks now holds state: established first, so a flood of guests cannot evict it
+  // (and, in refuse mode, refused with 402 before it takes the lock).
+  if (wanted && entity) ctx.ds.sessions.establish(ctx.session.id)
   const owner = sessionOwner(ctx)
   const result: LockResult = !entity
     ? { success: false, status: 5, statusText: SAVE_STATUS.entityDoesNotExist.statusText }

@@ -23,6 +23,8 @@ export type ErrorCategory =
   | 'headersTooLarge' // the request line and headers are larger than the transport accepts
   | 'unsupportedMediaType' // the request body is not of a type the interface reads
   | 'quota' // a configured quota is reached (too many entity sets): try again later
+  | 'unauthorized' // the session has no logged-in user, or the user may not do this
+  | 'sessionLimit' // no more sessions can be opened (the real server's licence limit)
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -416,6 +418,30 @@ export const ERRORS = {
     'conflict',
     (key: unknown, dataClass: string, holder: string) =>
       `The entity with ${q(key)} key in the ${q(dataClass)} dataclass is locked by ${holder}`,
+  ),
+  /**
+   * One more established session would pass `maxSessions` in refuse mode. The real server answers
+   * 402 "Maximum number of sessions has been reached" (no public errCode): Entistore's code (9080).
+   */
+  SessionLimit: spec(
+    9080,
+    'enti',
+    'sessionLimit',
+    (max: number) => `Maximum number of sessions has been reached (${max})`,
+  ),
+  /** 4D's NO_PERM_TO_READ (1557), raised for a request of a session that must log in first. */
+  NoPermissionToRead: spec(
+    1557,
+    'dbmg',
+    'unauthorized',
+    (what: string) => `No permission to read for ${what}`,
+  ),
+  /** 4D's NO_PERM_TO_UPDATE (1558), wording of the real server's old `$method` page. */
+  NoPermissionToUpdate: spec(
+    1558,
+    'dbmg',
+    'unauthorized',
+    (what: string) => `No permission to update for ${what}`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

@@ -153,6 +153,60 @@ describe('SessionStore', () => {
     expect(store.touch('S1')!.data.get('user')).toBe('ada')
   })
 
+  it('opens guests for unknown clients and establishes one when it comes back', () => {
+    const { store } = setup()
+    const { session } = store.resume(undefined)
+    expect(session.established).toBe(false)
+    expect(store.counts).toEqual({ established: 0, guests: 1 })
+    expect(store.resume(session.id)).toMatchObject({
+      created: false,
+      session: { established: true },
+    })
+    expect(store.counts).toEqual({ established: 1, guests: 0 })
+  })
+
+  it('evicts only guests when the guest pool is full: established sessions survive a flood', () => {
+    const { store, closed } = setup({ maxSessions: 2, maxGuests: 3 })
+    const kept = store.open()
+    for (let i = 0; i < 20_000; i++) store.resume(undefined)
+    expect(store.counts).toEqual({ established: 1, guests: 3 })
+    expect(store.touch(kept.id)).toBe(kept)
+    expect(closed.length).toBe(20_000 - 3)
+    expect(closed.every(([id, reason]) => id !== kept.id && reason === 'evicted')).toBe(true)
+  })
+
+  it('establishes a guest that takes state, without a second request', () => {
+    const { store } = setup()
+    const guest = store.openGuest()
+    expect(store.establish(guest.id)).toBe(guest)
+    expect(guest.established).toBe(true)
+    expect(store.establish(guest.id)).toBe(guest) // already established: unchanged
+    expect(store.establish('unknown')).toBeUndefined()
+  })
+
+  it("refuses a new established session past maxSessions with whenFull: 'refuse'", () => {
+    const { store, closed } = setup({ maxSessions: 1, whenFull: 'refuse' })
+    store.open()
+    const guest = store.openGuest()
+    expect(() => store.touch(guest.id)).toThrow(
+      expect.objectContaining({ name: 'SessionLimit', errCode: 9080 }),
+    )
+    expect(() => store.open()).toThrow('Maximum number of sessions has been reached (1)')
+    // The refused session stays a guest, and is established once there is room.
+    expect(store.peek(guest.id)?.established).toBe(false)
+    store.close('S1')
+    expect(store.touch(guest.id)?.established).toBe(true)
+    expect(closed).toEqual([['S1', 'closed']])
+  })
+
+  it('expires guests like established sessions', () => {
+    const { clock, store, closed } = setup({ inactivityTimeout: MINUTE })
+    store.openGuest()
+    clock.advance(MINUTE)
+    expect(store.size).toBe(0)
+    expect(closed).toEqual([['S1', 'expired']])
+  })
+
   it('refuses a timeout that is not positive', () => {
     const clock = new ManualClock()
     expect(() => new SessionStore(clock, { inactivityTimeout: 0 })).toThrow(RangeError)

@@ -4,14 +4,31 @@
  * Locks and entity sets belong to sessions; they subscribe to `onClose` to release what a closed
  * session held. No timers: expiry is checked when sessions are touched and by `sweep()`, so a test
  * moves the clock and the next request sees the effect.
+ *
+ * Two pools, each its own recency list. A session opened for an unknown client (`resume` without a
+ * live id) is a *guest*: it holds nothing, and lives in a bounded pool where only guests are
+ * evicted. It becomes *established* when it comes back (`touch`) or takes state (`establish`: a
+ * login, a lock). So a flood of cookie-less requests turns over the guest pool and never evicts an
+ * established session, nor the locks it holds. `maxSessions` bounds the established pool: past it
+ * the least recent is evicted, or (`whenFull: 'refuse'`) the new one is refused (SessionLimit, 402).
  */
+import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 
 export interface SessionStoreOptions {
   /** Inactivity timeout, in milliseconds. 4D's default is 60 minutes. @default 3_600_000 */
   readonly inactivityTimeout?: number
-  /** Maximum number of open sessions; the least recently used is closed beyond it. @default 10_000 */
+  /** Maximum number of established sessions (see `whenFull`). @default 10_000 */
   readonly maxSessions?: number
+  /**
+   * What happens when one more session would be established past `maxSessions`: `'evict'` closes
+   * the least recently used established session; `'refuse'` throws SessionLimit (HTTP 402, the
+   * real server's "Maximum number of sessions has been reached") and the session stays a guest.
+   * @default 'evict'
+   */
+  readonly whenFull?: 'evict' | 'refuse'
+  /** Maximum number of guest sessions; the least recent guest is closed beyond it. @default 10_000 */
+  readonly maxGuests?: number
   /** Makes session ids. @default 32 uppercase hex digits from crypto.getRandomValues */
   readonly newId?: () => string
 }
@@ -25,6 +42,8 @@ export interface Session {
   timeout: number
   /** Free-form per-session data for the layers above (user, privileges). */
   readonly data: Map<string, unknown>
+  /** False for a guest: a session opened for an unknown client that has not come back yet. */
+  readonly established: boolean
 }
 
 export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
@@ -52,13 +71,15 @@ class Entry implements Session {
   readonly createdAt: number
   lastAccess: number
   timeout: number
+  established: boolean
   #data: Map<string, unknown> | undefined
-  /** Less recently used neighbour, more recently used neighbour. */
+  /** Less recently used neighbour, more recently used neighbour (in its pool's list). */
   older: Entry | undefined = undefined
   newer: Entry | undefined = undefined
 
-  constructor(id: string, now: number, timeout: number) {
+  constructor(id: string, now: number, timeout: number, established: boolean) {
     this.id = id
+    this.established = established
     this.createdAt = now
     this.lastAccess = now
     this.timeout = timeout
@@ -70,53 +91,117 @@ class Entry implements Session {
   }
 }
 
+/** One pool's recency list: the oldest (first to expire, first to evict) and the newest entry. */
+class Pool {
+  oldest: Entry | undefined
+  newest: Entry | undefined
+  size = 0
+
+  append(entry: Entry): void {
+    entry.older = this.newest
+    entry.newer = undefined
+    if (this.newest) this.newest.newer = entry
+    else this.oldest = entry
+    this.newest = entry
+    this.size++
+  }
+
+  unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer
+    else this.oldest = entry.newer
+    if (entry.newer) entry.newer.older = entry.older
+    else this.newest = entry.older
+    entry.older = entry.newer = undefined
+    this.size--
+  }
+}
+
 export class SessionStore {
   readonly #clock: Clock
   readonly #timeout: number
   readonly #max: number
+  readonly #maxGuests: number
+  readonly #refuse: boolean
   readonly #newId: () => string
   readonly #sessions = new Map<string, Entry>()
-  // The recency list: the oldest (first to expire, first to evict) and the newest entry. Touching
-  // a session moves it to the newest end in O(1), without the Map's delete-and-reinsert, whose
-  // deleted slots made every later walk from the oldest end slower.
-  #oldest: Entry | undefined
-  #newest: Entry | undefined
+  // Touching a session moves it to the newest end of its pool in O(1), without the Map's
+  // delete-and-reinsert, whose deleted slots made every later walk from the oldest end slower.
+  readonly #established = new Pool()
+  readonly #guests = new Pool()
   readonly #onClose: ((session: Session, reason: SessionCloseReason) => void)[] = []
 
   constructor(clock: Clock, options: SessionStoreOptions = {}) {
     this.#clock = clock
     this.#timeout = options.inactivityTimeout ?? 3_600_000
     this.#max = options.maxSessions ?? 10_000
+    this.#maxGuests = options.maxGuests ?? 10_000
+    this.#refuse = options.whenFull === 'refuse'
     this.#newId = options.newId ?? randomId
     if (!(this.#timeout > 0))
       throw new RangeError('SessionStore: inactivityTimeout must be positive')
+    if (!(this.#max >= 1) || !(this.#maxGuests >= 1))
+      throw new RangeError('SessionStore: maxSessions and maxGuests must be at least 1')
   }
 
+  /** Open sessions, guests included. */
   get size(): number {
     this.sweep()
     return this.#sessions.size
   }
 
-  /** Opens a new session. */
+  /** Open established sessions and open guests. */
+  get counts(): { established: number; guests: number } {
+    this.sweep()
+    return { established: this.#established.size, guests: this.#guests.size }
+  }
+
+  /**
+   * Opens a new established session (a deliberate open, from code). Throws SessionLimit when
+   * `maxSessions` are established and `whenFull` is 'refuse'.
+   */
   open(): Session {
     this.sweep()
-    const entry = new Entry(this.#newId(), this.#clock.now(), this.#timeout)
+    this.#makeRoom()
+    const entry = new Entry(this.#newId(), this.#clock.now(), this.#timeout, true)
     this.#sessions.set(entry.id, entry)
-    this.#append(entry)
-    while (this.#sessions.size > this.#max) this.#close(this.#oldest!, 'evicted')
+    this.#established.append(entry)
     return entry
   }
 
-  /** The live session with this id, its inactivity timer restarted; undefined if unknown or expired. */
+  /** Opens a new guest session: it only ever evicts another guest. */
+  openGuest(): Session {
+    this.sweep()
+    const entry = new Entry(this.#newId(), this.#clock.now(), this.#timeout, false)
+    this.#sessions.set(entry.id, entry)
+    this.#guests.append(entry)
+    while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
+    return entry
+  }
+
+  /**
+   * The live session with this id, its inactivity timer restarted; undefined if unknown or expired.
+   * A guest that comes back is established (so this throws SessionLimit when none can be).
+   */
   touch(id: string): Session | undefined {
     const entry = this.#live(id)
     if (!entry) return undefined
+    if (!entry.established) return this.#establish(entry)
     entry.lastAccess = this.#clock.now()
-    if (entry !== this.#newest) {
-      this.#unlink(entry)
-      this.#append(entry)
+    if (entry !== this.#established.newest) {
+      this.#established.unlink(entry)
+      this.#established.append(entry)
     }
     return entry
+  }
+
+  /**
+   * Makes a live guest an established session (it logs in, takes a lock), its timer restarted.
+   * Returns undefined if the session is not open. Throws SessionLimit in refuse mode when full.
+   */
+  establish(id: string): Session | undefined {
+    const entry = this.#live(id)
+    if (!entry) return undefined
+    return entry.established ? entry : this.#establish(entry)
   }
 
   /** The live session with this id, without restarting its timer. */
@@ -124,12 +209,12 @@ export class SessionStore {
     return this.#live(id)
   }
 
-  /** The session for `id` if it is alive (touched), otherwise a new one. */
+  /** The session for `id` if it is alive (touched), otherwise a new guest. */
   resume(id: string | undefined): { session: Session; created: boolean } {
     const existing = id === undefined ? undefined : this.touch(id)
     return existing
       ? { session: existing, created: false }
-      : { session: this.open(), created: true }
+      : { session: this.openGuest(), created: true }
   }
 
   /** Closes a session now (logout). Returns false if it was not open. */
@@ -140,10 +225,11 @@ export class SessionStore {
     return true
   }
 
-  /** Closes every expired session. Cheap when none is: stops at the first live one in LRU order. */
+  /** Closes every expired session. Cheap when none is: stops at the first live one of each pool. */
   sweep(): void {
     // Sessions with a longer personal timeout may hide behind a live one; they expire on touch.
-    while (this.#oldest && this.#expired(this.#oldest)) this.#close(this.#oldest, 'expired')
+    for (const pool of [this.#guests, this.#established])
+      while (pool.oldest && this.#expired(pool.oldest)) this.#close(pool.oldest, 'expired')
   }
 
   /** Calls `listener` when a session closes, with the reason. Returns the unsubscribe function. */
@@ -153,6 +239,22 @@ export class SessionStore {
       const i = this.#onClose.indexOf(listener)
       if (i >= 0) this.#onClose.splice(i, 1)
     }
+  }
+
+  #establish(entry: Entry): Entry {
+    this.#makeRoom()
+    this.#guests.unlink(entry)
+    entry.established = true
+    entry.lastAccess = this.#clock.now()
+    this.#established.append(entry)
+    return entry
+  }
+
+  /** Room for one more established session: evict the least recent, or refuse. */
+  #makeRoom(): void {
+    if (this.#established.size < this.#max) return
+    if (this.#refuse) fail('SessionLimit', [this.#max])
+    while (this.#established.size >= this.#max) this.#close(this.#established.oldest!, 'evicted')
   }
 
   #live(id: string): Entry | undefined {
@@ -169,25 +271,9 @@ export class SessionStore {
     return this.#clock.now() - session.lastAccess >= session.timeout
   }
 
-  #append(entry: Entry): void {
-    entry.older = this.#newest
-    entry.newer = undefined
-    if (this.#newest) this.#newest.newer = entry
-    else this.#oldest = entry
-    this.#newest = entry
-  }
-
-  #unlink(entry: Entry): void {
-    if (entry.older) entry.older.newer = entry.newer
-    else this.#oldest = entry.newer
-    if (entry.newer) entry.newer.older = entry.older
-    else this.#newest = entry.older
-    entry.older = entry.newer = undefined
-  }
-
   #close(entry: Entry, reason: SessionCloseReason): void {
     this.#sessions.delete(entry.id)
-    this.#unlink(entry)
+    ;(entry.established ? this.#established : this.#guests).unlink(entry)
     for (const listener of this.#onClose) listener(entry, reason)
   }
 }

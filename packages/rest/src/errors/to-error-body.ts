@@ -19,6 +19,8 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   headersTooLarge: 431,
   unsupportedMediaType: 415,
   quota: 429,
+  unauthorized: 401,
+  sessionLimit: 402,
   internal: 500,
 }
 
