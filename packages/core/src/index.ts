@@ -49,7 +49,7 @@ export type {
   ModelJson,
   ValueType,
 } from './schema/model-json.js'
-export { isPublic } from './schema/definitions.js'
+export { isPublic, isShownAttribute } from './schema/definitions.js'
 export type {
   AliasAttributeDef,
   AttributeDef,

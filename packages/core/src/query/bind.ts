@@ -16,7 +16,7 @@ import type {
   SchemaDef,
   StorageAttributeDef,
 } from '../schema/definitions.js'
-import { isPublic } from '../schema/definitions.js'
+import { isShownAttribute } from '../schema/definitions.js'
 import type { ValueType } from '../schema/model-json.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import type {
@@ -105,7 +105,7 @@ function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
 
 function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
   const attr = dc.attributesByName.get(name)
-  if (!attr || (ctx.options.exposedOnly && !isPublic(attr)))
+  if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
     return fail('AttributeNotFound', [name, dc.name])
   return attr
 }
@@ -456,7 +456,7 @@ function orderKey(
     const seg = segments[i]!
     if (seg.collection) bad('collections cannot be sorted on')
     const attr = dc.attributesByName.get(seg.name)
-    if (!attr || (ctx.options.exposedOnly && !isPublic(attr)))
+    if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
       return bad(`"${seg.name}" is not an attribute of ${dc.name}`)
     const last = i === segments.length - 1
     if (attr.kind === 'alias') {

@@ -124,3 +124,38 @@ export interface SchemaDef {
 /** True when the attribute (and its dataclass) may be shown through the REST interface. */
 export const isPublic = (x: { readonly exposed: boolean; readonly scope: string }): boolean =>
   x.exposed && x.scope === 'public'
+
+// Worked out once per attribute: a filter binds it and a write checks it on every request.
+const shownCache = new WeakMap<AttributeDef, boolean>()
+
+/**
+ * True when the REST interface shows `attr` (and a filter or `$orderby` with `exposedOnly` may name
+ * it): it is public; a relation leads to a public dataclass (else it would leak that dataclass); an
+ * alias's path crosses only attributes that are shown (else it would read what is hidden).
+ */
+export function isShownAttribute(schema: SchemaDef, attr: AttributeDef): boolean {
+  let shown = shownCache.get(attr)
+  if (shown === undefined) {
+    shown = shownAt(schema, attr, 0)
+    shownCache.set(attr, shown)
+  }
+  return shown
+}
+
+function shownAt(schema: SchemaDef, attr: AttributeDef, depth: number): boolean {
+  if (!isPublic(attr)) return false
+  if (attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities') {
+    const target = schema.byName.get(attr.target)
+    return target !== undefined && isPublic(target)
+  }
+  if (attr.kind !== 'alias') return true
+  // An alias of an alias… is followed a few levels; past that it is not shown (nor a loop).
+  if (depth > 8) return false
+  let dc = schema.dataClasses.find((d) => d.attributesByName.get(attr.name) === attr)
+  for (const step of attr.path) {
+    const next = dc?.attributesByName.get(step)
+    if (!next || !shownAt(schema, next, depth + 1)) return false
+    dc = next.kind === 'relatedEntity' ? schema.byName.get(next.target) : undefined
+  }
+  return true
+}

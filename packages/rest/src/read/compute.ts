@@ -7,14 +7,9 @@
  * value. The core computes from columns and indexes (core `query/aggregate.ts`); `$filter` applies,
  * `$top`, `$skip` and `$orderby` do not. Nothing of the selection is ordered or read as entities.
  */
-import {
-  fail,
-  isPublic,
-  type AliasAttributeDef,
-  type AttributeDef,
-  type DataClass,
-} from '@entistore/core'
+import { fail, type AliasAttributeDef, type AttributeDef, type DataClass } from '@entistore/core'
 import type { Reply } from '../route.js'
+import { isShown } from '../serialize/entity.js'
 import type { ComputedRead } from './read-request.js'
 
 type Keyword = '$all' | 'count' | 'sum' | 'average' | 'min' | 'max'
@@ -61,7 +56,8 @@ export function computeReply(read: ComputedRead, keyword: string): Reply {
 /**
  * The one attribute path a computation reads, from the URL's path or `$attributes`: 1816 when
  * there is none, 9050 for more than one, 1500 when its attribute is unknown or hidden (a hidden
- * attribute does not exist for REST, nor does a relation to a hidden dataclass).
+ * attribute does not exist for REST, nor does a relation to a hidden dataclass or an alias through
+ * one: see `isShown`).
  */
 export function onePath(read: ComputedRead, operation: string): string {
   const paths = read.paths ?? []
@@ -79,15 +75,9 @@ export function onePath(read: ComputedRead, operation: string): string {
     ])
   const name = path.split('.')[0]!.replace(/\[\]$/, '').trim()
   const attr = read.dc.def.attributesByName.get(name)
-  if (!attr || !shown(read.dc, attr)) fail('AttributeNotFound', [name, read.dc.name])
+  if (!attr || !isShown(read.dc.datastore.schema, attr))
+    fail('AttributeNotFound', [name, read.dc.name])
   return path
-}
-
-function shown(dc: DataClass, attr: AttributeDef): boolean {
-  if (!isPublic(attr)) return false
-  if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') return true
-  const target = dc.datastore.schema.byName.get(attr.target)
-  return target !== undefined && isPublic(target)
 }
 
 /**

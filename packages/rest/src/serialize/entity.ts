@@ -12,7 +12,7 @@ import {
   Entity,
   EntitySelection,
   isBinaryValue,
-  isPublic,
+  isShownAttribute,
   keyText,
   type AliasAttributeDef,
   type AttributeDef,
@@ -27,14 +27,12 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 /**
- * Whether the REST interface shows `attr`: it is exposed and public, and a relation leads to a
- * dataclass that is too (a relation to a hidden dataclass would leak it).
+ * Whether the REST interface shows `attr`: it is exposed and public, a relation leads to a
+ * dataclass that is too (a relation to a hidden dataclass would leak it), and an alias reads only
+ * what is shown (core's `isShownAttribute`, which filters and `$orderby` use as well).
  */
 export function isShown(schema: SchemaDef, attr: AttributeDef): boolean {
-  if (!isPublic(attr)) return false
-  if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') return true
-  const target = schema.byName.get(attr.target)
-  return target !== undefined && isPublic(target)
+  return isShownAttribute(schema, attr)
 }
 
 /** The attributes a client may see, in model order. */
