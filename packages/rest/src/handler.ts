@@ -17,12 +17,18 @@ import { ALLOWED_METHODS, route, type JsonBody, type Reply } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
 import { JsonChunks } from './serialize/json-chunks.js'
 import { Uris } from './serialize/uris.js'
-import { readCookie, sessionCookieName, sessionSetCookie } from './sessions/cookie.js'
+import {
+  clearSessionCookie,
+  readCookie,
+  sessionCookieName,
+  sessionSetCookie,
+} from './sessions/cookie.js'
+import type { AuthOptions } from './sessions/directory.js'
 import { readParams, type RestParams } from './url/params.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { parseQueryString } from './url/query-string.js'
 
-export interface RestHandlerOptions {
+export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
   readonly basePath?: string
   /** The session cookie's name. @default `4DSID_<application name>` */
@@ -97,6 +103,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxTop = options.maxTop ?? Infinity
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const maxBodyDepth = options.maxBodyDepth ?? 64
+  const auth: AuthOptions = { authenticate: options.authenticate, forceLogin: options.forceLogin }
+  if (auth.forceLogin && !auth.authenticate)
+    throw new TypeError('createRestHandler: forceLogin needs an authenticate function')
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
   // Most reads have no query string: their parameters are the same every time.
@@ -151,7 +160,18 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const body = (): unknown =>
         readJsonBody(request.body, request.headers['content-type'], { maxDepth: maxBodyDepth })
       const headers = request.headers
-      const reply = route({ ds, uris, writer, session, method, target, params, headers, body })
+      const reply = route({
+        ds,
+        uris,
+        writer,
+        session,
+        method,
+        target,
+        params,
+        headers,
+        body,
+        auth,
+      })
       const out = render(reply.body, request)
       return reply.file
         ? { status: reply.status, body: out, file: reply.file }
@@ -183,7 +203,12 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       }
       const { session, created } = resumed
       const { status, body, file } = answer(request, session, parsed)
-      const setCookie = created ? sessionSetCookie(cookieName, session.id, '/') : undefined
+      // A session closed by this request (logout) has its cookie cleared.
+      const setCookie = !ds.sessions.peek(session.id)
+        ? clearSessionCookie(cookieName, '/')
+        : created
+          ? sessionSetCookie(cookieName, session.id, '/')
+          : undefined
       // HEAD is answered as GET, status and headers included; only the body is left out.
       const sent: RestBody = request.method === 'HEAD' ? null : body
       const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie)

@@ -48,6 +48,7 @@ import { distinctReply } from './read/distinct.js'
 import { deleteEntities } from './write/delete.js'
 import { update } from './write/update.js'
 import { refusedStatus } from './write/save-status-json.js'
+import { directory, guard, type AuthOptions } from './sessions/directory.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -61,6 +62,8 @@ export interface RouteContext {
   readonly headers: RestHeaders
   /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
   readonly body: () => unknown
+  /** Login: the embedder's `authenticate` and `forceLogin`. */
+  readonly auth?: AuthOptions
 }
 
 /** A JSON body: a value to stringify, JSON text already written, or text rendered piece by piece. */
@@ -86,6 +89,8 @@ const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 
 
 export function route(ctx: RouteContext): Reply {
   const { target, params } = ctx
+  if (ctx.auth) guard(ctx.auth, ctx.session, ctx.method, target)
+  if (target.kind === 'directory') return directory({ ...ctx, auth: ctx.auth ?? {} }, target.action)
   // Writes are the session's: refused on an entity another session or process has locked.
   if (ctx.method === 'POST') return ctx.ds.runAs(sessionOwner(ctx), () => write(ctx))
   if (ctx.method !== 'GET') fail('MethodNotAllowed', [ctx.method, `it answers ${ALLOWED_METHODS}`])

@@ -101,7 +101,8 @@ const CASES: Case[] = [
   { path: '/rest/Doc?$top=%E0%A4' },
   { path: '/rest/%C3%28' },
   { path: '/rest/Doc/$entityset/ABC' },
-  { path: '/rest/$directory' },
+  { path: '/rest/$singleton/x' },
+  { path: '/rest/$directory/logout' },
   { path: '/rest/' },
   { path: '/anything' },
 ]

@@ -29,3 +29,8 @@ export function readCookie(header: string | null | undefined, name: string): str
 export function sessionSetCookie(name: string, id: string, path: string): string {
   return `${name}=${id}; Path=${path}; HttpOnly; SameSite=Lax`
 }
+
+/** Removes the session cookie from the browser (after a logout). */
+export function clearSessionCookie(name: string, path: string): string {
+  return `${name}=; Path=${path}; Max-Age=0; HttpOnly; SameSite=Lax`
+}

@@ -9,10 +9,7 @@ import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 
 type Json = Record<string, any>
 
-const sessionFixture = (
-  sessions: SessionStoreOptions = {},
-  options: RestHandlerOptions = {},
-) => {
+const sessionFixture = (sessions: SessionStoreOptions = {}, options: RestHandlerOptions = {}) => {
   const clock = new ManualClock(Date.UTC(2026, 0, 2, 10))
   const ds = createDatastore(writeModel(), { data: writeData(), clock, sessions })
   const rest = createRestHandler(ds, options)
@@ -105,5 +102,139 @@ describe("maxSessions with whenFull: 'refuse'", () => {
     ds.sessions.close(a.session!)
     expect((await b.get('/rest/$catalog')).status).toBe(200)
     expect(ds.sessions.counts.established).toBe(1)
+  })
+})
+
+const USERS: Record<string, { password: string; groups: string[] }> = {
+  ada: { password: 'secret', groups: ['Sales'] },
+}
+const authenticate = ({ user, password }: { user: string; password: string }) =>
+  USERS[user]?.password === password ? { name: user, groups: USERS[user]!.groups } : null
+const login = (user: string, password: string, more: Record<string, string> = {}) => ({
+  'username-4D': user,
+  'password-4D': password,
+  ...more,
+})
+
+describe('$directory', () => {
+  it('logs a user in: currentUser, currentUserBelongsTo, then logout ends the session', async () => {
+    const { ds, client } = sessionFixture({}, { authenticate })
+    const a = client()
+    expect((await a.get('/rest/$directory/currentUser')).json).toEqual({ result: null })
+    expect(await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))).toMatchObject(
+      { status: 200, json: { result: true } },
+    )
+    expect(ds.sessions.peek(a.session!)?.established).toBe(true)
+    expect((await a.get('/rest/$directory/currentUser')).json).toEqual({
+      result: { userName: 'ada', fullName: 'ada', ID: 'ada' },
+    })
+    expect((await a.post('/rest/$directory/currentUserBelongsTo', ['Sales'])).json).toEqual({
+      result: true,
+    })
+    expect((await a.post('/rest/$directory/currentUserBelongsTo', ['HR'])).json).toEqual({
+      result: false,
+    })
+    expect((await a.get('/rest/Employee(1)?$lock=true')).json.result).toBe(true)
+    const sid = a.session!
+    const out = await a.get('/rest/$directory/logout')
+    expect(out.json).toEqual({ result: true })
+    expect(out.setCookie).toMatch(/^4DSID_shop=; Path=\/; Max-Age=0/)
+    expect(ds.sessions.peek(sid)).toBeUndefined()
+    expect(ds.locks.holder('Employee', 1)).toBeUndefined()
+    expect(a.session).toBeUndefined()
+    expect((await a.get('/rest/$directory/currentUser')).json).toEqual({ result: null })
+  })
+
+  it('refuses wrong credentials with 401 and result false; two jars do not share users', async () => {
+    const { client } = sessionFixture({}, { authenticate })
+    const a = client()
+    const b = client()
+    expect(await a.post('/rest/$directory/login', undefined, login('ada', 'nope'))).toMatchObject({
+      status: 401,
+      json: { result: false },
+    })
+    await b.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    expect((await a.get('/rest/$directory/currentUser')).json.result).toBeNull()
+    expect((await b.get('/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+  })
+
+  it('session-4D-length sets the inactivity timeout, in minutes, at least 60', async () => {
+    const { clock, client } = sessionFixture({}, { authenticate })
+    const a = client()
+    const b = client()
+    await a.post(
+      '/rest/$directory/login',
+      undefined,
+      login('ada', 'secret', { 'session-4D-length': '120' }),
+    )
+    await b.post(
+      '/rest/$directory/login',
+      undefined,
+      login('ada', 'secret', { 'session-4D-length': '5' }),
+    )
+    clock.advance(90 * 60_000)
+    expect((await a.get('/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+    expect((await b.get('/rest/$directory/currentUser')).json.result).toBeNull()
+    clock.advance(120 * 60_000)
+    expect((await a.get('/rest/$directory/currentUser')).json.result).toBeNull()
+    const bad = await client().post('/rest/$directory/login', undefined, {
+      'session-4D-length': 'x',
+    })
+    expect(bad.status).toBe(400)
+  })
+
+  it('without authenticate, a login opens a session without a user; wrong methods are 405', async () => {
+    const { client } = sessionFixture()
+    const a = client()
+    expect((await a.post('/rest/$directory/login')).json).toEqual({ result: true })
+    expect((await a.get('/rest/$directory/currentUser')).json).toEqual({ result: null })
+    expect((await a.get('/rest/$directory/login')).status).toBe(405)
+    expect((await a.post('/rest/$directory/currentUserBelongsTo', 'Sales')).status).toBe(400)
+    expect((await a.post('/rest/$directory/logout')).json).toEqual({ result: false })
+  })
+
+  it('a login past maxSessions in refuse mode is 402 and records no user', async () => {
+    const { client } = sessionFixture({ maxSessions: 1, whenFull: 'refuse' }, { authenticate })
+    const a = client()
+    await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    const b = client()
+    expect((await b.post('/rest/$directory/login', undefined, login('ada', 'secret'))).status).toBe(
+      402,
+    )
+  })
+})
+
+describe('forceLogin', () => {
+  it('answers only $catalog and $directory until the session logs in: 401 1557 / 1558', async () => {
+    const { client } = sessionFixture({}, { authenticate, forceLogin: true })
+    const a = client()
+    expect((await a.get('/rest/$catalog')).status).toBe(200)
+    expect((await a.get('/rest/$catalog/Employee')).status).toBe(200)
+    expect(await a.get('/rest/Employee')).toMatchObject({
+      status: 401,
+      json: {
+        __ERROR: [
+          {
+            message: 'No permission to read for the Employee dataclass',
+            componentSignature: 'dbmg',
+            errCode: 1557,
+          },
+        ],
+      },
+    })
+    const write = await a.post('/rest/Employee?$method=update', { __KEY: '1', salary: 1 })
+    expect([write.status, write.json.__ERROR[0].errCode]).toEqual([401, 1558])
+    expect((await a.get('/rest/$info')).status).toBe(401)
+    await a.post('/rest/$directory/login', undefined, login('ada', 'nope'))
+    expect((await a.get('/rest/Employee(1)')).status).toBe(401)
+    await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    expect((await a.get('/rest/Employee(1)')).status).toBe(200)
+    expect((await client().get('/rest/Employee(1)')).status).toBe(401)
+  })
+
+  it('needs an authenticate function', () => {
+    expect(() => sessionFixture({}, { forceLogin: true })).toThrow(
+      'createRestHandler: forceLogin needs an authenticate function',
+    )
   })
 })

@@ -161,7 +161,7 @@ describe('parseRestUrl', () => {
   })
 
   it('answers a real server resource this version lacks with 501 9010', () => {
-    for (const r of ['$directory', '$singleton', '$upload', '$getWebForm']) {
+    for (const r of ['$singleton', '$upload', '$getWebForm']) {
       const e = parseError(`/rest/${r}/x`)
       expect([e.name, e.errCode, e.message]).toEqual([
         'NotImplemented',
@@ -169,6 +169,16 @@ describe('parseRestUrl', () => {
         `The ${r} resource is not supported by this version of Entistore`,
       ])
     }
+  })
+
+  it('reads the four $directory actions; anything else there is 9031', () => {
+    for (const action of ['login', 'logout', 'currentUser', 'currentUserBelongsTo'])
+      expect(parseRestUrl(`/rest/$directory/${action}`, '', '/rest')?.target).toEqual({
+        kind: 'directory',
+        action,
+      })
+    for (const p of ['/rest/$directory', '/rest/$directory/nope', '/rest/$directory/login/x'])
+      expect(parseError(p).errCode).toBe(9031)
   })
 
   it('refuses an unknown $ resource with 9031', () => {

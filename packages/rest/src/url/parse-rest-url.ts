@@ -13,6 +13,8 @@ export type RestTarget =
   | { readonly kind: 'catalog'; readonly which: 'short' | 'all' }
   | { readonly kind: 'catalogDataClass'; readonly name: string }
   | { readonly kind: 'info' }
+  /** `/rest/$directory/login` and its siblings: who the session's user is. */
+  | { readonly kind: 'directory'; readonly action: DirectoryAction }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
@@ -26,6 +28,14 @@ export type RestTarget =
       readonly entitySet?: string
     }
 
+export type DirectoryAction = 'login' | 'logout' | 'currentUser' | 'currentUserBelongsTo'
+const DIRECTORY_ACTIONS: ReadonlySet<string> = new Set<DirectoryAction>([
+  'login',
+  'logout',
+  'currentUser',
+  'currentUserBelongsTo',
+])
+
 export interface ParsedUrl {
   readonly target: RestTarget
   /** The query string, including anything moved from the path (see the module note). */
@@ -33,12 +43,7 @@ export interface ParsedUrl {
 }
 
 /** Resources of the real server that this version does not serve yet: 501, not 404. */
-const FUTURE_RESOURCES: ReadonlySet<string> = new Set([
-  '$directory',
-  '$singleton',
-  '$upload',
-  '$getWebForm',
-])
+const FUTURE_RESOURCES: ReadonlySet<string> = new Set(['$singleton', '$upload', '$getWebForm'])
 
 const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
 const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
@@ -99,6 +104,12 @@ export function parseRestUrl(
   if (first === '$info') {
     if (parts.length > 1) return fail('UrlMalformed', [url, '$info takes no more segments'])
     return { target: { kind: 'info' }, search }
+  }
+  if (first === '$directory') {
+    const action = parts[1]
+    if (parts.length !== 2 || !DIRECTORY_ACTIONS.has(action!))
+      return fail('UnknownResource', [pathname])
+    return { target: { kind: 'directory', action: action as DirectoryAction }, search }
   }
   if (first.startsWith('$')) {
     if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])

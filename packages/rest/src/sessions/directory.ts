@@ -1,0 +1,159 @@
+/**
+ * @module `$directory`: logging a user in and out of a REST session, as the real server's
+ * `/rest/$directory/login` does. Who may log in is the embedder's to say, through a synchronous
+ * `authenticate` hook given to `createRestHandler`; the session records the user it returned.
+ * With `forceLogin`, a session without a user may only describe the datastore (`$catalog…`) and
+ * use `$directory` (`guard`).
+ */
+import { fail, type Datastore, type Session } from '@entistore/core'
+import type { RestHeaders } from '../exchange.js'
+import type { DirectoryAction, RestTarget } from '../url/parse-rest-url.js'
+
+/** What `authenticate` receives: the `username-4D` and `password-4D` headers, and all headers. */
+export interface Credentials {
+  readonly user: string
+  readonly password: string
+  readonly headers: RestHeaders
+}
+
+/** A logged-in user, as `authenticate` returns it. */
+export interface AuthUser {
+  /** The user name (`userName` in `$directory/currentUser`). */
+  readonly name: string
+  /** @default name */
+  readonly fullName?: string
+  /** The user's ID in `currentUser`. @default name */
+  readonly id?: string
+  /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
+  readonly groups?: readonly string[]
+}
+
+export interface AuthOptions {
+  /**
+   * Checks a login (`POST /rest/$directory/login`). Returns the user, or null to refuse (401,
+   * `{"result": false}`). Synchronous, like the whole handler: compare hashes with
+   * `crypto.scryptSync` and `crypto.timingSafeEqual`, not a network call. Without it a login opens
+   * a session without a user, as the real server does without `On REST Authentication`.
+   */
+  readonly authenticate?: (credentials: Credentials) => AuthUser | null | undefined
+  /**
+   * Only logged-in sessions may read or write data: until then, only `$catalog…` and `$directory`
+   * are answered; anything else is 401 (1557 for a read, 1558 for a write). Needs `authenticate`.
+   * @default false
+   */
+  readonly forceLogin?: boolean
+}
+
+const USER = 'entistore.user'
+const MINUTE = 60_000
+
+/** The user logged in on `session`, if any. */
+export function sessionUser(session: Session): AuthUser | undefined {
+  return session.data.get(USER) as AuthUser | undefined
+}
+
+function header(headers: RestHeaders, name: string): string | undefined {
+  const v = headers[name]
+  return Array.isArray(v) ? v[0] : v
+}
+
+export interface DirectoryContext {
+  readonly ds: Datastore
+  readonly session: Session
+  readonly method: string
+  readonly headers: RestHeaders
+  readonly body: () => unknown
+  readonly auth: AuthOptions
+}
+
+/** A `$directory` request's status and JSON body. */
+export function directory(
+  ctx: DirectoryContext,
+  action: DirectoryAction,
+): { status: number; body: string } {
+  const { session, method } = ctx
+  const only = (...methods: string[]): void => {
+    if (!methods.includes(method))
+      fail('MethodNotAllowed', [method, `$directory/${action} answers ${methods.join(', ')}`])
+  }
+  switch (action) {
+    case 'login': {
+      only('POST')
+      const lengthText = header(ctx.headers, 'session-4d-length')
+      let timeout: number | undefined
+      if (lengthText !== undefined) {
+        const minutes = Number(lengthText)
+        if (lengthText.trim() === '' || !Number.isFinite(minutes) || minutes <= 0)
+          fail('InvalidParameter', ['session-4D-length', lengthText, 'a number of minutes'])
+        // "Cannot be less than 60", as the real server says.
+        timeout = Math.max(60, minutes) * MINUTE
+      }
+      const user = ctx.auth.authenticate
+        ? ctx.auth.authenticate({
+            user: header(ctx.headers, 'username-4d') ?? '',
+            password: header(ctx.headers, 'password-4d') ?? '',
+            headers: ctx.headers,
+          })
+        : undefined
+      if (ctx.auth.authenticate && !user) {
+        // A failed login logs the session's previous user out: it is no one now.
+        session.data.delete(USER)
+        return { status: 401, body: '{"result":false}' }
+      }
+      // Refused with 402 here when no session can be established.
+      ctx.ds.sessions.establish(session.id)
+      if (user) session.data.set(USER, user)
+      if (timeout !== undefined) session.timeout = timeout
+      return { status: 200, body: '{"result":true}' }
+    }
+    case 'currentUser': {
+      only('GET')
+      const user = sessionUser(session)
+      return {
+        status: 200,
+        body: JSON.stringify({
+          result: user
+            ? {
+                userName: user.name,
+                fullName: user.fullName ?? user.name,
+                ID: user.id ?? user.name,
+              }
+            : null,
+        }),
+      }
+    }
+    case 'currentUserBelongsTo': {
+      only('POST')
+      const body = ctx.body()
+      if (!Array.isArray(body) || body.length !== 1 || typeof body[0] !== 'string')
+        fail('InvalidParameter', [
+          '$directory/currentUserBelongsTo',
+          JSON.stringify(body) ?? '',
+          'a group name or ID in an array: ["Sales"]',
+        ])
+      const user = sessionUser(session)
+      const belongs = user?.groups?.includes(body[0] as string) ?? false
+      return { status: 200, body: `{"result":${belongs}}` }
+    }
+    case 'logout': {
+      only('GET', 'POST')
+      const hadUser = sessionUser(session) !== undefined
+      // Its locks are released; the handler sees the session gone and clears the cookie.
+      ctx.ds.sessions.close(session.id)
+      return { status: 200, body: `{"result":${hadUser}}` }
+    }
+  }
+}
+
+/**
+ * With `forceLogin`, refuses a request of a session without a user unless it only describes the
+ * datastore or uses `$directory`: 401 with 1557 for a read, 1558 for a write.
+ */
+export function guard(auth: AuthOptions, session: Session, method: string, target: RestTarget) {
+  if (!auth.forceLogin || sessionUser(session)) return
+  if (target.kind === 'catalog' || target.kind === 'catalogDataClass') return
+  if (target.kind === 'directory') return
+  const dc = target.kind === 'dataClass' ? target.dataClass : undefined
+  if (method === 'POST') fail('NoPermissionToUpdate', [dc ? `dataClass ${dc}` : `$${target.kind}`])
+  fail('NoPermissionToRead', [dc ? `the ${dc} dataclass` : `$${target.kind}`])
+}
