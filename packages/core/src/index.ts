@@ -74,7 +74,12 @@ export { parseDate } from './values/dates.js'
 export { ManualClock, systemClock } from './clock/clock.js'
 export type { Clock } from './clock/clock.js'
 export { SessionStore } from './sessions/session-store.js'
-export type { Session, SessionCloseReason, SessionStoreOptions } from './sessions/session-store.js'
+export type {
+  Session,
+  SessionCloseReason,
+  SessionStoreApi,
+  SessionStoreOptions,
+} from './sessions/session-store.js'
 
 // Errors
 export { DatastoreError, datastoreError, fail } from './errors/datastore-error.js'

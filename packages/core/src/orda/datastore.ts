@@ -8,7 +8,11 @@ import type { CalculatedFn, SchemaDef } from '../schema/definitions.js'
 import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js'
 import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { SessionStore, type SessionStoreOptions } from '../sessions/session-store.js'
+import {
+  SessionStore,
+  type SessionStoreApi,
+  type SessionStoreOptions,
+} from '../sessions/session-store.js'
 import { LockTable, sessionOwnerKey, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadReport } from '../store/load-data.js'
@@ -27,7 +31,11 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly newUuid?: () => string
   /** Initial data, `{ "<DataClass>": [ {...}, ... ] }`. */
   readonly data?: DataFile
-  readonly sessions?: SessionStoreOptions
+  /**
+   * The in-memory session store's options, or `{ store }`: another implementation of
+   * `SessionStoreApi` (its own options are its business).
+   */
+  readonly sessions?: SessionStoreOptions | { readonly store: SessionStoreApi }
   /** Limits and lifetimes of the entity-set cache. */
   readonly entitySets?: EntitySetStoreOptions
 }
@@ -35,7 +43,7 @@ export interface DatastoreOptions extends LoadModelOptions {
 export class Datastore {
   readonly schema: SchemaDef
   readonly clock: Clock
-  readonly sessions: SessionStore
+  readonly sessions: SessionStoreApi
   /** Selections kept under an id, with lifetimes (4D's entity sets). */
   readonly entitySets: EntitySets
   /**
@@ -62,7 +70,11 @@ export class Datastore {
       this.clock,
       options.newUuid ?? (() => globalThis.crypto.randomUUID()),
     )
-    this.sessions = new SessionStore(this.clock, options.sessions)
+    const sessionOptions = options.sessions
+    this.sessions =
+      sessionOptions && 'store' in sessionOptions
+        ? sessionOptions.store
+        : new SessionStore(this.clock, sessionOptions)
     // A session's locks last as long as it: released when it closes, and never honoured once it has
     // expired even if no request has swept it yet (the lock table asks whether the holder is live).
     const sessions = this.sessions

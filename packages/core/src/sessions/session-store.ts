@@ -48,6 +48,37 @@ export interface Session {
 
 export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
 
+/**
+ * What the datastore and the REST interface need of a session store. `SessionStore` (in memory)
+ * implements it; another one (shared between processes, persistent) can be given as
+ * `createDatastore(model, { sessions: { store } })`. Every method is synchronous: the lock table
+ * asks `peek` whether a lock's holder is alive in the middle of a write.
+ */
+export interface SessionStoreApi {
+  /** Open sessions, guests included. */
+  readonly size: number
+  /** Open established sessions and open guests. */
+  readonly counts: { established: number; guests: number }
+  /** A new established session (SessionLimit when full in refuse mode). */
+  open(): Session
+  /** A new guest session. */
+  openGuest(): Session
+  /** The live session, its timer restarted; a guest is established (may throw SessionLimit). */
+  touch(id: string): Session | undefined
+  /** Establishes a live guest (may throw SessionLimit); undefined if not open. */
+  establish(id: string): Session | undefined
+  /** The live session, timer untouched. */
+  peek(id: string): Session | undefined
+  /** `touch(id)`, else a new guest. */
+  resume(id: string | undefined): { session: Session; created: boolean }
+  /** Closes a session now; false if it was not open. Listeners are called. */
+  close(id: string): boolean
+  /** Closes the expired sessions. */
+  sweep(): void
+  /** Calls `listener` when a session closes (the datastore releases its locks). */
+  onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
+}
+
 // Session ids are 128 random bits as 32 uppercase hex digits. Random bytes are drawn 4 KB at a
 // time (one call to the system's generator per 256 ids, not one per id) and written through a
 // table of the 256 byte spellings: a new session costs about 0.3 µs instead of 7.
@@ -116,7 +147,7 @@ class Pool {
   }
 }
 
-export class SessionStore {
+export class SessionStore implements SessionStoreApi {
   readonly #clock: Clock
   readonly #timeout: number
   readonly #max: number
