@@ -10,6 +10,7 @@
  */
 import { fail, type Datastore, type Session } from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
+import { withCors, type CorsOptions } from './cors.js'
 import { toErrorReply } from './errors/to-error-body.js'
 import type { RestBody, RestCore, RestReply, RestRequest } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
@@ -52,6 +53,11 @@ export interface RestHandlerOptions extends AuthOptions {
    * "Internal error". `request` is undefined when the transport failed before `respond`.
    */
   readonly onInternalError?: (error: unknown, request: RestRequest | undefined) => void
+  /**
+   * CORS for browser clients (cors.ts): the origins allowed, whether credentials are, how long a
+   * preflight is kept. @default none: no CORS header on any reply
+   */
+  readonly cors?: CorsOptions
 }
 
 export interface RestHandler extends RestCore {
@@ -63,20 +69,22 @@ export interface RestHandler extends RestCore {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Shared by every reply that sets no cookie: nothing to allocate per request.
-const JSON_HEADERS = Object.freeze({ 'content-type': JSON_TYPE })
-const JSON_405_HEADERS = Object.freeze({ 'content-type': JSON_TYPE, allow: ALLOWED_METHODS })
+// `nosniff` on every reply: a browser never reads a JSON or BLOB reply as HTML or script.
+const NOSNIFF = 'nosniff'
+const JSON_HEADERS = Object.freeze({ 'content-type': JSON_TYPE, 'x-content-type-options': NOSNIFF })
+const JSON_405_HEADERS = Object.freeze({ ...JSON_HEADERS, allow: ALLOWED_METHODS })
 // A CORS preflight or a capability probe: say which methods exist, open no session.
 const OPTIONS_REPLY: RestReply = Object.freeze({
   status: 204,
-  headers: Object.freeze({ allow: ALLOWED_METHODS }),
+  headers: Object.freeze({ allow: ALLOWED_METHODS, 'x-content-type-options': NOSNIFF }),
   body: null,
 })
 
 function replyHeaders(status: number, setCookie: string | undefined): RestReply['headers'] {
   if (setCookie === undefined) return status === 405 ? JSON_405_HEADERS : JSON_HEADERS
   return status === 405
-    ? { 'content-type': JSON_TYPE, allow: ALLOWED_METHODS, 'set-cookie': setCookie }
-    : { 'content-type': JSON_TYPE, 'set-cookie': setCookie }
+    ? { ...JSON_405_HEADERS, 'set-cookie': setCookie }
+    : { ...JSON_HEADERS, 'set-cookie': setCookie }
 }
 
 /** Headers of a picture or BLOB reply: its own media type instead of JSON's. */
@@ -84,7 +92,10 @@ function fileHeaders(
   file: NonNullable<Reply['file']>,
   setCookie: string | undefined,
 ): RestReply['headers'] {
-  const headers: Record<string, string> = { 'content-type': file.type }
+  const headers: Record<string, string> = {
+    'content-type': file.type,
+    'x-content-type-options': NOSNIFF,
+  }
   if (file.disposition) headers['content-disposition'] = file.disposition
   if (setCookie !== undefined) headers['set-cookie'] = setCookie
   return headers
@@ -224,12 +235,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       }
     },
   }
-  const fetch = toFetchHandler(core)
+  const edge = options.cors ? withCors(core, options.cors) : core
+  const fetch = toFetchHandler(edge)
 
   return {
     maxBodyBytes,
-    respond: core.respond,
-    refuse: core.refuse,
+    respond: edge.respond,
+    refuse: edge.refuse,
     fetch,
     request(path, init) {
       // A path is appended to the origin, not resolved against it: `//x/rest` is a path, not a host.

@@ -6,6 +6,7 @@
  */
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
+export type { CorsOptions } from './cors.js'
 export { takesBody } from './exchange.js'
 export type { RestBody, RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
 export { toFetchHandler, toResponse } from './fetch/fetch-handler.js'
