@@ -100,6 +100,53 @@ describe('entistore serve', () => {
     await expect(fetch(`${url}/rest/$catalog`)).rejects.toThrow()
   })
 
+  it('with --users, serves data only to a logged-in user', async () => {
+    const users = file(
+      'users.json',
+      JSON.stringify({ ada: { password: 'secret', groups: ['Sales'] }, bob: { password: 'x' } }),
+    )
+    let stop!: () => void
+    let listening!: (s: RunningServer) => void
+    const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+    const done = main(['serve', '-m', MODEL, '-d', DATA, '-u', users, '--port', '0'], {
+      out: () => {},
+      err: () => {},
+      stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+      onListening: (s) => listening(s),
+    })
+    const { url } = await started
+    expect((await fetch(`${url}/rest/$catalog`)).status).toBe(200)
+    expect((await fetch(`${url}/rest/Employee?$top=1`)).status).toBe(401)
+    const login = (password: string) =>
+      fetch(`${url}/rest/$directory/login`, {
+        method: 'POST',
+        headers: { 'username-4D': 'ada', 'password-4D': password },
+      })
+    expect((await login('wrong')).status).toBe(401)
+    const ok = await login('secret')
+    expect(await ok.json()).toEqual({ result: true })
+    const cookie = ok.headers.get('set-cookie')!.split(';')[0]!
+    const emp = await fetch(`${url}/rest/Employee?$top=1`, { headers: { cookie } })
+    expect(emp.status).toBe(200)
+    const belongs = await fetch(`${url}/rest/$directory/currentUserBelongsTo`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '["Sales"]',
+    })
+    expect(await belongs.json()).toEqual({ result: true })
+    stop()
+    expect(await done).toBe(0)
+  })
+
+  it('reports a users file that is not valid', async () => {
+    const users = file('bad-users.json', JSON.stringify({ ada: { groups: [] } }))
+    const r = await run(['serve', '-m', MODEL, '-u', users, '--port', '0'])
+    expect(r.code).toBe(1)
+    expect(r.err).toEqual([
+      `entistore: ${users}: the users file is not valid: user "ada": expected { "password": "…" }`,
+    ])
+  })
+
   it('accepts the short options and serves a model without data', async () => {
     const { code, out, err } = await run(['serve', '-m', small(), '-p', '0'])
     expect([code, err]).toEqual([0, []])

@@ -1,14 +1,15 @@
 /**
  * @module The `entistore` command.
  *
- *   entistore serve --model <model.json> [--data <data.json>] [--port N] [--host H]
+ *   entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
  *
  * Prints one line with `http://HOST:PORT` once listening (`--port 0` picks a free port), then
  * serves until SIGINT/SIGTERM. Exit codes: 0 done, 1 a file or runtime problem, 2 a usage error.
  */
 import { parseArgs } from 'node:util'
-import { FileError, loadDatastoreFiles } from './load-files.js'
+import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { serve, type RunningServer } from './serve.js'
+import { usersAuthenticate } from './users.js'
 
 export interface CliIo {
   readonly out: (line: string) => void
@@ -20,11 +21,13 @@ export interface CliIo {
 }
 
 const USAGE = `Usage:
-  entistore serve --model <model.json> [--data <data.json>] [--port N] [--host H]
+  entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
 
 Options:
   --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all (required)
   --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
+  --users, -u   users who may log in ($directory/login); only they may read and write data:
+                { "<name>": { "password": "…", "groups": ["…"] } }
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
   --help,  -h   this text`
@@ -50,11 +53,21 @@ function signals(): Promise<void> {
   })
 }
 
+async function loadUsers(file: string): Promise<ReturnType<typeof usersAuthenticate>> {
+  const json = await readJsonFile(file, 'users')
+  try {
+    return usersAuthenticate(json)
+  } catch (e) {
+    throw new FileError(file, `the users file is not valid: ${(e as Error).message}`)
+  }
+}
+
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   let values: {
     model?: string | undefined
     data?: string | undefined
+    users?: string | undefined
     port?: string | undefined
     host?: string | undefined
     help?: boolean | undefined
@@ -68,6 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       options: {
         model: { type: 'string', short: 'm' },
         data: { type: 'string', short: 'd' },
+        users: { type: 'string', short: 'u' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -98,8 +112,13 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       model: values.model,
       ...(values.data === undefined ? {} : { data: values.data }),
     })
+    const auth =
+      values.users === undefined
+        ? {}
+        : { authenticate: await loadUsers(values.users), forceLogin: true }
     const server = await serve(ds, {
       port,
+      ...auth,
       ...(values.host === undefined ? {} : { host: values.host }),
     })
     const counts = ds.dataClasses.map((dc) => `${dc.name} ${dc.length}`).join(', ')
