@@ -49,8 +49,9 @@ export interface RestHandlerOptions extends AuthOptions {
   /** Deepest nesting of objects and arrays accepted in a request body (400 past it). @default 64 */
   readonly maxBodyDepth?: number
   /**
-   * Called with every error that became a 5xx (bugs), for logging: the reply itself says only
-   * "Internal error". `request` is undefined when the transport failed before `respond`.
+   * Called with every error that became a 500 (a bug), for logging: the reply itself says only
+   * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
+   * when the transport failed before `respond`.
    */
   readonly onInternalError?: (error: unknown, request: RestRequest | undefined) => void
   /**
@@ -189,7 +190,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         : { status: reply.status, body: out }
     } catch (error) {
       const reply = toErrorReply(error)
-      if (reply.status >= 500) report(error, request)
+      if (reply.status === 500) report(error, request)
       return { status: reply.status, body: JSON.stringify(reply.body) }
     }
   }
@@ -227,7 +228,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     },
     refuse(error) {
       const reply = toErrorReply(error)
-      if (reply.status >= 500) report(error, undefined)
+      if (reply.status === 500) report(error, undefined)
       return {
         status: reply.status,
         headers: replyHeaders(reply.status, undefined),
