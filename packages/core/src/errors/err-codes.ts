@@ -429,6 +429,18 @@ export const ERRORS = {
     'sessionLimit',
     (max: number) => `Maximum number of sessions has been reached (${max})`,
   ),
+  /**
+   * A query (its filter, ordering or aggregate) worked past the time budget of the request it runs
+   * for (`ds.withBudget`, the REST handler's `queryBudgetMs`) and was stopped. Reads only: nothing
+   * is left half-done. A client's request to narrow, hence 'limit' (400), not a server fault.
+   */
+  QueryBudgetExceeded: spec(
+    9090,
+    'enti',
+    'limit',
+    (ms: number) =>
+      `The query took more than ${ms} ms and was stopped: narrow the $filter or add an index`,
+  ),
   /** 4D's NO_PERM_TO_READ (1557), raised for a request of a session that must log in first. */
   NoPermissionToRead: spec(
     1557,

@@ -17,6 +17,7 @@ import { LockTable, sessionOwnerKey, type LockOwner } from '../locks/lock-table.
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
+import { withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
@@ -156,6 +157,23 @@ export class Datastore {
    */
   runAs<T>(owner: LockOwner, fn: () => T): T {
     return runAs(this, owner, fn)
+  }
+
+  /**
+   * Runs `fn` with a time budget of `ms` milliseconds (on this datastore's clock) for the queries
+   * it runs: filters, orderings, aggregates and distinct values, on any datastore. Query work past
+   * the deadline stops with QueryBudgetExceeded (9090); the engine reads the clock every 4,096
+   * rows and counts each call of a calculated attribute as 64 rows. Lookups by key or through an
+   * index are never stopped. Queries only read, so nothing is left half-done. Nested budgets keep
+   * the earlier deadline; the previous budget is restored when `fn` returns or throws. `ms` of 0,
+   * Infinity or undefined sets no budget. `fn` must be synchronous (the REST handler runs each
+   * request this way: `queryBudgetMs`).
+   *
+   * @example ds.withBudget(2000, () => ds.Employee.query('comment = "@late@"'))
+   */
+  withBudget<T>(ms: number | undefined, fn: () => T): T {
+    if (ms === undefined || !(ms > 0) || ms === Infinity) return fn()
+    return withBudget({ deadline: this.clock.now() + ms, clock: this.clock, ms }, fn)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

@@ -24,6 +24,7 @@ import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
+import { CALCULATED_COST, spend } from './budget.js'
 import { objectValues } from './predicate.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
@@ -185,13 +186,18 @@ function computed(
     refuse(
       `${attr.name} computes ${type === 'object' ? 'an object' : 'a picture or BLOB'}: no value to compute`,
     )
+  const read = ctx.computed(attr)
   return {
     text: path,
     storage: undefined,
     type,
     source: {
       kind: 'computed',
-      read: ctx.computed(attr),
+      // User code per row, maybe slow: counted against the query's time budget (budget.ts).
+      read: (rowId) => {
+        spend(CALCULATED_COST)
+        return read(rowId)
+      },
       folds: type === 'string',
       numeric: NUMERIC_TYPES.has(type),
     },
@@ -237,6 +243,8 @@ export function aggregateRows(
 ): Aggregates {
   const { source } = path
   const only = options.only
+  // One pass over the rows: counted against the query's time budget before it starts.
+  spend(rows.length)
   if ((only === 'sum' || only === 'average') && !source.numeric)
     fail('AggregateNotApplicable', [
       only,
@@ -523,6 +531,7 @@ export function distinctRows(
 ): AggregateValue[] {
   const { source } = path
   const diacritical = options.diacritical === true
+  spend(rows.length)
   if (source.kind === 'number' || source.kind === 'stored' || !diacritical) {
     const sorted = path.storage && table.indexes.of(path.storage.name)?.sorted
     if (sorted && options.whole()) return distinctFromIndex(table, sorted, path.storage!.name)

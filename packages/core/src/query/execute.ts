@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
+import { BUDGET_STEP, spend } from './budget.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
 import {
@@ -144,7 +145,12 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       const hit = new Uint8Array(table.rowCapacity)
       for (const r of inner.rows) hit[r] = 1
       const rows: number[] = []
-      for (const r of table.records()) if (!hit[r.rowId]) rows.push(r.rowId)
+      const slots = table.slots
+      for (let from = 0; from < slots.length; from += BUDGET_STEP) {
+        const to = Math.min(slots.length, from + BUDGET_STEP)
+        spend(to - from)
+        for (let i = from; i < to; i++) if (slots[i] && !hit[i]) rows.push(i)
+      }
       return { rows, children: [inner.step] }
     }
   }
@@ -189,9 +195,13 @@ function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
   const tests = mergeTextEqualities(scanned).map((o) => predicateOf(o, ctx).test)
   const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
   const slots = table.slots
-  for (let i = 0; i < slots.length; i++) {
-    const r = slots[i]
-    if (r && !seen[i] && test(r)) rows.push(i)
+  for (let from = 0; from < slots.length; from += BUDGET_STEP) {
+    const to = Math.min(slots.length, from + BUDGET_STEP)
+    spend(to - from)
+    for (let i = from; i < to; i++) {
+      const r = slots[i]
+      if (r && !seen[i] && test(r)) rows.push(i)
+    }
   }
   return rows
 }
@@ -276,12 +286,19 @@ export function dataClassOfPlan(node: PlanNode): DataClassDef {
   }
 }
 
+// The loops over rows run in steps of BUDGET_STEP rows, each counted against the query's time
+// budget (budget.ts): no per-row cost.
+
 function scan(table: Table, test: RowPredicate): number[] {
   const out: number[] = []
   const slots = table.slots
-  for (let i = 0; i < slots.length; i++) {
-    const r = slots[i]
-    if (r && test(r)) out.push(i)
+  for (let from = 0; from < slots.length; from += BUDGET_STEP) {
+    const to = Math.min(slots.length, from + BUDGET_STEP)
+    spend(to - from)
+    for (let i = from; i < to; i++) {
+      const r = slots[i]
+      if (r && test(r)) out.push(i)
+    }
   }
   return out
 }
@@ -298,7 +315,11 @@ function scanColumn(
   const out: number[] = []
   const slots = table.slots
   // Deleted rows read null in the column: a test that holds for null checks the slot.
-  for (let i = 0; i < column.length; i++) if (holds(column[i]!) && slots[i]) out.push(i)
+  for (let from = 0; from < column.length; from += BUDGET_STEP) {
+    const to = Math.min(column.length, from + BUDGET_STEP)
+    spend(to - from)
+    for (let i = from; i < to; i++) if (holds(column[i]!) && slots[i]) out.push(i)
+  }
   return out
 }
 
@@ -310,16 +331,25 @@ function filterRows(table: Table, rows: readonly number[], test: RowPredicate): 
     for (const r of rows) mark[r] = 1
     const out: number[] = []
     const slots = table.slots
-    for (let i = 0; i < slots.length; i++) {
-      const r = slots[i]
-      if (mark[i] && r && test(r)) out.push(i)
+    for (let from = 0; from < slots.length; from += BUDGET_STEP) {
+      const to = Math.min(slots.length, from + BUDGET_STEP)
+      spend(to - from)
+      for (let i = from; i < to; i++) {
+        const r = slots[i]
+        if (mark[i] && r && test(r)) out.push(i)
+      }
     }
     return out
   }
   const out: number[] = []
-  for (const rowId of rows) {
-    const r = table.record(rowId)
-    if (r && test(r)) out.push(rowId)
+  for (let from = 0; from < rows.length; from += BUDGET_STEP) {
+    const to = Math.min(rows.length, from + BUDGET_STEP)
+    spend(to - from)
+    for (let i = from; i < to; i++) {
+      const rowId = rows[i]!
+      const r = table.record(rowId)
+      if (r && test(r)) out.push(rowId)
+    }
   }
   return out
 }
@@ -450,7 +480,15 @@ function joinRows(
   const out: number[] = []
   if (!hash) {
     const wanted = new Set<unknown>(keys)
-    for (const r of table.records()) if (wanted.has(r.values[fk])) out.push(r.rowId)
+    const slots = table.slots
+    for (let from = 0; from < slots.length; from += BUDGET_STEP) {
+      const to = Math.min(slots.length, from + BUDGET_STEP)
+      spend(to - from)
+      for (let i = from; i < to; i++) {
+        const r = slots[i]
+        if (r && wanted.has(r.values[fk])) out.push(i)
+      }
+    }
     return out
   }
   for (const key of keys) {

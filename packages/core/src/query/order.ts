@@ -11,11 +11,16 @@
  * Ties are broken by row id, i.e. creation order, as 4D breaks them by record number. Rows deleted
  * since the selection was made (it keeps them; they read as null) go last in every ordering, in
  * row-id order, so that an index walk and a sort agree and `take` always returns `count` rows.
+ *
+ * Every `take` counts its rows against the query's time budget (budget.ts) before it starts, and
+ * the passes that fold texts or call calculated attributes count as they go; a sort itself, once
+ * started, runs to its end.
  */
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
+import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
@@ -58,6 +63,7 @@ function appendDeleted(table: Table, rows: readonly number[], out: number[], cou
 export function byPrimaryKey(table: Table): Ordering {
   return {
     take(rows, count) {
+      spend(rows.length)
       // Few rows: sort them. Many: walk the key order and keep the selection's rows.
       if (rows.length * 8 < table.size) {
         const sorted = [...rows].sort(
@@ -86,6 +92,7 @@ const compareRecordKeys = (a: EntityRecord | undefined, b: EntityRecord | undefi
 export function byIndex(table: Table, index: SortedIndex, descending: boolean): Ordering {
   return {
     take(rows, count) {
+      spend(Math.max(rows.length, Math.min(index.size, count)))
       const mark = membership(table, rows)
       const out: number[] = []
       const n = index.size
@@ -132,6 +139,7 @@ function keyReader(
     }
     const op = key.operand
     if (op.kind === 'calculated') {
+      spend(CALCULATED_COST)
       const table = tableOf(
         key.relations.length ? key.relations[key.relations.length - 1]!.target : '',
       )
@@ -162,6 +170,7 @@ export function byKeys(
   return {
     take(rows, count) {
       const n = rows.length
+      spend(n)
       // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
       // the table's numeric column with plain number comparisons.
       const fast =
@@ -300,6 +309,7 @@ function topText(
   // there are few (past 4,096 the lookups cost more than they save: every value is folded).
   let folded: Map<string, string> | undefined = new Map()
   for (let i = 0; i < n; i++) {
+    if ((i & (BUDGET_STEP - 1)) === 0) spend(BUDGET_STEP)
     const v = slots[rows[i]!]?.values[name]
     if (v === undefined) return undefined // a deleted row
     if (typeof v !== 'string') keys[i] = null

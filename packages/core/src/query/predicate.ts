@@ -9,6 +9,7 @@
  */
 import type { EntityView } from '../schema/definitions.js'
 import type { EntityRecord } from '../store/entity-record.js'
+import { CALCULATED_COST, spend } from './budget.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
@@ -166,7 +167,11 @@ export function comparisonPredicate(
     }
     case 'calculated': {
       const compute = operand.attr.compute
-      return (record) => test(c.op, c.value, compute ? compute(entityOf(record)) : null, c.folds)
+      // User code per row, maybe slow: counted against the query's time budget.
+      return (record) => {
+        spend(CALCULATED_COST)
+        return test(c.op, c.value, compute ? compute(entityOf(record)) : null, c.folds)
+      }
     }
     case 'object': {
       const name = operand.attr.name

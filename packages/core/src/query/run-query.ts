@@ -9,6 +9,7 @@ import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
 import type { Table } from '../store/table.js'
 import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
+import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
 import { execute, type ExecContext, type PathStep } from './execute.js'
 import {
@@ -47,6 +48,12 @@ export interface QueryOptions {
   readonly queryPlan?: boolean
   /** Record 4D's query path (steps, times, counts). @default false */
   readonly queryPath?: boolean
+  /**
+   * A time budget for this query's filter, in milliseconds on the source's clock: past it, the
+   * query stops with QueryBudgetExceeded (9090). An enclosing `ds.withBudget` with an earlier
+   * deadline still applies. @default none
+   */
+  readonly budgetMs?: number
 }
 
 type Json = ReturnType<typeof queryPlanOf>
@@ -88,6 +95,18 @@ export function queryRows(
   def: DataClassDef,
   text: string | QueryNode,
   options: QueryOptions = {},
+): QueryRows {
+  const ms = options.budgetMs
+  if (ms === undefined || !(ms > 0) || ms === Infinity) return runRows(source, def, text, options)
+  const budget = { deadline: source.clock.now() + ms, clock: source.clock, ms }
+  return withBudget(budget, () => runRows(source, def, text, options))
+}
+
+function runRows(
+  source: QuerySource,
+  def: DataClassDef,
+  text: string | QueryNode,
+  options: QueryOptions,
 ): QueryRows {
   const query = typeof text === 'string' ? parseCached(text) : text
   const exposedOnly = options.exposedOnly ?? false
