@@ -115,7 +115,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxTop = options.maxTop ?? Infinity
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const maxBodyDepth = options.maxBodyDepth ?? 64
-  const auth: AuthOptions = { authenticate: options.authenticate, forceLogin: options.forceLogin }
+  const auth: AuthOptions = {
+    authenticate: options.authenticate,
+    forceLogin: options.forceLogin,
+    authorize: options.authorize,
+  }
   if (auth.forceLogin && !auth.authenticate)
     throw new TypeError('createRestHandler: forceLogin needs an authenticate function')
   const uris = new Uris(basePath)

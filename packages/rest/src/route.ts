@@ -16,6 +16,7 @@ import {
   SAVE_STATUS,
   type AttributeDef,
   type DataClass,
+  type DataClassDef,
   type Datastore,
   type Entity,
   type EntitySelection,
@@ -49,6 +50,7 @@ import { deleteEntities } from './write/delete.js'
 import { update } from './write/update.js'
 import { refusedStatus } from './write/save-status-json.js'
 import { directory, guard, type AuthOptions } from './sessions/directory.js'
+import { Permissions } from './permissions.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -62,8 +64,10 @@ export interface RouteContext {
   readonly headers: RestHeaders
   /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
   readonly body: () => unknown
-  /** Login: the embedder's `authenticate` and `forceLogin`. */
+  /** Login: the embedder's `authenticate` and `forceLogin`, and its `authorize`. */
   readonly auth?: AuthOptions
+  /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
+  readonly perms?: Permissions | undefined
 }
 
 /** A JSON body: a value to stringify, JSON text already written, or text rendered piece by piece. */
@@ -87,8 +91,9 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'
 // The $method values of reads: entity sets made, remade and released.
 const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
-export function route(ctx: RouteContext): Reply {
-  const { target, params } = ctx
+export function route(input: RouteContext): Reply {
+  const ctx = withPermissions(input)
+  const { target, params, perms } = ctx
   if (ctx.auth) guard(ctx.auth, ctx.session, ctx.method, target)
   if (target.kind === 'directory') return directory({ ...ctx, auth: ctx.auth ?? {} }, target.action)
   // Writes are the session's: refused on an entity another session or process has locked.
@@ -101,18 +106,26 @@ export function route(ctx: RouteContext): Reply {
   }
   switch (target.kind) {
     case 'catalog': {
-      const list = exposedDataClasses(ctx.ds.schema)
+      // Only what the session may describe: the dataclasses, their attributes.
+      const list = exposedDataClasses(ctx.ds.schema).filter(
+        (dc) => !perms || perms.may('describe', dc.name),
+      )
+      const shows = perms && ((dc: DataClassDef, a: AttributeDef) => perms.mayDescribe(dc, a))
       const items =
         target.which === 'short'
           ? list.map((dc) => shortDataClass(dc, ctx.uris))
-          : list.map((dc) => detailedDataClass(ctx.ds.schema, dc, ctx.uris))
+          : list.map((dc) => detailedDataClass(ctx.ds.schema, dc, ctx.uris, shows))
       return ok(catalogEnvelope(ctx.ds.schema, ctx.session.id, items))
     }
     case 'catalogDataClass': {
       // The bare dataclass object, as the real server's documentation shows it (and clients read
       // `name`, `key` and `attributes` at the top level), not wrapped in the catalog envelope.
       const dc = exposedDataClass(ctx.ds, target.name)
-      return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris))
+      if (!perms) return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris))
+      perms.need('describe', dc.name)
+      return ok(
+        detailedDataClass(ctx.ds.schema, dc.def, ctx.uris, (d, a) => perms.mayDescribe(d, a)),
+      )
     }
     case 'info':
       return ok(info(ctx))
@@ -128,7 +141,9 @@ export function route(ctx: RouteContext): Reply {
  */
 function info(ctx: RouteContext): JsonObject {
   const sets = ctx.ds.entitySets
-  const list = sets.info()
+  const perms = ctx.perms
+  // Only the sets of dataclasses the session may read.
+  const list = sets.info().filter((e) => !perms || perms.may('read', e.dataClass))
   const iso = (ms: number): string => new Date(ms).toISOString()
   const s = ctx.session
   return {
@@ -168,7 +183,8 @@ function readDataClass(
   target: Extract<RestTarget, { kind: 'dataClass' }>,
 ): Reply {
   const dc = exposedDataClass(ctx.ds, target.dataClass)
-  const { params } = ctx
+  const { params, perms } = ctx
+  perms?.need('read', dc.name)
   // `/rest/Employee/salary?$compute=sum`, `/rest/Company/name?$distinct=true`: the path names the
   // attribute a computation reads, as `$attributes` does in Qodly's form of the same requests.
   const paths = target.attributes
@@ -177,6 +193,7 @@ function readDataClass(
     // 404 1500 as for any unknown attribute. Only the first step of a dotted path is checked here
     // (`extra.city` reads into an object attribute).
     for (const name of paths) visibleAttribute(dc, name.split('.')[0]!)
+    for (const name of paths) perms?.needPath(dc.def, name.split('.'))
   }
   if (target.entitySet !== undefined) {
     if (target.key !== undefined || target.lookup !== undefined)
@@ -188,7 +205,7 @@ function readDataClass(
   if (params.lock !== undefined) return lock(ctx, dc, target, params.lock)
   if (target.key !== undefined || target.lookup !== undefined) {
     const entity =
-      target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(dc, target.lookup!)
+      target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(ctx, dc, target.lookup!)
     lookerFormat(params, false)
     const relation = paths?.length === 1 ? dc.def.attributesByName.get(paths[0]!) : undefined
     if (relation?.kind === 'relatedEntity' || relation?.kind === 'relatedEntities')
@@ -205,6 +222,7 @@ function readDataClass(
       dc.def,
       paths ?? params.attributes,
       params.expand,
+      check(ctx),
     )
     return ok(ctx.writer.single(entity, projection))
   }
@@ -253,7 +271,10 @@ function lock(
       String(wanted),
       `one entity: GET /rest/${dc.name}({key})?$lock=true`,
     ])
-  const entity = target.key !== undefined ? dc.get(target.key) : lookupOrNull(dc, target.lookup!)
+  // Locking is for writing: it needs update permission (read too, as every GET of the dataclass).
+  ctx.perms?.need('update', dc.name)
+  const entity =
+    target.key !== undefined ? dc.get(target.key) : lookupOrNull(ctx, dc, target.lookup!)
   // A guest that locks now holds state: established first, so a flood of guests cannot evict it
   // (and, in refuse mode, refused with 402 before it takes the lock).
   if (wanted && entity) ctx.ds.sessions.establish(ctx.session.id)
@@ -269,11 +290,12 @@ function lock(
 
 /** A lookup's entity, or null when none matches (a lock answers status 5, not 404). */
 function lookupOrNull(
+  ctx: RouteContext,
   dc: DataClass,
   lookup: { readonly attribute: string; readonly value: string },
 ): Entity | null {
   try {
-    return lookupEntity(dc, lookup)
+    return lookupEntity(ctx, dc, lookup)
   } catch (error) {
     if ((error as { name?: unknown }).name === 'EntityNotFound') return null
     throw error
@@ -306,11 +328,19 @@ function readSelection(
   const dc = selection.dataClass
   const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
   if (params.compute !== undefined || params.distinct) {
+    for (const path of paths ?? params.attributes ?? [])
+      ctx.perms?.needPath(dc.def, path.split('.'))
     const read = { dc, selection, paths: paths ?? params.attributes, window, params }
     return params.compute !== undefined ? computeReply(read, params.compute) : distinctReply(read)
   }
   oneAttributeList(paths, params)
-  const projection = parseProjection(ctx.ds.schema, dc.def, paths ?? params.attributes, expand)
+  const projection = parseProjection(
+    ctx.ds.schema,
+    dc.def,
+    paths ?? params.attributes,
+    expand,
+    check(ctx),
+  )
   let first = head
   if (params.method === 'entityset' || params.method === 'subentityset') {
     const set = keepSet(ctx, selection, {
@@ -405,6 +435,8 @@ function findSet(ctx: RouteContext, dc: DataClass, id: string): EntitySet {
   const filter = remakeText(params.savedFilter)
   const orderBy = remakeText(params.savedOrderBy)
   if (filter === undefined && orderBy === undefined) return fail('EntitySetNotFound', [id])
+  if (filter !== undefined) ctx.perms?.needFilter(dc.def, filter, '$savedfilter')
+  if (orderBy !== undefined) ctx.perms?.needOrderBy(dc.def, orderBy, '$savedorderby')
   const remade = runQuery(dc, parseCached(filter ?? '', '$savedfilter'), {
     ...(params.params ? { params: params.params } : {}),
     ...(orderBy !== undefined ? { orderBy: parseOrderBy(orderBy, '$savedorderby') } : {}),
@@ -429,6 +461,8 @@ function remakeText(value: string | undefined): string | undefined {
 function narrow(ctx: RouteContext, selection: EntitySelection): EntitySelection {
   const { params } = ctx
   const dc = selection.dataClass
+  if (params.filter !== undefined) ctx.perms?.needFilter(dc.def, params.filter, '$filter')
+  if (params.orderBy !== undefined) ctx.perms?.needOrderBy(dc.def, params.orderBy, '$orderby')
   if (params.filter !== undefined) {
     const found = runQuery(dc, parseCached(params.filter, '$filter'), {
       ...(params.params ? { params: params.params } : {}),
@@ -451,7 +485,9 @@ function selectionReply(
   head: JsonObject | undefined,
   projection: Projection | undefined,
 ): JsonBody {
-  if (lookerFormat(ctx.params, true)) return dashboard(selection, window, projection)
+  const perms = ctx.perms
+  if (lookerFormat(ctx.params, true))
+    return dashboard(selection, window, projection, perms && ((dc, a) => perms.mayRead(dc, a)))
   return ctx.params.asArray
     ? selectionArray(selection, window, ctx.writer, projection)
     : selectionEnvelope(selection, window, ctx.writer, head, projection)
@@ -504,6 +540,7 @@ function navigate(
       target.def,
       params.attributes,
       expand?.length ? expand : undefined,
+      check(ctx),
     )
     const related = entity.valueOf(relation) as Entity | null
     return ok(related ? ctx.writer.single(related, projection) : 'null')
@@ -516,6 +553,7 @@ function navigate(
     fail('MethodNotApplicable', [params.method, `${relation.name}, a relation`])
   let selection = narrow(ctx, entity.valueOf(relation) as EntitySelection)
   if (params.method === 'subentityset' && params.subOrderBy !== undefined) {
+    ctx.perms?.needOrderBy(target.def, params.subOrderBy, '$subOrderby')
     selection = orderSelection(selection, parseOrderBy(params.subOrderBy, '$subOrderby'), {
       exposedOnly: true,
     })
@@ -557,6 +595,8 @@ function selectionOfRequest(
 ): { selection: EntitySelection; head: JsonObject | undefined } {
   const { params } = ctx
   const orderBy = options.ordered ? params.orderBy : undefined
+  if (params.filter !== undefined) ctx.perms?.needFilter(dc.def, params.filter, '$filter')
+  if (orderBy !== undefined) ctx.perms?.needOrderBy(dc.def, orderBy, '$orderby')
   if (
     params.filter === undefined &&
     orderBy === undefined &&
@@ -601,10 +641,12 @@ function visibleAttribute(dc: DataClass, name: string): AttributeDef {
  * unique attributes; when several match, the first in key order is returned.
  */
 function lookupEntity(
+  ctx: RouteContext,
   dc: DataClass,
   lookup: { readonly attribute: string; readonly value: string },
 ): Entity {
   const attr = visibleAttribute(dc, lookup.attribute)
+  ctx.perms?.needRead(dc.def, attr)
   if (attr.kind !== 'storage') return fail('AttributeNotFound', [lookup.attribute, dc.name])
   const wanted = dc.coerce(attr, lookup.value)
   // The query engine, so that an indexed attribute is looked up, not scanned (`===`: no wildcards).
@@ -628,6 +670,7 @@ function write(ctx: RouteContext): Reply {
       `${target.kind === 'info' ? '$info' : 'the catalog'} answers GET and HEAD`,
     ])
   const dc = exposedDataClass(ctx.ds, target.dataClass)
+  const perms = ctx.perms
   if (target.entitySet !== undefined) {
     // `POST /rest/Employee/$entityset/{id}?$method=delete`: the set's entities (those still there).
     if (params.method !== 'delete')
@@ -635,6 +678,7 @@ function write(ctx: RouteContext): Reply {
         params.method ?? '(none)',
         'an entity set (POST takes $method=delete)',
       ])
+    perms?.need('delete', dc.name)
     findSet(ctx, dc, target.entitySet).selection.drop()
     return ok('{"ok":true}')
   }
@@ -648,6 +692,9 @@ function write(ctx: RouteContext): Reply {
   if (target.attributes !== undefined || target.lookup !== undefined)
     return fail('MethodNotApplicable', [method, 'a path with attributes or a lookup'])
   if (method === 'delete') {
+    // Refused whole, whichever way the entities are named; a $filter must also be readable.
+    perms?.need('delete', dc.name)
+    if (params.filter !== undefined) perms?.needFilter(dc.def, params.filter, '$filter')
     return deleteEntities({
       ds: ctx.ds,
       dc,
@@ -670,5 +717,21 @@ function write(ctx: RouteContext): Reply {
     body: ctx.body(),
     insert: method === 'insert',
     atomic: params.atomic,
+    perms,
   })
+}
+
+/** The context with this request's permissions and a writer that leaves out what it may not read. */
+function withPermissions(ctx: RouteContext): RouteContext {
+  const authorize = ctx.auth?.authorize
+  if (!authorize) return ctx
+  const perms = new Permissions(authorize, ctx.session, ctx.ds.schema)
+  const writer = ctx.writer.restricted((dc, attr) => perms.mayRead(dc, attr))
+  return { ...ctx, perms, writer }
+}
+
+/** The check `parseProjection` makes of each attribute `$attributes` or `$expand` names. */
+function check(ctx: RouteContext): ((dc: DataClassDef, attr: AttributeDef) => void) | undefined {
+  const perms = ctx.perms
+  return perms && ((dc, attr) => perms.needRead(dc, attr))
 }

@@ -106,6 +106,9 @@ describe('the error table', () => {
     expect(shared).toEqual([
       ['AttributeNotFound', 'UnknownAttribute'],
       ['UrlMalformed', 'InvalidParameter'],
+      // 401 for a guest that must log in first, 403 for a session `authorize` refuses.
+      ['NoPermissionToRead', 'ReadRefused'],
+      ['NoPermissionToUpdate', 'UpdateRefused'],
     ])
   })
 

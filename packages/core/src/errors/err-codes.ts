@@ -455,6 +455,66 @@ export const ERRORS = {
     'unauthorized',
     (what: string) => `No permission to update for ${what}`,
   ),
+  // ---- Permissions: the embedder's `authorize` said no (403; the two above are 401, "log in first") ----
+  /** 4D's NO_PERM_TO_READ (1557) for a session `authorize` refuses: "No permission to read for the Pricing dataclass". */
+  ReadRefused: spec(
+    1557,
+    'dbmg',
+    'forbidden',
+    (dataClass: string) => `No permission to read for the ${dataClass} dataclass`,
+  ),
+  /** 4D's NO_PERM_TO_UPDATE (1558): "No permission to update for dataClass Employee". */
+  UpdateRefused: spec(
+    1558,
+    'dbmg',
+    'forbidden',
+    (dataClass: string) => `No permission to update for dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_CREATE (1559), worded as 1558 is. */
+  CreateRefused: spec(
+    1559,
+    'dbmg',
+    'forbidden',
+    (dataClass: string) => `No permission to create for dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_DELETE (1560), worded as 1558 is. */
+  DeleteRefused: spec(
+    1560,
+    'dbmg',
+    'forbidden',
+    (dataClass: string) => `No permission to delete for dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_EXECUTE (1561): "No permission to execute method getHighSalaries in dataClass Employee". */
+  ExecuteRefused: spec(
+    1561,
+    'dbmg',
+    'forbidden',
+    (method: string, dataClass: string) =>
+      `No permission to execute method ${method} in dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_READ_ATTRIBUTE_VALUE (1607); the wording is Entistore's (4D's is not public). */
+  AttributeReadRefused: spec(
+    1607,
+    'dbmg',
+    'forbidden',
+    (attribute: string, dataClass: string) =>
+      `No permission to read the attribute ${attribute} of dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_UPDATE_ATTRIBUTE_VALUE (1608); the wording is Entistore's. */
+  AttributeUpdateRefused: spec(
+    1608,
+    'dbmg',
+    'forbidden',
+    (attribute: string, dataClass: string) =>
+      `No permission to update the attribute ${attribute} of dataClass ${dataClass}`,
+  ),
+  /** 4D's NO_PERM_TO_DESCRIBE (1609); the wording is Entistore's. */
+  DescribeRefused: spec(
+    1609,
+    'dbmg',
+    'forbidden',
+    (dataClass: string) => `No permission to describe dataClass ${dataClass}`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

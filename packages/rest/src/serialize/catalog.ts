@@ -35,7 +35,13 @@ export function shortDataClass(dc: DataClassDef, uris: Uris): JsonObject {
   return { name: dc.name, uri: uris.catalogDataClass(dc.name), dataURI: uris.dataClass(dc.name) }
 }
 
-export function detailedDataClass(schema: SchemaDef, dc: DataClassDef, uris: Uris): JsonObject {
+/** `shows`: whether the session may describe an attribute (permissions); all visible ones without. */
+export function detailedDataClass(
+  schema: SchemaDef,
+  dc: DataClassDef,
+  uris: Uris,
+  shows?: (dc: DataClassDef, attr: AttributeDef) => boolean,
+): JsonObject {
   const out: JsonObject = {
     name: dc.name,
     className: dc.className,
@@ -49,7 +55,10 @@ export function detailedDataClass(schema: SchemaDef, dc: DataClassDef, uris: Uri
   if (dc.defaultTopSize !== 100) out.defaultTopSize = dc.defaultTopSize
   if (dc.extraProperties) out.extraProperties = dc.extraProperties as Json
   appendExtras(out, dc.extra)
-  out.attributes = visibleAttributes(schema, dc).map(attributeObject)
+  const attributes = visibleAttributes(schema, dc)
+  out.attributes = (shows ? attributes.filter((a) => shows(dc, a)) : attributes).map(
+    attributeObject,
+  )
   out.key = [{ name: dc.key.name }]
   return out
 }

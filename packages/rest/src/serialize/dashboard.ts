@@ -118,12 +118,13 @@ export function dashboard(
   selection: EntitySelection,
   window: Window,
   projection: Projection | undefined,
+  shows?: (dc: DataClassDef, attr: AttributeDef) => boolean,
 ): JsonChunks {
   const dc = selection.dataClass.def
   const schema = selection.dataClass.datastore.schema
   const columns: Column[] = []
   for (const attr of dc.attributes) {
-    if (!isShown(schema, attr)) continue
+    if (!isShown(schema, attr) || (shows && !shows(dc, attr))) continue
     if (projection && !projection.all && !projection.members.has(attr.name)) continue
     const c = column(schema, dc, attr)
     if (c) columns.push(c)

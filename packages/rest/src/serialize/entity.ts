@@ -103,15 +103,29 @@ function jsonText(v: unknown): string {
   return JSON.stringify(v)
 }
 
+/** Whether a reply may show `attr` of `dc` to the session (permissions.ts). */
+export type Shows = (dc: DataClassDef, attr: AttributeDef) => boolean
+
 export class EntityWriter {
   readonly #uris: Uris
+  readonly #shows: Shows | undefined
   // The text of the last timestamp written: the entities of a page were mostly saved at the same
   // instant (a load, a batch), and toISOString is a good part of writing a small entity.
   #lastTimestamp = NaN
   #lastIso = ''
 
-  constructor(uris: Uris) {
+  constructor(uris: Uris, shows?: Shows) {
     this.#uris = uris
+    this.#shows = shows
+  }
+
+  /** A writer for one request that leaves out the attributes `shows` refuses. */
+  restricted(shows: Shows): EntityWriter {
+    return new EntityWriter(this.#uris, shows)
+  }
+
+  #hidden(entity: Entity, slot: Slot): boolean {
+    return this.#shows !== undefined && !this.#shows(entity.dataClass.def, slot.attr)
   }
 
   /** One entity, as in `GET /rest/Employee[3]`: its JSON text (`projection`: see projection.ts). */
@@ -131,6 +145,7 @@ export class EntityWriter {
   plain(entity: Entity, projection?: Projection): string {
     let out = `{"__KEY":${jsonText(entity.getKey())},"__STAMP":${entity.getStamp()}`
     for (const slot of shapeOf(entity).slots) {
+      if (this.#hidden(entity, slot)) continue
       const m = projection?.members.get(slot.attr.name)
       let v: string | undefined
       if (m && m.kind !== 'value') v = this.#member(entity, slot, m)
@@ -165,6 +180,7 @@ export class EntityWriter {
   /** `out` followed by the attributes `projection` selects, in model order. */
   #projected(out: string, entity: Entity, projection: Projection): string {
     for (const slot of shapeOf(entity).slots) {
+      if (this.#hidden(entity, slot)) continue
       const m = projection.members.get(slot.attr.name)
       if (!m && !projection.all) continue
       const v = m ? this.#member(entity, slot, m) : this.#value(entity, slot)
@@ -216,6 +232,7 @@ export class EntityWriter {
   /** `out` followed by each visible attribute of `entity`, as `,"name":value`. */
   #attributes(out: string, entity: Entity): string {
     for (const slot of shapeOf(entity).slots) {
+      if (this.#hidden(entity, slot)) continue
       const v = this.#value(entity, slot)
       if (v !== undefined) out += slot.member + v
     }

@@ -47,6 +47,9 @@ export const ALL: Projection = Object.freeze({ all: true, members: new Map() })
 
 type Source = '$attributes' | '$expand'
 
+/** Throws when the session may not read a named attribute (permissions.ts's `needRead`). */
+export type Check = (dc: DataClassDef, attr: AttributeDef) => void
+
 interface Draft {
   all: boolean
   members: Map<string, DraftMember>
@@ -65,20 +68,21 @@ export function parseProjection(
   dc: DataClassDef,
   attributes: readonly string[] | undefined,
   expand: readonly string[] | undefined,
+  check?: Check,
 ): Projection | undefined {
   const selects = attributes !== undefined && !attributes.every((a) => a === '*')
   if (!selects && expand === undefined) return undefined
   const root: Draft = { all: !selects, members: new Map() }
   if (selects) {
     for (const path of attributes!) {
-      if (path !== '*') add(schema, dc, root, path.split('.'), path, '$attributes')
+      if (path !== '*') add(schema, dc, root, path.split('.'), path, '$attributes', check)
     }
   }
   for (const name of expand ?? []) {
     // `$expand` names relations; an image or BLOB named here is for the attribute's own URL.
     const attr = visible(schema, dc, name, name, '$expand')
     if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') continue
-    add(schema, dc, root, [name, '*'], name, '$expand')
+    add(schema, dc, root, [name, '*'], name, '$expand', check)
   }
   return freeze(root)
 }
@@ -107,6 +111,7 @@ function add(
   steps: readonly string[],
   path: string,
   source: Source,
+  check: Check | undefined,
 ): void {
   const [first, ...rest] = steps
   if (first === '*') {
@@ -114,6 +119,7 @@ function add(
     return
   }
   const attr = visible(schema, dc, first!, path, source)
+  check?.(dc, attr)
   const existing = into.members.get(attr.name)
   if (rest.length === 0) {
     if (!existing) into.members.set(attr.name, { kind: 'value' })
@@ -129,7 +135,7 @@ function add(
         into.members.set(attr.name, member)
       }
       const target = schema.byName.get(attr.target)!
-      add(schema, target, (member as { projection: Draft }).projection, rest, path, source)
+      add(schema, target, (member as { projection: Draft }).projection, rest, path, source, check)
       return
     }
     case 'storage':

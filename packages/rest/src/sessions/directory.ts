@@ -7,6 +7,7 @@
  */
 import { fail, type Datastore, type Session } from '@entistore/core'
 import type { RestHeaders } from '../exchange.js'
+import type { Authorize } from '../permissions.js'
 import type { DirectoryAction, RestTarget } from '../url/parse-rest-url.js'
 
 /** What `authenticate` receives: the `username-4D` and `password-4D` headers, and all headers. */
@@ -42,6 +43,13 @@ export interface AuthOptions {
    * @default false
    */
   readonly forceLogin?: boolean
+  /**
+   * Permissions (permissions.ts): whether the session may `read`, `create`, `update`, `delete`,
+   * `execute` or `describe` a dataclass or one of its attributes. Refusals are 403 with 4D's codes
+   * (1557–1561, 1607–1609); an attribute the session may not read is left out of replies.
+   * @default everything allowed
+   */
+  readonly authorize?: Authorize
 }
 
 const USER = 'entistore.user'

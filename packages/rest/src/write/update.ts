@@ -23,6 +23,7 @@ import {
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
 import type { Reply } from '../route.js'
 import type { EntityWriter } from '../serialize/entity.js'
+import type { Permissions } from '../permissions.js'
 import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects, readWriteItem, type WriteItem } from './write-items.js'
 
@@ -34,6 +35,8 @@ export interface UpdateRequest {
   /** `$method=insert`: every item must be new. */
   readonly insert: boolean
   readonly atomic: boolean
+  /** The session's permissions: each item needs create or update, each value its attribute's update. */
+  readonly perms?: Permissions | undefined
 }
 
 const SUCCESS = '{"success":true}'
@@ -57,24 +60,25 @@ export function update(req: UpdateRequest): Reply {
   }
   if (req.atomic && many) return atomicUpdate(req, objects)
   if (!many) {
-    const outcome = saveOne(dc, objects[0]!, 0)
+    const outcome = saveOne(req, objects[0]!, 0)
     if (outcome.ok) return { status: 200, body: writer.written(outcome.entity, SUCCESS) }
     return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
   }
   // Each item's reply is written as soon as it is saved or refused: a refused item shows the
   // entity as it was then, not as later items of the same body left it.
   const members = objects.map((raw, index) => {
-    const o = saveOne(dc, raw, index)
+    const o = saveOne(req, raw, index)
     return o.ok ? writer.written(o.entity, SUCCESS) : refusal(req, o, true)
   })
   return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
 }
 
 /** Saves one item in a transaction of its own. */
-function saveOne(dc: DataClass, raw: Record<string, unknown>, index: number): Outcome {
+function saveOne(req: UpdateRequest, raw: Record<string, unknown>, index: number): Outcome {
+  const { dc } = req
   let item: Partial<WriteItem> = { index }
   try {
-    const read = readWriteItem(dc, raw, index)
+    const read = readWriteItem(dc, raw, index, req.perms)
     item = read
     return { ok: true, entity: apply(dc, read) }
   } catch (error) {
@@ -97,7 +101,7 @@ function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unkno
     const saved = ds.transaction(() =>
       objects.map((raw, index) => {
         failed = { index }
-        const item = readWriteItem(dc, raw, index)
+        const item = readWriteItem(dc, raw, index, req.perms)
         failed = item
         return apply(dc, item)
       }),

@@ -5,6 +5,7 @@
  * here, as in reads). Wire names stop at this file: the core gets a key, a stamp and values.
  */
 import { toKey, fail, type DataClass, type KeyValue } from '@entistore/core'
+import type { Permissions } from '../permissions.js'
 import { isShown } from '../serialize/entity.js'
 
 /** One entity of a body, ready for the core. */
@@ -59,10 +60,13 @@ export function readWriteItem(
   dc: DataClass,
   raw: Record<string, unknown>,
   index: number,
+  perms?: Permissions,
 ): WriteItem {
   // The key first, wherever it is in the object: an echoed computed value is compared with it.
   const rawKey = raw.__KEY
   const key = rawKey === null || rawKey === undefined ? undefined : toKey(dc.def, rawKey)
+  // Refused for this item only (status 1, "Permission Error"), or the whole batch with $atomic.
+  perms?.need(key === undefined ? 'create' : 'update', dc.name)
   let stamp: number | undefined
   const values: Record<string, unknown> = {}
   for (const name of Object.keys(raw)) {
@@ -84,6 +88,7 @@ export function readWriteItem(
       if ((attr.kind === 'calculated' || attr.kind === 'alias') && key !== undefined) {
         if (sameAsRead(dc.get(key)?.get(name), v)) continue
       }
+      perms?.needUpdate(dc.name, name)
       values[name] = v
     }
   }
