@@ -49,6 +49,14 @@ export interface RestHandlerOptions extends AuthOptions {
   /** Deepest nesting of objects and arrays accepted in a request body (400 past it). @default 64 */
   readonly maxBodyDepth?: number
   /**
+   * Time budget, in milliseconds on the datastore's clock, for the query work of one request (its
+   * filter, ordering, `$compute`, `$distinct`, and the ordering of the first page): past it the
+   * request is answered 400 QueryBudgetExceeded (9090) instead of holding every other client
+   * (`respond` is synchronous). Lookups by key are never stopped. 0 or Infinity: no budget.
+   * @default 2000
+   */
+  readonly queryBudgetMs?: number
+  /**
    * Called with every error that became a 500 (a bug), for logging: the reply itself says only
    * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
    * when the transport failed before `respond`.
@@ -115,6 +123,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxTop = options.maxTop ?? Infinity
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const maxBodyDepth = options.maxBodyDepth ?? 64
+  const queryBudgetMs = options.queryBudgetMs ?? 2000
   const auth: AuthOptions = {
     authenticate: options.authenticate,
     forceLogin: options.forceLogin,
@@ -218,7 +227,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         return core.refuse(error)
       }
       const { session, created } = resumed
-      const { status, body, file } = answer(request, session, parsed)
+      // One time budget for the request's queries; answer() turns its error into a reply.
+      const { status, body, file } = ds.withBudget(queryBudgetMs, () =>
+        answer(request, session, parsed),
+      )
       // A session closed by this request (logout) has its cookie cleared.
       const setCookie = !ds.sessions.peek(session.id)
         ? clearSessionCookie(cookieName, '/')

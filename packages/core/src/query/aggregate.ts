@@ -243,7 +243,8 @@ export function aggregateRows(
 ): Aggregates {
   const { source } = path
   const only = options.only
-  // One pass over the rows: counted against the query's time budget before it starts.
+  // One pass over the rows: counted against the query's time budget before it starts (and the
+  // chunked passes as they go).
   spend(rows.length)
   if ((only === 'sum' || only === 'average') && !source.numeric)
     fail('AggregateNotApplicable', [
@@ -284,8 +285,10 @@ const CHUNK = 1 << 10
 function numbers(column: Float64Array, rows: readonly number[]): Aggregates {
   // count, sum, min, max: carried from chunk to chunk (the sum adds in row order, as one loop).
   const acc = new Float64Array([0, 0, Infinity, -Infinity])
-  for (let from = 0; from < rows.length; from += CHUNK)
+  for (let from = 0; from < rows.length; from += CHUNK) {
+    spend(CHUNK)
     numbersChunk(column, rows, from, Math.min(rows.length, from + CHUNK), acc)
+  }
   const [count, sum, min, max] = acc as unknown as [number, number, number, number]
   return count === 0
     ? { count, sum: 0, average: null, min: null, max: null }
@@ -571,8 +574,10 @@ function distinctTexts(table: Table, rows: readonly number[], name: string): str
   const folded = table.foldedColumn(name)
   const first = new Map<string, number>()
   // In chunks, as `numbers` (see CHUNK).
-  for (let from = 0; from < rows.length; from += CHUNK)
+  for (let from = 0; from < rows.length; from += CHUNK) {
+    spend(CHUNK)
     firstRows(folded, rows, from, Math.min(rows.length, from + CHUNK), first)
+  }
   // Folded keys compare by code unit, which is the default sort.
   const keys = [...first.keys()].sort()
   const out = new Array<string>(keys.length)
