@@ -26,6 +26,7 @@ import {
 } from './sessions/cookie.js'
 import type { AuthOptions } from './sessions/directory.js'
 import { readParams, type RestParams } from './url/params.js'
+import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { parseQueryString } from './url/query-string.js'
 
@@ -41,6 +42,12 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default Infinity
    */
   readonly maxTop?: number
+  /** Longest `$filter` / `$orderby` (and saved forms), in characters; 400 (9011) past it. @default 65_536 */
+  readonly maxFilterLength?: number
+  /** Deepest `$filter` (NOT, alternating AND/OR/EXCEPT, relation steps); at most 256. @default 256 */
+  readonly maxFilterDepth?: number
+  /** Most values in a request's IN lists (in `$filter` and arrays in `$params`). @default 100_000 */
+  readonly maxInTerms?: number
   /**
    * Largest request body, in bytes, that the transports read; a larger one is refused with 413
    * before it is read whole. @default 1_048_576 (1 MiB)
@@ -121,6 +128,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
   const maxTop = options.maxTop ?? Infinity
+  const queryLimits: QueryLimits = {
+    maxFilterLength: options.maxFilterLength ?? DEFAULT_QUERY_LIMITS.maxFilterLength,
+    // The engine's own bound is the most: deeper would not be answered anyway.
+    maxFilterDepth: Math.min(
+      options.maxFilterDepth ?? DEFAULT_QUERY_LIMITS.maxFilterDepth,
+      DEFAULT_QUERY_LIMITS.maxFilterDepth,
+    ),
+    maxInTerms: options.maxInTerms ?? DEFAULT_QUERY_LIMITS.maxInTerms,
+  }
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
@@ -146,6 +162,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       if (!parsed) fail('UnknownResource', [request.path])
       const params =
         parsed.search === '' ? noParams : readParams(parseQueryString(parsed.search), { maxTop })
+      if (params !== noParams) checkQueryLimits(params, queryLimits)
       return { target: parsed.target, params }
     } catch (error) {
       return { error }

@@ -174,6 +174,36 @@ export function filterDepth(filter: FilterNode): number {
   return deepest
 }
 
+/**
+ * The size of a filter, for limits an embedder sets on what clients may send: its depth (as
+ * filterDepth), its number of comparisons, and the number of values written in IN lists. Measured
+ * without recursion, since the tree may be deep.
+ */
+export function filterSize(filter: FilterNode): {
+  depth: number
+  comparisons: number
+  listItems: number
+} {
+  let comparisons = 0
+  let listItems = 0
+  const stack: FilterNode[] = [filter]
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    switch (node.kind) {
+      case 'Comparison':
+        comparisons++
+        if (node.value.kind === 'List') listItems += node.value.items.length
+        break
+      case 'Not':
+        stack.push(node.operand)
+        break
+      case 'Logical':
+        for (const o of node.operands) stack.push(o)
+        break
+    }
+  }
+  return { depth: filterDepth(filter), comparisons, listItems }
+}
+
 /** The deepest filter the engine takes (see filterDepth); the grammar's nesting limit is the same. */
 export const MAX_FILTER_DEPTH = 256
 
