@@ -30,6 +30,8 @@ export interface RestRequest {
    * take none (see `takesBody`).
    */
   readonly body?: Uint8Array | string | undefined
+  /** The client's IP address when the transport knows it (node:http does): `lockInfo.IPAddr`. */
+  readonly remoteAddress?: string | undefined
 }
 
 /**

@@ -211,6 +211,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         target,
         params,
         headers,
+        remoteAddress: request.remoteAddress,
         body,
         auth,
       })

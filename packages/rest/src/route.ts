@@ -62,6 +62,8 @@ export interface RouteContext {
   readonly params: RestParams
   /** The request's headers (`host` and `user-agent` describe a lock's holder). */
   readonly headers: RestHeaders
+  /** The client's IP address, when the transport gives it (`lockInfo.IPAddr`). */
+  readonly remoteAddress?: string | undefined
   /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
   readonly body: () => unknown
   /** Login: the embedder's `authenticate` and `forceLogin`, and its `authorize`. */
@@ -247,6 +249,7 @@ function sessionOwner(ctx: RouteContext): LockOwner {
     kind: 'session',
     info: {
       ...(host !== undefined ? { host } : {}),
+      ...(ctx.remoteAddress !== undefined ? { IPAddr: ctx.remoteAddress } : {}),
       ...(userAgent !== undefined ? { userAgent } : {}),
     },
   }

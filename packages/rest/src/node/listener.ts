@@ -66,7 +66,13 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     }
     const method = req.method ?? 'GET'
     if (!takesBody(method)) {
-      respond(res, { method, path: split.path, query: split.query, headers: req.headers })
+      respond(res, {
+        method,
+        path: split.path,
+        query: split.query,
+        headers: req.headers,
+        remoteAddress: req.socket.remoteAddress,
+      })
       return
     }
     readBody(req, core.maxBodyBytes, (body) => {
@@ -75,7 +81,14 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
         writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
         return
       }
-      respond(res, { method, path: split.path, query: split.query, headers: req.headers, body })
+      respond(res, {
+        method,
+        path: split.path,
+        query: split.query,
+        headers: req.headers,
+        remoteAddress: req.socket.remoteAddress,
+        body,
+      })
     })
   }
 
