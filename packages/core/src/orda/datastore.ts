@@ -167,13 +167,16 @@ export class Datastore {
    * index are never stopped. Queries only read, so nothing is left half-done. Nested budgets keep
    * the earlier deadline; the previous budget is restored when `fn` returns or throws. `ms` of 0,
    * Infinity or undefined sets no budget. `fn` must be synchronous (the REST handler runs each
-   * request this way: `queryBudgetMs`).
+   * request this way: `queryBudgetMs`). `spentMs`, time already gone before `fn` starts (a
+   * request waiting its turn), is taken off the budget; when it is the whole budget, the first
+   * query of `fn` stops at once, while lookups by key still run.
    *
    * @example ds.withBudget(2000, () => ds.Employee.query('comment = "@late@"'))
    */
-  withBudget<T>(ms: number | undefined, fn: () => T): T {
+  withBudget<T>(ms: number | undefined, fn: () => T, spentMs = 0): T {
     if (ms === undefined || !(ms > 0) || ms === Infinity) return fn()
-    return withBudget({ deadline: this.clock.now() + ms, clock: this.clock, ms }, fn)
+    const left = ms - (spentMs > 0 ? spentMs : 0)
+    return withBudget({ deadline: this.clock.now() + left, clock: this.clock, ms }, fn, left <= 0)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

@@ -176,4 +176,19 @@ describe('a query time budget', () => {
     expect(budgetError(() => ds.withBudget(1, () => some.drop())).name).toBe('QueryBudgetExceeded')
     expect(Doc.all().length).toBe(before)
   })
+
+  it('takes time already spent off the budget: all of it, and a query stops before its first rows', () => {
+    const clock = new ManualClock(0)
+    let calls = 0
+    const ds = store(clock, () => calls++)
+    const Doc = ds.dataClass('Doc')
+    // The clock never moves: only the time spent before counts.
+    expect(ds.withBudget(100, () => Doc.query('size < 500').length, 99)).toBe(N / 2)
+    expect(budgetError(() => ds.withBudget(100, () => Doc.query('slow < 500'), 150)).errCode).toBe(
+      9090,
+    )
+    expect(calls).toBe(0)
+    // A read by key spends nothing: it still answers.
+    expect(ds.withBudget(100, () => Doc.get(5)?.get('ID'), 150)).toBe(5)
+  })
 })

@@ -45,15 +45,17 @@ let current: Running | undefined
 /**
  * Runs `fn` with `budget` as the current query budget, then restores the previous one (also when
  * `fn` throws). Nested budgets never lengthen an outer one: the earlier deadline applies.
- * `undefined` adds no budget (an outer one still applies).
+ * `undefined` adds no budget (an outer one still applies). `expired` (the caller read the clock
+ * past the deadline already) makes the first `spend` read the clock, so that a query stops before
+ * its first rows rather than after 4,096; work that spends nothing (a read by key) still runs.
  */
-export function withBudget<T>(budget: QueryBudget | undefined, fn: () => T): T {
+export function withBudget<T>(budget: QueryBudget | undefined, fn: () => T, expired = false): T {
   const previous = current
   if (
     budget !== undefined &&
     (previous === undefined || budget.deadline < previous.budget.deadline)
   )
-    current = { budget, left: BUDGET_STEP }
+    current = { budget, left: expired ? 0 : BUDGET_STEP }
   try {
     return fn()
   } finally {
