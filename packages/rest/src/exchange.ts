@@ -32,6 +32,12 @@ export interface RestRequest {
   readonly body?: Uint8Array | string | undefined
   /** The client's IP address when the transport knows it (node:http does): `lockInfo.IPAddr`. */
   readonly remoteAddress?: string | undefined
+  /**
+   * When the transport received the request, in epoch milliseconds (`Date.now()`): the time it
+   * then waited for its turn is taken off its time budget (`queryBudgetMs`). Absent: the budget
+   * starts when `respond` does.
+   */
+  readonly receivedAt?: number | undefined
 }
 
 /**

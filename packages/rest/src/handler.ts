@@ -59,7 +59,9 @@ export interface RestHandlerOptions extends AuthOptions {
    * Time budget, in milliseconds on the datastore's clock, for the query work of one request (its
    * filter, ordering, `$compute`, `$distinct`, and the ordering of the first page): past it the
    * request is answered 400 QueryBudgetExceeded (9090) instead of holding every other client
-   * (`respond` is synchronous). Lookups by key are never stopped. 0 or Infinity: no budget.
+   * (`respond` is synchronous). It counts from the request's arrival when the transport says when
+   * that was (`RestRequest.receivedAt`; the node listener does). Lookups by key are never
+   * stopped. 0 or Infinity: no budget.
    * @default 2000
    */
   readonly queryBudgetMs?: number
@@ -245,9 +247,14 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         return core.refuse(error)
       }
       const { session, created } = resumed
-      // One time budget for the request's queries; answer() turns its error into a reply.
-      const { status, body, file } = ds.withBudget(queryBudgetMs, () =>
-        answer(request, session, parsed),
+      // One time budget for the request's queries, counted from its arrival: the time it waited
+      // for its turn (wall time, measured by the transport) is taken off. answer() turns the
+      // budget's error into a reply.
+      const waited = request.receivedAt === undefined ? 0 : Date.now() - request.receivedAt
+      const { status, body, file } = ds.withBudget(
+        queryBudgetMs,
+        () => answer(request, session, parsed),
+        waited,
       )
       // A session closed by this request (logout) has its cookie cleared.
       const setCookie = !ds.sessions.peek(session.id)

@@ -4,6 +4,13 @@
  * Request, Headers or stream, which cost ten times the answer to a read by key. The path comes from
  * the request line only; the Host header is checked, never used. Bodies are read within the
  * handler's limit (read-body.ts), replies written with backpressure (write-reply.ts).
+ *
+ * `respond` is synchronous: a long query holds the event loop, and the requests that arrive
+ * meanwhile are read only once it ends. While the loop is idle a request is answered at once. Once
+ * one has run long (`SLOW_MS`), the next ones queue (FIFO) and run two turns of the event loop or
+ * more after they were read, so that node has seen which of their clients went away while they
+ * waited: those are skipped, their work never done. Each request carries the time it was read
+ * (`receivedAt`), so the time it waited counts against its time budget (`queryBudgetMs`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
@@ -26,10 +33,44 @@ export interface NodeListener {
   readonly unsentBytes: number
   /** Replies now waiting for their clients to read. */
   readonly stalledReplies: number
+  /** Requests queued behind a long one, not yet answered. */
+  readonly queuedRequests: number
+  /** Requests never answered because their clients went away while they waited (since start). */
+  readonly abandonedRequests: number
 }
 
 // The connection is closed after a 413: the rest of the body is not worth reading to keep it.
 const CLOSE = Object.freeze({ connection: 'close' })
+
+/** A request that runs longer than this has held the loop: the ones read after it queue. */
+const SLOW_MS = 10
+/**
+ * Turns of the event loop a queued request waits after it was read. Node reads a connection's
+ * end in a later turn than its request, and closes the socket later still: with less than two
+ * turns, clients that had gone away while the loop was held were not seen to (measured with the
+ * server in a child process).
+ */
+const WAIT_TURNS = 2
+/**
+ * Turns, after the last one that ran long or skipped a request, during which queued requests wait
+ * `WAIT_TURNS`. After a long run node accepts the connections that queued meanwhile about one a
+ * turn, so abandoned requests trickle in for a while; then the queue drains without waiting, so
+ * that a pause (a garbage collection) under steady load does not add turns to every request.
+ */
+const STRICT_TURNS = 8
+
+interface Job {
+  readonly turn: number
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly run: () => void
+}
+
+/** Whether the reply can no longer reach the client: its connection is closed or ending. */
+function gone(req: IncomingMessage, res: ServerResponse): boolean {
+  const socket = req.socket as IncomingMessage['socket'] | undefined
+  return res.destroyed || (socket !== undefined && (socket.destroyed || !socket.writable))
+}
 
 /** A node:http request listener serving `core` (the object `createRestHandler` returns). */
 export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}): NodeListener {
@@ -46,7 +87,79 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     writeReply(res, reply, outbox)
   }
 
+  // The queue of requests read while, or after, the loop was held. `pumping` while it is in use
+  // (a pump is scheduled): requests arriving then queue behind the others, in order.
+  let queue: (Job | undefined)[] = []
+  let head = 0
+  let turn = 0
+  let strict = 0
+  let pumping = false
+  let abandoned = 0
+
+  // Runs the queued requests whose turn has come, within SLOW_MS. True when one ran long or was
+  // abandoned: then the next ones keep waiting their turns.
+  const drain = (): boolean => {
+    const start = performance.now()
+    let held = false
+    while (head < queue.length) {
+      const job = queue[head]!
+      if (strict > 0 && job.turn + WAIT_TURNS > turn) break
+      queue[head++] = undefined
+      if (gone(job.req, job.res)) {
+        abandoned++
+        held = true
+        job.res.destroy()
+        continue
+      }
+      job.run()
+      if (performance.now() - start > SLOW_MS) return true
+    }
+    return held
+  }
+
+  const pump = (): void => {
+    turn++
+    let held = true
+    try {
+      held = drain()
+    } finally {
+      // Also after a throw (an embedder's uncaughtException handler): the queue must go on.
+      settle(held)
+    }
+  }
+
+  const settle = (held: boolean): void => {
+    strict = held ? STRICT_TURNS : strict > 0 ? strict - 1 : 0
+    if (head === queue.length) {
+      if (head > 0) queue = []
+      head = 0
+      if (strict === 0) {
+        pumping = false
+        return
+      }
+    }
+    setImmediate(pump)
+  }
+
+  /** Runs `run` now while the loop is free, else queues it. */
+  const schedule = (req: IncomingMessage, res: ServerResponse, run: () => void): void => {
+    if (!pumping) {
+      const start = performance.now()
+      run()
+      if (performance.now() - start <= SLOW_MS) return
+      // It held the loop: the requests read meanwhile queue, and wait to be seen to be still
+      // wanted.
+    } else {
+      queue.push({ turn, req, res, run })
+      return
+    }
+    pumping = true
+    strict = STRICT_TURNS
+    setImmediate(pump)
+  }
+
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const receivedAt = Date.now()
     const target = targetOf(req)
     const split = splitTarget(target)
     if (split === undefined) {
@@ -66,13 +179,15 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     }
     const method = req.method ?? 'GET'
     if (!takesBody(method)) {
-      respond(res, {
+      const request: RestRequest = {
         method,
         path: split.path,
         query: split.query,
         headers: req.headers,
         remoteAddress: req.socket.remoteAddress,
-      })
+        receivedAt,
+      }
+      schedule(req, res, () => respond(res, request))
       return
     }
     readBody(req, core.maxBodyBytes, (body) => {
@@ -81,19 +196,23 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
         writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
         return
       }
-      respond(res, {
+      const request: RestRequest = {
         method,
         path: split.path,
         query: split.query,
         headers: req.headers,
         remoteAddress: req.socket.remoteAddress,
+        receivedAt,
         body,
-      })
+      }
+      schedule(req, res, () => respond(res, request))
     })
   }
 
   return Object.defineProperties(listener, {
     unsentBytes: { get: () => outbox.unsentBytes },
     stalledReplies: { get: () => outbox.waiting.size },
+    queuedRequests: { get: () => queue.length - head },
+    abandonedRequests: { get: () => abandoned },
   }) as NodeListener
 }
