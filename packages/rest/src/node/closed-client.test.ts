@@ -1,16 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
-import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { DOCS, docsDatastore, until } from './docs.fixture.js'
 import { toNodeListener } from './listener.js'
 
 // Issue 11: work for a client that has gone away. A big reply is rendered a chunk at a time as the
 // client reads (write-reply.ts): once the client closes its connection, no further chunk is taken
 // and nothing is held for it.
-
-const DOCS = 20_000
-const TEXT = 'x'.repeat(1000)
 
 const servers: Server[] = []
 afterEach(async () => {
@@ -21,39 +18,10 @@ afterEach(async () => {
     })
 })
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 10_000) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 describe('a client that closes its connection mid-reply', () => {
   it('stops the rendering: no further chunk is taken, nothing is held', async () => {
     let rendered = 0
-    const ds = createDatastore(
-      {
-        __NAME: 'docs',
-        dataClasses: [
-          {
-            name: 'Doc',
-            attributes: [
-              { name: 'ID', type: 'long' },
-              { name: 'text', type: 'string' },
-              // Counts the entities rendered.
-              { name: 'seen', kind: 'calculated', type: 'long' },
-            ],
-          },
-        ],
-      },
-      {
-        data: {
-          Doc: Array.from({ length: DOCS }, (_, i) => ({ ID: i + 1, text: TEXT })),
-        } as unknown as DataFile,
-        clock: new ManualClock(),
-        calculated: { Doc: { seen: () => ++rendered } },
-      },
-    )
+    const ds = docsDatastore(() => ++rendered)
     const listener = toNodeListener(createRestHandler(ds), { writeTimeoutMs: 60_000 })
     const server = createServer(listener)
     servers.push(server)

@@ -3,6 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { until } from './docs.fixture.js'
 import { toNodeListener } from './listener.js'
 
 // Issue 11: requests read while a long one held the event loop. They queue; those whose clients
@@ -19,13 +20,6 @@ afterEach(async () => {
       server.closeAllConnections()
     })
 })
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 10_000) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 const spin = (ms: number): void => {
   const end = performance.now() + ms

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
-import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { DOCS, TEXT, docsDatastore, until } from './docs.fixture.js'
 import { toNodeListener, type NodeListener, type NodeListenerOptions } from './listener.js'
 
 // Clients that ask for a big selection and then never read. Before replies were written with
@@ -10,41 +10,12 @@ import { toNodeListener, type NodeListener, type NodeListenerOptions } from './l
 // 71 MB reply took a server from 185 MB to 1.6 GB). What is measured here is bytes held: what the
 // listener counts, and what Node buffers for the sockets, never RSS over time.
 
-const DOCS = 20_000
-const TEXT = 'x'.repeat(1000)
-
 function setup(options: NodeListenerOptions, failAt = 0, onInternalError?: (e: unknown) => void) {
   let rendered = 0
-  const ds = createDatastore(
-    {
-      __NAME: 'docs',
-      dataClasses: [
-        {
-          name: 'Doc',
-          attributes: [
-            { name: 'ID', type: 'long' },
-            { name: 'text', type: 'string' },
-            // Counts the entities rendered: reading the reply's entities renders this attribute.
-            { name: 'seen', kind: 'calculated', type: 'long' },
-          ],
-        },
-      ],
-    },
-    {
-      data: {
-        Doc: Array.from({ length: DOCS }, (_, i) => ({ ID: i + 1, text: TEXT })),
-      } as unknown as DataFile,
-      clock: new ManualClock(),
-      calculated: {
-        Doc: {
-          seen: () => {
-            if (++rendered === failAt) throw new Error('render failed')
-            return rendered
-          },
-        },
-      },
-    },
-  )
+  const ds = docsDatastore(() => {
+    if (++rendered === failAt) throw new Error('render failed')
+    return rendered
+  })
   const listener = toNodeListener(createRestHandler(ds, { onInternalError }), options)
   return { listener, rendered: () => rendered }
 }
@@ -91,12 +62,6 @@ function stalledClient(port: number): Socket {
 }
 
 /** Resolves once `check()` holds; polls every 10 ms for at most 10 s. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 10_000) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 /** Reads everything a paused client was sent until the server closed the connection. */
 function drain(socket: Socket): Promise<number> {
