@@ -12,6 +12,8 @@ export type { RestBody, RestCore, RestHeaders, RestReply, RestRequest } from './
 export { toFetchHandler, toResponse } from './fetch/fetch-handler.js'
 export { STATUS_BY_CATEGORY, toErrorReply } from './errors/to-error-body.js'
 export type { ErrorReply } from './errors/to-error-body.js'
+export { lineAndColumn, readJsonSyntaxError } from './body/json-syntax-error.js'
+export type { JsonSyntaxErrorPlace } from './body/json-syntax-error.js'
 export { parseRestUrl } from './url/parse-rest-url.js'
 export type { ParsedUrl, RestTarget } from './url/parse-rest-url.js'
 export { parseQueryString, unquote } from './url/query-string.js'

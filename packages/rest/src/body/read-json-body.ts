@@ -15,6 +15,7 @@
  * the server write megabytes of logs or replies.
  */
 import { fail } from '@entistore/core'
+import { lineAndColumn, readJsonSyntaxError } from './json-syntax-error.js'
 
 export interface JsonBodyOptions {
   /** Deepest nesting of objects/arrays accepted. @default 64 */
@@ -120,7 +121,9 @@ function parse(text: string): unknown {
     return JSON.parse(text)
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error
-    const { reason, position } = readSyntaxError(error.message, text.length)
+    const place = readJsonSyntaxError(error.message, text.length)
+    const reason = clip(place.reason, MAX_ECHO)
+    const position = place.position
     if (position === undefined)
       return fail('BadRequestBody', [`it is not JSON (${reason}; the parser gave no position)`], {
         cause: error,
@@ -135,43 +138,6 @@ function parse(text: string): unknown {
       },
     )
   }
-}
-
-/**
- * The reason and position in V8's JSON.parse message: `Expected ',' or '}' after property value in
- * JSON at position 9` (newer V8 adds ` (line 2 column 4)`), `Unexpected non-whitespace character after
- * JSON at position 7`, or `Unexpected end of JSON input`, which
- * is at the end of the text. Other forms (`Unexpected token 'x', "xyz" is not valid JSON`) carry no
- * position. The reason is clipped: V8 may quote the body in it.
- */
-function readSyntaxError(
-  message: string,
-  length: number,
-): { reason: string; position: number | undefined } {
-  const at = /\s+(?:in JSON\s+)?at position (\d+)/.exec(message)
-  if (at !== null)
-    return { reason: clip(message.slice(0, at.index), MAX_ECHO), position: Number(at[1]) }
-  const reason = clip(message, MAX_ECHO)
-  return { reason, position: /^Unexpected end of JSON input/.test(message) ? length : undefined }
-}
-
-/**
- * The 1-based line and column of a UTF-16 offset in `text`: a line ends at LF, CR LF or a lone CR
- * (the line endings JSON's whitespace allows), and a column counts UTF-16 code units, as V8's own
- * offsets do.
- */
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
-  const end = Math.min(position, text.length)
-  let line = 1
-  let lineStart = 0
-  for (let i = 0; i < end; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
-      line++
-      lineStart = i + 1
-    }
-  }
-  return { line, column: end - lineStart + 1 }
 }
 
 // ---- The parsed value ----
