@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, type CliIo } from './cli.js'
+import { main, version, type CliIo } from './cli.js'
 import type { RunningServer } from './serve.js'
 
 const root = new URL('../../../', import.meta.url).pathname
@@ -12,6 +13,11 @@ const MODEL = join(root, 'examples/company/model.json')
 const DATA = join(root, 'examples/company/data.json')
 const BIN = join(root, 'packages/entistore/bin/entistore.js')
 const DIST_CLI = join(root, 'packages/entistore/dist/cli.js')
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(join(root, 'packages/entistore/package.json'), 'utf8')) as {
+    version: string
+  }
+).version
 
 let dir: string
 const file = (name: string, text: string): string => {
@@ -164,6 +170,26 @@ describe('entistore serve', () => {
       expect(out[0]).toMatch(new RegExp(`^${USAGE_START.replace(/[$.()[\]<>]/g, '\\$&')}`))
     }
   })
+
+  it('shows examples in --help: a port, a free port, a users file, the demo', async () => {
+    const help = (await run(['--help'])).out[0]!
+    const examples = help.slice(help.indexOf('\nExamples:\n'))
+    expect(examples).toContain('entistore serve --model model.json --data data.json --port 3000')
+    expect(examples).toContain('--port 0')
+    expect(examples).toContain('-u users.json')
+    expect(examples).toContain(
+      'entistore serve -m examples/company/model.json -d examples/company/data.json',
+    )
+    expect(help).toContain('--version, -v')
+  })
+
+  it('prints the version of the entistore package for --version and -v, with exit code 0', async () => {
+    expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/)
+    expect(version()).toBe(PACKAGE_VERSION)
+    for (const argv of [['--version'], ['-v'], ['serve', '--version']]) {
+      expect(await run(argv)).toEqual({ code: 0, out: [PACKAGE_VERSION], err: [] })
+    }
+  })
 })
 
 describe('usage errors (exit code 2, with the usage text)', () => {
@@ -172,8 +198,18 @@ describe('usage errors (exit code 2, with the usage text)', () => {
     [['serve', '--data', 'd.json'], '--model is required'],
     [[], 'missing command'],
     [['start', '--model', 'm.json'], 'unknown command "start"'],
+    [['serv', '--model', 'm.json'], 'unknown command "serv", did you mean serve?'],
+    [['serve', '--prot', '8080'], 'unknown option "--prot", did you mean --port?'],
+    [['serve', '--prot=8080'], 'unknown option "--prot", did you mean --port?'],
+    [['serve', '--modle', 'm.json'], 'unknown option "--modle", did you mean --model?'],
+    [
+      ['serve', '-m', 'm.json', '--user', 'u.json'],
+      'unknown option "--user", did you mean --users?',
+    ],
+    [['--verison'], 'unknown option "--verison", did you mean --version?'],
     [['serve', 'extra', '--model', 'm.json'], 'unexpected argument "extra"'],
-    [['serve', '--model', 'm.json', '--nope'], "Unknown option '--nope'"],
+    [['serve', '--model', 'm.json', '--nope'], 'unknown option "--nope"'],
+    [['serve', '--model', 'm.json', '-x'], 'unknown option "-x"'],
     [['serve', '--model'], "Option '-m, --model <value>' argument missing"],
     [['serve', '--model', 'm.json', '--port', 'abc'], '--port must be an integer from 0 to 65535'],
     [['serve', '--model', 'm.json', '--port', '65536'], 'got "65536"'],
@@ -188,6 +224,7 @@ describe('usage errors (exit code 2, with the usage text)', () => {
     expect(err[0]).toMatch(/^entistore: /)
     expect(err[0]).toContain(message)
     expect(err[1]!.startsWith(USAGE_START)).toBe(true)
+    if (!message.includes('did you mean')) expect(err[0]).not.toContain('did you mean')
   })
 })
 
@@ -222,16 +259,31 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
     )
   })
 
-  it('reports a model that is not JSON', async () => {
+  it('reports a model that is not JSON at its line and column', async () => {
     const path = file('not-json.json', '{ "dataClasses": [ ')
-    const message = await fails(['serve', '-m', path, '-p', '0'])
-    expect(message.startsWith(`entistore: ${path}: the model file is not valid JSON: `)).toBe(true)
+    expect(await fails(['serve', '-m', path, '-p', '0'])).toBe(
+      `entistore: ${path}:1:20: the model file is not valid JSON: Unexpected end of JSON input`,
+    )
   })
 
-  it('reports a data file that is not JSON', async () => {
-    const path = file('data-not-json.json', 'Employee: []')
+  it('reports a data file that is not JSON at its line and column', async () => {
+    // Line 3, column 15: the missing comma after "salary": 10 (CR LF line ends, a BOM first).
+    const text = '\ufeff{\r\n  "Employee": [\r\n    { "ID": 1 "salary": 10 }\r\n  ]\r\n}\r\n'
+    const path = file('data-not-json.json', text)
+    expect(await fails(['serve', '-m', small(), '-d', path, '-p', '0'])).toBe(
+      `entistore: ${path}:3:15: the data file is not valid JSON: Expected ',' or '}' after property value`,
+    )
+    const after = file('data-after.json', '{}\n\n  {}\n')
+    expect(await fails(['serve', '-m', small(), '-d', after, '-p', '0'])).toBe(
+      `entistore: ${after}:3:3: the data file is not valid JSON: Unexpected non-whitespace character after JSON`,
+    )
+  })
+
+  it("reports a JSON error without a place when the parser's message has none", async () => {
+    const path = file('data-token.json', 'Employee: []')
     const message = await fails(['serve', '-m', small(), '-d', path, '-p', '0'])
     expect(message.startsWith(`entistore: ${path}: the data file is not valid JSON: `)).toBe(true)
+    expect(message).toContain('Unexpected token')
   })
 
   it('reports an invalid model, naming the dataclass, the attribute and the problem', async () => {
@@ -269,13 +321,16 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
     )
   })
 
-  it('reports a port that is in use', async () => {
+  it('reports a port that is in use, with a hint', async () => {
     const blocker = createNetServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
     const { port } = blocker.address() as AddressInfo
     try {
       expect(await fails(['serve', '-m', small(), '-p', String(port)])).toBe(
-        `entistore: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`,
+        `entistore: port ${port} is in use: pass --port 0 for a free one, or another port`,
+      )
+      expect(await fails(['serve', '-m', small(), '-p', String(port), '--host', '127.0.0.1'])).toBe(
+        `entistore: port ${port} is in use on 127.0.0.1: pass --port 0 for a free one, or another port`,
       )
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()))
@@ -290,6 +345,19 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
 })
 
 describe('the built entistore command', () => {
+  it('prints the version from the package.json beside dist/', async () => {
+    const child = spawn(process.execPath, [BIN, '--version'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+    expect([code, stdout, stderr]).toEqual([0, `${PACKAGE_VERSION}\n`, ''])
+  })
+
   // `npm test` builds first (pretest), so dist/ must be there: a missing build is a failure, not a skip.
   it('serves the demo, then exits with code 0 on SIGTERM', async () => {
     expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run npm run build (npm test does)`).toBe(

@@ -47,9 +47,14 @@ describe('readJsonFile', () => {
     expect([e.file, e.message]).toEqual([missing, `${missing}: the model file does not exist`])
     expect((e.cause as NodeJS.ErrnoException).code).toBe('ENOENT')
     const bad = file('bad.json', '[1,')
-    expect((await fileError(readJsonFile(bad, 'data'))).message).toMatch(
-      new RegExp(`^${bad.replace(/[.]/g, '\\.')}: the data file is not valid JSON: `),
-    )
+    const syntax = await fileError(readJsonFile(bad, 'data'))
+    expect([syntax.file, syntax.line, syntax.column, syntax.message]).toEqual([
+      bad,
+      1,
+      4,
+      `${bad}:1:4: the data file is not valid JSON: Unexpected end of JSON input`,
+    ])
+    expect(syntax.cause).toBeInstanceOf(SyntaxError)
     expect((await fileError(readJsonFile(file('empty.json', ''), 'data'))).message).toContain(
       'not valid JSON',
     )

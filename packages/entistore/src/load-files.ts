@@ -10,16 +10,25 @@ import {
   type DatastoreWith,
   type ModelJson,
 } from '@entistore/core'
+import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 
-/** A problem with a file given to Entistore: the message names the file. */
+/**
+ * A problem with a file given to Entistore: the message names the file, as `file: message`, or
+ * `file:line:column: message` (1-based, the form editors and terminals link to) when the place is known.
+ */
 export class FileError extends Error {
   override readonly name = 'FileError'
+  readonly line: number | undefined
+  readonly column: number | undefined
   constructor(
     readonly file: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; line?: number; column?: number },
   ) {
-    super(`${file}: ${message}`, options)
+    const at = options?.line === undefined ? '' : `:${options.line}:${options.column ?? 1}`
+    super(`${file}${at}: ${message}`, { cause: options?.cause })
+    this.line = options?.line
+    this.column = options?.line === undefined ? undefined : (options.column ?? 1)
   }
 }
 
@@ -42,12 +51,16 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
       { cause: e },
     )
   }
+  // The BOM is cut off, so V8's positions count from the character after it, as an editor does.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    return JSON.parse(text)
   } catch (e) {
-    throw new FileError(file, `the ${what} file is not valid JSON: ${(e as Error).message}`, {
-      cause: e,
-    })
+    if (!(e instanceof SyntaxError)) throw e
+    const { reason, position } = readJsonSyntaxError(e.message, text.length)
+    // Some of V8's messages (`Unexpected token 'x', "…" is not valid JSON`) give no position.
+    const at = position === undefined ? {} : lineAndColumn(text, position)
+    throw new FileError(file, `the ${what} file is not valid JSON: ${reason}`, { cause: e, ...at })
   }
 }
 
