@@ -6,7 +6,7 @@ import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
-import { BUDGET_STEP, spend } from './budget.js'
+import { inSteps } from './budget.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
 import {
@@ -146,11 +146,9 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       for (const r of inner.rows) hit[r] = 1
       const rows: number[] = []
       const slots = table.slots
-      for (let from = 0; from < slots.length; from += BUDGET_STEP) {
-        const to = Math.min(slots.length, from + BUDGET_STEP)
-        spend(to - from)
+      inSteps(slots.length, (from, to) => {
         for (let i = from; i < to; i++) if (slots[i] && !hit[i]) rows.push(i)
-      }
+      })
       return { rows, children: [inner.step] }
     }
   }
@@ -195,14 +193,12 @@ function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
   const tests = mergeTextEqualities(scanned).map((o) => predicateOf(o, ctx).test)
   const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
   const slots = table.slots
-  for (let from = 0; from < slots.length; from += BUDGET_STEP) {
-    const to = Math.min(slots.length, from + BUDGET_STEP)
-    spend(to - from)
+  inSteps(slots.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const r = slots[i]
       if (r && !seen[i] && test(r)) rows.push(i)
     }
-  }
+  })
   return rows
 }
 
@@ -286,20 +282,18 @@ export function dataClassOfPlan(node: PlanNode): DataClassDef {
   }
 }
 
-// The loops over rows run in steps of BUDGET_STEP rows, each counted against the query's time
+// The loops over rows run in steps (inSteps), each counted against the query's time
 // budget (budget.ts): no per-row cost.
 
 function scan(table: Table, test: RowPredicate): number[] {
   const out: number[] = []
   const slots = table.slots
-  for (let from = 0; from < slots.length; from += BUDGET_STEP) {
-    const to = Math.min(slots.length, from + BUDGET_STEP)
-    spend(to - from)
+  inSteps(slots.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const r = slots[i]
       if (r && test(r)) out.push(i)
     }
-  }
+  })
   return out
 }
 
@@ -315,11 +309,9 @@ function scanColumn(
   const out: number[] = []
   const slots = table.slots
   // Deleted rows read null in the column: a test that holds for null checks the slot.
-  for (let from = 0; from < column.length; from += BUDGET_STEP) {
-    const to = Math.min(column.length, from + BUDGET_STEP)
-    spend(to - from)
+  inSteps(column.length, (from, to) => {
     for (let i = from; i < to; i++) if (holds(column[i]!) && slots[i]) out.push(i)
-  }
+  })
   return out
 }
 
@@ -331,26 +323,22 @@ function filterRows(table: Table, rows: readonly number[], test: RowPredicate): 
     for (const r of rows) mark[r] = 1
     const out: number[] = []
     const slots = table.slots
-    for (let from = 0; from < slots.length; from += BUDGET_STEP) {
-      const to = Math.min(slots.length, from + BUDGET_STEP)
-      spend(to - from)
+    inSteps(slots.length, (from, to) => {
       for (let i = from; i < to; i++) {
         const r = slots[i]
         if (mark[i] && r && test(r)) out.push(i)
       }
-    }
+    })
     return out
   }
   const out: number[] = []
-  for (let from = 0; from < rows.length; from += BUDGET_STEP) {
-    const to = Math.min(rows.length, from + BUDGET_STEP)
-    spend(to - from)
+  inSteps(rows.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const rowId = rows[i]!
       const r = table.record(rowId)
       if (r && test(r)) out.push(rowId)
     }
-  }
+  })
   return out
 }
 
@@ -481,14 +469,12 @@ function joinRows(
   if (!hash) {
     const wanted = new Set<unknown>(keys)
     const slots = table.slots
-    for (let from = 0; from < slots.length; from += BUDGET_STEP) {
-      const to = Math.min(slots.length, from + BUDGET_STEP)
-      spend(to - from)
+    inSteps(slots.length, (from, to) => {
       for (let i = from; i < to; i++) {
         const r = slots[i]
         if (r && wanted.has(r.values[fk])) out.push(i)
       }
-    }
+    })
     return out
   }
   for (const key of keys) {
