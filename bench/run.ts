@@ -503,6 +503,17 @@ function suiteDone(suite: Suite): void {
   suiteStart = Date.now()
 }
 
+/** Runs one suite if it was asked for: a failure is reported and the run goes on to the next. */
+async function runSuite(suite: Suite, body: () => Promise<void> | void): Promise<void> {
+  if (!runs(suite)) return
+  try {
+    await body()
+  } catch (e) {
+    suiteFailed(suite, e)
+  }
+  suiteDone(suite)
+}
+
 function suiteFailed(suite: Suite, e: unknown): void {
   const msg = e instanceof Error ? (e.stack ?? e.message) : String(e)
   console.log(
@@ -580,140 +591,115 @@ function timeGroups(
 
 // ---------------------------------------------------------------- text scans
 
-if (runs('text')) {
-  try {
-    const n = opts.textRows
-    const text = textGroups(engine!.core, n)
-    console.log(
-      `\n## Folded text scans — ${sizeLabel(n)} rows of ≈250 characters ` +
-        `(loaded in ${ms(text.loadMs)} ms; a call over ${SLOW_CALL_MS / 1000} s is timed once, cold)`,
-    )
-    const timing = {
-      warmup: opts.warmup ?? 1,
-      reps: opts.reps ?? (opts.quick ? 3 : 5),
-      minSampleMs: opts.quick ? 10 : 40,
-      slowCallMs: SLOW_CALL_MS,
-    }
-    timeGroups(
-      n,
-      text.groups.filter((x) => wanted(x.id)),
-      timing,
-    )
-  } catch (e) {
-    suiteFailed('text', e)
+await runSuite('text', async () => {
+  const n = opts.textRows
+  const text = textGroups(engine!.core, n)
+  console.log(
+    `\n## Folded text scans — ${sizeLabel(n)} rows of ≈250 characters ` +
+      `(loaded in ${ms(text.loadMs)} ms; a call over ${SLOW_CALL_MS / 1000} s is timed once, cold)`,
+  )
+  const timing = {
+    warmup: opts.warmup ?? 1,
+    reps: opts.reps ?? (opts.quick ? 3 : 5),
+    minSampleMs: opts.quick ? 10 : 40,
+    slowCallMs: SLOW_CALL_MS,
   }
-  suiteDone('text')
-}
+  timeGroups(
+    n,
+    text.groups.filter((x) => wanted(x.id)),
+    timing,
+  )
+})
 
 // ---------------------------------------------------------------- aggregates
 
-if (runs('aggregate')) {
-  try {
-    const n = opts.aggregateRows
-    // --only=agg-compute…: those groups; otherwise all of them.
-    const only = opts.only?.filter((x) => AGGREGATE_OPS.includes(x)) ?? []
-    const fx = await aggregateGroups(engine!.core, n, { rest: true })
-    console.log(
-      `\n## Aggregates — ${sizeLabel(n)} rows (loaded in ${ms(fx.loadMs)} ms; the REST rows ` +
-        'call respond in process, on a datastore of the sources @entistore/rest imports)',
-    )
-    timeGroups(
-      n,
-      fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
-      {
-        warmup: opts.warmup ?? 2,
-        reps: opts.reps ?? (opts.quick ? 3 : 7),
-        minSampleMs: opts.quick ? 10 : 40,
-      },
-    )
-  } catch (e) {
-    suiteFailed('aggregate', e)
-  }
-  suiteDone('aggregate')
-}
+await runSuite('aggregate', async () => {
+  const n = opts.aggregateRows
+  // --only=agg-compute…: those groups; otherwise all of them.
+  const only = opts.only?.filter((x) => AGGREGATE_OPS.includes(x)) ?? []
+  const fx = await aggregateGroups(engine!.core, n, { rest: true })
+  console.log(
+    `\n## Aggregates — ${sizeLabel(n)} rows (loaded in ${ms(fx.loadMs)} ms; the REST rows ` +
+      'call respond in process, on a datastore of the sources @entistore/rest imports)',
+  )
+  timeGroups(
+    n,
+    fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
+    {
+      warmup: opts.warmup ?? 2,
+      reps: opts.reps ?? (opts.quick ? 3 : 7),
+      minSampleMs: opts.quick ? 10 : 40,
+    },
+  )
+})
 
 // ---------------------------------------------------------------- entity sets
 
-if (runs('sets')) {
-  try {
-    const n = opts.setsSize
-    // --only=sets-and…: those groups; otherwise all of them.
-    const only = opts.only?.filter((x) => SETS_OPS.includes(x)) ?? []
-    const fx = setsGroups(engine!.core, n)
-    console.log(
-      `\n## Entity sets — ${sizeLabel(n)} members a set, over ${sizeLabel(2 * n)} rows ` +
-        `(loaded in ${ms(fx.loadMs)} ms)`,
-    )
-    timeGroups(
-      // The size shown is the dataclass's rows, as in the other suites.
-      2 * n,
-      fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
-      {
-        warmup: opts.warmup ?? 2,
-        reps: opts.reps ?? (opts.quick ? 3 : 9),
-        minSampleMs: opts.quick ? 10 : 40,
-      },
-    )
-  } catch (e) {
-    suiteFailed('sets', e)
-  }
-  suiteDone('sets')
-}
+await runSuite('sets', async () => {
+  const n = opts.setsSize
+  // --only=sets-and…: those groups; otherwise all of them.
+  const only = opts.only?.filter((x) => SETS_OPS.includes(x)) ?? []
+  const fx = setsGroups(engine!.core, n)
+  console.log(
+    `\n## Entity sets — ${sizeLabel(n)} members a set, over ${sizeLabel(2 * n)} rows ` +
+      `(loaded in ${ms(fx.loadMs)} ms)`,
+  )
+  timeGroups(
+    // The size shown is the dataclass's rows, as in the other suites.
+    2 * n,
+    fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
+    {
+      warmup: opts.warmup ?? 2,
+      reps: opts.reps ?? (opts.quick ? 3 : 9),
+      minSampleMs: opts.quick ? 10 : 40,
+    },
+  )
+})
 
 // ---------------------------------------------------------------- HTTP
 
 const httpGoals: GoalRow[] = []
-if (runs('http')) {
+await runSuite('http', async () => {
   console.log('\n## HTTP: entistore serve against raw node:http')
   console.log(ensurePackagesBuilt(opts.build))
-  try {
-    httpGoals.push(...(await runHttpSuite(opts.http)))
-  } catch (e) {
-    suiteFailed('http', e)
-  }
-  suiteDone('http')
-}
+  httpGoals.push(...(await runHttpSuite(opts.http)))
+})
 
 // ---------------------------------------------------------------- writes
 
 const writesGoals: GoalRow[] = []
-if (runs('writes')) {
-  try {
-    const w = opts.writes
-    const inProcess = WRITE_OPS.filter((x) => x !== 'write-atomic' && x !== 'write-http')
-    const fx = inProcess.some(wanted) ? writeGroups(engine!.core, w.rows) : undefined
-    const groups = fx ? fx.groups.filter((g) => wanted(g.id)) : []
-    if (fx && groups.length) {
-      console.log(
-        `\n## Writes — ${sizeLabel(w.rows)} rows of the query suite's Person ` +
-          `(loaded in ${ms(fx.loadMs)} ms; the hand-indexed store built in ${ms(fx.handMs)} ms)`,
-      )
-      timeGroups(w.rows, groups, {
-        warmup: opts.warmup ?? (opts.quick ? 1 : 2),
-        reps: opts.reps ?? (opts.quick ? 3 : 5),
-        minSampleMs: opts.quick ? 10 : 40,
-      })
-      console.log(
-        `\nhand-indexed store after the run: ${fx.handConsistent() ? 'indexes in order, same row count as the engine' : 'INCONSISTENT (a bug in the baseline: its rows are not comparable)'}`,
-      )
-    }
-    if (wanted('write-atomic'))
-      writesGoals.push(...atomicBatches(engine!.core, w.batchRows, w.batches))
-    fullGc()
-    if (wanted('write-http')) {
-      console.log('\n## Writes through HTTP: entistore serve against raw node:http over a Map')
-      console.log(ensurePackagesBuilt(opts.build))
-      await runWritesHttp({
-        rows: opts.http.rows,
-        startupTimeoutMs: opts.http.startupTimeoutMs,
-        load: opts.http.load,
-      })
-    }
-  } catch (e) {
-    suiteFailed('writes', e)
+await runSuite('writes', async () => {
+  const w = opts.writes
+  const inProcess = WRITE_OPS.filter((x) => x !== 'write-atomic' && x !== 'write-http')
+  const fx = inProcess.some(wanted) ? writeGroups(engine!.core, w.rows) : undefined
+  const groups = fx ? fx.groups.filter((g) => wanted(g.id)) : []
+  if (fx && groups.length) {
+    console.log(
+      `\n## Writes — ${sizeLabel(w.rows)} rows of the query suite's Person ` +
+        `(loaded in ${ms(fx.loadMs)} ms; the hand-indexed store built in ${ms(fx.handMs)} ms)`,
+    )
+    timeGroups(w.rows, groups, {
+      warmup: opts.warmup ?? (opts.quick ? 1 : 2),
+      reps: opts.reps ?? (opts.quick ? 3 : 5),
+      minSampleMs: opts.quick ? 10 : 40,
+    })
+    console.log(
+      `\nhand-indexed store after the run: ${fx.handConsistent() ? 'indexes in order, same row count as the engine' : 'INCONSISTENT (a bug in the baseline: its rows are not comparable)'}`,
+    )
   }
-  suiteDone('writes')
-}
+  if (wanted('write-atomic'))
+    writesGoals.push(...atomicBatches(engine!.core, w.batchRows, w.batches))
+  fullGc()
+  if (wanted('write-http')) {
+    console.log('\n## Writes through HTTP: entistore serve against raw node:http over a Map')
+    console.log(ensurePackagesBuilt(opts.build))
+    await runWritesHttp({
+      rows: opts.http.rows,
+      startupTimeoutMs: opts.http.startupTimeoutMs,
+      load: opts.http.load,
+    })
+  }
+})
 
 // ---------------------------------------------------------------- summaries
 
