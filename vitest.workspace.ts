@@ -13,6 +13,11 @@ export const projects: TestProjectConfiguration[] = [
   pkg('core', { testTimeout: 30_000 }),
   pkg('rest'),
   pkg('entistore', { testTimeout: 30_000 }),
+  // The runnable examples, each started as its README says and asked a few requests.
+  {
+    extends: true,
+    test: { name: 'examples', root: './examples', include: ['**/*.test.ts'], testTimeout: 60_000 },
+  },
   // The repository's own checks (the layers lint).
   { extends: true, test: { name: 'tools', root: './tools', include: ['*.test.ts'] } },
 ]
