@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Starts `npx entistore serve --port 0` on the demo, waits for its URL line, reads the catalog.
+# Starts `npx entistore serve --port 0` on the demo (or on $ENTISTORE_SMOKE_DIR, from the current
+# directory's node_modules), waits for its URL line, reads the catalog.
 set -euo pipefail
 log=$(mktemp)
-npx entistore serve --model examples/company/model.json --data examples/company/data.json --port 0 >"$log" 2>&1 &
+dir=${ENTISTORE_SMOKE_DIR:-examples/company}
+npx --no-install entistore serve --model "$dir/model.json" --data "$dir/data.json" --port 0 >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 100); do

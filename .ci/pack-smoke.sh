@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The packages as a user of another project gets them: `npm pack` each workspace, install the three
+# tarballs into a scratch project outside the repository, then compile a smoke program against their
+# published types and run it (library, one adapter, serve()), and run the installed `entistore` CLI.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/tarballs" "$scratch/app"
+
+(cd "$repo" && npm pack --workspaces --pack-destination "$scratch/tarballs" --silent >/dev/null)
+for t in "$scratch"/tarballs/*.tgz; do
+  # The listing is read whole first: `grep -q` stopping early would fail tar under pipefail.
+  listing=$(tar -tzf "$t")
+  if echo "$listing" | grep -Eq '\.tsbuildinfo$|\.test\.ts$|\.fixture\.ts$'; then
+    echo "pack smoke: $(basename "$t") carries a build cache or a test file"; exit 1
+  fi
+  for f in package/README.md package/LICENSE package/dist/index.js package/dist/index.d.ts; do
+    echo "$listing" | grep -qx "$f" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }
+  done
+done
+echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
+
+cd "$scratch/app"
+echo '{ "name": "scratch-app", "private": true, "type": "module" }' >package.json
+npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz
+cp "$repo/.ci/pack-smoke/smoke.ts" "$repo/.ci/pack-smoke/tsconfig.json" .
+# Node's types come from the repository: the scratch project installs nothing but the tarballs.
+node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json --typeRoots "$repo/node_modules/@types" --types node
+node out/smoke.js "$repo/examples/company/model.json" "$repo/examples/company/data.json"
+
+# The installed CLI, as `npx entistore` finds it in the scratch project.
+npx --no-install entistore --version
+ENTISTORE_SMOKE_DIR="$repo/examples/company" bash "$repo/.ci/smoke-serve.sh"

@@ -1,0 +1,61 @@
+/**
+ * The packed packages, installed from their tarballs into a scratch project with nothing else of the
+ * repository (see ../pack-smoke.sh): compiled against their published .d.ts files (no `source`
+ * condition, no workspace links), then run. Exits non-zero on the first failed check.
+ */
+import { createServer, type Server } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { createDatastore, ManualClock } from '@entistore/core'
+import { createRestHandler } from '@entistore/rest'
+import { toNodeListener } from '@entistore/rest/node'
+import { loadDatastoreFiles, serve } from 'entistore'
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`pack smoke: ${what}`)
+  console.log(`ok - ${what}`)
+}
+
+// The library: a datastore, writes and a query, with an injected clock. The model is written
+// inline, so that the attribute kinds and types are checked against the model type's literal unions.
+const ds = createDatastore(
+  {
+    dataClasses: [
+      {
+        name: 'Employee',
+        attributes: [
+          { name: 'ID', kind: 'storage', type: 'long', identifying: true, autosequence: true },
+          { name: 'lastName', kind: 'storage', type: 'string', indexed: true },
+          { name: 'salary', kind: 'storage', type: 'number' },
+        ],
+      },
+    ],
+  },
+  { clock: new ManualClock(Date.UTC(2026, 0, 1)) },
+)
+ds.dataClass('Employee').create({ lastName: 'Smith', salary: 52000 })
+ds.dataClass('Employee').create({ lastName: 'Jones', salary: 41000 })
+const rich = ds.dataClass('Employee').query('salary > :1', 50000)
+check(rich.length === 1 && rich.at(0)?.get('lastName') === 'Smith', 'core: create and query')
+
+// One adapter: @entistore/rest/node on a real socket.
+const rest = createRestHandler(ds)
+const server: Server = createServer(toNodeListener(rest)).listen(0, '127.0.0.1')
+await once(server, 'listening')
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const res = await fetch(`${base}/rest/Employee?$filter="salary>50000"`)
+const body = (await res.json()) as { __COUNT: number; __ENTITIES: { lastName: string }[] }
+check(res.status === 200 && body.__COUNT === 1, 'rest/node: $filter over HTTP')
+server.close()
+
+// The entistore package: files loaded and served the way the CLI does it.
+const [modelFile, dataFile] = process.argv.slice(2)
+if (modelFile === undefined || dataFile === undefined)
+  throw new Error('usage: smoke <model> <data>')
+const demo = await loadDatastoreFiles({ model: modelFile, data: dataFile })
+const running = await serve(demo, { port: 0 })
+const catalog = (await (await fetch(`${running.url}/rest/$catalog`)).json()) as {
+  dataClasses: unknown[]
+}
+check(catalog.dataClasses.length > 0, 'entistore: serve() answers $catalog')
+await running.close()
