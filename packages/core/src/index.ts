@@ -34,6 +34,8 @@ export type { SaveStatus } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadReport } from './store/load-data.js'
+export { dumpData } from './store/dump-data.js'
+export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
