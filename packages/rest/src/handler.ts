@@ -79,6 +79,11 @@ export interface RestHandlerOptions extends AuthOptions {
 }
 
 export interface RestHandler extends RestCore {
+  /**
+   * Where the interface is served, without a trailing slash (`/rest`; '' for the root): the
+   * framework adapters serve the requests under it and pass the others on.
+   */
+  readonly basePath: string
   /** Answers one web Request. Never rejects: every failure is an `__ERROR` response. */
   fetch(request: Request): Promise<Response>
   /** Test helper: `request('/rest/$catalog')` without a server (Hono's `app.request`). */
@@ -281,6 +286,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const fetch = toFetchHandler(edge)
 
   return {
+    basePath,
     maxBodyBytes,
     respond: edge.respond,
     refuse: edge.refuse,

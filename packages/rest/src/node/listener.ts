@@ -25,6 +25,13 @@ export interface NodeListenerOptions extends BackpressureOptions {
    * @default req.url
    */
   readonly url?: (req: IncomingMessage) => string
+  /**
+   * The body of a request whose stream something in front of the listener has already read (a
+   * framework's body parser), as it kept it: bytes or text as sent, or undefined when it kept none.
+   * Asked only when the stream has ended before the listener could read it; without it, or when it
+   * gives undefined, such a request is answered 400 (9030) saying the body was read before.
+   */
+  readonly parsedBody?: (req: IncomingMessage) => Uint8Array | string | undefined
 }
 
 export interface NodeListener {
@@ -41,6 +48,10 @@ export interface NodeListener {
 
 // The connection is closed after a 413: the rest of the body is not worth reading to keep it.
 const CLOSE = Object.freeze({ connection: 'close' })
+
+const READ_BEFORE =
+  'it was read before it reached Entistore (by a body parser in front of it?) and not handed ' +
+  'over: mount Entistore before the body parser, or use an adapter that takes the parsed body'
 
 /** A request that runs longer than this has held the loop: the ones read after it queue. */
 const SLOW_MS = 10
@@ -178,24 +189,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       return
     }
     const method = req.method ?? 'GET'
-    if (!takesBody(method)) {
-      const request: RestRequest = {
-        method,
-        path: split.path,
-        query: split.query,
-        headers: req.headers,
-        remoteAddress: req.socket.remoteAddress,
-        receivedAt,
-      }
-      schedule(req, res, () => respond(res, request))
-      return
-    }
-    readBody(req, core.maxBodyBytes, (body) => {
-      if (body === undefined) {
-        const tooLarge = datastoreError('BodyTooLarge', [core.maxBodyBytes])
-        writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
-        return
-      }
+    const run = (body: Uint8Array | string | undefined): void => {
       const request: RestRequest = {
         method,
         path: split.path,
@@ -206,7 +200,37 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
         body,
       }
       schedule(req, res, () => respond(res, request))
-    })
+    }
+    if (!takesBody(method)) run(undefined)
+    else if (req.readableEnded) runRead(req, res, run)
+    else
+      readBody(req, core.maxBodyBytes, (body) => {
+        if (body === undefined) {
+          const tooLarge = datastoreError('BodyTooLarge', [core.maxBodyBytes])
+          writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
+        } else run(body)
+      })
+  }
+
+  /** A request whose body was read before the listener saw it: takes what the reader kept. */
+  const runRead = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    run: (body: Uint8Array | string) => void,
+  ): void => {
+    // A body parser turns an empty body into `{}`: a zero length says there was none.
+    const body = req.headers['content-length'] === '0' ? '' : options.parsedBody?.(req)
+    if (body === undefined) {
+      writeReply(res, core.refuse(datastoreError('BadRequestBody', [READ_BEFORE])), outbox)
+      return
+    }
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+    if (size > core.maxBodyBytes) {
+      const tooLarge = datastoreError('BodyTooLarge', [core.maxBodyBytes])
+      writeReply(res, core.refuse(tooLarge), outbox)
+      return
+    }
+    run(body)
   }
 
   return Object.defineProperties(listener, {

@@ -1,0 +1,343 @@
+/**
+ * @module The conformance suite every transport adapter runs: real HTTP requests through the real
+ * framework, each one sent both to the adapter and to the plain node:http listener (the reference),
+ * which must answer byte-identically: the same status, the same body bytes and the same headers
+ * that carry meaning. Two identical datastores (the company demo, a manual clock, numbered session
+ * ids) answer the two sides, so that writes, stamps and session cookies come out alike. Each answer
+ * is also checked for what it must say, so that two transports broken the same way do not pass.
+ *
+ * An adapter's test calls `conformance(name, start)`, where `start` serves a handler through the
+ * framework on a free port and gives its base URL. The handler served wraps the real one only to
+ * add a second Set-Cookie header when a request asks for it (`x-two-cookies`), so that keeping two
+ * headers apart is tested too.
+ */
+import { readFileSync } from 'node:fs'
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRestHandler } from '../handler.js'
+import { toNodeListener } from '../node/listener.js'
+import type { MountableRest } from './mount.js'
+
+/** A server an adapter started: its `http://127.0.0.1:<port>` and how to stop it. */
+export interface Served {
+  readonly url: string
+  close(): Promise<void>
+}
+
+/** Serves `rest` through the framework under test on a free port. */
+export type StartServer = (rest: MountableRest) => Promise<Served>
+
+export interface ConformanceOptions {
+  /** The handler's basePath (the public path). @default '/rest' */
+  readonly basePath?: string
+}
+
+/** The body limit of the handlers: small, so that a too-large body is cheap to send. */
+export const MAX_BODY_BYTES = 20_000
+
+const example = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
+const MODEL = example('model.json') as ModelJson
+const DATA = example('data.json') as DataFile
+
+/** A fresh company datastore behind a handler, the same every time it is called. */
+export function companyRest(basePath = '/rest'): MountableRest {
+  let sessions = 0
+  const ds = createDatastore(MODEL, {
+    data: structuredClone(DATA),
+    clock: new ManualClock(Date.UTC(2024, 0, 1)),
+    sessions: { newId: () => `S${++sessions}` },
+  })
+  const rest = createRestHandler(ds, { basePath, maxBodyBytes: MAX_BODY_BYTES })
+  return {
+    ...rest,
+    respond: (request) => {
+      const reply = rest.respond(request)
+      if (request.headers['x-two-cookies'] === undefined) return reply
+      const first = reply.headers['set-cookie'] ?? 'first=1; Path=/'
+      return {
+        ...reply,
+        headers: { ...reply.headers, 'set-cookie': [first, 'second=2; Path=/'].flat() },
+      }
+    },
+  }
+}
+
+/** One request, its target written as sent on the request line. */
+export interface Exchange {
+  readonly method?: string
+  readonly target: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
+}
+
+/** What is compared between two transports. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>
+  readonly body: Buffer
+}
+
+// The headers that carry meaning; `connection`, `date` and framework extras are not compared.
+const COMPARED = [
+  'content-type',
+  'x-content-type-options',
+  'allow',
+  'content-disposition',
+  'set-cookie',
+] as const
+
+/** Sends `exchange` to `base` on a fresh connection, with the target exactly as written. */
+export function send(base: string, exchange: Exchange): Promise<Answer> {
+  const { hostname, port } = new URL(base)
+  const headers: IncomingHttpHeaders = { ...exchange.headers }
+  if (exchange.body !== undefined)
+    headers['content-length'] = String(Buffer.byteLength(exchange.body))
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method: exchange.method ?? 'GET',
+        path: exchange.target,
+        headers,
+        agent: false,
+      },
+      (res) => {
+        const parts: Buffer[] = []
+        res.on('data', (part: Buffer) => parts.push(part))
+        res.on('error', reject)
+        res.on('end', () => {
+          const picked: Record<string, string | readonly string[] | undefined> = {}
+          for (const name of COMPARED) picked[name] = res.headers[name]
+          resolve({ status: res.statusCode!, headers: picked, body: Buffer.concat(parts) })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(exchange.body)
+  })
+}
+
+/** The JSON of an answer's body. */
+export const json = (answer: Answer): any => JSON.parse(answer.body.toString('utf8'))
+
+const JSON_BODY = { 'content-type': 'application/json' }
+const q = encodeURIComponent
+
+/**
+ * Runs the suite for one adapter: `start` serves the handler it is given through the framework.
+ * Tests run in order on one pair of datastores (writes change what later reads see).
+ */
+export function conformance(
+  name: string,
+  start: StartServer,
+  options: ConformanceOptions = {},
+): void {
+  const base = options.basePath ?? '/rest'
+  describe(`${name} answers as the node listener`, () => {
+    let reference: Served
+    let adapter: Served
+
+    beforeAll(async () => {
+      reference = await serveNode(companyRest(base))
+      adapter = await start(companyRest(base))
+    })
+    afterAll(async () => {
+      await adapter?.close()
+      await reference?.close()
+    })
+
+    /** Sends `exchange` to both sides, expects the same answer, and returns it. */
+    const both = async (exchange: Exchange): Promise<Answer> => {
+      const expected = await send(reference.url, exchange)
+      const actual = await send(adapter.url, exchange)
+      const label = `${exchange.method ?? 'GET'} ${exchange.target}`
+      expect({ label, status: actual.status, headers: actual.headers }).toEqual({
+        label,
+        status: expected.status,
+        headers: expected.headers,
+      })
+      expect(actual.body.equals(expected.body), `${label}: the same body bytes`).toBe(true)
+      return actual
+    }
+    const errCode = (answer: Answer): unknown => json(answer).__ERROR?.[0]?.errCode
+
+    it('reads: catalog, by key, filter with quotes, orderby, top/skip, expand, a whole class', async () => {
+      const catalog = await both({ target: `${base}/$catalog` })
+      expect(catalog.status).toBe(200)
+      expect(json(catalog).dataClasses.map((d: { name: string }) => d.name)).toEqual([
+        'Company',
+        'Employee',
+        'Project',
+      ])
+      expect((await both({ target: `${base}/$catalog/Employee` })).status).toBe(200)
+
+      const one = json(await both({ target: `${base}/Employee(1)` }))
+      expect([one.__KEY, one.lastName]).toEqual(['1', 'Silva'])
+
+      const silva = json(
+        await both({ target: `${base}/Employee?$filter=${q('"lastName=\'Silva\'"')}` }),
+      )
+      expect(silva.__COUNT).toBeGreaterThan(0)
+      expect(silva.__ENTITIES.every((e: { lastName: string }) => e.lastName === 'Silva')).toBe(true)
+
+      const page = json(
+        await both({ target: `${base}/Employee?$orderby=${q('salary desc')}&$top=3&$skip=2` }),
+      )
+      const salaries = page.__ENTITIES.map((e: { salary: number }) => e.salary)
+      expect(salaries).toHaveLength(3)
+      expect([...salaries].sort((a, b) => b - a)).toEqual(salaries)
+
+      const expanded = json(await both({ target: `${base}/Employee(1)?$expand=employer` }))
+      expect(expanded.employer.name).toBe('Acme Industries')
+
+      // Bigger than a chunk: written a chunk at a time (node) or streamed (fetch).
+      const all = await both({ target: `${base}/Employee?$top=1000` })
+      expect(json(all).__ENTITIES).toHaveLength(360)
+      expect(all.body.length).toBeGreaterThan(64 * 1024)
+
+      const logo = await both({ target: `${base}/Company(1)/logo?$binary=true` })
+      expect(logo.headers['content-type']).toBe('image/png')
+    })
+
+    it('writes: create, update, $atomic and delete with POST bodies', async () => {
+      const created = json(
+        await both({
+          method: 'POST',
+          target: `${base}/Employee?$method=update`,
+          headers: JSON_BODY,
+          body: JSON.stringify({ firstName: 'Ada', lastName: 'Conformance', salary: 4000 }),
+        }),
+      )
+      expect(created.lastName).toBe('Conformance')
+      const key = created.__KEY as string
+
+      const updated = json(
+        await both({
+          method: 'POST',
+          target: `${base}/Employee?$method=update`,
+          headers: JSON_BODY,
+          body: JSON.stringify({ __KEY: key, __STAMP: created.__STAMP, salary: 4500 }),
+        }),
+      )
+      expect(updated.salary).toBe(4500)
+
+      const atomic = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update&$atomic=true`,
+        headers: JSON_BODY,
+        body: JSON.stringify([
+          { firstName: 'Bo', lastName: 'Atomic', salary: 1 },
+          { firstName: 'Cy', lastName: 'Atomic', salary: 2 },
+        ]),
+      })
+      expect(atomic.status).toBe(200)
+
+      const deleted = await both({
+        method: 'POST',
+        target: `${base}/Employee(${key})?$method=delete`,
+      })
+      expect(deleted.status).toBe(200)
+      expect((await both({ target: `${base}/Employee(${key})` })).status).toBe(404)
+      const text = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update`,
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ firstName: 'Text', lastName: 'Plain' }),
+      })
+      expect(json(text).lastName).toBe('Plain')
+    })
+
+    it('errors: malformed filter, unknown class, bad JSON, a body too large, a form', async () => {
+      const filter = await both({ target: `${base}/Employee?$filter=${q('"salary >"')}` })
+      expect(filter.status).toBeGreaterThanOrEqual(400)
+      expect(filter.status).toBeLessThan(500)
+      expect(errCode(filter)).toBeTypeOf('number')
+
+      const unknown = await both({ target: `${base}/Nope` })
+      expect(unknown.status).toBe(404)
+      expect(errCode(unknown)).toBeTypeOf('number')
+
+      const badJson = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update`,
+        headers: JSON_BODY,
+        body: '{"lastName": "unclosed',
+      })
+      expect([badJson.status, errCode(badJson)]).toEqual([400, 9030])
+
+      const tooLarge = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update`,
+        headers: JSON_BODY,
+        body: JSON.stringify({ lastName: 'x'.repeat(MAX_BODY_BYTES) }),
+      })
+      expect([tooLarge.status, errCode(tooLarge)]).toEqual([413, 9033])
+
+      const form = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'lastName=Form',
+      })
+      expect(form.status).toBe(415)
+
+      const empty = await both({
+        method: 'POST',
+        target: `${base}/Employee?$method=update`,
+        headers: JSON_BODY,
+        body: '',
+      })
+      expect(empty.status).toBeGreaterThanOrEqual(400)
+
+      const put = await both({ method: 'PUT', target: `${base}/Employee(1)`, body: '{}' })
+      expect([put.status, put.headers.allow]).toEqual([405, 'GET, HEAD, POST'])
+    })
+
+    it('cookies: a session cookie set, sent back, and two Set-Cookie headers kept apart', async () => {
+      const first = await both({ target: `${base}/Employee(2)` })
+      const cookies = first.headers['set-cookie'] as readonly string[]
+      expect(cookies).toHaveLength(1)
+      const session = cookies[0]!.split(';')[0]!
+      expect(session).toMatch(/^4DSID_company-demo=S\d+$/)
+
+      const again = await both({ target: `${base}/Employee(2)`, headers: { cookie: session } })
+      expect(again.headers['set-cookie']).toBeUndefined()
+
+      const two = await both({ target: `${base}/$catalog`, headers: { 'x-two-cookies': '1' } })
+      expect(two.headers['set-cookie']).toHaveLength(2)
+    })
+
+    it('HEAD and OPTIONS: the GET status and headers with no body; Allow', async () => {
+      const head = await both({ method: 'HEAD', target: `${base}/Employee(1)` })
+      expect([head.status, head.body.length]).toEqual([200, 0])
+      expect(head.headers['content-type']).toMatch(/^application\/json/)
+      const missing = await both({ method: 'HEAD', target: `${base}/Employee(99999)` })
+      expect([missing.status, missing.body.length]).toEqual([404, 0])
+      const options = await both({ method: 'OPTIONS', target: `${base}/Employee` })
+      expect([options.status, options.headers.allow]).toEqual([204, 'GET, HEAD, POST'])
+    })
+  })
+}
+
+/** The reference: `rest` on a bare node:http server with the listener. */
+export async function serveNode(rest: MountableRest): Promise<Served> {
+  return listen(createServer(toNodeListener(rest)))
+}
+
+/** Listens on a free port of 127.0.0.1; `close` ends every connection. */
+export async function listen(server: import('node:http').Server): Promise<Served> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
