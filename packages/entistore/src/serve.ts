@@ -1,8 +1,8 @@
 /** @module Serving a datastore over node:http: the REST interface at /rest, nothing else. */
-import { createServer, maxHeaderSize, type Server } from 'node:http'
+import { createServer, maxHeaderSize, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Datastore } from '@entistore/core'
-import { createRestHandler, type RestHandlerOptions } from '@entistore/rest'
+import { createRestHandler, type RestCore, type RestHandlerOptions } from '@entistore/rest'
 import {
   clientErrorListener,
   toNodeListener,
@@ -20,6 +20,12 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
    * @default 16_384 (Node's)
    */
   readonly maxHeaderBytes?: number
+  /**
+   * Wraps the node listener before the server uses it: the CLI's `--delay` and `--fail-rate` slow
+   * down or fail requests this way (chaos.ts), in front of an unchanged REST interface. `core`
+   * gives the interface's own error replies (`core.refuse(error)`).
+   */
+  readonly wrapListener?: (listener: NodeListener, core: RestCore) => RequestListener
 }
 
 export interface RunningServer {
@@ -29,18 +35,38 @@ export interface RunningServer {
   readonly server: Server
   /** The listener: its `unsentBytes` and `stalledReplies` say what slow clients hold. */
   readonly listener: NodeListener
+  /** The datastore served now (the last one given to `replace`). */
+  readonly ds: Datastore
+  /**
+   * Serves `ds` from now on, on the same port and with the same options (the CLI's `--watch`).
+   * Requests already being answered finish on the previous datastore; its sessions, entity sets
+   * and locks are not carried over.
+   */
+  replace(ds: Datastore): void
   close(): Promise<void>
 }
 
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
 export function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
-  const handler = createRestHandler(ds, options)
-  const listener = toNodeListener(handler, options)
   const maxHeaderBytes = options.maxHeaderBytes ?? maxHeaderSize
-  const server = createServer({ maxHeaderSize: maxHeaderBytes }, listener)
+  // Everything made from the datastore, in one object so that `replace` swaps it in one step.
+  const build = (served: Datastore) => {
+    const handler = createRestHandler(served, options)
+    const listener = toNodeListener(handler, options)
+    return {
+      ds: served,
+      listener,
+      wrapped: options.wrapListener ? options.wrapListener(listener, handler) : listener,
+      clientError: clientErrorListener(handler, { maxHeaderBytes }),
+    }
+  }
+  let current = build(ds)
+  const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) =>
+    current.wrapped(req, res),
+  )
   // Node answers a request head past maxHeaderSize, or bytes that are not HTTP, with a bare status;
   // this answers with the __ERROR body every other refusal has.
-  server.on('clientError', clientErrorListener(handler, { maxHeaderBytes }))
+  server.on('clientError', (error: Error, socket) => current.clientError(error, socket))
   const host = options.host ?? '127.0.0.1'
   return new Promise((resolve, reject) => {
     server.once('error', reject)
@@ -52,7 +78,15 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
         url: `http://${shown}:${port}`,
         port,
         server,
-        listener,
+        get listener() {
+          return current.listener
+        },
+        get ds() {
+          return current.ds
+        },
+        replace: (next) => {
+          current = build(next)
+        },
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((e) => (e ? fail(e) : done()))

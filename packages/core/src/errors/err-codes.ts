@@ -25,6 +25,7 @@ export type ErrorCategory =
   | 'quota' // a configured quota is reached (too many entity sets): try again later
   | 'unauthorized' // the session has no logged-in user, or the user may not do this
   | 'sessionLimit' // no more sessions can be opened (the real server's licence limit)
+  | 'unavailable' // the server will not answer this request now: try again
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -514,6 +515,17 @@ export const ERRORS = {
     'dbmg',
     'forbidden',
     (dataClass: string) => `No permission to describe dataClass ${dataClass}`,
+  ),
+  /**
+   * A request failed on purpose: the CLI's `--fail-rate` answers that share of requests with this
+   * error (503) so that clients can be tested against a flaky backend. Entistore's code (9095).
+   */
+  InjectedFailure: spec(
+    9095,
+    'enti',
+    'unavailable',
+    (share: string) =>
+      `Service unavailable: this server fails ${share} of requests on purpose (--fail-rate); try again`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

@@ -21,6 +21,7 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   quota: 429,
   unauthorized: 401,
   sessionLimit: 402,
+  unavailable: 503,
   internal: 500,
 }
 
