@@ -1,0 +1,11 @@
+/**
+ * @module @entistore/rest/fetch — the REST interface as `fetch(Request) → Promise<Response>`, the
+ * shape Bun, Deno, Cloudflare Workers and other service-worker style runtimes serve:
+ *
+ *     const rest = createRestHandler(ds)
+ *     export default { fetch: toFetchHandler(rest) }      // rest.fetch is the same function
+ *
+ * The handler reads the URL, the headers and the body (within `maxBodyBytes`), answers through the
+ * plain core, and streams a big reply a chunk at a time as the runtime reads it.
+ */
+export { toFetchHandler, toResponse } from './fetch-handler.js'
