@@ -6,6 +6,7 @@
 // Datastore and its parts
 export { createDatastore, Datastore } from './orda/datastore.js'
 export type { CommitListener, DatastoreOptions, DatastoreWith } from './orda/datastore.js'
+export type { DataSnapshot } from './store/data-snapshot.js'
 export { DataClass } from './orda/data-class.js'
 export { Entity } from './orda/entity.js'
 export { EntitySelection } from './orda/entity-selection.js'

@@ -66,6 +66,21 @@ export class HashIndex {
     this.#buckets.clear()
   }
 
+  /** An independent copy (store snapshots): the buckets' arrays are copied, since add and remove change them in place. */
+  copy(): HashIndex {
+    const out = new HashIndex(this.attribute, this.folds)
+    const buckets = out.#buckets
+    for (const [k, b] of this.#buckets) buckets.set(k, typeof b === 'number' ? b : b.slice())
+    return out
+  }
+
+  /** Makes the bucket of `key` a copy of `from`'s (store snapshots: see IndexSet.restore). */
+  restoreBucket(key: SortKey, from: HashIndex): void {
+    const b = from.#buckets.get(key)
+    if (b === undefined) this.#buckets.delete(key)
+    else this.#buckets.set(key, typeof b === 'number' ? b : b.slice())
+  }
+
   /** Every (key, row ids) pair, for consistency checks. */
   *entries(): IterableIterator<[SortKey, number[]]> {
     for (const [k, b] of this.#buckets) yield [k, typeof b === 'number' ? [b] : [...b]]

@@ -224,6 +224,17 @@ export class SortedIndex {
     this.#set(to, newKey, rowId)
   }
 
+  /** An independent copy (store snapshots): typed arrays copied whole, which is a memcpy. */
+  copy(): SortedIndex {
+    const out = new SortedIndex(this.attribute, this.folds)
+    out.#size = this.#size
+    out.#rows = this.#rows.slice()
+    out.#numbers = this.#numbers?.slice()
+    out.#nulls = this.#nulls
+    out.#keys = this.#keys?.slice()
+    return out
+  }
+
   /** Replaces the content with `pairs`, sorted once (bulk loads and rebuilds). */
   reset(pairs: Iterable<readonly [SortKey, number]>): void {
     const keys: SortKey[] = []

@@ -126,6 +126,12 @@ export class LockTable {
     return mine.size
   }
 
+  /** Drops every lock (a datastore restored to a snapshot). */
+  clear(): void {
+    this.#byEntity.clear()
+    this.#byOwner.clear()
+  }
+
   /** The locks `owner` holds, oldest first. */
   heldBy(owner: LockOwner): Lock[] {
     return [...(this.#byOwner.get(ownerKey(owner)) ?? [])]

@@ -21,6 +21,8 @@ import { withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
+import type { DataSnapshot } from '../store/data-snapshot.js'
+import { restoreSnapshot } from './snapshots.js'
 import { runAs, runTransaction } from './writes.js'
 
 export type { CommitListener }
@@ -177,6 +179,29 @@ export class Datastore {
     if (ms === undefined || !(ms > 0) || ms === Infinity) return fn()
     const left = ms - (spentMs > 0 ? spentMs : 0)
     return withBudget({ deadline: this.clock.now() + left, clock: this.clock, ms }, fn, left <= 0)
+  }
+
+  /**
+   * The data as it is now, to go back to with `restore`: every entity, key, stamp, index, the next
+   * autosequence values and the global stamp. Cheap in memory: entities are shared, only the
+   * tables' containers and indexes are copied.
+   *
+   * @example const initial = ds.snapshot(); …; ds.restore(initial)
+   */
+  snapshot(): DataSnapshot {
+    return this.store.snapshot()
+  }
+
+  /**
+   * Puts the data back as `snapshot` holds it (it can be restored again later). Entity sets and
+   * locks are cleared (their row ids and keys may name other entities afterwards); sessions stay.
+   * Commit listeners receive the entities that changed, as deletes, inserts and updates; the
+   * global stamp goes back to the snapshot's. Selections and entities read before a restore must
+   * not be used after it. Throws inside `ds.transaction` (an Error) and for a snapshot of another
+   * datastore (a TypeError).
+   */
+  restore(snapshot: DataSnapshot): void {
+    restoreSnapshot(this, snapshot)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

@@ -96,6 +96,11 @@ export class EntitySets {
     return this.#store.release(id)
   }
 
+  /** Forgets every set; `ds.restore` does, since a set's row ids may name other entities after it. */
+  clear(): void {
+    this.#store.clear()
+  }
+
   /** Every set kept, as `$info` shows them (most recently used first; no lifetime touched). */
   info(): SetInfo[] {
     return this.#store.list()

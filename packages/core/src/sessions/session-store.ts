@@ -75,6 +75,11 @@ export interface SessionStoreApi {
   close(id: string): boolean
   /** Closes the expired sessions. */
   sweep(): void
+  /**
+   * Closes every open session now (a test fixture's reset); listeners are called. Returns how many.
+   * Optional: a store shared between processes may not offer it.
+   */
+  closeAll?(): number
   /** Calls `listener` when a session closes (the datastore releases its locks). */
   onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
 }
@@ -261,6 +266,13 @@ export class SessionStore implements SessionStoreApi {
     // Sessions with a longer personal timeout may hide behind a live one; they expire on touch.
     for (const pool of [this.#guests, this.#established])
       while (pool.oldest && this.#expired(pool.oldest)) this.#close(pool.oldest, 'expired')
+  }
+
+  /** Closes every open session now, as `close` does each one. Returns how many were open. */
+  closeAll(): number {
+    const open = [...this.#sessions.values()]
+    for (const entry of open) this.#close(entry, 'closed')
+    return open.length
   }
 
   /** Calls `listener` when a session closes, with the reason. Returns the unsubscribe function. */

@@ -168,6 +168,11 @@ export class EntitySetStore {
     return this.#cache.delete(id)
   }
 
+  /** Forgets every set (a datastore restored to a snapshot: their row ids may name other entities). */
+  clear(): void {
+    this.#cache.clear()
+  }
+
   /** Drops every expired set now. */
   purge(): void {
     this.#cache.purgeStale()

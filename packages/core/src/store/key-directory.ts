@@ -70,6 +70,23 @@ export class KeyDirectory {
     } else yield* this.#map!.values()
   }
 
+  /** An independent copy (store snapshots). */
+  copy(): KeyDirectory {
+    const out = new KeyDirectory()
+    out.assign(this)
+    return out
+  }
+
+  /**
+   * Makes this directory hold what `other` holds, as a copy: in place, because readers keep the
+   * directory object itself (a dataclass's `get` reads it directly).
+   */
+  assign(other: KeyDirectory): void {
+    this.#dense = other.#dense?.slice()
+    this.#map = other.#map && new Map(other.#map)
+    this.#size = other.#size
+  }
+
   #toMap(): void {
     const map = new Map<KeyValue, EntityRecord>()
     for (const r of this.values()) map.set(r.key, r)

@@ -11,8 +11,9 @@ import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { SchemaDef } from '../schema/definitions.js'
 import type { Change } from './changes.js'
+import { DataSnapshot, restoredChanges } from './data-snapshot.js'
 import { prepareDataLoad, type DataFile, type LoadReport } from './load-data.js'
-import { Table } from './table.js'
+import { Table, type TableState } from './table.js'
 
 // A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
 const BULK_THRESHOLD = 1000
@@ -59,6 +60,28 @@ export class Store {
     const { changes, report } = prepareDataLoad(this, data)
     this.commit(changes, { countsAsModification: false })
     return report
+  }
+
+  /** The data as it is now, to `restore` later (see data-snapshot.ts). */
+  snapshot(): DataSnapshot {
+    const tables = new Map<Table, TableState>()
+    for (const table of this.#tables.values()) tables.set(table, table.captureState())
+    return new DataSnapshot(this, this.#globalStamp, tables)
+  }
+
+  /**
+   * Puts the data back as it was when `snapshot` was taken: rows, keys, stamps, sequences, indexes
+   * and the global stamp. Commit listeners are told of the records that changed, as changes.
+   * Throws a TypeError for a snapshot of another store.
+   */
+  restore(snapshot: DataSnapshot): void {
+    if (!(snapshot instanceof DataSnapshot) || snapshot.store !== this)
+      throw new TypeError('restore: this snapshot was not taken from this datastore')
+    const changes: Change[] = []
+    for (const [table, state] of snapshot.tables)
+      restoredChanges(table, table.restoreState(state), changes)
+    this.#globalStamp = snapshot.globalStamp
+    if (changes.length > 0) for (const listener of this.#listeners) listener(changes)
   }
 
   /** Registers a commit observer; returns the function that removes it. */

@@ -3,7 +3,7 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
-import { IndexSet } from '../indexes/index-set.js'
+import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import { fold } from '../values/fold.js'
@@ -12,9 +12,30 @@ import { valuesFactory, type ValuesFactory } from './values-shape.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/**
+ * @internal A table's data at one moment, for store snapshots (data-snapshot.ts): copies of the
+ * containers and indexes, never changed afterwards. The records themselves are shared, since
+ * they are immutable.
+ */
+export interface TableState {
+  readonly rows: readonly (EntityRecord | undefined)[]
+  readonly byKey: KeyDirectory
+  readonly ordered: readonly number[]
+  readonly orderedDirty: boolean
+  readonly sequences: ReadonlyMap<string, number>
+  readonly deletions: number
+  readonly indexes: IndexSetState
+}
+
+/** A slot whose record differs between a table and the state it is restored to. */
+export interface RestoredSlot {
+  readonly before: EntityRecord | undefined
+  readonly after: EntityRecord | undefined
+}
+
 export class Table {
   readonly def: DataClassDef
-  readonly #rows: (EntityRecord | undefined)[] = []
+  #rows: (EntityRecord | undefined)[] = []
   // Key → the current record itself, not its row id: a lookup by key (get, joins) is then one
   // memory read fewer, and a commit swaps the record here as it does in #rows.
   readonly #byKey = new KeyDirectory()
@@ -35,6 +56,12 @@ export class Table {
   // scan folds each stored value once, not once per row per pattern per query.
   readonly #folded = new Map<string, (string | null)[]>()
   #deletions = 0
+  // The state this table was last captured as or restored to, the index version then, and whether
+  // a mutator ran since. Restoring that state again has nothing to do when none did, and patches
+  // the hash indexes instead of copying them when only writes did (see IndexSet.restore).
+  #base: TableState | undefined
+  #baseIndexVersion = -1
+  #written = false
   /** The indexes, updated by every mutator below. */
   readonly indexes: IndexSet
   /**
@@ -184,6 +211,7 @@ export class Table {
 
   /** @internal */
   insert(given: EntityRecord): void {
+    this.#written = true
     const record = this.versionOf(given)
     // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
@@ -205,6 +233,7 @@ export class Table {
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
   replace(given: EntityRecord): void {
+    this.#written = true
     const record = this.versionOf(given)
     const before = this.#rows[record.rowId]!
     this.#rows[record.rowId] = record
@@ -217,6 +246,7 @@ export class Table {
   delete(rowId: number): void {
     const record = this.#rows[rowId]
     if (!record) return
+    this.#written = true
     if (!this.#orderedDirty) this.#unorder(record)
     this.#rows[rowId] = undefined
     this.#deletions++
@@ -224,6 +254,77 @@ export class Table {
     this.indexes.delete(record)
     for (const column of this.#columns.values()) column.data[rowId] = NaN
     for (const column of this.#folded.values()) column[rowId] = null
+  }
+
+  /** @internal Copies of the containers and indexes as they are now (store snapshots). */
+  captureState(): TableState {
+    const state: TableState = {
+      rows: this.#rows.slice(),
+      byKey: this.#byKey.copy(),
+      ordered: this.#ordered.slice(),
+      orderedDirty: this.#orderedDirty,
+      sequences: new Map(this.#sequences),
+      deletions: this.#deletions,
+      indexes: this.indexes.capture(),
+    }
+    this.#setBase(state)
+    return state
+  }
+
+  #setBase(state: TableState): void {
+    this.#base = state
+    this.#baseIndexVersion = this.indexes.version
+    this.#written = false
+  }
+
+  /**
+   * @internal Puts the table back in `state` (copies of it: the state can be restored again), and
+   * returns the slots whose record changed, in row-id order. A table unchanged since it was
+   * captured as or restored to `state` is left alone. Columns are kept and patched slot by slot:
+   * rebuilding one (folding every text) would cost more than the restore itself.
+   */
+  restoreState(state: TableState): RestoredSlot[] {
+    const fromBase = this.#base === state && this.#baseIndexVersion === this.indexes.version
+    if (fromBase && !this.#written) return []
+    const before = this.#rows
+    const after = state.rows
+    const changed: RestoredSlot[] = []
+    for (let i = 0, n = Math.max(before.length, after.length); i < n; i++)
+      if (before[i] !== after[i]) changed.push({ before: before[i], after: after[i] })
+    this.#rows = after.slice()
+    this.#byKey.assign(state.byKey)
+    this.#ordered = state.ordered.slice()
+    this.#orderedDirty = state.orderedDirty
+    this.#orderedShared = false
+    this.#sequences.clear()
+    for (const [name, v] of state.sequences) this.#sequences.set(name, v)
+    this.#deletions = state.deletions
+    this.indexes.restore(state.indexes, fromBase ? changed : undefined)
+    this.#patchColumns(changed, after.length)
+    this.#setBase(state)
+    return changed
+  }
+
+  // Columns follow a restore: sized to the restored rows, then the changed slots rewritten.
+  #patchColumns(changed: readonly RestoredSlot[], length: number): void {
+    for (const [name, column] of this.#columns) {
+      if (column.data.length < length) {
+        const grown = new Float64Array(Math.max(2 * column.data.length, length)).fill(NaN)
+        grown.set(column.data)
+        column.data = grown
+      }
+      const data = column.data
+      for (const { before, after } of changed)
+        data[(after ?? before)!.rowId] = after ? columnValue(after.values[name]) : NaN
+    }
+    for (const [name, column] of this.#folded) {
+      if (column.length > length) column.length = length
+      while (column.length < length) column.push(null)
+      for (const { before, after } of changed) {
+        const rowId = (after ?? before)!.rowId
+        if (rowId < length) column[rowId] = after ? foldedValue(after.values[name]) : null
+      }
+    }
   }
 
   // Takes a deleted record out of the key order: found by its key (the order is by key), then one
