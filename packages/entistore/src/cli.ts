@@ -2,17 +2,25 @@
  * @module The `entistore` command.
  *
  *   entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
+ *                   [--watch] [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
+ *   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
  *   entistore --version | --help
  *
- * Prints one line with `http://HOST:PORT` once listening (`--port 0` picks a free port), then
- * serves until SIGINT/SIGTERM. Exit codes: 0 done, 1 a file or runtime problem, 2 a usage error.
+ * `serve` prints one line with `http://HOST:PORT` once listening (`--port 0` picks a free port), then
+ * serves until SIGINT/SIGTERM. Exit codes: 0 done, 1 a file, network or runtime problem, 2 a usage
+ * error. Each command is one entry of COMMANDS: its options, how it reads them, what it runs.
  */
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { Datastore } from '@entistore/core'
+import { chaosListener, parseDelay, parseFailRate, seededRandom, type DelayRange } from './chaos.js'
+import { clone, CloneError } from './clone.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { dataSaver, type SaveResult } from './save.js'
 import { serve, type RunningServer } from './serve.js'
 import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
+import { Reloader, watchFiles, type ReloadOutcome } from './watch.js'
 
 export interface CliIo {
   readonly out: (line: string) => void
@@ -21,19 +29,59 @@ export interface CliIo {
   readonly stopSignal?: Promise<void>
   /** Receives the server once it listens (tests use it). */
   readonly onListening?: (server: RunningServer) => void
+  /**
+   * Calls `save` whenever the data should be saved now (`--save`); returns the function that stops
+   * listening. @default on SIGUSR2
+   */
+  readonly saveSignal?: (save: () => void) => () => void
+  /** Told about every `--save` (tests wait on it). */
+  readonly onSave?: (result: SaveResult | Error) => void
+  /** Told about every `--watch` reload (tests wait on it). */
+  readonly onReload?: (outcome: ReloadOutcome) => void
+  /** Runs `fn` after `ms` milliseconds, for `--delay` (tests end delays themselves). @default setTimeout */
+  readonly schedule?: (fn: () => void, ms: number) => void
+  /** How long `--watch` waits after the last change before reloading. @default 100 */
+  readonly watchDebounceMs?: number
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Values = Record<string, string | boolean | undefined>
+
+/** One command: its usage lines, options, and what it runs once its arguments are read. */
+interface Command {
+  readonly options: Options
+  /** Reads the values and positionals (throwing UsageError), returning what to run. */
+  readonly prepare: (
+    values: Values,
+    positionals: readonly string[],
+  ) => (io: CliIo) => Promise<number>
 }
 
 const USAGE = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
+                  [--watch] [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
+  entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore --version
 
-Options:
+Options of serve:
   --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all (required)
   --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
   --users, -u   users who may log in ($directory/login); only they may read and write data:
                 { "<name>": { "password": "…", "groups": ["…"] } }
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
+  --watch, -w   load the model and data files again when they change, on the same port
+  --save        write the data to this file on SIGUSR2 and on exit (atomically)
+  --delay       delay every reply: milliseconds (250) or a range (100-500)
+  --fail-rate   answer this share of requests (0 to 1) with 503, to test clients against a flaky server
+  --seed        an integer that makes the draws of --delay and --fail-rate repeat from run to run
+
+Options of clone:
+  --out,  -o    the folder to write model.json and data.json to (created if needed)
+  --user        log in as this user ($directory/login) before reading, with --password
+  --password    the password of --user
+  --page-size   entities read per request (default 1000)
+
   --version, -v the version of entistore
   --help,  -h   this text
 
@@ -41,21 +89,92 @@ Examples:
   entistore serve --model model.json --data data.json --port 3000
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore serve -m model.json -d data.json -u users.json   only logged-in users read and write data
+  entistore serve -m model.json -d data.json --watch --save data.json
+                edit the files and the server follows; writes are saved on exit (kill -USR2 saves now)
+  entistore serve -m model.json -d data.json --delay 100-500 --fail-rate 0.1 --seed 7
+                a slow and flaky server, the same from run to run
+  entistore clone http://127.0.0.1:8080 --out fixture
+                copy a running server's catalog and data, then: entistore serve -m fixture/model.json -d fixture/data.json
   entistore serve -m examples/company/model.json -d examples/company/data.json
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 
-/** The options of `serve`, for parseArgs and for suggestions. */
-const OPTIONS = {
-  model: { type: 'string', short: 'm' },
-  data: { type: 'string', short: 'd' },
-  users: { type: 'string', short: 'u' },
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
+/** Options every command takes. */
+const GLOBAL: Options = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
-} as const
+}
 
-const COMMANDS = ['serve']
+class UsageError extends Error {}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: {
+    options: {
+      model: { type: 'string', short: 'm' },
+      data: { type: 'string', short: 'd' },
+      users: { type: 'string', short: 'u' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      watch: { type: 'boolean', short: 'w' },
+      save: { type: 'string' },
+      delay: { type: 'string' },
+      'fail-rate': { type: 'string' },
+      seed: { type: 'string' },
+    },
+    prepare(values, positionals) {
+      noMorePositionals(positionals, 0)
+      if (values.model === undefined) throw new UsageError('--model is required')
+      // Checked with the other usage errors, so that a bad value also shows the usage text.
+      const options: ServeCliOptions = {
+        model: values.model as string,
+        data: values.data as string | undefined,
+        users: values.users as string | undefined,
+        port: parsePort(values.port as string | undefined),
+        host: values.host as string | undefined,
+        watch: values.watch === true,
+        save: values.save as string | undefined,
+        delay: read(
+          values.delay,
+          parseDelay,
+          '--delay must be milliseconds (250) or a range (100-500)',
+        ),
+        failRate: read(
+          values['fail-rate'],
+          parseFailRate,
+          '--fail-rate must be a number from 0 to 1',
+        ),
+        seed: read(values.seed, parseSeed, '--seed must be an integer from 0 to 4294967295'),
+      }
+      return (io) => runServe(options, io)
+    },
+  },
+  clone: {
+    options: {
+      out: { type: 'string', short: 'o' },
+      user: { type: 'string' },
+      password: { type: 'string' },
+      'page-size': { type: 'string' },
+    },
+    prepare(values, positionals) {
+      const url = positionals[0]
+      if (url === undefined) throw new UsageError('clone needs the URL of a server')
+      noMorePositionals(positionals, 1)
+      if (values.out === undefined) throw new UsageError('--out is required')
+      if ((values.user === undefined) !== (values.password === undefined))
+        throw new UsageError('--user and --password go together')
+      const pageSize =
+        read(
+          values['page-size'],
+          parsePageSize,
+          '--page-size must be an integer from 1 to 100000',
+        ) ?? 1000
+      const login =
+        values.user === undefined
+          ? {}
+          : { user: values.user as string, password: values.password as string }
+      return (io) => runClone({ url, out: values.out as string, pageSize, ...login }, io)
+    },
+  },
+}
 
 /**
  * The version in the entistore package's package.json, read when asked: cli.ts runs from src/ (tsx,
@@ -69,24 +188,48 @@ export function version(): string {
 }
 
 /** parseArgs' error for an unknown option, reworded with the option meant when it is a typo. */
-function unknownOption(e: Error): Error {
+function unknownOption(e: Error, known: readonly string[]): Error {
   const name = /^Unknown option '(-[^']*)'/.exec(e.message)?.[1]
   if ((e as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || name === undefined)
     return e
   // A short option is one letter, too short to guess from.
-  const meant = name.startsWith('--') ? closest(name.slice(2), Object.keys(OPTIONS)) : undefined
+  const meant = name.startsWith('--') ? closest(name.slice(2), known) : undefined
   return new UsageError(
     `unknown option "${name}"` + (meant === undefined ? '' : `, did you mean --${meant}?`),
   )
 }
 
-class UsageError extends Error {}
+function noMorePositionals(positionals: readonly string[], expected: number): void {
+  if (positionals.length > expected)
+    throw new UsageError(`unexpected argument "${positionals[expected]}"`)
+}
+
+/** `parse(text)`, or a usage error `message, got "text"`; undefined when the option is absent. */
+function read<T>(
+  text: string | boolean | undefined,
+  parse: (text: string) => T | undefined,
+  message: string,
+): T | undefined {
+  if (typeof text !== 'string') return undefined
+  const value = parse(text)
+  if (value === undefined) throw new UsageError(`${message}, got "${text}"`)
+  return value
+}
+
+const integerIn =
+  (min: number, max: number) =>
+  (text: string): number | undefined =>
+    /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined
+
+const parseSeed = integerIn(0, 2 ** 32 - 1)
+const parsePageSize = integerIn(1, 100_000)
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 8080
-  if (!/^\d+$/.test(text) || Number(text) > 65535)
+  const port = integerIn(0, 65535)(text)
+  if (port === undefined)
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}"`)
-  return Number(text)
+  return port
 }
 
 const defaultIo: CliIo = {
@@ -101,6 +244,13 @@ function signals(): Promise<void> {
   })
 }
 
+/** SIGUSR2 asks for a save; Windows has no such signal (only the save on exit is left there). */
+function sigusr2(save: () => void): () => void {
+  if (process.platform === 'win32') return () => {}
+  process.on('SIGUSR2', save)
+  return () => process.off('SIGUSR2', save)
+}
+
 async function loadUsers(file: string): Promise<ReturnType<typeof usersAuthenticate>> {
   const json = await readJsonFile(file, 'users')
   try {
@@ -112,26 +262,30 @@ async function loadUsers(file: string): Promise<ReturnType<typeof usersAuthentic
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  let values: {
-    model?: string | undefined
-    data?: string | undefined
-    users?: string | undefined
-    port?: string | undefined
-    host?: string | undefined
-    help?: boolean | undefined
-    version?: boolean | undefined
-  }
-  let command: string | undefined
-  let port: number
+  let run: (io: CliIo) => Promise<number>
   try {
+    // A first reading, lenient, only finds the command, so that the strict one knows its options.
+    const every: Options = Object.assign(
+      {},
+      GLOBAL,
+      ...Object.values(COMMANDS).map((c) => c.options),
+    )
+    const first = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: false,
+      options: every,
+    })
+    const name = first.positionals[0]
+    const command = name === undefined ? undefined : COMMANDS[name]
+    const options = command ? { ...GLOBAL, ...command.options } : every
     let parsed
     try {
-      parsed = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS })
+      parsed = parseArgs({ args: [...argv], allowPositionals: true, options })
     } catch (e) {
-      throw unknownOption(e as Error)
+      throw unknownOption(e as Error, Object.keys(options))
     }
-    values = parsed.values
-    command = parsed.positionals[0]
+    const values = parsed.values as Values
     if (values.help) {
       io.out(USAGE)
       return 0
@@ -140,64 +294,168 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       io.out(version())
       return 0
     }
-    if (command === undefined) throw new UsageError('missing command')
-    if (!COMMANDS.includes(command)) {
-      const meant = closest(command, COMMANDS)
+    if (name === undefined) throw new UsageError('missing command')
+    if (command === undefined) {
+      const meant = closest(name, Object.keys(COMMANDS))
       throw new UsageError(
-        `unknown command "${command}"` + (meant === undefined ? '' : `, did you mean ${meant}?`),
+        `unknown command "${name}"` + (meant === undefined ? '' : `, did you mean ${meant}?`),
       )
     }
-    if (parsed.positionals.length > 1)
-      throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`)
-    if (values.model === undefined) throw new UsageError('--model is required')
-    // Checked with the other usage errors, so that a bad port also shows the usage text.
-    port = parsePort(values.port)
+    run = command.prepare(values, parsed.positionals.slice(1))
   } catch (e) {
     io.err(`entistore: ${(e as Error).message}`)
     io.err(USAGE)
     return 2
   }
   try {
-    const ds = await loadDatastoreFiles({
-      model: values.model,
-      ...(values.data === undefined ? {} : { data: values.data }),
-    })
-    const auth =
-      values.users === undefined
-        ? {}
-        : { authenticate: await loadUsers(values.users), forceLogin: true }
-    const server = await serve(ds, {
-      port,
-      ...auth,
-      ...(values.host === undefined ? {} : { host: values.host }),
-    })
-    const counts = ds.dataClasses.map((dc) => `${dc.name} ${dc.length}`).join(', ')
-    io.out(`Entistore serving ${ds.name} (${counts}) at ${server.url}/rest/$catalog`)
-    io.onListening?.(server)
-    await (io.stopSignal ?? signals())
-    await server.close()
-    return 0
+    return await run(io)
   } catch (e) {
-    if (e instanceof FileError) {
+    if (e instanceof FileError || e instanceof CloneError) {
       io.err(`entistore: ${e.message}`)
-      return 1
-    }
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') {
-      io.err(
-        `entistore: port ${port} is in use` +
-          (values.host === undefined ? '' : ` on ${values.host}`) +
-          ': pass --port 0 for a free one, or another port',
-      )
-      return 1
-    }
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      io.err(
-        `entistore: cannot listen on ${values.host ?? '127.0.0.1'}:${values.port ?? 8080} (${code})`,
-      )
       return 1
     }
     io.err(`entistore: ${(e as Error).stack ?? String(e)}`)
     return 1
   }
+}
+
+interface ServeCliOptions {
+  readonly model: string
+  readonly data: string | undefined
+  readonly users: string | undefined
+  readonly port: number
+  readonly host: string | undefined
+  readonly watch: boolean
+  readonly save: string | undefined
+  readonly delay: DelayRange | undefined
+  readonly failRate: number | undefined
+  readonly seed: number | undefined
+}
+
+/** `company-demo (Company 24, Employee 360, Project 40)` */
+const describe = (ds: Datastore): string =>
+  `${ds.name} (${ds.dataClasses.map((dc) => `${dc.name} ${dc.length}`).join(', ')})`
+
+async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
+  const files = { model: o.model, ...(o.data === undefined ? {} : { data: o.data }) }
+  const ds = await loadDatastoreFiles(files)
+  const auth =
+    o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
+  const chaos = o.delay !== undefined || (o.failRate ?? 0) > 0
+  const random = o.seed === undefined ? Math.random : seededRandom(o.seed)
+  let server: RunningServer
+  try {
+    server = await serve(ds, {
+      port: o.port,
+      ...auth,
+      ...(o.host === undefined ? {} : { host: o.host }),
+      ...(chaos
+        ? {
+            wrapListener: (listener, core) =>
+              chaosListener(listener, core, {
+                ...(o.delay === undefined ? {} : { delay: o.delay }),
+                failRate: o.failRate ?? 0,
+                random,
+                ...(io.schedule ? { schedule: io.schedule } : {}),
+              }),
+          }
+        : {}),
+    })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') {
+      io.err(
+        `entistore: port ${o.port} is in use` +
+          (o.host === undefined ? '' : ` on ${o.host}`) +
+          ': pass --port 0 for a free one, or another port',
+      )
+      return 1
+    }
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      io.err(`entistore: cannot listen on ${o.host ?? '127.0.0.1'}:${o.port} (${code})`)
+    else throw e
+    return 1
+  }
+  io.out(`Entistore serving ${describe(ds)} at ${server.url}/rest/$catalog`)
+  if (chaos) {
+    const parts = [
+      o.delay === undefined
+        ? undefined
+        : `every reply waits ${o.delay.min === o.delay.max ? o.delay.min : `${o.delay.min}-${o.delay.max}`} ms`,
+      (o.failRate ?? 0) > 0 ? `${o.failRate} of requests fail with 503` : undefined,
+    ]
+    io.out(
+      `Chaos: ${parts.filter((p) => p !== undefined).join('; ')}` +
+        (o.seed === undefined ? '' : ` (seed ${o.seed})`),
+    )
+  }
+
+  const watched = [o.model, ...(o.data === undefined ? [] : [o.data])]
+  const reloader = o.watch
+    ? new Reloader({
+        files: watched,
+        load: () => loadDatastoreFiles(files),
+        replace: (next) => server.replace(next),
+        onOutcome: (outcome) => {
+          if (outcome.kind === 'reloaded')
+            io.out(`Reloaded ${watched.join(' and ')}: serving ${describe(outcome.ds)}`)
+          else if (outcome.kind === 'failed')
+            io.err(
+              `entistore: reload failed, still serving the previous data: ${(outcome.error as Error).message}`,
+            )
+          io.onReload?.(outcome)
+        },
+      })
+    : undefined
+  let stopWatching = (): void => {}
+  if (reloader) {
+    await reloader.noteServed()
+    stopWatching = watchFiles(watched, () => void reloader.request(), {
+      debounceMs: io.watchDebounceMs ?? 100,
+    })
+    io.out(`Watching ${watched.join(' and ')} for changes`)
+  }
+
+  const saver = o.save === undefined ? undefined : dataSaver(o.save, () => server.ds)
+  const save = async (): Promise<boolean> => {
+    if (!saver) return true
+    try {
+      const result = await saver.save()
+      reloader?.noteWritten(result.file, result.text)
+      for (const d of result.dangling)
+        io.err(
+          `entistore: ${d.location} names ${d.target} ${JSON.stringify(d.key)}, which was deleted: saved as null`,
+        )
+      io.out(`Saved ${result.entities} entities to ${result.file}`)
+      io.onSave?.(result)
+      return true
+    } catch (e) {
+      io.err(`entistore: cannot save the data to ${o.save}: ${(e as Error).message}`)
+      io.onSave?.(e as Error)
+      return false
+    }
+  }
+  const stopSaveSignal = saver ? (io.saveSignal ?? sigusr2)(() => void save()) : () => {}
+
+  io.onListening?.(server)
+  await (io.stopSignal ?? signals())
+  stopWatching()
+  stopSaveSignal()
+  const saved = await save()
+  await server.close()
+  return saved ? 0 : 1
+}
+
+async function runClone(
+  options: Parameters<typeof clone>[0] & { readonly url: string },
+  io: CliIo,
+): Promise<number> {
+  const result = await clone(options)
+  const counts = Object.entries(result.counts)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ')
+  io.out(`Cloned ${result.name} (${counts}) from ${result.base}`)
+  io.out(`Wrote ${result.modelFile} and ${result.dataFile}; serve them with:`)
+  io.out(`  entistore serve --model ${result.modelFile} --data ${result.dataFile}`)
+  return 0
 }

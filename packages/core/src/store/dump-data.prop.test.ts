@@ -68,7 +68,10 @@ type Store = DatastoreWith<'Company' | 'Employee' | 'Tag' | 'Country'>
 
 const newStore = (): { ds: Store; clock: ManualClock } => {
   const clock = new ManualClock('2024-01-01T00:00:00Z')
-  return { ds: createDatastore(model, { clock }) as Store, clock }
+  return {
+    ds: createDatastore<'Company' | 'Employee' | 'Tag' | 'Country'>(model, { clock }),
+    clock,
+  }
 }
 
 /** What loading must reproduce: per dataclass, each entity's key, stamp, time and values. */

@@ -1,0 +1,363 @@
+/**
+ * @module `entistore clone <url> --out <dir>`: a running server (a real 4D or Qodly one, or
+ * Entistore) saved as a model file and a data file that `entistore serve` loads back — a local
+ * fixture of a real server.
+ *
+ * The model is the server's `$catalog/$all`, which is already the model format: only what belongs
+ * to that server (its URIs, `__UNIQID`) is left out. The data is read dataclass by dataclass through
+ * an entity set (`$method=entityset`, then `$skip`/`$top` pages on `$entityset/{id}`), so that the
+ * pages are slices of one fixed selection even while others write, and the set is released at the
+ * end. Each entity keeps its `__STAMP` and `__TIMESTAMP`; its storage values are written as they
+ * are, pictures and BLOBs fetched from their URIs, relations as the related key. Computed values
+ * (calculated attributes, aliases) and to-many relations are left out: they follow from the rest.
+ *
+ * Before anything is written, the copy is loaded into a datastore: what `clone` writes, `serve`
+ * loads, or `clone` says why not.
+ */
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  createDatastore,
+  DatastoreError,
+  parseDate,
+  type DataFile,
+  type ModelJson,
+} from '@entistore/core'
+import { dataFileText, writeFileAtomic } from './save.js'
+
+/** A clone that cannot be done: the server, the network or the answer is the problem. */
+export class CloneError extends Error {
+  override readonly name = 'CloneError'
+}
+
+export interface CloneOptions {
+  /** The server: `http://host:port`, or any URL below its `/rest` (`…/rest/$catalog`). */
+  readonly url: string
+  /** The folder to write `model.json` and `data.json` to; created if needed. */
+  readonly out: string
+  /** Log in first (`$directory/login`) as this user. */
+  readonly user?: string
+  readonly password?: string
+  /** Entities read per request. @default 1000 */
+  readonly pageSize?: number
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch
+}
+
+export interface CloneResult {
+  readonly name: string
+  /** The REST root read: `http://host:port/rest`. */
+  readonly base: string
+  readonly counts: Readonly<Record<string, number>>
+  readonly model: ModelJson
+  readonly data: DataFile
+  readonly modelFile: string
+  readonly dataFile: string
+}
+
+/** `http://host:port/rest` from a URL of the server, its REST root or anything below it. */
+export function restBase(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new CloneError(`"${url}" is not a URL: give the server's, as http://host:port`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new CloneError(`"${url}" is not an http or https URL`)
+  const path = parsed.pathname
+  const at = path.search(/\/rest(\/|$)/)
+  const prefix = at >= 0 ? path.slice(0, at) : path.replace(/\/+$/, '')
+  return `${parsed.origin}${prefix}/rest`
+}
+
+interface CatalogAttribute {
+  readonly name: string
+  readonly kind?: string
+  readonly type?: string
+  /** relatedEntity: the target dataclass. */
+  readonly path?: string
+  readonly foreignKey?: string
+}
+interface CatalogDataClass {
+  readonly name: string
+  readonly attributes: readonly CatalogAttribute[]
+  readonly key?: readonly { readonly name: string }[]
+  readonly [field: string]: unknown
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The model file of a `$catalog/$all` answer: the catalog less what describes the server rather
+ * than the model (`__UNIQID`, `__BASEID`, `properties`, each dataclass's `dataURI`).
+ */
+export function modelFromCatalog(catalog: Record<string, unknown>): ModelJson {
+  const dataClasses = (catalog.dataClasses as Record<string, unknown>[]).map((dc) => {
+    const { dataURI: _uri, ...rest } = dc
+    return rest
+  })
+  return {
+    ...(typeof catalog.__NAME === 'string' ? { __NAME: catalog.__NAME } : {}),
+    ...(Array.isArray(catalog.methods) && catalog.methods.length > 0
+      ? { methods: catalog.methods }
+      : {}),
+    dataClasses,
+  } as unknown as ModelJson
+}
+
+/** A client of one server: keeps its cookies (the session), names each failure clearly. */
+class Client {
+  readonly #cookies = new Map<string, string>()
+  constructor(
+    readonly base: string,
+    readonly fetch: typeof globalThis.fetch,
+  ) {}
+
+  /** `path` below the REST root (`/$catalog/$all`), or an absolute URL as is. */
+  url(path: string): string {
+    return /^https?:/.test(path) ? path : `${this.base}${path}`
+  }
+
+  /** A URI the server wrote (`/rest/Company/$entityset/…`): from the server's root. */
+  fromServer(uri: string): string {
+    return new URL(uri, this.base).href
+  }
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const url = this.url(path)
+    const headers = new Headers(init.headers)
+    if (this.#cookies.size > 0)
+      headers.set('cookie', [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '))
+    let res: Response
+    try {
+      res = await this.fetch(url, { ...init, headers, signal: AbortSignal.timeout(120_000) })
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause
+      throw new CloneError(
+        `cannot reach ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+      )
+    }
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const eq = pair!.indexOf('=')
+      if (eq > 0) this.#cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim())
+    }
+    return res
+  }
+
+  /** The JSON answer of a GET (or `init`), or a CloneError saying what came instead. */
+  async json(path: string, init?: RequestInit): Promise<unknown> {
+    const res = await this.request(path, init)
+    const text = await res.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    if (!res.ok) {
+      const first = isRecord(body) && Array.isArray(body.__ERROR) ? body.__ERROR[0] : undefined
+      const why = isRecord(first)
+        ? `${String(first.message)} (errCode ${String(first.errCode)})`
+        : `${text.slice(0, 200)}`
+      throw new CloneError(
+        `${init?.method ?? 'GET'} ${this.url(path)} answered ${res.status}: ${why}` +
+          (res.status === 401 ? ' — pass --user and --password if the server needs a login' : ''),
+      )
+    }
+    if (body === undefined)
+      throw new CloneError(
+        `${this.url(path)} did not answer JSON (${res.headers.get('content-type') ?? 'no content type'}): is it a 4D REST server?`,
+      )
+    return body
+  }
+}
+
+/** Clones the server at `options.url` into `options.out`. */
+export async function clone(options: CloneOptions): Promise<CloneResult> {
+  const client = new Client(restBase(options.url), options.fetch ?? globalThis.fetch)
+  if (options.user !== undefined) await login(client, options.user, options.password ?? '')
+  const catalog = await client.json('/$catalog/$all')
+  if (!isRecord(catalog) || !Array.isArray(catalog.dataClasses))
+    throw new CloneError(
+      `${client.url('/$catalog/$all')} is not a 4D catalog (no "dataClasses"): is it a 4D REST server?`,
+    )
+  const model = modelFromCatalog(catalog)
+  const data: Record<string, object[]> = {}
+  const counts: Record<string, number> = {}
+  const classes = model.dataClasses as unknown as CatalogDataClass[]
+  const keyTypes = new Map(
+    classes.map((dc) => [dc.name, dc.attributes.find((a) => a.name === dc.key?.[0]?.name)?.type]),
+  )
+  for (const dc of classes) {
+    data[dc.name] = await readDataClass(client, dc, options.pageSize ?? 1000, keyTypes)
+    counts[dc.name] = data[dc.name]!.length
+  }
+  try {
+    createDatastore(model).loadData(data)
+  } catch (e) {
+    if (!DatastoreError.is(e)) throw e
+    throw new CloneError(`the copy of ${client.base} would not load: ${e.message}`)
+  }
+  await mkdir(options.out, { recursive: true })
+  const modelFile = join(options.out, 'model.json')
+  const dataFile = join(options.out, 'data.json')
+  await writeFileAtomic(modelFile, `${JSON.stringify(model, null, 2)}\n`)
+  await writeFileAtomic(dataFile, dataFileText(data))
+  return {
+    name: model.__NAME ?? 'entistore',
+    base: client.base,
+    counts,
+    model,
+    data,
+    modelFile,
+    dataFile,
+  }
+}
+
+async function login(client: Client, user: string, password: string): Promise<void> {
+  const answer = await client.json('/$directory/login', {
+    method: 'POST',
+    headers: { 'username-4D': user, 'password-4D': password },
+  })
+  if (!isRecord(answer) || answer.result !== true)
+    throw new CloneError(`the server refused the login of "${user}"`)
+}
+
+interface Page {
+  readonly __ENTITYSET?: string
+  readonly __COUNT?: number
+  readonly __ENTITIES?: readonly Record<string, unknown>[]
+}
+
+/** Every entity of `dc`, paged through one entity set, as data file rows. */
+async function readDataClass(
+  client: Client,
+  dc: CatalogDataClass,
+  pageSize: number,
+  keyTypes: ReadonlyMap<string, string | undefined>,
+) {
+  const path = `/${encodeURIComponent(dc.name)}`
+  const first = (await client.json(
+    `${path}?$method=entityset&$timeout=3600&$top=${pageSize}`,
+  )) as Page
+  if (!isRecord(first) || !Array.isArray(first.__ENTITIES) || typeof first.__COUNT !== 'number')
+    throw new CloneError(`${client.url(path)} did not answer an entity selection`)
+  const set = first.__ENTITYSET
+  if (typeof set !== 'string')
+    throw new CloneError(`${client.url(path)}?$method=entityset did not answer an entity set`)
+  const rows: object[] = []
+  const reader = new RowReader(client, dc, keyTypes)
+  try {
+    let page = first.__ENTITIES
+    let read = 0
+    for (;;) {
+      for (const entity of page) {
+        const row = await reader.row(entity)
+        if (row !== undefined) rows.push(row)
+      }
+      read += page.length
+      // An empty page before the count ends the loop too: a server that ends early is not waited on.
+      if (read >= first.__COUNT || page.length === 0) break
+      const next = (await client.json(
+        `${client.fromServer(set)}?$skip=${read}&$top=${pageSize}`,
+      )) as Page
+      page = Array.isArray(next.__ENTITIES) ? next.__ENTITIES : []
+    }
+  } finally {
+    // The set would expire anyway; releasing it frees the server now. A failure here changes nothing.
+    await client
+      .request(`${client.fromServer(set)}?$method=release`)
+      .then((r) => r.body?.cancel())
+      .catch(() => {})
+  }
+  return rows
+}
+
+/** Turns the entities of one dataclass, as a REST read shows them, into data file rows. */
+class RowReader {
+  readonly #client: Client
+  readonly #dc: CatalogDataClass
+  readonly #written: readonly CatalogAttribute[]
+  readonly #keyName: string | undefined
+  readonly #keyTypes: ReadonlyMap<string, string | undefined>
+
+  constructor(
+    client: Client,
+    dc: CatalogDataClass,
+    keyTypes: ReadonlyMap<string, string | undefined>,
+  ) {
+    this.#client = client
+    this.#dc = dc
+    this.#keyTypes = keyTypes
+    const storage = new Set(
+      dc.attributes.filter((a) => (a.kind ?? 'storage') === 'storage').map((a) => a.name),
+    )
+    // A relation whose foreign key is a storage attribute of the catalog is written through it.
+    this.#written = dc.attributes.filter((a) => {
+      const kind = a.kind ?? 'storage'
+      return (
+        kind === 'storage' ||
+        (kind === 'relatedEntity' && !(a.foreignKey !== undefined && storage.has(a.foreignKey)))
+      )
+    })
+    this.#keyName = dc.key?.[0]?.name
+  }
+
+  /** The row of `entity`, or undefined for a member deleted since the set was made. */
+  async row(entity: Record<string, unknown>): Promise<object | undefined> {
+    if (entity.__KEY === undefined) return undefined
+    const row: Record<string, unknown> = {}
+    if (this.#keyName === undefined || !Object.hasOwn(entity, this.#keyName))
+      row.__KEY = entity.__KEY
+    if (typeof entity.__STAMP === 'number' && entity.__STAMP >= 1) row.__STAMP = entity.__STAMP
+    if (parseDate(entity.__TIMESTAMP, false) !== undefined) row.__TIMESTAMP = entity.__TIMESTAMP
+    for (const attr of this.#written) {
+      const v = entity[attr.name]
+      if (v === undefined || v === null) continue
+      const value =
+        (attr.kind ?? 'storage') === 'relatedEntity'
+          ? relatedKey(v, this.#keyTypes.get(attr.path ?? attr.type ?? ''))
+          : attr.type === 'image' || attr.type === 'blob'
+            ? await this.#binary(v, attr)
+            : attr.type === 'date' && typeof v === 'string'
+              ? v.replace(/^!!(.*)!!$/, '$1')
+              : v
+      if (value !== undefined && value !== null) row[attr.name] = value
+    }
+    return row
+  }
+
+  /** A picture or BLOB: its deferred URI fetched, as `{ "$base64", "type" }`; null if empty. */
+  async #binary(v: unknown, attr: CatalogAttribute): Promise<unknown> {
+    const uri = isRecord(v) && isRecord(v.__deferred) ? v.__deferred.uri : undefined
+    if (typeof uri !== 'string')
+      throw new CloneError(
+        `${this.#dc.name}.${attr.name}: expected a deferred ${attr.type} with a "uri", got ${JSON.stringify(v).slice(0, 100)}`,
+      )
+    const url = this.#client.fromServer(uri)
+    const res = await this.#client.request(url)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    if (!res.ok) throw new CloneError(`GET ${url} answered ${res.status} for a ${attr.type}`)
+    if (bytes.length === 0) return null
+    return {
+      $base64: Buffer.from(bytes).toString('base64'),
+      type: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream',
+    }
+  }
+}
+
+const NUMERIC_KEY_TYPES = new Set(['long', 'long64', 'word', 'byte'])
+
+/**
+ * The related key of a relation as a read shows it (`{"__deferred": {"__KEY": "3"}}`), as a
+ * number when the related dataclass's key is one (`__KEY` is text on the wire).
+ */
+function relatedKey(v: unknown, keyType: string | undefined): unknown {
+  const key = isRecord(v) && isRecord(v.__deferred) ? v.__deferred.__KEY : undefined
+  return typeof key === 'string' && NUMERIC_KEY_TYPES.has(keyType ?? '') && /^-?\d+$/.test(key)
+    ? Number(key)
+    : key
+}
