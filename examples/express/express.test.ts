@@ -1,0 +1,6 @@
+import { it } from 'vitest'
+import { checkEmbedded } from '../embedded.fixture.ts'
+
+it('serves Entistore under /rest beside its own routes, as its README says', async () => {
+  await checkEmbedded('examples/express/server.ts', { hello: 'from Express' })
+})

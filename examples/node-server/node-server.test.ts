@@ -1,0 +1,6 @@
+import { it } from 'vitest'
+import { checkEmbedded } from '../embedded.fixture.ts'
+
+it('serves Entistore under /rest beside its own routes, as its README says', async () => {
+  await checkEmbedded('examples/node-server/server.ts', { hello: 'from node:http' })
+})
