@@ -14,6 +14,17 @@ export type {
 export { serve } from './serve.js'
 export type { RunningServer, ServeOptions } from './serve.js'
 export { loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
+export { createFixture, startFixture } from './fixture.js'
+export type {
+  CreateFixtureOptions,
+  FixtureBase,
+  FixtureModel,
+  FixtureOptions,
+  InProcessFixture,
+  ResetOptions,
+  ServedFixture,
+  StartFixtureOptions,
+} from './fixture.js'
 export type { LoadFilesOptions } from './load-files.js'
 export { main } from './cli.js'
 export type { CliIo } from './cli.js'

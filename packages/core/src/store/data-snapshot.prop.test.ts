@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { createDatastore, type Datastore } from '../orda/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { snapshotStore, type StoreSnapshot } from '../txn/snapshot.fixture.js'
+import { snapshotStore } from '../txn/snapshot.fixture.js'
 import type { DataFile } from './load-data.js'
 
 const MODEL: ModelJson = {
@@ -75,7 +75,7 @@ const PROBE = {
  * cannot observe are left out: the index version (a cache token) and the capacity of numeric
  * columns (room to grow). Hash keys are listed in key order: no read lists them.
  */
-function observe(ds: Datastore): StoreSnapshot & { answers: unknown } {
+function observe(ds: Datastore): { globalStamp: number; tables: unknown; answers: unknown } {
   const s = snapshotStore(ds.store, PROBE)
   const tables = Object.fromEntries(
     Object.entries(s.tables).map(([name, t]) => {
