@@ -10,9 +10,10 @@
  *   shell blocks start an example (`npx tsx … examples/<name>/<file>.ts`) talks to that example,
  *   started as its README says (a child process, PORT=0); every other page to the company demo
  *   (examples/company), served in-process by serve() on port 0.
- * - `http://127.0.0.1:8080` (and `http://localhost:8080`) become the URL of a recording proxy in
- *   front of that server. A page's commands run in order, with bash, in a temporary directory of
- *   the page's own (cookie jars, files).
+ * - The demo's URL, `http://127.0.0.1:8080` (or `http://localhost:8080`), becomes the URL of a
+ *   recording proxy in front of that server; on a page that starts an example, so does a local URL
+ *   on any port (the port the example listens on by default). A page's commands run in order, with
+ *   bash, in a temporary directory of the page's own (cookie jars, files).
  * - Each command must exit 0 (or 22, `curl -f` on an HTTP error): never 2 (usage), 3 (malformed
  *   URL), 7 (no server). It must reach the server, get no reply 400 1806 or 9035 (a malformed URL
  *   or request) unless its comment names that code, and no 500. A comment that starts with a
@@ -37,7 +38,8 @@ import { loadDatastoreFiles } from './load-files.ts'
 import { startRecordingProxy, type Exchange } from './recording-proxy.fixture.ts'
 import { serve } from './serve.ts'
 
-const DEMO_HOST = /http:\/\/(?:127\.0\.0\.1|localhost):8080/g
+const DEMO_HOST = /http:\/\/(?:127\.0\.0\.1|localhost):8080(?![0-9])/g
+const ANY_LOCAL_HOST = /http:\/\/(?:127\.0\.0\.1|localhost):[0-9]+/g
 
 interface Page {
   readonly page: string
@@ -50,7 +52,7 @@ function curlPage(page: string): Page {
   const shell = codeBlocks(readPage(page)).filter(isShell)
   const lines = shell.flatMap((block) => shellCommands(block.text))
   const example = lines
-    .map((line) => /^npx tsx\b.*?\b(examples\/[\w-]+\/[\w.-]+\.ts)\b/.exec(line)?.[1])
+    .map((line) => /\b(?:tsx|node)\b.*?\b(examples\/[\w-]+\/[\w.-]+\.ts)\b/.exec(line)?.[1])
     .find((file) => file !== undefined)
   return { page, commands: lines.filter((line) => /^curl\s/.test(line)), example }
 }
@@ -132,6 +134,25 @@ describe('the curl commands of the documentation', () => {
     )
   })
 
+  it('reads commands as a shell does: continued lines joined, the comment apart', () => {
+    const markdown = [
+      '```sh',
+      "curl -s 'http://127.0.0.1:8080/rest/a#b' \\",
+      "  -H 'h: 1'   # 403, errCode 1607",
+      '```',
+      '```json',
+      'curl not-a-command',
+      '```',
+    ].join('\n')
+    const shell = codeBlocks(markdown).filter(isShell)
+    expect(shell).toHaveLength(1)
+    const commands = shellCommands(shell[0]!.text)
+    expect(commands).toHaveLength(1)
+    const { command, comment } = withoutComment(commands[0]!)
+    expect(command).toMatch(/^curl -s 'http:\/\/127\.0\.0\.1:8080\/rest\/a#b' +-H 'h: 1'$/)
+    expect(comment).toBe('403, errCode 1607')
+  })
+
   it.each(pages.map((p) => [p.page, p] as const))(
     'run as pasted: %s',
     async (_name, { commands, example }) => {
@@ -142,7 +163,8 @@ describe('the curl commands of the documentation', () => {
         const report: string[] = []
         for (const line of commands) {
           const { comment } = withoutComment(line)
-          const run = await bash(line.replace(DEMO_HOST, proxy.url), dir)
+          const local = example === undefined ? DEMO_HOST : ANY_LOCAL_HOST
+          const run = await bash(line.replace(local, proxy.url), dir)
           for (const p of problems(comment, run, proxy.take())) report.push(`${line}\n  → ${p}`)
         }
         expect(report, report.join('\n')).toEqual([])
