@@ -5,8 +5,9 @@
  *     const server = createServer(toNodeListener(rest))
  *     server.on('clientError', clientErrorListener(rest))
  *
- * Express under a mount path: `app.use('/rest', toNodeListener(rest, { url: (req) => req.originalUrl }))`,
- * with no body parser in front (the body must reach the listener unread). See docs/embedding.md.
+ * Under Express or Fastify, use their adapters (`@entistore/rest/express`, `/fastify`), built on
+ * this listener: they map mount paths and bodies already read. See docs/embedding.md and
+ * docs/adapters.md.
  */
 export { toNodeListener } from './listener.js'
 export type { NodeListener, NodeListenerOptions } from './listener.js'
