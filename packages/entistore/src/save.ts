@@ -59,19 +59,20 @@ export interface SaveResult {
 }
 
 /**
- * Saves `ds()` to `file`; saves never overlap (a second one waits for the first), so the file
- * always ends up holding the later picture.
+ * Saves `ds()` to `file`, as it is when `save` is called; writes never overlap (a second one waits
+ * for the first), so the file always ends up holding the later picture.
  */
 export function dataSaver(file: string, ds: () => Datastore): { save(): Promise<SaveResult> } {
   let last: Promise<unknown> = Promise.resolve()
   return {
     save() {
+      // The picture is taken now, when the save is asked for; only the writes wait their turn.
+      const dangling: DanglingReference[] = []
+      const data = dumpData(ds(), { onDangling: (d) => dangling.push(d) })
+      const text = dataFileText(data)
+      const entities = Object.values(data).reduce((n, rows) => n + rows.length, 0)
       const next = last.then(async () => {
-        const dangling: DanglingReference[] = []
-        const data = dumpData(ds(), { onDangling: (d) => dangling.push(d) })
-        const text = dataFileText(data)
         await writeFileAtomic(file, text)
-        const entities = Object.values(data).reduce((n, rows) => n + rows.length, 0)
         return { file, text, entities, dangling }
       })
       last = next.catch(() => {})

@@ -1,0 +1,421 @@
+/**
+ * The serve options that change the server while it runs: --watch, --save, --delay, --fail-rate,
+ * through main() in-process with real files and real HTTP. Every wait is on an event (a reload, a
+ * save, a scheduled delay), never on a fixed time.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dumpData } from '@entistore/core'
+import { main, type CliIo } from './cli.js'
+import { loadDatastoreFiles } from './load-files.js'
+import type { SaveResult } from './save.js'
+import type { RunningServer } from './serve.js'
+import type { ReloadOutcome } from './watch.js'
+
+const root = new URL('../../../', import.meta.url).pathname
+const BIN = join(root, 'packages/entistore/bin/entistore.js')
+const DIST_CLI = join(root, 'packages/entistore/dist/cli.js')
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'entistore-serve-options-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const MODEL = {
+  __NAME: 'shop',
+  dataClasses: [
+    {
+      name: 'Company',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string' },
+        { name: 'staff', kind: 'relatedEntities', path: 'employer' },
+      ],
+    },
+    {
+      name: 'Employee',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string' },
+        { name: 'employer', kind: 'relatedEntity', path: 'Company' },
+      ],
+    },
+  ],
+}
+const DATA = {
+  Company: [{ ID: 1, name: 'Acme' }],
+  Employee: [{ ID: 1, name: 'Ada', employer: 1 }],
+}
+
+/** Values pushed by callbacks, taken in order by awaiting `next()`. */
+class Queue<T> {
+  readonly #items: T[] = []
+  readonly #waiting: ((item: T) => void)[] = []
+  push = (item: T): void => {
+    const w = this.#waiting.shift()
+    if (w) w(item)
+    else this.#items.push(item)
+  }
+  next(): Promise<T> {
+    const item = this.#items.shift()
+    if (item !== undefined) return Promise.resolve(item)
+    return new Promise((resolve) => this.#waiting.push(resolve))
+  }
+}
+
+interface Started {
+  readonly server: RunningServer
+  readonly url: string
+  readonly out: string[]
+  readonly err: string[]
+  readonly reloads: Queue<ReloadOutcome>
+  readonly saves: Queue<SaveResult | Error>
+  /** Asks for a save, as SIGUSR2 does. */
+  readonly saveNow: () => void
+  /** Stops the server; resolves to the exit code. */
+  readonly stop: () => Promise<number>
+}
+
+/** Writes the model and data into a fresh folder; returns their paths. */
+function files(name: string, model: unknown = MODEL, data: unknown = DATA) {
+  const folder = mkdtempSync(join(dir, `${name}-`))
+  const m = join(folder, 'model.json')
+  const d = join(folder, 'data.json')
+  writeFileSync(m, JSON.stringify(model, null, 2))
+  writeFileSync(d, JSON.stringify(data, null, 2))
+  return { folder, model: m, data: d }
+}
+
+async function start(argv: string[], extra: Partial<CliIo> = {}): Promise<Started> {
+  const out: string[] = []
+  const err: string[] = []
+  const reloads = new Queue<ReloadOutcome>()
+  const saves = new Queue<SaveResult | Error>()
+  let stop!: () => void
+  let saveNow: () => void = () => {
+    throw new Error('no --save')
+  }
+  let listening!: (s: RunningServer) => void
+  const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+  const done = main([...argv, '--port', '0'], {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    stopSignal: new Promise((resolve) => (stop = resolve)),
+    onListening: (s) => listening(s),
+    onReload: reloads.push,
+    onSave: saves.push,
+    saveSignal: (save) => {
+      saveNow = save
+      return () => {}
+    },
+    watchDebounceMs: 20,
+    ...extra,
+  })
+  const server = await Promise.race([
+    started,
+    done.then((code) => {
+      throw new Error(`exited with ${code}: ${err.join('\n')}`)
+    }),
+  ])
+  return {
+    server,
+    url: server.url,
+    out,
+    err,
+    reloads,
+    saves,
+    saveNow: () => saveNow(),
+    stop: () => {
+      stop()
+      return done
+    },
+  }
+}
+
+const getJson = async (url: string): Promise<Record<string, unknown>> =>
+  (await (await fetch(url)).json()) as Record<string, unknown>
+
+const names = async (url: string, dc: string): Promise<string[]> =>
+  ((await getJson(`${url}/rest/${dc}?$orderby=ID`)).__ENTITIES as { name: string }[]).map(
+    (e) => e.name,
+  )
+
+describe('--watch', () => {
+  it('reloads the data and the model on the same port, and keeps serving through a bad file', async () => {
+    const f = files('watch')
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '--watch'])
+    try {
+      expect(s.out[1]).toBe(`Watching ${f.model} and ${f.data} for changes`)
+      expect(await names(s.url, 'Employee')).toEqual(['Ada'])
+
+      const twoEmployees = JSON.stringify({
+        ...DATA,
+        Employee: [...DATA.Employee, { ID: 2, name: 'Bob' }],
+      })
+      writeFileSync(f.data, twoEmployees)
+      expect((await s.reloads.next()).kind).toBe('reloaded')
+      expect(s.out.at(-1)).toBe(
+        `Reloaded ${f.model} and ${f.data}: serving shop (Company 1, Employee 2)`,
+      )
+      expect(await names(s.url, 'Employee')).toEqual(['Ada', 'Bob'])
+      expect(s.server.url).toBe(s.url)
+
+      // Not JSON: the error names the place, and the data of before is still served.
+      writeFileSync(f.data, '{\n  "Employee": [\n    { "ID": 3 "name": "x" }\n  ]\n}\n')
+      expect((await s.reloads.next()).kind).toBe('failed')
+      expect(s.err.at(-1)).toBe(
+        `entistore: reload failed, still serving the previous data: ${f.data}:3:15: the data file is not valid JSON: Expected ',' or '}' after property value`,
+      )
+      expect(await names(s.url, 'Employee')).toEqual(['Ada', 'Bob'])
+
+      // Put back as it was: the bytes served, nothing to reload.
+      writeFileSync(f.data, twoEmployees)
+      expect(await s.reloads.next()).toEqual({ kind: 'unchanged' })
+
+      // A model that does not load is reported too.
+      writeFileSync(f.model, JSON.stringify({ dataClasses: [{ name: 'X', attributes: [] }] }))
+      expect((await s.reloads.next()).kind).toBe('failed')
+      expect(s.err.at(-1)).toContain(`${f.model}: Invalid model: `)
+
+      // Both fixed: a new attribute in the catalog, the new data served.
+      const model = structuredClone(MODEL)
+      model.dataClasses[1]!.attributes.push({ name: 'age', type: 'long' })
+      writeFileSync(f.model, JSON.stringify(model))
+      writeFileSync(f.data, JSON.stringify({ Employee: [{ ID: 7, name: 'Cy', age: 40 }] }))
+      // The two writes come as one reload or as two, the first failing on a half-written pair.
+      for (;;) {
+        const outcome = await s.reloads.next()
+        if (outcome.kind === 'reloaded' && outcome.ds.dataClass('Employee').get(7) !== null) break
+      }
+      expect(await getJson(`${s.url}/rest/Employee(7)`)).toMatchObject({ name: 'Cy', age: 40 })
+      expect(await names(s.url, 'Company')).toEqual([])
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+  })
+})
+
+describe('--save', () => {
+  it('writes what REST clients wrote on request and on exit, as a data file serve loads back', async () => {
+    const f = files('save')
+    const saved = join(f.folder, 'saved.json')
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '--save', saved])
+    const post = (path: string, body: unknown) =>
+      fetch(`${s.url}/rest/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await post('Company?$method=update', { name: 'Globex' })).status).toBe(200)
+    expect(
+      (await post('Employee?$method=update', { name: 'Bob', employer: { __KEY: 2 } })).status,
+    ).toBe(200)
+    s.saveNow()
+    const first = await s.saves.next()
+    expect(first).not.toBeInstanceOf(Error)
+    expect(s.out.at(-1)).toBe(`Saved 4 entities to ${saved}`)
+    const onDisk = readFileSync(saved, 'utf8')
+    expect(onDisk).toBe((first as SaveResult).text)
+
+    expect(
+      (await post('Employee?$method=update', { __KEY: 1, __STAMP: 1, name: 'Ada L.' })).status,
+    ).toBe(200)
+    const before = dumpData(s.server.ds)
+    expect(await s.stop()).toBe(0)
+    expect(s.out.at(-1)).toBe(`Saved 4 entities to ${saved}`)
+
+    // Loaded back: the same keys, stamps, values and relations.
+    const again = await loadDatastoreFiles({ model: f.model, data: saved })
+    expect(dumpData(again)).toEqual(before)
+    expect(again.dataClass('Employee').get(2)!.get('employer')).toMatchObject({ key: 2 })
+    expect(again.dataClass('Employee').get(1)!.getStamp()).toBe(2)
+
+    // And served again, a REST client reads the same.
+    const t = await start(['serve', '-m', f.model, '-d', saved])
+    try {
+      expect(await names(t.url, 'Employee')).toEqual(['Ada L.', 'Bob'])
+      expect(await getJson(`${t.url}/rest/Employee(2)/employer`)).toMatchObject({ name: 'Globex' })
+    } finally {
+      await t.stop()
+    }
+  })
+
+  it('saved into the watched data file, does not reload its own save', async () => {
+    const f = files('save-watch')
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '--watch', '--save', f.data])
+    try {
+      await fetch(`${s.url}/rest/Company?$method=update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"Initech"}',
+      })
+      s.saveNow()
+      expect(await s.saves.next()).not.toBeInstanceOf(Error)
+      expect(await s.reloads.next()).toEqual({ kind: 'unchanged' })
+      expect(await names(s.url, 'Company')).toEqual(['Acme', 'Initech'])
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+  })
+
+  it('reports a save that fails, and exits with code 1 when the save on exit fails', async () => {
+    const f = files('save-fail')
+    const nowhere = join(f.folder, 'no-such-folder', 'saved.json')
+    const s = await start(['serve', '-m', f.model, '--save', nowhere])
+    s.saveNow()
+    expect(await s.saves.next()).toBeInstanceOf(Error)
+    expect(s.err.at(-1)).toMatch(
+      new RegExp(`^entistore: cannot save the data to ${nowhere}: ENOENT`),
+    )
+    expect(await s.stop()).toBe(1)
+    expect(existsSync(nowhere)).toBe(false)
+  })
+
+  it('reports a key left pointing at a deleted entity and saves it as null', async () => {
+    const f = files('dangling')
+    const saved = join(f.folder, 'saved.json')
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '--save', saved])
+    expect(
+      (await fetch(`${s.url}/rest/Company(1)?$method=delete`, { method: 'POST' })).status,
+    ).toBe(200)
+    expect(await s.stop()).toBe(0)
+    expect(s.err).toEqual([
+      'entistore: Employee(1).employer names Company 1, which was deleted: saved as null',
+    ])
+    const again = await loadDatastoreFiles({ model: f.model, data: saved })
+    expect(again.dataClass('Employee').get(1)!.get('employer')).toBeNull()
+  })
+})
+
+describe('--delay and --fail-rate', () => {
+  it('--fail-rate 1 fails every request with 503 and says so once listening', async () => {
+    const f = files('fail')
+    const s = await start(['serve', '-m', f.model, '--fail-rate', '1'])
+    try {
+      expect(s.out[1]).toBe('Chaos: 1 of requests fail with 503')
+      const res = await fetch(`${s.url}/rest/$catalog`)
+      expect(res.status).toBe(503)
+      expect(((await res.json()) as { __ERROR: { errCode: number }[] }).__ERROR[0]!.errCode).toBe(
+        9095,
+      )
+    } finally {
+      await s.stop()
+    }
+  })
+
+  it('--seed makes the failures repeat from run to run', async () => {
+    const f = files('seed')
+    const run = async (): Promise<number[]> => {
+      const s = await start(['serve', '-m', f.model, '--fail-rate', '0.5', '--seed', '42'])
+      try {
+        const statuses: number[] = []
+        for (let i = 0; i < 20; i++) statuses.push((await fetch(`${s.url}/rest/$catalog`)).status)
+        expect(s.out[1]).toBe('Chaos: 0.5 of requests fail with 503 (seed 42)')
+        return statuses
+      } finally {
+        await s.stop()
+      }
+    }
+    const first = await run()
+    expect(new Set(first)).toEqual(new Set([200, 503]))
+    expect(await run()).toEqual(first)
+  })
+
+  it('--delay holds each reply for the time drawn from its range', async () => {
+    const f = files('delay')
+    const delays: { fn: () => void; ms: number }[] = []
+    let scheduled!: () => void
+    const waiting = new Promise<void>((resolve) => (scheduled = resolve))
+    const s = await start(['serve', '-m', f.model, '--delay', '100-300', '--seed', '1'], {
+      schedule: (fn, ms) => {
+        delays.push({ fn, ms })
+        scheduled()
+      },
+    })
+    try {
+      expect(s.out[1]).toBe('Chaos: every reply waits 100-300 ms (seed 1)')
+      const res = fetch(`${s.url}/rest/$catalog`)
+      await waiting
+      expect(delays[0]!.ms).toBeGreaterThanOrEqual(100)
+      expect(delays[0]!.ms).toBeLessThanOrEqual(300)
+      delays[0]!.fn()
+      expect((await res).status).toBe(200)
+    } finally {
+      await s.stop()
+    }
+  })
+})
+
+describe('usage errors of the serve options', () => {
+  it.each([
+    [['--delay', 'soon'], '--delay must be milliseconds (250) or a range (100-500), got "soon"'],
+    [['--delay', '500-100'], 'got "500-100"'],
+    [['--fail-rate', '2'], '--fail-rate must be a number from 0 to 1, got "2"'],
+    [['--fail-rate', '10%'], 'got "10%"'],
+    [['--seed', 'x'], '--seed must be an integer from 0 to 4294967295, got "x"'],
+    [['--save'], "Option '--save <value>' argument missing"],
+    [['--wacth'], 'unknown option "--wacth", did you mean --watch?'],
+    [['--fail-rates', '1'], 'unknown option "--fail-rates", did you mean --fail-rate?'],
+    [['--out', 'x'], 'unknown option "--out"'],
+  ])('refuses %j', async (args, message) => {
+    const err: string[] = []
+    const code = await main(['serve', '-m', 'm.json', ...args], {
+      out: () => {},
+      err: (l) => err.push(l),
+    })
+    expect(code).toBe(2)
+    expect(err[0]).toContain(message)
+  })
+})
+
+describe('the built entistore command', () => {
+  // `npm test` builds first (pretest), so dist/ must be there.
+  it('saves on SIGUSR2 and on SIGTERM', async () => {
+    expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run npm run build`).toBe(true)
+    const f = files('bin')
+    const saved = join(f.folder, 'saved.json')
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '-m', f.model, '-d', f.data, '--save', saved, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+    let stdout = ''
+    const lines = new Queue<string>()
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d
+      let nl: number
+      while ((nl = stdout.indexOf('\n')) >= 0) {
+        lines.push(stdout.slice(0, nl))
+        stdout = stdout.slice(nl + 1)
+      }
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    try {
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(await lines.next())![0]
+      await fetch(`${url}/rest/Company?$method=update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"Hooli"}',
+      })
+      child.kill('SIGUSR2')
+      expect(await lines.next()).toBe(`Saved 3 entities to ${saved}`)
+      expect(JSON.parse(readFileSync(saved, 'utf8')).Company).toHaveLength(2)
+      await fetch(`${url}/rest/Company?$method=update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"Pied Piper"}',
+      })
+    } finally {
+      child.kill('SIGTERM')
+    }
+    expect(await exited).toBe(0)
+    expect(stderr).toBe('')
+    expect(JSON.parse(readFileSync(saved, 'utf8')).Company).toHaveLength(3)
+  })
+})
