@@ -41,6 +41,7 @@ import {
   type PlainStore,
 } from './suites/query.bench.ts'
 import { SETS_OPS, setsGroups } from './suites/sets.bench.ts'
+import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -62,7 +63,7 @@ import {
 
 // ---------------------------------------------------------------- options
 
-const SUITES = ['query', 'text', 'http', 'writes', 'aggregate', 'sets'] as const
+const SUITES = ['query', 'text', 'http', 'writes', 'aggregate', 'sets', 'fixture'] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
 const QUERY_OPS = [
@@ -92,6 +93,7 @@ interface Options {
   textRows: number
   aggregateRows: number
   setsSize: number
+  fixtureRows: number
   http: HttpOptions
   writes: WritesOptions
   build: BuildChoice
@@ -108,7 +110,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets   suites to run (default all)
+  --suite=query,text,http,writes,aggregate,sets,fixture   suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
                      text-in100), http, writes (or write-update write-update-indexed
@@ -127,6 +129,8 @@ const HELP = `usage: npm run bench -- [options]
                      for --only: agg-compute agg-distinct agg-distinct-indexed
   --sets-size=100k   members of each entity set of the sets suite (default 100k); its
                      operations for --only: sets-keep sets-and sets-or sets-except
+  --fixture-rows=100k  Items of the fixture suite (default 100k): the test fixture's reset
+                     against loading again; for --only: fixture-reset
   --http-rows=200k   Item rows of the server under load (default 200k; quick: 20k)
   --startup-sizes=20k,200k   start-up and memory sizes (default 20k,200k; quick: 2k,20k)
   --startup-reps=N   start-ups per size and process (default 3; one when a start takes > 10 s)
@@ -160,6 +164,7 @@ function parseArgs(argv: string[]): Options {
     textRows: 100_000,
     aggregateRows: 1_000_000,
     setsSize: 100_000,
+    fixtureRows: 100_000,
     http: {
       rows: 200_000,
       startupSizes: [20_000, 200_000],
@@ -232,6 +237,9 @@ function parseArgs(argv: string[]): Options {
       case '--sets-size':
         o.setsSize = parseSize(value)
         break
+      case '--fixture-rows':
+        o.fixtureRows = parseSize(value)
+        break
       case '--http-rows':
         http.rows = parseSize(value)
         break
@@ -292,7 +300,8 @@ function parseArgs(argv: string[]): Options {
         !known.includes(x) &&
         !x.startsWith('text-') &&
         !AGGREGATE_OPS.includes(x) &&
-        !SETS_OPS.includes(x)
+        !SETS_OPS.includes(x) &&
+        !FIXTURE_OPS.includes(x)
       ) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
@@ -303,6 +312,7 @@ function parseArgs(argv: string[]): Options {
         (s === 'query' && only.some((x) => QUERY_OPS.includes(x))) ||
         (s === 'aggregate' && only.some((x) => AGGREGATE_OPS.includes(x))) ||
         (s === 'sets' && only.some((x) => SETS_OPS.includes(x))) ||
+        (s === 'fixture' && only.some((x) => FIXTURE_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
         (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
@@ -336,7 +346,12 @@ const wanted = (id: string): boolean => {
 const started = Date.now()
 // The HTTP suite runs the CLI from dist/: no in-process engine to compile for it alone.
 const engine =
-  runs('query') || runs('text') || runs('aggregate') || runs('writes') || runs('sets')
+  runs('query') ||
+  runs('text') ||
+  runs('aggregate') ||
+  runs('writes') ||
+  runs('sets') ||
+  runs('fixture')
     ? await loadEngine(opts.engine)
     : undefined
 const cpu = cpus()
@@ -352,6 +367,7 @@ const suiteText: Record<Suite, string> = {
   text: `text (${sizeLabel(opts.textRows)} rows)`,
   aggregate: `aggregate (${sizeLabel(opts.aggregateRows)} rows)`,
   sets: `sets (${sizeLabel(opts.setsSize)} members a set)`,
+  fixture: `fixture (${sizeLabel(opts.fixtureRows)} rows)`,
   http:
     `http (${sizeLabel(opts.http.rows)} rows under load; start-up at ` +
     `${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
@@ -654,6 +670,22 @@ await runSuite('sets', async () => {
       minSampleMs: opts.quick ? 10 : 40,
     },
   )
+})
+
+// ---------------------------------------------------------------- the test fixture's reset
+
+await runSuite('fixture', async () => {
+  const n = opts.fixtureRows
+  const fx = fixtureGroups(engine!.core, n)
+  console.log(
+    `\n## Test fixture reset — ${sizeLabel(n)} Items and 200 Groups (loaded in ` +
+      `${ms(fx.loadMs)} ms; the snapshot reset restores took ${ms(fx.snapshotMs)} ms, once)`,
+  )
+  timeGroups(n, fx.groups, {
+    warmup: opts.warmup ?? 1,
+    reps: opts.reps ?? (opts.quick ? 3 : 7),
+    minSampleMs: opts.quick ? 10 : 40,
+  })
 })
 
 // ---------------------------------------------------------------- HTTP
