@@ -183,6 +183,17 @@ describe('entistore serve', () => {
     expect(help).toContain('--version, -v')
   })
 
+  it('describes every serve option and the clone command in --help', async () => {
+    const help = (await run(['--help'])).out[0]!
+    for (const option of ['--watch, -w', '--save', '--delay', '--fail-rate', '--seed'])
+      expect(help).toContain(`  ${option} `)
+    expect(help).toContain('entistore clone <url> --out <dir>')
+    for (const option of ['--out,  -o', '--user', '--password', '--page-size'])
+      expect(help).toContain(`  ${option} `)
+    expect(help).toContain('entistore clone http://127.0.0.1:8080 --out fixture')
+    expect(help).toContain('--delay 100-500 --fail-rate 0.1 --seed 7')
+  })
+
   it('prints the version of the entistore package for --version and -v, with exit code 0', async () => {
     expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/)
     expect(version()).toBe(PACKAGE_VERSION)
