@@ -1,6 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server'
 import type { Server } from 'node:http'
-import { conformance, listen } from '../adapters/conformance.fixture.js'
+import { conformance, listen } from '../node/conformance.fixture.js'
 import { toFetchHandler } from './index.js'
 
 // The fetch handler as Bun, Deno or a worker would run it, put on node:http by the smallest

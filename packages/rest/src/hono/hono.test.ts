@@ -2,7 +2,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { Server } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { companyRest, conformance, listen, send } from '../adapters/conformance.fixture.js'
+import { companyRest, conformance, listen, send } from '../node/conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
 import { honoRest } from './index.js'
 

@@ -17,8 +17,8 @@ import type { AddressInfo } from 'node:net'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
-import { toNodeListener } from '../node/listener.js'
-import type { MountableRest } from './mount.js'
+import { toNodeListener } from './listener.js'
+import type { MountableRest } from '../adapters/mount.js'
 
 /** A server an adapter started: its `http://127.0.0.1:<port>` and how to stop it. */
 export interface Served {

@@ -8,7 +8,7 @@ import {
   MAX_BODY_BYTES,
   send,
   type Exchange,
-} from '../adapters/conformance.fixture.js'
+} from './conformance.fixture.js'
 import { toNodeListener } from './listener.js'
 
 // The listener on its own server, and inside an existing node:http server that has its own

@@ -1,16 +1,9 @@
 import express from 'express'
 import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import {
-  companyRest,
-  conformance,
-  json,
-  listen,
-  send,
-  type Served,
-} from '../adapters/conformance.fixture.js'
+import { companyRest, conformance, json, listen, send, type Served } from './conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
-import { expressRest } from './index.js'
+import { expressRest } from './express.js'
 
 type Setup = (app: express.Express, rest: MountableRest) => void
 

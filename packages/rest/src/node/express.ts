@@ -19,8 +19,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
 import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
-import { toNodeListener } from '../node/listener.js'
-import { Outbox, writeReply, type BackpressureOptions } from '../node/write-reply.js'
+import { toNodeListener } from './listener.js'
+import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 import { splitTarget } from '../url/request-target.js'
 
 export type { MountableRest } from '../adapters/mount.js'

@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { companyRest, conformance, send, type Served } from '../adapters/conformance.fixture.js'
+import { companyRest, conformance, send, type Served } from './conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
-import { fastifyRest } from './index.js'
+import { fastifyRest } from './fastify.js'
 
 async function serveFastify(
   rest: MountableRest,

@@ -16,8 +16,8 @@
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 import { mountProblem, type MountableRest } from '../adapters/mount.js'
-import { toNodeListener } from '../node/listener.js'
-import type { BackpressureOptions } from '../node/write-reply.js'
+import { toNodeListener } from './listener.js'
+import type { BackpressureOptions } from './write-reply.js'
 
 export type { MountableRest } from '../adapters/mount.js'
 
