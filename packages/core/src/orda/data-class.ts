@@ -1,6 +1,10 @@
 /**
  * @module The public face of one dataclass: its definition, reads over its table, and writes by
  * key (each a transaction of its own, or a part of the open `ds.transaction(fn)`; see writes.ts).
+ *
+ * `DataClass<M, N>` is dataclass `N` of a typed model `M` (schema/typed-model.ts): its entities,
+ * selections and drafts carry the types, and writes take only its attributes. Without type
+ * arguments it is the untyped dataclass.
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
@@ -19,12 +23,17 @@ import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from './writes.js'
 import type { WriteCheck } from '../txn/transaction.js'
+import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import type { WriteValues } from './attribute-types.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
 
-export class DataClass {
-  readonly datastore: Datastore
+export class DataClass<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> {
+  readonly datastore: Datastore<M>
   readonly def: DataClassDef
   /** @internal */
   readonly table: Table
@@ -38,7 +47,7 @@ export class DataClass {
   readonly #prepared = new Map<string, PreparedQuery>()
 
   /** @internal Made by the Datastore. */
-  constructor(datastore: Datastore, table: Table) {
+  constructor(datastore: Datastore<M>, table: Table) {
     this.datastore = datastore
     this.def = table.def
     this.table = table
@@ -81,15 +90,15 @@ export class DataClass {
    * The entity with this primary key, or null. The key may be given as text (`"3"`) and is coerced
    * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
    */
-  get(key: unknown): Entity | null {
+  get(key: unknown): Entity<M, N> | null {
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)
-    return hit !== undefined ? (hit as Entity) : this.#getCoerced(key)
+    return hit !== undefined ? (hit as Entity<M, N>) : this.#getCoerced(key)
   }
 
   // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
-  #getCoerced(key: unknown): Entity | null {
+  #getCoerced(key: unknown): Entity<M, N> | null {
     // A key already in its stored form (an integer for a numeric key, text for a string key)
     // was looked up as it is: nothing to convert, nothing found.
     const stored =
@@ -97,7 +106,7 @@ export class DataClass {
         ? this.#storedKey === 'number' && Number.isSafeInteger(key)
         : typeof key === 'string' && this.#storedKey === 'string'
     if (stored) return null
-    return (this.#byKey.get(toKey(this.def, key)) as Entity | undefined) ?? null
+    return (this.#byKey.get(toKey(this.def, key)) as Entity<M, N> | undefined) ?? null
   }
 
   /**
@@ -109,12 +118,12 @@ export class DataClass {
    *   (1570: wrong type, null in a not-null attribute, a missing related entity), DuplicateKey
    *   (1545), UniqueViolation (9040). Nothing is saved when it throws.
    */
-  create(values: Readonly<Record<string, unknown>> = {}): Entity {
-    return createEntity(this, values)
+  create(values: WriteValues<M, N> = {}): Entity<M, N> {
+    return createEntity(this, values) as Entity<M, N>
   }
 
   /** A new unsaved entity to fill and `save()` (4D's `dataClass.new()`). */
-  new(values?: Readonly<Record<string, unknown>>): EntityDraft {
+  new(values?: WriteValues<M, N>): EntityDraft<M, N> {
     return new EntityDraft(this, null, values)
   }
 
@@ -124,8 +133,8 @@ export class DataClass {
    *
    * @throws DatastoreError EntityNotFound (1542), StampChanged (1263), and as `create`.
    */
-  update(key: unknown, values: Readonly<Record<string, unknown>>, check?: WriteCheck): Entity {
-    return updateEntity(this, toKey(this.def, key), values, check)
+  update(key: unknown, values: WriteValues<M, N>, check?: WriteCheck): Entity<M, N> {
+    return updateEntity(this, toKey(this.def, key), values, check) as Entity<M, N>
   }
 
   /**
@@ -138,7 +147,7 @@ export class DataClass {
   }
 
   /** Like `get`, but throws EntityNotFound (1542) when there is no such entity. */
-  getOrFail(key: unknown): Entity {
+  getOrFail(key: unknown): Entity<M, N> {
     return this.get(key) ?? fail('EntityNotFound', [String(key), this.def.name])
   }
 
@@ -150,7 +159,7 @@ export class DataClass {
    * @throws DatastoreError FilterSyntax (9001) with the position, AttributeNotFound (1500),
    *   InvalidComparison (9003), PlaceholderOutOfRange (9002).
    */
-  query(text: string, ...params: unknown[]): EntitySelection {
+  query(text: string, ...params: unknown[]): EntitySelection<M, N> {
     let prepared = this.#prepared.get(text)
     if (!prepared) {
       prepared = new PreparedQuery(this, text)
@@ -158,7 +167,7 @@ export class DataClass {
         this.#prepared.delete(this.#prepared.keys().next().value!)
       this.#prepared.set(text, prepared)
     }
-    return prepared.selectWith(params)
+    return prepared.selectWith(params) as EntitySelection<M, N>
   }
 
   /**
@@ -228,22 +237,22 @@ export class DataClass {
   }
 
   /** Every entity, in primary-key order. */
-  all(): EntitySelection {
+  all(): EntitySelection<M, N> {
     return new EntitySelection(this, this.table.orderedRowIds())
   }
 
   /** A selection of the given row ids, in that order. @internal */
-  selection(rowIds: readonly number[]): EntitySelection {
+  selection(rowIds: readonly number[]): EntitySelection<M, N> {
     return new EntitySelection(this, rowIds)
   }
 
   /** @internal The entity a record of this dataclass is (calculated attributes compute from it). */
-  readonly entityOf = (record: EntityRecord): Entity => this.entityAt(record.rowId)!
+  readonly entityOf = (record: EntityRecord): Entity<M, N> => this.entityAt(record.rowId)!
 
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
-  entityAt(rowId: number): Entity | null {
+  entityAt(rowId: number): Entity<M, N> | null {
     // The table stores Entities (see the constructor).
-    return (this.table.record(rowId) as Entity | undefined) ?? null
+    return (this.table.record(rowId) as Entity<M, N> | undefined) ?? null
   }
 
   /**

@@ -1,13 +1,23 @@
 /**
  * @module The datastore: the dataclasses of a model over a Store (tables, global stamp, the one
  * commit) and the session store. This is the object users hold: `ds.Employee.query(…)`.
+ *
+ * `Datastore<M>` is a datastore of a typed model `M` (schema/typed-model.ts): `ds.dataClass(name)`
+ * takes only its dataclass names and hands out typed dataclasses. `createDatastore` gives it with
+ * one property per dataclass (`DatastoreOf<M>`).
  */
 import { systemClock, type Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { CalculatedFn, SchemaDef } from '../schema/definitions.js'
 import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js'
 import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
-import type { ModelJson } from '../schema/model-json.js'
+import type { ModelJson, ModelJsonDocument } from '../schema/model-json.js'
+import type {
+  DataClassName,
+  ModelTypes,
+  ModelTypesOf,
+  UntypedModel,
+} from '../schema/typed-model.js'
 import {
   SessionStore,
   type SessionStoreApi,
@@ -43,7 +53,7 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly entitySets?: EntitySetStoreOptions
 }
 
-export class Datastore {
+export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly schema: SchemaDef
   readonly clock: Clock
   readonly sessions: SessionStoreApi
@@ -101,7 +111,7 @@ export class Datastore {
       schema,
       clock: this.clock,
       table: (name) => store.table(name),
-      entityOf: (name) => this.dataClass(name).entityOf,
+      entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
     }
     if (options.data !== undefined) this.loadData(options.data)
   }
@@ -117,8 +127,10 @@ export class Datastore {
   }
 
   /** The dataclass called `name` (case-sensitive); throws DataClassNotFound (1800) if there is none. */
-  dataClass(name: string): DataClass {
-    return this.#classes.get(name) ?? fail('DataClassNotFound', [name])
+  dataClass<N extends DataClassName<M>>(name: N): DataClass<M, N> {
+    return (
+      (this.#classes.get(name) as DataClass<M, N> | undefined) ?? fail('DataClassNotFound', [name])
+    )
   }
 
   /** The dataclass called `name`, or undefined. */
@@ -218,6 +230,22 @@ export class Datastore {
 /** A Datastore with one property per dataclass: `ds.Employee`. */
 export type DatastoreWith<Names extends string> = Datastore & { readonly [N in Names]: DataClass }
 
+/**
+ * The datastore of a typed model `M`: `ds.dataClass('Employee')` and `ds.Employee` are both
+ * `DataClass<M, 'Employee'>`. A dataclass named like a member of the Datastore (`schema`,
+ * `transaction`…) has no property; `ds.dataClass(name)` reaches it.
+ */
+export type DatastoreOf<M extends ModelTypes> = [DataClassName<M>] extends [never]
+  ? DatastoreWith<string>
+  : string extends DataClassName<M>
+    ? DatastoreWith<string>
+    : Datastore<M> & {
+        readonly [N in Exclude<DataClassName<M>, keyof Datastore>]: DataClass<M, N>
+      }
+
+/** What `createDatastore` builds a datastore from. */
+export type ModelSource = ModelJson | ModelJsonDocument | SchemaDef | BuiltModel<ModelTypes>
+
 const RESERVED = new Set(Object.getOwnPropertyNames(Datastore.prototype))
 
 /**
@@ -225,27 +253,50 @@ const RESERVED = new Set(Object.getOwnPropertyNames(Datastore.prototype))
  * with data. Each dataclass is also reachable as a property, `ds.Employee`, unless its name is one
  * of the Datastore's own members (use `ds.dataClass(name)` then).
  *
+ * The datastore is typed (see schema/typed-model.ts) when the model's types are known: from a
+ * `defineModel` builder, from a JSON model declared `as const`, or given
+ * as the type argument (`createDatastore<Model>(json)` with the types `entistore types` writes).
+ * A model read from a file is accepted as it is (`ModelJsonDocument`) and checked when loaded.
+ *
  * @example
  * const ds = createDatastore(model, { data, clock: new ManualClock() })
  * ds.dataClass('Employee').get(3)?.get('lastName')
  * @throws DatastoreError InvalidModel (9020) for a bad model; InvalidData (9021), 1570, 1541, 1545 for bad data.
  */
+export function createDatastore<M extends ModelTypes>(
+  model: BuiltModel<M>,
+  options?: DatastoreOptions,
+): DatastoreOf<M>
+export function createDatastore<J extends ModelJson>(
+  model: J & (string extends DataClassName<ModelTypesOf<J>> ? never : unknown),
+  options?: DatastoreOptions,
+): DatastoreOf<ModelTypesOf<J>>
+/** The untyped datastore; `Names` (the dataclass names) gives `ds.<Name>` properties. */
 export function createDatastore<Names extends string = string>(
-  model: ModelJson | SchemaDef | BuiltModel<Names>,
+  model: ModelSource,
+  options?: DatastoreOptions,
+): DatastoreWith<Names>
+/**
+ * The datastore typed by `M`, a model's types (the file `entistore types` writes, or your own),
+ * given as the type argument: `createDatastore<Model>(json)`.
+ */
+export function createDatastore<M extends ModelTypes>(
+  model: ModelSource,
+  options?: DatastoreOptions,
+): DatastoreOf<M>
+export function createDatastore(
+  model: ModelSource,
   options: DatastoreOptions = {},
-): DatastoreWith<Names> {
+): DatastoreWith<string> {
   const ds = new Datastore(toSchema(model, options), options)
   for (const dc of ds.dataClasses) {
     if (RESERVED.has(dc.name) || dc.name in ds) continue
     Object.defineProperty(ds, dc.name, { value: dc, enumerable: true })
   }
-  return ds as DatastoreWith<Names>
+  return ds as DatastoreWith<string>
 }
 
-function toSchema(
-  model: ModelJson | SchemaDef | BuiltModel<string>,
-  options: LoadModelOptions,
-): SchemaDef {
+function toSchema(model: ModelSource, options: LoadModelOptions): SchemaDef {
   if (isSchema(model)) return model
   if (model instanceof BuiltModel) {
     return loadModel(model.toJSON(), {

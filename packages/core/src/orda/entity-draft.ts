@@ -2,26 +2,48 @@
  * @module An entity being edited: the values to write over a base version (or over nothing, for a
  * new entity), saved in one step. Entities themselves are frozen versions shared by every reader; a
  * draft is the one mutable thing, and it belongs to its caller.
+ *
+ * `EntityDraft<M, N>` is a draft of dataclass `N` of a typed model `M`: `set` takes only the
+ * attributes a write may name, with their types (see attribute-types.ts).
  */
 import type { KeyValue } from '../store/entity-record.js'
+import type {
+  AttributeName,
+  DataClassName,
+  ModelTypes,
+  UntypedModel,
+} from '../schema/typed-model.js'
+import type { AttributeValue, WritableName, WriteValue, WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import { createEntity, dropEntity, updateEntity } from './writes.js'
 
-export class EntityDraft {
-  readonly dataClass: DataClass
-  #base: Entity | null
+/** What a draft's `get(K)` returns: the value set for the next save, else the base's value. */
+export type DraftValue<
+  M extends ModelTypes,
+  N extends DataClassName<M>,
+  K extends AttributeName<M, N>,
+> = AttributeValue<M, N, K> | (K extends WritableName<M, N> ? WriteValue<M, M[N][K]> : never)
+
+export class EntityDraft<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> {
+  readonly dataClass: DataClass<M, N>
+  #base: Entity<M, N> | null
   #changes: Record<string, unknown> = Object.create(null) as Record<string, unknown>
 
   /** @internal Made by `dataClass.new()` and `entity.edit()`. */
-  constructor(
-    dataClass: DataClass,
-    base: Entity | null,
-    values?: Readonly<Record<string, unknown>>,
-  ) {
+  constructor(dataClass: DataClass<M, N>, base: Entity<M, N> | null, values?: WriteValues<M, N>) {
     this.dataClass = dataClass
     this.#base = base
-    if (values) for (const name of Object.keys(values)) this.set(name, values[name])
+    const given = values as Readonly<Record<string, unknown>> | undefined
+    if (given) for (const name of Object.keys(given)) this.#changes[name] = given[name]
+  }
+
+  // The dataclass as the engine's functions take it: a model's types only narrow what users see.
+  get #dc(): DataClass {
+    return this.dataClass as unknown as DataClass
   }
 
   /** True until the first successful save of a new entity. */
@@ -30,7 +52,7 @@ export class EntityDraft {
   }
 
   /** The version this draft edits (the last one it saved), or null for a new entity. */
-  get base(): Entity | null {
+  get base(): Entity<M, N> | null {
     return this.#base
   }
 
@@ -40,20 +62,20 @@ export class EntityDraft {
   }
 
   /** Sets an attribute for the next save (checked then). A relation takes an Entity or a key. */
-  set(name: string, value: unknown): this {
+  set<K extends WritableName<M, N>>(name: K, value: WriteValue<M, M[N][K]>): this {
     this.#changes[name] = value
     return this
   }
 
   /** The value as this draft would save it: the pending one if set, else the base's. */
-  get(name: string): unknown {
-    if (name in this.#changes) return this.#changes[name]
-    return this.#base ? this.#base.get(name) : null
+  get<K extends AttributeName<M, N>>(name: K): DraftValue<M, N, K> {
+    if (name in this.#changes) return this.#changes[name] as DraftValue<M, N, K>
+    return this.#base ? this.#base.get(name) : (null as DraftValue<M, N, K>)
   }
 
   /** The attributes set since the last save. */
-  get changes(): Readonly<Record<string, unknown>> {
-    return { ...this.#changes }
+  get changes(): WriteValues<M, N> {
+    return { ...this.#changes } as WriteValues<M, N>
   }
 
   /**
@@ -61,10 +83,10 @@ export class EntityDraft {
    * stamp is still the base's (else StampChanged, 1263, and nothing is written). Returns the saved
    * version; the draft then edits that one. Inside `ds.transaction(fn)` the save is staged.
    */
-  save(): Entity {
-    const saved = this.#base
-      ? updateEntity(this.dataClass, this.#base.key, this.#changes, { stamp: this.#base.stamp })
-      : createEntity(this.dataClass, this.#changes)
+  save(): Entity<M, N> {
+    const saved = (this.#base
+      ? updateEntity(this.#dc, this.#base.key, this.#changes, { stamp: this.#base.stamp })
+      : createEntity(this.#dc, this.#changes)) as unknown as Entity<M, N>
     this.#base = saved
     this.#changes = Object.create(null) as Record<string, unknown>
     return saved
@@ -73,6 +95,6 @@ export class EntityDraft {
   /** Drops the base entity if its stamp is unchanged (StampChanged, 1263, otherwise). */
   drop(): void {
     if (!this.#base) throw new Error('drop: this entity was never saved')
-    dropEntity(this.dataClass, this.#base.key, { stamp: this.#base.stamp })
+    dropEntity(this.#dc, this.#base.key, { stamp: this.#base.stamp })
   }
 }

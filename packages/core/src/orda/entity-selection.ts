@@ -2,9 +2,17 @@
  * @module An ordered list of entities of one dataclass, held as row ids. A selection is a snapshot
  * of membership, not of values: reading an entity gives its current version, and an entity deleted
  * since the selection was made reads as null (4D shows it as `{"__STAMP": 0}` in entity sets).
+ *
+ * Iterating a selection (`for … of`, spread, `Array.from`) yields its live entities only, so
+ * `for (const e of sel) e.get('title')` needs no null check; `length` still counts every member,
+ * `at(i)` reads one member (null if deleted) and `members()` lists them all, deleted ones as null.
+ *
+ * `EntitySelection<M, N>` is a selection of dataclass `N` of a typed model `M`
+ * (schema/typed-model.ts); without type arguments it is the untyped selection of any dataclass.
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
+import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { Ordering } from '../query/order.js'
 import {
   aggregateRows,
@@ -21,8 +29,11 @@ import { dropEntities } from './writes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 
-export class EntitySelection implements Iterable<Entity | null> {
-  readonly dataClass: DataClass
+export class EntitySelection<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> implements Iterable<Entity<M, N>> {
+  readonly dataClass: DataClass<M, N>
   readonly #rows: readonly number[]
   readonly #ordering: Ordering | undefined
   // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
@@ -32,7 +43,7 @@ export class EntitySelection implements Iterable<Entity | null> {
    * @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. With
    * an `ordering`, `rowIds` may be in any order: the selection orders them on demand.
    */
-  constructor(dataClass: DataClass, rowIds: readonly number[], ordering?: Ordering) {
+  constructor(dataClass: DataClass<M, N>, rowIds: readonly number[], ordering?: Ordering) {
     this.dataClass = dataClass
     this.#rows = rowIds
     // Zero or one row is in order whatever the ordering.
@@ -66,7 +77,7 @@ export class EntitySelection implements Iterable<Entity | null> {
   }
 
   /** The entity at `index`, or null if it was deleted; undefined past the end. */
-  at(index: number): Entity | null | undefined {
+  at(index: number): Entity<M, N> | null | undefined {
     if (!(index >= 0 && index < this.#rows.length)) return undefined
     return this.dataClass.entityAt(this.#prefix(index + 1)[index]!)
   }
@@ -75,23 +86,35 @@ export class EntitySelection implements Iterable<Entity | null> {
    * The part starting at `skip` with at most `top` entities (the `$skip`/`$top` window).
    * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
-  slice(skip = 0, top = Infinity): EntitySelection {
+  slice(skip = 0, top = Infinity): EntitySelection<M, N> {
     if (skip === 0 && top >= this.#rows.length && !this.#ordering) return this
     const end = Math.min(this.#rows.length, skip + top)
     if (skip >= end) return new EntitySelection(this.dataClass, [])
     return new EntitySelection(this.dataClass, this.#prefix(end).slice(skip, end))
   }
 
-  *[Symbol.iterator](): Iterator<Entity | null> {
-    for (const rowId of this.rowIds) yield this.dataClass.entityAt(rowId)
+  /**
+   * The live entities in order: a member deleted since the selection was made is skipped (it has
+   * no values to read). Use `members()` or `at(i)` to see where deleted members are.
+   */
+  *[Symbol.iterator](): Iterator<Entity<M, N>> {
+    for (const rowId of this.rowIds) {
+      const e = this.dataClass.entityAt(rowId)
+      if (e) yield e
+    }
+  }
+
+  /** Every member in order, a deleted one as null (what `at(i)` reads for each i < `length`). */
+  members(): (Entity<M, N> | null)[] {
+    return this.rowIds.map((rowId) => this.dataClass.entityAt(rowId))
   }
 
   /**
    * This selection ordered by `"attr [asc|desc], …"` (relation paths allowed); nulls first.
    * Only as many rows as are read get sorted.
    */
-  orderBy(orderBy: string): EntitySelection {
-    return orderSelection(this, orderBy)
+  orderBy(orderBy: string): EntitySelection<M, N> {
+    return orderSelection(this, orderBy) as EntitySelection<M, N>
   }
 
   /**
@@ -184,28 +207,28 @@ export class EntitySelection implements Iterable<Entity | null> {
   }
 
   /** The entities in this selection and in `other` (4D's `and()`), in this selection's order. */
-  and(other: EntitySelection): EntitySelection {
-    return combine(this, 'AND', other)
+  and(other: EntitySelection<M, N>): EntitySelection<M, N> {
+    return combine(this, 'AND', other) as EntitySelection<M, N>
   }
 
   /** The entities of this selection, then those of `other` not in it (4D's `or()`). */
-  or(other: EntitySelection): EntitySelection {
-    return combine(this, 'OR', other)
+  or(other: EntitySelection<M, N>): EntitySelection<M, N> {
+    return combine(this, 'OR', other) as EntitySelection<M, N>
   }
 
   /** The entities of this selection that are not in `other` (4D's `minus()`, REST's EXCEPT). */
-  minus(other: EntitySelection): EntitySelection {
-    return combine(this, 'EXCEPT', other)
+  minus(other: EntitySelection<M, N>): EntitySelection<M, N> {
+    return combine(this, 'EXCEPT', other) as EntitySelection<M, N>
   }
 
   /** Whether this selection and `other` have an entity in common (REST's INTERSECT). */
-  intersects(other: EntitySelection): boolean {
+  intersects(other: EntitySelection<M, N>): boolean {
     return intersects(this, other)
   }
 
   /** This selection without its members deleted since it was made (REST's `$clean`). */
-  clean(): EntitySelection {
-    return clean(this)
+  clean(): EntitySelection<M, N> {
+    return clean(this) as EntitySelection<M, N>
   }
 
   /** Keeps this selection in the datastore's entity-set cache; `ds.entitySets.get(id)` finds it. */
@@ -214,9 +237,7 @@ export class EntitySelection implements Iterable<Entity | null> {
   }
 
   /** The live entities, deleted ones left out. */
-  toArray(): Entity[] {
-    const out: Entity[] = []
-    for (const e of this) if (e) out.push(e)
-    return out
+  toArray(): Entity<M, N>[] {
+    return [...this]
   }
 }

@@ -61,7 +61,7 @@ const fresh = (rows: number, entitySets?: EntitySetStoreOptions) => {
 
 /** Keys in order, null for a deleted member. */
 const keysOf = (s: EntitySelection): (number | null)[] =>
-  [...s].map((e) => (e ? (e.key as number) : null))
+  s.members().map((e) => (e ? (e.key as number) : null))
 
 /** Distinct keys 1…rows in random order. */
 const keysArb = (rows: number, maxLength: number) =>

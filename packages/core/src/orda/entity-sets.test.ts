@@ -45,7 +45,7 @@ describe('entity sets', () => {
     const set = Employee.all().keep()
     Employee.drop(2)
     expect(set.selection.length).toBe(3)
-    expect([...set.selection].map((e) => e?.key ?? null)).toEqual([1, null, 3])
+    expect(set.selection.members().map((e) => e?.key ?? null)).toEqual([1, null, 3])
     const cleaned = set.selection.clean()
     expect(cleaned.length).toBe(2)
     expect(cleaned.clean()).toBe(cleaned)

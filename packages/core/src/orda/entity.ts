@@ -2,9 +2,20 @@
  * @module One entity version: the stored record itself (a table keeps every version as an Entity,
  * so reading one allocates nothing). Storage values are the record's; relations, calculated and
  * alias attributes are computed on read.
+ *
+ * `Entity<M, N>` is an entity of dataclass `N` of a typed model `M` (schema/typed-model.ts): `get`
+ * then takes only the attribute names of `N` and returns each one's type. Without type arguments
+ * it is the untyped entity of any dataclass (`get(name: string): unknown`).
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../schema/definitions.js'
+import type {
+  AttributeName,
+  DataClassName,
+  ModelTypes,
+  UntypedModel,
+} from '../schema/typed-model.js'
+import type { AttributeValue, WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import { EntitySelection } from './entity-selection.js'
@@ -24,7 +35,12 @@ let lastMoment: Moment = Object.freeze({ ms: NaN })
 const momentOf = (ms: number): Moment =>
   ms === lastMoment.ms ? lastMoment : (lastMoment = Object.freeze({ ms }))
 
-export class Entity implements EntityRecord, EntityView {
+export class Entity<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+>
+  implements EntityRecord, EntityView
+{
   /** @internal The slot of this entity in its table. */
   readonly rowId: number
   /** The primary key (also `getKey()`). */
@@ -34,14 +50,14 @@ export class Entity implements EntityRecord, EntityView {
   readonly #moment: Moment
   /** @internal The stored values by storage attribute name (read them with `get`). */
   readonly values: StoredValues
-  readonly dataClass: DataClass
+  readonly dataClass: DataClass<M, N>
 
   /**
    * @internal Entities are made by their DataClass's table, one per stored version: an Entity is
    * the record of that version, frozen, with the dataclass's methods.
    */
   constructor(
-    dataClass: DataClass,
+    dataClass: DataClass<M, N>,
     rowId: number,
     key: KeyValue,
     stamp: number,
@@ -55,6 +71,12 @@ export class Entity implements EntityRecord, EntityView {
     this.values = values
     this.dataClass = dataClass
     Object.freeze(this)
+  }
+
+  // This entity and its dataclass as the engine's functions take them: a model's types only narrow
+  // what users see (the objects are the same).
+  get #self(): Entity {
+    return this as unknown as Entity
   }
 
   /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */
@@ -87,7 +109,7 @@ export class Entity implements EntityRecord, EntityView {
    *
    * @example ds.Employee.get(3)!.edit({ salary: 5200 }).save()
    */
-  edit(values?: Readonly<Record<string, unknown>>): EntityDraft {
+  edit(values?: WriteValues<M, N>): EntityDraft<M, N> {
     return new EntityDraft(this.dataClass, this, values)
   }
 
@@ -98,7 +120,7 @@ export class Entity implements EntityRecord, EntityView {
    * @throws DatastoreError EntityNotFound (1542) if it was deleted already.
    */
   drop(options: { readonly force?: boolean } = {}): void {
-    dropEntity(this.dataClass, this.key, options.force ? {} : { stamp: this.stamp })
+    dropEntity(this.#self.dataClass, this.key, options.force ? {} : { stamp: this.stamp })
   }
 
   /**
@@ -115,7 +137,7 @@ export class Entity implements EntityRecord, EntityView {
    * @example const r = ds.Employee.get(3)!.lock(); if (!r.success) console.log(r.statusText)
    */
   lock(options?: LockOptions): LockResult {
-    return lockEntity(this, options)
+    return lockEntity(this.#self, options)
   }
 
   /**
@@ -123,18 +145,21 @@ export class Entity implements EntityRecord, EntityView {
    * afterwards (also if nobody held it); status 3 if another owner holds it, 5 if it was deleted.
    */
   unlock(options?: LockOptions): LockResult {
-    return unlockEntity(this, options)
+    return unlockEntity(this.#self, options)
   }
 
   /**
    * The value of an attribute: a stored value for storage attributes, an Entity (or null) for a
    * relatedEntity, an EntitySelection for relatedEntities, the computed value for calculated and
    * alias attributes. Throws AttributeNotFound (1500) for an unknown name.
+   *
+   * With a typed model the name must be an attribute of the dataclass and the result has its type:
+   * `ds.Employee.get(3)?.get('salary')` is a `number | null`.
    */
-  get(name: string): unknown {
+  get<K extends AttributeName<M, N>>(name: K): AttributeValue<M, N, K> {
     const attr = this.dataClass.def.attributesByName.get(name)
     if (!attr) return fail('AttributeNotFound', [name, this.dataClass.name])
-    return this.valueOf(attr)
+    return this.valueOf(attr) as AttributeValue<M, N, K>
   }
 
   /** @internal */
@@ -145,10 +170,10 @@ export class Entity implements EntityRecord, EntityView {
       case 'relatedEntity': {
         const fk = this.values[attr.foreignKey]
         if (fk === null || fk === undefined) return null
-        return this.dataClass.datastore.dataClass(attr.target).get(fk)
+        return this.#self.dataClass.datastore.dataClass(attr.target).get(fk)
       }
       case 'relatedEntities': {
-        const target = this.dataClass.datastore.dataClass(attr.target)
+        const target = this.#self.dataClass.datastore.dataClass(attr.target)
         return new EntitySelection(target, target.rowIdsReferencing(attr.inverse, this.key))
       }
       case 'calculated':

@@ -8,7 +8,7 @@ import type {
   StorageAttributeDef,
 } from './definitions.js'
 import { loadModel, type LoadModelOptions } from './load-model.js'
-import { VALUE_TYPES, type ModelJson } from './model-json.js'
+import { VALUE_TYPES, type AttributeJson, type ModelJson } from './model-json.js'
 
 const company = (): ModelJson => ({
   __NAME: 'company',
@@ -475,7 +475,7 @@ describe('loadModel alias and calculated attributes', () => {
 
   it('types an alias ending on a relation with the relation type, and keeps an explicit type', () => {
     const base = company()
-    base.dataClasses[1]!.attributes.push(
+    ;(base.dataClasses[1]!.attributes as AttributeJson[]).push(
       { name: 'boss', kind: 'alias', path: 'manager' },
       { name: 'colleagues', kind: 'alias', path: 'employer.staff' },
       { name: 'bossName', kind: 'alias', path: 'manager.lastName', type: 'string' },

@@ -8,6 +8,7 @@ import type {
 } from './definitions.js'
 import { loadModel } from './load-model.js'
 import { defineModel } from './model-builder.js'
+import type { AttributeJson } from './model-json.js'
 
 const fullName = (e: Entity) => `${String(e.get('firstName'))} ${String(e.get('lastName'))}`
 
@@ -101,7 +102,7 @@ describe('defineModel', () => {
   it('hands out copies: editing toJSON() output does not change the model', () => {
     const model = shop()
     const json = model.toJSON()
-    json.dataClasses[0]!.attributes.pop()
+    ;(json.dataClasses[0]!.attributes as AttributeJson[]).pop()
     json.dataClasses[0]!.name = 'Changed'
     expect(model.toJSON().dataClasses[0]!.name).toBe('Company')
     expect(model.toJSON().dataClasses[0]!.attributes).toHaveLength(3)
@@ -155,7 +156,7 @@ describe('createDatastore with a built model', () => {
       x.key('ID', 'long').calculated('twice', 'long', (e) => Number(e.get('ID')) * 2),
     )
     const ds = createDatastore(model, { calculated: { Employee: { fullName: upper } } })
-    const fn = (dc: string, name: string) =>
+    const fn = (dc: 'Employee' | 'Extra', name: string) =>
       (ds.dataClass(dc).attribute(name) as CalculatedAttributeDef).compute
     expect(fn('Employee', 'fullName')).toBe(upper)
     // The dataclasses the options do not mention keep their builder functions.

@@ -1,16 +1,25 @@
 /**
  * @module A typed builder for people who write models in code instead of a catalog file. It produces
  * the same catalog-shaped JSON (so `toJSON()` can be saved as a model file) plus the functions of
- * calculated attributes, which JSON cannot carry.
+ * calculated attributes, which JSON cannot carry. Each step also records the attribute's type, so
+ * the model's types (schema/typed-model.ts) follow from the builder: `createDatastore(model)` is
+ * typed with no generated file.
  *
  * @example
  * const model = defineModel('shop')
  *   .dataClass('Company', (c) => c.key('ID', 'long', { autosequence: true }).storage('name', 'string').relatedEntities('staff', 'Employee', 'employer'))
  *   .dataClass('Employee', (e) => e.key('ID', 'long').storage('lastName', 'string').relatedEntity('employer', 'Company'))
- * const ds = createDatastore(model)   // ds.Company, ds.Employee are typed
+ * const ds = createDatastore(model)   // ds.Employee.get(1)?.get('employer') is an Entity of Company, or null
  */
 import type { CalculatedFn } from './definitions.js'
 import type { AttributeJson, DataClassJson, ModelJson, ValueType } from './model-json.js'
+import type {
+  Computed,
+  ModelTypes,
+  RelatedEntities,
+  RelatedEntity,
+  ValueTypes,
+} from './typed-model.js'
 
 export type CalculatedFunctions = Readonly<Record<string, Readonly<Record<string, CalculatedFn>>>>
 
@@ -28,69 +37,93 @@ export type StorageOptions = Pick<
   | 'dateOnly'
 >
 
-export class DataClassBuilder {
+// `A` plus one attribute, flattened so that editors show one object type.
+type With<A, K extends string, V> = { [P in keyof A | K]: P extends K ? V : A[P & keyof A] }
+
+// A storage attribute reads as null unless it is not_null (the key is never null: see `key`).
+type Stored<T extends ValueType, O> = ValueTypes[T] | (O extends { not_null: true } ? never : null)
+
+/** Builds one dataclass; `A` collects its attributes' types. */
+export class DataClassBuilder<A extends object = {}> {
   readonly #json: DataClassJson
+  readonly #attributes: AttributeJson[] = []
   readonly #calculated: Record<string, CalculatedFn> = {}
 
   /** @internal */
   constructor(name: string, options: Omit<DataClassJson, 'name' | 'attributes' | 'key'>) {
-    this.#json = { ...options, name, attributes: [] }
+    this.#json = { ...options, name, attributes: this.#attributes }
   }
 
-  /** The primary key attribute (a storage attribute marked identifying). */
-  key(name: string, type: ValueType, options: StorageOptions = {}): this {
+  // Every step returns this same builder; only its type grows.
+  #add<K extends string, V>(attribute: AttributeJson): DataClassBuilder<With<A, K, V>> {
+    this.#attributes.push(attribute)
+    return this as DataClassBuilder<With<A, K, V>>
+  }
+
+  /** The primary key attribute (a storage attribute marked identifying; never null). */
+  key<K extends string, T extends ValueType>(
+    name: K,
+    type: T,
+    options: StorageOptions = {},
+  ): DataClassBuilder<With<A, K, ValueTypes[T]>> {
     this.#json.key = [{ name }]
-    return this.storage(name, type, { ...options, ...{ identifying: true } } as StorageOptions)
+    return this.#add({ name, kind: 'storage', type, ...options, ...{ identifying: true } })
   }
 
-  storage(name: string, type: ValueType, options: StorageOptions = {}): this {
-    this.#json.attributes.push({ name, kind: 'storage', type, ...options })
-    return this
+  storage<K extends string, T extends ValueType, const O extends StorageOptions = {}>(
+    name: K,
+    type: T,
+    options?: O,
+  ): DataClassBuilder<With<A, K, Stored<T, O>>> {
+    return this.#add({ name, kind: 'storage', type, ...options })
   }
 
   /** An N→1 relation to `target`, its key held in `foreignKey` (see load-model.ts for the default). */
-  relatedEntity(
-    name: string,
-    target: string,
+  relatedEntity<K extends string, T extends string>(
+    name: K,
+    target: T,
     options: { foreignKey?: string; inverseName?: string } = {},
-  ): this {
-    this.#json.attributes.push({
-      name,
-      kind: 'relatedEntity',
-      type: target,
-      path: target,
-      ...options,
-    })
-    return this
+  ): DataClassBuilder<With<A, K, RelatedEntity<T>>> {
+    return this.#add({ name, kind: 'relatedEntity', type: target, path: target, ...options })
   }
 
   /** A 1→N relation: the entities of `target` whose relatedEntity `inverse` points here. */
-  relatedEntities(name: string, target: string, inverse: string): this {
-    this.#json.attributes.push({
+  relatedEntities<K extends string, T extends string>(
+    name: K,
+    target: T,
+    inverse: string,
+  ): DataClassBuilder<With<A, K, RelatedEntities<T>>> {
+    return this.#add({
       name,
       kind: 'relatedEntities',
       type: `${target}Selection`,
       path: inverse,
       reversePath: true,
     })
-    return this
   }
 
-  calculated(name: string, type: ValueType, compute: CalculatedFn): this {
-    this.#json.attributes.push({ name, kind: 'calculated', type, readOnly: true })
+  calculated<K extends string, T extends ValueType>(
+    name: K,
+    type: T,
+    compute: CalculatedFn,
+  ): DataClassBuilder<With<A, K, Computed<ValueTypes[T] | null>>> {
     this.#calculated[name] = compute
-    return this
+    return this.#add({ name, kind: 'calculated', type, readOnly: true })
   }
 
-  alias(name: string, path: string, type?: ValueType): this {
-    this.#json.attributes.push({
+  /** An alias reads what its path leads to; give `type` to have it typed (else `unknown`). */
+  alias<K extends string, T extends ValueType | undefined = undefined>(
+    name: K,
+    path: string,
+    type?: T,
+  ): DataClassBuilder<With<A, K, Computed<T extends ValueType ? ValueTypes[T] | null : unknown>>> {
+    return this.#add({
       name,
       kind: 'alias',
       path,
       readOnly: true,
       ...(type ? { type } : {}),
     })
-    return this
   }
 
   /** @internal */
@@ -99,8 +132,8 @@ export class DataClassBuilder {
   }
 }
 
-/** A model built in code. `Names` collects the dataclass names so `createDatastore` can type `ds.Employee`. */
-export class BuiltModel<Names extends string = never> {
+/** A model built in code. `M` collects the dataclasses' types so `createDatastore` can type it. */
+export class BuiltModel<M extends ModelTypes = {}> {
   readonly #name: string
   readonly #classes: DataClassJson[]
   readonly #calculated: CalculatedFunctions
@@ -113,11 +146,11 @@ export class BuiltModel<Names extends string = never> {
   }
 
   /** Adds a dataclass; returns a new model (the builder is immutable). */
-  dataClass<N extends string>(
+  dataClass<N extends string, A extends object>(
     name: N,
-    define: (c: DataClassBuilder) => DataClassBuilder,
+    define: (c: DataClassBuilder) => DataClassBuilder<A>,
     options: Omit<DataClassJson, 'name' | 'attributes' | 'key'> = {},
-  ): BuiltModel<Names | N> {
+  ): BuiltModel<With<M, N, A>> {
     const { json, calculated } = define(new DataClassBuilder(name, options)).build()
     return new BuiltModel(this.#name, [...this.#classes, json], {
       ...this.#calculated,

@@ -4,6 +4,8 @@
  * defaults. Unknown fields are kept and echoed in the catalog (4D adds new ones over time).
  */
 
+import type { ValueType } from '../values/value-types.js'
+
 export { VALUE_TYPES, type ValueType } from '../values/value-types.js'
 
 export const ATTRIBUTE_KINDS = [
@@ -15,10 +17,13 @@ export const ATTRIBUTE_KINDS = [
 ] as const
 export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number]
 
-/** One attribute as the catalog describes it. */
-export interface AttributeJson {
+/**
+ * What every attribute of the catalog may carry, whatever its kind. The kinds below narrow `kind`
+ * and `type`; the flags stay on every kind because the catalog allows them anywhere (and 4D
+ * ignores the ones that make no sense for a kind).
+ */
+export interface AttributeJsonBase {
   name: string
-  /** @default 'storage' */
   kind?: AttributeKind
   /** A ValueType for storage/calculated/alias; the target dataclass for relatedEntity; `<Class>Selection` for relatedEntities. */
   type?: string
@@ -50,6 +55,53 @@ export interface AttributeJson {
   [extra: string]: unknown
 }
 
+/** A stored value (the default kind): `type` is one of VALUE_TYPES. */
+export interface StorageAttributeJson extends AttributeJsonBase {
+  /** @default 'storage' */
+  kind?: 'storage'
+  type: ValueType
+}
+
+/** A value computed on read by a function given to the loader (`calculated` option). */
+export interface CalculatedAttributeJson extends AttributeJsonBase {
+  kind: 'calculated'
+  type: ValueType
+}
+
+/** An N→1 relation: the target dataclass is `path`, else `type`. */
+export interface RelatedEntityAttributeJson extends AttributeJsonBase {
+  kind: 'relatedEntity'
+  type?: string
+}
+
+/** A 1→N relation: `path` names the relatedEntity attribute of the target that points back. */
+export interface RelatedEntitiesAttributeJson extends AttributeJsonBase {
+  kind: 'relatedEntities'
+  /** `<Class>Selection` (the target's collectionName). */
+  type?: string
+  path: string
+}
+
+/** Another attribute read through a path of relatedEntity steps (`employer.name`). */
+export interface AliasAttributeJson extends AttributeJsonBase {
+  kind: 'alias'
+  path: string
+  /** What the path leads to; the loader works it out when it is missing. */
+  type?: string
+}
+
+/**
+ * One attribute as the catalog describes it, one shape per kind, so that a model written in
+ * TypeScript has its `kind` and storage `type` checked. A model read from a file is checked by the
+ * loader instead (see `ModelJsonDocument`).
+ */
+export type AttributeJson =
+  | StorageAttributeJson
+  | CalculatedAttributeJson
+  | RelatedEntityAttributeJson
+  | RelatedEntitiesAttributeJson
+  | AliasAttributeJson
+
 export interface DataClassJson {
   name: string
   className?: string
@@ -64,8 +116,8 @@ export interface DataClassJson {
   /** Page size of reads without `$top`. @default 100 */
   defaultTopSize?: number
   extraProperties?: Record<string, unknown>
-  attributes: AttributeJson[]
-  key?: { name: string }[]
+  attributes: readonly AttributeJson[]
+  key?: readonly { name: string }[]
   [extra: string]: unknown
 }
 
@@ -83,7 +135,24 @@ export interface MethodJson {
 export interface ModelJson {
   /** The application name (`__NAME` of the catalog, and the session cookie's suffix). */
   __NAME?: string
-  methods?: MethodJson[]
-  dataClasses: DataClassJson[]
+  methods?: readonly MethodJson[]
+  dataClasses: readonly DataClassJson[]
+  [extra: string]: unknown
+}
+
+/**
+ * A model as `JSON.parse` or `import model from './model.json'` gives it: TypeScript widens the
+ * JSON's texts to `string`, so `kind` and `type` are not the literal unions of `ModelJson`. The
+ * loader checks every field of it at run time (InvalidModel, 9020), which is why `createDatastore`
+ * and `loadModel` take it as it is.
+ */
+export interface ModelJsonDocument {
+  __NAME?: string
+  methods?: readonly { name: string; [extra: string]: unknown }[]
+  dataClasses: readonly {
+    name: string
+    attributes: readonly { name: string; kind?: string; type?: string; [extra: string]: unknown }[]
+    [extra: string]: unknown
+  }[]
   [extra: string]: unknown
 }

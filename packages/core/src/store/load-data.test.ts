@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
 import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
-import type { ModelJson } from '../schema/model-json.js'
+import type { DataClassJson, ModelJson } from '../schema/model-json.js'
 import { encodeBase64, type BinaryValue } from '../values/binary.js'
 import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
 import type { DataFile } from './load-data.js'
@@ -679,7 +679,7 @@ describe('loadData rejects bad data, naming where, and loads nothing', () => {
 
   it('rejects a missing key that is not autosequence with InvalidKey (1541)', () => {
     const m = model()
-    m.dataClasses.push({
+    ;(m.dataClasses as DataClassJson[]).push({
       name: 'Tag',
       attributes: [{ name: 'code', type: 'string', identifying: true }],
     })

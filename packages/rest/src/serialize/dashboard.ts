@@ -129,7 +129,7 @@ export function dashboard(
     const c = column(schema, dc, attr)
     if (c) columns.push(c)
   }
-  const page: (Entity | null)[] = Array.from(selection.slice(window.skip, window.top))
+  const page: (Entity | null)[] = selection.slice(window.skip, window.top).members()
   const row = (e: Entity): string =>
     JSON.stringify({ values: columns.map((c) => c.value(e.valueOf(c.attr) ?? null) ?? null) })
   return new JsonChunks(

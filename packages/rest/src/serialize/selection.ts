@@ -21,7 +21,7 @@ const DELETED = '{"__STAMP":0}'
 
 /** The page's entities, read now. */
 function snapshot(selection: EntitySelection, window: Window): (Entity | null)[] {
-  return Array.from(selection.slice(window.skip, window.top))
+  return selection.slice(window.skip, window.top).members()
 }
 
 /** The envelope, with `head`'s members first (`__queryPlan`… come before it on the real server). */
