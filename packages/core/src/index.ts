@@ -6,6 +6,15 @@
 // Datastore and its parts
 export { createDatastore, Datastore } from './orda/datastore.js'
 export type { CommitListener, DatastoreOptions, DatastoreWith } from './orda/datastore.js'
+export type { DatastoreOf, ModelSource } from './orda/datastore.js'
+export type { DraftValue } from './orda/entity-draft.js'
+export type {
+  AttributeValue,
+  ReadValue,
+  WritableName,
+  WriteValue,
+  WriteValues,
+} from './orda/attribute-types.js'
 export type { DataSnapshot } from './store/data-snapshot.js'
 export { DataClass } from './orda/data-class.js'
 export { Entity } from './orda/entity.js'
@@ -52,6 +61,28 @@ export type {
   ModelJson,
   ValueType,
 } from './schema/model-json.js'
+export type {
+  AliasAttributeJson,
+  AttributeJsonBase,
+  CalculatedAttributeJson,
+  ModelJsonDocument,
+  RelatedEntitiesAttributeJson,
+  RelatedEntityAttributeJson,
+  StorageAttributeJson,
+} from './schema/model-json.js'
+export type {
+  AttributeName,
+  Computed,
+  DataClassName,
+  ModelTypes,
+  ModelTypesOf,
+  ObjectValue,
+  RelatedEntities,
+  RelatedEntity,
+  UntypedModel,
+  ValueOfType,
+  ValueTypes,
+} from './schema/typed-model.js'
 export { isPublic, isShownAttribute } from './schema/definitions.js'
 export type {
   AliasAttributeDef,

@@ -112,15 +112,24 @@ type TargetOf<A> = A extends { readonly path: infer P extends string }
     ? T
     : never
 
-// relatedEntities: the dataclass whose relatedEntity named `path` points back at `D`.
+// relatedEntities: the dataclass `<Class>Selection` names, else the one whose relatedEntity named
+// `path` points back at `D`.
+type ToManyTarget<J, D, A> = A extends { readonly type: `${infer X}Selection` }
+  ? X extends NameOf<ClassesOf<J>>
+    ? X
+    : InverseOwner<J, D, A>
+  : InverseOwner<J, D, A>
+
 type InverseOwner<J, D, A> =
   ClassesOf<J> extends infer C
     ? C extends unknown
       ? A extends { readonly path: infer P }
-        ? TargetOf<
-            Extract<AttributeNamed<C, P>, { readonly kind: 'relatedEntity' }>
-          > extends NameOf<D>
-          ? NameOf<C>
+        ? [Extract<AttributeNamed<C, P>, { readonly kind: 'relatedEntity' }>] extends [infer R]
+          ? [R] extends [never]
+            ? never
+            : TargetOf<R> extends NameOf<D>
+              ? NameOf<C>
+              : never
           : never
         : never
       : never
@@ -146,7 +155,7 @@ type AliasType<J, D, P> = P extends `${infer Head}.${infer Rest}`
 type AttributeTypeOf<J, D, A> = A extends { readonly kind: 'relatedEntity' }
   ? RelatedEntity<TargetOf<A>>
   : A extends { readonly kind: 'relatedEntities' }
-    ? RelatedEntities<InverseOwner<J, D, A>>
+    ? RelatedEntities<ToManyTarget<J, D, A>>
     : A extends { readonly kind: 'calculated'; readonly type: infer T extends ValueType }
       ? Computed<ValueTypes[T] | null>
       : A extends { readonly kind: 'alias'; readonly path: infer P extends string }
