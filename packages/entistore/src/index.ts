@@ -26,6 +26,8 @@ export type {
   StartFixtureOptions,
 } from './fixture.js'
 export type { LoadFilesOptions } from './load-files.js'
+export { renderModelTypes, runTypesCommand } from './model-types.js'
+export type { RenderOptions, TypesCommandOptions } from './model-types.js'
 export { main } from './cli.js'
 export { clone, CloneError } from './clone.js'
 export type { CloneOptions, CloneResult } from './clone.js'
