@@ -109,7 +109,7 @@ function sortedKeys(orderBy: string, subset: readonly FullRow[] = DATA.Item): nu
 }
 
 const keysOf = (s: EntitySelection): (number | null)[] =>
-  [...s].map((e) => (e ? (e.getKey() as number) : null))
+  s.members().map((e) => (e ? (e.getKey() as number) : null))
 
 const ORDERS = [
   'rank',
