@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main, version, type CliIo } from './cli.js'
+import { renderModelTypes } from './model-types.js'
 import type { RunningServer } from './serve.js'
 
 const root = new URL('../../../', import.meta.url).pathname
@@ -352,6 +353,40 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
     expect(await fails(['serve', '-m', small(), '-p', '0', '--host', 'no-such-host.invalid'])).toBe(
       'entistore: cannot listen on no-such-host.invalid:0 (ENOTFOUND)',
     )
+  })
+})
+
+describe('entistore types', () => {
+  it('prints the types of a model, the same as the generator renders them', async () => {
+    const { code, out, err } = await run(['types', '--model', MODEL])
+    expect({ code, err }).toEqual({ code: 0, err: [] })
+    expect(out.join('\n') + '\n').toBe(
+      renderModelTypes(JSON.parse(readFileSync(MODEL, 'utf8')), { source: MODEL }),
+    )
+    expect(out[0]).toContain(`entistore types --model ${MODEL}`)
+  })
+
+  it('writes them to --out and says where', async () => {
+    const target = join(dir, 'model-types.ts')
+    const { code, out } = await run(['types', '-m', MODEL, '-o', target])
+    expect(code).toBe(0)
+    expect(out).toEqual([`Wrote the types of ${MODEL} to ${target}`])
+    expect(readFileSync(target, 'utf8')).toContain('export interface Model {')
+  })
+
+  it('needs --model (exit 2) and names a model it cannot read (exit 1)', async () => {
+    const missing = await run(['types'])
+    expect(missing.code).toBe(2)
+    expect(missing.err[0]).toBe('entistore: --model is required')
+    const bad = await run(['types', '--model', file('bad-model.json', '{"dataClasses": [')])
+    expect(bad.code).toBe(1)
+    expect(bad.err[0]).toMatch(/^entistore: .*bad-model\.json:1:\d+/)
+  })
+
+  it('is described in --help', async () => {
+    const help = (await run(['--help'])).out[0]!
+    expect(help).toContain('entistore types --model <model.json> [--out <file.ts>]')
+    expect(help).toContain('entistore types -m model.json -o src/model-types.ts')
   })
 })
 

@@ -16,6 +16,7 @@ import type { Datastore } from '@entistore/core'
 import { chaosListener, parseDelay, parseFailRate, seededRandom, type DelayRange } from './chaos.js'
 import { clone, CloneError } from './clone.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { runTypesCommand } from './model-types.js'
 import { dataSaver, type SaveResult } from './save.js'
 import { serve, type RunningServer } from './serve.js'
 import { closest } from './suggest.js'
@@ -61,6 +62,7 @@ const USAGE = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
                   [--watch] [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
+  entistore types --model <model.json> [--out <file.ts>]
   entistore --version
 
 Options of serve:
@@ -82,6 +84,10 @@ Options of clone:
   --password    the password of --user
   --page-size   entities read per request (default 1000)
 
+Options of types:
+  --model, -m   the model to write TypeScript types for (the same file serve reads)
+  --out,  -o    the .ts file to write (default: print them)
+
   --version, -v the version of entistore
   --help,  -h   this text
 
@@ -95,6 +101,8 @@ Examples:
                 a slow and flaky server, the same from run to run
   entistore clone http://127.0.0.1:8080 --out fixture
                 copy a running server's catalog and data, then: entistore serve -m fixture/model.json -d fixture/data.json
+  entistore types -m model.json -o src/model-types.ts
+                types for createDatastore<Model>(): ds.dataClass('Employee').get(3)?.get('salary') is number | null
   entistore serve -m examples/company/model.json -d examples/company/data.json
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 
@@ -172,6 +180,21 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           ? {}
           : { user: values.user as string, password: values.password as string }
       return (io) => runClone({ url, out: values.out as string, pageSize, ...login }, io)
+    },
+  },
+  types: {
+    options: {
+      model: { type: 'string', short: 'm' },
+      out: { type: 'string', short: 'o' },
+    },
+    prepare(values, positionals) {
+      noMorePositionals(positionals, 0)
+      if (values.model === undefined) throw new UsageError('--model is required')
+      const options = { model: values.model as string, out: values.out as string | undefined }
+      return async (io) => {
+        await runTypesCommand(options, io)
+        return 0
+      }
     },
   },
 }
