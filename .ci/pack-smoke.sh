@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The packages as a user of another project gets them: `npm pack` each workspace, install the three
 # tarballs into a scratch project outside the repository, then compile a smoke program against their
-# published types and run it (library, one adapter, serve()), and run the installed `entistore` CLI.
+# published types and run it (library, typed models, the node and Express adapters, the fixture,
+# serve()), and run the installed `entistore` CLI.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -23,8 +24,9 @@ echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
 
 cd "$scratch/app"
 echo '{ "name": "scratch-app", "private": true, "type": "module" }' >package.json
-npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz
+npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz express@5 @types/express@5
 cp "$repo/.ci/pack-smoke/smoke.ts" "$repo/.ci/pack-smoke/tsconfig.json" .
+npx --no-install entistore types --model "$repo/examples/company/model.json" --out model-types.ts
 # Node's types come from the repository: the scratch project installs nothing but the tarballs.
 node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json --typeRoots "$repo/node_modules/@types" --types node
 node out/smoke.js "$repo/examples/company/model.json" "$repo/examples/company/data.json"

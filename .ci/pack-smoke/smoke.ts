@@ -6,10 +6,21 @@
 import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { createDatastore, ManualClock } from '@entistore/core'
+import { readFileSync } from 'node:fs'
+import express from 'express'
+import {
+  createDatastore,
+  ManualClock,
+  type DataFile,
+  type ModelJsonDocument,
+} from '@entistore/core'
 import { createRestHandler } from '@entistore/rest'
+import { expressRest } from '@entistore/rest/express'
 import { toNodeListener } from '@entistore/rest/node'
 import { loadDatastoreFiles, serve } from 'entistore'
+import { startFixture } from 'entistore/fixture'
+// Written by the installed CLI (`entistore types`) just before this file is compiled.
+import type { Model } from './model-types.js'
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`pack smoke: ${what}`)
@@ -48,10 +59,44 @@ const body = (await res.json()) as { __COUNT: number; __ENTITIES: { lastName: st
 check(res.status === 200 && body.__COUNT === 1, 'rest/node: $filter over HTTP')
 server.close()
 
-// The entistore package: files loaded and served the way the CLI does it.
 const [modelFile, dataFile] = process.argv.slice(2)
 if (modelFile === undefined || dataFile === undefined)
   throw new Error('usage: smoke <model> <data>')
+
+// Typed models: the generated types compile against the published .d.ts files.
+const typed = createDatastore<Model>(
+  JSON.parse(readFileSync(modelFile, 'utf8')) as ModelJsonDocument,
+  { data: JSON.parse(readFileSync(dataFile, 'utf8')) as DataFile },
+)
+const salary: number | null | undefined = typed.dataClass('Employee').get(1)?.get('salary')
+check(typeof salary === 'number', 'typed models: Employee(1).salary is a number')
+
+// An optional peer: Express 5, installed by the scratch project as an app would.
+const app = express()
+app.use('/rest', expressRest(createRestHandler(typed)))
+const expressServer = app.listen(0, '127.0.0.1')
+await once(expressServer, 'listening')
+const expressBase = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`
+const one = await fetch(`${expressBase}/rest/Employee(1)`)
+check(
+  one.status === 200 && ((await one.json()) as { __KEY: string }).__KEY === '1',
+  'rest/express: Employee(1) under app.use("/rest")',
+)
+expressServer.close()
+
+// The fixture: a write over HTTP, then reset() puts the initial data back.
+const fixture = await startFixture({ model: modelFile, data: dataFile })
+const before = fixture.ds.dataClass('Employee').length
+await fetch(`${fixture.url}/rest/Employee(1)?$method=delete`, { method: 'POST' })
+const afterDelete = fixture.ds.dataClass('Employee').length
+fixture.reset()
+check(
+  afterDelete === before - 1 && fixture.ds.dataClass('Employee').length === before,
+  'fixture: reset() after a delete',
+)
+await fixture.close()
+
+// The entistore package: files loaded and served the way the CLI does it.
 const demo = await loadDatastoreFiles({ model: modelFile, data: dataFile })
 const running = await serve(demo, { port: 0 })
 const catalog = (await (await fetch(`${running.url}/rest/$catalog`)).json()) as {
