@@ -58,6 +58,17 @@ conformance(
   { basePath: '/api/v1' },
 )
 
+/** The app's own error middleware (four parameters: Express calls it only with an error). */
+function onError(
+  app: express.Express,
+  handle: (error: Error, res: express.Response) => void,
+): void {
+  app.use(
+    (error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+      handle(error, res),
+  )
+}
+
 describe('Express adapter', () => {
   const withApp = async (setup: Setup, run: (url: string) => Promise<void>): Promise<void> => {
     const served = await serveExpress(setup)(companyRest())
@@ -89,17 +100,10 @@ describe('Express adapter', () => {
     await withApp(
       (app, rest) => {
         app.use('/api', expressRest(rest))
-        app.use(
-          (
-            error: Error,
-            _req: express.Request,
-            res: express.Response,
-            _next: express.NextFunction,
-          ) => {
-            errors.push(error)
-            res.status(500).send(error.message)
-          },
-        )
+        onError(app, (error, res) => {
+          errors.push(error)
+          res.status(500).send(error.message)
+        })
       },
       async (url) => {
         const answer = await send(url, { target: '/api/Employee(1)' })
@@ -164,16 +168,9 @@ describe('Express adapter', () => {
       (app, rest) => {
         app.use(express.json())
         app.use('/rest', expressRest(rest))
-        app.use(
-          (
-            error: Error,
-            _req: express.Request,
-            res: express.Response,
-            _next: express.NextFunction,
-          ) => {
-            res.status(499).send(`app: ${(error as { type?: string }).type}`)
-          },
-        )
+        onError(app, (error, res) => {
+          res.status(499).send(`app: ${(error as { type?: string }).type}`)
+        })
       },
       async (url) => {
         const charset = await send(url, {
