@@ -44,7 +44,7 @@ export class DataClass<
   readonly #byKey: Table['byKey']
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
-  readonly #prepared = new Map<string, PreparedQuery>()
+  readonly #prepared = new Map<string, PreparedQuery<M, N>>()
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore<M>, table: Table) {
@@ -167,7 +167,7 @@ export class DataClass<
         this.#prepared.delete(this.#prepared.keys().next().value!)
       this.#prepared.set(text, prepared)
     }
-    return prepared.selectWith(params) as EntitySelection<M, N>
+    return prepared.selectWith(params)
   }
 
   /**
@@ -176,7 +176,7 @@ export class DataClass<
    *
    * @example const byName = ds.Employee.prepare('lastName = :1'); byName.first('Smith')
    */
-  prepare(text: string | QueryNode, options?: PrepareOptions): PreparedQuery {
+  prepare(text: string | QueryNode, options?: PrepareOptions): PreparedQuery<M, N> {
     return new PreparedQuery(this, text, options)
   }
 
@@ -184,7 +184,7 @@ export class DataClass<
    * A query with 4D's query settings: named `parameters`, `queryPlan`/`queryPath`, an extra
    * `orderBy`. Returns the selection with the plan objects and a text explanation.
    */
-  run(text: string | QueryNode, options: QueryOptions = {}): QueryResult {
+  run(text: string | QueryNode, options: QueryOptions = {}): QueryResult<M, N> {
     return runQuery(this, text, options)
   }
 

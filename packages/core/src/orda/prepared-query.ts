@@ -22,6 +22,7 @@ import type { AttributeIndexes } from '../indexes/index-set.js'
 import { equalityAccess, equalRows, type EqualityAccess } from '../query/planner.js'
 import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
+import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export interface PrepareOptions {
   /** Only exposed, public attributes can be named (what the REST interface allows). @default false */
@@ -35,8 +36,12 @@ interface Lookup {
   indexed(): boolean
 }
 
-export class PreparedQuery {
-  readonly dataClass: DataClass
+/** A query prepared on the dataclass `N` of the model `M` (typed like the dataclass itself). */
+export class PreparedQuery<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> {
+  readonly dataClass: DataClass<M, N>
   readonly query: QueryNode
   readonly #exposedOnly: boolean
   readonly #orderKeys: readonly BoundOrderKey[]
@@ -46,7 +51,7 @@ export class PreparedQuery {
    * Parses `text` (or takes its parsed form) and resolves it against `dataClass`. Errors that do not
    * depend on placeholder values (syntax, unknown attributes, a bad order) are thrown here.
    */
-  constructor(dataClass: DataClass, text: string | QueryNode, options: PrepareOptions = {}) {
+  constructor(dataClass: DataClass<M, N>, text: string | QueryNode, options: PrepareOptions = {}) {
     this.dataClass = dataClass
     this.query = typeof text === 'string' ? parseCached(text) : text
     this.#exposedOnly = options.exposedOnly ?? false
@@ -58,12 +63,12 @@ export class PreparedQuery {
   }
 
   /** The matching entities for these placeholder values (`:1` is the first). */
-  select(...params: unknown[]): EntitySelection {
+  select(...params: unknown[]): EntitySelection<M, N> {
     return this.selectWith(params)
   }
 
   /** The first matching entity in the query's order, or null. */
-  first(...params: unknown[]): Entity | null {
+  first(...params: unknown[]): Entity<M, N> | null {
     return this.selectWith(params).at(0) ?? null
   }
 
@@ -73,7 +78,7 @@ export class PreparedQuery {
   }
 
   /** The query with 4D's settings (named `parameters`, `queryPlan`, `queryPath`, an extra `orderBy`). */
-  run(options: Omit<QueryOptions, 'exposedOnly'> = {}): QueryResult {
+  run(options: Omit<QueryOptions, 'exposedOnly'> = {}): QueryResult<M, N> {
     // Listed, not spread: an object spread here made every query through it twice as slow.
     return runQuery(this.dataClass, this.query, {
       params: options.params,
@@ -94,7 +99,7 @@ export class PreparedQuery {
   }
 
   /** @internal `select` with the values as an array. */
-  selectWith(params: readonly unknown[]): EntitySelection {
+  selectWith(params: readonly unknown[]): EntitySelection<M, N> {
     const rows = this.#lookup?.rows(params)
     const dc = this.dataClass
     if (!rows) {

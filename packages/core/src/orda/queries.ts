@@ -6,30 +6,40 @@ import type { OrderByItemNode, QueryNode } from '../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../query/run-query.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
+import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export type { QueryOptions }
 
-export interface QueryResult extends Omit<QueryRows, 'rows' | 'ordering'> {
-  readonly selection: EntitySelection
+export interface QueryResult<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> extends Omit<QueryRows, 'rows' | 'ordering'> {
+  readonly selection: EntitySelection<M, N>
 }
 
 /** Runs a query on `dc`. `text` is a query string (or its parsed form); an empty string selects all. */
-export function runQuery(
-  dc: DataClass,
+export function runQuery<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
   text: string | QueryNode,
   options: QueryOptions = {},
-): QueryResult {
+): QueryResult<M, N> {
   return resultOf(dc, queryRows(dc.datastore.querySource, dc.def, text, options))
 }
 
 /** The selection of a query's rows. */
-export function selectionOf(dc: DataClass, found: QueryRows): EntitySelection {
+export function selectionOf<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  found: QueryRows,
+): EntitySelection<M, N> {
   return new EntitySelection(dc, found.rows, found.ordering)
 }
 
 // Fields listed, never spread: an object spread on this path doubled the cost of a small query.
-function resultOf(dc: DataClass, found: QueryRows): QueryResult {
-  const result: { -readonly [K in keyof QueryResult]: QueryResult[K] } = {
+function resultOf<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  found: QueryRows,
+): QueryResult<M, N> {
+  const result: { -readonly [K in keyof QueryResult<M, N>]: QueryResult<M, N>[K] } = {
     selection: selectionOf(dc, found),
     plan: found.plan,
     explain: found.explain,

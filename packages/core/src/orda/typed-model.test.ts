@@ -143,6 +143,18 @@ describe('a typed datastore', () => {
     expect(() => ds.dataClass('Employe')).toThrow(/Employe/)
   })
 
+  it('types what prepare() and run() find like query()', () => {
+    const ds = typed()
+    const byName = ds.Employee.prepare('lastName = :1')
+    const found = byName.first('Lovelace')
+    expectTypeOf(found).toEqualTypeOf<Entity<Model, 'Employee'> | null>()
+    expect(found?.get('salary')).toBe(5000)
+    expectTypeOf(byName.select('Turing')).toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    const { selection } = ds.Employee.run('salary > :1', { params: [1000] })
+    expectTypeOf(selection).toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    expect([...selection].map((e) => e.get('lastName'))).toEqual(['Lovelace'])
+  })
+
   it('iterates the live entities of a selection, typed, with no null to check', () => {
     const ds = typed()
     const all = ds.Employee.all()
