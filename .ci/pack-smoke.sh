@@ -11,13 +11,14 @@ mkdir -p "$scratch/tarballs" "$scratch/app"
 
 (cd "$repo" && npm pack --workspaces --pack-destination "$scratch/tarballs" --silent >/dev/null)
 for t in "$scratch"/tarballs/*.tgz; do
-  # The listing is read whole first: `grep -q` stopping early would fail tar under pipefail.
+  # The listing is read whole first, and grep reads it from a here-string: `grep -q` stopping early
+  # would fail the writer of a pipe under pipefail.
   listing=$(tar -tzf "$t")
-  if echo "$listing" | grep -Eq '\.tsbuildinfo$|\.test\.ts$|\.fixture\.ts$'; then
+  if grep -Eq '\.tsbuildinfo$|\.test\.ts$|\.fixture\.ts$' <<<"$listing"; then
     echo "pack smoke: $(basename "$t") carries a build cache or a test file"; exit 1
   fi
   for f in package/README.md package/LICENSE package/dist/index.js package/dist/index.d.ts; do
-    echo "$listing" | grep -qx "$f" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }
+    grep -qx "$f" <<<"$listing" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }
   done
 done
 echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
