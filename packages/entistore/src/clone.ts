@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import {
   createDatastore,
   DatastoreError,
+  dumpData,
   parseDate,
   type DataFile,
   type ModelJson,
@@ -188,15 +189,18 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const data: Record<string, object[]> = {}
   const counts: Record<string, number> = {}
   const classes = model.dataClasses as unknown as CatalogDataClass[]
-  const keyTypes = new Map(
-    classes.map((dc) => [dc.name, dc.attributes.find((a) => a.name === dc.key?.[0]?.name)?.type]),
-  )
   for (const dc of classes) {
-    data[dc.name] = await readDataClass(client, dc, options.pageSize ?? 1000, keyTypes)
+    data[dc.name] = await readDataClass(client, dc, options.pageSize ?? 1000)
     counts[dc.name] = data[dc.name]!.length
   }
+  // Loaded before anything is written, so that a copy serve would refuse is reported instead; the
+  // file written is the loaded copy's dump, in the form --save writes (related keys of their
+  // target's key type, as the loader read them from the wire's `__deferred`).
+  let saved: DataFile
   try {
-    createDatastore(model).loadData(data)
+    const copy = createDatastore(model)
+    copy.loadData(data)
+    saved = dumpData(copy)
   } catch (e) {
     if (!DatastoreError.is(e)) throw e
     throw new CloneError(`the copy of ${client.base} would not load: ${e.message}`)
@@ -205,13 +209,13 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const modelFile = join(options.out, 'model.json')
   const dataFile = join(options.out, 'data.json')
   await writeFileAtomic(modelFile, `${JSON.stringify(model, null, 2)}\n`)
-  await writeFileAtomic(dataFile, dataFileText(data))
+  await writeFileAtomic(dataFile, dataFileText(saved))
   return {
     name: model.__NAME ?? 'entistore',
     base: client.base,
     counts,
     model,
-    data,
+    data: saved,
     modelFile,
     dataFile,
   }
@@ -233,12 +237,7 @@ interface Page {
 }
 
 /** Every entity of `dc`, paged through one entity set, as data file rows. */
-async function readDataClass(
-  client: Client,
-  dc: CatalogDataClass,
-  pageSize: number,
-  keyTypes: ReadonlyMap<string, string | undefined>,
-) {
+async function readDataClass(client: Client, dc: CatalogDataClass, pageSize: number) {
   const path = `/${encodeURIComponent(dc.name)}`
   const first = (await client.json(
     `${path}?$method=entityset&$timeout=3600&$top=${pageSize}`,
@@ -249,7 +248,7 @@ async function readDataClass(
   if (typeof set !== 'string')
     throw new CloneError(`${client.url(path)}?$method=entityset did not answer an entity set`)
   const rows: object[] = []
-  const reader = new RowReader(client, dc, keyTypes)
+  const reader = new RowReader(client, dc)
   try {
     let page = first.__ENTITIES
     let read = 0
@@ -282,16 +281,10 @@ class RowReader {
   readonly #dc: CatalogDataClass
   readonly #written: readonly CatalogAttribute[]
   readonly #keyName: string | undefined
-  readonly #keyTypes: ReadonlyMap<string, string | undefined>
 
-  constructor(
-    client: Client,
-    dc: CatalogDataClass,
-    keyTypes: ReadonlyMap<string, string | undefined>,
-  ) {
+  constructor(client: Client, dc: CatalogDataClass) {
     this.#client = client
     this.#dc = dc
-    this.#keyTypes = keyTypes
     const storage = new Set(
       dc.attributes.filter((a) => (a.kind ?? 'storage') === 'storage').map((a) => a.name),
     )
@@ -319,7 +312,7 @@ class RowReader {
       if (v === undefined || v === null) continue
       const value =
         (attr.kind ?? 'storage') === 'relatedEntity'
-          ? relatedKey(v, this.#keyTypes.get(attr.path ?? attr.type ?? ''))
+          ? v // {"__deferred": {"__KEY": …}}, which the loader reads as the target's key
           : attr.type === 'image' || attr.type === 'blob'
             ? await this.#binary(v, attr)
             : attr.type === 'date' && typeof v === 'string'
@@ -347,17 +340,4 @@ class RowReader {
       type: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream',
     }
   }
-}
-
-const NUMERIC_KEY_TYPES = new Set(['long', 'long64', 'word', 'byte'])
-
-/**
- * The related key of a relation as a read shows it (`{"__deferred": {"__KEY": "3"}}`), as a
- * number when the related dataclass's key is one (`__KEY` is text on the wire).
- */
-function relatedKey(v: unknown, keyType: string | undefined): unknown {
-  const key = isRecord(v) && isRecord(v.__deferred) ? v.__deferred.__KEY : undefined
-  return typeof key === 'string' && NUMERIC_KEY_TYPES.has(keyType ?? '') && /^-?\d+$/.test(key)
-    ? Number(key)
-    : key
 }
