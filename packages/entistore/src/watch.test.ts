@@ -1,4 +1,5 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { EventEmitter } from 'node:events'
+import { mkdtempSync, renameSync, rmSync, writeFileSync, type FSWatcher } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,6 +46,92 @@ describe('debounce', () => {
     call()
     t.fire()
     expect(runs).toBe(2)
+  })
+
+  it('cancel() drops the call still waiting, and a later call arms it again', () => {
+    const t = manualTimers()
+    let runs = 0
+    const call = debounce(() => runs++, 100, t.timers)
+    call()
+    call.cancel()
+    expect(t.pending.size).toBe(0)
+    t.fire()
+    expect(runs).toBe(0)
+    call.cancel()
+    call()
+    t.fire()
+    expect(runs).toBe(1)
+  })
+})
+
+/** Directory watchers the test drives: `emit('change', ...)`, `emit('error', ...)`. */
+function fakeWatchers() {
+  const made: { dir: string; watcher: EventEmitter & { closed: boolean } }[] = []
+  const watch = (dir: string, listener: (event: string, name: string | null) => void) => {
+    const watcher = Object.assign(new EventEmitter(), {
+      closed: false,
+      close() {
+        watcher.closed = true
+      },
+    })
+    watcher.on('change', listener)
+    made.push({ dir, watcher })
+    return watcher as unknown as FSWatcher
+  }
+  return { watch, made }
+}
+
+describe('watchFiles, driven by fake watchers', () => {
+  it('after stop, a change seen just before does not call onChange', () => {
+    const t = manualTimers()
+    const w = fakeWatchers()
+    let changes = 0
+    const stop = watchFiles([join(dir, 'a.json')], () => changes++, {
+      timers: t.timers,
+      watch: w.watch,
+    })
+    w.made[0]!.watcher.emit('change', 'change', 'other.json')
+    expect(t.pending.size).toBe(0)
+    w.made[0]!.watcher.emit('change', 'change', 'a.json')
+    expect(t.pending.size).toBe(1)
+    stop()
+    expect(w.made[0]!.watcher.closed).toBe(true)
+    t.fire()
+    expect(changes).toBe(0)
+  })
+
+  it('a watcher error stops every watcher and is told to onError, not thrown', () => {
+    const t = manualTimers()
+    const w = fakeWatchers()
+    const errors: Error[] = []
+    let changes = 0
+    watchFiles([join(dir, 'a.json'), join(dir, 'sub', 'b.json')], () => changes++, {
+      timers: t.timers,
+      watch: w.watch,
+      onError: (e) => errors.push(e),
+    })
+    expect(w.made.map((m) => m.dir)).toEqual([dir, join(dir, 'sub')])
+    w.made[0]!.watcher.emit('change', 'rename', 'a.json')
+    const gone = Object.assign(new Error('watch failed'), { code: 'EPERM' })
+    w.made[1]!.watcher.emit('error', gone)
+    expect(errors).toEqual([gone])
+    expect(w.made.map((m) => m.watcher.closed)).toEqual([true, true])
+    t.fire()
+    w.made[0]!.watcher.emit('change', 'rename', 'a.json')
+    expect(t.pending.size).toBe(0)
+    expect(changes).toBe(0)
+  })
+
+  it('a directory that cannot be watched closes the ones already watched', () => {
+    const w = fakeWatchers()
+    const watch = (d: string, listener: (event: string, name: string | null) => void) => {
+      if (d !== dir) throw Object.assign(new Error('no more watches'), { code: 'ENOSPC' })
+      return w.watch(d, listener)
+    }
+    expect(() =>
+      watchFiles([join(dir, 'a.json'), join(dir, 'sub', 'b.json')], () => {}, { watch }),
+    ).toThrow('no more watches')
+    expect(w.made.map((m) => m.watcher.closed)).toEqual([true])
   })
 })
 
@@ -109,6 +196,33 @@ describe('Reloader', () => {
     writeFileSync(file, 'four')
     await reloader.request()
     expect(outcomes[3]).toEqual({ kind: 'unchanged' })
+  })
+
+  it('reports a replace that throws as a failed reload, and what onOutcome throws as one too', async () => {
+    const file = join(dir, `r-${Math.random()}.json`)
+    writeFileSync(file, 'one')
+    const outcomes: ReloadOutcome[] = []
+    let throwIn: 'replace' | 'onOutcome' = 'replace'
+    const reloader = new Reloader({
+      files: [file],
+      load: async () => createDatastore(model as never),
+      replace: () => {
+        if (throwIn === 'replace') throw new Error('replace broke')
+      },
+      onOutcome: (o) => {
+        outcomes.push(o)
+        if (throwIn === 'onOutcome') throw new Error('onOutcome broke')
+      },
+    })
+    await reloader.noteServed()
+    writeFileSync(file, 'two')
+    await reloader.request()
+    expect(outcomes).toEqual([{ kind: 'failed', error: new Error('replace broke') }])
+    throwIn = 'onOutcome'
+    // Resolves (an unhandled rejection would fail the run): told once more, as a failure.
+    await reloader.request()
+    expect(outcomes.slice(1).map((o) => o.kind)).toEqual(['reloaded', 'failed'])
+    expect(outcomes[2]).toEqual({ kind: 'failed', error: new Error('onOutcome broke') })
   })
 
   it('runs one reload at a time, and once more for requests made during it', async () => {

@@ -24,11 +24,17 @@ export const realTimers: Timers = {
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
 }
 
+/** A debounced function: `cancel()` drops a call still waiting. */
+export interface Debounced {
+  (): void
+  cancel(): void
+}
+
 /** Calls `fn` once `ms` have passed without another call. */
-export function debounce(fn: () => void, ms: number, timers: Timers = realTimers): () => void {
+export function debounce(fn: () => void, ms: number, timers: Timers = realTimers): Debounced {
   let pending: unknown
   let armed = false
-  return () => {
+  const call = (): void => {
     if (armed) timers.clear(pending)
     armed = true
     pending = timers.set(() => {
@@ -36,16 +42,40 @@ export function debounce(fn: () => void, ms: number, timers: Timers = realTimers
       fn()
     }, ms)
   }
+  return Object.assign(call, {
+    cancel: () => {
+      if (armed) timers.clear(pending)
+      armed = false
+    },
+  })
+}
+
+export interface WatchOptions {
+  /** @default 100 */
+  readonly debounceMs?: number
+  readonly timers?: Timers
+  /**
+   * Told when a watch fails (its directory deleted or no longer readable, the system out of
+   * watches): watching stops, and whoever watched decides what to say. Without it, the error of
+   * an FSWatcher would end the process.
+   */
+  readonly onError?: (error: Error) => void
+  /** Makes one directory's watcher. @default fs.watch */
+  readonly watch?: (
+    dir: string,
+    listener: (event: string, name: string | null) => void,
+  ) => FSWatcher
 }
 
 /**
  * Calls `onChange` (debounced) when any of `files` is written, created, renamed over or deleted.
- * Returns the function that stops watching.
+ * Returns the function that stops watching: after it, `onChange` is not called any more, not even
+ * for a change seen just before.
  */
 export function watchFiles(
   files: readonly string[],
   onChange: () => void,
-  options: { readonly debounceMs?: number; readonly timers?: Timers } = {},
+  options: WatchOptions = {},
 ): () => void {
   const changed = debounce(onChange, options.debounceMs ?? 100, options.timers)
   const namesByDir = new Map<string, Set<string>>()
@@ -55,15 +85,33 @@ export function watchFiles(
     names.add(basename(path))
     namesByDir.set(dirname(path), names)
   }
-  const watchers: FSWatcher[] = [...namesByDir].map(([dir, names]) =>
-    // A null file name (some systems) could be any file: reloading is the safe answer.
-    watch(dir, (_event, name) => {
-      if (name === null || names.has(name)) changed()
-    }),
-  )
-  return () => {
+  const watchers: FSWatcher[] = []
+  let stopped = false
+  const stop = (): void => {
+    stopped = true
+    changed.cancel()
     for (const w of watchers) w.close()
   }
+  const makeWatcher = options.watch ?? ((dir, listener) => watch(dir, listener))
+  try {
+    for (const [dir, names] of namesByDir) {
+      const watcher = makeWatcher(dir, (_event, name) => {
+        // A null file name (some systems) could be any file: reloading is the safe answer.
+        if (!stopped && (name === null || names.has(name))) changed()
+      })
+      watchers.push(watcher)
+      watcher.on('error', (error: Error) => {
+        if (stopped) return
+        stop()
+        options.onError?.(error)
+      })
+    }
+  } catch (e) {
+    // The second directory failing (ENOSPC) must not leave the first one watched.
+    stop()
+    throw e
+  }
+  return stop
 }
 
 /** What one reload did. */
@@ -109,20 +157,41 @@ export class Reloader {
     this.#served = this.#served.map((t, j) => (j === i ? text : t))
   }
 
-  /** Reloads now (or after the reload running now); resolves once done. */
+  /** Reloads now (or after the reload running now); resolves once done, never rejects. */
   request(): Promise<void> {
     if (this.#running) {
       this.#again = true
       return this.#running
     }
-    this.#running = this.#run().finally(() => {
-      this.#running = undefined
-      if (this.#again) {
-        this.#again = false
-        void this.request()
-      }
-    })
+    this.#running = this.#run()
+      .then((outcome) => this.#report(outcome))
+      .finally(() => {
+        this.#running = undefined
+        if (this.#again) {
+          this.#again = false
+          void this.request()
+        }
+      })
     return this.#running
+  }
+
+  /**
+   * Tells onOutcome. A request runs from a file watcher, where nobody awaits it: what onOutcome
+   * throws is told to it once more as a failed outcome, and then dropped rather than left to end
+   * the process as an unhandled rejection.
+   */
+  #report(outcome: ReloadOutcome): void {
+    const { onOutcome } = this.#options
+    try {
+      onOutcome(outcome)
+    } catch (error) {
+      if (outcome.kind === 'failed') return
+      try {
+        onOutcome({ kind: 'failed', error })
+      } catch {
+        // Nothing is left to tell it to.
+      }
+    }
   }
 
   async #texts(): Promise<string[]> {
@@ -130,22 +199,19 @@ export class Reloader {
     return Promise.all(this.#options.files.map((f) => readFile(f, 'utf8').catch(() => '\0')))
   }
 
-  async #run(): Promise<void> {
-    const { load, replace, onOutcome } = this.#options
-    const texts = await this.#texts()
-    if (this.#served !== undefined && texts.every((t, i) => t === this.#served![i])) {
-      onOutcome({ kind: 'unchanged' })
-      return
-    }
-    let ds: Datastore
+  async #run(): Promise<ReloadOutcome> {
+    const { load, replace } = this.#options
     try {
-      ds = await load()
+      const texts = await this.#texts()
+      if (this.#served !== undefined && texts.every((t, i) => t === this.#served![i]))
+        return { kind: 'unchanged' }
+      // A load or a replace that throws leaves the previous datastore served.
+      const ds = await load()
+      replace(ds)
+      this.#served = texts
+      return { kind: 'reloaded', ds }
     } catch (error) {
-      onOutcome({ kind: 'failed', error })
-      return
+      return { kind: 'failed', error }
     }
-    replace(ds)
-    this.#served = texts
-    onOutcome({ kind: 'reloaded', ds })
   }
 }
