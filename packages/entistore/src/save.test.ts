@@ -33,6 +33,23 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([])
   })
 
+  it('calls beforeRename with the text on disk and the file not yet replaced', async () => {
+    const file = join(dir, 'b.json')
+    writeFileSync(file, 'old')
+    const seen: string[][] = []
+    await writeFileAtomic(file, 'new', {
+      beforeRename: () => {
+        const temps = readdirSync(dir).filter((f) => f.startsWith('.b.json.'))
+        seen.push([
+          readFileSync(file, 'utf8'),
+          ...temps.map((t) => readFileSync(join(dir, t), 'utf8')),
+        ])
+      },
+    })
+    expect(seen).toEqual([['old', 'new']])
+    expect(readFileSync(file, 'utf8')).toBe('new')
+  })
+
   it('fails without touching anything when the folder does not exist', async () => {
     await expect(writeFileAtomic(join(dir, 'no/such/dir/a.json'), 'x')).rejects.toThrow(/ENOENT/)
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([])
@@ -55,7 +72,8 @@ describe('dataSaver', () => {
     const ds = createDatastore(model)
     ds.dataClass('Item').create({ label: 'one' })
     const file = join(dir, 'saved.json')
-    const saver = dataSaver(file, () => ds)
+    const told: string[] = []
+    const saver = dataSaver(file, () => ds, { beforeReplace: (text) => told.push(text) })
     const first = saver.save()
     ds.dataClass('Item').create({ label: 'two' })
     const second = saver.save()
@@ -63,6 +81,7 @@ describe('dataSaver', () => {
     expect(a.entities).toBe(1)
     expect(b.entities).toBe(2)
     expect(readFileSync(file, 'utf8')).toBe(b.text)
+    expect(told).toEqual([a.text, b.text])
     const again = createDatastore(model)
     again.loadData(JSON.parse(readFileSync(file, 'utf8')))
     expect(dumpData(again)).toEqual(dumpData(ds))

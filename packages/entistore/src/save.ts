@@ -12,8 +12,16 @@ import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { dumpData, type Datastore, type DanglingReference, type DataFile } from '@entistore/core'
 
-/** Writes `text` to `file` through a temporary file in the same directory, fsync and rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+/**
+ * Writes `text` to `file` through a temporary file in the same directory, fsync and rename.
+ * `beforeRename` runs once the text is on disk, just before the file takes it: a watcher of `file`
+ * (the CLI's `--watch`) learns what it will read before it can see it.
+ */
+export async function writeFileAtomic(
+  file: string,
+  text: string,
+  options: { readonly beforeRename?: () => void } = {},
+): Promise<void> {
   // Same directory: a rename across file systems is not atomic (and fails with EXDEV).
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   try {
@@ -24,6 +32,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     } finally {
       await handle.close()
     }
+    options.beforeRename?.()
     await rename(temp, file)
   } catch (e) {
     await unlink(temp).catch(() => {})
@@ -52,7 +61,7 @@ export function dataFileText(data: DataFile): string {
 
 export interface SaveResult {
   readonly file: string
-  /** The text written (the watcher compares it with what it reads next). */
+  /** The text written. */
   readonly text: string
   readonly entities: number
   readonly dangling: readonly DanglingReference[]
@@ -60,9 +69,14 @@ export interface SaveResult {
 
 /**
  * Saves `ds()` to `file`, as it is when `save` is called; writes never overlap (a second one waits
- * for the first), so the file always ends up holding the later picture.
+ * for the first), so the file always ends up holding the later picture. `beforeReplace` is told the
+ * text just before the file takes it (writeFileAtomic's `beforeRename`).
  */
-export function dataSaver(file: string, ds: () => Datastore): { save(): Promise<SaveResult> } {
+export function dataSaver(
+  file: string,
+  ds: () => Datastore,
+  options: { readonly beforeReplace?: (text: string) => void } = {},
+): { save(): Promise<SaveResult> } {
   let last: Promise<unknown> = Promise.resolve()
   return {
     save() {
@@ -72,7 +86,9 @@ export function dataSaver(file: string, ds: () => Datastore): { save(): Promise<
       const text = dataFileText(data)
       const entities = Object.values(data).reduce((n, rows) => n + rows.length, 0)
       const next = last.then(async () => {
-        await writeFileAtomic(file, text)
+        await writeFileAtomic(file, text, {
+          beforeRename: () => options.beforeReplace?.(text),
+        })
         return { file, text, entities, dangling }
       })
       last = next.catch(() => {})
