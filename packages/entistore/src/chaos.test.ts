@@ -41,13 +41,21 @@ async function start(options: ChaosOptions): Promise<{ url: string; reached: () 
 
 /** A timer that runs nothing until the test says so. */
 function manualSchedule() {
-  const pending: { fn: () => void; ms: number }[] = []
+  const pending: { fn: () => void; ms: number; cancelled: boolean }[] = []
   let waiting: (() => void) | undefined
+  let cancelledOne: (() => void) | undefined
   return {
     schedule: (fn: () => void, ms: number) => {
-      pending.push({ fn, ms })
+      const entry = { fn, ms, cancelled: false }
+      pending.push(entry)
       waiting?.()
+      return () => {
+        entry.cancelled = true
+        cancelledOne?.()
+      }
     },
+    /** Resolves once a delay is cancelled. */
+    cancelled: new Promise<void>((resolve) => (cancelledOne = resolve)),
     pending,
     /** Resolves once `n` delays are waiting. */
     until(n: number): Promise<void> {
@@ -140,6 +148,27 @@ describe('--delay', () => {
     expect(timer.pending[0]!.ms).toBe(250)
     timer.pending[0]!.fn()
     expect((await res).status).toBe(503)
+    expect(timer.pending[0]!.cancelled).toBe(false)
+  })
+
+  it('cancels the delay of a request whose connection closes, and answers it nothing', async () => {
+    const timer = manualSchedule()
+    const { reached, url } = await start({
+      delay: { min: 60_000, max: 60_000 },
+      schedule: timer.schedule,
+    })
+    const res = fetch(`${url}/rest/Item`).then(
+      (r) => r.status,
+      () => 'no answer',
+    )
+    await timer.until(1)
+    // What the CLI does on SIGINT: closing the server closes every connection.
+    await running!.close()
+    running = undefined
+    await timer.cancelled
+    expect(timer.pending[0]!.cancelled).toBe(true)
+    expect(await res).toBe('no answer')
+    expect(reached()).toBe(0)
   })
 })
 

@@ -24,8 +24,16 @@ export interface ChaosOptions {
   readonly failRate?: number
   /** Draws from [0, 1). @default Math.random */
   readonly random?: () => number
-  /** Runs `fn` after `ms` milliseconds. @default setTimeout */
-  readonly schedule?: (fn: () => void, ms: number) => void
+  /** Runs `fn` after `ms` milliseconds; returns the function that cancels it. @default setTimeout */
+  readonly schedule?: Schedule
+}
+
+/** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
+export type Schedule = (fn: () => void, ms: number) => () => void
+
+const realSchedule: Schedule = (fn, ms) => {
+  const timer = setTimeout(fn, ms)
+  return () => clearTimeout(timer)
 }
 
 /**
@@ -72,7 +80,7 @@ export function chaosListener(
   options: ChaosOptions,
 ): RequestListener {
   const random = options.random ?? Math.random
-  const schedule = options.schedule ?? ((fn, ms) => void setTimeout(fn, ms))
+  const schedule = options.schedule ?? realSchedule
   const failRate = options.failRate ?? 0
   const delay = options.delay
   const answer = (req: IncomingMessage, res: ServerResponse): void => {
@@ -87,6 +95,13 @@ export function chaosListener(
   if (delay === undefined || delay.max === 0) return answer
   return (req, res) => {
     const ms = delay.min + Math.floor(random() * (delay.max - delay.min + 1))
-    schedule(() => answer(req, res), ms)
+    const cancel = schedule(() => {
+      res.off('close', cancel)
+      answer(req, res)
+    }, ms)
+    // A connection closed while its request waits (the client gone, or the server closing on
+    // SIGINT, which closes every connection) gets no answer, and its timer must not keep the
+    // process alive for up to the longest delay.
+    res.once('close', cancel)
   }
 }

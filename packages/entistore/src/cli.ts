@@ -13,7 +13,14 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { Datastore } from '@entistore/core'
-import { chaosListener, parseDelay, parseFailRate, seededRandom, type DelayRange } from './chaos.js'
+import {
+  chaosListener,
+  parseDelay,
+  parseFailRate,
+  seededRandom,
+  type DelayRange,
+  type Schedule,
+} from './chaos.js'
 import { clone, CloneError } from './clone.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { runTypesCommand } from './model-types.js'
@@ -39,8 +46,11 @@ export interface CliIo {
   readonly onSave?: (result: SaveResult | Error) => void
   /** Told about every `--watch` reload (tests wait on it). */
   readonly onReload?: (outcome: ReloadOutcome) => void
-  /** Runs `fn` after `ms` milliseconds, for `--delay` (tests end delays themselves). @default setTimeout */
-  readonly schedule?: (fn: () => void, ms: number) => void
+  /**
+   * Runs `fn` after `ms` milliseconds, for `--delay` (tests end delays themselves); returns the
+   * function that cancels it. @default setTimeout
+   */
+  readonly schedule?: Schedule
   /** How long `--watch` waits after the last change before reloading. @default 100 */
   readonly watchDebounceMs?: number
 }
@@ -260,10 +270,16 @@ const defaultIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 }
 
+/** The first SIGINT or SIGTERM; then neither is listened to any more (a second one ends the process). */
 function signals(): Promise<void> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve())
-    process.once('SIGTERM', () => resolve())
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
   })
 }
 
@@ -355,6 +371,9 @@ interface ServeCliOptions {
   readonly seed: number | undefined
 }
 
+/** Whether --delay or --fail-rate asks for a slow or flaky server. */
+const hasChaos = (o: ServeCliOptions): boolean => o.delay !== undefined || (o.failRate ?? 0) > 0
+
 /** `company-demo (Company 24, Employee 360, Project 40)` */
 const describe = (ds: Datastore): string =>
   `${ds.name} (${ds.dataClasses.map((dc) => `${dc.name} ${dc.length}`).join(', ')})`
@@ -364,7 +383,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const ds = await loadDatastoreFiles(files)
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
-  const chaos = o.delay !== undefined || (o.failRate ?? 0) > 0
+  const chaos = hasChaos(o)
   const random = o.seed === undefined ? Math.random : seededRandom(o.seed)
   let server: RunningServer
   try {
@@ -399,8 +418,42 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     else throw e
     return 1
   }
-  io.out(`Entistore serving ${describe(ds)} at ${server.url}/rest/$catalog`)
-  if (chaos) {
+  const stops = new Stops()
+  try {
+    return await whileServing(o, io, files, server, stops)
+  } finally {
+    // Also when something threw while serving (fs.watch out of watches, onListening): a server
+    // left open would keep the process alive with main() already returned.
+    stops.stopAll()
+    await server.close()
+  }
+}
+
+/** The functions that stop what a running server started (the watch, the save signal). */
+class Stops {
+  readonly #stops: (() => void)[] = []
+  add(stop: () => void): void {
+    this.#stops.push(stop)
+  }
+  /** Runs each once; the later calls do nothing. */
+  stopAll(): void {
+    for (const stop of this.#stops.splice(0)) stop()
+  }
+}
+
+/**
+ * The life of a listening server: says what it serves, watches and saves as asked, waits for the
+ * stop signal, saves on exit. What it starts goes into `stops`, which runServe runs whatever happens.
+ */
+async function whileServing(
+  o: ServeCliOptions,
+  io: CliIo,
+  files: Parameters<typeof loadDatastoreFiles>[0],
+  server: RunningServer,
+  stops: Stops,
+): Promise<number> {
+  io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
+  if (hasChaos(o)) {
     const parts = [
       o.delay === undefined
         ? undefined
@@ -430,21 +483,32 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
         },
       })
     : undefined
-  let stopWatching = (): void => {}
   if (reloader) {
     await reloader.noteServed()
-    stopWatching = watchFiles(watched, () => void reloader.request(), {
-      debounceMs: io.watchDebounceMs ?? 100,
-    })
+    stops.add(
+      watchFiles(watched, () => void reloader.request(), {
+        debounceMs: io.watchDebounceMs ?? 100,
+        onError: (e) =>
+          io.err(
+            `entistore: stopped watching ${watched.join(' and ')} (${e.message}); still serving the data loaded last`,
+          ),
+      }),
+    )
     io.out(`Watching ${watched.join(' and ')} for changes`)
   }
 
-  const saver = o.save === undefined ? undefined : dataSaver(o.save, () => server.ds)
+  const saveTo = o.save
+  const saver =
+    saveTo === undefined
+      ? undefined
+      : dataSaver(saveTo, () => server.ds, {
+          // Noted before the file changes, so that --watch never takes our own save for a change.
+          beforeReplace: (text) => reloader?.noteWritten(saveTo, text),
+        })
   const save = async (): Promise<boolean> => {
     if (!saver) return true
     try {
       const result = await saver.save()
-      reloader?.noteWritten(result.file, result.text)
       for (const d of result.dangling)
         io.err(
           `entistore: ${d.location} names ${d.target} ${JSON.stringify(d.key)}, which was deleted: saved as null`,
@@ -453,20 +517,18 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       io.onSave?.(result)
       return true
     } catch (e) {
-      io.err(`entistore: cannot save the data to ${o.save}: ${(e as Error).message}`)
+      io.err(`entistore: cannot save the data to ${saveTo}: ${(e as Error).message}`)
       io.onSave?.(e as Error)
       return false
     }
   }
-  const stopSaveSignal = saver ? (io.saveSignal ?? sigusr2)(() => void save()) : () => {}
+  if (saver) stops.add((io.saveSignal ?? sigusr2)(() => void save()))
 
   io.onListening?.(server)
   await (io.stopSignal ?? signals())
-  stopWatching()
-  stopSaveSignal()
-  const saved = await save()
-  await server.close()
-  return saved ? 0 : 1
+  // No reload and no save signal once stopping: the save on exit is the last word.
+  stops.stopAll()
+  return (await save()) ? 0 : 1
 }
 
 async function runClone(
