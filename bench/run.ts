@@ -29,6 +29,7 @@ import {
   type Align,
 } from './report.ts'
 import { AGGREGATE_OPS, aggregateGroups } from './suites/aggregate.bench.ts'
+import { runAdaptersSuite, type AdaptersOptions } from './suites/adapters.bench.ts'
 import { runHttpSuite, type GoalRow, type HttpOptions } from './suites/http.bench.ts'
 import { addPeerCases, buildLoki, type LokiPeople } from './suites/peers.bench.ts'
 import {
@@ -63,7 +64,16 @@ import {
 
 // ---------------------------------------------------------------- options
 
-const SUITES = ['query', 'text', 'http', 'writes', 'aggregate', 'sets', 'fixture'] as const
+const SUITES = [
+  'query',
+  'text',
+  'http',
+  'writes',
+  'aggregate',
+  'sets',
+  'fixture',
+  'adapters',
+] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
 const QUERY_OPS = [
@@ -96,6 +106,7 @@ interface Options {
   fixtureRows: number
   http: HttpOptions
   writes: WritesOptions
+  adapters: AdaptersOptions
   build: BuildChoice
 }
 
@@ -110,7 +121,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture   suites to run (default all)
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters   suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
                      text-in100), http, writes (or write-update write-update-indexed
@@ -141,6 +152,8 @@ const HELP = `usage: npm run bench -- [options]
   --writes-rows=200k rows of the writes suite's in-process store (default 200k; quick: 20k)
   --batch-rows=1m    rows of the store of the atomic-batch goal (default 1m; quick: 100k)
   --batches=N        timed atomic batches per implementation there (default 500; quick: 200)
+  --adapters-rows=20k  Item rows of the adapters suite's servers (default 20k); its load rounds
+                     are 2 × 1.5 s (quick: 1 × 1 s) unless --http-seconds, --http-rounds say
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -173,6 +186,17 @@ function parseArgs(argv: string[]): Options {
       load: { connections: 16, seconds: 3, rounds: 2, warmupSeconds: 1, pathsPerConnection: 4096 },
     },
     writes: { rows: 200_000, batchRows: 1_000_000, batches: 500 },
+    adapters: {
+      rows: 20_000,
+      startupTimeoutMs: 90_000,
+      load: {
+        connections: 16,
+        seconds: 1.5,
+        rounds: 2,
+        warmupSeconds: 0.5,
+        pathsPerConnection: 2048,
+      },
+    },
     build: 'auto',
   }
   // Set from the options below, applied at the end so that their order does not matter.
@@ -270,6 +294,9 @@ function parseArgs(argv: string[]): Options {
       case '--batches':
         writes.batches = num(name, value)
         break
+      case '--adapters-rows':
+        o.adapters = { ...o.adapters, rows: parseSize(value) }
+        break
       case '--help':
       case '-h':
         console.log(HELP)
@@ -291,6 +318,17 @@ function parseArgs(argv: string[]): Options {
   if (o.quick) o.writes = { rows: 20_000, batchRows: 100_000, batches: 200 }
   o.http = { ...o.http, ...http, load: { ...o.http.load, ...load } }
   o.writes = { ...o.writes, ...writes }
+  // The adapters suite has shorter rounds of its own (six servers, three requests), but takes the
+  // load options given.
+  o.adapters = {
+    ...o.adapters,
+    startupTimeoutMs: o.http.startupTimeoutMs,
+    load: {
+      ...o.adapters.load,
+      ...(o.quick ? { seconds: 1, rounds: 1 } : {}),
+      ...load,
+    },
+  }
   // --only names suites, or operations of a suite (which select that suite).
   if (o.only) {
     const only = o.only
@@ -374,6 +412,7 @@ const suiteText: Record<Suite, string> = {
   writes:
     `writes (${sizeLabel(opts.writes.rows)} rows; atomic batches at ` +
     `${sizeLabel(opts.writes.batchRows)}; HTTP at ${sizeLabel(opts.http.rows)})`,
+  adapters: `adapters (${sizeLabel(opts.adapters.rows)} rows)`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -733,6 +772,15 @@ await runSuite('writes', async () => {
   }
 })
 
+// ---------------------------------------------------------------- framework adapters
+
+const adaptersGoals: GoalRow[] = []
+await runSuite('adapters', async () => {
+  console.log('\n## Framework adapters: node:http, Express, Fastify, Hono against raw node:http')
+  console.log(ensurePackagesBuilt(opts.build))
+  adaptersGoals.push(...(await runAdaptersSuite(opts.adapters)))
+})
+
 // ---------------------------------------------------------------- summaries
 
 const summaryRows: string[][] = []
@@ -810,6 +858,8 @@ for (const r of allResults) {
 goalRows.push(...httpGoals)
 // The writes suite's: the time of an atomic batch (× the Map in brackets).
 goalRows.push(...writesGoals)
+// The adapters suite's: entistore serve × raw node:http, each framework × entistore serve.
+goalRows.push(...adaptersGoals)
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(
