@@ -19,7 +19,7 @@ import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from 
 import { CACHE_DIR, GROUPS, itemFiles, type DataFiles } from '../items.ts'
 import { startNode, type Child } from '../processes.ts'
 import { count, ms, ratio, sizeLabel, table } from '../report.ts'
-import { CHILD, ENTISTORE, ORIGIN, type GoalRow } from './http.bench.ts'
+import { CHILD, ENTISTORE, loadTable, ORIGIN, type GoalRow } from './http.bench.ts'
 
 export interface AdaptersOptions {
   /** Item rows every server loads. */
@@ -146,38 +146,6 @@ async function replies(
 
 // ---------------------------------------------------------------- tables
 
-function loadTable(results: readonly LoadResult[]): string {
-  const [raw, serve] = results as [LoadResult, LoadResult]
-  const rows = results.map((x, i) => [
-    x.label,
-    count(Math.round(x.rps)),
-    ratio(x.rps / raw.rps),
-    i === 0 ? '' : ratio(x.rps / serve.rps),
-    ms(x.p50),
-    ratio(x.p50 / raw.p50),
-    ms(x.p99),
-    ratio(x.p99 / raw.p99),
-    count(x.ok),
-    x.non2xx || x.errors ? `${count(x.non2xx)} / ${count(x.errors)}` : '',
-  ])
-  return table(
-    [
-      'server',
-      'req/s',
-      '× raw',
-      '× serve',
-      'p50 ms',
-      '× raw',
-      'p99 ms',
-      '× raw',
-      '2xx replies',
-      'non-2xx / errors',
-    ],
-    rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-  )
-}
-
 /** The goal rows of one request: serve × raw (if held), each framework × serve. */
 function goalRows(rows: number, m: Measure, results: readonly LoadResult[]): GoalRow[] {
   const [raw, serve, ...adapters] = results as [LoadResult, LoadResult, ...LoadResult[]]
@@ -272,7 +240,7 @@ export async function runAdaptersSuite(o: AdaptersOptions): Promise<GoalRow[]> {
       const r = await compareLoad(targets, o.load)
       results.push(r)
       console.log(`\n### ${m.title} — ${sizeLabel(o.rows)} rows`)
-      console.log(loadTable(r))
+      console.log(loadTable(r, { versus: '× serve', p25: false }))
       if (r.some((x) => x.non2xx || x.errors))
         console.log('- WARNING: non-2xx replies or dropped connections (not counted)')
       goals.push(...goalRows(o.rows, m, r))

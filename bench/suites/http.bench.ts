@@ -265,46 +265,40 @@ interface Measure {
   readonly goals: boolean
 }
 
-/** The table of one load measure: req/s and p25/p50/p99 latency of both servers, × raw. */
-export function loadTable(raw: LoadResult, ent: LoadResult): string {
-  const line = (x: LoadResult, isRaw: boolean): string[] => {
-    const rel = (a: number, b: number): string => (isRaw ? '1.00×' : ratio(a / b))
-    return [
-      x.label,
-      count(Math.round(x.rps)),
-      rel(x.rps, raw.rps),
-      ms(x.p25),
-      rel(x.p25, raw.p25),
-      ms(x.p50),
-      rel(x.p50, raw.p50),
-      ms(x.p99),
-      rel(x.p99, raw.p99),
-      count(x.ok),
-      x.non2xx || x.errors ? `${count(x.non2xx)} / ${count(x.errors)}` : '',
-    ]
-  }
+/**
+ * The table of one load measure: each server's req/s and latency, × the first one (raw node:http).
+ * `versus` adds a column of req/s × the second server (the adapters suite: × `entistore serve`);
+ * `p25: false` leaves the p25 columns out.
+ */
+export function loadTable(
+  results: readonly LoadResult[],
+  options: { readonly versus?: string; readonly p25?: boolean } = {},
+): string {
+  const [raw, second] = results as [LoadResult, LoadResult | undefined]
+  const p25 = options.p25 ?? true
+  const rows = results.map((x, i) => {
+    const rel = (a: number, b: number): string => (i === 0 ? '1.00×' : ratio(a / b))
+    const row = [x.label, count(Math.round(x.rps)), rel(x.rps, raw.rps)]
+    if (options.versus !== undefined) row.push(i === 0 || !second ? '' : ratio(x.rps / second.rps))
+    if (p25) row.push(ms(x.p25), rel(x.p25, raw.p25))
+    row.push(ms(x.p50), rel(x.p50, raw.p50), ms(x.p99), rel(x.p99, raw.p99), count(x.ok))
+    row.push(x.non2xx || x.errors ? `${count(x.non2xx)} / ${count(x.errors)}` : '')
+    return row
+  })
+  const head = ['server', 'req/s', '× raw']
+  if (options.versus !== undefined) head.push(options.versus)
+  if (p25) head.push('p25 ms', '× raw')
+  head.push('p50 ms', '× raw', 'p99 ms', '× raw', '2xx replies', 'non-2xx / errors')
   return table(
-    [
-      'server',
-      'req/s',
-      '× raw',
-      'p25 ms',
-      '× raw',
-      'p50 ms',
-      '× raw',
-      'p99 ms',
-      '× raw',
-      '2xx replies',
-      'non-2xx / errors',
-    ],
-    [line(raw, true), line(ent, false)],
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    head,
+    rows,
+    head.map((_, i) => (i === 0 ? 'l' : 'r')),
   )
 }
 
 function printLoad(m: Measure, rows: number, raw: LoadResult, ent: LoadResult): GoalRow[] {
   console.log(`\n### ${m.title} — ${sizeLabel(rows)} rows`)
-  console.log(loadTable(raw, ent))
+  console.log(loadTable([raw, ent]))
   if (ent.non2xx || ent.errors)
     console.log(
       '- WARNING: entistore answered non-2xx replies or dropped connections (not counted)',

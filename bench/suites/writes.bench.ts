@@ -799,7 +799,7 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
       ]
       const [r, e] = await compareLoad(targets, m.load)
       console.log(`\n### ${m.title} — ${sizeLabel(o.rows)} rows`)
-      console.log(loadTable(r!, e!))
+      console.log(loadTable([r!, e!]))
       if (r!.non2xx || r!.errors || e!.non2xx || e!.errors)
         console.log('- WARNING: non-2xx replies or dropped connections (not counted)')
     }
