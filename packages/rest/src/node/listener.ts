@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
 import { takesBody, type RestCore, type RestRequest } from '../exchange.js'
-import { isHostHeader, splitTarget } from '../url/request-target.js'
+import { isHostHeader, splitTarget, type RequestTarget } from '../url/request-target.js'
 import { readBody } from './read-body.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 
@@ -81,6 +81,25 @@ interface Job {
 function gone(req: IncomingMessage, res: ServerResponse): boolean {
   const socket = req.socket as IncomingMessage['socket'] | undefined
   return res.destroyed || (socket !== undefined && (socket.destroyed || !socket.writable))
+}
+
+/** The plain request `respond` takes, from node's request and what the listener read of it. */
+function plainRequest(
+  req: IncomingMessage,
+  method: string,
+  target: RequestTarget,
+  receivedAt: number,
+  body: Uint8Array | string | undefined,
+): RestRequest {
+  return {
+    method,
+    path: target.path,
+    query: target.query,
+    headers: req.headers,
+    remoteAddress: req.socket.remoteAddress,
+    receivedAt,
+    body,
+  }
 }
 
 /** A node:http request listener serving `core` (the object `createRestHandler` returns). */
@@ -189,20 +208,17 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       return
     }
     const method = req.method ?? 'GET'
-    const run = (body: Uint8Array | string | undefined): void => {
-      const request: RestRequest = {
-        method,
-        path: split.path,
-        query: split.query,
-        headers: req.headers,
-        remoteAddress: req.socket.remoteAddress,
-        receivedAt,
-        body,
-      }
+    // A request without a body (most) makes no closure to wait for one.
+    if (!takesBody(method)) {
+      const request = plainRequest(req, method, split, receivedAt, undefined)
+      schedule(req, res, () => respond(res, request))
+      return
+    }
+    const run = (body: Uint8Array | string): void => {
+      const request = plainRequest(req, method, split, receivedAt, body)
       schedule(req, res, () => respond(res, request))
     }
-    if (!takesBody(method)) run(undefined)
-    else if (req.readableEnded) runRead(req, res, run)
+    if (req.readableEnded) runRead(req, res, run)
     else
       readBody(req, core.maxBodyBytes, (body) => {
         if (body === undefined) {
