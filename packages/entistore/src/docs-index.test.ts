@@ -3,9 +3,14 @@
  * under "The model file" and "The data file", exactly as shown, into createDatastore, and the query
  * the page then runs answers what the page says it answers.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createDatastore, type Entity, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { main } from './cli.js'
 import { codeBlocks, readPage } from './docs-pages.fixture.ts'
+import type { RunningServer } from './serve.js'
 
 const page = readPage('docs/index.md')
 
@@ -51,5 +56,38 @@ describe('docs/index.md', () => {
     // Every row of the data file is there, the picture included.
     expect(ds.dataClass('Company').get(1)?.get('logo')).toMatchObject({ type: 'image/png' })
     expect(ds.dataClass('Employee').all().length).toBe(data['Employee']?.length)
+  })
+
+  it('shows a model and data that `entistore serve` serves, as the page says', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entistore-docs-index-'))
+    const model = join(dir, 'model.json')
+    const data = join(dir, 'data.json')
+    writeFileSync(model, blockAfter('The model file', 'json'))
+    writeFileSync(data, blockAfter('The data file', 'json'))
+    let stop!: () => void
+    let server!: RunningServer
+    const errors: string[] = []
+    const done = main(['serve', '--model', model, '--data', data, '--port', '0'], {
+      out: () => {},
+      err: (line) => errors.push(line),
+      stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+      onListening: (s) => (server = s),
+    })
+    try {
+      await expect.poll(() => server ?? errors[0], { timeout: 10_000 }).toBeDefined()
+      expect(errors).toEqual([])
+      const catalog = (await (await fetch(`${server.url}/rest/$catalog`)).json()) as {
+        dataClasses: { name: string }[]
+      }
+      expect(catalog.dataClasses.map((dc) => dc.name).sort()).toEqual(['Company', 'Employee'])
+      const employees = JSON.parse(blockAfter('The data file', 'json')).Employee as unknown[]
+      const reply = await fetch(`${server.url}/rest/Employee?$top=1000`)
+      expect(reply.status).toBe(200)
+      expect(((await reply.json()) as { __COUNT: number }).__COUNT).toBe(employees.length)
+    } finally {
+      stop()
+      expect(await done).toBe(0)
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
