@@ -4,11 +4,18 @@
  * errors with `__ERROR`, and leave the application's own route (`/hello`) to the application.
  */
 import { expect } from 'vitest'
-import { runExample } from './run-example.fixture.ts'
+import { runExample, type RunOptions } from './run-example.fixture.ts'
 
-/** Starts `file` as its README says, checks it, and stops it. `hello`: what `/hello` answers. */
-export async function checkEmbedded(file: string, hello?: unknown): Promise<void> {
-  const example = await runExample(file)
+/**
+ * Starts `file` as its README says (or with `run`'s command: another runtime), checks it, and stops
+ * it. `hello`: what `/hello` answers.
+ */
+export async function checkEmbedded(
+  file: string,
+  hello?: unknown,
+  run: RunOptions = {},
+): Promise<void> {
+  const example = await runExample(file, run)
   try {
     const url = example.url
     const catalog = await fetch(`${url}/rest/$catalog`)

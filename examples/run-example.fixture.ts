@@ -1,7 +1,8 @@
 /**
- * Runs an example as its README says (`npx tsx --conditions=source examples/<name>/server.ts`), in a
- * child process on a free port (PORT=0), waits for the URL it prints, and stops it. The examples'
- * tests use it so that CI exercises each one the way a reader starts it: start, request, assert, stop.
+ * Runs an example as its README says (`npx tsx --conditions=source examples/<name>/server.ts`, or
+ * another runtime's command: Bun, Deno), in a child process on a free port (PORT=0), waits for the
+ * URL it prints, and stops it. The examples' tests use it so that CI exercises each one the way a
+ * reader starts it: start, request, assert, stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -17,18 +18,35 @@ export interface RunningExample {
   stop(): Promise<void>
 }
 
-/** Starts `file` (relative to the repository root) with tsx and the given extra arguments. */
-export async function runExample(
-  file: string,
-  args: readonly string[] = [],
-  env: Readonly<Record<string, string>> = {},
-  timeoutMs = 20_000,
-): Promise<RunningExample> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', file, ...args],
-    { cwd: root, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+export interface RunOptions {
+  /**
+   * The program and its arguments before the file.
+   * @default node with tsx and the `source` condition, as the READMEs say
+   */
+  readonly command?: readonly [string, ...string[]]
+  /** Arguments after the file. */
+  readonly args?: readonly string[]
+  /** More environment variables (PORT is 0 unless given). */
+  readonly env?: Readonly<Record<string, string>>
+  readonly timeoutMs?: number
+}
+
+const TSX: readonly [string, ...string[]] = [
+  process.execPath,
+  '--import',
+  'tsx',
+  '--conditions=source',
+]
+
+/** Starts `file` (relative to the repository root). */
+export async function runExample(file: string, options: RunOptions = {}): Promise<RunningExample> {
+  const [program, ...before] = options.command ?? TSX
+  const timeoutMs = options.timeoutMs ?? 20_000
+  const child: ChildProcess = spawn(program, [...before, file, ...(options.args ?? [])], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = await new Promise<string>((resolve, reject) => {
