@@ -1,0 +1,47 @@
+/**
+ * @module The company demo behind a REST handler, built the same way every time: the handler the
+ * conformance suite serves on both of its sides. It lives apart from the suite (no vitest import,
+ * and the packages imported by their names) so that a child process running another runtime (Bun
+ * on the sources, Deno on the built packages) can build the very same handler: given the same
+ * manual clock and numbered session ids, two such handlers answer byte-identically.
+ */
+import { readFileSync } from 'node:fs'
+import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
+import { createRestHandler } from '@entistore/rest'
+// A type only, erased before any runtime resolves it.
+import type { MountableRest } from '../adapters/mount.js'
+
+/** The body limit of the handlers: small, so that a too-large body is cheap to send. */
+export const MAX_BODY_BYTES = 20_000
+
+const example = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
+const MODEL = example('model.json') as ModelJson
+const DATA = example('data.json') as DataFile
+
+/**
+ * A fresh company datastore behind a handler, the same every time it is called. The handler wraps
+ * the real one only to add a second Set-Cookie header when a request asks for it
+ * (`x-two-cookies`), so that keeping two headers apart can be tested too.
+ */
+export function companyRest(basePath = '/rest'): MountableRest {
+  let sessions = 0
+  const ds = createDatastore(MODEL, {
+    data: structuredClone(DATA),
+    clock: new ManualClock(Date.UTC(2024, 0, 1)),
+    sessions: { newId: () => `S${++sessions}` },
+  })
+  const rest = createRestHandler(ds, { basePath, maxBodyBytes: MAX_BODY_BYTES })
+  return {
+    ...rest,
+    respond: (request) => {
+      const reply = rest.respond(request)
+      if (request.headers['x-two-cookies'] === undefined) return reply
+      const first = reply.headers['set-cookie'] ?? 'first=1; Path=/'
+      return {
+        ...reply,
+        headers: { ...reply.headers, 'set-cookie': [first, 'second=2; Path=/'].flat() },
+      }
+    },
+  }
+}
