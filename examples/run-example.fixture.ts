@@ -5,6 +5,7 @@
  * reader starts it: start, request, assert, stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -37,6 +38,33 @@ const TSX: readonly [string, ...string[]] = [
   'tsx',
   '--conditions=source',
 ]
+
+const installed = (path: string): string =>
+  fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url))
+
+/**
+ * Bun and Deno as examples' tests start them, from the binaries npm installs (optional
+ * dependencies of the repository, for Linux x64: `available` says whether they are there). Bun
+ * runs the TypeScript sources and serves on $PORT; Deno serves the built packages (`npm test`
+ * builds them first) on a free port, with no update check and its cache inside the repository's.
+ */
+export const RUNTIMES = {
+  onThisPlatform: process.platform === 'linux' && process.arch === 'x64',
+  bun: installed('@oven/bun-linux-x64/bin/bun'),
+  deno: installed('@deno/linux-x64-glibc/deno'),
+  get available(): boolean {
+    return existsSync(this.bun) && existsSync(this.deno)
+  },
+  get onBun(): RunOptions {
+    return { command: [this.bun, 'run', '--conditions=source'] }
+  },
+  get onDeno(): RunOptions {
+    return {
+      command: [this.deno, 'serve', '--port', '0', '--allow-read', '--allow-env'],
+      env: { DENO_NO_UPDATE_CHECK: '1', DENO_DIR: installed('.cache/deno') },
+    }
+  },
+}
 
 /** Starts `file` (relative to the repository root). */
 export async function runExample(file: string, options: RunOptions = {}): Promise<RunningExample> {

@@ -4,17 +4,11 @@
  * `npm run build` first), each in a child process, compared byte for byte with the node listener.
  * Their binaries come from npm (optional dependencies of the repository, for Linux x64).
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { describe, vi } from 'vitest'
-import { runExample, type RunOptions } from '../../../../examples/run-example.fixture.ts'
+import { runExample, RUNTIMES, type RunOptions } from '../../../../examples/run-example.fixture.ts'
 import { conformance, type Served, type StartServer } from '../node/conformance.fixture.js'
 
 const WORKER = 'packages/rest/src/fetch/company-worker.fixture.ts'
-const installed = (path: string): string =>
-  fileURLToPath(new URL(`../../../../node_modules/${path}`, import.meta.url))
-const BUN = installed('@oven/bun-linux-x64/bin/bun')
-const DENO = installed('@deno/linux-x64-glibc/deno')
 
 // A runtime starting up (Deno compiling the worker the first time) takes longer than a hook may.
 vi.setConfig({ hookTimeout: 60_000 })
@@ -34,27 +28,12 @@ const inChild =
     return served
   }
 
-describe.runIf(process.platform === 'linux' && process.arch === 'x64')(
-  'the fetch adapter on Bun and Deno',
-  () => {
-    if (!existsSync(BUN) || !existsSync(DENO))
-      throw new Error(`${BUN} or ${DENO} is missing: run npm install`)
+describe.runIf(RUNTIMES.onThisPlatform)('the fetch adapter on Bun and Deno', () => {
+  if (!RUNTIMES.available)
+    throw new Error(`${RUNTIMES.bun} or ${RUNTIMES.deno} is missing: run npm install`)
 
-    // Bun's JSON.parse (JavaScriptCore's) gives no position: its 9030 message says so.
-    conformance('fetch on Bun', inChild({ command: [BUN, 'run', '--conditions=source'] }), {
-      jsonParseErrorWithoutPosition: true,
-    })
+  // Bun's JSON.parse (JavaScriptCore's) gives no position: its 9030 message says so.
+  conformance('fetch on Bun', inChild(RUNTIMES.onBun), { jsonParseErrorWithoutPosition: true })
 
-    conformance(
-      'fetch on Deno',
-      inChild({
-        command: [DENO, 'serve', '--port', '0', '--allow-read', '--allow-env'],
-        // No update check, and Deno's cache inside the repository's, not in the home folder.
-        env: {
-          DENO_NO_UPDATE_CHECK: '1',
-          DENO_DIR: fileURLToPath(new URL('../../../../node_modules/.cache/deno', import.meta.url)),
-        },
-      }),
-    )
-  },
-)
+  conformance('fetch on Deno', inChild(RUNTIMES.onDeno))
+})
