@@ -581,11 +581,7 @@ try {
     const lookupsOnly = n < 100_000
     const peers = opts.peers && n <= opts.peersMax
     const big = n >= 1_000_000
-    const timing = {
-      warmup: opts.warmup ?? (opts.quick ? 1 : 2),
-      reps: opts.reps ?? (opts.quick ? 3 : big ? 5 : 9),
-      minSampleMs: opts.quick ? 10 : 40,
-    }
+    const timing = suiteTiming(opts.quick ? 1 : 2, { quick: 3, full: big ? 5 : 9 })
     console.log(
       `\n## ${sizeLabel(n)} rows${lookupsOnly ? ' (lookups only)' : ''}${peers ? '' : ' (no peers)'}`,
     )
@@ -630,6 +626,21 @@ try {
 }
 if (runs('query')) suiteDone('query')
 
+/**
+ * Timing settings of an in-process suite: its own warm-up and repetitions (quick and full), unless
+ * --warmup / --reps say otherwise; samples of at least 40 ms (10 ms with --quick).
+ */
+function suiteTiming(
+  warmup: number,
+  reps: { readonly quick: number; readonly full: number },
+): Parameters<typeof timeCases>[1] {
+  return {
+    warmup: opts.warmup ?? warmup,
+    reps: opts.reps ?? (opts.quick ? reps.quick : reps.full),
+    minSampleMs: opts.quick ? 10 : 40,
+  }
+}
+
 /** Times each group's cases, keeps and prints the results, then collects the garbage they left. */
 function timeGroups(
   n: number,
@@ -653,12 +664,7 @@ await runSuite('text', async () => {
     `\n## Folded text scans — ${sizeLabel(n)} rows of ≈250 characters ` +
       `(loaded in ${ms(text.loadMs)} ms; a call over ${SLOW_CALL_MS / 1000} s is timed once, cold)`,
   )
-  const timing = {
-    warmup: opts.warmup ?? 1,
-    reps: opts.reps ?? (opts.quick ? 3 : 5),
-    minSampleMs: opts.quick ? 10 : 40,
-    slowCallMs: SLOW_CALL_MS,
-  }
+  const timing = { ...suiteTiming(1, { quick: 3, full: 5 }), slowCallMs: SLOW_CALL_MS }
   timeGroups(
     n,
     text.groups.filter((x) => wanted(x.id)),
@@ -680,11 +686,7 @@ await runSuite('aggregate', async () => {
   timeGroups(
     n,
     fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
-    {
-      warmup: opts.warmup ?? 2,
-      reps: opts.reps ?? (opts.quick ? 3 : 7),
-      minSampleMs: opts.quick ? 10 : 40,
-    },
+    suiteTiming(2, { quick: 3, full: 7 }),
   )
 })
 
@@ -703,11 +705,7 @@ await runSuite('sets', async () => {
     // The size shown is the dataclass's rows, as in the other suites.
     2 * n,
     fx.groups.filter((g) => only.length === 0 || only.includes(g.id)),
-    {
-      warmup: opts.warmup ?? 2,
-      reps: opts.reps ?? (opts.quick ? 3 : 9),
-      minSampleMs: opts.quick ? 10 : 40,
-    },
+    suiteTiming(2, { quick: 3, full: 9 }),
   )
 })
 
@@ -720,11 +718,7 @@ await runSuite('fixture', async () => {
     `\n## Test fixture reset — ${sizeLabel(n)} Items and 200 Groups (loaded in ` +
       `${ms(fx.loadMs)} ms; the snapshot reset restores took ${ms(fx.snapshotMs)} ms, once)`,
   )
-  timeGroups(n, fx.groups, {
-    warmup: opts.warmup ?? 1,
-    reps: opts.reps ?? (opts.quick ? 3 : 7),
-    minSampleMs: opts.quick ? 10 : 40,
-  })
+  timeGroups(n, fx.groups, suiteTiming(1, { quick: 3, full: 7 }))
 })
 
 // ---------------------------------------------------------------- HTTP
@@ -749,11 +743,7 @@ await runSuite('writes', async () => {
       `\n## Writes — ${sizeLabel(w.rows)} rows of the query suite's Person ` +
         `(loaded in ${ms(fx.loadMs)} ms; the hand-indexed store built in ${ms(fx.handMs)} ms)`,
     )
-    timeGroups(w.rows, groups, {
-      warmup: opts.warmup ?? (opts.quick ? 1 : 2),
-      reps: opts.reps ?? (opts.quick ? 3 : 5),
-      minSampleMs: opts.quick ? 10 : 40,
-    })
+    timeGroups(w.rows, groups, suiteTiming(opts.quick ? 1 : 2, { quick: 3, full: 5 }))
     console.log(
       `\nhand-indexed store after the run: ${fx.handConsistent() ? 'indexes in order, same row count as the engine' : 'INCONSISTENT (a bug in the baseline: its rows are not comparable)'}`,
     )
