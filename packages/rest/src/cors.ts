@@ -7,7 +7,7 @@
  * browser then keeps the reply from the page. Replies say `Vary: Origin`, since they depend on it.
  */
 import type { RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
-import { ALLOWED_METHODS } from './route.js'
+import { ALLOWED_METHODS } from './reply.js'
 
 export interface CorsOptions {
   /**

@@ -8,7 +8,7 @@
  * `$top`, `$skip` and `$orderby` do not. Nothing of the selection is ordered or read as entities.
  */
 import { fail, type AliasAttributeDef, type AttributeDef, type DataClass } from '@entistore/core'
-import type { Reply } from '../route.js'
+import type { Reply } from '../reply.js'
 import { isShown } from '../serialize/entity.js'
 import type { ComputedRead } from './read-request.js'
 

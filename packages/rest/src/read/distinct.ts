@@ -6,7 +6,7 @@
  * the spelling of the entity created first. `$skip` and `$top` apply to the list of values; without
  * `$top` the whole list is sent (the dataclass's page size is for entities).
  */
-import type { Reply } from '../route.js'
+import type { Reply } from '../reply.js'
 import { onePath, valueForm } from './compute.js'
 import type { ComputedRead } from './read-request.js'
 

@@ -23,7 +23,7 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   maxInTerms: 100_000,
 })
 
-// Values of $savedfilter that name no filter text (see route.ts).
+// Values of $savedfilter that name no filter text (see resources/entity-set.ts).
 const NOT_A_FILTER = /^(true|1|\$all)$/i
 
 export function checkQueryLimits(params: RestParams, limits: QueryLimits): void {

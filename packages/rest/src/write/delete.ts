@@ -16,7 +16,7 @@ import {
   type KeyValue,
 } from '@entistore/core'
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
-import type { Reply } from '../route.js'
+import type { Reply } from '../reply.js'
 import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects } from './write-items.js'
 

@@ -21,7 +21,7 @@ import {
   type Entity,
 } from '@entistore/core'
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
-import type { Reply } from '../route.js'
+import type { Reply } from '../reply.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import type { Permissions } from '../permissions.js'
 import { saveStatusJson } from './save-status-json.js'

@@ -1,0 +1,114 @@
+/**
+ * @module What every resource receives (`RouteContext`: the datastore, the session, the parsed
+ * target and parameters, the body on demand, the permissions), and the small checks several
+ * resources share: the exposed dataclass, the visible attribute, the session as a lock owner,
+ * `$format` and the one list of attributes. Imports no resource and not the router.
+ */
+import {
+  fail,
+  isPublic,
+  type AttributeDef,
+  type DataClass,
+  type DataClassDef,
+  type Datastore,
+  type LockOwner,
+  type Session,
+} from '@entistore/core'
+import { isShown, type EntityWriter } from '../serialize/entity.js'
+import type { Uris } from '../serialize/uris.js'
+import type { RestHeaders } from '../exchange.js'
+import type { RestParams } from '../url/params.js'
+import type { RestTarget } from '../url/parse-rest-url.js'
+import type { AuthOptions } from '../sessions/directory.js'
+import type { Permissions } from '../permissions.js'
+
+export interface RouteContext {
+  readonly ds: Datastore
+  readonly uris: Uris
+  readonly writer: EntityWriter
+  readonly session: Session
+  readonly method: string
+  readonly target: RestTarget
+  readonly params: RestParams
+  /** The request's headers (`host` and `user-agent` describe a lock's holder). */
+  readonly headers: RestHeaders
+  /** The client's IP address, when the transport gives it (`lockInfo.IPAddr`). */
+  readonly remoteAddress?: string | undefined
+  /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
+  readonly body: () => unknown
+  /** Login: the embedder's `authenticate` and `forceLogin`, and its `authorize`. */
+  readonly auth?: AuthOptions
+  /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
+  readonly perms?: Permissions | undefined
+}
+
+/** The dataclass if it exists and is exposed; 1800 otherwise (a hidden dataclass does not exist for REST). */
+export function exposedDataClass(ds: Datastore, name: string): DataClass {
+  const dc = ds.findDataClass(name)
+  if (!dc || !isPublic(dc.def)) return fail('DataClassNotFound', [name])
+  return dc
+}
+
+/**
+ * The attribute if the client may see it; 1500 otherwise (a hidden attribute does not exist for
+ * REST, nor does a relation to a hidden dataclass).
+ */
+export function visibleAttribute(dc: DataClass, name: string): AttributeDef {
+  const attr = dc.def.attributesByName.get(name)
+  if (!attr || !isShown(dc.datastore.schema, attr))
+    return fail('AttributeNotFound', [name, dc.name])
+  return attr
+}
+
+/** The session of a request as the owner of its locks and writes, with its client for `lockInfo`. */
+export function sessionOwner(ctx: RouteContext): LockOwner {
+  const header = (name: string): string | undefined => {
+    const v = ctx.headers[name]
+    return Array.isArray(v) ? v[0] : v
+  }
+  const host = header('host')
+  const userAgent = header('user-agent')
+  return {
+    id: ctx.session.id,
+    kind: 'session',
+    info: {
+      ...(host !== undefined ? { host } : {}),
+      ...(ctx.remoteAddress !== undefined ? { IPAddr: ctx.remoteAddress } : {}),
+      ...(userAgent !== undefined ? { userAgent } : {}),
+    },
+  }
+}
+
+/** The check `parseProjection` makes of each attribute `$attributes` or `$expand` names. */
+export function check(
+  ctx: RouteContext,
+): ((dc: DataClassDef, attr: AttributeDef) => void) | undefined {
+  const perms = ctx.perms
+  return perms && ((dc, attr) => perms.needRead(dc, attr))
+}
+
+/** Attributes are named in the path or in `$attributes`, not both (which would win is a guess). */
+export function oneAttributeList(paths: readonly string[] | undefined, params: RestParams): void {
+  if (!paths || !params.attributes) return
+  fail('InvalidParameter', [
+    '$attributes',
+    params.attributes.join(','),
+    'one list of attributes: in the path or in $attributes, not both',
+  ])
+}
+
+/** The `$format` values: `json` (the default), and `looker` with its other name `dashboard`. */
+const FORMATS = new Set(['json', 'looker', 'dashboard'])
+
+/** `$format`, checked: true for the Looker form. Only a selection has one. */
+export function lookerFormat(params: RestParams, selection: boolean): boolean {
+  const format = params.format
+  if (format === undefined || format === 'json') return false
+  if (!FORMATS.has(format)) fail('UnsupportedFormat', [format, 'json, looker, dashboard'])
+  if (!selection) fail('UnsupportedFormat', [format, 'one entity is written as json only'])
+  return true
+}
+
+/** `{ [key]: value }`, or `{}` when the value is undefined (an option left out, not set to undefined). */
+export const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }

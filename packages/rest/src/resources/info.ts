@@ -1,0 +1,43 @@
+/**
+ * @module `GET /rest/$info`: the entity-set cache and the caller's own session, as the real server
+ * describes them.
+ */
+import { ok, type Reply } from '../reply.js'
+import type { RouteContext } from './context.js'
+
+/**
+ * `GET /rest/$info`: the entity-set cache as the real server describes its cache (`cacheSize` and
+ * `usedCache` are the set cache's bound and use, 8 bytes a member), every set, and the caller's own
+ * session. Other sessions are not listed: a session id is a credential.
+ */
+export function info(ctx: RouteContext): Reply {
+  const sets = ctx.ds.entitySets
+  const perms = ctx.perms
+  // Only the sets of dataclasses the session may read.
+  const list = sets.info().filter((e) => !perms || perms.may('read', e.dataClass))
+  const iso = (ms: number): string => new Date(ms).toISOString()
+  const s = ctx.session
+  return ok({
+    cacheSize: 8 * sets.maxMembers,
+    usedCache: 8 * sets.members,
+    entitySetCount: list.length,
+    entitySet: list.map((e) => ({
+      id: e.id,
+      dataClass: e.dataClass,
+      selectionSize: e.selectionSize,
+      sorted: e.sorted,
+      refreshed: iso(e.refreshed),
+      expires: iso(e.expires),
+    })),
+    ProgressInfo: [],
+    sessionInfo: [
+      {
+        sessionID: s.id,
+        userName: 'default guest',
+        lifeTime: Math.round(s.timeout / 1000),
+        expiration: iso(s.lastAccess + s.timeout),
+      },
+    ],
+    privileges: { privileges: [] },
+  })
+}

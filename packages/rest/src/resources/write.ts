@@ -1,0 +1,76 @@
+/**
+ * @module POST on a dataclass: `$method=update`, `insert` or `delete`, and `delete` on an entity
+ * set, checked here and carried out by write/. The router runs it as the session, so that an entity
+ * another session or a process has locked refuses it.
+ */
+import { fail } from '@entistore/core'
+import type { RestTarget } from '../url/parse-rest-url.js'
+import { deleteEntities } from '../write/delete.js'
+import { update } from '../write/update.js'
+import { ok, type Reply } from '../reply.js'
+import { exposedDataClass, type RouteContext } from './context.js'
+import { findSet } from './entity-set.js'
+
+/** The $method values that change data: POST only (a GET must never write). */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'])
+
+/**
+ * POST: `$method=update` / `insert` / `delete` on a dataclass (a bare `$atomic=true` with a body
+ * is an update, as Qodly documents). Everything else is refused before the body is looked at.
+ */
+export function write(
+  ctx: RouteContext,
+  target: Extract<RestTarget, { kind: 'dataClass' }>,
+): Reply {
+  const { params } = ctx
+  const dc = exposedDataClass(ctx.ds, target.dataClass)
+  const perms = ctx.perms
+  if (target.entitySet !== undefined) {
+    // `POST /rest/Employee/$entityset/{id}?$method=delete`: the set's entities (those still there).
+    if (params.method !== 'delete')
+      return fail('MethodNotApplicable', [
+        params.method ?? '(none)',
+        'an entity set (POST takes $method=delete)',
+      ])
+    perms?.need('delete', dc.name)
+    findSet(ctx, dc, target.entitySet).selection.drop()
+    return ok('{"ok":true}')
+  }
+  const method = params.method ?? (params.atomic ? 'update' : undefined)
+  if (method === undefined)
+    return fail('MethodNotApplicable', [
+      '(none)',
+      `a POST on ${dc.name}: add $method=update, insert or delete`,
+    ])
+  if (!WRITE_METHODS.has(method)) return fail('NotImplemented', [`$method=${method}`])
+  if (target.attributes !== undefined || target.lookup !== undefined)
+    return fail('MethodNotApplicable', [method, 'a path with attributes or a lookup'])
+  if (method === 'delete') {
+    // Refused whole, whichever way the entities are named; a $filter must also be readable.
+    perms?.need('delete', dc.name)
+    if (params.filter !== undefined) perms?.needFilter(dc.def, params.filter, '$filter')
+    return deleteEntities({
+      ds: ctx.ds,
+      dc,
+      key: target.key,
+      filter: params.filter,
+      params: params.params,
+      body: ctx.body(),
+      atomic: params.atomic,
+    })
+  }
+  if (target.key !== undefined)
+    return fail('MethodNotApplicable', [
+      method,
+      `${dc.name}(${target.key}): send the key as "__KEY" in the body`,
+    ])
+  return update({
+    ds: ctx.ds,
+    dc,
+    writer: ctx.writer,
+    body: ctx.body(),
+    insert: method === 'insert',
+    atomic: params.atomic,
+    perms,
+  })
+}
