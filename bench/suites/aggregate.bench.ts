@@ -169,8 +169,10 @@ export async function aggregateGroups(
     ])
     rest = restPkg.createRestHandler(sourceCore.createDatastore(MODEL, { data: { Person: rows } }))
   }
+  // Reads call no async function: their reply is given at once, never a Promise.
   const respond = (path: string, query: string): string => {
     const reply = rest!.respond({ method: 'GET', path, query, headers: {} })
+    if ('then' in reply) throw new Error(`${path}?${query}: answered with a Promise`)
     if (reply.status !== 200) throw new Error(`${path}?${query}: ${reply.status} ${reply.body}`)
     return reply.body as string
   }

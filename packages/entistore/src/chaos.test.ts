@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDatastore, type ModelJson } from '@entistore/core'
+import type { RestReply } from '@entistore/rest'
+import { toNodeListener } from '@entistore/rest/node'
 import {
   chaosListener,
   parseDelay,
@@ -149,6 +151,46 @@ describe('--delay', () => {
     timer.pending[0]!.fn()
     expect((await res).status).toBe(503)
     expect(timer.pending[0]!.cancelled).toBe(false)
+  })
+
+  it('holds a request answered later (an async function call) too, then writes its reply', async () => {
+    const timer = manualSchedule()
+    const ds = createDatastore(model, { data: { Item: [{ ID: 1 }] } })
+    let resolve!: (reply: RestReply) => void
+    const later = new Promise<RestReply>((ok) => (resolve = ok))
+    let called = (): void => {}
+    const reached = new Promise<void>((ok) => (called = ok))
+    running = await serve(ds, {
+      port: 0,
+      // The interface behind the delay answers /rest/later with a Promise, the rest at once.
+      wrapListener: (_listener, core) =>
+        chaosListener(
+          toNodeListener({
+            ...core,
+            respond: (request) => {
+              if (request.path !== '/rest/later') return core.respond(request)
+              called()
+              return later
+            },
+          }),
+          core,
+          { delay: { min: 100, max: 100 }, schedule: timer.schedule },
+        ),
+    })
+    const pending = fetch(`${running.url}/rest/later`)
+    const now = fetch(`${running.url}/rest/Item(1)`)
+    await timer.until(2)
+    timer.pending[0]!.fn()
+    timer.pending[1]!.fn()
+    await reached
+    expect(((await (await now).json()) as { ID: number }).ID).toBe(1)
+    resolve({
+      status: 201,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"later":true}',
+    })
+    const res = await pending
+    expect([res.status, await res.json()]).toEqual([201, { later: true }])
   })
 
   it('cancels the delay of a request whose connection closes, and answers it nothing', async () => {

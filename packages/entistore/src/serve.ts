@@ -33,7 +33,10 @@ export interface RunningServer {
   readonly url: string
   readonly port: number
   readonly server: Server
-  /** The listener: its `unsentBytes` and `stalledReplies` say what slow clients hold. */
+  /**
+   * The listener: its `unsentBytes` and `stalledReplies` say what slow clients hold, its
+   * `pendingReplies` how many calls of async functions are not answered yet.
+   */
   readonly listener: NodeListener
   /** The datastore served now (the last one given to `replace`). */
   readonly ds: Datastore

@@ -2,6 +2,7 @@ import { createDatastore, type Clock, type DataFile, type ModelJson } from '@ent
 import { describe, expect, it } from 'vitest'
 import type { RestRequest } from './exchange.js'
 import { createRestHandler, type RestHandlerOptions } from './handler.js'
+import { syncReply } from './sync-reply.fixture.js'
 
 // Issue 11, "a hardened edge": a per-request time budget for queries (`queryBudgetMs`). `respond`
 // is synchronous, so a long scan held every other client: past the budget it is answered 400
@@ -58,14 +59,14 @@ const ERROR = {
 describe('queryBudgetMs', () => {
   it('answers a scan past the budget 400 (9090), then a cheap request as usual', () => {
     const rest = handler({ queryBudgetMs: 10 })
-    const refused = rest.respond(get(SCAN))
+    const refused = syncReply(rest.respond(get(SCAN)))
     expect(refused.status).toBe(400)
     expect(JSON.parse(text(refused.body))).toEqual(ERROR)
-    const cheap = rest.respond(get('/rest/Doc(5)'))
+    const cheap = syncReply(rest.respond(get('/rest/Doc(5)')))
     expect(cheap.status).toBe(200)
     expect(JSON.parse(text(cheap.body))).toMatchObject({ ID: 5, title: 'doc 4' })
     // A query through an index is never stopped.
-    expect(rest.respond(get('/rest/Doc?$filter=ID%3D7')).status).toBe(200)
+    expect(syncReply(rest.respond(get('/rest/Doc?$filter=ID%3D7'))).status).toBe(200)
   })
 
   it('stops $orderby, $compute and $distinct over many rows too', () => {
@@ -75,7 +76,7 @@ describe('queryBudgetMs', () => {
       '/rest/Doc/size?$compute=sum',
       '/rest/Doc/title?$distinct=true',
     ]) {
-      const reply = rest.respond(get(path))
+      const reply = syncReply(rest.respond(get(path)))
       expect(reply.status, path).toBe(400)
       expect(JSON.parse(text(reply.body)), path).toEqual(ERROR)
     }
@@ -83,7 +84,7 @@ describe('queryBudgetMs', () => {
 
   it('answers the scan within a larger budget, with 0 (none), and by default (2,000 ms)', () => {
     for (const options of [{ queryBudgetMs: 1000 }, { queryBudgetMs: 0 }, {}]) {
-      const reply = handler(options).respond(get(SCAN))
+      const reply = syncReply(handler(options).respond(get(SCAN)))
       expect(reply.status).toBe(200)
       expect(JSON.parse(text(reply.body))).toMatchObject({ __COUNT: N })
     }
@@ -91,6 +92,6 @@ describe('queryBudgetMs', () => {
 
   it('gives each request its own budget', () => {
     const rest = handler({ queryBudgetMs: 50 })
-    for (let i = 0; i < 5; i++) expect(rest.respond(get(SCAN)).status).toBe(200)
+    for (let i = 0; i < 5; i++) expect(syncReply(rest.respond(get(SCAN))).status).toBe(200)
   })
 })

@@ -6,7 +6,13 @@
  * A request from an origin that is not allowed gets the reply it gets today, with no CORS header: the
  * browser then keeps the reply from the page. Replies say `Vary: Origin`, since they depend on it.
  */
-import type { RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
+import {
+  isPending,
+  type RestCore,
+  type RestHeaders,
+  type RestReply,
+  type RestRequest,
+} from './exchange.js'
 import { ALLOWED_METHODS } from './reply.js'
 
 export interface CorsOptions {
@@ -61,22 +67,33 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
       ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' }
       : { 'access-control-allow-origin': origin }
 
+  /** `reply`, to `request`, with the CORS headers its origin gets. */
+  const withHeaders = (request: RestRequest, reply: RestReply): RestReply => {
+    const origin = header(request.headers, 'origin')
+    if (origin === undefined || !allows(options.origin, origin)) return add(reply, {})
+    const preflight =
+      request.method === 'OPTIONS' &&
+      header(request.headers, 'access-control-request-method') !== undefined
+    if (!preflight) return add(reply, allowed(origin))
+    return add(reply, {
+      ...allowed(origin),
+      'access-control-allow-methods': ALLOWED_METHODS,
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+      ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
+    })
+  }
+
   return {
     maxBodyBytes: core.maxBodyBytes,
-    respond(request: RestRequest): RestReply {
-      const origin = header(request.headers, 'origin')
+    respond(request: RestRequest): RestReply | Promise<RestReply> {
       const reply = core.respond(request)
-      if (origin === undefined || !allows(options.origin, origin)) return add(reply, {})
-      const preflight =
-        request.method === 'OPTIONS' &&
-        header(request.headers, 'access-control-request-method') !== undefined
-      if (!preflight) return add(reply, allowed(origin))
-      return add(reply, {
-        ...allowed(origin),
-        'access-control-allow-methods': ALLOWED_METHODS,
-        'access-control-allow-headers': CORS_ALLOWED_HEADERS,
-        ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
-      })
+      if (!isPending(reply)) return withHeaders(request, reply)
+      // An async function's reply gets the same headers once it settles; should the core's
+      // Promise reject (it must not), its 500 still reaches the page, which may then read it.
+      return reply.then(
+        (settled) => withHeaders(request, settled),
+        (error: unknown) => withHeaders(request, core.refuse(error)),
+      )
     },
     // A refusal before `respond` (a body too large) has no request to read an origin from.
     refuse: (error) => add(core.refuse(error), {}),

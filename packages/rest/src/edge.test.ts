@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { withCalculated } from './calculated.fixture.js'
-import { CORS_ALLOWED_HEADERS } from './cors.js'
-import type { RestRequest } from './exchange.js'
+import { CORS_ALLOWED_HEADERS, withCors } from './cors.js'
+import { isPending, type RestReply, type RestRequest } from './exchange.js'
 import { createRestHandler, type RestHandlerOptions } from './handler.js'
 import { toNodeListener } from './node/index.js'
+import { deferred, stubReply } from './node/pending.fixture.js'
+import { syncReply } from './sync-reply.fixture.js'
 
 // Issue 11, "a hardened edge": security headers on every reply, no internal detail in any reply,
 // and CORS for browser clients when the embedder turns it on.
@@ -55,7 +57,7 @@ describe('security headers', () => {
       { ...get('/rest/Doc'), method: 'HEAD' },
     ]
     for (const request of requests) {
-      const reply = rest.respond(request)
+      const reply = syncReply(rest.respond(request))
       expect(reply.headers['x-content-type-options'], request.path).toBe('nosniff')
     }
     expect(rest.refuse(new Error('x')).headers['x-content-type-options']).toBe('nosniff')
@@ -145,14 +147,14 @@ describe('CORS', () => {
   it('adds nothing when not configured (the behaviour before the option)', () => {
     const rest = handler()
     for (const request of [preflight(ORIGIN), get('/rest/Doc(1)', { origin: ORIGIN })]) {
-      const names = Object.keys(rest.respond(request).headers)
+      const names = Object.keys(syncReply(rest.respond(request)).headers)
       expect(names.filter((n) => n.startsWith('access-control') || n === 'vary')).toEqual([])
     }
   })
 
   it('answers a preflight from an allowed origin with the methods and the 4D login headers', () => {
     const rest = handler({ cors: { origin: ORIGIN, credentials: true, maxAge: 600 } })
-    const reply = rest.respond(preflight(ORIGIN))
+    const reply = syncReply(rest.respond(preflight(ORIGIN)))
     expect(reply.status).toBe(204)
     expect(reply.body).toBe(null)
     expect(reply.headers).toMatchObject({
@@ -176,7 +178,7 @@ describe('CORS', () => {
       '/rest/Doc(99)',
       '/rest/Doc(1)/file?$binary=true&$expand=file',
     ]) {
-      const reply = rest.respond(get(path, { origin: 'http://localhost:3000' }))
+      const reply = syncReply(rest.respond(get(path, { origin: 'http://localhost:3000' })))
       expect(reply.headers['access-control-allow-origin'], path).toBe('http://localhost:3000')
       expect(reply.headers.vary, path).toBe('origin')
       expect(reply.headers['access-control-allow-credentials'], path).toBeUndefined()
@@ -202,7 +204,7 @@ describe('CORS', () => {
         get('/rest/Doc(1)', { origin: 'https://evil.test' }),
         get('/rest/Doc(1)'),
       ]) {
-        const reply = rest.respond(request)
+        const reply = syncReply(rest.respond(request))
         expect(reply.headers['access-control-allow-origin']).toBeUndefined()
         expect(reply.headers['access-control-allow-methods']).toBeUndefined()
         expect(reply.headers.vary).toBe('origin')
@@ -210,13 +212,56 @@ describe('CORS', () => {
     }
     // The function form allows what it says.
     const rest = handler({ cors: { origin: (o) => o.endsWith('.example.com') } })
-    expect(rest.respond(preflight(ORIGIN)).headers['access-control-allow-origin']).toBe(ORIGIN)
+    expect(syncReply(rest.respond(preflight(ORIGIN))).headers['access-control-allow-origin']).toBe(
+      ORIGIN,
+    )
   })
 
   it("allows any origin with '*', still naming the origin (so credentials can be allowed)", () => {
     const rest = handler({ cors: { origin: '*' } })
-    const reply = rest.respond(get('/rest/Doc(1)', { origin: 'https://any.test' }))
+    const reply = syncReply(rest.respond(get('/rest/Doc(1)', { origin: 'https://any.test' })))
     expect(reply.headers['access-control-allow-origin']).toBe('https://any.test')
+  })
+
+  it('adds its headers to a reply given later, and to the 500 of one that rejects', async () => {
+    const rest = handler()
+    const later = { ok: deferred<RestReply>(), broken: deferred<RestReply>() }
+    const cors = withCors(
+      {
+        ...rest,
+        respond: (request) =>
+          request.path === '/rest/ok'
+            ? later.ok.promise
+            : request.path === '/rest/broken'
+              ? later.broken.promise
+              : rest.respond(request),
+      },
+      { origin: ORIGIN, credentials: true },
+    )
+    // A reply given at once stays one: no Promise on that path.
+    expect(isPending(cors.respond(get('/rest/Doc(1)', { origin: ORIGIN })))).toBe(false)
+    const ok = cors.respond(get('/rest/ok', { origin: ORIGIN }))
+    const broken = cors.respond(get('/rest/broken', { origin: ORIGIN }))
+    expect([isPending(ok), isPending(broken)]).toEqual([true, true])
+    later.ok.resolve({
+      ...stubReply('ok'),
+      headers: { ...stubReply('ok').headers, vary: 'cookie' },
+    })
+    later.broken.reject(new Error('rejected'))
+    const [answered, refused] = await Promise.all([ok, broken])
+    for (const reply of [answered, refused])
+      expect(reply.headers).toMatchObject({
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-credentials': 'true',
+        'x-content-type-options': 'nosniff',
+      })
+    expect([answered.status, answered.body, answered.headers.vary]).toEqual([
+      200,
+      '{"name":"ok"}',
+      'cookie, origin',
+    ])
+    expect(refused.status).toBe(500)
+    expect(JSON.parse(refused.body as string).__ERROR[0].errCode).toBe(9099)
   })
 
   it('reads the Origin header through the fetch transport and through the node listener', async () => {

@@ -1,8 +1,11 @@
 /**
  * @module The plain request and reply that every transport maps onto. No web `Request`, no node
  * `IncomingMessage`: building those costs more than answering a read by key, so the core of the
- * REST interface (`RestCore.respond`) is a synchronous function from one plain value to another, and
- * the fetch handler and the node:http listener are thin mappings onto it.
+ * REST interface (`RestCore.respond`) is a function from one plain value to another, and the fetch
+ * handler and the node:http listener are thin mappings onto it. It answers synchronously, except a
+ * call of an async class function, which it answers with a Promise of the reply: a transport writes
+ * a reply at once, and a pending one when it settles (`isPending` tells them apart), so that reads
+ * allocate no Promise and wait for no microtask.
  */
 
 /** Request headers by lowercase name; node:http's `IncomingHttpHeaders` fits as is. */
@@ -58,8 +61,14 @@ export interface RestReply {
 
 /** What a transport needs from the REST interface. */
 export interface RestCore {
-  /** Answers one request. Never throws: every failure is an `__ERROR` reply. */
-  respond(request: RestRequest): RestReply
+  /**
+   * Answers one request. Never throws: every failure is an `__ERROR` reply. The reply is given
+   * synchronously, except for a call of an async function (`POST /rest/$catalog/fn` and the like),
+   * answered once the function settles: then it is a Promise of the reply (`isPending` says which),
+   * that never rejects either, a failure being an `__ERROR` reply as on the synchronous path. A
+   * transport awaits it only then, and writes the replies of one connection in request order.
+   */
+  respond(request: RestRequest): RestReply | Promise<RestReply>
   /**
    * The reply for a request the transport refused before `respond` could see it (a body past
    * `maxBodyBytes`, a malformed Host), with the status and `__ERROR` body of `error`.
@@ -67,6 +76,14 @@ export interface RestCore {
   refuse(error: unknown): RestReply
   /** The largest request body, in bytes, a transport reads and hands to `respond`. */
   readonly maxBodyBytes: number
+}
+
+/**
+ * Whether `respond` answered later (a call of an async function): a then-able, to be awaited. A
+ * property check, cheaper than `instanceof` and true of any then-able a wrapper may give.
+ */
+export function isPending(reply: RestReply | Promise<RestReply>): reply is Promise<RestReply> {
+  return typeof (reply as Partial<Promise<RestReply>>).then === 'function'
 }
 
 /**

@@ -3,6 +3,7 @@ import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { describe, expect } from 'vitest'
 import type { RestReply, RestRequest } from './exchange.js'
 import { createRestHandler } from './handler.js'
+import { syncReply } from './sync-reply.fixture.js'
 
 // Issue 11, "Proof": hostile input. Random `$filter` texts built from the filter grammar's own
 // pieces (docs/filter-language.md) and from garbage, random URLs, random POST bodies and oversized
@@ -81,7 +82,7 @@ function bodyText(reply: RestReply): string {
 
 /** One request through the core; its body read to the end. */
 function send(request: Partial<RestRequest> & { path: string }): { status: number; text: string } {
-  const reply = rest.respond({ method: 'GET', query: '', headers: {}, ...request })
+  const reply = syncReply(rest.respond({ method: 'GET', query: '', headers: {}, ...request }))
   return { status: reply.status, text: bodyText(reply) }
 }
 

@@ -1,13 +1,13 @@
 /**
  * @module @entistore/rest — the Entity Data REST interface over a @entistore/core datastore. The
- * core is a synchronous `respond(RestRequest) → RestReply` on plain values; `fetch(Request) →
- * Promise<Response>` (Hono, Bun, Deno, workers) is built on it here, the node:http listener in
- * `@entistore/rest/node`.
+ * core is `respond(RestRequest) → RestReply` on plain values, synchronous but for calls of async
+ * functions (a Promise of the reply then: `isPending`); `fetch(Request) → Promise<Response>` (Hono,
+ * Bun, Deno, workers) is built on it here, the node:http listener in `@entistore/rest/node`.
  */
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
 export type { CorsOptions } from './cors.js'
-export { takesBody } from './exchange.js'
+export { isPending, takesBody } from './exchange.js'
 export type { RestBody, RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
 export { toFetchHandler, toResponse } from './fetch/fetch-handler.js'
 export { STATUS_BY_CATEGORY, toErrorReply } from './errors/to-error-body.js'

@@ -1,9 +1,11 @@
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { withCalculated } from '../calculated.fixture.js'
-import type { RestRequest } from '../exchange.js'
+import type { RestReply, RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
+import { deferred } from '../node/pending.fixture.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
+import { syncReply } from '../sync-reply.fixture.js'
 import { toFetchHandler } from './fetch-handler.js'
 
 function setup(maxBodyBytes = 1000) {
@@ -115,6 +117,41 @@ describe('toFetchHandler', () => {
   })
 })
 
+describe('toFetchHandler: replies given later (async function calls)', () => {
+  it('awaits a pending reply, answering others meanwhile, and answers one that rejects 500', async () => {
+    const { rest } = setup()
+    const later = { ok: deferred<RestReply>(), broken: deferred<RestReply>() }
+    const fetch = toFetchHandler({
+      ...rest,
+      respond: (request) =>
+        request.path === '/rest/ok'
+          ? later.ok.promise
+          : request.path === '/rest/broken'
+            ? later.broken.promise
+            : rest.respond(request),
+    })
+    const ok = fetch(new Request('http://localhost/rest/ok'))
+    const broken = fetch(new Request('http://localhost/rest/broken'))
+    const now = await fetch(new Request('http://localhost/rest/Item(1)'))
+    expect([now.status, ((await now.json()) as { name: string }).name]).toEqual([200, 'item 1'])
+
+    const text = 'x'.repeat(3 * CHUNK_CHARS)
+    later.ok.resolve({
+      status: 201,
+      headers: { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] },
+      body: [text.slice(0, CHUNK_CHARS), text.slice(CHUNK_CHARS)],
+    })
+    later.broken.reject(new Error('rejected'))
+    const answered = await ok
+    expect(answered.status).toBe(201)
+    expect(answered.headers.get('content-type')).toBe('text/plain')
+    expect(answered.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+    expect(await answered.text()).toBe(text)
+    const refused = await broken
+    expect([refused.status, await errCode(refused)]).toEqual([500, 9099])
+  })
+})
+
 describe('a big reply that fails past its first chunk', () => {
   it('errors the stream and reports the error once', async () => {
     const seen: unknown[] = []
@@ -137,7 +174,9 @@ describe('respond', () => {
   it('answers TRACE, CONNECT and unknown methods with 405 and Allow', () => {
     const { rest } = setup()
     for (const method of ['TRACE', 'CONNECT', 'FOO']) {
-      const reply = rest.respond({ method, path: '/rest/Item(1)', query: '', headers: {} })
+      const reply = syncReply(
+        rest.respond({ method, path: '/rest/Item(1)', query: '', headers: {} }),
+      )
       expect(reply.status).toBe(405)
       expect(reply.headers.allow).toBe('GET, HEAD, POST')
       expect(JSON.parse(reply.body as string).__ERROR[0].errCode).toBe(9032)
@@ -147,7 +186,7 @@ describe('respond', () => {
   it('answers a small selection as one text and a big one as a lazy sequence', () => {
     const { rest } = setup()
     const ask = (query: string) =>
-      rest.respond({ method: 'GET', path: '/rest/Item', query, headers: {} }).body
+      syncReply(rest.respond({ method: 'GET', path: '/rest/Item', query, headers: {} })).body
     expect(typeof ask('$top=10')).toBe('string')
     const big = ask('$top=3000')
     expect(typeof big).toBe('object')
@@ -157,14 +196,18 @@ describe('respond', () => {
 
   it('reads the session cookie from a header given as a list', () => {
     const { rest } = setup()
-    const first = rest.respond({ method: 'GET', path: '/rest/$catalog', query: '', headers: {} })
+    const first = syncReply(
+      rest.respond({ method: 'GET', path: '/rest/$catalog', query: '', headers: {} }),
+    )
     const cookie = String(first.headers['set-cookie']).split(';')[0]!
-    const again = rest.respond({
-      method: 'GET',
-      path: '/rest/$catalog',
-      query: '',
-      headers: { cookie: ['a=b', cookie] },
-    })
+    const again = syncReply(
+      rest.respond({
+        method: 'GET',
+        path: '/rest/$catalog',
+        query: '',
+        headers: { cookie: ['a=b', cookie] },
+      }),
+    )
     expect(again.headers['set-cookie']).toBeUndefined()
   })
 })

@@ -39,6 +39,8 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
     body = await readBody(request, core.maxBodyBytes)
     if (body === undefined) return core.refuse(datastoreError('BodyTooLarge', [core.maxBodyBytes]))
   }
+  // A Promise for a call of an async function, awaited like the body; should it reject (it must
+  // not), the handler above answers the core's 500.
   return core.respond({
     method: request.method,
     path: target.path,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { companyRest, conformance, listen, send } from '../node/conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
 import { honoRest } from './index.js'
+import { pendingReplies } from '../node/pending.fixture.js'
 
 /** Serves a Hono app on node:http, without replacing the global Request and Response. */
 const serveHono = (app: Hono) =>
@@ -29,6 +30,9 @@ conformance(
   'Hono, app.route("/")',
   (rest: MountableRest) => serveHono(withOwnRoutes((app) => app.route('/', honoRest(rest)))),
   onNode,
+)
+pendingReplies('Hono, app.route("/rest")', (rest: MountableRest) =>
+  serveHono(withOwnRoutes((app) => app.route('/rest', honoRest(rest)))),
 )
 conformance(
   'Hono, app.route("/api") with basePath /api/v1',

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
-import { createRestHandler } from '@entistore/rest'
+import { createRestHandler, type RestReply } from '@entistore/rest'
 // A type only, erased before any runtime resolves it.
 import type { MountableRest } from '../adapters/mount.js'
 
@@ -37,11 +37,16 @@ export function companyRest(basePath = '/rest'): MountableRest {
     respond: (request) => {
       const reply = rest.respond(request)
       if (request.headers['x-two-cookies'] === undefined) return reply
-      const first = reply.headers['set-cookie'] ?? 'first=1; Path=/'
-      return {
-        ...reply,
-        headers: { ...reply.headers, 'set-cookie': [first, 'second=2; Path=/'].flat() },
-      }
+      // `isPending` inlined: Deno runs this on the built packages, which may predate it.
+      return 'then' in reply ? reply.then(twoCookies) : twoCookies(reply)
     },
+  }
+}
+
+function twoCookies(reply: RestReply): RestReply {
+  const first = reply.headers['set-cookie'] ?? 'first=1; Path=/'
+  return {
+    ...reply,
+    headers: { ...reply.headers, 'set-cookie': [first, 'second=2; Path=/'].flat() },
   }
 }

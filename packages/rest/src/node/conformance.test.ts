@@ -10,6 +10,7 @@ import {
   type Exchange,
 } from './conformance.fixture.js'
 import { toNodeListener } from './listener.js'
+import { pendingReplies } from './pending.fixture.js'
 
 // The listener on its own server, and inside an existing node:http server that has its own
 // routes and hands the listener only the requests under /rest.
@@ -25,6 +26,8 @@ conformance('node:http inside an existing server', (rest) => {
     }),
   )
 })
+
+pendingReplies('node:http', (rest) => listen(createServer(toNodeListener(rest))))
 
 describe('a body read before the listener saw it', () => {
   // A middleware in front that reads the stream to its end, keeping the text or not.

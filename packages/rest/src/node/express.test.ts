@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { companyRest, conformance, json, listen, send, type Served } from './conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
 import { expressRest } from './express.js'
+import { pendingReplies } from './pending.fixture.js'
 
 type Setup = (app: express.Express, rest: MountableRest) => void
 
@@ -30,6 +31,13 @@ conformance(
 conformance(
   'Express at /',
   serveExpress((app, rest) => app.use(expressRest(rest))),
+)
+pendingReplies(
+  'Express under /rest behind express.json()',
+  serveExpress((app, rest) => {
+    app.use(express.json())
+    app.use('/rest', expressRest(rest))
+  }),
 )
 conformance(
   'Express under /rest behind express.json(), text(), raw(), urlencoded()',

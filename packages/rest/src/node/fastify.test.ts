@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { companyRest, conformance, send, type Served } from './conformance.fixture.js'
 import type { MountableRest } from '../adapters/mount.js'
 import { fastifyRest } from './fastify.js'
+import { pendingReplies } from './pending.fixture.js'
 
 async function serveFastify(
   rest: MountableRest,
@@ -21,6 +22,9 @@ conformance('Fastify, no prefix', (rest) =>
   serveFastify(rest, (app) => app.register(fastifyRest, { rest })),
 )
 conformance('Fastify, prefix /rest', (rest) =>
+  serveFastify(rest, (app) => app.register(fastifyRest, { rest, prefix: '/rest' })),
+)
+pendingReplies('Fastify, prefix /rest', (rest) =>
   serveFastify(rest, (app) => app.register(fastifyRest, { rest, prefix: '/rest' })),
 )
 conformance(

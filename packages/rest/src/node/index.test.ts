@@ -1,11 +1,12 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { connect } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RestRequest } from '../exchange.js'
+import type { RestReply, RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
 import { clientErrorListener, toNodeListener } from './index.js'
+import { deferred, stubReply } from './pending.fixture.js'
 
 function datastore() {
   let n = 0
@@ -274,6 +275,75 @@ describe('toNodeListener', () => {
     })
     await ended
     expect(server.listening).toBe(false)
+  })
+})
+
+describe('toNodeListener: replies given later (async function calls)', () => {
+  it('counts them, and drops one whose client went away: nothing written, nothing refused', async () => {
+    const rest = createRestHandler(datastore())
+    const later = deferred<RestReply>()
+    const called = deferred<void>()
+    const refused: unknown[] = []
+    const listener = toNodeListener({
+      ...rest,
+      respond: () => {
+        called.resolve()
+        return later.promise
+      },
+      refuse: (error) => {
+        refused.push(error)
+        return rest.refuse(error)
+      },
+    })
+    let response: ServerResponse | undefined
+    const closed: Promise<void>[] = []
+    const { port } = await listen(
+      (req, res) => {
+        response = res
+        listener(req, res)
+      },
+      (server) =>
+        server.on('connection', (s: Socket) => closed.push(new Promise((r) => s.once('close', r)))),
+    )
+    const client = connect(port, '127.0.0.1')
+    client.on('error', () => {})
+    client.write('GET /rest/Employee(1) HTTP/1.1\r\nHost: x\r\n\r\n')
+    await called.promise
+    expect(listener.pendingReplies).toBe(1)
+    client.destroy()
+    await closed[0]
+    later.resolve(stubReply('too late'))
+    // The listener's handlers were attached first: they have run once this await resumes.
+    await later.promise
+    expect(listener.pendingReplies).toBe(0)
+    expect([response!.headersSent, response!.destroyed]).toEqual([false, true])
+    expect(refused).toEqual([])
+  })
+
+  it('answers a reply node cannot write (a bad header value) 500, at once or later', async () => {
+    const seen: unknown[] = []
+    const rest = createRestHandler(datastore(), { onInternalError: (e) => seen.push(e) })
+    const bad: RestReply = {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-bad': 'line\nbreak' },
+      body: '{"a long body, not the length of the error":true}',
+    }
+    const { port } = await listen(
+      toNodeListener({
+        ...rest,
+        respond: (request) => (request.path === '/later' ? Promise.resolve(bad) : bad),
+      }),
+    )
+    for (const target of ['/now', '/later']) {
+      const answer = parseRaw(await raw(port, get(target)))
+      expect(answer.statusLine, target).toBe('HTTP/1.1 500 Internal Server Error')
+      expect(answer.headers.has('x-bad'), target).toBe(false)
+      expect(firstError(answer), target).toMatchObject({ errCode: 9099 })
+    }
+    expect(seen.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([
+      'ERR_INVALID_CHAR',
+      'ERR_INVALID_CHAR',
+    ])
   })
 })
 

@@ -5,16 +5,30 @@
  * the request line only; the Host header is checked, never used. Bodies are read within the
  * handler's limit (read-body.ts), replies written with backpressure (write-reply.ts).
  *
- * `respond` is synchronous: a long query holds the event loop, and the requests that arrive
- * meanwhile are read only once it ends. While the loop is idle a request is answered at once. Once
- * one has run long (`SLOW_MS`), the next ones queue (FIFO) and run two turns of the event loop or
- * more after they were read, so that node has seen which of their clients went away while they
- * waited: those are skipped, their work never done. Each request carries the time it was read
- * (`receivedAt`), so the time it waited counts against its time budget (`queryBudgetMs`).
+ * `respond` is synchronous (but for calls of async functions, below): a long query holds the event
+ * loop, and the requests that arrive meanwhile are read only once it ends. While the loop is idle a
+ * request is answered at once. Once one has run long (`SLOW_MS`), the next ones queue (FIFO) and
+ * run two turns of the event loop or more after they were read, so that node has seen which of
+ * their clients went away while they waited: those are skipped, their work never done. Each request
+ * carries the time it was read (`receivedAt`), so the time it waited counts against its time budget
+ * (`queryBudgetMs`).
+ *
+ * A call of an async function is answered with a Promise (`isPending`): the listener goes on with
+ * the next requests and writes that reply when it settles, unless its client has gone meanwhile
+ * (only the synchronous part of the call counts as running long). Every other reply is written at
+ * once, with no Promise. The replies of one keep-alive connection
+ * still leave in request order: node:http gives a connection's responses the socket one after the
+ * other, and keeps what is written to a later one until the earlier ones have ended.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
-import { takesBody, type RestCore, type RestRequest } from '../exchange.js'
+import {
+  isPending,
+  takesBody,
+  type RestCore,
+  type RestReply,
+  type RestRequest,
+} from '../exchange.js'
 import { isHostHeader, splitTarget, type RequestTarget } from '../url/request-target.js'
 import { readBody } from './read-body.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
@@ -44,6 +58,8 @@ export interface NodeListener {
   readonly queuedRequests: number
   /** Requests never answered because their clients went away while they waited (since start). */
   readonly abandonedRequests: number
+  /** Replies now waiting for an async function to settle. */
+  readonly pendingReplies: number
 }
 
 // The connection is closed after a 413: the rest of the body is not worth reading to keep it.
@@ -107,14 +123,64 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
   const outbox = new Outbox(options)
   const targetOf = options.url ?? ((req: IncomingMessage) => req.url ?? '/')
 
-  const respond = (res: ServerResponse, request: RestRequest): void => {
+  /**
+   * Writes `reply`. A reply node refuses to write (a header value it does not allow) becomes a 500,
+   * like any other failure, while its status can still be sent; after that, the connection is cut.
+   */
+  const deliver = (res: ServerResponse, reply: RestReply): void => {
+    try {
+      writeReply(res, reply, outbox)
+    } catch (error) {
+      if (res.headersSent) res.destroy()
+      else {
+        // What the failed write set is undone: its headers, its reason phrase.
+        for (const name of res.getHeaderNames()) res.removeHeader(name)
+        res.statusMessage = ''
+        writeReply(res, core.refuse(error), outbox)
+      }
+    }
+  }
+
+  let pending = 0
+
+  /**
+   * Writes the reply of an async function's call once it settles, unless its client went away
+   * meanwhile. The Promise should not reject; if it does, the reply is the core's 500. Nothing
+   * here throws: no rejection is left unhandled.
+   */
+  const later = (req: IncomingMessage, res: ServerResponse, reply: Promise<RestReply>): void => {
+    pending++
+    reply.then(
+      (settled) => arrived(req, res, settled, undefined),
+      (error: unknown) => arrived(req, res, undefined, error),
+    )
+  }
+  const arrived = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: RestReply | undefined,
+    error: unknown,
+  ): void => {
+    pending--
+    try {
+      // The core's 500 also reports the error (onInternalError), client gone or not.
+      const settled = reply ?? core.refuse(error)
+      if (gone(req, res)) res.destroy()
+      else deliver(res, settled)
+    } catch {
+      res.destroy()
+    }
+  }
+
+  const respond = (req: IncomingMessage, res: ServerResponse, request: RestRequest): void => {
     let reply
     try {
       reply = core.respond(request)
     } catch (error) {
       reply = core.refuse(error)
     }
-    writeReply(res, reply, outbox)
+    if (isPending(reply)) later(req, res, reply)
+    else deliver(res, reply)
   }
 
   // The queue of requests read while, or after, the loop was held. `pumping` while it is in use
@@ -211,12 +277,12 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     // A request without a body (most) makes no closure to wait for one.
     if (!takesBody(method)) {
       const request = plainRequest(req, method, split, receivedAt, undefined)
-      schedule(req, res, () => respond(res, request))
+      schedule(req, res, () => respond(req, res, request))
       return
     }
     const run = (body: Uint8Array | string): void => {
       const request = plainRequest(req, method, split, receivedAt, body)
-      schedule(req, res, () => respond(res, request))
+      schedule(req, res, () => respond(req, res, request))
     }
     if (req.readableEnded) runRead(req, res, run)
     else
@@ -254,5 +320,6 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     stalledReplies: { get: () => outbox.waiting.size },
     queuedRequests: { get: () => queue.length - head },
     abandonedRequests: { get: () => abandoned },
+    pendingReplies: { get: () => pending },
   }) as NodeListener
 }

@@ -27,6 +27,7 @@ import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@en
 import { describe, expect, it } from 'vitest'
 import type { RestBody } from '../exchange.js'
 import { createRestHandler, type RestHandler } from '../handler.js'
+import { syncReply } from '../sync-reply.fixture.js'
 
 const LONG = process.env.ENTISTORE_LONG === '1'
 const TARGET_STEPS = LONG ? 100_000 : 0
@@ -190,13 +191,15 @@ function call(r: Real, method: 'GET' | 'POST', target: string, body?: unknown): 
   const headers: Record<string, string> = {}
   if (r.cookie) headers.cookie = r.cookie
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const reply = r.rest.respond({
-    method,
-    path: q < 0 ? target : target.slice(0, q),
-    query: q < 0 ? '' : target.slice(q + 1),
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
+  const reply = syncReply(
+    r.rest.respond({
+      method,
+      path: q < 0 ? target : target.slice(0, q),
+      query: q < 0 ? '' : target.slice(q + 1),
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  )
   const set = reply.headers['set-cookie']
   if (typeof set === 'string') r.cookie = set.slice(0, set.indexOf(';'))
   return { status: reply.status, json: JSON.parse(text(reply.body)) }
