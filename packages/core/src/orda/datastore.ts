@@ -8,7 +8,7 @@
  */
 import { systemClock, type Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
-import type { CalculatedFn, SchemaDef } from '../schema/definitions.js'
+import type { CalculatedDefinition, SchemaDef } from '../schema/definitions.js'
 import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js'
 import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
 import type { ModelJson, ModelJsonDocument } from '../schema/model-json.js'
@@ -312,7 +312,7 @@ function mergeCalculated(
   b: CalculatedFunctions | undefined,
 ): CalculatedFunctions {
   if (!b) return a
-  const out: Record<string, Readonly<Record<string, CalculatedFn>>> = { ...a }
+  const out: Record<string, Readonly<Record<string, CalculatedDefinition>>> = { ...a }
   for (const [dc, fns] of Object.entries(b)) out[dc] = { ...out[dc], ...fns }
   return out
 }

@@ -127,12 +127,13 @@ function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Loo
   const value = filter.value
   if (value.kind === 'List' || (value.kind === 'Placeholder' && value.index === undefined)) return
   // Resolve the path once, null standing in for the value: `= null` binds on every attribute type,
-  // so this throws exactly the path errors the query would (unknown attribute, not exposed…).
+  // so this throws exactly the path errors the query would (unknown attribute, not exposed…). A
+  // computed attribute's query function is not asked: its answer depends on the actual value.
   const shape = bindFilter(
     dc.datastore.schema,
     dc.def,
     { ...filter, value: Ast.literal({ type: 'null', value: null }) },
-    { exposedOnly },
+    { exposedOnly, computedQueries: false },
   )
   if (shape.kind !== 'Comparison' || shape.operand.kind !== 'storage') return
   const keyOf = exactKey(shape.type, filter.op === 'eq')

@@ -8,10 +8,14 @@
  * - Values are coerced to the attribute's type as 4D does ("20" is 20 for a number); a value that
  *   cannot be converted is an error, not an empty result.
  * - Placeholders `:1` take `params[0]`; `:name` takes `named.name`.
+ * - A comparison on a computed attribute with a query function becomes the filter that function
+ *   returns for the comparison's value (computed.ts), bound in the attribute's dataclass with the
+ *   function's own parameters; an `order by` on one with an orderBy function, the keys it returns.
  */
 import { datastoreError, fail } from '../errors/datastore-error.js'
 import type {
   AttributeDef,
+  CalculatedAttributeDef,
   DataClassDef,
   SchemaDef,
   StorageAttributeDef,
@@ -42,6 +46,7 @@ import type {
 } from './bound.js'
 import { sortKey } from '../values/compare.js'
 import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
+import { computedFilter, computedOrder, fromFunction } from './computed.js'
 
 export interface BindOptions {
   /** Values of `:1`, `:2`, … */
@@ -50,11 +55,22 @@ export interface BindOptions {
   readonly named?: Readonly<Record<string, unknown>>
   /** Only exposed, public attributes can be named (the REST interface). @default false */
   readonly exposedOnly?: boolean
+  /**
+   * Replace a comparison on a computed attribute that has a query function by the filter it
+   * returns. Off, every such comparison calls the getter per entity (and no function is called).
+   * @default true
+   */
+  readonly computedQueries?: boolean
 }
 
 interface Ctx {
   readonly schema: SchemaDef
   readonly options: BindOptions
+  /**
+   * The computed attributes whose function's answer is being bound: a comparison or a sort on one
+   * of them inside its own answer takes the default (the getter), instead of asking again forever.
+   */
+  readonly rewriting?: readonly CalculatedAttributeDef[]
 }
 
 const WILDCARD_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'ne', 'in'])
@@ -201,9 +217,11 @@ function bindComparison(
       }
       return through(node)
     }
-    case 'calculated':
+    case 'calculated': {
       if (!last)
         invalid(`"${seg.name}" in ${where} is a calculated attribute, not a relation or an object`)
+      const rewritten = attr.query && computedComparison(ctx, dc, attr, node)
+      if (rewritten) return rewritten
       return comparison(
         ctx,
         dc,
@@ -212,6 +230,7 @@ function bindComparison(
         attr.type,
         attr.type === 'string',
       )
+    }
     case 'storage': {
       if (attr.type === 'object' && (!last || seg.collection)) {
         const steps: ObjectStep[] = segments.slice(at + 1).map(toStep)
@@ -221,6 +240,38 @@ function bindComparison(
       if (!last) invalid(`"${seg.name}" in ${where} is not a relation or an object attribute`)
       return comparison(ctx, dc, node, { kind: 'storage', attr }, attr.type, attr.type === 'string')
     }
+  }
+}
+
+/**
+ * `attr op value` as the filter the attribute's query function returns for the actual value, or
+ * undefined for the default (see BindOptions.computedQueries and Ctx.rewriting).
+ */
+function computedComparison(
+  ctx: Ctx,
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  node: ComparisonNode,
+): BoundFilter | undefined {
+  if (ctx.options.computedQueries === false || ctx.rewriting?.includes(attr)) return undefined
+  const v = node.value
+  const value = v.kind === 'List' ? v.items.map((i) => rawOf(ctx, i)) : rawOf(ctx, v)
+  const answer = computedFilter(dc, attr, node.op, value)
+  if (!answer) return undefined
+  const inner: Ctx = {
+    schema: ctx.schema,
+    options: { params: answer.params },
+    rewriting: [...(ctx.rewriting ?? []), attr],
+  }
+  return {
+    kind: 'Computed',
+    dataClass: dc,
+    attr,
+    operator: answer.operator,
+    value,
+    inner: fromFunction(`the query function of ${dc.name}.${attr.name}`, () =>
+      bindNode(inner, dc, answer.filter),
+    ),
   }
 }
 
@@ -438,7 +489,7 @@ export function bindOrderBy(
   options: Pick<BindOptions, 'exposedOnly'> = {},
 ): BoundOrderKey[] {
   const ctx: Ctx = { schema, options }
-  return items.map((item) => orderKey(ctx, dc, item.path, item.direction === 'desc'))
+  return items.flatMap((item) => orderKey(ctx, dc, item.path, item.direction === 'desc'))
 }
 
 function orderKey(
@@ -446,7 +497,7 @@ function orderKey(
   start: DataClassDef,
   path: AttributePathNode,
   descending: boolean,
-): BoundOrderKey {
+): BoundOrderKey[] {
   const text = pathText(path)
   const bad = (why: string): never => fail('WrongOrderBy', [text, why])
   const relations: BoundOrderKey['relations'][number][] = []
@@ -477,33 +528,78 @@ function orderKey(
     if (attr.kind === 'storage') {
       if (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob')
         bad(`${attr.type} attributes cannot be sorted on`)
-      return {
-        relations,
-        operand: { kind: 'storage', attr },
-        descending,
-        folds: attr.type === 'string',
-        text,
-      }
+      return [
+        {
+          relations,
+          operand: { kind: 'storage', attr },
+          descending,
+          folds: attr.type === 'string',
+          text,
+        },
+      ]
     }
-    if (attr.kind === 'calculated')
-      return {
-        relations,
-        operand: { kind: 'calculated', attr },
-        descending,
-        folds: attr.type === 'string',
-        text,
-      }
+    if (attr.kind === 'calculated') {
+      const computed =
+        attr.orderBy && computedKeys(ctx, dc, attr, segments.slice(0, i), text, descending)
+      if (computed)
+        return computed.map((k) => ({ ...k, relations: [...relations, ...k.relations] }))
+      return [
+        {
+          relations,
+          operand: { kind: 'calculated', attr },
+          descending,
+          folds: attr.type === 'string',
+          text,
+        },
+      ]
+    }
     if (attr.kind === 'relatedEntity') {
       // Text keys sort folded, as `employer.ID` does and as a sorted index on the slot keys them.
-      return {
-        relations,
-        operand: { kind: 'storage', attr: attr.foreignKeyAttribute },
-        descending,
-        folds: attr.foreignKeyAttribute.type === 'string',
-        text,
-      }
+      return [
+        {
+          relations,
+          operand: { kind: 'storage', attr: attr.foreignKeyAttribute },
+          descending,
+          folds: attr.foreignKeyAttribute.type === 'string',
+          text,
+        },
+      ]
     }
     return bad(`"${seg.name}" is a to-many relation`)
   }
   return bad('empty path')
+}
+
+/**
+ * The keys that the orderBy function of `attr` (reached through `before`) gives for a sort on it,
+ * bound in its dataclass (their relations start there), or undefined for the default sort.
+ */
+function computedKeys(
+  ctx: Ctx,
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  before: readonly PathSegment[],
+  text: string,
+  descending: boolean,
+): BoundOrderKey[] | undefined {
+  if (ctx.rewriting?.includes(attr)) return undefined
+  const items = computedOrder(dc, attr, descending)
+  if (!items) return undefined
+  // The function's text names attributes of the dataclass, whoever may see them.
+  const inner: Ctx = {
+    schema: ctx.schema,
+    options: {},
+    rewriting: [...(ctx.rewriting ?? []), attr],
+  }
+  const prefix = before.map((s) => `${s.name}.`).join('')
+  const computed = { text, descending }
+  return fromFunction(`the orderBy function of ${dc.name}.${attr.name}`, () =>
+    items.flatMap((item) =>
+      orderKey(inner, dc, item.path, item.direction === 'desc').map((k) => ({
+        ...k,
+        text: prefix + k.text,
+        computed,
+      })),
+    ),
+  )
 }

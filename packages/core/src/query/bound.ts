@@ -9,6 +9,7 @@ import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
 import type {
   CalculatedAttributeDef,
+  ComputedQueryOperator,
   DataClassDef,
   RelatedEntitiesAttributeDef,
   RelatedEntityAttributeDef,
@@ -91,6 +92,21 @@ export interface BoundLinked {
   readonly comparisons: readonly BoundComparison[]
 }
 
+/**
+ * A comparison on a computed attribute that its query function replaced: `inner` is the filter it
+ * returned, bound in the same dataclass. The comparison itself is kept for plans.
+ */
+export interface BoundComputed {
+  readonly kind: 'Computed'
+  readonly dataClass: DataClassDef
+  readonly attr: CalculatedAttributeDef
+  /** The operator as the query function received it. */
+  readonly operator: ComputedQueryOperator
+  /** The value as the query function received it. */
+  readonly value: unknown
+  readonly inner: BoundFilter
+}
+
 export interface BoundLogical {
   readonly kind: 'Logical'
   readonly op: LogicalOp
@@ -103,7 +119,13 @@ export interface BoundNot {
 }
 
 export type BoundFilter =
-  BoundComparison | BoundJoin | BoundReverseJoin | BoundLinked | BoundLogical | BoundNot
+  | BoundComparison
+  | BoundJoin
+  | BoundReverseJoin
+  | BoundLinked
+  | BoundComputed
+  | BoundLogical
+  | BoundNot
 
 /** A bound `order by` key: a path of relatedEntity steps ending on a storage or calculated attribute. */
 export interface BoundOrderKey {
@@ -113,4 +135,9 @@ export interface BoundOrderKey {
   readonly folds: boolean
   /** `employer.name` */
   readonly text: string
+  /**
+   * Set on the keys a computed attribute's orderBy function gave: the sort they replace
+   * (`fullName` descending), one object shared by the keys of one replacement, for plans.
+   */
+  readonly computed?: { readonly text: string; readonly descending: boolean }
 }

@@ -92,6 +92,10 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       }
       return { rows: out, children: [inner.step] }
     }
+    case 'Computed': {
+      const inner = execute(node.inner, ctx)
+      return { rows: inner.rows, children: [inner.step] }
+    }
     case 'And': {
       const children: PathStep[] = []
       const dc = dataClassOfPlan(node)
@@ -272,6 +276,7 @@ export function dataClassOfPlan(node: PlanNode): DataClassDef {
     case 'Linked':
     case 'Join':
     case 'ReverseJoin':
+    case 'Computed':
       return node.bound.dataClass
     case 'Not':
       return dataClassOfPlan(node.operand)
@@ -372,6 +377,9 @@ export function predicateOf(
       )
       return { test: (r) => keys.has(r.key), steps: [inner.step] }
     }
+    case 'Computed':
+      // The filter the query function returned, tested as it would be if written in the query.
+      return predicateOf(node.inner, ctx)
     case 'And':
     case 'Or': {
       const parts = node.operands.map((o) => predicateOf(o, ctx))

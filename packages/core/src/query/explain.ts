@@ -10,13 +10,17 @@
  * - `explainText`: a SQLite-style tree (`SEARCH Employee USING HASH INDEX lastName (lastName=?)`)
  *   for people reading logs.
  *
+ * A comparison that a computed attribute's query function replaced is kept as a node of its own
+ * over the plan of the filter the function returned: `Employee.fullName == Ann Smith : replaced by
+ * its query function's filter`, with that filter's items below (a `subquery`, as joins show theirs).
+ *
  * Operators are spelled as 4D prints them: `===` for equality without wildcards (the current
  * server prints `=` that way), `LIKE` with wildcards, `#` for not-equal, `begin`, `IN`, `%%`.
  */
 import type { ComparisonOp } from './ast.js'
 import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
 import type { PathStep } from './execute.js'
-import { leafPlan, type LeafPlan, type PlanNode } from './plan.js'
+import { leafPlan, type ComputedPlan, type LeafPlan, type PlanNode } from './plan.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
@@ -66,6 +70,21 @@ function valueOf(v: CmpValue): Json {
 const valueText = (v: Json): string =>
   Array.isArray(v) ? `[${v.map(valueText).join(', ')}]` : String(v)
 
+/** A value as a query function received it (as given, uncoerced), for plans. */
+function rawValue(v: unknown): Json {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v
+  if (v instanceof Date) return v.toISOString()
+  if (Array.isArray(v)) return v.map(rawValue)
+  return String(v)
+}
+
+/** `Employee.fullName == Ann Smith : replaced by its query function's filter` */
+function computedItem(node: ComputedPlan): string {
+  const b = node.bound
+  return `${b.dataClass.name}.${b.attr.name} ${b.operator} ${valueText(rawValue(b.value))} : replaced by its query function's filter`
+}
+
 /** `Employee.salary > 5000`, or `[index : Employee.salary ] > 5000` when an index answers it. */
 export function leafItem(leaf: LeafPlan): string {
   const c = leaf.bound
@@ -107,6 +126,8 @@ export function queryPlanOf(node: PlanNode): JsonObject {
     case 'Join':
     case 'ReverseJoin':
       return { item: joinItem(node), subquery: [queryPlanOf(node.inner)] }
+    case 'Computed':
+      return { item: computedItem(node), subquery: [queryPlanOf(node.inner)] }
     case 'And':
     case 'Or':
     case 'Except':
@@ -179,6 +200,19 @@ export function extendedQueryPlanOf(node: PlanNode): JsonObject {
         filter: extendedQueryPlanOf(node.inner),
       }
     }
+    case 'Computed': {
+      // Not a 4D node: the comparison the query function received, and the filter it returned.
+      const b = node.bound
+      return {
+        type: 'ComputedNode',
+        field: b.attr.name,
+        table: b.dataClass.name,
+        instance: 0,
+        oper: ` ${b.operator} `,
+        value: rawValue(b.value),
+        filter: extendedQueryPlanOf(node.inner),
+      }
+    }
     case 'And':
     case 'Or':
     case 'Except':
@@ -205,6 +239,8 @@ function description(node: PlanNode): string {
     case 'Join':
     case 'ReverseJoin':
       return joinItem(node)
+    case 'Computed':
+      return computedItem(node)
     case 'And':
       return 'AND'
     case 'Or':
@@ -240,7 +276,7 @@ export function queryPathOf(step: PathStep): JsonObject {
 export function extendedQueryPathOf(step: PathStep): JsonObject {
   const node = extendedQueryPlanOf(step.node)
   const decorate = (obj: JsonObject, s: PathStep): JsonObject => {
-    if (obj.type === 'JoinNode' && s.children[0])
+    if ((obj.type === 'JoinNode' || obj.type === 'ComputedNode') && s.children[0])
       obj.filter = decorate(obj.filter as JsonObject, s.children[0])
     if (
       obj.type === 'LogicOperatorNode' &&
@@ -280,7 +316,9 @@ export function explainText(node: PlanNode | null, orderLine?: string): string {
             ? [[n.operand, 'part']]
             : n.kind === 'Join' || n.kind === 'ReverseJoin'
               ? [[n.inner, 'part']]
-              : []
+              : n.kind === 'Computed'
+                ? [[n.inner, role === 'filter' ? 'filter' : 'part']]
+                : []
     kids.forEach(([k, r], i) => walk(k, prefix + (last ? '   ' : '|  '), i === kids.length - 1, r))
   }
   const all: [PlanNode | string, boolean][] = []
@@ -321,6 +359,11 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
     case 'Join':
     case 'ReverseJoin':
       return `${role === 'filter' ? 'FILTER BY ' : ''}JOIN ${joinItem(n).replace('Join on Table : ', '')} USING HASH INDEX${est}`
+    case 'Computed': {
+      const b = n.bound
+      const how = role === 'filter' ? 'FILTER BY' : 'COMPUTED'
+      return `${how} ${b.dataClass.name} (${b.attr.name} ${b.operator} ?) REPLACED BY ITS QUERY FUNCTION'S FILTER${role === 'filter' ? '' : est}`
+    }
     case 'And':
       return n.driven ? `AND${est}` : `AND (one scan)${est}`
     case 'Or':

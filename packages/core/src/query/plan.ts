@@ -8,10 +8,13 @@
  *   the other operands in order of increasing estimate; with no indexed operand it scans once;
  * - `Or` is the union, `Except` the difference, `Not` the complement of their operands' results;
  * - `Join`/`ReverseJoin` run their inner plan on the related dataclass and map the result back
- *   through the foreign-key index (never a scan of the other side).
+ *   through the foreign-key index (never a scan of the other side);
+ * - `Computed` is a comparison on a computed attribute that its query function replaced: it runs
+ *   the plan of the filter the function returned, and stays in the tree so that plans show both.
  */
 import type {
   BoundComparison,
+  BoundComputed,
   BoundFilter,
   BoundJoin,
   BoundLinked,
@@ -71,6 +74,13 @@ export interface ReverseJoinPlan {
   readonly estimate: number
 }
 
+export interface ComputedPlan {
+  readonly kind: 'Computed'
+  readonly bound: BoundComputed
+  readonly inner: PlanNode
+  readonly estimate: number
+}
+
 export interface AndPlan {
   readonly kind: 'And'
   /** Operands in execution order: the driver first when there is one. */
@@ -93,7 +103,7 @@ export interface NotPlan {
 }
 
 export type PlanNode =
-  LeafPlan | LinkedPlan | JoinPlan | ReverseJoinPlan | AndPlan | SetPlan | NotPlan
+  LeafPlan | LinkedPlan | JoinPlan | ReverseJoinPlan | ComputedPlan | AndPlan | SetPlan | NotPlan
 
 export interface QueryPlan {
   readonly dataClass: DataClassDef
@@ -126,6 +136,8 @@ export function isIndexed(node: PlanNode): boolean {
     case 'Join':
     case 'ReverseJoin':
       return true
+    case 'Computed':
+      return isIndexed(node.inner)
     case 'And':
       return node.driven
     case 'Or':

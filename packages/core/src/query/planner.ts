@@ -56,6 +56,10 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
         estimate: Math.min(inner.estimate, tableOf(node.dataClass).size),
       }
     }
+    case 'Computed': {
+      const inner = planNode(node.inner, tableOf)
+      return { kind: 'Computed', bound: node, inner, estimate: inner.estimate }
+    }
     case 'Not': {
       const operand = planNode(node.operand, tableOf)
       return { kind: 'Not', operand, estimate: tableSize(node, tableOf) }
@@ -101,6 +105,7 @@ function dataClassOf(node: BoundFilter): DataClassDef {
     case 'Linked':
     case 'Join':
     case 'ReverseJoin':
+    case 'Computed':
       return node.dataClass
     case 'Not':
       return dataClassOf(node.operand)

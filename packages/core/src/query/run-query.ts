@@ -197,7 +197,18 @@ function orderLine(table: Table, keys: readonly BoundOrderKey[]): string {
     keys[0]!.relations.length === 0 &&
     keys[0]!.operand.kind === 'storage' &&
     !!table.indexes.of(keys[0]!.operand.attr.name)?.sorted
-  const list = keys.map((k) => `${k.text}${k.descending ? ' DESC' : ''}`).join(', ')
+  // The keys a computed attribute's orderBy function gave follow the sort they replace:
+  // `fullName DESC = (lastName DESC, firstName DESC)`.
+  const parts: string[] = []
+  keys.forEach((k, i) => {
+    const item = `${k.text}${k.descending ? ' DESC' : ''}`
+    const from = k.computed
+    if (!from) parts.push(item)
+    else if (keys[i - 1]?.computed === from) parts[parts.length - 1] += `, ${item}`
+    else parts.push(`${from.text}${from.descending ? ' DESC' : ''} = (${item}`)
+    if (from && keys[i + 1]?.computed !== from) parts[parts.length - 1] += ')'
+  })
+  const list = parts.join(', ')
   return walk
     ? `ORDER BY ${list} USING SORTED INDEX (no sort)`
     : `ORDER BY ${list} (top-k on demand)`

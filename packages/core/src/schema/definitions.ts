@@ -24,6 +24,78 @@ export interface EntityView {
  */
 export type CalculatedFn = { compute(entity: EntityView): unknown }['compute']
 
+/**
+ * The comparison a computed attribute's `query` function is asked to replace, spelled as 4D
+ * spells it: `==` equal (`@` is a wildcard), `===` equal (`@` is a character), `!=` and `!==` the
+ * same negated, the ranges, `IN` (the value is an array) and `%` (contains the keyword).
+ */
+export type ComputedQueryOperator =
+  '==' | '===' | '!=' | '!==' | '<' | '<=' | '>' | '>=' | 'IN' | '%'
+
+/** What a computed attribute's `set` function receives (4D's `$event` of `Function set`). */
+export interface ComputedSetEvent {
+  readonly attributeName: string
+  readonly dataClassName: string
+  readonly kind: 'set'
+  /** The value written, converted to the attribute's type (or null). */
+  readonly value: unknown
+}
+
+/** What a computed attribute's `query` function receives (4D's `$event` of `Function query`). */
+export interface ComputedQueryEvent {
+  readonly attributeName: string
+  readonly dataClassName: string
+  readonly kind: 'query'
+  /** The value compared with, as written in the query or given for its placeholder. */
+  readonly value: unknown
+  readonly operator: ComputedQueryOperator
+}
+
+/** What a computed attribute's `orderBy` function receives (4D's `$event` of `Function orderBy`). */
+export interface ComputedOrderByEvent {
+  readonly attributeName: string
+  readonly dataClassName: string
+  readonly kind: 'orderBy'
+  readonly operator: 'asc' | 'desc'
+  readonly descending: boolean
+}
+
+/**
+ * What a `query` function returns: a filter on other attributes of the same dataclass, as text
+ * (no placeholders: nothing fills them) or as `{ query, parameters }` (`:1` takes `parameters[0]`);
+ * null or undefined for the default, a scan that calls the getter on every entity.
+ */
+export type ComputedQueryResult =
+  string | { readonly query: string; readonly parameters?: readonly unknown[] } | null | undefined
+
+/**
+ * The functions of a computed attribute (4D's `Function get / set / query / orderBy` of an entity
+ * class). Each one is optional: without `get` the attribute reads null; without `set` it is
+ * read-only (AttributeReadOnly, 1516); without `query` or `orderBy` a filter or a sort on it calls
+ * `get` on every entity. Methods, so that parameters are checked both ways (see CalculatedFn).
+ */
+export interface ComputedAttributeFunctions {
+  /** The value, from the entity: called as `get.call(entity, entity)`, so `this` is the entity too. */
+  get?(this: EntityView, entity: EntityView): unknown
+  /**
+   * Dispatches a written value: returns the assignments to write instead (`{ firstName, lastName }`),
+   * checked as any write. `this` is the version being updated, null for a new entity. A value the
+   * same write gives explicitly wins over the one returned here.
+   */
+  set?(
+    this: EntityView | null,
+    value: unknown,
+    event: ComputedSetEvent,
+  ): Readonly<Record<string, unknown>> | null | undefined | void
+  /** Replaces a comparison on the attribute by a filter on others (that indexes can answer). */
+  query?(event: ComputedQueryEvent): ComputedQueryResult
+  /** Replaces a sort on the attribute by an order-by text (`"lastName desc, firstName desc"`). */
+  orderBy?(event: ComputedOrderByEvent): string | null | undefined
+}
+
+/** What a calculated attribute is given in code: its getter alone, or its functions. */
+export type CalculatedDefinition = CalculatedFn | ComputedAttributeFunctions
+
 interface AttributeCommon {
   readonly name: string
   readonly kind: AttributeKind
@@ -75,7 +147,14 @@ export interface RelatedEntitiesAttributeDef extends AttributeCommon {
 export interface CalculatedAttributeDef extends AttributeCommon {
   readonly kind: 'calculated'
   readonly type: ValueType
+  /** The getter (the hot path: reads, scans and sorts call it as `compute(entity)`). */
   readonly compute: CalculatedFn | undefined
+  /** Makes the attribute writable: a write of it becomes the assignments this returns. */
+  readonly set?: NonNullable<ComputedAttributeFunctions['set']>
+  /** Replaces a comparison on the attribute by the filter this returns. */
+  readonly query?: NonNullable<ComputedAttributeFunctions['query']>
+  /** Replaces a sort on the attribute by the order this returns. */
+  readonly orderBy?: NonNullable<ComputedAttributeFunctions['orderBy']>
 }
 
 export interface AliasAttributeDef extends AttributeCommon {

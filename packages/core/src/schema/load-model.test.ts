@@ -523,6 +523,59 @@ describe('loadModel alias and calculated attributes', () => {
     )
     expect(attr<CalculatedAttributeDef>(named, 'constructor', 'name').compute).toBeUndefined()
   })
+
+  it('takes the functions of a computed attribute, its get called with the entity as this too', () => {
+    const set = () => ({})
+    const query = () => null
+    const orderBy = () => null
+    const schema = loadModel(company(), {
+      calculated: {
+        Employee: {
+          fullName: {
+            get() {
+              return `${String(this.get('firstName'))}!`
+            },
+            set,
+            query,
+            orderBy,
+          },
+        },
+      },
+    })
+    const def = attr<CalculatedAttributeDef>(schema, 'Employee', 'fullName')
+    expect(def).toMatchObject({ set, query, orderBy, readOnly: false })
+    const entity = { get: (name: string) => (name === 'firstName' ? 'Ann' : null) }
+    expect(def.compute!(entity as never)).toBe('Ann!')
+    // Either style: the entity is also the argument.
+    const arg = loadModel(company(), {
+      calculated: { Employee: { fullName: { get: (e) => `${String(e.get('firstName'))}?` } } },
+    })
+    expect(
+      attr<CalculatedAttributeDef>(arg, 'Employee', 'fullName').compute!(entity as never),
+    ).toBe('Ann?')
+  })
+
+  it('makes a computed attribute writable when it has a set, unless the model says readOnly', () => {
+    const fns = { get: () => 'x', set: () => ({}) }
+    const noSet = loadModel(company(), {
+      calculated: { Employee: { fullName: { get: () => 'x' } } },
+    })
+    expect(attr<CalculatedAttributeDef>(noSet, 'Employee', 'fullName').readOnly).toBe(true)
+    expect(attr<CalculatedAttributeDef>(noSet, 'Employee', 'fullName').set).toBeUndefined()
+    const withSet = loadModel(company(), { calculated: { Employee: { fullName: fns } } })
+    expect(attr<CalculatedAttributeDef>(withSet, 'Employee', 'fullName').readOnly).toBe(false)
+    const explicit = loadModel(
+      thing({ name: 'c', kind: 'calculated', type: 'string', readOnly: true }),
+      { calculated: { Thing: { c: fns } } },
+    )
+    expect(attr<CalculatedAttributeDef>(explicit, 'Thing', 'c').readOnly).toBe(true)
+    // Functions without get: the attribute reads null (no getter), its other functions are kept.
+    const noGet = loadModel(company(), { calculated: { Employee: { fullName: { set: fns.set } } } })
+    expect(attr<CalculatedAttributeDef>(noGet, 'Employee', 'fullName')).toMatchObject({
+      compute: undefined,
+      set: fns.set,
+    })
+  })
 })
 
 describe('loadModel rejects bad models with InvalidModel (9020)', () => {
@@ -948,7 +1001,29 @@ describe('loadModel rejects bad models with InvalidModel (9020)', () => {
       what: 'a calculated function that is not a function',
       model: thing({ name: 'c', kind: 'calculated', type: 'string' }),
       options: { calculated: { Thing: { c: 'not a function' as never } } },
-      message: 'dataclass "Thing" attribute "c": the calculated function must be a function',
+      message:
+        'dataclass "Thing" attribute "c": the calculated function must be a function, or an object of get, set, query and orderBy functions',
+    },
+    {
+      what: 'a computed attribute whose get is not a function',
+      model: thing({ name: 'c', kind: 'calculated', type: 'string' }),
+      options: { calculated: { Thing: { c: { get: 'x' } as never } } },
+      message:
+        'dataclass "Thing" attribute "c": "get" of its functions must be a function, not "x"',
+    },
+    {
+      what: 'a computed attribute whose query is not a function',
+      model: thing({ name: 'c', kind: 'calculated', type: 'string' }),
+      options: { calculated: { Thing: { c: { get: () => 1, query: 3 } as never } } },
+      message:
+        'dataclass "Thing" attribute "c": "query" of its functions must be a function, not number',
+    },
+    {
+      what: 'a computed attribute with a misspelt function',
+      model: thing({ name: 'c', kind: 'calculated', type: 'string' }),
+      options: { calculated: { Thing: { c: { get: () => 1, orderby: () => null } as never } } },
+      message:
+        'dataclass "Thing" attribute "c": unknown member "orderby" of its functions (expected get, set, query, orderBy)',
     },
   ]
 

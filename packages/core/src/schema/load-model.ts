@@ -15,7 +15,8 @@ import type {
   AliasAttributeDef,
   AttributeDef,
   CalculatedAttributeDef,
-  CalculatedFn,
+  CalculatedDefinition,
+  ComputedAttributeFunctions,
   DataClassDef,
   RelatedEntitiesAttributeDef,
   RelatedEntityAttributeDef,
@@ -36,8 +37,11 @@ import { stableId } from './stable-id.js'
 export interface LoadModelOptions {
   /** The application name, used when the model has no `__NAME`. @default 'entistore' */
   readonly name?: string
-  /** Functions of calculated attributes: `{ Employee: { fullName: (e) => … } }`. */
-  readonly calculated?: Readonly<Record<string, Readonly<Record<string, CalculatedFn>>>>
+  /**
+   * Functions of calculated attributes: `{ Employee: { fullName: (e) => … } }`, the getter alone, or
+   * its functions, `{ fullName: { get, set, query, orderBy } }` (ComputedAttributeFunctions).
+   */
+  readonly calculated?: Readonly<Record<string, Readonly<Record<string, CalculatedDefinition>>>>
 }
 
 const KEY_TYPES: ReadonlySet<ValueType> = new Set([
@@ -192,7 +196,7 @@ interface Draft {
   readonly json: DataClassJson
   readonly attributes: (AttributeDef | PendingRelation)[]
   key: StorageAttributeDef | undefined
-  readonly calculated: Readonly<Record<string, CalculatedFn>> | undefined
+  readonly calculated: Readonly<Record<string, CalculatedDefinition>> | undefined
   readonly index: number
   /** Hidden foreign-key slots (see RelatedEntityAttributeDef.foreignKeyAttribute). */
   readonly implicit: StorageAttributeDef[]
@@ -331,14 +335,14 @@ function draftAttribute(
       })
     }
     case 'calculated': {
-      const compute = own(draft.calculated, common.name)
-      if (compute !== undefined && typeof compute !== 'function')
-        invalid(at, 'the calculated function must be a function')
+      const fns = computedFunctions(at, own(draft.calculated, common.name))
       return Object.freeze<CalculatedAttributeDef>({
         ...common,
+        // Writable when it has a set function, unless the model says otherwise (the catalog shows it).
+        readOnly: attr.readOnly ?? fns.set === undefined,
         kind,
         type: valueType(at, attr.type),
-        compute,
+        ...fns,
       })
     }
     case 'relatedEntity':
@@ -346,6 +350,48 @@ function draftAttribute(
     case 'alias':
       return { pending: true, json: attr, common, where: at }
   }
+}
+
+const COMPUTED_MEMBERS: readonly string[] = ['get', 'set', 'query', 'orderBy']
+
+const describe = (v: unknown): string =>
+  v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v
+
+/**
+ * The functions of a calculated attribute as its definition holds them: a getter alone, or an
+ * object of get/set/query/orderBy functions (any of them may be left out; without `get` the
+ * attribute reads null). The getter becomes `compute`, which reads and scans call as
+ * `compute(entity)`: an object's `get` is called with the entity as `this` too.
+ */
+function computedFunctions(
+  at: string,
+  given: CalculatedDefinition | undefined,
+): Pick<CalculatedAttributeDef, 'compute' | 'set' | 'query' | 'orderBy'> {
+  if (given === undefined || typeof given === 'function') return { compute: given }
+  if (!isRecord(given))
+    return invalid(
+      at,
+      'the calculated function must be a function, or an object of get, set, query and orderBy functions',
+    )
+  const fns = given as ComputedAttributeFunctions & Record<string, unknown>
+  // A misspelt member (`orderby`) would silently leave the default: refused.
+  for (const name of Object.keys(fns)) {
+    if (!COMPUTED_MEMBERS.includes(name))
+      invalid(at, `unknown member "${name}" of its functions (expected get, set, query, orderBy)`)
+  }
+  for (const name of COMPUTED_MEMBERS) {
+    const fn = fns[name]
+    if (fn !== undefined && typeof fn !== 'function')
+      invalid(at, `"${name}" of its functions must be a function, not ${describe(fn)}`)
+  }
+  const get = fns.get
+  const out: { -readonly [K in keyof CalculatedAttributeDef]?: CalculatedAttributeDef[K] } = {
+    compute: get && ((entity) => get.call(entity, entity)),
+  }
+  if (fns.set) out.set = fns.set
+  if (fns.query) out.query = fns.query
+  if (fns.orderBy) out.orderBy = fns.orderBy
+  return out as Pick<CalculatedAttributeDef, 'compute' | 'set' | 'query' | 'orderBy'>
 }
 
 function findKey(draft: Draft): StorageAttributeDef {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
 import type { Entity } from '../orda/entity.js'
 import type {
@@ -161,5 +161,44 @@ describe('createDatastore with a built model', () => {
     expect(fn('Employee', 'fullName')).toBe(upper)
     // The dataclasses the options do not mention keep their builder functions.
     expect(fn('Extra', 'twice')).toBeTypeOf('function')
+  })
+
+  it('takes a computed attribute’s functions: with a set it is writable, typed and in the catalog', () => {
+    const model = defineModel().dataClass('P', (p) =>
+      p
+        .key('ID', 'long')
+        .storage('first', 'string')
+        .storage('last', 'string')
+        .calculated('full', 'string', {
+          get() {
+            return `${String(this.get('first'))} ${String(this.get('last'))}`
+          },
+          set(value) {
+            const [first, last] = String(value).split(' ')
+            return { first, last }
+          },
+          query: (e) => ({ query: 'first = :1', parameters: [String(e.value).split(' ')[0]] }),
+          orderBy: () => 'last',
+        })
+        .calculated('initials', 'string', { get: (e) => String(e.get('first')).slice(0, 1) }),
+    )
+    expect(model.toJSON().dataClasses[0]!.attributes.slice(3)).toEqual([
+      { name: 'full', kind: 'calculated', type: 'string', readOnly: false },
+      { name: 'initials', kind: 'calculated', type: 'string', readOnly: true },
+    ])
+    const ds = createDatastore(model, { data: { P: [{ ID: 1, first: 'Ada', last: 'Byron' }] } })
+    // With a set the attribute is an ordinary one for the types: read and written.
+    expectTypeOf(ds.P.getOrFail(1).get('full')).toEqualTypeOf<string | null>()
+    const saved = ds.P.update(1, { full: 'Ada Lovelace' })
+    expect([saved.get('first'), saved.get('last'), saved.get('full')]).toEqual([
+      'Ada',
+      'Lovelace',
+      'Ada Lovelace',
+    ])
+    expect(ds.P.query('full = :1', 'Ada Anything').length).toBe(1)
+    // Without one it stays computed: never written.
+    // @ts-expect-error initials is read-only
+    expect(() => ds.P.update(1, { initials: 'X' })).toThrow(/cannot be written/)
+    expect(ds.P.getOrFail(1).get('initials')).toBe('A')
   })
 })

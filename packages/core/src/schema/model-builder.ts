@@ -11,7 +11,11 @@
  *   .dataClass('Employee', (e) => e.key('ID', 'long').storage('lastName', 'string').relatedEntity('employer', 'Company'))
  * const ds = createDatastore(model)   // ds.Employee.get(1)?.get('employer') is an Entity of Company, or null
  */
-import type { CalculatedFn } from './definitions.js'
+import type {
+  CalculatedDefinition,
+  CalculatedFn,
+  ComputedAttributeFunctions,
+} from './definitions.js'
 import type { AttributeJson, DataClassJson, ModelJson, ValueType } from './model-json.js'
 import type {
   Computed,
@@ -21,7 +25,15 @@ import type {
   ValueTypes,
 } from './typed-model.js'
 
-export type CalculatedFunctions = Readonly<Record<string, Readonly<Record<string, CalculatedFn>>>>
+/** The functions of calculated attributes by dataclass and attribute: a getter, or get/set/query/orderBy. */
+export type CalculatedFunctions = Readonly<
+  Record<string, Readonly<Record<string, CalculatedDefinition>>>
+>
+
+/** Computed-attribute functions with a `set`: the attribute is written as well as read. */
+type WithSetter = ComputedAttributeFunctions & {
+  readonly set: NonNullable<ComputedAttributeFunctions['set']>
+}
 
 /** Options of a storage attribute (the catalog's flags). */
 export type StorageOptions = Pick<
@@ -47,7 +59,7 @@ type Stored<T extends ValueType, O> = ValueTypes[T] | (O extends { not_null: tru
 export class DataClassBuilder<A extends object = {}> {
   readonly #json: DataClassJson
   readonly #attributes: AttributeJson[] = []
-  readonly #calculated: Record<string, CalculatedFn> = {}
+  readonly #calculated: Record<string, CalculatedDefinition> = {}
 
   /** @internal */
   constructor(name: string, options: Omit<DataClassJson, 'name' | 'attributes' | 'key'>) {
@@ -102,13 +114,28 @@ export class DataClassBuilder<A extends object = {}> {
     })
   }
 
+  /**
+   * A calculated attribute: its getter, or its functions (`{ get, set, query, orderBy }`, see
+   * ComputedAttributeFunctions). With a `set` it is written as well as read, and typed so.
+   */
   calculated<K extends string, T extends ValueType>(
     name: K,
     type: T,
-    compute: CalculatedFn,
-  ): DataClassBuilder<With<A, K, Computed<ValueTypes[T] | null>>> {
+    functions: WithSetter,
+  ): DataClassBuilder<With<A, K, ValueTypes[T] | null>>
+  calculated<K extends string, T extends ValueType>(
+    name: K,
+    type: T,
+    compute: CalculatedFn | ComputedAttributeFunctions,
+  ): DataClassBuilder<With<A, K, Computed<ValueTypes[T] | null>>>
+  calculated<K extends string, T extends ValueType>(
+    name: K,
+    type: T,
+    compute: CalculatedDefinition,
+  ): DataClassBuilder<With<A, K, unknown>> {
     this.#calculated[name] = compute
-    return this.#add({ name, kind: 'calculated', type, readOnly: true })
+    const readOnly = typeof compute === 'function' || compute.set === undefined
+    return this.#add({ name, kind: 'calculated', type, readOnly })
   }
 
   /** An alias reads what its path leads to; give `type` to have it typed (else `unknown`). */
@@ -127,7 +154,7 @@ export class DataClassBuilder<A extends object = {}> {
   }
 
   /** @internal */
-  build(): { json: DataClassJson; calculated: Readonly<Record<string, CalculatedFn>> } {
+  build(): { json: DataClassJson; calculated: Readonly<Record<string, CalculatedDefinition>> } {
     return { json: structuredClone(this.#json), calculated: { ...this.#calculated } }
   }
 }

@@ -13,11 +13,21 @@
  * A transaction reads its own writes (`read`): an entity updated twice is checked against its
  * staged version, a new entity can be referenced by the next one. Everyone else sees the committed
  * data until `commit()`.
+ *
+ * A computed attribute with a `set` function is written through it: the value (converted to the
+ * attribute's type) goes to the function, whose assignments are written instead and checked like
+ * any others, before anything is staged. A value the write names explicitly wins over the one a
+ * `set` function gives for the same attribute.
  */
 import { Immer, enablePatches, type Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
 import { sameOwner, type LockOwner, type LockTable } from '../locks/lock-table.js'
-import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import type {
+  CalculatedAttributeDef,
+  DataClassDef,
+  EntityView,
+  StorageAttributeDef,
+} from '../schema/definitions.js'
 import { BatchState, coerceAt, newRecord, type Change, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { toKey } from '../store/keys.js'
@@ -25,7 +35,7 @@ import { relatedKeyOf } from '../store/related-key.js'
 import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
-import { describeValue } from '../values/coerce.js'
+import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import { sortKey } from '../values/compare.js'
 
 enablePatches()
@@ -113,7 +123,7 @@ export class Transaction {
     this.#open()
     const where = locator(table.def, undefined)
     const given = new Array<StoredValue | undefined>(table.def.storage.length)
-    for (const [attr, v] of this.#assignments(table, values, where)) {
+    for (const [attr, v] of this.#assignments(table, values, where, null)) {
       given[table.positionOf(attr.name)!] = v
     }
     // A create refused here (and caught by the caller inside the transaction) gives back the
@@ -143,7 +153,7 @@ export class Transaction {
     this.#open()
     const before = this.#existing(table, key, check)
     const where = locator(table.def, key)
-    const assignments = this.#assignments(table, values, where)
+    const assignments = this.#assignments(table, values, where, before)
     for (const [attr, v] of assignments) {
       if (attr === table.def.key && v !== key) {
         fail('AttributeReadOnly', [attr.name, table.def.name, 'the primary key cannot change'])
@@ -261,10 +271,12 @@ export class Transaction {
    */
   #assignments(
     table: Table,
-    values: Assignments,
+    given: Assignments,
     where: Locate,
+    base: EntityRecord | null,
   ): [StorageAttributeDef, StoredValue][] {
     const dc = table.def
+    const values = hasSetters(dc) ? computedSets(dc, given, base, where) : given
     const out: [StorageAttributeDef, StoredValue][] = []
     const seen = new Map<StorageAttributeDef, StoredValue>()
     const set = (attr: StorageAttributeDef, v: StoredValue, label: string): void => {
@@ -331,7 +343,13 @@ export class Transaction {
           if (isDeferred(raw)) break
           fail(
             'AttributeReadOnly',
-            [name, dc.name, `it is a ${attr.kind} attribute, computed on read`],
+            [
+              name,
+              dc.name,
+              attr.kind === 'calculated' && attr.set
+                ? 'it is a computed attribute named by a set function, which can only assign storage attributes and relations'
+                : `it is a ${attr.kind} attribute, computed on read`,
+            ],
             { details: { location: where(name), attribute: name } },
           )
       }
@@ -422,6 +440,125 @@ export class Transaction {
       claims.byValue.set(valueKey, key)
       claims.byKey.set(key, valueKey)
     }
+  }
+}
+
+/** Per dataclass: whether one of its calculated attributes has a set function. */
+const setters = new WeakMap<DataClassDef, boolean>()
+
+function hasSetters(dc: DataClassDef): boolean {
+  let has = setters.get(dc)
+  if (has === undefined) {
+    has = dc.attributes.some((a) => a.kind === 'calculated' && a.set !== undefined)
+    setters.set(dc, has)
+  }
+  return has
+}
+
+/**
+ * `values` with each computed attribute that has a set function replaced by the assignments that
+ * function returns for the value (converted to the attribute's type). The function sees the
+ * version being updated as `this` (null for a create). A name the write gives itself keeps its
+ * own value; two set functions giving one attribute two values conflict.
+ */
+function computedSets(
+  dc: DataClassDef,
+  values: Assignments,
+  base: EntityRecord | null,
+  where: Locate,
+): Assignments {
+  const explicit: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  const sets: [CalculatedAttributeDef, unknown][] = []
+  for (const name of Object.keys(values)) {
+    const raw = values[name]
+    if (raw === undefined) continue
+    const attr = dc.attributesByName.get(name)
+    if (attr?.kind === 'calculated' && attr.set && !isDeferred(raw)) sets.push([attr, raw])
+    else explicit[name] = raw
+  }
+  if (sets.length === 0) return values
+  const fromSets: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  const givenBy: Record<string, string> = Object.create(null) as Record<string, string>
+  for (const [attr, raw] of sets) {
+    const name = attr.name
+    const out = callSet(dc, attr, setValue(dc, attr, raw, where), base)
+    for (const target of Object.keys(out)) {
+      const v = out[target]
+      if (v === undefined || Object.hasOwn(explicit, target)) continue
+      const previous = givenBy[target]
+      if (previous !== undefined && fromSets[target] !== v) {
+        const type = dc.attributesByName.get(target)?.type ?? 'unknown'
+        fail(
+          'InvalidAttributeValue',
+          [
+            describeValue(v),
+            target,
+            type,
+            dc.name,
+            `the set functions of "${previous}" and "${name}" give it different values`,
+          ],
+          { details: { location: where(target), attribute: target } },
+        )
+      }
+      fromSets[target] = v
+      givenBy[target] = name
+    }
+  }
+  // The write's own values, which a set function's never replace, come last.
+  return { ...fromSets, ...explicit }
+}
+
+/** A value written to a computed attribute, as its set function receives it. */
+function setValue(
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  raw: unknown,
+  where: Locate,
+): StoredValue {
+  try {
+    // Dates are days, as a comparison on the attribute reads them.
+    return coerceToType(attr.type, raw, true)
+  } catch (e) {
+    if (!(e instanceof CoercionError)) throw e
+    return fail(
+      'InvalidAttributeValue',
+      [describeValue(raw), attr.name, attr.type, dc.name, e.message],
+      { details: { location: where(attr.name), attribute: attr.name } },
+    )
+  }
+}
+
+function callSet(
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  value: StoredValue,
+  base: EntityRecord | null,
+): Readonly<Record<string, unknown>> {
+  const event = Object.freeze({
+    attributeName: attr.name,
+    dataClassName: dc.name,
+    kind: 'set' as const,
+    value,
+  })
+  const out: unknown = attr.set!.call(base && viewOf(base), value, event)
+  if (out === null || out === undefined) return {}
+  if (typeof out !== 'object' || Array.isArray(out))
+    fail('Internal', [
+      `the set function of ${dc.name}.${attr.name} returned ${Array.isArray(out) ? 'an array' : typeof out}: expected an object of assignments, or nothing`,
+    ])
+  return out as Readonly<Record<string, unknown>>
+}
+
+// A table stores each version as its Entity (orda/data-class.ts), which is an EntityView; a bare
+// record (a table no dataclass serves) reads its stored values.
+function viewOf(record: EntityRecord): EntityView {
+  if (typeof (record as Partial<EntityView>).get === 'function')
+    return record as unknown as EntityView
+  return {
+    get: (name) => record.values[name] ?? null,
+    getKey: () => record.key,
+    getStamp: () => record.stamp,
+    getTimestamp: () => record.timestamp,
   }
 }
 
