@@ -23,8 +23,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['txn'],
   // Grammar, binding, planner, executor, explain, orderings.
   ['query'],
-  // The public objects: Datastore, DataClass, Entity, EntitySelection, PreparedQuery.
-  ['orda'],
+  // The public objects: Datastore, DataClass, Entity, EntitySelection, PreparedQuery; and the
+  // application's class functions on them (they call each other: one layer).
+  ['orda', 'functions'],
   // The package's barrel.
   ['index.ts'],
 ]

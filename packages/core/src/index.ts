@@ -5,7 +5,12 @@
 
 // Datastore and its parts
 export { createDatastore, Datastore } from './orda/datastore.js'
-export type { CommitListener, DatastoreOptions, DatastoreWith } from './orda/datastore.js'
+export type {
+  CommitListener,
+  DatastoreOptions,
+  DatastoreWith,
+  Singleton,
+} from './orda/datastore.js'
 export type { DatastoreOf, ModelSource } from './orda/datastore.js'
 export type { DraftValue } from './orda/entity-draft.js'
 export type {
@@ -47,6 +52,24 @@ export type { DataFile, LoadReport } from './store/load-data.js'
 export { dumpData } from './store/dump-data.js'
 export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 
+// Class functions (datastore, dataclass, entity, entity selection, singletons)
+export { defineFunctions, singleton } from './functions/define.js'
+export type {
+  DataClassFunctionDefs,
+  FunctionDef,
+  FunctionDefs,
+  FunctionOptions,
+  FunctionsDef,
+  ParamSpec,
+  SingletonDef,
+} from './functions/define.js'
+export { FunctionRegistry, functionText, ownerText } from './functions/registry.js'
+export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
+export { callFunction } from './functions/call.js'
+export type { CallOptions } from './functions/call.js'
+export { currentCall } from './functions/call-context.js'
+export type { FunctionCall } from './functions/call-context.js'
+
 // Models
 export { loadModel } from './schema/load-model.js'
 export type { LoadModelOptions } from './schema/load-model.js'
@@ -59,6 +82,7 @@ export type {
   DataClassJson,
   MethodJson,
   ModelJson,
+  SingletonJson,
   ValueType,
 } from './schema/model-json.js'
 export type {
@@ -115,6 +139,8 @@ export { parseDate } from './values/dates.js'
 export { ManualClock, systemClock } from './clock/clock.js'
 export type { Clock } from './clock/clock.js'
 export { SessionStore } from './sessions/session-store.js'
+export { sessionUser, setSessionUser } from './sessions/session-user.js'
+export type { AuthUser } from './sessions/session-user.js'
 export type {
   Session,
   SessionCloseReason,

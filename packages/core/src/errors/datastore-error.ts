@@ -9,6 +9,11 @@ export interface DatastoreErrorOptions {
   readonly cause?: unknown
   /** Structured facts for programs (a filter error's offset, a data error's row). */
   readonly details?: Readonly<Record<string, unknown>>
+  /**
+   * The code a class function gave when it threw 4D's way (`{ errCode, message,
+   * componentSignature }`): reported instead of the table's. Only FunctionFailed takes it.
+   */
+  readonly code?: { readonly errCode: number; readonly componentSignature: string }
 }
 
 export class DatastoreError extends Error {
@@ -23,8 +28,9 @@ export class DatastoreError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     const entry = ERRORS[name]
     this.name = name
-    this.errCode = entry.errCode
-    this.componentSignature = entry.componentSignature
+    const own = name === 'FunctionFailed' ? options.code : undefined
+    this.errCode = own?.errCode ?? entry.errCode
+    this.componentSignature = own?.componentSignature ?? entry.componentSignature
     this.category = entry.category
     this.details = options.details
   }

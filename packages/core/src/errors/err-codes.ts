@@ -26,6 +26,7 @@ export type ErrorCategory =
   | 'unauthorized' // the session has no logged-in user, or the user may not do this
   | 'sessionLimit' // no more sessions can be opened (the real server's licence limit)
   | 'unavailable' // the server will not answer this request now: try again
+  | 'failed' // the application's own code (a class function) threw: its message is for the client
   | 'internal' // a bug: never raised for user input
 
 interface ErrorSpec<A extends unknown[]> {
@@ -485,13 +486,15 @@ export const ERRORS = {
     'forbidden',
     (dataClass: string) => `No permission to delete for dataClass ${dataClass}`,
   ),
-  /** 4D's NO_PERM_TO_EXECUTE (1561): "No permission to execute method getHighSalaries in dataClass Employee". */
+  /**
+   * 4D's NO_PERM_TO_EXECUTE (1561): "No permission to execute method getHighSalaries in dataClass
+   * Employee". `owner` is `dataClass Employee`, `the datastore` or `singleton Inventory`.
+   */
   ExecuteRefused: spec(
     1561,
     'dbmg',
     'forbidden',
-    (method: string, dataClass: string) =>
-      `No permission to execute method ${method} in dataClass ${dataClass}`,
+    (method: string, owner: string) => `No permission to execute method ${method} in ${owner}`,
   ),
   /** 4D's NO_PERM_TO_READ_ATTRIBUTE_VALUE (1607); the wording is Entistore's (4D's is not public). */
   AttributeReadRefused: spec(
@@ -526,6 +529,63 @@ export const ERRORS = {
     'unavailable',
     (share: string) =>
       `Service unavailable: this server fails ${share} of requests on purpose (--fail-rate); try again`,
+  ),
+  // ---- Class functions (datastore, dataclass, entity, entity selection, singleton) ----
+  /**
+   * 4D's ENTITY_METHOD_NAME_UNKNOWN (1573), the engine's "Unknown member method": no function of
+   * that name, or one that is not exposed to a REST client. `owner` as in ExecuteRefused.
+   */
+  FunctionNotFound: spec(
+    1573,
+    'dbmg',
+    'notFound',
+    (name: string, owner: string) => `The function ${q(name)} cannot be found in ${owner}`,
+  ),
+  /** `/rest/$singleton/{name}/…` names no singleton with an exposed function. */
+  SingletonNotFound: spec(
+    9105,
+    'enti',
+    'notFound',
+    (name: string) => `The singleton ${q(name)} cannot be found`,
+  ),
+  /**
+   * A function threw. The message is the function's own (a path in it is masked, a stack is never
+   * sent); a function that throws 4D's way, `{ errCode, message, componentSignature }`, keeps its
+   * code. Entistore's code (9100) otherwise.
+   */
+  FunctionFailed: spec(9100, 'enti', 'failed', (message: string) => message),
+  /** A parameter of the wrong type for what the function declares (`params`). */
+  FunctionParameterInvalid: spec(
+    9101,
+    'enti',
+    'badRequest',
+    (fn: string, why: string) => `Invalid parameters for the function ${fn}: ${why}`,
+  ),
+  /**
+   * A GET request for a function not declared `onHTTPGet` (4D: "a GET request will receive an
+   * error"; its code is not public: Entistore's, 9102, with 405 and `Allow: POST`).
+   */
+  FunctionNotAllowedOnGet: spec(
+    9102,
+    'enti',
+    'methodNotAllowed',
+    (fn: string) =>
+      `The function ${fn} is not allowed on HTTP GET: call it with POST (or declare it onHTTPGet)`,
+  ),
+  /** A function the model declares (a catalog saved from a server) without an implementation. */
+  FunctionNotImplemented: spec(
+    9103,
+    'enti',
+    'notImplemented',
+    (fn: string) =>
+      `The function ${fn} is declared by the model but has no implementation here (give one with the functions option or --functions)`,
+  ),
+  /** Function definitions that do not fit the model (an unknown dataclass, a name taken). */
+  InvalidFunctions: spec(
+    9104,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid functions: ${where}: ${why}`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const

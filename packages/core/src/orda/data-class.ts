@@ -25,6 +25,7 @@ import { createEntity, dropEntity, updateEntity } from './writes.js'
 import type { WriteCheck } from '../txn/transaction.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { WriteValues } from './attribute-types.js'
+import { callByName } from '../functions/call.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -186,6 +187,17 @@ export class DataClass<
    */
   run(text: string | QueryNode, options: QueryOptions = {}): QueryResult<M, N> {
     return runQuery(this, text, options)
+  }
+
+  /**
+   * Calls the dataclass function `name` (4D's `ds.Employee.myFunction()`), exposed or not, with
+   * `this` the dataclass. Returns its result, or a Promise of it for an async function.
+   * @throws DatastoreError FunctionNotFound (1573), FunctionParameterInvalid (9101), and what the
+   *   function throws (a non-DatastoreError as FunctionFailed, 9100).
+   */
+  call(name: string, ...args: unknown[]): unknown {
+    const ds = this.datastore as unknown as Datastore
+    return callByName(ds, 'dataClass', this.name, name, this, args)
   }
 
   /**

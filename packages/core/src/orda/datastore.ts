@@ -34,6 +34,9 @@ import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import { restoreSnapshot } from './snapshots.js'
 import { runAs, runTransaction } from './writes.js'
+import type { FunctionsDef } from '../functions/define.js'
+import { FunctionRegistry } from '../functions/registry.js'
+import { callByName } from '../functions/call.js'
 
 export type { CommitListener }
 
@@ -51,6 +54,23 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly sessions?: SessionStoreOptions | { readonly store: SessionStoreApi }
   /** Limits and lifetimes of the entity-set cache. */
   readonly entitySets?: EntitySetStoreOptions
+  /**
+   * The application's class functions (`defineFunctions({ dataStore, dataClasses, singletons })`):
+   * called from TypeScript with `ds.call`, `dc.call`, `entity.call`, `selection.call` and
+   * `ds.singleton(name).call`, and, when exposed, through REST. The `computed` functions of a
+   * dataclass give its calculated attributes their code.
+   */
+  // `any`: a typed model's functions (`FunctionsDef<CompanyModel>`) are accepted as they are.
+  readonly functions?: FunctionsDef<any>
+}
+
+/** A shared singleton of the datastore: its state and its functions. */
+export interface Singleton {
+  readonly name: string
+  /** What its functions see as `this`: made by its `state()` on first use, kept afterwards. */
+  readonly state: unknown
+  /** Calls its function `name` (exposed or not) with `args`; its result, or a Promise of it. */
+  call(name: string, ...args: unknown[]): unknown
 }
 
 export class Datastore<M extends ModelTypes = UntypedModel> {
@@ -69,6 +89,11 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * whole datastore, as a 4D process, so API callers never lock each other out.
    */
   readonly processOwner: LockOwner = Object.freeze({ id: 'process', kind: 'process' })
+  /**
+   * The class functions: the application's (`functions` option) and those the model declares.
+   * The REST interface finds the functions a request names here.
+   */
+  readonly functions: FunctionRegistry
   /** @internal The tables and the one commit. */
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
@@ -104,6 +129,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
     this.entitySets = new EntitySets(this, newSetId, options.entitySets)
+    this.functions = new FunctionRegistry(schema, options.functions)
     for (const def of schema.dataClasses)
       this.#classes.set(def.name, new DataClass(this, this.store.table(def.name)))
     const store = this.store
@@ -136,6 +162,31 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   /** The dataclass called `name`, or undefined. */
   findDataClass(name: string): DataClass | undefined {
     return this.#classes.get(name)
+  }
+
+  /**
+   * Calls the datastore function `name` (4D's `ds.myFunction()`), exposed or not, with `this` the
+   * datastore. Returns its result, or a Promise of it for an async function.
+   * @throws DatastoreError FunctionNotFound (1573), FunctionParameterInvalid (9101), and what the
+   *   function throws (a non-DatastoreError as FunctionFailed, 9100).
+   */
+  call(name: string, ...args: unknown[]): unknown {
+    return callByName(this as Datastore, 'dataStore', '', name, this, args)
+  }
+
+  /**
+   * The shared singleton `name` (4D's `cs.Name.me`): its state and its functions.
+   * @throws DatastoreError SingletonNotFound (9105) when no singleton has that name.
+   */
+  singleton(name: string): Singleton {
+    const ds = this as Datastore
+    if (!ds.functions.singletonNames().includes(name)) fail('SingletonNotFound', [name])
+    const state = ds.functions.singletonState(name)
+    return {
+      name,
+      state,
+      call: (fn, ...args) => callByName(ds, 'singleton', name, fn, state, args),
+    }
   }
 
   /** The server-wide modification stamp: +1 for every entity saved or deleted since the start. */
@@ -296,15 +347,30 @@ export function createDatastore(
   return ds as DatastoreWith<string>
 }
 
-function toSchema(model: ModelSource, options: LoadModelOptions): SchemaDef {
+function toSchema(model: ModelSource, options: DatastoreOptions): SchemaDef {
   if (isSchema(model)) return model
+  // The code of calculated attributes: the builder's, the `calculated` option's, and the
+  // `computed` functions of the class functions, later ones winning.
+  let calculated = mergeCalculated(computedOf(options.functions), options.calculated)
   if (model instanceof BuiltModel) {
-    return loadModel(model.toJSON(), {
-      ...options,
-      calculated: mergeCalculated(model.calculated, options.calculated),
-    })
+    calculated = mergeCalculated(model.calculated, calculated)
+    return loadModel(model.toJSON(), { ...options, calculated })
   }
-  return loadModel(model, options)
+  return loadModel(model, { ...options, calculated })
+}
+
+/** The `computed` functions of each dataclass in class-function definitions. */
+function computedOf(functions: FunctionsDef<any> | undefined): CalculatedFunctions {
+  const out: Record<string, Readonly<Record<string, CalculatedDefinition>>> = {}
+  const classes = (functions?.dataClasses ?? {}) as Record<
+    string,
+    { computed?: unknown } | undefined
+  >
+  for (const [dc, defs] of Object.entries(classes)) {
+    const computed = defs?.computed
+    if (computed !== undefined) out[dc] = computed as Readonly<Record<string, CalculatedDefinition>>
+  }
+  return out
 }
 
 function mergeCalculated(

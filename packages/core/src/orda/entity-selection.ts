@@ -28,6 +28,8 @@ import { orderSelection } from './queries.js'
 import { dropEntities } from './writes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
+import type { Datastore } from './datastore.js'
+import { callByName } from '../functions/call.js'
 
 export class EntitySelection<
   M extends ModelTypes = UntypedModel,
@@ -234,6 +236,18 @@ export class EntitySelection<
   /** Keeps this selection in the datastore's entity-set cache; `ds.entitySets.get(id)` finds it. */
   keep(options?: KeepOptions): EntitySet {
     return this.dataClass.datastore.entitySets.keep(this, options)
+  }
+
+  /**
+   * Calls the entity-selection function `name` (a function of the `<DataClass>Selection` class),
+   * exposed or not, with `this` this selection. Returns its result, or a Promise of it.
+   * @throws DatastoreError FunctionNotFound (1573), FunctionParameterInvalid (9101), and what the
+   *   function throws (a non-DatastoreError as FunctionFailed, 9100).
+   */
+  call(name: string, ...args: unknown[]): unknown {
+    const dc = this.dataClass
+    const ds = dc.datastore as unknown as Datastore
+    return callByName(ds, 'entitySelection', dc.name, name, this, args)
   }
 
   /** The live entities, deleted ones left out. */

@@ -22,6 +22,7 @@ import { EntitySelection } from './entity-selection.js'
 import { EntityDraft } from './entity-draft.js'
 import { dropEntity } from './writes.js'
 import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
+import { callByName } from '../functions/call.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity
@@ -146,6 +147,18 @@ export class Entity<
    */
   unlock(options?: LockOptions): LockResult {
     return unlockEntity(this.#self, options)
+  }
+
+  /**
+   * Calls the entity function `name` (4D's `entity.myFunction()`, a function of the
+   * `<DataClass>Entity` class), exposed or not, with `this` this entity. Returns its result, or a
+   * Promise of it for an async function.
+   * @throws DatastoreError FunctionNotFound (1573), FunctionParameterInvalid (9101), and what the
+   *   function throws (a non-DatastoreError as FunctionFailed, 9100).
+   */
+  call(name: string, ...args: unknown[]): unknown {
+    const dc = this.#self.dataClass
+    return callByName(dc.datastore, 'entity', dc.name, name, this, args)
   }
 
   /**

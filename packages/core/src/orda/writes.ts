@@ -9,6 +9,7 @@ import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
 import { Entity } from './entity.js'
+import { currentCall } from '../functions/call-context.js'
 
 /** A datastore's open transaction, while `ds.transaction(fn)` runs. */
 const open = new WeakMap<Datastore, Transaction>()
@@ -17,11 +18,15 @@ const open = new WeakMap<Datastore, Transaction>()
 const acting = new WeakMap<Datastore, LockOwner>()
 
 /**
- * The owner that writes and locks made now are made by: the one `runAs` set, else the datastore's
- * process owner (every TypeScript caller, as one 4D process).
+ * The owner that writes and locks made now are made by: the one `runAs` set, else that of the
+ * function call running (an async function's writes after an await are still its session's),
+ * else the datastore's process owner (every TypeScript caller, as one 4D process).
  */
 export function currentOwner(ds: Datastore): LockOwner {
-  return acting.get(ds) ?? ds.processOwner
+  const owner = acting.get(ds)
+  if (owner) return owner
+  const call = currentCall()
+  return (call?.datastore === ds ? call.owner : undefined) ?? ds.processOwner
 }
 
 /** Runs `fn` with `owner` as the author of every write and lock it makes (see `currentOwner`). */

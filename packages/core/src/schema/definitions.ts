@@ -3,7 +3,7 @@
  * resolved to their target dataclass. Built once by `load-model.ts`, frozen, and read everywhere.
  */
 import type { KeyValue } from '../values/value-types.js'
-import type { AttributeKind, MethodJson, ValueType } from './model-json.js'
+import type { AttributeKind, MethodJson, SingletonJson, ValueType } from './model-json.js'
 
 /**
  * An entity as a calculated attribute sees it. The schema owns this shape so that it needs nothing
@@ -189,13 +189,22 @@ export interface DataClassDef {
    */
   readonly storage: readonly StorageAttributeDef[] /** The single primary-key attribute. */
   readonly key: StorageAttributeDef
+  /**
+   * Functions the model declares on the dataclass (a saved catalog's `methods`, with `applyTo`
+   * dataClass, entity or entityCollection): listed by the catalog, and callable once code is given
+   * for them (see functions/).
+   */
+  readonly methods: readonly MethodJson[]
   /** Catalog fields Entistore does not interpret, echoed as given. */
   readonly extra: Readonly<Record<string, unknown>>
 }
 
 export interface SchemaDef {
   readonly name: string
+  /** Datastore functions the model declares (the catalog's `methods`). */
   readonly methods: readonly MethodJson[]
+  /** Shared singletons the model declares (the catalog's `singletons`), with their functions. */
+  readonly singletons: readonly SingletonJson[]
   readonly dataClasses: readonly DataClassDef[]
   readonly byName: ReadonlyMap<string, DataClassDef>
 }

@@ -29,7 +29,9 @@ import {
   type AttributeJson,
   type AttributeKind,
   type DataClassJson,
+  type MethodJson,
   type ModelJson,
+  type SingletonJson,
   type ValueType,
 } from './model-json.js'
 import { stableId } from './stable-id.js'
@@ -74,6 +76,7 @@ const DATACLASS_FIELDS = new Set([
   'extraProperties',
   'attributes',
   'key',
+  'methods',
 ])
 const ATTRIBUTE_FIELDS = new Set([
   'name',
@@ -146,6 +149,37 @@ function extras(
 const own = <T>(obj: Readonly<Record<string, T>> | undefined, name: string): T | undefined =>
   obj !== undefined && Object.hasOwn(obj, name) ? obj[name] : undefined
 
+/**
+ * A `methods` list of the catalog (the datastore's, a dataclass's, a singleton's): objects with a
+ * valid `name`, copied and frozen; absent is empty.
+ */
+function methodList(where: string, value: unknown): readonly MethodJson[] {
+  if (value === undefined) return Object.freeze([])
+  if (!Array.isArray(value) || !value.every((x) => isRecord(x) && typeof x.name === 'string'))
+    invalid(where, '"methods" must be an array of objects with a "name"')
+  const list = value as Record<string, unknown>[]
+  list.forEach((x, i) => checkName(`${where}: methods[${i}]`, x.name))
+  return Object.freeze(list.map((x) => Object.freeze({ ...x }) as MethodJson))
+}
+
+/** The catalog's `singletons`: `{ name, methods }` objects. */
+function singletonList(value: unknown): readonly SingletonJson[] {
+  if (value === undefined) return Object.freeze([])
+  if (!Array.isArray(value)) invalid('model', '"singletons" must be an array')
+  return Object.freeze(
+    (value as unknown[]).map((s, i) => {
+      const where = `singletons[${i}]`
+      if (!isRecord(s)) invalid(where, 'expected an object with a "name" and "methods"')
+      const o = s as Record<string, unknown>
+      return Object.freeze({
+        ...o,
+        name: checkName(where, o.name),
+        methods: methodList(`singleton "${String(o.name)}"`, o.methods ?? []),
+      }) as SingletonJson
+    }),
+  )
+}
+
 interface RawClass {
   readonly json: DataClassJson
   readonly where: string
@@ -157,10 +191,8 @@ export function loadModel(model: unknown, options: LoadModelOptions = {}): Schem
   const m = model as Record<string, unknown>
   if (!Array.isArray(m.dataClasses)) invalid('model', 'expected a "dataClasses" array')
   const name = optional<string>('model', m, '__NAME', 'string') ?? options.name ?? 'entistore'
-  const methods = m.methods === undefined ? [] : m.methods
-  if (!Array.isArray(methods) || !methods.every((x) => isRecord(x) && typeof x.name === 'string')) {
-    invalid('model', '"methods" must be an array of objects with a "name"')
-  }
+  const methods = methodList('model', m.methods)
+  const singletons = singletonList(m.singletons)
 
   // Pass 1: names, so relations can point forward.
   const raws: RawClass[] = []
@@ -182,9 +214,8 @@ export function loadModel(model: unknown, options: LoadModelOptions = {}): Schem
   const dataClasses = drafts.map((d) => finish(d, draftByName))
   return Object.freeze({
     name,
-    methods: Object.freeze(
-      (methods as Record<string, unknown>[]).map((x) => Object.freeze({ ...x })),
-    ) as SchemaDef['methods'],
+    methods,
+    singletons,
     dataClasses: Object.freeze(dataClasses),
     byName: new Map(dataClasses.map((d) => [d.name, d])),
   })
@@ -637,6 +668,7 @@ function finish(draft: Draft, drafts: ReadonlyMap<string, Draft>): DataClassDef 
       ...draft.implicit,
     ]),
     key: draft.key!,
+    methods: methodList(draft.where, j.methods),
     extra: extras(j as unknown as Record<string, unknown>, DATACLASS_FIELDS),
   })
 }

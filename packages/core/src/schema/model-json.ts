@@ -118,10 +118,12 @@ export interface DataClassJson {
   extraProperties?: Record<string, unknown>
   attributes: readonly AttributeJson[]
   key?: readonly { name: string }[]
+  /** Functions declared on the dataclass (`applyTo` dataClass, entity or entityCollection). */
+  methods?: readonly MethodJson[]
   [extra: string]: unknown
 }
 
-/** Datastore method entry of the catalog (`methods`). */
+/** A function entry of the catalog (`methods` of the datastore, of a dataclass, of a singleton). */
 export interface MethodJson {
   name: string
   applyTo?: string
@@ -132,10 +134,18 @@ export interface MethodJson {
   [extra: string]: unknown
 }
 
+/** A shared singleton of the catalog (`singletons`): its name and exposed functions. */
+export interface SingletonJson {
+  name: string
+  methods: readonly MethodJson[]
+  [extra: string]: unknown
+}
+
 export interface ModelJson {
   /** The application name (`__NAME` of the catalog, and the session cookie's suffix). */
   __NAME?: string
   methods?: readonly MethodJson[]
+  singletons?: readonly SingletonJson[]
   dataClasses: readonly DataClassJson[]
   [extra: string]: unknown
 }
@@ -149,6 +159,11 @@ export interface ModelJson {
 export interface ModelJsonDocument {
   __NAME?: string
   methods?: readonly { name: string; [extra: string]: unknown }[]
+  singletons?: readonly {
+    name: string
+    methods: readonly { name: string; [extra: string]: unknown }[]
+    [extra: string]: unknown
+  }[]
   dataClasses: readonly {
     name: string
     attributes: readonly { name: string; kind?: string; type?: string; [extra: string]: unknown }[]

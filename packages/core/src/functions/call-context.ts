@@ -1,0 +1,98 @@
+/**
+ * @module What a running function may ask about its call: which datastore and function, the
+ * session of the REST request that called it, and a way to log that session in (4D's `Session`
+ * inside a function: `authentify` calls `Session.setPrivileges`).
+ *
+ * A call is followed through awaits with the runtime's AsyncLocalStorage when there is one (Node,
+ * Deno, Bun: `process.getBuiltinModule`, so the core imports nothing of Node's and still loads
+ * anywhere). Without it, the call is known only until the function first awaits; `currentCall()`
+ * then answers undefined rather than another request's call.
+ */
+import type { LockOwner } from '../locks/lock-table.js'
+import type { Session } from '../sessions/session-store.js'
+import { sessionUser, setSessionUser, type AuthUser } from '../sessions/session-user.js'
+import type { Datastore } from '../orda/datastore.js'
+import type { FunctionInfo } from './registry.js'
+
+/** One running call of a function. */
+export interface FunctionCall {
+  readonly datastore: Datastore
+  /** The function called: its name, kind and owner. */
+  readonly function: FunctionInfo
+  /** The session of the REST request that made the call; undefined for a call from TypeScript. */
+  readonly session: Session | undefined
+  /** Who the call's writes and locks belong to (the request's session); undefined: the process. */
+  readonly owner: LockOwner | undefined
+  /** The user logged in on the session, if any. */
+  readonly user: AuthUser | undefined
+  /**
+   * Logs the session in as `user` (what `$directory/login` does): the session is kept (established)
+   * and permissions and `$directory/currentUser` see the user. Throws without a session.
+   */
+  logIn(user: AuthUser): void
+  /** Logs the session's user out (the session itself stays open). */
+  logOut(): void
+}
+
+interface Store<T> {
+  run<R>(value: T, fn: () => R): R
+  getStore(): T | undefined
+}
+
+type StoreClass = new <T>() => Store<T>
+
+// Node, Deno and Bun give `process.getBuiltinModule`; elsewhere (a browser) there is none.
+const AsyncLocalStorage = (
+  globalThis as {
+    process?: { getBuiltinModule?: (id: string) => { AsyncLocalStorage?: StoreClass } | undefined }
+  }
+).process?.getBuiltinModule?.('node:async_hooks')?.AsyncLocalStorage
+
+const storage: Store<FunctionCall> | undefined = AsyncLocalStorage
+  ? new AsyncLocalStorage<FunctionCall>()
+  : undefined
+// Without AsyncLocalStorage: the call whose synchronous part is running.
+let syncCall: FunctionCall | undefined
+
+/** The call of the function running now, if any (see the module note for what follows awaits). */
+export function currentCall(): FunctionCall | undefined {
+  return storage ? storage.getStore() : syncCall
+}
+
+/** Runs `fn` as `call` (what `currentCall()` answers inside it). */
+export function runCall<R>(call: FunctionCall, fn: () => R): R {
+  if (storage) return storage.run(call, fn)
+  const before = syncCall
+  syncCall = call
+  try {
+    return fn()
+  } finally {
+    syncCall = before
+  }
+}
+
+/** A call's context: the datastore, the function, and the session of the request, if any. */
+export function newCall(
+  datastore: Datastore,
+  fn: FunctionInfo,
+  session: Session | undefined,
+  owner: LockOwner | undefined,
+): FunctionCall {
+  return {
+    datastore,
+    function: fn,
+    session,
+    owner,
+    get user() {
+      return session && sessionUser(session)
+    },
+    logIn(user) {
+      if (!session) throw new Error('logIn: this call has no session (it was not made over REST)')
+      datastore.sessions.establish(session.id)
+      setSessionUser(session, user)
+    },
+    logOut() {
+      if (session) setSessionUser(session, undefined)
+    },
+  }
+}

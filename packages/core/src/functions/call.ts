@@ -1,0 +1,118 @@
+/**
+ * @module Running a function: its arguments checked, its code run with `this` bound, as the caller's
+ * session (writes and locks are the session's, `currentCall()` answers), and whatever it throws
+ * turned into an error a client may read.
+ *
+ * A function may be synchronous or return a Promise; the result is returned as the function gave
+ * it (a Promise stays a Promise), so a synchronous function costs no microtask.
+ *
+ * What a function throws: a DatastoreError (an entity not found, a stale stamp) is reported as it
+ * is; anything else becomes FunctionFailed (9100) with its message, never its stack, and with any
+ * file path in it masked (an ENOENT message names the server's folders). A function that throws
+ * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
+ */
+import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
+import type { LockOwner } from '../locks/lock-table.js'
+import type { Session } from '../sessions/session-store.js'
+import type { Datastore } from '../orda/datastore.js'
+import { newCall, runCall } from './call-context.js'
+import { checkParams } from './params.js'
+import { ownerText, type FunctionInfo, type FunctionKind } from './registry.js'
+
+/** Who calls: the REST request's session (and its lock owner). Both absent for a TypeScript call. */
+export interface CallOptions {
+  readonly session?: Session | undefined
+  readonly owner?: LockOwner | undefined
+}
+
+/**
+ * Calls `fn` on `target` (what `this` is: the datastore, a dataclass, an entity, a selection or a
+ * singleton's state) with `args`. Returns its result, or a Promise of it for an async function.
+ * @throws DatastoreError FunctionNotImplemented (9103), FunctionParameterInvalid (9101), whatever
+ *   the function throws (see the module note).
+ */
+export function callFunction(
+  ds: Datastore,
+  fn: FunctionInfo,
+  target: unknown,
+  args: readonly unknown[],
+  options: CallOptions = {},
+): unknown {
+  const impl = fn.impl
+  if (impl === undefined)
+    return fail('FunctionNotImplemented', [`"${fn.name}" of ${ownerText(fn)}`])
+  const checked = checkParams(fn, args)
+  const call = newCall(ds, fn, options.session, options.owner)
+  const run = (): unknown => impl.apply(target, checked)
+  let result: unknown
+  try {
+    result = runCall(call, () => (options.owner ? ds.runAs(options.owner, run) : run()))
+  } catch (error) {
+    throw failure(error)
+  }
+  if (!isThenable(result)) return result
+  return Promise.resolve(result).then(undefined, (error: unknown) => {
+    throw failure(error)
+  })
+}
+
+/**
+ * Finds the function `name` of `kind` on `owner` and calls it, exposed or not (a TypeScript call,
+ * as one 4D process calls its own class functions).
+ * @throws DatastoreError FunctionNotFound (1573), and as `callFunction`.
+ */
+export function callByName(
+  ds: Datastore,
+  kind: FunctionKind,
+  owner: string,
+  name: string,
+  target: unknown,
+  args: readonly unknown[],
+): unknown {
+  const fn = ds.functions.find(kind, owner, name)
+  if (!fn) return fail('FunctionNotFound', [name, ownerText({ kind, owner })])
+  return callFunction(ds, fn, target, args)
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  (typeof v === 'object' || typeof v === 'function') &&
+  v !== null &&
+  typeof (v as { then?: unknown }).then === 'function'
+
+// Absolute paths and file URLs, POSIX and Windows: `/srv/app/data.json`, `file:///…`, `C:\app\…`.
+// A line and column (`:3:1`) after a path is part of it.
+const PATH =
+  /file:\/\/\S+|(?<![\w.~-])\/(?:[\w.@~+-]+\/)+[\w.@~+-]*(?::\d+)*|\b[A-Za-z]:\\[^\s'"`]+/g
+const MAX_MESSAGE = 1000
+
+/** `message` with file paths masked and cut to a readable length. */
+export function maskMessage(message: string): string {
+  const masked = message.replace(PATH, '…')
+  return masked.length > MAX_MESSAGE ? `${masked.slice(0, MAX_MESSAGE)}…` : masked
+}
+
+/** What a function threw, as the error a client reads. */
+export function failure(error: unknown): DatastoreError {
+  if (DatastoreError.is(error)) return error
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof Error) &&
+    typeof (error as { errCode?: unknown }).errCode === 'number' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  ) {
+    // 4D's `throw({ errCode; message; componentSignature })`.
+    const e = error as { errCode: number; message: string; componentSignature?: unknown }
+    return datastoreError('FunctionFailed', [maskMessage(e.message)], {
+      code: {
+        errCode: e.errCode,
+        componentSignature:
+          typeof e.componentSignature === 'string' ? e.componentSignature : 'host',
+      },
+    })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return datastoreError('FunctionFailed', [maskMessage(message || 'the function failed')], {
+    cause: error,
+  })
+}

@@ -1,0 +1,139 @@
+/**
+ * @module How an application declares its class functions, the TypeScript form of 4D's ORDA
+ * classes: functions of the datastore (`cs.DataStore`), of a dataclass (`cs.Employee`), of its
+ * entities (`cs.EmployeeEntity`, `this` is the entity), of its entity selections
+ * (`cs.EmployeeSelection`, `this` is the selection), and of shared singletons.
+ *
+ * Each function is an object: its options (4D's keywords `exposed` and `onHTTPGet`) and `call`, a
+ * method whose `this` is what the function applies to. As in 4D, a function is private unless it
+ * is `exposed`: only exposed functions are listed in the catalog and callable through REST.
+ *
+ * ```ts
+ * const functions = defineFunctions<CompanyModel>({
+ *   dataStore: { appInfo: { exposed: true, onHTTPGet: true, call() { return { name: this.name } } } },
+ *   dataClasses: {
+ *     Employee: {
+ *       dataClass: { highEarners: { exposed: true, params: ['number'], call(min: number) { return this.query('salary >= :1', min) } } },
+ *       entity: { raise: { exposed: true, params: ['number'], call(pct: number) { … this.edit({…}).save() } } },
+ *       entitySelection: { payroll: { exposed: true, call() { return this.sum('salary') } } },
+ *     },
+ *   },
+ * })
+ * const ds = createDatastore(model, { data, functions })
+ * ```
+ */
+import type { ComputedAttributeFunctions } from '../schema/definitions.js'
+import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import type { DataClass } from '../orda/data-class.js'
+import type { DatastoreOf } from '../orda/datastore.js'
+import type { Entity } from '../orda/entity.js'
+import type { EntitySelection } from '../orda/entity-selection.js'
+
+/**
+ * The type a parameter is checked against before the call (a mismatch is FunctionParameterInvalid,
+ * 9101): `date` also accepts text in the forms a write accepts and hands the function a `Date`;
+ * `{ entity: 'Employee' }` an entity (or an entity being edited) of that dataclass;
+ * `{ selection: 'Employee' }` an entity selection of it. A parameter left out, or null, is passed
+ * as it is whatever its type: as in 4D, a function decides what a missing value means.
+ */
+export type ParamSpec =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'date'
+  | 'object'
+  | 'array'
+  | 'any'
+  | { readonly entity: string }
+  | { readonly selection: string }
+
+/** What 4D's function keywords and declarations say, as options. */
+export interface FunctionOptions {
+  /** Callable from REST and listed in the catalog (4D's `exposed` keyword). @default false */
+  readonly exposed?: boolean
+  /** Also callable with GET, parameters in `$params` (4D's `onHTTPGet`). @default false */
+  readonly onHTTPGet?: boolean
+  /** The catalog's `scope`. @default 'public' */
+  readonly scope?: string
+  /**
+   * The parameters' types, checked in order before the call; more arguments than listed are
+   * refused. Without it, any arguments are passed.
+   */
+  readonly params?: readonly ParamSpec[]
+}
+
+/**
+ * One function: its options and its code. `call` is a method (not an arrow function) so that `this`
+ * is what the function applies to; it may return a value or a Promise of one.
+ */
+export interface FunctionDef<This> extends FunctionOptions {
+  // Any arguments: each function declares its own parameters (`call(min: number)`).
+  call(this: This, ...args: any[]): unknown
+}
+
+/** Functions by name, all with the same `this`. */
+export type FunctionDefs<This> = { readonly [name: string]: FunctionDef<This> }
+
+/** The classes of one dataclass: `cs.Employee`, `cs.EmployeeEntity`, `cs.EmployeeSelection`. */
+export interface DataClassFunctionDefs<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> {
+  /** Functions of the dataclass (`/rest/Employee/fn`): `this` is the DataClass. */
+  readonly dataClass?: FunctionDefs<DataClass<M, N>>
+  /** Functions of its entities (`/rest/Employee(3)/fn`): `this` is the Entity. */
+  readonly entity?: FunctionDefs<Entity<M, N>>
+  /**
+   * Functions of its entity selections (`/rest/Employee/fn?$filter=…`,
+   * `/rest/Employee/$entityset/{id}/fn`): `this` is the EntitySelection.
+   */
+  readonly entitySelection?: FunctionDefs<EntitySelection<M, N>>
+  /**
+   * The code of its computed attributes (kind `calculated` in the model): `get`, and optionally
+   * `set`, `query` and `orderBy` (see schema/definitions.ts). 4D writes them as `Function get
+   * fullName` in the entity class.
+   */
+  readonly computed?: { readonly [attribute: string]: ComputedAttributeFunctions }
+}
+
+/**
+ * A shared singleton (`/rest/$singleton/{name}/{fn}`): its state, made once per datastore on first
+ * use, and its functions, whose `this` is that state.
+ */
+export interface SingletonDef<S = unknown> {
+  /** Makes the singleton's state (4D's constructor). @default an empty object */
+  readonly state?: () => S
+  readonly functions: FunctionDefs<S>
+}
+
+/** Every function of an application, the argument of `createDatastore(model, { functions })`. */
+export interface FunctionsDef<M extends ModelTypes = UntypedModel> {
+  /** Functions of the datastore (`/rest/$catalog/fn`): `this` is the Datastore. */
+  readonly dataStore?: FunctionDefs<DatastoreOf<M>>
+  /** By dataclass name. */
+  readonly dataClasses?: { readonly [N in DataClassName<M>]?: DataClassFunctionDefs<M, N> }
+  /** Shared singletons by name (see `singleton()` for a typed `this`). */
+  // `any`: each singleton has its own state type, which `singleton()` keeps.
+  readonly singletons?: { readonly [name: string]: SingletonDef<any> }
+}
+
+/**
+ * Declares an application's functions; the identity at run time, there for the types: `this` in
+ * each function is what it applies to, typed by the model `M` when one is given
+ * (`defineFunctions<CompanyModel>({…})`, see typed-models).
+ */
+export function defineFunctions<M extends ModelTypes = UntypedModel>(
+  functions: FunctionsDef<M>,
+): FunctionsDef<M> {
+  return functions
+}
+
+/**
+ * A singleton whose functions see `state()`'s result as `this`, typed.
+ *
+ * @example singleton(() => ({ hits: 0 }), { hit: { exposed: true, call() { return ++this.hits } } })
+ */
+export function singleton<S>(state: () => S, functions: FunctionDefs<S>): SingletonDef<S> {
+  return { state, functions }
+}

@@ -1,0 +1,316 @@
+/**
+ * @module The functions of one datastore, checked against its model and found by kind, owner and
+ * name. Two sources meet here: the application's code (`defineFunctions`), and the declarations a
+ * model may carry (`methods` of a catalog saved from a real server, `singletons`), which are listed
+ * in the catalog and answer "not implemented" until code is given for them.
+ *
+ * The checks are made once, when the datastore is built, so that a mistake (a function on a
+ * dataclass that does not exist, a name an attribute already has, a `call` that is not a function)
+ * stops the start with InvalidFunctions (9104) rather than a request later.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
+import type { MethodJson } from '../schema/model-json.js'
+import type { FunctionDef, FunctionDefs, FunctionsDef, ParamSpec, SingletonDef } from './define.js'
+
+/** What a function applies to: 4D's datastore, dataclass, entity, entity selection and singleton classes. */
+export type FunctionKind = 'dataStore' | 'dataClass' | 'entity' | 'entitySelection' | 'singleton'
+
+/** A function's code, called with `this` set to what it applies to. */
+export type FunctionImpl = (this: unknown, ...args: unknown[]) => unknown
+
+/** One function, resolved. */
+export interface FunctionInfo {
+  readonly name: string
+  readonly kind: FunctionKind
+  /** The dataclass (dataClass, entity, entitySelection) or singleton it belongs to; '' for the datastore. */
+  readonly owner: string
+  readonly exposed: boolean
+  readonly onHTTPGet: boolean
+  readonly scope: string
+  readonly params: readonly ParamSpec[] | undefined
+  /** Undefined for a function the model declares without code. */
+  readonly impl: FunctionImpl | undefined
+  /** Fields of a model declaration that Entistore does not interpret, echoed in the catalog. */
+  readonly extra: Readonly<Record<string, unknown>>
+}
+
+// Names become URL segments and catalog entries: the model's rule for names.
+const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
+const TOP_KEYS = new Set(['dataStore', 'dataClasses', 'singletons'])
+const CLASS_KEYS = new Set(['dataClass', 'entity', 'entitySelection', 'computed'])
+const OPTION_KEYS = new Set(['exposed', 'onHTTPGet', 'scope', 'params', 'call'])
+const PARAM_TYPES = new Set([
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'object',
+  'array',
+  'any',
+])
+// The catalog's `applyTo` of each dataclass kind, and the other spellings clients know.
+const KIND_OF_APPLY_TO: Readonly<Record<string, FunctionKind>> = {
+  dataClass: 'dataClass',
+  entity: 'entity',
+  entityCollection: 'entitySelection',
+  entitySelection: 'entitySelection',
+  dataClassSelection: 'entitySelection',
+}
+// The fields the catalog writes itself, from the resolved function.
+const DECLARED_FIELDS = new Set(['name', 'applyTo', 'scope', 'from', 'exposed', 'allowedOnHTTPGET'])
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const invalid = (where: string, why: string): never => fail('InvalidFunctions', [where, why])
+
+const keyOf = (kind: FunctionKind, owner: string, name: string): string =>
+  `${kind}\u0000${owner}\u0000${name}`
+
+/** How an error names where a function lives: `dataClass Employee`, `the datastore`, `singleton Shop`. */
+export function ownerText(fn: Pick<FunctionInfo, 'kind' | 'owner'>): string {
+  if (fn.kind === 'dataStore') return 'the datastore'
+  if (fn.kind === 'singleton') return `singleton ${fn.owner}`
+  return `dataClass ${fn.owner}`
+}
+
+/** How an error names a function: `Employee.raise`, `authentify`, `Shop.status`. */
+export function functionText(fn: Pick<FunctionInfo, 'kind' | 'owner' | 'name'>): string {
+  return fn.kind === 'dataStore' ? `"${fn.name}"` : `"${fn.owner}.${fn.name}"`
+}
+
+export class FunctionRegistry {
+  readonly #byKey = new Map<string, FunctionInfo>()
+  // Each owner's functions in order: the model's declarations first, then the code's own.
+  readonly #lists = new Map<string, FunctionInfo[]>()
+  readonly #singletonDefs = new Map<string, SingletonDef>()
+  readonly #singletonStates = new Map<string, unknown>()
+  readonly #schema: SchemaDef
+
+  constructor(schema: SchemaDef, functions?: FunctionsDef) {
+    this.#schema = schema
+    for (const m of schema.methods) this.#declare('dataStore', '', m)
+    for (const dc of schema.dataClasses)
+      for (const m of dc.methods) this.#declare(dataClassKind(dc, m), dc.name, m)
+    for (const s of schema.singletons)
+      for (const m of s.methods) this.#declare('singleton', s.name, m)
+    if (functions !== undefined) this.#define(schema, functions)
+  }
+
+  /** The function `name` of `kind` on `owner` ('' for the datastore), exposed or not. */
+  find(kind: FunctionKind, owner: string, name: string): FunctionInfo | undefined {
+    return this.#byKey.get(keyOf(kind, owner, name))
+  }
+
+  /** The functions of `kind` on `owner`, in order (model declarations first). */
+  list(kind: FunctionKind, owner = ''): readonly FunctionInfo[] {
+    return this.#lists.get(`${kind}\u0000${owner}`) ?? []
+  }
+
+  /** The singletons that have functions, in order. */
+  singletonNames(): string[] {
+    const names = new Set<string>()
+    for (const fn of this.#byKey.values()) if (fn.kind === 'singleton') names.add(fn.owner)
+    return [...names]
+  }
+
+  /** Whether any function is defined or declared. */
+  get size(): number {
+    return this.#byKey.size
+  }
+
+  /**
+   * The state of singleton `name`, made by its `state()` on first use and kept for the life of the
+   * datastore (4D's shared singleton); undefined if there is no such singleton.
+   */
+  singletonState(name: string): unknown {
+    if (this.#singletonStates.has(name)) return this.#singletonStates.get(name)
+    if (!this.singletonNames().includes(name)) return undefined
+    const def = this.#singletonDefs.get(name)
+    const state = def?.state ? def.state() : {}
+    this.#singletonStates.set(name, state)
+    return state
+  }
+
+  #add(fn: FunctionInfo): void {
+    const key = keyOf(fn.kind, fn.owner, fn.name)
+    const listKey = `${fn.kind}\u0000${fn.owner}`
+    const list = this.#lists.get(listKey) ?? []
+    const at = list.findIndex((f) => f.name === fn.name)
+    if (at >= 0) list[at] = fn
+    else list.push(fn)
+    this.#lists.set(listKey, list)
+    this.#byKey.set(key, fn)
+  }
+
+  // A function the model declares (a saved catalog's `methods`): listed, with no code yet.
+  #declare(kind: FunctionKind, owner: string, m: MethodJson): void {
+    this.#add({
+      name: m.name,
+      kind,
+      owner,
+      exposed: m.exposed !== false,
+      onHTTPGet: m.allowedOnHTTPGET === true,
+      scope: typeof m.scope === 'string' ? m.scope : 'public',
+      params: undefined,
+      impl: undefined,
+      extra: Object.freeze(
+        Object.fromEntries(Object.entries(m).filter(([k]) => !DECLARED_FIELDS.has(k))),
+      ),
+    })
+  }
+
+  #define(schema: SchemaDef, functions: FunctionsDef): void {
+    if (!isRecord(functions))
+      invalid('functions', 'expected an object { dataStore, dataClasses, singletons }')
+    for (const key of Object.keys(functions))
+      if (!TOP_KEYS.has(key))
+        invalid('functions', `unknown key "${key}" (expected dataStore, dataClasses, singletons)`)
+    const dataStore = functions.dataStore as FunctionDefs<unknown> | undefined
+    if (dataStore !== undefined) {
+      this.#defineAll('dataStore', '', dataStore, 'functions.dataStore', (name) => {
+        if (schema.byName.has(name))
+          return `the name of a dataclass (/rest/$catalog/${name} describes it)`
+        return undefined
+      })
+    }
+    const classes = functions.dataClasses as Record<string, unknown> | undefined
+    if (classes !== undefined) {
+      if (!isRecord(classes)) invalid('functions.dataClasses', 'expected an object by dataclass')
+      for (const [dcName, defs] of Object.entries(classes as Record<string, unknown>)) {
+        const where = `functions.dataClasses.${dcName}`
+        const dc = schema.byName.get(dcName)
+        if (!dc) invalid(where, `the model has no dataclass "${dcName}"`)
+        if (defs === undefined) continue
+        if (!isRecord(defs)) invalid(where, 'expected { dataClass, entity, entitySelection }')
+        for (const key of Object.keys(defs as object))
+          if (!CLASS_KEYS.has(key))
+            invalid(
+              where,
+              `unknown key "${key}" (expected dataClass, entity, entitySelection, computed)`,
+            )
+        const taken = (name: string): string | undefined =>
+          dc!.attributesByName.has(name) ? `the name of an attribute of ${dcName}` : undefined
+        const d = defs as Record<string, FunctionDefs<unknown> | undefined>
+        // The code of computed attributes is given to the model's calculated attributes (when
+        // the datastore is built, see orda/datastore.ts): each must be one.
+        const computed = (defs as { computed?: unknown }).computed
+        if (computed !== undefined) {
+          if (!isRecord(computed)) invalid(`${where}.computed`, 'expected an object by attribute')
+          for (const name of Object.keys(computed as object))
+            if (dc!.attributesByName.get(name)?.kind !== 'calculated')
+              invalid(
+                `${where}.computed.${name}`,
+                `${dcName} has no calculated attribute "${name}" (declare it in the model with kind "calculated" and its type)`,
+              )
+        }
+        for (const kind of ['dataClass', 'entity', 'entitySelection'] as const) {
+          const group = d[kind]
+          if (group !== undefined) this.#defineAll(kind, dcName, group, `${where}.${kind}`, taken)
+        }
+      }
+    }
+    const singletons = functions.singletons as Record<string, unknown> | undefined
+    if (singletons !== undefined) {
+      if (!isRecord(singletons)) invalid('functions.singletons', 'expected an object by name')
+      for (const [name, def] of Object.entries(singletons as Record<string, unknown>)) {
+        const where = `functions.singletons.${name}`
+        checkName(where, name)
+        if (!isRecord(def) || !isRecord(def.functions))
+          invalid(where, 'expected { state?, functions }')
+        const s = def as unknown as SingletonDef
+        if (s.state !== undefined && typeof s.state !== 'function')
+          invalid(where, '"state" must be a function that makes the state')
+        this.#singletonDefs.set(name, s)
+        this.#defineAll('singleton', name, s.functions, `${where}.functions`, () => undefined)
+      }
+    }
+  }
+
+  #defineAll(
+    kind: FunctionKind,
+    owner: string,
+    defs: FunctionDefs<unknown>,
+    where: string,
+    taken: (name: string) => string | undefined,
+  ): void {
+    if (!isRecord(defs)) invalid(where, 'expected an object of functions by name')
+    for (const [name, def] of Object.entries(defs)) {
+      const at = `${where}.${name}`
+      checkName(at, name)
+      const clash = taken(name)
+      if (clash !== undefined) invalid(at, `"${name}" is ${clash}`)
+      const fn = checkDef(at, def, this.#schema)
+      const declared = this.find(kind, owner, name)
+      this.#add({
+        name,
+        kind,
+        owner,
+        exposed: fn.exposed ?? declared?.exposed ?? false,
+        onHTTPGet: fn.onHTTPGet ?? declared?.onHTTPGet ?? false,
+        scope: fn.scope ?? declared?.scope ?? 'public',
+        params: fn.params,
+        impl: fn.call as FunctionImpl,
+        extra: declared?.extra ?? {},
+      })
+    }
+  }
+}
+
+/** The kind a dataclass method of the model declares (`applyTo`, `dataClass` when absent). */
+function dataClassKind(dc: DataClassDef, m: MethodJson): FunctionKind {
+  const applyTo = m.applyTo ?? 'dataClass'
+  return (
+    KIND_OF_APPLY_TO[applyTo] ??
+    invalid(
+      `model: dataclass "${dc.name}", method "${m.name}"`,
+      `unknown applyTo "${applyTo}" (dataClass, entity, entityCollection)`,
+    )
+  )
+}
+
+function checkName(where: string, name: string): void {
+  if (!NAME.test(name) || name.startsWith('__'))
+    invalid(
+      where,
+      `the name ${JSON.stringify(name)} is not valid (letters, digits and _, not starting with a digit or __)`,
+    )
+}
+
+function checkDef(where: string, def: unknown, schema: SchemaDef): FunctionDef<unknown> {
+  if (typeof def === 'function')
+    invalid(where, 'expected { exposed?, onHTTPGet?, params?, call() {…} }, not a bare function')
+  if (!isRecord(def)) invalid(where, 'expected { exposed?, onHTTPGet?, params?, call() {…} }')
+  const d = def as Record<string, unknown>
+  for (const key of Object.keys(d))
+    if (!OPTION_KEYS.has(key))
+      invalid(where, `unknown option "${key}" (exposed, onHTTPGet, scope, params, call)`)
+  if (typeof d.call !== 'function') invalid(where, '"call" must be a function')
+  for (const flag of ['exposed', 'onHTTPGet'] as const)
+    if (d[flag] !== undefined && typeof d[flag] !== 'boolean')
+      invalid(where, `"${flag}" must be true or false`)
+  if (d.scope !== undefined && typeof d.scope !== 'string') invalid(where, '"scope" must be text')
+  if (d.params !== undefined) {
+    if (!Array.isArray(d.params)) invalid(where, '"params" must be an array of types')
+    ;(d.params as unknown[]).forEach((p, i) => checkParamSpec(`${where}.params[${i}]`, p, schema))
+  }
+  return d as unknown as FunctionDef<unknown>
+}
+
+function checkParamSpec(where: string, p: unknown, schema: SchemaDef): void {
+  if (typeof p === 'string' && PARAM_TYPES.has(p)) return
+  if (isRecord(p)) {
+    const keys = Object.keys(p)
+    const target = p[keys[0]!]
+    if (keys.length === 1 && (keys[0] === 'entity' || keys[0] === 'selection')) {
+      if (typeof target === 'string' && schema.byName.has(target)) return
+      invalid(where, `the model has no dataclass ${JSON.stringify(target)}`)
+    }
+  }
+  invalid(
+    where,
+    `${JSON.stringify(p)} is not a parameter type (${[...PARAM_TYPES].join(', ')}, { entity: 'Name' }, { selection: 'Name' })`,
+  )
+}

@@ -1,0 +1,33 @@
+/**
+ * @module Who a session is: the user a login put on it. Both ways of logging in write it here, the
+ * REST interface's `$directory/login` (through the embedder's `authenticate`) and a datastore
+ * function such as 4D's `authentify` (through its call's `logIn`), so that permissions and
+ * `$directory/currentUser` read one answer.
+ */
+import type { Session } from './session-store.js'
+
+/** A logged-in user. */
+export interface AuthUser {
+  /** The user name (`userName` in `$directory/currentUser`). */
+  readonly name: string
+  /** @default name */
+  readonly fullName?: string
+  /** The user's ID in `currentUser`. @default name */
+  readonly id?: string
+  /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
+  readonly groups?: readonly string[]
+}
+
+// The key in `session.data`; a symbol-free string so that a shared session store can keep it.
+const USER = 'entistore.user'
+
+/** The user logged in on `session`, if any. */
+export function sessionUser(session: Session): AuthUser | undefined {
+  return session.data.get(USER) as AuthUser | undefined
+}
+
+/** Puts `user` on `session` (undefined: nobody is logged in on it any more). */
+export function setSessionUser(session: Session, user: AuthUser | undefined): void {
+  if (user === undefined) session.data.delete(USER)
+  else session.data.set(USER, user)
+}
