@@ -1,11 +1,15 @@
 /**
  * The test fixture: `startFixture` on a real socket (the company example's files), `createFixture`
  * in-process (objects), and what `reset` puts back and clears: data, next keys, the global stamp,
- * entity sets, sessions (kept on request). Errors in files name the file.
+ * entity sets, sessions (kept on request); the class functions it keeps. Errors in files name the
+ * file.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DatastoreError, ManualClock, type ModelJson } from '@entistore/core'
+import { DatastoreError, defineFunctions, ManualClock, type ModelJson } from '@entistore/core'
 import { createFixture, startFixture, type ServedFixture } from './fixture.js'
 import { FileError } from './load-files.js'
 
@@ -148,6 +152,87 @@ describe('createFixture (objects, in-process)', () => {
     const model = (await import(company('model.json'), { with: { type: 'json' } })).default
     const b = await createFixture({ model: model as ModelJson, data: company('data.json') })
     expect(b.ds.dataClass('Employee').all().length).toBe(360)
+  })
+})
+
+describe('fixtures with class functions', () => {
+  const post = (
+    fx: { request: (p: string, i?: RequestInit) => Promise<Response> },
+    path: string,
+    body?: unknown,
+  ) =>
+    fx
+      .request(path, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(body ?? []) })
+      .then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }))
+
+  it('loads a functions module by its path, and reset keeps the functions while it restores the data', async () => {
+    const fx = await createFixture({
+      model: company('model.json'),
+      data: company('data.json'),
+      functions: company('functions.js'),
+    })
+    const raised = await post(fx, '/rest/Employee(1)/raise?$attributes=salary', [10])
+    expect(raised).toMatchObject({ status: 200, json: { __KEY: '1', __STAMP: 2, salary: 60500 } })
+    expect((await post(fx, '/rest/$singleton/Stats/status')).json).toEqual({ result: { calls: 2 } })
+
+    fx.reset()
+    expect(fx.ds.dataClass('Employee').get(1)!.get('salary')).toBe(55000)
+    const again = await post(fx, '/rest/Employee(1)/raise?$attributes=salary', [10])
+    expect(again.json).toMatchObject({ __STAMP: 2, salary: 60500 })
+    expect(fx.ds.functions.find('entity', 'Employee', 'raise')?.exposed).toBe(true)
+    // A singleton's state belongs to the datastore, not to its data: a reset does not clear it.
+    expect((await post(fx, '/rest/$singleton/Stats/status')).json).toEqual({ result: { calls: 4 } })
+  })
+
+  it('takes the definitions themselves, on a socket too', async () => {
+    const functions = defineFunctions({
+      dataClasses: {
+        Item: {
+          entitySelection: {
+            names: {
+              exposed: true,
+              onHTTPGet: true,
+              call() {
+                return this.toArray().map((e) => e.get('name'))
+              },
+            },
+          },
+        },
+      },
+    })
+    const fx = await startFixture({ model: MODEL, data: DATA, functions })
+    try {
+      const reply = await fetch(`${fx.url}/rest/Item/names`)
+      expect(await reply.json()).toEqual({ result: ['pen', 'ink'] })
+    } finally {
+      await fx.close()
+    }
+  })
+
+  it('hands a model given as an object to a module that exports a function, and names a refused module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entistore-fixture-functions-'))
+    try {
+      const factory = join(dir, 'factory.mjs')
+      writeFileSync(
+        factory,
+        'export default ({ model }) => ({ dataStore: { modelName: { exposed: true, call: () => model.__NAME } } })\n',
+      )
+      const fx = await createFixture({ model: MODEL, functions: factory })
+      expect((await post(fx, '/rest/$catalog/modelName')).json).toEqual({ result: 'shop' })
+
+      const refused = join(dir, 'refused.mjs')
+      writeFileSync(refused, 'export default { dataStore: { f: { call: 1 } } }\n')
+      for (const model of [MODEL, company('model.json')]) {
+        const error = await createFixture({ model, functions: refused }).catch((e: unknown) => e)
+        expect(error).toBeInstanceOf(FileError)
+        expect((error as FileError).file).toBe(refused)
+        expect((error as FileError).message).toBe(
+          `${refused}: Invalid functions: functions.dataStore.f: "call" must be a function`,
+        )
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

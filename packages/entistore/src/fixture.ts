@@ -8,7 +8,8 @@
  * (bench/suites/fixture.bench.ts). With the data, it clears what a test leaves on the server side
  * and the next test would otherwise see: entity sets and locks (the core's restore does), and the
  * sessions (closed, so a login does not carry over; `keepSessions` keeps them). The clock is the
- * test's: reset does not move it.
+ * test's: reset does not move it. The class functions (`functions`) are part of the datastore, not
+ * of its data: a reset keeps them, and the state of their singletons with them.
  */
 import {
   createDatastore,
@@ -20,6 +21,7 @@ import {
 } from '@entistore/core'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '@entistore/rest'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { serve, type RunningServer, type ServeOptions } from './serve.js'
 
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */
@@ -32,6 +34,11 @@ export interface FixtureOptions {
   readonly data?: string | DataFile
   /** Where time comes from (a `ManualClock` in tests). @default the system clock */
   readonly clock?: Clock
+  /**
+   * The class functions: the definitions (`defineFunctions({…})`), or the path of an ES module
+   * whose default export gives them (as `entistore serve --functions`). @default none
+   */
+  readonly functions?: FunctionsSource
 }
 
 export interface ResetOptions {
@@ -137,7 +144,7 @@ async function loadFixture(options: FixtureOptions): Promise<FixtureBase> {
 }
 
 async function loadDatastore(options: FixtureOptions): Promise<DatastoreWith<string>> {
-  const { model, data, clock } = options
+  const { model, data, clock, functions } = options
   if (model === undefined || model === null)
     throw new TypeError('fixture: `model` is required (a model file path or a model object)')
   if (typeof model === 'string') {
@@ -145,11 +152,25 @@ async function loadDatastore(options: FixtureOptions): Promise<DatastoreWith<str
       model,
       ...(typeof data === 'string' ? { data } : {}),
       ...(clock ? { clock } : {}),
+      ...(functions === undefined ? {} : { functions }),
     })
     if (data !== undefined && typeof data !== 'string') ds.loadData(data)
     return ds
   }
-  const ds = createDatastore<string>(model, clock ? { clock } : {})
+  const defs =
+    typeof functions === 'string' ? await importFunctions(functions, { model }) : functions
+  let ds: DatastoreWith<string>
+  try {
+    ds = createDatastore<string>(model, {
+      ...(clock ? { clock } : {}),
+      ...(defs === undefined ? {} : { functions: defs }),
+    })
+  } catch (e) {
+    // A module's definitions are named by its file, as loadDatastoreFiles names them.
+    if (typeof functions === 'string' && refusesDefinitions(e))
+      throw new FileError(functions, e.message, { cause: e })
+    throw e
+  }
   if (typeof data === 'string') {
     const parsed = await readJsonFile(data, 'data')
     try {

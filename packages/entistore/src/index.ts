@@ -26,6 +26,13 @@ export type {
   StartFixtureOptions,
 } from './fixture.js'
 export type { LoadFilesOptions } from './load-files.js'
+export { importFunctions } from './load-functions.js'
+export type {
+  FunctionsContext,
+  FunctionsModule,
+  FunctionsSource,
+  ImportFunctionsOptions,
+} from './load-functions.js'
 export { renderModelTypes, runTypesCommand } from './model-types.js'
 export type { RenderOptions, TypesCommandOptions } from './model-types.js'
 export { main } from './cli.js'

@@ -1,6 +1,6 @@
 /**
- * @module Model and data files on disk: read, parse and load them, with errors that name the file
- * and say what is wrong with it.
+ * @module Model, data and functions files on disk: read, parse and load them, with errors that name
+ * the file and say what is wrong with it.
  */
 import { readFile } from 'node:fs/promises'
 import {
@@ -11,26 +11,10 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
+import { FileError } from './file-error.js'
+import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 
-/**
- * A problem with a file given to Entistore: the message names the file, as `file: message`, or
- * `file:line:column: message` (1-based, the form editors and terminals link to) when the place is known.
- */
-export class FileError extends Error {
-  override readonly name = 'FileError'
-  readonly line: number | undefined
-  readonly column: number | undefined
-  constructor(
-    readonly file: string,
-    message: string,
-    options?: { cause?: unknown; line?: number; column?: number },
-  ) {
-    const at = options?.line === undefined ? '' : `:${options.line}:${options.column ?? 1}`
-    super(`${file}${at}: ${message}`, { cause: options?.cause })
-    this.line = options?.line
-    this.column = options?.line === undefined ? undefined : (options.column ?? 1)
-  }
-}
+export { FileError }
 
 /** Reads and parses a JSON file, naming the file (and the JSON error) on failure. */
 export async function readJsonFile(file: string, what: string): Promise<unknown> {
@@ -68,18 +52,46 @@ export interface LoadFilesOptions {
   readonly model: string
   readonly data?: string
   readonly clock?: Clock
+  /**
+   * The class functions: the definitions (`defineFunctions({…})`), or the path of an ES module
+   * whose default export gives them, as `entistore serve --functions` takes it (docs/cli.md).
+   * @default none
+   */
+  readonly functions?: FunctionsSource
+  /**
+   * With `functions` a path: the version of the module to import (`?v=N` on its URL), so that a
+   * number not used before imports the file as it is now rather than as Node cached it. Each
+   * version stays in memory. @default 0, the module as Node cached it
+   */
+  readonly functionsVersion?: number
 }
 
-/** A datastore built from a model file and an optional data file. */
+/** A datastore built from a model file, an optional data file and optional functions. */
 export async function loadDatastoreFiles(
   options: LoadFilesOptions,
 ): Promise<DatastoreWith<string>> {
   const model = await readJsonFile(options.model, 'model')
+  // Before the data, which may take a while to read: a mistake in the module is found at once.
+  const functions =
+    typeof options.functions === 'string'
+      ? await importFunctions(options.functions, {
+          model: model as ModelJson,
+          ...(options.functionsVersion === undefined ? {} : { version: options.functionsVersion }),
+        })
+      : options.functions
   const data = options.data === undefined ? undefined : await readJsonFile(options.data, 'data')
   let ds: DatastoreWith<string>
   try {
-    ds = createDatastore(model as ModelJson, options.clock ? { clock: options.clock } : {})
+    ds = createDatastore(model as ModelJson, {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(functions === undefined ? {} : { functions }),
+    })
   } catch (e) {
+    if (refusesDefinitions(e)) {
+      // Definitions given as an object are the caller's own: refused with the datastore's error.
+      if (typeof options.functions !== 'string') throw e
+      throw new FileError(options.functions, e.message, { cause: e })
+    }
     if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
     throw e
   }

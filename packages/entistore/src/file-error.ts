@@ -1,0 +1,21 @@
+/** @module The error of a file given to Entistore: its message names the file. */
+
+/**
+ * A problem with a file given to Entistore: the message names the file, as `file: message`, or
+ * `file:line:column: message` (1-based, the form editors and terminals link to) when the place is known.
+ */
+export class FileError extends Error {
+  override readonly name = 'FileError'
+  readonly line: number | undefined
+  readonly column: number | undefined
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown; line?: number; column?: number },
+  ) {
+    const at = options?.line === undefined ? '' : `:${options.line}:${options.column ?? 1}`
+    super(`${file}${at}: ${message}`, { cause: options?.cause })
+    this.line = options?.line
+    this.column = options?.line === undefined ? undefined : (options.column ?? 1)
+  }
+}
