@@ -80,10 +80,11 @@ export interface RestCore {
 
 /**
  * Whether `respond` answered later (a call of an async function): a then-able, to be awaited. A
- * property check, cheaper than `instanceof` and true of any then-able a wrapper may give.
+ * property check, cheaper than `instanceof` and true of any then-able a wrapper may give. (The
+ * handler asks it of its own replies too, before their headers.)
  */
-export function isPending(reply: RestReply | Promise<RestReply>): reply is Promise<RestReply> {
-  return typeof (reply as Partial<Promise<RestReply>>).then === 'function'
+export function isPending<T = RestReply>(reply: T | Promise<T>): reply is Promise<T> {
+  return typeof (reply as Partial<Promise<T>>).then === 'function'
 }
 
 /**

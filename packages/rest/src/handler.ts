@@ -12,7 +12,13 @@ import { fail, type Datastore, type Session } from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
 import { toErrorReply } from './errors/to-error-body.js'
-import type { RestBody, RestCore, RestReply, RestRequest } from './exchange.js'
+import {
+  isPending,
+  type RestBody,
+  type RestCore,
+  type RestReply,
+  type RestRequest,
+} from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
@@ -104,11 +110,19 @@ const OPTIONS_REPLY: RestReply = Object.freeze({
   body: null,
 })
 
-function replyHeaders(status: number, setCookie: string | undefined): RestReply['headers'] {
-  if (setCookie === undefined) return status === 405 ? JSON_405_HEADERS : JSON_HEADERS
-  return status === 405
-    ? { ...JSON_405_HEADERS, 'set-cookie': setCookie }
-    : { ...JSON_HEADERS, 'set-cookie': setCookie }
+/** The headers of a JSON reply; a 405 says which methods the resource takes (`allow`). */
+function replyHeaders(
+  status: number,
+  setCookie: string | undefined,
+  allow?: string,
+): RestReply['headers'] {
+  const base =
+    status !== 405
+      ? JSON_HEADERS
+      : allow === undefined
+        ? JSON_405_HEADERS
+        : { ...JSON_HEADERS, allow }
+  return setCookie === undefined ? base : { ...base, 'set-cookie': setCookie }
 }
 
 /** Headers of a picture or BLOB reply: its own media type instead of JSON's. */
@@ -121,6 +135,8 @@ function fileHeaders(
     'x-content-type-options': NOSNIFF,
   }
   if (file.disposition) headers['content-disposition'] = file.disposition
+  // A function's OutgoingMessage may set others (never these: it cannot set the cookie).
+  if (file.headers) for (const [name, value] of Object.entries(file.headers)) headers[name] = value
   if (setCookie !== undefined) headers['set-cookie'] = setCookie
   return headers
 }
@@ -131,6 +147,15 @@ function cookieHeader(request: RestRequest): string | undefined {
 }
 
 type Parsed = { target: RestTarget; params: RestParams } | { error: unknown }
+
+/** A request answered, before its headers: the status, the rendered body, and for bytes their type. */
+interface Answered {
+  readonly status: number
+  readonly body: string | Uint8Array | Iterable<string>
+  readonly file?: Reply['file']
+  /** The methods a 405 names in `Allow`, when not the interface's own. */
+  readonly allow?: string | undefined
+}
 
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
@@ -153,8 +178,16 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     forceLogin: options.forceLogin,
     authorize: options.authorize,
   }
-  if (auth.forceLogin && !auth.authenticate)
-    throw new TypeError('createRestHandler: forceLogin needs an authenticate function')
+  // A login needs a way in: `$directory/login` with `authenticate`, or 4D's datastore function
+  // `authentify` (called with `POST /rest/$catalog/authentify`).
+  if (
+    auth.forceLogin &&
+    !auth.authenticate &&
+    !ds.functions.find('dataStore', '', 'authentify')?.exposed
+  )
+    throw new TypeError(
+      'createRestHandler: forceLogin needs an authenticate function or an exposed authentify datastore function',
+    )
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
   // Most reads have no query string: their parameters are the same every time.
@@ -198,11 +231,24 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     }
   }
 
+  const settle = (reply: Reply, request: RestRequest): Answered => {
+    const out = render(reply.body, request)
+    return reply.file
+      ? { status: reply.status, body: out, file: reply.file }
+      : { status: reply.status, body: out }
+  }
+
+  const failed = (error: unknown, request: RestRequest): Answered => {
+    const reply = toErrorReply(error)
+    if (reply.status === 500) report(error, request)
+    return { status: reply.status, body: JSON.stringify(reply.body), allow: reply.allow }
+  }
+
   const answer = (
     request: RestRequest,
     session: Session,
     parsed: Parsed,
-  ): { status: number; body: string | Uint8Array | Iterable<string>; file?: Reply['file'] } => {
+  ): Answered | Promise<Answered> => {
     try {
       if ('error' in parsed) throw parsed.error
       const method = request.method === 'HEAD' ? 'GET' : request.method
@@ -223,15 +269,41 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         body,
         auth,
       })
-      const out = render(reply.body, request)
-      return reply.file
-        ? { status: reply.status, body: out, file: reply.file }
-        : { status: reply.status, body: out }
+      // An async function's call: answered when it settles (its first chunk rendered then, so
+      // that an error in it is still an `__ERROR` reply).
+      if (isPending(reply))
+        return reply.then(
+          (r) => {
+            try {
+              return settle(r, request)
+            } catch (error) {
+              return failed(error, request)
+            }
+          },
+          (error: unknown) => failed(error, request),
+        )
+      return settle(reply, request)
     } catch (error) {
-      const reply = toErrorReply(error)
-      if (reply.status === 500) report(error, request)
-      return { status: reply.status, body: JSON.stringify(reply.body) }
+      return failed(error, request)
     }
+  }
+
+  // The reply with its headers: the session cookie set, or cleared when the request closed the
+  // session (logout); HEAD answered as GET, status and headers included, without the body.
+  const finish = (
+    { status, body, file, allow }: Answered,
+    request: RestRequest,
+    session: Session,
+    created: boolean,
+  ): RestReply => {
+    const setCookie = !ds.sessions.peek(session.id)
+      ? clearSessionCookie(cookieName, '/')
+      : created
+        ? sessionSetCookie(cookieName, session.id, '/')
+        : undefined
+    const sent: RestBody = request.method === 'HEAD' ? null : body
+    const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, allow)
+    return { status, headers, body: sent }
   }
 
   const core: RestCore = {
@@ -257,21 +329,14 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // for its turn (wall time, measured by the transport) is taken off. answer() turns the
       // budget's error into a reply.
       const waited = request.receivedAt === undefined ? 0 : Date.now() - request.receivedAt
-      const { status, body, file } = ds.withBudget(
-        queryBudgetMs,
-        () => answer(request, session, parsed),
-        waited,
-      )
-      // A session closed by this request (logout) has its cookie cleared.
-      const setCookie = !ds.sessions.peek(session.id)
-        ? clearSessionCookie(cookieName, '/')
-        : created
-          ? sessionSetCookie(cookieName, session.id, '/')
-          : undefined
-      // HEAD is answered as GET, status and headers included; only the body is left out.
-      const sent: RestBody = request.method === 'HEAD' ? null : body
-      const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie)
-      return { status, headers, body: sent }
+      const answered = ds.withBudget(queryBudgetMs, () => answer(request, session, parsed), waited)
+      // The Promise never rejects (answer() catches): a failure is still an `__ERROR` reply.
+      return isPending(answered)
+        ? answered.then(
+            (a) => finish(a, request, session, created),
+            (error: unknown) => core.refuse(error),
+          )
+        : finish(answered, request, session, created)
     },
     refuse(error) {
       const reply = toErrorReply(error)

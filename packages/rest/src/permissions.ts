@@ -12,11 +12,14 @@
  */
 import {
   fail,
+  ownerText,
   parseCached,
   parseOrderBy,
   type AttributeDef,
   type DataClassDef,
   type FilterNode,
+  type FunctionInfo,
+  type FunctionKind,
   type OrderByItemNode,
   type SchemaDef,
   type Session,
@@ -25,10 +28,22 @@ import {
 /** What a request does to a dataclass or an attribute. */
 export type PermissionAction = 'read' | 'create' | 'update' | 'delete' | 'execute' | 'describe'
 
-/** What it does it to: a dataclass, or one of its attributes. */
+/**
+ * What it does it to: a dataclass, or one of its attributes; for `execute`, a function. A function
+ * of a dataclass, its entities or its selections is asked with its dataclass (`{ dataClass:
+ * 'Employee', function: 'raise', applyTo: 'entity' }`, after `{ dataClass: 'Employee' }` itself); a
+ * datastore function with `dataClass: ''` and `applyTo: 'dataStore'`; a singleton's with
+ * `dataClass: ''`, `singleton` and `applyTo: 'singleton'`.
+ */
 export interface PermissionTarget {
   readonly dataClass: string
   readonly attribute?: string
+  /** The function called (`execute`). */
+  readonly function?: string
+  /** What the function applies to (`execute`). */
+  readonly applyTo?: FunctionKind
+  /** The singleton whose function is called (`execute`). */
+  readonly singleton?: string
 }
 
 /**
@@ -104,6 +119,33 @@ export class Permissions {
       case 'describe':
         return fail('DescribeRefused', [dataClass])
     }
+  }
+
+  /**
+   * Whether the session may call `fn`: for a function of a dataclass (its entities, its
+   * selections), `execute` on the dataclass and then on the function; for a datastore or singleton
+   * function, on the function.
+   */
+  mayExecute(fn: FunctionInfo): boolean {
+    const onDataClass = fn.kind !== 'dataStore' && fn.kind !== 'singleton'
+    if (onDataClass && !this.may('execute', fn.owner)) return false
+    const key = `execute\u0000${fn.kind}\u0000${fn.owner}\u0000${fn.name}`
+    let ok = this.#answers.get(key)
+    if (ok === undefined) {
+      const target: PermissionTarget = onDataClass
+        ? { dataClass: fn.owner, function: fn.name, applyTo: fn.kind }
+        : fn.kind === 'singleton'
+          ? { dataClass: '', singleton: fn.owner, function: fn.name, applyTo: fn.kind }
+          : { dataClass: '', function: fn.name, applyTo: fn.kind }
+      ok = this.#authorize(this.#session, 'execute', target) === true
+      this.#answers.set(key, ok)
+    }
+    return ok
+  }
+
+  /** Refuses with 1561 unless the session may call `fn`. */
+  needExecute(fn: FunctionInfo): void {
+    if (!this.mayExecute(fn)) fail('ExecuteRefused', [fn.name, ownerText(fn)])
   }
 
   /** Refuses with 1608 unless the session may update `attribute` of `dataClass`. */

@@ -13,9 +13,22 @@ export interface Reply {
   readonly status: number
   /** JSON, or the bytes of a picture or BLOB (with `type`). */
   readonly body: JsonBody | Uint8Array
-  /** For bytes: their media type, and how a browser should treat them (`attachment` to save). */
-  readonly file?: { readonly type: string; readonly disposition?: string }
+  /**
+   * For bytes: their media type, how a browser should treat them (`attachment` to save), and the
+   * other headers a function's OutgoingMessage set.
+   */
+  readonly file?: {
+    readonly type: string
+    readonly disposition?: string
+    readonly headers?: Readonly<Record<string, string>>
+  }
 }
+
+/**
+ * What a resource answers: a reply, or the Promise of one for a call of an async function (the
+ * only resource that waits; every other reply is made synchronously).
+ */
+export type Answer = Reply | Promise<Reply>
 
 /** The HTTP methods of the REST interface: reads are GET (and HEAD), everything else is POST. */
 export const ALLOWED_METHODS = 'GET, HEAD, POST'

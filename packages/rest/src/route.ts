@@ -8,9 +8,15 @@ import { fail } from '@entistore/core'
 import type { RestTarget } from './url/parse-rest-url.js'
 import { directory, guard } from './sessions/directory.js'
 import { Permissions } from './permissions.js'
-import { ALLOWED_METHODS, type Reply } from './reply.js'
+import { ALLOWED_METHODS, type Answer } from './reply.js'
 import { sessionOwner, type RouteContext } from './resources/context.js'
 import { catalog, catalogDataClass } from './resources/catalog.js'
+import {
+  dataClassCall,
+  dataStoreCall,
+  isDataStoreFunction,
+  singletonCall,
+} from './resources/functions.js'
 import { info } from './resources/info.js'
 import { readDataClass } from './resources/read.js'
 import { write, WRITE_METHODS } from './resources/write.js'
@@ -18,8 +24,8 @@ import { write, WRITE_METHODS } from './resources/write.js'
 type Kind = RestTarget['kind']
 type Targets = { readonly [K in Kind]: Extract<RestTarget, { readonly kind: K }> }
 
-/** A resource: the reply to one kind of target. */
-type Resource<K extends Kind> = (ctx: RouteContext, target: Targets[K]) => Reply
+/** A resource: the reply to one kind of target (a Promise of it for an async function's call). */
+type Resource<K extends Kind> = (ctx: RouteContext, target: Targets[K]) => Answer
 
 /**
  * How a kind of target is answered. Most take GET (HEAD is answered as GET) and POST, after the
@@ -38,25 +44,37 @@ const readOnly = (name: string) => (): never =>
  */
 const ROUTES: { readonly [K in Kind]: Route<K> } = {
   catalog: { GET: catalog, POST: readOnly('the catalog') },
-  catalogDataClass: { GET: catalogDataClass, POST: readOnly('the catalog') },
+  // `/rest/$catalog/Employee` describes a dataclass; `/rest/$catalog/authentify` calls a function.
+  catalogDataClass: {
+    GET: (ctx, target) =>
+      isDataStoreFunction(ctx, target.name)
+        ? dataStoreCall(ctx, target.name)
+        : catalogDataClass(ctx, target),
+    POST: (ctx, target) => dataStoreCall(ctx, target.name),
+  },
   info: { GET: info, POST: readOnly('$info') },
   // `/rest/$directory/login` and its siblings check their own methods.
   directory: { any: (ctx, target) => directory({ ...ctx, auth: ctx.auth ?? {} }, target.action) },
-  dataClass: { GET: readDataClass, POST: write },
+  singleton: { GET: singletonCall, POST: singletonCall },
+  // `/rest/Employee/raise`, `/rest/Employee(3)/raise`: a function; any other path a read or write.
+  dataClass: {
+    GET: (ctx, target) => dataClassCall(ctx, target) ?? readDataClass(ctx, target),
+    POST: (ctx, target) => dataClassCall(ctx, target) ?? write(ctx, target),
+  },
 }
 
 // The $method values of reads: entity sets made, remade and released.
 const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
 /** The reply to one request: its permissions, the login guard, then its resource. */
-export function route(input: RouteContext): Reply {
+export function route(input: RouteContext): Answer {
   const ctx = withPermissions(input)
-  if (ctx.auth) guard(ctx.auth, ctx.session, ctx.method, ctx.target)
+  if (ctx.auth) guard(ctx.auth, ctx.session, ctx.method, ctx.target, ctx.ds)
   return dispatch(ctx, ctx.target.kind, ctx.target)
 }
 
 /** The reply of `target`'s resource for the request's method. */
-function dispatch<K extends Kind>(ctx: RouteContext, kind: K, target: Targets[K]): Reply {
+function dispatch<K extends Kind>(ctx: RouteContext, kind: K, target: Targets[K]): Answer {
   const resources: Route<K> = ROUTES[kind]
   if ('any' in resources) return resources.any(ctx, target)
   // Writes are the session's: refused on an entity another session or process has locked.

@@ -22,12 +22,16 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   unauthorized: 401,
   sessionLimit: 402,
   unavailable: 503,
+  // A class function threw: the request was read, the application's code refused it.
+  failed: 422,
   internal: 500,
 }
 
 export interface ErrorReply {
   readonly status: number
   readonly body: JsonObject
+  /** For a 405 on a resource that takes other methods than the interface's (a function: POST). */
+  readonly allow?: string
 }
 
 /**
@@ -46,7 +50,10 @@ export function toErrorReply(error: unknown): ErrorReply {
     DatastoreError.is(error) && error.category !== 'internal'
       ? error
       : datastoreError('Internal', [INTERNAL_ERROR_DETAIL])
-  return { status: STATUS_BY_CATEGORY[e.category], body: { __ERROR: errorList(e.stack4D()) } }
+  const status = STATUS_BY_CATEGORY[e.category]
+  const body = { __ERROR: errorList(e.stack4D()) }
+  const allow = e.details?.allow
+  return typeof allow === 'string' ? { status, body, allow } : { status, body }
 }
 
 /** The members of an `__ERROR` array, in the wire's key order. */

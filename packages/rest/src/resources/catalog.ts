@@ -1,6 +1,7 @@
 /**
  * @module `GET /rest/$catalog`, `$catalog/$all` and `$catalog/{dataClass}`: the description of the
- * exposed dataclasses, limited to what the session may describe.
+ * exposed dataclasses, limited to what the session may describe, and of the exposed functions
+ * (the datastore's and singletons' in the envelope, each dataclass's in its object).
  */
 import type { AttributeDef, DataClassDef } from '@entistore/core'
 import {
@@ -27,8 +28,8 @@ export function catalog(
   const items =
     target.which === 'short'
       ? list.map((dc) => shortDataClass(dc, ctx.uris))
-      : list.map((dc) => detailedDataClass(ctx.ds.schema, dc, ctx.uris, shows))
-  return ok(catalogEnvelope(ctx.ds.schema, ctx.session.id, items))
+      : list.map((dc) => detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc, ctx.uris, shows))
+  return ok(catalogEnvelope(ctx.ds.schema, ctx.ds.functions, ctx.session.id, items))
 }
 
 /**
@@ -42,7 +43,11 @@ export function catalogDataClass(
 ): Reply {
   const perms = ctx.perms
   const dc = exposedDataClass(ctx.ds, target.name)
-  if (!perms) return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris))
+  if (!perms) return ok(detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc.def, ctx.uris))
   perms.need('describe', dc.name)
-  return ok(detailedDataClass(ctx.ds.schema, dc.def, ctx.uris, (d, a) => perms.mayDescribe(d, a)))
+  return ok(
+    detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc.def, ctx.uris, (d, a) =>
+      perms.mayDescribe(d, a),
+    ),
+  )
 }

@@ -4,27 +4,89 @@
  * objects in the key order of the real server. Boolean flags that are false are left out, as 4D
  * does ("if any Index Kind was selected, this property will return true; otherwise it does not appear").
  */
-import { isPublic, type AttributeDef, type DataClassDef, type SchemaDef } from '@entistore/core'
+import {
+  isPublic,
+  type AttributeDef,
+  type DataClassDef,
+  type FunctionInfo,
+  type FunctionRegistry,
+  type SchemaDef,
+} from '@entistore/core'
 import { visibleAttributes, type JsonObject } from './entity.js'
 import type { Uris } from './uris.js'
 
 type Json = JsonObject[string]
 
+/**
+ * The envelope of `$catalog` and `$catalog/$all`: `methods` lists the exposed datastore functions;
+ * `singletons`, the shared singletons that have an exposed function, only when there is one (and
+ * only in these two forms, as on the real server).
+ */
 export function catalogEnvelope(
   schema: SchemaDef,
+  functions: FunctionRegistry,
   uniqId: string,
   dataClasses: JsonObject[],
 ): JsonObject {
-  return {
+  const out: JsonObject = {
     __UNIQID: uniqId,
     __BASEID: null,
     __NAME: schema.name,
     properties: { supportJSONEntityKey: true },
-    methods: schema.methods
-      .filter((m) => m.exposed !== false)
-      .map((m) => ({ ...(m as JsonObject) })),
-    dataClasses,
+    methods: methodObjects(functions.list('dataStore')),
   }
+  const singletons = functions
+    .singletonNames()
+    .map((name) => ({
+      name,
+      methods: functions
+        .list('singleton', name)
+        .filter((fn) => fn.exposed)
+        .map((fn) => ({ name: fn.name, allowedOnHTTPGET: fn.onHTTPGet, exposed: true })),
+    }))
+    .filter((s) => s.methods.length > 0)
+  if (singletons.length > 0) out.singletons = singletons
+  out.dataClasses = dataClasses
+  return out
+}
+
+/** The catalog's `applyTo` of each kind of function (4D's, after Wakanda's). */
+const APPLY_TO = {
+  dataStore: 'dataStore',
+  dataClass: 'dataClass',
+  entity: 'entity',
+  entitySelection: 'entityCollection',
+  singleton: 'singleton',
+} as const
+
+/**
+ * The method objects of exposed functions, in the real server's key order (`name, applyTo, scope,
+ * from, allowedOnHTTPGET, exposed`), then any field a model declaration carried.
+ */
+function methodObjects(fns: readonly FunctionInfo[]): JsonObject[] {
+  return fns
+    .filter((fn) => fn.exposed)
+    .map((fn) => {
+      const out: JsonObject = {
+        name: fn.name,
+        applyTo: APPLY_TO[fn.kind],
+        scope: fn.scope,
+        from: 'remoteServer',
+        allowedOnHTTPGET: fn.onHTTPGet,
+        exposed: true,
+      }
+      appendExtras(out, fn.extra)
+      return out
+    })
+}
+
+/** The exposed functions of a dataclass, of its entities and of its selections, in that order. */
+function dataClassMethods(functions: FunctionRegistry, dc: DataClassDef): JsonObject[] {
+  return [
+    ...methodObjects(functions.list('dataClass', dc.name)),
+    ...methodObjects(functions.list('entity', dc.name)),
+    ...methodObjects(functions.list('entitySelection', dc.name)),
+  ]
 }
 
 /** The exposed dataclasses, in model order. */
@@ -35,9 +97,14 @@ export function shortDataClass(dc: DataClassDef, uris: Uris): JsonObject {
   return { name: dc.name, uri: uris.catalogDataClass(dc.name), dataURI: uris.dataClass(dc.name) }
 }
 
-/** `shows`: whether the session may describe an attribute (permissions); all visible ones without. */
+/**
+ * A dataclass with its attributes, its `methods` (its exposed functions, when it has any) and its
+ * key. `shows`: whether the session may describe an attribute (permissions); all visible ones
+ * without.
+ */
 export function detailedDataClass(
   schema: SchemaDef,
+  functions: FunctionRegistry,
   dc: DataClassDef,
   uris: Uris,
   shows?: (dc: DataClassDef, attr: AttributeDef) => boolean,
@@ -59,6 +126,8 @@ export function detailedDataClass(
   out.attributes = (shows ? attributes.filter((a) => shows(dc, a)) : attributes).map(
     attributeObject,
   )
+  const methods = dataClassMethods(functions, dc)
+  if (methods.length > 0) out.methods = methods
   out.key = [{ name: dc.key.name }]
   return out
 }

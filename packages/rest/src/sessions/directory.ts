@@ -5,7 +5,14 @@
  * With `forceLogin`, a session without a user may only describe the datastore (`$catalog…`) and
  * use `$directory` (`guard`).
  */
-import { fail, type Datastore, type Session } from '@entistore/core'
+import {
+  fail,
+  sessionUser,
+  setSessionUser,
+  type AuthUser,
+  type Datastore,
+  type Session,
+} from '@entistore/core'
 import type { RestHeaders } from '../exchange.js'
 import type { Authorize } from '../permissions.js'
 import type { DirectoryAction, RestTarget } from '../url/parse-rest-url.js'
@@ -15,18 +22,6 @@ export interface Credentials {
   readonly user: string
   readonly password: string
   readonly headers: RestHeaders
-}
-
-/** A logged-in user, as `authenticate` returns it. */
-export interface AuthUser {
-  /** The user name (`userName` in `$directory/currentUser`). */
-  readonly name: string
-  /** @default name */
-  readonly fullName?: string
-  /** The user's ID in `currentUser`. @default name */
-  readonly id?: string
-  /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
-  readonly groups?: readonly string[]
 }
 
 export interface AuthOptions {
@@ -52,13 +47,9 @@ export interface AuthOptions {
   readonly authorize?: Authorize
 }
 
-const USER = 'entistore.user'
 const MINUTE = 60_000
 
-/** The user logged in on `session`, if any. */
-export function sessionUser(session: Session): AuthUser | undefined {
-  return session.data.get(USER) as AuthUser | undefined
-}
+export { sessionUser, type AuthUser }
 
 function header(headers: RestHeaders, name: string): string | undefined {
   const v = headers[name]
@@ -105,12 +96,12 @@ export function directory(
         : undefined
       if (ctx.auth.authenticate && !user) {
         // A failed login logs the session's previous user out: it is no one now.
-        session.data.delete(USER)
+        setSessionUser(session, undefined)
         return { status: 401, body: '{"result":false}' }
       }
       // Refused with 402 here when no session can be established.
       ctx.ds.sessions.establish(session.id)
-      if (user) session.data.set(USER, user)
+      if (user) setSessionUser(session, user)
       if (timeout !== undefined) session.timeout = timeout
       return { status: 200, body: '{"result":true}' }
     }
@@ -155,13 +146,43 @@ export function directory(
 
 /**
  * With `forceLogin`, refuses a request of a session without a user unless it only describes the
- * datastore or uses `$directory`: 401 with 1557 for a read, 1558 for a write.
+ * datastore (`$catalog…`), calls the login function `$catalog/authentify` (4D's force login mode),
+ * or uses `$directory`: 401 with 1557 for a read, 1558 for a write. Any other function call,
+ * datastore functions included, waits for the login.
  */
-export function guard(auth: AuthOptions, session: Session, method: string, target: RestTarget) {
+export function guard(
+  auth: AuthOptions,
+  session: Session,
+  method: string,
+  target: RestTarget,
+  ds: Datastore,
+): void {
   if (!auth.forceLogin || sessionUser(session)) return
-  if (target.kind === 'catalog' || target.kind === 'catalogDataClass') return
-  if (target.kind === 'directory') return
-  const dc = target.kind === 'dataClass' ? target.dataClass : undefined
-  if (method === 'POST') fail('NoPermissionToUpdate', [dc ? `dataClass ${dc}` : `$${target.kind}`])
-  fail('NoPermissionToRead', [dc ? `the ${dc} dataclass` : `$${target.kind}`])
+  switch (target.kind) {
+    case 'catalog':
+    case 'directory':
+      return
+    case 'catalogDataClass':
+      // A GET of a name that is not a function describes (or answers 1800 for) a dataclass.
+      if (
+        target.name === 'authentify' ||
+        (method !== 'POST' && !ds.functions.find('dataStore', '', target.name))
+      )
+        return
+      break
+    case 'info':
+    case 'singleton':
+    case 'dataClass':
+      break
+  }
+  const what =
+    target.kind === 'dataClass'
+      ? method === 'POST'
+        ? `dataClass ${target.dataClass}`
+        : `the ${target.dataClass} dataclass`
+      : target.kind === 'catalogDataClass'
+        ? `$catalog/${target.name}`
+        : `$${target.kind}`
+  if (method === 'POST') fail('NoPermissionToUpdate', [what])
+  fail('NoPermissionToRead', [what])
 }

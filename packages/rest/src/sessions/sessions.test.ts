@@ -6,6 +6,7 @@ import { createDatastore, ManualClock, type SessionStoreOptions } from '@entisto
 import { describe, expect, it } from 'vitest'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
+import { syncReply } from '../sync-reply.fixture.js'
 
 type Json = Record<string, any>
 
@@ -51,13 +52,15 @@ describe('guest sessions', () => {
     await b.get('/rest/$catalog')
     await b.get('/rest/$catalog') // b came back with its cookie: established
     for (let i = 0; i < 20_000; i++) {
-      const reply = rest.respond({
-        method: 'GET',
-        path: '/rest/$catalog',
-        query: '',
-        headers: {},
-        body: null,
-      } as never)
+      const reply = syncReply(
+        rest.respond({
+          method: 'GET',
+          path: '/rest/$catalog',
+          query: '',
+          headers: {},
+          body: null,
+        } as never),
+      )
       expect(reply.status).toBe(200)
     }
     expect(ds.sessions.counts).toEqual({ established: 2, guests: 1000 })

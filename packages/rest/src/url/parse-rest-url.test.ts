@@ -144,7 +144,10 @@ describe('parseRestUrl', () => {
     ['/rest/Employee:a(1)/$entityset/X', '$entityset must follow a dataclass'],
     ['/rest/Employee/a/b', 'unexpected segment "b"'],
     // The attribute list comes before the entity set, not after.
-    ['/rest/Employee/$entityset/ABC/lastName', 'unexpected segment "lastName"'],
+    ['/rest/Employee/$entityset/ABC/payroll/more', 'unexpected segment "payroll"'],
+    ['/rest/Employee/a,b/$entityset/ABC/payroll', 'unexpected segment "payroll"'],
+    ['/rest/$singleton/Stats', 'expected /$singleton/{singleton}/{function}'],
+    ['/rest/$singleton/Stats/status/x', 'expected /$singleton/{singleton}/{function}'],
     ['/rest/Employee/,', 'an empty list of attributes'],
     ['/rest/%C3%28', 'is not valid percent-encoded UTF-8'],
   ])('refuses %s with 1806', (pathname, why) => {
@@ -160,8 +163,43 @@ describe('parseRestUrl', () => {
     )
   })
 
+  it('reads the URLs of class functions', () => {
+    const target = (path: string) => parseRestUrl(path, '', '/rest')!.target
+    expect(target('/rest/$singleton/Stats/status')).toEqual({
+      kind: 'singleton',
+      singleton: 'Stats',
+      function: 'status',
+    })
+    expect(target('/rest/$catalog/authentify')).toEqual({
+      kind: 'catalogDataClass',
+      name: 'authentify',
+    })
+    expect(target('/rest/Employee(3)/raise')).toEqual({
+      kind: 'dataClass',
+      dataClass: 'Employee',
+      key: '3',
+      attributes: ['raise'],
+    })
+    // A selection function, after a set or before it; 4D's own `…/{fn}/$entityset/?$filter=`.
+    for (const path of [
+      '/rest/Employee/$entityset/ABC/payroll',
+      '/rest/Employee/payroll/$entityset/ABC',
+    ])
+      expect(target(path)).toEqual({
+        kind: 'dataClass',
+        dataClass: 'Employee',
+        entitySet: 'ABC',
+        attributes: ['payroll'],
+      })
+    expect(target('/rest/Employee/payroll/$entityset/')).toEqual({
+      kind: 'dataClass',
+      dataClass: 'Employee',
+      attributes: ['payroll'],
+    })
+  })
+
   it('answers a real server resource this version lacks with 501 9010', () => {
-    for (const r of ['$singleton', '$upload', '$getWebForm']) {
+    for (const r of ['$upload', '$getWebForm']) {
       const e = parseError(`/rest/${r}/x`)
       expect([e.name, e.errCode, e.message]).toEqual([
         'NotImplemented',

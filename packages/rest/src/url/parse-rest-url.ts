@@ -15,6 +15,8 @@ export type RestTarget =
   | { readonly kind: 'info' }
   /** `/rest/$directory/login` and its siblings: who the session's user is. */
   | { readonly kind: 'directory'; readonly action: DirectoryAction }
+  /** `/rest/$singleton/{singleton}/{function}`: a function of a shared singleton. */
+  | { readonly kind: 'singleton'; readonly singleton: string; readonly function: string }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
@@ -43,7 +45,7 @@ export interface ParsedUrl {
 }
 
 /** Resources of the real server that this version does not serve yet: 501, not 404. */
-const FUTURE_RESOURCES: ReadonlySet<string> = new Set(['$singleton', '$upload', '$getWebForm'])
+const FUTURE_RESOURCES: ReadonlySet<string> = new Set(['$upload', '$getWebForm'])
 
 const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
 const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
@@ -111,6 +113,11 @@ export function parseRestUrl(
       return fail('UnknownResource', [pathname])
     return { target: { kind: 'directory', action: action as DirectoryAction }, search }
   }
+  if (first === '$singleton') {
+    if (parts.length !== 3)
+      return fail('UrlMalformed', [url, 'expected /$singleton/{singleton}/{function}'])
+    return { target: { kind: 'singleton', singleton: parts[1]!, function: parts[2]! }, search }
+  }
   if (first.startsWith('$')) {
     if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])
     return fail('UnknownResource', [pathname])
@@ -140,6 +147,9 @@ export function parseRestUrl(
     const part = parts[i]!
     if (part === '$entityset') {
       const id = parts[i + 1]
+      // `/rest/Students/getLastSummary/$entityset/?$filter=…` (4D's own example): a function of the
+      // selection that `$filter` makes, with no set named.
+      if (id === undefined && target.attributes?.length === 1 && target.key === undefined) break
       if (id === undefined || target.key !== undefined || target.lookup) {
         return fail('UrlMalformed', [
           url,
@@ -148,7 +158,12 @@ export function parseRestUrl(
       }
       target.entitySet = id
       i++
-    } else if (target.attributes === undefined && target.entitySet === undefined) {
+    } else if (
+      target.attributes === undefined &&
+      (target.entitySet === undefined || i === parts.length - 1)
+    ) {
+      // The attributes a read names, or a function: `/Employee/raise`, `/Employee(3)/raise`, and
+      // after a set, `/Employee/$entityset/{id}/payroll`.
       target.attributes = part
         .split(',')
         .map((a) => a.trim())

@@ -1,0 +1,219 @@
+/**
+ * @module Calls of class functions, in the real server's URLs:
+ *
+ * | function of | URL |
+ * |---|---|
+ * | the datastore | `/rest/$catalog/{fn}` |
+ * | a dataclass | `/rest/{dataClass}/{fn}` |
+ * | its entity selections | `/rest/{dataClass}/{fn}` (with `$filter`, `$orderby`), `/rest/{dataClass}/{fn}/$entityset/{id}`, `/rest/{dataClass}/$entityset/{id}/{fn}` |
+ * | its entities | `/rest/{dataClass}({key})/{fn}` |
+ * | a shared singleton | `/rest/$singleton/{singleton}/{fn}` |
+ *
+ * `/rest/{dataClass}/{fn}` looks for a selection function first, then a dataclass function, as 4D
+ * does. Only exposed functions exist for a client: any other name is answered as the real server
+ * answers an unknown one. POST takes the parameters as a JSON array body; GET, only for functions
+ * declared `onHTTPGet`, in `$params`. `$method=entityset` (which some clients always add) keeps a
+ * selection result as an entity set; it changes nothing for other results.
+ *
+ * What the function returns is written by `functionReply`: an entity or a selection in its wire
+ * form (`$attributes`, `$expand`, `$top`, `$skip` apply), an OutgoingMessage as it is, anything
+ * else as `{"result": …}`. An async function's reply is a Promise.
+ */
+import {
+  callFunction,
+  datastoreError,
+  Entity,
+  EntityDraft,
+  EntitySelection,
+  fail,
+  functionText,
+  ownerText,
+  type DataClass,
+  type FunctionInfo,
+} from '@entistore/core'
+import { bodyParameters, resolveParameters } from '../call/arguments.js'
+import { OutgoingMessage } from '../call/outgoing-message.js'
+import { resultJson } from '../call/result.js'
+import { parseProjection } from '../serialize/projection.js'
+import type { RestTarget } from '../url/parse-rest-url.js'
+import { ok, type Answer, type Reply } from '../reply.js'
+import { check, exposedDataClass, sessionOwner, type RouteContext } from './context.js'
+import { findSet } from './entity-set.js'
+import { lookupEntity } from './lookup.js'
+import { narrow, readSelection } from './read-selection.js'
+
+type DataClassTarget = Extract<RestTarget, { kind: 'dataClass' }>
+
+/**
+ * The call a dataclass request makes, if its path names a function rather than attributes:
+ * `undefined` for a read or a write. A POST that names neither an attribute nor an exposed
+ * function is refused as the real server refuses it (1500, then 1804).
+ */
+export function dataClassCall(ctx: RouteContext, target: DataClassTarget): Answer | undefined {
+  const paths = target.attributes
+  if (paths?.length !== 1) return undefined
+  const name = paths[0]!
+  const dc = exposedDataClass(ctx.ds, target.dataClass)
+  // An attribute (or a path into one): a read, a navigation, a write.
+  if (dc.def.attributesByName.has(name.split('.')[0]!)) return undefined
+  const one = target.key !== undefined || target.lookup !== undefined
+  const fn = one
+    ? exposed(ctx, 'entity', dc.name, name)
+    : (exposed(ctx, 'entitySelection', dc.name, name) ??
+      (target.entitySet === undefined ? exposed(ctx, 'dataClass', dc.name, name) : undefined))
+  if (!fn) {
+    // A GET goes on as a read, which answers 1500 for the unknown attribute.
+    if (ctx.method !== 'POST') return undefined
+    throw datastoreError('AttributeNotFound', [name, dc.name], {
+      cause: datastoreError('CannotBuildAttributeList', [name, dc.name]),
+    })
+  }
+  allowed(ctx, fn)
+  if (fn.kind !== 'entitySelection') noSelectionParameters(ctx, fn)
+  if (fn.kind !== 'dataClass') ctx.perms?.need('read', dc.name)
+  const on =
+    fn.kind === 'dataClass'
+      ? dc
+      : fn.kind === 'entity'
+        ? entityOf(ctx, dc, target)
+        : selectionOf(ctx, dc, target)
+  return run(ctx, fn, on)
+}
+
+/** `/rest/$catalog/{fn}`: a datastore function (4D's `authentify` among them). */
+export function dataStoreCall(ctx: RouteContext, name: string): Answer {
+  const fn =
+    exposed(ctx, 'dataStore', '', name) ?? fail('FunctionNotFound', [name, 'the datastore'])
+  allowed(ctx, fn)
+  noSelectionParameters(ctx, fn)
+  return run(ctx, fn, ctx.ds)
+}
+
+/** Whether `/rest/$catalog/{name}` names a datastore function a client may see. */
+export function isDataStoreFunction(ctx: RouteContext, name: string): boolean {
+  return exposed(ctx, 'dataStore', '', name) !== undefined
+}
+
+/** `/rest/$singleton/{singleton}/{fn}`. */
+export function singletonCall(
+  ctx: RouteContext,
+  target: Extract<RestTarget, { kind: 'singleton' }>,
+): Answer {
+  const registry = ctx.ds.functions
+  if (!registry.list('singleton', target.singleton).some((f) => f.exposed))
+    fail('SingletonNotFound', [target.singleton])
+  const fn =
+    exposed(ctx, 'singleton', target.singleton, target.function) ??
+    fail('FunctionNotFound', [target.function, `singleton ${target.singleton}`])
+  allowed(ctx, fn)
+  noSelectionParameters(ctx, fn)
+  return run(ctx, fn, registry.singletonState(target.singleton))
+}
+
+/** The exposed function, if there is one: the others do not exist for a client. */
+function exposed(
+  ctx: RouteContext,
+  kind: FunctionInfo['kind'],
+  owner: string,
+  name: string,
+): FunctionInfo | undefined {
+  const fn = ctx.ds.functions.find(kind, owner, name)
+  return fn?.exposed ? fn : undefined
+}
+
+/**
+ * Refuses what the request may not do with `fn`: GET unless it is `onHTTPGet` (405, `Allow: POST`),
+ * a `$method` other than `entityset`, a session without `execute` permission (1561).
+ */
+function allowed(ctx: RouteContext, fn: FunctionInfo): void {
+  if (ctx.method !== 'POST' && !fn.onHTTPGet)
+    throw datastoreError('FunctionNotAllowedOnGet', [functionText(fn)], {
+      details: { allow: 'POST' },
+    })
+  const method = ctx.params.method
+  if (method !== undefined && method !== 'entityset')
+    fail('MethodNotApplicable', [method, `a call of the function ${functionText(fn)}`])
+  ctx.perms?.needExecute(fn)
+}
+
+/** `$filter` and `$orderby` choose the selection a selection function runs on: nothing else has one. */
+function noSelectionParameters(ctx: RouteContext, fn: FunctionInfo): void {
+  for (const [name, value] of [
+    ['$filter', ctx.params.filter],
+    ['$orderby', ctx.params.orderBy],
+  ] as const)
+    if (value !== undefined)
+      fail('InvalidParameter', [
+        name,
+        value,
+        `nothing: ${functionText(fn)} is a function of ${fn.kind === 'entity' ? 'an entity' : ownerText(fn)}, not of an entity selection`,
+      ])
+}
+
+function entityOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget): Entity {
+  return target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(ctx, dc, target.lookup!)
+}
+
+/** The selection a selection function runs on: the set named, or every entity; then `$filter`, `$orderby`. */
+function selectionOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget): EntitySelection {
+  const base =
+    target.entitySet !== undefined ? findSet(ctx, dc, target.entitySet).selection : dc.all()
+  return narrow(ctx, base)
+}
+
+/** Calls `fn` on `on` with the request's parameters, as the session; its reply, or a Promise of it. */
+function run(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
+  const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
+  const args = resolveParameters(ctx.ds, raw, ctx.perms)
+  const result = callFunction(ctx.ds, fn, on, args, {
+    session: ctx.session,
+    owner: sessionOwner(ctx),
+  })
+  return isThenable(result)
+    ? Promise.resolve(result).then((value) => functionReply(ctx, value))
+    : functionReply(ctx, result)
+}
+
+/** A POST's parameters: its body; `$params` when the body is empty. */
+function postParameters(ctx: RouteContext): readonly unknown[] {
+  const body = ctx.body()
+  if (body === undefined && ctx.params.params !== undefined) return ctx.params.params
+  return bodyParameters(body)
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
+
+/** The reply to a function call that returned `value` (see the module note). */
+export function functionReply(ctx: RouteContext, value: unknown): Reply {
+  if (OutgoingMessage.is(value)) return outgoing(value)
+  const entity = value instanceof EntityDraft ? value.base : value
+  if (entity instanceof Entity) {
+    const projection = parseProjection(
+      ctx.ds.schema,
+      entity.dataClass.def,
+      ctx.params.attributes,
+      ctx.params.expand,
+      check(ctx),
+    )
+    return ok(ctx.writer.single(entity, projection))
+  }
+  // The selection a function made has no filter or order of the request's to save with its set.
+  if (value instanceof EntitySelection)
+    return readSelection(ctx, value, { sorted: false, filter: undefined })
+  return ok(`{"result":${resultJson(value, ctx.writer)}}`)
+}
+
+/** An OutgoingMessage as it is: its status, headers and body (text as UTF-8). */
+function outgoing(message: OutgoingMessage): Reply {
+  const { body, headers } = message
+  const type =
+    headers.get('content-type') ??
+    (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream')
+  const others = [...headers].filter(([name]) => name !== 'content-type')
+  return {
+    status: message.status,
+    body: typeof body === 'string' ? new TextEncoder().encode(body) : body,
+    file: { type, ...(others.length ? { headers: Object.fromEntries(others) } : {}) },
+  }
+}
