@@ -223,6 +223,85 @@ describe('--watch', () => {
   })
 })
 
+describe('--watch with --functions', () => {
+  // Each evaluation of the module counts itself, so that the test sees when it is imported again.
+  const moduleText = (
+    version: string,
+    extra = '',
+  ) => `globalThis.__watchedImports = (globalThis.__watchedImports ?? 0) + 1
+export default {
+  dataStore: {
+    version: { exposed: true, onHTTPGet: true, call: () => '${version}' },
+    imports: { exposed: true, onHTTPGet: true, call: () => globalThis.__watchedImports },${extra}
+  },
+}
+`
+  const result = async (url: string, fn: string): Promise<unknown> =>
+    (await getJson(`${url}/rest/$catalog/${fn}`)).result
+
+  it('imports the module again when it changes, and only then; a bad module keeps the previous one serving', async () => {
+    const f = files('watch-functions')
+    const module = join(f.folder, 'functions.mjs')
+    writeFileSync(module, moduleText('one'))
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '-f', module, '--watch'])
+    try {
+      expect(s.out.slice(1)).toEqual([
+        `Functions from ${module}: 2 exposed (version, imports)`,
+        `Watching ${f.model}, ${f.data} and ${module} for changes`,
+      ])
+      expect(await result(s.url, 'version')).toBe('one')
+      const importsAtStart = await result(s.url, 'imports')
+
+      // The data changes: everything is rebuilt, from the module Node already holds.
+      writeFileSync(
+        f.data,
+        JSON.stringify({ ...DATA, Employee: [...DATA.Employee, { ID: 2, name: 'Bob' }] }),
+      )
+      await nextOutcome(s.reloads, (o) => o.kind === 'reloaded')
+      expect(s.out.slice(-2)).toEqual([
+        `Reloaded ${f.model}, ${f.data} and ${module}: serving shop (Company 1, Employee 2)`,
+        `Functions from ${module}: 2 exposed (version, imports)`,
+      ])
+      expect(await result(s.url, 'imports')).toBe(importsAtStart)
+
+      // The module changes: imported again, its new functions served.
+      const two = moduleText('two', "\n    more: { call: () => 'private' },")
+      writeFileSync(module, two)
+      await nextOutcome(
+        s.reloads,
+        (o) => o.kind === 'reloaded' && o.ds.functions.find('dataStore', '', 'more') !== undefined,
+      )
+      expect(s.out.at(-1)).toBe(
+        `Functions from ${module}: 2 exposed (version, imports), 1 private (more)`,
+      )
+      expect(await result(s.url, 'version')).toBe('two')
+      expect(await result(s.url, 'imports')).toBeGreaterThan(importsAtStart as number)
+      expect(await names(s.url, 'Employee')).toEqual(['Ada', 'Bob'])
+
+      // Definitions the datastore refuses: named by the module, the previous ones still served.
+      writeFileSync(module, 'export default { dataStore: { Employee: { call() {} } } }\n')
+      const refused = `${module}: Invalid functions: functions.dataStore.Employee: "Employee" is the name of a dataclass (/rest/$catalog/Employee describes it)`
+      await nextOutcome(s.reloads, (o) => message(o) === refused)
+      expect(s.err).toContain(
+        `entistore: reload failed, still serving the previous data: ${refused}`,
+      )
+      expect(await result(s.url, 'version')).toBe('two')
+
+      // A module that does not import at all: the same.
+      writeFileSync(module, 'export default {\n')
+      await nextOutcome(s.reloads, (o) => o.kind === 'failed' && message(o).startsWith(`${module}`))
+      expect(await result(s.url, 'version')).toBe('two')
+
+      // Back to the bytes served: nothing to reload.
+      writeFileSync(module, two)
+      await nextOutcome(s.reloads, (o) => o.kind === 'unchanged')
+      expect(await result(s.url, 'version')).toBe('two')
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+  })
+})
+
 describe('--save', () => {
   it('writes what REST clients wrote on request and on exit, as a data file serve loads back', async () => {
     const f = files('save')

@@ -12,6 +12,7 @@ import type { RunningServer } from './serve.js'
 const root = new URL('../../../', import.meta.url).pathname
 const MODEL = join(root, 'examples/company/model.json')
 const DATA = join(root, 'examples/company/data.json')
+const FUNCTIONS = join(root, 'examples/company/functions.js')
 const BIN = join(root, 'packages/entistore/bin/entistore.js')
 const DIST_CLI = join(root, 'packages/entistore/dist/cli.js')
 const PACKAGE_VERSION = (
@@ -154,6 +155,37 @@ describe('entistore serve', () => {
     ])
   })
 
+  it('with --functions, says which functions it serves and answers them over REST', async () => {
+    const out: string[] = []
+    let stop!: () => void
+    let listening!: (s: RunningServer) => void
+    const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+    const done = main(['serve', '-m', MODEL, '-d', DATA, '-f', FUNCTIONS, '--port', '0'], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(`err: ${l}`),
+      stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+      onListening: (s) => listening(s),
+    })
+    const { url } = await started
+    expect(out).toEqual([
+      expect.stringMatching(/^Entistore serving company-demo \(.*\) at http:/),
+      `Functions from ${FUNCTIONS}: 5 exposed (appInfo, Employee.highEarners, Employee.raise, ` +
+        'Employee.payroll, Stats.status), 1 private (Stats.count)',
+    ])
+    const info = await fetch(`${url}/rest/$catalog/appInfo`)
+    expect(await info.json()).toEqual({
+      result: { name: 'company-demo', dataClasses: { Company: 24, Employee: 360, Project: 40 } },
+    })
+    const high = await fetch(`${url}/rest/Employee/highEarners?$top=1&$attributes=salary`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[149000]',
+    })
+    expect(await high.json()).toMatchObject({ __COUNT: 6, __ENTITIES: [{ salary: 150000 }] })
+    stop()
+    expect(await done).toBe(0)
+  })
+
   it('accepts the short options and serves a model without data', async () => {
     const { code, out, err } = await run(['serve', '-m', small(), '-p', '0'])
     expect([code, err]).toEqual([0, []])
@@ -186,7 +218,14 @@ describe('entistore serve', () => {
 
   it('describes every serve option and the clone command in --help', async () => {
     const help = (await run(['--help'])).out[0]!
-    for (const option of ['--watch, -w', '--save', '--delay', '--fail-rate', '--seed'])
+    for (const option of [
+      '--functions, -f',
+      '--watch, -w',
+      '--save',
+      '--delay',
+      '--fail-rate',
+      '--seed',
+    ])
       expect(help).toContain(`  ${option} `)
     expect(help).toContain('entistore clone <url> --out <dir>')
     for (const option of ['--out,  -o', '--user', '--password', '--page-size'])
@@ -228,6 +267,8 @@ describe('usage errors (exit code 2, with the usage text)', () => {
     [['serve', '--model', 'm.json', '--port', '1.5'], 'got "1.5"'],
     [['serve', '--model', 'm.json', '--port', ''], 'got ""'],
     [['serve', '--model', 'm.json', '--port', '-1'], "Option '--port' argument is ambiguous"],
+    [['serve', '-m', 'm.json', '--function', 'f.js'], 'did you mean --functions?'],
+    [['serve', '-m', 'm.json', '--functions'], "Option '-f, --functions <value>' argument missing"],
   ])('refuses %j', async (argv, message) => {
     const { code, out, err } = await run(argv)
     expect(code).toBe(2)
@@ -333,6 +374,33 @@ describe('file and runtime errors (exit code 1, naming the file)', () => {
     )
   })
 
+  it('reports a functions module that does not exist, does not import or has no default export', async () => {
+    const missing = join(dir, 'missing-functions.js')
+    expect(await fails(['serve', '-m', small(), '-f', missing, '-p', '0'])).toBe(
+      `entistore: ${missing}: the functions module does not exist`,
+    )
+    const garbage = file('garbage-functions.mjs', 'this is not javascript\n')
+    expect(await fails(['serve', '-m', small(), '-f', garbage, '-p', '0'])).toMatch(
+      new RegExp(`^entistore: ${garbage}: .*not`),
+    )
+    const named = file('named-functions.mjs', 'export const functions = {}\n')
+    expect(await fails(['serve', '-m', small(), '-f', named, '-p', '0'])).toBe(
+      `entistore: ${named}: the functions module has no default export: ` +
+        '`export default defineFunctions({ … })`, or a function ({ model }) => definitions',
+    )
+  })
+
+  it('reports definitions the datastore refuses, naming the module', async () => {
+    const invalid = file(
+      'invalid-functions.mjs',
+      'export default { dataClasses: { Employee: { entity: { salary: { call() {} } } } } }\n',
+    )
+    expect(await fails(['serve', '-m', small(), '-f', invalid, '-p', '0'])).toBe(
+      `entistore: ${invalid}: Invalid functions: functions.dataClasses.Employee.entity.salary: ` +
+        '"salary" is the name of an attribute of Employee',
+    )
+  })
+
   it('reports a port that is in use, with a hint', async () => {
     const blocker = createNetServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
@@ -402,6 +470,50 @@ describe('the built entistore command', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
     expect([code, stdout, stderr]).toEqual([0, `${PACKAGE_VERSION}\n`, ''])
+  })
+
+  it('imports a TypeScript functions module only on a Node that strips types, and says so plainly', async () => {
+    expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run npm run build`).toBe(true)
+    const ts = file(
+      'functions.ts',
+      'const answer: number = 42\nexport default { dataStore: { answer: { call: () => answer } } }\n',
+    )
+    const syntax = file('syntax-functions.cjs', 'module.exports = {\n  a: 1\n  b\n}\n')
+    const serve = (functions: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [BIN, 'serve', '-m', small(), '-f', functions, '--port', '0'],
+          { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+        )
+        let stdout = ''
+        let stderr = ''
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          stdout += d
+          // Listening: the functions line is printed, stop it.
+          if (stdout.includes('Functions from')) child.kill('SIGTERM')
+        })
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+        child.on('exit', (code) => resolve({ code, stdout, stderr }))
+      })
+    const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript)
+    const fromTs = await serve(ts)
+    if (stripsTypes) {
+      expect(fromTs.code).toBe(0)
+      expect(fromTs.stdout).toContain(`Functions from ${ts}: 1 private (answer)`)
+    } else {
+      expect([fromTs.code, fromTs.stderr]).toEqual([
+        1,
+        `entistore: ${ts}: cannot import a TypeScript functions module: this Node ` +
+          `(${process.version}) does not run TypeScript; use .js/.mjs or a Node that strips types (22.18 or later)\n`,
+      ])
+    }
+    // Node's own import, outside vitest: a syntax error at its line and column.
+    const bad = await serve(syntax)
+    expect([bad.code, bad.stderr]).toEqual([
+      1,
+      `entistore: ${syntax}:3:3: the functions module is not valid JavaScript: Unexpected identifier 'b'\n`,
+    ])
   })
 
   // `npm test` builds first (pretest), so dist/ must be there: a missing build is a failure, not a skip.

@@ -1,8 +1,9 @@
 /**
  * @module The `entistore` command.
  *
- *   entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
- *                   [--watch] [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
+ *   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
+ *                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
+ *                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
  *   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
  *   entistore --version | --help
  *
@@ -11,8 +12,9 @@
  * error. Each command is one entry of COMMANDS: its options, how it reads them, what it runs.
  */
 import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import type { Datastore } from '@entistore/core'
+import type { Datastore, DatastoreWith } from '@entistore/core'
 import {
   chaosListener,
   parseDelay,
@@ -23,6 +25,7 @@ import {
 } from './chaos.js'
 import { clone, CloneError } from './clone.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { describeFunctions, summarizeFunctions } from './load-functions.js'
 import { runTypesCommand } from './model-types.js'
 import { dataSaver, type SaveResult } from './save.js'
 import { serve, type RunningServer } from './serve.js'
@@ -69,8 +72,9 @@ interface Command {
 }
 
 const USAGE = `Usage:
-  entistore serve --model <model.json> [--data <data.json>] [--users <users.json>] [--port N] [--host H]
-                  [--watch] [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
+  entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
+                  [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
+                  [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -78,11 +82,13 @@ const USAGE = `Usage:
 Options of serve:
   --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all (required)
   --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
+  --functions, -f  the class functions: an ES module (.js, .mjs; .ts on Node 22.18+) whose
+                default export is defineFunctions({ … }) or a function ({ model }) => definitions
   --users, -u   users who may log in ($directory/login); only they may read and write data:
                 { "<name>": { "password": "…", "groups": ["…"] } }
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
-  --watch, -w   load the model and data files again when they change, on the same port
+  --watch, -w   load the model, data and functions files again when they change, on the same port
   --save        write the data to this file on SIGUSR2 and on exit (atomically)
   --delay       delay every reply: milliseconds (250) or a range (100-500)
   --fail-rate   answer this share of requests (0 to 1) with 503, to test clients against a flaky server
@@ -105,6 +111,8 @@ Examples:
   entistore serve --model model.json --data data.json --port 3000
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore serve -m model.json -d data.json -u users.json   only logged-in users read and write data
+  entistore serve -m model.json -d data.json -f functions.js
+                the exposed functions of functions.js answer POST /rest/$catalog/<name>, /rest/Employee/<name>…
   entistore serve -m model.json -d data.json --watch --save data.json
                 edit the files and the server follows; writes are saved on exit (kill -USR2 saves now)
   entistore serve -m model.json -d data.json --delay 100-500 --fail-rate 0.1 --seed 7
@@ -113,7 +121,7 @@ Examples:
                 copy a running server's catalog and data, then: entistore serve -m fixture/model.json -d fixture/data.json
   entistore types -m model.json -o src/model-types.ts
                 types for createDatastore<Model>(): ds.dataClass('Employee').get(3)?.get('salary') is number | null
-  entistore serve -m examples/company/model.json -d examples/company/data.json
+  entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 
 /** Options every command takes. */
@@ -129,6 +137,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     options: {
       model: { type: 'string', short: 'm' },
       data: { type: 'string', short: 'd' },
+      functions: { type: 'string', short: 'f' },
       users: { type: 'string', short: 'u' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
@@ -145,6 +154,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       const options: ServeCliOptions = {
         model: values.model as string,
         data: values.data as string | undefined,
+        functions: values.functions as string | undefined,
         users: values.users as string | undefined,
         port: parsePort(values.port as string | undefined),
         host: values.host as string | undefined,
@@ -361,6 +371,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
 interface ServeCliOptions {
   readonly model: string
   readonly data: string | undefined
+  readonly functions: string | undefined
   readonly users: string | undefined
   readonly port: number
   readonly host: string | undefined
@@ -378,9 +389,43 @@ const hasChaos = (o: ServeCliOptions): boolean => o.delay !== undefined || (o.fa
 const describe = (ds: Datastore): string =>
   `${ds.name} (${ds.dataClasses.map((dc) => `${dc.name} ${dc.length}`).join(', ')})`
 
+/** `a`, `a and b`, `a, b and c` */
+const listed = (items: readonly string[]): string =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+
+/** `Functions from functions.js: 5 exposed (appInfo, …), 1 private (Stats.count)` */
+const functionsLine = (file: string, ds: Datastore): string =>
+  `Functions from ${file}: ${describeFunctions(summarizeFunctions(ds))}`
+
+/**
+ * Loads the files of the command line. With --functions, a load after the first imports the module
+ * again (a new version, `?v=N`) only when its bytes changed since the last import: a reload for a
+ * data change reuses the module Node holds, and only versions the user wrote are kept in memory.
+ */
+function filesLoader(o: ServeCliOptions): () => Promise<DatastoreWith<string>> {
+  const files = {
+    model: o.model,
+    ...(o.data === undefined ? {} : { data: o.data }),
+    ...(o.functions === undefined ? {} : { functions: o.functions }),
+  }
+  const module = o.functions
+  if (module === undefined) return () => loadDatastoreFiles(files)
+  let first = true
+  let version = 0
+  let imported: string | undefined
+  return async () => {
+    // A module that cannot be read is left to loadDatastoreFiles to report, naming it.
+    const text = await readFile(module, 'utf8').catch(() => undefined)
+    if (!first && text !== imported) version++
+    first = false
+    imported = text
+    return loadDatastoreFiles({ ...files, functionsVersion: version })
+  }
+}
+
 async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
-  const files = { model: o.model, ...(o.data === undefined ? {} : { data: o.data }) }
-  const ds = await loadDatastoreFiles(files)
+  const load = filesLoader(o)
+  const ds = await load()
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
   const chaos = hasChaos(o)
@@ -420,7 +465,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   }
   const stops = new Stops()
   try {
-    return await whileServing(o, io, files, server, stops)
+    return await whileServing(o, io, load, server, stops)
   } finally {
     // Also when something threw while serving (fs.watch out of watches, onListening): a server
     // left open would keep the process alive with main() already returned.
@@ -448,11 +493,12 @@ class Stops {
 async function whileServing(
   o: ServeCliOptions,
   io: CliIo,
-  files: Parameters<typeof loadDatastoreFiles>[0],
+  load: () => Promise<Datastore>,
   server: RunningServer,
   stops: Stops,
 ): Promise<number> {
   io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
+  if (o.functions !== undefined) io.out(functionsLine(o.functions, server.ds))
   if (hasChaos(o)) {
     const parts = [
       o.delay === undefined
@@ -466,16 +512,17 @@ async function whileServing(
     )
   }
 
-  const watched = [o.model, ...(o.data === undefined ? [] : [o.data])]
+  const watched = [o.model, ...[o.data, o.functions].filter((f) => f !== undefined)]
   const reloader = o.watch
     ? new Reloader({
         files: watched,
-        load: () => loadDatastoreFiles(files),
+        load,
         replace: (next) => server.replace(next),
         onOutcome: (outcome) => {
-          if (outcome.kind === 'reloaded')
-            io.out(`Reloaded ${watched.join(' and ')}: serving ${describe(outcome.ds)}`)
-          else if (outcome.kind === 'failed')
+          if (outcome.kind === 'reloaded') {
+            io.out(`Reloaded ${listed(watched)}: serving ${describe(outcome.ds)}`)
+            if (o.functions !== undefined) io.out(functionsLine(o.functions, outcome.ds))
+          } else if (outcome.kind === 'failed')
             io.err(
               `entistore: reload failed, still serving the previous data: ${(outcome.error as Error).message}`,
             )
@@ -490,11 +537,11 @@ async function whileServing(
         debounceMs: io.watchDebounceMs ?? 100,
         onError: (e) =>
           io.err(
-            `entistore: stopped watching ${watched.join(' and ')} (${e.message}); still serving the data loaded last`,
+            `entistore: stopped watching ${listed(watched)} (${e.message}); still serving the data loaded last`,
           ),
       }),
     )
-    io.out(`Watching ${watched.join(' and ')} for changes`)
+    io.out(`Watching ${listed(watched)} for changes`)
   }
 
   const saveTo = o.save
