@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { createDatastore, DatastoreError, type ModelJson } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileError } from './file-error.js'
@@ -67,6 +67,13 @@ describe('importFunctions', () => {
     const ds = createDatastore(MODEL, { data: DATA, functions: defs })
     expect(ds.call('hello')).toBe('hello from shop')
     expect(ds.singleton('Hits').call('hit')).toBe(1)
+  })
+
+  it('takes a relative path from the current directory, as the command line does', async () => {
+    const path = relative(process.cwd(), file('relative.mjs', DEFS))
+    expect(path.startsWith('/')).toBe(false)
+    const defs = await importFunctions(path, { model: MODEL })
+    expect(createDatastore(MODEL, { functions: defs }).call('hello')).toBe('hello from shop')
   })
 
   it('calls a default export that is a function with the model', async () => {
