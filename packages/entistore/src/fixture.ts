@@ -6,10 +6,10 @@
  * `reset()` restores the snapshot taken right after loading (`ds.restore`, core
  * store/data-snapshot.ts): a few milliseconds at 100k rows where loading again takes hundreds
  * (bench/suites/fixture.bench.ts). With the data, it clears what a test leaves on the server side
- * and the next test would otherwise see: entity sets and locks (the core's restore does), and the
- * sessions (closed, so a login does not carry over; `keepSessions` keeps them). The clock is the
- * test's: reset does not move it. The class functions (`functions`) are part of the datastore, not
- * of its data: a reset keeps them, and the state of their singletons with them.
+ * and the next test would otherwise see: entity sets and locks (the core's restore does), the
+ * singletons' state (made again on next use), and the sessions (closed, so a login does not carry
+ * over; `keepSessions` keeps them). The clock is the test's: reset does not move it. The class
+ * functions (`functions`) are part of the datastore, not of its data: a reset keeps them.
  */
 import {
   createDatastore,
@@ -137,6 +137,8 @@ async function loadFixture(options: FixtureOptions): Promise<FixtureBase> {
     initial,
     reset(resetOptions = {}) {
       ds.restore(initial)
+      // Singletons hold state the tests changed too: made again on their next use.
+      ds.functions.resetSingletons()
       // A custom session store may not offer closeAll: its sessions are its own business.
       if (!resetOptions.keepSessions) ds.sessions.closeAll?.()
     },

@@ -441,6 +441,8 @@ describe('the registry', () => {
     expect(fresh(defs).singleton('A').state).toEqual({ n: 2 })
     expect(one.singleton('B').state).toEqual({})
     expect(one.functions.singletonNames()).toEqual(['A', 'B'])
+    one.functions.resetSingletons()
+    expect(one.singleton('A').state).toEqual({ n: 3 })
   })
 
   it("gives the model's calculated attributes the code of `computed`, and refuses others", () => {

@@ -134,6 +134,14 @@ export class FunctionRegistry {
     return state
   }
 
+  /**
+   * Drops every singleton's state: the next use makes it again with `state()` (a test fixture's
+   * reset starts each test with fresh singletons, as with fresh data).
+   */
+  resetSingletons(): void {
+    this.#singletonStates.clear()
+  }
+
   #add(fn: FunctionInfo): void {
     const key = keyOf(fn.kind, fn.owner, fn.name)
     const listKey = `${fn.kind}\u0000${fn.owner}`
