@@ -65,7 +65,7 @@ export type {
 } from './functions/define.js'
 export { FunctionRegistry, functionText, ownerText } from './functions/registry.js'
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
-export { callFunction } from './functions/call.js'
+export { callFunction, isThenable } from './functions/call.js'
 export type { CallOptions } from './functions/call.js'
 export { currentCall } from './functions/call-context.js'
 export type { FunctionCall } from './functions/call-context.js'

@@ -74,7 +74,8 @@ export function callByName(
   return callFunction(ds, fn, target, args)
 }
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+/** Whether `v` is a Promise or any then-able: what an async function returns. */
+export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   (typeof v === 'object' || typeof v === 'function') &&
   v !== null &&
   typeof (v as { then?: unknown }).then === 'function'

@@ -10,6 +10,7 @@ import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
 import { Entity } from './entity.js'
 import { currentCall } from '../functions/call-context.js'
+import { isThenable } from '../functions/call.js'
 
 /** A datastore's open transaction, while `ds.transaction(fn)` runs. */
 const open = new WeakMap<Datastore, Transaction>()
@@ -133,12 +134,4 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
     }
     return n
   })
-}
-
-function isThenable(x: unknown): boolean {
-  return (
-    (typeof x === 'object' || typeof x === 'function') &&
-    x !== null &&
-    typeof (x as { then?: unknown }).then === 'function'
-  )
 }

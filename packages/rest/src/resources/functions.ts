@@ -27,6 +27,7 @@ import {
   EntitySelection,
   fail,
   functionText,
+  isThenable,
   ownerText,
   type DataClass,
   type FunctionInfo,
@@ -180,9 +181,6 @@ function postParameters(ctx: RouteContext): readonly unknown[] {
   if (body === undefined && ctx.params.params !== undefined) return ctx.params.params
   return bodyParameters(body)
 }
-
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
 
 /** The reply to a function call that returned `value` (see the module note). */
 export function functionReply(ctx: RouteContext, value: unknown): Reply {
