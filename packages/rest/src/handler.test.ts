@@ -995,15 +995,7 @@ describe('errors', () => {
       1811,
       'Unknown REST query keyword "$nope"',
     )
-    await expectError(
-      rest,
-      '/rest/Employee?$rawPict=true',
-      501,
-      9010,
-      'The $rawPict parameter is not supported by this version of Entistore',
-    )
-    await expectError(rest, '/rest/Employee(1)?$RAWPICT=true', 501, 9010, /The \$rawPict parameter/)
-    await expectError(rest, '/rest/$catalog?$rawPict=1', 501, 9010)
+    await expectError(rest, '/rest/Employee?$rawPict=html', 400, 1806, /\$rawPict/)
     // Path resources are not query keywords.
     await expectError(rest, '/rest/Employee?$catalog', 400, 1811)
     await expectError(rest, '/rest/Employee?$entityset=X', 400, 1811)

@@ -138,7 +138,7 @@ describe('toNodeListener', () => {
     expect(parseRaw(await raw(port, get('/rest/Employee(x)'))).statusLine).toBe(
       'HTTP/1.1 400 Bad Request',
     )
-    expect(parseRaw(await raw(port, get('/rest/Employee?$rawPict=true'))).statusLine).toBe(
+    expect(parseRaw(await raw(port, get('/rest/$getWebForm'))).statusLine).toBe(
       'HTTP/1.1 501 Not Implemented',
     )
   })

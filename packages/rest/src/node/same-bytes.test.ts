@@ -102,7 +102,7 @@ const CASES: Case[] = [
   { path: '/rest/%C3%28' },
   { path: '/rest/Doc/$entityset/ABC' },
   { path: '/rest/$singleton/x/y' },
-  { path: '/rest/Doc?$rawPict=true' },
+  { path: '/rest/$getWebForm' },
   { path: '/rest/$directory/logout' },
   { path: '/rest/' },
   { path: '/anything' },

@@ -48,12 +48,25 @@ describe('readParams', () => {
     expect(read(search)).toMatchObject(expected)
   })
 
-  it.each(['$rawPict', '$RAWPICT'])('refuses the unimplemented %s with 9010 naming it', (name) => {
-    const e = readError(`${name}=x`)
-    expect([e.name, e.errCode]).toEqual(['NotImplemented', 9010])
-    expect(e.message).toMatch(/^The \$\w+ parameter is not supported by this version of Entistore$/)
-    expect(e.message.toLowerCase()).toContain(name.toLowerCase())
+  it.each([
+    ['$rawPict=true', 'true'],
+    ['$RAWPICT', 'true'],
+    ['$rawPict=image/PNG', 'image/png'],
+    ['$rawPict=%22image/jpeg%22', 'image/jpeg'],
+    ['$rawPict=false', undefined],
+    ['$top=1', undefined],
+  ])('reads %s as rawPict %s', (search, rawPict) => {
+    expect(read(search).rawPict).toBe(rawPict)
   })
+
+  it.each(['$rawPict=text/html', '$rawPict=yes', '$rawPict=image/'])(
+    'refuses %s with 1806: true or a picture media type',
+    (search) => {
+      const e = readError(search)
+      expect([e.name, e.errCode]).toEqual(['InvalidParameter', 1806])
+      expect(e.message).toContain('image/png')
+    },
+  )
 
   it.each(['$nope', '$', '$catalog', '$info', '$entityset', '$upload', '$__proto__', '$toString'])(
     'refuses %s, which is no query keyword, with 1811',

@@ -6,7 +6,7 @@
 import { datastoreError, fail } from '@entistore/core'
 import { unquote, type RawParam } from './query-string.js'
 
-/** Parameters this version implements, by lowercase name → canonical name. */
+/** The parameters, by lowercase name → canonical name. */
 const IMPLEMENTED = [
   '$top',
   '$limit',
@@ -39,6 +39,7 @@ const IMPLEMENTED = [
   '$otherCollection',
   '$clean',
   '$lock',
+  '$rawPict',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -54,21 +55,11 @@ const METHODS = [
 export type RestMethod = (typeof METHODS)[number]
 const METHOD_BY_NAME = new Map<string, RestMethod>(METHODS.map((m) => [m, m]))
 
-/**
- * Parameters of the real server that this version does not implement yet: answered with 501 and
- * NotImplemented (9010), so a client learns the feature is missing rather than ignored.
- */
-const KNOWN = [
-  '$rawPict',
-  // Not here: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
-  // resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
-] as const
+// Not parameters: $catalog, $info, $directory, $upload, $singleton and $entityset, which are path
+// resources (`/rest/$info`), never query parameters: `?$info=1` is an unknown keyword (1811).
 
 type Name = (typeof IMPLEMENTED)[number]
-const CANONICAL = new Map<string, string>(
-  [...IMPLEMENTED, ...KNOWN].map((n) => [n.toLowerCase(), n]),
-)
-const IMPLEMENTED_SET: ReadonlySet<string> = new Set(IMPLEMENTED)
+const CANONICAL = new Map<string, string>(IMPLEMENTED.map((n) => [n.toLowerCase(), n]))
 
 export interface RestParams {
   readonly top: number | undefined
@@ -101,6 +92,12 @@ export interface RestParams {
   readonly imageFormat: string | undefined
   /** `$binary=true`: a BLOB sent as a document to save. */
   readonly binary: boolean
+  /**
+   * `$rawPict`: a picture's own bytes. `true` (or empty), or the media type of the bytes a POST
+   * sends (`image/png`, as Wakanda's client writes it); lowercased. Undefined when absent; `false`
+   * and `0` are absent too.
+   */
+  readonly rawPict: string | undefined
   /** `$timeout`: an entity set's lifetime in seconds. */
   readonly timeout: number | undefined
   /** `$savedfilter`, `$savedorderby`: the text (quotes removed), or 'true' as some clients send. */
@@ -143,14 +140,13 @@ function boolean(name: string, value: string): boolean {
   return fail('InvalidParameter', [name, value, 'true or false'])
 }
 
-/** Checks and types the parameters. Unknown `$` keywords throw 1811; known but missing ones 9010. */
+/** Checks and types the parameters. Unknown `$` keywords throw 1811. */
 export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestParams {
   const byName = new Map<Name, string>()
   for (const { name, value } of raw) {
     if (!name.startsWith('$')) continue
     const canonical = CANONICAL.get(name.toLowerCase())
     if (canonical === undefined) fail('UnknownQueryKeyword', [name])
-    if (!IMPLEMENTED_SET.has(canonical)) fail('NotImplemented', [`The ${canonical} parameter`])
     byName.set(canonical as Name, value) // the last occurrence wins, as in most URL readers
   }
   const get = (n: Name): string | undefined => byName.get(n)
@@ -181,6 +177,7 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
         ? undefined
         : unquote(get('$imageformat')!).trim().toLowerCase(),
     binary: get('$binary') === undefined ? false : boolean('$binary', get('$binary')!),
+    rawPict: rawPict(get('$rawPict')),
     timeout:
       get('$timeout') === undefined ? undefined : nonNegativeInteger('$timeout', get('$timeout')!),
     savedFilter: text(get('$savedfilter')),
@@ -194,6 +191,21 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),
   }
+}
+
+/** `$rawPict`: `true`, a media type, or undefined (absent, `false`, `0`). */
+function rawPict(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const v = unquote(value).trim().toLowerCase()
+  if (v === '' || v === '1' || v === 'true') return 'true'
+  if (v === 'false' || v === '0') return undefined
+  if (!/^image\/[a-z0-9.+-]+$/.test(v))
+    fail('InvalidParameter', [
+      '$rawPict',
+      value,
+      'true, false, or a picture media type such as image/png',
+    ])
+  return v
 }
 
 /** A text value, its quotes removed and trimmed. */
