@@ -135,6 +135,7 @@ export type Locate = (attribute?: string) => string
 /**
  * Coerces one value for `attr`, turning a refusal into InvalidAttributeValue (1570) located by
  * `where(label)` (the attribute's name unless the value was given under another, a relation's).
+ * `coerce` is the conversion: a data file's reads a picture's version too (file-binary.ts).
  */
 export function coerceAt(
   dc: DataClassDef,
@@ -142,9 +143,10 @@ export function coerceAt(
   raw: unknown,
   where: Locate,
   label: string = attr.name,
+  coerce: typeof coerceForAttribute = coerceForAttribute,
 ): StoredValue {
   try {
-    return coerceForAttribute(attr, raw)
+    return coerce(attr, raw)
   } catch (e) {
     if (!(e instanceof CoercionError)) throw e
     throw datastoreError(

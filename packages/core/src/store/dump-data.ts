@@ -6,17 +6,19 @@
  * `__TIMESTAMP`, so that loading it back reproduces the stamps, then the stored values by storage
  * attribute name, the key included. Relations are written through their foreign key: the explicit
  * attribute (`employerID`), or the hidden slot of an implicit one under the relation's own name,
- * which the loader reads as the related key. Pictures and BLOBs are `{"$base64", "type"}`. Values
- * that are null are left out (the loader reads a missing value as null). Dataclasses that are not
- * exposed are written too: this is the store's content, not what a REST client may see.
+ * which the loader reads as the related key. Pictures and BLOBs are `{"$base64", "type"}`, with
+ * `version` when it is not 1 (file-binary.ts). Values that are null are left out (the loader reads a
+ * missing value as null). Dataclasses that are not exposed are written too: this is the store's
+ * content, not what a REST client may see.
  *
  * What a data file cannot say is not kept: the global stamp, the next value of an autosequence
- * past deleted rows, the versions of pictures (each starts again at 1).
+ * past deleted rows.
  */
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { encodeBase64, isBinaryValue } from '../values/binary.js'
+import { isBinaryValue } from '../values/binary.js'
 import type { StoredValue } from '../values/coerce.js'
 import type { KeyValue } from './entity-record.js'
+import { fileBinary } from './file-binary.js'
 import type { DataFile } from './load-data.js'
 import type { Store } from './store.js'
 
@@ -91,5 +93,5 @@ function dumpTable(store: Store, dc: DataClassDef, options: DumpDataOptions): Ro
 
 /** A stored value in the form the loader reads: only pictures and BLOBs differ. */
 function fileValue(value: StoredValue): unknown {
-  return isBinaryValue(value) ? { $base64: encodeBase64(value.bytes), type: value.type } : value
+  return isBinaryValue(value) ? fileBinary(value) : value
 }

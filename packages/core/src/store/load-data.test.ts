@@ -346,6 +346,16 @@ describe('loadData values', () => {
     expect(photo.bytes).toEqual(PNG)
   })
 
+  it("keeps a picture's version from the file, 1 when none is given", () => {
+    const photo = (row: Record<string, unknown>) => one(row).get('photo') as BinaryValue
+    expect(photo({ photo: { $base64: encodeBase64(PNG), version: 7 } })).toMatchObject({
+      bytes: PNG,
+      type: 'image/png',
+      version: 7,
+    })
+    expect(photo({ photo: { $base64: encodeBase64(PNG) } }).version).toBe(1)
+  })
+
   it('stores a frozen deep copy of an object value', () => {
     const info = { tags: ['a'], address: { city: 'Paris' } }
     const stored = one({ info }).get('info') as typeof info
@@ -527,6 +537,13 @@ describe('loadData rejects bad data, naming where, and loads nothing', () => {
       message:
         'Employee[0].photo: The value an object is not valid for the "photo" attribute (image) of the "Employee" dataclass: unknown image format: give its "type"',
     },
+    ...[0, -1, 1.5, '2', null].map((version) => ({
+      what: `a picture version of ${JSON.stringify(version)}`,
+      data: { Employee: [{ ID: 2, lastName: 'x', photo: { $base64: 'iVBORw==', version } }] },
+      errCode: 1570,
+      message:
+        'Employee[0].photo: The value an object is not valid for the "photo" attribute (image) of the "Employee" dataclass: "version" must be a positive integer',
+    })),
     {
       what: 'a bad uuid key',
       data: { Badge: [{ ID: 'not-a-uuid' }] },

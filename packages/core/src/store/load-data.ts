@@ -3,7 +3,8 @@
  *
  * A row holds storage attribute values by name. A relatedEntity is given through its foreignKey
  * attribute, or under the relation's own name as the related key (or `{"__KEY": …}`). Pictures and
- * BLOBs are `{"$base64": "...", "type": "image/png"}`. A row may carry `__KEY`, `__STAMP` and
+ * BLOBs are `{"$base64": "...", "type": "image/png"}`, with their `version` when it is not 1
+ * (file-binary.ts). A row may carry `__KEY`, `__STAMP` and
  * `__TIMESTAMP` (as in a REST read), so a fixture can reproduce a real server's stamps. Relation
  * values in the deferred form of a REST read (`{"__deferred": {…}}`) are accepted for the same reason.
  */
@@ -20,6 +21,7 @@ import {
   type Locate,
   type NewRecordInput,
 } from './changes.js'
+import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
@@ -152,7 +154,7 @@ class RowReader {
     let stamp: number | undefined
     let timestamp = this.#now
     const setStorage = (attr: StorageAttributeDef, raw: unknown, label: string): void => {
-      const v = coerceAt(dc, attr, raw, at, label)
+      const v = coerceAt(dc, attr, raw, at, label, coerceFileValue)
       const position = table.positionOf(attr.name)!
       const previous = values[position]
       if (previous !== undefined && previous !== v)
