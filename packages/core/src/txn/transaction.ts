@@ -36,6 +36,7 @@ import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
+import { binaryValue, isBinaryValue } from '../values/binary.js'
 import { sortKey } from '../values/compare.js'
 
 enablePatches()
@@ -297,7 +298,7 @@ export class Transaction {
       if (!attr) fail('UnknownAttribute', [name, dc.name], { details: { location: where(name) } })
       switch (attr.kind) {
         case 'storage': {
-          const v = coerceAt(dc, attr, raw, where)
+          const v = versioned(coerceAt(dc, attr, raw, where), attr, base)
           set(attr, v, name)
           const relation = this.#explicitRelation(dc, attr)
           if (relation && v !== null) this.#checkReference(dc, relation, v as KeyValue, where, name)
@@ -441,6 +442,23 @@ export class Transaction {
       claims.byKey.set(key, valueKey)
     }
   }
+}
+
+/**
+ * A picture or BLOB written by a create or an update, with the version `$version` names: the stamp
+ * the entity gets by this write. So every write of it gives a new version (a client's cached copy
+ * under the old URL is never taken for the new one), the version never goes back while the entity
+ * lives, even through a null in between, and it tells when the picture was last written, as the
+ * real server's does. The value read from the attribute and written back unchanged keeps its own.
+ */
+function versioned(
+  v: StoredValue,
+  attr: StorageAttributeDef,
+  base: EntityRecord | null,
+): StoredValue {
+  if (!isBinaryValue(v) || (base !== null && base.values[attr.name] === v)) return v
+  const version = base === null ? 1 : base.stamp + 1
+  return v.version === version ? v : binaryValue(v.bytes, v.type, version)
 }
 
 /** Per dataclass: whether one of its calculated attributes has a set function. */

@@ -1,11 +1,14 @@
-/** @module Picture and BLOB values: bytes, a media type and a version that changes with every new content. */
+/** @module Picture and BLOB values: bytes, a media type and a version that changes with every write. */
 
 export interface BinaryValue {
   readonly kind: 'binary'
   readonly bytes: Uint8Array
   /** The media type, `image/png` or `application/octet-stream`. */
   readonly type: string
-  /** Bumped whenever the content changes; clients pass it as `$version` to bypass caches. */
+  /**
+   * The stamp of the entity write that set it (1 when created or loaded without one): every write
+   * of it gives a new version, which URIs carry as `$version`, so a cached copy is never taken for it.
+   */
   readonly version: number
 }
 
