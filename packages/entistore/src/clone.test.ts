@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dumpData, type Datastore } from '@entistore/core'
+import { createDatastore, dumpData, type Datastore } from '@entistore/core'
+import { BINARY_MODEL, binaryData, servedBinaries, storedBinaries } from './binaries.fixture.js'
 import { main } from './cli.js'
-import { clone, CloneError, modelFromCatalog, restBase } from './clone.js'
+import { clone, CloneError, modelFromCatalog, restBase, versionOf } from './clone.js'
 import { loadDatastoreFiles } from './load-files.js'
 import { serve, type RunningServer } from './serve.js'
 import { usersAuthenticate } from './users.js'
@@ -154,6 +155,31 @@ describe('clone', () => {
     )
   })
 
+  it('copies pictures and BLOBs byte for byte, with their types and versions, an empty BLOB empty', async () => {
+    const ds = createDatastore(BINARY_MODEL)
+    ds.loadData(binaryData())
+    const binaries = await serve(ds, { port: 0 })
+    try {
+      const result = await clone({ url: binaries.url, out: out('binaries') })
+      const copy = await loadDatastoreFiles({ model: result.modelFile, data: result.dataFile })
+      expect(storedBinaries(copy)).toEqual(storedBinaries(ds))
+      expect(storedBinaries(copy)[0]).toMatchObject({
+        picture: { version: 4 },
+        file: { version: 2 },
+      })
+      expect(storedBinaries(copy)[1]!.file).toMatchObject({ bytes: new Uint8Array(0) })
+      expect(storedBinaries(copy)[2]).toMatchObject({ picture: null, file: null })
+      const served = await serve(copy, { port: 0 })
+      try {
+        expect(await servedBinaries(served.url)).toEqual(await servedBinaries(binaries.url))
+      } finally {
+        await served.close()
+      }
+    } finally {
+      await binaries.close()
+    }
+  })
+
   it('logs in with --user and --password, keeping the session cookie', async () => {
     const ds = await loadDatastoreFiles({ model: MODEL, data: DATA })
     const guarded = await serve(ds, {
@@ -266,7 +292,7 @@ describe('clone errors', () => {
   })
 })
 
-describe('restBase and modelFromCatalog', () => {
+describe('restBase, versionOf and modelFromCatalog', () => {
   it.each([
     ['http://h:8080', 'http://h:8080/rest'],
     ['http://h:8080/', 'http://h:8080/rest'],
@@ -276,6 +302,18 @@ describe('restBase and modelFromCatalog', () => {
     ['http://h/api', 'http://h/api/rest'],
     ['http://h/restaurant', 'http://h/restaurant/rest'],
   ])('%s reads %s', (url, base) => expect(restBase(url)).toBe(base))
+
+  it.each([
+    ['?$imageformat=best&$version=7&$expand=logo', 7],
+    ['?$binary=true&$version=1', 1],
+    ['?$version=0', undefined],
+    ['?$version=-2', undefined],
+    ['?$version=1.5', undefined],
+    ['?$version=', undefined],
+    ['?$expand=logo', undefined],
+  ])('the version of a URI ending %s is %s', (query, version) =>
+    expect(versionOf(`http://h/rest/Company(1)/logo${query}`)).toBe(version),
+  )
 
   it('refuses what is not an http URL', () => {
     expect(() => restBase('localhost:8080')).toThrow('is not an http or https URL')

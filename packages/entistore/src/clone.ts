@@ -8,7 +8,8 @@
  * an entity set (`$method=entityset`, then `$skip`/`$top` pages on `$entityset/{id}`), so that the
  * pages are slices of one fixed selection even while others write, and the set is released at the
  * end. Each entity keeps its `__STAMP` and `__TIMESTAMP`; its storage values are written as they
- * are, pictures and BLOBs fetched from their URIs, relations as the related key. Computed values
+ * are, pictures and BLOBs fetched from their URIs (with the URI's `$version`), relations as the
+ * related key. Computed values
  * (calculated attributes, aliases) and to-many relations are left out: they follow from the rest.
  *
  * Before anything is written, the copy is loaded into a datastore: what `clone` writes, `serve`
@@ -323,7 +324,10 @@ class RowReader {
     return row
   }
 
-  /** A picture or BLOB: its deferred URI fetched, as `{ "$base64", "type" }`; null if empty. */
+  /**
+   * A picture or BLOB: its deferred URI fetched, as `{ "$base64", "type", "version" }`. The read
+   * says null where there is no value, so an empty answer is an empty value and stays one.
+   */
   async #binary(v: unknown, attr: CatalogAttribute): Promise<unknown> {
     const uri = isRecord(v) && isRecord(v.__deferred) ? v.__deferred.uri : undefined
     if (typeof uri !== 'string')
@@ -334,10 +338,21 @@ class RowReader {
     const res = await this.#client.request(url)
     const bytes = new Uint8Array(await res.arrayBuffer())
     if (!res.ok) throw new CloneError(`GET ${url} answered ${res.status} for a ${attr.type}`)
-    if (bytes.length === 0) return null
+    const version = versionOf(url)
     return {
       $base64: Buffer.from(bytes).toString('base64'),
       type: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream',
+      ...(version === undefined ? {} : { version }),
     }
   }
+}
+
+/**
+ * The `$version` of a picture's or BLOB's URI, kept so that the copy's URIs are the original's (a
+ * client's cache stays right); undefined where it is not a positive integer (the copy says 1).
+ */
+export function versionOf(url: string): number | undefined {
+  const text = new URL(url).searchParams.get('$version') ?? ''
+  const version = Number(text)
+  return /^\d+$/.test(text) && Number.isSafeInteger(version) && version >= 1 ? version : undefined
 }

@@ -10,6 +10,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DatastoreError, defineFunctions, ManualClock, type ModelJson } from '@entistore/core'
+import {
+  BINARY_MODEL,
+  binaryData,
+  servedBinaries,
+  someBytes,
+  storedBinaries,
+} from './binaries.fixture.js'
 import { createFixture, startFixture, type ServedFixture } from './fixture.js'
 import { FileError } from './load-files.js'
 
@@ -152,6 +159,38 @@ describe('createFixture (objects, in-process)', () => {
     const model = (await import(company('model.json'), { with: { type: 'json' } })).default
     const b = await createFixture({ model: model as ModelJson, data: company('data.json') })
     expect(b.ds.dataClass('Employee').all().length).toBe(360)
+  })
+})
+
+describe('reset of pictures and BLOBs', () => {
+  it('reset puts back the pictures and BLOBs as loaded: bytes, types and versions', async () => {
+    const fx = await startFixture({ model: BINARY_MODEL, data: binaryData() })
+    try {
+      const stored = storedBinaries(fx.ds)
+      const served = await servedBinaries(fx.url)
+      const update = (body: unknown) =>
+        fetch(`${fx.url}/rest/Doc?$method=update`, {
+          method: 'POST',
+          headers: JSON_BODY,
+          body: JSON.stringify(body),
+        }).then((r) => r.status)
+      const png = someBytes(20, [0x89, 0x50, 0x4e, 0x47])
+      expect(
+        await update({
+          __KEY: 1,
+          __STAMP: 1,
+          picture: { $base64: Buffer.from(png).toString('base64') },
+        }),
+      ).toBe(200)
+      expect(await update({ __KEY: 2, __STAMP: 1, file: null })).toBe(200)
+      expect(storedBinaries(fx.ds)).not.toEqual(stored)
+
+      fx.reset()
+      expect(storedBinaries(fx.ds)).toEqual(stored)
+      expect(await servedBinaries(fx.url)).toEqual(served)
+    } finally {
+      await fx.close()
+    }
   })
 })
 
