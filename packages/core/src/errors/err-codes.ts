@@ -394,13 +394,13 @@ export const ERRORS = {
     (item: number, count: number) =>
       `The transaction was cancelled and nothing was saved: action ${item} of ${count} failed`,
   ),
-  /** A request body of another type than JSON. */
+  /** A request body that is not JSON, under a type that does not claim JSON either (a form). */
   UnsupportedMediaType: spec(
     9036,
     'enti',
     'unsupportedMediaType',
     (type: string) =>
-      `The request body must be JSON (Content-Type: application/json), not ${q(type)}`,
+      `The request body of type ${q(type)} is not JSON, the only body this server reads`,
   ),
   /** Keeping one more entity set would pass the configured quota (sets or members) in refuse mode. */
   EntitySetQuota: spec(
@@ -587,6 +587,28 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid functions: ${where}: ${why}`,
   ),
+  /** `$imageformat` asks for a conversion and the converter (sharp) cannot be loaded here. */
+  PictureConversionUnavailable: spec(
+    9110,
+    'enti',
+    'notImplemented',
+    (reason: string) =>
+      `Converting pictures ($imageformat) needs the sharp package, which could not be loaded here (${reason}); $imageformat=best still serves each picture as stored`,
+  ),
+  // ---- Uploads ($upload, `{"ID": …}` values, raw bytes POSTed to a picture or BLOB attribute) ----
+  /**
+   * A write gives `{"ID": …}` for a picture or BLOB but no upload has that ID (any more). The real
+   * server's code is not public: Entistore's (9120), 400 as for any other value of a write.
+   */
+  UploadNotFound: spec(
+    9120,
+    'enti',
+    'badRequest',
+    (id: string, attribute: string) =>
+      `No upload has the ID ${q(id)} given for the ${q(attribute)} attribute: it was never made, or its lifetime ($timeout) has passed, or newer uploads evicted it. Upload the file again (POST /rest/$upload)`,
+  ),
+  /** An upload or a raw write that cannot be taken as sent: what it lacks, or why. Entistore's code. */
+  UploadRefused: spec(9121, 'enti', 'badRequest', (why: string) => `The upload is refused: ${why}`),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 
