@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Entity, EntitySelection, ManualClock } from '@entistore/core'
+import {
+  encodeBase64,
+  Entity,
+  EntitySelection,
+  ManualClock,
+  type BinaryValue,
+} from '@entistore/core'
 import { createRestHandler } from '@entistore/rest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadDatastoreFiles } from './load-files.js'
@@ -67,6 +73,27 @@ describe('the company demo', () => {
         .toArray()
         .filter((e) => e.get('manager') !== null).length,
     )
+  })
+
+  it('gives each company but Wonka its own logo, a small 64×64 PNG', () => {
+    const logos = new Map<string, unknown>(
+      ds
+        .dataClass('Company')
+        .all()
+        .toArray()
+        .map((c) => [c.get('name') as string, c.get('logo')]),
+    )
+    const pictures = [...logos].filter(([name]) => !name.startsWith('Wonka'))
+    expect(pictures).toHaveLength(22)
+    for (const [name, logo] of pictures) {
+      const { bytes, type } = logo as BinaryValue
+      const ihdr = new DataView(bytes.buffer, bytes.byteOffset + 16, 8)
+      expect([type, ihdr.getUint32(0), ihdr.getUint32(4)], name).toEqual(['image/png', 64, 64])
+      expect(bytes.length, name).toBeLessThan(2048)
+    }
+    const distinct = new Set(pictures.map(([, logo]) => encodeBase64((logo as BinaryValue).bytes)))
+    expect(distinct.size).toBe(22)
+    expect([logos.get('Wonka Industries'), logos.get('Wonka Labs')]).toEqual([null, null])
   })
 
   it('answers the REST interface for every dataclass', async () => {
