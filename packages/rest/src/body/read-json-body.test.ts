@@ -1,7 +1,7 @@
 import { DatastoreError } from '@entistore/core'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readJsonBody, type JsonBodyOptions } from './read-json-body.js'
+import { claimsJson, readJsonBody, type JsonBodyOptions } from './read-json-body.js'
 
 const JSON_TYPE = 'application/json'
 const utf8 = (text: string) => new TextEncoder().encode(text)
@@ -130,9 +130,12 @@ describe('readJsonBody: empty bodies', () => {
 })
 
 describe('readJsonBody: Content-Type', () => {
-  it.each([
+  // Types that do not claim JSON: a body under them is read if it is JSON, else refused 415.
+  const FOREIGN = [
     'application/x-www-form-urlencoded',
+    'application/x-www-form-urlencoded; charset=UTF-8',
     'multipart/form-data; boundary=----x',
+    'application/octet-stream',
     'text/html',
     'application/xml',
     'application/jsonx',
@@ -140,21 +143,58 @@ describe('readJsonBody: Content-Type', () => {
     'text/json',
     'application/json, text/plain',
     'json',
-  ])('refuses %j with 415 UnsupportedMediaType', (type) => {
-    const e = refusal('{"a":1}', type)
+  ]
+
+  it.each(FOREIGN)('reads a JSON body declared %j as JSON', (type) => {
+    expect(readJsonBody('{"a":[1]}', type)).toEqual({ a: [1] })
+    expect(readJsonBody(utf8('[{"ID":1}]'), type)).toEqual([{ ID: 1 }])
+  })
+
+  it.each(FOREIGN)('refuses a body declared %j that is not JSON with 415', (type) => {
+    const e = refusal('a=1&b=2', type)
     expect([e.name, e.errCode, e.category]).toEqual([
       'UnsupportedMediaType',
       9036,
       'unsupportedMediaType',
     ])
     expect(e.message).toContain(type.split(';')[0]!)
+    // Only the type is refused: no parser's complaint about text that was never meant as JSON.
+    expect(e.cause).toBeUndefined()
   })
 
-  it('refuses a body of a JSON type in another charset', () => {
+  it('refuses bytes that are not UTF-8 under a type that does not claim JSON with 415', () => {
+    // A file sent as it is: not a JSON mistake, a body of a kind this server does not read.
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    expect(refusal(png, 'application/octet-stream').errCode).toBe(9036)
+  })
+
+  it.each([JSON_TYPE, 'text/plain', 'application/vnd.api+json', undefined, ''])(
+    'refuses a body declared %j that is not JSON with 400, saying where',
+    (type) => {
+      const e = refusal('a=1&b=2', type)
+      expect([e.name, e.errCode]).toEqual(['BadRequestBody', 9030])
+      expect(e.message).toMatch(/it is not JSON/)
+    },
+  )
+
+  it('checks JSON declared as a form like any JSON: forbidden keys and depth are 400', () => {
+    const form = 'application/x-www-form-urlencoded'
+    expect(badBody('{"__proto__": {"polluted": 1}}', form)).toMatch(/"__proto__"/)
+    expect(badBody(nestedArray(3), form, { maxDepth: 2 })).toMatch(/deeper than 2 levels/)
+  })
+
+  it('reads a whitespace body of any type as empty', () => {
+    expect(readJsonBody(' \n', 'multipart/form-data; boundary=x')).toBeUndefined()
+  })
+
+  it('refuses a body of any type in another charset, JSON or not', () => {
     expect(badBody('{"a":1}', 'application/json; charset=iso-8859-1')).toMatch(
       /charset "iso-8859-1" is not UTF-8/,
     )
     expect(badBody('{"a":1}', 'text/plain; charset=UTF-16')).toMatch(/charset "UTF-16"/)
+    const latinForm = 'application/x-www-form-urlencoded; charset=iso-8859-1'
+    expect(badBody('{"a":1}', latinForm)).toMatch(/charset "iso-8859-1"/)
+    expect(badBody('a=1', latinForm)).toMatch(/charset "iso-8859-1"/)
   })
 
   it('refuses different Content-Type values sent together', () => {
@@ -163,10 +203,31 @@ describe('readJsonBody: Content-Type', () => {
 
   it('echoes at most about 100 characters of a long type or charset', () => {
     const longType = 'application/' + 'x'.repeat(100_000)
-    expect(refusal('{}', longType).message.length).toBeLessThan(250)
+    expect(refusal('a=1', longType).message.length).toBeLessThan(250)
     expect(badBody('{}', 'application/json; charset=' + 'y'.repeat(100_000)).length).toBeLessThan(
       250,
     )
+  })
+})
+
+describe('claimsJson', () => {
+  it.each([JSON_TYPE, 'text/plain; charset=utf-8', 'application/merge-patch+json', undefined, ''])(
+    'is true for %j',
+    (type) => {
+      expect(claimsJson(type)).toBe(true)
+    },
+  )
+
+  it.each(['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html'])(
+    'is false for %j',
+    (type) => {
+      expect(claimsJson(type)).toBe(false)
+    },
+  )
+
+  it('does not throw for a header readJsonBody refuses', () => {
+    expect(claimsJson(['application/json', 'text/html'])).toBe(true)
+    expect(claimsJson('application/x-www-form-urlencoded; charset=latin1')).toBe(true)
   })
 })
 

@@ -2,8 +2,15 @@
  * @module The one gate between a write request's raw body and the code that applies it
  * (`$method=update` sends an entity object or an array of them). A body comes from anyone, so it is
  * checked here once, before any other code sees it:
- * - its Content-Type must say JSON (or plain text, which `fetch` with a string body and some clients
- *   send), in UTF-8; a form or multipart body is refused with 415 rather than misread;
+ * - a body that is JSON is read as JSON whatever its Content-Type says. Clients of this interface
+ *   declare it loosely: the Wakanda client (the `request` library's `form: JSON.stringify(data)`)
+ *   sends every write as JSON text under `application/x-www-form-urlencoded`, `fetch` with a string
+ *   body says `text/plain`, others say nothing or `application/octet-stream`; the real 4D server
+ *   reads them all as JSON, and a stand-in for it must too. Only a body that is not JSON is refused:
+ *   415 when its type is not a JSON or text type (a real form or multipart body, which this server
+ *   cannot read, rather than misread), 400 with the line and column when it claimed to be JSON or
+ *   text, or claimed nothing;
+ * - its charset, when it names one, must be UTF-8, whatever the type;
  * - its bytes must be valid UTF-8 and valid JSON, and a syntax error says the line and column;
  * - no object in it may have a key `__proto__`, `constructor` or `prototype`: JSON.parse makes them
  *   harmless own properties, but code that later copies the value into other objects (a merge, an
@@ -14,7 +21,7 @@
  * Error messages echo at most about 100 characters of the client's text: a body is not a way to make
  * the server write megabytes of logs or replies.
  */
-import { fail } from '@entistore/core'
+import { DatastoreError, fail } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from './json-syntax-error.js'
 
 export interface JsonBodyOptions {
@@ -40,10 +47,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true })
 /**
  * The JSON value of a request body, or undefined when the body is empty (absent, zero bytes, or only
  * whitespace).
- * Throws DatastoreError (from '@entistore/core'): BadRequestBody (9030, 400) or UnsupportedMediaType (9036, 415).
+ * Throws DatastoreError (from '@entistore/core'): BadRequestBody (9030, 400) or UnsupportedMediaType
+ * (9036, 415, a body that is not JSON under a type that is not a JSON or text type).
  *
  * An absent or zero-byte body is undefined whatever its Content-Type: with no content there is no
- * type to refuse. Any other body has its Content-Type checked first.
+ * type to refuse. Any other body has its Content-Type's charset checked first.
  */
 export function readJsonBody(
   body: Uint8Array | string | undefined,
@@ -53,12 +61,34 @@ export function readJsonBody(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH
   if (!(maxDepth >= 0)) throw new RangeError(`maxDepth must be a number >= 0, not ${maxDepth}`)
   if (body === undefined || body.length === 0) return undefined
-  checkContentType(contentType)
-  const text = decode(body)
-  if (/^[ \t\n\r]*$/.test(text)) return undefined
-  const value = parse(text)
+  const foreign = foreignType(contentType)
+  let value: unknown
+  try {
+    const text = decode(body)
+    if (/^[ \t\n\r]*$/.test(text)) return undefined
+    value = parse(text)
+  } catch (error) {
+    // Bytes that are not JSON text under a type that does not claim JSON are a body of that type
+    // (a form, a multipart upload, a file): one this server cannot read, not a JSON mistake, so the
+    // JSON parser's complaint (the cause) is not passed on to the client.
+    if (foreign === undefined || !DatastoreError.is(error)) throw error
+    return fail('UnsupportedMediaType', [foreign])
+  }
   checkValue(value, maxDepth)
   return value
+}
+
+/**
+ * Whether a body of this Content-Type that is not JSON is a mistake in JSON (400) rather than a body
+ * of another kind (415): the type is a JSON or text type, or none is said. Never throws: a header
+ * readJsonBody would refuse (several values, another charset) says JSON here.
+ */
+export function claimsJson(contentType: string | string[] | undefined): boolean {
+  try {
+    return foreignType(contentType) === undefined
+  } catch {
+    return true
+  }
 }
 
 // ---- Content-Type ----
@@ -66,16 +96,26 @@ export function readJsonBody(
 // RFC 9110 token characters, for the subtype of `application/<something>+json`.
 const STRUCTURED_JSON = /^application\/[!#$%&'*.^_`|~0-9a-z-]+\+json$/
 
-/** Refuses a Content-Type that is not JSON or plain text, or whose charset is not UTF-8. */
-function checkContentType(header: string | string[] | undefined): void {
+/**
+ * The type of a Content-Type that is not a JSON or text type, as sent (clipped), to name in a 415;
+ * undefined for JSON, `text/plain` or no type. Refuses a charset other than UTF-8, whatever the type:
+ * a JSON body in another charset would be misread.
+ */
+function foreignType(header: string | string[] | undefined): string | undefined {
   const value = singleHeader(header)
-  if (value === undefined) return
+  if (value === undefined) return undefined
   const [typePart = '', ...params] = value.split(';')
+  checkCharset(params)
   const type = typePart.trim().toLowerCase()
   // An empty header declares nothing: read the body as JSON, as when the header is missing.
-  if (type === '' && params.length === 0) return
-  if (type !== 'application/json' && type !== 'text/plain' && !STRUCTURED_JSON.test(type))
-    fail('UnsupportedMediaType', [clip(typePart.trim(), MAX_ECHO)])
+  if (type === '' && params.length === 0) return undefined
+  if (type === 'application/json' || type === 'text/plain' || STRUCTURED_JSON.test(type))
+    return undefined
+  return clip(typePart.trim(), MAX_ECHO)
+}
+
+/** Refuses a `charset` parameter that is not UTF-8. */
+function checkCharset(params: readonly string[]): void {
   for (const param of params) {
     const eq = param.indexOf('=')
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue

@@ -271,13 +271,15 @@ export function conformance(
       })
       expect([tooLarge.status, errCode(tooLarge)]).toEqual([413, 9033])
 
+      // A form that is not JSON: 415. JSON declared as a form is read as JSON, but not behind
+      // express.urlencoded(), which one setup here has (lenient-bodies.test.ts tests both).
       const form = await both({
         method: 'POST',
         target: `${base}/Employee?$method=update`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'lastName=Form',
       })
-      expect(form.status).toBe(415)
+      expect([form.status, errCode(form)]).toEqual([415, 9036])
 
       const empty = await both({
         method: 'POST',

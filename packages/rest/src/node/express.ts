@@ -12,13 +12,17 @@
  * `express.text()`, `express.raw()`) may read the body first: its result is taken (a parsed value
  * written back as JSON, text and bytes as they are), and its errors on requests under `basePath`
  * become the `__ERROR` replies the listener gives for the same bodies (a JSON syntax error says
- * where; a body past the parser's limit is 413).
+ * where; a body past the parser's limit is 413). What `express.urlencoded()` (or any parser) made of
+ * a body of a type that does not claim JSON cannot be taken: the text is gone, and with it any JSON
+ * a client sent under a form's type (its `&`, `=`, `+` and `%` were read as the form's syntax), so
+ * it is refused 415 as a form that is not JSON is. Such clients need Entistore mounted before it.
  *
  * The types are structural, so a project without @types/express compiles against them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
 import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
+import { claimsJson } from '../body/read-json-body.js'
 import { toNodeListener } from './listener.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 import { splitTarget } from '../url/request-target.js'
@@ -52,6 +56,13 @@ export type ExpressErrorHandler = (
 /** Options of `expressRest`: those of the node listener's writes. */
 export type ExpressRestOptions = BackpressureOptions
 
+/**
+ * Handed to the listener in place of a body that a parser in front turned into a value although its
+ * type does not claim JSON (a form): text that is not JSON, so that the core answers what it answers
+ * for a form that is not JSON, byte for byte (415, naming the type). It is never echoed.
+ */
+const NOT_JSON = 'a body parsed by a parser in front'
+
 /** What body-parser's errors carry (`type`, and `body` or `limit` for the two it maps). */
 interface ParserError {
   readonly type?: unknown
@@ -78,7 +89,7 @@ export function expressRest(
       if (text !== undefined) return text
       const body = (req as ExpressRequest).body
       if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) return body
-      return JSON.stringify(body)
+      return claimsJson(req.headers['content-type']) ? JSON.stringify(body) : NOT_JSON
     },
   })
   // For the one refusal written here, a body past the parser's limit: a small whole reply.
