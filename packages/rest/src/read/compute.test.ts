@@ -12,6 +12,7 @@ const model: ModelJson = {
       attributes: [
         { name: 'ID', type: 'long' },
         { name: 'name', type: 'string' },
+        { name: 'founded', type: 'date' },
         { name: 'staff', kind: 'relatedEntities', path: 'employer' },
       ],
     },
@@ -32,6 +33,7 @@ const model: ModelJson = {
         { name: 'employer', kind: 'relatedEntity', path: 'Company', foreignKey: 'employerID' },
         { name: 'yearly', kind: 'calculated', type: 'number' },
         { name: 'company', kind: 'alias', path: 'employer.name' },
+        { name: 'employerFounded', kind: 'alias', path: 'employer.founded' },
         { name: 'assistant', kind: 'relatedEntity', path: 'Secretary' },
       ],
     },
@@ -41,8 +43,8 @@ const model: ModelJson = {
 
 const data: DataFile = {
   Company: [
-    { ID: 1, name: 'Acme' },
-    { ID: 2, name: 'Globex' },
+    { ID: 1, name: 'Acme', founded: '1990-07-04' },
+    { ID: 2, name: 'Globex', founded: '1985-01-15' },
   ],
   Employee: [
     {
@@ -132,14 +134,43 @@ describe('$compute=$all', () => {
     })
   })
 
-  it('on dates: as reads write them (date-only between !!, date-times in ISO)', async () => {
+  it('on dates: min and max as ISO 8601 date-times, a date-only one at midnight UTC', async () => {
+    // The spec: "min and max of dates are ISO 8601 date-times", though a read writes `!!…!!`.
     expect((await get('/rest/Employee/hired?$compute=$all')).json).toEqual({
-      hired: { count: 3, min: '!!2018-11-20!!', max: '!!2021-06-30!!' },
+      hired: { count: 3, min: '2018-11-20T00:00:00.000Z', max: '2021-06-30T00:00:00.000Z' },
     })
     expect((await get('/rest/Employee?$attributes=lastLogin&$compute=$all')).json).toEqual({
       lastLogin: { count: 2, min: '2025-12-31T23:00:00.000Z', max: '2026-01-02T09:30:00.000Z' },
     })
-    expect((await get('/rest/Employee/hired?$compute=min')).text).toBe('"!!2018-11-20!!"')
+    expect((await get('/rest/Employee/hired?$compute=min')).text).toBe('"2018-11-20T00:00:00.000Z"')
+    expect((await get('/rest/Employee/hired?$compute=MAX')).text).toBe('"2021-06-30T00:00:00.000Z"')
+    expect((await get('/rest/Employee/lastLogin?$compute=max')).text).toBe(
+      '"2026-01-02T09:30:00.000Z"',
+    )
+  })
+
+  it('on an alias of a date-only attribute: min and max as date-times too', async () => {
+    expect((await get('/rest/Employee/employerFounded?$compute=$all')).json).toEqual({
+      employerFounded: {
+        count: 3,
+        min: '1985-01-15T00:00:00.000Z',
+        max: '1990-07-04T00:00:00.000Z',
+      },
+    })
+    expect((await get('/rest/Employee/employerFounded?$compute=min')).text).toBe(
+      '"1985-01-15T00:00:00.000Z"',
+    )
+    // $distinct is not an aggregate: its values stay as reads write them.
+    expect((await get('/rest/Employee/employerFounded?$distinct=true')).json).toEqual([
+      '!!1985-01-15!!',
+      '!!1990-07-04!!',
+    ])
+  })
+
+  it('on dates of an empty selection: min and max null', async () => {
+    expect((await get('/rest/Employee/hired?$filter="ID<0"&$compute=$all')).json).toEqual({
+      hired: { count: 0, min: null, max: null },
+    })
   })
 
   it('on booleans, calculated and alias attributes', async () => {

@@ -4,10 +4,18 @@
  * `GET /rest/Employee/salary?$compute=$all` (or Qodly's `/rest/Employee?$attributes=salary&…`)
  * answers `{"salary": {"count", "sum", "average", "min", "max"}}` (`{"count", "min", "max"}` for
  * texts, dates and booleans); one keyword (`count`, `sum`, `average`, `min`, `max`) answers the bare
- * value. The core computes from columns and indexes (core `query/aggregate.ts`); `$filter` applies,
- * `$top`, `$skip` and `$orderby` do not. Nothing of the selection is ordered or read as entities.
+ * value. The min and max of dates are ISO 8601 date-times, as the spec says, date-only ones too
+ * (midnight UTC), although a read writes those as `!!YYYY-MM-DD!!`. The core computes from columns
+ * and indexes (core `query/aggregate.ts`); `$filter` applies, `$top`, `$skip` and `$orderby` do
+ * not. Nothing of the selection is ordered or read as entities.
  */
-import { fail, type AliasAttributeDef, type AttributeDef, type DataClass } from '@entistore/core'
+import {
+  fail,
+  parseDate,
+  type AliasAttributeDef,
+  type AttributeDef,
+  type DataClass,
+} from '@entistore/core'
 import type { Reply } from '../reply.js'
 import { isShown } from '../serialize/entity.js'
 import type { ComputedRead } from './read-request.js'
@@ -22,7 +30,7 @@ export function computeReply(read: ComputedRead, keyword: string): Reply {
   const op = KEYWORDS.get(keyword.toLowerCase()) ?? fail('ComputeKeywordUnknown', [keyword])
   const path = onePath(read, `$compute=${keyword}`)
   const { selection } = read
-  const form = valueForm(read.dc, path)
+  const form = extremeForm(read.dc, path)
   let body: unknown
   switch (op) {
     case '$all': {
@@ -85,10 +93,25 @@ export function onePath(read: ComputedRead, operation: string): string {
  * one) as the read form writes them, `!!YYYY-MM-DD!!`; everything else as it is.
  */
 export function valueForm(dc: DataClass, path: string): (v: unknown) => unknown {
+  return readsDateOnly(dc, path) ? (v) => (typeof v === 'string' ? `!!${v}!!` : v) : (v) => v
+}
+
+/**
+ * How the min or max of `path` is written: a date-only value (`YYYY-MM-DD`) as the ISO 8601
+ * date-time of its midnight UTC, the form date-time values have everywhere in the API (and how
+ * the core reads `!!YYYY-MM-DD!!` into a date-time); everything else, date-times included, as it is.
+ */
+function extremeForm(dc: DataClass, path: string): (v: unknown) => unknown {
+  return readsDateOnly(dc, path)
+    ? (v) => (typeof v === 'string' ? (parseDate(v, false) ?? v) : v)
+    : (v) => v
+}
+
+/** Whether `path` names a date-only attribute, or an alias that ends on one. */
+function readsDateOnly(dc: DataClass, path: string): boolean {
   const attr = dc.def.attributesByName.get(path)
   const end = attr?.kind === 'alias' ? aliasEnd(dc, attr) : attr
-  const dateOnly = end?.kind === 'storage' && end.type === 'date' && end.dateOnly
-  return dateOnly ? (v) => (typeof v === 'string' ? `!!${v}!!` : v) : (v) => v
+  return end?.kind === 'storage' && end.type === 'date' && end.dateOnly
 }
 
 function aliasEnd(dc: DataClass, alias: AliasAttributeDef): AttributeDef | undefined {
