@@ -58,52 +58,55 @@ export function binaryData() {
   }
 }
 
-/** Doc's pictures and BLOBs as the store holds them: by key, bytes, type and version, or null. */
-export function storedBinaries(ds: Datastore) {
+/** A picture or BLOB as seen: its bytes, media type and version. */
+export interface SeenBinary {
+  readonly bytes: Uint8Array
+  readonly type: string | null
+  readonly version: number
+}
+
+/** One Doc's picture and BLOB, null where there is none. */
+export interface DocBinaries {
+  readonly key: unknown
+  readonly picture: SeenBinary | null
+  readonly file: SeenBinary | null
+}
+
+/** Doc's pictures and BLOBs as the store holds them. */
+export function storedBinaries(ds: Datastore): DocBinaries[] {
+  const seen = (v: unknown): SeenBinary | null =>
+    isBinaryValue(v) ? { bytes: v.bytes, type: v.type, version: v.version } : null
   return ds
     .dataClass('Doc')
     .all()
     .toArray()
-    .map((e) => ({
-      key: e.getKey(),
-      ...Object.fromEntries(
-        ['picture', 'file'].map((name) => {
-          const v = e.get(name)
-          return [name, isBinaryValue(v) ? { bytes: v.bytes, type: v.type, version: v.version } : v]
-        }),
-      ),
-    }))
+    .map((e) => ({ key: e.getKey(), picture: seen(e.get('picture')), file: seen(e.get('file')) }))
 }
 
 /**
  * Doc's pictures and BLOBs as a REST client of the server at `url` reads them: each deferred URI
- * fetched, as bytes, media type and the URI's `$version`; null where the read says null.
+ * fetched, its media type, and the URI's `$version`.
  */
-export async function servedBinaries(url: string) {
+export async function servedBinaries(url: string): Promise<DocBinaries[]> {
+  type Deferred = { readonly __deferred: { readonly uri: string } } | null
   const read = (await (await fetch(`${url}/rest/Doc?$orderby=ID`)).json()) as {
-    __ENTITIES: Record<string, unknown>[]
+    __ENTITIES: { __KEY: string; picture: Deferred; file: Deferred }[]
+  }
+  const seen = async (v: Deferred): Promise<SeenBinary | null> => {
+    if (v === null) return null
+    const uri = new URL(v.__deferred.uri, url)
+    const res = await fetch(uri)
+    return {
+      bytes: new Uint8Array(await res.arrayBuffer()),
+      type: res.headers.get('content-type'),
+      version: Number(uri.searchParams.get('$version')),
+    }
   }
   return Promise.all(
     read.__ENTITIES.map(async (entity) => ({
       key: Number(entity.__KEY),
-      ...Object.fromEntries(
-        await Promise.all(
-          ['picture', 'file'].map(async (name) => {
-            const v = entity[name] as { __deferred: { uri: string } } | null
-            if (v === null) return [name, null]
-            const uri = new URL(v.__deferred.uri, url)
-            const res = await fetch(uri)
-            return [
-              name,
-              {
-                bytes: new Uint8Array(await res.arrayBuffer()),
-                type: res.headers.get('content-type'),
-                version: Number(uri.searchParams.get('$version')),
-              },
-            ]
-          }),
-        ),
-      ),
+      picture: await seen(entity.picture),
+      file: await seen(entity.file),
     })),
   )
 }
