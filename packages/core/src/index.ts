@@ -131,14 +131,20 @@ export type {
 // Values
 export { coerceToType, normalizeUuid } from './values/coerce.js'
 export type { JsonObject, JsonValue, StoredValue } from './values/coerce.js'
-export { isBinaryValue, encodeBase64, decodeBase64 } from './values/binary.js'
+export {
+  binaryValue,
+  decodeBase64,
+  encodeBase64,
+  isBinaryValue,
+  sniffImageType,
+} from './values/binary.js'
 export type { BinaryValue } from './values/binary.js'
 export { parseDate } from './values/dates.js'
 
 // Time and sessions
 export { ManualClock, systemClock } from './clock/clock.js'
 export type { Clock } from './clock/clock.js'
-export { SessionStore } from './sessions/session-store.js'
+export { randomId, SessionStore } from './sessions/session-store.js'
 export { sessionUser, setSessionUser } from './sessions/session-user.js'
 export type { AuthUser } from './sessions/session-user.js'
 export type {

@@ -91,7 +91,11 @@ const POOL = new Uint8Array(4096)
 let poolAt = POOL.length
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0').toUpperCase())
 
-function randomId(): string {
+/**
+ * 128 random bits as 32 uppercase hex digits, the form of the real server's ids: sessions here, and
+ * other ids a client must not guess (the REST interface's uploads).
+ */
+export function randomId(): string {
   if (poolAt + 16 > POOL.length) {
     globalThis.crypto.getRandomValues(POOL)
     poolAt = 0
