@@ -68,4 +68,27 @@ describe('the version of a picture or BLOB', () => {
     const moved = Farm.update(a.key, { logo: Farm.update(b.key, { logo: bytes(3) }).get('logo') })
     expect(versionOf(moved.get('logo'))).toBe(2)
   })
+  it('goes past a version a data file gave, however small the stamp', () => {
+    const ds = createDatastore(
+      {
+        dataClasses: [
+          {
+            name: 'Farm',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'logo', type: 'image' },
+            ],
+          },
+        ],
+      },
+      {
+        data: {
+          Farm: [{ ID: 1, logo: { $base64: 'iVBORw0KGgo=', type: 'image/png', version: 9 } }],
+        },
+      },
+    )
+    const Farm = ds.dataClass('Farm')
+    expect(versionOf(Farm.get(1)!.get('logo'))).toBe(9)
+    expect(versionOf(Farm.update(1, { logo: bytes(5) }).get('logo'))).toBe(10)
+  })
 })

@@ -446,7 +446,8 @@ export class Transaction {
 
 /**
  * A picture or BLOB written by a create or an update, with the version `$version` names: the stamp
- * the entity gets by this write. So every write of it gives a new version (a client's cached copy
+ * the entity gets by this write (or the version before it + 1, if a data file made that larger).
+ * So every write of it gives a new version (a client's cached copy
  * under the old URL is never taken for the new one), the version never goes back while the entity
  * lives, even through a null in between, and it tells when the picture was last written, as the
  * real server's does. The value read from the attribute and written back unchanged keeps its own.
@@ -456,8 +457,11 @@ function versioned(
   attr: StorageAttributeDef,
   base: EntityRecord | null,
 ): StoredValue {
-  if (!isBinaryValue(v) || (base !== null && base.values[attr.name] === v)) return v
-  const version = base === null ? 1 : base.stamp + 1
+  const before = base?.values[attr.name]
+  if (!isBinaryValue(v) || (base !== null && before === v)) return v
+  // A data file may give a version past the stamp: the next one is still past it.
+  const after = isBinaryValue(before) ? before.version + 1 : 1
+  const version = Math.max(base === null ? 1 : base.stamp + 1, after)
   return v.version === version ? v : binaryValue(v.bytes, v.type, version)
 }
 
