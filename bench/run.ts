@@ -43,6 +43,7 @@ import {
 } from './suites/query.bench.ts'
 import { SETS_OPS, setsGroups } from './suites/sets.bench.ts'
 import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
+import { runPicturesSuite } from './suites/pictures.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -73,6 +74,7 @@ const SUITES = [
   'sets',
   'fixture',
   'adapters',
+  'pictures',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -121,7 +123,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture,adapters   suites to run (default all)
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures   suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load), text (or text-begin text-contains text-in10
                      text-in100), http, writes (or write-update write-update-indexed
@@ -413,6 +415,7 @@ const suiteText: Record<Suite, string> = {
     `writes (${sizeLabel(opts.writes.rows)} rows; atomic batches at ` +
     `${sizeLabel(opts.writes.batchRows)}; HTTP at ${sizeLabel(opts.http.rows)})`,
   adapters: `adapters (${sizeLabel(opts.adapters.rows)} rows)`,
+  pictures: 'pictures (a page of 48 thumbnails and a photo, converted by $imageformat)',
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -769,6 +772,15 @@ await runSuite('adapters', async () => {
   console.log('\n## Framework adapters: node:http, Express, Fastify, Hono against raw node:http')
   console.log(ensurePackagesBuilt(opts.build))
   adaptersGoals.push(...(await runAdaptersSuite(opts.adapters)))
+})
+
+// ---------------------------------------------------------------- pictures
+
+await runSuite('pictures', async () => {
+  console.log(
+    '\n## Pictures: $imageformat conversions through the REST handler, with and without the cache, against sharp directly',
+  )
+  await runPicturesSuite({ reps: opts.reps ?? (opts.quick ? 3 : 7) })
 })
 
 // ---------------------------------------------------------------- summaries
