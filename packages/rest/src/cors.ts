@@ -85,6 +85,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
 
   return {
     maxBodyBytes: core.maxBodyBytes,
+    bodyLimit: (path) => core.bodyLimit(path),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const reply = core.respond(request)
       if (!isPending(reply)) return withHeaders(request, reply)

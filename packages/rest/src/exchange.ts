@@ -29,7 +29,7 @@ export interface RestRequest {
    */
   readonly headers: RestHeaders
   /**
-   * The body, read whole by the transport within `RestCore.maxBodyBytes`; absent for methods that
+   * The body, read whole by the transport within `RestCore.bodyLimit(path)`; absent for methods that
    * take none (see `takesBody`).
    */
   readonly body?: Uint8Array | string | undefined
@@ -71,11 +71,18 @@ export interface RestCore {
   respond(request: RestRequest): RestReply | Promise<RestReply>
   /**
    * The reply for a request the transport refused before `respond` could see it (a body past
-   * `maxBodyBytes`, a malformed Host), with the status and `__ERROR` body of `error`.
+   * `bodyLimit`, a malformed Host), with the status and `__ERROR` body of `error`.
    */
   refuse(error: unknown): RestReply
-  /** The largest request body, in bytes, a transport reads and hands to `respond`. */
+  /** The largest JSON request body, in bytes, a transport reads and hands to `respond`. */
   readonly maxBodyBytes: number
+  /**
+   * The largest body, in bytes, a transport reads for a POST to `path` (the request target's path,
+   * percent-encoded, without its query): `maxBodyBytes` for JSON, the handler's `maxUploadBytes` for
+   * a file sent as raw bytes (`$upload`, a picture POSTed to its attribute). A transport asks it
+   * before reading the body, only for a request that has one; past it, 413 (9033 BodyTooLarge).
+   */
+  bodyLimit(path: string): number
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type RestRequest,
 } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
+import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
@@ -36,6 +37,9 @@ import { readParams, type RestParams } from './url/params.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { parseQueryString } from './url/query-string.js'
+import { sendsFileBytes } from './uploads/raw-target.js'
+import { bodyBytes } from './uploads/uploaded-file.js'
+import { UploadStore } from './uploads/upload-store.js'
 
 export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
@@ -60,6 +64,19 @@ export interface RestHandlerOptions extends AuthOptions {
    * before it is read whole. @default 1_048_576 (1 MiB)
    */
   readonly maxBodyBytes?: number
+  /**
+   * Largest file, in bytes, a request may send as raw bytes: `POST /rest/$upload` and a POST of a
+   * picture or BLOB to its attribute (`/rest/Employee(3)/photo?$rawPict=image/png`). A larger one is
+   * refused with 413 (9033) before it is read whole, and nothing is stored; JSON bodies keep
+   * `maxBodyBytes`. At most `maxUploadStoreBytes`. @default 16_777_216 (16 MiB)
+   */
+  readonly maxUploadBytes?: number
+  /**
+   * Most bytes the files kept by `$upload` may hold together (each is kept for its `$timeout`, 120 s
+   * by default, at most an hour). Past it, the least recently used uploads are evicted: a write that
+   * names one then gets 400 (9120), as for an expired one. @default 268_435_456 (256 MiB)
+   */
+  readonly maxUploadStoreBytes?: number
   /** Deepest nesting of objects and arrays accepted in a request body (400 past it). @default 64 */
   readonly maxBodyDepth?: number
   /**
@@ -83,6 +100,12 @@ export interface RestHandlerOptions extends AuthOptions {
    * preflight is kept. @default none: no CORS header on any reply
    */
   readonly cors?: CorsOptions
+  /**
+   * Pictures asked in another format (`$imageformat=png`): the converter (sharp by default, loaded
+   * on the first conversion) and the bytes of conversions kept for the next request.
+   * @default { cacheBytes: 64 MiB }
+   */
+  readonly pictures?: PictureOptions
 }
 
 export interface RestHandler extends RestCore {
@@ -171,6 +194,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     maxInTerms: options.maxInTerms ?? DEFAULT_QUERY_LIMITS.maxInTerms,
   }
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
+  const uploads = new UploadStore(ds.clock, { maxBytes: options.maxUploadStoreBytes })
+  // One upload alone may fill the store, never more: a larger one could not be kept.
+  const maxUploadBytes = Math.min(options.maxUploadBytes ?? 16_777_216, uploads.maxBytes)
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const auth: AuthOptions = {
@@ -190,6 +216,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     )
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
+  const pictures = new Pictures(options.pictures)
   // Most reads have no query string: their parameters are the same every time.
   const noParams = readParams([], { maxTop })
 
@@ -255,6 +282,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const { target, params } = parsed
       const body = (): unknown =>
         readJsonBody(request.body, request.headers['content-type'], { maxDepth: maxBodyDepth })
+      const bytes = (): Uint8Array => bodyBytes(request.body, maxUploadBytes)
       const headers = request.headers
       const reply = route({
         ds,
@@ -267,7 +295,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         headers,
         remoteAddress: request.remoteAddress,
         body,
+        bytes,
+        uploads,
         auth,
+        pictures,
       })
       // An async function's call: answered when it settles (its first chunk rendered then, so
       // that an error in it is still an `__ERROR` reply).
@@ -301,13 +332,16 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       : created
         ? sessionSetCookie(cookieName, session.id, '/')
         : undefined
-    const sent: RestBody = request.method === 'HEAD' ? null : body
+    // A 304 has no body either (a web Response refuses one).
+    const sent: RestBody = request.method === 'HEAD' || status === 304 ? null : body
     const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, allow)
     return { status, headers, body: sent }
   }
 
   const core: RestCore = {
     maxBodyBytes,
+    // Asked by the transports before they read a POST's body: only then is the path parsed here.
+    bodyLimit: (path) => (sendsFileBytes(ds, path, basePath) ? maxUploadBytes : maxBodyBytes),
     respond(request) {
       if (request.method === 'OPTIONS') return OPTIONS_REPLY
       const parsed = parse(request)
@@ -354,6 +388,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   return {
     basePath,
     maxBodyBytes,
+    bodyLimit: edge.bodyLimit,
     respond: edge.respond,
     refuse: edge.refuse,
     fetch,

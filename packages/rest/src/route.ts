@@ -19,6 +19,7 @@ import {
 } from './resources/functions.js'
 import { info } from './resources/info.js'
 import { readDataClass } from './resources/read.js'
+import { upload, uploadGet } from './resources/upload.js'
 import { write, WRITE_METHODS } from './resources/write.js'
 
 type Kind = RestTarget['kind']
@@ -56,6 +57,8 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
   // `/rest/$directory/login` and its siblings check their own methods.
   directory: { any: (ctx, target) => directory({ ...ctx, auth: ctx.auth ?? {} }, target.action) },
   singleton: { GET: singletonCall, POST: singletonCall },
+  // `POST /rest/$upload?$rawPict=true`: a file kept for a later write; nothing to GET.
+  upload: { GET: uploadGet, POST: upload },
   // `/rest/Employee/raise`, `/rest/Employee(3)/raise`: a function; any other path a read or write.
   dataClass: {
     GET: (ctx, target) => dataClassCall(ctx, target) ?? readDataClass(ctx, target),

@@ -105,6 +105,25 @@ describe('toFetchHandler', () => {
     expect(seen).toEqual([])
   })
 
+  it('reads a file POSTed to $upload within maxUploadBytes, not maxBodyBytes', async () => {
+    const { rest } = setup()
+    const fetch = toFetchHandler(rest)
+    const upload = (body: string | ReadableStream<Uint8Array>, headers = {}) =>
+      fetch(
+        new Request('http://localhost/rest/$upload?$binary=true', {
+          method: 'POST',
+          body,
+          headers,
+          duplex: 'half',
+        } as RequestInit),
+      )
+    const within = await upload(streamOf(['x'.repeat(900), 'y'.repeat(900)]))
+    expect(within.status).toBe(200)
+    expect(rest.bodyLimit('/rest/$upload')).toBe(16 * 1024 * 1024)
+    const declared = await upload('{}', { 'content-length': String(16 * 1024 * 1024 + 1) })
+    expect([declared.status, await errCode(declared)]).toEqual([413, 9033])
+  })
+
   it('streams a big reply, pulling one chunk at a time', async () => {
     const { rest } = setup()
     const res = await rest.fetch(new Request('http://localhost/rest/Item?$top=3000'))

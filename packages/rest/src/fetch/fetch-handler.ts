@@ -36,8 +36,10 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
   if (headers.host === undefined) headers.host = hostOf(request.url)
   let body: Uint8Array | undefined
   if (takesBody(request.method) && request.body !== null) {
-    body = await readBody(request, core.maxBodyBytes)
-    if (body === undefined) return core.refuse(datastoreError('BodyTooLarge', [core.maxBodyBytes]))
+    // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
+    const limit = core.bodyLimit(target.path)
+    body = await readBody(request, limit)
+    if (body === undefined) return core.refuse(datastoreError('BodyTooLarge', [limit]))
   }
   // A Promise for a call of an async function, awaited like the body; should it reject (it must
   // not), the handler above answers the core's 500.

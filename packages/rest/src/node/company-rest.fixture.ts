@@ -13,6 +13,11 @@ import type { MountableRest } from '../adapters/mount.js'
 
 /** The body limit of the handlers: small, so that a too-large body is cheap to send. */
 export const MAX_BODY_BYTES = 20_000
+/**
+ * The limit of files sent as raw bytes (`$upload`): larger than a JSON body's, and smaller than
+ * `express.raw()`'s own limit (100 KB), so that behind it too a file just past it is refused here.
+ */
+export const MAX_UPLOAD_BYTES = 50_000
 
 const example = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
@@ -31,7 +36,11 @@ export function companyRest(basePath = '/rest'): MountableRest {
     clock: new ManualClock(Date.UTC(2024, 0, 1)),
     sessions: { newId: () => `S${++sessions}` },
   })
-  const rest = createRestHandler(ds, { basePath, maxBodyBytes: MAX_BODY_BYTES })
+  const rest = createRestHandler(ds, {
+    basePath,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+  })
   return {
     ...rest,
     respond: (request) => {

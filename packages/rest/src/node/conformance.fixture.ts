@@ -16,9 +16,9 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toNodeListener } from './listener.js'
 import type { MountableRest } from '../adapters/mount.js'
-import { companyRest, MAX_BODY_BYTES } from './company-rest.fixture.js'
+import { companyRest, MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from './company-rest.fixture.js'
 
-export { companyRest, MAX_BODY_BYTES }
+export { companyRest, MAX_BODY_BYTES, MAX_UPLOAD_BYTES }
 
 /** A server an adapter started: its `http://127.0.0.1:<port>` and how to stop it. */
 export interface Served {
@@ -291,6 +291,45 @@ export function conformance(
 
       const put = await both({ method: 'PUT', target: `${base}/Employee(1)`, body: '{}' })
       expect([put.status, put.headers.allow]).toEqual([405, 'GET, HEAD, POST'])
+    })
+
+    it('files: raw bytes past maxBodyBytes taken up to maxUploadBytes, then 413', async () => {
+      const OCTETS = { 'content-type': 'application/octet-stream' }
+      // No JSON, and larger than a JSON body may be.
+      const file = 'x'.repeat(MAX_BODY_BYTES + 1000)
+      // Each side answers an ID of its own.
+      const anId = (body: Buffer): boolean => /^\{"ID":"[0-9A-F]{32}"\}$/.test(body.toString())
+      const uploaded = await both(
+        { method: 'POST', target: `${base}/$upload?$binary=true`, headers: OCTETS, body: file },
+        (actual, expected) => anId(actual) && anId(expected),
+      )
+      expect(uploaded.status).toBe(200)
+
+      const raw = await both({
+        method: 'POST',
+        target: `${base}/Company(2)/logo?$rawPict=image/png`,
+        headers: OCTETS,
+        body: file,
+      })
+      expect([raw.status, raw.body.toString()]).toEqual([200, '{"ok":true}'])
+      const logo = await both({ target: `${base}/Company(2)/logo?$imageformat=best&$expand=logo` })
+      expect(logo.body.toString()).toBe(file)
+
+      const tooLarge = await both({
+        method: 'POST',
+        target: `${base}/$upload?$binary=true`,
+        headers: OCTETS,
+        body: 'x'.repeat(MAX_UPLOAD_BYTES + 1),
+      })
+      expect([tooLarge.status, errCode(tooLarge)]).toEqual([413, 9033])
+      // A JSON body to the same attribute's entity keeps the JSON limit.
+      const json = await both({
+        method: 'POST',
+        target: `${base}/Company?$method=update`,
+        headers: JSON_BODY,
+        body: JSON.stringify({ __KEY: '2', name: file }),
+      })
+      expect([json.status, errCode(json)]).toEqual([413, 9033])
     })
 
     it('cookies: a session cookie set, sent back, and two Set-Cookie headers kept apart', async () => {

@@ -476,6 +476,25 @@ describe('toNodeListener: request bodies', () => {
   })
 })
 
+describe('toNodeListener: files sent as raw bytes', () => {
+  const upload = (headers: string, body = '') =>
+    `POST /rest/$upload?$binary=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n${headers}\r\n${body}`
+
+  it('reads an upload within maxUploadBytes, past maxBodyBytes; past it 413 before reading', async () => {
+    const rest = createRestHandler(datastore(), { maxBodyBytes: 1000, maxUploadBytes: 3000 })
+    const { port } = await listen(toNodeListener(rest))
+    const file = 'x'.repeat(2500)
+    const taken = parseRaw(
+      await raw(port, upload(`Content-Length: ${file.length}\r\nConnection: close\r\n`, file)),
+    )
+    expect(taken.statusLine).toBe('HTTP/1.1 200 OK')
+    expect(JSON.parse(taken.body).ID).toMatch(/^[0-9A-F]{32}$/)
+    const refused = parseRaw(await rawOpen(port, upload('Content-Length: 10000000\r\n', 'xx')))
+    expect(refused.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    expect(firstError(refused).message).toBe('The request body exceeds the limit of 3000 bytes')
+  })
+})
+
 describe('clientErrorListener', () => {
   it('answers a request head past maxHeaderSize with 431 and an __ERROR body', async () => {
     const rest = createRestHandler(datastore())

@@ -284,11 +284,13 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       const request = plainRequest(req, method, split, receivedAt, body)
       schedule(req, res, () => respond(req, res, request))
     }
-    if (req.readableEnded) runRead(req, res, run)
+    // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
+    const limit = core.bodyLimit(split.path)
+    if (req.readableEnded) runRead(req, res, run, limit)
     else
-      readBody(req, core.maxBodyBytes, (body) => {
+      readBody(req, limit, (body) => {
         if (body === undefined) {
-          const tooLarge = datastoreError('BodyTooLarge', [core.maxBodyBytes])
+          const tooLarge = datastoreError('BodyTooLarge', [limit])
           writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
         } else run(body)
       })
@@ -299,6 +301,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     req: IncomingMessage,
     res: ServerResponse,
     run: (body: Uint8Array | string) => void,
+    limit: number,
   ): void => {
     // A body parser turns an empty body into `{}`: a zero length says there was none.
     const body = req.headers['content-length'] === '0' ? '' : options.parsedBody?.(req)
@@ -307,8 +310,8 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       return
     }
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-    if (size > core.maxBodyBytes) {
-      const tooLarge = datastoreError('BodyTooLarge', [core.maxBodyBytes])
+    if (size > limit) {
+      const tooLarge = datastoreError('BodyTooLarge', [limit])
       writeReply(res, core.refuse(tooLarge), outbox)
       return
     }

@@ -21,6 +21,8 @@ import type { RestParams } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import type { AuthOptions } from '../sessions/directory.js'
 import type { Permissions } from '../permissions.js'
+import type { UploadStore } from '../uploads/upload-store.js'
+import type { Pictures } from '../pictures/pictures.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -36,8 +38,17 @@ export interface RouteContext {
   readonly remoteAddress?: string | undefined
   /** The request body as JSON (read on first call; undefined when empty). Throws 400/415. */
   readonly body: () => unknown
+  /**
+   * The request body as the bytes sent, for a file (`$upload`, a raw write to a picture): never read
+   * as JSON. Empty when there is none. Throws 413 past `maxUploadBytes`.
+   */
+  readonly bytes: () => Uint8Array
+  /** The files uploaded to this handler (`POST /rest/$upload`), kept for writes that name them. */
+  readonly uploads: UploadStore
   /** Login: the embedder's `authenticate` and `forceLogin`, and its `authorize`. */
   readonly auth?: AuthOptions
+  /** The handler's pictures: their tags and conversions (`$imageformat`). */
+  readonly pictures: Pictures
   /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
   readonly perms?: Permissions | undefined
 }

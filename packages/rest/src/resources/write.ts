@@ -10,13 +10,17 @@ import { update } from '../write/update.js'
 import { ok, type Reply } from '../reply.js'
 import { exposedDataClass, type RouteContext } from './context.js'
 import { findSet } from './entity-set.js'
+import { writeAttribute } from './upload.js'
+import { rawWriteTarget } from '../uploads/raw-target.js'
 
 /** The $method values that change data: POST only (a GET must never write). */
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'])
 
 /**
  * POST: `$method=update` / `insert` / `delete` on a dataclass (a bare `$atomic=true` with a body
- * is an update, as Qodly documents). Everything else is refused before the body is looked at.
+ * is an update, as Qodly documents); without them, on `{dataClass}({key})/{attribute}`, a file's
+ * bytes for that attribute (resources/upload.ts). Everything else is refused before the body is
+ * looked at.
  */
 export function write(
   ctx: RouteContext,
@@ -37,6 +41,8 @@ export function write(
     return ok('{"ok":true}')
   }
   const method = params.method ?? (params.atomic ? 'update' : undefined)
+  const raw = method === undefined ? rawWriteTarget(target) : undefined
+  if (raw) return writeAttribute(ctx, dc, raw.key, raw.attribute)
   if (method === undefined)
     return fail('MethodNotApplicable', [
       '(none)',
@@ -72,5 +78,6 @@ export function write(
     insert: method === 'insert',
     atomic: params.atomic,
     perms,
+    uploads: ctx.uploads,
   })
 }

@@ -172,6 +172,7 @@ export function guard(
       break
     case 'info':
     case 'singleton':
+    case 'upload':
     case 'dataClass':
       break
   }

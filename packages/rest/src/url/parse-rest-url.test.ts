@@ -198,8 +198,17 @@ describe('parseRestUrl', () => {
     })
   })
 
+  it('reads $upload, which takes no more segments', () => {
+    expect(parseRestUrl('/rest/$upload', '$rawPict=true', '/rest')).toEqual({
+      target: { kind: 'upload' },
+      search: '$rawPict=true',
+    })
+    expect(parseRestUrl('/rest/$upload/$binary=true', '', '/rest')?.search).toBe('$binary=true')
+    expect(parseError('/rest/$upload/x').errCode).toBe(1806)
+  })
+
   it('answers a real server resource this version lacks with 501 9010', () => {
-    for (const r of ['$upload', '$getWebForm']) {
+    for (const r of ['$getWebForm']) {
       const e = parseError(`/rest/${r}/x`)
       expect([e.name, e.errCode, e.message]).toEqual([
         'NotImplemented',

@@ -1,5 +1,5 @@
 /**
- * @module The resource part of a REST URL: `/rest/$catalog…`, `/rest/{dataClass}`,
+ * @module The resource part of a REST URL: `/rest/$catalog…`, `/rest/$upload`, `/rest/{dataClass}`,
  * `/rest/{dataClass}({key})` or `[key]`, `/rest/{dataClass}:{attribute}(value)`, each optionally
  * followed by `/attr1,attr2` and `/$entityset/{id}`. Pure: text in, a `RestTarget` out.
  *
@@ -17,6 +17,8 @@ export type RestTarget =
   | { readonly kind: 'directory'; readonly action: DirectoryAction }
   /** `/rest/$singleton/{singleton}/{function}`: a function of a shared singleton. */
   | { readonly kind: 'singleton'; readonly singleton: string; readonly function: string }
+  /** `/rest/$upload`: a file sent to be kept for a later write. */
+  | { readonly kind: 'upload' }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
@@ -45,7 +47,7 @@ export interface ParsedUrl {
 }
 
 /** Resources of the real server that this version does not serve yet: 501, not 404. */
-const FUTURE_RESOURCES: ReadonlySet<string> = new Set(['$upload', '$getWebForm'])
+const FUTURE_RESOURCES: ReadonlySet<string> = new Set(['$getWebForm'])
 
 const DATACLASS_WITH_KEY = /^([^(\[:]+)(?:\((.*)\)|\[(.*)\])$/s
 const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
@@ -117,6 +119,10 @@ export function parseRestUrl(
     if (parts.length !== 3)
       return fail('UrlMalformed', [url, 'expected /$singleton/{singleton}/{function}'])
     return { target: { kind: 'singleton', singleton: parts[1]!, function: parts[2]! }, search }
+  }
+  if (first === '$upload') {
+    if (parts.length > 1) return fail('UrlMalformed', [url, '$upload takes no more segments'])
+    return { target: { kind: 'upload' }, search }
   }
   if (first.startsWith('$')) {
     if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])

@@ -24,7 +24,9 @@ import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-bo
 import type { Reply } from '../reply.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import type { Permissions } from '../permissions.js'
+import type { UploadStore } from '../uploads/upload-store.js'
 import { saveStatusJson } from './save-status-json.js'
+import { withUploads } from './upload-values.js'
 import { bodyObjects, readWriteItem, type WriteItem } from './write-items.js'
 
 export interface UpdateRequest {
@@ -37,6 +39,8 @@ export interface UpdateRequest {
   readonly atomic: boolean
   /** The session's permissions: each item needs create or update, each value its attribute's update. */
   readonly perms?: Permissions | undefined
+  /** The files `{"ID": …}` values name (`POST /rest/$upload`). */
+  readonly uploads: UploadStore
 }
 
 const SUCCESS = '{"success":true}'
@@ -80,17 +84,20 @@ function saveOne(req: UpdateRequest, raw: Record<string, unknown>, index: number
   try {
     const read = readWriteItem(dc, raw, index, req.perms)
     item = read
-    return { ok: true, entity: apply(dc, read) }
+    return { ok: true, entity: apply(req, read) }
   } catch (error) {
     if (!isReported(error)) throw error
     return { ok: false, error, item }
   }
 }
 
-function apply(dc: DataClass, item: WriteItem): Entity {
+// Uploads are looked up here, once the item's key is known: a refusal shows the entity as stored.
+function apply(req: UpdateRequest, item: WriteItem): Entity {
+  const { dc } = req
+  const values = withUploads(dc, item.values, req.uploads)
   return item.key === undefined
-    ? dc.create(item.values)
-    : dc.update(item.key, item.values, { stamp: item.stamp })
+    ? dc.create(values)
+    : dc.update(item.key, values, { stamp: item.stamp })
 }
 
 /** All items in one transaction: the first failure cancels them all. */
@@ -103,7 +110,7 @@ function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unkno
         failed = { index }
         const item = readWriteItem(dc, raw, index, req.perms)
         failed = item
-        return apply(dc, item)
+        return apply(req, item)
       }),
     )
     const members = saved.map((e) => writer.written(e, SUCCESS))
