@@ -16,7 +16,7 @@ import {
 import type { JsonObject } from '../serialize/entity.js'
 import { parseProjection } from '../serialize/projection.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
-import { ok, type Reply } from '../reply.js'
+import { ok, type Answer, type Reply } from '../reply.js'
 import {
   check,
   exposedDataClass,
@@ -36,7 +36,7 @@ import { readSelection } from './read-selection.js'
 export function readDataClass(
   ctx: RouteContext,
   target: Extract<RestTarget, { kind: 'dataClass' }>,
-): Reply {
+): Answer {
   const dc = exposedDataClass(ctx.ds, target.dataClass)
   const { params, perms } = ctx
   perms?.need('read', dc.name)
@@ -68,9 +68,9 @@ export function readDataClass(
     if (
       relation?.kind === 'storage' &&
       (relation.type === 'image' || relation.type === 'blob') &&
-      (params.expand?.includes(relation.name) || params.binary)
+      (params.expand?.includes(relation.name) || params.binary || params.rawPict !== undefined)
     )
-      return binaryContent(params, entity, relation)
+      return binaryContent(ctx, entity, relation)
     oneAttributeList(paths, params)
     const projection = parseProjection(
       ctx.ds.schema,
