@@ -67,13 +67,18 @@ describe('toErrorReply', () => {
 })
 
 describe('STATUS_BY_CATEGORY', () => {
-  it('gives every error of the table a 4xx, except the two not-implemented ones (501), InjectedFailure (503) and Internal (500)', () => {
+  it('gives every error of the table a 4xx, except the three not-implemented ones (501), InjectedFailure (503) and Internal (500)', () => {
     for (const [name, spec] of Object.entries(ERRORS) as [
       ErrorName,
       (typeof ERRORS)[ErrorName],
     ][]) {
       const status = STATUS_BY_CATEGORY[spec.category]
-      if (name === 'NotImplemented' || name === 'FunctionNotImplemented') expect(status).toBe(501)
+      if (
+        name === 'NotImplemented' ||
+        name === 'FunctionNotImplemented' ||
+        name === 'PictureConversionUnavailable'
+      )
+        expect(status).toBe(501)
       else if (name === 'Internal') expect(status).toBe(500)
       else if (name === 'InjectedFailure') expect(status).toBe(503)
       else expect({ name, status: status >= 400 && status < 500 }).toEqual({ name, status: true })
