@@ -20,36 +20,35 @@ describe('UploadStore', () => {
     expect(store.get('0'.repeat(32))).toBeUndefined()
   })
 
+  /** Moves the clock to `ms` after the uploads and says which of `ids` are still kept. */
+  const keptAt = (clock: ManualClock, store: UploadStore, ids: string[]) => {
+    const start = clock.now()
+    return (ms: number) => {
+      clock.set(start + ms)
+      return ids.map((id) => store.get(id) !== undefined)
+    }
+  }
+
   it('drops a file after 120 s, or its own $timeout, on the clock; using it does not lengthen it', () => {
     const clock = new ManualClock()
     const store = new UploadStore(clock)
-    const short = store.keep(file(1))
-    const long = store.keep(file(1), 600)
-    // Alive for the whole lifetime, gone the millisecond after (lru-cache's `age > ttl`).
-    clock.advance(120_000)
-    expect(store.get(short)).toBeDefined()
-    clock.advance(1)
-    expect(store.get(short)).toBeUndefined()
-    clock.advance(600_000 - 120_001)
-    expect(store.get(long)).toBeDefined()
-    clock.advance(1)
-    expect(store.get(long)).toBeUndefined()
+    const at = keptAt(clock, store, [store.keep(file(1)), store.keep(file(1), 600)])
+    // Kept for the whole lifetime, gone the millisecond after (lru-cache's `age > ttl`).
+    expect(at(120_000)).toEqual([true, true])
+    expect(at(120_001)).toEqual([false, true])
+    expect(at(600_000)).toEqual([false, true])
+    expect(at(600_001)).toEqual([false, false])
     expect(store.size).toBe(0)
   })
 
   it('caps $timeout at maxTimeout (an hour) and raises 0 to one second', () => {
     const clock = new ManualClock()
     const store = new UploadStore(clock)
-    const capped = store.keep(file(1), 1_000_000)
-    const zero = store.keep(file(1), 0)
-    clock.advance(1000)
-    expect(store.get(zero)).toBeDefined()
-    clock.advance(1)
-    expect(store.get(zero)).toBeUndefined()
-    clock.advance(3_600_000 - 1001)
-    expect(store.get(capped)).toBeDefined()
-    clock.advance(1)
-    expect(store.get(capped)).toBeUndefined()
+    const at = keptAt(clock, store, [store.keep(file(1), 0), store.keep(file(1), 1_000_000)])
+    expect(at(1000)).toEqual([true, true])
+    expect(at(1001)).toEqual([false, true])
+    expect(at(3_600_000)).toEqual([false, true])
+    expect(at(3_600_001)).toEqual([false, false])
   })
 
   it('evicts the least recently used files past maxBytes or maxUploads', () => {
