@@ -7,6 +7,7 @@
  * browser then keeps the reply from the page. Replies say `Vary: Origin`, since they depend on it.
  */
 import {
+  bodyLimitOf,
   isPending,
   type RestCore,
   type RestHeaders,
@@ -85,7 +86,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
 
   return {
     maxBodyBytes: core.maxBodyBytes,
-    bodyLimit: (path) => core.bodyLimit(path),
+    bodyLimit: (path) => bodyLimitOf(core, path),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const reply = core.respond(request)
       if (!isPending(reply)) return withHeaders(request, reply)

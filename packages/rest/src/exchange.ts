@@ -81,8 +81,14 @@ export interface RestCore {
    * percent-encoded, without its query): `maxBodyBytes` for JSON, the handler's `maxUploadBytes` for
    * a file sent as raw bytes (`$upload`, a picture POSTed to its attribute). A transport asks it
    * before reading the body, only for a request that has one; past it, 413 (9033 BodyTooLarge).
+   * Optional, so that a core written before uploads still serves: without it, `maxBodyBytes`.
    */
-  bodyLimit(path: string): number
+  bodyLimit?(path: string): number
+}
+
+/** The body limit of a POST to `path`: the core's `bodyLimit`, else its `maxBodyBytes`. */
+export function bodyLimitOf(core: RestCore, path: string): number {
+  return core.bodyLimit ? core.bodyLimit(path) : core.maxBodyBytes
 }
 
 /**

@@ -6,7 +6,13 @@
  * and hold one chunk at a time. No engine logic here.
  */
 import { datastoreError } from '@entistore/core'
-import { takesBody, type RestBody, type RestCore, type RestReply } from '../exchange.js'
+import {
+  bodyLimitOf,
+  takesBody,
+  type RestBody,
+  type RestCore,
+  type RestReply,
+} from '../exchange.js'
 import { splitTarget } from '../url/request-target.js'
 
 type FetchBody = ConstructorParameters<typeof Response>[0]
@@ -37,7 +43,7 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
   let body: Uint8Array | undefined
   if (takesBody(request.method) && request.body !== null) {
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
-    const limit = core.bodyLimit(target.path)
+    const limit = bodyLimitOf(core, target.path)
     body = await readBody(request, limit)
     if (body === undefined) return core.refuse(datastoreError('BodyTooLarge', [limit]))
   }

@@ -23,6 +23,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
 import {
+  bodyLimitOf,
   isPending,
   takesBody,
   type RestCore,
@@ -285,7 +286,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       schedule(req, res, () => respond(req, res, request))
     }
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
-    const limit = core.bodyLimit(split.path)
+    const limit = bodyLimitOf(core, split.path)
     if (req.readableEnded) runRead(req, res, run, limit)
     else
       readBody(req, limit, (body) => {

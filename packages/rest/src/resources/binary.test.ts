@@ -216,6 +216,7 @@ describe('tags, versions and 304', () => {
       const tag = res.headers.get('etag')!
       expect(tag, uri).toMatch(/^"[0-9a-z.]+"$/)
       expect(res.headers.get('cache-control')).toBe('private, no-cache')
+      expect(res.headers.get('content-security-policy')).toContain('sandbox')
       const again = await rest.request(uri, { headers: { 'if-none-match': tag } })
       expect([
         again.status,

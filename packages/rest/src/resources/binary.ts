@@ -20,6 +20,16 @@ import type { Converted } from '../pictures/pictures.js'
 import type { RouteContext } from './context.js'
 
 const CACHE_CONTROL = 'private, no-cache'
+// The bytes are whatever was stored or uploaded: an SVG or HTML file opened from this origin must
+// not run script or load anything (the usual policy for user files served from an API's origin).
+const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+/** The headers of a reply of bytes with tag `tag`. */
+const cacheHeaders = (tag: string) => ({
+  etag: tag,
+  'cache-control': CACHE_CONTROL,
+  'content-security-policy': SANDBOX,
+})
 
 /** `{}`: the real server's answer for a picture it cannot give. */
 const NO_PICTURE: Reply = ok({})
@@ -77,7 +87,7 @@ function bytes(
   return {
     status: 200,
     body,
-    file: fileOf(type, disposition, { etag: tag, 'cache-control': CACHE_CONTROL }),
+    file: fileOf(type, disposition, cacheHeaders(tag)),
   }
 }
 
@@ -85,7 +95,7 @@ function unchanged(type: string, tag: string): Reply {
   return {
     status: 304,
     body: new Uint8Array(0),
-    file: fileOf(type, undefined, { etag: tag, 'cache-control': CACHE_CONTROL }),
+    file: fileOf(type, undefined, cacheHeaders(tag)),
   }
 }
 
