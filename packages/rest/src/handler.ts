@@ -13,6 +13,7 @@ import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
 import { toErrorReply } from './errors/to-error-body.js'
 import {
+  bodyLimitOf,
   isPending,
   type RestBody,
   type RestCore,
@@ -114,6 +115,8 @@ export interface RestHandler extends RestCore {
    * framework adapters serve the requests under it and pass the others on.
    */
   readonly basePath: string
+  /** The handler's own body limits are always there: `maxUploadBytes` for files, else `maxBodyBytes`. */
+  bodyLimit(path: string): number
   /** Answers one web Request. Never rejects: every failure is an `__ERROR` response. */
   fetch(request: Request): Promise<Response>
   /** Test helper: `request('/rest/$catalog')` without a server (Hono's `app.request`). */
@@ -388,7 +391,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   return {
     basePath,
     maxBodyBytes,
-    bodyLimit: edge.bodyLimit,
+    bodyLimit: (path) => bodyLimitOf(edge, path),
     respond: edge.respond,
     refuse: edge.refuse,
     fetch,
