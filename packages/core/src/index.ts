@@ -48,7 +48,7 @@ export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
 export type { SaveStatus } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
-export type { DataFile, LoadReport } from './store/load-data.js'
+export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
 export { dumpData } from './store/dump-data.js'
 export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 

@@ -402,9 +402,10 @@ const functionsLine = (file: string, ds: Datastore): string =>
  * again (a new version, `?v=N`) only when its bytes changed since the last import: a reload for a
  * data change reuses the module Node holds, and only versions the user wrote are kept in memory.
  */
-function filesLoader(o: ServeCliOptions): () => Promise<DatastoreWith<string>> {
+function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith<string>> {
   const files = {
     model: o.model,
+    progress: io.err,
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
   }
@@ -424,7 +425,7 @@ function filesLoader(o: ServeCliOptions): () => Promise<DatastoreWith<string>> {
 }
 
 async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
-  const load = filesLoader(o)
+  const load = filesLoader(o, io)
   const ds = await load()
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }

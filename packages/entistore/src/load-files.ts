@@ -13,6 +13,7 @@ import {
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import { FileError } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
+import { loadProgress } from './load-progress.js'
 
 export { FileError }
 
@@ -51,6 +52,11 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
 export interface LoadFilesOptions {
   readonly model: string
   readonly data?: string
+  /**
+   * Where to write progress lines of a data load that takes over a second (load-progress.ts): the
+   * CLI gives stderr. @default none: silent
+   */
+  readonly progress?: (line: string) => void
   readonly clock?: Clock
   /**
    * The class functions: the definitions (`defineFunctions({…})`), or the path of an ES module
@@ -79,6 +85,10 @@ export async function loadDatastoreFiles(
           ...(options.functionsVersion === undefined ? {} : { version: options.functionsVersion }),
         })
       : options.functions
+  const progress =
+    options.data !== undefined && options.progress !== undefined
+      ? loadProgress(options.data, { write: options.progress })
+      : undefined
   const data = options.data === undefined ? undefined : await readJsonFile(options.data, 'data')
   let ds: DatastoreWith<string>
   try {
@@ -97,7 +107,7 @@ export async function loadDatastoreFiles(
   }
   if (data !== undefined) {
     try {
-      ds.loadData(data as never)
+      ds.loadData(data as never, progress)
     } catch (e) {
       if (DatastoreError.is(e)) throw new FileError(options.data!, e.message, { cause: e })
       throw e

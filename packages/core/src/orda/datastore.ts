@@ -25,7 +25,7 @@ import {
 } from '../sessions/session-store.js'
 import { LockTable, sessionOwnerKey, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
-import type { DataFile, LoadReport } from '../store/load-data.js'
+import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
 import { withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
@@ -198,9 +198,10 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * Loads `{ "<DataClass>": [ {...}, ... ] }`. All rows are checked first; one bad value rejects the
    * whole file with an InvalidData (or 1570/1541/1545) error naming the dataclass, row and attribute,
    * and nothing is loaded. Loading does not move the global stamp (it is not a modification).
+   * `onProgress` hears how far it is (a CLI's progress line).
    */
-  loadData(data: DataFile): LoadReport {
-    return this.store.loadData(data)
+  loadData(data: DataFile, options?: LoadOptions): LoadReport {
+    return this.store.loadData(data, options?.onProgress)
   }
 
   /**

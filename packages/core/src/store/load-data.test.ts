@@ -95,6 +95,29 @@ describe('loadData', () => {
     expect(ds.Employee.getOrFail(1).get('companyName')).toBe('Acme')
   })
 
+  it('tells its progress: every 16,384 rows, then the commit, then done', () => {
+    const ds = fresh()
+    const heard: unknown[] = []
+    const companies = Array.from({ length: 40_000 }, (_, i) => ({ ID: i + 1, name: `C${i}` }))
+    ds.loadData(
+      { Company: companies, Employee: [{ ID: 1, lastName: 'Lovelace', employer: 1 }] },
+      { onProgress: (p) => heard.push(p) },
+    )
+    const total = 40_001
+    expect(heard).toEqual([
+      { phase: 'rows', rows: 16_384, total },
+      { phase: 'rows', rows: 32_768, total },
+      { phase: 'commit', rows: total, total },
+      { phase: 'done', rows: total, total },
+    ])
+    // A refused file stops before its commit: no commit or done is heard.
+    const refused: unknown[] = []
+    expect(() =>
+      fresh().loadData({ Company: [{ ID: 'x' }] }, { onProgress: (p) => refused.push(p) }),
+    ).toThrow()
+    expect(refused).toEqual([])
+  })
+
   it('accepts an empty data file and empty row lists', () => {
     const ds = fresh()
     expect(ds.loadData({})).toEqual({})

@@ -70,12 +70,37 @@ const locator =
   (attribute) =>
     `${dataClass}[${index}]${attribute === undefined ? '' : `.${attribute}`}`
 
+/**
+ * How far a load is, for a progress display: rows read and checked (`rows`), then the one commit
+ * that stores them and builds the indexes (`commit`, once at its start), then `done`.
+ */
+export interface LoadProgress {
+  readonly phase: 'rows' | 'commit' | 'done'
+  /** Rows read so far (all of them once the phase is `commit` or `done`). */
+  readonly rows: number
+  /** Rows in the file. */
+  readonly total: number
+}
+
+export interface LoadOptions {
+  /** Called every `PROGRESS_EVERY` rows, then at the commit and at the end. */
+  readonly onProgress?: (progress: LoadProgress) => void
+}
+
+/** Rows between two progress calls: often enough for a display, rare enough to cost nothing. */
+const PROGRESS_EVERY = 16_384
+
 export function prepareDataLoad(
   ds: Store,
   data: unknown,
+  onProgress?: (progress: LoadProgress) => void,
 ): { changes: Change[]; report: LoadReport } {
   if (!isRecord(data))
     bad('data', 'expected an object of the form { "<DataClass>": [ {...}, ... ] }')
+  let total = 0
+  if (onProgress)
+    for (const rows of Object.values(data)) if (Array.isArray(rows)) total += rows.length
+  let read = 0
   const batch = new BatchState()
   const changes: Change[] = []
   const refs: PendingRef[] = []
@@ -98,6 +123,8 @@ export function prepareDataLoad(
       } catch (e) {
         throw located(e)
       }
+      if (onProgress && ++read % PROGRESS_EVERY === 0)
+        onProgress({ phase: 'rows', rows: read, total })
     }
     report[name] = rows.length
   }

@@ -12,7 +12,7 @@ import { fail } from '../errors/datastore-error.js'
 import type { SchemaDef } from '../schema/definitions.js'
 import type { Change } from './changes.js'
 import { DataSnapshot, restoredChanges } from './data-snapshot.js'
-import { prepareDataLoad, type DataFile, type LoadReport } from './load-data.js'
+import { prepareDataLoad, type DataFile, type LoadProgress, type LoadReport } from './load-data.js'
 import { Table, type TableState } from './table.js'
 
 // A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
@@ -56,9 +56,12 @@ export class Store {
    * Loads `{ "<DataClass>": [ {...}, ... ] }`: every row is checked first, then one commit applies
    * them all. Loading does not move the global stamp (it is not a modification).
    */
-  loadData(data: DataFile): LoadReport {
-    const { changes, report } = prepareDataLoad(this, data)
+  loadData(data: DataFile, onProgress?: (progress: LoadProgress) => void): LoadReport {
+    const { changes, report } = prepareDataLoad(this, data, onProgress)
+    const rows = changes.length
+    onProgress?.({ phase: 'commit', rows, total: rows })
     this.commit(changes, { countsAsModification: false })
+    onProgress?.({ phase: 'done', rows, total: rows })
     return report
   }
 
