@@ -10,6 +10,7 @@
  * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
  */
 import { sortKey, type SortKey } from '../values/compare.js'
+import { FoldInterner } from '../values/fold-intern.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { HashIndex } from './hash-index.js'
 import { SortedIndex } from './sorted-index.js'
@@ -60,6 +61,17 @@ export class IndexSet {
   // Parallel to #list.
   #pending: ({ keys: SortKey[]; rows: number[] } | undefined)[] | undefined
   #version = 0
+  // One folded key per distinct text of an attribute, shared by the rows that hold it
+  // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.
+  readonly #folds = new Map<string, FoldInterner>()
+
+  /** The key of `v` in `name`'s indexes: sortKey, with folded texts shared between rows. */
+  #key(v: unknown, name: string, folds: boolean): SortKey {
+    if (!folds || typeof v !== 'string') return sortKey(v, folds)
+    let interner = this.#folds.get(name)
+    if (interner === undefined) this.#folds.set(name, (interner = new FoldInterner()))
+    return interner.fold(v)
+  }
 
   constructor(def: DataClassDef) {
     const fkSlots = new Set(
@@ -141,7 +153,7 @@ export class IndexSet {
     const values = record.values
     for (let i = 0; i < list.length; i++) {
       const { ix, name, folds } = list[i]!
-      const key = sortKey(values[name], folds)
+      const key = this.#key(values[name], name, folds)
       ix.hash?.add(key, record.rowId)
       if (!ix.sorted) continue
       if (!this.#bulk) ix.sorted.add(key, record.rowId)
@@ -160,8 +172,8 @@ export class IndexSet {
       const name = ix.attribute.name
       if (before.values[name] === after.values[name]) continue
       const folds = foldsOf(ix.attribute)
-      const oldKey = sortKey(before.values[name], folds)
-      const newKey = sortKey(after.values[name], folds)
+      const oldKey = this.#key(before.values[name], name, folds)
+      const newKey = this.#key(after.values[name], name, folds)
       if (oldKey === newKey) continue
       ix.hash?.remove(oldKey, before.rowId)
       ix.hash?.add(newKey, after.rowId)
@@ -178,7 +190,11 @@ export class IndexSet {
   delete(record: IndexedRecord): void {
     if (this.#bulk) this.#pending = undefined
     for (const ix of this.#byAttribute.values()) {
-      const key = sortKey(record.values[ix.attribute.name], foldsOf(ix.attribute))
+      const key = this.#key(
+        record.values[ix.attribute.name],
+        ix.attribute.name,
+        foldsOf(ix.attribute),
+      )
       ix.hash?.remove(key, record.rowId)
       if (!this.#bulk) ix.sorted?.remove(key, record.rowId)
     }
@@ -252,8 +268,8 @@ export class IndexSet {
       const name = saved.attribute.name
       const folds = foldsOf(saved.attribute)
       for (const { before, after } of changed) {
-        if (before) hash.restoreBucket(sortKey(before.values[name], folds), saved.hash)
-        if (after) hash.restoreBucket(sortKey(after.values[name], folds), saved.hash)
+        if (before) hash.restoreBucket(this.#key(before.values[name], name, folds), saved.hash)
+        if (after) hash.restoreBucket(this.#key(after.values[name], name, folds), saved.hash)
       }
     }
   }
@@ -265,7 +281,10 @@ export class IndexSet {
       if (!ix.hash) continue
       ix.hash.clear()
       for (const r of all)
-        ix.hash.add(sortKey(r.values[ix.attribute.name], foldsOf(ix.attribute)), r.rowId)
+        ix.hash.add(
+          this.#key(r.values[ix.attribute.name], ix.attribute.name, foldsOf(ix.attribute)),
+          r.rowId,
+        )
     }
     this.#rebuildSorted(all)
   }
@@ -276,7 +295,7 @@ export class IndexSet {
       const folds = foldsOf(ix.attribute)
       const name = ix.attribute.name
       ix.sorted.resetFrom(
-        all.map((r) => sortKey(r.values[name], folds)),
+        all.map((r) => this.#key(r.values[name], name, folds)),
         Int32Array.from(all, (r) => r.rowId),
       )
     }
