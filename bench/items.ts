@@ -194,16 +194,29 @@ function writeAtomic(path: string, text: string): void {
   renameSync(`${path}.tmp`, path)
 }
 
-/** The model and data files for `n` Items, written once per size and generator version. */
-export function itemFiles(n: number): DataFiles {
+/**
+ * The model file `<name>-v<version>.model.json` and the data file `<name>-v<version>-<n>.data.json`
+ * in the cache, each written once (`data(n)` is only called when the data file is missing).
+ */
+export function cachedFiles(
+  name: string,
+  version: number,
+  modelJson: ModelJson,
+  n: number,
+  data: (n: number) => unknown,
+): DataFiles {
   mkdirSync(CACHE_DIR, { recursive: true })
-  const model = join(CACHE_DIR, `items-v${VERSION}.model.json`)
-  const data = join(CACHE_DIR, `items-v${VERSION}-${n}.data.json`)
-  if (!existsSync(model)) writeAtomic(model, JSON.stringify(ITEM_MODEL, null, 2) + '\n')
+  const model = join(CACHE_DIR, `${name}-v${version}.model.json`)
+  const file = join(CACHE_DIR, `${name}-v${version}-${n}.data.json`)
+  if (!existsSync(model)) writeAtomic(model, JSON.stringify(modelJson, null, 2) + '\n')
   let written = false
-  if (!existsSync(data)) {
-    writeAtomic(data, JSON.stringify({ Group: makeGroups(), Item: makeItems(n) }))
+  if (!existsSync(file)) {
+    writeAtomic(file, JSON.stringify(data(n)))
     written = true
   }
-  return { model, data, rows: n, bytes: statSync(data).size, written }
+  return { model, data: file, rows: n, bytes: statSync(file).size, written }
 }
+
+/** The model and data files for `n` Items, written once per size and generator version. */
+export const itemFiles = (n: number): DataFiles =>
+  cachedFiles('items', VERSION, ITEM_MODEL, n, () => ({ Group: makeGroups(), Item: makeItems(n) }))

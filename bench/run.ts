@@ -4,8 +4,10 @@
  * then folded text scans against a hand loop, and the real `entistore serve` process against raw
  * node:http. See bench/README.md. Never fails on a missed goal: the numbers are the output.
  */
+import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { arch, cpus, platform, release, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import type { Datastore } from '@entistore/core'
 import type { Person } from './data.ts'
 import {
@@ -30,13 +32,21 @@ import {
 } from './report.ts'
 import { AGGREGATE_OPS, aggregateGroups } from './suites/aggregate.bench.ts'
 import { runAdaptersSuite, type AdaptersOptions } from './suites/adapters.bench.ts'
-import { runHttpSuite, type GoalRow, type HttpOptions } from './suites/http.bench.ts'
+import {
+  runHttpSuite,
+  SHAPES,
+  type GoalRow,
+  type HttpOptions,
+  type MeasureRow,
+  type ShapeId,
+} from './suites/http.bench.ts'
 import { addPeerCases, buildLoki, type LokiPeople } from './suites/peers.bench.ts'
 import {
   loadCases,
   makeData,
   makeParams,
   queryGroups,
+  shortGroups,
   type Group,
   type LoadCase,
   type PlainStore,
@@ -75,6 +85,7 @@ const SUITES = [
   'fixture',
   'adapters',
   'pictures',
+  'memory',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -89,7 +100,12 @@ const QUERY_OPS = [
   'top',
   'top-noindex',
   'load',
+  'short-eq',
+  'short-get',
+  'short-range',
 ]
+/** The query operations on issue 19's short rows (`--shapes=short`), the others on data.ts's. */
+const SHORT_OPS = ['short-eq', 'short-get', 'short-range']
 
 interface Options {
   suites: Suite[]
@@ -110,6 +126,11 @@ interface Options {
   writes: WritesOptions
   adapters: AdaptersOptions
   build: BuildChoice
+  /** Shapes of data of the query and http suites. */
+  shapes: ShapeId[]
+  /** Person rows of the memory breakdown, and of its heap snapshot. */
+  memoryRows: number
+  snapshotRows: number
 }
 
 interface WritesOptions {
@@ -123,10 +144,12 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures   suites to run (default all)
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,memory
+                     suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
-                     top top-noindex load), text (or text-begin text-contains text-in10
-                     text-in100), http, writes (or write-update write-update-indexed
+                     top top-noindex load, and on the short rows short-eq short-get
+                     short-range), text (or text-begin text-contains text-in10 text-in100
+                     text-in10-one), http, memory, writes (or write-update write-update-indexed
                      write-update-hash write-create write-drop write-batch write-batch-indexed
                      write-atomic write-http)
   --sizes=10k,100k   query suite sizes (default 10k,100k,1m; below 100k only the lookups run)
@@ -144,7 +167,10 @@ const HELP = `usage: npm run bench -- [options]
                      operations for --only: sets-keep sets-and sets-or sets-except
   --fixture-rows=100k  Items of the fixture suite (default 100k): the test fixture's reset
                      against loading again; for --only: fixture-reset
-  --http-rows=200k   Item rows of the server under load (default 200k; quick: 20k)
+  --shapes=main,short  shapes of data of the query and http suites (default both): main = each
+                     suite's own (data.ts's people in query, the Items in http), short = issue
+                     19's short rows (short-rows.ts: Person, seven attributes, five indexes)
+  --http-rows=200k   rows of the servers under load (default 200k; quick: 20k)
   --startup-sizes=20k,200k   start-up and memory sizes (default 20k,200k; quick: 2k,20k)
   --startup-reps=N   start-ups per size and process (default 3; one when a start takes > 10 s)
   --startup-timeout=S  seconds to wait for the URL line (default 90)
@@ -156,6 +182,8 @@ const HELP = `usage: npm run bench -- [options]
   --batches=N        timed atomic batches per implementation there (default 500; quick: 200)
   --adapters-rows=20k  Item rows of the adapters suite's servers (default 20k); its load rounds
                      are 2 × 1.5 s (quick: 1 × 1 s) unless --http-seconds, --http-rounds say
+  --memory-rows=200k   Person rows of the memory breakdown (default 200k; quick: 20k)
+  --snapshot-rows=50k  rows of its heap snapshot by kind (default 50k; quick: 20k)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -186,6 +214,7 @@ function parseArgs(argv: string[]): Options {
       startupReps: 3,
       startupTimeoutMs: 90_000,
       load: { connections: 16, seconds: 3, rounds: 2, warmupSeconds: 1, pathsPerConnection: 4096 },
+      shapes: [...SHAPES],
     },
     writes: { rows: 200_000, batchRows: 1_000_000, batches: 500 },
     adapters: {
@@ -200,7 +229,12 @@ function parseArgs(argv: string[]): Options {
       },
     },
     build: 'auto',
+    shapes: [...SHAPES],
+    memoryRows: 200_000,
+    snapshotRows: 50_000,
   }
+  let memoryRows: number | undefined
+  let snapshotRows: number | undefined
   // Set from the options below, applied at the end so that their order does not matter.
   const http: { -readonly [K in keyof HttpOptions]?: HttpOptions[K] } = {}
   const writes: Partial<WritesOptions> = {}
@@ -296,6 +330,15 @@ function parseArgs(argv: string[]): Options {
       case '--batches':
         writes.batches = num(name, value)
         break
+      case '--shapes':
+        o.shapes = value.split(',').map((x) => choice(name, x, SHAPES))
+        break
+      case '--memory-rows':
+        memoryRows = parseSize(value)
+        break
+      case '--snapshot-rows':
+        snapshotRows = parseSize(value)
+        break
       case '--adapters-rows':
         o.adapters = { ...o.adapters, rows: parseSize(value) }
         break
@@ -318,7 +361,9 @@ function parseArgs(argv: string[]): Options {
       load: { ...o.http.load, seconds: 2, rounds: 1, warmupSeconds: 0.5 },
     }
   if (o.quick) o.writes = { rows: 20_000, batchRows: 100_000, batches: 200 }
-  o.http = { ...o.http, ...http, load: { ...o.http.load, ...load } }
+  o.http = { ...o.http, ...http, load: { ...o.http.load, ...load }, shapes: o.shapes }
+  o.memoryRows = memoryRows ?? (o.quick ? 20_000 : 200_000)
+  o.snapshotRows = Math.min(o.memoryRows, snapshotRows ?? (o.quick ? 20_000 : 50_000))
   o.writes = { ...o.writes, ...writes }
   // The adapters suite has shorter rounds of its own (six servers, three requests), but takes the
   // load options given.
@@ -402,20 +447,21 @@ console.log(
 )
 const suiteText: Record<Suite, string> = {
   query:
-    `query (sizes ${opts.sizes.map(sizeLabel).join(', ')}; ` +
+    `query (sizes ${opts.sizes.map(sizeLabel).join(', ')}; shapes ${opts.shapes.join(', ')}; ` +
     `peers ${opts.peers ? `up to ${sizeLabel(opts.peersMax)}` : 'off'})`,
   text: `text (${sizeLabel(opts.textRows)} rows)`,
   aggregate: `aggregate (${sizeLabel(opts.aggregateRows)} rows)`,
   sets: `sets (${sizeLabel(opts.setsSize)} members a set)`,
   fixture: `fixture (${sizeLabel(opts.fixtureRows)} rows)`,
   http:
-    `http (${sizeLabel(opts.http.rows)} rows under load; start-up at ` +
-    `${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
+    `http (shapes ${opts.shapes.join(', ')}; ${sizeLabel(opts.http.rows)} rows under load; ` +
+    `start-up at ${opts.http.startupSizes.map(sizeLabel).join(', ')})`,
   writes:
     `writes (${sizeLabel(opts.writes.rows)} rows; atomic batches at ` +
     `${sizeLabel(opts.writes.batchRows)}; HTTP at ${sizeLabel(opts.http.rows)})`,
   adapters: `adapters (${sizeLabel(opts.adapters.rows)} rows)`,
   pictures: 'pictures (a page of 48 thumbnails and a photo, converted by $imageformat)',
+  memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -579,55 +625,83 @@ function suiteFailed(suite: Suite, e: unknown): void {
   )
 }
 
+// The query suite's shapes: data.ts's people (`main`) unless only short-row operations are
+// named, and issue 19's short rows (`short`) unless only operations of the other are.
+const queryMain =
+  opts.shapes.includes('main') && QUERY_OPS.some((x) => !SHORT_OPS.includes(x) && wanted(x))
+const queryShort = opts.shapes.includes('short') && SHORT_OPS.some(wanted)
 try {
   for (const n of runs('query') ? opts.sizes : []) {
     const lookupsOnly = n < 100_000
     const peers = opts.peers && n <= opts.peersMax
     const big = n >= 1_000_000
     const timing = suiteTiming(opts.quick ? 1 : 2, { quick: 3, full: big ? 5 : 9 })
-    console.log(
-      `\n## ${sizeLabel(n)} rows${lookupsOnly ? ' (lookups only)' : ''}${peers ? '' : ' (no peers)'}`,
-    )
-
-    // Heap of the input rows alone (kept alive across the measurement, then dropped).
-    const h0 = heapMb()
-    let raw: Person[] | undefined = makeData(n)
-    const rawMb = heapMb() - h0 + (raw.length - n)
-    raw = undefined
-
-    const cases: LoadCase[] = loadCases(engine!.core).filter(
-      (c) => c.kind !== 'plain' || wanted('load'),
-    )
-    if (peers)
-      cases.push({
-        kind: 'peer',
-        impl: 'lokijs insert + ensureAllIndexes',
-        build: (input) => buildLoki(input),
-      })
-    const loads = runLoads(
-      n,
-      cases,
-      wanted('load') ? (big ? 0 : 1) : 0,
-      wanted('load') ? (big ? 2 : opts.quick ? 3 : 5) : 1,
-    )
-    if (wanted('load')) printLoads(n, rawMb, loads)
-
-    const plain = loads.find((l) => l.case.kind === 'baseline')!.store as PlainStore
-    const ds = loads.find((l) => l.case.kind === 'entistore')!.store as Datastore
-    const loki = loads.find((l) => l.case.kind === 'peer')?.store as LokiPeople | undefined
-    for (const l of loads) l.store = undefined
-
-    const params = makeParams(n)
-    const groups = queryGroups({ core: engine!.core, n, plain, ds, params }).filter(
-      (g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly),
-    )
-    if (loki) addPeerCases(groups, params, loki, plain.rows)
-    timeGroups(n, groups, timing)
+    if (queryMain) queryMainShape(n, lookupsOnly, peers, big, timing)
+    if (queryShort) {
+      const fx = shortGroups(engine!.core, n)
+      console.log(
+        `\n## ${sizeLabel(n)} short rows (issue 19: Person, five indexes; loaded in ` +
+          `${ms(fx.loadMs)} ms)`,
+      )
+      timeGroups(
+        n,
+        fx.groups.filter((g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly)),
+        timing,
+      )
+    }
   }
 } catch (e) {
   suiteFailed('query', e)
 }
 if (runs('query')) suiteDone('query')
+
+/** The query suite at `n` rows on data.ts's people: loads, then the operations asked for. */
+function queryMainShape(
+  n: number,
+  lookupsOnly: boolean,
+  peers: boolean,
+  big: boolean,
+  timing: Parameters<typeof timeCases>[1],
+): void {
+  console.log(
+    `\n## ${sizeLabel(n)} rows${lookupsOnly ? ' (lookups only)' : ''}${peers ? '' : ' (no peers)'}`,
+  )
+
+  // Heap of the input rows alone (kept alive across the measurement, then dropped).
+  const h0 = heapMb()
+  let raw: Person[] | undefined = makeData(n)
+  const rawMb = heapMb() - h0 + (raw.length - n)
+  raw = undefined
+
+  const cases: LoadCase[] = loadCases(engine!.core).filter(
+    (c) => c.kind !== 'plain' || wanted('load'),
+  )
+  if (peers)
+    cases.push({
+      kind: 'peer',
+      impl: 'lokijs insert + ensureAllIndexes',
+      build: (input) => buildLoki(input),
+    })
+  const loads = runLoads(
+    n,
+    cases,
+    wanted('load') ? (big ? 0 : 1) : 0,
+    wanted('load') ? (big ? 2 : opts.quick ? 3 : 5) : 1,
+  )
+  if (wanted('load')) printLoads(n, rawMb, loads)
+
+  const plain = loads.find((l) => l.case.kind === 'baseline')!.store as PlainStore
+  const ds = loads.find((l) => l.case.kind === 'entistore')!.store as Datastore
+  const loki = loads.find((l) => l.case.kind === 'peer')?.store as LokiPeople | undefined
+  for (const l of loads) l.store = undefined
+
+  const params = makeParams(n)
+  const groups = queryGroups({ core: engine!.core, n, plain, ds, params }).filter(
+    (g) => wanted(g.id) && (!lookupsOnly || g.lookupOnly),
+  )
+  if (loki) addPeerCases(groups, params, loki, plain.rows)
+  timeGroups(n, groups, timing)
+}
 
 /**
  * Timing settings of an in-process suite: its own warm-up and repetitions (quick and full), unless
@@ -727,10 +801,32 @@ await runSuite('fixture', async () => {
 // ---------------------------------------------------------------- HTTP
 
 const httpGoals: GoalRow[] = []
+const issue19: MeasureRow[] = []
 await runSuite('http', async () => {
   console.log('\n## HTTP: entistore serve against raw node:http')
   console.log(ensurePackagesBuilt(opts.build))
-  httpGoals.push(...(await runHttpSuite(opts.http)))
+  const r = await runHttpSuite(opts.http)
+  httpGoals.push(...r.goals)
+  issue19.push(...r.issue19)
+})
+
+// ---------------------------------------------------------------- memory breakdown
+
+await runSuite('memory', async () => {
+  console.log(
+    `\n## Memory: where the bytes of a short row go (a child process, ${sizeLabel(opts.memoryRows)} rows)`,
+  )
+  // Its own process, so that the heap it reads holds nothing of this run's other suites.
+  const script = fileURLToPath(new URL('./memory.ts', import.meta.url))
+  const args = ['--expose-gc', '--import', 'tsx', '--conditions=source', script]
+  args.push(`--rows=${opts.memoryRows}`, `--snapshot-rows=${opts.snapshotRows}`)
+  args.push(`--engine=${opts.engine}`)
+  const child = spawnSync(process.execPath, args, {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  if (child.status !== 0)
+    throw new Error(`bench/memory.ts exited with ${child.signal ?? `code ${child.status}`}`)
 })
 
 // ---------------------------------------------------------------- writes
@@ -876,6 +972,38 @@ if (goalRows.length) {
   )
   const passed = goalRows.filter((r) => r[5] === 'PASS').length
   console.log(`${passed} of ${goalRows.length} goal rows pass.`)
+}
+
+// Issue 19's table: the short rows through HTTP (memory, start-up, GET by key, the code filter, the
+// range), then the text suite's IN of 10 patterns against one.
+const in10 = allResults.find((r) => r.group.id === 'text-in10-one')
+if (in10) {
+  const [base, ent] = in10.timed as [Timed, Timed]
+  const x = ent.median / base.median
+  const max = in10.group.target!.max
+  issue19.push([
+    `\`body IN [10 '@…@' patterns]\` / one pattern, full scans (${sizeLabel(in10.size)} rows)`,
+    ent.error !== undefined ? 'error' : `${ms(ent.median)} ms`,
+    `${ms(base.median)} ms (one pattern)`,
+    ratio(x),
+    `≤ ${max}× (one pass over each text for all patterns)`,
+    x <= max ? 'PASS' : 'MISS',
+  ])
+}
+if (issue19.length) {
+  console.log("\n## Issue 19's measures")
+  console.log(
+    table(['measure', 'Entistore', 'baseline', 'ratio', 'goal', 'verdict'], issue19, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'l',
+      'l',
+    ]),
+  )
+  const passed = issue19.filter((r) => r[5] === 'PASS').length
+  console.log(`${passed} of ${issue19.length} pass.`)
 }
 
 // Lookup flatness: per-op time at each size.

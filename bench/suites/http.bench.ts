@@ -1,8 +1,15 @@
 /**
- * @module The HTTP suite (issue 7's measures): the real `entistore serve` process on a socket
- * against a raw node:http server, both driven by the same load generator in the same run, and the
- * CLI's start-up time and settled RSS next to a process that only reads and JSON.parse-s the same
- * data file.
+ * @module The HTTP suite (issue 7's measures, and issue 19's on short rows): the real `entistore
+ * serve` process on a socket against a raw node:http server, both driven by the same load generator
+ * in the same run, and the CLI's start-up time and settled RSS next to a process that only reads and
+ * JSON.parse-s the same data file.
+ *
+ * Two shapes of data, each with its own files and servers: `main`, the Items of items.ts (≈250-
+ * character bodies, five indexes), and `short`, the Persons of short-rows.ts (seven short
+ * attributes, five indexes, a relation). The same start-up and memory measures run on both; the
+ * load measures differ: on `main` a read by key and a 50-row filter, each against raw node:http; on
+ * `short` a read by key against raw node:http, and a unique-code `$filter` and a 20-row indexed
+ * range against that read by key on the same server, all four in one interleaved set of rounds.
  *
  * Everything measured is a child process started with `--port 0` (its printed URL is read back), so
  * the bench process only generates load; it shares the machine's cores with the server it loads,
@@ -16,20 +23,36 @@ import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from 
 import { CACHE_DIR, GROUPS, itemFiles, type DataFiles } from '../items.ts'
 import { settledRss, startNode, type Child, type Settled } from '../processes.ts'
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
+import { codeOf, shortFiles } from '../short-rows.ts'
 import { median } from '../timing.ts'
 
 /** One line of the closing goal table: size, measure, implementation, value, goal, verdict. */
 export type GoalRow = [string, string, string, string, string, 'PASS' | 'MISS']
+/** One line of an issue's table: measure, Entistore, baseline, ratio, goal, verdict. */
+export type MeasureRow = [string, string, string, string, string, 'PASS' | 'MISS']
+
+/** The shapes of data the suite runs on (`--shapes`): see the module note. */
+export const SHAPES = ['main', 'short'] as const
+export type ShapeId = (typeof SHAPES)[number]
 
 export interface HttpOptions {
-  /** Item rows of the server the load measures run against. */
+  /** Rows of the main dataclass of the server the load measures run against. */
   readonly rows: number
-  /** Item rows of the start-up and memory measures (memory per row: first to last). */
+  /** Rows of the start-up and memory measures (memory per row: first to last). */
   readonly startupSizes: readonly number[]
   /** Start-ups per size and process (fewer when one takes over 10 s). */
   readonly startupReps: number
   readonly startupTimeoutMs: number
   readonly load: LoadOptions
+  /** Which shapes of data, in this order. */
+  readonly shapes: readonly ShapeId[]
+}
+
+export interface HttpResult {
+  /** Rows of the closing goal table, every shape. */
+  readonly goals: GoalRow[]
+  /** Issue 19's rows (the short shape): absolute figures, baselines, ratios. */
+  readonly issue19: MeasureRow[]
 }
 
 const CLI = fileURLToPath(new URL('../../packages/entistore/bin/entistore.js', import.meta.url))
@@ -45,6 +68,157 @@ const GOAL = {
   startup: { max: 2, label: '≤2× JSON.parse' },
   memory: { max: 1.5, label: '≤1.5× JSON.parse' },
 } as const
+
+const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS')
+
+// ---------------------------------------------------------------- shapes
+
+/** One kind of request: a random GET target drawn from `random`, for a server of `rows` rows. */
+interface Request {
+  readonly id: string
+  readonly title: string
+  readonly path: (rows: number) => (random: () => number) => string
+  /** Entities a reply must hold (checked on the replies sampled before the load). */
+  readonly entities?: number
+}
+
+/**
+ * A ratio held to a goal: `metric` of the request `of` on entistore, × the raw server on the same
+ * request (`versus: 'raw'`) or × entistore on another request of the same set of rounds.
+ */
+interface LoadGoal {
+  readonly of: string
+  readonly metric: 'rps' | 'p25'
+  readonly versus: 'raw' | string
+  readonly min?: number
+  readonly max?: number
+  readonly label: string
+  /** Its line in issue 19's table: the measure's name and the goal as the issue words it. */
+  readonly issue?: { readonly measure: string; readonly goal: string; readonly baseline: string }
+}
+
+interface Shape {
+  readonly id: ShapeId
+  /** The dataclass measured, in titles and paths. */
+  readonly dataclass: string
+  readonly what: string
+  readonly files: (n: number) => DataFiles
+  /**
+   * Sets of requests, each run in one `compareLoad`: raw node:http on the first request of the
+   * set (it answers with a typical entistore reply to it), then entistore on each request.
+   */
+  readonly loads: readonly (readonly Request[])[]
+  readonly goals: readonly LoadGoal[]
+  /** Whether its start-up, memory and load figures are issue 19's table. */
+  readonly issue19: boolean
+}
+
+const byKey = (dc: string): Request => ({
+  id: `GET ${dc}(key)`,
+  title: `GET /rest/${dc}(key), random keys`,
+  path: (n) => (r) => `/rest/${dc}(${1 + Math.floor(r() * n)})`,
+})
+
+const keyGoals = (dc: string): LoadGoal[] => [
+  {
+    of: `GET ${dc}(key)`,
+    metric: 'rps',
+    versus: 'raw',
+    ...GOAL.rps,
+    issue: {
+      measure: 'GET by key, req/s (16 keep-alive connections)',
+      goal: '≥ 0.75×',
+      baseline: 'raw',
+    },
+  },
+  { of: `GET ${dc}(key)`, metric: 'p25', versus: 'raw', ...GOAL.p25 },
+]
+
+// Paths are written as a browser sends them: `"`, `<`, `>` and spaces percent-encoded, the rest
+// (quotes `'`, `=`) as typed.
+const MAIN: Shape = {
+  id: 'main',
+  dataclass: 'Item',
+  what: `Items with ${GROUPS} Groups (≈250-character bodies, five indexes)`,
+  files: itemFiles,
+  loads: [
+    [byKey('Item')],
+    [
+      {
+        id: '50-row filter',
+        title: 'GET /rest/Item?$filter="groupID=<g>"&$top=50, random groups',
+        path: () => (r) =>
+          `/rest/Item?$filter=%22groupID=${1 + Math.floor(r() * GROUPS)}%22&$top=50`,
+        entities: 50,
+      },
+    ],
+  ],
+  goals: keyGoals('Item'),
+  issue19: false,
+}
+
+/** 20 codes in a row: a range on the unique code's sorted index, 20 rows found. */
+const RANGE = 20
+
+const SHORT: Shape = {
+  id: 'short',
+  dataclass: 'Person',
+  what: `Persons with ${GROUPS} Groups (short rows: seven attributes, five indexes, a relation)`,
+  files: shortFiles,
+  loads: [
+    [
+      byKey('Person'),
+      {
+        id: 'code filter',
+        title: `GET /rest/Person?$filter="code='C…'", random codes (unique index)`,
+        path: (n) => (r) => `/rest/Person?$filter=%22code='${codeOf(Math.floor(r() * n))}'%22`,
+        entities: 1,
+      },
+      {
+        id: `${RANGE}-row range`,
+        title: `GET /rest/Person?$filter="code>='C…' AND code<'C…'", ${RANGE} codes from a random one`,
+        path: (n) => (r) => {
+          const from = Math.floor(r() * (n - RANGE))
+          return (
+            `/rest/Person?$filter=%22code%3E='${codeOf(from)}'%20AND%20` +
+            `code%3C'${codeOf(from + RANGE)}'%22`
+          )
+        },
+        entities: RANGE,
+      },
+    ],
+  ],
+  goals: [
+    ...keyGoals('Person'),
+    {
+      of: 'code filter',
+      metric: 'p25',
+      versus: 'GET Person(key)',
+      max: 1.3,
+      label: '≤1.3× GET by key p25',
+      issue: {
+        measure: `\`$filter="code='C…'"\` (unique index), p25`,
+        goal: '≤ 1.3× a GET by key',
+        baseline: 'GET Person(key)',
+      },
+    },
+    {
+      of: `${RANGE}-row range`,
+      metric: 'p25',
+      versus: 'GET Person(key)',
+      max: 1.5,
+      label: '≤1.5× GET by key p25',
+      issue: {
+        measure: `indexed range of ${RANGE} rows (\`code>=… AND code<…\`), p25`,
+        goal: '≤ 1.5× a GET by key',
+        baseline: 'GET Person(key)',
+      },
+    },
+  ],
+  issue19: true,
+}
+
+const SHAPE: Record<ShapeId, Shape> = { main: MAIN, short: SHORT }
 
 // ---------------------------------------------------------------- start-up and memory
 
@@ -118,8 +292,10 @@ function startupCell(s: Startup, timeoutMs: number): string {
   return ms(startMs(s))
 }
 
-function printStartups(all: Startup[][], o: HttpOptions): GoalRow[] {
-  console.log('\n### start-up (spawn → ready line) and settled RSS')
+/** Prints the start-up and memory tables of one shape; returns its goal rows and issue rows. */
+function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResult {
+  const of = shape.id === 'main' ? '' : `, ${shape.dataclass}`
+  console.log(`\n### start-up (spawn → ready line) and settled RSS${of}`)
   const rows: string[][] = []
   for (const [base, ent] of all as [Startup, Startup][]) {
     for (const s of [base, ent]) {
@@ -165,22 +341,32 @@ function printStartups(all: Startup[][], o: HttpOptions): GoalRow[] {
   )
 
   const goals: GoalRow[] = []
+  const issue19: MeasureRow[] = []
   const [firstBase, firstEnt] = all[0] as [Startup, Startup]
   const [lastBase, lastEnt] = all[all.length - 1] as [Startup, Startup]
   const big = sizeLabel(lastEnt.files.rows)
   const x = startMs(lastEnt) / startMs(lastBase)
   const timedOut = lastEnt.error !== undefined && /no ready line/.test(lastEnt.error)
+  const startupRatio = Number.isFinite(x)
+    ? ratio(x)
+    : timedOut
+      ? `> ${ratio(o.startupTimeoutMs / startMs(lastBase))}`
+      : 'failed'
   goals.push([
     big,
-    'start-up',
+    `start-up${of}`,
     ENTISTORE.label,
-    Number.isFinite(x)
-      ? ratio(x)
-      : timedOut
-        ? `> ${ratio(o.startupTimeoutMs / startMs(lastBase))}`
-        : 'failed',
+    startupRatio,
     GOAL.startup.label,
-    x <= GOAL.startup.max ? 'PASS' : 'MISS',
+    verdict(x <= GOAL.startup.max),
+  ])
+  issue19.push([
+    `start-up to the URL line, ${big} rows`,
+    `${ms(startMs(lastEnt) / 1000)} s`,
+    `${ms(startMs(lastBase) / 1000)} s (node + read + parse)`,
+    startupRatio,
+    '≤ 2×',
+    verdict(x <= GOAL.startup.max),
   ])
 
   if (all.length > 1) {
@@ -190,7 +376,7 @@ function printStartups(all: Startup[][], o: HttpOptions): GoalRow[] {
     const basePer = perRow(firstBase, lastBase)
     const entPer = perRow(firstEnt, lastEnt)
     const span = `${sizeLabel(firstEnt.files.rows)}→${big}`
-    console.log(`\n### memory per row and start-up growth, ${span} rows`)
+    console.log(`\n### memory per row and start-up growth, ${span} rows${of}`)
     const line = (a: Startup, b: Startup, per: number, isBase: boolean): string[] => [
       a.proc.label,
       mb(rssMb(a)),
@@ -198,7 +384,7 @@ function printStartups(all: Startup[][], o: HttpOptions): GoalRow[] {
       Number.isFinite(per) ? count(Math.round(per)) : 'n/a',
       isBase ? '1.00×' : ratio(per / basePer),
       ratio(startMs(b) / startMs(a)),
-      isBase ? '' : `${per / basePer <= GOAL.memory.max ? 'PASS' : 'MISS'} ${GOAL.memory.label}`,
+      isBase ? '' : `${verdict(per / basePer <= GOAL.memory.max)} ${GOAL.memory.label}`,
     ]
     console.log(
       table(
@@ -220,59 +406,64 @@ function printStartups(all: Startup[][], o: HttpOptions): GoalRow[] {
         `the process's fixed size cancelled out). Linear loading: start-up growth ≈ ` +
         `${ratio(lastEnt.files.rows / firstEnt.files.rows)} or less.`,
     )
+    const m = entPer / basePer
     goals.push([
       span,
-      'memory per row',
+      `memory per row${of}`,
       ENTISTORE.label,
-      Number.isFinite(entPer / basePer) ? ratio(entPer / basePer) : 'n/a',
+      Number.isFinite(m) ? ratio(m) : 'n/a',
       GOAL.memory.label,
-      entPer / basePer <= GOAL.memory.max ? 'PASS' : 'MISS',
+      verdict(m <= GOAL.memory.max),
+    ])
+    issue19.unshift([
+      `memory per row (RSS growth ${span.replace('→', ' → ')}, settled)`,
+      `${count(Math.round(entPer))} B`,
+      `${count(Math.round(basePer))} B (\`JSON.parse\`)`,
+      Number.isFinite(m) ? ratio(m) : 'n/a',
+      '≤ 1.5× (moonshot ≤ 1.0×)',
+      verdict(m <= GOAL.memory.max),
     ])
   }
-  return goals
+  return { goals, issue19 }
 }
 
 // ---------------------------------------------------------------- load
 
-const byKeyPath = (n: number) => (r: () => number) => `/rest/Item(${1 + Math.floor(r() * n)})`
-// As a browser sends `$filter="groupID=17"`: quotes percent-encoded, the rest as typed.
-const filterPath = (r: () => number): string =>
-  `/rest/Item?$filter=%22groupID=${1 + Math.floor(r() * GROUPS)}%22&$top=50`
-
 /**
- * A typical reply of `origin` for paths from `next`: the median-size body of 15, checked to be a
- * 200 with JSON (a broken server must not be "measured").
+ * `n` replies of `origin` to paths from `make` (seed 1), each checked to be a 200 with JSON (a
+ * broken server must not be "measured") holding `entities` entities when that is given. Sorted by
+ * size: the middle one is a typical reply.
  */
-async function typicalReply(origin: string, make: (r: () => number) => string): Promise<string> {
+async function sampleReplies(
+  origin: string,
+  make: (r: () => number) => string,
+  n: number,
+  entities?: number,
+): Promise<string[]> {
   const random = prng(1)
   const bodies: string[] = []
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < n; i++) {
     const path = make(random)
     const res = await fetch(origin + path, { signal: AbortSignal.timeout(30_000) })
     const text = await res.text()
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 200)}`)
-    JSON.parse(text)
+    const json = JSON.parse(text) as { __ENTITIES?: unknown[] }
+    const found = json.__ENTITIES?.length
+    if (entities !== undefined && found !== entities)
+      throw new Error(`GET ${path}: ${found ?? 'no'} entities, not ${entities}`)
     bodies.push(text)
   }
-  bodies.sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b))
-  return bodies[bodies.length >> 1]!
-}
-
-interface Measure {
-  readonly id: string
-  readonly title: string
-  readonly path: (r: () => number) => string
-  readonly goals: boolean
+  return bodies.sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b))
 }
 
 /**
  * The table of one load measure: each server's req/s and latency, × the first one (raw node:http).
- * `versus` adds a column of req/s × the second server (the adapters suite: × `entistore serve`);
- * `p25: false` leaves the p25 columns out.
+ * `versus` adds a column of req/s × the second server (the adapters suite: × `entistore serve`),
+ * `p25Versus` one of p25 × the second server; `p25: false` leaves the p25 columns out.
  */
 export function loadTable(
   results: readonly LoadResult[],
-  options: { readonly versus?: string; readonly p25?: boolean } = {},
+  options: { readonly versus?: string; readonly p25Versus?: string; readonly p25?: boolean } = {},
 ): string {
   const [raw, second] = results as [LoadResult, LoadResult | undefined]
   const p25 = options.p25 ?? true
@@ -281,6 +472,8 @@ export function loadTable(
     const row = [x.label, count(Math.round(x.rps)), rel(x.rps, raw.rps)]
     if (options.versus !== undefined) row.push(i === 0 || !second ? '' : ratio(x.rps / second.rps))
     if (p25) row.push(ms(x.p25), rel(x.p25, raw.p25))
+    if (p25 && options.p25Versus !== undefined)
+      row.push(i === 0 || !second ? '' : ratio(x.p25 / second.p25))
     row.push(ms(x.p50), rel(x.p50, raw.p50), ms(x.p99), rel(x.p99, raw.p99), count(x.ok))
     row.push(x.non2xx || x.errors ? `${count(x.non2xx)} / ${count(x.errors)}` : '')
     return row
@@ -288,6 +481,7 @@ export function loadTable(
   const head = ['server', 'req/s', '× raw']
   if (options.versus !== undefined) head.push(options.versus)
   if (p25) head.push('p25 ms', '× raw')
+  if (p25 && options.p25Versus !== undefined) head.push(options.p25Versus)
   head.push('p50 ms', '× raw', 'p99 ms', '× raw', '2xx replies', 'non-2xx / errors')
   return table(
     head,
@@ -296,61 +490,67 @@ export function loadTable(
   )
 }
 
-function printLoad(m: Measure, rows: number, raw: LoadResult, ent: LoadResult): GoalRow[] {
-  console.log(`\n### ${m.title} — ${sizeLabel(rows)} rows`)
-  console.log(loadTable([raw, ent]))
-  if (ent.non2xx || ent.errors)
-    console.log(
-      '- WARNING: entistore answered non-2xx replies or dropped connections (not counted)',
-    )
-  if (!m.goals) {
-    console.log('- no goal: shown for the cost of a read that serializes 50 entities')
-    return []
-  }
-  const rps = ent.rps / raw.rps
-  const p25 = ent.p25 / raw.p25
-  return [
-    [
-      sizeLabel(rows),
-      m.id,
-      'throughput',
-      ratio(rps),
-      GOAL.rps.label,
-      rps >= GOAL.rps.min ? 'PASS' : 'MISS',
-    ],
-    [
-      sizeLabel(rows),
-      m.id,
-      'latency p25',
-      ratio(p25),
-      GOAL.p25.label,
-      p25 <= GOAL.p25.max ? 'PASS' : 'MISS',
-    ],
-  ]
+/** The load results of one shape: entistore's per request id, and raw node:http's. */
+interface Measured {
+  readonly ent: Map<string, LoadResult>
+  readonly raw: Map<string, LoadResult>
 }
 
-async function measureLoad(origin: string, rows: number, o: HttpOptions): Promise<GoalRow[]> {
-  const measures: Measure[] = [
-    {
-      id: 'GET Item(key)',
-      title: 'GET /rest/Item(key), random keys',
-      path: byKeyPath(rows),
-      goals: true,
-    },
-    {
-      id: '50-row filter',
-      title: 'GET /rest/Item?$filter="groupID=<g>"&$top=50, random groups',
-      path: filterPath,
-      goals: false,
-    },
-  ]
-  // The raw server answers each kind with a typical entistore reply of that kind, byte for byte.
-  const entityBody = await typicalReply(origin, measures[0]!.path)
-  const listBody = await typicalReply(origin, measures[1]!.path)
-  const entityFile = join(CACHE_DIR, 'raw-entity.json')
-  const listFile = join(CACHE_DIR, 'raw-list.json')
-  writeFileSync(entityFile, entityBody)
-  writeFileSync(listFile, listBody)
+/** The goal rows (and issue 19's rows) of `shape` from what was measured. */
+function loadGoals(shape: Shape, rows: number, m: Measured): HttpResult {
+  const goals: GoalRow[] = []
+  const issue19: MeasureRow[] = []
+  for (const g of shape.goals) {
+    const ent = m.ent.get(g.of)
+    const base = g.versus === 'raw' ? m.raw.get(g.of) : m.ent.get(g.versus)
+    const x = ent && base ? ent[g.metric] / base[g.metric] : NaN
+    const ok = g.min !== undefined ? x >= g.min : x <= g.max!
+    const what = g.metric === 'rps' ? 'throughput' : 'latency p25'
+    goals.push([
+      sizeLabel(rows),
+      g.of,
+      g.versus === 'raw' ? what : `${what} × ${g.versus}`,
+      ratio(x),
+      g.label,
+      verdict(ok),
+    ])
+    if (!g.issue || !shape.issue19) continue
+    const value = (r: LoadResult | undefined): string =>
+      !r ? 'n/a' : g.metric === 'rps' ? count(Math.round(r.rps)) : `${ms(r.p25)} ms`
+    issue19.push([
+      g.issue.measure,
+      value(ent),
+      `${value(base)} (${g.issue.baseline})`,
+      ratio(x),
+      g.issue.goal,
+      verdict(ok),
+    ])
+  }
+  return { goals, issue19 }
+}
+
+/** The load measures of `shape` against its entistore server at `origin` (`rows` rows). */
+async function measureLoad(
+  shape: Shape,
+  origin: string,
+  rows: number,
+  o: HttpOptions,
+): Promise<HttpResult> {
+  // The raw server answers a typical entistore reply to the first request of each set: the entity
+  // body to a target without a query string, the list body to one with.
+  const bodies = { entity: '', list: '' }
+  for (const [first] of shape.loads) {
+    const sample = await sampleReplies(origin, first!.path(rows), 15, first!.entities)
+    const body = sample[sample.length >> 1]!
+    bodies[first!.path(rows)(prng(1)).includes('?') ? 'list' : 'entity'] = body
+  }
+  const entityFile = join(CACHE_DIR, `raw-${shape.id}-entity.json`)
+  const listFile = join(CACHE_DIR, `raw-${shape.id}-list.json`)
+  writeFileSync(entityFile, bodies.entity)
+  writeFileSync(listFile, bodies.list || bodies.entity)
+  // The other requests are checked too (a filter that finds nothing must not be timed).
+  for (const set of shape.loads)
+    for (const r of set.slice(1)) await sampleReplies(origin, r.path(rows), 3, r.entities)
   const raw = await startNode(
     'raw node:http',
     [CHILD('raw-server.mjs'), entityFile, listFile],
@@ -358,46 +558,74 @@ async function measureLoad(origin: string, rows: number, o: HttpOptions): Promis
     10_000,
   )
   const rawOrigin = ORIGIN.exec(raw.line)![0]
+  const sizes = [
+    bodies.entity && `${count(Buffer.byteLength(bodies.entity))} B for an entity`,
+    bodies.list && `${count(Buffer.byteLength(bodies.list))} B for a list`,
+  ].filter(Boolean)
   console.log(
     `\nload: autocannon, ${o.load.connections} keep-alive connections, ${o.load.warmupSeconds} s ` +
-      `warm-up each, then ${o.load.rounds} × ${o.load.seconds} s per server, alternating ` +
-      `(raw, entistore, raw…). Raw node:http answers a fixed body: a median-size entistore reply ` +
-      `(${count(Buffer.byteLength(entityBody))} B for an entity, ${count(Buffer.byteLength(listBody))} B ` +
-      'for 50 rows). Latency: per reply, request written → reply read, in the load generator.',
+      `warm-up each, then ${o.load.rounds} × ${o.load.seconds} s per server and request, ` +
+      `alternating (raw, entistore, raw…). Raw node:http answers a fixed body: a median-size ` +
+      `entistore reply (${sizes.join(', ')}). Latency: per reply, request written → reply read, ` +
+      'in the load generator.',
   )
-  const goals: GoalRow[] = []
+  const measured: Measured = { ent: new Map(), raw: new Map() }
   try {
-    for (const m of measures) {
+    for (const set of shape.loads) {
+      const single = set.length === 1
       const targets: LoadTarget[] = [
-        { label: 'raw node:http, fixed body', origin: rawOrigin, path: m.path },
-        { label: 'entistore serve', origin, path: m.path },
+        {
+          label: single ? 'raw node:http, fixed body' : `raw node:http: ${set[0]!.id}`,
+          origin: rawOrigin,
+          path: set[0]!.path(rows),
+        },
+        ...set.map((r) => ({
+          label: single ? 'entistore serve' : `entistore serve: ${r.id}`,
+          origin,
+          path: r.path(rows),
+        })),
       ]
-      const [r, e] = await compareLoad(targets, o.load)
-      goals.push(...printLoad(m, rows, r!, e!))
+      const results = await compareLoad(targets, o.load)
+      measured.raw.set(set[0]!.id, results[0]!)
+      set.forEach((r, i) => measured.ent.set(r.id, results[i + 1]!))
+      console.log(`\n### ${set.map((r) => r.title).join('; ')} — ${sizeLabel(rows)} rows`)
+      console.log(loadTable(results, single ? {} : { p25Versus: `× ${set[0]!.id}` }))
+      if (results.slice(1).some((x) => x.non2xx || x.errors))
+        console.log(
+          '- WARNING: entistore answered non-2xx replies or dropped connections (not counted)',
+        )
+      if (!shape.goals.some((g) => set.some((r) => r.id === g.of)))
+        console.log(
+          `- no goal: shown for the cost of a read that serializes ${set[0]!.entities} entities`,
+        )
     }
   } finally {
     await raw.child.stop()
   }
-  return goals
+  return loadGoals(shape, rows, measured)
 }
 
 // ---------------------------------------------------------------- the suite
 
-/** Runs the suite, prints its tables, returns its goal rows. */
-export async function runHttpSuite(o: HttpOptions): Promise<GoalRow[]> {
+/** One shape: start-ups and memory at each size, then the load measures. */
+async function runShape(shape: Shape, o: HttpOptions): Promise<HttpResult> {
   const sizes = [...new Set([...o.startupSizes, o.rows])].sort((a, b) => a - b)
   const t0 = Date.now()
-  const files = new Map(sizes.map((n) => [n, itemFiles(n)]))
+  const files = new Map(sizes.map((n) => [n, shape.files(n)]))
   const written = [...files.values()].filter((f) => f.written)
   console.log(
-    `data: ${sizes.map((n) => `${sizeLabel(n)} Items`).join(', ')} with ${GROUPS} Groups` +
+    `\n## HTTP, ${shape.id} shape: ${sizes.map(sizeLabel).join(', ')} ${shape.what}` +
       (written.length
         ? `; generated ${written.map((f) => sizeLabel(f.rows)).join(', ')} in ${ms(Date.now() - t0)} ms`
         : ' (cached)') +
       ` → ${CACHE_DIR}`,
   )
 
-  const goals: GoalRow[] = []
+  const result: HttpResult = { goals: [], issue19: [] }
+  const add = (r: HttpResult): void => {
+    result.goals.push(...r.goals)
+    result.issue19.push(...r.issue19)
+  }
   const startups: Startup[][] = []
   // The entistore server of the largest size started so far: the one the load measures use
   // (`rows` if it starts within the time-out, else the largest size that did).
@@ -414,7 +642,7 @@ export async function runHttpSuite(o: HttpOptions): Promise<GoalRow[]> {
       const ent = runs[1]!
       if (ent.child) await keep(ent.child, ent.origin!, n)
     }
-    if (startups.length) goals.push(...printStartups(startups, o))
+    if (startups.length) add(printStartups(shape, startups, o))
 
     if (!o.startupSizes.includes(o.rows) && (!server || server.rows < o.rows)) {
       try {
@@ -436,10 +664,22 @@ export async function runHttpSuite(o: HttpOptions): Promise<GoalRow[]> {
       )
     if (!server) {
       console.log('\nNOTE: no entistore server started: no load measures.')
-      goals.push([sizeLabel(o.rows), 'GET Item(key)', 'throughput', 'n/a', GOAL.rps.label, 'MISS'])
-    } else goals.push(...(await measureLoad(server.origin, server.rows, o)))
+      const g = shape.goals[0]!
+      result.goals.push([sizeLabel(o.rows), g.of, 'throughput', 'n/a', g.label, 'MISS'])
+    } else add(await measureLoad(shape, server.origin, server.rows, o))
   } finally {
     await server?.child.stop()
   }
-  return goals
+  return result
+}
+
+/** Runs the suite on each shape asked for, prints its tables, returns its goal and issue rows. */
+export async function runHttpSuite(o: HttpOptions): Promise<HttpResult> {
+  const result: HttpResult = { goals: [], issue19: [] }
+  for (const id of o.shapes) {
+    const r = await runShape(SHAPE[id], o)
+    result.goals.push(...r.goals)
+    result.issue19.push(...r.issue19)
+  }
+  return result
 }

@@ -7,11 +7,15 @@
  * Maps are keyed by folded strings, as the engine's hash index is. Where the engine answers from an
  * index, the baseline uses the hand-written equivalent (a Map, a sorted array + binary search); the
  * naive `Array.filter` version is shown as an extra row.
+ *
+ * `shortGroups` (issue 19): the lookups again on the short rows of short-rows.ts (a unique text
+ * `code`, five indexes, a relation): equality on `code`, `dc.get`, ranges of 20 codes.
  */
 import type { DataClass, Datastore } from '@entistore/core'
 import type { Core } from '../engine.ts'
 import { lookupKeys, makePeople, MODEL, prng, type Person } from '../data.ts'
-import type { Case } from '../timing.ts'
+import { codeOf, makeShortData, SHORT_MODEL, type ShortRow } from '../short-rows.ts'
+import { timeOnce, type Case } from '../timing.ts'
 
 // ---------------------------------------------------------------- plain, hand-written structures
 
@@ -613,3 +617,164 @@ export const loadCases = (core: Core): LoadCase[] => [
 
 /** The data of one size. */
 export const makeData = makePeople
+
+// ---------------------------------------------------------------- issue 19's short rows
+
+/** Ranges of `SHORT_RANGE` codes in a row per call of `short-range`. */
+const SHORT_RANGES = 16
+const SHORT_RANGE = 20
+
+export interface ShortFixture {
+  readonly groups: Group[]
+  /** Time to build the datastore of `n` rows (not a measure: said once). */
+  readonly loadMs: number
+}
+
+/**
+ * The lookups of issue 19 on its short rows (short-rows.ts: `Person` with a unique `code`, five
+ * indexes, a relation), against hand-written Maps and a sorted array: equality on the unique code,
+ * the primary key, and ranges of 20 codes.
+ */
+export function shortGroups(core: Core, n: number): ShortFixture {
+  const data = makeShortData(n)
+  const load = timeOnce(() => core.createDatastore(SHORT_MODEL, { data }))
+  const dc: DataClass = load.value.dataClass('Person')
+  const rows = data.Person
+  const byId = new Map<number, ShortRow>()
+  const byCode = new Map<string, ShortRow>()
+  for (const r of rows) {
+    byId.set(r.ID, r)
+    byCode.set(foldPlain(r.code), r)
+  }
+  const codeSorted = rows.slice().sort((a, b) => cmpStr(foldPlain(a.code), foldPlain(b.code)))
+  const codeKeys = codeSorted.map((r) => foldPlain(r.code))
+
+  const r = prng(19)
+  // Codes are C0000000…C(n−1), each once: numbers drawn here name existing rows.
+  const codeNums = Array.from({ length: LOOKUPS }, () => Math.floor(r() * n))
+  const ids = Array.from({ length: LOOKUPS }, () => 1 + Math.floor(r() * n))
+  const starts = Array.from({ length: SHORT_RANGES }, () => Math.floor(r() * (n - SHORT_RANGE)))
+  let codes: string[] = []
+  // Fresh strings before every call, as keys parsed from requests are (no cached hash).
+  const prepareCodes = (): void => {
+    codes = codeNums.map(codeOf)
+  }
+  const lookups = LOOKUPS.toLocaleString('en')
+
+  const groups: Group[] = [
+    {
+      id: 'short-eq',
+      title: `short rows: unique text  code = :1  (${lookups} lookups, fresh key strings)`,
+      target: { max: 1.3, label: '≤1.3× Map' },
+      lookupOnly: true,
+      plan: () => dc.run('code = :1', { params: [codeOf(1)] }).explain(),
+      notes: [
+        'baseline: Map keyed by folded code, map.get(foldPlain(k)); codes are C + 7 digits, so ' +
+          'the engine and the baseline fold (lowercase) every key',
+      ],
+      cases: [
+        {
+          kind: 'baseline',
+          impl: 'plain Map, folded key',
+          opsPerCall: LOOKUPS,
+          prepare: prepareCodes,
+          run: () => {
+            let hits = 0
+            for (const k of codes) if (byCode.get(foldPlain(k)) !== undefined) hits++
+            return hits
+          },
+        },
+        {
+          kind: 'entistore',
+          impl: "entistore dc.query('code = :1')",
+          targeted: true,
+          opsPerCall: LOOKUPS,
+          prepare: prepareCodes,
+          run: () => {
+            let hits = 0
+            for (const k of codes) if (dc.query('code = :1', k).length > 0) hits++
+            return hits
+          },
+        },
+        {
+          kind: 'entistore',
+          impl: "entistore dc.query('code = :1').at(0)",
+          note: 'also makes the Entity view',
+          opsPerCall: LOOKUPS,
+          prepare: prepareCodes,
+          run: () => {
+            let hits = 0
+            for (const k of codes) if (dc.query('code = :1', k).at(0)) hits++
+            return hits
+          },
+        },
+      ],
+    },
+    {
+      id: 'short-get',
+      title: `short rows: primary key  dc.get(ID)  (${lookups} lookups)`,
+      target: { max: 1.3, label: '≤1.3× Map' },
+      lookupOnly: true,
+      notes: ['baseline: Map<ID, row>.get(ID)'],
+      cases: [
+        {
+          kind: 'baseline',
+          impl: 'plain Map<ID,row>',
+          opsPerCall: LOOKUPS,
+          run: () => {
+            let hits = 0
+            for (const id of ids) if (byId.get(id) !== undefined) hits++
+            return hits
+          },
+        },
+        {
+          kind: 'entistore',
+          impl: 'entistore dc.get(ID)',
+          targeted: true,
+          opsPerCall: LOOKUPS,
+          run: () => {
+            let hits = 0
+            for (const id of ids) if (dc.get(id) !== null) hits++
+            return hits
+          },
+        },
+      ],
+    },
+    {
+      id: 'short-range',
+      title: `short rows: range  code >= :1 and code < :2  (${SHORT_RANGE} rows each, ${SHORT_RANGES} per call)`,
+      lookupOnly: true,
+      plan: () =>
+        dc.run('code >= :1 and code < :2', { params: [codeOf(0), codeOf(SHORT_RANGE)] }).explain(),
+      notes: [
+        'baseline: rows sorted by folded code, two binary searches, slice',
+        "no goal in process; through HTTP (issue 19) it is held to ≤1.5× a GET by key's p25",
+      ],
+      cases: [
+        {
+          kind: 'baseline',
+          impl: 'plain sorted array + 2 bsearch',
+          opsPerCall: SHORT_RANGES,
+          run: () =>
+            starts.reduce((s, x) => {
+              const a = bound(codeKeys, foldPlain(codeOf(x)), false)
+              const b = bound(codeKeys, foldPlain(codeOf(x + SHORT_RANGE)), false)
+              return s + codeSorted.slice(a, b).length
+            }, 0),
+        },
+        {
+          kind: 'entistore',
+          impl: 'entistore dc.query(two bounds)',
+          opsPerCall: SHORT_RANGES,
+          run: () =>
+            starts.reduce(
+              (s, x) =>
+                s + dc.query('code >= :1 and code < :2', codeOf(x), codeOf(x + SHORT_RANGE)).length,
+              0,
+            ),
+        },
+      ],
+    },
+  ]
+  return { groups, loadMs: load.ms }
+}
