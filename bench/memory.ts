@@ -234,7 +234,9 @@ function bySelfSize(s: HeapSnapshot): Map<string, Kind> {
     return out
   }
   const vagueHolder = (node: number): boolean =>
-    typeOf(node) === 'array' || (typeOf(node) === 'object' && GENERIC.has(nameOf(node)))
+    typeOf(node) === 'array' ||
+    typeOf(node) === 'hidden' ||
+    (typeOf(node) === 'object' && GENERIC.has(nameOf(node)))
   const named = (node: number): boolean => s.nodes[node + iSize]! >= LARGE
   // The holders of large nodes, then of those holders that say nothing (an `Array`, a properties
   // array), up to three levels.
@@ -276,27 +278,27 @@ function bySelfSize(s: HeapSnapshot): Map<string, Kind> {
 }
 
 /**
- * The datastore's objects by kind: a snapshot with the store of `rows` rows alive minus one
- * without it (same process, same code loaded), per row.
+ * The datastore's objects by kind: a snapshot with the store of `rows` rows alive minus one taken
+ * once it is dropped (same process, same code loaded; whatever an earlier snapshot left behind is
+ * in both), per row.
  */
 async function composition(core: Core, text: string, rows: number) {
-  // The first snapshot leaves some of its own behind (stream buffers, compiled code): taken once
-  // untimed, so that the two compared both follow one.
+  // The first snapshot leaves some of its own behind (stream buffers, compiled code): taken first,
+  // so that the two compared both follow one.
   await snapshotKinds()
-  const before = await snapshotKinds()
-  const ds = load(core, shortModel(), text)
-  const after = await snapshotKinds()
-  const kinds = [...new Set([...before.keys(), ...after.keys()])]
-  const diff = kinds
+  let ds: Datastore | undefined = load(core, shortModel(), text)
+  if (ds.dataClass('Person').all().length !== rows) throw new Error('rows lost')
+  const withStore = await snapshotKinds()
+  ds = undefined
+  const without = await snapshotKinds()
+  const kinds = [...new Set([...withStore.keys(), ...without.keys()])]
+  return kinds
     .map((k) => ({
       kind: k,
-      bytes: (after.get(k)?.bytes ?? 0) - (before.get(k)?.bytes ?? 0),
-      nodes: (after.get(k)?.nodes ?? 0) - (before.get(k)?.nodes ?? 0),
+      bytes: (withStore.get(k)?.bytes ?? 0) - (without.get(k)?.bytes ?? 0),
+      nodes: (withStore.get(k)?.nodes ?? 0) - (without.get(k)?.nodes ?? 0),
     }))
     .sort((a, b) => b.bytes - a.bytes)
-  // Keep the store alive until both snapshots are taken.
-  if (ds.dataClass('Person').all().length !== rows) throw new Error('rows lost')
-  return diff
 }
 
 // ---------------------------------------------------------------- main
@@ -371,7 +373,7 @@ console.log(
 )
 console.log(
   '- self sizes of the nodes of a V8 heap snapshot taken with the store alive, minus one taken ' +
-    'before it was built. Nodes of 64 KB or more are named by what holds them; the rest of an ' +
+    'once it was dropped. Nodes of 64 KB or more are named by what holds them; the rest of an ' +
     "`arrays: (object elements)` line are small arrays (a hash index's buckets of row ids). " +
     '`native: system / JSArrayBufferData` = typed arrays’ contents; `O`, `d`: lru-cache’s ' +
     '(minified) arrays, preallocated by the engine’s caches, the same size at any row count. ' +

@@ -424,7 +424,7 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
       verdict(m <= GOAL.memory.max),
     ])
   }
-  return { goals, issue19 }
+  return { goals, issue19: shape.issue19 ? issue19 : [] }
 }
 
 // ---------------------------------------------------------------- load
