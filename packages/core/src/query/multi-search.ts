@@ -1,0 +1,205 @@
+/**
+ * @module Whether a text contains any of several strings, reading the text once: what an `IN` (or
+ * an `OR`) of `@…@` patterns asks of each folded value of a scan. Three ways, the cheapest chosen
+ * by an estimate (searchKind):
+ *
+ * - `each`: one native `includes` per string. One such pass is hard to beat in JavaScript (V8
+ *   searches in native code), so it stays the way for one string, and for two to four short ones;
+ *   its cost grows with their number.
+ * - `skipping` (Wu–Manber): a window as long as the shortest string (at most WINDOW_MAX) slides
+ *   along the text. Its last two characters say how far it can jump without passing over an
+ *   occurrence; where they end the beginning of some strings, those are compared there. It reads a
+ *   fraction of the text: the way for a few to a few dozen strings of some length.
+ * - `automaton` (Aho–Corasick): every character read once, one table lookup each, whatever the
+ *   number and the length of the strings: the way for many strings, or short ones.
+ *
+ * All three compare UTF-16 code units, as `includes` does, so they give its answers for any text
+ * (a property test holds them to it).
+ */
+
+/** How `containsAny` searches. */
+export type SearchKind = 'each' | 'skipping' | 'automaton'
+
+// Longer windows jump further (and the jumps fit in a byte).
+const WINDOW_MAX = 12
+// The pair table: two code units hashed into 14 bits (exact for ASCII pairs).
+const PAIR_BITS = 14
+const PAIR_MASK = (1 << PAIR_BITS) - 1
+// The automaton's table holds states × character classes entries: past this, `each`.
+const AUTOMATON_MAX = 1 << 21
+
+// The estimates, in native `includes` passes over a text, were fitted to measures on the text
+// benchmark's data (≈250-character folded texts, where one `includes` costs ≈ 0.6 ns a
+// character): the automaton costs about four passes whatever the strings; skipping with a window
+// of w about 7/(w − 1) (its jumps are at most w − 1 characters), plus 1/16 for each string (each
+// adds pairs that shorten jumps or stop the window). For 10 strings of 5+ characters: skipping
+// ≈ 2.4 passes; for 100: the automaton.
+const AUTOMATON_COST = 4
+const skippingCost = (strings: number, window: number): number => 7 / (window - 1) + strings / 16
+
+/** The cheapest way to search for `needles`. */
+export function searchKind(needles: readonly string[]): SearchKind {
+  const distinct = new Set(needles)
+  // The empty string is in every text: no search at all.
+  if (distinct.size <= 1 || distinct.has('')) return 'each'
+  let shortest = Infinity
+  let total = 0
+  const units = new Set<number>()
+  for (const n of distinct) {
+    shortest = Math.min(shortest, n.length)
+    total += n.length
+    for (let i = 0; i < n.length; i++) units.add(n.charCodeAt(i))
+  }
+  const k = distinct.size
+  // A window of one character cannot jump: its cost is 7/0, Infinity.
+  const skipping = skippingCost(k, Math.min(shortest, WINDOW_MAX))
+  const automaton = (total + 1) * (units.size + 1) <= AUTOMATON_MAX ? AUTOMATON_COST : Infinity
+  if (k <= skipping && k <= automaton) return 'each'
+  return skipping <= automaton ? 'skipping' : 'automaton'
+}
+
+/** A test of whether a text contains one of `needles` (any strings), searched as `kind` says. */
+export function containsAny(
+  needles: readonly string[],
+  kind: SearchKind = searchKind(needles),
+): (text: string) => boolean {
+  const distinct = [...new Set(needles)]
+  if (distinct.includes('')) return () => true
+  if (distinct.length === 0) return () => false
+  switch (kind) {
+    case 'each':
+      return each(distinct)
+    case 'skipping':
+      return skipping(distinct)
+    case 'automaton':
+      return automaton(distinct)
+  }
+}
+
+function each(needles: readonly string[]): (text: string) => boolean {
+  if (needles.length === 1) {
+    const needle = needles[0]!
+    return (text) => text.includes(needle)
+  }
+  return (text) => {
+    for (let i = 0; i < needles.length; i++) if (text.includes(needles[i]!)) return true
+    return false
+  }
+}
+
+/** The hash of the two code units of `s` that end at `end`. */
+const pairAt = (s: string, end: number): number =>
+  ((s.charCodeAt(end - 1) << 7) ^ s.charCodeAt(end)) & PAIR_MASK
+
+/**
+ * Wu–Manber with pairs of code units, over non-empty `needles`. The window is `w` units, the length
+ * of the shortest needle (at most WINDOW_MAX); only the first `w` units of each needle place it.
+ * `jump[pair]` is how far the window's end may move when the window ends with `pair`: the least
+ * distance from that pair to the end of a needle's first `w` units (`w − 1` when no needle has it
+ * there). A hash collision only lowers a jump. Zero means some needles' first `w` units end with
+ * the pair: those are compared at the window's start. No occurrence is jumped over: had the window
+ * ended `d` units before the end of an occurrence's first `w` units, its pair would sit inside them,
+ * at distance `d` from their end, and the jump would be at most `d`.
+ */
+function skipping(needles: readonly string[]): (text: string) => boolean {
+  let w = WINDOW_MAX
+  for (const n of needles) w = Math.min(w, n.length)
+  // A window needs a pair (searchKind never asks for less).
+  if (w < 2) return automaton(needles)
+  const jump = new Uint8Array(1 << PAIR_BITS).fill(w - 1)
+  // For a pair that ends some needles' first `w` units: 1 + the position of their list.
+  const listOf = new Uint16Array(1 << PAIR_BITS)
+  const lists: string[][] = []
+  for (const n of needles) {
+    for (let end = 1; end < w; end++) {
+      const pair = pairAt(n, end)
+      jump[pair] = Math.min(jump[pair]!, w - 1 - end)
+    }
+    const pair = pairAt(n, w - 1)
+    if (listOf[pair] === 0) listOf[pair] = lists.push([])
+    lists[listOf[pair]! - 1]!.push(n)
+  }
+  return (text) => {
+    const length = text.length
+    for (let end = w - 1; end < length;) {
+      const pair = ((text.charCodeAt(end - 1) << 7) ^ text.charCodeAt(end)) & PAIR_MASK
+      const by = jump[pair]!
+      if (by !== 0) {
+        end += by
+        continue
+      }
+      const list = lists[listOf[pair]! - 1]!
+      const start = end - w + 1
+      for (let i = 0; i < list.length; i++) if (text.startsWith(list[i]!, start)) return true
+      end++
+    }
+    return false
+  }
+}
+
+/**
+ * Aho–Corasick over non-empty `needles`, as one table: `table[state + class]` is the next state
+ * (premultiplied by the number of classes), or −1 when that state ends a needle: the text then
+ * contains one, and the search stops. Code units that no needle has share class 0.
+ */
+function automaton(needles: readonly string[]): (text: string) => boolean {
+  const classes = new Map<number, number>()
+  let total = 0
+  for (const n of needles) {
+    total += n.length
+    for (let i = 0; i < n.length; i++) {
+      const unit = n.charCodeAt(i)
+      if (!classes.has(unit)) classes.set(unit, classes.size + 1)
+    }
+  }
+  const width = classes.size + 1
+  // The trie of the needles: next[state * width + class], −1 where it has no edge.
+  const next = new Int32Array((total + 1) * width).fill(-1)
+  const ends = new Uint8Array(total + 1)
+  let states = 1
+  for (const n of needles) {
+    let state = 0
+    for (let i = 0; i < n.length; i++) {
+      const at = state * width + classes.get(n.charCodeAt(i))!
+      if (next[at]! < 0) next[at] = states++
+      state = next[at]!
+    }
+    ends[state] = 1
+  }
+  // Breadth first, so that a state's fallback (the longest proper suffix of its path that is a
+  // path of the trie) is complete before the state: its missing edges become its fallback's, and
+  // it ends a needle if its fallback does.
+  const fallback = new Int32Array(states)
+  const queue = new Int32Array(states)
+  let tail = 0
+  for (let c = 0; c < width; c++) {
+    if (next[c]! < 0) next[c] = 0
+    else queue[tail++] = next[c]!
+  }
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head]!
+    const back = fallback[state]!
+    if (ends[back]) ends[state] = 1
+    for (let c = 0; c < width; c++) {
+      const at = state * width + c
+      const via = next[back * width + c]!
+      if (next[at]! < 0) next[at] = via
+      else {
+        fallback[next[at]!] = via
+        queue[tail++] = next[at]!
+      }
+    }
+  }
+  const table = new Int32Array(states * width)
+  for (let i = 0; i < table.length; i++) table[i] = ends[next[i]!] ? -1 : next[i]! * width
+  const classOf = new Uint16Array(1 << 16)
+  for (const [unit, c] of classes) classOf[unit] = c
+  return (text) => {
+    let state = 0
+    for (let i = 0; i < text.length; i++) {
+      state = table[state + classOf[text.charCodeAt(i)]!]!
+      if (state < 0) return true
+    }
+    return false
+  }
+}
