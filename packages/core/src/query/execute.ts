@@ -178,8 +178,8 @@ function fusedAnd(
 /**
  * An OR without a query path to report: its indexed operands read through their indexes, and all
  * the others tested in one pass over the table (instead of one pass each), skipping rows already
- * found. Equalities and INs on the same text attribute are merged into one IN first, so a row's
- * folded value meets all their patterns in one loop (see foldedTest).
+ * found. Equalities, INs and `begin`s on the same text attribute are merged into one IN first, so
+ * a row's folded value meets all their patterns together (see foldedTest).
  */
 function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
   const table = ctx.tableOf(dataClassOfPlan(node))
@@ -206,8 +206,12 @@ function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
   return rows
 }
 
-/** Scan leaves `text = x` / `text IN [..]` on one attribute become one IN leaf (the rest stay). */
-function mergeTextEqualities(nodes: readonly PlanNode[]): PlanNode[] {
+/**
+ * Leaves `text = x` / `text IN [..]` / `text begin x` of an OR on one attribute become one IN leaf
+ * (the rest stay): `begin x` is the pattern `x@`. Used by the executor on the operands it tests per
+ * row, and by plans to say so.
+ */
+export function mergeTextEqualities(nodes: readonly PlanNode[]): PlanNode[] {
   const byAttribute = new Map<string, LeafPlan[]>()
   const out: PlanNode[] = []
   for (const n of nodes) {
@@ -215,7 +219,7 @@ function mergeTextEqualities(nodes: readonly PlanNode[]): PlanNode[] {
       n.kind === 'Leaf' &&
       n.bound.folds &&
       n.bound.operand.kind === 'storage' &&
-      (n.bound.op === 'eq' || n.bound.op === 'in')
+      (n.bound.op === 'eq' || n.bound.op === 'in' || n.bound.op === 'begin')
     if (!mergeable) {
       out.push(n)
       continue
@@ -382,7 +386,9 @@ export function predicateOf(
       return predicateOf(node.inner, ctx)
     case 'And':
     case 'Or': {
-      const parts = node.operands.map((o) => predicateOf(o, ctx))
+      // An OR's tests of one text attribute become one test of all their patterns together.
+      const operands = node.kind === 'Or' ? mergeTextEqualities(node.operands) : node.operands
+      const parts = operands.map((o) => predicateOf(o, ctx))
       const tests = parts.map((p) => p.test)
       const test: RowPredicate = node.kind === 'And' ? allOf(tests) : (r) => tests.some((t) => t(r))
       return { test, steps: parts.flatMap((p) => p.steps) }

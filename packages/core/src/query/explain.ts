@@ -19,8 +19,16 @@
  */
 import type { ComparisonOp } from './ast.js'
 import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
-import type { PathStep } from './execute.js'
-import { leafPlan, type ComputedPlan, type LeafPlan, type PlanNode } from './plan.js'
+import { mergeTextEqualities, type PathStep } from './execute.js'
+import {
+  isIndexed,
+  leafPlan,
+  type ComputedPlan,
+  type LeafPlan,
+  type PlanNode,
+  type SetPlan,
+} from './plan.js'
+import { onePassPatterns } from './predicate.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
@@ -297,42 +305,71 @@ export function extendedQueryPathOf(step: PathStep): JsonObject {
   return decorate(node, step)
 }
 
-/** A SQLite-style plan, one line per node: SEARCH (index), SCAN, FILTER, JOIN. */
+/** What a node is to its parent in explainText: an AND's driver or filter, or a part of the rest. */
+type Role = 'driver' | 'filter' | 'part'
+
+/**
+ * A SQLite-style plan, one line per node: SEARCH (index), SCAN, FILTER, JOIN. It tells how a query
+ * runs without a query path (one asked for runs each part of an AND or an OR by itself).
+ */
 export function explainText(node: PlanNode | null, orderLine?: string): string {
   const lines: string[] = ['QUERY PLAN']
-  const walk = (
-    n: PlanNode,
-    prefix: string,
-    last: boolean,
-    role: 'driver' | 'filter' | 'part',
-  ): void => {
-    lines.push(`${prefix}${last ? '`--' : '|--'}${label(n, role)}`)
-    const kids: [PlanNode, 'driver' | 'filter' | 'part'][] =
+  // `tested`: the executor runs the node as a test of each row (predicateOf), not by itself.
+  const walk = (n: PlanNode, prefix: string, last: boolean, role: Role, tested: boolean): void => {
+    lines.push(`${prefix}${last ? '`--' : '|--'}${label(n, role, tested)}`)
+    const kids: [PlanNode, Role, boolean][] =
       n.kind === 'And'
-        ? n.operands.map((o, i) => [o, i === 0 && n.driven ? 'driver' : 'filter'])
-        : n.kind === 'Or' || n.kind === 'Except'
-          ? n.operands.map((o) => [o, 'part'])
-          : n.kind === 'Not'
-            ? [[n.operand, 'part']]
-            : n.kind === 'Join' || n.kind === 'ReverseJoin'
-              ? [[n.inner, 'part']]
-              : n.kind === 'Computed'
-                ? [[n.inner, role === 'filter' ? 'filter' : 'part']]
-                : []
-    kids.forEach(([k, r], i) => walk(k, prefix + (last ? '   ' : '|  '), i === kids.length - 1, r))
+        ? n.operands.map((o, i) =>
+            i === 0 && n.driven ? [o, 'driver', tested] : [o, 'filter', true],
+          )
+        : n.kind === 'Or'
+          ? n.operands.map((o) => [o, 'part', tested || !isIndexed(o)])
+          : n.kind === 'Except'
+            ? n.operands.map((o) => [o, 'part', tested])
+            : n.kind === 'Not'
+              ? [[n.operand, 'part', tested]]
+              : n.kind === 'Join' || n.kind === 'ReverseJoin'
+                ? [[n.inner, 'part', false]]
+                : n.kind === 'Computed'
+                  ? [[n.inner, role === 'filter' ? 'filter' : 'part', tested]]
+                  : []
+    kids.forEach(([k, r, t], i) =>
+      walk(k, prefix + (last ? '   ' : '|  '), i === kids.length - 1, r, t),
+    )
   }
   const all: [PlanNode | string, boolean][] = []
   if (node) all.push([node, !orderLine])
   if (orderLine) all.push([orderLine, true])
   for (const [n, last] of all) {
     if (typeof n === 'string') lines.push(`${last ? '`--' : '|--'}${n}`)
-    else walk(n, '', last, 'part')
+    else walk(n, '', last, 'part', false)
   }
   if (!node && !orderLine) lines.push('`--SCAN (every entity)')
   return lines.join('\n')
 }
 
-function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
+/** ` one pass over 10 patterns`: when a leaf tested per row checks its `@x@` patterns together. */
+function onePass(c: BoundComparison): string {
+  const n = onePassPatterns(c)
+  return n > 0 ? ` one pass over ${n} patterns` : ''
+}
+
+/**
+ * `; body: one pass over 10 patterns`: the attributes whose equalities an OR tests together (see
+ * fusedOr), when their `@x@` patterns are then checked in one pass. The executor merges the
+ * operands it tests per row: all of them when the OR is itself a test, else those not indexed.
+ */
+function orOnePass(n: SetPlan, tested: boolean): string {
+  const parts = tested ? n.operands : n.operands.filter((o) => !isIndexed(o))
+  const said = mergeTextEqualities(parts)
+    .filter((o): o is LeafPlan => o.kind === 'Leaf' && !parts.includes(o))
+    .map((o) => ({ field: fieldOf(o.bound.operand), pass: onePass(o.bound) }))
+    .filter((o) => o.pass !== '')
+    .map((o) => `${o.field}:${o.pass}`)
+  return said.length > 0 ? `; ${said.join(', ')}` : ''
+}
+
+function label(n: PlanNode, role: Role, tested: boolean): string {
   const est = ` ~${n.estimate} rows`
   switch (n.kind) {
     case 'Leaf': {
@@ -342,9 +379,9 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
       const other = n.access.kind === 'sorted' ? n.access.otherBound : undefined
       const cond = `(${term(c)}${other ? ` AND ${term(other)}` : ''})`
       if (role === 'filter') {
-        return `FILTER ${c.dataClass.name} (${term(c)})${n.covered ? ' covered by the index range' : ''}`
+        return `FILTER ${c.dataClass.name} (${term(c)})${n.covered ? ' covered by the index range' : onePass(c)}`
       }
-      if (n.access.kind === 'scan') return `SCAN ${c.dataClass.name} ${cond}${est}`
+      if (n.access.kind === 'scan') return `SCAN ${c.dataClass.name} ${cond}${onePass(c)}${est}`
       const how =
         n.access.kind === 'hash'
           ? n.access.via === 'key'
@@ -367,7 +404,7 @@ function label(n: PlanNode, role: 'driver' | 'filter' | 'part'): string {
     case 'And':
       return n.driven ? `AND${est}` : `AND (one scan)${est}`
     case 'Or':
-      return `OR (union)${est}`
+      return `OR (union${orOnePass(n, tested)})${est}`
     case 'Except':
       return `EXCEPT (difference)${est}`
     case 'Not':

@@ -306,6 +306,38 @@ const GOLDEN: Golden[] = [
     explain: ['QUERY PLAN', '`--SCAN Employee (lastName LIKE ?) ~25 rows'],
   },
   {
+    title:
+      'IN of several contains patterns: a scan that checks them all in one pass over each text',
+    dataClass: 'Employee',
+    query: "firstName IN ['@nn@', '@ob@', '@xy@', '@zz@', '@qq@']",
+    keys: [1, 2, 6, 7, 11, 12, 16, 17, 21, 22],
+    queryPlan: '{"item":"Employee.firstName IN [@nn@, @ob@, @xy@, @zz@, @qq@]"}',
+    queryPath:
+      '{"steps":[{"description":"Employee.firstName IN [@nn@, @ob@, @xy@, @zz@, @qq@]","time":0,"recordsfounds":10}]}',
+    explain: ['QUERY PLAN', '`--SCAN Employee (firstName IN ?) one pass over 5 patterns ~25 rows'],
+  },
+  {
+    title: 'OR of patterns on one attribute: tested together, the contains patterns in one pass',
+    dataClass: 'Employee',
+    query:
+      "firstName = '@nn@' or firstName = '@ob@' or firstName = '@xy@' or firstName = '@zz@' or firstName = '@qq@' or firstName begin 'd'",
+    keys: [1, 2, 4, 6, 7, 9, 11, 12, 14, 16, 17, 19, 21, 22, 24],
+    queryPlan:
+      '{"Or":[{"item":"Employee.firstName LIKE @nn@"},{"item":"Employee.firstName LIKE @ob@"},{"item":"Employee.firstName LIKE @xy@"},{"item":"Employee.firstName LIKE @zz@"},{"item":"Employee.firstName LIKE @qq@"},{"item":"Employee.firstName begin d"}]}',
+    queryPath:
+      '{"steps":[{"description":"OR","time":0,"recordsfounds":15,"steps":[{"description":"Employee.firstName LIKE @nn@","time":0,"recordsfounds":5},{"description":"Employee.firstName LIKE @ob@","time":0,"recordsfounds":5},{"description":"Employee.firstName LIKE @xy@","time":0,"recordsfounds":0},{"description":"Employee.firstName LIKE @zz@","time":0,"recordsfounds":0},{"description":"Employee.firstName LIKE @qq@","time":0,"recordsfounds":0},{"description":"Employee.firstName begin d","time":0,"recordsfounds":5}]}]}',
+    explain: [
+      'QUERY PLAN',
+      '`--OR (union; firstName: one pass over 5 patterns) ~25 rows',
+      '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
+      '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
+      '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
+      '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
+      '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
+      '   `--SCAN Employee (firstName begin ?) ~25 rows',
+    ],
+  },
+  {
     title: '=== reads @ as a character: a plain hash seek',
     dataClass: 'Employee',
     query: "lastName === 'Sm@th'",

@@ -14,6 +14,7 @@ import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import type { Table } from '../store/table.js'
+import { containsAny, searchKind } from './multi-search.js'
 
 /** A test of one row. */
 export type RowPredicate = (record: EntityRecord) => boolean
@@ -181,6 +182,10 @@ export function comparisonPredicate(
   }
 }
 
+/** Whether a comparison compares folded stored text: the comparisons a folded column answers. */
+const comparesFoldedText = (c: BoundComparison): boolean =>
+  c.folds && c.operand.kind === 'storage' && c.operand.attr.type === 'string'
+
 /**
  * For a comparison of folded text on a table: the table's folded column and the test of one
  * folded value; undefined for any other comparison.
@@ -190,19 +195,18 @@ export function foldedAccess(
   table: Table | undefined,
 ): { column: readonly (string | null)[]; holds: (folded: string | null) => boolean } | undefined {
   const { operand } = c
-  if (!table || !c.folds || operand.kind !== 'storage' || operand.attr.type !== 'string') return
+  if (!table || !comparesFoldedText(c) || operand.kind !== 'storage') return
   return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c) }
 }
 
 /**
  * The test of a comparison on folded text, applied to the folded value (null for null): the same
  * answers as `test` with `folds`, without folding. Several patterns (an IN list) are grouped by
- * form, so a row's value is checked against all of them in one loop: exact values in a Set,
- * `@x@` by `includes`, `x@` and `@x` by `startsWith` and `endsWith`, the rest by their matchers.
+ * form (see alternatives), so a row's value is checked against all of them together.
  */
 export function foldedTest(c: BoundComparison): (folded: string | null) => boolean {
   const { op, value } = c
-  const eq = (wildcards: boolean) => anyOf(value.kind === 'list' ? value.items : [value], wildcards)
+  const eq = (wildcards: boolean) => anyOf(alternatives(c, wildcards))
   switch (op) {
     case 'eq':
     case 'strictEq':
@@ -241,15 +245,29 @@ export function foldedTest(c: BoundComparison): (folded: string | null) => boole
   }
 }
 
-/** Equality with any of `items` (values, patterns with `wildcards`, null), on folded text. */
-function anyOf(items: readonly CmpValue[], wildcards: boolean): (f: string | null) => boolean {
+/**
+ * The values and patterns a folded value may equal, by form: `exact` values (and patterns without
+ * wildcards), `x@` prefixes, `@x` suffixes, `@x@` contained texts, the `others` (`a@b`) by their
+ * matchers, and whether null is one of them. With `wildcards` off, `@` is a character.
+ */
+interface Alternatives {
+  readonly nulls: boolean
+  readonly exact: ReadonlySet<string>
+  readonly prefixes: readonly string[]
+  readonly suffixes: readonly string[]
+  readonly contains: readonly string[]
+  readonly others: readonly ((f: string) => boolean)[]
+}
+
+function alternatives(c: BoundComparison, wildcards: boolean): Alternatives {
+  const { value } = c
   let nulls = false
   const exact = new Set<string>()
   const prefixes: string[] = []
   const suffixes: string[] = []
   const contains: string[] = []
   const others: ((f: string) => boolean)[] = []
-  for (const item of items) {
+  for (const item of value.kind === 'list' ? value.items : [value]) {
     if (item.kind === 'null') nulls = true
     else if (item.kind === 'value') {
       const shape = wildcards ? item.pattern?.shape : undefined
@@ -261,16 +279,34 @@ function anyOf(items: readonly CmpValue[], wildcards: boolean): (f: string | nul
       else others.push(item.pattern!.match)
     }
   }
+  return { nulls, exact, prefixes, suffixes, contains, others }
+}
+
+/**
+ * How many `@x@` patterns a comparison checks in one pass over each folded text (see
+ * multi-search.ts), or 0 when it checks each by itself: what a plan says of a scan.
+ */
+export function onePassPatterns(c: BoundComparison): number {
+  if (!comparesFoldedText(c) || (c.op !== 'eq' && c.op !== 'in')) return 0
+  const contains = new Set(alternatives(c, true).contains)
+  return searchKind([...contains]) === 'each' ? 0 : contains.size
+}
+
+/**
+ * Equality with any of the alternatives, on folded text: the checks that read a few characters
+ * (a Set, `startsWith`, `endsWith`) first, then the `@x@` patterns together (containsAny), then the
+ * others each.
+ */
+function anyOf(a: Alternatives): (f: string | null) => boolean {
+  const { nulls, exact, prefixes, suffixes, contains, others } = a
+  const n = exact.size + prefixes.length + suffixes.length + others.length
+  const search = contains.length > 0 ? containsAny(contains) : undefined
   // The common single forms get a test of their own: no loop, no Set.
-  const only = exact.size + prefixes.length + suffixes.length + contains.length + others.length
-  if (only === 1 && !nulls) {
+  if (!nulls && search && n === 0) return (f) => f !== null && search(f)
+  if (!nulls && !search && n === 1) {
     if (exact.size === 1) {
       const [key] = exact
       return (f) => f === key
-    }
-    if (contains.length === 1) {
-      const text = contains[0]!
-      return (f) => f !== null && f.includes(text)
     }
     if (prefixes.length === 1) {
       const text = prefixes[0]!
@@ -280,9 +316,9 @@ function anyOf(items: readonly CmpValue[], wildcards: boolean): (f: string | nul
   return (f) => {
     if (f === null) return nulls
     if (exact.size > 0 && exact.has(f)) return true
-    for (let i = 0; i < contains.length; i++) if (f.includes(contains[i]!)) return true
     for (let i = 0; i < prefixes.length; i++) if (f.startsWith(prefixes[i]!)) return true
     for (let i = 0; i < suffixes.length; i++) if (f.endsWith(suffixes[i]!)) return true
+    if (search !== undefined && search(f)) return true
     for (let i = 0; i < others.length; i++) if (others[i]!(f)) return true
     return false
   }
