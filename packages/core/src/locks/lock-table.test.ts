@@ -47,6 +47,17 @@ describe('LockTable', () => {
     expect(t.heldBy(b)).toEqual([])
   })
 
+  it("releases a closed session's locks by its id, and a session's close costs nothing while none is held", () => {
+    const t = new LockTable(new ManualClock())
+    expect(t.releaseSession('A')).toBe(0)
+    t.take('Employee', 1, a)
+    t.take('Employee', 2, p)
+    expect(t.releaseSession('B')).toBe(0)
+    expect(t.releaseSession('A')).toBe(1)
+    // The process of the same id keeps its lock.
+    expect(t.list().map((l) => l.owner)).toEqual([p])
+  })
+
   it('never honours the lock of an owner that is gone, and forgets all its locks', () => {
     const live = new Set(['A', 'B'])
     const t = new LockTable(new ManualClock(), (o) => live.has(o.id))

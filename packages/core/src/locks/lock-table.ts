@@ -110,6 +110,15 @@ export class LockTable {
     if (lock) this.#remove(lock)
   }
 
+  /**
+   * Drops every lock the session `sessionId` holds (it closed); returns how many. Called for every
+   * session that closes, most often a guest evicted to make room for a cookie-less client's: while
+   * nobody holds a lock it costs nothing, not even the owner's key.
+   */
+  releaseSession(sessionId: string): number {
+    return this.#byOwner.size === 0 ? 0 : this.releaseOwner(sessionOwnerKey(sessionId))
+  }
+
   /** Drops every lock `owner` holds (its session closed); returns how many. */
   releaseOwner(owner: LockOwner | string): number {
     const k = typeof owner === 'string' ? owner : ownerKey(owner)

@@ -23,7 +23,7 @@ import {
   type SessionStoreApi,
   type SessionStoreOptions,
 } from '../sessions/session-store.js'
-import { LockTable, sessionOwnerKey, type LockOwner } from '../locks/lock-table.js'
+import { LockTable, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener } from '../store/store.js'
@@ -120,7 +120,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       this.clock,
       (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
     )
-    this.sessions.onClose((session) => this.locks.releaseOwner(sessionOwnerKey(session.id)))
+    this.sessions.onClose((session) => this.locks.releaseSession(session.id))
     this.store.onCommit((changes) => {
       for (const c of changes)
         if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
