@@ -12,6 +12,7 @@ import { bindFilter, bindOrderBy } from './bind.js'
 import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
 import { execute, type ExecContext, type PathStep } from './execute.js'
+import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
   explainText,
   extendedQueryPathOf,
@@ -75,18 +76,50 @@ export interface QueryRows {
   explain(): string
 }
 
-// Applications and clients repeat the same few query texts with different placeholder values:
-// parsing is the costliest step of a small query, so parsed texts are kept (ASTs are immutable).
+// Applications and clients repeat the same few query texts, with different placeholder values or
+// different literals: parsing is the costliest step of a small query, so parsed texts are kept
+// (ASTs are immutable), and so are the parsed shapes of texts with their literals lifted out
+// (literal-template.ts; false: a shape whose template cannot stand for its texts).
 const parsed = new LRUCache<string, QueryNode>({ max: 512 })
+const templates = new LRUCache<string, Template | false>({ max: 256 })
 
-/** `parseQuery` through a cache of recent texts. Failures are not cached (they throw). */
+// The last text and its tree: a request parses its filter twice in a row (its limits are checked
+// before its route runs it), and a text made from a template is not kept in `parsed`.
+let lastText: string | undefined
+let lastNode: QueryNode | undefined
+
+/** `parseQuery` through a cache of recent texts and shapes. Failures are not cached (they throw). */
 export function parseCached(text: string, source = 'query()'): QueryNode {
-  let node = parsed.get(text)
+  if (text === lastText) return lastNode!
+  let node = parseTemplated(text)
   if (!node) {
-    node = parseQuery(text, source)
-    parsed.set(text, node)
+    node = parsed.get(text)
+    if (!node) {
+      node = parseQuery(text, source)
+      parsed.set(text, node)
+    }
   }
+  lastText = text
+  lastNode = node
   return node
+}
+
+/** The tree of `text` from its shape's template, or undefined when it has none (parse it whole). */
+function parseTemplated(text: string): QueryNode | undefined {
+  const lifted = liftLiterals(text)
+  if (!lifted) return undefined
+  let template = templates.get(lifted.template)
+  if (template === undefined) {
+    let tree: QueryNode | undefined
+    try {
+      tree = parseQuery(lifted.template)
+    } catch {
+      // The text itself is parsed next, and fails with its own message if it fails.
+    }
+    template = (tree && checkTemplate(tree, lifted)) ?? false
+    templates.set(lifted.template, template)
+  }
+  return template ? fillTemplate(template, lifted.values) : undefined
 }
 
 /** Runs a query on the table of `def`. `text` is a query string (or its parsed form); '' selects all. */
