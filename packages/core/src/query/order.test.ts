@@ -270,6 +270,34 @@ describe('deleted rows', () => {
     }
   })
 
+  it('go last when a few rows of a big table are put in key order (their keys read once)', () => {
+    const ds = createDatastore({
+      dataClasses: [
+        {
+          name: 'Code',
+          attributes: [
+            { name: 'code', type: 'string' },
+            { name: 'rank', type: 'long', indexed: true },
+          ],
+          key: [{ name: 'code' }],
+        },
+      ],
+    })
+    // Keys not in creation order; rank 1 picks 5 rows of 100: few enough to be sorted by key.
+    const codes = Array.from(
+      { length: 100 },
+      (_, i) => `C${String((i * 37) % 100).padStart(3, '0')}`,
+    )
+    ds.loadData({ Code: codes.map((code, i) => ({ code, rank: i % 20 })) })
+    const dc = ds.dataClass('Code')
+    const picked = dc.query('rank = 1')
+    const table = dc.table
+    const gone = ['C037', 'C077'].filter((k) => picked.unorderedRowIds.includes(table.rowIdOf(k)!))
+    ds.commit(gone.map((k) => ({ op: 'delete', table, before: table.recordByKey(k)! })))
+    const live = codes.filter((c, i) => i % 20 === 1 && !gone.includes(c)).sort()
+    expect(keysOf(picked)).toEqual([...live, ...gone.map(() => null)])
+  })
+
   it('do not let rows inserted later into an older selection', () => {
     for (const indexed of [true, false]) {
       const ds = fresh(indexed)

@@ -65,12 +65,7 @@ export function byPrimaryKey(table: Table): Ordering {
     take(rows, count) {
       spend(rows.length)
       // Few rows: sort them. Many: walk the key order and keep the selection's rows.
-      if (rows.length * 8 < table.size) {
-        const sorted = [...rows].sort(
-          (a, b) => compareRecordKeys(table.record(a), table.record(b)) || a - b,
-        )
-        return sorted.slice(0, count)
-      }
+      if (rows.length * 8 < table.size) return sortByKey(table, rows).slice(0, count)
       const mark = membership(table, rows)
       const out: number[] = []
       for (const r of table.orderedRowIds()) {
@@ -84,9 +79,34 @@ export function byPrimaryKey(table: Table): Ordering {
   }
 }
 
-// Deleted rows (undefined) go last.
-const compareRecordKeys = (a: EntityRecord | undefined, b: EntityRecord | undefined): number =>
-  !a || !b ? (a ? -1 : b ? 1 : 0) : a.key < b.key ? -1 : a.key > b.key ? 1 : 0
+/**
+ * `rows` in key order, deleted rows last, ties (none but deleted rows) by row id. Each key is read
+ * once before the sort, not twice per comparison: the records of a small result are scattered
+ * through the table, and reading them was most of the cost of ordering a 20-row range.
+ */
+function sortByKey(table: Table, rows: readonly number[]): number[] {
+  const keys = rows.map((r) => table.record(r)?.key)
+  const at = rows.map((_, i) => i)
+  at.sort((i, j) => {
+    const a = keys[i]
+    const b = keys[j]
+    // Deleted rows (no key) go last.
+    const byKey =
+      a === undefined || b === undefined
+        ? a !== undefined
+          ? -1
+          : b !== undefined
+            ? 1
+            : 0
+        : a < b
+          ? -1
+          : a > b
+            ? 1
+            : 0
+    return byKey || rows[i]! - rows[j]!
+  })
+  return at.map((i) => rows[i]!)
+}
 
 /** One order key on an attribute with a sorted index: an index walk. */
 export function byIndex(table: Table, index: SortedIndex, descending: boolean): Ordering {
