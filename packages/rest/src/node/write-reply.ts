@@ -53,14 +53,20 @@ export function writeReply(
   const { body } = reply
   // A body sent whole goes with its length: the response is then one write of head and body,
   // where chunked encoding made Node write the head, a size line, the body and an end marker.
+  // Every header goes in the one object given to writeHead: a header set before with setHeader
+  // sends node's writeHead through its slow path, which sets each of them again one by one.
   const whole =
     body instanceof Uint8Array || (typeof body === 'string' && body.length <= CHUNK_CHARS)
-  if (whole)
-    res.setHeader(
-      'content-length',
-      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-    )
-  res.writeHead(reply.status, extraHeaders ? { ...reply.headers, ...extraHeaders } : reply.headers)
+  const headers = whole
+    ? {
+        ...reply.headers,
+        ...extraHeaders,
+        'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+      }
+    : extraHeaders
+      ? { ...reply.headers, ...extraHeaders }
+      : reply.headers
+  res.writeHead(reply.status, headers)
   if (body === null) res.end()
   else if (whole) res.end(body)
   else if (typeof body === 'string') new ChunkWriter(res, slices(body), outbox).write()

@@ -24,6 +24,9 @@ function snapshot(selection: EntitySelection, window: Window): (Entity | null)[]
   return selection.slice(window.skip, window.top).members()
 }
 
+/** A number as JSON.stringify writes it. */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : 'null')
+
 /** The envelope, with `head`'s members first (`__queryPlan`… come before it on the real server). */
 export function selectionEnvelope(
   selection: EntitySelection,
@@ -34,17 +37,14 @@ export function selectionEnvelope(
 ): JsonChunks {
   const dc = selection.dataClass
   const page = snapshot(selection, window)
-  const fields: JsonObject = {
-    ...head,
-    __DATACLASS: dc.name,
-    __entityModel: dc.name,
-    __GlobalStamp: dc.datastore.globalStamp,
-    __COUNT: selection.length,
-    __FIRST: window.skip,
-  }
-  // The members before the list, stringified as an object whose closing brace is taken off: the
-  // text JSON.stringify gives for the whole envelope, without writing JSON by hand.
-  const open = `${JSON.stringify(fields).slice(0, -1)},"__ENTITIES":[`
+  // The members before the list, as JSON.stringify writes them (head's first), written directly:
+  // building an object to stringify was a good part of the envelope of a one-row answer.
+  const name = JSON.stringify(dc.name)
+  const members = head === undefined ? '' : JSON.stringify(head).slice(1, -1)
+  const open =
+    `{${members === '' ? '' : `${members},`}"__DATACLASS":${name},"__entityModel":${name},` +
+    `"__GlobalStamp":${jsonNumber(dc.datastore.globalStamp)},"__COUNT":${selection.length},` +
+    `"__FIRST":${jsonNumber(window.skip)},"__ENTITIES":[`
   return new JsonChunks(
     open,
     page.length,
