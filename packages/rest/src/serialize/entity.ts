@@ -113,15 +113,20 @@ export class EntityWriter {
   // instant (a load, a batch), and toISOString is a good part of writing a small entity.
   #lastTimestamp = NaN
   #lastIso = ''
+  // The deferred form of each related entity written, by its version (a version's dataclass and
+  // key never change): many entities point at the same few (a Group of 200 behind every Item), and
+  // its URI and key texts were a good part of writing a small entity. Shared with restricted().
+  readonly #deferredTexts: WeakMap<Entity, string>
 
-  constructor(uris: Uris, shows?: Shows) {
+  constructor(uris: Uris, shows?: Shows, deferredTexts = new WeakMap<Entity, string>()) {
     this.#uris = uris
     this.#shows = shows
+    this.#deferredTexts = deferredTexts
   }
 
   /** A writer for one request that leaves out the attributes `shows` refuses. */
   restricted(shows: Shows): EntityWriter {
-    return new EntityWriter(this.#uris, shows)
+    return new EntityWriter(this.#uris, shows, this.#deferredTexts)
   }
 
   #hidden(entity: Entity, slot: Slot): boolean {
@@ -283,11 +288,19 @@ export class EntityWriter {
   }
 
   #deferredEntity(related: Entity): string {
-    const uri = this.#uris.entity(related.dataClass.name, related.getKey())
-    return `{"__deferred":{"uri":${q(uri)},"__KEY":${q(keyText(related.getKey()))}}}`
+    let text = this.#deferredTexts.get(related)
+    if (text === undefined) {
+      const uri = this.#uris.entity(related.dataClass.name, related.getKey())
+      text = `{"__deferred":{"uri":${q(uri)},"__KEY":${q(keyText(related.getKey()))}}}`
+      this.#deferredTexts.set(related, text)
+    }
+    return text
   }
 
   #stored(entity: Entity, name: string, dateOnly: boolean, v: StoredValue): string {
+    // Texts and numbers first: most values are one or the other.
+    if (typeof v === 'string') return dateOnly ? q(`!!${v}!!`) : q(v)
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
     if (v === null) return 'null'
     if (isBinaryValue(v)) {
       const image = v.type.startsWith('image/')
