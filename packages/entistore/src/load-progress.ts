@@ -19,8 +19,7 @@ export interface ProgressOptions {
 }
 
 // Commas by hand: an Intl.NumberFormat made when the module loads costs the CLI's start-up 12 ms.
-const count = (n: number): string =>
-  String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
 /**
