@@ -152,3 +152,35 @@ describe('SortedIndex.move', () => {
     )
   })
 })
+
+describe('SortedIndex.range', () => {
+  // The planner takes the overlap of a pair's one-sided ranges as their two-sided range
+  // (query/planner.ts, overlap): it holds because a kind's keys are contiguous in the index.
+  it('of two bounds holds the positions their one-sided ranges share', () => {
+    const key = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom('a', 'b', 'c', 'é', ''))
+    fc.assert(
+      fc.property(
+        column(maybeNull(fc.oneof(key, fc.boolean()))),
+        key,
+        key,
+        fc.boolean(),
+        fc.boolean(),
+        (keys, a, b, aIn, bIn) => {
+          fc.pre(typeof a === typeof b)
+          const ix = new SortedIndex('x', false)
+          ix.resetFrom(keys, Int32Array.from(keys.map((_, i) => i)))
+          const lower = { key: a, inclusive: aIn }
+          const upper = { key: b, inclusive: bIn }
+          const [s1, e1] = ix.range(lower)
+          const [s2, e2] = ix.range(undefined, upper)
+          const [s, e] = ix.range(lower, upper)
+          const start = Math.max(s1, s2)
+          const end = Math.max(start, Math.min(e1, e2))
+          expect(end - start).toBe(e - s)
+          if (e > s) expect([start, end]).toEqual([s, e])
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+})

@@ -264,8 +264,11 @@ function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
     if (!partner) return o
     let range = merged.get(partner)
     if (!range) {
-      const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
-      range = rangeOf(o.bound, sorted, partner.bound)
+      range = overlap(o.access, partner.access)
+      if (!range) {
+        const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
+        range = rangeOf(o.bound, sorted, partner.bound)
+      }
       merged.set(o, range)
     }
     return leafPlan(
@@ -274,6 +277,18 @@ function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
       range[1] - range[0],
     )
   })
+}
+
+/**
+ * The positions both one-sided ranges of a pair hold, when both leaves found theirs: the range the
+ * two bounds make together, without searching the index again. Each one-sided range is the run of
+ * keys of its bound's kind on its side of the bound (rangeOf), and a kind's keys are contiguous in
+ * the index, so their overlap is what the two bounds select; an empty one is empty at its start.
+ */
+function overlap(a: Access, b: Access): [number, number] | undefined {
+  if (a.kind !== 'sorted' || b.kind !== 'sorted' || !a.range || !b.range) return undefined
+  const start = Math.max(a.range[0], b.range[0])
+  return [start, Math.max(start, Math.min(a.range[1], b.range[1]))]
 }
 
 /** The positions of a range comparison (with an optional opposite bound) in a sorted index. */
