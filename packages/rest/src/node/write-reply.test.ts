@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import { DOCS, TEXT, docsDatastore, until } from './docs.fixture.js'
 import { toNodeListener, type NodeListener, type NodeListenerOptions } from './listener.js'
+import { Outbox, writeReply } from './write-reply.js'
 
 // Clients that ask for a big selection and then never read. Before replies were written with
 // backpressure, each such client made the server build and hold its whole reply (ten clients of a
@@ -162,5 +163,31 @@ describe('writing replies to clients that stop reading', () => {
     expect(res.status).toBe(200)
     await expect(res.text()).rejects.toThrow()
     expect((seen as Error[]).map((e) => e.message)).toEqual(['render failed'])
+  })
+})
+
+describe('writeReply', () => {
+  it("sends the reply's headers, the extra ones in place of the same names, and the length", async () => {
+    const server = createServer((_req, res) =>
+      writeReply(
+        res,
+        {
+          status: 200,
+          headers: { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], connection: 'x' },
+          body: 'héllo',
+        },
+        new Outbox(),
+        { connection: 'close' },
+      ),
+    )
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const res = await fetch(`http://127.0.0.1:${port}/`)
+    expect(res.headers.get('content-type')).toBe('text/plain')
+    expect(res.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+    expect(res.headers.get('connection')).toBe('close')
+    expect(res.headers.get('content-length')).toBe('6')
+    expect(await res.text()).toBe('héllo')
   })
 })
