@@ -32,8 +32,6 @@ export class Pictures {
   readonly #serials = new WeakMap<BinaryValue, number>()
   readonly #prefix: string
   #next = 0
-  /** Conversions made (cache misses that reached the converter), for benchmarks and tests. */
-  conversions = 0
 
   constructor(options: PictureOptions = {}) {
     this.#converter = options.converter ?? sharpConverter()
@@ -65,7 +63,6 @@ export class Pictures {
     if (hit !== undefined) return hit
     const pending = this.#pending.get(key)
     if (pending) return pending
-    this.conversions++
     const made = this.#converter.convert(value.bytes, type).then(
       (bytes) => {
         this.#cache?.set(key, bytes)
