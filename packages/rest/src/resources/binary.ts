@@ -13,7 +13,7 @@
  * Not `immutable` under a `$version`: a version is the entity's stamp, which an entity deleted and
  * made again with the same key starts over, so a URL may name new bytes one day.
  */
-import { isBinaryValue, type Entity, type StorageAttributeDef } from '@entistore/core'
+import { isBinaryValue, isThenable, type Entity, type StorageAttributeDef } from '@entistore/core'
 import { ok, type Answer, type Reply } from '../reply.js'
 import { pictureTypeOf, readImageFormat } from '../pictures/image-format.js'
 import type { Converted } from '../pictures/pictures.js'
@@ -62,7 +62,7 @@ export function binaryContent(
   const converted = ctx.pictures.convert(value, type)
   const reply = (out: Converted): Reply =>
     out === undefined ? NO_PICTURE : bytes(ctx, out, type, tag, disposition)
-  return converted instanceof Promise ? converted.then(reply) : reply(converted)
+  return isThenable(converted) ? converted.then(reply) : reply(converted)
 }
 
 const BLOB = 'application/octet-stream'
