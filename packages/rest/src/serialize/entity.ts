@@ -20,6 +20,7 @@ import {
   type SchemaDef,
   type StoredValue,
 } from '@entistore/core'
+import { compileAttributes, storedForm, type CompiledAttributes } from './compiled-attributes.js'
 import { prune, type Member, type Projection } from './projection.js'
 import type { Uris } from './uris.js'
 
@@ -70,6 +71,8 @@ interface Shape {
   /** `{"__entityModel":"Name","__DATACLASS":"Name",` */
   readonly singleOpen: string
   readonly slots: readonly Slot[]
+  /** Writes every slot, for a reader who may see them all (compiled-attributes.ts). */
+  readonly all: CompiledAttributes | undefined
 }
 
 const shapes = new WeakMap<DataClassDef, Shape>()
@@ -79,17 +82,25 @@ function shapeOf(entity: Entity): Shape {
   if (shape) return shape
   const schema = entity.dataClass.datastore.schema
   const name = JSON.stringify(dc.name)
+  const slots = visibleAttributes(schema, dc).map((attr): Slot => {
+    const end = attr.kind === 'alias' ? aliasEnd(schema, dc, attr) : attr
+    return {
+      attr,
+      member: `,${JSON.stringify(attr.name)}:`,
+      dateOnly: end?.kind === 'storage' && end.type === 'date' && end.dateOnly,
+      relation: attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities',
+    }
+  })
   shape = {
     singleOpen: `{"__entityModel":${name},"__DATACLASS":${name},`,
-    slots: visibleAttributes(schema, dc).map((attr) => {
-      const end = attr.kind === 'alias' ? aliasEnd(schema, dc, attr) : attr
-      return {
-        attr,
-        member: `,${JSON.stringify(attr.name)}:`,
-        dateOnly: end?.kind === 'storage' && end.type === 'date' && end.dateOnly,
-        relation: attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities',
-      }
-    }),
+    slots,
+    all: compileAttributes(
+      slots.map(({ attr, member, dateOnly }) =>
+        attr.kind === 'storage'
+          ? { form: storedForm(attr.type, dateOnly), name: attr.name, member }
+          : { form: 'generic', member },
+      ),
+    ),
   }
   shapes.set(dc, shape)
   return shape
@@ -234,9 +245,15 @@ export class EntityWriter {
     return `{"__ENTITYSET":${q(uri)},"__GlobalStamp":${stamp},"__COUNT":${related.length},"__SENT":${members.length},"__FIRST":0,"__ENTITIES":[${members.join(',')}]}`
   }
 
+  // The generic writer of one slot, handed to the compiled writers (made once per writer).
+  readonly #generic = (entity: Entity, slot: Slot): string | undefined => this.#value(entity, slot)
+
   /** `out` followed by each visible attribute of `entity`, as `,"name":value`. */
   #attributes(out: string, entity: Entity): string {
-    for (const slot of shapeOf(entity).slots) {
+    const shape = shapeOf(entity)
+    if (shape.all && this.#shows === undefined)
+      return shape.all(out, entity, this.#generic, shape.slots)
+    for (const slot of shape.slots) {
       if (this.#hidden(entity, slot)) continue
       const v = this.#value(entity, slot)
       if (v !== undefined) out += slot.member + v
