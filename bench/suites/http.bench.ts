@@ -111,6 +111,12 @@ interface Shape {
   readonly goals: readonly LoadGoal[]
   /** Whether its start-up, memory and load figures are issue 19's table. */
   readonly issue19: boolean
+  /**
+   * A hand-written node:http server (a child script given the data file) that answers the same
+   * requests with the same JSON, built per request from Maps and arrays: the plain-JS limit of
+   * each request, loaded in the same rounds.
+   */
+  readonly plain?: string
 }
 
 const byKey = (dc: string): Request => ({
@@ -216,6 +222,7 @@ const SHORT: Shape = {
     },
   ],
   issue19: true,
+  plain: 'plain-short-server.mjs',
 }
 
 const SHAPE: Record<ShapeId, Shape> = { main: MAIN, short: SHORT }
@@ -494,6 +501,8 @@ export function loadTable(
 interface Measured {
   readonly ent: Map<string, LoadResult>
   readonly raw: Map<string, LoadResult>
+  /** The plain-JS server's results, by request (shapes with a `plain` server). */
+  readonly plain: Map<string, LoadResult>
 }
 
 /** The goal rows (and issue 19's rows) of `shape` from what was measured. */
@@ -517,10 +526,15 @@ function loadGoals(shape: Shape, rows: number, m: Measured): HttpResult {
     if (!g.issue || !shape.issue19) continue
     const value = (r: LoadResult | undefined): string =>
       !r ? 'n/a' : g.metric === 'rps' ? count(Math.round(r.rps)) : `${ms(r.p25)} ms`
+    // The same ratio on the plain-JS server: how far the goal is from what plain JS reaches.
+    const plainOf = m.plain.get(g.of)
+    const plainBase = m.plain.get(g.versus)
+    const plain =
+      plainOf && plainBase ? `; plain JS: ${ratio(plainOf[g.metric] / plainBase[g.metric])}` : ''
     issue19.push([
       g.issue.measure,
       value(ent),
-      `${value(base)} (${g.issue.baseline})`,
+      `${value(base)} (${g.issue.baseline}${plain})`,
       ratio(x),
       g.issue.goal,
       verdict(ok),
@@ -558,6 +572,15 @@ async function measureLoad(
     10_000,
   )
   const rawOrigin = ORIGIN.exec(raw.line)![0]
+  const plain = shape.plain
+    ? await startNode(
+        'plain JS',
+        [CHILD(shape.plain), shape.files(rows).data],
+        /^plain JS at /,
+        60_000,
+      )
+    : undefined
+  const plainOrigin = plain && ORIGIN.exec(plain.line)![0]
   const sizes = [
     bodies.entity && `${count(Buffer.byteLength(bodies.entity))} B for an entity`,
     bodies.list && `${count(Buffer.byteLength(bodies.list))} B for a list`,
@@ -567,9 +590,14 @@ async function measureLoad(
       `warm-up each, then ${o.load.rounds} × ${o.load.seconds} s per server and request, ` +
       `alternating (raw, entistore, raw…). Raw node:http answers a fixed body: a median-size ` +
       `entistore reply (${sizes.join(', ')}). Latency: per reply, request written → reply read, ` +
-      'in the load generator.',
+      'in the load generator.' +
+      (plain
+        ? ' Plain JS (a hand-written node:http server over Maps and a sorted array, ' +
+          `bench/child/${shape.plain}) answers the same requests with the same JSON, built per ` +
+          'request: its ratios are the plain-JS limit of each goal.'
+        : ''),
   )
-  const measured: Measured = { ent: new Map(), raw: new Map() }
+  const measured: Measured = { ent: new Map(), raw: new Map(), plain: new Map() }
   try {
     for (const set of shape.loads) {
       const single = set.length === 1
@@ -584,10 +612,19 @@ async function measureLoad(
           origin,
           path: r.path(rows),
         })),
+        ...(plainOrigin === undefined
+          ? []
+          : set.map((r) => ({
+              label: `plain JS: ${r.id}`,
+              origin: plainOrigin,
+              path: r.path(rows),
+            }))),
       ]
       const results = await compareLoad(targets, o.load)
       measured.raw.set(set[0]!.id, results[0]!)
       set.forEach((r, i) => measured.ent.set(r.id, results[i + 1]!))
+      if (plainOrigin !== undefined)
+        set.forEach((r, i) => measured.plain.set(r.id, results[set.length + i + 1]!))
       console.log(`\n### ${set.map((r) => r.title).join('; ')} — ${sizeLabel(rows)} rows`)
       console.log(loadTable(results, single ? {} : { p25Versus: `× ${set[0]!.id}` }))
       if (results.slice(1).some((x) => x.non2xx || x.errors))
@@ -601,6 +638,7 @@ async function measureLoad(
     }
   } finally {
     await raw.child.stop()
+    await plain?.child.stop()
   }
   return loadGoals(shape, rows, measured)
 }
