@@ -6,7 +6,10 @@
 // Datastore and its parts
 export { createDatastore, Datastore } from './orda/datastore.js'
 export type {
+  CommitInfo,
+  CommitKind,
   CommitListener,
+  CommitOptions,
   DatastoreOptions,
   DatastoreWith,
   Singleton,
@@ -50,6 +53,14 @@ export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
 export { dumpData } from './store/dump-data.js'
+export {
+  applyLogRecord,
+  applyLogRecords,
+  LOG_FORMAT,
+  logRecordOf,
+  snapshotRecords,
+} from './store/change-log.js'
+export type { LogChange, LogRecord, LogRecordKind, LogValues } from './store/change-log.js'
 export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)

@@ -609,6 +609,28 @@ export const ERRORS = {
   ),
   /** An upload or a raw write that cannot be taken as sent: what it lacks, or why. Entistore's code. */
   UploadRefused: spec(9121, 'enti', 'badRequest', (why: string) => `The upload is refused: ${why}`),
+  // ---- Change log and journal (store/change-log.ts, the entistore package's persist/) ----
+  /**
+   * A change-log record that does not fit the datastore it is replayed into: a journal or snapshot
+   * written for another model, or damaged in a way its checksum did not catch. Nothing is applied.
+   */
+  InvalidLogRecord: spec(
+    9130,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid change-log record: ${where}: ${why}`,
+  ),
+  /**
+   * The journal could not be written (disk full, I/O error): the write is in memory but not on
+   * disk, so it is not acknowledged, and neither is any later write until the server restarts.
+   */
+  JournalFailed: spec(
+    9131,
+    'enti',
+    'unavailable',
+    (why: string) =>
+      `The journal cannot be written (${why}): this write is not durable; restart the server`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

@@ -26,7 +26,7 @@ import {
 import { LockTable, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
-import { Store, type CommitListener } from '../store/store.js'
+import { Store, type CommitListener, type CommitOptions } from '../store/store.js'
 import { withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
@@ -38,6 +38,7 @@ import type { FunctionsDef } from '../functions/define.js'
 import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from '../functions/call.js'
 
+export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
 export type { CommitListener }
 
 export interface DatastoreOptions extends LoadModelOptions {
@@ -274,7 +275,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   }
 
   /** @internal The store's commit, the single place where data changes (see store/store.ts). */
-  commit(changes: readonly Change[], options: { countsAsModification?: boolean } = {}): void {
+  commit(changes: readonly Change[], options: CommitOptions = {}): void {
     this.store.commit(changes, options)
   }
 }

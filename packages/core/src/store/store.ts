@@ -18,8 +18,40 @@ import { Table, type TableState } from './table.js'
 // A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
 const BULK_THRESHOLD = 1000
 
+/**
+ * Why a commit happened: a write (save, delete, atomic batch, transaction), a data load, a
+ * `restore` of a snapshot, or the replay of a change log (change-log.ts). A journal writes the
+ * first three and skips the last, which it is reading back itself.
+ */
+export type CommitKind = 'write' | 'load' | 'restore' | 'replay'
+
+/** What a commit listener is told besides the changes. */
+export interface CommitInfo {
+  readonly kind: CommitKind
+  /** The global stamp once the commit is applied. */
+  readonly globalStamp: number
+}
+
 /** Something that observes every commit (journals, entity-set caches). */
-export type CommitListener = (changes: readonly Change[]) => void
+export type CommitListener = (changes: readonly Change[], info: CommitInfo) => void
+
+/** The last autosequence value used, per table and attribute (0 when none was). */
+export type SequenceValues = ReadonlyMap<Table, ReadonlyMap<string, number>>
+
+export interface CommitOptions {
+  /** Whether the global stamp moves by one per change. @default true (a load says false) */
+  readonly countsAsModification?: boolean
+  /** @internal What listeners are told. @default 'write' */
+  readonly kind?: CommitKind
+  /**
+   * @internal A change log's replay: the global stamp and the sequences as the log says they were
+   * after the commit it replays. A restore can move both back, so they are set, not derived.
+   */
+  readonly replayed?: {
+    readonly globalStamp: number
+    readonly sequences: SequenceValues
+  }
+}
 
 export class Store {
   readonly schema: SchemaDef
@@ -60,7 +92,7 @@ export class Store {
     const { changes, report } = prepareDataLoad(this, data, onProgress)
     const rows = changes.length
     onProgress?.({ phase: 'commit', rows, total: rows })
-    this.commit(changes, { countsAsModification: false })
+    this.commit(changes, { countsAsModification: false, kind: 'load' })
     onProgress?.({ phase: 'done', rows, total: rows })
     return report
   }
@@ -74,17 +106,25 @@ export class Store {
 
   /**
    * Puts the data back as it was when `snapshot` was taken: rows, keys, stamps, sequences, indexes
-   * and the global stamp. Commit listeners are told of the records that changed, as changes.
-   * Throws a TypeError for a snapshot of another store.
+   * and the global stamp. Commit listeners are told of the records that changed, as changes
+   * (kind `restore`), also when only the global stamp or a sequence moved back (a journal must
+   * hear of those too); a restore that changes nothing is not told. Throws a TypeError for a
+   * snapshot of another store.
    */
   restore(snapshot: DataSnapshot): void {
     if (!(snapshot instanceof DataSnapshot) || snapshot.store !== this)
       throw new TypeError('restore: this snapshot was not taken from this datastore')
     const changes: Change[] = []
-    for (const [table, state] of snapshot.tables)
+    let sequencesMoved = false
+    for (const [table, state] of snapshot.tables) {
+      const before = table.autosequenced.map((name) => table.peekSequence(name))
       restoredChanges(table, table.restoreState(state), changes)
+      if (table.autosequenced.some((name, i) => table.peekSequence(name) !== before[i]))
+        sequencesMoved = true
+    }
+    const stampMoved = this.#globalStamp !== snapshot.globalStamp
     this.#globalStamp = snapshot.globalStamp
-    if (changes.length > 0) for (const listener of this.#listeners) listener(changes)
+    if (changes.length > 0 || stampMoved || sequencesMoved) this.#tell(changes, 'restore')
   }
 
   /** Registers a commit observer; returns the function that removes it. */
@@ -100,7 +140,7 @@ export class Store {
    * The single place where data changes. `changes` must be fully validated: applying them cannot
    * fail, so a batch is all or nothing.
    */
-  commit(changes: readonly Change[], options: { countsAsModification?: boolean } = {}): void {
+  commit(changes: readonly Change[], options: CommitOptions = {}): void {
     const bulk = new Set<Table>()
     if (changes.length >= BULK_THRESHOLD) {
       for (const c of changes) bulk.add(c.table)
@@ -135,7 +175,17 @@ export class Store {
       for (const [table, seen] of sequences)
         for (const [name, v] of seen) table.noteSequence(name, v)
     for (const t of bulk) t.indexes.endBulk(t.records())
-    if (options.countsAsModification ?? true) this.#globalStamp += changes.length
-    for (const listener of this.#listeners) listener(changes)
+    const replayed = options.replayed
+    if (replayed) {
+      for (const [table, values] of replayed.sequences)
+        for (const [name, v] of values) table.resetSequence(name, v)
+      this.#globalStamp = replayed.globalStamp
+    } else if (options.countsAsModification ?? true) this.#globalStamp += changes.length
+    this.#tell(changes, options.kind ?? 'write')
+  }
+
+  #tell(changes: readonly Change[], kind: CommitKind): void {
+    const info: CommitInfo = { kind, globalStamp: this.#globalStamp }
+    for (const listener of this.#listeners) listener(changes, info)
   }
 }

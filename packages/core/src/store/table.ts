@@ -157,6 +157,16 @@ export class Table {
     if (value > (this.#sequences.get(attribute) ?? 0)) this.#sequences.set(attribute, value)
   }
 
+  /**
+   * @internal Sets the last value used by `attribute` (0: none), lower than now included: a
+   * change log's replay of a restore moves sequences back (store commit only).
+   */
+  resetSequence(attribute: string, value: number): void {
+    this.#written = true
+    if (value > 0) this.#sequences.set(attribute, value)
+    else this.#sequences.delete(attribute)
+  }
+
   /** @internal The records by row id (holes for deleted rows), for tight loops. Do not modify. */
   get slots(): readonly (EntityRecord | undefined)[] {
     return this.#rows

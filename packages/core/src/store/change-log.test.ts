@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest'
+import { DatastoreError } from '../errors/datastore-error.js'
+import { createDatastore } from '../orda/datastore.js'
+import { writeClock, writeData, writeModel } from '../txn/writes.fixture.js'
+import type { CommitInfo } from './store.js'
+import { applyLogRecords, logRecordOf, snapshotRecords, type LogRecord } from './change-log.js'
+import { dumpData } from './dump-data.js'
+
+type Names = 'Company' | 'Employee' | 'Hidden' | 'Tag'
+const setup = () => {
+  const ds = createDatastore<Names>(writeModel(), { clock: writeClock(), data: writeData() })
+  const log: LogRecord[] = []
+  const kinds: CommitInfo[] = []
+  ds.onCommit((changes, info) => {
+    kinds.push(info)
+    log.push(logRecordOf(ds, changes, info))
+  })
+  return { ds, log, kinds }
+}
+
+describe('logRecordOf', () => {
+  it('writes a commit as plain JSON: full rows, the global stamp and the sequences after it', () => {
+    const { ds, log } = setup()
+    ds.Employee.update(2, { salary: 6500, extra: { a: [1, 'x'] } })
+    expect(log).toHaveLength(1)
+    expect(JSON.parse(JSON.stringify(log[0]))).toEqual(log[0])
+    expect(log[0]).toEqual({
+      format: 1,
+      kind: 'write',
+      changes: [
+        {
+          op: 'update',
+          dataClass: 'Employee',
+          key: 2,
+          stamp: 2,
+          timestamp: writeClock().now(),
+          values: {
+            ID: 2,
+            lastName: 'Turing',
+            salary: 6500,
+            email: 'alan@acme',
+            extra: { a: [1, 'x'] },
+            employerID: 1,
+          },
+        },
+      ],
+      globalStamp: 1,
+      sequences: { Employee: { ID: 3 } },
+    })
+  })
+
+  it('tells a load, a write and a restore apart, and writes a restore even when only stamps move', () => {
+    const { ds, log, kinds } = setup()
+    const initial = ds.snapshot()
+    ds.loadData({ Tag: [{ label: 'x' }] })
+    const made = ds.Company.create({ name: 'Initech' })
+    ds.Company.drop(made.getKey())
+    ds.restore(initial)
+    expect(kinds.map((k) => [k.kind, k.globalStamp])).toEqual([
+      ['load', 0],
+      ['write', 1],
+      ['write', 2],
+      ['restore', 0],
+    ])
+    // The restore deletes the loaded Tag, and puts Company's sequence back from 3 to 2.
+    expect(log[3]!.changes.map((c) => [c.op, c.dataClass])).toEqual([['delete', 'Tag']])
+    expect(log[3]!.sequences.Company).toEqual({ ID: 2 })
+    // A restore with nothing to undo but the global stamp is still written.
+    ds.Company.drop(ds.Company.create({ name: 'x' }).getKey())
+    ds.restore(initial)
+    expect(log.at(-1)).toMatchObject({ kind: 'restore', changes: [], globalStamp: 0 })
+    ds.restore(initial)
+    expect(log.at(-1)).toMatchObject({ kind: 'restore', changes: [] })
+    expect(kinds.at(-1)!.kind).toBe('restore')
+  })
+
+  it('writes pictures and BLOBs as base64 with their version, and reads them back', () => {
+    const ds = createDatastore(
+      {
+        dataClasses: [
+          {
+            name: 'Doc',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'body', type: 'blob' },
+            ],
+          },
+        ],
+      },
+      { data: { Doc: [{ ID: 1, body: { $base64: 'AAEC/w==', type: 'x/y', version: 7 } }] } },
+    )
+    const [record] = [...snapshotRecords(ds)]
+    expect(record!.changes[0]).toMatchObject({
+      values: { ID: 1, body: { $base64: 'AAEC/w==', type: 'x/y', version: 7 } },
+    })
+    const copy = createDatastore(ds.schema)
+    applyLogRecords(copy, [JSON.parse(JSON.stringify(record)) as LogRecord])
+    const body = copy.dataClass('Doc').get(1)!.get('body') as { bytes: Uint8Array; version: number }
+    expect([...body.bytes]).toEqual([0, 1, 2, 255])
+    expect(body.version).toBe(7)
+  })
+})
+
+describe('applyLogRecords', () => {
+  it('gives a store back from its snapshot records, in one commit that listeners hear as a replay', () => {
+    const { ds } = setup()
+    ds.Employee.drop(3)
+    const copy = createDatastore<Names>(writeModel(), { clock: writeClock() })
+    const heard: string[] = []
+    copy.onCommit((_, info) => heard.push(info.kind))
+    applyLogRecords(copy, snapshotRecords(ds, 1))
+    expect(heard).toEqual(['replay'])
+    expect(dumpData(copy)).toEqual(dumpData(ds))
+    expect(copy.globalStamp).toBe(1)
+    // The sequence goes on past the deleted 3, as the live store's does.
+    expect(copy.Employee.create({ lastName: 'x' }).getKey()).toBe(4)
+  })
+
+  it('refuses a record that does not fit the store, and applies none of the records', () => {
+    const { ds } = setup()
+    const copy = createDatastore<Names>(writeModel(), { clock: writeClock() })
+    const good = [...snapshotRecords(ds)]
+    const cases: [LogRecord, RegExp][] = [
+      [{ ...good[0]!, format: 2 as 1 }, /format 2/],
+      [
+        { ...good[0]!, changes: [{ op: 'delete', dataClass: 'Nope', key: 1 }] },
+        /no dataclass "Nope"/,
+      ],
+      [
+        { ...good[0]!, changes: [{ op: 'delete', dataClass: 'Company', key: 9 }] },
+        /delete of Company\(9\), which is not there/,
+      ],
+      [
+        {
+          ...good[0]!,
+          changes: [
+            {
+              op: 'insert',
+              dataClass: 'Company',
+              key: 9,
+              stamp: 1,
+              timestamp: 0,
+              values: { ID: 9, name: 'x', colour: 'red' },
+            },
+          ],
+        },
+        /no storage attribute "colour" in Company/,
+      ],
+      [
+        {
+          ...good[0]!,
+          changes: [
+            {
+              op: 'insert',
+              dataClass: 'Company',
+              key: 9,
+              stamp: 1,
+              timestamp: 0,
+              values: { ID: 'nine', name: 'x' },
+            },
+          ],
+        },
+        /Company\(9\)\.ID: not a number/,
+      ],
+    ]
+    for (const [record, message] of cases) {
+      let error: unknown
+      try {
+        applyLogRecords(copy, [...good, record])
+      } catch (e) {
+        error = e
+      }
+      expect(DatastoreError.is(error) && error.name).toBe('InvalidLogRecord')
+      expect((error as Error).message).toMatch(message)
+      expect(copy.Company.length).toBe(0)
+    }
+  })
+})

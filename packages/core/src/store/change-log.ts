@@ -1,0 +1,308 @@
+/**
+ * @module The change log: what one commit did, as a plain JSON-serializable record, and the replay
+ * that applies such records through the same `Store.commit`. A journal (the `entistore` package's
+ * `persist/`) writes one record per commit and a snapshot as records too; the core owns the format
+ * and the replay, the file layer only frames and stores the text.
+ *
+ * A record holds each change's dataclass, op, key, stamp, timestamp and stored values (full rows:
+ * an update carries the whole new version, so a record never depends on how the previous one was
+ * written), then the global stamp and the autosequence values after the commit. Pictures and
+ * BLOBs are `{"$base64", "type", "version"}` as in a data file (file-binary.ts); dates are already
+ * text, objects already JSON. Null values are left out.
+ *
+ * Row ids are not in it: they are slots of one process's tables, and a table loaded from a
+ * snapshot numbers its rows afresh. The replay finds entities by key and gives inserts the next
+ * free slots. Deletes of a record are replayed before its other changes: a restore's changes can
+ * put back a key on one slot while taking it off another.
+ */
+import { datastoreError, fail } from '../errors/datastore-error.js'
+import { isBinaryValue } from '../values/binary.js'
+import { CoercionError, type StoredValue } from '../values/coerce.js'
+import type { Change } from './changes.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
+import { coerceFileValue, fileBinary } from './file-binary.js'
+import type { CommitInfo, SequenceValues, Store } from './store.js'
+import type { Table } from './table.js'
+
+/** The version of the record format; a record of another one is refused. */
+export const LOG_FORMAT = 1
+
+/** Why a record was written: a commit's kind, or a part of a snapshot (snapshotRecords). */
+export type LogRecordKind = 'write' | 'load' | 'restore' | 'snapshot'
+
+/** Stored values by attribute name, in their JSON form; nulls left out. */
+export type LogValues = { readonly [attribute: string]: unknown }
+
+export type LogChange =
+  | {
+      readonly op: 'insert' | 'update'
+      readonly dataClass: string
+      readonly key: KeyValue
+      readonly stamp: number
+      readonly timestamp: number
+      readonly values: LogValues
+    }
+  | { readonly op: 'delete'; readonly dataClass: string; readonly key: KeyValue }
+
+/** One commit, JSON-serializable (`JSON.stringify` / `JSON.parse` give it back as it was). */
+export interface LogRecord {
+  readonly format: typeof LOG_FORMAT
+  readonly kind: LogRecordKind
+  readonly changes: readonly LogChange[]
+  /** The global stamp after the commit. */
+  readonly globalStamp: number
+  /**
+   * The last value each autosequence attribute has used after the commit (0: none), for the
+   * dataclasses the commit touched (every dataclass for a restore or a snapshot).
+   */
+  readonly sequences: { readonly [dataClass: string]: { readonly [attribute: string]: number } }
+}
+
+type StoreSource = Store | { readonly store: Store }
+const storeOf = (source: StoreSource): Store => ('store' in source ? source.store : source)
+
+/** The record of one commit, from what a commit listener receives. */
+export function logRecordOf(
+  source: StoreSource,
+  changes: readonly Change[],
+  info: CommitInfo,
+): LogRecord {
+  const store = storeOf(source)
+  if (info.kind === 'replay') throw new TypeError('logRecordOf: a replay is not logged again')
+  const out: LogChange[] = []
+  const touched = new Set<Table>()
+  for (const c of changes)
+    if (c.op === 'delete') {
+      touched.add(c.table)
+      out.push({ op: 'delete', dataClass: c.table.def.name, key: c.before.key })
+    }
+  for (const c of changes) {
+    if (c.op === 'delete') continue
+    const record = c.op === 'insert' ? c.record : c.after
+    touched.add(c.table)
+    out.push(rowChange(c.op, c.table, record))
+  }
+  const tables = info.kind === 'restore' ? storeTables(store) : touched
+  return {
+    format: LOG_FORMAT,
+    kind: info.kind,
+    changes: out,
+    globalStamp: info.globalStamp,
+    sequences: sequencesOf(tables),
+  }
+}
+
+/**
+ * The whole store as records of kind `snapshot`, at most `rowsPerRecord` rows each (so that no
+ * record's text grows past what one string can hold), in key order per dataclass. There is always
+ * at least one record: the last carries the global stamp and sequences as every record does.
+ * Applied with `applyLogRecords` to an empty store, they give the store back as it is now.
+ */
+export function* snapshotRecords(
+  source: StoreSource,
+  rowsPerRecord = 10_000,
+): Generator<LogRecord, void, undefined> {
+  const store = storeOf(source)
+  const tables = storeTables(store)
+  const head = { format: LOG_FORMAT, kind: 'snapshot' } as const
+  // Read before the first yield: the caller writes the records synchronously, but a snapshot's
+  // records must all say the same, whatever it does.
+  const globalStamp = store.globalStamp
+  const sequences = sequencesOf(tables)
+  let any = false
+  for (const table of tables) {
+    let changes: LogChange[] = []
+    for (const rowId of table.orderedRowIds()) {
+      changes.push(rowChange('insert', table, table.record(rowId)!))
+      if (changes.length >= rowsPerRecord) {
+        yield { ...head, changes, globalStamp, sequences }
+        any = true
+        changes = []
+      }
+    }
+    if (changes.length > 0) {
+      yield { ...head, changes, globalStamp, sequences }
+      any = true
+    }
+  }
+  if (!any) yield { ...head, changes: [], globalStamp, sequences }
+}
+
+/** Applies one record through the store's commit (see applyLogRecords). */
+export function applyLogRecord(source: StoreSource, record: LogRecord): void {
+  applyLogRecords(source, [record])
+}
+
+/**
+ * Applies `records`, in order, as ONE commit of kind `replay`: a snapshot's records and the
+ * journal after it rebuild a store in one pass, with sorted indexes built once at the end. The
+ * global stamp and sequences end as the last record says. Every record is decoded and checked
+ * before anything is applied: a record that does not fit the store (an unknown dataclass or
+ * attribute, a value of the wrong type, an update of a key that is not there) throws
+ * InvalidLogRecord (9130) and leaves the store as it was.
+ */
+export function applyLogRecords(source: StoreSource, records: Iterable<LogRecord>): void {
+  const store = storeOf(source)
+  const pending = new Pending()
+  const changes: Change[] = []
+  let globalStamp: number | undefined
+  const sequences = new Map<Table, Map<string, number>>()
+  let index = 0
+  for (const record of records) {
+    const where = `record ${index++}`
+    if (record?.format !== LOG_FORMAT)
+      invalid(where, `format ${JSON.stringify(record?.format)}, expected ${LOG_FORMAT}`)
+    if (!Array.isArray(record.changes)) invalid(where, 'no list of changes')
+    record.changes.forEach((c, i) =>
+      changes.push(decodeChange(store, c, pending, `${where}[${i}]`)),
+    )
+    globalStamp = record.globalStamp
+    for (const [name, values] of Object.entries(record.sequences ?? {})) {
+      const table = tableOf(store, name, where)
+      let seen = sequences.get(table)
+      if (!seen) sequences.set(table, (seen = new Map()))
+      for (const [attribute, v] of Object.entries(values)) {
+        if (!table.autosequenced.includes(attribute) || !Number.isSafeInteger(v))
+          invalid(where, `no autosequence ${name}.${attribute} for the value ${String(v)}`)
+        seen.set(attribute, v)
+      }
+    }
+  }
+  if (globalStamp === undefined) return
+  if (!Number.isSafeInteger(globalStamp) || globalStamp < 0)
+    invalid('the last record', `the global stamp ${String(globalStamp)} is not valid`)
+  store.commit(changes, {
+    kind: 'replay',
+    replayed: { globalStamp, sequences: sequences as SequenceValues },
+  })
+}
+
+// ---- encoding ----
+
+function rowChange(op: 'insert' | 'update', table: Table, record: EntityRecord): LogChange {
+  const values: Record<string, unknown> = {}
+  for (const attr of table.def.storage) {
+    const v = record.values[attr.name] ?? null
+    if (v !== null) values[attr.name] = isBinaryValue(v) ? fileBinary(v) : v
+  }
+  return {
+    op,
+    dataClass: table.def.name,
+    key: record.key,
+    stamp: record.stamp,
+    timestamp: record.timestamp,
+    values,
+  }
+}
+
+function storeTables(store: Store): Table[] {
+  return store.schema.dataClasses.map((dc) => store.table(dc.name))
+}
+
+function sequencesOf(tables: Iterable<Table>): LogRecord['sequences'] {
+  const out: Record<string, Record<string, number>> = {}
+  for (const table of tables) {
+    if (table.autosequenced.length === 0) continue
+    const values: Record<string, number> = {}
+    for (const name of table.autosequenced) values[name] = table.peekSequence(name) - 1
+    out[table.def.name] = values
+  }
+  return out
+}
+
+// ---- decoding ----
+
+/** The records a replay has made so far, by table and key: later changes in it build on them. */
+class Pending {
+  readonly #records = new Map<Table, Map<KeyValue, EntityRecord | null>>()
+  readonly #rowIds = new Map<Table, number>()
+
+  current(table: Table, key: KeyValue): EntityRecord | undefined {
+    const mine = this.#records.get(table)
+    if (mine?.has(key)) return mine.get(key) ?? undefined
+    return table.recordByKey(key)
+  }
+
+  set(table: Table, key: KeyValue, record: EntityRecord | null): void {
+    let mine = this.#records.get(table)
+    if (!mine) this.#records.set(table, (mine = new Map()))
+    mine.set(key, record)
+  }
+
+  nextRowId(table: Table): number {
+    const next = this.#rowIds.get(table) ?? table.nextRowId
+    this.#rowIds.set(table, next + 1)
+    return next
+  }
+}
+
+function invalid(where: string, why: string): never {
+  return fail('InvalidLogRecord', [where, why])
+}
+
+function tableOf(store: Store, name: unknown, where: string): Table {
+  return (
+    (typeof name === 'string' ? store.findTable(name) : undefined) ??
+    invalid(where, `no dataclass ${JSON.stringify(name)} in the model`)
+  )
+}
+
+function decodeChange(store: Store, c: LogChange, pending: Pending, where: string): Change {
+  const table = tableOf(store, c?.dataClass, where)
+  const key = c.key
+  if (typeof key !== 'number' && typeof key !== 'string') invalid(where, 'the key is missing')
+  const current = pending.current(table, key)
+  const name = `${table.def.name}(${JSON.stringify(key)})`
+  if (c.op === 'delete') {
+    if (!current) invalid(where, `delete of ${name}, which is not there`)
+    pending.set(table, key, null)
+    return { op: 'delete', table, before: current }
+  }
+  if (c.op !== 'insert' && c.op !== 'update')
+    invalid(where, `unknown op ${JSON.stringify((c as { op: unknown }).op)}`)
+  if (c.op === 'insert' && current) invalid(where, `insert of ${name}, which is there already`)
+  if (c.op === 'update' && !current) invalid(where, `update of ${name}, which is not there`)
+  if (!Number.isSafeInteger(c.stamp) || !Number.isFinite(c.timestamp))
+    invalid(where, `${name} has no valid stamp and timestamp`)
+  const values = decodeValues(table, c.values, `${where} ${name}`)
+  if (values[table.keyPosition] !== key) invalid(where, `${name}: the key attribute differs`)
+  const record = table.newVersion(
+    current ? current.rowId : pending.nextRowId(table),
+    key,
+    c.stamp,
+    c.timestamp,
+    table.makeValues(values),
+  )
+  pending.set(table, key, record)
+  return c.op === 'insert'
+    ? { op: 'insert', table, record }
+    : { op: 'update', table, before: current!, after: record }
+}
+
+/** The stored values in storage order, each checked as a data file's value is. */
+function decodeValues(table: Table, given: LogValues, where: string): StoredValue[] {
+  if (typeof given !== 'object' || given === null) invalid(where, 'no values')
+  const storage = table.def.storage
+  const out = new Array<StoredValue>(storage.length)
+  let found = 0
+  for (let i = 0; i < storage.length; i++) {
+    const attr = storage[i]!
+    const raw = given[attr.name]
+    if (raw !== undefined) found++
+    if (raw === undefined || raw === null) {
+      out[i] = null
+      continue
+    }
+    try {
+      out[i] = coerceFileValue(attr, raw)
+    } catch (e) {
+      if (!(e instanceof CoercionError)) throw e
+      throw datastoreError('InvalidLogRecord', [`${where}.${attr.name}`, e.message])
+    }
+  }
+  if (found !== Object.keys(given).length) {
+    const unknown = Object.keys(given).find((name) => table.positionOf(name) === undefined)
+    invalid(where, `no storage attribute ${JSON.stringify(unknown)} in ${table.def.name}`)
+  }
+  return out
+}
