@@ -1,0 +1,225 @@
+/**
+ * A datastore kept in a folder: what a restart gives back (writes, batches, restores, loads,
+ * binaries, the global stamp and sequences), snapshots that compact the journal, the batch window
+ * on injected timers, and the refusals (damage, a closed journal).
+ */
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DatastoreError, dumpData, ManualClock, type DatastoreWith } from '@entistore/core'
+import { BINARY_MODEL, binaryData, storedBinaries } from '../binaries.fixture.js'
+import { FileError } from '../file-error.js'
+import { createDatastore, persistenceOf } from './create-datastore.js'
+import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
+
+const MODEL = {
+  __NAME: 'shop',
+  dataClasses: [
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string', indexed: true },
+        { name: 'price', type: 'number' },
+      ],
+    },
+  ],
+}
+const DATA = { Item: [{ name: 'pen', price: 2 }, { name: 'ink' }] }
+
+let dir: string
+const opened: DatastoreWith<string>[] = []
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'entistore-persist-'))
+})
+afterEach(() => {
+  for (const ds of opened.splice(0)) persistenceOf(ds)?.detach()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** A datastore on `dir`; not closed, as after a crash, unless the test closes it. */
+function open(options: Partial<PersistOptions> = {}, data: object | undefined = DATA) {
+  const ds = createDatastore(MODEL, {
+    clock: new ManualClock('2025-01-01T00:00:00Z'),
+    persist: { dir, ...options },
+    ...(data === undefined ? {} : { data: data as never }),
+  })
+  opened.push(ds)
+  return ds
+}
+
+const state = (ds: DatastoreWith<string>) => ({
+  data: dumpData(ds),
+  globalStamp: ds.globalStamp,
+})
+
+/** Timers that run only when the test says so. */
+function manualTimers(): PersistTimers & { run(): void; pending(): number } {
+  const due = new Map<number, () => void>()
+  let next = 0
+  return {
+    set: (fn) => (due.set(++next, fn), next),
+    clear: (handle) => void due.delete(handle as number),
+    run() {
+      const fns = [...due.values()]
+      due.clear()
+      for (const fn of fns) fn()
+    },
+    pending: () => due.size,
+  }
+}
+
+const files = () => readdirSync(dir).sort()
+
+describe('a persisted datastore', () => {
+  it('comes back after a restart with every write, the global stamp and the next keys', () => {
+    const ds = open()
+    ds.Item.create({ name: 'cap' })
+    ds.Item.update(1, { price: 3 })
+    ds.transaction(() => {
+      ds.Item.drop(2)
+      ds.Item.create({ name: 'nib' })
+    })
+    const want = state(ds)
+    // No close: the process could have been killed here.
+    const again = open({}, { Item: [{ name: 'ignored' }] })
+    expect(state(again)).toEqual(want)
+    expect(again.Item.create({ name: 'x' }).getKey()).toBe(ds.Item.create({ name: 'y' }).getKey())
+    expect(persistenceOf(again)!.recovery).toMatchObject({
+      snapshot: 0,
+      snapshotEntities: 2,
+      journalRecords: 3,
+      tornBytes: 0,
+      fresh: false,
+    })
+  })
+
+  it('loads the data into an empty folder and writes it as the first snapshot; afterwards the folder wins', () => {
+    expect(hasPersistedData(dir)).toBe(false)
+    const ds = open()
+    expect(persistenceOf(ds)!.recovery.fresh).toBe(true)
+    expect(files()).toEqual(['journal-0000000000000001.log', 'snapshot-0000000000000000.snap'])
+    expect(hasPersistedData(dir)).toBe(true)
+    ds.Item.drop(1)
+    const again = open({}, { Item: [{ name: 'other data' }] })
+    expect(
+      again.Item.all()
+        .toArray()
+        .map((e) => e.get('name')),
+    ).toEqual(['ink'])
+  })
+
+  it('keeps pictures and BLOBs, bytes, types and versions', () => {
+    const ds = createDatastore(BINARY_MODEL, { data: binaryData(), persist: dir })
+    opened.push(ds)
+    ds.dataClass('Doc').update(2, { title: 'rewritten', file: new Uint8Array([0, 255, 7]) })
+    const again = createDatastore(BINARY_MODEL, { persist: dir })
+    opened.push(again)
+    expect(storedBinaries(again)).toEqual(storedBinaries(ds))
+  })
+
+  it('journals a restore (a fixture reset) and a later load', () => {
+    const ds = open()
+    const initial = ds.snapshot()
+    ds.Item.create({ name: 'cap' })
+    ds.Item.drop(1)
+    ds.restore(initial)
+    ds.loadData({ Item: [{ name: 'loaded' }] })
+    ds.Item.update(3, { price: 9 })
+    const again = open()
+    expect(state(again)).toEqual(state(ds))
+  })
+
+  it('compacts: a snapshot every snapshotEvery records, on the next turn, and the old files go', () => {
+    const timers = manualTimers()
+    const ds = open({ snapshotEvery: 3, timers })
+    ds.Item.create({ name: 'a' })
+    ds.Item.create({ name: 'b' })
+    expect(timers.pending()).toBe(0)
+    ds.Item.create({ name: 'c' })
+    expect(timers.pending()).toBe(1)
+    ds.Item.create({ name: 'd' })
+    timers.run()
+    expect(files()).toEqual(['journal-0000000000000005.log', 'snapshot-0000000000000004.snap'])
+    ds.Item.update(1, { price: 1 })
+    expect(persistenceOf(ds)).toMatchObject({ lsn: 5, snapshotLsn: 4 })
+    const again = open()
+    expect(state(again)).toEqual(state(ds))
+    expect(persistenceOf(again)!.recovery).toMatchObject({ snapshot: 4, journalRecords: 1 })
+  })
+
+  it('writes each record at once in batch mode, and flushes it when the window ends', () => {
+    const timers = manualTimers()
+    const ds = open({ fsync: 'batch', batchMs: 50, timers })
+    const journal = join(dir, 'journal-0000000000000001.log')
+    const before = statSync(journal).size
+    ds.Item.create({ name: 'a' })
+    ds.Item.create({ name: 'b' })
+    // Written (a crash of the process loses nothing), one flush pending for both.
+    expect(statSync(journal).size).toBeGreaterThan(before)
+    expect(timers.pending()).toBe(1)
+    expect(state(open())).toEqual(state(ds))
+    timers.run()
+    expect(timers.pending()).toBe(0)
+  })
+
+  it('refuses writes once closed, with JournalFailed: they could not be made durable', () => {
+    const ds = open()
+    persistenceOf(ds)!.close()
+    let error: unknown
+    try {
+      ds.Item.create({ name: 'late' })
+    } catch (e) {
+      error = e
+    }
+    expect(DatastoreError.is(error) && [error.name, error.errCode]).toEqual(['JournalFailed', 9131])
+    expect(ds.Item.length).toBe(3) // in memory, but not acknowledged
+    expect(state(open()).data).toEqual({
+      Item: [
+        { __STAMP: 1, __TIMESTAMP: '2025-01-01T00:00:00.000Z', ID: 1, name: 'pen', price: 2 },
+        { __STAMP: 1, __TIMESTAMP: '2025-01-01T00:00:00.000Z', ID: 2, name: 'ink' },
+      ],
+    })
+  })
+
+  it('cuts a torn last record off, and appends after it', () => {
+    const ds = open()
+    ds.Item.create({ name: 'kept' })
+    const want = state(ds)
+    const journal = join(dir, 'journal-0000000000000001.log')
+    appendFileSync(journal, Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5])) // a frame cut short
+    const again = open()
+    expect(state(again)).toEqual(want)
+    expect(persistenceOf(again)!.recovery.tornBytes).toBe(9)
+    again.Item.create({ name: 'after' })
+    expect(state(open())).toEqual(state(again))
+  })
+
+  it('refuses a journal damaged in the middle, naming the file and the byte', () => {
+    const ds = open()
+    ds.Item.create({ name: 'a' })
+    ds.Item.create({ name: 'b' })
+    const journal = join(dir, 'journal-0000000000000001.log')
+    const bytes = readFileSync(journal)
+    bytes[20] = bytes[20]! ^ 0xff
+    writeFileSync(journal, bytes)
+    expect(() => open()).toThrow(FileError)
+    expect(() => open()).toThrow(/journal-0000000000000001\.log: the journal is damaged at byte 8/)
+  })
+
+  it('refuses a damaged snapshot rather than start from less', () => {
+    open()
+    const snapshot = join(dir, 'snapshot-0000000000000000.snap')
+    writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 40))
+    expect(() => open()).toThrow(/snapshot-0000000000000000\.snap: the snapshot is damaged/)
+  })
+})

@@ -1,0 +1,353 @@
+/**
+ * @module A datastore kept in a folder: a journal of every commit and snapshots that compact it
+ * (docs/durability.md says what is guaranteed).
+ *
+ * Start-up reads the newest snapshot and the journal after it, and replays them through the core's
+ * `applyLogRecords` (one commit); a torn last record is cut off. Then every commit — writes,
+ * loads, restores — reaches the listener this installs, synchronously inside the commit: a write's
+ * record is appended and, by default, flushed (fdatasync) before the commit returns, so a REST
+ * reply is sent only once its write is on disk. With `fsync: 'batch'` the record is still written
+ * to the file at once (a crash of the process loses nothing), and flushed within `batchMs` (a
+ * crash of the machine can lose that window). A data load is made durable by a snapshot instead
+ * of a record, since its record would be as large as one.
+ *
+ * A snapshot is written every `snapshotEvery` records or `snapshotBytes` of journal (on the next
+ * turn of the event loop, not inside the write that crossed the line) and on `snapshot()`; then a
+ * new segment starts and the older files go.
+ */
+import { mkdirSync, statSync } from 'node:fs'
+import {
+  applyLogRecords,
+  datastoreError,
+  DatastoreError,
+  logRecordOf,
+  snapshotRecords,
+  type Datastore,
+  type LogRecord,
+} from '@entistore/core'
+import { FileError } from '../file-error.js'
+import { removeDurably } from './durable-files.js'
+import { JournalSegment, readSegment, type ReadSegment } from './journal.js'
+import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
+import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js'
+
+/** Timers, injected: tests run a batch window or a deferred snapshot when they choose. */
+export interface PersistTimers {
+  /** Runs `fn` once after `ms` milliseconds; returns what `clear` takes. */
+  set(fn: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+export interface PersistOptions {
+  /** The folder (created if needed). One process at a time may use it. */
+  readonly dir: string
+  /**
+   * When a write is flushed to disk: `'commit'`, before the commit returns (an acknowledged write
+   * survives a crash of the machine); `'batch'`, at most `batchMs` later (one flush for every
+   * write of the window; a crash of the machine loses the window's writes, a crash of the
+   * process none). @default 'commit'
+   */
+  readonly fsync?: 'commit' | 'batch'
+  /** The batch window, in milliseconds. @default 5 */
+  readonly batchMs?: number
+  /** Journal records between two snapshots. @default 10_000 */
+  readonly snapshotEvery?: number
+  /** Journal bytes that start a snapshot earlier. @default 64 MiB */
+  readonly snapshotBytes?: number
+  /** Rows per record of a snapshot file. @default 10_000 */
+  readonly rowsPerRecord?: number
+  /** @default setTimeout / clearTimeout, not keeping the process alive */
+  readonly timers?: PersistTimers
+  /**
+   * Told of a deferred snapshot or batch flush that failed (nothing waits on them to throw to).
+   * A failed flush also makes every later write fail with JournalFailed (9131).
+   * @default process.emitWarning
+   */
+  readonly onError?: (error: Error) => void
+}
+
+/** What start-up found in the folder. */
+export interface Recovery {
+  /** The record number of the snapshot loaded, or undefined when there was none. */
+  readonly snapshot: number | undefined
+  /** Entities the snapshot held. */
+  readonly snapshotEntities: number
+  /** Journal records replayed after it. */
+  readonly journalRecords: number
+  /** Bytes of a torn last record cut off (0: the journal ended cleanly). */
+  readonly tornBytes: number
+  /** True when the folder held no data and the initial data, if any, was loaded instead. */
+  readonly fresh: boolean
+}
+
+const defaultTimers: PersistTimers = {
+  set: (fn, ms) => setTimeout(fn, ms).unref(),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+/** Whether `dir` holds a snapshot or a journal record (then it wins over a data file). */
+export function hasPersistedData(dir: string): boolean {
+  let listing
+  try {
+    listing = listDir(dir)
+  } catch {
+    return false
+  }
+  return (
+    listing.snapshots.length > 0 ||
+    listing.segments.some((s) => statSync(s.file).size > JOURNAL_MAGIC.length)
+  )
+}
+
+export class Persistence {
+  readonly dir: string
+  readonly recovery: Recovery
+  readonly #ds: Datastore
+  readonly #fsync: 'commit' | 'batch'
+  readonly #batchMs: number
+  readonly #snapshotEvery: number
+  readonly #snapshotBytes: number
+  readonly #rowsPerRecord: number
+  readonly #timers: PersistTimers
+  readonly #onError: (error: Error) => void
+  #segment: JournalSegment
+  /** The number of the last record written (or replayed). */
+  #lsn: number
+  #snapshotLsn: number
+  #batchTimer: unknown
+  #snapshotTimer: unknown
+  #failed: DatastoreError | undefined
+  #closed = false
+  readonly #off: () => void
+
+  /**
+   * Opens `options.dir` for `ds`, which must be empty: replays what the folder holds into it, or,
+   * when it holds nothing, calls `initial(ds)` (a data load) and writes that as the first
+   * snapshot. Throws a FileError naming the file for damage a crash cannot make.
+   */
+  static open(
+    ds: Datastore,
+    options: PersistOptions,
+    initial?: (ds: Datastore) => void,
+  ): Persistence {
+    return new Persistence(ds, options, initial)
+  }
+
+  private constructor(
+    ds: Datastore,
+    options: PersistOptions,
+    initial: ((ds: Datastore) => void) | undefined,
+  ) {
+    this.dir = options.dir
+    this.#ds = ds
+    this.#fsync = options.fsync ?? 'commit'
+    this.#batchMs = options.batchMs ?? 5
+    this.#snapshotEvery = options.snapshotEvery ?? 10_000
+    this.#snapshotBytes = options.snapshotBytes ?? 64 * 1024 * 1024
+    this.#rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.#timers = options.timers ?? defaultTimers
+    this.#onError = options.onError ?? ((e) => process.emitWarning(e))
+    mkdirSync(this.dir, { recursive: true })
+    const listing = listDir(this.dir)
+    removeDurably(this.dir, listing.temps)
+
+    // The newest snapshot, then every record after it, in one commit.
+    const newest = listing.snapshots.at(-1)
+    const snapshot = newest ? readSnapshotFile(newest.file) : undefined
+    const base = snapshot?.lsn ?? 0
+    const read = listing.segments.map((s) => ({ ...s, read: readSegment(s.file) }))
+    const after = recordsAfter(base, read)
+    const fresh = snapshot === undefined && after.length === 0
+    if (fresh) initial?.(ds)
+    else replay(ds, this.dir, [...(snapshot?.records ?? []), ...after.map((e) => e.record)])
+    this.#lsn = after.at(-1)?.lsn ?? base
+    this.#snapshotLsn = base
+
+    // Appends go to the last segment, its torn tail cut off, or to a new one.
+    const last = read.at(-1)
+    const tornBytes = last ? last.read.size - last.read.end : 0
+    this.#segment = last
+      ? JournalSegment.reopen(last.file, last.lsn, last.read.end, last.read.size)
+      : JournalSegment.create(this.dir, this.#lsn + 1)
+    // Files a crash left behind after a snapshot: older snapshots, segments it covers.
+    removeDurably(this.dir, obsolete(listing.snapshots, read, base, this.#segment.file))
+    this.recovery = {
+      snapshot: snapshot?.lsn,
+      snapshotEntities: (snapshot?.records ?? []).reduce((n, r) => n + r.changes.length, 0),
+      journalRecords: after.length,
+      tornBytes,
+      fresh,
+    }
+    // Loaded data is written as the first snapshot: the next start reads it instead of the file.
+    if (fresh && ds.dataClasses.some((dc) => dc.length > 0)) this.#writeSnapshot()
+    this.#off = ds.onCommit((changes, info) => {
+      if (info.kind === 'replay') return
+      if (this.#failed) throw this.#failed
+      try {
+        if (this.#closed) throw new Error('the datastore was closed')
+        this.#lsn++
+        if (info.kind === 'load') return this.#writeSnapshot()
+        this.#segment.append(this.#lsn, logRecordOf(ds, changes, info))
+        if (this.#fsync === 'commit') this.#segment.flush()
+        else this.#batchTimer ??= this.#timers.set(() => this.#flushBatch(), this.#batchMs)
+      } catch (e) {
+        throw this.#fail(e)
+      }
+      if (
+        this.#lsn - this.#snapshotLsn >= this.#snapshotEvery ||
+        this.#segment.bytes >= this.#snapshotBytes
+      )
+        this.#snapshotTimer ??= this.#timers.set(() => this.#deferredSnapshot(), 0)
+    })
+  }
+
+  /** The number of the last record written: one per journaled commit since the folder was made. */
+  get lsn(): number {
+    return this.#lsn
+  }
+
+  /** The record number of the last snapshot (0 before any). */
+  get snapshotLsn(): number {
+    return this.#snapshotLsn
+  }
+
+  /** Journal bytes since the last snapshot. */
+  get journalBytes(): number {
+    return this.#segment.bytes
+  }
+
+  /**
+   * Writes a snapshot of the datastore as it is now and starts a new journal segment; the older
+   * files are removed. Synchronous: the event loop waits (about a second per million rows).
+   */
+  snapshot(): void {
+    if (this.#closed) throw new Error('snapshot: the persistence is closed')
+    this.#writeSnapshot()
+  }
+
+  /** Flushes the writes of the current batch window now (nothing to do with `fsync: 'commit'`). */
+  flush(): void {
+    if (this.#batchTimer !== undefined) this.#timers.clear(this.#batchTimer)
+    this.#batchTimer = undefined
+    this.#segment.flush()
+  }
+
+  /**
+   * Flushes and closes the journal. The datastore stays readable; a write to it afterwards fails
+   * with JournalFailed (9131), as it could not be made durable.
+   */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    if (this.#snapshotTimer !== undefined) this.#timers.clear(this.#snapshotTimer)
+    if (this.#batchTimer !== undefined) this.#timers.clear(this.#batchTimer)
+    this.#batchTimer = this.#snapshotTimer = undefined
+    this.#segment.close()
+  }
+
+  /** Stops journaling (the datastore is thrown away, as a test does): no flush, no more errors. */
+  detach(): void {
+    this.close()
+    this.#off()
+  }
+
+  #writeSnapshot(): void {
+    if (this.#snapshotTimer !== undefined) this.#timers.clear(this.#snapshotTimer)
+    this.#snapshotTimer = undefined
+    this.flush()
+    const lsn = this.#lsn
+    writeSnapshotFile(this.dir, lsn, snapshotRecords(this.#ds, this.#rowsPerRecord))
+    this.#snapshotLsn = lsn
+    // The current segment already starts after this snapshot when nothing was written since
+    // the last one: it stays.
+    if (this.#segment.first !== lsn + 1) {
+      const old = this.#segment
+      this.#segment = JournalSegment.create(this.dir, lsn + 1)
+      old.close()
+    }
+    // Every record up to `lsn` is in the snapshot now: older snapshots and segments can go.
+    const listing = listDir(this.dir)
+    const current = this.#segment.file
+    removeDurably(this.dir, [
+      ...listing.snapshots.filter((s) => s.lsn < lsn).map((s) => s.file),
+      ...listing.segments.filter((s) => s.lsn <= lsn && s.file !== current).map((s) => s.file),
+    ])
+  }
+
+  #flushBatch(): void {
+    this.#batchTimer = undefined
+    if (this.#closed || this.#failed) return
+    try {
+      this.#segment.flush()
+    } catch (e) {
+      this.#onError(this.#fail(e))
+    }
+  }
+
+  #deferredSnapshot(): void {
+    this.#snapshotTimer = undefined
+    if (this.#closed || this.#failed) return
+    try {
+      this.#writeSnapshot()
+    } catch (e) {
+      // The journal is still whole: writes go on, and the next record tries again.
+      this.#onError(e as Error)
+    }
+  }
+
+  /** From now on every write fails: the journal may have lost its place. */
+  #fail(e: unknown): DatastoreError {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message ?? String(e)
+    this.#failed ??= datastoreError('JournalFailed', [reason], { cause: e })
+    return this.#failed
+  }
+}
+
+/**
+ * The records after `base`, from segments read oldest first; checks that their numbers follow one
+ * another. Records at or before `base` are in the snapshot already (a crash after writing it,
+ * before removing the segments it covers, leaves them).
+ */
+function recordsAfter(
+  base: number,
+  segments: readonly (NumberedFile & { read: ReadSegment })[],
+): { lsn: number; record: LogRecord }[] {
+  const out: { lsn: number; record: LogRecord }[] = []
+  let expected = base + 1
+  for (const segment of segments)
+    for (const entry of segment.read.entries) {
+      if (entry.lsn <= base) continue
+      if (entry.lsn !== expected)
+        throw new FileError(
+          segment.file,
+          `the journal skips from record ${expected - 1} to ${entry.lsn}: records are missing`,
+        )
+      out.push(entry)
+      expected++
+    }
+  return out
+}
+
+function replay(ds: Datastore, dir: string, records: readonly LogRecord[]): void {
+  try {
+    applyLogRecords(ds, records)
+  } catch (e) {
+    if (DatastoreError.is(e)) throw new FileError(dir, e.message, { cause: e })
+    throw e
+  }
+}
+
+/** Files older than the snapshot at `base`: snapshots before it, segments whose records it holds. */
+function obsolete(
+  snapshots: readonly NumberedFile[],
+  segments: readonly NumberedFile[],
+  base: number,
+  current: string,
+): string[] {
+  const out = snapshots.filter((s) => s.lsn < base).map((s) => s.file)
+  segments.forEach((s, i) => {
+    const next = segments[i + 1]
+    if (s.file !== current && next !== undefined && next.lsn <= base + 1) out.push(s.file)
+  })
+  return out
+}
