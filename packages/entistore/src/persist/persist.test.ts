@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DatastoreError, dumpData, ManualClock, type DatastoreWith } from '@entistore/core'
+import { DatastoreError, dumpData, ManualClock, type Datastore } from '@entistore/core'
 import { BINARY_MODEL, binaryData, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
@@ -37,7 +37,7 @@ const MODEL = {
 const DATA = { Item: [{ name: 'pen', price: 2 }, { name: 'ink' }] }
 
 let dir: string
-const opened: DatastoreWith<string>[] = []
+const opened: Datastore[] = []
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'entistore-persist-'))
 })
@@ -48,7 +48,7 @@ afterEach(() => {
 
 /** A datastore on `dir`; not closed, as after a crash, unless the test closes it. */
 function open(options: Partial<PersistOptions> = {}, data: object | undefined = DATA) {
-  const ds = createDatastore(MODEL, {
+  const ds = createDatastore<'Item'>(MODEL, {
     clock: new ManualClock('2025-01-01T00:00:00Z'),
     persist: { dir, ...options },
     ...(data === undefined ? {} : { data: data as never }),
@@ -57,7 +57,7 @@ function open(options: Partial<PersistOptions> = {}, data: object | undefined = 
   return ds
 }
 
-const state = (ds: DatastoreWith<string>) => ({
+const state = (ds: Datastore) => ({
   data: dumpData(ds),
   globalStamp: ds.globalStamp,
 })
