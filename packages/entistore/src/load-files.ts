@@ -14,6 +14,8 @@ import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import { FileError } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { loadProgress } from './load-progress.js'
+import { persistDatastore } from './persist/create-datastore.js'
+import { hasPersistedData, type PersistOptions } from './persist/persist.js'
 
 export { FileError }
 
@@ -70,6 +72,12 @@ export interface LoadFilesOptions {
    * version stays in memory. @default 0, the module as Node cached it
    */
   readonly functionsVersion?: number
+  /**
+   * Keep the data in this folder (docs/durability.md). When it holds data, that is loaded and the
+   * data file is not even read; when it holds none, the data file is loaded and written into it.
+   * @default none: in memory only
+   */
+  readonly persist?: string | PersistOptions
 }
 
 /** A datastore built from a model file, an optional data file and optional functions. */
@@ -89,7 +97,16 @@ export async function loadDatastoreFiles(
     options.data !== undefined && options.progress !== undefined
       ? loadProgress(options.data, { write: options.progress })
       : undefined
-  const data = options.data === undefined ? undefined : await readJsonFile(options.data, 'data')
+  const persistDir =
+    options.persist === undefined
+      ? undefined
+      : typeof options.persist === 'string'
+        ? options.persist
+        : options.persist.dir
+  // A folder with data wins over the data file: reading a large file for nothing costs seconds.
+  const skipData = persistDir !== undefined && hasPersistedData(persistDir)
+  const data =
+    options.data === undefined || skipData ? undefined : await readJsonFile(options.data, 'data')
   let ds: DatastoreWith<string>
   try {
     ds = createDatastore(model as ModelJson, {
@@ -105,13 +122,16 @@ export async function loadDatastoreFiles(
     if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
     throw e
   }
-  if (data !== undefined) {
+  const load = (into: { loadData: typeof ds.loadData }): void => {
     try {
-      ds.loadData(data as never, progress)
+      into.loadData(data as never, progress)
     } catch (e) {
       if (DatastoreError.is(e)) throw new FileError(options.data!, e.message, { cause: e })
       throw e
     }
   }
+  if (options.persist !== undefined)
+    persistDatastore(ds, options.persist, data === undefined ? undefined : load)
+  else if (data !== undefined) load(ds)
   return ds
 }

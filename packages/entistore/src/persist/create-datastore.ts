@@ -68,10 +68,24 @@ export function createDatastore(
   const { persist, data, ...rest } = options
   if (persist === undefined) return createInMemory(model, options)
   const ds = createInMemory(model, rest)
-  const settings = typeof persist === 'string' ? { dir: persist } : persist
-  persistences.set(
-    ds,
-    Persistence.open(ds, settings, data === undefined ? undefined : (d) => void d.loadData(data)),
-  )
+  persistDatastore(ds, persist, data === undefined ? undefined : (d) => void d.loadData(data))
   return ds
+}
+
+/**
+ * Keeps `ds`, new and empty, in the folder `persist`: what the folder holds is loaded into it, or
+ * `initial(ds)` runs when it holds nothing (the data file's load). `persistenceOf(ds)` finds it.
+ */
+export function persistDatastore(
+  ds: Datastore,
+  persist: string | PersistOptions,
+  initial?: (ds: Datastore) => void,
+): Persistence {
+  const persistence = Persistence.open(
+    ds,
+    typeof persist === 'string' ? { dir: persist } : persist,
+    initial,
+  )
+  persistences.set(ds, persistence)
+  return persistence
 }
