@@ -54,6 +54,7 @@ import {
 import { SETS_OPS, setsGroups } from './suites/sets.bench.ts'
 import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
 import { runPicturesSuite } from './suites/pictures.bench.ts'
+import { runJournalSuite } from './suites/journal.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -85,6 +86,7 @@ const SUITES = [
   'fixture',
   'adapters',
   'pictures',
+  'journal',
   'memory',
 ] as const
 type Suite = (typeof SUITES)[number]
@@ -122,6 +124,7 @@ interface Options {
   aggregateRows: number
   setsSize: number
   fixtureRows: number
+  journalRows: number
   http: HttpOptions
   writes: WritesOptions
   adapters: AdaptersOptions
@@ -144,7 +147,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,memory
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,memory
                      suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
@@ -167,6 +170,8 @@ const HELP = `usage: npm run bench -- [options]
                      operations for --only: sets-keep sets-and sets-or sets-except
   --fixture-rows=100k  Items of the fixture suite (default 100k): the test fixture's reset
                      against loading again; for --only: fixture-reset
+  --journal-rows=200k  Items of the journal suite's start-up (default 200k; quick: 20k): a
+                     persistence folder's snapshot and journal against the data file
   --shapes=main,short  shapes of data of the query and http suites (default both): main = each
                      suite's own (data.ts's people in query, the Items in http), short = issue
                      19's short rows (short-rows.ts: Person, seven attributes, five indexes)
@@ -208,6 +213,7 @@ function parseArgs(argv: string[]): Options {
     aggregateRows: 1_000_000,
     setsSize: 100_000,
     fixtureRows: 100_000,
+    journalRows: 0,
     http: {
       rows: 200_000,
       startupSizes: [20_000, 200_000],
@@ -300,6 +306,9 @@ function parseArgs(argv: string[]): Options {
       case '--fixture-rows':
         o.fixtureRows = parseSize(value)
         break
+      case '--journal-rows':
+        o.journalRows = parseSize(value)
+        break
       case '--http-rows':
         http.rows = parseSize(value)
         break
@@ -363,6 +372,7 @@ function parseArgs(argv: string[]): Options {
   if (o.quick) o.writes = { rows: 20_000, batchRows: 100_000, batches: 200 }
   o.http = { ...o.http, ...http, load: { ...o.http.load, ...load }, shapes: o.shapes }
   o.memoryRows = memoryRows ?? (o.quick ? 20_000 : 200_000)
+  if (o.journalRows === 0) o.journalRows = o.quick ? 20_000 : 200_000
   o.snapshotRows = Math.min(o.memoryRows, snapshotRows ?? (o.quick ? 20_000 : 50_000))
   o.writes = { ...o.writes, ...writes }
   // The adapters suite has shorter rounds of its own (six servers, three requests), but takes the
@@ -461,6 +471,7 @@ const suiteText: Record<Suite, string> = {
     `${sizeLabel(opts.writes.batchRows)}; HTTP at ${sizeLabel(opts.http.rows)})`,
   adapters: `adapters (${sizeLabel(opts.adapters.rows)} rows)`,
   pictures: 'pictures (a page of 48 thumbnails and a photo, converted by $imageformat)',
+  journal: `journal (writes with and without it; start-up at ${sizeLabel(opts.journalRows)} Items)`,
   memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
 }
 console.log(
@@ -877,6 +888,15 @@ await runSuite('pictures', async () => {
     '\n## Pictures: $imageformat conversions through the REST handler, with and without the cache, against sharp directly',
   )
   await runPicturesSuite({ reps: opts.reps ?? (opts.quick ? 3 : 7) })
+})
+
+// ---------------------------------------------------------------- the local journal
+
+await runSuite('journal', async () => {
+  console.log(
+    '\n## Local journal: writes in memory, fsync per commit and batched; start-up from a folder against the data file',
+  )
+  await runJournalSuite({ rows: opts.journalRows, reps: opts.reps ?? (opts.quick ? 1 : 3) })
 })
 
 // ---------------------------------------------------------------- summaries
