@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DatastoreError, dumpData, ManualClock, type Datastore } from '@entistore/core'
+import { createRestHandler } from '@entistore/rest'
 import { BINARY_MODEL, binaryData, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
@@ -221,5 +222,21 @@ describe('a persisted datastore', () => {
     const snapshot = join(dir, 'snapshot-0000000000000000.snap')
     writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 40))
     expect(() => open()).toThrow(/snapshot-0000000000000000\.snap: the snapshot is damaged/)
+  })
+})
+
+describe('a persisted datastore behind REST', () => {
+  it('answers 503 with errCode 9131 to a write it cannot journal', async () => {
+    const ds = open()
+    persistenceOf(ds)!.close()
+    const rest = createRestHandler(ds)
+    const reply = await rest.request('/rest/Item?$method=update', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"late"}',
+    })
+    expect(reply.status).toBe(503)
+    const body = (await reply.json()) as { __ERROR: { errCode: number }[] }
+    expect(body.__ERROR[0]!.errCode).toBe(9131)
   })
 })
