@@ -74,6 +74,10 @@ export interface Singleton {
   call(name: string, ...args: unknown[]): unknown
 }
 
+// The engine's functions take the untyped Datastore: `this as Datastore` where one is handed this.
+// A model's types only narrow what users see, and whether TypeScript finds Datastore<M> assignable
+// to Datastore on its own depends on the order it checks files in (the build and the tests' check
+// once disagreed).
 export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly schema: SchemaDef
   readonly clock: Clock
@@ -129,10 +133,10 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
-    this.entitySets = new EntitySets(this, newSetId, options.entitySets)
+    this.entitySets = new EntitySets(this as Datastore, newSetId, options.entitySets)
     this.functions = new FunctionRegistry(schema, options.functions)
     for (const def of schema.dataClasses)
-      this.#classes.set(def.name, new DataClass(this, this.store.table(def.name)))
+      this.#classes.set(def.name, new DataClass(this as Datastore, this.store.table(def.name)))
     const store = this.store
     this.querySource = {
       schema,
@@ -214,7 +218,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * @example ds.transaction(() => { a.edit({ balance: a.get('balance') - 10 }).save(); b.edit(…).save() })
    */
   transaction<T>(fn: () => T): T {
-    return runTransaction(this, fn)
+    return runTransaction(this as Datastore, fn)
   }
 
   /**
@@ -223,7 +227,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * EntityLocked (9070). `fn` must be synchronous.
    */
   runAs<T>(owner: LockOwner, fn: () => T): T {
-    return runAs(this, owner, fn)
+    return runAs(this as Datastore, owner, fn)
   }
 
   /**
@@ -266,7 +270,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * datastore (a TypeError).
    */
   restore(snapshot: DataSnapshot): void {
-    restoreSnapshot(this, snapshot)
+    restoreSnapshot(this as Datastore, snapshot)
   }
 
   /** Registers a commit observer; returns the function that removes it. */
