@@ -116,7 +116,7 @@ function expectIndexesRebuilt(table: Table, indexes: IndexSet = table.indexes): 
   const fresh = new IndexSet(table.def)
   for (const ix of indexes.all())
     fresh.create(ix.attribute, ix.hash ? (ix.sorted ? 'auto' : 'hash') : 'sorted')
-  fresh.rebuild(liveRecords(table))
+  fresh.rebuild(table)
   const names = [...indexes.all()].map((ix) => ix.attribute.name)
   expect(names.sort()).toEqual([...fresh.all()].map((ix) => ix.attribute.name).sort())
   for (const ix of indexes.all()) {
@@ -278,7 +278,7 @@ class BulkChange implements Cmd {
         m.rows.set(key, step.values)
       }
     }
-    r.table.indexes.endBulk(r.table.records())
+    r.table.indexes.endBulk(r.table)
     expectTableIsModel(m, r)
   }
   toString = () => `bulkChange(${this.steps.length})`
@@ -287,7 +287,7 @@ class BulkChange implements Cmd {
 class Rebuild implements Cmd {
   check = () => true
   run(m: Model, r: Real): void {
-    r.table.indexes.rebuild(r.table.records())
+    r.table.indexes.rebuild(r.table)
     expectTableIsModel(m, r)
   }
   toString = () => 'rebuild()'
@@ -473,7 +473,7 @@ describe('IndexSet.rebuild', () => {
     expect(table.indexes.of('note')).toBeUndefined()
     table.indexes.create(note, 'auto')
     expect(table.indexes.of('note')!.sorted!.size).toBe(0) // empty until rebuilt
-    table.indexes.rebuild(table.records())
+    table.indexes.rebuild(table)
     expect(table.indexes.of('note')!.hash!.get('x')).toHaveLength(4)
     expect(table.indexes.of('note')!.sorted!.size).toBe(NAMES.length)
     expectIndexesRebuilt(table)
@@ -488,21 +488,21 @@ describe('IndexSet.rebuild', () => {
     const ix = table.indexes.of('name')!
     ix.hash!.clear()
     ix.sorted!.reset([])
-    table.indexes.rebuild(table.records())
+    table.indexes.rebuild(table)
     expectIndexesRebuilt(table)
     // Twice is the same as once.
-    table.indexes.rebuild(table.records())
+    table.indexes.rebuild(table)
     expectIndexesRebuilt(table)
   })
 
   it('leaves out deleted rows and empties every index of an empty table', () => {
     const { table } = loaded()
     for (const r of liveRecords(table).filter((r) => (r.key as number) % 2)) table.delete(r.rowId)
-    table.indexes.rebuild(table.records())
+    table.indexes.rebuild(table)
     expectIndexesRebuilt(table)
     expect(table.indexes.of('name')!.sorted!.size).toBe(table.size)
     for (const r of liveRecords(table)) table.delete(r.rowId)
-    table.indexes.rebuild(table.records())
+    table.indexes.rebuild(table)
     for (const ix of table.indexes.all()) {
       expect(ix.sorted?.size ?? 0).toBe(0)
       expect(ix.hash ? [...ix.hash.entries()] : []).toEqual([])

@@ -24,6 +24,15 @@ export interface IndexedRecord {
   readonly values: Readonly<Record<string, unknown>>
 }
 
+/**
+ * Every live row, for a build: its row ids and a reader of each attribute by row id. The table is
+ * one; reading through it makes no record for a row kept in columns.
+ */
+export interface IndexSource {
+  liveRowIds(): readonly number[]
+  reader(name: string): (rowId: number) => unknown
+}
+
 export interface AttributeIndexes {
   readonly attribute: StorageAttributeDef
   hash: HashIndex | undefined
@@ -208,14 +217,13 @@ export class IndexSet {
 
   /**
    * Ends a bulk change. When it only inserted, each sorted index sorts its own content with the
-   * keys the inserts computed; otherwise every sorted index is rebuilt from `records` (every live
-   * record).
+   * keys the inserts computed; otherwise every sorted index is rebuilt from `source`.
    */
-  endBulk(records: Iterable<IndexedRecord>): void {
+  endBulk(source: IndexSource): void {
     this.#bulk = false
     const pending = this.#pending
     this.#pending = undefined
-    if (!pending) return this.#rebuildSorted([...records])
+    if (!pending) return this.#rebuildSorted(source, source.liveRowIds())
     for (let i = 0; i < pending.length; i++) {
       const added = pending[i]
       const sorted = this.#list[i]!.ix.sorted
@@ -274,29 +282,29 @@ export class IndexSet {
     }
   }
 
-  /** Rebuilds every index from `records` (every live record). */
-  rebuild(records: Iterable<IndexedRecord>): void {
-    const all = [...records]
+  /** Rebuilds every index from `source` (every live row). */
+  rebuild(source: IndexSource): void {
+    const all = source.liveRowIds()
     for (const ix of this.#byAttribute.values()) {
       if (!ix.hash) continue
       ix.hash.clear()
-      for (const r of all)
-        ix.hash.add(
-          this.#key(r.values[ix.attribute.name], ix.attribute.name, foldsOf(ix.attribute)),
-          r.rowId,
-        )
+      const name = ix.attribute.name
+      const folds = foldsOf(ix.attribute)
+      const read = source.reader(name)
+      for (const r of all) ix.hash.add(this.#key(read(r), name, folds), r)
     }
-    this.#rebuildSorted(all)
+    this.#rebuildSorted(source, all)
   }
 
-  #rebuildSorted(all: readonly IndexedRecord[]): void {
+  #rebuildSorted(source: IndexSource, all: readonly number[]): void {
     for (const ix of this.#byAttribute.values()) {
       if (!ix.sorted) continue
       const folds = foldsOf(ix.attribute)
       const name = ix.attribute.name
+      const read = source.reader(name)
       ix.sorted.resetFrom(
-        all.map((r) => this.#key(r.values[name], name, folds)),
-        Int32Array.from(all, (r) => r.rowId),
+        all.map((r) => this.#key(read(r), name, folds)),
+        Int32Array.from(all),
       )
     }
   }

@@ -41,7 +41,7 @@ export class DataClass<
   // The raw keys that are already of the stored form (integers for numeric keys, text for string
   // keys): when `get` misses with one, converting it cannot find anything else.
   readonly #storedKey: 'number' | 'string' | 'other'
-  // The table's key map itself (it is never replaced): `get` is then one Map lookup.
+  // The table's key map itself (it is never replaced): `get` is then one lookup for the row id.
   readonly #byKey: Table['byKey']
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
@@ -95,7 +95,7 @@ export class DataClass<
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)
-    return hit !== undefined ? (hit as Entity<M, N>) : this.#getCoerced(key)
+    return hit !== undefined ? this.entityAt(hit) : this.#getCoerced(key)
   }
 
   // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
@@ -107,7 +107,8 @@ export class DataClass<
         ? this.#storedKey === 'number' && Number.isSafeInteger(key)
         : typeof key === 'string' && this.#storedKey === 'string'
     if (stored) return null
-    return (this.#byKey.get(toKey(this.def, key)) as Entity<M, N> | undefined) ?? null
+    const rowId = this.#byKey.get(toKey(this.def, key))
+    return rowId === undefined ? null : this.entityAt(rowId)
   }
 
   /**
@@ -215,7 +216,7 @@ export class DataClass<
       throw new TypeError(`createIndex: ${attr.type} attributes cannot be indexed`)
     }
     this.table.indexes.create(attr, kind)
-    this.table.indexes.rebuild(this.table.records())
+    this.table.indexes.rebuild(this.table)
   }
 
   /**
@@ -236,7 +237,7 @@ export class DataClass<
 
   /** Rebuilds every index of this dataclass from its entities. */
   rebuildIndexes(): void {
-    this.table.indexes.rebuild(this.table.records())
+    this.table.indexes.rebuild(this.table)
   }
 
   /** The indexes of this dataclass: attribute name → which kinds. */
@@ -258,8 +259,8 @@ export class DataClass<
     return new EntitySelection(this, rowIds)
   }
 
-  /** @internal The entity a record of this dataclass is (calculated attributes compute from it). */
-  readonly entityOf = (record: EntityRecord): Entity<M, N> => this.entityAt(record.rowId)!
+  /** @internal The entity of a live row of this dataclass (calculated attributes compute from it). */
+  readonly entityOf = (rowId: number): Entity<M, N> => this.entityAt(rowId)!
 
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
   entityAt(rowId: number): Entity<M, N> | null {
@@ -275,9 +276,8 @@ export class DataClass<
     const attr = this.attribute(relation)
     if (attr.kind !== 'relatedEntity') return fail('AttributeNotFound', [relation, this.def.name])
     const out: number[] = []
-    for (const rowId of this.table.orderedRowIds()) {
-      if (this.table.record(rowId)!.values[attr.foreignKey] === key) out.push(rowId)
-    }
+    const read = this.table.reader(attr.foreignKey)
+    for (const rowId of this.table.orderedRowIds()) if (read(rowId) === key) out.push(rowId)
     return out
   }
 }

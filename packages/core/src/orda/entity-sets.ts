@@ -142,6 +142,6 @@ export function intersects(a: EntitySelection, b: EntitySelection): boolean {
 export function clean(selection: EntitySelection): EntitySelection {
   const table = selection.dataClass.table
   const rows = selection.rowIds
-  const live = rows.filter((r) => table.record(r) !== undefined)
+  const live = rows.filter((r) => table.has(r))
   return live.length === rows.length ? selection : new EntitySelection(selection.dataClass, live)
 }

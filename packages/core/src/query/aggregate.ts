@@ -346,8 +346,8 @@ function texts(table: Table, rows: readonly number[], name: string): Aggregates 
   }
   return {
     count,
-    min: minRow < 0 ? null : (table.record(minRow)!.values[name] as string),
-    max: maxRow < 0 ? null : (table.record(maxRow)!.values[name] as string),
+    min: minRow < 0 ? null : (table.reader(name)(minRow) as string),
+    max: maxRow < 0 ? null : (table.reader(name)(maxRow) as string),
   }
 }
 
@@ -359,7 +359,7 @@ function fromIndex(table: Table, sorted: SortedIndex, name: string): Aggregates 
   const [start, end] = nonNull(sorted)
   if (start >= end) return { count: 0, min: null, max: null }
   const value = (position: number): AggregateValue =>
-    table.record(sorted.rowAt(position))!.values[name] as AggregateValue
+    table.reader(name)(sorted.rowAt(position)) as AggregateValue
   // The first row of the last key: the lowest row id among the spellings of the greatest value.
   const [lastStart] = sorted.equal(sorted.keyAt(end - 1))
   return { count: end - start, min: value(start), max: value(Math.max(start, lastStart)) }
@@ -372,24 +372,22 @@ function eachValue(
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: Accumulator,
 ): void {
-  const slots = table.slots
   switch (source.kind) {
     case 'stored': {
-      const name = source.name
+      const read = table.reader(source.name)
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]!
-        const record = slots[r]
-        if (record) acc.row(record.values[name], r)
+        const v = read(r)
+        if (v !== undefined) acc.row(v, r)
       }
       return
     }
     case 'object': {
       const { name, steps } = source
+      const read = table.reader(name)
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]!
-        const record = slots[r]
-        if (!record) continue
-        const root = record.values[name]
+        const root = read(r)
         if (root === null || root === undefined) continue
         const values = objectValues(root, steps)
         if (values.length === 1) acc.row(values[0], r)
@@ -401,7 +399,7 @@ function eachValue(
       const read = source.read
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]!
-        if (slots[r]) acc.row(read(r), r)
+        if (table.has(r)) acc.row(read(r), r)
       }
     }
   }
@@ -550,11 +548,11 @@ export function distinctRows(
     !diacritical && (source.kind === 'computed' ? source.folds : source.kind !== 'stored'),
   )
   if (source.kind === 'text') {
-    const slots = table.slots
+    const read = table.reader(source.name)
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!
-      const record = slots[r]
-      if (record) acc.add(record.values[source.name], r)
+      const v = read(r)
+      if (v !== undefined) acc.add(v, r)
     }
   } else eachDistinct(table, rows, source, acc)
   return acc.values()
@@ -581,8 +579,8 @@ function distinctTexts(table: Table, rows: readonly number[], name: string): str
   // Folded keys compare by code unit, which is the default sort.
   const keys = [...first.keys()].sort()
   const out = new Array<string>(keys.length)
-  for (let i = 0; i < keys.length; i++)
-    out[i] = table.record(first.get(keys[i]!)!)!.values[name] as string
+  const read = table.reader(name)
+  for (let i = 0; i < keys.length; i++) out[i] = read(first.get(keys[i]!)!) as string
   return out
 }
 
@@ -611,10 +609,11 @@ function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): Agg
   const [start, end] = nonNull(sorted)
   // keyAt, not content(): content() copies numeric keys whole.
   const out: AggregateValue[] = []
+  const read = table.reader(name)
   let p = start
   while (p < end) {
     const k = sorted.keyAt(p)
-    out.push(table.record(sorted.rowAt(p))!.values[name] as AggregateValue)
+    out.push(read(sorted.rowAt(p)) as AggregateValue)
     // keys[lo] is k; keys[hi] is not (or hi is the end).
     let lo = p
     let step = 1
@@ -639,17 +638,16 @@ function eachDistinct(
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: DistinctValues,
 ): void {
-  const slots = table.slots
+  const read = source.kind === 'computed' ? undefined : table.reader(source.name)
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!
-    const record = slots[r]
-    if (!record) continue
+    if (!table.has(r)) continue
     switch (source.kind) {
       case 'stored':
-        acc.add(record.values[source.name], r)
+        acc.add(read!(r), r)
         break
       case 'object': {
-        const root = record.values[source.name]
+        const root = read!(r)
         if (root === null || root === undefined) break
         for (const v of objectValues(root, source.steps)) acc.add(v, r)
         break

@@ -19,7 +19,7 @@ const keys = (ds: Datastore, text: string, ...params: unknown[]): unknown[] =>
 /** Runs `fn`, counting the full-table reads of Employee (as plan.golden.test.ts does). */
 function scans(ds: Datastore, fn: () => unknown): number {
   const table = ds.dataClass('Employee').table
-  const spies = [vi.spyOn(table, 'records'), vi.spyOn(table, 'slots', 'get')]
+  const spies = [vi.spyOn(table, 'records'), vi.spyOn(table, 'scanLength', 'get')]
   fn()
   const calls = spies.reduce((n, spy) => n + spy.mock.calls.length, 0)
   for (const spy of spies) spy.mockRestore()

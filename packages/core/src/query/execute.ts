@@ -63,7 +63,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows: leafRows(node.bound, node.access, ctx), children: [] }
     case 'Linked': {
       const table = ctx.tableOf(node.bound.dataClass)
-      return { rows: scan(table, linkedPredicate(node.bound)), children: [] }
+      return { rows: scan(table, linkedPredicate(node.bound, table)), children: [] }
     }
     case 'Join': {
       const inner = execute(node.inner, ctx)
@@ -149,9 +149,8 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       const hit = new Uint8Array(table.rowCapacity)
       for (const r of inner.rows) hit[r] = 1
       const rows: number[] = []
-      const slots = table.slots
-      inSteps(slots.length, (from, to) => {
-        for (let i = from; i < to; i++) if (slots[i] && !hit[i]) rows.push(i)
+      inSteps(table.scanLength, (from, to) => {
+        for (let i = from; i < to; i++) if (!hit[i] && table.has(i)) rows.push(i)
       })
       return { rows, children: [inner.step] }
     }
@@ -196,12 +195,8 @@ function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
   if (scanned.length === 0) return rows
   const tests = mergeTextEqualities(scanned).map((o) => predicateOf(o, ctx).test)
   const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
-  const slots = table.slots
-  inSteps(slots.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const r = slots[i]
-      if (r && !seen[i] && test(r)) rows.push(i)
-    }
+  inSteps(table.scanLength, (from, to) => {
+    for (let i = from; i < to; i++) if (!seen[i] && table.has(i) && test(i)) rows.push(i)
   })
   return rows
 }
@@ -296,12 +291,8 @@ export function dataClassOfPlan(node: PlanNode): DataClassDef {
 
 function scan(table: Table, test: RowPredicate): number[] {
   const out: number[] = []
-  const slots = table.slots
-  inSteps(slots.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const r = slots[i]
-      if (r && test(r)) out.push(i)
-    }
+  inSteps(table.scanLength, (from, to) => {
+    for (let i = from; i < to; i++) if (table.has(i) && test(i)) out.push(i)
   })
   return out
 }
@@ -316,10 +307,10 @@ function scanColumn(
   holds: (folded: string | null) => boolean,
 ): number[] {
   const out: number[] = []
-  const slots = table.slots
-  // Deleted rows read null in the column: a test that holds for null checks the slot.
-  inSteps(column.length, (from, to) => {
-    for (let i = from; i < to; i++) if (holds(column[i]!) && slots[i]) out.push(i)
+  // Deleted rows read null in the column: a test that holds for null checks the slot. (The
+  // column covers every row id: `scanLength` is its length.)
+  inSteps(table.scanLength, (from, to) => {
+    for (let i = from; i < to; i++) if (holds(column[i]!) && table.has(i)) out.push(i)
   })
   return out
 }
@@ -331,12 +322,8 @@ function filterRows(table: Table, rows: readonly number[], test: RowPredicate): 
     const mark = new Uint8Array(table.rowCapacity)
     for (const r of rows) mark[r] = 1
     const out: number[] = []
-    const slots = table.slots
-    inSteps(slots.length, (from, to) => {
-      for (let i = from; i < to; i++) {
-        const r = slots[i]
-        if (mark[i] && r && test(r)) out.push(i)
-      }
+    inSteps(table.scanLength, (from, to) => {
+      for (let i = from; i < to; i++) if (mark[i] && table.has(i) && test(i)) out.push(i)
     })
     return out
   }
@@ -344,8 +331,7 @@ function filterRows(table: Table, rows: readonly number[], test: RowPredicate): 
   inSteps(rows.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const rowId = rows[i]!
-      const r = table.record(rowId)
-      if (r && test(r)) out.push(rowId)
+      if (table.has(rowId) && test(rowId)) out.push(rowId)
     }
   })
   return out
@@ -367,19 +353,23 @@ export function predicateOf(
         steps: [],
       }
     case 'Linked':
-      return { test: linkedPredicate(node.bound), steps: [] }
+      return {
+        test: linkedPredicate(node.bound, ctx.tableOf(node.bound.dataClass)),
+        steps: [],
+      }
     case 'Join': {
       const inner = execute(node.inner, ctx)
       const keys = new Set<unknown>(keysOf(node.bound.target, inner.rows, ctx))
-      const fk = node.bound.relation.foreignKey
-      return { test: (r) => keys.has(r.values[fk]), steps: [inner.step] }
+      const read = ctx.tableOf(node.bound.dataClass).reader(node.bound.relation.foreignKey)
+      return { test: (r) => keys.has(read(r)), steps: [inner.step] }
     }
     case 'ReverseJoin': {
       const inner = execute(node.inner, ctx)
       const keys = new Set<unknown>(
         foreignKeysOf(node.bound.target, node.bound.relation.inverse, inner.rows, ctx),
       )
-      return { test: (r) => keys.has(r.key), steps: [inner.step] }
+      const table = ctx.tableOf(node.bound.dataClass)
+      return { test: (r) => keys.has(table.keyOf(r)!), steps: [inner.step] }
     }
     case 'Computed':
       // The filter the query function returned, tested as it would be if written in the query.
@@ -449,7 +439,7 @@ function distinctKeys(items: readonly CmpValue[]): SortKey[] {
 
 function keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): KeyValue[] {
   const table = ctx.tableOf(dc)
-  return rows.map((r) => table.record(r)!.key)
+  return rows.map((r) => table.keyOf(r)!)
 }
 
 /** The distinct foreign-key values held by `rows` of `dc` in relation `relation`. */
@@ -463,8 +453,9 @@ function foreignKeysOf(
   const attr = dc.attributesByName.get(relation)
   const fk = attr && attr.kind === 'relatedEntity' ? attr.foreignKey : relation
   const out = new Set<KeyValue>()
+  const read = table.reader(fk)
   for (const r of rows) {
-    const v = table.record(r)!.values[fk]
+    const v = read(r)
     if (v !== null && v !== undefined) out.add(v as KeyValue)
   }
   return out
@@ -482,11 +473,11 @@ function joinRows(
   const out: number[] = []
   if (!hash) {
     const wanted = new Set<unknown>(keys)
-    const slots = table.slots
-    inSteps(slots.length, (from, to) => {
+    const read = table.reader(fk)
+    inSteps(table.scanLength, (from, to) => {
       for (let i = from; i < to; i++) {
-        const r = slots[i]
-        if (r && wanted.has(r.values[fk])) out.push(i)
+        const v = read(i)
+        if (v !== undefined && wanted.has(v)) out.push(i)
       }
     })
     return out
@@ -494,8 +485,8 @@ function joinRows(
   for (const key of keys) {
     const bucket = hash.get(sortKey(key, hash.folds))
     // A folded string index may hold keys that differ in case: keep exact matches only.
-    for (const rowId of bucket)
-      if (!hash.folds || table.record(rowId)!.values[fk] === key) out.push(rowId)
+    const read = table.reader(fk)
+    for (const rowId of bucket) if (!hash.folds || read(rowId) === key) out.push(rowId)
   }
   return out
 }

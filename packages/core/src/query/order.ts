@@ -17,7 +17,6 @@
  * started, runs to its end.
  */
 import type { SortedIndex } from '../indexes/sorted-index.js'
-import type { EntityRecord } from '../store/entity-record.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
@@ -39,10 +38,7 @@ function membership(table: Table, rows: readonly number[]): Uint8Array | undefin
   // Equal counts are not enough: a selection made before a delete and an insert has as many rows
   // as the table but not the same ones. Row ids are never reused, so "all live" settles it.
   // With no delete ever, n distinct row ids of a table of n rows are all of them: no O(n) check.
-  if (
-    rows.length === table.size &&
-    (table.deletions === 0 || rows.every((r) => table.record(r) !== undefined))
-  )
+  if (rows.length === table.size && (table.deletions === 0 || rows.every((r) => table.has(r))))
     return undefined
   const mark = new Uint8Array(table.rowCapacity)
   for (const r of rows) mark[r] = 1
@@ -52,7 +48,7 @@ function membership(table: Table, rows: readonly number[]): Uint8Array | undefin
 /** Appends the deleted rows of `rows` to `out`, in row-id order, until it holds `count` rows. */
 function appendDeleted(table: Table, rows: readonly number[], out: number[], count: number): void {
   if (out.length >= count || out.length >= rows.length) return
-  const deleted = rows.filter((r) => table.record(r) === undefined).sort((a, b) => a - b)
+  const deleted = rows.filter((r) => !table.has(r)).sort((a, b) => a - b)
   for (const r of deleted) {
     if (out.length >= count) break
     out.push(r)
@@ -85,7 +81,7 @@ export function byPrimaryKey(table: Table): Ordering {
  * through the table, and reading them was most of the cost of ordering a 20-row range.
  */
 function sortByKey(table: Table, rows: readonly number[]): number[] {
-  const keys = rows.map((r) => table.record(r)?.key)
+  const keys = rows.map((r) => table.keyOf(r))
   const at = rows.map((_, i) => i)
   at.sort((i, j) => {
     const a = keys[i]
@@ -143,29 +139,38 @@ export function byIndex(table: Table, index: SortedIndex, descending: boolean): 
   }
 }
 
-/** The value of an order key for one record: through relatedEntity steps, then the attribute. */
+/**
+ * The value of an order key for one live row: through relatedEntity steps, then the attribute.
+ * Read through the tables' column readers: no record is made, except for a calculated attribute
+ * (its code takes an entity).
+ */
 function keyReader(
   key: BoundOrderKey,
   tableOf: (name: string) => Table,
   entityOf: (table: Table) => EntityOf,
 ) {
-  return (start: EntityRecord): SortKey => {
-    let record: EntityRecord | undefined = start
-    for (const rel of key.relations) {
-      const fk: unknown = record.values[rel.foreignKey]
-      record =
-        fk === null || fk === undefined ? undefined : tableOf(rel.target).recordByKey(fk as never)
-      if (!record) return null
+  // Each step: the foreign key's reader in the table it starts from, and the table it leads to.
+  let table = tableOf('')
+  const steps = key.relations.map((rel) => {
+    const read = table.reader(rel.foreignKey)
+    table = tableOf(rel.target)
+    return { read, target: table }
+  })
+  const last = table
+  const op = key.operand
+  const read = op.kind === 'calculated' ? undefined : last.reader(op.attr.name)
+  return (start: number): SortKey => {
+    let rowId: number | undefined = start
+    for (const step of steps) {
+      const fk = step.read(rowId)
+      rowId = fk === null || fk === undefined ? undefined : step.target.rowIdOf(fk as never)
+      if (rowId === undefined) return null
     }
-    const op = key.operand
     if (op.kind === 'calculated') {
       spend(CALCULATED_COST)
-      const table = tableOf(
-        key.relations.length ? key.relations[key.relations.length - 1]!.target : '',
-      )
-      return sortKey(op.attr.compute ? op.attr.compute(entityOf(table)(record)) : null, key.folds)
+      return sortKey(op.attr.compute ? op.attr.compute(entityOf(last)(rowId)) : null, key.folds)
     }
-    return sortKey(record.values[op.attr.name], key.folds)
+    return sortKey(read!(rowId), key.folds)
   }
 }
 
@@ -200,13 +205,8 @@ export function byKeys(
       if (byText) return byText
       // A row deleted since the selection was made (entity sets keep them) goes last, as in the
       // index walks; its keys are never read.
-      const deleted = rows.map((r) => table.record(r) === undefined)
-      const columns = readers.map((read) =>
-        rows.map((r) => {
-          const record = table.record(r)
-          return record ? read(record) : null
-        }),
-      )
+      const deleted = rows.map((r) => !table.has(r))
+      const columns = readers.map((read) => rows.map((r, i) => (deleted[i] ? null : read(r))))
       const numeric = numericColumn(columns, deleted)
       const sign = signs[0]!
       // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are
@@ -247,7 +247,7 @@ function topNumeric(
 ): number[] | undefined {
   const column = table.numericColumn(name)
   // Deleted rows read NaN like nulls: they must be told apart, unless nothing was ever deleted.
-  const slots = table.deletions === 0 ? undefined : table.slots
+  const mayBeDeleted = table.deletions !== 0
   const n = rows.length
   const k = Math.min(count, n)
   if (k <= 0) return []
@@ -256,7 +256,7 @@ function topNumeric(
     const keys = new Float64Array(n)
     for (let i = 0; i < n; i++) {
       const row = rows[i]!
-      if (slots && !slots[row]) return undefined
+      if (mayBeDeleted && !table.has(row)) return undefined
       const v = column[row]!
       keys[i] = v === v ? v * sign : -Infinity * sign
     }
@@ -272,7 +272,7 @@ function topNumeric(
   let size = 0
   for (let i = 0; i < n; i++) {
     const row = rows[i]!
-    if (slots && !slots[row]) return undefined
+    if (mayBeDeleted && !table.has(row)) return undefined
     const v = column[row]!
     const key = v === v ? v * sign : -Infinity * sign // NaN is null
     if (size < k) {
@@ -322,7 +322,7 @@ function topText(
   sign: number,
   count: number,
 ): number[] | undefined {
-  const slots = table.slots
+  const read = table.reader(name)
   const n = rows.length
   const keys = new Array<string | null>(n)
   // Text columns repeat values (cities, statuses): each distinct value is folded once, while
@@ -330,7 +330,7 @@ function topText(
   let folded: Map<string, string> | undefined = new Map()
   for (let i = 0; i < n; i++) {
     if ((i & (BUDGET_STEP - 1)) === 0) spend(BUDGET_STEP)
-    const v = slots[rows[i]!]?.values[name]
+    const v = read(rows[i]!)
     if (v === undefined) return undefined // a deleted row
     if (typeof v !== 'string') keys[i] = null
     else if (folded === undefined) keys[i] = fold(v)

@@ -615,10 +615,10 @@ describe('extended plans', () => {
 describe('index reads do not scan', () => {
   /** Runs `query` and reads its whole selection, counting full-table reads of both tables. */
   function scans(dataClass: 'Company' | 'Employee', query: string): number {
-    // A full-table read goes through records() or the slots array (the executor's tight loops).
+    // A full-table read goes through records() or scanLength (the executor's tight loops).
     const spies = ['Company', 'Employee'].flatMap((name) => [
       vi.spyOn(ds.dataClass(name).table, 'records'),
-      vi.spyOn(ds.dataClass(name).table, 'slots', 'get'),
+      vi.spyOn(ds.dataClass(name).table, 'scanLength', 'get'),
     ])
     const run = ds.dataClass(dataClass).run(query)
     expect(run.selection.toArray().length).toBeGreaterThan(0)

@@ -1,5 +1,6 @@
 /**
- * @module Comparisons as functions of one entity: what a scan, a residual filter and a Linked group
+ * @module Comparisons as functions of one row (by row id, read through the table's column readers,
+ * which make no record for a row kept in columns): what a scan, a residual filter and a Linked group
  * run for each row. Semantics (4D's):
  * - `=`/`==`/`===`/IN: null matches only null; strings are compared folded; `@` wildcards for `=`/IN.
  * - `!=`/`#`/`!==`: true for non-null values that differ; `!= null` is "is not null". A null or
@@ -8,7 +9,6 @@
  * - `[]` collections: any element satisfies the comparison; for `!=`, every element must differ.
  */
 import type { EntityView } from '../schema/definitions.js'
-import type { EntityRecord } from '../store/entity-record.js'
 import { CALCULATED_COST, spend } from './budget.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
@@ -16,11 +16,11 @@ import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import type { Table } from '../store/table.js'
 import { containsAny, searchKind } from './multi-search.js'
 
-/** A test of one row. */
-export type RowPredicate = (record: EntityRecord) => boolean
+/** A test of one live row, by row id. */
+export type RowPredicate = (rowId: number) => boolean
 
-/** The entity a record is (calculated attributes compute from it). */
-export type EntityOf = (record: EntityRecord) => EntityView
+/** The entity of a row (calculated attributes compute from it). */
+export type EntityOf = (rowId: number) => EntityView
 
 const kindOf = (k: SortKey): string => (k === null ? 'null' : typeof k)
 
@@ -152,7 +152,7 @@ export function valueTest(c: BoundComparison): (v: unknown) => boolean {
 export function comparisonPredicate(
   c: BoundComparison,
   entityOf: EntityOf,
-  table?: Table,
+  table: Table,
 ): RowPredicate {
   const { operand } = c
   switch (operand.kind) {
@@ -161,23 +161,24 @@ export function comparisonPredicate(
       const folded = foldedAccess(c, table)
       if (folded) {
         const { column, holds } = folded
-        return (record) => holds(column[record.rowId]!)
+        return (rowId) => holds(column[rowId]!)
       }
       const holds = valueTest(c)
-      return (record) => holds(record.values[name])
+      const read = table.reader(name)
+      return (rowId) => holds(read(rowId))
     }
     case 'calculated': {
       const compute = operand.attr.compute
       // User code per row, maybe slow: counted against the query's time budget.
-      return (record) => {
+      return (rowId) => {
         spend(CALCULATED_COST)
-        return test(c.op, c.value, compute ? compute(entityOf(record)) : null, c.folds)
+        return test(c.op, c.value, compute ? compute(entityOf(rowId)) : null, c.folds)
       }
     }
     case 'object': {
-      const name = operand.attr.name
+      const read = table.reader(operand.attr.name)
       const fans = operand.steps.some((s) => s.each)
-      return (record) => testObject(c, objectValues(record.values[name], operand.steps), fans)
+      return (rowId) => testObject(c, objectValues(read(rowId), operand.steps), fans)
     }
   }
 }
@@ -325,10 +326,10 @@ function anyOf(a: Alternatives): (f: string | null) => boolean {
 }
 
 /** The predicate of a Linked group: one element of the collection satisfies every comparison. */
-export function linkedPredicate(l: BoundLinked): RowPredicate {
-  const name = l.attr.name
-  return (record) => {
-    const elements = objectValues(record.values[name], l.prefix)
+export function linkedPredicate(l: BoundLinked, table: Table): RowPredicate {
+  const read = table.reader(l.attr.name)
+  return (rowId) => {
+    const elements = objectValues(read(rowId), l.prefix)
     return elements.some((el) =>
       l.comparisons.every((c) => {
         const steps = c.operand.kind === 'object' ? c.operand.steps : []

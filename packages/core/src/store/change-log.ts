@@ -112,8 +112,20 @@ export function* snapshotRecords(
   let any = false
   for (const table of tables) {
     let changes: LogChange[] = []
+    // Read through the table's readers: rows still in their load's columns get no Entity made
+    // (table.record would make and keep one per row, and a snapshot reads every row).
+    const readers = table.def.storage.map((attr) => table.reader(attr.name))
     for (const rowId of table.orderedRowIds()) {
-      changes.push(rowChange('insert', table, table.record(rowId)!))
+      changes.push(
+        logChange(
+          'insert',
+          table,
+          table.keyOf(rowId)!,
+          table.stampOf(rowId)!,
+          table.timestampOf(rowId)!,
+          (i) => readers[i]!(rowId),
+        ),
+      )
       if (changes.length >= rowsPerRecord) {
         yield { ...head, changes, globalStamp, sequences }
         any = true
@@ -180,19 +192,33 @@ export function applyLogRecords(source: StoreSource, records: Iterable<LogRecord
 // ---- encoding ----
 
 function rowChange(op: 'insert' | 'update', table: Table, record: EntityRecord): LogChange {
-  const values: Record<string, unknown> = {}
-  for (const attr of table.def.storage) {
-    const v = record.values[attr.name] ?? null
-    if (v !== null) values[attr.name] = isBinaryValue(v) ? fileBinary(v) : v
-  }
-  return {
+  const storage = table.def.storage
+  return logChange(
     op,
-    dataClass: table.def.name,
-    key: record.key,
-    stamp: record.stamp,
-    timestamp: record.timestamp,
-    values,
+    table,
+    record.key,
+    record.stamp,
+    record.timestamp,
+    (i) => record.values[storage[i]!.name],
+  )
+}
+
+/** A row's change, its `i`th storage value read by `valueAt(i)`. */
+function logChange(
+  op: 'insert' | 'update',
+  table: Table,
+  key: KeyValue,
+  stamp: number,
+  timestamp: number,
+  valueAt: (i: number) => StoredValue | undefined,
+): LogChange {
+  const values: Record<string, unknown> = {}
+  const storage = table.def.storage
+  for (let i = 0; i < storage.length; i++) {
+    const v = valueAt(i) ?? null
+    if (v !== null) values[storage[i]!.name] = isBinaryValue(v) ? fileBinary(v) : v
   }
+  return { op, dataClass: table.def.name, key, stamp, timestamp, values }
 }
 
 function storeTables(store: Store): Table[] {

@@ -65,20 +65,22 @@ function dumpTable(store: Store, dc: DataClassDef, options: DumpDataOptions): Ro
   const table = store.table(dc.name)
   const targets = referenceTargets(dc)
   const storage = dc.storage
+  // Read through the column readers: dumping makes no record for a row kept in columns.
+  const readers = storage.map((attr) => table.reader(attr.name))
   const rows: Row[] = []
   for (const rowId of table.orderedRowIds()) {
-    const record = table.record(rowId)!
     const row: Row = {
-      __STAMP: record.stamp,
-      __TIMESTAMP: new Date(record.timestamp).toISOString(),
+      __STAMP: table.stampOf(rowId),
+      __TIMESTAMP: new Date(table.timestampOf(rowId)!).toISOString(),
     }
-    for (const attr of storage) {
-      const value = record.values[attr.name] ?? null
+    for (let p = 0; p < storage.length; p++) {
+      const attr = storage[p]!
+      const value = readers[p]!(rowId) ?? null
       if (value === null) continue
       const target = targets.get(attr)
       if (target !== undefined && store.table(target).rowIdOf(value as KeyValue) === undefined) {
         options.onDangling?.({
-          location: `${dc.name}(${JSON.stringify(record.key)}).${attr.name}`,
+          location: `${dc.name}(${JSON.stringify(table.keyOf(rowId))}).${attr.name}`,
           target,
           key: value as KeyValue,
         })

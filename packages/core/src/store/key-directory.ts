@@ -1,10 +1,10 @@
 /**
- * @module Primary key → current record. Most keys are small non-negative integers (autosequence,
+ * @module Primary key → row id. Most keys are small non-negative integers (autosequence,
  * exported row numbers): those are kept in an array indexed by the key itself, 8 bytes a row where
  * a Map costs about 40. The first key that does not fit (text, uuid, a negative or fractional
  * number, or one far past the others) moves everything to a Map, for good.
  */
-import type { EntityRecord, KeyValue } from './entity-record.js'
+import type { KeyValue } from './entity-record.js'
 
 // A dense array may be at most this many times longer than the number of keys it holds (plus
 // some room), so that sparse keys (1, 1000000) do not reserve memory for the gap.
@@ -12,8 +12,8 @@ const SPREAD = 4
 const ROOM = 1024
 
 export class KeyDirectory {
-  #dense: (EntityRecord | undefined)[] | undefined = []
-  #map: Map<KeyValue, EntityRecord> | undefined
+  #dense: (number | undefined)[] | undefined = []
+  #map: Map<KeyValue, number> | undefined
   #size = 0
 
   /** Number of keys. */
@@ -21,14 +21,14 @@ export class KeyDirectory {
     return this.#size
   }
 
-  /** The record of `key`, or undefined. Any value may be asked: only keys as stored are found. */
-  get(key: unknown): EntityRecord | undefined {
+  /** The row id of `key`, or undefined. Any value may be asked: only keys as stored are found. */
+  get(key: unknown): number | undefined {
     const dense = this.#dense
     if (dense) return typeof key === 'number' ? dense[key] : undefined
     return this.#map!.get(key as KeyValue)
   }
 
-  set(key: KeyValue, record: EntityRecord): void {
+  set(key: KeyValue, rowId: number): void {
     const dense = this.#dense
     if (dense) {
       if (
@@ -40,14 +40,14 @@ export class KeyDirectory {
           (key - dense.length <= ROOM && key <= SPREAD * (this.#size + 1) + ROOM))
       ) {
         if (dense[key] === undefined) this.#size++
-        dense[key] = record
+        dense[key] = rowId
         return
       }
       this.#toMap()
     }
     const map = this.#map!
     const before = map.size
-    map.set(key, record)
+    map.set(key, rowId)
     this.#size += map.size - before
   }
 
@@ -63,8 +63,8 @@ export class KeyDirectory {
     if (this.#map!.delete(key)) this.#size--
   }
 
-  /** Every record, in no particular order. */
-  *values(): IterableIterator<EntityRecord> {
+  /** Every row id, in no particular order. */
+  *values(): IterableIterator<number> {
     if (this.#dense) {
       for (const r of this.#dense) if (r !== undefined) yield r
     } else yield* this.#map!.values()
@@ -88,8 +88,9 @@ export class KeyDirectory {
   }
 
   #toMap(): void {
-    const map = new Map<KeyValue, EntityRecord>()
-    for (const r of this.values()) map.set(r.key, r)
+    // In the dense form a key is its index.
+    const map = new Map<KeyValue, number>()
+    this.#dense!.forEach((rowId, key) => rowId !== undefined && map.set(key, rowId))
     this.#map = map
     this.#dense = undefined
   }

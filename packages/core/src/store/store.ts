@@ -14,6 +14,7 @@ import type { Change } from './changes.js'
 import { DataSnapshot, restoredChanges } from './data-snapshot.js'
 import { prepareDataLoad, type DataFile, type LoadProgress, type LoadReport } from './load-data.js'
 import { Table, type TableState } from './table.js'
+import { BaseRows } from './base-rows.js'
 
 // A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
 const BULK_THRESHOLD = 1000
@@ -43,6 +44,11 @@ export interface CommitOptions {
   readonly countsAsModification?: boolean
   /** @internal What listeners are told. @default 'write' */
   readonly kind?: CommitKind
+  /**
+   * @internal The changes are inserts only (a data load, a snapshot's replay): each table keeps
+   * the rows inserted in columns (base-rows.ts), not as records. @default false
+   */
+  readonly columns?: boolean
   /**
    * @internal A change log's replay: the global stamp and the sequences as the log says they were
    * after the commit it replays. A restore can move both back, so they are set, not derived.
@@ -92,7 +98,7 @@ export class Store {
     const { changes, report } = prepareDataLoad(this, data, onProgress)
     const rows = changes.length
     onProgress?.({ phase: 'commit', rows, total: rows })
-    this.commit(changes, { countsAsModification: false, kind: 'load' })
+    this.commit(changes, { countsAsModification: false, kind: 'load', columns: true })
     onProgress?.({ phase: 'done', rows, total: rows })
     return report
   }
@@ -138,7 +144,8 @@ export class Store {
 
   /**
    * The single place where data changes. `changes` must be fully validated: applying them cannot
-   * fail, so a batch is all or nothing.
+   * fail, so a batch is all or nothing. With `columns` (a data load: inserts only), each table
+   * keeps the rows inserted in columns (base-rows.ts), not as records.
    */
   commit(changes: readonly Change[], options: CommitOptions = {}): void {
     const bulk = new Set<Table>()
@@ -146,13 +153,14 @@ export class Store {
       for (const c of changes) bulk.add(c.table)
       for (const t of bulk) t.indexes.beginBulk()
     }
+    const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
     let sequences: Map<Table, Map<string, number>> | undefined
     for (const change of changes) {
       switch (change.op) {
         case 'insert': {
           const { table, record } = change
-          table.insert(record)
+          table.insert(record, columns?.get(table))
           for (const name of table.autosequenced) {
             const v = record.values[name]
             if (typeof v !== 'number') continue
@@ -174,7 +182,7 @@ export class Store {
     if (sequences)
       for (const [table, seen] of sequences)
         for (const [name, v] of seen) table.noteSequence(name, v)
-    for (const t of bulk) t.indexes.endBulk(t.records())
+    for (const t of bulk) t.indexes.endBulk(t)
     const replayed = options.replayed
     if (replayed) {
       for (const [table, values] of replayed.sequences)
@@ -188,4 +196,23 @@ export class Store {
     const info: CommitInfo = { kind, globalStamp: this.#globalStamp }
     for (const listener of this.#listeners) listener(changes, info)
   }
+}
+
+/** Per table, columns for the rows `changes` insert (the row ids of a load follow each other). */
+function loadColumns(changes: readonly Change[]): Map<Table, BaseRows> {
+  const span = new Map<Table, { first: number; last: number }>()
+  for (const c of changes) {
+    if (c.op !== 'insert') throw new TypeError('commit: only inserts can be stored in columns')
+    const rowId = c.record.rowId
+    const s = span.get(c.table)
+    if (!s) span.set(c.table, { first: rowId, last: rowId })
+    else {
+      if (rowId < s.first) s.first = rowId
+      if (rowId > s.last) s.last = rowId
+    }
+  }
+  const out = new Map<Table, BaseRows>()
+  for (const [table, { first, last }] of span)
+    out.set(table, new BaseRows(table.def, first, last - first + 1))
+  return out
 }

@@ -6,11 +6,22 @@
 import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
+import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
+import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { valuesFactory, type ValuesFactory } from './values-shape.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * What a row slot holds: the current record; the columns of the load that stored the row, until
+ * the row is first read as a record or written (base-rows.ts); undefined once deleted.
+ */
+export type Slot = EntityRecord | BaseRows | undefined
+
+/** A storage attribute's value by row id; undefined for a deleted row. */
+export type ColumnReader = (rowId: number) => StoredValue | undefined
 
 /**
  * @internal A table's data at one moment, for store snapshots (data-snapshot.ts): copies of the
@@ -18,7 +29,7 @@ export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a
  * they are immutable.
  */
 export interface TableState {
-  readonly rows: readonly (EntityRecord | undefined)[]
+  readonly rows: readonly Slot[]
   readonly byKey: KeyDirectory
   readonly ordered: readonly number[]
   readonly orderedDirty: boolean
@@ -35,10 +46,12 @@ export interface RestoredSlot {
 
 export class Table {
   readonly def: DataClassDef
-  #rows: (EntityRecord | undefined)[] = []
-  // Key → the current record itself, not its row id: a lookup by key (get, joins) is then one
-  // memory read fewer, and a commit swaps the record here as it does in #rows.
+  #rows: Slot[] = []
+  // Key → row id. (It held the record itself, one memory read fewer on `get`; a row kept in
+  // columns has none until it is read.)
   readonly #byKey = new KeyDirectory()
+  // The readers handed out by `reader`, by attribute name: made once, then shared by every scan.
+  readonly #readers = new Map<string, ColumnReader>()
   // Row ids in key order. Appends with growing keys (autosequence) keep it sorted for free;
   // anything else marks it dirty and the next read sorts once.
   #ordered: number[] = []
@@ -81,6 +94,8 @@ export class Table {
   readonly makeValues: ValuesFactory
   /** The position of each storage attribute in `def.storage`. */
   readonly #positions: ReadonlyMap<string, number>
+  /** The storage attribute names, in storage order. */
+  readonly #names: readonly string[]
   /** The position of the primary key in `def.storage`. */
   readonly keyPosition: number
   /** Whether any storage attribute but the key is unique (writes then check uniqueness). */
@@ -93,6 +108,7 @@ export class Table {
     this.indexes = new IndexSet(def)
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
+    this.#names = def.storage.map((a) => a.name)
     this.keyPosition = def.storage.indexOf(def.key)
     this.hasUnique = def.storage.some((a) => a.unique && a !== def.key)
     this.autosequenced = def.storage.filter((a) => a.autosequence).map((a) => a.name)
@@ -118,29 +134,92 @@ export class Table {
     return this.#rows.length
   }
 
+  /**
+   * The current record of row `rowId`, or undefined if it was deleted. A row still in its load's
+   * columns gets its record made now and kept in its slot: later reads hand out the same object.
+   */
   record(rowId: number): EntityRecord | undefined {
-    return this.#rows[rowId]
+    const slot = this.#rows[rowId]
+    if (!(slot instanceof BaseRows)) return slot
+    const record = this.#fromBase(slot, rowId)
+    this.#rows[rowId] = record
+    return record
+  }
+
+  /** Whether row `rowId` is live (a liveness test that makes no record). */
+  has(rowId: number): boolean {
+    return this.#rows[rowId] !== undefined
+  }
+
+  /** The key of row `rowId`, or undefined if it was deleted (makes no record). */
+  keyOf(rowId: number): KeyValue | undefined {
+    const slot = this.#rows[rowId]
+    return slot instanceof BaseRows ? slot.key(rowId) : slot?.key
+  }
+
+  /** The stamp of row `rowId`, or undefined if it was deleted (makes no record). */
+  stampOf(rowId: number): number | undefined {
+    const slot = this.#rows[rowId]
+    return slot instanceof BaseRows ? slot.stamp(rowId) : slot?.stamp
+  }
+
+  /** The timestamp of row `rowId`, or undefined if it was deleted (makes no record). */
+  timestampOf(rowId: number): number | undefined {
+    const slot = this.#rows[rowId]
+    return slot instanceof BaseRows ? slot.timestamp(rowId) : slot?.timestamp
+  }
+
+  /**
+   * The reader of storage attribute `name` by row id, for loops over many rows: it reads a row's
+   * columns or its record, and never makes a record. Undefined for a deleted row.
+   */
+  reader(name: string): ColumnReader {
+    let read = this.#readers.get(name)
+    if (!read) {
+      const position = this.#positions.get(name)
+      if (position === undefined)
+        throw new TypeError(`reader: ${this.def.name}.${name} is not a storage attribute`)
+      read = (rowId) => {
+        const slot = this.#rows[rowId]
+        if (slot === undefined) return undefined
+        return slot instanceof BaseRows ? slot.value(rowId, position) : slot.values[name]
+      }
+      this.#readers.set(name, read)
+    }
+    return read
   }
 
   rowIdOf(key: KeyValue): number | undefined {
-    return this.#byKey.get(key)?.rowId
-  }
-
-  recordByKey(key: KeyValue): EntityRecord | undefined {
     return this.#byKey.get(key)
   }
 
-  /** @internal Key → current record, for the hottest reads (`get`). Do not modify. */
+  recordByKey(key: KeyValue): EntityRecord | undefined {
+    const rowId = this.#byKey.get(key)
+    return rowId === undefined ? undefined : this.record(rowId)
+  }
+
+  /** @internal Key → row id, for the hottest reads (`get`). Do not modify. */
   get byKey(): Pick<KeyDirectory, 'get'> {
     return this.#byKey
+  }
+
+  // The record of a row stored in `base`, made from its columns.
+  #fromBase(base: BaseRows, rowId: number): EntityRecord {
+    return this.newVersion(
+      rowId,
+      base.key(rowId),
+      base.stamp(rowId),
+      base.timestamp(rowId),
+      this.makeValues(base.values(rowId)),
+    )
   }
 
   /** Live row ids in primary-key order. The array is shared: do not modify it. */
   orderedRowIds(): readonly number[] {
     if (this.#orderedDirty) {
-      this.#ordered = [...this.#byKey.values()]
-        .sort((a, b) => compareKeys(a.key, b.key))
-        .map((r) => r.rowId)
+      this.#ordered = [...this.#byKey.values()].sort((a, b) =>
+        compareKeys(this.keyOf(a)!, this.keyOf(b)!),
+      )
       this.#orderedDirty = false
     }
     this.#orderedShared = true
@@ -167,9 +246,12 @@ export class Table {
     else this.#sequences.delete(attribute)
   }
 
-  /** @internal The records by row id (holes for deleted rows), for tight loops. Do not modify. */
-  get slots(): readonly (EntityRecord | undefined)[] {
-    return this.#rows
+  /** Live row ids, in row-id order (makes no record). */
+  liveRowIds(): number[] {
+    const out: number[] = []
+    const rows = this.#rows
+    for (let i = 0; i < rows.length; i++) if (rows[i] !== undefined) out.push(i)
+    return out
   }
 
   /**
@@ -183,7 +265,8 @@ export class Table {
       if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
         throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
       const data = new Float64Array(Math.max(16, this.#rows.length)).fill(NaN)
-      for (const r of this.#rows) if (r) data[r.rowId] = columnValue(r.values[name])
+      const read = this.reader(name)
+      for (let i = 0; i < this.#rows.length; i++) data[i] = columnValue(read(i))
       this.#columns.set(name, (column = { data }))
     }
     return column.data
@@ -200,16 +283,19 @@ export class Table {
       if (attr?.type !== 'string')
         throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
       column = new Array<string | null>(this.#rows.length)
-      const rows = this.#rows
-      for (let i = 0; i < rows.length; i++) column[i] = foldedValue(rows[i]?.values[name])
+      const read = this.reader(name)
+      for (let i = 0; i < column.length; i++) column[i] = foldedValue(read(i))
       this.#folded.set(name, column)
     }
     return column
   }
 
-  /** Every live record, in row-id order. */
+  /** Every live record, in row-id order. Makes the records of rows kept in columns. */
   *records(): IterableIterator<EntityRecord> {
-    for (const r of this.#rows) if (r) yield r
+    for (let i = 0; i < this.#rows.length; i++) {
+      const r = this.record(i)
+      if (r) yield r
+    }
   }
 
   /** Upper bound of row ids (the length of the row array): for bitmaps over rows. */
@@ -217,22 +303,35 @@ export class Table {
     return this.#rows.length
   }
 
+  /**
+   * The row ids a full scan walks, 0 to this (excluded): the same bound as `rowCapacity`, read
+   * by the scans alone, so that a test can count them.
+   */
+  get scanLength(): number {
+    return this.#rows.length
+  }
+
   // ---- mutators: datastore commit only ----
 
-  /** @internal */
-  insert(given: EntityRecord): void {
+  /**
+   * @internal Stores a new row: as its record, or, given `base` (a data load's columns, which
+   * cover the row), in those columns, with no record kept.
+   */
+  insert(given: EntityRecord, base?: BaseRows): void {
     this.#written = true
-    const record = this.versionOf(given)
+    let record = given
+    if (base) base.set(given, this.#names)
+    else record = this.versionOf(given)
     // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
     if (record.rowId > this.#rows.length) this.#deletions += record.rowId - this.#rows.length
-    this.#rows[record.rowId] = record
-    this.#byKey.set(record.key, record)
+    this.#rows[record.rowId] = base ?? record
+    this.#byKey.set(record.key, record.rowId)
     this.indexes.insert(record)
     if (this.#columns.size || this.#folded.size) this.#setColumns(record)
     if (this.#orderedDirty) return
     const last = this.#ordered[this.#ordered.length - 1]
-    if (last === undefined || compareKeys(this.#rows[last]!.key, record.key) < 0) {
+    if (last === undefined || compareKeys(this.keyOf(last)!, record.key) < 0) {
       if (this.#orderedShared) {
         this.#ordered = this.#ordered.slice()
         this.#orderedShared = false
@@ -245,16 +344,15 @@ export class Table {
   replace(given: EntityRecord): void {
     this.#written = true
     const record = this.versionOf(given)
-    const before = this.#rows[record.rowId]!
+    const before = this.record(record.rowId)!
     this.#rows[record.rowId] = record
-    this.#byKey.set(record.key, record)
     this.indexes.update(before, record)
     if (this.#columns.size || this.#folded.size) this.#setColumns(record)
   }
 
   /** @internal */
   delete(rowId: number): void {
-    const record = this.#rows[rowId]
+    const record = this.record(rowId)
     if (!record) return
     this.#written = true
     if (!this.#orderedDirty) this.#unorder(record)
@@ -298,10 +396,28 @@ export class Table {
     if (fromBase && !this.#written) return []
     const before = this.#rows
     const after = state.rows
+    const rows = after.slice()
     const changed: RestoredSlot[] = []
-    for (let i = 0, n = Math.max(before.length, after.length); i < n; i++)
-      if (before[i] !== after[i]) changed.push({ before: before[i], after: after[i] })
-    this.#rows = after.slice()
+    for (let i = 0, n = Math.max(before.length, after.length); i < n; i++) {
+      const b = before[i]
+      const a = after[i]
+      if (b === a) continue
+      // A row read since (its record made from the columns) is the row the state holds in
+      // columns, or the other way round: no change, and the record stays (the same object is
+      // handed out as before).
+      if (b instanceof BaseRows && a && !(a instanceof BaseRows) && b.holds(i, a, this.#names))
+        continue
+      if (a instanceof BaseRows && b && !(b instanceof BaseRows) && a.holds(i, b, this.#names)) {
+        rows[i] = b
+        continue
+      }
+      // Records made here for the change list only: the restored slot keeps the columns.
+      changed.push({
+        before: b instanceof BaseRows ? this.#fromBase(b, i) : b,
+        after: a instanceof BaseRows ? this.#fromBase(a, i) : a,
+      })
+    }
+    this.#rows = rows
     this.#byKey.assign(state.byKey)
     this.#ordered = state.ordered.slice()
     this.#orderedDirty = state.orderedDirty
@@ -345,7 +461,7 @@ export class Table {
     let hi = this.#ordered.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareKeys(this.#rows[this.#ordered[mid]!]!.key, record.key) < 0) lo = mid + 1
+      if (compareKeys(this.keyOf(this.#ordered[mid]!)!, record.key) < 0) lo = mid + 1
       else hi = mid
     }
     if (this.#ordered[lo] !== record.rowId) {

@@ -1,0 +1,178 @@
+/**
+ * @module The rows of one data load, kept as columns (one per storage attribute) instead of one
+ * record object per row: a record and its values object cost 160 bytes a row on short rows (see
+ * docs/architecture.md), a number 8 in a Float64Array, a text 8 (the pointer) in a plain array.
+ * A table's slot holds this object for each row the load stored, until the row is first read as a
+ * record (the table then makes that record from the columns and keeps it) or written.
+ *
+ * Immutable once the load's commit filled it: store snapshots keep slots that point here, so a row
+ * must read the same for as long as one does. A later load, even into row ids a restore freed
+ * again, gets columns of its own.
+ */
+import type { DataClassDef } from '../schema/definitions.js'
+import type { StoredValue } from '../values/coerce.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
+
+/** One attribute's values, by row id minus the load's first row id. */
+interface Column {
+  get(i: number): StoredValue
+  set(i: number, v: StoredValue): void
+}
+
+// Every type coerce.ts stores as a number. No stored number is NaN (toNumber refuses non-finite
+// numbers, and durations, dates and keys are finite too), so NaN can stand for null; -0 and every
+// other double survive a Float64Array unchanged.
+const NUMBER_TYPES: ReadonlySet<string> = new Set([
+  'byte',
+  'word',
+  'long',
+  'long64',
+  'number',
+  'duration',
+])
+
+class NumberColumn implements Column {
+  readonly #data: Float64Array
+  constructor(n: number) {
+    this.#data = new Float64Array(n).fill(NaN)
+  }
+  get(i: number): StoredValue {
+    const v = this.#data[i]!
+    return v === v ? v : null
+  }
+  set(i: number, v: StoredValue): void {
+    this.#data[i] = v === null ? NaN : (v as number)
+  }
+}
+
+// 0 false, 1 true, 2 null: one byte a row.
+class BoolColumn implements Column {
+  readonly #data: Uint8Array
+  constructor(n: number) {
+    this.#data = new Uint8Array(n).fill(2)
+  }
+  get(i: number): StoredValue {
+    const v = this.#data[i]!
+    return v === 2 ? null : v === 1
+  }
+  set(i: number, v: StoredValue): void {
+    this.#data[i] = v === null ? 2 : v ? 1 : 0
+  }
+}
+
+// Texts, uuids, dates, objects, pictures and BLOBs: the stored values themselves, shared with any
+// record made from them (so a record made twice holds the same objects).
+class ValueColumn implements Column {
+  readonly #data: StoredValue[]
+  constructor(n: number) {
+    this.#data = new Array<StoredValue>(n).fill(null)
+  }
+  get(i: number): StoredValue {
+    return this.#data[i]!
+  }
+  set(i: number, v: StoredValue): void {
+    this.#data[i] = v
+  }
+}
+
+/**
+ * Stamps or timestamps: one number for the whole load while every row has the same (a file without
+ * `__STAMP`/`__TIMESTAMP`: all 1, all the load's time), a Float64Array from the first row that differs.
+ */
+class Numbers {
+  #first = NaN
+  #data: Float64Array | undefined
+  readonly #n: number
+  constructor(n: number) {
+    this.#n = n
+  }
+  get(i: number): number {
+    return this.#data ? this.#data[i]! : this.#first
+  }
+  set(i: number, v: number): void {
+    if (this.#data) this.#data[i] = v
+    else if (i === 0 || v === this.#first) this.#first = v
+    else (this.#data = new Float64Array(this.#n).fill(this.#first))[i] = v
+  }
+}
+
+export class BaseRows {
+  /** The first row id of the load. */
+  readonly start: number
+  /** How many row ids it covers. */
+  readonly length: number
+  readonly #columns: readonly Column[]
+  readonly #keyColumn: Column
+  readonly #stamps: Numbers
+  readonly #timestamps: Numbers
+
+  constructor(def: DataClassDef, start: number, length: number) {
+    this.start = start
+    this.length = length
+    this.#columns = def.storage.map((a) =>
+      NUMBER_TYPES.has(a.type)
+        ? new NumberColumn(length)
+        : a.type === 'bool'
+          ? new BoolColumn(length)
+          : new ValueColumn(length),
+    )
+    this.#keyColumn = this.#columns[def.storage.indexOf(def.key)]!
+    this.#stamps = new Numbers(length)
+    this.#timestamps = new Numbers(length)
+  }
+
+  /** Whether `rowId` is one of this load's rows. */
+  covers(rowId: number): boolean {
+    return rowId >= this.start && rowId < this.start + this.length
+  }
+
+  /** @internal Stores `record` (the load's commit only, before any reader sees these rows). */
+  set(record: EntityRecord, names: readonly string[]): void {
+    const i = record.rowId - this.start
+    const columns = this.#columns
+    for (let p = 0; p < columns.length; p++) columns[p]!.set(i, record.values[names[p]!] ?? null)
+    this.#stamps.set(i, record.stamp)
+    this.#timestamps.set(i, record.timestamp)
+  }
+
+  /** The value at storage position `position` of row `rowId`. */
+  value(rowId: number, position: number): StoredValue {
+    return this.#columns[position]!.get(rowId - this.start)
+  }
+
+  key(rowId: number): KeyValue {
+    return this.#keyColumn.get(rowId - this.start) as KeyValue
+  }
+
+  stamp(rowId: number): number {
+    return this.#stamps.get(rowId - this.start)
+  }
+
+  timestamp(rowId: number): number {
+    return this.#timestamps.get(rowId - this.start)
+  }
+
+  /** Row `rowId`'s values in storage order (what a values factory takes). */
+  values(rowId: number): StoredValue[] {
+    const i = rowId - this.start
+    return this.#columns.map((c) => c.get(i))
+  }
+
+  /**
+   * Whether `record` is row `rowId` as stored here: same key, stamp, timestamp and values (objects
+   * by identity). A record made from these columns is; so is, harmlessly, an identical one.
+   */
+  holds(rowId: number, record: EntityRecord, names: readonly string[]): boolean {
+    const i = rowId - this.start
+    if (
+      record.rowId !== rowId ||
+      record.stamp !== this.#stamps.get(i) ||
+      record.timestamp !== this.#timestamps.get(i)
+    )
+      return false
+    const columns = this.#columns
+    for (let p = 0; p < columns.length; p++)
+      if (!Object.is(columns[p]!.get(i), record.values[names[p]!] ?? null)) return false
+    return true
+  }
+}
