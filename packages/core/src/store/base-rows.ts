@@ -38,7 +38,11 @@ class NumberColumn implements Column {
   }
   get(i: number): StoredValue {
     const v = this.#data[i]!
-    return v === v ? v : null
+    if (v !== v) return null
+    // A double read from the array is a heap number even when it is an integer: handed out as is,
+    // it made records whose integer fields (keys, ages, foreign keys) hold doubles, a slower
+    // hidden-class field and number-to-text. An integer (not -0) goes back as a small integer.
+    return (v | 0) === v && (v !== 0 || 1 / v > 0) ? v | 0 : v
   }
   set(i: number, v: StoredValue): void {
     this.#data[i] = v === null ? NaN : (v as number)
