@@ -1,0 +1,41 @@
+/**
+ * @module What many processes serving one datastore share, seen from the REST interface: each
+ * process keeps the whole datastore in memory and answers reads from it; the shared services
+ * (PostgreSQL for the data, Redis for sessions, locks and entity sets) take part in a request at
+ * three moments, around the core's synchronous `respond`:
+ *
+ * - `beforeRequest`: anything a request names that another process may have made (its session
+ *   cookie, an entity set id) is fetched into this process's in-memory stores first;
+ * - `beforeWrite`, inside the process's write gate (one write at a time per process, and, with
+ *   PostgreSQL, one at a time across processes): catch up with what the others committed and
+ *   refresh what a write is checked against (stamps, locks), so that the synchronous write's
+ *   checks see the shared truth;
+ * - `afterWrite`, still inside the gate, with the log records the write committed in memory:
+ *   make them durable and visible to the others. If it rejects, the write is undone in this
+ *   process and the client gets 503 (JournalFailed): nothing half-applied.
+ *
+ * The core stays synchronous and knows nothing of this: the wrapper (cluster-core.ts) is a
+ * RestCore in front of the handler, as chaos.ts is a listener in front of it.
+ */
+import type { LogRecord } from '@entistore/core'
+import type { RestRequest } from '@entistore/rest'
+
+export interface ClusterParticipant {
+  /** A name for logs and errors: `postgres`, `redis`. */
+  readonly name: string
+  /**
+   * Before `request` is answered (reads included): fetch what it names that only another process
+   * may hold. Undefined when there is nothing to wait for — the common case must not allocate a
+   * Promise (a GET by key with a known session stays synchronous).
+   */
+  beforeRequest?(request: RestRequest): Promise<void> | undefined
+  /** Inside the write gate, before the write runs: catch up and refresh. */
+  beforeWrite?(): Promise<void>
+  /**
+   * Inside the write gate, after the write ran in memory, with the records it committed (none
+   * when it was refused or changed nothing): make them durable and shared, or reject.
+   */
+  afterWrite?(records: readonly LogRecord[]): Promise<void>
+  /** Stops following the others and lets go of connections (graceful shutdown). */
+  close(): Promise<void>
+}
