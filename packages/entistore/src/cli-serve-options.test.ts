@@ -258,6 +258,7 @@ export default {
       expect(s.out.slice(1)).toEqual([
         `Functions from ${module}: 2 exposed (version, imports)`,
         `Watching ${f.model}, ${f.data} and ${module} for changes`,
+        `Explorer at ${s.url}/`,
       ])
       expect(await result(s.url, 'version')).toBe('one')
       const importsAtStart = await result(s.url, 'imports')

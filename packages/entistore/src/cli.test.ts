@@ -75,7 +75,7 @@ async function run(argv: string[]): Promise<Run> {
 const USAGE_START = 'Usage:\n  entistore serve --model <model.json>'
 
 describe('entistore serve', () => {
-  it('prints one line with the URL and serves the REST interface until told to stop', async () => {
+  it('prints the URL, serves the REST interface and the explorer until told to stop', async () => {
     const out: string[] = []
     const err: string[] = []
     let stop!: () => void
@@ -90,6 +90,7 @@ describe('entistore serve', () => {
     const server = await started
     expect(out).toEqual([
       `Entistore serving company-demo (Company 24, Employee 360, Project 40) at http://127.0.0.1:${server.port}/rest/$catalog`,
+      `Explorer at http://127.0.0.1:${server.port}/`,
     ])
     expect(server.port).toBeGreaterThan(0)
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out[0]!)![0]
@@ -100,12 +101,44 @@ describe('entistore serve', () => {
     expect(body.dataClasses.map((d) => d.name)).toEqual(['Company', 'Employee', 'Project'])
     const emp = await fetch(`${url}/rest/Employee?$top=1`)
     expect(((await emp.json()) as { __COUNT: number }).__COUNT).toBe(360)
+    const page = await fetch(`${url}/`)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await page.text()).toContain('<title>Entistore explorer</title>')
 
     stop()
     expect(await done).toBe(0)
     expect(err).toEqual([])
     expect(server.server.listening).toBe(false)
     await expect(fetch(`${url}/rest/$catalog`)).rejects.toThrow()
+  })
+
+  it('serves the explorer at --explorer, and none with --no-explorer', async () => {
+    for (const [flags, page, line] of [
+      [['--explorer', '/ui'], '/ui/', 'Explorer at URL/ui'],
+      [['--no-explorer'], '/', undefined],
+    ] as const) {
+      let stop!: () => void
+      let listening!: (s: RunningServer) => void
+      const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+      const out: string[] = []
+      const done = main(['serve', '-m', MODEL, '-d', DATA, '-p', '0', ...flags], {
+        out: (l) => out.push(l),
+        err: () => {},
+        stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+        onListening: (s) => listening(s),
+      })
+      const server = await started
+      const res = await fetch(`${server.url}${page}`)
+      if (line === undefined) {
+        expect(res.status).toBe(404)
+        expect(out.some((l) => l.startsWith('Explorer'))).toBe(false)
+      } else {
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+        expect(out).toContain(line.replace('URL', server.url))
+      }
+      stop()
+      expect(await done).toBe(0)
+    }
   })
 
   it('with --users, serves data only to a logged-in user', async () => {
@@ -171,6 +204,7 @@ describe('entistore serve', () => {
       expect.stringMatching(/^Entistore serving company-demo \(.*\) at http:/),
       `Functions from ${FUNCTIONS}: 5 exposed (appInfo, Employee.highEarners, Employee.raise, ` +
         'Employee.payroll, Stats.status), 1 private (Stats.count)',
+      expect.stringMatching(/^Explorer at http:/),
     ])
     const info = await fetch(`${url}/rest/$catalog/appInfo`)
     expect(await info.json()).toEqual({
@@ -189,7 +223,8 @@ describe('entistore serve', () => {
   it('accepts the short options and serves a model without data', async () => {
     const { code, out, err } = await run(['serve', '-m', small(), '-p', '0'])
     expect([code, err]).toEqual([0, []])
-    expect(out).toHaveLength(1)
+    expect(out).toHaveLength(2)
+    expect(out[1]).toMatch(/^Explorer at http:\/\/127\.0\.0\.1:\d+\/$/)
     expect(out[0]).toMatch(
       /^Entistore serving small \(Employee 0\) at http:\/\/127\.0\.0\.1:\d+\/rest\/\$catalog$/,
     )
@@ -269,6 +304,12 @@ describe('usage errors (exit code 2, with the usage text)', () => {
     [['serve', '--model', 'm.json', '--port', '-1'], "Option '--port' argument is ambiguous"],
     [['serve', '-m', 'm.json', '--function', 'f.js'], 'did you mean --functions?'],
     [['serve', '-m', 'm.json', '--functions'], "Option '-f, --functions <value>' argument missing"],
+    [['serve', '-m', 'm.json', '--explorer', 'ui'], '--explorer must be a path from the root'],
+    [['serve', '-m', 'm.json', '--explorer', '/a/../b'], '--explorer must be a path from the root'],
+    [
+      ['serve', '-m', 'm.json', '--explorer', '/ui', '--no-explorer'],
+      '--explorer and --no-explorer cannot go together',
+    ],
   ])('refuses %j', async (argv, message) => {
     const { code, out, err } = await run(argv)
     expect(code).toBe(2)

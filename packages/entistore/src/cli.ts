@@ -77,6 +77,7 @@ const USAGE = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
+                  [--explorer <path>] [--no-explorer]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -97,6 +98,8 @@ Options of serve:
   --seed        an integer that makes the draws of --delay and --fail-rate repeat from run to run
   --persist     keep the data in this folder: every write is on disk before its reply, and a
                 restart (even after kill -9) serves it again; a folder with data wins over --data
+  --explorer    where the data explorer page is served (default /): browse the data in a browser
+  --no-explorer serve the REST interface alone, no page
 
 Options of clone:
   --out,  -o    the folder to write model.json and data.json to (created if needed)
@@ -153,6 +156,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       'fail-rate': { type: 'string' },
       seed: { type: 'string' },
       persist: { type: 'string' },
+      explorer: { type: 'string' },
+      'no-explorer': { type: 'boolean' },
     },
     prepare(values, positionals) {
       noMorePositionals(positionals, 0)
@@ -182,6 +187,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         ),
         seed: read(values.seed, parseSeed, '--seed must be an integer from 0 to 4294967295'),
         persist: values.persist as string | undefined,
+        explorer: explorerPath(
+          values.explorer as string | undefined,
+          values['no-explorer'] === true,
+        ),
       }
       return (io) => runServe(options, io)
     },
@@ -392,6 +401,8 @@ interface ServeCliOptions {
   readonly failRate: number | undefined
   readonly seed: number | undefined
   readonly persist: string | undefined
+  /** Where the explorer page is served; undefined with --no-explorer. */
+  readonly explorer: string | undefined
 }
 
 /** Whether --delay or --fail-rate asks for a slow or flaky server. */
@@ -450,6 +461,18 @@ function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith
   }
 }
 
+/** The explorer's path: `--explorer` (a path from the root), `/` by default, none with --no-explorer. */
+function explorerPath(path: string | undefined, off: boolean): string | undefined {
+  if (off) {
+    if (path !== undefined) throw new UsageError('--explorer and --no-explorer cannot go together')
+    return undefined
+  }
+  if (path === undefined) return '/'
+  if (!/^\/[\w./-]*$/.test(path) || path.split('/').includes('..'))
+    throw new UsageError(`--explorer must be a path from the root, such as /explorer (got ${path})`)
+  return path
+}
+
 async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const load = filesLoader(o, io)
   const ds = await load()
@@ -462,6 +485,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     server = await serve(ds, {
       port: o.port,
       ...auth,
+      ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
       ...(o.host === undefined ? {} : { host: o.host }),
       ...(chaos
         ? {
@@ -601,6 +625,8 @@ async function whileServing(
   }
   if (saver) stops.add((io.saveSignal ?? sigusr2)(() => void save()))
 
+  // Last, so that the lines scripts read first (the URL, then what is served) keep their places.
+  if (o.explorer !== undefined) io.out(`Explorer at ${server.url}${o.explorer}`)
   io.onListening?.(server)
   await (io.stopSignal ?? signals())
   // No reload and no save signal once stopping: the save on exit is the last word.

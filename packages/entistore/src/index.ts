@@ -40,6 +40,8 @@ export { clone, CloneError } from './clone.js'
 export type { CloneOptions, CloneResult } from './clone.js'
 export { chaosListener, seededRandom } from './chaos.js'
 export type { ChaosOptions, DelayRange } from './chaos.js'
+export { explorerListener } from './explorer/explorer-files.js'
+export type { ExplorerOptions } from './explorer/explorer-files.js'
 export { writeFileAtomic } from './save.js'
 // Shadows the core's createDatastore (re-exported above): the same, with the `persist` option.
 export { createDatastore, persistenceOf } from './persist/create-datastore.js'

@@ -1,4 +1,7 @@
-/** @module Serving a datastore over node:http: the REST interface at /rest, nothing else. */
+/**
+ * @module Serving a datastore over node:http: the REST interface at /rest, and the data explorer's
+ * page at / when asked (explorer/explorer-files.ts).
+ */
 import { createServer, maxHeaderSize, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Datastore } from '@entistore/core'
@@ -9,6 +12,7 @@ import {
   type BackpressureOptions,
   type NodeListener,
 } from '@entistore/rest/node'
+import { explorerListener, type ExplorerOptions } from './explorer/explorer-files.js'
 
 export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
   /** 0 picks a free port. @default 8080 */
@@ -26,6 +30,11 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
    * gives the interface's own error replies (`core.refuse(error)`).
    */
   readonly wrapListener?: (listener: NodeListener, core: RestCore) => RequestListener
+  /**
+   * Serve the data explorer, a page that browses the datastore through this REST interface
+   * (docs/explorer.md): `true` at `/`, or `{ path }`. The CLI turns it on. @default false
+   */
+  readonly explorer?: boolean | Omit<ExplorerOptions, 'restPath'>
 }
 
 export interface RunningServer {
@@ -52,14 +61,18 @@ export interface RunningServer {
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
 export function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
   const maxHeaderBytes = options.maxHeaderBytes ?? maxHeaderSize
+  const explorer = options.explorer === true ? {} : options.explorer || undefined
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, options)
     const listener = toNodeListener(handler, options)
+    const wrapped = options.wrapListener ? options.wrapListener(listener, handler) : listener
     return {
       ds: served,
       listener,
-      wrapped: options.wrapListener ? options.wrapListener(listener, handler) : listener,
+      wrapped: explorer
+        ? explorerListener(wrapped, { ...explorer, restPath: handler.basePath })
+        : wrapped,
       clientError: clientErrorListener(handler, { maxHeaderBytes }),
     }
   }

@@ -1,0 +1,750 @@
+// @ts-check
+/**
+ * The data explorer: what a datastore holds and what its queries do, through nothing but the REST
+ * interface the page is served beside (its base path is in the page's `entistore-rest` meta tag).
+ * Plain DOM code, no framework and no build step, so the package ships this file as it is and the
+ * page works offline. Every request is one a 4D REST client could send, in the form they send it
+ * (`$filter` in double quotes, `Content-Type: application/json`), so the page also shows how.
+ */
+
+const REST = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="entistore-rest"]'))
+  .content
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
+/** @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id))
+/** @param {string} id */
+const buttonEl = (id) => /** @type {HTMLButtonElement} */ ($(id))
+/** @param {string} id */
+const selectEl = (id) => /** @type {HTMLSelectElement} */ ($(id))
+/** @param {string} id */
+const dialogEl = (id) => /** @type {HTMLDialogElement} */ ($(id))
+/** @param {string} id */
+const tableEl = (id) => /** @type {HTMLTableElement} */ ($(id))
+
+/**
+ * @typedef {{ name: string, kind: string, type: string, readOnly?: boolean, identifying?: boolean }} Attribute
+ * @typedef {{ name: string, applyTo: string, allowedOnHTTPGET?: boolean }} Method
+ * @typedef {{ name: string, attributes: Attribute[], methods?: Method[] }} DataClassInfo
+ * @typedef {{ message: string, errCode?: number }} RestErrorItem
+ * @typedef {{ kind: 'dataClass' } | { kind: 'uri', uri: string, label: string }} Source
+ */
+
+/** An `__ERROR` reply, whatever its status (as 4D clients read them). */
+class RestError extends Error {
+  /**
+   * @param {number} status
+   * @param {RestErrorItem[]} errors
+   * @param {any} body
+   */
+  constructor(status, errors, body) {
+    super(errors.map((e) => e.message).join(' — ') || `HTTP ${status}`)
+    this.status = status
+    this.errors = errors
+    this.body = body
+  }
+}
+
+/**
+ * One request to the REST interface; `path` is absolute (`/rest/…`, as deferred URIs are).
+ * @param {string} path
+ * @param {{ method?: string, body?: unknown }} [init]
+ */
+async function rest(path, init = {}) {
+  const res = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: { 'Content-Type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    credentials: 'same-origin',
+  })
+  const text = await res.text()
+  let body = null
+  try {
+    body = text ? JSON.parse(text) : null
+  } catch {
+    body = null
+  }
+  if (body && Array.isArray(body.__ERROR)) throw new RestError(res.status, body.__ERROR, body)
+  if (!res.ok) throw new RestError(res.status, [{ message: `HTTP ${res.status}` }], body)
+  return body
+}
+
+/** `$filter` as 4D clients send it: in double quotes, a quote inside written `\u0022`. */
+const quoted = (/** @type {string} */ text) => `"${text.replace(/"/g, '\\u0022')}"`
+
+/**
+ * A query string from parameters; undefined and empty values are left out.
+ * @param {Record<string, string | number | undefined>} params
+ */
+function query(params) {
+  const parts = []
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== '') parts.push(`${name}=${encodeURIComponent(value)}`)
+  return parts.join('&')
+}
+
+/** `uri` with more parameters after its own. */
+const withQuery = (/** @type {string} */ uri, /** @type {string} */ more) =>
+  more ? `${uri}${uri.includes('?') ? '&' : '?'}${more}` : uri
+
+const NUMERIC = new Set(['number', 'long', 'long64', 'word', 'integer', 'duration'])
+const SCALAR_KINDS = new Set(['storage', 'calculated', 'alias'])
+
+const state = {
+  /** @type {DataClassInfo | undefined} */
+  dc: undefined,
+  /** @type {Source} */
+  source: { kind: 'dataClass' },
+  filter: '',
+  params: '',
+  /** @type {{ attribute: string, descending: boolean } | undefined} */
+  order: undefined,
+  skip: 0,
+  top: 25,
+  count: 0,
+  /** @type {any[]} */
+  entities: [],
+  // Replies that come back after a newer request was sent are dropped.
+  generation: 0,
+}
+
+/** @type {Map<string, DataClassInfo>} */
+const infos = new Map()
+
+/** @param {string} name */
+async function dataClassInfo(name) {
+  let info = infos.get(name)
+  if (!info) {
+    info = /** @type {DataClassInfo} */ (await rest(`${REST}/$catalog/${encodeURIComponent(name)}`))
+    infos.set(name, info)
+  }
+  return info
+}
+
+// ---------------------------------------------------------------------------------------------
+// The catalog
+
+async function loadCatalog() {
+  const catalog = await rest(`${REST}/$catalog`)
+  $('store-name').textContent = catalog.__NAME ? `Datastore ${catalog.__NAME}` : ''
+  const list = $('classes')
+  list.replaceChildren()
+  for (const dc of catalog.dataClasses ?? []) {
+    const item = document.createElement('li')
+    const button = document.createElement('button')
+    button.type = 'button'
+    button.textContent = dc.name
+    button.dataset.dataclass = dc.name
+    button.addEventListener('click', () => openDataClass(dc.name))
+    item.append(button)
+    list.append(item)
+  }
+  const first = catalog.dataClasses?.[0]?.name
+  const wanted = new URLSearchParams(location.hash.slice(1)).get('dataclass')
+  if (wanted || first) await openDataClass(wanted ?? first)
+}
+
+/**
+ * Shows a dataclass from its first page, with no filter, order or relation followed.
+ * @param {string} name
+ */
+async function openDataClass(name) {
+  state.dc = await dataClassInfo(name)
+  state.source = { kind: 'dataClass' }
+  state.filter = ''
+  state.params = ''
+  state.order = undefined
+  state.skip = 0
+  field('filter').value = ''
+  field('params').value = ''
+  for (const b of document.querySelectorAll('#classes button'))
+    b.setAttribute(
+      'aria-current',
+      String(/** @type {HTMLElement} */ (b).dataset.dataclass === name),
+    )
+  history.replaceState(null, '', `#dataclass=${encodeURIComponent(name)}`)
+  $('query').hidden = false
+  renderFunctions()
+  renderComputeChoices()
+  await refresh()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a page
+
+/** The path of the current page: the dataclass or a followed relation, with every parameter. */
+function pagePath() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const order = state.order && `${state.order.attribute} ${state.order.descending ? 'desc' : 'asc'}`
+  const params = query({
+    $filter: state.filter ? quoted(state.filter) : undefined,
+    $params: state.filter && state.params ? state.params : undefined,
+    $orderby: order,
+    $skip: state.skip,
+    $top: state.top,
+    $queryplan: state.filter ? 'true' : undefined,
+  })
+  const base =
+    state.source.kind === 'uri' ? state.source.uri : `${REST}/${encodeURIComponent(dc.name)}`
+  return withQuery(base, params)
+}
+
+async function refresh() {
+  const generation = ++state.generation
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  showFilterError(undefined)
+  $('status').textContent = 'Loading…'
+  let body
+  try {
+    body = await rest(pagePath())
+  } catch (e) {
+    if (generation !== state.generation) return
+    $('status').textContent = ''
+    if (e instanceof RestError && state.filter) showFilterError(e)
+    else showStatusError(e)
+    return
+  }
+  if (generation !== state.generation) return
+  // A relation to one entity answers that entity; any other read, a selection.
+  const single = body && !Array.isArray(body.__ENTITIES)
+  state.entities = single ? [body] : body.__ENTITIES
+  state.count = single ? 1 : body.__COUNT
+  $('title').textContent = dc.name
+  $('source').textContent =
+    state.source.kind === 'uri' ? `Followed: ${state.source.label}` : `${dc.name}: all entities`
+  $('status').textContent = `${state.count} ${state.count === 1 ? 'entity' : 'entities'}`
+  renderTable()
+  renderPager()
+  renderPlan(body?.__queryPlan)
+  await renderCompute()
+}
+
+/** A syntax error is shown under the filter, with a caret at the column the server names. */
+function showFilterError(/** @type {RestError | undefined} */ error) {
+  const box = $('filter-error')
+  const input = field('filter')
+  if (!error) {
+    box.hidden = true
+    box.replaceChildren()
+    input.removeAttribute('aria-invalid')
+    return
+  }
+  input.setAttribute('aria-invalid', 'true')
+  const message = document.createElement('p')
+  message.textContent = error.message
+  box.replaceChildren(message)
+  const column = /column (\d+)/.exec(error.message)
+  if (column) {
+    const at = Number(column[1]) - 1
+    const pre = document.createElement('pre')
+    pre.className = 'caret'
+    pre.textContent = `${state.filter}\n${' '.repeat(Math.max(0, at))}^`
+    box.append(pre)
+    input.focus()
+    input.setSelectionRange(at, Math.min(at + 1, input.value.length))
+  }
+  box.hidden = false
+  $('rows').hidden = true
+  $('pager').hidden = true
+}
+
+function showStatusError(/** @type {unknown} */ error) {
+  const box = $('filter-error')
+  const p = document.createElement('p')
+  p.textContent = error instanceof Error ? error.message : String(error)
+  box.replaceChildren(p)
+  box.hidden = false
+}
+
+/** The attributes shown as columns: values, relations; not the key's duplicates. */
+function columns() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  return dc.attributes.filter(
+    (a) => SCALAR_KINDS.has(a.kind) || a.kind === 'relatedEntity' || a.kind === 'relatedEntities',
+  )
+}
+
+function renderTable() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const table = tableEl('rows')
+  const head = document.createElement('tr')
+  for (const attr of columns()) {
+    const th = document.createElement('th')
+    th.scope = 'col'
+    const sortable = SCALAR_KINDS.has(attr.kind) && !['image', 'blob', 'object'].includes(attr.type)
+    if (sortable) {
+      const sorted = state.order?.attribute === attr.name
+      th.setAttribute(
+        'aria-sort',
+        sorted ? (state.order?.descending ? 'descending' : 'ascending') : 'none',
+      )
+      const button = document.createElement('button')
+      button.type = 'button'
+      button.className = 'sort'
+      button.textContent = attr.name
+      button.title = `Sort by ${attr.name}`
+      button.addEventListener('click', () => sortBy(attr.name))
+      th.append(button)
+    } else th.textContent = attr.name
+    head.append(th)
+  }
+  table.tHead?.replaceChildren(head)
+  const body = /** @type {HTMLTableSectionElement} */ (table.tBodies[0])
+  body.replaceChildren(
+    ...state.entities.map((entity) => {
+      const tr = document.createElement('tr')
+      tr.dataset.key = entity.__KEY
+      for (const attr of columns()) tr.append(cell(dc, entity, attr))
+      return tr
+    }),
+  )
+  $('caption').textContent = `${dc.name}, ${state.count} entities`
+  table.hidden = false
+}
+
+/**
+ * One cell: a value, a picture, a link that follows a relation, or an editable value.
+ * @param {DataClassInfo} dc
+ * @param {any} entity
+ * @param {Attribute} attr
+ */
+function cell(dc, entity, attr) {
+  const td = document.createElement('td')
+  const value = entity[attr.name]
+  td.dataset.attribute = attr.name
+  if (value === null || value === undefined) {
+    td.innerHTML = '<span class="null">null</span>'
+  } else if (attr.type === 'image' && value.__deferred) {
+    const img = document.createElement('img')
+    img.src = value.__deferred.uri
+    img.alt = `${attr.name} of ${dc.name} ${entity.__KEY}`
+    img.width = 32
+    img.height = 32
+    img.loading = 'lazy'
+    td.append(img)
+  } else if (attr.type === 'blob' && value.__deferred) {
+    const a = document.createElement('a')
+    a.href = value.__deferred.uri
+    a.textContent = 'download'
+    td.append(a)
+  } else if (attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities') {
+    const button = document.createElement('button')
+    button.type = 'button'
+    button.className = 'link'
+    const target = attr.kind === 'relatedEntity' ? attr.type : attr.type.replace(/Selection$/, '')
+    const label =
+      attr.kind === 'relatedEntity'
+        ? `${target}(${value.__deferred?.__KEY ?? value.__KEY})`
+        : `${attr.name} of ${dc.name}(${entity.__KEY})`
+    button.textContent = attr.kind === 'relatedEntity' ? label : attr.name
+    button.title = `Follow ${label}`
+    button.addEventListener('click', () => follow(value.__deferred.uri, target, label))
+    td.append(button)
+  } else {
+    td.textContent = shown(value, attr)
+    if (editable(attr)) {
+      td.tabIndex = 0
+      td.className = 'editable'
+      td.title = 'Double-click or press Enter to edit'
+      const edit = () => openEditor(entity, attr)
+      td.addEventListener('dblclick', edit)
+      td.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter') return
+        // The Enter would otherwise reach the editor's field, just focused, and submit it.
+        e.preventDefault()
+        edit()
+      })
+    }
+  }
+  return td
+}
+
+/** A value as text: dates without their `!!` marks, objects as JSON. */
+function shown(/** @type {unknown} */ value, /** @type {Attribute} */ attr) {
+  if (typeof value === 'string' && attr.type === 'date') return value.replace(/^!!|!!$/g, '')
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+const editable = (/** @type {Attribute} */ attr) =>
+  attr.kind === 'storage' &&
+  !attr.readOnly &&
+  !attr.identifying &&
+  !['image', 'blob', 'object'].includes(attr.type)
+
+/**
+ * Follows a relation: the related entity, or the related selection, as the page's rows.
+ * @param {string} uri
+ * @param {string} target
+ * @param {string} label
+ */
+async function follow(uri, target, label) {
+  state.dc = await dataClassInfo(target)
+  // The deferred URI carries `$expand`; paging, filter and order are added to it.
+  state.source = { kind: 'uri', uri: uri.replace(/[?&]\$expand=[^&]*/, ''), label }
+  state.filter = ''
+  state.params = ''
+  state.order = undefined
+  state.skip = 0
+  field('filter').value = ''
+  field('params').value = ''
+  renderFunctions()
+  renderComputeChoices()
+  await refresh()
+}
+
+function sortBy(/** @type {string} */ attribute) {
+  const descending = state.order?.attribute === attribute && !state.order.descending
+  state.order = { attribute, descending }
+  state.skip = 0
+  void refresh().then(() => {
+    const button = document.querySelector(`th[aria-sort] button[title="Sort by ${attribute}"]`)
+    if (button instanceof HTMLElement) button.focus()
+  })
+}
+
+function renderPager() {
+  const pages = Math.max(1, Math.ceil(state.count / state.top))
+  const page = Math.floor(state.skip / state.top) + 1
+  $('page').textContent = `Page ${page} of ${pages}`
+  buttonEl('prev').disabled = page <= 1
+  buttonEl('next').disabled = page >= pages
+  $('pager').hidden = state.count <= state.entities.length && state.skip === 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// The query plan: `__queryPlan` as a tree of nested lists
+
+/** @param {any} plan */
+function renderPlan(plan) {
+  const panel = $('plan-panel')
+  if (!plan) {
+    panel.hidden = true
+    return
+  }
+  const root = document.createElement('ul')
+  root.setAttribute('role', 'tree')
+  root.setAttribute('aria-label', 'Query plan')
+  root.append(planNode(plan))
+  $('plan').replaceChildren(root)
+  panel.hidden = false
+}
+
+/**
+ * One node: `{ item, subquery? }` for a step, `{ And: [...] }`/`{ Or: [...] }`/… for an operator.
+ * @param {any} node
+ * @returns {HTMLLIElement}
+ */
+function planNode(node) {
+  const li = document.createElement('li')
+  li.setAttribute('role', 'treeitem')
+  const label = document.createElement('span')
+  label.className = 'plan-step'
+  let children = []
+  if (typeof node?.item === 'string') {
+    label.textContent = node.item
+    if (/\[index : /.test(node.item)) label.classList.add('indexed')
+    else if (/scan/i.test(node.item)) label.classList.add('scan')
+    children = node.subquery ?? []
+  } else if (node && typeof node === 'object') {
+    const [operator] = Object.keys(node)
+    label.textContent = operator ?? '?'
+    label.classList.add('operator')
+    children = operator ? node[operator] : []
+  } else label.textContent = String(node)
+  li.append(label)
+  if (Array.isArray(children) && children.length > 0) {
+    const group = document.createElement('ul')
+    group.setAttribute('role', 'group')
+    for (const child of children) group.append(planNode(child))
+    li.append(group)
+  }
+  return li
+}
+
+// ---------------------------------------------------------------------------------------------
+// `$compute` for a numeric attribute, on the current filter
+
+function renderComputeChoices() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const numeric = dc.attributes.filter((a) => SCALAR_KINDS.has(a.kind) && NUMERIC.has(a.type))
+  // The key's figures say little: a numeric attribute that is not the key comes first.
+  numeric.sort((a, b) => Number(a.identifying ?? false) - Number(b.identifying ?? false))
+  const select = selectEl('compute-attr')
+  select.replaceChildren(
+    ...numeric.map((a) => {
+      const o = document.createElement('option')
+      o.value = a.name
+      o.textContent = a.name
+      return o
+    }),
+  )
+  $('compute-panel').hidden = numeric.length === 0
+}
+
+// Like pages, figures asked later win: a reply for another attribute or filter is dropped.
+let computeGeneration = 0
+
+async function renderCompute() {
+  const generation = ++computeGeneration
+  const attribute = selectEl('compute-attr').value
+  const list = $('compute')
+  if (!attribute || state.source.kind !== 'dataClass') {
+    list.replaceChildren()
+    $('compute-panel').hidden = !attribute || state.source.kind !== 'dataClass'
+    return
+  }
+  $('compute-panel').hidden = false
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const params = query({
+    $compute: '$all',
+    $filter: state.filter ? quoted(state.filter) : undefined,
+    $params: state.filter && state.params ? state.params : undefined,
+  })
+  try {
+    const body = await rest(`${REST}/${encodeURIComponent(dc.name)}/${attribute}?${params}`)
+    if (generation !== computeGeneration) return
+    const figures = body?.[attribute] ?? {}
+    list.replaceChildren(
+      ...['count', 'sum', 'average', 'min', 'max'].flatMap((name) => {
+        const dt = document.createElement('dt')
+        dt.textContent = name
+        const dd = document.createElement('dd')
+        const v = figures[name]
+        dd.textContent =
+          typeof v === 'number' ? v.toLocaleString('en', { maximumFractionDigits: 2 }) : '—'
+        dd.dataset.figure = name
+        return [dt, dd]
+      }),
+    )
+  } catch (e) {
+    if (generation !== computeGeneration) return
+    const dd = document.createElement('dd')
+    dd.textContent = e instanceof Error ? e.message : String(e)
+    list.replaceChildren(dd)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Editing one value, with the entity's stamp: a stale stamp is a conflict, not an overwrite
+
+/** @type {{ entity: any, attr: Attribute } | undefined} */
+let editing
+
+/** @param {any} entity @param {Attribute} attr */
+function openEditor(entity, attr) {
+  editing = { entity, attr }
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  $('editor-title').textContent = `${dc.name}(${entity.__KEY}).${attr.name}`
+  $('edit-label').textContent = `${attr.name} (${attr.type})`
+  const input = field('edit-value')
+  input.value = entity[attr.name] === null ? '' : shown(entity[attr.name], attr)
+  $('edit-error').hidden = true
+  dialogEl('editor').showModal()
+  input.select()
+}
+
+/** The text of the editor as the attribute's JSON value. */
+function typed(/** @type {string} */ text, /** @type {Attribute} */ attr) {
+  if (text === '') return null
+  if (NUMERIC.has(attr.type)) {
+    const n = Number(text)
+    if (!Number.isFinite(n)) throw new Error(`${attr.name} takes a number`)
+    return n
+  }
+  if (attr.type === 'bool') {
+    if (text !== 'true' && text !== 'false') throw new Error(`${attr.name} takes true or false`)
+    return text === 'true'
+  }
+  return text
+}
+
+async function saveEdit() {
+  if (!editing) return
+  const { entity, attr } = editing
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const error = $('edit-error')
+  let value
+  try {
+    value = typed(field('edit-value').value, attr)
+  } catch (e) {
+    error.textContent = e instanceof Error ? e.message : String(e)
+    error.hidden = false
+    return
+  }
+  try {
+    await rest(`${REST}/${encodeURIComponent(dc.name)}?$method=update`, {
+      method: 'POST',
+      body: { __KEY: entity.__KEY, __STAMP: entity.__STAMP, [attr.name]: value },
+    })
+    dialogEl('editor').close()
+    editing = undefined
+    await refresh()
+  } catch (e) {
+    // A stale stamp answers the entity as stored, with `__STATUS.status` 2 (4D's "stamp has changed").
+    const stored = e instanceof RestError ? e.body : undefined
+    if (stored?.__STATUS?.status === 2) {
+      error.textContent =
+        `Conflict: ${dc.name}(${entity.__KEY}) was changed by someone else (stamp ` +
+        `${entity.__STAMP}, now ${stored.__STAMP}). Its ${attr.name} is now ` +
+        `${JSON.stringify(stored[attr.name])}. Cancel to see it, or save again to overwrite.`
+      error.dataset.conflict = 'true'
+      editing = { entity: { ...entity, __STAMP: stored.__STAMP }, attr }
+    } else {
+      error.textContent = e instanceof Error ? e.message : String(e)
+      delete error.dataset.conflict
+    }
+    error.hidden = false
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dataclass's functions (4D class functions), callable with a JSON array of parameters
+
+function renderFunctions() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const methods = dc.methods ?? []
+  const list = $('functions')
+  list.replaceChildren(
+    ...methods.map((m) => {
+      const li = document.createElement('li')
+      const id = `fn-${m.name}`
+      const label = document.createElement('label')
+      label.htmlFor = id
+      const name = document.createElement('code')
+      name.textContent = m.name
+      const kind = document.createElement('span')
+      kind.className = 'muted'
+      kind.textContent = ` ${appliesTo(m.applyTo)}`
+      label.append(name, kind)
+      const input = document.createElement('input')
+      input.id = id
+      input.placeholder = m.applyTo === 'entity' ? 'key, then [parameters]' : '[parameters]'
+      input.autocomplete = 'off'
+      const button = document.createElement('button')
+      button.type = 'button'
+      button.textContent = 'Call'
+      button.addEventListener('click', () => callFunction(m, input.value))
+      li.append(label, input, button)
+      return li
+    }),
+  )
+  $('functions-panel').hidden = methods.length === 0
+  $('function-result').replaceChildren()
+}
+
+const appliesTo = (/** @type {string} */ applyTo) =>
+  applyTo === 'entity'
+    ? 'on an entity'
+    : applyTo === 'entityCollection'
+      ? 'on the current selection'
+      : 'on the dataclass'
+
+/**
+ * Calls a function: a dataclass's on the dataclass, a selection's on the current filter, an
+ * entity's on the key written first (`3 [5]`).
+ * @param {Method} m
+ * @param {string} text
+ */
+async function callFunction(m, text) {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const out = $('function-result')
+  try {
+    let path = `${REST}/${encodeURIComponent(dc.name)}`
+    let args = text.trim()
+    if (m.applyTo === 'entity') {
+      const key = /^\S+/.exec(args)?.[0]
+      if (!key) throw new Error(`${m.name} needs the key of an entity first`)
+      path += `(${encodeURIComponent(key)})`
+      args = args.slice(key.length).trim()
+    }
+    path += `/${encodeURIComponent(m.name)}`
+    if (m.applyTo === 'entityCollection' && state.filter)
+      path = withQuery(
+        path,
+        query({ $filter: quoted(state.filter), $params: state.params || undefined }),
+      )
+    const params = args ? JSON.parse(args) : []
+    const body = await rest(path, {
+      method: 'POST',
+      body: Array.isArray(params) ? params : [params],
+    })
+    const pre = document.createElement('pre')
+    pre.textContent = JSON.stringify(body, null, 2)
+    out.replaceChildren(pre)
+    // A function may have written: the rows shown are read again.
+    await refresh()
+  } catch (e) {
+    const p = document.createElement('p')
+    p.className = 'error'
+    p.textContent = e instanceof Error ? e.message : String(e)
+    out.replaceChildren(p)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+function applyTheme(/** @type {boolean} */ dark) {
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light'
+  const button = $('theme')
+  button.setAttribute('aria-pressed', String(dark))
+  try {
+    localStorage.setItem('entistore-theme', dark ? 'dark' : 'light')
+  } catch {
+    // Storage may be refused (private windows): the theme then lasts for the page.
+  }
+}
+
+function start() {
+  const saved = (() => {
+    try {
+      return localStorage.getItem('entistore-theme')
+    } catch {
+      return null
+    }
+  })()
+  applyTheme(saved ? saved === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches)
+  $('theme').addEventListener('click', () =>
+    applyTheme(document.documentElement.dataset.theme !== 'dark'),
+  )
+  $('query').addEventListener('submit', (e) => {
+    e.preventDefault()
+    state.filter = field('filter').value.trim()
+    state.params = field('params').value.trim()
+    state.top = Number(selectEl('page-size').value)
+    state.skip = 0
+    void refresh()
+  })
+  $('clear').addEventListener('click', () => {
+    field('filter').value = ''
+    field('params').value = ''
+    state.filter = ''
+    state.params = ''
+    state.skip = 0
+    void refresh()
+  })
+  $('prev').addEventListener('click', () => {
+    state.skip = Math.max(0, state.skip - state.top)
+    void refresh()
+  })
+  $('next').addEventListener('click', () => {
+    state.skip += state.top
+    void refresh()
+  })
+  $('compute-attr').addEventListener('change', () => void renderCompute())
+  $('edit-form').addEventListener('submit', (e) => {
+    e.preventDefault()
+    void saveEdit()
+  })
+  $('edit-cancel').addEventListener('click', () => {
+    dialogEl('editor').close()
+    const conflict = $('edit-error').dataset.conflict === 'true'
+    editing = undefined
+    if (conflict) void refresh()
+  })
+  loadCatalog().catch(showStatusError)
+}
+
+start()

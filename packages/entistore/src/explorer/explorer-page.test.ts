@@ -1,0 +1,242 @@
+/**
+ * The explorer page in a real browser: Debian's Chromium driven by playwright-core, against the
+ * company demo served by a fixture (its data and class functions). Each main state is saved as a
+ * screenshot under test-results/explorer/ (git-ignored) for a person to look at.
+ *
+ * Without Chromium the suite is skipped, except under CI (`.ci/install-services.sh` installs it).
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { startFixture, type ServedFixture } from '../fixture.js'
+
+/** The title of the focused element, read in the page (no DOM types in the tests' Node build). */
+const focusedTitle = (): string | null | undefined =>
+  (
+    globalThis as unknown as {
+      document: { activeElement: { getAttribute(name: string): string | null } | null }
+    }
+  ).document.activeElement?.getAttribute('title')
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const root = fileURLToPath(new URL('../../../../', import.meta.url))
+const SHOTS = `${root}test-results/explorer/`
+const available = existsSync(CHROMIUM)
+if (!available && process.env.CI) throw new Error(`the explorer's browser tests need ${CHROMIUM}`)
+
+describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }, () => {
+  let fixture: ServedFixture
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    fixture = await startFixture({
+      model: `${root}examples/company/model.json`,
+      data: `${root}examples/company/data.json`,
+      functions: `${root}examples/company/functions.js`,
+      explorer: true,
+    })
+    const { chromium } = await import('playwright-core')
+    // The flags the machine notes ask for: no sandbox as root, no background connections (the
+    // network is closed), a fresh profile.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
+    mkdirSync(SHOTS, { recursive: true })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await fixture?.close()
+  })
+
+  const shot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png` })
+  const status = () => page.locator('#status').textContent()
+  const firstCell = (attribute: string) =>
+    page.locator(`#rows tbody tr:first-child td[data-attribute="${attribute}"]`).textContent()
+  const runFilter = async (filter: string, params = '') => {
+    await page.fill('#filter', filter)
+    await page.fill('#params', params)
+    await page.click('#query button[type=submit]')
+  }
+
+  it('lists the dataclasses from $catalog and shows the first one, pictures included', async () => {
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(`${fixture.url}/`)
+    await expect
+      .poll(() => page.locator('#classes button').allTextContents())
+      .toEqual(['Company', 'Employee', 'Project'])
+    await expect.poll(status).toBe('24 entities')
+    expect(await page.locator('#title').textContent()).toBe('Company')
+    // Each company but Wonka has a 64×64 logo: the pictures load from the REST interface.
+    await expect
+      .poll(() =>
+        page.$$eval(
+          '#rows img',
+          (imgs) =>
+            imgs.filter((i) => (i as unknown as { naturalWidth: number }).naturalWidth === 64)
+              .length,
+        ),
+      )
+      .toBeGreaterThan(10)
+    await shot('1-dataclass')
+    expect(errors).toEqual([])
+  })
+
+  it('pages through a dataclass with $top and $skip', async () => {
+    await page.click('#classes button[data-dataclass=Employee]')
+    await expect.poll(status).toBe('360 entities')
+    expect(await page.locator('#page').textContent()).toBe('Page 1 of 15')
+    expect(await firstCell('ID')).toBe('1')
+    await page.click('#next')
+    await expect.poll(() => page.locator('#page').textContent()).toBe('Page 2 of 15')
+    expect(await firstCell('ID')).toBe('26')
+    await page.click('#prev')
+    await expect.poll(() => firstCell('ID')).toBe('1')
+  })
+
+  it('filters with the real grammar and $params, and draws the query plan', async () => {
+    await runFilter('salary > :1', '[140000]')
+    const expected = fixture.ds.dataClass('Employee').query('salary > :1', 140000).length
+    await expect.poll(status).toBe(`${expected} entities`)
+    const step = page.locator('#plan .plan-step', { hasText: 'Employee.salary' })
+    expect(await step.textContent()).toBe('[index : Employee.salary ] > 140000')
+    expect(await step.getAttribute('class')).toContain('indexed')
+    await runFilter("salary > 50000 and (lastName = 'S@' or employer.name = 'A@')")
+    await expect
+      .poll(() => page.locator('#plan .operator').allTextContents())
+      .toEqual(['And', 'Or'])
+    await shot('2-filter-and-plan')
+  })
+
+  it('shows a syntax error at its position', async () => {
+    await runFilter('salary > > 3')
+    const error = page.locator('#filter-error')
+    await expect.poll(() => error.isVisible()).toBe(true)
+    expect(await error.textContent()).toContain('column 10')
+    expect(await page.locator('#filter-error .caret').textContent()).toBe(
+      'salary > > 3\n         ^',
+    )
+    expect(await page.getAttribute('#filter', 'aria-invalid')).toBe('true')
+    await shot('3-syntax-error')
+    await page.click('#clear')
+    await expect.poll(status).toBe('360 entities')
+  })
+
+  it('sorts by a column, ascending then descending ($orderby)', async () => {
+    const salaries = fixture.ds
+      .dataClass('Employee')
+      .all()
+      .toArray()
+      .map((e) => e.get('salary') as number)
+    await page.click('#rows th button[title="Sort by salary"]')
+    await expect
+      .poll(() => page.getAttribute('#rows th:has(button[title="Sort by salary"])', 'aria-sort'))
+      .toBe('ascending')
+    await expect.poll(() => firstCell('salary')).toBe(String(Math.min(...salaries)))
+    await page.click('#rows th button[title="Sort by salary"]')
+    await expect.poll(() => firstCell('salary')).toBe(String(Math.max(...salaries)))
+    // The sort button keeps the keyboard focus across the reload.
+    expect(await page.evaluate(focusedTitle)).toBe('Sort by salary')
+  })
+
+  it('computes figures of a numeric column on the current filter ($compute)', async () => {
+    await runFilter('salary > :1', '[100000]')
+    await page.selectOption('#compute-attr', 'salary')
+    const selection = fixture.ds.dataClass('Employee').query('salary > :1', 100000)
+    await expect
+      .poll(() => page.locator('#compute dd[data-figure=count]').textContent())
+      .toBe(String(selection.length))
+    expect(await page.locator('#compute dd[data-figure=max]').textContent()).toBe('150,000')
+    await page.click('#clear')
+  })
+
+  it('follows a relation to one entity, then to many', async () => {
+    await page.click('#classes button[data-dataclass=Employee]')
+    await expect.poll(status).toBe('360 entities')
+    await page.locator('#rows tbody tr:first-child td[data-attribute=employer] button').click()
+    await expect.poll(() => page.locator('#source').textContent()).toBe('Followed: Company(1)')
+    await expect.poll(status).toBe('1 entity')
+    expect(await firstCell('name')).toBe('Acme Industries')
+    await page.locator('#rows tbody tr:first-child td[data-attribute=staff] button').click()
+    const staff = fixture.ds.dataClass('Employee').query('employerID = 1').length
+    await expect.poll(status).toBe(`${staff} entities`)
+    expect(await page.locator('#title').textContent()).toBe('Employee')
+    await shot('4-relation')
+  })
+
+  it('edits a value with its stamp, and shows a stale stamp as a conflict', async () => {
+    await page.click('#classes button[data-dataclass=Employee]')
+    await expect.poll(status).toBe('360 entities')
+    const cell = page.locator('#rows tbody tr:first-child td[data-attribute=lastName]')
+    // From the keyboard: focus the cell, Enter opens the editor.
+    await cell.focus()
+    await page.keyboard.press('Enter')
+    await page.fill('#edit-value', 'Explorer')
+    await page.click('#edit-save')
+    await expect.poll(() => cell.textContent()).toBe('Explorer')
+    expect(fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Explorer')
+
+    // Someone else writes the entity after the page read it: the page's stamp is stale.
+    await cell.dblclick()
+    fixture.ds.dataClass('Employee').update(1, { lastName: 'Elsewhere' })
+    await page.fill('#edit-value', 'Mine')
+    await page.click('#edit-save')
+    const error = page.locator('#edit-error')
+    await expect.poll(() => error.getAttribute('data-conflict')).toBe('true')
+    expect(await error.textContent()).toContain('changed by someone else')
+    expect(await error.textContent()).toContain('"Elsewhere"')
+    expect(fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Elsewhere')
+    await shot('5-conflict')
+    await page.click('#edit-cancel')
+    await expect.poll(() => cell.textContent()).toBe('Elsewhere')
+  })
+
+  it("lists the dataclass's functions and calls them", async () => {
+    expect(await page.locator('#functions code').allTextContents()).toEqual([
+      'highEarners',
+      'raise',
+      'payroll',
+    ])
+    await page.fill('#fn-highEarners', '[140000]')
+    await page.click('#functions li:has(#fn-highEarners) button')
+    await expect
+      .poll(() => page.locator('#function-result').textContent())
+      .toContain('"__ENTITIES"')
+    await page.fill('#fn-raise', '2 [10]')
+    const before = fixture.ds.dataClass('Employee').get(2)!.get('salary') as number
+    await page.click('#functions li:has(#fn-raise) button')
+    await expect
+      .poll(() => fixture.ds.dataClass('Employee').get(2)!.get('salary'))
+      .toBe(Math.round(before * 1.1))
+  })
+
+  it('labels every control and switches to the dark theme', async () => {
+    const unlabelled = await page.$$eval('input, select', (controls) =>
+      controls
+        .filter(
+          (c) =>
+            !(c as unknown as { labels: { length: number } | null }).labels?.length &&
+            !c.getAttribute('aria-label'),
+        )
+        .map((c) => c.id),
+    )
+    expect(unlabelled).toEqual([])
+    await page.click('#theme')
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark')
+    expect(await page.getAttribute('#theme', 'aria-pressed')).toBe('true')
+    await shot('6-dark')
+  })
+})
