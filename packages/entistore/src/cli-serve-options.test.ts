@@ -576,6 +576,7 @@ describe('the built entistore command', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     try {
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(await lines.next())![0]
+      expect(await lines.next()).toBe(`Explorer at ${url}/`)
       await fetch(`${url}/rest/Company?$method=update`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
