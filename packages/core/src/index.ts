@@ -61,6 +61,8 @@ export {
   snapshotRecords,
 } from './store/change-log.js'
 export type { LogChange, LogRecord, LogRecordKind, LogValues } from './store/change-log.js'
+export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
+export type { RevertPoint } from './store/revert.js'
 export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)

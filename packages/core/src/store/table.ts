@@ -364,6 +364,30 @@ export class Table {
     for (const column of this.#folded.values()) column[rowId] = null
   }
 
+  /**
+   * @internal Gives back the row ids and the deletion count as they were before commits that
+   * revert.ts has just undone: the slots from `nextRowId` on are empty again (the undo deleted the
+   * rows the commits inserted), so the next insert takes the row id it would have taken. (Past a
+   * restore, which can shorten the rows, the slots up to `nextRowId` come back as deleted ones.)
+   */
+  rewind(nextRowId: number, deletions: number): void {
+    for (let i = nextRowId; i < this.#rows.length; i++)
+      if (this.#rows[i] !== undefined) throw new TypeError(`rewind: row ${i} is still live`)
+    this.#written = true
+    this.#rows.length = nextRowId
+    this.#deletions = deletions
+    for (const column of this.#columns.values())
+      if (column.data.length < nextRowId) {
+        const grown = new Float64Array(nextRowId).fill(NaN)
+        grown.set(column.data)
+        column.data = grown
+      }
+    for (const column of this.#folded.values()) {
+      if (column.length > nextRowId) column.length = nextRowId
+      while (column.length < nextRowId) column.push(null)
+    }
+  }
+
   /** @internal Copies of the containers and indexes as they are now (store snapshots). */
   captureState(): TableState {
     const state: TableState = {
