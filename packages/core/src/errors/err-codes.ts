@@ -631,6 +631,31 @@ export const ERRORS = {
     (why: string) =>
       `The journal cannot be written (${why}): this write is not durable; restart the server`,
   ),
+  // ---- Many processes on one PostgreSQL log (the entistore package's cluster/) ----
+  /**
+   * A write ran in memory but its transaction on the shared log failed (PostgreSQL unreachable,
+   * the connection cut, a statement refused): it was undone in this process, the client may try
+   * again. If the failure came after PostgreSQL committed (the outcome is unknown), the write
+   * comes back through the log like another process's.
+   */
+  ClusterWriteFailed: spec(
+    9132,
+    'enti',
+    'unavailable',
+    (why: string) =>
+      `The write could not be committed to the shared log (${why}): it was undone; try again`,
+  ),
+  /**
+   * This process can no longer follow the shared log (a record it cannot apply, or records it
+   * needs already compacted away): it refuses writes until it is restarted, which loads the
+   * newest snapshot.
+   */
+  ClusterBehind: spec(
+    9133,
+    'enti',
+    'unavailable',
+    (why: string) => `This process cannot follow the shared log (${why}); restart it`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

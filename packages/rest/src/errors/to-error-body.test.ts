@@ -66,8 +66,17 @@ describe('toErrorReply', () => {
   })
 })
 
+// The server could not do it now: a failure injected on purpose, a journal it cannot write, a
+// shared log it cannot commit to or follow.
+const UNAVAILABLE: ReadonlySet<string> = new Set([
+  'InjectedFailure',
+  'JournalFailed',
+  'ClusterWriteFailed',
+  'ClusterBehind',
+])
+
 describe('STATUS_BY_CATEGORY', () => {
-  it('gives every error of the table a 4xx, except the three not-implemented ones (501), InjectedFailure and JournalFailed (503) and Internal (500)', () => {
+  it('gives every error of the table a 4xx, except the three not-implemented ones (501), the unavailable ones (503) and Internal (500)', () => {
     for (const [name, spec] of Object.entries(ERRORS) as [
       ErrorName,
       (typeof ERRORS)[ErrorName],
@@ -80,8 +89,7 @@ describe('STATUS_BY_CATEGORY', () => {
       )
         expect(status).toBe(501)
       else if (name === 'Internal') expect(status).toBe(500)
-      // The server could not do it now (a failure injected on purpose, a journal it cannot write).
-      else if (name === 'InjectedFailure' || name === 'JournalFailed') expect(status).toBe(503)
+      else if (UNAVAILABLE.has(name)) expect(status).toBe(503)
       else expect({ name, status: status >= 400 && status < 500 }).toEqual({ name, status: true })
     }
   })
