@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check'
 import { ManualClock } from '../clock/clock.js'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
+import { createDatastore, type Datastore } from './datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { snapshotStore } from '../txn/snapshot.fixture.js'
-import type { DataFile } from './load-data.js'
+import type { DataFile } from '../store/load-data.js'
 
 export type { Datastore }
 
