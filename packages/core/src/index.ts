@@ -63,6 +63,7 @@ export {
 export type { LogChange, LogRecord, LogRecordKind, LogValues } from './store/change-log.js'
 export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
 export type { RevertPoint } from './store/revert.js'
+export type { Change } from './store/changes.js'
 export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)

@@ -69,6 +69,25 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
 // The $method values of reads: entity sets made, remade and released.
 const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
+/**
+ * Whether answering `request` may change data, locks or stamps: every POST (writes, function
+ * calls, uploads), and a GET with `$lock` or a `$method` other than the entity-set ones (those
+ * are refused, but a wrapper that serializes writes across processes takes them as writes rather
+ * than guess). A wrapper uses it to put writes in line and let reads through at once.
+ */
+export function isWriteRequest(request: {
+  readonly method: string
+  readonly query: string
+}): boolean {
+  if (request.method === 'POST') return true
+  const query = request.query
+  if (!query.includes('$lock') && !query.includes('$method')) return false
+  const params = new URLSearchParams(query)
+  if (params.has('$lock')) return true
+  const method = params.get('$method')
+  return method !== null && !READ_METHODS.has(method)
+}
+
 /** The reply to one request: its permissions, the login guard, then its resource. */
 export function route(input: RouteContext): Answer {
   const ctx = withPermissions(input)
