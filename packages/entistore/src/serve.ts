@@ -35,6 +35,11 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
    * (docs/explorer.md): `true` at `/`, or `{ path }`. The CLI turns it on. @default false
    */
   readonly explorer?: boolean | Omit<ExplorerOptions, 'restPath'>
+  /**
+   * Wraps the REST interface before the listener uses it: `joinCluster`'s `wrap` puts writes in
+   * line across processes this way (cluster/cluster-core.ts).
+   */
+  readonly wrapCore?: (core: RestCore) => RestCore
 }
 
 export interface RunningServer {
@@ -65,7 +70,7 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, options)
-    const listener = toNodeListener(handler, options)
+    const listener = toNodeListener(options.wrapCore ? options.wrapCore(handler) : handler, options)
     const wrapped = options.wrapListener ? options.wrapListener(listener, handler) : listener
     return {
       ds: served,
