@@ -1,0 +1,124 @@
+/**
+ * @module `joinCluster(ds, { postgres })`: one of several processes serving one datastore whose
+ * data lives in PostgreSQL (docs/durability.md). The datastore, new and empty, is filled from
+ * PostgreSQL's snapshot and log (or, when PostgreSQL holds nothing, from `data`, written as the
+ * first snapshot); from then on every process keeps the whole datastore in memory and follows the
+ * log, and writes go through PostgreSQL one at a time (cluster-core.ts, postgres-participant.ts).
+ */
+import type { DataFile, Datastore } from '@entistore/core'
+import type { RestCore } from '@entistore/rest'
+import type pg from 'pg'
+import { ClusterWrites } from './cluster-core.js'
+import type { ClusterParticipant } from './participant.js'
+import { PostgresLog, type PostgresLogOptions, type PostgresRecovery } from './postgres-log.js'
+import { PostgresParticipant, type LagSummary } from './postgres-participant.js'
+
+export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
+  /** A connection URL or node-postgres's pool settings (`max`, `ssl`, …). */
+  readonly postgres: string | pg.PoolConfig
+  /**
+   * What to load when PostgreSQL holds nothing yet (then written as its first snapshot): a data
+   * file's content, or a function that loads it. Not used when PostgreSQL holds data.
+   */
+  readonly data?: DataFile | ((ds: Datastore) => void)
+  /** The safety-net poll of the log, in milliseconds. @default 1000 */
+  readonly pollMs?: number
+  /** Other shared services taking part in requests and writes (Redis), after PostgreSQL. */
+  readonly participants?: readonly ClusterParticipant[]
+  /** Told of failures nothing waits on (a lost listener, a failed snapshot). @default process.emitWarning */
+  readonly onError?: (error: Error) => void
+}
+
+export interface Cluster {
+  readonly ds: Datastore
+  /** What start-up found in PostgreSQL. */
+  readonly recovery: PostgresRecovery
+  /** The seq of the last log row applied in this process. */
+  readonly appliedSeq: number
+  /** This process's name in the log's `origin` column. */
+  readonly origin: string
+  /** Commits made outside a write, not appended yet (see cluster-core.ts). */
+  readonly pendingCommits: number
+  /** Why this process stopped following the log, if it did (writes then answer 503, 9133). */
+  readonly behind: string | undefined
+  /** How long records of other processes took to be applied here. */
+  lag(): LagSummary
+  /** `core` with writes serialized across processes (for serve's `wrapCore`). */
+  wrap(core: RestCore): RestCore
+  /**
+   * Runs `fn` as a write: caught up with every process first, its commits in PostgreSQL before
+   * this resolves; undone, and rejected with ClusterWriteFailed (9132), if they cannot be.
+   */
+  write<T>(fn: () => T | Promise<T>): Promise<T>
+  /** Applies what other processes committed, now (the listener and poll do it anyway). */
+  catchUp(): Promise<void>
+  /** Writes a snapshot now; false when one as recent was there. */
+  snapshot(): Promise<boolean>
+  /** Flushes outside commits, stops following, closes the connections. */
+  close(): Promise<void>
+}
+
+/**
+ * Fills `ds` (new and empty) from PostgreSQL and keeps it in step with every other process on the
+ * same database, schema and prefix.
+ * @example
+ * const ds = createDatastore(model)
+ * const cluster = await joinCluster(ds, { postgres: 'postgres://localhost/app', data })
+ * await serve(ds, { wrapCore: (core) => cluster.wrap(core) })
+ * await cluster.write(() => ds.dataClass('Account').update(1, { balance: 10 }))
+ */
+export async function joinCluster(ds: Datastore, options: ClusterOptions): Promise<Cluster> {
+  if (ds.dataClasses.some((dc) => dc.length > 0))
+    throw new TypeError(
+      'joinCluster: the datastore must be empty (its data comes from PostgreSQL, or from `data` on the first start)',
+    )
+  const onError = options.onError ?? ((e: Error) => process.emitWarning(e))
+  const { postgres, data, pollMs, participants = [], ...logOptions } = options
+  const log = new PostgresLog({ ...logOptions, connection: postgres })
+  // An idle pooled connection that breaks (PostgreSQL restarted) must not crash the process.
+  log.pool.on('error', (e) => onError(e))
+  try {
+    await log.ensureSchema()
+    const initial =
+      data === undefined
+        ? undefined
+        : typeof data === 'function'
+          ? data
+          : (d: Datastore) => void d.loadData(data)
+    const { applied, ...recovery } = await log.load(ds, initial)
+    const pg = new PostgresParticipant(log, ds, applied, recovery.snapshotSeq, {
+      onError,
+      ...(pollMs === undefined ? {} : { pollMs }),
+    })
+    const writes = new ClusterWrites(ds, [pg, ...participants], { onError })
+    await pg.follow(writes)
+    return {
+      ds,
+      recovery,
+      origin: log.origin,
+      get appliedSeq() {
+        return pg.applied
+      },
+      get pendingCommits() {
+        return writes.pendingCommits
+      },
+      get behind() {
+        return writes.behind
+      },
+      lag: () => pg.lag(),
+      wrap: (core) => writes.wrap(core),
+      write: (fn) => writes.write(fn),
+      catchUp: () => pg.catchUp(),
+      snapshot: () => pg.snapshot(),
+      close: async () => {
+        await writes.close()
+        await pg.close()
+        for (const p of participants) await p.close()
+        await log.close()
+      },
+    }
+  } catch (e) {
+    await log.close().catch(() => undefined)
+    throw e
+  }
+}

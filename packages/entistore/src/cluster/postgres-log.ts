@@ -1,0 +1,373 @@
+/**
+ * @module The change log and snapshots in PostgreSQL: the SQL side of `--postgres`
+ * (docs/durability.md). Two tables, under a schema and a table prefix of the caller's choice (so
+ * that several datastores, or tests, share one database):
+ *
+ * - `<prefix>log`: one row per commit of any process, `seq` (an identity, the order every process
+ *   applies them in), `origin` (the process that wrote it), `at` (when) and `record`, the core's
+ *   LogRecord as JSON text (text, not jsonb: it is parsed by Node, never queried by PostgreSQL);
+ * - `<prefix>snapshot`: the whole store as `snapshotRecords` at log `seq`, in `part`s.
+ *
+ * Every append happens inside a transaction holding one advisory lock (`pg_advisory_xact_lock`,
+ * keyed by the schema and prefix) until it commits: appends are serialized across processes, so
+ * the identity's order is the commit order and a reader never sees seq N+1 committed while N is
+ * not. Identity values are not transactional: a rolled-back append leaves a gap, which readers
+ * skip (they read `seq > applied`, never `seq = applied + 1`).
+ *
+ * Compaction: a snapshot is written every `snapshotEvery` records; the one before it and the log
+ * up to it are then deleted. Two snapshots are kept so that a process behind by less than one
+ * interval still finds the log it needs; one further behind sees it (the oldest snapshot is past
+ * what it applied) and stops following (ClusterBehind) rather than skip records.
+ */
+import { hostname } from 'node:os'
+import { applyLogRecords, snapshotRecords, type Datastore, type LogRecord } from '@entistore/core'
+import pg from 'pg'
+
+export interface PostgresLogOptions {
+  /** A connection URL (`postgres://user:pass@host:5432/db`) or node-postgres's pool settings. */
+  readonly connection: string | pg.PoolConfig
+  /** The schema of the tables (created if absent). @default 'public' */
+  readonly schema?: string
+  /** The prefix of the tables' names, so that several datastores share a schema. @default 'entistore_' */
+  readonly prefix?: string
+  /** Log records between two snapshots. @default 10_000 */
+  readonly snapshotEvery?: number
+  /** Rows per part of a snapshot. @default 10_000 */
+  readonly rowsPerRecord?: number
+  /** This process's name in the log's `origin` column. @default `<host>:<pid>:<random>` */
+  readonly origin?: string
+}
+
+/** One row of the log, as read back. */
+export interface LogRow {
+  readonly seq: number
+  readonly origin: string
+  /** When it was appended, epoch milliseconds (PostgreSQL's clock). */
+  readonly at: number
+  readonly record: LogRecord
+}
+
+/** What start-up found. */
+export interface PostgresRecovery {
+  /** True when PostgreSQL held nothing and the initial data, if any, was loaded and written. */
+  readonly fresh: boolean
+  /** The log seq of the snapshot loaded (or written, when fresh). */
+  readonly snapshotSeq: number
+  readonly snapshotEntities: number
+  /** Log records applied after the snapshot. */
+  readonly logRecords: number
+}
+
+const NAME = /^[a-z_][a-z0-9_]*$/
+// The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.
+const LOCK_CLASS = 0x656e7469
+
+/** A transaction on one pooled connection. */
+export interface LogTransaction {
+  readonly client: pg.PoolClient
+}
+
+export class PostgresLog {
+  readonly pool: pg.Pool
+  readonly origin: string
+  readonly snapshotEvery: number
+  readonly rowsPerRecord: number
+  /** `"schema"."prefixlog"` */
+  readonly logTable: string
+  readonly snapshotTable: string
+  /** The NOTIFY channel: one per schema and prefix. */
+  readonly channel: string
+  readonly #lockName: string
+  readonly #connection: string | pg.PoolConfig
+
+  constructor(options: PostgresLogOptions) {
+    const schema = options.schema ?? 'public'
+    const prefix = options.prefix ?? 'entistore_'
+    if (!NAME.test(schema) || !(NAME.test(prefix) || prefix === ''))
+      throw new TypeError(
+        `postgres: the schema and prefix must be lower-case identifiers: ${JSON.stringify(schema)}, ${JSON.stringify(prefix)}`,
+      )
+    this.#connection = options.connection
+    this.pool = new pg.Pool(poolConfig(options.connection))
+    this.origin =
+      options.origin ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+    this.snapshotEvery = options.snapshotEvery ?? 10_000
+    this.rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.logTable = `"${schema}"."${prefix}log"`
+    this.snapshotTable = `"${schema}"."${prefix}snapshot"`
+    this.channel = `${schema}_${prefix}log`.slice(0, 63)
+    this.#lockName = `${schema}.${prefix}`
+  }
+
+  /** A new client outside the pool, for LISTEN (a pooled one would be handed to others). */
+  listenerClient(): pg.Client {
+    return new pg.Client(poolConfig(this.#connection))
+  }
+
+  /** Creates the schema and tables if absent (under the lock: several processes may start at once). */
+  async ensureSchema(): Promise<void> {
+    await this.transaction(async ({ client }) => {
+      await this.lock(client)
+      const schema = this.logTable.split('.')[0]!
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.logTable} (
+           seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+           origin text NOT NULL,
+           at timestamptz NOT NULL DEFAULT clock_timestamp(),
+           record text NOT NULL)`,
+      )
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.snapshotTable} (
+           seq bigint NOT NULL,
+           part integer NOT NULL,
+           at timestamptz NOT NULL DEFAULT clock_timestamp(),
+           record text NOT NULL,
+           PRIMARY KEY (seq, part))`,
+      )
+    })
+  }
+
+  /** Runs `fn` in a transaction on a pooled connection; rolls back if it throws. */
+  async transaction<T>(fn: (tx: LogTransaction) => Promise<T>, isolation?: string): Promise<T> {
+    const tx = await this.begin(isolation)
+    try {
+      const out = await fn(tx)
+      await this.commit(tx)
+      return out
+    } catch (e) {
+      await this.rollback(tx, e)
+      throw e
+    }
+  }
+
+  async begin(isolation?: string): Promise<LogTransaction> {
+    const client = await this.pool.connect()
+    // A connection cut while checked out (the backend terminated) is also told as an 'error'
+    // event, which would crash the process unheard: the failing query reports it already.
+    if (!guarded.has(client)) {
+      client.on('error', () => undefined)
+      guarded.add(client)
+    }
+    try {
+      await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : 'BEGIN')
+    } catch (e) {
+      client.release(e as Error)
+      throw e
+    }
+    return { client }
+  }
+
+  async commit(tx: LogTransaction): Promise<void> {
+    try {
+      await tx.client.query('COMMIT')
+    } catch (e) {
+      // The connection is in doubt: it is not given back to the pool.
+      tx.client.release(e as Error)
+      throw e
+    }
+    tx.client.release()
+  }
+
+  /** Rolls back and lets the connection go (destroyed when `error` says it failed). */
+  async rollback(tx: LogTransaction, error?: unknown): Promise<void> {
+    try {
+      await tx.client.query('ROLLBACK')
+      tx.client.release()
+    } catch (e) {
+      tx.client.release((error ?? e) as Error)
+    }
+  }
+
+  /** Takes the log's advisory lock until the transaction ends. */
+  async lock(client: pg.ClientBase): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      LOCK_CLASS,
+      this.#lockName,
+    ])
+  }
+
+  /**
+   * The log rows after `seq`, in order, at most `limit`; and `floor`, the seq of the oldest
+   * snapshot kept (the log before it may be gone: a reader that applied less is behind).
+   */
+  async after(
+    client: pg.ClientBase | pg.Pool,
+    seq: number,
+    limit = 1000,
+  ): Promise<{ rows: LogRow[]; floor: number | undefined }> {
+    const result = await client.query<{
+      floor: string | null
+      seq: string | null
+      origin: string
+      at: number
+      record: string
+    }>(
+      `SELECT f.floor, l.seq, l.origin, l.at, l.record
+         FROM (SELECT min(seq) AS floor FROM ${this.snapshotTable}) f
+         LEFT JOIN LATERAL (
+           SELECT seq, origin, (extract(epoch FROM at) * 1000)::float8 AS at, record
+             FROM ${this.logTable} WHERE seq > $1 ORDER BY seq LIMIT $2) l ON true`,
+      [seq, limit],
+    )
+    const first = result.rows[0]
+    const rows: LogRow[] = []
+    for (const r of result.rows)
+      if (r.seq !== null)
+        rows.push({
+          seq: Number(r.seq),
+          origin: r.origin,
+          at: r.at,
+          record: JSON.parse(r.record) as LogRecord,
+        })
+    return { rows, floor: first?.floor == null ? undefined : Number(first.floor) }
+  }
+
+  /**
+   * Appends `records` (in the caller's transaction, which holds the lock) and notifies the
+   * channel with the last seq, delivered when the transaction commits. Returns the last seq.
+   */
+  async append(client: pg.ClientBase, records: readonly LogRecord[]): Promise<number> {
+    const params: string[] = [this.origin]
+    const values = records.map((r) => {
+      params.push(JSON.stringify(r))
+      return `($1, $${params.length})`
+    })
+    const result = await client.query<{ seq: string }>(
+      `INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq`,
+      params,
+    )
+    const last = Math.max(...result.rows.map((r) => Number(r.seq)))
+    await client.query('SELECT pg_notify($1, $2)', [this.channel, String(last)])
+    return last
+  }
+
+  /**
+   * Fills `ds`, new and empty, from PostgreSQL: the newest snapshot and the log after it; or, when
+   * PostgreSQL holds nothing, runs `initial(ds)` (the data file's load) and writes the result as the
+   * first snapshot, under the lock so that one process of several starting at once does it.
+   * Returns what it found and the seq `ds` is at.
+   */
+  async load(
+    ds: Datastore,
+    initial?: (ds: Datastore) => void,
+  ): Promise<PostgresRecovery & { applied: number }> {
+    // A consistent view of both tables without the lock: writers are not held up by a start.
+    const found = await this.transaction(
+      async ({ client }) => this.#read(client),
+      'REPEATABLE READ',
+    )
+    if (found) return this.#apply(ds, found)
+    return this.transaction(async ({ client }) => {
+      await this.lock(client)
+      const again = await this.#read(client)
+      if (again) return this.#apply(ds, again)
+      initial?.(ds)
+      const head = await client.query<{ head: string | null }>(
+        `SELECT max(seq) AS head FROM ${this.logTable}`,
+      )
+      const seq = Number(head.rows[0]?.head ?? 0)
+      await this.#insertSnapshot(client, seq, this.snapshotTexts(ds))
+      return {
+        fresh: true,
+        snapshotSeq: seq,
+        snapshotEntities: entities(ds),
+        logRecords: 0,
+        applied: seq,
+      }
+    })
+  }
+
+  async #read(
+    client: pg.ClientBase,
+  ): Promise<{ seq: number; parts: string[]; log: LogRow[] } | undefined> {
+    const snap = await client.query<{ seq: string | null }>(
+      `SELECT max(seq) AS seq FROM ${this.snapshotTable}`,
+    )
+    const raw = snap.rows[0]?.seq
+    if (raw === null || raw === undefined) return undefined
+    const seq = Number(raw)
+    const parts = await client.query<{ record: string }>(
+      `SELECT record FROM ${this.snapshotTable} WHERE seq = $1 ORDER BY part`,
+      [seq],
+    )
+    const log: LogRow[] = []
+    for (let after = seq; ;) {
+      const { rows } = await this.after(client, after, 10_000)
+      if (rows.length === 0) break
+      log.push(...rows)
+      after = rows[rows.length - 1]!.seq
+    }
+    return { seq, parts: parts.rows.map((r) => r.record), log }
+  }
+
+  #apply(
+    ds: Datastore,
+    found: { seq: number; parts: string[]; log: LogRow[] },
+  ): PostgresRecovery & { applied: number } {
+    const snapshot = found.parts.map((text) => JSON.parse(text) as LogRecord)
+    applyLogRecords(ds, [...snapshot, ...found.log.map((r) => r.record)])
+    const snapshotEntities = snapshot.reduce((n, r) => n + r.changes.length, 0)
+    return {
+      fresh: false,
+      snapshotSeq: found.seq,
+      snapshotEntities,
+      logRecords: found.log.length,
+      applied: found.log.at(-1)?.seq ?? found.seq,
+    }
+  }
+
+  /** The store as snapshot parts' JSON text, made synchronously (the store as it is now). */
+  snapshotTexts(ds: Datastore): string[] {
+    return [...snapshotRecords(ds, this.rowsPerRecord)].map((r) => JSON.stringify(r))
+  }
+
+  /**
+   * Writes a snapshot of the store at log `seq` (its parts made by `snapshotTexts` when the store
+   * was at `seq`), then compacts: snapshots older than the previous one are deleted, and the log
+   * up to the previous one. Skipped when a snapshot at or after `seq` is there already (another
+   * process wrote one). Returns whether it wrote one.
+   */
+  async writeSnapshot(seq: number, parts: readonly string[]): Promise<boolean> {
+    return this.transaction(async ({ client }) => {
+      const existing = await client.query<{ seq: string }>(
+        `SELECT DISTINCT seq FROM ${this.snapshotTable} ORDER BY seq DESC`,
+      )
+      const seqs = existing.rows.map((r) => Number(r.seq))
+      if (seqs.length > 0 && seqs[0]! >= seq) return false
+      await this.#insertSnapshot(client, seq, parts)
+      const previous = seqs[0]
+      if (previous !== undefined) {
+        await client.query(`DELETE FROM ${this.snapshotTable} WHERE seq < $1`, [previous])
+        await client.query(`DELETE FROM ${this.logTable} WHERE seq <= $1`, [previous])
+      }
+      return true
+    })
+  }
+
+  async #insertSnapshot(
+    client: pg.ClientBase,
+    seq: number,
+    parts: readonly string[],
+  ): Promise<void> {
+    for (let i = 0; i < parts.length; i++)
+      await client.query(
+        `INSERT INTO ${this.snapshotTable} (seq, part, record) VALUES ($1, $2, $3)`,
+        [seq, i, parts[i]],
+      )
+  }
+
+  close(): Promise<void> {
+    return this.pool.end()
+  }
+}
+
+const guarded = new WeakSet<pg.PoolClient>()
+
+function poolConfig(connection: string | pg.PoolConfig): pg.PoolConfig {
+  return typeof connection === 'string' ? { connectionString: connection } : connection
+}
+
+function entities(ds: Datastore): number {
+  return ds.dataClasses.reduce((n, dc) => n + dc.length, 0)
+}
