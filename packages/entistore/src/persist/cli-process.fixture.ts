@@ -1,0 +1,95 @@
+/**
+ * @module For tests that kill servers: `entistore serve` in a child process, run from the sources
+ * (cli-child.fixture.ts under tsx, no build), on a free port. The crash tests of the journal and
+ * of PostgreSQL start, SIGKILL and restart them; `stopChildren` ends those still running.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+const CHILD = fileURLToPath(new URL('./cli-child.fixture.ts', import.meta.url))
+// tsx's loader, found from this package, so that the child runs TypeScript sources.
+const TSX = createRequire(import.meta.url).resolve('tsx')
+
+const children: ChildProcess[] = []
+
+/**
+ * Starts `entistore serve <args> --port 0`; resolves with its URL once it listens and its output
+ * holds `ready` (the line that says what it loaded).
+ */
+export function startServe(
+  args: readonly string[],
+  ready: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, '--conditions=source', CHILD, 'serve', ...args, '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0]
+      if (url && out.includes(ready)) resolve({ child, url })
+    })
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}${err}`)))
+  })
+}
+
+/** Kills the children still running. */
+export function stopChildren(): void {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+}
+
+/** What a write load sent and what was acknowledged (see itemWriteLoad). */
+export interface WriteLoad {
+  /** Names whose write got a 200. */
+  readonly acknowledged: Set<string>
+  /** Every `$atomic` batch sent, acknowledged or not, by its first name. */
+  readonly batches: Map<string, string[]>
+  /** Every name sent. */
+  readonly sent: Set<string>
+}
+
+/**
+ * Clients creating Items (`{ name }`, a unique name each; every third request an `$atomic` batch
+ * of three) as fast as the servers answer: client `c` writes to `urls[c % urls.length]`. After
+ * each reply, `afterReply(load)` may return true to stop every client (then it is the caller's
+ * to kill a server); a client whose connection dies stops too.
+ */
+export async function itemWriteLoad(
+  urls: readonly string[],
+  clients: number,
+  afterReply: (load: WriteLoad) => boolean,
+): Promise<WriteLoad> {
+  const load: WriteLoad = { acknowledged: new Set(), batches: new Map(), sent: new Set() }
+  let stopped = false
+  const client = async (c: number): Promise<void> => {
+    const url = urls[c % urls.length]!
+    for (let i = 0; !stopped; i++) {
+      const names = i % 3 === 2 ? [0, 1, 2].map((j) => `b${c}-${i}-${j}`) : [`w${c}-${i}`]
+      names.forEach((n) => load.sent.add(n))
+      if (names.length > 1) load.batches.set(names[0]!, names)
+      const atomic = names.length > 1 ? '&$atomic=true' : ''
+      const body = names.length > 1 ? names.map((name) => ({ name })) : { name: names[0] }
+      try {
+        const reply = await fetch(`${url}/rest/Item?$method=update${atomic}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+        await reply.arrayBuffer()
+        if (reply.status === 200) names.forEach((n) => load.acknowledged.add(n))
+      } catch {
+        return // the connection died with the server
+      }
+      if (!stopped && afterReply(load)) stopped = true
+    }
+  }
+  await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
+  return load
+}
