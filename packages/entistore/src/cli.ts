@@ -24,7 +24,8 @@ import {
   type Schedule,
 } from './chaos.js'
 import { clone, CloneError } from './clone.js'
-import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import type { Cluster } from './cluster/join-cluster.js'
+import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { describeFunctions, summarizeFunctions } from './load-functions.js'
 import { runTypesCommand } from './model-types.js'
 import { persistenceOf } from './persist/create-datastore.js'
@@ -78,6 +79,7 @@ const USAGE = `Usage:
                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer]
+                  [--postgres <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -100,6 +102,9 @@ Options of serve:
                 restart (even after kill -9) serves it again; a folder with data wins over --data
   --explorer    where the data explorer page is served (default /): browse the data in a browser
   --no-explorer serve the REST interface alone, no page
+  --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
+                server started with the same URL: writes go through it one at a time, each server
+                follows the others; a database with data wins over --data
 
 Options of clone:
   --out,  -o    the folder to write model.json and data.json to (created if needed)
@@ -158,6 +163,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       persist: { type: 'string' },
       explorer: { type: 'string' },
       'no-explorer': { type: 'boolean' },
+      postgres: { type: 'string' },
     },
     prepare(values, positionals) {
       noMorePositionals(positionals, 0)
@@ -165,6 +171,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       // A reload would replace the datastore the journal follows with the files' data.
       if (values.persist !== undefined && values.watch === true)
         throw new UsageError('--persist and --watch cannot go together')
+      // PostgreSQL is the one durable copy; a reload would replace what the log follows.
+      if (values.postgres !== undefined && (values.persist !== undefined || values.watch === true))
+        throw new UsageError('--postgres goes with neither --persist nor --watch')
       // Checked with the other usage errors, so that a bad value also shows the usage text.
       const options: ServeCliOptions = {
         model: values.model as string,
@@ -191,6 +200,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           values.explorer as string | undefined,
           values['no-explorer'] === true,
         ),
+        postgres: values.postgres as string | undefined,
       }
       return (io) => runServe(options, io)
     },
@@ -403,6 +413,7 @@ interface ServeCliOptions {
   readonly persist: string | undefined
   /** Where the explorer page is served; undefined with --no-explorer. */
   readonly explorer: string | undefined
+  readonly postgres: string | undefined
 }
 
 /** Whether --delay or --fail-rate asks for a slow or flaky server. */
@@ -433,6 +444,18 @@ function persistLine(p: Persistence, data: string | undefined): string {
   return `Persisting to ${p.dir} (every write on disk before its reply): ${found}`
 }
 
+/** `PostgreSQL: 2400 entities from its snapshot, 12 log records; data.json not read` */
+function postgresLine(c: Cluster, data: string | undefined): string {
+  const r = c.recovery
+  const found = r.fresh
+    ? data === undefined
+      ? 'an empty database'
+      : `an empty database: ${data} loaded into it`
+    : `${r.snapshotEntities} entities from its snapshot, ${r.logRecords} log records` +
+      (data === undefined ? '' : `; ${data} not read`)
+  return `Sharing the data through PostgreSQL (every write committed there before its reply): ${found}`
+}
+
 /**
  * Loads the files of the command line. With --functions, a load after the first imports the module
  * again (a new version, `?v=N`) only when its bytes changed since the last import: a reload for a
@@ -445,6 +468,7 @@ function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
     ...(o.persist === undefined ? {} : { persist: o.persist }),
+    ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
   }
   const module = o.functions
   if (module === undefined) return () => loadDatastoreFiles(files)
@@ -487,6 +511,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...auth,
       ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
       ...(o.host === undefined ? {} : { host: o.host }),
+      ...(clusterOf(ds) === undefined ? {} : { wrapCore: clusterOf(ds)!.wrap }),
       ...(chaos
         ? {
             wrapListener: (listener, core) =>
@@ -523,6 +548,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     stops.stopAll()
     await server.close()
     persistenceOf(server.ds)?.close()
+    await clusterOf(server.ds)?.close()
   }
 }
 
@@ -553,6 +579,8 @@ async function whileServing(
   if (o.functions !== undefined) io.out(functionsLine(o.functions, server.ds))
   const persistence = persistenceOf(server.ds)
   if (persistence) io.out(persistLine(persistence, o.data))
+  const cluster = clusterOf(server.ds)
+  if (cluster) io.out(postgresLine(cluster, o.data))
   if (hasChaos(o)) {
     const parts = [
       o.delay === undefined

@@ -13,7 +13,7 @@ export type {
 } from '@entistore/rest/node'
 export { serve } from './serve.js'
 export type { RunningServer, ServeOptions } from './serve.js'
-export { loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
+export { clusterOf, loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
 export { createFixture, startFixture } from './fixture.js'
 export type {
   CreateFixtureOptions,

@@ -7,10 +7,12 @@ import {
   createDatastore,
   DatastoreError,
   type Clock,
+  type Datastore,
   type DatastoreWith,
   type ModelJson,
 } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
+import { joinCluster, type Cluster, type ClusterOptions } from './cluster/join-cluster.js'
 import { FileError } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { loadProgress } from './load-progress.js'
@@ -78,6 +80,20 @@ export interface LoadFilesOptions {
    * @default none: in memory only
    */
   readonly persist?: string | PersistOptions
+  /**
+   * Keep the data in PostgreSQL, shared with every process on the same database (a URL, or
+   * joinCluster's options): when it holds data, that is loaded and the data file is not read;
+   * when it holds none, the data file is loaded and written into it. `clusterOf(ds)` gives the
+   * cluster (docs/durability.md). Not together with `persist`.
+   */
+  readonly postgres?: string | Omit<ClusterOptions, 'data'>
+}
+
+const clusters = new WeakMap<Datastore, Cluster>()
+
+/** The cluster of a datastore loaded with `postgres`, or undefined. */
+export function clusterOf(ds: Datastore): Cluster | undefined {
+  return clusters.get(ds)
 }
 
 /** A datastore built from a model file, an optional data file and optional functions. */
@@ -104,8 +120,9 @@ export async function loadDatastoreFiles(
         ? options.persist
         : options.persist.dir
   // A folder with data wins over the data file: reading a large file for nothing costs seconds.
-  const skipData = persistDir !== undefined && hasPersistedData(persistDir)
-  const data =
+  const skipData =
+    (persistDir !== undefined && hasPersistedData(persistDir)) || options.postgres !== undefined
+  let data =
     options.data === undefined || skipData ? undefined : await readJsonFile(options.data, 'data')
   let ds: DatastoreWith<string>
   try {
@@ -130,7 +147,24 @@ export async function loadDatastoreFiles(
       throw e
     }
   }
-  if (options.persist !== undefined)
+  if (options.postgres !== undefined) {
+    if (options.persist !== undefined)
+      throw new TypeError('loadDatastoreFiles: persist and postgres cannot go together')
+    const file = options.data
+    const cluster = await joinCluster(ds, {
+      ...(typeof options.postgres === 'string' ? { postgres: options.postgres } : options.postgres),
+      // Read only when PostgreSQL holds nothing: reading a large file for nothing costs seconds.
+      ...(file === undefined
+        ? {}
+        : {
+            data: async (into: Datastore) => {
+              data = await readJsonFile(file, 'data')
+              load(into)
+            },
+          }),
+    })
+    clusters.set(ds, cluster)
+  } else if (options.persist !== undefined)
     persistDatastore(ds, options.persist, data === undefined ? undefined : load)
   else if (data !== undefined) load(ds)
   return ds

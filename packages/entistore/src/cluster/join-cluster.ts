@@ -20,7 +20,7 @@ export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
    * What to load when PostgreSQL holds nothing yet (then written as its first snapshot): a data
    * file's content, or a function that loads it. Not used when PostgreSQL holds data.
    */
-  readonly data?: DataFile | ((ds: Datastore) => void)
+  readonly data?: DataFile | ((ds: Datastore) => void | Promise<void>)
   /** The safety-net poll of the log, in milliseconds. @default 1000 */
   readonly pollMs?: number
   /** Other shared services taking part in requests and writes (Redis), after PostgreSQL. */

@@ -250,7 +250,7 @@ export class PostgresLog {
    */
   async load(
     ds: Datastore,
-    initial?: (ds: Datastore) => void,
+    initial?: (ds: Datastore) => void | Promise<void>,
   ): Promise<PostgresRecovery & { applied: number }> {
     // A consistent view of both tables without the lock: writers are not held up by a start.
     const found = await this.transaction(
@@ -262,7 +262,7 @@ export class PostgresLog {
       await this.lock(client)
       const again = await this.#read(client)
       if (again) return this.#apply(ds, again)
-      initial?.(ds)
+      await initial?.(ds)
       const head = await client.query<{ head: string | null }>(
         `SELECT max(seq) AS head FROM ${this.logTable}`,
       )
