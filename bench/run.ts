@@ -55,6 +55,7 @@ import { SETS_OPS, setsGroups } from './suites/sets.bench.ts'
 import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
 import { runPicturesSuite } from './suites/pictures.bench.ts'
 import { runJournalSuite } from './suites/journal.bench.ts'
+import { runClusterSuite } from './suites/cluster.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -87,6 +88,7 @@ const SUITES = [
   'adapters',
   'pictures',
   'journal',
+  'cluster',
   'memory',
 ] as const
 type Suite = (typeof SUITES)[number]
@@ -147,7 +149,7 @@ interface WritesOptions {
 
 const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,memory
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,memory
                      suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
@@ -472,6 +474,7 @@ const suiteText: Record<Suite, string> = {
   adapters: `adapters (${sizeLabel(opts.adapters.rows)} rows)`,
   pictures: 'pictures (a page of 48 thumbnails and a photo, converted by $imageformat)',
   journal: `journal (writes with and without it; start-up at ${sizeLabel(opts.journalRows)} Items)`,
+  cluster: 'cluster (writes through a throwaway PostgreSQL; replication lag)',
   memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
 }
 console.log(
@@ -897,6 +900,15 @@ await runSuite('journal', async () => {
     '\n## Local journal: writes in memory, fsync per commit and batched; start-up from a folder against the data file',
   )
   await runJournalSuite({ rows: opts.journalRows, reps: opts.reps ?? (opts.quick ? 1 : 3) })
+})
+
+// ---------------------------------------------------------------- many processes on PostgreSQL
+
+await runSuite('cluster', async () => {
+  console.log(
+    '\n## PostgreSQL: writes through its log against in memory and the journal; replication lag',
+  )
+  await runClusterSuite({ writes: opts.quick ? 1000 : 3000 })
 })
 
 // ---------------------------------------------------------------- summaries
