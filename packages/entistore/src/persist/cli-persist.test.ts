@@ -84,4 +84,11 @@ describe('entistore serve --persist', () => {
     expect(code).toBe(2)
     expect(err[0]).toBe('entistore: --persist and --watch cannot go together')
   })
+  it('refuses --postgres with it: PostgreSQL is then the durable copy', async () => {
+    const err: string[] = []
+    const argv = ['serve', '-m', model, '--persist', store, '--postgres', 'postgres://x/y']
+    const code = await main(argv, { out: () => {}, err: (l) => err.push(l) })
+    expect(code).toBe(2)
+    expect(err[0]).toBe('entistore: --postgres goes with neither --persist nor --watch')
+  })
 })
