@@ -31,10 +31,12 @@ export { EntityDraft } from './orda/entity-draft.js'
 export { EntitySet, EntitySets } from './orda/entity-sets.js'
 export { LOGIC_OPERATORS } from './sets/set-algebra.js'
 export type {
+  EntitySetObserver,
   EntitySetStoreOptions,
   KeepOptions,
   LogicOperator,
   SetInfo,
+  StoredSet,
 } from './orda/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
 export type {
@@ -45,7 +47,13 @@ export type {
 } from './txn/transaction.js'
 export { saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
 export { LockTable, sameOwner } from './locks/lock-table.js'
-export type { Lock, LockOwner, LockOwnerInfo } from './locks/lock-table.js'
+export type {
+  Lock,
+  LockObserver,
+  LockOwner,
+  LockOwnerInfo,
+  LockReleaseReason,
+} from './locks/lock-table.js'
 export { LOCK_KIND, lockedBy } from './orda/locks.js'
 export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
 export type { SaveStatus } from './txn/save-status.js'
@@ -164,6 +172,8 @@ export type { AuthUser } from './sessions/session-user.js'
 export type {
   Session,
   SessionCloseReason,
+  SessionObserver,
+  SessionSnapshot,
   SessionStoreApi,
   SessionStoreOptions,
 } from './sessions/session-store.js'

@@ -8,6 +8,10 @@
  * that deletes an entity drops its lock. A lock held by an owner that `isLive` says is gone (a
  * session that expired and was not swept yet) is dropped the moment it is consulted, so it never
  * blocks anyone: no timers.
+ *
+ * Several processes serving one datastore share their locks through another service (Redis): each
+ * keeps this table as a mirror, told of the locks taken and released here by an observer
+ * (`observe`) and following the others with `take` and `drop` while it stops listening.
  */
 import type { Clock } from '../clock/clock.js'
 import type { KeyValue } from '../values/value-types.js'
@@ -40,17 +44,39 @@ export const sameOwner = (a: LockOwner, b: LockOwner): boolean => a.id === b.id 
 
 const ownerKey = (o: LockOwner): string => `${o.kind}:${o.id}`
 
+/**
+ * Why a lock went: its owner let go (`release`), its entity was deleted (`drop`), its owner is gone
+ * (`releaseOwner`: a session closed or found expired), or every lock was (`clear`).
+ */
+export type LockReleaseReason = 'released' | 'deleted' | 'owner' | 'cleared'
+
+/** What a lock table tells of its locks, synchronously, after the change. */
+export interface LockObserver {
+  taken?(lock: Lock): void
+  released?(lock: Lock, reason: LockReleaseReason): void
+}
+
 export class LockTable {
   readonly #clock: Clock
   readonly #isLive: (owner: LockOwner) => boolean
   // dataclass name → key → lock; and each owner's locks, to release them at once.
   readonly #byEntity = new Map<string, Map<KeyValue, Lock>>()
   readonly #byOwner = new Map<string, Set<Lock>>()
+  readonly #observers: LockObserver[] = []
 
   /** `isLive` says whether an owner still exists (a session not closed); by default, always. */
   constructor(clock: Clock, isLive: (owner: LockOwner) => boolean = () => true) {
     this.#clock = clock
     this.#isLive = isLive
+  }
+
+  /** Tells `observer` of every lock taken and released; returns the function that stops. */
+  observe(observer: LockObserver): () => void {
+    this.#observers.push(observer)
+    return () => {
+      const i = this.#observers.indexOf(observer)
+      if (i >= 0) this.#observers.splice(i, 1)
+    }
   }
 
   /** Whether `owner` still exists (a session not closed or expired). */
@@ -89,6 +115,7 @@ export class LockTable {
     let mine = this.#byOwner.get(k)
     if (!mine) this.#byOwner.set(k, (mine = new Set()))
     mine.add(lock)
+    for (const o of this.#observers) o.taken?.(lock)
     return lock
   }
 
@@ -100,14 +127,14 @@ export class LockTable {
     const held = this.holder(dataClass, key)
     if (!held) return undefined
     if (!sameOwner(held.owner, owner)) return held
-    this.#remove(held)
+    this.#remove(held, 'released')
     return undefined
   }
 
   /** Drops the lock on (dataClass, key) whoever holds it (the entity was deleted). */
   drop(dataClass: string, key: KeyValue): void {
     const lock = this.#byEntity.get(dataClass)?.get(key)
-    if (lock) this.#remove(lock)
+    if (lock) this.#remove(lock, 'deleted')
   }
 
   /**
@@ -132,13 +159,16 @@ export class LockTable {
         if (locks.size === 0) this.#byEntity.delete(lock.dataClass)
       }
     }
+    for (const o of this.#observers) for (const lock of mine) o.released?.(lock, 'owner')
     return mine.size
   }
 
   /** Drops every lock (a datastore restored to a snapshot). */
   clear(): void {
+    const all = this.#observers.length > 0 ? this.list() : []
     this.#byEntity.clear()
     this.#byOwner.clear()
+    for (const o of this.#observers) for (const lock of all) o.released?.(lock, 'cleared')
   }
 
   /** The locks `owner` holds, oldest first. */
@@ -157,7 +187,7 @@ export class LockTable {
     return out
   }
 
-  #remove(lock: Lock): void {
+  #remove(lock: Lock, reason: LockReleaseReason): void {
     const locks = this.#byEntity.get(lock.dataClass)
     if (locks?.get(lock.key) === lock) {
       locks.delete(lock.key)
@@ -167,6 +197,7 @@ export class LockTable {
     const mine = this.#byOwner.get(k)
     mine?.delete(lock)
     if (mine?.size === 0) this.#byOwner.delete(k)
+    for (const o of this.#observers) o.released?.(lock, reason)
   }
 }
 

@@ -7,6 +7,7 @@
 import { fail } from '../errors/datastore-error.js'
 import {
   EntitySetStore,
+  type EntitySetObserver,
   type EntitySetStoreOptions,
   type KeepOptions,
   type SetInfo,
@@ -17,7 +18,7 @@ import type { Datastore } from './datastore.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
 
-export type { EntitySetStoreOptions, KeepOptions, SetInfo }
+export type { EntitySetObserver, EntitySetStoreOptions, KeepOptions, SetInfo, StoredSet }
 export type { LogicOperator } from '../sets/set-algebra.js'
 
 /** A kept set: its id, its dataclass, and its members as a selection (deleted ones read as null). */
@@ -94,6 +95,14 @@ export class EntitySets {
   /** Forgets the set `id`; false if there was none. */
   release(id: string): boolean {
     return this.#store.release(id)
+  }
+
+  /**
+   * Tells `observer` of every set kept, read and released (a mirror shared with other processes
+   * follows them); returns the function that stops. The sets it is given hold row ids.
+   */
+  observe(observer: EntitySetObserver): () => void {
+    return this.#store.observe(observer)
   }
 
   /** Forgets every set; `ds.restore` does, since a set's row ids may name other entities after it. */

@@ -11,6 +11,11 @@
  * login, a lock). So a flood of cookie-less requests turns over the guest pool and never evicts an
  * established session, nor the locks it holds. `maxSessions` bounds the established pool: past it
  * the least recent is evicted, or (`whenFull: 'refuse'`) the new one is refused (SessionLimit, 402).
+ *
+ * Several processes serving one datastore share their sessions through another service (Redis):
+ * each keeps this store as a mirror, told of what happens here by an observer (`observe`: opened,
+ * touched, established, data changed) and given what happened elsewhere by `adopt`. Without an
+ * observer, the hooks cost one length check: the touch of a known session allocates nothing.
  */
 import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
@@ -49,6 +54,35 @@ export interface Session {
 export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
 
 /**
+ * What a store tells of its sessions besides their closing (`onClose`): enough for a mirror in
+ * another process to follow. Called synchronously, after the change; never for `adopt`.
+ */
+export interface SessionObserver {
+  /** A session was opened here (`open`, `openGuest`). */
+  opened?(session: Session): void
+  /** A request came back: the session's inactivity timer restarted (`touch` of an established one). */
+  touched?(session: Session): void
+  /** A guest was established (it came back, logged in, took a lock); its timer restarted too. */
+  established?(session: Session): void
+  /**
+   * `session.data` was changed (`set`, `delete`, `clear`): a login, a function's session storage.
+   * A change inside a value (an object mutated in place) is not seen: set the value again.
+   */
+  changed?(session: Session): void
+}
+
+/** A session as another process (or a shared store) holds it, to be adopted here. */
+export interface SessionSnapshot {
+  readonly id: string
+  readonly createdAt: number
+  /** Time of the last request, on this store's clock. */
+  readonly lastAccess: number
+  readonly timeout: number
+  readonly established: boolean
+  readonly data?: Iterable<readonly [string, unknown]>
+}
+
+/**
  * What the datastore and the REST interface need of a session store. `SessionStore` (in memory)
  * implements it; another one (shared between processes, persistent) can be given as
  * `createDatastore(model, { sessions: { store } })`. Every method is synchronous: the lock table
@@ -82,6 +116,16 @@ export interface SessionStoreApi {
   closeAll?(): number
   /** Calls `listener` when a session closes (the datastore releases its locks). */
   onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
+  /**
+   * Tells `observer` of sessions opened, touched, established and changed; returns the function
+   * that stops. Optional: what a mirror of a shared store needs (the in-memory store has it).
+   */
+  observe?(observer: SessionObserver): () => void
+  /**
+   * Takes in a session known elsewhere (another process made it) with its id, times and data, or
+   * updates the one open here under that id; observers are not told. Optional, as `observe`.
+   */
+  adopt?(snapshot: SessionSnapshot): Session
 }
 
 // Session ids are 128 random bits as 32 uppercase hex digits. Random bytes are drawn 4 KB at a
@@ -113,6 +157,40 @@ export function randomId(): string {
   return String.fromCharCode.apply(null, CODES)
 }
 
+/** A session's data: a Map that tells its store when it changes (for the store's observers). */
+class SessionData extends Map<string, unknown> {
+  readonly #changed: () => void
+
+  constructor(changed: () => void) {
+    super()
+    this.#changed = changed
+  }
+
+  /** Fills the map without telling (an adopted session's data). */
+  fill(entries: Iterable<readonly [string, unknown]>): void {
+    super.clear()
+    for (const [k, v] of entries) super.set(k, v)
+  }
+
+  override set(key: string, value: unknown): this {
+    super.set(key, value)
+    this.#changed()
+    return this
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key)
+    if (had) this.#changed()
+    return had
+  }
+
+  override clear(): void {
+    const had = this.size > 0
+    super.clear()
+    if (had) this.#changed()
+  }
+}
+
 /** A session and its place in the store's recency list (an intrusive doubly linked list). */
 class Entry implements Session {
   readonly id: string
@@ -120,22 +198,36 @@ class Entry implements Session {
   lastAccess: number
   timeout: number
   established: boolean
-  #data: Map<string, unknown> | undefined
+  #data: SessionData | undefined
+  readonly #changed: (entry: Entry) => void
   /** Less recently used neighbour, more recently used neighbour (in its pool's list). */
   older: Entry | undefined = undefined
   newer: Entry | undefined = undefined
 
-  constructor(id: string, now: number, timeout: number, established: boolean) {
+  constructor(
+    id: string,
+    now: number,
+    timeout: number,
+    established: boolean,
+    changed: (entry: Entry) => void,
+    createdAt = now,
+  ) {
     this.id = id
     this.established = established
-    this.createdAt = now
+    this.createdAt = createdAt
     this.lastAccess = now
     this.timeout = timeout
+    this.#changed = changed
   }
 
   // Made on first use: most sessions (one per anonymous client) never store anything.
-  get data(): Map<string, unknown> {
-    return (this.#data ??= new Map())
+  get data(): SessionData {
+    return (this.#data ??= new SessionData(() => this.#changed(this)))
+  }
+
+  /** Whether any data was ever stored (without making the map). */
+  get hasData(): boolean {
+    return this.#data !== undefined && this.#data.size > 0
   }
 }
 
@@ -177,6 +269,11 @@ export class SessionStore implements SessionStoreApi {
   readonly #established = new Pool()
   readonly #guests = new Pool()
   readonly #onClose: ((session: Session, reason: SessionCloseReason) => void)[] = []
+  readonly #observers: SessionObserver[] = []
+  // One function for every entry's data: which entry changed is its argument.
+  readonly #changed = (entry: Entry): void => {
+    for (const o of this.#observers) o.changed?.(entry)
+  }
 
   constructor(clock: Clock, options: SessionStoreOptions = {}) {
     this.#clock = clock
@@ -210,19 +307,21 @@ export class SessionStore implements SessionStoreApi {
   open(): Session {
     const now = this.#sweep()
     this.#makeRoom()
-    const entry = new Entry(this.#newId(), now, this.#timeout, true)
+    const entry = new Entry(this.#newId(), now, this.#timeout, true, this.#changed)
     this.#sessions.set(entry.id, entry)
     this.#established.append(entry)
+    if (this.#observers.length > 0) for (const o of this.#observers) o.opened?.(entry)
     return entry
   }
 
   /** Opens a new guest session: it only ever evicts another guest. */
   openGuest(): Session {
     const now = this.#sweep()
-    const entry = new Entry(this.#newId(), now, this.#timeout, false)
+    const entry = new Entry(this.#newId(), now, this.#timeout, false, this.#changed)
     this.#sessions.set(entry.id, entry)
     this.#guests.append(entry)
     while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
+    if (this.#observers.length > 0) for (const o of this.#observers) o.opened?.(entry)
     return entry
   }
 
@@ -239,6 +338,7 @@ export class SessionStore implements SessionStoreApi {
       this.#established.unlink(entry)
       this.#established.append(entry)
     }
+    if (this.#observers.length > 0) for (const o of this.#observers) o.touched?.(entry)
     return entry
   }
 
@@ -308,12 +408,56 @@ export class SessionStore implements SessionStoreApi {
     }
   }
 
+  /** Tells `observer` of sessions opened, touched, established and changed; returns the stop. */
+  observe(observer: SessionObserver): () => void {
+    this.#observers.push(observer)
+    return () => {
+      const i = this.#observers.indexOf(observer)
+      if (i >= 0) this.#observers.splice(i, 1)
+    }
+  }
+
+  /**
+   * Takes in a session another process opened (or updates the one open here under its id): its
+   * times, state and data as given, at the newest end of its pool. Observers are not told: this is
+   * how a mirror follows, not a change of its own. May evict (or, in refuse mode, throw
+   * SessionLimit) to make room for an established one, as `open` does.
+   */
+  adopt(snapshot: SessionSnapshot): Session {
+    let entry = this.#sessions.get(snapshot.id)
+    // Established is never undone: this store may have established it before the other knew.
+    const established = snapshot.established || entry?.established === true
+    if (established && !entry?.established) this.#makeRoom()
+    if (entry) {
+      ;(entry.established ? this.#established : this.#guests).unlink(entry)
+      entry.established = established
+      entry.lastAccess = snapshot.lastAccess
+      entry.timeout = snapshot.timeout
+    } else {
+      entry = new Entry(
+        snapshot.id,
+        snapshot.lastAccess,
+        snapshot.timeout,
+        established,
+        this.#changed,
+        snapshot.createdAt,
+      )
+      this.#sessions.set(entry.id, entry)
+    }
+    ;(established ? this.#established : this.#guests).append(entry)
+    if (snapshot.data) entry.data.fill(snapshot.data)
+    else if (entry.hasData) entry.data.fill([])
+    while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
+    return entry
+  }
+
   #establish(entry: Entry): Entry {
     this.#makeRoom()
     this.#guests.unlink(entry)
     entry.established = true
     entry.lastAccess = this.#clock.now()
     this.#established.append(entry)
+    if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
     return entry
   }
 

@@ -10,6 +10,11 @@
  * Memory is bounded twice: by the number of sets and by the total of their members. Past either, the
  * least recently used sets are evicted (the default), or, with `whenFull: 'refuse'`, the new set is
  * refused with EntitySetQuota (HTTP 429, as the real server answers past its quotas).
+ *
+ * Several processes serving one datastore share their sets through another service (Redis): an
+ * observer (`observe`) is told of each set kept, read (its lifetime restarted) and released here,
+ * and a set made elsewhere is kept again under its id with the life it has left (`remaining`).
+ * Expiry and eviction tell nothing: they are this process's own memory matters.
  */
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
@@ -51,6 +56,19 @@ export interface KeepOptions {
   readonly savedOrderBy?: string
   /** Reuse this id (a set remade from its saved filter keeps its id). */
   readonly id?: string
+  /**
+   * Milliseconds of life the set has left now, when less than its whole lifetime (a set made by
+   * another process, last read there some time ago). @default the whole lifetime
+   */
+  readonly remaining?: number
+}
+
+/** What an entity-set store tells of its sets, synchronously, after the change. */
+export interface EntitySetObserver {
+  kept?(set: StoredSet): void
+  /** The set was read (`get`): its lifetime restarted. */
+  touched?(set: StoredSet): void
+  released?(id: string): void
 }
 
 /** A set as `$info` shows it. */
@@ -74,6 +92,7 @@ export class EntitySetStore {
   readonly #defaultTimeout: number
   readonly #maxTimeout: number
   readonly #refuse: boolean
+  readonly #observers: EntitySetObserver[] = []
 
   constructor(clock: Clock, newId: () => string, options: EntitySetStoreOptions = {}) {
     this.#clock = clock
@@ -145,13 +164,29 @@ export class EntitySetStore {
       savedFilter: options.savedFilter,
       savedOrderBy: options.savedOrderBy,
     }
-    this.#cache.set(set.id, set, { ttl: timeout })
+    const remaining = options.remaining
+    if (remaining !== undefined && remaining < timeout) {
+      if (!(remaining > 0)) return set
+      this.#cache.set(set.id, set, { ttl: timeout, start: this.#clock.now() - timeout + remaining })
+    } else this.#cache.set(set.id, set, { ttl: timeout })
+    for (const o of this.#observers) o.kept?.(set)
     return set
+  }
+
+  /** Tells `observer` of sets kept, read and released; returns the function that stops. */
+  observe(observer: EntitySetObserver): () => void {
+    this.#observers.push(observer)
+    return () => {
+      const i = this.#observers.indexOf(observer)
+      if (i >= 0) this.#observers.splice(i, 1)
+    }
   }
 
   /** The set `id`, its lifetime restarted; undefined if it expired, was released or never was. */
   get(id: string): StoredSet | undefined {
-    return this.#cache.get(id)
+    const set = this.#cache.get(id)
+    if (set) for (const o of this.#observers) o.touched?.(set)
+    return set
   }
 
   /** The set `id` without touching its lifetime. */
@@ -165,7 +200,9 @@ export class EntitySetStore {
       this.#cache.delete(id)
       return false
     }
-    return this.#cache.delete(id)
+    this.#cache.delete(id)
+    for (const o of this.#observers) o.released?.(id)
+    return true
   }
 
   /** Forgets every set (a datastore restored to a snapshot: their row ids may name other entities). */

@@ -164,3 +164,20 @@ describe('set algebra against a JS Set model', () => {
     expect(intersects([max], big)).toBe(true)
   })
 })
+
+describe('negative row ids (members deleted here of a set another process made)', () => {
+  it('are members like any other, whatever the size of the operands', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: -50, max: 200 }), { maxLength: 150 }),
+        fc.uniqueArray(fc.integer({ min: -50, max: 200 }), { maxLength: 150 }),
+        (a, b) => {
+          const inB = new Set(b)
+          expect(and(a, b)).toEqual(a.filter((r) => inB.has(r)))
+          expect(except(a, b)).toEqual(a.filter((r) => !inB.has(r)))
+          expect(intersects(a, b)).toBe(a.some((r) => inB.has(r)))
+        },
+      ),
+    )
+  })
+})

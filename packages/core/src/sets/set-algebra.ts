@@ -3,6 +3,7 @@
  * ids; every operation keeps the order of its first operand (then of the second, for OR), so a set
  * made from an ordered read stays in that order. Row ids are never reused, so a member deleted since
  * the set was made stays a member (an undefined entity, `{"__STAMP": 0}`) until `clean` drops it.
+ * A set another process made may name such members by negative row ids (no slot of the table).
  *
  * Membership tests use a Uint8Array over row ids when the other operand is large (one byte per row
  * of the table, no hashing) and a Set otherwise.
@@ -10,12 +11,20 @@
 
 /** How the other operand is looked up: a bitmap for large operands, a Set for small ones. */
 function membership(rows: readonly number[]): (rowId: number) => boolean {
-  if (rows.length < 64) {
+  let max = 0
+  let min = 0
+  if (rows.length >= 64)
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!
+      if (r > max) max = r
+      else if (r < min) min = r
+    }
+  // A set adopted from another process names its members deleted here by negative row ids
+  // (never a slot of the table): a bitmap cannot hold them.
+  if (rows.length < 64 || min < 0) {
     const set = new Set(rows)
     return (r) => set.has(r)
   }
-  let max = 0
-  for (let i = 0; i < rows.length; i++) if (rows[i]! > max) max = rows[i]!
   const mark = new Uint8Array(max + 1)
   for (let i = 0; i < rows.length; i++) mark[rows[i]!] = 1
   return (r) => r <= max && mark[r] === 1

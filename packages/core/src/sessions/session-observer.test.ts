@@ -1,0 +1,125 @@
+/**
+ * The hooks a mirror of a shared session store follows (`observe`) and fills (`adopt`): what
+ * several processes serving one datastore need to share their sessions.
+ */
+import { describe, expect, it } from 'vitest'
+import { ManualClock } from '../clock/clock.js'
+import { SessionStore, type SessionStoreOptions } from './session-store.js'
+import { sessionUser, setSessionUser } from './session-user.js'
+
+const MINUTE = 60_000
+
+function setup(options: SessionStoreOptions = {}) {
+  const clock = new ManualClock()
+  let n = 0
+  const store = new SessionStore(clock, { newId: () => `S${++n}`, ...options })
+  const log: string[] = []
+  store.observe({
+    opened: (s) => log.push(`opened ${s.id} ${s.established ? 'established' : 'guest'}`),
+    touched: (s) => log.push(`touched ${s.id}`),
+    established: (s) => log.push(`established ${s.id}`),
+    changed: (s) => log.push(`changed ${s.id}`),
+  })
+  store.onClose((s, reason) => log.push(`closed ${s.id} ${reason}`))
+  return { clock, store, log }
+}
+
+describe('SessionStore observers', () => {
+  it('are told of sessions opened, touched, established and changed', () => {
+    const { store, log } = setup()
+    const guest = store.openGuest()
+    store.touch(guest.id) // a guest that comes back is established, not touched
+    store.touch(guest.id)
+    const s = store.open()
+    setSessionUser(s, { name: 'ann' })
+    s.data.set('cart', [1, 2])
+    s.data.delete('cart')
+    s.data.delete('cart') // nothing to delete: no change
+    s.data.clear()
+    store.close(s.id)
+    expect(log).toEqual([
+      'opened S1 guest',
+      'established S1',
+      'touched S1',
+      'opened S2 established',
+      'changed S2',
+      'changed S2',
+      'changed S2',
+      'changed S2',
+      'closed S2 closed',
+    ])
+  })
+
+  it('stop being told once they unsubscribe', () => {
+    const store = new SessionStore(new ManualClock())
+    const seen: string[] = []
+    const stop = store.observe({ opened: (s) => seen.push(s.id) })
+    store.open()
+    stop()
+    store.open()
+    expect(seen).toHaveLength(1)
+  })
+})
+
+describe('SessionStore.adopt', () => {
+  it('takes in a session made elsewhere, with its id, times and data, and tells no observer', () => {
+    const { clock, store, log } = setup()
+    clock.advance(10 * MINUTE)
+    const s = store.adopt({
+      id: 'REMOTE',
+      createdAt: 5,
+      lastAccess: clock.now() - 2 * MINUTE,
+      timeout: 30 * MINUTE,
+      established: true,
+      data: [['entistore.user', { name: 'bob' }]],
+    })
+    expect(store.peek('REMOTE')).toBe(s)
+    expect(s).toMatchObject({ createdAt: 5, timeout: 30 * MINUTE, established: true })
+    expect(sessionUser(s)).toEqual({ name: 'bob' })
+    expect(store.counts).toEqual({ established: 1, guests: 0 })
+    expect(log).toEqual([])
+    // It expires on this store's clock from the last access it was given.
+    clock.advance(28 * MINUTE - 1)
+    expect(store.peek('REMOTE')).toBe(s)
+    clock.advance(1)
+    expect(store.peek('REMOTE')).toBeUndefined()
+    expect(log).toEqual(['closed REMOTE expired'])
+  })
+
+  it('updates the session open under that id in place: times, data, a guest established', () => {
+    const { clock, store, log } = setup()
+    const guest = store.openGuest()
+    guest.data.set('x', 1)
+    log.length = 0
+    clock.advance(MINUTE)
+    const same = store.adopt({
+      id: guest.id,
+      createdAt: guest.createdAt,
+      lastAccess: clock.now(),
+      timeout: guest.timeout,
+      established: true,
+      data: [['y', 2]],
+    })
+    expect(same).toBe(guest)
+    expect(same.established).toBe(true)
+    expect([...same.data]).toEqual([['y', 2]])
+    expect(store.counts).toEqual({ established: 1, guests: 0 })
+    // A snapshot without data empties it; one that says guest does not undo the establishing.
+    store.adopt({ ...same, established: false, data: undefined })
+    expect(same.data.size).toBe(0)
+    expect(same.established).toBe(true)
+    expect(log).toEqual([])
+  })
+
+  it('makes room like open: evicts the least recent, or refuses in refuse mode', () => {
+    const evicting = setup({ maxSessions: 1 })
+    evicting.store.open()
+    const snapshot = { id: 'R', createdAt: 0, lastAccess: 0, timeout: MINUTE, established: true }
+    evicting.store.adopt(snapshot)
+    expect(evicting.log).toEqual(['opened S1 established', 'closed S1 evicted'])
+    const refusing = setup({ maxSessions: 1, whenFull: 'refuse' })
+    refusing.store.open()
+    expect(() => refusing.store.adopt(snapshot)).toThrow(/maximum|limit/i)
+    expect(refusing.store.peek('R')).toBeUndefined()
+  })
+})
