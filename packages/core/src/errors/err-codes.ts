@@ -530,6 +530,18 @@ export const ERRORS = {
     (share: string) =>
       `Service unavailable: this server fails ${share} of requests on purpose (--fail-rate); try again`,
   ),
+  /**
+   * A service that the processes serving one datastore share (Redis for sessions, locks and entity
+   * sets) cannot be reached, and this request needs it: a session, a set or a lock another process
+   * may hold, or the locks a write is checked against. Nothing was done; try again. (9140)
+   */
+  SharedStateUnavailable: spec(
+    9140,
+    'enti',
+    'unavailable',
+    (service: string, why: string) =>
+      `Service unavailable: ${service}, which holds the sessions, locks and entity sets the server's processes share, cannot be reached (${why}); try again`,
+  ),
   // ---- Class functions (datastore, dataclass, entity, entity selection, singleton) ----
   /**
    * 4D's ENTITY_METHOD_NAME_UNKNOWN (1573), the engine's "Unknown member method": no function of

@@ -87,6 +87,11 @@ export class EntitySets {
     return stored && new EntitySet(this.#ds.dataClass(stored.dataClass), stored)
   }
 
+  /** Whether the set `id` is kept, without restarting its lifetime. */
+  has(id: string): boolean {
+    return this.#store.peek(id) !== undefined
+  }
+
   /** Like `get`, but throws EntitySetNotFound (1802). */
   getOrFail(id: string): EntitySet {
     return this.get(id) ?? fail('EntitySetNotFound', [id])

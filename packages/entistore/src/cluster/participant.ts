@@ -36,6 +36,12 @@ export interface ClusterParticipant {
    * when it was refused or changed nothing): make them durable and shared, or reject.
    */
   afterWrite?(records: readonly LogRecord[]): Promise<void>
+  /**
+   * After `request` was answered here (its reply settled, or refused): let go of what
+   * `beforeRequest` took for it in the shared service and the answer did not keep (a lock claimed
+   * in Redis that the core then did not take: the entity was gone, the session refused). Optional.
+   */
+  afterRequest?(request: RestRequest): void
   /** Stops following the others and lets go of connections (graceful shutdown). */
   close(): Promise<void>
 }

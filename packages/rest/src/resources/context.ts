@@ -73,18 +73,31 @@ export function visibleAttribute(dc: DataClass, name: string): AttributeDef {
 
 /** The session of a request as the owner of its locks and writes, with its client for `lockInfo`. */
 export function sessionOwner(ctx: RouteContext): LockOwner {
+  return lockOwnerOf(ctx.session.id, ctx.headers, ctx.remoteAddress)
+}
+
+/**
+ * The owner of the locks of session `sessionId` for a request with these headers, from this
+ * address: its `info` is what a refused lock's `lockInfo` shows. Also what a process shares with
+ * the others for a lock taken through it (entistore's Redis participant).
+ */
+export function lockOwnerOf(
+  sessionId: string,
+  headers: RestHeaders,
+  remoteAddress: string | undefined,
+): LockOwner {
   const header = (name: string): string | undefined => {
-    const v = ctx.headers[name]
+    const v = headers[name]
     return Array.isArray(v) ? v[0] : v
   }
   const host = header('host')
   const userAgent = header('user-agent')
   return {
-    id: ctx.session.id,
+    id: sessionId,
     kind: 'session',
     info: {
       ...(host !== undefined ? { host } : {}),
-      ...(ctx.remoteAddress !== undefined ? { IPAddr: ctx.remoteAddress } : {}),
+      ...(remoteAddress !== undefined ? { IPAddr: remoteAddress } : {}),
       ...(userAgent !== undefined ? { userAgent } : {}),
     },
   }

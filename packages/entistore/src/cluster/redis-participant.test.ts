@@ -1,0 +1,290 @@
+/**
+ * Sessions, locks and entity sets shared by two processes through a real Redis server (two
+ * datastores on the same data in this test process, each with its own connections): a cookie from
+ * one works in the other, a lock taken through one refuses another session's write through the
+ * other, a set made through one is read through the other; lifetimes are Redis TTLs; Redis down
+ * is a 503, not a crash, and the service comes back with it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { eventually, twoNodes, type Json } from './redis-cluster.fixture.js'
+import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+
+const missing = redisMissing()
+let server: RedisServer
+let nodes: Awaited<ReturnType<typeof twoNodes>> | undefined
+
+beforeAll(async () => {
+  if (!missing) server = await startRedis()
+})
+afterEach(async () => {
+  await nodes?.close()
+  nodes = undefined
+})
+afterAll(async () => {
+  await server?.stop()
+})
+
+const setup = async (
+  ...options: Parameters<typeof twoNodes> extends [string, ...infer R] ? R : never
+) => (nodes = await twoNodes(server.url, ...options))
+
+const USERS: Record<string, string> = { ada: 'secret' }
+const authenticate = ({ user, password }: { user: string; password: string }) =>
+  USERS[user] === password ? { name: user, groups: ['Sales'] } : null
+const login = (user: string, password: string) => ({ 'username-4D': user, 'password-4D': password })
+
+const LOCKED = { result: true, __STATUS: { success: true } }
+const alreadyLocked = (recordNumber: number, userAgent: string) => ({
+  result: false,
+  __STATUS: {
+    status: 3,
+    statusText: 'Already locked',
+    lockKind: 7,
+    lockKindText: 'Locked by session',
+    lockInfo: { host: 'localhost', recordNumber, userAgent },
+  },
+})
+
+describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  describe('sessions', () => {
+    it('a cookie given by A works in B: same session, same user, same session data', async () => {
+      const { A, B, client } = await setup({ authenticate })
+      const ada = client()
+      expect(
+        (await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))).json,
+      ).toEqual({ result: true })
+      const sid = ada.session!
+      A.ds.sessions.peek(sid)!.data.set('cart', [1, 2])
+      const mine = await ada.get(B, '/rest/$directory/currentUser')
+      expect(mine.json).toEqual({ result: { userName: 'ada', fullName: 'ada', ID: 'ada' } })
+      expect(mine.setCookie).toBeNull() // no new session
+      const there = B.ds.sessions.peek(sid)!
+      expect(there.established).toBe(true)
+      await eventually(() => expect(there.data.get('cart')).toEqual([1, 2]))
+      // A change made through B reaches A's copy (pub/sub), without a new request there.
+      there.data.set('cart', [3])
+      await eventually(() => expect(A.ds.sessions.peek(sid)!.data.get('cart')).toEqual([3]))
+    })
+
+    it('a logout through B ends the session in A too', async () => {
+      const { A, B, client } = await setup({ authenticate })
+      const ada = client()
+      await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      const sid = ada.session!
+      expect((await ada.get(B, '/rest/$directory/logout')).json).toEqual({ result: true })
+      await eventually(() => expect(A.ds.sessions.peek(sid)).toBeUndefined())
+      const again = client()
+      expect((await again.get(A, `/rest/$directory/currentUser?$4DSID=${sid}`)).json).toEqual({
+        result: null,
+      })
+    })
+
+    it('lives as long as its Redis TTL: gone there, it is not brought back by a mirror', async () => {
+      const { A, B, admin, prefix, client } = await setup()
+      const c = client()
+      await c.get(A, '/rest/Employee(1)')
+      const sid = c.session!
+      expect(await admin.pttl(`${prefix}s:${sid}`)).toBeGreaterThan(3_500_000)
+      await admin.pexpire(`${prefix}s:${sid}`, 1)
+      await eventually(async () => expect(await admin.exists(`${prefix}s:${sid}`)).toBe(0))
+      // B never saw it: a new session.
+      const other = await c.get(B, '/rest/Employee(1)')
+      expect(other.setCookie).toMatch(/^4DSID_shop=/)
+      // A's mirror learns at its next touch (written at most once a second), and drops it.
+      const back = client()
+      await back.get(A, `/rest/Employee(1)?$4DSID=${sid}`)
+      A.clock.advance(1000)
+      await back.get(A, `/rest/Employee(1)?$4DSID=${sid}`)
+      await eventually(() => expect(A.ds.sessions.peek(sid)).toBeUndefined())
+      expect(await admin.exists(`${prefix}s:${sid}`)).toBe(0)
+    })
+  })
+
+  describe('locks', () => {
+    it('a lock taken through A refuses another session through B, and lets its owner through', async () => {
+      const { A, B, client } = await setup()
+      const a = client('A-agent')
+      const b = client('B-agent')
+      await b.get(B, '/rest/Employee(1)') // b's session, known to B only
+      expect((await a.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
+      const rowId = B.ds.dataClass('Employee').get(2)!.rowId
+      expect((await b.get(B, '/rest/Employee(2)?$lock=true')).json).toEqual(
+        alreadyLocked(rowId, 'A-agent'),
+      )
+      const update = await b.post(B, '/rest/Employee?$method=update', { __KEY: '2', salary: 1 })
+      expect(update.status).toBe(409)
+      expect(update.json.__ERROR[0]).toMatchObject({ errCode: 9070, componentSignature: 'enti' })
+      expect(update.json.__STATUS).toEqual({
+        ...alreadyLocked(rowId, 'A-agent').__STATUS,
+        success: false,
+      })
+      const del = await b.post(B, '/rest/Employee(2)?$method=delete')
+      expect([del.status, del.json.__ERROR[0].errCode]).toEqual([409, 9070])
+      // The owner writes through B.
+      const own = await a.post(B, '/rest/Employee?$method=update', { __KEY: '2', salary: 7000 })
+      expect([own.status, own.json.salary]).toEqual([200, 7000])
+      // Released through B: b may write through A.
+      expect((await b.get(A, '/rest/Employee(2)?$lock=false')).json).toEqual(
+        alreadyLocked(A.ds.dataClass('Employee').get(2)!.rowId, 'A-agent'),
+      )
+      expect((await a.get(B, '/rest/Employee(2)?$lock=false')).json).toEqual(LOCKED)
+      const after = await b.post(A, '/rest/Employee?$method=update', { __KEY: '2', salary: 1 })
+      expect([after.status, after.json.salary]).toEqual([200, 1])
+      expect((await b.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
+    })
+
+    it('two sessions racing for one lock through two processes: exactly one gets it', async () => {
+      const { A, B, client } = await setup()
+      const clients = Array.from({ length: 8 }, (_, i) => client(`agent-${i}`))
+      await Promise.all(clients.map((c, i) => c.get(i % 2 ? B : A, '/rest/Employee(3)')))
+      const answers = await Promise.all(
+        clients.map((c, i) => c.get(i % 2 ? A : B, '/rest/Employee(3)?$lock=true')),
+      )
+      expect(answers.filter((r) => r.json.result === true)).toHaveLength(1)
+      expect(answers.filter((r) => r.json.__STATUS?.status === 3)).toHaveLength(7)
+    })
+
+    it('a claim the core did not keep is let go: a lock refused for want of permission', async () => {
+      // Sessions with a user agent "reader" may read, not update: the core refuses their lock (403).
+      const authorize = (session: { data: Map<string, unknown> }, action: string) =>
+        action !== 'update' || session.data.get('reader') !== true
+      const { A, B, admin, prefix, client } = await setup({ authorize })
+      const reader = client()
+      await reader.get(A, '/rest/Employee(1)')
+      A.ds.sessions.peek(reader.session!)!.data.set('reader', true)
+      expect((await reader.get(A, '/rest/Employee(3)?$lock=true')).status).toBe(403)
+      await eventually(async () => expect(await admin.exists(`${prefix}l:Employee:3`)).toBe(0))
+      expect((await client().get(B, '/rest/Employee(3)?$lock=true')).json).toEqual(LOCKED)
+    })
+
+    it('a session closed or expired in one process takes its locks away everywhere', async () => {
+      const { A, B, admin, prefix, client } = await setup({ authenticate })
+      const a = client('A-agent')
+      const b = client('B-agent')
+      await a.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      await b.get(B, '/rest/Employee(1)')
+      expect((await a.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
+      expect((await a.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
+      expect(
+        (await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 2 })).status,
+      ).toBe(409)
+      await a.get(A, '/rest/$directory/logout')
+      await eventually(async () => expect(await admin.scard(`${prefix}locks`)).toBe(0))
+      const ok = await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 2 })
+      expect(ok.status).toBe(200)
+      // Expired: its key's TTL ran out in Redis; a write through the other process passes.
+      const c = client('C-agent')
+      await c.get(A, '/rest/Employee(2)?$lock=true')
+      expect(
+        (await b.post(B, '/rest/Employee?$method=update', { __KEY: '2', salary: 3 })).status,
+      ).toBe(409)
+      await admin.pexpire(`${prefix}s:${c.session!}`, 1)
+      await eventually(async () => {
+        const r = await b.post(B, '/rest/Employee?$method=update', { __KEY: '2', salary: 3 })
+        expect(r.status).toBe(200)
+      })
+    })
+  })
+
+  describe('entity sets', () => {
+    it('a set made through A is read through B ($top, $skip, $orderby) and released through it', async () => {
+      const { A, B, client } = await setup()
+      const c = client()
+      const made = await c.get(A, '/rest/Employee?$method=entityset&$orderby=salary desc')
+      const set = made.json.__ENTITYSET as string
+      const id = set.split('/').at(-1)!
+      const path = `/rest/Employee/$entityset/${id}`
+      const whole = await client().get(B, `${path}?$attributes=ID`)
+      expect(whole.json.__ENTITIES.map((e: Json) => e.ID)).toEqual(
+        made.json.__ENTITIES.map((e: Json) => e.ID),
+      )
+      expect(whole.json.__COUNT).toBe(3)
+      const page = await c.get(B, `${path}?$top=1&$skip=1&$orderby=ID&$attributes=ID`)
+      expect(page.json.__ENTITIES.map((e: Json) => e.ID)).toEqual([2])
+      expect((await c.get(B, `${path}?$method=release`)).json).toEqual({ ok: true })
+      await eventually(() => expect(A.ds.entitySets.has(id)).toBe(false))
+      expect((await c.get(A, path)).json.__ERROR[0].errCode).toBe(1802)
+    })
+
+    it('keeps a member deleted before it travelled as a member, as the process that made it does', async () => {
+      const { A, B, client } = await setup()
+      const c = client()
+      const id = ((await c.get(A, '/rest/Employee?$method=entityset')).json.__ENTITYSET as string)
+        .split('/')
+        .at(-1)!
+      for (const node of [A, B]) node.ds.dataClass('Employee').get(2)!.drop()
+      const path = `/rest/Employee/$entityset/${id}?$attributes=ID`
+      const here = await c.get(A, path)
+      const there = await client().get(B, path)
+      expect(there.json.__COUNT).toBe(3)
+      // Each process loaded the data at its own time: the timestamps differ, nothing else.
+      const shown = (r: Json) => r.json.__ENTITIES.map(({ __TIMESTAMP, ...e }: Json) => e)
+      expect(shown(there)).toEqual(shown(here))
+      expect(shown(there)[1]).toEqual({ __STAMP: 0 })
+      const other = (
+        (await c.get(A, '/rest/Employee?$method=entityset&$filter="ID<3"')).json
+          .__ENTITYSET as string
+      )
+        .split('/')
+        .at(-1)!
+      const and = `/rest/Employee/$entityset/${id}?$logicOperator=AND&$otherCollection=${other}&$attributes=ID`
+      expect((await client().get(B, and)).json.__COUNT).toBe((await c.get(A, and)).json.__COUNT)
+    })
+
+    it('lives as long as its Redis TTL, restarted by reads through any process', async () => {
+      const { A, B, admin, prefix, client } = await setup()
+      const c = client()
+      const made = await c.get(A, '/rest/Employee?$method=entityset&$timeout=600')
+      const id = (made.json.__ENTITYSET as string).split('/').at(-1)!
+      const key = `${prefix}e:${id}`
+      await admin.pexpire(key, 100_000)
+      B.clock.advance(2000)
+      await client().get(B, `/rest/Employee/$entityset/${id}`)
+      await eventually(async () => expect(await admin.pttl(key)).toBeGreaterThan(500_000))
+      // Gone in Redis: B, which has it, drops it at its next read's touch; A's next read is 1802.
+      await admin.pexpire(key, 1)
+      await eventually(async () => expect(await admin.exists(key)).toBe(0))
+      B.clock.advance(2000)
+      await client().get(B, `/rest/Employee/$entityset/${id}`)
+      await eventually(() => expect(B.ds.entitySets.has(id)).toBe(false))
+      A.ds.entitySets.release(id) // as if A's copy had expired on its own clock
+      const gone = await client().get(A, `/rest/Employee/$entityset/${id}`)
+      expect(gone.json.__ERROR[0].errCode).toBe(1802)
+      expect(await admin.exists(key)).toBe(0)
+    })
+  })
+
+  describe('Redis down', () => {
+    it('answers 503 where Redis is needed, serves what the mirror holds, and recovers', async () => {
+      const { A, B, client } = await setup()
+      const c = client()
+      await c.get(A, '/rest/Employee(1)')
+      await server.kill()
+      try {
+        const unknown = await c.get(B, '/rest/Employee(1)')
+        expect(unknown.status).toBe(503)
+        expect(unknown.json.__ERROR[0]).toMatchObject({ errCode: 9140, componentSignature: 'enti' })
+        expect(unknown.json.__ERROR[0].message).toMatch(/Redis.*try again/)
+        expect((await c.get(A, '/rest/Employee(1)')).status).toBe(200)
+        const write = await c.post(A, '/rest/Employee?$method=update', { __KEY: '1', salary: 5 })
+        expect([write.status, write.json.__ERROR[0].errCode]).toEqual([503, 9140])
+        expect((await c.get(A, '/rest/Employee(1)?$lock=true')).status).toBe(503)
+      } finally {
+        await server.restart()
+      }
+      // Redis came back empty (it saves nothing): sessions start again, and everything works.
+      const d = client('D-agent')
+      await eventually(async () => {
+        await d.get(A, '/rest/Employee(1)')
+        const there = await d.get(B, '/rest/Employee(1)')
+        expect([there.status, there.setCookie]).toEqual([200, null])
+      }, 10_000)
+      expect((await d.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
+      const b = client()
+      await b.get(B, '/rest/Employee(1)')
+      expect(
+        (await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 5 })).status,
+      ).toBe(409)
+    })
+  })
+})

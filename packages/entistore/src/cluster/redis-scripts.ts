@@ -1,0 +1,104 @@
+/**
+ * @module The Lua scripts that make lock ownership atomic in Redis, and the layout of the keys.
+ * A lock belongs to a session, and lives as long as it: the scripts treat a lock whose owner's
+ * session key is gone (closed, or expired by its TTL) as free, and remove it when they meet it, so
+ * a lock needs no TTL of its own and no process has to outlive its sessions to clean up.
+ *
+ * Keys, under a prefix (`entistore:<app>:` by default):
+ * - `s:<session id>`: the session, JSON `{c, t, e, d}` (created, timeout, established, data), with
+ *   the session's inactivity timeout as its TTL, restarted by every request (PEXPIRE);
+ * - `l:<dataclass>:<key as JSON>`: a lock, JSON `{i, d, k, n}` (owner session id, dataclass, key,
+ *   the owner's client info for `lockInfo`); `locks`: the set of lock key names, for a refresh;
+ * - `e:<set id>`: an entity set, JSON `{dc, k, s, t, f, o}` (its members' entity KEYS in order,
+ *   null for a member deleted when it was kept; sorted; timeout; saved filter and order), with its
+ *   timeout as TTL, restarted by every read;
+ * - channel `events`: what processes tell each other (a session changed or closed, a set released).
+ *
+ * The scripts name keys through the prefix (ARGV) rather than KEYS: one Redis (or a primary with
+ * replicas), not Redis Cluster, where keys would have to share a hash slot.
+ */
+
+/**
+ * Takes a lock for a session. KEYS: lock key, lock index. ARGV: the lock's JSON, the owner's
+ * session id, the prefix. Answers `{1}` when the session holds it now, `{0, holder, its session,
+ * its TTL}` when another live session does, `{-1}` when the asking session itself is gone.
+ */
+export const ACQUIRE = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local holder = cjson.decode(cur)
+  if holder.i == ARGV[2] then return {1} end
+  local hs = ARGV[3] .. 's:' .. holder.i
+  local pttl = redis.call('PTTL', hs)
+  if pttl > 0 then return {0, cur, redis.call('GET', hs), pttl} end
+end
+if redis.call('EXISTS', ARGV[3] .. 's:' .. ARGV[2]) == 0 then return {-1} end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], KEYS[1])
+return {1}
+`
+
+/**
+ * Releases a lock. KEYS: lock key, lock index. ARGV: the releasing session id ('' for an entity
+ * deleted: whoever holds it), the prefix. Answers `{1}` when nobody holds it afterwards, `{0,
+ * holder, its session, its TTL}` when another live session keeps it.
+ */
+export const RELEASE = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local holder = cjson.decode(cur)
+  if ARGV[1] ~= '' and holder.i ~= ARGV[1] then
+    local hs = ARGV[2] .. 's:' .. holder.i
+    local pttl = redis.call('PTTL', hs)
+    if pttl > 0 then return {0, cur, redis.call('GET', hs), pttl} end
+  end
+  redis.call('DEL', KEYS[1])
+end
+redis.call('SREM', KEYS[2], KEYS[1])
+return {1}
+`
+
+/**
+ * Every live lock, with its owner's session. KEYS: lock index. ARGV: the prefix. Answers a flat
+ * list: lock JSON, session JSON, session TTL, for each; locks of gone sessions are removed.
+ */
+export const LOCKS = `
+local out = {}
+for _, k in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local cur = redis.call('GET', k)
+  local live = false
+  if cur then
+    local hs = ARGV[1] .. 's:' .. cjson.decode(cur).i
+    local pttl = redis.call('PTTL', hs)
+    if pttl > 0 then
+      live = true
+      out[#out + 1] = cur
+      out[#out + 1] = redis.call('GET', hs)
+      out[#out + 1] = pttl
+    end
+  end
+  if not live then
+    redis.call('DEL', k)
+    redis.call('SREM', KEYS[1], k)
+  end
+end
+return out
+`
+
+/**
+ * Closes a session: its key and every lock it holds. KEYS: session key, lock index. ARGV: the
+ * session id. Answers how many locks went.
+ */
+export const CLOSE = `
+redis.call('DEL', KEYS[1])
+local n = 0
+for _, k in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local cur = redis.call('GET', k)
+  if not cur or cjson.decode(cur).i == ARGV[1] then
+    redis.call('DEL', k)
+    redis.call('SREM', KEYS[2], k)
+    if cur then n = n + 1 end
+  end
+end
+return n
+`
