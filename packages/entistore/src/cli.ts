@@ -4,6 +4,7 @@
  *   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
  *                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
  *                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
+ *                   [--redis <url>]
  *   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
  *   entistore --version | --help
  *
@@ -26,6 +27,13 @@ import {
 import { clone, CloneError } from './clone.js'
 import type { Cluster } from './cluster/join-cluster.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import {
+  connectRedis,
+  withoutPassword,
+  type RedisParticipant,
+} from './cluster/redis-participant.js'
+import { participantListener } from './cluster/with-participant.js'
+import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { describeFunctions, summarizeFunctions } from './load-functions.js'
 import { runTypesCommand } from './model-types.js'
 import { persistenceOf } from './persist/create-datastore.js'
@@ -80,6 +88,7 @@ const USAGE = `Usage:
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer]
                   [--postgres <url>]
+                  [--redis <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -105,6 +114,9 @@ Options of serve:
   --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
                 server started with the same URL: writes go through it one at a time, each server
                 follows the others; a database with data wins over --data
+  --redis       share sessions, locks and entity sets with the other processes serving this
+                datastore through this Redis (redis://host:6379): a cookie or a lock taken
+                through one process holds in all (docs/durability.md)
 
 Options of clone:
   --out,  -o    the folder to write model.json and data.json to (created if needed)
@@ -164,6 +176,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       explorer: { type: 'string' },
       'no-explorer': { type: 'boolean' },
       postgres: { type: 'string' },
+      redis: { type: 'string' },
     },
     prepare(values, positionals) {
       noMorePositionals(positionals, 0)
@@ -174,6 +187,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       // PostgreSQL is the one durable copy; a reload would replace what the log follows.
       if (values.postgres !== undefined && (values.persist !== undefined || values.watch === true))
         throw new UsageError('--postgres goes with neither --persist nor --watch')
+      // The sessions and sets shared through Redis belong to one datastore, not to its reloads.
+      if (values.redis !== undefined && values.watch === true)
+        throw new UsageError('--redis and --watch cannot go together')
       // Checked with the other usage errors, so that a bad value also shows the usage text.
       const options: ServeCliOptions = {
         model: values.model as string,
@@ -201,6 +217,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           values['no-explorer'] === true,
         ),
         postgres: values.postgres as string | undefined,
+        redis: values.redis as string | undefined,
       }
       return (io) => runServe(options, io)
     },
@@ -414,6 +431,7 @@ interface ServeCliOptions {
   /** Where the explorer page is served; undefined with --no-explorer. */
   readonly explorer: string | undefined
   readonly postgres: string | undefined
+  readonly redis: string | undefined
 }
 
 /** Whether --delay or --fail-rate asks for a slow or flaky server. */
@@ -504,6 +522,15 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
   const chaos = hasChaos(o)
   const random = o.seed === undefined ? Math.random : seededRandom(o.seed)
+  let shared: RedisParticipant | undefined
+  if (o.redis !== undefined) {
+    try {
+      shared = await connectRedis(ds, o.redis)
+    } catch (e) {
+      io.err(`entistore: ${(e as Error).message}`)
+      return 1
+    }
+  }
   let server: RunningServer
   try {
     server = await serve(ds, {
@@ -513,18 +540,23 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...(o.host === undefined ? {} : { host: o.host }),
       ...(clusterOf(ds) === undefined ? {} : { wrapCore: clusterOf(ds)!.wrap }),
       ...(chaos
+      ...(chaos || shared
         ? {
-            wrapListener: (listener, core) =>
-              chaosListener(listener, core, {
+            wrapListener: (listener, core) => {
+              const served = shared ? participantListener(core, shared) : listener
+              if (!chaos) return served
+              return chaosListener(served, core, {
                 ...(o.delay === undefined ? {} : { delay: o.delay }),
                 failRate: o.failRate ?? 0,
                 random,
                 ...(io.schedule ? { schedule: io.schedule } : {}),
-              }),
+              })
+            },
           }
         : {}),
     })
   } catch (e) {
+    await shared?.close()
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') {
       io.err(
@@ -547,6 +579,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     // left open would keep the process alive with main() already returned.
     stops.stopAll()
     await server.close()
+    await shared?.close()
     persistenceOf(server.ds)?.close()
     await clusterOf(server.ds)?.close()
   }
@@ -581,6 +614,8 @@ async function whileServing(
   if (persistence) io.out(persistLine(persistence, o.data))
   const cluster = clusterOf(server.ds)
   if (cluster) io.out(postgresLine(cluster, o.data))
+  if (o.redis !== undefined)
+    io.out(`Sharing sessions, locks and entity sets through Redis at ${withoutPassword(o.redis)}`)
   if (hasChaos(o)) {
     const parts = [
       o.delay === undefined

@@ -154,7 +154,10 @@ export async function connectRedis(
   } catch (error) {
     redis.disconnect()
     sub.disconnect()
-    throw datastoreError('SharedStateUnavailable', [`Redis at ${url}`, messageOf(error)])
+    throw datastoreError('SharedStateUnavailable', [
+      `Redis at ${withoutPassword(url)}`,
+      messageOf(error),
+    ])
   }
   redis.defineCommand('esAcquire', { numberOfKeys: 2, lua: ACQUIRE })
   redis.defineCommand('esRelease', { numberOfKeys: 2, lua: RELEASE })
@@ -175,6 +178,10 @@ function throttledLog(): (error: unknown) => void {
     process.stderr.write(`entistore: redis: ${messageOf(error)}\n`)
   }
 }
+
+/** A Redis URL as it may be printed or logged: its password replaced. */
+export const withoutPassword = (url: string): string =>
+  url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)

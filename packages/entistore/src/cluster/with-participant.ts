@@ -8,8 +8,10 @@
  * A request that names nothing shared and writes nothing is answered synchronously, as without
  * the wrapper: no Promise on the read path. A participant that fails answers 503 with its error.
  */
+import type { RequestListener } from 'node:http'
 import type { LogRecord } from '@entistore/core'
 import { isPending, type RestCore, type RestReply, type RestRequest } from '@entistore/rest'
+import { toNodeListener } from '@entistore/rest/node'
 import type { ClusterParticipant } from './participant.js'
 
 /** `core` with `participant` taking part in its requests. */
@@ -68,4 +70,15 @@ export function withParticipant(core: RestCore, participant: ClusterParticipant)
     },
     refuse: (error) => core.refuse(error),
   }
+}
+
+/**
+ * A node listener for `core` with `participant` taking part: what `serve`'s `wrapListener` is
+ * given by `entistore serve --redis` (the listener it is handed is replaced, not wrapped).
+ */
+export function participantListener(
+  core: RestCore,
+  participant: ClusterParticipant,
+): RequestListener {
+  return toNodeListener(withParticipant(core, participant))
 }
