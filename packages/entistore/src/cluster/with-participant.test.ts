@@ -1,0 +1,93 @@
+/**
+ * The RestCore that lets a cluster participant take part in requests: reads that name nothing
+ * shared stay synchronous, writes go one at a time between `beforeWrite` and `afterWrite`, and a
+ * participant that fails is a 503 with its error, the write not run.
+ */
+import { createDatastore, datastoreError } from '@entistore/core'
+import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
+import { describe, expect, it } from 'vitest'
+import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
+import type { ClusterParticipant } from './participant.js'
+import { withParticipant } from './with-participant.js'
+
+const get = (path: string): RestRequest => ({ method: 'GET', path, query: '', headers: {} })
+const update = (salary: number): RestRequest => ({
+  method: 'POST',
+  path: '/rest/Employee',
+  query: '$method=update',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ __KEY: '1', salary }),
+})
+
+function setup(participant: Partial<ClusterParticipant>) {
+  const ds = createDatastore(writeModel(), { data: writeData() })
+  const core = withParticipant(createRestHandler(ds), {
+    name: 'test',
+    close: async () => {},
+    ...participant,
+  })
+  return { ds, core }
+}
+
+const unavailable = () => datastoreError('SharedStateUnavailable', ['Redis', 'down'])
+
+describe('withParticipant', () => {
+  it('answers a read that names nothing shared synchronously, then tells afterRequest', () => {
+    const log: string[] = []
+    const { core } = setup({
+      beforeRequest: () => void log.push('before'),
+      afterRequest: () => void log.push('after'),
+    })
+    const reply = core.respond(get('/rest/Employee(1)'))
+    expect(isPending(reply)).toBe(false)
+    expect(reply.status).toBe(200)
+    expect(log).toEqual(['before', 'after'])
+  })
+
+  it('runs writes one at a time, each between beforeWrite and afterWrite', async () => {
+    const log: string[] = []
+    let release!: () => void
+    const first = new Promise<void>((r) => (release = r))
+    let n = 0
+    const { ds, core } = setup({
+      beforeWrite: async () => {
+        const me = ++n
+        log.push(`beforeWrite ${me}`)
+        if (me === 1) await first
+      },
+      afterWrite: async (records) => {
+        log.push(`afterWrite ${records.length}`)
+      },
+    })
+    const a = core.respond(update(1))
+    const b = core.respond(update(2))
+    await new Promise((r) => setTimeout(r, 10))
+    expect(log).toEqual(['beforeWrite 1'])
+    release()
+    expect((await a).status).toBe(200)
+    expect((await b).status).toBe(200)
+    expect(log).toEqual(['beforeWrite 1', 'afterWrite 0', 'beforeWrite 2', 'afterWrite 0'])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(2)
+  })
+
+  it('answers 503 with the participant’s error, and runs no write its beforeWrite refused', async () => {
+    const before = setup({ beforeRequest: () => Promise.reject(unavailable()) })
+    const refused = await before.core.respond(get('/rest/Employee(1)'))
+    expect(refused.status).toBe(503)
+    expect(JSON.parse(refused.body as string).__ERROR[0].errCode).toBe(9140)
+
+    const write = setup({ beforeWrite: () => Promise.reject(unavailable()) })
+    expect((await write.core.respond(update(9))).status).toBe(503)
+    expect(write.ds.dataClass('Employee').get(1)!.get('salary')).not.toBe(9)
+    // The gate is open again for the next write.
+    let fail = true
+    const after = setup({
+      afterWrite: async () => {
+        if (fail) throw unavailable()
+      },
+    })
+    expect((await after.core.respond(update(9))).status).toBe(503)
+    fail = false
+    expect((await after.core.respond(update(10))).status).toBe(200)
+  })
+})
