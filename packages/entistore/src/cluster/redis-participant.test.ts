@@ -133,6 +133,16 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       expect((await b.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
     })
 
+    it('a client without a session yet is refused a lock held through the other process', async () => {
+      const { A, B, client } = await setup()
+      const a = client('A-agent')
+      expect((await a.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
+      const rowId = B.ds.dataClass('Employee').get(1)!.rowId
+      expect((await client().get(B, '/rest/Employee(1)?$lock=true')).json).toEqual(
+        alreadyLocked(rowId, 'A-agent'),
+      )
+    })
+
     it('two sessions racing for one lock through two processes: exactly one gets it', async () => {
       const { A, B, client } = await setup()
       const clients = Array.from({ length: 8 }, (_, i) => client(`agent-${i}`))

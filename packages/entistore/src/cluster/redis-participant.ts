@@ -45,7 +45,7 @@ import {
 } from '@entistore/rest'
 import { Redis, type RedisOptions } from 'ioredis'
 import type { ClusterParticipant } from './participant.js'
-import { ACQUIRE, CLOSE, LOCKS, RELEASE } from './redis-scripts.js'
+import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE } from './redis-scripts.js'
 
 export interface RedisParticipantOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). @default 'redis://127.0.0.1:6379' */
@@ -77,6 +77,7 @@ interface Scripts {
     prefix: string,
   ): Promise<unknown[]>
   esRelease(lockKey: string, index: string, sid: string, prefix: string): Promise<unknown[]>
+  esHolder(lockKey: string, prefix: string): Promise<unknown[]>
   esLocks(index: string, prefix: string): Promise<unknown[]>
   esClose(sessionKey: string, index: string, sid: string): Promise<number>
 }
@@ -161,6 +162,7 @@ export async function connectRedis(
   }
   redis.defineCommand('esAcquire', { numberOfKeys: 2, lua: ACQUIRE })
   redis.defineCommand('esRelease', { numberOfKeys: 2, lua: RELEASE })
+  redis.defineCommand('esHolder', { numberOfKeys: 1, lua: HOLDER })
   redis.defineCommand('esLocks', { numberOfKeys: 1, lua: LOCKS })
   redis.defineCommand('esClose', { numberOfKeys: 2, lua: CLOSE })
   const participant = new RedisParticipant(ds, redis, sub, options, report)
@@ -297,12 +299,7 @@ export class RedisParticipant implements ClusterParticipant {
     const fetchSession = sid !== undefined && (unknown || this.#ds.sessions.peek(sid) === undefined)
     const sets = names?.sets.filter((id) => !this.#ds.entitySets.has(id)) ?? []
     const lock = names?.lock
-    // A lock for a client without a session yet is written once the core has made its session:
-    // not while Redis is away, or it would be this process's alone.
-    if (lock && sid === undefined && this.#redis.status !== 'ready')
-      return Promise.reject(this.#unavailable(new Error(`the connection is ${this.#redis.status}`)))
-    if (!fetchSession && sets.length === 0 && (lock === undefined || sid === undefined))
-      return undefined
+    if (!fetchSession && sets.length === 0 && lock === undefined) return undefined
     return this.#prepare(request, fetchSession ? sid : undefined, sets, sid, lock)
   }
 
@@ -398,8 +395,11 @@ export class RedisParticipant implements ClusterParticipant {
         session === undefined ? undefined : this.#fetchSession(session),
         ...sets.map((id) => this.#fetchSet(id)),
       ])
-      if (lock && sid !== undefined && this.#ds.sessions.peek(sid))
-        await this.#claim(request, sid, lock)
+      if (!lock) return
+      if (sid !== undefined && this.#ds.sessions.peek(sid)) await this.#claim(request, sid, lock)
+      // A client without a session yet: the core makes one, then the lock is written. Its
+      // holder, if any, is fetched first, so that the core refuses it as Redis would.
+      else await this.#fetchHolder(lock)
     } catch (error) {
       throw this.#unavailable(error)
     }
@@ -437,22 +437,42 @@ export class RedisParticipant implements ClusterParticipant {
     )
   }
 
+  /** The mirror made to hold the lock on `lock`'s entity as Redis does (held, or free). */
+  async #fetchHolder(lock: NonNullable<Named['lock']>): Promise<void> {
+    const found = this.#entityOf(lock)
+    if (!found) return
+    const { dc, key } = found
+    const answer = await this.#redis.esHolder(this.#lockKey(dc.name, key), this.#prefix)
+    if (answer[0] === 0) this.#followHolder(answer)
+    else
+      this.#follow(() => {
+        if (this.#ds.locks.holder(dc.name, key)?.owner.kind === 'session')
+          this.#ds.locks.drop(dc.name, key)
+      })
+  }
+
+  /** The dataclass and typed key of the entity a `$lock` names, if it exists here. */
+  #entityOf(lock: NonNullable<Named['lock']>): { dc: DataClass; key: KeyValue } | undefined {
+    const dc = this.#ds.findDataClass(lock.dataClass)
+    try {
+      const entity = dc?.get(lock.key)
+      return dc && entity ? { dc, key: entity.key } : undefined
+    } catch {
+      return undefined // a key of the wrong form: the core answers it
+    }
+  }
+
   /**
    * `$lock=true|false` decided in Redis first: the mirror then holds what Redis says, and the
    * core's synchronous lock or unlock answers from it as a single server would.
    */
   async #claim(request: RestRequest, sid: string, lock: NonNullable<Named['lock']>): Promise<void> {
-    const dc = this.#ds.findDataClass(lock.dataClass)
-    let entity
-    try {
-      entity = dc?.get(lock.key)
-    } catch {
-      return // a key of the wrong form: the core answers it
-    }
-    if (!dc || !entity) return // status 5 from the core, nothing to claim
+    const found = this.#entityOf(lock)
+    if (!found) return // status 5 from the core (or its error): nothing to claim
+    const { dc, key: entityKey } = found
     const info = lockOwnerOf(sid, request.headers, request.remoteAddress).info
-    const shared: SharedLock = { i: sid, d: dc.name, k: entity.key, ...(info ? { n: info } : {}) }
-    const key = this.#lockKey(dc.name, entity.key)
+    const shared: SharedLock = { i: sid, d: dc.name, k: entityKey, ...(info ? { n: info } : {}) }
+    const key = this.#lockKey(dc.name, entityKey)
     if (!lock.wanted) {
       const answer = await this.#redis.esRelease(key, this.#index, sid, this.#prefix)
       if (answer[0] === 0) this.#followHolder(answer)
@@ -468,9 +488,9 @@ export class RedisParticipant implements ClusterParticipant {
     if (answer[0] === 1) {
       this.#claims.set(request, shared)
       this.#follow(() => {
-        const held = this.#ds.locks.holder(dc.name, entity.key)
+        const held = this.#ds.locks.holder(dc.name, entityKey)
         if (held && !(held.owner.kind === 'session' && held.owner.id === sid))
-          this.#ds.locks.drop(dc.name, entity.key)
+          this.#ds.locks.drop(dc.name, entityKey)
       })
     } else if (answer[0] === 0) this.#followHolder(answer)
     else this.#gone(sid)

@@ -59,6 +59,20 @@ return {1}
 `
 
 /**
+ * Who holds a lock. KEYS: lock key. ARGV: the prefix. Answers `{0, holder, its session, its TTL}`
+ * when a live session does, `{1}` when it is free.
+ */
+export const HOLDER = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local hs = ARGV[1] .. 's:' .. cjson.decode(cur).i
+  local pttl = redis.call('PTTL', hs)
+  if pttl > 0 then return {0, cur, redis.call('GET', hs), pttl} end
+end
+return {1}
+`
+
+/**
  * Every live lock, with its owner's session. KEYS: lock index. ARGV: the prefix. Answers a flat
  * list: lock JSON, session JSON, session TTL, for each; locks of gone sessions are removed.
  */

@@ -1,0 +1,136 @@
+/**
+ * `entistore serve --redis` in two child processes on two ports, one Redis: what a client does
+ * through one process holds through the other, as behind a load balancer (its cookie, its lock,
+ * its entity set).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+
+const CHILD = fileURLToPath(new URL('../persist/cli-child.fixture.ts', import.meta.url))
+// tsx's loader, found from this package, so that the children run TypeScript sources.
+const TSX = createRequire(import.meta.url).resolve('tsx')
+
+const MODEL = {
+  __NAME: 'shop',
+  dataClasses: [
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string' },
+      ],
+    },
+  ],
+}
+
+const missing = redisMissing()
+const folder = mkdtempSync(join(tmpdir(), 'entistore-redis-cli-'))
+const children: ChildProcess[] = []
+let server: RedisServer | undefined
+
+beforeAll(async () => {
+  if (!missing) server = await startRedis()
+})
+afterAll(async () => {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve()
+          child.once('exit', () => resolve())
+          child.kill('SIGTERM')
+        }),
+    ),
+  )
+  await server?.stop()
+  rmSync(folder, { recursive: true, force: true })
+})
+
+/** Starts `entistore serve --redis`; resolves with its URL once it listens and shares. */
+function start(args: string[]): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, '--conditions=source', CHILD, 'serve', ...args, '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0]
+      if (url && out.includes('through Redis at')) resolve(url)
+    })
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}${err}`)))
+  })
+}
+
+describe.skipIf(missing)(
+  `entistore serve --redis${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    it(
+      'two processes on two ports share a cookie, a lock and an entity set',
+      { timeout: 60_000 },
+      async () => {
+        const model = join(folder, 'model.json')
+        const data = join(folder, 'data.json')
+        writeFileSync(model, JSON.stringify(MODEL))
+        writeFileSync(data, JSON.stringify({ Item: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }))
+        const args = ['-m', model, '-d', data, '--redis', server!.url]
+        const [one, two] = await Promise.all([start(args), start(args)])
+
+        const jar = () => {
+          let cookie: string | undefined
+          return async (base: string, path: string, body?: unknown) => {
+            const res = await fetch(`${base}${path}`, {
+              method: body === undefined ? 'GET' : 'POST',
+              headers: {
+                ...(cookie ? { cookie } : {}),
+                ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+              },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            })
+            const setCookie = res.headers.get('set-cookie')
+            if (setCookie) cookie = setCookie.split(';')[0]
+            return {
+              status: res.status,
+              json: (await res.json()) as Record<string, any>,
+              setCookie,
+            }
+          }
+        }
+        const ann = jar()
+        const bob = jar()
+        expect((await ann(one, '/rest/Item(1)?$lock=true')).json.result).toBe(true)
+        const again = await ann(two, '/rest/Item(1)')
+        expect([again.status, again.setCookie]).toEqual([200, null])
+        expect((await bob(two, '/rest/Item(1)?$lock=true')).json.__STATUS.status).toBe(3)
+        expect(
+          (await bob(one, '/rest/Item?$method=update', { __KEY: '1', name: 'x' })).status,
+        ).toBe(409)
+        expect(
+          (await ann(two, '/rest/Item?$method=update', { __KEY: '2', name: 'y' })).status,
+        ).toBe(200)
+
+        // The data is each process's own (no PostgreSQL here): the set is read from `one`'s, in the
+        // order `two` kept it.
+        const made = await ann(
+          two,
+          '/rest/Item?$method=entityset&$orderby=ID desc&$attributes=name',
+        )
+        const path = (made.json.__ENTITYSET as string).replace(/^.*\/rest/, '/rest')
+        const read = await bob(one, `${path}?$top=2&$attributes=name`)
+        expect(read.json.__ENTITIES.map((e: Record<string, string>) => e.name)).toEqual(['c', 'b'])
+        expect(read.json.__COUNT).toBe(3)
+      },
+    )
+  },
+)
