@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../cli.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
 
 const CHILD = fileURLToPath(new URL('../persist/cli-child.fixture.ts', import.meta.url))
@@ -134,3 +135,29 @@ describe.skipIf(missing)(
     )
   },
 )
+
+describe('entistore serve --redis, refused', () => {
+  const run = async (args: string[]) => {
+    const model = join(folder, 'refused-model.json')
+    writeFileSync(model, JSON.stringify(MODEL))
+    const err: string[] = []
+    const code = await main(['serve', '-m', model, '--port', '0', ...args], {
+      out: () => {},
+      err: (l) => err.push(l),
+    })
+    return { code, err }
+  }
+
+  it('with --watch: a reload would leave the shared sessions and sets behind', async () => {
+    const { code, err } = await run(['--redis', 'redis://127.0.0.1:1', '--watch'])
+    expect(code).toBe(2)
+    expect(err[0]).toBe('entistore: --redis and --watch cannot go together')
+  })
+
+  it('when Redis cannot be reached: exit 1, saying why, the password not shown', async () => {
+    const { code, err } = await run(['--redis', 'redis://me:secret@127.0.0.1:1'])
+    expect(code).toBe(1)
+    expect(err.join('\n')).toMatch(/Redis at redis:\/\/me:\*\*\*@127\.0\.0\.1:1.*ECONNREFUSED/)
+    expect(err.join('\n')).not.toContain('secret')
+  })
+})

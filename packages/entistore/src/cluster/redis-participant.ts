@@ -147,9 +147,11 @@ export async function connectRedis(
   const redis = new Redis(url, settings) as Client
   const sub = new Redis(url, settings)
   const report = options.onError ?? throttledLog()
-  // ioredis reports a lost connection as an 'error' event too: without a listener, it logs it.
-  redis.on('error', report)
-  sub.on('error', report)
+  // The first failure says why (ECONNREFUSED…); connect() itself rejects with a vaguer one.
+  let first: unknown
+  const starting = (error: unknown) => (first ??= error)
+  redis.on('error', starting)
+  sub.on('error', starting)
   try {
     await Promise.all([redis.connect(), sub.connect()])
   } catch (error) {
@@ -157,9 +159,11 @@ export async function connectRedis(
     sub.disconnect()
     throw datastoreError('SharedStateUnavailable', [
       `Redis at ${withoutPassword(url)}`,
-      messageOf(error),
+      messageOf(first ?? error),
     ])
   }
+  // ioredis reports a lost connection as an 'error' event too: without a listener, it logs it.
+  for (const client of [redis, sub]) client.off('error', starting).on('error', report)
   redis.defineCommand('esAcquire', { numberOfKeys: 2, lua: ACQUIRE })
   redis.defineCommand('esRelease', { numberOfKeys: 2, lua: RELEASE })
   redis.defineCommand('esHolder', { numberOfKeys: 1, lua: HOLDER })
@@ -658,6 +662,10 @@ export class RedisParticipant implements ClusterParticipant {
       ...(set.savedOrderBy === undefined ? {} : { o: set.savedOrderBy }),
     }
     this.#setWritten.set(set.id, this.#ds.clock.now())
+    // Sets that expired here tell nothing: their entries go now and then, in one sweep.
+    if (this.#setWritten.size > 2 * this.#ds.entitySets.size + 1000)
+      for (const id of this.#setWritten.keys())
+        if (!this.#ds.entitySets.has(id)) this.#setWritten.delete(id)
     this.#send(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', set.timeout))
   }
 
