@@ -24,6 +24,7 @@ import {
   type DelayRange,
   type Schedule,
 } from './chaos.js'
+import type { RestCore } from '@entistore/rest'
 import { clone, CloneError } from './clone.js'
 import type { Cluster } from './cluster/join-cluster.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
@@ -32,8 +33,7 @@ import {
   withoutPassword,
   type RedisParticipant,
 } from './cluster/redis-participant.js'
-import { participantListener } from './cluster/with-participant.js'
-import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { ClusterWrites } from './cluster/cluster-core.js'
 import { describeFunctions, summarizeFunctions } from './load-functions.js'
 import { runTypesCommand } from './model-types.js'
 import { persistenceOf } from './persist/create-datastore.js'
@@ -531,6 +531,10 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       return 1
     }
   }
+  // Writes go through PostgreSQL's gate when there is one (Redis joins it), else Redis's alone.
+  const cluster = clusterOf(ds)
+  if (cluster && shared) cluster.share(shared)
+  const writes = cluster ?? (shared ? new ClusterWrites(ds, [shared]) : undefined)
   let server: RunningServer
   try {
     server = await serve(ds, {
@@ -538,25 +542,21 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...auth,
       ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
       ...(o.host === undefined ? {} : { host: o.host }),
-      ...(clusterOf(ds) === undefined ? {} : { wrapCore: clusterOf(ds)!.wrap }),
+      ...(writes === undefined ? {} : { wrapCore: (core: RestCore) => writes.wrap(core) }),
       ...(chaos
-      ...(chaos || shared
         ? {
-            wrapListener: (listener, core) => {
-              const served = shared ? participantListener(core, shared) : listener
-              if (!chaos) return served
-              return chaosListener(served, core, {
+            wrapListener: (listener, core) =>
+              chaosListener(listener, core, {
                 ...(o.delay === undefined ? {} : { delay: o.delay }),
                 failRate: o.failRate ?? 0,
                 random,
                 ...(io.schedule ? { schedule: io.schedule } : {}),
-              })
-            },
+              }),
           }
         : {}),
     })
   } catch (e) {
-    await shared?.close()
+    if (!cluster) await shared?.close()
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') {
       io.err(
@@ -579,9 +579,13 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     // left open would keep the process alive with main() already returned.
     stops.stopAll()
     await server.close()
-    await shared?.close()
     persistenceOf(server.ds)?.close()
-    await clusterOf(server.ds)?.close()
+    // The cluster closes the services it shares (Redis with it); Redis alone closes here.
+    if (cluster) await cluster.close()
+    else {
+      await (writes as ClusterWrites | undefined)?.close()
+      await shared?.close()
+    }
   }
 }
 

@@ -59,5 +59,3 @@ export type { LagSummary } from './cluster/postgres-participant.js'
 // Sessions, locks and entity sets shared by several processes through Redis (`--redis`).
 export { connectRedis, RedisParticipant, withoutPassword } from './cluster/redis-participant.js'
 export type { RedisParticipantOptions } from './cluster/redis-participant.js'
-export { participantListener, withParticipant } from './cluster/with-participant.js'
-export type { ClusterParticipant } from './cluster/participant.js'

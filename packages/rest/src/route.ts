@@ -70,10 +70,12 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
 const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
 /**
- * Whether answering `request` may change data, locks or stamps: every POST (writes, function
- * calls, uploads), and a GET with `$lock` or a `$method` other than the entity-set ones (those
- * are refused, but a wrapper that serializes writes across processes takes them as writes rather
- * than guess). A wrapper uses it to put writes in line and let reads through at once.
+ * Whether answering `request` may change data or stamps: every POST (writes, function calls,
+ * uploads), and a GET with a `$method` other than the entity-set ones (those are refused, but a
+ * wrapper that serializes writes across processes takes them as writes rather than guess). A
+ * wrapper uses it to put writes in line and let reads through at once. A GET with `$lock` is not
+ * one: a lock changes no data, and across processes it is decided where locks are shared (Redis,
+ * atomically), not in the data's log.
  */
 export function isWriteRequest(request: {
   readonly method: string
@@ -81,10 +83,8 @@ export function isWriteRequest(request: {
 }): boolean {
   if (request.method === 'POST') return true
   const query = request.query
-  if (!query.includes('$lock') && !query.includes('$method')) return false
-  const params = new URLSearchParams(query)
-  if (params.has('$lock')) return true
-  const method = params.get('$method')
+  if (!query.includes('$method')) return false
+  const method = new URLSearchParams(query).get('$method')
   return method !== null && !READ_METHODS.has(method)
 }
 

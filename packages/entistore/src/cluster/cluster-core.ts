@@ -32,7 +32,13 @@ import {
   type LogRecord,
   type RevertPoint,
 } from '@entistore/core'
-import { isWriteRequest, type RestCore, type RestReply, type RestRequest } from '@entistore/rest'
+import {
+  isPending,
+  isWriteRequest,
+  type RestCore,
+  type RestReply,
+  type RestRequest,
+} from '@entistore/rest'
 import type { ClusterParticipant } from './participant.js'
 
 /** One commit: its changes (to undo it) and its record (to append it). */
@@ -50,7 +56,10 @@ export interface ClusterWritesOptions {
 
 export class ClusterWrites {
   readonly #ds: Datastore
-  readonly #participants: readonly ClusterParticipant[]
+  readonly #participants: ClusterParticipant[]
+  // Those with a step around every request (Redis), kept apart: the read path loops over them.
+  #before: ClusterParticipant[] = []
+  #after: ClusterParticipant[] = []
   readonly #onError: (error: Error) => void
   readonly #retryMs: number
   readonly #off: () => void
@@ -75,7 +84,8 @@ export class ClusterWrites {
     options: ClusterWritesOptions = {},
   ) {
     this.#ds = ds
-    this.#participants = participants
+    this.#participants = []
+    for (const p of participants) this.add(p)
     this.#onError = options.onError ?? ((e) => process.emitWarning(e))
     this.#retryMs = options.retryMs ?? 1000
     this.#point = revertPoint(ds.store)
@@ -98,6 +108,16 @@ export class ClusterWrites {
       }
       this.#point = revertPoint(ds.store)
     })
+  }
+
+  /**
+   * Lets `participant` take part in the requests and writes from now on, after those already
+   * there (a service connected once the data is loaded: Redis after PostgreSQL).
+   */
+  add(participant: ClusterParticipant): void {
+    this.#participants.push(participant)
+    if (participant.beforeRequest) this.#before = [...this.#before, participant]
+    if (participant.afterRequest) this.#after = [...this.#after, participant]
   }
 
   /** Commits made outside a write, not appended yet. */
@@ -159,7 +179,7 @@ export class ClusterWrites {
       for (const p of this.#participants) await p.beforeWrite?.()
     } catch (e) {
       this.#putBack(lifted)
-      throw failed(e)
+      throw asClusterError(e)
     }
     if (this.#behind !== undefined) {
       this.#putBack(lifted)
@@ -193,7 +213,7 @@ export class ClusterWrites {
         this.#onError(
           failed(e, `${lifted.commits.length} commit(s) made outside a write were lost with it`),
         )
-      throw failed(e)
+      throw asClusterError(e)
     }
     if (!result.ok) throw result.error
     return result.value
@@ -279,9 +299,30 @@ export class ClusterWrites {
    * any other at once, as `core` answers it (a read allocates no Promise).
    */
   wrap(core: RestCore): RestCore {
-    const before = this.#participants.filter((p) => p.beforeRequest)
+    // What a request's beforeRequest took and its answer did not keep is given back after it,
+    // refusals included (a lock claimed in Redis that the core then did not take).
+    const done = (
+      request: RestRequest,
+      reply: RestReply | Promise<RestReply>,
+    ): RestReply | Promise<RestReply> => {
+      const after = this.#after
+      if (after.length === 0) return reply
+      if (!isPending(reply)) {
+        for (const p of after) p.afterRequest!(request)
+        return reply
+      }
+      return reply.then((r) => {
+        for (const p of after) p.afterRequest!(request)
+        return r
+      })
+    }
     const answer = (request: RestRequest): RestReply | Promise<RestReply> =>
-      isWriteRequest(request) ? this.#respondWrite(core, request) : core.respond(request)
+      done(
+        request,
+        isWriteRequest(request) ? this.#respondWrite(core, request) : core.respond(request),
+      )
+    const refuse = (request: RestRequest, e: unknown) =>
+      done(request, core.refuse(asClusterError(e)))
     return {
       get maxBodyBytes() {
         return core.maxBodyBytes
@@ -289,12 +330,21 @@ export class ClusterWrites {
       ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
       refuse: (error) => core.refuse(error),
       respond: (request) => {
+        const before = this.#before
         if (before.length === 0) return answer(request)
-        const waits = before.map((p) => p.beforeRequest!(request)).filter((w) => w !== undefined)
-        if (waits.length === 0) return answer(request)
+        let waits: Promise<void>[] | undefined
+        try {
+          for (const p of before) {
+            const wait = p.beforeRequest!(request)
+            if (wait !== undefined) (waits ??= []).push(wait)
+          }
+        } catch (e) {
+          return refuse(request, e)
+        }
+        if (waits === undefined) return answer(request)
         return Promise.all(waits).then(
           () => answer(request),
-          (e: unknown) => core.refuse(failed(e)),
+          (e: unknown) => refuse(request, e),
         )
       },
     }
@@ -304,7 +354,7 @@ export class ClusterWrites {
     try {
       return await this.write(() => core.respond(request))
     } catch (e) {
-      return core.refuse(DatastoreError.is(e) ? e : failed(e))
+      return core.refuse(asClusterError(e))
     }
   }
 
@@ -317,6 +367,12 @@ export class ClusterWrites {
     this.#off()
   }
 }
+
+/**
+ * What a participant's failure answers: its own error when it is one of the interface's (Redis
+ * down is SharedStateUnavailable, 9140), else ClusterWriteFailed (9132) with it as the cause.
+ */
+const asClusterError = (e: unknown): DatastoreError => (DatastoreError.is(e) ? e : failed(e))
 
 /** ClusterWriteFailed (9132) for `cause`, which stays attached. */
 function failed(cause: unknown, extra?: string): DatastoreError {

@@ -46,6 +46,11 @@ export interface Cluster {
   /** `core` with writes serialized across processes (for serve's `wrapCore`). */
   wrap(core: RestCore): RestCore
   /**
+   * Adds a shared service connected once the data is loaded (Redis: `connectRedis(ds, url)`): it
+   * takes part in requests and writes from now on, and is closed with the cluster.
+   */
+  share(participant: ClusterParticipant): void
+  /**
    * Runs `fn` as a write: caught up with every process first, its commits in PostgreSQL before
    * this resolves; undone, and rejected with ClusterWriteFailed (9132), if they cannot be.
    */
@@ -73,7 +78,8 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       'joinCluster: the datastore must be empty (its data comes from PostgreSQL, or from `data` on the first start)',
     )
   const onError = options.onError ?? ((e: Error) => process.emitWarning(e))
-  const { postgres, data, pollMs, participants = [], ...logOptions } = options
+  const { postgres, data, pollMs, participants: given = [], ...logOptions } = options
+  const participants = [...given]
   const log = new PostgresLog({ ...logOptions, connection: postgres })
   // An idle pooled connection that breaks (PostgreSQL restarted) must not crash the process.
   log.pool.on('error', (e) => onError(e))
@@ -107,6 +113,10 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       },
       lag: () => pg.lag(),
       wrap: (core) => writes.wrap(core),
+      share: (participant) => {
+        participants.push(participant)
+        writes.add(participant)
+      },
       write: (fn) => writes.write(fn),
       catchUp: () => pg.catchUp(),
       snapshot: () => pg.snapshot(),

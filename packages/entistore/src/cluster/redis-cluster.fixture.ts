@@ -10,7 +10,7 @@ import { createRestHandler, toFetchHandler, type RestHandlerOptions } from '@ent
 import { Redis } from 'ioredis'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { connectRedis, type RedisParticipant } from './redis-participant.js'
-import { withParticipant } from './with-participant.js'
+import { ClusterWrites } from './cluster-core.js'
 
 export type Json = Record<string, any>
 
@@ -37,7 +37,7 @@ export async function twoNodes(url: string, handlerOptions: RestHandlerOptions =
     const ds = createDatastore(writeModel(), { data: writeData(), clock })
     const participant = await connectRedis(ds, { url, prefix, onError: () => {} })
     const fetch = toFetchHandler(
-      withParticipant(createRestHandler(ds, handlerOptions), participant),
+      new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, handlerOptions)),
     )
     return { ds, clock, participant, fetch }
   }

@@ -1,14 +1,15 @@
 /**
- * The RestCore that lets a cluster participant take part in requests: reads that name nothing
- * shared stay synchronous, writes go one at a time between `beforeWrite` and `afterWrite`, and a
- * participant that fails is a 503 with its error, the write not run.
+ * The cluster's RestCore with one participant taking part in requests (as Redis does): reads
+ * that name nothing shared stay synchronous, writes go one at a time between `beforeWrite` and
+ * `afterWrite` (given the records the write committed), and a participant that fails is a 503
+ * with its own error: the write not run, or undone.
  */
 import { createDatastore, datastoreError } from '@entistore/core'
 import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
 import { describe, expect, it } from 'vitest'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import type { ClusterParticipant } from './participant.js'
-import { withParticipant } from './with-participant.js'
+import { ClusterWrites } from './cluster-core.js'
 
 const get = (path: string): RestRequest => ({ method: 'GET', path, query: '', headers: {} })
 const update = (salary: number): RestRequest => ({
@@ -21,17 +22,15 @@ const update = (salary: number): RestRequest => ({
 
 function setup(participant: Partial<ClusterParticipant>) {
   const ds = createDatastore(writeModel(), { data: writeData() })
-  const core = withParticipant(createRestHandler(ds), {
-    name: 'test',
-    close: async () => {},
-    ...participant,
-  })
+  const core = new ClusterWrites(ds, [
+    { name: 'test', close: async () => {}, ...participant },
+  ]).wrap(createRestHandler(ds))
   return { ds, core }
 }
 
 const unavailable = () => datastoreError('SharedStateUnavailable', ['Redis', 'down'])
 
-describe('withParticipant', () => {
+describe('ClusterWrites.wrap with a participant', () => {
   it('answers a read that names nothing shared synchronously, then tells afterRequest', () => {
     const log: string[] = []
     const { core } = setup({
@@ -66,11 +65,11 @@ describe('withParticipant', () => {
     release()
     expect((await a).status).toBe(200)
     expect((await b).status).toBe(200)
-    expect(log).toEqual(['beforeWrite 1', 'afterWrite 0', 'beforeWrite 2', 'afterWrite 0'])
+    expect(log).toEqual(['beforeWrite 1', 'afterWrite 1', 'beforeWrite 2', 'afterWrite 1'])
     expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(2)
   })
 
-  it('answers 503 with the participant’s error, and runs no write its beforeWrite refused', async () => {
+  it('answers 503 with the participant’s error: a write its beforeWrite refused is not run, one its afterWrite refused is undone', async () => {
     const before = setup({ beforeRequest: () => Promise.reject(unavailable()) })
     const refused = await before.core.respond(get('/rest/Employee(1)'))
     expect(refused.status).toBe(503)
@@ -86,7 +85,10 @@ describe('withParticipant', () => {
         if (fail) throw unavailable()
       },
     })
-    expect((await after.core.respond(update(9))).status).toBe(503)
+    const undone = await after.core.respond(update(9))
+    expect(undone.status).toBe(503)
+    expect(JSON.parse(undone.body as string).__ERROR[0].errCode).toBe(9140)
+    expect(after.ds.dataClass('Employee').get(1)!.get('salary')).not.toBe(9)
     fail = false
     expect((await after.core.respond(update(10))).status).toBe(200)
   })
