@@ -31,7 +31,8 @@ export interface ChaosOptions {
 /** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
 export type Schedule = (fn: () => void, ms: number) => () => void
 
-const realSchedule: Schedule = (fn, ms) => {
+/** `setTimeout`, as a Schedule. */
+export const realSchedule: Schedule = (fn, ms) => {
   const timer = setTimeout(fn, ms)
   return () => clearTimeout(timer)
 }

@@ -1,7 +1,9 @@
-import { connect, createServer as createNetServer, type AddressInfo } from 'node:net'
+import type { RequestListener } from 'node:http'
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { serve } from './serve.js'
+import type { Schedule } from './chaos.js'
+import { serve, type HealthReply } from './serve.js'
 
 const datastore = () =>
   createDatastore(
@@ -131,5 +133,217 @@ describe('serve', () => {
     await running.close()
     await socketClosed
     expect(running.server.listening).toBe(false)
+  })
+})
+
+/** One kept-alive connection: sends a request, resolves with its whole reply (by content-length). */
+function connection(port: number): Promise<{
+  socket: Socket
+  send: (request: string) => Promise<{ head: string; body: string }>
+  closed: Promise<void>
+}> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => resolve({ socket, send, closed }))
+    socket.setEncoding('utf8')
+    const closed = new Promise<void>((done) => socket.once('close', () => done()))
+    let buffered = ''
+    let waiting: ((reply: { head: string; body: string }) => void) | undefined
+    socket.on('data', (d: string) => {
+      buffered += d
+      const end = buffered.indexOf('\r\n\r\n')
+      if (end < 0 || !waiting) return
+      const head = buffered.slice(0, end)
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0)
+      if (buffered.length < end + 4 + length) return
+      const body = buffered.slice(end + 4, end + 4 + length)
+      buffered = buffered.slice(end + 4 + length)
+      const w = waiting
+      waiting = undefined
+      w({ head, body })
+    })
+    const send = (request: string) =>
+      new Promise<{ head: string; body: string }>((done) => {
+        waiting = done
+        socket.write(request)
+      })
+  })
+}
+
+const GET_HEALTH = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n'
+
+/** Timers the test fires: `fire(ms)` runs those set for `ms`, as if that time had passed. */
+function manualSchedule(): { schedule: Schedule; fire: (ms: number) => void } {
+  const due = new Set<{ fn: () => void; ms: number }>()
+  return {
+    schedule: (fn, ms) => {
+      const timer = { fn, ms }
+      due.add(timer)
+      return () => due.delete(timer)
+    },
+    fire: (ms) => {
+      for (const timer of [...due].filter((t) => t.ms === ms)) {
+        due.delete(timer)
+        timer.fn()
+      }
+    },
+  }
+}
+
+/** A listener in front of the REST one that holds every request until `release()`. */
+function holding(): {
+  wrapListener: (l: RequestListener) => RequestListener
+  release: () => void
+  held: Promise<void>
+} {
+  const waiting: (() => void)[] = []
+  let arrived!: () => void
+  const held = new Promise<void>((resolve) => (arrived = resolve))
+  return {
+    wrapListener: (listener) => (req, res) => {
+      waiting.push(() => void listener(req, res))
+      arrived()
+    },
+    release: () => waiting.splice(0).forEach((go) => go()),
+    held,
+  }
+}
+
+describe('the health endpoint', () => {
+  it('answers GET /health with the state of the server, and HEAD with its head', async () => {
+    const ds = datastore()
+    const running = await serve(ds, { port: 0, healthFields: () => ({ worker: 2 }) })
+    try {
+      await fetch(`${running.url}/rest/Tag?$method=update`, {
+        method: 'POST',
+        body: '{"code":"b"}',
+      })
+      const res = await fetch(`${running.url}/health?probe=1`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      const body = (await res.json()) as HealthReply
+      expect(body).toEqual({
+        status: 'ok',
+        pid: process.pid,
+        uptime: expect.any(Number),
+        globalStamp: ds.globalStamp,
+        sessions: ds.sessions.size,
+        inFlight: 0,
+        worker: 2,
+      })
+      expect(body.globalStamp).toBeGreaterThan(0)
+      const head = await fetch(`${running.url}/health`, { method: 'HEAD' })
+      expect([head.status, await head.text()]).toEqual([200, ''])
+      const post = await fetch(`${running.url}/health`, { method: 'POST' })
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD'])
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('is outside authentication, at the path given, or not there at all', async () => {
+    const auth = { authenticate: () => null, forceLogin: true }
+    const running = await serve(datastore(), { port: 0, ...auth, healthPath: '/-/up' })
+    const none = await serve(datastore(), { port: 0, healthPath: false })
+    try {
+      expect((await fetch(`${running.url}/rest/Tag`)).status).toBe(401)
+      expect((await fetch(`${running.url}/-/up`)).status).toBe(200)
+      expect((await fetch(`${running.url}/health`)).status).toBe(404)
+      expect((await fetch(`${none.url}/health`)).status).toBe(404)
+    } finally {
+      await running.close()
+      await none.close()
+    }
+  })
+})
+
+describe('shutdown', () => {
+  it('fails the health check through its delay, then answers the request in flight and closes', async () => {
+    const hold = holding()
+    const timer = manualSchedule()
+    const ran: string[] = []
+    const running = await serve(datastore(), {
+      port: 0,
+      wrapListener: hold.wrapListener,
+      schedule: timer.schedule,
+      onShutdown: [() => void ran.push('first added')],
+    })
+    running.onShutdown(async () => {
+      await Promise.resolve()
+      ran.push('last added')
+    })
+    running.onShutdown(() => void ran.push('removed'))()
+    const write = fetch(`${running.url}/rest/Tag?$method=update`, {
+      method: 'POST',
+      body: '{"code":"b"}',
+    })
+    await hold.held
+    const stopped = running.shutdown({ delayMs: 5000, timeoutMs: 60_000 })
+    expect(running.stopping).toBe(true)
+    // The delay: still serving, but telling the load balancer to go away.
+    const health = await fetch(`${running.url}/health`)
+    expect([health.status, health.headers.get('connection')]).toEqual([503, 'close'])
+    expect(await health.json()).toMatchObject({ status: 'stopping', inFlight: 1 })
+    timer.fire(5000)
+    // The delay's end runs on: one turn of the loop and the server is closed.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(running.server.listening).toBe(false)
+    await expect(fetch(`${running.url}/health`)).rejects.toThrow()
+    expect(ran).toEqual([])
+    hold.release()
+    const reply = await write
+    expect([reply.status, reply.headers.get('connection')]).toEqual([200, 'close'])
+    expect(await stopped).toEqual({ forced: false, dropped: 0, errors: [] })
+    expect(ran).toEqual(['last added', 'first added'])
+    // close() after it waits for the same stop.
+    await running.close()
+  })
+
+  it('closes idle keep-alive connections at once', async () => {
+    const running = await serve(datastore(), { port: 0 })
+    const idle = await connection(running.port)
+    await idle.send(GET_HEALTH)
+    expect(await running.shutdown({ timeoutMs: 60_000 })).toMatchObject({ forced: false })
+    await idle.closed
+  })
+
+  it('past its deadline, destroys the connections left, still runs the steps, and says forced', async () => {
+    const hold = holding()
+    const timer = manualSchedule()
+    const ran: string[] = []
+    const running = await serve(datastore(), {
+      port: 0,
+      wrapListener: hold.wrapListener,
+      schedule: timer.schedule,
+    })
+    running.onShutdown(() => void ran.push('sync'))
+    running.onShutdown(() => new Promise<void>(() => ran.push('never ends')))
+    running.onShutdown(() => {
+      throw new Error('pool already closed')
+    })
+    const write = fetch(`${running.url}/rest/Tag?$method=update`, {
+      method: 'POST',
+      body: '{"code":"b"}',
+    })
+    await hold.held
+    const stopped = running.shutdown({ timeoutMs: 10 })
+    timer.fire(10)
+    const result = await stopped
+    expect(result).toMatchObject({ forced: true, dropped: 1 })
+    expect((result.errors[0] as Error).message).toBe('pool already closed')
+    expect(ran).toEqual(['never ends', 'sync'])
+    await expect(write).rejects.toThrow()
+  })
+
+  it('close() runs the steps without a deadline and rejects with the first error', async () => {
+    const running = await serve(datastore(), { port: 0 })
+    let closedPool = false
+    running.onShutdown(async () => {
+      await new Promise((resolve) => setImmediate(resolve))
+      closedPool = true
+    })
+    running.onShutdown(() => Promise.reject(new Error('no')))
+    await expect(running.close()).rejects.toThrow('no')
+    expect(closedPool).toBe(true)
   })
 })

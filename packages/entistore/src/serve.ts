@@ -1,9 +1,30 @@
 /**
- * @module Serving a datastore over node:http: the REST interface at /rest, and the data explorer's
- * page at / when asked (explorer/explorer-files.ts).
+ * @module Serving a datastore over node:http: the REST interface at /rest, a health endpoint
+ * beside it, the data explorer's page at / when asked (explorer/explorer-files.ts), and a graceful
+ * stop.
+ *
+ * The health endpoint (`GET /health` by default) is for load balancers and orchestrators: 200
+ * while the server takes requests, 503 once it is stopping (or when its journal has failed), so
+ * that they stop sending before the port closes. Real 4D has none; it lives outside the REST base
+ * path and says nothing of the data.
+ *
+ * `shutdown()` stops the way a deployment needs: optionally a delay first, serving but failing the
+ * health check so that a load balancer polling it moves away; then no new connections, every
+ * request already read answered (writes included), idle keep-alive connections closed, then the
+ * steps registered with `onShutdown` (a journal's close, a pool's end) run, last registered
+ * first. A deadline bounds it all after the delay: past it, the connections left are destroyed
+ * and the result says `forced`.
  */
-import { createServer, maxHeaderSize, type RequestListener, type Server } from 'node:http'
+import {
+  createServer,
+  maxHeaderSize,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { performance } from 'node:perf_hooks'
 import type { Datastore } from '@entistore/core'
 import { createRestHandler, type RestCore, type RestHandlerOptions } from '@entistore/rest'
 import {
@@ -13,6 +34,38 @@ import {
   type NodeListener,
 } from '@entistore/rest/node'
 import { explorerListener, type ExplorerOptions } from './explorer/explorer-files.js'
+import { realSchedule, type Schedule } from './chaos.js'
+import { persistenceOf } from './persist/create-datastore.js'
+
+/**
+ * Something to close when the server stops, after the last request is answered: a journal, a
+ * database pool, a subscription. May be async; a rejection is reported, not thrown.
+ */
+export type ShutdownStep = () => void | Promise<void>
+
+export interface ShutdownOptions {
+  /**
+   * How long the server keeps serving, with the health endpoint answering 503, before it stops
+   * taking connections: the time a load balancer that polls it needs to stop sending it any.
+   * Every reply meanwhile says `Connection: close`, so that clients open new connections, which
+   * the balancer sends elsewhere. @default 0
+   */
+  readonly delayMs?: number
+  /**
+   * How long in-flight requests and the shutdown steps may take, in milliseconds; past it, the
+   * connections left are destroyed and steps still running are left behind. @default 10_000
+   */
+  readonly timeoutMs?: number
+}
+
+export interface ShutdownResult {
+  /** The time ran out: connections were destroyed, or a step had not finished. */
+  readonly forced: boolean
+  /** Requests that were still unanswered when their connections were destroyed. */
+  readonly dropped: number
+  /** What the shutdown steps threw or rejected with. */
+  readonly errors: readonly unknown[]
+}
 
 export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
   /** 0 picks a free port. @default 8080 */
@@ -40,6 +93,21 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
    * line across processes this way (cluster/cluster-core.ts).
    */
   readonly wrapCore?: (core: RestCore) => RestCore
+  /**
+   * The path of the health endpoint (GET and HEAD, outside authentication), or false for none. It
+   * is matched before the REST interface, so it must not be a path the interface serves.
+   * @default '/health'
+   */
+  readonly healthPath?: string | false
+  /**
+   * More fields for the health reply (the CLI adds its worker's number). Called on every health
+   * request: it must be cheap, and say nothing about the data.
+   */
+  readonly healthFields?: () => Readonly<Record<string, unknown>>
+  /** Steps to run when the server stops (`shutdown`, `close`); `onShutdown` adds more later. */
+  readonly onShutdown?: readonly ShutdownStep[]
+  /** Runs the shutdown deadline (tests decide when it passes). @default setTimeout */
+  readonly schedule?: Schedule
 }
 
 export interface RunningServer {
@@ -60,7 +128,39 @@ export interface RunningServer {
    * and locks are not carried over.
    */
   replace(ds: Datastore): void
+  /** True once `shutdown` or `close` was called: the health endpoint answers 503. */
+  readonly stopping: boolean
+  /** Requests read and not answered yet. */
+  readonly inFlight: number
+  /** Adds a step to run when the server stops; returns the function that removes it. */
+  onShutdown(step: ShutdownStep): () => void
+  /**
+   * Stops gracefully: after `delayMs` (serving, the health check failing), refuses new connections, answers the requests already read (their replies
+   * say `Connection: close`), closes idle connections, then runs the shutdown steps, last added
+   * first, each awaited. Bounded by `timeoutMs`. Calling it again returns the same promise.
+   */
+  shutdown(options?: ShutdownOptions): Promise<ShutdownResult>
+  /**
+   * Stops now: every connection is destroyed at once, then the shutdown steps run, each awaited
+   * without a deadline. Rejects with the first error of a step. After `shutdown`, waits for it.
+   */
   close(): Promise<void>
+}
+
+/** The health reply: `status` first, then what an operator wants at a glance. */
+export interface HealthReply {
+  readonly status: 'ok' | 'stopping' | 'failing'
+  readonly pid: number
+  /** Seconds since the server started listening. */
+  readonly uptime: number
+  /** The datastore's global stamp: it grows with every write, so two polls tell writes apart. */
+  readonly globalStamp: number
+  /** Open REST sessions, guests included. */
+  readonly sessions: number
+  readonly inFlight: number
+  /** With `--persist`: the journal's state; `failed` makes the status `failing` (503). */
+  readonly persist?: 'open' | 'failed' | 'closed'
+  readonly [field: string]: unknown
 }
 
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
@@ -82,17 +182,122 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
     }
   }
   let current = build(ds)
-  const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) =>
-    current.wrapped(req, res),
-  )
+  const healthPath = options.healthPath ?? '/health'
+  const steps = [...(options.onShutdown ?? [])]
+  // The replies not sent yet: a shutdown waits for them, and marks them `Connection: close`.
+  const inFlight = new Set<ServerResponse>()
+  let stopping = false
+  let started = 0
+  let drained: (() => void) | undefined
+  // One listener for every reply (no closure per request).
+  function forget(this: ServerResponse): void {
+    inFlight.delete(this)
+    if (!stopping) return
+    // The connection of the reply just sent is idle now: close it rather than keep it alive.
+    server.closeIdleConnections()
+    if (inFlight.size === 0) drained?.()
+  }
+
+  const health = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' }).end()
+      return
+    }
+    const persist = persistenceOf(current.ds)?.state
+    const reply: HealthReply = {
+      status: stopping ? 'stopping' : persist === 'failed' ? 'failing' : 'ok',
+      pid: process.pid,
+      uptime: Math.round(performance.now() - started) / 1000,
+      globalStamp: current.ds.globalStamp,
+      sessions: current.ds.sessions.size,
+      inFlight: inFlight.size - 1, // not this one
+      ...(persist === undefined ? {} : { persist }),
+      ...options.healthFields?.(),
+    }
+    const body = JSON.stringify(reply)
+    res.writeHead(reply.status === 'ok' ? 200 : 503, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+    })
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
+  const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
+    inFlight.add(res)
+    res.on('close', forget)
+    if (stopping) res.setHeader('connection', 'close')
+    if (healthPath !== false && pathOf(req.url) === healthPath) health(req, res)
+    else current.wrapped(req, res)
+  })
   // Node answers a request head past maxHeaderSize, or bytes that are not HTTP, with a bare status;
   // this answers with the __ERROR body every other refusal has.
   server.on('clientError', (error: Error, socket) => current.clientError(error, socket))
+
+  /** Stops the server: see RunningServer.shutdown; `boundSteps` false lets the steps run on. */
+  const stop = async (
+    delayMs: number,
+    timeoutMs: number,
+    boundSteps: boolean,
+  ): Promise<ShutdownResult> => {
+    stopping = true
+    const schedule = options.schedule ?? realSchedule
+    if (delayMs > 0) await new Promise<void>((resolve) => schedule(resolve, delayMs))
+    let timedOut = false
+    let cancel = (): void => {}
+    const deadline = new Promise<void>((resolve) => {
+      const expire = (): void => {
+        timedOut = true
+        resolve()
+      }
+      if (timeoutMs <= 0) expire()
+      else cancel = schedule(expire, timeoutMs)
+    })
+    // Replies already on their way but whose headers are not out yet still tell the client.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeIdleConnections()
+    const allAnswered = new Promise<void>((resolve) => {
+      drained = resolve
+      if (inFlight.size === 0) resolve()
+    })
+    await Promise.race([allAnswered.then(() => closed), deadline])
+    let dropped = 0
+    if (timedOut) {
+      dropped = inFlight.size
+      server.closeAllConnections()
+      await closed
+    }
+    const errors: unknown[] = []
+    let unfinished = false
+    for (const step of steps.splice(0).reverse()) {
+      // Called at once, even past the deadline: a synchronous step (a journal's close) always runs.
+      let ran: unknown
+      try {
+        ran = step()
+      } catch (e) {
+        errors.push(e)
+        continue
+      }
+      if (!(ran instanceof Promise)) continue
+      const settled = ran.then(
+        () => true,
+        (e: unknown) => (errors.push(e), true),
+      )
+      if (!boundSteps) await settled
+      else if (!(await Promise.race([settled, deadline.then(() => false)]))) unfinished = true
+    }
+    cancel()
+    return { forced: timedOut || unfinished, dropped, errors }
+  }
+  let stopped: Promise<ShutdownResult> | undefined
+
   const host = options.host ?? '127.0.0.1'
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 8080, host, () => {
       server.off('error', reject)
+      started = performance.now()
       const { port } = server.address() as AddressInfo
       const shown = host.includes(':') ? `[${host}]` : host
       resolve({
@@ -105,15 +310,35 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
         get ds() {
           return current.ds
         },
+        get stopping() {
+          return stopping
+        },
+        get inFlight() {
+          return inFlight.size
+        },
         replace: (next) => {
           current = build(next)
         },
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((e) => (e ? fail(e) : done()))
-            server.closeAllConnections()
-          }),
+        onShutdown: (step) => {
+          steps.push(step)
+          return () => {
+            const at = steps.indexOf(step)
+            if (at >= 0) steps.splice(at, 1)
+          }
+        },
+        shutdown: ({ delayMs = 0, timeoutMs = 10_000 } = {}) =>
+          (stopped ??= stop(delayMs, timeoutMs, true)),
+        close: async () => {
+          const { errors } = await (stopped ??= stop(0, 0, false))
+          if (errors.length > 0) throw errors[0]
+        },
       })
     })
   })
+}
+
+/** The path of a request target, without its query. */
+const pathOf = (url: string | undefined): string => {
+  const q = url?.indexOf('?') ?? -1
+  return q < 0 ? (url ?? '') : url!.slice(0, q)
 }

@@ -225,6 +225,15 @@ export class Persistence {
     this.#writeSnapshot()
   }
 
+  /**
+   * `open`, taking writes; `failed`, a flush failed and every write is refused (JournalFailed);
+   * `closed`. The health endpoint shows it, so that a load balancer can tell a server whose
+   * writes all fail from a healthy one.
+   */
+  get state(): 'open' | 'failed' | 'closed' {
+    return this.#closed ? 'closed' : this.#failed ? 'failed' : 'open'
+  }
+
   /** Flushes the writes of the current batch window now (nothing to do with `fsync: 'commit'`). */
   flush(): void {
     if (this.#batchTimer !== undefined) this.#timers.clear(this.#batchTimer)
