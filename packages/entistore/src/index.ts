@@ -12,7 +12,14 @@ export type {
   NodeListenerOptions,
 } from '@entistore/rest/node'
 export { serve } from './serve.js'
-export type { RunningServer, ServeOptions } from './serve.js'
+export type {
+  HealthReply,
+  RunningServer,
+  ServeOptions,
+  ShutdownOptions,
+  ShutdownResult,
+  ShutdownStep,
+} from './serve.js'
 export { clusterOf, loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
 export { createFixture, startFixture } from './fixture.js'
 export type {
