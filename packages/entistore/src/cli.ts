@@ -4,14 +4,19 @@
  *   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
  *                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
  *                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
- *                   [--redis <url>]
+ *                   [--explorer <path>] [--no-explorer]
+ *                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
+ *                   [--workers N|auto] [--postgres <url>] [--redis <url>]
  *   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
  *   entistore --version | --help
  *
  * `serve` prints one line with `http://HOST:PORT` once listening (`--port 0` picks a free port), then
- * serves until SIGINT/SIGTERM. Exit codes: 0 done, 1 a file, network or runtime problem, 2 a usage
+ * serves until SIGINT/SIGTERM, and stops gracefully (serve.ts: in-flight requests answered within
+ * `--shutdown-timeout`, exit 1 if it ran out); `/health` answers 503 meanwhile. With `--workers N`
+ * the process is a node:cluster primary for N serving workers (workers.ts). Exit codes: 0 done, 1 a file, network or runtime problem, 2 a usage
  * error. Each command is one entry of COMMANDS: its options, how it reads them, what it runs.
  */
+import cluster from 'node:cluster'
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -40,9 +45,18 @@ import { persistenceOf } from './persist/create-datastore.js'
 import type { Persistence } from './persist/persist.js'
 import { dataSaver, type SaveResult } from './save.js'
 import { serve, type RunningServer } from './serve.js'
+import { stopSignal } from './signals.js'
 import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
 import { Reloader, watchFiles, type ReloadOutcome } from './watch.js'
+import {
+  clusterFork,
+  parseWorkers,
+  superviseWorkers,
+  workerCount,
+  workerIo,
+  type ForkWorker,
+} from './workers.js'
 
 export interface CliIo {
   readonly out: (line: string) => void
@@ -67,6 +81,8 @@ export interface CliIo {
   readonly schedule?: Schedule
   /** How long `--watch` waits after the last change before reloading. @default 100 */
   readonly watchDebounceMs?: number
+  /** Starts one worker of `--workers N` (tests give fake ones). @default node:cluster's fork */
+  readonly forkWorker?: ForkWorker
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -87,8 +103,8 @@ const USAGE = `Usage:
                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer]
-                  [--postgres <url>]
-                  [--redis <url>]
+                  [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
+                  [--workers N|auto] [--postgres <url>] [--redis <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -114,6 +130,14 @@ Options of serve:
   --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
                 server started with the same URL: writes go through it one at a time, each server
                 follows the others; a database with data wins over --data
+  --shutdown-delay  on SIGTERM or SIGINT, how long to go on serving with GET /health answering 503
+                before the port closes, in milliseconds (default 0): time for a load balancer to
+                stop sending requests here
+  --shutdown-timeout  then, how long requests in flight may take to be answered, in milliseconds
+                (default 10000); past it they are cut off and the exit code is 1
+  --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
+                more than 1 needs --postgres, since each process holds the data in memory;
+                not with --persist, --watch or --save
   --redis       share sessions, locks and entity sets with the other processes serving this
                 datastore through this Redis (redis://host:6379): a cookie or a lock taken
                 through one process holds in all (docs/durability.md)
@@ -143,6 +167,8 @@ Examples:
                 a slow and flaky server, the same from run to run
   entistore serve -m model.json -d data.json --persist ./store
                 the first start loads data.json into ./store; later starts serve what ./store holds
+  entistore serve -m model.json --workers auto --postgres postgres://db/app --redis redis://cache
+                one process per CPU on one port; GET /health tells a load balancer each one's state
   entistore clone http://127.0.0.1:8080 --out fixture
                 copy a running server's catalog and data, then: entistore serve -m fixture/model.json -d fixture/data.json
   entistore types -m model.json -o src/model-types.ts
@@ -176,6 +202,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       explorer: { type: 'string' },
       'no-explorer': { type: 'boolean' },
       postgres: { type: 'string' },
+      'shutdown-delay': { type: 'string' },
+      'shutdown-timeout': { type: 'string' },
+      workers: { type: 'string' },
       redis: { type: 'string' },
     },
     prepare(values, positionals) {
@@ -190,6 +219,13 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       // The sessions and sets shared through Redis belong to one datastore, not to its reloads.
       if (values.redis !== undefined && values.watch === true)
         throw new UsageError('--redis and --watch cannot go together')
+      const workers =
+        read(
+          values.workers,
+          parseWorkers,
+          '--workers must be a number of processes from 1 to 1024, or auto',
+        ) ?? 1
+      if (workers !== 1) checkWorkers(`--workers ${String(values.workers)}`, values)
       // Checked with the other usage errors, so that a bad value also shows the usage text.
       const options: ServeCliOptions = {
         model: values.model as string,
@@ -217,6 +253,19 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           values['no-explorer'] === true,
         ),
         postgres: values.postgres as string | undefined,
+        shutdownDelayMs:
+          read(
+            values['shutdown-delay'],
+            parseMilliseconds,
+            '--shutdown-delay must be milliseconds, an integer from 0 to 2147483647',
+          ) ?? 0,
+        shutdownTimeoutMs:
+          read(
+            values['shutdown-timeout'],
+            parseMilliseconds,
+            '--shutdown-timeout must be milliseconds, an integer from 0 to 2147483647',
+          ) ?? 10_000,
+        workers,
         redis: values.redis as string | undefined,
       }
       return (io) => runServe(options, io)
@@ -313,6 +362,8 @@ const integerIn =
 
 const parseSeed = integerIn(0, 2 ** 32 - 1)
 const parsePageSize = integerIn(1, 100_000)
+// setTimeout holds at most 2^31 - 1 ms.
+const parseMilliseconds = integerIn(0, 2 ** 31 - 1)
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 8080
@@ -322,22 +373,28 @@ function parsePort(text: string | undefined): number {
   return port
 }
 
+/**
+ * Refuses what N workers cannot do: each worker is a process with the whole datastore in memory,
+ * so without a datastore they share, each would serve its own copy.
+ */
+function checkWorkers(flag: string, values: Values): void {
+  if (values.postgres === undefined)
+    throw new UsageError(
+      `${flag} needs --postgres <url>: every worker holds its own datastore in memory, so ` +
+        'without one they share, each would serve its own copy, and a write through one would ' +
+        'not be seen through the others (sessions, locks and entity sets are shared with ' +
+        '--redis). Run one process, or give --postgres',
+    )
+  // --persist and --watch are refused with --postgres already.
+  if (values.save !== undefined)
+    throw new UsageError(
+      `${flag} and --save cannot go together: every worker would write the file on exit`,
+    )
+}
+
 const defaultIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-}
-
-/** The first SIGINT or SIGTERM; then neither is listened to any more (a second one ends the process). */
-function signals(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
 }
 
 /** SIGUSR2 asks for a save; Windows has no such signal (only the save on exit is left there). */
@@ -358,6 +415,18 @@ async function loadUsers(file: string): Promise<ReturnType<typeof usersAuthentic
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  if (!cluster.isWorker) return runCommand(argv, io)
+  // A worker of `serve --workers N`, running the primary's command line: what it says goes to
+  // the primary, and the channel to it is let go at the end so that the process can exit.
+  const worker = workerIo(io)
+  try {
+    return await runCommand(argv, worker.io)
+  } finally {
+    worker.release()
+  }
+}
+
+async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   let run: (io: CliIo) => Promise<number>
   try {
     // A first reading, lenient, only finds the command, so that the strict one knows its options.
@@ -431,6 +500,9 @@ interface ServeCliOptions {
   /** Where the explorer page is served; undefined with --no-explorer. */
   readonly explorer: string | undefined
   readonly postgres: string | undefined
+  readonly shutdownDelayMs: number
+  readonly shutdownTimeoutMs: number
+  readonly workers: number | 'auto'
   readonly redis: string | undefined
 }
 
@@ -515,7 +587,30 @@ function explorerPath(path: string | undefined, off: boolean): string | undefine
   return path
 }
 
+/**
+ * The primary of `--workers N`: forks N workers running this same command line (each one, a
+ * cluster worker, serves as one process does) and supervises them until the stop signal.
+ */
+function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise<number> {
+  if (!o.redis)
+    io.err(
+      'entistore: without --redis, each worker keeps its own sessions, locks and entity sets: ' +
+        'a client whose next request reaches another worker is not known there',
+    )
+  return superviseWorkers({
+    count,
+    fork: io.forkWorker ?? clusterFork,
+    out: io.out,
+    err: io.err,
+    stopSignal: io.stopSignal ?? stopSignal(),
+    // Each worker stops within its own --shutdown-timeout; the margin is for its steps and exit.
+    stopTimeoutMs: o.shutdownDelayMs + o.shutdownTimeoutMs + 2000,
+  })
+}
+
 async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
+  const count = workerCount(o.workers)
+  if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)
   const ds = await load()
   const auth =
@@ -532,15 +627,25 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     }
   }
   // Writes go through PostgreSQL's gate when there is one (Redis joins it), else Redis's alone.
-  const cluster = clusterOf(ds)
-  if (cluster && shared) cluster.share(shared)
-  const writes = cluster ?? (shared ? new ClusterWrites(ds, [shared]) : undefined)
+  const pgCluster = clusterOf(ds)
+  if (pgCluster && shared) pgCluster.share(shared)
+  const writes = pgCluster ?? (shared ? new ClusterWrites(ds, [shared]) : undefined)
+  // The PostgreSQL cluster closes the services it shares (Redis with it); Redis alone, here.
+  const closeShared = async (): Promise<void> => {
+    if (pgCluster) return pgCluster.close()
+    await (writes as ClusterWrites | undefined)?.close()
+    await shared?.close()
+  }
   let server: RunningServer
   try {
     server = await serve(ds, {
       port: o.port,
       ...auth,
       ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
+      // Which process answered, when there are several.
+      ...(cluster.worker
+        ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }
+        : {}),
       ...(o.host === undefined ? {} : { host: o.host }),
       ...(writes === undefined ? {} : { wrapCore: (core: RestCore) => writes.wrap(core) }),
       ...(chaos
@@ -556,7 +661,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
         : {}),
     })
   } catch (e) {
-    if (!cluster) await shared?.close()
+    await closeShared()
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') {
       io.err(
@@ -571,21 +676,19 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     else throw e
     return 1
   }
+  // After the last request is answered (last added, first run): the journal's last batch on
+  // disk and its folder let go; PostgreSQL's and Redis's connections closed.
+  server.onShutdown(closeShared)
+  server.onShutdown(() => persistenceOf(server.ds)?.close())
   const stops = new Stops()
   try {
     return await whileServing(o, io, load, server, stops)
   } finally {
     // Also when something threw while serving (fs.watch out of watches, onListening): a server
-    // left open would keep the process alive with main() already returned.
+    // left open would keep the process alive with main() already returned. After a shutdown,
+    // this only waits for it.
     stops.stopAll()
     await server.close()
-    persistenceOf(server.ds)?.close()
-    // The cluster closes the services it shares (Redis with it); Redis alone closes here.
-    if (cluster) await cluster.close()
-    else {
-      await (writes as ClusterWrites | undefined)?.close()
-      await shared?.close()
-    }
   }
 }
 
@@ -695,10 +798,23 @@ async function whileServing(
   // Last, so that the lines scripts read first (the URL, then what is served) keep their places.
   if (o.explorer !== undefined) io.out(`Explorer at ${server.url}${o.explorer}`)
   io.onListening?.(server)
-  await (io.stopSignal ?? signals())
-  // No reload and no save signal once stopping: the save on exit is the last word.
+  await (io.stopSignal ?? stopSignal())
+  // No reload and no save signal once stopping: the save on exit is the last word, after the
+  // last write was answered.
   stops.stopAll()
-  return (await save()) ? 0 : 1
+  const stopped = await server.shutdown({
+    delayMs: o.shutdownDelayMs,
+    timeoutMs: o.shutdownTimeoutMs,
+  })
+  if (stopped.forced)
+    io.err(
+      `entistore: still stopping after ${o.shutdownTimeoutMs} ms (--shutdown-timeout): ` +
+        `${stopped.dropped} request(s) cut off`,
+    )
+  for (const e of stopped.errors)
+    io.err(`entistore: while stopping: ${e instanceof Error ? e.message : String(e)}`)
+  const saved = await save()
+  return saved && !stopped.forced && stopped.errors.length === 0 ? 0 : 1
 }
 
 async function runClone(

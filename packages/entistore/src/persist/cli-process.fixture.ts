@@ -1,7 +1,8 @@
 /**
  * @module For tests that kill servers: `entistore serve` in a child process, run from the sources
  * (cli-child.fixture.ts under tsx, no build), on a free port. The crash tests of the journal and
- * of PostgreSQL start, SIGKILL and restart them; `stopChildren` ends those still running.
+ * of PostgreSQL start, SIGKILL and restart them, the tests of SIGTERM and --workers stop them and
+ * read their exit codes (startCli); `stopChildren` ends those still running.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -13,31 +14,81 @@ const TSX = createRequire(import.meta.url).resolve('tsx')
 
 const children: ChildProcess[] = []
 
+export interface CliProcess {
+  readonly child: ChildProcess
+  /** The `http://127.0.0.1:PORT` of the URL line. */
+  readonly url: string
+  /** Everything written so far. */
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** The exit code (or the signal that ended it). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Resolves once stdout holds `text`; rejects if the process exits first. */
+  readonly printed: (text: string) => Promise<void>
+}
+
 /**
- * Starts `entistore serve <args> --port 0`; resolves with its URL once it listens and its output
- * holds `ready` (the line that says what it loaded).
+ * Runs `script` (the CLI by default) with `args` (the whole command line: `serve …`); resolves
+ * once its stdout shows the URL line and `ready` (a line printed after it, when the test needs
+ * it), rejects if it exits before. For tests of signals, exit codes, several processes.
  */
-export function startServe(
+export function startCli(
   args: readonly string[],
-  ready: string,
-): Promise<{ child: ChildProcess; url: string }> {
+  options: { readonly script?: string; readonly ready?: string } = {},
+): Promise<CliProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', TSX, '--conditions=source', CHILD, 'serve', ...args, '--port', '0'],
+    ['--import', TSX, '--conditions=source', options.script ?? CHILD, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   children.push(child)
   let out = ''
   let err = ''
+  const waiting: { text: string; resolve: () => void }[] = []
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
-  return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0]
-      if (url && out.includes(ready)) resolve({ child, url })
-    })
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}${err}`)))
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d
+    for (const w of waiting.filter((w) => out.includes(w.text))) {
+      waiting.splice(waiting.indexOf(w), 1)
+      w.resolve()
+    }
   })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  )
+  const printed = (text: string): Promise<void> =>
+    out.includes(text)
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+          waiting.push({ text, resolve })
+          void exited.then(({ code }) =>
+            reject(
+              new Error(`the server exited (${code}) before printing "${text}": ${out}${err}`),
+            ),
+          )
+        })
+  return printed('/rest/$catalog')
+    .then(() => printed(options.ready ?? ''))
+    .then(() => ({
+      child,
+      url: /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0],
+      stdout: () => out,
+      stderr: () => err,
+      exited,
+      printed,
+    }))
+}
+
+/**
+ * Starts `entistore serve <args> --port 0`; resolves with its URL once it listens and its output
+ * holds `ready` (the line that says what it loaded).
+ */
+export async function startServe(
+  args: readonly string[],
+  ready: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const { child, url } = await startCli(['serve', ...args, '--port', '0'], { ready })
+  return { child, url }
 }
 
 /** Kills the children still running. */
