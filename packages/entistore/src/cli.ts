@@ -686,9 +686,10 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   } finally {
     // Also when something threw while serving (fs.watch out of watches, onListening): a server
     // left open would keep the process alive with main() already returned. After a shutdown,
-    // this only waits for it.
+    // this only waits for it, whose errors whileServing told; on the way out of a throw, the
+    // error main reports is the one that got us here.
     stops.stopAll()
-    await server.close()
+    await server.close().catch(() => {})
   }
 }
 

@@ -269,6 +269,9 @@ export function workerIo(io: CliIo): { io: CliIo; release: () => void } {
     },
     // cluster's own disconnect: it marks the exit as wanted (a bare process.disconnect() would
     // make cluster end the process at once, with code 0) after the lines already sent.
-    release: () => cluster.worker?.disconnect(),
+    release: () => {
+      // Already gone when the primary died (cluster then ends the worker itself).
+      if (process.connected) cluster.worker?.disconnect()
+    },
   }
 }
