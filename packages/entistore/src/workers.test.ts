@@ -1,17 +1,22 @@
 /**
  * `entistore serve --workers N`: the primary's supervision with fake workers and fake timers
  * (start-up lines, restarts and their backoff, giving up, stopping), the CLI's refusals and
- * wiring in-process, and one real node:cluster run in child processes.
+ * wiring in-process, and one real run in child processes on a throwaway PostgreSQL.
  */
-import { get } from 'node:http'
+import { Agent, get } from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Schedule } from './chaos.js'
 import { main } from './cli.js'
+import {
+  postgresSkip,
+  startPostgres,
+  type PostgresServer,
+} from './cluster/postgres-server.fixture.js'
 import { startCli, stopChildren } from './persist/cli-process.fixture.js'
+import type { HealthReply } from './serve.js'
 import {
   superviseWorkers,
   type ForkWorker,
@@ -310,48 +315,87 @@ describe('entistore serve --workers', () => {
   })
 })
 
-/** GET on a new connection each time (round-robin hands connections, not requests, out). */
-const freshGet = (url: string): Promise<{ status: number; body: string }> =>
-  new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (d: string) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode!, body }))
-    }).on('error', reject)
-  })
+/**
+ * GETs `paths` on one new connection (round-robin hands connections, not requests, to the
+ * workers: the replies come from one worker, a new one each call).
+ */
+async function onOneConnection(url: string, ...paths: string[]): Promise<string[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  try {
+    const bodies: string[] = []
+    for (const path of paths)
+      bodies.push(
+        await new Promise<string>((resolve, reject) => {
+          get(`${url}${path}`, { agent }, (res) => {
+            let body = ''
+            res.setEncoding('utf8').on('data', (d: string) => (body += d))
+            res.on('end', () => resolve(body))
+          }).on('error', reject)
+        }),
+      )
+    return bodies
+  } finally {
+    agent.destroy()
+  }
+}
 
-describe('node:cluster, for real', () => {
-  // The primary of the CLI refuses N > 1 without --postgres, which this branch does not provide
-  // a server for: the fixture runs the same primary (superviseWorkers with cluster's fork) and
-  // workers (the CLI's main in a cluster worker), without that check. The coherence of the data
-  // between workers is the PostgreSQL suite's business; this checks the processes.
-  const FIXTURE = fileURLToPath(new URL('./workers-child.fixture.ts', import.meta.url))
+describe.skipIf(postgresSkip !== undefined)(
+  'entistore serve --workers 2 --postgres, for real',
+  () => {
+    let pg: PostgresServer | undefined
+    afterAll(async () => {
+      stopChildren()
+      await pg?.stop()
+    })
 
-  it(
-    'shares one port between two workers, restarts a killed one, stops on SIGTERM',
-    { timeout: 60_000 },
-    async () => {
-      const cli = await startCli(['serve', '-m', model, '-d', data, '--port', '0'], {
-        script: FIXTURE,
-        ready: 'Workers: 2 processes share port',
-      })
-      expect(cli.stdout().match(/Entistore serving/g)).toHaveLength(1)
-      const seen = new Map<number, number>() // worker id → pid
-      for (let i = 0; i < 20 && seen.size < 2; i++) {
-        const health = JSON.parse((await freshGet(`${cli.url}/health`)).body) as {
-          worker: number
-          pid: number
+    it(
+      'shares one port and the data between two workers, restarts a killed one, stops on SIGTERM',
+      { timeout: 90_000 },
+      async () => {
+        pg = await startPostgres()
+        const cli = await startCli(
+          [
+            'serve',
+            '-m',
+            model,
+            '--port',
+            '0',
+            '--workers',
+            '2',
+            '--postgres',
+            await pg.freshDatabase(),
+          ],
+          { ready: 'Workers: 2 processes share port' },
+        )
+        expect(cli.stdout().match(/Entistore serving/g)).toHaveLength(1)
+        const write = await fetch(`${cli.url}/rest/Item?$method=update`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'cap' }),
+        })
+        expect(write.status).toBe(200)
+        // Each worker, reached on a connection of its own, has the write (within the log's lag).
+        const seen = new Map<number, number>() // worker id → pid
+        const t0 = Date.now()
+        while (seen.size < 2) {
+          expect(Date.now() - t0).toBeLessThan(10_000)
+          const [h, i] = await onOneConnection(cli.url, '/health', '/rest/Item?$attributes=name')
+          const health = JSON.parse(h!) as HealthReply
+          const items = JSON.parse(i!) as { __ENTITIES: { name: string }[] }
+          expect(health.workers).toBe(2)
+          if (items.__ENTITIES.some((e) => e.name === 'cap'))
+            seen.set(health.worker as number, health.pid)
         }
-        seen.set(health.worker, health.pid)
-      }
-      expect([...seen.keys()].sort()).toEqual([1, 2])
-      process.kill(seen.get(1)!, 'SIGKILL')
-      await cli.printed('Worker 3 (pid')
-      expect(cli.stderr()).toContain('worker 1 (pid')
-      expect((await freshGet(`${cli.url}/rest/Item?$top=1`)).status).toBe(200)
-      cli.child.kill('SIGTERM')
-      expect(await cli.exited).toEqual({ code: 0, signal: null })
-      for (const pid of [seen.get(2)!]) expect(() => process.kill(pid, 0)).toThrow()
-    },
-  )
-})
+        process.kill(seen.get(1)!, 'SIGKILL')
+        await cli.printed('Worker 3 (pid')
+        expect(cli.stderr()).toContain('worker 1 (pid')
+        expect(JSON.parse((await onOneConnection(cli.url, '/health'))[0]!)).toMatchObject({
+          status: 'ok',
+        })
+        cli.child.kill('SIGTERM')
+        expect(await cli.exited).toEqual({ code: 0, signal: null })
+        expect(() => process.kill(seen.get(2)!, 0)).toThrow()
+      },
+    )
+  },
+)
