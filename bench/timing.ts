@@ -32,8 +32,8 @@ export interface Case {
   readonly note?: string
 }
 
-export interface Timed {
-  readonly case: Case
+export interface Timed<C = Case> {
+  readonly case: C
   /** Milliseconds per call (extrapolated where the case says so), one per repetition. */
   readonly samples: number[]
   readonly median: number
@@ -73,64 +73,153 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
+/**
+ * A case whose call returns a promise (a peer with an asynchronous API, such as NeDB): each call is
+ * awaited before the next, and the time includes that wait, since a caller pays it too.
+ */
+export interface AsyncCase extends Omit<Case, 'run'> {
+  readonly run: () => Promise<number>
+  readonly async: true
+}
+
+export type AnyCase = Case | AsyncCase
+
+/** One case's state while its group is timed. */
+interface CaseState<C> {
+  readonly c: C
+  check: number
+  inner: number
+  samples: number[]
+  error?: string
+  slow?: boolean
+}
+
+const failed = <C>(c: C, e: unknown): CaseState<C> => ({
+  c,
+  check: NaN,
+  inner: 0,
+  samples: [],
+  error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+})
+
+/** After the warm-up: a slow first call is the only sample; otherwise calls per sample. */
+function calibrated<C extends AnyCase>(c: C, check: number, once: number, o: TimingOptions) {
+  const s: CaseState<C> = { c, check, inner: 1, samples: [] }
+  if (once > (o.slowCallMs ?? Infinity)) {
+    s.samples.push(once * (c.extrapolate ?? 1))
+    s.slow = true
+  } else s.inner = Math.max(1, Math.min(10_000, Math.ceil(o.minSampleMs / once)))
+  return s
+}
+
+/** Ms per call over `s.inner` calls of a synchronous case (set-up, if any, outside the clock). */
+function sampleSync(s: CaseState<Case>): number {
+  let acc = 0
+  let ms: number
+  const prepare = s.c.prepare
+  if (prepare) {
+    let total = 0
+    for (let i = 0; i < s.inner; i++) {
+      prepare()
+      const t0 = nowMs()
+      acc += s.c.run()
+      total += nowMs() - t0
+    }
+    ms = total / s.inner
+  } else {
+    const t0 = nowMs()
+    for (let i = 0; i < s.inner; i++) acc += s.c.run()
+    ms = (nowMs() - t0) / s.inner
+  }
+  sink = (sink + acc) | 0
+  return ms
+}
+
+/** The same for an asynchronous case: each call awaited in turn. */
+async function sampleAsync(s: CaseState<AsyncCase>): Promise<number> {
+  let acc = 0
+  let total = 0
+  for (let i = 0; i < s.inner; i++) {
+    s.c.prepare?.()
+    const t0 = nowMs()
+    acc += await s.c.run()
+    total += nowMs() - t0
+  }
+  sink = (sink + acc) | 0
+  return total / s.inner
+}
+
+const timed = <C>(s: CaseState<C>): Timed<C> => ({
+  case: s.c,
+  samples: s.samples,
+  median: median(s.samples),
+  check: s.check,
+  inner: s.inner,
+  ...(s.error !== undefined ? { error: s.error } : {}),
+  ...(s.slow ? { slow: true } : {}),
+})
+
+const sampled = (s: CaseState<unknown>): boolean => s.error === undefined && !s.slow
+
 /** Times every case of a group, interleaving their samples. */
 export function timeCases(cases: readonly Case[], options: TimingOptions): Timed[] {
-  const slowMs = options.slowCallMs ?? Infinity
   const state = cases.map((c) => {
-    let check = 0
     try {
       // Warm-up calls, then one calibration call; each is timed, to catch a slow case early.
+      let check = 0
       let once = 0
       for (let i = 0; i <= Math.max(0, options.warmup); i++) {
         c.prepare?.()
         const t0 = nowMs()
         check = c.run()
         once = Math.max(nowMs() - t0, 1e-3)
-        if (once > slowMs)
-          return { c, check, inner: 1, samples: [once * (c.extrapolate ?? 1)], slow: true }
+        if (once > (options.slowCallMs ?? Infinity)) break
       }
-      // Calibration: how many calls make a sample of minSampleMs.
-      const inner = Math.max(1, Math.min(10_000, Math.ceil(options.minSampleMs / once)))
-      return { c, check, inner, samples: [] as number[] }
+      return calibrated(c, check, once, options)
     } catch (e) {
-      const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e)
-      return { c, check: NaN, inner: 0, samples: [] as number[], error }
+      return failed(c, e)
     }
   })
-  for (let r = 0; r < options.reps; r++) {
-    for (const s of state) {
-      if ('error' in s || 'slow' in s) continue
-      let acc = 0
-      let ms: number
-      const prepare = s.c.prepare
-      if (prepare) {
-        // Set-up outside the clock: time each call on its own.
-        let total = 0
-        for (let i = 0; i < s.inner; i++) {
-          prepare()
-          const t0 = nowMs()
-          acc += s.c.run()
-          total += nowMs() - t0
-        }
-        ms = total / s.inner
-      } else {
+  for (let r = 0; r < options.reps; r++)
+    for (const s of state) if (sampled(s)) s.samples.push(sampleSync(s) * (s.c.extrapolate ?? 1))
+  return state.map(timed)
+}
+
+/**
+ * `timeCases` for groups where some cases are asynchronous: the same warm-up, calibration and
+ * interleaving; a synchronous case's sample runs without any await inside the clock.
+ */
+export async function timeCasesAsync(
+  cases: readonly AnyCase[],
+  options: TimingOptions,
+): Promise<Timed<AnyCase>[]> {
+  const state: CaseState<AnyCase>[] = []
+  for (const c of cases) {
+    try {
+      let check = 0
+      let once = 0
+      for (let i = 0; i <= Math.max(0, options.warmup); i++) {
+        c.prepare?.()
         const t0 = nowMs()
-        for (let i = 0; i < s.inner; i++) acc += s.c.run()
-        ms = (nowMs() - t0) / s.inner
+        check = await c.run()
+        once = Math.max(nowMs() - t0, 1e-3)
+        if (once > (options.slowCallMs ?? Infinity)) break
       }
-      sink = (sink + acc) | 0
-      s.samples.push(ms * (s.c.extrapolate ?? 1))
+      state.push(calibrated(c, check, once, options))
+    } catch (e) {
+      state.push(failed(c, e))
     }
   }
-  return state.map((s) => ({
-    case: s.c,
-    samples: s.samples,
-    median: median(s.samples),
-    check: s.check,
-    inner: s.inner,
-    ...('error' in s ? { error: s.error } : {}),
-    ...('slow' in s ? { slow: true } : {}),
-  }))
+  for (let r = 0; r < options.reps; r++)
+    for (const s of state) {
+      if (!sampled(s)) continue
+      const ms =
+        'async' in s.c
+          ? await sampleAsync(s as CaseState<AsyncCase>)
+          : sampleSync(s as CaseState<Case>)
+      s.samples.push(ms * (s.c.extrapolate ?? 1))
+    }
+  return state.map(timed)
 }
 
 /** Times one function `reps` times (no interleaving, no inner loop): for slow builds. */
