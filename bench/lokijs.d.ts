@@ -18,6 +18,9 @@ declare module 'lokijs' {
   class Collection<T extends object> {
     insert(docs: T[]): T[]
     by(field: string, value: unknown): T | undefined
+    update(doc: T): T
+    avg(field: string): number
+    mapReduce<M, R>(map: (doc: T) => M, reduce: (values: M[]) => R): R
     find(query?: object): T[]
     chain(): Resultset<T>
     ensureAllIndexes(force?: boolean): void

@@ -18,18 +18,19 @@ import { foldPlain, freshKeys, LOOKUPS, type Group, type Params } from './query.
 
 export type LokiPeople = ReturnType<typeof newLokiCollection>
 
-function newLokiCollection() {
+function newLokiCollection(uniqueId = false) {
   const db = new Loki('bench.db')
   return db.addCollection<Person>('people', {
-    unique: ['name'],
+    // The public benchmark updates by key, which wants the key unique-indexed as well.
+    unique: uniqueId ? ['name', 'id'] : ['name'],
     indices: ['salary', 'companyId'],
     adaptiveBinaryIndices: false,
   })
 }
 
 /** A LokiJS collection holding `docs` (which it keeps and annotates) with its indexes built. */
-export function buildLoki(docs: Person[]): LokiPeople {
-  const coll = newLokiCollection()
+export function buildLoki(docs: Person[], uniqueId = false): LokiPeople {
+  const coll = newLokiCollection(uniqueId)
   coll.insert(docs)
   coll.ensureAllIndexes(true)
   return coll
