@@ -120,7 +120,7 @@ function measures(rows: number): Measure[] {
  * `n` replies of `origin` to requests from `make` (seed 1), each checked to be a 200 with JSON: a
  * broken server must not be "measured". Sorted by size.
  */
-async function replies(
+export async function replies(
   origin: string,
   make: (r: () => number) => autocannon.Request,
   n: number,
