@@ -148,6 +148,11 @@ interface WritesOptions {
 }
 
 const HELP = `usage: npm run bench -- [options]
+  --report           the public benchmark (issue 22): Entistore against LokiJS, mingo, TinyBase,
+                     alasql, NeDB in process and json-server, Express, node:http over HTTP, at
+                     10k, 100k, 1M rows (HTTP 10k, 100k); writes docs/benchmarks.md and its charts
+                     (--sizes=…, --http-sizes=…, --out=DIR, --json=FILE)
+  --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,memory
                      suites to run (default all)
@@ -419,6 +424,12 @@ function parseArgs(argv: string[]): Options {
   return o
 }
 
+// The public benchmark against the peers (issue 22) has options of its own: see public.ts.
+if (process.argv.some((a) => a === '--report' || a === '--smoke')) {
+  const { runPublic } = await import('./public.ts')
+  await runPublic(process.argv.slice(2))
+  process.exit(0)
+}
 const opts = parseArgs(process.argv.slice(2))
 /** A text-scan case whose first call takes longer is timed by that call alone (see timing.ts). */
 const SLOW_CALL_MS = 2000
