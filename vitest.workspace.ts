@@ -18,6 +18,11 @@ export const projects: TestProjectConfiguration[] = [
     extends: true,
     test: { name: 'examples', root: './examples', include: ['**/*.test.ts'], testTimeout: 60_000 },
   },
+  // The public benchmark's smoke run (issue 22): the whole harness on 1k rows, so that it cannot rot.
+  {
+    extends: true,
+    test: { name: 'bench', root: './bench', include: ['*.test.ts'], testTimeout: 60_000 },
+  },
   // The repository's own checks (the layers lint).
   { extends: true, test: { name: 'tools', root: './tools', include: ['*.test.ts'] } },
 ]
