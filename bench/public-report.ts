@@ -115,7 +115,14 @@ function behind(results: readonly OpResult[]): string[] {
     const floor = ratioOf(r, 'entistore')
     const parts: string[] = []
     if (faster.length)
-      parts.push(faster.map((x) => `${label(x.c.peer)} ${ratio(ev / x.v)} faster`).join(', '))
+      parts.push(
+        faster
+          .map(
+            (x) =>
+              `${label(x.c.peer)} ${ratio(ev / x.v)} ${r.op === 'memory' ? 'smaller' : 'faster'}`,
+          )
+          .join(', '),
+      )
     if (floor !== undefined && floor > 2) parts.push(`${ratio(floor)} the plain floor`)
     if (parts.length)
       lines.push(
