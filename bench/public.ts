@@ -8,10 +8,11 @@
  * --out=DIR (default docs/ for --report, node_modules/.cache/entistore-bench/smoke for --smoke),
  * --json=FILE (the raw results; by default results.json beside a smoke report).
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { getHeapStatistics } from 'node:v8'
 import { fileURLToPath } from 'node:url'
 import { ensurePackagesBuilt, loadEngine } from './engine.ts'
 import type { LoadOptions } from './http-load.ts'
@@ -64,9 +65,32 @@ function parse(argv: readonly string[]): PublicOptions {
   }
 }
 
+/** JS heap the run may need: every store of every peer held at once (≈5 kB a row at 1M). */
+const HEAP_MB = 12_288
+
 /** Runs the public benchmark as `argv` says, prints its progress, writes the report. */
 export async function runPublic(argv: readonly string[]): Promise<void> {
   const o = parse(argv)
+  // Node's default heap limit (≈4 GB here) is too small for all the stores of 1M rows: the run
+  // starts again in a child process with a larger one.
+  const limitMb = getHeapStatistics().heap_size_limit / 2 ** 20
+  if (Math.max(...o.sizes) >= 500_000 && limitMb < HEAP_MB) {
+    const script = fileURLToPath(new URL('./run.ts', import.meta.url))
+    const child = spawnSync(
+      process.execPath,
+      [
+        `--max-old-space-size=${HEAP_MB}`,
+        '--import',
+        'tsx',
+        '--conditions=source',
+        script,
+        ...argv,
+      ],
+      { cwd: root, stdio: 'inherit' },
+    )
+    if (child.status !== 0) process.exit(child.status ?? 1)
+    return
+  }
   const t0 = Date.now()
   console.log(
     `# Entistore public benchmark${o.smoke ? ' (smoke)' : ''} — ${new Date().toISOString()}`,
