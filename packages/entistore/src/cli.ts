@@ -33,11 +33,8 @@ import type { RestCore } from '@entistore/rest'
 import { clone, CloneError } from './clone.js'
 import type { Cluster } from './cluster/join-cluster.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
-import {
-  connectRedis,
-  withoutPassword,
-  type RedisParticipant,
-} from './cluster/redis-participant.js'
+import type { RedisParticipant } from './cluster/redis-participant.js'
+import { withoutPassword } from './cluster/redacted-url.js'
 import { ClusterWrites } from './cluster/cluster-core.js'
 import { describeFunctions, summarizeFunctions } from './load-functions.js'
 import { runTypesCommand } from './model-types.js'
@@ -620,6 +617,8 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   let shared: RedisParticipant | undefined
   if (o.redis !== undefined) {
     try {
+      // Loaded only when asked: the driver costs every other start-up its import.
+      const { connectRedis } = await import('./cluster/redis-participant.js')
       shared = await connectRedis(ds, o.redis)
     } catch (e) {
       io.err(`entistore: ${(e as Error).message}`)

@@ -12,7 +12,7 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
-import { joinCluster, type Cluster, type ClusterOptions } from './cluster/join-cluster.js'
+import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { FileError } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { loadProgress } from './load-progress.js'
@@ -151,6 +151,8 @@ export async function loadDatastoreFiles(
     if (options.persist !== undefined)
       throw new TypeError('loadDatastoreFiles: persist and postgres cannot go together')
     const file = options.data
+    // Loaded only when asked: the PostgreSQL driver costs every other start-up its import.
+    const { joinCluster } = await import('./cluster/join-cluster.js')
     const cluster = await joinCluster(ds, {
       ...(typeof options.postgres === 'string' ? { postgres: options.postgres } : options.postgres),
       // Read only when PostgreSQL holds nothing: reading a large file for nothing costs seconds.

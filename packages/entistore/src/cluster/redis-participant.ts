@@ -44,6 +44,7 @@ import {
   type RestRequest,
 } from '@entistore/rest'
 import { Redis, type RedisOptions } from 'ioredis'
+import { withoutPassword } from './redacted-url.js'
 import type { ClusterParticipant } from './participant.js'
 import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE } from './redis-scripts.js'
 
@@ -184,10 +185,6 @@ function throttledLog(): (error: unknown) => void {
     process.stderr.write(`entistore: redis: ${messageOf(error)}\n`)
   }
 }
-
-/** A Redis URL as it may be printed or logged: its password replaced. */
-export const withoutPassword = (url: string): string =>
-  url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)
@@ -793,3 +790,5 @@ function sessionJson(session: Session): string {
   }
   return JSON.stringify(shared)
 }
+
+export { withoutPassword }
