@@ -96,7 +96,7 @@ const WHY: Partial<Record<OpId, string>> = {
   top: 'an orderBy through the sorted index on salary, then 100 entities read',
   aggregate: 'a pass over the salary column (count, sum, min, max), in chunks',
   update:
-    'each update is a transaction: the value coerced, the stamp moved, the indexes touched, the change recorded for the journal and the listeners',
+    'each update is a transaction: the value coerced, the row staged as a new immutable version with immer (patches for the commit listeners), the stamp and the global stamp moved, the indexes touched',
   batch:
     'ds.transaction stages the 10 writes, checks them, then applies them together (all or none)',
 }
@@ -153,11 +153,11 @@ function httpBehind(results: readonly HttpResult[]): string[] {
 }
 
 const HTTP_WHY: Record<RequestId, string> = {
-  get: 'the REST handler parses the Entity Data REST URL, checks the session and permissions, reads the entity and writes its body with __KEY and __STAMP; the raw floor reads rows[id - 1] and stringifies it',
+  get: 'the REST handler parses the Entity Data REST URL, opens a guest session for a client without a cookie (as the real server does; the load generator sends none), reads the entity and writes its body with __KEY, __STAMP and __TIMESTAMP; the raw floor reads rows[id - 1] and stringifies it',
   list50:
-    'the $filter text is parsed (cached) and run with folded comparisons; the reply is an entity selection body (__ENTITIES, __COUNT, stamps)',
+    'city has no index: the filter (parsed once, cached) compares every row, folded, because the reply gives __COUNT, the number of all matches; the endpoints by hand stop at the 50th match. The reply is an entity selection body (__ENTITIES, __COUNT, stamps)',
   update:
-    'an update is a checked transaction (stamp, coercion, indexes, journal hooks) and the reply carries the new stamp; the floor assigns one property',
+    'an update is a checked transaction (stamp, coercion, an immer version of the row, indexes) and the reply is the updated entity with its new stamp; the floor assigns one property',
 }
 
 // ---------------------------------------------------------------- charts
