@@ -73,6 +73,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   'JournalFailed',
   'ClusterWriteFailed',
   'ClusterBehind',
+  'SharedStateUnavailable',
 ])
 
 describe('STATUS_BY_CATEGORY', () => {
