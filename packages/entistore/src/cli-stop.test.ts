@@ -4,36 +4,12 @@
  * new connections are refused, and the exit code is 0; past `--shutdown-timeout`, it is cut off
  * and the exit code is 1.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { startCli, stopChildren, type CliProcess } from './persist/cli-process.fixture.js'
+import { describe, expect, it } from 'vitest'
+import { shopFiles, startCli, type CliProcess } from './persist/cli-process.fixture.js'
 import type { HealthReply } from './serve.js'
 
-const folder = mkdtempSync(join(tmpdir(), 'entistore-cli-stop-'))
-afterAll(() => {
-  stopChildren()
-  rmSync(folder, { recursive: true, force: true })
-})
-const model = join(folder, 'model.json')
-const data = join(folder, 'data.json')
-writeFileSync(
-  model,
-  JSON.stringify({
-    __NAME: 'shop',
-    dataClasses: [
-      {
-        name: 'Item',
-        attributes: [
-          { name: 'ID', type: 'long', autosequence: true },
-          { name: 'name', type: 'string' },
-        ],
-      },
-    ],
-  }),
-)
-writeFileSync(data, JSON.stringify({ Item: [{ name: 'pen' }] }))
+const { folder, model, data } = shopFiles('cli-stop', ['pen'])
 
 const health = async (url: string): Promise<HealthReply> =>
   (await (await fetch(`${url}/health`)).json()) as HealthReply

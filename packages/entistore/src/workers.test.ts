@@ -4,8 +4,6 @@
  * wiring in-process, and one real run in child processes on a throwaway PostgreSQL.
  */
 import { Agent, get } from 'node:http'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Schedule } from './chaos.js'
@@ -15,7 +13,7 @@ import {
   startPostgres,
   type PostgresServer,
 } from './cluster/postgres-server.fixture.js'
-import { startCli, stopChildren } from './persist/cli-process.fixture.js'
+import { shopFiles, startCli, stopChildren } from './persist/cli-process.fixture.js'
 import type { HealthReply } from './serve.js'
 import {
   superviseWorkers,
@@ -205,29 +203,7 @@ describe('the primary of --workers', () => {
   })
 })
 
-const folder = mkdtempSync(join(tmpdir(), 'entistore-workers-'))
-afterAll(() => {
-  stopChildren()
-  rmSync(folder, { recursive: true, force: true })
-})
-const model = join(folder, 'model.json')
-const data = join(folder, 'data.json')
-writeFileSync(
-  model,
-  JSON.stringify({
-    __NAME: 'shop',
-    dataClasses: [
-      {
-        name: 'Item',
-        attributes: [
-          { name: 'ID', type: 'long', autosequence: true },
-          { name: 'name', type: 'string' },
-        ],
-      },
-    ],
-  }),
-)
-writeFileSync(data, JSON.stringify({ Item: [{ name: 'pen' }, { name: 'ink' }] }))
+const { folder, model, data } = shopFiles('workers', ['pen', 'ink'])
 
 /** main() in-process: its exit code and lines. */
 async function run(argv: string[], io: Partial<Parameters<typeof main>[1]> = {}) {

@@ -3,76 +3,25 @@
  * through one process holds through the other, as behind a load balancer (its cookie, its lock,
  * its entity set).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../cli.js'
+import { shopFiles, startCli } from '../persist/cli-process.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
 
-const CHILD = fileURLToPath(new URL('../persist/cli-child.fixture.ts', import.meta.url))
-// tsx's loader, found from this package, so that the children run TypeScript sources.
-const TSX = createRequire(import.meta.url).resolve('tsx')
-
-const MODEL = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string' },
-      ],
-    },
-  ],
-}
-
 const missing = redisMissing()
-const folder = mkdtempSync(join(tmpdir(), 'entistore-redis-cli-'))
-const children: ChildProcess[] = []
+const { model, data } = shopFiles('redis-cli', ['a', 'b', 'c'])
 let server: RedisServer | undefined
 
 beforeAll(async () => {
   if (!missing) server = await startRedis()
 })
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve()
-          child.once('exit', () => resolve())
-          child.kill('SIGTERM')
-        }),
-    ),
-  )
   await server?.stop()
-  rmSync(folder, { recursive: true, force: true })
 })
 
 /** Starts `entistore serve --redis`; resolves with its URL once it listens and shares. */
-function start(args: string[]): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', TSX, '--conditions=source', CHILD, 'serve', ...args, '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  children.push(child)
-  let out = ''
-  let err = ''
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
-  return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0]
-      if (url && out.includes('through Redis at')) resolve(url)
-    })
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}${err}`)))
-  })
-}
+const start = async (args: string[]): Promise<string> =>
+  (await startCli(['serve', ...args, '--port', '0'], { ready: 'through Redis at' })).url
 
 describe.skipIf(missing)(
   `entistore serve --redis${missing ? ` (skipped: ${missing})` : ''}`,
@@ -81,10 +30,6 @@ describe.skipIf(missing)(
       'two processes on two ports share a cookie, a lock and an entity set',
       { timeout: 60_000 },
       async () => {
-        const model = join(folder, 'model.json')
-        const data = join(folder, 'data.json')
-        writeFileSync(model, JSON.stringify(MODEL))
-        writeFileSync(data, JSON.stringify({ Item: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }))
         const args = ['-m', model, '-d', data, '--redis', server!.url]
         const [one, two] = await Promise.all([start(args), start(args)])
 
@@ -138,8 +83,6 @@ describe.skipIf(missing)(
 
 describe('entistore serve --redis, refused', () => {
   const run = async (args: string[]) => {
-    const model = join(folder, 'refused-model.json')
-    writeFileSync(model, JSON.stringify(MODEL))
     const err: string[] = []
     const code = await main(['serve', '-m', model, '--port', '0', ...args], {
       out: () => {},

@@ -5,8 +5,12 @@
  * read their exit codes (startCli); `stopChildren` ends those still running.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
 const CHILD = fileURLToPath(new URL('./cli-child.fixture.ts', import.meta.url))
 // tsx's loader, found from this package, so that the child runs TypeScript sources.
@@ -143,4 +147,38 @@ export async function itemWriteLoad(
   }
   await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
   return load
+}
+
+/** The small model the child-process tests serve: `shop`, one dataclass `Item` (ID, name). */
+export const SHOP_MODEL = {
+  __NAME: 'shop',
+  dataClasses: [
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string' },
+      ],
+    },
+  ],
+}
+
+/**
+ * A temporary folder holding `model.json` (SHOP_MODEL) and `data.json` (one Item per name),
+ * removed after the test file, the children still running stopped first.
+ */
+export function shopFiles(
+  prefix: string,
+  names: readonly string[],
+): { folder: string; model: string; data: string } {
+  const folder = mkdtempSync(join(tmpdir(), `entistore-${prefix}-`))
+  afterAll(() => {
+    stopChildren()
+    rmSync(folder, { recursive: true, force: true })
+  })
+  const model = join(folder, 'model.json')
+  const data = join(folder, 'data.json')
+  writeFileSync(model, JSON.stringify(SHOP_MODEL))
+  writeFileSync(data, JSON.stringify({ Item: names.map((name) => ({ name })) }))
+  return { folder, model, data }
 }
