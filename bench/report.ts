@@ -65,3 +65,20 @@ export const indent = (text: string, by = '    '): string =>
     .split('\n')
     .map((l) => by + l)
     .join('\n')
+
+/**
+ * The table of single writes the journal and cluster suites print: per case, writes, time,
+ * writes per second and how much slower than in memory (rows in that order).
+ */
+export function printWriteRates(rows: readonly string[][]): void {
+  console.log('\n### Single writes (Item.update by key, one commit each)')
+  console.log(
+    table(['case', 'writes', 'time', 'writes/s', 'slower than memory'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+  )
+}

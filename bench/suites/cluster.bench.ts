@@ -27,7 +27,7 @@ import {
   startPostgres,
 } from '../../packages/entistore/src/cluster/postgres-server.fixture.ts'
 import { ITEM_MODEL, makeGroups, makeItems } from '../items.ts'
-import { count, ms, ratio, table } from '../report.ts'
+import { count, ms, printWriteRates, ratio, table } from '../report.ts'
 
 const DATA = { Group: makeGroups(), Item: makeItems(1000) }
 
@@ -99,16 +99,7 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
     await a.cluster.close()
     await b.cluster.close()
 
-    console.log('\n### Single writes (Item.update by key, one commit each)')
-    console.log(
-      table(['case', 'writes', 'time', 'writes/s', 'slower than memory'], rows, [
-        'l',
-        'r',
-        'r',
-        'r',
-        'r',
-      ]),
-    )
+    printWriteRates(rows)
     console.log('\n### Replication lag (a second datastore, its own pool and LISTEN connection)')
     console.log(
       table(

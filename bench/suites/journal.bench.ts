@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDatastore, persistenceOf, type PersistOptions } from 'entistore'
 import { ITEM_MODEL, makeGroups, makeItems } from '../items.ts'
-import { count, ms, ratio, table } from '../report.ts'
+import { count, ms, printWriteRates, ratio, table } from '../report.ts'
 import { median } from '../timing.ts'
 
 export interface JournalOptions {
@@ -68,16 +68,7 @@ function writes(root: string): void {
       persist ? ratio(memory / perSecond) : '1.00×',
     ])
   }
-  console.log('\n### Single writes (Item.update by key, one commit each)')
-  console.log(
-    table(['case', 'writes', 'time', 'writes/s', 'slower than memory'], rows, [
-      'l',
-      'r',
-      'r',
-      'r',
-      'r',
-    ]),
-  )
+  printWriteRates(rows)
 }
 
 function startUp(root: string, { rows, reps }: JournalOptions): void {
