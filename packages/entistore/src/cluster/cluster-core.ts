@@ -60,6 +60,10 @@ export class ClusterWrites {
   // Those with a step around every request (Redis), kept apart: the read path loops over them.
   #before: ClusterParticipant[] = []
   #after: ClusterParticipant[] = []
+  // Whether a participant logs every commit (PostgreSQL): then commits made outside a write are
+  // appended in one of their own. Without one (Redis alone) they are left as they are: taking
+  // them out of memory and applying them again would only show readers the state before them.
+  #logsOutside = false
   readonly #onError: (error: Error) => void
   readonly #retryMs: number
   readonly #off: () => void
@@ -99,9 +103,9 @@ export class ClusterWrites {
         this.#capture?.push({ changes, record: undefined as unknown as LogRecord })
         return
       }
-      const commit = { changes, record: logRecordOf(ds, changes, info) }
-      if (this.#capture) this.#capture.push(commit)
-      else {
+      if (this.#capture) this.#capture.push({ changes, record: logRecordOf(ds, changes, info) })
+      else if (this.#logsOutside) {
+        const commit = { changes, record: logRecordOf(ds, changes, info) }
         if (this.#pending.length === 0) this.#pendingPoint = this.#point
         this.#pending.push(commit)
         this.#scheduleFlush(0)
@@ -116,6 +120,7 @@ export class ClusterWrites {
    */
   add(participant: ClusterParticipant): void {
     this.#participants.push(participant)
+    if (participant.logsEveryCommit) this.#logsOutside = true
     if (participant.beforeRequest) this.#before = [...this.#before, participant]
     if (participant.afterRequest) this.#after = [...this.#after, participant]
   }

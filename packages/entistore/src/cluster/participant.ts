@@ -37,6 +37,12 @@ export interface ClusterParticipant {
    */
   afterWrite?(records: readonly LogRecord[]): Promise<void>
   /**
+   * Whether it keeps every commit (a log: PostgreSQL). Then commits made outside a write (the
+   * embedder's TypeScript code) are appended too, in a write of their own; without such a
+   * participant (Redis alone) they are left as they are. @default false
+   */
+  readonly logsEveryCommit?: boolean
+  /**
    * After `request` was answered here (its reply settled, or refused): let go of what
    * `beforeRequest` took for it in the shared service and the answer did not keep (a lock claimed
    * in Redis that the core then did not take: the entity was gone, the session refused). Optional.

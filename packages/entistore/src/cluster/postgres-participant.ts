@@ -68,6 +68,7 @@ export interface PostgresParticipantOptions {
 
 export class PostgresParticipant implements ClusterParticipant {
   readonly name = 'postgres'
+  readonly logsEveryCommit = true
   readonly #log: PostgresLog
   readonly #ds: Datastore
   readonly #onError: (error: Error) => void
