@@ -294,7 +294,11 @@ describe('the change log', () => {
           expect(replayed.Company.create({}).getKey()).toBe(ds.Company.create({}).getKey())
         },
       ),
-      { numRuns: 100 },
+      {
+        numRuns: 100,
+        // Found by CI: a -0 inside an object came back from the snapshot's JSON as 0.
+        examples: [[[{ op: 'createEmployee', values: { extra: { v: [{ '': -0 }] } } }], [], 1]],
+      },
     )
   })
 })

@@ -56,6 +56,13 @@ describe('coerceToType', () => {
   it('never stores -0', () => {
     expect(Object.is(coerceToType('long', -0), 0)).toBe(true)
     expect(Object.is(coerceToType('number', '-0'), 0)).toBe(true)
+    // Nor inside an object: JSON would write it back as 0.
+    const stored = coerceToType('object', { v: [{ z: -0 }], w: -0 }) as {
+      v: { z: number }[]
+      w: number
+    }
+    expect(Object.is(stored.v[0]!.z, 0)).toBe(true)
+    expect(Object.is(stored.w, 0)).toBe(true)
   })
 
   it.each([

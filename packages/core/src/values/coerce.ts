@@ -77,8 +77,14 @@ export function normalizeUuid(raw: string): string | undefined {
 function copyJson(raw: unknown, depth = 0): JsonValue {
   if (depth > 256) refuse('the object is nested too deeply (more than 256 levels)')
   if (raw === null || typeof raw === 'string' || typeof raw === 'boolean') return raw
+  // JSON has no -0 (it writes 0), so an object keeps 0: the value read back from a journal,
+  // a snapshot or a REST answer is then the value stored, as for number attributes.
   if (typeof raw === 'number')
-    return Number.isFinite(raw) ? raw : refuse('an object value holds a non-finite number')
+    return Number.isFinite(raw)
+      ? raw === 0
+        ? 0
+        : raw
+      : refuse('an object value holds a non-finite number')
   if (Array.isArray(raw))
     return Object.freeze(
       raw.map((x) => copyJson(x === undefined ? null : x, depth + 1)),
