@@ -539,6 +539,17 @@ describe('usage errors of the serve options', () => {
     [['--wacth'], 'unknown option "--wacth", did you mean --watch?'],
     [['--fail-rates', '1'], 'unknown option "--fail-rates", did you mean --fail-rate?'],
     [['--out', 'x'], 'unknown option "--out"'],
+    [['--postgres-schema', 'app'], '--postgres-schema needs --postgres <url>'],
+    [['--postgres-prefix', 'app_'], '--postgres-prefix needs --postgres <url>'],
+    [
+      ['--postgres', 'postgres://db/app', '--postgres-schema', 'App'],
+      '--postgres-schema: the schema must be a lower-case identifier (a-z, 0-9 and _, not starting with a digit), got "App"',
+    ],
+    [
+      ['--postgres', 'postgres://db/app', '--postgres-prefix', 'a-b'],
+      '--postgres-prefix: the prefix must be empty or a lower-case identifier',
+    ],
+    [['--postgres', 'postgres://db/app', '--postgres-schema', ''], 'got ""'],
   ])('refuses %j', async (args, message) => {
     const err: string[] = []
     const code = await main(['serve', '-m', 'm.json', ...args], {

@@ -31,7 +31,8 @@ import {
 } from './chaos.js'
 import type { RestCore } from '@entistore/rest'
 import { clone, CloneError } from './clone.js'
-import type { Cluster } from './cluster/join-cluster.js'
+import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
+import { postgresNameProblem } from './cluster/postgres-names.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import type { RedisParticipant } from './cluster/redis-participant.js'
 import { withoutPassword } from './cluster/redacted-url.js'
@@ -101,7 +102,8 @@ const USAGE = `Usage:
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
-                  [--workers N|auto] [--postgres <url>] [--redis <url>]
+                  [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
+                  [--postgres-prefix <prefix>] [--redis <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -127,6 +129,9 @@ Options of serve:
   --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
                 server started with the same URL: writes go through it one at a time, each server
                 follows the others; a database with data wins over --data
+  --postgres-schema  the schema of its two tables (default public; created if absent)
+  --postgres-prefix  the prefix of their names (default entistore_): several datastores can
+                share one database, each under its own schema or prefix
   --shutdown-delay  on SIGTERM or SIGINT, how long to go on serving with GET /health answering 503
                 before the port closes, in milliseconds (default 0): time for a load balancer to
                 stop sending requests here
@@ -199,6 +204,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       explorer: { type: 'string' },
       'no-explorer': { type: 'boolean' },
       postgres: { type: 'string' },
+      'postgres-schema': { type: 'string' },
+      'postgres-prefix': { type: 'string' },
       'shutdown-delay': { type: 'string' },
       'shutdown-timeout': { type: 'string' },
       workers: { type: 'string' },
@@ -249,7 +256,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           values.explorer as string | undefined,
           values['no-explorer'] === true,
         ),
-        postgres: values.postgres as string | undefined,
+        postgres: postgresOption(values),
         shutdownDelayMs:
           read(
             values['shutdown-delay'],
@@ -389,6 +396,32 @@ function checkWorkers(flag: string, values: Values): void {
     )
 }
 
+/** `--postgres` with `--postgres-schema` and `--postgres-prefix`, checked as usage. */
+function postgresOption(values: Values): PostgresCliOption | undefined {
+  const url = values.postgres as string | undefined
+  const schema = values['postgres-schema'] as string | undefined
+  const prefix = values['postgres-prefix'] as string | undefined
+  if (url === undefined) {
+    const given = schema !== undefined ? '--postgres-schema' : '--postgres-prefix'
+    if (schema !== undefined || prefix !== undefined)
+      throw new UsageError(`${given} needs --postgres <url>`)
+    return undefined
+  }
+  if (schema === undefined && prefix === undefined) return url
+  for (const [what, name] of [
+    ['schema', schema],
+    ['prefix', prefix],
+  ] as const) {
+    const problem = name === undefined ? undefined : postgresNameProblem(what, name)
+    if (problem !== undefined) throw new UsageError(`--postgres-${what}: ${problem}`)
+  }
+  return {
+    postgres: url,
+    ...(schema === undefined ? {} : { schema }),
+    ...(prefix === undefined ? {} : { prefix }),
+  }
+}
+
 const defaultIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
@@ -496,12 +529,16 @@ interface ServeCliOptions {
   readonly persist: string | undefined
   /** Where the explorer page is served; undefined with --no-explorer. */
   readonly explorer: string | undefined
-  readonly postgres: string | undefined
+  /** The URL, with a schema and a prefix when the command line gave them. */
+  readonly postgres: PostgresCliOption | undefined
   readonly shutdownDelayMs: number
   readonly shutdownTimeoutMs: number
   readonly workers: number | 'auto'
   readonly redis: string | undefined
 }
+
+/** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
+type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
 
 /** Whether --delay or --fail-rate asks for a slow or flaky server. */
 const hasChaos = (o: ServeCliOptions): boolean => o.delay !== undefined || (o.failRate ?? 0) > 0

@@ -41,8 +41,11 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true })
 })
 
-const start = (url: string) =>
-  startServe(['-m', model, '-d', data, '--postgres', url], 'Sharing the data through PostgreSQL')
+const start = (url: string, ...more: string[]) =>
+  startServe(
+    ['-m', model, '-d', data, '--postgres', url, ...more],
+    'Sharing the data through PostgreSQL',
+  )
 
 async function names(url: string): Promise<Set<string>> {
   const reply = await fetch(`${url}/rest/Item?$top=100000&$attributes=name`)
@@ -78,6 +81,41 @@ describe.skipIf(postgresSkip !== undefined)('entistore serve --postgres, several
     expect(JSON.stringify(await stale.json())).toMatch(/"status":2\b/)
     a.child.kill('SIGTERM')
     b.child.kill('SIGTERM')
+  }, 30_000)
+
+  it('keep datastores under different schemas or prefixes of one database apart', async () => {
+    const db = await pg.freshDatabase()
+    const plain = await start(db)
+    const prefixed = await start(db, '--postgres-prefix', 'other_')
+    const schema = await start(db, '--postgres-schema', 'tenant_b', '--postgres-prefix', '')
+    const create = (url: string, name: string) =>
+      fetch(`${url}/rest/Item?$method=update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+    expect((await create(plain.url, 'in-plain')).status).toBe(200)
+    expect((await create(prefixed.url, 'in-other')).status).toBe(200)
+    expect((await create(schema.url, 'in-tenant')).status).toBe(200)
+    // A second process on the same prefix follows the first, and only it.
+    const prefixed2 = await start(db, '--postgres-prefix', 'other_')
+    expect([...(await names(prefixed2.url))].sort()).toEqual(['in-other', 'seed'])
+    expect([...(await names(plain.url))].sort()).toEqual(['in-plain', 'seed'])
+    expect([...(await names(schema.url))].sort()).toEqual(['in-tenant', 'seed'])
+    const tables = await pg.query(
+      `SELECT table_schema || '.' || table_name AS t FROM information_schema.tables
+        WHERE table_name LIKE '%log' OR table_name LIKE '%snapshot' ORDER BY 1`,
+      new URL(db).pathname.slice(1),
+    )
+    expect(tables.rows.map((r: { t: string }) => r.t)).toEqual([
+      'public.entistore_log',
+      'public.entistore_snapshot',
+      'public.other_log',
+      'public.other_snapshot',
+      'tenant_b.log',
+      'tenant_b.snapshot',
+    ])
+    for (const s of [plain, prefixed, schema, prefixed2]) s.child.kill('SIGTERM')
   }, 30_000)
 
   it('a process killed mid-load loses no acknowledged write and leaves no batch in part', async () => {

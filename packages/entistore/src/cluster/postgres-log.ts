@@ -22,6 +22,7 @@
 import { hostname } from 'node:os'
 import { applyLogRecords, snapshotRecords, type Datastore, type LogRecord } from '@entistore/core'
 import pg from 'pg'
+import { postgresNameProblem } from './postgres-names.js'
 
 export interface PostgresLogOptions {
   /** A connection URL (`postgres://user:pass@host:5432/db`) or node-postgres's pool settings. */
@@ -58,7 +59,6 @@ export interface PostgresRecovery {
   readonly logRecords: number
 }
 
-const NAME = /^[a-z_][a-z0-9_]*$/
 // The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.
 const LOCK_CLASS = 0x656e7469
 
@@ -83,10 +83,8 @@ export class PostgresLog {
   constructor(options: PostgresLogOptions) {
     const schema = options.schema ?? 'public'
     const prefix = options.prefix ?? 'entistore_'
-    if (!NAME.test(schema) || !(NAME.test(prefix) || prefix === ''))
-      throw new TypeError(
-        `postgres: the schema and prefix must be lower-case identifiers: ${JSON.stringify(schema)}, ${JSON.stringify(prefix)}`,
-      )
+    const problem = postgresNameProblem('schema', schema) ?? postgresNameProblem('prefix', prefix)
+    if (problem !== undefined) throw new TypeError(`postgres: ${problem}`)
     this.#connection = options.connection
     this.pool = new pg.Pool(poolConfig(options.connection))
     this.origin =
