@@ -47,17 +47,21 @@ class RestError extends Error {
 }
 
 /**
- * One request to the REST interface; `path` is absolute (`/rest/…`, as deferred URIs are).
+ * One request to the REST interface; `path` is absolute (`/rest/…`, as deferred URIs are). A 401
+ * (a server started with users, and no one logged in) asks for a login, then sends it again.
  * @param {string} path
  * @param {{ method?: string, body?: unknown }} [init]
  */
 async function rest(path, init = {}) {
-  const res = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers: { 'Content-Type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    credentials: 'same-origin',
-  })
+  const send = () =>
+    fetch(path, {
+      method: init.method ?? 'GET',
+      headers: { 'Content-Type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: 'same-origin',
+    })
+  let res = await send()
+  if (res.status === 401 && (await askLogin())) res = await send()
   const text = await res.text()
   let body = null
   try {
@@ -120,6 +124,102 @@ async function dataClassInfo(name) {
     infos.set(name, info)
   }
   return info
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logging in: 4D's `$directory/login`, the user and password in its headers; the session cookie
+// the server sets is the browser's to send back.
+
+/** @type {Promise<boolean> | undefined} */
+let pendingLogin
+/** @type {((loggedIn: boolean) => void) | undefined} */
+let settleLogin
+
+/**
+ * Opens the login dialog (once, whatever the number of requests refused meanwhile); resolves true
+ * once logged in, false if the person cancels.
+ * @returns {Promise<boolean>}
+ */
+function askLogin() {
+  if (pendingLogin) return pendingLogin
+  pendingLogin = new Promise((resolve) => {
+    settleLogin = (loggedIn) => {
+      pendingLogin = undefined
+      settleLogin = undefined
+      resolve(loggedIn)
+    }
+  })
+  $('login-error').hidden = true
+  field('login-password').value = ''
+  dialogEl('login').showModal()
+  field('login-user').focus()
+  return pendingLogin
+}
+
+async function submitLogin() {
+  const error = $('login-error')
+  const button = buttonEl('login-submit')
+  button.disabled = true
+  try {
+    const res = await fetch(`${REST}/$directory/login`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'username-4D': field('login-user').value,
+        'password-4D': field('login-password').value,
+      },
+      body: '{}',
+      credentials: 'same-origin',
+    })
+    const body = await res.json().catch(() => null)
+    if (!res.ok || body?.result !== true) {
+      error.textContent =
+        res.status === 401
+          ? 'Wrong user name or password.'
+          : `The login failed (HTTP ${res.status}).`
+      error.hidden = false
+      field('login-password').select()
+      return
+    }
+  } catch (e) {
+    error.textContent = e instanceof Error ? e.message : String(e)
+    error.hidden = false
+    return
+  } finally {
+    button.disabled = false
+  }
+  // Settled before the dialog closes: its close event would otherwise tell the waiting requests
+  // to give up.
+  settleLogin?.(true)
+  dialogEl('login').close()
+  await showUser()
+}
+
+/** Shows who is logged in (`$directory/currentUser`), with the log-out button; nothing if no one. */
+async function showUser() {
+  const res = await fetch(`${REST}/$directory/currentUser`, {
+    headers: { 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+  })
+  const body = res.ok ? await res.json().catch(() => null) : null
+  const name = body?.result?.userName
+  $('user').textContent = name ? `Logged in as ${name}` : ''
+  $('user').hidden = !name
+  $('logout').hidden = !name
+}
+
+async function logout() {
+  await fetch(`${REST}/$directory/logout`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+    credentials: 'same-origin',
+  })
+  infos.clear()
+  $('user').hidden = true
+  $('logout').hidden = true
+  // What the page shows was read as that user: read again, as no one (a login is asked for).
+  await loadCatalog().catch(showStatusError)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -744,6 +844,15 @@ function start() {
     editing = undefined
     if (conflict) void refresh()
   })
+  $('login-form').addEventListener('submit', (e) => {
+    e.preventDefault()
+    void submitLogin()
+  })
+  $('login-cancel').addEventListener('click', () => dialogEl('login').close())
+  // Escape closes the dialog too: either way, the requests waiting for a login give up.
+  dialogEl('login').addEventListener('close', () => settleLogin?.(false))
+  $('logout').addEventListener('click', () => void logout())
+  void showUser().catch(() => undefined)
   loadCatalog().catch(showStatusError)
 }
 

@@ -10,14 +10,15 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { startFixture, type ServedFixture } from '../fixture.js'
+import { usersAuthenticate } from '../users.js'
 
-/** The title of the focused element, read in the page (no DOM types in the tests' Node build). */
-const focusedTitle = (): string | null | undefined =>
+/** An attribute of the focused element, read in the page (no DOM types in the tests' Node build). */
+const focusedAttribute = (name: string): string | null | undefined =>
   (
     globalThis as unknown as {
       document: { activeElement: { getAttribute(name: string): string | null } | null }
     }
-  ).document.activeElement?.getAttribute('title')
+  ).document.activeElement?.getAttribute(name)
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
@@ -25,35 +26,40 @@ const SHOTS = `${root}test-results/explorer/`
 const available = existsSync(CHROMIUM)
 if (!available && process.env.CI) throw new Error(`the explorer's browser tests need ${CHROMIUM}`)
 
+async function launchChromium(): Promise<Browser> {
+  mkdirSync(SHOTS, { recursive: true })
+  const { chromium } = await import('playwright-core')
+  // The flags the machine notes ask for: no sandbox as root, no background connections (the
+  // network is closed), a fresh profile.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+const COMPANY = {
+  model: `${root}examples/company/model.json`,
+  data: `${root}examples/company/data.json`,
+  explorer: true,
+} as const
+
 describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }, () => {
   let fixture: ServedFixture
   let browser: Browser
   let page: Page
 
   beforeAll(async () => {
-    fixture = await startFixture({
-      model: `${root}examples/company/model.json`,
-      data: `${root}examples/company/data.json`,
-      functions: `${root}examples/company/functions.js`,
-      explorer: true,
-    })
-    const { chromium } = await import('playwright-core')
-    // The flags the machine notes ask for: no sandbox as root, no background connections (the
-    // network is closed), a fresh profile.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    fixture = await startFixture({ ...COMPANY, functions: `${root}examples/company/functions.js` })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
-    mkdirSync(SHOTS, { recursive: true })
   }, 60_000)
 
   afterAll(async () => {
@@ -149,7 +155,7 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await page.click('#rows th button[title="Sort by salary"]')
     await expect.poll(() => firstCell('salary')).toBe(String(Math.max(...salaries)))
     // The sort button keeps the keyboard focus across the reload.
-    expect(await page.evaluate(focusedTitle)).toBe('Sort by salary')
+    expect(await page.evaluate(focusedAttribute, 'title')).toBe('Sort by salary')
   })
 
   it('computes figures of a numeric column on the current filter ($compute)', async () => {
@@ -238,5 +244,69 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark')
     expect(await page.getAttribute('#theme', 'aria-pressed')).toBe('true')
     await shot('6-dark')
+  })
+})
+
+describe.skipIf(!available)('the explorer page of a server with users', { timeout: 60_000 }, () => {
+  let fixture: ServedFixture
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    // As `entistore serve --users`: only a logged-in user reads data; the catalog stays open.
+    fixture = await startFixture({
+      ...COMPANY,
+      authenticate: usersAuthenticate({ ada: { password: 'lovelace', groups: ['admin'] } }),
+      forceLogin: true,
+    })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await fixture?.close()
+  })
+
+  const dialogOpen = () => page.locator('#login').evaluate((d) => d.hasAttribute('open'))
+  const status = () => page.locator('#status').textContent()
+
+  it('asks for a login when a read is refused, refuses a wrong password, then reads', async () => {
+    await page.goto(`${fixture.url}/`)
+    await expect.poll(dialogOpen).toBe(true)
+    // The catalog was read without a login; the rows were not.
+    expect(await page.locator('#classes button').allTextContents()).toEqual([
+      'Company',
+      'Employee',
+      'Project',
+    ])
+    expect(await page.evaluate(focusedAttribute, 'id')).toBe('login-user')
+    await page.fill('#login-user', 'ada')
+    await page.fill('#login-password', 'wrong')
+    await page.click('#login-submit')
+    await expect
+      .poll(() => page.locator('#login-error').textContent())
+      .toBe('Wrong user name or password.')
+    expect(await dialogOpen()).toBe(true)
+    await page.screenshot({ path: `${SHOTS}7-login.png` })
+    await page.fill('#login-password', 'lovelace')
+    await page.keyboard.press('Enter')
+    await expect.poll(status).toBe('24 entities')
+    expect(await dialogOpen()).toBe(false)
+    expect(await page.locator('#user').textContent()).toBe('Logged in as ada')
+    // The session cookie carries the login: another dataclass reads without asking again.
+    await page.click('#classes button[data-dataclass=Employee]')
+    await expect.poll(status).toBe('360 entities')
+  })
+
+  it('logs out, and a login cancelled leaves the refusal shown', async () => {
+    await page.click('#logout')
+    await expect.poll(dialogOpen).toBe(true)
+    expect(await page.locator('#user').isVisible()).toBe(false)
+    await page.click('#login-cancel')
+    await expect
+      .poll(() => page.locator('#filter-error').textContent())
+      .toContain('No permission to read')
+    expect(await dialogOpen()).toBe(false)
   })
 })
