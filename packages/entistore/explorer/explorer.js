@@ -24,7 +24,7 @@ const dialogEl = (id) => /** @type {HTMLDialogElement} */ ($(id))
 const tableEl = (id) => /** @type {HTMLTableElement} */ ($(id))
 
 /**
- * @typedef {{ name: string, kind: string, type: string, readOnly?: boolean, identifying?: boolean }} Attribute
+ * @typedef {{ name: string, kind: string, type: string, readOnly?: boolean, identifying?: boolean, autosequence?: boolean }} Attribute
  * @typedef {{ name: string, applyTo: string, allowedOnHTTPGET?: boolean }} Method
  * @typedef {{ name: string, attributes: Attribute[], methods?: Method[] }} DataClassInfo
  * @typedef {{ message: string, errCode?: number }} RestErrorItem
@@ -265,6 +265,7 @@ async function openDataClass(name) {
     )
   history.replaceState(null, '', `#dataclass=${encodeURIComponent(name)}`)
   $('query').hidden = false
+  $('new-entity').hidden = false
   renderFunctions()
   renderComputeChoices()
   await refresh()
@@ -389,6 +390,10 @@ function renderTable() {
     } else th.textContent = attr.name
     head.append(th)
   }
+  const actions = document.createElement('th')
+  actions.scope = 'col'
+  actions.innerHTML = '<span class="visually-hidden">Actions</span>'
+  head.append(actions)
   table.tHead?.replaceChildren(head)
   const body = /** @type {HTMLTableSectionElement} */ (table.tBodies[0])
   body.replaceChildren(
@@ -396,6 +401,7 @@ function renderTable() {
       const tr = document.createElement('tr')
       tr.dataset.key = entity.__KEY
       for (const attr of columns()) tr.append(cell(dc, entity, attr))
+      tr.append(deleteCell(dc, entity))
       return tr
     }),
   )
@@ -700,6 +706,90 @@ async function saveEdit() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Creating and deleting entities
+
+/** The attributes a new entity can be given: the editable ones, and a key that is not generated. */
+const creatable = (/** @type {Attribute} */ attr) =>
+  editable(attr) || (attr.kind === 'storage' && attr.identifying === true && !attr.autosequence)
+
+function openCreator() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  $('creator-title').textContent = `New ${dc.name}`
+  const fields = $('create-fields')
+  fields.replaceChildren()
+  for (const attr of dc.attributes.filter(creatable)) {
+    const label = document.createElement('label')
+    label.htmlFor = `new-${attr.name}`
+    label.textContent = `${attr.name} (${attr.type})`
+    const input = document.createElement('input')
+    input.id = `new-${attr.name}`
+    input.name = attr.name
+    input.autocomplete = 'off'
+    if (attr.type === 'date') input.placeholder = 'YYYY-MM-DD'
+    if (attr.type === 'bool') input.placeholder = 'true or false'
+    fields.append(label, input)
+  }
+  $('create-error').hidden = true
+  dialogEl('creator').showModal()
+  const first = /** @type {HTMLInputElement | null} */ (fields.querySelector('input'))
+  first?.focus()
+}
+
+async function saveNew() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const error = $('create-error')
+  /** @type {Record<string, unknown>} */
+  const values = {}
+  try {
+    for (const attr of dc.attributes.filter(creatable)) {
+      const text = field(`new-${attr.name}`).value
+      if (text !== '') values[attr.name] = typed(text, attr)
+    }
+    const created = await rest(`${REST}/${encodeURIComponent(dc.name)}?$method=update`, {
+      method: 'POST',
+      body: values,
+    })
+    dialogEl('creator').close()
+    await refresh()
+    $('status').textContent += ` · created ${dc.name}(${created.__KEY})`
+  } catch (e) {
+    error.textContent = e instanceof Error ? e.message : String(e)
+    error.hidden = false
+  }
+}
+
+/**
+ * The last cell of a row: its delete button, asking first.
+ * @param {DataClassInfo} dc
+ * @param {any} entity
+ */
+function deleteCell(dc, entity) {
+  const td = document.createElement('td')
+  td.className = 'row-actions'
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'link'
+  button.textContent = 'Delete'
+  const name = `${dc.name}(${entity.__KEY})`
+  button.setAttribute('aria-label', `Delete ${name}`)
+  button.addEventListener('click', async () => {
+    if (!confirm(`Delete ${name}? This cannot be undone.`)) return
+    try {
+      await rest(`${REST}/${encodeURIComponent(dc.name)}(${entity.__KEY})?$method=delete`, {
+        method: 'POST',
+        body: {},
+      })
+      await refresh()
+      $('status').textContent += ` · deleted ${name}`
+    } catch (e) {
+      showStatusError(e)
+    }
+  })
+  td.append(button)
+  return td
+}
+
+// ---------------------------------------------------------------------------------------------
 // The dataclass's functions (4D class functions), callable with a JSON array of parameters
 
 function renderFunctions() {
@@ -852,6 +942,12 @@ function start() {
   // Escape closes the dialog too: either way, the requests waiting for a login give up.
   dialogEl('login').addEventListener('close', () => settleLogin?.(false))
   $('logout').addEventListener('click', () => void logout())
+  $('new-entity').addEventListener('click', openCreator)
+  $('create-form').addEventListener('submit', (e) => {
+    e.preventDefault()
+    void saveNew()
+  })
+  $('create-cancel').addEventListener('click', () => dialogEl('creator').close())
   void showUser().catch(() => undefined)
   loadCatalog().catch(showStatusError)
 }

@@ -229,6 +229,46 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
       .toBe(Math.round(before * 1.1))
   })
 
+  it('creates an entity from a form, and deletes one after asking', async () => {
+    const Employee = fixture.ds.dataClass('Employee')
+    await page.click('#classes button[data-dataclass=Employee]')
+    await expect.poll(status).toBe('360 entities')
+    await page.click('#new-entity')
+    expect(await page.locator('#creator-title').textContent()).toBe('New Employee')
+    // The generated key is not asked for.
+    expect(await page.locator('#new-ID').count()).toBe(0)
+    await page.fill('#new-lastName', 'Newcomer')
+    await page.fill('#new-salary', 'lots')
+    await page.click('#create-save')
+    const error = page.locator('#create-error')
+    await expect.poll(() => error.textContent()).toBe('salary takes a number')
+    // A value the server refuses: its message, and nothing created.
+    await page.fill('#new-salary', '42000')
+    await page.fill('#new-birthDate', '2024-02-30')
+    await page.click('#create-save')
+    await expect.poll(() => error.textContent()).toContain('birthDate')
+    expect(Employee.query("lastName = 'Newcomer'").length).toBe(0)
+    await shot('7-create')
+    await page.fill('#new-birthDate', '1990-07-04')
+    await page.click('#create-save')
+    await expect.poll(status).toMatch(/^361 entities · created Employee\(\d+\)$/)
+    const created = Employee.query("lastName = 'Newcomer'").at(0)!
+    expect([created.get('salary'), created.get('birthDate')]).toEqual([42000, '1990-07-04'])
+
+    await runFilter("lastName = 'Newcomer'")
+    await expect.poll(status).toBe('1 entity')
+    const remove = page.locator(`button[aria-label="Delete Employee(${created.getKey()})"]`)
+    page.once('dialog', (d) => void d.dismiss())
+    await remove.click()
+    expect(Employee.get(created.getKey())).not.toBeNull()
+    page.once('dialog', (d) => void d.accept())
+    await remove.click()
+    await expect.poll(status).toBe(`0 entities · deleted Employee(${created.getKey()})`)
+    expect(Employee.get(created.getKey())).toBeNull()
+    await page.click('#clear')
+    await expect.poll(status).toBe('360 entities')
+  })
+
   it('labels every control and switches to the dark theme', async () => {
     const unlabelled = await page.$$eval('input, select', (controls) =>
       controls
@@ -243,7 +283,7 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await page.click('#theme')
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark')
     expect(await page.getAttribute('#theme', 'aria-pressed')).toBe('true')
-    await shot('6-dark')
+    await shot('8-dark')
   })
 })
 
@@ -288,7 +328,7 @@ describe.skipIf(!available)('the explorer page of a server with users', { timeou
       .poll(() => page.locator('#login-error').textContent())
       .toBe('Wrong user name or password.')
     expect(await dialogOpen()).toBe(true)
-    await page.screenshot({ path: `${SHOTS}7-login.png` })
+    await page.screenshot({ path: `${SHOTS}9-login.png` })
     await page.fill('#login-password', 'lovelace')
     await page.keyboard.press('Enter')
     await expect.poll(status).toBe('24 entities')
