@@ -9,7 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { startFixture, type ServedFixture } from '../fixture.js'
+import { startFixture, type ServedFixture, type StartFixtureOptions } from '../fixture.js'
 import { usersAuthenticate } from '../users.js'
 
 /** An attribute of the focused element, read in the page (no DOM types in the tests' Node build). */
@@ -51,45 +51,53 @@ const COMPANY = {
   explorer: true,
 } as const
 
-describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }, () => {
-  let fixture: ServedFixture
-  let browser: Browser
-  let page: Page
-
+/**
+ * A page in Chromium on a fixture served for the tests of one describe block: started before them,
+ * closed after them.
+ */
+function explorerOn(options: StartFixtureOptions): {
+  readonly fixture: ServedFixture
+  readonly page: Page
+} {
+  const opened = {} as { fixture: ServedFixture; browser: Browser; page: Page }
   beforeAll(async () => {
-    fixture = await startFixture({ ...COMPANY, functions: `${root}examples/company/functions.js` })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
+    opened.fixture = await startFixture(options)
+    opened.browser = await launchChromium()
+    opened.page = await opened.browser.newPage({ viewport: { width: 1280, height: 760 } })
   }, 60_000)
-
   afterAll(async () => {
-    await browser?.close()
-    await fixture?.close()
+    await opened.browser?.close()
+    await opened.fixture?.close()
   })
+  return opened
+}
 
-  const shot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png` })
-  const status = () => page.locator('#status').textContent()
+describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }, () => {
+  const on = explorerOn({ ...COMPANY, functions: `${root}examples/company/functions.js` })
+
+  const shot = (name: string) => on.page.screenshot({ path: `${SHOTS}${name}.png` })
+  const status = () => on.page.locator('#status').textContent()
   const firstCell = (attribute: string) =>
-    page.locator(`#rows tbody tr:first-child td[data-attribute="${attribute}"]`).textContent()
+    on.page.locator(`#rows tbody tr:first-child td[data-attribute="${attribute}"]`).textContent()
   const runFilter = async (filter: string, params = '') => {
-    await page.fill('#filter', filter)
-    await page.fill('#params', params)
-    await page.click('#query button[type=submit]')
+    await on.page.fill('#filter', filter)
+    await on.page.fill('#params', params)
+    await on.page.click('#query button[type=submit]')
   }
 
   it('lists the dataclasses from $catalog and shows the first one, pictures included', async () => {
     const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${fixture.url}/`)
+    on.page.on('pageerror', (e) => errors.push(e.message))
+    await on.page.goto(`${on.fixture.url}/`)
     await expect
-      .poll(() => page.locator('#classes button').allTextContents())
+      .poll(() => on.page.locator('#classes button').allTextContents())
       .toEqual(['Company', 'Employee', 'Project'])
     await expect.poll(status).toBe('24 entities')
-    expect(await page.locator('#title').textContent()).toBe('Company')
+    expect(await on.page.locator('#title').textContent()).toBe('Company')
     // Each company but Wonka has a 64×64 logo: the pictures load from the REST interface.
     await expect
       .poll(() =>
-        page.$$eval(
+        on.page.$$eval(
           '#rows img',
           (imgs) =>
             imgs.filter((i) => (i as unknown as { naturalWidth: number }).naturalWidth === 64)
@@ -102,175 +110,175 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
   })
 
   it('pages through a dataclass with $top and $skip', async () => {
-    await page.click('#classes button[data-dataclass=Employee]')
+    await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
-    expect(await page.locator('#page').textContent()).toBe('Page 1 of 15')
+    expect(await on.page.locator('#page').textContent()).toBe('Page 1 of 15')
     expect(await firstCell('ID')).toBe('1')
-    await page.click('#next')
-    await expect.poll(() => page.locator('#page').textContent()).toBe('Page 2 of 15')
+    await on.page.click('#next')
+    await expect.poll(() => on.page.locator('#page').textContent()).toBe('Page 2 of 15')
     expect(await firstCell('ID')).toBe('26')
-    await page.click('#prev')
+    await on.page.click('#prev')
     await expect.poll(() => firstCell('ID')).toBe('1')
   })
 
   it('filters with the real grammar and $params, and draws the query plan', async () => {
     await runFilter('salary > :1', '[140000]')
-    const expected = fixture.ds.dataClass('Employee').query('salary > :1', 140000).length
+    const expected = on.fixture.ds.dataClass('Employee').query('salary > :1', 140000).length
     await expect.poll(status).toBe(`${expected} entities`)
-    const step = page.locator('#plan .plan-step', { hasText: 'Employee.salary' })
+    const step = on.page.locator('#plan .plan-step', { hasText: 'Employee.salary' })
     expect(await step.textContent()).toBe('[index : Employee.salary ] > 140000')
     expect(await step.getAttribute('class')).toContain('indexed')
     await runFilter("salary > 50000 and (lastName = 'S@' or employer.name = 'A@')")
     await expect
-      .poll(() => page.locator('#plan .operator').allTextContents())
+      .poll(() => on.page.locator('#plan .operator').allTextContents())
       .toEqual(['And', 'Or'])
     await shot('2-filter-and-plan')
   })
 
   it('shows a syntax error at its position', async () => {
     await runFilter('salary > > 3')
-    const error = page.locator('#filter-error')
+    const error = on.page.locator('#filter-error')
     await expect.poll(() => error.isVisible()).toBe(true)
     expect(await error.textContent()).toContain('column 10')
-    expect(await page.locator('#filter-error .caret').textContent()).toBe(
+    expect(await on.page.locator('#filter-error .caret').textContent()).toBe(
       'salary > > 3\n         ^',
     )
-    expect(await page.getAttribute('#filter', 'aria-invalid')).toBe('true')
+    expect(await on.page.getAttribute('#filter', 'aria-invalid')).toBe('true')
     await shot('3-syntax-error')
-    await page.click('#clear')
+    await on.page.click('#clear')
     await expect.poll(status).toBe('360 entities')
   })
 
   it('sorts by a column, ascending then descending ($orderby)', async () => {
-    const salaries = fixture.ds
+    const salaries = on.fixture.ds
       .dataClass('Employee')
       .all()
       .toArray()
       .map((e) => e.get('salary') as number)
-    await page.click('#rows th button[title="Sort by salary"]')
+    await on.page.click('#rows th button[title="Sort by salary"]')
     await expect
-      .poll(() => page.getAttribute('#rows th:has(button[title="Sort by salary"])', 'aria-sort'))
+      .poll(() => on.page.getAttribute('#rows th:has(button[title="Sort by salary"])', 'aria-sort'))
       .toBe('ascending')
     await expect.poll(() => firstCell('salary')).toBe(String(Math.min(...salaries)))
-    await page.click('#rows th button[title="Sort by salary"]')
+    await on.page.click('#rows th button[title="Sort by salary"]')
     await expect.poll(() => firstCell('salary')).toBe(String(Math.max(...salaries)))
     // The sort button keeps the keyboard focus across the reload.
-    expect(await page.evaluate(focusedAttribute, 'title')).toBe('Sort by salary')
+    expect(await on.page.evaluate(focusedAttribute, 'title')).toBe('Sort by salary')
   })
 
   it('computes figures of a numeric column on the current filter ($compute)', async () => {
     await runFilter('salary > :1', '[100000]')
-    await page.selectOption('#compute-attr', 'salary')
-    const selection = fixture.ds.dataClass('Employee').query('salary > :1', 100000)
+    await on.page.selectOption('#compute-attr', 'salary')
+    const selection = on.fixture.ds.dataClass('Employee').query('salary > :1', 100000)
     await expect
-      .poll(() => page.locator('#compute dd[data-figure=count]').textContent())
+      .poll(() => on.page.locator('#compute dd[data-figure=count]').textContent())
       .toBe(String(selection.length))
-    expect(await page.locator('#compute dd[data-figure=max]').textContent()).toBe('150,000')
-    await page.click('#clear')
+    expect(await on.page.locator('#compute dd[data-figure=max]').textContent()).toBe('150,000')
+    await on.page.click('#clear')
   })
 
   it('follows a relation to one entity, then to many', async () => {
-    await page.click('#classes button[data-dataclass=Employee]')
+    await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
-    await page.locator('#rows tbody tr:first-child td[data-attribute=employer] button').click()
-    await expect.poll(() => page.locator('#source').textContent()).toBe('Followed: Company(1)')
+    await on.page.locator('#rows tbody tr:first-child td[data-attribute=employer] button').click()
+    await expect.poll(() => on.page.locator('#source').textContent()).toBe('Followed: Company(1)')
     await expect.poll(status).toBe('1 entity')
     expect(await firstCell('name')).toBe('Acme Industries')
-    await page.locator('#rows tbody tr:first-child td[data-attribute=staff] button').click()
-    const staff = fixture.ds.dataClass('Employee').query('employerID = 1').length
+    await on.page.locator('#rows tbody tr:first-child td[data-attribute=staff] button').click()
+    const staff = on.fixture.ds.dataClass('Employee').query('employerID = 1').length
     await expect.poll(status).toBe(`${staff} entities`)
-    expect(await page.locator('#title').textContent()).toBe('Employee')
+    expect(await on.page.locator('#title').textContent()).toBe('Employee')
     await shot('4-relation')
   })
 
   it('edits a value with its stamp, and shows a stale stamp as a conflict', async () => {
-    await page.click('#classes button[data-dataclass=Employee]')
+    await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
-    const cell = page.locator('#rows tbody tr:first-child td[data-attribute=lastName]')
+    const cell = on.page.locator('#rows tbody tr:first-child td[data-attribute=lastName]')
     // From the keyboard: focus the cell, Enter opens the editor.
     await cell.focus()
-    await page.keyboard.press('Enter')
-    await page.fill('#edit-value', 'Explorer')
-    await page.click('#edit-save')
+    await on.page.keyboard.press('Enter')
+    await on.page.fill('#edit-value', 'Explorer')
+    await on.page.click('#edit-save')
     await expect.poll(() => cell.textContent()).toBe('Explorer')
-    expect(fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Explorer')
+    expect(on.fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Explorer')
 
     // Someone else writes the entity after the page read it: the page's stamp is stale.
     await cell.dblclick()
-    fixture.ds.dataClass('Employee').update(1, { lastName: 'Elsewhere' })
-    await page.fill('#edit-value', 'Mine')
-    await page.click('#edit-save')
-    const error = page.locator('#edit-error')
+    on.fixture.ds.dataClass('Employee').update(1, { lastName: 'Elsewhere' })
+    await on.page.fill('#edit-value', 'Mine')
+    await on.page.click('#edit-save')
+    const error = on.page.locator('#edit-error')
     await expect.poll(() => error.getAttribute('data-conflict')).toBe('true')
     expect(await error.textContent()).toContain('changed by someone else')
     expect(await error.textContent()).toContain('"Elsewhere"')
-    expect(fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Elsewhere')
+    expect(on.fixture.ds.dataClass('Employee').get(1)!.get('lastName')).toBe('Elsewhere')
     await shot('5-conflict')
-    await page.click('#edit-cancel')
+    await on.page.click('#edit-cancel')
     await expect.poll(() => cell.textContent()).toBe('Elsewhere')
   })
 
   it("lists the dataclass's functions and calls them", async () => {
-    expect(await page.locator('#functions code').allTextContents()).toEqual([
+    expect(await on.page.locator('#functions code').allTextContents()).toEqual([
       'highEarners',
       'raise',
       'payroll',
     ])
-    await page.fill('#fn-highEarners', '[140000]')
-    await page.click('#functions li:has(#fn-highEarners) button')
+    await on.page.fill('#fn-highEarners', '[140000]')
+    await on.page.click('#functions li:has(#fn-highEarners) button')
     await expect
-      .poll(() => page.locator('#function-result').textContent())
+      .poll(() => on.page.locator('#function-result').textContent())
       .toContain('"__ENTITIES"')
-    await page.fill('#fn-raise', '2 [10]')
-    const before = fixture.ds.dataClass('Employee').get(2)!.get('salary') as number
-    await page.click('#functions li:has(#fn-raise) button')
+    await on.page.fill('#fn-raise', '2 [10]')
+    const before = on.fixture.ds.dataClass('Employee').get(2)!.get('salary') as number
+    await on.page.click('#functions li:has(#fn-raise) button')
     await expect
-      .poll(() => fixture.ds.dataClass('Employee').get(2)!.get('salary'))
+      .poll(() => on.fixture.ds.dataClass('Employee').get(2)!.get('salary'))
       .toBe(Math.round(before * 1.1))
   })
 
   it('creates an entity from a form, and deletes one after asking', async () => {
-    const Employee = fixture.ds.dataClass('Employee')
-    await page.click('#classes button[data-dataclass=Employee]')
+    const Employee = on.fixture.ds.dataClass('Employee')
+    await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
-    await page.click('#new-entity')
-    expect(await page.locator('#creator-title').textContent()).toBe('New Employee')
+    await on.page.click('#new-entity')
+    expect(await on.page.locator('#creator-title').textContent()).toBe('New Employee')
     // The generated key is not asked for.
-    expect(await page.locator('#new-ID').count()).toBe(0)
-    await page.fill('#new-lastName', 'Newcomer')
-    await page.fill('#new-salary', 'lots')
-    await page.click('#create-save')
-    const error = page.locator('#create-error')
+    expect(await on.page.locator('#new-ID').count()).toBe(0)
+    await on.page.fill('#new-lastName', 'Newcomer')
+    await on.page.fill('#new-salary', 'lots')
+    await on.page.click('#create-save')
+    const error = on.page.locator('#create-error')
     await expect.poll(() => error.textContent()).toBe('salary takes a number')
     // A value the server refuses: its message, and nothing created.
-    await page.fill('#new-salary', '42000')
-    await page.fill('#new-birthDate', '2024-02-30')
-    await page.click('#create-save')
+    await on.page.fill('#new-salary', '42000')
+    await on.page.fill('#new-birthDate', '2024-02-30')
+    await on.page.click('#create-save')
     await expect.poll(() => error.textContent()).toContain('birthDate')
     expect(Employee.query("lastName = 'Newcomer'").length).toBe(0)
     await shot('7-create')
-    await page.fill('#new-birthDate', '1990-07-04')
-    await page.click('#create-save')
+    await on.page.fill('#new-birthDate', '1990-07-04')
+    await on.page.click('#create-save')
     await expect.poll(status).toMatch(/^361 entities · created Employee\(\d+\)$/)
     const created = Employee.query("lastName = 'Newcomer'").at(0)!
     expect([created.get('salary'), created.get('birthDate')]).toEqual([42000, '1990-07-04'])
 
     await runFilter("lastName = 'Newcomer'")
     await expect.poll(status).toBe('1 entity')
-    const remove = page.locator(`button[aria-label="Delete Employee(${created.getKey()})"]`)
-    page.once('dialog', (d) => void d.dismiss())
+    const remove = on.page.locator(`button[aria-label="Delete Employee(${created.getKey()})"]`)
+    on.page.once('dialog', (d) => void d.dismiss())
     await remove.click()
     expect(Employee.get(created.getKey())).not.toBeNull()
-    page.once('dialog', (d) => void d.accept())
+    on.page.once('dialog', (d) => void d.accept())
     await remove.click()
     await expect.poll(status).toBe(`0 entities · deleted Employee(${created.getKey()})`)
     expect(Employee.get(created.getKey())).toBeNull()
-    await page.click('#clear')
+    await on.page.click('#clear')
     await expect.poll(status).toBe('360 entities')
   })
 
   it('labels every control and switches to the dark theme', async () => {
-    const unlabelled = await page.$$eval('input, select', (controls) =>
+    const unlabelled = await on.page.$$eval('input, select', (controls) =>
       controls
         .filter(
           (c) =>
@@ -280,72 +288,59 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
         .map((c) => c.id),
     )
     expect(unlabelled).toEqual([])
-    await page.click('#theme')
-    expect(await page.getAttribute('html', 'data-theme')).toBe('dark')
-    expect(await page.getAttribute('#theme', 'aria-pressed')).toBe('true')
+    await on.page.click('#theme')
+    expect(await on.page.getAttribute('html', 'data-theme')).toBe('dark')
+    expect(await on.page.getAttribute('#theme', 'aria-pressed')).toBe('true')
     await shot('8-dark')
   })
 })
 
 describe.skipIf(!available)('the explorer page of a server with users', { timeout: 60_000 }, () => {
-  let fixture: ServedFixture
-  let browser: Browser
-  let page: Page
-
-  beforeAll(async () => {
-    // As `entistore serve --users`: only a logged-in user reads data; the catalog stays open.
-    fixture = await startFixture({
-      ...COMPANY,
-      authenticate: usersAuthenticate({ ada: { password: 'lovelace', groups: ['admin'] } }),
-      forceLogin: true,
-    })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await fixture?.close()
+  // As `entistore serve --users`: only a logged-in user reads data; the catalog stays open.
+  const on = explorerOn({
+    ...COMPANY,
+    authenticate: usersAuthenticate({ ada: { password: 'lovelace', groups: ['admin'] } }),
+    forceLogin: true,
   })
 
-  const dialogOpen = () => page.locator('#login').evaluate((d) => d.hasAttribute('open'))
-  const status = () => page.locator('#status').textContent()
+  const dialogOpen = () => on.page.locator('#login').evaluate((d) => d.hasAttribute('open'))
+  const status = () => on.page.locator('#status').textContent()
 
   it('asks for a login when a read is refused, refuses a wrong password, then reads', async () => {
-    await page.goto(`${fixture.url}/`)
+    await on.page.goto(`${on.fixture.url}/`)
     await expect.poll(dialogOpen).toBe(true)
     // The catalog was read without a login; the rows were not.
-    expect(await page.locator('#classes button').allTextContents()).toEqual([
+    expect(await on.page.locator('#classes button').allTextContents()).toEqual([
       'Company',
       'Employee',
       'Project',
     ])
-    expect(await page.evaluate(focusedAttribute, 'id')).toBe('login-user')
-    await page.fill('#login-user', 'ada')
-    await page.fill('#login-password', 'wrong')
-    await page.click('#login-submit')
+    expect(await on.page.evaluate(focusedAttribute, 'id')).toBe('login-user')
+    await on.page.fill('#login-user', 'ada')
+    await on.page.fill('#login-password', 'wrong')
+    await on.page.click('#login-submit')
     await expect
-      .poll(() => page.locator('#login-error').textContent())
+      .poll(() => on.page.locator('#login-error').textContent())
       .toBe('Wrong user name or password.')
     expect(await dialogOpen()).toBe(true)
-    await page.screenshot({ path: `${SHOTS}9-login.png` })
-    await page.fill('#login-password', 'lovelace')
-    await page.keyboard.press('Enter')
+    await on.page.screenshot({ path: `${SHOTS}9-login.png` })
+    await on.page.fill('#login-password', 'lovelace')
+    await on.page.keyboard.press('Enter')
     await expect.poll(status).toBe('24 entities')
     expect(await dialogOpen()).toBe(false)
-    expect(await page.locator('#user').textContent()).toBe('Logged in as ada')
+    expect(await on.page.locator('#user').textContent()).toBe('Logged in as ada')
     // The session cookie carries the login: another dataclass reads without asking again.
-    await page.click('#classes button[data-dataclass=Employee]')
+    await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
   })
 
   it('logs out, and a login cancelled leaves the refusal shown', async () => {
-    await page.click('#logout')
+    await on.page.click('#logout')
     await expect.poll(dialogOpen).toBe(true)
-    expect(await page.locator('#user').isVisible()).toBe(false)
-    await page.click('#login-cancel')
+    expect(await on.page.locator('#user').isVisible()).toBe(false)
+    await on.page.click('#login-cancel')
     await expect
-      .poll(() => page.locator('#filter-error').textContent())
+      .poll(() => on.page.locator('#filter-error').textContent())
       .toContain('No permission to read')
     expect(await dialogOpen()).toBe(false)
   })
