@@ -261,6 +261,10 @@ describe('the change log', () => {
         const together = newStore()
         applyLogRecords(together, log)
         expect(content(together)).toEqual(want)
+        // …with its inserted rows in columns, as a large one keeps them.
+        const inColumns = newStore()
+        applyLogRecords(inColumns, log, { columnsFrom: 0 })
+        expect(content(inColumns)).toEqual(want)
       }),
       { numRuns: 150 },
     )
@@ -290,8 +294,15 @@ describe('the change log', () => {
           const replayed = newStore()
           applyLogRecords(replayed, [...snapshot, ...log])
           expect(content(replayed)).toEqual(content(ds))
+          // The same with the inserted rows kept in columns, as a start-up's large replay keeps
+          // them, the log's updates and deletes applied to them in the same commit.
+          const inColumns = newStore()
+          applyLogRecords(inColumns, [...snapshot, ...log], { columnsFrom: 0 })
+          expect(content(inColumns)).toEqual(content(ds))
           // The replayed store goes on as the live one would: the next keys are the same.
-          expect(replayed.Company.create({}).getKey()).toBe(ds.Company.create({}).getKey())
+          const next = ds.Company.create({}).getKey()
+          expect(replayed.Company.create({}).getKey()).toBe(next)
+          expect(inColumns.Company.create({}).getKey()).toBe(next)
         },
       ),
       {

@@ -45,8 +45,9 @@ export interface CommitOptions {
   /** @internal What listeners are told. @default 'write' */
   readonly kind?: CommitKind
   /**
-   * @internal The changes are inserts only (a data load, a snapshot's replay): each table keeps
-   * the rows inserted in columns (base-rows.ts), not as records. @default false
+   * @internal Each table keeps the rows this commit inserts in columns (base-rows.ts), not as
+   * records: a data load, a large replay (a snapshot and the journal after it). Updates and deletes
+   * in the same commit apply as usual, to rows in columns as to any. @default false
    */
   readonly columns?: boolean
   /**
@@ -144,7 +145,7 @@ export class Store {
 
   /**
    * The single place where data changes. `changes` must be fully validated: applying them cannot
-   * fail, so a batch is all or nothing. With `columns` (a data load: inserts only), each table
+   * fail, so a batch is all or nothing. With `columns` (a data load, a large replay), each table
    * keeps the rows inserted in columns (base-rows.ts), not as records.
    */
   commit(changes: readonly Change[], options: CommitOptions = {}): void {
@@ -198,11 +199,14 @@ export class Store {
   }
 }
 
-/** Per table, columns for the rows `changes` insert (the row ids of a load follow each other). */
+/**
+ * Per table, columns for the rows `changes` insert (the row ids of a load or a replay follow each
+ * other: new row ids, never reused). Other changes are not in columns.
+ */
 function loadColumns(changes: readonly Change[]): Map<Table, BaseRows> {
   const span = new Map<Table, { first: number; last: number }>()
   for (const c of changes) {
-    if (c.op !== 'insert') throw new TypeError('commit: only inserts can be stored in columns')
+    if (c.op !== 'insert') continue
     const rowId = c.record.rowId
     const s = span.get(c.table)
     if (!s) span.set(c.table, { first: rowId, last: rowId })
