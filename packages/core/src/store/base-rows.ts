@@ -1,7 +1,8 @@
 /**
  * @module The rows of one data load, kept as columns (one per storage attribute) instead of one
  * record object per row: a record and its values object cost 160 bytes a row on short rows (see
- * docs/architecture.md), a number 8 in a Float64Array, a text 8 (the pointer) in a plain array.
+ * docs/architecture.md), an integer 4 in an Int32Array, another number 8 in a Float64Array, a
+ * text 8 (the pointer) in a plain array.
  * A table's slot holds this object for each row the load stored, until the row is first read as a
  * record (the table then makes that record from the columns and keeps it) or written.
  *
@@ -19,17 +20,13 @@ interface Column {
   set(i: number, v: StoredValue): void
 }
 
-// Every type coerce.ts stores as a number. No stored number is NaN (toNumber refuses non-finite
+// The types coerce.ts stores as 32-bit integers (it checks their range and never stores -0).
+const INT_TYPES: ReadonlySet<string> = new Set(['byte', 'word', 'long'])
+
+// The other types it stores as a number. No stored number is NaN (toNumber refuses non-finite
 // numbers, and durations, dates and keys are finite too), so NaN can stand for null; -0 and every
 // other double survive a Float64Array unchanged.
-const NUMBER_TYPES: ReadonlySet<string> = new Set([
-  'byte',
-  'word',
-  'long',
-  'long64',
-  'number',
-  'duration',
-])
+const NUMBER_TYPES: ReadonlySet<string> = new Set(['long64', 'number', 'duration'])
 
 class NumberColumn implements Column {
   readonly #data: Float64Array
@@ -46,6 +43,49 @@ class NumberColumn implements Column {
   }
   set(i: number, v: StoredValue): void {
     this.#data[i] = v === null ? NaN : (v as number)
+  }
+}
+
+// Null in an Int32Array: the lowest 32-bit integer, which a long may hold too (see IntColumn).
+const NULL_INT = -0x80000000
+
+/**
+ * Integers of 32 bits (keys, counts, ages, foreign keys): 4 bytes a row instead of a double's 8, and
+ * read back as small integers with no conversion. Null is NULL_INT; a row holding NULL_INT itself,
+ * or anything that is not a 32-bit integer (nothing coerce.ts lets through), turns the column
+ * into doubles for good, as NumberColumn keeps them.
+ */
+class IntColumn implements Column {
+  #ints: Int32Array | undefined
+  #doubles: Float64Array | undefined
+  constructor(n: number) {
+    this.#ints = new Int32Array(n).fill(NULL_INT)
+  }
+  get(i: number): StoredValue {
+    const ints = this.#ints
+    if (ints !== undefined) {
+      const v = ints[i]!
+      return v === NULL_INT ? null : v
+    }
+    const v = this.#doubles![i]!
+    return v !== v ? null : (v | 0) === v ? v | 0 : v
+  }
+  set(i: number, v: StoredValue): void {
+    const ints = this.#ints
+    if (ints !== undefined) {
+      if (v === null) ints[i] = NULL_INT
+      else if (((v as number) | 0) === v && v !== NULL_INT) ints[i] = v as number
+      else {
+        this.#widen(ints)
+        this.#doubles![i] = v as number
+      }
+    } else this.#doubles![i] = v === null ? NaN : (v as number)
+  }
+  #widen(ints: Int32Array): void {
+    const doubles = new Float64Array(ints.length)
+    for (let i = 0; i < ints.length; i++) doubles[i] = ints[i] === NULL_INT ? NaN : ints[i]!
+    this.#doubles = doubles
+    this.#ints = undefined
   }
 }
 
@@ -114,11 +154,13 @@ export class BaseRows {
     this.start = start
     this.length = length
     this.#columns = def.storage.map((a) =>
-      NUMBER_TYPES.has(a.type)
-        ? new NumberColumn(length)
-        : a.type === 'bool'
-          ? new BoolColumn(length)
-          : new ValueColumn(length),
+      INT_TYPES.has(a.type)
+        ? new IntColumn(length)
+        : NUMBER_TYPES.has(a.type)
+          ? new NumberColumn(length)
+          : a.type === 'bool'
+            ? new BoolColumn(length)
+            : new ValueColumn(length),
     )
     this.#keyColumn = this.#columns[def.storage.indexOf(def.key)]!
     this.#stamps = new Numbers(length)
