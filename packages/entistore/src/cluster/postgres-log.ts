@@ -14,6 +14,12 @@
  * not. Identity values are not transactional: a rolled-back append leaves a gap, which readers
  * skip (they read `seq > applied`, never `seq = applied + 1`).
  *
+ * A write costs two round trips, since the lock is held across them and every other process's
+ * writes wait for it: `beginWrite` sends BEGIN, the lock and the first catch-up read as one text,
+ * `appendAndCommit` the INSERT, the NOTIFY and the COMMIT as another. Several statements in one
+ * text go through the simple query protocol, which takes no parameters: the values are written
+ * into the text, numbers this module checks and strings quoted by node-postgres's `escapeLiteral`.
+ *
  * Compaction: a snapshot is written every `snapshotEvery` records; the one before it and the log
  * up to it are then deleted. Two snapshots are kept so that a process behind by less than one
  * interval still finds the log it needs; one further behind sees it (the oldest snapshot is past
@@ -37,6 +43,8 @@ export interface PostgresLogOptions {
   readonly rowsPerRecord?: number
   /** This process's name in the log's `origin` column. @default `<host>:<pid>:<random>` */
   readonly origin?: string
+  /** Log rows read per round trip when catching up. @default 1000 */
+  readonly catchUpRows?: number
 }
 
 /** One row of the log, as read back. */
@@ -72,12 +80,14 @@ export class PostgresLog {
   readonly origin: string
   readonly snapshotEvery: number
   readonly rowsPerRecord: number
+  readonly catchUpRows: number
   /** `"schema"."prefixlog"` */
   readonly logTable: string
   readonly snapshotTable: string
   /** The NOTIFY channel: one per schema and prefix. */
   readonly channel: string
-  readonly #lockName: string
+  /** The statement that takes the lock (its key computed by PostgreSQL's hashtext, as always). */
+  readonly #lockSql: string
   readonly #connection: string | pg.PoolConfig
 
   constructor(options: PostgresLogOptions) {
@@ -91,10 +101,13 @@ export class PostgresLog {
       options.origin ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
     this.snapshotEvery = options.snapshotEvery ?? 10_000
     this.rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.catchUpRows = options.catchUpRows ?? 1000
+    if (!Number.isSafeInteger(this.catchUpRows) || this.catchUpRows < 1)
+      throw new TypeError(`postgres: catchUpRows must be a positive integer: ${this.catchUpRows}`)
     this.logTable = `"${schema}"."${prefix}log"`
     this.snapshotTable = `"${schema}"."${prefix}snapshot"`
     this.channel = `${schema}_${prefix}log`.slice(0, 63)
-    this.#lockName = `${schema}.${prefix}`
+    this.#lockSql = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${pg.escapeLiteral(`${schema}.${prefix}`)}))`
   }
 
   /** A new client outside the pool, for LISTEN (a pooled one would be handed to others). */
@@ -140,13 +153,7 @@ export class PostgresLog {
   }
 
   async begin(isolation?: string): Promise<LogTransaction> {
-    const client = await this.pool.connect()
-    // A connection cut while checked out (the backend terminated) is also told as an 'error'
-    // event, which would crash the process unheard: the failing query reports it already.
-    if (!guarded.has(client)) {
-      client.on('error', () => undefined)
-      guarded.add(client)
-    }
+    const client = await this.#connect()
     try {
       await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : 'BEGIN')
     } catch (e) {
@@ -154,6 +161,36 @@ export class PostgresLog {
       throw e
     }
     return { client }
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect()
+    // A connection cut while checked out (the backend terminated) is also told as an 'error'
+    // event, which would crash the process unheard: the failing query reports it already.
+    if (!guarded.has(client)) {
+      client.on('error', () => undefined)
+      guarded.add(client)
+    }
+    return client
+  }
+
+  /**
+   * The start of a write, in one round trip: a transaction, the log's lock, and the first
+   * `catchUpRows` log rows after `seq` (as `after` reads them; read the rest, if that many came,
+   * with `after` on `tx.client`). If it fails, the transaction is rolled back.
+   */
+  async beginWrite(seq: number): Promise<LogTransaction & LogRows> {
+    const client = await this.#connect()
+    let results: pg.QueryResult<AfterRow>[]
+    try {
+      results = (await client.query(
+        `BEGIN; ${this.#lockSql}; ${this.#afterSql(seq, this.catchUpRows)}`,
+      )) as unknown as pg.QueryResult<AfterRow>[]
+    } catch (e) {
+      await this.rollback({ client }, e)
+      throw e
+    }
+    return { client, ...logRows(results[2]!) }
   }
 
   async commit(tx: LogTransaction): Promise<void> {
@@ -179,10 +216,7 @@ export class PostgresLog {
 
   /** Takes the log's advisory lock until the transaction ends. */
   async lock(client: pg.ClientBase): Promise<void> {
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-      LOCK_CLASS,
-      this.#lockName,
-    ])
+    await client.query(this.#lockSql)
   }
 
   /**
@@ -192,52 +226,55 @@ export class PostgresLog {
   async after(
     client: pg.ClientBase | pg.Pool,
     seq: number,
-    limit = 1000,
-  ): Promise<{ rows: LogRow[]; floor: number | undefined }> {
-    const result = await client.query<{
-      floor: string | null
-      seq: string | null
-      origin: string
-      at: number
-      record: string
-    }>(
-      `SELECT f.floor, l.seq, l.origin, l.at, l.record
+    limit = this.catchUpRows,
+  ): Promise<LogRows> {
+    return logRows(await client.query<AfterRow>(this.#afterSql(seq, limit)))
+  }
+
+  // The numbers are written into the text (beginWrite sends it with other statements, where
+  // parameters cannot go): checked to be integers first.
+  #afterSql(seq: number, limit: number): string {
+    if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(limit))
+      throw new TypeError(`postgres: a log position must be an integer: ${seq}, ${limit}`)
+    return `SELECT f.floor, l.seq, l.origin, l.at, l.record
          FROM (SELECT min(seq) AS floor FROM ${this.snapshotTable}) f
          LEFT JOIN LATERAL (
            SELECT seq, origin, (extract(epoch FROM at) * 1000)::float8 AS at, record
-             FROM ${this.logTable} WHERE seq > $1 ORDER BY seq LIMIT $2) l ON true`,
-      [seq, limit],
-    )
-    const first = result.rows[0]
-    const rows: LogRow[] = []
-    for (const r of result.rows)
-      if (r.seq !== null)
-        rows.push({
-          seq: Number(r.seq),
-          origin: r.origin,
-          at: r.at,
-          record: JSON.parse(r.record) as LogRecord,
-        })
-    return { rows, floor: first?.floor == null ? undefined : Number(first.floor) }
+             FROM ${this.logTable} WHERE seq > ${seq} ORDER BY seq LIMIT ${limit}) l ON true`
   }
 
   /**
-   * Appends `records` (in the caller's transaction, which holds the lock) and notifies the
-   * channel with the last seq, delivered when the transaction commits. Returns the last seq.
+   * The end of a write begun by `beginWrite`, in one round trip: appends `records`, notifies the
+   * channel with the last seq (delivered when the transaction commits), commits, and lets the
+   * connection go. Returns the last seq.
+   *
+   * If PostgreSQL answers with an error (the INSERT refused, the COMMIT refused), nothing was
+   * committed: the transaction is rolled back, the lock with it, and the error passes through.
+   * If no answer comes (the connection lost, or a FATAL error, which may follow a COMMIT done),
+   * the outcome is unknown: the connection is destroyed, not given back to the pool, and the error
+   * passes through; the caller does not count the rows as applied, and if they were committed,
+   * they come back through the log like another process's.
    */
-  async append(client: pg.ClientBase, records: readonly LogRecord[]): Promise<number> {
-    const params: string[] = [this.origin]
-    const values = records.map((r) => {
-      params.push(JSON.stringify(r))
-      return `($1, $${params.length})`
-    })
-    const result = await client.query<{ seq: string }>(
-      `INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq`,
-      params,
-    )
-    const last = Math.max(...result.rows.map((r) => Number(r.seq)))
-    await client.query('SELECT pg_notify($1, $2)', [this.channel, String(last)])
-    return last
+  async appendAndCommit(tx: LogTransaction, records: readonly LogRecord[]): Promise<number> {
+    const { client } = tx
+    const origin = client.escapeLiteral(this.origin)
+    const values = records.map((r) => `(${origin}, ${client.escapeLiteral(JSON.stringify(r))})`)
+    let results: pg.QueryResult<{ last: string }>[]
+    try {
+      results = (await client.query(
+        `WITH ins AS (
+           INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq)
+         SELECT max(seq) AS last, pg_notify(${client.escapeLiteral(this.channel)}, max(seq)::text)
+           FROM ins;
+         COMMIT`,
+      )) as unknown as pg.QueryResult<{ last: string }>[]
+    } catch (e) {
+      if (refused(e)) await this.rollback(tx, e)
+      else client.release(e as Error)
+      throw e
+    }
+    client.release()
+    return Number(results[0]!.rows[0]!.last)
   }
 
   /**
@@ -361,6 +398,44 @@ export class PostgresLog {
 }
 
 const guarded = new WeakSet<pg.PoolClient>()
+
+/** What `after` reads: log rows, and the oldest snapshot's seq. */
+export interface LogRows {
+  readonly rows: LogRow[]
+  readonly floor: number | undefined
+}
+
+interface AfterRow {
+  floor: string | null
+  seq: string | null
+  origin: string
+  at: number
+  record: string
+}
+
+function logRows(result: pg.QueryResult<AfterRow>): LogRows {
+  const first = result.rows[0]
+  const rows: LogRow[] = []
+  for (const r of result.rows)
+    if (r.seq !== null)
+      rows.push({
+        seq: Number(r.seq),
+        origin: r.origin,
+        at: r.at,
+        record: JSON.parse(r.record) as LogRecord,
+      })
+  return { rows, floor: first?.floor == null ? undefined : Number(first.floor) }
+}
+
+/**
+ * Whether PostgreSQL answered `e` as a statement's error (severity ERROR): the rest of the text
+ * was not run, the connection is usable. A FATAL one ends the connection, possibly after a COMMIT
+ * it had done; one without severity is no answer at all (the connection lost). A server whose
+ * messages are translated reports another word: taken as no answer, the safe side.
+ */
+function refused(e: unknown): boolean {
+  return e instanceof pg.DatabaseError && e.severity === 'ERROR'
+}
 
 function poolConfig(connection: string | pg.PoolConfig): pg.PoolConfig {
   return typeof connection === 'string' ? { connectionString: connection } : connection

@@ -6,9 +6,11 @@
  * across every process) and applies the log rows this process has not applied yet, so that the
  * write's checks (stamps, unique values, keys) run against every commit before it; `afterWrite`
  * appends the write's records, notifies the channel and commits, and the applied seq moves to
- * the last record. If anything fails, the transaction is rolled back (the lock goes with it) and
- * the applied seq stays: a COMMIT whose reply was lost may still have committed, and then its rows
- * come back through the log, like another process's, on the next catch-up.
+ * the last record. Each is one round trip to PostgreSQL (postgres-log.ts), plus one per further
+ * `catchUpRows` rows when this process is that far behind. If anything fails, the transaction is
+ * rolled back (the lock goes with it) and the applied seq stays: a COMMIT whose reply was lost
+ * may still have committed (its connection is then destroyed, the lock going with it), and then
+ * its rows come back through the log, like another process's, on the next catch-up.
  *
  * Following: a connection of its own LISTENs on the log's channel; a notification with a seq past
  * the applied one starts a catch-up (in the write gate, so never in the middle of a write), and a
@@ -26,7 +28,7 @@ import {
 import type pg from 'pg'
 import type { ClusterWrites } from './cluster-core.js'
 import type { ClusterParticipant } from './participant.js'
-import type { LogTransaction, PostgresLog } from './postgres-log.js'
+import type { LogRows, LogTransaction, PostgresLog } from './postgres-log.js'
 
 /** The delay between a commit in another process and its application here, in milliseconds. */
 export interface LagSummary {
@@ -117,10 +119,9 @@ export class PostgresParticipant implements ClusterParticipant {
   }
 
   async beforeWrite(): Promise<void> {
-    const tx = await this.#log.begin()
+    const { rows, floor, ...tx } = await this.#log.beginWrite(this.#applied)
     try {
-      await this.#log.lock(tx.client)
-      await this.#catchUp(tx.client)
+      await this.#catchUp(tx.client, { rows, floor })
     } catch (e) {
       await this.#log.rollback(tx, e)
       throw e
@@ -133,15 +134,9 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#tx = undefined
     if (!tx) throw new Error('afterWrite without beforeWrite')
     if (records.length === 0) return this.#log.rollback(tx)
-    let seq: number
-    try {
-      seq = await this.#log.append(tx.client, records)
-    } catch (e) {
-      await this.#log.rollback(tx, e)
-      throw e
-    }
-    // On failure the connection is let go (commit does it): the outcome is unknown.
-    await this.#log.commit(tx)
+    // On failure the transaction is rolled back, or its connection destroyed when the outcome is
+    // unknown: either way the applied seq stays, and committed rows come back through the log.
+    const seq = await this.#log.appendAndCommit(tx, records)
     this.#applied = seq
     this.#maybeSnapshot(seq)
   }
@@ -173,11 +168,12 @@ export class PostgresParticipant implements ClusterParticipant {
     })()
   }
 
-  async #catchUp(client: pg.ClientBase | pg.Pool): Promise<void> {
+  /** Applies the log after the applied seq: `first`, when already read, then the rest. */
+  async #catchUp(client: pg.ClientBase | pg.Pool, first?: LogRows): Promise<void> {
     const behind = this.#writes?.behind
     if (behind !== undefined) throw datastoreError('ClusterBehind', [behind])
-    for (;;) {
-      const { rows, floor } = await this.#log.after(client, this.#applied)
+    for (let read = first; ; read = undefined) {
+      const { rows, floor } = read ?? (await this.#log.after(client, this.#applied))
       if (floor !== undefined && this.#applied < floor)
         this.#fallBehind(
           `the log up to ${floor} was compacted away, and this process applied up to ${this.#applied}`,
@@ -195,6 +191,9 @@ export class PostgresParticipant implements ClusterParticipant {
       const now = Date.now()
       for (const r of rows) if (r.origin !== this.#log.origin) this.#lag.add(now - r.at)
       this.#applied = rows.at(-1)!.seq
+      // Fewer than asked: that was the end of the log (a later commit notifies, or, under the
+      // lock, cannot happen), so no empty read to find it out.
+      if (rows.length < this.#log.catchUpRows) return
     }
   }
 

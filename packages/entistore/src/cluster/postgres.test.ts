@@ -5,13 +5,20 @@
  * another process is refused like a local one (409, status 2); concurrent read-modify-writes
  * through all of them lose no update; an atomic batch is whole or absent everywhere; a process
  * started later catches up from snapshot and log; a write PostgreSQL refuses, or whose connection
- * is cut mid-transaction, answers 503 and leaves nothing in memory; PostgreSQL restarted, the
- * processes reconnect. Each test has its own schema.
+ * is cut mid-transaction, answers 503 and leaves nothing in memory (and holds no lock); one whose
+ * COMMIT's reply is lost, or whose text never reaches PostgreSQL, converges to what PostgreSQL
+ * holds; PostgreSQL restarted, the processes reconnect. Record text, written into the SQL as
+ * literals, comes back as it was; a catch-up longer than one read applies everything in order.
+ * Each test has its own schema.
  */
+import { connect, createServer, type Socket } from 'node:net'
 import { createDatastore, type Datastore } from '@entistore/core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { serve, type RunningServer } from '../serve.js'
+import { ClusterWrites } from './cluster-core.js'
 import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
+import { PostgresLog } from './postgres-log.js'
+import { PostgresParticipant } from './postgres-participant.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 
 const MODEL = {
@@ -105,6 +112,69 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
     await new Promise((r) => setTimeout(r, 5))
   }
   return Date.now() - start
+}
+
+/** Runs `sql` on this test's database. */
+const sql = (text: string) => pg.query(text, url.split('/').pop())
+
+/**
+ * A TCP proxy in front of PostgreSQL that, once armed, cuts the connection carrying the next
+ * simple-protocol text holding COMMIT: either before PostgreSQL gets it (`request`), or once
+ * PostgreSQL has answered it in full, the answer kept from the client (`reply`: the COMMIT done,
+ * its reply lost).
+ */
+async function cuttingProxy(port: number) {
+  let armed: 'request' | 'reply' | undefined
+  let cuts = 0
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1')
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => undefined)
+      s.on('close', () => {
+        sockets.delete(s)
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    let swallow = false
+    let tail = Buffer.alloc(0)
+    const cut = () => {
+      cuts++
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on('data', (chunk: Buffer) => {
+      // 'Q': a simple query message.
+      if (armed && chunk[0] === 0x51 && chunk.includes('COMMIT')) {
+        const mode = armed
+        armed = undefined
+        if (mode === 'request') return cut()
+        swallow = true
+      }
+      upstream.write(chunk)
+    })
+    upstream.on('data', (chunk: Buffer) => {
+      if (!swallow) return void client.write(chunk)
+      // The answer ends with ReadyForQuery: 'Z', length 5, the transaction status.
+      tail = Buffer.concat([tail, chunk]).subarray(-6)
+      if (tail.length === 6 && tail[0] === 0x5a && tail.readInt32BE(1) === 5) cut()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port: own } = server.address() as { port: number }
+  return {
+    url: url.replace(`:${port}/`, `:${own}/`),
+    arm: (mode: 'request' | 'reply') => (armed = mode),
+    get cuts() {
+      return cuts
+    },
+    close: () => {
+      for (const s of sockets) s.destroy()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
 }
 
 const balance = (n: Node, id: number) =>
@@ -271,6 +341,15 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect((await post(a, 'Item?$method=update', { name: 'accepted' })).body.ID).toBe(2)
     await until(() => b.ds.dataClass('Item').length === 2)
     expect(b.ds.dataClass('Item').query('name = refused').length).toBe(0)
+    // Nothing in the log, no lock held, no transaction left open on a pooled connection.
+    const left = await sql(
+      `SELECT (SELECT count(*) FROM ${schema}.entistore_log WHERE record LIKE '%refused%') AS rows,
+              (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory') AS locks,
+              (SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%') AS open`,
+    )
+    expect(left.rows[0]).toEqual({ rows: '0', locks: '0', open: '0' })
+    // The lock is free for another process at once.
+    expect((await post(b, 'Account?$method=update', { __KEY: 2, balance: 9 })).status).toBe(200)
   })
 
   it('a connection cut in the middle of the transaction answers 503, and the next write goes through', async () => {
@@ -288,6 +367,136 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect((await post(a, 'Account?$method=update', { __KEY: 3, balance: 5 })).status).toBe(200)
     await until(() => balance(b, 3) === 5)
     expect(a.ds.dataClass('Account').get(3)!.get('owner')).toBe('o3')
+  })
+
+  it('record text written into the SQL as literals comes back as it was', async () => {
+    const origin = `o'ri\\gin; $1 "x"`
+    const [a, b] = [await node({ origin }), await node()]
+    const hostile = [
+      "it's",
+      "''",
+      'back\\slash',
+      "\\'; DROP TABLE entistore_log; --",
+      '$1 $$ $tag$ :1 ?',
+      "E'x' U&'\\0041'",
+      'a;b;COMMIT;',
+      '"quoted" \\u0041 \\n',
+      'line\nbreak\ttab\r',
+      'nul\u0000inside',
+      'é 日本語 🎉 \u2028',
+    ]
+    for (const name of hostile)
+      expect((await post(a, 'Item?$method=update', { name })).status).toBe(200)
+    const names = (n: Node) =>
+      n.ds
+        .dataClass('Item')
+        .all()
+        .toArray()
+        .map((e) => e.get('name'))
+    await until(() => names(b).length === hostile.length + 1)
+    expect(names(b)).toEqual(['seed', ...hostile])
+    expect(names(a)).toEqual(names(b))
+    const c = await node()
+    expect(names(c)).toEqual(names(a))
+    const { rows } = await sql(
+      `SELECT DISTINCT origin FROM ${schema}.entistore_log WHERE origin <> '${b.cluster.origin}'`,
+    )
+    expect(rows).toEqual([{ origin }])
+  })
+
+  it('a catch-up longer than one read applies every row, in order', async () => {
+    const a = await node({ catchUpRows: 3 })
+    // A second process that does not follow the log (no LISTEN, no poll): it sees the rows only
+    // when its write catches up, 4 reads of at most 3 for 10 rows.
+    const log = new PostgresLog({ connection: url, schema, catchUpRows: 3 })
+    const ds = createDatastore(MODEL)
+    const { applied, snapshotSeq } = await log.load(ds)
+    const participant = new PostgresParticipant(log, ds, applied, snapshotSeq, {
+      onError: (e) => {
+        throw e
+      },
+    })
+    const writes = new ClusterWrites(ds, [participant])
+    try {
+      for (let i = 0; i < 5; i++) {
+        await post(a, 'Account?$method=update', { __KEY: 1, balance: i })
+        await post(a, 'Item?$method=update', { name: `n${i}` })
+      }
+      await writes.write(() => ds.dataClass('Item').create({ name: 'last' }))
+      expect(participant.applied).toBe(a.cluster.appliedSeq + 1)
+      await until(() => a.ds.dataClass('Item').length === 7)
+      const state = (d: Datastore) => ({
+        items: d
+          .dataClass('Item')
+          .all()
+          .toArray()
+          .map((e) => [e.key, e.get('name'), e.stamp]),
+        account: [
+          d.dataClass('Account').get(1)!.get('balance'),
+          d.dataClass('Account').get(1)!.stamp,
+        ],
+        globalStamp: d.globalStamp,
+      })
+      expect(state(ds)).toEqual(state(a.ds))
+      expect(state(ds).account).toEqual([4, 6])
+      expect(state(ds).items.at(-1)).toEqual([7, 'last', 1])
+    } finally {
+      await writes.close()
+      await participant.close()
+      await log.close()
+    }
+  })
+
+  it('a write whose COMMIT reply is lost answers 503, then shows what PostgreSQL committed, once', async () => {
+    const proxy = await cuttingProxy(pg.port)
+    try {
+      const [a, b] = [await node({ postgres: proxy.url }), await node()]
+      const stamp = a.ds.dataClass('Account').get(1)!.stamp
+      proxy.arm('reply')
+      const reply = await post(a, 'Account?$method=update', { __KEY: 1, balance: 777 })
+      expect(proxy.cuts).toBe(1)
+      expect(reply.status).toBe(503)
+      expect(reply.body.__ERROR[0].errCode).toBe(9132)
+      // PostgreSQL committed it: every process applies it, from the log, exactly once.
+      await until(() => balance(b, 1) === 777 && balance(a, 1) === 777)
+      await a.cluster.catchUp()
+      for (const n of [a, b]) expect(n.ds.dataClass('Account').get(1)!.stamp).toBe(stamp + 1)
+      expect(a.cluster.appliedSeq).toBe(b.cluster.appliedSeq)
+      const { rows } = await sql(
+        `SELECT count(*) AS n FROM ${schema}.entistore_log WHERE record LIKE '%777%'`,
+      )
+      expect(rows[0].n).toBe('1')
+      // The destroyed connection took the lock with it: the next writes go through.
+      expect((await post(a, 'Account?$method=update', { __KEY: 1, balance: 778 })).status).toBe(200)
+      expect((await post(b, 'Account?$method=update', { __KEY: 1, balance: 779 })).status).toBe(200)
+      await until(() => balance(a, 1) === 779)
+      expect(a.ds.dataClass('Account').get(1)!.stamp).toBe(stamp + 3)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a write whose INSERT and COMMIT never reach PostgreSQL answers 503 and is nowhere', async () => {
+    const proxy = await cuttingProxy(pg.port)
+    try {
+      const [a, b] = [await node({ postgres: proxy.url }), await node()]
+      proxy.arm('request')
+      const reply = await post(a, 'Account?$method=update', { __KEY: 2, balance: 555 })
+      expect(proxy.cuts).toBe(1)
+      expect(reply.status).toBe(503)
+      expect(balance(a, 2)).toBe(100)
+      // The backend went with its connection, its transaction and lock with it.
+      expect((await post(b, 'Account?$method=update', { __KEY: 2, balance: 556 })).status).toBe(200)
+      await until(() => balance(a, 2) === 556)
+      await a.cluster.catchUp()
+      const { rows } = await sql(
+        `SELECT count(*) AS n FROM ${schema}.entistore_log WHERE record LIKE '%555%'`,
+      )
+      expect(rows[0].n).toBe('0')
+      for (const n of [a, b]) expect(n.ds.dataClass('Account').get(2)!.stamp).toBe(2)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('commits made outside a write (code calling the datastore) reach the others', async () => {
