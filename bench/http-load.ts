@@ -122,7 +122,7 @@ async function round(target: LoadTarget, o: LoadOptions, seconds: number, seed: 
 }
 
 /** The p-quantile (0…1) of sorted values, nearest rank. */
-function quantile(sorted: Float64Array, p: number): number {
+export function quantile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
 }

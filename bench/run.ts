@@ -919,7 +919,7 @@ await runSuite('cluster', async () => {
   console.log(
     '\n## PostgreSQL: writes through its log against in memory and the journal; replication lag',
   )
-  await runClusterSuite({ writes: opts.quick ? 1000 : 3000 })
+  await runClusterSuite({ writes: opts.quick ? 1000 : 3000, lagSamples: opts.quick ? 100 : 300 })
 })
 
 // ---------------------------------------------------------------- summaries

@@ -6,13 +6,21 @@
  * A throwaway PostgreSQL server is started for the run (the tests' fixture: Debian's binaries,
  * `fsync=off`, so the numbers are PostgreSQL's round trips and locking, not its disk). Writes are
  * single updates by key on 1,000 Items, each its own commit: in memory; with the journal flushed
- * per commit and batched; and through `cluster.write` (BEGIN, the log's advisory lock, catch-up,
- * the update, INSERT, NOTIFY, COMMIT), one writer at a time and then four at once from two
- * datastores of their own pools (contending for the lock). Lag: a second datastore, with its own
+ * per commit and batched; and through `cluster.write` (a round trip for BEGIN, the log's advisory
+ * lock and the catch-up; the update; a round trip for INSERT, NOTIFY and COMMIT), one writer at a
+ * time and then four at once from two datastores of their own pools (contending for the lock). Lag: a second datastore, with its own
  * pool and LISTEN connection, applying what the first commits: from the log row's time in
  * PostgreSQL to its application (both on this machine's clock), p50 and p99.
+ *
+ * Then between processes: two `entistore serve --postgres` children on a database of their own,
+ * driven over HTTP (keep-alive connections, node:http). The write rate through A alone (one
+ * client, then four at once), and the lag a client sees: an update by key through A, and from the
+ * moment A's 200 arrives, B asked for the entity again and again until it shows the new value.
+ * That figure includes B's follow (notification, catch-up, apply) and is bounded below by the
+ * polling read's round trip, whose p50 is printed beside it.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -26,14 +34,19 @@ import {
   postgresSkip,
   startPostgres,
 } from '../../packages/entistore/src/cluster/postgres-server.fixture.ts'
-import { ITEM_MODEL, makeGroups, makeItems } from '../items.ts'
+import { quantile } from '../http-load.ts'
+import { itemFiles, ITEM_MODEL, makeGroups, makeItems } from '../items.ts'
+import { startNode, type Child } from '../processes.ts'
 import { count, ms, printWriteRates, ratio, table } from '../report.ts'
+import { ENTISTORE, ORIGIN } from './http.bench.ts'
 
 const DATA = { Group: makeGroups(), Item: makeItems(1000) }
 
 export interface ClusterBenchOptions {
   /** Writes through PostgreSQL per case. */
   readonly writes: number
+  /** Writes timed between processes: the lag samples; the HTTP write rate takes 3× as many. */
+  readonly lagSamples: number
 }
 
 export async function runClusterSuite(options: ClusterBenchOptions): Promise<void> {
@@ -98,18 +111,164 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
     add('PostgreSQL, 4 writers on 2 datastores', n, performance.now() - start)
     await a.cluster.close()
     await b.cluster.close()
+    const between = await betweenProcesses(await pg.freshDatabase(), options.lagSamples)
+    for (const [label, n, elapsed] of between.rates) add(label, n, elapsed)
 
     printWriteRates(rows)
-    console.log('\n### Replication lag (a second datastore, its own pool and LISTEN connection)')
+    console.log('\n### Replication lag')
+    const cell = (x: number) => `${ms(x)} ms`
     console.log(
       table(
-        ['records applied', 'p50', 'p99', 'max'],
-        [[count(lag.count), `${ms(lag.p50)} ms`, `${ms(lag.p99)} ms`, `${ms(lag.max)} ms`]],
-        ['r', 'r', 'r', 'r'],
+        ['between', 'from → to', 'samples', 'p50', 'p99', 'max'],
+        [
+          [
+            'two datastores in one process (own pools, own LISTEN)',
+            "the log row's time in PostgreSQL → applied in the second",
+            count(lag.count),
+            cell(lag.p50),
+            cell(lag.p99),
+            cell(lag.max),
+          ],
+          [
+            'two `entistore serve --postgres` processes, over HTTP',
+            "A's 200 → B's first GET showing the value",
+            count(between.lag.length),
+            cell(quantile(between.lag, 0.5)),
+            cell(quantile(between.lag, 0.99)),
+            cell(between.lag.at(-1)!),
+          ],
+          [
+            '(the polling GET through B: the resolution of the line above)',
+            'one GET /rest/Item(k), keep-alive',
+            count(between.polls.length),
+            cell(quantile(between.polls, 0.5)),
+            cell(quantile(between.polls, 0.99)),
+            cell(between.polls.at(-1)!),
+          ],
+        ],
+        ['l', 'l', 'r', 'r', 'r', 'r'],
       ),
     )
   } finally {
     await pg.stop()
     rmSync(root, { recursive: true, force: true })
+  }
+}
+
+/** Replies of one keep-alive connection to `origin`, the body parsed. */
+function httpClient(origin: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const send = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body)
+      const req = request(
+        `${origin}${path}`,
+        {
+          method,
+          agent,
+          headers: text === undefined ? {} : { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let reply = ''
+          res.setEncoding('utf8')
+          res.on('data', (d: string) => (reply += d))
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(reply) }))
+        },
+      )
+      req.on('error', reject)
+      req.end(text)
+    })
+  return { send, close: () => agent.destroy() }
+}
+
+type HttpClient = ReturnType<typeof httpClient>
+
+/**
+ * Two `entistore serve --postgres <url>` processes on the bench's 1,000 Items: the write rate
+ * through A (each write an update by key with the stamp last read, its reply awaited), and
+ * `samples` lags as a client sees them (see the module note). Lags and polls come back sorted.
+ */
+async function betweenProcesses(
+  url: string,
+  samples: number,
+): Promise<{ rates: [string, number, number][]; lag: Float64Array; polls: Float64Array }> {
+  const files = itemFiles(1000)
+  const children: Child[] = []
+  const clients: HttpClient[] = []
+  try {
+    const start = async (name: string) => {
+      const started = await startNode(
+        `entistore serve --postgres (${name})`,
+        [...ENTISTORE.args(files), '--postgres', url],
+        ORIGIN,
+        30_000,
+      )
+      children.push(started.child)
+      return ORIGIN.exec(started.line)![0]
+    }
+    // One after the other: the first loads the data file into PostgreSQL, the second reads it back.
+    const [originA, originB] = [await start('A'), await start('B')]
+    const connect = (origin: string) => {
+      const c = httpClient(origin)
+      clients.push(c)
+      return c
+    }
+    const b = connect(originB)
+    const writers = [0, 1, 2, 3].map(() => connect(originA))
+    // The stamp of every Item as last answered (read once, untimed); each writer updates Items
+    // of its own.
+    const stamps = new Map<number, number>()
+    for (let k = 1; k <= 1000; k++)
+      stamps.set(k, (await b.send('GET', `/rest/Item(${k})`)).body.__STAMP as number)
+    const update = async (through: HttpClient, key: number, price: number) => {
+      const reply = await through.send('POST', '/rest/Item?$method=update', {
+        __KEY: key,
+        __STAMP: stamps.get(key),
+        price,
+      })
+      if (reply.status !== 200)
+        throw new Error(`update of Item(${key}): ${reply.status} ${JSON.stringify(reply.body)}`)
+      stamps.set(key, reply.body.__STAMP as number)
+    }
+    const timed = async (writes: number, clientsAtOnce: number) => {
+      const t0 = performance.now()
+      await Promise.all(
+        writers.slice(0, clientsAtOnce).map(async (w, c) => {
+          for (let i = c; i < writes; i += clientsAtOnce) await update(w, 1 + (i % 1000), i + 1)
+        }),
+      )
+      return performance.now() - t0
+    }
+    const n = samples * 3
+    const rates: [string, number, number][] = [
+      ['HTTP through one `serve --postgres` process, one client', n, await timed(n, 1)],
+      ['HTTP through one `serve --postgres` process, 4 clients', n, await timed(n, 4)],
+    ]
+
+    const lag: number[] = []
+    const polls: number[] = []
+    for (let i = 0; i < samples; i++) {
+      const key = 1 + ((i * 7) % 1000)
+      const price = -1 - i
+      await update(writers[0]!, key, price)
+      const acknowledged = performance.now()
+      for (;;) {
+        const asked = performance.now()
+        const reply = await b.send('GET', `/rest/Item(${key})`)
+        const now = performance.now()
+        polls.push(now - asked)
+        if (reply.body.price === price) {
+          lag.push(now - acknowledged)
+          break
+        }
+        if (now - acknowledged > 10_000)
+          throw new Error(`Item(${key}) showed no update through B within 10 s`)
+      }
+    }
+    const sorted = (xs: number[]) => Float64Array.from(xs).sort()
+    return { rates, lag: sorted(lag), polls: sorted(polls) }
+  } finally {
+    for (const c of clients) c.close()
+    for (const c of children) await c.stop()
   }
 }
