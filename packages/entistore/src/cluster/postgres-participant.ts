@@ -13,8 +13,9 @@
  * its rows come back through the log, like another process's, on the next catch-up.
  *
  * Following: a connection of its own LISTENs on the log's channel; a notification with a seq past
- * the applied one starts a catch-up (in the write gate, so never in the middle of a write), and a
- * slow poll does the same in case a notification was missed (a notification is sent to the
+ * the applied one starts a catch-up (in the write gate, so never in the middle of a write; one
+ * that arrives during a write is looked at when the write ends, since it is most often the write's
+ * own, racing its COMMIT's reply, and would cost an empty read in the gate), and a slow poll does the same in case a notification was missed (a notification is sent to the
  * connections listening when it commits; one reconnecting misses it). After a lost connection,
  * the listener reconnects with a growing delay, and catches up once listening again.
  */
@@ -78,6 +79,9 @@ export class PostgresParticipant implements ClusterParticipant {
   readonly #lag = new LagStats()
   #writes: ClusterWrites | undefined
   #tx: LogTransaction | undefined
+  // From beforeWrite to the end of afterWrite: the highest seq notified meanwhile.
+  #writing = false
+  #notified = 0
   #applied: number
   #snapshotSeq: number
   #listener: pg.Client | undefined
@@ -119,26 +123,43 @@ export class PostgresParticipant implements ClusterParticipant {
   }
 
   async beforeWrite(): Promise<void> {
-    const { rows, floor, ...tx } = await this.#log.beginWrite(this.#applied)
+    this.#writing = true
     try {
-      await this.#catchUp(tx.client, { rows, floor })
+      const { rows, floor, ...tx } = await this.#log.beginWrite(this.#applied)
+      try {
+        await this.#catchUp(tx.client, { rows, floor })
+      } catch (e) {
+        await this.#log.rollback(tx, e)
+        throw e
+      }
+      this.#tx = tx
     } catch (e) {
-      await this.#log.rollback(tx, e)
+      this.#wrote()
       throw e
     }
-    this.#tx = tx
   }
 
   async afterWrite(records: readonly LogRecord[]): Promise<void> {
     const tx = this.#tx
     this.#tx = undefined
-    if (!tx) throw new Error('afterWrite without beforeWrite')
-    if (records.length === 0) return this.#log.rollback(tx)
-    // On failure the transaction is rolled back, or its connection destroyed when the outcome is
-    // unknown: either way the applied seq stays, and committed rows come back through the log.
-    const seq = await this.#log.appendAndCommit(tx, records)
-    this.#applied = seq
-    this.#maybeSnapshot(seq)
+    try {
+      if (!tx) throw new Error('afterWrite without beforeWrite')
+      if (records.length === 0) return await this.#log.rollback(tx)
+      // On failure the transaction is rolled back, or its connection destroyed when the outcome
+      // is unknown: either way the applied seq stays, and committed rows come back through the log.
+      const seq = await this.#log.appendAndCommit(tx, records)
+      this.#applied = seq
+      this.#maybeSnapshot(seq)
+    } finally {
+      this.#wrote()
+    }
+  }
+
+  /** The write ended: a notification it held back, past what is applied now, is followed. */
+  #wrote(): void {
+    this.#writing = false
+    if (this.#notified > this.#applied) this.catchUpSoon()
+    this.#notified = 0
   }
 
   /** Applies what the others committed, now (in the write gate). */
@@ -235,7 +256,9 @@ export class PostgresParticipant implements ClusterParticipant {
     client.on('error', onLost)
     client.on('end', onLost)
     client.on('notification', (message) => {
-      if (Number(message.payload) > this.#applied) this.catchUpSoon()
+      const seq = Number(message.payload)
+      if (this.#writing) this.#notified = Math.max(this.#notified, seq)
+      else if (seq > this.#applied) this.catchUpSoon()
     })
     await client.connect()
     await client.query(`LISTEN "${this.#log.channel}"`)

@@ -13,7 +13,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net'
 import { createDatastore, type Datastore } from '@entistore/core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { serve, type RunningServer } from '../serve.js'
 import { ClusterWrites } from './cluster-core.js'
 import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
@@ -444,6 +444,20 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
       await writes.close()
       await participant.close()
       await log.close()
+    }
+  })
+
+  it("a process's own notifications start no catch-up: a write costs no read after it", async () => {
+    const a = await node({ pollMs: 60_000 })
+    await a.cluster.catchUp()
+    const reads = vi.spyOn(PostgresLog.prototype, 'after')
+    try {
+      for (let i = 0; i < 20; i++)
+        expect((await post(a, 'Account?$method=update', { __KEY: 1, balance: i })).status).toBe(200)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(reads).not.toHaveBeenCalled()
+    } finally {
+      reads.mockRestore()
     }
   })
 
