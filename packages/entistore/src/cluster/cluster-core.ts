@@ -180,15 +180,19 @@ export class ClusterWrites {
     if (this.#closed) throw failed(new Error('the cluster is closed'))
     if (this.#behind !== undefined) throw datastoreError('ClusterBehind', [this.#behind])
     const lifted = this.#lift()
+    const began: ClusterParticipant[] = []
     try {
-      for (const p of this.#participants) await p.beforeWrite?.()
+      for (const p of this.#participants) {
+        await p.beforeWrite?.()
+        began.push(p)
+      }
+      if (this.#behind !== undefined) throw datastoreError('ClusterBehind', [this.#behind])
     } catch (e) {
+      // Those whose beforeWrite went through let go of what it took (PostgreSQL: its transaction
+      // and the log's lock, which every process's writes would wait on): nothing was written.
+      for (const p of began) await p.afterWrite?.([]).catch(() => undefined)
       this.#putBack(lifted)
       throw asClusterError(e)
-    }
-    if (this.#behind !== undefined) {
-      this.#putBack(lifted)
-      throw datastoreError('ClusterBehind', [this.#behind])
     }
     const point = revertPoint(this.#ds.store)
     const captured: Commit[] = []

@@ -33,7 +33,9 @@ export interface ClusterParticipant {
   beforeWrite?(): Promise<void>
   /**
    * Inside the write gate, after the write ran in memory, with the records it committed (none
-   * when it was refused or changed nothing): make them durable and shared, or reject.
+   * when it was refused or changed nothing): make them durable and shared, or reject. Also called
+   * with none when this one's beforeWrite went through and a later participant's failed: let go
+   * of what beforeWrite took.
    */
   afterWrite?(records: readonly LogRecord[]): Promise<void>
   /**

@@ -513,6 +513,30 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     }
   })
 
+  it("a write another participant refuses before it runs lets PostgreSQL's transaction and lock go", async () => {
+    let refuse = true
+    const flaky = {
+      name: 'flaky',
+      beforeWrite: async () => {
+        if (refuse) {
+          refuse = false
+          throw new Error('flaky is down')
+        }
+      },
+      close: async () => undefined,
+    }
+    const [a, b] = [await node({ participants: [flaky] }), await node()]
+    expect((await post(a, 'Account?$method=update', { __KEY: 4, balance: 1 })).status).toBe(503)
+    const left = await sql(
+      `SELECT (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory') AS locks,
+              (SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%') AS open`,
+    )
+    expect(left.rows[0]).toEqual({ locks: '0', open: '0' })
+    expect((await post(b, 'Account?$method=update', { __KEY: 4, balance: 2 })).status).toBe(200)
+    expect((await post(a, 'Account?$method=update', { __KEY: 4, balance: 3 })).status).toBe(200)
+    await until(() => balance(b, 4) === 3)
+  })
+
   it('commits made outside a write (code calling the datastore) reach the others', async () => {
     const [a, b] = [await node(), await node()]
     a.ds.dataClass('Item').create({ name: 'direct' })
