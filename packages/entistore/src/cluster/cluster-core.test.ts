@@ -20,11 +20,12 @@ const update = (salary: number): RestRequest => ({
   body: JSON.stringify({ __KEY: '1', salary }),
 })
 
-function setup(participant: Partial<ClusterParticipant>) {
+function setup(...participants: Partial<ClusterParticipant>[]) {
   const ds = createDatastore(writeModel(), { data: writeData() })
-  const core = new ClusterWrites(ds, [
-    { name: 'test', close: async () => {}, ...participant },
-  ]).wrap(createRestHandler(ds))
+  const core = new ClusterWrites(
+    ds,
+    participants.map((p, i) => ({ name: `test ${i}`, close: async () => {}, ...p })),
+  ).wrap(createRestHandler(ds))
   return { ds, core }
 }
 
@@ -91,5 +92,16 @@ describe('ClusterWrites.wrap with a participant', () => {
     expect(after.ds.dataClass('Employee').get(1)!.get('salary')).not.toBe(9)
     fail = false
     expect((await after.core.respond(update(10))).status).toBe(200)
+  })
+
+  it('tells the participants after one whose afterWrite refused that the write committed nothing', async () => {
+    const told: number[] = []
+    const { ds, core } = setup(
+      { afterWrite: () => Promise.reject(unavailable()) },
+      { afterWrite: async (records) => void told.push(records.length) },
+    )
+    expect((await core.respond(update(9))).status).toBe(503)
+    expect(told).toEqual([0])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).not.toBe(9)
   })
 })

@@ -208,7 +208,16 @@ export class ClusterWrites {
     this.#capture = undefined
     try {
       const records = captured.map((c) => c.record)
-      for (const p of this.#participants) await p.afterWrite?.(records)
+      let refused: { error: unknown } | undefined
+      for (const p of this.#participants) {
+        if (refused === undefined)
+          await p.afterWrite?.(records).catch((error: unknown) => void (refused = { error }))
+        // After a refusal the write is undone: the later ones are told it committed nothing, so
+        // that they let go of what their beforeWrite took (Redis: a conflict it holds, pending
+        // lock writes), as when a beforeWrite fails.
+        else await p.afterWrite?.([]).catch(() => undefined)
+      }
+      if (refused !== undefined) throw refused.error
     } catch (e) {
       const later = this.#lift()
       revertCommits(

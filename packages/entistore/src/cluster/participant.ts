@@ -34,8 +34,9 @@ export interface ClusterParticipant {
   /**
    * Inside the write gate, after the write ran in memory, with the records it committed (none
    * when it was refused or changed nothing): make them durable and shared, or reject. Also called
-   * with none when this one's beforeWrite went through and a later participant's failed: let go
-   * of what beforeWrite took.
+   * with none when this one's beforeWrite went through and a later participant's failed, or when
+   * an earlier participant's afterWrite refused (the write is undone): let go of what beforeWrite
+   * took.
    */
   afterWrite?(records: readonly LogRecord[]): Promise<void>
   /**
