@@ -52,6 +52,14 @@ describe('SortedIndex.move', () => {
   // of mixed kinds, where a text or boolean key turns a numeric index generic mid-way.
   const columns = fc.constantFrom<fc.Arbitrary<SortKey>>(
     maybeNull(fc.integer({ min: 0, max: 6 })),
+    // 32-bit integers kept as such, until a key that is not one (a fraction, past 32 bits, -0)
+    // turns them into doubles mid-way.
+    maybeNull(
+      fc.oneof(
+        { weight: 9, arbitrary: fc.integer({ min: -3, max: 3 }) },
+        { weight: 1, arbitrary: fc.constantFrom(2.5, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, -0) },
+      ),
+    ),
     maybeNull(fc.double({ noNaN: true, min: -1e3, max: 1e3 })),
     maybeNull(
       fc.oneof(

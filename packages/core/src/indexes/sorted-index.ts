@@ -7,9 +7,11 @@
  *
  * Row ids live in an Int32Array (4 bytes a row instead of 8 for a JS array of small integers).
  * Keys have two representations:
- * - numeric (every key a number or null, the usual case and the initial one): a Float64Array
+ * - numeric (every key a number or null, the usual case and the initial one): a typed array
  *   parallel to the row ids, whose first `#nulls` slots stand for the nulls (they sort first, so
- *   they are always a prefix; their slots hold no value). A typed array never changes its element
+ *   they are always a prefix; their slots hold no value). An Int32Array while every key is a
+ *   32-bit integer (keys, counts, foreign keys: 4 bytes a row), a Float64Array for good from the
+ *   first that is not (a fraction, a larger number, -0). A typed array never changes its element
  *   kind, and `copyWithin` on it is a memmove. A JS array would not stay unboxed: V8 keeps
  *   element-kind feedback per allocation site, so once any index of the process held text in an
  *   array made at the same site, every numeric index's array was made generic too (each number
@@ -27,6 +29,12 @@ import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
 const compareNumbers = (a: number, b: number): number =>
   a === b ? 0 : a < b ? -1 : a > b ? 1 : Number.isNaN(a) ? -1 : 1
 
+/** Numeric keys: 32-bit integers while they all are, doubles otherwise. */
+type NumericKeys = Int32Array | Float64Array
+
+/** Whether an Int32Array holds `n` as it is (-0 would come back as 0). */
+const isInt32 = (n: number): boolean => (n | 0) === n && (n !== 0 || 1 / n > 0)
+
 /** The one place generic key arrays are made: none of them ever holds only numbers. */
 const genericKeys = (length: number): SortKey[] => new Array<SortKey>(length)
 
@@ -36,7 +44,7 @@ export class SortedIndex {
   #size = 0
   #rows = new Int32Array(16)
   // Numeric representation (undefined when generic): keys at positions >= #nulls.
-  #numbers: Float64Array | undefined = new Float64Array(16)
+  #numbers: NumericKeys | undefined = new Int32Array(16)
   #nulls = 0
   // Generic representation (undefined when numeric), #size long.
   #keys: SortKey[] | undefined = undefined
@@ -128,16 +136,24 @@ export class SortedIndex {
     const rows = new Int32Array(capacity)
     rows.set(this.#rows.subarray(0, n))
     this.#rows = rows
-    if (this.#numbers !== undefined) {
-      const numbers = new Float64Array(capacity)
-      numbers.set(this.#numbers.subarray(0, n))
+    const old = this.#numbers
+    if (old !== undefined) {
+      const numbers =
+        old instanceof Int32Array ? new Int32Array(capacity) : new Float64Array(capacity)
+      numbers.set(old.subarray(0, n))
       this.#numbers = numbers
     }
   }
 
-  // Before storing `key`: a key neither a number nor null turns the keys generic, for good.
+  // Before storing `key`: a key neither a number nor null turns the keys generic, for good; a
+  // number that is not a 32-bit integer turns integer keys into doubles, for good.
   #accept(key: SortKey): void {
-    if (this.#numbers === undefined || key === null || typeof key === 'number') return
+    const numbers = this.#numbers
+    if (numbers === undefined || key === null) return
+    if (typeof key === 'number') {
+      if (numbers instanceof Int32Array && !isInt32(key)) this.#numbers = Float64Array.from(numbers)
+      return
+    }
     const n = this.#size
     const keys = genericKeys(n)
     for (let i = 0; i < n; i++) keys[i] = this.keyAt(i)
@@ -284,7 +300,9 @@ export class SortedIndex {
         }
       }
       sortNumbersStable(values, ids)
-      const outNumbers = new Float64Array(outRows.length)
+      let ints = true
+      for (let i = 0; i < values.length && ints; i++) ints = isInt32(values[i]!)
+      const outNumbers = ints ? new Int32Array(outRows.length) : new Float64Array(outRows.length)
       outNumbers.set(values, at)
       outRows.set(ids, at)
       this.#numbers = outNumbers
