@@ -4,9 +4,11 @@
 set -euo pipefail
 log=$(mktemp)
 dir=${ENTISTORE_SMOKE_DIR:-examples/company}
-npx --no-install entistore serve --model "$dir/model.json" --data "$dir/data.json" --port 0 >"$log" 2>&1 &
+# In a session of its own: npx runs the server as its child, which a kill of npx alone left
+# running after the script (re-parented to init); the whole group is stopped on exit.
+setsid npx --no-install entistore serve --model "$dir/model.json" --data "$dir/data.json" --port 0 >"$log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; rm -f "$log"' EXIT
+trap 'kill -- -$pid 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 100); do
   url=$(grep -o 'http://[^ /]*' "$log" | head -n 1 || true)
   [ -n "$url" ] && break
