@@ -117,6 +117,15 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
     printWriteRates(rows)
     console.log('\n### Replication lag')
     const cell = (x: number) => `${ms(x)} ms`
+    // A row of the table from sorted samples.
+    const sampled = (label: string, what: string, sorted: Float64Array) => [
+      label,
+      what,
+      count(sorted.length),
+      cell(quantile(sorted, 0.5)),
+      cell(quantile(sorted, 0.99)),
+      cell(sorted.at(-1)!),
+    ]
     console.log(
       table(
         ['between', 'from → to', 'samples', 'p50', 'p99', 'max'],
@@ -129,22 +138,16 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
             cell(lag.p99),
             cell(lag.max),
           ],
-          [
+          sampled(
             'two `entistore serve --postgres` processes, over HTTP',
             "A's 200 → B's first GET showing the value",
-            count(between.lag.length),
-            cell(quantile(between.lag, 0.5)),
-            cell(quantile(between.lag, 0.99)),
-            cell(between.lag.at(-1)!),
-          ],
-          [
+            between.lag,
+          ),
+          sampled(
             '(the polling GET through B: the resolution of the line above)',
             'one GET /rest/Item(k), keep-alive',
-            count(between.polls.length),
-            cell(quantile(between.polls, 0.5)),
-            cell(quantile(between.polls, 0.99)),
-            cell(between.polls.at(-1)!),
-          ],
+            between.polls,
+          ),
         ],
         ['l', 'l', 'r', 'r', 'r', 'r'],
       ),

@@ -74,6 +74,14 @@ interface Node {
   readonly url: string
 }
 
+/** The Items' names in a process, in key order. */
+const names = (n: Node) =>
+  n.ds
+    .dataClass('Item')
+    .all()
+    .toArray()
+    .map((e) => e.get('name'))
+
 /** A process: a datastore joined to this test's schema, served on a free port. */
 async function node(options: Partial<ClusterOptions> = {}): Promise<Node> {
   const ds = createDatastore(MODEL)
@@ -283,12 +291,6 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     const done = await post(a, 'Item?$method=update&$atomic=true', [{ name: 'y1' }, { name: 'y2' }])
     expect(done.status).toBe(200)
     await b.cluster.catchUp()
-    const names = (n: Node) =>
-      n.ds
-        .dataClass('Item')
-        .all()
-        .toArray()
-        .map((e) => e.get('name'))
     expect(names(b)).toEqual(['seed', 'y1', 'y2'])
     expect(names(a)).toEqual(names(b))
   })
@@ -387,12 +389,6 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     ]
     for (const name of hostile)
       expect((await post(a, 'Item?$method=update', { name })).status).toBe(200)
-    const names = (n: Node) =>
-      n.ds
-        .dataClass('Item')
-        .all()
-        .toArray()
-        .map((e) => e.get('name'))
     await until(() => names(b).length === hostile.length + 1)
     expect(names(b)).toEqual(['seed', ...hostile])
     expect(names(a)).toEqual(names(b))
