@@ -25,10 +25,50 @@ export type Change =
     }
   | { readonly op: 'delete'; readonly table: Table; readonly before: EntityRecord }
 
+/**
+ * Keys claimed in one table: small non-negative integers (autosequence keys, row numbers: the keys
+ * of nearly every data file) as bits, 1 bit a key where a Set entry costs about 30 bytes and a
+ * hash; any other key in a Set.
+ */
+class ClaimedKeys {
+  #bits = new Uint32Array(0)
+  readonly #others = new Set<KeyValue>()
+
+  has(key: KeyValue): boolean {
+    if (isSmallIndex(key)) return ((this.#bits[key >>> 5] ?? 0) & (1 << (key & 31))) !== 0
+    return this.#others.has(key)
+  }
+
+  add(key: KeyValue): void {
+    if (!isSmallIndex(key)) {
+      this.#others.add(key)
+      return
+    }
+    const word = key >>> 5
+    if (word >= this.#bits.length) {
+      const bits = new Uint32Array(Math.max(word + 1, this.#bits.length * 2, 32))
+      bits.set(this.#bits)
+      this.#bits = bits
+    }
+    this.#bits[word]! |= 1 << (key & 31)
+  }
+
+  delete(key: KeyValue): void {
+    if (isSmallIndex(key)) {
+      const word = key >>> 5
+      if (word < this.#bits.length) this.#bits[word]! &= ~(1 << (key & 31))
+    } else this.#others.delete(key)
+  }
+}
+
+// Up to 2^26: the bits of the largest take 8 MB, as much as a Set of 250,000 keys.
+const isSmallIndex = (key: KeyValue): key is number =>
+  typeof key === 'number' && (key | 0) === key && key >= 0 && key < 0x4000000
+
 /** What a batch has claimed so far, per table: row ids, keys and sequence values not yet committed. */
 export class BatchState {
   readonly #rowIds = new Map<Table, number>()
-  readonly #keys = new Map<Table, Set<KeyValue>>()
+  readonly #keys = new Map<Table, ClaimedKeys>()
   // Per table, per attribute: keyed by objects, not by built strings (this runs for every row).
   readonly #sequences = new Map<Table, Map<string, number>>()
   readonly #unique = new Map<Table, Map<string, Set<unknown>>>()
@@ -77,7 +117,7 @@ export class BatchState {
 
   claimKey(table: Table, key: KeyValue): void {
     let keys = this.#keys.get(table)
-    if (!keys) this.#keys.set(table, (keys = new Set()))
+    if (!keys) this.#keys.set(table, (keys = new ClaimedKeys()))
     keys.add(key)
     this.#undo?.push(() => keys.delete(key))
   }
@@ -89,7 +129,9 @@ export class BatchState {
 
   /** Claims a unique value for the batch; false if the batch already used it. */
   claimUnique(table: Table, attr: string, key: unknown): boolean {
-    const used = perAttribute(this.#unique, table, attr, () => new Set<unknown>())
+    const byAttribute = perTable(this.#unique, table)
+    let used = byAttribute.get(attr)
+    if (used === undefined) byAttribute.set(attr, (used = new Set()))
     if (used.has(key)) return false
     used.add(key)
     this.#undo?.push(() => used.delete(key))
@@ -115,18 +157,6 @@ function perTable<V>(map: Map<Table, Map<string, V>>, table: Table): Map<string,
   let inner = map.get(table)
   if (!inner) map.set(table, (inner = new Map()))
   return inner
-}
-
-function perAttribute<V>(
-  map: Map<Table, Map<string, V>>,
-  table: Table,
-  attr: string,
-  make: () => V,
-): V {
-  const inner = perTable(map, table)
-  let v = inner.get(attr)
-  if (v === undefined) inner.set(attr, (v = make()))
-  return v
 }
 
 /** Where a value came from, for error messages: `Employee[11].salary` or `Employee(5).salary`. */
@@ -243,13 +273,22 @@ export function checkUnique(
     const v = values[attr.name]
     if (v === null || v === undefined) continue
     const key = sortKey(v, attr.type === 'string')
-    const holders = table.indexes.of(attr.name)?.hash?.get(key) ?? []
-    if (holders.some((r) => r !== rowId) || !batch.claimUnique(table, attr.name, key)) {
+    if (
+      heldByAnother(table.indexes.of(attr.name)?.hash?.get(key), rowId) ||
+      !batch.claimUnique(table, attr.name, key)
+    ) {
       fail('UniqueViolation', [describeValue(v), attr.name, table.def.name], {
         details: { location: where(attr.name) },
       })
     }
   }
+}
+
+/** Whether `holders` (row ids of a hash index's key) name a row other than `rowId`. */
+function heldByAnother(holders: readonly number[] | undefined, rowId: number): boolean {
+  if (holders === undefined) return false
+  for (let i = 0; i < holders.length; i++) if (holders[i] !== rowId) return true
+  return false
 }
 
 function normalizeNewUuid(id: string): string {

@@ -58,13 +58,14 @@ function located(e: unknown): unknown {
 
 /** A reference to check once every row is read; its location is written only if it fails. */
 interface PendingRef {
-  readonly at: Locate
+  readonly dataClass: string
+  readonly index: number
   readonly label: string
   readonly target: Table
   readonly key: KeyValue
 }
 
-/** Where a row is: `Employee[11]`, `Employee[11].salary`. Made once per row, called only on errors. */
+/** Where a row is: `Employee[11]`, `Employee[11].salary`. Called only on errors. */
 const locator =
   (dataClass: string, index: number): Locate =>
   (attribute) =>
@@ -112,12 +113,16 @@ export function prepareDataLoad(
     if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
     const reader = new RowReader(ds, table!, batch, refs, now)
+    // One locator for the rows of a dataclass, reading the row being checked: a closure made per
+    // row was one more object per row for the collector, for a message written only on an error.
+    let current = 0
+    const at: Locate = (attribute) => locator(name, current)(attribute)
     for (let index = 0; index < rows.length; index++) {
       const row: unknown = rows[index]
-      const at = locator(name, index)
+      current = index
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
-        const record = newRecord(table!, reader.read(row, at), batch, ds.newUuid, at)
+        const record = newRecord(table!, reader.read(row, at, index), batch, ds.newUuid, at)
         if (table!.hasUnique) checkUnique(table!, record.values, -1, batch, at)
         changes.push({ op: 'insert', table: table!, record })
       } catch (e) {
@@ -131,7 +136,7 @@ export function prepareDataLoad(
   // References are checked last: a row may point to a row further down the file.
   for (const ref of refs) {
     if (!batch.hasNewKey(ref.target, ref.key) && ref.target.rowIdOf(ref.key) === undefined) {
-      const where = ref.at(ref.label)
+      const where = locator(ref.dataClass, ref.index)(ref.label)
       bad(where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
     }
   }
@@ -174,25 +179,33 @@ class RowReader {
     )
   }
 
-  read(row: Record<string, unknown>, at: Locate): NewRecordInput {
+  /** Coerces `raw` for `attr` into `values`; a second, different value for it is refused. */
+  #set(
+    values: (StoredValue | undefined)[],
+    attr: StorageAttributeDef,
+    raw: unknown,
+    label: string,
+    at: Locate,
+  ): void {
+    const v = coerceAt(this.#dc, attr, raw, at, label, coerceFileValue)
+    const position = this.#table.positionOf(attr.name)!
+    const previous = values[position]
+    if (previous !== undefined && previous !== v)
+      bad(at(label), `conflicts with the value given for "${attr.name}"`)
+    values[position] = v
+  }
+
+  /** Row `index` of the file's rows of this dataclass (`at` locates its errors). */
+  read(row: Record<string, unknown>, at: Locate, index: number): NewRecordInput {
     const dc = this.#dc
-    const table = this.#table
     const values = new Array<StoredValue | undefined>(dc.storage.length)
     let stamp: number | undefined
     let timestamp = this.#now
-    const setStorage = (attr: StorageAttributeDef, raw: unknown, label: string): void => {
-      const v = coerceAt(dc, attr, raw, at, label, coerceFileValue)
-      const position = table.positionOf(attr.name)!
-      const previous = values[position]
-      if (previous !== undefined && previous !== v)
-        bad(at(label), `conflicts with the value given for "${attr.name}"`)
-      values[position] = v
-    }
     for (const name in row) {
       if (!Object.hasOwn(row, name)) continue
       const raw = row[name]
       if (name === '__KEY') {
-        setStorage(dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name)
+        this.#set(values, dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name, at)
         continue
       }
       if (name === '__STAMP') {
@@ -211,7 +224,7 @@ class RowReader {
       if (!attr) bad(at(name), `"${name}" is not an attribute of ${dc.name}`)
       switch (attr!.kind) {
         case 'storage':
-          setStorage(attr, raw, name)
+          this.#set(values, attr, raw, name, at)
           break
         case 'relatedEntity': {
           const fk = attr.foreignKeyAttribute
@@ -219,7 +232,7 @@ class RowReader {
           if (keyRaw === undefined)
             bad(at(name), 'expected the related key, or an object with "__KEY"')
           if (keyRaw === null) {
-            setStorage(fk, null, name)
+            this.#set(values, fk, null, name, at)
             break
           }
           const target = this.#ds.table(attr.target)
@@ -233,8 +246,8 @@ class RowReader {
               { cause: e },
             )
           }
-          setStorage(fk, key, name)
-          this.#reference(at, name, target, key)
+          this.#set(values, fk, key, name, at)
+          this.#reference(index, name, target, key)
           break
         }
         default:
@@ -253,15 +266,15 @@ class RowReader {
     for (const fk of this.#explicitKeys) {
       const v = values[fk.position]
       if (v === null || v === undefined || Object.hasOwn(row, fk.relation)) continue
-      this.#reference(at, this.#dc.storage[fk.position]!.name, fk.target, v as KeyValue)
+      this.#reference(index, this.#dc.storage[fk.position]!.name, fk.target, v as KeyValue)
     }
     return { values, stamp, timestamp }
   }
 
   // A reference to a row already loaded (the usual order: groups before their items) is checked
   // now; only one to a row further down the file waits for the end.
-  #reference(at: Locate, label: string, target: Table, key: KeyValue): void {
+  #reference(index: number, label: string, target: Table, key: KeyValue): void {
     if (this.#batch.hasNewKey(target, key) || target.rowIdOf(key) !== undefined) return
-    this.#refs.push({ at, label, target, key })
+    this.#refs.push({ dataClass: this.#dc.name, index, label, target, key })
   }
 }
