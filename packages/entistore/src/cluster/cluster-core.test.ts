@@ -104,4 +104,28 @@ describe('ClusterWrites.wrap with a participant', () => {
     expect(told).toEqual([0])
     expect(ds.dataClass('Employee').get(1)!.get('salary')).not.toBe(9)
   })
+
+  it('asks the one that logs every commit last, so that a refusal before it commits nothing there', async () => {
+    const order: string[] = []
+    const { ds, core } = setup(
+      {
+        name: 'log',
+        logsEveryCommit: true,
+        afterWrite: async (records) => void order.push(`log ${records.length}`),
+      },
+      {
+        afterWrite: async (records) => {
+          order.push(`shared ${records.length}`)
+          if (records.length > 0 && ds.dataClass('Employee').get(1)!.get('salary') === 9)
+            throw unavailable()
+        },
+      },
+    )
+    expect((await core.respond(update(8))).status).toBe(200)
+    expect(order).toEqual(['shared 1', 'log 1'])
+    order.length = 0
+    expect((await core.respond(update(9))).status).toBe(503)
+    expect(order).toEqual(['shared 1', 'log 0'])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(8)
+  })
 })

@@ -5,8 +5,12 @@
  *
  *   participants' beforeWrite (PostgreSQL: its transaction, the log's lock, catch up)
  *   → the write itself, in memory (its commits captured by a commit listener)
- *   → participants' afterWrite(records) (PostgreSQL: append, notify, commit)
+ *   → participants' afterWrite(records), those that log every commit last (Redis: its lock
+ *     writes settled, no conflict; then PostgreSQL: append, notify, commit)
  *   → the reply.
+ *
+ * The log's commit comes last because it cannot be taken back: a participant refusing after it
+ * would leave this process undoing in memory a write every other process applies.
  *
  * If afterWrite rejects, the write's commits are undone in memory (the core's revertCommits) and
  * the client gets 503 (ClusterWriteFailed): nothing is left half-applied in this process.
@@ -209,7 +213,9 @@ export class ClusterWrites {
     try {
       const records = captured.map((c) => c.record)
       let refused: { error: unknown } | undefined
-      for (const p of this.#participants) {
+      // Those that log every commit last (see the module note); the order stays stable otherwise.
+      const last = this.#participants.filter((p) => p.logsEveryCommit)
+      for (const p of [...this.#participants.filter((p) => !p.logsEveryCommit), ...last]) {
         if (refused === undefined)
           await p.afterWrite?.(records).catch((error: unknown) => void (refused = { error }))
         // After a refusal the write is undone: the later ones are told it committed nothing, so

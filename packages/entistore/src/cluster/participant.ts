@@ -33,7 +33,8 @@ export interface ClusterParticipant {
   beforeWrite?(): Promise<void>
   /**
    * Inside the write gate, after the write ran in memory, with the records it committed (none
-   * when it was refused or changed nothing): make them durable and shared, or reject. Also called
+   * when it was refused or changed nothing): make them durable and shared, or reject. Those that
+   * log every commit are asked last, since their commit cannot be taken back. Also called
    * with none when this one's beforeWrite went through and a later participant's failed, or when
    * an earlier participant's afterWrite refused (the write is undone): let go of what beforeWrite
    * took.
