@@ -575,7 +575,9 @@ describe('the built entistore command', () => {
         let stdout = ''
         child.stdout.setEncoding('utf8').on('data', (d: string) => {
           stdout += d
-          if (stdout.includes('\n')) resolve(stdout)
+          // The explorer's line may come in the same chunk: only the first line is ours to check.
+          const end = stdout.indexOf('\n')
+          if (end >= 0) resolve(stdout.slice(0, end + 1))
         })
         void exited.then((c) => reject(new Error(`exited with ${c} before listening: ${stderr}`)))
       })
