@@ -112,6 +112,33 @@ describe('entistore serve', () => {
     await expect(fetch(`${url}/rest/$catalog`)).rejects.toThrow()
   })
 
+  it('builds every index before listening with --eager-indexes, on first use without', async () => {
+    const data = file(
+      'many-tags.json',
+      JSON.stringify({
+        Company: Array.from({ length: 1200 }, (_, i) => ({ ID: i + 1, name: `c${i}` })),
+      }),
+    )
+    for (const [flags, unbuilt] of [
+      [[], true],
+      [['--eager-indexes'], false],
+    ] as const) {
+      let stop!: () => void
+      let listening!: (s: RunningServer) => void
+      const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+      const done = main(['serve', '-m', MODEL, '-d', data, '-p', '0', '--no-explorer', ...flags], {
+        out: () => {},
+        err: () => {},
+        stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+        onListening: (s) => listening(s),
+      })
+      const server = await started
+      expect(server.ds.buildIndexes() > 0, flags.join(' ')).toBe(unbuilt)
+      stop()
+      expect(await done).toBe(0)
+    }
+  })
+
   it('serves the explorer at --explorer, and none with --no-explorer', async () => {
     for (const [flags, page, line] of [
       [['--explorer', '/ui'], '/ui/', 'Explorer at URL/ui'],

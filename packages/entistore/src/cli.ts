@@ -100,7 +100,7 @@ const USAGE = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
-                  [--explorer <path>] [--no-explorer]
+                  [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
                   [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--redis <url>]
@@ -126,6 +126,8 @@ Options of serve:
                 restart (even after kill -9) serves it again; a folder with data wins over --data
   --explorer    where the data explorer page is served (default /): browse the data in a browser
   --no-explorer serve the REST interface alone, no page
+  --eager-indexes  build every index before listening; by default a large data file's indexes are
+                built each on its first use, so that the server answers sooner
   --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
                 server started with the same URL: writes go through it one at a time, each server
                 follows the others; a database with data wins over --data
@@ -203,6 +205,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       persist: { type: 'string' },
       explorer: { type: 'string' },
       'no-explorer': { type: 'boolean' },
+      'eager-indexes': { type: 'boolean' },
       postgres: { type: 'string' },
       'postgres-schema': { type: 'string' },
       'postgres-prefix': { type: 'string' },
@@ -271,6 +274,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           ) ?? 10_000,
         workers,
         redis: values.redis as string | undefined,
+        eagerIndexes: values['eager-indexes'] === true,
       }
       return (io) => runServe(options, io)
     },
@@ -535,6 +539,8 @@ interface ServeCliOptions {
   readonly shutdownTimeoutMs: number
   readonly workers: number | 'auto'
   readonly redis: string | undefined
+  /** Build every index before listening (--eager-indexes), not on each one's first use. */
+  readonly eagerIndexes: boolean
 }
 
 /** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
@@ -593,6 +599,7 @@ function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith
     ...(o.functions === undefined ? {} : { functions: o.functions }),
     ...(o.persist === undefined ? {} : { persist: o.persist }),
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
+    eagerIndexes: o.eagerIndexes,
   }
   const module = o.functions
   if (module === undefined) return () => loadDatastoreFiles(files)

@@ -75,6 +75,17 @@ describe('loadDatastoreFiles', () => {
     expect(ds.globalStamp).toBe(0)
   })
 
+  it('leaves the indexes of a large data file to their first use, or builds them with eagerIndexes', async () => {
+    const data = file(
+      'many.json',
+      JSON.stringify({ Tag: Array.from({ length: 1500 }, (_, i) => ({ code: `t${i}` })) }),
+    )
+    const model = file('m3.json', MODEL)
+    const unbuilt = (ds: { buildIndexes(): number }) => ds.buildIndexes()
+    expect(unbuilt(await loadDatastoreFiles({ model, data }))).toBe(1) // the key's sorted index
+    expect(unbuilt(await loadDatastoreFiles({ model, data, eagerIndexes: true }))).toBe(0)
+  })
+
   it('loads a model alone', async () => {
     const ds = await loadDatastoreFiles({ model: file('m2.json', MODEL) })
     expect(ds.dataClass('Tag').length).toBe(0)

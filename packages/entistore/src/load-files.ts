@@ -87,6 +87,12 @@ export interface LoadFilesOptions {
    * cluster (docs/durability.md). Not together with `persist`.
    */
   readonly postgres?: string | Omit<ClusterOptions, 'data'>
+  /**
+   * Build every index before returning. A large load leaves each index to be built on its first
+   * use (`ds.buildIndexes()` says more), so that a server answers sooner; this pays for all of
+   * them now, as `entistore serve --eager-indexes` does. @default false
+   */
+  readonly eagerIndexes?: boolean
 }
 
 const clusters = new WeakMap<Datastore, Cluster>()
@@ -169,5 +175,6 @@ export async function loadDatastoreFiles(
   } else if (options.persist !== undefined)
     persistDatastore(ds, options.persist, data === undefined ? undefined : load)
   else if (data !== undefined) load(ds)
+  if (options.eagerIndexes === true) ds.buildIndexes()
   return ds
 }

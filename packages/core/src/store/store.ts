@@ -152,7 +152,8 @@ export class Store {
     const bulk = new Set<Table>()
     if (changes.length >= BULK_THRESHOLD) {
       for (const c of changes) bulk.add(c.table)
-      for (const t of bulk) t.indexes.beginBulk()
+      // A load or a large replay leaves its tables' indexes to be built on first use.
+      for (const t of bulk) t.indexes.beginBulk(options.columns ? { source: t } : undefined)
     }
     const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
