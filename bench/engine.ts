@@ -20,6 +20,20 @@ export type Core = typeof import('@entistore/core')
 export const ENGINE_CHOICES = ['compiled', 'source', 'dist'] as const
 export type EngineChoice = (typeof ENGINE_CHOICES)[number]
 
+/**
+ * `core.createDatastore(model, { data })` with every index built, as a benchmark compares it: a
+ * load leaves each index to its first use (`ds.buildIndexes()`), and a measure of the load, of
+ * its memory or of a first query must not leave that cost out.
+ */
+export function loadedDatastore(
+  core: Core,
+  ...args: Parameters<Core['createDatastore']>
+): ReturnType<Core['createDatastore']> {
+  const ds = core.createDatastore(...args)
+  ds.buildIndexes()
+  return ds
+}
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 const coreDir = join(root, 'packages/core')
 const srcDir = join(coreDir, 'src')

@@ -63,6 +63,8 @@ interface Variant {
 function load(core: Core, model: ModelJson, text: string): Datastore {
   const ds = core.createDatastore(model)
   ds.loadData(JSON.parse(text) as never)
+  // Every index counted: a load leaves them to their first use.
+  ds.buildIndexes()
   return ds
 }
 

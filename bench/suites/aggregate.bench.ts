@@ -18,7 +18,7 @@
  */
 import type { DataClass, ModelJson } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
-import type { Core } from '../engine.ts'
+import { loadedDatastore, type Core } from '../engine.ts'
 import { makePeople } from '../data.ts'
 import { timeOnce } from '../timing.ts'
 import type { Group } from './query.bench.ts'
@@ -152,7 +152,7 @@ export async function aggregateGroups(
   options: { readonly rest: boolean },
 ): Promise<AggregateFixture> {
   const rows = makeRows(n)
-  const load = timeOnce(() => core.createDatastore(MODEL, { data: { Person: rows } }))
+  const load = timeOnce(() => loadedDatastore(core, MODEL, { data: { Person: rows } }))
   const dc: DataClass = load.value.dataClass('Person')
 
   // The plain side: the columns as arrays, the texts folded once with the engine's own fold.

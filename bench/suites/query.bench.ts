@@ -12,7 +12,7 @@
  * `code`, five indexes, a relation): equality on `code`, `dc.get`, ranges of 20 codes.
  */
 import type { DataClass, Datastore } from '@entistore/core'
-import type { Core } from '../engine.ts'
+import { loadedDatastore, type Core } from '../engine.ts'
 import { lookupKeys, makePeople, MODEL, prng, type Person } from '../data.ts'
 import { codeOf, makeShortData, SHORT_MODEL, type ShortRow } from '../short-rows.ts'
 import { timeOnce, type Case } from '../timing.ts'
@@ -124,7 +124,7 @@ const ageDescBefore = (a: Person, b: Person): boolean => a.age > b.age
 // ---------------------------------------------------------------- the engine
 
 export function buildEngine(core: Core, data: readonly Person[]): Datastore {
-  return core.createDatastore(MODEL, { data: { Person: data } })
+  return loadedDatastore(core, MODEL, { data: { Person: data } })
 }
 
 // ---------------------------------------------------------------- operations
@@ -637,7 +637,7 @@ export interface ShortFixture {
  */
 export function shortGroups(core: Core, n: number): ShortFixture {
   const data = makeShortData(n)
-  const load = timeOnce(() => core.createDatastore(SHORT_MODEL, { data }))
+  const load = timeOnce(() => loadedDatastore(core, SHORT_MODEL, { data }))
   const dc: DataClass = load.value.dataClass('Person')
   const rows = data.Person
   const byId = new Map<number, ShortRow>()

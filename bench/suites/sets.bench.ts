@@ -14,7 +14,7 @@
  *   (`a.and(b)`, `a.or(b)`, `a.minus(b)`): a new selection in A's order (then B's, for OR).
  */
 import type { DataClass, ModelJson } from '@entistore/core'
-import type { Core } from '../engine.ts'
+import { loadedDatastore, type Core } from '../engine.ts'
 import { timeOnce } from '../timing.ts'
 import type { Group } from './query.bench.ts'
 
@@ -59,7 +59,7 @@ export interface SetsFixture {
 /** The groups for sets of `size` members, over a dataclass of `2 × size` rows. */
 export function setsGroups(core: Core, size: number): SetsFixture {
   const rows = Array.from({ length: 2 * size }, (_, i) => ({ id: i + 1, n: (i * 7919) % size }))
-  const load = timeOnce(() => core.createDatastore(MODEL, { data: { Item: rows } }))
+  const load = timeOnce(() => loadedDatastore(core, MODEL, { data: { Item: rows } }))
   const ds = load.value
   const dc: DataClass = ds.dataClass('Item')
 

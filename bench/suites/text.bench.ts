@@ -14,7 +14,7 @@
  * all the patterns of the list, not one pass per pattern.
  */
 import type { DataClass } from '@entistore/core'
-import type { Core } from '../engine.ts'
+import { loadedDatastore, type Core } from '../engine.ts'
 import { prng } from '../data.ts'
 import { makeBodies, TEXT_MODEL, vocabulary } from '../items.ts'
 import { timeOnce } from '../timing.ts'
@@ -45,7 +45,7 @@ export interface TextFixture {
 /** The text-scan groups at `n` rows. */
 export function textGroups(core: Core, n: number): TextFixture {
   const rows = makeBodies(n)
-  const load = timeOnce(() => core.createDatastore(TEXT_MODEL, { data: { Item: rows } }))
+  const load = timeOnce(() => loadedDatastore(core, TEXT_MODEL, { data: { Item: rows } }))
   const dc: DataClass = load.value.dataClass('Item')
   // Folded once, before any clock: the hand loop's whole advantage, which the goal allows.
   const folded = rows.map((r) => core.fold(r.body))
