@@ -119,6 +119,11 @@ export class IndexSet {
     return this.#byAttribute.values()
   }
 
+  /** Whether any index follows inserts now: false while every one waits for its first use. */
+  get followsInserts(): boolean {
+    return this.#stale.size < this.#byAttribute.size
+  }
+
   /** How many indexed attributes wait for their first use to be built (see `beginBulk`). */
   get unbuilt(): number {
     return this.#stale.size

@@ -181,6 +181,23 @@ export class BaseRows {
     this.#timestamps.set(i, record.timestamp)
   }
 
+  /**
+   * @internal Stores row `rowId` from its values in storage order (a data load, which writes here
+   * before its commit: these columns are not in any table until then).
+   */
+  setRow(
+    rowId: number,
+    values: readonly (StoredValue | undefined)[],
+    stamp: number,
+    timestamp: number,
+  ): void {
+    const i = rowId - this.start
+    const columns = this.#columns
+    for (let p = 0; p < columns.length; p++) columns[p]!.set(i, values[p] ?? null)
+    this.#stamps.set(i, stamp)
+    this.#timestamps.set(i, timestamp)
+  }
+
   /** The value at storage position `position` of row `rowId`. */
   value(rowId: number, position: number): StoredValue {
     return this.#columns[position]!.get(rowId - this.start)

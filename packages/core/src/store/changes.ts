@@ -11,7 +11,8 @@ import {
   describeValue,
   type StoredValue,
 } from '../values/coerce.js'
-import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
+import type { BaseRows } from './base-rows.js'
+import type { EntityRecord, KeyValue } from './entity-record.js'
 import { sortKey } from '../values/compare.js'
 import type { Table } from './table.js'
 
@@ -102,6 +103,11 @@ export class BatchState {
     const had = map.has(key)
     const before = map.get(key)
     this.#undo.push(() => (had ? map.set(key, before!) : map.delete(key)))
+  }
+
+  /** The row id `nextRowId` would give now, without taking it. */
+  peekRowId(table: Table): number {
+    return this.#rowIds.get(table) ?? table.nextRowId
   }
 
   nextRowId(table: Table): number {
@@ -210,8 +216,27 @@ export function newRecord(
   newUuid: () => string,
   where: Locate,
 ): EntityRecord {
+  const key = fillNewRow(table, input.values, batch, newUuid, where)
+  // Built in storage order, every attribute present: records of a dataclass share one shape.
+  const values = table.makeValues(input.values as StoredValue[])
+  return table.newVersion(batch.nextRowId(table), key, input.stamp ?? 1, input.timestamp, values)
+}
+
+/**
+ * What `newRecord` checks and fills of a new row's values by storage position (`given`, changed in
+ * place: afterwards every position holds a value or null): generated values, not-null, the key's
+ * uniqueness, which it claims. Returns the key. The row id is the caller's to take
+ * (`batch.nextRowId`), after its own checks. A data load calls this directly and writes the values
+ * into its columns, with no record made (see ColumnInsert).
+ */
+export function fillNewRow(
+  table: Table,
+  given: (StoredValue | undefined)[],
+  batch: BatchState,
+  newUuid: () => string,
+  where: Locate,
+): KeyValue {
   const dc = table.def
-  const given = input.values
   const storage = dc.storage
   for (let i = 0; i < storage.length; i++) {
     const attr = storage[i]!
@@ -246,31 +271,26 @@ export function newRecord(
     })
   }
   batch.claimKey(table, key as KeyValue)
-  // Built in storage order, every attribute present: records of a dataclass share one shape.
-  const values = table.makeValues(given as StoredValue[])
-  return table.newVersion(
-    batch.nextRowId(table),
-    key as KeyValue,
-    input.stamp ?? 1,
-    input.timestamp,
-    values,
-  )
+  return key as KeyValue
 }
 
 /**
- * Refuses values of unique attributes already held by another entity (`rowId` is the entity being
- * written, -1 for a new one) or claimed earlier in the batch. Nulls never conflict.
+ * Refuses values of unique attributes (given by storage position) already held by another entity
+ * (`rowId` is the entity being written, -1 for a new one) or claimed earlier in the batch. Nulls
+ * never conflict.
  */
 export function checkUnique(
   table: Table,
-  values: StoredValues,
+  values: readonly (StoredValue | undefined)[],
   rowId: number,
   batch: BatchState,
   where: Locate,
 ): void {
-  for (const attr of table.def.storage) {
+  const storage = table.def.storage
+  for (let i = 0; i < storage.length; i++) {
+    const attr = storage[i]!
     if (!attr.unique || attr === table.def.key) continue
-    const v = values[attr.name]
+    const v = values[i]
     if (v === null || v === undefined) continue
     const key = sortKey(v, attr.type === 'string')
     if (
@@ -281,6 +301,33 @@ export function checkUnique(
         details: { location: where(attr.name) },
       })
     }
+  }
+}
+
+/**
+ * An insert a data load wrote straight into its columns (base-rows.ts), with no record made for
+ * it: a record and its values object per row were most of a load's garbage. The commit stores the
+ * row from the columns (`Table.insertIn`); `record` is made only if a commit listener reads it (a
+ * cluster's log), then kept.
+ */
+export class ColumnInsert {
+  readonly table: Table
+  readonly base: BaseRows
+  readonly rowId: number
+  #record: EntityRecord | undefined
+
+  constructor(table: Table, base: BaseRows, rowId: number) {
+    this.table = table
+    this.base = base
+    this.rowId = rowId
+  }
+
+  get op(): 'insert' {
+    return 'insert'
+  }
+
+  get record(): EntityRecord {
+    return (this.#record ??= this.table.recordIn(this.base, this.rowId))
   }
 }
 

@@ -95,6 +95,32 @@ describe('loadData', () => {
     expect(ds.Employee.getOrFail(1).get('companyName')).toBe('Acme')
   })
 
+  it('tells commit listeners of every row as an insert, whose record is made when read', () => {
+    const ds = fresh()
+    const seen: { op: string; table: string; key: unknown; values: unknown; same: boolean }[] = []
+    ds.onCommit((changes, info) => {
+      for (const c of changes) {
+        if (c.op !== 'insert' || info.kind !== 'load') continue
+        seen.push({
+          op: c.op,
+          table: c.table.def.name,
+          key: c.record.key,
+          values: { ...c.record.values },
+          same: c.record === c.record,
+        })
+      }
+    })
+    ds.loadData({ Company: [{ name: 'Acme' }, { ID: 7, name: 'Initech' }] })
+    expect(seen).toEqual([
+      { op: 'insert', table: 'Company', key: 1, values: { ID: 1, name: 'Acme' }, same: true },
+      { op: 'insert', table: 'Company', key: 7, values: { ID: 7, name: 'Initech' }, same: true },
+    ])
+    // What the listener read was made for it: the table still holds the rows in columns, and a
+    // read gets an entity with the same values.
+    expect({ ...ds.Company.getOrFail(7).record.values }).toEqual({ ID: 7, name: 'Initech' })
+    expect(ds.Company.create({ name: 'Next' }).getKey()).toBe(8)
+  })
+
   it('tells its progress: every 16,384 rows, then the commit, then done', () => {
     const ds = fresh()
     const heard: unknown[] = []

@@ -12,14 +12,15 @@ import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
 import type { StoredValue } from '../values/coerce.js'
+import { BaseRows } from './base-rows.js'
 import {
   BatchState,
   checkUnique,
   coerceAt,
-  newRecord,
+  ColumnInsert,
+  fillNewRow,
   type Change,
   type Locate,
-  type NewRecordInput,
 } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
@@ -113,6 +114,9 @@ export function prepareDataLoad(
     if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
     const reader = new RowReader(ds, table!, batch, refs, now)
+    // The rows go straight into columns of their own (base-rows.ts), which no table holds until
+    // the commit: a refused row leaves nothing behind, and no record is made per row.
+    const base = new BaseRows(table!.def, batch.peekRowId(table!), rows.length)
     // One locator for the rows of a dataclass, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
     let current = 0
@@ -122,9 +126,12 @@ export function prepareDataLoad(
       current = index
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
-        const record = newRecord(table!, reader.read(row, at, index), batch, ds.newUuid, at)
-        if (table!.hasUnique) checkUnique(table!, record.values, -1, batch, at)
-        changes.push({ op: 'insert', table: table!, record })
+        const values = reader.read(row, at, index)
+        fillNewRow(table!, values, batch, ds.newUuid, at)
+        if (table!.hasUnique) checkUnique(table!, values, -1, batch, at)
+        const rowId = batch.nextRowId(table!)
+        base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
+        changes.push(new ColumnInsert(table!, base, rowId))
       } catch (e) {
         throw located(e)
       }
@@ -166,6 +173,7 @@ class RowReader {
     this.#dc = table.def
     this.#refs = refs
     this.#now = now
+    this.#values = new Array<StoredValue | undefined>(table.def.storage.length)
     this.#explicitKeys = table.def.attributes.flatMap((a) =>
       a.kind === 'relatedEntity' && a.foreignKey !== a.name
         ? [
@@ -195,10 +203,22 @@ class RowReader {
     values[position] = v
   }
 
-  /** Row `index` of the file's rows of this dataclass (`at` locates its errors). */
-  read(row: Record<string, unknown>, at: Locate, index: number): NewRecordInput {
+  /** The `__STAMP` of the row last read, if it gave one. */
+  stamp: number | undefined
+  /** The `__TIMESTAMP` of the row last read, or the load's time. */
+  timestamp = 0
+  // The values of the row being read, by storage position: one array for every row, since the
+  // caller copies them into columns before the next.
+  readonly #values: (StoredValue | undefined)[]
+
+  /**
+   * Row `index` of the file's rows of this dataclass (`at` locates its errors): its coerced values
+   * by storage position, valid until the next call; its stamp and timestamp in `stamp` and
+   * `timestamp`.
+   */
+  read(row: Record<string, unknown>, at: Locate, index: number): (StoredValue | undefined)[] {
     const dc = this.#dc
-    const values = new Array<StoredValue | undefined>(dc.storage.length)
+    const values = this.#values.fill(undefined)
     let stamp: number | undefined
     let timestamp = this.#now
     for (const name in row) {
@@ -268,7 +288,9 @@ class RowReader {
       if (v === null || v === undefined || Object.hasOwn(row, fk.relation)) continue
       this.#reference(index, this.#dc.storage[fk.position]!.name, fk.target, v as KeyValue)
     }
-    return { values, stamp, timestamp }
+    this.stamp = stamp
+    this.timestamp = timestamp
+    return values
   }
 
   // A reference to a row already loaded (the usual order: groups before their items) is checked

@@ -10,7 +10,7 @@
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { SchemaDef } from '../schema/definitions.js'
-import type { Change } from './changes.js'
+import { ColumnInsert, type Change } from './changes.js'
 import { DataSnapshot, restoredChanges } from './data-snapshot.js'
 import { prepareDataLoad, type DataFile, type LoadProgress, type LoadReport } from './load-data.js'
 import { Table, type TableState } from './table.js'
@@ -150,27 +150,28 @@ export class Store {
    */
   commit(changes: readonly Change[], options: CommitOptions = {}): void {
     const bulk = new Set<Table>()
-    if (changes.length >= BULK_THRESHOLD) {
+    // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
+    // use; other commits of many changes rebuild sorted indexes once at the end.
+    if (options.columns || changes.length >= BULK_THRESHOLD) {
       for (const c of changes) bulk.add(c.table)
-      // A load or a large replay leaves its tables' indexes to be built on first use.
       for (const t of bulk) t.indexes.beginBulk(options.columns ? { source: t } : undefined)
     }
     const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
-    let sequences: Map<Table, Map<string, number>> | undefined
+    const sequences = new Map<Table, Map<string, number>>()
     for (const change of changes) {
       switch (change.op) {
         case 'insert': {
-          const { table, record } = change
-          table.insert(record, columns?.get(table))
-          for (const name of table.autosequenced) {
-            const v = record.values[name]
-            if (typeof v !== 'number') continue
-            sequences ??= new Map()
-            let seen = sequences.get(table)
-            if (!seen) sequences.set(table, (seen = new Map()))
-            if (!(v <= seen.get(name)!)) seen.set(name, v)
+          const table = change.table
+          if (change instanceof ColumnInsert) {
+            table.insertIn(change.base, change.rowId)
+            for (const name of table.autosequenced)
+              seen(sequences, table, name, change.base.value(change.rowId, table.positionOf(name)!))
+            break
           }
+          const record = change.record
+          table.insert(record, columns?.get(table))
+          for (const name of table.autosequenced) seen(sequences, table, name, record.values[name])
           break
         }
         case 'update':
@@ -181,9 +182,8 @@ export class Store {
           break
       }
     }
-    if (sequences)
-      for (const [table, seen] of sequences)
-        for (const [name, v] of seen) table.noteSequence(name, v)
+    for (const [table, values] of sequences)
+      for (const [name, v] of values) table.noteSequence(name, v)
     for (const t of bulk) t.indexes.endBulk(t)
     const replayed = options.replayed
     if (replayed) {
@@ -200,6 +200,19 @@ export class Store {
   }
 }
 
+/** Notes `v`, an autosequence value `table` stores under `name`, if it is the highest so far. */
+function seen(
+  sequences: Map<Table, Map<string, number>>,
+  table: Table,
+  name: string,
+  v: unknown,
+): void {
+  if (typeof v !== 'number') return
+  let values = sequences.get(table)
+  if (!values) sequences.set(table, (values = new Map()))
+  if (!(v <= values.get(name)!)) values.set(name, v)
+}
+
 /**
  * Per table, columns for the rows `changes` insert (the row ids of a load or a replay follow each
  * other: new row ids, never reused). Other changes are not in columns.
@@ -207,7 +220,8 @@ export class Store {
 function loadColumns(changes: readonly Change[]): Map<Table, BaseRows> {
   const span = new Map<Table, { first: number; last: number }>()
   for (const c of changes) {
-    if (c.op !== 'insert') continue
+    // A data load's inserts are in columns already (and reading their record would make it).
+    if (c.op !== 'insert' || c instanceof ColumnInsert) continue
     const rowId = c.record.rowId
     const s = span.get(c.table)
     if (!s) span.set(c.table, { first: rowId, last: rowId })

@@ -203,6 +203,14 @@ export class Table {
     return this.#byKey
   }
 
+  /**
+   * @internal The record of row `rowId` as `base` holds it, made now and not kept (a commit
+   * listener reading a data load's changes).
+   */
+  recordIn(base: BaseRows, rowId: number): EntityRecord {
+    return this.#fromBase(base, rowId)
+  }
+
   // The record of a row stored in `base`, made from its columns.
   #fromBase(base: BaseRows, rowId: number): EntityRecord {
     return this.newVersion(
@@ -318,25 +326,42 @@ export class Table {
    * cover the row), in those columns, with no record kept.
    */
   insert(given: EntityRecord, base?: BaseRows): void {
-    this.#written = true
     let record = given
     if (base) base.set(given, this.#names)
     else record = this.versionOf(given)
+    this.#place(record.rowId, record.key, base ?? record, record)
+  }
+
+  /**
+   * @internal Stores row `rowId`, which a data load wrote into `base` (changes.ts, ColumnInsert):
+   * no record is made unless an index or a column follows inserts now.
+   */
+  insertIn(base: BaseRows, rowId: number): void {
+    const follows = this.indexes.followsInserts || this.#columns.size > 0 || this.#folded.size > 0
+    this.#place(rowId, base.key(rowId), base, follows ? this.#fromBase(base, rowId) : undefined)
+  }
+
+  // Puts a new row in `slot` and in the key directory and key order; `record` (the row's values)
+  // for the indexes and columns, unless none follows inserts.
+  #place(rowId: number, key: KeyValue, slot: Slot, record: EntityRecord | undefined): void {
+    this.#written = true
     // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
-    if (record.rowId > this.#rows.length) this.#deletions += record.rowId - this.#rows.length
-    this.#rows[record.rowId] = base ?? record
-    this.#byKey.set(record.key, record.rowId)
-    this.indexes.insert(record)
-    if (this.#columns.size || this.#folded.size) this.#setColumns(record)
+    if (rowId > this.#rows.length) this.#deletions += rowId - this.#rows.length
+    this.#rows[rowId] = slot
+    this.#byKey.set(key, rowId)
+    if (record) {
+      this.indexes.insert(record)
+      if (this.#columns.size || this.#folded.size) this.#setColumns(record)
+    }
     if (this.#orderedDirty) return
     const last = this.#ordered[this.#ordered.length - 1]
-    if (last === undefined || compareKeys(this.keyOf(last)!, record.key) < 0) {
+    if (last === undefined || compareKeys(this.keyOf(last)!, key) < 0) {
       if (this.#orderedShared) {
         this.#ordered = this.#ordered.slice()
         this.#orderedShared = false
       }
-      this.#ordered.push(record.rowId)
+      this.#ordered.push(rowId)
     } else this.#orderedDirty = true
   }
 
