@@ -11,7 +11,7 @@
 import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
-import type { StoredValue } from '../values/coerce.js'
+import { coerceExact, type StoredValue } from '../values/coerce.js'
 import { BaseRows } from './base-rows.js'
 import {
   BatchState,
@@ -174,6 +174,13 @@ class RowReader {
     this.#refs = refs
     this.#now = now
     this.#values = new Array<StoredValue | undefined>(table.def.storage.length)
+    // Only names that are storage attributes themselves (a relation's hidden key slot, named as
+    // the relation, is not one: a row names the relation, which the general path reads).
+    this.#positions = new Map(
+      table.def.storage.flatMap((a, i) =>
+        table.def.attributesByName.get(a.name) === a ? [[a.name, i] as const] : [],
+      ),
+    )
     this.#explicitKeys = table.def.attributes.flatMap((a) =>
       a.kind === 'relatedEntity' && a.foreignKey !== a.name
         ? [
@@ -194,9 +201,10 @@ class RowReader {
     raw: unknown,
     label: string,
     at: Locate,
+    position: number = this.#table.positionOf(attr.name)!,
   ): void {
-    const v = coerceAt(this.#dc, attr, raw, at, label, coerceFileValue)
-    const position = this.#table.positionOf(attr.name)!
+    const v =
+      coerceExact(attr.type, raw) ?? coerceAt(this.#dc, attr, raw, at, label, coerceFileValue)
     const previous = values[position]
     if (previous !== undefined && previous !== v)
       bad(at(label), `conflicts with the value given for "${attr.name}"`)
@@ -210,6 +218,8 @@ class RowReader {
   // The values of the row being read, by storage position: one array for every row, since the
   // caller copies them into columns before the next.
   readonly #values: (StoredValue | undefined)[]
+  // Storage attribute name → position in `def.storage`.
+  readonly #positions: ReadonlyMap<string, number>
 
   /**
    * Row `index` of the file's rows of this dataclass (`at` locates its errors): its coerced values
@@ -238,6 +248,12 @@ class RowReader {
         const iso = parseDate(raw, false)
         if (iso === undefined) bad(at(name), 'expected an ISO 8601 date-time')
         timestamp = Date.parse(iso!)
+        continue
+      }
+      // A storage attribute, the usual case, in one lookup with its position.
+      const position = this.#positions.get(name)
+      if (position !== undefined) {
+        this.#set(values, dc.storage[position]!, raw, name, at, position)
         continue
       }
       const attr = dc.attributesByName.get(name)

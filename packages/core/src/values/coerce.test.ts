@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StorageAttributeDef } from '../schema/definitions.js'
 import { loadModel } from '../schema/load-model.js'
 import { binaryValue, encodeBase64, isBinaryValue, type BinaryValue } from './binary.js'
 import {
+  coerceExact,
   CoercionError,
   coerceForAttribute,
   coerceToType,
@@ -264,6 +266,52 @@ describe('coerceToType for pictures and BLOBs', () => {
   it('keeps a value that is already a BinaryValue', () => {
     const v = binaryValue(PNG, 'image/png', 3)
     expect(coerceToType('image', v)).toBe(v)
+  })
+})
+
+describe('coerceExact', () => {
+  const TYPES = ['string', 'long', 'number', 'byte', 'word', 'long64', 'bool', 'date'] as const
+  const stored = (type: (typeof TYPES)[number], raw: unknown) => {
+    try {
+      return { value: coerceToType(type, raw) }
+    } catch (e) {
+      return { refused: (e as Error).message }
+    }
+  }
+
+  it('gives what coerceToType stores whenever it gives anything, to the sign of a zero', () => {
+    const raw = fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(-0, 0, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 1.5, NaN, Infinity),
+      fc.string(),
+      fc.constantFrom('12', ' 3 ', '', null, undefined, true, [], {}),
+    )
+    fc.assert(
+      fc.property(fc.constantFrom(...TYPES), raw, (type, r) => {
+        const exact = coerceExact(type, r)
+        if (exact === undefined) return
+        const general = stored(type, r)
+        expect(general).toHaveProperty('value')
+        expect(
+          Object.is(exact, (general as { value: unknown }).value),
+          `${type} ${String(r)}`,
+        ).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('leaves conversions, checks and nulls to the general path', () => {
+    expect(coerceExact('long', '12')).toBeUndefined()
+    expect(coerceExact('long', 2 ** 31)).toBeUndefined()
+    expect(coerceExact('long', 1.5)).toBeUndefined()
+    expect(coerceExact('number', Infinity)).toBeUndefined()
+    expect(coerceExact('string', 12)).toBeUndefined()
+    expect(coerceExact('string', null)).toBeUndefined()
+    expect(coerceExact('date', '2024-01-01')).toBeUndefined()
+    expect(Object.is(coerceExact('long', -0), 0)).toBe(true)
+    expect(Object.is(coerceExact('number', -0), 0)).toBe(true)
   })
 })
 
