@@ -198,6 +198,17 @@ export class BaseRows {
     this.#timestamps.set(i, timestamp)
   }
 
+  /** The highest number at storage position `position` over every row, or undefined if none. */
+  highest(position: number): number | undefined {
+    const column = this.#columns[position]!
+    let max: number | undefined
+    for (let i = 0; i < this.length; i++) {
+      const v = column.get(i)
+      if (typeof v === 'number' && !(v <= max!)) max = v
+    }
+    return max
+  }
+
   /** The value at storage position `position` of row `rowId`. */
   value(rowId: number, position: number): StoredValue {
     return this.#columns[position]!.get(rowId - this.start)

@@ -159,14 +159,16 @@ export class Store {
     const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
     const sequences = new Map<Table, Map<string, number>>()
+    // The columns of a data load's rows, by table: their sequences are read once at the end.
+    const loaded = new Map<BaseRows, Table>()
+    let lastBase: BaseRows | undefined
     for (const change of changes) {
       switch (change.op) {
         case 'insert': {
           const table = change.table
           if (change instanceof ColumnInsert) {
             table.insertIn(change.base, change.rowId)
-            for (const name of table.autosequenced)
-              seen(sequences, table, name, change.base.value(change.rowId, table.positionOf(name)!))
+            if (change.base !== lastBase) loaded.set((lastBase = change.base), table)
             break
           }
           const record = change.record
@@ -182,6 +184,9 @@ export class Store {
           break
       }
     }
+    for (const [base, table] of loaded)
+      for (const name of table.autosequenced)
+        seen(sequences, table, name, base.highest(table.positionOf(name)!))
     for (const [table, values] of sequences)
       for (const [name, v] of values) table.noteSequence(name, v)
     for (const t of bulk) t.indexes.endBulk(t)
