@@ -86,7 +86,15 @@ export class IndexSet {
     return interner.fold(v)
   }
 
-  constructor(def: DataClassDef) {
+  // How a build on first use runs (see the constructor).
+  readonly #runBuild: (build: () => void) => void
+
+  /**
+   * `runBuild` runs each build of an index on its first use: the datastore passes one that keeps
+   * the build's time out of the query budget of the request that happened to need the index.
+   */
+  constructor(def: DataClassDef, runBuild: (build: () => void) => void = (build) => build()) {
+    this.#runBuild = runBuild
     const fkSlots = new Set(
       def.attributes.flatMap((a) =>
         a.kind === 'relatedEntity' ? [a.foreignKeyAttribute.name] : [],
@@ -138,8 +146,7 @@ export class IndexSet {
   #build(entry: AttributeIndexes): void {
     const source = this.#source!
     this.#stale.delete(entry)
-    const all = source.liveRowIds()
-    this.#fill(entry, source, all, true)
+    this.#runBuild(() => this.#fill(entry, source, source.liveRowIds(), true))
   }
 
   // Fills `entry`'s hash index (when `hash`) and its sorted index from `all` rows of `source`.

@@ -27,7 +27,7 @@ import { LockTable, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
 import { Store, type CommitListener, type CommitOptions } from '../store/store.js'
-import { withBudget } from '../query/budget.js'
+import { outsideBudget, withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
@@ -112,6 +112,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       schema,
       this.clock,
       options.newUuid ?? (() => globalThis.crypto.randomUUID()),
+      // An index built on its first use is not the query budget's work (budget.ts).
+      outsideBudget,
     )
     const sessionOptions = options.sessions
     this.sessions =

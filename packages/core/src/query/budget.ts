@@ -38,9 +38,14 @@ interface Running {
   readonly budget: QueryBudget
   /** Units left before the clock is read again. */
   left: number
+  /** `paused` when this budget started: the pauses since then do not count against it. */
+  readonly pausedBefore: number
 }
 
 let current: Running | undefined
+// Time spent outside every budget (`outsideBudget`) since the process started, on the clock of
+// the budget that was current then.
+let paused = 0
 
 /**
  * Runs `fn` with `budget` as the current query budget, then restores the previous one (also when
@@ -55,7 +60,7 @@ export function withBudget<T>(budget: QueryBudget | undefined, fn: () => T, expi
     budget !== undefined &&
     (previous === undefined || budget.deadline < previous.budget.deadline)
   )
-    current = { budget, left: expired ? 0 : BUDGET_STEP }
+    current = { budget, left: expired ? 0 : BUDGET_STEP, pausedBefore: paused }
   try {
     return fn()
   } finally {
@@ -78,7 +83,27 @@ export function spend(units: number): void {
   c.left -= units
   if (c.left > 0) return
   c.left = BUDGET_STEP
-  if (c.budget.clock.now() > c.budget.deadline) fail('QueryBudgetExceeded', [c.budget.ms])
+  const now = c.budget.clock.now() - (paused - c.pausedBefore)
+  if (now > c.budget.deadline) fail('QueryBudgetExceeded', [c.budget.ms])
+}
+
+/**
+ * Runs `fn` outside the current budget: its work is not counted and its time is added to every
+ * deadline in force. What the store passes its indexes for a build on first use: the query that
+ * happens to need an index first must not be stopped for the time its build took (the next one
+ * would not have paid it).
+ */
+export function outsideBudget(fn: () => void): void {
+  const c = current
+  if (c === undefined) return fn()
+  const started = c.budget.clock.now()
+  current = undefined
+  try {
+    fn()
+  } finally {
+    current = c
+    paused += c.budget.clock.now() - started
+  }
 }
 
 /**

@@ -69,11 +69,17 @@ export class Store {
   readonly #listeners: CommitListener[] = []
   #globalStamp = 0
 
-  constructor(schema: SchemaDef, clock: Clock, newUuid: () => string) {
+  /** `runBuild`: how the tables' indexes run a build on first use (IndexSet's constructor). */
+  constructor(
+    schema: SchemaDef,
+    clock: Clock,
+    newUuid: () => string,
+    runBuild?: (build: () => void) => void,
+  ) {
     this.schema = schema
     this.clock = clock
     this.newUuid = newUuid
-    for (const def of schema.dataClasses) this.#tables.set(def.name, new Table(def))
+    for (const def of schema.dataClasses) this.#tables.set(def.name, new Table(def, runBuild))
   }
 
   /** The table of dataclass `name`; throws DataClassNotFound (1800) if there is none. */

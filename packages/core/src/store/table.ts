@@ -103,9 +103,10 @@ export class Table {
   /** The autosequence storage attributes (a commit advances their sequences). */
   readonly autosequenced: readonly string[]
 
-  constructor(def: DataClassDef) {
+  /** `runBuild`: how its indexes run a build on first use (IndexSet's constructor). */
+  constructor(def: DataClassDef, runBuild?: (build: () => void) => void) {
     this.def = def
-    this.indexes = new IndexSet(def)
+    this.indexes = new IndexSet(def, runBuild)
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
     this.#names = def.storage.map((a) => a.name)
