@@ -49,6 +49,9 @@ describe('indexes after a large load', () => {
   it('are left unbuilt, and each is built by its first use, the planner still choosing it', () => {
     const { ds, Person, indexes } = loaded()
     expect(indexes.unbuilt).toBe(4) // ID (the key's sorted index), code, city, age
+    // Listing them builds none.
+    expect(Person.indexes().map((ix) => ix.attribute)).toEqual(['ID', 'code', 'city', 'age'])
+    expect(indexes.unbuilt).toBe(4)
     const run = Person.run("code = 'c000042'", { queryPlan: true })
     expect(run.queryPlan).toEqual({ item: '[index : Person.code ] === c000042' })
     expect(run.selection.toArray().map((e) => e.getKey())).toEqual([42])

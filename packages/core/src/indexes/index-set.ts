@@ -121,6 +121,15 @@ export class IndexSet {
     return entry
   }
 
+  /** Which kinds of index each indexed attribute has, building none. */
+  kinds(): { attribute: string; hash: boolean; sorted: boolean }[] {
+    return [...this.#byAttribute.values()].map((ix) => ({
+      attribute: ix.attribute.name,
+      hash: ix.hash !== undefined,
+      sorted: ix.sorted !== undefined,
+    }))
+  }
+
   /** Every indexed attribute, each built. */
   all(): IterableIterator<AttributeIndexes> {
     this.build()

@@ -242,11 +242,7 @@ export class DataClass<
 
   /** The indexes of this dataclass: attribute name → which kinds. */
   indexes(): { attribute: string; hash: boolean; sorted: boolean }[] {
-    return [...this.table.indexes.all()].map((ix) => ({
-      attribute: ix.attribute.name,
-      hash: !!ix.hash,
-      sorted: !!ix.sorted,
-    }))
+    return this.table.indexes.kinds()
   }
 
   /** Every entity, in primary-key order. */
