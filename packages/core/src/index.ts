@@ -9,6 +9,7 @@ export type {
   CommitInfo,
   CommitKind,
   CommitListener,
+  CommitListenerOptions,
   CommitOptions,
   DatastoreOptions,
   DatastoreWith,

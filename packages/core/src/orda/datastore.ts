@@ -26,7 +26,12 @@ import {
 import { LockTable, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
-import { Store, type CommitListener, type CommitOptions } from '../store/store.js'
+import {
+  Store,
+  type CommitListener,
+  type CommitListenerOptions,
+  type CommitOptions,
+} from '../store/store.js'
 import { outsideBudget, withBudget } from '../query/budget.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
@@ -39,7 +44,7 @@ import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from '../functions/call.js'
 
 export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
-export type { CommitListener }
+export type { CommitListener, CommitListenerOptions }
 
 export interface DatastoreOptions extends LoadModelOptions {
   /** Where time comes from. @default the system clock */
@@ -128,10 +133,14 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
     )
     this.sessions.onClose((session) => this.locks.releaseSession(session.id))
-    this.store.onCommit((changes) => {
-      for (const c of changes)
-        if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
-    })
+    // A load deletes nothing: its rows need not be listed here.
+    this.store.onCommit(
+      (changes) => {
+        for (const c of changes)
+          if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
+      },
+      { loadRows: false },
+    )
     const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
@@ -293,9 +302,12 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     restoreSnapshot(this as Datastore, snapshot)
   }
 
-  /** Registers a commit observer; returns the function that removes it. */
-  onCommit(listener: CommitListener): () => void {
-    return this.store.onCommit(listener)
+  /**
+   * Registers a commit observer; returns the function that removes it. A data load is told as one
+   * commit of kind `load` listing every row as an insert, or none with `{ loadRows: false }`.
+   */
+  onCommit(listener: CommitListener, options?: CommitListenerOptions): () => void {
+    return this.store.onCommit(listener, options)
   }
 
   /** @internal The store's commit, the single place where data changes (see store/store.ts). */

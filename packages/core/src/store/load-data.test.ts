@@ -121,6 +121,18 @@ describe('loadData', () => {
     expect(ds.Company.create({ name: 'Next' }).getKey()).toBe(8)
   })
 
+  it('tells a listener registered with loadRows: false that a load happened, listing no row', () => {
+    const ds = fresh()
+    const told: [string, number][] = []
+    ds.onCommit((changes, info) => told.push([info.kind, changes.length]), { loadRows: false })
+    ds.loadData({ Company: [{ name: 'Acme' }, { name: 'Initech' }] })
+    ds.Company.create({ name: 'Next' })
+    expect(told).toEqual([
+      ['load', 0],
+      ['write', 1],
+    ])
+  })
+
   it('tells its progress: every 16,384 rows, then the commit, then done', () => {
     const ds = fresh()
     const heard: unknown[] = []

@@ -13,15 +13,7 @@ import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js
 import { parseDate } from '../values/dates.js'
 import { coerceExact, type StoredValue } from '../values/coerce.js'
 import { BaseRows } from './base-rows.js'
-import {
-  BatchState,
-  checkUnique,
-  coerceAt,
-  ColumnInsert,
-  fillNewRow,
-  type Change,
-  type Locate,
-} from './changes.js'
+import { BatchState, checkUnique, coerceAt, fillNewRow, type Locate } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
@@ -31,6 +23,12 @@ import type { Table } from './table.js'
 
 /** Rows by dataclass name. Rows are plain objects (typed interfaces are fine: every row is checked). */
 export type DataFile = { readonly [dataClass: string]: readonly object[] }
+
+/** The rows a load checked for one table, in columns of their own that its commit hands over. */
+export interface LoadedRows {
+  readonly table: Table
+  readonly base: BaseRows
+}
 
 /** Entities loaded, by dataclass. */
 export type LoadReport = Readonly<Record<string, number>>
@@ -96,7 +94,7 @@ export function prepareDataLoad(
   ds: Store,
   data: unknown,
   onProgress?: (progress: LoadProgress) => void,
-): { changes: Change[]; report: LoadReport } {
+): { loads: LoadedRows[]; report: LoadReport } {
   if (!isRecord(data))
     bad('data', 'expected an object of the form { "<DataClass>": [ {...}, ... ] }')
   let total = 0
@@ -104,7 +102,7 @@ export function prepareDataLoad(
     for (const rows of Object.values(data)) if (Array.isArray(rows)) total += rows.length
   let read = 0
   const batch = new BatchState()
-  const changes: Change[] = []
+  const loads: LoadedRows[] = []
   const refs: PendingRef[] = []
   const report: Record<string, number> = {}
   const now = ds.clock.now()
@@ -131,7 +129,6 @@ export function prepareDataLoad(
         if (table!.hasUnique) checkUnique(table!, values, -1, batch, at)
         const rowId = batch.nextRowId(table!)
         base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
-        changes.push(new ColumnInsert(table!, base, rowId))
       } catch (e) {
         throw located(e)
       }
@@ -139,6 +136,7 @@ export function prepareDataLoad(
         onProgress({ phase: 'rows', rows: read, total })
     }
     report[name] = rows.length
+    loads.push({ table: table!, base })
   }
   // References are checked last: a row may point to a row further down the file.
   for (const ref of refs) {
@@ -147,7 +145,7 @@ export function prepareDataLoad(
       bad(where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
     }
   }
-  return { changes, report }
+  return { loads, report }
 }
 
 /** Reads the rows of one dataclass into values by storage position (newRecord's input). */

@@ -180,25 +180,29 @@ export class Persistence {
     }
     // Loaded data is written as the first snapshot: the next start reads it instead of the file.
     if (fresh && ds.dataClasses.some((dc) => dc.length > 0)) this.#writeSnapshot()
-    this.#off = ds.onCommit((changes, info) => {
-      if (info.kind === 'replay') return
-      if (this.#failed) throw this.#failed
-      try {
-        if (this.#closed) throw new Error('the datastore was closed')
-        this.#lsn++
-        if (info.kind === 'load') return this.#writeSnapshot()
-        this.#segment.append(this.#lsn, logRecordOf(ds, changes, info))
-        if (this.#fsync === 'commit') this.#segment.flush()
-        else this.#batchTimer ??= this.#timers.set(() => this.#flushBatch(), this.#batchMs)
-      } catch (e) {
-        throw this.#fail(e)
-      }
-      if (
-        this.#lsn - this.#snapshotLsn >= this.#snapshotEvery ||
-        this.#segment.bytes >= this.#snapshotBytes
-      )
-        this.#snapshotTimer ??= this.#timers.set(() => this.#deferredSnapshot(), 0)
-    })
+    // A load is written as a snapshot, read from the datastore: its rows need not be listed.
+    this.#off = ds.onCommit(
+      (changes, info) => {
+        if (info.kind === 'replay') return
+        if (this.#failed) throw this.#failed
+        try {
+          if (this.#closed) throw new Error('the datastore was closed')
+          this.#lsn++
+          if (info.kind === 'load') return this.#writeSnapshot()
+          this.#segment.append(this.#lsn, logRecordOf(ds, changes, info))
+          if (this.#fsync === 'commit') this.#segment.flush()
+          else this.#batchTimer ??= this.#timers.set(() => this.#flushBatch(), this.#batchMs)
+        } catch (e) {
+          throw this.#fail(e)
+        }
+        if (
+          this.#lsn - this.#snapshotLsn >= this.#snapshotEvery ||
+          this.#segment.bytes >= this.#snapshotBytes
+        )
+          this.#snapshotTimer ??= this.#timers.set(() => this.#deferredSnapshot(), 0)
+      },
+      { loadRows: false },
+    )
   }
 
   /** The number of the last record written: one per journaled commit since the folder was made. */
