@@ -2,89 +2,280 @@
  * @module A hash index: comparison key → row ids. Equality and IN lookups in O(1) whatever the
  * table size. String keys are folded, so `name = 'élodie'` finds "Elodie" as the query engine's
  * equality does. Null values are indexed too (under `null`) for `= null`.
+ *
+ * An open-addressing table (linear probing) of the distinct keys, in two typed arrays: each slot
+ * holds the row id of a key held by one row, or the number of a group (an array of row ids) for a
+ * key held by several, and beside it the key's 32-bit hash. The keys themselves are not held: a
+ * slot's key is read from its (first) row through the index's key reader, and only when the hashes
+ * match. A Map entry per key cost 37 bytes a row on 200,000 unique codes (the Map's table alone),
+ * this 8 bytes a slot, with at least one slot in five free.
+ *
+ * Writes never read the row they change: `remove` knows a key held by one row by its row id, and
+ * reads another row of a group (the table may already hold a row's new value, or none). Growing
+ * and deleting move slots by their stored hashes, reading no key.
  */
 import type { SortKey } from '../values/compare.js'
+import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
+
+/** A row's key in an index (texts as lazy keys, see lazy-fold.ts), read from the stored values. */
+export type KeyReader = (rowId: number) => SortKey
+
+const EMPTY_SLOT = -1
+// A slot value <= GROUP holds group GROUP - slot, i.e. group g is stored as GROUP - g.
+const GROUP = -2
+const MIN_CAPACITY = 16
+
+const float = new Float64Array(1)
+const words = new Int32Array(float.buffer)
+
+/** The final mix of MurmurHash3: every input bit moves every output bit (linear probing needs it). */
+function mix(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  return h ^ (h >>> 16)
+}
+
+/** The hash of a key: equal keys (folded texts, 0 and -0, NaN and NaN) hash alike. */
+export function hashKey(key: SortKey): number {
+  if (typeof key === 'string') return mix(hashLazy(key))
+  if (typeof key === 'number') {
+    if ((key | 0) === key) return mix(key)
+    if (key !== key) return mix(0x7ff80000)
+    float[0] = key
+    return mix(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1))
+  }
+  return mix(key === null ? 0x2545f491 : key ? 0x1b873593 : 0x5bd1e995)
+}
 
 export class HashIndex {
   readonly attribute: string
   readonly folds: boolean
-  // A key held by one row maps to the row id itself, by several to an array: unique and
-  // near-unique attributes (the usual indexed ones) then cost no array per key.
-  readonly #buckets = new Map<SortKey, number | number[]>()
+  // Replaced while `fill` runs by a reader of the keys it was given.
+  #read: KeyReader
+  // A power of two long; EMPTY_SLOT, a row id, or GROUP - g.
+  #slots = new Int32Array(MIN_CAPACITY).fill(EMPTY_SLOT)
+  #hashes = new Int32Array(MIN_CAPACITY)
+  #used = 0
+  // Row ids of the keys held by several rows; freed numbers are in #free, their arrays empty.
+  #groups: number[][] = []
+  #free: number[] = []
+  // After `copy`, the groups are shared with the copy until written: group g is this index's own
+  // when owned[g] is 1 or g >= owned.length. Undefined: all are.
+  #owned: Uint8Array | undefined
 
-  constructor(attribute: string, folds: boolean) {
+  constructor(attribute: string, folds: boolean, read: KeyReader) {
     this.attribute = attribute
     this.folds = folds
+    this.#read = read
   }
 
   /** Number of distinct keys. */
   get distinct(): number {
-    return this.#buckets.size
+    return this.#used
   }
 
   /** Number of rows holding `key`. */
   count(key: SortKey): number {
-    const b = this.#buckets.get(key)
-    return b === undefined ? 0 : typeof b === 'number' ? 1 : b.length
+    const s = this.#slots[this.#find(key, hashKey(key))]!
+    return s === EMPTY_SLOT ? 0 : s >= 0 ? 1 : this.#groups[GROUP - s]!.length
   }
 
   /** Row ids holding `key` (in no particular order). The array may be shared: do not modify it. */
   get(key: SortKey): readonly number[] {
-    const b = this.#buckets.get(key)
-    return b === undefined ? EMPTY : typeof b === 'number' ? [b] : b
+    const s = this.#slots[this.#find(key, hashKey(key))]!
+    return s === EMPTY_SLOT ? EMPTY : s >= 0 ? [s] : this.#groups[GROUP - s]!
   }
 
   /** Row ids holding `key`, as a new array the caller owns. */
   rows(key: SortKey): number[] {
-    const b = this.#buckets.get(key)
-    return b === undefined ? [] : typeof b === 'number' ? [b] : b.slice()
+    const s = this.#slots[this.#find(key, hashKey(key))]!
+    return s === EMPTY_SLOT ? [] : s >= 0 ? [s] : this.#groups[GROUP - s]!.slice()
   }
 
   add(key: SortKey, rowId: number): void {
-    const b = this.#buckets.get(key)
-    if (b === undefined) this.#buckets.set(key, rowId)
-    else if (typeof b === 'number') this.#buckets.set(key, [b, rowId])
-    else b.push(rowId)
+    const h = hashKey(key)
+    if ((this.#used + 1) * 5 > this.#slots.length * 4) this.#resize(this.#slots.length * 2)
+    const i = this.#find(key, h)
+    const slots = this.#slots
+    const s = slots[i]!
+    if (s === EMPTY_SLOT) {
+      slots[i] = rowId
+      this.#hashes[i] = h
+      this.#used++
+    } else if (s >= 0) slots[i] = GROUP - this.#newGroup(s, rowId)
+    else this.#own(GROUP - s).push(rowId)
   }
 
   remove(key: SortKey, rowId: number): void {
-    const b = this.#buckets.get(key)
-    if (b === undefined) return
-    if (typeof b === 'number') {
-      if (b === rowId) this.#buckets.delete(key)
+    const h = hashKey(key)
+    const slots = this.#slots
+    const hashes = this.#hashes
+    const mask = slots.length - 1
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = slots[i]!
+      if (s === EMPTY_SLOT) return
+      if (hashes[i] !== h) continue
+      // A row is under one key: the slot holding it alone is that key's.
+      if (s >= 0) {
+        if (s === rowId) return this.#vacate(i)
+        continue
+      }
+      const g = this.#groups[GROUP - s]!
+      if (!this.#same(this.#read(g[0] !== rowId ? g[0]! : g[1]!), key)) continue
+      const at = g.lastIndexOf(rowId)
+      if (at < 0) return
+      const own = this.#own(GROUP - s)
+      // Order inside a group does not matter: swap-remove keeps deletion O(1) after the search.
+      own[at] = own[own.length - 1]!
+      own.pop()
+      if (own.length === 1) {
+        slots[i] = own[0]!
+        this.#freeGroup(GROUP - s)
+      }
       return
     }
-    const i = b.lastIndexOf(rowId)
-    if (i < 0) return
-    // Order inside a bucket does not matter: swap-remove keeps deletion O(1) after the search.
-    b[i] = b[b.length - 1]!
-    b.pop()
-    if (b.length === 1) this.#buckets.set(key, b[0]!)
   }
 
   clear(): void {
-    this.#buckets.clear()
+    this.#slots = new Int32Array(MIN_CAPACITY).fill(EMPTY_SLOT)
+    this.#hashes = new Int32Array(MIN_CAPACITY)
+    this.#used = 0
+    this.#groups = []
+    this.#free = []
+    this.#owned = undefined
   }
 
-  /** An independent copy (store snapshots): the buckets' arrays are copied, since add and remove change them in place. */
+  /**
+   * Replaces the content with `keys[i]` held by `rows[i]` (bulk builds): the keys are compared as
+   * given, not read back from the rows.
+   */
+  fill(keys: readonly SortKey[], rows: ArrayLike<number>): void {
+    this.clear()
+    let top = 0
+    for (let i = 0; i < rows.length; i++) if (rows[i]! > top) top = rows[i]!
+    const at = new Int32Array(top + 1)
+    for (let i = 0; i < rows.length; i++) at[rows[i]!] = i
+    const read = this.#read
+    this.#read = (rowId) => keys[at[rowId]!]!
+    try {
+      for (let i = 0; i < rows.length; i++) this.add(keys[i]!, rows[i]!)
+    } finally {
+      this.#read = read
+    }
+  }
+
+  /**
+   * An independent copy (store snapshots): the slots are copied, a memcpy; the groups are shared
+   * until either side writes one, which copies it first. Reads the keys with the same reader.
+   */
   copy(): HashIndex {
-    const out = new HashIndex(this.attribute, this.folds)
-    const buckets = out.#buckets
-    for (const [k, b] of this.#buckets) buckets.set(k, typeof b === 'number' ? b : b.slice())
+    const out = new HashIndex(this.attribute, this.folds, this.#read)
+    out.#slots = this.#slots.slice()
+    out.#hashes = this.#hashes.slice()
+    out.#used = this.#used
+    out.#groups = this.#groups.slice()
+    out.#free = this.#free.slice()
+    const n = this.#groups.length
+    this.#owned = n === 0 ? undefined : new Uint8Array(n)
+    out.#owned = n === 0 ? undefined : new Uint8Array(n)
     return out
   }
 
-  /** Makes the bucket of `key` a copy of `from`'s (store snapshots: see IndexSet.restore). */
-  restoreBucket(key: SortKey, from: HashIndex): void {
-    const b = from.#buckets.get(key)
-    if (b === undefined) this.#buckets.delete(key)
-    else this.#buckets.set(key, typeof b === 'number' ? b : b.slice())
+  /** Every (key, row ids) pair, for consistency checks; texts folded. */
+  *entries(): IterableIterator<[SortKey, number[]]> {
+    const slots = this.#slots
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i]!
+      if (s === EMPTY_SLOT) continue
+      const rows = s >= 0 ? [s] : [...this.#groups[GROUP - s]!]
+      const key = this.#read(rows[0]!)
+      yield [typeof key === 'string' && this.folds ? foldLazy(key) : key, rows]
+    }
   }
 
-  /** Every (key, row ids) pair, for consistency checks. */
-  *entries(): IterableIterator<[SortKey, number[]]> {
-    for (const [k, b] of this.#buckets) yield [k, typeof b === 'number' ? [b] : [...b]]
+  // The slot of `key` (hash `h`), or the free slot where it would go.
+  #find(key: SortKey, h: number): number {
+    const slots = this.#slots
+    const hashes = this.#hashes
+    const mask = slots.length - 1
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = slots[i]!
+      if (s === EMPTY_SLOT) return i
+      if (hashes[i] === h && this.#same(this.#read(s >= 0 ? s : this.#groups[GROUP - s]![0]!), key))
+        return i
+    }
+  }
+
+  #same(a: SortKey, b: SortKey): boolean {
+    if (a === b) return true
+    if (typeof a === 'string') return this.folds && typeof b === 'string' && equalLazy(a, b)
+    // NaN is NaN, as in a Map.
+    return a !== a && b !== b
+  }
+
+  // Empties slot `i`, then moves back the slots after it that probing would no longer reach
+  // (backward-shift deletion: no tombstones, so lookups never slow down after deletes).
+  #vacate(i: number): void {
+    const slots = this.#slots
+    const hashes = this.#hashes
+    const mask = slots.length - 1
+    for (let j = (i + 1) & mask; slots[j] !== EMPTY_SLOT; j = (j + 1) & mask) {
+      const home = hashes[j]! & mask
+      // The entry at j stays when its home is cyclically within (i, j].
+      if (i <= j ? i < home && home <= j : i < home || home <= j) continue
+      slots[i] = slots[j]!
+      hashes[i] = hashes[j]!
+      i = j
+    }
+    slots[i] = EMPTY_SLOT
+    this.#used--
+  }
+
+  #resize(capacity: number): void {
+    const oldSlots = this.#slots
+    const oldHashes = this.#hashes
+    const slots = new Int32Array(capacity).fill(EMPTY_SLOT)
+    const hashes = new Int32Array(capacity)
+    const mask = capacity - 1
+    for (let j = 0; j < oldSlots.length; j++) {
+      const s = oldSlots[j]!
+      if (s === EMPTY_SLOT) continue
+      const h = oldHashes[j]!
+      let i = h & mask
+      while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
+      slots[i] = s
+      hashes[i] = h
+    }
+    this.#slots = slots
+    this.#hashes = hashes
+  }
+
+  #newGroup(a: number, b: number): number {
+    const g = this.#free.length > 0 ? this.#free.pop()! : this.#groups.length
+    this.#groups[g] = [a, b]
+    const owned = this.#owned
+    if (owned !== undefined && g < owned.length) owned[g] = 1
+    return g
+  }
+
+  #freeGroup(g: number): void {
+    this.#groups[g] = EMPTY_GROUP
+    this.#free.push(g)
+  }
+
+  // Group g, made this index's own first if it is shared with a copy.
+  #own(g: number): number[] {
+    const owned = this.#owned
+    if (owned !== undefined && g < owned.length && owned[g] === 0) {
+      owned[g] = 1
+      this.#groups[g] = this.#groups[g]!.slice()
+    }
+    return this.#groups[g]!
   }
 }
 
 const EMPTY: readonly number[] = Object.freeze([])
+// What a freed group number holds: never written (a new group gets a new array).
+const EMPTY_GROUP: number[] = Object.freeze([]) as unknown as number[]

@@ -118,7 +118,7 @@ function sortedContent(ix: { size: number; keyAt(p: number): unknown; rowAt(p: n
  */
 function expectIndexesRebuilt(table: Table, indexes: IndexSet = table.indexes): void {
   if (indexes.unbuilt > 0) return
-  const fresh = new IndexSet(table.def)
+  const fresh = new IndexSet(table.def, table)
   for (const ix of indexes.all())
     fresh.create(ix.attribute, ix.hash ? (ix.sorted ? 'auto' : 'hash') : 'sorted')
   fresh.rebuild(table)

@@ -11,8 +11,9 @@
  */
 import { sortKey, type SortKey } from '../values/compare.js'
 import { FoldInterner } from '../values/fold-intern.js'
+import { isAscii } from '../values/lazy-fold.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { HashIndex } from './hash-index.js'
+import { HashIndex, type KeyReader } from './hash-index.js'
 import { SortedIndex } from './sorted-index.js'
 
 /**
@@ -77,23 +78,41 @@ export class IndexSet {
   // One folded key per distinct text of an attribute, shared by the rows that hold it
   // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.
   readonly #folds = new Map<string, FoldInterner>()
+  readonly #rows: IndexSource
 
-  /** The key of `v` in `name`'s indexes: sortKey, with folded texts shared between rows. */
+  /**
+   * The key of `v` in `name`'s indexes: sortKey, but texts as lazy keys (lazy-fold.ts): an ASCII
+   * text is its own key, folded on comparison, and other texts are folded once, the folded key
+   * shared between the rows that hold the same text.
+   */
   #key(v: unknown, name: string, folds: boolean): SortKey {
     if (!folds || typeof v !== 'string') return sortKey(v, folds)
+    // LAZY if (isAscii(v)) return v
     let interner = this.#folds.get(name)
     if (interner === undefined) this.#folds.set(name, (interner = new FoldInterner()))
     return interner.fold(v)
+  }
+
+  // The key of a row in `name`'s indexes, read from the source (a hash index holds no keys).
+  #keyReader(name: string, folds: boolean): KeyReader {
+    let read: ((rowId: number) => unknown) | undefined
+    return (rowId) => this.#key((read ??= this.#rows.reader(name))(rowId), name, folds)
   }
 
   // How a build on first use runs (see the constructor).
   readonly #runBuild: (build: () => void) => void
 
   /**
-   * `runBuild` runs each build of an index on its first use: the datastore passes one that keeps
-   * the build's time out of the query budget of the request that happened to need the index.
+   * `rows` is what the indexes read the stored values from: the table. `runBuild` runs each build
+   * of an index on its first use: the datastore passes one that keeps the build's time out of the
+   * query budget of the request that happened to need the index.
    */
-  constructor(def: DataClassDef, runBuild: (build: () => void) => void = (build) => build()) {
+  constructor(
+    def: DataClassDef,
+    rows: IndexSource,
+    runBuild: (build: () => void) => void = (build) => build(),
+  ) {
+    this.#rows = rows
     this.#runBuild = runBuild
     const fkSlots = new Set(
       def.attributes.flatMap((a) =>
@@ -165,10 +184,7 @@ export class IndexSet {
     const read = source.reader(name)
     const keys = new Array<SortKey>(all.length)
     for (let i = 0; i < all.length; i++) keys[i] = this.#key(read(all[i]!), name, folds)
-    if (hash && entry.hash) {
-      entry.hash.clear()
-      for (let i = 0; i < all.length; i++) entry.hash.add(keys[i]!, all[i]!)
-    }
+    if (hash) entry.hash?.fill(keys, all)
     entry.sorted?.resetFrom(keys, Int32Array.from(all))
   }
 
@@ -188,7 +204,12 @@ export class IndexSet {
         attr.name,
         (entry = { attribute: attr, hash: undefined, sorted: undefined }),
       )
-    if (kind !== 'sorted' && !entry.hash) entry.hash = new HashIndex(attr.name, foldsOf(attr))
+    if (kind !== 'sorted' && !entry.hash)
+      entry.hash = new HashIndex(
+        attr.name,
+        foldsOf(attr),
+        this.#keyReader(attr.name, foldsOf(attr)),
+      )
     if (kind !== 'hash' && !entry.sorted) entry.sorted = new SortedIndex(attr.name, foldsOf(attr))
     this.#relist()
     return entry
@@ -337,12 +358,12 @@ export class IndexSet {
    * choice of index (prepared queries) chooses again.
    *
    * `changed`, when given, promises that these indexes are `state`'s changed by writes alone
-   * (nothing created, dropped or restored since), and lists the records that differ (the version
-   * now, the version in the state). Hash indexes are then patched, only the buckets of the keys
-   * those records hold being copied back from the state: copying a hash index whole costs a Map
-   * insert per key (≈17 ms for 100k distinct texts), its buckets' order is the state's only if
-   * they are copied from it. Sorted indexes are copied whole either way: two typed arrays, or one
-   * array of keys, whose copy is a memcpy.
+   * (nothing created, dropped or restored since): the entries are then kept, their indexes
+   * replaced. Either way every index is copied whole, which is cheap for all: a sorted index is
+   * two typed arrays or one array of keys, a hash index two typed arrays (memcpys) and its groups
+   * of rows, shared with the state until written (see HashIndex.copy). When a hash index was a
+   * Map, a copy cost a Map insert per key (≈17 ms for 100k distinct texts) and only the buckets of
+   * the changed records were patched.
    */
   restore(
     state: IndexSetState,
@@ -350,30 +371,18 @@ export class IndexSet {
   ): void {
     this.#bulk = false
     this.#version++
+    this.#stale.clear()
+    this.#pending = undefined
     if (!changed) {
-      this.#stale.clear()
       this.#byAttribute.clear()
       for (const e of state.entries) this.#byAttribute.set(e.attribute.name, copyEntry(e))
       this.#relist()
       return
     }
-    this.#pending = undefined
     for (const saved of state.entries) {
       const ix = this.#byAttribute.get(saved.attribute.name)!
       ix.sorted = saved.sorted?.copy()
-      // Left to build since (a deferred bulk change): nothing to patch, the state's copy is whole.
-      if (this.#stale.delete(ix)) {
-        ix.hash = saved.hash?.copy()
-        continue
-      }
-      const hash = ix.hash
-      if (!hash || !saved.hash) continue
-      const name = saved.attribute.name
-      const folds = foldsOf(saved.attribute)
-      for (const { before, after } of changed) {
-        if (before) hash.restoreBucket(this.#key(before.values[name], name, folds), saved.hash)
-        if (after) hash.restoreBucket(this.#key(after.values[name], name, folds), saved.hash)
-      }
+      ix.hash = saved.hash?.copy()
     }
   }
 

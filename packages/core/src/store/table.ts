@@ -106,7 +106,7 @@ export class Table {
   /** `runBuild`: how its indexes run a build on first use (IndexSet's constructor). */
   constructor(def: DataClassDef, runBuild?: (build: () => void) => void) {
     this.def = def
-    this.indexes = new IndexSet(def, runBuild)
+    this.indexes = new IndexSet(def, this, runBuild)
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
     this.#names = def.storage.map((a) => a.name)

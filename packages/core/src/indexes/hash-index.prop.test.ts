@@ -1,0 +1,165 @@
+/**
+ * Model-based test of the hash index alone: random inserts, updates, deletes, bulk fills and
+ * copies applied to an index that reads its keys from an array of stored values (as it reads a
+ * table) and to a Map of folded keys. After every command each index, copies included (they must
+ * not see the writes made after them, nor their source see theirs), answers as its Map does.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { sortKey, type SortKey } from '../values/compare.js'
+import { lazyKey } from '../values/lazy-fold.js'
+import { HashIndex } from './hash-index.js'
+
+// Texts that fold alike, numbers that are equal (0 and -0) or hash apart (a fraction, NaN), and
+// many small integers: clusters, growth and deletions within clusters.
+const VALUES: unknown[] = [
+  'Élodie',
+  'elodie',
+  'ELODIE',
+  'Bob',
+  'bob',
+  '',
+  'Straße',
+  0,
+  -0,
+  NaN,
+  2.5,
+  true,
+  false,
+  null,
+  undefined,
+  ...Array.from({ length: 40 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => `C${i}`),
+]
+
+// The key as the index set makes it (lazy texts), and as the model keys it (folded).
+const keyOf = (v: unknown): SortKey => (typeof v === 'string' ? lazyKey(v) : sortKey(v, true))
+const modelKey = (v: unknown): SortKey => sortKey(v, true)
+
+type Model = Map<SortKey, Set<number>>
+
+function modelAdd(m: Model, v: unknown, row: number): void {
+  const k = modelKey(v)
+  let rows = m.get(k)
+  if (!rows) m.set(k, (rows = new Set()))
+  rows.add(row)
+}
+
+function modelRemove(m: Model, v: unknown, row: number): void {
+  const k = modelKey(v)
+  m.get(k)?.delete(row)
+  if (m.get(k)?.size === 0) m.delete(k)
+}
+
+const cloneModel = (m: Model): Model => new Map([...m].map(([k, s]) => [k, new Set(s)]))
+
+function expectSame(index: HashIndex, model: Model): void {
+  expect(index.distinct).toBe(model.size)
+  for (const v of VALUES) {
+    const want = [...(model.get(modelKey(v)) ?? [])].sort((a, b) => a - b)
+    // Asked with the folded key, as queries ask, and with the lazy key, as writes do.
+    for (const key of [modelKey(v), keyOf(v)]) {
+      expect([...index.get(key)].sort((a, b) => a - b)).toEqual(want)
+      expect(index.rows(key).sort((a, b) => a - b)).toEqual(want)
+      expect(index.count(key)).toBe(want.length)
+    }
+  }
+  const entries = [...index.entries()]
+  expect(entries.length).toBe(model.size)
+  for (const [k, rows] of entries)
+    expect(rows.sort((a, b) => a - b)).toEqual([...model.get(k)!].sort((a, b) => a - b))
+}
+
+type Command =
+  | { kind: 'insert'; value: number }
+  | { kind: 'update'; pick: number; value: number }
+  | { kind: 'delete'; pick: number }
+  | { kind: 'fill' }
+  | { kind: 'capture' }
+  | { kind: 'restore'; pick: number }
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 6, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'insert', value })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({ pick: fc.nat(), value: fc.nat(VALUES.length - 1) })
+      .map((c) => ({ kind: 'update', ...c })),
+  },
+  { weight: 3, arbitrary: fc.nat().map((pick) => ({ kind: 'delete', pick })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'fill' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'capture' }) },
+  { weight: 1, arbitrary: fc.nat().map((pick) => ({ kind: 'restore', pick })) },
+) as fc.Arbitrary<Command>
+
+const DELETED = Symbol('deleted')
+
+describe('HashIndex', () => {
+  it('answers as a Map of folded keys, through writes, fills, captures and restores', () => {
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 80 }), (commands) => {
+        // The stored values by row id, which the index reads its keys from (the table).
+        const values: unknown[] = []
+        let index = new HashIndex('x', true, (r) => keyOf(values[r]))
+        let model: Model = new Map()
+        // Captured states: a copy of the index, of the model and of the values. A state is
+        // restored as a table restores its indexes: the values first, then a copy of its index,
+        // and it can be restored again later (writes after a restore must not reach it).
+        const states: { index: HashIndex; model: Model; values: unknown[] }[] = []
+        for (const c of commands) {
+          const rows = values.flatMap((v, row) => (v === DELETED ? [] : [row]))
+          switch (c.kind) {
+            case 'insert': {
+              // The table holds the row before the index hears of it.
+              const row = values.length
+              values.push(VALUES[c.value])
+              index.add(keyOf(values[row]), row)
+              modelAdd(model, values[row], row)
+              break
+            }
+            case 'update': {
+              if (rows.length === 0) break
+              const row = rows[c.pick % rows.length]!
+              const before = values[row]
+              values[row] = VALUES[c.value]
+              index.remove(keyOf(before), row)
+              index.add(keyOf(values[row]), row)
+              modelRemove(model, before, row)
+              modelAdd(model, values[row], row)
+              break
+            }
+            case 'delete': {
+              if (rows.length === 0) break
+              const row = rows[c.pick % rows.length]!
+              const before = values[row]
+              values[row] = DELETED
+              index.remove(keyOf(before), row)
+              modelRemove(model, before, row)
+              break
+            }
+            case 'fill':
+              index.fill(
+                rows.map((r) => keyOf(values[r])),
+                rows,
+              )
+              break
+            case 'capture':
+              states.push({ index: index.copy(), model: cloneModel(model), values: values.slice() })
+              break
+            case 'restore': {
+              if (states.length === 0) break
+              const state = states[c.pick % states.length]!
+              values.length = 0
+              values.push(...state.values)
+              index = state.index.copy()
+              model = cloneModel(state.model)
+              break
+            }
+          }
+          expectSame(index, model)
+        }
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
