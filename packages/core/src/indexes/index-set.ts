@@ -87,7 +87,7 @@ export class IndexSet {
    */
   #key(v: unknown, name: string, folds: boolean): SortKey {
     if (!folds || typeof v !== 'string') return sortKey(v, folds)
-    // LAZY if (isAscii(v)) return v
+    if (isAscii(v)) return v
     let interner = this.#folds.get(name)
     if (interner === undefined) this.#folds.set(name, (interner = new FoldInterner()))
     return interner.fold(v)

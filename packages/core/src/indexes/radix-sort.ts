@@ -9,6 +9,8 @@
  * every number is skipped: small integers differ only in their high word.
  */
 
+import { compareLazy, lowerUnit } from '../values/lazy-fold.js'
+
 const DIGITS = 1 << 16
 // Below this size a comparison sort is cheaper than clearing the digit counts four times.
 const SMALL = 2048
@@ -92,12 +94,19 @@ const MAX_UNITS = 13
  * 127 distinct units appear, a rank past 127 is capped and nothing after it counts: strings equal
  * up to there tie and are compared whole.
  */
-function prefixKeys(keys: readonly string[]): Float64Array {
+function prefixKeys(keys: readonly string[], lazy: boolean): Float64Array {
   const rank = new Uint16Array(65536)
   for (const s of keys) {
     const m = s.length < MAX_UNITS ? s.length : MAX_UNITS
     for (let i = 0; i < m; i++) rank[s.charCodeAt(i)] = 1
   }
+  // Lazy keys: a capital ranks as its lowercase.
+  if (lazy)
+    for (let c = 65; c <= 90; c++)
+      if (rank[c]) {
+        rank[c] = 0
+        rank[c + 32] = 1
+      }
   let distinct = 0
   for (let c = 0; c < 65536; c++) if (rank[c]) rank[c] = ++distinct
   const bits = Math.max(1, Math.min(7, Math.ceil(Math.log2(distinct + 1))))
@@ -112,7 +121,7 @@ function prefixKeys(keys: readonly string[]): Float64Array {
     for (let i = 0; i < units; i++) {
       let unit = 0
       if (open && i < s.length) {
-        unit = rank[s.charCodeAt(i)]!
+        unit = rank[lazy ? lowerUnit(s.charCodeAt(i)) : s.charCodeAt(i)]!
         if (unit >= top) {
           unit = top
           open = false
@@ -130,16 +139,18 @@ function prefixKeys(keys: readonly string[]): Float64Array {
  * (what `Array.sort` with a comparison would give, in a fraction of the time on large columns):
  * a radix sort on a numeric key of each string's leading units, then a comparison sort within
  * each run of equal prefix keys only, which is short unless many keys share their leading units.
+ * With `lazy`, the keys are lazy keys (lazy-fold.ts), in the order of their folds.
  */
-export function sortStringsStable(keys: readonly string[]): Int32Array {
+export function sortStringsStable(keys: readonly string[], lazy = false): Int32Array {
   const n = keys.length
-  const prefixes = prefixKeys(keys)
+  const prefixes = prefixKeys(keys, lazy)
   const order = new Int32Array(n)
   for (let i = 0; i < n; i++) order[i] = i
   sortNumbersStable(prefixes, order)
   const byKey = (a: number, b: number): number => {
     const x = keys[a]!
     const y = keys[b]!
+    if (lazy) return compareLazy(x, y) || a - b
     return x === y ? a - b : x < y ? -1 : 1
   }
   for (let i = 0; i < n;) {

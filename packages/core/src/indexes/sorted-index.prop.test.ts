@@ -1,7 +1,27 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compareKeys, type SortKey } from '../values/compare.js'
+import { fold } from '../values/fold.js'
+import { foldLazy, lazyKey } from '../values/lazy-fold.js'
 import { SortedIndex } from './sorted-index.js'
+
+/**
+ * The two kinds of index: one that does not fold (an object attribute's), given keys as they are,
+ * and a text attribute's, which folds: given lazy keys (lazy-fold.ts) as the index set gives
+ * them, it must order and answer as if given the folded texts, which the reference is given.
+ */
+const KINDS = [
+  { folds: false, toIndex: (k: SortKey): SortKey => k, toRef: (k: SortKey): SortKey => k },
+  {
+    folds: true,
+    toIndex: (k: SortKey): SortKey => (typeof k === 'string' ? lazyKey(k) : k),
+    toRef: (k: SortKey): SortKey => (typeof k === 'string' ? fold(k) : k),
+  },
+] as const
+
+/** A key as an index holds it, as the reference holds it (texts of a folding index folded). */
+const held = (k: SortKey, folds: boolean): SortKey =>
+  folds && typeof k === 'string' ? foldLazy(k) : k
 
 /** The reference: a stable comparison sort of (key, row) pairs by compareKeys. */
 function reference(keys: SortKey[], rows: number[]): [SortKey[], number[]] {
@@ -16,12 +36,25 @@ const column = (value: fc.Arbitrary<SortKey>) =>
     fc.array(value, { maxLength: 200 }),
     fc.array(value, { minLength: 2048, maxLength: 4000 }),
   )
-const fewTexts = fc.constantFrom('2024-01-02', '2024-01-10', 'b', 'a', '', 'é', 'zz')
+// Texts that fold alike (case, accents) with ties to keep in row order when folded.
+const fewTexts = fc.constantFrom(
+  '2024-01-02',
+  '2024-01-10',
+  'b',
+  'a',
+  '',
+  'é',
+  'zz',
+  'B',
+  'É',
+  'Zz',
+  'ZZ',
+)
 const anyText = fc.string({ maxLength: 14 })
 const maybeNull = <T extends SortKey>(a: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 9, arbitrary: a }, { weight: 1, arbitrary: fc.constant(null) })
 
-describe('SortedIndex.resetFrom', () => {
+describe.each(KINDS)('SortedIndex.resetFrom (folds: $folds)', ({ folds, toIndex, toRef }) => {
   it('orders every kind of column as a stable sort by compareKeys, ties in row order', () => {
     fc.assert(
       fc.property(
@@ -34,10 +67,11 @@ describe('SortedIndex.resetFrom', () => {
         ),
         (keys) => {
           const rows = keys.map((_, i) => i * 3 + 1)
-          const ix = new SortedIndex('x', false)
-          ix.resetFrom(keys, Int32Array.from(rows))
-          const [k, r] = ix.content()
-          const [rk, rr] = reference(keys, rows)
+          const ix = new SortedIndex('x', folds)
+          ix.resetFrom(keys.map(toIndex), Int32Array.from(rows))
+          const [held_, r] = ix.content()
+          const k = held_.map((x) => held(x, folds))
+          const [rk, rr] = reference(keys.map(toRef), rows)
           expect([...r]).toEqual(rr)
           expect(k.map((x) => (x === 0 ? 0 : x))).toEqual(rk.map((x) => (x === 0 ? 0 : x)))
         },
@@ -47,7 +81,7 @@ describe('SortedIndex.resetFrom', () => {
   })
 })
 
-describe('SortedIndex.move', () => {
+describe.each(KINDS)('SortedIndex.move (folds: $folds)', ({ folds, toIndex, toRef }) => {
   // Keys of one column: numbers only (few distinct, so duplicates, or fractional), with nulls, or
   // of mixed kinds, where a text or boolean key turns a numeric index generic mid-way.
   const columns = fc.constantFrom<fc.Arbitrary<SortKey>>(
@@ -94,36 +128,39 @@ describe('SortedIndex.move', () => {
           }),
         ),
         ({ initial, bulk, moves, probes }) => {
-          const moved = new SortedIndex('x', false)
-          const pair = new SortedIndex('x', false)
+          const moved = new SortedIndex('x', folds)
+          const pair = new SortedIndex('x', folds)
+          // Row id → key as given (the reference folds it, the index gets its lazy key).
           const model = new Map<number, SortKey>()
           initial.forEach((k, i) => model.set(i * 2, k))
           if (bulk) {
-            moved.resetFrom(initial, Int32Array.from(model.keys()))
-            pair.resetFrom(initial, Int32Array.from(model.keys()))
+            moved.resetFrom(initial.map(toIndex), Int32Array.from(model.keys()))
+            pair.resetFrom(initial.map(toIndex), Int32Array.from(model.keys()))
           } else
             for (const [r, k] of model) {
-              moved.add(k, r)
-              pair.add(k, r)
+              moved.add(toIndex(k), r)
+              pair.add(toIndex(k), r)
             }
           for (const { pick, key, missing } of moves) {
             const rows = [...model.keys()]
             const rowId = missing || rows.length === 0 ? 1 + 2 * pick : rows[pick % rows.length]!
             // A row not there: the old key is any key (move then adds).
             const old = model.has(rowId) ? model.get(rowId)! : key
-            moved.move(old, key, rowId)
-            pair.remove(old, rowId)
-            pair.add(key, rowId)
+            moved.move(toIndex(old), toIndex(key), rowId)
+            pair.remove(toIndex(old), rowId)
+            pair.add(toIndex(key), rowId)
             model.set(rowId, key)
           }
           // Ties in row-id order: the reference gets the rows in that order.
           const entries = [...model].sort(([a], [b]) => a - b)
           const [rk, rr] = reference(
-            entries.map(([, k]) => k),
+            entries.map(([, k]) => toRef(k)),
             entries.map(([r]) => r),
           )
-          const [k, r] = moved.content()
-          const [pk, pr] = pair.content()
+          const [mk, r] = moved.content()
+          const [ppk, pr] = pair.content()
+          const k = mk.map((x) => held(x, folds))
+          const pk = ppk.map((x) => held(x, folds))
           expect([...r]).toEqual(rr)
           expect([...pr]).toEqual(rr)
           expect(k).toEqual(rk)
@@ -134,8 +171,9 @@ describe('SortedIndex.move', () => {
           const rowsWhere = (keep: (k: SortKey) => boolean) =>
             rr.filter((_, p) => keep(rk[p]!)).sort((a, b) => a - b)
           const sortedRows = ([s, e]: [number, number]) => moved.rows(s, e).sort((a, b) => a - b)
+          // Probes as queries give them: texts folded when the index folds.
           for (const { key: probe, lo, hi, open } of [
-            ...probes,
+            ...probes.map((p) => ({ ...p, key: toRef(p.key) })),
             { key: null, lo: 0, hi: 0, open: 0 },
           ]) {
             expect(sortedRows(moved.equal(probe))).toEqual(

@@ -17,13 +17,20 @@
  *   array made at the same site, every numeric index's array was made generic too (each number
  *   boxed): at 1M rows of fractional keys, a remove + add went from 0.25 ms to 5 ms.
  * - generic (text, booleans, mixed kinds of an object attribute): a JS array, made by
- *   `genericKeys` only. The index switches to it for good when a key that is not a number or null
+ *   `genericKeys` only. A text attribute's index (`folds`) holds its texts as lazy keys
+ *   (lazy-fold.ts): an ASCII text is the row's own string, compared as its lowercase, so a unique
+ *   code costs the index 8 bytes a row, not 8 plus a folded copy of 24. The index switches to it for good when a key that is not a number or null
  *   arrives; `resetFrom` chooses again.
  * The typed arrays have room for more entries than `size` and double when full (V8 grows a JS
  * array's store by half as much again on its own).
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
+import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
+
+/** compareKeys with texts taken as lazy keys: the order of a folding index. */
+const compareLazyKeys = (a: SortKey, b: SortKey): number =>
+  typeof a === 'string' && typeof b === 'string' ? compareLazy(a, b) : compareKeys(a, b)
 
 /** compareKeys on two numbers (the same order, NaN first, without the kind checks). */
 const compareNumbers = (a: number, b: number): number =>
@@ -48,10 +55,14 @@ export class SortedIndex {
   #nulls = 0
   // Generic representation (undefined when numeric), #size long.
   #keys: SortKey[] | undefined = undefined
+  // compareKeys, or compareLazyKeys when the index folds (its texts are lazy keys).
+  readonly #compare: (a: SortKey, b: SortKey) => number
 
+  /** With `folds`, text keys are lazy keys (lazy-fold.ts); queries may give them folded. */
   constructor(attribute: string, folds: boolean) {
     this.attribute = attribute
     this.folds = folds
+    this.#compare = folds ? compareLazyKeys : compareKeys
   }
 
   get size(): number {
@@ -85,9 +96,10 @@ export class SortedIndex {
       return lo
     }
     const keys = this.#keys!
+    const compare = this.#compare
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const c = compareKeys(keys[mid]!, key) || rows[mid]! - rowId
+      const c = compare(keys[mid]!, key) || rows[mid]! - rowId
       if (c < 0) lo = mid + 1
       else hi = mid
     }
@@ -112,9 +124,10 @@ export class SortedIndex {
       return lo
     }
     const keys = this.#keys!
+    const compare = this.#compare
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareKeys(keys[mid]!, key) <= 0) lo = mid + 1
+      if (compare(keys[mid]!, key) <= 0) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -123,7 +136,7 @@ export class SortedIndex {
   /** The position of the entry (key, rowId), or -1. */
   #find(key: SortKey, rowId: number): number {
     const at = this.#lowerBound(key, rowId)
-    return at < this.#size && this.#rows[at] === rowId && compareKeys(this.keyAt(at), key) === 0
+    return at < this.#size && this.#rows[at] === rowId && this.#compare(this.#keyAt(at), key) === 0
       ? at
       : -1
   }
@@ -156,7 +169,7 @@ export class SortedIndex {
     }
     const n = this.#size
     const keys = genericKeys(n)
-    for (let i = 0; i < n; i++) keys[i] = this.keyAt(i)
+    for (let i = 0; i < n; i++) keys[i] = this.#keyAt(i)
     this.#keys = keys
     this.#numbers = undefined
     this.#nulls = 0
@@ -192,7 +205,7 @@ export class SortedIndex {
     const n = this.#size
     // Appending in order (a load in key order, autosequence values) costs no search and no move.
     const at =
-      n === 0 || (compareKeys(this.keyAt(n - 1), key) || this.#rows[n - 1]! - rowId) < 0
+      n === 0 || (this.#compare(this.#keyAt(n - 1), key) || this.#rows[n - 1]! - rowId) < 0
         ? n
         : this.#lowerBound(key, rowId)
     if (this.#keys !== undefined) {
@@ -315,7 +328,8 @@ export class SortedIndex {
     this.#keys = outKeys
     this.#numbers = undefined
     this.#nulls = 0
-    if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows)) {
+    const lazy = this.folds
+    if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows, lazy)) {
       // Done: few distinct texts (dates, statuses, cities) are counted and placed.
     } else if (strings + nulls === n) {
       const texts: string[] = []
@@ -327,14 +341,15 @@ export class SortedIndex {
           ids.push(rows[i]!)
         }
       }
-      const order = sortStringsStable(texts)
+      const order = sortStringsStable(texts, lazy)
       for (let i = 0; i < order.length; i++) {
         outKeys[at] = texts[order[i]!]!
         outRows[at++] = ids[order[i]!]!
       }
     } else {
+      const compare = this.#compare
       const order = Array.from({ length: n }, (_, i) => i).sort(
-        (a, b) => compareKeys(keys[a]!, keys[b]!) || a - b,
+        (a, b) => compare(keys[a]!, keys[b]!) || a - b,
       )
       at = 0
       for (const i of order) {
@@ -370,8 +385,8 @@ export class SortedIndex {
       if (start < this.#nulls) start = Math.min(this.#nulls, end)
       return [start, end]
     }
-    while (start < end && typeof this.keyAt(start) !== kind) start++
-    while (end > start && typeof this.keyAt(end - 1) !== kind) end--
+    while (start < end && typeof this.#keyAt(start) !== kind) start++
+    while (end > start && typeof this.#keyAt(end - 1) !== kind) end--
     return [start, end]
   }
 
@@ -386,29 +401,37 @@ export class SortedIndex {
     // Numeric keys: no strings (start is the end).
     if (this.#keys === undefined) return [start, start]
     const keys = this.#keys
+    const lazy = this.folds
     let lo = start
     let hi = this.#size
     // Upper end: the first key that no longer starts with the prefix.
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const k = keys[mid]
-      if (typeof k === 'string' && (k.startsWith(prefix) || k < prefix)) lo = mid + 1
+      if (
+        typeof k === 'string' &&
+        (lazy
+          ? startsWithLazy(k, prefix) || compareLazy(k, prefix) < 0
+          : k.startsWith(prefix) || k < prefix)
+      )
+        lo = mid + 1
       else hi = mid
     }
     return [start, lo]
   }
 
   /**
-   * The keys and row ids in order. The row ids are a view of the index's own array, and so are the
-   * keys when they are generic: do not modify. Numeric keys are copied into a new array (nulls as
-   * null): readers of a few keys should use `keyAt`.
+   * The keys and row ids in order, the keys as held (texts of a folding index as lazy keys). The
+   * row ids are a view of the index's own array, and so are the keys when they are generic: do not
+   * modify. Numeric keys are copied into a new array (nulls as null): readers of a few keys should
+   * use `keyAt`.
    */
   content(): [readonly SortKey[], Int32Array] {
     const n = this.#size
     const rows = this.#rows.subarray(0, n)
     if (this.#keys !== undefined) return [this.#keys, rows]
     const keys = new Array<SortKey>(n)
-    for (let i = 0; i < n; i++) keys[i] = this.keyAt(i)
+    for (let i = 0; i < n; i++) keys[i] = this.#keyAt(i)
     return [keys, rows]
   }
 
@@ -423,7 +446,14 @@ export class SortedIndex {
     return this.#rows[position]!
   }
 
+  /** The key at `position`, texts folded (a lazy key with a capital is lowercased, a new string). */
   keyAt(position: number): SortKey {
+    const k = this.#keyAt(position)
+    return typeof k === 'string' && this.folds ? foldLazy(k) : k
+  }
+
+  // The key at `position` as held.
+  #keyAt(position: number): SortKey {
     const numbers = this.#numbers
     if (numbers !== undefined) return position < this.#nulls ? null : numbers[position]!
     return this.#keys![position]!
@@ -434,7 +464,8 @@ export class SortedIndex {
  * Sorts the text keys of `keys` (nulls skipped, already placed) into `outKeys`/`outRows` from
  * position `at` by counting, when they hold few distinct values (at most one in 16): the distinct
  * values are sorted, each gets its range, and every row is placed in one more pass, in input
- * order within its value. Returns false, having written nothing, when there are more.
+ * order within its value. Returns false, having written nothing, when there are more. With
+ * `lazy`, the keys are lazy keys, and those of one fold (`Paris`, `PARIS`) share one range.
  */
 function countingSort(
   keys: readonly SortKey[],
@@ -442,6 +473,7 @@ function countingSort(
   at: number,
   outKeys: SortKey[],
   outRows: Int32Array,
+  lazy: boolean,
 ): boolean {
   const limit = Math.max(64, keys.length >>> 4)
   const counts = new Map<string, number>()
@@ -454,18 +486,21 @@ function countingSort(
       counts.set(k as string, 1)
     } else counts.set(k as string, c + 1)
   }
-  // Code-unit order, which is how folded keys compare; each value's first position.
+  // Code-unit order, which is how folded keys compare; each run's first position, and each
+  // value's run.
+  const starts: number[] = []
   let next = at
-  for (const k of [...counts.keys()].sort()) {
-    const c = counts.get(k)!
-    counts.set(k, next)
-    next += c
+  let previous: string | undefined
+  for (const k of [...counts.keys()].sort(lazy ? compareLazy : undefined)) {
+    if (previous === undefined || !lazy || compareLazy(previous, k) !== 0) starts.push(next)
+    previous = k
+    next += counts.get(k)!
+    counts.set(k, starts.length - 1)
   }
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]
     if (k === null) continue
-    const p = counts.get(k as string)!
-    counts.set(k as string, p + 1)
+    const p = starts[counts.get(k as string)!]!++
     outKeys[p] = k!
     outRows[p] = rows[i]!
   }
