@@ -37,11 +37,15 @@ function mix(h: number): number {
   return h ^ (h >>> 16)
 }
 
+// A seed drawn per process: texts chosen to share their slots (a flood of probes) cannot be
+// chosen ahead of it, as V8 seeds the hashes of its Maps.
+const SEED = (Math.random() * 0x100000000) | 0
+
 /** The hash of a key: equal keys (folded texts, 0 and -0, NaN and NaN) hash alike. */
 export function hashKey(key: SortKey): number {
-  if (typeof key === 'string') return mix(hashLazy(key))
+  if (typeof key === 'string') return mix(hashLazy(key, SEED))
   if (typeof key === 'number') {
-    if ((key | 0) === key) return mix(key)
+    if ((key | 0) === key) return mix(key ^ SEED)
     if (key !== key) return mix(0x7ff80000)
     float[0] = key
     return mix(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1))

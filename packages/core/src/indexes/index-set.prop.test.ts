@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore, type Datastore } from '../orda/datastore.js'
 import type { EntityRecord } from '../store/entity-record.js'
+import type { DataSnapshot } from '../store/data-snapshot.js'
 import { Table } from '../store/table.js'
 import { fold as engineFold } from '../values/fold.js'
 import { IndexSet } from './index-set.js'
@@ -54,6 +55,8 @@ interface Values {
 interface Model {
   rows: Map<number, Values>
   nextKey: number
+  // Snapshots taken (ds.snapshot()) with the rows then.
+  snapshots: { snapshot: DataSnapshot; rows: Map<number, Values> }[]
 }
 
 interface Real {
@@ -311,6 +314,33 @@ class Rebuild implements Cmd {
   toString = () => 'rebuild()'
 }
 
+/** `ds.snapshot()`: the indexes are captured (copies that share a hash index's groups). */
+class Snapshot implements Cmd {
+  check = () => true
+  run(m: Model, r: Real): void {
+    m.snapshots.push({ snapshot: r.ds.snapshot(), rows: new Map(m.rows) })
+    expectTableIsModel(m, r)
+  }
+  toString = () => 'snapshot()'
+}
+
+/**
+ * `ds.restore(snapshot)`: the indexes come back as copies of the captured ones, whatever was
+ * written since (the writes before a restore, or after an earlier restore of the same snapshot,
+ * must not have reached the groups the copies share).
+ */
+class Restore implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.snapshots.length > 0
+  run(m: Model, r: Real): void {
+    const { snapshot, rows } = m.snapshots[this.pick % m.snapshots.length]!
+    r.ds.restore(snapshot)
+    m.rows = new Map(rows)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `restore(#${this.pick})`
+}
+
 const EMPTY: Values = {
   name: null,
   age: null,
@@ -423,6 +453,8 @@ const commands = fc.commands(
       .chain((steps) => fc.boolean().map((deferred) => new BulkChange(steps, deferred))),
     fc.constant(new Build()),
     fc.constant(new Rebuild()),
+    fc.constant(new Snapshot()),
+    fc.nat().map((pick) => new Restore(pick)),
     queryArb,
     queryArb,
   ],
@@ -439,7 +471,10 @@ const setup = () => {
       ],
     },
   })
-  return { model: { rows: new Map(), nextKey: 1 }, real: { ds, table: ds.dataClass('Item').table } }
+  return {
+    model: { rows: new Map(), nextKey: 1, snapshots: [] },
+    real: { ds, table: ds.dataClass('Item').table },
+  }
 }
 
 describe('indexes follow every change', () => {
@@ -447,6 +482,29 @@ describe('indexes follow every change', () => {
     fc.assert(
       fc.property(commands, (cmds) => fc.modelRun(setup, cmds)),
       { numRuns: 120 },
+    )
+  })
+
+  it('come back as they were captured, through snapshots, writes and restores', () => {
+    fc.assert(
+      fc.property(
+        fc.commands(
+          [
+            fc.array(valuesArb, { minLength: 1, maxLength: 6 }).map((rows) => new Load(rows)),
+            valuesArb.map((v) => new Insert(v)),
+            fc.tuple(fc.nat(), changeArb).map(([pick, change]) => new Replace(pick, change)),
+            fc.tuple(fc.nat(), changeArb).map(([pick, change]) => new Replace(pick, change)),
+            fc.nat().map((pick) => new Delete(pick)),
+            fc.constant(new Snapshot()),
+            fc.nat().map((pick) => new Restore(pick)),
+            fc.nat().map((pick) => new Restore(pick)),
+            queryArb,
+          ],
+          { maxCommands: 30 },
+        ),
+        (cmds) => fc.modelRun(setup, cmds),
+      ),
+      { numRuns: 60 },
     )
   })
 
@@ -532,5 +590,33 @@ describe('IndexSet.rebuild', () => {
   it('does not index object attributes, whatever the model says', () => {
     const { table } = loaded()
     expect(table.indexes.of('extra')).toBeUndefined()
+  })
+})
+
+describe('IndexSet.restore', () => {
+  it('brings back the rows of a key as captured, after writes to them and a restore', () => {
+    const { ds, table } = setup().real
+    ds.loadData({ Item: [1, 2, 3].map((ID) => ({ ID, name: ['bob', 'Bob', 'x'][ID - 1] })) })
+    const rowsOf = (key: string) => [...table.indexes.of('name')!.hash!.get(key)].sort()
+    const snapshot = ds.snapshot()
+    // A write to the group of `bob` (two rows), which the captured index shares until written.
+    const insert = (key: number, name: string) =>
+      table.insert({
+        rowId: table.nextRowId,
+        key,
+        stamp: 1,
+        timestamp: 0,
+        values: recordValues(key, { ...EMPTY, name }),
+      })
+    insert(4, 'BOB')
+    expect(rowsOf('bob')).toEqual([0, 1, 3])
+    ds.restore(snapshot)
+    expect(rowsOf('bob')).toEqual([0, 1])
+    // Again, after writes following the restore: the snapshot's own copy is untouched.
+    insert(5, 'bob')
+    table.delete(0)
+    ds.restore(snapshot)
+    expect(rowsOf('bob')).toEqual([0, 1])
+    expectIndexesRebuilt(table)
   })
 })

@@ -59,11 +59,11 @@ export function startsWithLazy(k: string, prefix: string): boolean {
 }
 
 /**
- * A 32-bit hash of the fold of lazy key `k` (FNV-1a over the lowered code units, then mixed):
+ * A 32-bit hash of the fold of lazy key `k` (FNV-1a over the lowered code units, from `seed`):
  * equal folds hash alike whichever lazy keys stand for them.
  */
-export function hashLazy(k: string): number {
-  let h = 0x811c9dc5
+export function hashLazy(k: string, seed = 0x811c9dc5): number {
+  let h = seed
   for (let i = 0; i < k.length; i++) h = Math.imul(h ^ lower(k.charCodeAt(i)), 0x01000193)
   return h
 }
