@@ -133,6 +133,43 @@ describe('loadData', () => {
     ])
   })
 
+  it('refuses a unique value given twice in one file, compared as queries compare, at the second row', () => {
+    const unique = () =>
+      createDatastore({
+        dataClasses: [
+          {
+            name: 'Tag',
+            attributes: [
+              { name: 'ID', type: 'long', autosequence: true },
+              { name: 'code', type: 'string', unique: true },
+              { name: 'rank', type: 'long', unique: true },
+            ],
+          },
+        ],
+      })
+    const refused = (rows: object[]) => {
+      const ds = unique()
+      const e = thrown(() => ds.loadData({ Tag: rows }))
+      expect(ds.dataClass('Tag').length).toBe(0)
+      return [e.errCode, (e.details as { location?: string }).location]
+    }
+    expect(refused([{ code: 'C1' }, { code: 'x' }, { code: 'c1' }])).toEqual([9040, 'Tag[2].code'])
+    expect(refused([{ code: 'Élan' }, { code: 'ELAN' }])).toEqual([9040, 'Tag[1].code'])
+    expect(refused([{ code: 'ELAN' }, { code: 'élan' }])).toEqual([9040, 'Tag[1].code'])
+    expect(refused([{ rank: 1 }, { rank: 2 }, { rank: 1 }])).toEqual([9040, 'Tag[2].rank'])
+    // Nulls never conflict; distinct values of 2,000 rows go in.
+    const ds = unique()
+    ds.loadData({
+      Tag: [
+        { code: null },
+        { code: null },
+        ...Array.from({ length: 2000 }, (_, i) => ({ code: `C${i}`, rank: i })),
+      ],
+    })
+    expect(ds.dataClass('Tag').length).toBe(2002)
+    expect(() => ds.loadData({ Tag: [{ code: 'c1999' }] })).toThrow(/already used/)
+  })
+
   it('tells its progress: every 16,384 rows, then the commit, then done', () => {
     const ds = fresh()
     const heard: unknown[] = []

@@ -13,7 +13,7 @@ import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js
 import { parseDate } from '../values/dates.js'
 import { coerceExact, type StoredValue } from '../values/coerce.js'
 import { BaseRows } from './base-rows.js'
-import { BatchState, checkUnique, coerceAt, fillNewRow, type Locate } from './changes.js'
+import { BatchState, coerceAt, fillNewRow, UniqueClaims, type Locate } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
 import type { KeyValue } from './entity-record.js'
@@ -115,6 +115,10 @@ export function prepareDataLoad(
     // The rows go straight into columns of their own (base-rows.ts), which no table holds until
     // the commit: a refused row leaves nothing behind, and no record is made per row.
     const base = new BaseRows(table!.def, batch.peekRowId(table!), rows.length)
+    // Unique values are claimed in an index over these columns, read back from them.
+    const claims = table!.hasUnique
+      ? new UniqueClaims(table!, (rowId, position) => base.value(rowId, position))
+      : undefined
     // One locator for the rows of a dataclass, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
     let current = 0
@@ -126,9 +130,9 @@ export function prepareDataLoad(
       try {
         const values = reader.read(row, at, index)
         fillNewRow(table!, values, batch, ds.newUuid, at)
-        if (table!.hasUnique) checkUnique(table!, values, -1, batch, at)
         const rowId = batch.nextRowId(table!)
         base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
+        claims?.check(table!, values, rowId, at)
       } catch (e) {
         throw located(e)
       }

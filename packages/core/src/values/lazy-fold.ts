@@ -9,6 +9,7 @@
  *   A folded text holds no ASCII capital (fold lowercases), so it is a lazy key of itself, and so
  *   is a query's folded operand: lazy keys and folded texts compare with each other here.
  */
+import { sortKey, type SortKey } from './compare.js'
 import { fold } from './fold.js'
 
 const NON_ASCII = /[^\u0000-\u007f]/
@@ -16,6 +17,13 @@ const CAPITAL = /[A-Z]/
 
 /** The lazy key of `s`: `s` itself when ASCII, its fold otherwise. */
 export const lazyKey = (s: string): string => (NON_ASCII.test(s) ? fold(s) : s)
+
+/**
+ * The key of a stored value in an index: a lazy key for a text of an attribute compared folded
+ * (`folds`), its sortKey otherwise.
+ */
+export const indexKey = (v: unknown, folds: boolean): SortKey =>
+  folds && typeof v === 'string' ? lazyKey(v) : sortKey(v, folds)
 
 /** Whether `s` is ASCII, when its lazy key is itself. */
 export const isAscii = (s: string): boolean => !NON_ASCII.test(s)
