@@ -54,10 +54,10 @@ export function fixtureGroups(core: Core, n: number): FixtureBench {
       title: 'reset to the loaded data (ds.restore of the initial snapshot)',
       target: TARGET,
       notes: [
-        'baseline: createDatastore(model, { data }): checks and loads every row, builds every index',
+        'baseline: createDatastore(model, { data }) then buildIndexes(): checks and loads every row, builds every index',
         'engine: ds.restore(initial) and sessions.closeAll(), as fixture.reset() does; the writes before it are not timed',
         'a test’s writes: 10 updates (price and name), 1 create, 1 delete',
-        'after an index was created: the indexes are copied whole instead of their changed hash buckets only',
+        'after an index was created: the state has one index more, dropped by the restore',
         'check: Items after the call',
       ],
       cases: [
