@@ -70,8 +70,8 @@ export class Table {
   readonly #folded = new Map<string, (string | null)[]>()
   #deletions = 0
   // The state this table was last captured as or restored to, the index version then, and whether
-  // a mutator ran since. Restoring that state again has nothing to do when none did, and patches
-  // the hash indexes instead of copying them when only writes did (see IndexSet.restore).
+  // a mutator ran since. Restoring that state again has nothing to do when none did, and keeps the
+  // index entries (their content copied back) when only writes did (see IndexSet.restore).
   #base: TableState | undefined
   #baseIndexVersion = -1
   #written = false
