@@ -106,7 +106,7 @@ describe('indexes after a large load', () => {
       built.push(table.indexes.unbuilt)
       build()
     })
-    table.indexes.beginBulk({ source: table })
+    table.indexes.beginBulk({ deferred: true })
     for (const [i, r] of rows(1, 10).entries())
       table.insert({
         rowId: i,

@@ -265,7 +265,7 @@ class BulkChange implements Cmd {
   ) {}
   check = () => true
   run(m: Model, r: Real): void {
-    r.table.indexes.beginBulk(this.deferred ? { source: r.table } : undefined)
+    r.table.indexes.beginBulk({ deferred: this.deferred })
     for (const step of this.steps) {
       if (step.insert || m.rows.size === 0) {
         const key = m.nextKey++

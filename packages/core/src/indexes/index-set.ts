@@ -71,9 +71,8 @@ export class IndexSet {
   // Parallel to #list.
   #pending: ({ keys: SortKey[]; rows: number[] } | undefined)[] | undefined
   #version = 0
-  // Entries a deferred bulk change left to build on first use, from #source (see beginBulk).
+  // Entries a deferred bulk change left to build on first use, from #rows (see beginBulk).
   readonly #stale = new Set<AttributeIndexes>()
-  #source: IndexSource | undefined
   #deferring = false
   // One folded key per distinct text of an attribute, shared by the rows that hold it
   // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.
@@ -172,9 +171,9 @@ export class IndexSet {
 
   // One bulk pass over every live row of the source: what a deferred entry costs on first use.
   #build(entry: AttributeIndexes): void {
-    const source = this.#source!
+    const rows = this.#rows
     this.#stale.delete(entry)
-    this.#runBuild(() => this.#fill(entry, source, source.liveRowIds(), true))
+    this.#runBuild(() => this.#fill(entry, rows, rows.liveRowIds(), true))
   }
 
   // Fills `entry`'s hash index (when `hash`) and its sorted index from `all` rows of `source`.
@@ -300,17 +299,16 @@ export class IndexSet {
 
   /**
    * Starts a bulk change: sorted indexes stop following until `endBulk(records)`. With `deferred`
-   * (a data load, a large replay), no index follows the change at all: each is built from `source`
+   * (a data load, a large replay), no index follows the change at all: each is built from the rows
    * on its first use after it (`of`, `all`, `build`), in one bulk pass. A server that starts on a
    * data file then answers before its indexes are built, and builds only those its requests use:
    * on 200,000 short rows with five indexes, the indexes were two thirds of the load.
    */
-  beginBulk(deferred?: { readonly source: IndexSource }): void {
+  beginBulk(options: { readonly deferred?: boolean } = {}): void {
     this.#bulk = true
-    if (deferred) {
+    if (options.deferred) {
       // Cached choices of an entry (prepared queries) must come back through `of`, which builds.
       this.#version++
-      this.#source = deferred.source
       this.#deferring = true
       for (const entry of this.#byAttribute.values()) this.#stale.add(entry)
       this.#pending = undefined

@@ -152,7 +152,7 @@ export function prepareDataLoad(
   return { loads, report }
 }
 
-/** Reads the rows of one dataclass into values by storage position (newRecord's input). */
+/** Reads the rows of one dataclass into values by storage position (fillNewRow's input). */
 class RowReader {
   readonly #ds: Store
   readonly #table: Table

@@ -64,8 +64,9 @@ export interface CommitOptions {
   readonly kind?: CommitKind
   /**
    * @internal Each table keeps the rows this commit inserts in columns (base-rows.ts), not as
-   * records: a data load, a large replay (a snapshot and the journal after it). Updates and deletes
-   * in the same commit apply as usual, to rows in columns as to any. @default false
+   * records, and leaves its indexes to their first use: a large replay (a snapshot and the journal
+   * after it; a data load has a commit of its own, `loadData`). Updates and deletes in the same
+   * commit apply as usual, to rows in columns as to any. @default false
    */
   readonly columns?: boolean
   /**
@@ -134,11 +135,11 @@ export class Store {
    * no change object per row), its indexes left to their first use. Listeners are told of every
    * row as an insert (a ColumnInsert, whose record is made if read), but for those registered
    * with `loadRows: false`, which get an empty list: making 200,000 change objects that nobody
-   * reads was a tenth of a load.
+   * reads was a fifth of a load.
    */
   #commitLoad(loads: readonly LoadedRows[]): void {
     for (const { table, base } of loads) {
-      table.indexes.beginBulk({ source: table })
+      table.indexes.beginBulk({ deferred: true })
       for (let rowId = base.start; rowId < base.start + base.length; rowId++)
         table.insertIn(base, rowId)
       for (const name of table.autosequenced) {
@@ -215,18 +216,19 @@ export class Store {
     // use; other commits of many changes rebuild sorted indexes once at the end.
     if (options.columns || changes.length >= BULK_THRESHOLD) {
       for (const c of changes) bulk.add(c.table)
-      for (const t of bulk) t.indexes.beginBulk(options.columns ? { source: t } : undefined)
+      for (const t of bulk) t.indexes.beginBulk({ deferred: options.columns === true })
     }
     const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
-    const sequences = new Map<Table, Map<string, number>>()
+    let sequences: Map<Table, Map<string, number>> | undefined
     for (const change of changes) {
       switch (change.op) {
         case 'insert': {
           const table = change.table
           const record = change.record
           table.insert(record, columns?.get(table))
-          for (const name of table.autosequenced) seen(sequences, table, name, record.values[name])
+          for (const name of table.autosequenced)
+            seen((sequences ??= new Map()), table, name, record.values[name])
           break
         }
         case 'update':
@@ -237,8 +239,9 @@ export class Store {
           break
       }
     }
-    for (const [table, values] of sequences)
-      for (const [name, v] of values) table.noteSequence(name, v)
+    if (sequences)
+      for (const [table, values] of sequences)
+        for (const [name, v] of values) table.noteSequence(name, v)
     for (const t of bulk) t.indexes.endBulk(t)
     const replayed = options.replayed
     if (replayed) {

@@ -334,8 +334,8 @@ export class Table {
   }
 
   /**
-   * @internal Stores row `rowId`, which a data load wrote into `base` (changes.ts, ColumnInsert):
-   * no record is made unless an index or a column follows inserts now.
+   * @internal Stores row `rowId`, which a data load wrote into `base` (the load's commit, in
+   * store.ts): no record is made unless an index or a column follows inserts now.
    */
   insertIn(base: BaseRows, rowId: number): void {
     const follows = this.indexes.followsInserts || this.#columns.size > 0 || this.#folded.size > 0
