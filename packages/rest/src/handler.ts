@@ -136,18 +136,21 @@ const OPTIONS_REPLY: RestReply = Object.freeze({
   body: null,
 })
 
-/** The headers of a JSON reply; a 405 says which methods the resource takes (`allow`). */
+/**
+ * The headers of a JSON reply; a 405 says which methods the resource takes (`allow`), an error may
+ * ask for others (`retry-after`: to-error-body.ts).
+ */
 function replyHeaders(
   status: number,
   setCookie: string | undefined,
-  allow?: string,
+  extra?: Readonly<Record<string, string>>,
 ): RestReply['headers'] {
   const base =
-    status !== 405
-      ? JSON_HEADERS
-      : allow === undefined
+    extra !== undefined
+      ? { ...(status === 405 ? JSON_405_HEADERS : JSON_HEADERS), ...extra }
+      : status === 405
         ? JSON_405_HEADERS
-        : { ...JSON_HEADERS, allow }
+        : JSON_HEADERS
   return setCookie === undefined ? base : { ...base, 'set-cookie': setCookie }
 }
 
@@ -179,8 +182,8 @@ interface Answered {
   readonly status: number
   readonly body: string | Uint8Array | Iterable<string>
   readonly file?: Reply['file']
-  /** The methods a 405 names in `Allow`, when not the interface's own. */
-  readonly allow?: string | undefined
+  /** Headers an error asks for: `allow` when not the interface's own methods, `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
@@ -271,7 +274,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const failed = (error: unknown, request: RestRequest): Answered => {
     const reply = toErrorReply(error)
     if (reply.status === 500) report(error, request)
-    return { status: reply.status, body: JSON.stringify(reply.body), allow: reply.allow }
+    return { status: reply.status, body: JSON.stringify(reply.body), headers: reply.headers }
   }
 
   const answer = (
@@ -325,7 +328,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // The reply with its headers: the session cookie set, or cleared when the request closed the
   // session (logout); HEAD answered as GET, status and headers included, without the body.
   const finish = (
-    { status, body, file, allow }: Answered,
+    { status, body, file, headers: extra }: Answered,
     request: RestRequest,
     session: Session,
     created: boolean,
@@ -337,7 +340,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         : undefined
     // A 304 has no body either (a web Response refuses one).
     const sent: RestBody = request.method === 'HEAD' || status === 304 ? null : body
-    const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, allow)
+    const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, extra)
     return { status, headers, body: sent }
   }
 
@@ -380,7 +383,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       if (reply.status === 500) report(error, undefined)
       return {
         status: reply.status,
-        headers: replyHeaders(reply.status, undefined),
+        headers: replyHeaders(reply.status, undefined, reply.headers),
         body: JSON.stringify(reply.body),
       }
     },

@@ -26,6 +26,8 @@ export type ErrorCategory =
   | 'unauthorized' // the session has no logged-in user, or the user may not do this
   | 'sessionLimit' // no more sessions can be opened (the real server's licence limit)
   | 'unavailable' // the server will not answer this request now: try again
+  | 'tooManyRequests' // this client asked too often (failed logins): wait `details.retryAfter` s
+  | 'requestTimeout' // the client took too long to send its request
   | 'failed' // the application's own code (a class function) threw: its message is for the client
   | 'internal' // a bug: never raised for user input
 

@@ -29,6 +29,16 @@ describe('toErrorReply', () => {
     ])
   })
 
+  it('asks for the headers the error names: allow, and retry-after in whole seconds (at least 1)', () => {
+    const busy = (retryAfter: number) =>
+      toErrorReply(datastoreError('InjectedFailure', ['10%'], { details: { retryAfter } }))
+    expect(busy(2.3).headers).toEqual({ 'retry-after': '3' })
+    expect(busy(0).headers).toEqual({ 'retry-after': '1' })
+    const post = datastoreError('MethodNotAllowed', ['GET', '/x'], { details: { allow: 'POST' } })
+    expect(toErrorReply(post).headers).toEqual({ allow: 'POST' })
+    expect(toErrorReply(datastoreError('EntityNotFound', ['7', 'E'])).headers).toBeUndefined()
+  })
+
   it('stops the chain at the first cause that is not a DatastoreError', () => {
     const reply = toErrorReply(
       datastoreError('UrlMalformed', ['/x', 'why'], { cause: new Error('hidden detail') }),

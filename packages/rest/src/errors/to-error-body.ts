@@ -22,6 +22,8 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   unauthorized: 401,
   sessionLimit: 402,
   unavailable: 503,
+  tooManyRequests: 429,
+  requestTimeout: 408,
   // A class function threw: the request was read, the application's code refused it.
   failed: 422,
   internal: 500,
@@ -30,8 +32,12 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
 export interface ErrorReply {
   readonly status: number
   readonly body: JsonObject
-  /** For a 405 on a resource that takes other methods than the interface's (a function: POST). */
-  readonly allow?: string
+  /**
+   * Headers the error asks for: `allow` for a 405 on a resource that takes other methods than the
+   * interface's (a function: POST); `retry-after` (seconds) for a refusal that ends with time
+   * (a 429 or 503 whose error says when: `details.retryAfter`).
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /**
@@ -52,8 +58,21 @@ export function toErrorReply(error: unknown): ErrorReply {
       : datastoreError('Internal', [INTERNAL_ERROR_DETAIL])
   const status = STATUS_BY_CATEGORY[e.category]
   const body = { __ERROR: errorList(e.stack4D()) }
-  const allow = e.details?.allow
-  return typeof allow === 'string' ? { status, body, allow } : { status, body }
+  return { status, body, headers: errorHeaders(e) }
+}
+
+/** The headers an error asks for (see `ErrorReply.headers`), or undefined: most ask for none. */
+function errorHeaders(e: DatastoreError): Record<string, string> | undefined {
+  const details = e.details
+  if (details === undefined) return undefined
+  const { allow, retryAfter } = details
+  if (typeof allow !== 'string' && typeof retryAfter !== 'number') return undefined
+  const headers: Record<string, string> = {}
+  if (typeof allow === 'string') headers.allow = allow
+  // Whole seconds, at least 1: `Retry-After: 0` would invite the client straight back.
+  if (typeof retryAfter === 'number')
+    headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)))
+  return headers
 }
 
 /** The members of an `__ERROR` array, in the wire's key order. */
