@@ -197,6 +197,13 @@ export { PreparedQuery } from './orda/prepared-query.js'
 export type { PrepareOptions } from './orda/prepared-query.js'
 export type { QueryOptions, QueryResult } from './orda/queries.js'
 export type { QueryBudget } from './query/budget.js'
+// For work a transport does on a request's behalf under its budget (writing a reply that may be
+// large), also across turns of the event loop: the budget current now, run again later.
+export {
+  currentBudget,
+  spend as spendBudget,
+  withBudget as withQueryBudget,
+} from './query/budget.js'
 export { fold } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
 export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'

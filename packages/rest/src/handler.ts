@@ -11,7 +11,7 @@
 import { fail, type Datastore, type Session } from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
-import { toErrorReply } from './errors/to-error-body.js'
+import { isReported, toErrorReply } from './errors/to-error-body.js'
 import {
   bodyLimitOf,
   isPending,
@@ -25,7 +25,9 @@ import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
 import { EntityWriter } from './serialize/entity.js'
-import { JsonChunks } from './serialize/json-chunks.js'
+import { firstPiece } from './serialize/first-piece.js'
+import { JsonChunks, tooLarge } from './serialize/json-chunks.js'
+import { utf8Bytes } from './serialize/reply-parts.js'
 import { Uris } from './serialize/uris.js'
 import {
   clearSessionCookie,
@@ -78,6 +80,14 @@ export interface RestHandlerOptions extends AuthOptions {
    * names one then gets 400 (9120), as for an expired one. @default 268_435_456 (256 MiB)
    */
   readonly maxUploadStoreBytes?: number
+  /**
+   * Largest reply, in UTF-8 bytes: a larger one is refused with 400 ReplyTooLarge (9091) before
+   * its status is sent. A reply that writes relations out (`$attributes=staff.employer.staff.ID`,
+   * `$expand`) multiplies with each level: it is measured whole first, in slices of the event loop
+   * (serialize/first-piece.ts); any other is estimated from its first 64K characters. Infinity:
+   * no limit. @default 268_435_456 (256 MiB)
+   */
+  readonly maxReplyBytes?: number
   /** Deepest nesting of objects and arrays accepted in a request body (400 past it). @default 64 */
   readonly maxBodyDepth?: number
   /**
@@ -170,6 +180,14 @@ function fileHeaders(
   return headers
 }
 
+/**
+ * The UTF-8 bytes of `text` when they may pass `limit`; else its length, which is then below the
+ * limit too (a character takes at most 3 bytes): most replies are far below it, and are not counted.
+ */
+function textBytes(text: string, limit: number): number {
+  return text.length * 3 <= limit ? text.length : utf8Bytes(text)
+}
+
 function cookieHeader(request: RestRequest): string | undefined {
   const value = request.headers.cookie
   return typeof value === 'string' ? value : value?.join('; ')
@@ -205,6 +223,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxUploadBytes = Math.min(options.maxUploadBytes ?? 16_777_216, uploads.maxBytes)
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
+  const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
   const auth: AuthOptions = {
     authenticate: options.authenticate,
     forceLogin: options.forceLogin,
@@ -243,33 +262,41 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     }
   }
 
-  // A selection's first chunk is rendered here, so that an error in it is still an `__ERROR`
-  // reply; one in a later chunk, once the status is sent, can only cut the reply short.
-  const render = (
-    body: JsonBody | Uint8Array,
-    request: RestRequest,
-  ): string | Uint8Array | Iterable<string> => {
-    if (typeof body === 'string' || body instanceof Uint8Array) return body
-    if (!(body instanceof JsonChunks)) return JSON.stringify(body)
-    const first = body.take()
-    return body.done ? first : rest(first, body, request)
+  // A selection's first chunk is rendered here, once the reply is known to be within
+  // maxReplyBytes (first-piece.ts: measured, maybe over several turns of the event loop, or
+  // estimated), so that an error in it is still an `__ERROR` reply; one in a later chunk, once the
+  // status is sent, can only cut the reply short.
+  const settle = (reply: Reply, request: RestRequest): Answered | Promise<Answered> => {
+    const { body } = reply
+    if (body instanceof JsonChunks) {
+      const first = firstPiece(body, maxReplyBytes)
+      return isPending(first)
+        ? first.then(
+            (text) => answered(reply, body.done ? text : rest(text, body, request)),
+            (error: unknown) => failed(error, request),
+          )
+        : answered(reply, body.done ? first : rest(first, body, request))
+    }
+    const out = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)
+    // A text made whole (a function's result) is held already: only its size is checked.
+    const size = typeof out === 'string' ? textBytes(out, maxReplyBytes) : out.byteLength
+    if (size > maxReplyBytes) throw tooLarge(size, maxReplyBytes)
+    return answered(reply, out)
   }
   function* rest(first: string, chunks: JsonChunks, request: RestRequest): Iterable<string> {
     yield first
     try {
       while (!chunks.done) yield chunks.take()
     } catch (error) {
-      report(error, request)
+      // A reply cut at its limit is the client's request, not a bug.
+      if (!isReported(error)) report(error, request)
       throw error
     }
   }
-
-  const settle = (reply: Reply, request: RestRequest): Answered => {
-    const out = render(reply.body, request)
-    return reply.file
+  const answered = (reply: Reply, out: string | Uint8Array | Iterable<string>): Answered =>
+    reply.file
       ? { status: reply.status, body: out, file: reply.file }
       : { status: reply.status, body: out }
-  }
 
   const failed = (error: unknown, request: RestRequest): Answered => {
     const reply = toErrorReply(error)

@@ -445,6 +445,30 @@ export const ERRORS = {
     (ms: number) =>
       `The query took more than ${ms} ms and was stopped: narrow the $filter or add an index`,
   ),
+  /**
+   * A reply would be larger than the REST handler's `maxReplyBytes`: measured before its status is
+   * sent (a reply that writes relations out, multiplied level by level, is measured whole; a page
+   * of rows is estimated from its first 64K characters), so the client gets this 400 rather than
+   * a reply cut short. The size is a number of bytes, or "about N" for an estimate.
+   */
+  ReplyTooLarge: spec(
+    9091,
+    'enti',
+    'limit',
+    (size: string, limit: number) =>
+      `The reply would be ${size} bytes, more than the limit of ${limit} (maxReplyBytes): ask for fewer entities ($top) or write fewer relations out ($attributes, $expand)`,
+  ),
+  /**
+   * Measuring a reply that writes relations out took longer than the request's time budget
+   * (`queryBudgetMs`): it would take longer still to write.
+   */
+  ReplyTooSlow: spec(
+    9092,
+    'enti',
+    'limit',
+    (ms: number) =>
+      `The reply took more than ${ms} ms to prepare and was stopped: write fewer relations out ($attributes, $expand) or ask for fewer entities ($top)`,
+  ),
   /** 4D's NO_PERM_TO_READ (1557), raised for a request of a session that must log in first. */
   NoPermissionToRead: spec(
     1557,

@@ -13,6 +13,7 @@ import {
   type RestCore,
   type RestReply,
 } from '../exchange.js'
+import { nextTurn, SLICE_MS } from '../serialize/first-piece.js'
 import { splitTarget } from '../url/request-target.js'
 
 type FetchBody = ConstructorParameters<typeof Response>[0]
@@ -117,13 +118,32 @@ function toFetchBody(body: RestBody): FetchBody {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body
   const chunks = body[Symbol.iterator]()
   const encoder = new TextEncoder()
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
+    const next = chunks.next()
+    if (next.done) controller.close()
+    else controller.enqueue(encoder.encode(next.value))
+  }
+  // When this turn of the event loop began writing: a reader that takes each chunk at once pulls
+  // the next in a microtask, which never lets other requests in; past SLICE_MS, the next chunk
+  // waits for another turn.
+  let sliceStart = performance.now()
   return new ReadableStream<Uint8Array>(
     {
       // Pulled, with no queue ahead (highWaterMark 0): a chunk is rendered when the reader asks.
       pull(controller) {
-        const next = chunks.next()
-        if (next.done) controller.close()
-        else controller.enqueue(encoder.encode(next.value))
+        if (performance.now() - sliceStart < SLICE_MS) return enqueue(controller)
+        // A rendering error rejects the pull, which errors the stream, as a throw does above.
+        return new Promise<void>((resolve, reject) =>
+          nextTurn(() => {
+            sliceStart = performance.now()
+            try {
+              enqueue(controller)
+              resolve()
+            } catch (error) {
+              reject(error)
+            }
+          }),
+        )
       },
       cancel() {
         chunks.return?.()

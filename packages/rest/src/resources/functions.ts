@@ -36,6 +36,7 @@ import { bodyParameters, resolveParameters } from '../call/arguments.js'
 import { OutgoingMessage } from '../call/outgoing-message.js'
 import { resultJson } from '../call/result.js'
 import { parseProjection } from '../serialize/projection.js'
+import { entityReply } from '../serialize/selection.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import { ok, type Answer, type Reply } from '../reply.js'
 import { check, exposedDataClass, sessionOwner, type RouteContext } from './context.js'
@@ -194,7 +195,7 @@ export function functionReply(ctx: RouteContext, value: unknown): Reply {
       ctx.params.expand,
       check(ctx),
     )
-    return ok(ctx.writer.single(entity, projection))
+    return ok(entityReply(entity, ctx.writer, projection))
   }
   // The selection a function made has no filter or order of the request's to save with its set.
   if (value instanceof EntitySelection)

@@ -12,6 +12,7 @@ import {
   type RelatedEntityAttributeDef,
 } from '@entistore/core'
 import { parseProjection } from '../serialize/projection.js'
+import { entityReply } from '../serialize/selection.js'
 import { ok, type Reply } from '../reply.js'
 import { check, type RouteContext } from './context.js'
 import { narrow, readSelection } from './read-selection.js'
@@ -40,7 +41,7 @@ export function navigate(
       check(ctx),
     )
     const related = entity.valueOf(relation) as Entity | null
-    return ok(related ? ctx.writer.single(related, projection) : 'null')
+    return ok(related ? entityReply(related, ctx.writer, projection) : 'null')
   }
   if (
     params.method !== undefined &&

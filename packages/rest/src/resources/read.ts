@@ -15,6 +15,7 @@ import {
 } from '@entistore/core'
 import type { JsonObject } from '../serialize/entity.js'
 import { parseProjection } from '../serialize/projection.js'
+import { entityReply } from '../serialize/selection.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import { ok, type Answer, type Reply } from '../reply.js'
 import {
@@ -79,7 +80,7 @@ export function readDataClass(
       params.expand,
       check(ctx),
     )
-    return ok(ctx.writer.single(entity, projection))
+    return ok(entityReply(entity, ctx.writer, projection))
   }
   if (params.method === 'subentityset')
     fail('MethodNotApplicable', ['subentityset', `${dc.name}: it follows a to-many relation`])

@@ -22,6 +22,7 @@ import {
 } from '@entistore/core'
 import { compileAttributes, storedForm, type CompiledAttributes } from './compiled-attributes.js'
 import { prune, type Member, type Projection } from './projection.js'
+import { partsText, type Nested, type Part } from './reply-parts.js'
 import type { Uris } from './uris.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -144,13 +145,19 @@ export class EntityWriter {
     return this.#shows !== undefined && !this.#shows(entity.dataClass.def, slot.attr)
   }
 
-  /** One entity, as in `GET /rest/Employee[3]`: its JSON text (`projection`: see projection.ts). */
+  /**
+   * One entity, as in `GET /rest/Employee[3]`: its JSON text (`projection`: see projection.ts).
+   * A projection that writes relations out makes it in one piece here: a reply writes such an
+   * entity with `parts` instead.
+   */
   single(entity: Entity, projection?: Projection): string {
+    if (projection?.nested) return partsText(this.parts('single', entity, projection), this.expand)
     return this.#fill(shapeOf(entity).singleOpen, entity, projection)
   }
 
   /** One member of `__ENTITIES`: its JSON text. */
   member(entity: Entity, projection?: Projection): string {
+    if (projection?.nested) return partsText(this.parts('member', entity, projection), this.expand)
     return this.#fill('{', entity, projection)
   }
 
@@ -159,18 +166,81 @@ export class EntityWriter {
    * scalar attributes; relations left out unless the projection writes them out.
    */
   plain(entity: Entity, projection?: Projection): string {
-    let out = `{"__KEY":${jsonText(entity.getKey())},"__STAMP":${entity.getStamp()}`
+    if (projection?.nested) return partsText(this.parts('plain', entity, projection), this.expand)
+    let out = this.#plainHead(entity)
     for (const slot of shapeOf(entity).slots) {
       if (this.#hidden(entity, slot)) continue
-      const m = projection?.members.get(slot.attr.name)
-      let v: string | undefined
-      if (m && m.kind !== 'value') v = this.#member(entity, slot, m)
-      else if (slot.relation || (projection && !projection.all && !m)) continue
-      else v = this.#value(entity, slot)
+      if (
+        slot.relation ||
+        (projection && !projection.all && !projection.members.has(slot.attr.name))
+      )
+        continue
+      const v = this.#member(entity, slot, projection?.members.get(slot.attr.name))
       if (v !== undefined) out += slot.member + v
     }
     return `${out}}`
   }
+
+  /**
+   * The JSON text of `entity` in one of the forms above, under a projection that writes
+   * relations out, as parts: text, and each related entity where it goes, to be written by
+   * `expand` (reply-parts.ts). Such an entity may stand for a text of any size.
+   */
+  *parts(
+    form: 'single' | 'member' | 'plain',
+    entity: Entity,
+    projection: Projection,
+  ): Generator<Part, void, undefined> {
+    const shape = shapeOf(entity)
+    const plain = form === 'plain'
+    let out = plain
+      ? this.#plainHead(entity)
+      : this.#head(form === 'single' ? shape.singleOpen : '{', entity)
+    for (const slot of shape.slots) {
+      if (this.#hidden(entity, slot)) continue
+      const m = projection.members.get(slot.attr.name)
+      // What `plain` and `#projected` leave out: in the plain form a relation unless written out.
+      const usual = m === undefined || m.kind === 'value'
+      if (plain ? usual && (slot.relation || (!projection.all && !m)) : !m && !projection.all)
+        continue
+      if (m?.kind === 'entity') {
+        const related = entity.valueOf(slot.attr) as Entity | null
+        if (related === null) {
+          out += `${slot.member}null`
+          continue
+        }
+        yield out + slot.member
+        out = ''
+        yield { entity: related, projection: m.projection }
+      } else if (m?.kind === 'entities') {
+        // The real server's embedded form: `__ENTITYSET` (the relation's URI), `__GlobalStamp`,
+        // `__COUNT`, `__SENT`, `__FIRST`, `__ENTITIES`; at most the related dataclass's default
+        // page size of entities, the URI pages through the rest.
+        const related = entity.valueOf(slot.attr) as EntitySelection
+        const page = related.slice(0, related.dataClass.def.defaultTopSize)
+        const members: Entity[] = []
+        for (const e of page) if (e) members.push(e)
+        const uri = this.#uris.attribute(entity.dataClass.name, entity.getKey(), slot.attr.name)
+        const stamp = entity.dataClass.datastore.globalStamp
+        yield `${out}${slot.member}{"__ENTITYSET":${q(uri)},"__GlobalStamp":${stamp},"__COUNT":${related.length},"__SENT":${members.length},"__FIRST":0,"__ENTITIES":[`
+        for (let i = 0; i < members.length; i++) {
+          if (i > 0) yield ','
+          yield { entity: members[i]!, projection: m.projection }
+        }
+        out = ']}'
+      } else {
+        const v = this.#member(entity, slot, m)
+        if (v !== undefined) out += slot.member + v
+      }
+    }
+    yield `${out}}`
+  }
+
+  /** How `parts` wants a related entity written: whole when it writes no relation out itself. */
+  readonly expand = ({ entity, projection }: Nested): string | Iterator<Part> =>
+    projection.nested
+      ? this.parts('member', entity, projection)
+      : this.#fill('{', entity, projection)
 
   /**
    * An entity as a write answers it (4D's `$method=update` reply):
@@ -189,60 +259,40 @@ export class EntityWriter {
   }
 
   #fill(open: string, entity: Entity, projection?: Projection): string {
-    const head = `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
+    const head = this.#head(open, entity)
     return `${projection ? this.#projected(head, entity, projection) : this.#attributes(head, entity)}}`
   }
 
-  /** `out` followed by the attributes `projection` selects, in model order. */
+  /** `open` and the members every entity begins with: `__KEY`, `__TIMESTAMP`, `__STAMP`. */
+  #head(open: string, entity: Entity): string {
+    return `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
+  }
+
+  /** The `$asArray` form's first members: `__KEY` as the key's own JSON type, `__STAMP`. */
+  #plainHead(entity: Entity): string {
+    return `{"__KEY":${jsonText(entity.getKey())},"__STAMP":${entity.getStamp()}`
+  }
+
+  /** `out` followed by the attributes `projection` selects, in model order (it nests none). */
   #projected(out: string, entity: Entity, projection: Projection): string {
     for (const slot of shapeOf(entity).slots) {
       if (this.#hidden(entity, slot)) continue
       const m = projection.members.get(slot.attr.name)
       if (!m && !projection.all) continue
-      const v = m ? this.#member(entity, slot, m) : this.#value(entity, slot)
+      const v = this.#member(entity, slot, m)
       if (v !== undefined) out += slot.member + v
     }
     return out
   }
 
-  #member(entity: Entity, slot: Slot, m: Member): string | undefined {
-    switch (m.kind) {
-      case 'value':
-        return this.#value(entity, slot)
-      case 'object':
-        return jsonText(prune(entity.record.values[slot.attr.name] ?? null, m.tree))
-      case 'entity': {
-        const related = entity.valueOf(slot.attr) as Entity | null
-        return related ? this.#fill('{', related, m.projection) : 'null'
-      }
-      case 'entities':
-        return this.#embedded(
-          entity,
-          slot.attr.name,
-          entity.valueOf(slot.attr) as EntitySelection,
-          m.projection,
-        )
-    }
-  }
-
   /**
-   * A related selection written out inside its entity, as the real server does for
-   * `$attributes=staff.*` and `$expand=staff`: `__ENTITYSET` (the relation's URI), `__GlobalStamp`,
-   * `__COUNT`, `__SENT`, `__FIRST`, `__ENTITIES`. At most the related dataclass's default page size
-   * of entities is written; the URI pages through the rest.
+   * One attribute's text as `m` says (absent: its usual form). A relation written out is never
+   * asked here: a projection that has one is written by `parts`.
    */
-  #embedded(
-    entity: Entity,
-    name: string,
-    related: EntitySelection,
-    projection: Projection,
-  ): string {
-    const uri = this.#uris.attribute(entity.dataClass.name, entity.getKey(), name)
-    const page = related.slice(0, related.dataClass.def.defaultTopSize)
-    const members: string[] = []
-    for (const e of page) if (e) members.push(this.#fill('{', e, projection))
-    const stamp = entity.dataClass.datastore.globalStamp
-    return `{"__ENTITYSET":${q(uri)},"__GlobalStamp":${stamp},"__COUNT":${related.length},"__SENT":${members.length},"__FIRST":0,"__ENTITIES":[${members.join(',')}]}`
+  #member(entity: Entity, slot: Slot, m: Member | undefined): string | undefined {
+    if (m?.kind === 'object')
+      return jsonText(prune(entity.record.values[slot.attr.name] ?? null, m.tree))
+    return this.#value(entity, slot)
   }
 
   // The generic writer of one slot, handed to the compiled writers (made once per writer).

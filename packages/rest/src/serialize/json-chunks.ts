@@ -6,35 +6,63 @@
  * Why: a page of 100,000 entities is tens of megabytes of text. Built as one string, every client
  * that reads slowly holds a copy (ten of them once took a server from 185 MB to 1.6 GB). Rendered
  * piece by piece, a transport that waits for the client before asking for the next piece holds one.
+ *
+ * An item may itself be any size (an entity whose projection writes relations out: reply-parts.ts):
+ * it is then given as parts, and a piece can end inside it. Such a reply is measured before it is
+ * sent (`measure`), and every reply counts the bytes it hands out against its limit (`limitTo`).
  */
+import { datastoreError } from '@entistore/core'
+import { PartsSize, PartsText, utf8Bytes, type Expand, type Part } from './reply-parts.js'
+
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
 export const CHUNK_CHARS = 64 * 1024
+
+/** One item's JSON text, its parts (`nested` replies), or undefined to leave it out. */
+export type ChunkItem = string | Iterator<Part> | undefined
+
+// The `expand` of a reply whose items are texts: none of its parts is a related entity.
+const holdsNone: Expand = () => {
+  throw new TypeError('a reply of whole texts has no related entity to write')
+}
+
+/** The parts of one text: how a reply's opening, commas and closing are measured. */
+function* only(text: string): Generator<Part, void, undefined> {
+  yield text
+}
 
 export class JsonChunks implements Iterable<string> {
   readonly #open: string
   readonly #count: number
-  readonly #render: (index: number) => string | undefined
+  readonly #render: (index: number) => ChunkItem
   readonly #close: string
+  readonly #expand: Expand | undefined
   #next = 0
   #opened = false
   #done = false
   #written = false
+  // The item being written when the last piece ended inside it.
+  #current: PartsText | undefined
+  #bytes = 0
+  #limit = Infinity
 
   /**
    * `open` and `close` are JSON text around the list (`{"a":1,"list":[` and `]}`); `render(i)`
-   * gives the JSON text of the list's item `i` (0 ≤ i < count), or undefined to leave it out. It
-   * must read a snapshot: a piece may be asked for long after the reply was made.
+   * gives the JSON text of the list's item `i` (0 ≤ i < count), its parts, or undefined to leave
+   * it out. It must read a snapshot: a piece may be asked for long after the reply was made.
+   * `expand` writes the related entities of items given as parts; with it, the reply is `nested`.
    */
   constructor(
     open: string,
     count: number,
-    render: (index: number) => string | undefined,
+    render: (index: number) => ChunkItem,
     close: string,
+    expand?: Expand,
   ) {
     this.#open = open
     this.#count = count
     this.#render = render
     this.#close = close
+    this.#expand = expand
   }
 
   /** Whether every piece has been handed out. */
@@ -43,28 +71,110 @@ export class JsonChunks implements Iterable<string> {
   }
 
   /**
+   * Whether items are written in parts: the reply's size is then not bounded by the rows it reads
+   * (it multiplies), so it is measured before it is sent.
+   */
+  get nested(): boolean {
+    return this.#expand !== undefined
+  }
+
+  /**
+   * The most UTF-8 bytes the pieces may add up to: the piece that passes it throws ReplyTooLarge
+   * (9091) instead. Checked before the reply is sent (`measure`, `estimatedBytes`), this only
+   * cuts a reply whose data grew meanwhile.
+   */
+  limitTo(bytes: number): void {
+    this.#limit = bytes
+  }
+
+  /**
    * The next piece: at least `CHUNK_CHARS` long unless it is the last. The first holds the opening,
    * the last the closing. '' once done.
    */
   take(): string {
     if (this.#done) return ''
+    const piece = this.#piece()
+    this.#bytes += utf8Bytes(piece)
+    if (this.#bytes > this.#limit) {
+      this.#done = true
+      throw tooLarge(`at least ${this.#bytes}`, this.#limit)
+    }
+    return piece
+  }
+
+  #piece(): string {
     let out = ''
     if (!this.#opened) {
       this.#opened = true
       out = this.#open
     }
+    if (this.#current !== undefined) {
+      out = this.#current.take(out, CHUNK_CHARS)
+      if (!this.#current.done) return out
+      this.#current = undefined
+    }
     while (this.#next < this.#count) {
-      const text = this.#render(this.#next++)
-      if (text === undefined) continue
-      out += this.#written ? `,${text}` : text
+      const item = this.#render(this.#next++)
+      if (item === undefined) continue
+      if (this.#written) out += ','
       this.#written = true
+      if (typeof item === 'string') out += item
+      else {
+        const text = new PartsText(item, this.#expand!)
+        out = text.take(out, CHUNK_CHARS)
+        if (!text.done) {
+          this.#current = text
+          return out
+        }
+      }
       if (out.length >= CHUNK_CHARS) return out
     }
     this.#done = true
     return out + this.#close
   }
 
+  /**
+   * The whole reply's size if it were written out once the first piece is: the bytes handed out
+   * so far, in proportion of the items they hold. For a reply whose items are alike (a page of
+   * rows), this tells one past its limit before its status is sent.
+   */
+  estimatedBytes(): number {
+    if (this.#done || this.#next === 0) return this.#bytes
+    return Math.round((this.#bytes * this.#count) / this.#next)
+  }
+
+  /** A measure of the whole reply's UTF-8 size (reply-parts.ts), for a `nested` reply. */
+  measure(limit: number): PartsSize {
+    const roots = this.#roots()
+    return new PartsSize(
+      () => {
+        const next = roots.next()
+        return next.done ? undefined : next.value
+      },
+      this.#expand ?? holdsNone,
+      limit,
+    )
+  }
+
+  *#roots(): Generator<Iterator<Part>, void, undefined> {
+    yield only(this.#open)
+    let written = false
+    for (let i = 0; i < this.#count; i++) {
+      const item = this.#render(i)
+      if (item === undefined) continue
+      if (written) yield only(',')
+      written = true
+      yield typeof item === 'string' ? only(item) : item
+    }
+    yield only(this.#close)
+  }
+
   *[Symbol.iterator](): Iterator<string> {
     while (!this.#done) yield this.take()
   }
+}
+
+/** ReplyTooLarge for a reply of `size` bytes (a number, or text such as "about 5000"). */
+export function tooLarge(size: number | string, limit: number): Error {
+  return datastoreError('ReplyTooLarge', [String(size), limit], { details: { limit } })
 }

@@ -40,10 +40,16 @@ export interface Projection {
   readonly all: boolean
   /** Attribute name → how it is written. */
   readonly members: ReadonlyMap<string, Member>
+  /**
+   * Whether a relation is written out (an `entity` or `entities` member): then one entity's text
+   * may be any size (a selection embedded in each entity of a selection embedded in each…), and
+   * it is written in pieces (reply-parts.ts) and measured before the reply is sent.
+   */
+  readonly nested: boolean
 }
 
 /** Every attribute, relations deferred: the default shape. */
-export const ALL: Projection = Object.freeze({ all: true, members: new Map() })
+export const ALL: Projection = Object.freeze({ all: true, members: new Map(), nested: false })
 
 type Source = '$attributes' | '$expand'
 
@@ -168,15 +174,15 @@ function add(
 
 function freeze(d: Draft): Projection {
   const members = new Map<string, Member>()
+  let nested = false
   for (const [name, m] of d.members) {
-    members.set(
-      name,
-      m.kind === 'entity' || m.kind === 'entities'
-        ? { kind: m.kind, projection: freeze(m.projection) }
-        : m,
-    )
+    if (m.kind === 'value' || m.kind === 'object') members.set(name, m)
+    else {
+      nested = true
+      members.set(name, { kind: m.kind, projection: freeze(m.projection) } as Member)
+    }
   }
-  return { all: d.all, members }
+  return { all: d.all, members, nested }
 }
 
 /** `value` keeping only the property paths of `tree` (an empty tree keeps it whole). */

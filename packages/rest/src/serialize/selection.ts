@@ -45,14 +45,17 @@ export function selectionEnvelope(
     `{${members === '' ? '' : `${members},`}"__DATACLASS":${name},"__entityModel":${name},` +
     `"__GlobalStamp":${jsonNumber(dc.datastore.globalStamp)},"__COUNT":${selection.length},` +
     `"__FIRST":${jsonNumber(window.skip)},"__ENTITIES":[`
+  const nested = projection?.nested === true
   return new JsonChunks(
     open,
     page.length,
     (i) => {
       const e = page[i]
-      return e ? writer.member(e, projection) : DELETED
+      if (!e) return DELETED
+      return nested ? writer.parts('member', e, projection!) : writer.member(e, projection)
     },
     `],"__SENT":${page.length}}`,
+    nested ? writer.expand : undefined,
   )
 }
 
@@ -64,13 +67,30 @@ export function selectionArray(
   projection?: Projection,
 ): JsonChunks {
   const page = snapshot(selection, window)
+  const nested = projection?.nested === true
   return new JsonChunks(
     '[',
     page.length,
     (i) => {
       const e = page[i]
-      return e ? writer.plain(e, projection) : undefined
+      if (!e) return undefined
+      return nested ? writer.parts('plain', e, projection!) : writer.plain(e, projection)
     },
     ']',
+    nested ? writer.expand : undefined,
   )
+}
+
+/**
+ * One entity read alone (`GET /rest/Employee(3)`, a relation followed to one entity): its text,
+ * or, when the projection writes relations out, the same text in pieces (json-chunks.ts), measured
+ * before it is sent like a selection's.
+ */
+export function entityReply(
+  entity: Entity,
+  writer: EntityWriter,
+  projection: Projection | undefined,
+): string | JsonChunks {
+  if (!projection?.nested) return writer.single(entity, projection)
+  return new JsonChunks('', 1, () => writer.parts('single', entity, projection), '', writer.expand)
 }
