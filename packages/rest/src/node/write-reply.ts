@@ -13,6 +13,7 @@
  */
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http'
 import type { RestReply } from '../exchange.js'
+import { SLICE_MS } from '../serialize/first-piece.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
 
 export interface BackpressureOptions {
@@ -88,6 +89,9 @@ class ChunkWriter {
   readonly #outbox: Outbox
   #held = 0
   #timer: ReturnType<typeof setTimeout> | undefined
+  // When the writing of this turn of the event loop began, and the next turn's, once asked for.
+  #sliceStart = performance.now()
+  #turn: ReturnType<typeof setImmediate> | undefined
 
   constructor(res: ServerResponse, chunks: Iterator<string>, outbox: Outbox) {
     this.#res = res
@@ -96,10 +100,21 @@ class ChunkWriter {
     res.once('close', this.#closed)
   }
 
-  /** Writes chunks until the socket is full or the reply is done. */
+  /**
+   * Writes chunks until the socket is full, the reply is done, or the writing has held the event
+   * loop for `SLICE_MS`; then the next chunks wait for a later turn of the loop. A client on a
+   * fast link (loopback) takes each chunk as soon as it is written: node then says `drain` in the
+   * same turn (a nextTick), so waiting for it alone never let another client in, and a 118 MB
+   * reply held the loop for 3.4 s.
+   */
   readonly write = (): void => {
     this.#release()
     const res = this.#res
+    if (res.destroyed) return
+    if (performance.now() - this.#sliceStart >= SLICE_MS) {
+      this.#turn ??= setImmediate(this.#nextSlice)
+      return
+    }
     for (;;) {
       let next: IteratorResult<string>
       try {
@@ -117,7 +132,17 @@ class ChunkWriter {
         this.#wait()
         return
       }
+      if (performance.now() - this.#sliceStart >= SLICE_MS) {
+        this.#turn ??= setImmediate(this.#nextSlice)
+        return
+      }
     }
+  }
+
+  readonly #nextSlice = (): void => {
+    this.#turn = undefined
+    this.#sliceStart = performance.now()
+    this.write()
   }
 
   /** Waits for the client to read what the socket holds, within the timeout and the budget. */
@@ -150,6 +175,7 @@ class ChunkWriter {
 
   readonly #closed = (): void => {
     this.#release()
+    if (this.#turn !== undefined) clearImmediate(this.#turn)
     this.#res.off('drain', this.write)
     // Lets the page snapshot go now, not when the response object is collected.
     this.#chunks.return?.()
