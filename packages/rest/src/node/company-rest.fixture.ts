@@ -21,8 +21,8 @@ export const MAX_UPLOAD_BYTES = 50_000
 
 const example = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
-const MODEL = example('model.json') as ModelJson
-const DATA = example('data.json') as DataFile
+export const MODEL = example('model.json') as ModelJson
+export const DATA = example('data.json') as DataFile
 
 /**
  * A fresh company datastore behind a handler, the same every time it is called. The handler wraps

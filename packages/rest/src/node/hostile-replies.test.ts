@@ -1,22 +1,12 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { chain, companyDatastore as company } from '../serialize/chain.fixture.js'
 import { FRESH_GET_BOUND_MS, freshGet, watchResponsiveness } from './responsiveness.fixture.js'
 import { serveOnSocket } from './serve.fixture.js'
 
 // Issue 28, the chain: `GET /rest/Company?$attributes=staff.employer.staff.employer…` multiplies
 // its reply by about 15 at each level. Before: five levels made 1.78 GB, and six such requests in
 // parallel held every other client for 9 s; four levels (118 MB) held the loop 3.4 s in one piece.
-
-const example = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
-
-const company = () =>
-  createDatastore(example('model.json') as ModelJson, { data: example('data.json') as DataFile })
-
-const chain = (levels: number): string =>
-  `${Array.from({ length: levels }, () => 'staff').join('.employer.')}.ID`
 
 /**
  * GETs `url` from another process, which reads as fast as loopback goes (a client in this process

@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs'
-import {
-  createDatastore,
-  ManualClock,
-  type Clock,
-  type DataFile,
-  type ModelJson,
-} from '@entistore/core'
+import { ManualClock, type Clock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import type { RestRequest } from '../exchange.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
+import { chain, companyDatastore } from '../serialize/chain.fixture.js'
 import { syncReply } from '../sync-reply.fixture.js'
 
 // Issue 28: one 120-byte GET (`$attributes=staff.employer.staff.employer…`) made a reply that
@@ -16,20 +10,8 @@ import { syncReply } from '../sync-reply.fixture.js'
 // other client waited. A reply is now measured before its status is sent (maxReplyBytes), and
 // written a piece at a time.
 
-const example = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
-
 const handler = (options: RestHandlerOptions = {}, clock: Clock = new ManualClock(0)) =>
-  createRestHandler(
-    createDatastore(example('model.json') as ModelJson, {
-      data: example('data.json') as DataFile,
-      clock,
-    }),
-    options,
-  )
-
-const chain = (levels: number): string =>
-  `${Array.from({ length: levels }, () => 'staff').join('.employer.')}.ID`
+  createRestHandler(companyDatastore(clock), options)
 
 const get = (path: string, query = ''): RestRequest => ({
   method: 'GET',

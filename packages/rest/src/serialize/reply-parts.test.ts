@@ -1,12 +1,6 @@
-import { readFileSync } from 'node:fs'
-import {
-  createDatastore,
-  ManualClock,
-  type DataFile,
-  type Datastore,
-  type ModelJson,
-} from '@entistore/core'
+import { createDatastore, type Datastore, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { chain, companyDatastore as company } from './chain.fixture.js'
 import { EntityWriter } from './entity.js'
 import { firstPiece } from './first-piece.js'
 import { CHUNK_CHARS, JsonChunks } from './json-chunks.js'
@@ -14,19 +8,6 @@ import { parseProjection, type Projection } from './projection.js'
 import { utf8Bytes } from './reply-parts.js'
 import { entityReply, selectionArray, selectionEnvelope } from './selection.js'
 import { Uris } from './uris.js'
-
-const example = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../../examples/company/${name}`, import.meta.url), 'utf8'))
-
-const company = (): Datastore =>
-  createDatastore(example('model.json') as ModelJson, {
-    data: example('data.json') as DataFile,
-    clock: new ManualClock(Date.UTC(2024, 0, 1)),
-  })
-
-/** `staff.employer.staff…ID` with `levels` to-many steps: each level multiplies by about 15. */
-const chain = (levels: number): string =>
-  `${Array.from({ length: levels }, () => 'staff').join('.employer.')}.ID`
 
 const writer = new EntityWriter(new Uris('/rest'))
 
