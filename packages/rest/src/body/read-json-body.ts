@@ -11,33 +11,30 @@
  *   cannot read, rather than misread), 400 with the line and column when it claimed to be JSON or
  *   text, or claimed nothing;
  * - its charset, when it names one, must be UTF-8, whatever the type;
- * - its bytes must be valid UTF-8 and valid JSON, and a syntax error says the line and column;
- * - no object in it may have a key `__proto__`, `constructor` or `prototype`: JSON.parse makes them
- *   harmless own properties, but code that later copies the value into other objects (a merge, an
- *   `Object.assign`, a spread into a record) could let them reach a prototype;
- * - its objects and arrays may nest only `maxDepth` deep: JSON.parse builds a 10,000-deep value
- *   without trouble, but any recursive code after it (serializing, comparing, copying) would overflow
- *   the stack. The check itself walks with an explicit stack, so it cannot overflow.
+ * - its bytes must be valid UTF-8;
+ * - its text is then read by the reader every JSON from a client goes through (client-json.ts, as
+ *   the URL's `$params` are): valid JSON, no key `__proto__`, `constructor` or `prototype`, objects
+ *   and arrays nested at most `maxDepth` deep.
  * Error messages echo at most about 100 characters of the client's text: a body is not a way to make
  * the server write megabytes of logs or replies.
  */
 import { DatastoreError, fail } from '@entistore/core'
-import { lineAndColumn, readJsonSyntaxError } from './json-syntax-error.js'
+import {
+  checkJson,
+  clip,
+  DEFAULT_MAX_DEPTH,
+  MAX_ECHO,
+  parseJson,
+  type Refuse,
+} from './client-json.js'
 
 export interface JsonBodyOptions {
   /** Deepest nesting of objects/arrays accepted. @default 64 */
   readonly maxDepth?: number
 }
 
-const DEFAULT_MAX_DEPTH = 64
-
-/** The longest stretch of client text (a key, a path, a type, a parser's message) an error echoes. */
-const MAX_ECHO = 100
-/** The longest single key shown in a path: a path has room for a few of them. */
-const MAX_KEY_ECHO = 40
-
-/** Keys refused at any depth: each one names a way to reach an object's prototype. */
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+/** A body's refusal: 400 BadRequestBody, "The request body is not valid: it …". */
+const badBody: Refuse = (why, options) => fail('BadRequestBody', [why], options)
 
 // fatal: invalid UTF-8 is an error, not U+FFFD replacements that would be saved as data. The
 // decoder drops a leading BOM itself (ignoreBOM is false). One instance serves every call: decode()
@@ -66,7 +63,7 @@ export function readJsonBody(
   try {
     const text = decode(body)
     if (/^[ \t\n\r]*$/.test(text)) return undefined
-    value = parse(text)
+    value = parseJson(text, badBody)
   } catch (error) {
     // Bytes that are not JSON text under a type that does not claim JSON are a body of that type
     // (a form, a multipart upload, a file): one this server cannot read, not a JSON mistake, so the
@@ -74,7 +71,7 @@ export function readJsonBody(
     if (foreign === undefined || !DatastoreError.is(error)) throw error
     return fail('UnsupportedMediaType', [foreign])
   }
-  checkValue(value, maxDepth)
+  checkJson(value, maxDepth, badBody)
   return value
 }
 
@@ -144,7 +141,7 @@ function singleHeader(header: string | string[] | undefined): string | undefined
   return header[0]
 }
 
-// ---- Bytes to text to value ----
+// ---- Bytes to text ----
 
 function decode(body: Uint8Array | string): string {
   if (typeof body === 'string') return body.charCodeAt(0) === 0xfeff ? body.slice(1) : body
@@ -153,124 +150,4 @@ function decode(body: Uint8Array | string): string {
   } catch (error) {
     return fail('BadRequestBody', ['it is not valid UTF-8'], { cause: error })
   }
-}
-
-/** JSON.parse, with a syntax error turned into a BadRequestBody that says where. */
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error
-    const place = readJsonSyntaxError(error.message, text.length)
-    const reason = clip(place.reason, MAX_ECHO)
-    const position = place.position
-    if (position === undefined)
-      return fail('BadRequestBody', [`it is not JSON (${reason}; the parser gave no position)`], {
-        cause: error,
-      })
-    const { line, column } = lineAndColumn(text, position)
-    return fail(
-      'BadRequestBody',
-      [`it is not JSON (${reason}) at line ${line}, column ${column}`],
-      {
-        cause: error,
-        details: { line, column },
-      },
-    )
-  }
-}
-
-// ---- The parsed value ----
-
-/** One object or array being walked; the stack of them is the path from the root. */
-interface Frame {
-  readonly container: object
-  /** The object's own keys; undefined for an array. */
-  readonly keys: readonly string[] | undefined
-  readonly size: number
-  /** The next key or index to visit. */
-  next: number
-  /** This container's key or index in its parent; undefined for the root. */
-  readonly at: string | number | undefined
-}
-
-/**
- * Refuses a forbidden key or a nesting past `maxDepth`, anywhere in `value`. Iterative: the stack is
- * an array as deep as the value, never the call stack. Each object's keys are checked when it is
- * reached, before anything inside it.
- */
-function checkValue(value: unknown, maxDepth: number): void {
-  if (!isContainer(value)) return
-  const stack: Frame[] = []
-  const enter = (container: object, at: string | number | undefined): void => {
-    if (stack.length + 1 > maxDepth)
-      fail('BadRequestBody', [
-        `it nests objects and arrays deeper than ${maxDepth} levels (at ${pathOf(stack, at)})`,
-      ])
-    const frame = open(container, at)
-    stack.push(frame)
-    if (frame.keys !== undefined)
-      for (const key of frame.keys)
-        if (FORBIDDEN_KEYS.has(key))
-          fail('BadRequestBody', [`it has the key "${key}" (at ${pathOf(stack, key)})`])
-  }
-  enter(value, undefined)
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!
-    if (top.next === top.size) {
-      stack.pop()
-      continue
-    }
-    const i = top.next++
-    const at = top.keys === undefined ? i : top.keys[i]!
-    const child = (top.container as Record<string | number, unknown>)[at]
-    if (isContainer(child)) enter(child, at)
-  }
-}
-
-function isContainer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null
-}
-
-function open(container: object, at: string | number | undefined): Frame {
-  if (Array.isArray(container))
-    return { container, keys: undefined, size: container.length, next: 0, at }
-  // Own keys: JSON.parse makes `__proto__` an own data property, which `in` would not tell from
-  // the inherited accessor.
-  const keys = Object.keys(container)
-  return { container, keys, size: keys.length, next: 0, at }
-}
-
-/**
- * The path of `last` below the frames of `stack`, as JavaScript would write it (`$[0].extra.__proto__`,
- * `$["a b"]`). Each key is clipped, and a path longer than about 100 characters keeps its first and
- * last steps around a `…`.
- */
-function pathOf(stack: readonly Frame[], last: string | number | undefined): string {
-  const steps = ['$']
-  for (let i = 1; i < stack.length; i++) steps.push(segment(stack[i]!.at!))
-  if (last !== undefined) steps.push(segment(last))
-  let length = 0
-  for (const step of steps) length += step.length
-  if (length <= MAX_ECHO) return steps.join('')
-  // The end says where the problem is, the start where that part of the body begins.
-  let head = 0
-  let headLength = 0
-  while (headLength + steps[head]!.length <= MAX_ECHO * 0.4) headLength += steps[head++]!.length
-  let tail = steps.length
-  let tailLength = 0
-  while (tail > head + 1 && headLength + tailLength + steps[tail - 1]!.length < MAX_ECHO)
-    tailLength += steps[--tail]!.length
-  return steps.slice(0, head).join('') + '…' + steps.slice(tail).join('')
-}
-
-function segment(at: string | number): string {
-  if (typeof at === 'number') return `[${at}]`
-  if (/^[A-Za-z_$][\w$]*$/.test(at) && at.length <= MAX_KEY_ECHO) return '.' + at
-  return `[${JSON.stringify(clip(at, MAX_KEY_ECHO))}]`
-}
-
-/** `text` cut to `max` characters, the cut marked with `…`. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…'
 }

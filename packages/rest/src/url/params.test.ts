@@ -102,3 +102,50 @@ describe('readParams', () => {
     expect(read('$skip=1000', 10).skip).toBe(1000)
   })
 })
+
+describe('readParams: $params, read as a request body is', () => {
+  const params = (value: string, maxDepth?: number) =>
+    readParams(parseQueryString(`$params=${encodeURIComponent(value)}`), {
+      maxTop: Infinity,
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+    }).params
+  const refusal = (value: string, maxDepth?: number): string => {
+    try {
+      params(value, maxDepth)
+    } catch (e) {
+      if (!DatastoreError.is(e)) throw e
+      expect([e.name, e.errCode, e.category]).toEqual(['InvalidParameter', 1806, 'badRequest'])
+      return e.message
+    }
+    throw new Error(`expected $params=${value} to be refused`)
+  }
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
+
+  it('reads a JSON array, with or without single quotes', () => {
+    expect(params('["john",20000]')).toEqual(['john', 20000])
+    expect(params(`'[{"a":[1,2]}]'`)).toEqual([{ a: [1, 2] }])
+  })
+
+  it('refuses the keys a body may not carry, at any depth, naming where', () => {
+    expect(refusal('[{"__proto__":{"admin":true}}]')).toBe(
+      'Invalid value "[{"__proto__":{"admin":true}}]" for $params: expected a JSON array, but it has the key "__proto__" (at $[0].__proto__)',
+    )
+    expect(refusal('[1,{"a":{"constructor":{}}}]')).toMatch(
+      /key "constructor" \(at \$\[1\]\.a\.constructor\)$/,
+    )
+    expect(refusal('[{"prototype":1}]')).toMatch(/key "prototype"/)
+  })
+
+  it('refuses nesting deeper than the body limit: 64 levels by default, or maxDepth', () => {
+    expect(params(nested(64))).toHaveLength(1)
+    expect(refusal(nested(65))).toMatch(/deeper than 64 levels \(at \$\[0\]\[0\]\[0\].*…/)
+    expect(refusal(nested(1500))).toMatch(/deeper than 64 levels/)
+    expect(params(nested(3), 3)).toHaveLength(1)
+    expect(refusal(nested(3), 2)).toMatch(/deeper than 2 levels/)
+  })
+
+  it('says where a syntax error is, and that another value is no array', () => {
+    expect(refusal('[1 2]')).toMatch(/but it is not JSON \(.*\) at line 1, column 4$/)
+    expect(refusal('{"a":1}')).toBe('Invalid value "{"a":1}" for $params: expected a JSON array')
+  })
+})

@@ -4,6 +4,7 @@
  * not 4D's and are ignored (cache busters such as `_=1700000000`).
  */
 import { datastoreError, fail } from '@entistore/core'
+import { DEFAULT_MAX_DEPTH, readClientJson, type Refuse } from '../body/client-json.js'
 import { unquote, type RawParam } from './query-string.js'
 
 /** The parameters, by lowercase name → canonical name. */
@@ -117,6 +118,11 @@ export interface RestParams {
 export interface ParamLimits {
   /** Largest `$top`/`$limit` accepted. */
   readonly maxTop: number
+  /**
+   * Deepest nesting of objects and arrays in `$params`: the same limit as a request body's (the
+   * handler's `maxBodyDepth`), since a function takes either. @default 64
+   */
+  readonly maxDepth?: number
 }
 
 const INTEGER = /^[+]?\d+$/
@@ -160,7 +166,10 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     asArray: asArray === undefined ? false : boolean('$asArray', asArray),
     sessionId: sid === undefined ? undefined : unquote(sid),
     filter: get('$filter') === undefined ? undefined : unquote(get('$filter')!),
-    params: get('$params') === undefined ? undefined : jsonArray('$params', get('$params')!),
+    params:
+      get('$params') === undefined
+        ? undefined
+        : jsonArray('$params', get('$params')!, limits.maxDepth ?? DEFAULT_MAX_DEPTH),
     orderBy: get('$orderby') === undefined ? undefined : unquote(get('$orderby')!),
     queryPlan: get('$queryplan') === undefined ? false : boolean('$queryplan', get('$queryplan')!),
     queryPath: get('$querypath') === undefined ? false : boolean('$querypath', get('$querypath')!),
@@ -230,14 +239,15 @@ function restMethod(value: string): RestMethod {
   return METHOD_BY_NAME.get(unquote(value).toLowerCase()) ?? fail('UnknownRestMethod', [value])
 }
 
-/** `$params='["john",20000]'`: a JSON array, with or without the single quotes clients put around it. */
-function jsonArray(name: string, value: string): unknown[] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(unquote(value))
-  } catch (e) {
-    return fail('InvalidParameter', [name, value, `a JSON array (${(e as Error).message})`])
-  }
+/**
+ * `$params='["john",20000]'`: a JSON array, with or without the single quotes clients put around it,
+ * read as a request body is (body/client-json.ts): a value a body may not carry (a `__proto__` key,
+ * a nesting past `maxDepth`) is refused here too, before any function or query sees it.
+ */
+function jsonArray(name: string, value: string, maxDepth: number): unknown[] {
+  const refuse: Refuse = (why, options) =>
+    fail('InvalidParameter', [name, value, `a JSON array, but ${why}`], options)
+  const parsed = readClientJson(unquote(value), maxDepth, refuse)
   if (!Array.isArray(parsed)) return fail('InvalidParameter', [name, value, 'a JSON array'])
   return parsed
 }
