@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
-import type { RestCore } from '@entistore/rest'
+import { realSchedule, type RestCore, type Schedule } from '@entistore/rest'
 
 /** A delay in milliseconds: every request waits from `min` to `max` (drawn evenly). */
 export interface DelayRange {
@@ -28,14 +28,9 @@ export interface ChaosOptions {
   readonly schedule?: Schedule
 }
 
-/** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void
-
-/** `setTimeout`, as a Schedule. */
-export const realSchedule: Schedule = (fn, ms) => {
-  const timer = setTimeout(fn, ms)
-  return () => clearTimeout(timer)
-}
+// One kind of timer for the whole server: the REST handler's (a function call's time limit) is
+// this package's too (the shutdown deadline, the delays here, the workers' restarts).
+export { realSchedule, type Schedule }
 
 /**
  * A small seeded generator (mulberry32): the same seed gives the same draws, so a flaky run can be

@@ -21,6 +21,7 @@ import {
   type RestRequest,
 } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
+import { callLimits, type Schedule } from './call/call-limits.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
@@ -103,6 +104,19 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default 2000
    */
   readonly queryBudgetMs?: number
+  /**
+   * Most arguments a call of a class function may pass (a POST's array, or `$params`); a call with
+   * more is refused with 400 (9011) before the function runs. Infinity: no limit. @default 1000
+   */
+  readonly maxFunctionArguments?: number
+  /**
+   * How long, in milliseconds, an async class function may take to settle: past it the request is
+   * answered 504 (9106) and a later settlement is ignored (the function itself is not stopped).
+   * 0 or Infinity: no limit. @default 30_000
+   */
+  readonly functionTimeoutMs?: number
+  /** Runs the timers of `functionTimeoutMs` (tests decide when they fire). @default setTimeout */
+  readonly schedule?: Schedule
   /**
    * Called with every error that became a 500 (a bug), for logging: the reply itself says only
    * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
@@ -227,6 +241,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
+  const calls = callLimits(options)
   const auth: AuthOptions = {
     authenticate: options.authenticate,
     forceLogin: options.forceLogin,
@@ -336,6 +351,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         uploads,
         auth,
         pictures,
+        calls,
       })
       // An async function's call: answered when it settles (its first chunk rendered then, so
       // that an error in it is still an `__ERROR` reply).

@@ -28,6 +28,7 @@ export type ErrorCategory =
   | 'unavailable' // the server will not answer this request now: try again
   | 'tooManyRequests' // this client asked too often (failed logins): wait `details.retryAfter` s
   | 'requestTimeout' // the client took too long to send its request
+  | 'timeout' // the server's own work (an async class function) took longer than its time limit
   | 'failed' // the application's own code (a class function) threw: its message is for the client
   | 'internal' // a bug: never raised for user input
 
@@ -617,6 +618,18 @@ export const ERRORS = {
     'notImplemented',
     (fn: string) =>
       `The function ${fn} is declared by the model but has no implementation here (give one with the functions option or --functions)`,
+  ),
+  /**
+   * An async function had not settled when its call's time limit (the REST handler's
+   * `functionTimeoutMs`) passed: the request is answered with this (504, as a gateway answers for
+   * an upstream that does not), and whatever the function does later is not reported.
+   */
+  FunctionTimedOut: spec(
+    9106,
+    'enti',
+    'timeout',
+    (fn: string, ms: number) =>
+      `The function ${fn} did not answer within ${ms} ms, the time limit of a call: its result, if it comes later, will not be sent`,
   ),
   /** Function definitions that do not fit the model (an unknown dataclass, a name taken). */
   InvalidFunctions: spec(

@@ -87,7 +87,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
 ])
 
 describe('STATUS_BY_CATEGORY', () => {
-  it('gives every error of the table a 4xx, except the three not-implemented ones (501), the unavailable ones (503) and Internal (500)', () => {
+  it('gives every error of the table a 4xx, except the three not-implemented ones (501), the unavailable ones (503), a function past its time limit (504) and Internal (500)', () => {
     for (const [name, spec] of Object.entries(ERRORS) as [
       ErrorName,
       (typeof ERRORS)[ErrorName],
@@ -101,6 +101,7 @@ describe('STATUS_BY_CATEGORY', () => {
         expect(status).toBe(501)
       else if (name === 'Internal') expect(status).toBe(500)
       else if (UNAVAILABLE.has(name)) expect(status).toBe(503)
+      else if (name === 'FunctionTimedOut') expect(status).toBe(504)
       else expect({ name, status: status >= 400 && status < 500 }).toEqual({ name, status: true })
     }
   })

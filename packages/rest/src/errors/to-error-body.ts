@@ -24,6 +24,8 @@ export const STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   unavailable: 503,
   tooManyRequests: 429,
   requestTimeout: 408,
+  // An async class function did not settle in time: like a gateway whose upstream did not answer.
+  timeout: 504,
   // A class function threw: the request was read, the application's code refused it.
   failed: 422,
   internal: 500,

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Datastore } from '@entistore/core'
 import { afterEach } from 'vitest'
-import { createRestHandler } from '../handler.js'
+import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 import { toNodeListener } from './index.js'
 
 const servers: Server[] = []
@@ -20,10 +20,16 @@ afterEach(async () => {
   }
 })
 
-/** Serves `ds`; `base` is `http://127.0.0.1:<port>`, `internal` the errors that became a 5xx. */
-export async function serveOnSocket(ds: Datastore): Promise<{ base: string; internal: unknown[] }> {
+/**
+ * Serves `ds` (with the handler's `options`); `base` is `http://127.0.0.1:<port>`, `internal` the
+ * errors that became a 5xx.
+ */
+export async function serveOnSocket(
+  ds: Datastore,
+  options: RestHandlerOptions = {},
+): Promise<{ base: string; internal: unknown[] }> {
   const internal: unknown[] = []
-  const rest = createRestHandler(ds, { onInternalError: (e) => internal.push(e) })
+  const rest = createRestHandler(ds, { ...options, onInternalError: (e) => internal.push(e) })
   const server = createServer(toNodeListener(rest))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -23,6 +23,7 @@ import type { AuthOptions } from '../sessions/directory.js'
 import type { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
 import type { Pictures } from '../pictures/pictures.js'
+import type { CallLimits } from '../call/call-limits.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -49,6 +50,8 @@ export interface RouteContext {
   readonly auth?: AuthOptions
   /** The handler's pictures: their tags and conversions (`$imageformat`). */
   readonly pictures: Pictures
+  /** What a call of a class function may pass and how long it may take. */
+  readonly calls: CallLimits
   /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
   readonly perms?: Permissions | undefined
 }

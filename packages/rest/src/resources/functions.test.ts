@@ -10,6 +10,7 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { manualSchedule } from '../call/manual-schedule.fixture.js'
 import { OutgoingMessage } from '../call/outgoing-message.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 
@@ -52,6 +53,8 @@ const data = () => ({
 })
 
 let release: (() => void) | undefined
+let fail: ((error: unknown) => void) | undefined
+let counted = 0
 const functions = defineFunctions({
   dataStore: {
     appName: {
@@ -112,6 +115,19 @@ const functions = defineFunctions({
         await new Promise<void>((resolve) => (release = resolve))
         return `later ${value}`
       },
+    },
+    count: {
+      exposed: true,
+      onHTTPGet: true,
+      call(...args: unknown[]) {
+        counted++
+        return args.length
+      },
+    },
+    stuck: { exposed: true, onHTTPGet: true, call: () => new Promise(() => {}) },
+    failsLater: {
+      exposed: true,
+      call: () => new Promise((_, reject) => (fail = reject)),
     },
     fails: {
       exposed: true,
@@ -267,6 +283,9 @@ describe('the catalog lists exactly the exposed functions', () => {
       'shapes',
       'huge',
       'later',
+      'count',
+      'stuck',
+      'failsLater',
       'fails',
       'fails4D',
     ])
@@ -585,6 +604,103 @@ describe('errors, each a 4xx with __ERROR', () => {
       function: 'hit',
       applyTo: 'singleton',
     })
+  })
+})
+
+describe('the limits of a call', () => {
+  it('refuses more arguments than maxFunctionArguments (1000) with 400 9011, before the function runs', async () => {
+    const { post, call } = setup()
+    counted = 0
+    expect((await post('/rest/$catalog/count', new Array(1000).fill(0))).json).toEqual({
+      result: 1000,
+    })
+    for (const [count, r] of [
+      [500_000, await post('/rest/$catalog/count', new Array(500_000).fill(0))],
+      [1001, await post('/rest/$catalog/count', { params: new Array(1001).fill(0) })],
+      [1001, await call(`/rest/$catalog/count?$params=${JSON.stringify(new Array(1001).fill(0))}`)],
+    ] as const)
+      expect([r.status, r.json.__ERROR]).toEqual([
+        400,
+        [
+          {
+            message: `${count} arguments to the function "count" exceeds the limit of 1000`,
+            componentSignature: 'enti',
+            errCode: 9011,
+          },
+        ],
+      ])
+    expect(counted).toBe(1)
+    // Entity parameters are not looked up either: the count is refused first.
+    const entities = new Array(1001).fill({ __DATACLASS: 'Employee', __ENTITY: true, __KEY: 99 })
+    expect(errors((await post('/rest/Employee/describeArg', entities)).json)).toEqual([9011])
+  })
+
+  it('takes another maxFunctionArguments, Infinity for none', async () => {
+    const two = setup({ maxFunctionArguments: 2 })
+    expect((await two.post('/rest/$catalog/count', [1, 2])).json).toEqual({ result: 2 })
+    expect((await two.post('/rest/$catalog/count', [1, 2, 3])).json.__ERROR[0].message).toBe(
+      '3 arguments to the function "count" exceeds the limit of 2',
+    )
+    const none = setup({ maxFunctionArguments: Infinity })
+    expect((await none.post('/rest/$catalog/count', new Array(5000).fill(0))).json).toEqual({
+      result: 5000,
+    })
+    expect(() => setup({ maxFunctionArguments: -1 })).toThrow(RangeError)
+  })
+
+  it('answers an async function that has not settled at functionTimeoutMs with 504 9106', async () => {
+    const timers = manualSchedule()
+    const { call } = setup({ schedule: timers.schedule })
+    const answer = call('/rest/$catalog/stuck')
+    await timers.until(1)
+    expect(timers.pending).toEqual([30_000])
+    expect(timers.fireAll()).toBe(1)
+    const r = await answer
+    expect([r.status, r.json]).toEqual([
+      504,
+      {
+        __ERROR: [
+          {
+            message:
+              'The function "stuck" did not answer within 30000 ms, the time limit of a call: its result, if it comes later, will not be sent',
+            componentSignature: 'enti',
+            errCode: 9106,
+          },
+        ],
+      },
+    ])
+  })
+
+  it('ignores what a function does after its time limit, a rejection included', async () => {
+    const timers = manualSchedule()
+    const { post } = setup({ schedule: timers.schedule, functionTimeoutMs: 5 })
+    const answer = post('/rest/$catalog/later', ['x'])
+    const failing = post('/rest/$catalog/failsLater')
+    await timers.until(2)
+    expect(timers.pending).toEqual([5, 5])
+    timers.fireAll()
+    expect([(await answer).status, (await failing).status]).toEqual([504, 504])
+    // Settled late: nothing changes, nothing is left unhandled (vitest fails a run that has one).
+    release!()
+    fail!(new Error('too late'))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  })
+
+  it('cancels the timer of a function that settles in time; 0 is no limit', async () => {
+    const timers = manualSchedule()
+    const { post } = setup({ schedule: timers.schedule })
+    const answer = post('/rest/$catalog/later', ['y'])
+    await timers.until(1)
+    release!()
+    expect((await answer).json).toEqual({ result: 'later y' })
+    expect(timers.pending).toEqual([])
+    const none = setup({ schedule: timers.schedule, functionTimeoutMs: 0 })
+    const unbounded = none.post('/rest/$catalog/later', ['z'])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(timers.pending).toEqual([])
+    release!()
+    expect((await unbounded).json).toEqual({ result: 'later z' })
+    expect(() => setup({ functionTimeoutMs: Number.NaN })).toThrow(RangeError)
   })
 })
 

@@ -33,6 +33,7 @@ import {
   type FunctionInfo,
 } from '@entistore/core'
 import { bodyParameters, resolveParameters } from '../call/arguments.js'
+import { checkArgumentCount, withTimeLimit } from '../call/call-limits.js'
 import { OutgoingMessage } from '../call/outgoing-message.js'
 import { resultJson } from '../call/result.js'
 import { parseProjection } from '../serialize/projection.js'
@@ -163,16 +164,21 @@ function selectionOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget):
   return narrow(ctx, base)
 }
 
-/** Calls `fn` on `on` with the request's parameters, as the session; its reply, or a Promise of it. */
+/**
+ * Calls `fn` on `on` with the request's parameters, as the session; its reply, or a Promise of it.
+ * Too many arguments are refused before anything is made of them, and an async function's reply
+ * waits at most the call's time limit (call/call-limits.ts).
+ */
 function run(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
   const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
+  checkArgumentCount(fn, raw.length, ctx.calls)
   const args = resolveParameters(ctx.ds, raw, ctx.perms)
   const result = callFunction(ctx.ds, fn, on, args, {
     session: ctx.session,
     owner: sessionOwner(ctx),
   })
   return isThenable(result)
-    ? Promise.resolve(result).then((value) => functionReply(ctx, value))
+    ? withTimeLimit(fn, result, ctx.calls).then((value) => functionReply(ctx, value))
     : functionReply(ctx, result)
 }
 
