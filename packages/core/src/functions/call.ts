@@ -8,7 +8,7 @@
  *
  * What a function throws: a DatastoreError (an entity not found, a stale stamp) is reported as it
  * is; anything else becomes FunctionFailed (9100) with its message, never its stack, and with any
- * file path in it masked (an ENOENT message names the server's folders). A function that throws
+ * file path in it masked (an ENOENT message names the server's folders: mask-message.ts). A function that throws
  * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
  */
 import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
@@ -16,6 +16,7 @@ import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
 import type { Datastore } from '../orda/datastore.js'
 import { newCall, runCall } from './call-context.js'
+import { maskMessage } from './mask-message.js'
 import { checkParams } from './params.js'
 import { ownerText, type FunctionInfo, type FunctionKind } from './registry.js'
 
@@ -80,17 +81,7 @@ export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   v !== null &&
   typeof (v as { then?: unknown }).then === 'function'
 
-// Absolute paths and file URLs, POSIX and Windows: `/srv/app/data.json`, `file:///…`, `C:\app\…`.
-// A line and column (`:3:1`) after a path is part of it.
-const PATH =
-  /file:\/\/\S+|(?<![\w.~-])\/(?:[\w.@~+-]+\/)+[\w.@~+-]*(?::\d+)*|\b[A-Za-z]:\\[^\s'"`]+/g
-const MAX_MESSAGE = 1000
-
-/** `message` with file paths masked and cut to a readable length. */
-export function maskMessage(message: string): string {
-  const masked = message.replace(PATH, '…')
-  return masked.length > MAX_MESSAGE ? `${masked.slice(0, MAX_MESSAGE)}…` : masked
-}
+export { maskMessage }
 
 /** What a function threw, as the error a client reads. */
 export function failure(error: unknown): DatastoreError {
