@@ -1,4 +1,10 @@
-import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  datastoreError,
+  ManualClock,
+  type DataFile,
+  type ModelJson,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { withCalculated } from './calculated.fixture.js'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from './handler.js'
@@ -1142,6 +1148,35 @@ describe('errors', () => {
     // Client errors are not reported.
     await expectError(rest, '/rest/T(2)', 404, 1542)
     expect(seen).toHaveLength(1)
+  })
+
+  it('reports every 5xx to onServerError with its request and status, only 500s to onInternalError', async () => {
+    const internal: unknown[] = []
+    const server: { message: string; line: string | undefined; status: number }[] = []
+    const ds = withCalculated(
+      () => {
+        throw new Error('boom')
+      },
+      { type: 'string' },
+    )
+    const rest = createRestHandler(ds, {
+      onInternalError: (e) => internal.push(e),
+      onServerError: (e, request, status) =>
+        server.push({
+          message: (e as Error).message,
+          line: request && `${request.method} ${request.path}?${request.query}`,
+          status,
+        }),
+    })
+    await expectError(rest, '/rest/T(1)?$top=1', 500, 9099, GENERIC_500)
+    await expectError(rest, '/rest/T(2)', 404, 1542)
+    const unavailable = rest.refuse(datastoreError('SharedStateUnavailable', ['Redis', 'down']))
+    expect(unavailable.status).toBe(503)
+    expect(server).toEqual([
+      { message: 'boom', line: 'GET /rest/T(1)?$top=1', status: 500 },
+      { message: expect.stringContaining('Redis'), line: undefined, status: 503 },
+    ])
+    expect(internal).toHaveLength(1)
   })
 
   it('never shows the text of an internal error: a stack overflow is reported, not sent', async () => {

@@ -124,6 +124,18 @@ export interface RestHandlerOptions extends AuthOptions {
    */
   readonly onInternalError?: (error: unknown, request: RestRequest | undefined) => void
   /**
+   * Called with every error answered with a status of 500 or more, with that status: a bug's 500
+   * (as `onInternalError`), a 501, a 503, a function past its time limit (504), and a reply cut
+   * short by an error once its status was sent (as 500). For a log of the server's failures:
+   * `entistore serve` writes one line on stderr for each. `request` is undefined when the
+   * transport refused the request before `respond` (a chaos listener's injected 503).
+   */
+  readonly onServerError?: (
+    error: unknown,
+    request: RestRequest | undefined,
+    status: number,
+  ) => void
+  /**
    * CORS for browser clients (cors.ts): the origins allowed, whether credentials are, how long a
    * preflight is kept. @default none: no CORS header on any reply
    */
@@ -264,8 +276,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const paramLimits = { maxTop, maxDepth: maxBodyDepth }
   const noParams = readParams([], paramLimits)
 
-  const report = (error: unknown, request: RestRequest | undefined): void => {
-    options.onInternalError?.(error, request)
+  /** Tells the embedder of an error answered with `status`, 500 or more. */
+  const report = (error: unknown, request: RestRequest | undefined, status = 500): void => {
+    if (status === 500) options.onInternalError?.(error, request)
+    options.onServerError?.(error, request, status)
   }
 
   const parse = (request: RestRequest): Parsed => {
@@ -319,7 +333,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
 
   const failed = (error: unknown, request: RestRequest): Answered => {
     const reply = toErrorReply(error)
-    if (reply.status === 500) report(error, request)
+    if (reply.status >= 500) report(error, request, reply.status)
     return { status: reply.status, body: JSON.stringify(reply.body), headers: reply.headers }
   }
 
@@ -427,7 +441,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     },
     refuse(error) {
       const reply = toErrorReply(error)
-      if (reply.status === 500) report(error, undefined)
+      if (reply.status >= 500) report(error, undefined, reply.status)
       return {
         status: reply.status,
         headers: replyHeaders(reply.status, undefined, reply.headers),

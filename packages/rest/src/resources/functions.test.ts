@@ -650,7 +650,12 @@ describe('the limits of a call', () => {
 
   it('answers an async function that has not settled at functionTimeoutMs with 504 9106', async () => {
     const timers = manualSchedule()
-    const { call } = setup({ schedule: timers.schedule })
+    const reported: [string, number][] = []
+    const { call } = setup({
+      schedule: timers.schedule,
+      onServerError: (e, request, status) => reported.push([(e as Error).name, status]),
+      onInternalError: () => reported.push(['internal', 500]),
+    })
     const answer = call('/rest/$catalog/stuck')
     await timers.until(1)
     expect(timers.pending).toEqual([30_000])
@@ -669,6 +674,8 @@ describe('the limits of a call', () => {
         ],
       },
     ])
+    // Logged as a 5xx, not as a bug.
+    expect(reported).toEqual([['FunctionTimedOut', 504]])
   })
 
   it('ignores what a function does after its time limit, a rejection included', async () => {
