@@ -45,7 +45,20 @@ describe('entistore serve, stopped with SIGTERM', () => {
     async () => {
       const store = join(folder, 'store')
       const cli = await startCli(
-        ['serve', '-m', model, '-d', data, '--persist', store, '--delay', '1500', '--port', '0'],
+        [
+          'serve',
+          '-m',
+          model,
+          '-d',
+          data,
+          '--persist',
+          store,
+          '--delay',
+          '1500',
+          '--port',
+          '0',
+          '--health-details',
+        ],
         { ready: 'Chaos:' },
       )
       expect(await health(cli.url)).toEqual({

@@ -5,14 +5,16 @@
  *                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
  *                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
  *                   [--explorer <path>] [--no-explorer]
- *                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
+ *                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
+ *                   [--health-details] [--verbose]
  *                   [--workers N|auto] [--postgres <url>] [--redis <url>]
  *   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
  *   entistore --version | --help
  *
  * `serve` prints one line with `http://HOST:PORT` once listening (`--port 0` picks a free port), then
  * serves until SIGINT/SIGTERM, and stops gracefully (serve.ts: in-flight requests answered within
- * `--shutdown-timeout`, exit 1 if it ran out); `/health` answers 503 meanwhile. With `--workers N`
+ * `--shutdown-timeout`, exit 1 if it ran out); `/health` answers 503 meanwhile. Every reply of
+ * status 500 or more is written on stderr, one line each (error-log.ts). With `--workers N`
  * the process is a node:cluster primary for N serving workers (workers.ts). Exit codes: 0 done, 1 a file, network or runtime problem, 2 a usage
  * error. Each command is one entry of COMMANDS: its options, how it reads them, what it runs.
  */
@@ -33,6 +35,7 @@ import type { RestCore } from '@entistore/rest'
 import { clone, CloneError } from './clone.js'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { postgresNameProblem } from './cluster/postgres-names.js'
+import { serverErrorLines } from './error-log.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import type { RedisParticipant } from './cluster/redis-participant.js'
 import { withoutPassword } from './cluster/redacted-url.js'
@@ -101,8 +104,8 @@ const USAGE = `Usage:
                   [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
                   [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
-                  [--shutdown-delay <ms>] [--shutdown-timeout <ms>]
-                  [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
+                  [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
+                  [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--redis <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
@@ -139,6 +142,11 @@ Options of serve:
                 stop sending requests here
   --shutdown-timeout  then, how long requests in flight may take to be answered, in milliseconds
                 (default 10000); past it they are cut off and the exit code is 1
+  --function-timeout  how long an async class function may take, in milliseconds (default 30000,
+                0 for no limit); past it its request is answered 504 (9106)
+  --health-details  GET /health also shows the process id, uptime, sessions, requests in flight
+                and the worker's number; without it, only the status (it answers anyone)
+  --verbose     after the line written on stderr for each reply of status 500, its error's stack
   --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
                 more than 1 needs --postgres, since each process holds the data in memory;
                 not with --persist, --watch or --save
@@ -213,6 +221,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       'shutdown-timeout': { type: 'string' },
       workers: { type: 'string' },
       redis: { type: 'string' },
+      'function-timeout': { type: 'string' },
+      'health-details': { type: 'boolean' },
+      verbose: { type: 'boolean' },
     },
     prepare(values, positionals) {
       noMorePositionals(positionals, 0)
@@ -275,6 +286,13 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         workers,
         redis: values.redis as string | undefined,
         eagerIndexes: values['eager-indexes'] === true,
+        functionTimeoutMs: read(
+          values['function-timeout'],
+          parseMilliseconds,
+          '--function-timeout must be milliseconds, an integer from 0 to 2147483647',
+        ),
+        healthDetails: values['health-details'] === true,
+        verbose: values.verbose === true,
       }
       return (io) => runServe(options, io)
     },
@@ -541,6 +559,12 @@ interface ServeCliOptions {
   readonly redis: string | undefined
   /** Build every index before listening (--eager-indexes), not on each one's first use. */
   readonly eagerIndexes: boolean
+  /** --function-timeout; undefined: the handler's default. */
+  readonly functionTimeoutMs: number | undefined
+  /** --health-details: /health shows more than its status. */
+  readonly healthDetails: boolean
+  /** --verbose: a 500's stack after its line on stderr. */
+  readonly verbose: boolean
 }
 
 /** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
@@ -685,7 +709,14 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       port: o.port,
       ...auth,
       ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
-      // Which process answered, when there are several.
+      // Every 5xx, one line each on stderr (error-log.ts).
+      onServerError: (error, request, status) => {
+        for (const line of serverErrorLines(error, request, status, { stacks: o.verbose }))
+          io.err(line)
+      },
+      ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
+      healthDetails: o.healthDetails,
+      // Which process answered, when there are several (with --health-details).
       ...(cluster.worker
         ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }
         : {}),

@@ -209,9 +209,33 @@ function holding(): {
 }
 
 describe('the health endpoint', () => {
-  it('answers GET /health with the state of the server, and HEAD with its head', async () => {
+  it('answers GET /health with its status alone by default: it answers anyone', async () => {
+    const timer = manualSchedule()
+    const running = await serve(datastore(), {
+      port: 0,
+      schedule: timer.schedule,
+      healthFields: () => ({ worker: 2 }),
+    })
+    const res = await fetch(`${running.url}/health`)
+    expect([res.status, res.headers.get('cache-control'), await res.text()]).toEqual([
+      200,
+      'no-store',
+      '{"status":"ok"}',
+    ])
+    const stopped = running.shutdown({ delayMs: 5000 })
+    const stopping = await fetch(`${running.url}/health`)
+    expect([stopping.status, await stopping.text()]).toEqual([503, '{"status":"stopping"}'])
+    timer.fire(5000)
+    expect(await stopped).toMatchObject({ forced: false })
+  })
+
+  it('answers GET /health with the state of the server with healthDetails, and HEAD with its head', async () => {
     const ds = datastore()
-    const running = await serve(ds, { port: 0, healthFields: () => ({ worker: 2 }) })
+    const running = await serve(ds, {
+      port: 0,
+      healthDetails: true,
+      healthFields: () => ({ worker: 2 }),
+    })
     try {
       await fetch(`${running.url}/rest/Tag?$method=update`, {
         method: 'POST',
@@ -266,6 +290,7 @@ describe('shutdown', () => {
       port: 0,
       wrapListener: hold.wrapListener,
       schedule: timer.schedule,
+      healthDetails: true,
       onShutdown: [() => void ran.push('first added')],
     })
     running.onShutdown(async () => {

@@ -6,7 +6,10 @@
  * The health endpoint (`GET /health` by default) is for load balancers and orchestrators: 200
  * while the server takes requests, 503 once it is stopping (or when its journal has failed), so
  * that they stop sending before the port closes. Real 4D has none; it lives outside the REST base
- * path and says nothing of the data.
+ * path and says nothing of the data. It answers anyone, without a login (a balancer has none), so
+ * by default it says only `{"status": …}`: the process id, uptime, session counts and worker
+ * number tell an attacker when the server restarted and how a flood of sessions is doing, and are
+ * shown only when `healthDetails` asks for them.
  *
  * `shutdown()` stops the way a deployment needs: optionally a delay first, serving but failing the
  * health check so that a load balancer polling it moves away; then no new connections, every
@@ -100,8 +103,15 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
    */
   readonly healthPath?: string | false
   /**
-   * More fields for the health reply (the CLI adds its worker's number). Called on every health
-   * request: it must be cheap, and say nothing about the data.
+   * Whether the health reply shows more than its status: the process id, uptime, global stamp,
+   * sessions, requests in flight, the journal's state and `healthFields`. The endpoint answers
+   * anyone, logged in or not: turn this on only where its port is reachable by operators alone (a
+   * private network, a balancer's health port). @default false: `{"status": "ok"}` and the like
+   */
+  readonly healthDetails?: boolean
+  /**
+   * More fields for the detailed health reply (`healthDetails`; the CLI adds its worker's
+   * number). Called on every health request: it must be cheap, and say nothing about the data.
    */
   readonly healthFields?: () => Readonly<Record<string, unknown>>
   /** Steps to run when the server stops (`shutdown`, `close`); `onShutdown` adds more later. */
@@ -147,17 +157,20 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** The health reply: `status` first, then what an operator wants at a glance. */
+/**
+ * The health reply: `status` alone, or with `healthDetails` what an operator wants at a glance
+ * after it (undefined without).
+ */
 export interface HealthReply {
   readonly status: 'ok' | 'stopping' | 'failing'
-  readonly pid: number
+  readonly pid?: number
   /** Seconds since the server started listening. */
-  readonly uptime: number
+  readonly uptime?: number
   /** The datastore's global stamp: it grows with every write, so two polls tell writes apart. */
-  readonly globalStamp: number
+  readonly globalStamp?: number
   /** Open REST sessions, guests included. */
-  readonly sessions: number
-  readonly inFlight: number
+  readonly sessions?: number
+  readonly inFlight?: number
   /** With `--persist`: the journal's state; `failed` makes the status `failing` (503). */
   readonly persist?: 'open' | 'failed' | 'closed'
   readonly [field: string]: unknown
@@ -204,16 +217,19 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
       return
     }
     const persist = persistenceOf(current.ds)?.state
-    const reply: HealthReply = {
-      status: stopping ? 'stopping' : persist === 'failed' ? 'failing' : 'ok',
-      pid: process.pid,
-      uptime: Math.round(performance.now() - started) / 1000,
-      globalStamp: current.ds.globalStamp,
-      sessions: current.ds.sessions.size,
-      inFlight: inFlight.size - 1, // not this one
-      ...(persist === undefined ? {} : { persist }),
-      ...options.healthFields?.(),
-    }
+    const status = stopping ? 'stopping' : persist === 'failed' ? 'failing' : 'ok'
+    const reply: HealthReply = !options.healthDetails
+      ? { status }
+      : {
+          status,
+          pid: process.pid,
+          uptime: Math.round(performance.now() - started) / 1000,
+          globalStamp: current.ds.globalStamp,
+          sessions: current.ds.sessions.size,
+          inFlight: inFlight.size - 1, // not this one
+          ...(persist === undefined ? {} : { persist }),
+          ...options.healthFields?.(),
+        }
     const body = JSON.stringify(reply)
     res.writeHead(reply.status === 'ok' ? 200 : 503, {
       'content-type': 'application/json; charset=utf-8',

@@ -340,6 +340,8 @@ describe.skipIf(postgresSkip !== undefined)(
             '2',
             '--postgres',
             await pg.freshDatabase(),
+            // The worker's number and pid in /health.
+            '--health-details',
           ],
           { ready: 'Workers: 2 processes share port' },
         )
@@ -360,7 +362,7 @@ describe.skipIf(postgresSkip !== undefined)(
           const items = JSON.parse(i!) as { __ENTITIES: { name: string }[] }
           expect(health.workers).toBe(2)
           if (items.__ENTITIES.some((e) => e.name === 'cap'))
-            seen.set(health.worker as number, health.pid)
+            seen.set(health.worker as number, health.pid!)
         }
         process.kill(seen.get(1)!, 'SIGKILL')
         await cli.printed('Worker 3 (pid')

@@ -81,6 +81,8 @@ describe.skipIf(skip !== undefined)('three processes behind one port', { timeout
         database,
         '--redis',
         redis.url,
+        // Which worker answered, in /health.
+        '--health-details',
       ],
       { ready: 'Workers: 3 processes share port' },
     )
