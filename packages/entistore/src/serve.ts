@@ -116,7 +116,10 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
   readonly healthFields?: () => Readonly<Record<string, unknown>>
   /** Steps to run when the server stops (`shutdown`, `close`); `onShutdown` adds more later. */
   readonly onShutdown?: readonly ShutdownStep[]
-  /** Runs the shutdown deadline (tests decide when it passes). @default setTimeout */
+  /**
+   * Runs the shutdown deadline and, in the REST handler, the time limit of function calls (tests
+   * decide when they pass). @default setTimeout
+   */
   readonly schedule?: Schedule
 }
 
