@@ -168,12 +168,13 @@ export { parseDate } from './values/dates.js'
 export { ManualClock, systemClock } from './clock/clock.js'
 export type { Clock } from './clock/clock.js'
 export { randomId, SessionStore } from './sessions/session-store.js'
-export { sessionUser, setSessionUser } from './sessions/session-user.js'
+export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/session-user.js'
 export type { AuthUser } from './sessions/session-user.js'
 export type {
   Session,
   SessionCloseReason,
   SessionObserver,
+  SessionRenewal,
   SessionSnapshot,
   SessionStoreApi,
   SessionStoreOptions,

@@ -36,7 +36,7 @@ import {
   sessionCookieName,
   sessionSetCookie,
 } from './sessions/cookie.js'
-import type { AuthOptions } from './sessions/directory.js'
+import { MAX_SESSION_LENGTH, type AuthOptions } from './sessions/directory.js'
 import { readParams, type RestParams } from './url/params.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
@@ -258,7 +258,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     authenticate: options.authenticate,
     forceLogin: options.forceLogin,
     authorize: options.authorize,
+    maxSessionLength: options.maxSessionLength ?? MAX_SESSION_LENGTH,
   }
+  if (!(auth.maxSessionLength! >= 60))
+    throw new RangeError('createRestHandler: maxSessionLength must be at least 60 minutes')
   // A login needs a way in: `$directory/login` with `authenticate`, or 4D's datastore function
   // `authentify` (called with `POST /rest/$catalog/authentify`).
   if (
@@ -386,23 +389,24 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     }
   }
 
-  // The reply with its headers: the session cookie set, or cleared when the request closed the
+  // The reply with its headers: the session cookie set when the session's id is not the one the
+  // client sent (a new session, or one renewed by a login), or cleared when the request closed the
   // session (logout); HEAD answered as GET, status and headers included, without the body.
   const finish = (
     { status, body, file, headers: extra }: Answered,
     request: RestRequest,
     session: Session,
-    created: boolean,
+    sent: string | undefined,
   ): RestReply => {
     const setCookie = !ds.sessions.peek(session.id)
       ? clearSessionCookie(cookieName, '/')
-      : created
+      : session.id !== sent
         ? sessionSetCookie(cookieName, session.id, '/')
         : undefined
     // A 304 has no body either (a web Response refuses one).
-    const sent: RestBody = request.method === 'HEAD' || status === 304 ? null : body
+    const out: RestBody = request.method === 'HEAD' || status === 304 ? null : body
     const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, extra)
-    return { status, headers, body: sent }
+    return { status, headers, body: out }
   }
 
   const core: RestCore = {
@@ -417,15 +421,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const sid =
         readCookie(cookieHeader(request), cookieName) ??
         ('params' in parsed ? parsed.params.sessionId : undefined)
-      // A guest coming back is established, or refused with 402 when maxSessions are and the
-      // store refuses rather than evicts.
-      let resumed
+      // A guest coming back stays a guest: only a lock or a login establishes a session.
+      let session: Session
       try {
-        resumed = ds.sessions.resume(sid)
+        session = ds.sessions.resume(sid).session
       } catch (error) {
         return core.refuse(error)
       }
-      const { session, created } = resumed
       // One time budget for the request's queries, counted from its arrival: the time it waited
       // for its turn (wall time, measured by the transport) is taken off. answer() turns the
       // budget's error into a reply.
@@ -434,10 +436,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // The Promise never rejects (answer() catches): a failure is still an `__ERROR` reply.
       return isPending(answered)
         ? answered.then(
-            (a) => finish(a, request, session, created),
+            (a) => finish(a, request, session, sid),
             (error: unknown) => core.refuse(error),
           )
-        : finish(answered, request, session, created)
+        : finish(answered, request, session, sid)
     },
     refuse(error) {
       const reply = toErrorReply(error)

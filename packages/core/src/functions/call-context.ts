@@ -10,7 +10,7 @@
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
-import { sessionUser, setSessionUser, type AuthUser } from '../sessions/session-user.js'
+import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { Datastore } from '../orda/datastore.js'
 import type { FunctionInfo } from './registry.js'
 
@@ -27,10 +27,12 @@ export interface FunctionCall {
   readonly user: AuthUser | undefined
   /**
    * Logs the session in as `user` (what `$directory/login` does): the session is kept (established)
-   * and permissions and `$directory/currentUser` see the user. Throws without a session.
+   * under a new id (its cookie is renewed with the reply), and permissions and
+   * `$directory/currentUser` see the user. Throws without a session, and SessionLimit when no
+   * session can be established.
    */
   logIn(user: AuthUser): void
-  /** Logs the session's user out (the session itself stays open). */
+  /** Logs the session's user out (the session itself stays open, under a new id). */
   logOut(): void
 }
 
@@ -88,11 +90,12 @@ export function newCall(
     },
     logIn(user) {
       if (!session) throw new Error('logIn: this call has no session (it was not made over REST)')
-      datastore.sessions.establish(session.id)
-      setSessionUser(session, user)
+      // A new id: one the client had before the login (planted by someone else) is dead now. A
+      // session closed while the call ran has nothing to log in.
+      datastore.sessions.renew(session.id, { user })
     },
     logOut() {
-      if (session) setSessionUser(session, undefined)
+      if (session && sessionUser(session)) datastore.sessions.renew(session.id, { user: null })
     },
   }
 }

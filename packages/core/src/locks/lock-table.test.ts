@@ -47,6 +47,25 @@ describe('LockTable', () => {
     expect(t.heldBy(b)).toEqual([])
   })
 
+  it("gives a renewed session's locks to its new id, each with its time, and no one else's", () => {
+    const clock = new ManualClock(1000)
+    const t = new LockTable(clock)
+    t.take('Employee', 1, a)
+    clock.advance(5)
+    t.take('Company', 'x', a)
+    t.take('Employee', 2, p) // the process of the same id keeps its lock
+    t.take('Employee', 3, b)
+    expect(t.renameSession('A', 'A2')).toBe(2)
+    expect(t.renameSession('A', 'A3')).toBe(0)
+    const a2: LockOwner = { id: 'A2', kind: 'session' }
+    expect(t.holder('Employee', 1)).toMatchObject({ owner: { ...a, id: 'A2' }, since: 1000 })
+    expect(t.holder('Company', 'x')).toMatchObject({ owner: a2, since: 1005 })
+    expect(t.take('Employee', 1, a).owner.id).toBe('A2') // the old id is refused
+    expect(t.heldBy(a)).toEqual([])
+    expect(t.releaseSession('A2')).toBe(2)
+    expect(t.list().map((l) => l.owner.id)).toEqual(['A', 'B'])
+  })
+
   it("releases a closed session's locks by its id, and a session's close costs nothing while none is held", () => {
     const t = new LockTable(new ManualClock())
     expect(t.releaseSession('A')).toBe(0)

@@ -163,6 +163,30 @@ export class LockTable {
     return mine.size
   }
 
+  /**
+   * Gives the locks of session `fromId` to session `toId` (the session was renewed at a login: the
+   * same session under a new id), each with its `since`; returns how many. Observers are not told:
+   * the lock changes hands with its session, which the session store tells of (`onRenew`), and a
+   * shared store moves it with the session.
+   */
+  renameSession(fromId: string, toId: string): number {
+    const mine = this.#byOwner.get(sessionOwnerKey(fromId))
+    if (!mine) return 0
+    this.#byOwner.delete(sessionOwnerKey(fromId))
+    const key = sessionOwnerKey(toId)
+    let theirs = this.#byOwner.get(key)
+    if (!theirs) this.#byOwner.set(key, (theirs = new Set()))
+    for (const lock of mine) {
+      // A plain owner with the new id: one whose id follows the session (the REST adapter's) is
+      // read now, once.
+      const moved: Lock = { ...lock, owner: { ...lock.owner, id: toId } }
+      const locks = this.#byEntity.get(lock.dataClass)
+      if (locks?.get(lock.key) === lock) locks.set(lock.key, moved)
+      theirs.add(moved)
+    }
+    return mine.size
+  }
+
   /** Drops every lock (a datastore restored to a snapshot). */
   clear(): void {
     const all = this.#observers.length > 0 ? this.list() : []

@@ -133,6 +133,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
     )
     this.sessions.onClose((session) => this.locks.releaseSession(session.id))
+    // A renewed session (a login) keeps its locks under its new id.
+    this.sessions.onRenew((session, previousId) => this.locks.renameSession(previousId, session.id))
     // A load deletes nothing: its rows need not be listed here.
     this.store.onCommit(
       (changes) => {

@@ -80,6 +80,9 @@ export function lockEntity(entity: Entity, options: LockOptions = {}): LockResul
   if (held && !sameOwner(held.owner, owner)) return lockedBy(held, current.rowId)
   if (current.stamp !== entity.stamp) return failure(SAVE_STATUS.stampHasChanged)
   if (!ds.locks.isLive(owner)) return failure(SAVE_STATUS.seriousError)
+  // A guest that locks holds state now: established first, so that a flood of guests cannot evict
+  // it (and, when no session can be established, refused with SessionLimit before it locks).
+  if (owner.kind === 'session') ds.sessions.establish(owner.id)
   ds.locks.take(dc.name, entity.key, owner)
   return SUCCESS
 }

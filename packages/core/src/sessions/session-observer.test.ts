@@ -28,7 +28,8 @@ describe('SessionStore observers', () => {
   it('are told of sessions opened, touched, established and changed', () => {
     const { store, log } = setup()
     const guest = store.openGuest()
-    store.touch(guest.id) // a guest that comes back is established, not touched
+    store.touch(guest.id) // a guest that comes back is touched, and stays a guest
+    store.establish(guest.id)
     store.touch(guest.id)
     const s = store.open()
     setSessionUser(s, { name: 'ann' })
@@ -39,6 +40,7 @@ describe('SessionStore observers', () => {
     store.close(s.id)
     expect(log).toEqual([
       'opened S1 guest',
+      'touched S1',
       'established S1',
       'touched S1',
       'opened S2 established',
@@ -76,7 +78,7 @@ describe('SessionStore.adopt', () => {
     expect(store.peek('REMOTE')).toBe(s)
     expect(s).toMatchObject({ createdAt: 5, timeout: 30 * MINUTE, established: true })
     expect(sessionUser(s)).toEqual({ name: 'bob' })
-    expect(store.counts).toEqual({ established: 1, guests: 0 })
+    expect(store.counts).toEqual({ established: 1, users: 1, guests: 0 })
     expect(log).toEqual([])
     // It expires on this store's clock from the last access it was given.
     clock.advance(28 * MINUTE - 1)
@@ -103,7 +105,7 @@ describe('SessionStore.adopt', () => {
     expect(same).toBe(guest)
     expect(same.established).toBe(true)
     expect([...same.data]).toEqual([['y', 2]])
-    expect(store.counts).toEqual({ established: 1, guests: 0 })
+    expect(store.counts).toEqual({ established: 1, users: 0, guests: 0 })
     // A snapshot without data empties it; one that says guest does not undo the establishing.
     store.adopt({ ...same, established: false, data: undefined })
     expect(same.data.size).toBe(0)
@@ -121,5 +123,34 @@ describe('SessionStore.adopt', () => {
     refusing.store.open()
     expect(() => refusing.store.adopt(snapshot)).toThrow(/maximum|limit/i)
     expect(refusing.store.peek('R')).toBeUndefined()
+  })
+
+  it('files a session by what it holds: a logged-in one is evicted only for another login', () => {
+    const { clock, store, log } = setup({ maxSessions: 1 })
+    const now = clock.now()
+    const user = [['entistore.user', { name: 'ann' }]] as const
+    store.adopt({
+      id: 'A',
+      createdAt: now,
+      lastAccess: now,
+      timeout: MINUTE,
+      established: true,
+      data: user,
+    })
+    expect(store.counts).toEqual({ established: 1, users: 1, guests: 0 })
+    const anonymous = {
+      id: 'B',
+      createdAt: now,
+      lastAccess: now,
+      timeout: MINUTE,
+      established: true,
+    }
+    expect(() => store.adopt(anonymous)).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
+    store.adopt({ ...anonymous, id: 'C', data: [['entistore.user', { name: 'cid' }]] })
+    expect(log).toEqual(['closed A evicted'])
+    // Data given as a one-shot iterator is read once, for both the pool and the session.
+    const data = new Map([['entistore.user', { name: 'dan' }]])
+    const d = store.adopt({ ...anonymous, id: 'D', data: data.entries() })
+    expect(sessionUser(d)).toEqual({ name: 'dan' })
   })
 })

@@ -2,12 +2,14 @@
  * Model-based test of the session store's recency list: random opens, touches, peeks, closes,
  * clock moves and sweeps against a plain array in recency order. After every command the store
  * holds the model's live sessions, evicts and expires in the model's order, and reports each
- * closed session once with the model's reason.
+ * closed session once with the model's reason. Then random clients against the three pools: the
+ * bounds hold, and only a login ever evicts a logged-in session.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { SessionStore, type SessionCloseReason } from './session-store.js'
+import { sessionUser } from './session-user.js'
 
 const TIMEOUT = 100
 const MAX = 5
@@ -138,6 +140,78 @@ describe('SessionStore recency list', () => {
         },
       ),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe('SessionStore pools', () => {
+  // What a client can do: come without a cookie, come back, lock, log in or out, leave, wait.
+  type Op =
+    | { op: 'guest' }
+    | { op: 'back' | 'lock' | 'logout' | 'close'; pick: number }
+    | { op: 'login'; pick: number; user: string }
+    | { op: 'wait'; ms: number }
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { arbitrary: fc.constant({ op: 'guest' as const }), weight: 4 },
+    fc.record({ op: fc.constantFrom('back' as const, 'lock' as const), pick: fc.nat(40) }),
+    fc.record({ op: fc.constantFrom('logout' as const, 'close' as const), pick: fc.nat(40) }),
+    fc.record({
+      op: fc.constant('login' as const),
+      pick: fc.nat(40),
+      user: fc.constantFrom('a', 'b'),
+    }),
+    fc.record({ op: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 40 }) }),
+  )
+
+  it('keep both bounds, and only a login ever evicts a logged-in session', () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 120 }),
+        fc.constantFrom<'evict' | 'refuse'>('evict', 'refuse'),
+        (ops, whenFull) => {
+          const clock = new ManualClock()
+          let n = 0
+          const store = new SessionStore(clock, {
+            newId: () => `S${++n}`,
+            inactivityTimeout: TIMEOUT,
+            maxSessions: 3,
+            maxGuests: 4,
+            whenFull,
+          })
+          const sessions: ReturnType<SessionStore['openGuest']>[] = []
+          let current: Op | undefined
+          store.onClose((s, reason) => {
+            if (reason !== 'evicted') return
+            // A client without a live cookie (a new guest) evicts only guests; an established
+            // session is evicted only to establish another, and a logged-in one only by a login.
+            if (current?.op === 'guest' || current?.op === 'back') expect(s.established).toBe(false)
+            if (s.established) expect(['lock', 'login']).toContain(current?.op)
+            if (sessionUser(s)) expect(current?.op).toBe('login')
+          })
+          for (const o of ops) {
+            current = o
+            const pick = 'pick' in o ? sessions[o.pick % Math.max(1, sessions.length)] : undefined
+            try {
+              if (o.op === 'guest') sessions.push(store.resume(undefined).session)
+              else if (o.op === 'wait') clock.advance(o.ms)
+              else if (pick && o.op === 'back') store.resume(pick.id)
+              else if (pick && o.op === 'lock') store.establish(pick.id)
+              else if (pick && o.op === 'login') store.renew(pick.id, { user: { name: o.user } })
+              else if (pick && o.op === 'logout') store.renew(pick.id, { user: null })
+              else if (pick && o.op === 'close') store.close(pick.id)
+            } catch (error) {
+              // Refused for want of room: never a guest coming back, never a new guest.
+              expect(error).toMatchObject({ name: 'SessionLimit' })
+              expect(['lock', 'login', 'logout']).toContain(o.op)
+            }
+            const counts = store.counts
+            expect(counts.guests).toBeLessThanOrEqual(4)
+            expect(counts.established).toBeLessThanOrEqual(3)
+            expect(counts.users).toBeLessThanOrEqual(counts.established)
+          }
+        },
+      ),
+      { numRuns: 300 },
     )
   })
 })

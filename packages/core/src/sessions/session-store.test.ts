@@ -6,6 +6,7 @@ import {
   type SessionCloseReason,
   type SessionStoreOptions,
 } from './session-store.js'
+import { sessionUser, setSessionUser } from './session-user.js'
 
 const MINUTE = 60_000
 
@@ -153,26 +154,52 @@ describe('SessionStore', () => {
     expect(store.touch('S1')!.data.get('user')).toBe('ada')
   })
 
-  it('opens guests for unknown clients and establishes one when it comes back', () => {
-    const { store } = setup()
+  it('opens guests for unknown clients; one that comes back stays a guest', () => {
+    const { clock, store } = setup()
     const { session } = store.resume(undefined)
     expect(session.established).toBe(false)
-    expect(store.counts).toEqual({ established: 0, guests: 1 })
+    expect(store.counts).toEqual({ established: 0, users: 0, guests: 1 })
+    clock.advance(1000)
     expect(store.resume(session.id)).toMatchObject({
       created: false,
-      session: { established: true },
+      session: { established: false, lastAccess: clock.now() },
     })
-    expect(store.counts).toEqual({ established: 1, guests: 0 })
+    expect(store.counts).toEqual({ established: 0, users: 0, guests: 1 })
   })
 
   it('evicts only guests when the guest pool is full: established sessions survive a flood', () => {
     const { store, closed } = setup({ maxSessions: 2, maxGuests: 3 })
     const kept = store.open()
     for (let i = 0; i < 20_000; i++) store.resume(undefined)
-    expect(store.counts).toEqual({ established: 1, guests: 3 })
+    expect(store.counts).toEqual({ established: 1, users: 0, guests: 3 })
     expect(store.touch(kept.id)).toBe(kept)
     expect(closed.length).toBe(20_000 - 3)
     expect(closed.every(([id, reason]) => id !== kept.id && reason === 'evicted')).toBe(true)
+  })
+
+  it('keeps established and logged-in sessions through a flood of guests that come back', () => {
+    const { store, closed } = setup({ maxSessions: 2, maxGuests: 3 })
+    const locker = store.open()
+    const user = store.renew(store.openGuest().id, { user: { name: 'ada' } })!
+    for (let i = 0; i < 10_000; i++) {
+      const { session } = store.resume(undefined)
+      store.resume(session.id) // its cookie, sent back
+    }
+    expect(store.counts).toEqual({ established: 2, users: 1, guests: 3 })
+    expect(store.peek(locker.id)).toBe(locker)
+    expect(store.peek(user.id)).toBe(user)
+    expect(closed.filter(([, reason]) => reason !== 'evicted')).toEqual([])
+  })
+
+  it('a returning guest is the newest of its pool: the flood evicts the guests that went quiet', () => {
+    const { store } = setup({ maxGuests: 3 })
+    const a = store.openGuest()
+    store.openGuest()
+    store.openGuest()
+    store.touch(a.id)
+    store.openGuest() // evicts S2, the least recent guest
+    expect(store.peek(a.id)).toBe(a)
+    expect(store.peek('S2')).toBeUndefined()
   })
 
   it('establishes a guest that takes state, without a second request', () => {
@@ -188,15 +215,62 @@ describe('SessionStore', () => {
     const { store, closed } = setup({ maxSessions: 1, whenFull: 'refuse' })
     store.open()
     const guest = store.openGuest()
-    expect(() => store.touch(guest.id)).toThrow(
+    expect(() => store.establish(guest.id)).toThrow(
       expect.objectContaining({ name: 'SessionLimit', errCode: 9080 }),
     )
     expect(() => store.open()).toThrow('Maximum number of sessions has been reached (1)')
-    // The refused session stays a guest, and is established once there is room.
-    expect(store.peek(guest.id)?.established).toBe(false)
+    // The refused session stays a guest (and is served), and is established once there is room.
+    expect(store.touch(guest.id)?.established).toBe(false)
     store.close('S1')
-    expect(store.touch(guest.id)?.established).toBe(true)
+    expect(store.establish(guest.id)?.established).toBe(true)
     expect(closed).toEqual([['S1', 'closed']])
+  })
+
+  it('never lets a session without a user evict a logged-in one', () => {
+    const { store, closed } = setup({ maxSessions: 2 })
+    const ann = store.renew(store.openGuest().id, { user: { name: 'ann' } })!
+    const bob = store.renew(store.openGuest().id, { user: { name: 'bob' } })!
+    const guest = store.openGuest()
+    // A lock (establish) or a deliberate open would need a logged-in session's room: refused.
+    expect(() => store.establish(guest.id)).toThrow(
+      expect.objectContaining({ name: 'SessionLimit' }),
+    )
+    expect(() => store.open()).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
+    // A login which does not change the user (none: no authenticate) is no login either.
+    expect(() => store.renew(guest.id)).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
+    expect(store.peek(guest.id)).toMatchObject({ id: guest.id, established: false })
+    expect(closed).toEqual([])
+    // A login evicts the least recent logged-in session.
+    store.touch(ann.id)
+    const cid = store.renew(guest.id, { user: { name: 'cid' } })!
+    expect(closed).toEqual([[bob.id, 'evicted']])
+    expect(store.counts).toEqual({ established: 2, users: 2, guests: 0 })
+    expect(store.peek(cid.id)).toBe(guest)
+  })
+
+  it('a login evicts a session without a user before any logged-in one', () => {
+    const { store, closed } = setup({ maxSessions: 2 })
+    const ann = store.renew(store.openGuest().id, { user: { name: 'ann' } })!
+    const locker = store.open() // more recent than ann, but without a user
+    store.renew(store.openGuest().id, { user: { name: 'bob' } })
+    expect(closed).toEqual([[locker.id, 'evicted']])
+    expect(store.peek(ann.id)).toBe(ann)
+    // Sessions without a user still evict each other.
+    const { store: other, closed: gone } = setup({ maxSessions: 1 })
+    const first = other.open()
+    other.open()
+    expect(gone).toEqual([[first.id, 'evicted']])
+  })
+
+  it('refuses a login in refuse mode when full, changing nothing', () => {
+    const { store } = setup({ maxSessions: 1, whenFull: 'refuse' })
+    store.open()
+    const guest = store.openGuest()
+    expect(() => store.renew(guest.id, { user: { name: 'ann' }, timeout: 2 * MINUTE })).toThrow(
+      expect.objectContaining({ name: 'SessionLimit' }),
+    )
+    expect(guest).toMatchObject({ id: guest.id, established: false, timeout: 60 * MINUTE })
+    expect(guest.data.size).toBe(0)
   })
 
   it('expires guests like established sessions', () => {
@@ -213,5 +287,54 @@ describe('SessionStore', () => {
     expect(() => new SessionStore(clock, { inactivityTimeout: Number.NaN })).toThrow(
       'SessionStore: inactivityTimeout must be positive',
     )
+  })
+})
+
+describe('SessionStore.renew', () => {
+  it('gives the session a new id and kills the old one, carrying its state over', () => {
+    const { clock, store, closed } = setup()
+    const renewed: [string, string][] = []
+    store.onRenew((s, previous) => renewed.push([previous, s.id]))
+    const guest = store.openGuest()
+    guest.data.set('cart', [1])
+    clock.advance(MINUTE)
+    const same = store.renew(guest.id, { user: { name: 'ada' }, timeout: 120 * MINUTE })
+    expect(same).toBe(guest)
+    expect(guest).toMatchObject({
+      id: 'S2',
+      createdAt: clock.now() - MINUTE,
+      lastAccess: clock.now(),
+      timeout: 120 * MINUTE,
+      established: true,
+    })
+    expect(sessionUser(guest)).toEqual({ name: 'ada' })
+    expect(guest.data.get('cart')).toEqual([1])
+    expect(renewed).toEqual([['S1', 'S2']])
+    // The old id is dead: a client that sends it gets a new guest, and it closes nothing.
+    expect(store.peek('S1')).toBeUndefined()
+    expect(store.resume('S1')).toMatchObject({ created: true, session: { id: 'S3' } })
+    expect(store.close('S1')).toBe(false)
+    expect(closed).toEqual([])
+    expect(store.counts).toEqual({ established: 1, users: 1, guests: 1 })
+    expect(store.renew('S1')).toBeUndefined()
+  })
+
+  it('logs out (user null) into the pool of sessions without a user, under a new id again', () => {
+    const { store } = setup()
+    const s = store.renew(store.openGuest().id, { user: { name: 'ada' } })!
+    expect(s.id).toBe('S2')
+    store.renew(s.id, { user: null })
+    expect(s.id).toBe('S3')
+    expect(sessionUser(s)).toBeUndefined()
+    expect(store.counts).toEqual({ established: 1, users: 0, guests: 0 })
+  })
+
+  it('files a session whose user is set on its data directly by what it holds', () => {
+    const { store } = setup()
+    const s = store.open()
+    setSessionUser(s, { name: 'ada' })
+    expect(store.counts).toMatchObject({ established: 1, users: 1 })
+    setSessionUser(s, undefined)
+    expect(store.counts).toMatchObject({ established: 1, users: 0 })
   })
 })

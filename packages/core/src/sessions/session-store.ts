@@ -5,12 +5,25 @@
  * session held. No timers: expiry is checked when sessions are touched and by `sweep()`, so a test
  * moves the clock and the next request sees the effect.
  *
- * Two pools, each its own recency list. A session opened for an unknown client (`resume` without a
- * live id) is a *guest*: it holds nothing, and lives in a bounded pool where only guests are
- * evicted. It becomes *established* when it comes back (`touch`) or takes state (`establish`: a
- * login, a lock). So a flood of cookie-less requests turns over the guest pool and never evicts an
- * established session, nor the locks it holds. `maxSessions` bounds the established pool: past it
- * the least recent is evicted, or (`whenFull: 'refuse'`) the new one is refused (SessionLimit, 402).
+ * Three pools, each its own recency list, so that who may evict whom is decided by what a session
+ * holds, never by how often its client comes back:
+ * - **guests**: sessions opened for a client (`resume` without a live id) that hold nothing. A
+ *   guest that comes back with its cookie stays a guest (a returning cookie proves nothing: a
+ *   script replays it as easily as a browser), in a pool bounded by `maxGuests` where only guests
+ *   are evicted.
+ * - **established** sessions without a user: a guest becomes one when it takes state (`establish`:
+ *   a lock, a login without a user), and `open` makes one.
+ * - **logged-in** sessions: those with a user (session-user.ts), put there by `renew`.
+ *
+ * The last two share `maxSessions`. Past it, an established session without a user may only evict
+ * another one without a user (else it is refused, SessionLimit, 402): a session without a login
+ * never evicts a logged-in one, nor releases its locks. A login evicts the least recent session
+ * without a user first, then the least recent logged-in one; `whenFull: 'refuse'` refuses instead.
+ *
+ * `renew` gives a session a new id at a login and at every change of who it is (session
+ * fixation: an id a guest was given, planted in a victim's browser, must not become the victim's
+ * session). The session object stays the same, its state (times, data, locks) carried over; the
+ * old id is dead at once, and `onRenew` listeners (the datastore: its locks) are told.
  *
  * Several processes serving one datastore share their sessions through another service (Redis):
  * each keeps this store as a mirror, told of what happens here by an observer (`observe`: opened,
@@ -19,16 +32,22 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
+import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
 
 export interface SessionStoreOptions {
   /** Inactivity timeout, in milliseconds. 4D's default is 60 minutes. @default 3_600_000 */
   readonly inactivityTimeout?: number
-  /** Maximum number of established sessions (see `whenFull`). @default 10_000 */
+  /**
+   * Maximum number of established sessions, logged in or not (see `whenFull`; a session without a
+   * user never evicts a logged-in one). @default 10_000
+   */
   readonly maxSessions?: number
   /**
    * What happens when one more session would be established past `maxSessions`: `'evict'` closes
-   * the least recently used established session; `'refuse'` throws SessionLimit (HTTP 402, the
-   * real server's "Maximum number of sessions has been reached") and the session stays a guest.
+   * the least recently used established session without a user, or, for a login when every one
+   * is logged in, the least recently used logged-in one; `'refuse'` throws SessionLimit (HTTP 402,
+   * the real server's "Maximum number of sessions has been reached") and the session stays a
+   * guest. A session without a user that would have to evict a logged-in one is refused in both.
    * @default 'evict'
    */
   readonly whenFull?: 'evict' | 'refuse'
@@ -39,6 +58,10 @@ export interface SessionStoreOptions {
 }
 
 export interface Session {
+  /**
+   * The session's id, what its cookie carries. It changes when the session is renewed (a login:
+   * `renew`): keep the session, not its id.
+   */
   readonly id: string
   readonly createdAt: number
   /** Time of the last request of this session. */
@@ -47,26 +70,40 @@ export interface Session {
   timeout: number
   /** Free-form per-session data for the layers above (user, privileges). */
   readonly data: Map<string, unknown>
-  /** False for a guest: a session opened for an unknown client that has not come back yet. */
+  /**
+   * False for a guest: a session that holds nothing (no lock, no login), whether or not its client
+   * came back.
+   */
   readonly established: boolean
 }
 
+/** Why a session closed. A renewed session does not close: its old id is dropped (`onRenew`). */
 export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
 
+/** What `renew` changes besides the id. */
+export interface SessionRenewal {
+  /** The user now logged in on the session; null: nobody. @default unchanged */
+  readonly user?: AuthUser | null
+  /** The session's new inactivity timeout, in milliseconds. @default unchanged */
+  readonly timeout?: number
+}
+
 /**
- * What a store tells of its sessions besides their closing (`onClose`): enough for a mirror in
- * another process to follow. Called synchronously, after the change; never for `adopt`.
+ * What a store tells of its sessions besides their closing (`onClose`) and renewal (`onRenew`):
+ * enough for a mirror in another process to follow. Called synchronously, after the change; never
+ * for `adopt`.
  */
 export interface SessionObserver {
   /** A session was opened here (`open`, `openGuest`). */
   opened?(session: Session): void
-  /** A request came back: the session's inactivity timer restarted (`touch` of an established one). */
+  /** A request came back: the session's inactivity timer restarted (`touch`). */
   touched?(session: Session): void
-  /** A guest was established (it came back, logged in, took a lock); its timer restarted too. */
+  /** A guest was established (it took a lock, logged in); its timer restarted too. */
   established?(session: Session): void
   /**
-   * `session.data` was changed (`set`, `delete`, `clear`): a login, a function's session storage.
-   * A change inside a value (an object mutated in place) is not seen: set the value again.
+   * `session.data` was changed (`set`, `delete`, `clear`): a function's session storage.
+   * A change inside a value (an object mutated in place) is not seen: set the value again. A
+   * renewal's change of user is told by `onRenew` instead.
    */
   changed?(session: Session): void
 }
@@ -91,16 +128,26 @@ export interface SessionSnapshot {
 export interface SessionStoreApi {
   /** Open sessions, guests included. */
   readonly size: number
-  /** Open established sessions and open guests. */
-  readonly counts: { established: number; guests: number }
+  /**
+   * Open established sessions (logged in or not), of them those logged in (`users`), and open
+   * guests.
+   */
+  readonly counts: { established: number; users: number; guests: number }
   /** A new established session (SessionLimit when full in refuse mode). */
   open(): Session
   /** A new guest session. */
   openGuest(): Session
-  /** The live session, its timer restarted; a guest is established (may throw SessionLimit). */
+  /** The live session, its timer restarted; a guest stays a guest. */
   touch(id: string): Session | undefined
   /** Establishes a live guest (may throw SessionLimit); undefined if not open. */
   establish(id: string): Session | undefined
+  /**
+   * Gives the live session `id` a new id (a login, a change of privileges), with the changes asked:
+   * the same session, established, its state carried over; the old id is dead at once and
+   * `onRenew` listeners are told. Throws SessionLimit, before changing anything, when it cannot be
+   * established. Undefined if not open.
+   */
+  renew(id: string, change?: SessionRenewal): Session | undefined
   /** The live session, timer untouched. */
   peek(id: string): Session | undefined
   /** `touch(id)`, else a new guest. */
@@ -116,6 +163,11 @@ export interface SessionStoreApi {
   closeAll?(): number
   /** Calls `listener` when a session closes (the datastore releases its locks). */
   onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
+  /**
+   * Calls `listener` when a session is renewed, with its old id (the datastore moves its locks to
+   * the new one). Returns the function that stops.
+   */
+  onRenew(listener: (session: Session, previousId: string) => void): () => void
   /**
    * Tells `observer` of sessions opened, touched, established and changed; returns the function
    * that stops. Optional: what a mirror of a shared store needs (the in-memory store has it).
@@ -172,6 +224,12 @@ class SessionData extends Map<string, unknown> {
     for (const [k, v] of entries) super.set(k, v)
   }
 
+  /** Sets (or, for undefined, deletes) one entry without telling (a renewal tells on its own). */
+  put(key: string, value: unknown): void {
+    if (value === undefined) super.delete(key)
+    else super.set(key, value)
+  }
+
   override set(key: string, value: unknown): this {
     super.set(key, value)
     this.#changed()
@@ -191,16 +249,18 @@ class SessionData extends Map<string, unknown> {
   }
 }
 
-/** A session and its place in the store's recency list (an intrusive doubly linked list). */
+/** A session and its place in the store's recency lists (an intrusive doubly linked list). */
 class Entry implements Session {
-  readonly id: string
+  // Changed only by the store's `renew`.
+  id: string
   readonly createdAt: number
   lastAccess: number
   timeout: number
   established: boolean
   #data: SessionData | undefined
   readonly #changed: (entry: Entry) => void
-  /** Less recently used neighbour, more recently used neighbour (in its pool's list). */
+  /** The pool whose list holds it; less and more recently used neighbours in that list. */
+  pool: Pool | undefined = undefined
   older: Entry | undefined = undefined
   newer: Entry | undefined = undefined
 
@@ -238,6 +298,7 @@ class Pool {
   size = 0
 
   append(entry: Entry): void {
+    entry.pool = this
     entry.older = this.newest
     entry.newer = undefined
     if (this.newest) this.newest.newer = entry
@@ -251,8 +312,15 @@ class Pool {
     else this.oldest = entry.newer
     if (entry.newer) entry.newer.older = entry.older
     else this.newest = entry.older
-    entry.older = entry.newer = undefined
+    entry.pool = entry.older = entry.newer = undefined
     this.size--
+  }
+
+  /** Makes `entry` (in this pool or another) the newest of this pool. */
+  moveToNewest(entry: Entry): void {
+    if (entry === this.newest) return
+    entry.pool?.unlink(entry)
+    this.append(entry)
   }
 }
 
@@ -266,12 +334,18 @@ export class SessionStore implements SessionStoreApi {
   readonly #sessions = new Map<string, Entry>()
   // Touching a session moves it to the newest end of its pool in O(1), without the Map's
   // delete-and-reinsert, whose deleted slots made every later walk from the oldest end slower.
-  readonly #established = new Pool()
   readonly #guests = new Pool()
+  /** Established sessions without a user: the ones a session without a login may evict. */
+  readonly #anonymous = new Pool()
+  /** Logged-in sessions: only a login evicts one. */
+  readonly #users = new Pool()
   readonly #onClose: ((session: Session, reason: SessionCloseReason) => void)[] = []
+  readonly #onRenew: ((session: Session, previousId: string) => void)[] = []
   readonly #observers: SessionObserver[] = []
-  // One function for every entry's data: which entry changed is its argument.
+  // One function for every entry's data: which entry changed is its argument. A user put on or
+  // taken off an established session moves it between its two pools (their total is the same).
   readonly #changed = (entry: Entry): void => {
+    if (entry.established) this.#file(entry)
     for (const o of this.#observers) o.changed?.(entry)
   }
 
@@ -294,10 +368,14 @@ export class SessionStore implements SessionStoreApi {
     return this.#sessions.size
   }
 
-  /** Open established sessions and open guests. */
-  get counts(): { established: number; guests: number } {
+  /** Open established sessions (logged-in ones included), logged-in ones, and open guests. */
+  get counts(): { established: number; users: number; guests: number } {
     this.sweep()
-    return { established: this.#established.size, guests: this.#guests.size }
+    return {
+      established: this.#anonymous.size + this.#users.size,
+      users: this.#users.size,
+      guests: this.#guests.size,
+    }
   }
 
   /**
@@ -306,10 +384,10 @@ export class SessionStore implements SessionStoreApi {
    */
   open(): Session {
     const now = this.#sweep()
-    this.#makeRoom()
+    this.#makeRoom(false)
     const entry = new Entry(this.#newId(), now, this.#timeout, true, this.#changed)
     this.#sessions.set(entry.id, entry)
-    this.#established.append(entry)
+    this.#anonymous.append(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.opened?.(entry)
     return entry
   }
@@ -327,29 +405,51 @@ export class SessionStore implements SessionStoreApi {
 
   /**
    * The live session with this id, its inactivity timer restarted; undefined if unknown or expired.
-   * A guest that comes back is established (so this throws SessionLimit when none can be).
+   * A guest that comes back stays a guest: only what it takes (`establish`, `renew`) establishes it.
    */
   touch(id: string): Session | undefined {
     const entry = this.#live(id)
     if (!entry) return undefined
-    if (!entry.established) return this.#establish(entry)
     entry.lastAccess = this.#clock.now()
-    if (entry !== this.#established.newest) {
-      this.#established.unlink(entry)
-      this.#established.append(entry)
-    }
+    entry.pool!.moveToNewest(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.touched?.(entry)
     return entry
   }
 
   /**
-   * Makes a live guest an established session (it logs in, takes a lock), its timer restarted.
-   * Returns undefined if the session is not open. Throws SessionLimit in refuse mode when full.
+   * Makes a live guest an established session (it takes a lock), its timer restarted. Returns
+   * undefined if the session is not open. Throws SessionLimit when no room can be made for it.
    */
   establish(id: string): Session | undefined {
     const entry = this.#live(id)
     if (!entry) return undefined
-    return entry.established ? entry : this.#establish(entry)
+    if (entry.established) return entry
+    this.#makeRoom(hasUser(entry))
+    this.#establish(entry)
+    if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
+    return entry
+  }
+
+  /**
+   * The live session `id` under a new id, its user and timeout changed as asked, established and
+   * its timer restarted; the old id is dead at once, and `onRenew` listeners are told (observers
+   * are not: the renewal is the one event). Throws SessionLimit before changing anything when it
+   * cannot be established. Undefined if the session is not open.
+   */
+  renew(id: string, change: SessionRenewal = {}): Session | undefined {
+    const entry = this.#live(id)
+    if (!entry) return undefined
+    if (!entry.established)
+      this.#makeRoom(change.user === undefined ? hasUser(entry) : change.user !== null)
+    if (change.user !== undefined) entry.data.put(SESSION_USER_KEY, change.user ?? undefined)
+    if (change.timeout !== undefined) entry.timeout = change.timeout
+    const previous = entry.id
+    this.#sessions.delete(previous)
+    entry.id = this.#newId()
+    this.#sessions.set(entry.id, entry)
+    this.#establish(entry)
+    for (const listener of this.#onRenew) listener(entry, previous)
+    return entry
   }
 
   /** The live session with this id, without restarting its timer. */
@@ -383,7 +483,8 @@ export class SessionStore implements SessionStoreApi {
     // Sessions with a longer personal timeout may hide behind a live one; they expire on touch.
     const now = this.#clock.now()
     this.#sweepPool(this.#guests, now)
-    this.#sweepPool(this.#established, now)
+    this.#sweepPool(this.#anonymous, now)
+    this.#sweepPool(this.#users, now)
     return now
   }
 
@@ -401,35 +502,33 @@ export class SessionStore implements SessionStoreApi {
 
   /** Calls `listener` when a session closes, with the reason. Returns the unsubscribe function. */
   onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void {
-    this.#onClose.push(listener)
-    return () => {
-      const i = this.#onClose.indexOf(listener)
-      if (i >= 0) this.#onClose.splice(i, 1)
-    }
+    return subscribe(this.#onClose, listener)
+  }
+
+  /** Calls `listener` when a session is renewed, with its old id. Returns the unsubscribe function. */
+  onRenew(listener: (session: Session, previousId: string) => void): () => void {
+    return subscribe(this.#onRenew, listener)
   }
 
   /** Tells `observer` of sessions opened, touched, established and changed; returns the stop. */
   observe(observer: SessionObserver): () => void {
-    this.#observers.push(observer)
-    return () => {
-      const i = this.#observers.indexOf(observer)
-      if (i >= 0) this.#observers.splice(i, 1)
-    }
+    return subscribe(this.#observers, observer)
   }
 
   /**
    * Takes in a session another process opened (or updates the one open here under its id): its
    * times, state and data as given, at the newest end of its pool. Observers are not told: this is
-   * how a mirror follows, not a change of its own. May evict (or, in refuse mode, throw
-   * SessionLimit) to make room for an established one, as `open` does.
+   * how a mirror follows, not a change of its own. May evict (or throw SessionLimit) to make room
+   * for an established one, as `establish` does.
    */
   adopt(snapshot: SessionSnapshot): Session {
     let entry = this.#sessions.get(snapshot.id)
     // Established is never undone: this store may have established it before the other knew.
     const established = snapshot.established || entry?.established === true
-    if (established && !entry?.established) this.#makeRoom()
+    const data = snapshot.data && [...snapshot.data]
+    if (established && !entry?.established)
+      this.#makeRoom(data?.some(([key]) => key === SESSION_USER_KEY) === true)
     if (entry) {
-      ;(entry.established ? this.#established : this.#guests).unlink(entry)
       entry.established = established
       entry.lastAccess = snapshot.lastAccess
       entry.timeout = snapshot.timeout
@@ -444,28 +543,45 @@ export class SessionStore implements SessionStoreApi {
       )
       this.#sessions.set(entry.id, entry)
     }
-    ;(established ? this.#established : this.#guests).append(entry)
-    if (snapshot.data) entry.data.fill(snapshot.data)
+    if (data) entry.data.fill(data)
     else if (entry.hasData) entry.data.fill([])
+    this.#poolOf(entry).moveToNewest(entry)
     while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
     return entry
   }
 
-  #establish(entry: Entry): Entry {
-    this.#makeRoom()
-    this.#guests.unlink(entry)
-    entry.established = true
-    entry.lastAccess = this.#clock.now()
-    this.#established.append(entry)
-    if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
-    return entry
+  /** The pool `entry` belongs in: by what it holds, never by how often it came back. */
+  #poolOf(entry: Entry): Pool {
+    return !entry.established ? this.#guests : hasUser(entry) ? this.#users : this.#anonymous
   }
 
-  /** Room for one more established session: evict the least recent, or refuse. */
-  #makeRoom(): void {
-    if (this.#established.size < this.#max) return
+  /** Moves `entry` to the pool it belongs in, if it is not there (keeping its recency otherwise). */
+  #file(entry: Entry): void {
+    const pool = this.#poolOf(entry)
+    if (entry.pool !== pool) pool.moveToNewest(entry)
+  }
+
+  /** Established, its timer restarted, at the newest end of its pool (room was made). */
+  #establish(entry: Entry): void {
+    entry.established = true
+    entry.lastAccess = this.#clock.now()
+    this.#poolOf(entry).moveToNewest(entry)
+  }
+
+  /**
+   * Room for one more established session, logged in (`forUser`) or not: the least recent session
+   * without a user is evicted first; a logged-in one only for a login. Else, or in refuse mode,
+   * SessionLimit.
+   */
+  #makeRoom(forUser: boolean): void {
+    if (this.#anonymous.size + this.#users.size < this.#max) return
     if (this.#refuse) fail('SessionLimit', [this.#max])
-    while (this.#established.size >= this.#max) this.#close(this.#established.oldest!, 'evicted')
+    while (this.#anonymous.size + this.#users.size >= this.#max) {
+      const victim = this.#anonymous.oldest ?? (forUser ? this.#users.oldest : undefined)
+      // A session without a login never evicts a logged-in one.
+      if (!victim) fail('SessionLimit', [this.#max])
+      this.#close(victim, 'evicted')
+    }
   }
 
   #live(id: string): Entry | undefined {
@@ -484,7 +600,19 @@ export class SessionStore implements SessionStoreApi {
 
   #close(entry: Entry, reason: SessionCloseReason): void {
     this.#sessions.delete(entry.id)
-    ;(entry.established ? this.#established : this.#guests).unlink(entry)
+    entry.pool?.unlink(entry)
     for (const listener of this.#onClose) listener(entry, reason)
+  }
+}
+
+/** Whether a session holds a user (without making its data map). */
+const hasUser = (entry: Entry): boolean => entry.hasData && entry.data.has(SESSION_USER_KEY)
+
+/** Adds `item` to `list`; returns the function that removes it (harmless twice). */
+function subscribe<T>(list: T[], item: T): () => void {
+  list.push(item)
+  return () => {
+    const i = list.indexOf(item)
+    if (i >= 0) list.splice(i, 1)
   }
 }

@@ -18,16 +18,19 @@ export interface AuthUser {
   readonly groups?: readonly string[]
 }
 
-// The key in `session.data`; a symbol-free string so that a shared session store can keep it.
-const USER = 'entistore.user'
+/** The key of the user in `session.data`: a plain string, so that a shared session store keeps it. */
+export const SESSION_USER_KEY = 'entistore.user'
 
 /** The user logged in on `session`, if any. */
 export function sessionUser(session: Session): AuthUser | undefined {
-  return session.data.get(USER) as AuthUser | undefined
+  return session.data.get(SESSION_USER_KEY) as AuthUser | undefined
 }
 
-/** Puts `user` on `session` (undefined: nobody is logged in on it any more). */
+/**
+ * Puts `user` on `session` (undefined: nobody is logged in on it any more) without changing its
+ * id. A login goes through the store's `renew(id, { user })`, which gives the session a new id.
+ */
 export function setSessionUser(session: Session, user: AuthUser | undefined): void {
-  if (user === undefined) session.data.delete(USER)
-  else session.data.set(USER, user)
+  if (user === undefined) session.data.delete(SESSION_USER_KEY)
+  else session.data.set(SESSION_USER_KEY, user)
 }

@@ -79,6 +79,34 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       })
     })
 
+    it('a login through A renews the id everywhere: the old id is dead in B, the locks follow the new one', async () => {
+      const { A, B, admin, prefix, client } = await setup({ authenticate })
+      const ada = client()
+      expect((await ada.get(B, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
+      const planted = ada.session!
+      expect(B.ds.sessions.peek(planted)?.established).toBe(true)
+      await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      const sid = ada.session!
+      expect(sid).not.toBe(planted)
+      await eventually(async () => expect(await admin.exists(`${prefix}s:${planted}`)).toBe(0))
+      expect(JSON.parse((await admin.get(`${prefix}l:Employee:1`))!)).toMatchObject({ i: sid })
+      // B's mirror closes the old id (pub/sub) and serves the new one, lock and user with it.
+      await eventually(() => expect(B.ds.sessions.peek(planted)).toBeUndefined())
+      expect((await ada.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+      const update = await ada.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 7 })
+      expect(update.status).toBe(200)
+      // Whoever kept the old id is a stranger in both, refused the locked entity.
+      const stranger = client()
+      for (const via of [A, B]) {
+        const reply = await stranger.get(via, `/rest/$directory/currentUser?$4DSID=${planted}`)
+        expect(reply.json).toEqual({ result: null })
+        expect(
+          (await stranger.post(via, '/rest/Employee?$method=update', { __KEY: '1', salary: 1 }))
+            .status,
+        ).toBe(409)
+      }
+    })
+
     it('lives as long as its Redis TTL: gone there, it is not brought back by a mirror', async () => {
       const { A, B, admin, prefix, client } = await setup()
       const c = client()

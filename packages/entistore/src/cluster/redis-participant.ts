@@ -27,6 +27,7 @@
  */
 import {
   datastoreError,
+  SESSION_USER_KEY,
   type DataClass,
   type Datastore,
   type KeyValue,
@@ -46,7 +47,7 @@ import {
 import { Redis, type RedisOptions } from 'ioredis'
 import { withoutPassword } from './redacted-url.js'
 import type { ClusterParticipant } from './participant.js'
-import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE } from './redis-scripts.js'
+import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW } from './redis-scripts.js'
 
 export interface RedisParticipantOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). @default 'redis://127.0.0.1:6379' */
@@ -81,6 +82,15 @@ interface Scripts {
   esHolder(lockKey: string, prefix: string): Promise<unknown[]>
   esLocks(index: string, prefix: string): Promise<unknown[]>
   esClose(sessionKey: string, index: string, sid: string): Promise<number>
+  esRenew(
+    oldKey: string,
+    newKey: string,
+    index: string,
+    oldSid: string,
+    newSid: string,
+    session: string,
+    ttl: number,
+  ): Promise<number>
 }
 type Client = Redis & Scripts
 
@@ -170,6 +180,7 @@ export async function connectRedis(
   redis.defineCommand('esHolder', { numberOfKeys: 1, lua: HOLDER })
   redis.defineCommand('esLocks', { numberOfKeys: 1, lua: LOCKS })
   redis.defineCommand('esClose', { numberOfKeys: 2, lua: CLOSE })
+  redis.defineCommand('esRenew', { numberOfKeys: 3, lua: RENEW })
   const participant = new RedisParticipant(ds, redis, sub, options, report)
   await participant.listen()
   return participant
@@ -256,6 +267,7 @@ export class RedisParticipant implements ClusterParticipant {
         established: (s) => this.#following === 0 && this.#saveSession(s),
         changed: (s) => this.#following === 0 && this.#saveSession(s),
       }),
+      sessions.onRenew((s, previous) => this.#following === 0 && this.#renewSession(s, previous)),
       sessions.onClose((s, reason) => {
         this.#sessionWritten.delete(s.id)
         // An expiry or an eviction is this process's own affair: Redis's TTL decides there.
@@ -603,6 +615,39 @@ export class RedisParticipant implements ClusterParticipant {
     )
   }
 
+  /**
+   * A session renewed (a login): its key and its locks given to the new id in Redis at once, and
+   * the others told that the old id is closed. A lock write, waited for by the next write, so
+   * that its check sees the locks under their new holder.
+   */
+  #renewSession(session: Session, previous: string): void {
+    this.#sessionWritten.delete(previous)
+    this.#touchSessions.delete(previous)
+    let json: string
+    try {
+      json = sessionJson(session)
+    } catch (error) {
+      // Data that JSON cannot carry stays in this process; the user (a login's) travels.
+      this.#report(error)
+      json = sessionJson(session, [SESSION_USER_KEY])
+    }
+    this.#sessionWritten.set(session.id, this.#ds.clock.now())
+    this.#track(
+      this.#redis
+        .esRenew(
+          this.#sessionKey(previous),
+          this.#sessionKey(session.id),
+          this.#index,
+          previous,
+          session.id,
+          json,
+          session.timeout,
+        )
+        .then(() => this.#publish({ t: 'closed', id: previous }))
+        .then(() => undefined),
+    )
+  }
+
   #closeSession(id: string): void {
     this.#send(
       this.#redis
@@ -781,12 +826,14 @@ export class RedisParticipant implements ClusterParticipant {
 /** A lock's dataclass and key as one string (keys are numbers or strings: JSON tells them apart). */
 const lockId = (dataClass: string, key: KeyValue): string => `${dataClass}:${JSON.stringify(key)}`
 
-function sessionJson(session: Session): string {
+/** The session as Redis holds it: its data whole, or only the entries named in `only`. */
+function sessionJson(session: Session, only?: readonly string[]): string {
+  const data = only ? [...session.data].filter(([key]) => only.includes(key)) : [...session.data]
   const shared: SharedSession = {
     c: session.createdAt,
     t: session.timeout,
     e: session.established ? 1 : 0,
-    ...(session.data.size > 0 ? { d: [...session.data] } : {}),
+    ...(data.length > 0 ? { d: data } : {}),
   }
   return JSON.stringify(shared)
 }

@@ -116,3 +116,30 @@ for _, k in ipairs(redis.call('SMEMBERS', KEYS[2])) do
 end
 return n
 `
+
+/**
+ * Renews a session (a login gave it a new id): its key written under the new id, every lock it
+ * holds given to the new id, the old key deleted, in one step, so that no process sees the locks
+ * without a live holder. KEYS: old session key, new session key, lock index. ARGV: the old id, the
+ * new id, the session's JSON, its TTL in ms. A lock's JSON is edited in place (its `"i"` only),
+ * not decoded and encoded again: cjson would round large numeric keys. Answers how many locks moved.
+ */
+export const RENEW = `
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+local had = redis.call('DEL', KEYS[1])
+local n = 0
+if had == 0 then return 0 end
+local from = '"i":' .. cjson.encode(ARGV[1])
+local to = '"i":' .. cjson.encode(ARGV[2])
+for _, k in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  local cur = redis.call('GET', k)
+  if cur and cjson.decode(cur).i == ARGV[1] then
+    local s, e = string.find(cur, from, 1, true)
+    if s then
+      redis.call('SET', k, string.sub(cur, 1, s - 1) .. to .. string.sub(cur, e + 1))
+      n = n + 1
+    end
+  end
+end
+return n
+`

@@ -74,9 +74,21 @@ export function visibleAttribute(dc: DataClass, name: string): AttributeDef {
   return attr
 }
 
-/** The session of a request as the owner of its locks and writes, with its client for `lockInfo`. */
+/**
+ * The session of a request as the owner of its locks and writes, with its client for `lockInfo`.
+ * Its id is read from the session each time: a function that logs in (the session renewed under a
+ * new id) and then writes or locks does so as the session it is now.
+ */
 export function sessionOwner(ctx: RouteContext): LockOwner {
-  return lockOwnerOf(ctx.session.id, ctx.headers, ctx.remoteAddress)
+  const session = ctx.session
+  const { info } = lockOwnerOf(session.id, ctx.headers, ctx.remoteAddress)
+  return {
+    get id() {
+      return session.id
+    },
+    kind: 'session',
+    ...(info ? { info } : {}),
+  }
 }
 
 /**

@@ -725,13 +725,22 @@ describe('$catalog/authentify, the login of 4D’s force login mode', () => {
       result: 'Wrong name or password',
     })
     expect((await post('/rest/Employee/payroll', undefined, as)).status).toBe(401)
-    expect(
-      (await post('/rest/$catalog/authentify', [{ name: 'Henry', password: 'secret' }], as)).json,
-    ).toEqual({ result: 'Authentication successful' })
-    expect((await post('/rest/Employee/payroll', undefined, as)).json).toEqual({ result: 18000 })
-    expect((await call('/rest/$directory/currentUser', { headers: as })).json).toEqual({
+    const login = await post(
+      '/rest/$catalog/authentify',
+      [{ name: 'Henry', password: 'secret' }],
+      as,
+    )
+    expect(login.json).toEqual({ result: 'Authentication successful' })
+    // The session is renewed by the login: a new cookie, and the one before it is dead.
+    const renewed = { cookie: login.headers.get('set-cookie')!.split(';')[0]! }
+    expect(renewed.cookie).not.toBe(cookie)
+    expect((await post('/rest/Employee/payroll', undefined, renewed)).json).toEqual({
+      result: 18000,
+    })
+    expect((await call('/rest/$directory/currentUser', { headers: renewed })).json).toEqual({
       result: { userName: 'Henry', fullName: 'Henry', ID: 'Henry' },
     })
+    expect((await post('/rest/Employee/payroll', undefined, as)).status).toBe(401)
   })
 
   it('needs authenticate or an exposed authentify function for forceLogin', () => {

@@ -2,8 +2,12 @@
  * @module `GET /rest/$info`: the entity-set cache and the caller's own session, as the real server
  * describes them.
  */
+import { sessionUser } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
 import type { RouteContext } from './context.js'
+
+/** The last time a Date holds, in ms since 1970. */
+const MAX_DATE = 8.64e15
 
 /**
  * `GET /rest/$info`: the entity-set cache as the real server describes its cache (`cacheSize` and
@@ -15,7 +19,10 @@ export function info(ctx: RouteContext): Reply {
   const perms = ctx.perms
   // Only the sets of dataclasses the session may read.
   const list = sets.info().filter((e) => !perms || perms.may('read', e.dataClass))
-  const iso = (ms: number): string => new Date(ms).toISOString()
+  // A date past the last one a Date holds (a session's timeout set huge by code) is that last one:
+  // $info describes, it never fails.
+  const iso = (ms: number): string =>
+    new Date(Number.isFinite(ms) ? Math.min(ms, MAX_DATE) : MAX_DATE).toISOString()
   const s = ctx.session
   return ok({
     cacheSize: 8 * sets.maxMembers,
@@ -33,7 +40,7 @@ export function info(ctx: RouteContext): Reply {
     sessionInfo: [
       {
         sessionID: s.id,
-        userName: 'default guest',
+        userName: sessionUser(s)?.name ?? 'default guest',
         lifeTime: Math.round(s.timeout / 1000),
         expiration: iso(s.lastAccess + s.timeout),
       },

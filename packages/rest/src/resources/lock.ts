@@ -32,9 +32,7 @@ export function lock(
   ctx.perms?.need('update', dc.name)
   const entity =
     target.key !== undefined ? dc.get(target.key) : lookupOrNull(ctx, dc, target.lookup!)
-  // A guest that locks now holds state: established first, so a flood of guests cannot evict it
-  // (and, in refuse mode, refused with 402 before it takes the lock).
-  if (wanted && entity) ctx.ds.sessions.establish(ctx.session.id)
+  // A guest that locks is established by the lock (core's lockEntity), before it takes it.
   const owner = sessionOwner(ctx)
   const result: LockResult = !entity
     ? { success: false, status: 5, statusText: SAVE_STATUS.entityDoesNotExist.statusText }

@@ -5,14 +5,7 @@
  * With `forceLogin`, a session without a user may only describe the datastore (`$catalog…`) and
  * use `$directory` (`guard`).
  */
-import {
-  fail,
-  sessionUser,
-  setSessionUser,
-  type AuthUser,
-  type Datastore,
-  type Session,
-} from '@entistore/core'
+import { fail, sessionUser, type AuthUser, type Datastore, type Session } from '@entistore/core'
 import type { RestHeaders } from '../exchange.js'
 import type { Authorize } from '../permissions.js'
 import type { DirectoryAction, RestTarget } from '../url/parse-rest-url.js'
@@ -45,9 +38,17 @@ export interface AuthOptions {
    * @default everything allowed
    */
   readonly authorize?: Authorize
+  /**
+   * The longest `session-4D-length` a login may ask, in minutes (at least 60, the shortest the
+   * header gives): a longer one is refused with 400 (1806), so that no session (and none of its
+   * locks) is made practically permanent. @default 1440 (a day)
+   */
+  readonly maxSessionLength?: number
 }
 
 const MINUTE = 60_000
+/** The default of `maxSessionLength`, in minutes: a day. */
+export const MAX_SESSION_LENGTH = 1440
 
 export { sessionUser, type AuthUser }
 
@@ -78,31 +79,28 @@ export function directory(
   switch (action) {
     case 'login': {
       only('POST')
-      const lengthText = header(ctx.headers, 'session-4d-length')
-      let timeout: number | undefined
-      if (lengthText !== undefined) {
-        const minutes = Number(lengthText)
-        if (lengthText.trim() === '' || !Number.isFinite(minutes) || minutes <= 0)
-          fail('InvalidParameter', ['session-4D-length', lengthText, 'a number of minutes'])
-        // "Cannot be less than 60", as the real server says.
-        timeout = Math.max(60, minutes) * MINUTE
+      const timeout = sessionLength(ctx)
+      const authenticate = ctx.auth.authenticate
+      // Every login renews the session's id (session fixation: an id planted before the login is
+      // dead after it) and establishes it; refused with 402, before any change, when no session
+      // can be established.
+      if (!authenticate) {
+        // No way to check anyone: a session without a user, as the real server opens one.
+        ctx.ds.sessions.renew(session.id, timeout === undefined ? {} : { timeout })
+        return { status: 200, body: '{"result":true}' }
       }
-      const user = ctx.auth.authenticate
-        ? ctx.auth.authenticate({
-            user: header(ctx.headers, 'username-4d') ?? '',
-            password: header(ctx.headers, 'password-4d') ?? '',
-            headers: ctx.headers,
-          })
-        : undefined
-      if (ctx.auth.authenticate && !user) {
+      const name = header(ctx.headers, 'username-4d') ?? ''
+      const user = authenticate({
+        user: name,
+        password: header(ctx.headers, 'password-4d') ?? '',
+        headers: ctx.headers,
+      })
+      if (!user) {
         // A failed login logs the session's previous user out: it is no one now.
-        setSessionUser(session, undefined)
+        if (sessionUser(session)) ctx.ds.sessions.renew(session.id, { user: null })
         return { status: 401, body: '{"result":false}' }
       }
-      // Refused with 402 here when no session can be established.
-      ctx.ds.sessions.establish(session.id)
-      if (user) setSessionUser(session, user)
-      if (timeout !== undefined) session.timeout = timeout
+      ctx.ds.sessions.renew(session.id, timeout === undefined ? { user } : { user, timeout })
       return { status: 200, body: '{"result":true}' }
     }
     case 'currentUser': {
@@ -142,6 +140,21 @@ export function directory(
       return { status: 200, body: `{"result":${hadUser}}` }
     }
   }
+}
+
+/**
+ * The inactivity timeout a login's `session-4D-length` asks, in ms: minutes, at least 60 (less is
+ * raised, as the real server says), at most `maxSessionLength`; 400 past it or for what is not a
+ * positive number.
+ */
+function sessionLength(ctx: DirectoryContext): number | undefined {
+  const text = header(ctx.headers, 'session-4d-length')
+  if (text === undefined) return undefined
+  const minutes = Number(text)
+  const max = ctx.auth.maxSessionLength ?? MAX_SESSION_LENGTH
+  if (text.trim() === '' || !Number.isFinite(minutes) || minutes <= 0 || minutes > max)
+    fail('InvalidParameter', ['session-4D-length', text, `a number of minutes, at most ${max}`])
+  return Math.max(60, minutes) * MINUTE
 }
 
 /**

@@ -44,29 +44,35 @@ const sessionFixture = (sessions: SessionStoreOptions = {}, options: RestHandler
 }
 
 describe('guest sessions', () => {
-  it('20,000 cookie-less requests leave an established session and its lock alone', async () => {
-    const { ds, rest, client } = sessionFixture({ maxSessions: 100, maxGuests: 1000 })
+  it('20,000 guests, cookie-less or coming back, leave an established session and its lock alone', async () => {
+    const { ds, rest, client } = sessionFixture({ maxSessions: 2, maxGuests: 1000 })
     const a = client()
     expect((await a.get('/rest/Employee(1)?$lock=true')).json.result).toBe(true)
     const b = client()
     await b.get('/rest/$catalog')
-    await b.get('/rest/$catalog') // b came back with its cookie: established
-    for (let i = 0; i < 20_000; i++) {
-      const reply = syncReply(
+    await b.get('/rest/$catalog') // b came back with its cookie: still a guest
+    expect(ds.sessions.peek(b.session!)?.established).toBe(false)
+    const get = (cookie?: string) =>
+      syncReply(
         rest.respond({
           method: 'GET',
           path: '/rest/$catalog',
           query: '',
-          headers: {},
+          headers: cookie ? { cookie } : {},
           body: null,
         } as never),
       )
-      expect(reply.status).toBe(200)
+    for (let i = 0; i < 10_000; i++) {
+      const first = get()
+      expect(first.status).toBe(200)
+      const cookie = String(first.headers['set-cookie']).split(';')[0]!
+      expect(get(cookie).status).toBe(200)
     }
-    expect(ds.sessions.counts).toEqual({ established: 2, guests: 1000 })
+    expect(ds.sessions.counts).toEqual({ established: 1, users: 0, guests: 1000 })
     expect(ds.locks.holder('Employee', 1)?.owner.id).toBe(a.session)
     const again = await a.get('/rest/$catalog')
     expect(again.setCookie).toBeNull() // the same session, no new cookie
+    // b was evicted with the other guests: its next request is a new guest, refused the write.
     expect((await b.post('/rest/Employee?$method=update', { __KEY: '1', salary: 1 })).status).toBe(
       409,
     )
@@ -83,14 +89,14 @@ describe('guest sessions', () => {
 })
 
 describe("maxSessions with whenFull: 'refuse'", () => {
-  it('answers 402 to a session that would pass the limit; it is served once there is room', async () => {
+  it('answers 402 to a lock that would pass the limit; it is served once there is room', async () => {
     const { ds, client } = sessionFixture({ maxSessions: 1, whenFull: 'refuse' })
     const a = client()
     const b = client()
-    await a.get('/rest/$catalog')
-    expect((await a.get('/rest/$catalog')).status).toBe(200) // a is established
-    expect((await b.get('/rest/$catalog')).status).toBe(200) // b's first request: a guest
-    const refused = await b.get('/rest/$catalog')
+    expect((await a.get('/rest/Employee(1)?$lock=true')).json.result).toBe(true) // a is established
+    expect((await b.get('/rest/$catalog')).status).toBe(200) // b's requests: a guest's
+    expect((await b.get('/rest/$catalog')).status).toBe(200)
+    const refused = await b.get('/rest/Employee(2)?$lock=true')
     expect(refused.status).toBe(402)
     expect(refused.json).toEqual({
       __ERROR: [
@@ -101,9 +107,9 @@ describe("maxSessions with whenFull: 'refuse'", () => {
         },
       ],
     })
-    expect((await b.get('/rest/Employee(2)?$lock=true')).status).toBe(402)
+    expect(ds.locks.holder('Employee', 2)).toBeUndefined()
     ds.sessions.close(a.session!)
-    expect((await b.get('/rest/$catalog')).status).toBe(200)
+    expect((await b.get('/rest/Employee(2)?$lock=true')).json.result).toBe(true)
     expect(ds.sessions.counts.established).toBe(1)
   })
 })
@@ -204,6 +210,127 @@ describe('$directory', () => {
     expect((await b.post('/rest/$directory/login', undefined, login('ada', 'secret'))).status).toBe(
       402,
     )
+  })
+})
+
+describe('a login renews the session (session fixation)', () => {
+  it('a guest id planted before the login is dead after it', async () => {
+    const { ds, client } = sessionFixture({}, { authenticate, forceLogin: true })
+    const attacker = client()
+    await attacker.get('/rest/$catalog')
+    const planted = attacker.session!
+    // The victim's browser carries the attacker's id, and logs in with it.
+    const victim = client()
+    await victim.send('/rest/$catalog', { headers: { cookie: `4DSID_shop=${planted}` } })
+    const loggedIn = await victim.send('/rest/$directory/login', {
+      method: 'POST',
+      headers: { cookie: `4DSID_shop=${planted}`, ...login('ada', 'secret') },
+    })
+    expect(loggedIn.status).toBe(200)
+    expect(loggedIn.setCookie).toMatch(/^4DSID_shop=[0-9A-F]{32}; Path=\/; HttpOnly; SameSite=Lax$/)
+    expect(victim.session).not.toBe(planted)
+    expect((await victim.get('/rest/Employee(1)')).status).toBe(200)
+    // The attacker's copy of the id is a stranger's: a new guest, refused the data.
+    expect((await attacker.get('/rest/$directory/currentUser')).json).toEqual({ result: null })
+    expect((await attacker.get('/rest/Employee(1)')).status).toBe(401)
+    expect(attacker.session).not.toBe(planted)
+    expect(ds.sessions.peek(planted)).toBeUndefined()
+  })
+
+  it('carries the locks a guest took to the id its login gives it', async () => {
+    const { ds, client } = sessionFixture({}, { authenticate })
+    const a = client()
+    expect((await a.get('/rest/Employee(1)?$lock=true')).json.result).toBe(true)
+    const before = a.session!
+    await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    expect(a.session).not.toBe(before)
+    expect(ds.locks.holder('Employee', 1)?.owner.id).toBe(a.session)
+    expect((await a.post('/rest/Employee?$method=update', { __KEY: '1', salary: 1 })).status).toBe(
+      200,
+    )
+    const other = client()
+    expect((await other.get('/rest/Employee(1)?$lock=true')).json.result).toBe(false)
+  })
+
+  it('renews again at a failed login that logs the user out, and at a login without authenticate', async () => {
+    const { client } = sessionFixture({}, { authenticate })
+    const a = client()
+    await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    const first = a.session
+    const failed = await a.post('/rest/$directory/login', undefined, login('ada', 'nope'))
+    expect(failed.status).toBe(401)
+    expect(a.session).not.toBe(first)
+    expect((await a.get('/rest/$directory/currentUser')).json.result).toBeNull()
+    const plain = sessionFixture().client()
+    await plain.get('/rest/$catalog')
+    const guest = plain.session
+    expect((await plain.post('/rest/$directory/login')).json).toEqual({ result: true })
+    expect(plain.session).not.toBe(guest)
+  })
+})
+
+describe('$info of a logged-in session, and the longest session-4D-length', () => {
+  it('names the user in sessionInfo', async () => {
+    const { client } = sessionFixture({}, { authenticate })
+    const a = client()
+    expect((await a.get('/rest/$info')).json.sessionInfo[0].userName).toBe('default guest')
+    await a.post('/rest/$directory/login', undefined, login('ada', 'secret'))
+    expect((await a.get('/rest/$info')).json.sessionInfo[0]).toMatchObject({
+      sessionID: a.session,
+      userName: 'ada',
+    })
+  })
+
+  it('takes up to a day (maxSessionLength), refuses more with 400, and $info never fails', async () => {
+    const { clock, client } = sessionFixture({}, { authenticate })
+    const a = client()
+    const day = await a.post(
+      '/rest/$directory/login',
+      undefined,
+      login('ada', 'secret', { 'session-4D-length': '1440' }),
+    )
+    expect(day.status).toBe(200)
+    expect((await a.get('/rest/$info')).json.sessionInfo[0]).toMatchObject({
+      lifeTime: 86_400,
+      expiration: new Date(clock.now() + 86_400_000).toISOString(),
+    })
+    for (const length of ['1441', '1e16', 'Infinity', '-5', '']) {
+      const b = client()
+      const refused = await b.post(
+        '/rest/$directory/login',
+        undefined,
+        login('ada', 'secret', { 'session-4D-length': length }),
+      )
+      expect(refused.status, length).toBe(400)
+      expect(refused.json.__ERROR[0]).toMatchObject({
+        errCode: 1806,
+        message: `Invalid value "${length}" for session-4D-length: expected a number of minutes, at most 1440`,
+      })
+      // Nothing was logged in.
+      expect((await b.get('/rest/$directory/currentUser')).json.result).toBeNull()
+      expect((await b.get('/rest/$info')).status).toBe(200)
+    }
+    const week = sessionFixture({}, { authenticate, maxSessionLength: 10_080 }).client()
+    expect(
+      (
+        await week.post(
+          '/rest/$directory/login',
+          undefined,
+          login('ada', 'secret', { 'session-4D-length': '10080' }),
+        )
+      ).status,
+    ).toBe(200)
+    expect(() => sessionFixture({}, { maxSessionLength: 59 })).toThrow(/at least 60 minutes/)
+  })
+
+  it('answers $info for a session whose timeout code made larger than any date', async () => {
+    const { ds, client } = sessionFixture()
+    const a = client()
+    await a.get('/rest/$catalog')
+    ds.sessions.peek(a.session!)!.timeout = 1e16 * 60_000
+    const info = await a.get('/rest/$info')
+    expect(info.status).toBe(200)
+    expect(info.json.sessionInfo[0].expiration).toBe('+275760-09-13T00:00:00.000Z')
   })
 })
 
