@@ -37,6 +37,7 @@ import {
   sessionSetCookie,
 } from './sessions/cookie.js'
 import { MAX_SESSION_LENGTH, type AuthOptions } from './sessions/directory.js'
+import { LoginThrottle } from './sessions/login-throttle.js'
 import { readParams, type RestParams } from './url/params.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
@@ -262,6 +263,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   }
   if (!(auth.maxSessionLength! >= 60))
     throw new RangeError('createRestHandler: maxSessionLength must be at least 60 minutes')
+  const logins =
+    options.loginThrottle === false ? undefined : new LoginThrottle(ds.clock, options.loginThrottle)
   // A login needs a way in: `$directory/login` with `authenticate`, or 4D's datastore function
   // `authentify` (called with `POST /rest/$catalog/authentify`).
   if (
@@ -369,6 +372,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         auth,
         pictures,
         calls,
+        logins,
       })
       // An async function's call: answered when it settles (its first chunk rendered then, so
       // that an error in it is still an `__ERROR` reply).

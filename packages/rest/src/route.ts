@@ -6,7 +6,7 @@
  */
 import { fail } from '@entistore/core'
 import type { RestTarget } from './url/parse-rest-url.js'
-import { directory, guard } from './sessions/directory.js'
+import { directory, guard, throttledLogin } from './sessions/directory.js'
 import { Permissions } from './permissions.js'
 import { ALLOWED_METHODS, type Answer } from './reply.js'
 import { sessionOwner, type RouteContext } from './resources/context.js'
@@ -49,9 +49,9 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
   catalogDataClass: {
     GET: (ctx, target) =>
       isDataStoreFunction(ctx, target.name)
-        ? dataStoreCall(ctx, target.name)
+        ? callDataStore(ctx, target.name)
         : catalogDataClass(ctx, target),
-    POST: (ctx, target) => dataStoreCall(ctx, target.name),
+    POST: (ctx, target) => callDataStore(ctx, target.name),
   },
   info: { GET: info, POST: readOnly('$info') },
   // `/rest/$directory/login` and its siblings check their own methods.
@@ -65,6 +65,12 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
     POST: (ctx, target) => dataClassCall(ctx, target) ?? write(ctx, target),
   },
 }
+
+/** A datastore function's call; `authentify`, 4D's login function, under the login throttle. */
+const callDataStore = (ctx: RouteContext, name: string): Answer =>
+  name === 'authentify'
+    ? throttledLogin(ctx, ctx.logins, () => dataStoreCall(ctx, name))
+    : dataStoreCall(ctx, name)
 
 // The $method values of reads: entity sets made, remade and released.
 const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])

@@ -435,6 +435,16 @@ export const ERRORS = {
     (max: number) => `Maximum number of sessions has been reached (${max})`,
   ),
   /**
+   * A login refused unchecked: too many failed logins of this user name or from this address
+   * (the REST handler's `loginThrottle`). Its `details.retryAfter` gives the `Retry-After` (429).
+   */
+  LoginThrottled: spec(
+    9081,
+    'enti',
+    'tooManyRequests',
+    (seconds: number) => `Too many failed logins: try again in ${seconds} s`,
+  ),
+  /**
    * A query (its filter, ordering or aggregate) worked past the time budget of the request it runs
    * for (`ds.withBudget`, the REST handler's `queryBudgetMs`) and was stopped. Reads only: nothing
    * is left half-done. A client's request to narrow, hence 'limit' (400), not a server fault.

@@ -24,6 +24,7 @@ import type { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
 import type { Pictures } from '../pictures/pictures.js'
 import type { CallLimits } from '../call/call-limits.js'
+import type { LoginThrottle } from '../sessions/login-throttle.js'
 
 export interface RouteContext {
   readonly ds: Datastore
@@ -54,6 +55,8 @@ export interface RouteContext {
   readonly calls: CallLimits
   /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
   readonly perms?: Permissions | undefined
+  /** The handler's count of failed logins (`loginThrottle`); undefined: none. */
+  readonly logins?: LoginThrottle | undefined
 }
 
 /** The dataclass if it exists and is exposed; 1800 otherwise (a hidden dataclass does not exist for REST). */

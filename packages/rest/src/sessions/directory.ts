@@ -7,8 +7,10 @@
  */
 import { fail, sessionUser, type AuthUser, type Datastore, type Session } from '@entistore/core'
 import type { RestHeaders } from '../exchange.js'
+import type { Answer } from '../reply.js'
 import type { Authorize } from '../permissions.js'
 import type { DirectoryAction, RestTarget } from '../url/parse-rest-url.js'
+import type { LoginThrottle, LoginThrottleOptions } from './login-throttle.js'
 
 /** What `authenticate` receives: the `username-4D` and `password-4D` headers, and all headers. */
 export interface Credentials {
@@ -44,6 +46,15 @@ export interface AuthOptions {
    * locks) is made practically permanent. @default 1440 (a day)
    */
   readonly maxSessionLength?: number
+  /**
+   * Failed logins (`$directory/login`, and calls of the `authentify` datastore function that do not
+   * log in) counted per user name and per client address: past `freeAttempts`, each failure makes
+   * both wait `baseDelayMs`, doubling up to `maxDelayMs`, and a login asked meanwhile is refused
+   * unchecked with 429 (9081) and `Retry-After`. A successful login forgets its user name's
+   * failures. `false`: no throttle.
+   * @default { freeAttempts: 5, baseDelayMs: 1000, maxDelayMs: 300_000, forgetAfterMs: 3_600_000, maxEntries: 10_000 }
+   */
+  readonly loginThrottle?: LoginThrottleOptions | false
 }
 
 const MINUTE = 60_000
@@ -64,6 +75,10 @@ export interface DirectoryContext {
   readonly headers: RestHeaders
   readonly body: () => unknown
   readonly auth: AuthOptions
+  /** The client's address, for the login throttle. */
+  readonly remoteAddress?: string | undefined
+  /** The handler's count of failed logins; undefined: none. */
+  readonly logins?: LoginThrottle | undefined
 }
 
 /** A `$directory` request's status and JSON body. */
@@ -90,16 +105,19 @@ export function directory(
         return { status: 200, body: '{"result":true}' }
       }
       const name = header(ctx.headers, 'username-4d') ?? ''
+      ctx.logins?.check(name, ctx.remoteAddress)
       const user = authenticate({
         user: name,
         password: header(ctx.headers, 'password-4d') ?? '',
         headers: ctx.headers,
       })
       if (!user) {
+        ctx.logins?.failed(name, ctx.remoteAddress)
         // A failed login logs the session's previous user out: it is no one now.
         if (sessionUser(session)) ctx.ds.sessions.renew(session.id, { user: null })
         return { status: 401, body: '{"result":false}' }
       }
+      ctx.logins?.succeeded(name)
       ctx.ds.sessions.renew(session.id, timeout === undefined ? { user } : { user, timeout })
       return { status: 200, body: '{"result":true}' }
     }
@@ -155,6 +173,48 @@ function sessionLength(ctx: DirectoryContext): number | undefined {
   if (text.trim() === '' || !Number.isFinite(minutes) || minutes <= 0 || minutes > max)
     fail('InvalidParameter', ['session-4D-length', text, `a number of minutes, at most ${max}`])
   return Math.max(60, minutes) * MINUTE
+}
+
+/**
+ * The reply of a call of the login function `authentify` (4D's force login mode), counted by the
+ * login throttle: refused unchecked while the address must wait, a failure when it ends without
+ * logging the session in (it returned, or threw, without `logIn`). Its user name is not known
+ * before it logs in: only the address is counted, and a success forgets the failures of the user
+ * it logged in.
+ */
+export function throttledLogin(
+  ctx: { readonly session: Session; readonly remoteAddress?: string | undefined },
+  logins: LoginThrottle | undefined,
+  call: () => Answer,
+): Answer {
+  if (!logins) return call()
+  logins.check(undefined, ctx.remoteAddress)
+  const session = ctx.session
+  const before = session.id
+  // A login renews the id: a new id with a user on it is a login made by this call.
+  const settle = (): void => {
+    const user = session.id !== before ? sessionUser(session) : undefined
+    if (user) logins.succeeded(user.name)
+    else logins.failed(undefined, ctx.remoteAddress)
+  }
+  let answer: Answer
+  try {
+    answer = call()
+  } catch (error) {
+    settle()
+    throw error
+  }
+  if (!(answer instanceof Promise)) {
+    settle()
+    return answer
+  }
+  return answer.then(
+    (reply) => (settle(), reply),
+    (error: unknown) => {
+      settle()
+      throw error
+    },
+  )
 }
 
 /**
