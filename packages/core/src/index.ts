@@ -69,7 +69,14 @@ export {
   logRecordOf,
   snapshotRecords,
 } from './store/change-log.js'
-export type { LogChange, LogRecord, LogRecordKind, LogValues } from './store/change-log.js'
+export type {
+  LogChange,
+  LogEncoding,
+  LogRecord,
+  LogRecordKind,
+  LogValues,
+  SnapshotEncoding,
+} from './store/change-log.js'
 export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
 export type { RevertPoint } from './store/revert.js'
 export type { Change } from './store/changes.js'

@@ -99,9 +99,119 @@ describe('logRecordOf', () => {
     expect([...body.bytes]).toEqual([0, 1, 2, 255])
     expect(body.version).toBe(7)
   })
+
+  it('puts pictures and BLOBs in attachments, as they are, when asked: no base64', () => {
+    const ds = docStore()
+    const log: LogRecord[] = []
+    ds.onCommit((changes, info) => log.push(logRecordOf(ds, changes, info, ATTACHED)))
+    const photo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])
+    ds.dataClass('Doc').update(1, { photo })
+    const stored = ds.dataClass('Doc').get(1)!
+    const [record] = log
+    // The bytes are the store's own: nothing copied, nothing encoded.
+    expect(record!.attachments).toHaveLength(2)
+    expect(record!.attachments![0]).toBe((stored.get('body') as { bytes: Uint8Array }).bytes)
+    expect(record!.attachments![1]).toBe((stored.get('photo') as { bytes: Uint8Array }).bytes)
+    expect(record!.changes[0]).toMatchObject({
+      values: {
+        body: { $bytes: 0, type: 'x/y', version: 7 },
+        photo: { $bytes: 1, type: 'image/png', version: 2 },
+      },
+    })
+    const copy = docStore(false)
+    applyLogRecords(copy, [...snapshotRecords(ds, 10, ATTACHED)])
+    expect(dumpData(copy)).toEqual(dumpData(ds))
+    // Without binaries a record has no attachments at all.
+    ds.dataClass('Doc').update(1, { photo: null, body: null })
+    expect(log[1]).not.toHaveProperty('attachments')
+  })
+
+  it('ends a snapshot record once its attachments hold attachmentBytes', () => {
+    const ds = docStore()
+    for (let i = 0; i < 4; i++) ds.dataClass('Doc').create({ body: new Uint8Array(10) })
+    const records = [...snapshotRecords(ds, 100, { ...ATTACHED, attachmentBytes: 20 })]
+    // A record ends with the row that takes its attachments to 20 bytes: 4 + 10 + 10, 10 + 10.
+    expect(records.map((r) => [r.changes.length, r.attachments?.length])).toEqual([
+      [3, 3],
+      [2, 2],
+    ])
+    const copy = docStore(false)
+    applyLogRecords(copy, records)
+    expect(dumpData(copy)).toEqual(dumpData(ds))
+  })
 })
 
+const ATTACHED = { binaries: 'attachments' } as const
+
+/** A Doc with a BLOB (4 bytes, version 7), a picture, and an object attribute. */
+function docStore(data = true) {
+  return createDatastore(
+    {
+      dataClasses: [
+        {
+          name: 'Doc',
+          attributes: [
+            { name: 'ID', type: 'long', autosequence: true },
+            { name: 'body', type: 'blob' },
+            { name: 'photo', type: 'image' },
+            { name: 'meta', type: 'object' },
+          ],
+        },
+      ],
+    },
+    data
+      ? { data: { Doc: [{ ID: 1, body: { $base64: 'AAEC/w==', type: 'x/y', version: 7 } }] } }
+      : {},
+  )
+}
+
 describe('applyLogRecords', () => {
+  it('refuses a reference to an attachment the record does not have, or without a type', () => {
+    const values = (v: object) => ({
+      format: 1 as const,
+      kind: 'write' as const,
+      changes: [
+        {
+          op: 'insert' as const,
+          dataClass: 'Doc',
+          key: 5,
+          stamp: 1,
+          timestamp: 0,
+          values: { ID: 5, ...v },
+        },
+      ],
+      globalStamp: 1,
+      sequences: {},
+      attachments: [new Uint8Array([1, 2])],
+    })
+    const cases: [object, RegExp][] = [
+      [
+        { body: { $bytes: 1, type: 'x/y' } },
+        /Doc\(5\)\.body: "\$bytes" names no attachment of the record \(1\)/,
+      ],
+      [{ body: { $bytes: '0', type: 'x/y' } }, /names no attachment/],
+      [{ body: { $bytes: 0 } }, /Doc\(5\)\.body: "type" must be/],
+      [{ body: { $bytes: 0, type: 'x/y', version: 0 } }, /"version" must be a positive integer/],
+    ]
+    for (const [v, message] of cases) {
+      const copy = docStore(false)
+      expect(() => applyLogRecords(copy, [values(v)])).toThrow(message)
+      expect(copy.dataClass('Doc').length).toBe(0)
+    }
+    // An object attribute holds such an object as JSON: only pictures and BLOBs name attachments.
+    const copy = docStore(false)
+    applyLogRecords(copy, [
+      values({ meta: { $bytes: 0 }, body: { $bytes: 0, type: 'x/y', version: 3 } }),
+    ])
+    const doc = copy.dataClass('Doc').get(5)!
+    expect(doc.get('meta')).toEqual({ $bytes: 0 })
+    expect(doc.get('body')).toMatchObject({
+      bytes: new Uint8Array([1, 2]),
+      type: 'x/y',
+      version: 3,
+    })
+  })
+
   it('gives a store back from its snapshot records, in one commit that listeners hear as a replay', () => {
     const { ds } = setup()
     ds.Employee.drop(3)

@@ -1,6 +1,8 @@
 /**
  * @module Pictures and BLOBs in a data file: `{"$base64": "...", "type": "image/png", "version": 3}`,
- * written by dump-data.ts and read by load-data.ts.
+ * written by dump-data.ts and read by load-data.ts. A change-log record may hold them so too, or,
+ * made for a file that carries bytes (a journal), as `{"$bytes": 0, "type": "image/png", "version":
+ * 3}`: the index of the bytes in the record's attachments (change-log.ts).
  *
  * The version is the `$version` of the URI a REST read gives for the value, which clients cache by:
  * kept through a save and a load, a client's cached copy stays valid exactly as long as the bytes
@@ -27,6 +29,43 @@ export interface FileBinary {
 export function fileBinary(value: BinaryValue): FileBinary {
   const written = { $base64: encodeBase64(value.bytes), type: value.type }
   return value.version === 1 ? written : { ...written, version: value.version }
+}
+
+/** A picture or BLOB as a record with attachments holds it: `attachments[$bytes]` are its bytes. */
+export interface AttachedBinary {
+  readonly $bytes: number
+  readonly type: string
+  /** Left out when 1. */
+  readonly version?: number
+}
+
+/** `value` as a record with `attachments` holds it: its bytes appended there as they are. */
+export function attachedBinary(value: BinaryValue, attachments: Uint8Array[]): AttachedBinary {
+  const written = { $bytes: attachments.push(value.bytes) - 1, type: value.type }
+  return value.version === 1 ? written : { ...written, version: value.version }
+}
+
+/** Whether a record's raw value names an attachment (only a picture or BLOB attribute's can). */
+export function isAttachedBinary(raw: unknown): raw is { readonly $bytes: unknown } {
+  return typeof raw === 'object' && raw !== null && '$bytes' in raw
+}
+
+/**
+ * The value an attachment reference names, checked (the index one of `attachments`, a media type,
+ * a version of 1 or more); the bytes are taken as they are, not copied. Throws CoercionError.
+ */
+export function fromAttachment(
+  raw: { readonly $bytes: unknown },
+  attachments: readonly Uint8Array[] | undefined,
+): BinaryValue {
+  const { $bytes: at, type, version = 1 } = raw as Partial<AttachedBinary>
+  const bytes = Number.isSafeInteger(at) ? attachments?.[at!] : undefined
+  if (bytes === undefined)
+    throw new CoercionError(`"$bytes" names no attachment of the record (${String(at)})`)
+  if (typeof type !== 'string') throw new CoercionError('"type" must be a media type string')
+  if (!Number.isSafeInteger(version) || version < 1)
+    throw new CoercionError('"version" must be a positive integer')
+  return binaryValue(bytes, type, version)
 }
 
 /** A value of a data file row for `attr`: coerced as any other, a picture or BLOB with its version. */
