@@ -186,7 +186,10 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, options)
-    const listener = toNodeListener(options.wrapCore ? options.wrapCore(handler) : handler, options)
+    // With `persist`, a reply waits until the writes before it are on disk (a picture's record
+    // is written off the event loop: persist/durable-replies.ts).
+    const durable = persistenceOf(served)?.wrap(handler) ?? handler
+    const listener = toNodeListener(options.wrapCore ? options.wrapCore(durable) : durable, options)
     const wrapped = options.wrapListener ? options.wrapListener(listener, handler) : listener
     return {
       ds: served,

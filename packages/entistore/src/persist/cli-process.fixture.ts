@@ -38,13 +38,34 @@ export interface CliProcess {
  */
 export function startCli(
   args: readonly string[],
-  options: { readonly script?: string; readonly ready?: string } = {},
+  options: {
+    readonly script?: string
+    readonly ready?: string
+    /**
+     * The largest file the process may write, in the shell's `ulimit -f` blocks (512 or 1024
+     * bytes): a write past it fails with EFBIG, as on a full disk (POSIX only).
+     */
+    readonly fileSizeLimit?: number
+  } = {},
 ): Promise<CliProcess> {
-  const child = spawn(
+  const command = [
     process.execPath,
-    ['--import', TSX, '--conditions=source', options.script ?? CHILD, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+    '--import',
+    TSX,
+    '--conditions=source',
+    options.script ?? CHILD,
+    ...args,
+  ]
+  const child =
+    options.fileSizeLimit === undefined
+      ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(
+          '/bin/sh',
+          ['-c', `ulimit -f ${options.fileSizeLimit} && exec "$@"`, 'sh', ...command],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        )
   children.push(child)
   let out = ''
   let err = ''

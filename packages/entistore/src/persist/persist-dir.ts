@@ -9,11 +9,27 @@
  */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import type { FrameVersion } from './frames.js'
 
-/** The 8 bytes a journal segment starts with: the kind of file and the version of its framing. */
-export const JOURNAL_MAGIC = Buffer.from('ENTJRN1\n', 'latin1')
-/** The 8 bytes a snapshot file starts with. */
-export const SNAPSHOT_MAGIC = Buffer.from('ENTSNP1\n', 'latin1')
+/**
+ * The 8 bytes a journal segment starts with: the kind of file and the version of its framing
+ * (frames.ts), the one written now. Version 1's (`ENTJRN1`) is still read.
+ */
+export const JOURNAL_MAGIC = Buffer.from('ENTJRN2\n', 'latin1')
+/** The 8 bytes a snapshot file starts with (version 1's, `ENTSNP1`, still read). */
+export const SNAPSHOT_MAGIC = Buffer.from('ENTSNP2\n', 'latin1')
+
+/**
+ * The framing version of a file whose first bytes are `bytes`, given its kind's magic (version 2's),
+ * or undefined when it is not such a file.
+ */
+export function frameVersionOf(bytes: Uint8Array, magic: Buffer): FrameVersion | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, magic.length))
+  if (head.equals(magic)) return 2
+  const older = Buffer.from(magic)
+  older[6] = 0x31 // '1'
+  return head.equals(older) ? 1 : undefined
+}
 
 const pad = (n: number): string => String(n).padStart(16, '0')
 export const snapshotName = (lsn: number): string => `snapshot-${pad(lsn)}.snap`

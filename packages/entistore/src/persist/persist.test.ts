@@ -17,9 +17,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DatastoreError, dumpData, ManualClock, type Datastore } from '@entistore/core'
 import { createRestHandler } from '@entistore/rest'
-import { BINARY_MODEL, binaryData, storedBinaries } from '../binaries.fixture.js'
+import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
+import { FORMAT_1_DUMP, FORMAT_1_FILES, FORMAT_1_GLOBAL_STAMP } from './format-1.fixture.js'
 import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
 
 const MODEL = {
@@ -140,7 +141,7 @@ describe('a persisted datastore', () => {
     expect(state(again)).toEqual(state(ds))
   })
 
-  it('compacts: a snapshot every snapshotEvery records, on the next turn, and the old files go', () => {
+  it('compacts: a snapshot every snapshotEvery records, on the next turn, and the old files go', async () => {
     const timers = manualTimers()
     const ds = open({ snapshotEvery: 3, timers })
     ds.Item.create({ name: 'a' })
@@ -150,6 +151,9 @@ describe('a persisted datastore', () => {
     expect(timers.pending()).toBe(1)
     ds.Item.create({ name: 'd' })
     timers.run()
+    // The new segment started at once; the snapshot is written off the event loop.
+    expect(files()).toContain('journal-0000000000000005.log')
+    await persistenceOf(ds)!.idle()
     expect(files()).toEqual(['journal-0000000000000005.log', 'snapshot-0000000000000004.snap'])
     ds.Item.update(1, { price: 1 })
     expect(persistenceOf(ds)).toMatchObject({ lsn: 5, snapshotLsn: 4 })
@@ -222,6 +226,123 @@ describe('a persisted datastore', () => {
     const snapshot = join(dir, 'snapshot-0000000000000000.snap')
     writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 40))
     expect(() => open()).toThrow(/snapshot-0000000000000000\.snap: the snapshot is damaged/)
+  })
+})
+
+describe('records written off the event loop (backgroundBytes)', () => {
+  const docs = (options: Partial<PersistOptions> = {}) => {
+    const ds = createDatastore(BINARY_MODEL, {
+      clock: new ManualClock('2025-01-01T00:00:00Z'),
+      data: binaryData(),
+      persist: { dir, backgroundBytes: 1000, ...options },
+    })
+    opened.push(ds)
+    return ds
+  }
+  const reopened = () => docs({ backgroundBytes: undefined })
+  const seen = (ds: Datastore) => ({ data: dumpData(ds), globalStamp: ds.globalStamp })
+
+  it('writes a large record after its commit, the records after it in turn, and durable() says when they are on disk', async () => {
+    const ds = docs()
+    const p = persistenceOf(ds)!
+    const Doc = ds.dataClass('Doc')
+    Doc.update(3, { title: 'small' })
+    expect(p.pending).toBe(false) // written and flushed inside its commit
+    const before = p.journalBytes
+    Doc.update(3, { file: someBytes(5000) })
+    expect(p.pending).toBe(true)
+    // Bytes, not base64 (6,670 characters for 5,002 bytes).
+    expect(p.journalBytes - before).toBeLessThan(5002 + 500)
+    Doc.update(3, { title: 'after it' }) // small, but it cannot go before
+    expect(p.pending).toBe(true)
+    await p.durable()
+    expect(p.pending).toBe(false)
+    expect(seen(reopened())).toEqual(seen(ds))
+  })
+
+  it('starts the next segment after the records being written, for a snapshot and for a load', async () => {
+    const ds = docs()
+    const p = persistenceOf(ds)!
+    const Doc = ds.dataClass('Doc')
+    Doc.update(1, { file: someBytes(5000) }) // record 1, being written
+    const snapshot = p.snapshot() // of record 1
+    Doc.update(2, { title: 'in the new segment' })
+    await snapshot
+    expect(files()).toEqual(['journal-0000000000000002.log', 'snapshot-0000000000000001.snap'])
+    expect(seen(reopened())).toEqual(seen(ds))
+
+    Doc.update(1, { file: someBytes(5000) })
+    // A load's record is its snapshot: written in turn, the records after it after it.
+    ds.loadData({ Doc: [{ ID: 9, title: 'loaded', file: new Uint8Array(3000) }] })
+    Doc.update(9, { title: 'after the load' })
+    expect(p.pending).toBe(true)
+    await p.idle()
+    expect(files()).toEqual(['journal-0000000000000005.log', 'snapshot-0000000000000004.snap'])
+    expect(seen(reopened())).toEqual(seen(ds))
+  })
+})
+
+describe('a folder of the first framing (ENTSNP1, ENTJRN1: pictures in base64)', () => {
+  const docs = () => {
+    const ds = createDatastore(BINARY_MODEL, {
+      clock: new ManualClock('2025-01-01T00:00:00Z'),
+      persist: dir,
+    })
+    opened.push(ds)
+    return ds
+  }
+  const magic = (name: string) => readFileSync(join(dir, name)).subarray(0, 8).toString('latin1')
+  beforeEach(() => {
+    for (const [name, base64] of Object.entries(FORMAT_1_FILES))
+      writeFileSync(join(dir, name), Buffer.from(base64, 'base64'))
+  })
+
+  it('opens as it was written, and goes on in a new segment of the second', async () => {
+    const ds = docs()
+    expect(dumpData(ds)).toEqual(FORMAT_1_DUMP)
+    expect(ds.globalStamp).toBe(FORMAT_1_GLOBAL_STAMP)
+    expect(persistenceOf(ds)!.recovery).toMatchObject({ snapshot: 0, journalRecords: 3 })
+    // The old segment is read, never appended to.
+    expect(files()).toEqual([
+      'journal-0000000000000001.log',
+      'journal-0000000000000004.log',
+      'snapshot-0000000000000000.snap',
+    ])
+    expect(magic('journal-0000000000000004.log')).toBe('ENTJRN2\n')
+    ds.dataClass('Doc').update(3, { picture: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0]) })
+    const again = docs()
+    expect(dumpData(again)).toEqual(dumpData(ds))
+    // A snapshot replaces both segments and the old snapshot.
+    await persistenceOf(again)!.snapshot()
+    expect(files()).toEqual(['journal-0000000000000005.log', 'snapshot-0000000000000004.snap'])
+    expect(magic('snapshot-0000000000000004.snap')).toBe('ENTSNP2\n')
+    expect(dumpData(docs())).toEqual(dumpData(ds))
+  })
+
+  it('cuts a torn record of an old segment off, and replaces a segment that holds none', () => {
+    const journal = join(dir, 'journal-0000000000000001.log')
+    const whole = readFileSync(journal)
+    // Where the third record starts: after the magic and two frames (length, CRC, text).
+    let third = 8
+    for (let i = 0; i < 2; i++) third += 8 + whole.readUInt32LE(third)
+    writeFileSync(journal, whole.subarray(0, whole.length - 5))
+    const ds = docs()
+    expect(persistenceOf(ds)!.recovery).toMatchObject({
+      journalRecords: 2,
+      tornBytes: whole.length - 5 - third,
+    })
+    expect(statSync(journal).size).toBe(third)
+    ds.dataClass('Doc').drop(3)
+    expect(dumpData(docs())).toEqual(dumpData(ds))
+
+    // An old segment with no record after the snapshot: a new one takes its name.
+    rmSync(join(dir, 'journal-0000000000000003.log'))
+    writeFileSync(journal, whole.subarray(0, 8))
+    const fresh = docs()
+    expect(files()).toEqual(['journal-0000000000000001.log', 'snapshot-0000000000000000.snap'])
+    expect(magic('journal-0000000000000001.log')).toBe('ENTJRN2\n')
+    fresh.dataClass('Doc').drop(1)
+    expect(dumpData(docs())).toEqual(dumpData(fresh))
   })
 })
 

@@ -9,11 +9,17 @@
  * reply is sent only once its write is on disk. With `fsync: 'batch'` the record is still written
  * to the file at once (a crash of the process loses nothing), and flushed within `batchMs` (a
  * crash of the machine can lose that window). A data load is made durable by a snapshot instead
- * of a record, since its record would be as large as one.
+ * of a record, since its record would be as large as one. Pictures and BLOBs are written as bytes
+ * (the record's attachments), not base64.
  *
- * A snapshot is written every `snapshotEvery` records or `snapshotBytes` of journal (on the next
- * turn of the event loop, not inside the write that crossed the line) and on `snapshot()`; then a
- * new segment starts and the older files go.
+ * Served (`wrap`, which serve() applies), a record of `backgroundBytes` or more — a picture — is
+ * written off the event loop instead, as is every record that comes while one is (journal.ts):
+ * the commit returns at once, and the REST reply waits until its record is safe.
+ *
+ * A snapshot is taken every `snapshotEvery` records or `snapshotBytes` of journal (on the next
+ * turn of the event loop, not inside the write that crossed the line) and on `snapshot()`: its
+ * frames are made at once (the store as it is; pictures are not copied), a new segment starts,
+ * and the file is written off the event loop; then the older files go.
  */
 import { mkdirSync, statSync } from 'node:fs'
 import {
@@ -25,11 +31,24 @@ import {
   type Datastore,
   type LogRecord,
 } from '@entistore/core'
+import type { RestCore } from '@entistore/rest'
 import { FileError } from '../file-error.js'
+import { durableReplies } from './durable-replies.js'
 import { removeDurably } from './durable-files.js'
-import { JournalSegment, readSegment, type ReadSegment } from './journal.js'
+import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
 import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
-import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js'
+import {
+  readSnapshotFile,
+  snapshotFrames,
+  writeSnapshotFile,
+  writeSnapshotFileAsync,
+} from './snapshot-file.js'
+
+/** Pictures and BLOBs as bytes in every record written here. */
+const ATTACHED = { binaries: 'attachments' } as const
+
+/** backgroundBytes once served. */
+const SERVED_BACKGROUND_BYTES = 1024 * 1024
 
 /** Timers, injected: tests run a batch window or a deferred snapshot when they choose. */
 export interface PersistTimers {
@@ -56,6 +75,14 @@ export interface PersistOptions {
   readonly snapshotBytes?: number
   /** Rows per record of a snapshot file. @default 10_000 */
   readonly rowsPerRecord?: number
+  /**
+   * Records of this many bytes or more (a picture) are written off the event loop: the commit
+   * returns before such a record is on disk, and `durable()` resolves once it is; a REST reply
+   * waits for it. Records that come while one is being written wait for it too. Infinity: every
+   * record is written inside its commit (the event loop waits: 60–80 ms for 16 MiB).
+   * @default 1 MiB once served (`wrap`: serve() does it, and its replies wait), else Infinity
+   */
+  readonly backgroundBytes?: number
   /** @default setTimeout / clearTimeout, not keeping the process alive */
   readonly timers?: PersistTimers
   /**
@@ -108,16 +135,20 @@ export class Persistence {
   readonly #snapshotEvery: number
   readonly #snapshotBytes: number
   readonly #rowsPerRecord: number
+  readonly #backgroundBytes: number | undefined
   readonly #timers: PersistTimers
   readonly #onError: (error: Error) => void
-  #segment: JournalSegment
+  readonly #journal: Journal
   /** The number of the last record written (or replayed). */
   #lsn: number
   #snapshotLsn: number
   #batchTimer: unknown
   #snapshotTimer: unknown
+  /** The snapshot being written off the event loop. */
+  #snapshotting: Promise<void> | undefined
+  #served = false
   #failed: DatastoreError | undefined
-  #closed = false
+  #closed: Promise<void> | undefined
   readonly #off: () => void
 
   /**
@@ -145,6 +176,7 @@ export class Persistence {
     this.#snapshotEvery = options.snapshotEvery ?? 10_000
     this.#snapshotBytes = options.snapshotBytes ?? 64 * 1024 * 1024
     this.#rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.#backgroundBytes = options.backgroundBytes
     this.#timers = options.timers ?? defaultTimers
     this.#onError = options.onError ?? ((e) => process.emitWarning(e))
     mkdirSync(this.dir, { recursive: true })
@@ -163,14 +195,31 @@ export class Persistence {
     this.#lsn = after.at(-1)?.lsn ?? base
     this.#snapshotLsn = base
 
-    // Appends go to the last segment, its torn tail cut off, or to a new one.
+    // Appends go to the last segment, its torn tail cut off, or to a new one. A segment of the
+    // first framing is read, never appended to: a new one starts after it (replacing it when it
+    // holds no record, its name being the new one's).
     const last = read.at(-1)
     const tornBytes = last ? last.read.size - last.read.end : 0
-    this.#segment = last
+    let segment = last
       ? JournalSegment.reopen(last.file, last.lsn, last.read.end, last.read.size)
       : JournalSegment.create(this.dir, this.#lsn + 1)
+    if (last?.read.version === 1) {
+      segment.close()
+      segment = JournalSegment.create(this.dir, this.#lsn + 1)
+    }
+    const bytes = last?.read.version === 2 ? last.read.end : JOURNAL_MAGIC.length
+    this.#journal = new Journal(segment, bytes, this.#lsn, {
+      fsync: this.#fsync,
+      backgroundBytes: () =>
+        this.#backgroundBytes ?? (this.#served ? SERVED_BACKGROUND_BYTES : Infinity),
+      failed: (e) => {
+        const error = this.#fail(e)
+        this.#onError(error)
+        return error
+      },
+    })
     // Files a crash left behind after a snapshot: older snapshots, segments it covers.
-    removeDurably(this.dir, obsolete(listing.snapshots, read, base, this.#segment.file))
+    removeDurably(this.dir, obsolete(listing.snapshots, read, base, segment.file))
     this.recovery = {
       snapshot: snapshot?.lsn,
       snapshotEntities: (snapshot?.records ?? []).reduce((n, r) => n + r.changes.length, 0),
@@ -179,7 +228,7 @@ export class Persistence {
       fresh,
     }
     // Loaded data is written as the first snapshot: the next start reads it instead of the file.
-    if (fresh && ds.dataClasses.some((dc) => dc.length > 0)) this.#writeSnapshot()
+    if (fresh && ds.dataClasses.some((dc) => dc.length > 0)) this.#writeSnapshotNow()
     // A load is written as a snapshot, read from the datastore: its rows need not be listed.
     this.#off = ds.onCommit(
       (changes, info) => {
@@ -188,16 +237,16 @@ export class Persistence {
         try {
           if (this.#closed) throw new Error('the datastore was closed')
           this.#lsn++
-          if (info.kind === 'load') return this.#writeSnapshot()
-          this.#segment.append(this.#lsn, logRecordOf(ds, changes, info))
-          if (this.#fsync === 'commit') this.#segment.flush()
-          else this.#batchTimer ??= this.#timers.set(() => this.#flushBatch(), this.#batchMs)
+          if (info.kind === 'load') return this.#snapshotLoad()
+          this.#journal.append(this.#lsn, logRecordOf(ds, changes, info, ATTACHED))
+          if (this.#fsync === 'batch')
+            this.#batchTimer ??= this.#timers.set(() => this.#flushBatch(), this.#batchMs)
         } catch (e) {
           throw this.#fail(e)
         }
         if (
           this.#lsn - this.#snapshotLsn >= this.#snapshotEvery ||
-          this.#segment.bytes >= this.#snapshotBytes
+          this.#journal.bytes >= this.#snapshotBytes
         )
           this.#snapshotTimer ??= this.#timers.set(() => this.#deferredSnapshot(), 0)
       },
@@ -217,16 +266,52 @@ export class Persistence {
 
   /** Journal bytes since the last snapshot. */
   get journalBytes(): number {
-    return this.#segment.bytes
+    return this.#journal.bytes
   }
 
   /**
-   * Writes a snapshot of the datastore as it is now and starts a new journal segment; the older
-   * files are removed. Synchronous: the event loop waits (about a second per million rows).
+   * Takes a snapshot of the datastore as it is now and starts a new journal segment; once the
+   * snapshot is on disk, the older files are removed. The event loop waits while the snapshot's
+   * records are made (about a second per million rows; pictures and BLOBs are not copied), not
+   * while they are written. Resolves once it is on disk.
    */
-  snapshot(): void {
+  async snapshot(): Promise<void> {
     if (this.#closed) throw new Error('snapshot: the persistence is closed')
-    this.#writeSnapshot()
+    while (this.#snapshotting) await this.#snapshotting.catch(() => undefined)
+    await this.#startSnapshot()
+  }
+
+  /** Whether some record is not yet as safe as `fsync` promises (being written off the loop). */
+  get pending(): boolean {
+    return this.#journal.pending
+  }
+
+  /**
+   * Resolves once every record written so far is as safe as `fsync` promises (flushed to the disk
+   * with 'commit', written to the file with 'batch'): at once, unless records are being written
+   * off the event loop (`backgroundBytes`). Rejects with JournalFailed (9131) if they cannot be.
+   */
+  durable(): Promise<void> {
+    return this.#journal.whenSafe() ?? Promise.resolve()
+  }
+
+  /** Resolves once nothing is being written: no pending record, no snapshot in progress. */
+  async idle(): Promise<void> {
+    while (this.#snapshotting || !this.#journal.idle) {
+      await this.#snapshotting?.catch(() => undefined)
+      await this.#journal.drained()
+    }
+  }
+
+  /**
+   * `core` with its replies sent only once the records of the commits before them are safe (see
+   * `durable`): a reply waits while a large record is written off the event loop, and answers
+   * 503 JournalFailed (9131) if it cannot be. From then on records of `backgroundBytes` (1 MiB by
+   * default) are written so. serve() applies it to a datastore made with `persist`.
+   */
+  wrap(core: RestCore): RestCore {
+    this.#served = true
+    return durableReplies(core, this)
   }
 
   /**
@@ -238,60 +323,123 @@ export class Persistence {
     return this.#closed ? 'closed' : this.#failed ? 'failed' : 'open'
   }
 
-  /** Flushes the writes of the current batch window now (nothing to do with `fsync: 'commit'`). */
+  /**
+   * Flushes the writes of the current batch window now (nothing to do with `fsync: 'commit'`);
+   * records still being written off the event loop are flushed once written.
+   */
   flush(): void {
     if (this.#batchTimer !== undefined) this.#timers.clear(this.#batchTimer)
     this.#batchTimer = undefined
-    this.#segment.flush()
+    this.#journal.flush()
   }
 
   /**
-   * Flushes and closes the journal. The datastore stays readable; a write to it afterwards fails
-   * with JournalFailed (9131), as it could not be made durable.
+   * Flushes and closes the journal, once what is being written is (at once when nothing is). The
+   * datastore stays readable; a write to it afterwards fails with JournalFailed (9131), as it
+   * could not be made durable.
    */
-  close(): void {
-    if (this.#closed) return
-    this.#closed = true
+  close(): Promise<void> {
+    if (this.#closed) return this.#closed
     if (this.#snapshotTimer !== undefined) this.#timers.clear(this.#snapshotTimer)
     if (this.#batchTimer !== undefined) this.#timers.clear(this.#batchTimer)
     this.#batchTimer = this.#snapshotTimer = undefined
-    this.#segment.close()
+    if (!this.#snapshotting && this.#journal.idle) {
+      this.#closed = Promise.resolve()
+      this.#journal.close()
+    } else this.#closed = this.idle().then(() => this.#journal.close())
+    return this.#closed
   }
 
   /** Stops journaling (the datastore is thrown away, as a test does): no flush, no more errors. */
   detach(): void {
-    this.close()
+    this.close().catch(() => undefined)
     this.#off()
   }
 
-  #writeSnapshot(): void {
-    if (this.#snapshotTimer !== undefined) this.#timers.clear(this.#snapshotTimer)
-    this.#snapshotTimer = undefined
-    this.flush()
+  /** Writes a snapshot at once (at start-up, or a load when nothing is being written). */
+  #writeSnapshotNow(): void {
+    this.#clearSnapshotTimer()
     const lsn = this.#lsn
-    writeSnapshotFile(this.dir, lsn, snapshotRecords(this.#ds, this.#rowsPerRecord))
+    writeSnapshotFile(this.dir, lsn, snapshotRecords(this.#ds, this.#rowsPerRecord, ATTACHED))
     this.#snapshotLsn = lsn
     // The current segment already starts after this snapshot when nothing was written since
     // the last one: it stays.
-    if (this.#segment.first !== lsn + 1) {
-      const old = this.#segment
-      this.#segment = JournalSegment.create(this.dir, lsn + 1)
-      old.close()
+    if (this.#journal.first !== lsn + 1) this.#journal.rotateSync(this.dir, lsn + 1)
+    this.#removeBefore(lsn)
+  }
+
+  /**
+   * A load's commit: its record is the snapshot. At once when nothing is being written; else in
+   * the journal's order, the records after it waiting for it.
+   */
+  #snapshotLoad(): void {
+    if (this.#journal.idle) return this.#writeSnapshotNow()
+    this.#clearSnapshotTimer()
+    const lsn = this.#lsn
+    const frames = snapshotFrames(lsn, snapshotRecords(this.#ds, this.#rowsPerRecord, ATTACHED))
+    const written = this.#journal.after(lsn, async () => {
+      await writeSnapshotFileAsync(this.dir, frames)
+    })
+    const rotated = this.#journal.rotate(this.dir, lsn + 1)
+    // A failure fails the journal, which reports it: the records after the load are refused.
+    this.#track(Promise.all([written, rotated]), lsn).catch(() => undefined)
+  }
+
+  /**
+   * A snapshot of the store as it is now: its frames made at once; the new segment started (at
+   * once when nothing is being written, else after what is); the file written off the event loop,
+   * beside the records that go on being written to the new segment.
+   */
+  #startSnapshot(): Promise<void> {
+    this.#clearSnapshotTimer()
+    const lsn = this.#lsn
+    const frames = snapshotFrames(lsn, snapshotRecords(this.#ds, this.#rowsPerRecord, ATTACHED))
+    let rotated: Promise<void> | undefined
+    if (this.#journal.first !== lsn + 1) {
+      if (this.#journal.idle) this.#journal.rotateSync(this.dir, lsn + 1)
+      else rotated = this.#journal.rotate(this.dir, lsn + 1)
     }
-    // Every record up to `lsn` is in the snapshot now: older snapshots and segments can go.
+    return this.#track(Promise.all([writeSnapshotFileAsync(this.dir, frames), rotated]), lsn)
+  }
+
+  /**
+   * Waits for a snapshot of record `lsn` to be written and its segment started, then tidies; the
+   * next snapshot waits for this one (`#snapshotting`, which never rejects).
+   */
+  #track(done: Promise<unknown>, lsn: number): Promise<void> {
+    const snapshotting = done.then(() => {
+      this.#snapshotLsn = Math.max(this.#snapshotLsn, lsn)
+      this.#removeBefore(lsn)
+    })
+    const settled: Promise<void> = snapshotting
+      .catch(() => undefined)
+      .then(() => {
+        if (this.#snapshotting === settled) this.#snapshotting = undefined
+      })
+    this.#snapshotting = settled
+    return snapshotting
+  }
+
+  /** Every record up to `lsn` is in a snapshot on disk: older snapshots and segments can go. */
+  #removeBefore(lsn: number): void {
     const listing = listDir(this.dir)
-    const current = this.#segment.file
+    const current = this.#journal.segment.file
     removeDurably(this.dir, [
       ...listing.snapshots.filter((s) => s.lsn < lsn).map((s) => s.file),
       ...listing.segments.filter((s) => s.lsn <= lsn && s.file !== current).map((s) => s.file),
     ])
   }
 
+  #clearSnapshotTimer(): void {
+    if (this.#snapshotTimer !== undefined) this.#timers.clear(this.#snapshotTimer)
+    this.#snapshotTimer = undefined
+  }
+
   #flushBatch(): void {
     this.#batchTimer = undefined
     if (this.#closed || this.#failed) return
     try {
-      this.#segment.flush()
+      this.#journal.flush()
     } catch (e) {
       this.#onError(this.#fail(e))
     }
@@ -299,13 +447,9 @@ export class Persistence {
 
   #deferredSnapshot(): void {
     this.#snapshotTimer = undefined
-    if (this.#closed || this.#failed) return
-    try {
-      this.#writeSnapshot()
-    } catch (e) {
-      // The journal is still whole: writes go on, and the next record tries again.
-      this.#onError(e as Error)
-    }
+    if (this.#closed || this.#failed || this.#snapshotting) return
+    // The journal is still whole if it fails: writes go on, and the next record tries again.
+    this.#startSnapshot().catch((e: Error) => this.#onError(e))
   }
 
   /** From now on every write fails: the journal may have lost its place. */
