@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { binaryValue, decodeBase64, encodeBase64, isBinaryValue, sniffImageType } from './binary.js'
 
@@ -29,12 +30,28 @@ describe('base64', () => {
     expect(decodeBase64(encodeBase64(all))).toEqual(all)
   })
 
-  it('encodes inputs longer than one 32 KiB chunk', () => {
-    // encodeBase64 works in 0x8000-byte chunks; a chunk boundary must not drop or repeat bytes.
+  it('encodes and decodes as Node does, at every length', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), (bytes) => {
+        const text = encodeBase64(bytes)
+        expect(text).toBe(Buffer.from(bytes).toString('base64'))
+        expect(decodeBase64(text)).toEqual(bytes)
+      }),
+    )
     const big = Uint8Array.from({ length: 0x8000 * 2 + 7 }, (_, i) => (i * 31) % 256)
-    const text = encodeBase64(big)
-    expect(text).toBe(Buffer.from(big).toString('base64'))
-    expect(decodeBase64(text)).toEqual(big)
+    expect(encodeBase64(big)).toBe(Buffer.from(big).toString('base64'))
+  })
+
+  it('refuses what atob refused, character by character', () => {
+    // Every one-character change of a valid text: refused exactly when the old decoder refused.
+    const old = (text: string): boolean =>
+      text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text)
+    const valid = 'aGVsbG8hIQ=='
+    for (let i = 0; i < valid.length; i++)
+      for (const c of ['A', '/', '+', '=', '-', '_', '*', 'é', '\0'])
+        expect(decodeBase64(valid.slice(0, i) + c + valid.slice(i + 1)) !== undefined).toBe(
+          old(valid.slice(0, i) + c + valid.slice(i + 1)),
+        )
   })
 })
 

@@ -26,24 +26,81 @@ export function binaryValue(bytes: Uint8Array, type: string, version = 1): Binar
   return Object.freeze({ kind: 'binary', bytes, type, version })
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+// Base64 by table, in plain JavaScript (the core stays free of Buffer): btoa and atob on binary
+// strings took 1–1.4 s to encode 16 MiB and 0.3 s to decode it, and a picture's base64 is on the
+// paths of a data file, a PostgreSQL log record and a JSON write; these take 0.1 s each way.
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
+/** Each character code's 6 bits, -1 for a character outside the alphabet. */
+const SEXTETS = new Int8Array(128).fill(-1)
+for (let i = 0; i < 64; i++) SEXTETS[ALPHABET.charCodeAt(i)] = i
+const PAD = 0x3d // '='
+// The output is ASCII: any single-byte decoding gives it back as text.
+const ascii = new TextDecoder('latin1')
+
+/** The 6 bits of the character at `i` of `text`, -1 when it is not in the alphabet. */
+const sextet = (text: string, i: number): number => SEXTETS[text.charCodeAt(i)] ?? -1
 
 /** Decodes standard base64 (whitespace allowed); returns undefined for anything else. */
 export function decodeBase64(text: string): Uint8Array | undefined {
-  const clean = text.replace(/\s+/g, '')
-  if (clean.length % 4 !== 0 || !BASE64.test(clean)) return undefined
-  // atob is global in Node 20 and in browsers: the core stays free of Buffer.
-  const raw = atob(clean)
-  const out = new Uint8Array(raw.length)
-  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i)
+  const clean = /\s/.test(text) ? text.replace(/\s+/g, '') : text
+  const length = clean.length
+  if (length % 4 !== 0) return undefined
+  const padding =
+    length > 0 && clean.charCodeAt(length - 1) === PAD
+      ? clean.charCodeAt(length - 2) === PAD
+        ? 2
+        : 1
+      : 0
+  const out = new Uint8Array((length / 4) * 3 - padding)
+  // Whole groups of four; the last one apart when it is padded.
+  const whole = padding > 0 ? length - 4 : length
+  let j = 0
+  for (let i = 0; i < whole; i += 4) {
+    const a = sextet(clean, i)
+    const b = sextet(clean, i + 1)
+    const c = sextet(clean, i + 2)
+    const d = sextet(clean, i + 3)
+    if ((a | b | c | d) < 0) return undefined
+    const v = (a << 18) | (b << 12) | (c << 6) | d
+    out[j++] = v >> 16
+    out[j++] = (v >> 8) & 0xff
+    out[j++] = v & 0xff
+  }
+  if (padding > 0) {
+    const a = sextet(clean, whole)
+    const b = sextet(clean, whole + 1)
+    const c = padding === 1 ? sextet(clean, whole + 2) : 0
+    if ((a | b | c) < 0) return undefined
+    const v = (a << 18) | (b << 12) | (c << 6)
+    out[j++] = v >> 16
+    if (padding === 1) out[j] = (v >> 8) & 0xff
+  }
   return out
 }
 
 export function encodeBase64(bytes: Uint8Array): string {
-  let raw = ''
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    raw += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(raw)
+  const n = bytes.length
+  const whole = n - (n % 3)
+  const out = new Uint8Array(Math.ceil(n / 3) * 4)
+  let j = 0
+  for (let i = 0; i < whole; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!
+    out[j] = CODES[v >> 18]!
+    out[j + 1] = CODES[(v >> 12) & 63]!
+    out[j + 2] = CODES[(v >> 6) & 63]!
+    out[j + 3] = CODES[v & 63]!
+    j += 4
+  }
+  if (n > whole) {
+    const two = n - whole === 2
+    const v = (bytes[whole]! << 16) | (two ? bytes[whole + 1]! << 8 : 0)
+    out[j] = CODES[v >> 18]!
+    out[j + 1] = CODES[(v >> 12) & 63]!
+    out[j + 2] = two ? CODES[(v >> 6) & 63]! : PAD
+    out[j + 3] = PAD
+  }
+  return ascii.decode(out)
 }
 
 const SIGNATURES: readonly [string, readonly number[]][] = [
