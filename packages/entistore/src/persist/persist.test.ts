@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DatastoreError, dumpData, ManualClock, type Datastore } from '@entistore/core'
-import { createRestHandler } from '@entistore/rest'
+import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
 import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
@@ -359,5 +359,40 @@ describe('a persisted datastore behind REST', () => {
     expect(reply.status).toBe(503)
     const body = (await reply.json()) as { __ERROR: { errCode: number }[] }
     expect(body.__ERROR[0]!.errCode).toBe(9131)
+  })
+
+  it('sends the reply of a write once its record is on disk, and answers a read meanwhile at once', async () => {
+    const ds = createDatastore(BINARY_MODEL, {
+      data: binaryData(),
+      persist: { dir, backgroundBytes: 1000 },
+    })
+    opened.push(ds)
+    const p = persistenceOf(ds)!
+    const rest = p.wrap(createRestHandler(ds))
+    const request = (method: string, path: string, query = '', body?: string): RestRequest => ({
+      method,
+      path,
+      query,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    })
+    const file = { $base64: Buffer.from(someBytes(5000)).toString('base64'), type: 'x/y' }
+    const write = rest.respond(
+      request('POST', '/rest/Doc', '$method=update', JSON.stringify({ __KEY: 3, file })),
+    )
+    // Committed, its record being written: the reply waits; a read does not.
+    expect(p.pending).toBe(true)
+    expect(isPending(write)).toBe(true)
+    const read = rest.respond(request('GET', '/rest/Doc(3)'))
+    expect(isPending(read)).toBe(false)
+    expect((read as { status: number }).status).toBe(200)
+    expect((await write).status).toBe(200)
+    expect(p.pending).toBe(false)
+    // Nothing pending, a small record (Doc 3's would carry its new BLOB again): at once.
+    const small = rest.respond(
+      request('POST', '/rest/Doc', '$method=update', JSON.stringify({ __KEY: 2, title: 'x' })),
+    )
+    expect(isPending(small)).toBe(false)
+    expect((small as { status: number }).status).toBe(200)
   })
 })
