@@ -382,6 +382,40 @@ export const ERRORS = {
     'headersTooLarge',
     (limit: number) => `The request line and headers exceed the limit of ${limit} bytes`,
   ),
+  /**
+   * The transport is already reading as many bytes of request bodies as it holds at once, over all
+   * connections (`maxBodyBytesInFlight`): this body is refused before it is read (503, with
+   * `Retry-After`), so that clients that start large uploads and stop cannot fill the memory.
+   */
+  BodiesInFlightFull: spec(
+    9037,
+    'enti',
+    'unavailable',
+    (limit: number) =>
+      `Service unavailable: the server is reading as many request bodies as it holds at once (${limit} bytes); send this one again later`,
+  ),
+  /**
+   * A request body that stopped arriving: less than `minBytes` of it in `seconds` (the transport's
+   * `bodyTimeoutMs`). The connection is closed and what had arrived is dropped (408).
+   */
+  BodyTimeout: spec(
+    9038,
+    'enti',
+    'requestTimeout',
+    (seconds: number, minBytes: number) =>
+      `The request body stopped arriving: less than ${minBytes} bytes of it in ${seconds} s; send it again`,
+  ),
+  /**
+   * A request not received whole in node:http's time for it: `headersTimeout` for its head (60 s),
+   * `requestTimeout` for the whole (300 s). The connection is closed (408).
+   */
+  RequestTimeout: spec(
+    9039,
+    'enti',
+    'requestTimeout',
+    () =>
+      `The request was not received whole in the time the server allows for one (its headersTimeout or requestTimeout); send it again`,
+  ),
   /** A request the HTTP parser refused (node:http's clientError): not HTTP at all, or broken framing. */
   MalformedRequest: spec(
     9035,
@@ -655,6 +689,25 @@ export const ERRORS = {
     'notImplemented',
     (reason: string) =>
       `Converting pictures ($imageformat) needs the sharp package, which could not be loaded here (${reason}); $imageformat=best still serves each picture as stored`,
+  ),
+  /**
+   * As many picture conversions as are run at once are running, and as many as wait are waiting
+   * (`pictures.maxConversions`, `maxQueuedConversions`): this one is refused (503, `Retry-After`).
+   */
+  PictureConversionsBusy: spec(
+    9111,
+    'enti',
+    'unavailable',
+    (running: number, waiting: number) =>
+      `Service unavailable: ${running} picture conversions are running and ${waiting} waiting, as many as this server takes; ask again later, or for $imageformat=best (the picture as stored)`,
+  ),
+  /** A stored picture with more pixels than a conversion decodes (`maxPixels`): it is not converted. */
+  PictureTooLarge: spec(
+    9112,
+    'enti',
+    'limit',
+    (width: number, height: number, maxPixels: number) =>
+      `The picture is ${width} × ${height} pixels, more than the ${maxPixels} a conversion ($imageformat) decodes; $imageformat=best serves it as stored`,
   ),
   // ---- Uploads ($upload, `{"ID": …}` values, raw bytes POSTed to a picture or BLOB attribute) ----
   /**

@@ -84,6 +84,8 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   'ClusterWriteFailed',
   'ClusterBehind',
   'SharedStateUnavailable',
+  'BodiesInFlightFull',
+  'PictureConversionsBusy',
 ])
 
 describe('STATUS_BY_CATEGORY', () => {
