@@ -34,6 +34,7 @@ import {
   clientErrorListener,
   toNodeListener,
   type BackpressureOptions,
+  type BodyReadOptions,
   type NodeListener,
 } from '@entistore/rest/node'
 import { explorerListener, type ExplorerOptions } from './explorer/explorer-files.js'
@@ -70,7 +71,7 @@ export interface ShutdownResult {
   readonly errors: readonly unknown[]
 }
 
-export interface ServeOptions extends RestHandlerOptions, BackpressureOptions {
+export interface ServeOptions extends RestHandlerOptions, BackpressureOptions, BodyReadOptions {
   /** 0 picks a free port. @default 8080 */
   readonly port?: number
   /** @default '127.0.0.1' */

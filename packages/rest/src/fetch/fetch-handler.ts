@@ -1,11 +1,17 @@
 /**
  * @module The fetch adapter: `fetch(Request) → Promise<Response>`, the shape Hono, Bun, Deno,
  * workers and Node's own fetch share, mapped onto the plain core (`RestCore.respond`). It reads the
- * URL, the headers and (within the limit) the body, and turns the reply into a Response; a lazy
+ * URL, the headers and the body (within the limit, the handler's budget of bytes in flight and its
+ * body timeout: body/bodies-in-flight.ts), and turns the reply into a Response; a lazy
  * body becomes a pull-based ReadableStream, so a client that reads slowly makes the server render
  * and hold one chunk at a time. No engine logic here.
  */
-import { datastoreError } from '@entistore/core'
+import { datastoreError, DatastoreError } from '@entistore/core'
+import {
+  BodiesInFlight,
+  type BodyCounters,
+  type BodyReadOptions,
+} from '../body/bodies-in-flight.js'
 import {
   bodyLimitOf,
   takesBody,
@@ -18,20 +24,37 @@ import { splitTarget } from '../url/request-target.js'
 
 type FetchBody = ConstructorParameters<typeof Response>[0]
 
-/** `fetch(Request)` over `core`. The promise never rejects: every failure is an `__ERROR` response. */
-export function toFetchHandler(core: RestCore): (request: Request) => Promise<Response> {
-  return async (request) => {
+/** Options of `toFetchHandler`: the bounds of the bodies it reads, over all its requests. */
+export type FetchHandlerOptions = BodyReadOptions
+
+/** `fetch(Request) → Promise<Response>`, with the counters of the bodies it reads. */
+export interface FetchHandler extends BodyCounters {
+  (request: Request): Promise<Response>
+}
+
+/**
+ * `fetch(Request)` over `core`. The promise never rejects: every failure is an `__ERROR` response.
+ * Each handler has its own budget of body bytes in flight (`rest.fetch` has one).
+ */
+export function toFetchHandler(core: RestCore, options: FetchHandlerOptions = {}): FetchHandler {
+  const bodies = new BodiesInFlight(options)
+  const handler = async (request: Request): Promise<Response> => {
     let reply: RestReply
     try {
-      reply = await answer(core, request)
+      reply = await answer(core, request, bodies)
     } catch (error) {
       reply = core.refuse(error)
     }
     return toResponse(reply)
   }
+  return Object.defineProperties(handler, bodies.counters()) as FetchHandler
 }
 
-async function answer(core: RestCore, request: Request): Promise<RestReply> {
+async function answer(
+  core: RestCore,
+  request: Request,
+  bodies: BodiesInFlight,
+): Promise<RestReply> {
   // A Request's URL is absolute and was parsed by the runtime already: its split cannot fail.
   const target = splitTarget(request.url)!
   const headers: Record<string, string> = {}
@@ -45,8 +68,9 @@ async function answer(core: RestCore, request: Request): Promise<RestReply> {
   if (takesBody(request.method) && request.body !== null) {
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
     const limit = bodyLimitOf(core, target.path)
-    body = await readBody(request, limit)
-    if (body === undefined) return core.refuse(datastoreError('BodyTooLarge', [limit]))
+    const read = await readBody(request, limit, bodies)
+    if (DatastoreError.is(read)) return core.refuse(read)
+    body = read
   }
   // A Promise for a call of an async function, awaited like the body; should it reject (it must
   // not), the handler above answers the core's 500.
@@ -67,31 +91,61 @@ function hostOf(url: string): string {
 }
 
 /**
- * The whole body, or undefined when it is larger than `limit` bytes: known from Content-Length
- * before anything is read, or found while reading, which then stops.
+ * The whole body, or the error that refuses it (as the node listener's readBody): larger than
+ * `limit` bytes, known from Content-Length before anything is read or found while reading, which
+ * then stops; not fitting in what the other bodies leave of the budget; stopped arriving.
  */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) {
+async function readBody(
+  request: Request,
+  limit: number,
+  bodies: BodiesInFlight,
+): Promise<Uint8Array | DatastoreError> {
+  const max = bodies.limit(limit)
+  const header = request.headers.get('content-length')
+  const declared = header === null ? undefined : Number(header)
+  // A header that is not a length (a runtime that let it through) declares nothing: counted as read.
+  const length = declared !== undefined && Number.isSafeInteger(declared) ? declared : undefined
+  if (length !== undefined && length > max) {
     await request.body!.cancel()
-    return undefined
+    return datastoreError('BodyTooLarge', [max])
   }
+  let stalled: DatastoreError | undefined
   const reader = request.body!.getReader()
+  // The bytes go back at once; cancelling the reader ends the read the loop below waits on, which
+  // then answers the timeout.
+  const read = bodies.start(length, () => {
+    stalled = bodies.stalled()
+    read!.end()
+    reader.cancel().catch(() => {})
+  })
+  if (read === undefined) {
+    await reader.cancel()
+    return bodies.full()
+  }
   const parts: Uint8Array[] = []
   let size = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
+      if (stalled !== undefined) return stalled
       if (done) break
       size += value.byteLength
-      if (size > limit) {
+      const refused =
+        size > max
+          ? datastoreError('BodyTooLarge', [max])
+          : read.arrived(value.byteLength)
+            ? undefined
+            : bodies.full()
+      if (refused !== undefined) {
         await reader.cancel()
-        return undefined
+        return refused
       }
       parts.push(value)
     }
   } catch (error) {
     throw datastoreError('BadRequestBody', ['it could not be read to its end'], { cause: error })
+  } finally {
+    read.end()
   }
   if (parts.length === 1) return parts[0]!
   const out = new Uint8Array(size)

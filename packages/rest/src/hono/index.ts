@@ -12,14 +12,17 @@
  */
 import { Hono } from 'hono'
 import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
-import { toFetchHandler } from '../fetch/fetch-handler.js'
+import { toFetchHandler, type FetchHandlerOptions } from '../fetch/fetch-handler.js'
 import { splitTarget } from '../url/request-target.js'
 
 export type { MountableRest } from '../adapters/mount.js'
 
-/** A Hono application serving `rest` for every method, to mount with `app.route`. */
-export function honoRest(rest: MountableRest): Hono {
-  const fetch = toFetchHandler(rest)
+/**
+ * A Hono application serving `rest` for every method, to mount with `app.route`; `options` bound the
+ * bodies it reads (those of the fetch handler).
+ */
+export function honoRest(rest: MountableRest, options: FetchHandlerOptions = {}): Hono {
+  const fetch = toFetchHandler(rest, options)
   return new Hono().all('*', async (c, next) => {
     // The URL of a Request is absolute and already parsed: its split cannot fail.
     if (isUnder(splitTarget(c.req.url)!.path, rest.basePath)) return fetch(c.req.raw)

@@ -1,7 +1,8 @@
 /**
  * @module Answers for the requests node:http's parser refuses before any listener sees them: a
- * request head past `maxHeaderSize` (431), bytes that are not HTTP (400). Node's own answers carry
- * no body; these carry the `__ERROR` body every other refusal has. Install it on the server:
+ * request head past `maxHeaderSize` (431), bytes that are not HTTP (400), a request not received
+ * whole within the server's `headersTimeout` or `requestTimeout` (408). Node's own answers carry no body; these carry
+ * the `__ERROR` body every other refusal has. Install it on the server:
  * `server.on('clientError', clientErrorListener(handler, { maxHeaderBytes }))`.
  */
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
@@ -30,15 +31,14 @@ export function clientErrorListener(
       socket.destroy()
       return
     }
-    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      // The client never finished its request: nothing to say but what Node says.
-      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
-      return
-    }
+    // The client never finished its request (a slow head; a body trickling in faster than the
+    // listener's body timeout, slower than this).
     const refused =
-      code === 'HPE_HEADER_OVERFLOW'
-        ? datastoreError('HeadersTooLarge', [limit])
-        : datastoreError('MalformedRequest', [code ?? 'unknown'])
+      code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? datastoreError('RequestTimeout', [])
+        : code === 'HPE_HEADER_OVERFLOW'
+          ? datastoreError('HeadersTooLarge', [limit])
+          : datastoreError('MalformedRequest', [code ?? 'unknown'])
     const reply = core.refuse(refused)
     const body = typeof reply.body === 'string' ? reply.body : ''
     let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`

@@ -25,6 +25,7 @@ import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
 import { claimsJson } from '../body/read-json-body.js'
 import { toNodeListener } from './listener.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
+import type { BodyReadOptions } from '../body/bodies-in-flight.js'
 import { splitTarget } from '../url/request-target.js'
 
 export type { MountableRest } from '../adapters/mount.js'
@@ -53,8 +54,8 @@ export type ExpressErrorHandler = (
   next: ExpressNext,
 ) => void
 
-/** Options of `expressRest`: those of the node listener's writes. */
-export type ExpressRestOptions = BackpressureOptions
+/** Options of `expressRest`: those of the node listener's writes and body reads. */
+export interface ExpressRestOptions extends BackpressureOptions, BodyReadOptions {}
 
 /**
  * Handed to the listener in place of a body that a parser in front turned into a value although its

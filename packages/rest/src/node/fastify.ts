@@ -18,11 +18,12 @@ import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastif
 import { mountProblem, type MountableRest } from '../adapters/mount.js'
 import { toNodeListener } from './listener.js'
 import type { BackpressureOptions } from './write-reply.js'
+import type { BodyReadOptions } from '../body/bodies-in-flight.js'
 
 export type { MountableRest } from '../adapters/mount.js'
 
 /** Options of `app.register(fastifyRest, options)`, besides Fastify's own (`prefix`). */
-export interface FastifyRestOptions extends BackpressureOptions {
+export interface FastifyRestOptions extends BackpressureOptions, BodyReadOptions {
   /** The handler to serve: what `createRestHandler` returns. */
   readonly rest: MountableRest
 }
@@ -33,14 +34,19 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TR
 
 /** The Fastify 5 plugin serving `options.rest`. */
 export const fastifyRest: FastifyPluginCallback<FastifyRestOptions> = (instance, options, done) => {
-  const { rest, writeTimeoutMs, maxUnsentBytes } = options
+  const { rest, writeTimeoutMs, maxUnsentBytes, maxBodyBytesInFlight, bodyTimeoutMs } = options
   const prefix = instance.prefix.replace(/\/+$/, '')
   const problem = mountProblem('Fastify', prefix || '/', rest.basePath)
   if (problem !== undefined) {
     done(new Error(problem))
     return
   }
-  const listener = toNodeListener(rest, { writeTimeoutMs, maxUnsentBytes })
+  const listener = toNodeListener(rest, {
+    writeTimeoutMs,
+    maxUnsentBytes,
+    maxBodyBytesInFlight,
+    bodyTimeoutMs,
+  })
   // Bodies stay in the request stream for the listener: it reads them within its own limit.
   instance.removeAllContentTypeParsers()
   instance.addContentTypeParser('*', (_request, _payload, parsed) => parsed(null))

@@ -551,6 +551,22 @@ describe('clientErrorListener', () => {
     })
   })
 
+  it("answers a request not received whole within the server's requestTimeout with 408 and an __ERROR body", async () => {
+    const rest = createRestHandler(datastore())
+    // Short, so that the test does not wait Node's 300 s; checked every 50 ms.
+    const timeouts = { headersTimeout: 200, requestTimeout: 200, connectionsCheckingInterval: 50 }
+    const server = createServer(timeouts, toNodeListener(rest))
+    server.on('clientError', clientErrorListener(rest))
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    // A head that never ends.
+    const answer = parseRaw(await rawOpen(port, 'GET /rest/$catalog HTTP/1.1\r\nHost: x\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 408 Request Timeout')
+    expect(answer.headers.get('connection')).toBe('close')
+    expect(firstError(answer)).toMatchObject({ errCode: 9039 })
+  })
+
   it('answers bytes that are not HTTP with 400 and an __ERROR body', async () => {
     const rest = createRestHandler(datastore())
     const { port } = await listen(toNodeListener(rest), (server) =>

@@ -3,7 +3,8 @@
  * IncomingMessage / ServerResponse onto the plain core (`RestCore.respond`): it never builds a web
  * Request, Headers or stream, which cost ten times the answer to a read by key. The path comes from
  * the request line only; the Host header is checked, never used. Bodies are read within the
- * handler's limit (read-body.ts), replies written with backpressure (write-reply.ts).
+ * handler's limit, the listener's budget of bytes in flight and its body timeout (read-body.ts),
+ * replies written with backpressure (write-reply.ts).
  *
  * `respond` is synchronous (but for calls of async functions, below): a long query holds the event
  * loop, and the requests that arrive meanwhile are read only once it ends. While the loop is idle a
@@ -31,10 +32,15 @@ import {
   type RestRequest,
 } from '../exchange.js'
 import { isHostHeader, splitTarget, type RequestTarget } from '../url/request-target.js'
+import {
+  BodiesInFlight,
+  type BodyCounters,
+  type BodyReadOptions,
+} from '../body/bodies-in-flight.js'
 import { readBody } from './read-body.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 
-export interface NodeListenerOptions extends BackpressureOptions {
+export interface NodeListenerOptions extends BackpressureOptions, BodyReadOptions {
   /**
    * The request target to serve; Express under a mount path needs `(req) => req.originalUrl`.
    * @default req.url
@@ -49,7 +55,7 @@ export interface NodeListenerOptions extends BackpressureOptions {
   readonly parsedBody?: (req: IncomingMessage) => Uint8Array | string | undefined
 }
 
-export interface NodeListener {
+export interface NodeListener extends BodyCounters {
   (req: IncomingMessage, res: ServerResponse): void
   /** Bytes now held for replies waiting for their clients to read (what `maxUnsentBytes` bounds). */
   readonly unsentBytes: number
@@ -63,7 +69,8 @@ export interface NodeListener {
   readonly pendingReplies: number
 }
 
-// The connection is closed after a 413: the rest of the body is not worth reading to keep it.
+// The connection is closed after a refused body (413, 503, 408): the rest of it is not worth
+// reading to keep the connection.
 const CLOSE = Object.freeze({ connection: 'close' })
 
 const READ_BEFORE =
@@ -122,6 +129,7 @@ function plainRequest(
 /** A node:http request listener serving `core` (the object `createRestHandler` returns). */
 export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}): NodeListener {
   const outbox = new Outbox(options)
+  const bodies = new BodiesInFlight(options)
   const targetOf = options.url ?? ((req: IncomingMessage) => req.url ?? '/')
 
   /**
@@ -289,11 +297,9 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     const limit = bodyLimitOf(core, split.path)
     if (req.readableEnded) runRead(req, res, run, limit)
     else
-      readBody(req, limit, (body) => {
-        if (body === undefined) {
-          const tooLarge = datastoreError('BodyTooLarge', [limit])
-          writeReply(res, core.refuse(tooLarge), outbox, CLOSE)
-        } else run(body)
+      readBody(req, limit, bodies, (body) => {
+        if (body instanceof Buffer) run(body)
+        else writeReply(res, core.refuse(body), outbox, CLOSE)
       })
   }
 
@@ -325,5 +331,6 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     queuedRequests: { get: () => queue.length - head },
     abandonedRequests: { get: () => abandoned },
     pendingReplies: { get: () => pending },
+    ...bodies.counters(),
   }) as NodeListener
 }
