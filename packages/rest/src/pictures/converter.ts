@@ -20,7 +20,8 @@ export interface PictureConverter {
 
 export interface SharpConverterOptions {
   /**
-   * Most pixels (width × height) of a picture decoded: a larger one is unreadable. A small PNG can
+   * Most pixels (width × height) of a picture decoded: a larger one is not converted, 400
+   * PictureTooLarge (9112), read from its header before anything is decoded. A small PNG can
    * declare 50,000 × 50,000 pixels, 10 GB once decoded; sharp's own default (268 million) is still
    * a gigabyte per request. @default 40_000_000 (a 40-megapixel photo)
    */
@@ -32,9 +33,10 @@ export interface SharpConverterOptions {
 /** The part of sharp's API a conversion uses. */
 type Sharp = (
   input: Uint8Array,
-  options: { limitInputPixels: number; failOn: 'error' },
+  options: { limitInputPixels: number | false; failOn: 'error' },
 ) => SharpPipeline
 interface SharpPipeline {
+  metadata(): Promise<{ width?: number; height?: number; pageHeight?: number }>
   toFormat(format: string): SharpPipeline
   toBuffer(): Promise<Uint8Array>
 }
@@ -63,6 +65,19 @@ export function sharpConverter(options: SharpConverterOptions = {}): PictureConv
     async convert(input, type) {
       const s = await sharp()
       if (s instanceof Error) fail('PictureConversionUnavailable', [firstLine(s.message)])
+      // The header says the size: a picture past the limit is refused by name, not as unreadable
+      // (sharp's own check, kept below for a format whose header does not say, gives no size).
+      // One page of a many-page picture (a GIF's frames) is what is converted.
+      const {
+        width = 0,
+        height = 0,
+        pageHeight,
+      } = await s(input, {
+        limitInputPixels: false,
+        failOn: 'error',
+      }).metadata()
+      if (width * (pageHeight ?? height) > maxPixels)
+        fail('PictureTooLarge', [width, pageHeight ?? height, maxPixels])
       return s(input, { limitInputPixels: maxPixels, failOn: 'error' })
         .toFormat(FORMAT[type])
         .toBuffer()

@@ -8,18 +8,28 @@
  * (a restarted server never gives an old tag to a new picture), and a conversion is cached under
  * the serial and the format. No hashing of the bytes, no collision to craft: two uploads with the
  * same bytes are two serials, which costs one conversion more, never a wrong picture.
+ *
+ * Conversions not in the cache take turns (conversion-queue.ts): a few run at once, a bounded
+ * number wait, the rest are refused 503 with `Retry-After`, whatever the converter.
  */
-import { DatastoreError, type BinaryValue } from '@entistore/core'
+import { DatastoreError, fail, type BinaryValue } from '@entistore/core'
 import { LRUCache } from 'lru-cache'
+import { ConversionQueue, type ConversionLimits } from './conversion-queue.js'
 import { sharpConverter, type PictureConverter } from './converter.js'
 import { extensionOf, type PictureType } from './image-format.js'
 
-export interface PictureOptions {
+export interface PictureOptions extends ConversionLimits {
   /** What converts pictures for `$imageformat`. @default sharp, loaded on first use */
   readonly converter?: PictureConverter
   /** Most bytes of converted pictures kept; 0 keeps none. @default 64 MiB */
   readonly cacheBytes?: number
 }
+
+/**
+ * Seconds a client refused for want of a turn is told to wait (`Retry-After`): a large conversion
+ * takes a second or more, so sooner would find the queue as full.
+ */
+const BUSY_RETRY_AFTER_S = 2
 
 /** A conversion: its bytes, or undefined when the stored picture could not be read. */
 export type Converted = Uint8Array | undefined
@@ -29,12 +39,14 @@ export class Pictures {
   readonly #cache: LRUCache<string, Uint8Array> | undefined
   /** Conversions under way: a second request for one waits for it instead of starting another. */
   readonly #pending = new Map<string, Promise<Converted>>()
+  readonly #queue: ConversionQueue
   readonly #serials = new WeakMap<BinaryValue, number>()
   readonly #prefix: string
   #next = 0
 
   constructor(options: PictureOptions = {}) {
     this.#converter = options.converter ?? sharpConverter()
+    this.#queue = new ConversionQueue(options)
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024
     if (!(bytes >= 0)) throw new RangeError(`cacheBytes must be a number >= 0, not ${bytes}`)
     // An empty conversion (none is) still takes one unit: lru-cache refuses a size of 0.
@@ -55,7 +67,9 @@ export class Pictures {
   /**
    * `value` converted to `type`: at once from the cache, else a Promise of it. Undefined when the
    * picture cannot be read (then nothing is cached: the value never changes, but a picture the
-   * converter fails on is rare and costs little to fail on again).
+   * converter fails on is rare and costs little to fail on again). Throws PictureConversionsBusy
+   * (503) when the conversion can neither run nor wait; a second request for a conversion under
+   * way or waiting shares it, and takes no turn.
    */
   convert(value: BinaryValue, type: PictureType): Converted | Promise<Converted> {
     const key = `${this.#serial(value)}.${type}`
@@ -63,7 +77,13 @@ export class Pictures {
     if (hit !== undefined) return hit
     const pending = this.#pending.get(key)
     if (pending) return pending
-    const made = this.#converter.convert(value.bytes, type).then(
+    const queue = this.#queue
+    const turn = queue.run(() => this.#converter.convert(value.bytes, type))
+    if (turn === undefined)
+      fail('PictureConversionsBusy', [queue.running, queue.waiting], {
+        details: { retryAfter: BUSY_RETRY_AFTER_S },
+      })
+    const made = turn.then(
       (bytes) => {
         this.#cache?.set(key, bytes)
         return bytes

@@ -197,10 +197,24 @@ describe('a picture in the format asked', () => {
     expect((await rest.request(logo('best'))).status).toBe(200)
   })
 
-  it('refuses a picture larger than maxPixels as unreadable: {}', async () => {
+  it('refuses a picture larger than maxPixels with 400 (9112), naming its size; 84 pixels pass', async () => {
     const { sharpConverter } = await import('../pictures/converter.js')
-    const { rest } = await setup({ pictures: { converter: sharpConverter({ maxPixels: 50 }) } })
-    expect(await (await rest.request(logo('.gif'))).text()).toBe('{}')
+    const { rest } = await setup({ pictures: { converter: sharpConverter({ maxPixels: 83 }) } })
+    const res = await rest.request(logo('.gif'))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      __ERROR: [
+        {
+          message:
+            'The picture is 12 × 7 pixels, more than the 83 a conversion ($imageformat) decodes; $imageformat=best serves it as stored',
+          componentSignature: 'enti',
+          errCode: 9112,
+        },
+      ],
+    })
+    expect((await rest.request(logo('best'))).status).toBe(200)
+    const at = await setup({ pictures: { converter: sharpConverter({ maxPixels: 84 }) } })
+    await expectPicture(await at.rest.request(logo('.gif')), 'image/gif')
   })
 })
 
