@@ -21,10 +21,11 @@ import {
   type RestRequest,
 } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
-import { callLimits, type Schedule } from './call/call-limits.js'
+import { callLimits } from './call/call-limits.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
+import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
 import { firstPiece } from './serialize/first-piece.js'
 import { JsonChunks, tooLarge } from './serialize/json-chunks.js'

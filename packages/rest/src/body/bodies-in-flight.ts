@@ -15,6 +15,7 @@
  *   then does not keep it alive: a client sending 1 byte a second was kept 330 s before.
  */
 import { datastoreError, type DatastoreError } from '@entistore/core'
+import { unrefSchedule, type Schedule } from '../schedule.js'
 
 export interface BodyReadOptions {
   /**
@@ -36,17 +37,6 @@ export interface BodyReadOptions {
    * @default setTimeout (a timer that keeps no process alive)
    */
   readonly scheduleBodyTimeout?: Schedule
-}
-
-/** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void
-
-/** `setTimeout`, as a Schedule whose timers keep no process alive (a test, a CLI that is done). */
-const unrefTimeout: Schedule = (fn, ms) => {
-  const timer = setTimeout(fn, ms)
-  // Timers are objects in Node, numbers in some runtimes of the fetch handler.
-  if (typeof timer === 'object') timer.unref()
-  return () => clearTimeout(timer)
 }
 
 /**
@@ -90,7 +80,7 @@ export class BodiesInFlight {
   constructor(options: BodyReadOptions = {}) {
     this.maxBytes = options.maxBodyBytesInFlight ?? 64 * 1024 * 1024
     this.timeoutMs = options.bodyTimeoutMs ?? 10_000
-    this.schedule = options.scheduleBodyTimeout ?? unrefTimeout
+    this.schedule = options.scheduleBodyTimeout ?? unrefSchedule
     if (!(this.maxBytes >= 0))
       throw new RangeError(`maxBodyBytesInFlight must be a number >= 0, not ${this.maxBytes}`)
     if (!(this.timeoutMs > 0))

@@ -12,15 +12,7 @@
  * Timers come from a `Schedule` (setTimeout by default) so that tests decide when time passes.
  */
 import { datastoreError, fail, functionText, type FunctionInfo } from '@entistore/core'
-
-/** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void
-
-/** `setTimeout`, as a Schedule. */
-export const realSchedule: Schedule = (fn, ms) => {
-  const timer = setTimeout(fn, ms)
-  return () => clearTimeout(timer)
-}
+import { realSchedule, type Schedule } from '../schedule.js'
 
 /** The limits of a call, as the handler resolved its options. */
 export interface CallLimits {

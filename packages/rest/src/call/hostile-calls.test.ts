@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { json, send, type Answer } from '../node/conformance.fixture.js'
 import { FRESH_GET_BOUND_MS, watchResponsiveness } from '../node/responsiveness.fixture.js'
 import { serveOnSocket } from '../node/serve.fixture.js'
-import { manualSchedule } from './manual-schedule.fixture.js'
+import { manualSchedule } from '../schedule.fixture.js'
 
 const model: ModelJson = {
   __NAME: 'hostile',

@@ -10,7 +10,7 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { manualSchedule } from '../call/manual-schedule.fixture.js'
+import { manualSchedule } from '../schedule.fixture.js'
 import { OutgoingMessage } from '../call/outgoing-message.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 
