@@ -74,16 +74,30 @@ async function logoOf(url: string, key: number): Promise<Buffer> {
   return Buffer.from(await reply.arrayBuffer())
 }
 
-/** POSTs `picture` as Company(`key`)'s logo; resolves with the status, or 0 if the server died. */
-const postLogo = (url: string, key: number, picture: Buffer): Promise<number> =>
-  fetch(`${url}/rest/Company(${key})/logo?$rawPict=image/png`, {
-    method: 'POST',
-    headers: { 'content-type': 'image/png' },
-    body: picture,
-  }).then(
-    async (reply) => (await reply.arrayBuffer(), reply.status),
-    () => 0,
-  )
+/**
+ * POSTs `picture` as Company(`key`)'s logo; resolves with the status, or 0 if the server died. Like
+ * a client should, it sends the picture again after the `Retry-After` of a 503 that has one: five
+ * pictures of 16 MiB at once are past the server's bodies in flight (64 MiB), and the last ones
+ * are asked to come back a second later.
+ */
+async function postLogo(url: string, key: number, picture: Buffer): Promise<number> {
+  for (;;) {
+    let reply: Response
+    try {
+      reply = await fetch(`${url}/rest/Company(${key})/logo?$rawPict=image/png`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body: picture,
+      })
+      await reply.arrayBuffer()
+    } catch {
+      return 0
+    }
+    const wait = reply.headers.get('retry-after')
+    if (reply.status !== 503 || wait === null) return reply.status
+    await new Promise((resolve) => setTimeout(resolve, Number(wait) * 1000))
+  }
+}
 
 const start = (store: string) =>
   startServe(
