@@ -10,13 +10,14 @@
 import { createAdaptorServer } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MountableRest } from '../adapters/mount.js'
 import { toFetchHandler } from '../fetch/fetch-handler.js'
 import { companyRest, MAX_UPLOAD_BYTES } from '../node/company-rest.fixture.js'
 import { until } from '../node/docs.fixture.js'
 import { toNodeListener } from '../node/listener.js'
 import { FRESH_GET_BOUND_MS, watchResponsiveness } from '../node/responsiveness.fixture.js'
+import { closedAfterTest, destroyedAfterTest } from '../node/serve.fixture.js'
 import type { BodyCounters, BodyReadOptions } from './bodies-in-flight.js'
 import { MIN_PROGRESS_BYTES } from './bodies-in-flight.js'
 import { manualSchedule, type ManualSchedule } from '../schedule.fixture.js'
@@ -24,17 +25,6 @@ import { manualSchedule, type ManualSchedule } from '../schedule.fixture.js'
 /** Room for four whole uploads of the fixture's largest size. */
 const IN_FLIGHT = 4 * MAX_UPLOAD_BYTES
 const TIMEOUT_MS = 10_000
-
-const servers: Server[] = []
-const sockets: Socket[] = []
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy()
-  for (const server of servers.splice(0))
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
-})
 
 interface Served {
   readonly port: number
@@ -70,7 +60,7 @@ async function serve(transport: Transport, options: BodyReadOptions = {}): Promi
     scheduleBodyTimeout: timers.schedule,
     ...options,
   })
-  servers.push(server)
+  closedAfterTest(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return { port, base: `http://127.0.0.1:${port}`, counters, timers }
@@ -88,7 +78,7 @@ const UPLOAD = '/rest/Company(1)/logo?$rawPict=image/png'
 /** Opens a connection and sends the head of an upload (`declared` bytes, or chunked) and `part`. */
 function upload(port: number, declared: number | undefined, part: Buffer | string = ''): Client {
   const socket = connect(port, '127.0.0.1')
-  sockets.push(socket)
+  destroyedAfterTest(socket)
   let text = ''
   let closed = false
   socket.on('data', (d: Buffer) => (text += d.toString('latin1')))

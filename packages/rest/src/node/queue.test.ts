@@ -1,25 +1,15 @@
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import { until } from './docs.fixture.js'
 import { toNodeListener } from './listener.js'
+import { closedAfterTest, destroyedAfterTest } from './serve.fixture.js'
 
 // Issue 11: requests read while a long one held the event loop. They queue; those whose clients
 // went away meanwhile are skipped, and the time the others waited counts against their budget.
 // The datastore runs on a ManualClock that never moves: only the wall time waited can spend it.
-
-const servers: Server[] = []
-const sockets: Socket[] = []
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy()
-  for (const server of servers.splice(0))
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
-})
 
 const spin = (ms: number): void => {
   const end = performance.now() + ms
@@ -29,7 +19,7 @@ const spin = (ms: number): void => {
 /** A connected socket and the text it has been sent. */
 async function client(port: number): Promise<{ socket: Socket; text: () => string }> {
   const socket = connect(port, '127.0.0.1')
-  sockets.push(socket)
+  destroyedAfterTest(socket)
   let text = ''
   socket.on('data', (d: Buffer) => (text += d.toString('latin1')))
   socket.on('error', () => {})
@@ -74,7 +64,7 @@ describe('requests read while a long one runs', () => {
     )
     const listener = toNodeListener(createRestHandler(ds, { queryBudgetMs: 100 }))
     const server = createServer(listener)
-    servers.push(server)
+    closedAfterTest(server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
 

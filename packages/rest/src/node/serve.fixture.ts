@@ -1,17 +1,32 @@
 /**
  * @module For tests: a datastore served over node:http on a free port, internal errors (5xx)
- * collected, and every server closed after each test (a fixture: not built).
+ * collected, and every server (and client socket) a test made closed after it (a fixture: not
+ * built).
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Datastore } from '@entistore/core'
 import { afterEach } from 'vitest'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 import { toNodeListener } from './index.js'
 
 const servers: Server[] = []
+const sockets: Socket[] = []
+
+/** `server`, closed (its connections too) after the test. */
+export function closedAfterTest<S extends Server>(server: S): S {
+  servers.push(server)
+  return server
+}
+
+/** `socket`, destroyed after the test. */
+export function destroyedAfterTest(socket: Socket): Socket {
+  sockets.push(socket)
+  return socket
+}
 
 afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy()
   for (const server of servers.splice(0)) {
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
