@@ -106,7 +106,7 @@ const USAGE = `Usage:
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
-                  [--postgres-prefix <prefix>] [--redis <url>]
+                  [--postgres-prefix <prefix>] [--max-lag <ms>] [--redis <url>]
   entistore clone <url> --out <dir> [--user <name> --password <password>] [--page-size N]
   entistore types --model <model.json> [--out <file.ts>]
   entistore --version
@@ -137,6 +137,9 @@ Options of serve:
   --postgres-schema  the schema of its two tables (default public; created if absent)
   --postgres-prefix  the prefix of their names (default entistore_): several datastores can
                 share one database, each under its own schema or prefix
+  --max-lag     with --postgres, the bound of read-your-writes in milliseconds (default 2000): a
+                server that cannot follow the others' writes for this long answers reads 503
+                until it has caught up; a write waits at most about twice this for one that died
   --shutdown-delay  on SIGTERM or SIGINT, how long to go on serving with GET /health answering 503
                 before the port closes, in milliseconds (default 0): time for a load balancer to
                 stop sending requests here
@@ -217,6 +220,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       postgres: { type: 'string' },
       'postgres-schema': { type: 'string' },
       'postgres-prefix': { type: 'string' },
+      'max-lag': { type: 'string' },
       'shutdown-delay': { type: 'string' },
       'shutdown-timeout': { type: 'string' },
       workers: { type: 'string' },
@@ -423,13 +427,25 @@ function postgresOption(values: Values): PostgresCliOption | undefined {
   const url = values.postgres as string | undefined
   const schema = values['postgres-schema'] as string | undefined
   const prefix = values['postgres-prefix'] as string | undefined
+  const maxLagMs = read(
+    values['max-lag'],
+    parseMilliseconds,
+    '--max-lag must be milliseconds, an integer from 4 to 2147483647',
+  )
   if (url === undefined) {
-    const given = schema !== undefined ? '--postgres-schema' : '--postgres-prefix'
-    if (schema !== undefined || prefix !== undefined)
+    const given =
+      schema !== undefined
+        ? '--postgres-schema'
+        : prefix !== undefined
+          ? '--postgres-prefix'
+          : '--max-lag'
+    if (schema !== undefined || prefix !== undefined || maxLagMs !== undefined)
       throw new UsageError(`${given} needs --postgres <url>`)
     return undefined
   }
-  if (schema === undefined && prefix === undefined) return url
+  if (maxLagMs !== undefined && maxLagMs < 4)
+    throw new UsageError('--max-lag must be milliseconds, an integer from 4 to 2147483647')
+  if (schema === undefined && prefix === undefined && maxLagMs === undefined) return url
   for (const [what, name] of [
     ['schema', schema],
     ['prefix', prefix],
@@ -441,6 +457,7 @@ function postgresOption(values: Values): PostgresCliOption | undefined {
     postgres: url,
     ...(schema === undefined ? {} : { schema }),
     ...(prefix === undefined ? {} : { prefix }),
+    ...(maxLagMs === undefined ? {} : { maxLagMs }),
   }
 }
 
@@ -716,6 +733,8 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       },
       ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
       healthDetails: o.healthDetails,
+      // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
+      ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),
       // Which process answered, when there are several (with --health-details).
       ...(cluster.worker
         ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }

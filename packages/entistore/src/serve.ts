@@ -115,6 +115,12 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions, B
    * number). Called on every health request: it must be cheap, and say nothing about the data.
    */
   readonly healthFields?: () => Readonly<Record<string, unknown>>
+  /**
+   * Why this process should not be sent requests now, or undefined: the health endpoint then
+   * answers 503 `failing`, with it as `reason` (a process of a cluster that cannot vouch for what
+   * it holds: `cluster.unavailable()`). Called on every health request: it must be cheap.
+   */
+  readonly healthProblem?: () => string | undefined
   /** Steps to run when the server stops (`shutdown`, `close`); `onShutdown` adds more later. */
   readonly onShutdown?: readonly ShutdownStep[]
   /**
@@ -177,6 +183,8 @@ export interface HealthReply {
   readonly inFlight?: number
   /** With `--persist`: the journal's state; `failed` makes the status `failing` (503). */
   readonly persist?: 'open' | 'failed' | 'closed'
+  /** Why the status is `failing`, when `healthProblem` says (shown without `healthDetails` too). */
+  readonly reason?: string
   readonly [field: string]: unknown
 }
 
@@ -224,11 +232,18 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
       return
     }
     const persist = persistenceOf(current.ds)?.state
-    const status = stopping ? 'stopping' : persist === 'failed' ? 'failing' : 'ok'
+    const problem = stopping ? undefined : options.healthProblem?.()
+    const status = stopping
+      ? 'stopping'
+      : persist === 'failed' || problem !== undefined
+        ? 'failing'
+        : 'ok'
+    const reason = problem === undefined ? {} : { reason: problem }
     const reply: HealthReply = !options.healthDetails
-      ? { status }
+      ? { status, ...reason }
       : {
           status,
+          ...reason,
           pid: process.pid,
           uptime: Math.round(performance.now() - started) / 1000,
           globalStamp: current.ds.globalStamp,

@@ -770,6 +770,33 @@ export const ERRORS = {
     'unavailable',
     (why: string) => `This process cannot follow the shared log (${why}); restart it`,
   ),
+  /**
+   * This process cannot vouch that it holds every acknowledged write, so it does not answer reads:
+   * it lost its lease on the shared log (cut off from PostgreSQL, too slow to apply what the
+   * others commit, or fenced by a writer that could not wait for it), or it is still catching up.
+   * It comes back by itself once caught up; another process may answer meanwhile. Carries
+   * `retryAfter`. (9134)
+   */
+  ClusterNotCurrent: spec(
+    9134,
+    'enti',
+    'unavailable',
+    (why: string) =>
+      `This process cannot answer reads now: it cannot vouch that it holds every acknowledged write (${why}); try again`,
+  ),
+  /**
+   * A write was committed to the shared log, but it could not be confirmed that every process
+   * serving the datastore applied it (PostgreSQL could not be reached to fence a process that did
+   * not answer): its reply is withheld rather than risk a stale read after it. The write is
+   * durable, and visible everywhere once the lagging process applies it or loses its lease. (9135)
+   */
+  ClusterWriteUnconfirmed: spec(
+    9135,
+    'enti',
+    'unavailable',
+    (why: string) =>
+      `The write was committed, but it could not be confirmed that every process serving the datastore applied it (${why}); it is durable: read it back before writing it again`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

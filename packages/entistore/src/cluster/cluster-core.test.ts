@@ -1,8 +1,8 @@
 /**
  * The cluster's RestCore with one participant taking part in requests (as Redis does): reads
- * that name nothing shared stay synchronous, writes go one at a time between `beforeWrite` and
- * `afterWrite` (given the records the write committed), and a participant that fails is a 503
- * with its own error: the write not run, or undone.
+ * that name nothing shared stay synchronous, writes go in groups between `beforeWrite` and
+ * `afterWrite` (given the records the group committed), a participant that fails is a 503
+ * with its own error: the write not run, or undone, and replies wait for the group to be visible.
  */
 import { createDatastore, datastoreError } from '@entistore/core'
 import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
@@ -44,12 +44,14 @@ describe('ClusterWrites.wrap with a participant', () => {
     expect(log).toEqual(['before', 'after'])
   })
 
-  it('runs writes one at a time, each between beforeWrite and afterWrite', async () => {
+  it('runs the writes that arrive while a group is in flight as the next group: one beforeWrite, each write in order, one afterWrite', async () => {
     const log: string[] = []
     let release!: () => void
     const first = new Promise<void>((r) => (release = r))
     let n = 0
     const { ds, core } = setup({
+      // One that logs every commit (as PostgreSQL): one afterWrite per group, with every record.
+      logsEveryCommit: true,
       beforeWrite: async () => {
         const me = ++n
         log.push(`beforeWrite ${me}`)
@@ -60,14 +62,60 @@ describe('ClusterWrites.wrap with a participant', () => {
       },
     })
     const a = core.respond(update(1))
-    const b = core.respond(update(2))
     await new Promise((r) => setTimeout(r, 10))
+    // Arrive while the first group waits in its beforeWrite: they go together in the next one.
+    const b = core.respond(update(2))
+    const c = core.respond(update(3))
     expect(log).toEqual(['beforeWrite 1'])
     release()
     expect((await a).status).toBe(200)
     expect((await b).status).toBe(200)
-    expect(log).toEqual(['beforeWrite 1', 'afterWrite 1', 'beforeWrite 2', 'afterWrite 1'])
-    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(2)
+    expect((await c).status).toBe(200)
+    expect(log).toEqual(['beforeWrite 1', 'afterWrite 1', 'beforeWrite 2', 'afterWrite 2'])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(3)
+  })
+
+  it('refuses one write of a group alone when a participant that does not log refuses it, and replies only once the group is visible', async () => {
+    let release!: () => void
+    const first = new Promise<void>((r) => (release = r))
+    let visible!: () => void
+    const shown = new Promise<void>((r) => (visible = r))
+    let groups = 0
+    const settled: string[] = []
+    const { ds, core } = setup(
+      {
+        // As Redis: told after each write; it refuses the one that set salary 20.
+        afterWrite: async (records) => {
+          const salary = records[0]?.changes[0]
+          if (salary && 'values' in salary && salary.values['salary'] === 20) throw unavailable()
+        },
+      },
+      {
+        logsEveryCommit: true,
+        beforeWrite: async () => {
+          if (++groups === 1) await first
+        },
+        afterWrite: async (records) => (records.length === 2 ? { visible: shown } : undefined),
+      },
+    )
+    const a = core.respond(update(1))
+    await new Promise((r) => setTimeout(r, 10))
+    const group = [10, 20, 30].map((salary) =>
+      Promise.resolve(core.respond(update(salary))).then((reply) => {
+        settled.push(`${salary}: ${reply.status}`)
+        return reply
+      }),
+    )
+    release()
+    expect((await a).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 10))
+    // Committed, not yet visible everywhere: no reply yet; the refused write's changes undone.
+    expect(settled).toEqual([])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(30)
+    visible()
+    const replies = await Promise.all(group)
+    expect(replies.map((r) => r.status)).toEqual([200, 503, 200])
+    expect(groups).toBe(2)
   })
 
   it('answers 503 with the participant’s error: a write its beforeWrite refused is not run, one its afterWrite refused is undone', async () => {

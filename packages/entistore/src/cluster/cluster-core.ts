@@ -1,19 +1,25 @@
 /**
  * @module Writes of a process that shares its data with others (participant.ts): a per-process
  * write gate, the commits each write makes captured as log records, and the REST interface put
- * behind both (`wrap`). Reads are answered at once, as before; a write waits its turn, then:
+ * behind both (`wrap`). Reads are answered at once, as before (unless a participant says this
+ * process cannot vouch for what it holds: `readError`); writes go in *groups*: those that arrive
+ * while a group is in flight wait together for the next one, which runs
  *
- *   participants' beforeWrite (PostgreSQL: its transaction, the log's lock, catch up)
- *   → the write itself, in memory (its commits captured by a commit listener)
- *   → participants' afterWrite(records), those that log every commit last (Redis: its lock
- *     writes settled, no conflict; then PostgreSQL: append, notify, commit)
- *   → the reply.
+ *   participants' beforeWrite, once (PostgreSQL: its transaction, the log's lock, catch up)
+ *   → each write in turn, in memory (its commits captured by a commit listener), settled alone
+ *     by the participants that do not log (Redis: its lock writes, no conflict): a write refused
+ *     (a stale stamp, a lock) is refused alone, as if it had been by itself
+ *   → afterWrite(every record of the group) of those that log every commit (PostgreSQL: one
+ *     multi-row append, notify, commit)
+ *   → the gate is let go (the next group starts), and every reply is sent once the group is
+ *     visible everywhere (PostgreSQL: every live process applied it).
  *
  * The log's commit comes last because it cannot be taken back: a participant refusing after it
  * would leave this process undoing in memory a write every other process applies.
  *
- * If afterWrite rejects, the write's commits are undone in memory (the core's revertCommits) and
- * the client gets 503 (ClusterWriteFailed): nothing is left half-applied in this process.
+ * If the log's afterWrite rejects, the group's commits are undone in memory (the core's
+ * revertCommits) and each of its clients gets 503 (ClusterWriteFailed): nothing is left
+ * half-applied in this process.
  *
  * Commits made outside a write (the embedder's code calling the datastore directly, a GET of a
  * function that writes) are not lost: each is kept *pending* and appended by the next write, or by
@@ -45,6 +51,16 @@ import {
 } from '@entistore/rest'
 import type { ClusterParticipant } from './participant.js'
 
+/** A write waiting for its group. */
+interface QueuedWrite {
+  readonly fn: () => unknown
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: unknown) => void
+}
+
+type Outcome =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
+
 /** One commit: its changes (to undo it) and its record (to append it). */
 interface Commit {
   readonly changes: readonly Change[]
@@ -56,6 +72,8 @@ export interface ClusterWritesOptions {
   readonly onError?: (error: Error) => void
   /** How long a failed flush of outside commits waits before trying again. @default 1000 */
   readonly retryMs?: number
+  /** Most writes in one group (see `write`). @default 256 */
+  readonly maxGroup?: number
 }
 
 export class ClusterWrites {
@@ -70,7 +88,13 @@ export class ClusterWrites {
   #logsOutside = false
   readonly #onError: (error: Error) => void
   readonly #retryMs: number
+  readonly #maxGroup: number
   readonly #off: () => void
+  // Writes waiting for the next group, and whether a turn of the gate is queued for them.
+  readonly #queue: QueuedWrite[] = []
+  #groupQueued = false
+  // Those that say when a read may not be answered here (PostgreSQL: fenced, cut off).
+  #guards: ClusterParticipant[] = []
   // The tail of the gate: each exclusive section starts once the one before it has settled.
   #gate: Promise<unknown> = Promise.resolve()
   // While a write is in flight: where its commits go.
@@ -96,6 +120,9 @@ export class ClusterWrites {
     for (const p of participants) this.add(p)
     this.#onError = options.onError ?? ((e) => process.emitWarning(e))
     this.#retryMs = options.retryMs ?? 1000
+    this.#maxGroup = options.maxGroup ?? 256
+    if (!Number.isSafeInteger(this.#maxGroup) || this.#maxGroup < 1)
+      throw new TypeError(`ClusterWrites: maxGroup must be a positive integer: ${this.#maxGroup}`)
     this.#point = revertPoint(ds.store)
     this.#off = ds.onCommit((changes, info) => {
       if (info.kind === 'replay' && !this.#adopting) {
@@ -127,6 +154,19 @@ export class ClusterWrites {
     if (participant.logsEveryCommit) this.#logsOutside = true
     if (participant.beforeRequest) this.#before = [...this.#before, participant]
     if (participant.afterRequest) this.#after = [...this.#after, participant]
+    if (participant.readError) this.#guards = [...this.#guards, participant]
+  }
+
+  /**
+   * Why a read may not be answered by this process now (a participant cannot vouch that it holds
+   * every acknowledged write), or undefined.
+   */
+  readError(): DatastoreError | undefined {
+    for (const p of this.#guards) {
+      const error = p.readError!()
+      if (error !== undefined) return error
+    }
+    return undefined
   }
 
   /** Commits made outside a write, not appended yet. */
@@ -165,13 +205,25 @@ export class ClusterWrites {
 
   /**
    * Runs `fn` as a write: after every participant caught up (beforeWrite), its commits appended
-   * (afterWrite) before this resolves. If they cannot be, they are undone and this rejects with
-   * ClusterWriteFailed (9132); if `fn` throws, whatever it committed before is appended all the
-   * same, and its error is thrown.
+   * (afterWrite) and visible wherever they may be read before this resolves. If they cannot be
+   * appended, they are undone and this rejects with ClusterWriteFailed (9132); if `fn` throws,
+   * whatever it committed before is appended all the same, and its error is thrown.
+   *
+   * Writes that arrive while a group is in flight form the next group: one beforeWrite, each
+   * write run in order (checked as if alone: a stale stamp is refused alone), one afterWrite
+   * with every record, then every reply.
    * @example await cluster.write(() => ds.dataClass('Account').update(1, { balance: 10 }))
    */
   write<T>(fn: () => T | Promise<T>): Promise<T> {
-    return this.#turn(() => this.#write(fn))
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (value: unknown) => void, reject })
+      this.#scheduleGroup()
+    })
+  }
+
+  /** Most writes in one group. */
+  get maxGroup(): number {
+    return this.#maxGroup
   }
 
   #turn<T>(fn: () => Promise<T>): Promise<T> {
@@ -180,9 +232,32 @@ export class ClusterWrites {
     return run
   }
 
-  async #write<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.#closed) throw failed(new Error('the cluster is closed'))
-    if (this.#behind !== undefined) throw datastoreError('ClusterBehind', [this.#behind])
+  /** A turn of the gate for the writes queued by the time it starts (one is queued at most). */
+  #scheduleGroup(): void {
+    if (this.#groupQueued) return
+    this.#groupQueued = true
+    void this.#turn(async () => {
+      this.#groupQueued = false
+      const group = this.#queue.splice(0, this.#maxGroup)
+      if (this.#queue.length > 0) this.#scheduleGroup()
+      const settle = await this.#group(group)
+      // The gate is let go here: the next group runs while this one's replies wait to be visible.
+      void settle()
+    })
+  }
+
+  /**
+   * Runs one group in the gate; returns what settles its writes, called once the gate is let go
+   * (it may wait for the group to be visible everywhere: participants' `visible`).
+   */
+  async #group(group: readonly QueuedWrite[]): Promise<() => Promise<void>> {
+    const refuseAll = (e: unknown) => async () => {
+      const error = asClusterError(e)
+      for (const w of group) w.reject(error)
+    }
+    if (this.#closed) return refuseAll(new Error('the cluster is closed'))
+    if (this.#behind !== undefined)
+      return refuseAll(datastoreError('ClusterBehind', [this.#behind]))
     const lifted = this.#lift()
     const began: ClusterParticipant[] = []
     try {
@@ -196,40 +271,59 @@ export class ClusterWrites {
       // and the log's lock, which every process's writes would wait on): nothing was written.
       for (const p of began) await p.afterWrite?.([]).catch(() => undefined)
       this.#putBack(lifted)
-      throw asClusterError(e)
+      return refuseAll(e)
     }
-    const point = revertPoint(this.#ds.store)
-    const captured: Commit[] = []
-    this.#capture = captured
-    let result: { ok: true; value: T } | { ok: false; error: unknown }
-    try {
-      this.#reapply(lifted, captured)
-      result = { ok: true, value: await fn() }
-    } catch (error) {
-      result = { ok: false, error }
+    const start = revertPoint(this.#ds.store)
+    // Every commit of the group, in order (to undo them all), and the outcome of each write.
+    const all: Commit[] = []
+    const outcomes: Outcome[] = []
+    this.#capture = all
+    this.#reapply(lifted, all)
+    const local = this.#participants.filter((p) => !p.logsEveryCommit)
+    for (const w of group) {
+      const point = revertPoint(this.#ds.store)
+      const captured: Commit[] = []
+      this.#capture = captured
+      let outcome: Outcome
+      try {
+        outcome = { ok: true, value: await w.fn() }
+      } catch (error) {
+        outcome = { ok: false, error }
+      }
+      this.#capture = undefined
+      // Those that do not log (Redis) settle this write alone: a refusal undoes it, not the group.
+      let refused: { error: unknown } | undefined
+      const records = captured.map((c) => c.record)
+      for (const p of local)
+        await p.afterWrite?.(refused ? [] : records).catch((error: unknown) => {
+          refused ??= { error }
+        })
+      if (refused) {
+        revertCommits(
+          this.#ds.store,
+          captured.map((c) => c.changes),
+          point,
+        )
+        this.#point = revertPoint(this.#ds.store)
+        outcome = { ok: false, error: asClusterError(refused.error) }
+      } else all.push(...captured)
+      outcomes.push(outcome)
     }
     // Commits from here on (during afterWrite's awaits) are outside ones: pending, flushed next.
     this.#capture = undefined
+    const waits: Promise<void>[] = []
     try {
-      const records = captured.map((c) => c.record)
-      let refused: { error: unknown } | undefined
-      // Those that log every commit last (see the module note); the order stays stable otherwise.
-      const last = this.#participants.filter((p) => p.logsEveryCommit)
-      for (const p of [...this.#participants.filter((p) => !p.logsEveryCommit), ...last]) {
-        if (refused === undefined)
-          await p.afterWrite?.(records).catch((error: unknown) => void (refused = { error }))
-        // After a refusal the write is undone: the later ones are told it committed nothing, so
-        // that they let go of what their beforeWrite took (Redis: a conflict it holds, pending
-        // lock writes), as when a beforeWrite fails.
-        else await p.afterWrite?.([]).catch(() => undefined)
+      const records = all.map((c) => c.record)
+      for (const p of this.#participants.filter((p) => p.logsEveryCommit)) {
+        const appended = await p.afterWrite?.(records)
+        if (appended) waits.push(appended.visible)
       }
-      if (refused !== undefined) throw refused.error
     } catch (e) {
       const later = this.#lift()
       revertCommits(
         this.#ds.store,
-        captured.map((c) => c.changes),
-        point,
+        all.map((c) => c.changes),
+        start,
       )
       this.#point = revertPoint(this.#ds.store)
       this.#putBack(later)
@@ -237,10 +331,28 @@ export class ClusterWrites {
         this.#onError(
           failed(e, `${lifted.commits.length} commit(s) made outside a write were lost with it`),
         )
-      throw asClusterError(e)
+      return refuseAll(e)
     }
-    if (!result.ok) throw result.error
-    return result.value
+    return async () => {
+      try {
+        await Promise.all(waits)
+      } catch (e) {
+        // Committed, but not known to be visible everywhere: the writes that changed something
+        // answer the error; those refused changed nothing and answer as they are.
+        const error = asClusterError(e)
+        group.forEach((w, i) => {
+          const outcome = outcomes[i]!
+          if (outcome.ok) w.reject(error)
+          else w.reject(outcome.error)
+        })
+        return
+      }
+      group.forEach((w, i) => {
+        const outcome = outcomes[i]!
+        if (outcome.ok) w.resolve(outcome.value)
+        else w.reject(outcome.error)
+      })
+    }
   }
 
   /** Takes the pending outside commits out of memory (undone), to apply them again later. */
@@ -340,11 +452,12 @@ export class ClusterWrites {
         return r
       })
     }
-    const answer = (request: RestRequest): RestReply | Promise<RestReply> =>
-      done(
-        request,
-        isWriteRequest(request) ? this.#respondWrite(core, request) : core.respond(request),
-      )
+    const answer = (request: RestRequest): RestReply | Promise<RestReply> => {
+      if (isWriteRequest(request)) return done(request, this.#respondWrite(core, request))
+      // A read is answered here only while this process holds every acknowledged write.
+      const unreadable = this.#guards.length === 0 ? undefined : this.readError()
+      return done(request, unreadable ? core.refuse(unreadable) : core.respond(request))
+    }
     const refuse = (request: RestRequest, e: unknown) =>
       done(request, core.refuse(asClusterError(e)))
     return {

@@ -23,6 +23,15 @@ export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
   readonly data?: DataFile | ((ds: Datastore) => void | Promise<void>)
   /** The safety-net poll of the log, in milliseconds. @default 1000 */
   readonly pollMs?: number
+  /**
+   * The bound of read-your-writes, in milliseconds (docs/durability.md): a process that cannot
+   * follow the log for this long (cut off from PostgreSQL, too slow) stops answering reads (503,
+   * 9134) until it has caught up again; a write waits at most about twice this for a process that
+   * stopped answering. @default 2000
+   */
+  readonly maxLagMs?: number
+  /** Most writes committed together in one transaction. @default 256 */
+  readonly maxGroup?: number
   /** Other shared services taking part in requests and writes (Redis), after PostgreSQL. */
   readonly participants?: readonly ClusterParticipant[]
   /** Told of failures nothing waits on (a lost listener, a failed snapshot). @default process.emitWarning */
@@ -41,6 +50,11 @@ export interface Cluster {
   readonly pendingCommits: number
   /** Why this process stopped following the log, if it did (writes then answer 503, 9133). */
   readonly behind: string | undefined
+  /**
+   * Why this process does not answer reads now (503, 9134: fenced, cut off, catching up), or
+   * undefined: `/health` answers 503 with it.
+   */
+  unavailable(): string | undefined
   /** How long records of other processes took to be applied here. */
   lag(): LagSummary
   /** `core` with writes serialized across processes (for serve's `wrapCore`). */
@@ -78,7 +92,15 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       'joinCluster: the datastore must be empty (its data comes from PostgreSQL, or from `data` on the first start)',
     )
   const onError = options.onError ?? ((e: Error) => process.emitWarning(e))
-  const { postgres, data, pollMs, participants: given = [], ...logOptions } = options
+  const {
+    postgres,
+    data,
+    pollMs,
+    maxLagMs,
+    maxGroup,
+    participants: given = [],
+    ...logOptions
+  } = options
   const participants = [...given]
   const log = new PostgresLog({ ...logOptions, connection: postgres })
   // An idle pooled connection that breaks (PostgreSQL restarted) must not crash the process.
@@ -95,8 +117,12 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
     const pg = new PostgresParticipant(log, ds, applied, recovery.snapshotSeq, {
       onError,
       ...(pollMs === undefined ? {} : { pollMs }),
+      ...(maxLagMs === undefined ? {} : { leaseMs: maxLagMs }),
     })
-    const writes = new ClusterWrites(ds, [pg, ...participants], { onError })
+    const writes = new ClusterWrites(ds, [pg, ...participants], {
+      onError,
+      ...(maxGroup === undefined ? {} : { maxGroup }),
+    })
     await pg.follow(writes)
     return {
       ds,
@@ -111,6 +137,7 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       get behind() {
         return writes.behind
       },
+      unavailable: () => pg.unavailable(),
       lag: () => pg.lag(),
       wrap: (core) => writes.wrap(core),
       share: (participant) => {

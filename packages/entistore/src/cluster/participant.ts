@@ -12,13 +12,30 @@
  *   checks see the shared truth;
  * - `afterWrite`, still inside the gate, with the log records the write committed in memory:
  *   make them durable and visible to the others. If it rejects, the write is undone in this
- *   process and the client gets 503 (JournalFailed): nothing half-applied.
+ *   process and the client gets 503 (ClusterWriteFailed): nothing half-applied. It may hand back
+ *   a wait (`visible`) that the replies wait for outside the gate: PostgreSQL's, until every live
+ *   process applied the write (read-your-writes anywhere), while the next group goes on.
+ *
+ * Writes come in groups (cluster-core.ts): the writes that arrived while the previous group was
+ * in flight. `beforeWrite` runs once per group; participants that do not log every commit (Redis)
+ * get `afterWrite` after each write of the group, before the next one runs, so that a refusal is
+ * that write's alone; those that log every commit (PostgreSQL) get it once, with every record of
+ * the group.
  *
  * The core stays synchronous and knows nothing of this: the wrapper (cluster-core.ts) is a
  * RestCore in front of the handler, as chaos.ts is a listener in front of it.
  */
-import type { LogRecord } from '@entistore/core'
+import type { DatastoreError, LogRecord } from '@entistore/core'
 import type { RestRequest } from '@entistore/rest'
+
+/** What a participant's `afterWrite` may hand back: a wait the group's replies are sent after. */
+export interface Appended {
+  /**
+   * Resolves once the write is visible wherever it may be read (every live process applied it);
+   * rejects with the error the group's writes then answer (the write is committed all the same).
+   */
+  readonly visible: Promise<void>
+}
 
 export interface ClusterParticipant {
   /** A name for logs and errors: `postgres`, `redis`. */
@@ -39,7 +56,7 @@ export interface ClusterParticipant {
    * an earlier participant's afterWrite refused (the write is undone): let go of what beforeWrite
    * took.
    */
-  afterWrite?(records: readonly LogRecord[]): Promise<void>
+  afterWrite?(records: readonly LogRecord[]): Promise<Appended | void>
   /**
    * Whether it keeps every commit (a log: PostgreSQL). Then commits made outside a write (the
    * embedder's TypeScript code) are appended too, in a write of their own; without such a
@@ -52,6 +69,13 @@ export interface ClusterParticipant {
    * in Redis that the core then did not take: the entity was gone, the session refused). Optional.
    */
   afterRequest?(request: RestRequest): void
+  /**
+   * Why this process may not answer a read now (it cannot vouch that it holds every acknowledged
+   * write: fenced, cut off, behind), or undefined. Called for every request that does not write,
+   * so it must be cheap and synchronous. The request is answered with the error (503 and
+   * `Retry-After`).
+   */
+  readError?(): DatastoreError | undefined
   /** Stops following the others and lets go of connections (graceful shutdown). */
   close(): Promise<void>
 }

@@ -84,8 +84,12 @@ export class PostgresLog {
   /** `"schema"."prefixlog"` */
   readonly logTable: string
   readonly snapshotTable: string
+  /** `"schema"."prefixmembers"`: the processes serving, and their leases. */
+  readonly membersTable: string
   /** The NOTIFY channel: one per schema and prefix. */
   readonly channel: string
+  /** The channel of acknowledgements: "this process applied the log up to seq N". */
+  readonly ackChannel: string
   /** The statement that takes the lock (its key computed by PostgreSQL's hashtext, as always). */
   readonly #lockSql: string
   readonly #connection: string | pg.PoolConfig
@@ -106,7 +110,9 @@ export class PostgresLog {
       throw new TypeError(`postgres: catchUpRows must be a positive integer: ${this.catchUpRows}`)
     this.logTable = `"${schema}"."${prefix}log"`
     this.snapshotTable = `"${schema}"."${prefix}snapshot"`
+    this.membersTable = `"${schema}"."${prefix}members"`
     this.channel = `${schema}_${prefix}log`.slice(0, 63)
+    this.ackChannel = `${schema}_${prefix}ack`.slice(0, 63)
     this.#lockSql = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${pg.escapeLiteral(`${schema}.${prefix}`)}))`
   }
 
@@ -135,6 +141,14 @@ export class PostgresLog {
            at timestamptz NOT NULL DEFAULT clock_timestamp(),
            record text NOT NULL,
            PRIMARY KEY (seq, part))`,
+      )
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.membersTable} (
+           origin text PRIMARY KEY,
+           expires_at timestamptz NOT NULL,
+           evicted_at timestamptz,
+           applied bigint NOT NULL,
+           joined_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
       )
     })
   }
@@ -175,22 +189,109 @@ export class PostgresLog {
   }
 
   /**
-   * The start of a write, in one round trip: a transaction, the log's lock, and the first
+   * The start of a write, in one round trip: a transaction, the log's lock, the first
    * `catchUpRows` log rows after `seq` (as `after` reads them; read the rest, if that many came,
-   * with `after` on `tx.client`). If it fails, the transaction is rolled back.
+   * with `after` on `tx.client`), and the other processes serving (their leases valid), whose
+   * acknowledgements the write's reply waits for. Read under the lock, which a process joining
+   * takes too: none can join between this read and the commit. If it fails, the transaction is
+   * rolled back.
    */
-  async beginWrite(seq: number): Promise<LogTransaction & LogRows> {
+  async beginWrite(seq: number): Promise<LogTransaction & LogRows & { members: Member[] }> {
     const client = await this.#connect()
-    let results: pg.QueryResult<AfterRow>[]
+    let results: pg.QueryResult[]
     try {
       results = (await client.query(
-        `BEGIN; ${this.#lockSql}; ${this.#afterSql(seq, this.catchUpRows)}`,
-      )) as unknown as pg.QueryResult<AfterRow>[]
+        `BEGIN; ${this.#lockSql}; ${this.#afterSql(seq, this.catchUpRows)}; ${this.#membersSql()}`,
+      )) as unknown as pg.QueryResult[]
     } catch (e) {
       await this.rollback({ client }, e)
       throw e
     }
-    return { client, ...logRows(results[2]!) }
+    return {
+      client,
+      ...logRows(results[2] as pg.QueryResult<AfterRow>),
+      members: members(results[3] as pg.QueryResult<MemberRow>),
+    }
+  }
+
+  // The other processes serving: not evicted, their lease running; with the lease's time left.
+  #membersSql(): string {
+    return `SELECT origin, applied,
+         (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining
+       FROM ${this.membersTable}
+       WHERE origin <> ${pg.escapeLiteral(this.origin)} AND evicted_at IS NULL
+         AND expires_at > clock_timestamp()`
+  }
+
+  /**
+   * Joins the processes serving (or joins again after being fenced), in one round trip: under
+   * the log's lock (so that a write either committed before, and is at or below the head read
+   * here, or reads this process among those it waits for), this process's lease of `leaseMs`
+   * is written and the log's head read. Returns the head: once applied up to it, the process
+   * holds every acknowledged write. Leases expired an hour ago (processes gone) are removed.
+   */
+  async join(leaseMs: number, applied: number): Promise<{ head: number }> {
+    const lease = checkedMs(leaseMs)
+    const origin = pg.escapeLiteral(this.origin)
+    const results = (await this.pool.query(
+      `BEGIN; ${this.#lockSql};
+       DELETE FROM ${this.membersTable} WHERE expires_at < clock_timestamp() - interval '1 hour';
+       INSERT INTO ${this.membersTable} (origin, expires_at, applied)
+         VALUES (${origin}, clock_timestamp() + ${lease} * interval '1 millisecond', ${checkedSeq(applied)})
+         ON CONFLICT (origin) DO UPDATE SET expires_at = excluded.expires_at,
+           evicted_at = NULL, applied = excluded.applied;
+       SELECT coalesce(max(seq), 0) AS head FROM ${this.logTable};
+       COMMIT`,
+    )) as unknown as pg.QueryResult<{ head: string }>[]
+    return { head: Number(results[4]!.rows[0]!.head) }
+  }
+
+  /**
+   * Extends this process's lease by `leaseMs` from now, if it still holds one (not fenced, not
+   * expired: a process whose lease ran out joins again, catching up first). Returns whether it did.
+   */
+  async renew(leaseMs: number, applied: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.membersTable}
+          SET expires_at = clock_timestamp() + ${checkedMs(leaseMs)} * interval '1 millisecond',
+              applied = greatest(applied, ${checkedSeq(applied)})
+        WHERE origin = $1 AND evicted_at IS NULL AND expires_at > clock_timestamp()`,
+      [this.origin],
+    )
+    return result.rowCount === 1
+  }
+
+  /**
+   * Fences `origins` (processes a write waited for in vain): their leases can no longer be
+   * extended. Returns, for each whose lease was still running, the milliseconds it has left: the
+   * process stops answering reads by then, by its own clock.
+   */
+  async evict(origins: readonly string[]): Promise<{ origin: string; remaining: number }[]> {
+    const result = await this.pool.query<{ origin: string; remaining: number }>(
+      `UPDATE ${this.membersTable} SET evicted_at = clock_timestamp()
+        WHERE origin = ANY($1) AND evicted_at IS NULL AND expires_at > clock_timestamp()
+        RETURNING origin,
+          (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining`,
+      [origins],
+    )
+    return result.rows
+  }
+
+  /** Leaves the processes serving (a graceful stop): writes no longer wait for this one. */
+  async leave(): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.membersTable} WHERE origin = $1`, [this.origin])
+  }
+
+  /**
+   * Tells the processes that wait (writers) that this one applied the log up to `seq`. Not made
+   * durable (synchronous_commit off): an acknowledgement lost in a crash is only waited for in vain.
+   */
+  async ack(seq: number): Promise<void> {
+    await this.pool.query(
+      `BEGIN; SET LOCAL synchronous_commit TO off;
+       SELECT pg_notify(${pg.escapeLiteral(this.ackChannel)}, ${pg.escapeLiteral(`${checkedSeq(seq)} ${this.origin}`)});
+       COMMIT`,
+    )
   }
 
   async commit(tx: LogTransaction): Promise<void> {
@@ -255,26 +356,38 @@ export class PostgresLog {
    * passes through; the caller does not count the rows as applied, and if they were committed,
    * they come back through the log like another process's.
    */
-  async appendAndCommit(tx: LogTransaction, records: readonly LogRecord[]): Promise<number> {
+  async appendAndCommit(
+    tx: LogTransaction,
+    records: readonly LogRecord[],
+    prev: number,
+  ): Promise<{ first: number; last: number }> {
     const { client } = tx
     const origin = client.escapeLiteral(this.origin)
-    const values = records.map((r) => `(${origin}, ${client.escapeLiteral(JSON.stringify(r))})`)
-    let results: pg.QueryResult<{ last: string }>[]
+    const texts = records.map((r) => JSON.stringify(r))
+    const values = texts.map((t) => `(${origin}, ${client.escapeLiteral(t)})`)
+    // The notification carries the records when they fit (PostgreSQL's payload is under 8000
+    // bytes): a follower that applied up to `prev` applies them without reading the log.
+    const all = `[${texts.join(',')}]`
+    const carried = Buffer.byteLength(all) + this.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
+    const head = `${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':`
+    let results: pg.QueryResult<{ first: string; last: string }>[]
     try {
       results = (await client.query(
         `WITH ins AS (
            INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq)
-         SELECT max(seq) AS last, pg_notify(${client.escapeLiteral(this.channel)}, max(seq)::text)
+         SELECT min(seq) AS first, max(seq) AS last,
+           pg_notify(${client.escapeLiteral(this.channel)}, '${head}' || ${client.escapeLiteral(`${this.origin}\n${carried}`)})
            FROM ins;
          COMMIT`,
-      )) as unknown as pg.QueryResult<{ last: string }>[]
+      )) as unknown as pg.QueryResult<{ first: string; last: string }>[]
     } catch (e) {
       if (refused(e)) await this.rollback(tx, e)
       else client.release(e as Error)
       throw e
     }
     client.release()
-    return Number(results[0]!.rows[0]!.last)
+    const row = results[0]!.rows[0]!
+    return { first: Number(row.first), last: Number(row.last) }
   }
 
   /**
@@ -398,6 +511,90 @@ export class PostgresLog {
 }
 
 const guarded = new WeakSet<pg.PoolClient>()
+
+/** The most bytes of records a notification carries (its payload must stay under 8000). */
+const NOTIFY_RECORDS_BYTES = 7000
+
+/** Another process serving, as a write reads it under the lock. */
+export interface Member {
+  readonly origin: string
+  /** The log seq its last lease renewal said it had applied. */
+  readonly applied: number
+  /** Milliseconds its lease has left, by PostgreSQL's clock, when read. */
+  readonly remaining: number
+}
+
+interface MemberRow {
+  origin: string
+  applied: string
+  remaining: number
+}
+
+function members(result: pg.QueryResult<MemberRow>): Member[] {
+  return result.rows.map((r) => ({
+    origin: r.origin,
+    applied: Number(r.applied),
+    remaining: r.remaining,
+  }))
+}
+
+/** A notification of the log's channel, read back (see `appendAndCommit`). */
+export interface LogNotice {
+  /** The log's head when the writer took the lock: the rows are those after it. */
+  readonly prev: number | undefined
+  readonly first: number
+  readonly last: number
+  readonly at: number
+  readonly origin: string
+  /** The records, when they fitted in the payload. */
+  readonly records: LogRecord[] | undefined
+}
+
+/**
+ * Reads a notification's payload: `prev:first:last:at:origin\nrecords` (the records' JSON array,
+ * or nothing), or, from a process of an earlier version, the last seq alone.
+ */
+export function readNotice(payload: string): LogNotice | undefined {
+  if (/^\d+$/.test(payload)) {
+    const last = Number(payload)
+    return { prev: undefined, first: last, last, at: Date.now(), origin: '', records: undefined }
+  }
+  const newline = payload.indexOf('\n')
+  if (newline < 0) return undefined
+  const fields = payload.slice(0, newline).split(':')
+  if (fields.length < 5) return undefined
+  const [prev, first, last, at] = fields.slice(0, 4).map(Number) as [number, number, number, number]
+  const rest = payload.slice(newline + 1)
+  return {
+    prev,
+    first,
+    last,
+    at,
+    origin: fields.slice(4).join(':'),
+    records: rest === '' ? undefined : (JSON.parse(rest) as LogRecord[]),
+  }
+}
+
+/** An acknowledgement's payload, `seq origin`, read back. */
+export function readAck(payload: string): { seq: number; origin: string } | undefined {
+  const space = payload.indexOf(' ')
+  const seq = Number(payload.slice(0, space))
+  return space > 0 && Number.isSafeInteger(seq)
+    ? { seq, origin: payload.slice(space + 1) }
+    : undefined
+}
+
+function checkedSeq(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new TypeError(`postgres: a log position must be an integer: ${n}`)
+  return n
+}
+
+function checkedMs(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new TypeError(`postgres: a duration must be a positive integer of milliseconds: ${n}`)
+  return n
+}
 
 /** What `after` reads: log rows, and the oldest snapshot's seq. */
 export interface LogRows {

@@ -1,23 +1,34 @@
 /**
- * @module PostgreSQL's part in a write (participant.ts) and the following of what the other
- * processes commit.
+ * @module PostgreSQL's part in a write (participant.ts), the following of what the other
+ * processes commit, and read-your-writes across processes.
  *
- * A write: `beforeWrite` opens a transaction, takes the log's advisory lock (one writer at a time
- * across every process) and applies the log rows this process has not applied yet, so that the
- * write's checks (stamps, unique values, keys) run against every commit before it; `afterWrite`
- * appends the write's records, notifies the channel and commits, and the applied seq moves to
- * the last record. Each is one round trip to PostgreSQL (postgres-log.ts), plus one per further
- * `catchUpRows` rows when this process is that far behind. If anything fails, the transaction is
- * rolled back (the lock goes with it) and the applied seq stays: a COMMIT whose reply was lost
- * may still have committed (its connection is then destroyed, the lock going with it), and then
- * its rows come back through the log, like another process's, on the next catch-up.
+ * A write group: `beforeWrite` opens a transaction, takes the log's advisory lock (one writer at
+ * a time across every process), applies the log rows this process has not applied yet, so that
+ * the group's checks (stamps, unique values, keys) run against every commit before it, and reads
+ * the other processes serving (`members`); `afterWrite` appends the group's records, notifies the
+ * channel and commits, and the applied seq moves to the last record. Each is one round trip
+ * (postgres-log.ts), plus one per further `catchUpRows` rows when this process is that far
+ * behind. If anything fails, the transaction is rolled back (the lock goes with it) and the
+ * applied seq stays: a COMMIT whose reply was lost may still have committed (its connection is
+ * then destroyed), and then its rows come back through the log, like another process's.
  *
- * Following: a connection of its own LISTENs on the log's channel; a notification with a seq past
- * the applied one starts a catch-up (in the write gate, so never in the middle of a write; one
- * that arrives during a write is looked at when the write ends, since it is most often the write's
- * own, racing its COMMIT's reply, and would cost an empty read in the gate), and a slow poll does the same in case a notification was missed (a notification is sent to the
- * connections listening when it commits; one reconnecting misses it). After a lost connection,
- * the listener reconnects with a growing delay, and catches up once listening again.
+ * **Read-your-writes.** A group's replies wait (`visible`, outside the gate) until every other
+ * process serving acknowledged that it applied the group: a read through any process after a
+ * write's reply sees it. Each process holds a *lease* in the members table, renewed every quarter
+ * of `leaseMs`; it answers reads only while it holds one by its own clock (counted from when it
+ * sent the renewal, so it ends before PostgreSQL's), and only once caught up with the head it read
+ * when it joined. A writer waits at most `leaseMs` for an acknowledgement; then it fences the
+ * late process (its lease can no longer be renewed) and waits out what is left of its lease: the
+ * late process stops answering reads by then, joins again, catches up, and serves again. A
+ * process joins under the log's lock, so that a write either committed before its join (and is at
+ * or below the head it catches up to) or reads it among the processes to wait for.
+ *
+ * Following: a connection of its own LISTENs on the log's channel and on the acknowledgements'.
+ * A notification carries the group's records when they fit: a process that applied up to the
+ * writer's head applies them at once (in the gate), without reading the log; otherwise, or past a
+ * gap, it reads the log. A slow poll catches what a notification missed (one reconnecting misses
+ * them). After a lost connection, the listener reconnects with a growing delay, then catches up.
+ * Every application of others' rows is acknowledged (one NOTIFY, not made durable).
  */
 import {
   applyLogRecords,
@@ -28,8 +39,17 @@ import {
 } from '@entistore/core'
 import type pg from 'pg'
 import type { ClusterWrites } from './cluster-core.js'
-import type { ClusterParticipant } from './participant.js'
-import type { LogRows, LogTransaction, PostgresLog } from './postgres-log.js'
+import { unrefSchedule, type Schedule } from '@entistore/rest'
+import type { Appended, ClusterParticipant } from './participant.js'
+import {
+  readAck,
+  readNotice,
+  type LogNotice,
+  type LogRows,
+  type LogTransaction,
+  type Member,
+  type PostgresLog,
+} from './postgres-log.js'
 
 /** The delay between a commit in another process and its application here, in milliseconds. */
 export interface LagSummary {
@@ -66,7 +86,25 @@ class LagStats {
 export interface PostgresParticipantOptions {
   /** The safety-net poll, in milliseconds. @default 1000 */
   readonly pollMs?: number
+  /**
+   * The bound of read-your-writes, in milliseconds: how long a lease lasts, how long a write
+   * waits for a process to acknowledge it before fencing it. A process that cannot follow the log
+   * for that long stops answering reads; a write waits at most twice this for a process that
+   * stopped answering. @default 2000
+   */
+  readonly leaseMs?: number
+  /** Milliseconds of a monotonic clock (the leases' clock). @default performance.now */
+  readonly now?: () => number
+  /** Runs the lease renewals and the acknowledgement waits. @default setTimeout, unref'd */
+  readonly schedule?: Schedule
   readonly onError: (error: Error) => void
+}
+
+/** A group's reply waiting for the acknowledgements of the processes serving. */
+interface AckWait {
+  readonly seq: number
+  readonly missing: Set<string>
+  readonly done: () => void
 }
 
 export class PostgresParticipant implements ClusterParticipant {
@@ -76,12 +114,15 @@ export class PostgresParticipant implements ClusterParticipant {
   readonly #ds: Datastore
   readonly #onError: (error: Error) => void
   readonly #pollMs: number
+  readonly #leaseMs: number
+  readonly #now: () => number
+  readonly #schedule: Schedule
   readonly #lag = new LagStats()
   #writes: ClusterWrites | undefined
   #tx: LogTransaction | undefined
-  // From beforeWrite to the end of afterWrite: the highest seq notified meanwhile.
-  #writing = false
-  #notified = 0
+  // The group in flight: the log's head it caught up to, and the processes to wait for.
+  #groupHead = 0
+  #groupMembers: readonly Member[] = []
   #applied: number
   #snapshotSeq: number
   #listener: pg.Client | undefined
@@ -90,6 +131,21 @@ export class PostgresParticipant implements ClusterParticipant {
   #following = false
   #again = false
   #closed = false
+  // Notifications not applied yet, in commit order; the highest seq known to be committed.
+  #notices: LogNotice[] = []
+  #heard = 0
+  // Read-your-writes: until when (this clock) reads may be answered, and whether this process
+  // caught up with the head it read when it (last) joined.
+  #deadline = -Infinity
+  #current = false
+  #joinHead = Infinity
+  #joining = false
+  #stopRenewal: (() => void) | undefined
+  // Acknowledgements: the highest seq each other process said it applied; the writes waiting.
+  readonly #acked = new Map<string, number>()
+  readonly #waits = new Set<AckWait>()
+  #ackSent = 0
+  #acking = false
 
   constructor(
     log: PostgresLog,
@@ -104,6 +160,11 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#snapshotSeq = snapshotSeq
     this.#onError = options.onError
     this.#pollMs = options.pollMs ?? 1000
+    this.#leaseMs = options.leaseMs ?? 2000
+    if (!Number.isSafeInteger(this.#leaseMs) || this.#leaseMs < 4)
+      throw new TypeError(`postgres: leaseMs must be an integer of 4 or more: ${this.#leaseMs}`)
+    this.#now = options.now ?? (() => performance.now())
+    this.#schedule = options.schedule ?? unrefSchedule
   }
 
   /** The seq of the last log row applied in this process. */
@@ -115,51 +176,180 @@ export class PostgresParticipant implements ClusterParticipant {
     return this.#lag.summary()
   }
 
-  /** Starts following the log: LISTEN, and the poll. */
+  /** Starts following the log (LISTEN, the poll) and joins the processes serving. */
   async follow(writes: ClusterWrites): Promise<void> {
     this.#writes = writes
     await this.#listen()
-    this.#poll = setInterval(() => this.catchUpSoon(), this.#pollMs).unref()
+    this.#poll = setInterval(() => this.catchUpSoon(true), this.#pollMs).unref()
+    await this.#join()
+    this.#renewLater()
+  }
+
+  /** Why reads may not be answered here now (see the module note), or undefined. */
+  readError(): DatastoreError | undefined {
+    const why = this.unavailable()
+    return why === undefined
+      ? undefined
+      : datastoreError('ClusterNotCurrent', [why], { details: { retryAfter: 1 } })
+  }
+
+  /** Why this process does not answer reads now, or undefined: for reads and `/health`. */
+  unavailable(): string | undefined {
+    const behind = this.#writes?.behind
+    if (behind !== undefined) return `it cannot follow the shared log: ${behind}`
+    if (this.#closed) return 'it is stopping'
+    if (!this.#current) return 'it is catching up with the shared log'
+    if (this.#now() >= this.#deadline)
+      return 'it could not renew its lease on the shared log in time'
+    return undefined
+  }
+
+  /**
+   * Joins (again) the processes serving: a lease, and the head to catch up to before answering
+   * reads. Renewals call it when the lease was lost.
+   */
+  async #join(): Promise<void> {
+    if (this.#joining || this.#closed) return
+    this.#joining = true
+    this.#current = false
+    try {
+      const sent = this.#now()
+      const { head } = await this.#log.join(this.#leaseMs, this.#applied)
+      this.#deadline = sent + this.#leaseMs
+      this.#joinHead = head
+      this.#heard = Math.max(this.#heard, head)
+      if (this.#applied >= head) this.#current = true
+      else await this.catchUp()
+    } finally {
+      this.#joining = false
+    }
+  }
+
+  #renewLater(): void {
+    if (this.#closed) return
+    this.#stopRenewal = this.#schedule(
+      () => {
+        this.#renew()
+          .catch((e: Error) => this.#onError(e))
+          .finally(() => this.#renewLater())
+      },
+      Math.floor(this.#leaseMs / 4),
+    )
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#closed) return
+    const sent = this.#now()
+    if (this.#current && (await this.#log.renew(this.#leaseMs, this.#applied))) {
+      this.#deadline = Math.max(this.#deadline, sent + this.#leaseMs)
+      return
+    }
+    // Fenced, expired, or never caught up: join again (caught up before answering reads).
+    await this.#join()
   }
 
   async beforeWrite(): Promise<void> {
-    this.#writing = true
+    const { rows, floor, members, ...tx } = await this.#log.beginWrite(this.#applied)
     try {
-      const { rows, floor, ...tx } = await this.#log.beginWrite(this.#applied)
-      try {
-        await this.#catchUp(tx.client, { rows, floor })
-      } catch (e) {
-        await this.#log.rollback(tx, e)
-        throw e
-      }
-      this.#tx = tx
+      await this.#catchUp(tx.client, { rows, floor })
     } catch (e) {
-      this.#wrote()
+      await this.#log.rollback(tx, e)
       throw e
     }
+    this.#tx = tx
+    this.#groupHead = this.#applied
+    this.#groupMembers = members
   }
 
-  async afterWrite(records: readonly LogRecord[]): Promise<void> {
+  async afterWrite(records: readonly LogRecord[]): Promise<Appended | void> {
     const tx = this.#tx
     this.#tx = undefined
-    try {
-      if (!tx) throw new Error('afterWrite without beforeWrite')
-      if (records.length === 0) return await this.#log.rollback(tx)
-      // On failure the transaction is rolled back, or its connection destroyed when the outcome
-      // is unknown: either way the applied seq stays, and committed rows come back through the log.
-      const seq = await this.#log.appendAndCommit(tx, records)
-      this.#applied = seq
-      this.#maybeSnapshot(seq)
-    } finally {
-      this.#wrote()
-    }
+    if (!tx) throw new Error('afterWrite without beforeWrite')
+    if (records.length === 0) return await this.#log.rollback(tx)
+    // On failure the transaction is rolled back, or its connection destroyed when the outcome
+    // is unknown: either way the applied seq stays, and committed rows come back through the log.
+    const { last } = await this.#log.appendAndCommit(tx, records, this.#groupHead)
+    this.#applied = last
+    this.#maybeSnapshot(last)
+    return { visible: this.#acknowledged(last, this.#groupMembers) }
   }
 
-  /** The write ended: a notification it held back, past what is applied now, is followed. */
-  #wrote(): void {
-    this.#writing = false
-    if (this.#notified > this.#applied) this.catchUpSoon()
-    this.#notified = 0
+  /**
+   * Resolves once every process of `members` acknowledged `seq`. One that has not within the
+   * lease is fenced, and its lease waited out; if it cannot be fenced, rejects (9135).
+   */
+  #acknowledged(seq: number, members: readonly Member[]): Promise<void> {
+    const missing = new Set<string>()
+    for (const m of members)
+      if (m.applied < seq && (this.#acked.get(m.origin) ?? 0) < seq) missing.add(m.origin)
+    if (missing.size === 0) return Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      let cancel: (() => void) | undefined
+      const wait: AckWait = {
+        seq,
+        missing,
+        done: () => {
+          this.#waits.delete(wait)
+          cancel?.()
+          resolve()
+        },
+      }
+      this.#waits.add(wait)
+      cancel = this.#schedule(() => {
+        if (!this.#waits.has(wait)) return
+        this.#waits.delete(wait)
+        this.#fence([...missing], seq).then(resolve, reject)
+      }, this.#leaseMs)
+    })
+  }
+
+  /** Fences `origins`, late for `seq`, and waits out the leases they have left. */
+  async #fence(origins: string[], seq: number): Promise<void> {
+    let fenced: { origin: string; remaining: number }[]
+    try {
+      fenced = await this.#log.evict(origins)
+    } catch (e) {
+      throw datastoreError(
+        'ClusterWriteUnconfirmed',
+        [
+          `${origins.join(', ')} did not acknowledge it within ${this.#leaseMs} ms and could not be fenced: ${(e as Error).message}`,
+        ],
+        { cause: e },
+      )
+    }
+    const late = fenced.filter((f) => (this.#acked.get(f.origin) ?? 0) < seq)
+    if (late.length === 0) return
+    this.#onError(
+      new Error(
+        `entistore cluster: fenced ${late.map((f) => f.origin).join(', ')}, which did not apply log row ${seq} within ${this.#leaseMs} ms`,
+      ),
+    )
+    const wait = Math.ceil(Math.max(...late.map((f) => f.remaining)))
+    if (wait > 0) await new Promise<void>((resolve) => this.#schedule(resolve, wait))
+  }
+
+  #onAck(seq: number, origin: string): void {
+    if (origin === this.#log.origin) return
+    if ((this.#acked.get(origin) ?? 0) < seq) this.#acked.set(origin, seq)
+    for (const wait of this.#waits)
+      if (seq >= wait.seq && wait.missing.delete(origin) && wait.missing.size === 0) wait.done()
+  }
+
+  /** Acknowledges what is applied now (one NOTIFY at a time; the latest seq when it goes). */
+  #ackSoon(): void {
+    if (this.#acking || this.#closed || this.#applied <= this.#ackSent) return
+    this.#acking = true
+    const seq = this.#applied
+    this.#log
+      .ack(seq)
+      .then(
+        () => void (this.#ackSent = Math.max(this.#ackSent, seq)),
+        (e: Error) => this.#onError(e),
+      )
+      .finally(() => {
+        this.#acking = false
+        if (this.#applied > this.#ackSent) this.#ackSoon()
+      })
   }
 
   /** Applies what the others committed, now (in the write gate). */
@@ -167,9 +357,13 @@ export class PostgresParticipant implements ClusterParticipant {
     return this.#writes!.exclusive(() => this.#catchUp(this.#log.pool))
   }
 
-  /** Asks for a catch-up; several asks while one runs make one more. */
-  catchUpSoon(): void {
+  /**
+   * Asks for a catch-up; several asks while one runs make one more. `poll`: read the log even when
+   * no notification says there is more (the safety net).
+   */
+  catchUpSoon(poll = false): void {
     if (this.#closed) return
+    if (poll) this.#polled = true
     if (this.#following) {
       this.#again = true
       return
@@ -189,33 +383,67 @@ export class PostgresParticipant implements ClusterParticipant {
     })()
   }
 
-  /** Applies the log after the applied seq: `first`, when already read, then the rest. */
+  #polled = false
+
+  /**
+   * Applies the log after the applied seq: notifications that follow on from it first, then
+   * `first` when already read, then the log itself while there may be more.
+   */
   async #catchUp(client: pg.ClientBase | pg.Pool, first?: LogRows): Promise<void> {
     const behind = this.#writes?.behind
     if (behind !== undefined) throw datastoreError('ClusterBehind', [behind])
-    for (let read = first; ; read = undefined) {
-      const { rows, floor } = read ?? (await this.#log.after(client, this.#applied))
-      if (floor !== undefined && this.#applied < floor)
-        this.#fallBehind(
-          `the log up to ${floor} was compacted away, and this process applied up to ${this.#applied}`,
-        )
-      if (rows.length === 0) return
-      try {
-        applyLogRecords(
-          this.#ds,
+    try {
+      if (first === undefined && !this.#polled && this.#fromNotices()) return
+      this.#polled = false
+      for (let read = first; ; read = undefined) {
+        const { rows, floor } = read ?? (await this.#log.after(client, this.#applied))
+        if (floor !== undefined && this.#applied < floor)
+          this.#fallBehind(
+            `the log up to ${floor} was compacted away, and this process applied up to ${this.#applied}`,
+          )
+        if (rows.length === 0) return
+        this.#apply(
           rows.map((r) => r.record),
+          rows[0]!.seq,
+          rows.at(-1)!.seq,
         )
-      } catch (e) {
-        if (!DatastoreError.is(e)) throw e
-        this.#fallBehind(`log rows ${rows[0]!.seq}-${rows.at(-1)!.seq}: ${e.message}`)
+        const now = Date.now()
+        for (const r of rows) if (r.origin !== this.#log.origin) this.#lag.add(now - r.at)
+        // Fewer than asked: that was the end of the log (a later commit notifies, or, under the
+        // lock, cannot happen), so no empty read to find it out.
+        if (rows.length < this.#log.catchUpRows) return
       }
-      const now = Date.now()
-      for (const r of rows) if (r.origin !== this.#log.origin) this.#lag.add(now - r.at)
-      this.#applied = rows.at(-1)!.seq
-      // Fewer than asked: that was the end of the log (a later commit notifies, or, under the
-      // lock, cannot happen), so no empty read to find it out.
-      if (rows.length < this.#log.catchUpRows) return
+    } finally {
+      this.#notices = this.#notices.filter((n) => n.last > this.#applied)
+      if (!this.#current && this.#applied >= this.#joinHead) this.#current = true
+      this.#ackSoon()
     }
+  }
+
+  /**
+   * Applies the notifications that follow on from what is applied; true when nothing is known to
+   * be missing after them (no log read needed).
+   */
+  #fromNotices(): boolean {
+    for (const notice of this.#notices) {
+      if (notice.last <= this.#applied) continue
+      if (notice.records === undefined || notice.prev !== this.#applied) return false
+      if (notice.records.length !== notice.last - notice.first + 1) return false
+      this.#apply(notice.records, notice.first, notice.last)
+      this.#lag.add(Date.now() - notice.at)
+    }
+    return this.#applied >= this.#heard
+  }
+
+  /** Applies records `first`…`last` of the log (in the gate); a record that does not fit stops following. */
+  #apply(records: readonly LogRecord[], first: number, last: number): void {
+    try {
+      applyLogRecords(this.#ds, records)
+    } catch (e) {
+      if (!DatastoreError.is(e)) throw e
+      this.#fallBehind(`log rows ${first}-${last}: ${e.message}`)
+    }
+    this.#applied = last
   }
 
   #fallBehind(why: string): never {
@@ -237,7 +465,7 @@ export class PostgresParticipant implements ClusterParticipant {
   /** Writes a snapshot of the store as it is (in the gate, after catching up). */
   snapshot(): Promise<boolean> {
     return this.#writes!.exclusive(async () => {
-      await this.#catchUp(this.#log.pool)
+      await this.#catchUp(this.#log.pool, undefined)
       this.#snapshotSeq = this.#applied
       return this.#log.writeSnapshot(this.#applied, this.#log.snapshotTexts(this.#ds))
     })
@@ -256,12 +484,28 @@ export class PostgresParticipant implements ClusterParticipant {
     client.on('error', onLost)
     client.on('end', onLost)
     client.on('notification', (message) => {
-      const seq = Number(message.payload)
-      if (this.#writing) this.#notified = Math.max(this.#notified, seq)
-      else if (seq > this.#applied) this.catchUpSoon()
+      const payload = message.payload ?? ''
+      if (message.channel === this.#log.ackChannel) {
+        const ack = readAck(payload)
+        if (ack) this.#onAck(ack.seq, ack.origin)
+        return
+      }
+      let notice: LogNotice | undefined
+      try {
+        notice = readNotice(payload)
+      } catch {
+        notice = undefined
+      }
+      // Unreadable: the log says what it is.
+      if (notice === undefined) return this.catchUpSoon(true)
+      // This process's own commit: applied already (its reply may race this notification).
+      if (notice.origin === this.#log.origin || notice.last <= this.#applied) return
+      this.#notices.push(notice)
+      this.#heard = Math.max(this.#heard, notice.last)
+      this.catchUpSoon()
     })
     await client.connect()
-    await client.query(`LISTEN "${this.#log.channel}"`)
+    await client.query(`LISTEN "${this.#log.channel}"; LISTEN "${this.#log.ackChannel}"`)
     if (this.#closed) {
       await client.end()
       return
@@ -269,7 +513,7 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#listener = client
     this.#reconnectMs = 50
     // What was committed while nobody listened.
-    this.catchUpSoon()
+    this.catchUpSoon(true)
   }
 
   #relisten(): void {
@@ -284,7 +528,11 @@ export class PostgresParticipant implements ClusterParticipant {
 
   async close(): Promise<void> {
     this.#closed = true
+    this.#stopRenewal?.()
     if (this.#poll) clearInterval(this.#poll)
+    // Writes no longer wait for this process (it answers no read from now on).
+    await this.#log.leave().catch(() => undefined)
+    for (const wait of this.#waits) wait.done()
     const listener = this.#listener
     this.#listener = undefined
     await listener?.end().catch(() => undefined)
