@@ -5,7 +5,7 @@
  * rendered lazily (serialize/json-chunks.ts).
  */
 import { fail } from '@entistore/core'
-import type { RestTarget } from './url/parse-rest-url.js'
+import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { directory, guard, throttledLogin } from './sessions/directory.js'
 import { Permissions } from './permissions.js'
 import { ALLOWED_METHODS, type Answer } from './reply.js'
@@ -92,6 +92,27 @@ export function isWriteRequest(request: {
   if (!query.includes('$method')) return false
   const method = new URLSearchParams(query).get('$method')
   return method !== null && !READ_METHODS.has(method)
+}
+
+/**
+ * Whether `request` is a plain data write (`$method=update` or `delete` on a dataclass or an
+ * entity, no function, no attribute path): its answer depends only on the data, the request, its
+ * session and the clock, so that it may be run again after being undone (a cluster's optimistic
+ * append that found the log moved on), with nothing done twice outside the datastore.
+ */
+export function isDataWrite(
+  request: { readonly method: string; readonly path: string; readonly query: string },
+  basePath: string,
+): boolean {
+  if (request.method !== 'POST' || !request.query.includes('$method')) return false
+  const method = new URLSearchParams(request.query).get('$method')
+  if (method !== 'update' && method !== 'delete') return false
+  const target = parseRestUrl(request.path, '', basePath)?.target
+  return (
+    target?.kind === 'dataClass' &&
+    target.attributes === undefined &&
+    target.entitySet === undefined
+  )
 }
 
 /** The reply to one request: its permissions, the login guard, then its resource. */

@@ -118,6 +118,47 @@ describe('ClusterWrites.wrap with a participant', () => {
     expect(groups).toBe(2)
   })
 
+  it('appends a group of data writes without beforeWrite, and runs it again after beforeWrite when the log moved on', async () => {
+    const log: string[] = []
+    let moves = 1
+    const { ds, core } = setup({
+      logsEveryCommit: true,
+      beforeWrite: async () => void log.push('beforeWrite'),
+      afterWrite: async (records) => void log.push(`afterWrite ${records.length}`),
+      tryAppend: async (records) => {
+        log.push(`tryAppend ${records.length}`)
+        return moves-- > 0 ? 'moved' : undefined
+      },
+    })
+    // Moved on: undone (the salary was 100 before: writeData), then run again after beforeWrite.
+    expect((await core.respond(update(7))).status).toBe(200)
+    expect(log).toEqual(['tryAppend 1', 'beforeWrite', 'afterWrite 1'])
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(7)
+    expect(ds.dataClass('Employee').get(1)!.stamp).toBe(2)
+    log.length = 0
+    expect((await core.respond(update(8))).status).toBe(200)
+    expect(log).toEqual(['tryAppend 1'])
+    // Not a plain data write (code that may do more than write): never run twice.
+    log.length = 0
+    const writes = new ClusterWrites(ds, [
+      {
+        name: 'log',
+        logsEveryCommit: true,
+        close: async () => {},
+        beforeWrite: async () => void log.push('beforeWrite'),
+        afterWrite: async (records) => void log.push(`afterWrite ${records.length}`),
+        tryAppend: async () => void log.push('tryAppend'),
+      },
+    ])
+    let runs = 0
+    await writes.write(() => {
+      runs++
+      ds.dataClass('Employee').update(1, { salary: 9 })
+    })
+    expect([runs, log]).toEqual([1, ['beforeWrite', 'afterWrite 1']])
+    await writes.close()
+  })
+
   it('answers 503 with the participant’s error: a write its beforeWrite refused is not run, one its afterWrite refused is undone', async () => {
     const before = setup({ beforeRequest: () => Promise.reject(unavailable()) })
     const refused = await before.core.respond(get('/rest/Employee(1)'))

@@ -43,6 +43,7 @@ import {
   type RevertPoint,
 } from '@entistore/core'
 import {
+  isDataWrite,
   isPending,
   isWriteRequest,
   type RestCore,
@@ -54,6 +55,8 @@ import type { ClusterParticipant } from './participant.js'
 /** A write waiting for its group. */
 interface QueuedWrite {
   readonly fn: () => unknown
+  /** Whether it may run twice (undone in between): a plain data write. */
+  readonly again: boolean
   readonly resolve: (value: unknown) => void
   readonly reject: (error: unknown) => void
 }
@@ -93,6 +96,8 @@ export class ClusterWrites {
   // Writes waiting for the next group, and whether a turn of the gate is queued for them.
   readonly #queue: QueuedWrite[] = []
   #groupQueued = false
+  // From a group's first write in memory to its log's commit (or its undoing).
+  #writing = false
   // Those that say when a read may not be answered here (PostgreSQL: fenced, cut off).
   #guards: ClusterParticipant[] = []
   // The tail of the gate: each exclusive section starts once the one before it has settled.
@@ -215,8 +220,12 @@ export class ClusterWrites {
    * @example await cluster.write(() => ds.dataClass('Account').update(1, { balance: 10 }))
    */
   write<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.#enqueue(fn, false)
+  }
+
+  #enqueue<T>(fn: () => T | Promise<T>, again: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, resolve: resolve as (value: unknown) => void, reject })
+      this.#queue.push({ fn, again, resolve: resolve as (value: unknown) => void, reject })
       this.#scheduleGroup()
     })
   }
@@ -247,8 +256,26 @@ export class ClusterWrites {
   }
 
   /**
+   * Runs `apply` (the application of commits of other processes, in log order) at once when the
+   * store holds exactly what the log holds: no group running its writes in memory, no commit made
+   * outside a write waiting to be appended. Returns false, without running it, otherwise (then
+   * apply in a turn of the gate: `exclusive`). Lets a process apply and acknowledge what the
+   * others commit while its own group waits for the log's lock.
+   */
+  applyNow(apply: () => void): boolean {
+    if (this.#writing || this.#pending.length > 0 || this.#closed) return false
+    apply()
+    return true
+  }
+
+  /**
    * Runs one group in the gate; returns what settles its writes, called once the gate is let go
    * (it may wait for the group to be visible everywhere: participants' `visible`).
+   *
+   * When the log offers `tryAppend` and every write of the group may run twice (plain data
+   * writes), the group runs first without the log's beforeWrite (no lock, no catch-up: this
+   * process follows the log as it commits) and is appended in one round trip if the log did not
+   * move meanwhile; if it did, the group is undone, and run again after beforeWrite, as always.
    */
   async #group(group: readonly QueuedWrite[]): Promise<() => Promise<void>> {
     const refuseAll = (e: unknown) => async () => {
@@ -258,14 +285,23 @@ export class ClusterWrites {
     if (this.#closed) return refuseAll(new Error('the cluster is closed'))
     if (this.#behind !== undefined)
       return refuseAll(datastoreError('ClusterBehind', [this.#behind]))
+    const local = this.#participants.filter((p) => !p.logsEveryCommit)
+    const logging = this.#participants.filter((p) => p.logsEveryCommit)
+    let optimistic =
+      logging.length === 1 && logging[0]!.tryAppend !== undefined && group.every((w) => w.again)
     const lifted = this.#lift()
     const began: ClusterParticipant[] = []
-    try {
-      for (const p of this.#participants) {
+    const begin = async (ps: readonly ClusterParticipant[]) => {
+      for (const p of ps) {
         await p.beforeWrite?.()
         began.push(p)
       }
       if (this.#behind !== undefined) throw datastoreError('ClusterBehind', [this.#behind])
+    }
+    try {
+      // Those that log every commit last: PostgreSQL's lock, which every process's writes wait
+      // on, is taken once the others (a Redis round trip) are done.
+      await begin(optimistic ? local : [...local, ...logging])
     } catch (e) {
       // Those whose beforeWrite went through let go of what it took (PostgreSQL: its transaction
       // and the log's lock, which every process's writes would wait on): nothing was written.
@@ -273,13 +309,66 @@ export class ClusterWrites {
       this.#putBack(lifted)
       return refuseAll(e)
     }
-    const start = revertPoint(this.#ds.store)
+    this.#writing = true
+    try {
+      for (;;) {
+        const start = revertPoint(this.#ds.store)
+        const { all, outcomes } = await this.#runGroup(group, lifted, local)
+        // Commits from here on (during the awaits) are outside ones: pending, flushed next.
+        this.#capture = undefined
+        const records = all.map((c) => c.record)
+        const waits: Promise<void>[] = []
+        let moved = false
+        try {
+          for (const p of logging) {
+            const appended = optimistic
+              ? await p.tryAppend!(records)
+              : await p.afterWrite?.(records)
+            if (appended === 'moved') moved = true
+            else if (appended) waits.push(appended.visible)
+          }
+        } catch (e) {
+          this.#undo(all, start)
+          if (lifted.commits.length > 0)
+            this.#onError(
+              failed(
+                e,
+                `${lifted.commits.length} commit(s) made outside a write were lost with it`,
+              ),
+            )
+          return refuseAll(e)
+        }
+        if (!moved) return this.#settle(group, outcomes, waits)
+        // The log moved on since this process last applied it: undone, then as always.
+        this.#undo(all, start)
+        optimistic = false
+        try {
+          await begin(logging)
+        } catch (e) {
+          for (const p of logging) await p.afterWrite?.([]).catch(() => undefined)
+          this.#putBack(lifted)
+          return refuseAll(e)
+        }
+      }
+    } finally {
+      this.#writing = false
+    }
+  }
+
+  /**
+   * Runs the group's writes in memory, in order, after the lifted outside commits: each settled
+   * alone by the participants that do not log (Redis), a refusal undoing that write only.
+   */
+  async #runGroup(
+    group: readonly QueuedWrite[],
+    lifted: { commits: Commit[] },
+    local: readonly ClusterParticipant[],
+  ): Promise<{ all: Commit[]; outcomes: Outcome[] }> {
     // Every commit of the group, in order (to undo them all), and the outcome of each write.
     const all: Commit[] = []
     const outcomes: Outcome[] = []
     this.#capture = all
     this.#reapply(lifted, all)
-    const local = this.#participants.filter((p) => !p.logsEveryCommit)
     for (const w of group) {
       const point = revertPoint(this.#ds.store)
       const captured: Commit[] = []
@@ -291,7 +380,6 @@ export class ClusterWrites {
         outcome = { ok: false, error }
       }
       this.#capture = undefined
-      // Those that do not log (Redis) settle this write alone: a refusal undoes it, not the group.
       let refused: { error: unknown } | undefined
       const records = captured.map((c) => c.record)
       for (const p of local)
@@ -309,48 +397,41 @@ export class ClusterWrites {
       } else all.push(...captured)
       outcomes.push(outcome)
     }
-    // Commits from here on (during afterWrite's awaits) are outside ones: pending, flushed next.
-    this.#capture = undefined
-    const waits: Promise<void>[] = []
-    try {
-      const records = all.map((c) => c.record)
-      for (const p of this.#participants.filter((p) => p.logsEveryCommit)) {
-        const appended = await p.afterWrite?.(records)
-        if (appended) waits.push(appended.visible)
-      }
-    } catch (e) {
-      const later = this.#lift()
-      revertCommits(
-        this.#ds.store,
-        all.map((c) => c.changes),
-        start,
-      )
-      this.#point = revertPoint(this.#ds.store)
-      this.#putBack(later)
-      if (lifted.commits.length > 0)
-        this.#onError(
-          failed(e, `${lifted.commits.length} commit(s) made outside a write were lost with it`),
-        )
-      return refuseAll(e)
-    }
+    return { all, outcomes }
+  }
+
+  /** Undoes a group's commits (outside commits made meanwhile are kept pending). */
+  #undo(all: readonly Commit[], start: RevertPoint): void {
+    const later = this.#lift()
+    revertCommits(
+      this.#ds.store,
+      all.map((c) => c.changes),
+      start,
+    )
+    this.#point = revertPoint(this.#ds.store)
+    this.#putBack(later)
+  }
+
+  /** What settles a group's writes once it is visible everywhere (see `#group`). */
+  #settle(
+    group: readonly QueuedWrite[],
+    outcomes: readonly Outcome[],
+    waits: readonly Promise<void>[],
+  ): () => Promise<void> {
     return async () => {
+      let failure: DatastoreError | undefined
       try {
         await Promise.all(waits)
       } catch (e) {
         // Committed, but not known to be visible everywhere: the writes that changed something
         // answer the error; those refused changed nothing and answer as they are.
-        const error = asClusterError(e)
-        group.forEach((w, i) => {
-          const outcome = outcomes[i]!
-          if (outcome.ok) w.reject(error)
-          else w.reject(outcome.error)
-        })
-        return
+        failure = asClusterError(e)
       }
       group.forEach((w, i) => {
         const outcome = outcomes[i]!
-        if (outcome.ok) w.resolve(outcome.value)
-        else w.reject(outcome.error)
+        if (!outcome.ok) w.reject(outcome.error)
+        else if (failure) w.reject(failure)
+        else w.resolve(outcome.value)
       })
     }
   }
@@ -434,7 +515,7 @@ export class ClusterWrites {
    * `core` behind the gate: a request that writes (see isWriteRequest) is answered as a write;
    * any other at once, as `core` answers it (a read allocates no Promise).
    */
-  wrap(core: RestCore): RestCore {
+  wrap(core: RestCore, basePath = '/rest'): RestCore {
     // What a request's beforeRequest took and its answer did not keep is given back after it,
     // refusals included (a lock claimed in Redis that the core then did not take).
     const done = (
@@ -453,7 +534,8 @@ export class ClusterWrites {
       })
     }
     const answer = (request: RestRequest): RestReply | Promise<RestReply> => {
-      if (isWriteRequest(request)) return done(request, this.#respondWrite(core, request))
+      if (isWriteRequest(request))
+        return done(request, this.#respondWrite(core, request, isDataWrite(request, basePath)))
       // A read is answered here only while this process holds every acknowledged write.
       const unreadable = this.#guards.length === 0 ? undefined : this.readError()
       return done(request, unreadable ? core.refuse(unreadable) : core.respond(request))
@@ -487,9 +569,9 @@ export class ClusterWrites {
     }
   }
 
-  async #respondWrite(core: RestCore, request: RestRequest): Promise<RestReply> {
+  async #respondWrite(core: RestCore, request: RestRequest, again: boolean): Promise<RestReply> {
     try {
-      return await this.write(() => core.respond(request))
+      return await this.#enqueue(() => core.respond(request), again)
     } catch (e) {
       return core.refuse(asClusterError(e))
     }

@@ -57,8 +57,11 @@ export interface Cluster {
   unavailable(): string | undefined
   /** How long records of other processes took to be applied here. */
   lag(): LagSummary
-  /** `core` with writes serialized across processes (for serve's `wrapCore`). */
-  wrap(core: RestCore): RestCore
+  /**
+   * `core` with writes serialized across processes (for serve's `wrapCore`); `basePath` where it
+   * is mounted (plain data writes below it are appended in one round trip). @default '/rest'
+   */
+  wrap(core: RestCore, basePath?: string): RestCore
   /**
    * Adds a shared service connected once the data is loaded (Redis: `connectRedis(ds, url)`): it
    * takes part in requests and writes from now on, and is closed with the cluster.
@@ -139,7 +142,7 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       },
       unavailable: () => pg.unavailable(),
       lag: () => pg.lag(),
-      wrap: (core) => writes.wrap(core),
+      wrap: (core, basePath) => writes.wrap(core, basePath),
       share: (participant) => {
         participants.push(participant)
         writes.add(participant)

@@ -58,6 +58,14 @@ export interface ClusterParticipant {
    */
   afterWrite?(records: readonly LogRecord[]): Promise<Appended | void>
   /**
+   * Appends a group's records without a `beforeWrite` first, if the log is still where this
+   * process last applied it (PostgreSQL: one round trip, the lock held only inside it); 'moved'
+   * when another process committed since, and nothing was written: the group is then undone and
+   * run again after `beforeWrite`. Offered by a participant that logs every commit; used for the
+   * groups whose writes may run twice (plain data writes: `isDataWrite`).
+   */
+  tryAppend?(records: readonly LogRecord[]): Promise<Appended | 'moved' | void>
+  /**
    * Whether it keeps every commit (a log: PostgreSQL). Then commits made outside a write (the
    * embedder's TypeScript code) are appended too, in a write of their own; without such a
    * participant (Redis alone) they are left as they are. @default false

@@ -362,32 +362,75 @@ export class PostgresLog {
     prev: number,
   ): Promise<{ first: number; last: number }> {
     const { client } = tx
-    const origin = client.escapeLiteral(this.origin)
-    const texts = records.map((r) => JSON.stringify(r))
-    const values = texts.map((t) => `(${origin}, ${client.escapeLiteral(t)})`)
-    // The notification carries the records when they fit (PostgreSQL's payload is under 8000
-    // bytes): a follower that applied up to `prev` applies them without reading the log.
-    const all = `[${texts.join(',')}]`
-    const carried = Buffer.byteLength(all) + this.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
-    const head = `${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':`
-    let results: pg.QueryResult<{ first: string; last: string }>[]
+    let results: pg.QueryResult[]
     try {
       results = (await client.query(
-        `WITH ins AS (
-           INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq)
-         SELECT min(seq) AS first, max(seq) AS last,
-           pg_notify(${client.escapeLiteral(this.channel)}, '${head}' || ${client.escapeLiteral(`${this.origin}\n${carried}`)})
-           FROM ins;
-         COMMIT`,
-      )) as unknown as pg.QueryResult<{ first: string; last: string }>[]
+        `${this.#appendSql(client, records, prev)}; COMMIT`,
+      )) as unknown as pg.QueryResult[]
     } catch (e) {
       if (refused(e)) await this.rollback(tx, e)
       else client.release(e as Error)
       throw e
     }
     client.release()
-    const row = results[0]!.rows[0]!
-    return { first: Number(row.first), last: Number(row.last) }
+    return appended(results[0]!)
+  }
+
+  /**
+   * A whole write in one round trip, if the log is still at `prev` (no process committed since
+   * this one applied up to it): BEGIN, the lock, that check, the processes serving (as
+   * `beginWrite` reads them), the append and its notification, COMMIT. The lock is held only
+   * while PostgreSQL runs the text. Returns 'moved' when the log moved on: nothing was written
+   * (the transaction rolled back); on other failures, as `appendAndCommit`.
+   */
+  async appendIfAt(
+    prev: number,
+    records: readonly LogRecord[],
+  ): Promise<{ first: number; last: number; members: Member[] } | 'moved'> {
+    const client = await this.#connect()
+    let results: pg.QueryResult[]
+    try {
+      results = (await client.query(
+        `BEGIN; ${this.#lockSql};
+         DO $$BEGIN
+           IF (SELECT coalesce(max(seq), 0) FROM ${this.logTable}) <> ${checkedSeq(prev)} THEN
+             RAISE EXCEPTION '${MOVED}' USING ERRCODE = '${MOVED_CODE}';
+           END IF;
+         END$$;
+         ${this.#membersSql()};
+         ${this.#appendSql(client, records, prev)};
+         COMMIT`,
+      )) as unknown as pg.QueryResult[]
+    } catch (e) {
+      if (refused(e)) await this.rollback({ client }, e)
+      else client.release(e as Error)
+      if (e instanceof pg.DatabaseError && e.code === MOVED_CODE) return 'moved'
+      throw e
+    }
+    client.release()
+    return {
+      ...appended(results[4]!),
+      members: members(results[3] as pg.QueryResult<MemberRow>),
+    }
+  }
+
+  /**
+   * The INSERT of `records` and its notification: `prev:first:last:at:origin`, a newline, and the
+   * records' JSON array when it fits (PostgreSQL's payload is under 8000 bytes): a follower that
+   * applied up to `prev` applies them without reading the log.
+   */
+  #appendSql(client: pg.ClientBase, records: readonly LogRecord[], prev: number): string {
+    const origin = client.escapeLiteral(this.origin)
+    const texts = records.map((r) => JSON.stringify(r))
+    const values = texts.map((t) => `(${origin}, ${client.escapeLiteral(t)})`)
+    const all = `[${texts.join(',')}]`
+    const carried = Buffer.byteLength(all) + this.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
+    const head = `'${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':'`
+    return `WITH ins AS (
+           INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq)
+         SELECT min(seq) AS first, max(seq) AS last,
+           pg_notify(${client.escapeLiteral(this.channel)}, ${head} || ${client.escapeLiteral(`${this.origin}\n${carried}`)})
+           FROM ins`
   }
 
   /**
@@ -511,6 +554,15 @@ export class PostgresLog {
 }
 
 const guarded = new WeakSet<pg.PoolClient>()
+
+// What `appendIfAt` raises when the log moved on: a SQLSTATE of a class PostgreSQL does not use.
+const MOVED = 'entistore: the log moved on'
+const MOVED_CODE = 'EN001'
+
+function appended(result: pg.QueryResult): { first: number; last: number } {
+  const row = (result as pg.QueryResult<{ first: string; last: string }>).rows[0]!
+  return { first: Number(row.first), last: Number(row.last) }
+}
 
 /** The most bytes of records a notification carries (its payload must stay under 8000). */
 const NOTIFY_RECORDS_BYTES = 7000

@@ -275,6 +275,19 @@ export class PostgresParticipant implements ClusterParticipant {
   }
 
   /**
+   * A group in one round trip, if the log is where this process last applied it (cluster-core.ts
+   * runs the group without beforeWrite first); 'moved' otherwise, nothing written.
+   */
+  async tryAppend(records: readonly LogRecord[]): Promise<Appended | 'moved' | void> {
+    if (records.length === 0) return
+    const out = await this.#log.appendIfAt(this.#applied, records)
+    if (out === 'moved') return out
+    this.#applied = out.last
+    this.#maybeSnapshot(out.last)
+    return { visible: this.#acknowledged(out.last, out.members) }
+  }
+
+  /**
    * Resolves once every process of `members` acknowledged `seq`. One that has not within the
    * lease is fenced, and its lease waited out; if it cannot be fenced, rejects (9135).
    */
@@ -396,28 +409,48 @@ export class PostgresParticipant implements ClusterParticipant {
       if (first === undefined && !this.#polled && this.#fromNotices()) return
       this.#polled = false
       for (let read = first; ; read = undefined) {
-        const { rows, floor } = read ?? (await this.#log.after(client, this.#applied))
-        if (floor !== undefined && this.#applied < floor)
+        const from = this.#applied
+        const { rows: got, floor } = read ?? (await this.#log.after(client, from))
+        if (floor !== undefined && from < floor)
           this.#fallBehind(
-            `the log up to ${floor} was compacted away, and this process applied up to ${this.#applied}`,
+            `the log up to ${floor} was compacted away, and this process applied up to ${from}`,
           )
-        if (rows.length === 0) return
-        this.#apply(
-          rows.map((r) => r.record),
-          rows[0]!.seq,
-          rows.at(-1)!.seq,
-        )
-        const now = Date.now()
-        for (const r of rows) if (r.origin !== this.#log.origin) this.#lag.add(now - r.at)
+        // Notifications applied while the read was on its way: those rows are here already.
+        const rows = got.filter((r) => r.seq > this.#applied)
+        if (rows.length > 0) {
+          this.#apply(
+            rows.map((r) => r.record),
+            rows[0]!.seq,
+            rows.at(-1)!.seq,
+          )
+          const now = Date.now()
+          for (const r of rows) if (r.origin !== this.#log.origin) this.#lag.add(now - r.at)
+        }
         // Fewer than asked: that was the end of the log (a later commit notifies, or, under the
         // lock, cannot happen), so no empty read to find it out.
-        if (rows.length < this.#log.catchUpRows) return
+        if (got.length < this.#log.catchUpRows) return
       }
     } finally {
-      this.#notices = this.#notices.filter((n) => n.last > this.#applied)
-      if (!this.#current && this.#applied >= this.#joinHead) this.#current = true
-      this.#ackSoon()
+      this.#caughtUp()
     }
+  }
+
+  /** Applies the notifications that follow on (outside the gate: see `applyNow`). */
+  #applyNotices(): void {
+    try {
+      if (!this.#fromNotices()) this.catchUpSoon()
+    } catch (e) {
+      this.#onError(e as Error)
+    } finally {
+      this.#caughtUp()
+    }
+  }
+
+  /** After applying: drops the notices applied, notes being current, acknowledges. */
+  #caughtUp(): void {
+    this.#notices = this.#notices.filter((n) => n.last > this.#applied)
+    if (!this.#current && this.#applied >= this.#joinHead) this.#current = true
+    this.#ackSoon()
   }
 
   /**
@@ -502,7 +535,9 @@ export class PostgresParticipant implements ClusterParticipant {
       if (notice.origin === this.#log.origin || notice.last <= this.#applied) return
       this.#notices.push(notice)
       this.#heard = Math.max(this.#heard, notice.last)
-      this.catchUpSoon()
+      // Applied and acknowledged at once when the store allows (even while this process's own
+      // group waits for the log's lock); in a turn of the gate otherwise.
+      if (!this.#writes?.applyNow(() => this.#applyNotices())) this.catchUpSoon()
     })
     await client.connect()
     await client.query(`LISTEN "${this.#log.channel}"; LISTEN "${this.#log.ackChannel}"`)

@@ -129,12 +129,14 @@ const sql = (text: string) => pg.query(text, url.split('/').pop())
  * A TCP proxy in front of PostgreSQL that, once armed, cuts the connection carrying the next
  * simple-protocol text holding COMMIT: either before PostgreSQL gets it (`request`), or once
  * PostgreSQL has answered it in full, the answer kept from the client (`reply`: the COMMIT done,
- * its reply lost).
+ * its reply lost). Paused, it holds every byte both ways, as a network partition does (nothing
+ * refused, nothing answered), until resumed.
  */
 async function cuttingProxy(port: number) {
   let armed: 'request' | 'reply' | undefined
   let cuts = 0
   const sockets = new Set<Socket>()
+  let held: (() => void)[] | undefined
   const server = createServer((client) => {
     const upstream = connect(port, '127.0.0.1')
     for (const s of [client, upstream]) {
@@ -154,6 +156,7 @@ async function cuttingProxy(port: number) {
       upstream.destroy()
     }
     client.on('data', (chunk: Buffer) => {
+      if (held) return void held.push(() => upstream.write(chunk))
       // 'Q': a simple query message.
       if (armed && chunk[0] === 0x51 && chunk.includes('COMMIT')) {
         const mode = armed
@@ -164,6 +167,7 @@ async function cuttingProxy(port: number) {
       upstream.write(chunk)
     })
     upstream.on('data', (chunk: Buffer) => {
+      if (held) return void held.push(() => client.write(chunk))
       if (!swallow) return void client.write(chunk)
       // The answer ends with ReadyForQuery: 'Z', length 5, the transaction status.
       tail = Buffer.concat([tail, chunk]).subarray(-6)
@@ -175,6 +179,12 @@ async function cuttingProxy(port: number) {
   return {
     url: url.replace(`:${port}/`, `:${own}/`),
     arm: (mode: 'request' | 'reply') => (armed = mode),
+    pause: () => void (held ??= []),
+    resume: () => {
+      const bytes = held ?? []
+      held = undefined
+      for (const send of bytes) send()
+    },
     get cuts() {
       return cuts
     },
@@ -220,50 +230,38 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect(b.cluster.appliedSeq).toBe(a.cluster.appliedSeq)
   })
 
-  it('fences a process that does not apply a write within the bound: it stops answering reads, the write is answered, and it comes back once caught up', async () => {
-    const a = await node({ maxLagMs: 300 })
-    // B, put together by hand so that the test can hold its gate: it then cannot apply A's write.
-    const log = new PostgresLog({ connection: url, schema })
-    const ds = createDatastore(MODEL)
-    const { applied, snapshotSeq } = await log.load(ds)
-    const participant = new PostgresParticipant(log, ds, applied, snapshotSeq, {
-      leaseMs: 300,
-      onError: () => undefined,
-    })
-    const writes = new ClusterWrites(ds, [participant])
-    await participant.follow(writes)
-    const b = await serve(ds, { port: 0, wrapCore: (core) => writes.wrap(core) })
-    const read = async () => {
-      const reply = await fetch(`${b.url}/rest/Account(3)`)
-      return { status: reply.status, body: await reply.json() }
-    }
+  it('fences a process cut off from PostgreSQL: it stops answering reads, the writes through the others are answered, and it serves again once caught up', async () => {
+    const proxy = await cuttingProxy(pg.port)
     try {
-      expect((await read()).body.balance).toBe(100)
-      let release!: () => void
-      const held = writes.exclusive(() => new Promise<void>((r) => (release = r)))
+      const a = await node({ maxLagMs: 300 })
+      const b = await node({ postgres: proxy.url, maxLagMs: 300 })
+      expect((await get(b, 'Account(3)')).body.balance).toBe(100)
+      proxy.pause()
       const started = performance.now()
       const reply = await post(a, 'Account?$method=update', { __KEY: 3, balance: 33 })
       const waited = performance.now() - started
       expect(reply.status).toBe(200)
-      // At least the bound (the acknowledgement waited for), then B's lease waited out.
+      // At least the bound (the acknowledgement waited for), then what was left of B's lease.
       expect(waited).toBeGreaterThanOrEqual(300)
-      expect(ds.dataClass('Account').get(3)!.get('balance')).toBe(100)
-      // B holds the old balance, and says so rather than answer it.
-      const refused = await read()
+      expect(balance(b, 3)).toBe(100)
+      // B still holds the old balance, and says so rather than answer it.
+      const refused = await get(b, 'Account(3)')
       expect([refused.status, refused.body.__ERROR[0].errCode]).toEqual([503, 9134])
-      expect(participant.unavailable()).toBeDefined()
-      release()
-      await held
-      await until(() => participant.unavailable() === undefined, 5000)
-      expect((await read()).body.balance).toBe(33)
+      expect(b.cluster.unavailable()).toBeDefined()
+      // The next writes through A do not wait for B any more.
+      const next = performance.now()
+      expect((await post(a, 'Account?$method=update', { __KEY: 4, balance: 44 })).status).toBe(200)
+      expect(performance.now() - next).toBeLessThan(300)
+      proxy.resume()
+      await until(() => b.cluster.unavailable() === undefined, 10_000)
+      expect((await get(b, 'Account(3)')).body.balance).toBe(33)
+      expect((await get(b, 'Account(4)')).body.balance).toBe(44)
       // Back among those a write waits for: the next one is seen through B as soon as answered.
       expect((await post(a, 'Account?$method=update', { __KEY: 3, balance: 34 })).status).toBe(200)
-      expect((await read()).body.balance).toBe(34)
+      expect((await get(b, 'Account(3)')).body.balance).toBe(34)
     } finally {
-      await b.close()
-      await writes.close()
-      await participant.close()
-      await log.close()
+      proxy.resume()
+      await proxy.close()
     }
   })
 
@@ -448,6 +446,44 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
       `SELECT DISTINCT origin FROM ${schema}.entistore_log WHERE origin <> '${b.cluster.origin}'`,
     )
     expect(rows).toEqual([{ origin }])
+  })
+
+  it('a group appended in one round trip is refused, with nothing written, when the log moved on since', async () => {
+    const a = await node()
+    const log = new PostgresLog({ connection: url, schema })
+    try {
+      const head = a.cluster.appliedSeq
+      const record = (name: string) => ({
+        format: 1 as const,
+        kind: 'write' as const,
+        changes: [
+          {
+            op: 'insert' as const,
+            dataClass: 'Item',
+            key: 99,
+            stamp: 1,
+            timestamp: 0,
+            values: { ID: 99, name },
+          },
+        ],
+        globalStamp: 1,
+        sequences: {},
+      })
+      expect(await log.appendIfAt(head - 1 < 0 ? head + 1 : head - 1, [record('stale')])).toBe(
+        'moved',
+      )
+      const written = await log.appendIfAt(head, [record('fresh')])
+      expect(written).toMatchObject({ first: head + 1, last: head + 1 })
+      expect(await log.appendIfAt(head, [record('again')])).toBe('moved')
+      const { rows } = await sql(`SELECT record FROM ${schema}.entistore_log WHERE seq > ${head}`)
+      expect(
+        rows.map((r: { record: string }) => JSON.parse(r.record).changes[0].values.name),
+      ).toEqual(['fresh'])
+      // The lock is not left behind by a refused one.
+      expect((await post(a, 'Item?$method=update', { name: 'after' })).status).toBe(200)
+    } finally {
+      await log.close()
+    }
   })
 
   it('a catch-up longer than one read applies every row, in order', async () => {
