@@ -541,6 +541,12 @@ describe('usage errors of the serve options', () => {
     [['--out', 'x'], 'unknown option "--out"'],
     [['--postgres-schema', 'app'], '--postgres-schema needs --postgres <url>'],
     [['--postgres-prefix', 'app_'], '--postgres-prefix needs --postgres <url>'],
+    [['--max-lag', '500'], '--max-lag needs --postgres <url>'],
+    [
+      ['--postgres', 'postgres://db/app', '--max-lag', '2'],
+      '--max-lag must be milliseconds, an integer from 4',
+    ],
+    [['--postgres', 'postgres://db/app', '--max-lag', 'soon'], 'got "soon"'],
     [
       ['--postgres', 'postgres://db/app', '--postgres-schema', 'App'],
       '--postgres-schema: the schema must be a lower-case identifier (a-z, 0-9 and _, not starting with a digit), got "App"',
