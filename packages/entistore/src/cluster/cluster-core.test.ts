@@ -138,6 +138,34 @@ describe('ClusterWrites.wrap with a participant', () => {
     log.length = 0
     expect((await core.respond(update(8))).status).toBe(200)
     expect(log).toEqual(['tryAppend 1'])
+    // A participant that catches up after a move: the group is tried again in one round trip,
+    // three times at most, then the careful way.
+    log.length = 0
+    let moving = 5
+    const retried = setup({
+      logsEveryCommit: true,
+      beforeWrite: async () => void log.push('beforeWrite'),
+      afterWrite: async (records) => void log.push(`afterWrite ${records.length}`),
+      tryAppend: async () => {
+        log.push('tryAppend')
+        return moving-- > 0 ? 'moved' : undefined
+      },
+      retry: async () => {
+        log.push('retry')
+        return true
+      },
+    })
+    expect((await retried.core.respond(update(11))).status).toBe(200)
+    expect(log).toEqual([
+      'tryAppend',
+      'retry',
+      'tryAppend',
+      'retry',
+      'tryAppend',
+      'beforeWrite',
+      'afterWrite 1',
+    ])
+    expect(retried.ds.dataClass('Employee').get(1)!.stamp).toBe(2)
     // Not a plain data write (code that may do more than write): never run twice.
     log.length = 0
     const writes = new ClusterWrites(ds, [

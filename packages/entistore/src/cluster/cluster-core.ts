@@ -52,6 +52,9 @@ import {
 } from '@entistore/rest'
 import type { ClusterParticipant } from './participant.js'
 
+/** How many times a group of data writes is tried in one round trip before the careful way. */
+const MAX_TRIES = 3
+
 /** A write waiting for its group. */
 interface QueuedWrite {
   readonly fn: () => unknown
@@ -310,6 +313,7 @@ export class ClusterWrites {
       return refuseAll(e)
     }
     this.#writing = true
+    let tries = 0
     try {
       for (;;) {
         const start = revertPoint(this.#ds.store)
@@ -339,10 +343,13 @@ export class ClusterWrites {
           return refuseAll(e)
         }
         if (!moved) return this.#settle(group, outcomes, waits)
-        // The log moved on since this process last applied it: undone, then as always.
-        this.#undo(all, start)
-        optimistic = false
+        // The log moved on since this process last applied it: undone (outside commits made
+        // meanwhile go with the lifted ones, applied again on the next run), caught up, and tried
+        // again; after a few tries, the careful way.
+        this.#undo(all, start, lifted)
         try {
+          if (++tries < MAX_TRIES && (await logging[0]!.retry?.())) continue
+          optimistic = false
           await begin(logging)
         } catch (e) {
           for (const p of logging) await p.afterWrite?.([]).catch(() => undefined)
@@ -400,8 +407,11 @@ export class ClusterWrites {
     return { all, outcomes }
   }
 
-  /** Undoes a group's commits (outside commits made meanwhile are kept pending). */
-  #undo(all: readonly Commit[], start: RevertPoint): void {
+  /**
+   * Undoes a group's commits. Outside commits made meanwhile are kept pending, or, given
+   * `keep`, added to it (lifted, applied again with the group when it runs again).
+   */
+  #undo(all: readonly Commit[], start: RevertPoint, keep?: { commits: Commit[] }): void {
     const later = this.#lift()
     revertCommits(
       this.#ds.store,
@@ -409,7 +419,8 @@ export class ClusterWrites {
       start,
     )
     this.#point = revertPoint(this.#ds.store)
-    this.#putBack(later)
+    if (keep) keep.commits.push(...later.commits)
+    else this.#putBack(later)
   }
 
   /** What settles a group's writes once it is visible everywhere (see `#group`). */

@@ -60,11 +60,18 @@ export interface ClusterParticipant {
   /**
    * Appends a group's records without a `beforeWrite` first, if the log is still where this
    * process last applied it (PostgreSQL: one round trip, the lock held only inside it); 'moved'
-   * when another process committed since, and nothing was written: the group is then undone and
-   * run again after `beforeWrite`. Offered by a participant that logs every commit; used for the
+   * when another process committed since, and nothing was written: the group is then undone,
+   * the participant catches up (`retry`), and the group runs again, a few times at most, then
+   * after `beforeWrite`. Offered by a participant that logs every commit; used for the
    * groups whose writes may run twice (plain data writes: `isDataWrite`).
    */
   tryAppend?(records: readonly LogRecord[]): Promise<Appended | 'moved' | void>
+  /**
+   * After `tryAppend` said 'moved' and the group was undone: catch up (with what that attempt
+   * read), and say whether the group may be tried again with `tryAppend` (true) or must go the
+   * careful way, after `beforeWrite` (false).
+   */
+  retry?(): Promise<boolean>
   /**
    * Whether it keeps every commit (a log: PostgreSQL). Then commits made outside a write (the
    * embedder's TypeScript code) are appended too, in a write of their own; without such a

@@ -373,45 +373,43 @@ export class PostgresLog {
       throw e
     }
     client.release()
-    return appended(results[0]!)
+    const done = appended(results[0]!)
+    if (done === undefined) throw new Error('postgres: the log append wrote no row')
+    return done
   }
 
   /**
    * A whole write in one round trip, if the log is still at `prev` (no process committed since
-   * this one applied up to it): BEGIN, the lock, that check, the processes serving (as
-   * `beginWrite` reads them), the append and its notification, COMMIT. The lock is held only
-   * while PostgreSQL runs the text. Returns 'moved' when the log moved on: nothing was written
-   * (the transaction rolled back); on other failures, as `appendAndCommit`.
+   * this one applied up to it): BEGIN, the lock, the log rows after `prev` (as `after` reads
+   * them: none when it did not move), the processes serving (as `beginWrite` reads them), the
+   * append and its notification only if no row came after `prev`, COMMIT. The lock is held only
+   * while PostgreSQL runs the text. When the log moved on, nothing is written and the rows read
+   * are returned (`moved`): applied, they let the write be tried again. On failures, as
+   * `appendAndCommit`.
    */
   async appendIfAt(
     prev: number,
     records: readonly LogRecord[],
-  ): Promise<{ first: number; last: number; members: Member[] } | 'moved'> {
+  ): Promise<{ first: number; last: number; members: Member[] } | { moved: LogRows }> {
     const client = await this.#connect()
     let results: pg.QueryResult[]
     try {
       results = (await client.query(
         `BEGIN; ${this.#lockSql};
-         DO $$BEGIN
-           IF (SELECT coalesce(max(seq), 0) FROM ${this.logTable}) <> ${checkedSeq(prev)} THEN
-             RAISE EXCEPTION '${MOVED}' USING ERRCODE = '${MOVED_CODE}';
-           END IF;
-         END$$;
+         ${this.#afterSql(prev, this.catchUpRows)};
          ${this.#membersSql()};
-         ${this.#appendSql(client, records, prev)};
+         ${this.#appendSql(client, records, prev, `WHERE NOT EXISTS (SELECT 1 FROM ${this.logTable} WHERE seq > ${checkedSeq(prev)})`)};
          COMMIT`,
       )) as unknown as pg.QueryResult[]
     } catch (e) {
       if (refused(e)) await this.rollback({ client }, e)
       else client.release(e as Error)
-      if (e instanceof pg.DatabaseError && e.code === MOVED_CODE) return 'moved'
       throw e
     }
     client.release()
-    return {
-      ...appended(results[4]!),
-      members: members(results[3] as pg.QueryResult<MemberRow>),
-    }
+    const done = appended(results[4]!)
+    if (done === undefined) return { moved: logRows(results[2] as pg.QueryResult<AfterRow>) }
+    return { ...done, members: members(results[3] as pg.QueryResult<MemberRow>) }
   }
 
   /**
@@ -419,17 +417,26 @@ export class PostgresLog {
    * records' JSON array when it fits (PostgreSQL's payload is under 8000 bytes): a follower that
    * applied up to `prev` applies them without reading the log.
    */
-  #appendSql(client: pg.ClientBase, records: readonly LogRecord[], prev: number): string {
+  #appendSql(
+    client: pg.ClientBase,
+    records: readonly LogRecord[],
+    prev: number,
+    only = '',
+  ): string {
     const origin = client.escapeLiteral(this.origin)
     const texts = records.map((r) => JSON.stringify(r))
     const values = texts.map((t) => `(${origin}, ${client.escapeLiteral(t)})`)
     const all = `[${texts.join(',')}]`
     const carried = Buffer.byteLength(all) + this.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
     const head = `'${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':'`
+    // `only`: a condition that may leave every row out, and then no notification either.
     return `WITH ins AS (
-           INSERT INTO ${this.logTable} (origin, record) VALUES ${values.join(', ')} RETURNING seq)
+           INSERT INTO ${this.logTable} (origin, record)
+             SELECT * FROM (VALUES ${values.join(', ')}) AS v ${only} RETURNING seq)
          SELECT min(seq) AS first, max(seq) AS last,
-           pg_notify(${client.escapeLiteral(this.channel)}, ${head} || ${client.escapeLiteral(`${this.origin}\n${carried}`)})
+           CASE WHEN count(*) > 0 THEN
+             pg_notify(${client.escapeLiteral(this.channel)}, ${head} || ${client.escapeLiteral(`${this.origin}\n${carried}`)})
+           END
            FROM ins`
   }
 
@@ -555,12 +562,10 @@ export class PostgresLog {
 
 const guarded = new WeakSet<pg.PoolClient>()
 
-// What `appendIfAt` raises when the log moved on: a SQLSTATE of a class PostgreSQL does not use.
-const MOVED = 'entistore: the log moved on'
-const MOVED_CODE = 'EN001'
-
-function appended(result: pg.QueryResult): { first: number; last: number } {
-  const row = (result as pg.QueryResult<{ first: string; last: string }>).rows[0]!
+/** The seqs an append got; undefined when it appended nothing (`appendIfAt`: the log moved). */
+function appended(result: pg.QueryResult): { first: number; last: number } | undefined {
+  const row = (result as pg.QueryResult<{ first: string | null; last: string | null }>).rows[0]
+  if (row?.first == null || row.last == null) return undefined
   return { first: Number(row.first), last: Number(row.last) }
 }
 

@@ -131,6 +131,8 @@ export class PostgresParticipant implements ClusterParticipant {
   #following = false
   #again = false
   #closed = false
+  // The log rows read by a tryAppend that found the log moved on: applied by `retry`.
+  #moved: LogRows | undefined
   // Notifications not applied yet, in commit order; the highest seq known to be committed.
   #notices: LogNotice[] = []
   #heard = 0
@@ -281,10 +283,25 @@ export class PostgresParticipant implements ClusterParticipant {
   async tryAppend(records: readonly LogRecord[]): Promise<Appended | 'moved' | void> {
     if (records.length === 0) return
     const out = await this.#log.appendIfAt(this.#applied, records)
-    if (out === 'moved') return out
+    if ('moved' in out) {
+      this.#moved = out.moved
+      return 'moved'
+    }
     this.#applied = out.last
     this.#maybeSnapshot(out.last)
     return { visible: this.#acknowledged(out.last, out.members) }
+  }
+
+  /**
+   * After a 'moved' (the group undone): applies the rows that attempt read, so that the group
+   * may be tried again; false when they may not be all (then the careful way: beforeWrite).
+   */
+  async retry(): Promise<boolean> {
+    const read = this.#moved
+    this.#moved = undefined
+    if (read === undefined || read.rows.length >= this.#log.catchUpRows) return false
+    await this.#catchUp(this.#log.pool, read)
+    return true
   }
 
   /**
