@@ -312,10 +312,13 @@ export class ClusterWrites {
       this.#putBack(lifted)
       return refuseAll(e)
     }
-    this.#writing = true
     let tries = 0
     try {
       for (;;) {
+        // What the others committed and this process heard of, applied first: the group then
+        // starts from the freshest state known (fewer moves), and their writers hear sooner.
+        for (const p of logging) p.beforeRun?.()
+        this.#writing = true
         const start = revertPoint(this.#ds.store)
         const { all, outcomes } = await this.#runGroup(group, lifted, local)
         // Commits from here on (during the awaits) are outside ones: pending, flushed next.
@@ -347,6 +350,7 @@ export class ClusterWrites {
         // meanwhile go with the lifted ones, applied again on the next run), caught up, and tried
         // again; after a few tries, the careful way.
         this.#undo(all, start, lifted)
+        this.#writing = false
         try {
           if (++tries < MAX_TRIES && (await logging[0]!.retry?.())) continue
           optimistic = false

@@ -67,6 +67,11 @@ export interface ClusterParticipant {
    */
   tryAppend?(records: readonly LogRecord[]): Promise<Appended | 'moved' | void>
   /**
+   * Called, synchronously, before a group runs in memory (and before each new try), with the store
+   * holding exactly what the log holds: apply what is known to be committed and not applied yet.
+   */
+  beforeRun?(): void
+  /**
    * After `tryAppend` said 'moved' and the group was undone: catch up (with what that attempt
    * read), and say whether the group may be tried again with `tryAppend` (true) or must go the
    * careful way, after `beforeWrite` (false).

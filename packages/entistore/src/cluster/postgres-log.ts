@@ -284,13 +284,23 @@ export class PostgresLog {
 
   /**
    * Tells the processes that wait (writers) that this one applied the log up to `seq`. Not made
-   * durable (synchronous_commit off): an acknowledgement lost in a crash is only waited for in vain.
+   * durable (synchronous_commit off): an acknowledgement lost in a crash is only waited for in
+   * vain. `listener`: the connection made by `listenerClient` (set up by `listen`), which spares
+   * the pool and the transaction's wrapping; without it, a pooled connection.
    */
-  async ack(seq: number): Promise<void> {
-    await this.pool.query(
-      `BEGIN; SET LOCAL synchronous_commit TO off;
-       SELECT pg_notify(${pg.escapeLiteral(this.ackChannel)}, ${pg.escapeLiteral(`${checkedSeq(seq)} ${this.origin}`)});
-       COMMIT`,
+  async ack(seq: number, listener?: pg.Client): Promise<void> {
+    const notify = `SELECT pg_notify(${pg.escapeLiteral(this.ackChannel)}, ${pg.escapeLiteral(`${checkedSeq(seq)} ${this.origin}`)})`
+    if (listener) await listener.query(notify)
+    else await this.pool.query(`BEGIN; SET LOCAL synchronous_commit TO off; ${notify}; COMMIT`)
+  }
+
+  /**
+   * Sets up `client` (from `listenerClient`) to hear the log's and the acknowledgements'
+   * channels, and to send acknowledgements without waiting for the disk.
+   */
+  async listen(client: pg.Client): Promise<void> {
+    await client.query(
+      `LISTEN "${this.channel}"; LISTEN "${this.ackChannel}"; SET synchronous_commit TO off`,
     )
   }
 

@@ -371,7 +371,7 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#acking = true
     const seq = this.#applied
     this.#log
-      .ack(seq)
+      .ack(seq, this.#listener)
       .then(
         () => void (this.#ackSent = Math.max(this.#ackSent, seq)),
         (e: Error) => this.#onError(e),
@@ -450,6 +450,11 @@ export class PostgresParticipant implements ClusterParticipant {
     } finally {
       this.#caughtUp()
     }
+  }
+
+  /** Before a group runs: the notifications that follow on, applied (see participant.ts). */
+  beforeRun(): void {
+    if (this.#notices.length > 0) this.#applyNotices()
   }
 
   /** Applies the notifications that follow on (outside the gate: see `applyNow`). */
@@ -557,7 +562,7 @@ export class PostgresParticipant implements ClusterParticipant {
       if (!this.#writes?.applyNow(() => this.#applyNotices())) this.catchUpSoon()
     })
     await client.connect()
-    await client.query(`LISTEN "${this.#log.channel}"; LISTEN "${this.#log.ackChannel}"`)
+    await this.#log.listen(client)
     if (this.#closed) {
       await client.end()
       return
