@@ -143,6 +143,7 @@ export class PostgresParticipant implements ClusterParticipant {
   #joinHead = Infinity
   #joining = false
   #stopRenewal: (() => void) | undefined
+  #renewFailing = false
   // Acknowledgements: the highest seq each other process said it applied; the writes waiting.
   readonly #acked = new Map<string, number>()
   readonly #waits = new Set<AckWait>()
@@ -232,7 +233,20 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#stopRenewal = this.#schedule(
       () => {
         this.#renew()
-          .catch((e: Error) => this.#onError(e))
+          .then(
+            () => void (this.#renewFailing = false),
+            (e: Error) => {
+              // Once per outage: the renewals go on every quarter of the lease meanwhile.
+              if (!this.#renewFailing)
+                this.#onError(
+                  new Error(
+                    `entistore cluster: the lease on the shared log cannot be renewed (${e.message}); reads are refused once it runs out`,
+                    { cause: e },
+                  ),
+                )
+              this.#renewFailing = true
+            },
+          )
           .finally(() => this.#renewLater())
       },
       Math.floor(this.#leaseMs / 4),
