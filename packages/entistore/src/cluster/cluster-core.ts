@@ -611,7 +611,10 @@ const asClusterError = (e: unknown): DatastoreError => (DatastoreError.is(e) ? e
 /** ClusterWriteFailed (9132) for `cause`, which stays attached. */
 function failed(cause: unknown, extra?: string): DatastoreError {
   const why = cause instanceof Error ? cause.message : String(cause)
-  return datastoreError('ClusterWriteFailed', [extra ? `${why}; ${extra}` : why], { cause })
+  return datastoreError('ClusterWriteFailed', [extra ? `${why}; ${extra}` : why], {
+    cause,
+    details: { retryAfter: 1 },
+  })
 }
 
 /**

@@ -215,12 +215,13 @@ export class PostgresLog {
   }
 
   // The other processes serving: not evicted, their lease running; with the lease's time left.
+  // The other processes whose lease runs (fenced ones too: until their lease runs out they may
+  // still answer reads), with the lease's time left.
   #membersSql(): string {
-    return `SELECT origin, applied,
+    return `SELECT origin, applied, evicted_at IS NOT NULL AS evicted,
          (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining
        FROM ${this.membersTable}
-       WHERE origin <> ${pg.escapeLiteral(this.origin)} AND evicted_at IS NULL
-         AND expires_at > clock_timestamp()`
+       WHERE origin <> ${pg.escapeLiteral(this.origin)} AND expires_at > clock_timestamp()`
   }
 
   /**
@@ -263,13 +264,14 @@ export class PostgresLog {
 
   /**
    * Fences `origins` (processes a write waited for in vain): their leases can no longer be
-   * extended. Returns, for each whose lease was still running, the milliseconds it has left: the
-   * process stops answering reads by then, by its own clock.
+   * extended. Returns, for each whose lease was still running (fenced now or before: by another
+   * writer), the milliseconds it has left: the process stops answering reads by then, by its own
+   * clock.
    */
   async evict(origins: readonly string[]): Promise<{ origin: string; remaining: number }[]> {
     const result = await this.pool.query<{ origin: string; remaining: number }>(
-      `UPDATE ${this.membersTable} SET evicted_at = clock_timestamp()
-        WHERE origin = ANY($1) AND evicted_at IS NULL AND expires_at > clock_timestamp()
+      `UPDATE ${this.membersTable} SET evicted_at = coalesce(evicted_at, clock_timestamp())
+        WHERE origin = ANY($1) AND expires_at > clock_timestamp()
         RETURNING origin,
           (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS remaining`,
       [origins],
@@ -420,6 +422,16 @@ export class PostgresLog {
     const done = appended(results[4]!)
     if (done === undefined) return { moved: logRows(results[2] as pg.QueryResult<AfterRow>) }
     return { ...done, members: members(results[3] as pg.QueryResult<MemberRow>) }
+  }
+
+  /**
+   * Whether the log is still at `prev` (a group that wrote nothing was checked against this
+   * process's state: its refusals hold only if nothing was committed since): undefined if so,
+   * else the rows after it, to catch up with and try again. No lock: a read.
+   */
+  async movedSince(prev: number): Promise<LogRows | undefined> {
+    const read = await this.after(this.pool, prev)
+    return read.rows.length === 0 ? undefined : read
   }
 
   /**
@@ -585,6 +597,8 @@ const NOTIFY_RECORDS_BYTES = 7000
 /** Another process serving, as a write reads it under the lock. */
 export interface Member {
   readonly origin: string
+  /** Fenced: its lease can no longer be renewed; it answers no read once it runs out. */
+  readonly evicted: boolean
   /** The log seq its last lease renewal said it had applied. */
   readonly applied: number
   /** Milliseconds its lease has left, by PostgreSQL's clock, when read. */
@@ -593,6 +607,7 @@ export interface Member {
 
 interface MemberRow {
   origin: string
+  evicted: boolean
   applied: string
   remaining: number
 }
@@ -600,6 +615,7 @@ interface MemberRow {
 function members(result: pg.QueryResult<MemberRow>): Member[] {
   return result.rows.map((r) => ({
     origin: r.origin,
+    evicted: r.evicted,
     applied: Number(r.applied),
     remaining: r.remaining,
   }))

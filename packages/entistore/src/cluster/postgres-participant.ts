@@ -295,7 +295,14 @@ export class PostgresParticipant implements ClusterParticipant {
    * runs the group without beforeWrite first); 'moved' otherwise, nothing written.
    */
   async tryAppend(records: readonly LogRecord[]): Promise<Appended | 'moved' | void> {
-    if (records.length === 0) return
+    if (records.length === 0) {
+      // Nothing to write, but the group's refusals (a stale stamp, an entity not found) were
+      // decided on what this process holds: they stand only if the log did not move since.
+      const moved = await this.#log.movedSince(this.#applied)
+      if (moved === undefined) return
+      this.#moved = moved
+      return 'moved'
+    }
     const out = await this.#log.appendIfAt(this.#applied, records)
     if ('moved' in out) {
       this.#moved = out.moved
@@ -324,10 +331,17 @@ export class PostgresParticipant implements ClusterParticipant {
    */
   #acknowledged(seq: number, members: readonly Member[]): Promise<void> {
     const missing = new Set<string>()
+    // Fenced already (by a writer that waited for them in vain): not waited for, but their lease is
+    // waited out, since until it runs out they may still answer reads.
+    let fenced = 0
     for (const m of members)
-      if (m.applied < seq && (this.#acked.get(m.origin) ?? 0) < seq) missing.add(m.origin)
-    if (missing.size === 0) return Promise.resolve()
-    return new Promise<void>((resolve, reject) => {
+      if (m.applied < seq && (this.#acked.get(m.origin) ?? 0) < seq) {
+        if (m.evicted) fenced = Math.max(fenced, m.remaining)
+        else missing.add(m.origin)
+      }
+    const leases = fenced > 0 ? this.#sleep(Math.ceil(fenced)) : undefined
+    if (missing.size === 0) return leases ?? Promise.resolve()
+    const acks = new Promise<void>((resolve, reject) => {
       let cancel: (() => void) | undefined
       const wait: AckWait = {
         seq,
@@ -345,6 +359,11 @@ export class PostgresParticipant implements ClusterParticipant {
         this.#fence([...missing], seq).then(resolve, reject)
       }, this.#leaseMs)
     })
+    return leases ? Promise.all([acks, leases]).then(() => undefined) : acks
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => this.#schedule(resolve, ms))
   }
 
   /** Fences `origins`, late for `seq`, and waits out the leases they have left. */
@@ -358,7 +377,7 @@ export class PostgresParticipant implements ClusterParticipant {
         [
           `${origins.join(', ')} did not acknowledge it within ${this.#leaseMs} ms and could not be fenced: ${(e as Error).message}`,
         ],
-        { cause: e },
+        { cause: e, details: { retryAfter: 1 } },
       )
     }
     const late = fenced.filter((f) => (this.#acked.get(f.origin) ?? 0) < seq)
@@ -369,7 +388,7 @@ export class PostgresParticipant implements ClusterParticipant {
       ),
     )
     const wait = Math.ceil(Math.max(...late.map((f) => f.remaining)))
-    if (wait > 0) await new Promise<void>((resolve) => this.#schedule(resolve, wait))
+    if (wait > 0) await this.#sleep(wait)
   }
 
   #onAck(seq: number, origin: string): void {
@@ -601,9 +620,11 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#closed = true
     this.#stopRenewal?.()
     if (this.#poll) clearInterval(this.#poll)
+    // The replies still waiting for acknowledgements get them (or fence), within two leases.
+    for (let waited = 0; this.#waits.size > 0 && waited < 2 * this.#leaseMs; waited += 10)
+      await this.#sleep(10)
     // Writes no longer wait for this process (it answers no read from now on).
     await this.#log.leave().catch(() => undefined)
-    for (const wait of this.#waits) wait.done()
     const listener = this.#listener
     this.#listener = undefined
     await listener?.end().catch(() => undefined)
