@@ -11,7 +11,12 @@
  * wraps the real one only to add a second Set-Cookie header when a request asks for it
  * (`x-two-cookies`), so that keeping two headers apart is tested too.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import {
+  createServer,
+  request as httpRequest,
+  type Agent,
+  type IncomingHttpHeaders,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toNodeListener } from './listener.js'
@@ -54,6 +59,11 @@ export interface Exchange {
   readonly target: string
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string
+  /**
+   * The agent to send it with: a keep-alive agent of one socket holds one connection, so that
+   * requests reach the same process behind node:cluster. @default a fresh connection
+   */
+  readonly agent?: Agent
 }
 
 /** What is compared between two transports. */
@@ -70,9 +80,13 @@ const COMPARED = [
   'allow',
   'content-disposition',
   'set-cookie',
+  'retry-after',
 ] as const
 
-/** Sends `exchange` to `base` on a fresh connection, with the target exactly as written. */
+/**
+ * Sends `exchange` to `base` on a fresh connection (or through `exchange.agent`), with the target
+ * exactly as written.
+ */
 export function send(base: string, exchange: Exchange): Promise<Answer> {
   const { hostname, port } = new URL(base)
   const headers: IncomingHttpHeaders = { ...exchange.headers }
@@ -86,7 +100,7 @@ export function send(base: string, exchange: Exchange): Promise<Answer> {
         method: exchange.method ?? 'GET',
         path: exchange.target,
         headers,
-        agent: false,
+        agent: exchange.agent ?? false,
       },
       (res) => {
         const parts: Buffer[] = []
