@@ -57,6 +57,7 @@ export interface StaleRead {
 
 /** An answer no fault excuses (a 500, a 409 on the client's own entity…). */
 export interface Unexpected {
+  readonly phase: Phase
   readonly request: string
   readonly status: number
   readonly answer: string
@@ -133,7 +134,8 @@ function parsed(a: Answer): any {
 /** A 503 whose body is an `__ERROR`: a refusal a client can act on. */
 const refusal = (a: Answer) => a.status === 503 && Array.isArray(parsed(a)?.__ERROR)
 
-const write = (target: string, body: unknown): Exchange => ({
+/** A POST of `body` as JSON. */
+export const postJson = (target: string, body: unknown): Exchange => ({
   method: 'POST',
   target,
   headers: { 'content-type': 'application/json' },
@@ -170,6 +172,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
 
   const unexpected = (exchange: Exchange, a: Answer) =>
     ledger.unexpected.push({
+      phase: load.phase,
       request: `${exchange.method ?? 'GET'} ${exchange.target} ${exchange.body ?? ''}`,
       status: a.status,
       answer: text(a).slice(0, 500),
@@ -229,7 +232,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
         names.forEach((n) => ledger.sent.add(n))
         ledger.batches.set(tag, names)
         const body = await sendWrite(
-          write(
+          postJson(
             '/rest/Item?$method=update&$atomic=true',
             names.map((name) => ({ name })),
           ),
@@ -242,7 +245,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
       }
       const name = `c${c}-${i}`
       ledger.sent.add(name)
-      const made = await sendWrite(write('/rest/Item?$method=update', { name }))
+      const made = await sendWrite(postJson('/rest/Item?$method=update', { name }))
       if (made === undefined) continue
       const first = created(made, c)
       acknowledge([first])
@@ -250,7 +253,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
       const renamed = `${name}+`
       ledger.sent.add(renamed)
       const update = { __KEY: first.key, __STAMP: first.stamp, name: renamed }
-      const changed = await sendWrite(write('/rest/Item?$method=update', update))
+      const changed = await sendWrite(postJson('/rest/Item?$method=update', update))
       if (changed === undefined) {
         ledger.unacknowledged.set(first.key, renamed)
         continue
