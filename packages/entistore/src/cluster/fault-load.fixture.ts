@@ -13,7 +13,8 @@
  *   fresh connection again (most often another process). The answer must be the acknowledged
  *   version or a newer one (its stamp ≥ the acknowledged one, the same name at the same stamp),
  *   or an honest refusal (503 with `__ERROR`); never an older version, never a 404 for an
- *   acknowledged create. Each stale answer is kept with its ledger entry.
+ *   acknowledged create. Each stale answer is kept with its ledger entry and the process that gave
+ *   it (asked at once on the same connection: `/health` with `--health-details`).
  * - **After recovery** (`pinProcesses`, `checkEverywhere`): every process answers `/health` 200
  *   and a read 200 within a bound, and holds every acknowledged write (at its stamp or newer, the
  *   newer being the update sent without a 200), nothing that was not sent, every batch whole or
@@ -53,6 +54,8 @@ export interface StaleRead {
   readonly answer: string
   /** Milliseconds between the write's 200 and the read's answer. */
   readonly afterMs: number
+  /** The process that answered (its pid, worker, global stamp), asked right after. */
+  readonly answeredBy: string
 }
 
 /** An answer no fault excuses (a 500, a 409 on the client's own entity…). */
@@ -61,6 +64,8 @@ export interface Unexpected {
   readonly request: string
   readonly status: number
   readonly answer: string
+  /** The process that answered, asked right after. */
+  readonly answeredBy: string
 }
 
 export interface Ledger {
@@ -84,7 +89,7 @@ export interface Ledger {
   /** Requests whose connection died. */
   unanswered: number
   /** Requests given up after REQUEST_TIMEOUT_MS without an answer. */
-  timedOut: number
+  readonly timedOut: { readonly phase: Phase; readonly request: string }[]
   readonly unexpected: Unexpected[]
 }
 
@@ -108,16 +113,50 @@ const PAUSE_MS = 50
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** `send`, given up after REQUEST_TIMEOUT_MS: the answer, or why there is none. */
-async function answer(base: string, exchange: Exchange): Promise<Answer | 'dead' | 'late'> {
+/** A keep-alive agent of one socket that can tell whether it had to open another. */
+function pinnedAgent(): { agent: Agent; sockets: () => number } {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  let sockets = 0
+  const open = agent.createConnection.bind(agent)
+  agent.createConnection = (...args: Parameters<Agent['createConnection']>) => {
+    sockets++
+    return open(...args)
+  }
+  return { agent, sockets: () => sockets }
+}
+
+/** The answer to a request on a connection of its own, and that connection, kept open. */
+interface Sent {
+  /** The answer, or why there is none: the connection died, or REQUEST_TIMEOUT_MS passed. */
+  readonly reply: Answer | 'dead' | 'late'
+  /** Which process answered, asked on the same connection (`/health` with its details). */
+  who(): Promise<string>
+  close(): void
+}
+
+/** Sends `exchange` on a new connection, given up after REQUEST_TIMEOUT_MS. */
+async function sendAlone(base: string, exchange: Exchange): Promise<Sent> {
+  const { agent, sockets } = pinnedAgent()
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), REQUEST_TIMEOUT_MS)
   })
-  try {
-    return await Promise.race([send(base, exchange).catch(() => 'dead' as const), late])
-  } finally {
-    clearTimeout(timer)
+  const sent = send(base, { ...exchange, agent }).catch(() => 'dead' as const)
+  const reply = await Promise.race([sent, late])
+  clearTimeout(timer)
+  return {
+    reply,
+    async who() {
+      try {
+        const health = await send(base, { target: '/health', agent })
+        if (sockets() !== 1) return 'unknown (its connection was closed)'
+        const h = parsed(health)
+        return `pid ${h?.pid}, worker ${h?.worker}, globalStamp ${h?.globalStamp}, /health ${health.status} ${h?.status}`
+      } catch (error) {
+        return `unknown (${String(error)})`
+      }
+    },
+    close: () => agent.destroy(),
   }
 }
 
@@ -130,6 +169,10 @@ function parsed(a: Answer): any {
     return undefined
   }
 }
+
+/** A request as a line of a message. */
+const shown = (exchange: Exchange) =>
+  `${exchange.method ?? 'GET'} ${exchange.target} ${exchange.body ?? ''}`.trim()
 
 /** A 503 whose body is an `__ERROR`: a refusal a client can act on. */
 const refusal = (a: Answer) => a.status === 503 && Array.isArray(parsed(a)?.__ERROR)
@@ -155,7 +198,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
     readsRefused: 0,
     stale: [],
     unanswered: 0,
-    timedOut: 0,
+    timedOut: [],
     unexpected: [],
   }
   let stopped = false
@@ -170,22 +213,28 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
     }
   }
 
-  const unexpected = (exchange: Exchange, a: Answer) =>
+  const unexpected = async (exchange: Exchange, a: Answer, sent: Sent) =>
     ledger.unexpected.push({
       phase: load.phase,
-      request: `${exchange.method ?? 'GET'} ${exchange.target} ${exchange.body ?? ''}`,
+      request: shown(exchange),
       status: a.status,
       answer: text(a).slice(0, 500),
+      answeredBy: await sent.who(),
     })
 
   /** Sends a write; its reply's JSON when acknowledged, else undefined (counted, paused). */
   const sendWrite = async (exchange: Exchange): Promise<any> => {
-    const a = await answer(url, exchange)
-    if (typeof a !== 'string' && a.status === 200) return parsed(a)
-    if (a === 'dead') ledger.unanswered++
-    else if (a === 'late') ledger.timedOut++
-    else if (refusal(a)) ledger.writesRefused++
-    else unexpected(exchange, a)
+    const sent = await sendAlone(url, exchange)
+    const a = sent.reply
+    try {
+      if (typeof a !== 'string' && a.status === 200) return parsed(a)
+      if (a === 'dead') ledger.unanswered++
+      else if (a === 'late') ledger.timedOut.push({ phase: load.phase, request: shown(exchange) })
+      else if (refusal(a)) ledger.writesRefused++
+      else await unexpected(exchange, a, sent)
+    } finally {
+      sent.close()
+    }
     await pause(PAUSE_MS)
     return undefined
   }
@@ -193,9 +242,19 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
   /** Reads `write`'s entity back on a fresh connection: the acknowledged version or newer. */
   const readBack = async (write: Acknowledged): Promise<void> => {
     const exchange = { target: `/rest/Item(${write.key})` }
-    const a = await answer(url, exchange)
+    const sent = await sendAlone(url, exchange)
+    try {
+      await checkRead(write, exchange, sent)
+    } finally {
+      sent.close()
+    }
+  }
+
+  const checkRead = async (write: Acknowledged, exchange: Exchange, sent: Sent) => {
+    const a = sent.reply
     if (a === 'dead') return void ledger.unanswered++
-    if (a === 'late') return void ledger.timedOut++
+    if (a === 'late')
+      return void ledger.timedOut.push({ phase: load.phase, request: shown(exchange) })
     ledger.reads++
     const body = parsed(a)
     const fresh =
@@ -204,15 +263,16 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
       (body.__STAMP > write.stamp || (body.__STAMP === write.stamp && body.name === write.name))
     if (fresh) return
     if (refusal(a)) return void ledger.readsRefused++
-    if (a.status === 200 || a.status === 404)
-      ledger.stale.push({
-        phase: load.phase,
-        write,
-        status: a.status,
-        answer: text(a).slice(0, 300),
-        afterMs: Date.now() - write.at,
-      })
-    else unexpected(exchange, a)
+    if (a.status !== 200 && a.status !== 404) return void (await unexpected(exchange, a, sent))
+    const afterMs = Date.now() - write.at
+    ledger.stale.push({
+      phase: load.phase,
+      write,
+      status: a.status,
+      answer: text(a).slice(0, 300),
+      afterMs,
+      answeredBy: await sent.who(),
+    })
   }
 
   const created = (body: any, client: number, batch?: string): Acknowledged => ({
@@ -307,7 +367,7 @@ export function summary(ledger: Ledger): string {
     `${ledger.writes} writes acknowledged (${ledger.entities.size} entities), ` +
     `${ledger.writesRefused} refused; ${ledger.reads} reads after them, ` +
     `${ledger.readsRefused} refused, ${ledger.stale.length} stale (${stalePhases}); ` +
-    `${ledger.unanswered} connections died, ${ledger.timedOut} timed out, ` +
+    `${ledger.unanswered} connections died, ${ledger.timedOut.length} timed out, ` +
     `${ledger.unexpected.length} unexpected`
   )
 }
@@ -321,18 +381,6 @@ export interface Pinned {
    * reach another process). */
   send(exchange: Exchange): Promise<Answer>
   close(): void
-}
-
-/** A keep-alive agent of one socket that can tell whether it had to open another. */
-function pinnedAgent(): { agent: Agent; sockets: () => number } {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  let sockets = 0
-  const open = agent.createConnection.bind(agent)
-  agent.createConnection = (...args: Parameters<Agent['createConnection']>) => {
-    sockets++
-    return open(...args)
-  }
-  return { agent, sockets: () => sockets }
 }
 
 /**

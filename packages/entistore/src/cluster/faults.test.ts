@@ -164,7 +164,7 @@ async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
   }).toEqual({
     stale: NONE,
     unexpected: NONE,
-    timedOut: 0,
+    timedOut: [],
     processes: held.map((h) => ({ process: of(h), lost: NONE, unknown: NONE, partial: NONE })),
     sameEverywhere: true,
     enoughWrites: true,
