@@ -34,6 +34,7 @@ import {
 import type { RestCore } from '@entistore/rest'
 import { clone, CloneError } from './clone.js'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
+import { importOptionals, MissingPackageError } from './cluster/optional-package.js'
 import { postgresNameProblem } from './cluster/postgres-names.js'
 import { serverErrorLines } from './error-log.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
@@ -544,7 +545,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     return await run(io)
   } catch (e) {
-    if (e instanceof FileError || e instanceof CloneError) {
+    if (e instanceof FileError || e instanceof CloneError || e instanceof MissingPackageError) {
       io.err(`entistore: ${e.message}`)
       return 1
     }
@@ -691,6 +692,16 @@ function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise<numbe
 }
 
 async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
+  // pg and ioredis are optional peer dependencies: one not installed is said in one line before
+  // anything starts (by the primary of --workers, once), and neither is loaded when not asked for.
+  await importOptionals([
+    ...(o.postgres === undefined
+      ? []
+      : [{ name: 'pg', neededBy: '--postgres', load: () => import('pg') }]),
+    ...(o.redis === undefined
+      ? []
+      : [{ name: 'ioredis', neededBy: '--redis', load: () => import('ioredis') }]),
+  ])
   const count = workerCount(o.workers)
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)

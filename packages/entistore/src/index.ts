@@ -61,8 +61,14 @@ export type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 export { ClusterWrites } from './cluster/cluster-core.js'
 export type { ClusterWritesOptions } from './cluster/cluster-core.js'
 export type { ClusterParticipant } from './cluster/participant.js'
-export type { PostgresLogOptions, PostgresRecovery } from './cluster/postgres-log.js'
-export type { LagSummary } from './cluster/postgres-participant.js'
+export type {
+  LagSummary,
+  PostgresLogOptions,
+  PostgresPoolConfig,
+  PostgresRecovery,
+} from './cluster/postgres-types.js'
 // Sessions, locks and entity sets shared by several processes through Redis (`--redis`).
 export { connectRedis, RedisParticipant, withoutPassword } from './cluster/redis-participant.js'
-export type { RedisParticipantOptions } from './cluster/redis-participant.js'
+export type { RedisClientOptions, RedisParticipantOptions } from './cluster/redis-participant.js'
+// pg and ioredis are optional peer dependencies, loaded by joinCluster and connectRedis only.
+export { MISSING_PACKAGE, MissingPackageError } from './cluster/optional-package.js'

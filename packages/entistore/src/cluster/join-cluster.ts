@@ -7,15 +7,19 @@
  */
 import type { DataFile, Datastore } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
-import type pg from 'pg'
 import { ClusterWrites } from './cluster-core.js'
+import { importOptional } from './optional-package.js'
 import type { ClusterParticipant } from './participant.js'
-import { PostgresLog, type PostgresLogOptions, type PostgresRecovery } from './postgres-log.js'
-import { PostgresParticipant, type LagSummary } from './postgres-participant.js'
+import type {
+  LagSummary,
+  PostgresLogOptions,
+  PostgresPoolConfig,
+  PostgresRecovery,
+} from './postgres-types.js'
 
 export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
   /** A connection URL or node-postgres's pool settings (`max`, `ssl`, …). */
-  readonly postgres: string | pg.PoolConfig
+  readonly postgres: string | PostgresPoolConfig
   /**
    * What to load when PostgreSQL holds nothing yet (then written as its first snapshot): a data
    * file's content, or a function that loads it. Not used when PostgreSQL holds data.
@@ -82,7 +86,8 @@ export interface Cluster {
 
 /**
  * Fills `ds` (new and empty) from PostgreSQL and keeps it in step with every other process on the
- * same database, schema and prefix.
+ * same database, schema and prefix. Needs the package `pg` (an optional peer dependency): without
+ * it, rejects with MissingPackageError (`joinCluster needs the package pg: npm install pg`).
  * @example
  * const ds = createDatastore(model)
  * const cluster = await joinCluster(ds, { postgres: 'postgres://localhost/app', data })
@@ -105,6 +110,12 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
     ...logOptions
   } = options
   const participants = [...given]
+  // pg is loaded here, with the modules that use it, and not when entistore is imported.
+  const [{ PostgresLog }, { PostgresParticipant }] = await importOptional({
+    name: 'pg',
+    neededBy: 'joinCluster',
+    load: () => Promise.all([import('./postgres-log.js'), import('./postgres-participant.js')]),
+  })
   const log = new PostgresLog({ ...logOptions, connection: postgres })
   // An idle pooled connection that breaks (PostgreSQL restarted) must not crash the process.
   log.pool.on('error', (e) => onError(e))

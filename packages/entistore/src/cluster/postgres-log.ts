@@ -29,23 +29,10 @@ import { hostname } from 'node:os'
 import { applyLogRecords, snapshotRecords, type Datastore, type LogRecord } from '@entistore/core'
 import pg from 'pg'
 import { postgresNameProblem } from './postgres-names.js'
+import type { PostgresLogOptions, PostgresRecovery } from './postgres-types.js'
 
-export interface PostgresLogOptions {
-  /** A connection URL (`postgres://user:pass@host:5432/db`) or node-postgres's pool settings. */
-  readonly connection: string | pg.PoolConfig
-  /** The schema of the tables (created if absent). @default 'public' */
-  readonly schema?: string
-  /** The prefix of the tables' names, so that several datastores share a schema. @default 'entistore_' */
-  readonly prefix?: string
-  /** Log records between two snapshots. @default 10_000 */
-  readonly snapshotEvery?: number
-  /** Rows per part of a snapshot. @default 10_000 */
-  readonly rowsPerRecord?: number
-  /** This process's name in the log's `origin` column. @default `<host>:<pid>:<random>` */
-  readonly origin?: string
-  /** Log rows read per round trip when catching up. @default 1000 */
-  readonly catchUpRows?: number
-}
+// Declared apart, for the public types to compile without pg (postgres-types.ts).
+export type { PostgresLogOptions, PostgresRecovery }
 
 /** One row of the log, as read back. */
 export interface LogRow {
@@ -54,17 +41,6 @@ export interface LogRow {
   /** When it was appended, epoch milliseconds (PostgreSQL's clock). */
   readonly at: number
   readonly record: LogRecord
-}
-
-/** What start-up found. */
-export interface PostgresRecovery {
-  /** True when PostgreSQL held nothing and the initial data, if any, was loaded and written. */
-  readonly fresh: boolean
-  /** The log seq of the snapshot loaded (or written, when fresh). */
-  readonly snapshotSeq: number
-  readonly snapshotEntities: number
-  /** Log records applied after the snapshot. */
-  readonly logRecords: number
 }
 
 // The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.

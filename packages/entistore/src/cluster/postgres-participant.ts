@@ -50,15 +50,10 @@ import {
   type Member,
   type PostgresLog,
 } from './postgres-log.js'
+import type { LagSummary } from './postgres-types.js'
 
-/** The delay between a commit in another process and its application here, in milliseconds. */
-export interface LagSummary {
-  /** Records of other processes applied (the samples below are of the last 10,000). */
-  readonly count: number
-  readonly p50: number
-  readonly p99: number
-  readonly max: number
-}
+// Declared apart, for the public types to compile without pg (postgres-types.ts).
+export type { LagSummary }
 
 /** The last `size` samples, summarized on demand. */
 class LagStats {

@@ -25,6 +25,7 @@
  * what the mirror holds keeps being served. What is not shared, and the other limits, are in
  * docs/durability.md.
  */
+import type { ConnectionOptions } from 'node:tls'
 import {
   datastoreError,
   SESSION_USER_KEY,
@@ -44,16 +45,46 @@ import {
   unquote,
   type RestRequest,
 } from '@entistore/rest'
-import { Redis, type RedisOptions } from 'ioredis'
+import type { Redis, RedisOptions } from 'ioredis'
+import { importOptional } from './optional-package.js'
 import { withoutPassword } from './redacted-url.js'
 import type { ClusterParticipant } from './participant.js'
 import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW } from './redis-scripts.js'
+
+/**
+ * ioredis's connection options (its `RedisOptions`), passed to it as given. Declared here, the
+ * same as ioredis's, so that entistore's types compile without ioredis installed; a value typed as
+ * ioredis's own `RedisOptions` may be given too, with its other options.
+ */
+export interface RedisClientOptions {
+  readonly host?: string | undefined
+  readonly port?: number | undefined
+  readonly path?: string | undefined
+  readonly username?: string | undefined
+  readonly password?: string | undefined
+  readonly db?: number | undefined
+  /** TLS: Node's `tls.connect` options (`ca`, `servername`…); `rediss://` turns it on too. */
+  readonly tls?: ConnectionOptions | undefined
+  readonly family?: number | undefined
+  readonly connectionName?: string | undefined
+  readonly connectTimeout?: number | undefined
+  readonly keepAlive?: number | undefined
+  readonly noDelay?: boolean | undefined
+  /** Sentinel: the sentinels to ask, and the name of the master they watch. */
+  readonly sentinels?: Array<Partial<{ host: string; port: number; family: number }>> | undefined
+  readonly name?: string | undefined
+  readonly role?: 'master' | 'slave' | undefined
+  readonly sentinelUsername?: string | undefined
+  readonly sentinelPassword?: string | undefined
+  readonly sentinelTLS?: ConnectionOptions | undefined
+  readonly enableTLSForSentinelMode?: boolean | undefined
+}
 
 export interface RedisParticipantOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). @default 'redis://127.0.0.1:6379' */
   readonly url?: string
   /** More ioredis options (TLS, Sentinel…); the participant sets its own for failing fast. */
-  readonly redis?: RedisOptions
+  readonly redis?: RedisClientOptions
   /** Prefix of every key and of the channel. @default `entistore:<application name>:` */
   readonly prefix?: string
   /** Where the REST interface is mounted (to read `$entityset/{id}` in paths). @default '/rest' */
@@ -139,12 +170,22 @@ const NAMES_SHARED = /\$(?:entityset|lock|othercollection|4dsid)/i
 // A touch is written at most this often per session or set (and never above a tenth of its life).
 const TOUCH_EVERY = 1000
 
-/** Connects to Redis and shares `ds`'s sessions, locks and entity sets through it. */
+/**
+ * Connects to Redis and shares `ds`'s sessions, locks and entity sets through it. Needs the
+ * package `ioredis` (an optional peer dependency): without it, rejects with MissingPackageError
+ * (`connectRedis needs the package ioredis: npm install ioredis`).
+ */
 export async function connectRedis(
   ds: Datastore,
   target: string | RedisParticipantOptions = {},
 ): Promise<RedisParticipant> {
   const options = typeof target === 'string' ? { url: target } : target
+  // Loaded here, not when entistore is imported.
+  const { Redis } = await importOptional({
+    name: 'ioredis',
+    neededBy: 'connectRedis',
+    load: () => import('ioredis'),
+  })
   const settings: RedisOptions = {
     ...options.redis,
     lazyConnect: true,
@@ -239,7 +280,10 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #tombstones = new Map<string, number>()
   readonly #tombstoneKeys = new Map<number, KeyValue | null>()
 
-  /** @internal Made by `connectRedis`. */
+  /**
+   * @internal Made by `connectRedis`. Left out of the published types (stripInternal): its clients
+   * are ioredis's, which a user without ioredis cannot name.
+   */
   constructor(
     ds: Datastore,
     redis: Client,
