@@ -26,6 +26,10 @@ echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
 cd "$scratch/app"
 echo '{ "name": "scratch-app", "private": true, "type": "module" }' >package.json
 npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz express@5 @types/express@5
+# pg and ioredis are optional peers of entistore: npm must not have brought them in.
+for p in pg ioredis @types/pg; do
+  [ ! -e "node_modules/$p" ] || { echo "pack smoke: $p was installed with the tarballs"; exit 1; }
+done
 cp "$repo/.ci/pack-smoke/smoke.ts" "$repo/.ci/pack-smoke/tsconfig.json" .
 npx --no-install entistore types --model "$repo/examples/company/model.json" --out model-types.ts
 # Node's types come from the repository: the scratch project installs nothing but the tarballs.
@@ -34,4 +38,15 @@ node out/smoke.js "$repo/examples/company/model.json" "$repo/examples/company/da
 
 # The installed CLI, as `npx entistore` finds it in the scratch project.
 npx --no-install entistore --version
+# Without pg, --postgres is refused in one line that names the package, exit 1 (the installed
+# command itself: npx may add warnings of its own on stderr).
+set +e
+refused=$(node_modules/.bin/entistore serve --model "$repo/examples/company/model.json" --postgres postgres://127.0.0.1:1/none 2>&1)
+code=$?
+set -e
+expected='entistore: --postgres needs the package pg: npm install pg'
+[ "$code" = 1 ] && [ "$refused" = "$expected" ] || {
+  echo "pack smoke: serve --postgres without pg exited $code: $refused"; exit 1
+}
+echo "pack smoke: $refused"
 ENTISTORE_SMOKE_DIR="$repo/examples/company" bash "$repo/.ci/smoke-serve.sh"

@@ -17,7 +17,15 @@ import {
 import { createRestHandler } from '@entistore/rest'
 import { expressRest } from '@entistore/rest/express'
 import { toNodeListener } from '@entistore/rest/node'
-import { loadDatastoreFiles, serve } from 'entistore'
+import {
+  connectRedis,
+  joinCluster,
+  loadDatastoreFiles,
+  MissingPackageError,
+  serve,
+  type ClusterOptions,
+  type RedisParticipantOptions,
+} from 'entistore'
 import { startFixture } from 'entistore/fixture'
 // Written by the installed CLI (`entistore types`) just before this file is compiled.
 import type { Model } from './model-types.js'
@@ -104,3 +112,19 @@ const catalog = (await (await fetch(`${running.url}/rest/$catalog`)).json()) as 
 }
 check(catalog.dataClasses.length > 0, 'entistore: serve() answers $catalog')
 await running.close()
+
+// pg and ioredis are optional peers, not installed here: the cluster's options still compile
+// (entistore declares them, naming neither package's types), and the entry points say what to install.
+const cluster: ClusterOptions = { postgres: { host: '127.0.0.1', port: 1, max: 2, ssl: false } }
+const shared: RedisParticipantOptions = { url: 'redis://127.0.0.1:1', redis: { db: 1 } }
+const missing = await Promise.all([
+  joinCluster(createDatastore({ dataClasses: [] }), cluster).catch((e: unknown) => e),
+  connectRedis(createDatastore({ dataClasses: [] }), shared).catch((e: unknown) => e),
+])
+check(
+  missing.every((e) => e instanceof MissingPackageError) &&
+    missing.map((e) => (e as Error).message).join('; ') ===
+      'joinCluster needs the package pg: npm install pg; ' +
+        'connectRedis needs the package ioredis: npm install ioredis',
+  'entistore: joinCluster and connectRedis name the package to install',
+)
