@@ -140,7 +140,8 @@ Options of serve:
                 share one database, each under its own schema or prefix
   --max-lag     with --postgres, the bound of read-your-writes in milliseconds (default 2000): a
                 server that cannot follow the others' writes for this long answers reads 503
-                until it has caught up; a write waits at most about twice this for one that died
+                until it has caught up; a write waits at most about twice this for one that died;
+                with --redis, also the lease of the sessions' mirror
   --shutdown-delay  on SIGTERM or SIGINT, how long to go on serving with GET /health answering 503
                 before the port closes, in milliseconds (default 0): time for a load balancer to
                 stop sending requests here
@@ -715,7 +716,12 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     try {
       // Loaded only when asked: the driver costs every other start-up its import.
       const { connectRedis } = await import('./cluster/redis-participant.js')
-      shared = await connectRedis(ds, o.redis)
+      // One bound of read-your-writes: --max-lag is the sessions' lease too.
+      const maxLagMs = typeof o.postgres === 'object' ? o.postgres.maxLagMs : undefined
+      shared = await connectRedis(ds, {
+        url: o.redis,
+        ...(maxLagMs === undefined ? {} : { leaseMs: maxLagMs }),
+      })
     } catch (e) {
       io.err(`entistore: ${(e as Error).message}`)
       return 1
@@ -751,7 +757,13 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
         ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }
         : {}),
       ...(o.host === undefined ? {} : { host: o.host }),
-      ...(writes === undefined ? {} : { wrapCore: (core: RestCore) => writes.wrap(core) }),
+      // Redis's outermost: a reply waits until what it changed in Redis is known everywhere.
+      ...(writes === undefined
+        ? {}
+        : {
+            wrapCore: (core: RestCore) =>
+              shared ? shared.wrap(writes.wrap(core)) : writes.wrap(core),
+          }),
       ...(chaos
         ? {
             wrapListener: (listener, core) =>

@@ -1,16 +1,56 @@
 /**
- * @module Two processes serving one datastore through one Redis, inside one test process: two
- * datastores on the same model and data, each with its REST handler behind its own Redis
- * participant (its own connections), and clients with a cookie jar that send each request
- * through either. Each call gets its own key prefix, so tests sharing a server do not meet.
+ * @module Processes serving one datastore through one Redis, inside one test process: datastores
+ * on the same model and data (two, A and B, and more on demand), each with its REST handler behind
+ * its own Redis participant (its own connections), and clients with a cookie jar that send each
+ * request through any. Each call gets its own key prefix, so tests sharing a server do not meet.
+ *
+ * The leases run on one manual time for all (`time.advance(ms)`: the heartbeats and the waits for
+ * acknowledgements due by then run), as one real time runs for all processes; its lease is long
+ * (`LEASE_MS`), so that the membership keys, which live in Redis's real time, outlast any test.
+ * Each datastore has two class functions on its session's storage: `setCart(n)` and `cart()`.
  * Test-only.
  */
-import { createDatastore, ManualClock, type Datastore } from '@entistore/core'
+import {
+  createDatastore,
+  defineFunctions,
+  currentCall,
+  ManualClock,
+  type Datastore,
+} from '@entistore/core'
 import { createRestHandler, toFetchHandler, type RestHandlerOptions } from '@entistore/rest'
 import { Redis } from 'ioredis'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
-import { connectRedis, type RedisParticipant } from './redis-participant.js'
+import { manualSchedule } from '../../../rest/src/schedule.fixture.js'
+import {
+  connectRedis,
+  type RedisParticipant,
+  type RedisParticipantOptions,
+} from './redis-participant.js'
 import { ClusterWrites } from './cluster-core.js'
+
+/** The lease of the fixture's processes, in (manual) milliseconds. */
+export const LEASE_MS = 60_000
+
+/** A session's storage, through REST: `POST /rest/$catalog/setCart [n]`, `GET /rest/$catalog/cart`. */
+const functions = defineFunctions({
+  dataStore: {
+    setCart: {
+      exposed: true,
+      params: ['number'],
+      call(n: unknown) {
+        currentCall()!.session!.data.set('cart', n)
+        return n
+      },
+    },
+    cart: {
+      exposed: true,
+      onHTTPGet: true,
+      call() {
+        return currentCall()!.session!.data.get('cart') ?? null
+      },
+    },
+  },
+})
 
 export type Json = Record<string, any>
 
@@ -18,6 +58,7 @@ export interface Reply {
   readonly status: number
   readonly json: Json
   readonly setCookie: string | null
+  readonly retryAfter: string | null
 }
 
 export interface Node {
@@ -29,17 +70,49 @@ export interface Node {
 
 let prefixes = 0
 
-/** Two nodes (A and B) on one Redis, and an admin connection to look at or change its keys. */
-export async function twoNodes(url: string, handlerOptions: RestHandlerOptions = {}) {
+/**
+ * Two nodes (A and B) on one Redis (`node()` makes more), an admin connection to look at or
+ * change its keys, and the manual time of their leases.
+ */
+export async function twoNodes(
+  url: string,
+  handlerOptions: RestHandlerOptions = {},
+  participantOptions: Partial<RedisParticipantOptions> = {},
+) {
   const prefix = `test${++prefixes}-${process.pid}:`
+  const timers = manualSchedule()
+  let ms = 0
+  const time = {
+    now: () => ms,
+    /** Moves the leases' time on by `step` ms; the timers due by then run. */
+    advance(step: number) {
+      ms += step
+      timers.advance(step)
+    },
+    /** Resolves once at least `n` timers are pending (a change waiting for acknowledgements). */
+    until: (n: number) => timers.until(n),
+  }
+  const nodes: Node[] = []
   const node = async (): Promise<Node> => {
     const clock = new ManualClock(Date.now())
-    const ds = createDatastore(writeModel(), { data: writeData(), clock })
-    const participant = await connectRedis(ds, { url, prefix, onError: () => {} })
+    const ds = createDatastore(writeModel(), { data: writeData(), clock, functions })
+    const participant = await connectRedis(ds, {
+      url,
+      prefix,
+      onError: () => {},
+      leaseMs: LEASE_MS,
+      now: time.now,
+      schedule: timers.schedule,
+      ...participantOptions,
+    })
     const fetch = toFetchHandler(
-      new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, handlerOptions)),
+      participant.wrap(
+        new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, handlerOptions)),
+      ),
     )
-    return { ds, clock, participant, fetch }
+    const made = { ds, clock, participant, fetch }
+    nodes.push(made)
+    return made
   }
   const A = await node()
   const B = await node()
@@ -58,7 +131,12 @@ export async function twoNodes(url: string, handlerOptions: RestHandlerOptions =
       const setCookie = res.headers.get('set-cookie')
       if (setCookie) cookie = /=;|Max-Age=0/.test(setCookie) ? undefined : setCookie.split(';')[0]
       const text = await res.text()
-      return { status: res.status, json: (text === '' ? {} : JSON.parse(text)) as Json, setCookie }
+      return {
+        status: res.status,
+        json: (text === '' ? {} : JSON.parse(text)) as Json,
+        setCookie,
+        retryAfter: res.headers.get('retry-after'),
+      }
     }
     return {
       get: (via: Node, path: string, headers?: Record<string, string>) =>
@@ -77,11 +155,13 @@ export async function twoNodes(url: string, handlerOptions: RestHandlerOptions =
   return {
     A,
     B,
+    node,
     admin,
     prefix,
     client,
+    time,
     async close() {
-      await Promise.all([A.participant.close(), B.participant.close()])
+      await Promise.all(nodes.map((n) => n.participant.close()))
       admin.disconnect()
     },
   }

@@ -2,11 +2,14 @@
  * Sessions, locks and entity sets shared by two processes through a real Redis server (two
  * datastores on the same data in this test process, each with its own connections): a cookie from
  * one works in the other, a lock taken through one refuses another session's write through the
- * other, a set made through one is read through the other; lifetimes are Redis TTLs; Redis down
- * is a 503, not a crash, and the service comes back with it.
+ * other, a set made through one is read through the other; what a reply through one did is seen
+ * through the other at once, never asked again (a logout, a login, a session's data, a set
+ * released, a lock let go), also when the other stops hearing (it reads Redis instead, or answers
+ * 503); lifetimes are Redis TTLs; Redis down is a 503, not a crash, and the service comes back
+ * with it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { eventually, twoNodes, type Json } from './redis-cluster.fixture.js'
+import { eventually, LEASE_MS, twoNodes, type Json } from './redis-cluster.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
 
 const missing = redisMissing()
@@ -72,7 +75,8 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
       const sid = ada.session!
       expect((await ada.get(B, '/rest/$directory/logout')).json).toEqual({ result: true })
-      await eventually(() => expect(A.ds.sessions.peek(sid)).toBeUndefined())
+      // The reply waited for A to apply it.
+      expect(A.ds.sessions.peek(sid)).toBeUndefined()
       const again = client()
       expect((await again.get(A, `/rest/$directory/currentUser?$4DSID=${sid}`)).json).toEqual({
         result: null,
@@ -88,10 +92,10 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
       const sid = ada.session!
       expect(sid).not.toBe(planted)
-      await eventually(async () => expect(await admin.exists(`${prefix}s:${planted}`)).toBe(0))
+      expect(await admin.exists(`${prefix}s:${planted}`)).toBe(0)
       expect(JSON.parse((await admin.get(`${prefix}l:Employee:1`))!)).toMatchObject({ i: sid })
-      // B's mirror closes the old id (pub/sub) and serves the new one, lock and user with it.
-      await eventually(() => expect(B.ds.sessions.peek(planted)).toBeUndefined())
+      // B closed the old id before the login's reply, and serves the new one, lock and user with it.
+      expect(B.ds.sessions.peek(planted)).toBeUndefined()
       expect((await ada.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
       const update = await ada.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 7 })
       expect(update.status).toBe(200)
@@ -207,7 +211,7 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
         (await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 2 })).status,
       ).toBe(409)
       await a.get(A, '/rest/$directory/logout')
-      await eventually(async () => expect(await admin.scard(`${prefix}locks`)).toBe(0))
+      expect(await admin.scard(`${prefix}locks`)).toBe(0)
       const ok = await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 2 })
       expect(ok.status).toBe(200)
       // Expired: its key's TTL ran out in Redis; a write through the other process passes.
@@ -240,8 +244,9 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       const page = await c.get(B, `${path}?$top=1&$skip=1&$orderby=ID&$attributes=ID`)
       expect(page.json.__ENTITIES.map((e: Json) => e.ID)).toEqual([2])
       expect((await c.get(B, `${path}?$method=release`)).json).toEqual({ ok: true })
-      await eventually(() => expect(A.ds.entitySets.has(id)).toBe(false))
+      // Gone through A at once (a read asks Redis); A's copy goes with the message.
       expect((await c.get(A, path)).json.__ERROR[0].errCode).toBe(1802)
+      expect(A.ds.entitySets.has(id)).toBe(false)
     })
 
     it('keeps a member deleted before it travelled as a member, as the process that made it does', async () => {
@@ -293,8 +298,8 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
   })
 
   describe('Redis down', () => {
-    it('answers 503 where Redis is needed, serves what the mirror holds, and recovers', async () => {
-      const { A, B, client } = await setup()
+    it('answers 503 where Redis is needed, serves what its lease vouches for, and recovers', async () => {
+      const { A, B, client, time } = await setup()
       const c = client()
       await c.get(A, '/rest/Employee(1)')
       await server.kill()
@@ -303,10 +308,24 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
         expect(unknown.status).toBe(503)
         expect(unknown.json.__ERROR[0]).toMatchObject({ errCode: 9140, componentSignature: 'enti' })
         expect(unknown.json.__ERROR[0].message).toMatch(/Redis.*try again/)
+        expect(unknown.retryAfter).toBe('1')
+        // A's lease still runs: nothing told before it was cut can have been missed.
         expect((await c.get(A, '/rest/Employee(1)')).status).toBe(200)
         const write = await c.post(A, '/rest/Employee?$method=update', { __KEY: '1', salary: 5 })
         expect([write.status, write.json.__ERROR[0].errCode]).toEqual([503, 9140])
         expect((await c.get(A, '/rest/Employee(1)?$lock=true')).status).toBe(503)
+        // A new client's session cannot be written where the others would find it.
+        const fresh = await client().get(A, '/rest/Employee(1)')
+        expect([fresh.status, fresh.json.__ERROR[0].errCode, fresh.setCookie]).toEqual([
+          503,
+          9140,
+          null,
+        ])
+        // Once the lease has run out, A cannot vouch for the session it holds either.
+        time.advance(LEASE_MS)
+        expect(A.participant.leased).toBe(false)
+        const known = await c.get(A, '/rest/Employee(1)')
+        expect([known.status, known.json.__ERROR[0].errCode]).toEqual([503, 9140])
       } finally {
         await server.restart()
       }
@@ -317,12 +336,15 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
         const there = await d.get(B, '/rest/Employee(1)')
         expect([there.status, there.setCookie]).toEqual([200, null])
       }, 10_000)
+      await eventually(() => expect(A.participant.leased && B.participant.leased).toBe(true))
       expect((await d.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
       const b = client()
       await b.get(B, '/rest/Employee(1)')
       expect(
         (await b.post(B, '/rest/Employee?$method=update', { __KEY: '1', salary: 5 })).status,
       ).toBe(409)
+      // c's session was lost with Redis: a new one.
+      expect((await c.get(A, '/rest/Employee(1)')).setCookie).toMatch(/^4DSID_shop=/)
     })
   })
 })

@@ -2,34 +2,42 @@
  * @module `--redis <url>`: the sessions, locks and entity sets of several processes serving one
  * datastore, shared through Redis. Each process keeps the core's in-memory stores as a mirror and
  * answers from them, synchronously as ever; Redis is the shared truth (keys and scripts in
- * redis-scripts.ts):
+ * redis-scripts.ts). What a reply did is seen by the next request through any process:
  *
- * - **Write-through.** What happens here goes to Redis: a session opened (before its cookie is
- *   sent), touched (PEXPIRE, coalesced into one pipeline per turn of the event loop and at most one
- *   per session per second, never awaited by the request), established or changed (its data: a
- *   login, a function's session storage), closed; a set kept, read, released; a lock taken or
- *   released. Lifetimes are Redis TTLs: the session's inactivity timeout, the set's timeout.
- * - **Fetch before a request** (`beforeRequest`): a session cookie or an `$entityset/{id}` unknown
- *   here is fetched and adopted, so that a cookie given by one process works in any other. A set
- *   travels as its members' entity KEYS, mapped to this process's row ids when adopted.
+ * - **Written before the reply.** What a request changes goes to Redis before its reply is sent
+ *   (`wrap`, and `afterWrite` for a write, whose failure undoes it): a session opened (the
+ *   cookie's), established or changed (its data: a login, a function's session storage), renewed
+ *   (a login), closed (a logout); a set kept or released. Touches (PEXPIRE, coalesced into one
+ *   pipeline per turn of the event loop and at most one per session per second) are not waited
+ *   for. Lifetimes are Redis TTLs: the session's inactivity timeout, the set's timeout.
+ * - **Sessions: told, and acknowledged.** A change of a session is written with its next version,
+ *   published and the processes serving listed, in one script; its reply waits until each of them
+ *   applied it (acknowledged through its own channel), or until the lease has run out for those
+ *   that did not (redis-presence.ts): a process answers from its mirror only while it holds a
+ *   lease, which says it has heard every message published before its last heartbeat. Without
+ *   one, or for a cookie it does not know, it reads the session from Redis before it answers
+ *   (`beforeRequest`), so it never answers an old state; what it hears of a session is applied
+ *   only when newer than what it holds (versions), whatever the order it hears it in.
+ * - **Sets: asked.** A request naming `$entityset/{id}` (or `$otherCollection`) asks Redis whether
+ *   the set is still there (one round trip), so a set released through any process is gone at
+ *   once; one unknown here is fetched and adopted. A set travels as its members' entity KEYS,
+ *   mapped to this process's row ids when adopted.
  * - **Locks are Redis's first.** `$lock=true|false` is decided by an atomic script in Redis before
  *   the core runs: taken, the core takes it too; held by another session, that lock is adopted
  *   here and the core answers status 3 with the holder's `lockInfo`, as for a local lock; a claim
  *   the core did not keep (the entity was gone) is let go after the request (`afterRequest`).
  *   Before every write (`beforeWrite`), the lock mirror is refreshed from Redis, so that a write
  *   is refused on a lock taken through any process.
- * - **Pub/sub** tells the others of a session changed or closed and of a set released, so that
- *   their mirrors follow without waiting for their own expiry.
  *
- * A request that needs Redis while it cannot be reached is answered 503 (SharedStateUnavailable);
- * what the mirror holds keeps being served. What is not shared, and the other limits, are in
- * docs/durability.md.
+ * A request that needs Redis while it cannot be reached is answered 503 (SharedStateUnavailable,
+ * with Retry-After). What is not shared, and the other limits, are in docs/durability.md.
  */
 import type { ConnectionOptions } from 'node:tls'
 import {
   datastoreError,
   SESSION_USER_KEY,
   type DataClass,
+  type DatastoreError,
   type Datastore,
   type KeyValue,
   type Lock,
@@ -37,19 +45,25 @@ import {
   type StoredSet,
 } from '@entistore/core'
 import {
+  isPending,
   lockOwnerOf,
   parseQueryString,
   parseRestUrl,
   readCookie,
   sessionCookieName,
   unquote,
+  unrefSchedule,
+  type RestCore,
+  type RestReply,
   type RestRequest,
+  type Schedule,
 } from '@entistore/rest'
 import type { Redis, RedisOptions } from 'ioredis'
 import { importOptional } from './optional-package.js'
 import { withoutPassword } from './redacted-url.js'
 import type { ClusterParticipant } from './participant.js'
-import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW } from './redis-scripts.js'
+import { Presence } from './redis-presence.js'
+import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW, SAVE } from './redis-scripts.js'
 
 /**
  * ioredis's connection options (its `RedisOptions`), passed to it as given. Declared here, the
@@ -94,6 +108,17 @@ export interface RedisParticipantOptions {
   /** How long a Redis command may take before the request that waits for it gets 503. @default 2000 */
   readonly commandTimeout?: number
   /**
+   * The bound of read-your-writes of sessions, in milliseconds: how long a lease lasts (a process
+   * that has not heard its heartbeat back for that long reads sessions from Redis before
+   * answering), and how long a session's change waits for a process to acknowledge it.
+   * @default 2000
+   */
+  readonly leaseMs?: number
+  /** Milliseconds of a monotonic clock (the leases' clock). @default performance.now */
+  readonly now?: () => number
+  /** Runs the heartbeats and the acknowledgement waits. @default setTimeout, unref'd */
+  readonly schedule?: Schedule
+  /**
    * Told of a failure that no request waits for (a touch or release that could not be written).
    * @default a line on stderr, at most one every 10 seconds
    */
@@ -112,7 +137,21 @@ interface Scripts {
   esRelease(lockKey: string, index: string, sid: string, prefix: string): Promise<unknown[]>
   esHolder(lockKey: string, prefix: string): Promise<unknown[]>
   esLocks(index: string, prefix: string): Promise<unknown[]>
-  esClose(sessionKey: string, index: string, sid: string): Promise<number>
+  esSave(
+    sessionKey: string,
+    prefix: string,
+    session: string,
+    ttl: number,
+    mode: 'open' | 'save',
+    message: string,
+  ): Promise<unknown[]>
+  esClose(
+    sessionKey: string,
+    index: string,
+    sid: string,
+    prefix: string,
+    message: string,
+  ): Promise<unknown[]>
   esRenew(
     oldKey: string,
     newKey: string,
@@ -121,12 +160,15 @@ interface Scripts {
     newSid: string,
     session: string,
     ttl: number,
-  ): Promise<number>
+    prefix: string,
+    message: string,
+  ): Promise<unknown[]>
 }
 type Client = Redis & Scripts
 
-/** A session as Redis holds it. */
+/** A session as Redis holds it (`v`: its version, given by the scripts). */
 interface SharedSession {
+  readonly v: number
   readonly c: number
   readonly t: number
   readonly e: 0 | 1
@@ -151,12 +193,55 @@ interface SharedSet {
   readonly o?: string
 }
 
-/** What processes tell each other (the sender's id, `o`, added). */
-type Told =
-  | { readonly t: 'session'; readonly id: string; readonly s: string }
-  | { readonly t: 'closed'; readonly id: string }
-  | { readonly t: 'set-released'; readonly id: string }
-type Message = Told & { readonly o: string }
+/**
+ * What processes tell each other: `o` the sender, `n` the number its acknowledgement names (a
+ * session's change), the session as written (`s`) or the version of its close (`v`).
+ */
+type Message =
+  | {
+      readonly o: string
+      readonly n: number
+      readonly t: 'session'
+      readonly id: string
+      readonly s: SharedSession
+    }
+  | {
+      readonly o: string
+      readonly n: number
+      readonly t: 'closed'
+      readonly id: string
+      readonly v: number
+    }
+  | { readonly o: string; readonly t: 'set-released'; readonly id: string }
+
+/** What this process knows of a session it holds (or is fetching). */
+interface Known {
+  /** The version of its state here (0: none known yet). */
+  v: number
+  /** Its writes in flight from here: what is heard of it meanwhile waits in `deferred`. */
+  writing: number
+  deferred: Incoming[] | undefined
+}
+
+/** What Redis says a session is: its state (null: gone or closed) and version. */
+interface Incoming {
+  /** The version of the state, or of the close; 0 when a read found nothing. */
+  readonly v: number
+  readonly s: SharedSession | null
+  /** Its remaining life in Redis, in ms. */
+  readonly pttl: number
+  /** The message it came in, to acknowledge once applied. */
+  readonly ack?: { readonly origin: string; readonly n: number }
+}
+
+/**
+ * A write to Redis that a reply waits for: `written` once Redis has it, `visible` once every
+ * process serving has it too. Each resolves with the error the reply then answers, or undefined.
+ */
+interface Op {
+  readonly written: Promise<DatastoreError | undefined>
+  readonly visible: Promise<DatastoreError | undefined>
+}
 
 /** What a request names that another process may hold. */
 interface Named {
@@ -220,10 +305,19 @@ export async function connectRedis(
   redis.defineCommand('esRelease', { numberOfKeys: 2, lua: RELEASE })
   redis.defineCommand('esHolder', { numberOfKeys: 1, lua: HOLDER })
   redis.defineCommand('esLocks', { numberOfKeys: 1, lua: LOCKS })
+  redis.defineCommand('esSave', { numberOfKeys: 1, lua: SAVE })
   redis.defineCommand('esClose', { numberOfKeys: 2, lua: CLOSE })
   redis.defineCommand('esRenew', { numberOfKeys: 3, lua: RENEW })
   const participant = new RedisParticipant(ds, redis, sub, options, report)
-  await participant.listen()
+  try {
+    await participant.listen()
+  } catch (error) {
+    await participant.close()
+    throw datastoreError('SharedStateUnavailable', [
+      `Redis at ${withoutPassword(url)}`,
+      messageOf(error),
+    ])
+  }
   return participant
 }
 
@@ -258,18 +352,37 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #basePath: string
   readonly #cookie: string
   readonly #adopt: NonNullable<Datastore['sessions']['adopt']>
-  /** This process, to ignore its own messages. */
-  readonly #instance = globalThis.crypto.randomUUID()
+  readonly #now: () => number
+  /** How long a session's close is remembered against older reads of it still in flight. */
+  readonly #tombMs: number
+  readonly #presence: Presence
   /** Above 0 while the mirror follows Redis: the changes it makes are not written back. */
   #following = 0
   readonly #stops: (() => void)[] = []
-  // When each session or set was last written.
   // Touches waiting for the next flush: id → the lifetime its TTL is set to again.
   readonly #touchSessions = new Map<string, number>()
   readonly #touchSets = new Map<string, number>()
+  // When each session or set was last written.
   readonly #sessionWritten = new Map<string, number>()
   readonly #setWritten = new Map<string, number>()
   #flushing = false
+  /** The sessions this process holds or is fetching, with the version of their state. */
+  readonly #known = new Map<string, Known>()
+  /**
+   * Sessions closed (here, or told by another process), with the version of the close (Infinity:
+   * here) and when: a read of one that Redis answered before the close is not adopted.
+   */
+  readonly #tombs = new Map<string, { v: number; at: number }>()
+  /** Reads of sessions in flight: a second request for one waits for the same read. */
+  readonly #fetching = new Map<string, Promise<void>>()
+  /** Sessions established or changed since the last write of them (written once per turn). */
+  readonly #dirty = new Set<string>()
+  #dirtyQueued = false
+  /** Writes a reply waits for, by number; `#opSeq` is the number of the last one. */
+  readonly #ops = new Map<number, Op>()
+  #opSeq = 0
+  /** The number of the last write before the write in the gate began (see afterWrite). */
+  #writeFrom = 0
   /** Lock writes in flight: a write waits for them, so that its checks see them in Redis. */
   readonly #pending = new Set<Promise<void>>()
   /** A lock found taken in Redis by another session after it was taken here: the write fails. */
@@ -294,6 +407,9 @@ export class RedisParticipant implements ClusterParticipant {
     const sessions = ds.sessions
     if (!sessions.observe || !sessions.adopt)
       throw new TypeError('redis: the datastore’s session store must offer observe and adopt')
+    const leaseMs = options.leaseMs ?? 2000
+    if (!Number.isSafeInteger(leaseMs) || leaseMs < 4)
+      throw new TypeError(`redis: leaseMs must be an integer of 4 or more: ${leaseMs}`)
     this.#ds = ds
     this.#redis = redis
     this.#sub = sub
@@ -304,16 +420,28 @@ export class RedisParticipant implements ClusterParticipant {
     this.#basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
     this.#cookie = options.sessionCookieName ?? sessionCookieName(ds.name)
     this.#adopt = sessions.adopt.bind(sessions)
+    this.#now = options.now ?? (() => performance.now())
+    this.#tombMs = 2 * (options.commandTimeout ?? 2000) + leaseMs
+    this.#presence = new Presence(redis, {
+      prefix: this.#prefix,
+      leaseMs,
+      now: this.#now,
+      schedule: options.schedule ?? unrefSchedule,
+      report,
+      resync: () => this.#resync(),
+    })
     this.#stops.push(
       sessions.observe({
         opened: (s) => this.#following === 0 && this.#opened(s),
         touched: (s) => this.#following === 0 && this.#touchSession(s),
-        established: (s) => this.#following === 0 && this.#saveSession(s),
-        changed: (s) => this.#following === 0 && this.#saveSession(s),
+        established: (s) => this.#following === 0 && this.#changed(s),
+        changed: (s) => this.#following === 0 && this.#changed(s),
       }),
       sessions.onRenew((s, previous) => this.#following === 0 && this.#renewSession(s, previous)),
       sessions.onClose((s, reason) => {
         this.#sessionWritten.delete(s.id)
+        this.#known.delete(s.id)
+        this.#dirty.delete(s.id)
         // An expiry or an eviction is this process's own affair: Redis's TTL decides there.
         if (this.#following === 0 && reason === 'closed') this.#closeSession(s.id)
       }),
@@ -337,30 +465,109 @@ export class RedisParticipant implements ClusterParticipant {
     )
   }
 
-  /** @internal Subscribes to the others' messages. */
+  /**
+   * @internal Subscribes to the others' messages and to this process's own channel, and takes up
+   * its first lease. A subscriber connection lost and back is subscribed again, and the sessions
+   * held read again from Redis (messages sent meanwhile were lost) before a lease is taken up.
+   */
   async listen(): Promise<void> {
+    const direct = this.#presence.channel
     this.#sub.on('message', (channel: string, text: string) => {
       if (channel === this.#channel) this.#onMessage(text)
+      else if (channel === direct) this.#presence.onDirect(text)
     })
-    await this.#sub.subscribe(this.#channel)
+    await this.#sub.subscribe(this.#channel, direct)
+    let subscribed = true
+    this.#sub.on('close', () => {
+      if (!subscribed) return
+      subscribed = false
+      this.#presence.lost()
+    })
+    this.#sub.on('ready', () => {
+      if (subscribed) return
+      subscribed = true
+      const generation = this.#presence.generation
+      this.#sub.subscribe(this.#channel, direct).then(
+        () => this.#presence.subscribedAgain(generation),
+        (error: unknown) => {
+          this.#report(error)
+          this.#sub.disconnect(true) // and again, until it can
+        },
+      )
+    })
+    this.#redis.on('ready', () => this.#presence.commandsAgain())
+    await this.#presence.start()
+  }
+
+  /**
+   * `core` (the cluster's wrapped REST core) with each reply sent once what its request changed in
+   * Redis is there and, for a session, known to every process serving (see the module note): a
+   * reply that changed nothing shared is returned as it is, synchronously. If the change could not
+   * be written, the reply is 503 (SharedStateUnavailable) instead.
+   * @example toNodeListener(redis.wrap(writes.wrap(createRestHandler(ds))))
+   */
+  wrap(core: RestCore): RestCore {
+    const settle = (from: number, reply: RestReply): RestReply | Promise<RestReply> => {
+      this.#flushDirty()
+      if (this.#opSeq === from) return reply
+      const waits: Promise<DatastoreError | undefined>[] = []
+      for (const [seq, op] of this.#ops) if (seq > from) waits.push(op.visible)
+      if (waits.length === 0) return reply
+      return Promise.all(waits).then((errors) => {
+        const error = errors.find((e) => e !== undefined)
+        return error === undefined ? reply : core.refuse(error)
+      })
+    }
+    return {
+      get maxBodyBytes() {
+        return core.maxBodyBytes
+      },
+      ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
+      refuse: (error) => core.refuse(error),
+      respond: (request) => {
+        const from = this.#opSeq
+        const reply = core.respond(request)
+        return isPending(reply) ? reply.then((r) => settle(from, r)) : settle(from, reply)
+      },
+    }
+  }
+
+  /**
+   * Whether this process answers the sessions it holds from its mirror now (it holds a lease);
+   * otherwise it reads each from Redis first.
+   */
+  get leased(): boolean {
+    return this.#presence.vouches()
+  }
+
+  /** @internal The subscriber connection (a test stalls or cuts it). */
+  get subscriber(): Redis {
+    return this.#sub
+  }
+
+  /** @internal The command connection (a test stalls it). */
+  get commands(): Redis {
+    return this.#redis
   }
 
   beforeRequest(request: RestRequest): Promise<void> | undefined {
     const cookie = readCookie(cookieHeader(request), this.#cookie)
-    const unknown = cookie !== undefined && this.#ds.sessions.peek(cookie) === undefined
+    // The hot path: a session held here, with a lease, is answered from the mirror at once.
+    const stale = cookie !== undefined && !this.#vouchesFor(cookie)
     const named =
       NAMES_SHARED.test(request.path) || (request.query !== '' && NAMES_SHARED.test(request.query))
-    if (!unknown && !named) return undefined
+    if (!stale && !named) return undefined
     const names = named ? this.#namesOf(request) : undefined
     const sid = cookie ?? names?.sid
-    const fetchSession = sid !== undefined && (unknown || this.#ds.sessions.peek(sid) === undefined)
-    const sets = names?.sets.filter((id) => !this.#ds.entitySets.has(id)) ?? []
+    const fetchSession = sid !== undefined && (stale || !this.#vouchesFor(sid))
+    const sets = names?.sets ?? []
     const lock = names?.lock
     if (!fetchSession && sets.length === 0 && lock === undefined) return undefined
     return this.#prepare(request, fetchSession ? sid : undefined, sets, sid, lock)
   }
 
   async beforeWrite(): Promise<void> {
+    this.#writeFrom = this.#opSeq
     await this.#settled()
     let rows: unknown[]
     try {
@@ -382,11 +589,23 @@ export class RedisParticipant implements ClusterParticipant {
     })
   }
 
+  /**
+   * After each write: its lock writes settled, with no conflict, and the sessions it changed
+   * written to Redis (their acknowledgements are waited for by the reply, outside the gate); if
+   * they cannot be, it rejects and the write is undone.
+   */
   async afterWrite(): Promise<void> {
+    this.#flushDirty()
     await this.#settled()
+    const from = this.#writeFrom
+    this.#writeFrom = this.#opSeq
+    const written: Promise<DatastoreError | undefined>[] = []
+    for (const [seq, op] of this.#ops) if (seq > from) written.push(op.written)
+    const error = (await Promise.all(written)).find((e) => e !== undefined)
     const conflict = this.#conflict
     this.#conflict = undefined
     if (conflict !== undefined) throw conflict
+    if (error !== undefined) throw error
   }
 
   afterRequest(request: RestRequest): void {
@@ -400,12 +619,21 @@ export class RedisParticipant implements ClusterParticipant {
 
   async close(): Promise<void> {
     for (const stop of this.#stops.splice(0)) stop()
+    this.#flushDirty()
     this.#flush()
     await this.#settled()
+    // What was written reaches Redis; the waits for acknowledgements end with the presence.
+    await Promise.all([...this.#ops.values()].map((op) => op.written))
+    await this.#presence.close()
     await Promise.allSettled([this.#redis.quit(), this.#sub.quit()])
   }
 
   // ---- before a request ----
+
+  /** Whether the session `id` may be answered from the mirror: held here, with a lease. */
+  #vouchesFor(id: string): boolean {
+    return this.#ds.sessions.peek(id) !== undefined && this.#presence.vouches()
+  }
 
   /** Reads the request's target and parameters for the session, sets and lock it names. */
   #namesOf(request: RestRequest): Named {
@@ -450,7 +678,7 @@ export class RedisParticipant implements ClusterParticipant {
     try {
       await Promise.all([
         session === undefined ? undefined : this.#fetchSession(session),
-        ...sets.map((id) => this.#fetchSet(id)),
+        sets.length === 0 ? undefined : this.#confirmSets(sets),
       ])
       if (!lock) return
       if (sid !== undefined && this.#ds.sessions.peek(sid)) await this.#claim(request, sid, lock)
@@ -462,13 +690,44 @@ export class RedisParticipant implements ClusterParticipant {
     }
   }
 
-  async #fetchSession(id: string): Promise<void> {
-    const [[, json], [, pttl]] = (await this.#redis
+  /** Reads session `id` from Redis into the mirror (or out of it, when Redis has it no more). */
+  #fetchSession(id: string): Promise<void> {
+    const running = this.#fetching.get(id)
+    if (running) return running
+    // Known while it is read: what is heard of it meanwhile is kept (see #incoming).
+    if (!this.#known.has(id)) this.#known.set(id, { v: 0, writing: 0, deferred: undefined })
+    const key = this.#sessionKey(id)
+    const read = this.#redis
       .multi()
-      .get(this.#sessionKey(id))
-      .pttl(this.#sessionKey(id))
-      .exec()) as [[null, string | null], [null, number]]
-    if (json !== null && pttl > 0) this.#follow(() => this.#adoptSession(id, json, pttl))
+      .get(key)
+      .pttl(key)
+      .exec()
+      .then((results) => {
+        const [[, json], [, pttl]] = results as [[null, string | null], [null, number]]
+        const s = json !== null && pttl > 0 ? (JSON.parse(json) as SharedSession) : null
+        this.#incoming(id, { v: s?.v ?? 0, s, pttl })
+      })
+      .finally(() => {
+        this.#fetching.delete(id)
+        const known = this.#known.get(id)
+        if (known?.writing === 0 && !this.#ds.sessions.peek(id)) this.#known.delete(id)
+      })
+    this.#fetching.set(id, read)
+    return read
+  }
+
+  /**
+   * The sets a request names, as Redis has them: one held here that Redis no longer has is
+   * released here (another process released it, or it expired), one unknown here is fetched.
+   */
+  async #confirmSets(ids: readonly string[]): Promise<void> {
+    await Promise.all(
+      ids.map(async (id) => {
+        if (!this.#ds.entitySets.has(id)) return this.#fetchSet(id)
+        if ((await this.#redis.exists(this.#setKey(id))) === 0)
+          this.#follow(() => this.#ds.entitySets.release(id))
+      }),
+    )
   }
 
   async #fetchSet(id: string): Promise<void> {
@@ -564,8 +823,67 @@ export class RedisParticipant implements ClusterParticipant {
     }
   }
 
-  #adoptSession(id: string, json: string, pttl: number): Session {
-    const shared = JSON.parse(json) as SharedSession
+  /**
+   * What Redis says of session `id` (a message, a read, a lock's answer), applied when this
+   * process holds it or is reading it, and acknowledged. While a write of it from here is in
+   * flight, it waits for that write's version (which may be newer).
+   */
+  #incoming(id: string, incoming: Incoming): void {
+    const known = this.#known.get(id)
+    if (known && known.writing > 0) {
+      ;(known.deferred ??= []).push(incoming)
+      return
+    }
+    if (known) this.#apply(id, known, incoming)
+    if (incoming.ack) this.#presence.ack(incoming.ack.origin, incoming.ack.n)
+  }
+
+  #apply(id: string, known: Known, { v, s, pttl }: Incoming): void {
+    if (s === null) {
+      // Closed (a version), or found gone by a read (none): gone here too.
+      if (v > 0) this.#tomb(id, v)
+      this.#gone(id)
+      this.#known.delete(id)
+      return
+    }
+    // Older than what is held, or than a close heard: a read answered before that change.
+    if (v <= known.v || v <= (this.#tombs.get(id)?.v ?? 0)) return
+    known.v = v
+    try {
+      this.#follow(() => this.#adoptSession(id, s, pttl))
+    } catch (error) {
+      this.#report(error) // no room for it here (SessionLimit in refuse mode)
+    }
+  }
+
+  /** A write of session `id` from here settled: what was heard of it meanwhile is applied. */
+  #doneWriting(id: string, known: Known): void {
+    if (--known.writing > 0) return
+    const deferred = known.deferred
+    known.deferred = undefined
+    for (const incoming of deferred ?? []) {
+      // Closed here meanwhile: only the acknowledgements are still owed.
+      if (this.#known.get(id) === known) this.#apply(id, known, incoming)
+      if (incoming.ack) this.#presence.ack(incoming.ack.origin, incoming.ack.n)
+    }
+  }
+
+  /** The entry of a session this process holds (made when it has none yet). */
+  #hold(id: string): Known {
+    let known = this.#known.get(id)
+    if (!known) this.#known.set(id, (known = { v: 0, writing: 0, deferred: undefined }))
+    return known
+  }
+
+  /** Remembers that session `id` was closed at version `v`, against reads older than that. */
+  #tomb(id: string, v: number): void {
+    const now = this.#now()
+    if (this.#tombs.size >= 1024)
+      for (const [old, { at }] of this.#tombs) if (now - at > this.#tombMs) this.#tombs.delete(old)
+    this.#tombs.set(id, { v: Math.max(v, this.#tombs.get(id)?.v ?? 0), at: now })
+  }
+
+  #adoptSession(id: string, shared: SharedSession, pttl: number): Session {
     return this.#adopt({
       id,
       createdAt: shared.c,
@@ -585,11 +903,18 @@ export class RedisParticipant implements ClusterParticipant {
   /** Makes the mirror hold `lock` as Redis does (its session adopted too); false if it cannot. */
   #adoptLock(lock: SharedLock, session: string, pttl: number): boolean {
     if (!this.#ds.findDataClass(lock.d)) return false
-    try {
-      if (!this.#ds.sessions.peek(lock.i)) this.#adoptSession(lock.i, session, pttl)
-    } catch (error) {
-      this.#report(error) // no room for it here (SessionLimit in refuse mode)
-      return false
+    if (!this.#ds.sessions.peek(lock.i)) {
+      const shared = JSON.parse(session) as SharedSession
+      this.#incoming(lock.i, { v: shared.v, s: shared, pttl })
+      if (!this.#ds.sessions.peek(lock.i)) {
+        // Not adopted: no room for it here, or closed since (its close heard first).
+        const known = this.#hold(lock.i)
+        this.#apply(lock.i, known, { v: shared.v, s: shared, pttl })
+        if (!this.#ds.sessions.peek(lock.i)) {
+          this.#known.delete(lock.i)
+          return false
+        }
+      }
     }
     const held = this.#ds.locks.holder(lock.d, lock.k)
     if (held?.owner.kind === 'session' && held.owner.id === lock.i) return true
@@ -604,6 +929,30 @@ export class RedisParticipant implements ClusterParticipant {
     this.#follow(() => this.#ds.sessions.close(id))
   }
 
+  /**
+   * Reads again from Redis every session held here (after the subscriber connection was lost:
+   * what was told meanwhile was lost with it), in pipelines of 500.
+   */
+  async #resync(): Promise<void> {
+    const ids = [...this.#known.keys()].filter((id) => this.#ds.sessions.peek(id))
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500)
+      const pipeline = this.#redis.pipeline()
+      for (const id of chunk) pipeline.get(this.#sessionKey(id)).pttl(this.#sessionKey(id))
+      const results = (await pipeline.exec()) ?? []
+      chunk.forEach((id, j) => {
+        const [error, json] = results[2 * j] ?? [new Error('no answer')]
+        const [failed, pttl] = results[2 * j + 1] ?? [new Error('no answer')]
+        if (error || failed) throw error ?? failed
+        const s =
+          typeof json === 'string' && (pttl as number) > 0
+            ? (JSON.parse(json) as SharedSession)
+            : null
+        this.#incoming(id, { v: s?.v ?? 0, s, pttl: pttl as number })
+      })
+    }
+  }
+
   #onMessage(text: string): void {
     let message: Message
     try {
@@ -611,25 +960,34 @@ export class RedisParticipant implements ClusterParticipant {
     } catch {
       return
     }
-    if (message.o === this.#instance) return
-    this.#follow(() => {
-      if (message.t === 'closed') this.#ds.sessions.close(message.id)
-      else if (message.t === 'set-released') this.#ds.entitySets.release(message.id)
-      // Only a session this process holds is updated: another is fetched when it comes.
-      else if (message.t === 'session' && this.#ds.sessions.peek(message.id)) {
-        const timeout = (JSON.parse(message.s) as SharedSession).t
-        this.#adoptSession(message.id, message.s, timeout)
-      }
-    })
+    if (message.o === this.#presence.id) return
+    if (message.t === 'set-released') {
+      this.#follow(() => this.#ds.entitySets.release(message.id))
+      return
+    }
+    const ack = { origin: message.o, n: message.n }
+    // Only a session this process holds (or is reading) is updated: another is read when it comes.
+    if (message.t === 'closed') this.#incoming(message.id, { v: message.v, s: null, pttl: 0, ack })
+    else this.#incoming(message.id, { v: message.s.v, s: message.s, pttl: message.s.t, ack })
   }
 
   // ---- write-through ----
 
+  /** A session opened here: written before the reply that carries its cookie. */
   #opened(session: Session): void {
     this.#sessionWritten.set(session.id, this.#ds.clock.now())
-    // Sent now, before the reply that carries the cookie: another process asked next finds it.
-    this.#send(
-      this.#redis.set(this.#sessionKey(session.id), sessionJson(session), 'PX', session.timeout),
+    const id = session.id
+    this.#op(
+      () =>
+        this.#redis.esSave(
+          this.#sessionKey(id),
+          this.#prefix,
+          sessionJson(session),
+          session.timeout,
+          'open',
+          '',
+        ),
+      { held: id },
     )
   }
 
@@ -637,6 +995,28 @@ export class RedisParticipant implements ClusterParticipant {
     if (!this.#due(this.#sessionWritten, session.id, session.timeout)) return
     this.#touchSessions.set(session.id, session.timeout)
     this.#scheduleFlush()
+  }
+
+  /**
+   * A session established or changed: written once per turn of the event loop however many of its
+   * entries changed (or at once when a reply or a write's end comes first: #flushDirty).
+   */
+  #changed(session: Session): void {
+    this.#dirty.add(session.id)
+    if (this.#dirtyQueued) return
+    this.#dirtyQueued = true
+    queueMicrotask(() => this.#flushDirty())
+  }
+
+  #flushDirty(): void {
+    this.#dirtyQueued = false
+    if (this.#dirty.size === 0) return
+    const ids = [...this.#dirty]
+    this.#dirty.clear()
+    for (const id of ids) {
+      const session = this.#ds.sessions.peek(id)
+      if (session) this.#saveSession(session)
+    }
   }
 
   /** A session established or changed: written whole, and the others' mirrors told. */
@@ -648,25 +1028,35 @@ export class RedisParticipant implements ClusterParticipant {
       this.#report(error) // data that JSON cannot carry stays in this process
       return
     }
-    this.#sessionWritten.set(session.id, this.#ds.clock.now())
-    const key = this.#sessionKey(session.id)
-    this.#send(
+    const id = session.id
+    this.#sessionWritten.set(id, this.#ds.clock.now())
+    const n = this.#presence.expect()
+    this.#op(
       // XX: a session gone from Redis is not brought back; it is gone here too.
-      this.#redis.set(key, json, 'PX', session.timeout, 'XX').then((ok) => {
-        if (ok === null) this.#gone(session.id)
-        else return this.#publish({ t: 'session', id: session.id, s: json })
-      }),
+      () =>
+        this.#redis.esSave(
+          this.#sessionKey(id),
+          this.#prefix,
+          json,
+          session.timeout,
+          'save',
+          this.#told(n, 'session', id),
+        ),
+      { held: id, n },
     )
   }
 
   /**
    * A session renewed (a login): its key and its locks given to the new id in Redis at once, and
-   * the others told that the old id is closed. A lock write, waited for by the next write, so
+   * the others told that the old id is closed. Waited for by the next write too (#track), so
    * that its check sees the locks under their new holder.
    */
   #renewSession(session: Session, previous: string): void {
     this.#sessionWritten.delete(previous)
     this.#touchSessions.delete(previous)
+    this.#known.delete(previous)
+    this.#dirty.delete(previous)
+    this.#tomb(previous, Infinity)
     let json: string
     try {
       json = sessionJson(session)
@@ -675,29 +1065,105 @@ export class RedisParticipant implements ClusterParticipant {
       this.#report(error)
       json = sessionJson(session, [SESSION_USER_KEY])
     }
-    this.#sessionWritten.set(session.id, this.#ds.clock.now())
-    this.#track(
-      this.#redis
-        .esRenew(
+    const id = session.id
+    this.#sessionWritten.set(id, this.#ds.clock.now())
+    const n = this.#presence.expect()
+    const written = this.#op(
+      () =>
+        this.#redis.esRenew(
           this.#sessionKey(previous),
-          this.#sessionKey(session.id),
+          this.#sessionKey(id),
           this.#index,
           previous,
-          session.id,
+          id,
           json,
           session.timeout,
-        )
-        .then(() => this.#publish({ t: 'closed', id: previous }))
-        .then(() => undefined),
+          this.#prefix,
+          this.#told(n, 'closed', previous),
+        ),
+      // Not renewed in Redis: the old id is read from there again when it comes back.
+      { held: id, n, failed: () => this.#tombs.delete(previous) },
+    )
+    this.#track(
+      written.then(
+        () => undefined,
+        () => undefined,
+      ),
     )
   }
 
+  /** A session closed here (a logout): gone from Redis with its locks, and the others told. */
   #closeSession(id: string): void {
-    this.#send(
-      this.#redis
-        .esClose(this.#sessionKey(id), this.#index, id)
-        .then(() => this.#publish({ t: 'closed', id })),
+    this.#tomb(id, Infinity)
+    const n = this.#presence.expect()
+    this.#op(
+      () =>
+        this.#redis.esClose(
+          this.#sessionKey(id),
+          this.#index,
+          id,
+          this.#prefix,
+          this.#told(n, 'closed', id),
+        ),
+      // Not closed in Redis: a request that comes back with it reads it from there again.
+      { n, failed: () => this.#tombs.delete(id) },
     )
+  }
+
+  /** The beginning of a message telling the others of session `id` (the script ends it). */
+  #told(n: number, t: 'session' | 'closed', id: string): string {
+    return `{"o":${JSON.stringify(this.#presence.id)},"n":${n},"t":"${t}","id":${JSON.stringify(id)}`
+  }
+
+  /**
+   * A write to Redis that the reply of the request making it waits for (`wrap`, `afterWrite`).
+   * `write` answers `{version, processes serving...}` (`{0}`: the session was gone from Redis).
+   * `held`: the session it writes, which stays here (what is heard of it meanwhile waits for its
+   * version); `n`: the change told to the others, whose acknowledgements the reply waits for.
+   * On failure the reply is 503 and the session is dropped here (read again from Redis next).
+   */
+  #op(
+    write: () => Promise<unknown[]>,
+    o: { held?: string; n?: number; failed?: () => void },
+  ): Promise<readonly string[]> {
+    const { held, n } = o
+    const known = held === undefined ? undefined : this.#hold(held)
+    if (known) known.writing++
+    const written = (async (): Promise<readonly string[]> => {
+      try {
+        const answer = await write()
+        const v = Number(answer[0])
+        if (held !== undefined && v === 0) this.#gone(held)
+        else if (known && this.#known.get(held!) === known) known.v = Math.max(known.v, v)
+        return answer.slice(1) as string[]
+      } catch (error) {
+        if (n !== undefined) this.#presence.forget(n)
+        if (held !== undefined) this.#gone(held)
+        o.failed?.()
+        throw error
+      } finally {
+        if (known) this.#doneWriting(held!, known)
+      }
+    })()
+    const visible = written.then((members) =>
+      n === undefined ? undefined : this.#presence.acknowledged(n, members),
+    )
+    this.#addOp(written, visible)
+    return written
+  }
+
+  /** Registers a write a reply waits for; its failure is told (a reply may not wait for it). */
+  #addOp(written: Promise<unknown>, visible: Promise<unknown> = written): void {
+    const seq = ++this.#opSeq
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (error: unknown) => this.#unavailable(error),
+      )
+    const op: Op = { written: outcome(written), visible: outcome(visible) }
+    this.#ops.set(seq, op)
+    written.catch(this.#report)
+    void op.visible.then(() => this.#ops.delete(seq))
   }
 
   #takeLock(lock: Lock): void {
@@ -752,7 +1218,8 @@ export class RedisParticipant implements ClusterParticipant {
     if (this.#setWritten.size > 2 * this.#ds.entitySets.size + 1000)
       for (const id of this.#setWritten.keys())
         if (!this.#ds.entitySets.has(id)) this.#setWritten.delete(id)
-    this.#send(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', set.timeout))
+    // Written before the reply that names it: another process asked next finds it.
+    this.#addOp(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', set.timeout))
   }
 
   #touchSet(set: StoredSet): void {
@@ -761,11 +1228,14 @@ export class RedisParticipant implements ClusterParticipant {
     this.#scheduleFlush()
   }
 
+  /**
+   * A set released here: gone from Redis before the reply (every read of a set asks Redis), and
+   * the others told, so that their mirrors let it go too.
+   */
   #releaseSet(id: string): void {
     this.#setWritten.delete(id)
-    this.#send(
-      this.#redis.del(this.#setKey(id)).then(() => this.#publish({ t: 'set-released', id })),
-    )
+    const message = JSON.stringify({ o: this.#presence.id, t: 'set-released', id })
+    this.#addOp(this.#redis.multi().del(this.#setKey(id)).publish(this.#channel, message).exec())
   }
 
   /** Whether a touch of `id` is worth writing: none written for a second (or a tenth of its life). */
@@ -805,10 +1275,6 @@ export class RedisParticipant implements ClusterParticipant {
     )
   }
 
-  #publish(message: Told): Promise<unknown> {
-    return this.#redis.publish(this.#channel, JSON.stringify({ o: this.#instance, ...message }))
-  }
-
   /** A write no request waits for: its failure is reported, never thrown. */
   #send(work: Promise<unknown>): void {
     work.catch(this.#report)
@@ -825,9 +1291,12 @@ export class RedisParticipant implements ClusterParticipant {
     while (this.#pending.size > 0) await Promise.all(this.#pending)
   }
 
-  #unavailable(error: unknown): unknown {
-    if ((error as { name?: unknown }).name === 'DatastoreError') return error
-    return datastoreError('SharedStateUnavailable', ['Redis', messageOf(error)])
+  /** The error a request that needed Redis answers: 503, try again in a second. */
+  #unavailable(error: unknown): DatastoreError {
+    if ((error as { name?: unknown }).name === 'DatastoreError') return error as DatastoreError
+    return datastoreError('SharedStateUnavailable', ['Redis', messageOf(error)], {
+      details: { retryAfter: 1 },
+    })
   }
 
   // ---- keys ----
@@ -870,10 +1339,13 @@ export class RedisParticipant implements ClusterParticipant {
 /** A lock's dataclass and key as one string (keys are numbers or strings: JSON tells them apart). */
 const lockId = (dataClass: string, key: KeyValue): string => `${dataClass}:${JSON.stringify(key)}`
 
-/** The session as Redis holds it: its data whole, or only the entries named in `only`. */
+/**
+ * The session as Redis holds it, but its version (the script puts it first): its data whole, or
+ * only the entries named in `only`.
+ */
 function sessionJson(session: Session, only?: readonly string[]): string {
   const data = only ? [...session.data].filter(([key]) => only.includes(key)) : [...session.data]
-  const shared: SharedSession = {
+  const shared: Omit<SharedSession, 'v'> = {
     c: session.createdAt,
     t: session.timeout,
     e: session.established ? 1 : 0,

@@ -1,22 +1,66 @@
 /**
- * @module The Lua scripts that make lock ownership atomic in Redis, and the layout of the keys.
- * A lock belongs to a session, and lives as long as it: the scripts treat a lock whose owner's
- * session key is gone (closed, or expired by its TTL) as free, and remove it when they meet it, so
- * a lock needs no TTL of its own and no process has to outlive its sessions to clean up.
+ * @module The Lua scripts that make lock ownership atomic in Redis, that write a session and tell
+ * the other processes in one step, and the layout of the keys. A lock belongs to a session, and
+ * lives as long as it: the scripts treat a lock whose owner's session key is gone (closed, or
+ * expired by its TTL) as free, and remove it when they meet it, so a lock needs no TTL of its own
+ * and no process has to outlive its sessions to clean up.
  *
  * Keys, under a prefix (`entistore:<app>:` by default):
- * - `s:<session id>`: the session, JSON `{c, t, e, d}` (created, timeout, established, data), with
- *   the session's inactivity timeout as its TTL, restarted by every request (PEXPIRE);
+ * - `s:<session id>`: the session, JSON `{v, c, t, e, d}` (its version, created, timeout,
+ *   established, data), with the session's inactivity timeout as its TTL, restarted by every
+ *   request (PEXPIRE);
+ * - `version`: the counter that gives each session written or closed its version (`v`), so that a
+ *   process applies what it hears of a session only when it is newer than what it holds;
  * - `l:<dataclass>:<key as JSON>`: a lock, JSON `{i, d, k, n}` (owner session id, dataclass, key,
  *   the owner's client info for `lockInfo`); `locks`: the set of lock key names, for a refresh;
  * - `e:<set id>`: an entity set, JSON `{dc, k, s, t, f, o}` (its members' entity KEYS in order,
  *   null for a member deleted when it was kept; sorted; timeout; saved filter and order), with its
  *   timeout as TTL, restarted by every read;
- * - channel `events`: what processes tell each other (a session changed or closed, a set released).
+ * - `m:<process id>` (TTL: the lease) and the set `members` that lists them: the processes
+ *   serving now, whose acknowledgement a session's change waits for (redis-presence.ts);
+ * - channel `events`: what processes tell each other (a session changed or closed, a set
+ *   released), and `to:<process id>`: what is for one process (acknowledgements, its heartbeat).
  *
  * The scripts name keys through the prefix (ARGV) rather than KEYS: one Redis (or a primary with
  * replicas), not Redis Cluster, where keys would have to share a hash slot.
  */
+
+/**
+ * What the scripts that tell the others share: `told(prefix, message, v)` publishes `message` on
+ * the events channel and answers `{v, the processes serving...}`, those whose lease key is gone
+ * taken out of the list. The message is built by the caller up to its last field (see
+ * redis-participant.ts), so that the version is added here.
+ */
+const TOLD = `
+local function told(prefix, message, v)
+  redis.call('PUBLISH', prefix .. 'events', message)
+  local out = {v}
+  local index = prefix .. 'members'
+  for _, m in ipairs(redis.call('SMEMBERS', index)) do
+    if redis.call('EXISTS', prefix .. 'm:' .. m) == 1 then out[#out + 1] = m
+    else redis.call('SREM', index, m) end
+  end
+  return out
+end
+`
+
+/**
+ * Writes a session with its next version. KEYS: the session key. ARGV: the prefix, the session's
+ * JSON (an object, its version left out), its TTL in ms, `open` or `save`, the message's beginning
+ * (`save`). `open`: a new session, written as it is; answers `{v}`. `save`: only if it still
+ * exists (XX: a session gone from Redis is not brought back), and the others told (`"s"`: the
+ * session as written); answers `{v, processes...}`, or `{0}` when it was gone.
+ */
+export const SAVE = `${TOLD}
+local v = redis.call('INCR', ARGV[1] .. 'version')
+local json = '{"v":' .. v .. ',' .. string.sub(ARGV[2], 2)
+if ARGV[4] == 'open' then
+  redis.call('SET', KEYS[1], json, 'PX', ARGV[3])
+  return {v}
+end
+if not redis.call('SET', KEYS[1], json, 'PX', ARGV[3], 'XX') then return {0} end
+return told(ARGV[1], ARGV[5] .. ',"s":' .. json .. '}', v)
+`
 
 /**
  * Takes a lock for a session. KEYS: lock key, lock index. ARGV: the lock's JSON, the owner's
@@ -100,46 +144,47 @@ return out
 `
 
 /**
- * Closes a session: its key and every lock it holds. KEYS: session key, lock index. ARGV: the
- * session id. Answers how many locks went.
+ * Closes a session: its key and every lock it holds, and the others told (`"v"`: the version of the
+ * close). KEYS: session key, lock index. ARGV: the session id, the prefix, the message's
+ * beginning. Answers `{v, processes...}`.
  */
-export const CLOSE = `
+export const CLOSE = `${TOLD}
 redis.call('DEL', KEYS[1])
-local n = 0
 for _, k in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   local cur = redis.call('GET', k)
   if not cur or cjson.decode(cur).i == ARGV[1] then
     redis.call('DEL', k)
     redis.call('SREM', KEYS[2], k)
-    if cur then n = n + 1 end
   end
 end
-return n
+local v = redis.call('INCR', ARGV[2] .. 'version')
+return told(ARGV[2], ARGV[3] .. ',"v":' .. v .. '}', v)
 `
 
 /**
  * Renews a session (a login gave it a new id): its key written under the new id, every lock it
  * holds given to the new id, the old key deleted, in one step, so that no process sees the locks
- * without a live holder. KEYS: old session key, new session key, lock index. ARGV: the old id, the
- * new id, the session's JSON, its TTL in ms. A lock's JSON is edited in place (its `"i"` only),
- * not decoded and encoded again: cjson would round large numeric keys. Answers how many locks moved.
+ * without a live holder; the others told that the old id is closed. KEYS: old session key, new
+ * session key, lock index. ARGV: the old id, the new id, the session's JSON (its version left
+ * out), its TTL in ms, the prefix, the message's beginning. A lock's JSON is edited in place (its
+ * `"i"` only), not decoded and encoded again: cjson would round large numeric keys. Answers `{v,
+ * processes...}`.
  */
-export const RENEW = `
-redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
-local had = redis.call('DEL', KEYS[1])
-local n = 0
-if had == 0 then return 0 end
-local from = '"i":' .. cjson.encode(ARGV[1])
-local to = '"i":' .. cjson.encode(ARGV[2])
-for _, k in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-  local cur = redis.call('GET', k)
-  if cur and cjson.decode(cur).i == ARGV[1] then
-    local s, e = string.find(cur, from, 1, true)
-    if s then
-      redis.call('SET', k, string.sub(cur, 1, s - 1) .. to .. string.sub(cur, e + 1))
-      n = n + 1
+export const RENEW = `${TOLD}
+local v = redis.call('INCR', ARGV[5] .. 'version')
+redis.call('SET', KEYS[2], '{"v":' .. v .. ',' .. string.sub(ARGV[3], 2), 'PX', ARGV[4])
+if redis.call('DEL', KEYS[1]) == 1 then
+  local from = '"i":' .. cjson.encode(ARGV[1])
+  local to = '"i":' .. cjson.encode(ARGV[2])
+  for _, k in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    local cur = redis.call('GET', k)
+    if cur and cjson.decode(cur).i == ARGV[1] then
+      local s, e = string.find(cur, from, 1, true)
+      if s then
+        redis.call('SET', k, string.sub(cur, 1, s - 1) .. to .. string.sub(cur, e + 1))
+      end
     end
   end
 end
-return n
+return told(ARGV[5], ARGV[6] .. ',"v":' .. v .. '}', v)
 `
