@@ -297,6 +297,180 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
     })
   })
 
+  describe('what a reply did is seen through the other process at once, never asked again', () => {
+    const ROUNDS = 20
+    const setIdOf = (reply: { json: Json }) => (reply.json.__ENTITYSET as string).split('/').at(-1)!
+
+    it('a set released through A is gone through B, which held it, even before B hears of it', async () => {
+      const { A, B, client } = await setup()
+      const c = client()
+      for (let i = 0; i < ROUNDS; i++) {
+        const id = setIdOf(await c.get(A, '/rest/Employee?$method=entityset'))
+        const path = `/rest/Employee/$entityset/${id}`
+        expect((await c.get(B, `${path}?$top=1`)).status).toBe(200)
+        expect(B.ds.entitySets.has(id)).toBe(true)
+        // Every other round, B's subscriber connection is not read: the release is not heard.
+        const deaf = i % 2 === 1
+        if (deaf) B.participant.subscriber.stream.pause()
+        expect((await c.get(A, `${path}?$method=release`)).json).toEqual({ ok: true })
+        const gone = await c.get(B, `${path}?$top=1`)
+        expect([gone.status, gone.json.__ERROR[0].errCode]).toEqual([404, 1802])
+        const made = setIdOf(await c.get(B, '/rest/Employee?$method=entityset'))
+        const other = await c.get(
+          B,
+          `/rest/Employee/$entityset/${made}?$logicOperator=AND&$otherCollection=${id}`,
+        )
+        expect(other.json.__ERROR[0].errCode).toBe(1820)
+        if (deaf) B.participant.subscriber.stream.resume()
+      }
+    })
+
+    it('a logout through A: B, which held the session, answers it logged out, its locks let go', async () => {
+      const { A, B, client } = await setup({ authenticate })
+      const other = client('other-agent')
+      await other.get(B, '/rest/Employee(1)')
+      for (let i = 0; i < ROUNDS; i++) {
+        const ada = client()
+        await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+        const sid = ada.session!
+        expect((await ada.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
+        expect((await ada.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+        expect((await other.get(B, '/rest/Employee(2)?$lock=true')).json.__STATUS.status).toBe(3)
+        expect((await ada.get(A, '/rest/$directory/logout')).json).toEqual({ result: true })
+        // The old cookie, sent again through B: nobody.
+        const after = await client().get(B, `/rest/$directory/currentUser?$4DSID=${sid}`)
+        expect(after.json).toEqual({ result: null })
+        expect(B.ds.sessions.peek(sid)).toBeUndefined()
+        const write = await other.post(B, '/rest/Employee?$method=update', {
+          __KEY: '2',
+          salary: i,
+        })
+        expect(write.status).toBe(200)
+      }
+    })
+
+    it("a session's data changed through A is seen through B: a function's session storage, a login's user", async () => {
+      const { A, B, client } = await setup({ authenticate })
+      const c = client()
+      await c.post(A, '/rest/$catalog/setCart', [0])
+      expect((await c.get(B, '/rest/$catalog/cart')).json).toEqual({ result: 0 })
+      for (let i = 1; i <= ROUNDS; i++) {
+        expect((await c.post(A, '/rest/$catalog/setCart', [i])).json).toEqual({ result: i })
+        expect((await c.get(B, '/rest/$catalog/cart')).json).toEqual({ result: i })
+      }
+      for (let i = 0; i < ROUNDS; i++) {
+        const guest = client()
+        await guest.get(B, '/rest/Employee(1)?$lock=true') // established, held by B
+        await guest.get(B, '/rest/Employee(1)?$lock=false')
+        await guest.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+        const user = await guest.get(B, '/rest/$directory/currentUser')
+        expect([user.setCookie, user.json.result?.userName]).toEqual([null, 'ada'])
+      }
+    })
+
+    it('an unlock through A: another session locks and writes through B', async () => {
+      const { A, B, client } = await setup()
+      const a = client('A-agent')
+      const b = client('B-agent')
+      await b.get(B, '/rest/Employee(1)')
+      for (let i = 0; i < ROUNDS; i++) {
+        expect((await a.get(A, '/rest/Employee(3)?$lock=true')).json).toEqual(LOCKED)
+        expect((await b.get(B, '/rest/Employee(3)?$lock=true')).json.__STATUS.status).toBe(3)
+        expect(
+          (await b.post(B, '/rest/Employee?$method=update', { __KEY: '3', salary: i })).status,
+        ).toBe(409)
+        expect((await a.get(A, '/rest/Employee(3)?$lock=false')).json).toEqual(LOCKED)
+        expect(
+          (await b.post(B, '/rest/Employee?$method=update', { __KEY: '3', salary: i })).status,
+        ).toBe(200)
+        expect((await b.get(B, '/rest/Employee(3)?$lock=true')).json).toEqual(LOCKED)
+        expect((await b.get(A, '/rest/Employee(3)?$lock=false')).json).toEqual(LOCKED)
+      }
+    })
+  })
+
+  describe('a process that does not hear', () => {
+    it('stalled: a change waits at most the lease, then the stalled one reads Redis, and comes back', async () => {
+      const { A, B, client, time } = await setup({ authenticate })
+      const ada = client()
+      const bob = client()
+      await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      await bob.post(B, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      expect((await ada.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+      const sid = ada.session!
+      // B's subscriber connection stops being read: what A tells waits in its socket.
+      B.participant.subscriber.stream.pause()
+      const logout = ada.get(A, '/rest/$directory/logout')
+      let answered = false
+      void logout.then(() => (answered = true))
+      // Each process's heartbeat, and A's wait for B's acknowledgement.
+      await time.until(3)
+      expect(answered).toBe(false)
+      time.advance(LEASE_MS)
+      expect((await logout).json).toEqual({ result: true })
+      // B's lease ran out with A's wait: it reads Redis first, and never answers the old state.
+      expect(B.participant.leased).toBe(false)
+      const old = await client().get(B, `/rest/$directory/currentUser?$4DSID=${sid}`)
+      expect([old.status, old.json]).toEqual([200, { result: null }])
+      expect((await bob.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+      // Cut from Redis altogether: what it cannot vouch for is a 503 with Retry-After.
+      B.participant.commands.stream.pause()
+      const cut = await bob.get(B, '/rest/$directory/currentUser')
+      expect([cut.status, cut.json.__ERROR[0].errCode, cut.retryAfter]).toEqual([503, 9140, '1'])
+      B.participant.commands.stream.resume()
+      B.participant.subscriber.stream.resume()
+      // Heard again: the heartbeat sent while it was stalled comes back, and its lease with it.
+      await eventually(() => expect(B.participant.leased).toBe(true))
+      expect(B.ds.sessions.peek(sid)).toBeUndefined()
+      expect((await bob.get(B, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+      // Acknowledging again: A's next change does not wait.
+      expect((await bob.get(A, '/rest/$directory/logout')).json).toEqual({ result: true })
+      expect(B.ds.sessions.peek(bob.session ?? '')).toBeUndefined()
+    })
+
+    it('cut off: what was told meanwhile is read again from Redis before it takes a lease again', async () => {
+      const { A, B, client, time } = await setup()
+      const c = client()
+      await c.post(A, '/rest/$catalog/setCart', [1])
+      expect((await c.get(B, '/rest/$catalog/cart')).json).toEqual({ result: 1 })
+      // B's subscriber connection is gone (no reconnection until asked): A's message is lost.
+      const ended = new Promise((resolve) => B.participant.subscriber.once('end', resolve))
+      B.participant.subscriber.disconnect()
+      await ended
+      const change = c.post(A, '/rest/$catalog/setCart', [2])
+      await time.until(3)
+      time.advance(LEASE_MS)
+      expect((await change).json).toEqual({ result: 2 })
+      expect((await c.get(B, '/rest/$catalog/cart')).json).toEqual({ result: 2 })
+      // Connected again: B reads its sessions again, then takes up a lease.
+      await B.participant.subscriber.connect()
+      await eventually(() => expect(B.participant.leased).toBe(true))
+      expect(B.ds.sessions.peek(c.session!)?.data.get('cart')).toBe(2)
+      expect((await c.post(A, '/rest/$catalog/setCart', [3])).json).toEqual({ result: 3 })
+      expect(B.ds.sessions.peek(c.session!)?.data.get('cart')).toBe(3)
+    })
+
+    it('stopped: a process that closed is not waited for', async () => {
+      const { A, B, client } = await setup({ authenticate })
+      const ada = client()
+      await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      await ada.get(B, '/rest/$directory/currentUser')
+      await B.participant.close()
+      expect((await ada.get(A, '/rest/$directory/logout')).json).toEqual({ result: true })
+    })
+
+    it('a third process that joins is waited for too', async () => {
+      const { A, node, client } = await setup({ authenticate })
+      const C = await node()
+      const ada = client()
+      await ada.post(A, '/rest/$directory/login', undefined, login('ada', 'secret'))
+      expect((await ada.get(C, '/rest/$directory/currentUser')).json.result.userName).toBe('ada')
+      const sid = ada.session!
+      await ada.get(A, '/rest/$directory/logout')
+      expect(C.ds.sessions.peek(sid)).toBeUndefined()
+    })
+  })
+
   describe('Redis down', () => {
     it('answers 503 where Redis is needed, serves what its lease vouches for, and recovers', async () => {
       const { A, B, client, time } = await setup()
