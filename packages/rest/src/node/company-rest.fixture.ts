@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
-import { createRestHandler, type RestReply } from '@entistore/rest'
+import { createRestHandler, type RestCore, type RestReply, type RestRequest } from '@entistore/rest'
 // A type only, erased before any runtime resolves it.
 import type { MountableRest } from '../adapters/mount.js'
 
@@ -24,26 +24,39 @@ const example = (name: string): unknown =>
 export const MODEL = example('model.json') as ModelJson
 export const DATA = example('data.json') as DataFile
 
+/** The time of the manual clock every company datastore of the suite starts at. */
+export const COMPANY_START = Date.UTC(2024, 0, 1)
+
 /**
- * A fresh company datastore behind a handler, the same every time it is called. The handler wraps
- * the real one only to add a second Set-Cookie header when a request asks for it
- * (`x-two-cookies`), so that keeping two headers apart can be tested too.
+ * A fresh company datastore behind a handler, the same every time it is called: a manual clock
+ * at COMPANY_START, session ids numbered `S1, S2…`, the suite's body limits, and
+ * `withTwoCookies` around it.
  */
 export function companyRest(basePath = '/rest'): MountableRest {
   let sessions = 0
   const ds = createDatastore(MODEL, {
     data: structuredClone(DATA),
-    clock: new ManualClock(Date.UTC(2024, 0, 1)),
+    clock: new ManualClock(COMPANY_START),
     sessions: { newId: () => `S${++sessions}` },
   })
-  const rest = createRestHandler(ds, {
-    basePath,
-    maxBodyBytes: MAX_BODY_BYTES,
-    maxUploadBytes: MAX_UPLOAD_BYTES,
-  })
+  return withTwoCookies(
+    createRestHandler(ds, {
+      basePath,
+      maxBodyBytes: MAX_BODY_BYTES,
+      maxUploadBytes: MAX_UPLOAD_BYTES,
+    }),
+  )
+}
+
+/**
+ * `rest`, which adds a second Set-Cookie header when a request asks for it (`x-two-cookies`), so
+ * that keeping two headers apart can be tested too. The same wrapper serves the suite's reference
+ * and `entistore serve` in the cluster's run (its `wrapCore`), so both sides add the same header.
+ */
+export function withTwoCookies<T extends RestCore>(rest: T): T {
   return {
     ...rest,
-    respond: (request) => {
+    respond: (request: RestRequest) => {
       const reply = rest.respond(request)
       if (request.headers['x-two-cookies'] === undefined) return reply
       // `isPending` inlined: Deno runs this on the built packages, which may predate it.

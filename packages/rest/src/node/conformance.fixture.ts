@@ -51,6 +51,16 @@ export interface ConformanceOptions {
    * still compared. @default false: the message is compared too
    */
   readonly jsonParseErrorWithoutPosition?: boolean
+  /**
+   * The server under test makes its session ids otherwise than the reference's `S1, S2…`: several
+   * processes sharing their sessions through Redis cannot count them together. The ids the two
+   * sides' session cookies (`4DSID_…`) set for one request are then paired, and from then on the
+   * server under test's id is read as the reference's wherever it appears (Set-Cookie, a body's
+   * `__UNIQID`), and a cookie sent back reaches it with its own id. The sessions are still
+   * followed and every other byte compared; a session set on one side only still differs.
+   * @default false: session ids are compared as they are
+   */
+  readonly sessionIdsDiffer?: boolean
 }
 
 /** One request, its target written as sent on the request line. */
@@ -122,6 +132,8 @@ export function send(base: string, exchange: Exchange): Promise<Answer> {
 export const json = (answer: Answer): any => JSON.parse(answer.body.toString('utf8'))
 
 const JSON_BODY = { 'content-type': 'application/json' }
+// A session cookie, in a Set-Cookie header or in a Cookie header: its name and its id.
+const SESSION_COOKIE = /(4DSID_[^=;\s]*)=([^;\s]*)/g
 const q = encodeURIComponent
 
 /**
@@ -146,6 +158,7 @@ export function conformance(
       await adapter?.close()
       await reference?.close()
     })
+    const sessions = new SessionIds(options.sessionIdsDiffer === true)
 
     /**
      * Sends `exchange` to both sides, expects the same answer, and returns it. `sameBodies` compares
@@ -156,7 +169,10 @@ export function conformance(
       sameBodies = (actual: Buffer, expected: Buffer): boolean => actual.equals(expected),
     ): Promise<Answer> => {
       const expected = await send(reference.url, exchange)
-      const actual = await send(adapter.url, exchange)
+      const actual = sessions.asReference(
+        await send(adapter.url, sessions.toServer(exchange)),
+        expected,
+      )
       const label = `${exchange.method ?? 'GET'} ${exchange.target}`
       const headers = { ...expected.headers }
       headers['content-type'] ??= options.defaultContentType
@@ -165,7 +181,10 @@ export function conformance(
         status: expected.status,
         headers,
       })
-      expect(sameBodies(actual.body, expected.body), `${label}: the same body bytes`).toBe(true)
+      expect(
+        sameBodies(actual.body, expected.body),
+        `${label}: the same body bytes${whereTheyDiffer(actual.body, expected.body)}`,
+      ).toBe(true)
       return actual
     }
     const errCode = (answer: Answer): unknown => json(answer).__ERROR?.[0]?.errCode
@@ -370,6 +389,82 @@ export function conformance(
       expect([options.status, options.headers.allow]).toEqual([204, 'GET, HEAD, POST'])
     })
   })
+}
+
+/**
+ * The session ids of the two sides, when they differ (`sessionIdsDiffer`): the reference's id for
+ * each id the server under test set, paired from the Set-Cookie headers of one request's answers.
+ */
+class SessionIds {
+  readonly #differ: boolean
+  // The server under test's id → the reference's, and back.
+  readonly #toReference = new Map<string, string>()
+  readonly #toServer = new Map<string, string>()
+
+  constructor(differ: boolean) {
+    this.#differ = differ
+  }
+
+  /**
+   * `exchange` as sent to the server under test: the test holds the reference's ids (`both`
+   * returns answers read as the reference's), so its session cookie carries the server's own id.
+   */
+  toServer(exchange: Exchange): Exchange {
+    const cookie = exchange.headers?.['cookie']
+    if (!this.#differ || cookie === undefined) return exchange
+    const own = cookie.replace(
+      SESSION_COOKIE,
+      (_, name: string, id: string) => `${name}=${this.#toServer.get(id) ?? id}`,
+    )
+    return { ...exchange, headers: { ...exchange.headers, cookie: own } }
+  }
+
+  /**
+   * `actual` with the ids its server set read as the reference's: in its Set-Cookie headers and
+   * in its body (the catalog's `__UNIQID`), after pairing the ids this answer and `expected` set.
+   */
+  asReference(actual: Answer, expected: Answer): Answer {
+    if (!this.#differ) return actual
+    const theirs = sessionIdsSet(expected)
+    sessionIdsSet(actual).forEach((id, i) => {
+      if (theirs[i] === undefined) return
+      this.#toReference.set(id, theirs[i])
+      this.#toServer.set(theirs[i], id)
+    })
+    if (this.#toReference.size === 0) return actual
+    // The longest first, and not inside a longer id: S12 is not the start of S123.
+    const ids = [...this.#toReference.keys()].sort((a, b) => b.length - a.length)
+    const named = new RegExp(`(?:${ids.map(escaped).join('|')})(?![\\w-])`, 'g')
+    const read = (text: string) => text.replace(named, (id) => this.#toReference.get(id)!)
+    const setCookie = actual.headers['set-cookie']
+    return {
+      status: actual.status,
+      headers: {
+        ...actual.headers,
+        'set-cookie': typeof setCookie === 'string' ? read(setCookie) : setCookie?.map(read),
+      },
+      // latin1 both ways: every byte kept as it was but the ids.
+      body: Buffer.from(read(actual.body.toString('latin1')), 'latin1'),
+    }
+  }
+}
+
+/** The ids of the session cookies an answer sets, in order. */
+const sessionIdsSet = (answer: Answer): string[] =>
+  [answer.headers['set-cookie'] ?? []]
+    .flat()
+    .flatMap((line) => [...line.matchAll(SESSION_COOKIE)].map((m) => m[2]!))
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Where two bodies differ first, with a few bytes around it from each, to read in a failure. */
+function whereTheyDiffer(actual: Buffer, expected: Buffer): string {
+  let at = 0
+  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++
+  if (at === actual.length && at === expected.length) return ''
+  const around = (body: Buffer) =>
+    JSON.stringify(body.subarray(Math.max(0, at - 60), at + 60).toString('latin1'))
+  return ` (they differ at byte ${at} of ${actual.length} and ${expected.length}: ${around(actual)} where the reference has ${around(expected)})`
 }
 
 // The 9030 message for a body that is not JSON: what the parser said, and where (when it says).
