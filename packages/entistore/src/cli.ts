@@ -37,7 +37,13 @@ import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { importOptionals, MissingPackageError } from './cluster/optional-package.js'
 import { postgresNameProblem } from './cluster/postgres-names.js'
 import { serverErrorLines } from './error-log.js'
-import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import {
+  clusterOf,
+  FileError,
+  loadDatastoreFiles,
+  readJsonFile,
+  type LoadFilesOptions,
+} from './load-files.js'
 import type { RedisParticipant } from './cluster/redis-participant.js'
 import { withoutPassword } from './cluster/redacted-url.js'
 import { ClusterWrites } from './cluster/cluster-core.js'
@@ -46,7 +52,7 @@ import { runTypesCommand } from './model-types.js'
 import { persistenceOf } from './persist/create-datastore.js'
 import type { Persistence } from './persist/persist.js'
 import { dataSaver, type SaveResult } from './save.js'
-import { serve, type RunningServer } from './serve.js'
+import { serve, type RunningServer, type ServeOptions } from './serve.js'
 import { stopSignal } from './signals.js'
 import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
@@ -85,6 +91,18 @@ export interface CliIo {
   readonly watchDebounceMs?: number
   /** Starts one worker of `--workers N` (tests give fake ones). @default node:cluster's fork */
   readonly forkWorker?: ForkWorker
+  /**
+   * Options of the datastore each `serve` process loads (a manual clock, how session ids are
+   * made), for tests that serve through the CLI's own path what they serve in process (the
+   * conformance suite against `--workers 3`). The workers of `--workers N` run the same script,
+   * so each gets them too. @default none
+   */
+  readonly datastoreOptions?: Pick<LoadFilesOptions, 'clock' | 'sessions'>
+  /**
+   * For the same tests: the REST handler's body limits, and a wrapper put around its interface,
+   * outside the cluster's. @default none
+   */
+  readonly serveOptions?: Pick<ServeOptions, 'maxBodyBytes' | 'maxUploadBytes' | 'wrapCore'>
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -643,6 +661,7 @@ function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith
     ...(o.persist === undefined ? {} : { persist: o.persist }),
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
     eagerIndexes: o.eagerIndexes,
+    ...io.datastoreOptions,
   }
   const module = o.functions
   if (module === undefined) return () => loadDatastoreFiles(files)
@@ -737,9 +756,17 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     await (writes as ClusterWrites | undefined)?.close()
     await shared?.close()
   }
+  // The cluster's gate next to the handler, a test's wrapper around it all: a test's wrapper
+  // sees the replies a client gets.
+  const { wrapCore: outer, ...handlerOptions } = io.serveOptions ?? {}
+  // Redis's outermost of the two: a reply waits until what it changed in Redis is known everywhere.
+  const inner =
+    writes && ((core: RestCore) => (shared ? shared.wrap(writes.wrap(core)) : writes.wrap(core)))
+  const wrapCore = inner && outer ? (core: RestCore) => outer(inner(core)) : (inner ?? outer)
   let server: RunningServer
   try {
     server = await serve(ds, {
+      ...handlerOptions,
       port: o.port,
       ...auth,
       ...(o.explorer === undefined ? {} : { explorer: { path: o.explorer } }),
@@ -757,13 +784,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
         ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }
         : {}),
       ...(o.host === undefined ? {} : { host: o.host }),
-      // Redis's outermost: a reply waits until what it changed in Redis is known everywhere.
-      ...(writes === undefined
-        ? {}
-        : {
-            wrapCore: (core: RestCore) =>
-              shared ? shared.wrap(writes.wrap(core)) : writes.wrap(core),
-          }),
+      ...(wrapCore === undefined ? {} : { wrapCore }),
       ...(chaos
         ? {
             wrapListener: (listener, core) =>

@@ -8,6 +8,7 @@ import {
   DatastoreError,
   type Clock,
   type Datastore,
+  type DatastoreOptions,
   type DatastoreWith,
   type ModelJson,
 } from '@entistore/core'
@@ -62,6 +63,8 @@ export interface LoadFilesOptions {
    */
   readonly progress?: (line: string) => void
   readonly clock?: Clock
+  /** The session store's options (how its ids are made, its limits). @default the store's defaults */
+  readonly sessions?: DatastoreOptions['sessions']
   /**
    * The class functions: the definitions (`defineFunctions({…})`), or the path of an ES module
    * whose default export gives them, as `entistore serve --functions` takes it (docs/cli.md).
@@ -134,6 +137,7 @@ export async function loadDatastoreFiles(
   try {
     ds = createDatastore(model as ModelJson, {
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.sessions ? { sessions: options.sessions } : {}),
       ...(functions === undefined ? {} : { functions }),
     })
   } catch (e) {
