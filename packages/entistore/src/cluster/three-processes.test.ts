@@ -211,12 +211,12 @@ describe.skipIf(skip !== undefined)('three processes behind one port', { timeout
     for (let i = 0; i < 3; i++)
       expect((await both(owner, update({ __KEY: '2', salary: 8 + i }))).status).toBe(200)
     // Let go through one worker: at once for the other session through any, asked once each.
-    expect((await both(owner, { target: '/rest/Employee(2)?$lock=false' }, false)).status).toBe(200)
+    expect((await both(owner, { target: '/rest/Employee(2)?$lock=false' })).status).toBe(200)
     expect((await both(other, update({ __KEY: '2', salary: 20 }))).status).toBe(200)
     // A logout lets its session's locks go everywhere before its reply.
-    expect((await both(owner, { target: '/rest/Employee(3)?$lock=true' }, false)).status).toBe(200)
+    expect((await both(owner, { target: '/rest/Employee(3)?$lock=true' })).status).toBe(200)
     expect((await both(other, update({ __KEY: '3', salary: 1 }))).status).toBe(409)
-    await both(owner, { target: '/rest/$directory/logout' }, false)
+    await both(owner, { target: '/rest/$directory/logout' })
     for (let i = 0; i < 3; i++)
       expect((await both(other, update({ __KEY: '3', salary: 2 + i }))).status).toBe(200)
   })
