@@ -111,6 +111,15 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       }
     })
 
+    it('a session written by an older entistore (no version) is adopted', async () => {
+      const { A, admin, prefix, client } = await setup()
+      const sid = '0123456789ABCDEF0123456789ABCDEF'
+      const old = { c: Date.now(), t: 3_600_000, e: 1, d: [['cart', 5]] }
+      await admin.set(`${prefix}s:${sid}`, JSON.stringify(old), 'PX', 3_600_000)
+      const cart = await client().get(A, `/rest/$catalog/cart?$4DSID=${sid}`)
+      expect([cart.json, cart.setCookie]).toEqual([{ result: 5 }, null])
+    })
+
     it('lives as long as its Redis TTL: gone there, it is not brought back by a mirror', async () => {
       const { A, B, admin, prefix, client } = await setup()
       const c = client()

@@ -705,7 +705,7 @@ export class RedisParticipant implements ClusterParticipant {
       .then((results) => {
         const [[, json], [, pttl]] = results as [[null, string | null], [null, number]]
         const s = json !== null && pttl > 0 ? (JSON.parse(json) as SharedSession) : null
-        this.#incoming(id, { v: s?.v ?? 0, s, pttl })
+        this.#incoming(id, { v: versionOf(s), s, pttl })
       })
       .finally(() => {
         this.#fetching.delete(id)
@@ -904,16 +904,13 @@ export class RedisParticipant implements ClusterParticipant {
   #adoptLock(lock: SharedLock, session: string, pttl: number): boolean {
     if (!this.#ds.findDataClass(lock.d)) return false
     if (!this.#ds.sessions.peek(lock.i)) {
+      // Its holder, not held here: adopted as Redis has it (unless a close of it was heard since).
       const shared = JSON.parse(session) as SharedSession
-      this.#incoming(lock.i, { v: shared.v, s: shared, pttl })
+      const known = this.#hold(lock.i)
+      if (known.writing === 0) this.#apply(lock.i, known, { v: versionOf(shared), s: shared, pttl })
       if (!this.#ds.sessions.peek(lock.i)) {
-        // Not adopted: no room for it here, or closed since (its close heard first).
-        const known = this.#hold(lock.i)
-        this.#apply(lock.i, known, { v: shared.v, s: shared, pttl })
-        if (!this.#ds.sessions.peek(lock.i)) {
-          this.#known.delete(lock.i)
-          return false
-        }
+        if (known.writing === 0 && !this.#fetching.has(lock.i)) this.#known.delete(lock.i)
+        return false // no room for it here, or closed
       }
     }
     const held = this.#ds.locks.holder(lock.d, lock.k)
@@ -948,7 +945,7 @@ export class RedisParticipant implements ClusterParticipant {
           typeof json === 'string' && (pttl as number) > 0
             ? (JSON.parse(json) as SharedSession)
             : null
-        this.#incoming(id, { v: s?.v ?? 0, s, pttl: pttl as number })
+        this.#incoming(id, { v: versionOf(s), s, pttl: pttl as number })
       })
     }
   }
@@ -1335,6 +1332,12 @@ export class RedisParticipant implements ClusterParticipant {
     return rowId
   }
 }
+
+/**
+ * The version of a session read from Redis: 0 when there is none; one written before sessions had
+ * versions (by an older entistore) counts as older than any written since.
+ */
+const versionOf = (s: SharedSession | null): number => (s === null ? 0 : (s.v ?? 0.5))
 
 /** A lock's dataclass and key as one string (keys are numbers or strings: JSON tells them apart). */
 const lockId = (dataClass: string, key: KeyValue): string => `${dataClass}:${JSON.stringify(key)}`
