@@ -3,7 +3,9 @@
  * against the engine itself, never a mock). Debian's binaries (`.ci/install-services.sh`
  * installs them), `initdb` into a temporary folder, a free port, the unix socket in that folder,
  * trust authentication and `fsync=off` (the tests kill Entistore processes, not PostgreSQL, so
- * its own durability is not under test): it starts in a second or two.
+ * its own durability is not under test): it starts in a second or two. The bench asks for
+ * `durable: true` instead: PostgreSQL's own settings (fsync, synchronous_commit and
+ * full_page_writes on), as users run it, so a commit waits for its WAL on disk.
  *
  * PostgreSQL refuses to run as root; run as root (CI containers, the development machine), the
  * folder is given to the `postgres` user and the binaries run through `runuser`.
@@ -73,8 +75,19 @@ function freePort(): Promise<number> {
 
 let databases = 0
 
+export interface StartPostgresOptions {
+  /**
+   * PostgreSQL's default durability (fsync, synchronous_commit, full_page_writes on): what a
+   * benchmark measures. Off, the tests' server skips the disk flushes, which they do not test.
+   * @default false
+   */
+  readonly durable?: boolean
+}
+
 /** Starts a throwaway server (see the module comment); `stop()` removes it. */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres({
+  durable = false,
+}: StartPostgresOptions = {}): Promise<PostgresServer> {
   if (postgresSkip !== undefined) throw new Error(postgresSkip)
   const dir = mkdtempSync(join(tmpdir(), 'entistore-pg-'))
   if (AS_ROOT) {
@@ -89,8 +102,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses='127.0.0.1'",
-    '-c fsync=off',
-    '-c full_page_writes=off',
+    ...(durable ? [] : ['-c fsync=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ')
   const start = () =>
