@@ -10,7 +10,9 @@
  * the server. Lists differ between connections (no 16 requests for the same key in a row) and
  * rounds; the targets compared get the same lists. Writes (the writes suite) give a whole request
  * per entry (method, headers, JSON body), encoded once as well; deletes, which must not repeat,
- * send each list once (`once`) instead of cycling it.
+ * send each list once (`once`) instead of cycling it. A `sequence` (the cluster-http suite's
+ * create, then update with the stamp it answered) is the exception that needs `setupRequest`: the
+ * update's body is known only from the create's reply.
  *
  * Latency is taken from autocannon's per-response event (milliseconds as a float, from writing the
  * request to the end of the reply), not from its result histogram: that histogram records whole
@@ -44,6 +46,11 @@ export type LoadTarget = {
   readonly label: string
   /** `http://host:port` */
   readonly origin: string
+  /**
+   * Headers of every request of connection `c`, the `c`-th (cycled): a session cookie of its own,
+   * as a client that keeps its cookie sends it. @default none
+   */
+  readonly connectionHeaders?: readonly Readonly<Record<string, string>>[]
 } & (
   | {
       /** A GET of a request target (a key) drawn from `random`. */
@@ -52,6 +59,15 @@ export type LoadTarget = {
   | {
       /** A whole request (method, path, headers, body) drawn from `random`: writes. */
       readonly request: (random: () => number) => autocannon.Request
+    }
+  | {
+      /**
+       * Requests that depend on the replies before them, sent in turn and cycled on each
+       * connection (autocannon's `onResponse` and `setupRequest`, with a context per connection
+       * that starts empty on each cycle): a create, then an update with the stamp it answered.
+       * The dependent ones are encoded for each request, in the client.
+       */
+      readonly sequence: (random: () => number) => autocannon.Request[]
     }
 )
 
@@ -85,11 +101,16 @@ async function round(target: LoadTarget, o: LoadOptions, seconds: number, seed: 
     : o.pathsPerConnection
   const lists = Array.from({ length: o.connections }, (_, c): autocannon.Request[] => {
     const random = prng(seed * 1000 + c)
-    return Array.from({ length: perConnection }, () =>
-      'request' in target
-        ? target.request(random)
-        : { method: 'GET' as const, path: target.path(random) },
-    )
+    const list =
+      'sequence' in target
+        ? target.sequence(random)
+        : Array.from({ length: perConnection }, () =>
+            'request' in target
+              ? target.request(random)
+              : { method: 'GET' as const, path: target.path(random) },
+          )
+    const headers = target.connectionHeaders?.[c % target.connectionHeaders.length]
+    return headers ? list.map((r) => ({ ...r, headers: { ...r.headers, ...headers } })) : list
   })
   let client = 0
   const latencies: number[] = []

@@ -14,13 +14,13 @@
  *
  * Then between processes: two `entistore serve --postgres` children on a database of their own,
  * driven over HTTP (keep-alive connections, node:http). The write rate through A alone (one
- * client, then four at once), and the lag a client sees: an update by key through A, and from the
- * moment A's 200 arrives, B asked for the entity again and again until it shows the new value.
- * That figure includes B's follow (notification, catch-up, apply) and is bounded below by the
- * polling read's round trip, whose p50 is printed beside it.
+ * client, then four at once), and the lag a client sees: an update by key through A, B asked for
+ * the entity again and again until it shows the new value, from A's 200 and from the send
+ * (bench/replication-lag.ts, shared with the cluster-http suite). Bounded below by the polling
+ * read's round trip, printed beside it. suites/cluster-http.bench.ts measures the same with
+ * PostgreSQL's default durability, 16 clients and `--workers`.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -34,9 +34,17 @@ import {
   postgresSkip,
   startPostgres,
 } from '../../packages/entistore/src/cluster/postgres-server.fixture.ts'
-import { quantile } from '../http-load.ts'
 import { itemFiles, ITEM_MODEL, makeGroups, makeItems } from '../items.ts'
 import { startNode, type Child } from '../processes.ts'
+import {
+  httpClient,
+  LAG_ALIGN,
+  LAG_HEADERS,
+  lagRows,
+  measureLag,
+  type HttpClient,
+  type Lag,
+} from '../replication-lag.ts'
 import { count, ms, printWriteRates, ratio, table } from '../report.ts'
 import { ENTISTORE, ORIGIN } from './http.bench.ts'
 
@@ -117,18 +125,9 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
     printWriteRates(rows)
     console.log('\n### Replication lag')
     const cell = (x: number) => `${ms(x)} ms`
-    // A row of the table from sorted samples.
-    const sampled = (label: string, what: string, sorted: Float64Array) => [
-      label,
-      what,
-      count(sorted.length),
-      cell(quantile(sorted, 0.5)),
-      cell(quantile(sorted, 0.99)),
-      cell(sorted.at(-1)!),
-    ]
     console.log(
       table(
-        ['between', 'from → to', 'samples', 'p50', 'p99', 'max'],
+        LAG_HEADERS,
         [
           [
             'two datastores in one process (own pools, own LISTEN)',
@@ -138,18 +137,9 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
             cell(lag.p99),
             cell(lag.max),
           ],
-          sampled(
-            'two `entistore serve --postgres` processes, over HTTP',
-            "A's 200 → B's first GET showing the value",
-            between.lag,
-          ),
-          sampled(
-            '(the polling GET through B: the resolution of the line above)',
-            'one GET /rest/Item(k), keep-alive',
-            between.polls,
-          ),
+          ...lagRows('two `entistore serve --postgres` processes, over HTTP', between.lag),
         ],
-        ['l', 'l', 'r', 'r', 'r', 'r'],
+        [...LAG_ALIGN],
       ),
     )
   } finally {
@@ -157,34 +147,6 @@ export async function runClusterSuite(options: ClusterBenchOptions): Promise<voi
     rmSync(root, { recursive: true, force: true })
   }
 }
-
-/** Replies of one keep-alive connection to `origin`, the body parsed. */
-function httpClient(origin: string) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const send = (method: string, path: string, body?: unknown) =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const text = body === undefined ? undefined : JSON.stringify(body)
-      const req = request(
-        `${origin}${path}`,
-        {
-          method,
-          agent,
-          headers: text === undefined ? {} : { 'content-type': 'application/json' },
-        },
-        (res) => {
-          let reply = ''
-          res.setEncoding('utf8')
-          res.on('data', (d: string) => (reply += d))
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(reply) }))
-        },
-      )
-      req.on('error', reject)
-      req.end(text)
-    })
-  return { send, close: () => agent.destroy() }
-}
-
-type HttpClient = ReturnType<typeof httpClient>
 
 /**
  * Two `entistore serve --postgres <url>` processes on the bench's 1,000 Items: the write rate
@@ -194,7 +156,7 @@ type HttpClient = ReturnType<typeof httpClient>
 async function betweenProcesses(
   url: string,
   samples: number,
-): Promise<{ rates: [string, number, number][]; lag: Float64Array; polls: Float64Array }> {
+): Promise<{ rates: [string, number, number][]; lag: Lag }> {
   const files = itemFiles(1000)
   const children: Child[] = []
   const clients: HttpClient[] = []
@@ -248,28 +210,7 @@ async function betweenProcesses(
       ['HTTP through one `serve --postgres` process, 4 clients', n, await timed(n, 4)],
     ]
 
-    const lag: number[] = []
-    const polls: number[] = []
-    for (let i = 0; i < samples; i++) {
-      const key = 1 + ((i * 7) % 1000)
-      const price = -1 - i
-      await update(writers[0]!, key, price)
-      const acknowledged = performance.now()
-      for (;;) {
-        const asked = performance.now()
-        const reply = await b.send('GET', `/rest/Item(${key})`)
-        const now = performance.now()
-        polls.push(now - asked)
-        if (reply.body.price === price) {
-          lag.push(now - acknowledged)
-          break
-        }
-        if (now - acknowledged > 10_000)
-          throw new Error(`Item(${key}) showed no update through B within 10 s`)
-      }
-    }
-    const sorted = (xs: number[]) => Float64Array.from(xs).sort()
-    return { rates, lag: sorted(lag), polls: sorted(polls) }
+    return { rates, lag: await measureLag(writers[0]!, b, samples, 1000) }
   } finally {
     for (const c of clients) c.close()
     for (const c of children) await c.stop()

@@ -649,8 +649,8 @@ export interface WritesHttpOptions {
   readonly load: LoadOptions
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
-const UPDATE_PATH = '/rest/Item?$method=update'
+export const JSON_HEADERS = { 'content-type': 'application/json' }
+export const UPDATE_PATH = '/rest/Item?$method=update'
 /** Keys of the Items created for the delete measure: far above the file's and the creates'. */
 const POOL_BASE = 10_000_001
 /** Delete requests per connection and second of a timed round (a round is a count of them). */
@@ -658,7 +658,7 @@ const DELETES_PER_CONNECTION_SECOND = 100
 /** Items per POST when the delete pool is created (one atomic batch: the bulk commit path). */
 const POOL_CHUNK = 8000
 
-const randomItem = (r: () => number): Record<string, unknown> => ({
+export const randomItem = (r: () => number): Record<string, unknown> => ({
   name: `written ${Math.floor(r() * 1e6)}`,
   groupID: 1 + Math.floor(r() * GROUPS),
   price: Math.round(r() * 100_000) / 100,
