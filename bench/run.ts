@@ -56,6 +56,7 @@ import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
 import { runPicturesSuite } from './suites/pictures.bench.ts'
 import { runJournalSuite } from './suites/journal.bench.ts'
 import { runClusterSuite } from './suites/cluster.bench.ts'
+import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -89,6 +90,7 @@ const SUITES = [
   'pictures',
   'journal',
   'cluster',
+  'cluster-http',
   'memory',
 ] as const
 type Suite = (typeof SUITES)[number]
@@ -130,6 +132,7 @@ interface Options {
   http: HttpOptions
   writes: WritesOptions
   adapters: AdaptersOptions
+  clusterHttp: ClusterHttpOptions
   build: BuildChoice
   /** Shapes of data of the query and http suites. */
   shapes: ShapeId[]
@@ -154,7 +157,8 @@ const HELP = `usage: npm run bench -- [options]
                      (--sizes=…, --http-sizes=…, --out=DIR, --json=FILE)
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
-  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,memory
+  --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
+          cluster-http,memory
                      suites to run (default all)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
@@ -194,6 +198,11 @@ const HELP = `usage: npm run bench -- [options]
   --batches=N        timed atomic batches per implementation there (default 500; quick: 200)
   --adapters-rows=20k  Item rows of the adapters suite's servers (default 20k); its load rounds
                      are 2 × 1.5 s (quick: 1 × 1 s) unless --http-seconds, --http-rounds say
+  --lag-samples=N    writes timed between two processes in each pass of the cluster-http suite's
+                     lag (default 200; quick: 50); its load rounds are 2 × 3 s after 1 s of
+                     warm-up (quick: 1 × 1 s after 0.5 s) unless --http-seconds, --http-rounds say
+  --fresh-seconds=S  its writes on a new connection for every request, per server (default 2;
+                     quick: 1)
   --memory-rows=200k   Person rows of the memory breakdown (default 200k; quick: 20k)
   --snapshot-rows=50k  rows of its heap snapshot by kind (default 50k; quick: 20k)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
@@ -241,6 +250,12 @@ function parseArgs(argv: string[]): Options {
         pathsPerConnection: 2048,
       },
     },
+    clusterHttp: {
+      load: { connections: 16, seconds: 3, rounds: 2, warmupSeconds: 1, pathsPerConnection: 2048 },
+      freshSeconds: 2,
+      lagSamples: 200,
+      startupTimeoutMs: 90_000,
+    },
     build: 'auto',
     shapes: [...SHAPES],
     memoryRows: 200_000,
@@ -248,6 +263,8 @@ function parseArgs(argv: string[]): Options {
   }
   let memoryRows: number | undefined
   let snapshotRows: number | undefined
+  let lagSamples: number | undefined
+  let freshSeconds: number | undefined
   // Set from the options below, applied at the end so that their order does not matter.
   const http: { -readonly [K in keyof HttpOptions]?: HttpOptions[K] } = {}
   const writes: Partial<WritesOptions> = {}
@@ -358,6 +375,12 @@ function parseArgs(argv: string[]): Options {
       case '--adapters-rows':
         o.adapters = { ...o.adapters, rows: parseSize(value) }
         break
+      case '--lag-samples':
+        lagSamples = num(name, value)
+        break
+      case '--fresh-seconds':
+        freshSeconds = num(name, value)
+        break
       case '--help':
       case '-h':
         console.log(HELP)
@@ -392,6 +415,17 @@ function parseArgs(argv: string[]): Options {
       ...(o.quick ? { seconds: 1, rounds: 1 } : {}),
       ...load,
     },
+  }
+  // The cluster-http suite too: its own rounds, the load options given.
+  o.clusterHttp = {
+    load: {
+      ...o.clusterHttp.load,
+      ...(o.quick ? { seconds: 1, rounds: 1, warmupSeconds: 0.5 } : {}),
+      ...load,
+    },
+    freshSeconds: freshSeconds ?? (o.quick ? 1 : o.clusterHttp.freshSeconds),
+    lagSamples: lagSamples ?? (o.quick ? 50 : o.clusterHttp.lagSamples),
+    startupTimeoutMs: o.http.startupTimeoutMs,
   }
   // --only names suites, or operations of a suite (which select that suite).
   if (o.only) {
@@ -486,6 +520,8 @@ const suiteText: Record<Suite, string> = {
   pictures: 'pictures (a page of 48 thumbnails and a photo, converted by $imageformat)',
   journal: `journal (writes with and without it; start-up at ${sizeLabel(opts.journalRows)} Items)`,
   cluster: 'cluster (writes through a throwaway PostgreSQL; replication lag)',
+  'cluster-http':
+    'cluster-http (16 clients over HTTP: in memory, journal, PostgreSQL, 2 and 3 workers; reads; lag)',
   memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
 }
 console.log(
@@ -920,6 +956,16 @@ await runSuite('cluster', async () => {
     '\n## PostgreSQL: writes through its log against in memory and the journal; replication lag',
   )
   await runClusterSuite({ writes: opts.quick ? 1000 : 3000, lagSamples: opts.quick ? 100 : 300 })
+})
+
+// ---------------------------------------------------------------- many processes over HTTP
+
+await runSuite('cluster-http', async () => {
+  console.log(
+    '\n## Many processes: writes and reads over HTTP, 16 clients (PostgreSQL with fsync on)',
+  )
+  console.log(ensurePackagesBuilt(opts.build))
+  await runClusterHttpSuite(opts.clusterHttp)
 })
 
 // ---------------------------------------------------------------- summaries

@@ -1,0 +1,499 @@
+/**
+ * @module Many processes over HTTP (issue 29's measures): real `entistore serve` children (the built
+ * CLI) side by side in one run, each under the same 16 clients, in one table:
+ *
+ * - **Writes**: each client creates an Item, then updates it with the `__STAMP` the create
+ *   answered, again and again, on a keep-alive connection of its own (autocannon: http-load.ts's
+ *   `sequence`), with a session cookie of its own, as a 4D client keeps it. Writes/s count both
+ *   (2xx only), p50 / p99 are of every write. Then the same with a new connection for every
+ *   request (each may reach another worker, as behind a load balancer): node:http clients, a heavier
+ *   generator than autocannon, so compare that column within itself.
+ * - **Reads**: GET `/rest/Item(k)` by random key and a `$filter` on an indexed attribute (5 of the
+ *   1,000 Items), before any write, on the in-memory process, one process on PostgreSQL and Redis,
+ *   and `--workers 2` on both.
+ * - **Lag**: two `serve --postgres --redis` processes on one database, a write through A, B read
+ *   until it shows it (bench/replication-lag.ts: after A's 200, and from the send).
+ *
+ * The servers: (a) one process in memory; (b) `--persist` (the journal, fsync per commit);
+ * (c) `--postgres`; (c′) `--postgres --redis`; (d) `--workers 2 --postgres --redis`;
+ * (e) `--workers 3 --postgres --redis`. PostgreSQL is the tests' throwaway server started with
+ * its default durability (`durable: true`: fsync, synchronous_commit and full_page_writes on, as
+ * users run it); each server has a database and a Redis of its own. All of them run during the
+ * whole suite, and the load rounds alternate between them (http-load.ts), so that a drift of the
+ * shared machine hits every row alike; the load average is printed before and after.
+ */
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type autocannon from 'autocannon'
+import {
+  postgresSkip,
+  startPostgres,
+} from '../../packages/entistore/src/cluster/postgres-server.fixture.ts'
+import {
+  redisMissing,
+  startRedis,
+  type RedisServer,
+} from '../../packages/entistore/src/cluster/redis-server.fixture.ts'
+import { prng } from '../data.ts'
+import { compareLoad, quantile, type LoadOptions, type LoadResult } from '../http-load.ts'
+import { GROUPS, itemFiles } from '../items.ts'
+import { startNode, type Child } from '../processes.ts'
+import {
+  httpClient,
+  LAG_ALIGN,
+  LAG_HEADERS,
+  lagRows,
+  measureLag,
+  type HttpClient,
+  type Lag,
+} from '../replication-lag.ts'
+import { count, ms, ratio, table } from '../report.ts'
+import { ENTISTORE, ORIGIN } from './http.bench.ts'
+import { JSON_HEADERS, randomItem, UPDATE_PATH } from './writes.bench.ts'
+
+/** Items of the data file every server starts from. */
+const ITEMS = 1000
+
+export type ServerId =
+  'memory' | 'journal' | 'postgres' | 'postgres-redis' | 'workers-2' | 'workers-3'
+
+interface ServerSpec {
+  readonly id: ServerId
+  readonly label: string
+  readonly workers: number
+  readonly persist?: true
+  readonly postgres?: true
+  readonly redis?: true
+  /** Measured for reads too. */
+  readonly reads?: true
+}
+
+export const SERVERS: readonly ServerSpec[] = [
+  { id: 'memory', label: '(a) one process, in memory', workers: 1, reads: true },
+  {
+    id: 'journal',
+    label: '(b) one process, --persist (fsync per commit)',
+    workers: 1,
+    persist: true,
+  },
+  { id: 'postgres', label: '(c) one process, --postgres', workers: 1, postgres: true },
+  {
+    id: 'postgres-redis',
+    label: '(c′) one process, --postgres --redis',
+    workers: 1,
+    postgres: true,
+    redis: true,
+    reads: true,
+  },
+  {
+    id: 'workers-2',
+    label: '(d) --workers 2 --postgres --redis',
+    workers: 2,
+    postgres: true,
+    redis: true,
+    reads: true,
+  },
+  {
+    id: 'workers-3',
+    label: '(e) --workers 3 --postgres --redis',
+    workers: 3,
+    postgres: true,
+    redis: true,
+  },
+]
+
+/** The ready line of `--workers N`, once every worker listens: it names the shared port. */
+const WORKERS_READY = /^Workers: \d+ processes share port (\d+)/
+
+export interface ClusterHttpOptions {
+  /** The keep-alive rounds of writes and reads (16 connections: one per client). */
+  readonly load: LoadOptions
+  /** Seconds of writes on fresh connections per server; 0 leaves that column out. */
+  readonly freshSeconds: number
+  /** Writes timed between two processes, in each of the lag's two passes. */
+  readonly lagSamples: number
+  readonly startupTimeoutMs: number
+}
+
+/** Writes on a new connection for every request: 2xx per second, latencies of every write. */
+export interface FreshResult {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly ok: number
+  readonly failed: number
+}
+
+export interface ServerResult {
+  readonly id: ServerId
+  readonly label: string
+  readonly writes: LoadResult
+  readonly fresh?: FreshResult
+  readonly get?: LoadResult
+  readonly filter?: LoadResult
+}
+
+/** A line of the goals: measure, server, × (a), goal, verdict. */
+export type Goal = [string, string, string, string, 'PASS' | 'MISS' | 'PASS, stretch too']
+
+export interface ClusterHttpResults {
+  readonly servers: readonly ServerResult[]
+  readonly lag: Lag
+  readonly goals: readonly Goal[]
+  /** The 1-minute load average before and after the suite (`uptime`'s first figure). */
+  readonly loadBefore: number
+  readonly loadAfter: number
+  /** PostgreSQL's version and durability settings, as it answers `SHOW`. */
+  readonly postgres: string
+  /** The disk's flush: 4 KiB appended and fdatasync'ed, sorted samples in ms (see flushTimes). */
+  readonly flush: Float64Array
+}
+
+interface Running {
+  readonly spec: ServerSpec
+  readonly origin: string
+  /** A session cookie (`name=value`) for each connection of the load. */
+  readonly cookies: readonly { cookie: string }[]
+  /** What `--postgres` and `--redis` it was given (the lag's second process joins them). */
+  readonly postgres?: string
+  readonly redis?: string
+}
+
+/** The context of one connection's sequence: the Item its create answered. */
+interface Created {
+  key?: string
+  stamp?: number
+}
+
+/** A create, then an update of what it created with the stamp it answered (see the module note). */
+function writeSequence(random: () => number): autocannon.Request[] {
+  let price = 0
+  return [
+    {
+      method: 'POST',
+      path: UPDATE_PATH,
+      headers: JSON_HEADERS,
+      body: JSON.stringify(randomItem(random)),
+      onResponse: (status, body, context) => {
+        if (status !== 200) return
+        const reply = JSON.parse(body) as { __KEY: string; __STAMP: number }
+        Object.assign(context, { key: reply.__KEY, stamp: reply.__STAMP } satisfies Created)
+      },
+    },
+    {
+      method: 'POST',
+      path: UPDATE_PATH,
+      headers: JSON_HEADERS,
+      // Without a created Item (a failed create, counted), autocannon starts the cycle again.
+      setupRequest: (request, context) => {
+        const { key, stamp } = context as Created
+        if (key === undefined) return undefined as unknown as autocannon.Request
+        return { ...request, body: JSON.stringify({ __KEY: key, __STAMP: stamp, price: ++price }) }
+      },
+    },
+  ]
+}
+
+/** `clients` clients writing as `writeSequence`, each request on a new connection. */
+async function freshWrites(s: Running, seconds: number): Promise<FreshResult> {
+  const latencies: number[] = []
+  let failed = 0
+  const timed = async (send: () => Promise<{ status: number; body: any }>) => {
+    const t0 = performance.now()
+    const reply = await send()
+    if (reply.status === 200) latencies.push(performance.now() - t0)
+    else failed++
+    return reply
+  }
+  const t0 = performance.now()
+  const until = t0 + seconds * 1000
+  await Promise.all(
+    s.cookies.map(async ({ cookie }, c) => {
+      const client = httpClient(s.origin, { fresh: true, cookie })
+      const random = prng(1000 + c)
+      for (let price = 1; performance.now() < until; price++) {
+        const created = await timed(() => client.send('POST', UPDATE_PATH, randomItem(random)))
+        if (created.status !== 200) continue
+        const { __KEY, __STAMP } = created.body as { __KEY: string; __STAMP: number }
+        await timed(() => client.send('POST', UPDATE_PATH, { __KEY, __STAMP, price }))
+      }
+    }),
+  )
+  const elapsed = (performance.now() - t0) / 1000
+  const sorted = Float64Array.from(latencies).sort()
+  return {
+    rps: latencies.length / elapsed,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    ok: latencies.length,
+    failed,
+  }
+}
+
+/** `rps (× a) · p50 / p99 ms`, the cell of one measure. */
+function cell(x: { rps: number; p50: number; p99: number } | undefined, base: number): string {
+  if (x === undefined) return '—'
+  return `${count(Math.round(x.rps))} (${ratio(x.rps / base)}) · ${ms(x.p50)} / ${ms(x.p99)} ms`
+}
+
+const GOALS = {
+  writes: { min: 0.5, stretch: 1, label: '≥ 0.5× (a) (stretch 1.0×)' },
+  reads: { min: 0.9, label: '≥ 0.9× (a): read-your-writes costs reads ≤ 10 %' },
+}
+
+/**
+ * The disk's flush, timed: 4 KiB appended to a file in `dir` and `fdatasync`ed, `n` times (sorted,
+ * ms), as a journal or a WAL appends. A writer that waits for one flush per commit, one commit at
+ * a time, does at most 1000 / p50 a second: the ceiling of the journal's and PostgreSQL's rows
+ * until commits go in groups.
+ */
+function flushTimes(dir: string, n: number): Float64Array {
+  const fd = openSync(join(dir, 'flush'), 'w')
+  const block = Buffer.alloc(4096, 1)
+  const times = new Float64Array(n)
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now()
+      writeSync(fd, block, 0, block.length, i * block.length)
+      fdatasyncSync(fd)
+      times[i] = performance.now() - t0
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return times.sort()
+}
+
+/**
+ * Starts the servers, measures (module note), prints the table, the lag and the goals; returns
+ * the figures, or undefined when PostgreSQL or Redis is not installed (the reason is printed).
+ */
+export async function runClusterHttpSuite(
+  o: ClusterHttpOptions,
+): Promise<ClusterHttpResults | undefined> {
+  const skip = postgresSkip ?? redisMissing()
+  if (skip !== undefined) {
+    console.log(`\nskipped: ${skip}`)
+    return undefined
+  }
+  const loadBefore = loadavg()[0]!
+  const root = mkdtempSync(join(tmpdir(), 'entistore-cluster-http-bench-'))
+  const flush = flushTimes(root, 200)
+  const pg = await startPostgres({ durable: true })
+  const redises: RedisServer[] = []
+  const children: Child[] = []
+  const clients: HttpClient[] = []
+  try {
+    // As the server says, not as asked: PostgreSQL's version and durability settings.
+    const show = async (name: string) =>
+      Object.values((await pg.query(`SHOW ${name}`)).rows[0] as object)[0] as string
+    const settings =
+      `${(await show('server_version')).split(' ')[0]}: fsync ${await show('fsync')}, ` +
+      `synchronous_commit ${await show('synchronous_commit')}, ` +
+      `full_page_writes ${await show('full_page_writes')}`
+    const files = itemFiles(ITEMS)
+    const start = async (label: string, args: readonly string[], workers: number) => {
+      const ready = workers > 1 ? WORKERS_READY : ORIGIN
+      const started = await startNode(
+        label,
+        [...ENTISTORE.args(files), ...(workers > 1 ? ['--workers', String(workers)] : []), ...args],
+        ready,
+        o.startupTimeoutMs,
+      )
+      children.push(started.child)
+      return workers > 1
+        ? `http://127.0.0.1:${WORKERS_READY.exec(started.line)![1]}`
+        : ORIGIN.exec(started.line)![0]
+    }
+    const running: Running[] = []
+    for (const spec of SERVERS) {
+      const postgres = spec.postgres ? await pg.freshDatabase() : undefined
+      let redis: string | undefined
+      if (spec.redis) {
+        const r = await startRedis()
+        redises.push(r)
+        redis = r.url
+      }
+      const args = [
+        ...(spec.persist ? ['--persist', join(root, spec.id)] : []),
+        ...(postgres === undefined ? [] : ['--postgres', postgres]),
+        ...(redis === undefined ? [] : ['--redis', redis]),
+      ]
+      const origin = await start(spec.label, args, spec.workers)
+      // One session per connection, each opened by a GET on a connection of its own (checked).
+      const cookies: { cookie: string }[] = []
+      for (let c = 0; c < o.load.connections; c++) {
+        const client = httpClient(origin, { fresh: true })
+        const reply = await client.send('GET', '/rest/Item(1)')
+        const cookie = client.cookie()
+        if (reply.status !== 200 || cookie === undefined)
+          throw new Error(`${spec.label}: GET /rest/Item(1) answered ${reply.status}, no cookie`)
+        cookies.push({ cookie })
+      }
+      running.push({
+        spec,
+        origin,
+        cookies,
+        ...(postgres === undefined ? {} : { postgres }),
+        ...(redis === undefined ? {} : { redis }),
+      })
+    }
+
+    const target = (s: Running) => ({
+      label: s.spec.label,
+      origin: s.origin,
+      connectionHeaders: s.cookies,
+    })
+    // Reads first, on the data file alone: the writes below add Items at each server's own rate.
+    const readers = running.filter((s) => s.spec.reads)
+    const get = await compareLoad(
+      readers.map((s) => ({
+        ...target(s),
+        path: (r: () => number) => `/rest/Item(${1 + Math.floor(r() * ITEMS)})`,
+      })),
+      o.load,
+    )
+    const filter = await compareLoad(
+      readers.map((s) => ({
+        ...target(s),
+        path: (r: () => number) =>
+          `/rest/Item?$filter=%22groupID=${1 + Math.floor(r() * GROUPS)}%22&$top=50`,
+      })),
+      o.load,
+    )
+    const writes = await compareLoad(
+      running.map((s) => ({ ...target(s), sequence: writeSequence })),
+      o.load,
+    )
+    const fresh: (FreshResult | undefined)[] = []
+    for (const s of running)
+      fresh.push(o.freshSeconds > 0 ? await freshWrites(s, o.freshSeconds) : undefined)
+
+    // The lag: a second process joins (c′)'s database and Redis, started only now, so that the
+    // rows above measured (c′) alone.
+    const a = running.find((s) => s.spec.id === 'postgres-redis')!
+    const originB = await start(
+      '(c′) B: a second serve --postgres --redis',
+      ['--postgres', a.postgres!, '--redis', a.redis!],
+      1,
+    )
+    const [writer, reader] = [httpClient(a.origin), httpClient(originB)]
+    clients.push(writer, reader)
+    const lag = await measureLag(writer, reader, o.lagSamples, ITEMS)
+
+    const results: ServerResult[] = running.map((s, i) => {
+      const r = readers.indexOf(s)
+      return {
+        id: s.spec.id,
+        label: s.spec.label,
+        writes: writes[i]!,
+        ...(fresh[i] === undefined ? {} : { fresh: fresh[i] }),
+        ...(r < 0 ? {} : { get: get[r]!, filter: filter[r]! }),
+      }
+    })
+    const loadAfter = loadavg()[0]!
+    const goals = goalRows(results)
+    const machine = { loadBefore, loadAfter, postgres: settings, flush }
+    printResults(results, lag, goals, o, machine)
+    return { servers: results, lag, goals, ...machine }
+  } finally {
+    for (const c of clients) c.close()
+    for (const c of children) await c.stop()
+    for (const r of redises) await r.stop()
+    await pg.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+function goalRows(results: readonly ServerResult[]): Goal[] {
+  const by = (id: ServerId) => results.find((r) => r.id === id)!
+  const memory = by('memory')
+  const rows: Goal[] = []
+  const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS')
+  const three = by('workers-3').writes.rps / memory.writes.rps
+  rows.push([
+    'writes/s, 16 clients',
+    by('workers-3').label,
+    ratio(three),
+    GOALS.writes.label,
+    three >= GOALS.writes.stretch ? 'PASS, stretch too' : verdict(three >= GOALS.writes.min),
+  ])
+  for (const id of ['postgres-redis', 'workers-2'] as const)
+    for (const [what, pick] of [
+      ['GET by key', (r: ServerResult) => r.get],
+      ['$filter', (r: ServerResult) => r.filter],
+    ] as const) {
+      const x = pick(by(id))!.rps / pick(memory)!.rps
+      rows.push([
+        `reads/s, ${what}`,
+        by(id).label,
+        ratio(x),
+        GOALS.reads.label,
+        verdict(x >= GOALS.reads.min),
+      ])
+    }
+  return rows
+}
+
+function printResults(
+  results: readonly ServerResult[],
+  lag: Lag,
+  goals: readonly Goal[],
+  o: ClusterHttpOptions,
+  machine: Pick<ClusterHttpResults, 'loadBefore' | 'loadAfter' | 'postgres' | 'flush'>,
+): void {
+  const memory = results.find((r) => r.id === 'memory')!
+  const l = o.load
+  console.log(
+    `\n${l.connections} clients: autocannon connections, one session cookie each; ` +
+      `${l.warmupSeconds} s warm-up, then ${l.rounds} × ${l.seconds} s per server, alternating. ` +
+      `${count(ITEMS)} Items in the data file. PostgreSQL ${machine.postgres}. The disk: 4 KiB ` +
+      `appended and fdatasync'ed in ${ms(quantile(machine.flush, 0.5))} ms (p50; p99 ` +
+      `${ms(quantile(machine.flush, 0.99))} ms), so one flush per commit, one commit at a time, ` +
+      `is at most ${count(Math.round(1000 / quantile(machine.flush, 0.5)))} writes/s. ` +
+      `Load average (1 min) ${machine.loadBefore.toFixed(2)} before, ` +
+      `${machine.loadAfter.toFixed(2)} after.`,
+  )
+  const rows = results.map((r) => [
+    r.label,
+    cell(r.writes, memory.writes.rps),
+    ...(o.freshSeconds > 0 ? [cell(r.fresh, memory.fresh!.rps)] : []),
+    cell(r.get, memory.get!.rps),
+    cell(r.filter, memory.filter!.rps),
+  ])
+  console.log(
+    table(
+      [
+        'server',
+        'writes/s (× a) · p50 / p99, keep-alive',
+        ...(o.freshSeconds > 0 ? ['writes/s (× a) · p50 / p99, a new connection each'] : []),
+        'GET by key: reads/s (× a) · p50 / p99',
+        '$filter: reads/s (× a) · p50 / p99',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
+  )
+  console.log(
+    '- a write = a create, or the update of what it created with its __STAMP (half each); ' +
+      'reads: GET /rest/Item(k), and $filter="groupID=g"&$top=50 (5 Items), before any write; ' +
+      `— = not measured. New connections: node:http clients for ${o.freshSeconds} s, no warm-up.`,
+  )
+  const bad = results.flatMap((r) =>
+    [r.writes, r.get, r.filter]
+      .filter((x) => x !== undefined && (x.non2xx > 0 || x.errors > 0))
+      .map((x) => `${r.label}: ${count(x!.non2xx)} non-2xx, ${count(x!.errors)} errors`)
+      .concat(r.fresh?.failed ? [`${r.label}, new connections: ${r.fresh.failed} non-2xx`] : []),
+  )
+  for (const b of bad) console.log(`- WARNING (not counted): ${b}`)
+
+  console.log('\n### Lag between two processes')
+  console.log(
+    table(LAG_HEADERS, lagRows('two `serve --postgres --redis` (A = c′)', lag), [...LAG_ALIGN]),
+  )
+  console.log('\n### Goals (issue 29)')
+  console.log(
+    table(['measure', 'server', '× (a)', 'goal', 'verdict'], [...goals], ['l', 'l', 'r', 'l', 'l']),
+  )
+}
