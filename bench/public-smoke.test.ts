@@ -6,12 +6,12 @@
  * figures themselves are not checked: speed goals live in the bench, never in tests.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PublicResults } from './public-report.ts'
+import { KEPT_MARKER, type PublicResults } from './public-report.ts'
 import { HTTP_PEERS, HTTP_REQUESTS } from './suites/public-http.bench.ts'
 import { PEERS, PUBLIC_OPS } from './suites/public-peers.bench.ts'
 
@@ -22,6 +22,12 @@ let log = ''
 
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'entistore-bench-smoke-'))
+  // A report from before, with a section written by hand after the marker (as docs/benchmarks.md
+  // has the cluster's): the run must replace the rest and keep that.
+  writeFileSync(
+    join(out, 'benchmarks.md'),
+    `# An old report\n\n${KEPT_MARKER}\n\n## Written by hand\n\nkept.\n`,
+  )
   const run = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--conditions=source', 'bench/run.ts', '--smoke', `--out=${out}`],
@@ -112,5 +118,7 @@ describe('npm run bench -- --smoke', () => {
     for (const p of PEERS) expect(md).toContain(p.label)
     expect(md).toContain('## Where Entistore is not ahead')
     expect(md).not.toContain('error:')
+    expect(md).not.toContain('# An old report')
+    expect(md.endsWith(`\n\n${KEPT_MARKER}\n\n## Written by hand\n\nkept.\n`)).toBe(true)
   })
 })
