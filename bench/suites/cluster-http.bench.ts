@@ -397,6 +397,15 @@ export async function runClusterHttpSuite(
     const machine = { loadBefore, loadAfter, postgres: settings, flush }
     printResults(results, lag, goals, o, machine)
     return { servers: results, lag, goals, ...machine }
+  } catch (e) {
+    // A refused connection says little; which server was gone, and how, says what happened.
+    const gone = children.filter((c) => c.proc.exitCode !== null || c.proc.signalCode !== null)
+    if (gone.length === 0) throw e
+    const how = gone.map((c) => {
+      const tail = c.stderrTail().split('\n').slice(-3).join(' ⏎ ')
+      return `${c.label} exited (${c.proc.signalCode ?? `code ${c.proc.exitCode}`})${tail ? `: ${tail}` : ''}`
+    })
+    throw new Error(`${(e as Error).message}; meanwhile ${how.join('; ')}`, { cause: e })
   } finally {
     for (const c of clients) c.close()
     for (const c of children) await c.stop()
