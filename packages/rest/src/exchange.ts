@@ -86,6 +86,21 @@ export interface RestCore {
   bodyLimit?(path: string): number
 }
 
+/**
+ * `core` answering through `respond` instead: what a wrapper in front of it changes (the cluster's
+ * write gate, replies held until durable); its limits and refusals stay `core`'s.
+ */
+export function withRespond(core: RestCore, respond: RestCore['respond']): RestCore {
+  return {
+    get maxBodyBytes() {
+      return core.maxBodyBytes
+    },
+    ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
+    refuse: (error) => core.refuse(error),
+    respond,
+  }
+}
+
 /** The body limit of a POST to `path`: the core's `bodyLimit`, else its `maxBodyBytes`. */
 export function bodyLimitOf(core: RestCore, path: string): number {
   return core.bodyLimit ? core.bodyLimit(path) : core.maxBodyBytes

@@ -49,6 +49,7 @@ import {
   type RestCore,
   type RestReply,
   type RestRequest,
+  withRespond,
 } from '@entistore/rest'
 import type { ClusterParticipant } from './participant.js'
 
@@ -557,31 +558,24 @@ export class ClusterWrites {
     }
     const refuse = (request: RestRequest, e: unknown) =>
       done(request, core.refuse(asClusterError(e)))
-    return {
-      get maxBodyBytes() {
-        return core.maxBodyBytes
-      },
-      ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
-      refuse: (error) => core.refuse(error),
-      respond: (request) => {
-        const before = this.#before
-        if (before.length === 0) return answer(request)
-        let waits: Promise<void>[] | undefined
-        try {
-          for (const p of before) {
-            const wait = p.beforeRequest!(request)
-            if (wait !== undefined) (waits ??= []).push(wait)
-          }
-        } catch (e) {
-          return refuse(request, e)
+    return withRespond(core, (request) => {
+      const before = this.#before
+      if (before.length === 0) return answer(request)
+      let waits: Promise<void>[] | undefined
+      try {
+        for (const p of before) {
+          const wait = p.beforeRequest!(request)
+          if (wait !== undefined) (waits ??= []).push(wait)
         }
-        if (waits === undefined) return answer(request)
-        return Promise.all(waits).then(
-          () => answer(request),
-          (e: unknown) => refuse(request, e),
-        )
-      },
-    }
+      } catch (e) {
+        return refuse(request, e)
+      }
+      if (waits === undefined) return answer(request)
+      return Promise.all(waits).then(
+        () => answer(request),
+        (e: unknown) => refuse(request, e),
+      )
+    })
   }
 
   async #respondWrite(core: RestCore, request: RestRequest, again: boolean): Promise<RestReply> {

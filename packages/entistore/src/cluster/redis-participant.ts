@@ -57,6 +57,7 @@ import {
   type RestReply,
   type RestRequest,
   type Schedule,
+  withRespond,
 } from '@entistore/rest'
 import type { Redis, RedisOptions } from 'ioredis'
 import { importOptional } from './optional-package.js'
@@ -518,18 +519,11 @@ export class RedisParticipant implements ClusterParticipant {
         return error === undefined ? reply : core.refuse(error)
       })
     }
-    return {
-      get maxBodyBytes() {
-        return core.maxBodyBytes
-      },
-      ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
-      refuse: (error) => core.refuse(error),
-      respond: (request) => {
-        const from = this.#opSeq
-        const reply = core.respond(request)
-        return isPending(reply) ? reply.then((r) => settle(from, r)) : settle(from, reply)
-      },
-    }
+    return withRespond(core, (request) => {
+      const from = this.#opSeq
+      const reply = core.respond(request)
+      return isPending(reply) ? reply.then((r) => settle(from, r)) : settle(from, reply)
+    })
   }
 
   /**

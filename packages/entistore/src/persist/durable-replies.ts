@@ -6,7 +6,7 @@
  * even while a picture is being written: it may show a write whose reply is still waiting, as
  * with fsync 'batch', but nothing it shows is acknowledged to its writer before it is on disk.
  */
-import { isPending, type RestCore, type RestReply } from '@entistore/rest'
+import { isPending, withRespond, type RestCore, type RestReply } from '@entistore/rest'
 
 /** What the replies wait on: a Persistence. */
 export interface DurabilitySource {
@@ -28,18 +28,11 @@ export function durableReplies(core: RestCore, source: DurabilitySource): RestCo
           (error: unknown) => core.refuse(error),
         )
       : reply
-  return {
-    get maxBodyBytes() {
-      return core.maxBodyBytes
-    },
-    ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
-    refuse: (error) => core.refuse(error),
-    respond(request) {
-      // A function answered later may commit while it runs: what it committed is counted when
-      // it settles (with whatever others committed meanwhile, which only makes it wait longer).
-      const before = source.lsn
-      const reply = core.respond(request)
-      return isPending(reply) ? reply.then((r) => settle(r, before)) : settle(reply, before)
-    },
-  }
+  return withRespond(core, (request) => {
+    // A function answered later may commit while it runs: what it committed is counted when it
+    // settles (with whatever others committed meanwhile, which only makes it wait longer).
+    const before = source.lsn
+    const reply = core.respond(request)
+    return isPending(reply) ? reply.then((r) => settle(r, before)) : settle(reply, before)
+  })
 }
