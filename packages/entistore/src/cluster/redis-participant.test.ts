@@ -519,7 +519,12 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
         const there = await d.get(B, '/rest/Employee(1)')
         expect([there.status, there.setCookie]).toEqual([200, null])
       }, 10_000)
-      await eventually(() => expect(A.participant.leased && B.participant.leased).toBe(true))
+      // Both take their lease again once their heartbeats come back (a reconnection: up to
+      // seconds on a busy machine).
+      await eventually(
+        () => expect(A.participant.leased && B.participant.leased).toBe(true),
+        10_000,
+      )
       expect((await d.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
       const b = client()
       await b.get(B, '/rest/Employee(1)')

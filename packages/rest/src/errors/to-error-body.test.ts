@@ -83,6 +83,8 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   'JournalFailed',
   'ClusterWriteFailed',
   'ClusterBehind',
+  'ClusterNotCurrent',
+  'ClusterWriteUnconfirmed',
   'SharedStateUnavailable',
   'BodiesInFlightFull',
   'PictureConversionsBusy',
