@@ -16,6 +16,7 @@ export type {
   Singleton,
 } from './orda/datastore.js'
 export type { DatastoreOf, ModelSource } from './orda/datastore.js'
+export type { IndexBuildOptions } from './indexes/index-builder.js'
 export type { DraftValue } from './orda/entity-draft.js'
 export type {
   AttributeValue,

@@ -797,6 +797,19 @@ export const ERRORS = {
     (why: string) =>
       `The write was committed, but it could not be confirmed that every process serving the datastore applied it (${why}); it is durable: read it back before writing it again`,
   ),
+  /**
+   * A query needs an index that is still being built (in slices, after a large load), and it ran
+   * where builds are not done in one piece (`ds.withoutIndexBuilds`): the REST handler waits for
+   * the build (`ds.indexesReady`) and runs the request again, so a client sees this only from a
+   * caller that does not wait. Carries `retryAfter`. (9143)
+   */
+  IndexBuilding: spec(
+    9143,
+    'enti',
+    'unavailable',
+    (dataClass: string, attribute: string) =>
+      `The index of ${dataClass}.${attribute} is being built; try again`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

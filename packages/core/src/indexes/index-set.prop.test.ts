@@ -341,6 +341,28 @@ class Restore implements Cmd {
   toString = () => `restore(#${this.pick})`
 }
 
+/**
+ * `slices` slices of the builds in slices (IndexSet.step), the indexes of `first` first: the
+ * writes of the commands after come between two of them, and the finished indexes (checked once
+ * none is unbuilt) must equal fresh ones.
+ */
+class Slice implements Cmd {
+  constructor(
+    readonly slices: number,
+    readonly first: readonly string[],
+  ) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    let left = this.slices
+    r.table.indexes.step(() => --left > 0, this.first)
+    expectTableIsModel(m, r)
+  }
+  toString = () => `slice(${this.slices}, ${JSON.stringify(this.first)})`
+}
+const sliceArb: fc.Arbitrary<Cmd> = fc
+  .tuple(fc.integer({ min: 1, max: 12 }), fc.subarray(['name', 'age', 'score', 'born', 'group']))
+  .map(([n, first]) => new Slice(n, first))
+
 const EMPTY: Values = {
   name: null,
   age: null,
@@ -457,6 +479,9 @@ const commands = fc.commands(
     fc.nat().map((pick) => new Restore(pick)),
     queryArb,
     queryArb,
+    sliceArb,
+    sliceArb,
+    sliceArb,
   ],
   { maxCommands: 30 },
 )
@@ -471,9 +496,12 @@ const setup = () => {
       ],
     },
   })
+  const table = ds.dataClass('Item').table
+  // Small slices: a few rows read, runs of a few keys merged, between two writes.
+  table.indexes.buildSlices = { read: 3, run: 4, delta: 2 }
   return {
     model: { rows: new Map(), nextKey: 1, snapshots: [] },
-    real: { ds, table: ds.dataClass('Item').table },
+    real: { ds, table },
   }
 }
 
@@ -519,8 +547,10 @@ describe('indexes follow every change', () => {
             fc.nat().map((pick) => new Delete(pick)),
             queryArb,
             fc.constant(new Build()),
+            sliceArb,
+            fc.constant(new Slice(400, [])),
           ],
-          { maxCommands: 8 },
+          { maxCommands: 10 },
         ),
         (cmds) => fc.modelRun(setup, cmds),
       ),

@@ -13,7 +13,9 @@ import { sortKey, type SortKey } from '../values/compare.js'
 import { FoldInterner } from '../values/fold-intern.js'
 import { isAscii } from '../values/lazy-fold.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import { fail } from '../errors/datastore-error.js'
 import { HashIndex, type KeyReader } from './hash-index.js'
+import { CHUNK, RUN, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
 /**
@@ -32,6 +34,59 @@ export interface IndexedRecord {
 export interface IndexSource {
   liveRowIds(): readonly number[]
   reader(name: string): (rowId: number) => unknown
+  /** Whether row `rowId` is live (a build in slices reads the rows by row id). */
+  has(rowId: number): boolean
+  /** One past the highest row id a row may have now. */
+  readonly nextRowId: number
+}
+
+/** Asked by a build in slices between two chunks of its work: whether it may go on. */
+export type More = () => boolean
+const ALWAYS: More = () => true
+/** The sizes of a build's slices, in entries (see IndexSet.buildSlices). */
+export interface BuildSlices {
+  /** Rows read, or keys copied or merged, between two questions to `more` (≈0.1-0.5 ms). */
+  readonly read: number
+  /** Keys a run of the sort holds (sliced-sort.ts). */
+  readonly run: number
+  /** Changes applied to a sorted index between two questions (each a memmove of its tail). */
+  readonly delta: number
+}
+
+/**
+ * One index's build in slices (`IndexSet.step`): read every live row in row-id order (the hash
+ * index filled as it goes, the sorted index's keys gathered), sort those keys (sliced-sort.ts),
+ * then apply the changes made meanwhile to the rows already read. A write to a row below `cursor`
+ * is the build's to follow (the hash at once, the sorted index through `delta`); a row at or above
+ * it is read later as it is then.
+ */
+interface Build {
+  readonly entry: AttributeIndexes
+  // Row ids below it have been read; Infinity once every row has.
+  cursor: number
+  keys: SortKey[]
+  rows: number[]
+  sort: SlicedSort | undefined
+  // Changes to rows already read, for the sorted index, in order: key, row id, and add or remove.
+  readonly delta: { readonly key: SortKey; readonly rowId: number; readonly add: boolean }[]
+  applied: number
+}
+
+// How deep the callers are that refuse builds in one piece (`refusingBuilds`).
+let refusing = 0
+
+/**
+ * Runs `fn` where a query that needs an unbuilt index throws IndexBuilding (9143) rather than
+ * building it in one piece (`of`): the caller waits for the build in slices (`IndexSet.step`,
+ * driven by the datastore) and runs `fn` again. Only for work that may run twice (reads).
+ */
+export function refusingBuilds<T>(fn: () => T): T {
+  refusing++
+  try {
+    return fn()
+  } finally {
+    refusing--
+  }
 }
 
 export interface AttributeIndexes {
@@ -73,6 +128,11 @@ export class IndexSet {
   #version = 0
   // Entries a deferred bulk change left to build on first use, from #rows (see beginBulk).
   readonly #stale = new Set<AttributeIndexes>()
+  // The stale entries whose build in slices has begun (see `step`).
+  readonly #builds = new Map<AttributeIndexes, Build>()
+  readonly #dataClass: string
+  /** @internal The sizes of a build's slices: tests make them small, to interleave writes. */
+  buildSlices: BuildSlices = { read: CHUNK, run: RUN, delta: 16 }
   #deferring = false
   // One folded key per distinct text of an attribute, shared by the rows that hold it
   // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.
@@ -113,6 +173,7 @@ export class IndexSet {
   ) {
     this.#rows = rows
     this.#runBuild = runBuild
+    this.#dataClass = def.name
     const fkSlots = new Set(
       def.attributes.flatMap((a) =>
         a.kind === 'relatedEntity' ? [a.foreignKeyAttribute.name] : [],
@@ -135,8 +196,138 @@ export class IndexSet {
   /** The indexes of `attribute`, if any; built first if a deferred bulk change left them to build. */
   of(attribute: string): AttributeIndexes | undefined {
     const entry = this.#byAttribute.get(attribute)
-    if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) this.#build(entry)
+    if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) {
+      if (refusing > 0)
+        fail('IndexBuilding', [this.#dataClass, attribute], {
+          details: { retryAfter: 1, dataClass: this.#dataClass, attribute },
+        })
+      this.#build(entry)
+    }
     return entry
+  }
+
+  /** Whether the indexes of `attributes` (every one when absent) are built; true for none. */
+  ready(attributes?: readonly string[]): boolean {
+    if (this.#stale.size === 0) return true
+    if (attributes === undefined) return false
+    for (const name of attributes) {
+      const entry = this.#byAttribute.get(name)
+      if (entry !== undefined && this.#stale.has(entry)) return false
+    }
+    return true
+  }
+
+  /**
+   * Builds unbuilt indexes in slices: runs their builds while `more()` says so (asked every few
+   * thousand rows), those of `first` first, then those begun, then the others. Writes may come
+   * between two calls: the mutators keep a build in step (see Build). Returns whether any index is
+   * still unbuilt. Does nothing during a bulk change (which leaves its own indexes to build).
+   */
+  step(more: More, first: readonly string[] = []): boolean {
+    if (this.#stale.size === 0 || this.#bulk) return this.#stale.size > 0
+    const order: AttributeIndexes[] = []
+    for (const name of first) {
+      const entry = this.#byAttribute.get(name)
+      if (entry !== undefined && this.#stale.has(entry)) order.push(entry)
+    }
+    order.push(...this.#builds.keys(), ...this.#stale)
+    for (const entry of order) {
+      if (!this.#stale.has(entry)) continue
+      if (!this.#advance(this.#builds.get(entry) ?? this.#begin(entry), more)) break
+      if (!more()) break
+    }
+    return this.#stale.size > 0
+  }
+
+  #begin(entry: AttributeIndexes): Build {
+    entry.hash?.clear()
+    const build: Build = {
+      entry,
+      cursor: 0,
+      keys: [],
+      rows: [],
+      sort: undefined,
+      delta: [],
+      applied: 0,
+    }
+    this.#builds.set(entry, build)
+    return build
+  }
+
+  // Runs `build` while `more()` says so; true once its entry is built (then live).
+  #advance(build: Build, more: More): boolean {
+    const { entry } = build
+    const source = this.#rows
+    if (build.cursor !== Infinity) {
+      const name = entry.attribute.name
+      const folds = foldsOf(entry.attribute)
+      const read = source.reader(name)
+      const { hash, sorted } = entry
+      for (;;) {
+        const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
+        for (let rowId = build.cursor; rowId < end; rowId++) {
+          if (!source.has(rowId)) continue
+          const key = this.#key(read(rowId), name, folds)
+          hash?.add(key, rowId)
+          if (sorted) {
+            build.keys.push(key)
+            build.rows.push(rowId)
+          }
+        }
+        build.cursor = end
+        if (end >= source.nextRowId) break
+        if (!more()) return false
+      }
+      build.cursor = Infinity
+      if (sorted)
+        build.sort = new SlicedSort(
+          build.keys,
+          build.rows,
+          folds,
+          this.buildSlices.run,
+          this.buildSlices.read,
+        )
+      if (!more()) return false
+    }
+    const sort = build.sort
+    if (sort !== undefined) {
+      if (!sort.step(more)) return false
+      entry.sorted!.adopt(sort.result())
+      build.sort = undefined
+      build.keys = []
+      build.rows = []
+      if (!more()) return false
+    }
+    const { delta } = build
+    while (build.applied < delta.length) {
+      const end = Math.min(delta.length, build.applied + this.buildSlices.delta)
+      for (let i = build.applied; i < end; i++) {
+        const { key, rowId, add } = delta[i]!
+        if (add) entry.sorted!.add(key, rowId)
+        else entry.sorted!.remove(key, rowId)
+      }
+      build.applied = end
+      if (build.applied < delta.length && !more()) return false
+    }
+    this.#builds.delete(entry)
+    this.#stale.delete(entry)
+    return true
+  }
+
+  // A write to row `rowId` of an entry being built: the build follows it if it has read the row.
+  #follow(build: Build, value: unknown, rowId: number, add: boolean): void {
+    if (rowId >= build.cursor) return
+    const { entry } = build
+    const key = this.#key(value, entry.attribute.name, foldsOf(entry.attribute))
+    if (add) entry.hash?.add(key, rowId)
+    else entry.hash?.remove(key, rowId)
+    if (entry.sorted) build.delta.push({ key, rowId, add })
+  }
+
+  // Drops every build begun (their entries stay unbuilt, to build again), or `entry`'s.
+  #abort(entry?: AttributeIndexes): void {
+    if (entry === undefined) this.#builds.clear()
+    else this.#builds.delete(entry)
   }
 
   /** Which kinds of index each indexed attribute has, building none. */
@@ -156,7 +347,7 @@ export class IndexSet {
 
   /** Whether any index follows inserts now: false while every one waits for its first use. */
   get followsInserts(): boolean {
-    return this.#stale.size < this.#byAttribute.size
+    return this.#stale.size - this.#builds.size < this.#byAttribute.size
   }
 
   /** How many indexed attributes wait for their first use to be built (see `beginBulk`). */
@@ -169,8 +360,14 @@ export class IndexSet {
     for (const entry of this.#stale) this.#build(entry)
   }
 
-  // One bulk pass over every live row of the source: what a deferred entry costs on first use.
+  // One bulk pass over every live row of the source: what a deferred entry costs on first use;
+  // or the rest of its build in slices, in one piece.
   #build(entry: AttributeIndexes): void {
+    const build = this.#builds.get(entry)
+    if (build !== undefined) {
+      this.#runBuild(() => this.#advance(build, ALWAYS))
+      return
+    }
     const rows = this.#rows
     this.#stale.delete(entry)
     this.#runBuild(() => this.#fill(entry, rows, rows.liveRowIds(), true))
@@ -198,6 +395,8 @@ export class IndexSet {
     const kind = requested === 'auto' && attr.type !== 'string' ? 'sorted' : requested
     this.#version++
     let entry = this.#byAttribute.get(attr.name)
+    // A build begun fills the indexes the entry had: it starts again with the new one.
+    if (entry) this.#abort(entry)
     if (!entry)
       this.#byAttribute.set(
         attr.name,
@@ -231,6 +430,7 @@ export class IndexSet {
     if (!entry) return false
     if (!keep.hash) entry.hash = undefined
     if (!keep.sorted) entry.sorted = undefined
+    this.#abort(entry)
     if (!entry.hash && !entry.sorted) {
       this.#byAttribute.delete(attribute)
       this.#stale.delete(entry)
@@ -245,10 +445,14 @@ export class IndexSet {
     const values = record.values
     const stale = this.#stale.size > 0 ? this.#stale : undefined
     // A deferred bulk change (a data load): nothing to follow.
-    if (stale?.size === list.length) return
+    if (stale?.size === list.length && this.#builds.size === 0) return
     for (let i = 0; i < list.length; i++) {
       const { ix, name, folds } = list[i]!
-      if (stale?.has(ix)) continue
+      if (stale?.has(ix)) {
+        const build = this.#builds.get(ix)
+        if (build !== undefined) this.#follow(build, values[name], record.rowId, true)
+        continue
+      }
       const key = this.#key(values[name], name, folds)
       ix.hash?.add(key, record.rowId)
       if (!ix.sorted) continue
@@ -266,7 +470,14 @@ export class IndexSet {
     this.#pending = undefined
     for (const ix of this.#byAttribute.values()) {
       const name = ix.attribute.name
-      if (before.values[name] === after.values[name] || this.#stale.has(ix)) continue
+      if (before.values[name] === after.values[name]) continue
+      if (this.#stale.has(ix)) {
+        const build = this.#builds.get(ix)
+        if (build === undefined) continue
+        this.#follow(build, before.values[name], before.rowId, false)
+        this.#follow(build, after.values[name], after.rowId, true)
+        continue
+      }
       const folds = foldsOf(ix.attribute)
       const oldKey = this.#key(before.values[name], name, folds)
       const newKey = this.#key(after.values[name], name, folds)
@@ -286,7 +497,12 @@ export class IndexSet {
   delete(record: IndexedRecord): void {
     if (this.#bulk) this.#pending = undefined
     for (const ix of this.#byAttribute.values()) {
-      if (this.#stale.has(ix)) continue
+      if (this.#stale.has(ix)) {
+        const build = this.#builds.get(ix)
+        if (build !== undefined)
+          this.#follow(build, record.values[ix.attribute.name], record.rowId, false)
+        continue
+      }
       const key = this.#key(
         record.values[ix.attribute.name],
         ix.attribute.name,
@@ -306,6 +522,8 @@ export class IndexSet {
    */
   beginBulk(options: { readonly deferred?: boolean } = {}): void {
     this.#bulk = true
+    // A build in slices does not follow a bulk change: each begins again after it.
+    this.#abort()
     if (options.deferred) {
       // Cached choices of an entry (prepared queries) must come back through `of`, which builds.
       this.#version++
@@ -370,6 +588,7 @@ export class IndexSet {
     this.#bulk = false
     this.#version++
     this.#stale.clear()
+    this.#abort()
     this.#pending = undefined
     if (!changed) {
       this.#byAttribute.clear()
@@ -388,6 +607,7 @@ export class IndexSet {
   rebuild(source: IndexSource): void {
     const all = source.liveRowIds()
     this.#stale.clear()
+    this.#abort()
     for (const ix of this.#byAttribute.values()) this.#fill(ix, source, all, true)
   }
 

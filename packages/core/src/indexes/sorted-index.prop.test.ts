@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import { foldLazy, lazyKey } from '../values/lazy-fold.js'
+import { SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
 /**
@@ -77,6 +78,45 @@ describe.each(KINDS)('SortedIndex.resetFrom (folds: $folds)', ({ folds, toIndex,
         },
       ),
       { numRuns: 80 },
+    )
+  })
+})
+
+describe.each(KINDS)('SlicedSort, adopted (folds: $folds)', ({ folds, toIndex }) => {
+  it('gives what resetFrom gives, whatever the runs, chunks and slices', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(maybeNull(fc.double({ noNaN: true })), { maxLength: 300 }),
+          fc.array(maybeNull(fc.integer({ min: -5, max: 20 })), { maxLength: 300 }),
+          fc.array(maybeNull(fewTexts), { maxLength: 300 }),
+          fc.array(maybeNull(anyText), { maxLength: 300 }),
+          fc.array(maybeNull(fc.oneof(fc.boolean(), fc.integer(), anyText)), { maxLength: 300 }),
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        (given, run, chunk, slice) => {
+          const keys = given.map(toIndex)
+          const rows = keys.map((_, i) => i * 3 + 1)
+          const whole = new SortedIndex('x', folds)
+          whole.resetFrom(keys, Int32Array.from(rows))
+          const sort = new SlicedSort(keys, rows, folds, run, chunk)
+          let slices = 0
+          for (;;) {
+            let left = slice
+            slices++
+            if (sort.step(() => --left > 0)) break
+          }
+          const sliced = new SortedIndex('x', folds)
+          sliced.adopt(sort.result())
+          expect(sliced.size).toBe(whole.size)
+          expect(sliced.content()).toEqual(whole.content())
+          // In slices when there is more than a run to sort.
+          if (keys.length > run && slice === 1) expect(slices).toBeGreaterThan(1)
+        },
+      ),
+      { numRuns: 150 },
     )
   })
 })

@@ -27,10 +27,7 @@
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
-
-/** compareKeys with texts taken as lazy keys: the order of a folding index. */
-const compareLazyKeys = (a: SortKey, b: SortKey): number =>
-  typeof a === 'string' && typeof b === 'string' ? compareLazy(a, b) : compareKeys(a, b)
+import { compareLazyKeys, type SortedContent } from './sliced-sort.js'
 
 /** compareKeys on two numbers (the same order, NaN first, without the kind checks). */
 const compareNumbers = (a: number, b: number): number =>
@@ -356,6 +353,21 @@ export class SortedIndex {
         outKeys[at] = keys[i]!
         outRows[at++] = rows[i]!
       }
+    }
+  }
+
+  /** Replaces the content with `sorted`, already in the index's order (a sliced build's sort). */
+  adopt(sorted: SortedContent): void {
+    this.#rows = sorted.rows
+    this.#size = sorted.size
+    if (sorted.kind === 'numbers') {
+      this.#numbers = sorted.numbers
+      this.#nulls = sorted.nulls
+      this.#keys = undefined
+    } else {
+      this.#keys = sorted.keys
+      this.#numbers = undefined
+      this.#nulls = 0
     }
   }
 

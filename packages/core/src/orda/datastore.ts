@@ -33,6 +33,8 @@ import {
   type CommitOptions,
 } from '../store/store.js'
 import { outsideBudget, withBudget } from '../query/budget.js'
+import { IndexBuilder, type IndexBuildOptions } from '../indexes/index-builder.js'
+import { refusingBuilds } from '../indexes/index-set.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
@@ -109,6 +111,10 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
   readonly querySource: QuerySource
   readonly #classes = new Map<string, DataClass>()
+  // Builds of indexes in slices (buildIndexesInBackground, indexesReady).
+  readonly #builder = new IndexBuilder(() =>
+    this.schema.dataClasses.map((dc) => this.store.table(dc.name).indexes),
+  )
 
   constructor(schema: SchemaDef, options: Omit<DatastoreOptions, keyof LoadModelOptions> = {}) {
     this.schema = schema
@@ -279,6 +285,40 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       indexes.build()
     }
     return built
+  }
+
+  /**
+   * Builds every index a data load left to build, in slices of a few milliseconds between other
+   * work (writes go on meanwhile and end up in the indexes), rather than in one piece on its first
+   * use; settles with how many indexed attributes were unbuilt when it started, once none is.
+   * `options` (kept for later builds) say how the next slice is run: `entistore serve` passes
+   * `setImmediate`. Until an index is built, a query that needs it builds the rest in one piece
+   * (the library's queries are synchronous), unless it runs in `withoutIndexBuilds`.
+   */
+  buildIndexesInBackground(options: IndexBuildOptions = {}): Promise<number> {
+    this.#builder.configure(options)
+    let unbuilt = 0
+    for (const dc of this.schema.dataClasses) unbuilt += this.store.table(dc.name).indexes.unbuilt
+    return this.#builder.all().then(() => unbuilt)
+  }
+
+  /**
+   * Settles once the indexes of `dataClass`'s `attributes` (every one when absent) are built,
+   * building them in slices first (see `buildIndexesInBackground`): what a caller that must not
+   * build in one piece awaits when `withoutIndexBuilds` refused a query (IndexBuilding, 9143).
+   */
+  indexesReady(dataClass: string, attributes?: readonly string[]): Promise<void> {
+    return this.#builder.ready(this.store.table(dataClass).indexes, attributes)
+  }
+
+  /**
+   * Runs `fn` where a query that needs an index not yet built throws IndexBuilding (9143), whose
+   * `details` name the dataclass and attribute, instead of building the index in one piece; await
+   * `indexesReady` and run `fn` again. Only for work that may run twice (a read): the REST handler
+   * runs its reads this way, so that a request never holds the others for a whole build.
+   */
+  withoutIndexBuilds<T>(fn: () => T): T {
+    return refusingBuilds(fn)
   }
 
   /**

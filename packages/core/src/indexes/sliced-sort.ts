@@ -1,0 +1,315 @@
+/**
+ * @module The sort of a sorted index's build, in slices: a few milliseconds at a time between
+ * other work, so that a build on a large table never holds the event loop in one piece (issue 30:
+ * at 1M rows a one-piece build held every request for 626 ms). The keys are copied into the index's
+ * own layout (nulls first, in input order), sorted in runs of `RUN` entries (each run one call of
+ * the one-piece sorts of radix-sort.ts), then merged pairwise, pass after pass, each pass resumable
+ * at any entry. Stable throughout: ties keep their input order, as `SortedIndex.resetFrom` does, so
+ * the result is the same as a one-piece build.
+ */
+import { compareKeys, type SortKey } from '../values/compare.js'
+import { compareLazy } from '../values/lazy-fold.js'
+import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
+
+/** Entries a run holds: one run's sort is one uninterrupted step (about 2-6 ms for text at 16k). */
+export const RUN = 1 << 14
+/** Entries copied or merged between two questions to the slice's `more`. */
+export const CHUNK = 2048
+
+/** The sorted content in SortedIndex's layout: the first `nulls` rows hold null keys. */
+export type SortedContent =
+  | {
+      readonly kind: 'numbers'
+      readonly size: number
+      readonly rows: Int32Array<ArrayBuffer>
+      readonly numbers: Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>
+      readonly nulls: number
+    }
+  | {
+      readonly kind: 'generic'
+      readonly size: number
+      readonly rows: Int32Array<ArrayBuffer>
+      readonly keys: SortKey[]
+    }
+
+/** compareKeys with texts taken as lazy keys: the order of a folding index. */
+export const compareLazyKeys = (a: SortKey, b: SortKey): number =>
+  typeof a === 'string' && typeof b === 'string' ? compareLazy(a, b) : compareKeys(a, b)
+
+type Stage = 'copy' | 'runs' | 'merge' | 'narrow' | 'done'
+
+/**
+ * A stable sort of `keys[i]` held by `rows[i]`, done by `step` calls. Takes ownership of neither
+ * input array, but reads them until done: the caller must not change them meanwhile.
+ */
+export class SlicedSort {
+  readonly #keys: readonly SortKey[]
+  readonly #rows: ArrayLike<number>
+  readonly #n: number
+  readonly #nulls: number
+  readonly #numeric: boolean
+  readonly #strings: boolean
+  readonly #ints: boolean
+  readonly #lazy: boolean
+  #stage: Stage = 'copy'
+  #at = 0
+  // The two buffers merges go between; `a` holds the current order.
+  #rowsA: Int32Array<ArrayBuffer>
+  #rowsB: Int32Array<ArrayBuffer>
+  #numA: Float64Array<ArrayBuffer> | undefined
+  #numB: Float64Array<ArrayBuffer> | undefined
+  #keyA: SortKey[] | undefined
+  #keyB: SortKey[] | undefined
+  // Merge state: the run width of this pass, the pair being merged and the positions in it.
+  readonly #run: number
+  readonly #chunk: number
+  #width = 0
+  #lo = 0
+  #i = 0
+  #j = 0
+  #k = 0
+  #narrowed: Int32Array<ArrayBuffer> | undefined
+  #copied = 0
+
+  /**
+   * `run`: the entries of a run; `chunk`: those copied or merged between two questions to `more`
+   * (tests make both small, to merge many runs in many slices).
+   */
+  constructor(
+    keys: readonly SortKey[],
+    rows: ArrayLike<number>,
+    folds: boolean,
+    run = RUN,
+    chunk = CHUNK,
+  ) {
+    this.#run = run
+    this.#chunk = chunk
+    this.#keys = keys
+    this.#rows = rows
+    const n = (this.#n = keys.length)
+    let nulls = 0
+    let numbers = 0
+    let strings = 0
+    let ints = true
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]
+      if (k === null) nulls++
+      else if (typeof k === 'number') {
+        numbers++
+        if (ints && ((k | 0) !== k || (k === 0 && 1 / k < 0))) ints = false
+      } else if (typeof k === 'string') strings++
+    }
+    this.#nulls = nulls
+    this.#numeric = numbers + nulls === n
+    this.#strings = !this.#numeric && strings + nulls === n
+    this.#ints = ints
+    this.#lazy = folds
+    const size = Math.max(16, n)
+    this.#rowsA = new Int32Array(size)
+    this.#rowsB = new Int32Array(size)
+    if (this.#numeric) {
+      this.#numA = new Float64Array(size)
+      this.#numB = new Float64Array(size)
+    } else {
+      this.#keyA = new Array<SortKey>(n)
+      this.#keyB = new Array<SortKey>(n)
+      for (let i = 0; i < nulls; i++) this.#keyA[i] = this.#keyB[i] = null
+    }
+  }
+
+  /** Runs the sort while `more()` says so (asked every few thousand entries); true once done. */
+  step(more: () => boolean): boolean {
+    do {
+      switch (this.#stage) {
+        case 'copy':
+          this.#copy()
+          break
+        case 'runs':
+          this.#sortRun()
+          break
+        case 'merge':
+          this.#merge()
+          break
+        case 'narrow':
+          this.#narrow()
+          break
+        case 'done':
+          return true
+      }
+    } while (more())
+    return this.done
+  }
+
+  get done(): boolean {
+    return this.#stage === 'done'
+  }
+
+  /** The sorted content, once `step` returned true. */
+  result(): SortedContent {
+    if (this.#stage !== 'done') throw new TypeError('SlicedSort.result: not done')
+    if (this.#numeric)
+      return {
+        kind: 'numbers',
+        size: this.#n,
+        rows: this.#rowsA,
+        numbers: this.#narrowed ?? this.#numA!,
+        nulls: this.#nulls,
+      }
+    return { kind: 'generic', size: this.#n, rows: this.#rowsA, keys: this.#keyA! }
+  }
+
+  // Nulls first in input order, then the other keys from position `nulls` on, in input order.
+  #copy(): void {
+    const keys = this.#keys
+    const rows = this.#rows
+    const end = Math.min(this.#n, this.#at + this.#chunk)
+    const nulls = this.#nulls
+    let nullAt = this.#copied
+    let at = nulls + (this.#at - nullAt)
+    for (let i = this.#at; i < end; i++) {
+      const k = keys[i]!
+      if (k === null) {
+        this.#rowsA[nullAt] = this.#rowsB[nullAt] = rows[i]!
+        nullAt++
+        continue
+      }
+      this.#rowsA[at] = rows[i]!
+      if (this.#numA !== undefined) this.#numA[at] = k as number
+      else this.#keyA![at] = k
+      at++
+    }
+    this.#copied = nullAt
+    this.#at = end
+    if (end < this.#n) return
+    this.#stage = 'runs'
+    this.#at = nulls
+  }
+
+  // Sorts the run starting at #at in place (in buffer a).
+  #sortRun(): void {
+    const s = this.#at
+    const e = Math.min(this.#n, s + this.#run)
+    if (s >= e) {
+      this.#startMerges()
+      return
+    }
+    const rows = this.#rowsA
+    if (this.#numA !== undefined) sortNumbersStable(this.#numA.subarray(s, e), rows.subarray(s, e))
+    else {
+      const keys = this.#keyA!
+      const part = keys.slice(s, e)
+      const ids = rows.slice(s, e)
+      const order = this.#strings
+        ? sortStringsStable(part as string[], this.#lazy)
+        : Array.from({ length: e - s }, (_, i) => i).sort(
+            (a, b) => this.#compareGeneric(part[a]!, part[b]!) || a - b,
+          )
+      for (let i = 0; i < order.length; i++) {
+        keys[s + i] = part[order[i]!]!
+        rows[s + i] = ids[order[i]!]!
+      }
+    }
+    this.#at = e
+    if (e >= this.#n) this.#startMerges()
+  }
+
+  #compareGeneric(a: SortKey, b: SortKey): number {
+    return this.#lazy ? compareLazyKeys(a, b) : compareKeys(a, b)
+  }
+
+  #startMerges(): void {
+    this.#width = this.#run
+    this.#stage = 'merge'
+    this.#startPair(this.#nulls)
+  }
+
+  #startPair(lo: number): void {
+    this.#lo = this.#i = this.#k = lo
+    this.#j = Math.min(this.#n, lo + this.#width)
+  }
+
+  // Up to CHUNK entries of the merge of the pair at #lo: runs [lo, lo+width) and [lo+width, lo+2w)
+  // of buffer a into the same positions of buffer b; at the end of a pass, the buffers swap.
+  #merge(): void {
+    const n = this.#n
+    if (this.#n - this.#nulls <= this.#width) return this.#finishMerges()
+    const mid = Math.min(n, this.#lo + this.#width)
+    const hi = Math.min(n, this.#lo + 2 * this.#width)
+    let i = this.#i
+    let j = this.#j
+    let k = this.#k
+    const stop = Math.min(hi, k + this.#chunk)
+    const rowsA = this.#rowsA
+    const rowsB = this.#rowsB
+    if (this.#numA !== undefined) {
+      const a = this.#numA
+      const b = this.#numB!
+      while (k < stop) {
+        // Left first on a tie: stable.
+        if (j >= hi || (i < mid && a[i]! <= a[j]!)) {
+          b[k] = a[i]!
+          rowsB[k++] = rowsA[i++]!
+        } else {
+          b[k] = a[j]!
+          rowsB[k++] = rowsA[j++]!
+        }
+      }
+    } else {
+      const a = this.#keyA!
+      const b = this.#keyB!
+      const strings = this.#strings
+      const lazy = this.#lazy
+      while (k < stop) {
+        let left = j >= hi
+        if (!left && i < mid) {
+          const x = a[i]!
+          const y = a[j]!
+          left = strings
+            ? lazy
+              ? compareLazy(x as string, y as string) <= 0
+              : x <= y
+            : this.#compareGeneric(x, y) <= 0
+        }
+        if (left) {
+          b[k] = a[i]!
+          rowsB[k++] = rowsA[i++]!
+        } else {
+          b[k] = a[j]!
+          rowsB[k++] = rowsA[j++]!
+        }
+      }
+    }
+    this.#i = i
+    this.#j = j
+    this.#k = k
+    if (k < hi) return
+    if (hi < n) return this.#startPair(hi)
+    // The pass is done: b holds runs twice as wide.
+    ;[this.#rowsA, this.#rowsB] = [this.#rowsB, this.#rowsA]
+    ;[this.#numA, this.#numB] = [this.#numB, this.#numA]
+    ;[this.#keyA, this.#keyB] = [this.#keyB, this.#keyA]
+    this.#width *= 2
+    this.#startPair(this.#nulls)
+  }
+
+  #finishMerges(): void {
+    this.#numB = undefined
+    this.#keyB = undefined
+    this.#rowsB = new Int32Array(0)
+    if (this.#numeric && this.#ints) {
+      this.#narrowed = new Int32Array(this.#rowsA.length)
+      this.#at = this.#nulls
+      this.#stage = 'narrow'
+    } else this.#stage = 'done'
+  }
+
+  // Integer keys are held as 32-bit integers (4 bytes a row instead of 8), as resetFrom holds them.
+  #narrow(): void {
+    const end = Math.min(this.#n, this.#at + 4 * this.#chunk)
+    this.#narrowed!.set(this.#numA!.subarray(this.#at, end), this.#at)
+    this.#at = end
+    if (end < this.#n) return
+    this.#numA = undefined
+    this.#stage = 'done'
+  }
+}
