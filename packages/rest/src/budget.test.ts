@@ -34,8 +34,12 @@ class TickingClock implements Clock {
   }
 }
 
-const handler = (options: RestHandlerOptions = {}) =>
-  createRestHandler(createDatastore(model, { data, clock: new TickingClock() }), options)
+const handler = (options: RestHandlerOptions = {}) => {
+  const ds = createDatastore(model, { data, clock: new TickingClock() })
+  // Built now: a read that needs an unbuilt index would wait for it (a Promise), not answer.
+  ds.buildIndexes()
+  return createRestHandler(ds, options)
+}
 
 const get = (path: string): RestRequest => {
   const [p, q = ''] = path.split('?') as [string, string?]

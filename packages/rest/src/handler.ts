@@ -8,7 +8,7 @@
  * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
  * never carries the error's own text.
  */
-import { fail, type Datastore, type Session } from '@entistore/core'
+import { DatastoreError, fail, type Datastore, type Session } from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
 import { isReported, toErrorReply } from './errors/to-error-body.js'
@@ -390,6 +390,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         )
       return settle(reply, request)
     } catch (error) {
+      // A read that needs an index still being built: respond() waits for it and runs it again.
+      if (indexBuilding(error) !== undefined) throw error
       return failed(error, request)
     }
   }
@@ -412,6 +414,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     const out: RestBody = request.method === 'HEAD' || status === 304 ? null : body
     const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, extra)
     return { status, headers, body: out }
+  }
+
+  /** The index a read waits for, when `error` is IndexBuilding (9143) from `ds.withoutIndexBuilds`. */
+  const indexBuilding = (error: unknown): { dataClass: string; attribute: string } | undefined => {
+    if (!DatastoreError.is(error) || error.name !== 'IndexBuilding') return undefined
+    const { dataClass, attribute } = error.details ?? {}
+    return typeof dataClass === 'string' && typeof attribute === 'string'
+      ? { dataClass, attribute }
+      : undefined
   }
 
   const core: RestCore = {
@@ -437,7 +448,18 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // for its turn (wall time, measured by the transport) is taken off. answer() turns the
       // budget's error into a reply.
       const waited = request.receivedAt === undefined ? 0 : Date.now() - request.receivedAt
-      const answered = ds.withBudget(queryBudgetMs, () => answer(request, session, parsed), waited)
+      // A read that needs an index being built waits for it (built in slices meanwhile, other
+      // requests going on), then runs again: the wait is not the query budget's.
+      const run = (): Answered | Promise<Answered> => {
+        try {
+          return ds.withBudget(queryBudgetMs, () => answer(request, session, parsed), waited)
+        } catch (error) {
+          const index = indexBuilding(error)
+          if (index === undefined) throw error
+          return ds.indexesReady(index.dataClass, [index.attribute]).then(run)
+        }
+      }
+      const answered = run()
       // The Promise never rejects (answer() catches): a failure is still an `__ERROR` reply.
       return isPending(answered)
         ? answered.then(

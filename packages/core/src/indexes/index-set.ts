@@ -78,7 +78,8 @@ let refusing = 0
 /**
  * Runs `fn` where a query that needs an unbuilt index throws IndexBuilding (9143) rather than
  * building it in one piece (`of`): the caller waits for the build in slices (`IndexSet.step`,
- * driven by the datastore) and runs `fn` again. Only for work that may run twice (reads).
+ * driven by the datastore) and runs `fn` again. Only for work that may run twice (reads). A
+ * table of up to 16k row ids is still built at once (about 10 ms): a wait would cost more.
  */
 export function refusingBuilds<T>(fn: () => T): T {
   refusing++
@@ -197,7 +198,8 @@ export class IndexSet {
   of(attribute: string): AttributeIndexes | undefined {
     const entry = this.#byAttribute.get(attribute)
     if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) {
-      if (refusing > 0)
+      // A small table's build is a few milliseconds: done at once rather than waited for.
+      if (refusing > 0 && this.#rows.nextRowId > this.buildSlices.read * 8)
         fail('IndexBuilding', [this.#dataClass, attribute], {
           details: { retryAfter: 1, dataClass: this.#dataClass, attribute },
         })

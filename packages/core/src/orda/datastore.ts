@@ -302,6 +302,11 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     return this.#builder.all().then(() => unbuilt)
   }
 
+  /** Says how builds in slices run their next slice, for every build after (see the options). */
+  configureIndexBuilds(options: IndexBuildOptions): void {
+    this.#builder.configure(options)
+  }
+
   /**
    * Settles once the indexes of `dataClass`'s `attributes` (every one when absent) are built,
    * building them in slices first (see `buildIndexesInBackground`): what a caller that must not
