@@ -142,6 +142,16 @@ export class HashIndex {
     }
   }
 
+  /**
+   * Makes room for `n` distinct keys at once (a build in slices of a column of unique values):
+   * growing by doubling rehashes every key each time, one piece of up to tens of milliseconds at 1M.
+   */
+  reserve(n: number): void {
+    let capacity = this.#slots.length
+    while (n * 5 > capacity * 4) capacity *= 2
+    if (capacity > this.#slots.length) this.#resize(capacity)
+  }
+
   clear(): void {
     this.#slots = new Int32Array(MIN_CAPACITY).fill(EMPTY_SLOT)
     this.#hashes = new Int32Array(MIN_CAPACITY)

@@ -64,9 +64,15 @@ interface Build {
   readonly entry: AttributeIndexes
   // Row ids below it have been read; Infinity once every row has.
   cursor: number
+  // The keys read (`count` of them), in an array made as long as the rows at first: growing one
+  // by pushes copied it again and again (garbage a major GC then had to sweep).
   keys: SortKey[]
-  rows: number[]
+  count: number
+  // The row id of each key (a typed array: no garbage to scan, grown by half when full).
+  rows: Int32Array
   sort: SlicedSort | undefined
+  // Whether the hash index was given room for every row (see #advance).
+  sized: boolean
   // Changes to rows already read, for the sorted index, in order: key, row id, and add or remove.
   readonly delta: { readonly key: SortKey; readonly rowId: number; readonly add: boolean }[]
   applied: number
@@ -243,12 +249,16 @@ export class IndexSet {
 
   #begin(entry: AttributeIndexes): Build {
     entry.hash?.clear()
+    // A unique column has a key a row: room for them all at once (no rehash of 1M keys in a slice).
+    if (entry.attribute.unique) entry.hash?.reserve(this.#rows.nextRowId)
     const build: Build = {
       entry,
       cursor: 0,
-      keys: [],
-      rows: [],
+      keys: entry.sorted ? new Array<SortKey>(this.#rows.nextRowId) : [],
+      count: 0,
+      rows: new Int32Array(entry.sorted ? Math.max(16, this.#rows.nextRowId) : 0),
       sort: undefined,
+      sized: entry.attribute.unique === true,
       delta: [],
       applied: 0,
     }
@@ -272,19 +282,31 @@ export class IndexSet {
           const key = this.#key(read(rowId), name, folds)
           hash?.add(key, rowId)
           if (sorted) {
-            build.keys.push(key)
-            build.rows.push(rowId)
+            const at = build.count++
+            if (at === build.rows.length) {
+              const grown = new Int32Array(at + (at >> 1) + 16)
+              grown.set(build.rows)
+              build.rows = grown
+            }
+            build.keys[at] = key
+            build.rows[at] = rowId
           }
+        }
+        // Mostly distinct keys in the first rows (codes, names): room for a key a row at once.
+        if (!build.sized && hash !== undefined) {
+          build.sized = true
+          if (hash.distinct * 2 > end) hash.reserve(source.nextRowId)
         }
         build.cursor = end
         if (end >= source.nextRowId) break
         if (!more()) return false
       }
       build.cursor = Infinity
+      build.keys.length = build.count
       if (sorted)
         build.sort = new SlicedSort(
           build.keys,
-          build.rows,
+          build.rows.subarray(0, build.count),
           folds,
           this.buildSlices.run,
           this.buildSlices.read,
@@ -297,7 +319,7 @@ export class IndexSet {
       entry.sorted!.adopt(sort.result())
       build.sort = undefined
       build.keys = []
-      build.rows = []
+      build.rows = new Int32Array(0)
       if (!more()) return false
     }
     const { delta } = build
