@@ -69,7 +69,7 @@ interface Build {
   keys: SortKey[]
   count: number
   // The row id of each key (a typed array: no garbage to scan, grown by half when full).
-  rows: Int32Array
+  rows: Int32Array<ArrayBuffer>
   sort: SlicedSort | undefined
   // Whether the hash index was given room for every row (see #advance).
   sized: boolean

@@ -39,12 +39,13 @@ export const compareLazyKeys = (a: SortKey, b: SortKey): number =>
 type Stage = 'copy' | 'runs' | 'merge' | 'narrow' | 'done'
 
 /**
- * A stable sort of `keys[i]` held by `rows[i]`, done by `step` calls. Takes ownership of neither
- * input array, but reads them until done: the caller must not change them meanwhile.
+ * A stable sort of `keys[i]` held by `rows[i]`, done by `step` calls. Takes ownership of both
+ * arrays: once copied, they are the second buffer of the merges (less to allocate, and so fewer
+ * major GCs, each a pause of the whole heap).
  */
 export class SlicedSort {
-  readonly #keys: readonly SortKey[]
-  readonly #rows: ArrayLike<number>
+  readonly #keys: SortKey[]
+  readonly #rows: Int32Array<ArrayBuffer>
   readonly #n: number
   readonly #nulls: number
   readonly #numeric: boolean
@@ -76,8 +77,8 @@ export class SlicedSort {
    * (tests make both small, to merge many runs in many slices).
    */
   constructor(
-    keys: readonly SortKey[],
-    rows: ArrayLike<number>,
+    keys: SortKey[],
+    rows: Int32Array<ArrayBuffer>,
     folds: boolean,
     run = RUN,
     chunk = CHUNK,
@@ -106,14 +107,14 @@ export class SlicedSort {
     this.#lazy = folds
     const size = Math.max(16, n)
     this.#rowsA = new Int32Array(size)
-    this.#rowsB = new Int32Array(size)
+    this.#rowsB = rows
     if (this.#numeric) {
       this.#numA = new Float64Array(size)
       this.#numB = new Float64Array(size)
     } else {
       this.#keyA = new Array<SortKey>(n)
-      this.#keyB = new Array<SortKey>(n)
-      for (let i = 0; i < nulls; i++) this.#keyA[i] = this.#keyB[i] = null
+      this.#keyB = keys
+      for (let i = 0; i < nulls; i++) this.#keyA[i] = null
     }
   }
 
@@ -181,6 +182,8 @@ export class SlicedSort {
     this.#copied = nullAt
     this.#at = end
     if (end < this.#n) return
+    // The input is read: the second buffer now, its nulls first as in the first.
+    if (this.#keyB !== undefined) for (let i = 0; i < nulls; i++) this.#keyB[i] = null
     this.#stage = 'runs'
     this.#at = nulls
   }

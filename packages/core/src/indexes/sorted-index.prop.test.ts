@@ -101,7 +101,8 @@ describe.each(KINDS)('SlicedSort, adopted (folds: $folds)', ({ folds, toIndex })
           const rows = keys.map((_, i) => i * 3 + 1)
           const whole = new SortedIndex('x', folds)
           whole.resetFrom(keys, Int32Array.from(rows))
-          const sort = new SlicedSort(keys, rows, folds, run, chunk)
+          // The sort owns what it is given: copies.
+          const sort = new SlicedSort(keys.slice(), Int32Array.from(rows), folds, run, chunk)
           let slices = 0
           for (;;) {
             let left = slice
