@@ -214,6 +214,20 @@ export class IndexSet {
     return entry
   }
 
+  /**
+   * The hash index of `attribute` (unique checks), holding every row: only the first phase of its
+   * build is run if it is unbuilt (reading the rows; its sorted index is left to the slices), and
+   * none once that phase is done. Outside a bulk change; then, as `of`.
+   */
+  hashOf(attribute: string): HashIndex | undefined {
+    const entry = this.#byAttribute.get(attribute)
+    if (entry?.hash === undefined || this.#bulk || !this.#stale.has(entry))
+      return this.of(attribute)?.hash
+    const build = this.#builds.get(entry) ?? this.#begin(entry)
+    if (build.cursor !== Infinity) this.#runBuild(() => this.#read(build, ALWAYS))
+    return entry.hash
+  }
+
   /** Whether the indexes of `attributes` (every one when absent) are built; true for none. */
   ready(attributes?: readonly string[]): boolean {
     if (this.#stale.size === 0) return true
@@ -269,50 +283,7 @@ export class IndexSet {
   // Runs `build` while `more()` says so; true once its entry is built (then live).
   #advance(build: Build, more: More): boolean {
     const { entry } = build
-    const source = this.#rows
-    if (build.cursor !== Infinity) {
-      const name = entry.attribute.name
-      const folds = foldsOf(entry.attribute)
-      const read = source.reader(name)
-      const { hash, sorted } = entry
-      for (;;) {
-        const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
-        for (let rowId = build.cursor; rowId < end; rowId++) {
-          if (!source.has(rowId)) continue
-          const key = this.#key(read(rowId), name, folds)
-          hash?.add(key, rowId)
-          if (sorted) {
-            const at = build.count++
-            if (at === build.rows.length) {
-              const grown = new Int32Array(at + (at >> 1) + 16)
-              grown.set(build.rows)
-              build.rows = grown
-            }
-            build.keys[at] = key
-            build.rows[at] = rowId
-          }
-        }
-        // Mostly distinct keys in the first rows (codes, names): room for a key a row at once.
-        if (!build.sized && hash !== undefined) {
-          build.sized = true
-          if (hash.distinct * 2 > end) hash.reserve(source.nextRowId)
-        }
-        build.cursor = end
-        if (end >= source.nextRowId) break
-        if (!more()) return false
-      }
-      build.cursor = Infinity
-      build.keys.length = build.count
-      if (sorted)
-        build.sort = new SlicedSort(
-          build.keys,
-          build.rows.subarray(0, build.count),
-          folds,
-          this.buildSlices.run,
-          this.buildSlices.read,
-        )
-      if (!more()) return false
-    }
+    if (build.cursor !== Infinity && (!this.#read(build, more) || !more())) return false
     const sort = build.sort
     if (sort !== undefined) {
       if (!sort.step(more)) return false
@@ -335,6 +306,54 @@ export class IndexSet {
     }
     this.#builds.delete(entry)
     this.#stale.delete(entry)
+    return true
+  }
+
+  // The first phase of `build`: reads the rows from its cursor on, while `more()` says so; true
+  // once every row is read (the cursor then Infinity, the sort begun).
+  #read(build: Build, more: More): boolean {
+    const { entry } = build
+    const source = this.#rows
+    const name = entry.attribute.name
+    const folds = foldsOf(entry.attribute)
+    const read = source.reader(name)
+    const { hash, sorted } = entry
+    for (;;) {
+      const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
+      for (let rowId = build.cursor; rowId < end; rowId++) {
+        if (!source.has(rowId)) continue
+        const key = this.#key(read(rowId), name, folds)
+        hash?.add(key, rowId)
+        if (sorted) {
+          const at = build.count++
+          if (at === build.rows.length) {
+            const grown = new Int32Array(at + (at >> 1) + 16)
+            grown.set(build.rows)
+            build.rows = grown
+          }
+          build.keys[at] = key
+          build.rows[at] = rowId
+        }
+      }
+      // Mostly distinct keys in the first rows (codes, names): room for a key a row at once.
+      if (!build.sized && hash !== undefined) {
+        build.sized = true
+        if (hash.distinct * 2 > end) hash.reserve(source.nextRowId)
+      }
+      build.cursor = end
+      if (end >= source.nextRowId) break
+      if (!more()) return false
+    }
+    build.cursor = Infinity
+    build.keys.length = build.count
+    if (sorted)
+      build.sort = new SlicedSort(
+        build.keys,
+        build.rows.subarray(0, build.count),
+        folds,
+        this.buildSlices.run,
+        this.buildSlices.read,
+      )
     return true
   }
 
@@ -389,7 +408,15 @@ export class IndexSet {
   #build(entry: AttributeIndexes): void {
     const build = this.#builds.get(entry)
     if (build !== undefined) {
-      this.#runBuild(() => this.#advance(build, ALWAYS))
+      this.#runBuild(() => {
+        if (build.cursor !== Infinity) this.#read(build, ALWAYS)
+        // A sort not begun is done at once by resetFrom's radix sorts: quicker than the merges.
+        if (build.sort?.started === false) {
+          entry.sorted!.resetFrom(build.keys, build.rows.subarray(0, build.count))
+          build.sort = undefined
+        }
+        this.#advance(build, ALWAYS)
+      })
       return
     }
     const rows = this.#rows

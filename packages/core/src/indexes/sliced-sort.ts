@@ -141,6 +141,11 @@ export class SlicedSort {
     return this.done
   }
 
+  /** Whether `step` has done any work yet (until then the input arrays are untouched). */
+  get started(): boolean {
+    return this.#stage !== 'copy' || this.#at > 0
+  }
+
   get done(): boolean {
     return this.#stage === 'done'
   }

@@ -300,7 +300,7 @@ export class UniqueClaims {
       if (claims === undefined || v === null || v === undefined) continue
       const key = indexKey(v, claims.folds)
       if (
-        heldByAnother(table.indexes.of(claims.attribute)?.hash?.get(key), rowId) ||
+        heldByAnother(table.indexes.hashOf(claims.attribute)?.get(key), rowId) ||
         claims.count(key) > 0
       ) {
         fail('UniqueViolation', [describeValue(v), claims.attribute, table.def.name], {

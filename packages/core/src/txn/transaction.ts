@@ -408,7 +408,7 @@ export class Transaction {
       const holder = this.#claims.get(table)?.get(attr.name)?.byValue.get(valueKey)
       let taken = holder !== undefined && holder !== record.key
       if (!taken) {
-        for (const rowId of table.indexes.of(attr.name)?.hash?.get(valueKey) ?? []) {
+        for (const rowId of table.indexes.hashOf(attr.name)?.get(valueKey) ?? []) {
           const other = table.record(rowId)
           if (!other || other.key === record.key || staged?.has(other.key)) continue
           taken = true
