@@ -69,6 +69,11 @@ describe('entistore serve, stopped with SIGTERM', () => {
         sessions: 0,
         inFlight: 0,
         persist: 'open',
+        memory: {
+          heapUsed: expect.any(Number),
+          heapLimit: expect.any(Number),
+          rss: expect.any(Number),
+        },
       })
       const { reply: write } = await writeInFlight(cli, 'cap')
       let answered = false

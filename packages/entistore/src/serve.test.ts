@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http'
+import { getHeapStatistics } from 'node:v8'
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { createDatastore, ManualClock, type DataFile } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
@@ -253,9 +254,21 @@ describe('the health endpoint', () => {
         globalStamp: ds.globalStamp,
         sessions: ds.sessions.size,
         inFlight: 0,
+        memory: {
+          heapUsed: expect.any(Number),
+          heapLimit: expect.any(Number),
+          rss: expect.any(Number),
+        },
         worker: 2,
       })
       expect(body.globalStamp).toBeGreaterThan(0)
+      // This process's own figures: the heap in use below its limit, and within what the system
+      // counts as resident (the heap's pages are, once touched).
+      const memory = body.memory!
+      expect(memory.heapLimit).toBe(getHeapStatistics().heap_size_limit)
+      expect(memory.heapUsed).toBeGreaterThan(0)
+      expect(memory.heapUsed).toBeLessThan(memory.heapLimit)
+      expect(memory.rss).toBeGreaterThan(memory.heapUsed / 2)
       const head = await fetch(`${running.url}/health`, { method: 'HEAD' })
       expect([head.status, await head.text()]).toEqual([200, ''])
       const post = await fetch(`${running.url}/health`, { method: 'POST' })

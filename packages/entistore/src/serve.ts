@@ -28,6 +28,7 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
+import { getHeapStatistics } from 'node:v8'
 import type { Datastore } from '@entistore/core'
 import { createRestHandler, type RestCore, type RestHandlerOptions } from '@entistore/rest'
 import {
@@ -105,7 +106,8 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions, B
   readonly healthPath?: string | false
   /**
    * Whether the health reply shows more than its status: the process id, uptime, global stamp,
-   * sessions, requests in flight, the journal's state and `healthFields`. The endpoint answers
+   * sessions, requests in flight, the journal's state, the process's memory (heap used, the heap's
+   * limit, RSS) and `healthFields`. The endpoint answers
    * anyone, logged in or not: turn this on only where its port is reachable by operators alone (a
    * private network, a balancer's health port). @default false: `{"status": "ok"}` and the like
    */
@@ -185,7 +187,35 @@ export interface HealthReply {
   readonly persist?: 'open' | 'failed' | 'closed'
   /** Why the status is `failing`, when `healthProblem` says (shown without `healthDetails` too). */
   readonly reason?: string
+  /** This process's memory, in bytes (see `memoryNow`). */
+  readonly memory?: HealthMemory
   readonly [field: string]: unknown
+}
+
+/** The memory part of the detailed health reply, in bytes. */
+export interface HealthMemory {
+  /** The JavaScript heap in use (V8's `used_heap_size`: live objects and garbage not collected yet). */
+  readonly heapUsed: number
+  /**
+   * What the heap may grow to before the process dies out of memory (V8's `heap_size_limit`: set
+   * by `--max-old-space-size`, else about a quarter of the machine's memory, 4 GB at most).
+   */
+  readonly heapLimit: number
+  /** The resident set size: heap, Buffers, code and the rest, as the operating system counts it. */
+  readonly rss: number
+}
+
+/**
+ * The process's memory now. Cheap enough for every health probe (a few microseconds, measured:
+ * docs/cli.md): V8's heap statistics and one read of the RSS, no walk of the heap.
+ */
+export function memoryNow(): HealthMemory {
+  const heap = getHeapStatistics()
+  return {
+    heapUsed: heap.used_heap_size,
+    heapLimit: heap.heap_size_limit,
+    rss: process.memoryUsage.rss(),
+  }
 }
 
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
@@ -250,6 +280,7 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
           sessions: current.ds.sessions.size,
           inFlight: inFlight.size - 1, // not this one
           ...(persist === undefined ? {} : { persist }),
+          memory: memoryNow(),
           ...options.healthFields?.(),
         }
     const body = JSON.stringify(reply)
