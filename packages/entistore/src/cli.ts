@@ -20,8 +20,10 @@
  */
 import cluster from 'node:cluster'
 import { readFileSync } from 'node:fs'
+import { totalmem } from 'node:os'
 import { readFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { getHeapStatistics } from 'node:v8'
 import type { Datastore, DatastoreWith } from '@entistore/core'
 import {
   chaosListener,
@@ -37,6 +39,7 @@ import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { importOptionals, MissingPackageError } from './cluster/optional-package.js'
 import { postgresNameProblem } from './cluster/postgres-names.js'
 import { serverErrorLines } from './error-log.js'
+import { dataBytesOf, heapAdvice } from './heap-advice.js'
 import {
   clusterOf,
   FileError,
@@ -724,6 +727,17 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       : [{ name: 'ioredis', neededBy: '--redis', load: () => import('ioredis') }]),
   ])
   const count = workerCount(o.workers)
+  // Said once, before the load that would die at the heap's limit (workers inherit NODE_OPTIONS).
+  if (!cluster.isWorker && o.postgres === undefined) {
+    const { bytes, what } = dataBytesOf(o.data, o.persist)
+    const advice = heapAdvice({
+      dataBytes: bytes,
+      what,
+      heapLimit: getHeapStatistics().heap_size_limit,
+      totalMemory: totalmem(),
+    })
+    if (advice !== undefined) io.err(advice)
+  }
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)
   const ds = await load()
