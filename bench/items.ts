@@ -12,7 +12,16 @@
  *
  * Same seed, same bytes on every run, so the files are cached by size and written once.
  */
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ModelJson } from '@entistore/core'
@@ -146,23 +155,34 @@ export function makeGroups(): GroupRow[] {
 
 /** `n` Item rows from `seed`: row i has ID i + 1 and a group uniformly among the 200. */
 export function makeItems(n: number, seed = 42): ItemRow[] {
+  return [...itemChunks(n, seed, Math.max(n, 1))].flat()
+}
+
+/**
+ * The rows of `makeItems(n, seed)`, the same ones in the same order, `chunk` at a time: the scale
+ * suite writes millions of them to a file without holding them all.
+ */
+export function* itemChunks(n: number, seed = 42, chunk = 50_000): Generator<ItemRow[]> {
   const r = prng(seed)
   const words = vocabulary()
   const day0 = Date.UTC(2015, 0, 1)
-  const out = new Array<ItemRow>(n)
-  for (let i = 0; i < n; i++) {
-    const created = new Date(day0 + Math.floor(r() * 3650) * 86_400_000)
-    out[i] = {
-      ID: i + 1,
-      name: `${cased(words[Math.floor(r() * words.length)]!, r())} ${i + 1}`,
-      groupID: 1 + Math.floor(r() * GROUPS),
-      price: Math.round(r() * 100_000) / 100,
-      qty: Math.floor(r() * 1000),
-      created: created.toISOString().slice(0, 10),
-      body: body(r, words),
+  for (let start = 0; start < n; start += chunk) {
+    const out = new Array<ItemRow>(Math.min(chunk, n - start))
+    for (let j = 0; j < out.length; j++) {
+      const i = start + j
+      const created = new Date(day0 + Math.floor(r() * 3650) * 86_400_000)
+      out[j] = {
+        ID: i + 1,
+        name: `${cased(words[Math.floor(r() * words.length)]!, r())} ${i + 1}`,
+        groupID: 1 + Math.floor(r() * GROUPS),
+        price: Math.round(r() * 100_000) / 100,
+        qty: Math.floor(r() * 1000),
+        created: created.toISOString().slice(0, 10),
+        body: body(r, words),
+      }
     }
+    yield out
   }
-  return out
 }
 
 /** The text suite's rows: `{ ID, body }`, bodies made as `makeItems` makes them (own seed). */
@@ -205,16 +225,64 @@ export function cachedFiles(
   n: number,
   data: (n: number) => unknown,
 ): DataFiles {
-  mkdirSync(CACHE_DIR, { recursive: true })
-  const model = join(CACHE_DIR, `${name}-v${version}.model.json`)
-  const file = join(CACHE_DIR, `${name}-v${version}-${n}.data.json`)
+  return cachedJsonFiles(CACHE_DIR, name, version, modelJson, n, () => [JSON.stringify(data(n))])
+}
+
+/**
+ * The same files in `dir`, the data file written from the pieces of text `parts()` yields, one
+ * after the other (`jsonPieces`: a file past V8's 512 MiB limit of one string), to a temporary name
+ * renamed once complete: a run interrupted, or another process reading the folder, never sees a
+ * half-written file.
+ */
+export function cachedJsonFiles(
+  dir: string,
+  name: string,
+  version: number,
+  modelJson: ModelJson,
+  n: number,
+  parts: () => Iterable<string>,
+): DataFiles {
+  mkdirSync(dir, { recursive: true })
+  const model = join(dir, `${name}-v${version}.model.json`)
+  const file = join(dir, `${name}-v${version}-${n}.data.json`)
   if (!existsSync(model)) writeAtomic(model, JSON.stringify(modelJson, null, 2) + '\n')
   let written = false
   if (!existsSync(file)) {
-    writeAtomic(file, JSON.stringify(data(n)))
+    // The process id in the temporary name: two runs writing the same file never mix their bytes.
+    const tmp = `${file}.${process.pid}.tmp`
+    const fd = openSync(tmp, 'w')
+    try {
+      for (const part of parts()) writeSync(fd, part)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, file)
     written = true
   }
   return { model, data: file, rows: n, bytes: statSync(file).size, written }
+}
+
+/**
+ * `JSON.stringify({ [class]: rows, … })`, byte for byte, in pieces: each class's rows come in
+ * chunks (arrays), and each chunk is stringified alone.
+ */
+export function* jsonPieces(
+  classes: Readonly<Record<string, Iterable<readonly unknown[]>>>,
+): Generator<string> {
+  let firstClass = true
+  for (const [name, chunks] of Object.entries(classes)) {
+    yield `${firstClass ? '{' : ','}${JSON.stringify(name)}:[`
+    firstClass = false
+    let firstRow = true
+    for (const chunk of chunks) {
+      if (chunk.length === 0) continue
+      const text = JSON.stringify(chunk)
+      yield (firstRow ? '' : ',') + text.slice(1, -1)
+      firstRow = false
+    }
+    yield ']'
+  }
+  yield firstClass ? '{}' : '}'
 }
 
 /** The model and data files for `n` Items, written once per size and generator version. */

@@ -56,16 +56,20 @@ const nowMs = (): number => performance.now()
 /**
  * Starts `node [--expose-gc --require gc-preload] …args` and resolves once a line of its stdout
  * matches `ready`. Rejects, with the child killed, if it exits first or `timeoutMs` passes.
+ * `gcPreload: false` leaves the preload out: for a CLI started with `--save`, whose SIGUSR2 is a
+ * save that a full GC would slow down.
  */
 export function startNode(
   label: string,
   args: readonly string[],
   ready: RegExp,
   timeoutMs: number,
+  { gcPreload = true } = {},
 ): Promise<Started> {
   hookExit()
   const t0 = nowMs()
-  const proc = spawn(process.execPath, ['--expose-gc', '--require', GC_PRELOAD, ...args], {
+  const preload = gcPreload ? ['--expose-gc', '--require', GC_PRELOAD] : []
+  const proc = spawn(process.execPath, [...preload, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   live.add(proc)

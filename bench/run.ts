@@ -57,6 +57,7 @@ import { runPicturesSuite } from './suites/pictures.bench.ts'
 import { runJournalSuite } from './suites/journal.bench.ts'
 import { runClusterSuite } from './suites/cluster.bench.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
+import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   atomicBatches,
@@ -92,6 +93,7 @@ const SUITES = [
   'cluster',
   'cluster-http',
   'memory',
+  'scale',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -139,6 +141,7 @@ interface Options {
   /** Person rows of the memory breakdown, and of its heap snapshot. */
   memoryRows: number
   snapshotRows: number
+  scale: ScaleOptions
 }
 
 interface WritesOptions {
@@ -158,8 +161,8 @@ const HELP = `usage: npm run bench -- [options]
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory
-                     suites to run (default all)
+          cluster-http,memory,scale
+                     suites to run (default all but scale, which only runs when named)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
@@ -205,6 +208,13 @@ const HELP = `usage: npm run bench -- [options]
                      quick: 1)
   --memory-rows=200k   Person rows of the memory breakdown (default 200k; quick: 20k)
   --snapshot-rows=50k  rows of its heap snapshot by kind (default 50k; quick: 20k)
+  --scale-sizes=1m,4m,10m  short rows of the scale suite (issue 30: start-up, restart, RSS per
+                     row, GETs during an index build, a --save, a snapshot), one size at a time
+  --scale-long=1m    long rows (the Items' text) of the scale suite, or none (default 1m)
+  --scale-timeout=S  seconds a start-up of the scale suite may take (default 1200)
+  --scale-writes=N   updates of its snapshot measure (default 10000: the default snapshotEvery)
+  --scale-data=DIR   where its data files are kept (default /work/scale-data when it exists,
+                     else node_modules/.cache/entistore-bench/data)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -219,7 +229,8 @@ function parseArgs(argv: string[]): Options {
   let suites: Suite[] | undefined
   let aggregateRows: number | undefined
   const o: Options = {
-    suites: [...SUITES],
+    // The scale suite runs only when named: at 10M rows it takes many minutes and gigabytes.
+    suites: SUITES.filter((x) => x !== 'scale'),
     sizes: [10_000, 100_000, 1_000_000],
     peers: true,
     peersMax: 100_000,
@@ -268,6 +279,14 @@ function parseArgs(argv: string[]): Options {
     shapes: [...SHAPES],
     memoryRows: 200_000,
     snapshotRows: 50_000,
+    scale: {
+      shortSizes: [1_000_000, 4_000_000, 10_000_000],
+      longSizes: [1_000_000],
+      startupTimeoutMs: 1_200_000,
+      idleSeconds: 3,
+      writes: 10_000,
+      dataDir: SCALE_DATA,
+    },
   }
   let memoryRows: number | undefined
   let snapshotRows: number | undefined
@@ -373,6 +392,24 @@ function parseArgs(argv: string[]): Options {
         break
       case '--shapes':
         o.shapes = value.split(',').map((x) => choice(name, x, SHAPES))
+        break
+      case '--scale-sizes':
+        o.scale = { ...o.scale, shortSizes: value.split(',').filter(Boolean).map(parseSize) }
+        break
+      case '--scale-long':
+        o.scale = {
+          ...o.scale,
+          longSizes: value === 'none' ? [] : value.split(',').filter(Boolean).map(parseSize),
+        }
+        break
+      case '--scale-timeout':
+        o.scale = { ...o.scale, startupTimeoutMs: num(name, value) * 1000 }
+        break
+      case '--scale-writes':
+        o.scale = { ...o.scale, writes: num(name, value) }
+        break
+      case '--scale-data':
+        o.scale = { ...o.scale, dataDir: value }
         break
       case '--memory-rows':
         memoryRows = parseSize(value)
@@ -531,6 +568,9 @@ const suiteText: Record<Suite, string> = {
   'cluster-http':
     'cluster-http (16 clients over HTTP: in memory, journal, PostgreSQL, 2 and 3 workers; reads; lag)',
   memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
+  scale:
+    `scale (short rows ${opts.scale.shortSizes.map(sizeLabel).join(', ') || 'none'}; long rows ` +
+    `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -974,6 +1014,16 @@ await runSuite('cluster-http', async () => {
   )
   console.log(ensurePackagesBuilt(opts.build))
   await runClusterHttpSuite(opts.clusterHttp)
+})
+
+// ---------------------------------------------------------------- ten million rows
+
+await runSuite('scale', async () => {
+  console.log(
+    '\n## Scale: start-up, restart, RSS per row, and GETs during an index build, a --save and a snapshot',
+  )
+  console.log(ensurePackagesBuilt(opts.build))
+  await runScaleSuite(opts.scale)
 })
 
 // ---------------------------------------------------------------- summaries

@@ -213,6 +213,15 @@ export const codeOf = (x: number): string => 'C' + String(x).padStart(7, '0')
 
 /** `n` Person rows from `seed`: row i has ID i + 1, a code of a seeded permutation, a group. */
 export function makeShortRows(n: number, seed = 42): ShortRow[] {
+  return [...shortRowChunks(n, seed, Math.max(n, 1))].flat()
+}
+
+/**
+ * The rows of `makeShortRows(n, seed)`, the same ones in the same order, `chunk` at a time: the
+ * scale suite writes ten million of them to a file without holding them all (the permutation of
+ * the codes, 4 bytes a row, is made first).
+ */
+export function* shortRowChunks(n: number, seed = 42, chunk = 50_000): Generator<ShortRow[]> {
   const r = prng(seed)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
   // Fisher–Yates: every code C0000000…C(n−1) once, in a seeded order.
@@ -223,19 +232,22 @@ export function makeShortRows(n: number, seed = 42): ShortRow[] {
     perm[i] = perm[j]!
     perm[j] = t
   }
-  const out = new Array<ShortRow>(n)
-  for (let i = 0; i < n; i++) {
-    out[i] = {
-      ID: i + 1,
-      code: codeOf(perm[i]!),
-      name: `${pick(FIRST)} ${pick(LAST)}`,
-      city: pick(SHORT_CITIES),
-      age: 18 + Math.floor(r() * 52),
-      salary: 20_000 + Math.floor(r() * 18_000_000) / 100,
-      groupID: 1 + Math.floor(r() * GROUPS),
+  for (let start = 0; start < n; start += chunk) {
+    const out = new Array<ShortRow>(Math.min(chunk, n - start))
+    for (let j = 0; j < out.length; j++) {
+      const i = start + j
+      out[j] = {
+        ID: i + 1,
+        code: codeOf(perm[i]!),
+        name: `${pick(FIRST)} ${pick(LAST)}`,
+        city: pick(SHORT_CITIES),
+        age: 18 + Math.floor(r() * 52),
+        salary: 20_000 + Math.floor(r() * 18_000_000) / 100,
+        groupID: 1 + Math.floor(r() * GROUPS),
+      }
     }
+    yield out
   }
-  return out
 }
 
 export type ShortData = { Group: GroupRow[]; Person: ShortRow[] }

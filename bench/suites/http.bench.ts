@@ -55,7 +55,7 @@ export interface HttpResult {
   readonly issue19: MeasureRow[]
 }
 
-const CLI = fileURLToPath(new URL('../../packages/entistore/bin/entistore.js', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../packages/entistore/bin/entistore.js', import.meta.url))
 export const CHILD = (name: string): string =>
   fileURLToPath(new URL(`../child/${name}`, import.meta.url))
 export const ORIGIN = /https?:\/\/[^\s/]+/
@@ -235,7 +235,7 @@ export interface Proc {
   readonly ready: RegExp
 }
 
-const JSON_PARSE: Proc = {
+export const JSON_PARSE: Proc = {
   label: 'node: readFileSync + JSON.parse',
   args: (f) => [CHILD('json-parse.mjs'), f.data],
   ready: /^parsed /,

@@ -1,0 +1,497 @@
+/**
+ * @module Ten million rows in one process (issue 30's measures): the real `entistore serve` (the
+ * built CLI) on large data files, size after size, one large process at a time.
+ *
+ * For each size, of short rows (short-rows.ts: Person, seven attributes, five indexes) and of long
+ * ones (items.ts: Item with ≈250 characters of text):
+ *
+ * - **Start-up**: spawn → the URL line of `entistore serve -m -d` against a node child reading and
+ *   `JSON.parse`-ing the same file (child/json-parse.mjs) until it prints.
+ * - **Restart**: `serve --persist` killed with SIGKILL after 10,000 writes, started again on its
+ *   folder (and the data file, which a folder with data wins over): spawn → URL line.
+ * - **Memory**: the serving process's settled RSS per row (after a full GC, processes.ts), right
+ *   after the URL line and once every index is built, against the `JSON.parse` child's.
+ * - **Stalls**: GETs by random key (`/rest/Person(k)`, a new connection each, one at a time every
+ *   10 ms: responsiveness.fixture.ts's freshGet) on the idle server, then during each of: the
+ *   first `$filter` on the unique `code` (its index built on first use), a `--save` (SIGUSR2, until
+ *   the `Saved` line), and 10,000 updates with `--persist` (8 clients; the default `snapshotEvery`
+ *   of 10,000 records, so one snapshot, waited for until its file is in the folder). The slowest
+ *   and the p99 of each, beside the idle server's.
+ *
+ * Data files are written once (streamed: a 10M-row file is past V8's 512 MiB string) into
+ * /work/scale-data when that folder exists, else the bench cache, by shape, version and size.
+ * When a file is large for Node's default heap, every child gets the `--max-old-space-size` the
+ * CLI's start-up line would ask for (heap-advice.ts), so that what is measured is the engine.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { getHeapStatistics } from 'node:v8'
+import { heapAdvice } from '../../packages/entistore/src/heap-advice.ts'
+import { freshGet } from '../../packages/rest/src/node/responsiveness.fixture.ts'
+import { prng } from '../data.ts'
+import { quantile } from '../http-load.ts'
+import {
+  CACHE_DIR,
+  cachedJsonFiles,
+  GROUPS,
+  ITEM_MODEL,
+  itemChunks,
+  jsonPieces,
+  makeGroups,
+  type DataFiles,
+} from '../items.ts'
+import { settledRss, startNode, type Child, type Settled } from '../processes.ts'
+import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
+import { codeOf, SHORT_CITIES, SHORT_MODEL, shortRowChunks } from '../short-rows.ts'
+import { CLI, JSON_PARSE, ORIGIN } from './http.bench.ts'
+
+/** Where the large data files are kept between runs (and shared with other work on the machine). */
+export const SCALE_DATA = existsSync('/work/scale-data') ? '/work/scale-data' : CACHE_DIR
+
+export interface ScaleOptions {
+  /** Sizes of short rows. @default 1M, 4M, 10M */
+  readonly shortSizes: readonly number[]
+  /** Sizes of long rows. @default 1M */
+  readonly longSizes: readonly number[]
+  /** How long a start-up may take before it is given up, in ms. @default 20 min */
+  readonly startupTimeoutMs: number
+  /** Seconds of GETs on the idle server. @default 3 */
+  readonly idleSeconds: number
+  /** Updates of the snapshot measure. @default 10,000 (the default snapshotEvery) */
+  readonly writes: number
+  /** Folder of the data files. @default SCALE_DATA */
+  readonly dataDir: string
+}
+
+/** The goals of issue 30. */
+const GOAL = { startup: 2, rss: 1.5, stallMs: 50 } as const
+/** A GET by key every this many ms, one at a time. */
+const PROBE_EVERY_MS = 10
+/** Concurrent clients of the writes (keep-alive, each waits for its reply). */
+const WRITERS = 8
+/** The journal's default `snapshotEvery`: fewer writes than this take no snapshot. */
+const SNAPSHOT_EVERY = 10_000
+
+interface Shape {
+  readonly id: 'short' | 'long'
+  readonly dataclass: 'Person' | 'Item'
+  readonly files: (n: number, dir: string) => DataFiles
+  /** The first query on a unique or first index (its build on first use is measured). */
+  readonly firstFilter: (n: number) => string
+  /** A query on each of the other indexes, to build them all before the memory is read. */
+  readonly otherFilters: readonly string[]
+  /** The update of row `key`, its `i`-th. */
+  readonly update: (key: number, i: number) => Record<string, unknown>
+}
+
+const SHORT: Shape = {
+  id: 'short',
+  dataclass: 'Person',
+  files: (n, dir) =>
+    cachedJsonFiles(dir, 'short', 2, SHORT_MODEL, n, () =>
+      jsonPieces({ Group: [makeGroups()], Person: shortRowChunks(n) }),
+    ),
+  firstFilter: (n) => `code='${codeOf(Math.floor(n / 2))}'`,
+  otherFilters: [`name='Anna Martin'`, `city='${SHORT_CITIES[3]}'`, 'age=30', 'groupID=7'],
+  update: (key, i) => ({ __KEY: String(key), salary: 20_000 + (i % 1000) }),
+}
+
+const LONG: Shape = {
+  id: 'long',
+  dataclass: 'Item',
+  files: (n, dir) =>
+    cachedJsonFiles(dir, 'items', 1, ITEM_MODEL, n, () =>
+      jsonPieces({ Group: [makeGroups()], Item: itemChunks(n) }),
+    ),
+  firstFilter: () => `name='nobody'`,
+  otherFilters: [`groupID=${GROUPS / 2}`, 'price=500', 'qty=7', `created='2020-02-02'`],
+  update: (key, i) => ({ __KEY: String(key), qty: i % 1000 }),
+}
+
+/** GETs during one piece of work: their latencies, and how long the work took. */
+export interface Stall {
+  readonly probes: number
+  readonly failed: number
+  readonly slowestMs: number
+  readonly p99Ms: number
+  readonly medianMs: number
+  readonly workMs: number
+  /** What went wrong with the work itself, if anything. */
+  readonly error?: string
+}
+
+export interface ScaleRow {
+  readonly shape: Shape['id']
+  readonly rows: number
+  readonly fileBytes: number
+  readonly heapFlag?: string
+  readonly parse: { ms: number; rss?: Settled; error?: string }
+  readonly serve: { ms: number; rss?: Settled; rssIndexed?: Settled; error?: string }
+  readonly persistFirstMs: number
+  readonly restartMs: number
+  /** Updates sent during the snapshot measure. */
+  readonly writes: number
+  readonly stalls: Partial<Record<StallId, Stall>>
+}
+
+type StallId = 'idle' | 'index' | 'save' | 'snapshot'
+
+export async function runScaleSuite(o: ScaleOptions): Promise<ScaleRow[]> {
+  const rows: ScaleRow[] = []
+  const runs = [
+    ...o.shortSizes.map((n) => [SHORT, n] as const),
+    ...o.longSizes.map((n) => [LONG, n] as const),
+  ]
+  console.log(`\ndata files in ${o.dataDir}; load average ${loadavg()[0]!.toFixed(1)} at the start`)
+  for (const [shape, n] of runs) {
+    const row = await measureSize(shape, n, o)
+    rows.push(row)
+    printRows(rows.slice(-1))
+  }
+  console.log(`\nload average ${loadavg()[0]!.toFixed(1)} at the end`)
+  if (rows.length > 1) printRows(rows)
+  return rows
+}
+
+const sleep = (msec: number): Promise<void> => new Promise((r) => setTimeout(r, msec))
+
+async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<ScaleRow> {
+  const t0 = performance.now()
+  const files = shape.files(n, o.dataDir)
+  const label = `${sizeLabel(n)} ${shape.id} rows`
+  console.log(
+    `\n### ${label}: ${mb(files.bytes / 2 ** 20)} MB data file` +
+      (files.written ? ` (written in ${ms(performance.now() - t0)} ms)` : ' (cached)'),
+  )
+  // The flag the CLI's start-up line asks for, given to every child alike.
+  const advice = heapAdvice({
+    dataBytes: files.bytes,
+    what: files.data,
+    heapLimit: getHeapStatistics().heap_size_limit,
+    totalMemory: totalmem(),
+  })
+  const heapFlag = /--max-old-space-size=\d+/.exec(advice ?? '')?.[0]
+  if (advice) console.log(heapFlag ? `children started with ${heapFlag}` : advice)
+  const node = (args: readonly string[]): string[] => (heapFlag ? [heapFlag, ...args] : [...args])
+  const timeout = o.startupTimeoutMs
+  const root = mkdtempSync(join(tmpdir(), 'entistore-scale-'))
+  const stalls: ScaleRow['stalls'] = {}
+  const parse: ScaleRow['parse'] = { ms: NaN }
+  const serveRow: { ms: number; rss?: Settled; rssIndexed?: Settled; error?: string } = {
+    ms: NaN,
+  }
+  let persistFirstMs = NaN
+  let restartMs = NaN
+  const key = prng(n)
+  const getUrl = (origin: string) => (): string =>
+    `${origin}/rest/${shape.dataclass}(${1 + Math.floor(key() * n)})`
+  const filterUrl = (origin: string, filter: string): string =>
+    `${origin}/rest/${shape.dataclass}?$filter=${encodeURIComponent(`"${filter}"`)}&$top=10`
+  try {
+    // The JSON.parse baseline: what any Node process must at least do with the file.
+    try {
+      const p = await startNode(
+        `JSON.parse (${label})`,
+        node(JSON_PARSE.args(files)),
+        /^parsed /,
+        timeout,
+      )
+      parse.ms = p.ms
+      parse.rss = await settledRss(p.child, 30_000)
+      await p.child.stop()
+    } catch (e) {
+      parse.error = (e as Error).message
+    }
+    console.log(`JSON.parse child: ${parse.error ?? `${ms(parse.ms)} ms to its line`}`)
+
+    // (A) serve in memory: start-up, memory, GETs idle and during the first index build.
+    const serveArgs = [CLI, 'serve', '--model', files.model, '--data', files.data, '--port', '0']
+    try {
+      const a = await startNode(`entistore serve (${label})`, node(serveArgs), ORIGIN, timeout)
+      const origin = ORIGIN.exec(a.line)![0]
+      serveRow.ms = a.ms
+      console.log(`serve: URL line after ${ms(a.ms)} ms`)
+      try {
+        serveRow.rss = await settledRss(a.child, 30_000)
+        stalls.idle = await during(getUrl(origin), () => sleep(o.idleSeconds * 1000))
+        stalls.index = await during(getUrl(origin), () =>
+          getOk(filterUrl(origin, shape.firstFilter(n))),
+        )
+        for (const f of shape.otherFilters) await getOk(filterUrl(origin, f))
+        serveRow.rssIndexed = await settledRss(a.child, 30_000)
+      } finally {
+        await a.child.stop()
+      }
+    } catch (e) {
+      serveRow.error = (e as Error).message
+    }
+
+    // (B) serve --persist --save: a --save, then the writes and their snapshot, then kill -9.
+    const dir = join(root, 'store')
+    const saved = join(root, 'saved.json')
+    const persistArgs = [...serveArgs, '--persist', dir]
+    try {
+      // No GC preload: its SIGUSR2 handler would run a full GC with every --save.
+      const b = await startNode(
+        `entistore serve --persist (${label})`,
+        node([...persistArgs, '--save', saved]),
+        ORIGIN,
+        timeout,
+        { gcPreload: false },
+      )
+      persistFirstMs = b.ms
+      const origin = ORIGIN.exec(b.line)![0]
+      try {
+        stalls.save = await during(getUrl(origin), () => saveOnce(b.child))
+        stalls.snapshot = await during(getUrl(origin), async () => {
+          await writes(origin, shape, n, o.writes)
+          // Fewer writes (a smoke run) take no snapshot: the GETs are then during writes alone.
+          if (o.writes >= SNAPSHOT_EVERY) await snapshotAfter(dir, SNAPSHOT_EVERY, timeout)
+        })
+      } finally {
+        b.child.proc.kill('SIGKILL')
+        await b.child.stop()
+      }
+      const c = await startNode(`restart (${label})`, node(persistArgs), ORIGIN, timeout)
+      restartMs = c.ms
+      await c.child.stop()
+    } catch (e) {
+      serveRow.error ??= (e as Error).message
+      console.log(`--persist: ${(e as Error).message}`)
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+  return {
+    shape: shape.id,
+    rows: n,
+    fileBytes: files.bytes,
+    ...(heapFlag ? { heapFlag } : {}),
+    parse,
+    serve: serveRow,
+    persistFirstMs,
+    restartMs,
+    writes: o.writes,
+    stalls,
+  }
+}
+
+/** A GET that must answer 200 (a query that fails would measure nothing). */
+async function getOk(url: string): Promise<void> {
+  const res = await fetch(url)
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`)
+}
+
+/**
+ * GETs by key, one at a time every PROBE_EVERY_MS, from 100 ms before `work` starts until it ends
+ * (at least one answered after it): their latencies, and the work's time.
+ */
+export async function during(url: () => string, work: () => Promise<void>): Promise<Stall> {
+  const latencies: number[] = []
+  let failed = 0
+  let done = false
+  const probing = (async () => {
+    while (!done || latencies.length + failed === 0) {
+      const r = await freshGet(url())
+      if (r.ok) latencies.push(r.ms)
+      else failed++
+      if (!done) await sleep(PROBE_EVERY_MS)
+    }
+  })()
+  await sleep(100)
+  const t0 = performance.now()
+  let error: string | undefined
+  try {
+    await work()
+  } catch (e) {
+    error = (e as Error).message
+  }
+  const workMs = performance.now() - t0
+  done = true
+  await probing
+  const sorted = Float64Array.from(latencies).sort()
+  return {
+    probes: latencies.length,
+    failed,
+    slowestMs: sorted[sorted.length - 1] ?? NaN,
+    p99Ms: quantile(sorted, 0.99),
+    medianMs: quantile(sorted, 0.5),
+    workMs,
+    ...(error === undefined ? {} : { error }),
+  }
+}
+
+/** SIGUSR2 to a `serve --save`, resolved on its `Saved …` line (rejected on its exit). */
+function saveOnce(child: Child): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out = child.proc.stdout!
+    const onData = (s: Buffer | string): void => {
+      if (!/^Saved \d+ entities/m.test(String(s))) return
+      out.off('data', onData)
+      child.proc.off('exit', onExit)
+      resolve()
+    }
+    const onExit = (): void => reject(new Error(`exited during --save: ${child.stderrTail()}`))
+    out.on('data', onData)
+    child.proc.once('exit', onExit)
+    child.proc.kill('SIGUSR2')
+  })
+}
+
+/** `count` updates of random rows by WRITERS clients, each waiting for its reply; all must be 200. */
+async function writes(origin: string, shape: Shape, n: number, count: number): Promise<void> {
+  const r = prng(7)
+  let next = 0
+  const url = `${origin}/rest/${shape.dataclass}?$method=update`
+  const writer = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++
+      const body = JSON.stringify(shape.update(1 + Math.floor(r() * n), i))
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      const text = await res.text()
+      if (res.status !== 200) throw new Error(`update ${i}: ${res.status} ${text.slice(0, 200)}`)
+    }
+  }
+  await Promise.all(Array.from({ length: WRITERS }, writer))
+}
+
+/** Resolves once the folder holds a snapshot taken after `records` records (or after `timeoutMs`). */
+async function snapshotAfter(dir: string, records: number, timeoutMs: number): Promise<void> {
+  const t0 = performance.now()
+  const taken = (): boolean =>
+    readdirSync(dir).some((f) => {
+      const m = /^snapshot-(\d{16})\.snap$/.exec(f)
+      return m !== null && Number(m[1]) >= records
+    })
+  while (!taken()) {
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`no snapshot after ${records} records in ${dir}`)
+    await sleep(20)
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const perRow = (s: Settled | undefined, n: number): number => (s ? s.bytes / n : NaN)
+const bytesPerRow = (x: number): string => (Number.isFinite(x) ? `${Math.round(x)} B` : 'n/a')
+const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS')
+
+function stallCell(s: Stall | undefined, withWork = true): string {
+  if (!s) return '—'
+  const work = withWork ? ` · ${ms(s.workMs)} ms` : ''
+  const bad = s.failed ? ` · ${s.failed} failed` : ''
+  const err = s.error ? ` · ${s.error.slice(0, 60)}` : ''
+  return `${ms(s.slowestMs)} / ${ms(s.p99Ms)} ms (${s.probes})${work}${bad}${err}`
+}
+
+/** The tables of `rows`: start-up and memory, then the GETs, then the goals. */
+export function printRows(rows: readonly ScaleRow[]): void {
+  const size = (r: ScaleRow): string => `${sizeLabel(r.rows)} ${r.shape}`
+  console.log('\nstart-up, restart and memory (RSS settled after a full GC, per row)')
+  console.log(
+    table(
+      [
+        'rows',
+        'file',
+        'JSON.parse: line · RSS/row',
+        'serve: URL line (× JSON.parse)',
+        'restart after kill -9 (× URL line)',
+        'serve RSS/row (× JSON.parse)',
+        'every index built (× JSON.parse)',
+        'first start, --persist',
+      ],
+      rows.map((r) => {
+        const p = perRow(r.parse.rss, r.rows)
+        return [
+          size(r),
+          `${mb(r.fileBytes / 2 ** 20)} MB`,
+          r.parse.error ? 'failed' : `${ms(r.parse.ms)} ms · ${bytesPerRow(p)}`,
+          r.serve.error && !Number.isFinite(r.serve.ms)
+            ? 'failed'
+            : `${ms(r.serve.ms)} ms (${ratio(r.serve.ms / r.parse.ms)})`,
+          `${ms(r.restartMs)} ms (${ratio(r.restartMs / r.serve.ms)})`,
+          `${bytesPerRow(perRow(r.serve.rss, r.rows))} (${ratio(perRow(r.serve.rss, r.rows) / p)})`,
+          `${bytesPerRow(perRow(r.serve.rssIndexed, r.rows))} (${ratio(perRow(r.serve.rssIndexed, r.rows) / p)})`,
+          `${ms(r.persistFirstMs)} ms`,
+        ]
+      }),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  )
+  for (const r of rows) {
+    if (r.parse.error) console.log(`- ${size(r)}, JSON.parse: ${r.parse.error}`)
+    if (r.serve.error) console.log(`- ${size(r)}, serve: ${r.serve.error}`)
+    if (r.heapFlag) console.log(`- ${size(r)}: every child started with ${r.heapFlag}`)
+  }
+  console.log(
+    `\nGETs by key, one at a time every ${PROBE_EVERY_MS} ms on a new connection: slowest / p99 (GETs answered) · the work's time`,
+  )
+  console.log(
+    table(
+      [
+        'rows',
+        'idle server',
+        'first code= query (index build)',
+        '--save (SIGUSR2)',
+        `${count(rows[0]?.writes ?? 0)} writes, --persist${(rows[0]?.writes ?? 0) >= SNAPSHOT_EVERY ? ' (a snapshot)' : ' (no snapshot)'}`,
+      ],
+      rows.map((r) => [
+        size(r),
+        stallCell(r.stalls.idle, false),
+        stallCell(r.stalls.index),
+        stallCell(r.stalls.save),
+        stallCell(r.stalls.snapshot),
+      ]),
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
+  )
+  const goals: string[][] = []
+  for (const r of rows) {
+    const start = r.serve.ms / r.parse.ms
+    goals.push([
+      size(r),
+      'URL line × JSON.parse',
+      `≤ ${GOAL.startup}×`,
+      ratio(start),
+      verdict(start <= GOAL.startup),
+    ])
+    const restart = r.restartMs / r.serve.ms
+    goals.push([
+      size(r),
+      'restart after kill -9 × URL line',
+      '≤ 1×',
+      ratio(restart),
+      verdict(restart <= 1),
+    ])
+    const rss = perRow(r.serve.rssIndexed, r.rows) / perRow(r.parse.rss, r.rows)
+    goals.push([
+      size(r),
+      'RSS/row × JSON.parse (every index)',
+      `≤ ${GOAL.rss}×`,
+      ratio(rss),
+      verdict(rss <= GOAL.rss),
+    ])
+    for (const id of ['index', 'save', 'snapshot'] as const) {
+      const s = r.stalls[id]
+      if (!s) continue
+      goals.push([
+        size(r),
+        `slowest GET during the ${id === 'index' ? 'index build' : id === 'save' ? '--save' : 'snapshot'}`,
+        `≤ ${GOAL.stallMs} ms`,
+        `${ms(s.slowestMs)} ms`,
+        verdict(s.slowestMs <= GOAL.stallMs && s.failed === 0 && !s.error),
+      ])
+    }
+  }
+  console.log("\nissue 30's goals")
+  console.log(
+    table(['rows', 'measure', 'goal', 'measured', 'verdict'], goals, ['l', 'l', 'l', 'r', 'l']),
+  )
+  console.log(`${goals.filter((g) => g[4] === 'PASS').length} of ${goals.length} pass.`)
+}
