@@ -1,0 +1,59 @@
+/**
+ * @module The scale suite cannot rot (issue 30): runs it at 2,000 short rows and 1,000 long ones,
+ * with 300 writes (no snapshot: fewer than snapshotEvery), against the real CLI (built), and checks
+ * that it measured every column: the start-ups, the restart after kill -9, the RSS, and GETs
+ * answered, none failed, in every phase. The figures themselves are not checked: speed goals live
+ * in the bench, never in tests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensurePackagesBuilt } from './engine.ts'
+import { runScaleSuite, type ScaleRow } from './suites/scale.bench.ts'
+
+let rows: ScaleRow[] = []
+const dataDir = mkdtempSync(join(tmpdir(), 'entistore-scale-smoke-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+describe('npm run bench -- --suite=scale', () => {
+  beforeAll(async () => {
+    // The suite runs the CLI from dist/, as run.ts builds it first.
+    ensurePackagesBuilt('auto')
+    rows = await runScaleSuite({
+      shortSizes: [2000],
+      longSizes: [1000],
+      startupTimeoutMs: 60_000,
+      idleSeconds: 0.3,
+      writes: 300,
+      dataDir,
+    })
+  }, 120_000)
+
+  it('measures start-up, restart and memory at each size', () => {
+    expect(rows.map((r) => [r.shape, r.rows])).toEqual([
+      ['short', 2000],
+      ['long', 1000],
+    ])
+    for (const r of rows) {
+      expect(r.parse.error).toBeUndefined()
+      expect(r.serve.error).toBeUndefined()
+      expect(r.fileBytes).toBeGreaterThan(r.rows * 50)
+      for (const x of [r.parse.ms, r.serve.ms, r.persistFirstMs, r.restartMs])
+        expect(x).toBeGreaterThan(0)
+      for (const s of [r.parse.rss, r.serve.rss, r.serve.rssIndexed])
+        expect(s!.bytes).toBeGreaterThan(0)
+    }
+  })
+
+  it('answers GETs in every phase, none failed, the work itself done', () => {
+    for (const r of rows)
+      for (const id of ['idle', 'index', 'save', 'snapshot'] as const) {
+        const s = r.stalls[id]!
+        expect(s.error, `${r.shape} ${id}`).toBeUndefined()
+        expect(s.failed, `${r.shape} ${id}`).toBe(0)
+        expect(s.probes, `${r.shape} ${id}`).toBeGreaterThan(0)
+        expect(s.slowestMs).toBeGreaterThanOrEqual(s.p99Ms)
+      }
+  })
+})
