@@ -437,7 +437,7 @@ export function printRows(rows: readonly ScaleRow[]): void {
       [
         'rows',
         'idle server',
-        'first code= query (index build)',
+        'first query on an index (its build)',
         '--save (SIGUSR2)',
         `${count(rows[0]?.writes ?? 0)} writes, --persist${(rows[0]?.writes ?? 0) >= SNAPSHOT_EVERY ? ' (a snapshot)' : ' (no snapshot)'}`,
       ],
