@@ -55,7 +55,9 @@ export interface HttpResult {
   readonly issue19: MeasureRow[]
 }
 
-export const CLI = fileURLToPath(new URL('../../packages/entistore/bin/entistore.js', import.meta.url))
+export const CLI = fileURLToPath(
+  new URL('../../packages/entistore/bin/entistore.js', import.meta.url),
+)
 export const CHILD = (name: string): string =>
   fileURLToPath(new URL(`../child/${name}`, import.meta.url))
 export const ORIGIN = /https?:\/\/[^\s/]+/
