@@ -215,6 +215,7 @@ const HELP = `usage: npm run bench -- [options]
   --scale-writes=N   updates of its snapshot measure (default 10000: the default snapshotEvery)
   --scale-data=DIR   where its data files are kept (default /work/scale-data when it exists,
                      else node_modules/.cache/entistore-bench/data)
+  --scale-chart=FILE write the chart of its slowest GETs there (docs/bench-charts/scale-stalls.svg)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -410,6 +411,9 @@ function parseArgs(argv: string[]): Options {
         break
       case '--scale-data':
         o.scale = { ...o.scale, dataDir: value }
+        break
+      case '--scale-chart':
+        o.scale = { ...o.scale, chart: value }
         break
       case '--memory-rows':
         memoryRows = parseSize(value)

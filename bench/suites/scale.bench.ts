@@ -23,7 +23,7 @@
  * When a file is large for Node's default heap, every child gets the `--max-old-space-size` the
  * CLI's start-up line would ask for (heap-advice.ts), so that what is measured is the engine.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
@@ -43,6 +43,7 @@ import {
 } from '../items.ts'
 import { settledRss, startNode, type Child, type Settled } from '../processes.ts'
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
+import { barChart } from '../svg-chart.ts'
 import { codeOf, SHORT_CITIES, SHORT_MODEL, shortRowChunks } from '../short-rows.ts'
 import { CLI, JSON_PARSE, ORIGIN } from './http.bench.ts'
 
@@ -62,6 +63,8 @@ export interface ScaleOptions {
   readonly writes: number
   /** Folder of the data files. @default SCALE_DATA */
   readonly dataDir: string
+  /** Where to write the chart of the slowest GETs (docs/bench-charts/…), if anywhere. */
+  readonly chart?: string
 }
 
 /** The goals of issue 30. */
@@ -151,6 +154,13 @@ export async function runScaleSuite(o: ScaleOptions): Promise<ScaleRow[]> {
   }
   console.log(`\nload average ${loadavg()[0]!.toFixed(1)} at the end`)
   if (rows.length > 1) printRows(rows)
+  if (o.chart) {
+    writeFileSync(
+      o.chart,
+      stallChart(rows.map((r) => ({ label: `${sizeLabel(r.rows)} ${r.shape}`, stalls: r.stalls }))),
+    )
+    console.log(`chart: ${o.chart}`)
+  }
   return rows
 }
 
@@ -494,4 +504,35 @@ export function printRows(rows: readonly ScaleRow[]): void {
     table(['rows', 'measure', 'goal', 'measured', 'verdict'], goals, ['l', 'l', 'l', 'r', 'l']),
   )
   console.log(`${goals.filter((g) => g[4] === 'PASS').length} of ${goals.length} pass.`)
+}
+
+const STALL_SERIES: readonly [StallId, string][] = [
+  ['idle', 'idle server'],
+  ['index', 'the first query on an index (its build)'],
+  ['save', '--save (SIGUSR2)'],
+  ['snapshot', '10,000 writes with --persist (a snapshot)'],
+]
+
+/**
+ * The slowest GET of each phase at each size, × the goal of 50 ms (the line at 1×), as an SVG bar
+ * chart for docs/benchmarks.md (svg-chart.ts, log scale).
+ */
+export function stallChart(
+  sizes: readonly { label: string; stalls: Partial<Record<StallId, { slowestMs: number }>> }[],
+): string {
+  return barChart({
+    title: 'The slowest GET by key, one every 10 ms, during the work of a large store',
+    baseline: `the goal: no GET over ${GOAL.stallMs} ms`,
+    axis: `× ${GOAL.stallMs} ms; lower is better`,
+    series: STALL_SERIES.map(([, name]) => name),
+    groups: sizes.map((x) => ({
+      label: x.label,
+      bars: STALL_SERIES.map(([id, series]) => {
+        const slowest = x.stalls[id]?.slowestMs
+        return slowest === undefined
+          ? { series }
+          : { series, value: slowest / GOAL.stallMs, text: `${ms(slowest)} ms` }
+      }),
+    })),
+  })
 }
