@@ -171,8 +171,9 @@ Options of serve:
                 (default 10000); past it they are cut off and the exit code is 1
   --function-timeout  how long an async class function may take, in milliseconds (default 30000,
                 0 for no limit); past it its request is answered 504 (9106)
-  --health-details  GET /health also shows the process id, uptime, sessions, requests in flight
-                and the worker's number; without it, only the status (it answers anyone)
+  --health-details  GET /health also shows the process id, uptime, sessions, requests in flight,
+                the memory (heap used, the heap's limit, RSS) and the worker's number; without
+                it, only the status (it answers anyone)
   --verbose     after the line written on stderr for each reply of status 500, its error's stack
   --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
                 more than 1 needs --postgres, since each process holds the data in memory;
