@@ -62,6 +62,7 @@ export type { SaveStatus } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
+export type { DataLoader } from './store/store.js'
 export { dumpData } from './store/dump-data.js'
 export {
   applyLogRecord,

@@ -26,6 +26,7 @@ import {
 import { LockTable, type LockOwner } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
+import type { DataLoader } from '../store/store.js'
 import {
   Store,
   type CommitListener,
@@ -226,6 +227,21 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    */
   loadData(data: DataFile, options?: LoadOptions): LoadReport {
     return this.store.loadData(data, options?.onProgress)
+  }
+
+  /**
+   * Starts a load fed batch by batch, for data that does not fit in memory as one parsed object
+   * (a file read as a stream): `add(dataClass, rows)` checks each batch as it comes and keeps it
+   * in compact columns, `commit()` applies every row at once and gives the report. The result is
+   * that of `loadData` on the same rows, however they are batched; a refused row (thrown by `add`,
+   * or by `commit` for a reference to a key that never came) leaves the datastore untouched.
+   * Nothing may write to the datastore between the two (commit then throws a TypeError); a load
+   * that is dropped before its commit costs nothing but its memory.
+   *
+   * @example const load = ds.beginLoad(); for await (const [name, rows] of batches) load.add(name, rows); load.commit()
+   */
+  beginLoad(options?: LoadOptions): DataLoader {
+    return this.store.beginLoad(options?.onProgress)
   }
 
   /**

@@ -100,56 +100,176 @@ export function prepareDataLoad(
   let total = 0
   if (onProgress)
     for (const rows of Object.values(data)) if (Array.isArray(rows)) total += rows.length
-  let read = 0
-  const batch = new BatchState()
-  const loads: LoadedRows[] = []
-  const refs: PendingRef[] = []
-  const report: Record<string, number> = {}
-  const now = ds.clock.now()
-  for (const name of Object.keys(data as object)) {
-    const rows = (data as Record<string, unknown>)[name]
-    const table = ds.findTable(name)
-    if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
+  const load = new DataLoad(ds, onProgress, total)
+  for (const name of Object.keys(data as object))
+    load.add(name, (data as Record<string, unknown>)[name])
+  return load.finish()
+}
+
+/** What a load keeps for one table across its batches. */
+interface TableLoad {
+  readonly table: Table
+  readonly reader: RowReader
+  readonly claims: UniqueClaims | undefined
+  /** The batches' columns, by first row id: each batch takes the row ids after the last one's. */
+  readonly bases: BaseRows[]
+  /** Rows of this dataclass so far: the index of the next one (`Employee[11]`). */
+  rows: number
+}
+
+/**
+ * A data load fed batch by batch (a file read as a stream, one slice at a time): every batch is
+ * checked as it comes and written into columns of its own (a BaseRows covering the row ids that
+ * follow the previous batch's), which no table holds until the one commit. Keys, unique values and
+ * references are claimed across batches, so batching changes nothing: the rows, their row ids and
+ * the errors are those of one whole load of the same rows. A refused row fails the load for good.
+ */
+export class DataLoad {
+  readonly #ds: Store
+  readonly #batch = new BatchState()
+  readonly #refs: PendingRef[] = []
+  readonly #tables = new Map<string, TableLoad>()
+  readonly #report: Record<string, number> = {}
+  readonly #now: number
+  readonly #onProgress: ((progress: LoadProgress) => void) | undefined
+  readonly #total: number
+  #read = 0
+  #failed: unknown = undefined
+  #finished = false
+
+  /** `total`: the rows to come, when known (a progress display's denominator). */
+  constructor(ds: Store, onProgress?: (progress: LoadProgress) => void, total = 0) {
+    this.#ds = ds
+    this.#now = ds.clock.now()
+    this.#onProgress = onProgress
+    this.#total = total
+  }
+
+  /** Rows checked so far. */
+  get rows(): number {
+    return this.#read
+  }
+
+  /**
+   * Checks `rows`, the next rows of dataclass `name` (an array; anything else is refused as a
+   * data file's value would be), and keeps them for the commit. Throws the error of the first
+   * refused row, located as in a whole file (`Employee[11].salary`, counting the rows of the
+   * class over every batch); the load is then dead.
+   */
+  add(name: string, rows: unknown): void {
+    this.#usable()
+    try {
+      this.#add(name, rows)
+    } catch (e) {
+      this.#failed = e
+      throw e
+    }
+  }
+
+  #add(name: string, rows: unknown): void {
+    const ds = this.#ds
+    const batch = this.#batch
+    let t = this.#tables.get(name)
+    if (t === undefined) {
+      const table = ds.findTable(name)
+      if (!table) bad(JSON.stringify(name), `there is no dataclass "${name}" in the model`)
+      const bases: BaseRows[] = []
+      t = {
+        table: table!,
+        reader: new RowReader(ds, table!, batch, this.#refs, this.#now),
+        // Unique values are claimed in an index over the batches' columns, read back from them.
+        claims: table!.hasUnique
+          ? new UniqueClaims(table!, (rowId, position) =>
+              baseOf(bases, rowId).value(rowId, position),
+            )
+          : undefined,
+        bases,
+        rows: 0,
+      }
+      this.#tables.set(name, t)
+      this.#report[name] = 0
+    }
     if (!Array.isArray(rows)) bad(name, 'expected an array of rows')
-    const reader = new RowReader(ds, table!, batch, refs, now)
+    if (rows.length === 0) return
+    const { table, reader, claims } = t
     // The rows go straight into columns of their own (base-rows.ts), which no table holds until
     // the commit: a refused row leaves nothing behind, and no record is made per row.
-    const base = new BaseRows(table!.def, batch.peekRowId(table!), rows.length)
-    // Unique values are claimed in an index over these columns, read back from them.
-    const claims = table!.hasUnique
-      ? new UniqueClaims(table!, (rowId, position) => base.value(rowId, position))
-      : undefined
-    // One locator for the rows of a dataclass, reading the row being checked: a closure made per
+    const base = new BaseRows(table.def, batch.peekRowId(table), rows.length)
+    t.bases.push(base)
+    // One locator for the rows of a batch, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
     let current = 0
     const at: Locate = (attribute) => locator(name, current)(attribute)
-    for (let index = 0; index < rows.length; index++) {
-      const row: unknown = rows[index]
+    const first = t.rows
+    const onProgress = this.#onProgress
+    for (let i = 0; i < rows.length; i++) {
+      const row: unknown = rows[i]
+      const index = first + i
       current = index
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
         const values = reader.read(row, at, index)
-        fillNewRow(table!, values, batch, ds.newUuid, at)
-        const rowId = batch.nextRowId(table!)
+        fillNewRow(table, values, batch, ds.newUuid, at)
+        const rowId = batch.nextRowId(table)
         base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
-        claims?.check(table!, values, rowId, at)
+        claims?.check(table, values, rowId, at)
       } catch (e) {
         throw located(e)
       }
-      if (onProgress && ++read % PROGRESS_EVERY === 0)
-        onProgress({ phase: 'rows', rows: read, total })
+      if (onProgress && ++this.#read % PROGRESS_EVERY === 0)
+        onProgress({ phase: 'rows', rows: this.#read, total: Math.max(this.#total, this.#read) })
     }
-    report[name] = rows.length
-    loads.push({ table: table!, base })
+    if (!onProgress) this.#read += rows.length
+    t.rows += rows.length
+    this.#report[name] = t.rows
   }
-  // References are checked last: a row may point to a row further down the file.
-  for (const ref of refs) {
-    if (!batch.hasNewKey(ref.target, ref.key) && ref.target.rowIdOf(ref.key) === undefined) {
-      const where = locator(ref.dataClass, ref.index)(ref.label)
-      bad(where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
+
+  /**
+   * Checks the references still waiting (a row may point to a row further down the file) and
+   * gives what the commit applies. No batch may follow.
+   */
+  finish(): { loads: LoadedRows[]; report: LoadReport } {
+    this.#usable()
+    this.#finished = true
+    try {
+      for (const ref of this.#refs) {
+        if (
+          !this.#batch.hasNewKey(ref.target, ref.key) &&
+          ref.target.rowIdOf(ref.key) === undefined
+        ) {
+          const where = locator(ref.dataClass, ref.index)(ref.label)
+          bad(where, `there is no ${ref.target.def.name} with the key ${JSON.stringify(ref.key)}`)
+        }
+      }
+    } catch (e) {
+      this.#failed = e
+      throw e
     }
+    const loads: LoadedRows[] = []
+    for (const { table, bases } of this.#tables.values())
+      for (const base of bases) loads.push({ table, base })
+    return { loads, report: { ...this.#report } }
   }
-  return { loads, report }
+
+  #usable(): void {
+    if (this.#failed !== undefined)
+      throw new TypeError('this data load failed already: nothing of it can be committed', {
+        cause: this.#failed,
+      })
+    if (this.#finished) throw new TypeError('this data load is finished: it takes no more rows')
+  }
+}
+
+/** The batch of `bases` (contiguous, in row id order) that holds `rowId`. */
+function baseOf(bases: readonly BaseRows[], rowId: number): BaseRows {
+  let lo = 0
+  let hi = bases.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (bases[mid]!.start <= rowId) lo = mid
+    else hi = mid - 1
+  }
+  return bases[lo]!
 }
 
 /** Reads the rows of one dataclass into values by storage position (fillNewRow's input). */

@@ -13,6 +13,7 @@ import type { SchemaDef } from '../schema/definitions.js'
 import { ColumnInsert, type Change } from './changes.js'
 import { DataSnapshot, restoredChanges } from './data-snapshot.js'
 import {
+  DataLoad,
   prepareDataLoad,
   type DataFile,
   type LoadedRows,
@@ -79,6 +80,16 @@ export interface CommitOptions {
   }
 }
 
+/** A data load fed batch by batch (`Store.beginLoad`). */
+export interface DataLoader {
+  /** Checks the next rows of dataclass `name`; throws for the first refused one (the load is then dead). */
+  add(name: string, rows: unknown): void
+  /** Rows checked so far. */
+  readonly rows: number
+  /** Checks the references left, then applies every row in one commit. */
+  commit(): LoadReport
+}
+
 export class Store {
   readonly schema: SchemaDef
   readonly clock: Clock
@@ -131,20 +142,60 @@ export class Store {
   }
 
   /**
+   * A load fed batch by batch (a data file read as a stream): `add` checks each batch, `commit`
+   * applies them all at once, as `loadData` does a whole file. Nothing may write to the store
+   * between the two: the load claimed its row ids, keys and unique values against the store as it
+   * was, and `commit` throws a TypeError if it moved.
+   */
+  beginLoad(onProgress?: (progress: LoadProgress) => void): DataLoader {
+    const load = new DataLoad(this, onProgress)
+    const stamp = this.#globalStamp
+    const nextRowIds = new Map([...this.#tables.values()].map((t) => [t, t.nextRowId] as const))
+    return {
+      add: (name, rows) => load.add(name, rows),
+      get rows() {
+        return load.rows
+      },
+      commit: () => {
+        const { loads, report } = load.finish()
+        if (
+          this.#globalStamp !== stamp ||
+          [...nextRowIds].some(([table, next]) => table.nextRowId !== next)
+        )
+          throw new TypeError('commit: the datastore was written to while the load was read')
+        let rows = 0
+        for (const { base } of loads) rows += base.length
+        onProgress?.({ phase: 'commit', rows, total: rows })
+        this.#commitLoad(loads)
+        onProgress?.({ phase: 'done', rows, total: rows })
+        return report
+      },
+    }
+  }
+
+  /**
    * A data load's commit: each table takes its rows from the columns the load wrote (no record,
    * no change object per row), its indexes left to their first use. Listeners are told of every
    * row as an insert (a ColumnInsert, whose record is made if read), but for those registered
    * with `loadRows: false`, which get an empty list: making 200,000 change objects that nobody
-   * reads was a fifth of a load.
+   * reads was a fifth of a load. A table may have several batches of columns (a streamed load).
    */
   #commitLoad(loads: readonly LoadedRows[]): void {
+    const byTable = new Map<Table, BaseRows[]>()
     for (const { table, base } of loads) {
+      const bases = byTable.get(table)
+      if (bases) bases.push(base)
+      else byTable.set(table, [base])
+    }
+    for (const [table, bases] of byTable) {
       table.indexes.beginBulk({ deferred: true })
-      for (let rowId = base.start; rowId < base.start + base.length; rowId++)
-        table.insertIn(base, rowId)
-      for (const name of table.autosequenced) {
-        const highest = base.highest(table.positionOf(name)!)
-        if (highest !== undefined) table.noteSequence(name, highest)
+      for (const base of bases) {
+        for (let rowId = base.start; rowId < base.start + base.length; rowId++)
+          table.insertIn(base, rowId)
+        for (const name of table.autosequenced) {
+          const highest = base.highest(table.positionOf(name)!)
+          if (highest !== undefined) table.noteSequence(name, highest)
+        }
       }
       table.indexes.endBulk(table)
     }
