@@ -2,10 +2,12 @@
  * @module Model, data and functions files on disk: read, parse and load them, with errors that name
  * the file and say what is wrong with it.
  */
-import { readFile } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
+import { getHeapStatistics } from 'node:v8'
 import {
   createDatastore,
   DatastoreError,
+  fail,
   type Clock,
   type Datastore,
   type DatastoreOptions,
@@ -16,7 +18,8 @@ import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { FileError } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
-import { loadProgress } from './load-progress.js'
+import { readDataStream } from './data-stream.js'
+import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { persistDatastore } from './persist/create-datastore.js'
 import { hasPersistedData, type PersistOptions } from './persist/persist.js'
 
@@ -131,8 +134,9 @@ export async function loadDatastoreFiles(
   // A folder with data wins over the data file: reading a large file for nothing costs seconds.
   const skipData =
     (persistDir !== undefined && hasPersistedData(persistDir)) || options.postgres !== undefined
-  let data =
-    options.data === undefined || skipData ? undefined : await readJsonFile(options.data, 'data')
+  const dataFile = options.data === undefined || skipData ? undefined : options.data
+  // Before the datastore is made: a missing data file is found before anything else is done.
+  if (dataFile !== undefined) await checkReadable(dataFile)
   let ds: DatastoreWith<string>
   try {
     ds = createDatastore(model as ModelJson, {
@@ -149,14 +153,8 @@ export async function loadDatastoreFiles(
     if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
     throw e
   }
-  const load = (into: { loadData: typeof ds.loadData }): void => {
-    try {
-      into.loadData(data as never, progress)
-    } catch (e) {
-      if (DatastoreError.is(e)) throw new FileError(options.data!, e.message, { cause: e })
-      throw e
-    }
-  }
+  const load = (into: Datastore, file: string): Promise<void> =>
+    streamDataFile(into, file, { ...(progress ? { progress } : {}) })
   if (options.postgres !== undefined) {
     if (options.persist !== undefined)
       throw new TypeError('loadDatastoreFiles: persist and postgres cannot go together')
@@ -166,22 +164,107 @@ export async function loadDatastoreFiles(
     const cluster = await joinCluster(ds, {
       ...(typeof options.postgres === 'string' ? { postgres: options.postgres } : options.postgres),
       // Read only when PostgreSQL holds nothing: reading a large file for nothing costs seconds.
-      ...(file === undefined
-        ? {}
-        : {
-            data: async (into: Datastore) => {
-              data = await readJsonFile(file, 'data')
-              load(into)
-            },
-          }),
+      ...(file === undefined ? {} : { data: (into: Datastore) => load(into, file) }),
     })
     clusters.set(ds, cluster)
-  } else if (options.persist !== undefined)
-    persistDatastore(ds, options.persist, data === undefined ? undefined : load)
-  else if (data !== undefined) load(ds)
-  // The parsed file is garbage from here: dropped before the indexes are built, the two are not
-  // alive at once, and the process's peak (which its resident memory keeps) is the lower.
-  data = undefined
+  } else if (options.persist !== undefined) {
+    // An empty folder: the data file is streamed in first, and written as the first snapshot
+    // when the folder is opened (a load's rows are never journaled).
+    if (dataFile !== undefined) await load(ds, dataFile)
+    persistDatastore(ds, options.persist)
+  } else if (dataFile !== undefined) await load(ds, dataFile)
   if (options.eagerIndexes === true) ds.buildIndexes()
   return ds
+}
+
+/** Throws the FileError readJsonFile would for a data file that cannot be opened. */
+async function checkReadable(file: string): Promise<void> {
+  try {
+    const fh = await open(file, 'r')
+    await fh.close()
+    if ((await stat(file)).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new FileError(
+      file,
+      code === 'ENOENT'
+        ? 'the data file does not exist'
+        : code === 'EISDIR'
+          ? 'the data path is a directory, not a file'
+          : `cannot read the data file (${code ?? String(e)})`,
+      { cause: e },
+    )
+  }
+}
+
+export interface StreamDataOptions {
+  /** The progress lines (load-progress.ts). @default none */
+  readonly progress?: LoadProgressReporter
+  /** Bytes read at a time. @default 2 MiB */
+  readonly chunkSize?: number
+  /** Awaited after each chunk: a reload by --watch lets the event loop run there. @default none */
+  readonly pause?: () => Promise<void>
+  /** The heap's statistics (a test gives other numbers). @default v8.getHeapStatistics */
+  readonly heap?: () => { used_heap_size: number; heap_size_limit: number }
+}
+
+/**
+ * Loads the data file `file` (`{ "<DataClass>": [ … ] }`, or JSON Lines by its extension) into
+ * `into` as a stream (data-stream.ts): each chunk's rows are checked into the load's columns as
+ * they come, so the parsed rows are never all alive at once, then one commit applies them all. A
+ * refused row, a syntax error or a heap too small for the data (DataExceedsHeap) throws a
+ * FileError naming the file, and nothing is loaded.
+ */
+export async function streamDataFile(
+  into: Datastore,
+  file: string,
+  options: StreamDataOptions = {},
+): Promise<void> {
+  const { progress } = options
+  const load = into.beginLoad(progress ? { onProgress: progress.onProgress } : {})
+  const heap = options.heap ?? getHeapStatistics
+  const base = heap().used_heap_size
+  try {
+    await readDataStream(file, (name, rows) => load.add(name, rows), {
+      ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+      afterChunk: async (read, size) => {
+        progress?.onBytes(read, size, load.rows)
+        checkHeap(heap(), base, read, size, load.rows)
+        await options.pause?.()
+      },
+    })
+    load.commit()
+  } catch (e) {
+    if (DatastoreError.is(e)) throw new FileError(file, e.message, { cause: e })
+    throw e
+  }
+}
+
+// Past this share of the heap's limit, or when the whole file is projected to need more, a load
+// stops: what is left must hold the commit, the indexes and the garbage of the last chunks.
+const HEAP_SHARE = 0.85
+// The projection is trusted only once this share of the file is read: before, a young heap's
+// garbage weighs too much in it.
+const PROJECT_AFTER = 0.1
+
+/**
+ * Throws DataExceedsHeap when the heap is nearly full, or when the heap grown so far, scaled to
+ * the whole file, will not fit: a clear error early instead of an out-of-memory crash halfway.
+ */
+function checkHeap(
+  stats: { used_heap_size: number; heap_size_limit: number },
+  base: number,
+  read: number,
+  size: number,
+  rows: number,
+): void {
+  const used = stats.used_heap_size
+  const limit = stats.heap_size_limit
+  const share = size > 0 ? Math.min(1, read / size) : 1
+  const projected = share >= PROJECT_AFTER ? base + (used - base) / share : used
+  if (used < limit * HEAP_SHARE && projected < limit * HEAP_SHARE) return
+  const mb = (n: number): number => Math.ceil(n / (1024 * 1024))
+  // What to ask for: the projection with room for the commit and indexes, rounded up to a GB.
+  const need = Math.ceil((Math.max(projected, used) * 1.5) / 1024 ** 3) * 1024
+  fail('DataExceedsHeap', [mb(used), mb(limit), rows, Math.round(share * 100), need])
 }

@@ -798,6 +798,18 @@ export const ERRORS = {
       `The write was committed, but it could not be confirmed that every process serving the datastore applied it (${why}); it is durable: read it back before writing it again`,
   ),
   /**
+   * A data load stopped before it ran out of memory: the heap used so far, scaled to the whole
+   * file, will not fit under Node's heap limit (or the heap is nearly full). Nothing is loaded; the
+   * process can be started again with a larger limit, as the message says. (9136)
+   */
+  DataExceedsHeap: spec(
+    9136,
+    'enti',
+    'limit',
+    (usedMb: number, limitMb: number, rows: number, percent: number, needMb: number) =>
+      `The data does not fit in Node's heap (${usedMb} MB used of ${limitMb} MB after ${rows} rows, about ${percent}% of the file read): run with NODE_OPTIONS=--max-old-space-size=${needMb}`,
+  ),
+  /**
    * A query needs an index that is still being built (in slices, after a large load), and it ran
    * where builds are not done in one piece (`ds.withoutIndexBuilds`): the REST handler waits for
    * the build (`ds.indexesReady`) and runs the request again, so a client sees this only from a

@@ -216,10 +216,10 @@ export class DataLoad {
       } catch (e) {
         throw located(e)
       }
-      if (onProgress && ++this.#read % PROGRESS_EVERY === 0)
-        onProgress({ phase: 'rows', rows: this.#read, total: Math.max(this.#total, this.#read) })
+      // A load whose total is not known (a stream) tells its progress by bytes, not here.
+      if (++this.#read % PROGRESS_EVERY === 0 && onProgress && this.#total > 0)
+        onProgress({ phase: 'rows', rows: this.#read, total: this.#total })
     }
-    if (!onProgress) this.#read += rows.length
     t.rows += rows.length
     this.#report[name] = t.rows
   }
@@ -376,6 +376,11 @@ class RowReader {
       const position = this.#positions.get(name)
       if (position !== undefined) {
         this.#set(values, dc.storage[position]!, raw, name, at, position)
+        continue
+      }
+      // A JSON Lines row names its dataclass, as a 4D REST entity does: the one it is loaded into.
+      if (name === '__entityModel') {
+        if (raw !== dc.name) bad(at(name), `expected "${dc.name}"`)
         continue
       }
       const attr = dc.attributesByName.get(name)
