@@ -66,7 +66,7 @@ const data = fc.uniqueArray(fc.tuple(text, fc.array(row, { maxLength: 6 })), {
 const layout = fc.record({
   indent: fc.constantFrom(undefined, 1, '\t'),
   bom: fc.boolean(),
-  chunk: fc.integer({ min: 1, max: 64 }),
+  chunk: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 64, max: 2048 })),
 })
 
 describe('readDataStream', () => {

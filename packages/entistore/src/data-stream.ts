@@ -190,6 +190,8 @@ class ObjectReader {
   #keyBytes: Buffer[] = []
   #keyStart = 0
   #keyOffset = 0
+  // At the end of the file: every byte left is scanned, none left for a next chunk.
+  #final = false
   #keyEscape = false
   // Inside an array: the depth within a row, in a string, after a backslash, and whether a value
   // came since the last comma (`[,` and `,]` are errors the batches' parse could not see).
@@ -213,9 +215,27 @@ class ObjectReader {
    */
   scan(buf: Buffer, filled: number, at: number): number {
     let i = this.#bytes < 0 ? 0 : this.#bytes - at
+    // The usual chunk: rows of one array, from just after a comma between rows. The last
+    // `}, {` of the chunk is taken for the end of a row without scanning up to it, and the
+    // parse decides: the rows before it parse as one array only if it is a comma between rows
+    // (inside a string or a row, the text would end in the middle of one). If not (the array
+    // ends in this chunk, or the text is wrong), the scanner reads the chunk instead.
+    if (this.#state === ARRAY && i === this.#segment + 1 && !this.#final) {
+      const boundary = rowBoundary(buf, i, filled)
+      if (boundary >= 0 && this.#tryEmit(buf, this.#segment, boundary)) {
+        this.#rows = 1
+        this.#bytes = at + boundary + 1
+        return boundary
+      }
+    }
+    let rewound = -1
     while (i < filled) {
       if (this.#state === ARRAY) {
         i = this.#array(buf, i, filled, at)
+        if (i < 0) {
+          rewound = -i
+          break
+        }
         continue
       }
       const c = buf[i]!
@@ -287,7 +307,7 @@ class ObjectReader {
       }
       i++
     }
-    this.#bytes = at + filled
+    this.#bytes = at + (rewound >= 0 ? rewound : filled)
     if (this.#state === IN_KEY) {
       // A class name cut by the chunk's end: its bytes so far are kept aside.
       this.#keyBytes.push(Buffer.from(buf.subarray(this.#keyStart, filled)))
@@ -302,6 +322,9 @@ class ObjectReader {
 
   /** At the end of the file: an error unless the outer object was closed. */
   end(buf: Buffer, filled: number, at: number): number {
+    // What the last chunk left unread (from just after a comma between rows), read to the end.
+    this.#final = true
+    if (filled > 0) this.scan(buf, filled, at)
     if (this.#state === ARRAY) throw this.#fail(buf, filled, at, 'Unexpected end of JSON input')
     if (this.#state !== END) throw new SyntaxAt('Unexpected end of JSON input', at + filled)
     return filled
@@ -348,17 +371,40 @@ class ObjectReader {
         }
       } else if (!seen && !ws(c)) seen = true
     }
+    if (comma >= 0 && !this.#final) {
+      // The rows up to the chunk's last comma between rows, the comma closing them; it opens
+      // the next batch, which is read again from just after it (the next chunk can then take
+      // the quick way, see scan).
+      this.#emit(buf, this.#segment, comma, at, true)
+      this.#segment = comma
+      this.#depth = 0
+      this.#inString = false
+      this.#escape = false
+      this.#seen = false
+      return -(comma + 1)
+    }
     this.#depth = depth
     this.#inString = inString
     this.#escape = escape
     this.#seen = seen
-    if (comma >= 0) {
-      // The rows up to the chunk's last comma between rows, the comma closing them; it opens
-      // the next batch.
-      this.#emit(buf, this.#segment, comma, at, true)
-      this.#segment = comma
-    }
     return i
+  }
+
+  /** Hands on `buf[from, to]` parsed as one array, if it is one; else puts the bytes back. */
+  #tryEmit(buf: Buffer, from: number, to: number): boolean {
+    const opening = buf[from]!
+    buf[from] = 0x5b
+    buf[to] = 0x5d
+    let rows: unknown
+    try {
+      rows = JSON.parse(buf.toString('utf8', from, to + 1))
+    } catch {
+      buf[from] = opening
+      buf[to] = 0x2c
+      return false
+    }
+    this.#sink(this.#dataClass, rows)
+    return true
   }
 
   /**
@@ -408,6 +454,25 @@ class ObjectReader {
     }
     this.#sink(this.#dataClass, rows)
   }
+}
+
+/**
+ * The last comma of `buf[from, to)` between a `}` and a `{` (whitespace aside), or -1: where a row
+ * most likely ends, to be confirmed by parsing the rows before it.
+ */
+function rowBoundary(buf: Buffer, from: number, to: number): number {
+  let k = to - 1
+  while (k > from) {
+    const comma = buf.lastIndexOf(0x2c, k)
+    if (comma <= from) return -1
+    let before = comma - 1
+    while (before > from && ws(buf[before]!)) before--
+    let after = comma + 1
+    while (after < to && ws(buf[after]!)) after++
+    if (buf[before] === 0x7d && after < to && buf[after] === 0x7b) return comma
+    k = comma - 1
+  }
+  return -1
 }
 
 /** Hands on the rows of a JSON Lines file, grouped by dataclass within each chunk. */
