@@ -657,7 +657,10 @@ function postgresLine(c: Cluster, data: string | undefined): string {
  * again (a new version, `?v=N`) only when its bytes changed since the last import: a reload for a
  * data change reuses the module Node holds, and only versions the user wrote are kept in memory.
  */
-function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith<string>> {
+function filesLoader(
+  o: ServeCliOptions,
+  io: CliIo,
+): (how?: { inSlices?: boolean }) => Promise<DatastoreWith<string>> {
   const files = {
     model: o.model,
     progress: io.err,
@@ -669,17 +672,17 @@ function filesLoader(o: ServeCliOptions, io: CliIo): () => Promise<DatastoreWith
     ...io.datastoreOptions,
   }
   const module = o.functions
-  if (module === undefined) return () => loadDatastoreFiles(files)
+  if (module === undefined) return (how) => loadDatastoreFiles({ ...files, ...how })
   let first = true
   let version = 0
   let imported: string | undefined
-  return async () => {
+  return async (how) => {
     // A module that cannot be read is left to loadDatastoreFiles to report, naming it.
     const text = await readFile(module, 'utf8').catch(() => undefined)
     if (!first && text !== imported) version++
     first = false
     imported = text
-    return loadDatastoreFiles({ ...files, functionsVersion: version })
+    return loadDatastoreFiles({ ...files, ...how, functionsVersion: version })
   }
 }
 
@@ -874,7 +877,7 @@ function buildIndexesInBackground(ds: Datastore): void {
 async function whileServing(
   o: ServeCliOptions,
   io: CliIo,
-  load: () => Promise<Datastore>,
+  load: (how?: { inSlices?: boolean }) => Promise<Datastore>,
   server: RunningServer,
   stops: Stops,
 ): Promise<number> {
@@ -904,7 +907,8 @@ async function whileServing(
   const reloader = o.watch
     ? new Reloader({
         files: watched,
-        load,
+        // In slices: the server goes on answering while the new data is read beside it.
+        load: () => load({ inSlices: true }),
         replace: (next) => server.replace(next),
         onOutcome: (outcome) => {
           if (outcome.kind === 'reloaded') {

@@ -8,8 +8,8 @@
  * `--save`) is a new file that a watch on the old one never sees. A reload that fails keeps the
  * previous datastore serving; a reload that finds the same bytes as the ones served does nothing.
  */
-import { watch, type FSWatcher } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { createReadStream, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import type { Datastore } from '@entistore/core'
 
@@ -137,6 +137,7 @@ export interface ReloaderOptions {
  */
 export class Reloader {
   readonly #options: ReloaderOptions
+  // A digest of each file's bytes as served.
   #served: readonly string[] | undefined
   #running: Promise<void> | undefined
   #again = false
@@ -145,16 +146,17 @@ export class Reloader {
     this.#options = options
   }
 
-  /** Records the files' current text as the one served (at start, and after our own `--save`). */
+  /** Records the files' current bytes as the ones served (at start, and after our own `--save`). */
   async noteServed(): Promise<void> {
-    this.#served = await this.#texts()
+    this.#served = await this.#digests()
   }
 
   /** Records that `file` now holds `text`, as served: our own `--save` must not reload. */
-  noteWritten(file: string, text: string): void {
+  noteWritten(file: string, text: string | Uint8Array): void {
     const i = this.#options.files.findIndex((f) => resolve(f) === resolve(file))
     if (i < 0 || this.#served === undefined) return
-    this.#served = this.#served.map((t, j) => (j === i ? text : t))
+    const digest = createHash('sha256').update(text).digest('hex')
+    this.#served = this.#served.map((t, j) => (j === i ? digest : t))
   }
 
   /** Reloads now (or after the reload running now); resolves once done, never rejects. */
@@ -194,15 +196,30 @@ export class Reloader {
     }
   }
 
-  async #texts(): Promise<string[]> {
-    // A file that cannot be read is left to load() to report, with its name and the reason.
-    return Promise.all(this.#options.files.map((f) => readFile(f, 'utf8').catch(() => '\0')))
+  /**
+   * A digest of each file's bytes, read as a stream: a data file may be larger than a string can
+   * be, and the event loop runs between its chunks. A file that cannot be read is left to load()
+   * to report, with its name and the reason.
+   */
+  #digests(): Promise<string[]> {
+    return Promise.all(
+      this.#options.files.map(
+        (f) =>
+          new Promise<string>((done) => {
+            const hash = createHash('sha256')
+            createReadStream(f)
+              .on('data', (chunk) => hash.update(chunk))
+              .on('end', () => done(hash.digest('hex')))
+              .on('error', () => done('\0'))
+          }),
+      ),
+    )
   }
 
   async #run(): Promise<ReloadOutcome> {
     const { load, replace } = this.#options
     try {
-      const texts = await this.#texts()
+      const texts = await this.#digests()
       if (this.#served !== undefined && texts.every((t, i) => t === this.#served![i]))
         return { kind: 'unchanged' }
       // A load or a replace that throws leaves the previous datastore served.
