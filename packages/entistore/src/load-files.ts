@@ -216,7 +216,10 @@ export interface StreamDataOptions {
   readonly progress?: LoadProgressReporter
   /** Bytes read at a time. @default 2 MiB */
   readonly chunkSize?: number
-  /** Awaited after each chunk: a reload by --watch lets the event loop run there. @default none */
+  /**
+   * Awaited after each chunk and between the slices of the commit: a reload by --watch lets the
+   * event loop run there (its datastore is not served until the load ends). @default none
+   */
   readonly pause?: () => Promise<void>
   /** The heap's statistics (a test gives other numbers). @default v8.getHeapStatistics */
   readonly heap?: () => { used_heap_size: number; heap_size_limit: number }
@@ -247,7 +250,8 @@ export async function streamDataFile(
         await options.pause?.()
       },
     })
-    load.commit()
+    if (options.pause) await load.commitInSlices(options.pause)
+    else load.commit()
   } catch (e) {
     if (DatastoreError.is(e)) throw new FileError(file, e.message, { cause: e })
     throw e

@@ -109,6 +109,19 @@ describe('beginLoad, property-based', () => {
     )
   })
 
+  it('commits in slices what commit gives at once', async () => {
+    const rows = Array.from({ length: 70_000 }, (_, i) => ({ code: `c${i}`, qty: i % 100 }))
+    const whole = store()
+    whole.loadData({ Item: rows })
+    const ds = store()
+    const load = ds.beginLoad()
+    for (let i = 0; i < rows.length; i += 1000) load.add('Item', rows.slice(i, i + 1000))
+    let pauses = 0
+    await load.commitInSlices(async () => void pauses++)
+    expect(pauses).toBeGreaterThanOrEqual(2)
+    expect(state(ds)).toEqual(state(whole))
+  })
+
   it('refuses to commit over writes made since it began, and a failed load for good', () => {
     const ds = store()
     const load = ds.beginLoad()
