@@ -22,6 +22,7 @@ import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
 import { FORMAT_1_DUMP, FORMAT_1_FILES, FORMAT_1_GLOBAL_STAMP } from './format-1.fixture.js'
 import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
+import { readSnapshotFile } from './snapshot-file.js'
 
 const MODEL = {
   __NAME: 'shop',
@@ -219,6 +220,25 @@ describe('a persisted datastore', () => {
     writeFileSync(journal, bytes)
     expect(() => open()).toThrow(FileError)
     expect(() => open()).toThrow(/journal-0000000000000001\.log: the journal is damaged at byte 8/)
+  })
+
+  it('reads a snapshot frame by frame, whatever the size of its reads, and its damage at the end', () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({ name: `item ${i}`, price: i }))
+    const ds = open({}, { Item: rows })
+    const snapshot = join(dir, 'snapshot-0000000000000000.snap')
+    const all = (readBytes?: number) => {
+      const read = readSnapshotFile(snapshot, readBytes)
+      return { lsn: read.lsn, records: [...read.records], entities: read.entities() }
+    }
+    const whole = all()
+    expect(whole.entities).toBe(300)
+    for (const readBytes of [1, 7, 100, 4096]) expect(all(readBytes)).toEqual(whole)
+    // Cut in its last frame: the records read so far, then the damage, before any replay commits.
+    const bytes = readFileSync(snapshot)
+    writeFileSync(snapshot, bytes.subarray(0, bytes.length - 3))
+    expect(() => all(64)).toThrow(/the snapshot is damaged \(it ends in a partial frame/)
+    expect(() => open()).toThrow(/snapshot-0000000000000000\.snap: the snapshot is damaged/)
+    expect(ds.Item.length).toBe(300)
   })
 
   it('refuses a damaged snapshot rather than start from less', () => {

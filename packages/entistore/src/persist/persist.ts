@@ -191,7 +191,16 @@ export class Persistence {
     const after = recordsAfter(base, read)
     const fresh = snapshot === undefined && after.length === 0
     if (fresh) initial?.(ds)
-    else replay(ds, this.dir, [...(snapshot?.records ?? []), ...after.map((e) => e.record)])
+    // The snapshot's records are read from its file as the replay takes them.
+    else
+      replay(
+        ds,
+        this.dir,
+        chain(
+          snapshot?.records ?? [],
+          after.map((e) => e.record),
+        ),
+      )
     this.#lsn = after.at(-1)?.lsn ?? base
     this.#snapshotLsn = base
 
@@ -222,7 +231,7 @@ export class Persistence {
     removeDurably(this.dir, obsolete(listing.snapshots, read, base, segment.file))
     this.recovery = {
       snapshot: snapshot?.lsn,
-      snapshotEntities: (snapshot?.records ?? []).reduce((n, r) => n + r.changes.length, 0),
+      snapshotEntities: snapshot?.entities() ?? 0,
       journalRecords: after.length,
       tornBytes,
       fresh,
@@ -485,7 +494,12 @@ function recordsAfter(
   return out
 }
 
-function replay(ds: Datastore, dir: string, records: readonly LogRecord[]): void {
+function* chain<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {
+  yield* first
+  yield* second
+}
+
+function replay(ds: Datastore, dir: string, records: Iterable<LogRecord>): void {
   try {
     applyLogRecords(ds, records)
   } catch (e) {

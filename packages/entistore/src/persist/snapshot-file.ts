@@ -13,12 +13,18 @@
  * (`writeSnapshotFile`) or off the event loop (`writeSnapshotFileAsync`) while the store goes on
  * changing.
  */
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LogRecord } from '@entistore/core'
 import { FileError } from '../file-error.js'
 import { writeFileDurably, writeFileDurablyAsync } from './durable-files.js'
-import { encodeFrame, FrameDamage, scanFrames } from './frames.js'
+import {
+  encodeFrame,
+  FrameDamage,
+  scanFrames,
+  type FramePayload,
+  type FrameVersion,
+} from './frames.js'
 import { recordFrame } from './journal.js'
 import { frameVersionOf, SNAPSHOT_MAGIC, snapshotName } from './persist-dir.js'
 
@@ -82,45 +88,132 @@ export async function writeSnapshotFileAsync(
 
 export interface ReadSnapshot {
   readonly lsn: number
-  readonly records: LogRecord[]
+  /**
+   * The records, read from the file frame by frame as they are iterated (once): the file is
+   * never held whole, nor its records all parsed at once. Iterating throws a FileError for a
+   * damaged file (no end frame, a partial frame, a frame that is not JSON) when it gets there:
+   * a replay that consumes them before its commit then applies nothing.
+   */
+  readonly records: Iterable<LogRecord>
+  /** The entities of the records iterated so far (all of them once iterated). */
+  readonly entities: () => number
 }
 
-/** Reads a snapshot file whole; throws a FileError naming it when it is not one, or not whole. */
-export function readSnapshotFile(file: string): ReadSnapshot {
-  const bytes = readFileSync(file)
-  const version = frameVersionOf(bytes, SNAPSHOT_MAGIC)
-  if (version === undefined)
-    throw new FileError(
-      file,
-      'not an Entistore snapshot (its first bytes are not ENTSNP2 or ENTSNP1)',
-    )
-  let payloads
-  let end: number
+// Bytes read at a time; a frame larger than this grows the buffer.
+const READ_BYTES = 4 * 1024 * 1024
+
+/**
+ * Opens a snapshot file: its header is read now, its records as they are iterated. Throws a
+ * FileError naming it when it is not a snapshot or has no header.
+ */
+export function readSnapshotFile(
+  file: string,
+  /** Bytes read at a time (a test reads a few at a time). @default 4 MiB */
+  readBytes = READ_BYTES,
+): ReadSnapshot {
+  const fd = openSync(file, 'r')
+  let closed = false
+  const close = (): void => {
+    if (!closed) closeSync(fd)
+    closed = true
+  }
   try {
-    ;({ payloads, end } = scanFrames(bytes, SNAPSHOT_MAGIC.length, version))
-  } catch (e) {
-    if (!(e instanceof FrameDamage)) throw e
-    throw new FileError(file, `the snapshot is ${e.message}`, { cause: e })
-  }
-  const damaged = (why: string): never => {
-    throw new FileError(
-      file,
-      `the snapshot is damaged (${why}); a snapshot is renamed into place whole, so this is not a crash: restore the folder from a backup`,
-    )
-  }
-  if (end !== bytes.length) damaged(`it ends in a partial frame at byte ${end}`)
-  const parsed = payloads.map(({ text, attachments }) => {
-    let value: Record<string, unknown>
-    try {
-      value = JSON.parse(text) as Record<string, unknown>
-    } catch {
-      return damaged('a frame is not JSON')
+    const size = fstatSync(fd).size
+    const magic = Buffer.alloc(SNAPSHOT_MAGIC.length)
+    readSync(fd, magic, 0, magic.length, 0)
+    const version = frameVersionOf(magic, SNAPSHOT_MAGIC)
+    if (version === undefined)
+      throw new FileError(
+        file,
+        'not an Entistore snapshot (its first bytes are not ENTSNP2 or ENTSNP1)',
+      )
+    const damaged = (why: string): never => {
+      throw new FileError(
+        file,
+        `the snapshot is damaged (${why}); a snapshot is renamed into place whole, so this is not a crash: restore the folder from a backup`,
+      )
     }
-    return attachments.length === 0 ? value : { ...value, attachments }
-  })
-  const head = parsed[0]
-  const tail = parsed.at(-1)
-  if (parsed.length < 2 || !Number.isSafeInteger(head?.lsn)) damaged('no header frame')
-  if (tail?.end !== true || tail.records !== parsed.length - 2) damaged('no end frame')
-  return { lsn: head!.lsn as number, records: parsed.slice(1, -1) as unknown as LogRecord[] }
+    const frames = readFrames(file, fd, size, version, damaged, readBytes)
+    const parse = (payload: FramePayload): Record<string, unknown> => {
+      let value: Record<string, unknown>
+      try {
+        value = JSON.parse(payload.text) as Record<string, unknown>
+      } catch {
+        return damaged('a frame is not JSON')
+      }
+      return payload.attachments.length === 0
+        ? value
+        : { ...value, attachments: payload.attachments }
+    }
+    const first = frames.next()
+    const head = first.done ? undefined : parse(first.value)
+    if (!Number.isSafeInteger(head?.lsn)) damaged('no header frame')
+    let entities = 0
+    function* records(): Generator<LogRecord> {
+      try {
+        let count = 0
+        // Each frame is parsed when the one before it was handed on: the last one read is the
+        // end frame, which is not a record.
+        let previous: Record<string, unknown> | undefined
+        for (const payload of frames) {
+          if (previous !== undefined) {
+            count++
+            entities += (previous as unknown as LogRecord).changes?.length ?? 0
+            yield previous as unknown as LogRecord
+          }
+          previous = parse(payload)
+        }
+        if (previous?.end !== true || previous.records !== count) damaged('no end frame')
+      } finally {
+        close()
+      }
+    }
+    return { lsn: head!.lsn as number, records: records(), entities: () => entities }
+  } catch (e) {
+    close()
+    throw e
+  }
+}
+
+/** The frames of an open snapshot file after its magic, read a chunk at a time. */
+function* readFrames(
+  file: string,
+  fd: number,
+  size: number,
+  version: FrameVersion,
+  damaged: (why: string) => never,
+  readBytes: number,
+): Generator<FramePayload> {
+  let buf = Buffer.allocUnsafe(Math.min(readBytes, Math.max(size, 1)))
+  let filled = 0
+  let position = SNAPSHOT_MAGIC.length
+  // The file offset of buf[0].
+  let at = position
+  for (;;) {
+    if (filled === buf.length) {
+      const larger = Buffer.allocUnsafe(buf.length * 2)
+      buf.copy(larger, 0, 0, filled)
+      buf = larger
+    }
+    const n = readSync(fd, buf, filled, buf.length - filled, position)
+    position += n
+    filled += n
+    let scanned
+    try {
+      scanned = scanFrames(buf.subarray(0, filled), 0, version)
+    } catch (e) {
+      if (!(e instanceof FrameDamage)) throw e
+      throw new FileError(file, `the snapshot is ${e.message}`, { cause: e })
+    }
+    yield* scanned.payloads
+    if (n === 0) {
+      if (at + scanned.end !== size)
+        damaged(`it ends in a partial frame at byte ${at + scanned.end}`)
+      return
+    }
+    // A frame cut by the chunk's end moves to the front.
+    buf.copyWithin(0, scanned.end, filled)
+    filled -= scanned.end
+    at += scanned.end
+  }
 }
