@@ -16,6 +16,7 @@
  * BOM is cut off first.
  */
 import { open, type FileHandle } from 'node:fs/promises'
+import { fail } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import { FileError } from './file-error.js'
 
@@ -242,6 +243,12 @@ class ObjectReader {
       switch (this.#state) {
         case START:
           if (c === 0x7b) this.#state = KEY
+          else if (/[-0-9["tfn]/.test(String.fromCharCode(c)))
+            // Another value: refused as a data file's is, not read further.
+            fail('InvalidData', [
+              'data',
+              'expected an object of the form { "<DataClass>": [ {...}, ... ] }',
+            ])
           else if (!ws(c)) throw new SyntaxAt(tokenAt(buf, i), at + i)
           break
         case KEY:
