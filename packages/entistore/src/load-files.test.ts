@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ManualClock } from '@entistore/core'
+import { dumpData, ManualClock } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 
@@ -101,5 +101,43 @@ describe('loadDatastoreFiles', () => {
     const d = await fileError(loadDatastoreFiles({ model: file('m4.json', MODEL), data }))
     expect(d.file).toBe(data)
     expect(d.message).toContain('Tag[1]')
+  })
+
+  it('loads in slices, the event loop running between them, what it loads at once', async () => {
+    // About 1.2 MB: five slices of 256 KB at least, and as many commit slices as it takes.
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ code: `tag number ${i}` }))
+    const data = file('slices.json', JSON.stringify({ Tag: rows }, null, 1))
+    const model = file('m5.json', MODEL)
+    let turns = 0
+    let counting = true
+    const count = (): void => {
+      turns++
+      if (counting) setImmediate(count)
+    }
+    setImmediate(count)
+    const clock = new ManualClock('2025-01-01T00:00:00Z')
+    const sliced = await loadDatastoreFiles({ model, data, clock, inSlices: true })
+    counting = false
+    const whole = await loadDatastoreFiles({ model, data, clock })
+    expect(turns).toBeGreaterThanOrEqual(5)
+    expect(sliced.dataClass('Tag').length).toBe(40_000)
+    expect(JSON.stringify(dumpData(sliced))).toBe(JSON.stringify(dumpData(whole)))
+  })
+
+  it('loads JSON Lines, rows of any class in any order, as the same rows in a data file', async () => {
+    const model = file('m6.json', MODEL)
+    const lines = file(
+      'tags.jsonl',
+      '{"__entityModel":"Tag","code":"b"}\n\n{"__entityModel":"Tag","code":"a"}\n',
+    )
+    const json = file('tags.json', '{"Tag":[{"code":"b"},{"code":"a"}]}')
+    const clock = new ManualClock('2025-01-01T00:00:00Z')
+    expect(dumpData(await loadDatastoreFiles({ model, data: lines, clock }))).toEqual(
+      dumpData(await loadDatastoreFiles({ model, data: json, clock })),
+    )
+    const wrong = file('wrong.jsonl', '{"__entityModel":"Nope","code":"b"}\n')
+    expect((await fileError(loadDatastoreFiles({ model, data: wrong }))).message).toBe(
+      `${wrong}: Invalid data: "Nope": there is no dataclass "Nope" in the model`,
+    )
   })
 })
