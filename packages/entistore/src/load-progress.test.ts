@@ -52,4 +52,23 @@ describe('loadProgress', () => {
     reporter.onProgress({ phase: 'done', rows: 100_000, total: 100_000 })
     expect(lines).toEqual(['Loaded data.json: 100,000 rows in 1.5 s (66,667 rows/s)'])
   })
+
+  it('tells a load read as a stream by the bytes read, with the time left from their rate', () => {
+    const { lines, reporter, advance } = setup()
+    advance(500)
+    reporter.onBytes(10_000_000, 90_000_000, 90_000)
+    advance(1000)
+    reporter.onBytes(30_000_000, 90_000_000, 270_000)
+    advance(500)
+    // Within a second of the last line: quiet.
+    reporter.onBytes(40_000_000, 90_000_000, 360_000)
+    advance(1500)
+    reporter.onProgress({ phase: 'commit', rows: 810_000, total: 810_000 })
+    reporter.onProgress({ phase: 'done', rows: 810_000, total: 810_000 })
+    expect(lines).toEqual([
+      'Loading data.json: 30 of 90 MB read, 270,000 rows (180,000 rows/s, about 3.0 s left)',
+      'Loading data.json: storing 810,000 rows and building their indexes',
+      'Loaded data.json: 810,000 rows in 3.5 s (231,429 rows/s)',
+    ])
+  })
 })
