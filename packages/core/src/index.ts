@@ -63,7 +63,8 @@ export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
 export type { DataLoader } from './store/store.js'
-export { dumpData } from './store/dump-data.js'
+export { dumpData, dumpRows } from './store/dump-data.js'
+export { openStoreView, StoreView, TableView } from './store/store-view.js'
 export {
   applyLogRecord,
   applyLogRecords,
@@ -82,7 +83,7 @@ export type {
 export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
 export type { RevertPoint } from './store/revert.js'
 export type { Change } from './store/changes.js'
-export type { DanglingReference, DumpDataOptions } from './store/dump-data.js'
+export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
 export { defineFunctions, singleton } from './functions/define.js'

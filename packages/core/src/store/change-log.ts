@@ -30,7 +30,9 @@ import {
   fromAttachment,
   isAttachedBinary,
 } from './file-binary.js'
+import type { DataClassDef } from '../schema/definitions.js'
 import type { CommitInfo, SequenceValues, Store } from './store.js'
+import { openStoreView, storeOf, StoreView, type StoreSource } from './store-view.js'
 import type { Table } from './table.js'
 
 /** The version of the record format; a record of another one is refused. */
@@ -100,9 +102,6 @@ export interface SnapshotEncoding extends LogEncoding {
 const binaryWriter = (attachments: Uint8Array[] | undefined): ((value: BinaryValue) => unknown) =>
   attachments ? (value) => attachedBinary(value, attachments) : fileBinary
 
-type StoreSource = Store | { readonly store: Store }
-const storeOf = (source: StoreSource): Store => ('store' in source ? source.store : source)
-
 /** The record of one commit, from what a commit listener receives. */
 export function logRecordOf(
   source: StoreSource,
@@ -141,21 +140,37 @@ export function logRecordOf(
 /**
  * The whole store as records of kind `snapshot`, at most `rowsPerRecord` rows each (so that no
  * record's text grows past what one string can hold; with attachments, also at most about
- * `attachmentBytes` of them), in key order per dataclass. There is always at least one record:
- * the last carries the global stamp and sequences as every record does. Applied with
- * `applyLogRecords` to an empty store, they give the store back as it is now.
+ * `attachmentBytes` of them), in key order per dataclass (see store-view.ts for a large table
+ * whose order needs a sort). There is always at least one record: the last carries the global
+ * stamp and sequences as every record does. Applied with `applyLogRecords` to an empty store,
+ * they give the store back as it was.
+ *
+ * Made lazily, a record at a time, from a view (store-view.ts): given one, the records are the
+ * store as it was when it was opened, however long the caller takes between two of them and
+ * whatever is written meanwhile (each table's view is released once its rows are read); given a
+ * store, from a view opened at the first record and released at the last.
  */
 export function* snapshotRecords(
-  source: StoreSource,
+  source: StoreSource | StoreView,
   rowsPerRecord = 10_000,
   encoding: SnapshotEncoding = {},
 ): Generator<LogRecord, void, undefined> {
-  const store = storeOf(source)
-  const tables = storeTables(store)
+  const view = source instanceof StoreView ? source : openStoreView(source)
+  try {
+    yield* viewRecords(view, rowsPerRecord, encoding)
+  } finally {
+    if (view !== source) view.release()
+  }
+}
+
+function* viewRecords(
+  view: StoreView,
+  rowsPerRecord: number,
+  encoding: SnapshotEncoding,
+): Generator<LogRecord, void, undefined> {
+  const tables = view.tables
   const head = { format: LOG_FORMAT, kind: 'snapshot' } as const
-  // Read before the first yield: the caller writes the records synchronously, but a snapshot's
-  // records must all say the same, whatever it does.
-  const globalStamp = store.globalStamp
+  const globalStamp = view.globalStamp
   const sequences = sequencesOf(tables)
   const attached = encoding.binaries === 'attachments'
   const attachmentBytes = encoding.attachmentBytes ?? 64 * 1024 * 1024
@@ -179,7 +194,7 @@ export function* snapshotRecords(
     // Read through the table's readers: rows still in their load's columns get no Entity made
     // (table.record would make and keep one per row, and a snapshot reads every row).
     const readers = table.def.storage.map((attr) => table.reader(attr.name))
-    for (const rowId of table.orderedRowIds()) {
+    for (const rowId of table.rowIds()) {
       changes.push(
         logChange(
           'insert',
@@ -201,6 +216,7 @@ export function* snapshotRecords(
       yield record(changes)
       any = true
     }
+    table.release()
   }
   if (!any) yield record([])
 }
@@ -299,7 +315,7 @@ function rowChange(
 /** A row's change, its `i`th storage value read by `valueAt(i)`, its binaries written by `binary`. */
 function logChange(
   op: 'insert' | 'update',
-  table: Table,
+  table: { readonly def: DataClassDef },
   key: KeyValue,
   stamp: number,
   timestamp: number,
@@ -319,7 +335,14 @@ function storeTables(store: Store): Table[] {
   return store.schema.dataClasses.map((dc) => store.table(dc.name))
 }
 
-function sequencesOf(tables: Iterable<Table>): LogRecord['sequences'] {
+/** What sequencesOf reads of a table (a Table, or a view of one). */
+interface Sequenced {
+  readonly def: DataClassDef
+  readonly autosequenced: readonly string[]
+  peekSequence(attribute: string): number
+}
+
+function sequencesOf(tables: Iterable<Sequenced>): LogRecord['sequences'] {
   const out: Record<string, Record<string, number>> = {}
   for (const table of tables) {
     if (table.autosequenced.length === 0) continue

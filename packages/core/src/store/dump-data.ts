@@ -13,6 +13,9 @@
  *
  * What a data file cannot say is not kept: the global stamp, the next value of an autosequence
  * past deleted rows.
+ *
+ * The rows are made lazily from a view (store-view.ts), `dumpRows`: a writer takes a slice at a
+ * time and lets requests run between two, and still writes the store as it was at one moment.
  */
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { isBinaryValue } from '../values/binary.js'
@@ -20,7 +23,7 @@ import type { StoredValue } from '../values/coerce.js'
 import type { KeyValue } from './entity-record.js'
 import { fileBinary } from './file-binary.js'
 import type { DataFile } from './load-data.js'
-import type { Store } from './store.js'
+import { openStoreView, StoreView, type StoreSource } from './store-view.js'
 
 /** A foreign key that names an entity no longer there (deletes do not cascade). */
 export interface DanglingReference {
@@ -40,17 +43,18 @@ export interface DumpDataOptions {
 }
 
 /** A row as written: `__STAMP`, `__TIMESTAMP`, then values by attribute name. */
-type Row = Record<string, unknown>
+export type DataRow = Record<string, unknown>
 
-/** The data file of everything `store` holds (a Datastore passes its `store`). */
-export function dumpData(
-  source: Store | { readonly store: Store },
-  options: DumpDataOptions = {},
-): DataFile {
-  const store = 'store' in source ? source.store : source
-  const out: Record<string, Row[]> = {}
-  for (const dc of store.schema.dataClasses) out[dc.name] = dumpTable(store, dc, options)
-  return out
+/** The data file of everything `source` holds now (a store, a Datastore, or a view). */
+export function dumpData(source: StoreSource | StoreView, options: DumpDataOptions = {}): DataFile {
+  const view = source instanceof StoreView ? source : openStoreView(source)
+  try {
+    const out: Record<string, DataRow[]> = {}
+    for (const dc of view.schema.dataClasses) out[dc.name] = [...dumpRows(view, dc.name, options)]
+    return out
+  } finally {
+    if (view !== source) view.release()
+  }
 }
 
 /** For each storage attribute holding a relation's key: the relation's target dataclass. */
@@ -61,15 +65,24 @@ function referenceTargets(dc: DataClassDef): ReadonlyMap<StorageAttributeDef, st
   return targets
 }
 
-function dumpTable(store: Store, dc: DataClassDef, options: DumpDataOptions): Row[] {
-  const table = store.table(dc.name)
+/**
+ * The rows of dataclass `name` in `view`, as dumpData writes them, one at a time: the caller may
+ * take as long as it likes between two (the view keeps the moment it was opened at). The view's
+ * table stays open (a later table's foreign keys are checked against it).
+ */
+export function* dumpRows(
+  view: StoreView,
+  name: string,
+  options: DumpDataOptions = {},
+): Generator<DataRow, void, undefined> {
+  const table = view.table(name)
+  const dc = table.def
   const targets = referenceTargets(dc)
   const storage = dc.storage
   // Read through the column readers: dumping makes no record for a row kept in columns.
   const readers = storage.map((attr) => table.reader(attr.name))
-  const rows: Row[] = []
-  for (const rowId of table.orderedRowIds()) {
-    const row: Row = {
+  for (const rowId of table.rowIds()) {
+    const row: DataRow = {
       __STAMP: table.stampOf(rowId),
       __TIMESTAMP: new Date(table.timestampOf(rowId)!).toISOString(),
     }
@@ -78,7 +91,7 @@ function dumpTable(store: Store, dc: DataClassDef, options: DumpDataOptions): Ro
       const value = readers[p]!(rowId) ?? null
       if (value === null) continue
       const target = targets.get(attr)
-      if (target !== undefined && store.table(target).rowIdOf(value as KeyValue) === undefined) {
+      if (target !== undefined && view.table(target).rowIdOf(value as KeyValue) === undefined) {
         options.onDangling?.({
           location: `${dc.name}(${JSON.stringify(table.keyOf(rowId))}).${attr.name}`,
           target,
@@ -88,9 +101,8 @@ function dumpTable(store: Store, dc: DataClassDef, options: DumpDataOptions): Ro
       }
       row[attr.name] = fileValue(value)
     }
-    rows.push(row)
+    yield row
   }
-  return rows
 }
 
 /** A stored value in the form the loader reads: only pictures and BLOBs differ. */

@@ -10,6 +10,14 @@ import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
+import {
+  SORT_AT_OPEN,
+  slotKey,
+  slotStamp,
+  slotTimestamp,
+  slotValue,
+  TableView,
+} from './store-view.js'
 import { valuesFactory, type ValuesFactory } from './values-shape.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -69,6 +77,8 @@ export class Table {
   // scan folds each stored value once, not once per row per pattern per query.
   readonly #folded = new Map<string, (string | null)[]>()
   #deletions = 0
+  // The views open on this table (store-view.ts): each mutator tells them before it writes a slot.
+  readonly #views = new Set<TableView>()
   // The state this table was last captured as or restored to, the index version then, and whether
   // a mutator ran since. Restoring that state again has nothing to do when none did, and keeps the
   // index entries (their content copied back) when only writes did (see IndexSet.restore).
@@ -154,20 +164,17 @@ export class Table {
 
   /** The key of row `rowId`, or undefined if it was deleted (makes no record). */
   keyOf(rowId: number): KeyValue | undefined {
-    const slot = this.#rows[rowId]
-    return slot instanceof BaseRows ? slot.key(rowId) : slot?.key
+    return slotKey(this.#rows[rowId], rowId)
   }
 
   /** The stamp of row `rowId`, or undefined if it was deleted (makes no record). */
   stampOf(rowId: number): number | undefined {
-    const slot = this.#rows[rowId]
-    return slot instanceof BaseRows ? slot.stamp(rowId) : slot?.stamp
+    return slotStamp(this.#rows[rowId], rowId)
   }
 
   /** The timestamp of row `rowId`, or undefined if it was deleted (makes no record). */
   timestampOf(rowId: number): number | undefined {
-    const slot = this.#rows[rowId]
-    return slot instanceof BaseRows ? slot.timestamp(rowId) : slot?.timestamp
+    return slotTimestamp(this.#rows[rowId], rowId)
   }
 
   /**
@@ -180,11 +187,7 @@ export class Table {
       const position = this.#positions.get(name)
       if (position === undefined)
         throw new TypeError(`reader: ${this.def.name}.${name} is not a storage attribute`)
-      read = (rowId) => {
-        const slot = this.#rows[rowId]
-        if (slot === undefined) return undefined
-        return slot instanceof BaseRows ? slot.value(rowId, position) : slot.values[name]
-      }
+      read = (rowId) => slotValue(this.#rows[rowId], rowId, position, name)
       this.#readers.set(name, read)
     }
     return read
@@ -307,6 +310,31 @@ export class Table {
     }
   }
 
+  /**
+   * A consistent view of this table as it is now (store-view.ts), in O(1) but for a key order
+   * that needs a sort (sorted now up to `sortUpTo` rows, else read in row-id order).
+   */
+  openView(sortUpTo = SORT_AT_OPEN): TableView {
+    const ordered = !this.#orderedDirty || this.size <= sortUpTo ? this.orderedRowIds() : undefined
+    const view: TableView = new TableView({
+      def: this.def,
+      rows: this.#rows,
+      ordered,
+      sequences: new Map(this.#sequences),
+      autosequenced: this.autosequenced,
+      rowIdOf: (key) => this.#byKey.get(key),
+      positionOf: (name) => this.#positions.get(name),
+      close: () => this.#views.delete(view),
+    })
+    this.#views.add(view)
+    return view
+  }
+
+  // Slot `rowId` of the current rows is about to be written in place: the open views keep it.
+  #preserve(rowId: number): void {
+    for (const view of this.#views) view.preserve(this.#rows, rowId)
+  }
+
   /** Upper bound of row ids (the length of the row array): for bitmaps over rows. */
   get rowCapacity(): number {
     return this.#rows.length
@@ -349,6 +377,7 @@ export class Table {
     // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
     if (rowId > this.#rows.length) this.#deletions += rowId - this.#rows.length
+    if (this.#views.size) this.#preserve(rowId)
     this.#rows[rowId] = slot
     this.#byKey.set(key, rowId)
     if (record) {
@@ -371,6 +400,7 @@ export class Table {
     this.#written = true
     const record = this.versionOf(given)
     const before = this.record(record.rowId)!
+    if (this.#views.size) this.#preserve(record.rowId)
     this.#rows[record.rowId] = record
     this.indexes.update(before, record)
     if (this.#columns.size || this.#folded.size) this.#setColumns(record)
@@ -382,6 +412,10 @@ export class Table {
     if (!record) return
     this.#written = true
     if (!this.#orderedDirty) this.#unorder(record)
+    if (this.#views.size) {
+      this.#preserve(rowId)
+      for (const view of this.#views) view.removed(record.key, rowId)
+    }
     this.#rows[rowId] = undefined
     this.#deletions++
     this.#byKey.delete(record.key)
@@ -400,6 +434,7 @@ export class Table {
     for (let i = nextRowId; i < this.#rows.length; i++)
       if (this.#rows[i] !== undefined) throw new TypeError(`rewind: row ${i} is still live`)
     this.#written = true
+    // The slots cut off are empty, and were kept by the open views when their rows were deleted.
     this.#rows.length = nextRowId
     this.#deletions = deletions
     for (const column of this.#columns.values())
@@ -467,6 +502,10 @@ export class Table {
         after: a instanceof BaseRows ? this.#fromBase(a, i) : a,
       })
     }
+    // The old array is left as it was (the open views keep reading it); the keys that leave their
+    // slot are told to them, since the key directory is assigned in place.
+    for (const view of this.#views)
+      for (const { before } of changed) if (before) view.removed(before.key, before.rowId)
     this.#rows = rows
     this.#byKey.assign(state.byKey)
     this.#ordered = state.ordered.slice()
