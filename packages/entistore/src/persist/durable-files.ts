@@ -4,7 +4,7 @@
  * rename whose directory entry is flushed too. Synchronous for the journal's small records, which
  * are written inside their commit; asynchronous (libuv's thread pool) for large records and
  * snapshots, which would hold the event loop: writing 16 MiB takes 50–70 ms here, flushing it
- * 10 ms more.
+ * 10 ms more. A snapshot's bytes are also made a slice at a time (writeFileDurablyAsync).
  */
 import {
   close,
@@ -125,17 +125,59 @@ export function syncDataAsync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())))
 }
 
-/** writeFileDurably off the event loop: the same steps, the same guarantee. */
+/**
+ * How long one slice of a streamed write (writeFileDurablyAsync) may make its bytes on the event
+ * loop before they are written and the loop runs other work.
+ */
+export const SLICE_MS = 5
+
+/** Bytes one slice may gather before it is written, however fast they come. */
+const SLICE_BYTES = 4 * 1024 * 1024
+
+/**
+ * writeFileDurably off the event loop: the same steps, the same guarantee. `chunks` may be made
+ * as they are asked for (a snapshot's frames, from a view of the store): they are taken for at
+ * most `sliceMs` (or SLICE_BYTES) at a time, then written by libuv's thread pool while the event
+ * loop serves others, so the loop is never held longer than a slice (plus one chunk's making).
+ * The file is never whole in memory. Stopped by an error, the iterator is closed (its `finally`
+ * runs) and the temporary file removed.
+ */
 export async function writeFileDurablyAsync(
   file: string,
-  chunks: readonly Uint8Array[],
+  chunks: Iterable<Uint8Array>,
+  sliceMs = SLICE_MS,
 ): Promise<number> {
   const temp = `${file}.tmp`
-  const fd = await openAsync(temp, 'w')
+  const iterator = chunks[Symbol.iterator]()
+  let bytes = 0
+  let fd: number
   try {
-    await writeAllAsync(fd, chunks)
+    fd = await openAsync(temp, 'w')
+  } catch (e) {
+    iterator.return?.()
+    throw e
+  }
+  try {
+    for (let done = false; !done;) {
+      const slice: Uint8Array[] = []
+      let size = 0
+      const start = performance.now()
+      // At least one chunk a slice, however short the slice.
+      do {
+        const step = iterator.next()
+        if (step.done) {
+          done = true
+          break
+        }
+        slice.push(step.value)
+        size += step.value.length
+      } while (size < SLICE_BYTES && performance.now() - start < sliceMs)
+      await writeAllAsync(fd, slice)
+      bytes += size
+    }
     await fsyncAsync(fd)
   } catch (e) {
+    iterator.return?.()
     await closeAsync(fd)
     await rmAsync(temp, { force: true })
     throw e
@@ -143,7 +185,7 @@ export async function writeFileDurablyAsync(
   await closeAsync(fd)
   await renameAsync(temp, file)
   await syncDirAsync(dirname(file))
-  return chunks.reduce((n, c) => n + c.length, 0)
+  return bytes
 }
 
 /** syncDir off the event loop. */

@@ -15,14 +15,22 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DatastoreError, dumpData, ManualClock, type Datastore } from '@entistore/core'
+import {
+  applyLogRecords,
+  DatastoreError,
+  dumpData,
+  ManualClock,
+  openStoreView,
+  snapshotRecords,
+  type Datastore,
+} from '@entistore/core'
 import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
 import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
 import { createDatastore, persistenceOf } from './create-datastore.js'
 import { FORMAT_1_DUMP, FORMAT_1_FILES, FORMAT_1_GLOBAL_STAMP } from './format-1.fixture.js'
 import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
-import { readSnapshotFile } from './snapshot-file.js'
+import { readSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
 
 const MODEL = {
   __NAME: 'shop',
@@ -299,6 +307,56 @@ describe('records written off the event loop (backgroundBytes)', () => {
     await p.idle()
     expect(files()).toEqual(['journal-0000000000000005.log', 'snapshot-0000000000000004.snap'])
     expect(seen(reopened())).toEqual(seen(ds))
+  })
+})
+
+describe('snapshots written in slices from a view', () => {
+  const many = { Item: Array.from({ length: 300 }, (_, i) => ({ name: `n${i}`, price: i })) }
+  // Applies a snapshot file's records to an empty datastore: what the file alone holds.
+  const fileContent = (file: string) => {
+    const copy = createDatastore<'Item'>(MODEL, { clock: new ManualClock('2025-01-01T00:00:00Z') })
+    applyLogRecords(copy, readSnapshotFile(file).records)
+    return state(copy)
+  }
+
+  it('holds the store as it was asked for, while writes go on between its slices, which the journal keeps', async () => {
+    const ds = open({ rowsPerRecord: 10, sliceMs: 0 }, many)
+    const p = persistenceOf(ds)!
+    ds.Item.update(1, { price: -1 })
+    const want = state(ds)
+    const lsn = p.lsn
+    let done = false
+    const snapshot = p.snapshot().then(() => (done = true))
+    // Writes between the slices: updates and drops of rows the snapshot has not read yet, and
+    // creates. A slice a frame (sliceMs 0): 31 frames, each written before the next is made.
+    let writes = 0
+    for (let i = 300; !done; i--, writes++) {
+      if (i % 2) ds.Item.update(i, { price: 1000 + i })
+      else ds.Item.drop(i)
+      ds.Item.create({ name: `during ${i}` })
+      await new Promise(setImmediate)
+    }
+    await snapshot
+    expect(writes).toBeGreaterThan(5)
+    expect(fileContent(join(dir, `snapshot-${String(lsn).padStart(16, '0')}.snap`))).toEqual(want)
+    const again = open({}, undefined)
+    expect(state(again)).toEqual(state(ds))
+  })
+
+  it('a snapshot that fails half-way leaves no file under its name, nor its temporary file', async () => {
+    const ds = open({}, many)
+    const view = openStoreView(ds)
+    function* failing() {
+      let n = 0
+      for (const record of snapshotRecords(view, 10)) {
+        if (++n === 3) throw new Error('the disk is gone')
+        yield record
+      }
+    }
+    const before = files()
+    await expect(writeSnapshotFileAsync(dir, 99, failing(), 0)).rejects.toThrow('the disk is gone')
+    view.release()
+    expect(files()).toEqual(before)
   })
 })
 

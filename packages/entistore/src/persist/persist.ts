@@ -17,9 +17,11 @@
  * the commit returns at once, and the REST reply waits until its record is safe.
  *
  * A snapshot is taken every `snapshotEvery` records or `snapshotBytes` of journal (on the next
- * turn of the event loop, not inside the write that crossed the line) and on `snapshot()`: its
- * frames are made at once (the store as it is; pictures are not copied), a new segment starts,
- * and the file is written off the event loop; then the older files go.
+ * turn of the event loop, not inside the write that crossed the line) and on `snapshot()`: a
+ * view of the store is opened (the core's store-view.ts: O(tables), it keeps the moment while
+ * writes go on), a new segment starts, and the file is made and written a slice of a few
+ * milliseconds at a time, off the event loop between two, while the journal takes the writes
+ * that come meanwhile; then the older files go.
  */
 import { mkdirSync, statSync } from 'node:fs'
 import {
@@ -27,9 +29,11 @@ import {
   datastoreError,
   DatastoreError,
   logRecordOf,
+  openStoreView,
   snapshotRecords,
   type Datastore,
   type LogRecord,
+  type StoreView,
 } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
 import { FileError } from '../file-error.js'
@@ -37,12 +41,7 @@ import { durableReplies } from './durable-replies.js'
 import { removeDurably } from './durable-files.js'
 import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
 import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
-import {
-  readSnapshotFile,
-  snapshotFrames,
-  writeSnapshotFile,
-  writeSnapshotFileAsync,
-} from './snapshot-file.js'
+import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
 
 /** Pictures and BLOBs as bytes in every record written here. */
 const ATTACHED = { binaries: 'attachments' } as const
@@ -75,6 +74,11 @@ export interface PersistOptions {
   readonly snapshotBytes?: number
   /** Rows per record of a snapshot file. @default 10_000 */
   readonly rowsPerRecord?: number
+  /**
+   * @internal How long a served snapshot may hold the event loop making its frames before it
+   * writes them and lets other work run (tests set 0: a frame a slice). @default 5
+   */
+  readonly sliceMs?: number
   /**
    * Records of this many bytes or more (a picture) are written off the event loop: the commit
    * returns before such a record is on disk, and `durable()` resolves once it is; a REST reply
@@ -135,6 +139,7 @@ export class Persistence {
   readonly #snapshotEvery: number
   readonly #snapshotBytes: number
   readonly #rowsPerRecord: number
+  readonly #sliceMs: number | undefined
   readonly #backgroundBytes: number | undefined
   readonly #timers: PersistTimers
   readonly #onError: (error: Error) => void
@@ -176,6 +181,7 @@ export class Persistence {
     this.#snapshotEvery = options.snapshotEvery ?? 10_000
     this.#snapshotBytes = options.snapshotBytes ?? 64 * 1024 * 1024
     this.#rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.#sliceMs = options.sliceMs
     this.#backgroundBytes = options.backgroundBytes
     this.#timers = options.timers ?? defaultTimers
     this.#onError = options.onError ?? ((e) => process.emitWarning(e))
@@ -279,10 +285,10 @@ export class Persistence {
   }
 
   /**
-   * Takes a snapshot of the datastore as it is now and starts a new journal segment; once the
-   * snapshot is on disk, the older files are removed. The event loop waits while the snapshot's
-   * records are made (about a second per million rows; pictures and BLOBs are not copied), not
-   * while they are written. Resolves once it is on disk.
+   * Takes a snapshot of the datastore as it is now (a view of it) and starts a new journal
+   * segment; once the snapshot is on disk, the older files are removed. Its records are made and
+   * written a slice of a few milliseconds at a time: requests and writes run between two.
+   * Resolves once it is on disk.
    */
   async snapshot(): Promise<void> {
     if (this.#closed) throw new Error('snapshot: the persistence is closed')
@@ -378,37 +384,56 @@ export class Persistence {
   }
 
   /**
-   * A load's commit: its record is the snapshot. At once when nothing is being written; else in
-   * the journal's order, the records after it waiting for it.
+   * A load's commit: its record is the snapshot. At once when nothing is being written and the
+   * store is not served; else from a view opened now, in slices, in the journal's order, the
+   * records after it waiting for it.
    */
   #snapshotLoad(): void {
-    if (this.#journal.idle) return this.#writeSnapshotNow()
+    if (this.#journal.idle && !this.#served) return this.#writeSnapshotNow()
     this.#clearSnapshotTimer()
     const lsn = this.#lsn
-    const frames = snapshotFrames(lsn, snapshotRecords(this.#ds, this.#rowsPerRecord, ATTACHED))
+    const { write, view } = this.#viewWriter(lsn)
     const written = this.#journal.after(lsn, async () => {
-      await writeSnapshotFileAsync(this.dir, frames)
+      await write()
     })
+    // A journal that failed first never runs the write: the view is released all the same.
+    written.catch(() => view.release())
     const rotated = this.#journal.rotate(this.dir, lsn + 1)
     // A failure fails the journal, which reports it: the records after the load are refused.
     this.#track(Promise.all([written, rotated]), lsn).catch(() => undefined)
   }
 
   /**
-   * A snapshot of the store as it is now: its frames made at once; the new segment started (at
-   * once when nothing is being written, else after what is); the file written off the event loop,
-   * beside the records that go on being written to the new segment.
+   * A snapshot of the store as it is now: a view opened at once; the new segment started (at
+   * once when nothing is being written, else after what is); the file made and written in
+   * slices, beside the records that go on being written to the new segment.
    */
   #startSnapshot(): Promise<void> {
     this.#clearSnapshotTimer()
     const lsn = this.#lsn
-    const frames = snapshotFrames(lsn, snapshotRecords(this.#ds, this.#rowsPerRecord, ATTACHED))
+    const { write } = this.#viewWriter(lsn)
     let rotated: Promise<void> | undefined
     if (this.#journal.first !== lsn + 1) {
       if (this.#journal.idle) this.#journal.rotateSync(this.dir, lsn + 1)
       else rotated = this.#journal.rotate(this.dir, lsn + 1)
     }
-    return this.#track(Promise.all([writeSnapshotFileAsync(this.dir, frames), rotated]), lsn)
+    return this.#track(Promise.all([write(), rotated]), lsn)
+  }
+
+  /**
+   * Opens a view of the store now (record `lsn`'s moment), and returns what writes it as the
+   * snapshot after `lsn`, in slices, when called; the view is released once written or failed.
+   */
+  #viewWriter(lsn: number): { write: () => Promise<unknown>; view: StoreView } {
+    const view = openStoreView(this.#ds)
+    const write = () =>
+      writeSnapshotFileAsync(
+        this.dir,
+        lsn,
+        snapshotRecords(view, this.#rowsPerRecord, ATTACHED),
+        this.#sliceMs,
+      ).finally(() => view.release())
+    return { write, view }
   }
 
   /**

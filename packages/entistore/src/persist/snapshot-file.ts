@@ -8,10 +8,11 @@
  * never leaves one half-written under its name: a snapshot that fails its checks is damage, and
  * start-up refuses it rather than start from an older state.
  *
- * Its frames are made at once, from the store as it is (`snapshotFrames`: the text of the rows,
- * and the bytes of the pictures as the store holds them, not copied), and written either at once
- * (`writeSnapshotFile`) or off the event loop (`writeSnapshotFileAsync`) while the store goes on
- * changing.
+ * Its frames are made as they are written, never the whole file at once: either at once
+ * (`writeSnapshotFile`, at start-up), or a slice of a few milliseconds at a time, written off the
+ * event loop between two (`writeSnapshotFileAsync`), from records read from a view of the store
+ * (the core's store-view.ts) while the store goes on changing. The bytes of pictures are the
+ * store's own, not copied.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
@@ -34,13 +35,6 @@ export interface WrittenSnapshot {
   readonly records: number
 }
 
-/** A snapshot's bytes, made from the store as it was: the magic and every frame, in order. */
-export interface SnapshotFrames {
-  readonly lsn: number
-  readonly chunks: readonly Uint8Array[]
-  readonly records: number
-}
-
 /** The bytes of the snapshot after record `lsn`, frame by frame; `count.records` counts them. */
 function* snapshotChunks(
   lsn: number,
@@ -56,13 +50,6 @@ function* snapshotChunks(
   yield* encodeFrame(JSON.stringify({ end: true, records: count.records })).chunks
 }
 
-/** `records` as the frames of the snapshot after record `lsn`, made now, to write later. */
-export function snapshotFrames(lsn: number, records: Iterable<LogRecord>): SnapshotFrames {
-  const count = { records: 0 }
-  const chunks = [...snapshotChunks(lsn, records, count)]
-  return { lsn, chunks, records: count.records }
-}
-
 /** Writes `records` as the snapshot after record `lsn` in `dir`, durably, at once. */
 export function writeSnapshotFile(
   dir: string,
@@ -76,14 +63,21 @@ export function writeSnapshotFile(
   return { file, bytes, records: count.records }
 }
 
-/** Writes `frames` in `dir`, durably, off the event loop. */
+/**
+ * Writes `records` (read lazily, from a view: see snapshotRecords) as the snapshot after record
+ * `lsn` in `dir`, durably, a slice at a time: the event loop is held a few milliseconds at most
+ * (SLICE_MS) while the frames of a slice are made, and free while they are written.
+ */
 export async function writeSnapshotFileAsync(
   dir: string,
-  frames: SnapshotFrames,
+  lsn: number,
+  records: Iterable<LogRecord>,
+  sliceMs?: number,
 ): Promise<WrittenSnapshot> {
-  const file = join(dir, snapshotName(frames.lsn))
-  const bytes = await writeFileDurablyAsync(file, frames.chunks)
-  return { file, bytes, records: frames.records }
+  const file = join(dir, snapshotName(lsn))
+  const count = { records: 0 }
+  const bytes = await writeFileDurablyAsync(file, snapshotChunks(lsn, records, count), sliceMs)
+  return { file, bytes, records: count.records }
 }
 
 export interface ReadSnapshot {
