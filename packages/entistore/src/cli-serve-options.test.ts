@@ -18,7 +18,7 @@ import {
 } from './binaries.fixture.js'
 import { main, type CliIo } from './cli.js'
 import { loadDatastoreFiles } from './load-files.js'
-import type { SaveResult } from './save.js'
+import { digestOf, type SaveResult } from './save.js'
 import type { RunningServer } from './serve.js'
 import type { ReloadOutcome } from './watch.js'
 
@@ -333,7 +333,7 @@ describe('--save', () => {
     expect(first).not.toBeInstanceOf(Error)
     expect(s.out.at(-1)).toBe(`Saved 4 entities to ${saved}`)
     const onDisk = readFileSync(saved, 'utf8')
-    expect(onDisk).toBe((first as SaveResult).text)
+    expect(digestOf(Buffer.from(onDisk))).toBe((first as SaveResult).written.digest)
 
     expect(
       (await post('Employee?$method=update', { __KEY: 1, __STAMP: 1, name: 'Ada L.' })).status,

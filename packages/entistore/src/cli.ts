@@ -943,7 +943,7 @@ async function whileServing(
       ? undefined
       : dataSaver(saveTo, () => server.ds, {
           // Noted before the file changes, so that --watch never takes our own save for a change.
-          beforeReplace: (text) => reloader?.noteWritten(saveTo, text),
+          beforeReplace: (written) => reloader?.noteWritten(saveTo, written.digest),
         })
   const save = async (): Promise<boolean> => {
     if (!saver) return true

@@ -13,19 +13,20 @@
  * (calculated attributes, aliases) and to-many relations are left out: they follow from the rest.
  *
  * Before anything is written, the copy is loaded into a datastore: what `clone` writes, `serve`
- * loads, or `clone` says why not.
+ * loads, or `clone` says why not. The data file is that datastore's rows, written as `--save`
+ * writes them: a slice at a time, never as one string (save.ts).
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   createDatastore,
   DatastoreError,
-  dumpData,
+  openStoreView,
   parseDate,
-  type DataFile,
+  type Datastore,
   type ModelJson,
 } from '@entistore/core'
-import { dataFileText, writeFileAtomic } from './save.js'
+import { writeDataFile, writeFileAtomic } from './save.js'
 
 /** A clone that cannot be done: the server, the network or the answer is the problem. */
 export class CloneError extends Error {
@@ -52,7 +53,8 @@ export interface CloneResult {
   readonly base: string
   readonly counts: Readonly<Record<string, number>>
   readonly model: ModelJson
-  readonly data: DataFile
+  /** The datastore the copy was loaded into: the data file holds its rows. */
+  readonly copy: Datastore
   readonly modelFile: string
   readonly dataFile: string
 }
@@ -197,11 +199,10 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   // Loaded before anything is written, so that a copy serve would refuse is reported instead; the
   // file written is the loaded copy's dump, in the form --save writes (related keys of their
   // target's key type, as the loader read them from the wire's `__deferred`).
-  let saved: DataFile
+  let copy: Datastore
   try {
-    const copy = createDatastore(model)
+    copy = createDatastore(model)
     copy.loadData(data)
-    saved = dumpData(copy)
   } catch (e) {
     if (!DatastoreError.is(e)) throw e
     throw new CloneError(`the copy of ${client.base} would not load: ${e.message}`)
@@ -210,13 +211,18 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const modelFile = join(options.out, 'model.json')
   const dataFile = join(options.out, 'data.json')
   await writeFileAtomic(modelFile, `${JSON.stringify(model, null, 2)}\n`)
-  await writeFileAtomic(dataFile, dataFileText(saved))
+  const view = openStoreView(copy)
+  try {
+    await writeDataFile(dataFile, view)
+  } finally {
+    view.release()
+  }
   return {
     name: model.__NAME ?? 'entistore',
     base: client.base,
     counts,
     model,
-    data: saved,
+    copy,
     modelFile,
     dataFile,
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatastore, dumpData, type ModelJson } from '@entistore/core'
-import { dataFileText, dataSaver, writeFileAtomic } from './save.js'
+import { dataFileText, dataSaver, digestOf, writeFileAtomic } from './save.js'
 
 let dir: string
 beforeAll(() => {
@@ -73,17 +73,65 @@ describe('dataSaver', () => {
     ds.dataClass('Item').create({ label: 'one' })
     const file = join(dir, 'saved.json')
     const told: string[] = []
-    const saver = dataSaver(file, () => ds, { beforeReplace: (text) => told.push(text) })
+    const saver = dataSaver(file, () => ds, { beforeReplace: (w) => told.push(w.digest) })
     const first = saver.save()
     ds.dataClass('Item').create({ label: 'two' })
     const second = saver.save()
     const [a, b] = await Promise.all([first, second])
     expect(a.entities).toBe(1)
     expect(b.entities).toBe(2)
-    expect(readFileSync(file, 'utf8')).toBe(b.text)
-    expect(told).toEqual([a.text, b.text])
+    expect(digestOf(readFileSync(file))).toBe(b.written.digest)
+    expect(told).toEqual([a.written.digest, b.written.digest])
+    expect(a.written.digest).not.toBe(b.written.digest)
     const again = createDatastore(model)
     again.loadData(JSON.parse(readFileSync(file, 'utf8')))
     expect(dumpData(again)).toEqual(dumpData(ds))
+  })
+})
+
+describe('dataSaver, in slices', () => {
+  const many = () => {
+    const ds = createDatastore(model)
+    ds.loadData({ Item: Array.from({ length: 200 }, (_, i) => ({ label: `l${i}` })) })
+    return ds
+  }
+
+  it('writes the picture of the moment it was asked for, while writes go on between its slices', async () => {
+    const ds = many()
+    const file = join(dir, 'sliced.json')
+    const want = dumpData(ds)
+    let done = false
+    const saving = dataSaver(file, () => ds, { sliceMs: 0 })
+      .save()
+      .then((r) => ((done = true), r))
+    let writes = 0
+    for (let key = 1; !done; key++, writes++) {
+      // Keys 1-100 updated, 101-200 dropped: rows the save may not have read yet.
+      ds.dataClass('Item').update(((key - 1) % 100) + 1, { label: `changed ${key}` })
+      ds.dataClass('Item').create({ label: 'new' })
+      if (key <= 100) ds.dataClass('Item').drop(key + 100)
+      await new Promise(setImmediate)
+    }
+    const result = await saving
+    expect(writes).toBeGreaterThan(5)
+    expect(result.entities).toBe(200)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(want)
+  })
+
+  it('writes JSON Lines to a .jsonl file: one row a line, __entityModel first, classes in model order', async () => {
+    const ds = many()
+    ds.dataClass('Empty').create({ ID: 7 })
+    const file = join(dir, 'saved.jsonl')
+    const result = await dataSaver(file, () => ds).save()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    expect(lines.at(-1)).toBe('')
+    const rows = lines.slice(0, -1).map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(rows).toHaveLength(201)
+    expect(rows.every((r) => Object.keys(r)[0] === '__entityModel')).toBe(true)
+    const back: Record<string, unknown[]> = { Item: [], Empty: [] }
+    for (const { __entityModel, ...row } of rows) back[__entityModel as string]!.push(row)
+    expect(back).toEqual(dumpData(ds))
+    expect(rows.map((r) => r.__entityModel)).toEqual([...Array(200).fill('Item'), 'Empty'])
+    expect(result.written.digest).toBe(digestOf(readFileSync(file)))
   })
 })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatastore, type Datastore } from '@entistore/core'
 import { debounce, Reloader, watchFiles, type ReloadOutcome, type Timers } from './watch.js'
+import { digestOf } from './save.js'
 
 let dir: string
 beforeAll(() => {
@@ -192,7 +193,7 @@ describe('Reloader', () => {
     expect(outcomes[2]).toEqual({ kind: 'failed', error: new Error('bad file') })
     expect(served).toHaveLength(1)
     // Our own save: noted as served, so the change it makes is not a reload.
-    reloader.noteWritten(file, 'four')
+    reloader.noteWritten(file, digestOf(Buffer.from('four')))
     writeFileSync(file, 'four')
     await reloader.request()
     expect(outcomes[3]).toEqual({ kind: 'unchanged' })

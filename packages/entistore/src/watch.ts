@@ -151,11 +151,13 @@ export class Reloader {
     this.#served = await this.#digests()
   }
 
-  /** Records that `file` now holds `text`, as served: our own `--save` must not reload. */
-  noteWritten(file: string, text: string | Uint8Array): void {
+  /**
+   * Records that `file` now holds the bytes whose SHA-256 is `digest` (save.ts' `Written`), as
+   * served: our own `--save` must not reload.
+   */
+  noteWritten(file: string, digest: string): void {
     const i = this.#options.files.findIndex((f) => resolve(f) === resolve(file))
     if (i < 0 || this.#served === undefined) return
-    const digest = createHash('sha256').update(text).digest('hex')
     this.#served = this.#served.map((t, j) => (j === i ? digest : t))
   }
 
