@@ -38,7 +38,7 @@ import {
 import type { RestCore } from '@entistore/rest'
 import { FileError } from '../file-error.js'
 import { durableReplies } from './durable-replies.js'
-import { removeDurably } from './durable-files.js'
+import { removeDurably, removeDurablyAsync } from './durable-files.js'
 import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
 import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
 import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
@@ -449,7 +449,7 @@ export class Persistence {
   #track(done: Promise<unknown>, lsn: number): Promise<void> {
     const snapshotting = done.then(() => {
       this.#snapshotLsn = Math.max(this.#snapshotLsn, lsn)
-      this.#removeBefore(lsn)
+      return removeDurablyAsync(this.dir, this.#filesBefore(lsn))
     })
     const settled: Promise<void> = snapshotting
       .catch(() => undefined)
@@ -462,12 +462,17 @@ export class Persistence {
 
   /** Every record up to `lsn` is in a snapshot on disk: older snapshots and segments can go. */
   #removeBefore(lsn: number): void {
+    removeDurably(this.dir, this.#filesBefore(lsn))
+  }
+
+  /** The snapshots and segments that the snapshot of record `lsn` makes obsolete. */
+  #filesBefore(lsn: number): string[] {
     const listing = listDir(this.dir)
     const current = this.#journal.segment.file
-    removeDurably(this.dir, [
+    return [
       ...listing.snapshots.filter((s) => s.lsn < lsn).map((s) => s.file),
       ...listing.segments.filter((s) => s.lsn <= lsn && s.file !== current).map((s) => s.file),
-    ])
+    ]
   }
 
   #clearSnapshotTimer(): void {
