@@ -88,7 +88,8 @@ export interface PersistOptions {
    * returns before such a record is on disk, and `durable()` resolves once it is; a REST reply
    * waits for it. Records that come while one is being written wait for it too. Infinity: every
    * record is written inside its commit (the event loop waits: 60–80 ms for 16 MiB).
-   * @default 1 MiB once served (`wrap`: serve() does it, and its replies wait), else Infinity
+   * @default 1 MiB once served (`wrap`: serve() does it, and its replies wait), 0 while a served
+   * snapshot is being written, else Infinity
    */
   readonly backgroundBytes?: number
   /** @default setTimeout / clearTimeout, not keeping the process alive */
@@ -229,8 +230,12 @@ export class Persistence {
     const bytes = last?.read.version === 2 ? last.read.end : JOURNAL_MAGIC.length
     this.#journal = new Journal(segment, bytes, this.#lsn, {
       fsync: this.#fsync,
+      // While a served snapshot is written, every record is written off the event loop: the
+      // disk is busy with the snapshot, and a record's fdatasync inside its commit then held the
+      // loop up to 100 ms (at a million rows). Its reply waits for it (wrap) all the same.
       backgroundBytes: () =>
-        this.#backgroundBytes ?? (this.#served ? SERVED_BACKGROUND_BYTES : Infinity),
+        this.#backgroundBytes ??
+        (this.#served ? (this.#snapshotting ? 0 : SERVED_BACKGROUND_BYTES) : Infinity),
       failed: (e) => {
         const error = this.#fail(e)
         this.#onError(error)
