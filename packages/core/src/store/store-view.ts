@@ -17,10 +17,13 @@
  * when it left, which the table tells the view (`removed`). A row id found either way counts only
  * if the view's slot at it holds that key.
  *
- * Key order: a table whose order needs a sort (keys inserted out of order) is sorted at the view's
- * opening when it holds at most SORT_AT_OPEN rows (a few milliseconds); a larger one is read in
- * row-id order instead, rather than sorting millions of keys on the event loop. A snapshot and a
- * data file load by key, so neither depends on the order of their rows.
+ * Key order: most tables hold their rows in key order already (keys that grow as rows are added:
+ * autosequence, exported ids); the view reads them in row-id order, which is the same. Another
+ * table's key order array is shared with the view (the table copies it before its next change,
+ * as for a selection). A table whose order needs a sort (keys inserted out of order) is sorted
+ * at the view's opening when it holds at most SORT_AT_OPEN rows (a few milliseconds); a larger one
+ * is read in row-id order instead, rather than sorting millions of keys on the event loop. A
+ * snapshot and a data file load by key, so neither depends on the order of their rows.
  */
 import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
@@ -61,7 +64,10 @@ export const slotValue = (
 export interface TableViewParts {
   readonly def: DataClassDef
   readonly rows: readonly Slot[]
-  /** Live row ids in key order, or undefined: read in row-id order. */
+  /**
+   * Live row ids in key order, or undefined: read in row-id order (the key order too, or a large
+   * table whose key order needs a sort).
+   */
   readonly ordered: readonly number[] | undefined
   readonly sequences: ReadonlyMap<string, number>
   readonly autosequenced: readonly string[]
@@ -133,7 +139,9 @@ export class TableView {
   *rowIds(): IterableIterator<number> {
     const ordered = this.#parts.ordered
     if (ordered) yield* ordered
-    else for (let i = 0; i < this.#length; i++) if (this.#slot(i) !== undefined) yield i
+    else
+      for (let i = 0; i < this.#length; i++)
+        if ((this.#saved.size === 0 ? this.#rows[i] : this.#slot(i)) !== undefined) yield i
   }
 
   keyOf(rowId: number): KeyValue | undefined {

@@ -67,6 +67,11 @@ export class Table {
   // True once `#ordered` was handed out (selections keep it as their snapshot): the next append
   // copies it first, so a selection made before an insert does not grow.
   #orderedShared = false
+  // True while `#ordered` (not dirty) is also in row-id order: appends keep it so (a new row id
+  // is past every live one), and so do deletes; a sort or a restore finds out. A view then reads
+  // the rows in row-id order instead of sharing `#ordered`, whose copy on the next append took
+  // 100 ms at 10M rows.
+  #orderedByRow = true
   readonly #sequences = new Map<string, number>()
   // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
   // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
@@ -233,6 +238,7 @@ export class Table {
         compareKeys(this.keyOf(a)!, this.keyOf(b)!),
       )
       this.#orderedDirty = false
+      this.#orderedByRow = ascending(this.#ordered)
     }
     this.#orderedShared = true
     return this.#ordered
@@ -312,10 +318,18 @@ export class Table {
 
   /**
    * A consistent view of this table as it is now (store-view.ts), in O(1) but for a key order
-   * that needs a sort (sorted now up to `sortUpTo` rows, else read in row-id order).
+   * that needs a sort (sorted now up to `sortUpTo` rows, else read in row-id order). A key order
+   * that is the row-id order is read as such, the key order array not shared.
    */
   openView(sortUpTo = SORT_AT_OPEN): TableView {
-    const ordered = !this.#orderedDirty || this.size <= sortUpTo ? this.orderedRowIds() : undefined
+    // Row-id order (undefined) when it is the key order, or when the key order needs a sort of
+    // more than `sortUpTo` rows.
+    const ordered =
+      !this.#orderedDirty && this.#orderedByRow
+        ? undefined
+        : !this.#orderedDirty || this.size <= sortUpTo
+          ? this.orderedRowIds()
+          : undefined
     const view: TableView = new TableView({
       def: this.def,
       rows: this.#rows,
@@ -510,6 +524,7 @@ export class Table {
     this.#byKey.assign(state.byKey)
     this.#ordered = state.ordered.slice()
     this.#orderedDirty = state.orderedDirty
+    this.#orderedByRow = !state.orderedDirty && ascending(this.#ordered)
     this.#orderedShared = false
     this.#sequences.clear()
     for (const [name, v] of state.sequences) this.#sequences.set(name, v)
@@ -588,6 +603,11 @@ export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
   'long64',
   'number',
 ])
+
+const ascending = (ids: readonly number[]): boolean => {
+  for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false
+  return true
+}
 
 const columnValue = (v: unknown): number => (typeof v === 'number' ? v : NaN)
 const foldedValue = (v: unknown): string | null => (typeof v === 'string' ? fold(v) : null)
