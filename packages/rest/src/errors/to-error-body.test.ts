@@ -88,6 +88,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   'SharedStateUnavailable',
   'BodiesInFlightFull',
   'PictureConversionsBusy',
+  'IndexBuilding',
 ])
 
 describe('STATUS_BY_CATEGORY', () => {
