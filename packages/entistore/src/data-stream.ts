@@ -18,7 +18,7 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { fail } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
-import { FileError } from './file-error.js'
+import { FileError, unreadableFile } from './file-error.js'
 
 /** Rows of one dataclass, in file order. */
 export type RowsSink = (dataClass: string, rows: unknown) => void
@@ -106,16 +106,7 @@ export async function readDataStream(
 }
 
 function unreadable(file: string, e: unknown): FileError {
-  const code = (e as NodeJS.ErrnoException).code
-  return new FileError(
-    file,
-    code === 'ENOENT'
-      ? 'the data file does not exist'
-      : code === 'EISDIR'
-        ? 'the data path is a directory, not a file'
-        : `cannot read the data file (${code ?? String(e)})`,
-    { cause: e },
-  )
+  return unreadableFile(file, 'data', e)
 }
 
 /** A syntax error at byte `offset` of the file: its line and column are found by reading it again. */

@@ -19,3 +19,17 @@ export class FileError extends Error {
     this.column = options?.line === undefined ? undefined : (options.column ?? 1)
   }
 }
+
+/** A file that cannot be read, `what` naming its role ("data", "model"): the reason in words. */
+export function unreadableFile(file: string, what: string, e: unknown): FileError {
+  const code = (e as NodeJS.ErrnoException).code
+  return new FileError(
+    file,
+    code === 'ENOENT'
+      ? `the ${what} file does not exist`
+      : code === 'EISDIR'
+        ? `the ${what} path is a directory, not a file`
+        : `cannot read the ${what} file (${code ?? String(e)})`,
+    { cause: e },
+  )
+}

@@ -16,7 +16,7 @@ import {
 } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
-import { FileError } from './file-error.js'
+import { FileError, unreadableFile } from './file-error.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { readDataStream } from './data-stream.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
@@ -33,16 +33,7 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
     // string decoder, a quarter of a second more on a 70 MB data file.
     text = (await readFile(file)).toString('utf8')
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileError(
-      file,
-      code === 'ENOENT'
-        ? `the ${what} file does not exist`
-        : code === 'EISDIR'
-          ? `the ${what} path is a directory, not a file`
-          : `cannot read the ${what} file (${code ?? String(e)})`,
-      { cause: e },
-    )
+    throw unreadableFile(file, what, e)
   }
   // The BOM is cut off, so V8's positions count from the character after it, as an editor does.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
@@ -198,16 +189,7 @@ async function checkReadable(file: string): Promise<void> {
     await fh.close()
     if ((await stat(file)).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' })
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileError(
-      file,
-      code === 'ENOENT'
-        ? 'the data file does not exist'
-        : code === 'EISDIR'
-          ? 'the data path is a directory, not a file'
-          : `cannot read the data file (${code ?? String(e)})`,
-      { cause: e },
-    )
+    throw unreadableFile(file, 'data', e)
   }
 }
 

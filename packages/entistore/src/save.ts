@@ -26,9 +26,8 @@ import {
   type DataRow,
   type StoreView,
 } from '@entistore/core'
+import { SLICE_MS, takeSlice } from './persist/take-slice.js'
 
-/** How long one slice of a save may make its text before it is written and requests run. */
-const SLICE_MS = 5
 /** Characters one slice may gather before it is written, however fast they come. */
 const SLICE_CHARS = 1024 * 1024
 
@@ -69,22 +68,12 @@ export async function writeFileAtomic(
     const handle = await open(temp, 'wx')
     try {
       for (let done = false; !done;) {
-        const slice: string[] = []
-        let size = 0
-        const start = performance.now()
-        do {
-          const step = iterator.next()
-          if (step.done) {
-            done = true
-            break
-          }
-          slice.push(step.value)
-          size += step.value.length
-        } while (size < SLICE_CHARS && performance.now() - start < sliceMs)
-        const chunk = Buffer.from(slice.join(''))
+        const slice = takeSlice(iterator, SLICE_CHARS, sliceMs)
+        const chunk = Buffer.from(slice.pieces.join(''))
         hash.update(chunk)
         bytes += chunk.length
         await handle.write(chunk)
+        done = slice.done
       }
       await handle.sync()
     } finally {

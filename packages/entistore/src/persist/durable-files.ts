@@ -24,6 +24,7 @@ import {
 } from 'node:fs'
 import { dirname } from 'node:path'
 import { promisify } from 'node:util'
+import { SLICE_MS, takeSlice } from './take-slice.js'
 
 const openAsync = promisify(open)
 const closeAsync = promisify(close)
@@ -135,12 +136,6 @@ export function syncDataAsync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())))
 }
 
-/**
- * How long one slice of a streamed write (writeFileDurablyAsync) may make its bytes on the event
- * loop before they are written and the loop runs other work.
- */
-export const SLICE_MS = 5
-
 /** Bytes one slice may gather before it is written, however fast they come. */
 const SLICE_BYTES = 4 * 1024 * 1024
 
@@ -169,21 +164,10 @@ export async function writeFileDurablyAsync(
   }
   try {
     for (let done = false; !done;) {
-      const slice: Uint8Array[] = []
-      let size = 0
-      const start = performance.now()
-      // At least one chunk a slice, however short the slice.
-      do {
-        const step = iterator.next()
-        if (step.done) {
-          done = true
-          break
-        }
-        slice.push(step.value)
-        size += step.value.length
-      } while (size < SLICE_BYTES && performance.now() - start < sliceMs)
-      await writeAllAsync(fd, slice)
-      bytes += size
+      const slice = takeSlice(iterator, SLICE_BYTES, sliceMs)
+      await writeAllAsync(fd, slice.pieces)
+      bytes += slice.size
+      done = slice.done
     }
     await fsyncAsync(fd)
   } catch (e) {
