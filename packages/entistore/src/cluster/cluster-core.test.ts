@@ -187,6 +187,43 @@ describe('ClusterWrites.wrap with a participant', () => {
     await writes.close()
   })
 
+  it('holds a read while a group tried without the lock is in memory: it never sees a write the log then refuses', async () => {
+    // The append is held open until the test lets it answer: 'moved', then (the retry refused,
+    // as when another process's write took the stamp) nothing more is written.
+    let answer!: (value: 'moved') => void
+    let tries = 0
+    const { ds, core } = setup({
+      logsEveryCommit: true,
+      beforeWrite: async () => {},
+      afterWrite: async () => {},
+      tryAppend: () =>
+        tries++ === 0 ? new Promise<'moved'>((resolve) => (answer = resolve)) : Promise.resolve(),
+      retry: async () => {
+        // The other process's write, applied as a catch-up would: salary 55, the next stamp.
+        ds.dataClass('Employee').update(1, { salary: 55 })
+        return true
+      },
+    })
+    // With the stamp read before: refused (409) once the other write took the next stamp.
+    const write = core.respond({
+      ...update(7),
+      body: JSON.stringify({
+        __KEY: '1',
+        __STAMP: ds.dataClass('Employee').get(1)!.stamp,
+        salary: 7,
+      }),
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    // The group is in memory (salary 7), not in the log: a read waits instead of answering it.
+    expect(ds.dataClass('Employee').get(1)!.get('salary')).toBe(7)
+    const read = core.respond(get('/rest/Employee(1)'))
+    expect(isPending(read)).toBe(true)
+    answer('moved')
+    const body = JSON.parse(String((await read).body)) as { salary: number; __STAMP: number }
+    expect([body.salary, body.__STAMP]).toEqual([55, 2])
+    expect((await write).status).toBe(409)
+  })
+
   it('answers 503 with the participant’s error: a write its beforeWrite refused is not run, one its afterWrite refused is undone', async () => {
     const before = setup({ beforeRequest: () => Promise.reject(unavailable()) })
     const refused = await before.core.respond(get('/rest/Employee(1)'))

@@ -102,6 +102,13 @@ export class ClusterWrites {
   #groupQueued = false
   // From a group's first write in memory to its log's commit (or its undoing).
   #writing = false
+  // While a group tried without the log's lock is in memory and not yet in the log: it may be
+  // undone (the log moved), so reads wait for it. A read of it could give a client a value and a
+  // stamp that the log never holds; the stamp a retried write of another process takes next is
+  // the same number, and that client's next update would then pass its stamp check on a value it
+  // never read (lost updates, seen as transfers between accounts that change their sum).
+  #speculative: Promise<void> | undefined
+  #speculated: () => void = () => undefined
   // Those that say when a read may not be answered here (PostgreSQL: fenced, cut off).
   #guards: ClusterParticipant[] = []
   // The tail of the gate: each exclusive section starts once the one before it has settled.
@@ -320,6 +327,7 @@ export class ClusterWrites {
         // starts from the freshest state known (fewer moves), and their writers hear sooner.
         for (const p of logging) p.beforeRun?.()
         this.#writing = true
+        if (optimistic) this.#speculative = new Promise((resolve) => (this.#speculated = resolve))
         const start = revertPoint(this.#ds.store)
         const { all, outcomes } = await this.#runGroup(group, lifted, local)
         // Commits from here on (during the awaits) are outside ones: pending, flushed next.
@@ -337,6 +345,7 @@ export class ClusterWrites {
           }
         } catch (e) {
           this.#undo(all, start)
+          this.#endSpeculation()
           if (lifted.commits.length > 0)
             this.#onError(
               failed(
@@ -346,11 +355,15 @@ export class ClusterWrites {
             )
           return refuseAll(e)
         }
-        if (!moved) return this.#settle(group, outcomes, waits)
+        if (!moved) {
+          this.#endSpeculation()
+          return this.#settle(group, outcomes, waits)
+        }
         // The log moved on since this process last applied it: undone (outside commits made
         // meanwhile go with the lifted ones, applied again on the next run), caught up, and tried
         // again; after a few tries, the careful way.
         this.#undo(all, start, lifted)
+        this.#endSpeculation()
         this.#writing = false
         try {
           if (++tries < MAX_TRIES && (await logging[0]!.retry?.())) continue
@@ -364,6 +377,8 @@ export class ClusterWrites {
       }
     } finally {
       this.#writing = false
+      // Whatever ended the group (a throw included), no read waits on it any longer.
+      this.#endSpeculation()
     }
   }
 
@@ -410,6 +425,12 @@ export class ClusterWrites {
       outcomes.push(outcome)
     }
     return { all, outcomes }
+  }
+
+  /** The group in memory is in the log, or undone: the reads that waited for it go on. */
+  #endSpeculation(): void {
+    this.#speculative = undefined
+    this.#speculated()
   }
 
   /**
@@ -552,6 +573,9 @@ export class ClusterWrites {
     const answer = (request: RestRequest): RestReply | Promise<RestReply> => {
       if (isWriteRequest(request))
         return done(request, this.#respondWrite(core, request, isDataWrite(request, basePath)))
+      // Not while a group that may yet be undone is in memory (see #speculative); again after it,
+      // since the next group may have begun by then.
+      if (this.#speculative !== undefined) return this.#speculative.then(() => answer(request))
       // A read is answered here only while this process holds every acknowledged write.
       const unreadable = this.#guards.length === 0 ? undefined : this.readError()
       return done(request, unreadable ? core.refuse(unreadable) : core.respond(request))
