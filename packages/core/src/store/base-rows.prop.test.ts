@@ -39,7 +39,8 @@ const MODEL: ModelJson = {
 const T0 = Date.UTC(2026, 0, 1)
 
 const value = {
-  name: fc.constantFrom('alpha', 'Beta', 'beta', 'Élan', null),
+  // Latin-1, another code unit, a C1 control: the three ways a text column keeps a text.
+  name: fc.constantFrom('alpha', 'Beta', 'beta', 'Élan', 'Ωmega', '\u0085x', null),
   price: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)),
   // The ends of a long's range: the lowest is also what an integer column writes for null.
   qty: fc.oneof(

@@ -2,7 +2,7 @@
  * @module The rows of one data load, kept as columns (one per storage attribute) instead of one
  * record object per row: a record and its values object cost 160 bytes a row on short rows (see
  * docs/architecture.md), an integer 4 in an Int32Array, another number 8 in a Float64Array, a
- * text 8 (the pointer) in a plain array.
+ * text no object of its own (TextColumn), another value 8 (the pointer) in a plain array.
  * A table's slot holds this object for each row the load stored, until the row is first read as a
  * record (the table then makes that record from the columns and keeps it) or written.
  *
@@ -104,7 +104,7 @@ class BoolColumn implements Column {
   }
 }
 
-// Texts, uuids, dates, objects, pictures and BLOBs: the stored values themselves, shared with any
+// Uuids, dates, objects, pictures and BLOBs: the stored values themselves, shared with any
 // record made from them (so a record made twice holds the same objects).
 class ValueColumn implements Column {
   readonly #data: StoredValue[]
@@ -116,6 +116,145 @@ class ValueColumn implements Column {
   }
   set(i: number, v: StoredValue): void {
     this.#data[i] = v
+  }
+}
+
+// The most distinct texts a TextColumn keeps as a list (see there).
+const DICTIONARY_MOST = 1 << 16
+
+// Code units a TextColumn keeps as one byte each: Latin-1 but for C1 controls (0x80-0x9F), which
+// some decoders read as windows-1252.
+const isByte = (c: number): boolean => c < 0x80 || (c >= 0xa0 && c <= 0xff)
+
+// Longest run of bytes given to String.fromCharCode at once (an argument each).
+const DECODE_RUN = 4096
+
+function decode(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= DECODE_RUN)
+    return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[])
+  let out = ''
+  for (let at = start; at < end; at += DECODE_RUN)
+    out += decode(bytes, at, Math.min(end, at + DECODE_RUN))
+  return out
+}
+
+/**
+ * Texts (`string` attributes), with no string object a row: a full garbage collection marks every
+ * live object, and a string a row of each text column was most of what a 1M-row load left on the
+ * heap (2M strings of short rows: a forced GC of 124 ms, after the load alone).
+ * - While the column holds few distinct texts (at most a quarter of its rows, and 65,536): each
+ *   row holds the number of its text in a list of the distinct ones (cities, statuses, names of a
+ *   small population). A read gives the list's string, the same object every time: no garbage,
+ *   and indexes that keep it share it.
+ * - From the first text past that: the texts' bytes one after the other (a byte a code unit, for
+ *   texts of Latin-1 alone) in one buffer, and each row's start and length. A read makes a new
+ *   string. A text with another code unit, or a value that is not a text, is kept as it is in a
+ *   map by row (rare).
+ */
+class TextColumn implements Column {
+  readonly #n: number
+  // The list: each row's number (-1: null), the texts, and each text's number while filling.
+  #codes: Int32Array | undefined
+  #texts: string[] = []
+  #numbers: Map<string, number> | undefined = new Map()
+  // The bytes: each row's start and length (-1: null, -2: in #others).
+  #bytes: Uint8Array | undefined
+  #used = 0
+  #starts: Float64Array | undefined
+  #lengths: Int32Array | undefined
+  readonly #others = new Map<number, StoredValue>()
+
+  constructor(n: number) {
+    this.#n = n
+    this.#codes = new Int32Array(n).fill(-1)
+  }
+
+  get(i: number): StoredValue {
+    const codes = this.#codes
+    if (codes !== undefined) {
+      const c = codes[i]!
+      return c >= 0 ? this.#texts[c]! : c === -1 ? null : this.#others.get(i)!
+    }
+    const n = this.#lengths![i]!
+    if (n < 0) return n === -1 ? null : this.#others.get(i)!
+    const start = this.#starts![i]!
+    return decode(this.#bytes!, start, start + n)
+  }
+
+  set(i: number, v: StoredValue): void {
+    this.#others.delete(i)
+    const codes = this.#codes
+    if (codes !== undefined) {
+      if (typeof v !== 'string') {
+        codes[i] = v === null ? -1 : -2
+        if (v !== null) this.#others.set(i, v)
+        return
+      }
+      let c = this.#numbers!.get(v)
+      if (c === undefined) {
+        c = this.#texts.length
+        if (c < DICTIONARY_MOST && c < this.#n >>> 2) {
+          this.#texts.push(v)
+          this.#numbers!.set(v, c)
+        } else {
+          this.#toBytes(codes)
+          return this.#append(i, v)
+        }
+      }
+      codes[i] = c
+      return
+    }
+    this.#append(i, v)
+  }
+
+  // Leaves the list for bytes, moving the rows set so far.
+  #toBytes(codes: Int32Array): void {
+    const texts = this.#texts
+    this.#codes = undefined
+    this.#numbers = undefined
+    this.#texts = []
+    // Room for every row at the mean length of the texts so far and a quarter more: growing by
+    // doubling would leave up to half the buffer unused.
+    let total = 0
+    for (const t of texts) total += t.length
+    const mean = texts.length === 0 ? 8 : total / texts.length
+    this.#bytes = new Uint8Array(Math.max(64, Math.ceil(mean * 1.25 * this.#n)))
+    this.#starts = new Float64Array(this.#n)
+    const lengths = (this.#lengths = new Int32Array(this.#n).fill(-1))
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i]!
+      if (c >= 0) this.#append(i, texts[c]!)
+      else if (c === -2) lengths[i] = -2
+    }
+  }
+
+  #append(i: number, v: StoredValue): void {
+    const lengths = this.#lengths!
+    if (typeof v !== 'string') {
+      lengths[i] = v === null ? -1 : -2
+      if (v !== null) this.#others.set(i, v)
+      return
+    }
+    const n = v.length
+    let bytes = this.#bytes!
+    if (this.#used + n > bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#used + n, Math.ceil(bytes.length * 1.5)))
+      grown.set(bytes.subarray(0, this.#used))
+      this.#bytes = bytes = grown
+    }
+    const start = this.#used
+    for (let k = 0; k < n; k++) {
+      const c = v.charCodeAt(k)
+      if (!isByte(c)) {
+        lengths[i] = -2
+        this.#others.set(i, v)
+        return
+      }
+      bytes[start + k] = c
+    }
+    this.#used = start + n
+    this.#starts![i] = start
+    lengths[i] = n
   }
 }
 
@@ -160,7 +299,9 @@ export class BaseRows {
           ? new NumberColumn(length)
           : a.type === 'bool'
             ? new BoolColumn(length)
-            : new ValueColumn(length),
+            : a.type === 'string'
+              ? new TextColumn(length)
+              : new ValueColumn(length),
     )
     this.#keyColumn = this.#columns[def.storage.indexOf(def.key)]!
     this.#stamps = new Numbers(length)
@@ -201,6 +342,8 @@ export class BaseRows {
   /** The highest number at storage position `position` over every row, or undefined if none. */
   highest(position: number): number | undefined {
     const column = this.#columns[position]!
+    // A text column holds no number: reading it would make a string a row for nothing.
+    if (column instanceof TextColumn) return undefined
     let max: number | undefined
     for (let i = 0; i < this.length; i++) {
       const v = column.get(i)
