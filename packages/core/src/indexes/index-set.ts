@@ -287,7 +287,8 @@ export class IndexSet {
     const sort = build.sort
     if (sort !== undefined) {
       if (!sort.step(more)) return false
-      entry.sorted!.adopt(sort.result())
+      // Its keys are kept while changes made meanwhile remain to apply (their rows have moved on).
+      entry.sorted!.adopt(sort.result(), true)
       build.sort = undefined
       build.keys = []
       build.rows = new Int32Array(0)
@@ -304,6 +305,7 @@ export class IndexSet {
       build.applied = end
       if (build.applied < delta.length && !more()) return false
     }
+    entry.sorted?.settle()
     this.#builds.delete(entry)
     this.#stale.delete(entry)
     return true
@@ -412,7 +414,7 @@ export class IndexSet {
         if (build.cursor !== Infinity) this.#read(build, ALWAYS)
         // A sort not begun is done at once by resetFrom's radix sorts: quicker than the merges.
         if (build.sort?.started === false) {
-          entry.sorted!.resetFrom(build.keys, build.rows.subarray(0, build.count))
+          entry.sorted!.resetFrom(build.keys, build.rows.subarray(0, build.count), true)
           build.sort = undefined
         }
         this.#advance(build, ALWAYS)
@@ -459,7 +461,13 @@ export class IndexSet {
         foldsOf(attr),
         this.#keyReader(attr.name, foldsOf(attr)),
       )
-    if (kind !== 'hash' && !entry.sorted) entry.sorted = new SortedIndex(attr.name, foldsOf(attr))
+    // A text index reads its keys from the rows (sorted-index.ts): no string a row of its own.
+    if (kind !== 'hash' && !entry.sorted)
+      entry.sorted = new SortedIndex(
+        attr.name,
+        foldsOf(attr),
+        foldsOf(attr) ? this.#keyReader(attr.name, true) : undefined,
+      )
     this.#relist()
     return entry
   }

@@ -21,11 +21,20 @@
  *   (lazy-fold.ts): an ASCII text is the row's own string, compared as its lowercase, so a unique
  *   code costs the index 8 bytes a row, not 8 plus a folded copy of 24. The index switches to it for good when a key that is not a number or null
  *   arrives; `resetFrom` chooses again.
+ * - read (a text index given a key reader, once settled): no keys at all, the row ids alone, each
+ *   key read from its row when a search compares with it. A load's text columns hold no string a
+ *   row (base-rows.ts); keys held here were a string a row again, made by the index's build, and
+ *   a full GC marks every one (a unique code at 1M rows: 1M strings, 50-70 ms of each full GC).
+ *   A search reads ≈20 keys (a few µs). The stored values must be those the index holds: true
+ *   whenever the table and its indexes are in step, except for the row a write is changing, whose
+ *   key the index is told (`remove`, `move`) and never reads. A build that has changes to apply
+ *   after its sort (index-set.ts) keeps its keys (`keep`) until `settle`.
  * The typed arrays have room for more entries than `size` and double when full (V8 grows a JS
  * array's store by half as much again on its own).
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
+import type { KeyReader } from './hash-index.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
 import { compareLazyKeys, type SortedContent } from './sliced-sort.js'
 
@@ -50,24 +59,53 @@ export class SortedIndex {
   // Numeric representation (undefined when generic): keys at positions >= #nulls.
   #numbers: NumericKeys | undefined = new Int32Array(16)
   #nulls = 0
-  // Generic representation (undefined when numeric), #size long.
+  // Generic representation (undefined when numeric or read), #size long.
   #keys: SortKey[] | undefined = undefined
+  // Read representation: each key read from its row (see the module's comment).
+  #reading = false
+  readonly #read: KeyReader | undefined
+  // Whether keys given to resetFrom/adopt are kept until `settle` rather than read.
+  #keeping = false
   // compareKeys, or compareLazyKeys when the index folds (its texts are lazy keys).
   readonly #compare: (a: SortKey, b: SortKey) => number
 
-  /** With `folds`, text keys are lazy keys (lazy-fold.ts); queries may give them folded. */
-  constructor(attribute: string, folds: boolean) {
+  /**
+   * With `folds`, text keys are lazy keys (lazy-fold.ts); queries may give them folded. With
+   * `read`, the key of each row as the index would hold it, text keys are read from the rows
+   * instead of held (see the module's comment).
+   */
+  constructor(attribute: string, folds: boolean, read?: KeyReader) {
     this.attribute = attribute
     this.folds = folds
     this.#compare = folds ? compareLazyKeys : compareKeys
+    this.#read = read
+  }
+
+  /** Whether the keys are read from the rows rather than held. */
+  get reading(): boolean {
+    return this.#reading
+  }
+
+  // Generic keys become read ones when the index has a reader and keeps no keys.
+  #toReading(): void {
+    if (this.#read === undefined || this.#keeping || this.#keys === undefined) return
+    this.#keys = undefined
+    this.#reading = true
+  }
+
+  /** Ends `keep`: the index's keys and the rows agree again (a build applied its changes). */
+  settle(): void {
+    this.#keeping = false
+    this.#toReading()
   }
 
   get size(): number {
     return this.#size
   }
 
-  // First position whose (key, row) is >= (key, row); row -1 finds the first of a key.
-  #lowerBound(key: SortKey, rowId: number): number {
+  // First position whose (key, row) is >= (key, row); row -1 finds the first of a key. `held`:
+  // the key the index holds for row `rowId`, not read from it (a write may have changed it).
+  #lowerBound(key: SortKey, rowId: number, held?: SortKey): number {
     const rows = this.#rows
     let lo = 0
     let hi = this.#size
@@ -92,8 +130,19 @@ export class SortedIndex {
         }
       return lo
     }
-    const keys = this.#keys!
     const compare = this.#compare
+    const keys = this.#keys
+    if (keys === undefined) {
+      const read = this.#read!
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        const row = rows[mid]!
+        const c = compare(row === rowId ? held! : read(row), key) || row - rowId
+        if (c < 0) lo = mid + 1
+        else hi = mid
+      }
+      return lo
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const c = compare(keys[mid]!, key) || rows[mid]! - rowId
@@ -120,20 +169,21 @@ export class SortedIndex {
       }
       return lo
     }
-    const keys = this.#keys!
     const compare = this.#compare
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compare(keys[mid]!, key) <= 0) lo = mid + 1
+      if (compare(this.#keyAt(mid), key) <= 0) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 
-  /** The position of the entry (key, rowId), or -1. */
+  /** The position of the entry (key, rowId), or -1. Read keys: the entry of rowId, held as `key`. */
   #find(key: SortKey, rowId: number): number {
-    const at = this.#lowerBound(key, rowId)
-    return at < this.#size && this.#rows[at] === rowId && this.#compare(this.#keyAt(at), key) === 0
+    const at = this.#lowerBound(key, rowId, key)
+    return at < this.#size &&
+      this.#rows[at] === rowId &&
+      (this.#reading || this.#compare(this.#keyAt(at), key) === 0)
       ? at
       : -1
   }
@@ -170,6 +220,7 @@ export class SortedIndex {
     this.#keys = keys
     this.#numbers = undefined
     this.#nulls = 0
+    this.#toReading()
   }
 
   // Shifts positions [from, to) by `by` (+1 or -1) in both arrays, within the generic one's length.
@@ -183,7 +234,8 @@ export class SortedIndex {
     }
     // A loop (used by move only): Array.prototype.copyWithin is ≈25× slower on a JS array
     // (measured at 1M); two splices would move both tails.
-    const keys = this.#keys!
+    const keys = this.#keys
+    if (keys === undefined) return
     if (by > 0) for (let i = to; i > from; i--) keys[i] = keys[i - 1]!
     else for (let i = from - 1; i < to - 1; i++) keys[i] = keys[i + 1]!
   }
@@ -193,7 +245,7 @@ export class SortedIndex {
     this.#rows[at] = rowId
     if (this.#numbers !== undefined) {
       if (key !== null) this.#numbers[at] = key as number
-    } else this.#keys![at] = key
+    } else if (this.#keys !== undefined) this.#keys[at] = key
   }
 
   add(key: SortKey, rowId: number): void {
@@ -204,7 +256,7 @@ export class SortedIndex {
     const at =
       n === 0 || (this.#compare(this.#keyAt(n - 1), key) || this.#rows[n - 1]! - rowId) < 0
         ? n
-        : this.#lowerBound(key, rowId)
+        : this.#lowerBound(key, rowId, key)
     if (this.#keys !== undefined) {
       // A JS array's splice moves the tail with a memmove; the loop of #shift would not.
       this.#keys.splice(at, 0, key)
@@ -212,7 +264,7 @@ export class SortedIndex {
       this.#rows[at] = rowId
     } else {
       this.#shift(at, n, 1)
-      if (key === null) this.#nulls++
+      if (key === null && this.#numbers !== undefined) this.#nulls++
       this.#set(at, key, rowId)
     }
     this.#size = n + 1
@@ -222,7 +274,7 @@ export class SortedIndex {
     const at = this.#find(key, rowId)
     if (at < 0) return
     if (this.#keys !== undefined) this.#keys.splice(at, 1)
-    else if (key === null) this.#nulls--
+    else if (key === null && this.#numbers !== undefined) this.#nulls--
     this.#rows.copyWithin(at, at + 1, this.#size)
     this.#numbers?.copyWithin(at, at + 1, this.#size)
     this.#size--
@@ -238,7 +290,7 @@ export class SortedIndex {
     const from = this.#find(oldKey, rowId)
     if (from < 0) return this.add(newKey, rowId)
     // The first position >= the new entry, counting the old one (one less if the old is before).
-    let to = this.#lowerBound(newKey, rowId)
+    let to = this.#lowerBound(newKey, rowId, oldKey)
     if (to > from) {
       to--
       this.#shift(from + 1, to + 1, -1)
@@ -252,12 +304,14 @@ export class SortedIndex {
 
   /** An independent copy (store snapshots): typed arrays copied whole, which is a memcpy. */
   copy(): SortedIndex {
-    const out = new SortedIndex(this.attribute, this.folds)
+    const out = new SortedIndex(this.attribute, this.folds, this.#read)
     out.#size = this.#size
     out.#rows = this.#rows.slice()
     out.#numbers = this.#numbers?.slice()
     out.#nulls = this.#nulls
     out.#keys = this.#keys?.slice()
+    out.#reading = this.#reading
+    out.#keeping = this.#keeping
     return out
   }
 
@@ -280,8 +334,17 @@ export class SortedIndex {
    * stable radix sort, text by a radix sort on a prefix and comparisons within equal prefixes only.
    * Columns of mixed kinds (object attributes) take the general comparison. On 200,000 rows of
    * names this is about 40 ms instead of 450 ms.
+   *
+   * With `keep`, text keys are held (not read from the rows) until `settle`.
    */
-  resetFrom(keys: readonly SortKey[], rows: ArrayLike<number>): void {
+  resetFrom(keys: readonly SortKey[], rows: ArrayLike<number>, keep = false): void {
+    this.#keeping = keep
+    this.#reading = false
+    this.#sortFrom(keys, rows)
+    this.#toReading()
+  }
+
+  #sortFrom(keys: readonly SortKey[], rows: ArrayLike<number>): void {
     const n = keys.length
     let nulls = 0
     let numbers = 0
@@ -356,8 +419,13 @@ export class SortedIndex {
     }
   }
 
-  /** Replaces the content with `sorted`, already in the index's order (a sliced build's sort). */
-  adopt(sorted: SortedContent): void {
+  /**
+   * Replaces the content with `sorted`, already in the index's order (a sliced build's sort);
+   * with `keep`, text keys are held until `settle`.
+   */
+  adopt(sorted: SortedContent, keep = false): void {
+    this.#keeping = keep
+    this.#reading = false
     this.#rows = sorted.rows
     this.#size = sorted.size
     if (sorted.kind === 'numbers') {
@@ -368,6 +436,7 @@ export class SortedIndex {
       this.#keys = sorted.keys
       this.#numbers = undefined
       this.#nulls = 0
+      this.#toReading()
     }
   }
 
@@ -411,15 +480,14 @@ export class SortedIndex {
   prefix(prefix: string): [number, number] {
     const start = this.#lowerBound(prefix, -1)
     // Numeric keys: no strings (start is the end).
-    if (this.#keys === undefined) return [start, start]
-    const keys = this.#keys
+    if (this.#numbers !== undefined) return [start, start]
     const lazy = this.folds
     let lo = start
     let hi = this.#size
     // Upper end: the first key that no longer starts with the prefix.
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const k = keys[mid]
+      const k = this.#keyAt(mid)
       if (
         typeof k === 'string' &&
         (lazy
@@ -435,8 +503,8 @@ export class SortedIndex {
   /**
    * The keys and row ids in order, the keys as held (texts of a folding index as lazy keys). The
    * row ids are a view of the index's own array, and so are the keys when they are generic: do not
-   * modify. Numeric keys are copied into a new array (nulls as null): readers of a few keys should
-   * use `keyAt`.
+   * modify. Numeric and read keys are copied into a new array (nulls as null): readers of a few
+   * keys should use `keyAt`.
    */
   content(): [readonly SortKey[], Int32Array] {
     const n = this.#size
@@ -468,7 +536,8 @@ export class SortedIndex {
   #keyAt(position: number): SortKey {
     const numbers = this.#numbers
     if (numbers !== undefined) return position < this.#nulls ? null : numbers[position]!
-    return this.#keys![position]!
+    const keys = this.#keys
+    return keys !== undefined ? keys[position]! : this.#read!(this.#rows[position]!)
   }
 }
 
