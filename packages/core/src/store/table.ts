@@ -8,6 +8,7 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
+import { FoldInterner } from '../values/fold-intern.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import {
@@ -302,7 +303,14 @@ export class Table {
         throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
       column = new Array<string | null>(this.#rows.length)
       const read = this.reader(name)
-      for (let i = 0; i < column.length; i++) column[i] = foldedValue(read(i))
+      // One folded string per distinct text while they are few: a load's text column gives one
+      // string for all the rows of a text (base-rows.ts), and a string a row here was 1M strings
+      // for every full GC to mark after the first scan of 1M names.
+      const interner = new FoldInterner()
+      for (let i = 0; i < column.length; i++) {
+        const v = read(i)
+        column[i] = typeof v === 'string' ? interner.fold(v) : null
+      }
       this.#folded.set(name, column)
     }
     return column
