@@ -21,6 +21,18 @@ describe('KeyDirectory', () => {
       expect(d.get(miss), String(miss)).toBeUndefined()
   })
 
+  // The dense form is a typed array, which has no element -0: -0 is key 0 all the same.
+  it('finds key 0 as -0, and -0 as 0', () => {
+    const d = new KeyDirectory()
+    d.set(-0, rec(0))
+    expect(keyOf(d.get(0))).toBe(0)
+    d.delete(0)
+    expect(d.get(-0)).toBeUndefined()
+    d.set(0, rec(0))
+    expect(keyOf(d.get(-0))).toBe(0)
+    expect([...d.values()]).toEqual([rec(0)])
+  })
+
   it('moves to a map for keys that do not fit, keeping every record', () => {
     for (const odd of ['A', -3, 2.5, 10_000_000]) {
       const d = new KeyDirectory()

@@ -1,7 +1,8 @@
 /**
  * @module Primary key → row id. Most keys are small non-negative integers (autosequence,
- * exported row numbers): those are kept in an array indexed by the key itself, 8 bytes a row where
- * a Map costs about 40. The first key that does not fit (text, uuid, a negative or fractional
+ * exported row numbers): those are kept in an Int32Array indexed by the key itself, 4 bytes a row
+ * where a Map costs about 40. A typed array, which a full GC does not walk: a JS array of 1M row
+ * ids was 10 MB of slots visited by every full GC. The first key that does not fit (text, uuid, a negative or fractional
  * number, or one far past the others) moves everything to a Map, for good.
  */
 import type { KeyValue } from './entity-record.js'
@@ -11,8 +12,13 @@ import type { KeyValue } from './entity-record.js'
 const SPREAD = 4
 const ROOM = 1024
 
+// No row for this key, in the dense form.
+const NONE = -1
+
 export class KeyDirectory {
-  #dense: (number | undefined)[] | undefined = []
+  // Row ids by key, NONE for none; #length is one past the highest key set (its capacity more).
+  #dense: Int32Array | undefined = new Int32Array(0)
+  #length = 0
   #map: Map<KeyValue, number> | undefined
   #size = 0
 
@@ -24,7 +30,12 @@ export class KeyDirectory {
   /** The row id of `key`, or undefined. Any value may be asked: only keys as stored are found. */
   get(key: unknown): number | undefined {
     const dense = this.#dense
-    if (dense) return typeof key === 'number' ? dense[key] : undefined
+    if (dense) {
+      if (typeof key !== 'number') return undefined
+      // -0 is key 0 (a typed array has no element -0); a fraction or a key past it, undefined.
+      const r = dense[key === 0 ? 0 : key]
+      return r === undefined || r === NONE ? undefined : r
+    }
     return this.#map!.get(key as KeyValue)
   }
 
@@ -36,11 +47,19 @@ export class KeyDirectory {
         Number.isSafeInteger(key) &&
         key >= 0 &&
         // Past the end, a short step only (a long one would turn the array into a dictionary).
-        (key < dense.length ||
-          (key - dense.length <= ROOM && key <= SPREAD * (this.#size + 1) + ROOM))
+        (key < this.#length ||
+          (key - this.#length <= ROOM && key <= SPREAD * (this.#size + 1) + ROOM))
       ) {
-        if (dense[key] === undefined) this.#size++
-        dense[key] = rowId
+        const k = key === 0 ? 0 : key
+        let room = dense
+        if (k >= room.length) {
+          room = new Int32Array(Math.max(16, k + 1, room.length * 2)).fill(NONE)
+          room.set(dense)
+          this.#dense = room
+        }
+        if (room[k] === NONE) this.#size++
+        room[k] = rowId
+        if (k >= this.#length) this.#length = k + 1
         return
       }
       this.#toMap()
@@ -54,8 +73,9 @@ export class KeyDirectory {
   delete(key: KeyValue): void {
     const dense = this.#dense
     if (dense) {
-      if (typeof key === 'number' && dense[key] !== undefined) {
-        dense[key] = undefined
+      const k = key === 0 ? 0 : key
+      if (typeof k === 'number' && dense[k] !== undefined && dense[k] !== NONE) {
+        dense[k] = NONE
         this.#size--
       }
       return
@@ -66,7 +86,8 @@ export class KeyDirectory {
   /** Every row id, in no particular order. */
   *values(): IterableIterator<number> {
     if (this.#dense) {
-      for (const r of this.#dense) if (r !== undefined) yield r
+      const dense = this.#dense
+      for (let k = 0; k < this.#length; k++) if (dense[k] !== NONE) yield dense[k]!
     } else yield* this.#map!.values()
   }
 
@@ -82,7 +103,8 @@ export class KeyDirectory {
    * directory object itself (a dataclass's `get` reads it directly).
    */
   assign(other: KeyDirectory): void {
-    this.#dense = other.#dense?.slice()
+    this.#dense = other.#dense?.slice(0, other.#length)
+    this.#length = other.#length
     this.#map = other.#map && new Map(other.#map)
     this.#size = other.#size
   }
@@ -90,7 +112,8 @@ export class KeyDirectory {
   #toMap(): void {
     // In the dense form a key is its index.
     const map = new Map<KeyValue, number>()
-    this.#dense!.forEach((rowId, key) => rowId !== undefined && map.set(key, rowId))
+    const dense = this.#dense!
+    for (let key = 0; key < this.#length; key++) if (dense[key] !== NONE) map.set(key, dense[key]!)
     this.#map = map
     this.#dense = undefined
   }
