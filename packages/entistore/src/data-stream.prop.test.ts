@@ -114,6 +114,20 @@ describe('readDataStream', () => {
     )
   })
 
+  it('reports a bad escape where JSON.parse does, not where the string it spoils runs on to', async () => {
+    // `"a\,\": [` then a newline: the scanner takes `\,` as an escape and the string as going on
+    // past the newline (a control character), which JSON.parse never reaches: the escape is first.
+    const path = file('{\n "A": [],\n "a\\,\\": [\n  {}\n ]\n}')
+    for (const chunk of [1, 7, 64]) {
+      const [whole, streamed] = [
+        await errorOf(readJsonFile(path, 'data')),
+        await errorOf(read(path, chunk)),
+      ]
+      expect(whole).toBeInstanceOf(FileError)
+      expect((streamed as FileError).message).toBe((whole as FileError).message)
+    }
+  })
+
   it('reads JSON Lines: rows of any class interleaved, blank lines, a BOM, no final newline', async () => {
     const path = file(
       '\ufeff{"__entityModel":"A","x":1}\n\n  \r\n{"__entityModel":"B","y":"a\\nb"}\r\n{"__entityModel":"A","x":2}',

@@ -137,6 +137,13 @@ async function syntaxError(
   if (offset === undefined) return new FileError(file, message, { cause })
   const fh = await open(file, 'r')
   try {
+    const first = await firstError(fh, offset)
+    if (first !== undefined)
+      return new FileError(file, `the data file is not valid JSON: ${first.reason}`, {
+        cause,
+        line: first.line,
+        column: first.column,
+      })
     // Lines counted over the bytes (LF, CR LF or a lone CR), the column over the last line's
     // characters in UTF-16 units, as lineAndColumn counts them in a decoded text.
     const chunk = Buffer.allocUnsafe(1024 * 1024)
@@ -169,6 +176,37 @@ async function syntaxError(
     return new FileError(file, message, { cause, line, column })
   } finally {
     await fh.close()
+  }
+}
+
+/** The largest prefix read back whole to find the first error (well below V8's longest string). */
+const FIRST_ERROR_BYTES = 128 * 1024 * 1024
+
+/**
+ * The error one `JSON.parse` of the whole file reports, when it comes before the byte `offset`
+ * where the stream stopped: the scanner follows strings loosely (any character after a
+ * backslash), so a bad escape can first show as a later error (a newline inside the string it
+ * then runs on in). The file up to and including that byte, parsed once, gives V8's own first
+ * error there; undefined when there is none before it (or the prefix is too large to read back).
+ */
+async function firstError(
+  fh: FileHandle,
+  offset: number,
+): Promise<{ reason: string; line: number; column: number } | undefined> {
+  if (offset + 1 > FIRST_ERROR_BYTES) return undefined
+  const prefix = Buffer.allocUnsafe(offset + 1)
+  const { bytesRead } = await fh.read(prefix, 0, prefix.length, 0)
+  let text = prefix.toString('utf8', 0, bytesRead)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  try {
+    JSON.parse(text)
+    return undefined
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e
+    const { reason, position } = readJsonSyntaxError(e.message, text.length)
+    // At the prefix's end: the text ran out there, which says nothing of the file.
+    if (position === undefined || position >= text.length) return undefined
+    return { reason, ...lineAndColumn(text, position) }
   }
 }
 
