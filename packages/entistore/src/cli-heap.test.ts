@@ -30,8 +30,8 @@ let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'entistore-heap-'))
   writeFileSync(join(dir, 'model.json'), JSON.stringify(MODEL))
-  // 24 notes of 1 MB: 24 MB of file, about 72 MB of heap by the CLI's estimate.
-  const big = Array.from({ length: 24 }, (_, i) => ({ ID: i + 1, text: 'x'.repeat(2 ** 20) }))
+  // 36 notes of 1 MB: 36 MB of file, about 72 MB of heap by the CLI's estimate.
+  const big = Array.from({ length: 36 }, (_, i) => ({ ID: i + 1, text: 'x'.repeat(2 ** 20) }))
   writeFileSync(join(dir, 'big.json'), JSON.stringify({ Note: big }))
   writeFileSync(join(dir, 'small.json'), JSON.stringify({ Note: [{ ID: 1, text: 'a' }] }))
 })
@@ -69,7 +69,7 @@ describe('serve with a data file large for the heap', () => {
     const first = err.split('\n')[0]
     expect(first).toMatch(
       new RegExp(
-        `^entistore: ${join(dir, 'big.json')} \\(24 MB\\) needs about 72 MB of heap, ` +
+        `^entistore: ${join(dir, 'big.json')} \\(36 MB\\) needs about 72 MB of heap, ` +
           "and Node's limit here is 80 MB: start it with NODE_OPTIONS=--max-old-space-size=1024$",
       ),
     )

@@ -17,24 +17,25 @@ describe('heapAdvice', () => {
     expect(heapAdvice({ ...machine, dataBytes: atEdge, what: 'a.json' })).toBeUndefined()
   })
 
-  it('asks for twice the need, in whole GB, for a 10M-row file (1.1 GB)', () => {
-    const line = heapAdvice({ ...machine, dataBytes: 1.1 * GB, what: 'short-10m.json' })
+  it('asks for twice the need, in whole GB, for a 2 GB file (a 10M-row one, 1.1 GB, needs none)', () => {
+    expect(heapAdvice({ ...machine, dataBytes: 1.1 * GB, what: 'short-10m.json' })).toBeUndefined()
+    const line = heapAdvice({ ...machine, dataBytes: 2 * GB, what: 'short-20m.json' })
     expect(line).toBe(
-      "entistore: short-10m.json (1.1 GB) needs about 3.3 GB of heap, and Node's limit here is " +
-        '4.0 GB: start it with NODE_OPTIONS=--max-old-space-size=7168',
+      "entistore: short-20m.json (2.0 GB) needs about 4.0 GB of heap, and Node's limit here is " +
+        '4.0 GB: start it with NODE_OPTIONS=--max-old-space-size=8192',
     )
   })
 
   it('never asks for more than three quarters of the machine, nor less than the need', () => {
     // Need 12 GB of 24: twice is 24, three quarters 18.
-    const line = heapAdvice({ ...machine, dataBytes: 4 * GB, what: 'big.json' })
+    const line = heapAdvice({ ...machine, dataBytes: 6 * GB, what: 'big.json' })
     expect(line).toMatch(/--max-old-space-size=18432$/)
   })
 
   it('says the machine is too small when the need passes three quarters of its memory', () => {
-    const line = heapAdvice({ ...machine, dataBytes: 7 * GB, what: 'huge.json' })
+    const line = heapAdvice({ ...machine, dataBytes: 10 * GB, what: 'huge.json' })
     expect(line).toBe(
-      "entistore: huge.json (7.0 GB) needs about 21.0 GB of heap, and Node's limit here is " +
+      "entistore: huge.json (10.0 GB) needs about 20.0 GB of heap, and Node's limit here is " +
         "4.0 GB: this machine's 24.0 GB of memory is too little to hold it",
     )
   })

@@ -14,10 +14,13 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * Bytes of heap a load needs per byte of data text, measured: 1,000,000 short rows (a 112 MB
- * file, five indexes built) die with a heap of 250 MB and load with 330 MB, 2.2–3.0× the file.
+ * Bytes of heap a load needs per byte of data text, measured with every index built
+ * (`--eager-indexes`): 1,000,000 short rows (a 112 MB file) load with a heap of 160 MB (1.4×),
+ * and 10,000,000 (1.1 GB) serve on Node's default 4 GB, 0.7 GB of heap used while the indexes
+ * are built. A load's texts are bytes outside the heap (base-rows.ts); before they were, it took
+ * 330 MB (3×).
  */
-export const HEAP_PER_DATA_BYTE = 3
+export const HEAP_PER_DATA_BYTE = 2
 /**
  * How much more than the load the advice leaves room for: the data grows with writes, and a
  * snapshot or `--save` makes garbage of its own while the store is whole.
