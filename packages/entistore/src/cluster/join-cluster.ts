@@ -78,7 +78,11 @@ export interface Cluster {
   write<T>(fn: () => T | Promise<T>): Promise<T>
   /** Applies what other processes committed, now (the listener and poll do it anyway). */
   catchUp(): Promise<void>
-  /** Writes a snapshot now; false when one as recent was there. */
+  /**
+   * Writes a snapshot of the store as it is now (after the one being written, if any), a slice at
+   * a time while requests are served; false when one as recent was there, or another process was
+   * writing one.
+   */
   snapshot(): Promise<boolean>
   /** Flushes outside commits, stops following, closes the connections. */
   close(): Promise<void>

@@ -6,7 +6,9 @@
  * - `<prefix>log`: one row per commit of any process, `seq` (an identity, the order every process
  *   applies them in), `origin` (the process that wrote it), `at` (when) and `record`, the core's
  *   LogRecord as JSON text (text, not jsonb: it is parsed by Node, never queried by PostgreSQL);
- * - `<prefix>snapshot`: the whole store as `snapshotRecords` at log `seq`, in `part`s.
+ * - `<prefix>snapshot`: the whole store as `snapshotRecords` at log `seq`, in `part`s (0, 1, …),
+ *   written a slice at a time from a view of the store and committed together (`writeSnapshot`),
+ *   read back a page of parts at a time (`load`).
  *
  * Every append happens inside a transaction holding one advisory lock (`pg_advisory_xact_lock`,
  * keyed by the schema and prefix) until it commits: appends are serialized across processes, so
@@ -28,6 +30,7 @@
 import { hostname } from 'node:os'
 import { applyLogRecords, snapshotRecords, type Datastore, type LogRecord } from '@entistore/core'
 import pg from 'pg'
+import { SLICE_MS, takeSlice } from '../persist/take-slice.js'
 import { postgresNameProblem } from './postgres-names.js'
 import type { PostgresLogOptions, PostgresRecovery } from './postgres-types.js'
 
@@ -45,6 +48,26 @@ export interface LogRow {
 
 // The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.
 const LOCK_CLASS = 0x656e7469
+// The first half of the snapshot writers' lock ("ents"): one process writes a snapshot at a time,
+// without holding up the log's writers.
+const SNAPSHOT_LOCK_CLASS = 0x656e7473
+
+/** Characters of snapshot text one slice gathers at most, however fast its parts are made. */
+const SLICE_CHARS = 4 * 1024 * 1024
+
+/**
+ * Snapshot parts read per round trip at start-up: a page of 1,000-row parts is a few MB (the
+ * whole table in one result was every part's text, and pg's rows for it, at once).
+ */
+const PARTS_PER_READ = 64
+
+/** How a snapshot is written (see `writeSnapshot`). */
+export interface SnapshotWriting {
+  /** How long a slice may hold the event loop making parts. @default SLICE_MS */
+  readonly sliceMs?: number
+  /** Aborted (the process stops): the snapshot is rolled back, and the promise rejects. */
+  readonly signal?: AbortSignal
+}
 
 /** A transaction on one pooled connection. */
 export interface LogTransaction {
@@ -68,7 +91,9 @@ export class PostgresLog {
   readonly ackChannel: string
   /** The statement that takes the lock (its key computed by PostgreSQL's hashtext, as always). */
   readonly #lockSql: string
+  readonly #snapshotLockSql: string
   readonly #connection: string | pg.PoolConfig
+  readonly #sliceMs: number
 
   constructor(options: PostgresLogOptions) {
     const schema = options.schema ?? 'public'
@@ -80,7 +105,8 @@ export class PostgresLog {
     this.origin =
       options.origin ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
     this.snapshotEvery = options.snapshotEvery ?? 10_000
-    this.rowsPerRecord = options.rowsPerRecord ?? 10_000
+    this.rowsPerRecord = options.rowsPerRecord ?? 1_000
+    this.#sliceMs = options.sliceMs ?? SLICE_MS
     this.catchUpRows = options.catchUpRows ?? 1000
     if (!Number.isSafeInteger(this.catchUpRows) || this.catchUpRows < 1)
       throw new TypeError(`postgres: catchUpRows must be a positive integer: ${this.catchUpRows}`)
@@ -89,7 +115,9 @@ export class PostgresLog {
     this.membersTable = `"${schema}"."${prefix}members"`
     this.channel = `${schema}_${prefix}log`.slice(0, 63)
     this.ackChannel = `${schema}_${prefix}ack`.slice(0, 63)
-    this.#lockSql = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${pg.escapeLiteral(`${schema}.${prefix}`)}))`
+    const tables = `hashtext(${pg.escapeLiteral(`${schema}.${prefix}`)})`
+    this.#lockSql = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, ${tables})`
+    this.#snapshotLockSql = `SELECT pg_try_advisory_xact_lock(${SNAPSHOT_LOCK_CLASS}, ${tables}) AS locked`
   }
 
   /** A new client outside the pool, for LISTEN (a pooled one would be handed to others). */
@@ -463,7 +491,7 @@ export class PostgresLog {
         `SELECT max(seq) AS head FROM ${this.logTable}`,
       )
       const seq = Number(head.rows[0]?.head ?? 0)
-      await this.#insertSnapshot(client, seq, this.snapshotTexts(ds))
+      await this.#insertParts(client, seq, snapshotRecords(ds, this.rowsPerRecord))
       return {
         fresh: true,
         snapshotSeq: seq,
@@ -474,19 +502,33 @@ export class PostgresLog {
     })
   }
 
-  async #read(
-    client: pg.ClientBase,
-  ): Promise<{ seq: number; parts: string[]; log: LogRow[] } | undefined> {
+  /**
+   * The newest snapshot's parts and the log after it. The parts are read a page at a time and
+   * kept as text (parsed one at a time by `#apply`); a gap in their numbers is damage.
+   */
+  async #read(client: pg.ClientBase): Promise<Found | undefined> {
     const snap = await client.query<{ seq: string | null }>(
       `SELECT max(seq) AS seq FROM ${this.snapshotTable}`,
     )
     const raw = snap.rows[0]?.seq
     if (raw === null || raw === undefined) return undefined
     const seq = Number(raw)
-    const parts = await client.query<{ record: string }>(
-      `SELECT record FROM ${this.snapshotTable} WHERE seq = $1 ORDER BY part`,
-      [seq],
-    )
+    const parts: string[] = []
+    for (;;) {
+      const page = await client.query<{ part: number; record: string }>(
+        `SELECT part, record FROM ${this.snapshotTable}
+          WHERE seq = $1 AND part >= $2 ORDER BY part LIMIT ${PARTS_PER_READ}`,
+        [seq, parts.length],
+      )
+      for (const row of page.rows) {
+        if (row.part !== parts.length)
+          throw new Error(
+            `postgres: the snapshot at log seq ${seq} in ${this.snapshotTable} has no part ${parts.length} (the next is ${row.part}): it was altered outside Entistore`,
+          )
+        parts.push(row.record)
+      }
+      if (page.rows.length < PARTS_PER_READ) break
+    }
     const log: LogRow[] = []
     for (let after = seq; ;) {
       const { rows } = await this.after(client, after, 10_000)
@@ -494,45 +536,69 @@ export class PostgresLog {
       log.push(...rows)
       after = rows[rows.length - 1]!.seq
     }
-    return { seq, parts: parts.rows.map((r) => r.record), log }
-  }
-
-  #apply(
-    ds: Datastore,
-    found: { seq: number; parts: string[]; log: LogRow[] },
-  ): PostgresRecovery & { applied: number } {
-    const snapshot = found.parts.map((text) => JSON.parse(text) as LogRecord)
-    applyLogRecords(ds, [...snapshot, ...found.log.map((r) => r.record)])
-    const snapshotEntities = snapshot.reduce((n, r) => n + r.changes.length, 0)
-    return {
-      fresh: false,
-      snapshotSeq: found.seq,
-      snapshotEntities,
-      logRecords: found.log.length,
-      applied: found.log.at(-1)?.seq ?? found.seq,
-    }
-  }
-
-  /** The store as snapshot parts' JSON text, made synchronously (the store as it is now). */
-  snapshotTexts(ds: Datastore): string[] {
-    return [...snapshotRecords(ds, this.rowsPerRecord)].map((r) => JSON.stringify(r))
+    return { seq, parts, log }
   }
 
   /**
-   * Writes a snapshot of the store at log `seq` (its parts made by `snapshotTexts` when the store
-   * was at `seq`), then compacts: snapshots older than the previous one are deleted, and the log
-   * up to the previous one. Skipped when a snapshot at or after `seq` is there already (another
-   * process wrote one). Returns whether it wrote one.
+   * Applies what `#read` found in one commit (all or nothing: a part that is not JSON, or a record
+   * that does not fit, leaves `ds` empty). Each part is parsed when the replay comes to it, and its
+   * text let go: the texts and their parsed records are never all held at once.
    */
-  async writeSnapshot(seq: number, parts: readonly string[]): Promise<boolean> {
+  #apply(ds: Datastore, found: Found): PostgresRecovery & { applied: number } {
+    const { seq, parts, log } = found
+    let snapshotEntities = 0
+    function* records(): Generator<LogRecord> {
+      for (let i = 0; i < parts.length; i++) {
+        const text = parts[i]!
+        parts[i] = ''
+        let record: LogRecord
+        try {
+          record = JSON.parse(text) as LogRecord
+        } catch (e) {
+          throw new Error(
+            `postgres: part ${i} of the snapshot at log seq ${seq} is not JSON (${(e as Error).message})`,
+          )
+        }
+        snapshotEntities += record.changes?.length ?? 0
+        yield record
+      }
+      for (const row of log) yield row.record
+    }
+    applyLogRecords(ds, records())
+    return {
+      fresh: false,
+      snapshotSeq: seq,
+      snapshotEntities,
+      logRecords: log.length,
+      applied: log.at(-1)?.seq ?? seq,
+    }
+  }
+
+  /**
+   * Writes `records` as the snapshot at log `seq`: they must be the store as it was at `seq`
+   * (`snapshotRecords` of a view opened then, store-view.ts), and are made as they are inserted,
+   * a slice of a few milliseconds at a time (`sliceMs`), each slice's parts inserted in one round
+   * trip while the event loop serves others: the store's whole text is never held, and writes go
+   * on meanwhile, the log after `seq` keeping them. The parts are seen together, at the commit;
+   * then the snapshots older than the previous one are deleted, and the log up to the previous
+   * one (compaction). Skipped (false) when a snapshot at or after `seq` is there already, or
+   * another process is writing one now (each process takes one after its own writes: one at a
+   * time is enough). Returns whether it wrote one; on failure nothing is written.
+   */
+  async writeSnapshot(
+    seq: number,
+    records: Iterable<LogRecord>,
+    options: SnapshotWriting = {},
+  ): Promise<boolean> {
     return this.transaction(async ({ client }) => {
-      const existing = await client.query<{ seq: string }>(
-        `SELECT DISTINCT seq FROM ${this.snapshotTable} ORDER BY seq DESC`,
+      const lock = await client.query<{ locked: boolean }>(this.#snapshotLockSql)
+      if (!lock.rows[0]?.locked) return false
+      const newest = await client.query<{ seq: string | null }>(
+        `SELECT max(seq) AS seq FROM ${this.snapshotTable}`,
       )
-      const seqs = existing.rows.map((r) => Number(r.seq))
-      if (seqs.length > 0 && seqs[0]! >= seq) return false
-      await this.#insertSnapshot(client, seq, parts)
-      const previous = seqs[0]
+      const previous = newest.rows[0]?.seq == null ? undefined : Number(newest.rows[0].seq)
+      if (previous !== undefined && previous >= seq) return false
+      await this.#insertParts(client, seq, records, options)
       if (previous !== undefined) {
         await client.query(`DELETE FROM ${this.snapshotTable} WHERE seq < $1`, [previous])
         await client.query(`DELETE FROM ${this.logTable} WHERE seq <= $1`, [previous])
@@ -541,16 +607,40 @@ export class PostgresLog {
     })
   }
 
-  async #insertSnapshot(
+  /**
+   * Inserts `records` as the parts of the snapshot at `seq`, made a slice at a time (takeSlice),
+   * one INSERT a slice. Stopped by an error or the signal, the records are closed (their view
+   * released); the caller's transaction rolls back. Returns the number of parts.
+   */
+  async #insertParts(
     client: pg.ClientBase,
     seq: number,
-    parts: readonly string[],
-  ): Promise<void> {
-    for (let i = 0; i < parts.length; i++)
-      await client.query(
-        `INSERT INTO ${this.snapshotTable} (seq, part, record) VALUES ($1, $2, $3)`,
-        [seq, i, parts[i]],
-      )
+    records: Iterable<LogRecord>,
+    { sliceMs = this.#sliceMs, signal }: SnapshotWriting = {},
+  ): Promise<number> {
+    checkedSeq(seq)
+    const texts = (function* () {
+      for (const record of records) yield JSON.stringify(record)
+    })()
+    let part = 0
+    try {
+      for (let done = false; !done;) {
+        signal?.throwIfAborted()
+        const slice = takeSlice(texts, SLICE_CHARS, sliceMs)
+        if (slice.pieces.length > 0) {
+          const rows = slice.pieces.map((_, i) => `(${seq}, ${part + i}, $${i + 1})`)
+          await client.query(
+            `INSERT INTO ${this.snapshotTable} (seq, part, record) VALUES ${rows.join(', ')}`,
+            slice.pieces,
+          )
+          part += slice.pieces.length
+        }
+        done = slice.done
+      }
+    } finally {
+      texts.return(undefined)
+    }
+    return part
   }
 
   close(): Promise<void> {
@@ -559,6 +649,13 @@ export class PostgresLog {
 }
 
 const guarded = new WeakSet<pg.PoolClient>()
+
+/** What start-up read: the newest snapshot's parts (text, in order) and the log after it. */
+interface Found {
+  readonly seq: number
+  readonly parts: string[]
+  readonly log: LogRow[]
+}
 
 /** The seqs an append got; undefined when it appended nothing (`appendIfAt`: the log moved). */
 function appended(result: pg.QueryResult): { first: number; last: number } | undefined {

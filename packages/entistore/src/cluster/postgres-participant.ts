@@ -29,11 +29,18 @@
  * gap, it reads the log. A slow poll catches what a notification missed (one reconnecting misses
  * them). After a lost connection, the listener reconnects with a growing delay, then catches up.
  * Every application of others' rows is acknowledged (one NOTIFY, not made durable).
+ *
+ * Snapshots: after the write that takes the log `snapshotEvery` records past the last snapshot
+ * (or when asked), a view of the store is opened at that seq and written from, a slice at a time,
+ * while this process goes on serving and writing (postgres-log.ts); one at a time, given up when
+ * the process stops.
  */
 import {
   applyLogRecords,
   datastoreError,
   DatastoreError,
+  openStoreView,
+  snapshotRecords,
   type Datastore,
   type LogRecord,
 } from '@entistore/core'
@@ -144,6 +151,9 @@ export class PostgresParticipant implements ClusterParticipant {
   readonly #waits = new Set<AckWait>()
   #ackSent = 0
   #acking = false
+  // The snapshot being written (settles, never rejects), and what stops it when the process stops.
+  #snapshotting: Promise<void> | undefined
+  readonly #stop = new AbortController()
 
   constructor(
     log: PostgresLog,
@@ -535,23 +545,59 @@ export class PostgresParticipant implements ClusterParticipant {
     throw datastoreError('ClusterBehind', [why])
   }
 
-  /** Every `snapshotEvery` records, a snapshot at `seq` (the store is at `seq` now, in the gate). */
+  /**
+   * Every `snapshotEvery` records, a snapshot at `seq` (the store is at `seq` now, in the gate),
+   * unless one is being written: the next write past the line starts the next.
+   */
   #maybeSnapshot(seq: number): void {
     if (seq - this.#snapshotSeq < this.#log.snapshotEvery) return
     // Commits made during this write's awaits are in memory but not in the log yet.
-    if ((this.#writes?.pendingCommits ?? 0) > 0) return
+    if ((this.#writes?.pendingCommits ?? 0) > 0 || this.#snapshotting) return
     this.#snapshotSeq = seq
-    const parts = this.#log.snapshotTexts(this.#ds)
-    this.#log.writeSnapshot(seq, parts).catch((e: Error) => this.#onError(e))
+    this.#startSnapshot(seq).catch((e: Error) => {
+      if (!this.#stop.signal.aborted) this.#onError(e)
+    })
   }
 
-  /** Writes a snapshot of the store as it is (in the gate, after catching up). */
-  snapshot(): Promise<boolean> {
-    return this.#writes!.exclusive(async () => {
-      await this.#catchUp(this.#log.pool, undefined)
-      this.#snapshotSeq = this.#applied
-      return this.#log.writeSnapshot(this.#applied, this.#log.snapshotTexts(this.#ds))
-    })
+  /**
+   * Writes a snapshot of the store as it is (in the gate, after catching up), once the one being
+   * written, if any, is done.
+   */
+  async snapshot(): Promise<boolean> {
+    for (;;) {
+      await this.#snapshotting
+      const started = await this.#writes!.exclusive(async () => {
+        if (this.#snapshotting) return undefined
+        await this.#catchUp(this.#log.pool, undefined)
+        if (this.#snapshotting) return undefined
+        this.#snapshotSeq = this.#applied
+        return { written: this.#startSnapshot(this.#applied) }
+      })
+      if (started) return started.written
+    }
+  }
+
+  /**
+   * The snapshot at `seq`, the store's state now: a view opened at once (store-view.ts), then
+   * written a slice at a time between other work (postgres-log.ts), the view released once done.
+   */
+  #startSnapshot(seq: number): Promise<boolean> {
+    const view = openStoreView(this.#ds)
+    const written = this.#log
+      .writeSnapshot(seq, snapshotRecords(view, this.#log.rowsPerRecord), {
+        signal: this.#stop.signal,
+      })
+      .finally(() => view.release())
+    const settled: Promise<void> = written
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        if (this.#snapshotting === settled) this.#snapshotting = undefined
+      })
+    this.#snapshotting = settled
+    return written
   }
 
   async #listen(): Promise<void> {
@@ -615,6 +661,9 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#closed = true
     this.#stopRenewal?.()
     if (this.#poll) clearInterval(this.#poll)
+    // A snapshot being written is given up (rolled back): the log holds everything it would.
+    this.#stop.abort()
+    await this.#snapshotting
     // The replies still waiting for acknowledgements get them (or fence), within two leases.
     for (let waited = 0; this.#waits.size > 0 && waited < 2 * this.#leaseMs; waited += 10)
       await this.#sleep(10)
