@@ -217,6 +217,18 @@ describe.skipIf(postgresSkip !== undefined)('snapshots in PostgreSQL', () => {
       logRecords: 1,
     })
     expect(state(b.ds)).toEqual(state(a.ds))
+    // Compressed with lz4 where PostgreSQL has it (14 or later, built with it), not pglz.
+    const { rows: lz4 } = await sql(
+      `SELECT 'lz4' = ANY(enumvals) AS available FROM pg_settings
+        WHERE name = 'default_toast_compression'`,
+    )
+    if (lz4[0]?.available) {
+      const { rows } = await sql(
+        `SELECT attcompression FROM pg_attribute
+          WHERE attrelid = '${schema}.entistore_snapshot'::regclass AND attname = 'record'`,
+      )
+      expect(rows[0].attcompression).toBe('l')
+    }
   })
 
   it('a snapshot missing a part, or holding one that is not JSON, fails the start and leaves the store empty', async () => {
