@@ -112,7 +112,7 @@ describe('entistore serve', () => {
     await expect(fetch(`${url}/rest/$catalog`)).rejects.toThrow()
   })
 
-  it('builds every index before listening with --eager-indexes, in the background after the URL line without', async () => {
+  it('builds every index before listening with --eager-indexes, in the background after the URL line without, and says when they are built', async () => {
     const data = file(
       'many-tags.json',
       JSON.stringify({
@@ -126,8 +126,9 @@ describe('entistore serve', () => {
       let stop!: () => void
       let listening!: (s: RunningServer) => void
       const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+      const out: string[] = []
       const done = main(['serve', '-m', MODEL, '-d', data, '-p', '0', '--no-explorer', ...flags], {
-        out: () => {},
+        out: (l) => out.push(l),
         err: () => {},
         stopSignal: new Promise<void>((resolve) => (stop = resolve)),
         onListening: (s) => listening(s),
@@ -137,6 +138,12 @@ describe('entistore serve', () => {
       expect(indexes.unbuilt > 0, flags.join(' ')).toBe(unbuilt)
       // Without: built in slices once the URL line is out, with no request asking.
       await vi.waitFor(() => expect(indexes.unbuilt).toBe(0), { timeout: 5000 })
+      // Said once they are (Company's ID and name), after the URL line; nothing with the flag.
+      const built = () => out.findIndex((l) => l.startsWith('Built '))
+      if (unbuilt) {
+        await vi.waitFor(() => expect(built()).toBeGreaterThan(0))
+        expect(out[built()]).toMatch(/^Built 2 indexes in the background in \d+ ms$/)
+      } else expect(built()).toBe(-1)
       stop()
       expect(await done).toBe(0)
     }

@@ -12,6 +12,7 @@ import {
   applyLogRecords,
   createDatastore,
   dumpData,
+  type DataFile,
   type Datastore,
   type LogRecord,
 } from '@entistore/core'
@@ -90,7 +91,7 @@ interface Node {
 }
 
 /** A process: a datastore joined to this test's schema, served on a free port. */
-async function node(data: object, options: Partial<ClusterOptions> = {}): Promise<Node> {
+async function node(data: DataFile, options: Partial<ClusterOptions> = {}): Promise<Node> {
   const ds = createDatastore(MODEL)
   const cluster = await joinCluster(ds, {
     postgres: url,
