@@ -20,6 +20,11 @@ export interface Child {
   readonly proc: ChildProcess
   /** The last lines it wrote to stderr (for error messages). */
   readonly stderrTail: () => string
+  /**
+   * The first line of stdout after the ready line that matches `line` (one printed already
+   * included); rejects if the process exits first or `timeoutMs` passes.
+   */
+  lineAfterReady(line: RegExp, timeoutMs: number): Promise<string>
   /** SIGTERM, then SIGKILL after a second; resolves once it has exited. */
   stop(): Promise<void>
 }
@@ -53,6 +58,9 @@ export interface Started {
 
 const nowMs = (): number => performance.now()
 
+/** Lines of stdout after the ready line kept for `lineAfterReady`. */
+const MAX_LINES_KEPT = 1000
+
 /**
  * Starts `node [--expose-gc --require gc-preload] …args` and resolves once a line of its stdout
  * matches `ready`. Rejects, with the child killed, if it exits first or `timeoutMs` passes.
@@ -79,11 +87,40 @@ export function startNode(
     stderr = (stderr + s).slice(-2000)
   })
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  // Lines after the ready line (the last MAX_LINES_KEPT), and who waits for one.
+  const after: string[] = []
+  const waiting = new Set<(line: string) => void>()
   const child: Child = {
     label,
     pid: proc.pid ?? -1,
     proc,
     stderrTail: () => stderr.trim(),
+    lineAfterReady(line, timeoutMs) {
+      const seen = after.find((l) => line.test(l))
+      if (seen !== undefined) return Promise.resolve(seen)
+      return new Promise<string>((resolve, reject) => {
+        const done = (): void => {
+          clearTimeout(timer)
+          waiting.delete(onLine)
+          proc.off('exit', onExit)
+        }
+        const onLine = (l: string): void => {
+          if (!line.test(l)) return
+          done()
+          resolve(l)
+        }
+        const onExit = (): void => {
+          done()
+          reject(new Error(`${label}: exited before printing ${line}: ${child.stderrTail()}`))
+        }
+        const timer = setTimeout(() => {
+          done()
+          reject(new Error(`${label}: printed no ${line} within ${timeoutMs / 1000} s`))
+        }, timeoutMs)
+        waiting.add(onLine)
+        proc.once('exit', onExit)
+      })
+    },
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGTERM')
@@ -115,21 +152,30 @@ export function startNode(
       fail(`exited (${signal ?? `code ${code}`}) before ready`)
     proc.once('error', onError)
     proc.once('exit', onExit)
+    let isReady = false
+    const keep = (lines: readonly string[]): void => {
+      for (const l of lines) {
+        after.push(l)
+        for (const wait of [...waiting]) wait(l)
+      }
+      if (after.length > MAX_LINES_KEPT) after.splice(0, after.length - MAX_LINES_KEPT)
+    }
     proc.stdout!.setEncoding('utf8')
+    // Also drains stdout, so a chatty child never blocks on a full pipe.
     proc.stdout!.on('data', (s: string) => {
       out += s
       const lines = out.split('\n')
       out = lines.pop()!
-      const line = lines.find((l) => ready.test(l))
-      if (line === undefined) return
+      if (isReady) return keep(lines)
+      const at = lines.findIndex((l) => ready.test(l))
+      if (at < 0) return
+      isReady = true
       const ms = nowMs() - t0
       clearTimeout(timer)
       proc.off('error', onError)
       proc.off('exit', onExit)
-      // Keep draining stdout, so a chatty child never blocks on a full pipe.
-      proc.stdout!.removeAllListeners('data')
-      proc.stdout!.resume()
-      resolve({ child, line, ms })
+      keep(lines.slice(at + 1))
+      resolve({ child, line: lines[at]!, ms })
     })
   })
 }
