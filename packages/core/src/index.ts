@@ -71,7 +71,10 @@ export {
   LOG_FORMAT,
   logRecordOf,
   snapshotRecords,
+  snapshotRows,
 } from './store/change-log.js'
+export { isSnapshotRows, ROWS_FORMAT } from './store/snapshot-rows.js'
+export type { SnapshotRows } from './store/snapshot-rows.js'
 export type {
   LogChange,
   LogEncoding,

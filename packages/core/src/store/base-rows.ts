@@ -339,6 +339,20 @@ export class BaseRows {
     this.#timestamps.set(i, timestamp)
   }
 
+  /**
+   * @internal Stores `v` at storage position `position` of row `rowId`, and `setTimes` its stamp
+   * and timestamp: a replay fills a snapshot's columns one attribute at a time, before its commit.
+   */
+  setValue(rowId: number, position: number, v: StoredValue): void {
+    this.#columns[position]!.set(rowId - this.start, v)
+  }
+
+  /** @internal See setValue. Rows are given in row id order, the first one first. */
+  setTimes(rowId: number, stamp: number, timestamp: number): void {
+    this.#stamps.set(rowId - this.start, stamp)
+    this.#timestamps.set(rowId - this.start, timestamp)
+  }
+
   /** The highest number at storage position `position` over every row, or undefined if none. */
   highest(position: number): number | undefined {
     const column = this.#columns[position]!
@@ -392,4 +406,16 @@ export class BaseRows {
       if (!Object.is(columns[p]!.get(i), record.values[names[p]!] ?? null)) return false
     return true
   }
+}
+
+/** The one of `bases` (contiguous, in row id order) that holds `rowId`. */
+export function baseOf(bases: readonly BaseRows[], rowId: number): BaseRows {
+  let lo = 0
+  let hi = bases.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (bases[mid]!.start <= rowId) lo = mid
+    else hi = mid - 1
+  }
+  return bases[lo]!
 }

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest'
+import type { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import { createDatastore } from '../orda/datastore.js'
 import { writeClock, writeData, writeModel } from '../txn/writes.fixture.js'
 import type { CommitInfo } from './store.js'
-import { applyLogRecords, logRecordOf, snapshotRecords, type LogRecord } from './change-log.js'
+import {
+  applyLogRecords,
+  logRecordOf,
+  snapshotRecords,
+  snapshotRows,
+  type LogRecord,
+} from './change-log.js'
 import { dumpData } from './dump-data.js'
+import type { SnapshotRows } from './snapshot-rows.js'
 
 type Names = 'Company' | 'Employee' | 'Hidden' | 'Tag'
 const setup = () => {
@@ -231,7 +239,7 @@ describe('applyLogRecords', () => {
     const copy = createDatastore<Names>(writeModel(), { clock: writeClock() })
     const good = [...snapshotRecords(ds)]
     const cases: [LogRecord, RegExp][] = [
-      [{ ...good[0]!, format: 2 as 1 }, /format 2/],
+      [{ ...good[0]!, format: 3 as 1 }, /format 3, expected 1/],
       [
         { ...good[0]!, changes: [{ op: 'delete', dataClass: 'Nope', key: 1 }] },
         /no dataclass "Nope"/,
@@ -284,5 +292,256 @@ describe('applyLogRecords', () => {
       expect((error as Error).message).toMatch(message)
       expect(copy.Company.length).toBe(0)
     }
+  })
+})
+
+describe('a snapshot in columns (snapshotRows)', () => {
+  it('writes a dataclass a column per attribute, then the global stamp and sequences in a record of their own', () => {
+    const { ds } = setup()
+    ds.Employee.update(2, { salary: 6500 })
+    const records = [...snapshotRows(ds, 2)]
+    expect(records.map((r) => (r.kind === 'rows' ? `${r.dataClass} ${r.count}` : r.kind))).toEqual([
+      'Company 2',
+      'Employee 2',
+      'Employee 1',
+      'snapshot',
+    ])
+    // An attribute null in every row is left out; one stamp and timestamp for rows that share
+    // them (a loaded file's), one a row else.
+    expect(records[0]).toEqual({
+      format: 2,
+      kind: 'rows',
+      dataClass: 'Company',
+      count: 2,
+      attributes: ['ID', 'name', 'code'],
+      columns: [
+        [1, 2],
+        ['Acme', 'Globex'],
+        ['AC', 'GX'],
+      ],
+      stamps: 1,
+      timestamps: Date.UTC(2026, 0, 1),
+      total: 2,
+    })
+    expect(records[1]).toMatchObject({
+      attributes: ['ID', 'lastName', 'salary', 'email', 'employerID'],
+      columns: [
+        [1, 2],
+        ['Lovelace', 'Turing'],
+        [5000, 6500],
+        ['ada@acme', 'alan@acme'],
+        [1, 1],
+      ],
+      stamps: [1, 2],
+      // The rows of the dataclass in all: a replay keeps them in one set of columns.
+      total: 3,
+    })
+    expect(records[2]).not.toHaveProperty('total')
+    // A few rows that differ from the others: the others' stamp and time, and theirs.
+    ;(ds.clock as ManualClock).advance(1000)
+    ds.Employee.update(3, { salary: 7500 })
+    const [, employees] = [...snapshotRows(ds, 10)] as SnapshotRows[]
+    expect(employees).toMatchObject({
+      count: 3,
+      stamps: { all: 2, rows: [0], values: [1] },
+      timestamps: { all: Date.UTC(2026, 0, 1), rows: [2], values: [Date.UTC(2026, 0, 1) + 1000] },
+    })
+    ds.Employee.update(1, { salary: 5500 })
+    expect(([...snapshotRows(ds, 10)] as SnapshotRows[])[1]!.stamps).toBe(2)
+    expect(records[3]).toEqual({
+      format: 1,
+      kind: 'snapshot',
+      changes: [],
+      globalStamp: 1,
+      sequences: { Company: { ID: 2 }, Employee: { ID: 3 }, Tag: { ID: 0 } },
+    })
+  })
+
+  it("is replayed in one commit, its rows heard as a load's are and the changes after them as such", () => {
+    const { ds, log } = setup()
+    const snapshot = JSON.parse(JSON.stringify([...snapshotRows(ds, 2)])) as (
+      SnapshotRows | LogRecord
+    )[]
+    ds.Employee.update(2, { salary: 6500 })
+    ds.Employee.drop(1)
+    ds.Company.create({ name: 'Initech' })
+    const copy = createDatastore<Names>(writeModel(), { clock: writeClock() })
+    const all: string[] = []
+    const changes: string[] = []
+    const name = (c: { op: string; table: { def: { name: string } } }) =>
+      `${c.op} ${c.table.def.name}`
+    copy.onCommit((cs, info) => all.push(info.kind, ...cs.map(name)))
+    copy.onCommit((cs, info) => changes.push(info.kind, ...cs.map(name)), { loadRows: false })
+    applyLogRecords(copy, [...snapshot, ...log])
+    expect(dumpData(copy)).toEqual(dumpData(ds))
+    expect(copy.globalStamp).toBe(ds.globalStamp)
+    expect(all).toEqual([
+      'replay',
+      ...Array<string>(2).fill('insert Company'),
+      ...Array<string>(3).fill('insert Employee'),
+      'update Employee',
+      'delete Employee',
+      'insert Company',
+    ])
+    expect(changes).toEqual(['replay', 'update Employee', 'delete Employee', 'insert Company'])
+    expect(copy.Employee.query('salary > 6000').toArray()[0]!.getKey()).toBe(2)
+    expect(copy.Company.create({ name: 'x' }).getKey()).toBe(4)
+  })
+
+  it('refuses rows that do not fit the store, and applies none of the records', () => {
+    const { ds } = setup()
+    const [companies, employees, last] = [...snapshotRows(ds)] as [
+      SnapshotRows,
+      SnapshotRows,
+      LogRecord,
+    ]
+    const company = (change: object): SnapshotRows => ({ ...companies, ...change })
+    const write = (change: object): LogRecord => ({
+      ...last,
+      kind: 'write',
+      changes: [{ dataClass: 'Company', key: 9, stamp: 1, timestamp: 0, ...change } as never],
+    })
+    const cases: [(SnapshotRows | LogRecord)[], RegExp][] = [
+      [[company({ dataClass: 'Nope' }), last], /record 0: no dataclass "Nope"/],
+      [
+        [company({ attributes: ['ID', 'name', 'colour'] }), last],
+        /no storage attribute "colour" in Company/,
+      ],
+      [
+        [company({ attributes: ['ID', 'name', 'name'] }), last],
+        /record 0: two columns of Company\.name/,
+      ],
+      [
+        [company({ columns: [[1, 2], ['a'], ['A', 'B']] }), last],
+        /the column of Company\.name does not hold 2 values/,
+      ],
+      [[company({ count: -1 }), last], /record 0: no valid count of rows/],
+      [
+        [company({ attributes: ['name'], columns: [['a', 'b']] }), last],
+        /record 0\[0\]: the key is missing/,
+      ],
+      [
+        [
+          company({
+            columns: [
+              [1, null],
+              ['a', 'b'],
+              [null, null],
+            ],
+          }),
+          last,
+        ],
+        /record 0\[1\]: the key is missing/,
+      ],
+      [
+        [
+          company({
+            columns: [
+              [1, 'two'],
+              ['a', 'b'],
+              [null, null],
+            ],
+          }),
+          last,
+        ],
+        /record 0\[1\] Company\.ID: not a number/,
+      ],
+      [
+        [
+          companies,
+          {
+            ...employees,
+            columns: employees.columns.map((c, i) =>
+              employees.attributes[i] === 'salary' ? [5000, 'much', 7000] : c,
+            ),
+          },
+          last,
+        ],
+        /record 1\[1\] Employee\(2\)\.salary: not a number/,
+      ],
+      // A key twice: next to each other (keys growing), or not (keys found through a map).
+      [
+        [
+          company({
+            columns: [
+              [1, 1],
+              ['a', 'b'],
+              [null, null],
+            ],
+          }),
+          last,
+        ],
+        /record 0\[1\]: insert of Company\(1\), which is there already/,
+      ],
+      [
+        [
+          company({
+            columns: [
+              [2, 1],
+              ['a', 'b'],
+              [null, null],
+            ],
+          }),
+          company({}),
+          last,
+        ],
+        /record 1\[0\]: insert of Company\(1\), which is there already/,
+      ],
+      [[company({ stamps: 1.5 }), last], /record 0: the stamp is not valid \(1\.5\)/],
+      [
+        [company({ stamps: { all: 1, rows: [1], values: [0.5] } }), last],
+        /record 0\[1\]: the stamp/,
+      ],
+      [
+        [company({ stamps: { all: 1, rows: [1, 0], values: [2, 2] } }), last],
+        /record 0: the rows of its stamps are not rows of it, in order/,
+      ],
+      [
+        [company({ timestamps: { all: 0, rows: [2], values: [1] } }), last],
+        /record 0: the rows of its timestamps are not rows of it/,
+      ],
+      [[company({ timestamps: { all: 0, rows: [1] } }), last], /no timestamp for each of its rows/],
+      // A total that the records after the first do not make up, or go past.
+      [[company({ total: 1 }), last], /record 0: no valid total of rows \(1\)/],
+      [[company({ total: 3 }), last], /record 1: 1 of the 3 rows of Company missing/],
+      [[company({ total: 3 }), employees, last], /record 1: 1 of the 3 rows of Company missing/],
+      [
+        [company({ total: 3 }), company({ total: undefined })],
+        /record 1: 2 rows of Company, where 1 of its total of 3 remain/,
+      ],
+      [[last, company({ total: 3 })], /the last record: 1 of the 3 rows of Company missing/],
+      [[company({ stamps: [1] }), last], /record 0: no stamp for each of its rows/],
+      [[company({ timestamps: [0, null] }), last], /record 0\[1\]: the timestamp is not valid/],
+      [
+        [write({ op: 'insert', values: { ID: 9, name: 'x' } }), companies, last],
+        /record 1: rows of a snapshot after the changes of commits/,
+      ],
+      [[companies], /the last record: rows of a snapshot with no record after them/],
+      // The changes after them find the rows by key, and do not find a key that is not there.
+      [[companies, last, write({ op: 'delete', key: 3 })], /delete of Company\(3\), which is not/],
+      [
+        [companies, last, write({ op: 'insert', key: 2, values: { ID: 2, name: 'x' } })],
+        /insert of Company\(2\), which is there already/,
+      ],
+    ]
+    for (const [records, message] of cases) {
+      const copy = createDatastore<Names>(writeModel(), { clock: writeClock() })
+      let error: unknown
+      try {
+        applyLogRecords(copy, records)
+      } catch (e) {
+        error = e
+      }
+      expect(DatastoreError.is(error) && error.name, String(message)).toBe('InvalidLogRecord')
+      expect((error as Error).message).toMatch(message)
+      expect(copy.Company.length + copy.Employee.length).toBe(0)
+      expect(copy.globalStamp).toBe(0)
+    }
+    // Into a store that holds one of their keys already.
+    const full = createDatastore<Names>(writeModel(), { clock: writeClock(), data: writeData() })
+    expect(() => applyLogRecords(full, [company({}), last])).toThrow(
+      /insert of Company\(1\), which is there already/,
+    )
+    expect(dumpData(full)).toEqual(dumpData(setup().ds))
   })
 })

@@ -12,7 +12,7 @@ import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
 import { coerceExact, type StoredValue } from '../values/coerce.js'
-import { BaseRows } from './base-rows.js'
+import { BaseRows, baseOf } from './base-rows.js'
 import { BatchState, coerceAt, fillNewRow, UniqueClaims, type Locate } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
@@ -258,18 +258,6 @@ export class DataLoad {
       })
     if (this.#finished) throw new TypeError('this data load is finished: it takes no more rows')
   }
-}
-
-/** The batch of `bases` (contiguous, in row id order) that holds `rowId`. */
-function baseOf(bases: readonly BaseRows[], rowId: number): BaseRows {
-  let lo = 0
-  let hi = bases.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (bases[mid]!.start <= rowId) lo = mid
-    else hi = mid - 1
-  }
-  return bases[lo]!
 }
 
 /** Reads the rows of one dataclass into values by storage position (fillNewRow's input). */

@@ -69,6 +69,8 @@ export interface TableViewParts {
    * table whose key order needs a sort).
    */
   readonly ordered: readonly number[] | undefined
+  /** The live rows: as many as `rowIds` gives. */
+  readonly size: number
   readonly sequences: ReadonlyMap<string, number>
   readonly autosequenced: readonly string[]
   readonly rowIdOf: (key: KeyValue) => number | undefined
@@ -81,6 +83,8 @@ export interface TableViewParts {
 export class TableView {
   readonly def: DataClassDef
   readonly autosequenced: readonly string[]
+  /** The live rows at the opening: as many as `rowIds` gives. */
+  readonly size: number
   readonly #parts: TableViewParts
   readonly #rows: readonly Slot[]
   readonly #length: number
@@ -95,6 +99,7 @@ export class TableView {
     this.#parts = parts
     this.def = parts.def
     this.autosequenced = parts.autosequenced
+    this.size = parts.size
     this.#rows = parts.rows
     this.#length = parts.rows.length
   }

@@ -45,9 +45,11 @@ export type CommitListener = (changes: readonly Change[], info: CommitInfo) => v
 
 export interface CommitListenerOptions {
   /**
-   * Whether the listener is told of a data load's rows (`kind: 'load'`), each as an insert. False:
-   * it is told that a load happened, with no changes, and no change object is made for it (a
-   * journal that writes a snapshot after a load, an observer of deletes). @default true
+   * Whether the listener is told of a data load's rows (`kind: 'load'`), each as an insert, and of
+   * the snapshot rows a replay stores from columns (`kind: 'replay'`). False: it is told that a
+   * load happened, with no changes, and of a replay's other changes alone; no change object is
+   * made for those rows (a journal that writes a snapshot after a load, an observer of deletes).
+   * @default true
    */
   readonly loadRows?: boolean
 }
@@ -78,6 +80,13 @@ export interface CommitOptions {
     readonly globalStamp: number
     readonly sequences: SequenceValues
   }
+  /**
+   * @internal Rows already in columns of their own, stored before `changes` as a load's commit
+   * stores them (a replay's snapshot rows: change-log.ts), their tables' indexes left to their
+   * first use; `changes` may update and delete them. Listeners hear them as a load's rows: as
+   * inserts before `changes`, or not at all with `loadRows: false`.
+   */
+  readonly loaded?: readonly LoadedRows[]
 }
 
 /** A data load fed batch by batch (`Store.beginLoad`). */
@@ -215,32 +224,13 @@ export class Store {
     for (const [table, bases] of byTable) {
       table.indexes.beginBulk({ deferred: true })
       for (const base of bases) {
-        for (let rowId = base.start; rowId < base.start + base.length; rowId++)
-          table.insertIn(base, rowId)
-        for (const name of table.autosequenced) {
-          const highest = base.highest(table.positionOf(name)!)
-          if (highest !== undefined) table.noteSequence(name, highest)
-        }
+        storeLoaded(table, base)
         // The rows stored: a commit in slices may stop here.
         yield base.length
       }
       table.indexes.endBulk(table)
     }
-    let changes: Change[] | undefined
-    const info: CommitInfo = { kind: 'load', globalStamp: this.#globalStamp }
-    for (const { listener, loadRows } of this.#listeners) {
-      if (!loadRows) {
-        listener(NO_CHANGES, info)
-        continue
-      }
-      changes ??= loads.flatMap(({ table, base }) =>
-        Array.from(
-          { length: base.length },
-          (_, i) => new ColumnInsert(table, base, base.start + i),
-        ),
-      )
-      listener(changes, info)
-    }
+    this.#tell(NO_CHANGES, 'load', loads)
   }
 
   /** The data as it is now, to `restore` later (see data-snapshot.ts). */
@@ -290,12 +280,16 @@ export class Store {
    */
   commit(changes: readonly Change[], options: CommitOptions = {}): void {
     const bulk = new Set<Table>()
+    const loaded = options.loaded ?? NO_LOADS
     // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
     // use; other commits of many changes rebuild sorted indexes once at the end.
-    if (options.columns || changes.length >= BULK_THRESHOLD) {
+    const deferred = options.columns === true || loaded.length > 0
+    if (deferred || changes.length >= BULK_THRESHOLD) {
+      for (const { table } of loaded) bulk.add(table)
       for (const c of changes) bulk.add(c.table)
-      for (const t of bulk) t.indexes.beginBulk({ deferred: options.columns === true })
+      for (const t of bulk) t.indexes.beginBulk({ deferred })
     }
+    for (const { table, base } of loaded) storeLoaded(table, base)
     const columns = options.columns ? loadColumns(changes) : undefined
     // The highest autosequence value inserted, per table and attribute: noted once at the end.
     let sequences: Map<Table, Map<string, number>> | undefined
@@ -327,12 +321,50 @@ export class Store {
         for (const [name, v] of values) table.resetSequence(name, v)
       this.#globalStamp = replayed.globalStamp
     } else if (options.countsAsModification ?? true) this.#globalStamp += changes.length
-    this.#tell(changes, options.kind ?? 'write')
+    this.#tell(changes, options.kind ?? 'write', loaded)
   }
 
-  #tell(changes: readonly Change[], kind: CommitKind): void {
+  /**
+   * Tells the listeners of a commit: `loaded`, rows stored from columns, as inserts before
+   * `changes` (a ColumnInsert each, whose record is made if read), but to those registered with
+   * `loadRows: false`, which get `changes` alone: making a million change objects that nobody
+   * reads was a fifth of a load.
+   */
+  #tell(changes: readonly Change[], kind: CommitKind, loaded: readonly LoadedRows[] = []): void {
     const info: CommitInfo = { kind, globalStamp: this.#globalStamp }
-    for (const { listener } of this.#listeners) listener(changes, info)
+    let all: readonly Change[] | undefined
+    for (const { listener, loadRows } of this.#listeners) {
+      if (!loadRows || loaded.length === 0) {
+        listener(changes, info)
+        continue
+      }
+      all ??= [
+        ...loaded.flatMap(({ table, base }) =>
+          Array.from(
+            { length: base.length },
+            (_, i) => new ColumnInsert(table, base, base.start + i),
+          ),
+        ),
+        ...changes,
+      ]
+      listener(all, info)
+    }
+  }
+}
+
+// What a commit with no rows in columns stores from them.
+const NO_LOADS: readonly LoadedRows[] = Object.freeze([])
+
+/**
+ * Stores the rows of `base`, columns that a load (or a replay) wrote, in `table`, and notes the
+ * highest autosequence values among them (the table's indexes in bulk, by the caller).
+ */
+function storeLoaded(table: Table, base: BaseRows): void {
+  for (let rowId = base.start; rowId < base.start + base.length; rowId++)
+    table.insertIn(base, rowId)
+  for (const name of table.autosequenced) {
+    const highest = base.highest(table.positionOf(name)!)
+    if (highest !== undefined) table.noteSequence(name, highest)
   }
 }
 

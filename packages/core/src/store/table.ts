@@ -342,6 +342,7 @@ export class Table {
       def: this.def,
       rows: this.#rows,
       ordered,
+      size: this.size,
       sequences: new Map(this.#sequences),
       autosequenced: this.autosequenced,
       rowIdOf: (key) => this.#byKey.get(key),
