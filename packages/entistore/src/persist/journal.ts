@@ -13,7 +13,7 @@
  */
 import { closeSync, ftruncateSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { LogRecord } from '@entistore/core'
+import type { LogRecord, SnapshotRows } from '@entistore/core'
 import { FileError } from '../file-error.js'
 import {
   syncData,
@@ -36,7 +36,10 @@ export interface JournalEntry {
  * `record`'s frame: its text (the journal's `{"lsn": N, "record": …}`, or the record alone in a
  * snapshot, `lsn` undefined) and its attachments.
  */
-export function recordFrame(lsn: number | undefined, record: LogRecord): EncodedFrame {
+export function recordFrame(
+  lsn: number | undefined,
+  record: LogRecord | SnapshotRows,
+): EncodedFrame {
   const { attachments = [], ...text } = record
   // The record's text is put inside the entry's as it is: no copy of the record object.
   const json = JSON.stringify(text)

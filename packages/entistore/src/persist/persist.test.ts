@@ -23,14 +23,15 @@ import {
   openStoreView,
   snapshotRecords,
   type Datastore,
+  type ModelJson,
 } from '@entistore/core'
 import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
 import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from '../binaries.fixture.js'
 import { FileError } from '../file-error.js'
-import { createDatastore, persistenceOf } from './create-datastore.js'
+import { createDatastore, persistDatastore, persistenceOf } from './create-datastore.js'
 import { FORMAT_1_DUMP, FORMAT_1_FILES, FORMAT_1_GLOBAL_STAMP } from './format-1.fixture.js'
 import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
-import { readSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
+import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
 
 const MODEL = {
   __NAME: 'shop',
@@ -254,6 +255,69 @@ describe('a persisted datastore', () => {
     const snapshot = join(dir, 'snapshot-0000000000000000.snap')
     writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 40))
     expect(() => open()).toThrow(/snapshot-0000000000000000\.snap: the snapshot is damaged/)
+  })
+})
+
+describe('a snapshot of rows in columns (records of format 2)', () => {
+  const rows = { Item: Array.from({ length: 300 }, (_, i) => ({ name: `item ${i}`, price: i })) }
+  const snapshot = () => join(dir, 'snapshot-0000000000000000.snap')
+
+  it('is what a snapshot holds, a fraction of the records of format 1, which still open as before', () => {
+    const ds = open({}, rows)
+    ds.Item.update(7, { price: 0.5 })
+    const want = state(ds)
+    const records = [...readSnapshotFile(snapshot()).records]
+    expect(records.map((r) => r.kind)).toEqual(['rows', 'snapshot'])
+    const inColumns = statSync(snapshot()).size
+    expect(state(open())).toEqual(want)
+    // The snapshot as the records of format 1 wrote it (a folder of an earlier version).
+    writeSnapshotFile(dir, 0, snapshotRecords(open(), 1000, { binaries: 'attachments' }))
+    expect(readSnapshotFile(snapshot()).records).toSatisfy((all: Iterable<{ kind: string }>) =>
+      [...all].every((r) => r.kind === 'snapshot'),
+    )
+    expect(inColumns).toBeLessThan(statSync(snapshot()).size / 4)
+    expect(state(open())).toEqual(want)
+  })
+
+  it('is refused whole, naming the folder, when its rows or the journal after them do not fit', () => {
+    const ds = open({}, rows)
+    ds.Item.update(7, { price: 0.5 })
+    const fresh = (model: ModelJson) => {
+      const other = createDatastore<'Item'>(model, {
+        clock: new ManualClock('2025-01-01T00:00:00Z'),
+      })
+      let error: unknown
+      try {
+        persistDatastore(other, dir)
+      } catch (e) {
+        error = e
+      }
+      expect(other.Item.length).toBe(0)
+      expect(other.globalStamp).toBe(0)
+      return error
+    }
+    // MODEL, its price as given (none: left out).
+    const withPrice = (...price: { name: string; type: 'long' }[]): ModelJson => ({
+      __NAME: 'shop',
+      dataClasses: [
+        {
+          name: 'Item',
+          attributes: [
+            { name: 'ID', type: 'long', autosequence: true },
+            { name: 'name', type: 'string', indexed: true },
+            ...price,
+          ],
+        },
+      ],
+    })
+    // A model without the attribute: its column is refused, in the snapshot's first record.
+    const noPrice = fresh(withPrice())
+    expect(noPrice).toBeInstanceOf(FileError)
+    expect((noPrice as Error).message).toMatch(/record 0: no storage attribute "price" in Item/)
+    expect((noPrice as Error).message).toContain(dir)
+    // Integer prices: the snapshot's fit, the journal's record after them (0.5) does not.
+    const integers = fresh(withPrice({ name: 'price', type: 'long' }))
+    expect((integers as Error).message).toMatch(/record 2\[0\] Item\(7\)\.price: not an integer/)
   })
 })
 

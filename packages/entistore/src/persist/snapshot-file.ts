@@ -1,7 +1,9 @@
 /**
- * @module Snapshot files: the whole store as change-log records of kind `snapshot` (the core's
- * `snapshotRecords`, pictures and BLOBs as attachments), framed like the journal. The first frame
- * says which journal record the snapshot ends at, `{"lsn": N}`; the last one,
+ * @module Snapshot files: the whole store as the core's `snapshotRows` (each dataclass's rows in
+ * columns, then a change-log record of kind `snapshot` with the global stamp and sequences;
+ * pictures and BLOBs as attachments), framed like the journal. A file written before holds
+ * `snapshotRecords` (a change object a row), and is read the same way. The first frame says
+ * which journal record the snapshot ends at, `{"lsn": N}`; the last one,
  * `{"end": true, "records": K}`, that it is whole.
  *
  * A snapshot is written to a temporary file and renamed into place (durable-files.ts), so a crash
@@ -16,7 +18,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import type { LogRecord } from '@entistore/core'
+import { isSnapshotRows, type LogRecord, type SnapshotRows } from '@entistore/core'
 import { FileError } from '../file-error.js'
 import { writeFileDurably, writeFileDurablyAsync } from './durable-files.js'
 import {
@@ -38,7 +40,7 @@ export interface WrittenSnapshot {
 /** The bytes of the snapshot after record `lsn`, frame by frame; `count.records` counts them. */
 function* snapshotChunks(
   lsn: number,
-  records: Iterable<LogRecord>,
+  records: Iterable<LogRecord | SnapshotRows>,
   count: { records: number },
 ): Generator<Uint8Array> {
   yield SNAPSHOT_MAGIC
@@ -54,7 +56,7 @@ function* snapshotChunks(
 export function writeSnapshotFile(
   dir: string,
   lsn: number,
-  records: Iterable<LogRecord>,
+  records: Iterable<LogRecord | SnapshotRows>,
 ): WrittenSnapshot {
   const file = join(dir, snapshotName(lsn))
   const count = { records: 0 }
@@ -71,7 +73,7 @@ export function writeSnapshotFile(
 export async function writeSnapshotFileAsync(
   dir: string,
   lsn: number,
-  records: Iterable<LogRecord>,
+  records: Iterable<LogRecord | SnapshotRows>,
   sliceMs?: number,
 ): Promise<WrittenSnapshot> {
   const file = join(dir, snapshotName(lsn))
@@ -88,7 +90,7 @@ export interface ReadSnapshot {
    * damaged file (no end frame, a partial frame, a frame that is not JSON) when it gets there:
    * a replay that consumes them before its commit then applies nothing.
    */
-  readonly records: Iterable<LogRecord>
+  readonly records: Iterable<LogRecord | SnapshotRows>
   /** The entities of the records iterated so far (all of them once iterated). */
   readonly entities: () => number
 }
@@ -143,7 +145,7 @@ export function readSnapshotFile(
     const head = first.done ? undefined : parse(first.value)
     if (!Number.isSafeInteger(head?.lsn)) damaged('no header frame')
     let entities = 0
-    function* records(): Generator<LogRecord> {
+    function* records(): Generator<LogRecord | SnapshotRows> {
       try {
         let count = 0
         // Each frame is parsed when the one before it was handed on: the last one read is the
@@ -152,8 +154,9 @@ export function readSnapshotFile(
         for (const payload of frames) {
           if (previous !== undefined) {
             count++
-            entities += (previous as unknown as LogRecord).changes?.length ?? 0
-            yield previous as unknown as LogRecord
+            const record = previous as unknown as LogRecord | SnapshotRows
+            entities += (isSnapshotRows(record) ? record.count : record.changes?.length) ?? 0
+            yield record
           }
           previous = parse(payload)
         }
