@@ -13,6 +13,7 @@ import {
 } from './change-log.js'
 import { dumpData } from './dump-data.js'
 import type { SnapshotRows } from './snapshot-rows.js'
+import { openStoreView } from './store-view.js'
 
 type Names = 'Company' | 'Employee' | 'Hidden' | 'Tag'
 const setup = () => {
@@ -348,6 +349,13 @@ describe('a snapshot in columns (snapshotRows)', () => {
     })
     ds.Employee.update(1, { salary: 5500 })
     expect(([...snapshotRows(ds, 10)] as SnapshotRows[])[1]!.stamps).toBe(2)
+    // A view that gave fewer rows than its size announced fails the snapshot, rather than write
+    // one that cannot be read back.
+    const view = openStoreView(ds)
+    const table = view.table('Employee')
+    Object.defineProperty(table, 'size', { value: table.size + 1 })
+    expect(() => [...snapshotRows(view, 2)]).toThrow(/3 rows of Employee where its view counts 4/)
+    view.release()
     expect(records[3]).toEqual({
       format: 1,
       kind: 'snapshot',
@@ -503,6 +511,7 @@ describe('a snapshot in columns (snapshotRows)', () => {
       [[company({ timestamps: { all: 0, rows: [1] } }), last], /no timestamp for each of its rows/],
       // A total that the records after the first do not make up, or go past.
       [[company({ total: 1 }), last], /record 0: no valid total of rows \(1\)/],
+      [[company({ total: 2 ** 40 }), last], /record 0: no columns for a total of 1099511627776/],
       [[company({ total: 3 }), last], /record 1: 1 of the 3 rows of Company missing/],
       [[company({ total: 3 }), employees, last], /record 1: 1 of the 3 rows of Company missing/],
       [

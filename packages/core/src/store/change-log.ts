@@ -223,6 +223,7 @@ function* recordsOfView(
         rows.add(rowId)
         if (rows.length >= rowsPerRecord || bytes >= attachmentBytes) yield attached(rows.take())
       }
+      rows.end()
       if (rows.length > 0) yield attached(rows.take())
       table.release()
       continue

@@ -103,7 +103,8 @@ export class RowsWriter {
   #columns: unknown[][]
   #stamps: number[] = []
   #timestamps: number[] = []
-  #first = true
+  // Rows taken so far.
+  #taken = 0
 
   /** `binary` writes a picture or BLOB (as base64, or as an attachment of the record to come). */
   constructor(source: RowSource, binary: (value: BinaryValue) => unknown) {
@@ -132,6 +133,18 @@ export class RowsWriter {
     this.#timestamps.push(this.#source.timestampOf(rowId)!)
   }
 
+  /**
+   * Checks that the rows given were as many as the source's size, which the first record
+   * announced as its `total`: a snapshot whose records do not make it up could not be read back,
+   * so its writing fails instead (the snapshot before it stays).
+   */
+  end(): void {
+    if (this.#taken + this.length !== this.#source.size)
+      throw new Error(
+        `snapshotRows: ${this.#taken + this.length} rows of ${this.#source.def.name} where its view counts ${this.#source.size}`,
+      )
+  }
+
   /** The rows gathered, as one record (without its attachments: the caller's); starts anew. */
   take(): SnapshotRows {
     const storage = this.#source.def.storage
@@ -152,9 +165,9 @@ export class RowsWriter {
       columns,
       stamps: rowNumbers(this.#stamps),
       timestamps: rowNumbers(this.#timestamps),
-      ...(this.#first ? { total: this.#source.size } : {}),
+      ...(this.#taken === 0 ? { total: this.#source.size } : {}),
     }
-    this.#first = false
+    this.#taken += rows.count
     this.#columns = storage.map(() => [])
     this.#stamps = []
     this.#timestamps = []
@@ -283,7 +296,14 @@ export class StagedRows {
       this.finish(where)
     if (total !== undefined && total > 0) {
       // One set of columns for them all, whose rows the records fill in turn.
-      const base = new BaseRows(table.def, staged.next, total)
+      let base: BaseRows
+      try {
+        base = new BaseRows(table.def, staged.next, total)
+      } catch (e) {
+        // Typed arrays of that many rows cannot be had: an error of the record, not a crash.
+        if (!(e instanceof RangeError)) throw e
+        return invalid(where, `no columns for a total of ${total} rows (${e.message})`)
+      }
       staged.bases.push(base)
       staged.run = { base, total, left: total }
       this.#open = staged
