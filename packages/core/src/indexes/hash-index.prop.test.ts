@@ -72,6 +72,7 @@ function expectSame(index: HashIndex, model: Model): void {
 
 type Command =
   | { kind: 'insert'; value: number }
+  | { kind: 'insertMany'; value: number; count: number }
   | { kind: 'update'; pick: number; value: number }
   | { kind: 'delete'; pick: number }
   | { kind: 'fill' }
@@ -80,6 +81,14 @@ type Command =
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'insert', value })) },
+  // Enough rows under one key for its group to cross GROUP_TYPED (64) into an Int32Array, and
+  // deletes and updates to bring it back below.
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ value: fc.nat(4), count: fc.integer({ min: 20, max: 150 }) })
+      .map((c) => ({ kind: 'insertMany', ...c })),
+  },
   {
     weight: 3,
     arbitrary: fc
@@ -117,6 +126,14 @@ describe('HashIndex', () => {
               modelAdd(model, values[row], row)
               break
             }
+            case 'insertMany':
+              for (let i = 0; i < c.count; i++) {
+                const row = values.length
+                values.push(VALUES[c.value])
+                index.add(keyOf(values[row]), row)
+                modelAdd(model, values[row], row)
+              }
+              break
             case 'update': {
               if (rows.length === 0) break
               const row = rows[c.pick % rows.length]!

@@ -10,6 +10,11 @@
  * match. A Map entry per key cost 37 bytes a row on 200,000 unique codes (the Map's table alone),
  * this 8 bytes a slot, with at least one slot in five free.
  *
+ * A group is a plain array while it is small, and past GROUP_TYPED rows an Int32Array outside the
+ * JS heap (RowList): a full garbage collection marks every slot of every array it finds, and at 10M
+ * rows the groups of three hash indexes (a few hundred keys each) were 300 MB of small integers on
+ * the heap, most of the 200-500 ms each full collection held the event loop.
+ *
  * Writes never read the row they change: `remove` knows a key held by one row by its row id, and
  * reads another row of a group (the table may already hold a row's new value, or none). Growing
  * and deleting move slots by their stored hashes, reading no key.
@@ -21,6 +26,9 @@ import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
 export type KeyReader = (rowId: number) => SortKey
 
 const EMPTY_SLOT = -1
+// From how many rows a group moves to an Int32Array: below it, a typed array's own objects (about
+// 200 bytes) would cost more than the slots they keep off the heap.
+const GROUP_TYPED = 64
 // A slot value <= GROUP holds group GROUP - slot, i.e. group g is stored as GROUP - g.
 const GROUP = -2
 const MIN_CAPACITY = 16
@@ -63,7 +71,7 @@ export class HashIndex {
   #hashes = new Int32Array(MIN_CAPACITY)
   #used = 0
   // Row ids of the keys held by several rows; freed numbers are in #free, their arrays empty.
-  #groups: number[][] = []
+  #groups: Group[] = []
   #free: number[] = []
   // After `copy`, the groups are shared with the copy until written: group g is this index's own
   // when owned[g] is 1 or g >= owned.length. Undefined: all are.
@@ -86,16 +94,16 @@ export class HashIndex {
     return s === EMPTY_SLOT ? 0 : s >= 0 ? 1 : this.#groups[GROUP - s]!.length
   }
 
-  /** Row ids holding `key` (in no particular order). The array may be shared: do not modify it. */
-  get(key: SortKey): readonly number[] {
+  /** Row ids holding `key` (in no particular order). They may be shared: do not modify them. */
+  get(key: SortKey): RowIds {
     const s = this.#slots[this.#find(key, hashKey(key))]!
-    return s === EMPTY_SLOT ? EMPTY : s >= 0 ? [s] : this.#groups[GROUP - s]!
+    return s === EMPTY_SLOT ? EMPTY : s >= 0 ? [s] : view(this.#groups[GROUP - s]!)
   }
 
   /** Row ids holding `key`, as a new array the caller owns. */
   rows(key: SortKey): number[] {
     const s = this.#slots[this.#find(key, hashKey(key))]!
-    return s === EMPTY_SLOT ? [] : s >= 0 ? [s] : this.#groups[GROUP - s]!.slice()
+    return s === EMPTY_SLOT ? [] : s >= 0 ? [s] : toArray(this.#groups[GROUP - s]!)
   }
 
   add(key: SortKey, rowId: number): void {
@@ -109,7 +117,7 @@ export class HashIndex {
       this.#hashes[i] = h
       this.#used++
     } else if (s >= 0) slots[i] = GROUP - this.#newGroup(s, rowId)
-    else this.#own(GROUP - s).push(rowId)
+    else this.#push(GROUP - s, rowId)
   }
 
   remove(key: SortKey, rowId: number): void {
@@ -127,15 +135,16 @@ export class HashIndex {
         continue
       }
       const g = this.#groups[GROUP - s]!
-      if (!this.#same(this.#read(g[0] !== rowId ? g[0]! : g[1]!), key)) continue
-      const at = g.lastIndexOf(rowId)
-      if (at < 0) return
+      const first = at(g, 0)
+      if (!this.#same(this.#read(first !== rowId ? first : at(g, 1)), key)) continue
+      const found = g.lastIndexOf(rowId)
+      if (found < 0) return
       const own = this.#own(GROUP - s)
       // Order inside a group does not matter: swap-remove keeps deletion O(1) after the search.
-      own[at] = own[own.length - 1]!
-      own.pop()
+      const last = own.pop()!
+      if (found < own.length) setAt(own, found, last)
       if (own.length === 1) {
-        slots[i] = own[0]!
+        slots[i] = at(own, 0)
         this.#freeGroup(GROUP - s)
       }
       return
@@ -203,7 +212,7 @@ export class HashIndex {
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i]!
       if (s === EMPTY_SLOT) continue
-      const rows = s >= 0 ? [s] : [...this.#groups[GROUP - s]!]
+      const rows = s >= 0 ? [s] : toArray(this.#groups[GROUP - s]!)
       const key = this.#read(rows[0]!)
       yield [typeof key === 'string' && this.folds ? foldLazy(key) : key, rows]
     }
@@ -217,7 +226,7 @@ export class HashIndex {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!
       if (s === EMPTY_SLOT) return i
-      if (hashes[i] === h && this.#same(this.#read(s >= 0 ? s : this.#groups[GROUP - s]![0]!), key))
+      if (hashes[i] === h && this.#same(this.#read(s >= 0 ? s : at(this.#groups[GROUP - s]!, 0)), key))
         return i
     }
   }
@@ -280,7 +289,7 @@ export class HashIndex {
   }
 
   // Group g, made this index's own first if it is shared with a copy.
-  #own(g: number): number[] {
+  #own(g: number): Group {
     const owned = this.#owned
     if (owned !== undefined && g < owned.length && owned[g] === 0) {
       owned[g] = 1
@@ -288,7 +297,75 @@ export class HashIndex {
     }
     return this.#groups[g]!
   }
+
+  // Adds `rowId` to group g, moving it to an Int32Array once it reaches GROUP_TYPED rows.
+  #push(g: number, rowId: number): void {
+    const own = this.#own(g)
+    if (own instanceof RowList || own.length < GROUP_TYPED) own.push(rowId)
+    else {
+      const list = RowList.from(own)
+      list.push(rowId)
+      this.#groups[g] = list
+    }
+  }
 }
+
+/** Row ids as `HashIndex.get` gives them: an array or a view of an Int32Array. */
+export type RowIds = ArrayLike<number> & Iterable<number>
+
+/**
+ * A group's row ids past GROUP_TYPED: an Int32Array with room to grow (doubling), and how much of
+ * it is used. Has the few array methods a group needs.
+ */
+class RowList {
+  #ids: Int32Array
+  length: number
+  private constructor(ids: Int32Array, length: number) {
+    this.#ids = ids
+    this.length = length
+  }
+  static from(rows: readonly number[]): RowList {
+    const ids = new Int32Array(Math.max(GROUP_TYPED, rows.length) * 2)
+    ids.set(rows)
+    return new RowList(ids, rows.length)
+  }
+  get(i: number): number {
+    return this.#ids[i]!
+  }
+  set(i: number, rowId: number): void {
+    this.#ids[i] = rowId
+  }
+  push(rowId: number): void {
+    if (this.length === this.#ids.length) {
+      const grown = new Int32Array(this.#ids.length * 2)
+      grown.set(this.#ids)
+      this.#ids = grown
+    }
+    this.#ids[this.length++] = rowId
+  }
+  pop(): number | undefined {
+    return this.length === 0 ? undefined : this.#ids[--this.length]
+  }
+  lastIndexOf(rowId: number): number {
+    return this.#ids.subarray(0, this.length).lastIndexOf(rowId)
+  }
+  slice(): RowList {
+    return new RowList(this.#ids.slice(), this.length)
+  }
+  view(): Int32Array {
+    return this.#ids.subarray(0, this.length)
+  }
+}
+
+type Group = number[] | RowList
+
+const at = (g: Group, i: number): number => (g instanceof RowList ? g.get(i) : g[i]!)
+const setAt = (g: Group, i: number, rowId: number): void => {
+  if (g instanceof RowList) g.set(i, rowId)
+  else g[i] = rowId
+}
+const view = (g: Group): RowIds => (g instanceof RowList ? g.view() : g)
+const toArray = (g: Group): number[] => (g instanceof RowList ? Array.from(g.view()) : g.slice())
 
 const EMPTY: readonly number[] = Object.freeze([])
 // What a freed group number holds: never written (a new group gets a new array).

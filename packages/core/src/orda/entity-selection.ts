@@ -204,8 +204,7 @@ export class EntitySelection<
   // Whether this selection is every entity of the dataclass (`dc.all()`, or an ordering of it):
   // its rows are then the table's own list of live rows.
   #whole(): boolean {
-    const table = this.dataClass.table
-    return this.#rows.length === table.size && this.#rows === table.orderedRowIds()
+    return this.dataClass.table.isOrderedRowIds(this.#rows)
   }
 
   /** The entities in this selection and in `other` (4D's `and()`), in this selection's order. */

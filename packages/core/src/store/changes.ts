@@ -340,7 +340,7 @@ export class ColumnInsert {
 }
 
 /** Whether `holders` (row ids of a hash index's key) name a row other than `rowId`. */
-function heldByAnother(holders: readonly number[] | undefined, rowId: number): boolean {
+function heldByAnother(holders: ArrayLike<number> | undefined, rowId: number): boolean {
   if (holders === undefined) return false
   for (let i = 0; i < holders.length; i++) if (holders[i] !== rowId) return true
   return false

@@ -2,7 +2,7 @@
  * @module A consistent view of a store at one moment, for writers that read every row over many
  * turns of the event loop (a snapshot file, `--save`, a clone) while writes go on.
  *
- * Opening one costs O(tables), not O(rows): a view keeps each table's current row array (the
+ * Opening one costs O(tables), not O(rows): a view keeps each table's current row slots (the
  * records in it are immutable, and a load's columns never change for the rows they hold: a write
  * replaces a slot), the table's key order (already shared copy-on-write with selections), and
  * copies of the global stamp and the sequences. While it is open, the table's mutators call
@@ -30,7 +30,8 @@ import type { StoredValue } from '../values/coerce.js'
 import { BaseRows } from './base-rows.js'
 import type { KeyValue } from './entity-record.js'
 import type { Store } from './store.js'
-import type { ColumnReader, Slot } from './table.js'
+import type { Slot, SlotArray } from './slot-array.js'
+import type { ColumnReader } from './table.js'
 
 /** Rows of a table whose key order needs a sort, up to which a view sorts it when opened. */
 export const SORT_AT_OPEN = 50_000
@@ -63,7 +64,7 @@ export const slotValue = (
 /** What a table hands a view when it opens one (Table.openView). */
 export interface TableViewParts {
   readonly def: DataClassDef
-  readonly rows: readonly Slot[]
+  readonly rows: SlotArray
   /**
    * Live row ids in key order, or undefined: read in row-id order (the key order too, or a large
    * table whose key order needs a sort).
@@ -86,7 +87,7 @@ export class TableView {
   /** The live rows at the opening: as many as `rowIds` gives. */
   readonly size: number
   readonly #parts: TableViewParts
-  readonly #rows: readonly Slot[]
+  readonly #rows: SlotArray
   readonly #length: number
   // Slots written since the opening: their content then.
   readonly #saved = new Map<number, Slot>()
@@ -105,9 +106,9 @@ export class TableView {
   }
 
   /** @internal The table is about to write slot `rowId` of `rows` in place: keep its content. */
-  preserve(rows: readonly Slot[], rowId: number): void {
+  preserve(rows: SlotArray, rowId: number): void {
     if (rows === this.#rows && rowId < this.#length && !this.#saved.has(rowId))
-      this.#saved.set(rowId, rows[rowId])
+      this.#saved.set(rowId, rows.get(rowId))
   }
 
   /** @internal `key` is leaving row `rowId` of the table (a delete, a restore). */
@@ -137,7 +138,7 @@ export class TableView {
   #slot(rowId: number): Slot {
     if (rowId >= this.#length) return undefined
     const saved = this.#saved.get(rowId)
-    return saved !== undefined || this.#saved.has(rowId) ? saved : this.#rows[rowId]
+    return saved !== undefined || this.#saved.has(rowId) ? saved : this.#rows.get(rowId)
   }
 
   /** Live row ids in key order (row-id order for a large table whose order needed a sort). */
@@ -146,7 +147,7 @@ export class TableView {
     if (ordered) yield* ordered
     else
       for (let i = 0; i < this.#length; i++)
-        if ((this.#saved.size === 0 ? this.#rows[i] : this.#slot(i)) !== undefined) yield i
+        if (this.#saved.size === 0 ? this.#rows.has(i) : this.#slot(i) !== undefined) yield i
   }
 
   keyOf(rowId: number): KeyValue | undefined {

@@ -11,6 +11,7 @@ import { fold } from '../values/fold.js'
 import { FoldInterner } from '../values/fold-intern.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
+import { SlotArray, type Slot } from './slot-array.js'
 import {
   SORT_AT_OPEN,
   slotKey,
@@ -27,7 +28,7 @@ export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a
  * What a row slot holds: the current record; the columns of the load that stored the row, until
  * the row is first read as a record or written (base-rows.ts); undefined once deleted.
  */
-export type Slot = EntityRecord | BaseRows | undefined
+export type { Slot }
 
 /** A storage attribute's value by row id; undefined for a deleted row. */
 export type ColumnReader = (rowId: number) => StoredValue | undefined
@@ -38,9 +39,10 @@ export type ColumnReader = (rowId: number) => StoredValue | undefined
  * they are immutable.
  */
 export interface TableState {
-  readonly rows: readonly Slot[]
+  readonly rows: SlotArray
   readonly byKey: KeyDirectory
-  readonly ordered: readonly number[]
+  /** Undefined: the row-id order of the live rows. */
+  readonly ordered: readonly number[] | undefined
   readonly orderedDirty: boolean
   readonly sequences: ReadonlyMap<string, number>
   readonly deletions: number
@@ -55,24 +57,27 @@ export interface RestoredSlot {
 
 export class Table {
   readonly def: DataClassDef
-  #rows: Slot[] = []
+  #rows = new SlotArray()
   // Key → row id. (It held the record itself, one memory read fewer on `get`; a row kept in
   // columns has none until it is read.)
   readonly #byKey = new KeyDirectory()
   // The readers handed out by `reader`, by attribute name: made once, then shared by every scan.
   readonly #readers = new Map<string, ColumnReader>()
-  // Row ids in key order. Appends with growing keys (autosequence) keep it sorted for free;
-  // anything else marks it dirty and the next read sorts once.
-  #ordered: number[] = []
+  // Row ids in key order, or undefined while the key order is the row-id order of the live rows:
+  // appends with growing keys (autosequence, ids exported in order) and deletes keep it so, with
+  // no array of a number a row for every full garbage collection to mark (100 MB at 10M rows; see
+  // slot-array.ts). A read then makes the array (#orderedCache). Anything else gives an array;
+  // marked dirty, the next read sorts once, and an order found to be the row-id order goes back.
+  #ordered: number[] | undefined
   #orderedDirty = false
   // True once `#ordered` was handed out (selections keep it as their snapshot): the next append
   // copies it first, so a selection made before an insert does not grow.
   #orderedShared = false
-  // True while `#ordered` (not dirty) is also in row-id order: appends keep it so (a new row id
-  // is past every live one), and so do deletes; a sort or a restore finds out. A view then reads
-  // the rows in row-id order instead of sharing `#ordered`, whose copy on the next append took
-  // 100 ms at 10M rows.
-  #orderedByRow = true
+  // The last array made while the order is the row-id order, for as long as a selection keeps it
+  // and no row came or went (#orderedVersion counts those).
+  #orderedCache: WeakRef<number[]> | undefined
+  #orderedCacheVersion = -1
+  #orderedVersion = 0
   readonly #sequences = new Map<string, number>()
   // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
   // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
@@ -156,31 +161,31 @@ export class Table {
    * columns gets its record made now and kept in its slot: later reads hand out the same object.
    */
   record(rowId: number): EntityRecord | undefined {
-    const slot = this.#rows[rowId]
+    const slot = this.#rows.get(rowId)
     if (!(slot instanceof BaseRows)) return slot
     const record = this.#fromBase(slot, rowId)
-    this.#rows[rowId] = record
+    this.#rows.set(rowId, record)
     return record
   }
 
   /** Whether row `rowId` is live (a liveness test that makes no record). */
   has(rowId: number): boolean {
-    return this.#rows[rowId] !== undefined
+    return this.#rows.has(rowId)
   }
 
   /** The key of row `rowId`, or undefined if it was deleted (makes no record). */
   keyOf(rowId: number): KeyValue | undefined {
-    return slotKey(this.#rows[rowId], rowId)
+    return slotKey(this.#rows.get(rowId), rowId)
   }
 
   /** The stamp of row `rowId`, or undefined if it was deleted (makes no record). */
   stampOf(rowId: number): number | undefined {
-    return slotStamp(this.#rows[rowId], rowId)
+    return slotStamp(this.#rows.get(rowId), rowId)
   }
 
   /** The timestamp of row `rowId`, or undefined if it was deleted (makes no record). */
   timestampOf(rowId: number): number | undefined {
-    return slotTimestamp(this.#rows[rowId], rowId)
+    return slotTimestamp(this.#rows.get(rowId), rowId)
   }
 
   /**
@@ -193,7 +198,7 @@ export class Table {
       const position = this.#positions.get(name)
       if (position === undefined)
         throw new TypeError(`reader: ${this.def.name}.${name} is not a storage attribute`)
-      read = (rowId) => slotValue(this.#rows[rowId], rowId, position, name)
+      read = (rowId) => slotValue(this.#rows.get(rowId), rowId, position, name)
       this.#readers.set(name, read)
     }
     return read
@@ -235,14 +240,39 @@ export class Table {
   /** Live row ids in primary-key order. The array is shared: do not modify it. */
   orderedRowIds(): readonly number[] {
     if (this.#orderedDirty) {
-      this.#ordered = [...this.#byKey.values()].sort((a, b) =>
+      const sorted = [...this.#byKey.values()].sort((a, b) =>
         compareKeys(this.keyOf(a)!, this.keyOf(b)!),
       )
       this.#orderedDirty = false
-      this.#orderedByRow = ascending(this.#ordered)
+      if (!ascending(sorted)) this.#ordered = sorted
+      else {
+        this.#ordered = undefined
+        this.#cacheOrder(sorted)
+        return sorted
+      }
     }
+    if (this.#ordered === undefined) return this.#cachedOrder() ?? this.#cacheOrder(this.liveRowIds())
     this.#orderedShared = true
     return this.#ordered
+  }
+
+  /** Whether `rows` is the array `orderedRowIds()` would give now (a selection of every row). */
+  isOrderedRowIds(rows: readonly number[]): boolean {
+    if (rows.length !== this.size) return false
+    if (this.#ordered === undefined) return rows === this.#cachedOrder()
+    return !this.#orderedDirty && rows === this.#ordered
+  }
+
+  #cachedOrder(): number[] | undefined {
+    return this.#orderedCacheVersion === this.#orderedVersion
+      ? this.#orderedCache?.deref()
+      : undefined
+  }
+
+  #cacheOrder(rows: number[]): number[] {
+    this.#orderedCache = new WeakRef(rows)
+    this.#orderedCacheVersion = this.#orderedVersion
+    return rows
   }
 
   /** The value the next autosequence of `attribute` will take, without consuming it. */
@@ -269,7 +299,7 @@ export class Table {
   liveRowIds(): number[] {
     const out: number[] = []
     const rows = this.#rows
-    for (let i = 0; i < rows.length; i++) if (rows[i] !== undefined) out.push(i)
+    for (let i = 0; i < rows.length; i++) if (rows.has(i)) out.push(i)
     return out
   }
 
@@ -333,7 +363,7 @@ export class Table {
     // Row-id order (undefined) when it is the key order, or when the key order needs a sort of
     // more than `sortUpTo` rows.
     const ordered =
-      !this.#orderedDirty && this.#orderedByRow
+      this.#ordered === undefined
         ? undefined
         : !this.#orderedDirty || this.size <= sortUpTo
           ? this.orderedRowIds()
@@ -401,13 +431,21 @@ export class Table {
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
     if (rowId > this.#rows.length) this.#deletions += rowId - this.#rows.length
     if (this.#views.size) this.#preserve(rowId)
-    this.#rows[rowId] = slot
+    this.#rows.set(rowId, slot)
     this.#byKey.set(key, rowId)
     if (record) {
       this.indexes.insert(record)
       if (this.#columns.size || this.#folded.size) this.#setColumns(record)
     }
     if (this.#orderedDirty) return
+    if (this.#ordered === undefined) {
+      this.#orderedVersion++
+      if (!this.#inRowOrder(rowId, key)) {
+        this.#ordered = []
+        this.#orderedDirty = true
+      }
+      return
+    }
     const last = this.#ordered[this.#ordered.length - 1]
     if (last === undefined || compareKeys(this.keyOf(last)!, key) < 0) {
       if (this.#orderedShared) {
@@ -424,7 +462,7 @@ export class Table {
     const record = this.versionOf(given)
     const before = this.record(record.rowId)!
     if (this.#views.size) this.#preserve(record.rowId)
-    this.#rows[record.rowId] = record
+    this.#rows.set(record.rowId, record)
     this.indexes.update(before, record)
     if (this.#columns.size || this.#folded.size) this.#setColumns(record)
   }
@@ -434,12 +472,13 @@ export class Table {
     const record = this.record(rowId)
     if (!record) return
     this.#written = true
-    if (!this.#orderedDirty) this.#unorder(record)
+    if (this.#ordered === undefined) this.#orderedVersion++
+    else if (!this.#orderedDirty) this.#unorder(record)
     if (this.#views.size) {
       this.#preserve(rowId)
       for (const view of this.#views) view.removed(record.key, rowId)
     }
-    this.#rows[rowId] = undefined
+    this.#rows.set(rowId, undefined)
     this.#deletions++
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
@@ -455,10 +494,11 @@ export class Table {
    */
   rewind(nextRowId: number, deletions: number): void {
     for (let i = nextRowId; i < this.#rows.length; i++)
-      if (this.#rows[i] !== undefined) throw new TypeError(`rewind: row ${i} is still live`)
+      if (this.#rows.has(i)) throw new TypeError(`rewind: row ${i} is still live`)
     this.#written = true
     // The slots cut off are empty, and were kept by the open views when their rows were deleted.
     this.#rows.length = nextRowId
+    this.#orderedVersion++
     this.#deletions = deletions
     for (const column of this.#columns.values())
       if (column.data.length < nextRowId) {
@@ -477,7 +517,7 @@ export class Table {
     const state: TableState = {
       rows: this.#rows.slice(),
       byKey: this.#byKey.copy(),
-      ordered: this.#ordered.slice(),
+      ordered: this.#ordered?.slice(),
       orderedDirty: this.#orderedDirty,
       sequences: new Map(this.#sequences),
       deletions: this.#deletions,
@@ -507,8 +547,8 @@ export class Table {
     const rows = after.slice()
     const changed: RestoredSlot[] = []
     for (let i = 0, n = Math.max(before.length, after.length); i < n; i++) {
-      const b = before[i]
-      const a = after[i]
+      const b = before.get(i)
+      const a = after.get(i)
       if (b === a) continue
       // A row read since (its record made from the columns) is the row the state holds in
       // columns, or the other way round: no change, and the record stays (the same object is
@@ -516,7 +556,7 @@ export class Table {
       if (b instanceof BaseRows && a && !(a instanceof BaseRows) && b.holds(i, a, this.#names))
         continue
       if (a instanceof BaseRows && b && !(b instanceof BaseRows) && a.holds(i, b, this.#names)) {
-        rows[i] = b
+        rows.set(i, b)
         continue
       }
       // Records made here for the change list only: the restored slot keeps the columns.
@@ -531,10 +571,13 @@ export class Table {
       for (const { before } of changed) if (before) view.removed(before.key, before.rowId)
     this.#rows = rows
     this.#byKey.assign(state.byKey)
-    this.#ordered = state.ordered.slice()
-    this.#orderedDirty = state.orderedDirty
-    this.#orderedByRow = !state.orderedDirty && ascending(this.#ordered)
+    this.#ordered =
+      state.ordered === undefined || (!state.orderedDirty && ascending(state.ordered))
+        ? undefined
+        : state.ordered.slice()
+    this.#orderedDirty = this.#ordered !== undefined && state.orderedDirty
     this.#orderedShared = false
+    this.#orderedVersion++
     this.#sequences.clear()
     for (const [name, v] of state.sequences) this.#sequences.set(name, v)
     this.#deletions = state.deletions
@@ -570,22 +613,37 @@ export class Table {
   // move of the tail. Marking the order dirty instead made the next read of the whole dataclass
   // sort every key again (about 50 ms at 200k rows) after a single delete.
   #unorder(record: EntityRecord): void {
+    let ordered = this.#ordered!
     let lo = 0
-    let hi = this.#ordered.length
+    let hi = ordered.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareKeys(this.keyOf(this.#ordered[mid]!)!, record.key) < 0) lo = mid + 1
+      if (compareKeys(this.keyOf(ordered[mid]!)!, record.key) < 0) lo = mid + 1
       else hi = mid
     }
-    if (this.#ordered[lo] !== record.rowId) {
+    if (ordered[lo] !== record.rowId) {
       this.#orderedDirty = true
       return
     }
     if (this.#orderedShared) {
-      this.#ordered = this.#ordered.slice()
+      this.#ordered = ordered = ordered.slice()
       this.#orderedShared = false
     }
-    this.#ordered.splice(lo, 1)
+    ordered.splice(lo, 1)
+  }
+
+  // Whether the key order stays the row-id order with row `rowId` (key `key`, just placed): no
+  // live row after it, and the live row before it has a lower key. A long run of deleted rows
+  // before it, or of slots after it (more than ORDER_LOOKBACK), gives up: the next read sorts.
+  #inRowOrder(rowId: number, key: KeyValue): boolean {
+    const rows = this.#rows
+    if (rows.length - 1 - rowId > ORDER_LOOKBACK) return false
+    for (let i = rows.length - 1; i > rowId; i--) if (rows.has(i)) return false
+    for (let i = rowId - 1, seen = 0; i >= 0; i--, seen++) {
+      if (seen >= ORDER_LOOKBACK) return false
+      if (rows.has(i)) return compareKeys(this.keyOf(i)!, key) < 0
+    }
+    return true
   }
 
   #setColumns(record: EntityRecord): void {
@@ -612,6 +670,9 @@ export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
   'long64',
   'number',
 ])
+
+// Deleted rows #inRowOrder steps over to find the live row before a new one.
+const ORDER_LOOKBACK = 64
 
 const ascending = (ids: readonly number[]): boolean => {
   for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false

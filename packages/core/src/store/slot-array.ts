@@ -1,0 +1,110 @@
+/**
+ * @module A table's row slots by row id (see Slot in table.ts), kept mostly outside the JS heap.
+ *
+ * A plain array of slots was one pointer a row, to the load's columns or to a record: at 10M rows,
+ * 100 MB of pointers that every full garbage collection marks one by one (a pause of 100-300 ms
+ * with the key order's array, measured with --trace-gc-nvp), however few records there are. Here
+ * each row has a number in an Int32Array, which the collector never reads: the index of its
+ * load's columns in a short list, or EMPTY, or RECORD. Records live in small arrays of CHUNK slots
+ * made when a row of theirs first holds one, so a loaded table holds on the heap only the records
+ * its reads and writes made (a few chunks for 10,000 writes scattered over 10M rows), and a table
+ * of records alone costs about what the plain array did.
+ */
+import { BaseRows } from './base-rows.js'
+import type { EntityRecord } from './entity-record.js'
+
+/** What a slot holds: a record, a load's columns that hold the row, or undefined (no row). */
+export type Slot = EntityRecord | BaseRows | undefined
+
+const EMPTY = -1
+const RECORD = -2
+// Slots per record chunk: small, so that scattered records keep few slots on the heap.
+const SHIFT = 6
+const CHUNK = 1 << SHIFT
+const MASK = CHUNK - 1
+
+export class SlotArray {
+  // Per row: EMPTY, RECORD, or the index of its columns in #bases. EMPTY past `length` too.
+  #kinds: Int32Array
+  #length = 0
+  // The loads' columns the slots point to, and each one's index there.
+  #bases: BaseRows[]
+  #baseIndex: Map<BaseRows, number>
+  // Records by row id: chunk `rowId >> SHIFT`, slot `rowId & MASK`.
+  #chunks: ((EntityRecord | undefined)[] | undefined)[]
+
+  constructor(capacity = 16) {
+    this.#kinds = new Int32Array(Math.max(16, capacity)).fill(EMPTY)
+    this.#bases = []
+    this.#baseIndex = new Map()
+    this.#chunks = []
+  }
+
+  /** One past the highest row id ever set (less after a truncation). */
+  get length(): number {
+    return this.#length
+  }
+
+  /** Empties the slots from `n` on (a rewind): the length becomes `n`. */
+  set length(n: number) {
+    if (n < this.#length) {
+      for (let i = n; i < this.#length; i++) if (this.#kinds[i] !== EMPTY) this.set(i, undefined)
+    }
+    this.#length = n
+    if (n > this.#kinds.length) this.#grow(n)
+  }
+
+  get(rowId: number): Slot {
+    const k = this.#kinds[rowId]
+    if (k === undefined || k === EMPTY) return undefined
+    return k >= 0 ? this.#bases[k] : this.#chunks[rowId >> SHIFT]![rowId & MASK]
+  }
+
+  /** Whether row `rowId` holds something (a cheaper `get(rowId) !== undefined`). */
+  has(rowId: number): boolean {
+    const k = this.#kinds[rowId]
+    return k !== undefined && k !== EMPTY
+  }
+
+  set(rowId: number, slot: Slot): void {
+    if (rowId >= this.#kinds.length) this.#grow(rowId + 1)
+    if (rowId >= this.#length) this.#length = rowId + 1
+    const chunks = this.#chunks
+    const c = rowId >> SHIFT
+    if (slot === undefined || slot instanceof BaseRows) {
+      if (this.#kinds[rowId] === RECORD) chunks[c]![rowId & MASK] = undefined
+      this.#kinds[rowId] = slot === undefined ? EMPTY : this.#indexOf(slot)
+      return
+    }
+    while (chunks.length <= c) chunks.push(undefined)
+    ;(chunks[c] ??= new Array<EntityRecord | undefined>(CHUNK).fill(undefined))[rowId & MASK] = slot
+    this.#kinds[rowId] = RECORD
+  }
+
+  /** An independent copy: the numbers copied (a memcpy), the record chunks copied. */
+  slice(): SlotArray {
+    const out = new SlotArray(0)
+    out.#kinds = this.#kinds.slice()
+    out.#length = this.#length
+    out.#bases = this.#bases.slice()
+    out.#baseIndex = new Map(this.#baseIndex)
+    out.#chunks = this.#chunks.map((chunk) => chunk?.slice())
+    return out
+  }
+
+  #indexOf(base: BaseRows): number {
+    let k = this.#baseIndex.get(base)
+    if (k === undefined) {
+      k = this.#bases.length
+      this.#bases.push(base)
+      this.#baseIndex.set(base, k)
+    }
+    return k
+  }
+
+  #grow(n: number): void {
+    const kinds = new Int32Array(Math.max(n, Math.ceil(this.#kinds.length * 1.5))).fill(EMPTY)
+    kinds.set(this.#kinds)
+    this.#kinds = kinds
+  }
+}
