@@ -226,7 +226,10 @@ export class HashIndex {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!
       if (s === EMPTY_SLOT) return i
-      if (hashes[i] === h && this.#same(this.#read(s >= 0 ? s : at(this.#groups[GROUP - s]!, 0)), key))
+      if (
+        hashes[i] === h &&
+        this.#same(this.#read(s >= 0 ? s : at(this.#groups[GROUP - s]!, 0)), key)
+      )
         return i
     }
   }

@@ -15,6 +15,7 @@ import { isAscii } from '../values/lazy-fold.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { fail } from '../errors/datastore-error.js'
 import { HashIndex, type KeyReader } from './hash-index.js'
+import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
 import { CHUNK, RUN, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
@@ -64,10 +65,13 @@ interface Build {
   readonly entry: AttributeIndexes
   // Row ids below it have been read; Infinity once every row has.
   cursor: number
-  // The keys read (`count` of them), in an array made as long as the rows at first: growing one
-  // by pushes copied it again and again (garbage a major GC then had to sweep).
-  keys: SortKey[]
+  // The keys read (`count` of them), made as long as the rows at first: growing by pushes copied
+  // them again and again. Outside the JS heap for numbers and texts (build-keys.ts).
+  keys: BuildKeys
   count: number
+  // Sorted texts' keys made for the index to keep while writes made during the sort are applied.
+  decoded: SortKey[] | undefined
+  decodeAt: number
   // The row id of each key (a typed array: no garbage to scan, grown by half when full).
   rows: Int32Array<ArrayBuffer>
   sort: SlicedSort | undefined
@@ -268,8 +272,10 @@ export class IndexSet {
     const build: Build = {
       entry,
       cursor: 0,
-      keys: entry.sorted ? new Array<SortKey>(this.#rows.nextRowId) : [],
+      keys: entry.sorted ? buildKeys(entry.attribute, this.#rows.nextRowId) : [],
       count: 0,
+      decoded: undefined,
+      decodeAt: 0,
       rows: new Int32Array(entry.sorted ? Math.max(16, this.#rows.nextRowId) : 0),
       sort: undefined,
       sized: entry.attribute.unique === true,
@@ -287,12 +293,34 @@ export class IndexSet {
     const sort = build.sort
     if (sort !== undefined) {
       if (!sort.step(more)) return false
-      // Its keys are kept while changes made meanwhile remain to apply (their rows have moved on).
-      entry.sorted!.adopt(sort.result(), true)
+      const result = sort.result()
+      if (result.kind === 'texts' && build.delta.length === 0) {
+        // No write came since the rows were read: the index reads its keys from the rows at once,
+        // and is done in this same slice (no write can come between).
+        entry.sorted!.adopt(result)
+      } else {
+        let content = result
+        if (result.kind === 'texts') {
+          // Its keys are needed (below): made from the sorted texts, a slice at a time.
+          const keys = (build.decoded ??= new Array<SortKey>(result.size))
+          const { texts, order, nulls } = result
+          while (build.decodeAt < result.size) {
+            const end = Math.min(result.size, build.decodeAt + this.buildSlices.read)
+            for (let i = build.decodeAt; i < end; i++)
+              keys[i] = i < nulls ? null : texts.key(order[i]!)
+            build.decodeAt = end
+            if (end < result.size && !more()) return false
+          }
+          content = { kind: 'generic', size: result.size, rows: result.rows, keys }
+        }
+        // Its keys are kept while changes made meanwhile remain to apply (their rows have moved on).
+        entry.sorted!.adopt(content, true)
+      }
       build.sort = undefined
       build.keys = []
+      build.decoded = undefined
       build.rows = new Int32Array(0)
-      if (!more()) return false
+      if (build.delta.length > 0 && !more()) return false
     }
     const { delta } = build
     while (build.applied < delta.length) {
@@ -333,7 +361,7 @@ export class IndexSet {
             grown.set(build.rows)
             build.rows = grown
           }
-          build.keys[at] = key
+          setKey(build, at, key)
           build.rows[at] = rowId
         }
       }
@@ -347,10 +375,9 @@ export class IndexSet {
       if (!more()) return false
     }
     build.cursor = Infinity
-    build.keys.length = build.count
     if (sorted)
       build.sort = new SlicedSort(
-        build.keys,
+        readKeys(build),
         build.rows.subarray(0, build.count),
         folds,
         this.buildSlices.run,
@@ -414,7 +441,12 @@ export class IndexSet {
         if (build.cursor !== Infinity) this.#read(build, ALWAYS)
         // A sort not begun is done at once by resetFrom's radix sorts: quicker than the merges.
         if (build.sort?.started === false) {
-          entry.sorted!.resetFrom(build.keys, build.rows.subarray(0, build.count), true)
+          const keys = readKeys(build)
+          entry.sorted!.resetFrom(
+            Array.from({ length: keys.length }, (_, i) => keyAt(keys, i)),
+            build.rows.subarray(0, build.count),
+            true,
+          )
           build.sort = undefined
         }
         this.#advance(build, ALWAYS)
@@ -674,4 +706,43 @@ export class IndexSet {
     for (const ix of this.#byAttribute.values())
       if (ix.sorted && !this.#stale.has(ix)) this.#fill(ix, source, all, false)
   }
+}
+
+// The attribute types whose keys are numbers or null.
+const NUMBER_KEYS: ReadonlySet<string> = new Set(['byte', 'word', 'long', 'long64', 'number'])
+
+// A build's keys for `attribute`, with room for `n` (see build-keys.ts).
+function buildKeys(attribute: StorageAttributeDef, n: number): BuildKeys {
+  if (attribute.type === 'string') return new TextKeys(n)
+  if (NUMBER_KEYS.has(attribute.type)) return new Float64Array(Math.max(16, n))
+  return new Array<SortKey>(n)
+}
+
+// Puts key `key` at position `at` of the build's keys (positions come in order), growing them.
+function setKey(build: Build, at: number, key: SortKey): void {
+  const keys = build.keys
+  if (keys instanceof TextKeys) {
+    if (key !== null && typeof key !== 'string')
+      throw new TypeError(`index build: ${build.entry.attribute.name} has a key that is not a text`)
+    keys.add(key)
+  } else if (keys instanceof Float64Array) {
+    if (key !== null && typeof key !== 'number')
+      throw new TypeError(
+        `index build: ${build.entry.attribute.name} has a key that is not a number`,
+      )
+    if (at === keys.length) {
+      const grown = new Float64Array(at + (at >> 1) + 16)
+      grown.set(keys)
+      build.keys = grown
+      grown[at] = key === null ? NaN : key
+    } else keys[at] = key === null ? NaN : key
+  } else keys[at] = key
+}
+
+// The keys a build has read, exactly `count` of them.
+function readKeys(build: Build): BuildKeys {
+  const keys = build.keys
+  if (keys instanceof Float64Array) return keys.subarray(0, build.count)
+  if (Array.isArray(keys)) keys.length = build.count
+  return keys
 }

@@ -8,6 +8,7 @@
  * the result is the same as a one-piece build.
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
+import { TextKeys, type BuildKeys } from './build-keys.js'
 import { compareLazy } from '../values/lazy-fold.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
 
@@ -31,6 +32,17 @@ export type SortedContent =
       readonly rows: Int32Array<ArrayBuffer>
       readonly keys: SortKey[]
     }
+  | {
+      // Texts sorted in place (build-keys.ts): `order[i]` is the position in `texts` of the key
+      // of `rows[i]`. The index reads its keys from the rows, or makes them from `texts`.
+      readonly kind: 'texts'
+      readonly size: number
+      readonly rows: Int32Array<ArrayBuffer>
+      readonly texts: TextKeys
+      readonly order: Int32Array<ArrayBuffer>
+      // The first `nulls` rows hold null keys (their `order` is not set).
+      readonly nulls: number
+    }
 
 /** compareKeys with texts taken as lazy keys: the order of a folding index. */
 export const compareLazyKeys = (a: SortKey, b: SortKey): number =>
@@ -44,7 +56,7 @@ type Stage = 'copy' | 'runs' | 'merge' | 'narrow' | 'done'
  * major GCs, each a pause of the whole heap).
  */
 export class SlicedSort {
-  readonly #keys: SortKey[]
+  readonly #keys: BuildKeys
   readonly #rows: Int32Array<ArrayBuffer>
   readonly #n: number
   readonly #nulls: number
@@ -61,6 +73,10 @@ export class SlicedSort {
   #numB: Float64Array<ArrayBuffer> | undefined
   #keyA: SortKey[] | undefined
   #keyB: SortKey[] | undefined
+  // Texts: the keys stay in #texts; the sort moves their positions (#idxA/#idxB) with the rows.
+  readonly #texts: TextKeys | undefined
+  #idxA: Int32Array<ArrayBuffer> | undefined
+  #idxB: Int32Array<ArrayBuffer> | undefined
   // Merge state: the run width of this pass, the pair being merged and the positions in it.
   readonly #run: number
   readonly #chunk: number
@@ -77,13 +93,15 @@ export class SlicedSort {
    * (tests make both small, to merge many runs in many slices).
    */
   constructor(
-    keys: SortKey[],
+    keys: BuildKeys,
     rows: Int32Array<ArrayBuffer>,
     folds: boolean,
     run = RUN,
     chunk = CHUNK,
   ) {
-    this.#run = run
+    // A run of texts is sorted by comparisons in place (no radix on prefixes): a quarter as long
+    // keeps its sort within a slice.
+    this.#run = keys instanceof TextKeys ? Math.max(2, run >> 2) : run
     this.#chunk = chunk
     this.#keys = keys
     this.#rows = rows
@@ -92,28 +110,37 @@ export class SlicedSort {
     let numbers = 0
     let strings = 0
     let ints = true
-    for (let i = 0; i < n; i++) {
-      const k = keys[i]
-      if (k === null) nulls++
-      else if (typeof k === 'number') {
-        numbers++
-        if (ints && ((k | 0) !== k || (k === 0 && 1 / k < 0))) ints = false
-      } else if (typeof k === 'string') strings++
-    }
+    if (keys instanceof TextKeys) {
+      this.#texts = keys
+      for (let i = 0; i < n; i++) if (keys.isNull(i)) nulls++
+      strings = n - nulls
+    } else
+      for (let i = 0; i < n; i++) {
+        const k = keys[i]!
+        // A typed array of numbers holds NaN for null.
+        if (k === null || k !== k) nulls++
+        else if (typeof k === 'number') {
+          numbers++
+          if (ints && ((k | 0) !== k || (k === 0 && 1 / k < 0))) ints = false
+        } else if (typeof k === 'string') strings++
+      }
     this.#nulls = nulls
-    this.#numeric = numbers + nulls === n
+    this.#numeric = this.#texts === undefined && numbers + nulls === n
     this.#strings = !this.#numeric && strings + nulls === n
     this.#ints = ints
     this.#lazy = folds
     const size = Math.max(16, n)
     this.#rowsA = new Int32Array(size)
     this.#rowsB = rows
-    if (this.#numeric) {
+    if (this.#texts !== undefined) {
+      this.#idxA = new Int32Array(size)
+      this.#idxB = new Int32Array(size)
+    } else if (this.#numeric) {
       this.#numA = new Float64Array(size)
       this.#numB = new Float64Array(size)
     } else {
       this.#keyA = new Array<SortKey>(n)
-      this.#keyB = keys
+      this.#keyB = keys as SortKey[]
       for (let i = 0; i < nulls; i++) this.#keyA[i] = null
     }
   }
@@ -161,6 +188,15 @@ export class SlicedSort {
         numbers: this.#narrowed ?? this.#numA!,
         nulls: this.#nulls,
       }
+    if (this.#texts !== undefined)
+      return {
+        kind: 'texts',
+        size: this.#n,
+        rows: this.#rowsA,
+        texts: this.#texts,
+        order: this.#idxA!,
+        nulls: this.#nulls,
+      }
     return { kind: 'generic', size: this.#n, rows: this.#rowsA, keys: this.#keyA! }
   }
 
@@ -172,15 +208,17 @@ export class SlicedSort {
     const nulls = this.#nulls
     let nullAt = this.#copied
     let at = nulls + (this.#at - nullAt)
+    const texts = this.#texts
     for (let i = this.#at; i < end; i++) {
-      const k = keys[i]!
-      if (k === null) {
+      const k = texts !== undefined ? (texts.isNull(i) ? null : i) : (keys as SortKey[])[i]!
+      if (k === null || k !== k) {
         this.#rowsA[nullAt] = this.#rowsB[nullAt] = rows[i]!
         nullAt++
         continue
       }
       this.#rowsA[at] = rows[i]!
-      if (this.#numA !== undefined) this.#numA[at] = k as number
+      if (texts !== undefined) this.#idxA![at] = i
+      else if (this.#numA !== undefined) this.#numA[at] = k as number
       else this.#keyA![at] = k
       at++
     }
@@ -203,7 +241,19 @@ export class SlicedSort {
     }
     const rows = this.#rowsA
     if (this.#numA !== undefined) sortNumbersStable(this.#numA.subarray(s, e), rows.subarray(s, e))
-    else {
+    else if (this.#texts !== undefined) {
+      const texts = this.#texts
+      const idx = this.#idxA!
+      const at = idx.slice(s, e)
+      const ids = rows.slice(s, e)
+      const order = Array.from({ length: e - s }, (_, i) => i).sort(
+        (a, b) => texts.compare(at[a]!, at[b]!) || a - b,
+      )
+      for (let i = 0; i < order.length; i++) {
+        idx[s + i] = at[order[i]!]!
+        rows[s + i] = ids[order[i]!]!
+      }
+    } else {
       const keys = this.#keyA!
       const part = keys.slice(s, e)
       const ids = rows.slice(s, e)
@@ -262,6 +312,19 @@ export class SlicedSort {
           rowsB[k++] = rowsA[j++]!
         }
       }
+    } else if (this.#texts !== undefined) {
+      const texts = this.#texts
+      const a = this.#idxA!
+      const b = this.#idxB!
+      while (k < stop) {
+        if (j >= hi || (i < mid && texts.compare(a[i]!, a[j]!) <= 0)) {
+          b[k] = a[i]!
+          rowsB[k++] = rowsA[i++]!
+        } else {
+          b[k] = a[j]!
+          rowsB[k++] = rowsA[j++]!
+        }
+      }
     } else {
       const a = this.#keyA!
       const b = this.#keyB!
@@ -296,6 +359,7 @@ export class SlicedSort {
     ;[this.#rowsA, this.#rowsB] = [this.#rowsB, this.#rowsA]
     ;[this.#numA, this.#numB] = [this.#numB, this.#numA]
     ;[this.#keyA, this.#keyB] = [this.#keyB, this.#keyA]
+    ;[this.#idxA, this.#idxB] = [this.#idxB, this.#idxA]
     this.#width *= 2
     this.#startPair(this.#nulls)
   }
@@ -303,6 +367,7 @@ export class SlicedSort {
   #finishMerges(): void {
     this.#numB = undefined
     this.#keyB = undefined
+    this.#idxB = undefined
     this.#rowsB = new Int32Array(0)
     if (this.#numeric && this.#ints) {
       this.#narrowed = new Int32Array(this.#rowsA.length)

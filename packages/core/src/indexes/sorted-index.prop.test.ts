@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import { foldLazy, lazyKey } from '../values/lazy-fold.js'
+import { TextKeys, type BuildKeys } from './build-keys.js'
 import { SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
@@ -82,6 +83,16 @@ describe.each(KINDS)('SortedIndex.resetFrom (folds: $folds)', ({ folds, toIndex,
   })
 })
 
+/** `keys` as a build keeps them when it can: numbers in a Float64Array, a folding index's texts. */
+function typedKeys(keys: readonly SortKey[], folds: boolean): BuildKeys | undefined {
+  if (keys.every((k) => k === null || typeof k === 'number'))
+    return Float64Array.from(keys, (k) => (k === null ? NaN : (k as number)))
+  if (!folds || !keys.every((k) => k === null || typeof k === 'string')) return undefined
+  const texts = new TextKeys(1)
+  for (const k of keys) texts.add(k as string | null)
+  return texts
+}
+
 describe.each(KINDS)('SlicedSort, adopted (folds: $folds)', ({ folds, toIndex }) => {
   it('gives what resetFrom gives, whatever the runs, chunks and slices', () => {
     fc.assert(
@@ -115,6 +126,20 @@ describe.each(KINDS)('SlicedSort, adopted (folds: $folds)', ({ folds, toIndex })
           expect(sliced.content()).toEqual(whole.content())
           // In slices when there is more than a run to sort.
           if (keys.length > run && slice === 1) expect(slices).toBeGreaterThan(1)
+          // The same keys outside the heap, as a build reads them (build-keys.ts): numbers in a
+          // Float64Array (NaN for null), texts of a folding index in place, read back by row.
+          const typed = typedKeys(keys, folds)
+          if (typed === undefined) return
+          const typedSort = new SlicedSort(typed, Int32Array.from(rows), folds, run, chunk)
+          for (;;) {
+            let left = slice
+            if (typedSort.step(() => --left > 0)) break
+          }
+          const byRow = (rowId: number): SortKey => keys[(rowId - 1) / 3]!
+          const adopted = new SortedIndex('x', folds, typed instanceof TextKeys ? byRow : undefined)
+          adopted.adopt(typedSort.result())
+          expect(adopted.size).toBe(whole.size)
+          expect(adopted.content()).toEqual(whole.content())
         },
       ),
       { numRuns: 150 },

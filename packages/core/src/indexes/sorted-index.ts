@@ -432,6 +432,14 @@ export class SortedIndex {
       this.#numbers = sorted.numbers
       this.#nulls = sorted.nulls
       this.#keys = undefined
+    } else if (sorted.kind === 'texts') {
+      // The keys are read from the rows: they must agree with them now (nothing to keep).
+      if (this.#read === undefined || keep)
+        throw new TypeError('SortedIndex.adopt: sorted texts need a key reader, and no keep')
+      this.#keys = undefined
+      this.#numbers = undefined
+      this.#nulls = 0
+      this.#reading = true
     } else {
       this.#keys = sorted.keys
       this.#numbers = undefined

@@ -42,7 +42,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }) },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('load' as const), count: fc.integer({ min: 1, max: 5 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('load' as const),
+      count: fc.integer({ min: 1, max: 5 }),
+    }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restore' as const), pick: fc.nat() }) },

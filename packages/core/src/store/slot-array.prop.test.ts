@@ -57,7 +57,11 @@ describe('SlotArray', () => {
           switch (c.kind) {
             case 'set': {
               const slot =
-                c.what === 'record' ? record(c.rowId, c.n) : c.what === 'base' ? BASES[c.n] : undefined
+                c.what === 'record'
+                  ? record(c.rowId, c.n)
+                  : c.what === 'base'
+                    ? BASES[c.n]
+                    : undefined
               slots.set(c.rowId, slot)
               model[c.rowId] = slot
               break

@@ -251,7 +251,8 @@ export class Table {
         return sorted
       }
     }
-    if (this.#ordered === undefined) return this.#cachedOrder() ?? this.#cacheOrder(this.liveRowIds())
+    if (this.#ordered === undefined)
+      return this.#cachedOrder() ?? this.#cacheOrder(this.liveRowIds())
     this.#orderedShared = true
     return this.#ordered
   }
