@@ -22,7 +22,13 @@ export class TextKeys {
   #used = 0
   #starts: Float64Array<ArrayBuffer>
   #lengths: Int32Array<ArrayBuffer>
+  // Each key's first PREFIX_UNITS units as one number, in the same order (see `prefix`).
+  #prefixes: Float64Array<ArrayBuffer>
   #count = 0
+  #nulls = 0
+  // While the distinct keys are few (a city, a status): each one's first position, so that its
+  // other rows point at the same units, and a comparison of two of them ends at once.
+  #seen: Map<string, number> | undefined = new Map()
 
   /** `expected`: about how many keys will be added (room is made for them at once). */
   constructor(expected: number) {
@@ -30,11 +36,17 @@ export class TextKeys {
     this.#units = new Uint8Array(n * 8)
     this.#starts = new Float64Array(n)
     this.#lengths = new Int32Array(n)
+    this.#prefixes = new Float64Array(n)
   }
 
   /** How many keys were added. */
   get length(): number {
     return this.#count
+  }
+
+  /** How many of them are null. */
+  get nulls(): number {
+    return this.#nulls
   }
 
   /** Adds `key` (a lazy key or null) at the next position. */
@@ -43,9 +55,23 @@ export class TextKeys {
     if (at === this.#lengths.length) this.#growIndex()
     if (key === null) {
       this.#lengths[at] = -1
+      this.#nulls++
       return
     }
+    const seen = this.#seen
+    if (seen !== undefined) {
+      const first = seen.get(key)
+      if (first !== undefined) {
+        this.#starts[at] = this.#starts[first]!
+        this.#lengths[at] = this.#lengths[first]!
+        this.#prefixes[at] = this.#prefixes[first]!
+        return
+      }
+      if (seen.size < SEEN_MOST) seen.set(key, at)
+      else this.#seen = undefined
+    }
     const n = key.length
+    this.#prefixes[at] = prefixOf(key)
     if (this.#used + n > this.#units.length) this.#growUnits(this.#used + n)
     let units = this.#units
     const start = this.#used
@@ -81,13 +107,25 @@ export class TextKeys {
     return out
   }
 
+  /**
+   * A number for the key at position `i` (not null) that orders as the key does when two differ
+   * (equal numbers say nothing): a sort compares these first, and the units only on a tie.
+   */
+  prefix(i: number): number {
+    return this.#prefixes[i]!
+  }
+
   /** compareLazy of the (non-null) keys at positions `i` and `j`, reading them in place. */
   compare(i: number, j: number): number {
+    const p = this.#prefixes[i]!
+    const q = this.#prefixes[j]!
+    if (p !== q) return p < q ? -1 : 1
     const units = this.#units
     const m = this.#lengths[i]!
     const n = this.#lengths[j]!
     const a = this.#starts[i]!
     const b = this.#starts[j]!
+    if (a === b && m === n) return 0
     const common = m < n ? m : n
     for (let k = 0; k < common; k++) {
       const x = lowerUnit(units[a + k]!)
@@ -103,8 +141,11 @@ export class TextKeys {
     starts.set(this.#starts)
     const lengths = new Int32Array(n)
     lengths.set(this.#lengths)
+    const prefixes = new Float64Array(n)
+    prefixes.set(this.#prefixes)
     this.#starts = starts
     this.#lengths = lengths
+    this.#prefixes = prefixes
   }
 
   #growUnits(least: number): void {
@@ -113,6 +154,35 @@ export class TextKeys {
     grown.set(this.#units.subarray(0, this.#used))
     this.#units = grown
   }
+}
+
+// The most distinct keys TextKeys shares the units of (see #seen).
+const SEEN_MOST = 1 << 16
+
+// A prefix holds this many units, a byte each: 48 bits, exact in a double.
+const PREFIX_UNITS = 6
+
+/**
+ * The first PREFIX_UNITS lowered units of `key`, each as 1 + its value (0: the key has ended, so
+ * a shorter key comes first) in a byte. A unit past 0xFD does not fit: it counts as 0xFF and ends
+ * the prefix (what follows it would be ordered wrongly), leaving the order to the units.
+ */
+function prefixOf(key: string): number {
+  let out = 0
+  let open = true
+  for (let k = 0; k < PREFIX_UNITS; k++) {
+    let byte = 0
+    if (open && k < key.length) {
+      const unit = lowerUnit(key.charCodeAt(k))
+      if (unit < 0xfe) byte = unit + 1
+      else {
+        byte = 0xff
+        open = false
+      }
+    } else open = false
+    out = out * 256 + byte
+  }
+  return out
 }
 
 /** The keys of a build: numbers, texts, or (other attributes) an array. */

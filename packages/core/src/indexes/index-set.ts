@@ -69,6 +69,9 @@ interface Build {
   // them again and again. Outside the JS heap for numbers and texts (build-keys.ts).
   keys: BuildKeys
   count: number
+  // Numeric keys read: how many are null, and whether all others are 32-bit integers.
+  nulls: number
+  ints: boolean
   // Sorted texts' keys made for the index to keep while writes made during the sort are applied.
   decoded: SortKey[] | undefined
   decodeAt: number
@@ -274,6 +277,8 @@ export class IndexSet {
       cursor: 0,
       keys: entry.sorted ? buildKeys(entry.attribute, this.#rows.nextRowId) : [],
       count: 0,
+      nulls: 0,
+      ints: true,
       decoded: undefined,
       decodeAt: 0,
       rows: new Int32Array(entry.sorted ? Math.max(16, this.#rows.nextRowId) : 0),
@@ -382,6 +387,7 @@ export class IndexSet {
         folds,
         this.buildSlices.run,
         this.buildSlices.read,
+        build,
       )
     return true
   }
@@ -726,10 +732,12 @@ function setKey(build: Build, at: number, key: SortKey): void {
       throw new TypeError(`index build: ${build.entry.attribute.name} has a key that is not a text`)
     keys.add(key)
   } else if (keys instanceof Float64Array) {
-    if (key !== null && typeof key !== 'number')
+    if (key === null) build.nulls++
+    else if (typeof key !== 'number')
       throw new TypeError(
         `index build: ${build.entry.attribute.name} has a key that is not a number`,
       )
+    else if (build.ints && ((key | 0) !== key || (key === 0 && 1 / key < 0))) build.ints = false
     if (at === keys.length) {
       const grown = new Float64Array(at + (at >> 1) + 16)
       grown.set(keys)

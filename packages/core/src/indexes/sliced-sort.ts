@@ -50,6 +50,12 @@ export const compareLazyKeys = (a: SortKey, b: SortKey): number =>
 
 type Stage = 'copy' | 'runs' | 'merge' | 'narrow' | 'done'
 
+/** Of numeric keys in a Float64Array: how many are null (NaN), and whether all others are int32. */
+export interface NumberStats {
+  readonly nulls: number
+  readonly ints: boolean
+}
+
 /**
  * A stable sort of `keys[i]` held by `rows[i]`, done by `step` calls. Takes ownership of both
  * arrays: once copied, they are the second buffer of the merges (less to allocate, and so fewer
@@ -98,10 +104,9 @@ export class SlicedSort {
     folds: boolean,
     run = RUN,
     chunk = CHUNK,
+    known?: NumberStats,
   ) {
-    // A run of texts is sorted by comparisons in place (no radix on prefixes): a quarter as long
-    // keeps its sort within a slice.
-    this.#run = keys instanceof TextKeys ? Math.max(2, run >> 2) : run
+    this.#run = run
     this.#chunk = chunk
     this.#keys = keys
     this.#rows = rows
@@ -112,8 +117,13 @@ export class SlicedSort {
     let ints = true
     if (keys instanceof TextKeys) {
       this.#texts = keys
-      for (let i = 0; i < n; i++) if (keys.isNull(i)) nulls++
+      nulls = keys.nulls
       strings = n - nulls
+    } else if (keys instanceof Float64Array && known !== undefined) {
+      // What the build counted as it read them: no pass over millions of keys in one piece here.
+      nulls = known.nulls
+      numbers = n - nulls
+      ints = known.ints
     } else
       for (let i = 0; i < n; i++) {
         const k = keys[i]!
@@ -242,14 +252,28 @@ export class SlicedSort {
     const rows = this.#rowsA
     if (this.#numA !== undefined) sortNumbersStable(this.#numA.subarray(s, e), rows.subarray(s, e))
     else if (this.#texts !== undefined) {
+      // By the keys' prefixes (a radix sort), then by their units where prefixes tie: no string.
       const texts = this.#texts
       const idx = this.#idxA!
+      const n = e - s
+      const prefixes = new Float64Array(n)
+      const order = new Int32Array(n)
+      for (let i = 0; i < n; i++) {
+        prefixes[i] = texts.prefix(idx[s + i]!)
+        order[i] = i
+      }
+      sortNumbersStable(prefixes, order)
+      const byKey = (a: number, b: number): number =>
+        texts.compare(idx[s + a]!, idx[s + b]!) || a - b
+      for (let i = 0; i < n;) {
+        let j = i + 1
+        while (j < n && prefixes[j] === prefixes[i]) j++
+        if (j - i > 1) order.set(Array.from(order.subarray(i, j)).sort(byKey), i)
+        i = j
+      }
       const at = idx.slice(s, e)
       const ids = rows.slice(s, e)
-      const order = Array.from({ length: e - s }, (_, i) => i).sort(
-        (a, b) => texts.compare(at[a]!, at[b]!) || a - b,
-      )
-      for (let i = 0; i < order.length; i++) {
+      for (let i = 0; i < n; i++) {
         idx[s + i] = at[order[i]!]!
         rows[s + i] = ids[order[i]!]!
       }
