@@ -40,6 +40,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 
 function expectSame(slots: SlotArray, model: Slot[]): void {
   expect(slots.length).toBe(model.length)
+  // It holds on to the load columns a slot points to, and to no other.
+  expect(new Set(slots.heldBases())).toEqual(new Set(model.filter((s) => s instanceof BaseRows)))
   for (let i = 0; i < model.length + 70; i++) {
     expect(slots.get(i)).toBe(model[i])
     expect(slots.has(i)).toBe(model[i] !== undefined)

@@ -27,9 +27,11 @@ export class SlotArray {
   // Per row: EMPTY, RECORD, or the index of its columns in #bases. EMPTY past `length` too.
   #kinds: Int32Array
   #length = 0
-  // The loads' columns the slots point to, and each one's index there.
-  #bases: BaseRows[]
+  // The loads' columns the slots point to, each one's index there, and how many slots point to
+  // it: one no slot points to any more is let go (its rows all written, deleted or rewound).
+  #bases: (BaseRows | undefined)[]
   #baseIndex: Map<BaseRows, number>
+  #baseSlots: number[]
   // Records by row id: chunk `rowId >> SHIFT`, slot `rowId & MASK`.
   #chunks: ((EntityRecord | undefined)[] | undefined)[]
 
@@ -37,6 +39,7 @@ export class SlotArray {
     this.#kinds = new Int32Array(Math.max(16, capacity)).fill(EMPTY)
     this.#bases = []
     this.#baseIndex = new Map()
+    this.#baseSlots = []
     this.#chunks = []
   }
 
@@ -57,7 +60,7 @@ export class SlotArray {
   get(rowId: number): Slot {
     const k = this.#kinds[rowId]
     if (k === undefined || k === EMPTY) return undefined
-    return k >= 0 ? this.#bases[k] : this.#chunks[rowId >> SHIFT]![rowId & MASK]
+    return k >= 0 ? this.#bases[k]! : this.#chunks[rowId >> SHIFT]![rowId & MASK]
   }
 
   /** Whether row `rowId` holds something (a cheaper `get(rowId) !== undefined`). */
@@ -71,14 +74,29 @@ export class SlotArray {
     if (rowId >= this.#length) this.#length = rowId + 1
     const chunks = this.#chunks
     const c = rowId >> SHIFT
+    const was = this.#kinds[rowId]!
+    if (was >= 0 && --this.#baseSlots[was]! === 0) {
+      this.#baseIndex.delete(this.#bases[was]!)
+      this.#bases[was] = undefined
+    }
     if (slot === undefined || slot instanceof BaseRows) {
-      if (this.#kinds[rowId] === RECORD) chunks[c]![rowId & MASK] = undefined
-      this.#kinds[rowId] = slot === undefined ? EMPTY : this.#indexOf(slot)
+      if (was === RECORD) chunks[c]![rowId & MASK] = undefined
+      if (slot === undefined) this.#kinds[rowId] = EMPTY
+      else {
+        const k = this.#indexOf(slot)
+        this.#baseSlots[k]!++
+        this.#kinds[rowId] = k
+      }
       return
     }
     while (chunks.length <= c) chunks.push(undefined)
     ;(chunks[c] ??= new Array<EntityRecord | undefined>(CHUNK).fill(undefined))[rowId & MASK] = slot
     this.#kinds[rowId] = RECORD
+  }
+
+  /** The load columns it holds on to (for tests). */
+  heldBases(): BaseRows[] {
+    return this.#bases.filter((b) => b !== undefined)
   }
 
   /** An independent copy: the numbers copied (a memcpy), the record chunks copied. */
@@ -88,6 +106,7 @@ export class SlotArray {
     out.#length = this.#length
     out.#bases = this.#bases.slice()
     out.#baseIndex = new Map(this.#baseIndex)
+    out.#baseSlots = this.#baseSlots.slice()
     out.#chunks = this.#chunks.map((chunk) => chunk?.slice())
     return out
   }
@@ -97,6 +116,7 @@ export class SlotArray {
     if (k === undefined) {
       k = this.#bases.length
       this.#bases.push(base)
+      this.#baseSlots.push(0)
       this.#baseIndex.set(base, k)
     }
     return k
