@@ -176,6 +176,23 @@ describe('rows kept in columns', () => {
     expect(Item.get(2)!.getStamp()).toBe(1)
   })
 
+  it('keep only the entities of the rows read last, not one for every row ever read', () => {
+    const n = 70_000
+    const ds = createDatastore(MODEL, {
+      clock: new ManualClock(T0),
+      data: { Item: Array.from({ length: n }, (_, i) => ({ ID: i + 1, code: `c${i}`, price: i })) },
+    })
+    const Item = ds.dataClass('Item')
+    const first = Item.get(1)!
+    let last = first
+    for (let key = 2; key <= n; key++) last = Item.get(key)!
+    // The last rows read hand out the same entity again; the first one read is made anew (equal).
+    expect(Item.get(n)).toBe(last)
+    const again = Item.get(1)!
+    expect(again).not.toBe(first)
+    expect([again.get('code'), again.getStamp()]).toEqual([first.get('code'), first.getStamp()])
+  })
+
   it('keep each load’s rows apart: a load into row ids a restore freed leaves older snapshots right', () => {
     const ds = createDatastore(MODEL, { clock: new ManualClock(T0) })
     const Item = ds.dataClass('Item')
