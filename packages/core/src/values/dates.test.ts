@@ -99,6 +99,32 @@ describe('parseDate, with time of day', () => {
     }
   })
 
+  it('gives a date-time in the stored form back as it is, once checked', () => {
+    for (const text of [
+      '2024-03-05T10:20:30.123Z',
+      '2024-02-29T23:59:59.999Z',
+      '0000-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+    ])
+      expect(parseDate(text, false)).toBe(text)
+    for (const text of [
+      '2023-02-29T00:00:00.000Z',
+      '2024-04-31T00:00:00.000Z',
+      '2024-13-01T00:00:00.000Z',
+      '2024-01-01T23:60:00.000Z',
+      '2024-01-01T23:59:60.000Z',
+    ])
+      expect(parseDate(text, false)).toBeUndefined()
+    // 24:00 ends the day (ISO 8601, as Date.parse reads it): stored as the next day's start.
+    expect(parseDate('2024-01-01T24:00:00.000Z', false)).toBe('2024-01-02T00:00:00.000Z')
+    // Every instant of the four-digit years reads back as the text toISOString wrote for it.
+    const end = Date.parse('9999-12-31T23:59:59.999Z')
+    for (let ms = Date.parse('0000-01-01T00:00:00.000Z'); ms <= end; ms += 1_234_567_890_123) {
+      const text = new Date(ms).toISOString()
+      expect(parseDate(text, false)).toBe(text)
+    }
+  })
+
   it('writes forms that sort as text in time order', () => {
     const inputs = [
       '2024-03-05T10:00:00+09:00',

@@ -9,6 +9,9 @@ const BANG_ISO = /^!!(\d{4})-(\d{2})-(\d{2})!!$/ // how the real server writes d
 const BANG_DMY = /^(\d{1,2})!(\d{1,2})!(\d{4})$/ // the legacy form 4D also accepts on writes
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/
+// The stored form of a date-time itself (toISOString's), as every `__TIMESTAMP` of a REST read or
+// a saved data file is written.
+const STORED_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
@@ -38,6 +41,19 @@ export function parseDate(input: unknown, dateOnly: boolean): string | undefined
   let m = DAY.exec(text)
   // Already in the stored form (the usual case): the text itself, no new string.
   if (m && dateOnly) return exists(Number(m[1]), Number(m[2]), Number(m[3])) ? text : undefined
+  // A date-time in the stored form, valid, is the text itself too: going through Date.parse and
+  // toISOString, the `__TIMESTAMP` of each row was a fifth of a clone's time (2 µs a row, twice).
+  if (!m && !dateOnly && text.length === 24) {
+    const t = STORED_DATE_TIME.exec(text)
+    if (
+      t &&
+      exists(Number(t[1]), Number(t[2]), Number(t[3])) &&
+      Number(t[4]) < 24 &&
+      Number(t[5]) < 60 &&
+      Number(t[6]) < 60
+    )
+      return text
+  }
   m ??= BANG_ISO.exec(text)
   if (m) {
     const d = day(m[1]!, m[2]!, m[3]!)
