@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -252,6 +252,70 @@ describe('clone errors', () => {
       )
     } finally {
       await Promise.all([close(html), close(json), close(missing)])
+    }
+  })
+
+  it('loads each page into the copy as it comes: a row the copy refuses ends the clone at its page', async () => {
+    // A server whose data breaks its own catalog (a unique code given twice, as a 4D server whose
+    // index was made unique after the data) answers 10,000 items; the 2,500th repeats the first code.
+    const ROWS = 10_000
+    const skips: number[] = []
+    const requests: string[] = []
+    const s = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://localhost')
+      requests.push(`${url.pathname}${url.search}`)
+      const reply = (body: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(body))
+      }
+      if (url.pathname === '/rest/$catalog/$all')
+        return reply({
+          __NAME: 'items',
+          dataClasses: [
+            {
+              name: 'Item',
+              attributes: [
+                { name: 'ID', kind: 'storage', type: 'long' },
+                { name: 'code', kind: 'storage', type: 'string', unique: true },
+              ],
+              key: [{ name: 'ID' }],
+            },
+          ],
+        })
+      if (url.searchParams.get('$method') === 'release') return reply({ ok: true })
+      const skip = Number(url.searchParams.get('$skip') ?? 0)
+      skips.push(skip)
+      const top = Math.max(0, Math.min(Number(url.searchParams.get('$top')), ROWS - skip))
+      const entity = (id: number) => ({
+        __KEY: String(id),
+        __STAMP: 1,
+        ID: id,
+        code: `c${id % 2499}`,
+      })
+      reply({
+        __ENTITYSET: '/rest/Item/$entityset/S1',
+        __COUNT: ROWS,
+        __FIRST: skip,
+        __ENTITIES: Array.from({ length: top }, (_, i) => entity(skip + i + 1)),
+      })
+    })
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
+    try {
+      const err = await clone({ url: urlOf(s), out: out('refused'), pageSize: 100 }).catch(
+        (e: unknown) => e,
+      )
+      expect(err).toBeInstanceOf(CloneError)
+      expect((err as Error).message).toBe(
+        `the copy of ${urlOf(s)}/rest would not load: Item[2499].code: The value "c1" of the ` +
+          `"code" attribute is already used in the "Item" dataclass (the attribute is unique)`,
+      )
+      // Read up to the page of Item[2499] (skip 2400) and the one asked for meanwhile, not to the
+      // end (skip 9900): collected first, the rows were only checked once every page was read.
+      expect(Math.max(...skips)).toBeLessThanOrEqual(2500)
+      expect(requests.at(-1)).toBe('/rest/Item/$entityset/S1?$method=release')
+      expect(existsSync(out('refused'))).toBe(false)
+    } finally {
+      await close(s)
     }
   })
 

@@ -12,9 +12,12 @@
  * related key. Computed values
  * (calculated attributes, aliases) and to-many relations are left out: they follow from the rest.
  *
- * Before anything is written, the copy is loaded into a datastore: what `clone` writes, `serve`
- * loads, or `clone` says why not. The data file is that datastore's rows, written as `--save`
- * writes them: a slice at a time, never as one string (save.ts).
+ * Each page goes straight into the streaming load of the copy (`beginLoad`, one commit at the end),
+ * as a data file read as a stream does: the rows are checked and kept in the load's columns page by
+ * page, never all alive as parsed objects (kept so, 1M short rows took 559 MB of RSS, 10M would
+ * not fit in the heap), and that load is the check that what `clone` writes, `serve` loads, or
+ * `clone` says why not (a refused row ends it at its page). The data file is the copy's rows,
+ * written as `--save` writes them: a slice at a time, never as one string (save.ts).
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -189,24 +192,19 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
       `${client.url('/$catalog/$all')} is not a 4D catalog (no "dataClasses"): is it a 4D REST server?`,
     )
   const model = modelFromCatalog(catalog)
-  const data: Record<string, object[]> = {}
+  // Made before anything is read, so that a model serve would refuse is reported at once.
+  const copy = loading(client, () => createDatastore(model))
+  const load = copy.beginLoad()
   const counts: Record<string, number> = {}
   const classes = model.dataClasses as unknown as CatalogDataClass[]
-  for (const dc of classes) {
-    data[dc.name] = await readDataClass(client, dc, options.pageSize ?? 1000)
-    counts[dc.name] = data[dc.name]!.length
-  }
-  // Loaded before anything is written, so that a copy serve would refuse is reported instead; the
-  // file written is the loaded copy's dump, in the form --save writes (related keys of their
-  // target's key type, as the loader read them from the wire's `__deferred`).
-  let copy: Datastore
-  try {
-    copy = createDatastore(model)
-    copy.loadData(data)
-  } catch (e) {
-    if (!DatastoreError.is(e)) throw e
-    throw new CloneError(`the copy of ${client.base} would not load: ${e.message}`)
-  }
+  for (const dc of classes)
+    counts[dc.name] = await readDataClass(client, dc, options.pageSize ?? 1000, (rows) =>
+      loading(client, () => load.add(dc.name, rows)),
+    )
+  // The references to rows that never came are found here; the file written is the loaded copy's
+  // dump, in the form --save writes (related keys of their target's key type, as the loader read
+  // them from the wire's `__deferred`).
+  loading(client, () => load.commit())
   await mkdir(options.out, { recursive: true })
   const modelFile = join(options.out, 'model.json')
   const dataFile = join(options.out, 'data.json')
@@ -228,6 +226,16 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   }
 }
 
+/** `step` of loading the copy, a refusal said as the copy of the server that would not load. */
+function loading<T>(client: Client, step: () => T): T {
+  try {
+    return step()
+  } catch (e) {
+    if (!DatastoreError.is(e)) throw e
+    throw new CloneError(`the copy of ${client.base} would not load: ${e.message}`)
+  }
+}
+
 async function login(client: Client, user: string, password: string): Promise<void> {
   const answer = await client.json('/$directory/login', {
     method: 'POST',
@@ -243,8 +251,18 @@ interface Page {
   readonly __ENTITIES?: readonly Record<string, unknown>[]
 }
 
-/** Every entity of `dc`, paged through one entity set, as data file rows. */
-async function readDataClass(client: Client, dc: CatalogDataClass, pageSize: number) {
+/**
+ * Reads every entity of `dc`, paged through one entity set, and gives each page's rows to `take`
+ * as it comes (a page's entities are garbage once taken); resolves with the rows taken. The next
+ * page is asked for while the current one is turned into rows: the server writes one while this
+ * process reads the other, and still answers one page at a time.
+ */
+async function readDataClass(
+  client: Client,
+  dc: CatalogDataClass,
+  pageSize: number,
+  take: (rows: object[]) => void,
+): Promise<number> {
   const path = `/${encodeURIComponent(dc.name)}`
   const first = (await client.json(
     `${path}?$method=entityset&$timeout=3600&$top=${pageSize}`,
@@ -254,39 +272,48 @@ async function readDataClass(client: Client, dc: CatalogDataClass, pageSize: num
   const set = first.__ENTITYSET
   if (typeof set !== 'string')
     throw new CloneError(`${client.url(path)}?$method=entityset did not answer an entity set`)
-  const rows: object[] = []
+  const count = first.__COUNT
   const reader = new RowReader(client, dc)
+  let next: Promise<unknown> | undefined
+  let taken = 0
   try {
     let page = first.__ENTITIES
-    let read = 0
-    for (;;) {
-      for (const entity of page) {
-        const row = await reader.row(entity)
-        if (row !== undefined) rows.push(row)
-      }
+    for (let read = 0; ;) {
       read += page.length
       // An empty page before the count ends the loop too: a server that ends early is not waited on.
-      if (read >= first.__COUNT || page.length === 0) break
-      const next = (await client.json(
-        `${client.fromServer(set)}?$skip=${read}&$top=${pageSize}`,
-      )) as Page
-      page = Array.isArray(next.__ENTITIES) ? next.__ENTITIES : []
+      next =
+        read < count && page.length > 0
+          ? client.json(`${client.fromServer(set)}?$skip=${read}&$top=${pageSize}`)
+          : undefined
+      // Awaited below, or in `finally` when this page fails: never an unhandled rejection.
+      next?.catch(() => {})
+      const rows = await reader.rows(page)
+      take(rows)
+      taken += rows.length
+      if (next === undefined) break
+      const answer = await next
+      page = isRecord(answer) && Array.isArray(answer.__ENTITIES) ? answer.__ENTITIES : []
     }
   } finally {
+    // A page still asked for is waited on first, so that the release comes after it.
+    await next?.catch(() => {})
     // The set would expire anyway; releasing it frees the server now. A failure here changes nothing.
     await client
       .request(`${client.fromServer(set)}?$method=release`)
       .then((r) => r.body?.cancel())
       .catch(() => {})
   }
-  return rows
+  return taken
 }
 
 /** Turns the entities of one dataclass, as a REST read shows them, into data file rows. */
 class RowReader {
   readonly #client: Client
   readonly #dc: CatalogDataClass
-  readonly #written: readonly CatalogAttribute[]
+  /** The attributes written as they are read (storage values, relations as keys). */
+  readonly #plain: readonly CatalogAttribute[]
+  /** The pictures and BLOBs, each fetched from its URI. */
+  readonly #binaries: readonly CatalogAttribute[]
   readonly #keyName: string | undefined
 
   constructor(client: Client, dc: CatalogDataClass) {
@@ -296,36 +323,58 @@ class RowReader {
       dc.attributes.filter((a) => (a.kind ?? 'storage') === 'storage').map((a) => a.name),
     )
     // A relation whose foreign key is a storage attribute of the catalog is written through it.
-    this.#written = dc.attributes.filter((a) => {
+    const written = dc.attributes.filter((a) => {
       const kind = a.kind ?? 'storage'
       return (
         kind === 'storage' ||
         (kind === 'relatedEntity' && !(a.foreignKey !== undefined && storage.has(a.foreignKey)))
       )
     })
+    const binary = (a: CatalogAttribute): boolean =>
+      (a.kind ?? 'storage') === 'storage' && (a.type === 'image' || a.type === 'blob')
+    this.#plain = written.filter((a) => !binary(a))
+    this.#binaries = written.filter(binary)
     this.#keyName = dc.key?.[0]?.name
   }
 
-  /** The row of `entity`, or undefined for a member deleted since the set was made. */
-  async row(entity: Record<string, unknown>): Promise<object | undefined> {
+  /**
+   * The rows of a page's entities, a member deleted since the set was made left out. Their
+   * pictures and BLOBs are fetched one after the other: a page of them at once would be a burst
+   * of requests for the server.
+   */
+  async rows(entities: readonly Record<string, unknown>[]): Promise<object[]> {
+    const rows: object[] = []
+    for (const entity of entities) {
+      const row = this.#row(entity)
+      if (row === undefined) continue
+      for (const attr of this.#binaries) {
+        const v = entity[attr.name]
+        if (v !== undefined && v !== null) row[attr.name] = await this.#binary(v, attr)
+      }
+      rows.push(row)
+    }
+    return rows
+  }
+
+  /** The row of `entity` but its pictures and BLOBs, or undefined for a deleted member. */
+  #row(entity: Record<string, unknown>): Record<string, unknown> | undefined {
     if (entity.__KEY === undefined) return undefined
     const row: Record<string, unknown> = {}
     if (this.#keyName === undefined || !Object.hasOwn(entity, this.#keyName))
       row.__KEY = entity.__KEY
     if (typeof entity.__STAMP === 'number' && entity.__STAMP >= 1) row.__STAMP = entity.__STAMP
-    if (parseDate(entity.__TIMESTAMP, false) !== undefined) row.__TIMESTAMP = entity.__TIMESTAMP
-    for (const attr of this.#written) {
+    // In the stored form, which the load then reads at no cost; a timestamp that is not a date is
+    // left out (the copy's row is then stamped with the time of the load).
+    const timestamp = parseDate(entity.__TIMESTAMP, false)
+    if (timestamp !== undefined) row.__TIMESTAMP = timestamp
+    for (const attr of this.#plain) {
       const v = entity[attr.name]
       if (v === undefined || v === null) continue
-      const value =
-        (attr.kind ?? 'storage') === 'relatedEntity'
-          ? v // {"__deferred": {"__KEY": …}}, which the loader reads as the target's key
-          : attr.type === 'image' || attr.type === 'blob'
-            ? await this.#binary(v, attr)
-            : attr.type === 'date' && typeof v === 'string'
-              ? v.replace(/^!!(.*)!!$/, '$1')
-              : v
-      if (value !== undefined && value !== null) row[attr.name] = value
+      // A relation stays {"__deferred": {"__KEY": …}}, which the loader reads as the target's key.
+      row[attr.name] =
+        attr.type === 'date' && typeof v === 'string' && (attr.kind ?? 'storage') === 'storage'
+          ? v.replace(/^!!(.*)!!$/, '$1')
+          : v
     }
     return row
   }
