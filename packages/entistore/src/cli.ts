@@ -870,13 +870,19 @@ class Stops {
  */
 function buildIndexesInBackground(ds: Datastore, io: CliIo): void {
   const start = performance.now()
+  let rows = 0
+  for (const dc of ds.schema.dataClasses) rows += ds.store.table(dc.name).size
   void ds.buildIndexesInBackground({ schedule: (slice) => setImmediate(slice) }).then((built) => {
-    if (built > 0)
+    // A small store's build is over in a few milliseconds: nothing worth a line.
+    if (built > 0 && rows >= BUILT_LINE_FROM)
       io.out(
         `Built ${built} ${built === 1 ? 'index' : 'indexes'} in the background in ${Math.round(performance.now() - start)} ms`,
       )
   })
 }
+
+/** Rows from which serve says when the background index build is done. */
+const BUILT_LINE_FROM = 1000
 
 /**
  * The life of a listening server: says what it serves, watches and saves as asked, waits for the
