@@ -21,8 +21,8 @@ import {
   FRESH_GET_BOUND_MS,
   watchResponsiveness,
 } from '../../../rest/src/node/responsiveness.fixture.js'
-import { serve, type RunningServer } from '../serve.js'
-import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
+import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
+import { joinCluster, type ClusterOptions } from './join-cluster.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 
 const MODEL = {
@@ -63,7 +63,7 @@ let url: string
 let db: string
 let schemas = 0
 let schema = ''
-const open: { cluster: Cluster; server: RunningServer }[] = []
+const nodes = new ClusterNodes()
 
 beforeAll(async () => {
   if (postgresSkip !== undefined) return
@@ -77,33 +77,13 @@ afterAll(async () => {
 beforeEach(() => {
   schema = `snap${++schemas}`
 })
-afterEach(async () => {
-  for (const n of open.splice(0)) {
-    await n.server.close()
-    await n.cluster.close()
-  }
-})
+afterEach(() => nodes.closeAll())
 
-interface Node {
-  readonly ds: Datastore
-  readonly cluster: Cluster
-  readonly url: string
-}
+type Node = ClusterNode
 
 /** A process: a datastore joined to this test's schema, served on a free port. */
-async function node(data: DataFile, options: Partial<ClusterOptions> = {}): Promise<Node> {
-  const ds = createDatastore(MODEL)
-  const cluster = await joinCluster(ds, {
-    postgres: url,
-    schema,
-    data,
-    pollMs: 200,
-    onError: () => undefined,
-    ...options,
-  })
-  const server = await serve(ds, { port: 0, wrapCore: (core) => cluster.wrap(core) })
-  open.push({ cluster, server })
-  return { ds, cluster, url: server.url }
+function node(data: DataFile, options: Partial<ClusterOptions> = {}): Promise<Node> {
+  return nodes.start(MODEL, { postgres: url, schema, data, ...options })
 }
 
 const sql = (text: string) => pg.query(text, db)
@@ -256,11 +236,7 @@ describe.skipIf(postgresSkip !== undefined)('snapshots in PostgreSQL', () => {
     )
     // The first slices are in.
     await new Promise((r) => setTimeout(r, 20))
-    const closing = open.splice(0)
-    for (const n of closing) {
-      await n.server.close()
-      await n.cluster.close()
-    }
+    await nodes.closeAll()
     expect(await written).toBe('AbortError')
     expect(await snapshotSeqs()).toEqual([0])
     const b = await node(items(3))

@@ -14,9 +14,9 @@
 import { connect, createServer, type Socket } from 'node:net'
 import { createDatastore, type Datastore } from '@entistore/core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { serve, type RunningServer } from '../serve.js'
 import { ClusterWrites } from './cluster-core.js'
-import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
+import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
+import { joinCluster, type ClusterOptions } from './join-cluster.js'
 import { PostgresLog } from './postgres-log.js'
 import { PostgresParticipant } from './postgres-participant.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
@@ -51,7 +51,7 @@ let pg: PostgresServer
 let url: string
 let schemas = 0
 let schema = ''
-const open: { cluster: Cluster; server: RunningServer }[] = []
+const nodes = new ClusterNodes()
 
 beforeAll(async () => {
   if (postgresSkip !== undefined) return
@@ -61,18 +61,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await pg?.stop()
 })
-afterEach(async () => {
-  for (const n of open.splice(0)) {
-    await n.server.close()
-    await n.cluster.close()
-  }
-})
+afterEach(() => nodes.closeAll())
 
-interface Node {
-  readonly ds: Datastore
-  readonly cluster: Cluster
-  readonly url: string
-}
+type Node = ClusterNode
 
 /** The Items' names in a process, in key order. */
 const names = (n: Node) =>
@@ -83,19 +74,8 @@ const names = (n: Node) =>
     .map((e) => e.get('name'))
 
 /** A process: a datastore joined to this test's schema, served on a free port. */
-async function node(options: Partial<ClusterOptions> = {}): Promise<Node> {
-  const ds = createDatastore(MODEL)
-  const cluster = await joinCluster(ds, {
-    postgres: url,
-    schema,
-    data: DATA,
-    pollMs: 200,
-    onError: () => undefined,
-    ...options,
-  })
-  const server = await serve(ds, { port: 0, wrapCore: (core) => cluster.wrap(core) })
-  open.push({ cluster, server })
-  return { ds, cluster, url: server.url }
+function node(options: Partial<ClusterOptions> = {}): Promise<Node> {
+  return nodes.start(MODEL, { postgres: url, schema, data: DATA, ...options })
 }
 
 async function get(n: Node, path: string): Promise<{ status: number; body: any }> {

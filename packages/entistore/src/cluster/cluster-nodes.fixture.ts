@@ -1,0 +1,37 @@
+/**
+ * @module For tests: processes of one cluster, each a datastore joined to PostgreSQL and served
+ * on a free port, closed together (the server first, then its cluster) after each test.
+ */
+import { createDatastore, type Datastore } from '@entistore/core'
+import { serve, type RunningServer } from '../serve.js'
+import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
+
+export interface ClusterNode {
+  readonly ds: Datastore
+  readonly cluster: Cluster
+  readonly url: string
+}
+
+export class ClusterNodes {
+  readonly #open: { cluster: Cluster; server: RunningServer }[] = []
+
+  /** A process of `model` joined as `options` say (a test's own errors ignored unless given). */
+  async start(
+    model: Parameters<typeof createDatastore>[0],
+    options: ClusterOptions,
+  ): Promise<ClusterNode> {
+    const ds = createDatastore(model)
+    const cluster = await joinCluster(ds, { pollMs: 200, onError: () => undefined, ...options })
+    const server = await serve(ds, { port: 0, wrapCore: (core) => cluster.wrap(core) })
+    this.#open.push({ cluster, server })
+    return { ds, cluster, url: server.url }
+  }
+
+  /** Stops every process started so far. */
+  async closeAll(): Promise<void> {
+    for (const n of this.#open.splice(0)) {
+      await n.server.close()
+      await n.cluster.close()
+    }
+  }
+}
