@@ -111,6 +111,12 @@ const state = {
   entities: [],
   // Replies that come back after a newer request was sent are dropped.
   generation: 0,
+  /**
+   * The column whose sort button was pressed: the table puts the keyboard focus back on it when it
+   * redraws its head, in the same turn, so no later await can leave the focus on a removed button.
+   * @type {string | undefined}
+   */
+  focusSort: undefined,
 }
 
 /** @type {Map<string, DataClassInfo>} */
@@ -301,6 +307,8 @@ async function refresh() {
     body = await rest(pagePath())
   } catch (e) {
     if (generation !== state.generation) return
+    // No table is drawn: a later one, drawn for another reason, must not take the focus.
+    state.focusSort = undefined
     $('status').textContent = ''
     if (e instanceof RestError && state.filter) showFilterError(e)
     else showStatusError(e)
@@ -395,6 +403,11 @@ function renderTable() {
   actions.innerHTML = '<span class="visually-hidden">Actions</span>'
   head.append(actions)
   table.tHead?.replaceChildren(head)
+  if (state.focusSort !== undefined) {
+    const button = head.querySelector(`button[title="Sort by ${state.focusSort}"]`)
+    if (button instanceof HTMLElement) button.focus()
+    state.focusSort = undefined
+  }
   const body = /** @type {HTMLTableSectionElement} */ (table.tBodies[0])
   body.replaceChildren(
     ...state.entities.map((entity) => {
@@ -504,10 +517,8 @@ function sortBy(/** @type {string} */ attribute) {
   const descending = state.order?.attribute === attribute && !state.order.descending
   state.order = { attribute, descending }
   state.skip = 0
-  void refresh().then(() => {
-    const button = document.querySelector(`th[aria-sort] button[title="Sort by ${attribute}"]`)
-    if (button instanceof HTMLElement) button.focus()
-  })
+  state.focusSort = attribute
+  void refresh()
 }
 
 function renderPager() {
