@@ -163,9 +163,13 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     const isCompute = (url: URL) => url.searchParams.has('$compute')
-    await on.page.route(isCompute, async (route) => {
-      await held
-      await route.continue()
+    // Each held request is let go before the route is removed: removing it first would answer
+    // them meanwhile, and their `continue` would then reject.
+    const handled: Promise<void>[] = []
+    await on.page.route(isCompute, (route) => {
+      const done = held.then(() => route.continue())
+      handled.push(done)
+      return done
     })
     try {
       await on.page.click('#rows th button[title="Sort by salary"]')
@@ -175,6 +179,7 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
       expect(await on.page.evaluate(focusedAttribute, 'title')).toBe('Sort by salary')
     } finally {
       release()
+      await Promise.all(handled)
       await on.page.unroute(isCompute)
     }
   })
