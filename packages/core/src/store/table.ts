@@ -11,6 +11,7 @@ import { fold } from '../values/fold.js'
 import { FoldInterner } from '../values/fold-intern.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
+import { RecentRecords } from './recent-records.js'
 import { SlotArray, type Slot } from './slot-array.js'
 import {
   SORT_AT_OPEN,
@@ -79,8 +80,8 @@ export class Table {
   #orderedCacheVersion = -1
   #orderedVersion = 0
   readonly #sequences = new Map<string, number>()
-  // Records made from a load's columns by `record`, the oldest first (see there).
-  readonly #made = new Map<number, EntityRecord>()
+  // Records made from a load's columns by `record`, the last ones only (see there).
+  readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
   // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
   // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
   // an index then reads one typed array instead of three objects per row.
@@ -160,7 +161,7 @@ export class Table {
 
   /**
    * The current record of row `rowId`, or undefined if it was deleted. A row still in its load's
-   * columns gets its record made now, kept among the last MADE_KEPT made: a read soon after hands
+   * columns gets its record made now, kept among the last ones made (recent-records.ts): a read soon after hands
    * out the same object. Kept in its slot for good, every row a client read (a clone reads them
    * all) stayed an object on the heap: 1.7 GB more at 10M rows, and full collections to match.
    */
@@ -171,7 +172,6 @@ export class Table {
     let record = made.get(rowId)
     if (record === undefined) {
       record = this.#fromBase(slot, rowId)
-      if (made.size >= MADE_KEPT) made.delete(made.keys().next().value!)
       made.set(rowId, record)
     }
     return record
@@ -687,7 +687,8 @@ export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
   'number',
 ])
 
-// Records made from a load's columns that a table keeps (see Table.record): about 13 MB of short rows.
+// Records made from a load's columns that a table keeps at most, the last half of them at least
+// (see Table.record): about 13 MB of short rows.
 const MADE_KEPT = 1 << 16
 
 // Deleted rows #inRowOrder steps over to find the live row before a new one.
