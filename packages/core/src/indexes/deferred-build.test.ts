@@ -105,7 +105,7 @@ describe('indexes after a large load', () => {
   it('follow writes made between the slices of a build, a text index too', () => {
     const { ds, Person, indexes } = loaded()
     const table = Person.table
-    indexes.buildSlices = { read: 50, run: 64, delta: 1 }
+    indexes.buildSlices = { read: 50, run: 64, delta: 1, grow: 4096 }
     let budget = 0
     const more = () => budget-- > 0
     for (let i = 0; !indexes.ready(['code']); i++) {
@@ -125,6 +125,57 @@ describe('indexes after a large load', () => {
     const [k, r] = indexes.of('code')!.sorted!.content()
     expect(built).toEqual({ keys: [...k], rowIds: [...r] })
     expect(keysOf(ds, "code = 'z0-1'")).toEqual([1])
+  })
+
+  // A hash index of many distinct keys grows several times while it is built: each growth moves
+  // its keys to a larger table in pieces (HashIndex.prepare), and the writes made between two of
+  // them are held by the build and applied once the table is there.
+  it('follow writes made while a hash index grows in pieces during its build', () => {
+    const ds = createDatastore({
+      dataClasses: [
+        {
+          name: 'Tag',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'label', type: 'string', indexed: true, indexKind: 'hash' },
+          ],
+        },
+      ],
+    })
+    // Three rows a label: too few distinct keys in the first rows for the build to size the table
+    // for every row at once (IndexSet.#read), so it grows as it reads.
+    const label = (id: number) => `L${Math.floor(id / 3)}`
+    ds.loadData({
+      Tag: Array.from({ length: 3000 }, (_, i) => ({ ID: i + 1, label: label(i + 1) })),
+    })
+    const Tag = ds.dataClass('Tag')
+    const indexes = Tag.table.indexes
+    indexes.buildSlices = { read: 10, run: 64, delta: 1, grow: 8 }
+    let budget = 0
+    const more = () => budget-- > 0
+    const moved: number[] = []
+    for (let i = 0; !indexes.ready(['label']); i++) {
+      budget = 3
+      indexes.step(more, ['label'])
+      // A row read already (low ids) gets a label of its own, or one another row holds.
+      const id = 1 + ((i * 7) % 400)
+      Tag.get(id)!
+        .edit({ label: i % 3 ? `new-${i}` : label(id + 1) })
+        .save()
+      moved.push(id)
+    }
+    expect(moved.length).toBeGreaterThan(50)
+    const built = [...indexes.of('label')!.hash!.entries()].map(([k, r]) => [
+      k,
+      r.sort((a, b) => a - b),
+    ])
+    indexes.rebuild(Tag.table)
+    const rebuilt = [...indexes.of('label')!.hash!.entries()].map(([k, r]) => [
+      k,
+      r.sort((a, b) => a - b),
+    ])
+    const byKey = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]))
+    expect(built.sort(byKey)).toEqual(rebuilt.sort(byKey))
   })
 
   it('run each build through the runner the table was given (the datastore keeps it out of query budgets)', () => {

@@ -78,6 +78,7 @@ type Command =
   | { kind: 'fill' }
   | { kind: 'capture' }
   | { kind: 'restore'; pick: number }
+  | { kind: 'prepare'; extra: number; asks: number }
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'insert', value })) },
@@ -99,12 +100,20 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'fill' }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'capture' }) },
   { weight: 1, arbitrary: fc.nat().map((pick) => ({ kind: 'restore', pick })) },
+  // Room for more keys, made a few slots at a time for `asks` questions to `more()`: left half
+  // done, the move meets the next command (a write, a copy, a fill, another prepare).
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ extra: fc.nat(300), asks: fc.nat(6) })
+      .map((c) => ({ kind: 'prepare', ...c })),
+  },
 ) as fc.Arbitrary<Command>
 
 const DELETED = Symbol('deleted')
 
 describe('HashIndex', () => {
-  it('answers as a Map of folded keys, through writes, fills, captures and restores', () => {
+  it('answers as a Map of folded keys, through writes, fills, captures, restores and growths in pieces', () => {
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 80 }), (commands) => {
         // The stored values by row id, which the index reads its keys from (the table).
@@ -163,6 +172,12 @@ describe('HashIndex', () => {
             case 'capture':
               states.push({ index: index.copy(), model: cloneModel(model), values: values.slice() })
               break
+            case 'prepare': {
+              let asks = c.asks
+              const done = index.prepare(index.distinct + c.extra, () => asks-- > 0, 4)
+              if (done) expect(index.growing).toBe(false)
+              break
+            }
             case 'restore': {
               if (states.length === 0) break
               const state = states[c.pick % states.length]!

@@ -35,6 +35,8 @@ const GROUP_TYPED = 64
 // A slot value <= GROUP holds group GROUP - slot, i.e. group g is stored as GROUP - g.
 const GROUP = -1
 const MIN_CAPACITY = 16
+/** How many slots `prepare` moves between two asks of `more()` by default: about 50 µs. */
+export const GROW_PIECE = 4096
 
 const float = new Float64Array(1)
 const words = new Int32Array(float.buffer)
@@ -79,6 +81,16 @@ export class HashIndex {
   // After `copy`, the groups are shared with the copy until written: group g is this index's own
   // when owned[g] is 1 or g >= owned.length. Undefined: all are.
   #owned: Uint8Array | undefined
+  // A move to a larger table begun by `prepare` and not finished: the slots of the current table
+  // before `next` are in `slots`/`hashes` too. The current table answers reads meanwhile; a write
+  // finishes the move first (#settle), as it could move a slot already moved.
+  #growing:
+    | {
+        readonly slots: Int32Array<ArrayBuffer>
+        readonly hashes: Int32Array<ArrayBuffer>
+        next: number
+      }
+    | undefined
 
   constructor(attribute: string, folds: boolean, read: KeyReader) {
     this.attribute = attribute
@@ -89,6 +101,60 @@ export class HashIndex {
   /** Number of distinct keys. */
   get distinct(): number {
     return this.#used
+  }
+
+  /** Whether a move to a larger table, begun by `prepare`, is under way. */
+  get growing(): boolean {
+    return this.#growing !== undefined
+  }
+
+  /**
+   * Makes room for `n` distinct keys in pieces: moves the keys to a larger table while `more()`
+   * says so (asked every `piece` slots) and returns whether the room is made. Call it again
+   * to go on; reads meanwhile answer from the current table, and a write finishes the move at once. What a build in slices calls before
+   * adding a batch of rows: growing by doubling inside `add` moves every key in one piece, 84 ms
+   * for the 6.5M distinct names of 10M rows, measured holding the server's event loop.
+   */
+  prepare(n: number, more: () => boolean, piece = GROW_PIECE): boolean {
+    if (this.#growing === undefined) {
+      const capacity = this.#capacityFor(n)
+      if (capacity <= this.#slots.length) return true
+      this.#growing = { slots: new Int32Array(capacity), hashes: new Int32Array(capacity), next: 0 }
+    }
+    const growing = this.#growing
+    const old = this.#slots
+    const oldHashes = this.#hashes
+    const { slots, hashes } = growing
+    const mask = slots.length - 1
+    while (growing.next < old.length) {
+      const end = Math.min(old.length, growing.next + piece)
+      for (let j = growing.next; j < end; j++) {
+        const s = old[j]!
+        if (s === EMPTY_SLOT) continue
+        const h = oldHashes[j]!
+        let i = h & mask
+        while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
+        slots[i] = s
+        hashes[i] = h
+      }
+      growing.next = end
+      if (end < old.length && !more()) return false
+    }
+    this.#slots = slots
+    this.#hashes = hashes
+    this.#growing = undefined
+    return true
+  }
+
+  // Finishes a move begun by `prepare`: the other methods read and write the current table only.
+  #settle(): void {
+    if (this.#growing !== undefined) this.prepare(0, () => true)
+  }
+
+  #capacityFor(n: number): number {
+    let capacity = this.#slots.length
+    while (n * 5 > capacity * 4) capacity *= 2
+    return capacity
   }
 
   /** Number of rows holding `key`. */
@@ -110,6 +176,7 @@ export class HashIndex {
   }
 
   add(key: SortKey, rowId: number): void {
+    this.#settle()
     const h = hashKey(key)
     if ((this.#used + 1) * 5 > this.#slots.length * 4) this.#resize(this.#slots.length * 2)
     const i = this.#find(key, h)
@@ -124,6 +191,7 @@ export class HashIndex {
   }
 
   remove(key: SortKey, rowId: number): void {
+    this.#settle()
     const h = hashKey(key)
     const slots = this.#slots
     const hashes = this.#hashes
@@ -159,12 +227,13 @@ export class HashIndex {
    * growing by doubling rehashes every key each time, one piece of up to tens of milliseconds at 1M.
    */
   reserve(n: number): void {
-    let capacity = this.#slots.length
-    while (n * 5 > capacity * 4) capacity *= 2
+    this.#settle()
+    const capacity = this.#capacityFor(n)
     if (capacity > this.#slots.length) this.#resize(capacity)
   }
 
   clear(): void {
+    this.#growing = undefined
     this.#slots = new Int32Array(MIN_CAPACITY)
     this.#hashes = new Int32Array(MIN_CAPACITY)
     this.#used = 0

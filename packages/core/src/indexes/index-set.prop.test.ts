@@ -519,7 +519,7 @@ const setup = () => {
   })
   const table = ds.dataClass('Item').table
   // Small slices: a few rows read, runs of a few keys merged, between two writes.
-  table.indexes.buildSlices = { read: 3, run: 4, delta: 2 }
+  table.indexes.buildSlices = { read: 3, run: 4, delta: 2, grow: 4 }
   return {
     model: { rows: new Map(), nextKey: 1, snapshots: [] },
     real: { ds, table },

@@ -14,7 +14,7 @@ import { FoldInterner } from '../values/fold-intern.js'
 import { isAscii } from '../values/lazy-fold.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { fail } from '../errors/datastore-error.js'
-import { HashIndex, type KeyReader } from './hash-index.js'
+import { GROW_PIECE, HashIndex, type KeyReader } from './hash-index.js'
 import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
 import { CHUNK, RUN, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
@@ -52,6 +52,8 @@ export interface BuildSlices {
   readonly run: number
   /** Changes applied to a sorted index between two questions (each a memmove of its tail). */
   readonly delta: number
+  /** Slots of a hash index moved to its larger table between two questions (HashIndex.prepare). */
+  readonly grow: number
 }
 
 /**
@@ -81,8 +83,17 @@ interface Build {
   // Whether the hash index was given room for every row (see #advance).
   sized: boolean
   // Changes to rows already read, for the sorted index, in order: key, row id, and add or remove.
-  readonly delta: { readonly key: SortKey; readonly rowId: number; readonly add: boolean }[]
+  readonly delta: Change[]
   applied: number
+  // Changes to rows already read that came while the hash index was moving to a larger table
+  // (HashIndex.prepare): applied once it is there, before the next rows are read.
+  hashDelta: Change[]
+}
+
+interface Change {
+  readonly key: SortKey
+  readonly rowId: number
+  readonly add: boolean
 }
 
 // How deep the callers are that refuse builds in one piece (`refusingBuilds`).
@@ -146,7 +157,7 @@ export class IndexSet {
   readonly #builds = new Map<AttributeIndexes, Build>()
   readonly #dataClass: string
   /** @internal The sizes of a build's slices: tests make them small, to interleave writes. */
-  buildSlices: BuildSlices = { read: CHUNK, run: RUN, delta: 16 }
+  buildSlices: BuildSlices = { read: CHUNK, run: RUN, delta: 16, grow: GROW_PIECE }
   #deferring = false
   // One folded key per distinct text of an attribute, shared by the rows that hold it
   // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.
@@ -286,6 +297,7 @@ export class IndexSet {
       sized: entry.attribute.unique === true,
       delta: [],
       applied: 0,
+      hashDelta: [],
     }
     this.#builds.set(entry, build)
     return build
@@ -355,6 +367,12 @@ export class IndexSet {
     const { hash, sorted } = entry
     for (;;) {
       const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
+      // Room for a new key a row of this batch, made in pieces: no `add` below grows the table.
+      if (hash !== undefined) {
+        if (!hash.prepare(hash.distinct + (end - build.cursor), more, this.buildSlices.grow))
+          return false
+        this.#applyHashDelta(build, hash)
+      }
       for (let rowId = build.cursor; rowId < end; rowId++) {
         if (!source.has(rowId)) continue
         const key = this.#key(read(rowId), name, folds)
@@ -397,9 +415,19 @@ export class IndexSet {
     if (rowId >= build.cursor) return
     const { entry } = build
     const key = this.#key(value, entry.attribute.name, foldsOf(entry.attribute))
-    if (add) entry.hash?.add(key, rowId)
+    // Writing to a hash index that is moving to a larger table would finish the move at once.
+    if (entry.hash?.growing) build.hashDelta.push({ key, rowId, add })
+    else if (add) entry.hash?.add(key, rowId)
     else entry.hash?.remove(key, rowId)
     if (entry.sorted) build.delta.push({ key, rowId, add })
+  }
+
+  #applyHashDelta(build: Build, hash: HashIndex): void {
+    if (build.hashDelta.length === 0) return
+    for (const { key, rowId, add } of build.hashDelta)
+      if (add) hash.add(key, rowId)
+      else hash.remove(key, rowId)
+    build.hashDelta = []
   }
 
   // Drops every build begun (their entries stay unbuilt, to build again), or `entry`'s.
