@@ -29,10 +29,12 @@ export class TextKeys {
   // While the distinct keys are few (a city, a status): each one's first position, so that its
   // other rows point at the same units, and a comparison of two of them ends at once.
   #seen: Map<string, number> | undefined = new Map()
+  readonly #expected: number
 
   /** `expected`: about how many keys will be added (room is made for them at once). */
   constructor(expected: number) {
     const n = Math.max(16, expected)
+    this.#expected = n
     this.#units = new Uint8Array(n * 8)
     this.#starts = new Float64Array(n)
     this.#lengths = new Int32Array(n)
@@ -72,6 +74,13 @@ export class TextKeys {
     }
     const n = key.length
     this.#prefixes[at] = prefixOf(key)
+    // The first keys tell how long the others are likely to be: room for all of them is made
+    // while the copy is small. Made when full, the copy was the whole column at once, 33 ms of a
+    // 10M-row build's event loop.
+    if (at === PROJECT_AT) {
+      const projected = Math.ceil((this.#used / at) * this.#expected * 1.25)
+      if (projected > this.#units.length) this.#growUnits(projected)
+    }
     if (this.#used + n > this.#units.length) this.#growUnits(this.#used + n)
     let units = this.#units
     const start = this.#used
@@ -155,6 +164,9 @@ export class TextKeys {
     this.#units = grown
   }
 }
+
+// After how many keys TextKeys makes room for all of them from their length so far.
+const PROJECT_AT = 4096
 
 // The most distinct keys TextKeys shares the units of (see #seen).
 const SEEN_MOST = 1 << 16

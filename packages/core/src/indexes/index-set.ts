@@ -39,6 +39,14 @@ export interface IndexSource {
   has(rowId: number): boolean
   /** One past the highest row id a row may have now. */
   readonly nextRowId: number
+  /**
+   * Makes the rows' key order (every live row id in primary-key order) in slices while `more()`
+   * says so; true once it is made. What a read waits for when the key's "index" is named by
+   * IndexBuilding: see Table.orderedRowIds.
+   */
+  prepareOrder(more: More): boolean
+  /** Whether the key order is there to take at once. */
+  orderReady(): boolean
 }
 
 /** Asked by a build in slices between two chunks of its work: whether it may go on. */
@@ -80,8 +88,10 @@ interface Build {
   // The row id of each key (a typed array: no garbage to scan, grown by half when full).
   rows: Int32Array<ArrayBuffer>
   sort: SlicedSort | undefined
-  // Whether the hash index was given room for every row (see #advance).
+  // Whether the first rows were looked at for how many distinct keys to expect (see #read).
   sized: boolean
+  // How many distinct keys the hash index is to have room for before the next rows are read.
+  room: number
   // Changes to rows already read, for the sorted index, in order: key, row id, and add or remove.
   readonly delta: Change[]
   applied: number
@@ -105,6 +115,9 @@ let refusing = 0
  * driven by the datastore) and runs `fn` again. Only for work that may run twice (reads). A
  * table of up to 16k row ids is still built at once (about 10 ms): a wait would cost more.
  */
+/** Whether the work running now refuses builds in one piece (inside `refusingBuilds`). */
+export const buildsRefused = (): boolean => refusing > 0
+
 export function refusingBuilds<T>(fn: () => T): T {
   refusing++
   try {
@@ -156,6 +169,7 @@ export class IndexSet {
   // The stale entries whose build in slices has begun (see `step`).
   readonly #builds = new Map<AttributeIndexes, Build>()
   readonly #dataClass: string
+  readonly #keyName: string
   /** @internal The sizes of a build's slices: tests make them small, to interleave writes. */
   buildSlices: BuildSlices = { read: CHUNK, run: RUN, delta: 16, grow: GROW_PIECE }
   #deferring = false
@@ -199,6 +213,7 @@ export class IndexSet {
     this.#rows = rows
     this.#runBuild = runBuild
     this.#dataClass = def.name
+    this.#keyName = def.key.name
     const fkSlots = new Set(
       def.attributes.flatMap((a) =>
         a.kind === 'relatedEntity' ? [a.foreignKeyAttribute.name] : [],
@@ -248,6 +263,8 @@ export class IndexSet {
 
   /** Whether the indexes of `attributes` (every one when absent) are built; true for none. */
   ready(attributes?: readonly string[]): boolean {
+    // Named, the key also stands for the rows' key order (Table.orderedRowIds).
+    if (attributes?.includes(this.#keyName) && !this.#rows.orderReady()) return false
     if (this.#stale.size === 0) return true
     if (attributes === undefined) return false
     for (const name of attributes) {
@@ -261,9 +278,11 @@ export class IndexSet {
    * Builds unbuilt indexes in slices: runs their builds while `more()` says so (asked every few
    * thousand rows), those of `first` first, then those begun, then the others. Writes may come
    * between two calls: the mutators keep a build in step (see Build). Returns whether any index is
-   * still unbuilt. Does nothing during a bulk change (which leaves its own indexes to build).
+   * still unbuilt. Does nothing during a bulk change (which leaves its own indexes to build). The
+   * key named in `first` stands for the rows' key order too, made first (IndexSource.prepareOrder).
    */
   step(more: More, first: readonly string[] = []): boolean {
+    if (first.includes(this.#keyName) && !this.#rows.prepareOrder(more)) return true
     if (this.#stale.size === 0 || this.#bulk) return this.#stale.size > 0
     const order: AttributeIndexes[] = []
     for (const name of first) {
@@ -281,8 +300,6 @@ export class IndexSet {
 
   #begin(entry: AttributeIndexes): Build {
     entry.hash?.clear()
-    // A unique column has a key a row: room for them all at once (no rehash of 1M keys in a slice).
-    if (entry.attribute.unique) entry.hash?.reserve(this.#rows.nextRowId)
     const build: Build = {
       entry,
       cursor: 0,
@@ -295,6 +312,8 @@ export class IndexSet {
       rows: new Int32Array(entry.sorted ? Math.max(16, this.#rows.nextRowId) : 0),
       sort: undefined,
       sized: entry.attribute.unique === true,
+      // A unique column has a key a row: room for them all, made before the first row is read.
+      room: entry.attribute.unique === true ? this.#rows.nextRowId : 0,
       delta: [],
       applied: 0,
       hashDelta: [],
@@ -369,8 +388,8 @@ export class IndexSet {
       const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
       // Room for a new key a row of this batch, made in pieces: no `add` below grows the table.
       if (hash !== undefined) {
-        if (!hash.prepare(hash.distinct + (end - build.cursor), more, this.buildSlices.grow))
-          return false
+        const room = Math.max(build.room, hash.distinct + (end - build.cursor))
+        if (!hash.prepare(room, more, this.buildSlices.grow)) return false
         this.#applyHashDelta(build, hash)
       }
       for (let rowId = build.cursor; rowId < end; rowId++) {
@@ -388,10 +407,11 @@ export class IndexSet {
           build.rows[at] = rowId
         }
       }
-      // Mostly distinct keys in the first rows (codes, names): room for a key a row at once.
+      // Mostly distinct keys in the first rows (codes, names): room for a key a row, made in
+      // pieces before the next rows are read.
       if (!build.sized && hash !== undefined) {
         build.sized = true
-        if (hash.distinct * 2 > end) hash.reserve(source.nextRowId)
+        if (hash.distinct * 2 > end) build.room = source.nextRowId
       }
       build.cursor = end
       if (end >= source.nextRowId) break

@@ -3,7 +3,8 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
-import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
+import { fail } from '../errors/datastore-error.js'
+import { buildsRefused, IndexSet, type IndexSetState, type More } from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
@@ -79,6 +80,13 @@ export class Table {
   #orderedCache: WeakRef<number[]> | undefined
   #orderedCacheVersion = -1
   #orderedVersion = 0
+  // The key order being made in slices (prepareOrder), from row id 0 to `next`, for the version of
+  // the rows it began with; then held strongly until a read takes it (the WeakRef alone could lose
+  // it to a collection before the read that waited for it runs again).
+  #orderBuild:
+    { readonly out: number[]; length: number; next: number; readonly version: number } | undefined
+  #orderRestarts = 0
+  #prepared: number[] | undefined
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
@@ -260,10 +268,68 @@ export class Table {
         return sorted
       }
     }
-    if (this.#ordered === undefined)
-      return this.#cachedOrder() ?? this.#cacheOrder(this.liveRowIds())
+    if (this.#ordered === undefined) {
+      const cached = this.#cachedOrder()
+      this.#prepared = undefined
+      if (cached !== undefined) return cached
+      // Every row id of a large table at once holds the event loop (334 ms for 10M rows, measured
+      // under a clone): where builds are refused, the caller waits for prepareOrder in slices.
+      if (this.size > ORDER_AT_ONCE && buildsRefused())
+        fail('IndexBuilding', [this.def.name, this.def.key.name], {
+          details: { retryAfter: 1, dataClass: this.def.name, attribute: this.def.key.name },
+        })
+      return this.#cacheOrder(this.liveRowIds())
+    }
     this.#orderedShared = true
     return this.#ordered
+  }
+
+  /**
+   * Makes the key order that orderedRowIds gives, in slices of ORDER_PIECE rows while `more()`
+   * says so; true once it is there. Only the order of row ids is made so: an order kept as an
+   * array (keys not created in ascending order) is there already. Rows that come or go between two
+   * slices start it again, and after ORDER_RESTARTS starts it is finished in one piece, so that a
+   * steady flow of creates cannot keep a reader waiting for good.
+   */
+  prepareOrder(more: More): boolean {
+    if (this.orderReady()) return true
+    let build = this.#orderBuild
+    if (build !== undefined && build.version !== this.#orderedVersion) {
+      build = undefined
+      this.#orderRestarts++
+    }
+    if (build === undefined) {
+      // Sized at once: grown by pushes, the array is copied whole at each doubling (64 MB at 10M).
+      const out = new Array<number>(this.size)
+      build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
+    }
+    const rows = this.#rows
+    const end = rows.length
+    const restarted = this.#orderRestarts > ORDER_RESTARTS
+    while (build.next < end) {
+      const stop = restarted ? end : Math.min(end, build.next + ORDER_PIECE)
+      const out = build.out
+      let length = build.length
+      for (let i = build.next; i < stop; i++) if (rows.has(i)) out[length++] = i
+      build.length = length
+      build.next = stop
+      if (stop < end && !more()) return false
+    }
+    this.#orderBuild = undefined
+    this.#orderRestarts = 0
+    build.out.length = build.length
+    this.#prepared = this.#cacheOrder(build.out)
+    return true
+  }
+
+  /** Whether orderedRowIds would answer at once, not making the whole order in one piece. */
+  orderReady(): boolean {
+    return (
+      this.#ordered !== undefined ||
+      this.#orderedDirty ||
+      this.size <= ORDER_AT_ONCE ||
+      this.#cachedOrder() !== undefined
+    )
   }
 
   /** Whether `rows` is the array `orderedRowIds()` would give now (a selection of every row). */
@@ -690,6 +756,13 @@ export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
 // Records made from a load's columns that a table keeps at most, the last half of them at least
 // (see Table.record): about 13 MB of short rows.
 const MADE_KEPT = 1 << 16
+
+// Up to how many rows orderedRowIds makes the row-id order at once (a few ms); past it, a reader
+// that refuses builds waits for prepareOrder. Rows read between two questions to `more()`, and how
+// many times a build restarts (rows came or went) before it is finished in one piece.
+const ORDER_AT_ONCE = 1 << 16
+const ORDER_PIECE = 1 << 16
+const ORDER_RESTARTS = 3
 
 // Deleted rows #inRowOrder steps over to find the live row before a new one.
 const ORDER_LOOKBACK = 64

@@ -60,4 +60,33 @@ describe('an index built for a query, over a socket', () => {
     expect(indexes.ready(['name'])).toBe(false)
     expect(internal).toEqual([])
   })
+
+  // Every row id of the table in key order, for a read of the whole dataclass: made in slices
+  // past 65,536 rows (Table.prepareOrder), the read waiting for it as for an index.
+  it('makes the key order of a whole dataclass in slices for its first read, an entity set too', async () => {
+    const ds = createDatastore(model)
+    ds.loadData({
+      Person: Array.from({ length: N }, (_, i) => ({
+        ID: i + 1,
+        code: `C${String(i).padStart(7, '0')}`,
+        name: `name ${i % 5000}`,
+      })),
+    })
+    const table = ds.dataClass('Person').table
+    ds.configureIndexBuilds({ schedule: (slice) => setImmediate(slice) })
+    const { base, internal } = await serveOnSocket(ds)
+    expect(table.orderReady()).toBe(false)
+    const page = (await (await fetch(`${base}/rest/Person?$top=2&$attributes=ID`)).json()) as {
+      __COUNT: number
+      __ENTITIES: { ID: number }[]
+    }
+    expect([page.__COUNT, page.__ENTITIES.map((e) => e.ID)]).toEqual([N, [1, 2]])
+    const set = await fetch(`${base}/rest/Person?$method=entityset&$top=1&$attributes=ID`)
+    const id = ((await set.json()) as { __ENTITYSET: string }).__ENTITYSET.split('/').pop()
+    const last = (await (
+      await fetch(`${base}/rest/Person/$entityset/${id}?$skip=${N - 1}&$top=5&$attributes=ID`)
+    ).json()) as { __COUNT: number; __ENTITIES: { ID: number }[] }
+    expect([last.__COUNT, last.__ENTITIES.map((e) => e.ID)]).toEqual([N, [N]])
+    expect(internal).toEqual([])
+  })
 })
