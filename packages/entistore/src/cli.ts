@@ -60,6 +60,7 @@ import { stopSignal } from './signals.js'
 import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
 import { Reloader, watchFiles, type ReloadOutcome } from './watch.js'
+import { turnDeadline } from './persist/take-slice.js'
 import {
   clusterFork,
   parseWorkers,
@@ -872,13 +873,16 @@ function buildIndexesInBackground(ds: Datastore, io: CliIo): void {
   const start = performance.now()
   let rows = 0
   for (const dc of ds.schema.dataClasses) rows += ds.store.table(dc.name).size
-  void ds.buildIndexesInBackground({ schedule: (slice) => setImmediate(slice) }).then((built) => {
-    // A small store's build is over in a few milliseconds: nothing worth a line.
-    if (built > 0 && rows >= BUILT_LINE_FROM)
-      io.out(
-        `Built ${built} ${built === 1 ? 'index' : 'indexes'} in the background in ${Math.round(performance.now() - start)} ms`,
-      )
-  })
+  // One budget a turn with the other work in slices (a snapshot, a --save): see take-slice.ts.
+  void ds
+    .buildIndexesInBackground({ schedule: (slice) => setImmediate(slice), deadline: turnDeadline })
+    .then((built) => {
+      // A small store's build is over in a few milliseconds: nothing worth a line.
+      if (built > 0 && rows >= BUILT_LINE_FROM)
+        io.out(
+          `Built ${built} ${built === 1 ? 'index' : 'indexes'} in the background in ${Math.round(performance.now() - start)} ms`,
+        )
+    })
 }
 
 /** Rows from which serve says when the background index build is done. */

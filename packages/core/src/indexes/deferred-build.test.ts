@@ -178,6 +178,26 @@ describe('indexes after a large load', () => {
     expect(built.sort(byKey)).toEqual(rebuilt.sort(byKey))
   })
 
+  // The CLI shares one budget a turn among all its work in slices (take-slice.ts): the builder
+  // asks the host when each slice must stop.
+  it('stop each slice when the deadline the host gives says so', async () => {
+    const { ds, indexes } = loaded()
+    const asked: number[] = []
+    // A deadline already past: each slice does one chunk of its work, then the next slice.
+    ds.configureIndexBuilds({
+      sliceMs: 7,
+      deadline: (ms) => {
+        asked.push(ms)
+        return 0
+      },
+    })
+    await ds.indexesReady('Person', ['city'])
+    expect(indexes.ready(['city'])).toBe(true)
+    // 2,000 rows read 2,048 at a time, then their sort and its merge: a slice each at least.
+    expect(asked.length).toBeGreaterThan(1)
+    expect(new Set(asked)).toEqual(new Set([7]))
+  })
+
   it('run each build through the runner the table was given (the datastore keeps it out of query budgets)', () => {
     const def = createDatastore(model).dataClass('Person').table.def
     const built: number[] = []

@@ -20,6 +20,12 @@ export interface IndexBuildOptions {
    * @default 4
    */
   readonly sliceMs?: number
+  /**
+   * When a slice that begins now must stop, given `sliceMs` (a `performance.now()` time): a host
+   * that runs other work in slices shares one budget a turn of its event loop among them all.
+   * @default its start plus `sliceMs`
+   */
+  readonly deadline?: (sliceMs: number) => number
 }
 
 interface Waiter {
@@ -34,6 +40,7 @@ export class IndexBuilder {
   readonly #tables: () => Iterable<IndexSet>
   #schedule: (slice: () => void) => void = (slice) => setTimeout(slice, 0)
   #sliceMs = 4
+  #deadline = (sliceMs: number): number => now() + sliceMs
   #waiters: Waiter[] = []
   #background: (() => void)[] = []
   #scheduled = false
@@ -46,6 +53,7 @@ export class IndexBuilder {
   configure(options: IndexBuildOptions): void {
     if (options.schedule) this.#schedule = options.schedule
     if (options.sliceMs !== undefined) this.#sliceMs = options.sliceMs
+    if (options.deadline) this.#deadline = options.deadline
   }
 
   /** Settles once `indexes` has the indexes of `attributes` (every one when absent) built. */
@@ -77,7 +85,7 @@ export class IndexBuilder {
   // One slice: the indexes waited for first (in the order they were asked for), then the others
   // if a background build was asked for.
   #slice(): void {
-    const deadline = now() + this.#sliceMs
+    const deadline = this.#deadline(this.#sliceMs)
     const more = (): boolean => now() < deadline
     for (const w of this.#waiters) {
       w.indexes.step(more, w.attributes ?? [])

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { takeSlice, turnDeadline } from './take-slice.js'
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Pieces that each take `ms` of busy time to make, `count` of them. */
+function* slow(count: number, ms: number): Generator<string> {
+  for (let i = 0; i < count; i++) {
+    const until = performance.now() + ms
+    while (performance.now() < until);
+    yield 'x'
+  }
+}
+
+describe('slices of work in one turn of the event loop', () => {
+  it('share one deadline, set by the first slice of the turn', async () => {
+    await nextTurn()
+    const first = turnDeadline(5)
+    expect(turnDeadline(50)).toBe(first)
+    await nextTurn()
+    // A new turn: a new deadline, from the first slice that asks.
+    const before = performance.now()
+    const second = turnDeadline(50)
+    expect(second).toBeGreaterThanOrEqual(before + 50)
+  })
+
+  it('leave a second writer of the same turn one piece when the first used the budget', async () => {
+    await nextTurn()
+    const a = takeSlice(slow(1000, 1), Infinity, 50)
+    const b = takeSlice(slow(1000, 1), Infinity, 50)
+    // The first took pieces until its 50 ms were spent; the second, in the same turn, one.
+    expect(a.pieces.length).toBeGreaterThan(1)
+    expect(b.pieces.length).toBe(1)
+    await nextTurn()
+    expect(takeSlice(slow(1000, 1), Infinity, 50).pieces.length).toBeGreaterThan(1)
+  })
+})
