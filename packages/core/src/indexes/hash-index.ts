@@ -75,6 +75,28 @@ export function hashKey(key: SortKey): number {
   return mix(key === null ? 0x2545f491 : key ? 0x1b873593 : 0x5bd1e995)
 }
 
+// Puts the occupied slots [start, end) of a table into a larger one (empty where they go), by
+// their stored hashes: no key is read.
+function moveSlots(
+  from: Int32Array,
+  fromHashes: Int32Array,
+  start: number,
+  end: number,
+  slots: Int32Array,
+  hashes: Int32Array,
+): void {
+  const mask = slots.length - 1
+  for (let j = start; j < end; j++) {
+    const s = from[j]!
+    if (s === EMPTY_SLOT) continue
+    const h = fromHashes[j]!
+    let i = h & mask
+    while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
+    slots[i] = s
+    hashes[i] = h
+  }
+}
+
 export class HashIndex {
   readonly attribute: string
   readonly folds: boolean
@@ -140,18 +162,9 @@ export class HashIndex {
       growing.touched = end
       if (!more()) return false
     }
-    const mask = slots.length - 1
     while (growing.next < old.length) {
       const end = Math.min(old.length, growing.next + piece)
-      for (let j = growing.next; j < end; j++) {
-        const s = old[j]!
-        if (s === EMPTY_SLOT) continue
-        const h = oldHashes[j]!
-        let i = h & mask
-        while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
-        slots[i] = s
-        hashes[i] = h
-      }
+      moveSlots(old, oldHashes, growing.next, end, slots, hashes)
       growing.next = end
       if (end < old.length && !more()) return false
     }
@@ -341,16 +354,7 @@ export class HashIndex {
     const oldHashes = this.#hashes
     const slots = new Int32Array(capacity)
     const hashes = new Int32Array(capacity)
-    const mask = capacity - 1
-    for (let j = 0; j < oldSlots.length; j++) {
-      const s = oldSlots[j]!
-      if (s === EMPTY_SLOT) continue
-      const h = oldHashes[j]!
-      let i = h & mask
-      while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
-      slots[i] = s
-      hashes[i] = h
-    }
+    moveSlots(oldSlots, oldHashes, 0, oldSlots.length, slots, hashes)
     this.#slots = slots
     this.#hashes = hashes
   }

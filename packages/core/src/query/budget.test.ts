@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ManualClock, type Clock } from '../clock/clock.js'
-import { DatastoreError } from '../errors/datastore-error.js'
+import { thrown } from '../errors/thrown.fixture.js'
 import { createDatastore } from '../orda/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { BUDGET_STEP, currentBudget, outsideBudget, spend, withBudget } from './budget.js'
@@ -57,23 +57,13 @@ function store(clock: Clock, onSlow: () => void = () => {}) {
   })
 }
 
-const budgetError = (fn: () => unknown): DatastoreError => {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('expected QueryBudgetExceeded')
-}
-
 describe('a query time budget', () => {
   it('stops a long scan with QueryBudgetExceeded (9090, limit) and a clear message', () => {
     const clock = new TickingClock()
     const ds = store(clock)
     const Doc = ds.dataClass('Doc')
     // 100,000 rows: 25 readings of the clock, 25 ms, past a 10 ms budget.
-    const e = budgetError(() => ds.withBudget(10, () => Doc.query('body = "@body@"').length))
+    const e = thrown(() => ds.withBudget(10, () => Doc.query('body = "@body@"').length))
     expect(e.name).toBe('QueryBudgetExceeded')
     expect(e.errCode).toBe(9090)
     expect(e.category).toBe('limit')
@@ -116,7 +106,7 @@ describe('a query time budget', () => {
       clock.advance(10)
     })
     const Doc = ds.dataClass('Doc')
-    const e = budgetError(() => ds.withBudget(500, () => Doc.query('slow > 1').length))
+    const e = thrown(() => ds.withBudget(500, () => Doc.query('slow > 1').length))
     expect(e.name).toBe('QueryBudgetExceeded')
     // The clock is read every 4,096 / 64 = 64 calls (the 64th is counted before it runs): stopped
     // at the first reading past 500 ms, not after the 100,000 rows.
@@ -128,12 +118,10 @@ describe('a query time budget', () => {
     const ds = store(clock)
     const Doc = ds.dataClass('Doc')
     const all = Doc.query('size >= 0') // no budget: made before
-    expect(budgetError(() => ds.withBudget(2, () => all.orderBy('body').at(0))).name).toBe(
+    expect(thrown(() => ds.withBudget(2, () => all.orderBy('body').at(0))).name).toBe(
       'QueryBudgetExceeded',
     )
-    expect(budgetError(() => ds.withBudget(2, () => all.sum('slow'))).name).toBe(
-      'QueryBudgetExceeded',
-    )
+    expect(thrown(() => ds.withBudget(2, () => all.sum('slow'))).name).toBe('QueryBudgetExceeded')
     expect(ds.withBudget(10_000, () => all.sum('size'))).toBeGreaterThan(0)
   })
 
@@ -149,12 +137,12 @@ describe('a query time budget', () => {
         expect(currentBudget()!.ms).toBe(100)
         spend(BUDGET_STEP) // 1,000 ms on the clock, none of them the budget's
         clock.advance(150)
-        expect(budgetError(() => spend(BUDGET_STEP)).errCode).toBe(9090)
+        expect(thrown(() => spend(BUDGET_STEP)).errCode).toBe(9090)
       })
       // The outer budget did not count that pause either: 1,150 ms on the clock, 150 its own.
       spend(BUDGET_STEP)
       clock.advance(100)
-      expect(budgetError(() => spend(BUDGET_STEP)).errCode).toBe(9090)
+      expect(thrown(() => spend(BUDGET_STEP)).errCode).toBe(9090)
     })
   })
 
@@ -162,7 +150,7 @@ describe('a query time budget', () => {
     const clock = new TickingClock()
     const ds = store(clock)
     const Doc = ds.dataClass('Doc')
-    expect(budgetError(() => Doc.run('body = "@body@"', { budgetMs: 5 })).errCode).toBe(9090)
+    expect(thrown(() => Doc.run('body = "@body@"', { budgetMs: 5 })).errCode).toBe(9090)
     expect(Doc.run('body = "@body@"', { budgetMs: 1000 }).selection.length).toBe(N)
   })
 
@@ -197,7 +185,7 @@ describe('a query time budget', () => {
     const Doc = ds.dataClass('Doc')
     const some = Doc.query('size < 500').orderBy('body')
     const before = Doc.all().length
-    expect(budgetError(() => ds.withBudget(1, () => some.drop())).name).toBe('QueryBudgetExceeded')
+    expect(thrown(() => ds.withBudget(1, () => some.drop())).name).toBe('QueryBudgetExceeded')
     expect(Doc.all().length).toBe(before)
   })
 
@@ -208,9 +196,7 @@ describe('a query time budget', () => {
     const Doc = ds.dataClass('Doc')
     // The clock never moves: only the time spent before counts.
     expect(ds.withBudget(100, () => Doc.query('size < 500').length, 99)).toBe(N / 2)
-    expect(budgetError(() => ds.withBudget(100, () => Doc.query('slow < 500'), 150)).errCode).toBe(
-      9090,
-    )
+    expect(thrown(() => ds.withBudget(100, () => Doc.query('slow < 500'), 150)).errCode).toBe(9090)
     expect(calls).toBe(0)
     // A read by key spends nothing: it still answers.
     expect(ds.withBudget(100, () => Doc.get(5)?.get('ID'), 150)).toBe(5)

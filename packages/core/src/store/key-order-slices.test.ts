@@ -6,21 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
-import { DatastoreError } from '../errors/datastore-error.js'
-import type { ModelJson } from '../schema/model-json.js'
-
-const MODEL: ModelJson = {
-  dataClasses: [
-    {
-      name: 'T',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'n', type: 'long' },
-      ],
-      key: [{ name: 'ID' }],
-    },
-  ],
-}
+import { thrown } from '../errors/thrown.fixture.js'
+import { KEY_ORDER_MODEL as MODEL } from './key-order.fixture.js'
 
 // Past the 65,536 rows whose order is made at once.
 const ROWS = 70_000
@@ -39,20 +26,10 @@ const keys = (ds: ReturnType<typeof loaded>['ds']) =>
       .map((e) => e.getKey() as number),
   )
 
-const refusal = (fn: () => unknown): DatastoreError => {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('not refused')
-}
-
 describe('the key order of a large table', () => {
   it('is refused to a read that refuses builds, then read once made in slices', async () => {
     const { ds, T } = loaded()
-    const error = refusal(() => keys(ds))
+    const error = thrown(() => keys(ds))
     expect([error.errCode, error.details]).toEqual([
       9143,
       { retryAfter: 1, dataClass: 'T', attribute: 'ID' },

@@ -7,20 +7,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
-import type { ModelJson } from '../schema/model-json.js'
-
-const MODEL: ModelJson = {
-  dataClasses: [
-    {
-      name: 'T',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'n', type: 'long' },
-      ],
-      key: [{ name: 'ID' }],
-    },
-  ],
-}
+import { KEY_ORDER_MODEL as MODEL } from './key-order.fixture.js'
 
 type Op =
   | { kind: 'create'; key: number; grow: boolean }
