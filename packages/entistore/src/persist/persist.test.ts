@@ -537,4 +537,37 @@ describe('a persisted datastore behind REST', () => {
     expect(isPending(small)).toBe(false)
     expect((small as { status: number }).status).toBe(200)
   })
+
+  // Served with the default, no record is flushed inside its commit: an fdatasync there held the
+  // event loop for the disk (57% of its time during 10,000 writes by 8 clients at 1M rows).
+  it('writes and flushes every record off the event loop once served, the reply waiting for it', async () => {
+    const ds = createDatastore(BINARY_MODEL, { data: binaryData(), persist: { dir } })
+    opened.push(ds)
+    const p = persistenceOf(ds)!
+    // Not served: inside the commit, as a library caller expects.
+    ds.dataClass('Doc').update(1, { title: 'unserved' })
+    expect(p.pending).toBe(false)
+    const rest = p.wrap(createRestHandler(ds))
+    const writes = [1, 2, 3].map((key) =>
+      rest.respond({
+        method: 'POST',
+        path: '/rest/Doc',
+        query: '$method=update',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ __KEY: key, title: `served ${key}` }),
+      }),
+    )
+    // Committed, their records written together off the loop: every reply waits.
+    expect(p.pending).toBe(true)
+    expect(writes.map(isPending)).toEqual([true, true, true])
+    expect((await Promise.all(writes)).map((r) => r.status)).toEqual([200, 200, 200])
+    expect(p.pending).toBe(false)
+    const reopened = createDatastore(BINARY_MODEL, { persist: { dir } })
+    opened.push(reopened)
+    expect([1, 2, 3].map((key) => reopened.dataClass('Doc').get(key)!.get('title'))).toEqual([
+      'served 1',
+      'served 2',
+      'served 3',
+    ])
+  })
 })
