@@ -118,6 +118,16 @@ let refusing = 0
 /** Whether the work running now refuses builds in one piece (inside `refusingBuilds`). */
 export const buildsRefused = (): boolean => refusing > 0
 
+/**
+ * Throws IndexBuilding (9143) for the index of `dataClass`.`attribute` (the key: the rows' key
+ * order), with what the waiting caller needs in its details.
+ */
+export function refuseBuild(dataClass: string, attribute: string): never {
+  return fail('IndexBuilding', [dataClass, attribute], {
+    details: { retryAfter: 1, dataClass, attribute },
+  })
+}
+
 export function refusingBuilds<T>(fn: () => T): T {
   refusing++
   try {
@@ -239,9 +249,7 @@ export class IndexSet {
     if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) {
       // A small table's build is a few milliseconds: done at once rather than waited for.
       if (refusing > 0 && this.#rows.nextRowId > this.buildSlices.read * 8)
-        fail('IndexBuilding', [this.#dataClass, attribute], {
-          details: { retryAfter: 1, dataClass: this.#dataClass, attribute },
-        })
+        refuseBuild(this.#dataClass, attribute)
       this.#build(entry)
     }
     return entry

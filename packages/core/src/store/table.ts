@@ -3,8 +3,13 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
-import { fail } from '../errors/datastore-error.js'
-import { buildsRefused, IndexSet, type IndexSetState, type More } from '../indexes/index-set.js'
+import {
+  buildsRefused,
+  IndexSet,
+  refuseBuild,
+  type IndexSetState,
+  type More,
+} from '../indexes/index-set.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
@@ -275,9 +280,7 @@ export class Table {
       // Every row id of a large table at once holds the event loop (334 ms for 10M rows, measured
       // under a clone): where builds are refused, the caller waits for prepareOrder in slices.
       if (this.size > ORDER_AT_ONCE && buildsRefused())
-        fail('IndexBuilding', [this.def.name, this.def.key.name], {
-          details: { retryAfter: 1, dataClass: this.def.name, attribute: this.def.key.name },
-        })
+        refuseBuild(this.def.name, this.def.key.name)
       return this.#cacheOrder(this.liveRowIds())
     }
     this.#orderedShared = true

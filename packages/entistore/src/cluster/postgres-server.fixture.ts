@@ -19,6 +19,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 
 function findBinaries(): string | undefined {
   const root = '/usr/lib/postgresql'
@@ -143,4 +144,31 @@ export async function startPostgres({
       }
     },
   }
+}
+
+/** A test file's PostgreSQL, as `postgresPerFile` gives it (filled in before the first test). */
+export interface FilePostgres {
+  readonly server: PostgresServer
+  /** The connection URL of a fresh database. */
+  readonly url: string
+  /** That database's name. */
+  readonly database: string
+}
+
+/**
+ * Starts a server and a fresh database before the tests of the file that calls it (none when
+ * `postgresSkip` says why not), and stops it after them.
+ */
+export function postgresPerFile(): FilePostgres {
+  const state: { -readonly [K in keyof FilePostgres]?: FilePostgres[K] } = {}
+  beforeAll(async () => {
+    if (postgresSkip !== undefined) return
+    state.server = await startPostgres()
+    state.url = await state.server.freshDatabase()
+    state.database = new URL(state.url).pathname.slice(1)
+  }, 30_000)
+  afterAll(async () => {
+    await state.server?.stop()
+  })
+  return state as FilePostgres
 }

@@ -16,14 +16,14 @@ import {
   type Datastore,
   type LogRecord,
 } from '@entistore/core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   FRESH_GET_BOUND_MS,
   watchResponsiveness,
 } from '../../../rest/src/node/responsiveness.fixture.js'
 import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
 import { joinCluster, type ClusterOptions } from './join-cluster.js'
-import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
+import { postgresPerFile, postgresSkip } from './postgres-server.fixture.js'
 
 const MODEL = {
   __NAME: 'pg-snapshot',
@@ -58,22 +58,10 @@ const items = (n: number) => ({
   })),
 })
 
-let pg: PostgresServer
-let url: string
-let db: string
+const pgFile = postgresPerFile()
 let schemas = 0
 let schema = ''
 const nodes = new ClusterNodes()
-
-beforeAll(async () => {
-  if (postgresSkip !== undefined) return
-  pg = await startPostgres()
-  url = await pg.freshDatabase()
-  db = new URL(url).pathname.slice(1)
-}, 30_000)
-afterAll(async () => {
-  await pg?.stop()
-})
 beforeEach(() => {
   schema = `snap${++schemas}`
 })
@@ -83,10 +71,10 @@ type Node = ClusterNode
 
 /** A process: a datastore joined to this test's schema, served on a free port. */
 function node(data: DataFile, options: Partial<ClusterOptions> = {}): Promise<Node> {
-  return nodes.start(MODEL, { postgres: url, schema, data, ...options })
+  return nodes.start(MODEL, { postgres: pgFile.url, schema, data, ...options })
 }
 
-const sql = (text: string) => pg.query(text, db)
+const sql = (text: string) => pgFile.server.query(text, pgFile.database)
 
 /** The parts of the snapshot at `seq`, parsed, in order. */
 async function parts(seq: number): Promise<LogRecord[]> {
@@ -217,7 +205,7 @@ describe.skipIf(postgresSkip !== undefined)('snapshots in PostgreSQL', () => {
     await sql(`DELETE FROM ${schema}.entistore_snapshot WHERE seq = 0 AND part = 70`)
     const ds = createDatastore(MODEL)
     const start = () =>
-      joinCluster(ds, { postgres: url, schema, data: items(3), onError: () => undefined })
+      joinCluster(ds, { postgres: pgFile.url, schema, data: items(3), onError: () => undefined })
     await expect(start()).rejects.toThrow(/has no part 70 \(the next is 71\)/)
     expect(ds.dataClass('Item').length).toBe(0)
     await sql(

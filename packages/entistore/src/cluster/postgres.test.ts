@@ -13,13 +13,13 @@
  */
 import { connect, createServer, type Socket } from 'node:net'
 import { createDatastore, type Datastore } from '@entistore/core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ClusterWrites } from './cluster-core.js'
 import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
 import { joinCluster, type ClusterOptions } from './join-cluster.js'
 import { PostgresLog } from './postgres-log.js'
 import { PostgresParticipant } from './postgres-participant.js'
-import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
+import { postgresPerFile, postgresSkip } from './postgres-server.fixture.js'
 
 const MODEL = {
   __NAME: 'cluster',
@@ -47,20 +47,10 @@ const DATA = {
 }
 const JSON_BODY = { 'content-type': 'application/json' }
 
-let pg: PostgresServer
-let url: string
+const pgFile = postgresPerFile()
 let schemas = 0
 let schema = ''
 const nodes = new ClusterNodes()
-
-beforeAll(async () => {
-  if (postgresSkip !== undefined) return
-  pg = await startPostgres()
-  url = await pg.freshDatabase()
-}, 30_000)
-afterAll(async () => {
-  await pg?.stop()
-})
 afterEach(() => nodes.closeAll())
 
 type Node = ClusterNode
@@ -75,7 +65,7 @@ const names = (n: Node) =>
 
 /** A process: a datastore joined to this test's schema, served on a free port. */
 function node(options: Partial<ClusterOptions> = {}): Promise<Node> {
-  return nodes.start(MODEL, { postgres: url, schema, data: DATA, ...options })
+  return nodes.start(MODEL, { postgres: pgFile.url, schema, data: DATA, ...options })
 }
 
 async function get(n: Node, path: string): Promise<{ status: number; body: any }> {
@@ -103,7 +93,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
 }
 
 /** Runs `sql` on this test's database. */
-const sql = (text: string) => pg.query(text, url.split('/').pop())
+const sql = (text: string) => pgFile.server.query(text, pgFile.database)
 
 /**
  * A TCP proxy in front of PostgreSQL that, once armed, cuts the connection carrying the next
@@ -157,7 +147,7 @@ async function cuttingProxy(port: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port: own } = server.address() as { port: number }
   return {
-    url: url.replace(`:${port}/`, `:${own}/`),
+    url: pgFile.url.replace(`:${port}/`, `:${own}/`),
     arm: (mode: 'request' | 'reply') => (armed = mode),
     pause: () => void (held ??= []),
     resume: () => {
@@ -191,7 +181,9 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect(b.cluster.recovery).toMatchObject({ fresh: false, snapshotEntities: 5, logRecords: 1 })
     expect(b.ds.dataClass('Item').query('name = :1', 'ignored').length).toBe(0)
     expect(b.ds.dataClass('Item').query('name = :1', 'one').length).toBe(1)
-    await expect(joinCluster(a.ds, { postgres: url, schema })).rejects.toThrow(/must be empty/)
+    await expect(joinCluster(a.ds, { postgres: pgFile.url, schema })).rejects.toThrow(
+      /must be empty/,
+    )
   })
 
   it('a write through one process is seen through every other as soon as it is answered', async () => {
@@ -211,7 +203,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
   })
 
   it('fences a process cut off from PostgreSQL: it stops answering reads, the writes through the others are answered, and it serves again once caught up', async () => {
-    const proxy = await cuttingProxy(pg.port)
+    const proxy = await cuttingProxy(pgFile.server.port)
     try {
       const a = await node({ maxLagMs: 300 })
       const b = await node({ postgres: proxy.url, maxLagMs: 300 })
@@ -329,9 +321,9 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     await until(
       async () =>
         (
-          await pg.query(
+          await pgFile.server.query(
             `SELECT count(DISTINCT seq) AS n FROM ${schema}.entistore_snapshot`,
-            url.split('/').pop(),
+            pgFile.database,
           )
         ).rows[0].n >= 2,
     )
@@ -341,9 +333,9 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect(b.ds.dataClass('Item').length).toBe(24)
     expect(b.cluster.appliedSeq).toBe(a.cluster.appliedSeq)
     // The log before the previous snapshot is gone.
-    const { rows } = await pg.query(
+    const { rows } = await pgFile.server.query(
       `SELECT min(seq) AS m FROM ${schema}.entistore_log`,
-      url.split('/').pop(),
+      pgFile.database,
     )
     expect(Number(rows[0].m)).toBeGreaterThan(1)
     // The next create takes the next key in both.
@@ -354,8 +346,8 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
 
   it('a write PostgreSQL refuses answers 503 and leaves nothing in memory', async () => {
     const [a, b] = [await node(), await node()]
-    const db = url.split('/').pop()
-    await pg.query(
+    const db = pgFile.database
+    await pgFile.server.query(
       `CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN IF NEW.record LIKE '%refused%' THEN RAISE EXCEPTION 'no'; END IF; RETURN NEW; END $$;
        CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.entistore_log FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`,
@@ -384,8 +376,8 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
 
   it('a connection cut in the middle of the transaction answers 503, and the next write goes through', async () => {
     const [a, b] = [await node(), await node()]
-    const db = url.split('/').pop()
-    await pg.query(
+    const db = pgFile.database
+    await pgFile.server.query(
       `CREATE FUNCTION ${schema}.cut() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN IF NEW.record LIKE '%cut%' THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NEW; END $$;
        CREATE TRIGGER cut BEFORE INSERT ON ${schema}.entistore_log FOR EACH ROW EXECUTE FUNCTION ${schema}.cut()`,
@@ -430,7 +422,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
 
   it('a group appended in one round trip is refused, with nothing written, when the log moved on since', async () => {
     const a = await node()
-    const log = new PostgresLog({ connection: url, schema })
+    const log = new PostgresLog({ connection: pgFile.url, schema })
     try {
       expect((await post(a, 'Item?$method=update', { name: 'first' })).status).toBe(200)
       const head = a.cluster.appliedSeq
@@ -472,7 +464,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     const a = await node({ catchUpRows: 3 })
     // A second process that loads, then follows the log only once ten rows were written: it
     // catches up from the log when it starts following, 4 reads of at most 3 for 10 rows.
-    const log = new PostgresLog({ connection: url, schema, catchUpRows: 3 })
+    const log = new PostgresLog({ connection: pgFile.url, schema, catchUpRows: 3 })
     const ds = createDatastore(MODEL)
     const { applied, snapshotSeq } = await log.load(ds)
     const participant = new PostgresParticipant(log, ds, applied, snapshotSeq, {
@@ -531,7 +523,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
   })
 
   it('a write whose COMMIT reply is lost answers 503, then shows what PostgreSQL committed, once', async () => {
-    const proxy = await cuttingProxy(pg.port)
+    const proxy = await cuttingProxy(pgFile.server.port)
     try {
       const [a, b] = [await node({ postgres: proxy.url }), await node()]
       const stamp = a.ds.dataClass('Account').get(1)!.stamp
@@ -560,7 +552,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
   })
 
   it('a write whose INSERT and COMMIT never reach PostgreSQL answers 503 and is nowhere', async () => {
-    const proxy = await cuttingProxy(pg.port)
+    const proxy = await cuttingProxy(pgFile.server.port)
     try {
       const [a, b] = [await node({ postgres: proxy.url }), await node()]
       proxy.arm('request')
@@ -617,7 +609,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
 
   it('reconnects after PostgreSQL restarts', async () => {
     const [a, b] = [await node(), await node()]
-    await pg.restart({ downMs: 300 })
+    await pgFile.server.restart({ downMs: 300 })
     // The pools' connections died with the server: a write may fail once, then goes through.
     await until(
       async () =>
