@@ -26,6 +26,7 @@ import type { WriteCheck } from '../txn/transaction.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { WriteValues } from './attribute-types.js'
 import { callByName } from '../functions/call.js'
+import type { RowIds } from '../sets/row-ids.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -251,7 +252,7 @@ export class DataClass<
   }
 
   /** A selection of the given row ids, in that order. @internal */
-  selection(rowIds: readonly number[]): EntitySelection<M, N> {
+  selection(rowIds: RowIds): EntitySelection<M, N> {
     return new EntitySelection(this, rowIds)
   }
 

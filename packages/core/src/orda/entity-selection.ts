@@ -14,6 +14,7 @@ import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { Ordering } from '../query/order.js'
+import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 import {
   aggregateRows,
   distinctRows,
@@ -36,16 +37,16 @@ export class EntitySelection<
   N extends DataClassName<M> = DataClassName<M>,
 > implements Iterable<Entity<M, N>> {
   readonly dataClass: DataClass<M, N>
-  readonly #rows: readonly number[]
+  readonly #rows: RowIds
   readonly #ordering: Ordering | undefined
   // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
-  #ordered: readonly number[] | undefined
+  #ordered: RowIds | undefined
 
   /**
    * @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. With
    * an `ordering`, `rowIds` may be in any order: the selection orders them on demand.
    */
-  constructor(dataClass: DataClass<M, N>, rowIds: readonly number[], ordering?: Ordering) {
+  constructor(dataClass: DataClass<M, N>, rowIds: RowIds, ordering?: Ordering) {
     this.dataClass = dataClass
     this.#rows = rowIds
     // Zero or one row is in order whatever the ordering.
@@ -59,18 +60,18 @@ export class EntitySelection<
   }
 
   /** @internal The row ids, in order (orders them all if needed). */
-  get rowIds(): readonly number[] {
+  get rowIds(): RowIds {
     return this.#prefix(this.#rows.length)
   }
 
   /** @internal The row ids in no particular order (no sorting). */
-  get unorderedRowIds(): readonly number[] {
+  get unorderedRowIds(): RowIds {
     return this.#rows
   }
 
   // The first `count` rows in order; asks for at least twice the previous prefix so that reading a
   // selection page by page costs O(n log n) in all, not a selection per page.
-  #prefix(count: number): readonly number[] {
+  #prefix(count: number): RowIds {
     const have = this.#ordered
     if (have && (have.length >= count || have.length === this.#rows.length)) return have
     const want = Math.min(this.#rows.length, Math.max(count, 2 * (have?.length ?? 0)))
@@ -108,7 +109,7 @@ export class EntitySelection<
 
   /** Every member in order, a deleted one as null (what `at(i)` reads for each i < `length`). */
   members(): (Entity<M, N> | null)[] {
-    return this.rowIds.map((rowId) => this.dataClass.entityAt(rowId))
+    return mapRowIds(this.rowIds, (rowId) => this.dataClass.entityAt(rowId))
   }
 
   /**

@@ -63,9 +63,9 @@ const data = {
 const store = () => createDatastore(model, { data })
 
 /** Row ids in order, or the error code: what a query answers. */
-function outcome(run: () => { rowIds: readonly number[] }): readonly number[] | string {
+function outcome(run: () => { rowIds: Iterable<number> }): readonly number[] | string {
   try {
-    return run().rowIds
+    return [...run().rowIds]
   } catch (e) {
     if (e instanceof DatastoreError) return `error ${e.errCode}`
     throw e

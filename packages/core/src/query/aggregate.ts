@@ -26,6 +26,7 @@ import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
 import { CALCULATED_COST, spend } from './budget.js'
 import { objectValues } from './predicate.js'
+import type { RowIds } from '../sets/row-ids.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
 export type AggregateValue = string | number | boolean
@@ -237,7 +238,7 @@ export interface RowsOptions {
  */
 export function aggregateRows(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   path: AggregatePath,
   options: RowsOptions & { readonly only?: AggregateOp },
 ): Aggregates {
@@ -282,7 +283,7 @@ export function aggregateRows(
 const CHUNK = 1 << 10
 
 /** One pass over the numeric column: count, sum, min and max. */
-function numbers(column: Float64Array, rows: readonly number[]): Aggregates {
+function numbers(column: Float64Array, rows: RowIds): Aggregates {
   // count, sum, min, max: carried from chunk to chunk (the sum adds in row order, as one loop).
   const acc = new Float64Array([0, 0, Infinity, -Infinity])
   for (let from = 0; from < rows.length; from += CHUNK) {
@@ -297,7 +298,7 @@ function numbers(column: Float64Array, rows: readonly number[]): Aggregates {
 
 function numbersChunk(
   column: Float64Array,
-  rows: readonly number[],
+  rows: RowIds,
   from: number,
   to: number,
   acc: Float64Array,
@@ -323,7 +324,7 @@ function numbersChunk(
 }
 
 /** One pass over the folded column; the spellings of the results are read from their records. */
-function texts(table: Table, rows: readonly number[], name: string): Aggregates {
+function texts(table: Table, rows: RowIds, name: string): Aggregates {
   const folded = table.foldedColumn(name)
   let count = 0
   let min: string | null = null
@@ -368,7 +369,7 @@ function fromIndex(table: Table, sorted: SortedIndex, name: string): Aggregates 
 /** Feeds `acc` every value `source` reaches in `rows` (several per row for `[]` paths). */
 function eachValue(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: Accumulator,
 ): void {
@@ -526,7 +527,7 @@ class Accumulator {
  */
 export function distinctRows(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   path: AggregatePath,
   options: DistinctOptions & RowsOptions,
 ): AggregateValue[] {
@@ -558,7 +559,7 @@ export function distinctRows(
   return acc.values()
 }
 
-function distinctNumbers(column: Float64Array, rows: readonly number[]): number[] {
+function distinctNumbers(column: Float64Array, rows: RowIds): number[] {
   const seen = new Set<number>()
   for (let i = 0; i < rows.length; i++) {
     const v = column[rows[i]!]!
@@ -568,7 +569,7 @@ function distinctNumbers(column: Float64Array, rows: readonly number[]): number[
 }
 
 /** Folded text → the lowest row holding it; then the keys sorted and each spelling read once. */
-function distinctTexts(table: Table, rows: readonly number[], name: string): string[] {
+function distinctTexts(table: Table, rows: RowIds, name: string): string[] {
   const folded = table.foldedColumn(name)
   const first = new Map<string, number>()
   // In chunks, as `numbers` (see CHUNK).
@@ -586,7 +587,7 @@ function distinctTexts(table: Table, rows: readonly number[], name: string): str
 
 function firstRows(
   folded: readonly (string | null)[],
-  rows: readonly number[],
+  rows: RowIds,
   from: number,
   to: number,
   first: Map<string, number>,
@@ -634,7 +635,7 @@ function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): Agg
 
 function eachDistinct(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: DistinctValues,
 ): void {

@@ -248,7 +248,7 @@ describe('deleted rows', () => {
       const gone = DATA.Item.filter((r) => r.ID % 7 === 0)
       ds.commit(gone.map((r) => ({ op: 'delete', table, before: table.recordByKey(r.ID)! })))
       const live = DATA.Item.filter((r) => r.ID % 7 !== 0)
-      const goneIn = (s: EntitySelection) => s.unorderedRowIds.filter((r) => !table.record(r))
+      const goneIn = (s: EntitySelection) => [...s.unorderedRowIds].filter((r) => !table.record(r))
       for (const orderBy of [...ORDERS, 'ID']) {
         for (const selection of [before, all]) {
           const liveIn = live.filter((r) => (selection === all ? true : (r.rank ?? -1) >= 5))

@@ -23,6 +23,7 @@ import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
+import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 
 /**
  * How a selection puts its rows in order, lazily: `take(rows, count)` returns the first `count` of
@@ -30,11 +31,11 @@ import type { EntityOf } from './predicate.js'
  * selection, not a full sort.
  */
 export interface Ordering {
-  take(rows: readonly number[], count: number): number[]
+  take(rows: RowIds, count: number): number[]
 }
 
 /** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
-function membership(table: Table, rows: readonly number[]): Uint8Array | undefined {
+function membership(table: Table, rows: RowIds): Uint8Array | undefined {
   // Equal counts are not enough: a selection made before a delete and an insert has as many rows
   // as the table but not the same ones. Row ids are never reused, so "all live" settles it.
   // With no delete ever, n distinct row ids of a table of n rows are all of them: no O(n) check.
@@ -46,7 +47,7 @@ function membership(table: Table, rows: readonly number[]): Uint8Array | undefin
 }
 
 /** Appends the deleted rows of `rows` to `out`, in row-id order, until it holds `count` rows. */
-function appendDeleted(table: Table, rows: readonly number[], out: number[], count: number): void {
+function appendDeleted(table: Table, rows: RowIds, out: number[], count: number): void {
   if (out.length >= count || out.length >= rows.length) return
   const deleted = rows.filter((r) => !table.has(r)).sort((a, b) => a - b)
   for (const r of deleted) {
@@ -80,9 +81,9 @@ export function byPrimaryKey(table: Table): Ordering {
  * once before the sort, not twice per comparison: the records of a small result are scattered
  * through the table, and reading them was most of the cost of ordering a 20-row range.
  */
-function sortByKey(table: Table, rows: readonly number[]): number[] {
-  const keys = rows.map((r) => table.keyOf(r))
-  const at = rows.map((_, i) => i)
+function sortByKey(table: Table, rows: RowIds): number[] {
+  const keys = mapRowIds(rows, (r) => table.keyOf(r))
+  const at = mapRowIds(rows, (_, i) => i)
   at.sort((i, j) => {
     const a = keys[i]
     const b = keys[j]
@@ -205,8 +206,10 @@ export function byKeys(
       if (byText) return byText
       // A row deleted since the selection was made (entity sets keep them) goes last, as in the
       // index walks; its keys are never read.
-      const deleted = rows.map((r) => !table.has(r))
-      const columns = readers.map((read) => rows.map((r, i) => (deleted[i] ? null : read(r))))
+      const deleted = mapRowIds(rows, (r) => !table.has(r))
+      const columns = readers.map((read) =>
+        mapRowIds(rows, (r, i) => (deleted[i] ? null : read(r))),
+      )
       const numeric = numericColumn(columns, deleted)
       const sign = signs[0]!
       // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are
@@ -240,7 +243,7 @@ export function byKeys(
  */
 function topNumeric(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   name: string,
   sign: number,
   count: number,
@@ -317,7 +320,7 @@ function topNumeric(
  */
 function topText(
   table: Table,
-  rows: readonly number[],
+  rows: RowIds,
   name: string,
   sign: number,
   count: number,

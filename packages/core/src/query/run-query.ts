@@ -25,6 +25,7 @@ import { parseOrderBy, parseQuery } from './parse-filter.js'
 import type { QueryPlan } from './plan.js'
 import { planQuery } from './planner.js'
 import type { EntityOf } from './predicate.js'
+import type { RowIds } from '../sets/row-ids.js'
 
 /** What a query reads: the model, the tables, the clock (for query paths). */
 export interface QuerySource {
@@ -62,7 +63,7 @@ type Json = ReturnType<typeof queryPlanOf>
 /** A query's answer as rows of its table: what the public QueryResult wraps in a selection. */
 export interface QueryRows {
   /** The matching row ids, in no particular order when `ordering` is set. */
-  readonly rows: readonly number[]
+  readonly rows: RowIds
   /** How to order `rows` lazily; undefined when they are in order already. */
   readonly ordering: Ordering | undefined
   readonly plan: QueryPlan
@@ -161,7 +162,7 @@ function runRows(
   const table = source.table(def.name)
   const plan = planQuery(def, bound, tableOf)
   let step: PathStep | undefined
-  let rows: readonly number[]
+  let rows: RowIds
   let ordering: Ordering | undefined
   if (plan.root) {
     const ctx: ExecContext = {

@@ -19,13 +19,14 @@
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
+import type { RowIds } from './row-ids.js'
 
 /** One kept set. Its members never change; a new set is made instead. */
 export interface StoredSet {
   readonly id: string
   readonly dataClass: string
   /** Row ids, in the set's order. */
-  readonly rowIds: readonly number[]
+  readonly rowIds: RowIds
   /** True when the set was made from an ordered read (`$orderby`): `sorted` in `$info`. */
   readonly sorted: boolean
   /** Lifetime in milliseconds, restarted by every access. */
@@ -136,7 +137,7 @@ export class EntitySetStore {
    * with its id (32 upper-case hex digits, like the real server's). Throws EntitySetQuota when
    * `whenFull` is 'refuse' and a limit would be passed, or when one set alone exceeds `maxMembers`.
    */
-  keep(dataClass: string, rowIds: readonly number[], options: KeepOptions = {}): StoredSet {
+  keep(dataClass: string, rowIds: RowIds, options: KeepOptions = {}): StoredSet {
     this.purge()
     const size = Math.max(1, rowIds.length)
     if (size > this.#maxMembers) {

@@ -8,9 +8,10 @@
  * Membership tests use a Uint8Array over row ids when the other operand is large (one byte per row
  * of the table, no hashing) and a Set otherwise.
  */
+import { copyRowIds, type RowIds } from './row-ids.js'
 
 /** How the other operand is looked up: a bitmap for large operands, a Set for small ones. */
-function membership(rows: readonly number[]): (rowId: number) => boolean {
+function membership(rows: RowIds): (rowId: number) => boolean {
   let max = 0
   let min = 0
   if (rows.length >= 64)
@@ -31,7 +32,7 @@ function membership(rows: readonly number[]): (rowId: number) => boolean {
 }
 
 /** The members of `a` that are also in `b`, in `a`'s order. */
-export function and(a: readonly number[], b: readonly number[]): number[] {
+export function and(a: RowIds, b: RowIds): number[] {
   if (a.length === 0 || b.length === 0) return []
   const inB = membership(b)
   const out: number[] = []
@@ -40,17 +41,17 @@ export function and(a: readonly number[], b: readonly number[]): number[] {
 }
 
 /** The members of `a`, then those of `b` not in `a`, each in its order. */
-export function or(a: readonly number[], b: readonly number[]): number[] {
-  if (b.length === 0) return a.slice()
+export function or(a: RowIds, b: RowIds): number[] {
+  if (b.length === 0) return copyRowIds(a)
   const inA = membership(a)
-  const out = a.slice()
+  const out = copyRowIds(a)
   for (let i = 0; i < b.length; i++) if (!inA(b[i]!)) out.push(b[i]!)
   return out
 }
 
 /** The members of `a` that are not in `b`, in `a`'s order. */
-export function except(a: readonly number[], b: readonly number[]): number[] {
-  if (b.length === 0) return a.slice()
+export function except(a: RowIds, b: RowIds): number[] {
+  if (b.length === 0) return copyRowIds(a)
   const inB = membership(b)
   const out: number[] = []
   for (let i = 0; i < a.length; i++) if (!inB(a[i]!)) out.push(a[i]!)
@@ -58,7 +59,7 @@ export function except(a: readonly number[], b: readonly number[]): number[] {
 }
 
 /** Whether `a` and `b` have a member in common (4D's INTERSECT). */
-export function intersects(a: readonly number[], b: readonly number[]): boolean {
+export function intersects(a: RowIds, b: RowIds): boolean {
   if (a.length === 0 || b.length === 0) return false
   const [small, large] = a.length <= b.length ? [a, b] : [b, a]
   const inSmall = membership(small)

@@ -67,6 +67,48 @@ describe('the key order of a large table', () => {
     expect(read.slice(-4)).toEqual([ROWS + 1, ROWS + 2, ROWS + 3, ROWS + 4])
   })
 
+  it('is a typed array once made in slices, and every selection reads it as the array made at once', async () => {
+    // Two stores with the same rows and writes: one's order made in slices, the other's at once.
+    const sliced = loaded()
+    const atOnce = loaded()
+    for (const { T } of [sliced, atOnce]) {
+      T.get(5)!.drop()
+      T.create({ ID: ROWS + 10, n: 3 })
+    }
+    await sliced.ds.indexesReady('T', ['ID'])
+    const typed = sliced.ds.withoutIndexBuilds(() => sliced.T.all())
+    const plain = atOnce.T.all()
+    expect(typed.rowIds).toBeInstanceOf(Int32Array)
+    expect(Array.isArray(plain.rowIds)).toBe(true)
+    // What each reads, by keys (row ids are the same in both stores).
+    const read = (all: typeof plain) => {
+      const keysOf = (sel: typeof plain) => sel.members().map((e) => e?.getKey() ?? null)
+      // `few` holds a row made after `all`: OR appends it.
+      all.dataClass.create({ ID: ROWS + 20, n: 1 })
+      const few = all.dataClass.query('n < 10')
+      const set = all.keep()
+      // A member dropped since: null in the selection and in the set, gone from clean().
+      all.dataClass.get(7)!.drop()
+      return {
+        length: all.length,
+        page: keysOf(all.slice(40_000, 40_005)),
+        at: all.at(69_998)?.getKey(),
+        desc: keysOf(all.orderBy('n desc').slice(0, 3)),
+        byKeyDesc: keysOf(all.orderBy('ID desc').slice(0, 3)),
+        and: keysOf(all.and(few)),
+        or: keysOf(all.or(few).slice(ROWS - 2)),
+        minus: all.minus(few).length,
+        fewOrAll: keysOf(few.or(all).slice(0, 12)),
+        intersects: all.intersects(few),
+        sum: all.sum('n'),
+        distinct: all.distinct('n').length,
+        clean: all.clean().length,
+        set: keysOf(set.selection.slice(0, 8)),
+      }
+    }
+    expect(read(typed)).toEqual(read(plain))
+  })
+
   it('is made at once for a table of up to 65,536 rows', () => {
     const ds = createDatastore(MODEL)
     ds.loadData({ T: Array.from({ length: 1000 }, (_, i) => ({ ID: i + 1, n: i })) })

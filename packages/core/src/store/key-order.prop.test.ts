@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
 import { KEY_ORDER_MODEL as MODEL } from './key-order.fixture.js'
+import type { RowIds } from '../sets/row-ids.js'
 
 type Op =
   | { kind: 'create'; key: number; grow: boolean }
@@ -48,7 +49,7 @@ describe('a table’s key order', () => {
         const table = T.table
         let top = 0
         const snapshots: ReturnType<typeof ds.snapshot>[] = []
-        const selections: { rows: readonly number[]; copy: number[] }[] = []
+        const selections: { rows: RowIds; copy: number[] }[] = []
         for (const o of ops) {
           const keys = [...T.all()].map((e) => e.key as number)
           switch (o.kind) {

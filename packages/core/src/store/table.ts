@@ -19,6 +19,7 @@ import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
 import { SlotArray, type Slot } from './slot-array.js'
+import { rowIdArray, type RowIds } from '../sets/row-ids.js'
 import {
   SORT_AT_OPEN,
   slotKey,
@@ -82,16 +83,16 @@ export class Table {
   #orderedShared = false
   // The last array made while the order is the row-id order, for as long as a selection keeps it
   // and no row came or went (#orderedVersion counts those).
-  #orderedCache: WeakRef<number[]> | undefined
+  #orderedCache: WeakRef<RowIds> | undefined
   #orderedCacheVersion = -1
   #orderedVersion = 0
   // The key order being made in slices (prepareOrder), from row id 0 to `next`, for the version of
   // the rows it began with; then held strongly until a read takes it (the WeakRef alone could lose
   // it to a collection before the read that waited for it runs again).
   #orderBuild:
-    { readonly out: number[]; length: number; next: number; readonly version: number } | undefined
+    { readonly out: Int32Array; length: number; next: number; readonly version: number } | undefined
   #orderRestarts = 0
-  #prepared: number[] | undefined
+  #prepared: RowIds | undefined
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
@@ -259,8 +260,11 @@ export class Table {
     )
   }
 
-  /** Live row ids in primary-key order. The array is shared: do not modify it. */
-  orderedRowIds(): readonly number[] {
+  /**
+   * Live row ids in primary-key order. The list is shared: do not modify it. An Int32Array when
+   * prepareOrder made it (row-ids.ts says why).
+   */
+  orderedRowIds(): RowIds {
     if (this.#orderedDirty) {
       const sorted = [...this.#byKey.values()].sort((a, b) =>
         compareKeys(this.keyOf(a)!, this.keyOf(b)!),
@@ -302,8 +306,9 @@ export class Table {
       this.#orderRestarts++
     }
     if (build === undefined) {
-      // Sized at once: grown by pushes, the array is copied whole at each doubling (64 MB at 10M).
-      const out = new Array<number>(this.size)
+      // Sized at once (grown by pushes, it would be copied whole at each doubling), and typed, so
+      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts).
+      const out = new Int32Array(this.size)
       build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
     }
     const rows = this.#rows
@@ -320,8 +325,8 @@ export class Table {
     }
     this.#orderBuild = undefined
     this.#orderRestarts = 0
-    build.out.length = build.length
-    this.#prepared = this.#cacheOrder(build.out)
+    const out = build.length === build.out.length ? build.out : build.out.subarray(0, build.length)
+    this.#prepared = this.#cacheOrder(out)
     return true
   }
 
@@ -336,19 +341,19 @@ export class Table {
   }
 
   /** Whether `rows` is the array `orderedRowIds()` would give now (a selection of every row). */
-  isOrderedRowIds(rows: readonly number[]): boolean {
+  isOrderedRowIds(rows: RowIds): boolean {
     if (rows.length !== this.size) return false
     if (this.#ordered === undefined) return rows === this.#cachedOrder()
     return !this.#orderedDirty && rows === this.#ordered
   }
 
-  #cachedOrder(): number[] | undefined {
+  #cachedOrder(): RowIds | undefined {
     return this.#orderedCacheVersion === this.#orderedVersion
       ? this.#orderedCache?.deref()
       : undefined
   }
 
-  #cacheOrder(rows: number[]): number[] {
+  #cacheOrder<R extends RowIds>(rows: R): R {
     this.#orderedCache = new WeakRef(rows)
     this.#orderedCacheVersion = this.#orderedVersion
     return rows
@@ -445,7 +450,7 @@ export class Table {
       this.#ordered === undefined
         ? undefined
         : !this.#orderedDirty || this.size <= sortUpTo
-          ? this.orderedRowIds()
+          ? rowIdArray(this.orderedRowIds())
           : undefined
     const view: TableView = new TableView({
       def: this.def,

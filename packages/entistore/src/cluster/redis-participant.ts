@@ -1198,7 +1198,7 @@ export class RedisParticipant implements ClusterParticipant {
     const dc = this.#ds.dataClass(set.dataClass)
     const shared: SharedSet = {
       dc: set.dataClass,
-      k: set.rowIds.map((r) => this.#keyOf(dc, r)),
+      k: Array.from(set.rowIds, (r) => this.#keyOf(dc, r)),
       s: set.sorted,
       t: set.timeout,
       ...(set.savedFilter === undefined ? {} : { f: set.savedFilter }),
