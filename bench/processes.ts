@@ -25,6 +25,8 @@ export interface Child {
    * included); rejects if the process exits first or `timeoutMs` passes.
    */
   lineAfterReady(line: RegExp, timeoutMs: number): Promise<string>
+  /** The next line of stdout that matches `line`, printed from now on; rejects as lineAfterReady. */
+  nextLine(line: RegExp, timeoutMs: number): Promise<string>
   /** SIGTERM, then SIGKILL after a second; resolves once it has exited. */
   stop(): Promise<void>
 }
@@ -97,7 +99,9 @@ export function startNode(
     stderrTail: () => stderr.trim(),
     lineAfterReady(line, timeoutMs) {
       const seen = after.find((l) => line.test(l))
-      if (seen !== undefined) return Promise.resolve(seen)
+      return seen !== undefined ? Promise.resolve(seen) : child.nextLine(line, timeoutMs)
+    },
+    nextLine(line, timeoutMs) {
       return new Promise<string>((resolve, reject) => {
         const done = (): void => {
           clearTimeout(timer)

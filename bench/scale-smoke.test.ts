@@ -2,8 +2,8 @@
  * @module The scale suite cannot rot (issue 30): runs it at 2,000 short rows and 1,000 long ones,
  * with 300 writes (no snapshot: fewer than snapshotEvery), against the real CLI (built), and checks
  * that it measured every column: the start-ups, the restart after kill -9, the RSS, the indexes'
- * build in the background (until serve's line), a clone served again with the same rows, and
- * GETs answered, none failed, in every phase. The figures themselves are not checked: speed goals
+ * build in the background (until serve's line), a clone served again with the same rows, a
+ * `--watch` reload and its indexes' build, and GETs answered, none failed, in every phase. The figures themselves are not checked: speed goals
  * live in the bench, never in tests.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,6 +14,7 @@ import { ensurePackagesBuilt } from './engine.ts'
 import { runScaleSuite, type ScaleRow } from './suites/scale.bench.ts'
 
 let rows: ScaleRow[] = []
+const STALLS = ['index', 'idle', 'firstQuery', 'clone', 'reload', 'save', 'snapshot'] as const
 const dataDir = mkdtempSync(join(tmpdir(), 'entistore-scale-smoke-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
@@ -64,7 +65,7 @@ describe('npm run bench -- --suite=scale', () => {
 
   it('answers GETs in every phase, none failed, the work itself done', () => {
     for (const r of rows)
-      for (const id of ['index', 'idle', 'firstQuery', 'clone', 'save', 'snapshot'] as const) {
+      for (const id of STALLS) {
         const s = r.stalls[id]!
         expect(s.error, `${r.shape} ${id}`).toBeUndefined()
         expect(s.failed, `${r.shape} ${id}`).toBe(0)

@@ -16,7 +16,9 @@
  *   background, from the URL line to serve's `Built N indexes` line (and how long it took); then,
  *   on the idle server; the first `$filter` on the unique `code` (its index built by then); an
  *   `entistore clone` of the server (its time; the clone then served, `serve -m -d` of what it
- *   wrote, must reach its URL line with the same rows); a `--save` (SIGUSR2, until the `Saved`
+ *   wrote, must reach its URL line with the same rows); a `--watch` reload (the model file written
+ *   again: the data file loaded beside the store served, then the new store's indexes built, until
+ *   serve's `Built` line; the server of all these runs with `--watch`); a `--save` (SIGUSR2, until the `Saved`
  *   line), and 10,000 updates with `--persist` (8 clients; the default `snapshotEvery` of 10,000
  *   records, so one snapshot, waited for until its file is in the folder). The slowest and the
  *   p99 of each, beside the idle server's.
@@ -26,9 +28,18 @@
  * When a file is large for Node's default heap, every child gets the `--max-old-space-size` the
  * CLI's start-up line would ask for (heap-advice.ts), so that what is measured is the engine.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { loadavg, tmpdir, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { heapAdvice } from '../../packages/entistore/src/heap-advice.ts'
 import { freshGet } from '../../packages/rest/src/node/responsiveness.fixture.ts'
@@ -159,7 +170,7 @@ export interface CloneRun {
   readonly error?: string
 }
 
-type StallId = 'idle' | 'index' | 'firstQuery' | 'save' | 'snapshot' | 'clone'
+type StallId = 'idle' | 'index' | 'firstQuery' | 'save' | 'snapshot' | 'clone' | 'reload'
 
 export async function runScaleSuite(o: ScaleOptions): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = []
@@ -248,8 +259,19 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
     // GETs idle, during the first code= query and during a clone; the clone served again.
     const serveArgs = [CLI, 'serve', '--model', files.model, '--data', files.data, '--port', '0']
     const cloneDir = join(root, 'clone')
+    // With --watch, on a copy of the model that the reload measure changes (the data files are
+    // shared between runs). Its folder holds nothing else: the clone writes a model.json too.
+    const model = join(root, 'watched', 'model.json')
+    mkdirSync(dirname(model))
+    copyFileSync(files.model, model)
+    const watchArgs = [CLI, 'serve', '--model', model, '--data', files.data, '--port', '0']
     try {
-      const a = await startNode(`entistore serve (${label})`, node(serveArgs), ORIGIN, timeout)
+      const a = await startNode(
+        `entistore serve --watch (${label})`,
+        node([...watchArgs, '--watch']),
+        ORIGIN,
+        timeout,
+      )
       const origin = ORIGIN.exec(a.line)![0]
       serveRow.ms = a.ms
       console.log(`serve: URL line after ${ms(a.ms)} ms`)
@@ -278,6 +300,7 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
           ms: cloneMs,
           ...(stalls.clone.error ? { error: stalls.clone.error } : {}),
         }
+        stalls.reload = await during(getUrl(origin), () => reloadOnce(a.child, model, timeout))
       } finally {
         await a.child.stop()
       }
@@ -446,6 +469,22 @@ async function serveClone(
   }
 }
 
+/**
+ * A `--watch` reload of everything: the model file written again with one more byte (the same
+ * model), so that serve loads the model and the data file beside the store it serves, swaps them,
+ * and builds the new store's indexes in the background; resolved on its `Built …` line after that.
+ */
+async function reloadOnce(child: Child, model: string, timeoutMs: number): Promise<void> {
+  // Listened for before the write: the indexes were built before (stalls.index waited for it).
+  const reloaded = child.nextLine(/^Reloaded /, timeoutMs)
+  const built = child.nextLine(INDEXES_BUILT, timeoutMs)
+  // Whichever fails first is what is told; the other's rejection is left for nobody.
+  built.catch(() => {})
+  appendFileSync(model, '\n')
+  await reloaded
+  await built
+}
+
 /** SIGUSR2 to a `serve --save`, resolved on its `Saved …` line (rejected on its exit). */
 function saveOnce(child: Child): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -576,6 +615,7 @@ export function printRows(rows: readonly ScaleRow[]): void {
         'idle server',
         'first code= query (index built)',
         'entistore clone',
+        'a --watch reload, then its indexes',
         '--save (SIGUSR2)',
         `${count(rows[0]?.writes ?? 0)} writes, --persist${(rows[0]?.writes ?? 0) >= SNAPSHOT_EVERY ? ' (a snapshot)' : ' (no snapshot)'}`,
       ],
@@ -586,10 +626,11 @@ export function printRows(rows: readonly ScaleRow[]): void {
         stallCell(r.stalls.idle, false),
         stallCell(r.stalls.firstQuery),
         stallCell(r.stalls.clone),
+        stallCell(r.stalls.reload),
         stallCell(r.stalls.save),
         stallCell(r.stalls.snapshot),
       ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   )
   const goals: string[][] = []
@@ -655,6 +696,7 @@ const STALL_GOALS: readonly [StallId, string][] = [
   ['index', "the indexes' build in the background"],
   ['firstQuery', 'the first code= query'],
   ['clone', 'entistore clone'],
+  ['reload', 'a --watch reload and its index build'],
   ['save', 'the --save'],
   ['snapshot', 'the snapshot'],
 ]
@@ -663,6 +705,7 @@ const STALL_SERIES: readonly [StallId, string][] = [
   ['idle', 'idle server'],
   ['index', "the indexes' build in the background"],
   ['clone', 'entistore clone'],
+  ['reload', 'a --watch reload, then its indexes'],
   ['save', '--save (SIGUSR2)'],
   ['snapshot', '10,000 writes with --persist (a snapshot)'],
 ]
