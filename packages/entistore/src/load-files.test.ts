@@ -18,6 +18,19 @@ const MODEL = JSON.stringify({
   ],
 })
 
+const UNIQUE_LABEL_MODEL = JSON.stringify({
+  dataClasses: [
+    {
+      name: 'Tag',
+      attributes: [
+        { name: 'code', type: 'string' },
+        { name: 'label', type: 'string', unique: true },
+      ],
+      key: [{ name: 'code' }],
+    },
+  ],
+})
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'entistore-files-'))
 })
@@ -104,10 +117,14 @@ describe('loadDatastoreFiles', () => {
   })
 
   it('loads in slices, the event loop running between them, what it loads at once', async () => {
-    // About 1.2 MB: five slices of 256 KB at least, and as many commit slices as it takes.
-    const rows = Array.from({ length: 40_000 }, (_, i) => ({ code: `tag number ${i}` }))
+    // About 1.2 MB: five slices of 256 KB at least, and as many commit slices as it takes. A
+    // unique label: its claims grow between the slices (DataLoader.prepare).
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({
+      code: `tag number ${i}`,
+      label: `L${i}`,
+    }))
     const data = file('slices.json', JSON.stringify({ Tag: rows }, null, 1))
-    const model = file('m5.json', MODEL)
+    const model = file('m5.json', UNIQUE_LABEL_MODEL)
     let turns = 0
     let counting = true
     const count = (): void => {
@@ -122,6 +139,12 @@ describe('loadDatastoreFiles', () => {
     expect(turns).toBeGreaterThanOrEqual(5)
     expect(sliced.dataClass('Tag').length).toBe(40_000)
     expect(JSON.stringify(dumpData(sliced))).toBe(JSON.stringify(dumpData(whole)))
+    // The label of the first row again in the last slice: refused, sliced as at once.
+    const twice = file('twice.json', JSON.stringify({ Tag: [...rows, { code: 'x', label: 'l0' }] }))
+    for (const inSlices of [true, false]) {
+      const e = await fileError(loadDatastoreFiles({ model, data: twice, clock, inSlices }))
+      expect(e.message).toContain('Tag[40000]')
+    }
   })
 
   it('loads JSON Lines, rows of any class in any order, as the same rows in a data file', async () => {

@@ -22,6 +22,7 @@ import { readDataStream } from './data-stream.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { persistDatastore } from './persist/create-datastore.js'
 import { hasPersistedData, type PersistOptions } from './persist/persist.js'
+import { inTurn } from './persist/take-slice.js'
 
 export { FileError }
 
@@ -223,16 +224,24 @@ export async function streamDataFile(
   const load = into.beginLoad(progress ? { onProgress: progress.onProgress } : {})
   const heap = options.heap ?? getHeapStatistics
   const base = heap().used_heap_size
+  const { pause } = options
+  let before = 0
   try {
     await readDataStream(file, (name, rows) => load.add(name, rows), {
       ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
       afterChunk: async (read, size) => {
         progress?.onBytes(read, size, load.rows)
         checkHeap(heap(), base, read, size, load.rows)
-        await options.pause?.()
+        if (!pause) return
+        await pause()
+        // Room for twice the last chunk's rows, made in the turns' slices: the next chunk then
+        // grows nothing in one piece.
+        const ahead = 2 * (load.rows - before)
+        before = load.rows
+        while (!load.prepare(ahead, inTurn)) await pause()
       },
     })
-    if (options.pause) await load.commitInSlices(options.pause)
+    if (pause) await load.commitInSlices(pause)
     else load.commit()
   } catch (e) {
     if (DatastoreError.is(e)) throw new FileError(file, e.message, { cause: e })

@@ -16,6 +16,7 @@ import type { EntityRecord, KeyValue } from './entity-record.js'
 import { HashIndex } from '../indexes/hash-index.js'
 import { indexKey } from '../values/lazy-fold.js'
 import type { Table } from './table.js'
+import { ClaimedKeys } from './claimed-keys.js'
 
 export type Change =
   | { readonly op: 'insert'; readonly table: Table; readonly record: EntityRecord }
@@ -26,46 +27,6 @@ export type Change =
       readonly after: EntityRecord
     }
   | { readonly op: 'delete'; readonly table: Table; readonly before: EntityRecord }
-
-/**
- * Keys claimed in one table: small non-negative integers (autosequence keys, row numbers: the keys
- * of nearly every data file) as bits, 1 bit a key where a Set entry costs about 30 bytes and a
- * hash; any other key in a Set.
- */
-class ClaimedKeys {
-  #bits = new Uint32Array(0)
-  readonly #others = new Set<KeyValue>()
-
-  has(key: KeyValue): boolean {
-    if (isSmallIndex(key)) return ((this.#bits[key >>> 5] ?? 0) & (1 << (key & 31))) !== 0
-    return this.#others.has(key)
-  }
-
-  add(key: KeyValue): void {
-    if (!isSmallIndex(key)) {
-      this.#others.add(key)
-      return
-    }
-    const word = key >>> 5
-    if (word >= this.#bits.length) {
-      const bits = new Uint32Array(Math.max(word + 1, this.#bits.length * 2, 32))
-      bits.set(this.#bits)
-      this.#bits = bits
-    }
-    this.#bits[word]! |= 1 << (key & 31)
-  }
-
-  delete(key: KeyValue): void {
-    if (isSmallIndex(key)) {
-      const word = key >>> 5
-      if (word < this.#bits.length) this.#bits[word]! &= ~(1 << (key & 31))
-    } else this.#others.delete(key)
-  }
-}
-
-// Up to 2^26: the bits of the largest take 8 MB, as much as a Set of 250,000 keys.
-const isSmallIndex = (key: KeyValue): key is number =>
-  typeof key === 'number' && (key | 0) === key && key >= 0 && key < 0x4000000
 
 /** What a batch has claimed so far, per table: row ids, keys and sequence values not yet committed. */
 export class BatchState {
@@ -280,6 +241,15 @@ export class UniqueClaims {
       const folds = attr.type === 'string'
       return new HashIndex(attr.name, folds, (rowId) => indexKey(read(rowId, position), folds))
     })
+  }
+
+  /**
+   * Makes room for `n` claims of each unique attribute while `more()` says so; true once made
+   * (HashIndex.prepare: a claim past the room grows its index in one piece inside `add`).
+   */
+  prepare(n: number, more: () => boolean): boolean {
+    for (const claims of this.#claimed) if (claims && !claims.prepare(n, more)) return false
+    return true
   }
 
   /**

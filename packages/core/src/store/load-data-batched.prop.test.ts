@@ -68,6 +68,9 @@ const loads = fc.record({
     { maxLength: 14 },
   ),
   cuts: fc.array(fc.nat({ max: 14 }), { maxLength: 6 }),
+  // Room asked for before each batch (as a load in slices does), in slices of `every` pieces.
+  ahead: fc.nat({ max: 40 }),
+  every: fc.integer({ min: 1, max: 3 }),
 })
 
 function outcome(run: () => void, ds: Store): unknown {
@@ -83,7 +86,7 @@ function outcome(run: () => void, ds: Store): unknown {
 describe('beginLoad, property-based', () => {
   it('gives what one loadData of the same rows gives, however they are batched', () => {
     fc.assert(
-      fc.property(loads, ({ rows, cuts }) => {
+      fc.property(loads, ({ rows, cuts, ahead, every }) => {
         // The whole load: the rows grouped by dataclass, Owner first, as a data file holds them.
         const whole: Record<string, Row[]> = {}
         for (const [name, row] of rows) (whole[name] ??= []).push(row)
@@ -97,6 +100,8 @@ describe('beginLoad, property-based', () => {
             const at = [...new Set(cuts.filter((c) => c < list.length))].sort((a, b) => a - b)
             let from = 0
             for (const cut of [...at, list.length]) {
+              let asked = 0
+              while (!load.prepare(ahead, () => ++asked % every !== 0));
               load.add(name, list.slice(from, cut))
               from = cut
             }
@@ -120,6 +125,23 @@ describe('beginLoad, property-based', () => {
     await load.commitInSlices(async () => void pauses++)
     expect(pauses).toBeGreaterThanOrEqual(2)
     expect(state(ds)).toEqual(state(whole))
+  })
+
+  it('makes room for the rows to come in slices, the claims of unique values unchanged', () => {
+    const ds = store()
+    const load = ds.beginLoad()
+    const rows = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ code: `c${from + i}` }))
+    load.add('Item', rows(0, 1000))
+    // Room for 300,000 more codes, one piece a call: many calls, each moving a piece.
+    let calls = 1
+    while (!load.prepare(300_000, () => false)) calls++
+    expect(calls).toBeGreaterThan(5)
+    // Made: asked again, nothing to do.
+    expect(load.prepare(300_000, () => false)).toBe(true)
+    load.add('Item', rows(1000, 300_000))
+    // A code claimed before the room was made is still refused.
+    expect(() => load.add('Item', [{ code: 'C5' }])).toThrow(/C5/)
   })
 
   it('refuses to commit over writes made since it began, and a failed load for good', () => {

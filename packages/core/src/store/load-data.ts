@@ -166,6 +166,19 @@ export class DataLoad {
     }
   }
 
+  /**
+   * Makes room, while `more()` says so, for `rows` more rows of each dataclass read so far in
+   * what the load grows by doubling (its claims of unique values); true once made. A load in
+   * slices calls it between batches: grown inside a batch, the claims of 10M rows moved in one
+   * piece (212-266 ms, measured holding a server during a --watch reload).
+   */
+  prepare(rows: number, more: () => boolean): boolean {
+    this.#usable()
+    for (const t of this.#tables.values())
+      if (t.claims && !t.claims.prepare(t.rows + rows, more)) return false
+    return true
+  }
+
   #add(name: string, rows: unknown): void {
     const ds = this.#ds
     const batch = this.#batch

@@ -95,6 +95,12 @@ export interface DataLoader {
   add(name: string, rows: unknown): void
   /** Rows checked so far. */
   readonly rows: number
+  /**
+   * Makes room for `rows` more rows of each dataclass read so far, while `more()` says so; true
+   * once made. Between the batches of a load in slices, so that no batch grows a large structure
+   * in one piece.
+   */
+  prepare(rows: number, more: () => boolean): boolean
   /** Checks the references left, then applies every row in one commit. */
   commit(): LoadReport
   /**
@@ -182,6 +188,7 @@ export class Store {
     }
     return {
       add: (name, rows) => load.add(name, rows),
+      prepare: (rows, more) => load.prepare(rows, more),
       get rows() {
         return load.rows
       },

@@ -31,6 +31,9 @@ export function turnDeadline(ms: number): number {
   return deadline
 }
 
+/** Whether work in slices may go on in this turn (the `more()` of core's work in slices). */
+export const inTurn = (): boolean => performance.now() < turnDeadline(SLICE_MS)
+
 /** The pieces of one slice, their total length, and whether the iterator is exhausted. */
 export interface Slice<T> {
   readonly pieces: T[]
