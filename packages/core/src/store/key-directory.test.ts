@@ -12,6 +12,22 @@ const keyOf = (rowId: number | undefined): KeyValue | undefined =>
   [...ids].find(([, id]) => id === rowId)?.[0]
 
 describe('KeyDirectory', () => {
+  it('holds row id 0, with room reserved ahead or not, in the dense form and in the map', () => {
+    for (const room of [0, 1000]) {
+      const d = new KeyDirectory()
+      d.reserve(room)
+      for (let k = 0; k < 500; k++) d.set(k, k === 7 ? 0 : k + 10)
+      expect([d.get(7), d.get(8), d.get(500), d.size]).toEqual([0, 18, undefined, 500])
+      expect([...d.values()].sort((a, b) => a - b).slice(0, 3)).toEqual([0, 10, 11])
+      d.delete(7)
+      expect([d.get(7), d.size]).toEqual([undefined, 499])
+      d.set(7, 0)
+      // A text key moves every key to a map, row id 0 too.
+      d.set('x', 1)
+      expect([d.get(7), d.get('x'), d.get(499), d.size]).toEqual([0, 1, 509, 501])
+    }
+  })
+
   it('finds integer keys as stored, and nothing for other spellings', () => {
     const d = new KeyDirectory()
     for (let k = 1; k <= 100; k++) d.set(k, rec(k))

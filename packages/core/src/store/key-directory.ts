@@ -12,11 +12,12 @@ import type { KeyValue } from './entity-record.js'
 const SPREAD = 4
 const ROOM = 1024
 
-// No row for this key, in the dense form.
-const NONE = -1
+// No row for this key, in the dense form: row ids are kept plus one, so that a new array's zeros
+// are empty slots with no fill (a fill touches every page of the array in one piece).
+const NONE = 0
 
 export class KeyDirectory {
-  // Row ids by key, NONE for none; #length is one past the highest key set (its capacity more).
+  // Row ids + 1 by key, NONE for none; #length is one past the highest key set (its capacity more).
   #dense: Int32Array | undefined = new Int32Array(0)
   #length = 0
   #map: Map<KeyValue, number> | undefined
@@ -34,7 +35,7 @@ export class KeyDirectory {
       if (typeof key !== 'number') return undefined
       // -0 is key 0 (a typed array has no element -0); a fraction or a key past it, undefined.
       const r = dense[key === 0 ? 0 : key]
-      return r === undefined || r === NONE ? undefined : r
+      return r === undefined || r === NONE ? undefined : r - 1
     }
     return this.#map!.get(key as KeyValue)
   }
@@ -53,12 +54,10 @@ export class KeyDirectory {
         const k = key === 0 ? 0 : key
         let room = dense
         if (k >= room.length) {
-          room = new Int32Array(Math.max(16, k + 1, room.length * 2)).fill(NONE)
-          room.set(dense)
-          this.#dense = room
+          room = this.#grown(Math.max(16, k + 1, room.length * 2))
         }
         if (room[k] === NONE) this.#size++
-        room[k] = rowId
+        room[k] = rowId + 1
         if (k >= this.#length) this.#length = k + 1
         return
       }
@@ -87,8 +86,23 @@ export class KeyDirectory {
   *values(): IterableIterator<number> {
     if (this.#dense) {
       const dense = this.#dense
-      for (let k = 0; k < this.#length; k++) if (dense[k] !== NONE) yield dense[k]!
+      for (let k = 0; k < this.#length; k++) if (dense[k] !== NONE) yield dense[k]! - 1
     } else yield* this.#map!.values()
+  }
+
+  /**
+   * Makes room for keys up to `n` - 1 in the dense form (a load's commit, before its rows): grown
+   * key by key, the array doubled and was copied whole, 10M rows' keys in one piece.
+   */
+  reserve(n: number): void {
+    if (this.#dense && n > this.#dense.length) this.#grown(n)
+  }
+
+  #grown(length: number): Int32Array {
+    const room = new Int32Array(length)
+    room.set(this.#dense!)
+    this.#dense = room
+    return room
   }
 
   /** An independent copy (store snapshots). */
@@ -113,7 +127,8 @@ export class KeyDirectory {
     // In the dense form a key is its index.
     const map = new Map<KeyValue, number>()
     const dense = this.#dense!
-    for (let key = 0; key < this.#length; key++) if (dense[key] !== NONE) map.set(key, dense[key]!)
+    for (let key = 0; key < this.#length; key++)
+      if (dense[key] !== NONE) map.set(key, dense[key]! - 1)
     this.#map = map
     this.#dense = undefined
   }

@@ -20,6 +20,7 @@ type Command =
   | { kind: 'truncate'; to: number }
   | { kind: 'copy' }
   | { kind: 'switch'; pick: number }
+  | { kind: 'reserve'; n: number }
 
 // Row ids across several record chunks (64 slots each) and past the initial capacity.
 const rowId = fc.oneof(fc.nat(20), fc.nat(299))
@@ -36,6 +37,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate' as const), to: fc.nat(300) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'copy' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('switch' as const), pick: fc.nat() }) },
+  // Room made ahead (a load's commit) changes nothing one can read.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reserve' as const), n: fc.nat(400) }) },
 )
 
 function expectSame(slots: SlotArray, model: Slot[]): void {
@@ -84,6 +87,9 @@ describe('SlotArray', () => {
               break
             case 'switch':
               at = c.pick % pairs.length
+              break
+            case 'reserve':
+              slots.reserve(c.n)
               break
           }
           for (const p of pairs) expectSame(p.slots, p.model)

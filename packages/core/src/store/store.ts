@@ -229,6 +229,7 @@ export class Store {
       else byTable.set(table, [base])
     }
     for (const [table, bases] of byTable) {
+      table.reserve(bases.reduce((n, b) => n + b.length, 0))
       table.indexes.beginBulk({ deferred: true })
       for (const base of bases) {
         storeLoaded(table, base)

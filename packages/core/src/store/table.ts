@@ -168,6 +168,15 @@ export class Table {
     return this.#byKey.size
   }
 
+  /**
+   * Makes room for `rows` more rows (a load's commit, before storing them): its slots, and its
+   * key directory for keys up to the rows it will hold, so that neither is copied whole as it grows.
+   */
+  reserve(rows: number): void {
+    this.#rows.reserve(this.#rows.length + rows)
+    this.#byKey.reserve(this.size + rows + 1)
+  }
+
   /** The next free row id (row ids are never reused). */
   get nextRowId(): number {
     return this.#rows.length
