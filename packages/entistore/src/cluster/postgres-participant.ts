@@ -220,6 +220,10 @@ export class PostgresParticipant implements ClusterParticipant {
     if (this.#joining || this.#closed) return
     this.#joining = true
     this.#current = false
+    // Until the join reads the log's head, no catch-up can make this process current: one that
+    // ends meanwhile (a poll, a reconnected listener) compared with the head of the last join,
+    // and let reads through before the rows committed while this process was away.
+    this.#joinHead = Infinity
     try {
       const sent = this.#now()
       const { head } = await this.#log.join(this.#leaseMs, this.#applied)

@@ -56,7 +56,7 @@ afterEach(() => nodes.closeAll())
 type Node = ClusterNode
 
 /** The Items' names in a process, in key order. */
-const names = (n: Node) =>
+const names = (n: { readonly ds: Datastore }) =>
   n.ds
     .dataClass('Item')
     .all()
@@ -502,6 +502,74 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
       expect(state(ds).account).toEqual([4, 6])
       expect(state(ds).items.at(-1)).toEqual([7, 'last', 1])
     } finally {
+      await writes.close()
+      await participant.close()
+      await log.close()
+    }
+  })
+
+  it('a process joining again answers no read before it caught up with the head it joined at, even when a catch-up ends while the join is on its way', async () => {
+    const a = await node()
+    const log = new PostgresLog({ connection: pgFile.url, schema })
+    const ds = createDatastore(MODEL)
+    const { applied, snapshotSeq } = await log.load(ds)
+    // Its clock and its renewals are the test's: a renewal runs when the test calls it.
+    let now = 0
+    const renewals: (() => void)[] = []
+    const listeners = vi.spyOn(log, 'listenerClient')
+    const participant = new PostgresParticipant(log, ds, applied, snapshotSeq, {
+      onError: () => undefined,
+      pollMs: 60_000,
+      leaseMs: 1000,
+      now: () => now,
+      schedule: (fn) => {
+        renewals.push(fn)
+        return () => undefined
+      },
+    })
+    const writes = new ClusterWrites(ds, [participant])
+    const held = <T>() => {
+      let release!: (value: T) => void
+      const promise = new Promise<T>((r) => (release = r))
+      return { promise, release }
+    }
+    const gate = held<void>()
+    try {
+      await participant.follow(writes)
+      expect(participant.unavailable()).toBeUndefined()
+      // Deaf to the log's notifications from now on (as while cut off): it applies the others'
+      // rows only when it catches up.
+      listeners.mock.results[0]!.value.removeAllListeners('notification')
+      // Its lease ran out by PostgreSQL's clock and by its own: the others no longer wait for it.
+      await sql(
+        `UPDATE ${log.membersTable} SET expires_at = clock_timestamp() - interval '1 second' WHERE origin = '${log.origin}'`,
+      )
+      now = 5000
+      expect(participant.unavailable()).toMatch(/lease/)
+      expect((await post(a, 'Item?$method=update', { name: 'missed' })).status).toBe(200)
+      // The renewal fails: it joins again, and its join is held on its way to PostgreSQL.
+      const join = log.join.bind(log)
+      const joinHeld = held<void>()
+      const joining = vi.spyOn(log, 'join').mockImplementation(async (...args) => {
+        await joinHeld.promise
+        return join(...args)
+      })
+      renewals.at(-1)!()
+      await until(() => joining.mock.calls.length === 1)
+      // A catch-up that ends meanwhile (a poll, a reconnected listener) knows nothing of the
+      // head the join will read.
+      await participant.catchUp()
+      // The catch-up after the join waits for the gate.
+      void writes.exclusive(() => gate.promise)
+      joinHeld.release()
+      await until(() => !/lease/.test(participant.unavailable() ?? ''))
+      expect(participant.unavailable()).toBe('it is catching up with the shared log')
+      expect(writes.readError()?.errCode).toBe(9134)
+      gate.release()
+      await until(() => participant.unavailable() === undefined)
+      expect(names({ ds })).toEqual(['seed', 'missed'])
+    } finally {
+      gate.release()
       await writes.close()
       await participant.close()
       await log.close()
