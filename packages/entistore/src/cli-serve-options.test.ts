@@ -3,7 +3,7 @@
  * through main() in-process with real files and real HTTP. Every wait is on an event (a reload, a
  * save, a scheduled delay), never on a fixed time.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -227,6 +227,31 @@ describe('--watch', () => {
       )
       expect(await getJson(`${s.url}/rest/Employee(7)`)).toMatchObject({ name: 'Cy', age: 40 })
       expect(await names(s.url, 'Company')).toEqual([])
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+  })
+
+  it('reloads a change made after the files were loaded and before they were watched', async () => {
+    const f = files('watch-early')
+    const changed = JSON.stringify(
+      { ...DATA, Employee: [{ ID: 1, name: 'Bob', employer: 1 }] },
+      null,
+      2,
+    )
+    // Same size, and the modification time it had (a whole second, restored to the nanosecond):
+    // only the status change time tells.
+    const mtime = 1_700_000_000
+    utimesSync(f.data, mtime, mtime)
+    const s = await start(['serve', '-m', f.model, '-d', f.data, '--watch'], {
+      onLoaded: () => {
+        writeFileSync(f.data, changed)
+        utimesSync(f.data, mtime, mtime)
+      },
+    })
+    try {
+      await nextOutcome(s.reloads, (o) => o.kind === 'reloaded')
+      expect(await names(s.url, 'Employee')).toEqual(['Bob'])
     } finally {
       expect(await s.stop()).toBe(0)
     }

@@ -59,7 +59,7 @@ import { serve, type RunningServer, type ServeOptions } from './serve.js'
 import { stopSignal } from './signals.js'
 import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
-import { Reloader, watchFiles, type ReloadOutcome } from './watch.js'
+import { fileStamps, Reloader, watchFiles, type ReloadOutcome } from './watch.js'
 import { turnDeadline } from './persist/take-slice.js'
 import {
   clusterFork,
@@ -75,6 +75,8 @@ export interface CliIo {
   readonly err: (line: string) => void
   /** Resolves when the server should stop. @default the first SIGINT or SIGTERM */
   readonly stopSignal?: Promise<void>
+  /** Told once `serve` loaded its files, before it serves them (tests change the files there). */
+  readonly onLoaded?: () => void
   /** Receives the server once it listens (tests use it). */
   readonly onListening?: (server: RunningServer) => void
   /**
@@ -745,7 +747,10 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   }
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)
+  // Before the files are read: what --watch compares with once it watches (see noteServed).
+  const loaded = o.watch ? await fileStamps(watchedFiles(o)) : undefined
   const ds = await load()
+  io.onLoaded?.()
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
   const chaos = hasChaos(o)
@@ -839,7 +844,7 @@ async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   server.onShutdown(() => persistenceOf(server.ds)?.close())
   const stops = new Stops()
   try {
-    return await whileServing(o, io, load, server, stops)
+    return await whileServing(o, io, load, server, stops, loaded)
   } finally {
     // Also when something threw while serving (fs.watch out of watches, onListening): a server
     // left open would keep the process alive with main() already returned. After a shutdown,
@@ -892,12 +897,19 @@ const BUILT_LINE_FROM = 1000
  * The life of a listening server: says what it serves, watches and saves as asked, waits for the
  * stop signal, saves on exit. What it starts goes into `stops`, which runServe runs whatever happens.
  */
+/** The files `--watch` watches: the model, then the data and the functions module if given. */
+const watchedFiles = (o: ServeCliOptions): string[] => [
+  o.model,
+  ...[o.data, o.functions].filter((f) => f !== undefined),
+]
+
 async function whileServing(
   o: ServeCliOptions,
   io: CliIo,
   load: (how?: { inSlices?: boolean }) => Promise<Datastore>,
   server: RunningServer,
   stops: Stops,
+  loaded: readonly string[] | undefined,
 ): Promise<number> {
   io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
   buildIndexesInBackground(server.ds, io)
@@ -921,7 +933,7 @@ async function whileServing(
     )
   }
 
-  const watched = [o.model, ...[o.data, o.functions].filter((f) => f !== undefined)]
+  const watched = watchedFiles(o)
   const reloader = o.watch
     ? new Reloader({
         files: watched,
@@ -942,7 +954,7 @@ async function whileServing(
       })
     : undefined
   if (reloader) {
-    await reloader.noteServed()
+    // Watching first: a change made while the digests are read is heard.
     stops.add(
       watchFiles(watched, () => void reloader.request(), {
         debounceMs: io.watchDebounceMs ?? 100,
@@ -952,6 +964,7 @@ async function whileServing(
           ),
       }),
     )
+    await reloader.noteServed(loaded)
     io.out(`Watching ${listed(watched)} for changes`)
   }
 

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createReadStream, watch, type FSWatcher } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import type { Datastore } from '@entistore/core'
 
@@ -114,6 +115,23 @@ export function watchFiles(
   return stop
 }
 
+/**
+ * What tells a file's versions apart without reading it: inode, size, and the times of its last
+ * write and status change, to the nanosecond (a rename over it, an edit in place, a write that
+ * restores the old modification time: the status change time cannot be set back). A file that
+ * cannot be read stands as itself.
+ */
+export function fileStamps(files: readonly string[]): Promise<string[]> {
+  return Promise.all(
+    files.map((f) =>
+      stat(f, { bigint: true }).then(
+        (s) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+        (e: NodeJS.ErrnoException) => `unreadable: ${e.code ?? e.message}`,
+      ),
+    ),
+  )
+}
+
 /** What one reload did. */
 export type ReloadOutcome =
   | { readonly kind: 'reloaded'; readonly ds: Datastore }
@@ -146,9 +164,25 @@ export class Reloader {
     this.#options = options
   }
 
-  /** Records the files' current bytes as the ones served (at start, and after our own `--save`). */
-  async noteServed(): Promise<void> {
-    this.#served = await this.#digests()
+  /**
+   * Records the files' current bytes as the ones served (at start). `loaded`: the files'
+   * `fileStamps` taken before the served datastore was loaded from them. The digests are read
+   * after the load (off the start-up's path), so a change made since would be taken as served and
+   * never loaded: when the stamps read after the digests differ from `loaded`, nothing is taken
+   * as served and the files are loaded again. Start watching before this, so that a change made
+   * after it is heard.
+   */
+  async noteServed(loaded?: readonly string[]): Promise<void> {
+    const digests = await this.#digests()
+    if (loaded !== undefined) {
+      const now = await fileStamps(this.#options.files)
+      if (now.some((stamp, i) => stamp !== loaded[i])) {
+        this.#served = undefined
+        await this.request()
+        return
+      }
+    }
+    this.#served = digests
   }
 
   /**
