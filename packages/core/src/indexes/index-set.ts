@@ -16,7 +16,7 @@ import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js
 import { fail } from '../errors/datastore-error.js'
 import { GROW_PIECE, HashIndex, type KeyReader } from './hash-index.js'
 import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
-import { CHUNK, RUN, SlicedSort } from './sliced-sort.js'
+import { CHUNK, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
 /**
@@ -56,8 +56,8 @@ const ALWAYS: More = () => true
 export interface BuildSlices {
   /** Rows read, or keys copied or merged, between two questions to `more` (≈0.1-0.5 ms). */
   readonly read: number
-  /** Keys a run of the sort holds (sliced-sort.ts). */
-  readonly run: number
+  /** Keys a run of the sort holds (sliced-sort.ts). @default by the keys: RUN or TEXT_RUN */
+  readonly run?: number
   /** Changes applied to a sorted index between two questions (each a memmove of its tail). */
   readonly delta: number
   /** Slots of a hash index moved to its larger table between two questions (HashIndex.prepare). */
@@ -181,7 +181,7 @@ export class IndexSet {
   readonly #dataClass: string
   readonly #keyName: string
   /** @internal The sizes of a build's slices: tests make them small, to interleave writes. */
-  buildSlices: BuildSlices = { read: CHUNK, run: RUN, delta: 16, grow: GROW_PIECE }
+  buildSlices: BuildSlices = { read: CHUNK, delta: 16, grow: GROW_PIECE }
   #deferring = false
   // One folded key per distinct text of an attribute, shared by the rows that hold it
   // (fold-intern.ts). One per attribute: a unique code must not end the sharing of the cities.

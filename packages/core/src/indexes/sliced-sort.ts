@@ -12,8 +12,17 @@ import { TextKeys, type BuildKeys } from './build-keys.js'
 import { compareLazy } from '../values/lazy-fold.js'
 import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
 
-/** Entries a run holds: one run's sort is one uninterrupted step (about 2-6 ms for text at 16k). */
+/**
+ * Entries a run of numbers holds: one run's sort is one uninterrupted step (about 1 ms at 16k, a
+ * radix sort).
+ */
 export const RUN = 1 << 14
+/**
+ * Entries a run of texts (or other keys) holds: their sort compares, and folds accents, where
+ * prefixes tie; measured at 1M long rows with accented names, a 16k run took 9-10 ms every time
+ * (30 ms for the first), twice a slice's budget: each was a GET's wait.
+ */
+export const TEXT_RUN = 1 << 12
 /** Entries copied or merged between two questions to the slice's `more`. */
 export const CHUNK = 2048
 
@@ -95,18 +104,18 @@ export class SlicedSort {
   #copied = 0
 
   /**
-   * `run`: the entries of a run; `chunk`: those copied or merged between two questions to `more`
-   * (tests make both small, to merge many runs in many slices).
+   * `run`: the entries of a run (RUN for numbers, TEXT_RUN for others, unless given); `chunk`:
+   * those copied or merged between two questions to `more` (tests make both small, to merge many
+   * runs in many slices).
    */
   constructor(
     keys: BuildKeys,
     rows: Int32Array<ArrayBuffer>,
     folds: boolean,
-    run = RUN,
+    run: number | undefined = undefined,
     chunk = CHUNK,
     known?: NumberStats,
   ) {
-    this.#run = run
     this.#chunk = chunk
     this.#keys = keys
     this.#rows = rows
@@ -139,6 +148,7 @@ export class SlicedSort {
     this.#strings = !this.#numeric && strings + nulls === n
     this.#ints = ints
     this.#lazy = folds
+    this.#run = run ?? (this.#numeric ? RUN : TEXT_RUN)
     const size = Math.max(16, n)
     this.#rowsA = new Int32Array(size)
     this.#rowsB = rows
@@ -241,7 +251,9 @@ export class SlicedSort {
     this.#at = nulls
   }
 
-  // Sorts the run starting at #at in place (in buffer a).
+  // Sorts the run starting at #at in place (in buffer a). One function per kind of key: a single
+  // one, fed numbers, then texts, then other keys by the indexes built one after the other, was
+  // deoptimized at each change, and a run of 16k texts then took 30 ms in the interpreter.
   #sortRun(): void {
     const s = this.#at
     const e = Math.min(this.#n, s + this.#run)
@@ -249,50 +261,28 @@ export class SlicedSort {
       this.#startMerges()
       return
     }
-    const rows = this.#rowsA
-    if (this.#numA !== undefined) sortNumbersStable(this.#numA.subarray(s, e), rows.subarray(s, e))
-    else if (this.#texts !== undefined) {
-      // By the keys' prefixes (a radix sort), then by their units where prefixes tie: no string.
-      const texts = this.#texts
-      const idx = this.#idxA!
-      const n = e - s
-      const prefixes = new Float64Array(n)
-      const order = new Int32Array(n)
-      for (let i = 0; i < n; i++) {
-        prefixes[i] = texts.prefix(idx[s + i]!)
-        order[i] = i
-      }
-      sortNumbersStable(prefixes, order)
-      const byKey = (a: number, b: number): number =>
-        texts.compare(idx[s + a]!, idx[s + b]!) || a - b
-      for (let i = 0; i < n;) {
-        let j = i + 1
-        while (j < n && prefixes[j] === prefixes[i]) j++
-        if (j - i > 1) order.set(Array.from(order.subarray(i, j)).sort(byKey), i)
-        i = j
-      }
-      const at = idx.slice(s, e)
-      const ids = rows.slice(s, e)
-      for (let i = 0; i < n; i++) {
-        idx[s + i] = at[order[i]!]!
-        rows[s + i] = ids[order[i]!]!
-      }
-    } else {
-      const keys = this.#keyA!
-      const part = keys.slice(s, e)
-      const ids = rows.slice(s, e)
-      const order = this.#strings
-        ? sortStringsStable(part as string[], this.#lazy)
-        : Array.from({ length: e - s }, (_, i) => i).sort(
-            (a, b) => this.#compareGeneric(part[a]!, part[b]!) || a - b,
-          )
-      for (let i = 0; i < order.length; i++) {
-        keys[s + i] = part[order[i]!]!
-        rows[s + i] = ids[order[i]!]!
-      }
-    }
+    if (this.#numA !== undefined)
+      sortNumbersStable(this.#numA.subarray(s, e), this.#rowsA.subarray(s, e))
+    else if (this.#texts !== undefined) sortTextRun(this.#texts, this.#idxA!, this.#rowsA, s, e)
+    else this.#sortKeyRun(s, e)
     this.#at = e
     if (e >= this.#n) this.#startMerges()
+  }
+
+  #sortKeyRun(s: number, e: number): void {
+    const keys = this.#keyA!
+    const rows = this.#rowsA
+    const part = keys.slice(s, e)
+    const ids = rows.slice(s, e)
+    const order = this.#strings
+      ? sortStringsStable(part as string[], this.#lazy)
+      : Array.from({ length: e - s }, (_, i) => i).sort(
+          (a, b) => this.#compareGeneric(part[a]!, part[b]!) || a - b,
+        )
+    for (let i = 0; i < order.length; i++) {
+      keys[s + i] = part[order[i]!]!
+      rows[s + i] = ids[order[i]!]!
+    }
   }
 
   #compareGeneric(a: SortKey, b: SortKey): number {
@@ -408,5 +398,39 @@ export class SlicedSort {
     if (end < this.#n) return
     this.#numA = undefined
     this.#stage = 'done'
+  }
+}
+
+/**
+ * Sorts positions `s`…`e` of `idx` (positions in `texts`), and `rows` with them, by the texts: by
+ * their prefixes (a radix sort), then by their units where prefixes tie. No string is made.
+ */
+function sortTextRun(
+  texts: TextKeys,
+  idx: Int32Array<ArrayBuffer>,
+  rows: Int32Array<ArrayBuffer>,
+  s: number,
+  e: number,
+): void {
+  const n = e - s
+  const prefixes = new Float64Array(n)
+  const order = new Int32Array(n)
+  for (let i = 0; i < n; i++) {
+    prefixes[i] = texts.prefix(idx[s + i]!)
+    order[i] = i
+  }
+  sortNumbersStable(prefixes, order)
+  const byKey = (a: number, b: number): number => texts.compare(idx[s + a]!, idx[s + b]!) || a - b
+  for (let i = 0; i < n;) {
+    let j = i + 1
+    while (j < n && prefixes[j] === prefixes[i]) j++
+    if (j - i > 1) order.set(Array.from(order.subarray(i, j)).sort(byKey), i)
+    i = j
+  }
+  const at = idx.slice(s, e)
+  const ids = rows.slice(s, e)
+  for (let i = 0; i < n; i++) {
+    idx[s + i] = at[order[i]!]!
+    rows[s + i] = ids[order[i]!]!
   }
 }

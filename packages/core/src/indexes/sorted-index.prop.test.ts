@@ -4,7 +4,7 @@ import { compareKeys, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import { foldLazy, lazyKey } from '../values/lazy-fold.js'
 import { TextKeys, type BuildKeys } from './build-keys.js'
-import { SlicedSort } from './sliced-sort.js'
+import { CHUNK, RUN, SlicedSort, TEXT_RUN } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 
 /**
@@ -144,6 +144,48 @@ describe.each(KINDS)('SlicedSort, adopted (folds: $folds)', ({ folds, toIndex })
       ),
       { numRuns: 150 },
     )
+  })
+})
+
+describe('SlicedSort, default runs', () => {
+  // Accented words, some sharing long prefixes (ties of the radix key), some null.
+  const syllables = ['ça', 'Çé', 'bo', 'BÔ', 'lü', 'ma', 'ñe', 'tri', 'gus', 'à']
+  const word = (i: number): string | null =>
+    i % 97 === 0
+      ? null
+      : `${syllables[i % 10]}${syllables[(i >> 3) % 10]}${syllables[(i * 7) % 10]} ${i % 1000}`
+
+  it('sorts texts in runs of TEXT_RUN and numbers in runs of RUN, one run a step at most, like resetFrom', () => {
+    const cases = [
+      { n: 3 * TEXT_RUN + 7, key: (i: number) => word(i), run: TEXT_RUN },
+      { n: 2 * RUN + 7, key: (i: number) => (i % 89 === 0 ? null : (i * 7919) % 5003), run: RUN },
+    ]
+    for (const { n, key, run } of cases) {
+      const keys = Array.from({ length: n }, (_, i) => key(i))
+      const rows = Int32Array.from(keys, (_, i) => i)
+      const typed = typedKeys(
+        keys.map((k) => (typeof k === 'string' ? lazyKey(k) : k)),
+        true,
+      )!
+      const sort = new SlicedSort(typed, rows.slice(), true)
+      let steps = 0
+      while (!sort.step(() => false)) steps++
+      // The copy (a step a CHUNK), then one step per run, then the merges.
+      const runs = Math.ceil((n - keys.filter((k) => k === null).length) / run)
+      expect(steps).toBeGreaterThanOrEqual(Math.ceil(n / CHUNK) + runs)
+      const whole = new SortedIndex('x', true)
+      whole.resetFrom(
+        keys.map((k) => (typeof k === 'string' ? lazyKey(k) : k)),
+        rows.slice(),
+      )
+      const byRow = (rowId: number): SortKey => {
+        const k = keys[rowId]!
+        return typeof k === 'string' ? lazyKey(k) : k
+      }
+      const adopted = new SortedIndex('x', true, typed instanceof TextKeys ? byRow : undefined)
+      adopted.adopt(sort.result())
+      expect(adopted.content()).toEqual(whole.content())
+    }
   })
 })
 
