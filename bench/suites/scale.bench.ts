@@ -12,7 +12,7 @@
  * - **Memory**: the serving process's settled RSS per row (after a full GC, processes.ts) once
  *   every index is built, against the `JSON.parse` child's.
  * - **Stalls**: GETs by random key (`/rest/Person(k)`, a new connection each, one at a time every
- *   10 ms: responsiveness.fixture.ts's freshGet) during each of: the indexes' build in the
+ *   10 ms, sent by a process of their own: child/prober.mjs) during each of: the indexes' build in the
  *   background, from the URL line to serve's `Built N indexes` line (and how long it took); then,
  *   on the idle server; the first `$filter` on the unique `code` (its index built by then); an
  *   `entistore clone` of the server (its time; the clone then served, `serve -m -d` of what it
@@ -28,6 +28,7 @@
  * When a file is large for Node's default heap, every child gets the `--max-old-space-size` the
  * CLI's start-up line would ask for (heap-advice.ts), so that what is measured is the engine.
  */
+import { fork } from 'node:child_process'
 import {
   appendFileSync,
   copyFileSync,
@@ -42,7 +43,6 @@ import { loadavg, tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { heapAdvice } from '../../packages/entistore/src/heap-advice.ts'
-import { freshGet } from '../../packages/rest/src/node/responsiveness.fixture.ts'
 import { prng } from '../data.ts'
 import { quantile } from '../http-load.ts'
 import {
@@ -58,7 +58,7 @@ import { settledRss, startNode, type Child, type Settled } from '../processes.ts
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
 import { barChart } from '../svg-chart.ts'
 import { codeOf, SHORT_MODEL, shortRowChunks } from '../short-rows.ts'
-import { CLI, JSON_PARSE, ORIGIN } from './http.bench.ts'
+import { CHILD, CLI, JSON_PARSE, ORIGIN } from './http.bench.ts'
 
 /** Where the large data files are kept between runs (and shared with other work on the machine). */
 export const SCALE_DATA = existsSync('/work/scale-data') ? '/work/scale-data' : CACHE_DIR
@@ -233,9 +233,7 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
   let clone: CloneRun = { ms: NaN, loadMs: NaN, sameRows: false }
   let persistFirstMs = NaN
   let restartMs = NaN
-  const key = prng(n)
-  const getUrl = (origin: string) => (): string =>
-    `${origin}/rest/${shape.dataclass}(${1 + Math.floor(key() * n)})`
+  const getUrl = (origin: string): ProbeTarget => ({ origin, dataclass: shape.dataclass, rows: n })
   const filterUrl = (origin: string, filter: string): string =>
     `${origin}/rest/${shape.dataclass}?$filter=${encodeURIComponent(`"${filter}"`)}&$top=10`
   try {
@@ -372,26 +370,43 @@ async function getOk(url: string): Promise<void> {
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`)
 }
 
+/** What the prober GETs: `origin/rest/dataclass(k)`, k from 1 to `rows`. */
+export interface ProbeTarget {
+  readonly origin: string
+  readonly dataclass: string
+  readonly rows: number
+}
+
 /**
  * GETs by key, one at a time every PROBE_EVERY_MS, from `leadMs` before `work` starts until it ends
- * (at least one answered after it): their latencies, and the work's time.
+ * (at least one answered after it): their latencies, and the work's time. They are sent by a
+ * process of their own (child/prober.mjs): in the bench process, the 8 writers' replies and its
+ * own garbage collection delayed the probe's clock as much as the server did.
  */
 export async function during(
-  url: () => string,
+  target: ProbeTarget,
   work: () => Promise<void>,
   { leadMs = 100 } = {},
 ): Promise<Stall> {
-  const latencies: number[] = []
-  let failed = 0
-  let done = false
-  const probing = (async () => {
-    while (!done || latencies.length + failed === 0) {
-      const r = await freshGet(url())
-      if (r.ok) latencies.push(r.ms)
-      else failed++
-      if (!done) await sleep(PROBE_EVERY_MS)
-    }
-  })()
+  const prober = fork(
+    CHILD('prober.mjs'),
+    [target.origin, target.dataclass, String(target.rows), String(PROBE_EVERY_MS), '1'],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  )
+  const report = new Promise<{ latencies: number[]; failed: number }>((resolve, reject) => {
+    prober.on('message', (m: { latencies?: number[]; failed?: number }) => {
+      if (m.latencies) resolve({ latencies: m.latencies, failed: m.failed ?? 0 })
+    })
+    prober.on('exit', (code) =>
+      reject(new Error(`the prober exited with ${code} before its report`)),
+    )
+  })
+  report.catch(() => undefined)
+  await new Promise<void>((resolve, reject) => {
+    prober.once('message', () => resolve())
+    prober.once('error', reject)
+    prober.once('exit', (code) => reject(new Error(`the prober exited with ${code} at its start`)))
+  })
   if (leadMs > 0) await sleep(leadMs)
   const t0 = performance.now()
   let error: string | undefined
@@ -401,8 +416,8 @@ export async function during(
     error = (e as Error).message
   }
   const workMs = performance.now() - t0
-  done = true
-  await probing
+  prober.send('stop')
+  const { latencies, failed } = await report
   const sorted = Float64Array.from(latencies).sort()
   return {
     probes: latencies.length,
