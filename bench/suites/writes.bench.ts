@@ -23,7 +23,7 @@ import type { DataClass, Datastore } from '@entistore/core'
 import type autocannon from 'autocannon'
 import type { Core } from '../engine.ts'
 import { makePeople, prng, type Person } from '../data.ts'
-import { compareLoad, type LoadOptions, type LoadTarget } from '../http-load.ts'
+import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from '../http-load.ts'
 import { GROUPS, itemFiles } from '../items.ts'
 import { settledRss, startNode, type Child } from '../processes.ts'
 import { count, ms, perOp, ratio, sizeLabel, table } from '../report.ts'
@@ -657,6 +657,12 @@ const POOL_BASE = 10_000_001
 const DELETES_PER_CONNECTION_SECOND = 100
 /** Items per POST when the delete pool is created (one atomic batch: the bulk commit path). */
 const POOL_CHUNK = 8000
+/**
+ * Where the keys of the creates with a given key start (issue 31): a write must not cost more for
+ * its key's value. Above the file's keys, then past the delete pool's: a 4D sequence's numbers,
+ * imported IDs in the tens of millions, and past a billion (a long is 32 bits).
+ */
+export const KEY_RANGES = [1_000_001, 30_000_001, 50_000_001, 1_000_000_001] as const
 
 export const randomItem = (r: () => number): Record<string, unknown> => ({
   name: `written ${Math.floor(r() * 1e6)}`,
@@ -684,6 +690,8 @@ async function post(origin: string, path: string, body: unknown): Promise<number
 
 interface WriteMeasure {
   readonly title: string
+  /** Creates with given keys: where the keys start (a summary row of KEY_RANGES). */
+  readonly byKey?: number
   /** A request per target: the delete measure's targets each keep their own key counter. */
   readonly request: () => (random: () => number) => autocannon.Request
   readonly load: LoadOptions
@@ -772,6 +780,20 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
         }),
         load: o.load,
       },
+      ...KEY_RANGES.map((base): WriteMeasure => ({
+        title: `POST ${UPDATE_PATH}  {ID: k, name, groupID, price, qty, created}  (one new entity, its key given: k from ${count(base)} up)`,
+        request: () => {
+          let next = base
+          return (r) => ({
+            method: 'POST',
+            path: UPDATE_PATH,
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ ID: next++, ...randomItem(r) }),
+          })
+        },
+        load: o.load,
+        byKey: base,
+      })),
       {
         title: 'POST /rest/Item(k)?$method=delete  (each key once, of the Items created for it)',
         request: () => {
@@ -792,6 +814,7 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
         `Items created first on each server (${ms(poolMs[0]!)} / ${ms(poolMs[1]!)} ms, ` +
         `atomic POSTs of ${count(POOL_CHUNK)}).`,
     )
+    const byKey: { base: number; e: LoadResult; r: LoadResult }[] = []
     for (const m of measures) {
       const targets: LoadTarget[] = [
         { label: 'raw node:http, Map', origin: origins[0]!, request: m.request() },
@@ -802,7 +825,26 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
       console.log(loadTable([r!, e!]))
       if (r!.non2xx || r!.errors || e!.non2xx || e!.errors)
         console.log('- WARNING: non-2xx replies or dropped connections (not counted)')
+      if (m.byKey !== undefined) byKey.push({ base: m.byKey, e: e!, r: r! })
     }
+    // One line per key range: what a create costs must not depend on its key's value.
+    const rates = byKey.map(({ e }) => e.rps)
+    console.log(
+      `\n### Creates with a given key, by the keys' range — entistore's slowest range ${ratio(Math.min(...rates) / Math.max(...rates))} of its fastest`,
+    )
+    console.log(
+      table(
+        ['keys', 'entistore writes/s', 'entistore p99', 'raw writes/s', '× raw'],
+        byKey.map(({ base, e, r }) => [
+          `from ${count(base)}`,
+          count(Math.round(e.rps)),
+          `${e.p99.toFixed(2)} ms`,
+          count(Math.round(r.rps)),
+          ratio(e.rps / r.rps),
+        ]),
+        ['l', 'r', 'r', 'r', 'r'],
+      ),
+    )
   } finally {
     for (const c of children) await c.stop()
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
+import { SCRATCH_MAX, sortNumbersStable, sortStringsStable } from './radix-sort.js'
 
 /** The reference: a stable comparison sort of (value, id) pairs. */
 function reference(values: number[]): [number[], number[]] {
@@ -44,6 +44,16 @@ describe('sortNumbersStable', () => {
     const values = [3, -0, 0, -1.5, Infinity, -Infinity, 1e300, -1e-300, 2 ** 53, 0.1]
     const big = Array.from({ length: 3000 }, (_, i) => values[i % values.length]!)
     expect(sorted(big)).toEqual(reference(big))
+  })
+
+  it('sorts above its reused arrays (made for the call) and below them, in turn, alike', () => {
+    // A seeded shuffle of few distinct values: ties across the whole array.
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
+    for (const n of [SCRATCH_MAX + 5000, 3000, SCRATCH_MAX, 2500, SCRATCH_MAX + 1]) {
+      const values = Array.from({ length: n }, () => (next() % 997) - 400.5)
+      expect(sorted(values)).toEqual(reference(values))
+    }
   })
 })
 

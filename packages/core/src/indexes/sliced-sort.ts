@@ -10,7 +10,7 @@
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { TextKeys, type BuildKeys } from './build-keys.js'
 import { compareLazy } from '../values/lazy-fold.js'
-import { sortNumbersStable, sortStringsStable } from './radix-sort.js'
+import { Scratch, sortNumbersStable, sortStringsStable } from './radix-sort.js'
 
 /**
  * Entries a run of numbers holds: one run's sort is one uninterrupted step (about 1 ms at 16k, a
@@ -401,6 +401,9 @@ export class SlicedSort {
   }
 }
 
+// The text runs' arrays, reused (see radix-sort.ts' Scratch): sortNumbersStable has its own.
+const textWork = new Scratch()
+
 /**
  * Sorts positions `s`…`e` of `idx` (positions in `texts`), and `rows` with them, by the texts: by
  * their prefixes (a radix sort), then by their units where prefixes tie. No string is made.
@@ -413,8 +416,8 @@ function sortTextRun(
   e: number,
 ): void {
   const n = e - s
-  const prefixes = new Float64Array(n)
-  const order = new Int32Array(n)
+  const prefixes = textWork.f64(0, n)
+  const order = textWork.i32(0, n)
   for (let i = 0; i < n; i++) {
     prefixes[i] = texts.prefix(idx[s + i]!)
     order[i] = i
@@ -427,8 +430,10 @@ function sortTextRun(
     if (j - i > 1) order.set(Array.from(order.subarray(i, j)).sort(byKey), i)
     i = j
   }
-  const at = idx.slice(s, e)
-  const ids = rows.slice(s, e)
+  const at = textWork.i32(1, n)
+  at.set(idx.subarray(s, e))
+  const ids = textWork.i32(2, n)
+  ids.set(rows.subarray(s, e))
   for (let i = 0; i < n; i++) {
     idx[s + i] = at[order[i]!]!
     rows[s + i] = ids[order[i]!]!
