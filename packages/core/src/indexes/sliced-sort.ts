@@ -112,7 +112,7 @@ export class SlicedSort {
     keys: BuildKeys,
     rows: Int32Array<ArrayBuffer>,
     folds: boolean,
-    run: number | undefined = undefined,
+    run?: number,
     chunk = CHUNK,
     known?: NumberStats,
   ) {
