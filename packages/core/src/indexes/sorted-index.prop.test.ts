@@ -5,7 +5,7 @@ import { fold } from '../values/fold.js'
 import { foldLazy, lazyKey } from '../values/lazy-fold.js'
 import { TextKeys, type BuildKeys } from './build-keys.js'
 import { CHUNK, RUN, SlicedSort, TEXT_RUN } from './sliced-sort.js'
-import { SortedIndex } from './sorted-index.js'
+import { BLOCK_MAX, SortedIndex } from './sorted-index.js'
 
 /**
  * The two kinds of index: one that does not fold (an object attribute's), given keys as they are,
@@ -67,9 +67,11 @@ describe.each(KINDS)('SortedIndex.resetFrom (folds: $folds)', ({ folds, toIndex,
           column(maybeNull(anyText)),
           column(maybeNull(fc.oneof(fc.boolean(), fc.integer(), anyText))),
         ),
-        (keys) => {
+        // Blocks of a few entries up to the default: their edges fall anywhere.
+        fc.oneof(fc.integer({ min: 4, max: 64 }), fc.constant(BLOCK_MAX)),
+        (keys, blockMax) => {
           const rows = keys.map((_, i) => i * 3 + 1)
-          const ix = new SortedIndex('x', folds)
+          const ix = new SortedIndex('x', folds, undefined, blockMax)
           ix.resetFrom(keys.map(toIndex), Int32Array.from(rows))
           const [held_, r] = ix.content()
           const k = held_.map((x) => held(x, folds))
@@ -214,6 +216,7 @@ describe.each(KINDS)('SortedIndex.move (folds: $folds)', ({ folds, toIndex, toRe
 
   // `reading` reads its keys from `current` (the rows), as a text index does from its table: the
   // rows change before the index is told, as a write changes them (see sorted-index.ts).
+  // Blocks of 4 to 9 entries: the writes split them, and deletes empty and merge them.
   it('gives what remove then add give, and every reader agrees with a sorted reference', () => {
     fc.assert(
       fc.property(
@@ -221,12 +224,15 @@ describe.each(KINDS)('SortedIndex.move (folds: $folds)', ({ folds, toIndex, toRe
           fc.record({
             initial: fc.array(key, { maxLength: 60 }),
             bulk: fc.boolean(),
-            // Moves of existing rows (index into the rows), some of a row that is not there.
+            blockMax: fc.integer({ min: 4, max: 9 }),
+            // Moves of existing rows (index into the rows), some of a row that is not there, and
+            // deletes.
             moves: fc.array(
               fc.record({
                 pick: fc.nat({ max: 999 }),
                 key,
                 missing: fc.nat({ max: 9 }).map((x) => x === 0),
+                drop: fc.nat({ max: 2 }).map((x) => x === 0),
               }),
               { maxLength: 40 },
             ),
@@ -237,13 +243,13 @@ describe.each(KINDS)('SortedIndex.move (folds: $folds)', ({ folds, toIndex, toRe
             ),
           }),
         ),
-        ({ initial, bulk, moves, probes }) => {
-          const moved = new SortedIndex('x', folds)
-          const pair = new SortedIndex('x', folds)
+        ({ initial, bulk, blockMax, moves, probes }) => {
+          const moved = new SortedIndex('x', folds, undefined, blockMax)
+          const pair = new SortedIndex('x', folds, undefined, blockMax)
           // Row id → key as given (the reference folds it, the index gets its lazy key).
           const model = new Map<number, SortKey>()
           const current = new Map<number, SortKey>()
-          const reading = new SortedIndex('x', folds, (r) => toIndex(current.get(r)!))
+          const reading = new SortedIndex('x', folds, (r) => toIndex(current.get(r)!), blockMax)
           initial.forEach((k, i) => model.set(i * 2, k))
           if (bulk) {
             for (const [r, k] of model) current.set(r, k)
@@ -257,9 +263,17 @@ describe.each(KINDS)('SortedIndex.move (folds: $folds)', ({ folds, toIndex, toRe
               current.set(r, k)
               reading.add(toIndex(k), r)
             }
-          for (const { pick, key, missing } of moves) {
+          for (const { pick, key, missing, drop } of moves) {
             const rows = [...model.keys()]
             const rowId = missing || rows.length === 0 ? 1 + 2 * pick : rows[pick % rows.length]!
+            if (drop) {
+              // A delete: of a row not there, it changes nothing.
+              const old = model.has(rowId) ? model.get(rowId)! : key
+              for (const ix of [moved, pair, reading]) ix.remove(toIndex(old), rowId)
+              model.delete(rowId)
+              current.delete(rowId)
+              continue
+            }
             // A row not there: the old key is any key (move then adds).
             const old = model.has(rowId) ? model.get(rowId)! : key
             moved.move(toIndex(old), toIndex(key), rowId)
@@ -336,9 +350,10 @@ describe('SortedIndex.range', () => {
         key,
         fc.boolean(),
         fc.boolean(),
-        (keys, a, b, aIn, bIn) => {
+        fc.integer({ min: 4, max: 16 }),
+        (keys, a, b, aIn, bIn, blockMax) => {
           fc.pre(typeof a === typeof b)
-          const ix = new SortedIndex('x', false)
+          const ix = new SortedIndex('x', false, undefined, blockMax)
           ix.resetFrom(keys, Int32Array.from(keys.map((_, i) => i)))
           const lower = { key: a, inclusive: aIn }
           const upper = { key: b, inclusive: bIn }
