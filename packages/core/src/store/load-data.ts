@@ -12,7 +12,7 @@ import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'
 import { coerceExact, type StoredValue } from '../values/coerce.js'
-import { BaseRows, baseOf } from './base-rows.js'
+import { BaseRows, baseOf, TextPool } from './base-rows.js'
 import { BatchState, coerceAt, fillNewRow, UniqueClaims, type Locate } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
 import type { Store } from './store.js'
@@ -113,6 +113,8 @@ interface TableLoad {
   readonly claims: UniqueClaims | undefined
   /** The batches' columns, by first row id: each batch takes the row ids after the last one's. */
   readonly bases: BaseRows[]
+  /** The texts the batches' columns share. */
+  readonly texts: TextPool
   /** Rows of this dataclass so far: the index of the next one (`Employee[11]`). */
   rows: number
 }
@@ -197,6 +199,7 @@ export class DataLoad {
             )
           : undefined,
         bases,
+        texts: new TextPool(),
         rows: 0,
       }
       this.#tables.set(name, t)
@@ -207,7 +210,7 @@ export class DataLoad {
     const { table, reader, claims } = t
     // The rows go straight into columns of their own (base-rows.ts), which no table holds until
     // the commit: a refused row leaves nothing behind, and no record is made per row.
-    const base = new BaseRows(table.def, batch.peekRowId(table), rows.length)
+    const base = new BaseRows(table.def, batch.peekRowId(table), rows.length, t.texts)
     t.bases.push(base)
     // One locator for the rows of a batch, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
