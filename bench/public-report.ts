@@ -96,7 +96,7 @@ const WHY: Partial<Record<OpId, string>> = {
   top: 'an orderBy through the sorted index on salary, then 100 entities read',
   aggregate: 'a pass over the salary column (count, sum, min, max), in chunks',
   update:
-    'each update is a transaction: the value coerced, the row staged as a new immutable version with immer (patches for the commit listeners), the stamp and the global stamp moved, the indexes touched',
+    'each update is a transaction: the value coerced, the row staged as a new frozen version (a copy of the row, and patches for the commit listeners), the stamp and the global stamp moved, the indexes touched',
   batch:
     'ds.transaction stages the 10 writes, checks them, then applies them together (all or none)',
 }
