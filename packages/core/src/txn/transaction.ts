@@ -170,7 +170,10 @@ export class Transaction {
       assignments.map(([attr, v]) => [attr.name, v] as const),
     )
     const after = table.newVersion(before.rowId, before.key, before.stamp + 1, this.#now, next)
-    this.#checkUnique(table, after, where)
+    // Only the values this update changes: a unique value the entity kept is still its own (no
+    // other entity could take it while this one held it, staged or committed).
+    if (patches.length > 0 && table.hasUnique)
+      this.#checkUnique(table, after, where, new Set(patches.map((p) => p.path[0] as string)))
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, after, patches)
     return after
@@ -393,11 +396,17 @@ export class Transaction {
 
   // Unique attributes: a value is taken if a staged version holds it, or a committed one whose
   // entity this transaction has not rewritten (a swap of two values inside one transaction works).
-  #checkUnique(table: Table, record: EntityRecord, where: Locate): void {
+  // `only`: the attributes to check (an update's changes), else all.
+  #checkUnique(
+    table: Table,
+    record: EntityRecord,
+    where: Locate,
+    only?: ReadonlySet<string>,
+  ): void {
     if (!table.hasUnique) return
     const staged = this.#staged.get(table)
     for (const attr of table.def.storage) {
-      if (!attr.unique || attr === table.def.key) continue
+      if (!attr.unique || attr === table.def.key || (only && !only.has(attr.name))) continue
       const v = record.values[attr.name]
       if (v === null || v === undefined) continue
       const valueKey = sortKey(v, attr.type === 'string')
