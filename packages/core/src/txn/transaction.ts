@@ -170,12 +170,13 @@ export class Transaction {
       assignments.map(([attr, v]) => [attr.name, v] as const),
     )
     const after = table.newVersion(before.rowId, before.key, before.stamp + 1, this.#now, next)
-    // Only the values this update changes: a unique value the entity kept is still its own (no
-    // other entity could take it while this one held it, staged or committed).
-    if (patches.length > 0 && table.hasUnique)
-      this.#checkUnique(table, after, where, new Set(patches.map((p) => p.path[0] as string)))
+    // Only the values this update changes are checked and claimed: a unique value the entity kept
+    // is still its own (no other entity could take it while this one held it, staged or
+    // committed), and a check finds it in the entity's staged version (see #checkUnique).
+    const changed = table.hasUnique ? new Set(patches.map((p) => p.path[0] as string)) : NONE
+    if (changed.size > 0) this.#checkUnique(table, after, where, changed)
     const staged = this.#staged.get(table)?.get(key)
-    this.#stage(table, key, staged ? staged.base : before, after, patches)
+    this.#stage(table, key, staged ? staged.base : before, after, patches, changed)
     return after
   }
 
@@ -254,6 +255,7 @@ export class Transaction {
     base: EntityRecord | undefined,
     current: EntityRecord | null,
     patches: Patch[],
+    only?: ReadonlySet<string>,
   ): void {
     let staged = this.#staged.get(table)
     if (!staged) this.#staged.set(table, (staged = new Map()))
@@ -262,7 +264,7 @@ export class Transaction {
       previous.current = current
       previous.patches = previous.patches.concat(patches)
     } else staged.set(key, { base, current, patches })
-    this.#claimUnique(table, key, current)
+    this.#claimUnique(table, key, current, only)
   }
 
   /**
@@ -396,6 +398,8 @@ export class Transaction {
 
   // Unique attributes: a value is taken if a staged version holds it, or a committed one whose
   // entity this transaction has not rewritten (a swap of two values inside one transaction works).
+  // A staged version holds a value it changed (a claim), or one it kept from the committed version
+  // (its entity is the committed holder, and its staged values are read).
   // `only`: the attributes to check (an update's changes), else all.
   #checkUnique(
     table: Table,
@@ -415,7 +419,17 @@ export class Transaction {
       if (!taken) {
         for (const rowId of table.indexes.hashOf(attr.name)?.get(valueKey) ?? []) {
           const other = table.record(rowId)
-          if (!other || other.key === record.key || staged?.has(other.key)) continue
+          if (!other || other.key === record.key) continue
+          const rewritten = staged?.get(other.key)
+          // Rewritten: taken only if its staged version kept the value (deleted: null).
+          const kept = rewritten?.current?.values[attr.name]
+          if (
+            rewritten !== undefined &&
+            (kept === null ||
+              kept === undefined ||
+              sortKey(kept, attr.type === 'string') !== valueKey)
+          )
+            continue
           taken = true
           break
         }
@@ -428,12 +442,18 @@ export class Transaction {
     }
   }
 
-  #claimUnique(table: Table, key: KeyValue, current: EntityRecord | null): void {
-    if (!table.hasUnique) return
+  // `only`: the attributes whose claims change (an update's changes), else all.
+  #claimUnique(
+    table: Table,
+    key: KeyValue,
+    current: EntityRecord | null,
+    only?: ReadonlySet<string>,
+  ): void {
+    if (!table.hasUnique || only?.size === 0) return
     let byAttr = this.#claims.get(table)
     if (!byAttr) this.#claims.set(table, (byAttr = new Map()))
     for (const attr of table.def.storage) {
-      if (!attr.unique || attr === table.def.key) continue
+      if (!attr.unique || attr === table.def.key || (only && !only.has(attr.name))) continue
       let claims = byAttr.get(attr.name)
       if (!claims) byAttr.set(attr.name, (claims = { byValue: new Map(), byKey: new Map() }))
       if (claims.byKey.has(key)) {
@@ -448,6 +468,8 @@ export class Transaction {
     }
   }
 }
+
+const NONE: ReadonlySet<string> = new Set()
 
 /**
  * A picture or BLOB written by a create or an update, with the version `$version` names: the stamp
