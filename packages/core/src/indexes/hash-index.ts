@@ -19,6 +19,7 @@
  * reads another row of a group (the table may already hold a row's new value, or none). Growing
  * and deleting move slots by their stored hashes, reading no key.
  */
+import { copyRowIds } from '../sets/row-ids.js'
 import type { SortKey } from '../values/compare.js'
 import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
 
@@ -449,7 +450,7 @@ const setAt = (g: Group, i: number, rowId: number): void => {
   else g[i] = rowId
 }
 const view = (g: Group): RowIds => (g instanceof RowList ? g.view() : g)
-const toArray = (g: Group): number[] => (g instanceof RowList ? Array.from(g.view()) : g.slice())
+const toArray = (g: Group): number[] => copyRowIds(g instanceof RowList ? g.view() : g)
 
 const EMPTY: readonly number[] = Object.freeze([])
 // What a freed group number holds: never written (a new group gets a new array).

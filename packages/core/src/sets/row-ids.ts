@@ -10,7 +10,16 @@ export type RowIds = readonly number[] | Int32Array
 
 /** `rows` as an array: the array itself, or a copy of a typed array (one piece: keep it small). */
 export function rowIdArray(rows: RowIds): readonly number[] {
-  return rows instanceof Int32Array ? Array.from(rows) : rows
+  return rows instanceof Int32Array ? int32Array(rows) : rows
+}
+
+// A typed array's elements in a new array by a loop: `Array.from` walks the typed array's
+// iterator, ≈15 ns an element in V8 against ≈1 (at 1M rows, an IN of five hash buckets of 1,000
+// rows spent 76% of its time in it).
+function int32Array(rows: Int32Array): number[] {
+  const out = new Array<number>(rows.length)
+  for (let i = 0; i < rows.length; i++) out[i] = rows[i]!
+  return out
 }
 
 /** `fn` of each row id, as an array (`map`, for either kind of list: a typed array's own `map` gives numbers). */
@@ -22,5 +31,5 @@ export function mapRowIds<T>(rows: RowIds, fn: (rowId: number, index: number) =>
 
 /** A new array of `rows` (`slice()`, for either kind of list). */
 export function copyRowIds(rows: RowIds): number[] {
-  return rows instanceof Int32Array ? Array.from(rows) : rows.slice()
+  return rows instanceof Int32Array ? int32Array(rows) : rows.slice()
 }
