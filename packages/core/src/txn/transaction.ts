@@ -410,7 +410,7 @@ export class Transaction {
     if (!table.hasUnique) return
     const staged = this.#staged.get(table)
     for (const attr of table.def.storage) {
-      if (!attr.unique || attr === table.def.key || (only && !only.has(attr.name))) continue
+      if (!checksUnique(table, attr, only)) continue
       const v = record.values[attr.name]
       if (v === null || v === undefined) continue
       const valueKey = sortKey(v, attr.type === 'string')
@@ -453,7 +453,7 @@ export class Transaction {
     let byAttr = this.#claims.get(table)
     if (!byAttr) this.#claims.set(table, (byAttr = new Map()))
     for (const attr of table.def.storage) {
-      if (!attr.unique || attr === table.def.key || (only && !only.has(attr.name))) continue
+      if (!checksUnique(table, attr, only)) continue
       let claims = byAttr.get(attr.name)
       if (!claims) byAttr.set(attr.name, (claims = { byValue: new Map(), byKey: new Map() }))
       if (claims.byKey.has(key)) {
@@ -470,6 +470,10 @@ export class Transaction {
 }
 
 const NONE: ReadonlySet<string> = new Set()
+
+/** Whether `attr` is a unique attribute a transaction checks and claims (of `only`, when given). */
+const checksUnique = (table: Table, attr: StorageAttributeDef, only?: ReadonlySet<string>) =>
+  attr.unique === true && attr !== table.def.key && (only === undefined || only.has(attr.name))
 
 /**
  * A picture or BLOB written by a create or an update, with the version `$version` names: the stamp
