@@ -26,6 +26,14 @@ import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
 /** A row's key in an index (texts as lazy keys, see lazy-fold.ts), read from the stored values. */
 export type KeyReader = (rowId: number) => SortKey
 
+/**
+ * Whether the fold of row `rowId`'s text is the fold of lazy key `key`, told from where the text
+ * is stored without making a string of it, or undefined when it cannot tell so (the reader then
+ * decides). A probe of a unique text spent a quarter of its time making the string of the one row
+ * its hash pointed to, only to compare it.
+ */
+export type KeyMatcher = (rowId: number, key: string) => boolean | undefined
+
 // Slots hold 0 for none, row id + 1 for a key of one row, a negative number for a group: an empty
 // table is a new Int32Array as it comes, with no fill (64 MB written in one piece for the 16M
 // slots of a unique column of 10M rows).
@@ -103,6 +111,8 @@ export class HashIndex {
   readonly folds: boolean
   // Replaced while `fill` runs by a reader of the keys it was given.
   #read: KeyReader
+  // Set aside while `fill` runs, as the reader is replaced (texts of a folding index only).
+  #match: KeyMatcher | undefined
   // A power of two long; EMPTY_SLOT, a row id + 1, or GROUP - g.
   #slots = new Int32Array(MIN_CAPACITY)
   #hashes = new Int32Array(MIN_CAPACITY)
@@ -118,10 +128,11 @@ export class HashIndex {
   // finishes the move first (#settle), as it could move a slot already moved.
   #growing: Growing | undefined
 
-  constructor(attribute: string, folds: boolean, read: KeyReader) {
+  constructor(attribute: string, folds: boolean, read: KeyReader, match?: KeyMatcher) {
     this.attribute = attribute
     this.folds = folds
     this.#read = read
+    this.#match = folds ? match : undefined
   }
 
   /** Number of distinct keys. */
@@ -236,7 +247,7 @@ export class HashIndex {
       }
       const g = this.#groups[GROUP - s]!
       const first = at(g, 0)
-      if (!this.#same(this.#read(first !== rowId ? first : at(g, 1)), key)) continue
+      if (!this.#holds(first !== rowId ? first : at(g, 1), key)) continue
       const found = g.lastIndexOf(rowId)
       if (found < 0) return
       const own = this.#own(GROUP - s)
@@ -272,11 +283,14 @@ export class HashIndex {
     const at = new Int32Array(top + 1)
     for (let i = 0; i < rows.length; i++) at[rows[i]!] = i
     const read = this.#read
+    const match = this.#match
     this.#read = (rowId) => keys[at[rowId]!]!
+    this.#match = undefined
     try {
       for (let i = 0; i < rows.length; i++) this.add(keys[i]!, rows[i]!)
     } finally {
       this.#read = read
+      this.#match = match
     }
   }
 
@@ -285,7 +299,7 @@ export class HashIndex {
    * until either side writes one, which copies it first. Reads the keys with the same reader.
    */
   copy(): HashIndex {
-    const out = new HashIndex(this.attribute, this.folds, this.#read)
+    const out = new HashIndex(this.attribute, this.folds, this.#read, this.#match)
     out.#slots = this.#slots.slice()
     out.#hashes = this.#hashes.slice()
     out.#used = this.#used
@@ -317,12 +331,18 @@ export class HashIndex {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!
       if (s === EMPTY_SLOT) return i
-      if (
-        hashes[i] === h &&
-        this.#same(this.#read(s > 0 ? s - 1 : at(this.#groups[GROUP - s]!, 0)), key)
-      )
+      if (hashes[i] === h && this.#holds(s > 0 ? s - 1 : at(this.#groups[GROUP - s]!, 0), key))
         return i
     }
+  }
+
+  // Whether row `rowId` holds `key`: through the matcher when it can tell, else read and compared.
+  #holds(rowId: number, key: SortKey): boolean {
+    if (this.#match !== undefined && typeof key === 'string') {
+      const told = this.#match(rowId, key)
+      if (told !== undefined) return told
+    }
+    return this.#same(this.#read(rowId), key)
   }
 
   #same(a: SortKey, b: SortKey): boolean {

@@ -12,12 +12,15 @@
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
+import { lowerUnit } from '../values/lazy-fold.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 
 /** One attribute's values, by row id minus the load's first row id. */
 interface Column {
   get(i: number): StoredValue
   set(i: number, v: StoredValue): void
+  /** See BaseRows.matchesLazy; only text columns have it. */
+  matchesLazy?(i: number, key: string): boolean | undefined
 }
 
 // The types coerce.ts stores as 32-bit integers (it checks their range and never stores -0).
@@ -205,6 +208,24 @@ class TextColumn implements Column {
     if (n < 0) return n === -1 ? null : this.#others.get(i)!
     const start = this.#starts![i]!
     return decode(this.#bytes!, start, start + n)
+  }
+
+  matchesLazy(i: number, key: string): boolean | undefined {
+    // A text of the list is a shared string: reading it costs nothing.
+    if (this.#codes !== undefined) return undefined
+    const n = this.#lengths![i]!
+    if (n < 0) return undefined
+    const bytes = this.#bytes!
+    const start = this.#starts![i]!
+    // An ASCII text is its own lazy key, compared as equalLazy compares; another one folds first
+    // (accents, ligatures: lengths may change), which the reader does.
+    let same = n === key.length
+    for (let j = 0; j < n; j++) {
+      const b = bytes[start + j]!
+      if (b >= 0x80) return undefined
+      if (same && lowerUnit(b) !== lowerUnit(key.charCodeAt(j))) same = false
+    }
+    return same
   }
 
   set(i: number, v: StoredValue): void {
@@ -399,6 +420,16 @@ export class BaseRows {
   /** The value at storage position `position` of row `rowId`. */
   value(rowId: number, position: number): StoredValue {
     return this.#columns[position]!.get(rowId - this.start)
+  }
+
+  /**
+   * Whether the fold of row `rowId`'s text at `position` is the fold of lazy key `key`
+   * (equalLazy of its lazy key and `key`), read from the column's bytes with no string made;
+   * undefined when the column cannot tell so (a text of the column's list, a non-ASCII text,
+   * not a text column).
+   */
+  matchesLazy(rowId: number, position: number, key: string): boolean | undefined {
+    return this.#columns[position]!.matchesLazy?.(rowId - this.start, key)
   }
 
   key(rowId: number): KeyValue {
