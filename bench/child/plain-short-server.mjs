@@ -1,10 +1,11 @@
 // The plain-JS limit of issue 19's short-row requests: a hand-written node:http server that holds
 // the Persons of a short-row data file in a Map by ID, a Map by code and an array sorted by code,
-// and answers the HTTP suite's three requests with the same JSON entistore writes (same members,
+// and answers the HTTP suite's four requests with the same JSON entistore writes (same members,
 // same order, each reply built and JSON.stringify-d per request, as any server of live data must):
 //   GET /rest/Person(<ID>)
 //   GET /rest/Person?$filter="code='<code>'"
 //   GET /rest/Person?$filter="code>='<from>' AND code<'<to>'"   (the rows in between, by ID)
+//   GET /rest/Person?$filter="salary=<s>"                        (every row compared, by ID)
 // Nothing else: it is a baseline, not a server. Usage: node plain-short-server.mjs <data.json>
 // Prints `plain JS at http://127.0.0.1:PORT` once listening (port chosen by the system).
 import { readFileSync } from 'node:fs'
@@ -49,6 +50,7 @@ function lowerBound(code) {
 const KEY = /^\/rest\/Person\((\d+)\)$/
 const EQUAL = /^"code='([^']*)'"$/
 const RANGE = /^"code>='([^']*)' AND code<'([^']*)'"$/
+const SCAN = /^"salary=([0-9.]+)"$/
 
 function answer(url) {
   const q = url.indexOf('?')
@@ -61,6 +63,11 @@ function answer(url) {
   if (equal) {
     const p = byCode.get(equal[1])
     return list(p ? [p] : [])
+  }
+  const scan = SCAN.exec(filter)
+  if (scan) {
+    const salary = Number(scan[1])
+    return list(people.filter((p) => p.salary === salary))
   }
   const range = RANGE.exec(filter)
   if (!range) return undefined

@@ -23,7 +23,7 @@ import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from 
 import { CACHE_DIR, GROUPS, itemFiles, type DataFiles } from '../items.ts'
 import { settledRss, startNode, type Child, type Settled } from '../processes.ts'
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
-import { codeOf, shortFiles } from '../short-rows.ts'
+import { codeOf, makeShortRows, shortFiles } from '../short-rows.ts'
 import { median } from '../timing.ts'
 
 /** One line of the closing goal table: size, measure, implementation, value, goal, verdict. */
@@ -86,12 +86,14 @@ interface Request {
 
 /**
  * A ratio held to a goal: `metric` of the request `of` on entistore, × the raw server on the same
- * request (`versus: 'raw'`) or × entistore on another request of the same set of rounds.
+ * request (`versus: 'raw'`), × the plain-JS server on the same request (`'plain'`) or × entistore
+ * on another request of the same set of rounds. `cost` is the CPU a request takes when the
+ * server is saturated: 1 / req/s, so its ratio is the other's req/s over this one's.
  */
 interface LoadGoal {
   readonly of: string
-  readonly metric: 'rps' | 'p25'
-  readonly versus: 'raw' | string
+  readonly metric: 'rps' | 'p25' | 'cost'
+  readonly versus: 'raw' | 'plain' | string
   readonly min?: number
   readonly max?: number
   readonly label: string
@@ -142,6 +144,23 @@ const keyGoals = (dc: string): LoadGoal[] => [
   { of: `GET ${dc}(key)`, metric: 'p25', versus: 'raw', ...GOAL.p25 },
 ]
 
+/**
+ * The plain-JS server's own floor (issue 31): a GET by key at ≥ 0.95× its req/s. Only on shapes
+ * with a plain server.
+ */
+const plainKeyGoal = (dc: string): LoadGoal => ({
+  of: `GET ${dc}(key)`,
+  metric: 'rps',
+  versus: 'plain',
+  min: 0.95,
+  label: '≥0.95× plain JS req/s',
+  issue: {
+    measure: 'GET by key, req/s × the plain-JS server (16 keep-alive connections)',
+    goal: '≥ 0.95×',
+    baseline: 'plain JS',
+  },
+})
+
 // Paths are written as a browser sends them: `"`, `<`, `>` and spaces percent-encoded, the rest
 // (quotes `'`, `=`) as typed.
 const MAIN: Shape = {
@@ -167,6 +186,26 @@ const MAIN: Shape = {
 
 /** 20 codes in a row: a range on the unique code's sorted index, 20 rows found. */
 const RANGE = 20
+
+/**
+ * Salaries held by one row each at `n` rows (salary has no index): the full scan's targets, so
+ * that it finds one row, as the code filter does, and the two replies weigh the same.
+ */
+const loneSalaries = (() => {
+  const cache = new Map<number, number[]>()
+  return (n: number): number[] => {
+    let out = cache.get(n)
+    if (!out) {
+      const seen = new Map<number, number>()
+      for (const p of makeShortRows(n)) seen.set(p.salary, (seen.get(p.salary) ?? 0) + 1)
+      out = [...seen].filter(([, c]) => c === 1).map(([s]) => s)
+      cache.set(n, out)
+    }
+    return out
+  }
+})()
+
+const SCAN = 'full scan'
 
 const SHORT: Shape = {
   id: 'short',
@@ -194,10 +233,22 @@ const SHORT: Shape = {
         },
         entities: RANGE,
       },
+      {
+        id: SCAN,
+        title:
+          'GET /rest/Person?$filter="salary=<s>" (no index: every row compared), one row found',
+        path: (n) => {
+          const salaries = loneSalaries(n)
+          return (r) =>
+            `/rest/Person?$filter=%22salary=${salaries[Math.floor(r() * salaries.length)]}%22`
+        },
+        entities: 1,
+      },
     ],
   ],
   goals: [
     ...keyGoals('Person'),
+    plainKeyGoal('Person'),
     {
       of: 'code filter',
       metric: 'p25',
@@ -220,6 +271,32 @@ const SHORT: Shape = {
         measure: `indexed range of ${RANGE} rows (\`code>=… AND code<…\`), p25`,
         goal: '≤ 1.5× a GET by key',
         baseline: 'GET Person(key)',
+      },
+    },
+    // Issue 31: what an index saves, seen from outside: the CPU of an indexed request against
+    // a full scan of the same 200k rows, on the same server in the same rounds.
+    {
+      of: 'code filter',
+      metric: 'cost',
+      versus: SCAN,
+      max: 0.1,
+      label: '≤0.1× a full scan',
+      issue: {
+        measure: `\`$filter="code='C…'"\` (unique index), CPU a request (1 / req/s)`,
+        goal: '≤ 0.1× a full scan',
+        baseline: SCAN,
+      },
+    },
+    {
+      of: `${RANGE}-row range`,
+      metric: 'cost',
+      versus: SCAN,
+      max: 0.25,
+      label: '≤0.25× a full scan',
+      issue: {
+        measure: `indexed range of ${RANGE} rows, CPU a request (1 / req/s)`,
+        goal: '≤ 0.25× a full scan',
+        baseline: SCAN,
       },
     },
   ],
@@ -533,10 +610,18 @@ function loadGoals(shape: Shape, rows: number, m: Measured): HttpResult {
   const issue19: MeasureRow[] = []
   for (const g of shape.goals) {
     const ent = m.ent.get(g.of)
-    const base = g.versus === 'raw' ? m.raw.get(g.of) : m.ent.get(g.versus)
-    const x = ent && base ? ent[g.metric] / base[g.metric] : NaN
+    const base =
+      g.versus === 'raw'
+        ? m.raw.get(g.of)
+        : g.versus === 'plain'
+          ? m.plain.get(g.of)
+          : m.ent.get(g.versus)
+    const of = (a: LoadResult, b: LoadResult): number =>
+      g.metric === 'cost' ? b.rps / a.rps : a[g.metric] / b[g.metric]
+    const x = ent && base ? of(ent, base) : NaN
     const ok = g.min !== undefined ? x >= g.min : x <= g.max!
-    const what = g.metric === 'rps' ? 'throughput' : 'latency p25'
+    const what =
+      g.metric === 'rps' ? 'throughput' : g.metric === 'cost' ? 'CPU a request' : 'latency p25'
     goals.push([
       sizeLabel(rows),
       g.of,
@@ -547,12 +632,17 @@ function loadGoals(shape: Shape, rows: number, m: Measured): HttpResult {
     ])
     if (!g.issue || !shape.issue19) continue
     const value = (r: LoadResult | undefined): string =>
-      !r ? 'n/a' : g.metric === 'rps' ? count(Math.round(r.rps)) : `${ms(r.p25)} ms`
+      !r
+        ? 'n/a'
+        : g.metric === 'rps'
+          ? count(Math.round(r.rps))
+          : g.metric === 'cost'
+            ? `${ms(1000 / r.rps)} ms`
+            : `${ms(r.p25)} ms`
     // The same ratio on the plain-JS server: how far the goal is from what plain JS reaches.
     const plainOf = m.plain.get(g.of)
-    const plainBase = m.plain.get(g.versus)
-    const plain =
-      plainOf && plainBase ? `; plain JS: ${ratio(plainOf[g.metric] / plainBase[g.metric])}` : ''
+    const plainBase = g.versus === 'plain' ? undefined : m.plain.get(g.versus)
+    const plain = plainOf && plainBase ? `; plain JS: ${ratio(of(plainOf, plainBase))}` : ''
     issue19.push([
       g.issue.measure,
       value(ent),
