@@ -23,16 +23,19 @@ import { copyRowIds } from '../sets/row-ids.js'
 import type { SortKey } from '../values/compare.js'
 import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
 
-/** A row's key in an index (texts as lazy keys, see lazy-fold.ts), read from the stored values. */
-export type KeyReader = (rowId: number) => SortKey
+/**
+ * The order of the fold of row `rowId`'s text and the fold of lazy key `key` (compareLazy's sign),
+ * told from where the text is stored without making a string of it, or undefined when it cannot
+ * tell so (the reader then reads the key). A probe of a unique text spent a quarter of its time
+ * making the string of the one row its hash pointed to, only to compare it.
+ */
+export type KeyComparer = (rowId: number, key: string) => number | undefined
 
 /**
- * Whether the fold of row `rowId`'s text is the fold of lazy key `key`, told from where the text
- * is stored without making a string of it, or undefined when it cannot tell so (the reader then
- * decides). A probe of a unique text spent a quarter of its time making the string of the one row
- * its hash pointed to, only to compare it.
+ * A row's key in an index (texts as lazy keys, see lazy-fold.ts), read from the stored values;
+ * with `compare`, text keys can be compared where they are stored instead (folding indexes only).
  */
-export type KeyMatcher = (rowId: number, key: string) => boolean | undefined
+export type KeyReader = ((rowId: number) => SortKey) & { readonly compare?: KeyComparer }
 
 // Slots hold 0 for none, row id + 1 for a key of one row, a negative number for a group: an empty
 // table is a new Int32Array as it comes, with no fill (64 MB written in one piece for the 16M
@@ -111,8 +114,6 @@ export class HashIndex {
   readonly folds: boolean
   // Replaced while `fill` runs by a reader of the keys it was given.
   #read: KeyReader
-  // Set aside while `fill` runs, as the reader is replaced (texts of a folding index only).
-  #match: KeyMatcher | undefined
   // A power of two long; EMPTY_SLOT, a row id + 1, or GROUP - g.
   #slots = new Int32Array(MIN_CAPACITY)
   #hashes = new Int32Array(MIN_CAPACITY)
@@ -128,11 +129,10 @@ export class HashIndex {
   // finishes the move first (#settle), as it could move a slot already moved.
   #growing: Growing | undefined
 
-  constructor(attribute: string, folds: boolean, read: KeyReader, match?: KeyMatcher) {
+  constructor(attribute: string, folds: boolean, read: KeyReader) {
     this.attribute = attribute
     this.folds = folds
     this.#read = read
-    this.#match = folds ? match : undefined
   }
 
   /** Number of distinct keys. */
@@ -283,14 +283,11 @@ export class HashIndex {
     const at = new Int32Array(top + 1)
     for (let i = 0; i < rows.length; i++) at[rows[i]!] = i
     const read = this.#read
-    const match = this.#match
     this.#read = (rowId) => keys[at[rowId]!]!
-    this.#match = undefined
     try {
       for (let i = 0; i < rows.length; i++) this.add(keys[i]!, rows[i]!)
     } finally {
       this.#read = read
-      this.#match = match
     }
   }
 
@@ -299,7 +296,7 @@ export class HashIndex {
    * until either side writes one, which copies it first. Reads the keys with the same reader.
    */
   copy(): HashIndex {
-    const out = new HashIndex(this.attribute, this.folds, this.#read, this.#match)
+    const out = new HashIndex(this.attribute, this.folds, this.#read)
     out.#slots = this.#slots.slice()
     out.#hashes = this.#hashes.slice()
     out.#used = this.#used
@@ -336,11 +333,12 @@ export class HashIndex {
     }
   }
 
-  // Whether row `rowId` holds `key`: through the matcher when it can tell, else read and compared.
+  // Whether row `rowId` holds `key`: compared where it is stored when it can be, else read.
   #holds(rowId: number, key: SortKey): boolean {
-    if (this.#match !== undefined && typeof key === 'string') {
-      const told = this.#match(rowId, key)
-      if (told !== undefined) return told
+    const compare = this.#read.compare
+    if (compare !== undefined && this.folds && typeof key === 'string') {
+      const told = compare(rowId, key)
+      if (told !== undefined) return told === 0
     }
     return this.#same(this.#read(rowId), key)
   }

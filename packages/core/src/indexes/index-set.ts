@@ -14,7 +14,7 @@ import { FoldInterner } from '../values/fold-intern.js'
 import { isAscii } from '../values/lazy-fold.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { fail } from '../errors/datastore-error.js'
-import { GROW_PIECE, HashIndex, type KeyMatcher, type KeyReader } from './hash-index.js'
+import { GROW_PIECE, HashIndex, type KeyComparer, type KeyReader } from './hash-index.js'
 import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
 import { CHUNK, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
@@ -35,8 +35,8 @@ export interface IndexedRecord {
 export interface IndexSource {
   liveRowIds(): readonly number[]
   reader(name: string): (rowId: number) => unknown
-  /** Compares a row's text of `name` with a lazy key where it is stored (see KeyMatcher). */
-  matcher?(name: string): KeyMatcher
+  /** Compares a row's text of `name` with a lazy key where it is stored (see KeyComparer). */
+  comparer?(name: string): KeyComparer
   /** Whether row `rowId` is live (a build in slices reads the rows by row id). */
   has(rowId: number): boolean
   /** One past the highest row id a row may have now. */
@@ -204,17 +204,17 @@ export class IndexSet {
   }
 
   // The key of a row in `name`'s indexes, read from the source (a hash index holds no keys).
+  // With the source's comparer of `name`'s texts when it folds: both asked for on first use.
   #keyReader(name: string, folds: boolean): KeyReader {
     let read: ((rowId: number) => unknown) | undefined
-    return (rowId) => this.#key((read ??= this.#rows.reader(name))(rowId), name, folds)
-  }
-
-  // The source's matcher of `name`'s texts, asked for on first use as the reader is.
-  #keyMatcher(name: string): KeyMatcher | undefined {
+    const reader = (rowId: number): SortKey =>
+      this.#key((read ??= this.#rows.reader(name))(rowId), name, folds)
     const rows = this.#rows
-    if (rows.matcher === undefined) return undefined
-    let match: KeyMatcher | undefined
-    return (rowId, key) => (match ??= rows.matcher!(name))(rowId, key)
+    if (!folds || rows.comparer === undefined) return reader
+    let compare: KeyComparer | undefined
+    return Object.assign(reader, {
+      compare: (rowId: number, key: string) => (compare ??= rows.comparer!(name))(rowId, key),
+    })
   }
 
   // How a build on first use runs (see the constructor).
@@ -564,7 +564,6 @@ export class IndexSet {
         attr.name,
         foldsOf(attr),
         this.#keyReader(attr.name, foldsOf(attr)),
-        foldsOf(attr) ? this.#keyMatcher(attr.name) : undefined,
       )
     // A text index reads its keys from the rows (sorted-index.ts): no string a row of its own.
     if (kind !== 'hash' && !entry.sorted)

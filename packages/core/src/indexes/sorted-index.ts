@@ -216,8 +216,13 @@ export class SortedIndex {
     if (mode === 'generic')
       return this.#search((b, _, i) => (compare(b.keys![i]!, key) || b.rows[i]! - rowId) < 0)
     const read = this.#read!
+    const stored = typeof key === 'string' ? read.compare : undefined
     return this.#search((b, _, i) => {
       const row = b.rows[i]!
+      if (stored !== undefined && row !== rowId) {
+        const told = stored(row, key as string)
+        if (told !== undefined) return (told || row - rowId) < 0
+      }
       return (compare(row === rowId ? held! : read(row), key) || row - rowId) < 0
     })
   }
@@ -234,7 +239,12 @@ export class SortedIndex {
       )
     }
     const compare = this.#compare
-    return this.#search((b, _, i) => compare(this.#keyIn(b, i), key) <= 0)
+    const stored = mode === 'read' && typeof key === 'string' ? this.#read!.compare : undefined
+    if (stored === undefined) return this.#search((b, _, i) => compare(this.#keyIn(b, i), key) <= 0)
+    return this.#search((b, _, i) => {
+      const told = stored(b.rows[i]!, key as string)
+      return (told ?? compare(this.#keyIn(b, i), key)) <= 0
+    })
   }
 
   /** The position of the entry (key, rowId), or -1. Read keys: the entry of rowId, held as `key`. */

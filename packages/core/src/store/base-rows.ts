@@ -19,8 +19,8 @@ import type { EntityRecord, KeyValue } from './entity-record.js'
 interface Column {
   get(i: number): StoredValue
   set(i: number, v: StoredValue): void
-  /** See BaseRows.matchesLazy; only text columns have it. */
-  matchesLazy?(i: number, key: string): boolean | undefined
+  /** See BaseRows.compareLazy; only text columns have it. */
+  compareLazy?(i: number, key: string): number | undefined
 }
 
 // The types coerce.ts stores as 32-bit integers (it checks their range and never stores -0).
@@ -210,22 +210,28 @@ class TextColumn implements Column {
     return decode(this.#bytes!, start, start + n)
   }
 
-  matchesLazy(i: number, key: string): boolean | undefined {
+  compareLazy(i: number, key: string): number | undefined {
     // A text of the list is a shared string: reading it costs nothing.
     if (this.#codes !== undefined) return undefined
     const n = this.#lengths![i]!
     if (n < 0) return undefined
     const bytes = this.#bytes!
     const start = this.#starts![i]!
-    // An ASCII text is its own lazy key, compared as equalLazy compares; another one folds first
-    // (accents, ligatures: lengths may change), which the reader does.
-    let same = n === key.length
+    // An ASCII text is its own lazy key, compared as compareLazy compares; another one folds
+    // first (accents, ligatures: lengths may change), which the reader does. Every byte is looked
+    // at, the ones past a difference too, for a non-ASCII one.
+    const m = key.length
+    let order = 0
     for (let j = 0; j < n; j++) {
       const b = bytes[start + j]!
       if (b >= 0x80) return undefined
-      if (same && lowerUnit(b) !== lowerUnit(key.charCodeAt(j))) same = false
+      if (order === 0 && j < m) {
+        const x = lowerUnit(b)
+        const y = lowerUnit(key.charCodeAt(j))
+        if (x !== y) order = x < y ? -1 : 1
+      }
     }
-    return same
+    return order !== 0 ? order : n === m ? 0 : n < m ? -1 : 1
   }
 
   set(i: number, v: StoredValue): void {
@@ -423,13 +429,13 @@ export class BaseRows {
   }
 
   /**
-   * Whether the fold of row `rowId`'s text at `position` is the fold of lazy key `key`
-   * (equalLazy of its lazy key and `key`), read from the column's bytes with no string made;
+   * The order of the fold of row `rowId`'s text at `position` and the fold of lazy key `key`
+   * (compareLazy of its lazy key and `key`), read from the column's bytes with no string made;
    * undefined when the column cannot tell so (a text of the column's list, a non-ASCII text,
    * not a text column).
    */
-  matchesLazy(rowId: number, position: number, key: string): boolean | undefined {
-    return this.#columns[position]!.matchesLazy?.(rowId - this.start, key)
+  compareLazy(rowId: number, position: number, key: string): number | undefined {
+    return this.#columns[position]!.compareLazy?.(rowId - this.start, key)
   }
 
   key(rowId: number): KeyValue {

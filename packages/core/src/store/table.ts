@@ -10,7 +10,7 @@ import {
   type IndexSetState,
   type More,
 } from '../indexes/index-set.js'
-import type { KeyMatcher } from '../indexes/hash-index.js'
+import type { KeyComparer } from '../indexes/hash-index.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
@@ -239,15 +239,15 @@ export class Table {
 
   /**
    * Compares row `rowId`'s text of `name` with a lazy key in the load's columns that hold it,
-   * making no string (BaseRows.matchesLazy); undefined for a row written since, kept as a record.
+   * making no string (BaseRows.compareLazy); undefined for a row written since, kept as a record.
    */
-  matcher(name: string): KeyMatcher {
+  comparer(name: string): KeyComparer {
     const position = this.#positions.get(name)
     if (position === undefined)
-      throw new TypeError(`matcher: ${this.def.name}.${name} is not a storage attribute`)
+      throw new TypeError(`comparer: ${this.def.name}.${name} is not a storage attribute`)
     return (rowId, key) => {
       const slot = this.#rows.get(rowId)
-      return slot instanceof BaseRows ? slot.matchesLazy(rowId, position, key) : undefined
+      return slot instanceof BaseRows ? slot.compareLazy(rowId, position, key) : undefined
     }
   }
 

@@ -1,10 +1,11 @@
 /**
- * Property test of a text equality through a hash index whose rows are kept in a load's byte
- * column (base-rows.ts): the index compares the row its hash points to with the folded operand
- * from the column's bytes (BaseRows.matchesLazy) rather than from a string made of them. Whatever
- * the texts (ASCII in any case, Latin-1 accents, ligatures, other code units), the query finds
- * exactly the rows whose fold is the operand's, before and after some rows are written (kept as
- * records from then on) or dropped.
+ * Property test of text comparisons through the indexes of rows kept in a load's byte column
+ * (base-rows.ts): the hash index compares the row its hash points to with the folded operand, and
+ * the sorted index's binary search each row it looks at, from the column's bytes
+ * (BaseRows.compareLazy) rather than from a string made of them. Whatever the texts (ASCII in any
+ * case, Latin-1 accents, ligatures, other code units), `=`, `<`, `<=`, `>` and `>=` find exactly
+ * the rows whose fold compares so with the operand's, before and after some rows are written
+ * (kept as records from then on) or dropped.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -18,7 +19,8 @@ const MODEL: ModelJson = {
       name: 'Item',
       attributes: [
         { name: 'ID', type: 'long' },
-        { name: 'name', type: 'string', indexed: true, indexKind: 'hash' },
+        // A text index: hash and sorted.
+        { name: 'name', type: 'string', indexed: true },
       ],
       key: [{ name: 'ID' }],
     },
@@ -35,8 +37,16 @@ const text = fc
 // Enough distinct texts that the column keeps bytes (more than a quarter of its rows distinct).
 const texts = fc.array(text, { minLength: 8, maxLength: 40 }).map((xs) => xs.map((x, i) => x + i))
 
-describe('a text equality on rows kept in a byte column', () => {
-  it('finds the rows whose fold is the operand’s, written rows and dropped ones included', () => {
+const OPS = {
+  '=': (a: string, b: string) => a === b,
+  '<': (a: string, b: string) => a < b,
+  '<=': (a: string, b: string) => a <= b,
+  '>': (a: string, b: string) => a > b,
+  '>=': (a: string, b: string) => a >= b,
+}
+
+describe('text comparisons on rows kept in a byte column', () => {
+  it('find the rows whose fold compares so with the operand’s, written and dropped rows included', () => {
     fc.assert(
       fc.property(
         texts,
@@ -72,18 +82,19 @@ describe('a text equality on rows kept in a byte column', () => {
             ),
             ...names.slice(0, 4).map((n) => n.toUpperCase()),
           ]
-          for (const op of ops) {
-            const want = [...held]
-              .filter(([, name]) => fold(name) === fold(op))
-              .map(([id]) => id)
-              .sort((a, b) => a - b)
-            const got = dc
-              .query('name = :1', op)
-              .toArray()
-              .map((e) => e.getKey() as number)
-              .sort((a, b) => a - b)
-            expect(got, JSON.stringify(op)).toEqual(want)
-          }
+          for (const op of ops)
+            for (const [sign, holds] of Object.entries(OPS)) {
+              const want = [...held]
+                .filter(([, name]) => holds(fold(name), fold(op)))
+                .map(([id]) => id)
+                .sort((a, b) => a - b)
+              const got = dc
+                .query(`name ${sign} :1`, op)
+                .toArray()
+                .map((e) => e.getKey() as number)
+                .sort((a, b) => a - b)
+              expect(got, `name ${sign} ${JSON.stringify(op)}`).toEqual(want)
+            }
         },
       ),
       { numRuns: 300 },
