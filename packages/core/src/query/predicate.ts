@@ -13,7 +13,7 @@ import { CALCULATED_COST, spend } from './budget.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
-import type { Table } from '../store/table.js'
+import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import { containsAny, searchKind } from './multi-search.js'
 
 /** A test of one live row, by row id. */
@@ -163,6 +163,11 @@ export function comparisonPredicate(
         const { column, holds } = folded
         return (rowId) => holds(column[rowId]!)
       }
+      const numeric = numericAccess(c, table)
+      if (numeric) {
+        const { column, holds } = numeric
+        return (rowId) => holds(column[rowId]!)
+      }
       const holds = valueTest(c)
       const read = table.reader(name)
       return (rowId) => holds(read(rowId))
@@ -181,6 +186,45 @@ export function comparisonPredicate(
       return (rowId) => testObject(c, objectValues(read(rowId), operand.steps), fans)
     }
   }
+}
+
+/**
+ * For a comparison of a numeric attribute with a number (`=`, `<`, `<=`, `>`, `>=`): the table's
+ * numeric column (made on first use, kept by writes; NaN for null and deleted rows, which no such
+ * comparison holds for) and the test of one value; undefined for any other comparison. A scan
+ * through the row reader (a slot, then a load's column or a record, a row at a time) cost twice
+ * the plain loop over objects it is measured against.
+ */
+function numericAccess(
+  c: BoundComparison,
+  table: Table,
+): { column: Float64Array; holds: (v: number) => boolean } | undefined {
+  const { operand, value, op } = c
+  if (operand.kind !== 'storage' || !NUMERIC_COLUMN_TYPES.has(operand.attr.type)) return
+  if (value.kind !== 'value' || value.pattern || typeof value.key !== 'number') return
+  const key = value.key
+  let holds: (v: number) => boolean
+  switch (op) {
+    case 'lt':
+      holds = (v) => v < key
+      break
+    case 'le':
+      holds = (v) => v <= key
+      break
+    case 'gt':
+      holds = (v) => v > key
+      break
+    case 'ge':
+      holds = (v) => v >= key
+      break
+    case 'eq':
+    case 'strictEq':
+      holds = (v) => v === key
+      break
+    default:
+      return
+  }
+  return { column: table.numericColumn(operand.attr.name), holds }
 }
 
 /** Whether a comparison compares folded stored text: the comparisons a folded column answers. */
