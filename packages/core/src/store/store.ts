@@ -287,12 +287,13 @@ export class Store {
    * keeps the rows inserted in columns (base-rows.ts), not as records.
    */
   commit(changes: readonly Change[], options: CommitOptions = {}): void {
-    const bulk = new Set<Table>()
     const loaded = options.loaded ?? NO_LOADS
     // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
     // use; other commits of many changes rebuild sorted indexes once at the end.
     const deferred = options.columns === true || loaded.length > 0
-    if (deferred || changes.length >= BULK_THRESHOLD) {
+    // Made only for a bulk commit: a Set for every single write was garbage of its own.
+    const bulk = deferred || changes.length >= BULK_THRESHOLD ? new Set<Table>() : undefined
+    if (bulk !== undefined) {
       for (const { table } of loaded) bulk.add(table)
       for (const c of changes) bulk.add(c.table)
       for (const t of bulk) t.indexes.beginBulk({ deferred })
@@ -322,7 +323,7 @@ export class Store {
     if (sequences)
       for (const [table, values] of sequences)
         for (const [name, v] of values) table.noteSequence(name, v)
-    for (const t of bulk) t.indexes.endBulk(t)
+    if (bulk !== undefined) for (const t of bulk) t.indexes.endBulk(t)
     const replayed = options.replayed
     if (replayed) {
       for (const [table, values] of replayed.sequences)

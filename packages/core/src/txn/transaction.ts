@@ -173,7 +173,7 @@ export class Transaction {
     // Only the values this update changes are checked and claimed: a unique value the entity kept
     // is still its own (no other entity could take it while this one held it, staged or
     // committed), and a check finds it in the entity's staged version (see #checkUnique).
-    const changed = table.hasUnique ? new Set(patches.map((p) => p.path[0] as string)) : NONE
+    const changed = table.hasUnique ? uniqueChanged(table, patches) : NONE
     if (changed.size > 0) this.#checkUnique(table, after, where, changed)
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, after, patches, changed)
@@ -280,16 +280,15 @@ export class Transaction {
     const dc = table.def
     const values = hasSetters(dc) ? computedSets(dc, given, base, where) : given
     const out: [StorageAttributeDef, StoredValue][] = []
-    const seen = new Map<StorageAttributeDef, StoredValue>()
     const set = (attr: StorageAttributeDef, v: StoredValue, label: string): void => {
-      if (seen.has(attr) && seen.get(attr) !== v) {
-        fail(
-          'InvalidAttributeValue',
-          [describeValue(v), label, attr.type, dc.name, `it conflicts with "${attr.name}"`],
-          { details: { location: where(label), attribute: label } },
-        )
-      }
-      seen.set(attr, v)
+      // The pairs so far are few (the attributes a write names): a search, not a Map a write.
+      for (const [a, w] of out)
+        if (a === attr && w !== v)
+          fail(
+            'InvalidAttributeValue',
+            [describeValue(v), label, attr.type, dc.name, `it conflicts with "${attr.name}"`],
+            { details: { location: where(label), attribute: label } },
+          )
       out.push([attr, v])
     }
     for (const name of Object.keys(values)) {
@@ -470,6 +469,20 @@ export class Transaction {
 }
 
 const NONE: ReadonlySet<string> = new Set()
+
+/**
+ * The unique attributes (the key aside) whose values `patches` change, NONE when none: an update
+ * of other attributes then checks and claims nothing, and makes no Set.
+ */
+function uniqueChanged(table: Table, patches: readonly Patch[]): ReadonlySet<string> {
+  let out: Set<string> | undefined
+  for (const p of patches) {
+    const name = p.path[0] as string
+    const attr = table.def.attributesByName.get(name)
+    if (attr?.kind === 'storage' && checksUnique(table, attr)) (out ??= new Set()).add(name)
+  }
+  return out ?? NONE
+}
 
 /** Whether `attr` is a unique attribute a transaction checks and claims (of `only`, when given). */
 const checksUnique = (table: Table, attr: StorageAttributeDef, only?: ReadonlySet<string>) =>
