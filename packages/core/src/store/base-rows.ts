@@ -12,6 +12,7 @@
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
+import { latin1Folds } from '../values/fold.js'
 import { lowerUnit } from '../values/lazy-fold.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 
@@ -217,21 +218,19 @@ class TextColumn implements Column {
     if (n < 0) return undefined
     const bytes = this.#bytes!
     const start = this.#starts![i]!
-    // An ASCII text is its own lazy key, compared as compareLazy compares; another one folds
-    // first (accents, ligatures: lengths may change), which the reader does. Every byte is looked
-    // at, the ones past a difference too, for a non-ASCII one.
+    // An ASCII text is its own lazy key; another one's is its fold, and a Latin-1 text (the
+    // bytes hold no other) folds one character for one (latin1Folds): either way the lazy key's
+    // unit j is fold[byte j], lowercased as compareLazy lowercases (a fold has no capital).
+    const folds = latin1Folds()
+    if (folds === null) return undefined
     const m = key.length
-    let order = 0
-    for (let j = 0; j < n; j++) {
-      const b = bytes[start + j]!
-      if (b >= 0x80) return undefined
-      if (order === 0 && j < m) {
-        const x = lowerUnit(b)
-        const y = lowerUnit(key.charCodeAt(j))
-        if (x !== y) order = x < y ? -1 : 1
-      }
+    const common = n < m ? n : m
+    for (let j = 0; j < common; j++) {
+      const x = folds[bytes[start + j]!]!
+      const y = lowerUnit(key.charCodeAt(j))
+      if (x !== y) return x < y ? -1 : 1
     }
-    return order !== 0 ? order : n === m ? 0 : n < m ? -1 : 1
+    return n === m ? 0 : n < m ? -1 : 1
   }
 
   set(i: number, v: StoredValue): void {
@@ -431,8 +430,8 @@ export class BaseRows {
   /**
    * The order of the fold of row `rowId`'s text at `position` and the fold of lazy key `key`
    * (compareLazy of its lazy key and `key`), read from the column's bytes with no string made;
-   * undefined when the column cannot tell so (a text of the column's list, a non-ASCII text,
-   * not a text column).
+   * undefined when the column cannot tell so (a text of the column's list, one kept outside the
+   * bytes for a code unit past Latin-1, not a text column).
    */
   compareLazy(rowId: number, position: number, key: string): number | undefined {
     return this.#columns[position]!.compareLazy?.(rowId - this.start, key)

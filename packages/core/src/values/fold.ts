@@ -32,6 +32,13 @@ function foldByRule(s: string): string {
   return s.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC')
 }
 
+/**
+ * The fold of each Latin-1 character as one code unit (table[c]), or null if the rule folds one
+ * of them to more: a Latin-1 text's fold is then its characters' folds one for one, which lets a
+ * reader compare stored Latin-1 bytes with a folded text without making either string.
+ */
+export const latin1Folds = (): Uint16Array | null => latin1Table()
+
 const NON_LATIN1 = /[^\u0000-\u00ff]/
 // Longer texts are folded by the rule (one call takes at most this many character arguments).
 const LATIN1_MAX = 8192
