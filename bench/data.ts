@@ -52,16 +52,107 @@ export function prng(seed: number): () => number {
   }
 }
 
-/** `n` rows from seed 42. */
-export function makePeople(n: number, seed = 42): Person[] {
+/**
+ * The texts of the rows: `ascii`, the peer study's (`name<i>`, the cities above), or `accented`,
+ * French, German and Spanish names and cities (`Zoé Müller 123`, `München`), where a comparison
+ * that folds case and accents does more than one that compares code units.
+ */
+export type TextShape = 'ascii' | 'accented'
+
+const FIRST = [
+  'Zoé',
+  'Léa',
+  'Chloé',
+  'Inès',
+  'Jérôme',
+  'Hélène',
+  'Björn',
+  'Jürgen',
+  'Günther',
+  'Søren',
+]
+const FIRST_MORE = [
+  'José',
+  'Iñaki',
+  'Begoña',
+  'Ramón',
+  'Agustín',
+  'Noël',
+  'Anaïs',
+  'Maëlle',
+  'Frédéric',
+  'Céline',
+]
+const LAST = [
+  'Müller',
+  'Schäfer',
+  'Größ',
+  'Jäger',
+  'Köhler',
+  'Lefèvre',
+  'Gauthier',
+  'Barré',
+  'Dupré',
+  'Bézier',
+]
+const LAST_MORE = [
+  'Muñoz',
+  'Peña',
+  'Ibáñez',
+  'Gómez',
+  'Martínez',
+  'Núñez',
+  'Sáez',
+  'Ordóñez',
+  'Jiménez',
+  'Fernández',
+]
+const FIRSTS = [...FIRST, ...FIRST_MORE]
+const LASTS = [...LAST, ...LAST_MORE]
+
+/** 20 cities with accents, none folding to another: the accented shape's `city`. */
+export const ACCENTED_CITIES = [
+  'München',
+  'Zürich',
+  'Málaga',
+  'Besançon',
+  'Kraków',
+  'Genève',
+  'Córdoba',
+  'Nîmes',
+  'Göteborg',
+  'Orléans',
+  'Düsseldorf',
+  'Cádiz',
+  'Köln',
+  'Liège',
+  'Logroño',
+  'Malmö',
+  'Alcalá',
+  'Lübeck',
+  'Besançon-Gare',
+  'Saint-Étienne',
+] as const
+
+/** The first and last names of row number `i` of the accented shape (400 pairs). */
+export const accentedPrefix = (i: number): string =>
+  `${FIRSTS[i % FIRSTS.length]!} ${LASTS[Math.floor(i / FIRSTS.length) % LASTS.length]!}`
+
+/** The unique name of row number `i` (0-based) in `shape`. */
+export const nameOf = (i: number, shape: TextShape = 'ascii'): string =>
+  shape === 'ascii' ? 'name' + i : `${accentedPrefix(i)} ${i}`
+
+/** `n` rows from seed 42, with the texts of `shape`. */
+export function makePeople(n: number, seed = 42, shape: TextShape = 'ascii'): Person[] {
   const r = prng(seed)
+  const cities: readonly string[] = shape === 'ascii' ? CITIES : ACCENTED_CITIES
   const out = new Array<Person>(n)
   for (let i = 0; i < n; i++) {
     out[i] = {
       id: i + 1,
-      name: 'name' + i,
+      name: nameOf(i, shape),
       age: 18 + Math.floor(r() * 52),
-      city: CITIES[Math.floor(r() * CITIES.length)]!,
+      city: cities[Math.floor(r() * cities.length)]!,
       salary: 20000 + Math.floor(r() * 180000),
       companyId: 1 + Math.floor(r() * 1000),
     }

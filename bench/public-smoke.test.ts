@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KEPT_MARKER, type PublicResults } from './public-report.ts'
 import { HTTP_PEERS, HTTP_REQUESTS } from './suites/public-http.bench.ts'
-import { PEERS, PUBLIC_OPS } from './suites/public-peers.bench.ts'
+import { ACCENTED_OPS, PEERS, PUBLIC_OPS } from './suites/public-peers.bench.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 let out = ''
@@ -88,6 +88,20 @@ describe('npm run bench -- --smoke', () => {
     for (const r of results.peers)
       for (const id of ['plain', 'entistore'])
         expect(r.cells.find((c) => c.peer === id)?.cannot, `${r.op} ${id}`).toBeUndefined()
+  })
+
+  it('runs the text operations on the accented rows too, every peer finding the floor’s rows', () => {
+    for (const op of ACCENTED_OPS) {
+      const r = results.peers.find((x) => x.op === op && x.shape === 'accented')
+      expect(r, op).toBeDefined()
+      for (const c of r!.cells) {
+        expect(c.error, `${op} ${c.peer}: ${c.error}`).toBeUndefined()
+        // The queries use the stored spelling: a peer comparing code units finds the same rows.
+        if (op !== 'load' && op !== 'memory' && c.cannot === undefined)
+          expect(c.sameCheck, `${op} ${c.peer}`).not.toBe(false)
+      }
+    }
+    expect(readFileSync(join(out, 'benchmarks.md'), 'utf8')).toContain('rows, accented texts')
   })
 
   it('gives every HTTP server a rate for every request, without failed replies', () => {

@@ -98,8 +98,11 @@ export async function runPublic(argv: readonly string[]): Promise<void> {
   const engine = await loadEngine('compiled')
   console.log(`engine: ${engine.label}`)
   console.log(ensurePackagesBuilt('auto'))
+  // The accented rows at one size: 100k, or the largest asked for below it (--smoke: 1k).
+  const accentedSize = Math.min(100_000, Math.max(...o.sizes))
   const peers = await runPublicPeers(engine.core, {
     sizes: o.sizes,
+    accentedSize,
     timing: o.timing,
     loadReps: (n) => (o.smoke || n >= 1_000_000 ? 1 : n >= 100_000 ? 2 : 3),
     onResult: (r) => {
@@ -112,7 +115,8 @@ export async function runPublic(argv: readonly string[]): Promise<void> {
         const shown = r.op === 'memory' ? `${Math.round(v)} B` : perOp(v)
         return `${c.peer} ${shown}${c.peer === 'plain' ? '' : ` ${ratio(v / f)}`}${c.sameCheck === false ? ' ≠' : ''}`
       })
-      console.log(`${sizeLabel(r.size).padStart(4)} ${r.op.padEnd(9)} ${cells.join(' · ')}`)
+      const size = `${sizeLabel(r.size)}${r.shape === 'accented' ? ' accented' : ''}`
+      console.log(`${size.padStart(4)} ${r.op.padEnd(9)} ${cells.join(' · ')}`)
     },
   })
   const http = await runPublicHttp({
@@ -147,6 +151,7 @@ export async function runPublic(argv: readonly string[]): Promise<void> {
       seconds: (Date.now() - t0) / 1000,
       versions,
       sizes: o.sizes,
+      accentedSize,
       httpSizes: o.httpSizes,
       timing: `${o.timing.warmup} warm-up call(s), ${o.timing.reps} interleaved samples of ≥ ${o.timing.minSampleMs} ms, median`,
       load: `autocannon, ${o.load.connections} keep-alive connections, ${o.load.warmupSeconds} s warm-up, ${o.load.rounds} × ${o.load.seconds} s per server and request`,

@@ -33,7 +33,7 @@ import {
   type Table,
 } from 'tinybase'
 import type { Core } from '../engine.ts'
-import { makePeople, type Person } from '../data.ts'
+import { makePeople, type Person, type TextShape } from '../data.ts'
 import {
   fullGc,
   heapMb,
@@ -149,6 +149,8 @@ export interface OpResult {
   readonly size: number
   readonly op: OpId
   readonly cells: Cell[]
+  /** The rows' texts, when not the ASCII ones (data.ts). */
+  readonly shape?: 'accented'
 }
 
 // ---------------------------------------------------------------- how each peer does each operation
@@ -812,7 +814,7 @@ interface Loaded {
  * Builds the peer's store `reps` times from fresh rows (the last one kept): the median time, and
  * the heap it holds (after a full GC, the input dropped) per row.
  */
-async function load(run: PeerRun, n: number, reps: number): Promise<Loaded> {
+async function load(run: PeerRun, n: number, reps: number, shape: TextShape): Promise<Loaded> {
   if (typeof run.build === 'string') return { run }
   const samples: number[] = []
   let store: object | undefined
@@ -823,7 +825,7 @@ async function load(run: PeerRun, n: number, reps: number): Promise<Loaded> {
   try {
     for (let i = 0; i < reps; i++) {
       store = undefined
-      let input: Person[] | undefined = makePeople(n)
+      let input: Person[] | undefined = makePeople(n, 42, shape)
       const t0 = performance.now()
       store = await run.build(input)
       samples.push(performance.now() - t0)
@@ -843,90 +845,113 @@ export interface PublicPeersOptions {
   readonly loadReps: (n: number) => number
   /** Called with each operation's result as it is measured (the progress the run prints). */
   readonly onResult?: (r: OpResult) => void
+  /**
+   * Also runs ACCENTED_OPS on the accented rows (data.ts) at this size, after the sizes; their
+   * results have `shape: 'accented'`. @default none
+   */
+  readonly accentedSize?: number
 }
+
+/** The operations run on the accented rows: those whose work depends on the texts. */
+export const ACCENTED_OPS: readonly OpId[] = ['load', 'memory', 'eq', 'begin', 'scan']
 
 /** The whole in-process half: every operation of every peer at every size. */
 export async function runPublicPeers(core: Core, o: PublicPeersOptions): Promise<OpResult[]> {
-  const runs = [plainRun, entistoreRun(core), lokiRun, mingoRun, tinybaseRun, alasqlRun, nedbRun]
   const out: OpResult[] = []
   const emit = (r: OpResult): void => {
     out.push(r)
     o.onResult?.(r)
   }
-  for (const n of o.sizes) {
-    // The caller's array, for mingo (which has no store) and for nothing else.
-    const rows = makePeople(n)
-    const loaded: Loaded[] = []
-    for (const run of runs) {
-      loaded.push(await load(run, n, o.loadReps(n)))
-      fullGc()
-    }
-    for (const op of ['load', 'memory'] as const)
-      emit({
-        size: n,
-        op,
-        cells: loaded.map((l): Cell => {
-          const peer = l.run.info.id
-          if (typeof l.run.build === 'string') return { peer, cannot: l.run.build }
-          if (l.error !== undefined) return { peer, error: l.error }
-          const value = op === 'load' ? l.loadMs! : l.bytesPerRow!
-          return {
-            peer,
-            value,
-            ...(op === 'load' ? { opsPerCall: 1, note: `median of ${l.loads} loads` } : {}),
-            ...(op === 'memory' && peer === 'lokijs'
-              ? { note: 'keeps the inserted objects (adds $loki, meta)' }
-              : {}),
-          }
-        }),
-      })
-    const params = makeParams(n)
-    const units = makeUnits(params, n)
-    const impls = loaded.map((l) =>
-      l.error === undefined ? l.run.ops(l.store ?? {}, rows) : undefined,
-    )
-    const floor = impls[0]!
-    for (const op of PUBLIC_OPS) {
-      if (op === 'load' || op === 'memory') continue
-      const all = units[op] as readonly unknown[]
-      const floorImpl = floor[op] as { unit: Unit<unknown> }
-      const cases: AnyCase[] = []
-      const slots: (Cell | number)[] = []
-      for (let i = 0; i < runs.length; i++) {
-        const run = runs[i]!
-        const impl = impls[i]?.[op]
-        const peer = run.info.id
-        if (impls[i] === undefined) slots.push({ peer, error: loaded[i]!.error })
-        else if (typeof impl === 'string') slots.push({ peer, cannot: impl })
-        else {
-          try {
-            const c = await makeCase(
-              run,
-              impl as { unit: Unit<unknown>; how: string },
-              all,
-              renewer(op, params, all),
-              op === 'update' || op === 'batch' ? undefined : floorImpl.unit,
-            )
-            slots.push(cases.length)
-            cases.push(c)
-          } catch (e) {
-            slots.push({ peer, error: e instanceof Error ? e.message : String(e) })
-          }
+  for (const n of o.sizes) await runSize(core, o, n, 'ascii', PUBLIC_OPS, emit)
+  if (o.accentedSize !== undefined)
+    await runSize(core, o, o.accentedSize, 'accented', ACCENTED_OPS, emit)
+  return out
+}
+
+/** Every operation of `ops` of every peer at size `n` on the rows of `shape`. */
+async function runSize(
+  core: Core,
+  o: PublicPeersOptions,
+  n: number,
+  shape: TextShape,
+  ops: readonly OpId[],
+  emit: (r: OpResult) => void,
+): Promise<void> {
+  const runs = [plainRun, entistoreRun(core), lokiRun, mingoRun, tinybaseRun, alasqlRun, nedbRun]
+  const tag = shape === 'accented' ? { shape } : {}
+  // The caller's array, for mingo (which has no store) and for nothing else.
+  const rows = makePeople(n, 42, shape)
+  const loaded: Loaded[] = []
+  for (const run of runs) {
+    loaded.push(await load(run, n, o.loadReps(n), shape))
+    fullGc()
+  }
+  for (const op of ['load', 'memory'] as const)
+    emit({
+      size: n,
+      op,
+      ...tag,
+      cells: loaded.map((l): Cell => {
+        const peer = l.run.info.id
+        if (typeof l.run.build === 'string') return { peer, cannot: l.run.build }
+        if (l.error !== undefined) return { peer, error: l.error }
+        const value = op === 'load' ? l.loadMs! : l.bytesPerRow!
+        return {
+          peer,
+          value,
+          ...(op === 'load' ? { opsPerCall: 1, note: `median of ${l.loads} loads` } : {}),
+          ...(op === 'memory' && peer === 'lokijs'
+            ? { note: 'keeps the inserted objects (adds $loki, meta)' }
+            : {}),
+        }
+      }),
+    })
+  const params = makeParams(n, shape)
+  const units = makeUnits(params, n)
+  const impls = loaded.map((l) =>
+    l.error === undefined ? l.run.ops(l.store ?? {}, rows) : undefined,
+  )
+  const floor = impls[0]!
+  for (const op of ops) {
+    if (op === 'load' || op === 'memory') continue
+    const all = units[op] as readonly unknown[]
+    const floorImpl = floor[op] as { unit: Unit<unknown> }
+    const cases: AnyCase[] = []
+    const slots: (Cell | number)[] = []
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!
+      const impl = impls[i]?.[op]
+      const peer = run.info.id
+      if (impls[i] === undefined) slots.push({ peer, error: loaded[i]!.error })
+      else if (typeof impl === 'string') slots.push({ peer, cannot: impl })
+      else {
+        try {
+          const c = await makeCase(
+            run,
+            impl as { unit: Unit<unknown>; how: string },
+            all,
+            renewer(op, params, all),
+            op === 'update' || op === 'batch' ? undefined : floorImpl.unit,
+          )
+          slots.push(cases.length)
+          cases.push(c)
+        } catch (e) {
+          slots.push({ peer, error: e instanceof Error ? e.message : String(e) })
         }
       }
-      const timed = await timeCasesAsync(cases, o.timing)
-      const base = timed[0]!
-      emit({
-        size: n,
-        op,
-        cells: slots.map((s, i) =>
-          typeof s === 'number' ? cellOf(runs[i]!, op, timed[s]!, base) : s,
-        ),
-      })
-      fullGc()
     }
+    const timed = await timeCasesAsync(cases, o.timing)
+    const base = timed[0]!
+    emit({
+      size: n,
+      op,
+      ...tag,
+      cells: slots.map((s, i) =>
+        typeof s === 'number' ? cellOf(runs[i]!, op, timed[s]!, base) : s,
+      ),
+    })
+    fullGc()
   }
-  return out
 }
 
 function cellOf(run: PeerRun, op: CallOp, t: Timed<AnyCase>, base: Timed<AnyCase>): Cell {

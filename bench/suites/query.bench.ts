@@ -13,7 +13,16 @@
  */
 import type { DataClass, Datastore } from '@entistore/core'
 import { loadedDatastore, type Core } from '../engine.ts'
-import { lookupKeys, makePeople, MODEL, prng, type Person } from '../data.ts'
+import {
+  accentedPrefix,
+  lookupKeys,
+  makePeople,
+  MODEL,
+  nameOf,
+  prng,
+  type Person,
+  type TextShape,
+} from '../data.ts'
 import { codeOf, makeShortData, SHORT_MODEL, type ShortRow } from '../short-rows.ts'
 import { timeOnce, type Case } from '../timing.ts'
 
@@ -134,6 +143,8 @@ export const LOOKUPS = 10_000
 /** Parameters shared by every implementation of an operation at one size. */
 export interface Params {
   readonly n: number
+  /** The texts of the rows the parameters are for (data.ts). */
+  readonly shape: TextShape
   /** Lookup keys as numbers; each call turns them into fresh strings (`prepare`). */
   readonly keyNums: number[]
   readonly ids: number[]
@@ -148,7 +159,7 @@ export interface Params {
   readonly city: string
 }
 
-export function makeParams(n: number): Params {
+export function makeParams(n: number, shape: TextShape = 'ascii'): Params {
   const r = prng(99)
   const keyNums = lookupKeys(n, LOOKUPS).map((k) => Number(k.slice(4)))
   const ids = keyNums.map((k) => k + 1)
@@ -160,14 +171,21 @@ export function makeParams(n: number): Params {
     const lo = 60_000 + i * 20_000
     return [lo, lo + 1_800]
   })
-  const prefixes = Array.from({ length: 16 }, () => 'name' + (100 + Math.floor(r() * 900)))
-  return { n, keyNums, ids, inLists, gt, windows, prefixes, city: 'Paris' }
+  // ASCII: `name` + 3 digits (111 names at 100k); accented: a first and last name (n / 400).
+  const prefixes = Array.from({ length: 16 }, () =>
+    shape === 'ascii'
+      ? 'name' + (100 + Math.floor(r() * 900))
+      : accentedPrefix(Math.floor(r() * 400)),
+  )
+  const city = shape === 'ascii' ? 'Paris' : 'München'
+  return { n, shape, keyNums, ids, inLists, gt, windows, prefixes, city }
 }
 
 /** Fresh key strings for one call of a lookup batch (no cached hash, as keys from requests). */
 export function freshKeys(p: Params): string[] {
   const out = new Array<string>(p.keyNums.length)
-  for (let i = 0; i < out.length; i++) out[i] = 'name' + String(p.keyNums[i])
+  // Concatenated at call time (nameOf builds a new string): no string is reused between calls.
+  for (let i = 0; i < out.length; i++) out[i] = nameOf(p.keyNums[i]!, p.shape)
   return out
 }
 
