@@ -58,7 +58,7 @@ function parse(argv: readonly string[]): PublicOptions {
     json: value('--json') ?? (smoke ? join(out, 'results.json') : undefined),
     timing: smoke
       ? { warmup: 0, reps: 1, minSampleMs: 1, slowCallMs: 500 }
-      : { warmup: 1, reps: 5, minSampleMs: 40, slowCallMs: 2000 },
+      : { warmup: 1, warmupMs: 200, reps: 5, minSampleMs: 40, slowCallMs: 2000 },
     load: smoke
       ? { connections: 4, seconds: 0.25, rounds: 1, warmupSeconds: 0.15, pathsPerConnection: 256 }
       : { connections: 16, seconds: 2, rounds: 2, warmupSeconds: 1, pathsPerConnection: 4096 },
@@ -153,7 +153,7 @@ export async function runPublic(argv: readonly string[]): Promise<void> {
       sizes: o.sizes,
       accentedSize,
       httpSizes: o.httpSizes,
-      timing: `${o.timing.warmup} warm-up call(s), ${o.timing.reps} interleaved samples of ≥ ${o.timing.minSampleMs} ms, median`,
+      timing: `${o.timing.warmup} warm-up call(s) and ≥ ${o.timing.warmupMs ?? 0} ms of them, ${o.timing.reps} interleaved samples of ≥ ${o.timing.minSampleMs} ms, median`,
       load: `autocannon, ${o.load.connections} keep-alive connections, ${o.load.warmupSeconds} s warm-up, ${o.load.rounds} × ${o.load.seconds} s per server and request`,
     },
     peers,

@@ -48,6 +48,13 @@ export interface Timed<C = Case> {
 export interface TimingOptions {
   /** Untimed calls before calibration. */
   readonly warmup: number
+  /**
+   * Untimed calls go on until they have also lasted this long: a function is optimized after
+   * some thousands of calls, so one call of a fast operation (a 10k-row IN, 64 queries) left its
+   * first samples to the interpreter and the compiler (at 10k rows, 2–4× the warm time).
+   * @default 0
+   */
+  readonly warmupMs?: number
   /** Timed samples per case. */
   readonly reps: number
   /** Each sample repeats the call until it lasts at least this long. */
@@ -161,6 +168,9 @@ const timed = <C>(s: CaseState<C>): Timed<C> => ({
 
 const sampled = (s: CaseState<unknown>): boolean => s.error === undefined && !s.slow
 
+/** Whether the warm-up begun at `start` is still short of `warmupMs`. */
+const warming = (start: number, o: TimingOptions): boolean => nowMs() - start < (o.warmupMs ?? 0)
+
 /** Times every case of a group, interleaving their samples. */
 export function timeCases(cases: readonly Case[], options: TimingOptions): Timed[] {
   const state = cases.map((c) => {
@@ -168,7 +178,8 @@ export function timeCases(cases: readonly Case[], options: TimingOptions): Timed
       // Warm-up calls, then one calibration call; each is timed, to catch a slow case early.
       let check = 0
       let once = 0
-      for (let i = 0; i <= Math.max(0, options.warmup); i++) {
+      const start = nowMs()
+      for (let i = 0; i <= Math.max(0, options.warmup) || warming(start, options); i++) {
         c.prepare?.()
         const t0 = nowMs()
         check = c.run()
@@ -198,7 +209,8 @@ export async function timeCasesAsync(
     try {
       let check = 0
       let once = 0
-      for (let i = 0; i <= Math.max(0, options.warmup); i++) {
+      const start = nowMs()
+      for (let i = 0; i <= Math.max(0, options.warmup) || warming(start, options); i++) {
         c.prepare?.()
         const t0 = nowMs()
         check = await c.run()
