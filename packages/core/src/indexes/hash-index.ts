@@ -215,6 +215,38 @@ export class HashIndex {
     return s === EMPTY_SLOT ? [] : s > 0 ? [s - 1] : toArray(this.#groups[GROUP - s]!)
   }
 
+  /**
+   * The row ids holding any of `keys` (distinct keys), in one new array sized once: an IN's
+   * buckets found, counted, then copied, where an array a key concatenated after copied each twice.
+   */
+  rowsOf(keys: readonly SortKey[]): number[] {
+    const found: (number | Group)[] = []
+    let total = 0
+    for (const key of keys) {
+      const s = this.#slots[this.#find(key, hashKey(key))]!
+      if (s === EMPTY_SLOT) continue
+      if (s > 0) {
+        found.push(s - 1)
+        total++
+      } else {
+        const g = this.#groups[GROUP - s]!
+        found.push(g)
+        total += g.length
+      }
+    }
+    const out = new Array<number>(total)
+    let at = 0
+    for (const f of found) {
+      if (typeof f === 'number') {
+        out[at++] = f
+        continue
+      }
+      const ids = f instanceof RowList ? f.view() : f
+      for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
+    }
+    return out
+  }
+
   add(key: SortKey, rowId: number): void {
     this.#settle()
     const h = hashKey(key)

@@ -17,7 +17,7 @@ import {
   type PlanNode,
   type SetPlan,
 } from './plan.js'
-import { equalRows, rangeOf } from './planner.js'
+import { equalRows, equalRowsOf, rangeOf } from './planner.js'
 import {
   comparisonPredicate,
   foldedAccess,
@@ -418,8 +418,7 @@ function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[
     const ix = table.indexes.of(name)
     const keys = c.value.kind === 'list' ? distinctKeys(c.value.items) : [keyOf(c.value)]
     if (keys.length === 1) return equalRows(table, ix, via, keys[0]!)
-    // concat, not push(...): one key may hold a million row ids, more than a call takes as arguments.
-    return ([] as number[]).concat(...keys.map((k) => equalRows(table, ix, via, k)))
+    return equalRowsOf(table, ix, via, keys)
   }
   const sorted = table.indexes.of(name)!.sorted!
   const [s, e] =

@@ -229,6 +229,18 @@ export function equalRows(
   return ix!.sorted!.rows(s, e)
 }
 
+/** The rows holding any of `keys` (distinct) through `via`, in one new array. */
+export function equalRowsOf(
+  table: Table,
+  ix: AttributeIndexes | undefined,
+  via: EqualityAccess,
+  keys: readonly SortKey[],
+): number[] {
+  if (via === 'hash') return ix!.hash!.rowsOf(keys)
+  // concat, not push(...): one key may hold a million row ids, more than a call takes as arguments.
+  return ([] as number[]).concat(...keys.map((k) => equalRows(table, ix, via, k)))
+}
+
 const SCAN: Access = { kind: 'scan' }
 
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
