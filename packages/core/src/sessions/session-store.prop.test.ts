@@ -183,9 +183,10 @@ describe('SessionStore pools', () => {
           store.onClose((s, reason) => {
             if (reason !== 'evicted') return
             // A client without a live cookie (a new guest) evicts only guests; an established
-            // session is evicted only to establish another, and a logged-in one only by a login.
+            // session is evicted only to establish another (a lock, a login, or a logout, which
+            // renews a guest's id and so establishes it too), and a logged-in one only by a login.
             if (current?.op === 'guest' || current?.op === 'back') expect(s.established).toBe(false)
-            if (s.established) expect(['lock', 'login']).toContain(current?.op)
+            if (s.established) expect(['lock', 'login', 'logout']).toContain(current?.op)
             if (sessionUser(s)) expect(current?.op).toBe('login')
           })
           for (const o of ops) {
@@ -213,5 +214,33 @@ describe('SessionStore pools', () => {
       ),
       { numRuns: 300 },
     )
+  })
+
+  // Found by a random run of the property above: a guest that logs out is renewed, hence
+  // established, and with the established pool full it evicts an anonymous established session.
+  it('lets a guest logging out evict an anonymous established session, not a logged-in one', () => {
+    const clock = new ManualClock()
+    let n = 0
+    const store = new SessionStore(clock, {
+      newId: () => `S${++n}`,
+      inactivityTimeout: TIMEOUT,
+      maxSessions: 2,
+      maxGuests: 4,
+      whenFull: 'evict',
+    })
+    const evicted: string[] = []
+    store.onClose((s, reason) => {
+      if (reason === 'evicted') evicted.push(s.id)
+    })
+    const user = store.resume(undefined).session
+    store.renew(user.id, { user: { name: 'a' } })
+    const locker = store.resume(undefined).session
+    store.establish(locker.id)
+    const lockerId = locker.id
+    const guest = store.resume(undefined).session
+    store.renew(guest.id, { user: null })
+    expect(evicted).toEqual([lockerId])
+    expect(sessionUser(store.peek(user.id)!)?.name).toBe('a')
+    expect(store.counts).toMatchObject({ established: 2, users: 1 })
   })
 })
