@@ -198,34 +198,17 @@ export function comparisonPredicate(
 function numericAccess(
   c: BoundComparison,
   table: Table,
-): { column: Float64Array; holds: (v: number) => boolean } | undefined {
-  const { operand, value, op } = c
+): { column: Float64Array; holds: (v: unknown) => boolean } | undefined {
+  const { operand, value } = c
   if (operand.kind !== 'storage' || !NUMERIC_COLUMN_TYPES.has(operand.attr.type)) return
   if (value.kind !== 'value' || value.pattern || typeof value.key !== 'number') return
-  const key = value.key
-  let holds: (v: number) => boolean
-  switch (op) {
-    case 'lt':
-      holds = (v) => v < key
-      break
-    case 'le':
-      holds = (v) => v <= key
-      break
-    case 'gt':
-      holds = (v) => v > key
-      break
-    case 'ge':
-      holds = (v) => v >= key
-      break
-    case 'eq':
-    case 'strictEq':
-      holds = (v) => v === key
-      break
-    default:
-      return
-  }
-  return { column: table.numericColumn(operand.attr.name), holds }
+  if (!NUMERIC_OPS.has(c.op)) return
+  // valueTest's test of a number key: NaN (null, deleted) holds for none of these.
+  return { column: table.numericColumn(operand.attr.name), holds: valueTest(c) }
 }
+
+// The comparisons valueTest answers for a number key with a test of the value alone.
+const NUMERIC_OPS: ReadonlySet<string> = new Set(['lt', 'le', 'gt', 'ge', 'eq', 'strictEq'])
 
 /** Whether a comparison compares folded stored text: the comparisons a folded column answers. */
 const comparesFoldedText = (c: BoundComparison): boolean =>
