@@ -3,7 +3,8 @@
 // - POST /rest/Item?$method=update, one object or an array: with `__KEY`, a copy-on-write update
 //   (`map.set(k, { ...old, ...values })`), else an insert (the `ID` given, or the next one); the
 //   reply is the row as JSON (an array: `{"__ENTITIES": [...]}`);
-// - POST /rest/Item(K)?$method=delete: `map.delete(K)`, `{"ok":true}` (404 if there was none).
+// - POST /rest/Item(K)?$method=delete: `map.delete(K)`, `{"ok":true}` (404 if there was none);
+// - POST /rest/ImportedItem?$method=update: the same on a Map of its own, keyed by the UUID given.
 // Usage: node raw-write-server.mjs <data.json>
 // Prints `raw node:http writes at http://127.0.0.1:PORT` once listening (port chosen by the system).
 import { readFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ for (const row of JSON.parse(readFileSync(process.argv[2], 'utf8')).Item) {
   rows.set(row.ID, row)
   if (row.ID > maxId) maxId = row.ID
 }
+const imported = new Map()
 
 const HEADERS = { 'Content-Type': 'application/json; charset=utf-8' }
 const OK = Buffer.from('{"ok":true}')
@@ -44,6 +46,15 @@ function save(item) {
   return row
 }
 
+/** An ImportedItem created with its UUID (or updated, when the UUID is already there). */
+function saveImported(item) {
+  const { __KEY, __STAMP, ...values } = item
+  const id = __KEY ?? values.ID
+  const row = { ...imported.get(id), ...values, ID: id }
+  imported.set(id, row)
+  return row
+}
+
 const server = createServer((req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
@@ -63,6 +74,10 @@ const server = createServer((req, res) => {
         return row ? reply(res, 200, JSON.stringify(row)) : reply(res, 404, NOT_FOUND)
       }
       return reply(res, 200, JSON.stringify({ __ENTITIES: body.map(save) }))
+    }
+    if (req.method === 'POST' && path === '/rest/ImportedItem' && url.includes('$method=update')) {
+      const row = saveImported(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      return reply(res, 200, JSON.stringify(row))
     }
     reply(res, 404, NOT_FOUND)
   })

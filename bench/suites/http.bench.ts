@@ -101,7 +101,7 @@ interface LoadGoal {
   readonly issue?: { readonly measure: string; readonly goal: string; readonly baseline: string }
 }
 
-interface Shape {
+export interface Shape {
   readonly id: ShapeId
   /** The dataclass measured, in titles and paths. */
   readonly dataclass: string
@@ -180,8 +180,9 @@ const MAIN: Shape = {
       },
     ],
   ],
-  goals: keyGoals('Item'),
+  goals: [...keyGoals('Item'), plainKeyGoal('Item')],
   issue19: false,
+  plain: 'plain-item-server.mjs',
 }
 
 /** 20 codes in a row: a range on the unique code's sorted index, 20 rows found. */
@@ -304,7 +305,7 @@ const SHORT: Shape = {
   plain: 'plain-short-server.mjs',
 }
 
-const SHAPE: Record<ShapeId, Shape> = { main: MAIN, short: SHORT }
+export const SHAPE: Record<ShapeId, Shape> = { main: MAIN, short: SHORT }
 
 // ---------------------------------------------------------------- start-up and memory
 

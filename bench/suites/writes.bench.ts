@@ -660,9 +660,20 @@ const POOL_CHUNK = 8000
 /**
  * Where the keys of the creates with a given key start (issue 31): a write must not cost more for
  * its key's value. Above the file's keys, then past the delete pool's: a 4D sequence's numbers,
- * imported IDs in the tens of millions, and past a billion (a long is 32 bits).
+ * imported IDs in the tens of millions, and past a billion (a long is 32 bits). The measures add
+ * a row of random UUID keys (ImportedItem: the same attributes and indexes as Item).
  */
 export const KEY_RANGES = [1_000_001, 30_000_001, 50_000_001, 1_000_000_001] as const
+
+/** A version 4 UUID in 4D's form (32 hex digits, no dashes), drawn from `r`. */
+export function randomUuid(r: () => number): string {
+  let hex = ''
+  for (let i = 0; i < 4; i++)
+    hex += Math.floor(r() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0')
+  return `${hex.slice(0, 12)}4${hex.slice(13, 16)}${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17)}`.toUpperCase()
+}
 
 export const randomItem = (r: () => number): Record<string, unknown> => ({
   name: `written ${Math.floor(r() * 1e6)}`,
@@ -690,8 +701,8 @@ async function post(origin: string, path: string, body: unknown): Promise<number
 
 interface WriteMeasure {
   readonly title: string
-  /** Creates with given keys: where the keys start (a summary row of KEY_RANGES). */
-  readonly byKey?: number
+  /** Creates with given keys: where the keys start, or UUIDs (a summary row of KEY_RANGES). */
+  readonly byKey?: number | 'uuid'
   /** A request per target: the delete measure's targets each keep their own key counter. */
   readonly request: () => (random: () => number) => autocannon.Request
   readonly load: LoadOptions
@@ -780,6 +791,17 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
         }),
         load: o.load,
       },
+      {
+        title: `POST /rest/ImportedItem?$method=update  {ID: uuid, name, groupID, price, qty, created}  (one new entity, a random UUID key: an Item's attributes and indexes)`,
+        request: () => (r) => ({
+          method: 'POST',
+          path: '/rest/ImportedItem?$method=update',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ ID: randomUuid(r), ...randomItem(r) }),
+        }),
+        load: o.load,
+        byKey: 'uuid',
+      },
       ...KEY_RANGES.map((base): WriteMeasure => ({
         title: `POST ${UPDATE_PATH}  {ID: k, name, groupID, price, qty, created}  (one new entity, its key given: k from ${count(base)} up)`,
         request: () => {
@@ -814,7 +836,7 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
         `Items created first on each server (${ms(poolMs[0]!)} / ${ms(poolMs[1]!)} ms, ` +
         `atomic POSTs of ${count(POOL_CHUNK)}).`,
     )
-    const byKey: { base: number; e: LoadResult; r: LoadResult }[] = []
+    const byKey: { base: number | 'uuid'; e: LoadResult; r: LoadResult }[] = []
     for (const m of measures) {
       const targets: LoadTarget[] = [
         { label: 'raw node:http, Map', origin: origins[0]!, request: m.request() },
@@ -836,7 +858,7 @@ export async function runWritesHttp(o: WritesHttpOptions): Promise<void> {
       table(
         ['keys', 'entistore writes/s', 'entistore p99', 'raw writes/s', '× raw'],
         byKey.map(({ base, e, r }) => [
-          `from ${count(base)}`,
+          base === 'uuid' ? 'random UUIDs' : `from ${count(base)}`,
           count(Math.round(e.rps)),
           `${e.p99.toFixed(2)} ms`,
           count(Math.round(r.rps)),
