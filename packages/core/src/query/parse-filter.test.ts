@@ -606,4 +606,12 @@ describe('parseOrderBy', () => {
     expect(e.message).toContain(message)
     expect(e.details).toMatchObject({ offset, line: 1, column: offset + 1 })
   })
+
+  test('a text parsed again gives the kept items, frozen; a failure is refused every time', () => {
+    const first = parseOrderBy('kept desc, other')
+    expect(parseOrderBy('kept desc, other')).toBe(first)
+    expect(Object.isFrozen(first)).toBe(true)
+    expect(parseOrderBy('kept desc,other')).toEqual(first)
+    for (let i = 0; i < 2; i++) expect(caught(() => parseOrderBy('kept up')).errCode).toBe(1810)
+  })
 })

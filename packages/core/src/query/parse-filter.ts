@@ -6,6 +6,7 @@
  * an AST or a DatastoreError: 1808/1809 for an unclosed quote (4D's REST codes), 1810 for a bad
  * `$orderby`, and FilterSyntax otherwise, with the position and a caret excerpt in `details`.
  */
+import { LRUCache } from 'lru-cache'
 import { fail } from '../errors/datastore-error.js'
 import type { OrderByItemNode, QueryNode } from './ast.js'
 import {
@@ -52,11 +53,20 @@ export function parseQuery(text: string, source = '$filter'): QueryNode {
   }
 }
 
+// Programs and clients order by the same few texts again and again (`salary desc`): parsing one
+// was 28% of `dc.all().orderBy('salary desc').slice(0, 100)` on 10k rows (a CPU profile,
+// 2026-11-24). Items are immutable, so a parsed text is kept; a failure is not (it throws).
+const orderings = new LRUCache<string, readonly OrderByItemNode[]>({ max: 256 })
+
 /** Parses a `$orderby` string: `path [asc|desc], ...`, at least one item. */
 export function parseOrderBy(text: string, source = '$orderby'): readonly OrderByItemNode[] {
   if (typeof text !== 'string') fail('WrongOrderBy', [String(text), `${source} must be a string`])
+  const kept = orderings.get(text)
+  if (kept !== undefined) return kept
   try {
-    return parse(text, { startRule: 'OrderBy', grammarSource: source })
+    const items = Object.freeze(parse(text, { startRule: 'OrderBy', grammarSource: source }))
+    orderings.set(text, items)
+    return items
   } catch (e) {
     const issue = describeFailure(e, text)
     return fail('WrongOrderBy', [text, issue.detail], { details: issue.details, cause: e })
