@@ -13,6 +13,7 @@ import { createDatastore, type Datastore } from '../orda/datastore.js'
 import type { Entity } from '../orda/entity.js'
 import type { ModelJson } from '../schema/model-json.js'
 import type { DataSnapshot } from './data-snapshot.js'
+import { decodeLatin1, type Latin1Slice } from './base-rows.js'
 import { dumpData } from './dump-data.js'
 
 // One attribute of each column kind: numbers (integer, double, duration), a boolean, texts, a
@@ -219,5 +220,24 @@ describe('rows kept in columns', () => {
         .map((e) => e.get('code')),
     ).toEqual(['a', 'c'])
     expect(Item.query('price < 1').toArray()[0]!.getKey()).toBe(2)
+  })
+})
+
+describe('decodeLatin1', () => {
+  // The runtime's decoder (Node's Buffer here) and the portable one give the same text for any
+  // bytes and range, runs past fromCharCode's 4,096 arguments included.
+  it('reads any bytes the same with and without the native decoder', () => {
+    const native = (Buffer.prototype as unknown as { latin1Slice: Latin1Slice }).latin1Slice
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 10_000 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const start = bytes.length === 0 ? 0 : a % (bytes.length + 1)
+        const end = start + (b % (bytes.length - start + 1))
+        const portable = decodeLatin1(bytes, start, end, undefined)
+        expect(portable).toBe(String.fromCharCode(...bytes.subarray(start, end)))
+        expect(decodeLatin1(bytes, start, end, native)).toBe(portable)
+        expect(decodeLatin1(bytes, start, end)).toBe(portable)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

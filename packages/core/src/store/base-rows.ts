@@ -154,12 +154,33 @@ const isByte = (c: number): boolean => c < 0x80 || (c >= 0xa0 && c <= 0xff)
 // Longest run of bytes given to String.fromCharCode at once (an argument each).
 const DECODE_RUN = 4096
 
-function decode(bytes: Uint8Array, start: number, end: number): string {
+/** Reads bytes `start`..`end` of a Uint8Array as Latin-1 (Node's and Bun's `Buffer` method). */
+export type Latin1Slice = (this: Uint8Array, start: number, end: number) => string
+
+// Node's Buffer (Bun's too) decodes Latin-1 natively, and takes any Uint8Array as `this`: 80 ns
+// for a 250-byte text against 960 ns through String.fromCharCode, 59 against 150 for 16 bytes
+// (Node 20, 2026-11-24). Texts read back from the bytes were 3% of a GET of a long row over HTTP,
+// in the arguments list fromCharCode makes. Where there is no Buffer (Deno, a browser),
+// fromCharCode; either reads the bytes kept here the same way (isByte: no C1 controls).
+const nativeLatin1 = (globalThis as { Buffer?: { prototype?: { latin1Slice?: Latin1Slice } } })
+  .Buffer?.prototype?.latin1Slice
+
+/**
+ * @internal The text of bytes `start`..`end`, a code unit a byte; `native` is the runtime's
+ * decoder when it has one (a parameter so that tests read both ways).
+ */
+export function decodeLatin1(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  native: Latin1Slice | undefined = nativeLatin1,
+): string {
+  if (native !== undefined) return native.call(bytes, start, end)
   if (end - start <= DECODE_RUN)
     return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[])
   let out = ''
   for (let at = start; at < end; at += DECODE_RUN)
-    out += decode(bytes, at, Math.min(end, at + DECODE_RUN))
+    out += decodeLatin1(bytes, at, Math.min(end, at + DECODE_RUN), undefined)
   return out
 }
 
@@ -208,7 +229,7 @@ class TextColumn implements Column {
     const n = this.#lengths![i]!
     if (n < 0) return n === -1 ? null : this.#others.get(i)!
     const start = this.#starts![i]!
-    return decode(this.#bytes!, start, start + n)
+    return decodeLatin1(this.#bytes!, start, start + n)
   }
 
   compareLazy(i: number, key: string): number | undefined {
