@@ -218,6 +218,17 @@ describe('parseQuery accepts', () => {
     ["'AND ( ) & | order by'", str('AND ( ) & | order by')],
     ["'line\nbreak'", str('line\nbreak')],
     ['O\\u0027Reilly', str("O'Reilly")],
+    // A value opened by an escaped quote is a string that the same escape closes (clients that
+    // wrap $filter in double quotes write the quotes inside as escapes).
+    ['\\u0022Acme@\\u0022', str('Acme@')],
+    ['\\u0027Acme@\\u0027', str('Acme@')],
+    ['\\u0022hello world\\u0022', str('hello world')],
+    ['\\u0022\\u0022', str('')],
+    ["\\u0022O'Brien Orchard\\u0022", str("O'Brien Orchard")],
+    ['\\u0027say "hi"\\u0027', str('say "hi"')],
+    ['\\u0022a \\u0027b\\u0027\\u0022', str("a 'b'")],
+    ['\\u0022back\\\\slash \\u00e9\\u0022', str('back\\slash é')],
+    ['\\u0022AND ( ) & | order by\\u0022', str('AND ( ) & | order by')],
     ['C:\\dir', str('C:\\dir')],
     ['@smith@', str('@smith@')],
     ['a*', str('a*')],
@@ -410,6 +421,18 @@ describe('parseQuery rejects', () => {
       error: 'UnclosedDoubleQuote',
       offset: 11,
       message: 'Expecting a closing double quote in $filter',
+    },
+    {
+      text: 'name = \\u0022Acme',
+      error: 'UnclosedDoubleQuote',
+      offset: 7,
+      message: 'Expecting a closing double quote in $filter',
+    },
+    {
+      text: 'name = \\u0027Acme\\u0022',
+      error: 'UnclosedSingleQuote',
+      offset: 7,
+      message: 'Expecting a closing single quote in $filter',
     },
     {
       text: '(a=1',

@@ -135,6 +135,14 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await shot('2-filter-and-plan')
   })
 
+  it('finds the rows of a value typed in double quotes (sent as \\u0022)', async () => {
+    await runFilter('lastName = "S@"')
+    const expected = on.fixture.ds.dataClass('Employee').query("lastName = 'S@'").length
+    expect(expected).toBeGreaterThan(0)
+    await expect.poll(status).toBe(`${expected} entities`)
+    expect(await firstCell('lastName')).toMatch(/^S/)
+  })
+
   it('shows a syntax error at its position', async () => {
     await runFilter('salary > > 3')
     const error = on.page.locator('#filter-error')

@@ -211,14 +211,16 @@ function peg$parse(input, options) {
   const peg$c33 = "'";
   const peg$c34 = "\\";
   const peg$c35 = "\"";
-  const peg$c36 = "u";
-  const peg$c37 = "-";
-  const peg$c38 = "0";
-  const peg$c39 = "1";
-  const peg$c40 = "3";
-  const peg$c41 = "true";
-  const peg$c42 = "false";
-  const peg$c43 = "null";
+  const peg$c36 = "\\u0022";
+  const peg$c37 = "\\u0027";
+  const peg$c38 = "u";
+  const peg$c39 = "-";
+  const peg$c40 = "0";
+  const peg$c41 = "1";
+  const peg$c42 = "3";
+  const peg$c43 = "true";
+  const peg$c44 = "false";
+  const peg$c45 = "null";
 
   const peg$r0 = /^[a-z]/;
   const peg$r1 = /^[0-9]/;
@@ -226,18 +228,19 @@ function peg$parse(input, options) {
   const peg$r3 = /^[\p{ID_Continue}$]/u;
   const peg$r4 = /^[^'\\]/;
   const peg$r5 = /^[^"\\]/;
-  const peg$r6 = /^["'\\]/;
-  const peg$r7 = /^[0-9a-f]/i;
-  const peg$r8 = /^['":[=!<>#]/;
-  const peg$r9 = /^[^ \t\n\r()&|]/;
-  const peg$r10 = /^[^ \t\n\r()&|,[\]]/;
-  const peg$r11 = /^[1-9]/;
-  const peg$r12 = /^[0-2]/;
-  const peg$r13 = /^[12]/;
-  const peg$r14 = /^[01]/;
-  const peg$r15 = /^[eE]/;
-  const peg$r16 = /^[+\-]/;
-  const peg$r17 = /^[ \t\n\r]/;
+  const peg$r6 = /^[^\\]/;
+  const peg$r7 = /^["'\\]/;
+  const peg$r8 = /^[0-9a-f]/i;
+  const peg$r9 = /^['":[=!<>#]/;
+  const peg$r10 = /^[^ \t\n\r()&|]/;
+  const peg$r11 = /^[^ \t\n\r()&|,[\]]/;
+  const peg$r12 = /^[1-9]/;
+  const peg$r13 = /^[0-2]/;
+  const peg$r14 = /^[12]/;
+  const peg$r15 = /^[01]/;
+  const peg$r16 = /^[eE]/;
+  const peg$r17 = /^[+\-]/;
+  const peg$r18 = /^[ \t\n\r]/;
 
   const peg$e0 = peg$literalExpectation(",", false);
   const peg$e1 = peg$literalExpectation("(", false);
@@ -290,26 +293,29 @@ function peg$parse(input, options) {
   const peg$e48 = peg$classExpectation(["'", "\\"], true, false, false);
   const peg$e49 = peg$literalExpectation("\"", false);
   const peg$e50 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e51 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
-  const peg$e52 = peg$literalExpectation("u", false);
-  const peg$e53 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e54 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
-  const peg$e55 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
-  const peg$e56 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
-  const peg$e57 = peg$literalExpectation("-", false);
-  const peg$e58 = peg$literalExpectation("0", false);
-  const peg$e59 = peg$classExpectation([["1", "9"]], false, false, false);
-  const peg$e60 = peg$literalExpectation("1", false);
-  const peg$e61 = peg$classExpectation([["0", "2"]], false, false, false);
-  const peg$e62 = peg$classExpectation(["1", "2"], false, false, false);
-  const peg$e63 = peg$literalExpectation("3", false);
-  const peg$e64 = peg$classExpectation(["0", "1"], false, false, false);
-  const peg$e65 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e66 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e67 = peg$literalExpectation("true", false);
-  const peg$e68 = peg$literalExpectation("false", false);
-  const peg$e69 = peg$literalExpectation("null", true);
-  const peg$e70 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
+  const peg$e51 = peg$literalExpectation("\\u0022", false);
+  const peg$e52 = peg$literalExpectation("\\u0027", false);
+  const peg$e53 = peg$classExpectation(["\\"], true, false, false);
+  const peg$e54 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
+  const peg$e55 = peg$literalExpectation("u", false);
+  const peg$e56 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e57 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
+  const peg$e58 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
+  const peg$e59 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
+  const peg$e60 = peg$literalExpectation("-", false);
+  const peg$e61 = peg$literalExpectation("0", false);
+  const peg$e62 = peg$classExpectation([["1", "9"]], false, false, false);
+  const peg$e63 = peg$literalExpectation("1", false);
+  const peg$e64 = peg$classExpectation([["0", "2"]], false, false, false);
+  const peg$e65 = peg$classExpectation(["1", "2"], false, false, false);
+  const peg$e66 = peg$literalExpectation("3", false);
+  const peg$e67 = peg$classExpectation(["0", "1"], false, false, false);
+  const peg$e68 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e69 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e70 = peg$literalExpectation("true", false);
+  const peg$e71 = peg$literalExpectation("false", false);
+  const peg$e72 = peg$literalExpectation("null", true);
+  const peg$e73 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
 
   function peg$f0(filter, orderBy) {    return Ast.query(filter, orderBy ?? [])  }
   function peg$f1(head, tail) {    return [head, ...tail]  }
@@ -357,15 +363,19 @@ function peg$parse(input, options) {
   function peg$f43() {    error(UNCLOSED_SINGLE_QUOTE)  }
   function peg$f44(chars) {    return stringLiteral(chars)  }
   function peg$f45() {    error(UNCLOSED_DOUBLE_QUOTE)  }
-  function peg$f46() {    error(`Invalid escape sequence \\${text()}: use \\', \\", \\\\ or \\uXXXX`)  }
-  function peg$f47(hex) {    return hexChar(hex)  }
-  function peg$f48(chars) {    return stringLiteral(chars)  }
-  function peg$f49(chars) {    return stringLiteral(chars)  }
-  function peg$f50(value) {    return Ast.literal({ type: 'date', value })  }
-  function peg$f51(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
-  function peg$f52() {    return Ast.literal({ type: 'boolean', value: true })  }
-  function peg$f53() {    return Ast.literal({ type: 'boolean', value: false })  }
-  function peg$f54() {    return Ast.literal({ type: 'null', value: null })  }
+  function peg$f46(chars) {    return stringLiteral(chars)  }
+  function peg$f47(chars) {    return stringLiteral(chars)  }
+  function peg$f48() {    error(UNCLOSED_DOUBLE_QUOTE)  }
+  function peg$f49() {    error(UNCLOSED_SINGLE_QUOTE)  }
+  function peg$f50() {    error(`Invalid escape sequence \\${text()}: use \\', \\", \\\\ or \\uXXXX`)  }
+  function peg$f51(hex) {    return hexChar(hex)  }
+  function peg$f52(chars) {    return stringLiteral(chars)  }
+  function peg$f53(chars) {    return stringLiteral(chars)  }
+  function peg$f54(value) {    return Ast.literal({ type: 'date', value })  }
+  function peg$f55(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
+  function peg$f56() {    return Ast.literal({ type: 'boolean', value: true })  }
+  function peg$f57() {    return Ast.literal({ type: 'boolean', value: false })  }
+  function peg$f58() {    return Ast.literal({ type: 'null', value: null })  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -2181,6 +2191,9 @@ function peg$parse(input, options) {
     s0 = peg$parseSingleQuotedString();
     if (s0 === peg$FAILED) {
       s0 = peg$parseDoubleQuotedString();
+      if (s0 === peg$FAILED) {
+        s0 = peg$parseEscapeQuotedString();
+      }
     }
 
     return s0;
@@ -2408,6 +2421,434 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseEscapeQuotedString() {
+    let s0, s1, s2, s3, s4, s5;
+
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 6) === peg$c36) {
+      s1 = peg$c36;
+      peg$currPos += 6;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e51); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = peg$currPos;
+      s4 = peg$currPos;
+      peg$silentFails++;
+      if (input.substr(peg$currPos, 6) === peg$c36) {
+        s5 = peg$c36;
+        peg$currPos += 6;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      }
+      peg$silentFails--;
+      if (s5 === peg$FAILED) {
+        s4 = undefined;
+      } else {
+        peg$currPos = s4;
+        s4 = peg$FAILED;
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseQuotedChar();
+        if (s5 !== peg$FAILED) {
+          s3 = s5;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s3;
+        s3 = peg$FAILED;
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$currPos;
+        s4 = peg$currPos;
+        peg$silentFails++;
+        if (input.substr(peg$currPos, 6) === peg$c36) {
+          s5 = peg$c36;
+          peg$currPos += 6;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        }
+        peg$silentFails--;
+        if (s5 === peg$FAILED) {
+          s4 = undefined;
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseQuotedChar();
+          if (s5 !== peg$FAILED) {
+            s3 = s5;
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+      }
+      if (input.substr(peg$currPos, 6) === peg$c36) {
+        s3 = peg$c36;
+        peg$currPos += 6;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f46(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      if (input.substr(peg$currPos, 6) === peg$c37) {
+        s1 = peg$c37;
+        peg$currPos += 6;
+      } else {
+        s1 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e52); }
+      }
+      if (s1 !== peg$FAILED) {
+        s2 = [];
+        s3 = peg$currPos;
+        s4 = peg$currPos;
+        peg$silentFails++;
+        if (input.substr(peg$currPos, 6) === peg$c37) {
+          s5 = peg$c37;
+          peg$currPos += 6;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e52); }
+        }
+        peg$silentFails--;
+        if (s5 === peg$FAILED) {
+          s4 = undefined;
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseQuotedChar();
+          if (s5 !== peg$FAILED) {
+            s3 = s5;
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        while (s3 !== peg$FAILED) {
+          s2.push(s3);
+          s3 = peg$currPos;
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.substr(peg$currPos, 6) === peg$c37) {
+            s5 = peg$c37;
+            peg$currPos += 6;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseQuotedChar();
+            if (s5 !== peg$FAILED) {
+              s3 = s5;
+            } else {
+              peg$currPos = s3;
+              s3 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+        }
+        if (input.substr(peg$currPos, 6) === peg$c37) {
+          s3 = peg$c37;
+          peg$currPos += 6;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e52); }
+        }
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f47(s2);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        if (input.substr(peg$currPos, 6) === peg$c36) {
+          s1 = peg$c36;
+          peg$currPos += 6;
+        } else {
+          s1 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        }
+        if (s1 !== peg$FAILED) {
+          s2 = [];
+          s3 = peg$currPos;
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.substr(peg$currPos, 6) === peg$c36) {
+            s5 = peg$c36;
+            peg$currPos += 6;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e51); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseQuotedChar();
+            if (s5 !== peg$FAILED) {
+              s4 = [s4, s5];
+              s3 = s4;
+            } else {
+              peg$currPos = s3;
+              s3 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+          while (s3 !== peg$FAILED) {
+            s2.push(s3);
+            s3 = peg$currPos;
+            s4 = peg$currPos;
+            peg$silentFails++;
+            if (input.substr(peg$currPos, 6) === peg$c36) {
+              s5 = peg$c36;
+              peg$currPos += 6;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e51); }
+            }
+            peg$silentFails--;
+            if (s5 === peg$FAILED) {
+              s4 = undefined;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+            if (s4 !== peg$FAILED) {
+              s5 = peg$parseQuotedChar();
+              if (s5 !== peg$FAILED) {
+                s4 = [s4, s5];
+                s3 = s4;
+              } else {
+                peg$currPos = s3;
+                s3 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s3;
+              s3 = peg$FAILED;
+            }
+          }
+          if (input.charCodeAt(peg$currPos) === 92) {
+            s3 = peg$c34;
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e46); }
+          }
+          if (s3 === peg$FAILED) {
+            s3 = null;
+          }
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.length > peg$currPos) {
+            s5 = input.charAt(peg$currPos);
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e47); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f48();
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+        if (s0 === peg$FAILED) {
+          s0 = peg$currPos;
+          if (input.substr(peg$currPos, 6) === peg$c37) {
+            s1 = peg$c37;
+            peg$currPos += 6;
+          } else {
+            s1 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+          }
+          if (s1 !== peg$FAILED) {
+            s2 = [];
+            s3 = peg$currPos;
+            s4 = peg$currPos;
+            peg$silentFails++;
+            if (input.substr(peg$currPos, 6) === peg$c37) {
+              s5 = peg$c37;
+              peg$currPos += 6;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e52); }
+            }
+            peg$silentFails--;
+            if (s5 === peg$FAILED) {
+              s4 = undefined;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+            if (s4 !== peg$FAILED) {
+              s5 = peg$parseQuotedChar();
+              if (s5 !== peg$FAILED) {
+                s4 = [s4, s5];
+                s3 = s4;
+              } else {
+                peg$currPos = s3;
+                s3 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s3;
+              s3 = peg$FAILED;
+            }
+            while (s3 !== peg$FAILED) {
+              s2.push(s3);
+              s3 = peg$currPos;
+              s4 = peg$currPos;
+              peg$silentFails++;
+              if (input.substr(peg$currPos, 6) === peg$c37) {
+                s5 = peg$c37;
+                peg$currPos += 6;
+              } else {
+                s5 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e52); }
+              }
+              peg$silentFails--;
+              if (s5 === peg$FAILED) {
+                s4 = undefined;
+              } else {
+                peg$currPos = s4;
+                s4 = peg$FAILED;
+              }
+              if (s4 !== peg$FAILED) {
+                s5 = peg$parseQuotedChar();
+                if (s5 !== peg$FAILED) {
+                  s4 = [s4, s5];
+                  s3 = s4;
+                } else {
+                  peg$currPos = s3;
+                  s3 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s3;
+                s3 = peg$FAILED;
+              }
+            }
+            if (input.charCodeAt(peg$currPos) === 92) {
+              s3 = peg$c34;
+              peg$currPos++;
+            } else {
+              s3 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e46); }
+            }
+            if (s3 === peg$FAILED) {
+              s3 = null;
+            }
+            s4 = peg$currPos;
+            peg$silentFails++;
+            if (input.length > peg$currPos) {
+              s5 = input.charAt(peg$currPos);
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e47); }
+            }
+            peg$silentFails--;
+            if (s5 === peg$FAILED) {
+              s4 = undefined;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+            if (s4 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f49();
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        }
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseQuotedChar() {
+    let s0;
+
+    s0 = input.charAt(peg$currPos);
+    if (peg$r6.test(s0)) {
+      peg$currPos++;
+    } else {
+      s0 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parseEscape();
+    }
+
+    return s0;
+  }
+
   function peg$parseEscape() {
     let s0, s1, s2, s3;
 
@@ -2421,11 +2862,11 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
-      if (peg$r6.test(s2)) {
+      if (peg$r7.test(s2)) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        if (peg$silentFails === 0) { peg$fail(peg$e54); }
       }
       if (s2 === peg$FAILED) {
         s2 = peg$parseUnicodeEscape();
@@ -2440,7 +2881,7 @@ function peg$parse(input, options) {
           }
           if (s3 !== peg$FAILED) {
             peg$savedPos = s2;
-            s3 = peg$f46();
+            s3 = peg$f50();
           }
           s2 = s3;
         }
@@ -2464,11 +2905,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 117) {
-      s1 = peg$c36;
+      s1 = peg$c38;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e52); }
+      if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2496,7 +2937,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f47(s2);
+        s0 = peg$f51(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2513,11 +2954,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r7.test(s0)) {
+    if (peg$r8.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e56); }
     }
 
     return s0;
@@ -2530,11 +2971,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     peg$silentFails++;
     s2 = input.charAt(peg$currPos);
-    if (peg$r8.test(s2)) {
+    if (peg$r9.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+      if (peg$silentFails === 0) { peg$fail(peg$e57); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -2556,7 +2997,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f48(s2);
+        s0 = peg$f52(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2576,11 +3017,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     peg$silentFails++;
     s2 = input.charAt(peg$currPos);
-    if (peg$r8.test(s2)) {
+    if (peg$r9.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+      if (peg$silentFails === 0) { peg$fail(peg$e57); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -2602,7 +3043,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f49(s2);
+        s0 = peg$f53(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2640,11 +3081,11 @@ function peg$parse(input, options) {
     }
     if (s0 === peg$FAILED) {
       s0 = input.charAt(peg$currPos);
-      if (peg$r9.test(s0)) {
+      if (peg$r10.test(s0)) {
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e55); }
+        if (peg$silentFails === 0) { peg$fail(peg$e58); }
       }
     }
 
@@ -2676,11 +3117,11 @@ function peg$parse(input, options) {
     }
     if (s0 === peg$FAILED) {
       s0 = input.charAt(peg$currPos);
-      if (peg$r10.test(s0)) {
+      if (peg$r11.test(s0)) {
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e56); }
+        if (peg$silentFails === 0) { peg$fail(peg$e59); }
       }
     }
 
@@ -2758,28 +3199,28 @@ function peg$parse(input, options) {
     }
     if (s3 !== peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 45) {
-        s4 = peg$c37;
+        s4 = peg$c39;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e57); }
+        if (peg$silentFails === 0) { peg$fail(peg$e60); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 48) {
-          s6 = peg$c38;
+          s6 = peg$c40;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e61); }
         }
         if (s6 !== peg$FAILED) {
           s7 = input.charAt(peg$currPos);
-          if (peg$r11.test(s7)) {
+          if (peg$r12.test(s7)) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e59); }
+            if (peg$silentFails === 0) { peg$fail(peg$e62); }
           }
           if (s7 !== peg$FAILED) {
             s6 = [s6, s7];
@@ -2795,19 +3236,19 @@ function peg$parse(input, options) {
         if (s5 === peg$FAILED) {
           s5 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 49) {
-            s6 = peg$c39;
+            s6 = peg$c41;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e60); }
+            if (peg$silentFails === 0) { peg$fail(peg$e63); }
           }
           if (s6 !== peg$FAILED) {
             s7 = input.charAt(peg$currPos);
-            if (peg$r12.test(s7)) {
+            if (peg$r13.test(s7)) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e61); }
+              if (peg$silentFails === 0) { peg$fail(peg$e64); }
             }
             if (s7 !== peg$FAILED) {
               s6 = [s6, s7];
@@ -2823,28 +3264,28 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           if (input.charCodeAt(peg$currPos) === 45) {
-            s6 = peg$c37;
+            s6 = peg$c39;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e57); }
+            if (peg$silentFails === 0) { peg$fail(peg$e60); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$currPos;
             if (input.charCodeAt(peg$currPos) === 48) {
-              s8 = peg$c38;
+              s8 = peg$c40;
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e58); }
+              if (peg$silentFails === 0) { peg$fail(peg$e61); }
             }
             if (s8 !== peg$FAILED) {
               s9 = input.charAt(peg$currPos);
-              if (peg$r11.test(s9)) {
+              if (peg$r12.test(s9)) {
                 peg$currPos++;
               } else {
                 s9 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e59); }
+                if (peg$silentFails === 0) { peg$fail(peg$e62); }
               }
               if (s9 !== peg$FAILED) {
                 s8 = [s8, s9];
@@ -2860,11 +3301,11 @@ function peg$parse(input, options) {
             if (s7 === peg$FAILED) {
               s7 = peg$currPos;
               s8 = input.charAt(peg$currPos);
-              if (peg$r13.test(s8)) {
+              if (peg$r14.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e62); }
+                if (peg$silentFails === 0) { peg$fail(peg$e65); }
               }
               if (s8 !== peg$FAILED) {
                 s9 = input.charAt(peg$currPos);
@@ -2888,19 +3329,19 @@ function peg$parse(input, options) {
               if (s7 === peg$FAILED) {
                 s7 = peg$currPos;
                 if (input.charCodeAt(peg$currPos) === 51) {
-                  s8 = peg$c40;
+                  s8 = peg$c42;
                   peg$currPos++;
                 } else {
                   s8 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e63); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e66); }
                 }
                 if (s8 !== peg$FAILED) {
                   s9 = input.charAt(peg$currPos);
-                  if (peg$r14.test(s9)) {
+                  if (peg$r15.test(s9)) {
                     peg$currPos++;
                   } else {
                     s9 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e64); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e67); }
                   }
                   if (s9 !== peg$FAILED) {
                     s8 = [s8, s9];
@@ -2945,7 +3386,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f50(s1);
+      s1 = peg$f54(s1);
     }
     s0 = s1;
 
@@ -2959,11 +3400,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 45) {
-      s3 = peg$c37;
+      s3 = peg$c39;
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e57); }
+      if (peg$silentFails === 0) { peg$fail(peg$e60); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -3038,19 +3479,19 @@ function peg$parse(input, options) {
       }
       s6 = peg$currPos;
       s7 = input.charAt(peg$currPos);
-      if (peg$r15.test(s7)) {
+      if (peg$r16.test(s7)) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e65); }
+        if (peg$silentFails === 0) { peg$fail(peg$e68); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
-        if (peg$r16.test(s8)) {
+        if (peg$r17.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e66); }
+          if (peg$silentFails === 0) { peg$fail(peg$e69); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
@@ -3104,7 +3545,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f51(s1);
+      s1 = peg$f55(s1);
     }
     s0 = s1;
 
@@ -3115,30 +3556,30 @@ function peg$parse(input, options) {
     let s0, s1;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 4) === peg$c41) {
-      s1 = peg$c41;
+    if (input.substr(peg$currPos, 4) === peg$c43) {
+      s1 = peg$c43;
       peg$currPos += 4;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e67); }
+      if (peg$silentFails === 0) { peg$fail(peg$e70); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f52();
+      s1 = peg$f56();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 5) === peg$c42) {
-        s1 = peg$c42;
+      if (input.substr(peg$currPos, 5) === peg$c44) {
+        s1 = peg$c44;
         peg$currPos += 5;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e68); }
+        if (peg$silentFails === 0) { peg$fail(peg$e71); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f53();
+        s1 = peg$f57();
       }
       s0 = s1;
     }
@@ -3151,15 +3592,15 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c43) {
+    if (s1.toLowerCase() === peg$c45) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e69); }
+      if (peg$silentFails === 0) { peg$fail(peg$e72); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f54();
+      s1 = peg$f58();
     }
     s0 = s1;
 
@@ -3172,20 +3613,20 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r17.test(s1)) {
+    if (peg$r18.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e70); }
+      if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = input.charAt(peg$currPos);
-      if (peg$r17.test(s1)) {
+      if (peg$r18.test(s1)) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e70); }
+        if (peg$silentFails === 0) { peg$fail(peg$e73); }
       }
     }
     peg$silentFails--;
@@ -3198,21 +3639,21 @@ function peg$parse(input, options) {
 
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r17.test(s1)) {
+    if (peg$r18.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e70); }
+      if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
         s0.push(s1);
         s1 = input.charAt(peg$currPos);
-        if (peg$r17.test(s1)) {
+        if (peg$r18.test(s1)) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e70); }
+          if (peg$silentFails === 0) { peg$fail(peg$e73); }
         }
       }
     } else {
