@@ -296,6 +296,9 @@ export class Transaction {
       if (raw === undefined) continue
       const attr = dc.attributesByName.get(name)
       if (!attr) fail('UnknownAttribute', [name, dc.name], { details: { location: where(name) } })
+      // A new entity's generated value given as null is left to be generated, as if absent:
+      // clients that send every attribute (Wakanda's) send an unsaved entity's key as null.
+      if (raw === null && base === null && attr.kind === 'storage' && generated(dc, attr)) continue
       switch (attr.kind) {
         case 'storage': {
           const v = versioned(coerceAt(dc, attr, raw, where), attr, base)
@@ -646,3 +649,8 @@ const locator =
   (dc: DataClassDef, key: KeyValue | undefined): Locate =>
   (attribute) =>
     `${dc.name}(${key === undefined ? 'new' : String(key)})${attribute === undefined ? '' : `.${attribute}`}`
+
+/** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
+function generated(dc: DataClassDef, attr: StorageAttributeDef): boolean {
+  return attr.autosequence || (attr.type === 'uuid' && attr === dc.key)
+}
