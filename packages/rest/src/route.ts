@@ -65,7 +65,13 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
     // piece, which at 1M rows held every other request for over half a second.
     GET: (ctx, target) =>
       dataClassCall(ctx, target) ?? ctx.ds.withoutIndexBuilds(() => readDataClass(ctx, target)),
-    POST: (ctx, target) => dataClassCall(ctx, target) ?? write(ctx, target),
+    // `$method=subentityset&$emMethod=fn` (Wakanda's client) calls a function on the related
+    // entities: a read of the relation that ends in a call.
+    POST: (ctx, target) =>
+      dataClassCall(ctx, target) ??
+      (ctx.params.emMethod !== undefined
+        ? ctx.ds.withoutIndexBuilds(() => readDataClass(ctx, target))
+        : write(ctx, target)),
   },
 }
 
@@ -129,6 +135,13 @@ export function route(input: RouteContext): Answer {
 function dispatch<K extends Kind>(ctx: RouteContext, kind: K, target: Targets[K]): Answer {
   const resources: Route<K> = ROUTES[kind]
   if ('any' in resources) return resources.any(ctx, target)
+  // `$emMethod` names a function to call on the entities of a `$method=subentityset` only.
+  if (ctx.params.emMethod !== undefined && ctx.params.method !== 'subentityset')
+    fail('InvalidParameter', [
+      '$emMethod',
+      ctx.params.emMethod,
+      'nothing without $method=subentityset on a relation (/rest/Farm(1)/trees)',
+    ])
   // Writes are the session's: refused on an entity another session or process has locked.
   if (ctx.method === 'POST')
     return ctx.ds.runAs(sessionOwner(ctx), () => resources.POST(ctx, target))

@@ -24,24 +24,49 @@ export function catalog(
   const list = exposedDataClasses(ctx.ds.schema).filter(
     (dc) => !perms || perms.may('describe', dc.name),
   )
+  return target.which === 'short'
+    ? ok(
+        catalogEnvelope(
+          ctx.ds.schema,
+          ctx.ds.functions,
+          ctx.session.id,
+          list.map((dc) => shortDataClass(dc, ctx.uris)),
+        ),
+      )
+    : detailedCatalog(ctx, list)
+}
+
+/** The catalog envelope with `list` described in full, as `$catalog/$all` writes them. */
+function detailedCatalog(ctx: RouteContext, list: readonly DataClassDef[]): Reply {
+  const perms = ctx.perms
   const shows = perms && ((dc: DataClassDef, a: AttributeDef) => perms.mayDescribe(dc, a))
-  const items =
-    target.which === 'short'
-      ? list.map((dc) => shortDataClass(dc, ctx.uris))
-      : list.map((dc) => detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc, ctx.uris, shows))
+  const items = list.map((dc) =>
+    detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc, ctx.uris, shows),
+  )
   return ok(catalogEnvelope(ctx.ds.schema, ctx.ds.functions, ctx.session.id, items))
 }
 
 /**
  * `$catalog/{dataClass}`: the bare dataclass object, as the real server's documentation shows it
  * (and clients read `name`, `key` and `attributes` at the top level), not wrapped in the catalog
- * envelope.
+ * envelope. Several names separated by commas (`$catalog/Farm,Tree`, Wakanda's form) answer the
+ * envelope with those dataclasses, in the order named.
  */
 export function catalogDataClass(
   ctx: RouteContext,
   target: Extract<RestTarget, { kind: 'catalogDataClass' }>,
 ): Reply {
   const perms = ctx.perms
+  // `$catalog/Farm,Tree` (Wakanda's client): those dataclasses, in the catalog envelope.
+  if (target.name.includes(',')) {
+    const names = target.name.split(',').map((name) => name.trim())
+    const list = names.map((name) => exposedDataClass(ctx.ds, name))
+    for (const dc of list) perms?.need('describe', dc.name)
+    return detailedCatalog(
+      ctx,
+      list.map((dc) => dc.def),
+    )
+  }
   const dc = exposedDataClass(ctx.ds, target.name)
   if (!perms) return ok(detailedDataClass(ctx.ds.schema, ctx.ds.functions, dc.def, ctx.uris))
   perms.need('describe', dc.name)

@@ -38,6 +38,7 @@ import { OutgoingMessage } from '../call/outgoing-message.js'
 import { resultJson } from '../call/result.js'
 import { parseProjection } from '../serialize/projection.js'
 import { entityReply } from '../serialize/selection.js'
+import type { RestMethod } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import { ok, type Answer, type Reply } from '../reply.js'
 import { check, exposedDataClass, sessionOwner, type RouteContext } from './context.js'
@@ -83,6 +84,24 @@ export function dataClassCall(ctx: RouteContext, target: DataClassTarget): Answe
   return run(ctx, fn, on)
 }
 
+/**
+ * `POST /rest/Farm(1)/trees?$method=subentityset&$emMethod={fn}`, how Wakanda's client calls a
+ * selection function on the entities a relation leads to: the selection function `fn` of the
+ * related dataclass, run on `related`. The parameters are the body, as for any call.
+ */
+export function relatedSelectionCall(
+  ctx: RouteContext,
+  related: EntitySelection,
+  name: string,
+): Answer {
+  const dc = related.dataClass
+  const fn =
+    exposed(ctx, 'entitySelection', dc.name, name) ??
+    fail('FunctionNotFound', [name, `the entity selections of ${dc.name}`])
+  allowed(ctx, fn, 'subentityset')
+  return run(ctx, fn, related)
+}
+
 /** `/rest/$catalog/{fn}`: a datastore function (4D's `authentify` among them). */
 export function dataStoreCall(ctx: RouteContext, name: string): Answer {
   const fn =
@@ -126,15 +145,16 @@ function exposed(
 
 /**
  * Refuses what the request may not do with `fn`: GET unless it is `onHTTPGet` (405, `Allow: POST`),
- * a `$method` other than `entityset`, a session without `execute` permission (1561).
+ * a `$method` other than `entityset` (or the one the call's URL names it with), a session without
+ * `execute` permission (1561).
  */
-function allowed(ctx: RouteContext, fn: FunctionInfo): void {
+function allowed(ctx: RouteContext, fn: FunctionInfo, named: RestMethod = 'entityset'): void {
   if (ctx.method !== 'POST' && !fn.onHTTPGet)
     throw datastoreError('FunctionNotAllowedOnGet', [functionText(fn)], {
       details: { allow: 'POST' },
     })
   const method = ctx.params.method
-  if (method !== undefined && method !== 'entityset')
+  if (method !== undefined && method !== 'entityset' && method !== named)
     fail('MethodNotApplicable', [method, `a call of the function ${functionText(fn)}`])
   ctx.perms?.needExecute(fn)
 }

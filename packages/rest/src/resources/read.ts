@@ -64,6 +64,11 @@ export function readDataClass(
       target.key !== undefined ? dc.getOrFail(target.key) : lookupEntity(ctx, dc, target.lookup!)
     lookerFormat(params, false)
     const relation = paths?.length === 1 ? dc.def.attributesByName.get(paths[0]!) : undefined
+    if (params.emMethod !== undefined && relation?.kind !== 'relatedEntities')
+      fail('MethodNotApplicable', [
+        'subentityset',
+        `${dc.name}: $emMethod calls a function on the entities of a to-many relation (/rest/Farm(1)/trees)`,
+      ])
     if (relation?.kind === 'relatedEntity' || relation?.kind === 'relatedEntities')
       return navigate(ctx, entity, relation)
     if (

@@ -3,10 +3,10 @@
  * set, checked here and carried out by write/. The router runs it as the session, so that an entity
  * another session or a process has locked refuses it.
  */
-import { fail } from '@entistore/core'
+import { fail, toKey, type DataClass } from '@entistore/core'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import { deleteEntities } from '../write/delete.js'
-import { update } from '../write/update.js'
+import { refresh, update } from '../write/update.js'
 import { ok, type Reply } from '../reply.js'
 import { exposedDataClass, type RouteContext } from './context.js'
 import { findSet } from './entity-set.js'
@@ -18,9 +18,9 @@ export const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', '
 
 /**
  * POST: `$method=update` / `insert` / `delete` on a dataclass (a bare `$atomic=true` with a body
- * is an update, as Qodly documents); without them, on `{dataClass}({key})/{attribute}`, a file's
- * bytes for that attribute (resources/upload.ts). Everything else is refused before the body is
- * looked at.
+ * is an update, as Qodly documents, and so is an entity posted to its own URL, as Wakanda's client
+ * does); without them, on `{dataClass}({key})/{attribute}`, a file's bytes for that attribute
+ * (resources/upload.ts). Everything else is refused before the body is looked at.
  */
 export function write(
   ctx: RouteContext,
@@ -40,7 +40,8 @@ export function write(
     findSet(ctx, dc, target.entitySet).selection.drop()
     return ok('{"ok":true}')
   }
-  const method = params.method ?? (params.atomic ? 'update' : undefined)
+  const itself = params.method === undefined && postedToItself(ctx, dc, target)
+  const method = params.method ?? (params.atomic || itself ? 'update' : undefined)
   const raw = method === undefined ? rawWriteTarget(target) : undefined
   if (raw) return writeAttribute(ctx, dc, raw.key, raw.attribute)
   if (method === undefined)
@@ -65,12 +66,12 @@ export function write(
       atomic: params.atomic,
     })
   }
-  if (target.key !== undefined)
+  if (target.key !== undefined && !itself)
     return fail('MethodNotApplicable', [
       method,
       `${dc.name}(${target.key}): send the key as "__KEY" in the body`,
     ])
-  return update({
+  const request = {
     ds: ctx.ds,
     dc,
     writer: ctx.writer,
@@ -79,5 +80,34 @@ export function write(
     atomic: params.atomic,
     perms,
     uploads: ctx.uploads,
-  })
+  }
+  if (params.refresh) {
+    if (method !== 'update')
+      fail('MethodNotApplicable', [method, '$refresh=true (it goes with $method=update)'])
+    return refresh(request)
+  }
+  return update(request)
+}
+
+/**
+ * Whether the request is an entity POSTed to its own URL without `$method`, as Wakanda's client
+ * saves one (`POST /rest/Farm(3)` with `{"__KEY": "3", "__STAMP": 2, "logo": null}` clears a
+ * picture): an update, when the body's `__KEY` is the key of the URL.
+ */
+function postedToItself(
+  ctx: RouteContext,
+  dc: DataClass,
+  target: Extract<RestTarget, { kind: 'dataClass' }>,
+): boolean {
+  if (
+    target.key === undefined ||
+    target.attributes !== undefined ||
+    target.lookup !== undefined ||
+    target.entitySet !== undefined
+  )
+    return false
+  const body = ctx.body()
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+  const sent = (body as { __KEY?: unknown }).__KEY
+  return sent !== undefined && sent !== null && toKey(dc.def, sent) === toKey(dc.def, target.key)
 }

@@ -155,6 +155,15 @@ export class EntityWriter {
     return this.#fill(shapeOf(entity).singleOpen, entity, projection)
   }
 
+  /**
+   * The single form of a version a save would make but that was not saved (`$refresh=true`):
+   * every attribute as the save would leave it, with `stamp` (the stored entity's, 0 for a new
+   * one) in place of the version's, so that a client saving it next sends the stamp it holds.
+   */
+  unsaved(entity: Entity, stamp: number): string {
+    return `${this.#attributes(this.#head(shapeOf(entity).singleOpen, entity, stamp), entity)}}`
+  }
+
   /** One member of `__ENTITIES`: its JSON text. */
   member(entity: Entity, projection?: Projection): string {
     if (projection?.nested) return partsText(this.parts('member', entity, projection), this.expand)
@@ -263,9 +272,12 @@ export class EntityWriter {
     return `${projection ? this.#projected(head, entity, projection) : this.#attributes(head, entity)}}`
   }
 
-  /** `open` and the members every entity begins with: `__KEY`, `__TIMESTAMP`, `__STAMP`. */
-  #head(open: string, entity: Entity): string {
-    return `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${entity.getStamp()}`
+  /**
+   * `open` and the members every entity begins with: `__KEY`, `__TIMESTAMP`, `__STAMP` (the
+   * entity's own stamp unless `stamp` is given).
+   */
+  #head(open: string, entity: Entity, stamp = entity.getStamp()): string {
+    return `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${stamp}`
   }
 
   /** The `$asArray` form's first members: `__KEY` as the key's own JSON type, `__STAMP`. */

@@ -94,7 +94,8 @@ export function directory(
   switch (action) {
     case 'login': {
       only('POST')
-      const timeout = sessionLength(ctx)
+      const given = credentials(ctx)
+      const timeout = given.timeout
       const authenticate = ctx.auth.authenticate
       // Every login renews the session's id (session fixation: an id planted before the login is
       // dead after it) and establishes it; refused with 402, before any change, when no session
@@ -104,13 +105,9 @@ export function directory(
         ctx.ds.sessions.renew(session.id, timeout === undefined ? {} : { timeout })
         return { status: 200, body: '{"result":true}' }
       }
-      const name = header(ctx.headers, 'username-4d') ?? ''
+      const name = given.user
       ctx.logins?.check(name, ctx.remoteAddress)
-      const user = authenticate({
-        user: name,
-        password: header(ctx.headers, 'password-4d') ?? '',
-        headers: ctx.headers,
-      })
+      const user = authenticate({ user: name, password: given.password, headers: ctx.headers })
       if (!user) {
         ctx.logins?.failed(name, ctx.remoteAddress)
         // A failed login logs the session's previous user out: it is no one now.
@@ -160,18 +157,64 @@ export function directory(
   }
 }
 
+/** Who a login names, with what password, and the inactivity timeout it asks (ms). */
+interface LoginRequest {
+  readonly user: string
+  readonly password: string
+  readonly timeout: number | undefined
+}
+
 /**
- * The inactivity timeout a login's `session-4D-length` asks, in ms: minutes, at least 60 (less is
- * raised, as the real server says), at most `maxSessionLength`; 400 past it or for what is not a
- * positive number.
+ * A login's credentials: 4D's headers (`username-4D`, `password-4D`, `session-4D-length` in
+ * minutes), or, when the request has no `username-4D`, Wakanda's body: a JSON array
+ * `["user", "password", timeout]`, its timeout in seconds and optional (null or absent).
  */
-function sessionLength(ctx: DirectoryContext): number | undefined {
-  const text = header(ctx.headers, 'session-4d-length')
+function credentials(ctx: DirectoryContext): LoginRequest {
+  const name = header(ctx.headers, 'username-4d')
+  if (name !== undefined || !Array.isArray(ctx.body()))
+    return {
+      user: name ?? '',
+      password: header(ctx.headers, 'password-4d') ?? '',
+      timeout: sessionLength(ctx, header(ctx.headers, 'session-4d-length'), 'session-4D-length'),
+    }
+  const body = ctx.body() as unknown[]
+  const [user, password, seconds] = body
+  if (
+    body.length > 3 ||
+    typeof user !== 'string' ||
+    typeof password !== 'string' ||
+    !(seconds === undefined || seconds === null || typeof seconds === 'number')
+  )
+    fail('InvalidParameter', [
+      '$directory/login',
+      JSON.stringify(body).slice(0, 80),
+      'headers username-4D and password-4D, or a body ["user", "password", timeout in seconds]',
+    ])
+  const timeout =
+    typeof seconds === 'number'
+      ? sessionLength(ctx, String(seconds), 'the login timeout', 'seconds')
+      : undefined
+  return { user, password, timeout }
+}
+
+/**
+ * The inactivity timeout a login asks, in ms, from `text`, a number of minutes
+ * (`session-4D-length`), or of seconds when `unit` says so (Wakanda's login): at least 60 minutes
+ * (less is raised, as the real server says), at most `maxSessionLength`; 400 past it or for what
+ * is not a positive number.
+ */
+function sessionLength(
+  ctx: DirectoryContext,
+  text: string | undefined,
+  name: string,
+  unit: 'minutes' | 'seconds' = 'minutes',
+): number | undefined {
   if (text === undefined) return undefined
-  const minutes = Number(text)
+  const perMinute = unit === 'minutes' ? 1 : 60
+  const minutes = Number(text) / perMinute
   const max = ctx.auth.maxSessionLength ?? MAX_SESSION_LENGTH
   if (text.trim() === '' || !Number.isFinite(minutes) || minutes <= 0 || minutes > max)
-    fail('InvalidParameter', ['session-4D-length', text, `a number of minutes, at most ${max}`])
+    fail('InvalidParameter', [name, text, `a number of ${unit}, at most ${max * perMinute}`])
   return Math.max(60, minutes) * MINUTE
 }
 

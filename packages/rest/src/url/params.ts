@@ -41,6 +41,10 @@ const IMPLEMENTED = [
   '$clean',
   '$lock',
   '$rawPict',
+  // Wakanda's dialect (docs/compat.md): a save that answers without saving, and a selection
+  // function called on the related entities of a subentityset.
+  '$refresh',
+  '$emMethod',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -113,6 +117,10 @@ export interface RestParams {
   readonly clean: boolean
   /** `$lock=true` locks the entity for the session, `$lock=false` unlocks it; undefined: neither. */
   readonly lock: boolean | undefined
+  /** `$refresh=true` with `$method=update`: the entity as it would be saved, nothing saved. */
+  readonly refresh: boolean
+  /** `$emMethod`, with `$method=subentityset`: the selection function to call on the entities. */
+  readonly emMethod: string | undefined
 }
 
 export interface ParamLimits {
@@ -196,6 +204,8 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     otherCollection: text(get('$otherCollection')),
     clean: get('$clean') === undefined ? false : boolean('$clean', get('$clean')!),
     lock: get('$lock') === undefined ? undefined : boolean('$lock', get('$lock')!),
+    refresh: get('$refresh') === undefined ? false : boolean('$refresh', get('$refresh')!),
+    emMethod: text(get('$emMethod')) || undefined,
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),

@@ -15,6 +15,7 @@
  */
 import {
   datastoreError,
+  fail,
   type DataClass,
   type Datastore,
   type DatastoreError,
@@ -45,10 +46,11 @@ export interface UpdateRequest {
 
 const SUCCESS = '{"success":true}'
 
-/** The outcome of one item: the saved entity, or why it was not saved. */
-type Outcome =
-  | { readonly ok: true; readonly entity: Entity }
+/** The outcome of one item: what its save gave (the saved entity), or why it was not saved. */
+type Outcome<T = Entity> =
+  | { readonly ok: true; readonly saved: T }
   | { readonly ok: false; readonly error: DatastoreError; readonly item: Partial<WriteItem> }
+type Refusal = Extract<Outcome, { ok: false }>
 
 export function update(req: UpdateRequest): Reply {
   const { dc, writer } = req
@@ -64,31 +66,67 @@ export function update(req: UpdateRequest): Reply {
   }
   if (req.atomic && many) return atomicUpdate(req, objects)
   if (!many) {
-    const outcome = saveOne(req, objects[0]!, 0)
-    if (outcome.ok) return { status: 200, body: writer.written(outcome.entity, SUCCESS) }
+    const outcome = saveOne(req, objects[0]!, 0, apply)
+    if (outcome.ok) return { status: 200, body: writer.written(outcome.saved, SUCCESS) }
     return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
   }
   // Each item's reply is written as soon as it is saved or refused: a refused item shows the
   // entity as it was then, not as later items of the same body left it.
   const members = objects.map((raw, index) => {
-    const o = saveOne(req, raw, index)
-    return o.ok ? writer.written(o.entity, SUCCESS) : refusal(req, o, true)
+    const o = saveOne(req, raw, index, apply)
+    return o.ok ? writer.written(o.saved, SUCCESS) : refusal(req, o, true)
   })
   return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
 }
 
-/** Saves one item in a transaction of its own. */
-function saveOne(req: UpdateRequest, raw: Record<string, unknown>, index: number): Outcome {
+/** Saves one item in a transaction of its own: `save` (for good: `apply`) gives the outcome. */
+function saveOne<T>(
+  req: UpdateRequest,
+  raw: Record<string, unknown>,
+  index: number,
+  save: (req: UpdateRequest, item: WriteItem) => T,
+): Outcome<T> {
   const { dc } = req
   let item: Partial<WriteItem> = { index }
   try {
     const read = readWriteItem(dc, raw, index, req.perms)
     item = read
-    return { ok: true, entity: apply(req, read) }
+    return { ok: true, saved: save(req, read) }
   } catch (error) {
     if (!isReported(error)) throw error
     return { ok: false, error, item }
   }
+}
+
+/** Thrown to roll back the transaction of a `$refresh`, once its entity is written. */
+class Refreshed {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * `$method=update&$refresh=true` (Wakanda's `entity.recompute()`): one entity object, answered as
+ * the save would leave it (computed attributes included) with the stamp the client holds (0 for a
+ * new one), and nothing saved: the save runs in a transaction rolled back once the entity is
+ * written. A refused save answers as `$method=update` would.
+ */
+export function refresh(req: UpdateRequest): Reply {
+  if (Array.isArray(req.body))
+    fail('BadRequestBody', ['$method=update&$refresh=true takes one entity object, not an array'])
+  const [raw] = bodyObjects(req.body, '$method=update&$refresh=true takes an entity object')
+  const outcome = saveOne(req, raw!, 0, (r, item): string => {
+    try {
+      return r.ds.transaction(() => {
+        const entity = apply(r, item)
+        const stored = item.key === undefined ? null : r.dc.get(item.key)
+        throw new Refreshed(r.writer.unsaved(entity, stored?.getStamp() ?? 0))
+      })
+    } catch (thrown) {
+      if (thrown instanceof Refreshed) return thrown.text
+      throw thrown
+    }
+  })
+  if (outcome.ok) return { status: 200, body: outcome.saved }
+  return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
 }
 
 // Uploads are looked up here, once the item's key is known: a refusal shows the entity as stored.
@@ -131,7 +169,7 @@ function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unkno
  * real server's stamp-error reply); a refused creation, `__STATUS` and `__ERROR`; an unknown key,
  * `__ERROR` alone (with `__KEY` and `__STATUS` inside an array, so the item can be told apart).
  */
-function refusal(req: UpdateRequest, failure: Outcome & { ok: false }, inArray = false): string {
+function refusal(req: UpdateRequest, failure: Refusal, inArray = false): string {
   const { error, item } = failure
   const status = statusJson(error)
   const errors = JSON.stringify(errorList(saveErrors(req, error, item)))
