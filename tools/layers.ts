@@ -14,8 +14,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['errors', 'clock'],
   // Values and what is computed from them alone: coercion, dates, binaries, folding, ordering.
   ['values'],
-  // The normalized model; sessions, the entity-set cache and the lock table need only the clock.
-  ['schema', 'sessions', 'sets', 'locks'],
+  // The normalized model; sessions, the entity-set cache and the lock table need only the clock;
+  // a project's roles file, only the errors.
+  ['schema', 'sessions', 'sets', 'locks', 'roles'],
   ['indexes'],
   // Tables, records, changes, the one commit, data loading.
   ['store'],

@@ -104,7 +104,7 @@ export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/regis
 export { callFunction, isThenable } from './functions/call.js'
 export type { CallOptions } from './functions/call.js'
 export { currentCall } from './functions/call-context.js'
-export type { FunctionCall } from './functions/call-context.js'
+export type { FunctionCall, PrivilegeSettings } from './functions/call-context.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
@@ -183,6 +183,15 @@ export type { Clock } from './clock/clock.js'
 export { randomId, SessionStore } from './sessions/session-store.js'
 export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/session-user.js'
 export type { AuthUser } from './sessions/session-user.js'
+export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
+export { GUEST_PRIVILEGE, Roles } from './roles/roles.js'
+export type {
+  RolesAction,
+  RolesJson,
+  RolesPermissionJson,
+  RolesResource,
+  RolesResourceType,
+} from './roles/roles.js'
 export type {
   Session,
   SessionCloseReason,

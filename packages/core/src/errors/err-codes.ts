@@ -343,6 +343,13 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid model: ${where}: ${why}`,
   ),
+  /** A roles file (4D's `roles.json`) that does not follow 4D's format. (9137) */
+  InvalidRoles: spec(
+    9137,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid roles file: ${where}: ${why}`,
+  ),
   InvalidData: spec(
     9021,
     'enti',

@@ -10,6 +10,7 @@
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
+import { heldPrivileges } from '../sessions/session-privileges.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { Datastore } from '../orda/datastore.js'
 import type { FunctionInfo } from './registry.js'
@@ -34,7 +35,33 @@ export interface FunctionCall {
   logIn(user: AuthUser): void
   /** Logs the session's user out (the session itself stays open, under a new id). */
   logOut(): void
+  /**
+   * Gives the session privileges of the roles file (4D's `Session.setPrivileges`): a name, names
+   * separated by commas, a list of names, or `{ privileges, roles, userName }`. They replace the
+   * privileges it had; `userName` logs it in under that name (without it, a user keeps their name
+   * and a guest gets none). The session gets a new id, as for a login. Throws without a session.
+   */
+  setPrivileges(settings: PrivilegeSettings): void
+  /**
+   * Whether the session holds `privilege` under the datastore's roles file, included and promoted
+   * privileges counted (4D's `Session.hasPrivilege`); false without a roles file or a session.
+   */
+  hasPrivilege(privilege: string): boolean
 }
+
+/** What `setPrivileges` takes, as 4D's `Session.setPrivileges` does. */
+export type PrivilegeSettings =
+  | string
+  | readonly string[]
+  | {
+      readonly privileges?: string | readonly string[]
+      readonly roles?: string | readonly string[]
+      readonly userName?: string
+    }
+
+// "a,b", ["a", "b"]: the names, trimmed.
+const nameList = (v: string | readonly string[] | undefined): string[] =>
+  (typeof v === 'string' ? v.split(',') : (v ?? [])).map((n) => n.trim()).filter((n) => n !== '')
 
 interface Store<T> {
   run<R>(value: T, fn: () => R): R
@@ -96,6 +123,27 @@ export function newCall(
     },
     logOut() {
       if (session && sessionUser(session)) datastore.sessions.renew(session.id, { user: null })
+    },
+    setPrivileges(settings) {
+      if (!session)
+        throw new Error('setPrivileges: this call has no session (it was not made over REST)')
+      const given =
+        typeof settings === 'string' || Array.isArray(settings)
+          ? { privileges: settings as string | readonly string[] }
+          : (settings as Exclude<PrivilegeSettings, string | readonly string[]>)
+      const current = sessionUser(session)
+      datastore.sessions.renew(session.id, {
+        user: {
+          ...current,
+          name: given.userName ?? current?.name ?? '',
+          privileges: nameList(given.privileges),
+          roles: nameList(given.roles),
+        },
+      })
+    },
+    hasPrivilege(privilege) {
+      const roles = datastore.roles
+      return roles !== undefined && heldPrivileges(roles, session).has(privilege.toLowerCase())
     },
   }
 }

@@ -45,6 +45,7 @@ import { runAs, runTransaction } from './writes.js'
 import type { FunctionsDef } from '../functions/define.js'
 import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from '../functions/call.js'
+import { Roles, type RolesJson } from '../roles/roles.js'
 
 export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
 export type { CommitListener, CommitListenerOptions }
@@ -71,6 +72,13 @@ export interface DatastoreOptions extends LoadModelOptions {
    */
   // `any`: a typed model's functions (`FunctionsDef<CompanyModel>`) are accepted as they are.
   readonly functions?: FunctionsDef<any>
+  /**
+   * A 4D project's `roles.json` (its parsed JSON, or `Roles` made from it): the privileges a
+   * session must hold to read, create, update, drop a dataclass or attribute and to call a
+   * function. The REST interface enforces it; the TypeScript API is the application's own and is
+   * not checked. @throws DatastoreError InvalidRoles (9137) for a file not in 4D's format
+   */
+  readonly roles?: RolesJson | Roles
 }
 
 /** A shared singleton of the datastore: its state and its functions. */
@@ -107,6 +115,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * The REST interface finds the functions a request names here.
    */
   readonly functions: FunctionRegistry
+  /** The project's roles file, if it has one (`roles` option): what REST requests may do. */
+  readonly roles: Roles | undefined
   /** @internal The tables and the one commit. */
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
@@ -120,6 +130,10 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   constructor(schema: SchemaDef, options: Omit<DatastoreOptions, keyof LoadModelOptions> = {}) {
     this.schema = schema
     this.clock = options.clock ?? systemClock
+    this.roles =
+      options.roles === undefined || options.roles instanceof Roles
+        ? options.roles
+        : new Roles(options.roles)
     this.store = new Store(
       schema,
       this.clock,

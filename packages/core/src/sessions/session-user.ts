@@ -16,6 +16,10 @@ export interface AuthUser {
   readonly id?: string
   /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
   readonly groups?: readonly string[]
+  /** The roles file's privileges the session holds (4D's `Session.setPrivileges`). */
+  readonly privileges?: readonly string[]
+  /** The roles file's roles the session holds: their privileges. */
+  readonly roles?: readonly string[]
 }
 
 /** The key of the user in `session.data`: a plain string, so that a shared session store keeps it. */
