@@ -216,6 +216,63 @@ describe('entistore serve', () => {
     expect(await done).toBe(0)
   })
 
+  it('with --roles, serves what the roles file and the users file privileges allow', async () => {
+    const users = file(
+      'roles-users.json',
+      JSON.stringify({ ada: { password: 'secret', privileges: ['hr'] }, bob: { password: 'x' } }),
+    )
+    const roles = file(
+      'roles.json',
+      JSON.stringify({
+        privileges: [{ privilege: 'hr', includes: [] }],
+        roles: [],
+        permissions: {
+          allowed: [{ applyTo: 'Employee', type: 'dataclass', read: ['hr'] }],
+        },
+        restrictedByDefault: false,
+        forceLogin: false,
+      }),
+    )
+    let stop!: () => void
+    let listening!: (s: RunningServer) => void
+    const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+    const done = main(
+      ['serve', '-m', MODEL, '-d', DATA, '-u', users, '--roles', roles, '--port', '0'],
+      {
+        out: () => {},
+        err: () => {},
+        stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+        onListening: (s) => listening(s),
+      },
+    )
+    const { url } = await started
+    const cookieOf = async (user: string, password: string): Promise<string> => {
+      const res = await fetch(`${url}/rest/$directory/login`, {
+        method: 'POST',
+        headers: { 'username-4D': user, 'password-4D': password },
+      })
+      expect(res.status).toBe(200)
+      return res.headers.get('set-cookie')!.split(';')[0]!
+    }
+    const status = async (path: string, cookie: string) =>
+      (await fetch(`${url}${path}`, { headers: { cookie } })).status
+    const bob = await cookieOf('bob', 'x')
+    expect(await status('/rest/Company?$top=1', bob)).toBe(200)
+    expect(await status('/rest/Employee?$top=1', bob)).toBe(403)
+    expect(await status('/rest/Employee?$top=1', await cookieOf('ada', 'secret'))).toBe(200)
+    stop()
+    expect(await done).toBe(0)
+  })
+
+  it('reports a roles file that is not valid, naming it and where', async () => {
+    const roles = file('bad-roles.json', JSON.stringify({ privileges: [], permissions: [] }))
+    const r = await run(['serve', '-m', MODEL, '--roles', roles, '--port', '0'])
+    expect(r.code).toBe(1)
+    expect(r.err).toEqual([
+      `entistore: ${roles}: Invalid roles file: permissions: expected an object`,
+    ])
+  })
+
   it('reports a users file that is not valid', async () => {
     const users = file('bad-users.json', JSON.stringify({ ada: { groups: [] } }))
     const r = await run(['serve', '-m', MODEL, '-u', users, '--port', '0'])

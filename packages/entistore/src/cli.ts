@@ -126,8 +126,8 @@ interface Command {
 
 const USAGE = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--port N] [--host H] [--watch] [--save <file>]
-                  [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
+                  [--users <users.json>] [--roles <roles.json>] [--port N] [--host H] [--watch]
+                  [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
@@ -142,7 +142,9 @@ Options of serve:
   --functions, -f  the class functions: an ES module (.js, .mjs; .ts on Node 22.18+) whose
                 default export is defineFunctions({ … }) or a function ({ model }) => definitions
   --users, -u   users who may log in ($directory/login); only they may read and write data:
-                { "<name>": { "password": "…", "groups": ["…"] } }
+                { "<name>": { "password": "…", "groups": ["…"], "privileges": ["…"] } }
+  --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
+                function needs over REST (docs/security.md)
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
   --watch, -w   load the model, data and functions files again when they change, on the same port
@@ -234,6 +236,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       data: { type: 'string', short: 'd' },
       functions: { type: 'string', short: 'f' },
       users: { type: 'string', short: 'u' },
+      roles: { type: 'string' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       watch: { type: 'boolean', short: 'w' },
@@ -282,6 +285,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         data: values.data as string | undefined,
         functions: values.functions as string | undefined,
         users: values.users as string | undefined,
+        roles: values.roles as string | undefined,
         port: parsePort(values.port as string | undefined),
         host: values.host as string | undefined,
         watch: values.watch === true,
@@ -586,6 +590,7 @@ interface ServeCliOptions {
   readonly data: string | undefined
   readonly functions: string | undefined
   readonly users: string | undefined
+  readonly roles: string | undefined
   readonly port: number
   readonly host: string | undefined
   readonly watch: boolean
@@ -669,6 +674,7 @@ function filesLoader(
     progress: io.err,
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
+    ...(o.roles === undefined ? {} : { roles: o.roles }),
     ...(o.persist === undefined ? {} : { persist: o.persist }),
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
     eagerIndexes: o.eagerIndexes,

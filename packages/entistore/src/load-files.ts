@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8'
 import {
   createDatastore,
   DatastoreError,
+  Roles,
   fail,
   type Clock,
   type Datastore,
@@ -72,6 +73,11 @@ export interface LoadFilesOptions {
    * version stays in memory. @default 0, the module as Node cached it
    */
   readonly functionsVersion?: number
+  /**
+   * A 4D project's `roles.json` (its path): the privileges REST requests need, as
+   * `entistore serve --roles` takes it (docs/security.md). @default none
+   */
+  readonly roles?: string
   /**
    * Keep the data in this folder (docs/durability.md). When it holds data, that is loaded and the
    * data file is not even read; when it holds none, the data file is loaded and written into it.
@@ -142,12 +148,22 @@ export async function loadDatastoreFiles(
   const dataFile = options.data === undefined || skipData ? undefined : options.data
   // Before the datastore is made: a missing data file is found before anything else is done.
   if (dataFile !== undefined) await checkReadable(dataFile)
+  const rolesJson =
+    options.roles === undefined ? undefined : await readJsonFile(options.roles, 'roles')
+  let roles: Roles | undefined
+  try {
+    roles = rolesJson === undefined ? undefined : new Roles(rolesJson)
+  } catch (e) {
+    if (DatastoreError.is(e)) throw new FileError(options.roles!, e.message, { cause: e })
+    throw e
+  }
   let ds: DatastoreWith<string>
   try {
     ds = createDatastore(model as ModelJson, {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.sessions ? { sessions: options.sessions } : {}),
       ...(functions === undefined ? {} : { functions }),
+      ...(roles === undefined ? {} : { roles }),
     })
   } catch (e) {
     if (refusesDefinitions(e)) {

@@ -38,6 +38,7 @@ import {
   sessionSetCookie,
 } from './sessions/cookie.js'
 import { MAX_SESSION_LENGTH, type AuthOptions } from './sessions/directory.js'
+import { bothAllow, rolesAuthorize } from './sessions/roles-authorize.js'
 import { LoginThrottle } from './sessions/login-throttle.js'
 import { readParams, type RestParams } from './url/params.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
@@ -256,10 +257,12 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
   const calls = callLimits(options)
+  // A roles file (the datastore's) and the embedder's hook: both must allow.
+  const roles = ds.roles
   const auth: AuthOptions = {
     authenticate: options.authenticate,
-    forceLogin: options.forceLogin,
-    authorize: options.authorize,
+    forceLogin: options.forceLogin ?? roles?.forceLogin,
+    authorize: bothAllow(roles && rolesAuthorize(roles), options.authorize),
     maxSessionLength: options.maxSessionLength ?? MAX_SESSION_LENGTH,
   }
   if (!(auth.maxSessionLength! >= 60))

@@ -7,9 +7,8 @@
 import { fail } from '@entistore/core'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { directory, guard, throttledLogin } from './sessions/directory.js'
-import { Permissions } from './permissions.js'
 import { ALLOWED_METHODS, type Answer } from './reply.js'
-import { sessionOwner, type RouteContext } from './resources/context.js'
+import { sessionOwner, withPermissions, type RouteContext } from './resources/context.js'
 import { catalog, catalogDataClass } from './resources/catalog.js'
 import {
   dataClassCall,
@@ -153,13 +152,4 @@ function dispatch<K extends Kind>(ctx: RouteContext, kind: K, target: Targets[K]
     fail('NotImplemented', [`$method=${params.method}`])
   }
   return resources.GET(ctx, target)
-}
-
-/** The context with this request's permissions and a writer that leaves out what it may not read. */
-function withPermissions(ctx: RouteContext): RouteContext {
-  const authorize = ctx.auth?.authorize
-  if (!authorize) return ctx
-  const perms = new Permissions(authorize, ctx.session, ctx.ds.schema)
-  const writer = ctx.writer.restricted((dc, attr) => perms.mayRead(dc, attr))
-  return { ...ctx, perms, writer }
 }

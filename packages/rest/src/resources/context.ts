@@ -20,7 +20,7 @@ import type { RestHeaders } from '../exchange.js'
 import type { RestParams } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import type { AuthOptions } from '../sessions/directory.js'
-import type { Permissions } from '../permissions.js'
+import { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
 import type { Pictures } from '../pictures/pictures.js'
 import type { CallLimits } from '../call/call-limits.js'
@@ -154,3 +154,16 @@ export function lookerFormat(params: RestParams, selection: boolean): boolean {
 /** `{ [key]: value }`, or `{}` when the value is undefined (an option left out, not set to undefined). */
 export const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+
+/**
+ * The context with the permissions of `session` (the request's, or a view of it while a function
+ * promotes privileges) and a writer that leaves out what the session may not read; unchanged
+ * without an `authorize` rule.
+ */
+export function withPermissions(ctx: RouteContext, session = ctx.session): RouteContext {
+  const authorize = ctx.auth?.authorize
+  if (!authorize) return session === ctx.session ? ctx : { ...ctx, session }
+  const perms = new Permissions(authorize, session, ctx.ds.schema)
+  const writer = ctx.writer.restricted((dc, attr) => perms.mayRead(dc, attr))
+  return { ...ctx, session, perms, writer }
+}

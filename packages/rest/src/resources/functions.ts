@@ -29,6 +29,7 @@ import {
   functionText,
   isThenable,
   ownerText,
+  promotedSession,
   type DataClass,
   type FunctionInfo,
 } from '@entistore/core'
@@ -41,7 +42,13 @@ import { entityReply } from '../serialize/selection.js'
 import type { RestMethod } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import { ok, type Answer, type Reply } from '../reply.js'
-import { check, exposedDataClass, sessionOwner, type RouteContext } from './context.js'
+import {
+  check,
+  exposedDataClass,
+  sessionOwner,
+  withPermissions,
+  type RouteContext,
+} from './context.js'
 import { findSet } from './entity-set.js'
 import { lookupEntity } from './lookup.js'
 import { narrow, readSelection } from './read-selection.js'
@@ -189,7 +196,8 @@ function selectionOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget):
  * Too many arguments are refused before anything is made of them, and an async function's reply
  * waits at most the call's time limit (call/call-limits.ts).
  */
-function run(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
+function run(request: RouteContext, fn: FunctionInfo, on: unknown): Answer {
+  const ctx = promoting(request, fn)
   const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
   checkArgumentCount(fn, raw.length, ctx.calls)
   const args = resolveParameters(ctx.ds, raw, ctx.perms)
@@ -200,6 +208,21 @@ function run(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
   return isThenable(result)
     ? withTimeLimit(fn, result, ctx.calls).then((value) => functionReply(ctx, value))
     : functionReply(ctx, result)
+}
+
+/**
+ * The context a call of `fn` runs and answers in: with the privileges the roles file's `promote`
+ * gives `fn` added to the session's while it runs (a view of the session: the call's
+ * `hasPrivilege`, and the permissions its parameters and its reply are read with, see them; the
+ * session itself never holds them).
+ */
+function promoting(ctx: RouteContext, fn: FunctionInfo): RouteContext {
+  const promoted = ctx.ds.roles?.promoted(
+    fn.kind === 'singleton'
+      ? { type: 'singletonMethod', singleton: fn.owner, name: fn.name }
+      : { type: 'method', dataClass: fn.kind === 'dataStore' ? '' : fn.owner, name: fn.name },
+  )
+  return promoted?.size ? withPermissions(ctx, promotedSession(ctx.session, promoted)) : ctx
 }
 
 /** A POST's parameters: its body; `$params` when the body is empty. */
@@ -213,6 +236,10 @@ function postParameters(ctx: RouteContext): readonly unknown[] {
 export function functionReply(ctx: RouteContext, value: unknown): Reply {
   if (OutgoingMessage.is(value)) return outgoing(value)
   const entity = value instanceof EntityDraft ? value.base : value
+  // An entity or a selection is answered only to a session that may read its dataclass (a
+  // function's own code is not checked: its reply is).
+  if (entity instanceof Entity) ctx.perms?.need('read', entity.dataClass.name)
+  if (value instanceof EntitySelection) ctx.perms?.need('read', value.dataClass.name)
   if (entity instanceof Entity) {
     const projection = parseProjection(
       ctx.ds.schema,

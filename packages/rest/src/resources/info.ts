@@ -2,9 +2,16 @@
  * @module `GET /rest/$info`: the entity-set cache and the caller's own session, as the real server
  * describes them.
  */
-import { sessionUser } from '@entistore/core'
+import { heldPrivileges, sessionUser } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
+import type { RestTarget } from '../url/parse-rest-url.js'
 import type { RouteContext } from './context.js'
+
+/** The roles file's privileges the session holds, as the file names them; none without a file. */
+function privilegesOf(ctx: RouteContext): string[] {
+  const roles = ctx.ds.roles
+  return roles ? roles.declared(heldPrivileges(roles, ctx.session)) : []
+}
 
 /** The last time a Date holds, in ms since 1970. */
 const MAX_DATE = 8.64e15
@@ -14,7 +21,12 @@ const MAX_DATE = 8.64e15
  * `usedCache` are the set cache's bound and use, 8 bytes a member), every set, and the caller's own
  * session. Other sessions are not listed: a session id is a credential.
  */
-export function info(ctx: RouteContext): Reply {
+export function info(
+  ctx: RouteContext,
+  target: Extract<RestTarget, { kind: 'info' }> = { kind: 'info' },
+): Reply {
+  const privileges = { privileges: privilegesOf(ctx).map((privilege) => ({ privilege })) }
+  if (target.privileges) return ok(privileges)
   const sets = ctx.ds.entitySets
   const perms = ctx.perms
   // Only the sets of dataclasses the session may read.
@@ -40,11 +52,11 @@ export function info(ctx: RouteContext): Reply {
     sessionInfo: [
       {
         sessionID: s.id,
-        userName: sessionUser(s)?.name ?? 'default guest',
+        userName: sessionUser(s)?.name || 'default guest',
         lifeTime: Math.round(s.timeout / 1000),
         expiration: iso(s.lastAccess + s.timeout),
       },
     ],
-    privileges: { privileges: [] },
+    privileges,
   })
 }

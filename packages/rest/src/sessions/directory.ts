@@ -120,11 +120,12 @@ export function directory(
     }
     case 'currentUser': {
       only('GET')
+      // A session given privileges without a user name (setPrivileges) has no user to show.
       const user = sessionUser(session)
       return {
         status: 200,
         body: JSON.stringify({
-          result: user
+          result: user?.name
             ? {
                 userName: user.name,
                 fullName: user.fullName ?? user.name,

@@ -12,7 +12,7 @@ import { formDecode } from './query-string.js'
 export type RestTarget =
   | { readonly kind: 'catalog'; readonly which: 'short' | 'all' }
   | { readonly kind: 'catalogDataClass'; readonly name: string }
-  | { readonly kind: 'info' }
+  | { readonly kind: 'info'; readonly privileges?: true }
   /** `/rest/$directory/login` and its siblings: who the session's user is. */
   | { readonly kind: 'directory'; readonly action: DirectoryAction }
   /** `/rest/$singleton/{singleton}/{function}`: a function of a shared singleton. */
@@ -121,7 +121,11 @@ export function parsePath(pathname: string, search: string, basePath: string): P
     return fail('UrlMalformed', [url, '$catalog takes at most one more segment'])
   }
   if (first === '$info') {
-    if (parts.length > 1) return fail('UrlMalformed', [url, '$info takes no more segments'])
+    // `$info/privileges`: the session's privileges (4D 20 R6).
+    if (parts.length === 2 && parts[1] === 'privileges')
+      return { target: { kind: 'info', privileges: true }, search }
+    if (parts.length > 1)
+      return fail('UrlMalformed', [url, '$info takes no more segments but privileges'])
     return { target: { kind: 'info' }, search }
   }
   if (first === '$directory') {
