@@ -8,7 +8,7 @@
 // Nothing else: it is a baseline, not a server. Usage: node plain-item-server.mjs <data.json>
 // Prints `plain JS at http://127.0.0.1:PORT` once listening (port chosen by the system).
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { servePlain } from './plain-serve.mjs'
 
 const items = JSON.parse(readFileSync(process.argv[2], 'utf8')).Item
 const byId = new Map(items.map((x) => [x.ID, x]))
@@ -63,22 +63,4 @@ function answer(url) {
   })
 }
 
-const server = createServer((req, res) => {
-  const body = answer(req.url)
-  if (body === undefined) {
-    res.writeHead(404).end()
-    return
-  }
-  res.writeHead(200, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  })
-  res.end(body)
-})
-server.listen(0, '127.0.0.1', () => {
-  console.log(`plain JS at http://127.0.0.1:${server.address().port}`)
-})
-process.on('SIGTERM', () => {
-  server.close(() => process.exit(0))
-  server.closeAllConnections()
-})
+servePlain(answer)
