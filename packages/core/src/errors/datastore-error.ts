@@ -11,7 +11,8 @@ export interface DatastoreErrorOptions {
   readonly details?: Readonly<Record<string, unknown>>
   /**
    * The code a class function gave when it threw 4D's way (`{ errCode, message,
-   * componentSignature }`): reported instead of the table's. Only FunctionFailed takes it.
+   * componentSignature }`), or an entity event refused a write with: reported instead of the
+   * table's. Only FunctionFailed and EventRefused take it.
    */
   readonly code?: { readonly errCode: number; readonly componentSignature: string }
 }
@@ -28,7 +29,7 @@ export class DatastoreError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     const entry = ERRORS[name]
     this.name = name
-    const own = name === 'FunctionFailed' ? options.code : undefined
+    const own = name === 'FunctionFailed' || name === 'EventRefused' ? options.code : undefined
     this.errCode = own?.errCode ?? entry.errCode
     this.componentSignature = own?.componentSignature ?? entry.componentSignature
     this.category = entry.category

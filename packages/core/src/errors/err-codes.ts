@@ -343,6 +343,12 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid model: ${where}: ${why}`,
   ),
+  /**
+   * An entity event (`validateSave`, `saving`, `validateDrop`, `dropping`) refused the write by
+   * returning an error object: reported with the event's own `errCode` (9138 when it gives none)
+   * and componentSignature `DBEV`, as 4D reports it, and its message. (9138)
+   */
+  EventRefused: spec(9138, 'enti', 'badRequest', (message: string) => message),
   /** A roles file (4D's `roles.json`) that does not follow 4D's format. (9137) */
   InvalidRoles: spec(
     9137,

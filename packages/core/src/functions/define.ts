@@ -27,6 +27,7 @@ import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-mo
 import type { DataClass } from '../orda/data-class.js'
 import type { DatastoreOf } from '../orda/datastore.js'
 import type { Entity } from '../orda/entity.js'
+import type { EntityDraft } from '../orda/entity-draft.js'
 import type { EntitySelection } from '../orda/entity-selection.js'
 
 /**
@@ -95,7 +96,79 @@ export interface DataClassFunctionDefs<
    * fullName` in the entity class.
    */
   readonly computed?: { readonly [attribute: string]: ComputedAttributeFunctions }
+  /**
+   * ORDA entity events (4D 20 R10 and 21, `Function event …` in the entity class): for the whole
+   * entity. See docs/functions.md#entity-events.
+   */
+  readonly events?: EntityEventDefs<M, N>
+  /** The same events for single attributes (`Function event validateSave price`). */
+  readonly attributeEvents?: { readonly [attribute: string]: AttributeEventDefs<M, N> }
 }
+
+/** The entity events, in the order a save or a drop runs them. */
+export type EntityEventKind =
+  'touched' | 'validateSave' | 'saving' | 'afterSave' | 'validateDrop' | 'dropping' | 'afterDrop'
+
+/** What an event function receives (4D's `$event`). */
+export interface EntityEvent {
+  readonly kind: EntityEventKind
+  readonly dataClassName: string
+  /** The attribute of an attribute-level event. */
+  readonly attributeName?: string
+  /** `afterSave`: the attributes the save wrote, and how it went. */
+  readonly savedAttributes?: readonly string[]
+  readonly saveStatus?: 'success'
+  /** `afterDrop`: the attributes of the dropped entity, and how it went. */
+  readonly droppedAttributes?: readonly string[]
+  readonly dropStatus?: 'success'
+}
+
+/**
+ * What a validate or -ing event returns to refuse the write (4D's error object); returning
+ * nothing lets it go on. `errCode` defaults to 9138; the reply's componentSignature is `DBEV`.
+ */
+export interface EventError {
+  readonly errCode?: number
+  readonly message: string
+  readonly extraDescription?: unknown
+  /** 4D's serious (true) or mild validation error; both refuse the write. */
+  readonly seriousError?: boolean
+}
+
+type Refusal = EventError | undefined | null | void
+
+/**
+ * The entity-level events. `this` is the entity being edited (an EntityDraft: `get` reads the
+ * values as they would be saved, `set` changes them) up to the save, the stored Entity after it
+ * and for the drop events.
+ */
+export interface EntityEventDefs<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> {
+  /**
+   * A new entity was made in memory (`dc.new()`, `dc.create()`, a REST create); no parameter.
+   * (`| Function`: every object inherits a `constructor`, which TypeScript sees in a literal that
+   * declares none.)
+   */
+  constructor?: ((this: EntityDraft<M, N>) => void) | Function
+  /** An attribute's value changed (set, or received by REST); cannot refuse. */
+  touched?(this: EntityDraft<M, N>, event: EntityEvent): void
+  validateSave?(this: EntityDraft<M, N>, event: EntityEvent): Refusal
+  saving?(this: EntityDraft<M, N>, event: EntityEvent): Refusal
+  /** Once the save has committed; cannot refuse. */
+  afterSave?(this: Entity<M, N>, event: EntityEvent): void
+  validateDrop?(this: Entity<M, N>, event: EntityEvent): Refusal
+  dropping?(this: Entity<M, N>, event: EntityEvent): Refusal
+  /** Once the drop has committed; `this` is the entity as it was. */
+  afterDrop?(this: Entity<M, N>, event: EntityEvent): void
+}
+
+/** The events of one attribute (no constructor): run before the entity's own. */
+export type AttributeEventDefs<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> = Omit<EntityEventDefs<M, N>, 'constructor'>
 
 /**
  * A shared singleton (`/rest/$singleton/{name}/{fn}`): its state, made once per datastore on first

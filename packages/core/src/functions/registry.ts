@@ -38,7 +38,24 @@ export interface FunctionInfo {
 // Names become URL segments and catalog entries: the model's rule for names.
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
 const TOP_KEYS = new Set(['dataStore', 'dataClasses', 'singletons'])
-const CLASS_KEYS = new Set(['dataClass', 'entity', 'entitySelection', 'computed'])
+const CLASS_KEYS = new Set([
+  'dataClass',
+  'entity',
+  'entitySelection',
+  'computed',
+  'events',
+  'attributeEvents',
+])
+const EVENT_KINDS = new Set([
+  'constructor',
+  'touched',
+  'validateSave',
+  'saving',
+  'afterSave',
+  'validateDrop',
+  'dropping',
+  'afterDrop',
+])
 const OPTION_KEYS = new Set(['exposed', 'onHTTPGet', 'scope', 'params', 'call'])
 const PARAM_TYPES = new Set([
   'string',
@@ -66,6 +83,34 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const invalid = (where: string, why: string): never => fail('InvalidFunctions', [where, why])
 
+/** An event's function, called with `this` and the event object (defined in define.ts). */
+// `any`: `this` is a draft or an entity depending on the event; define.ts types each.
+type EventHandler = (this: any, event?: unknown) => unknown
+
+/** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */
+export type EventHandlers = Readonly<Partial<Record<string, EventHandler>>>
+
+/** A dataclass's entity events: the entity's own, and each attribute's. */
+export interface DataClassEvents {
+  readonly entity: EventHandlers | undefined
+  readonly attributes: ReadonlyMap<string, EventHandlers>
+}
+
+/** The event functions at `where`, checked: known kinds, each a function (own keys only). */
+function checkEvents(handlers: unknown, where: string): EventHandlers | undefined {
+  if (handlers === undefined) return undefined
+  if (!isRecord(handlers)) invalid(where, 'expected an object by event')
+  const out: Record<string, EventHandler> = {}
+  for (const key of Object.keys(handlers as object)) {
+    if (!EVENT_KINDS.has(key))
+      invalid(where, `unknown event "${key}" (expected ${[...EVENT_KINDS].join(', ')})`)
+    const fn = (handlers as Record<string, unknown>)[key]
+    if (typeof fn !== 'function') invalid(`${where}.${key}`, 'expected a function')
+    out[key] = fn as EventHandler
+  }
+  return out
+}
+
 const keyOf = (kind: FunctionKind, owner: string, name: string): string =>
   `${kind}\u0000${owner}\u0000${name}`
 
@@ -86,6 +131,7 @@ export class FunctionRegistry {
   // Each owner's functions in order: the model's declarations first, then the code's own.
   readonly #lists = new Map<string, FunctionInfo[]>()
   readonly #singletonDefs = new Map<string, SingletonDef>()
+  readonly #events = new Map<string, DataClassEvents>()
   readonly #singletonStates = new Map<string, unknown>()
   readonly #schema: SchemaDef
 
@@ -197,7 +243,7 @@ export class FunctionRegistry {
           if (!CLASS_KEYS.has(key))
             invalid(
               where,
-              `unknown key "${key}" (expected dataClass, entity, entitySelection, computed)`,
+              `unknown key "${key}" (expected dataClass, entity, entitySelection, computed, events, attributeEvents)`,
             )
         const taken = (name: string): string | undefined =>
           dc!.attributesByName.has(name) ? `the name of an attribute of ${dcName}` : undefined
@@ -218,6 +264,21 @@ export class FunctionRegistry {
           const group = d[kind]
           if (group !== undefined) this.#defineAll(kind, dcName, group, `${where}.${kind}`, taken)
         }
+        const events = checkEvents((defs as { events?: unknown }).events, `${where}.events`)
+        const perAttribute = (defs as { attributeEvents?: unknown }).attributeEvents
+        const attributes = new Map<string, EventHandlers>()
+        if (perAttribute !== undefined) {
+          if (!isRecord(perAttribute))
+            invalid(`${where}.attributeEvents`, 'expected an object by attribute')
+          for (const [name, handlers] of Object.entries(perAttribute as object)) {
+            const at = `${where}.attributeEvents.${name}`
+            if (!dc!.attributesByName.has(name)) invalid(at, `${dcName} has no attribute "${name}"`)
+            if (isRecord(handlers) && Object.hasOwn(handlers, 'constructor'))
+              invalid(at, 'an attribute has no constructor event (the entity has)')
+            attributes.set(name, checkEvents(handlers, at)!)
+          }
+        }
+        if (events || attributes.size) this.#events.set(dcName, { entity: events, attributes })
       }
     }
     const singletons = functions.singletons as Record<string, unknown> | undefined
@@ -235,6 +296,11 @@ export class FunctionRegistry {
         this.#defineAll('singleton', name, s.functions, `${where}.functions`, () => undefined)
       }
     }
+  }
+
+  /** The entity events of dataclass `name` (its functions' `events`, `attributeEvents`), if any. */
+  events(name: string): DataClassEvents | undefined {
+    return this.#events.get(name)
   }
 
   #defineAll(

@@ -16,7 +16,9 @@ import type {
 import type { AttributeValue, WritableName, WriteValue, WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import { createEntity, dropEntity, updateEntity } from './writes.js'
+import type { WriteCheck } from '../txn/transaction.js'
+import { afterSave, beforeSave, constructed, eventsOf, touched } from './entity-events.js'
+import { afterCommit, createEntity, dropEntity, updateEntity } from './writes.js'
 
 /** What a draft's `get(K)` returns: the value set for the next save, else the base's value. */
 export type DraftValue<
@@ -33,12 +35,19 @@ export class EntityDraft<
   #base: Entity<M, N> | null
   #changes: Record<string, unknown> = Object.create(null) as Record<string, unknown>
 
-  /** @internal Made by `dataClass.new()` and `entity.edit()`. */
+  /**
+   * @internal Made by `dataClass.new()` and `entity.edit()`. A new entity's `constructor` event
+   * runs first; then each value given is set (with its `touched` events).
+   */
   constructor(dataClass: DataClass<M, N>, base: Entity<M, N> | null, values?: WriteValues<M, N>) {
     this.dataClass = dataClass
     this.#base = base
+    const events = eventsOf(this.#dc)
+    if (events && base === null) constructed(events, this)
     const given = values as Readonly<Record<string, unknown>> | undefined
-    if (given) for (const name of Object.keys(given)) this.#changes[name] = given[name]
+    if (given)
+      for (const name of Object.keys(given))
+        this.set(name as WritableName<M, N>, given[name] as WriteValue<M, M[N][WritableName<M, N>]>)
   }
 
   // The dataclass as the engine's functions take it: a model's types only narrow what users see.
@@ -63,7 +72,11 @@ export class EntityDraft<
 
   /** Sets an attribute for the next save (checked then). A relation takes an Entity or a key. */
   set<K extends WritableName<M, N>>(name: K, value: WriteValue<M, M[N][K]>): this {
+    const events = eventsOf(this.#dc)
+    // `touched` only for a value that changes (4D: "an attribute value changes").
+    const changes = events !== undefined && !Object.is(this.get(name), value)
     this.#changes[name] = value
+    if (changes) touched(events!, this.#dc, this, name as string)
     return this
   }
 
@@ -84,11 +97,27 @@ export class EntityDraft<
    * version; the draft then edits that one. Inside `ds.transaction(fn)` the save is staged.
    */
   save(): Entity<M, N> {
+    return this.saveChecked(this.#base ? { stamp: this.#base.stamp } : undefined)
+  }
+
+  /**
+   * @internal `save` with the check a caller asks (`dc.update(key, values, { stamp })` checks the
+   * stamp it was given, or none). With entity events: `validateSave` and `saving` first (they may
+   * refuse, or set values), `afterSave` once the save has committed.
+   */
+  saveChecked(check: WriteCheck | undefined): Entity<M, N> {
+    const events = eventsOf(this.#dc)
+    if (events) beforeSave(events, this.#dc, this, () => Object.keys(this.#changes))
+    const written = Object.keys(this.#changes)
     const saved = (this.#base
-      ? updateEntity(this.#dc, this.#base.key, this.#changes, { stamp: this.#base.stamp })
-      : createEntity(this.#dc, this.#changes)) as unknown as Entity<M, N>
+      ? updateEntity(this.#dc, this.#base.key, this.#changes, check, false)
+      : createEntity(this.#dc, this.#changes, false)) as unknown as Entity<M, N>
     this.#base = saved
     this.#changes = Object.create(null) as Record<string, unknown>
+    if (events) {
+      const entity = saved as unknown as Entity
+      afterCommit(this.#dc.datastore, () => afterSave(events, this.#dc, entity, written))
+    }
     return saved
   }
 

@@ -9,6 +9,8 @@ import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
 import { Entity } from './entity.js'
+import { EntityDraft } from './entity-draft.js'
+import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
 import { currentCall } from '../functions/call-context.js'
 import { isThenable } from '../functions/call.js'
 
@@ -68,12 +70,36 @@ export function runTransaction<T>(ds: Datastore, fn: () => T): T {
     }
   } catch (e) {
     tx.cancel()
+    afterCommits.delete(tx)
     throw e
   } finally {
     open.delete(ds)
   }
   tx.commit()
+  runAfterCommit(tx)
   return result
+}
+
+// What runs once a transaction has committed (entity after-events), by transaction.
+const afterCommits = new WeakMap<Transaction, (() => void)[]>()
+
+/**
+ * Runs `fn` once the write just made has committed: at once when no transaction is open (the
+ * write committed on its own), else when `ds.transaction(fn)` commits (never, if it is refused).
+ */
+export function afterCommit(ds: Datastore, fn: () => void): void {
+  const tx = open.get(ds)
+  if (!tx) return fn()
+  let list = afterCommits.get(tx)
+  if (!list) afterCommits.set(tx, (list = []))
+  list.push(fn)
+}
+
+function runAfterCommit(tx: Transaction): void {
+  const list = afterCommits.get(tx)
+  if (!list) return
+  afterCommits.delete(tx)
+  for (const fn of list) fn()
 }
 
 const newTransaction = (ds: Datastore): Transaction =>
@@ -103,35 +129,63 @@ function plain(values: Assignments): Assignments {
   return out ?? values
 }
 
-export function createEntity(dc: DataClass, values: Assignments): Entity {
+/**
+ * Creates an entity. With entity events (`events: true` and the dataclass has some), through a
+ * draft: its constructor, a `touched` for each value, then the save's events (entity-draft.ts).
+ */
+export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
+  if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).save()
   return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
 }
 
+/** Updates entity `key`; with entity events, through a draft of it, as createEntity. */
 export function updateEntity(
   dc: DataClass,
   key: KeyValue,
   values: Assignments,
   check?: WriteCheck,
+  events = true,
 ): Entity {
+  const base = events && eventsOf(dc) ? current(dc, key) : undefined
+  if (base) return new EntityDraft(dc, base, values).saveChecked(check)
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
   )
 }
 
+/** Drops entity `key`; with entity events: `validateDrop`, `dropping`, then `afterDrop`. */
 export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
+  const events = eventsOf(dc)
+  const entity = events && current(dc, key)
+  if (events && entity) beforeDrop(events, dc, entity)
   write(dc.datastore, (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)))
+  if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
 }
 
 /** Drops every entity of `entities` that still exists; returns how many were dropped. */
 export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): number {
-  return write(dc.datastore, (tx) => {
+  const events = eventsOf(dc)
+  const dropped: Entity[] = []
+  const n = write(dc.datastore, (tx) => {
     let n = 0
     for (const e of entities) {
-      if (!e || !tx.read(dc.table, e.key)) continue
+      const live = e && tx.read(dc.table, e.key)
+      if (!live) continue
+      // Each entity's events before its drop: the first refusal leaves the others undropped.
+      if (events) beforeDrop(events, dc, live as Entity)
       tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
+      if (events) dropped.push(live as Entity)
       n++
     }
     return n
   })
+  for (const e of dropped) afterCommit(dc.datastore, () => afterDrop(events!, dc, e))
+  return n
+}
+
+/** The version of `key` a write sees now (the open transaction's own first), if any. */
+function current(dc: DataClass, key: KeyValue): Entity | undefined {
+  const tx = open.get(dc.datastore)
+  return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
 }
