@@ -15,7 +15,7 @@
  *   GET  /rest/$singleton/Stats/status                   a singleton: the function calls served since start
  *
  * `Stats.count`, not exposed, is called by the others: code may call any function, REST only the
- * exposed ones.
+ * exposed ones. Employee's `validateSave` event refuses a negative salary, whoever saves it.
  */
 import { currentCall, defineFunctions, singleton } from 'entistore'
 
@@ -51,6 +51,16 @@ export default defineFunctions({
             counted()
             return this.query('salary >= :1 order by salary desc, ID', min)
           },
+        },
+      },
+      // An ORDA entity event (4D 21): every save of an Employee, from REST or from code, is
+      // checked here first; returning an error object refuses it (400, this errCode, DBEV).
+      events: {
+        /** @this {import('entistore').EntityDraft} */
+        validateSave() {
+          const salary = /** @type {number | null} */ (this.get('salary'))
+          if (salary !== null && salary < 0)
+            return { errCode: 2, message: `A salary is never negative (${salary})` }
         },
       },
       entity: {

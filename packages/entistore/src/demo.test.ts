@@ -122,3 +122,30 @@ describe('the company demo', () => {
     ).toBe(true)
   })
 })
+
+describe("the company demo's functions", () => {
+  it('refuses a negative salary in its validateSave event, from REST and from code', async () => {
+    const served = await loadDatastoreFiles({
+      model: MODEL,
+      data: DATA,
+      functions: join(root, 'examples/company/functions.js'),
+      clock: new ManualClock(),
+    })
+    const rest = createRestHandler(served)
+    const res = await rest.request('/rest/Employee?$method=update', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ __KEY: '1', salary: -10 }),
+    })
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as { __ERROR: unknown[] }
+    expect(body.__ERROR[0]).toEqual({
+      message: 'A salary is never negative (-10)',
+      componentSignature: 'DBEV',
+      errCode: 2,
+    })
+    const employee = served.dataClass('Employee')
+    expect(() => employee.update(1, { salary: -1 })).toThrow('A salary is never negative (-1)')
+    expect(employee.update(1, { salary: 50_000 }).get('salary')).toBe(50_000)
+  })
+})
