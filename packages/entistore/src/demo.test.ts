@@ -123,6 +123,23 @@ describe('the company demo', () => {
   })
 })
 
+describe("the company demo's roles.json", () => {
+  it('refuses a guest the delete of a company, and lets it delete an employee', async () => {
+    const served = await loadDatastoreFiles({
+      model: MODEL,
+      data: DATA,
+      roles: join(root, 'examples/company/roles.json'),
+      clock: new ManualClock(),
+    })
+    const rest = createRestHandler(served)
+    const drop = async (path: string) =>
+      (await rest.request(`${path}?$method=delete`, { method: 'POST' })).status
+    expect(await drop('/rest/Company(1)')).toBe(403)
+    expect(served.dataClass('Company').get(1)).not.toBeNull()
+    expect(await drop('/rest/Employee(1)')).toBe(200)
+  })
+})
+
 describe("the company demo's functions", () => {
   it('refuses a negative salary in its validateSave event, from REST and from code', async () => {
     const served = await loadDatastoreFiles({

@@ -9,7 +9,7 @@
  * - The server: a fresh one per page, so that one page's writes never reach another. A page whose
  *   shell blocks start an example (`npx tsx … examples/<name>/<file>.ts`) talks to that example,
  *   started as its README says (a child process, PORT=0); every other page to the company demo
- *   (examples/company, with its functions.js, as `npm start` serves it), served in-process by
+ *   (examples/company, with its functions.js and roles.json, as `npm start` serves it), served in-process by
  *   serve() on port 0.
  * - The demo's URL, `http://127.0.0.1:8080` (or `http://localhost:8080`), becomes the URL of a
  *   recording proxy in front of that server; on a page that starts an example, so does a local URL
@@ -76,6 +76,7 @@ async function startServer(example: string | undefined): Promise<Server> {
     model: join(repoRoot, 'examples/company/model.json'),
     data: join(repoRoot, 'examples/company/data.json'),
     functions: join(repoRoot, 'examples/company/functions.js'),
+    roles: join(repoRoot, 'examples/company/roles.json'),
   })
   return serve(ds, { port: 0 })
 }
