@@ -123,32 +123,32 @@ describe('the company demo', () => {
   })
 })
 
+/** The demo as `npm start` serves it: its functions and its roles file too. */
+const served = () =>
+  loadDatastoreFiles({
+    model: MODEL,
+    data: DATA,
+    functions: join(root, 'examples/company/functions.js'),
+    roles: join(root, 'examples/company/roles.json'),
+    clock: new ManualClock(),
+  })
+
 describe("the company demo's roles.json", () => {
   it('refuses a guest the delete of a company, and lets it delete an employee', async () => {
-    const served = await loadDatastoreFiles({
-      model: MODEL,
-      data: DATA,
-      roles: join(root, 'examples/company/roles.json'),
-      clock: new ManualClock(),
-    })
-    const rest = createRestHandler(served)
+    const demo = await served()
+    const rest = createRestHandler(demo)
     const drop = async (path: string) =>
       (await rest.request(`${path}?$method=delete`, { method: 'POST' })).status
     expect(await drop('/rest/Company(1)')).toBe(403)
-    expect(served.dataClass('Company').get(1)).not.toBeNull()
+    expect(demo.dataClass('Company').get(1)).not.toBeNull()
     expect(await drop('/rest/Employee(1)')).toBe(200)
   })
 })
 
 describe("the company demo's functions", () => {
   it('refuses a negative salary in its validateSave event, from REST and from code', async () => {
-    const served = await loadDatastoreFiles({
-      model: MODEL,
-      data: DATA,
-      functions: join(root, 'examples/company/functions.js'),
-      clock: new ManualClock(),
-    })
-    const rest = createRestHandler(served)
+    const demo = await served()
+    const rest = createRestHandler(demo)
     const res = await rest.request('/rest/Employee?$method=update', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -161,7 +161,7 @@ describe("the company demo's functions", () => {
       componentSignature: 'DBEV',
       errCode: 2,
     })
-    const employee = served.dataClass('Employee')
+    const employee = demo.dataClass('Employee')
     expect(() => employee.update(1, { salary: -1 })).toThrow('A salary is never negative (-1)')
     expect(employee.update(1, { salary: 50_000 }).get('salary')).toBe(50_000)
   })
