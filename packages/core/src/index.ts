@@ -91,7 +91,12 @@ export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-d
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
 export { defineFunctions, singleton } from './functions/define.js'
 export type {
+  AttributeEventDefs,
   DataClassFunctionDefs,
+  EntityEvent,
+  EntityEventDefs,
+  EntityEventKind,
+  EventError,
   FunctionDef,
   FunctionDefs,
   FunctionOptions,
@@ -104,6 +109,7 @@ export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/regis
 export { callFunction, isThenable } from './functions/call.js'
 export type { CallOptions } from './functions/call.js'
 export { currentCall } from './functions/call-context.js'
+export type { RestrictContext } from './orda/restrict.js'
 export type { FunctionCall, PrivilegeSettings } from './functions/call-context.js'
 
 // Models

@@ -28,6 +28,7 @@ import type { DataClass } from '../orda/data-class.js'
 import type { DatastoreOf } from '../orda/datastore.js'
 import type { Entity } from '../orda/entity.js'
 import type { EntityDraft } from '../orda/entity-draft.js'
+import type { RestrictContext } from '../orda/restrict.js'
 import type { EntitySelection } from '../orda/entity-selection.js'
 
 /**
@@ -103,6 +104,14 @@ export interface DataClassFunctionDefs<
   readonly events?: EntityEventDefs<M, N>
   /** The same events for single attributes (`Function event validateSave price`). */
   readonly attributeEvents?: { readonly [attribute: string]: AttributeEventDefs<M, N> }
+  /**
+   * The dataclass's `restrict` event (4D 20 R5): the selection the session may see, or null for
+   * no restriction. It narrows every read of the dataclass (orda/restrict.ts).
+   */
+  readonly restrict?: (
+    this: DataClass<M, N>,
+    context: RestrictContext,
+  ) => EntitySelection<M, N> | null | undefined
 }
 
 /** The entity events, in the order a save or a drop runs them. */

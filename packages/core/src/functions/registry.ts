@@ -45,6 +45,7 @@ const CLASS_KEYS = new Set([
   'computed',
   'events',
   'attributeEvents',
+  'restrict',
 ])
 const EVENT_KINDS = new Set([
   'constructor',
@@ -86,6 +87,10 @@ const invalid = (where: string, why: string): never => fail('InvalidFunctions', 
 /** An event's function, called with `this` and the event object (defined in define.ts). */
 // `any`: `this` is a draft or an entity depending on the event; define.ts types each.
 type EventHandler = (this: any, event?: unknown) => unknown
+
+/** A dataclass's `restrict` (define.ts types it): `this` is the DataClass. */
+// `any`: the DataClass and its context are typed in define.ts.
+export type RestrictHandler = (this: any, context: any) => unknown
 
 /** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */
 export type EventHandlers = Readonly<Partial<Record<string, EventHandler>>>
@@ -132,6 +137,7 @@ export class FunctionRegistry {
   readonly #lists = new Map<string, FunctionInfo[]>()
   readonly #singletonDefs = new Map<string, SingletonDef>()
   readonly #events = new Map<string, DataClassEvents>()
+  readonly #restricts = new Map<string, RestrictHandler>()
   readonly #singletonStates = new Map<string, unknown>()
   readonly #schema: SchemaDef
 
@@ -243,7 +249,7 @@ export class FunctionRegistry {
           if (!CLASS_KEYS.has(key))
             invalid(
               where,
-              `unknown key "${key}" (expected dataClass, entity, entitySelection, computed, events, attributeEvents)`,
+              `unknown key "${key}" (expected dataClass, entity, entitySelection, computed, events, attributeEvents, restrict)`,
             )
         const taken = (name: string): string | undefined =>
           dc!.attributesByName.has(name) ? `the name of an attribute of ${dcName}` : undefined
@@ -279,6 +285,12 @@ export class FunctionRegistry {
           }
         }
         if (events || attributes.size) this.#events.set(dcName, { entity: events, attributes })
+        const restrict = (defs as { restrict?: unknown }).restrict
+        if (restrict !== undefined) {
+          if (typeof restrict !== 'function')
+            invalid(`${where}.restrict`, 'expected a function that returns a selection')
+          this.#restricts.set(dcName, restrict as RestrictHandler)
+        }
       }
     }
     const singletons = functions.singletons as Record<string, unknown> | undefined
@@ -296,6 +308,16 @@ export class FunctionRegistry {
         this.#defineAll('singleton', name, s.functions, `${where}.functions`, () => undefined)
       }
     }
+  }
+
+  /** Whether any dataclass has a `restrict` event (reads then depend on who makes them). */
+  get restricting(): boolean {
+    return this.#restricts.size > 0
+  }
+
+  /** The `restrict` event of dataclass `name`, if its functions declare one. */
+  restrict(name: string): RestrictHandler | undefined {
+    return this.#restricts.get(name)
   }
 
   /** The entity events of dataclass `name` (its functions' `events`, `attributeEvents`), if any. */

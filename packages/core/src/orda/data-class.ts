@@ -22,6 +22,8 @@ import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from './writes.js'
+import { restrictedRows, visible } from './restrict.js'
+import type { RestrictHandler } from '../functions/registry.js'
 import type { WriteCheck } from '../txn/transaction.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { WriteValues } from './attribute-types.js'
@@ -39,6 +41,8 @@ export class DataClass<
   readonly def: DataClassDef
   /** @internal */
   readonly table: Table
+  /** @internal The `restrict` event of the dataclass's functions, if any (orda/restrict.ts). */
+  readonly restrictFunction: RestrictHandler | undefined
   // The raw keys that are already of the stored form (integers for numeric keys, text for string
   // keys): when `get` misses with one, converting it cannot find anything else.
   readonly #storedKey: 'number' | 'string' | 'other'
@@ -63,6 +67,7 @@ export class DataClass<
         : new Entity(this, record.rowId, record.key, record.stamp, record.timestamp, record.values)
     table.newVersion = (rowId, key, stamp, timestamp, values) =>
       new Entity(this, rowId, key, stamp, timestamp, values)
+    this.restrictFunction = datastore.functions.restrict(table.def.name)
   }
 
   get name(): string {
@@ -96,7 +101,10 @@ export class DataClass<
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)
-    return hit !== undefined ? this.entityAt(hit) : this.#getCoerced(key)
+    if (hit === undefined) return this.#getCoerced(key)
+    return this.restrictFunction === undefined || visible(this as DataClass, hit)
+      ? this.entityAt(hit)
+      : null
   }
 
   // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
@@ -109,7 +117,7 @@ export class DataClass<
         : typeof key === 'string' && this.#storedKey === 'string'
     if (stored) return null
     const rowId = this.#byKey.get(toKey(this.def, key))
-    return rowId === undefined ? null : this.entityAt(rowId)
+    return rowId === undefined || !visible(this as DataClass, rowId) ? null : this.entityAt(rowId)
   }
 
   /**
@@ -248,7 +256,11 @@ export class DataClass<
 
   /** Every entity, in primary-key order. */
   all(): EntitySelection<M, N> {
-    return new EntitySelection(this, this.table.orderedRowIds())
+    const rows = this.table.orderedRowIds()
+    return new EntitySelection(
+      this,
+      this.restrictFunction === undefined ? rows : restrictedRows(this as DataClass, rows),
+    )
   }
 
   /** A selection of the given row ids, in that order. @internal */

@@ -21,6 +21,7 @@ import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-recor
 import { EntitySelection } from './entity-selection.js'
 import { EntityDraft } from './entity-draft.js'
 import { dropEntity } from './writes.js'
+import { restrictedRows } from './restrict.js'
 import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
 import { callByName } from '../functions/call.js'
 
@@ -187,7 +188,11 @@ export class Entity<
       }
       case 'relatedEntities': {
         const target = this.#self.dataClass.datastore.dataClass(attr.target)
-        return new EntitySelection(target, target.rowIdsReferencing(attr.inverse, this.key))
+        const rows = target.rowIdsReferencing(attr.inverse, this.key)
+        return new EntitySelection(
+          target,
+          target.restrictFunction === undefined ? rows : restrictedRows(target, rows),
+        )
       }
       case 'calculated':
         return attr.compute ? (attr.compute(this) ?? null) : null

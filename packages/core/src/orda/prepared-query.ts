@@ -22,6 +22,7 @@ import type { AttributeIndexes } from '../indexes/index-set.js'
 import { equalityAccess, equalRows, type EqualityAccess } from '../query/planner.js'
 import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
+import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export interface PrepareOptions {
@@ -100,8 +101,12 @@ export class PreparedQuery<
 
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
-    const rows = this.#lookup?.rows(params)
     const dc = this.dataClass
+    const found = this.#lookup?.rows(params)
+    const rows =
+      found === undefined || dc.restrictFunction === undefined
+        ? found
+        : restrictedRows(dc as unknown as DataClass, found)
     if (!rows) {
       const options = { params, exposedOnly: this.#exposedOnly }
       return selectionOf(dc, queryRows(dc.datastore.querySource, dc.def, this.query, options))

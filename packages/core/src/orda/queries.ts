@@ -6,6 +6,7 @@ import type { OrderByItemNode, QueryNode } from '../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../query/run-query.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
+import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export type { QueryOptions }
@@ -31,7 +32,8 @@ export function selectionOf<M extends ModelTypes, N extends DataClassName<M>>(
   dc: DataClass<M, N>,
   found: QueryRows,
 ): EntitySelection<M, N> {
-  return new EntitySelection(dc, found.rows, found.ordering)
+  const rows = dc.restrictFunction === undefined ? found.rows : restrictedRows(dc, found.rows)
+  return new EntitySelection(dc, rows, found.ordering)
 }
 
 // Fields listed, never spread: an object spread on this path doubled the cost of a small query.

@@ -11,6 +11,8 @@ import type { Datastore } from './datastore.js'
 import { Entity } from './entity.js'
 import { EntityDraft } from './entity-draft.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
+import { visible } from './restrict.js'
+import { fail } from '../errors/datastore-error.js'
 import { currentCall } from '../functions/call-context.js'
 import { isThenable } from '../functions/call.js'
 
@@ -146,6 +148,7 @@ export function updateEntity(
   check?: WriteCheck,
   events = true,
 ): Entity {
+  refuseRestricted(dc, key)
   const base = events && eventsOf(dc) ? current(dc, key) : undefined
   if (base) return new EntityDraft(dc, base, values).saveChecked(check)
   return write(
@@ -156,6 +159,7 @@ export function updateEntity(
 
 /** Drops entity `key`; with entity events: `validateDrop`, `dropping`, then `afterDrop`. */
 export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
+  refuseRestricted(dc, key)
   const events = eventsOf(dc)
   const entity = events && current(dc, key)
   if (events && entity) beforeDrop(events, dc, entity)
@@ -188,4 +192,11 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
 function current(dc: DataClass, key: KeyValue): Entity | undefined {
   const tx = open.get(dc.datastore)
   return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
+}
+
+/** Refuses (1542, as for a missing entity) a write to `key` outside `dc`'s restrict. */
+function refuseRestricted(dc: DataClass, key: KeyValue): void {
+  if (dc.restrictFunction === undefined) return
+  const entity = current(dc, key)
+  if (entity && !visible(dc, entity.rowId)) fail('EntityNotFound', [String(key), dc.def.name])
 }

@@ -1,0 +1,76 @@
+/**
+ * @module A dataclass's `restrict` event (4D 20 R5, `Function event restrict` in the DataClass
+ * class): the selection a caller may see. It narrows every read of the dataclass the API makes:
+ * `all()`, queries, `get()` (null outside it), the entities a relation leads to, and what is made
+ * from those (orderings, slices, set algebra, aggregates, entity sets). An update or drop of an
+ * entity outside it is refused as if the entity did not exist (1542). New entities are not.
+ *
+ * The function gets the session the work is done for (a REST request's, through `runAs`; none for
+ * TypeScript called outside a request), and returns an EntitySelection of the dataclass, or
+ * null/undefined (or anything else) for no restriction. Its answer is kept until the data or the
+ * session changes (the datastore's global stamp, the acting owner). Inside it, the dataclass's
+ * own reads are not narrowed (it would call itself).
+ *
+ * Not narrowed: a query's relation path into a restricted dataclass (`employer.name = 'x'` with
+ * Company restricted compares every company), and entity sets kept from before the restriction
+ * changed.
+ */
+import type { Session } from '../sessions/session-store.js'
+import type { RowIds } from '../sets/row-ids.js'
+import type { DataClass } from './data-class.js'
+import { EntitySelection } from './entity-selection.js'
+import { currentOwner } from './writes.js'
+
+/** What `restrict` receives. */
+export interface RestrictContext {
+  /** The session of the REST request (or function call) the read is for; undefined for none. */
+  readonly session: Session | undefined
+}
+
+// The last answer of each dataclass's restrict: for which owner, at which global stamp.
+const kept = new WeakMap<
+  DataClass,
+  { owner: string; stamp: number; rows: ReadonlySet<number> | undefined }
+>()
+// The dataclasses whose restrict is running: their own reads inside it are not narrowed.
+const running = new WeakSet<DataClass>()
+
+/** The row ids `dc`'s restrict lets through, or undefined when nothing is restricted. */
+export function restriction(dc: DataClass): ReadonlySet<number> | undefined {
+  const fn = dc.restrictFunction
+  if (fn === undefined || running.has(dc)) return undefined
+  const ds = dc.datastore
+  const owner = currentOwner(ds)
+  const key = `${owner.kind}:${owner.id}`
+  const last = kept.get(dc)
+  if (last && last.owner === key && last.stamp === ds.globalStamp) return last.rows
+  const session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
+  running.add(dc)
+  let result: unknown
+  try {
+    result = fn.call(dc, { session })
+  } finally {
+    running.delete(dc)
+  }
+  const rows =
+    result instanceof EntitySelection && result.dataClass === dc
+      ? new Set<number>(result.unorderedRowIds)
+      : undefined
+  kept.set(dc, { owner: key, stamp: ds.globalStamp, rows })
+  return rows
+}
+
+/** `rows` narrowed by `dc`'s restrict (the same list when nothing is restricted). */
+export function restrictedRows(dc: DataClass, rows: RowIds): RowIds {
+  const allowed = restriction(dc)
+  if (allowed === undefined) return rows
+  const out: number[] = []
+  for (let i = 0; i < rows.length; i++) if (allowed.has(rows[i]!)) out.push(rows[i]!)
+  return out
+}
+
+/** Whether row `rowId` of `dc` passes its restrict. */
+export function visible(dc: DataClass, rowId: number): boolean {
+  const allowed = restriction(dc)
+  return allowed === undefined || allowed.has(rowId)
+}
