@@ -11,7 +11,15 @@
  * - `dist`: packages/core/dist as last built by `npm run build` (may be stale: a warning says so).
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -39,20 +47,37 @@ const coreDir = join(root, 'packages/core')
 const srcDir = join(coreDir, 'src')
 const cacheDir = join(root, 'node_modules/.cache/entistore-bench/core')
 
-function* sourceFiles(dir: string): Generator<string> {
+function* sourceFiles(dir: string, skipped: readonly string[]): Generator<string> {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    if (statSync(path).isDirectory()) yield* sourceFiles(path)
-    else if (/\.(ts|js)$/.test(name) && !/\.test\.ts$/.test(name) && !/\.d\.ts$/.test(name))
-      yield path
+    if (statSync(path).isDirectory()) yield* sourceFiles(path, skipped)
+    else if (/\.(ts|js)$/.test(name) && !skipped.some((end) => name.endsWith(end))) yield path
   }
 }
 
+/**
+ * The file endings a package's tsconfig leaves out of its dist (`"exclude": ["src/**\/*.test.ts",
+ * "src/**\/*.fixture.ts"]`), and declarations: such files have no output to be older than. Read
+ * from the tsconfig, so that the check counts exactly the files a build compiles.
+ */
+function skippedEndings(pkgDir: string): string[] {
+  const config = JSON.parse(readFileSync(join(pkgDir, 'tsconfig.json'), 'utf8')) as {
+    exclude?: string[]
+  }
+  const anywhere = 'src/**/*'
+  return [
+    '.d.ts',
+    ...(config.exclude ?? [])
+      .filter((p) => p.startsWith(anywhere))
+      .map((p) => p.slice(anywhere.length)),
+  ]
+}
+
 /** Source files of `pkgDir/src` whose output in `pkgDir/dist` is missing or older than the source. */
-function staleIn(pkgDir: string): string[] {
+export function staleIn(pkgDir: string): string[] {
   const src = join(pkgDir, 'src')
   const stale: string[] = []
-  for (const file of sourceFiles(src)) {
+  for (const file of sourceFiles(src, skippedEndings(pkgDir))) {
     const out = join(pkgDir, 'dist', relative(src, file)).replace(/\.ts$/, '.js')
     if (!existsSync(out) || statSync(out).mtimeMs < statSync(file).mtimeMs)
       stale.push(relative(root, file))
