@@ -24,7 +24,7 @@ import { totalmem } from 'node:os'
 import { readFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { getHeapStatistics } from 'node:v8'
-import type { Datastore, DatastoreWith } from '@entistore/core'
+import { closest, type Datastore, type DatastoreWith } from '@entistore/core'
 import {
   chaosListener,
   parseDelay,
@@ -57,7 +57,6 @@ import type { Persistence } from './persist/persist.js'
 import { dataSaver, type SaveResult } from './save.js'
 import { serve, type RunningServer, type ServeOptions } from './serve.js'
 import { stopSignal } from './signals.js'
-import { closest } from './suggest.js'
 import { usersAuthenticate } from './users.js'
 import { fileStamps, Reloader, watchFiles, type ReloadOutcome } from './watch.js'
 import { turnDeadline } from './persist/take-slice.js'

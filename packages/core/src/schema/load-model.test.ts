@@ -818,6 +818,12 @@ describe('loadModel rejects bad models with InvalidModel (9020)', () => {
       message: 'dataclass "Thing" attribute "owner": the related dataclass "Person" does not exist',
     },
     {
+      what: 'a relatedEntity to a mistyped dataclass (type, as 4D writes it)',
+      model: thing({ name: 'owner', kind: 'relatedEntity', type: 'Thnig' }),
+      message:
+        'dataclass "Thing" attribute "owner": the related dataclass "Thnig" does not exist (did you mean "Thing"?)',
+    },
+    {
       what: 'a relatedEntity with neither path nor type',
       model: thing({ name: 'owner', kind: 'relatedEntity' }),
       message:

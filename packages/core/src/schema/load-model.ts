@@ -10,6 +10,7 @@
  *   attribute named `<relation>ID` if there is one, else an implicit hidden slot named after the relation.
  * - relatedEntities: `path` names the inverse relatedEntity; the target is the dataclass that has it.
  */
+import { didYouMean } from '../values/closest-name.js'
 import { fail } from '../errors/datastore-error.js'
 import type {
   AliasAttributeDef,
@@ -488,7 +489,10 @@ function resolveRelations(draft: Draft, drafts: ReadonlyMap<string, Draft>): voi
     const targetName = json.path ?? json.type
     const target = targetName === undefined ? undefined : drafts.get(targetName)
     if (!target)
-      return invalid(where, `the related dataclass ${JSON.stringify(targetName)} does not exist`)
+      return invalid(
+        where,
+        `the related dataclass ${JSON.stringify(targetName)} does not exist${targetName === undefined ? '' : didYouMean(targetName, drafts.keys())}`,
+      )
     const targetKey = target.key!
     let fk: StorageAttributeDef | undefined
     if (json.foreignKey !== undefined) {

@@ -554,6 +554,13 @@ describe('loadData rejects bad data, naming where, and loads nothing', () => {
       message: 'Invalid data: Employee[1].nope: "nope" is not an attribute of Employee',
     },
     {
+      what: 'a mistyped attribute',
+      data: { Employee: [{ ID: 2, lastNmae: 'x' }] },
+      errCode: 9021,
+      message:
+        'Invalid data: Employee[0].lastNmae: "lastNmae" is not an attribute of Employee (did you mean "lastName"?)',
+    },
+    {
       what: 'an Object.prototype member as attribute',
       data: { Employee: [{ ID: 2, lastName: 'x', constructor: 1 }] },
       errCode: 9021,

@@ -1,6 +1,7 @@
 /**
- * @module "Did you mean …?" for a mistyped option or command: the closest known name by edit
- * distance, when it is close enough to be the one meant.
+ * @module "Did you mean …?" for a mistyped name (a command-line option or command, a dataclass
+ * in a model, an attribute in a data file): the closest known name by edit distance, when it is
+ * close enough to be the one meant.
  */
 
 /**
@@ -42,4 +43,10 @@ export function closest(typed: string, known: readonly string[]): string | undef
     }
   }
   return best
+}
+
+/** ` (did you mean "x"?)` for the name in `known` closest to `typed`, or '' when none is close. */
+export function didYouMean(typed: string, known: Iterable<string>): string {
+  const near = closest(typed, [...known])
+  return near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`
 }

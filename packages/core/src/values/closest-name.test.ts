@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closest, editDistance } from './suggest.js'
+import { closest, editDistance } from './closest-name.js'
 
 describe('editDistance', () => {
   it.each([
