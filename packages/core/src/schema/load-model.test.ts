@@ -824,6 +824,42 @@ describe('loadModel rejects bad models with InvalidModel (9020)', () => {
         'dataclass "Thing" attribute "owner": the related dataclass "Thnig" does not exist (did you mean "Thing"?)',
     },
     {
+      what: 'a relatedEntities whose type names no selection of the dataclass it finds',
+      model: {
+        dataClasses: [
+          {
+            name: 'Thing',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'parentID', type: 'long' },
+              { name: 'parent', kind: 'relatedEntity', path: 'Thing', foreignKey: 'parentID' },
+              { name: 'children', kind: 'relatedEntities', path: 'parent', type: 'ThnigSelection' },
+            ],
+          },
+        ],
+      },
+      message:
+        'dataclass "Thing" attribute "children": the type "ThnigSelection" is not the selection of Thing, whose "parent" this relation follows (did you mean "ThingSelection"?)',
+    },
+    {
+      what: 'a relatedEntities whose path is a mistyped relation',
+      model: {
+        dataClasses: [
+          {
+            name: 'Thing',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'parentID', type: 'long' },
+              { name: 'parent', kind: 'relatedEntity', path: 'Thing', foreignKey: 'parentID' },
+              { name: 'children', kind: 'relatedEntities', path: 'parnet' },
+            ],
+          },
+        ],
+      },
+      message:
+        'dataclass "Thing" attribute "children": no dataclass has a relatedEntity "parnet" pointing to "Thing" (did you mean "parent"?)',
+    },
+    {
       what: 'a relatedEntity with neither path nor type',
       model: thing({ name: 'owner', kind: 'relatedEntity' }),
       message:

@@ -577,14 +577,28 @@ function resolveToMany(
         )
   const pick = byType && byType.length === 1 ? byType : candidates
   if (pick.length !== 1) {
+    // The relatedEntity names that do point here: a mistyped path is one of them.
+    const pointing = [...drafts.values()].flatMap((d) =>
+      d.attributes.flatMap((x) =>
+        !('pending' in x) && x.kind === 'relatedEntity' && x.target === draft.name ? [x.name] : [],
+      ),
+    )
     return invalid(
       where,
       pick.length === 0
-        ? `no dataclass has a relatedEntity "${inverse}" pointing to "${draft.name}"`
+        ? `no dataclass has a relatedEntity "${inverse}" pointing to "${draft.name}"${didYouMean(inverse, pointing)}`
         : `several dataclasses have a relatedEntity "${inverse}" pointing to "${draft.name}": give "type" as <Class>Selection`,
     )
   }
   const target = pick[0]!
+  // A type that names no selection of the dataclass found (`EmplyeeSelection`) is a typo, not a
+  // choice: said, rather than ignored because the path alone found the dataclass.
+  const types = [collectionName(target), `${target.name}Selection`, target.name]
+  if (json.type !== undefined && !types.includes(json.type))
+    invalid(
+      where,
+      `the type "${json.type}" is not the selection of ${target.name}, whose "${inverse}" this relation follows${didYouMean(json.type, types.slice(0, 2))}`,
+    )
   return Object.freeze<RelatedEntitiesAttributeDef>({
     ...common,
     kind: 'relatedEntities',
