@@ -148,9 +148,9 @@ export function updateEntity(
   check?: WriteCheck,
   events = true,
 ): Entity {
-  refuseRestricted(dc, key)
-  const base = events && eventsOf(dc) ? current(dc, key) : undefined
-  if (base) return new EntityDraft(dc, base, values).saveChecked(check)
+  const withEvents = events && eventsOf(dc) !== undefined
+  const base = writeTarget(dc, key, withEvents)
+  if (base && withEvents) return new EntityDraft(dc, base, values).saveChecked(check)
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
@@ -159,9 +159,8 @@ export function updateEntity(
 
 /** Drops entity `key`; with entity events: `validateDrop`, `dropping`, then `afterDrop`. */
 export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
-  refuseRestricted(dc, key)
   const events = eventsOf(dc)
-  const entity = events && current(dc, key)
+  const entity = writeTarget(dc, key, events !== undefined)
   if (events && entity) beforeDrop(events, dc, entity)
   write(dc.datastore, (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)))
   if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
@@ -194,9 +193,17 @@ function current(dc: DataClass, key: KeyValue): Entity | undefined {
   return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
 }
 
-/** Refuses (1542, as for a missing entity) a write to `key` outside `dc`'s restrict. */
-function refuseRestricted(dc: DataClass, key: KeyValue): void {
-  if (dc.restrictFunction === undefined) return
+/**
+ * The version of `key` a write of it looks at first, read once for both its readers: `dc`'s
+ * restrict (a write outside it is refused with 1542, as for a missing entity) and its entity
+ * events (`withEvents`). Undefined when neither needs it, or when there is no such entity (the
+ * write itself then answers 1542).
+ */
+function writeTarget(dc: DataClass, key: KeyValue, withEvents: boolean): Entity | undefined {
+  const restricted = dc.restrictFunction !== undefined
+  if (!restricted && !withEvents) return undefined
   const entity = current(dc, key)
-  if (entity && !visible(dc, entity.rowId)) fail('EntityNotFound', [String(key), dc.def.name])
+  if (restricted && entity && !visible(dc, entity.rowId))
+    fail('EntityNotFound', [String(key), dc.def.name])
+  return entity
 }

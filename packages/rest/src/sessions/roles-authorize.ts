@@ -4,7 +4,15 @@
  * touches. The embedder's own `authorize` hook, when there is one too, must also allow
  * (`bothAllow`).
  */
-import { heldPrivileges, type Roles, type RolesAction, type RolesResource } from '@entistore/core'
+import {
+  heldPrivileges,
+  sessionUser,
+  type AuthUser,
+  type Roles,
+  type RolesAction,
+  type RolesResource,
+  type Session,
+} from '@entistore/core'
 import type { Authorize, PermissionAction, PermissionTarget } from '../permissions.js'
 
 // `describe` is not a roles action: 4D stopped checking it in 20 R7 (the catalog is open).
@@ -30,10 +38,23 @@ function resourceOf(target: PermissionTarget): RolesResource {
 
 /** The rule of `roles`: the session's privileges (core's heldPrivileges) against the file. */
 export function rolesAuthorize(roles: Roles): Authorize {
+  // A request asks once per dataclass and attribute it touches: the privileges (a closure over
+  // the file's includes) are worked out once per session, again when its user changes (a login,
+  // setPrivileges). A promoting function's view of a session is a session of its own here.
+  const held = new WeakMap<
+    Session,
+    { user: AuthUser | undefined; privileges: ReadonlySet<string> }
+  >()
   return (session, action, target) => {
     const asked = ACTION[action]
     if (asked === undefined) return true
-    return roles.allows(heldPrivileges(roles, session), asked, resourceOf(target))
+    const user = sessionUser(session)
+    let kept = held.get(session)
+    if (kept === undefined || kept.user !== user) {
+      kept = { user, privileges: heldPrivileges(roles, session) }
+      held.set(session, kept)
+    }
+    return roles.allows(kept.privileges, asked, resourceOf(target))
   }
 }
 
