@@ -17,6 +17,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   // The normalized model; sessions, the entity-set cache and the lock table need only the clock;
   // a project's roles file, only the errors.
   ['schema', 'sessions', 'sets', 'locks', 'roles'],
+  // The application's class functions as declared and checked against the model (their registry).
+  // Running one needs the public objects (`this`, the caller's datastore): that is orda's.
+  ['functions'],
   ['indexes'],
   // Tables, records, changes, the one commit, data loading.
   ['store'],
@@ -24,9 +27,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['txn'],
   // Grammar, binding, planner, executor, explain, orderings.
   ['query'],
-  // The public objects: Datastore, DataClass, Entity, EntitySelection, PreparedQuery; and the
-  // application's class functions on them (they call each other: one layer).
-  ['orda', 'functions'],
+  // The public objects: Datastore, DataClass, Entity, EntitySelection, PreparedQuery; the typed
+  // form of the class functions on them, and the running of one.
+  ['orda'],
   // The package's barrel.
   ['index.ts'],
 ]

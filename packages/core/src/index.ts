@@ -89,28 +89,31 @@ export type { Change } from './store/changes.js'
 export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
-export { defineFunctions, singleton } from './functions/define.js'
+export { defineFunctions } from './orda/define-functions.js'
 export type {
   AttributeEventDefs,
   DataClassFunctionDefs,
-  EntityEvent,
   EntityEventDefs,
+  FunctionsDef,
+} from './orda/define-functions.js'
+export { singleton } from './functions/define.js'
+export type {
+  EntityEvent,
   EntityEventKind,
   EventError,
   FunctionDef,
   FunctionDefs,
   FunctionOptions,
-  FunctionsDef,
   ParamSpec,
   SingletonDef,
 } from './functions/define.js'
 export { FunctionRegistry, functionText, ownerText } from './functions/registry.js'
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
-export { callFunction, isThenable } from './functions/call.js'
-export type { CallOptions } from './functions/call.js'
-export { currentCall } from './functions/call-context.js'
+export { callFunction, isThenable } from './orda/call-function.js'
+export type { CallOptions } from './orda/call-function.js'
+export { currentCall } from './orda/call-context.js'
 export type { RestrictContext } from './orda/restrict.js'
-export type { FunctionCall, PrivilegeSettings } from './functions/call-context.js'
+export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'

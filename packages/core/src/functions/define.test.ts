@@ -9,7 +9,8 @@ import { createDatastore, type DatastoreOf } from '../orda/datastore.js'
 import type { DataClass } from '../orda/data-class.js'
 import type { Entity } from '../orda/entity.js'
 import type { EntitySelection } from '../orda/entity-selection.js'
-import { defineFunctions, singleton } from './define.js'
+import { defineFunctions } from '../orda/define-functions.js'
+import { singleton } from './define.js'
 
 const model = {
   __NAME: 'typed',

@@ -9,9 +9,10 @@ import { createDatastore } from '../orda/datastore.js'
 import { Entity } from '../orda/entity.js'
 import { EntityDraft } from '../orda/entity-draft.js'
 import { EntitySelection } from '../orda/entity-selection.js'
-import { callFunction, failure, maskMessage } from './call.js'
-import { currentCall } from './call-context.js'
-import { defineFunctions, singleton, type FunctionsDef } from './define.js'
+import { callFunction, failure, maskMessage } from '../orda/call-function.js'
+import { currentCall } from '../orda/call-context.js'
+import { defineFunctions, type FunctionsDef } from '../orda/define-functions.js'
+import { singleton } from './define.js'
 
 const functions = defineFunctions({
   dataStore: {

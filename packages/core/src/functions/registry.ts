@@ -11,7 +11,13 @@
 import { fail } from '../errors/datastore-error.js'
 import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
 import type { MethodJson } from '../schema/model-json.js'
-import type { FunctionDef, FunctionDefs, FunctionsDef, ParamSpec, SingletonDef } from './define.js'
+import type {
+  FunctionDef,
+  FunctionDefs,
+  ParamSpec,
+  SingletonDef,
+  UntypedFunctionsDef,
+} from './define.js'
 
 /** What a function applies to: 4D's datastore, dataclass, entity, entity selection and singleton classes. */
 export type FunctionKind = 'dataStore' | 'dataClass' | 'entity' | 'entitySelection' | 'singleton'
@@ -84,12 +90,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const invalid = (where: string, why: string): never => fail('InvalidFunctions', [where, why])
 
-/** An event's function, called with `this` and the event object (defined in define.ts). */
-// `any`: `this` is a draft or an entity depending on the event; define.ts types each.
+/** An event's function, called with `this` and the event object (define.ts). */
+// `any`: `this` is a draft or an entity depending on the event; orda/define-functions.ts types each.
 type EventHandler = (this: any, event?: unknown) => unknown
 
-/** A dataclass's `restrict` (define.ts types it): `this` is the DataClass. */
-// `any`: the DataClass and its context are typed in define.ts.
+/** A dataclass's `restrict` (orda/define-functions.ts types it): `this` is the DataClass. */
+// `any`: the DataClass and its context are typed in orda/define-functions.ts.
 export type RestrictHandler = (this: any, context: any) => unknown
 
 /** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */
@@ -141,7 +147,7 @@ export class FunctionRegistry {
   readonly #singletonStates = new Map<string, unknown>()
   readonly #schema: SchemaDef
 
-  constructor(schema: SchemaDef, functions?: FunctionsDef) {
+  constructor(schema: SchemaDef, functions?: UntypedFunctionsDef) {
     this.#schema = schema
     for (const m of schema.methods) this.#declare('dataStore', '', m)
     for (const dc of schema.dataClasses)
@@ -222,7 +228,7 @@ export class FunctionRegistry {
     })
   }
 
-  #define(schema: SchemaDef, functions: FunctionsDef): void {
+  #define(schema: SchemaDef, functions: UntypedFunctionsDef): void {
     if (!isRecord(functions))
       invalid('functions', 'expected an object { dataStore, dataClasses, singletons }')
     for (const key of Object.keys(functions))

@@ -27,7 +27,7 @@ import type { RestrictHandler } from '../functions/registry.js'
 import type { WriteCheck } from '../txn/transaction.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import type { WriteValues } from './attribute-types.js'
-import { callByName } from '../functions/call.js'
+import { callByName } from './call-function.js'
 import type { RowIds } from '../sets/row-ids.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */

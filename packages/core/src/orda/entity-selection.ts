@@ -30,7 +30,7 @@ import { dropEntities } from './writes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
-import { callByName } from '../functions/call.js'
+import { callByName } from './call-function.js'
 
 export class EntitySelection<
   M extends ModelTypes = UntypedModel,

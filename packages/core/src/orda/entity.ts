@@ -23,7 +23,7 @@ import { EntityDraft } from './entity-draft.js'
 import { dropEntity } from './writes.js'
 import { restrictedRows } from './restrict.js'
 import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
-import { callByName } from '../functions/call.js'
+import { callByName } from './call-function.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity

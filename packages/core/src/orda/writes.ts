@@ -13,8 +13,8 @@ import { EntityDraft } from './entity-draft.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
 import { visible } from './restrict.js'
 import { fail } from '../errors/datastore-error.js'
-import { currentCall } from '../functions/call-context.js'
-import { isThenable } from '../functions/call.js'
+import { currentCall } from './call-context.js'
+import { isThenable } from './call-function.js'
 
 /** A datastore's open transaction, while `ds.transaction(fn)` runs. */
 const open = new WeakMap<Datastore, Transaction>()

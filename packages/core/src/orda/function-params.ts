@@ -6,11 +6,11 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import { parseDate } from '../values/dates.js'
-import { Entity } from '../orda/entity.js'
-import { EntityDraft } from '../orda/entity-draft.js'
-import { EntitySelection } from '../orda/entity-selection.js'
-import type { ParamSpec } from './define.js'
-import { functionText, type FunctionInfo } from './registry.js'
+import type { ParamSpec } from '../functions/define.js'
+import { functionText, type FunctionInfo } from '../functions/registry.js'
+import { Entity } from './entity.js'
+import { EntityDraft } from './entity-draft.js'
+import { EntitySelection } from './entity-selection.js'
 
 /** The arguments as the function receives them; throws FunctionParameterInvalid on a mismatch. */
 export function checkParams(fn: FunctionInfo, args: readonly unknown[]): unknown[] {

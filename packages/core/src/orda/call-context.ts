@@ -12,8 +12,8 @@ import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
-import type { Datastore } from '../orda/datastore.js'
-import type { FunctionInfo } from './registry.js'
+import type { FunctionInfo } from '../functions/registry.js'
+import type { Datastore } from './datastore.js'
 
 /** One running call of a function. */
 export interface FunctionCall {

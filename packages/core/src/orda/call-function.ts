@@ -8,17 +8,17 @@
  *
  * What a function throws: a DatastoreError (an entity not found, a stale stamp) is reported as it
  * is; anything else becomes FunctionFailed (9100) with its message, never its stack, and with any
- * file path in it masked (an ENOENT message names the server's folders: mask-message.ts). A function that throws
+ * file path in it masked (an ENOENT message names the server's folders: functions/mask-message.ts). A function that throws
  * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
  */
 import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
 import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
-import type { Datastore } from '../orda/datastore.js'
+import { maskMessage } from '../functions/mask-message.js'
+import { ownerText, type FunctionInfo, type FunctionKind } from '../functions/registry.js'
+import type { Datastore } from './datastore.js'
 import { newCall, runCall } from './call-context.js'
-import { maskMessage } from './mask-message.js'
-import { checkParams } from './params.js'
-import { ownerText, type FunctionInfo, type FunctionKind } from './registry.js'
+import { checkParams } from './function-params.js'
 
 /** Who calls: the REST request's session (and its lock owner). Both absent for a TypeScript call. */
 export interface CallOptions {
