@@ -312,6 +312,7 @@ async function refresh() {
     $('status').textContent = ''
     if (e instanceof RestError && state.filter) showFilterError(e)
     else showStatusError(e)
+    showFailedRead()
     return
   }
   if (generation !== state.generation) return
@@ -320,13 +321,51 @@ async function refresh() {
   state.entities = single ? [body] : body.__ENTITIES
   state.count = single ? 1 : body.__COUNT
   $('title').textContent = dc.name
-  $('source').textContent =
-    state.source.kind === 'uri' ? `Followed: ${state.source.label}` : `${dc.name}: all entities`
-  $('status').textContent = `${state.count} ${state.count === 1 ? 'entity' : 'entities'}`
+  $('source').textContent = subtitle(state.count)
+  $('status').textContent = entityCount(state.count)
   renderTable()
   renderPager()
   renderPlan(body?.__queryPlan)
   await renderCompute()
+}
+
+const entityCount = (/** @type {number} */ count) =>
+  `${count} ${count === 1 ? 'entity' : 'entities'}`
+
+/**
+ * What the rows are: the dataclass or the relation followed and, with a filter, the filter and
+ * how many it found, so that a filter that finds nothing does not read as "all entities".
+ * `count` is undefined when the read failed.
+ * @param {number | undefined} count
+ */
+function subtitle(count) {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const source = state.source
+  const followed = source.kind === 'uri'
+  const from = source.kind === 'uri' ? `Followed: ${source.label}` : dc.name
+  // "Followed: Company(1), 3 entities where …" rather than a second colon.
+  const then = followed ? ', ' : ': '
+  const params = state.params ? ` (parameters ${state.params})` : ''
+  if (count === undefined)
+    return `${from}${then}${state.filter ? `the filter ${state.filter}${params}` : 'the read'} failed`
+  if (!state.filter) return followed ? from : `${from}: all entities`
+  return `${from}${then}${entityCount(count)} where ${state.filter}${params}`
+}
+
+/**
+ * A read that failed leaves nothing of the previous one: its rows, plan and figures described a
+ * query that is no longer the one asked, so they are cleared and the panels say why.
+ */
+function showFailedRead() {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  $('title').textContent = dc.name
+  $('source').textContent = subtitle(undefined)
+  $('rows').hidden = true
+  $('pager').hidden = true
+  const note = 'None: the query failed.'
+  if (state.filter) showPlanNote(note)
+  else renderPlan(undefined)
+  showComputeNote(note)
 }
 
 /** A syntax error is shown under the filter, with a caret at the column the server names. */
@@ -354,8 +393,6 @@ function showFilterError(/** @type {RestError | undefined} */ error) {
     input.setSelectionRange(at, Math.min(at + 1, input.value.length))
   }
   box.hidden = false
-  $('rows').hidden = true
-  $('pager').hidden = true
 }
 
 function showStatusError(/** @type {unknown} */ error) {
@@ -400,6 +437,7 @@ function renderTable() {
   }
   const actions = document.createElement('th')
   actions.scope = 'col'
+  actions.className = 'row-actions'
   actions.innerHTML = '<span class="visually-hidden">Actions</span>'
   head.append(actions)
   table.tHead?.replaceChildren(head)
@@ -533,6 +571,15 @@ function renderPager() {
 // ---------------------------------------------------------------------------------------------
 // The query plan: `__queryPlan` as a tree of nested lists
 
+/** The plan panel with a sentence instead of a plan. @param {string} text */
+function showPlanNote(text) {
+  const p = document.createElement('p')
+  p.className = 'muted'
+  p.textContent = text
+  $('plan').replaceChildren(p)
+  $('plan-panel').hidden = false
+}
+
 /** @param {any} plan */
 function renderPlan(plan) {
   const panel = $('plan-panel')
@@ -637,10 +684,21 @@ async function renderCompute() {
     )
   } catch (e) {
     if (generation !== computeGeneration) return
-    const dd = document.createElement('dd')
-    dd.textContent = e instanceof Error ? e.message : String(e)
-    list.replaceChildren(dd)
+    showComputeNote(e instanceof Error ? e.message : String(e))
   }
+}
+
+/**
+ * The figures replaced by a sentence; a reply still on its way for the figures shown before is
+ * dropped.
+ * @param {string} text
+ */
+function showComputeNote(text) {
+  ++computeGeneration
+  const dd = document.createElement('dd')
+  dd.className = 'note'
+  dd.textContent = text
+  $('compute').replaceChildren(dd)
 }
 
 // ---------------------------------------------------------------------------------------------

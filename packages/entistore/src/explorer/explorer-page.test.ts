@@ -85,6 +85,24 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await on.page.click('#query button[type=submit]')
   }
 
+  it('loads with no failed request and no console error (its icon is inline)', async () => {
+    const failed: string[] = []
+    const record = (what: string) => failed.push(what)
+    on.page.on('console', (m) => m.type() === 'error' && record(`console: ${m.text()}`))
+    on.page.on('requestfailed', (r) => record(`failed: ${r.url()}`))
+    on.page.on('response', (r) => r.status() >= 400 && record(`${r.status()}: ${r.url()}`))
+    try {
+      // The browser asks for an icon after the load: the network has to fall quiet first.
+      await on.page.goto(`${on.fixture.url}/`, { waitUntil: 'networkidle' })
+      await expect.poll(status).toBe('24 entities')
+      expect(failed).toEqual([])
+    } finally {
+      on.page.removeAllListeners('console')
+      on.page.removeAllListeners('requestfailed')
+      on.page.removeAllListeners('response')
+    }
+  })
+
   it('lists the dataclasses from $catalog and shows the first one, pictures included', async () => {
     const errors: string[] = []
     on.page.on('pageerror', (e) => errors.push(e.message))
@@ -121,6 +139,54 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await expect.poll(() => firstCell('ID')).toBe('1')
   })
 
+  it('scrolls a wide dataclass in its own box, the row actions in view (1280 px)', async () => {
+    expect(on.page.viewportSize()?.width).toBe(1280)
+    // Employee's 13 columns are wider than the room the table has: the box scrolls, the page not.
+    const wrap = on.page.locator('.table-wrap')
+    const box = await wrap.evaluate((w) => ({ scroll: w.scrollWidth, client: w.clientWidth }))
+    expect(box.scroll).toBeGreaterThan(box.client)
+    const pageWidth = await on.page
+      .locator('html')
+      .evaluate((html) => ({ scroll: html.scrollWidth, client: html.clientWidth }))
+    expect(pageWidth.scroll).toBe(pageWidth.client)
+    // Every row's Delete button is on screen, on top, wherever the table is scrolled to. (The page
+    // is scrolled to its top for the header and the first row to be in the viewport.)
+    await on.page.mouse.wheel(0, -10_000)
+    await expect.poll(() => on.page.locator('html').evaluate((html) => html.scrollTop)).toBe(0)
+    for (const scrollLeft of [0, box.scroll]) {
+      await wrap.evaluate((w, left) => (w.scrollLeft = left), scrollLeft)
+      const buttons = await on.page.locator('#rows td.row-actions button').evaluateAll((all) =>
+        all.map((b) => {
+          const r = b.getBoundingClientRect()
+          return { left: r.left, right: r.right }
+        }),
+      )
+      expect(buttons).toHaveLength(25)
+      for (const b of buttons) expect([b.left >= 0, b.right <= 1280]).toEqual([true, true])
+      const first = on.page.locator('#rows tbody tr:first-child td.row-actions button')
+      const hit = await first.evaluate((b) => {
+        const r = b.getBoundingClientRect()
+        return b.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b
+      })
+      expect(hit, `the first Delete button is on top at scrollLeft ${scrollLeft}`).toBe(true)
+    }
+    // Every column can be scrolled into the box, uncovered by the row actions.
+    const hidden = await wrap.evaluate((w) => {
+      const out: string[] = []
+      for (const th of w.querySelectorAll('#rows th:not(.row-actions)')) {
+        const left = th.getBoundingClientRect().left - w.getBoundingClientRect().left
+        w.scrollLeft += left
+        const r = th.getBoundingClientRect()
+        const at = w.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+        if (!th.contains(at)) out.push(th.textContent)
+      }
+      w.scrollLeft = 0
+      return out
+    })
+    expect(hidden).toEqual([])
+    await shot('1b-wide-table')
+  })
+
   it('filters with the real grammar and $params, and draws the query plan', async () => {
     await runFilter('salary > :1', '[140000]')
     const expected = on.fixture.ds.dataClass('Employee').query('salary > :1', 140000).length
@@ -143,6 +209,20 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     expect(await firstCell('lastName')).toMatch(/^S/)
   })
 
+  it('says in the subtitle what a filter shows, whatever the count, 0 included', async () => {
+    const source = () => on.page.locator('#source').textContent()
+    await runFilter('salary > :1', '[1000000]')
+    await expect.poll(status).toBe('0 entities')
+    expect(await source()).toBe('Employee: 0 entities where salary > :1 (parameters [1000000])')
+    await runFilter('salary > 149000')
+    const expected = on.fixture.ds.dataClass('Employee').query('salary > 149000').length
+    await expect
+      .poll(source)
+      .toBe(`Employee: ${expected} ${expected === 1 ? 'entity' : 'entities'} where salary > 149000`)
+    await on.page.click('#clear')
+    await expect.poll(source).toBe('Employee: all entities')
+  })
+
   it('shows a syntax error at its position', async () => {
     await runFilter('salary > > 3')
     const error = on.page.locator('#filter-error')
@@ -155,6 +235,34 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await shot('3-syntax-error')
     await on.page.click('#clear')
     await expect.poll(status).toBe('360 entities')
+  })
+
+  it('shows no plan or figures of the previous query once a filter fails', async () => {
+    const plan = on.page.locator('#plan-panel')
+    const figures = on.page.locator('#compute')
+    await on.page.selectOption('#compute-attr', 'salary')
+    await runFilter('salary > :1', '[140000]')
+    const selection = on.fixture.ds.dataClass('Employee').query('salary > :1', 140000)
+    await expect
+      .poll(() => on.page.locator('#compute dd[data-figure=count]').textContent())
+      .toBe(String(selection.length))
+    expect(await plan.locator('.plan-step').count()).toBeGreaterThan(0)
+    await runFilter('salary > > 3')
+    await expect.poll(() => on.page.locator('#filter-error').isVisible()).toBe(true)
+    await expect.poll(() => figures.textContent()).toBe('None: the query failed.')
+    expect(await plan.locator('.plan-step').count()).toBe(0)
+    expect(await plan.locator('#plan').textContent()).toBe('None: the query failed.')
+    expect(await on.page.locator('#source').textContent()).toBe(
+      'Employee: the filter salary > > 3 failed',
+    )
+    expect(await on.page.locator('#rows').isVisible()).toBe(false)
+    expect(await on.page.locator('#pager').isVisible()).toBe(false)
+    await shot('3b-failed-query')
+    await on.page.click('#clear')
+    await expect
+      .poll(() => on.page.locator('#compute dd[data-figure=count]').textContent())
+      .toBe('360')
+    expect(await plan.isVisible()).toBe(false)
   })
 
   it('sorts by a column, ascending then descending ($orderby)', async () => {
@@ -215,6 +323,11 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
     await expect.poll(status).toBe(`${staff} entities`)
     expect(await on.page.locator('#title').textContent()).toBe('Employee')
     await shot('4-relation')
+    await runFilter('salary > 100000')
+    const found = on.fixture.ds.dataClass('Employee').query('employerID = 1 and salary > 100000')
+    await expect
+      .poll(() => on.page.locator('#source').textContent())
+      .toBe(`Followed: staff of Company(1), ${found.length} entities where salary > 100000`)
   })
 
   it('edits a value with its stamp, and shows a stale stamp as a conflict', async () => {
