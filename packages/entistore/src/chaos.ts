@@ -47,25 +47,6 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
-/** Reads `--delay`: `250` or a range `100-500`, in milliseconds; undefined if it is not one. */
-export function parseDelay(text: string): DelayRange | undefined {
-  const m = /^(\d+)(?:-(\d+))?$/.exec(text.trim())
-  if (!m) return undefined
-  const min = Number(m[1])
-  const max = m[2] === undefined ? min : Number(m[2])
-  // setTimeout holds at most 2^31 - 1 ms (24.8 days); past it, it fires at once.
-  if (max < min || max > 2 ** 31 - 1) return undefined
-  return { min, max }
-}
-
-/** Reads `--fail-rate`: a number from 0 to 1; undefined if it is not one. */
-export function parseFailRate(text: string): number | undefined {
-  const t = text.trim()
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return undefined
-  const rate = Number(t)
-  return rate <= 1 ? rate : undefined
-}
-
 /** The failure rate as the error message says it: `25%`, `2.5%`. */
 const percent = (rate: number): string => `${Math.round(rate * 10000) / 100}%`
 

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { main, version, type CliIo } from './cli.js'
+import { readFile } from 'node:fs/promises'
+import { main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
+import { cloneCommand } from './commands/clone.js'
+import { serveCommand } from './commands/serve.js'
+import { typesCommand } from './commands/types.js'
 import { renderModelTypes } from './model-types.js'
 import type { RunningServer } from './serve.js'
 
@@ -71,8 +75,6 @@ async function run(argv: string[]): Promise<Run> {
   const code = await main(argv, io)
   return { code, out, err }
 }
-
-const USAGE_START = 'Usage:\n  entistore serve --model <model.json>'
 
 describe('entistore serve', () => {
   it('prints the URL, serves the REST interface and the explorer until told to stop', async () => {
@@ -324,45 +326,6 @@ describe('entistore serve', () => {
     )
   })
 
-  it('prints the usage with exit code 0 for --help', async () => {
-    for (const flag of ['--help', '-h']) {
-      const { code, out, err } = await run([flag])
-      expect([code, err]).toEqual([0, []])
-      expect(out).toHaveLength(1)
-      expect(out[0]).toMatch(new RegExp(`^${USAGE_START.replace(/[$.()[\]<>]/g, '\\$&')}`))
-    }
-  })
-
-  it('shows examples in --help: a port, a free port, a users file, the demo', async () => {
-    const help = (await run(['--help'])).out[0]!
-    const examples = help.slice(help.indexOf('\nExamples:\n'))
-    expect(examples).toContain('entistore serve --model model.json --data data.json --port 3000')
-    expect(examples).toContain('--port 0')
-    expect(examples).toContain('-u users.json')
-    expect(examples).toContain(
-      'entistore serve -m examples/company/model.json -d examples/company/data.json',
-    )
-    expect(help).toContain('--version, -v')
-  })
-
-  it('describes every serve option and the clone command in --help', async () => {
-    const help = (await run(['--help'])).out[0]!
-    for (const option of [
-      '--functions, -f',
-      '--watch, -w',
-      '--save',
-      '--delay',
-      '--fail-rate',
-      '--seed',
-    ])
-      expect(help).toContain(`  ${option} `)
-    expect(help).toContain('entistore clone <url> --out <dir>')
-    for (const option of ['--out,  -o', '--user', '--password', '--page-size'])
-      expect(help).toContain(`  ${option} `)
-    expect(help).toContain('entistore clone http://127.0.0.1:8080 --out fixture')
-    expect(help).toContain('--delay 100-500 --fail-rate 0.1 --seed 7')
-  })
-
   it('prints the version of the entistore package for --version and -v, with exit code 0', async () => {
     expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/)
     expect(version()).toBe(PACKAGE_VERSION)
@@ -372,7 +335,65 @@ describe('entistore serve', () => {
   })
 })
 
-describe('usage errors (exit code 2, with the usage text)', () => {
+describe('help: the commands, and each command its own', () => {
+  it('lists the commands for --help, -h and help, with exit code 0', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'nope']]) {
+      const { code, out, err } = await run(argv)
+      expect([code, err, out]).toEqual([0, [], [OVERVIEW]])
+    }
+    expect(OVERVIEW).toMatch(/^Usage: entistore <command> \[options\]\n\nCommands:\n  serve  /)
+    for (const name of ['serve', 'clone', 'types']) expect(OVERVIEW).toContain(`\n  ${name}  `)
+    expect(OVERVIEW).toContain("Run 'entistore <command> --help'")
+    expect(OVERVIEW).toContain('--version, -v')
+  })
+
+  it.each([
+    [
+      'serve',
+      ['--functions, -f', '--watch, -w', '--save', '--delay', '--fail-rate', '--seed', '--workers'],
+    ],
+    ['clone', ['--out,  -o', '--user', '--password', '--page-size']],
+    ['types', ['--model, -m', '--out,  -o']],
+  ])("prints %s's own help for --help, -h and help <command>", async (name, options) => {
+    const help = (await run([name, '--help'])).out
+    expect(help).toHaveLength(1)
+    expect(help[0]).toMatch(new RegExp(`^Usage:\n  entistore ${name} `))
+    for (const option of [...options, '--help,  -h']) expect(help[0]).toContain(`\n  ${option} `)
+    expect(help[0]).toContain(`\nExample`)
+    for (const argv of [
+      [name, '-h'],
+      ['help', name],
+      [name, '--nope', '--help'],
+    ])
+      expect(await run(argv)).toEqual({ code: 0, out: help, err: [] })
+  })
+
+  it("keeps only serve's options in serve's help, and the examples users look for", async () => {
+    const help = (await run(['serve', '--help'])).out[0]!
+    expect(help).not.toContain('--page-size')
+    const examples = help.slice(help.indexOf('\nExamples:\n'))
+    expect(examples).toContain('entistore serve --model model.json --data data.json --port 3000')
+    expect(examples).toContain('--port 0')
+    expect(examples).toContain('-u users.json')
+    expect(examples).toContain('--delay 100-500 --fail-rate 0.1 --seed 7')
+    expect(examples).toContain(
+      'entistore serve -m examples/company/model.json -d examples/company/data.json',
+    )
+  })
+
+  it('shows in docs/cli.md the usage lines every command prints', async () => {
+    const doc = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8')
+    const block = /```\n(entistore serve [\s\S]*?)```/.exec(doc)?.[1]
+    const lines = [
+      ...[serveCommand, cloneCommand, typesCommand].flatMap(synopsis),
+      '  entistore --version',
+      '  entistore --help',
+    ].map((l) => l.slice(2))
+    expect(block).toBe(lines.join('\n') + '\n')
+  })
+})
+
+describe('usage errors: one line, then where the options are (exit code 2)', () => {
   it.each([
     [['serve'], '--model is required'],
     [['serve', '--data', 'd.json'], '--model is required'],
@@ -411,8 +432,38 @@ describe('usage errors (exit code 2, with the usage text)', () => {
     expect(err).toHaveLength(2)
     expect(err[0]).toMatch(/^entistore: /)
     expect(err[0]).toContain(message)
-    expect(err[1]!.startsWith(USAGE_START)).toBe(true)
+    const command =
+      argv[0] === 'clone' || argv[0] === 'types' || argv[0] === 'serve' ? argv[0] : undefined
+    expect(err[1]).toBe(
+      command === undefined
+        ? "run 'entistore --help' for the commands"
+        : `run 'entistore ${command} --help' for its options`,
+    )
     if (!message.includes('did you mean')) expect(err[0]).not.toContain('did you mean')
+  })
+
+  // The ones a newcomer met, each of which used to scroll away under 84 lines of help.
+  it.each([
+    [['serve', '-m', 'm.json', '--workers', '2'], '--workers 2 needs --postgres <url>'],
+    [
+      ['serve', '-m', 'm.json', '--fail-rate', '2'],
+      '--fail-rate must be a number from 0 to 1, got "2"',
+    ],
+    [['serve', '-m', 'm.json', '--persist'], "Option '--persist <value>' argument missing"],
+    [
+      ['serve', '-m', 'm.json', '--watch', '--persist', 'd'],
+      '--persist and --watch cannot go together',
+    ],
+    [['clone', '--out', 'd'], 'clone needs the URL of a server'],
+    [['types'], '--model is required'],
+  ])('says %j in two lines', async (argv, message) => {
+    const { code, err } = await run(argv)
+    expect(code).toBe(2)
+    expect(err).toEqual([
+      expect.stringContaining(message),
+      `run 'entistore ${argv[0]} --help' for its options`,
+    ])
+    expect(err[0]!.startsWith(`entistore: `)).toBe(true)
   })
 })
 

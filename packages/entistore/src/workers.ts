@@ -22,8 +22,6 @@
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { realSchedule, type Schedule } from './chaos.js'
-import type { CliIo } from './cli.js'
-import { stopSignal } from './signals.js'
 
 /** What a worker sends the primary. */
 export type WorkerMessage =
@@ -222,12 +220,6 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
   return finished
 }
 
-/** `--workers`: a number of processes from 1 to 1024, or `auto`; undefined if it is not one. */
-export function parseWorkers(text: string): number | 'auto' | undefined {
-  if (text === 'auto') return 'auto'
-  return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 1024 ? Number(text) : undefined
-}
-
 /** The number of workers `--workers` asks for: `auto` is one per CPU Node may use. */
 export const workerCount = (workers: number | 'auto'): number =>
   workers === 'auto' ? availableParallelism() : workers
@@ -244,34 +236,5 @@ export const clusterFork: ForkWorker = (events) => {
     pid: worker.process.pid,
     stop: () => worker.process.kill('SIGTERM'),
     kill: () => worker.process.kill('SIGKILL'),
-  }
-}
-
-/**
- * The CLI's io inside a cluster worker: its lines go to the primary (which prints them once, not
- * once per worker), it says when it listens, and it stops on the first SIGTERM or SIGINT, ignoring
- * the later ones: Ctrl-C reaches every process of the group and the primary forwards its own
- * SIGTERM too; the primary, not a second signal, decides when to kill. `release` lets go of the
- * channel to the primary once the command is done, so that the worker's process can end.
- */
-export function workerIo(io: CliIo): { io: CliIo; release: () => void } {
-  const send = (message: WorkerMessage): void => void process.send?.(message)
-  return {
-    io: {
-      ...io,
-      out: (line) => send({ entistore: 'line', stream: 'out', line }),
-      err: (line) => send({ entistore: 'line', stream: 'err', line }),
-      stopSignal: io.stopSignal ?? stopSignal({ ignoreLater: true }),
-      onListening: (server) => {
-        io.onListening?.(server)
-        send({ entistore: 'ready', url: server.url })
-      },
-    },
-    // cluster's own disconnect: it marks the exit as wanted (a bare process.disconnect() would
-    // make cluster end the process at once, with code 0) after the lines already sent.
-    release: () => {
-      // Already gone when the primary died (cluster then ends the worker itself).
-      if (process.connected) cluster.worker?.disconnect()
-    },
   }
 }

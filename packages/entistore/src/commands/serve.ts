@@ -1,0 +1,341 @@
+/**
+ * @module `entistore serve`, as the command line says it: its options, its help, and their reading
+ * into ServeCliOptions, every mistake a usage error before anything is loaded. serve-run.ts runs it.
+ */
+import { postgresNameProblem } from '../cluster/postgres-names.js'
+import type { DelayRange } from '../chaos.js'
+import type { ClusterOptions } from '../cluster/join-cluster.js'
+import {
+  integerIn,
+  MAX_TIMER_MS,
+  noMorePositionals,
+  parseMilliseconds,
+  read,
+  UsageError,
+  type Command,
+  type Values,
+} from './command.js'
+
+const HELP = `Usage:
+  entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
+                  [--users <users.json>] [--roles <roles.json>] [--port N] [--host H] [--watch]
+                  [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
+                  [--explorer <path>] [--no-explorer] [--eager-indexes]
+                  [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
+                  [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
+                  [--postgres-prefix <prefix>] [--max-lag <ms>] [--redis <url>]
+
+Serves a model and its data through the 4D REST interface (/rest/$catalog), and a page to
+browse them (the explorer), until SIGINT or SIGTERM.
+
+Options:
+  --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all (required)
+  --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
+  --functions, -f  the class functions: an ES module (.js, .mjs; .ts on Node 22.18+) whose
+                default export is defineFunctions({ … }) or a function ({ model }) => definitions
+  --users, -u   users who may log in ($directory/login); only they may read and write data:
+                { "<name>": { "password": "…", "groups": ["…"], "privileges": ["…"] } }
+  --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
+                function needs over REST (docs/security.md)
+  --port,  -p   the port to listen on; 0 picks a free one (default 8080)
+  --host        the address to listen on (default 127.0.0.1)
+  --watch, -w   load the model, data and functions files again when they change, on the same port
+  --save        write the data to this file on SIGUSR2 and on exit (atomically)
+  --delay       delay every reply: milliseconds (250) or a range (100-500)
+  --fail-rate   answer this share of requests (0 to 1) with 503, to test clients against a flaky server
+  --seed        an integer that makes the draws of --delay and --fail-rate repeat from run to run
+  --persist     keep the data in this folder: every write is on disk before its reply, and a
+                restart (even after kill -9) serves it again; a folder with data wins over --data
+  --explorer    where the data explorer page is served (default /): browse the data in a browser
+  --no-explorer serve the REST interface alone, no page
+  --eager-indexes  build every index before listening; by default a large data file's indexes are
+                built in the background right after the URL line, a few milliseconds at a time
+                between requests, so that the server answers sooner
+  --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
+                server started with the same URL: writes go through it one at a time, each server
+                follows the others; a database with data wins over --data
+  --postgres-schema  the schema of its two tables (default public; created if absent)
+  --postgres-prefix  the prefix of their names (default entistore_): several datastores can
+                share one database, each under its own schema or prefix
+  --max-lag     with --postgres, the bound of read-your-writes in milliseconds (default 2000): a
+                server that cannot follow the others' writes for this long answers reads 503
+                until it has caught up; a write waits at most about twice this for one that died;
+                with --redis, also the lease of the sessions' mirror
+  --shutdown-delay  on SIGTERM or SIGINT, how long to go on serving with GET /health answering 503
+                before the port closes, in milliseconds (default 0): time for a load balancer to
+                stop sending requests here
+  --shutdown-timeout  then, how long requests in flight may take to be answered, in milliseconds
+                (default 10000); past it they are cut off and the exit code is 1
+  --function-timeout  how long an async class function may take, in milliseconds (default 30000,
+                0 for no limit); past it its request is answered 504 (9106)
+  --health-details  GET /health also shows the process id, uptime, sessions, requests in flight,
+                the memory (heap used, the heap's limit, RSS) and the worker's number; without
+                it, only the status (it answers anyone)
+  --verbose     after the line written on stderr for each reply of status 500, its error's stack
+  --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
+                more than 1 needs --postgres, since each process holds the data in memory;
+                not with --persist, --watch or --save
+  --redis       share sessions, locks and entity sets with the other processes serving this
+                datastore through this Redis (redis://host:6379): a cookie or a lock taken
+                through one process holds in all (docs/durability.md)
+  --help,  -h   this text
+
+Examples:
+  entistore serve --model model.json --data data.json --port 3000
+  entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
+  entistore serve -m model.json -d data.json -u users.json   only logged-in users read and write data
+  entistore serve -m model.json -d data.json -f functions.js
+                the exposed functions of functions.js answer POST /rest/$catalog/<name>, /rest/Employee/<name>…
+  entistore serve -m model.json -d data.json --watch --save data.json
+                edit the files and the server follows; writes are saved on exit (kill -USR2 saves now)
+  entistore serve -m model.json -d data.json --delay 100-500 --fail-rate 0.1 --seed 7
+                a slow and flaky server, the same from run to run
+  entistore serve -m model.json -d data.json --persist ./store
+                the first start loads data.json into ./store; later starts serve what ./store holds
+  entistore serve -m model.json --workers auto --postgres postgres://db/app --redis redis://cache
+                one process per CPU on one port; GET /health tells a load balancer each one's state
+  entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
+                the demo, from the repository's folder (npm start there does the same on port 8080)`
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve a model and its data through the REST interface, with the explorer page',
+  help: HELP,
+  options: {
+    model: { type: 'string', short: 'm' },
+    data: { type: 'string', short: 'd' },
+    functions: { type: 'string', short: 'f' },
+    users: { type: 'string', short: 'u' },
+    roles: { type: 'string' },
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    watch: { type: 'boolean', short: 'w' },
+    save: { type: 'string' },
+    delay: { type: 'string' },
+    'fail-rate': { type: 'string' },
+    seed: { type: 'string' },
+    persist: { type: 'string' },
+    explorer: { type: 'string' },
+    'no-explorer': { type: 'boolean' },
+    'eager-indexes': { type: 'boolean' },
+    postgres: { type: 'string' },
+    'postgres-schema': { type: 'string' },
+    'postgres-prefix': { type: 'string' },
+    'max-lag': { type: 'string' },
+    'shutdown-delay': { type: 'string' },
+    'shutdown-timeout': { type: 'string' },
+    workers: { type: 'string' },
+    redis: { type: 'string' },
+    'function-timeout': { type: 'string' },
+    'health-details': { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  },
+  prepare(values, positionals) {
+    noMorePositionals(positionals, 0)
+    if (values.model === undefined) throw new UsageError('--model is required')
+    // A reload would replace the datastore the journal follows with the files' data.
+    if (values.persist !== undefined && values.watch === true)
+      throw new UsageError('--persist and --watch cannot go together')
+    // PostgreSQL is the one durable copy; a reload would replace what the log follows.
+    if (values.postgres !== undefined && (values.persist !== undefined || values.watch === true))
+      throw new UsageError('--postgres goes with neither --persist nor --watch')
+    // The sessions and sets shared through Redis belong to one datastore, not to its reloads.
+    if (values.redis !== undefined && values.watch === true)
+      throw new UsageError('--redis and --watch cannot go together')
+    const workers =
+      read(
+        values.workers,
+        parseWorkers,
+        '--workers must be a number of processes from 1 to 1024, or auto',
+      ) ?? 1
+    if (workers !== 1) checkWorkers(`--workers ${String(values.workers)}`, values)
+    // Checked with the other usage errors, so that a bad value also shows the usage text.
+    const options: ServeCliOptions = {
+      model: values.model as string,
+      data: values.data as string | undefined,
+      functions: values.functions as string | undefined,
+      users: values.users as string | undefined,
+      roles: values.roles as string | undefined,
+      port: parsePort(values.port as string | undefined),
+      host: values.host as string | undefined,
+      watch: values.watch === true,
+      save: values.save as string | undefined,
+      delay: read(
+        values.delay,
+        parseDelay,
+        '--delay must be milliseconds (250) or a range (100-500)',
+      ),
+      failRate: read(
+        values['fail-rate'],
+        parseFailRate,
+        '--fail-rate must be a number from 0 to 1',
+      ),
+      seed: read(values.seed, parseSeed, '--seed must be an integer from 0 to 4294967295'),
+      persist: values.persist as string | undefined,
+      explorer: explorerPath(values.explorer as string | undefined, values['no-explorer'] === true),
+      postgres: postgresOption(values),
+      shutdownDelayMs:
+        read(
+          values['shutdown-delay'],
+          parseMilliseconds,
+          '--shutdown-delay must be milliseconds, an integer from 0 to 2147483647',
+        ) ?? 0,
+      shutdownTimeoutMs:
+        read(
+          values['shutdown-timeout'],
+          parseMilliseconds,
+          '--shutdown-timeout must be milliseconds, an integer from 0 to 2147483647',
+        ) ?? 10_000,
+      workers,
+      redis: values.redis as string | undefined,
+      eagerIndexes: values['eager-indexes'] === true,
+      functionTimeoutMs: read(
+        values['function-timeout'],
+        parseMilliseconds,
+        '--function-timeout must be milliseconds, an integer from 0 to 2147483647',
+      ),
+      healthDetails: values['health-details'] === true,
+      verbose: values.verbose === true,
+    }
+    return async (io) => (await import('./serve-run.js')).runServe(options, io)
+  },
+}
+
+export interface ServeCliOptions {
+  readonly model: string
+  readonly data: string | undefined
+  readonly functions: string | undefined
+  readonly users: string | undefined
+  readonly roles: string | undefined
+  readonly port: number
+  readonly host: string | undefined
+  readonly watch: boolean
+  readonly save: string | undefined
+  readonly delay: DelayRange | undefined
+  readonly failRate: number | undefined
+  readonly seed: number | undefined
+  readonly persist: string | undefined
+  /** Where the explorer page is served; undefined with --no-explorer. */
+  readonly explorer: string | undefined
+  /** The URL, with a schema and a prefix when the command line gave them. */
+  readonly postgres: PostgresCliOption | undefined
+  readonly shutdownDelayMs: number
+  readonly shutdownTimeoutMs: number
+  readonly workers: number | 'auto'
+  readonly redis: string | undefined
+  /** Build every index before listening (--eager-indexes), not on each one's first use. */
+  readonly eagerIndexes: boolean
+  /** --function-timeout; undefined: the handler's default. */
+  readonly functionTimeoutMs: number | undefined
+  /** --health-details: /health shows more than its status. */
+  readonly healthDetails: boolean
+  /** --verbose: a 500's stack after its line on stderr. */
+  readonly verbose: boolean
+}
+
+/** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
+export type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
+
+const parseSeed = integerIn(0, 2 ** 32 - 1)
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 8080
+  const port = integerIn(0, 65535)(text)
+  if (port === undefined)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}"`)
+  return port
+}
+
+/** `--workers`: a number of processes from 1 to 1024, or `auto`; undefined if it is not one. */
+export function parseWorkers(text: string): number | 'auto' | undefined {
+  if (text === 'auto') return 'auto'
+  return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 1024 ? Number(text) : undefined
+}
+
+/** Reads `--delay`: `250` or a range `100-500`, in milliseconds; undefined if it is not one. */
+export function parseDelay(text: string): DelayRange | undefined {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(text.trim())
+  if (!m) return undefined
+  const min = Number(m[1])
+  const max = m[2] === undefined ? min : Number(m[2])
+  if (max < min || max > MAX_TIMER_MS) return undefined
+  return { min, max }
+}
+
+/** Reads `--fail-rate`: a number from 0 to 1; undefined if it is not one. */
+export function parseFailRate(text: string): number | undefined {
+  const t = text.trim()
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return undefined
+  const rate = Number(t)
+  return rate <= 1 ? rate : undefined
+}
+
+/**
+ * Refuses what N workers cannot do: each worker is a process with the whole datastore in memory,
+ * so without a datastore they share, each would serve its own copy.
+ */
+function checkWorkers(flag: string, values: Values): void {
+  if (values.postgres === undefined)
+    throw new UsageError(
+      `${flag} needs --postgres <url>: every worker holds its own datastore in memory, so ` +
+        'without one they share, each would serve its own copy, and a write through one would ' +
+        'not be seen through the others (sessions, locks and entity sets are shared with ' +
+        '--redis). Run one process, or give --postgres',
+    )
+  // --persist and --watch are refused with --postgres already.
+  if (values.save !== undefined)
+    throw new UsageError(
+      `${flag} and --save cannot go together: every worker would write the file on exit`,
+    )
+}
+
+/** `--postgres` with `--postgres-schema` and `--postgres-prefix`, checked as usage. */
+function postgresOption(values: Values): PostgresCliOption | undefined {
+  const url = values.postgres as string | undefined
+  const schema = values['postgres-schema'] as string | undefined
+  const prefix = values['postgres-prefix'] as string | undefined
+  const maxLagMs = read(
+    values['max-lag'],
+    parseMilliseconds,
+    '--max-lag must be milliseconds, an integer from 4 to 2147483647',
+  )
+  if (url === undefined) {
+    const given =
+      schema !== undefined
+        ? '--postgres-schema'
+        : prefix !== undefined
+          ? '--postgres-prefix'
+          : '--max-lag'
+    if (schema !== undefined || prefix !== undefined || maxLagMs !== undefined)
+      throw new UsageError(`${given} needs --postgres <url>`)
+    return undefined
+  }
+  if (maxLagMs !== undefined && maxLagMs < 4)
+    throw new UsageError('--max-lag must be milliseconds, an integer from 4 to 2147483647')
+  if (schema === undefined && prefix === undefined && maxLagMs === undefined) return url
+  for (const [what, name] of [
+    ['schema', schema],
+    ['prefix', prefix],
+  ] as const) {
+    const problem = name === undefined ? undefined : postgresNameProblem(what, name)
+    if (problem !== undefined) throw new UsageError(`--postgres-${what}: ${problem}`)
+  }
+  return {
+    postgres: url,
+    ...(schema === undefined ? {} : { schema }),
+    ...(prefix === undefined ? {} : { prefix }),
+    ...(maxLagMs === undefined ? {} : { maxLagMs }),
+  }
+}
+
+/** The explorer's path: `--explorer` (a path from the root), `/` by default, none with --no-explorer. */
+function explorerPath(path: string | undefined, off: boolean): string | undefined {
+  if (off) {
+    if (path !== undefined) throw new UsageError('--explorer and --no-explorer cannot go together')
+    return undefined
+  }
+  if (path === undefined) return '/'
+  if (!/^\/[\w./-]*$/.test(path) || path.split('/').includes('..'))
+    throw new UsageError(`--explorer must be a path from the root, such as /explorer (got ${path})`)
+  return path
+}

@@ -1,0 +1,37 @@
+/**
+ * @module The CLI inside a cluster worker of `serve --workers N` (workers.ts has the primary's
+ * side): the worker runs the primary's command line with this io.
+ */
+import cluster from 'node:cluster'
+import { stopSignal } from '../signals.js'
+import type { WorkerMessage } from '../workers.js'
+import type { CliIo } from './cli-io.js'
+
+/**
+ * The CLI's io inside a cluster worker: its lines go to the primary (which prints them once, not
+ * once per worker), it says when it listens, and it stops on the first SIGTERM or SIGINT, ignoring
+ * the later ones: Ctrl-C reaches every process of the group and the primary forwards its own
+ * SIGTERM too; the primary, not a second signal, decides when to kill. `release` lets go of the
+ * channel to the primary once the command is done, so that the worker's process can end.
+ */
+export function workerIo(io: CliIo): { io: CliIo; release: () => void } {
+  const send = (message: WorkerMessage): void => void process.send?.(message)
+  return {
+    io: {
+      ...io,
+      out: (line) => send({ entistore: 'line', stream: 'out', line }),
+      err: (line) => send({ entistore: 'line', stream: 'err', line }),
+      stopSignal: io.stopSignal ?? stopSignal({ ignoreLater: true }),
+      onListening: (server) => {
+        io.onListening?.(server)
+        send({ entistore: 'ready', url: server.url })
+      },
+    },
+    // cluster's own disconnect: it marks the exit as wanted (a bare process.disconnect() would
+    // make cluster end the process at once, with code 0) after the lines already sent.
+    release: () => {
+      // Already gone when the primary died (cluster then ends the worker itself).
+      if (process.connected) cluster.worker?.disconnect()
+    },
+  }
+}
