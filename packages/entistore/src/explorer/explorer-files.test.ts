@@ -1,4 +1,5 @@
 /** The explorer's files as served: which targets are its, caching, headers, and nothing else. */
+import { readFileSync, statSync } from 'node:fs'
 import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -64,5 +65,21 @@ describe('explorerListener', () => {
       expect((await fetch(`${url}${target}`)).status, target).toBe(418)
     expect((await fetch(`${url}/ui`, { method: 'POST', body: '{}' })).status).toBe(418)
     expect((await fetch(`${url}/ui/`)).status).toBe(200)
+  })
+})
+
+describe('docs/explorer.md', () => {
+  it("states the size of the page's three files, to the nearest KB", () => {
+    const folder = new URL('../../explorer/', import.meta.url)
+    const bytes = ['index.html', 'explorer.js', 'explorer.css']
+      .map((name) => statSync(new URL(name, folder)).size)
+      .reduce((a, b) => a + b)
+    const page = readFileSync(new URL('../../../../docs/explorer.md', import.meta.url), 'utf8')
+    const stated = /`explorer\.css`, (\d+) KB in\s+all/.exec(page)?.[1]
+    const actual = Math.round(bytes / 1000)
+    expect(
+      Number(stated),
+      `docs/explorer.md says ${stated} KB; the files are ${bytes} bytes: say ${actual} KB`,
+    ).toBe(actual)
   })
 })
