@@ -753,7 +753,7 @@ try {
     if (queryShort) {
       const fx = shortGroups(engine!.core, n)
       console.log(
-        `\n## ${sizeLabel(n)} short rows (issue 19: Person, five indexes; loaded in ` +
+        `\n## ${sizeLabel(n)} short rows (Person, five indexes; loaded in ` +
           `${ms(fx.loadMs)} ms)`,
       )
       timeGroups(
@@ -1142,7 +1142,7 @@ if (in10) {
   ])
 }
 if (issue19.length) {
-  console.log("\n## Issue 19's measures")
+  console.log("\n## The short rows' measures")
   console.log(
     table(['measure', 'Entistore', 'baseline', 'ratio', 'goal', 'verdict'], issue19, [
       'l',

@@ -501,7 +501,7 @@ function printResults(
   console.log(
     table(LAG_HEADERS, lagRows('two `serve --postgres --redis` (A = c′)', lag), [...LAG_ALIGN]),
   )
-  console.log('\n### Goals (issue 29)')
+  console.log('\n### Goals')
   console.log(
     table(['measure', 'server', '× (a)', 'goal', 'verdict'], [...goals], ['l', 'l', 'r', 'l', 'l']),
   )

@@ -766,7 +766,7 @@ export function shortGroups(core: Core, n: number): ShortFixture {
         dc.run('code >= :1 and code < :2', { params: [codeOf(0), codeOf(SHORT_RANGE)] }).explain(),
       notes: [
         'baseline: rows sorted by folded code, two binary searches, slice',
-        "no goal in process; through HTTP (issue 19) it is held to ≤1.5× a GET by key's p25",
+        "no goal in process; through HTTP it is held to ≤1.5× a GET by key's p25",
       ],
       cases: [
         {

@@ -699,7 +699,7 @@ export function printRows(rows: readonly ScaleRow[]): void {
         verdict(r.clone.sameRows && !r.clone.error),
       ])
   }
-  console.log("\nissue 30's goals")
+  console.log('\nGoals')
   console.log(
     table(['rows', 'measure', 'goal', 'measured', 'verdict'], goals, ['l', 'l', 'l', 'r', 'l']),
   )

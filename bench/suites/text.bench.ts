@@ -148,7 +148,7 @@ export function textGroups(core: Core, n: number): TextFixture {
     notes: [
       'baseline: the engine on each of the 10 patterns alone, one query each; its time is their ' +
         'mean (one pattern), its check their hits summed',
-      'goal (issue 19): the 10-pattern IN within 3× of one pattern, i.e. one pass over each text ' +
+      'goal: the 10-pattern IN within 3× of one pattern, i.e. one pass over each text ' +
         'for all patterns rather than one pass per pattern',
     ],
     cases: [
