@@ -1,7 +1,25 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { CORE_LAYERS, importsOf, layerOf, layerProblems } from './layers.ts'
+import { spawnSync } from 'node:child_process'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  CORE_LAYERS,
+  folderCycles,
+  importsOf,
+  layerOf,
+  layerProblems,
+  sourceFiles,
+  treeProblems,
+} from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -76,5 +94,108 @@ describe('core layers', () => {
     for (const name of readdirSync(src))
       expect(layerOf(`packages/core/src/${name}`), name).toBeTypeOf('number')
     expect(CORE_LAYERS.flat()).toContain('orda')
+  })
+})
+
+describe('folders import one way, in every package', () => {
+  const trees: string[] = []
+  afterEach(() => {
+    for (const t of trees.splice(0)) rmSync(t, { recursive: true, force: true })
+  })
+
+  /** A repository in a temporary folder with these files (paths below packages/). */
+  const tree = (files: Record<string, string>): string => {
+    const at = mkdtempSync(join(tmpdir(), 'layers-'))
+    trees.push(at)
+    for (const [path, text] of Object.entries(files)) {
+      const file = join(at, 'packages', path)
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, text)
+    }
+    return at
+  }
+
+  // A CLI split into one file per command: the top imports the folder, the commands the helpers
+  // beside the top that do not import them back; top files may import each other.
+  const cli = {
+    'demo/src/cli.ts': "import { serve } from './commands/serve.js'\nimport './workers.js'\n",
+    'demo/src/workers.ts': "import type { CliIo } from './cli.js'\n",
+    'demo/src/file-error.ts': 'export const x = 1\n',
+    'demo/src/commands/serve.ts': "import { x } from '../file-error.js'\n",
+    // Tests and fixtures are not part of the build: they may import anything.
+    'demo/src/commands/serve.test.ts': "import { main } from '../cli.js'\n",
+    'demo/src/commands/child.fixture.ts': "import { main } from '../cli.js'\n",
+  }
+
+  it('lets the top import folders, folders import top files, top files import each other', () => {
+    expect(treeProblems(tree(cli))).toEqual([])
+  })
+
+  it('refuses a folder that imports a top file importing it back, naming the circle', () => {
+    const root = tree({
+      ...cli,
+      'demo/src/commands/help.ts': "import type { CliIo } from '../cli.js'",
+    })
+    expect(treeProblems(root)).toEqual([
+      'packages/demo/src/commands -> cli.ts -> commands: folders import each other in a circle ' +
+        '(commands/help.ts:1 imports cli.ts; cli.ts:1 imports commands/serve.ts); the tangle ' +
+        'also holds workers.ts. Imports between folders go one way: move the shared piece down, ' +
+        'or let the lower folder own an interface that the upper one implements',
+    ])
+  })
+
+  it('refuses two folders that import each other, type-only imports included', () => {
+    const root = tree({
+      'demo/src/orda/data-class.ts':
+        "import { x } from './own.js'\nimport { callByName } from '../functions/call.js'\n",
+      'demo/src/functions/call.ts': "type D = import('../orda/data-class.js').DataClass\n",
+      // Each package is a graph of its own: this import closes no circle with demo's orda.
+      'other/src/functions/call.ts': "import { y } from '../orda/entity.js'\n",
+    })
+    expect(treeProblems(root)).toEqual([
+      expect.stringMatching(
+        /^packages\/demo\/src\/functions -> orda -> functions: folders import each other in a circle \(functions\/call\.ts:1 imports orda\/data-class\.ts; orda\/data-class\.ts:2 imports functions\/call\.ts\)/,
+      ),
+    ])
+  })
+
+  it('names the shortest circle, and the other folders caught in it', () => {
+    const problems = folderCycles([
+      { path: 'packages/x/src/a/a.ts', text: "import '../b/b.js'" },
+      { path: 'packages/x/src/b/b.ts', text: "import '../c/c.js'\nimport '../d/d.js'" },
+      { path: 'packages/x/src/c/c.ts', text: "import '../a/a.js'" },
+      { path: 'packages/x/src/d/d.ts', text: "import '../c/c.js'" },
+      { path: 'packages/x/src/e/e.ts', text: "import '../a/a.js'" },
+    ])
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(
+      /^packages\/x\/src\/a -> b -> c -> a: .*; the tangle also holds d\./,
+    )
+  })
+
+  it('fails `tsx tools/layers.ts <root>` with the circle, and passes once it is gone', () => {
+    const bad = tree({
+      'demo/src/a/one.ts': "import '../b/two.js'",
+      'demo/src/b/two.ts': "import '../a/one.js'",
+    })
+    const run = (at: string) =>
+      spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'tools/layers.ts'), at], {
+        encoding: 'utf8',
+      })
+    const failed = run(bad)
+    expect(failed.status).toBe(1)
+    expect(failed.stderr).toContain('packages/demo/src/a -> b -> a: folders import each other')
+    writeFileSync(join(bad, 'packages/demo/src/b/two.ts'), '')
+    expect(run(bad).status).toBe(0)
+  })
+
+  it('holds for every package as it is', () => {
+    const files = sourceFiles(root)
+    for (const pkg of ['core', 'rest', 'entistore'])
+      expect(
+        files.some((f) => f.path.startsWith(`packages/${pkg}/src/`)),
+        pkg,
+      ).toBe(true)
+    expect(folderCycles(files)).toEqual([])
   })
 })

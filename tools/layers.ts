@@ -1,13 +1,28 @@
 /**
- * @module The layers of `@entistore/core`, lowest first, and the check that keeps them one-way: a
- * file may import from its own layer or a layer below, never from one above (type-only imports
- * and `import('…')` type expressions included). When two pieces need each other, the shared part
- * moves down, or the lower layer owns an interface that the upper one implements.
+ * @module The folders of each package import one way, and the core's folders also keep to the
+ * layers listed here, lowest first.
+ *
+ * - Every package (packages/<name>/src): the folders directly under src/ and the files beside them
+ *   (the top: cli.ts, index.ts, handler.ts…) must not import each other in a circle that passes
+ *   through a folder. A top file may import any folder, and a folder a top file, so long as
+ *   nothing imported imports back. Top files among themselves, and the files within one folder
+ *   (its subfolders included), are one level and may import each other. A new folder needs no
+ *   entry anywhere: the check follows the imports.
+ * - The core (packages/core/src) also lists its folders in layers (CORE_LAYERS): a file may import
+ *   from its own layer or a layer below, never from one above.
+ *
+ * Type-only imports and `import('…')` type expressions count. When two pieces need each other,
+ * the shared part moves down, or the lower folder owns an interface that the upper one implements.
  *
  * Tests are not checked: a test beside the query engine may build its fixture through the public
- * Datastore, as a user would.
+ * Datastore, as a user would. Nor, for the circles, are fixtures, which the build leaves out as
+ * it does tests (a fixture in a folder may start the CLI in cli.ts).
+ *
+ * Run by `npm run lint` (tools/lint.ts); `npx tsx tools/layers.ts [root]` runs these checks alone.
  */
-import { dirname, join, normalize, relative } from 'node:path'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, normalize, relative, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 /** The layers of packages/core/src, lowest first; a layer is a list of top-level folders or files. */
 export const CORE_LAYERS: readonly (readonly string[])[] = [
@@ -81,4 +96,178 @@ export function layerProblems(file: string, text: string): string[] {
     )
   }
   return problems
+}
+
+/** One source file: its path relative to the repository root, and its text. */
+export interface SourceFile {
+  readonly path: string
+  readonly text: string
+}
+
+// Tests and fixtures are outside the build (each package's tsconfig excludes them).
+const notBuilt = (path: string): boolean => /\.(test|fixture)\.ts$/.test(path)
+
+/**
+ * Where a file under packages/<name>/src sits in its package's folder graph: the src/ directory,
+ * and the node, a folder directly under src/ (`orda`) or a top file (`cli.ts`).
+ */
+function placeOf(path: string): { src: string; node: string } | undefined {
+  const m = /^(packages\/[^/]+\/src)\/(.+)$/.exec(path)
+  if (!m) return undefined
+  return { src: m[1]!, node: m[2]!.split('/')[0]! }
+}
+
+// Folders are kebab-case names; files have an extension.
+const isFolder = (node: string): boolean => !node.includes('.')
+
+/** One package's folder graph: from node to node, each edge with the first import that makes it. */
+type Edges = Map<string, Map<string, string>>
+
+/**
+ * The circles of folders in every package: for each group of folders and top files that reach one
+ * another through a folder, one message naming the shortest circle through it, with an import
+ * for each step. `files` are paths relative to the repository root.
+ */
+export function folderCycles(files: Iterable<SourceFile>): string[] {
+  const graphs = new Map<string, Edges>()
+  for (const file of files) {
+    const from = placeOf(file.path)
+    if (!from || notBuilt(file.path)) continue
+    const edges = graphs.get(from.src) ?? new Map<string, Map<string, string>>()
+    graphs.set(from.src, edges)
+    for (const { spec, line } of importsOf(file.text)) {
+      if (!spec.startsWith('.')) continue
+      const target = normalize(join(dirname(file.path), spec)).replace(/\.js$/, '.ts')
+      const to = placeOf(target)
+      // Another package is reached by its name, never by a relative path into its src/.
+      if (!to || to.src !== from.src || to.node === from.node) continue
+      const out = edges.get(from.node) ?? new Map<string, string>()
+      edges.set(from.node, out)
+      if (!out.has(to.node))
+        out.set(
+          to.node,
+          `${relative(from.src, file.path)}:${line} imports ${relative(from.src, target)}`,
+        )
+    }
+  }
+  const problems: string[] = []
+  for (const [src, edges] of [...graphs].sort(([a], [b]) => a.localeCompare(b)))
+    for (const group of stronglyConnected(edges)) {
+      const folder = group.find(isFolder)
+      if (group.length < 2 || folder === undefined) continue
+      const circle = shortestCircle(edges, folder, new Set(group))
+      const steps = circle.slice(1).map((to, i) => edges.get(circle[i]!)!.get(to)!)
+      const others = group.filter((n) => !circle.includes(n))
+      problems.push(
+        `${src}/${circle.join(' -> ')}: folders import each other in a circle (${steps.join('; ')})` +
+          (others.length > 0 ? `; the tangle also holds ${others.join(', ')}` : '') +
+          '. Imports between folders go one way: move the shared piece down, or let the lower ' +
+          'folder own an interface that the upper one implements',
+      )
+    }
+  return problems
+}
+
+/** The strongly connected groups of a graph (Tarjan), each sorted, in a stable order. */
+function stronglyConnected(edges: Edges): string[][] {
+  const nodes = [
+    ...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]),
+  ]
+  nodes.sort()
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const groups: string[][] = []
+  const visit = (v: string): void => {
+    index.set(v, index.size)
+    low.set(v, index.get(v)!)
+    stack.push(v)
+    onStack.add(v)
+    for (const w of [...(edges.get(v)?.keys() ?? [])].sort()) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) !== index.get(v)) return
+    const group: string[] = []
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w)
+      group.push(w)
+      if (w === v) break
+    }
+    groups.push(group.sort())
+  }
+  for (const v of nodes) if (!index.has(v)) visit(v)
+  return groups
+}
+
+/** The shortest way from `start` back to itself within `group` (breadth first), both ends named. */
+function shortestCircle(edges: Edges, start: string, group: ReadonlySet<string>): string[] {
+  const cameFrom = new Map<string, string>()
+  const queue = [start]
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i]!
+    for (const w of [...(edges.get(v)?.keys() ?? [])].sort()) {
+      if (!group.has(w)) continue
+      if (w === start) {
+        const path = [v]
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0]!)!)
+        return [...path, start]
+      }
+      if (!cameFrom.has(w)) {
+        cameFrom.set(w, v)
+        queue.push(w)
+      }
+    }
+  }
+  // Unreachable: every node of a strongly connected group reaches every other.
+  throw new Error(`no circle through ${start}`)
+}
+
+/** The TypeScript sources under packages/<name>/src of the repository at `root`. */
+export function sourceFiles(root: string): SourceFile[] {
+  const out: SourceFile[] = []
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === 'dist' || name === 'generated') continue
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (name.endsWith('.ts'))
+        out.push({ path: relative(root, path), text: readFileSync(path, 'utf8') })
+    }
+  }
+  const packages = join(root, 'packages')
+  for (const name of readdirSync(packages).sort()) {
+    const src = join(packages, name, 'src')
+    if (isDirectory(src)) walk(src)
+  }
+  return out
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** Every problem of this module's checks in the repository at `root`: layers and circles. */
+export function treeProblems(root: string): string[] {
+  const files = sourceFiles(root)
+  return [...files.flatMap((f) => layerProblems(f.path, f.text)), ...folderCycles(files)]
+}
+
+// `npx tsx tools/layers.ts [root]`: the checks alone, on this repository or another tree.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const root = resolve(process.argv[2] ?? new URL('..', import.meta.url).pathname)
+  const problems = treeProblems(root)
+  for (const p of problems) console.error(p)
+  if (problems.length > 0) {
+    console.error(`layers: ${problems.length} problem(s)`)
+    process.exit(1)
+  }
+  console.log('layers: ok')
 }

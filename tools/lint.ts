@@ -1,7 +1,7 @@
 /**
  * House rules that a formatter cannot check, over the tracked TypeScript sources:
  * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
- * - the core's layers look down only (tools/layers.ts);
+ * - each package's folders import one way, and the core's layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - file and folder names under packages/ are kebab-case;
  * - no focused tests (`.only`).
@@ -9,10 +9,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { importsOf, layerProblems } from './layers.ts'
+import { folderCycles, importsOf, layerProblems, type SourceFile } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const problems: string[] = []
+const sources: SourceFile[] = []
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -32,6 +33,7 @@ for (const file of walk(join(root, 'packages'))) {
   for (const seg of segments)
     if (!KEBAB.test(seg)) problems.push(`${rel}: "${seg}" is not kebab-case`)
   const text = readFileSync(file, 'utf8')
+  sources.push({ path: rel, text })
   const test = rel.endsWith('.test.ts')
   problems.push(...layerProblems(rel, text))
   for (const { spec: imp, line } of importsOf(text)) {
@@ -56,6 +58,7 @@ for (const file of walk(join(root, 'packages'))) {
       problems.push(`${rel}:${i + 1}: focused test (.only)`)
   })
 }
+problems.push(...folderCycles(sources))
 
 if (problems.length > 0) {
   for (const p of problems) console.error(p)
