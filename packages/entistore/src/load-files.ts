@@ -18,7 +18,7 @@ import {
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { FileError, unreadableFile } from './file-error.js'
-import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
+import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from './data-stream.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { persistDatastore } from './persist/create-datastore.js'
@@ -125,9 +125,11 @@ export async function loadDatastoreFiles(
 ): Promise<DatastoreWith<string>> {
   const model = await readJsonFile(options.model, 'model')
   // Before the data, which may take a while to read: a mistake in the module is found at once.
+  // The loader only when there are functions: a start without them does not import it.
+  const loader = options.functions === undefined ? undefined : await import('./load-functions.js')
   const functions =
     typeof options.functions === 'string'
-      ? await importFunctions(options.functions, {
+      ? await loader!.importFunctions(options.functions, {
           model: model as ModelJson,
           ...(options.functionsVersion === undefined ? {} : { version: options.functionsVersion }),
         })
@@ -166,7 +168,7 @@ export async function loadDatastoreFiles(
       ...(roles === undefined ? {} : { roles }),
     })
   } catch (e) {
-    if (refusesDefinitions(e)) {
+    if (loader?.refusesDefinitions(e)) {
       // Definitions given as an object are the caller's own: refused with the datastore's error.
       if (typeof options.functions !== 'string') throw e
       throw new FileError(options.functions, e.message, { cause: e })

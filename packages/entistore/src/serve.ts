@@ -38,7 +38,7 @@ import {
   type BodyReadOptions,
   type NodeListener,
 } from '@entistore/rest/node'
-import { explorerListener, type ExplorerOptions } from './explorer/explorer-files.js'
+import type { ExplorerOptions } from './explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
 import { persistenceOf } from './persist/create-datastore.js'
 
@@ -219,9 +219,11 @@ export function memoryNow(): HealthMemory {
 }
 
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
-export function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
   const maxHeaderBytes = options.maxHeaderBytes ?? maxHeaderSize
   const explorer = options.explorer === true ? {} : options.explorer || undefined
+  // The page's module only when the page is served: a server without it does not import it.
+  const page = explorer && (await import('./explorer/explorer-files.js'))
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, options)
@@ -233,8 +235,8 @@ export function serve(ds: Datastore, options: ServeOptions = {}): Promise<Runnin
     return {
       ds: served,
       listener,
-      wrapped: explorer
-        ? explorerListener(wrapped, { ...explorer, restPath: handler.basePath })
+      wrapped: page
+        ? page.explorerListener(wrapped, { ...explorer, restPath: handler.basePath })
         : wrapped,
       clientError: clientErrorListener(handler, { maxHeaderBytes }),
     }

@@ -20,7 +20,6 @@
  * takes the forking as a function, so that tests drive it with fake workers and a fake clock.
  */
 import cluster from 'node:cluster'
-import { availableParallelism } from 'node:os'
 import { realSchedule, type Schedule } from './chaos.js'
 
 /** What a worker sends the primary. */
@@ -219,10 +218,6 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
   void options.stopSignal.then(() => stopAll(code))
   return finished
 }
-
-/** The number of workers `--workers` asks for: `auto` is one per CPU Node may use. */
-export const workerCount = (workers: number | 'auto'): number =>
-  workers === 'auto' ? availableParallelism() : workers
 
 /** Forks a cluster worker running this process's script and arguments (node:cluster's default). */
 export const clusterFork: ForkWorker = (events) => {

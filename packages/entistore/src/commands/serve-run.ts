@@ -6,10 +6,10 @@
  */
 import cluster from 'node:cluster'
 import { readFile } from 'node:fs/promises'
-import { totalmem } from 'node:os'
+import { availableParallelism, totalmem } from 'node:os'
 import { getHeapStatistics } from 'node:v8'
 import type { Datastore, DatastoreWith } from '@entistore/core'
-import type { RestCore } from '@entistore/rest'
+import type { RestCore, RestHandlerOptions } from '@entistore/rest'
 import { chaosListener, seededRandom } from '../chaos.js'
 import type { Cluster } from '../cluster/join-cluster.js'
 import type { ClusterWrites } from '../cluster/cluster-core.js'
@@ -19,16 +19,11 @@ import { withoutPassword } from '../cluster/redacted-url.js'
 import { serverErrorLines } from '../error-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-files.js'
-import { describeFunctions, summarizeFunctions } from '../load-functions.js'
 import { persistenceOf } from '../persist/create-datastore.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
-import { dataSaver } from '../save.js'
 import { serve, type RunningServer } from '../serve.js'
 import { stopSignal } from '../signals.js'
-import { usersAuthenticate } from '../users.js'
-import { fileStamps, Reloader, watchFiles } from '../watch.js'
-import { clusterFork, superviseWorkers, workerCount } from '../workers.js'
 import type { CliIo } from './cli-io.js'
 import type { ServeCliOptions } from './serve.js'
 
@@ -39,8 +34,9 @@ function sigusr2(save: () => void): () => void {
   return () => process.off('SIGUSR2', save)
 }
 
-async function loadUsers(file: string): Promise<ReturnType<typeof usersAuthenticate>> {
+async function loadUsers(file: string): Promise<RestHandlerOptions['authenticate']> {
   const json = await readJsonFile(file, 'users')
+  const { usersAuthenticate } = await import('../users.js')
   try {
     return usersAuthenticate(json)
   } catch (e) {
@@ -60,8 +56,10 @@ const listed = (items: readonly string[]): string =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 
 /** `Functions from functions.js: 5 exposed (appInfo, …), 1 private (Stats.count)` */
-const functionsLine = (file: string, ds: Datastore): string =>
-  `Functions from ${file}: ${describeFunctions(summarizeFunctions(ds))}`
+async function functionsLine(file: string): Promise<(ds: Datastore) => string> {
+  const { describeFunctions, summarizeFunctions } = await import('../load-functions.js')
+  return (ds) => `Functions from ${file}: ${describeFunctions(summarizeFunctions(ds))}`
+}
 
 /** `Persisting to ./store (fsync per write): 2,400 entities from its snapshot, 12 journal records` */
 function persistLine(p: Persistence, data: string | undefined): string {
@@ -127,7 +125,8 @@ function filesLoader(
  * The primary of `--workers N`: forks N workers running this same command line (each one, a
  * cluster worker, serves as one process does) and supervises them until the stop signal.
  */
-function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise<number> {
+async function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise<number> {
+  const { clusterFork, superviseWorkers } = await import('../workers.js')
   if (!o.redis)
     io.err(
       'entistore: without --redis, each worker keeps its own sessions, locks and entity sets: ' +
@@ -155,7 +154,8 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ? []
       : [{ name: 'ioredis', neededBy: '--redis', load: () => import('ioredis') }]),
   ])
-  const count = workerCount(o.workers)
+  // `auto` is one per CPU Node may use.
+  const count = o.workers === 'auto' ? availableParallelism() : o.workers
   // Said once, before the load that would die at the heap's limit (workers inherit NODE_OPTIONS).
   if (!cluster.isWorker && o.postgres === undefined) {
     const { bytes, what } = dataBytesOf(o.data, o.persist)
@@ -170,7 +170,9 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)
   // Before the files are read: what --watch compares with once it watches (see noteServed).
-  const loaded = o.watch ? await fileStamps(watchedFiles(o)) : undefined
+  const loaded = o.watch
+    ? await (await import('../watch.js')).fileStamps(watchedFiles(o))
+    : undefined
   const ds = await load()
   io.onLoaded?.()
   const auth =
@@ -337,9 +339,13 @@ async function whileServing(
   stops: Stops,
   loaded: readonly string[] | undefined,
 ): Promise<number> {
+  // Heard from before the URL line on: a script that stops the server as soon as it reads that
+  // line gets the graceful stop, not Node's default end of the process.
+  const stopAsked = io.stopSignal ?? stopSignal()
   io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
   buildIndexesInBackground(server.ds, io)
-  if (o.functions !== undefined) io.out(functionsLine(o.functions, server.ds))
+  const functions = o.functions === undefined ? undefined : await functionsLine(o.functions)
+  if (functions) io.out(functions(server.ds))
   const persistence = persistenceOf(server.ds)
   if (persistence) io.out(persistLine(persistence, o.data))
   const cluster = clusterOf(server.ds)
@@ -360,8 +366,9 @@ async function whileServing(
   }
 
   const watched = watchedFiles(o)
-  const reloader = o.watch
-    ? new Reloader({
+  const watching = o.watch ? await import('../watch.js') : undefined
+  const reloader = watching
+    ? new watching.Reloader({
         files: watched,
         // In slices: the server goes on answering while the new data is read beside it.
         load: () => load({ inSlices: true }),
@@ -370,7 +377,7 @@ async function whileServing(
           if (outcome.kind === 'reloaded') {
             io.out(`Reloaded ${listed(watched)}: serving ${describe(outcome.ds)}`)
             buildIndexesInBackground(outcome.ds, io)
-            if (o.functions !== undefined) io.out(functionsLine(o.functions, outcome.ds))
+            if (functions) io.out(functions(outcome.ds))
           } else if (outcome.kind === 'failed')
             io.err(
               `entistore: reload failed, still serving the previous data: ${(outcome.error as Error).message}`,
@@ -379,10 +386,10 @@ async function whileServing(
         },
       })
     : undefined
-  if (reloader) {
+  if (watching && reloader) {
     // Watching first: a change made while the digests are read is heard.
     stops.add(
-      watchFiles(watched, () => void reloader.request(), {
+      watching.watchFiles(watched, () => void reloader.request(), {
         debounceMs: io.watchDebounceMs ?? 100,
         onError: (e) =>
           io.err(
@@ -398,7 +405,7 @@ async function whileServing(
   const saver =
     saveTo === undefined
       ? undefined
-      : dataSaver(saveTo, () => server.ds, {
+      : (await import('../save.js')).dataSaver(saveTo, () => server.ds, {
           // Noted before the file changes, so that --watch never takes our own save for a change.
           beforeReplace: (written) => reloader?.noteWritten(saveTo, written.digest),
         })
@@ -424,7 +431,7 @@ async function whileServing(
   // Last, so that the lines scripts read first (the URL, then what is served) keep their places.
   if (o.explorer !== undefined) io.out(`Explorer at ${server.url}${o.explorer}`)
   io.onListening?.(server)
-  await (io.stopSignal ?? stopSignal())
+  await stopAsked
   // No reload and no save signal once stopping: the save on exit is the last word, after the
   // last write was answered.
   stops.stopAll()
