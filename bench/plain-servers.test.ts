@@ -62,6 +62,6 @@ for (const shape of Object.values(SHAPE)) {
           )
         }
       }
-    }, 60_000)
+    })
   })
 }

@@ -70,7 +70,7 @@ let redis: RedisServer
 
 beforeAll(async () => {
   if (skip === undefined) pg = await startPostgres()
-}, 30_000)
+})
 afterAll(async () => {
   await pg?.stop()
 })

@@ -34,7 +34,7 @@ let pg: PostgresServer
 
 beforeAll(async () => {
   if (postgresSkip === undefined) pg = await startPostgres()
-}, 30_000)
+})
 afterAll(async () => {
   stopChildren()
   await pg?.stop()
@@ -81,7 +81,7 @@ describe.skipIf(postgresSkip !== undefined)('entistore serve --postgres, several
     expect(JSON.stringify(await stale.json())).toMatch(/"status":2\b/)
     a.child.kill('SIGTERM')
     b.child.kill('SIGTERM')
-  }, 30_000)
+  })
 
   it('keep datastores under different schemas or prefixes of one database apart', async () => {
     const db = await pg.freshDatabase()
@@ -116,7 +116,7 @@ describe.skipIf(postgresSkip !== undefined)('entistore serve --postgres, several
       'tenant_b.snapshot',
     ])
     for (const s of [plain, prefixed, schema, prefixed2]) s.child.kill('SIGTERM')
-  }, 30_000)
+  })
 
   it('a process killed mid-load loses no acknowledged write and leaves no batch in part', async () => {
     const db = await pg.freshDatabase()
@@ -152,5 +152,5 @@ describe.skipIf(postgresSkip !== undefined)('entistore serve --postgres, several
     expect(there.has('seed')).toBe(true)
     b.child.kill('SIGTERM')
     restarted.child.kill('SIGTERM')
-  }, 60_000)
+  })
 })

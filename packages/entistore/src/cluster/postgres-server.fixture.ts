@@ -166,7 +166,7 @@ export function postgresPerFile(): FilePostgres {
     state.server = await startPostgres()
     state.url = await state.server.freshDatabase()
     state.database = new URL(state.url).pathname.slice(1)
-  }, 30_000)
+  })
   afterAll(async () => {
     await state.server?.stop()
   })

@@ -299,7 +299,7 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     expect(nodes.map((n) => [1, 2, 3, 4].map((id) => balance(n, id)))).toEqual(
       Array(3).fill([1, 2, 3, 4].map((id) => balance(nodes[0]!, id))),
     )
-  }, 60_000)
+  })
 
   it('an atomic batch is whole or absent in every process', async () => {
     const [a, b] = [await node(), await node()]
@@ -687,5 +687,5 @@ describe.skipIf(postgresSkip !== undefined)('datastores on one PostgreSQL', () =
     await until(() => balance(b, 1) === 55, 10_000)
     expect((await post(b, 'Account?$method=update', { __KEY: 1, balance: 56 })).status).toBe(200)
     await until(() => balance(a, 1) === 56, 5000)
-  }, 30_000)
+  })
 })

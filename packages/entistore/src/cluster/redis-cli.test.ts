@@ -26,58 +26,51 @@ const start = async (args: string[]): Promise<string> =>
 describe.skipIf(missing)(
   `entistore serve --redis${missing ? ` (skipped: ${missing})` : ''}`,
   () => {
-    it(
-      'two processes on two ports share a cookie, a lock and an entity set',
-      { timeout: 60_000 },
-      async () => {
-        const args = ['-m', model, '-d', data, '--redis', server!.url]
-        const [one, two] = await Promise.all([start(args), start(args)])
+    it('two processes on two ports share a cookie, a lock and an entity set', async () => {
+      const args = ['-m', model, '-d', data, '--redis', server!.url]
+      const [one, two] = await Promise.all([start(args), start(args)])
 
-        const jar = () => {
-          let cookie: string | undefined
-          return async (base: string, path: string, body?: unknown) => {
-            const res = await fetch(`${base}${path}`, {
-              method: body === undefined ? 'GET' : 'POST',
-              headers: {
-                ...(cookie ? { cookie } : {}),
-                ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-              },
-              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-            })
-            const setCookie = res.headers.get('set-cookie')
-            if (setCookie) cookie = setCookie.split(';')[0]
-            return {
-              status: res.status,
-              json: (await res.json()) as Record<string, any>,
-              setCookie,
-            }
+      const jar = () => {
+        let cookie: string | undefined
+        return async (base: string, path: string, body?: unknown) => {
+          const res = await fetch(`${base}${path}`, {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: {
+              ...(cookie ? { cookie } : {}),
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          })
+          const setCookie = res.headers.get('set-cookie')
+          if (setCookie) cookie = setCookie.split(';')[0]
+          return {
+            status: res.status,
+            json: (await res.json()) as Record<string, any>,
+            setCookie,
           }
         }
-        const ann = jar()
-        const bob = jar()
-        expect((await ann(one, '/rest/Item(1)?$lock=true')).json.result).toBe(true)
-        const again = await ann(two, '/rest/Item(1)')
-        expect([again.status, again.setCookie]).toEqual([200, null])
-        expect((await bob(two, '/rest/Item(1)?$lock=true')).json.__STATUS.status).toBe(3)
-        expect(
-          (await bob(one, '/rest/Item?$method=update', { __KEY: '1', name: 'x' })).status,
-        ).toBe(409)
-        expect(
-          (await ann(two, '/rest/Item?$method=update', { __KEY: '2', name: 'y' })).status,
-        ).toBe(200)
+      }
+      const ann = jar()
+      const bob = jar()
+      expect((await ann(one, '/rest/Item(1)?$lock=true')).json.result).toBe(true)
+      const again = await ann(two, '/rest/Item(1)')
+      expect([again.status, again.setCookie]).toEqual([200, null])
+      expect((await bob(two, '/rest/Item(1)?$lock=true')).json.__STATUS.status).toBe(3)
+      expect((await bob(one, '/rest/Item?$method=update', { __KEY: '1', name: 'x' })).status).toBe(
+        409,
+      )
+      expect((await ann(two, '/rest/Item?$method=update', { __KEY: '2', name: 'y' })).status).toBe(
+        200,
+      )
 
-        // The data is each process's own (no PostgreSQL here): the set is read from `one`'s, in the
-        // order `two` kept it.
-        const made = await ann(
-          two,
-          '/rest/Item?$method=entityset&$orderby=ID desc&$attributes=name',
-        )
-        const path = (made.json.__ENTITYSET as string).replace(/^.*\/rest/, '/rest')
-        const read = await bob(one, `${path}?$top=2&$attributes=name`)
-        expect(read.json.__ENTITIES.map((e: Record<string, string>) => e.name)).toEqual(['c', 'b'])
-        expect(read.json.__COUNT).toBe(3)
-      },
-    )
+      // The data is each process's own (no PostgreSQL here): the set is read from `one`'s, in the
+      // order `two` kept it.
+      const made = await ann(two, '/rest/Item?$method=entityset&$orderby=ID desc&$attributes=name')
+      const path = (made.json.__ENTITYSET as string).replace(/^.*\/rest/, '/rest')
+      const read = await bob(one, `${path}?$top=2&$attributes=name`)
+      expect(read.json.__ENTITIES.map((e: Record<string, string>) => e.name)).toEqual(['c', 'b'])
+      expect(read.json.__COUNT).toBe(3)
+    })
   },
 )
 

@@ -33,7 +33,7 @@ afterAll(() => {
 const start = (args: string[]) => startServe(args, 'Persisting to')
 
 describe('entistore serve --persist, killed with SIGKILL mid-load', () => {
-  it('keeps every acknowledged write, and no batch in part', { timeout: 60_000 }, async () => {
+  it('keeps every acknowledged write, and no batch in part', async () => {
     const model = join(folder, 'model.json')
     const data = join(folder, 'data.json')
     const store = join(folder, 'store')

@@ -203,7 +203,6 @@ describe('16 MiB pictures written to entistore serve --persist', () => {
 describe('a picture the journal cannot write', () => {
   it.skipIf(process.platform === 'win32')(
     'answers 503 JournalFailed, refuses the writes after it, and is not there after a restart',
-    { timeout: 60_000 },
     async () => {
       const store = join(folder, 'full')
       const args = ['serve', '-m', example('model.json'), '-d', example('data.json')]
