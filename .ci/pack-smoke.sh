@@ -26,8 +26,9 @@ echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
 cd "$scratch/app"
 echo '{ "name": "scratch-app", "private": true, "type": "module" }' >package.json
 npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz express@5 @types/express@5
-# pg and ioredis are optional peers of entistore: npm must not have brought them in.
-for p in pg ioredis @types/pg; do
+# pg and ioredis are optional peers of entistore, sharp of @entistore/rest: npm must not have
+# brought them in.
+for p in pg ioredis @types/pg sharp; do
   [ ! -e "node_modules/$p" ] || { echo "pack smoke: $p was installed with the tarballs"; exit 1; }
 done
 cp "$repo/.ci/pack-smoke/smoke.ts" "$repo/.ci/pack-smoke/tsconfig.json" .

@@ -42,18 +42,36 @@ const TSX: readonly [string, ...string[]] = [
 const installed = (path: string): string =>
   fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url))
 
+const runtime = (path: string): string =>
+  fileURLToPath(new URL(`../.runtimes/node_modules/${path}`, import.meta.url))
+
 /**
- * Bun and Deno as examples' tests start them, from the binaries npm installs (optional
- * dependencies of the repository, for Linux x64: `available` says whether they are there). Bun
- * runs the TypeScript sources and serves on $PORT; Deno serves the built packages (`npm test`
+ * Bun and Deno as the tests start them, from the binaries `.ci/install-runtimes.sh` installs into
+ * .runtimes/ (npm's Linux x64 builds; not part of `npm install`, being 195 MB). `missing` says
+ * which are not there, and `skipReason` how a test that needs them says so: on a machine without
+ * them the tests are skipped under that name; in CI (CI=true) they fail, since CI installs them.
+ * Bun runs the TypeScript sources and serves on $PORT; Deno serves the built packages (`npm test`
  * builds them first) on a free port, with no update check and its cache inside the repository's.
  */
 export const RUNTIMES = {
   onThisPlatform: process.platform === 'linux' && process.arch === 'x64',
-  bun: installed('@oven/bun-linux-x64/bin/bun'),
-  deno: installed('@deno/linux-x64-glibc/deno'),
-  get available(): boolean {
-    return existsSync(this.bun) && existsSync(this.deno)
+  bun: runtime('@oven/bun-linux-x64/bin/bun'),
+  deno: runtime('@deno/linux-x64-glibc/deno'),
+  get missing(): string[] {
+    return [
+      ...(existsSync(this.bun) ? [] : ['Bun']),
+      ...(existsSync(this.deno) ? [] : ['Deno']),
+    ]
+  },
+  /** Whether the tests on Bun and Deno run here: on Linux x64, with both installed, or in CI. */
+  get run(): boolean {
+    return this.onThisPlatform && (this.missing.length === 0 || process.env.CI === 'true')
+  },
+  /** The line a skipped suite is named with, or a CI run fails with. */
+  get skipReason(): string {
+    return this.onThisPlatform
+      ? `${this.missing.join(' and ')} not installed: bash .ci/install-runtimes.sh installs them`
+      : `Bun and Deno are installed for Linux x64 only (this is ${process.platform} ${process.arch})`
   },
   get onBun(): RunOptions {
     return { command: [this.bun, 'run', '--conditions=source'] }

@@ -701,7 +701,7 @@ export const ERRORS = {
     'enti',
     'notImplemented',
     (reason: string) =>
-      `Converting pictures ($imageformat) needs the sharp package, which could not be loaded here (${reason}); $imageformat=best still serves each picture as stored`,
+      `Converting pictures ($imageformat) needs the sharp package, an optional dependency (npm install sharp), which could not be loaded here (${reason}); $imageformat=best still serves each picture as stored`,
   ),
   /**
    * As many picture conversions as are run at once are running, and as many as wait are waiting
