@@ -102,8 +102,10 @@ const defaultIo: CliIo = {
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  // node:cluster's own test, without its import: a worker of `serve --workers N` has this set.
-  if (process.env.NODE_UNIQUE_ID === undefined) return runCommand(argv, io)
+  // A worker of `serve --workers N` has an IPC channel to its primary: without one, the process
+  // is no worker, and node:cluster (a few milliseconds of every start) is not imported to say so.
+  if (process.send === undefined || !(await import('node:cluster')).default.isWorker)
+    return runCommand(argv, io)
   // A worker, running the primary's command line: what it says goes to the primary, and the
   // channel to it is let go at the end so that the process can exit.
   const { workerIo } = await import('./commands/worker-io.js')

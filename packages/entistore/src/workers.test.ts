@@ -251,6 +251,8 @@ describe('entistore serve --workers', () => {
   it('makes the process a primary that forks and loads nothing itself', async () => {
     const forked: WorkerEvents[] = []
     let stop!: () => void
+    let forkedTwo!: () => void
+    const twoForked = new Promise<void>((resolve) => (forkedTwo = resolve))
     const done = run(
       [
         'serve',
@@ -265,12 +267,13 @@ describe('entistore serve --workers', () => {
         stopSignal: new Promise((resolve) => (stop = resolve)),
         forkWorker: (events) => {
           forked.push(events)
+          if (forked.length === 2) forkedTwo()
           return { id: forked.length, pid: 1, stop: () => events.exit(0, null), kill: () => {} }
         },
       },
     )
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(forked).toHaveLength(2)
+    // Told by the forks themselves, however long the command takes to get there.
+    await twoForked
     stop()
     const { code, err } = await done
     expect(code).toBe(0)

@@ -173,7 +173,19 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const loaded = o.watch
     ? await (await import('../watch.js')).fileStamps(watchedFiles(o))
     : undefined
-  const ds = await load()
+  let ds: DatastoreWith<string>
+  try {
+    ds = await load()
+  } catch (e) {
+    // A PostgreSQL that cannot be reached or refuses us (a system error's code, or its SQLSTATE:
+    // a wrong password, no such database) is said in one line, like a file, not as a stack.
+    const code = (e as { code?: unknown }).code
+    if (o.postgres === undefined || typeof code !== 'string' || e instanceof FileError) throw e
+    const target = typeof o.postgres === 'string' ? o.postgres : o.postgres.postgres
+    const where = typeof target === 'string' ? ` at ${withoutPassword(target)}` : ''
+    io.err(`entistore: cannot use PostgreSQL${where}: ${(e as Error).message} (${code})`)
+    return 1
+  }
   io.onLoaded?.()
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { main } from '../cli.js'
 import { parseDelay, parseFailRate, parseWorkers } from './serve.js'
 
 describe("reading serve's option values", () => {
@@ -34,4 +36,21 @@ describe("reading serve's option values", () => {
   it.each(['0', '1025', '-1', '2.5', 'AUTO', ''])('refuses --workers %j', (text) =>
     expect(parseWorkers(text)).toBeUndefined(),
   )
+})
+
+describe('serve: what a newcomer gets wrong, said in one line', () => {
+  const model = fileURLToPath(new URL('../../../../examples/company/model.json', import.meta.url))
+
+  it('a PostgreSQL that cannot be reached: its URL without the password, and why', async () => {
+    const err: string[] = []
+    const code = await main(
+      ['serve', '-m', model, '--postgres', 'postgres://me:secret@127.0.0.1:1/none'],
+      { out: () => {}, err: (line) => err.push(line) },
+    )
+    expect(code).toBe(1)
+    expect(err).toHaveLength(1)
+    expect(err[0]).toMatch(
+      /^entistore: cannot use PostgreSQL at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/none: .*\(ECONNREFUSED\)$/,
+    )
+  })
 })
