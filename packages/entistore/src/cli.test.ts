@@ -696,7 +696,9 @@ describe('the built entistore command', () => {
       expect([fromTs.code, fromTs.stderr]).toEqual([
         1,
         `entistore: ${ts}: cannot import a TypeScript functions module: this Node ` +
-          `(${process.version}) does not run TypeScript; use .js/.mjs or a Node that strips types (22.18 or later)\n`,
+          `(${process.version}) does not run TypeScript; compile it to JavaScript (npx tsc, ` +
+          `docs/functions.md: TypeScript on Node 20) and pass the .js, or use a Node that strips ` +
+          `types (22.18 or later)\n`,
       ])
     }
     // Node's own import, outside vitest: a syntax error at its line and column.

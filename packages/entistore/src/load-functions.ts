@@ -142,7 +142,7 @@ function importError(file: string, path: string, e: unknown): FileError {
         : message
     return new FileError(
       file,
-      `cannot import a TypeScript functions module: ${reason}; use .js/.mjs or a Node that strips types (22.18 or later)`,
+      `cannot import a TypeScript functions module: ${reason}; compile it to JavaScript (npx tsc, docs/functions.md: TypeScript on Node 20) and pass the .js, or use a Node that strips types (22.18 or later)`,
       { cause: e },
     )
   }
