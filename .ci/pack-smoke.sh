@@ -14,8 +14,11 @@ for t in "$scratch"/tarballs/*.tgz; do
   # The listing is read whole first, and grep reads it from a here-string: `grep -q` stopping early
   # would fail the writer of a pipe under pipefail.
   listing=$(tar -tzf "$t")
-  if grep -Eq '\.tsbuildinfo$|\.test\.ts$|\.fixture\.ts$' <<<"$listing"; then
-    echo "pack smoke: $(basename "$t") carries a build cache or a test file"; exit 1
+  # The compiled code and its types only: no build cache, no tests, no TypeScript sources and no
+  # source maps (they were most of an install's megabytes, for the monorepo's own debugging).
+  extra=$(grep -E '\.tsbuildinfo$|\.map$|\.ts$' <<<"$listing" | grep -Ev '\.d\.ts$' || true)
+  if [ -n "$extra" ]; then
+    echo "pack smoke: $(basename "$t") carries a build cache, a source map or a source file: $extra"; exit 1
   fi
   for f in package/README.md package/LICENSE package/dist/index.js package/dist/index.d.ts; do
     grep -qx "$f" <<<"$listing" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }

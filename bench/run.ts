@@ -59,6 +59,7 @@ import { runClusterSuite } from './suites/cluster.bench.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
+import { runNewcomerSuite } from './suites/newcomer.bench.ts'
 import {
   atomicBatches,
   runWritesHttp,
@@ -94,6 +95,7 @@ const SUITES = [
   'cluster-http',
   'memory',
   'scale',
+  'newcomer',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -161,8 +163,9 @@ const HELP = `usage: npm run bench -- [options]
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale
-                     suites to run (default all but scale, which only runs when named)
+          cluster-http,memory,scale,newcomer
+                     suites to run (default all but scale and newcomer, which only run when
+                     named; newcomer: the CLI's start and usage errors, the install footprint)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
@@ -230,8 +233,9 @@ function parseArgs(argv: string[]): Options {
   let suites: Suite[] | undefined
   let aggregateRows: number | undefined
   const o: Options = {
-    // The scale suite runs only when named: at 10M rows it takes many minutes and gigabytes.
-    suites: SUITES.filter((x) => x !== 'scale'),
+    // The scale suite runs only when named: at 10M rows it takes many minutes and gigabytes; the
+    // newcomer suite too: it packs and installs from the npm registry.
+    suites: SUITES.filter((x) => x !== 'scale' && x !== 'newcomer'),
     sizes: [10_000, 100_000, 1_000_000],
     peers: true,
     peersMax: 100_000,
@@ -575,6 +579,7 @@ const suiteText: Record<Suite, string> = {
   scale:
     `scale (short rows ${opts.scale.shortSizes.map(sizeLabel).join(', ') || 'none'}; long rows ` +
     `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
+  newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -1018,6 +1023,16 @@ await runSuite('cluster-http', async () => {
   )
   console.log(ensurePackagesBuilt(opts.build))
   await runClusterHttpSuite(opts.clusterHttp)
+})
+
+// ---------------------------------------------------------------- a newcomer's first minutes
+
+await runSuite('newcomer', async () => {
+  console.log(
+    "\n## A newcomer's first minutes: the command's start and usage errors, the install footprint",
+  )
+  // --quick leaves out the clone's npm ci (half a minute of installing).
+  await runNewcomerSuite({ reps: opts.reps ?? (opts.quick ? 5 : 15), clone: !opts.quick })
 })
 
 // ---------------------------------------------------------------- ten million rows

@@ -83,11 +83,24 @@ export function version(): string {
   return pkg.version
 }
 
-/** parseArgs' error for an unknown option, reworded with the option meant when it is a typo. */
-function unknownOption(e: Error, known: readonly string[]): Error {
+/**
+ * parseArgs' errors, reworded for one line: an unknown option with the one meant when it is a
+ * typo, and an option without its value (Node's own wording of the latter takes three lines).
+ */
+function parseError(e: Error, known: readonly string[]): Error {
+  const code = (e as NodeJS.ErrnoException).code
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    // `Option '-m, --model <value>' argument missing`, `Option '--port' argument is ambiguous.`
+    const option = /^Option '(?:-\w, )?(--[\w-]+)/.exec(e.message)?.[1]
+    if (option === undefined) return e
+    return new UsageError(
+      e.message.includes('ambiguous')
+        ? `${option} needs a value (one that starts with a dash is written ${option}=-…)`
+        : `${option} needs a value`,
+    )
+  }
   const name = /^Unknown option '(-[^']*)'/.exec(e.message)?.[1]
-  if ((e as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || name === undefined)
-    return e
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || name === undefined) return e
   // A short option is one letter, too short to guess from.
   const meant = name.startsWith('--') ? closest(name.slice(2), known) : undefined
   return new UsageError(
@@ -157,7 +170,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
       try {
         parseArgs({ args: [...argv], options: GLOBAL })
       } catch (e) {
-        throw unknownOption(e as Error, Object.keys(GLOBAL))
+        throw parseError(e as Error, Object.keys(GLOBAL))
       }
       throw new UsageError('missing command')
     }
@@ -172,7 +185,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
     try {
       parsed = parseArgs({ args: [...argv], allowPositionals: true, options })
     } catch (e) {
-      throw unknownOption(e as Error, Object.keys(options))
+      throw parseError(e as Error, Object.keys(options))
     }
     run = command.prepare(parsed.values as Values, parsed.positionals.slice(1))
   } catch (e) {
