@@ -140,6 +140,16 @@ function run(command: string, args: readonly string[], cwd: string): number {
 
 const megabytes = (bytes: number): string => (bytes / 1e6).toFixed(1)
 
+/** A row of the footprint's table: what a node_modules folder holds, and how long it took. */
+const installed = (what: string, modules: string, seconds: number, goal: string): string[] => [
+  what,
+  megabytes(bytesUnder(modules)),
+  megabytes(onDisk(modules)),
+  String(packagesIn(modules)),
+  seconds.toFixed(1),
+  goal,
+]
+
 /** What the disk holds for `dir`, its blocks included (`du -sk`), in bytes. */
 function onDisk(dir: string): number {
   const r = spawnSync('du', ['-sk', dir], { encoding: 'utf8' })
@@ -167,29 +177,25 @@ function footprint(clone: boolean): void {
         '',
         '',
       ],
-      [
+      installed(
         'installed into an empty project, no optional feature',
-        megabytes(bytesUnder(modules)),
-        megabytes(onDisk(modules)),
-        String(packagesIn(modules)),
-        seconds.toFixed(1),
+        modules,
+        seconds,
         '≤ 10 MB',
-      ],
+      ),
     ]
     if (clone) {
       const dir = join(scratch, 'clone')
       run('git', ['clone', '--quiet', root, dir], scratch)
-      // CI=true: the prepare script's build as CI runs it, with no progress output.
       const t = run('npm', ['ci', '--no-audit', '--no-fund'], dir)
-      const cloned = join(dir, 'node_modules')
-      rows.push([
-        'npm ci in a fresh clone (with its build)',
-        megabytes(bytesUnder(cloned)),
-        megabytes(onDisk(cloned)),
-        String(packagesIn(cloned)),
-        t.toFixed(1),
-        '≤ 200 MB, ≤ 25 s',
-      ])
+      rows.push(
+        installed(
+          'npm ci in a fresh clone (with its build)',
+          join(dir, 'node_modules'),
+          t,
+          '≤ 200 MB, ≤ 25 s',
+        ),
+      )
     }
     console.log(
       '\nFootprint (MB: of the files, and on disk with their blocks, du -sk; the npm registry, its cache warm)',

@@ -61,29 +61,36 @@ async function functionsLine(file: string): Promise<(ds: Datastore) => string> {
   return (ds) => `Functions from ${file}: ${describeFunctions(summarizeFunctions(ds))}`
 }
 
-/** `Persisting to ./store (fsync per write): 2,400 entities from its snapshot, 12 journal records` */
-function persistLine(p: Persistence, data: string | undefined): string {
-  const r = p.recovery
-  const found = r.fresh
-    ? data === undefined
-      ? 'an empty folder'
-      : `an empty folder: ${data} loaded into it`
-    : `${r.snapshotEntities} entities from its snapshot, ${r.journalRecords} journal records` +
-      (r.tornBytes > 0 ? ` (a torn last record of ${r.tornBytes} bytes dropped)` : '') +
-      (data === undefined ? '' : `; ${data} not read`)
-  return `Persisting to ${p.dir} (every write on disk before its reply): ${found}`
+/**
+ * What a start found where the data is kept (a folder, a database): `an empty folder: data.json
+ * loaded into it`, or `2400 entities from its snapshot, 12 journal records; data.json not read`.
+ */
+function found(
+  place: string,
+  recovery: { readonly fresh: boolean; readonly snapshotEntities: number },
+  records: string,
+  data: string | undefined,
+): string {
+  if (recovery.fresh)
+    return data === undefined ? `an empty ${place}` : `an empty ${place}: ${data} loaded into it`
+  return (
+    `${recovery.snapshotEntities} entities from its snapshot, ${records}` +
+    (data === undefined ? '' : `; ${data} not read`)
+  )
 }
 
-/** `PostgreSQL: 2400 entities from its snapshot, 12 log records; data.json not read` */
+/** `Persisting to ./store (every write on disk before its reply): 2400 entities from its snapshot, …` */
+function persistLine(p: Persistence, data: string | undefined): string {
+  const r = p.recovery
+  const torn = r.tornBytes > 0 ? ` (a torn last record of ${r.tornBytes} bytes dropped)` : ''
+  const what = found('folder', r, `${r.journalRecords} journal records${torn}`, data)
+  return `Persisting to ${p.dir} (every write on disk before its reply): ${what}`
+}
+
+/** `Sharing the data through PostgreSQL (…): 2400 entities from its snapshot, 12 log records` */
 function postgresLine(c: Cluster, data: string | undefined): string {
-  const r = c.recovery
-  const found = r.fresh
-    ? data === undefined
-      ? 'an empty database'
-      : `an empty database: ${data} loaded into it`
-    : `${r.snapshotEntities} entities from its snapshot, ${r.logRecords} log records` +
-      (data === undefined ? '' : `; ${data} not read`)
-  return `Sharing the data through PostgreSQL (every write committed there before its reply): ${found}`
+  const what = found('database', c.recovery, `${c.recovery.logRecords} log records`, data)
+  return `Sharing the data through PostgreSQL (every write committed there before its reply): ${what}`
 }
 
 /**
