@@ -7,9 +7,15 @@ import type { TestProjectConfiguration } from 'vitest/config'
 // machine. Under two CPU hogs on 2 cores a test runs 2-3 times slower than idle (the HashIndex
 // property test: 13 s beside the suite, 33 s with the hogs too, past the 30 s it had; a rest test
 // that writes 118 MB, 4-5 s against vitest's default of 5 s). Every project gets the same wide
-// bound for its tests and hooks; a test or hook that asks for more keeps its own.
+// bound for its tests and hooks; a test or hook that asks for more keeps its own. The same holds
+// for `expect.poll`, whose own default (1 s) is a race: the explorer's page in Chromium, or a
+// process's next line, can take longer than that on a busy machine.
 const HANG_MS = 180_000
-const bounds = { testTimeout: HANG_MS, hookTimeout: HANG_MS }
+const bounds = {
+  testTimeout: HANG_MS,
+  hookTimeout: HANG_MS,
+  expect: { poll: { timeout: 30_000 } },
+}
 
 const pkg = (name: string): TestProjectConfiguration => ({
   extends: true,

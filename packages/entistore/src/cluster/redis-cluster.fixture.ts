@@ -167,8 +167,12 @@ export async function twoNodes(
   }
 }
 
-/** Polls `check` until it stops throwing (what another process learns through pub/sub). */
-export async function eventually<T>(check: () => T | Promise<T>, ms = 3000): Promise<T> {
+/**
+ * Polls `check` until it stops throwing (what another process learns through pub/sub). `ms` bounds
+ * a hang, never a correct run: pub/sub takes milliseconds idle, and 3 s was a deadline that a
+ * busy machine could reach.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, ms = 30_000): Promise<T> {
   const until = Date.now() + ms
   for (;;) {
     try {
