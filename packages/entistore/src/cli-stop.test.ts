@@ -39,66 +39,62 @@ async function refused(url: string): Promise<void> {
 }
 
 describe('entistore serve, stopped with SIGTERM', () => {
-  it(
-    'answers the write in flight, flushes it, refuses new connections, exits 0',
-    { timeout: 30_000 },
-    async () => {
-      const store = join(folder, 'store')
-      const cli = await startCli(
-        [
-          'serve',
-          '-m',
-          model,
-          '-d',
-          data,
-          '--persist',
-          store,
-          '--delay',
-          '1500',
-          '--port',
-          '0',
-          '--health-details',
-        ],
-        { ready: 'Chaos:' },
-      )
-      expect(await health(cli.url)).toEqual({
-        status: 'ok',
-        pid: cli.child.pid,
-        uptime: expect.any(Number),
-        globalStamp: expect.any(Number),
-        sessions: 0,
-        inFlight: 0,
-        persist: 'open',
-        memory: {
-          heapUsed: expect.any(Number),
-          heapLimit: expect.any(Number),
-          rss: expect.any(Number),
-        },
-      })
-      const { reply: write } = await writeInFlight(cli, 'cap')
-      let answered = false
-      void write.then(() => (answered = true))
-      cli.child.kill('SIGTERM')
-      await refused(cli.url)
-      expect(answered).toBe(false)
-      const reply = await write
-      expect(reply.status).toBe(200)
-      expect(await cli.exited).toEqual({ code: 0, signal: null })
-      expect(cli.stderr()).toBe('')
+  it('answers the write in flight, flushes it, refuses new connections, exits 0', async () => {
+    const store = join(folder, 'store')
+    const cli = await startCli(
+      [
+        'serve',
+        '-m',
+        model,
+        '-d',
+        data,
+        '--persist',
+        store,
+        '--delay',
+        '1500',
+        '--port',
+        '0',
+        '--health-details',
+      ],
+      { ready: 'Chaos:' },
+    )
+    expect(await health(cli.url)).toEqual({
+      status: 'ok',
+      pid: cli.child.pid,
+      uptime: expect.any(Number),
+      globalStamp: expect.any(Number),
+      sessions: 0,
+      inFlight: 0,
+      persist: 'open',
+      memory: {
+        heapUsed: expect.any(Number),
+        heapLimit: expect.any(Number),
+        rss: expect.any(Number),
+      },
+    })
+    const { reply: write } = await writeInFlight(cli, 'cap')
+    let answered = false
+    void write.then(() => (answered = true))
+    cli.child.kill('SIGTERM')
+    await refused(cli.url)
+    expect(answered).toBe(false)
+    const reply = await write
+    expect(reply.status).toBe(200)
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
+    expect(cli.stderr()).toBe('')
 
-      const again = await startCli(['serve', '-m', model, '--persist', store, '--port', '0'], {
-        ready: 'Persisting to',
-      })
-      const items = (await (await fetch(`${again.url}/rest/Item?$attributes=name`)).json()) as {
-        __ENTITIES: { name: string }[]
-      }
-      expect(items.__ENTITIES.map((e) => e.name)).toEqual(['pen', 'cap'])
-      again.child.kill('SIGTERM')
-      expect((await again.exited).code).toBe(0)
-    },
-  )
+    const again = await startCli(['serve', '-m', model, '--persist', store, '--port', '0'], {
+      ready: 'Persisting to',
+    })
+    const items = (await (await fetch(`${again.url}/rest/Item?$attributes=name`)).json()) as {
+      __ENTITIES: { name: string }[]
+    }
+    expect(items.__ENTITIES.map((e) => e.name)).toEqual(['pen', 'cap'])
+    again.child.kill('SIGTERM')
+    expect((await again.exited).code).toBe(0)
+  })
 
-  it('past --shutdown-timeout, cuts the request off and exits 1', { timeout: 30_000 }, async () => {
+  it('past --shutdown-timeout, cuts the request off and exits 1', async () => {
     const cli = await startCli(
       ['serve', '-m', model, '--delay', '60000', '--shutdown-timeout', '200', '--port', '0'],
       { ready: 'Chaos:' },

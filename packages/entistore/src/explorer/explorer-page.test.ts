@@ -64,7 +64,7 @@ function explorerOn(options: StartFixtureOptions): {
     opened.fixture = await startFixture(options)
     opened.browser = await launchChromium()
     opened.page = await opened.browser.newPage({ viewport: { width: 1280, height: 760 } })
-  }, 60_000)
+  })
   afterAll(async () => {
     await opened.browser?.close()
     await opened.fixture?.close()
@@ -72,7 +72,7 @@ function explorerOn(options: StartFixtureOptions): {
   return opened
 }
 
-describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(!available)('the explorer page in Chromium', () => {
   const on = explorerOn({ ...COMPANY, functions: `${root}examples/company/functions.js` })
 
   const shot = (name: string) => on.page.screenshot({ path: `${SHOTS}${name}.png` })
@@ -434,7 +434,7 @@ describe.skipIf(!available)('the explorer page in Chromium', { timeout: 60_000 }
   })
 })
 
-describe.skipIf(!available)('the explorer page of a server with users', { timeout: 60_000 }, () => {
+describe.skipIf(!available)('the explorer page of a server with users', () => {
   // As `entistore serve --users`: only a logged-in user reads data; the catalog stays open.
   const on = explorerOn({
     ...COMPANY,
