@@ -58,10 +58,7 @@ export const RUNTIMES = {
   bun: runtime('@oven/bun-linux-x64/bin/bun'),
   deno: runtime('@deno/linux-x64-glibc/deno'),
   get missing(): string[] {
-    return [
-      ...(existsSync(this.bun) ? [] : ['Bun']),
-      ...(existsSync(this.deno) ? [] : ['Deno']),
-    ]
+    return [...(existsSync(this.bun) ? [] : ['Bun']), ...(existsSync(this.deno) ? [] : ['Deno'])]
   },
   /** Whether the tests on Bun and Deno run here: on Linux x64, with both installed, or in CI. */
   get run(): boolean {
