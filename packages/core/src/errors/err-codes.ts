@@ -492,6 +492,17 @@ export const ERRORS = {
     (seconds: number) => `Too many failed logins: try again in ${seconds} s`,
   ),
   /**
+   * A login past its user's `maxSessionsPerUser` in refuse mode: the user must log out of another
+   * session first. 402 as SessionLimit (a 4D client knows it); its own code so that a client can
+   * tell "this user has enough sessions" from "the server is full".
+   */
+  UserSessionLimit: spec(
+    9082,
+    'enti',
+    'sessionLimit',
+    (max: number) => `Maximum number of sessions per user has been reached (${max})`,
+  ),
+  /**
    * A query (its filter, ordering or aggregate) worked past the time budget of the request it runs
    * for (`ds.withBudget`, the REST handler's `queryBudgetMs`) and was stopped. Reads only: nothing
    * is left half-done. A client's request to narrow, hence 'limit' (400), not a server fault.

@@ -125,7 +125,7 @@ describe('SessionStore.adopt', () => {
     expect(refusing.store.peek('R')).toBeUndefined()
   })
 
-  it('files a session by what it holds: a logged-in one is evicted only for another login', () => {
+  it('files a session by what it holds: a logged-in one is evicted only for a login of its user', () => {
     const { clock, store, log } = setup({ maxSessions: 1 })
     const now = clock.now()
     const user = [['entistore.user', { name: 'ann' }]] as const
@@ -146,11 +146,42 @@ describe('SessionStore.adopt', () => {
       established: true,
     }
     expect(() => store.adopt(anonymous)).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
-    store.adopt({ ...anonymous, id: 'C', data: [['entistore.user', { name: 'cid' }]] })
+    // Another user's login evicts nobody; the same user's (by name, ignoring case) its oldest.
+    expect(() =>
+      store.adopt({ ...anonymous, id: 'C', data: [['entistore.user', { name: 'cid' }]] }),
+    ).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
+    store.adopt({ ...anonymous, id: 'C', data: [['entistore.user', { name: 'Ann' }]] })
     expect(log).toEqual(['closed A evicted'])
-    // Data given as a one-shot iterator is read once, for both the pool and the session.
-    const data = new Map([['entistore.user', { name: 'dan' }]])
+    expect(store.sessionsOf('ann')).toBe(1)
+    // Data given as a one-shot iterator is read once, for the pool, the user and the session.
+    const data = new Map([['entistore.user', { name: 'ann' }]])
     const d = store.adopt({ ...anonymous, id: 'D', data: data.entries() })
-    expect(sessionUser(d)).toEqual({ name: 'dan' })
+    expect(sessionUser(d)).toEqual({ name: 'ann' })
+    expect(log).toEqual(['closed A evicted', 'closed C evicted'])
+  })
+
+  it('keeps the per-user counts of a mirror: a user changed, taken off, or the session closed', () => {
+    const { clock, store } = setup({ maxSessionsPerUser: 2 })
+    const now = clock.now()
+    const snapshot = { createdAt: now, lastAccess: now, timeout: MINUTE, established: true }
+    const as = (name: string) => [['entistore.user', { name }]] as const
+    store.adopt({ ...snapshot, id: 'A', data: as('ann') })
+    store.adopt({ ...snapshot, id: 'B', data: as('ann') })
+    expect(store.sessionsOf('ann')).toBe(2)
+    // B's user changes elsewhere (a new login on it): it moves from ann's count to bob's.
+    store.adopt({ ...snapshot, id: 'B', data: as('bob') })
+    expect([store.sessionsOf('ann'), store.sessionsOf('bob')]).toEqual([1, 1])
+    // Its user taken off (a logout): no user's; then closed here.
+    store.adopt({ ...snapshot, id: 'B', data: [] })
+    expect(store.sessionsOf('bob')).toBe(0)
+    expect(store.counts).toEqual({ established: 2, users: 1, guests: 0 })
+    store.close('A')
+    expect(store.sessionsOf('ann')).toBe(0)
+    // A session that comes to a user past the quota gives up that user's oldest, as a login does.
+    store.adopt({ ...snapshot, id: 'C', data: as('cid') })
+    store.adopt({ ...snapshot, id: 'D', data: as('cid') })
+    store.adopt({ ...snapshot, id: 'B', data: as('CID') })
+    expect(store.peek('C')).toBeUndefined()
+    expect(store.sessionsOf('cid')).toBe(2)
   })
 })

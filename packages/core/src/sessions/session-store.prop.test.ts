@@ -1,9 +1,12 @@
 /**
- * Model-based test of the session store's recency list: random opens, touches, peeks, closes,
- * clock moves and sweeps against a plain array in recency order. After every command the store
- * holds the model's live sessions, evicts and expires in the model's order, and reports each
- * closed session once with the model's reason. Then random clients against the three pools: the
- * bounds hold, and only a login ever evicts a logged-in session.
+ * Model-based test of the session store: random guests, opens, touches, locks, logins (of users
+ * `a`, `A`, who is `a`, `b`, `c`, and one without a name), logouts, closes, clock moves and sweeps, in
+ * both `whenFull` modes, against plain arrays in recency order. After every command the store
+ * holds the model's live sessions with their users, evicts, refuses and expires as the model
+ * does, reports each closed session once with the model's reason, and counts each user's
+ * sessions as the model; and no login ever closes another user's session. Then random clients
+ * against the three pools: the bounds hold, and only a login of the same user ever evicts a
+ * logged-in session.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -12,52 +15,184 @@ import { SessionStore, type SessionCloseReason } from './session-store.js'
 import { sessionUser } from './session-user.js'
 
 const TIMEOUT = 100
-const MAX = 5
+const MAX = 4
+const MAX_GUESTS = 4
+const QUOTA = 2
+const NAMES = ['a', 'A', 'b', 'c', ''] as const
 
+interface ModelSession {
+  id: string
+  lastAccess: number
+  established: boolean
+  /** The user's name; undefined: no user. */
+  user: string | undefined
+}
 interface Model {
   /** Least recently used first. */
-  live: { id: string; lastAccess: number }[]
+  live: ModelSession[]
   now: number
   next: number
   closed: [string, SessionCloseReason][]
+  refuse: boolean
 }
 interface Real {
   store: SessionStore
   clock: ManualClock
   closed: [string, SessionCloseReason][]
+  /** The user a login under way logs in (its key), for the listener that checks its evictions. */
+  login: { key: string | undefined } | undefined
 }
 type Cmd = fc.Command<Model, Real>
 
-/** What the model's store does on any access: close the expired ones, oldest first. */
-function expire(m: Model, id?: string): void {
-  const expired = (s: { lastAccess: number }) => m.now - s.lastAccess >= TIMEOUT
-  // Looked-up sessions expire on the spot; sweep closes the expired ones from the oldest end.
-  if (id !== undefined) {
-    const s = m.live.find((x) => x.id === id)
-    if (s && expired(s)) {
-      m.live = m.live.filter((x) => x !== s)
-      m.closed.push([s.id, 'expired'])
-    }
+/** A user's key: names compared ignoring case; a user without a name is nobody's. */
+const key = (name: string | undefined): string | undefined =>
+  name === undefined || name === '' ? undefined : name.toLowerCase()
+type PoolName = 'guests' | 'anonymous' | 'users'
+const poolOf = (s: ModelSession): PoolName =>
+  !s.established ? 'guests' : s.user !== undefined ? 'users' : 'anonymous'
+const inPool = (m: Model, pool: PoolName) => m.live.filter((s) => poolOf(s) === pool)
+const ownedBy = (m: Model, k: string) => m.live.filter((s) => s.established && key(s.user) === k)
+const established = (m: Model) => m.live.filter((s) => s.established)
+
+function closeIn(m: Model, s: ModelSession, reason: SessionCloseReason): void {
+  m.live = m.live.filter((x) => x !== s)
+  m.closed.push([s.id, reason])
+}
+/** A looked-up session expires on the spot. */
+function expire(m: Model, id: string): ModelSession | undefined {
+  const s = m.live.find((x) => x.id === id)
+  if (s && m.now - s.lastAccess >= TIMEOUT) {
+    closeIn(m, s, 'expired')
+    return undefined
+  }
+  return s
+}
+/** The store's sweep: each pool from its oldest end, guests first. */
+function sweep(m: Model): void {
+  for (const pool of ['guests', 'anonymous', 'users'] as const)
+    for (let oldest = inPool(m, pool)[0]; oldest && m.now - oldest.lastAccess >= TIMEOUT;)
+      (closeIn(m, oldest, 'expired'), (oldest = inPool(m, pool)[0]))
+}
+function newest(m: Model, s: ModelSession): void {
+  m.live = [...m.live.filter((x) => x !== s), s]
+}
+
+class Refused extends Error {}
+/**
+ * The rule: past the quota, a login joining user `k` evicts `k`'s least recent session (refuse
+ * mode: UserSessionLimit); to grow the established sessions past MAX, the least recent without
+ * a user, else `k`'s own (refuse mode, or none: SessionLimit). Expired ones are swept first.
+ */
+function admit(
+  m: Model,
+  entry: ModelSession | undefined,
+  k: string | undefined,
+  needsRoom: boolean,
+): void {
+  const entryKey = entry?.established ? key(entry.user) : undefined
+  const joins = k !== undefined && entryKey !== k
+  const overQuota = () => joins && ownedBy(m, k).length >= QUOTA
+  const full = () => needsRoom && established(m).length >= MAX
+  if (!overQuota() && !full()) return
+  sweep(m)
+  if (m.refuse) {
+    if (overQuota()) throw new Refused('UserSessionLimit')
+    if (full()) throw new Refused('SessionLimit')
+    return
+  }
+  while (overQuota()) closeIn(m, ownedBy(m, k!)[0]!, 'evicted')
+  while (full()) {
+    const victim = inPool(m, 'anonymous')[0] ?? (k === undefined ? undefined : ownedBy(m, k)[0])
+    if (!victim) throw new Refused('SessionLimit')
+    closeIn(m, victim, 'evicted')
   }
 }
-function sweep(m: Model): void {
-  while (m.live.length && m.now - m.live[0]!.lastAccess >= TIMEOUT)
-    m.closed.push([m.live.shift()!.id, 'expired'])
+
+/** Runs the model's step and the store's, and checks they agree on the value or the refusal. */
+function both<T>(modelStep: () => T, realStep: () => T): void {
+  let expected: { value: T } | { refused: string }
+  try {
+    expected = { value: modelStep() }
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error
+    expected = { refused: error.message }
+  }
+  let actual: { value: T } | { refused: string }
+  try {
+    actual = { value: realStep() }
+  } catch (error) {
+    // A refusal is the store's answer; anything else (a listener's failed expectation) fails.
+    const name = (error as { name?: string }).name
+    if (name !== 'SessionLimit' && name !== 'UserSessionLimit') throw error
+    actual = { refused: name }
+  }
+  expect(actual).toEqual(expected)
 }
 
 function check(m: Model, r: Real): void {
+  for (const s of m.live)
+    expect(
+      ((x) => x && [x.lastAccess, x.established, sessionUser(x)?.name])(r.store.peek(s.id)),
+      s.id,
+    ).toEqual([s.lastAccess, s.established, s.user])
+  // Counting sweeps first, in the store as in the model.
+  const counts = r.store.counts
+  const perUser = ['a', 'b', 'c'].map((name) => r.store.sessionsOf(name))
+  sweep(m)
   expect(r.closed).toEqual(m.closed)
-  for (const s of m.live) expect(r.store.peek(s.id)?.lastAccess, s.id).toBe(s.lastAccess)
+  expect(counts).toEqual({
+    established: established(m).length,
+    users: inPool(m, 'users').length,
+    guests: inPool(m, 'guests').length,
+  })
+  expect(perUser).toEqual(['a', 'b', 'c'].map((name) => ownedBy(m, name).length))
+  for (const n of perUser) expect(n).toBeLessThanOrEqual(QUOTA)
+  expect(counts.established).toBeLessThanOrEqual(MAX)
 }
 
+/** A live session most of the time, else an id that may be dead (or never was). */
+function pick(m: Model, n: number): string {
+  return n % 5 === 0 || m.live.length === 0
+    ? `S${1 + (n % Math.max(1, m.next))}`
+    : m.live[n % m.live.length]!.id
+}
+/** A live guest most of the time (a login that needs room), else `pick`. */
+function pickGuest(m: Model, n: number): string {
+  const guests = inPool(m, 'guests')
+  return n % 3 === 0 || guests.length === 0 ? pick(m, n) : guests[n % guests.length]!.id
+}
+
+class Guest implements Cmd {
+  check = () => true
+  run(m: Model, r: Real): void {
+    both(
+      () => {
+        sweep(m)
+        const s = { id: `S${++m.next}`, lastAccess: m.now, established: false, user: undefined }
+        m.live.push(s)
+        while (inPool(m, 'guests').length > MAX_GUESTS)
+          closeIn(m, inPool(m, 'guests')[0]!, 'evicted')
+        return s.id
+      },
+      () => r.store.openGuest().id,
+    )
+    check(m, r)
+  }
+  toString = () => 'guest'
+}
 class Open implements Cmd {
   check = () => true
   run(m: Model, r: Real): void {
-    sweep(m)
-    const id = `S${++m.next}`
-    m.live.push({ id, lastAccess: m.now })
-    while (m.live.length > MAX) m.closed.push([m.live.shift()!.id, 'evicted'])
-    expect(r.store.open().id).toBe(id)
+    both(
+      () => {
+        sweep(m)
+        admit(m, undefined, undefined, true)
+        const s = { id: `S${++m.next}`, lastAccess: m.now, established: true, user: undefined }
+        m.live.push(s)
+        return s.id
+      },
+      () => r.store.open().id,
+    )
     check(m, r)
   }
   toString = () => 'open'
@@ -66,29 +201,88 @@ class Touch implements Cmd {
   constructor(readonly pick: number) {}
   check = () => true
   run(m: Model, r: Real): void {
-    const id = `S${1 + (this.pick % Math.max(1, m.next))}`
-    expire(m, id)
-    const s = m.live.find((x) => x.id === id)
-    if (s) {
-      s.lastAccess = m.now
-      m.live = [...m.live.filter((x) => x !== s), s]
-    }
-    expect(r.store.touch(id)?.id).toBe(s?.id)
+    const id = pick(m, this.pick)
+    both(
+      () => {
+        const s = expire(m, id)
+        if (!s) return undefined
+        s.lastAccess = m.now
+        newest(m, s)
+        return s.id
+      },
+      () => r.store.touch(id)?.id,
+    )
     check(m, r)
   }
   toString = () => `touch(${this.pick})`
+}
+/** A lock: `establish`. */
+class Lock implements Cmd {
+  constructor(readonly pick: number) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const id = pick(m, this.pick)
+    both(
+      () => {
+        const s = expire(m, id)
+        if (!s || s.established) return s?.id
+        admit(m, s, key(s.user), true)
+        s.established = true
+        s.lastAccess = m.now
+        newest(m, s)
+        return s.id
+      },
+      () => r.store.establish(id)?.id,
+    )
+    check(m, r)
+  }
+  toString = () => `lock(${this.pick})`
+}
+/** A login as `name` (`renew` with a user), or a logout (`name` undefined: `user: null`). */
+class Login implements Cmd {
+  constructor(
+    readonly pick: number,
+    readonly name: string | undefined,
+  ) {}
+  check = () => true
+  run(m: Model, r: Real): void {
+    const id = pickGuest(m, this.pick)
+    r.login = { key: key(this.name) }
+    both(
+      () => {
+        const s = expire(m, id)
+        if (!s) return undefined
+        admit(m, s, key(this.name), !s.established)
+        s.user = this.name
+        s.established = true
+        s.lastAccess = m.now
+        s.id = `S${++m.next}`
+        newest(m, s)
+        return s.id
+      },
+      () => r.store.renew(id, { user: this.name === undefined ? null : { name: this.name } })?.id,
+    )
+    r.login = undefined
+    check(m, r)
+  }
+  toString = () =>
+    this.name === undefined
+      ? `logout(${this.pick})`
+      : `login(${this.pick}, ${JSON.stringify(this.name)})`
 }
 class Close implements Cmd {
   constructor(readonly pick: number) {}
   check = () => true
   run(m: Model, r: Real): void {
-    const id = `S${1 + (this.pick % Math.max(1, m.next))}`
-    const s = m.live.find((x) => x.id === id)
-    if (s) {
-      m.live = m.live.filter((x) => x !== s)
-      m.closed.push([id, 'closed'])
-    }
-    expect(r.store.close(id)).toBe(!!s)
+    const id = pick(m, this.pick)
+    both(
+      () => {
+        const s = m.live.find((x) => x.id === id)
+        if (s) closeIn(m, s, 'closed')
+        return !!s
+      },
+      () => r.store.close(id),
+    )
     check(m, r)
   }
   toString = () => `close(${this.pick})`
@@ -101,45 +295,69 @@ class Advance implements Cmd {
     r.clock.advance(this.ms)
     sweep(m)
     r.store.sweep()
-    expect(r.closed).toEqual(m.closed)
+    check(m, r)
   }
   toString = () => `advance(${this.ms})`
 }
 
-describe('SessionStore recency list', () => {
-  it('expires and evicts as a plain list in recency order does', () => {
+describe('SessionStore against a model', () => {
+  it('opens, evicts, refuses and expires as plain lists in recency order do; no login closes another user’s session', () => {
     fc.assert(
       fc.property(
         fc.commands(
           [
+            // Weighted by repetition: guests that log in (and need room) most.
+            fc.constant(new Guest()),
+            fc.constant(new Guest()),
+            fc.constant(new Guest()),
             fc.constant(new Open()),
-            fc.constant(new Open()),
-            fc.nat(20).map((p) => new Touch(p)),
-            fc.nat(20).map((p) => new Close(p)),
+            fc.nat(40).map((p) => new Touch(p)),
+            fc.nat(40).map((p) => new Lock(p)),
+            ...Array.from({ length: 4 }, () =>
+              fc
+                .tuple(fc.nat(40), fc.constantFrom(...NAMES))
+                .map(([p, name]) => new Login(p, name)),
+            ),
+            fc.nat(40).map((p) => new Login(p, undefined)),
+            fc.nat(40).map((p) => new Close(p)),
             fc.integer({ min: 1, max: 60 }).map((ms) => new Advance(ms)),
           ],
-          { maxCommands: 60 },
+          // Long runs: a store that fills, users past their quota, sessions that expire.
+          { maxCommands: 80, size: 'max' },
         ),
-        (cmds) => {
+        fc.boolean(),
+        (cmds, refuse) => {
           const clock = new ManualClock()
           let n = 0
           const store = new SessionStore(clock, {
             newId: () => `S${++n}`,
             inactivityTimeout: TIMEOUT,
             maxSessions: MAX,
+            maxGuests: MAX_GUESTS,
+            maxSessionsPerUser: QUOTA,
+            whenFull: refuse ? 'refuse' : 'evict',
           })
-          const closed: [string, SessionCloseReason][] = []
-          store.onClose((s, reason) => closed.push([s.id, reason]))
+          const real: Real = { store, clock, closed: [], login: undefined }
+          store.onClose((s, reason) => {
+            real.closed.push([s.id, reason])
+            // The rule itself, whatever the model says: a login evicts a session without a user
+            // (or a guest, none here) or one of its own user's, never another user's.
+            const user = sessionUser(s)
+            if (real.login && reason === 'evicted' && user) {
+              expect(real.login.key).toBeDefined()
+              expect(user.name.toLowerCase()).toBe(real.login.key)
+            }
+          })
           fc.modelRun(
             () => ({
-              model: { live: [], now: clock.now(), next: 0, closed: [] },
-              real: { store, clock, closed },
+              model: { live: [], now: clock.now(), next: 0, closed: [], refuse },
+              real,
             }),
             cmds,
           )
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     )
   })
 })
@@ -158,12 +376,12 @@ describe('SessionStore pools', () => {
     fc.record({
       op: fc.constant('login' as const),
       pick: fc.nat(40),
-      user: fc.constantFrom('a', 'b'),
+      user: fc.constantFrom(...NAMES),
     }),
     fc.record({ op: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 40 }) }),
   )
 
-  it('keep both bounds, and only a login ever evicts a logged-in session', () => {
+  it('keep their bounds, and only a login of the same user ever evicts a logged-in session', () => {
     fc.assert(
       fc.property(
         fc.array(op, { maxLength: 120 }),
@@ -176,6 +394,7 @@ describe('SessionStore pools', () => {
             inactivityTimeout: TIMEOUT,
             maxSessions: 3,
             maxGuests: 4,
+            maxSessionsPerUser: QUOTA,
             whenFull,
           })
           const sessions: ReturnType<SessionStore['openGuest']>[] = []
@@ -187,7 +406,12 @@ describe('SessionStore pools', () => {
             // renews a guest's id and so establishes it too), and a logged-in one only by a login.
             if (current?.op === 'guest' || current?.op === 'back') expect(s.established).toBe(false)
             if (s.established) expect(['lock', 'login', 'logout']).toContain(current?.op)
-            if (sessionUser(s)) expect(current?.op).toBe('login')
+            const user = sessionUser(s)
+            if (user) {
+              expect(current?.op).toBe('login')
+              expect(user.name.toLowerCase()).toBe((current as { user: string }).user.toLowerCase())
+              expect(user.name).not.toBe('')
+            }
           })
           for (const o of ops) {
             current = o
@@ -202,13 +426,15 @@ describe('SessionStore pools', () => {
               else if (pick && o.op === 'close') store.close(pick.id)
             } catch (error) {
               // Refused for want of room: never a guest coming back, never a new guest.
-              expect(error).toMatchObject({ name: 'SessionLimit' })
+              expect(['SessionLimit', 'UserSessionLimit']).toContain((error as Error).name)
               expect(['lock', 'login', 'logout']).toContain(o.op)
             }
             const counts = store.counts
             expect(counts.guests).toBeLessThanOrEqual(4)
             expect(counts.established).toBeLessThanOrEqual(3)
             expect(counts.users).toBeLessThanOrEqual(counts.established)
+            expect(store.sessionsOf('a')).toBeLessThanOrEqual(QUOTA)
+            expect(store.sessionsOf('b')).toBeLessThanOrEqual(QUOTA)
           }
         },
       ),

@@ -240,12 +240,18 @@ describe('SessionStore', () => {
     expect(() => store.renew(guest.id)).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
     expect(store.peek(guest.id)).toMatchObject({ id: guest.id, established: false })
     expect(closed).toEqual([])
-    // A login evicts the least recent logged-in session.
-    store.touch(ann.id)
-    const cid = store.renew(guest.id, { user: { name: 'cid' } })!
-    expect(closed).toEqual([[bob.id, 'evicted']])
+    // Nor does a login evict another user's session (issue 46: one user logged the others out).
+    expect(() => store.renew(guest.id, { user: { name: 'cid' } })).toThrow(
+      expect.objectContaining({ name: 'SessionLimit' }),
+    )
+    expect(closed).toEqual([])
+    // A login gives up its own user's least recent session, the name compared ignoring case.
+    const annId = ann.id
+    const again = store.renew(guest.id, { user: { name: 'ANN' } })!
+    expect(closed).toEqual([[annId, 'evicted']])
     expect(store.counts).toEqual({ established: 2, users: 2, guests: 0 })
-    expect(store.peek(cid.id)).toBe(guest)
+    expect(store.peek(again.id)).toBe(guest)
+    expect(store.peek(bob.id)).toBe(bob)
   })
 
   it('a login evicts a session without a user before any logged-in one', () => {
@@ -336,5 +342,135 @@ describe('SessionStore.renew', () => {
     expect(store.counts).toMatchObject({ established: 1, users: 1 })
     setSessionUser(s, undefined)
     expect(store.counts).toMatchObject({ established: 1, users: 0 })
+  })
+})
+
+describe('SessionStore sessions per user (issue 46: one user logs the others out)', () => {
+  /** A guest logged in as `name`. */
+  const login = (store: SessionStore, name: string) =>
+    store.renew(store.openGuest().id, { user: { name } })!
+
+  it("one user's 10,050 logins evict only that user's sessions, past 100 by default", () => {
+    const { store, closed } = setup()
+    const admin = login(store, 'root')
+    for (let i = 0; i < 10_050; i++) login(store, 'carl')
+    expect(store.peek(admin.id)).toBe(admin)
+    expect(store.sessionsOf('carl')).toBe(100)
+    expect(store.counts).toEqual({ established: 101, users: 101, guests: 0 })
+    expect(closed).toHaveLength(10_050 - 100)
+    expect(closed.every(([id, reason]) => id !== admin.id && reason === 'evicted')).toBe(true)
+  })
+
+  it("evicts the user's own least recently used session past maxSessionsPerUser", () => {
+    const { clock, store, closed } = setup({ maxSessionsPerUser: 2 })
+    const a = login(store, 'ann')
+    clock.advance(1)
+    const b = login(store, 'ann')
+    clock.advance(1)
+    store.touch(a.id) // b is now ann's least recent
+    const bob = login(store, 'bob')
+    const bId = b.id
+    const c = login(store, 'Ann') // the same user: names are compared ignoring case
+    expect(closed).toEqual([[bId, 'evicted']])
+    expect([store.peek(a.id), store.peek(c.id), store.peek(bob.id)]).toEqual([a, c, bob])
+    expect(store.sessionsOf('ANN')).toBe(2)
+    // Diacritics are not ignored, as in 4D's comparisons: another user.
+    login(store, 'Ånn')
+    expect(store.sessionsOf('ann')).toBe(2)
+    expect(store.sessionsOf('ånn')).toBe(1)
+  })
+
+  it('refuses a login past maxSessionsPerUser in refuse mode (UserSessionLimit), changing nothing', () => {
+    const { store, closed } = setup({ maxSessionsPerUser: 1, whenFull: 'refuse' })
+    login(store, 'ann')
+    const guest = store.openGuest()
+    expect(() => store.renew(guest.id, { user: { name: 'ann' } })).toThrow(
+      expect.objectContaining({
+        name: 'UserSessionLimit',
+        errCode: 9082,
+        message: 'Maximum number of sessions per user has been reached (1)',
+      }),
+    )
+    expect(guest).toMatchObject({ id: guest.id, established: false })
+    expect(guest.data.size).toBe(0)
+    // Another user logs in on it; a second login of that user on the same session is no new one.
+    const bob = store.renew(guest.id, { user: { name: 'bob' } })!
+    expect(store.renew(bob.id, { user: { name: 'bob', privileges: ['admin'] } })).toBe(bob)
+    expect(store.sessionsOf('bob')).toBe(1)
+    expect(closed).toEqual([])
+  })
+
+  it("a full store: a login evicts one without a user, then its own user's; else refused", () => {
+    const { store, closed } = setup({ maxSessions: 3 })
+    const root = login(store, 'root')
+    const anonymous = store.open()
+    const carl = login(store, 'carl')
+    const carlId = carl.id
+    login(store, 'carl') // evicts the session without a user
+    expect(closed).toEqual([[anonymous.id, 'evicted']])
+    login(store, 'carl') // then carl's own least recent
+    expect(closed).toEqual([
+      [anonymous.id, 'evicted'],
+      [carlId, 'evicted'],
+    ])
+    // ann has no session to give up: refused, in evict mode too.
+    const guest = store.openGuest()
+    expect(() => store.renew(guest.id, { user: { name: 'ann' } })).toThrow(
+      expect.objectContaining({ name: 'SessionLimit', errCode: 9080 }),
+    )
+    expect(store.peek(root.id)).toBe(root)
+    expect(closed).toHaveLength(2)
+  })
+
+  it('a user without a name (setPrivileges without userName) has no quota and evicts no logged-in session', () => {
+    const { store, closed } = setup({ maxSessions: 3, maxSessionsPerUser: 1 })
+    login(store, '')
+    login(store, '')
+    expect(store.sessionsOf('')).toBe(0)
+    expect(store.counts).toMatchObject({ established: 2, users: 2 })
+    login(store, 'ann')
+    expect(() => login(store, '')).toThrow(expect.objectContaining({ name: 'SessionLimit' }))
+    expect(closed).toEqual([])
+  })
+
+  it('moves a session between users at each change of who it is', () => {
+    const { store } = setup()
+    const s = login(store, 'ann')
+    store.renew(s.id, { user: { name: 'bob' } })
+    expect([store.sessionsOf('ann'), store.sessionsOf('bob')]).toEqual([0, 1])
+    store.renew(s.id, { user: null })
+    expect(store.sessionsOf('bob')).toBe(0)
+    // A user set on the data directly is counted too (without the quota: a Map cannot refuse).
+    setSessionUser(s, { name: 'cid' })
+    expect(store.sessionsOf('cid')).toBe(1)
+    setSessionUser(s, undefined)
+    expect(store.sessionsOf('cid')).toBe(0)
+    const t = login(store, 'dan')
+    store.close(t.id)
+    expect(store.sessionsOf('dan')).toBe(0)
+  })
+
+  it('closes expired sessions before judging a limit reached', () => {
+    const { clock, store, closed } = setup({
+      inactivityTimeout: MINUTE,
+      maxSessions: 1,
+      maxSessionsPerUser: 1,
+      whenFull: 'refuse',
+    })
+    const old = login(store, 'ann')
+    clock.advance(MINUTE / 2)
+    const guest = store.openGuest()
+    clock.advance(MINUTE / 2)
+    // ann's first session is past its time, and nothing swept since: the guest's requests do not.
+    expect(store.touch(guest.id)).toBe(guest)
+    expect(closed).toEqual([])
+    expect(store.renew(guest.id, { user: { name: 'ann' } })).toBe(guest)
+    expect(closed).toEqual([[old.id, 'expired']])
+  })
+
+  it('refuses a maxSessionsPerUser below 1', () => {
+    expect(() => new SessionStore(new ManualClock(), { maxSessionsPerUser: 0 })).toThrow(
+      'SessionStore: maxSessions, maxSessionsPerUser and maxGuests must be at least 1',
+    )
   })
 })

@@ -15,10 +15,17 @@
  *   a lock, a login without a user), and `open` makes one.
  * - **logged-in** sessions: those with a user (session-user.ts), put there by `renew`.
  *
- * The last two share `maxSessions`. Past it, an established session without a user may only evict
- * another one without a user (else it is refused, SessionLimit, 402): a session without a login
- * never evicts a logged-in one, nor releases its locks. A login evicts the least recent session
- * without a user first, then the least recent logged-in one; `whenFull: 'refuse'` refuses instead.
+ * The last two share `maxSessions`, and each user's logged-in sessions are bounded by
+ * `maxSessionsPerUser` (users told apart by name, ignoring case: sessions-per-user.ts). Who may
+ * evict whom, so that no client ever logs out a session that is not its own user's:
+ * - past a user's quota, a login of that user evicts the user's own least recent session
+ *   (`whenFull: 'refuse'`: refused, UserSessionLimit, 402);
+ * - past `maxSessions`, an established session without a user may only evict the least recent
+ *   session without a user; a login, that too, else its own user's least recent session. When
+ *   only other users' sessions would make room, it is refused (SessionLimit, 402) in both modes:
+ *   one user logging in over and over (10,050 times in 3.6 s) evicted an admin's session and
+ *   released its lock before. `whenFull: 'refuse'` refuses rather than evicting anything.
+ * Expired sessions are swept before a limit is judged reached.
  *
  * `renew` gives a session a new id at a login and at every change of who it is (session
  * fixation: an id a guest was given, planted in a victim's browser, must not become the victim's
@@ -33,6 +40,7 @@
 import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
+import { SessionsPerUser, userKey, type UserLinked } from './sessions-per-user.js'
 
 export interface SessionStoreOptions {
   /** Inactivity timeout, in milliseconds. 4D's default is 60 minutes. @default 3_600_000 */
@@ -43,11 +51,20 @@ export interface SessionStoreOptions {
    */
   readonly maxSessions?: number
   /**
-   * What happens when one more session would be established past `maxSessions`: `'evict'` closes
-   * the least recently used established session without a user, or, for a login when every one
-   * is logged in, the least recently used logged-in one; `'refuse'` throws SessionLimit (HTTP 402,
-   * the real server's "Maximum number of sessions has been reached") and the session stays a
-   * guest. A session without a user that would have to evict a logged-in one is refused in both.
+   * Maximum number of logged-in sessions of one user (by user name, ignoring case as 4D compares
+   * names). A person uses a few browsers and devices; a test suite or a load test logging in as
+   * one fixture user keeps a client per worker or virtual user: 100 leaves room for those, and
+   * takes 100 users to fill the default `maxSessions`. `Infinity`: no bound per user (a login
+   * still never evicts another user's session). @default 100
+   */
+  readonly maxSessionsPerUser?: number
+  /**
+   * What happens when one more session would be established past `maxSessions`, or logged in past
+   * its user's `maxSessionsPerUser`: `'evict'` closes the least recently used session that may
+   * make room (past the quota, the user's own; past `maxSessions`, one without a user, else, for a
+   * login, the user's own); `'refuse'` throws SessionLimit, or UserSessionLimit past the quota
+   * (HTTP 402, the real server's "Maximum number of sessions has been reached"), and the session
+   * stays as it was. When only another user's session would make room, it is refused in both.
    * @default 'evict'
    */
   readonly whenFull?: 'evict' | 'refuse'
@@ -133,6 +150,11 @@ export interface SessionStoreApi {
    * guests.
    */
   readonly counts: { established: number; users: number; guests: number }
+  /**
+   * Open logged-in sessions of the user of this name (ignoring case). Optional: what a store
+   * that bounds sessions per user can tell.
+   */
+  sessionsOf?(userName: string): number
   /** A new established session (SessionLimit when full in refuse mode). */
   open(): Session
   /** A new guest session. */
@@ -249,8 +271,11 @@ class SessionData extends Map<string, unknown> {
   }
 }
 
-/** A session and its place in the store's recency lists (an intrusive doubly linked list). */
-class Entry implements Session {
+/**
+ * A session and its place in the store's recency lists (intrusive doubly linked lists): its pool's,
+ * and, logged in, its user's.
+ */
+class Entry implements Session, UserLinked<Entry> {
   // Changed only by the store's `renew`.
   id: string
   readonly createdAt: number
@@ -263,6 +288,9 @@ class Entry implements Session {
   pool: Pool | undefined = undefined
   older: Entry | undefined = undefined
   newer: Entry | undefined = undefined
+  userKey: string | undefined = undefined
+  userOlder: Entry | undefined = undefined
+  userNewer: Entry | undefined = undefined
 
   constructor(
     id: string,
@@ -328,6 +356,7 @@ export class SessionStore implements SessionStoreApi {
   readonly #clock: Clock
   readonly #timeout: number
   readonly #max: number
+  readonly #maxPerUser: number
   readonly #maxGuests: number
   readonly #refuse: boolean
   readonly #newId: () => string
@@ -337,13 +366,16 @@ export class SessionStore implements SessionStoreApi {
   readonly #guests = new Pool()
   /** Established sessions without a user: the ones a session without a login may evict. */
   readonly #anonymous = new Pool()
-  /** Logged-in sessions: only a login evicts one. */
+  /** Logged-in sessions: only a login of the same user evicts one. */
   readonly #users = new Pool()
+  /** The logged-in sessions of each user, least recent first. */
+  readonly #perUser = new SessionsPerUser<Entry>()
   readonly #onClose: ((session: Session, reason: SessionCloseReason) => void)[] = []
   readonly #onRenew: ((session: Session, previousId: string) => void)[] = []
   readonly #observers: SessionObserver[] = []
   // One function for every entry's data: which entry changed is its argument. A user put on or
-  // taken off an established session moves it between its two pools (their total is the same).
+  // taken off an established session moves it between its two pools (their total is the same)
+  // and its user's list, without judging the quota: a Map's `set` cannot refuse.
   readonly #changed = (entry: Entry): void => {
     if (entry.established) this.#file(entry)
     for (const o of this.#observers) o.changed?.(entry)
@@ -353,13 +385,16 @@ export class SessionStore implements SessionStoreApi {
     this.#clock = clock
     this.#timeout = options.inactivityTimeout ?? 3_600_000
     this.#max = options.maxSessions ?? 10_000
+    this.#maxPerUser = options.maxSessionsPerUser ?? 100
     this.#maxGuests = options.maxGuests ?? 10_000
     this.#refuse = options.whenFull === 'refuse'
     this.#newId = options.newId ?? randomId
     if (!(this.#timeout > 0))
       throw new RangeError('SessionStore: inactivityTimeout must be positive')
-    if (!(this.#max >= 1) || !(this.#maxGuests >= 1))
-      throw new RangeError('SessionStore: maxSessions and maxGuests must be at least 1')
+    if (!(this.#max >= 1) || !(this.#maxGuests >= 1) || !(this.#maxPerUser >= 1))
+      throw new RangeError(
+        'SessionStore: maxSessions, maxSessionsPerUser and maxGuests must be at least 1',
+      )
   }
 
   /** Open sessions, guests included. */
@@ -378,13 +413,19 @@ export class SessionStore implements SessionStoreApi {
     }
   }
 
+  /** Open logged-in sessions of the user of this name, ignoring case (0 for a name ''). */
+  sessionsOf(userName: string): number {
+    this.sweep()
+    return this.#perUser.count(userKey({ name: userName }))
+  }
+
   /**
    * Opens a new established session (a deliberate open, from code). Throws SessionLimit when
    * `maxSessions` are established and `whenFull` is 'refuse'.
    */
   open(): Session {
     const now = this.#sweep()
-    this.#makeRoom(false)
+    this.#admit(undefined, undefined, true)
     const entry = new Entry(this.#newId(), now, this.#timeout, true, this.#changed)
     this.#sessions.set(entry.id, entry)
     this.#anonymous.append(entry)
@@ -412,6 +453,7 @@ export class SessionStore implements SessionStoreApi {
     if (!entry) return undefined
     entry.lastAccess = this.#clock.now()
     entry.pool!.moveToNewest(entry)
+    if (entry.userKey !== undefined) this.#perUser.touch(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.touched?.(entry)
     return entry
   }
@@ -424,7 +466,7 @@ export class SessionStore implements SessionStoreApi {
     const entry = this.#live(id)
     if (!entry) return undefined
     if (entry.established) return entry
-    this.#makeRoom(hasUser(entry))
+    this.#admit(entry, keyOf(entry), true)
     this.#establish(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
     return entry
@@ -434,13 +476,15 @@ export class SessionStore implements SessionStoreApi {
    * The live session `id` under a new id, its user and timeout changed as asked, established and
    * its timer restarted; the old id is dead at once, and `onRenew` listeners are told (observers
    * are not: the renewal is the one event). Throws SessionLimit before changing anything when it
-   * cannot be established. Undefined if the session is not open.
+   * cannot be established, UserSessionLimit when its new user may have no more sessions (refuse
+   * mode); past the user's quota in evict mode, the user's least recent session is closed first.
+   * Undefined if the session is not open.
    */
   renew(id: string, change: SessionRenewal = {}): Session | undefined {
     const entry = this.#live(id)
     if (!entry) return undefined
-    if (!entry.established)
-      this.#makeRoom(change.user === undefined ? hasUser(entry) : change.user !== null)
+    const key = change.user === undefined ? keyOf(entry) : userKey(change.user)
+    this.#admit(entry, key, !entry.established)
     if (change.user !== undefined) entry.data.put(SESSION_USER_KEY, change.user ?? undefined)
     if (change.timeout !== undefined) entry.timeout = change.timeout
     const previous = entry.id
@@ -517,17 +561,20 @@ export class SessionStore implements SessionStoreApi {
 
   /**
    * Takes in a session another process opened (or updates the one open here under its id): its
-   * times, state and data as given, at the newest end of its pool. Observers are not told: this is
-   * how a mirror follows, not a change of its own. May evict (or throw SessionLimit) to make room
-   * for an established one, as `establish` does.
+   * times, state and data as given, at the newest end of its pool (and of its user's list, the
+   * user read from its data). Observers are not told: this is how a mirror follows, not a change
+   * of its own. May evict (or throw SessionLimit, UserSessionLimit) to make room for an
+   * established one, or for a session that comes to a user, as `establish` and `renew` do.
    */
   adopt(snapshot: SessionSnapshot): Session {
     let entry = this.#sessions.get(snapshot.id)
     // Established is never undone: this store may have established it before the other knew.
     const established = snapshot.established || entry?.established === true
     const data = snapshot.data && [...snapshot.data]
-    if (established && !entry?.established)
-      this.#makeRoom(data?.some(([key]) => key === SESSION_USER_KEY) === true)
+    if (established) {
+      const user = data?.find(([key]) => key === SESSION_USER_KEY)?.[1] as AuthUser | undefined
+      this.#admit(entry, userKey(user), !entry?.established, false)
+    }
     if (entry) {
       entry.established = established
       entry.lastAccess = snapshot.lastAccess
@@ -546,6 +593,7 @@ export class SessionStore implements SessionStoreApi {
     if (data) entry.data.fill(data)
     else if (entry.hasData) entry.data.fill([])
     this.#poolOf(entry).moveToNewest(entry)
+    this.#fileUser(entry, true)
     while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
     return entry
   }
@@ -559,6 +607,12 @@ export class SessionStore implements SessionStoreApi {
   #file(entry: Entry): void {
     const pool = this.#poolOf(entry)
     if (entry.pool !== pool) pool.moveToNewest(entry)
+    this.#fileUser(entry, false)
+  }
+
+  /** Puts a logged-in `entry` in its user's list (the newest there if `touched`), else in none. */
+  #fileUser(entry: Entry, touched: boolean): void {
+    this.#perUser.file(entry, entry.pool === this.#users ? keyOf(entry) : undefined, touched)
   }
 
   /** Established, its timer restarted, at the newest end of its pool (room was made). */
@@ -566,19 +620,42 @@ export class SessionStore implements SessionStoreApi {
     entry.established = true
     entry.lastAccess = this.#clock.now()
     this.#poolOf(entry).moveToNewest(entry)
+    this.#fileUser(entry, true)
   }
 
   /**
-   * Room for one more established session, logged in (`forUser`) or not: the least recent session
-   * without a user is evicted first; a logged-in one only for a login. Else, or in refuse mode,
-   * SessionLimit.
+   * Lets `entry` (undefined: a new session) be established as the user of `key` (undefined: no
+   * user, or one without a name), making room: past the user's quota, when it joins that user's
+   * sessions, the user's least recent one is evicted; when `established` sessions are to grow past
+   * `maxSessions`, the least recent session without a user, else the user's own least recent. No
+   * other user's session is ever evicted: SessionLimit instead. In refuse mode, nothing is evicted:
+   * UserSessionLimit or SessionLimit. Nothing is changed before a refusal but expired sessions
+   * closed (unless `sweep` is false: `adopt`, whose session may have expired here and not there).
    */
-  #makeRoom(forUser: boolean): void {
-    if (this.#anonymous.size + this.#users.size < this.#max) return
-    if (this.#refuse) fail('SessionLimit', [this.#max])
-    while (this.#anonymous.size + this.#users.size >= this.#max) {
-      const victim = this.#anonymous.oldest ?? (forUser ? this.#users.oldest : undefined)
-      // A session without a login never evicts a logged-in one.
+  #admit(
+    entry: Entry | undefined,
+    key: string | undefined,
+    established: boolean,
+    sweep = true,
+  ): void {
+    const joins = key !== undefined && entry?.userKey !== key
+    const overQuota = (): boolean => joins && this.#perUser.count(key) >= this.#maxPerUser
+    const full = (): boolean => established && this.#anonymous.size + this.#users.size >= this.#max
+    if (!overQuota() && !full()) return
+    // A limit is not reached by sessions whose time is up (a login may come long after the last
+    // request that swept).
+    if (sweep) this.#sweep()
+    if (this.#refuse) {
+      if (overQuota()) fail('UserSessionLimit', [this.#maxPerUser])
+      if (full()) fail('SessionLimit', [this.#max])
+      return
+    }
+    // `entry` is not among the user's sessions (it joins them) nor among those without a user
+    // (it is a guest when `established` asks for room): it is never its own victim.
+    while (overQuota()) this.#close(this.#perUser.oldest(key!)!, 'evicted')
+    while (full()) {
+      const victim =
+        this.#anonymous.oldest ?? (key === undefined ? undefined : this.#perUser.oldest(key))
       if (!victim) fail('SessionLimit', [this.#max])
       this.#close(victim, 'evicted')
     }
@@ -601,12 +678,17 @@ export class SessionStore implements SessionStoreApi {
   #close(entry: Entry, reason: SessionCloseReason): void {
     this.#sessions.delete(entry.id)
     entry.pool?.unlink(entry)
+    this.#perUser.remove(entry)
     for (const listener of this.#onClose) listener(entry, reason)
   }
 }
 
 /** Whether a session holds a user (without making its data map). */
 const hasUser = (entry: Entry): boolean => entry.hasData && entry.data.has(SESSION_USER_KEY)
+
+/** The key of the user a session holds (sessions-per-user.ts); undefined for none or no name. */
+const keyOf = (entry: Entry): string | undefined =>
+  hasUser(entry) ? userKey(entry.data.get(SESSION_USER_KEY) as AuthUser) : undefined
 
 /** Adds `item` to `list`; returns the function that removes it (harmless twice). */
 function subscribe<T>(list: T[], item: T): () => void {

@@ -25,6 +25,7 @@ import {
   type ModelJson,
   type RolesJson,
   type Session,
+  type SessionStoreOptions,
 } from '@entistore/core'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '../handler.js'
 
@@ -368,8 +369,14 @@ export interface HostileApp {
   readonly log: EventLog
 }
 
-/** The application, served by a REST handler that authenticates against `HOSTILE_USERS`. */
-export function hostileApp(options: RestHandlerOptions = {}): HostileApp {
+/**
+ * The application, served by a REST handler that authenticates against `HOSTILE_USERS`; `sessions`
+ * are the datastore's session options (its defaults when not given).
+ */
+export function hostileApp(
+  options: RestHandlerOptions = {},
+  sessions: SessionStoreOptions = {},
+): HostileApp {
   const clock = new ManualClock(Date.UTC(2026, 10, 25))
   const log: EventLog = []
   const ds = createDatastore(HOSTILE_MODEL, {
@@ -377,6 +384,7 @@ export function hostileApp(options: RestHandlerOptions = {}): HostileApp {
     clock,
     functions: hostileFunctions(log),
     roles: HOSTILE_ROLES,
+    sessions,
   })
   const rest = createRestHandler(ds, {
     authenticate: ({ user, password }) => {
