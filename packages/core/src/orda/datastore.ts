@@ -42,6 +42,7 @@ import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import { restoreSnapshot } from './snapshots.js'
 import { runAs, runTransaction } from './writes.js'
+import { restrictVisibility } from './restrict-visibility.js'
 import type { FunctionsDef } from './define-functions.js'
 import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from './call-function.js'
@@ -177,6 +178,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       clock: this.clock,
       table: (name) => store.table(name),
       entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
+      visibility: restrictVisibility(this as Datastore),
     }
     if (options.data !== undefined) this.loadData(options.data)
   }

@@ -11,9 +11,10 @@
  * session changes (the datastore's global stamp, the acting owner). Inside it, the dataclass's
  * own reads are not narrowed (it would call itself).
  *
- * Not narrowed: a query's relation path into a restricted dataclass (`employer.name = 'x'` with
- * Company restricted compares every company), and entity sets kept from before the restriction
- * changed.
+ * The query engine narrows what a relation leads to as well (query/visibility.ts, implemented by
+ * restrict-visibility.ts): a filter, an ordering or a query path's counts through a relation.
+ *
+ * Not narrowed: entity sets kept from before the restriction changed.
  */
 import type { Session } from '../sessions/session-store.js'
 import type { RowIds } from '../sets/row-ids.js'

@@ -1,6 +1,13 @@
 /**
  * @module The executor: runs a plan and returns the matching row ids (unique, in no order), and,
  * when asked, the path it took: each step's time and number of rows found (4D's `__queryPath`).
+ *
+ * A restricted dataclass (its `restrict` event, visibility.ts) is narrowed where a relation leads
+ * into it: a join keeps the related rows the session may see before it maps them back, in every
+ * form a join takes (run by itself, or as a per-row test of an AND). With a query path, every step
+ * is narrowed to the rows of its dataclass the session may see, so that no count says more than
+ * the session could count itself, and the query's own step counts what its selection holds. The
+ * query's own rows are narrowed by the selection made of them (orda/queries.ts).
  */
 import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
@@ -18,6 +25,7 @@ import {
   type SetPlan,
 } from './plan.js'
 import { equalRows, equalRowsOf, rangeOf } from './planner.js'
+import { visibleRows, type AllowedRows } from './visibility.js'
 import {
   comparisonPredicate,
   foldedAccess,
@@ -33,6 +41,11 @@ export interface ExecContext {
   readonly clock: Clock
   /** Record each step's rows and time (4D's query path). Without it, an AND runs in one pass. */
   readonly trace: boolean
+  /**
+   * The rows of a dataclass the acting session may see (its `restrict`); undefined when no
+   * dataclass of the datastore has a `restrict`, and then nothing is narrowed or asked.
+   */
+  readonly allowed?: AllowedRows
 }
 
 /** What one plan node did: 4D's query path step. */
@@ -52,9 +65,23 @@ export interface Execution {
 export function execute(node: PlanNode, ctx: ExecContext): Execution {
   // The clock is read only when a query path is wanted: two reads per plan node otherwise wasted.
   const start = ctx.trace ? ctx.clock.now() : 0
-  const { rows, children } = run(node, ctx)
+  const ran = run(node, ctx)
+  const { children } = ran
+  // A query path counts what the session may see at every step (see the module comment).
+  const rows =
+    ctx.trace && ctx.allowed ? visibleRows(ran.rows, ctx.allowed(dataClassOfPlan(node))) : ran.rows
   const time = ctx.trace ? ctx.clock.now() - start : 0
   return { rows, step: { node, time, found: rows.length, children } }
+}
+
+/**
+ * The rows of a join's inner plan, in the related dataclass, that the session may see: a hidden
+ * related entity is as if it did not exist. (With a query path, `execute` narrowed them already.)
+ */
+function related(inner: PlanNode, target: DataClassDef, ctx: ExecContext): Execution {
+  const ran = execute(inner, ctx)
+  if (ctx.trace || !ctx.allowed) return ran
+  return { rows: visibleRows(ran.rows, ctx.allowed(target)), step: ran.step }
 }
 
 function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: PathStep[] } {
@@ -66,7 +93,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows: scan(table, linkedPredicate(node.bound, table)), children: [] }
     }
     case 'Join': {
-      const inner = execute(node.inner, ctx)
+      const inner = related(node.inner, node.bound.target, ctx)
       return {
         rows: joinRows(
           node.bound.dataClass,
@@ -78,7 +105,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       }
     }
     case 'ReverseJoin': {
-      const inner = execute(node.inner, ctx)
+      const inner = related(node.inner, node.bound.target, ctx)
       const table = ctx.tableOf(node.bound.dataClass)
       const out: number[] = []
       for (const key of foreignKeysOf(
@@ -116,7 +143,11 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
           ? { test: () => true, steps: [] }
           : predicateOf(operand, ctx)
         const from = rows
-        rows = from === undefined ? scan(table, test) : filterRows(table, from, test)
+        // The driver's rows are visible ones (execute); a scan's are narrowed as a step would be.
+        rows =
+          from === undefined
+            ? visibleRows(scan(table, test), ctx.allowed?.(dc))
+            : filterRows(table, from, test)
         children.push({
           node: operand,
           time: ctx.clock.now() - start,
@@ -358,13 +389,13 @@ export function predicateOf(
         steps: [],
       }
     case 'Join': {
-      const inner = execute(node.inner, ctx)
+      const inner = related(node.inner, node.bound.target, ctx)
       const keys = new Set<unknown>(keysOf(node.bound.target, inner.rows, ctx))
       const read = ctx.tableOf(node.bound.dataClass).reader(node.bound.relation.foreignKey)
       return { test: (r) => keys.has(read(r)), steps: [inner.step] }
     }
     case 'ReverseJoin': {
-      const inner = execute(node.inner, ctx)
+      const inner = related(node.inner, node.bound.target, ctx)
       const keys = new Set<unknown>(
         foreignKeysOf(node.bound.target, node.bound.relation.inverse, inner.rows, ctx),
       )

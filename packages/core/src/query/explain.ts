@@ -14,12 +14,20 @@
  * over the plan of the filter the function returned: `Employee.fullName == Ann Smith : replaced by
  * its query function's filter`, with that filter's items below (a `subquery`, as joins show theirs).
  *
+ * A dataclass's `restrict` (visibility.ts) leaves the plan alone: the plan is the same for every
+ * session. The query path counts, at each step, only the rows the session may see (execute.ts),
+ * in 4D's shapes. `explainText` says where the rows are narrowed, with a `RESTRICT` line under each
+ * join into a restricted dataclass and one for the query's own, and its estimates never exceed the
+ * visible rows of their dataclass.
+ *
  * Operators are spelled as 4D prints them: `===` for equality without wildcards (the current
  * server prints `=` that way), `LIKE` with wildcards, `#` for not-equal, `begin`, `IN`, `%%`.
  */
 import type { ComparisonOp } from './ast.js'
 import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
-import { mergeTextEqualities, type PathStep } from './execute.js'
+import { dataClassOfPlan, mergeTextEqualities, type PathStep } from './execute.js'
+import type { DataClassDef } from '../schema/definitions.js'
+import type { AllowedRows } from './visibility.js'
 import {
   isIndexed,
   leafPlan,
@@ -308,16 +316,48 @@ export function extendedQueryPathOf(step: PathStep): JsonObject {
 /** What a node is to its parent in explainText: an AND's driver or filter, or a part of the rest. */
 type Role = 'driver' | 'filter' | 'part'
 
+/** What a query's dataclasses' `restrict` events let the session see, for explainText. */
+export interface ExplainRestriction {
+  /** The query's dataclass. */
+  readonly root: DataClassDef
+  /** The rows of each dataclass the session may see; undefined when nothing is restricted. */
+  readonly allowed: AllowedRows | undefined
+}
+
+/** `RESTRICT Company BY ITS restrict EVENT (1 row)`: where a dataclass's rows are narrowed. */
+const restrictLine = (dc: DataClassDef, n: number): string =>
+  `RESTRICT ${dc.name} BY ITS restrict EVENT (${n} ${n === 1 ? 'row' : 'rows'})`
+
 /**
  * A SQLite-style plan, one line per node: SEARCH (index), SCAN, FILTER, JOIN. It tells how a query
  * runs without a query path (one asked for runs each part of an AND or an OR by itself).
  */
-export function explainText(node: PlanNode | null, orderLine?: string): string {
+export function explainText(
+  node: PlanNode | null,
+  orderLine?: string,
+  restriction?: ExplainRestriction,
+): string {
   const lines: string[] = ['QUERY PLAN']
+  const allowed = restriction?.allowed
+  // An estimate is of the stored rows: never more than the session may see of its dataclass.
+  const estimate = (n: PlanNode): number => {
+    const rows = allowed?.(dataClassOfPlan(n))
+    return rows === undefined ? n.estimate : Math.min(n.estimate, rows.size)
+  }
   // `tested`: the executor runs the node as a test of each row (predicateOf), not by itself.
-  const walk = (n: PlanNode, prefix: string, last: boolean, role: Role, tested: boolean): void => {
-    lines.push(`${prefix}${last ? '`--' : '|--'}${label(n, role, tested)}`)
-    const kids: [PlanNode, Role, boolean][] =
+  const walk = (
+    n: PlanNode | string,
+    prefix: string,
+    last: boolean,
+    role: Role,
+    tested: boolean,
+  ): void => {
+    if (typeof n === 'string') {
+      lines.push(`${prefix}${last ? '`--' : '|--'}${n}`)
+      return
+    }
+    lines.push(`${prefix}${last ? '`--' : '|--'}${label(n, role, tested, estimate(n))}`)
+    const kids: [PlanNode | string, Role, boolean][] =
       n.kind === 'And'
         ? n.operands.map((o, i) =>
             i === 0 && n.driven ? [o, 'driver', tested] : [o, 'filter', true],
@@ -329,7 +369,7 @@ export function explainText(node: PlanNode | null, orderLine?: string): string {
             : n.kind === 'Not'
               ? [[n.operand, 'part', tested]]
               : n.kind === 'Join' || n.kind === 'ReverseJoin'
-                ? [[n.inner, 'part', false]]
+                ? [[n.inner, 'part', false], ...restrictOf(n.bound.target)]
                 : n.kind === 'Computed'
                   ? [[n.inner, role === 'filter' ? 'filter' : 'part', tested]]
                   : []
@@ -337,14 +377,18 @@ export function explainText(node: PlanNode | null, orderLine?: string): string {
       walk(k, prefix + (last ? '   ' : '|  '), i === kids.length - 1, r, t),
     )
   }
-  const all: [PlanNode | string, boolean][] = []
-  if (node) all.push([node, !orderLine])
-  if (orderLine) all.push([orderLine, true])
-  for (const [n, last] of all) {
-    if (typeof n === 'string') lines.push(`${last ? '`--' : '|--'}${n}`)
-    else walk(n, '', last, 'part', false)
+  // The line of a restricted dataclass, as a child of what reads it.
+  function restrictOf(dc: DataClassDef): [string, Role, boolean][] {
+    const rows = allowed?.(dc)
+    return rows === undefined ? [] : [[restrictLine(dc, rows.size), 'part', false]]
   }
-  if (!node && !orderLine) lines.push('`--SCAN (every entity)')
+  const all: (PlanNode | string)[] = []
+  if (node) all.push(node)
+  else if (restriction && allowed?.(restriction.root) !== undefined) all.push('SCAN (every entity)')
+  if (restriction) all.push(...restrictOf(restriction.root).map(([line]) => line))
+  if (orderLine) all.push(orderLine)
+  all.forEach((n, i) => walk(n, '', i === all.length - 1, 'part', false))
+  if (all.length === 0) lines.push('`--SCAN (every entity)')
   return lines.join('\n')
 }
 
@@ -369,8 +413,8 @@ function orOnePass(n: SetPlan, tested: boolean): string {
   return said.length > 0 ? `; ${said.join(', ')}` : ''
 }
 
-function label(n: PlanNode, role: Role, tested: boolean): string {
-  const est = ` ~${n.estimate} rows`
+function label(n: PlanNode, role: Role, tested: boolean, estimate: number): string {
+  const est = ` ~${estimate} rows`
   switch (n.kind) {
     case 'Leaf': {
       const c = n.bound

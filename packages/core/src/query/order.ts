@@ -24,6 +24,7 @@ import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
 import { mapRowIds, type RowIds } from '../sets/row-ids.js'
+import type { AllowedRows } from './visibility.js'
 
 /**
  * How a selection puts its rows in order, lazily: `take(rows, count)` returns the first `count` of
@@ -143,19 +144,22 @@ export function byIndex(table: Table, index: SortedIndex, descending: boolean): 
 /**
  * The value of an order key for one live row: through relatedEntity steps, then the attribute.
  * Read through the tables' column readers: no record is made, except for a calculated attribute
- * (its code takes an entity).
+ * (its code takes an entity). A related entity the session may not see (`allowed`, its dataclass's
+ * `restrict`) is a missing one: the key is null, and its value tells nothing by its place.
  */
 function keyReader(
   key: BoundOrderKey,
   tableOf: (name: string) => Table,
   entityOf: (table: Table) => EntityOf,
+  allowed: AllowedRows | undefined,
 ) {
-  // Each step: the foreign key's reader in the table it starts from, and the table it leads to.
+  // Each step: the foreign key's reader in the table it starts from, the table it leads to, and
+  // the rows of that table the session may see (undefined: all).
   let table = tableOf('')
   const steps = key.relations.map((rel) => {
     const read = table.reader(rel.foreignKey)
     table = tableOf(rel.target)
-    return { read, target: table }
+    return { read, target: table, visible: allowed?.(table.def) }
   })
   const last = table
   const op = key.operand
@@ -165,7 +169,8 @@ function keyReader(
     for (const step of steps) {
       const fk = step.read(rowId)
       rowId = fk === null || fk === undefined ? undefined : step.target.rowIdOf(fk as never)
-      if (rowId === undefined) return null
+      if (rowId === undefined || (step.visible !== undefined && !step.visible.has(rowId)))
+        return null
     }
     if (op.kind === 'calculated') {
       spend(CALCULATED_COST)
@@ -175,15 +180,19 @@ function keyReader(
   }
 }
 
-/** Any order keys: sort keys computed once per row, then heap selection or a full sort. */
+/**
+ * Any order keys: sort keys computed once per row, then heap selection or a full sort. `allowed`:
+ * what the session may see of the dataclasses a key's relations lead to (undefined: everything).
+ */
 export function byKeys(
   table: Table,
   keys: readonly BoundOrderKey[],
   tableOf: (name: string) => Table,
   entityOf: (table: Table) => EntityOf,
+  allowed?: AllowedRows,
 ): Ordering {
   const readers = keys.map((k) =>
-    keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf),
+    keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf, allowed),
   )
   const signs = keys.map((k) => (k.descending ? -1 : 1))
   const only = keys.length === 1 ? keys[0]! : undefined

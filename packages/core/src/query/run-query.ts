@@ -22,10 +22,11 @@ import {
 } from './explain.js'
 import { byIndex, byKeys, byPrimaryKey, type Ordering } from './order.js'
 import { parseOrderBy, parseQuery } from './parse-filter.js'
-import type { QueryPlan } from './plan.js'
+import type { PlanNode, QueryPlan } from './plan.js'
 import { planQuery } from './planner.js'
 import type { EntityOf } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
+import { allowedRows, type AllowedRows, type Visibility } from './visibility.js'
 
 /** What a query reads: the model, the tables, the clock (for query paths). */
 export interface QuerySource {
@@ -35,6 +36,11 @@ export interface QuerySource {
   table(name: string): Table
   /** The entity a record of dataclass `name` is, for calculated attributes. */
   entityOf(name: string): EntityOf
+  /**
+   * What the acting session may see of each dataclass (their `restrict` events); undefined when
+   * no dataclass has one, and queries then pay nothing for it (visibility.ts).
+   */
+  readonly visibility?: Visibility
 }
 
 export interface QueryOptions {
@@ -161,6 +167,8 @@ function runRows(
   const tableOf = (d: { name: string }): Table => source.table(d.name)
   const table = source.table(def.name)
   const plan = planQuery(def, bound, tableOf)
+  // The plan is the same for every session; what each may see is asked as the query runs.
+  const allowed = source.visibility && allowedRows(source.visibility)
   let step: PathStep | undefined
   let rows: RowIds
   let ordering: Ordering | undefined
@@ -170,21 +178,27 @@ function runRows(
       entityOf: (d) => source.entityOf(d.name),
       clock: source.clock,
       trace: options.queryPath ?? false,
+      allowed,
     }
     const run = execute(plan.root, ctx)
     step = run.step
     rows = run.rows
-    ordering = resultOrdering(source, table, orderKeys)
+    ordering = resultOrdering(source, table, orderKeys, allowed)
   } else {
     rows = table.orderedRowIds()
-    ordering = orderKeys.length ? orderingFor(source, table, orderKeys) : undefined
+    ordering = orderKeys.length ? orderingFor(source, table, orderKeys, allowed) : undefined
   }
+  // Asked now, while the session acts: the explain text may be read after it.
+  if (allowed) askEach(plan.root, def, allowed)
   const result: { -readonly [K in keyof QueryRows]: QueryRows[K] } = {
     rows,
     ordering,
     plan,
     explain: () =>
-      explainText(plan.root, orderKeys.length ? orderLine(table, orderKeys) : undefined),
+      explainText(plan.root, orderKeys.length ? orderLine(table, orderKeys) : undefined, {
+        root: def,
+        allowed,
+      }),
   }
   if (options.queryPlan) {
     result.queryPlan = plan.root ? queryPlanOf(plan.root) : null
@@ -197,20 +211,52 @@ function runRows(
   return result
 }
 
-/** The order of a query's result: by `keys`, else 4D's default, the primary key. */
+/** Asks `allowed` for `root` and for every dataclass a join of `node` leads to. */
+function askEach(node: PlanNode | null, root: DataClassDef, allowed: AllowedRows): void {
+  allowed(root)
+  const walk = (n: PlanNode): void => {
+    switch (n.kind) {
+      case 'Join':
+      case 'ReverseJoin':
+        allowed(n.bound.target)
+        return walk(n.inner)
+      case 'Computed':
+        return walk(n.inner)
+      case 'Not':
+        return walk(n.operand)
+      case 'And':
+      case 'Or':
+      case 'Except':
+        return n.operands.forEach(walk)
+      default:
+    }
+  }
+  if (node) walk(node)
+}
+
+/**
+ * The order of a query's result: by `keys`, else 4D's default, the primary key. `allowed`: the
+ * query's view of what the session may see, when it has one already.
+ */
 export function resultOrdering(
   source: QuerySource,
   table: Table,
   keys: readonly BoundOrderKey[],
+  allowed?: AllowedRows,
 ): Ordering {
-  return keys.length ? orderingFor(source, table, keys) : byPrimaryKey(table)
+  return keys.length ? orderingFor(source, table, keys, allowed) : byPrimaryKey(table)
 }
 
-/** The cheapest way to order by `keys`: an index walk when one sorted index can do it all. */
+/**
+ * The cheapest way to order by `keys`: an index walk when one sorted index can do it all. A key
+ * through a relation reads a related entity the session may not see as a null: what it sees is
+ * asked now, while it acts, not when the rows are taken (a reply may be written after).
+ */
 export function orderingFor(
   source: QuerySource,
   table: Table,
   keys: readonly BoundOrderKey[],
+  allowed: AllowedRows | undefined = source.visibility && allowedRows(source.visibility),
 ): Ordering {
   const only = keys.length === 1 ? keys[0]! : undefined
   if (only && only.relations.length === 0 && only.operand.kind === 'storage') {
@@ -222,6 +268,7 @@ export function orderingFor(
     keys,
     (name) => source.table(name),
     (t) => source.entityOf(t.def.name),
+    allowed,
   )
 }
 
