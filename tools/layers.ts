@@ -33,8 +33,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   // a project's roles file, only the errors.
   ['schema', 'sessions', 'sets', 'locks', 'roles'],
   // The application's class functions as declared and checked against the model (their registry).
-  // Running one needs the public objects (`this`, the caller's datastore): that is orda's.
-  ['functions'],
+  // Running one needs the public objects (`this`, the caller's datastore): that is orda's. Access:
+  // the one decision of every permission (a roles file and the embedder's hooks) and who acts now.
+  ['functions', 'access'],
   ['indexes'],
   // Tables, records, changes, the one commit, data loading.
   ['store'],

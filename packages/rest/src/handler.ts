@@ -8,7 +8,15 @@
  * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
  * never carries the error's own text.
  */
-import { DatastoreError, fail, type Datastore, type Session } from '@entistore/core'
+import {
+  accessRule,
+  Actor,
+  DatastoreError,
+  fail,
+  runActor,
+  type Datastore,
+  type Session,
+} from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
 import { isReported, toErrorReply } from './errors/to-error-body.js'
@@ -38,7 +46,7 @@ import {
   sessionSetCookie,
 } from './sessions/cookie.js'
 import { MAX_SESSION_LENGTH, type AuthOptions } from './sessions/directory.js'
-import { bothAllow, rolesAuthorize } from './sessions/roles-authorize.js'
+import { requestOwner } from './resources/context.js'
 import { LoginThrottle } from './sessions/login-throttle.js'
 import { readParams, type RestParams } from './url/params.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
@@ -257,12 +265,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
   const calls = callLimits(options)
-  // A roles file (the datastore's) and the embedder's hook: both must allow.
+  // The one decision of every access: the roles file (the datastore's) and the embedder's hook,
+  // both of which must allow. Each request acts as its session under it (its Actor), and so does
+  // the code it runs.
   const roles = ds.roles
+  const rule = accessRule(roles, options.authorize)
   const auth: AuthOptions = {
     authenticate: options.authenticate,
     forceLogin: options.forceLogin ?? roles?.forceLogin,
-    authorize: bothAllow(roles && rolesAuthorize(roles), options.authorize),
+    authorize: options.authorize,
     maxSessionLength: options.maxSessionLength ?? MAX_SESSION_LENGTH,
   }
   if (!(auth.maxSessionLength! >= 60))
@@ -350,6 +361,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const answer = (
     request: RestRequest,
     session: Session,
+    actor: Actor | undefined,
     parsed: Parsed,
   ): Answered | Promise<Answered> => {
     try {
@@ -365,6 +377,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         uris,
         writer,
         session,
+        actor,
         method,
         target,
         params,
@@ -451,18 +464,30 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // for its turn (wall time, measured by the transport) is taken off. answer() turns the
       // budget's error into a reply.
       const waited = request.receivedAt === undefined ? 0 : Date.now() - request.receivedAt
+      // Who the request acts as, when anything is checked or restricted: everything it does, the
+      // code it calls and its reply (written later, in pieces: json-chunks.ts) run as it.
+      const actor =
+        rule !== undefined || ds.functions.restricting
+          ? new Actor({
+              scope: ds,
+              schema: ds.schema,
+              session,
+              owner: requestOwner(session, request.headers, request.remoteAddress),
+              rule,
+            })
+          : undefined
       // A read that needs an index being built waits for it (built in slices meanwhile, other
       // requests going on), then runs again: the wait is not the query budget's.
       const run = (): Answered | Promise<Answered> => {
         try {
-          return ds.withBudget(queryBudgetMs, () => answer(request, session, parsed), waited)
+          return ds.withBudget(queryBudgetMs, () => answer(request, session, actor, parsed), waited)
         } catch (error) {
           const index = indexBuilding(error)
           if (index === undefined) throw error
           return ds.indexesReady(index.dataClass, [index.attribute]).then(run)
         }
       }
-      const answered = run()
+      const answered = actor ? runActor(actor, run) : run()
       // The Promise never rejects (answer() catches): a failure is still an `__ERROR` reply.
       return isPending(answered)
         ? answered.then(

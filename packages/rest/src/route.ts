@@ -151,8 +151,7 @@ function dispatch<K extends Kind>(ctx: RouteContext, kind: K, target: Targets[K]
       fail('MethodNotApplicable', [params.method, 'a GET request (send it with POST)'])
     fail('NotImplemented', [`$method=${params.method}`])
   }
-  // A dataclass's `restrict` decides by the session its reads are for: reads run as it too.
-  if (ctx.ds.functions.restricting)
-    return ctx.ds.runAs(sessionOwner(ctx), () => resources.GET(ctx, target))
+  // A dataclass's `restrict` decides by the session its reads are for: the request's actor (the
+  // handler runs the request and its reply as it).
   return resources.GET(ctx, target)
 }

@@ -108,7 +108,8 @@ describe('the error table', () => {
       ['UrlMalformed', 'InvalidParameter'],
       // 401 for a guest that must log in first, 403 for a session `authorize` refuses.
       ['NoPermissionToRead', 'ReadRefused'],
-      ['NoPermissionToUpdate', 'UpdateRefused'],
+      // …and for an upload from a session that may store no file anywhere.
+      ['NoPermissionToUpdate', 'UpdateRefused', 'UploadForbidden'],
     ])
   })
 

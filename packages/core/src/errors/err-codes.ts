@@ -102,6 +102,18 @@ export const ERRORS = {
       `The key ${q(key)} is not unique in the ${q(dataClass)} dataclass`,
   ),
 
+  /**
+   * A creation that gives a value to a generated primary key (autosequence, uuid) of a dataclass
+   * with a `restrict` event, made by a session acting: whether it was taken would tell whether an
+   * entity the session cannot see holds it. Entistore's code.
+   */
+  GeneratedKeyGiven: spec(
+    9139,
+    'enti',
+    'badRequest',
+    (attribute: string, dataClass: string) =>
+      `The key ${q(attribute)} of a new entity of the ${q(dataClass)} dataclass is generated: leave it out (its entities are restricted, and a chosen key would tell whether a hidden one holds it)`,
+  ),
   /** A write names an attribute the dataclass does not have: the client's mistake, so 400, not 404. */
   UnknownAttribute: spec(
     1500,
@@ -590,6 +602,16 @@ export const ERRORS = {
     'dbmg',
     'forbidden',
     (method: string, owner: string) => `No permission to execute method ${method} in ${owner}`,
+  ),
+  /**
+   * 4D's NO_PERM_TO_UPDATE (1558) for `$upload` from a session that may write no picture or BLOB
+   * attribute: a file it could never store is not kept for it.
+   */
+  UploadForbidden: spec(
+    1558,
+    'dbmg',
+    'forbidden',
+    () => 'No permission to update a picture or BLOB attribute: the upload is refused',
   ),
   /** 4D's NO_PERM_TO_READ_ATTRIBUTE_VALUE (1607); the wording is Entistore's (4D's is not public). */
   AttributeReadRefused: spec(

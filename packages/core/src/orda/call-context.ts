@@ -3,14 +3,15 @@
  * session of the REST request that called it, and a way to log that session in (4D's `Session`
  * inside a function: `authentify` calls `Session.setPrivileges`).
  *
- * A call is followed through awaits with the runtime's AsyncLocalStorage when there is one (Node,
- * Deno, Bun: `process.getBuiltinModule`, so the core imports nothing of Node's and still loads
- * anywhere). Without it, the call is known only until the function first awaits; `currentCall()`
- * then answers undefined rather than another request's call.
+ * A call is followed through awaits with an async context (access/async-scope.ts: the runtime's
+ * AsyncLocalStorage). Without one, the call is known only until the function first awaits;
+ * `currentCall()` then answers undefined rather than another request's call.
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
+import { asyncScope } from '../access/async-scope.js'
+import { currentActor } from '../access/acting.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { FunctionInfo } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'
@@ -63,41 +64,16 @@ export type PrivilegeSettings =
 const nameList = (v: string | readonly string[] | undefined): string[] =>
   (typeof v === 'string' ? v.split(',') : (v ?? [])).map((n) => n.trim()).filter((n) => n !== '')
 
-interface Store<T> {
-  run<R>(value: T, fn: () => R): R
-  getStore(): T | undefined
-}
-
-type StoreClass = new <T>() => Store<T>
-
-// Node, Deno and Bun give `process.getBuiltinModule`; elsewhere (a browser) there is none.
-const AsyncLocalStorage = (
-  globalThis as {
-    process?: { getBuiltinModule?: (id: string) => { AsyncLocalStorage?: StoreClass } | undefined }
-  }
-).process?.getBuiltinModule?.('node:async_hooks')?.AsyncLocalStorage
-
-const storage: Store<FunctionCall> | undefined = AsyncLocalStorage
-  ? new AsyncLocalStorage<FunctionCall>()
-  : undefined
-// Without AsyncLocalStorage: the call whose synchronous part is running.
-let syncCall: FunctionCall | undefined
+const calls = asyncScope<FunctionCall>()
 
 /** The call of the function running now, if any (see the module note for what follows awaits). */
 export function currentCall(): FunctionCall | undefined {
-  return storage ? storage.getStore() : syncCall
+  return calls.get()
 }
 
 /** Runs `fn` as `call` (what `currentCall()` answers inside it). */
 export function runCall<R>(call: FunctionCall, fn: () => R): R {
-  if (storage) return storage.run(call, fn)
-  const before = syncCall
-  syncCall = call
-  try {
-    return fn()
-  } finally {
-    syncCall = before
-  }
+  return calls.run(call, fn)
 }
 
 /** A call's context: the datastore, the function, and the session of the request, if any. */
@@ -143,7 +119,14 @@ export function newCall(
     },
     hasPrivilege(privilege) {
       const roles = datastore.roles
-      return roles !== undefined && heldPrivileges(roles, session).has(privilege.toLowerCase())
+      if (roles === undefined) return false
+      // The acting actor holds what the functions on the call stack promote.
+      const actor = currentActor(datastore)
+      const held =
+        actor !== undefined && actor.session === session && actor.rule?.roles === roles
+          ? actor.privileges
+          : heldPrivileges(roles, session)
+      return held.has(privilege.toLowerCase())
     },
   }
 }

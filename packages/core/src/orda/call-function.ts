@@ -19,6 +19,8 @@ import { ownerText, type FunctionInfo, type FunctionKind } from '../functions/re
 import type { Datastore } from './datastore.js'
 import { newCall, runCall } from './call-context.js'
 import { checkParams } from './function-params.js'
+import { currentActor, runActor } from '../access/acting.js'
+import type { Actor } from '../access/actor.js'
 
 /** Who calls: the REST request's session (and its lock owner). Both absent for a TypeScript call. */
 export interface CallOptions {
@@ -42,12 +44,20 @@ export function callFunction(
   const impl = fn.impl
   if (impl === undefined)
     return fail('FunctionNotImplemented', [`"${fn.name}" of ${ownerText(fn)}`])
+  // A session acting (a request, or code it runs) calls only what it may execute, and the
+  // function runs with what its `promote` adds, for this call only (the async context ends with it).
+  const caller = currentActor(ds)
+  caller?.needExecute(fn)
+  const actor = caller && promotedFor(ds, caller, fn)
   const checked = checkParams(fn, args)
-  const call = newCall(ds, fn, options.session, options.owner)
+  const call = newCall(ds, fn, options.session ?? caller?.session, options.owner ?? caller?.owner)
+  const owner = options.owner
   const run = (): unknown => impl.apply(target, checked)
+  const asCaller = owner ? (): unknown => ds.runAs(owner, run) : run
+  const inCall = (): unknown => runCall(call, asCaller)
   let result: unknown
   try {
-    result = runCall(call, () => (options.owner ? ds.runAs(options.owner, run) : run()))
+    result = actor !== undefined && actor !== caller ? runActor(actor, inCall) : inCall()
   } catch (error) {
     throw failure(error)
   }
@@ -55,6 +65,22 @@ export function callFunction(
   return Promise.resolve(result).then(undefined, (error: unknown) => {
     throw failure(error)
   })
+}
+
+/**
+ * `actor` with the privileges `fn`'s `promote` permission gives (roles.json), for its call: 4D adds
+ * them "to the process that runs the function" and removes them when it ends.
+ */
+export function promotedFor(ds: Datastore, actor: Actor, fn: FunctionInfo): Actor {
+  const roles = ds.roles
+  if (roles === undefined) return actor
+  return actor.promote(
+    roles.promoted(
+      fn.kind === 'singleton'
+        ? { type: 'singletonMethod', singleton: fn.owner, name: fn.name }
+        : { type: 'method', dataClass: fn.kind === 'dataStore' ? '' : fn.owner, name: fn.name },
+    ),
+  )
 }
 
 /**

@@ -29,6 +29,8 @@ import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-mo
 import type { WriteValues } from './attribute-types.js'
 import { callByName } from './call-function.js'
 import type { RowIds } from '../sets/row-ids.js'
+import { needRead } from './access-checks.js'
+import { currentActor } from '../access/acting.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -88,8 +90,14 @@ export class DataClass<
     return coerceAt(this.def, attr, raw, (name) => `${this.name}.${name}`)
   }
 
-  /** Number of entities. */
+  /**
+   * Number of entities. For a session acting (`ds.actAs`, a request's code), those its `restrict`
+   * lets it see: a count of the others would tell what it hides.
+   */
   get length(): number {
+    needRead(this as DataClass)
+    if (this.restrictFunction !== undefined && currentActor(this.datastore) !== undefined)
+      return this.all().length
     return this.table.size
   }
 
@@ -98,6 +106,7 @@ export class DataClass<
    * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
    */
   get(key: unknown): Entity<M, N> | null {
+    needRead(this as DataClass)
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)
@@ -256,6 +265,7 @@ export class DataClass<
 
   /** Every entity, in primary-key order. */
   all(): EntitySelection<M, N> {
+    needRead(this as DataClass)
     const rows = this.table.orderedRowIds()
     return new EntitySelection(
       this,

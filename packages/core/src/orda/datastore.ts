@@ -47,6 +47,11 @@ import type { FunctionsDef } from './define-functions.js'
 import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from './call-function.js'
 import { Roles, type RolesJson } from '../roles/roles.js'
+import type { Session } from '../sessions/session-store.js'
+import { Actor } from '../access/actor.js'
+import { runActor } from '../access/acting.js'
+import { accessRule, type AccessRule } from '../access/access-rule.js'
+import type { Authorize } from '../access/authorize.js'
 
 export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
 export type { CommitListener, CommitListenerOptions }
@@ -76,10 +81,32 @@ export interface DatastoreOptions extends LoadModelOptions {
   /**
    * A 4D project's `roles.json` (its parsed JSON, or `Roles` made from it): the privileges a
    * session must hold to read, create, update, drop a dataclass or attribute and to call a
-   * function. The REST interface enforces it; the TypeScript API is the application's own and is
-   * not checked. @throws DatastoreError InvalidRoles (9137) for a file not in 4D's format
+   * function. Every REST request is held to it, and so is the code it runs (functions, entity
+   * events, computed attributes, `restrict`); the TypeScript API called outside a request has full
+   * rights unless it acts as a session (`ds.actAs`).
+   * @throws DatastoreError InvalidRoles (9137) for a file not in 4D's format
    */
   readonly roles?: RolesJson | Roles
+}
+
+/** How `ds.actAs(session, fn)` acts. */
+export interface ActAsOptions {
+  /** The embedder's hook, asked besides the roles file (both must allow). */
+  readonly authorize?: Authorize
+  /** The whole rule instead (the REST handler's: its roles file and its hooks). */
+  readonly rule?: AccessRule | undefined
+  /** Who the writes and locks belong to. @default the session (its id read at each use) */
+  readonly owner?: LockOwner
+}
+
+/** A session as the owner of its writes and locks: its id read at each use (a login renews it). */
+export function sessionLockOwner(session: Session): LockOwner {
+  return {
+    get id() {
+      return session.id
+    },
+    kind: 'session',
+  }
 }
 
 /** A shared singleton of the datastore: its state and its functions. */
@@ -279,6 +306,27 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    */
   runAs<T>(owner: LockOwner, fn: () => T): T {
     return runAs(this as Datastore, owner, fn)
+  }
+
+  /**
+   * Runs `fn` as `session`, as the REST interface runs a request: every read, query, navigation,
+   * save, drop, lock and call it makes (its awaits included, and only those) is checked against
+   * the session's privileges under the roles file (and `authorize`, if given), its `restrict`
+   * events narrow what it sees, and its writes and locks are the session's. Code outside `actAs`
+   * (and outside any request) has full rights. Returns what `fn` returns (a Promise stays one).
+   *
+   * @example await ds.actAs(session, () => ds.Employee.query('salary > 5000')) // 1607 without read on salary
+   * @throws DatastoreError ReadRefused (1557), AttributeReadRefused (1607), … from `fn`'s code
+   */
+  actAs<T>(session: Session, fn: () => T, options: ActAsOptions = {}): T {
+    const actor = new Actor({
+      scope: this,
+      schema: this.schema,
+      session,
+      owner: options.owner ?? sessionLockOwner(session),
+      rule: options.rule ?? accessRule(this.roles, options.authorize),
+    })
+    return runActor(actor, fn)
   }
 
   /**

@@ -73,8 +73,9 @@ export class EntityDraft<
   /** Sets an attribute for the next save (checked then). A relation takes an Entity or a key. */
   set<K extends WritableName<M, N>>(name: K, value: WriteValue<M, M[N][K]>): this {
     const events = eventsOf(this.#dc)
-    // `touched` only for a value that changes (4D: "an attribute value changes").
-    const changes = events !== undefined && !Object.is(this.get(name), value)
+    // `touched` only for a value that changes (4D: "an attribute value changes"). Compared as the
+    // engine reads it: the writer may be one that may not read it (its write is checked at save).
+    const changes = events !== undefined && !Object.is(this.#current(name as string), value)
     this.#changes[name] = value
     if (changes) touched(events!, this.#dc, this, name as string)
     return this
@@ -84,6 +85,14 @@ export class EntityDraft<
   get<K extends AttributeName<M, N>>(name: K): DraftValue<M, N, K> {
     if (name in this.#changes) return this.#changes[name] as DraftValue<M, N, K>
     return this.#base ? this.#base.get(name) : (null as DraftValue<M, N, K>)
+  }
+
+  // The value as this draft would save it, read by the engine (no permission asked).
+  #current(name: string): unknown {
+    if (name in this.#changes) return this.#changes[name]
+    const attr = this.#dc.def.attributesByName.get(name)
+    if (!this.#base || !attr) return this.#base ? this.get(name as AttributeName<M, N>) : null
+    return (this.#base as unknown as Entity).valueOf(attr)
   }
 
   /** The attributes set since the last save. */

@@ -31,6 +31,7 @@ import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
 import { callByName } from './call-function.js'
+import { needPathText } from './access-checks.js'
 
 export class EntitySelection<
   M extends ModelTypes = UntypedModel,
@@ -175,6 +176,7 @@ export class EntitySelection<
    */
   distinct(path: string, options: DistinctOptions = {}): AggregateValue[] {
     const dc = this.dataClass
+    needPathText(dc as unknown as DataClass, path)
     return distinctRows(dc.table, this.#rows, this.#path(path, 'distinct'), {
       diacritical: options.diacritical,
       whole: () => this.#whole(),
@@ -182,6 +184,7 @@ export class EntitySelection<
   }
 
   #aggregate(path: string, operation: AggregateOp | '$all'): Aggregates {
+    needPathText(this.dataClass as unknown as DataClass, path)
     const only = operation === '$all' ? undefined : operation
     return aggregateRows(this.dataClass.table, this.#rows, this.#path(path, operation), {
       ...(only ? { only } : {}),

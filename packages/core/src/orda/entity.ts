@@ -24,6 +24,7 @@ import { dropEntity } from './writes.js'
 import { restrictedRows } from './restrict.js'
 import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
 import { callByName } from './call-function.js'
+import { needAttribute } from './access-checks.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity
@@ -173,6 +174,8 @@ export class Entity<
   get<K extends AttributeName<M, N>>(name: K): AttributeValue<M, N, K> {
     const attr = this.dataClass.def.attributesByName.get(name)
     if (!attr) return fail('AttributeNotFound', [name, this.dataClass.name])
+    // What the acting session may not read (a request's code), it is refused (1607, 1557).
+    needAttribute(this.#self.dataClass, attr)
     return this.valueOf(attr) as AttributeValue<M, N, K>
   }
 

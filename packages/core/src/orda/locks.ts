@@ -6,6 +6,7 @@ import { sameOwner, type Lock, type LockOwner } from '../locks/lock-table.js'
 import { SAVE_STATUS } from '../txn/save-status.js'
 import type { Entity } from './entity.js'
 import { currentOwner } from './writes.js'
+import { needLock } from './access-checks.js'
 
 /** 4D's lock kind of a pessimistic lock (`lockKind`). */
 export const LOCK_KIND = 7
@@ -72,6 +73,7 @@ export function lockedBy(lock: Lock, recordNumber: number): LockResult {
  */
 export function lockEntity(entity: Entity, options: LockOptions = {}): LockResult {
   const dc = entity.dataClass
+  needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
   const current = dc.table.recordByKey(entity.key)
@@ -93,6 +95,7 @@ export function lockEntity(entity: Entity, options: LockOptions = {}): LockResul
  */
 export function unlockEntity(entity: Entity, options: LockOptions = {}): LockResult {
   const dc = entity.dataClass
+  needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
   const current = dc.table.recordByKey(entity.key)

@@ -23,6 +23,8 @@ import { equalityAccess, equalRows, type EqualityAccess } from '../query/planner
 import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
 import { restrictedRows } from './restrict.js'
+import { checker, needPaths } from './access-checks.js'
+import { pathsRead } from '../query/paths-read.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export interface PrepareOptions {
@@ -102,6 +104,9 @@ export class PreparedQuery<
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
     const dc = this.dataClass
+    // A session acting (a request's code) may query only by what it may read.
+    if (checker(dc.datastore) !== undefined)
+      needPaths(dc as unknown as DataClass, pathsRead(this.query))
     const found = this.#lookup?.rows(params)
     const rows =
       found === undefined || dc.restrictFunction === undefined

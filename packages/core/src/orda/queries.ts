@@ -8,6 +8,10 @@ import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import { parseCached } from '../query/run-query.js'
+import { parseOrderBy } from '../query/parse-filter.js'
+import { orderPathsRead, pathsRead } from '../query/paths-read.js'
+import { checker, needPaths } from './access-checks.js'
 
 export type { QueryOptions }
 
@@ -24,7 +28,23 @@ export function runQuery<M extends ModelTypes, N extends DataClassName<M>>(
   text: string | QueryNode,
   options: QueryOptions = {},
 ): QueryResult<M, N> {
+  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy)
   return resultOf(dc, queryRows(dc.datastore.querySource, dc.def, text, options))
+}
+
+/**
+ * Refuses a query of `dc` whose filter or ordering reads what the acting session may not (1557,
+ * 1607): its answer (which entities match, in which order) would tell the values.
+ */
+export function needQuery<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  text: string | QueryNode,
+  orderBy?: string | readonly OrderByItemNode[],
+): void {
+  const d = dc as unknown as DataClass
+  needPaths(d, pathsRead(typeof text === 'string' ? parseCached(text) : text))
+  if (orderBy !== undefined)
+    needPaths(d, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
 }
 
 /** The selection of a query's rows. */
@@ -64,6 +84,8 @@ export function orderSelection(
   options: { exposedOnly?: boolean } = {},
 ): EntitySelection {
   const dc = selection.dataClass
+  if (checker(dc.datastore) !== undefined)
+    needPaths(dc, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
   const ordering = orderingBy(dc.datastore.querySource, dc.def, orderBy, options)
   return new EntitySelection(dc, selection.unorderedRowIds, ordering)
 }

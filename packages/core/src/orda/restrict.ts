@@ -5,8 +5,9 @@
  * from those (orderings, slices, set algebra, aggregates, entity sets). An update or drop of an
  * entity outside it is refused as if the entity did not exist (1542). New entities are not.
  *
- * The function gets the session the work is done for (a REST request's, through `runAs`; none for
- * TypeScript called outside a request), and returns an EntitySelection of the dataclass, or
+ * The function gets the session the work is done for (the acting one: a REST request's, for its
+ * whole reply and the code it runs, or `ds.actAs`'s; one `runAs` names; none for TypeScript called
+ * outside a request), and returns an EntitySelection of the dataclass, or
  * null/undefined (or anything else) for no restriction. Its answer is kept until the data or the
  * session changes (the datastore's global stamp, the acting owner). Inside it, the dataclass's
  * own reads are not narrowed (it would call itself).
@@ -21,6 +22,7 @@ import type { RowIds } from '../sets/row-ids.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
 import { currentOwner } from './writes.js'
+import { currentActor } from '../access/acting.js'
 
 /** What `restrict` receives. */
 export interface RestrictContext {
@@ -41,11 +43,15 @@ export function restriction(dc: DataClass): ReadonlySet<number> | undefined {
   const fn = dc.restrictFunction
   if (fn === undefined || running.has(dc)) return undefined
   const ds = dc.datastore
-  const owner = currentOwner(ds)
-  const key = `${owner.kind}:${owner.id}`
+  // The session acting (a request's, through its whole reply and the code it runs), else the
+  // owner `runAs` names.
+  const actor = currentActor(ds)
+  const owner = actor ? undefined : currentOwner(ds)
+  const key = actor ? `session:${actor.session.id}` : `${owner!.kind}:${owner!.id}`
   const last = kept.get(dc)
   if (last && last.owner === key && last.stamp === ds.globalStamp) return last.rows
-  const session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
+  const session =
+    actor?.session ?? (owner!.kind === 'session' ? ds.sessions.peek(owner!.id) : undefined)
   running.add(dc)
   let result: unknown
   try {
@@ -74,4 +80,17 @@ export function restrictedRows(dc: DataClass, rows: RowIds): RowIds {
 export function visible(dc: DataClass, rowId: number): boolean {
   const allowed = restriction(dc)
   return allowed === undefined || allowed.has(rowId)
+}
+
+/**
+ * `selection` without the entities its dataclass's `restrict` hides from the acting session, in
+ * its order (itself when nothing is hidden): for a selection made elsewhere (a function's reply,
+ * an entity set) that a session is about to see.
+ */
+export function restrictedSelection<S extends EntitySelection>(selection: S): S {
+  const dc = selection.dataClass as unknown as DataClass
+  if (restriction(dc) === undefined) return selection
+  const rows = selection.rowIds
+  const kept = restrictedRows(dc, rows)
+  return (kept.length === rows.length ? selection : dc.selection(kept)) as S
 }

@@ -15,6 +15,8 @@ import { visible } from './restrict.js'
 import { fail } from '../errors/datastore-error.js'
 import { currentCall } from './call-context.js'
 import { isThenable } from './call-function.js'
+import { currentActor } from '../access/acting.js'
+import { needDrop, needWrite } from './access-checks.js'
 
 /** A datastore's open transaction, while `ds.transaction(fn)` runs. */
 const open = new WeakMap<Datastore, Transaction>()
@@ -30,6 +32,9 @@ const acting = new WeakMap<Datastore, LockOwner>()
 export function currentOwner(ds: Datastore): LockOwner {
   const owner = acting.get(ds)
   if (owner) return owner
+  // A request's actor (its code after an await included).
+  const actor = currentActor(ds)?.owner
+  if (actor) return actor
   const call = currentCall()
   return (call?.datastore === ds ? call.owner : undefined) ?? ds.processOwner
 }
@@ -105,7 +110,18 @@ function runAfterCommit(tx: Transaction): void {
 }
 
 const newTransaction = (ds: Datastore): Transaction =>
-  new Transaction(ds.store, { locks: ds.locks, owner: currentOwner(ds) })
+  new Transaction(ds.store, {
+    locks: ds.locks,
+    owner: currentOwner(ds),
+    // A reference to an entity the acting session's `restrict` hides is refused as a reference to
+    // one that does not exist: a write must not tell whether it does.
+    ...(ds.functions.restricting ? { visible: visibleIn(ds) } : {}),
+  })
+
+const visibleIn =
+  (ds: Datastore) =>
+  (table: { readonly def: { readonly name: string } }, rowId: number): boolean =>
+    visible(ds.dataClass(table.def.name), rowId)
 
 /** The check of a write, its owner filled in: the one named, else whoever acts now. */
 const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
@@ -136,6 +152,8 @@ function plain(values: Assignments): Assignments {
  * draft: its constructor, a `touched` for each value, then the save's events (entity-draft.ts).
  */
 export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
+  // Checked before the events run, and again (events = false) with what they set.
+  needWrite(dc, values, true)
   if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).save()
   return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
 }
@@ -148,6 +166,7 @@ export function updateEntity(
   check?: WriteCheck,
   events = true,
 ): Entity {
+  needWrite(dc, values, false)
   const withEvents = events && eventsOf(dc) !== undefined
   const base = writeTarget(dc, key, withEvents)
   if (base && withEvents) return new EntityDraft(dc, base, values).saveChecked(check)
@@ -159,6 +178,7 @@ export function updateEntity(
 
 /** Drops entity `key`; with entity events: `validateDrop`, `dropping`, then `afterDrop`. */
 export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
+  needDrop(dc)
   const events = eventsOf(dc)
   const entity = writeTarget(dc, key, events !== undefined)
   if (events && entity) beforeDrop(events, dc, entity)
@@ -168,13 +188,17 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
 
 /** Drops every entity of `entities` that still exists; returns how many were dropped. */
 export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): number {
+  needDrop(dc)
   const events = eventsOf(dc)
+  // Only what the acting session's `restrict` lets it see: a selection may hold others (an entity
+  // set made by another session).
+  const restricted = dc.restrictFunction !== undefined
   const dropped: Entity[] = []
   const n = write(dc.datastore, (tx) => {
     let n = 0
     for (const e of entities) {
       const live = e && tx.read(dc.table, e.key)
-      if (!live) continue
+      if (!live || (restricted && !visible(dc, live.rowId))) continue
       // Each entity's events before its drop: the first refusal leaves the others undropped.
       if (events) beforeDrop(events, dc, live as Entity)
       tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))

@@ -61,6 +61,12 @@ export interface TransactionOptions {
   readonly locks?: LockTable
   /** Who writes when a `WriteCheck` names no owner. */
   readonly owner?: LockOwner
+  /**
+   * Whether the writer may see row `rowId` of `table` (a `restrict` event): a reference to a
+   * committed entity it may not see is refused as one to an entity that does not exist. Absent,
+   * every entity is seen.
+   */
+  readonly visible?: (table: Table, rowId: number) => boolean
 }
 
 /** One entity touched by a transaction: its committed version (if any) and its staged one (null: deleted). */
@@ -84,12 +90,14 @@ export class Transaction {
   readonly #now: number
   readonly #locks: LockTable | undefined
   readonly #owner: LockOwner | undefined
+  readonly #visible: TransactionOptions['visible']
 
   constructor(store: Store, options: TransactionOptions = {}) {
     this.#store = store
     this.#now = store.clock.now()
     this.#locks = options.locks
     this.#owner = options.owner
+    this.#visible = options.visible
   }
 
   /** Whether `commit()` or `cancel()` was called. */
@@ -384,7 +392,10 @@ export class Transaction {
     where: Locate,
     label: string,
   ): void {
-    if (this.read(target, key)) return
+    const found = this.read(target, key)
+    // An entity this transaction created is its writer's to name, whatever `visible` says.
+    if (found && (this.#visible === undefined || this.#createdHere(target, key))) return
+    if (found && this.#visible!(target, found.rowId)) return
     fail(
       'InvalidAttributeValue',
       [
@@ -396,6 +407,11 @@ export class Transaction {
       ],
       { details: { location: where(label), attribute: label } },
     )
+  }
+
+  #createdHere(table: Table, key: KeyValue): boolean {
+    const staged = this.#staged.get(table)?.get(key)
+    return staged !== undefined && staged.base === undefined
   }
 
   // Unique attributes: a value is taken if a staged version holds it, or a committed one whose

@@ -11,8 +11,10 @@ import {
   EntityDraft,
   EntitySelection,
   datastoreError,
+  restrictedSelection,
   type DatastoreError,
 } from '@entistore/core'
+import type { Permissions } from '../permissions.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import { selectionEnvelope } from '../serialize/selection.js'
 
@@ -22,18 +24,27 @@ const MAX_DEPTH = 64
 const refuse = (why: string): DatastoreError =>
   datastoreError('FunctionFailed', [`The function's result cannot be sent as JSON: ${why}`])
 
-/** The JSON text of `value` (undefined at the top is `null`). */
-export function resultJson(value: unknown, writer: EntityWriter): string {
-  return write(value, writer, new Set(), 0) ?? 'null'
+/**
+ * The JSON text of `value` (undefined at the top is `null`). An entity or a selection anywhere in
+ * it is answered only to a session that may read its dataclass (1557, as when returned alone), a
+ * selection without what `restrict` hides from it.
+ */
+export function resultJson(
+  value: unknown,
+  writer: EntityWriter,
+  perms?: Permissions | undefined,
+): string {
+  return write(value, { writer, perms }, new Set(), 0) ?? 'null'
+}
+
+/** What writes a result: the request's writer (it leaves out what the session may not read). */
+interface Out {
+  readonly writer: EntityWriter
+  readonly perms: Permissions | undefined
 }
 
 // The JSON text of `value`, or undefined where JSON.stringify leaves a member out.
-function write(
-  value: unknown,
-  writer: EntityWriter,
-  path: Set<object>,
-  depth: number,
-): string | undefined {
+function write(value: unknown, out: Out, path: Set<object>, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -49,23 +60,32 @@ function write(
   }
   if (value === null) return 'null'
   const object = value as object
-  if (object instanceof Entity) return writer.single(object)
-  if (object instanceof EntityDraft) return object.base ? writer.single(object.base) : 'null'
+  const { writer, perms } = out
+  if (object instanceof Entity) {
+    perms?.need('read', object.dataClass.name)
+    return writer.single(object)
+  }
+  if (object instanceof EntityDraft) {
+    perms?.need('read', object.dataClass.name)
+    return object.base ? writer.single(object.base) : 'null'
+  }
   if (object instanceof EntitySelection) {
-    const window = { skip: 0, top: object.dataClass.def.defaultTopSize }
-    return [...selectionEnvelope(object, window, writer)].join('')
+    perms?.need('read', object.dataClass.name)
+    const visible = restrictedSelection(object)
+    const window = { skip: 0, top: visible.dataClass.def.defaultTopSize }
+    return [...selectionEnvelope(visible, window, writer)].join('')
   }
   if (object instanceof Uint8Array || object instanceof ArrayBuffer || ArrayBuffer.isView(object))
     throw refuse('it holds bytes (return an OutgoingMessage to send bytes)')
   if (depth >= MAX_DEPTH) throw refuse(`it is nested more than ${MAX_DEPTH} levels deep`)
   if (path.has(object)) throw refuse('it holds itself')
   const toJSON = (object as { toJSON?: unknown }).toJSON
-  if (typeof toJSON === 'function') return write(toJSON.call(object), writer, path, depth)
+  if (typeof toJSON === 'function') return write(toJSON.call(object), out, path, depth)
   path.add(object)
   try {
     if (Array.isArray(object) || object instanceof Set) {
       const items = [...(object as Iterable<unknown>)].map(
-        (item) => write(item, writer, path, depth + 1) ?? 'null',
+        (item) => write(item, out, path, depth + 1) ?? 'null',
       )
       return `[${items.join(',')}]`
     }
@@ -73,7 +93,7 @@ function write(
       object instanceof Map ? object.entries() : Object.entries(object)
     const members: string[] = []
     for (const [key, item] of entries) {
-      const text = write(item, writer, path, depth + 1)
+      const text = write(item, out, path, depth + 1)
       if (text !== undefined) members.push(`${JSON.stringify(String(key))}:${text}`)
     }
     return `{${members.join(',')}}`

@@ -62,6 +62,8 @@ export const HOSTILE_MODEL: ModelJson = {
         { name: 'managerSalary', kind: 'alias', path: 'manager.salary' },
         // Computed from salary: its code runs as the caller.
         { name: 'yearly', kind: 'calculated', type: 'number' },
+        // Computed from salary too, but readable by anyone: its code still reads as the caller.
+        { name: 'band', kind: 'calculated', type: 'string' },
       ],
     },
     {
@@ -178,6 +180,12 @@ export const HOSTILE_ROLES: RolesJson = {
       // Computed from salary: readable by whoever reads salary.
       { applyTo: 'Employee.yearly', type: 'attribute', read: ['pricing'] },
       { applyTo: 'Employee.payroll', type: 'method', execute: ['reader'], promote: ['pricing'] },
+      {
+        applyTo: 'Employee.payrollLater',
+        type: 'method',
+        execute: ['reader'],
+        promote: ['pricing'],
+      },
       { applyTo: 'ds.authentify', type: 'method', execute: ['guest'] },
     ],
   },
@@ -204,13 +212,19 @@ export const HOSTILE_USERS: Readonly<Record<string, HostileUser>> = {
   carl: { name: 'carl', password: 'carl', privileges: ['creator'], company: 1 },
   // Updates Projects and reads.
   uma: { name: 'uma', password: 'uma', privileges: ['updater', 'reader'], company: 1 },
+  // Reads and writes company 1 without salaries: may write an Employee, not read its salary.
+  ed: { name: 'ed', password: 'ed', privileges: ['editor'], company: 1 },
   // Everything, every company.
   root: { name: 'root', password: 'root', privileges: ['admin'], company: undefined },
 }
 
-/** The company `restrict` lets `session` see: undefined for all, null for none (a guest). */
+/**
+ * The company `restrict` lets `session` see: undefined for all (admin, and code outside any request,
+ * which has no session), null for none (a guest).
+ */
 export function companyOf(session: Session | undefined): number | null | undefined {
-  const user = session && sessionUser(session)
+  if (session === undefined) return undefined
+  const user = sessionUser(session)
   if (!user) return null
   const known = HOSTILE_USERS[user.name]
   return known ? known.company : null
@@ -266,10 +280,16 @@ export function hostileFunctions(log: EventLog = []) {
               return salary === null ? null : salary * 12
             },
           },
+          band: {
+            get() {
+              return (this.get('salary') as number) > 7_110_000 ? 'high' : 'low'
+            },
+          },
         },
         events: {
           validateSave() {
-            const salary = this.get('salary') as number | null
+            // Only a salary being written: reading the stored one would need `pricing`.
+            const salary = 'salary' in this.changes ? (this.get('salary') as number | null) : null
             if (salary !== null && salary < 0)
               return { errCode: 4601, message: 'A salary is not negative', seriousError: true }
           },
@@ -282,6 +302,14 @@ export function hostileFunctions(log: EventLog = []) {
           payroll: {
             exposed: true,
             call() {
+              return this.all().sum('salary')
+            },
+          },
+          // Promoted, and async: the promotion holds after its await, and only for it.
+          payrollLater: {
+            exposed: true,
+            async call() {
+              await new Promise((resolve) => setImmediate(resolve))
               return this.all().sum('salary')
             },
           },
@@ -351,6 +379,16 @@ export function hostileFunctions(log: EventLog = []) {
         },
       },
       Project: {
+        events: {
+          // Reads a dataclass only admin reads: as the caller, like any code of a request.
+          validateSave() {
+            if (this.get('title') === 'peek')
+              return {
+                errCode: 4602,
+                message: `${this.dataClass.datastore.dataClass('Secret').all().length} secrets`,
+              }
+          },
+        },
         restrict({ session }) {
           const company = companyOf(session)
           if (company === undefined) return null

@@ -11,6 +11,7 @@ import {
   type DataClass,
   type DataClassDef,
   type Datastore,
+  type Actor,
   type LockOwner,
   type Session,
 } from '@entistore/core'
@@ -20,7 +21,7 @@ import type { RestHeaders } from '../exchange.js'
 import type { RestParams } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import type { AuthOptions } from '../sessions/directory.js'
-import { Permissions } from '../permissions.js'
+import type { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
 import type { Pictures } from '../pictures/pictures.js'
 import type { CallLimits } from '../call/call-limits.js'
@@ -53,7 +54,13 @@ export interface RouteContext {
   readonly pictures: Pictures
   /** What a call of a class function may pass and how long it may take. */
   readonly calls: CallLimits
-  /** This request's permissions, when the embedder gave `authorize` (set by `route`). */
+  /**
+   * Who the request acts as (core's Actor: the session, its privileges and what decides for it),
+   * when anything is checked or restricted: a roles file, an `authorize` hook, a `restrict` event.
+   * The handler runs the request, its reply and the code it calls as it.
+   */
+  readonly actor?: Actor | undefined
+  /** This request's permissions: its actor, when a rule applies (set by `withPermissions`). */
   readonly perms?: Permissions | undefined
   /** The handler's count of failed logins (`loginThrottle`); undefined: none. */
   readonly logins?: LoginThrottle | undefined
@@ -83,8 +90,16 @@ export function visibleAttribute(dc: DataClass, name: string): AttributeDef {
  * new id) and then writes or locks does so as the session it is now.
  */
 export function sessionOwner(ctx: RouteContext): LockOwner {
-  const session = ctx.session
-  const { info } = lockOwnerOf(session.id, ctx.headers, ctx.remoteAddress)
+  return ctx.actor?.owner ?? requestOwner(ctx.session, ctx.headers, ctx.remoteAddress)
+}
+
+/** The owner of a request's locks and writes: its session (id read at each use) and its client. */
+export function requestOwner(
+  session: Session,
+  headers: RestHeaders,
+  remoteAddress: string | undefined,
+): LockOwner {
+  const { info } = lockOwnerOf(session.id, headers, remoteAddress)
   return {
     get id() {
       return session.id
@@ -156,14 +171,11 @@ export const optional = <K extends string, V>(key: K, value: V | undefined): { [
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 
 /**
- * The context with the permissions of `session` (the request's, or a view of it while a function
- * promotes privileges) and a writer that leaves out what the session may not read; unchanged
- * without an `authorize` rule.
+ * The context with the permissions of `actor` (the request's, or a promoted one while a function
+ * runs) and a writer that leaves out what it may not read; unchanged when nothing is checked.
  */
-export function withPermissions(ctx: RouteContext, session = ctx.session): RouteContext {
-  const authorize = ctx.auth?.authorize
-  if (!authorize) return session === ctx.session ? ctx : { ...ctx, session }
-  const perms = new Permissions(authorize, session, ctx.ds.schema)
-  const writer = ctx.writer.restricted((dc, attr) => perms.mayRead(dc, attr))
-  return { ...ctx, session, perms, writer }
+export function withPermissions(ctx: RouteContext, actor = ctx.actor): RouteContext {
+  if (!actor?.checks) return actor === ctx.actor ? ctx : { ...ctx, actor }
+  const writer = ctx.writer.restricted((dc, attr) => actor.mayRead(dc, attr))
+  return { ...ctx, actor, perms: actor, writer }
 }

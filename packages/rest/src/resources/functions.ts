@@ -29,7 +29,9 @@ import {
   functionText,
   isThenable,
   ownerText,
-  promotedSession,
+  promotedFor,
+  restrictedSelection,
+  runActor,
   type DataClass,
   type FunctionInfo,
 } from '@entistore/core'
@@ -195,9 +197,18 @@ function selectionOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget):
  * Calls `fn` on `on` with the request's parameters, as the session; its reply, or a Promise of it.
  * Too many arguments are refused before anything is made of them, and an async function's reply
  * waits at most the call's time limit (call/call-limits.ts).
+ *
+ * With the privileges the roles file's `promote` gives `fn` added to the session's while it runs
+ * (an Actor of its own, in force for its code, its awaits included, its parameters and its reply;
+ * the session itself never holds them, and a request interleaved with it never sees them).
  */
 function run(request: RouteContext, fn: FunctionInfo, on: unknown): Answer {
-  const ctx = promoting(request, fn)
+  const actor = request.actor && promotedFor(request.ds, request.actor, fn)
+  if (actor === request.actor) return call(request, fn, on)
+  return runActor(actor!, () => call(withPermissions(request, actor), fn, on))
+}
+
+function call(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
   const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
   checkArgumentCount(fn, raw.length, ctx.calls)
   const args = resolveParameters(ctx.ds, raw, ctx.perms)
@@ -208,21 +219,6 @@ function run(request: RouteContext, fn: FunctionInfo, on: unknown): Answer {
   return isThenable(result)
     ? withTimeLimit(fn, result, ctx.calls).then((value) => functionReply(ctx, value))
     : functionReply(ctx, result)
-}
-
-/**
- * The context a call of `fn` runs and answers in: with the privileges the roles file's `promote`
- * gives `fn` added to the session's while it runs (a view of the session: the call's
- * `hasPrivilege`, and the permissions its parameters and its reply are read with, see them; the
- * session itself never holds them).
- */
-function promoting(ctx: RouteContext, fn: FunctionInfo): RouteContext {
-  const promoted = ctx.ds.roles?.promoted(
-    fn.kind === 'singleton'
-      ? { type: 'singletonMethod', singleton: fn.owner, name: fn.name }
-      : { type: 'method', dataClass: fn.kind === 'dataStore' ? '' : fn.owner, name: fn.name },
-  )
-  return promoted?.size ? withPermissions(ctx, promotedSession(ctx.session, promoted)) : ctx
 }
 
 /** A POST's parameters: its body; `$params` when the body is empty. */
@@ -236,8 +232,9 @@ function postParameters(ctx: RouteContext): readonly unknown[] {
 export function functionReply(ctx: RouteContext, value: unknown): Reply {
   if (OutgoingMessage.is(value)) return outgoing(value)
   const entity = value instanceof EntityDraft ? value.base : value
-  // An entity or a selection is answered only to a session that may read its dataclass (a
-  // function's own code is not checked: its reply is).
+  // An entity or a selection is answered only to a session that may read its dataclass, a
+  // selection without what the session's `restrict` hides (one made by a promoted function's code,
+  // or kept by another session, may hold more).
   if (entity instanceof Entity) ctx.perms?.need('read', entity.dataClass.name)
   if (value instanceof EntitySelection) ctx.perms?.need('read', value.dataClass.name)
   if (entity instanceof Entity) {
@@ -252,8 +249,8 @@ export function functionReply(ctx: RouteContext, value: unknown): Reply {
   }
   // The selection a function made has no filter or order of the request's to save with its set.
   if (value instanceof EntitySelection)
-    return readSelection(ctx, value, { sorted: false, filter: undefined })
-  return ok(`{"result":${resultJson(value, ctx.writer)}}`)
+    return readSelection(ctx, restrictedSelection(value), { sorted: false, filter: undefined })
+  return ok(`{"result":${resultJson(value, ctx.writer, ctx.perms)}}`)
 }
 
 /** An OutgoingMessage as it is: its status, headers and body (text as UTF-8). */

@@ -20,6 +20,7 @@ import { computeReply } from '../read/compute.js'
 import { distinctReply } from '../read/distinct.js'
 import { ok, type JsonBody, type Reply } from '../reply.js'
 import { check, lookerFormat, oneAttributeList, optional, type RouteContext } from './context.js'
+import { needFilter, needOrderBy } from '../permissions.js'
 
 /**
  * What a read does with the selection it names: `$compute`, `$distinct`, or the selection written
@@ -93,8 +94,8 @@ function keepSet(
 export function narrow(ctx: RouteContext, selection: EntitySelection): EntitySelection {
   const { params } = ctx
   const dc = selection.dataClass
-  if (params.filter !== undefined) ctx.perms?.needFilter(dc.def, params.filter, '$filter')
-  if (params.orderBy !== undefined) ctx.perms?.needOrderBy(dc.def, params.orderBy, '$orderby')
+  if (params.filter !== undefined) needFilter(ctx.perms, dc.def, params.filter, '$filter')
+  if (params.orderBy !== undefined) needOrderBy(ctx.perms, dc.def, params.orderBy, '$orderby')
   if (params.filter !== undefined) {
     const found = runQuery(dc, parseCached(params.filter, '$filter'), {
       ...(params.params ? { params: params.params } : {}),

@@ -8,17 +8,23 @@
  * Which requests these are is decided once, for the router and the transports' body limit:
  * uploads/raw-target.ts.
  */
-import { binaryValue, datastoreError, fail, type DataClass } from '@entistore/core'
+import { binaryValue, datastoreError, fail, isPublic, type DataClass } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
 import { isFileAttribute } from '../uploads/raw-target.js'
 import { blobFile, pictureFile } from '../uploads/uploaded-file.js'
 import type { Upload } from '../uploads/upload-store.js'
 import { visibleAttribute, type RouteContext } from './context.js'
+import { isShown } from '../serialize/entity.js'
 
-/** `POST /rest/$upload`: keeps the file and answers its ID. */
+/**
+ * `POST /rest/$upload`: keeps the file and answers its ID. Only for a session that may store it
+ * somewhere: a file kept for one that may write no picture or BLOB attribute would only take the
+ * server's memory (403, 1558).
+ */
 export function upload(ctx: RouteContext): Reply {
   const { params } = ctx
   const picture = params.rawPict !== undefined
+  if (ctx.perms && !mayStoreFiles(ctx)) fail('UploadForbidden', [])
   if (picture === params.binary)
     fail('UploadRefused', [
       picture
@@ -29,6 +35,27 @@ export function upload(ctx: RouteContext): Reply {
     ? pictureFile(ctx.bytes(), params.rawPict)
     : blobFile(ctx.bytes(), ctx.headers['content-type'])
   return ok({ ID: ctx.uploads.keep(file, params.timeout) })
+}
+
+/**
+ * Whether the session may write a file anywhere: create or update a picture or BLOB attribute of
+ * some dataclass a client may see. Pictures and BLOBs both count, a picture upload being storable
+ * in a BLOB too.
+ */
+function mayStoreFiles(ctx: RouteContext): boolean {
+  const perms = ctx.perms!
+  const schema = ctx.ds.schema
+  for (const dc of schema.dataClasses) {
+    if (!isPublic(dc)) continue
+    for (const attr of dc.attributes)
+      if (
+        isFileAttribute(attr) &&
+        isShown(schema, attr) &&
+        (perms.may('create', dc.name, attr.name) || perms.may('update', dc.name, attr.name))
+      )
+        return true
+  }
+  return false
 }
 
 /** A GET of `$upload`: 405, `Allow: POST`. */

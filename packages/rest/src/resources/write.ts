@@ -12,6 +12,7 @@ import { exposedDataClass, type RouteContext } from './context.js'
 import { findSet } from './entity-set.js'
 import { writeAttribute } from './upload.js'
 import { rawWriteTarget } from '../uploads/raw-target.js'
+import { needFilter } from '../permissions.js'
 
 /** The $method values that change data: POST only (a GET must never write). */
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', 'delete'])
@@ -55,7 +56,7 @@ export function write(
   if (method === 'delete') {
     // Refused whole, whichever way the entities are named; a $filter must also be readable.
     perms?.need('delete', dc.name)
-    if (params.filter !== undefined) perms?.needFilter(dc.def, params.filter, '$filter')
+    if (params.filter !== undefined) needFilter(perms, dc.def, params.filter, '$filter')
     return deleteEntities({
       ds: ctx.ds,
       dc,

@@ -9,6 +9,7 @@
  * (each value is still written by JSON.stringify, so escaping is the engine's own).
  */
 import {
+  DatastoreError,
   Entity,
   EntitySelection,
   isBinaryValue,
@@ -351,8 +352,18 @@ export class EntityWriter {
         return this.#deferred(
           this.#uris.attribute(entity.dataClass.name, entity.getKey(), attr.name),
         )
-      case 'calculated':
-        return this.#computed(entity, attr.name, entity.valueOf(attr))
+      case 'calculated': {
+        // Its code reads as the session (a request's actor): what it may not read, the attribute
+        // is left out for, as an attribute the session may not read is.
+        let v: unknown
+        try {
+          v = entity.valueOf(attr)
+        } catch (error) {
+          if (DatastoreError.is(error) && error.category === 'forbidden') return undefined
+          throw error
+        }
+        return this.#computed(entity, attr.name, v)
+      }
       case 'alias': {
         const v = entity.valueOf(attr)
         // An alias of a date-only attribute holds a date-only value: written as the attribute is.

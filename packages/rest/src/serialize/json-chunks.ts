@@ -10,8 +10,13 @@
  * An item may itself be any size (an entity whose projection writes relations out: reply-parts.ts):
  * it is then given as parts, and a piece can end inside it. Such a reply is measured before it is
  * sent (`measure`), and every reply counts the bytes it hands out against its limit (`limitTo`).
+ *
+ * Pieces are asked for after the request's own code has returned (by the transport, as the client
+ * reads): a reply made while a session acts (a request's Actor, a function's promotion) is written
+ * as that session, whoever asks for its pieces, so that `restrict` and the permissions of the code
+ * it runs (a computed attribute) hold in its last piece as in its first.
  */
-import { datastoreError } from '@entistore/core'
+import { actingNow, datastoreError, runActor, type Actor } from '@entistore/core'
 import { PartsSize, PartsText, utf8Bytes, type Expand, type Part } from './reply-parts.js'
 
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
@@ -60,9 +65,24 @@ export class JsonChunks implements Iterable<string> {
   ) {
     this.#open = open
     this.#count = count
-    this.#render = render
     this.#close = close
-    this.#expand = expand
+    const actor = actingNow()
+    this.#render =
+      actor === undefined
+        ? render
+        : (index) =>
+            asActor(
+              actor,
+              runActor(actor, () => render(index)),
+            )
+    this.#expand =
+      actor === undefined || expand === undefined
+        ? expand
+        : (nested) =>
+            asActor(
+              actor,
+              runActor(actor, () => expand(nested)),
+            )
   }
 
   /** Whether every piece has been handed out. */
@@ -172,6 +192,16 @@ export class JsonChunks implements Iterable<string> {
   *[Symbol.iterator](): Iterator<string> {
     while (!this.#done) yield this.take()
   }
+}
+
+/**
+ * `item` as it is written: a text at once, parts whose every step (where entities are read) runs
+ * as `actor`.
+ */
+function asActor<T extends string | Iterator<Part> | undefined>(actor: Actor, item: T): T {
+  if (item === undefined || typeof item === 'string') return item
+  const parts = item as Iterator<Part>
+  return { next: () => runActor(actor, () => parts.next()) } as T
 }
 
 /** ReplyTooLarge for a reply of `size` bytes (a number, or text such as "about 5000"). */

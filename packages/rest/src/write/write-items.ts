@@ -85,10 +85,20 @@ export function readWriteItem(
         fail('UnknownAttribute', [name, dc.name])
       }
       // A computed value sent back unchanged with an entity read earlier is an echo, not a write.
-      if ((attr.kind === 'calculated' || attr.kind === 'alias') && key !== undefined) {
+      // Only one the session may read: comparing with a value it may not read would answer
+      // whether a guess is right (accepted as an echo, or refused as a write).
+      if (
+        (attr.kind === 'calculated' || attr.kind === 'alias') &&
+        key !== undefined &&
+        (perms === undefined || perms.mayRead(dc.def, attr))
+      ) {
         if (sameAsRead(dc.get(key)?.get(name), v)) continue
       }
-      perms?.needUpdate(dc.name, name)
+      // A creation needs `create` on each attribute it gives a value (null is the default), an
+      // update `update` on each it sets (4D's attribute permissions).
+      if (key === undefined) {
+        if (v !== null) perms?.needCreate(dc.name, name)
+      } else perms?.needUpdate(dc.name, name)
       values[name] = v
     }
   }

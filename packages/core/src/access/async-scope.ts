@@ -1,0 +1,62 @@
+/**
+ * @module A value that follows the code it was set for through awaits, timers and callbacks, and
+ * never into code that runs interleaved with it: the runtime's AsyncLocalStorage (Node, Deno,
+ * Bun: found through `process.getBuiltinModule`, so that the core imports nothing of Node's and
+ * still loads anywhere).
+ *
+ * Without AsyncLocalStorage (a browser), the value is known only while `run`'s function runs
+ * synchronously: after its first await, `get()` answers undefined, never another caller's value.
+ */
+
+/** One kind of value carried through asynchronous code. */
+export interface AsyncScope<T> {
+  /** Runs `fn` with `value` as what `get()` answers inside it (and in what it schedules). */
+  run<R>(value: T, fn: () => R): R
+  /** The value of the innermost `run` around the code running now, if any. */
+  get(): T | undefined
+  /** Whether the value follows awaits (AsyncLocalStorage is there), or only synchronous code. */
+  readonly followsAwaits: boolean
+}
+
+interface Storage<T> {
+  run<R>(value: T, fn: () => R): R
+  getStore(): T | undefined
+}
+
+type StorageClass = new <T>() => Storage<T>
+
+// Node, Deno and Bun give `process.getBuiltinModule`; elsewhere (a browser) there is none.
+const AsyncLocalStorage = (
+  globalThis as {
+    process?: {
+      getBuiltinModule?: (id: string) => { AsyncLocalStorage?: StorageClass } | undefined
+    }
+  }
+).process?.getBuiltinModule?.('node:async_hooks')?.AsyncLocalStorage
+
+/** A new scope: each has its own value (a function call's, the acting session's). */
+export function asyncScope<T>(): AsyncScope<T> {
+  if (AsyncLocalStorage) {
+    const storage = new AsyncLocalStorage<T>()
+    return {
+      run: (value, fn) => storage.run(value, fn),
+      get: () => storage.getStore(),
+      followsAwaits: true,
+    }
+  }
+  // The value of the `run` whose synchronous part is running.
+  let current: T | undefined
+  return {
+    run(value, fn) {
+      const before = current
+      current = value
+      try {
+        return fn()
+      } finally {
+        current = before
+      }
+    },
+    get: () => current,
+    followsAwaits: false,
+  }
+}
