@@ -4,11 +4,7 @@
  */
 
 // Datastore and its parts
-export {
-  createDatastore,
-  Datastore,
-  sessionLockOwner,
-} from "./orda/datastore.js";
+export { createDatastore, Datastore, sessionLockOwner } from './orda/datastore.js'
 export type {
   CommitInfo,
   CommitKind,
@@ -19,62 +15,61 @@ export type {
   DatastoreOptions,
   DatastoreWith,
   Singleton,
-} from "./orda/datastore.js";
-export type { DatastoreOf, ModelSource } from "./orda/datastore.js";
-export type { IndexBuildOptions } from "./indexes/index-builder.js";
-export type { DraftValue } from "./orda/entity-draft.js";
+} from './orda/datastore.js'
+export type { DatastoreOf, ModelSource } from './orda/datastore.js'
+export type { IndexBuildOptions } from './indexes/index-builder.js'
+export type { DraftValue } from './orda/entity-draft.js'
 export type {
   AttributeValue,
   ReadValue,
   WritableName,
   WriteValue,
   WriteValues,
-} from "./orda/attribute-types.js";
-export type { DataSnapshot } from "./store/data-snapshot.js";
-export { DataClass } from "./orda/data-class.js";
-export { Entity } from "./orda/entity.js";
-export { EntitySelection } from "./orda/entity-selection.js";
-export { EntityDraft } from "./orda/entity-draft.js";
-export { EntitySet, EntitySets } from "./orda/entity-sets.js";
-export { LOGIC_OPERATORS } from "./sets/set-algebra.js";
+} from './orda/attribute-types.js'
+export type { DataSnapshot } from './store/data-snapshot.js'
+export { DataClass } from './orda/data-class.js'
+export { Entity } from './orda/entity.js'
+export { EntitySelection } from './orda/entity-selection.js'
+export { EntityDraft } from './orda/entity-draft.js'
+export { EntitySet, EntitySets, setOwnerOf } from './orda/entity-sets.js'
+export { LOGIC_OPERATORS } from './sets/set-algebra.js'
 export type {
+  ActingOptions,
   EntitySetObserver,
   EntitySetStoreOptions,
   KeepOptions,
   LogicOperator,
   SetInfo,
+  SetOwner,
+  SetReleaseReason,
+  SetUsage,
   StoredSet,
-} from "./orda/entity-sets.js";
-export { Transaction } from "./txn/transaction.js";
+} from './orda/entity-sets.js'
+export { Transaction } from './txn/transaction.js'
 export type {
   Assignments,
   CommittedChange,
   TransactionOptions,
   WriteCheck,
-} from "./txn/transaction.js";
-export { saveStatusOf, SAVE_STATUS } from "./txn/save-status.js";
-export { LockTable, sameOwner } from "./locks/lock-table.js";
+} from './txn/transaction.js'
+export { saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
+export { LockTable, sameOwner } from './locks/lock-table.js'
 export type {
   Lock,
   LockObserver,
   LockOwner,
   LockOwnerInfo,
   LockReleaseReason,
-} from "./locks/lock-table.js";
-export { LOCK_KIND, lockedBy } from "./orda/locks.js";
-export type { LockInfo, LockOptions, LockResult } from "./orda/locks.js";
-export type { SaveStatus } from "./txn/save-status.js";
-export { keyText, toKey } from "./store/keys.js";
-export type { EntityRecord, KeyValue } from "./store/entity-record.js";
-export type {
-  DataFile,
-  LoadOptions,
-  LoadProgress,
-  LoadReport,
-} from "./store/load-data.js";
-export type { DataLoader } from "./store/store.js";
-export { dumpData, dumpRows } from "./store/dump-data.js";
-export { openStoreView, StoreView, TableView } from "./store/store-view.js";
+} from './locks/lock-table.js'
+export { LOCK_KIND, lockedBy } from './orda/locks.js'
+export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
+export type { SaveStatus } from './txn/save-status.js'
+export { keyText, toKey } from './store/keys.js'
+export type { EntityRecord, KeyValue } from './store/entity-record.js'
+export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
+export type { DataLoader } from './store/store.js'
+export { dumpData, dumpRows } from './store/dump-data.js'
+export { openStoreView, StoreView, TableView } from './store/store-view.js'
 export {
   applyLogRecord,
   applyLogRecords,
@@ -82,9 +77,9 @@ export {
   logRecordOf,
   snapshotRecords,
   snapshotRows,
-} from "./store/change-log.js";
-export { isSnapshotRows, ROWS_FORMAT } from "./store/snapshot-rows.js";
-export type { SnapshotRows } from "./store/snapshot-rows.js";
+} from './store/change-log.js'
+export { isSnapshotRows, ROWS_FORMAT } from './store/snapshot-rows.js'
+export type { SnapshotRows } from './store/snapshot-rows.js'
 export type {
   LogChange,
   LogEncoding,
@@ -92,25 +87,21 @@ export type {
   LogRecordKind,
   LogValues,
   SnapshotEncoding,
-} from "./store/change-log.js";
-export { revertCommit, revertCommits, revertPoint } from "./store/revert.js";
-export type { RevertPoint } from "./store/revert.js";
-export type { Change } from "./store/changes.js";
-export type {
-  DanglingReference,
-  DataRow,
-  DumpDataOptions,
-} from "./store/dump-data.js";
+} from './store/change-log.js'
+export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
+export type { RevertPoint } from './store/revert.js'
+export type { Change } from './store/changes.js'
+export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
-export { defineFunctions } from "./orda/define-functions.js";
+export { defineFunctions } from './orda/define-functions.js'
 export type {
   AttributeEventDefs,
   DataClassFunctionDefs,
   EntityEventDefs,
   FunctionsDef,
-} from "./orda/define-functions.js";
-export { singleton } from "./functions/define.js";
+} from './orda/define-functions.js'
+export { singleton } from './functions/define.js'
 export type {
   EntityEvent,
   EntityEventKind,
@@ -120,37 +111,22 @@ export type {
   FunctionOptions,
   ParamSpec,
   SingletonDef,
-} from "./functions/define.js";
-export {
-  FunctionRegistry,
-  functionText,
-  ownerText,
-} from "./functions/registry.js";
-export type {
-  FunctionImpl,
-  FunctionInfo,
-  FunctionKind,
-} from "./functions/registry.js";
-export { callFunction, isThenable } from "./orda/call-function.js";
-export type { CallOptions } from "./orda/call-function.js";
-export { currentCall } from "./orda/call-context.js";
-export type { RestrictContext } from "./orda/restrict.js";
-export { restrictedSelection } from "./orda/restrict.js";
-export type { FunctionCall, PrivilegeSettings } from "./orda/call-context.js";
+} from './functions/define.js'
+export { FunctionRegistry, functionText, ownerText } from './functions/registry.js'
+export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
+export { callFunction, isThenable } from './orda/call-function.js'
+export type { CallOptions } from './orda/call-function.js'
+export { currentCall } from './orda/call-context.js'
+export type { RestrictContext } from './orda/restrict.js'
+export { restrictedSelection } from './orda/restrict.js'
+export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 
 // Models
-export { loadModel } from "./schema/load-model.js";
-export type { LoadModelOptions } from "./schema/load-model.js";
-export {
-  defineModel,
-  BuiltModel,
-  DataClassBuilder,
-} from "./schema/model-builder.js";
-export type {
-  CalculatedFunctions,
-  StorageOptions,
-} from "./schema/model-builder.js";
-export { ATTRIBUTE_KINDS, VALUE_TYPES } from "./schema/model-json.js";
+export { loadModel } from './schema/load-model.js'
+export type { LoadModelOptions } from './schema/load-model.js'
+export { defineModel, BuiltModel, DataClassBuilder } from './schema/model-builder.js'
+export type { CalculatedFunctions, StorageOptions } from './schema/model-builder.js'
+export { ATTRIBUTE_KINDS, VALUE_TYPES } from './schema/model-json.js'
 export type {
   AttributeJson,
   AttributeKind,
@@ -159,7 +135,7 @@ export type {
   ModelJson,
   SingletonJson,
   ValueType,
-} from "./schema/model-json.js";
+} from './schema/model-json.js'
 export type {
   AliasAttributeJson,
   AttributeJsonBase,
@@ -168,7 +144,7 @@ export type {
   RelatedEntitiesAttributeJson,
   RelatedEntityAttributeJson,
   StorageAttributeJson,
-} from "./schema/model-json.js";
+} from './schema/model-json.js'
 export type {
   AttributeName,
   Computed,
@@ -181,8 +157,8 @@ export type {
   UntypedModel,
   ValueOfType,
   ValueTypes,
-} from "./schema/typed-model.js";
-export { isPublic, isShownAttribute } from "./schema/definitions.js";
+} from './schema/typed-model.js'
+export { isPublic, isShownAttribute } from './schema/definitions.js'
 export type {
   AliasAttributeDef,
   AttributeDef,
@@ -201,56 +177,45 @@ export type {
   RelatedEntityAttributeDef,
   SchemaDef,
   StorageAttributeDef,
-} from "./schema/definitions.js";
+} from './schema/definitions.js'
 
 // Values
-export { coerceToType, normalizeUuid } from "./values/coerce.js";
-export type { JsonObject, JsonValue, StoredValue } from "./values/coerce.js";
+export { coerceToType, normalizeUuid } from './values/coerce.js'
+export type { JsonObject, JsonValue, StoredValue } from './values/coerce.js'
 export {
   binaryValue,
   decodeBase64,
   encodeBase64,
   isBinaryValue,
   sniffImageType,
-} from "./values/binary.js";
-export type { BinaryValue } from "./values/binary.js";
-export { parseDate } from "./values/dates.js";
+} from './values/binary.js'
+export type { BinaryValue } from './values/binary.js'
+export { parseDate } from './values/dates.js'
 
 // Time and sessions
-export { ManualClock, systemClock } from "./clock/clock.js";
-export type { Clock } from "./clock/clock.js";
-export { randomId, SessionStore } from "./sessions/session-store.js";
-export {
-  SESSION_USER_KEY,
-  sessionUser,
-  setSessionUser,
-} from "./sessions/session-user.js";
-export type { AuthUser } from "./sessions/session-user.js";
-export {
-  heldPrivileges,
-  promotedSession,
-} from "./sessions/session-privileges.js";
-export { GUEST_PRIVILEGE, Roles } from "./roles/roles.js";
+export { ManualClock, systemClock } from './clock/clock.js'
+export type { Clock } from './clock/clock.js'
+export { randomId, SessionStore } from './sessions/session-store.js'
+export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/session-user.js'
+export type { AuthUser } from './sessions/session-user.js'
+export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
+export { GUEST_PRIVILEGE, Roles } from './roles/roles.js'
 // Privileges all the way down: the one decision, the Actor that asks it, who acts now.
-export { accessRule, rolesResource } from "./access/access-rule.js";
-export type { AccessRule } from "./access/access-rule.js";
-export type {
-  Authorize,
-  PermissionAction,
-  PermissionTarget,
-} from "./access/authorize.js";
-export { Actor } from "./access/actor.js";
-export type { ActorOptions } from "./access/actor.js";
-export { actingNow, currentActor, runActor } from "./access/acting.js";
-export { pathsRead, orderPathsRead } from "./query/paths-read.js";
-export { promotedFor } from "./orda/call-function.js";
+export { accessRule, rolesResource } from './access/access-rule.js'
+export type { AccessRule } from './access/access-rule.js'
+export type { Authorize, PermissionAction, PermissionTarget } from './access/authorize.js'
+export { Actor } from './access/actor.js'
+export type { ActorOptions } from './access/actor.js'
+export { actingNow, currentActor, runActor } from './access/acting.js'
+export { pathsRead, orderPathsRead } from './query/paths-read.js'
+export { promotedFor } from './orda/call-function.js'
 export type {
   RolesAction,
   RolesJson,
   RolesPermissionJson,
   RolesResource,
   RolesResourceType,
-} from "./roles/roles.js";
+} from './roles/roles.js'
 export type {
   Session,
   SessionCloseReason,
@@ -259,43 +224,35 @@ export type {
   SessionSnapshot,
   SessionStoreApi,
   SessionStoreOptions,
-} from "./sessions/session-store.js";
+} from './sessions/session-store.js'
 
 // Errors
-export {
-  DatastoreError,
-  datastoreError,
-  fail,
-} from "./errors/datastore-error.js";
-export type { DatastoreErrorOptions } from "./errors/datastore-error.js";
-export { ERRORS } from "./errors/err-codes.js";
-export type { ErrorCategory, ErrorName } from "./errors/err-codes.js";
+export { DatastoreError, datastoreError, fail } from './errors/datastore-error.js'
+export type { DatastoreErrorOptions } from './errors/datastore-error.js'
+export { ERRORS } from './errors/err-codes.js'
+export type { ErrorCategory, ErrorName } from './errors/err-codes.js'
 
 // Queries
-export { parseQuery, parseOrderBy } from "./query/parse-filter.js";
-export type { FilterErrorDetails } from "./query/parse-filter.js";
-export { printQuery, printFilter, printOrderBy } from "./query/print-filter.js";
-export { Ast, filterSize, MAX_FILTER_DEPTH, pathText } from "./query/ast.js";
-export type * from "./query/ast.js";
-export { parseCached } from "./query/run-query.js";
-export { runQuery, orderSelection } from "./orda/queries.js";
-export { PreparedQuery } from "./orda/prepared-query.js";
-export type { PrepareOptions } from "./orda/prepared-query.js";
-export type { QueryOptions, QueryResult } from "./orda/queries.js";
-export type { QueryBudget } from "./query/budget.js";
+export { parseQuery, parseOrderBy } from './query/parse-filter.js'
+export type { FilterErrorDetails } from './query/parse-filter.js'
+export { printQuery, printFilter, printOrderBy } from './query/print-filter.js'
+export { Ast, filterSize, MAX_FILTER_DEPTH, pathText } from './query/ast.js'
+export type * from './query/ast.js'
+export { parseCached } from './query/run-query.js'
+export { runQuery, orderSelection } from './orda/queries.js'
+export { PreparedQuery } from './orda/prepared-query.js'
+export type { PrepareOptions } from './orda/prepared-query.js'
+export type { QueryOptions, QueryResult } from './orda/queries.js'
+export type { QueryBudget } from './query/budget.js'
 // For work a transport does on a request's behalf under its budget (writing a reply that may be
 // large), also across turns of the event loop: the budget current now, run again later.
 export {
   currentBudget,
   spend as spendBudget,
   withBudget as withQueryBudget,
-} from "./query/budget.js";
-export { fold } from "./values/fold.js";
-export type { QueryPlan, PlanNode } from "./query/plan.js";
-export type {
-  AggregateValue,
-  Aggregates,
-  DistinctOptions,
-} from "./query/aggregate.js";
-export type { IndexKind } from "./indexes/index-set.js";
-export { closest, didYouMean, editDistance } from "./values/closest-name.js";
+} from './query/budget.js'
+export { fold } from './values/fold.js'
+export type { QueryPlan, PlanNode } from './query/plan.js'
+export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'
+export type { IndexKind } from './indexes/index-set.js'
+export { closest, didYouMean, editDistance } from './values/closest-name.js'

@@ -1,61 +1,117 @@
 /**
  * @module Entity sets as the public objects see them: selections kept in the datastore's cache
- * (sets/entity-set-store.ts) under an id, found again by it, combined, released. Sets belong to the
- * datastore, not to a session: any client holding the id may use it, as on the real server, whose
- * `$info` lists every set of the server.
+ * (sets/entity-set-store.ts) under an id, found again by it, combined, released.
+ *
+ * A set belongs to the session that made it and to its user (sets/set-owners.ts), or to the
+ * process for code outside any request. Naming its id grants nothing the caller could not query
+ * itself: anyone may read it, and reads it narrowed by their own `restrict` (what `get` gives is
+ * the members the acting session may see, so deletes, aggregates, set algebra and functions on it
+ * are narrowed too); only a session of the owning user (or the process) releases it, lists it in
+ * `info`, or remakes it under its id once it is gone. A session's sets count against its own quota,
+ * follow it when a login renews its id, and go with it when it closes (logout, expiry, eviction),
+ * as 4D releases a session's sets with the session.
  */
 import { fail } from '../errors/datastore-error.js'
+import type { Session } from '../sessions/session-store.js'
+import { sessionUser } from '../sessions/session-user.js'
 import {
   EntitySetStore,
   type EntitySetObserver,
   type EntitySetStoreOptions,
   type KeepOptions,
   type SetInfo,
+  type SetReleaseReason,
+  type SetUsage,
   type StoredSet,
 } from '../sets/entity-set-store.js'
+import { actorNames, mayManage, PROCESS_OWNER, type SetOwner } from '../sets/set-owners.js'
 import * as algebra from '../sets/set-algebra.js'
 import type { Datastore } from './datastore.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
+import { restrictedRows } from './restrict.js'
+import { currentOwner } from './writes.js'
 
-export type { EntitySetObserver, EntitySetStoreOptions, KeepOptions, SetInfo, StoredSet }
+export type {
+  EntitySetObserver,
+  EntitySetStoreOptions,
+  KeepOptions,
+  SetInfo,
+  SetOwner,
+  SetReleaseReason,
+  SetUsage,
+  StoredSet,
+}
 export type { LogicOperator } from '../sets/set-algebra.js'
 
 /** A kept set: its id, its dataclass, and its members as a selection (deleted ones read as null). */
 export class EntitySet {
   readonly id: string
   readonly dataClass: DataClass
-  /** The members, in the set's order; an entity deleted since reads as null and still counts. */
+  /**
+   * The members, in the set's order; an entity deleted since reads as null and still counts. From
+   * `get`, only those the acting session's `restrict` lets it see (deleted ones then left out).
+   */
   readonly selection: EntitySelection
   /** Lifetime in seconds, restarted by every access. */
   readonly timeout: number
   readonly sorted: boolean
   readonly savedFilter: string | undefined
   readonly savedOrderBy: string | undefined
+  /** Who made it: a session (its id followed across a login, its user's name) or the process. */
+  readonly owner: SetOwner
 
   /** @internal */
-  constructor(dataClass: DataClass, stored: StoredSet) {
+  constructor(dataClass: DataClass, stored: StoredSet, narrowed = false) {
     this.id = stored.id
     this.dataClass = dataClass
-    this.selection = dataClass.selection(stored.rowIds)
+    this.selection = dataClass.selection(
+      narrowed && dataClass.restrictFunction !== undefined
+        ? restrictedRows(dataClass, stored.rowIds)
+        : stored.rowIds,
+    )
     this.timeout = stored.timeout / 1000
     this.sorted = stored.sorted
     this.savedFilter = stored.savedFilter
     this.savedOrderBy = stored.savedOrderBy
+    this.owner = stored.owner
   }
+}
+
+/** The owner of the sets `session` keeps now: it, with the name of the user logged in on it. */
+export function setOwnerOf(session: Session): SetOwner {
+  const user = sessionUser(session)?.name || undefined
+  return user === undefined
+    ? { kind: 'session', id: session.id }
+    : { kind: 'session', id: session.id, user }
+}
+
+/** Who acts, for the methods that take `by`: a set's owner, or the acting session (`actor()`). */
+export interface ActingOptions {
+  /** @default the acting session (`ds.runAs`, a function call's), else the process */
+  readonly by?: SetOwner
 }
 
 export class EntitySets {
   readonly #ds: Datastore
   readonly #store: EntitySetStore
+  // The ids a session had before logins renewed it (the last few): a set it made as a guest is
+  // still its own to remake.
+  readonly #previousIds = new WeakMap<Session, string[]>()
 
   /** @internal Made by the Datastore. */
   constructor(ds: Datastore, newId: () => string, options?: EntitySetStoreOptions) {
     this.#ds = ds
     this.#store = new EntitySetStore(ds.clock, newId, options)
+    ds.sessions.onRenew((session, previous) => {
+      this.#store.renameSession(previous, session.id)
+      const ids = this.#previousIds.get(session) ?? []
+      this.#previousIds.set(session, [previous, ...ids].slice(0, 8))
+    })
+    ds.sessions.onClose((session, reason) => this.#store.releaseSession(session.id, reason))
   }
 
-  /** Number of sets kept. */
+  /** Number of sets kept, every owner's. */
   get size(): number {
     return this.#store.size
   }
@@ -71,20 +127,41 @@ export class EntitySets {
   }
 
   /**
+   * Who acts now, as a set owner: the session of `ds.runAs` or of the function call running (with
+   * the name of the user logged in on it), else the process.
+   */
+  actor(): SetOwner {
+    const owner = currentOwner(this.#ds)
+    if (owner.kind !== 'session') return PROCESS_OWNER
+    const session = this.#ds.sessions.peek(owner.id)
+    return session ? setOwnerOf(session) : { kind: 'session', id: owner.id }
+  }
+
+  /**
    * Keeps `selection` as a set (in its order); returns it with its new id. The selection's members
    * are fixed now: entities created later are not in it, deleted ones stay as undefined members.
+   * It belongs to `options.owner`, by default the acting session (`actor()`), and counts against
+   * that session's quota.
    *
    * @throws DatastoreError EntitySetQuota (9060) past a limit when the store refuses rather than evicts.
    */
   keep(selection: EntitySelection, options: KeepOptions = {}): EntitySet {
-    const stored = this.#store.keep(selection.dataClass.name, selection.rowIds, options)
+    const owner = options.owner ?? this.actor()
+    const stored = this.#store.keep(selection.dataClass.name, selection.rowIds, {
+      ...options,
+      owner,
+    })
     return new EntitySet(selection.dataClass, stored)
   }
 
-  /** The set `id`, its lifetime restarted; undefined if it expired, was released or never was. */
+  /**
+   * The set `id`, its lifetime restarted, its members narrowed by the acting session's `restrict`;
+   * undefined if it expired, was released or never was. Anyone may read a set: it holds nothing
+   * they could not query.
+   */
   get(id: string): EntitySet | undefined {
     const stored = this.#store.get(id)
-    return stored && new EntitySet(this.#ds.dataClass(stored.dataClass), stored)
+    return stored && new EntitySet(this.#ds.dataClass(stored.dataClass), stored, true)
   }
 
   /** Whether the set `id` is kept, without restarting its lifetime. */
@@ -97,14 +174,34 @@ export class EntitySets {
     return this.get(id) ?? fail('EntitySetNotFound', [id])
   }
 
-  /** Forgets the set `id`; false if there was none. */
-  release(id: string): boolean {
+  /**
+   * Forgets the set `id` if `by` (the acting session by default) may: a session of its owner's
+   * user, its owning session, or the process. False if there was none, or it is not theirs: the
+   * same answer, so that nobody learns of another's set by trying.
+   */
+  release(id: string, options: ActingOptions = {}): boolean {
+    const set = this.#store.peek(id)
+    if (!set || !mayManage(set.owner, options.by ?? this.actor())) return false
     return this.#store.release(id)
   }
 
   /**
-   * Tells `observer` of every set kept, read and released (a mirror shared with other processes
-   * follows them); returns the function that stops. The sets it is given hold row ids.
+   * Whether `by` (the acting session by default) may remake the gone set `id` under that id (from
+   * its saved filter): the id was given to a set of theirs (to their user, to their session, or
+   * to it before a login renewed it). The process may remake any. False for an id nobody was
+   * given.
+   */
+  mayRemake(id: string, options: ActingOptions = {}): boolean {
+    const by = options.by ?? this.actor()
+    if (by.kind === 'process') return true
+    const session = this.#ds.sessions.peek(by.id)
+    const previous = (session && this.#previousIds.get(session)) ?? []
+    return this.#store.signedFor(id, actorNames(by, previous))
+  }
+
+  /**
+   * Tells `observer` of every set kept, read, released and renamed (a mirror shared with other
+   * processes follows them); returns the function that stops. The sets it is given hold row ids.
    */
   observe(observer: EntitySetObserver): () => void {
     return this.#store.observe(observer)
@@ -115,9 +212,31 @@ export class EntitySets {
     this.#store.clear()
   }
 
-  /** Every set kept, as `$info` shows them (most recently used first; no lifetime touched). */
-  info(): SetInfo[] {
-    return this.#store.list()
+  /**
+   * The sets `by` (the acting session by default) owns, as `$info` shows them (most recently used
+   * first; no lifetime touched): those of its user or its session; every set for the process.
+   */
+  info(options: ActingOptions = {}): SetInfo[] {
+    const by = options.by ?? this.actor()
+    return by.kind === 'process'
+      ? this.#store.list()
+      : this.#store.list((set) => mayManage(set.owner, by))
+  }
+
+  /**
+   * What `by`'s session holds against its quota (sets, members, and the bounds); the whole cache
+   * against the global bounds for the process.
+   */
+  usage(options: ActingOptions = {}): SetUsage {
+    const by = options.by ?? this.actor()
+    if (by.kind === 'session') return this.#store.usage(by)
+    const { maxSets, maxMembers } = this.#store.usage(PROCESS_OWNER)
+    return { sets: this.#store.size, members: this.#store.members, maxSets, maxMembers }
+  }
+
+  /** @internal Signs ids with `key` (32 hex digits) from now on: processes sharing sets share it. */
+  useIdKey(key: string): void {
+    this.#store.useIdKey(key)
   }
 }
 

@@ -4,22 +4,38 @@
  *
  * Backed by lru-cache, read on the datastore's clock (`perf.now`, with `ttlResolution: 0` so that
  * a clock moved by a test is seen at once, not up to 1 ms later). Expiry is lazy: a set past its
- * lifetime is gone the next time anyone looks, and `purge()` sweeps them all (called before each
- * new set, so abandoned sets never pile up).
+ * lifetime is gone the next time anyone looks, and `purge()` sweeps them all (called when a new
+ * set meets a bound, and before counting or listing, so abandoned sets never take a live one's
+ * room).
  *
- * Memory is bounded twice: by the number of sets and by the total of their members. Past either, the
- * least recently used sets are evicted (the default), or, with `whenFull: 'refuse'`, the new set is
- * refused with EntitySetQuota (HTTP 429, as the real server answers past its quotas).
+ * Each set has an owner (set-owners.ts): the session that made it, or the process. A session's
+ * sets count against its own quota (`maxSetsPerSession`, `maxMembersPerSession`, as 4D 21 R4
+ * counts `nbEntitySets` per session): past it, that session's own least recently used set is
+ * evicted (the default), or, with `whenFull: 'refuse'`, the new set is refused with EntitySetQuota
+ * (HTTP 429, as the real server answers past its quotas). The process has no quota.
+ *
+ * Memory is bounded globally too, by the number of sets and by the total of their members. Past
+ * either, sets are taken back from the owner holding the largest share of the cache first
+ * (set-accounts.ts), and from the one making the new set when its share, with it, is that large:
+ * a session filling its quota again and again only ever evicts its own sets, and another session's
+ * set goes only when that session holds at least as large a share. With the defaults (10,000 sets,
+ * 1,000 a session) it takes ten sessions at their quota to reach the global bound at all.
+ *
+ * A session's sets follow it when a login renews its id (`renameSession`), and go with it when it
+ * closes (`releaseSession`), as 4D releases a session's sets with the session.
  *
  * Several processes serving one datastore share their sets through another service (Redis): an
- * observer (`observe`) is told of each set kept, read (its lifetime restarted) and released here,
- * and a set made elsewhere is kept again under its id with the life it has left (`remaining`).
- * Expiry and eviction tell nothing: they are this process's own memory matters.
+ * observer (`observe`) is told of each set kept, read (its lifetime restarted), released and
+ * renamed here, and a set made elsewhere is kept again under its id with the life it has left
+ * (`remaining`) and its owner. Expiry and eviction tell nothing: they are this process's own
+ * memory matters.
  */
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { RowIds } from './row-ids.js'
+import { Account, AccountHeap, weightOf } from './set-accounts.js'
+import { PROCESS_OWNER, SetIdSigner, signingName, type SetOwner } from './set-owners.js'
 
 /** One kept set. Its members never change; a new set is made instead. */
 export interface StoredSet {
@@ -34,19 +50,33 @@ export interface StoredSet {
   /** `$savedfilter` / `$savedorderby`: what remakes the set once it is gone. */
   readonly savedFilter: string | undefined
   readonly savedOrderBy: string | undefined
+  /** Who made it; a session's id here follows the session when a login renews it. */
+  readonly owner: SetOwner
 }
 
 export interface EntitySetStoreOptions {
-  /** Most sets kept at once. @default 10_000 */
+  /** Most sets kept at once, all owners together. @default 10_000 */
   readonly maxSets?: number
   /** Most members (row ids) kept in all sets together. @default 20_000_000 (about 160 MB) */
   readonly maxMembers?: number
+  /** Most sets one session keeps at once (at most `maxSets`). @default 1_000 */
+  readonly maxSetsPerSession?: number
+  /**
+   * Most members one session's sets hold together (at most `maxMembers`). @default 10_000_000
+   * (half the default global bound: about 80 MB)
+   */
+  readonly maxMembersPerSession?: number
   /** Lifetime of a set made without `$timeout`, in seconds. @default 7200 (4D's two hours) */
   readonly defaultTimeout?: number
   /** Longest lifetime a `$timeout` may ask for, in seconds. @default 86_400 */
   readonly maxTimeout?: number
   /** Past a limit: evict the least recently used sets, or refuse the new one (429). @default 'evict' */
   readonly whenFull?: 'evict' | 'refuse'
+  /**
+   * The secret that signs set ids to their owners (32 hex digits): what lets only its owner remake
+   * a set once it is gone. Processes serving one datastore share it. @default random
+   */
+  readonly idKey?: string
 }
 
 export interface KeepOptions {
@@ -57,6 +87,8 @@ export interface KeepOptions {
   readonly savedOrderBy?: string
   /** Reuse this id (a set remade from its saved filter keeps its id). */
   readonly id?: string
+  /** Who keeps it. @default the process */
+  readonly owner?: SetOwner
   /**
    * Milliseconds of life the set has left now, when less than its whole lifetime (a set made by
    * another process, last read there some time ago). @default the whole lifetime
@@ -64,12 +96,29 @@ export interface KeepOptions {
   readonly remaining?: number
 }
 
+/** Why a set was released: `release`, or its session closing (logged out, expired, evicted). */
+export type SetReleaseReason = 'released' | 'closed' | 'expired' | 'evicted'
+
 /** What an entity-set store tells of its sets, synchronously, after the change. */
 export interface EntitySetObserver {
   kept?(set: StoredSet): void
   /** The set was read (`get`): its lifetime restarted. */
   touched?(set: StoredSet): void
-  released?(id: string): void
+  released?(id: string, reason: SetReleaseReason): void
+  /**
+   * Its session was renewed (a login): `set.owner.id` is the new id. `remaining`: milliseconds of
+   * life the set has left.
+   */
+  renamed?(set: StoredSet, remaining: number): void
+}
+
+/** How much of its quota an owner uses. */
+export interface SetUsage {
+  readonly sets: number
+  readonly members: number
+  /** Its bounds: the session quota, or the global bounds for the process. */
+  readonly maxSets: number
+  readonly maxMembers: number
 }
 
 /** A set as `$info` shows it. */
@@ -84,34 +133,64 @@ export interface SetInfo {
   readonly expires: number
 }
 
+/** 128 random bits as 32 hex digits: a key nobody outside this process knows. */
+function randomKey(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** The account key of `owner`. */
+const keyOf = (owner: SetOwner): string => `${owner.kind}:${owner.id}`
+
+/** A set's owner as the store keeps it: its own copy, whose id `renameSession` changes. */
+type OwnerCopy = { kind: SetOwner['kind']; id: string; user?: string }
+
 export class EntitySetStore {
   readonly #cache: LRUCache<string, StoredSet>
   readonly #clock: Clock
   readonly #newId: () => string
   readonly #maxSets: number
   readonly #maxMembers: number
+  readonly #maxSetsPerSession: number
+  readonly #maxMembersPerSession: number
   readonly #defaultTimeout: number
   readonly #maxTimeout: number
   readonly #refuse: boolean
   readonly #observers: EntitySetObserver[] = []
+  readonly #accounts = new Map<string, Account>()
+  readonly #heap: AccountHeap
+  #signer: SetIdSigner
+  #members = 0
+  #tick = 0
+  #purgedAt = Number.NaN
 
   constructor(clock: Clock, newId: () => string, options: EntitySetStoreOptions = {}) {
     this.#clock = clock
     this.#newId = newId
     this.#maxSets = options.maxSets ?? 10_000
     this.#maxMembers = options.maxMembers ?? 20_000_000
+    this.#maxSetsPerSession = Math.min(this.#maxSets, options.maxSetsPerSession ?? 1_000)
+    this.#maxMembersPerSession = Math.min(
+      this.#maxMembers,
+      options.maxMembersPerSession ?? 10_000_000,
+    )
     this.#defaultTimeout = 1000 * (options.defaultTimeout ?? 7200)
     this.#maxTimeout = 1000 * (options.maxTimeout ?? 86_400)
     this.#refuse = options.whenFull === 'refuse'
+    this.#heap = new AccountHeap(this.#maxSets, this.#maxMembers)
+    this.#signer = new SetIdSigner(options.idKey ?? randomKey())
     this.#cache = new LRUCache<string, StoredSet>({
+      // Room is made before each set is kept (#makeRoom), owner by owner: these bounds are a
+      // backstop that never has to act.
       max: this.#maxSets,
       maxSize: this.#maxMembers,
-      // An empty set still takes a slot and a little memory: it counts as one member.
-      sizeCalculation: (set) => Math.max(1, set.rowIds.length),
+      sizeCalculation: (set) => weightOf(set.rowIds),
       ttl: this.#defaultTimeout,
       updateAgeOnGet: true,
       perf: { now: () => clock.now() },
       ttlResolution: 0,
+      // Every way a set leaves (expired, released, evicted, replaced, cleared) passes here.
+      dispose: (set) => this.#forget(set),
     })
   }
 
@@ -126,55 +205,140 @@ export class EntitySetStore {
     return this.#cache.size
   }
 
-  /** Members kept in all sets together. */
+  /** Members kept in all sets together (an empty set counts as one). */
   get members(): number {
     this.purge()
-    return this.#cache.calculatedSize
+    return this.#members
   }
 
   /**
-   * Keeps `rowIds` (not copied: they must not change afterwards) as a set of `dataClass`; returns it
-   * with its id (32 upper-case hex digits, like the real server's). Throws EntitySetQuota when
-   * `whenFull` is 'refuse' and a limit would be passed, or when one set alone exceeds `maxMembers`.
+   * Keeps `rowIds` (not copied: they must not change afterwards) as a set of `dataClass` for
+   * `options.owner` (the process by default); returns it with its id (32 upper-case hex digits,
+   * like the real server's, signed for its owner). Throws EntitySetQuota when `whenFull` is
+   * 'refuse' and a limit would be passed, or when one set alone exceeds its owner's member bound.
    */
   keep(dataClass: string, rowIds: RowIds, options: KeepOptions = {}): StoredSet {
-    this.purge()
-    const size = Math.max(1, rowIds.length)
-    if (size > this.#maxMembers) {
+    const given = options.owner ?? PROCESS_OWNER
+    const owner: OwnerCopy = { kind: given.kind, id: given.id }
+    if (given.user !== undefined) owner.user = given.user
+    const key = keyOf(owner)
+    const limited = owner.kind === 'session'
+    const size = weightOf(rowIds)
+    const most = limited ? this.#maxMembersPerSession : this.#maxMembers
+    if (size > most)
       fail('EntitySetQuota', [
-        `it has ${rowIds.length} members, more than the limit of ${this.#maxMembers} for all sets`,
+        `it has ${rowIds.length} members, more than the limit of ${most} for ${limited ? 'one session’s sets' : 'all sets'}`,
       ])
-    }
-    const replacing = options.id !== undefined && this.#cache.has(options.id)
-    if (this.#refuse && !replacing) {
-      if (this.#cache.size >= this.#maxSets)
-        fail('EntitySetQuota', [`${this.#maxSets} entity sets are kept already (the limit)`])
-      if (this.#cache.calculatedSize + size > this.#maxMembers)
-        fail('EntitySetQuota', [`the sets kept would hold more than ${this.#maxMembers} members`])
-    }
     const timeout =
       options.timeout === undefined
         ? this.#defaultTimeout
         : Math.min(this.#maxTimeout, Math.max(1000, Math.round(options.timeout * 1000)))
+    const remaining = options.remaining
+    const dead = remaining !== undefined && remaining < timeout && !(remaining > 0)
+    // A set kept again under its id replaces the one there (a remake, a set adopted from another
+    // process): that one goes first, without telling.
+    if (!dead && options.id !== undefined && this.#cache.peek(options.id) !== undefined)
+      this.#cache.delete(options.id)
+    if (!dead) this.#makeRoom(this.#accounts.get(key), limited, size)
     const set: StoredSet = {
-      id: options.id ?? this.#newId(),
+      id: options.id ?? this.#freshId(signingName(owner)),
       dataClass,
       rowIds,
       sorted: options.sorted ?? false,
       timeout,
       savedFilter: options.savedFilter,
       savedOrderBy: options.savedOrderBy,
+      owner,
     }
-    const remaining = options.remaining
+    if (dead) return set
     if (remaining !== undefined && remaining < timeout) {
-      if (!(remaining > 0)) return set
       this.#cache.set(set.id, set, { ttl: timeout, start: this.#clock.now() - timeout + remaining })
     } else this.#cache.set(set.id, set, { ttl: timeout })
+    let account = this.#accounts.get(key)
+    if (!account) this.#accounts.set(key, (account = new Account(key, limited)))
+    account.sets.set(set.id, size)
+    account.members += size
+    if (owner.user !== undefined) account.userSets++
+    account.used = ++this.#tick
+    this.#heap.update(account)
+    this.#members += size
     for (const o of this.#observers) o.kept?.(set)
     return set
   }
 
-  /** Tells `observer` of sets kept, read and released; returns the function that stops. */
+  /**
+   * Room for a set of `size` members of `account`'s owner (undefined: one holding none yet): its
+   * quota first, then the global bounds. Evicts, or refuses (EntitySetQuota) in refuse mode.
+   */
+  #makeRoom(account: Account | undefined, limited: boolean, size: number): void {
+    if (account && limited) {
+      const full = () =>
+        account.sets.size >= this.#maxSetsPerSession ||
+        account.members + size > this.#maxMembersPerSession
+      if (full()) this.#purgeIfTimeMoved()
+      if (this.#refuse && full()) {
+        fail('EntitySetQuota', [
+          account.sets.size >= this.#maxSetsPerSession
+            ? `the session keeps ${this.#maxSetsPerSession} entity sets already (its limit)`
+            : `the session’s sets would hold more than ${this.#maxMembersPerSession} members`,
+        ])
+      }
+      for (let oldest = account.oldest; oldest !== undefined && full(); oldest = account.oldest)
+        this.#cache.delete(oldest)
+    }
+    const full = () => this.#cache.size >= this.#maxSets || this.#members + size > this.#maxMembers
+    if (full()) this.#purgeIfTimeMoved()
+    if (this.#refuse && full()) {
+      fail(
+        'EntitySetQuota',
+        this.#cache.size >= this.#maxSets
+          ? [`${this.#maxSets} entity sets are kept already (the limit)`]
+          : [`the sets kept would hold more than ${this.#maxMembers} members`],
+      )
+    }
+    while (full()) {
+      // The largest share goes first; the maker's own when its share, with the new set, is as
+      // large: one session alone never evicts another's sets.
+      let victim = this.#heap.top()
+      if (!victim) return // nothing kept: the lru-cache's own bounds are the last word
+      if (
+        account &&
+        account.sets.size > 0 &&
+        this.#heap.share(account, account.sets.size + 1, account.members + size) >=
+          this.#heap.share(victim)
+      )
+        victim = account
+      const oldest = victim.oldest
+      if (oldest === undefined) return
+      this.#cache.delete(oldest)
+    }
+  }
+
+  /** A new id signed for `name`, not one kept now (64 random bits rarely meet; never overwrite). */
+  #freshId(name: string): string {
+    for (;;) {
+      const id = this.#signer.sign(this.#newId(), name)
+      if (!this.#cache.has(id)) return id
+    }
+  }
+
+  /** Drops a set that left the cache from its owner's account. */
+  #forget(set: StoredSet): void {
+    const account = this.#accounts.get(keyOf(set.owner))
+    const weight = account?.sets.get(set.id)
+    if (!account || weight === undefined) return
+    account.sets.delete(set.id)
+    account.members -= weight
+    if (set.owner.user !== undefined) account.userSets--
+    this.#members -= weight
+    if (account.sets.size > 0) this.#heap.update(account)
+    else {
+      this.#heap.remove(account)
+      this.#accounts.delete(account.key)
+    }
+  }
+
+  /** Tells `observer` of sets kept, read, released and renamed; returns the function that stops. */
   observe(observer: EntitySetObserver): () => void {
     this.#observers.push(observer)
     return () => {
@@ -186,7 +350,17 @@ export class EntitySetStore {
   /** The set `id`, its lifetime restarted; undefined if it expired, was released or never was. */
   get(id: string): StoredSet | undefined {
     const set = this.#cache.get(id)
-    if (set) for (const o of this.#observers) o.touched?.(set)
+    if (!set) return undefined
+    const account = this.#accounts.get(keyOf(set.owner))
+    const weight = account?.sets.get(id)
+    if (account && weight !== undefined) {
+      // The most recently used of its owner's sets now (a Map re-inserted goes last).
+      account.sets.delete(id)
+      account.sets.set(id, weight)
+      account.used = ++this.#tick
+      this.#heap.update(account)
+    }
+    for (const o of this.#observers) o.touched?.(set)
     return set
   }
 
@@ -202,25 +376,111 @@ export class EntitySetStore {
       return false
     }
     this.#cache.delete(id)
-    for (const o of this.#observers) o.released?.(id)
+    for (const o of this.#observers) o.released?.(id, 'released')
     return true
+  }
+
+  /** Releases every set of session `id` (it closed, for `reason`); how many. */
+  releaseSession(id: string, reason: Exclude<SetReleaseReason, 'released'>): number {
+    const account = this.#accounts.get(`session:${id}`)
+    if (!account) return 0
+    let n = 0
+    for (const setId of [...account.sets.keys()]) {
+      const live = this.#cache.peek(setId) !== undefined
+      this.#cache.delete(setId)
+      if (!live) continue
+      n++
+      for (const o of this.#observers) o.released?.(setId, reason)
+    }
+    return n
+  }
+
+  /** Session `previous` is now `next` (a login renewed it): its sets follow it. */
+  renameSession(previous: string, next: string): void {
+    const account = this.#accounts.get(`session:${previous}`)
+    if (!account) return
+    this.#accounts.delete(account.key)
+    const renamed: StoredSet[] = []
+    for (const setId of account.sets.keys()) {
+      const set = this.#cache.peek(setId)
+      if (!set) continue
+      ;(set.owner as OwnerCopy).id = next
+      renamed.push(set)
+    }
+    // The new id is new: no account can hold it yet, but merge rather than lose one if it does.
+    const there = this.#accounts.get(`session:${next}`)
+    if (there) {
+      for (const [setId, weight] of account.sets) there.sets.set(setId, weight)
+      there.members += account.members
+      there.userSets += account.userSets
+      this.#heap.remove(account)
+      this.#heap.update(there)
+    } else {
+      account.key = `session:${next}`
+      this.#accounts.set(account.key, account)
+    }
+    for (const set of renamed)
+      for (const o of this.#observers) o.renamed?.(set, this.#cache.getRemainingTTL(set.id))
+  }
+
+  /** How much `owner`'s account holds, against its bounds (the global ones for the process). */
+  usage(owner: SetOwner): SetUsage {
+    this.purge()
+    const account = this.#accounts.get(keyOf(owner))
+    const limited = owner.kind === 'session'
+    return {
+      sets: account?.sets.size ?? 0,
+      members: account?.members ?? 0,
+      maxSets: limited ? this.#maxSetsPerSession : this.#maxSets,
+      maxMembers: limited ? this.#maxMembersPerSession : this.#maxMembers,
+    }
+  }
+
+  /** Whether `id` is one this cache signed for one of `names` (set-owners.ts `actorNames`). */
+  signedFor(id: string, names: readonly string[]): boolean {
+    return this.#signer.signedFor(id, names)
+  }
+
+  /**
+   * Signs ids with `key` from now on (32 hex digits): processes that share their sets share it
+   * (the first to start chooses it). Ids signed before cannot be remade once gone.
+   */
+  useIdKey(key: string): void {
+    this.#signer = new SetIdSigner(key)
   }
 
   /** Forgets every set (a datastore restored to a snapshot: their row ids may name other entities). */
   clear(): void {
     this.#cache.clear()
+    this.#accounts.clear()
+    this.#heap.clear()
+    this.#members = 0
   }
 
   /** Drops every expired set now. */
   purge(): void {
+    this.#purgedAt = this.#clock.now()
     this.#cache.purgeStale()
   }
 
-  /** Every set kept, most recently used first, as `$info` lists them (no lifetime touched). */
-  list(): SetInfo[] {
+  /**
+   * `purge`, unless the clock has not moved since the last one (no set can have expired since).
+   * A purge walks every set (about 0.1 µs each): it runs when a bound is reached, not for every set
+   * kept, so that a session at its quota makes sets in time that does not grow with the cache.
+   */
+  #purgeIfTimeMoved(): void {
+    if (this.#clock.now() !== this.#purgedAt) this.purge()
+  }
+
+  /**
+   * Every set kept (or those `which` lets through), most recently used first, as `$info` lists
+   * them (no lifetime touched).
+   */
+  list(which?: (set: StoredSet) => boolean): SetInfo[] {
     this.purge()
     const out: SetInfo[] = []
     for (const [id, set] of this.#cache.entries()) {
+      if (which && !which(set)) continue
       const remaining = this.#cache.getRemainingTTL(id)
       const expires = this.#clock.now() + remaining
       out.push({

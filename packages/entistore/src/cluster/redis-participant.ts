@@ -21,7 +21,9 @@
  * - **Sets: asked.** A request naming `$entityset/{id}` (or `$otherCollection`) asks Redis whether
  *   the set is still there (one round trip), so a set released through any process is gone at
  *   once; one unknown here is fetched and adopted. A set travels as its members' entity KEYS,
- *   mapped to this process's row ids when adopted.
+ *   mapped to this process's row ids when adopted, with its owner (its session, renamed there at
+ *   a login, and its user), so that every process applies the same rules to it; the key that
+ *   signs set ids to their owners is one for all (the first process to start chooses it).
  * - **Locks are Redis's first.** `$lock=true|false` is decided by an atomic script in Redis before
  *   the core runs: taken, the core takes it too; held by another session, that lock is adopted
  *   here and the core answers status 3 with the holder's `lockInfo`, as for a local lock; a claim
@@ -42,6 +44,7 @@ import {
   type KeyValue,
   type Lock,
   type Session,
+  type SetOwner,
   type StoredSet,
 } from '@entistore/core'
 import {
@@ -192,6 +195,8 @@ interface SharedSet {
   readonly t: number
   readonly f?: string
   readonly o?: string
+  /** Its owner: kind, id, user. Without it (a set written before owners were), the process. */
+  readonly w?: { readonly k: SetOwner['kind']; readonly i: string; readonly u?: string }
 }
 
 /**
@@ -461,7 +466,14 @@ export class RedisParticipant implements ClusterParticipant {
       ds.entitySets.observe({
         kept: (set) => this.#following === 0 && this.#keepSet(set),
         touched: (set) => this.#following === 0 && this.#touchSet(set),
-        released: (id) => this.#following === 0 && this.#releaseSet(id),
+        // Released, or with its session logged out here: gone everywhere. A session that expired
+        // or was evicted here is this process's affair (as for sessions): Redis's TTL decides.
+        released: (id, reason) =>
+          this.#following === 0 &&
+          (reason === 'released' || reason === 'closed') &&
+          this.#releaseSet(id),
+        // Its session renewed here (a login): the others read the new owner from Redis.
+        renamed: (set, remaining) => this.#following === 0 && this.#keepSet(set, remaining),
       }),
     )
   }
@@ -497,7 +509,21 @@ export class RedisParticipant implements ClusterParticipant {
       )
     })
     this.#redis.on('ready', () => this.#presence.commandsAgain())
+    await this.#shareSetIdKey()
     await this.#presence.start()
+  }
+
+  /**
+   * The key that signs entity-set ids to their owners, one for every process (the first to start
+   * chooses it): a gone set is then remade by its owner through any of them.
+   */
+  async #shareSetIdKey(): Promise<void> {
+    const key = `${this.#prefix}set-id-key`
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16))
+    const mine = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    await this.#redis.set(key, mine, 'NX')
+    const shared = await this.#redis.get(key)
+    if (shared !== null && /^[0-9a-fA-F]{32}$/.test(shared)) this.#ds.entitySets.useIdKey(shared)
   }
 
   /**
@@ -735,9 +761,14 @@ export class RedisParticipant implements ClusterParticipant {
     const dc = this.#ds.findDataClass(shared.dc)
     if (!dc) return
     const rowIds = shared.k.map((key) => this.#rowIdOf(dc, key))
+    const w = shared.w
+    const owner: SetOwner = w
+      ? { kind: w.k, id: w.i, ...(w.u === undefined ? {} : { user: w.u }) }
+      : { kind: 'process', id: 'process' }
     this.#follow(() =>
       this.#ds.entitySets.keep(dc.selection(rowIds), {
         id,
+        owner,
         timeout: shared.t / 1000,
         remaining: pttl,
         sorted: shared.s,
@@ -1194,8 +1225,11 @@ export class RedisParticipant implements ClusterParticipant {
     if (answer[0] === 0) this.#followHolder(answer)
   }
 
-  #keepSet(set: StoredSet): void {
+  /** A set kept here (or renamed with its session): written with `ttl` ms of life (its whole). */
+  #keepSet(set: StoredSet, ttl = set.timeout): void {
+    if (!(ttl > 0)) return
     const dc = this.#ds.dataClass(set.dataClass)
+    const { kind, id, user } = set.owner
     const shared: SharedSet = {
       dc: set.dataClass,
       k: Array.from(set.rowIds, (r) => this.#keyOf(dc, r)),
@@ -1203,6 +1237,7 @@ export class RedisParticipant implements ClusterParticipant {
       t: set.timeout,
       ...(set.savedFilter === undefined ? {} : { f: set.savedFilter }),
       ...(set.savedOrderBy === undefined ? {} : { o: set.savedOrderBy }),
+      w: { k: kind, i: id, ...(user === undefined ? {} : { u: user }) },
     }
     this.#setWritten.set(set.id, this.#ds.clock.now())
     // Sets that expired here tell nothing: their entries go now and then, in one sweep.
@@ -1210,7 +1245,7 @@ export class RedisParticipant implements ClusterParticipant {
       for (const id of this.#setWritten.keys())
         if (!this.#ds.entitySets.has(id)) this.#setWritten.delete(id)
     // Written before the reply that names it: another process asked next finds it.
-    this.#addOp(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', set.timeout))
+    this.#addOp(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', Math.ceil(ttl)))
   }
 
   #touchSet(set: StoredSet): void {

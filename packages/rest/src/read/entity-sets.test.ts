@@ -1,16 +1,27 @@
 import { createDatastore, ManualClock, type DatastoreOptions } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
-import { createRestHandler } from '../handler.js'
+import { createRestHandler, type RestHandler } from '../handler.js'
 import { jsonGetter } from './get.fixture.js'
 
 const setup = (options: DatastoreOptions = {}) => {
   const clock = new ManualClock(Date.UTC(2026, 0, 2))
   const ds = createDatastore(writeModel(), { data: writeData(), clock, ...options })
   const rest = createRestHandler(ds)
-  const { get, error } = jsonGetter(rest)
+  // One client that keeps its session's cookie, as 4D's clients do: the sets it makes are its
+  // session's, for it to release, remake and find in $info.
+  let cookie: string | undefined
+  const request: RestHandler['request'] = async (path, init = {}) => {
+    const headers = new Headers(init.headers)
+    if (cookie) headers.set('cookie', cookie)
+    const res = await rest.request(path, { ...init, headers })
+    const set = res.headers.get('set-cookie')?.split(';')[0]
+    if (set) cookie = set
+    return res
+  }
+  const { get, error } = jsonGetter({ ...rest, request })
   const post = async (path: string, body: unknown = {}) => {
-    const res = await rest.request(path, {
+    const res = await request(path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -59,7 +70,9 @@ describe('$method=entityset', () => {
   })
 
   it('lives $timeout seconds (7200 by default), restarted by every access', async () => {
-    const { get, error, clock, make } = setup()
+    // A set goes with its session at the latest (4D releases a session's sets with it): the
+    // session here outlives the sets.
+    const { get, error, clock, make } = setup({ sessions: { inactivityTimeout: 3 * 3_600_000 } })
     const id = await make('/rest/Employee?$method=entityset&$timeout=60')
     clock.advance(59_000)
     expect((await get(`/rest/Employee/$entityset/${id}`)).status).toBe(200)
@@ -93,7 +106,7 @@ describe('$method=entityset', () => {
   })
 
   it('remakes a set that is gone from $savedfilter / $savedorderby, under its id, for 600 s', async () => {
-    const { get, clock, make } = setup()
+    const { get, clock, make } = setup({ sessions: { inactivityTimeout: 3 * 3_600_000 } })
     const id = await make(
       '/rest/Employee?$filter="salary>5500"&$savedfilter="salary>5500"&$orderby="salary"&$savedorderby="salary"&$method=entityset',
     )

@@ -2,6 +2,10 @@
  * @module `/rest/{dataClass}/$entityset/{id}`: a kept entity set read (narrowed, combined with
  * another by `$logicOperator`, cleaned), released, or remade from its saved filter and order when
  * it is gone. `findSet` is also the set a `POST …?$method=delete` drops.
+ *
+ * Whoever names a set reads it with their own rights: the core gives its members narrowed by the
+ * session's `restrict` (orda/entity-sets.ts). Releasing and remaking are its owner's (a session of
+ * its user, or its session): anyone else is answered as for an id that never was (1802).
  */
 import {
   fail,
@@ -9,24 +13,25 @@ import {
   parseCached,
   parseOrderBy,
   runQuery,
+  setOwnerOf,
   type DataClass,
   type EntitySet,
   type LogicOperator,
-} from "@entistore/core";
-import { ok, type Reply } from "../reply.js";
-import { optional, type RouteContext } from "./context.js";
-import { narrow, readSelection } from "./read-selection.js";
-import { needFilter, needOrderBy } from "../permissions.js";
+} from '@entistore/core'
+import { ok, type Reply } from '../reply.js'
+import { optional, type RouteContext } from './context.js'
+import { narrow, readSelection } from './read-selection.js'
+import { needFilter, needOrderBy } from '../permissions.js'
 
 /** How long a set remade from its saved filter lives: 10 minutes, whatever `$timeout` said (4D). */
-const REMADE_TIMEOUT = 600;
+const REMADE_TIMEOUT = 600
 
 /**
  * `/rest/{dataClass}/$entityset/{id}`: the kept set, its lifetime restarted, read like any selection
- * (`$filter` and `$orderby` narrow and reorder it); `$method=release` forgets it; `$logicOperator`
- * with `$otherCollection` combines it with another set; `$clean=true` leaves its deleted members
- * out. A set that is gone is remade under its id from `$savedfilter` / `$savedorderby` when they are
- * passed (for 600 s), else 1802.
+ * (`$filter` and `$orderby` narrow and reorder it); `$method=release` forgets it (its owner only);
+ * `$logicOperator` with `$otherCollection` combines it with another set; `$clean=true` leaves its
+ * deleted members out. A set that is gone is remade under its id from `$savedfilter` /
+ * `$savedorderby` when they are passed, by its owner (for 600 s), else 1802.
  */
 export function readEntitySet(
   ctx: RouteContext,
@@ -34,89 +39,81 @@ export function readEntitySet(
   id: string,
   paths: readonly string[] | undefined,
 ): Reply {
-  const { params } = ctx;
-  if (params.method === "release") {
-    if (!ctx.ds.entitySets.release(id)) fail("EntitySetNotFound", [id]);
-    return ok('{"ok":true}');
+  const { params } = ctx
+  if (params.method === 'release') {
+    // Another's set is answered as a set that is not there: trying tells nothing.
+    if (!ctx.ds.entitySets.release(id, { by: setOwnerOf(ctx.session) }))
+      fail('EntitySetNotFound', [id])
+    return ok('{"ok":true}')
   }
-  const set = findSet(ctx, dc, id);
-  let selection = set.selection;
-  if (
-    params.logicOperator !== undefined ||
-    params.otherCollection !== undefined
-  ) {
-    const operator = params.logicOperator;
-    if (operator === undefined) return fail("WrongLogicOperator", [""]);
+  const set = findSet(ctx, dc, id)
+  let selection = set.selection
+  if (params.logicOperator !== undefined || params.otherCollection !== undefined) {
+    const operator = params.logicOperator
+    if (operator === undefined) return fail('WrongLogicOperator', [''])
     if (!LOGIC_OPERATORS.includes(operator as LogicOperator))
-      return fail("WrongLogicOperator", [operator]);
-    if (params.otherCollection === undefined)
-      return fail("MissingOtherCollection", []);
-    const other = ctx.ds.entitySets.get(params.otherCollection);
-    if (!other) return fail("WrongOtherCollection", [params.otherCollection]);
+      return fail('WrongLogicOperator', [operator])
+    if (params.otherCollection === undefined) return fail('MissingOtherCollection', [])
+    const other = ctx.ds.entitySets.get(params.otherCollection)
+    if (!other) return fail('WrongOtherCollection', [params.otherCollection])
     if (other.dataClass !== dc)
-      fail("EntitySetOfOtherDataClass", [
-        other.id,
-        other.dataClass.name,
-        dc.name,
-      ]);
+      fail('EntitySetOfOtherDataClass', [other.id, other.dataClass.name, dc.name])
     // INTERSECT answers a bare true or false, as clients of the real server expect.
-    if (operator === "INTERSECT")
-      return ok(String(selection.intersects(other.selection)));
+    if (operator === 'INTERSECT') return ok(String(selection.intersects(other.selection)))
     selection =
-      operator === "AND"
+      operator === 'AND'
         ? selection.and(other.selection)
-        : operator === "OR"
+        : operator === 'OR'
           ? selection.or(other.selection)
-          : selection.minus(other.selection);
+          : selection.minus(other.selection)
   }
-  if (params.clean) selection = selection.clean();
-  selection = narrow(ctx, selection);
+  if (params.clean) selection = selection.clean()
+  selection = narrow(ctx, selection)
   return readSelection(ctx, selection, {
     paths,
     sorted: set.sorted || params.orderBy !== undefined,
     filter: params.filter ?? set.savedFilter,
-  });
+  })
 }
 
-/** The set `id` of `dc`, its lifetime restarted, or remade from the saved filter and order. */
-export function findSet(
-  ctx: RouteContext,
-  dc: DataClass,
-  id: string,
-): EntitySet {
-  const { params } = ctx;
-  const set = ctx.ds.entitySets.get(id);
+/**
+ * The set `id` of `dc`, its lifetime restarted and its members those the session may see, or,
+ * for its owner, remade from the saved filter and order.
+ */
+export function findSet(ctx: RouteContext, dc: DataClass, id: string): EntitySet {
+  const { params } = ctx
+  const set = ctx.ds.entitySets.get(id)
   if (set) {
-    if (set.dataClass !== dc)
-      fail("EntitySetOfOtherDataClass", [id, set.dataClass.name, dc.name]);
-    return set;
+    if (set.dataClass !== dc) fail('EntitySetOfOtherDataClass', [id, set.dataClass.name, dc.name])
+    return set
   }
-  const filter = remakeText(params.savedFilter);
-  const orderBy = remakeText(params.savedOrderBy);
-  if (filter === undefined && orderBy === undefined)
-    return fail("EntitySetNotFound", [id]);
-  if (filter !== undefined)
-    needFilter(ctx.perms, dc.def, filter, "$savedfilter");
-  if (orderBy !== undefined)
-    needOrderBy(ctx.perms, dc.def, orderBy, "$savedorderby");
-  const remade = runQuery(dc, parseCached(filter ?? "", "$savedfilter"), {
+  const filter = remakeText(params.savedFilter)
+  const orderBy = remakeText(params.savedOrderBy)
+  if (filter === undefined && orderBy === undefined) return fail('EntitySetNotFound', [id])
+  // Only its owner remakes a gone set under its id (the id is signed for them): anyone else would
+  // put a set of their choosing where the owner's next delete goes. They, and an id never given,
+  // get the answer of a set that is not there, before anything of the filter is looked at.
+  const by = setOwnerOf(ctx.session)
+  if (!ctx.ds.entitySets.mayRemake(id, { by })) return fail('EntitySetNotFound', [id])
+  if (filter !== undefined) needFilter(ctx.perms, dc.def, filter, '$savedfilter')
+  if (orderBy !== undefined) needOrderBy(ctx.perms, dc.def, orderBy, '$savedorderby')
+  const remade = runQuery(dc, parseCached(filter ?? '', '$savedfilter'), {
     ...(params.params ? { params: params.params } : {}),
-    ...(orderBy !== undefined
-      ? { orderBy: parseOrderBy(orderBy, "$savedorderby") }
-      : {}),
+    ...(orderBy !== undefined ? { orderBy: parseOrderBy(orderBy, '$savedorderby') } : {}),
     exposedOnly: true,
-  }).selection;
+  }).selection
   return ctx.ds.entitySets.keep(remade, {
     id,
+    owner: by,
     timeout: REMADE_TIMEOUT,
     sorted: orderBy !== undefined,
-    ...optional("savedFilter", filter),
-    ...optional("savedOrderBy", orderBy),
-  });
+    ...optional('savedFilter', filter),
+    ...optional('savedOrderBy', orderBy),
+  })
 }
 
 /** A saved filter or order to remake a set from: its text (`true` names none, `$all` is all). */
 function remakeText(value: string | undefined): string | undefined {
-  if (value === undefined || /^(true|1)$/i.test(value)) return undefined;
-  return value === "$all" ? "" : value;
+  if (value === undefined || /^(true|1)$/i.test(value)) return undefined
+  return value === '$all' ? '' : value
 }

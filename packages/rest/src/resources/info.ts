@@ -1,8 +1,8 @@
 /**
- * @module `GET /rest/$info`: the entity-set cache and the caller's own session, as the real server
- * describes them.
+ * @module `GET /rest/$info`: the caller's own entity sets and session, as the real server describes
+ * them.
  */
-import { heldPrivileges, sessionUser } from '@entistore/core'
+import { heldPrivileges, sessionUser, setOwnerOf } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import type { RouteContext } from './context.js'
@@ -17,9 +17,10 @@ function privilegesOf(ctx: RouteContext): string[] {
 const MAX_DATE = 8.64e15
 
 /**
- * `GET /rest/$info`: the entity-set cache as the real server describes its cache (`cacheSize` and
- * `usedCache` are the set cache's bound and use, 8 bytes a member), every set, and the caller's own
- * session. Other sessions are not listed: a session id is a credential.
+ * `GET /rest/$info`: the caller's entity sets as the real server describes its cache (`cacheSize`
+ * and `usedCache` are the session's quota of members and its use of it, 8 bytes a member), its
+ * sets (those of its user, or of its session), and its own session. Other sessions and their sets
+ * are not listed: a session id is a credential, and another's sets are theirs to know of.
  */
 export function info(
   ctx: RouteContext,
@@ -28,17 +29,19 @@ export function info(
   const privileges = { privileges: privilegesOf(ctx).map((privilege) => ({ privilege })) }
   if (target.privileges) return ok(privileges)
   const sets = ctx.ds.entitySets
+  const by = setOwnerOf(ctx.session)
   const perms = ctx.perms
   // Only the sets of dataclasses the session may read.
-  const list = sets.info().filter((e) => !perms || perms.may('read', e.dataClass))
+  const list = sets.info({ by }).filter((e) => !perms || perms.may('read', e.dataClass))
+  const usage = sets.usage({ by })
   // A date past the last one a Date holds (a session's timeout set huge by code) is that last one:
   // $info describes, it never fails.
   const iso = (ms: number): string =>
     new Date(Number.isFinite(ms) ? Math.min(ms, MAX_DATE) : MAX_DATE).toISOString()
   const s = ctx.session
   return ok({
-    cacheSize: 8 * sets.maxMembers,
-    usedCache: 8 * sets.members,
+    cacheSize: 8 * usage.maxMembers,
+    usedCache: 8 * usage.members,
     entitySetCount: list.length,
     entitySet: list.map((e) => ({
       id: e.id,

@@ -9,6 +9,7 @@ import {
   parseCached,
   parseOrderBy,
   runQuery,
+  setOwnerOf,
   type EntitySelection,
   type EntitySet,
 } from '@entistore/core'
@@ -72,7 +73,10 @@ export function readSelection(
   return ok(selectionReply(ctx, selection, window, first, projection))
 }
 
-/** Keeps `selection` as an entity set with the request's `$timeout`, `$savedfilter`, `$savedorderby`. */
+/**
+ * Keeps `selection` as an entity set of the request's session (its quota, its user) with the
+ * request's `$timeout`, `$savedfilter`, `$savedorderby`.
+ */
 function keepSet(
   ctx: RouteContext,
   selection: EntitySelection,
@@ -83,6 +87,7 @@ function keepSet(
   const saved = (value: string | undefined, own: string | undefined): string | undefined =>
     value === undefined ? undefined : /^(true|1)$/i.test(value) ? own : value
   return ctx.ds.entitySets.keep(selection, {
+    owner: setOwnerOf(ctx.session),
     ...(params.timeout !== undefined ? { timeout: params.timeout } : {}),
     sorted: options.sorted,
     ...optional('savedFilter', saved(params.savedFilter, options.filter)),
