@@ -64,7 +64,9 @@ export function accessRule(
     action: PermissionAction,
     target: PermissionTarget,
   ): boolean => {
-    if (roles) {
+    // `execute` on a dataclass alone is the hook's first question (then the function's); the
+    // roles file decides at the function, whose own entry overrides its dataclass's.
+    if (roles && !(action === 'execute' && target.function === undefined)) {
       const asked = ACTION[action]
       if (asked !== undefined && !roles.allows(privileges, asked, rolesResource(target)))
         return false

@@ -61,9 +61,13 @@ export function needWrite(dc: DataClass, values: Assignments, creating: boolean)
   const actor = checker(dc.datastore)
   if (actor === undefined) return
   actor.need(creating ? 'create' : 'update', dc.name)
+  const def = dc.def
   for (const name of Object.keys(values)) {
     const v = values[name]
     if (v === undefined || (creating && v === null)) continue
+    // An alias's permissions are not asked for a write (4D: "ignored for alias attributes"): the
+    // write itself refuses it as read-only (1516), whoever writes.
+    if (def.attributesByName.get(name)?.kind === 'alias') continue
     if (creating) actor.needCreate(dc.name, name)
     else actor.needUpdate(dc.name, name)
     const target = relationTarget(dc, name)

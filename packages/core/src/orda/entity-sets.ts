@@ -62,12 +62,18 @@ export class EntitySet {
   readonly owner: SetOwner
 
   /** @internal */
-  constructor(dataClass: DataClass, stored: StoredSet, narrowed = false) {
+  constructor(
+    dataClass: DataClass,
+    stored: StoredSet,
+    narrowed: 'no' | 'for its owner' | 'for another' = 'no',
+  ) {
     this.id = stored.id
     this.dataClass = dataClass
+    // Its owner keeps the members it made, deleted ones counted (as in any set); another session
+    // gets only live members it may see: whether one of them was deleted is not its to learn.
     this.selection = dataClass.selection(
-      narrowed && dataClass.restrictFunction !== undefined
-        ? restrictedRows(dataClass, stored.rowIds)
+      narrowed !== 'no' && dataClass.restrictFunction !== undefined
+        ? restrictedRows(dataClass, stored.rowIds, narrowed === 'for its owner')
         : stored.rowIds,
     )
     this.timeout = stored.timeout / 1000
@@ -161,7 +167,13 @@ export class EntitySets {
    */
   get(id: string): EntitySet | undefined {
     const stored = this.#store.get(id)
-    return stored && new EntitySet(this.#ds.dataClass(stored.dataClass), stored, true)
+    if (stored === undefined) return undefined
+    const own = mayManage(stored.owner, this.actor())
+    return new EntitySet(
+      this.#ds.dataClass(stored.dataClass),
+      stored,
+      own ? 'for its owner' : 'for another',
+    )
   }
 
   /** Whether the set `id` is kept, without restarting its lifetime. */

@@ -67,12 +67,20 @@ export function restriction(dc: DataClass): ReadonlySet<number> | undefined {
   return rows
 }
 
-/** `rows` narrowed by `dc`'s restrict (the same list when nothing is restricted). */
-export function restrictedRows(dc: DataClass, rows: RowIds): RowIds {
+/**
+ * `rows` narrowed by `dc`'s restrict (the same list when nothing is restricted). With
+ * `keepDeleted`, a row deleted since stays (it reads as null): an entity set read by its owner
+ * keeps its members as made, deleted ones counted, as any set does.
+ */
+export function restrictedRows(dc: DataClass, rows: RowIds, keepDeleted = false): RowIds {
   const allowed = restriction(dc)
   if (allowed === undefined) return rows
   const out: number[] = []
-  for (let i = 0; i < rows.length; i++) if (allowed.has(rows[i]!)) out.push(rows[i]!)
+  const table = dc.table
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    if (allowed.has(row) || (keepDeleted && !table.has(row))) out.push(row)
+  }
   return out
 }
 

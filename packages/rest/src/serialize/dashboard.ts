@@ -15,6 +15,7 @@ import type {
   EntitySelection,
   SchemaDef,
 } from '@entistore/core'
+import { computedValue, REFUSED } from './computed-value.js'
 import { isShown } from './entity.js'
 import { JsonChunks } from './json-chunks.js'
 import type { Projection } from './projection.js'
@@ -130,8 +131,14 @@ export function dashboard(
     if (c) columns.push(c)
   }
   const page: (Entity | null)[] = selection.slice(window.skip, window.top).members()
+  // A computed value whose code the session's rights refuse is null: a row keeps its places.
+  const read = (e: Entity, attr: AttributeDef): unknown => {
+    if (attr.kind !== 'calculated') return e.valueOf(attr)
+    const v = computedValue(e, attr)
+    return v === REFUSED ? null : v
+  }
   const row = (e: Entity): string =>
-    JSON.stringify({ values: columns.map((c) => c.value(e.valueOf(c.attr) ?? null) ?? null) })
+    JSON.stringify({ values: columns.map((c) => c.value(read(e, c.attr) ?? null) ?? null) })
   return new JsonChunks(
     `{"schema":${JSON.stringify(columns.map((c) => c.schema))},"rows":[`,
     page.length,

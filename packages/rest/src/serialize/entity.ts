@@ -9,7 +9,6 @@
  * (each value is still written by JSON.stringify, so escaping is the engine's own).
  */
 import {
-  DatastoreError,
   Entity,
   EntitySelection,
   isBinaryValue,
@@ -22,6 +21,7 @@ import {
   type StoredValue,
 } from '@entistore/core'
 import { compileAttributes, storedForm, type CompiledAttributes } from './compiled-attributes.js'
+import { computedValue, REFUSED } from './computed-value.js'
 import { prune, type Member, type Projection } from './projection.js'
 import { partsText, type Nested, type Part } from './reply-parts.js'
 import type { Uris } from './uris.js'
@@ -353,16 +353,9 @@ export class EntityWriter {
           this.#uris.attribute(entity.dataClass.name, entity.getKey(), attr.name),
         )
       case 'calculated': {
-        // Its code reads as the session (a request's actor): what it may not read, the attribute
-        // is left out for, as an attribute the session may not read is.
-        let v: unknown
-        try {
-          v = entity.valueOf(attr)
-        } catch (error) {
-          if (DatastoreError.is(error) && error.category === 'forbidden') return undefined
-          throw error
-        }
-        return this.#computed(entity, attr.name, v)
+        // Its code reads as the session: refused, the attribute is left out (computed-value.ts).
+        const v = computedValue(entity, attr)
+        return v === REFUSED ? undefined : this.#computed(entity, attr.name, v)
       }
       case 'alias': {
         const v = entity.valueOf(attr)

@@ -95,10 +95,12 @@ export function readWriteItem(
         if (sameAsRead(dc.get(key)?.get(name), v)) continue
       }
       // A creation needs `create` on each attribute it gives a value (null is the default), an
-      // update `update` on each it sets (4D's attribute permissions).
-      if (key === undefined) {
-        if (v !== null) perms?.needCreate(dc.name, name)
-      } else perms?.needUpdate(dc.name, name)
+      // update `update` on each it sets (4D's attribute permissions; "ignored for alias
+      // attributes": a write of an alias is refused as read-only, 1516, whatever the session).
+      if (attr.kind !== 'alias') {
+        if (key !== undefined) perms?.needUpdate(dc.name, name)
+        else if (v !== null) perms?.needCreate(dc.name, name)
+      }
       values[name] = v
     }
   }
