@@ -146,7 +146,9 @@ describe('set algebra against a JS Set model', () => {
         else seen.mixed++
         expect(and(a, b)).toEqual(andM(a, b))
       }),
-      RUNS,
+      // A fixed seed: this counts what the generator gives, which a random run may give less of
+      // (one run in a few hundred saw 20 mixed pairs or fewer).
+      { ...RUNS, seed: 46 },
     )
     expect(seen.small).toBeGreaterThan(20)
     expect(seen.large).toBeGreaterThan(20)

@@ -65,6 +65,8 @@ export interface Situation {
   readonly who: Who
   readonly held: ReadonlySet<string>
   readonly visible: Visible
+  /** Whether the session's `restrict` narrows `dc` at all (it may also let everything through). */
+  readonly restricted: (dc: DcName) => boolean
   readonly snap: Snapshot
   /** The n-th entity set made so far (by any session). */
   readonly set: (n: number) => SetRecord | undefined
@@ -81,7 +83,7 @@ export interface Decision {
   readonly rights: ReadonlySet<string>
   /** What an allowed request's answer (below 400) must also be. */
   readonly expect?: ((answer: { status: number; json: any; text: string }) => Problem[]) | undefined
-  /** The request uses another session's entity set: it must be answered as one not there. */
+  /** The request releases another session's entity set: answered as one not there. */
   readonly foreign?: boolean
   /** Another status a refusal may have: a write naming an alias is 400 (1516) before anything. */
   readonly alsoOk?: number
@@ -119,17 +121,21 @@ const attrNeed = (action: Need['action'], dc: string, attribute: string, code: n
 const readDc = (dc: string) => dcNeed('read', dc, CODE.readDc)
 const readAttr = (dc: string, attr: string) => attrNeed('read', dc, attr, CODE.readAttr)
 
-/** What reading `path` from `dc` needs: each step, a relation's dataclass, an alias's path. */
-export function pathNeeds(dc: DcName, path: string): Need[] {
+/**
+ * What reading `path` from `dc` needs: each step, a relation's dataclass, an alias's path; for a
+ * computed attribute, what its code reads, unless `code` is false: a projection (`$attributes`,
+ * `$expand`) leaves out a computed value its code may not read (compat.md) rather than refuse.
+ */
+export function pathNeeds(dc: DcName, path: string, code = true): Need[] {
   const needs: Need[] = [readDc(dc)]
   let at: DcName | undefined = dc
   for (const step of path.split('.')) {
     const info: (typeof ATTRS)[DcName][string] | undefined = at && ATTRS[at][step]
     if (!at || !info) break
     if (step !== 'ID') needs.push(readAttr(at, step))
-    if (info.kind === 'alias') needs.push(...pathNeeds(at, info.path!.join('.')))
+    if (info.kind === 'alias') needs.push(...pathNeeds(at, info.path!.join('.'), code))
     // A computed attribute's code runs as the caller: it reads what its code reads (compat.md).
-    if (info.kind === 'calculated') needs.push(...COMPUTED_NEEDS[`${at}.${step}`]!)
+    if (info.kind === 'calculated' && code) needs.push(...COMPUTED_NEEDS[`${at}.${step}`]!)
     at = info.kind === 'relatedEntity' || info.kind === 'relatedEntities' ? info.target : undefined
     if (at) needs.push(readDc(at))
   }
@@ -162,6 +168,10 @@ const undecidedOnCreate = (dc: DcName): Need[] =>
 /** Whether a session holding `held` may see `attr` of `dc` in a reply. */
 export const readable = (ref: RefRoles, held: ReadonlySet<string>, dc: DcName, attr: string) =>
   pathNeeds(dc, attr).every((n) => ref.may(held, n.action, n.resource))
+
+/** Whether `attr` itself may be read, whatever its code (a computed attribute's) reads. */
+export const readableName = (ref: RefRoles, held: ReadonlySet<string>, dc: DcName, attr: string) =>
+  pathNeeds(dc, attr, false).every((n) => ref.may(held, n.action, n.resource))
 
 /** What a function's own code does (privileges-app.fixture.ts), checked as 4D runs it. */
 const FN_NEEDS: Readonly<Record<FnName, readonly Need[]>> = {
@@ -230,7 +240,20 @@ export function decide(req: Req, s: Situation): Decision {
     )
     return { verdict: 'refuse', codes, rights: held }
   }
-  const filterNeeds = (dc: DcName, f: Filter | undefined) => (f ? pathNeeds(dc, f.path) : [])
+  const filterNeeds = (dc: DcName, f: Filter | undefined, code = true) =>
+    f ? pathNeeds(dc, f.path, code) : []
+  // Refused only for what a computed attribute's code reads: its code runs per entity, so over no
+  // entity the session sees nothing is refused (0, [], an empty page): not decided, leaks checked.
+  const decideCode = (
+    needs: readonly Need[],
+    needsWithoutCode: readonly Need[],
+    expect?: Decision['expect'],
+  ): Decision => {
+    const decided = decideNeeds(needs, expect)
+    return decided.verdict === 'refuse' && decideNeeds(needsWithoutCode).verdict !== 'refuse'
+      ? either()
+      : decided
+  }
   const selected = (dc: DcName, f: Filter | undefined, orderby?: string) => ({
     keys: select(snap, dc, f, orderby, visible),
     loose: select(snap, dc, f, orderby, visible, everything),
@@ -238,14 +261,14 @@ export function decide(req: Req, s: Situation): Decision {
 
   switch (req.t) {
     case 'list': {
-      const needs = [
+      const needsOf = (code: boolean) => [
         readDc(req.dc),
-        ...(req.attrs ?? []).flatMap((a) => pathNeeds(req.dc, a)),
-        ...filterNeeds(req.dc, req.filter),
-        ...(req.orderby ? pathNeeds(req.dc, req.orderby.split(' ')[0]!) : []),
-        ...(req.expand ? pathNeeds(req.dc, req.expand) : []),
+        ...(req.attrs ?? []).flatMap((a) => pathNeeds(req.dc, a, false)),
+        ...filterNeeds(req.dc, req.filter, code),
+        ...(req.orderby ? pathNeeds(req.dc, req.orderby.split(' ')[0]!, code) : []),
+        ...(req.expand ? pathNeeds(req.dc, req.expand, false) : []),
       ]
-      return decideNeeds(needs, ({ json }) => {
+      return decideCode(needsOf(true), needsOf(false), ({ json }) => {
         const { keys, loose } = selected(req.dc, req.filter, req.orderby)
         const out: Problem[] = []
         if (req.form !== 'asArray')
@@ -291,8 +314,8 @@ export function decide(req: Req, s: Situation): Decision {
     case 'get': {
       const needs = [
         readDc(req.dc),
-        ...(req.attrs ?? []).flatMap((a) => pathNeeds(req.dc, a)),
-        ...(req.expand ? pathNeeds(req.dc, req.expand) : []),
+        ...(req.attrs ?? []).flatMap((a) => pathNeeds(req.dc, a, false)),
+        ...(req.expand ? pathNeeds(req.dc, req.expand, false) : []),
       ]
       return decideNeeds(needs, ({ json }) =>
         json?.__KEY === String(req.key)
@@ -311,8 +334,9 @@ export function decide(req: Req, s: Situation): Decision {
       })
     case 'compute':
     case 'distinct':
-      return decideNeeds(
+      return decideCode(
         [...pathNeeds(req.dc, req.attr), ...filterNeeds(req.dc, req.filter)],
+        [...pathNeeds(req.dc, req.attr, false), ...filterNeeds(req.dc, req.filter, false)],
         ({ json }) => aggregated(req, json, snap, visible),
       )
     case 'set':
@@ -321,16 +345,42 @@ export function decide(req: Req, s: Situation): Decision {
       const set = s.set(req.set)
       const other = req.t === 'algebra' ? s.set(req.other) : undefined
       if (!set) return either()
-      const base = decideNeeds([readDc(set.dc)])
-      if (base.verdict === 'refuse') return base
-      // Issue 46: a set is its session's; another's id is answered as a set that is not there.
-      if (set.owner !== s.who || (other && other.owner !== s.who))
-        return { ...either(), foreign: true }
+      const base = decideNeeds([readDc(set.dc), ...(other ? [readDc(other.dc)] : [])])
+      // Two sets of different dataclasses: 1803 (400) may come first.
+      if (base.verdict === 'refuse')
+        return other && other.dc !== set.dc ? { ...base, alsoOk: 400 } : base
       if (set.released || other?.released) return either()
+      // Issue 46: a set is its session's (its user's) to release; anyone else is answered as for a
+      // set that is not there, and the set stays.
+      if (req.t === 'release')
+        return set.owner === s.who
+          ? allow()
+          : {
+              ...either(),
+              foreign: true,
+              always: ({ status, json }) =>
+                status === 404 && json?.__ERROR?.[0]?.errCode === 1802
+                  ? []
+                  : [
+                      {
+                        check: 'sets',
+                        kind: "another session's entity set released",
+                        detail: `${status}`,
+                      },
+                    ],
+            }
+      // Anyone naming a set reads it with their own rights: its owner, the members as made
+      // (deleted ones still counted); another session, those its own restrict lets it see now.
+      // (A member deleted since is still counted unless the reader's restrict narrows the set.)
+      const membersOf = (rec: SetRecord, keys: readonly number[]): readonly number[] =>
+        rec.owner === s.who || !s.restricted(rec.dc)
+          ? keys
+          : keys.filter((k) => s.snap[rec.dc].has(k) && s.visible(rec.dc, k))
+      const setKeys = membersOf(set, set.keys)
+      const setLoose = membersOf(set, set.loose)
       return allow(({ json }) => {
-        if (req.t === 'release') return []
         if (req.t === 'set')
-          return counted('entity set __COUNT', json?.__COUNT, set.keys.length, set.loose.length)
+          return counted('entity set __COUNT', json?.__COUNT, setKeys.length, setLoose.length)
         if (!other || other.dc !== set.dc) return []
         const result = (a: readonly number[], b: readonly number[]) => {
           const inB = new Set(b)
@@ -342,8 +392,8 @@ export function decide(req: Req, s: Situation): Decision {
                 ? new Set([...a, ...b]).size
                 : a.some((k) => inB.has(k))
         }
-        const want = result(set.keys, other.keys)
-        const loose = result(set.loose, other.loose)
+        const want = result(setKeys, membersOf(other, other.keys))
+        const loose = result(setLoose, membersOf(other, other.loose))
         if (typeof want === 'boolean')
           return json === want
             ? []
@@ -408,7 +458,9 @@ export function decide(req: Req, s: Situation): Decision {
         // compat.md: an alias or computed value sent back unchanged is an echo, skipped, when
         // the session may read it; otherwise it is a write.
         const derived = info.kind === 'alias' || info.kind === 'calculated'
-        if (req.guess && derived && readable(ref, held, req.dc, attr) && related) continue
+        // (An entity that is not there, or hidden, has no value to echo: the value is a write.)
+        const there = snap[req.dc].has(req.key) && visible(req.dc, req.key)
+        if (req.guess && derived && there && readable(ref, held, req.dc, attr) && related) continue
         if (info.kind === 'alias') {
           const end = pathEnd(req.dc, attr)
           needs.push(
@@ -422,6 +474,8 @@ export function decide(req: Req, s: Situation): Decision {
           if (info.kind !== 'relatedEntity') needs.push(...pathNeeds(req.dc, attr))
           needs.push(attrNeed('update', req.dc, attr, CODE.updateAttr))
           if (info.kind === 'relatedEntity') {
+            // compat.md: naming a related entity needs read on its dataclass (1557).
+            needs.push(readDc(info.target!))
             if (!ref.may(held, 'read', { type: 'dataclass', dataClass: info.target! }))
               unreadable = true
             else if (!visible(info.target!, req.rel ?? 1)) hidden = true
@@ -463,6 +517,7 @@ export function decide(req: Req, s: Situation): Decision {
                 : [
                     dcNeed('update', req.dc, CODE.updateDc),
                     ...item.set.map((a) => attrNeed('update', req.dc, a, CODE.updateAttr)),
+                    ...relationNeeds(req.dc, item.set),
                     ...eventNeeds(req.dc, false),
                   ],
             ),
@@ -556,8 +611,17 @@ function createNeeds(dc: DcName, set: readonly string[]): Need[] {
   return [
     dcNeed('create', dc, CODE.createDc),
     ...set.map((a) => attrNeed('create', dc, a, CODE.updateAttr)),
+    ...relationNeeds(dc, set),
     ...eventNeeds(dc, true),
   ]
+}
+
+/** compat.md: a write naming a related entity needs read on its dataclass (1557). */
+function relationNeeds(dc: DcName, set: readonly string[]): Need[] {
+  return set.flatMap((a) => {
+    const info = ATTRS[dc][a]!
+    return info.kind === 'relatedEntity' ? [readDc(info.target!)] : []
+  })
 }
 
 // `$compute` and `$distinct` against the values the session may see.
