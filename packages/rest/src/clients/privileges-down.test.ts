@@ -16,6 +16,7 @@ import {
   salaryOf,
   ssnOf,
   type Answer,
+  type HostileClient,
 } from './hostile-app.fixture.js'
 
 /** What `name` may not see is not in `answer`, anywhere: body and headers. */
@@ -74,6 +75,32 @@ describe('function code runs as its caller (item 1)', () => {
     const answer = await later
     expect(answer.status).toBe(200)
     expect(answer.json.result).toBeCloseTo(sum(COMPANY_1), 2)
+  })
+
+  it('promotions never leak across 300 rounds of interleaved requests of several sessions', async () => {
+    const { rest } = hostileApp()
+    type Four = [HostileClient, HostileClient, HostileClient, HostileClient]
+    const [ann1, ann2, eve, paula] = (await Promise.all(
+      ['ann', 'ann', 'eve', 'paula'].map((n) => loggedIn(rest, n)),
+    )) as Four
+    const eveTotal = sum([11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+    for (let round = 0; round < 300; round++) {
+      // Promoted calls awaiting a turn, interleaved with unpromoted reads of the same sessions,
+      // of another user, and a session whose own privileges read salaries.
+      const answers = await Promise.all([
+        ann1('/rest/Employee/payrollLater', []),
+        eve('/rest/Employee/payrollLater', []),
+        ann2('/rest/Employee?$filter="salary>0"'),
+        ann1('/rest/Employee/payrollUnpromoted', []),
+        eve('/rest/Employee(15)?$attributes=salary'),
+        paula('/rest/Employee/payrollUnpromoted', []),
+      ])
+      const [a1, e1, a2, a3, e2, p1] = answers
+      expect(a1.json.result).toBeCloseTo(sum(COMPANY_1), 2)
+      expect(e1.json.result).toBeCloseTo(eveTotal, 2)
+      expect([a2.status, a3.status, e2.status]).toEqual([403, 403, 403])
+      expect(p1.json.result).toBeCloseTo(sum(COMPANY_1), 2)
+    }
   })
 
   it('an entity function cannot save an attribute the caller may not write', async () => {
