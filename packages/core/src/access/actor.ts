@@ -47,6 +47,7 @@ export class Actor {
   /** Privileges added while the functions on the call stack run (their `promote`). */
   readonly promoted: ReadonlySet<string>
   readonly #answers = new Map<string, boolean>()
+  readonly #readable = new Map<AttributeDef, boolean>()
   // The user the answers were given for, and the privileges they held.
   #user: AuthUser | undefined
   #privileges: ReadonlySet<string> | undefined
@@ -92,9 +93,13 @@ export class Actor {
     this.#sameUser()
     if (this.#privileges === undefined) {
       const roles = this.rule?.roles
-      this.#privileges = roles
-        ? new Set([...heldPrivileges(roles, this.session), ...this.promoted])
-        : this.promoted
+      const own = roles && heldPrivileges(roles, this.session)
+      this.#privileges =
+        own === undefined
+          ? this.promoted
+          : this.promoted.size === 0
+            ? own
+            : new Set([...own, ...this.promoted])
     }
     return this.#privileges
   }
@@ -123,6 +128,18 @@ export class Actor {
   /** Whether replies may show `attr` of `dc`: readable, and so is what a relation or alias reads. */
   mayRead(dc: DataClassDef, attr: AttributeDef, depth = 0): boolean {
     if (this.rule === undefined) return true
+    // A reply asks this for every attribute of every entity it writes: kept by the attribute's
+    // own definition, no key text made.
+    this.#sameUser()
+    let ok = this.#readable.get(attr)
+    if (ok === undefined) {
+      ok = this.#mayRead(dc, attr, depth)
+      if (depth === 0) this.#readable.set(attr, ok)
+    }
+    return ok
+  }
+
+  #mayRead(dc: DataClassDef, attr: AttributeDef, depth: number): boolean {
     if (!this.may('read', dc.name, attr.name)) return false
     if (isRelation(attr)) return this.may('read', attr.target)
     if (attr.kind === 'alias') return depth > 8 || this.#pathReadable(dc, attr.path, depth + 1)
@@ -247,5 +264,6 @@ export class Actor {
     this.#user = user
     this.#privileges = undefined
     this.#answers.clear()
+    this.#readable.clear()
   }
 }
