@@ -34,8 +34,7 @@ export function needFilter(
   text: string,
   source: string,
 ): void {
-  if (perms?.checks)
-    for (const path of pathsRead(parseCached(text, source))) perms.needPath(dc, path)
+  if (perms?.checks) needPaths(perms, dc, pathsRead(parseCached(text, source)))
 }
 
 /** Refuses an `$orderby` that reads what the session may not read. */
@@ -45,6 +44,13 @@ export function needOrderBy(
   text: string,
   source: string,
 ): void {
-  if (perms?.checks)
-    for (const path of orderPathsRead(parseOrderBy(text, source))) perms.needPath(dc, path)
+  if (perms?.checks) needPaths(perms, dc, orderPathsRead(parseOrderBy(text, source)))
+}
+
+function needPaths(
+  perms: Permissions,
+  dc: DataClassDef,
+  paths: readonly (readonly string[])[],
+): void {
+  for (const path of paths) perms.needPath(dc, path)
 }
