@@ -6,7 +6,13 @@
  * Each attack here succeeded before the fix; the canaries (`leakedCanaries`) are the values a user
  * must never see, looked for in every reply.
  */
-import { createDatastore, defineFunctions, ManualClock, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  currentCall,
+  defineFunctions,
+  ManualClock,
+  type ModelJson,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import {
@@ -319,6 +325,75 @@ describe('a creation needs create, not update (item 4)', () => {
     const { rest } = hostileApp()
     const uma = await loggedIn(rest, 'uma')
     refused(await uma('/rest/Project?$method=update', { title: 'New' }), 403, 1559)
+  })
+})
+
+describe('authentify runs as the guest calling it', () => {
+  // A datastore closed to guests; the users' dataclass readable by `userReader` only.
+  const model: ModelJson = {
+    dataClasses: [
+      {
+        name: 'Users',
+        attributes: [
+          { name: 'ID', type: 'long' },
+          { name: 'name', type: 'string' },
+          { name: 'password', type: 'string' },
+        ],
+      },
+    ],
+  }
+  const setup = (promote: boolean) => {
+    const ds = createDatastore(model, {
+      clock: new ManualClock(0),
+      data: { Users: [{ ID: 1, name: 'ada', password: 'secret' }] },
+      roles: {
+        privileges: [
+          { privilege: 'userReader', includes: [] },
+          { privilege: 'member', includes: [] },
+        ],
+        permissions: {
+          allowed: [
+            { applyTo: 'ds', type: 'datastore', read: ['member'] },
+            { applyTo: 'Users', type: 'dataclass', read: ['userReader'] },
+            ...(promote
+              ? [{ applyTo: 'ds.authentify', type: 'method' as const, promote: ['userReader'] }]
+              : []),
+          ],
+        },
+        restrictedByDefault: true,
+        forceLogin: true,
+      },
+      functions: defineFunctions({
+        dataStore: {
+          authentify: {
+            exposed: true,
+            params: ['object'],
+            call(who: { name: string; password: string }) {
+              const user = this.dataClass('Users').query('name = :1', who.name).at(0)
+              if (!user || user.get('password') !== who.password) return false
+              currentCall()!.setPrivileges({ privileges: 'member', userName: who.name })
+              return true
+            },
+          },
+        },
+      }),
+    })
+    return createRestHandler(ds)
+  }
+  const login = (rest: ReturnType<typeof setup>) =>
+    rest.request('/rest/$catalog/authentify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ name: 'ada', password: 'secret' }]),
+    })
+
+  it('reads the users only with a promote: without one, the guest is refused', async () => {
+    const refused = await login(setup(false))
+    expect(refused.status).toBe(403)
+    expect(((await refused.json()) as any).__ERROR[0].errCode).toBe(1557)
+    const promoted = await login(setup(true))
+    expect(promoted.status).toBe(200)
+    expect(await promoted.json()).toEqual({ result: true })
   })
 })
 
