@@ -114,6 +114,33 @@ describe('readDataStream', () => {
     )
   })
 
+  it('reports a string where a row should be where JSON.parse does, not where the scanner stopped', async () => {
+    // `["{"a":null}]`: the scanner reads `"{"` as a row and stops at the `a` after it; JSON.parse
+    // finds the error there too, but the first one the whole file has may lie further on (seed
+    // 1028375680 of the property above: column 139, the stream said 128).
+    const good = JSON.stringify({
+      '': [
+        { '😀': 1e7, '': ['a', 'a', 'aa😀a😀'], '😀a': -1e9, 'aaaa😀aaa': 1e8 },
+        { aaaaaaa: ['aaa\n😀\\a'], 'a😀\naa': [] },
+        {},
+      ],
+      'a\\': [{ a: null }],
+    })
+    const at = good.lastIndexOf('[{') + 1
+    const path = file(`${good.slice(0, at)}"${good.slice(at)}`)
+    for (const chunk of [1, 7, 64]) {
+      const [whole, streamed] = [
+        await errorOf(readJsonFile(path, 'data')),
+        await errorOf(read(path, chunk)),
+      ]
+      expect(whole).toBeInstanceOf(FileError)
+      expect([(streamed as FileError).line, (streamed as FileError).column]).toEqual([
+        (whole as FileError).line,
+        (whole as FileError).column,
+      ])
+    }
+  })
+
   it('reports a bad escape where JSON.parse does, not where the string it spoils runs on to', async () => {
     // `"a\,\": [` then a newline: the scanner takes `\,` as an escape and the string as going on
     // past the newline (a control character), which JSON.parse never reaches: the escape is first.

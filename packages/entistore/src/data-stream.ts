@@ -182,19 +182,26 @@ async function syntaxError(
 /** The largest prefix read back whole to find the first error (well below V8's longest string). */
 const FIRST_ERROR_BYTES = 128 * 1024 * 1024
 
+/** How far past the byte where the stream stopped that prefix goes. */
+const PAST_THE_BYTE = 64 * 1024
+
 /**
  * The error one `JSON.parse` of the whole file reports, when it comes before the byte `offset`
- * where the stream stopped: the scanner follows strings loosely (any character after a
- * backslash), so a bad escape can first show as a later error (a newline inside the string it
- * then runs on in). The file up to and including that byte, parsed once, gives V8's own first
- * error there; undefined when there is none before it (or the prefix is too large to read back).
+ * where the stream stopped, or a little after: the scanner follows strings loosely (any character
+ * after a backslash), so a bad escape can first show as a later error (a newline inside the string
+ * it then runs on in), and it may stop early where the rows are not objects. The file up to a
+ * little past that byte, parsed once, gives V8's own first error there; undefined when there is
+ * none in it (or the prefix is too large to read back).
  */
 async function firstError(
   fh: FileHandle,
   offset: number,
 ): Promise<{ reason: string; line: number; column: number } | undefined> {
   if (offset + 1 > FIRST_ERROR_BYTES) return undefined
-  const prefix = Buffer.allocUnsafe(offset + 1)
+  // A little past the byte too: the scanner may stop before the first error JSON.parse sees (a
+  // string where a row should be, `["{"a":1}]`, read as a row that ends early), and a parse of
+  // the prefix finds the first error within it as a parse of the whole file does.
+  const prefix = Buffer.allocUnsafe(Math.min(FIRST_ERROR_BYTES, offset + 1 + PAST_THE_BYTE))
   const { bytesRead } = await fh.read(prefix, 0, prefix.length, 0)
   let text = prefix.toString('utf8', 0, bytesRead)
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
