@@ -27,6 +27,3 @@ export function runActor<R>(actor: Actor, fn: () => R): R {
 export function actingNow(): Actor | undefined {
   return acting.get()
 }
-
-/** Whether an actor follows awaits here (AsyncLocalStorage); without it, only synchronous code. */
-export const actorFollowsAwaits = (): boolean => acting.followsAwaits

@@ -14,8 +14,6 @@ export interface AsyncScope<T> {
   run<R>(value: T, fn: () => R): R
   /** The value of the innermost `run` around the code running now, if any. */
   get(): T | undefined
-  /** Whether the value follows awaits (AsyncLocalStorage is there), or only synchronous code. */
-  readonly followsAwaits: boolean
 }
 
 interface Storage<T> {
@@ -41,7 +39,6 @@ export function asyncScope<T>(): AsyncScope<T> {
     return {
       run: (value, fn) => storage.run(value, fn),
       get: () => storage.getStore(),
-      followsAwaits: true,
     }
   }
   // The value of the `run` whose synchronous part is running.
@@ -57,6 +54,5 @@ export function asyncScope<T>(): AsyncScope<T> {
       }
     },
     get: () => current,
-    followsAwaits: false,
   }
 }

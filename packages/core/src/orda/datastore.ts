@@ -50,7 +50,7 @@ import { Roles, type RolesJson } from '../roles/roles.js'
 import type { Session } from '../sessions/session-store.js'
 import { Actor } from '../access/actor.js'
 import { runActor } from '../access/acting.js'
-import { accessRule, type AccessRule } from '../access/access-rule.js'
+import { accessRule } from '../access/access-rule.js'
 import type { Authorize } from '../access/authorize.js'
 
 export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
@@ -93,19 +93,21 @@ export interface DatastoreOptions extends LoadModelOptions {
 export interface ActAsOptions {
   /** The embedder's hook, asked besides the roles file (both must allow). */
   readonly authorize?: Authorize
-  /** The whole rule instead (the REST handler's: its roles file and its hooks). */
-  readonly rule?: AccessRule | undefined
   /** Who the writes and locks belong to. @default the session (its id read at each use) */
   readonly owner?: LockOwner
 }
 
-/** A session as the owner of its writes and locks: its id read at each use (a login renews it). */
-export function sessionLockOwner(session: Session): LockOwner {
+/**
+ * A session as the owner of its writes and locks: its id read at each use (a login renews it),
+ * with its client (`info`) for a refused lock's `lockInfo`.
+ */
+export function sessionLockOwner(session: Session, info?: LockOwner['info']): LockOwner {
   return {
     get id() {
       return session.id
     },
     kind: 'session',
+    ...(info ? { info } : {}),
   }
 }
 
@@ -324,7 +326,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       schema: this.schema,
       session,
       owner: options.owner ?? sessionLockOwner(session),
-      rule: options.rule ?? accessRule(this.roles, options.authorize),
+      rule: accessRule(this.roles, options.authorize),
     })
     return runActor(actor, fn)
   }

@@ -7,6 +7,7 @@
 import {
   fail,
   isPublic,
+  sessionLockOwner,
   type AttributeDef,
   type DataClass,
   type DataClassDef,
@@ -99,14 +100,7 @@ export function requestOwner(
   headers: RestHeaders,
   remoteAddress: string | undefined,
 ): LockOwner {
-  const { info } = lockOwnerOf(session.id, headers, remoteAddress)
-  return {
-    get id() {
-      return session.id
-    },
-    kind: 'session',
-    ...(info ? { info } : {}),
-  }
+  return sessionLockOwner(session, lockOwnerOf(session.id, headers, remoteAddress).info)
 }
 
 /**
