@@ -15,6 +15,7 @@ import { fail } from '../errors/datastore-error.js'
 import type { Session } from '../sessions/session-store.js'
 import { sessionUser } from '../sessions/session-user.js'
 import {
+  BYTES_PER_MEMBER,
   EntitySetStore,
   type EntitySetObserver,
   type EntitySetStoreOptions,
@@ -99,6 +100,12 @@ export interface ActingOptions {
 }
 
 export class EntitySets {
+  /**
+   * Bytes a member of a kept set costs (its row id in an Int32Array): `maxMembers` × this is the
+   * bound on the bytes of members.
+   */
+  static readonly bytesPerMember: number = BYTES_PER_MEMBER
+
   readonly #ds: Datastore
   readonly #store: EntitySetStore
   // The ids a session had before logins renewed it (the last few): a set it made as a guest is
@@ -153,7 +160,11 @@ export class EntitySets {
    */
   keep(selection: EntitySelection, options: KeepOptions = {}): EntitySet {
     const owner = options.owner ?? this.actor()
-    const stored = this.#store.keep(selection.dataClass.name, selection.rowIds, {
+    // The store keeps an Int32Array of the members (4 bytes each). Every row in key order is the
+    // table's own list: its typed form, one for every set of them, not a copy a set.
+    const rows = selection.rowIds
+    const members = selection.dataClass.table.typedOrder(rows) ?? rows
+    const stored = this.#store.keep(selection.dataClass.name, members, {
       ...options,
       owner,
     })

@@ -21,6 +21,9 @@
  * set goes only when that session holds at least as large a share. With the defaults (10,000 sets,
  * 1,000 a session) it takes ten sessions at their quota to reach the global bound at all.
  *
+ * The member bounds are bounds on bytes: a set keeps its members as an Int32Array alone in its
+ * buffer (row-ids.ts `compactRowIds`), 4 bytes a member, whatever list of row ids made it.
+ *
  * A session's sets follow it when a login renews its id (`renameSession`), and go with it when it
  * closes (`releaseSession`), as 4D releases a session's sets with the session.
  *
@@ -33,16 +36,19 @@
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
-import type { RowIds } from './row-ids.js'
+import { compactRowIds, type RowIds } from './row-ids.js'
 import { Account, AccountHeap, weightOf } from './set-accounts.js'
 import { PROCESS_OWNER, SetIdSigner, signingName, type SetOwner } from './set-owners.js'
+
+/** Bytes a kept set's member costs: a row id in an Int32Array (the member bounds bound bytes). */
+export const BYTES_PER_MEMBER = Int32Array.BYTES_PER_ELEMENT
 
 /** One kept set. Its members never change; a new set is made instead. */
 export interface StoredSet {
   readonly id: string
   readonly dataClass: string
-  /** Row ids, in the set's order. */
-  readonly rowIds: RowIds
+  /** Row ids, in the set's order: an Int32Array alone in its buffer, 4 bytes a member. */
+  readonly rowIds: Int32Array
   /** True when the set was made from an ordered read (`$orderby`): `sorted` in `$info`. */
   readonly sorted: boolean
   /** Lifetime in milliseconds, restarted by every access. */
@@ -57,13 +63,13 @@ export interface StoredSet {
 export interface EntitySetStoreOptions {
   /** Most sets kept at once, all owners together. @default 10_000 */
   readonly maxSets?: number
-  /** Most members (row ids) kept in all sets together. @default 20_000_000 (about 160 MB) */
+  /** Most members (row ids) kept in all sets together. @default 20_000_000 (80 MB: 4 bytes each) */
   readonly maxMembers?: number
   /** Most sets one session keeps at once (at most `maxSets`). @default 1_000 */
   readonly maxSetsPerSession?: number
   /**
    * Most members one session's sets hold together (at most `maxMembers`). @default 10_000_000
-   * (half the default global bound: about 80 MB)
+   * (half the default global bound: 40 MB)
    */
   readonly maxMembersPerSession?: number
   /** Lifetime of a set made without `$timeout`, in seconds. @default 7200 (4D's two hours) */
@@ -212,22 +218,24 @@ export class EntitySetStore {
   }
 
   /**
-   * Keeps `rowIds` (not copied: they must not change afterwards) as a set of `dataClass` for
+   * Keeps `rowIds` as a set of `dataClass` for
    * `options.owner` (the process by default); returns it with its id (32 upper-case hex digits,
-   * like the real server's, signed for its owner). Throws EntitySetQuota when `whenFull` is
-   * 'refuse' and a limit would be passed, or when one set alone exceeds its owner's member bound.
+   * like the real server's, signed for its owner). The set holds them as an Int32Array alone in
+   * its buffer: `rowIds` itself when it is one (it must not change afterwards), else a copy.
+   * Throws EntitySetQuota when `whenFull` is 'refuse' and a limit would be passed, or when one
+   * set alone exceeds its owner's member bound.
    */
-  keep(dataClass: string, rowIds: RowIds, options: KeepOptions = {}): StoredSet {
+  keep(dataClass: string, rows: RowIds, options: KeepOptions = {}): StoredSet {
     const given = options.owner ?? PROCESS_OWNER
     const owner: OwnerCopy = { kind: given.kind, id: given.id }
     if (given.user !== undefined) owner.user = given.user
     const key = keyOf(owner)
     const limited = owner.kind === 'session'
-    const size = weightOf(rowIds)
+    const size = weightOf(rows)
     const most = limited ? this.#maxMembersPerSession : this.#maxMembers
     if (size > most)
       fail('EntitySetQuota', [
-        `it has ${rowIds.length} members, more than the limit of ${most} for ${limited ? 'one session’s sets' : 'all sets'}`,
+        `it has ${rows.length} members, more than the limit of ${most} for ${limited ? 'one session’s sets' : 'all sets'}`,
       ])
     const timeout =
       options.timeout === undefined
@@ -243,7 +251,7 @@ export class EntitySetStore {
     const set: StoredSet = {
       id: options.id ?? this.#freshId(signingName(owner)),
       dataClass,
-      rowIds,
+      rowIds: compactRowIds(rows),
       sorted: options.sorted ?? false,
       timeout,
       savedFilter: options.savedFilter,

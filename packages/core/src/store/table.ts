@@ -20,7 +20,7 @@ import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
 import { SlotArray, type Slot } from './slot-array.js'
-import { rowIdArray, type RowIds } from '../sets/row-ids.js'
+import { compactRowIds, isCompact, rowIdArray, type RowIds } from '../sets/row-ids.js'
 import {
   SORT_AT_OPEN,
   slotKey,
@@ -94,6 +94,10 @@ export class Table {
     { readonly out: Int32Array; length: number; next: number; readonly version: number } | undefined
   #orderRestarts = 0
   #prepared: RowIds | undefined
+  // `#ordered` as an Int32Array (typedOrder), for as long as an entity set holds it: `of` is the
+  // array it copies, weakly, so that a copy is made once while that array is the key order.
+  #typedOrdered:
+    { readonly of: WeakRef<readonly number[]>; readonly rows: WeakRef<Int32Array> } | undefined
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
@@ -368,7 +372,31 @@ export class Table {
   isOrderedRowIds(rows: RowIds): boolean {
     if (rows.length !== this.size) return false
     if (this.#ordered === undefined) return rows === this.#cachedOrder()
-    return !this.#orderedDirty && rows === this.#ordered
+    if (this.#orderedDirty) return false
+    if (rows === this.#ordered) return true
+    // Its typed copy, that entity sets of every row keep (typedOrder).
+    const made = this.#typedOrdered
+    return made !== undefined && made.of.deref() === this.#ordered && rows === made.rows.deref()
+  }
+
+  /**
+   * `rows` as an Int32Array alone in its buffer when it is the key order `orderedRowIds` gives now
+   * (a selection of every row), else undefined: what an entity set of every row keeps, one copy
+   * for every such set while no row comes or goes, as they all held the one array before. While
+   * the key order is the row-id order the copy becomes that order (`orderedRowIds` hands it out
+   * from now on); an order kept as an array gets a copy made once, for as long as a set holds it.
+   */
+  typedOrder(rows: RowIds): Int32Array | undefined {
+    if (!this.isOrderedRowIds(rows)) return undefined
+    if (rows instanceof Int32Array && isCompact(rows)) return rows
+    if (this.#ordered === undefined) return this.#cacheOrder(compactRowIds(rows))
+    const made = this.#typedOrdered
+    let typed = made?.of.deref() === rows ? made.rows.deref() : undefined
+    if (typed === undefined) {
+      typed = compactRowIds(rows)
+      this.#typedOrdered = { of: new WeakRef(this.#ordered), rows: new WeakRef(typed) }
+    }
+    return typed
   }
 
   #cachedOrder(): RowIds | undefined {

@@ -222,7 +222,7 @@ describe('$method=entityset', () => {
       refreshed: '2026-01-02T00:00:00.000Z',
       expires: '2026-01-02T00:05:00.000Z',
     })
-    expect(json.usedCache).toBe(24)
+    expect(json.usedCache).toBe(12) // 3 members, 4 bytes each (an Int32Array)
     expect(json.sessionInfo).toHaveLength(1)
   })
 

@@ -2,7 +2,7 @@
  * @module `GET /rest/$info`: the caller's own entity sets and session, as the real server describes
  * them.
  */
-import { heldPrivileges, sessionUser, setOwnerOf } from '@entistore/core'
+import { EntitySets, heldPrivileges, sessionUser, setOwnerOf } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
 import type { RouteContext } from './context.js'
@@ -18,9 +18,10 @@ const MAX_DATE = 8.64e15
 
 /**
  * `GET /rest/$info`: the caller's entity sets as the real server describes its cache (`cacheSize`
- * and `usedCache` are the session's quota of members and its use of it, 8 bytes a member), its
- * sets (those of its user, or of its session), and its own session. Other sessions and their sets
- * are not listed: a session id is a credential, and another's sets are theirs to know of.
+ * and `usedCache` are the session's quota of members and its use of it, in bytes: 4 a member, a
+ * row id in an Int32Array), its sets (those of its user, or of its session), and its own session.
+ * Other sessions and their sets are not listed: a session id is a credential, and another's sets
+ * are theirs to know of.
  */
 export function info(
   ctx: RouteContext,
@@ -40,8 +41,8 @@ export function info(
     new Date(Number.isFinite(ms) ? Math.min(ms, MAX_DATE) : MAX_DATE).toISOString()
   const s = ctx.session
   return ok({
-    cacheSize: 8 * usage.maxMembers,
-    usedCache: 8 * usage.members,
+    cacheSize: EntitySets.bytesPerMember * usage.maxMembers,
+    usedCache: EntitySets.bytesPerMember * usage.members,
     entitySetCount: list.length,
     entitySet: list.map((e) => ({
       id: e.id,
