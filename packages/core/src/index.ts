@@ -251,6 +251,9 @@ export {
   spend as spendBudget,
   withBudget as withQueryBudget,
 } from './query/budget.js'
+// Reads run in slices of the event loop (a transport drives them: ds.sliceScope).
+export { SliceScope, finish as finishWork, MAX_RESTARTS } from './query/slices.js'
+export type { Work, ChangedRows } from './query/slices.js'
 export { fold } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
 export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'

@@ -41,6 +41,11 @@ export interface RestRequest {
    * starts when `respond` does.
    */
   readonly receivedAt?: number | undefined
+  /**
+   * Whether the client has gone away (its connection closed): a read whose work goes on in slices
+   * asks it before each one, and stops when nobody will read its answer. Absent: never asked.
+   */
+  readonly closed?: (() => boolean) | undefined
 }
 
 /**

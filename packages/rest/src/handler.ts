@@ -12,10 +12,12 @@ import {
   accessRule,
   Actor,
   DatastoreError,
+  datastoreError,
   fail,
   runActor,
   type Datastore,
   type Session,
+  type SliceScope,
 } from '@entistore/core'
 import { readJsonBody } from './body/read-json-body.js'
 import { withCors, type CorsOptions } from './cors.js'
@@ -33,6 +35,7 @@ import { callLimits } from './call/call-limits.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
+import { FairTurns, type NextTurn } from './slices/fair-turns.js'
 import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
 import { firstPiece } from './serialize/first-piece.js'
@@ -128,6 +131,16 @@ export interface RestHandlerOptions extends AuthOptions {
   readonly functionTimeoutMs?: number
   /** Runs the timers of `functionTimeoutMs` (tests decide when they fire). @default setTimeout */
   readonly schedule?: Schedule
+  /**
+   * How long, in milliseconds, one slice of a read's heavy work (a filter, an ordering, an
+   * aggregate over many rows) may hold the event loop: past it the work goes on in later turns,
+   * one slice a turn, client by client, and every request that arrived meanwhile is answered
+   * between two slices (slices/fair-turns.ts, core's query/slices.ts). 0: every step of 4,096 rows
+   * is a slice (tests count them); Infinity: reads run to their end in one piece. @default 5
+   */
+  readonly sliceMs?: number
+  /** Runs the next slice of a read in slices (tests decide when). @default setImmediate */
+  readonly nextTurn?: NextTurn
   /**
    * Called with every error that became a 500 (a bug), for logging: the reply itself says only
    * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
@@ -363,6 +376,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     session: Session,
     actor: Actor | undefined,
     parsed: Parsed,
+    slices: SliceScope | undefined,
   ): Answered | Promise<Answered> => {
     try {
       if ('error' in parsed) throw parsed.error
@@ -390,6 +404,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         pictures,
         calls,
         logins,
+        slices,
       })
       // An async function's call: answered when it settles (its first chunk rendered then, so
       // that an error in it is still an `__ERROR` reply).
@@ -406,8 +421,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         )
       return settle(reply, request)
     } catch (error) {
-      // A read that needs an index still being built: respond() waits for it and runs it again.
-      if (indexBuilding(error) !== undefined) throw error
+      // A read that needs an index still being built, or whose work goes on in slices: respond()
+      // waits for it and runs it again.
+      if (indexBuilding(error) !== undefined || suspended(error)) throw error
       return failed(error, request)
     }
   }
@@ -441,6 +457,26 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       : undefined
   }
 
+  /**
+   * Whose turn a read in slices waits for: its session's when the client came back with one, else
+   * its address's (a session made for this request is the request's own).
+   */
+  const clientOf = (session: Session, created: boolean, request: RestRequest): string =>
+    created ? (request.remoteAddress ?? '') : session.id
+
+  /** Whether `error` is QuerySuspended (9144): the read's work goes on in slices. */
+  const suspended = (error: unknown): boolean =>
+    DatastoreError.is(error) && error.name === 'QuerySuspended'
+
+  // Reads in slices: each slice ends `sliceMs` after it starts (every step when 0).
+  const sliceMs = options.sliceMs ?? 5
+  const turns = new FairTurns(options.nextTurn)
+  let sliceEnd = 0
+  const timeUp = (): boolean => sliceMs <= 0 || performance.now() >= sliceEnd
+  const startSlice = (): void => {
+    sliceEnd = performance.now() + sliceMs
+  }
+
   const core: RestCore = {
     maxBodyBytes,
     // Asked by the transports before they read a POST's body: only then is the path parsed here.
@@ -455,8 +491,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         ('params' in parsed ? parsed.params.sessionId : undefined)
       // A guest coming back stays a guest: only a lock or a login establishes a session.
       let session: Session
+      let created: boolean
       try {
-        session = ds.sessions.resume(sid).session
+        ;({ session, created } = ds.sessions.resume(sid))
       } catch (error) {
         return core.refuse(error)
       }
@@ -476,19 +513,56 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
               rule,
             })
           : undefined
+      // A read's heavy work runs in slices (`sliceMs`): its first slice now, the others one a turn
+      // among other clients' (FairTurns), then the read runs again and finds its results kept.
+      // The budget counts the time of its runs and slices, not the turns it waited between them.
+      const slices =
+        sliceMs !== Infinity && (request.method === 'GET' || request.method === 'HEAD')
+          ? ds.sliceScope(timeUp)
+          : undefined
+      let spent = waited
+      // Measured on the datastore's clock, as the budget is (a test's clock decides).
+      const timed = <T>(fn: () => T): T => {
+        const start = ds.clock.now()
+        startSlice()
+        try {
+          return ds.withBudget(queryBudgetMs, fn, spent)
+        } finally {
+          spent += ds.clock.now() - start
+        }
+      }
+      const slice = (): boolean => {
+        if (request.closed?.()) {
+          // Nobody reads the answer: the work stops here and frees what it held.
+          slices!.close()
+          throw datastoreError('RequestAbandoned', [])
+        }
+        return actor
+          ? runActor(actor, () => timed(() => slices!.drive()))
+          : timed(() => slices!.drive())
+      }
       // A read that needs an index being built waits for it (built in slices meanwhile, other
       // requests going on), then runs again: the wait is not the query budget's.
       const run = (): Answered | Promise<Answered> => {
         try {
-          return ds.withBudget(queryBudgetMs, () => answer(request, session, actor, parsed), waited)
+          return timed(() => answer(request, session, actor, parsed, slices))
         } catch (error) {
+          if (slices?.pending && suspended(error))
+            return turns
+              .run(clientOf(session, created, request), slice)
+              .then(() => (actor ? runActor(actor, run) : run()))
           const index = indexBuilding(error)
           if (index === undefined) throw error
           return ds.indexesReady(index.dataClass, [index.attribute]).then(run)
         }
       }
-      const answered = actor ? runActor(actor, run) : run()
-      // The Promise never rejects (answer() catches): a failure is still an `__ERROR` reply.
+      let answered = actor ? runActor(actor, run) : run()
+      // A scope that stopped is told of every commit until the read is answered.
+      if (slices?.tracking)
+        answered = isPending(answered)
+          ? answered.finally(() => slices.close())
+          : (slices.close(), answered)
+      // A failure is still an `__ERROR` reply.
       return isPending(answered)
         ? answered.then(
             (a) => finish(a, request, session, sid),

@@ -63,15 +63,28 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
     // A read runs again once an index it needs is built (handler.ts): it never builds one in one
     // piece, which at 1M rows held every other request for over half a second.
     GET: (ctx, target) =>
-      dataClassCall(ctx, target) ?? ctx.ds.withoutIndexBuilds(() => readDataClass(ctx, target)),
+      dataClassCall(ctx, target) ?? reading(ctx, () => readDataClass(ctx, target)),
     // `$method=subentityset&$emMethod=fn` (Wakanda's client) calls a function on the related
     // entities: a read of the relation that ends in a call.
     POST: (ctx, target) =>
       dataClassCall(ctx, target) ??
       (ctx.params.emMethod !== undefined
-        ? ctx.ds.withoutIndexBuilds(() => readDataClass(ctx, target))
+        ? reading(ctx, () => readDataClass(ctx, target))
         : write(ctx, target)),
   },
+}
+
+/**
+ * Runs a read where it never builds an index in one piece. With a slice scope (GET, HEAD), its heavy
+ * work goes on in slices, and an index not built yet is read as absent: the read scans, in slices,
+ * while the index is built first. Without one, it waits for the build. (handler.ts runs it again
+ * in both cases.)
+ */
+function reading(ctx: RouteContext, read: () => Answer): Answer {
+  const slices = ctx.slices
+  return slices
+    ? ctx.ds.withoutUnbuiltIndexes(() => slices.run(read))
+    : ctx.ds.withoutIndexBuilds(read)
 }
 
 /** A datastore function's call; `authentify`, 4D's login function, under the login throttle. */

@@ -868,6 +868,27 @@ export const ERRORS = {
     (dataClass: string, attribute: string) =>
       `The index of ${dataClass}.${attribute} is being built; try again`,
   ),
+  /**
+   * A query's work did not end within its slice of the event loop and goes on in the next ones
+   * (query/slices.ts): the caller that ran it in a `SliceScope` drives the scope and runs the
+   * request again. A client sees it only from a caller that does not drive. (9144)
+   */
+  QuerySuspended: spec(
+    9144,
+    'enti',
+    'unavailable',
+    () => 'The query goes on in slices of the event loop; run it again once its work is done',
+  ),
+  /**
+   * A read in slices whose client went away before it was answered: its work is dropped between
+   * two slices. Nobody receives it; it is there for logs. (9145)
+   */
+  RequestAbandoned: spec(
+    9145,
+    'enti',
+    'unavailable',
+    () => 'The client went away before its read was answered; its work was stopped',
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

@@ -139,6 +139,29 @@ export function refusingBuilds<T>(fn: () => T): T {
   }
 }
 
+// Inside `withoutUnbuilt`: told of each unbuilt index asked for, which then reads as absent.
+let onUnbuilt: ((dataClass: string, attribute: string) => void) | undefined
+
+/**
+ * Runs `fn` where an index not yet built (of a table too large to build at once) is as if it were
+ * not declared: a query scans instead (in slices, where a slice scope runs it), an ordering sorts,
+ * and `unbuilt(dataClass, attribute)` is told, so that the build is put first. Only for reads.
+ */
+export function withoutUnbuilt<T>(
+  unbuilt: (dataClass: string, attribute: string) => void,
+  fn: () => T,
+): T {
+  const previous = onUnbuilt
+  onUnbuilt = unbuilt
+  refusing++
+  try {
+    return fn()
+  } finally {
+    refusing--
+    onUnbuilt = previous
+  }
+}
+
 export interface AttributeIndexes {
   readonly attribute: StorageAttributeDef
   hash: HashIndex | undefined
@@ -258,8 +281,11 @@ export class IndexSet {
     const entry = this.#byAttribute.get(attribute)
     if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) {
       // A small table's build is a few milliseconds: done at once rather than waited for.
-      if (refusing > 0 && this.#rows.nextRowId > this.buildSlices.read * 8)
-        refuseBuild(this.#dataClass, attribute)
+      if (refusing > 0 && this.#rows.nextRowId > this.buildSlices.read * 8) {
+        if (onUnbuilt === undefined) refuseBuild(this.#dataClass, attribute)
+        onUnbuilt(this.#dataClass, attribute)
+        return undefined
+      }
       this.#build(entry)
     }
     return entry

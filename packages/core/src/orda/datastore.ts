@@ -34,8 +34,9 @@ import {
   type CommitOptions,
 } from '../store/store.js'
 import { outsideBudget, withBudget } from '../query/budget.js'
+import { SliceScope } from '../query/slices.js'
 import { IndexBuilder, type IndexBuildOptions } from '../indexes/index-builder.js'
-import { refusingBuilds } from '../indexes/index-set.js'
+import { refusingBuilds, withoutUnbuilt } from '../indexes/index-set.js'
 import type { QuerySource } from '../query/run-query.js'
 import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
@@ -407,6 +408,54 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   withoutIndexBuilds<T>(fn: () => T): T {
     return refusingBuilds(fn)
   }
+
+  /**
+   * Runs `fn` where an index not yet built is as if it were not declared (a query scans, an
+   * ordering sorts) instead of being built in one piece, and its build in slices is put first:
+   * for a read that runs in a slice scope, whose scan goes on in slices too, and which uses the
+   * index once it is built. The key order of a large table still throws IndexBuilding (9143), as
+   * in `withoutIndexBuilds`.
+   */
+  withoutUnbuiltIndexes<T>(fn: () => T): T {
+    return withoutUnbuilt(this.#askBuild, fn)
+  }
+
+  readonly #askBuild = (dataClass: string, attribute: string): void => {
+    // Settles when built; a failure of the build is the builder's to report, not this read's.
+    this.indexesReady(dataClass, [attribute]).catch(() => undefined)
+  }
+
+  /**
+   * A scope in which reads run in slices (query/slices.ts): `scope.run(fn)` runs a read whose
+   * heavy work (filters, orderings, aggregates) stops when `timeUp()` says so, throwing
+   * QuerySuspended (9144); `scope.drive()` runs that work a slice at a time, then `scope.run(fn)`
+   * runs the read again, which finds its results kept and brought up to date with the writes made
+   * meanwhile. Only for reads (a run may be repeated); `close()` it when the read is answered.
+   */
+  sliceScope(timeUp: () => boolean): SliceScope {
+    return new SliceScope(timeUp, this.#trackScope)
+  }
+
+  // The scopes stopped with work kept, told of every commit (their kept results are refreshed).
+  readonly #scopes = new Set<SliceScope>()
+  readonly #trackScope = (scope: SliceScope): (() => void) => {
+    if (this.#scopes.size === 0 && this.#untrackScopes === undefined)
+      this.#untrackScopes = this.store.onCommit(
+        (changes, info) => {
+          for (const s of this.#scopes) s.noteCommit(changes, info.kind)
+        },
+        { loadRows: false },
+      )
+    this.#scopes.add(scope)
+    return () => {
+      this.#scopes.delete(scope)
+      if (this.#scopes.size === 0) {
+        this.#untrackScopes?.()
+        this.#untrackScopes = undefined
+      }
+    }
+  }
+  #untrackScopes: (() => void) | undefined
 
   /**
    * The data as it is now, to go back to with `restore`: every entity, key, stamp, index, the next

@@ -13,10 +13,11 @@
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
-import type { Ordering } from '../query/order.js'
+import { refreshTaken, type Ordering } from '../query/order.js'
+import { sliceable } from '../query/slices.js'
 import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 import {
-  aggregateRows,
+  aggregateWork,
   distinctRows,
   resolveAggregatePath,
   type AggregateOp,
@@ -76,7 +77,16 @@ export class EntitySelection<
     const have = this.#ordered
     if (have && (have.length >= count || have.length === this.#rows.length)) return have
     const want = Math.min(this.#rows.length, Math.max(count, 2 * (have?.length ?? 0)))
-    this.#ordered = this.#ordering!.take(this.#rows, want)
+    const ordering = this.#ordering!
+    const rows = this.#rows
+    // A top-k over many rows goes in slices when the request runs in a slice scope.
+    this.#ordered = ordering.work
+      ? sliceable(
+          `order ${this.dataClass.name} ${want}`,
+          () => ordering.work!(rows, want),
+          refreshTaken(ordering, this.dataClass.table, rows, want),
+        )
+      : ordering.take(rows, want)
     return this.#ordered
   }
 
@@ -186,10 +196,15 @@ export class EntitySelection<
   #aggregate(path: string, operation: AggregateOp | '$all'): Aggregates {
     needPathText(this.dataClass as unknown as DataClass, path)
     const only = operation === '$all' ? undefined : operation
-    return aggregateRows(this.dataClass.table, this.#rows, this.#path(path, operation), {
-      ...(only ? { only } : {}),
-      whole: () => this.#whole(),
-    })
+    const resolved = this.#path(path, operation)
+    // A pass over many rows goes in slices when the request runs in a slice scope (slices.ts); a
+    // result kept while rows changed is computed again.
+    return sliceable(`aggregate ${this.dataClass.name} ${path} ${operation}`, () =>
+      aggregateWork(this.dataClass.table, this.#rows, resolved, {
+        ...(only ? { only } : {}),
+        whole: () => this.#whole(),
+      }),
+    )
   }
 
   #path(path: string, operation: string): AggregatePath {

@@ -25,6 +25,7 @@ import { fold } from '../values/fold.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
 import { CALCULATED_COST, spend } from './budget.js'
+import { finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
 
@@ -242,11 +243,18 @@ export function aggregateRows(
   path: AggregatePath,
   options: RowsOptions & { readonly only?: AggregateOp },
 ): Aggregates {
+  return finish(aggregateWork(table, rows, path, options))
+}
+
+/** `aggregateRows` as work that may stop between steps (slices.ts). */
+export function* aggregateWork(
+  table: Table,
+  rows: RowIds,
+  path: AggregatePath,
+  options: RowsOptions & { readonly only?: AggregateOp },
+): Work<Aggregates> {
   const { source } = path
   const only = options.only
-  // One pass over the rows: counted against the query's time budget before it starts (and the
-  // chunked passes as they go).
-  spend(rows.length)
   if ((only === 'sum' || only === 'average') && !source.numeric)
     fail('AggregateNotApplicable', [
       only,
@@ -260,14 +268,14 @@ export function aggregateRows(
   }
   switch (source.kind) {
     case 'number':
-      return numbers(table.numericColumn(source.name), rows)
+      return yield* numbers(table.numericColumn(source.name), rows)
     case 'text':
-      return texts(table, rows, source.name)
+      return yield* texts(table, rows, source.name)
     default: {
       const acc = new Accumulator(
         source.kind === 'computed' ? source.folds : source.kind !== 'stored',
       )
-      eachValue(table, rows, source, acc)
+      yield* eachValue(table, rows, source, acc)
       return acc.result(source.numeric)
     }
   }
@@ -281,14 +289,18 @@ export function aggregateRows(
  * are optimized the ordinary way.
  */
 const CHUNK = 1 << 10
+/** Rows between two points where a pass may stop (slices.ts): a multiple of CHUNK. */
+const STEP_ROWS = 1 << 12
 
 /** One pass over the numeric column: count, sum, min and max. */
-function numbers(column: Float64Array, rows: RowIds): Aggregates {
+function* numbers(column: Float64Array, rows: RowIds): Work<Aggregates> {
   // count, sum, min, max: carried from chunk to chunk (the sum adds in row order, as one loop).
   const acc = new Float64Array([0, 0, Infinity, -Infinity])
   for (let from = 0; from < rows.length; from += CHUNK) {
     spend(CHUNK)
     numbersChunk(column, rows, from, Math.min(rows.length, from + CHUNK), acc)
+    // Between steps of STEP_ROWS rows only: one of a small selection never stops.
+    if (((from + CHUNK) & (STEP_ROWS - 1)) === 0 && from + CHUNK < rows.length) yield
   }
   const [count, sum, min, max] = acc as unknown as [number, number, number, number]
   return count === 0
@@ -324,27 +336,29 @@ function numbersChunk(
 }
 
 /** One pass over the folded column; the spellings of the results are read from their records. */
-function texts(table: Table, rows: RowIds, name: string): Aggregates {
+function* texts(table: Table, rows: RowIds, name: string): Work<Aggregates> {
   const folded = table.foldedColumn(name)
   let count = 0
   let min: string | null = null
   let max: string | null = null
   let minRow = -1
   let maxRow = -1
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!
-    const f = folded[r]
-    if (f === null || f === undefined) continue
-    count++
-    if (min === null || f < min || (f === min && r < minRow)) {
-      min = f
-      minRow = r
+  yield* steps(rows.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = rows[i]!
+      const f = folded[r]
+      if (f === null || f === undefined) continue
+      count++
+      if (min === null || f < min || (f === min && r < minRow)) {
+        min = f
+        minRow = r
+      }
+      if (max === null || f > max || (f === max && r < maxRow)) {
+        max = f
+        maxRow = r
+      }
     }
-    if (max === null || f > max || (f === max && r < maxRow)) {
-      max = f
-      maxRow = r
-    }
-  }
+  })
   return {
     count,
     min: minRow < 0 ? null : (table.reader(name)(minRow) as string),
@@ -367,41 +381,44 @@ function fromIndex(table: Table, sorted: SortedIndex, name: string): Aggregates 
 }
 
 /** Feeds `acc` every value `source` reaches in `rows` (several per row for `[]` paths). */
-function eachValue(
+function* eachValue(
   table: Table,
   rows: RowIds,
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: Accumulator,
-): void {
+): Work<void> {
   switch (source.kind) {
     case 'stored': {
       const read = table.reader(source.name)
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!
-        const v = read(r)
-        if (v !== undefined) acc.row(v, r)
-      }
-      return
+      return yield* steps(rows.length, (from, to) => {
+        for (let i = from; i < to; i++) {
+          const r = rows[i]!
+          const v = read(r)
+          if (v !== undefined) acc.row(v, r)
+        }
+      })
     }
     case 'object': {
-      const { name, steps } = source
-      const read = table.reader(name)
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!
-        const root = read(r)
-        if (root === null || root === undefined) continue
-        const values = objectValues(root, steps)
-        if (values.length === 1) acc.row(values[0], r)
-        else acc.many(values, r)
-      }
-      return
+      const read = table.reader(source.name)
+      return yield* steps(rows.length, (from, to) => {
+        for (let i = from; i < to; i++) {
+          const r = rows[i]!
+          const root = read(r)
+          if (root === null || root === undefined) continue
+          const values = objectValues(root, source.steps)
+          if (values.length === 1) acc.row(values[0], r)
+          else acc.many(values, r)
+        }
+      })
     }
     case 'computed': {
       const read = source.read
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!
-        if (table.has(r)) acc.row(read(r), r)
-      }
+      return yield* steps(rows.length, (from, to) => {
+        for (let i = from; i < to; i++) {
+          const r = rows[i]!
+          if (table.has(r)) acc.row(read(r), r)
+        }
+      })
     }
   }
 }

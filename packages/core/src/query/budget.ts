@@ -105,15 +105,3 @@ export function outsideBudget(fn: () => void): void {
     paused += c.budget.clock.now() - started
   }
 }
-
-/**
- * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP, each step counted against the
- * budget first: the one shape of every loop over rows, with no per-row cost.
- */
-export function inSteps(length: number, step: (from: number, to: number) => void): void {
-  for (let from = 0; from < length; from += BUDGET_STEP) {
-    const to = Math.min(length, from + BUDGET_STEP)
-    spend(to - from)
-    step(from, to)
-  }
-}

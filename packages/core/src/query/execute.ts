@@ -13,7 +13,7 @@ import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
-import { inSteps } from './budget.js'
+import { finish, steps, type ChangedRows, type Work } from './slices.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
 import {
@@ -46,6 +46,11 @@ export interface ExecContext {
    * dataclass of the datastore has a `restrict`, and then nothing is narrowed or asked.
    */
   readonly allowed?: AllowedRows
+  /**
+   * Whether the tables may have changed since the plan was made (work run in slices, with writes
+   * between them): the index positions the planner found are then searched again.
+   */
+  readonly stale?: () => boolean
 }
 
 /** What one plan node did: 4D's query path step. */
@@ -61,11 +66,16 @@ export interface Execution {
   readonly step: PathStep
 }
 
-/** Runs `node` over its whole dataclass. */
+/** Runs `node` over its whole dataclass, in one piece. */
 export function execute(node: PlanNode, ctx: ExecContext): Execution {
+  return finish(executeWork(node, ctx))
+}
+
+/** Runs `node` over its whole dataclass, as work that may stop between steps (slices.ts). */
+export function* executeWork(node: PlanNode, ctx: ExecContext): Work<Execution> {
   // The clock is read only when a query path is wanted: two reads per plan node otherwise wasted.
   const start = ctx.trace ? ctx.clock.now() : 0
-  const ran = run(node, ctx)
+  const ran = yield* run(node, ctx)
   const { children } = ran
   // A query path counts what the session may see at every step (see the module comment).
   const rows =
@@ -75,27 +85,70 @@ export function execute(node: PlanNode, ctx: ExecContext): Execution {
 }
 
 /**
+ * How `node`'s rows, found while writes went on between slices, are brought to the data as it is
+ * now (slices.ts): the rows changed since are tested again, by the same per-row test an AND uses.
+ * Only a plan whose test reads its own rows alone can: one through a join or a calculated attribute
+ * reads other rows that may have changed too (undefined: it is run again).
+ */
+export function refreshExecution(
+  node: PlanNode,
+  ctx: ExecContext,
+): (ran: Execution, changed: ChangedRows) => Execution | undefined {
+  const table = ctx.tableOf(dataClassOfPlan(node))
+  const own = readsOwnRows(node) && !ctx.trace
+  return (ran, changed) => {
+    if (!own) return undefined
+    const touched = changed.of(table)
+    if (touched === undefined) return ran
+    const { test } = finish(predicateOf(node, ctx))
+    const rows = ran.rows.filter((r) => !touched.has(r))
+    for (const r of touched) if (table.has(r) && test(r)) rows.push(r)
+    return { rows, step: ran.step }
+  }
+}
+
+/** Whether a per-row test of `node` reads the row's own stored values alone. */
+function readsOwnRows(node: PlanNode): boolean {
+  switch (node.kind) {
+    case 'Leaf':
+      return node.bound.operand.kind === 'storage'
+    case 'Linked':
+      return true
+    case 'Join':
+    case 'ReverseJoin':
+    case 'Computed':
+      return false
+    case 'Not':
+      return readsOwnRows(node.operand)
+    case 'And':
+    case 'Or':
+    case 'Except':
+      return node.operands.every(readsOwnRows)
+  }
+}
+
+/**
  * The rows of a join's inner plan, in the related dataclass, that the session may see: a hidden
  * related entity is as if it did not exist. (With a query path, `execute` narrowed them already.)
  */
-function related(inner: PlanNode, target: DataClassDef, ctx: ExecContext): Execution {
-  const ran = execute(inner, ctx)
+function* related(inner: PlanNode, target: DataClassDef, ctx: ExecContext): Work<Execution> {
+  const ran = yield* executeWork(inner, ctx)
   if (ctx.trace || !ctx.allowed) return ran
   return { rows: visibleRows(ran.rows, ctx.allowed(target)), step: ran.step }
 }
 
-function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: PathStep[] } {
+function* run(node: PlanNode, ctx: ExecContext): Work<{ rows: number[]; children: PathStep[] }> {
   switch (node.kind) {
     case 'Leaf':
-      return { rows: leafRows(node.bound, node.access, ctx), children: [] }
+      return { rows: yield* leafRows(node.bound, node.access, ctx), children: [] }
     case 'Linked': {
       const table = ctx.tableOf(node.bound.dataClass)
-      return { rows: scan(table, linkedPredicate(node.bound, table)), children: [] }
+      return { rows: yield* scan(table, linkedPredicate(node.bound, table)), children: [] }
     }
     case 'Join': {
-      const inner = related(node.inner, node.bound.target, ctx)
+      const inner = yield* related(node.inner, node.bound.target, ctx)
       return {
-        rows: joinRows(
+        rows: yield* joinRows(
           node.bound.dataClass,
           node.bound.relation.foreignKey,
           keysOf(node.bound.target, inner.rows, ctx),
@@ -105,7 +158,7 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       }
     }
     case 'ReverseJoin': {
-      const inner = related(node.inner, node.bound.target, ctx)
+      const inner = yield* related(node.inner, node.bound.target, ctx)
       const table = ctx.tableOf(node.bound.dataClass)
       const out: number[] = []
       for (const key of foreignKeysOf(
@@ -120,19 +173,19 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows: out, children: [inner.step] }
     }
     case 'Computed': {
-      const inner = execute(node.inner, ctx)
+      const inner = yield* executeWork(node.inner, ctx)
       return { rows: inner.rows, children: [inner.step] }
     }
     case 'And': {
       const children: PathStep[] = []
       const dc = dataClassOfPlan(node)
       const table = ctx.tableOf(dc)
-      if (!ctx.trace) return { rows: fusedAnd(node, table, ctx), children }
+      if (!ctx.trace) return { rows: yield* fusedAnd(node, table, ctx), children }
       let rows: number[] | undefined
       for (const [i, operand] of node.operands.entries()) {
         const start = ctx.clock.now()
         if (i === 0 && node.driven) {
-          const first = execute(operand, ctx)
+          const first = yield* executeWork(operand, ctx)
           rows = first.rows
           children.push(first.step)
           continue
@@ -141,13 +194,13 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
         // bound the driver's index range already applied passes every candidate.
         const { test, steps } = isCovered(operand)
           ? { test: () => true, steps: [] }
-          : predicateOf(operand, ctx)
+          : yield* predicateOf(operand, ctx)
         const from = rows
         // The driver's rows are visible ones (execute); a scan's are narrowed as a step would be.
         rows =
           from === undefined
-            ? visibleRows(scan(table, test), ctx.allowed?.(dc))
-            : filterRows(table, from, test)
+            ? visibleRows(yield* scan(table, test), ctx.allowed?.(dc))
+            : yield* filterRows(table, from, test)
         children.push({
           node: operand,
           time: ctx.clock.now() - start,
@@ -159,8 +212,9 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows: rows ?? [], children }
     }
     case 'Or': {
-      if (!ctx.trace) return { rows: fusedOr(node, ctx), children: [] }
-      const parts = node.operands.map((o) => execute(o, ctx))
+      if (!ctx.trace) return { rows: yield* fusedOr(node, ctx), children: [] }
+      const parts: Execution[] = []
+      for (const o of node.operands) parts.push(yield* executeWork(o, ctx))
       const capacity = ctx.tableOf(dataClassOfPlan(node)).rowCapacity
       const seen = new Uint8Array(capacity)
       const rows: number[] = []
@@ -168,19 +222,20 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
       return { rows, children: parts.map((p) => p.step) }
     }
     case 'Except': {
-      const parts = node.operands.map((o) => execute(o, ctx))
+      const parts: Execution[] = []
+      for (const o of node.operands) parts.push(yield* executeWork(o, ctx))
       const table = ctx.tableOf(dataClassOfPlan(node))
       const removed = new Uint8Array(table.rowCapacity)
       for (const p of parts.slice(1)) for (const r of p.rows) removed[r] = 1
       return { rows: parts[0]!.rows.filter((r) => !removed[r]), children: parts.map((p) => p.step) }
     }
     case 'Not': {
-      const inner = execute(node.operand, ctx)
+      const inner = yield* executeWork(node.operand, ctx)
       const table = ctx.tableOf(dataClassOfPlan(node))
       const hit = new Uint8Array(table.rowCapacity)
       for (const r of inner.rows) hit[r] = 1
       const rows: number[] = []
-      inSteps(table.scanLength, (from, to) => {
+      yield* steps(table.scanLength, (from, to) => {
         for (let i = from; i < to; i++) if (!hit[i] && table.has(i)) rows.push(i)
       })
       return { rows, children: [inner.step] }
@@ -192,17 +247,18 @@ function run(node: PlanNode, ctx: ExecContext): { rows: number[]; children: Path
  * An AND without a query path to report: the driver's rows (or every row) filtered in one pass by
  * all the other operands together, instead of one pass per operand.
  */
-function fusedAnd(
+function* fusedAnd(
   node: Extract<PlanNode, { kind: 'And' }>,
   table: Table,
   ctx: ExecContext,
-): number[] {
+): Work<number[]> {
   const rest = (node.driven ? node.operands.slice(1) : node.operands).filter((o) => !isCovered(o))
-  const tests = rest.map((o) => predicateOf(o, ctx).test)
+  const tests: RowPredicate[] = []
+  for (const o of rest) tests.push((yield* predicateOf(o, ctx)).test)
   const test = allOf(tests)
-  if (!node.driven) return scan(table, test)
-  const first = execute(node.operands[0]!, ctx).rows
-  return tests.length === 0 || first.length === 0 ? first : filterRows(table, first, test)
+  if (!node.driven) return yield* scan(table, test)
+  const first = (yield* executeWork(node.operands[0]!, ctx)).rows
+  return tests.length === 0 || first.length === 0 ? first : yield* filterRows(table, first, test)
 }
 
 /**
@@ -211,7 +267,7 @@ function fusedAnd(
  * found. Equalities, INs and `begin`s on the same text attribute are merged into one IN first, so
  * a row's folded value meets all their patterns together (see foldedTest).
  */
-function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
+function* fusedOr(node: SetPlan, ctx: ExecContext): Work<number[]> {
   const table = ctx.tableOf(dataClassOfPlan(node))
   const seen = new Uint8Array(table.rowCapacity)
   const rows: number[] = []
@@ -221,12 +277,14 @@ function fusedOr(node: SetPlan, ctx: ExecContext): number[] {
       scanned.push(operand)
       continue
     }
-    for (const r of execute(operand, ctx).rows) if (!seen[r]) ((seen[r] = 1), rows.push(r))
+    for (const r of (yield* executeWork(operand, ctx)).rows)
+      if (!seen[r]) ((seen[r] = 1), rows.push(r))
   }
   if (scanned.length === 0) return rows
-  const tests = mergeTextEqualities(scanned).map((o) => predicateOf(o, ctx).test)
+  const tests: RowPredicate[] = []
+  for (const o of mergeTextEqualities(scanned)) tests.push((yield* predicateOf(o, ctx)).test)
   const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
-  inSteps(table.scanLength, (from, to) => {
+  yield* steps(table.scanLength, (from, to) => {
     for (let i = from; i < to; i++) if (!seen[i] && table.has(i) && test(i)) rows.push(i)
   })
   return rows
@@ -317,12 +375,12 @@ export function dataClassOfPlan(node: PlanNode): DataClassDef {
   }
 }
 
-// The loops over rows run in steps (inSteps), each counted against the query's time
-// budget (budget.ts): no per-row cost.
+// The loops over rows run in steps (slices.ts), each counted against the query's time
+// budget (budget.ts), after each of which the work may stop: no per-row cost.
 
-function scan(table: Table, test: RowPredicate): number[] {
+function* scan(table: Table, test: RowPredicate): Work<number[]> {
   const out: number[] = []
-  inSteps(table.scanLength, (from, to) => {
+  yield* steps(table.scanLength, (from, to) => {
     for (let i = from; i < to; i++) if (table.has(i) && test(i)) out.push(i)
   })
   return out
@@ -332,34 +390,34 @@ function scan(table: Table, test: RowPredicate): number[] {
  * A scan of one folded text column: the values are read in one array, in row order, without
  * touching the records (a record read per row cost more than the test itself).
  */
-function scanColumn(
+function* scanColumn(
   table: Table,
   column: readonly (string | null)[],
   holds: (folded: string | null) => boolean,
-): number[] {
+): Work<number[]> {
   const out: number[] = []
   // Deleted rows read null in the column: a test that holds for null checks the slot. (The
   // column covers every row id: `scanLength` is its length.)
-  inSteps(table.scanLength, (from, to) => {
+  yield* steps(table.scanLength, (from, to) => {
     for (let i = from; i < to; i++) if (holds(column[i]!) && table.has(i)) out.push(i)
   })
   return out
 }
 
-function filterRows(table: Table, rows: readonly number[], test: RowPredicate): number[] {
+function* filterRows(table: Table, rows: readonly number[], test: RowPredicate): Work<number[]> {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
   if (rows.length >= 4096 && rows.length * 8 > table.size) {
     const mark = new Uint8Array(table.rowCapacity)
     for (const r of rows) mark[r] = 1
     const out: number[] = []
-    inSteps(table.scanLength, (from, to) => {
+    yield* steps(table.scanLength, (from, to) => {
       for (let i = from; i < to; i++) if (mark[i] && table.has(i) && test(i)) out.push(i)
     })
     return out
   }
   const out: number[] = []
-  inSteps(rows.length, (from, to) => {
+  yield* steps(rows.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const rowId = rows[i]!
       if (table.has(rowId) && test(rowId)) out.push(rowId)
@@ -369,10 +427,10 @@ function filterRows(table: Table, rows: readonly number[], test: RowPredicate): 
 }
 
 /** A plan node as a per-row test. Joins run their inner plan once and test membership. */
-export function predicateOf(
+export function* predicateOf(
   node: PlanNode,
   ctx: ExecContext,
-): { test: RowPredicate; steps: PathStep[] } {
+): Work<{ test: RowPredicate; steps: PathStep[] }> {
   switch (node.kind) {
     case 'Leaf':
       return {
@@ -389,13 +447,13 @@ export function predicateOf(
         steps: [],
       }
     case 'Join': {
-      const inner = related(node.inner, node.bound.target, ctx)
+      const inner = yield* related(node.inner, node.bound.target, ctx)
       const keys = new Set<unknown>(keysOf(node.bound.target, inner.rows, ctx))
       const read = ctx.tableOf(node.bound.dataClass).reader(node.bound.relation.foreignKey)
       return { test: (r) => keys.has(read(r)), steps: [inner.step] }
     }
     case 'ReverseJoin': {
-      const inner = related(node.inner, node.bound.target, ctx)
+      const inner = yield* related(node.inner, node.bound.target, ctx)
       const keys = new Set<unknown>(
         foreignKeysOf(node.bound.target, node.bound.relation.inverse, inner.rows, ctx),
       )
@@ -404,18 +462,20 @@ export function predicateOf(
     }
     case 'Computed':
       // The filter the query function returned, tested as it would be if written in the query.
-      return predicateOf(node.inner, ctx)
+      return yield* predicateOf(node.inner, ctx)
     case 'And':
     case 'Or': {
       // An OR's tests of one text attribute become one test of all their patterns together.
       const operands = node.kind === 'Or' ? mergeTextEqualities(node.operands) : node.operands
-      const parts = operands.map((o) => predicateOf(o, ctx))
+      const parts: { test: RowPredicate; steps: PathStep[] }[] = []
+      for (const o of operands) parts.push(yield* predicateOf(o, ctx))
       const tests = parts.map((p) => p.test)
       const test: RowPredicate = node.kind === 'And' ? allOf(tests) : (r) => tests.some((t) => t(r))
       return { test, steps: parts.flatMap((p) => p.steps) }
     }
     case 'Except': {
-      const parts = node.operands.map((o) => predicateOf(o, ctx))
+      const parts: { test: RowPredicate; steps: PathStep[] }[] = []
+      for (const o of node.operands) parts.push(yield* predicateOf(o, ctx))
       const [first, ...rest] = parts.map((p) => p.test)
       return {
         test: (r) => first!(r) && !rest.some((t) => t(r)),
@@ -423,19 +483,19 @@ export function predicateOf(
       }
     }
     case 'Not': {
-      const inner = predicateOf(node.operand, ctx)
+      const inner = yield* predicateOf(node.operand, ctx)
       return { test: (r) => !inner.test(r), steps: inner.steps }
     }
   }
 }
 
 /** Rows of one comparison through its access path. */
-function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[] {
+function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<number[]> {
   const table = ctx.tableOf(c.dataClass)
   if (access.kind === 'scan' || c.operand.kind !== 'storage') {
     const folded = foldedAccess(c, table)
-    if (folded) return scanColumn(table, folded.column, folded.holds)
-    return scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
+    if (folded) return yield* scanColumn(table, folded.column, folded.holds)
+    return yield* scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
   }
   const name = c.operand.attr.name
   const pattern = c.value.kind === 'value' ? c.value.pattern : undefined
@@ -453,11 +513,11 @@ function leafRows(c: BoundComparison, access: Access, ctx: ExecContext): number[
   }
   const sorted = table.indexes.of(name)!.sorted!
   const [s, e] =
-    access.range ??
+    (access.range && !ctx.stale?.() ? access.range : undefined) ??
     (pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound))
   const rows = sorted.rows(s, e)
   return access.verify
-    ? filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
+    ? yield* filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
     : rows
 }
 
@@ -492,19 +552,19 @@ function foreignKeysOf(
 }
 
 /** Rows of `dc` whose foreign key `fk` is one of `keys`, through the foreign key's hash index. */
-function joinRows(
+function* joinRows(
   dc: DataClassDef,
   fk: string,
   keys: readonly KeyValue[],
   ctx: ExecContext,
-): number[] {
+): Work<number[]> {
   const table = ctx.tableOf(dc)
   const hash = table.indexes.of(fk)?.hash
   const out: number[] = []
   if (!hash) {
     const wanted = new Set<unknown>(keys)
     const read = table.reader(fk)
-    inSteps(table.scanLength, (from, to) => {
+    yield* steps(table.scanLength, (from, to) => {
       for (let i = from; i < to; i++) {
         const v = read(i)
         if (v !== undefined && wanted.has(v)) out.push(i)

@@ -20,6 +20,7 @@ import type { SortedIndex } from '../indexes/sorted-index.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
+import { finish, steps, type ChangedRows, type Work } from './slices.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { fold } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
@@ -33,6 +34,37 @@ import type { AllowedRows } from './visibility.js'
  */
 export interface Ordering {
   take(rows: RowIds, count: number): number[]
+  /**
+   * `take` as work that may stop between steps (slices.ts), for the orderings whose cost grows
+   * with the rows they read; absent when `take` is cheap enough to run in one piece.
+   */
+  work?(rows: RowIds, count: number): Work<number[]>
+  /** Whether its keys read other tables than the selection's (relations, calculated attributes). */
+  readonly readsOthers?: boolean
+}
+
+/**
+ * How the first `count` of `rows` by `ordering`, taken while writes went on (in slices), are brought
+ * to the data as it is now: the rows changed since (`changed`) are offered again with the ones
+ * taken. Undefined (take them again) when a row taken changed, since another row may then belong
+ * in its place, or when the keys read another table that changed.
+ */
+export function refreshTaken(
+  ordering: Ordering,
+  table: Table,
+  rows: RowIds,
+  count: number,
+): (taken: number[], changed: ChangedRows) => number[] | undefined {
+  return (taken, changed) => {
+    // A key read through another table moves when that table changes: take them again.
+    if (ordering.readsOthers && changed.tables().some((t) => t !== table)) return undefined
+    const touched = changed.of(table)
+    if (touched === undefined) return taken
+    for (const r of taken) if (touched.has(r)) return undefined
+    const candidates = taken.slice()
+    for (let i = 0; i < rows.length; i++) if (touched.has(rows[i]!)) candidates.push(rows[i]!)
+    return ordering.take(candidates, count)
+  }
 }
 
 /** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
@@ -183,6 +215,7 @@ function keyReader(
 /**
  * Any order keys: sort keys computed once per row, then heap selection or a full sort. `allowed`:
  * what the session may see of the dataclasses a key's relations lead to (undefined: everything).
+ * Its passes over the rows are work in steps (slices.ts); a full sort, once started, runs to its end.
  */
 export function byKeys(
   table: Table,
@@ -202,76 +235,87 @@ export function byKeys(
       : undefined
   const direct = stored && NUMERIC_COLUMN_TYPES.has(stored.type) ? stored.name : undefined
   const text = stored?.type === 'string' ? stored.name : undefined
-  return {
-    take(rows, count) {
-      const n = rows.length
-      spend(n)
-      // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
-      // the table's numeric column with plain number comparisons.
-      const fast =
-        direct === undefined ? undefined : topNumeric(table, rows, direct, signs[0]!, count)
-      if (fast) return fast
-      const byText = text === undefined ? undefined : topText(table, rows, text, signs[0]!, count)
-      if (byText) return byText
-      // A row deleted since the selection was made (entity sets keep them) goes last, as in the
-      // index walks; its keys are never read.
-      const deleted = mapRowIds(rows, (r) => !table.has(r))
-      const columns = readers.map((read) =>
-        mapRowIds(rows, (r, i) => (deleted[i] ? null : read(r))),
-      )
-      const numeric = numericColumn(columns, deleted)
-      const sign = signs[0]!
-      // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are
-      // -Infinity, first ascending and last descending, as compareKeys orders them.
-      const cmp = numeric
-        ? (i: number, j: number): number =>
-            (numeric[i]! - numeric[j]!) * sign || rows[i]! - rows[j]!
-        : (i: number, j: number): number => {
-            if (deleted[i] !== deleted[j]) return deleted[i] ? 1 : -1
-            for (let k = 0; k < columns.length; k++) {
-              const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
-              if (c !== 0) return c * signs[k]!
-            }
-            return rows[i]! - rows[j]!
-          }
-      let positions: number[]
-      if (count * 4 >= n) {
-        positions = Array.from({ length: n }, (_, i) => i).sort(cmp)
-      } else {
-        positions = topK(n, count, cmp).sort(cmp)
+  function* work(rows: RowIds, count: number): Work<number[]> {
+    const n = rows.length
+    // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
+    // the table's numeric column with plain number comparisons.
+    const fast =
+      direct === undefined ? undefined : yield* topNumeric(table, rows, direct, signs[0]!, count)
+    if (fast) return fast
+    const byText =
+      text === undefined ? undefined : yield* topText(table, rows, text, signs[0]!, count)
+    if (byText) return byText
+    // A row deleted since the selection was made (entity sets keep them) goes last, as in the
+    // index walks; its keys are never read.
+    const deleted = new Array<boolean>(n)
+    const columns = readers.map(() => new Array<SortKey>(n))
+    yield* steps(n, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = rows[i]!
+        const gone = !table.has(r)
+        deleted[i] = gone
+        for (let k = 0; k < readers.length; k++) columns[k]![i] = gone ? null : readers[k]!(r)
       }
-      return positions.slice(0, count).map((i) => rows[i]!)
-    },
+    })
+    const numeric = numericColumn(columns, deleted)
+    const sign = signs[0]!
+    // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are
+    // -Infinity, first ascending and last descending, as compareKeys orders them.
+    const cmp = numeric
+      ? (i: number, j: number): number => (numeric[i]! - numeric[j]!) * sign || rows[i]! - rows[j]!
+      : (i: number, j: number): number => {
+          if (deleted[i] !== deleted[j]) return deleted[i] ? 1 : -1
+          for (let k = 0; k < columns.length; k++) {
+            const c = compareKeys(columns[k]![i]!, columns[k]![j]!)
+            if (c !== 0) return c * signs[k]!
+          }
+          return rows[i]! - rows[j]!
+        }
+    const positions =
+      count * 4 >= n
+        ? Array.from({ length: n }, (_, i) => i).sort(cmp)
+        : (yield* topK(n, count, cmp)).sort(cmp)
+    return positions.slice(0, count).map((i) => rows[i]!)
+  }
+  return {
+    take: (rows, count) => finish(work(rows, count)),
+    work,
+    readsOthers: keys.some((k) => k.relations.length > 0 || k.operand.kind === 'calculated'),
   }
 }
 
 /**
  * The first `count` of `rows` ordered by the numeric attribute `name` (× `sign`; null is
- * -Infinity), ties by row id; or undefined when a row was deleted (the general path puts those last). A small `count` keeps a bounded max-heap in two typed arrays whose
- * root is the worst row kept: most rows are refused by one comparison with it, without a call.
+ * -Infinity), ties by row id; or undefined when a row was deleted (the general path puts those
+ * last). A small `count` keeps a bounded max-heap in two typed arrays whose root is the worst row
+ * kept: most rows are refused by one comparison with it, without a call.
  */
-function topNumeric(
+function* topNumeric(
   table: Table,
   rows: RowIds,
   name: string,
   sign: number,
   count: number,
-): number[] | undefined {
+): Work<number[] | undefined> {
   const column = table.numericColumn(name)
   // Deleted rows read NaN like nulls: they must be told apart, unless nothing was ever deleted.
   const mayBeDeleted = table.deletions !== 0
   const n = rows.length
   const k = Math.min(count, n)
   if (k <= 0) return []
+  let gone = false
   if (k * 4 >= n) {
     // A large share of the rows: read every key, then one sort.
     const keys = new Float64Array(n)
-    for (let i = 0; i < n; i++) {
-      const row = rows[i]!
-      if (mayBeDeleted && !table.has(row)) return undefined
-      const v = column[row]!
-      keys[i] = v === v ? v * sign : -Infinity * sign
-    }
+    yield* steps(n, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const row = rows[i]!
+        if (mayBeDeleted && !table.has(row)) gone = true
+        const v = column[row]!
+        keys[i] = v === v ? v * sign : -Infinity * sign
+      }
+    })
+    if (gone) return undefined
     const positions = Array.from({ length: n }, (_, i) => i).sort(
       (i, j) => keys[i]! - keys[j]! || rows[i]! - rows[j]!,
     )
@@ -282,40 +326,46 @@ function topNumeric(
   const hk = new Float64Array(k) // heap keys
   const hr = new Float64Array(k) // heap row ids
   let size = 0
-  for (let i = 0; i < n; i++) {
-    const row = rows[i]!
-    if (mayBeDeleted && !table.has(row)) return undefined
-    const v = column[row]!
-    const key = v === v ? v * sign : -Infinity * sign // NaN is null
-    if (size < k) {
-      // Sift up: the new entry climbs while it is worse than its parent.
-      let at = size++
-      while (at > 0) {
-        const up = (at - 1) >> 1
-        if (hk[up]! > key || (hk[up] === key && hr[up]! > row)) break
-        hk[at] = hk[up]!
-        hr[at] = hr[up]!
-        at = up
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const row = rows[i]!
+      if (mayBeDeleted && !table.has(row)) {
+        gone = true
+        return
       }
-      hk[at] = key
-      hr[at] = row
-    } else if (key < hk[0]! || (key === hk[0] && row < hr[0]!)) {
-      // Better than the worst kept: it replaces the root, which sifts down.
-      let at = 0
-      for (;;) {
-        const l = 2 * at + 1
-        if (l >= k) break
-        const r = l + 1
-        const c = r < k && (hk[r]! > hk[l]! || (hk[r] === hk[l] && hr[r]! > hr[l]!)) ? r : l
-        if (hk[c]! < key || (hk[c] === key && hr[c]! < row)) break
-        hk[at] = hk[c]!
-        hr[at] = hr[c]!
-        at = c
+      const v = column[row]!
+      const key = v === v ? v * sign : -Infinity * sign // NaN is null
+      if (size < k) {
+        // Sift up: the new entry climbs while it is worse than its parent.
+        let at = size++
+        while (at > 0) {
+          const up = (at - 1) >> 1
+          if (hk[up]! > key || (hk[up] === key && hr[up]! > row)) break
+          hk[at] = hk[up]!
+          hr[at] = hr[up]!
+          at = up
+        }
+        hk[at] = key
+        hr[at] = row
+      } else if (key < hk[0]! || (key === hk[0] && row < hr[0]!)) {
+        // Better than the worst kept: it replaces the root, which sifts down.
+        let at = 0
+        for (;;) {
+          const l = 2 * at + 1
+          if (l >= k) break
+          const r = l + 1
+          const c = r < k && (hk[r]! > hk[l]! || (hk[r] === hk[l] && hr[r]! > hr[l]!)) ? r : l
+          if (hk[c]! < key || (hk[c] === key && hr[c]! < row)) break
+          hk[at] = hk[c]!
+          hr[at] = hr[c]!
+          at = c
+        }
+        hk[at] = key
+        hr[at] = row
       }
-      hk[at] = key
-      hr[at] = row
     }
-  }
+  })
+  if (gone) return undefined
   const order = Array.from({ length: size }, (_, i) => i).sort(
     (a, b) => hk[a]! - hk[b]! || hr[a]! - hr[b]!,
   )
@@ -327,42 +377,49 @@ function topNumeric(
  * ties by row id; or undefined when a row was deleted. The folded keys are read in one pass
  * straight from the records, then a bounded heap compares them with `<`.
  */
-function topText(
+function* topText(
   table: Table,
   rows: RowIds,
   name: string,
   sign: number,
   count: number,
-): number[] | undefined {
+): Work<number[] | undefined> {
   const read = table.reader(name)
   const n = rows.length
   const keys = new Array<string | null>(n)
   // Text columns repeat values (cities, statuses): each distinct value is folded once, while
   // there are few (past 4,096 the lookups cost more than they save: every value is folded).
   let folded: Map<string, string> | undefined = new Map()
-  for (let i = 0; i < n; i++) {
-    if ((i & (BUDGET_STEP - 1)) === 0) spend(BUDGET_STEP)
-    const v = read(rows[i]!)
-    if (v === undefined) return undefined // a deleted row
-    if (typeof v !== 'string') keys[i] = null
-    else if (folded === undefined) keys[i] = fold(v)
-    else {
-      let f = folded.get(v)
-      if (f === undefined) {
-        f = fold(v)
-        if (folded.size < 4096) folded.set(v, f)
-        else folded = undefined
+  let gone = false
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const v = read(rows[i]!)
+      if (v === undefined) {
+        gone = true // a deleted row
+        return
       }
-      keys[i] = f
+      if (typeof v !== 'string') keys[i] = null
+      else if (folded === undefined) keys[i] = fold(v)
+      else {
+        let f = folded.get(v)
+        if (f === undefined) {
+          f = fold(v)
+          if (folded.size < 4096) folded.set(v, f)
+          else folded = undefined
+        }
+        keys[i] = f
+      }
     }
-  }
+  })
+  if (gone) return undefined
   const cmp = (i: number, j: number): number => {
     const a = keys[i]!
     const b = keys[j]!
     if (a === b) return rows[i]! - rows[j]!
     return (a === null ? -1 : b === null ? 1 : a < b ? -1 : 1) * sign
   }
-  const positions = count * 4 >= n ? Array.from({ length: n }, (_, i) => i) : topK(n, count, cmp)
+  const positions =
+    count * 4 >= n ? Array.from({ length: n }, (_, i) => i) : yield* topK(n, count, cmp)
   return positions
     .sort(cmp)
     .slice(0, count)
@@ -387,7 +444,7 @@ function numericColumn(
 }
 
 /** The `k` smallest of positions 0…n-1 under `cmp`, unordered: a max-heap of size k. */
-function topK(n: number, k: number, cmp: (a: number, b: number) => number): number[] {
+function* topK(n: number, k: number, cmp: (a: number, b: number) => number): Work<number[]> {
   const heap: number[] = []
   const up = (i: number): void => {
     while (i > 0) {
@@ -410,14 +467,16 @@ function topK(n: number, k: number, cmp: (a: number, b: number) => number): numb
     }
   }
   if (k <= 0) return []
-  for (let i = 0; i < n; i++) {
-    if (heap.length < k) {
-      heap.push(i)
-      up(heap.length - 1)
-    } else if (cmp(i, heap[0]!) < 0) {
-      heap[0] = i
-      down(0)
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      if (heap.length < k) {
+        heap.push(i)
+        up(heap.length - 1)
+      } else if (cmp(i, heap[0]!) < 0) {
+        heap[0] = i
+        down(0)
+      }
     }
-  }
+  })
   return heap
 }

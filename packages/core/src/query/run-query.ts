@@ -11,7 +11,8 @@ import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
 import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
-import { execute, type ExecContext, type PathStep } from './execute.js'
+import { executeWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
+import { currentScope, sliceable, type SliceScope } from './slices.js'
 import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
   explainText,
@@ -179,8 +180,15 @@ function runRows(
       clock: source.clock,
       trace: options.queryPath ?? false,
       allowed,
+      stale: staleSince(currentScope()),
     }
-    const run = execute(plan.root, ctx)
+    // A filter over many rows goes in slices when the request runs in a slice scope (slices.ts).
+    const root = plan.root
+    const run = sliceable(
+      `filter ${def.name}`,
+      () => executeWork(root, ctx),
+      refreshExecution(root, ctx),
+    )
     step = run.step
     rows = run.rows
     ordering = resultOrdering(source, table, orderKeys, allowed)
@@ -210,6 +218,10 @@ function runRows(
   }
   return result
 }
+
+/** Whether rows changed since the scope's work first stopped: a plan made before is then stale. */
+const staleSince = (scope: SliceScope | undefined): (() => boolean) | undefined =>
+  scope && (() => scope.any)
 
 /** Asks `allowed` for `root` and for every dataclass a join of `node` leads to. */
 function askEach(node: PlanNode | null, root: DataClassDef, allowed: AllowedRows): void {

@@ -79,6 +79,8 @@ describe('toErrorReply', () => {
 // The server could not do it now: a failure injected on purpose, a journal it cannot write, a
 // shared log it cannot commit to or follow.
 const UNAVAILABLE: ReadonlySet<string> = new Set([
+  'QuerySuspended',
+  'RequestAbandoned',
   'InjectedFailure',
   'JournalFailed',
   'ClusterWriteFailed',

@@ -80,6 +80,8 @@ async function answer(
     query: target.query,
     headers,
     body,
+    // A client that went away aborts its Request (in the runtimes that tell): its read stops.
+    closed: () => request.signal.aborted,
   })
 }
 

@@ -110,6 +110,7 @@ function gone(req: IncomingMessage, res: ServerResponse): boolean {
 /** The plain request `respond` takes, from node's request and what the listener read of it. */
 function plainRequest(
   req: IncomingMessage,
+  res: ServerResponse,
   method: string,
   target: RequestTarget,
   receivedAt: number,
@@ -123,6 +124,7 @@ function plainRequest(
     remoteAddress: req.socket.remoteAddress,
     receivedAt,
     body,
+    closed: () => gone(req, res),
   }
 }
 
@@ -285,12 +287,12 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     const method = req.method ?? 'GET'
     // A request without a body (most) makes no closure to wait for one.
     if (!takesBody(method)) {
-      const request = plainRequest(req, method, split, receivedAt, undefined)
+      const request = plainRequest(req, res, method, split, receivedAt, undefined)
       schedule(req, res, () => respond(req, res, request))
       return
     }
     const run = (body: Uint8Array | string): void => {
-      const request = plainRequest(req, method, split, receivedAt, body)
+      const request = plainRequest(req, res, method, split, receivedAt, body)
       schedule(req, res, () => respond(req, res, request))
     }
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.

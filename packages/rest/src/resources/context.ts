@@ -15,6 +15,7 @@ import {
   type Actor,
   type LockOwner,
   type Session,
+  type SliceScope,
 } from '@entistore/core'
 import { isShown, type EntityWriter } from '../serialize/entity.js'
 import type { Uris } from '../serialize/uris.js'
@@ -65,6 +66,11 @@ export interface RouteContext {
   readonly perms?: Permissions | undefined
   /** The handler's count of failed logins (`loginThrottle`); undefined: none. */
   readonly logins?: LoginThrottle | undefined
+  /**
+   * Where a read runs when its heavy work may go on in slices (core's `SliceScope`): GET and HEAD
+   * requests have one; the handler drives it and runs the read again.
+   */
+  readonly slices?: SliceScope | undefined
 }
 
 /** The dataclass if it exists and is exposed; 1800 otherwise (a hidden dataclass does not exist for REST). */

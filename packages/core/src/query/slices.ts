@@ -1,0 +1,278 @@
+/**
+ * @module Query work that stops between steps, so that a heavy read never holds the event loop.
+ *
+ * Every loop of the engine over rows has one shape (`steps`: 4,096 rows, counted against the
+ * query's budget). Written as a generator (`Work`), the same loop either runs to its end in one
+ * piece (`finish`: the library's synchronous queries) or stops after any step and goes on later,
+ * after the event loop has served whatever came in meanwhile.
+ *
+ * The REST handler answers synchronously, and most requests are cheap. So a request runs as it
+ * always did, inside a `SliceScope`: where the engine reaches a piece of work whose cost grows with
+ * the data (`sliceable`: a query's filter, an ordering's top-k, an aggregate), it runs it at once
+ * while the scope's slice lasts. Cheap work ends inside it and the request is answered as before,
+ * with no Promise and nothing kept. Work still running when the slice ends is kept by the scope,
+ * and `QuerySuspended` (9144) unwinds the request: its driver runs the kept work a slice at a
+ * time (`SliceScope.drive`), and, once it is done, runs the request again from the start. The
+ * second run does the same cheap steps (parsing and planning are cached) and reaches the same
+ * `sliceable` points in the same order: each one finds its result kept and goes on. A request may
+ * run a few times (its filter, then its ordering, then its `$compute`), always reads, never
+ * writes, and its reply is made in the run that finds every result ready.
+ *
+ * One version: writes go on between slices. The scope is told of every commit meanwhile
+ * (`noteCommit`) and keeps the rows each one changed; a result is handed out only after its
+ * `refresh` has brought it to the data as it is at that moment, from those rows alone (a filter
+ * tests them again, a top-k offers them again), or has said it cannot (a join whose related rows
+ * changed: the work is run again, and after `MAX_RESTARTS` in one piece). So the answer is the data
+ * as it was when the reply was made, as if the whole request had run then, and no write waited.
+ *
+ * The scope is a module-level "current scope", as the query budget is (budget.ts): the work is
+ * reached through selections and orderings made long before, and JavaScript runs one call stack at
+ * a time.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { Change } from '../store/changes.js'
+import type { Table } from '../store/table.js'
+import { BUDGET_STEP, spend } from './budget.js'
+
+/** A piece of work that may stop after any step: a generator yielding between steps. */
+export type Work<T> = Generator<void, T, void>
+
+/** Runs `work` to its end in one piece. */
+export function finish<T>(work: Work<T>): T {
+  for (;;) {
+    const r = work.next()
+    if (r.done) return r.value
+  }
+}
+
+/**
+ * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP, each counted against the query
+ * budget first, stopping after each: the one shape of every loop over rows, as work.
+ */
+export function* steps(length: number, step: (from: number, to: number) => void): Work<void> {
+  for (let from = 0; from < length; from += BUDGET_STEP) {
+    const to = Math.min(length, from + BUDGET_STEP)
+    spend(to - from)
+    step(from, to)
+    // Only between steps: a loop of one step (a small table) never stops.
+    if (to < length) yield
+  }
+}
+
+/**
+ * The rows changed since a scope first stopped, by table: what a kept result must be brought up to
+ * date with. `everything`: a change that cannot be told row by row (a load, a restore): no kept
+ * result can be refreshed, each is run again.
+ */
+export interface ChangedRows {
+  readonly everything: boolean
+  /** The row ids of `table` inserted, updated or deleted since; undefined when none was. */
+  of(table: Table): ReadonlySet<number> | undefined
+  /** Whether any row of any table changed since. */
+  readonly any: boolean
+  /** The tables with rows changed since. */
+  tables(): Table[]
+}
+
+/**
+ * How a kept result is brought to the data as it is now: the result refreshed, or undefined when
+ * it cannot be from the changed rows alone (the work is then run again).
+ */
+export type Refresh<T> = (value: T, changed: ChangedRows) => T | undefined
+
+/** Times a kept work is run again because its result could not be refreshed, before it runs in one piece. */
+export const MAX_RESTARTS = 2
+
+interface Kept {
+  readonly key: string
+  value: unknown
+}
+
+interface Pending {
+  readonly index: number
+  readonly key: string
+  readonly work: Work<unknown>
+}
+
+/**
+ * One request's sliced work: the results it keeps between its runs, the work it is doing, and the
+ * rows changed since it first stopped. `timeUp` says when the running slice ends (the clock for a
+ * server, a count of steps for a test that counts slices).
+ */
+export class SliceScope implements ChangedRows {
+  readonly #timeUp: () => boolean
+  readonly #track: ((scope: SliceScope) => () => void) | undefined
+  #untrack: (() => void) | undefined
+  readonly #kept: Kept[] = []
+  #pending: Pending | undefined
+  // Which sliceable point of the current run comes next.
+  #point = 0
+  #changed: Map<Table, Set<number>> | undefined
+  #everything = false
+  #restarts = 0
+  #driving = false
+  /** Slices run so far (the first run's included): what tests count. */
+  slices = 0
+  /** Runs of the request begun (`run`). */
+  runs = 0
+
+  /**
+   * `track` is called when the scope first stops, to tell it of the commits from then on
+   * (`noteCommit`); it returns the function that stops telling it (`close`).
+   */
+  constructor(timeUp: () => boolean, track?: (scope: SliceScope) => () => void) {
+    this.#timeUp = timeUp
+    this.#track = track
+  }
+
+  /** Ends the scope: its pending work is dropped and it is told of no more commits. */
+  close(): void {
+    this.cancel()
+    this.#untrack?.()
+    this.#untrack = undefined
+  }
+
+  /** Whether the scope has stopped once: it then keeps the rows changed (`noteCommit`). */
+  get tracking(): boolean {
+    return this.#changed !== undefined
+  }
+
+  get everything(): boolean {
+    return this.#everything
+  }
+
+  get any(): boolean {
+    return this.#everything || (this.#changed !== undefined && this.#changed.size > 0)
+  }
+
+  of(table: Table): ReadonlySet<number> | undefined {
+    return this.#changed?.get(table)
+  }
+
+  tables(): Table[] {
+    return this.#changed === undefined ? [] : [...this.#changed.keys()]
+  }
+
+  /** Whether work is waiting for `drive`. */
+  get pending(): boolean {
+    return this.#pending !== undefined
+  }
+
+  /** Tells the scope of a commit made while it is stopped (the datastore's commit listener). */
+  noteCommit(changes: readonly Change[], kind: string): void {
+    if (this.#changed === undefined) return
+    if (kind === 'load' || kind === 'restore' || kind === 'replay') {
+      this.#everything = true
+      return
+    }
+    for (const c of changes) {
+      let rows = this.#changed.get(c.table)
+      if (!rows) this.#changed.set(c.table, (rows = new Set()))
+      rows.add(
+        c.op === 'insert' ? c.record.rowId : c.op === 'update' ? c.after.rowId : c.before.rowId,
+      )
+    }
+  }
+
+  /** Runs `fn` (one run of the request) with this scope current. */
+  run<T>(fn: () => T): T {
+    const previous = current
+    current = this
+    this.#point = 0
+    this.runs++
+    try {
+      return fn()
+    } finally {
+      current = previous
+    }
+  }
+
+  /**
+   * Runs the pending work for one slice (until `timeUp`); true once it is done (its result kept
+   * for the next run), false when more slices are needed. Errors of the work (the budget's, a
+   * bug's) are thrown, and the work is dropped.
+   */
+  drive(): boolean {
+    const p = this.#pending
+    if (!p) return true
+    this.slices++
+    let r: IteratorResult<void, unknown>
+    this.#driving = true
+    try {
+      do {
+        r = p.work.next()
+        if (r.done) {
+          this.#pending = undefined
+          this.#kept[p.index] = { key: p.key, value: r.value }
+          return true
+        }
+      } while (!this.#timeUp())
+    } catch (error) {
+      this.#pending = undefined
+      throw error
+    } finally {
+      this.#driving = false
+    }
+    return false
+  }
+
+  /** Stops driving: the pending work is closed (its `finally` blocks run) and dropped. */
+  cancel(): void {
+    const p = this.#pending
+    this.#pending = undefined
+    p?.work.return(undefined)
+  }
+
+  /** The result of the current run's next sliceable point (see `sliceable`). */
+  point<T>(key: string, make: () => Work<T>, refresh: Refresh<T> | undefined): T {
+    // Work met while other work runs (user code inside a scan) is part of it: in one piece.
+    if (this.#driving) return finish(make())
+    const index = this.#point++
+    const kept = this.#kept[index]
+    if (kept !== undefined && kept.key === key) {
+      const now = this.#refreshed(kept, refresh)
+      if (now !== undefined) return now
+    }
+    // Not kept (a first run, or a run that took another path), or not refreshable: (re)start it.
+    this.#kept.length = index
+    const work = make()
+    if (this.#restarts > MAX_RESTARTS) return finish(work)
+    if (kept !== undefined) this.#restarts++
+    this.#pending = { index, key, work }
+    if (this.drive()) return this.#kept[index]!.value as T
+    if (this.#changed === undefined) {
+      this.#changed = new Map()
+      this.#untrack = this.#track?.(this)
+    }
+    return fail('QuerySuspended', [])
+  }
+
+  // A kept result brought to the data as it is now by this run's `refresh`, or undefined.
+  #refreshed<T>(kept: Kept, refresh: Refresh<T> | undefined): T | undefined {
+    if (!this.any) return kept.value as T
+    if (this.#everything || refresh === undefined) return undefined
+    const value = refresh(kept.value as T, this)
+    if (value !== undefined) kept.value = value
+    return value
+  }
+}
+
+let current: SliceScope | undefined
+
+/**
+ * The result of `make()`'s work: in one piece outside a scope, or inside work the scope is running
+ * (a calculated attribute's code that queries); inside one (`SliceScope.run`), kept
+ * between the request's runs, run in slices when it does not end within the current one (see the
+ * module comment). `key` names the work (the same point of two runs must name the same work);
+ * `refresh` brings a kept result up to date with the rows changed since (none: the work is run
+ * again when anything changed).
+ */
+export function sliceable<T>(key: string, make: () => Work<T>, refresh?: Refresh<T>): T {
+  const scope = current
+  return scope === undefined ? finish(make()) : scope.point(key, make, refresh)
+}
+
+/** The scope the running code belongs to, if any. */
+export function currentScope(): SliceScope | undefined {
+  return current
+}

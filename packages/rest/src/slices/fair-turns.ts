@@ -1,0 +1,90 @@
+/**
+ * @module Whose heavy read runs next. Reads whose work goes on in slices (core's `SliceScope`)
+ * each wait here for their next slice; one slice runs per turn of the event loop, so that the
+ * requests that arrived meanwhile (a GET by key answers in its own I/O callback, synchronously) are
+ * served between any two slices, and they are taken client by client in turn: a client with ten
+ * heavy reads waiting gets one slice when a client with one gets one, so that its reads cannot
+ * starve another client's. A client is its session when it has one, else its address.
+ *
+ * The turn is injected (`setImmediate` by default: it runs after the I/O callbacks of the turn),
+ * so that a test decides when the next slice runs and counts them.
+ */
+
+/** Runs `fn` in a later turn of the event loop. */
+export type NextTurn = (fn: () => void) => void
+
+/** setImmediate where there is one (Node, Bun, Deno), else a timer. */
+export const nextTurn: NextTurn =
+  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
+
+interface Job {
+  /** Runs one slice: true once the work is done. Throws to end it with that error. */
+  readonly slice: () => boolean
+  readonly resolve: () => void
+  readonly reject: (error: unknown) => void
+}
+
+export class FairTurns {
+  readonly #nextTurn: NextTurn
+  // Each client's jobs, in arrival order; the Map's order is the round's order.
+  readonly #clients = new Map<string, Job[]>()
+  #scheduled = false
+  /** Slices run so far (tests count them). */
+  slices = 0
+
+  constructor(turn: NextTurn = nextTurn) {
+    this.#nextTurn = turn
+  }
+
+  /** Jobs waiting, every client's. */
+  get waiting(): number {
+    let n = 0
+    for (const jobs of this.#clients.values()) n += jobs.length
+    return n
+  }
+
+  /**
+   * Settles once `slice` has returned true, run once per turn of `client`'s in the round; rejects
+   * with what it throws.
+   */
+  run(client: string, slice: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const jobs = this.#clients.get(client)
+      const job = { slice, resolve, reject }
+      if (jobs) jobs.push(job)
+      else this.#clients.set(client, [job])
+      this.#schedule()
+    })
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return
+    this.#scheduled = true
+    this.#nextTurn(this.#turn)
+  }
+
+  // One slice of the first client's first job; the client then goes to the end of the round.
+  readonly #turn = (): void => {
+    this.#scheduled = false
+    const first = this.#clients.entries().next()
+    if (first.done) return
+    const [client, jobs] = first.value
+    this.#clients.delete(client)
+    const job = jobs[0]!
+    let done: boolean
+    try {
+      this.slices++
+      done = job.slice()
+    } catch (error) {
+      jobs.shift()
+      job.reject(error)
+      done = false
+    }
+    if (done) {
+      jobs.shift()
+      job.resolve()
+    }
+    if (jobs.length > 0) this.#clients.set(client, jobs)
+    if (this.#clients.size > 0) this.#schedule()
+  }
+}
