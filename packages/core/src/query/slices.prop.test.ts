@@ -58,6 +58,10 @@ const READS = [
     top: 4,
   },
   { filter: 'city != "Lyon"', order: 'age desc, salary', top: 6 },
+  // Pages of a quarter of the rows or more: full sorts, merged in steps.
+  { filter: 'age >= 0', order: 'salary desc', top: 4000 },
+  { filter: 'salary > 100', order: 'city', top: 3000 },
+  { filter: 'salary > 200', order: 'city desc, salary', top: 5000 },
 ] as const
 
 type Write =

@@ -110,6 +110,26 @@ describe('a heavy read in slices', () => {
     expect(json(state.value!)).toEqual(expected)
   })
 
+  it('sorts a large page in steps too: a merge sort, one step a slice', async () => {
+    const { ds, handler, turns } = fixture()
+    const query = '$filter="age<80"&$orderby=city desc, salary&$top=20000&$attributes=ID'
+    const whole = createRestHandler(ds, { sliceMs: Infinity })
+    const expected = json(whole.respond(get('Item', query)) as RestReply)
+    const state = settled(handler.respond(get('Item', query)) as Promise<RestReply>)
+    let cheap = 0
+    const ran = await runTurns(
+      turns,
+      () => state.done,
+      () => {
+        if (!isPending(handler.respond(get('Item(3)')))) cheap++
+      },
+    )
+    // The keys of 32,000 rows, their sort in runs of 4,096 and the merges: many slices.
+    expect(ran).toBeGreaterThan(3 * STEPS)
+    expect(cheap).toBe(ran)
+    expect(json(state.value!)).toEqual(expected)
+  })
+
   it('answers one version: writes between its slices neither tear it nor wait', async () => {
     const { ds, handler, turns } = fixture()
     const query = '$filter="age<10"&$orderby=salary desc&$top=3'

@@ -1,0 +1,232 @@
+/**
+ * @module The passes of an ordering over many rows, as work in steps (slices.ts): a bounded heap
+ * for the first `count` rows (`topK`, and its forms for one numeric or text attribute read straight
+ * from the table), and a merge sort (`sortWork`) when the page is a large share of the rows. Each
+ * step is counted against the query budget; a step is at most STEP_ROWS rows or comparisons.
+ */
+import type { Table } from '../store/table.js'
+import { BUDGET_STEP, spend } from './budget.js'
+import { fold } from '../values/fold.js'
+import type { RowIds } from '../sets/row-ids.js'
+import { steps, type Work } from './slices.js'
+
+/** Sorted runs, each one call of Array.prototype.sort, before the merges. */
+const RUN = 4096
+
+/**
+ * `items` sorted by `cmp` (which must order every two items: ties broken by row id), as work: runs of
+ * RUN items sorted one a step, then merged pairwise, pass after pass, BUDGET_STEP items a step. The
+ * array is sorted in place when the passes end there, else a new one is returned.
+ */
+export function* sortWork(items: number[], cmp: (a: number, b: number) => number): Work<number[]> {
+  const n = items.length
+  if (n <= RUN) return items.sort(cmp)
+  let src = items
+  let dst = new Array<number>(n)
+  for (let from = 0; from < n; from += RUN) {
+    const to = Math.min(n, from + RUN)
+    spend(to - from)
+    const part = src.slice(from, to).sort(cmp)
+    for (let i = 0; i < part.length; i++) src[from + i] = part[i]!
+    yield
+  }
+  let count = 0
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width)
+      const hi = Math.min(n, lo + 2 * width)
+      let i = lo
+      let j = mid
+      for (let k = lo; k < hi; k++) {
+        dst[k] = j >= hi || (i < mid && cmp(src[i]!, src[j]!) <= 0) ? src[i++]! : src[j++]!
+        if (++count === BUDGET_STEP) {
+          count = 0
+          spend(BUDGET_STEP)
+          yield
+        }
+      }
+    }
+    ;[src, dst] = [dst, src]
+  }
+  return src
+}
+
+/** Positions 0…n-1. */
+export const positions = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
+
+/**
+ * The first `count` of `rows` ordered by the numeric attribute `name` (× `sign`; null is
+ * -Infinity), ties by row id; or undefined when a row was deleted (the general path puts those
+ * last). A small `count` keeps a bounded max-heap in two typed arrays whose root is the worst row
+ * kept: most rows are refused by one comparison with it, without a call.
+ */
+export function* topNumeric(
+  table: Table,
+  rows: RowIds,
+  name: string,
+  sign: number,
+  count: number,
+): Work<number[] | undefined> {
+  const column = table.numericColumn(name)
+  // Deleted rows read NaN like nulls: they must be told apart, unless nothing was ever deleted.
+  const mayBeDeleted = table.deletions !== 0
+  const n = rows.length
+  const k = Math.min(count, n)
+  if (k <= 0) return []
+  let gone = false
+  if (k * 4 >= n) {
+    // A large share of the rows: read every key, then one sort.
+    const keys = new Float64Array(n)
+    yield* steps(n, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const row = rows[i]!
+        if (mayBeDeleted && !table.has(row)) gone = true
+        const v = column[row]!
+        keys[i] = v === v ? v * sign : -Infinity * sign
+      }
+    })
+    if (gone) return undefined
+    const order = yield* sortWork(
+      positions(n),
+      (i, j) => keys[i]! - keys[j]! || rows[i]! - rows[j]!,
+    )
+    const out = new Array<number>(k)
+    for (let i = 0; i < k; i++) out[i] = rows[order[i]!]!
+    return out
+  }
+  const hk = new Float64Array(k) // heap keys
+  const hr = new Float64Array(k) // heap row ids
+  let size = 0
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const row = rows[i]!
+      if (mayBeDeleted && !table.has(row)) {
+        gone = true
+        return
+      }
+      const v = column[row]!
+      const key = v === v ? v * sign : -Infinity * sign // NaN is null
+      if (size < k) {
+        // Sift up: the new entry climbs while it is worse than its parent.
+        let at = size++
+        while (at > 0) {
+          const up = (at - 1) >> 1
+          if (hk[up]! > key || (hk[up] === key && hr[up]! > row)) break
+          hk[at] = hk[up]!
+          hr[at] = hr[up]!
+          at = up
+        }
+        hk[at] = key
+        hr[at] = row
+      } else if (key < hk[0]! || (key === hk[0] && row < hr[0]!)) {
+        // Better than the worst kept: it replaces the root, which sifts down.
+        let at = 0
+        for (;;) {
+          const l = 2 * at + 1
+          if (l >= k) break
+          const r = l + 1
+          const c = r < k && (hk[r]! > hk[l]! || (hk[r] === hk[l] && hr[r]! > hr[l]!)) ? r : l
+          if (hk[c]! < key || (hk[c] === key && hr[c]! < row)) break
+          hk[at] = hk[c]!
+          hr[at] = hr[c]!
+          at = c
+        }
+        hk[at] = key
+        hr[at] = row
+      }
+    }
+  })
+  if (gone) return undefined
+  const order = Array.from({ length: size }, (_, i) => i).sort(
+    (a, b) => hk[a]! - hk[b]! || hr[a]! - hr[b]!,
+  )
+  return order.map((i) => hr[i]!)
+}
+
+/**
+ * The first `count` of `rows` ordered by the text attribute `name` folded (null first ascending),
+ * ties by row id; or undefined when a row was deleted. The folded keys are read in one pass
+ * straight from the records, then a bounded heap compares them with `<`.
+ */
+export function* topText(
+  table: Table,
+  rows: RowIds,
+  name: string,
+  sign: number,
+  count: number,
+): Work<number[] | undefined> {
+  const read = table.reader(name)
+  const n = rows.length
+  const keys = new Array<string | null>(n)
+  // Text columns repeat values (cities, statuses): each distinct value is folded once, while
+  // there are few (past 4,096 the lookups cost more than they save: every value is folded).
+  let folded: Map<string, string> | undefined = new Map()
+  let gone = false
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const v = read(rows[i]!)
+      if (v === undefined) {
+        gone = true // a deleted row
+        return
+      }
+      if (typeof v !== 'string') keys[i] = null
+      else if (folded === undefined) keys[i] = fold(v)
+      else {
+        let f = folded.get(v)
+        if (f === undefined) {
+          f = fold(v)
+          if (folded.size < 4096) folded.set(v, f)
+          else folded = undefined
+        }
+        keys[i] = f
+      }
+    }
+  })
+  if (gone) return undefined
+  const cmp = (i: number, j: number): number => {
+    const a = keys[i]!
+    const b = keys[j]!
+    if (a === b) return rows[i]! - rows[j]!
+    return (a === null ? -1 : b === null ? 1 : a < b ? -1 : 1) * sign
+  }
+  const taken = count * 4 >= n ? positions(n) : yield* topK(n, count, cmp)
+  return (yield* sortWork(taken, cmp)).slice(0, count).map((i) => rows[i]!)
+}
+
+/** The `k` smallest of positions 0…n-1 under `cmp`, unordered: a max-heap of size k. */
+export function* topK(n: number, k: number, cmp: (a: number, b: number) => number): Work<number[]> {
+  const heap: number[] = []
+  const up = (i: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (cmp(heap[i]!, heap[parent]!) <= 0) return
+      ;[heap[i], heap[parent]] = [heap[parent]!, heap[i]!]
+      i = parent
+    }
+  }
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let top = i
+      if (l < heap.length && cmp(heap[l]!, heap[top]!) > 0) top = l
+      if (r < heap.length && cmp(heap[r]!, heap[top]!) > 0) top = r
+      if (top === i) return
+      ;[heap[i], heap[top]] = [heap[top]!, heap[i]!]
+      i = top
+    }
+  }
+  if (k <= 0) return []
+  yield* steps(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      if (heap.length < k) {
+        heap.push(i)
+        up(heap.length - 1)
+      } else if (cmp(i, heap[0]!) < 0) {
+        heap[0] = i
+        down(0)
+      }
+    }
+  })
+  return heap
+}
