@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import { DOCS, TEXT, docsDatastore, until } from './docs.fixture.js'
 import { toNodeListener, type NodeListener, type NodeListenerOptions } from './listener.js'
 import { Outbox, writeReply } from './write-reply.js'
+import { CHUNK_CHARS } from '../serialize/json-chunks.js'
 
 // Clients that ask for a big selection and then never read. Before replies were written with
 // backpressure, each such client made the server build and hold its whole reply (ten clients of a
@@ -18,7 +19,7 @@ function setup(options: NodeListenerOptions, failAt = 0, onInternalError?: (e: u
     return rendered
   })
   const listener = toNodeListener(createRestHandler(ds, { onInternalError }), options)
-  return { listener, rendered: () => rendered }
+  return { listener, rendered: () => rendered, ds }
 }
 
 const servers: Server[] = []
@@ -96,6 +97,27 @@ describe('writing replies to clients that stop reading', () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { ID: number }).ID).toBe(7)
     expect(listener.stalledReplies).toBe(4)
+  })
+
+  it('reads the rows it has written and one chunk more, not the reply: what the socket took', async () => {
+    // Issue 47: the reply held its page's 20,000 entities from the start (100,000 rows of the
+    // company demo's Employee for each of ten such clients: 190 MB of 350).
+    const { listener, rendered, ds } = setup({ writeTimeoutMs: 60_000 })
+    const read = vi.spyOn(ds.dataClass('Doc'), 'entityAt')
+    const { port, accepted } = await listen(listener)
+    stalledClient(port)
+    await until(() => listener.stalledReplies === 1, 'the reply waits for its client')
+    const socket = accepted[0]!.socket
+    // Each row is more than TEXT.length bytes: the rows the socket took, at most, and a chunk's.
+    const took = Math.ceil(socket.bytesWritten / TEXT.length)
+    const chunkRows = Math.ceil(CHUNK_CHARS / TEXT.length)
+    expect(read.mock.calls.length).toBeLessThanOrEqual(took + chunkRows)
+    expect(rendered()).toBeLessThanOrEqual(took + chunkRows)
+    expect(socket.writableLength).toBeLessThanOrEqual(HELD_PER_REPLY)
+    // And no more while it waits.
+    const before = read.mock.calls.length
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(read.mock.calls.length).toBe(before)
   })
 
   it('drops a client that has not read for writeTimeoutMs', async () => {

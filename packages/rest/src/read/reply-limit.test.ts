@@ -75,7 +75,7 @@ describe('maxReplyBytes', () => {
   })
 
   it('stops measuring a reply past the time budget with 400 9092, also across slices', async () => {
-    // A clock that moves 1 ms at every reading: the measure reads it every 4,096 parts.
+    // A clock that moves 1 ms at every reading: the measure reads it after each related entity.
     let t = 0
     const rest = handler({ queryBudgetMs: 1, maxReplyBytes: 1e15 }, { now: () => t++ })
     // Six levels: about 12,000 parts to measure, whatever the size.

@@ -18,6 +18,7 @@ import type {
 import { computedValue, REFUSED } from './computed-value.js'
 import { isShown } from './entity.js'
 import { JsonChunks } from './json-chunks.js'
+import { Page } from './page.js'
 import type { Projection } from './projection.js'
 import type { Window } from './selection.js'
 
@@ -130,7 +131,7 @@ export function dashboard(
     const c = column(schema, dc, attr)
     if (c) columns.push(c)
   }
-  const page: (Entity | null)[] = selection.slice(window.skip, window.top).members()
+  const page = new Page(selection, window.skip, window.top)
   // A computed value whose code the session's rights refuse is null: a row keeps its places.
   const read = (e: Entity, attr: AttributeDef): unknown => {
     if (attr.kind !== 'calculated') return e.valueOf(attr)
@@ -143,9 +144,11 @@ export function dashboard(
     `{"schema":${JSON.stringify(columns.map((c) => c.schema))},"rows":[`,
     page.length,
     (i) => {
-      const e = page[i]
+      const e = page.at(i)
       return e ? row(e) : undefined
     },
     `],"filtersApplied":false,"__COUNT":${selection.length},"__FIRST":${window.skip}}`,
+    undefined,
+    () => page.release(),
   )
 }

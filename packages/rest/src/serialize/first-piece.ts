@@ -13,49 +13,60 @@
  * Every piece after the first is still counted (json-chunks.ts), so a reply whose data grew
  * between the check and its last piece is cut at the limit.
  */
-import { currentBudget, DatastoreError, datastoreError, withQueryBudget } from '@entistore/core'
+import {
+  currentBudget,
+  DatastoreError,
+  datastoreError,
+  spendBudget,
+  withQueryBudget,
+} from '@entistore/core'
 import { tooLarge, type JsonChunks } from './json-chunks.js'
 import type { PartsSize } from './reply-parts.js'
+import { LOOP_CLOCK, nextTurn, SLICE_MS, type SliceClock } from './slice-clock.js'
 
-/** The longest one slice of a measure holds the event loop, in milliseconds. */
-export const SLICE_MS = 10
+export { nextTurn, SLICE_MS }
 
-/** Parts measured between two readings of the clock that ends a slice. */
+/** The most parts measured between two readings of the clock (strings: no related entity). */
 const STEP = 1024
 
 /**
- * Runs `fn` in another turn of the event loop, after the I/O that came in meanwhile: setImmediate
- * where there is one (Node, Bun, Deno), else a timer.
- */
-export const nextTurn: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
-
-/**
  * The first piece of `chunks` once the reply is known to be within `limit` bytes, or a Promise of
- * it when measuring takes more than one slice (of `sliceMs`; tests pass 0 to go through several).
- * Throws (or rejects with) ReplyTooLarge or ReplyTooSlow.
+ * it when measuring takes more than one slice (of `slice` milliseconds, or on the clock given;
+ * tests pass 0, or a clock of their own, to go through several). Throws (or rejects with)
+ * ReplyTooLarge or ReplyTooSlow.
  */
 export function firstPiece(
   chunks: JsonChunks,
   limit: number,
-  sliceMs = SLICE_MS,
+  slice: number | SliceClock = SLICE_MS,
 ): string | Promise<string> {
   chunks.limitTo(limit)
   if (!chunks.nested || limit === Infinity) return estimated(chunks, limit)
-  const size = chunks.measure(limit)
-  const slice = (): boolean => measureFor(size, sliceMs)
-  if (slice()) return checked(chunks, size, limit)
+  const clock = typeof slice === 'number' ? { now: LOOP_CLOCK.now, ms: slice } : slice
+  const measuring = new Measuring(chunks.measure(limit), clock)
+  let measured: boolean
+  try {
+    measured = measuring.slice()
+  } catch (error) {
+    chunks.release()
+    throw error
+  }
+  if (measured) return checked(chunks, measuring.size, limit)
   // The budget in force now (the request's), restored around each later slice; the clock is read
   // at the first part of each (`expired`), since a slice may measure fewer parts than the engine
-  // counts between two readings.
+  // counts between two readings. Once measured, the first piece is written in a turn of its own.
   const budget = currentBudget()
   return new Promise((resolve, reject) => {
+    let measured = false
     const step = (): void => {
       try {
-        if (withQueryBudget(budget, slice, true))
-          resolve(withQueryBudget(budget, () => checked(chunks, size, limit)))
-        else nextTurn(step)
+        if (measured) resolve(withQueryBudget(budget, () => checked(chunks, measuring.size, limit)))
+        else {
+          measured = withQueryBudget(budget, measuring.slice, true)
+          nextTurn(step)
+        }
       } catch (error) {
+        chunks.release()
         reject(error)
       }
     }
@@ -63,21 +74,50 @@ export function firstPiece(
   })
 }
 
-/** Measures on for one slice of `ms`; true once the measure is done or over the limit. */
-function measureFor(size: PartsSize, ms: number): boolean {
-  const start = performance.now()
-  try {
-    while (!size.run(STEP)) if (performance.now() - start >= ms) return false
-    return true
-  } catch (error) {
-    if (DatastoreError.is(error) && error.name === 'QueryBudgetExceeded')
-      throw datastoreError('ReplyTooSlow', [currentBudget()?.ms ?? 0], { cause: error })
-    throw error
+/** A measure in slices. */
+class Measuring {
+  readonly size: PartsSize
+  readonly #clock: SliceClock
+
+  constructor(size: PartsSize, clock: SliceClock) {
+    this.size = size
+    this.#clock = clock
+  }
+
+  /**
+   * Measures on for one slice; true once the measure is done or over the limit. The clock is read
+   * after each related entity begun or measured whole, and every `STEP` parts: a related entity
+   * may read a relation of a whole table (a scan of 100,000 rows, 2 ms and more), and steps of
+   * 1,024 parts between two readings held the loop for 400 ms in one slice. The request's time
+   * budget is read then too, whatever the units the parts counted (`spendBudget`: one a part,
+   * however many rows it scanned).
+   */
+  readonly slice = (): boolean => {
+    const { now, ms } = this.#clock
+    const deadline = now() + ms
+    const more = (): boolean => {
+      // Units past any step: the budget reads its clock now.
+      spendBudget(Number.POSITIVE_INFINITY)
+      return now() < deadline
+    }
+    try {
+      for (;;) {
+        if (this.size.run(STEP, more)) return true
+        if (!more()) return false
+      }
+    } catch (error) {
+      if (DatastoreError.is(error) && error.name === 'QueryBudgetExceeded')
+        throw datastoreError('ReplyTooSlow', [currentBudget()?.ms ?? 0], { cause: error })
+      throw error
+    }
   }
 }
 
 function checked(chunks: JsonChunks, size: PartsSize, limit: number): string {
-  if (size.over) throw tooLarge(`at least ${size.bytes}`, limit)
+  if (size.over) {
+    chunks.release()
+    throw tooLarge(`at least ${size.bytes}`, limit)
+  }
   return chunks.take()
 }
 
@@ -85,7 +125,10 @@ function estimated(chunks: JsonChunks, limit: number): string {
   const first = chunks.take()
   if (!chunks.done) {
     const about = chunks.estimatedBytes()
-    if (about > limit) throw tooLarge(`about ${about}`, limit)
+    if (about > limit) {
+      chunks.release()
+      throw tooLarge(`about ${about}`, limit)
+    }
   }
   return first
 }

@@ -10,6 +10,11 @@
  * An item may itself be any size (an entity whose projection writes relations out: reply-parts.ts):
  * it is then given as parts, and a piece can end inside it. Such a reply is measured before it is
  * sent (`measure`), and every reply counts the bytes it hands out against its limit (`limitTo`).
+ * A piece of such items also ends once it has taken `SLICE_MS` to write (a related entity may
+ * read a relation of a whole table: `Company?$attributes=staff.reports.ID` on 100,000 employees
+ * once took 440 ms a piece), so that a transport that writes a piece a turn lets others in; the
+ * texts of the related entities it wrote are kept for the rows that write them again
+ * (`WrittenTexts`).
  *
  * Pieces are asked for after the request's own code has returned (by the transport, as the client
  * reads): a reply made while a session acts (a request's Actor, a function's promotion) is written
@@ -17,7 +22,15 @@
  * it runs (a computed attribute) hold in its last piece as in its first.
  */
 import { actingNow, datastoreError, runActor, type Actor } from '@entistore/core'
-import { PartsSize, PartsText, utf8Bytes, type Expand, type Part } from './reply-parts.js'
+import {
+  PartsSize,
+  PartsText,
+  utf8Bytes,
+  WrittenTexts,
+  type Expand,
+  type Part,
+} from './reply-parts.js'
+import { LOOP_CLOCK, type SliceClock } from './slice-clock.js'
 
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
 export const CHUNK_CHARS = 64 * 1024
@@ -49,12 +62,18 @@ export class JsonChunks implements Iterable<string> {
   #current: PartsText | undefined
   #bytes = 0
   #limit = Infinity
+  // Made with the first item given as parts: a reply of texts has none.
+  #texts: WrittenTexts | undefined
+  #clock: SliceClock = LOOP_CLOCK
+  readonly #release: (() => void) | undefined
 
   /**
    * `open` and `close` are JSON text around the list (`{"a":1,"list":[` and `]}`); `render(i)`
    * gives the JSON text of the list's item `i` (0 ≤ i < count), its parts, or undefined to leave
    * it out. It must read a snapshot: a piece may be asked for long after the reply was made.
    * `expand` writes the related entities of items given as parts; with it, the reply is `nested`.
+   * `release` is called once the reply is done with what `render` reads (all written, cut short,
+   * or refused: `release()`).
    */
   constructor(
     open: string,
@@ -62,10 +81,12 @@ export class JsonChunks implements Iterable<string> {
     render: (index: number) => ChunkItem,
     close: string,
     expand?: Expand,
+    release?: () => void,
   ) {
     this.#open = open
     this.#count = count
     this.#close = close
+    this.#release = release
     const actor = actingNow()
     this.#render =
       actor === undefined
@@ -107,19 +128,39 @@ export class JsonChunks implements Iterable<string> {
     this.#limit = bytes
   }
 
+  /** The clock that ends a piece of items given as parts (tests: one that counts, not times). */
+  sliceBy(clock: SliceClock): void {
+    this.#clock = clock
+  }
+
   /**
-   * The next piece: at least `CHUNK_CHARS` long unless it is the last. The first holds the opening,
-   * the last the closing. '' once done.
+   * The next piece: at least `CHUNK_CHARS` long unless it is the last, or one of items given as
+   * parts that took `SLICE_MS` to write (never empty but for the last). The first holds the
+   * opening, the last the closing. '' once done.
    */
   take(): string {
     if (this.#done) return ''
-    const piece = this.#piece()
+    let piece: string
+    try {
+      piece = this.#piece()
+    } catch (error) {
+      this.release()
+      throw error
+    }
     this.#bytes += utf8Bytes(piece)
     if (this.#bytes > this.#limit) {
-      this.#done = true
+      this.release()
       throw tooLarge(`at least ${this.#bytes}`, this.#limit)
     }
+    if (this.#done) this.release()
     return piece
+  }
+
+  /** Ends the reply: no more pieces, and what its items read is let go. */
+  release(): void {
+    this.#done = true
+    this.#current = undefined
+    this.#release?.()
   }
 
   #piece(): string {
@@ -128,10 +169,15 @@ export class JsonChunks implements Iterable<string> {
       this.#opened = true
       out = this.#open
     }
+    // Asked between the related entities of items given as parts (a text is as long as its row).
+    const clock = this.#clock
+    const deadline = clock.now() + clock.ms
+    const more = (): boolean => clock.now() < deadline
     if (this.#current !== undefined) {
-      out = this.#current.take(out, CHUNK_CHARS)
+      out = this.#current.take(out, CHUNK_CHARS, more)
       if (!this.#current.done) return out
       this.#current = undefined
+      if (out.length > 0 && !more()) return out
     }
     while (this.#next < this.#count) {
       const item = this.#render(this.#next++)
@@ -140,12 +186,13 @@ export class JsonChunks implements Iterable<string> {
       this.#written = true
       if (typeof item === 'string') out += item
       else {
-        const text = new PartsText(item, this.#expand!)
-        out = text.take(out, CHUNK_CHARS)
+        const text = new PartsText(item, this.#expand!, (this.#texts ??= new WrittenTexts()))
+        out = text.take(out, CHUNK_CHARS, more)
         if (!text.done) {
           this.#current = text
           return out
         }
+        if (!more()) return out
       }
       if (out.length >= CHUNK_CHARS) return out
     }
@@ -190,7 +237,12 @@ export class JsonChunks implements Iterable<string> {
   }
 
   *[Symbol.iterator](): Iterator<string> {
-    while (!this.#done) yield this.take()
+    try {
+      while (!this.#done) yield this.take()
+    } finally {
+      // Also when the reader stops early (`return`).
+      if (!this.#done) this.release()
+    }
   }
 }
 

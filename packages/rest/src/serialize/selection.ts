@@ -2,14 +2,15 @@
  * @module The entity-selection envelope, in the real server's key order:
  * `__DATACLASS, __entityModel, __GlobalStamp, __COUNT, __FIRST, __ENTITIES, __SENT`.
  *
- * Both forms are rendered lazily (see json-chunks.ts) from a snapshot of the page taken when the
- * reply is made: entity versions are frozen objects, so a reply sent slowly still shows the data
- * as it was when the request was answered, whatever is written meanwhile.
+ * Both forms are rendered lazily (see json-chunks.ts) from the page as it was when the reply was
+ * made (page.ts): a reply sent slowly still shows the data as it was when the request was answered,
+ * whatever is written meanwhile, and holds its row ids, not its entities.
  */
 import type { Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
 import type { Projection } from './projection.js'
 import { JsonChunks } from './json-chunks.js'
+import { Page } from './page.js'
 
 export interface Window {
   readonly skip: number
@@ -19,9 +20,9 @@ export interface Window {
 // A deleted entity still held by a selection (entity sets) is shown as {"__STAMP": 0}.
 const DELETED = '{"__STAMP":0}'
 
-/** The page's entities, read now. */
-function snapshot(selection: EntitySelection, window: Window): (Entity | null)[] {
-  return selection.slice(window.skip, window.top).members()
+/** The page, as it is now. */
+function snapshot(selection: EntitySelection, window: Window): Page {
+  return new Page(selection, window.skip, window.top)
 }
 
 /** A number as JSON.stringify writes it. */
@@ -50,12 +51,13 @@ export function selectionEnvelope(
     open,
     page.length,
     (i) => {
-      const e = page[i]
+      const e = page.at(i)
       if (!e) return DELETED
       return nested ? writer.parts('member', e, projection!) : writer.member(e, projection)
     },
     `],"__SENT":${page.length}}`,
     nested ? writer.expand : undefined,
+    () => page.release(),
   )
 }
 
@@ -72,12 +74,13 @@ export function selectionArray(
     '[',
     page.length,
     (i) => {
-      const e = page[i]
+      const e = page.at(i)
       if (!e) return undefined
       return nested ? writer.parts('plain', e, projection!) : writer.plain(e, projection)
     },
     ']',
     nested ? writer.expand : undefined,
+    () => page.release(),
   )
 }
 
