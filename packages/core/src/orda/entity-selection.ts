@@ -18,7 +18,7 @@ import { sliceable } from '../query/slices.js'
 import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 import {
   aggregateWork,
-  distinctRows,
+  distinctWork,
   resolveAggregatePath,
   type AggregateOp,
   type Aggregates,
@@ -187,10 +187,13 @@ export class EntitySelection<
   distinct(path: string, options: DistinctOptions = {}): AggregateValue[] {
     const dc = this.dataClass
     needPathText(dc as unknown as DataClass, path)
-    return distinctRows(dc.table, this.#rows, this.#path(path, 'distinct'), {
-      diacritical: options.diacritical,
-      whole: () => this.#whole(),
-    })
+    const resolved = this.#path(path, 'distinct')
+    return sliceable(`distinct ${dc.name} ${path} ${options.diacritical === true}`, () =>
+      distinctWork(dc.table, this.#rows, resolved, {
+        diacritical: options.diacritical,
+        whole: () => this.#whole(),
+      }),
+    )
   }
 
   #aggregate(path: string, operation: AggregateOp | '$all'): Aggregates {

@@ -548,18 +548,27 @@ export function distinctRows(
   path: AggregatePath,
   options: DistinctOptions & RowsOptions,
 ): AggregateValue[] {
+  return finish(distinctWork(table, rows, path, options))
+}
+
+/** `distinctRows` as work that may stop between steps (slices.ts). */
+export function* distinctWork(
+  table: Table,
+  rows: RowIds,
+  path: AggregatePath,
+  options: DistinctOptions & RowsOptions,
+): Work<AggregateValue[]> {
   const { source } = path
   const diacritical = options.diacritical === true
-  spend(rows.length)
   if (source.kind === 'number' || source.kind === 'stored' || !diacritical) {
     const sorted = path.storage && table.indexes.of(path.storage.name)?.sorted
     if (sorted && options.whole()) return distinctFromIndex(table, sorted, path.storage!.name)
   }
   switch (source.kind) {
     case 'number':
-      return distinctNumbers(table.numericColumn(source.name), rows)
+      return yield* distinctNumbers(table.numericColumn(source.name), rows)
     case 'text':
-      if (!diacritical) return distinctTexts(table, rows, source.name)
+      if (!diacritical) return yield* distinctTexts(table, rows, source.name)
       break
   }
   const acc = new DistinctValues(
@@ -567,32 +576,37 @@ export function distinctRows(
   )
   if (source.kind === 'text') {
     const read = table.reader(source.name)
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!
-      const v = read(r)
-      if (v !== undefined) acc.add(v, r)
-    }
-  } else eachDistinct(table, rows, source, acc)
+    yield* steps(rows.length, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = rows[i]!
+        const v = read(r)
+        if (v !== undefined) acc.add(v, r)
+      }
+    })
+  } else yield* eachDistinct(table, rows, source, acc)
   return acc.values()
 }
 
-function distinctNumbers(column: Float64Array, rows: RowIds): number[] {
+function* distinctNumbers(column: Float64Array, rows: RowIds): Work<number[]> {
   const seen = new Set<number>()
-  for (let i = 0; i < rows.length; i++) {
-    const v = column[rows[i]!]!
-    if (v === v) seen.add(v)
-  }
+  yield* steps(rows.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const v = column[rows[i]!]!
+      if (v === v) seen.add(v)
+    }
+  })
   return Array.from(Float64Array.from(seen).sort())
 }
 
 /** Folded text → the lowest row holding it; then the keys sorted and each spelling read once. */
-function distinctTexts(table: Table, rows: RowIds, name: string): string[] {
+function* distinctTexts(table: Table, rows: RowIds, name: string): Work<string[]> {
   const folded = table.foldedColumn(name)
   const first = new Map<string, number>()
-  // In chunks, as `numbers` (see CHUNK).
+  // In chunks, as `numbers` (see CHUNK), a stop between steps of STEP_ROWS.
   for (let from = 0; from < rows.length; from += CHUNK) {
     spend(CHUNK)
     firstRows(folded, rows, from, Math.min(rows.length, from + CHUNK), first)
+    if (((from + CHUNK) & (STEP_ROWS - 1)) === 0 && from + CHUNK < rows.length) yield
   }
   // Folded keys compare by code unit, which is the default sort.
   const keys = [...first.keys()].sort()
@@ -650,30 +664,32 @@ function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): Agg
   return out
 }
 
-function eachDistinct(
+function* eachDistinct(
   table: Table,
   rows: RowIds,
   source: Exclude<Source, { kind: 'number' | 'text' }>,
   acc: DistinctValues,
-): void {
+): Work<void> {
   const read = source.kind === 'computed' ? undefined : table.reader(source.name)
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!
-    if (!table.has(r)) continue
-    switch (source.kind) {
-      case 'stored':
-        acc.add(read!(r), r)
-        break
-      case 'object': {
-        const root = read!(r)
-        if (root === null || root === undefined) break
-        for (const v of objectValues(root, source.steps)) acc.add(v, r)
-        break
+  yield* steps(rows.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = rows[i]!
+      if (!table.has(r)) continue
+      switch (source.kind) {
+        case 'stored':
+          acc.add(read!(r), r)
+          break
+        case 'object': {
+          const root = read!(r)
+          if (root === null || root === undefined) break
+          for (const v of objectValues(root, source.steps)) acc.add(v, r)
+          break
+        }
+        case 'computed':
+          acc.add(source.read(r), r)
       }
-      case 'computed':
-        acc.add(source.read(r), r)
     }
-  }
+  })
 }
 
 /** Distinct values of any kind, kept per kind and put in order at the end. */

@@ -19,7 +19,7 @@
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
-import { CALCULATED_COST, spend } from './budget.js'
+import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { finish, steps, type ChangedRows, type Work } from './slices.js'
 import { positions, sortWork, topK, topNumeric, topText } from './top-k.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
@@ -41,6 +41,11 @@ export interface Ordering {
   work?(rows: RowIds, count: number): Work<number[]>
   /** Whether its keys read other tables than the selection's (relations, calculated attributes). */
   readonly readsOthers?: boolean
+  /**
+   * Whether it walks positions of an index that writes move: what it took while rows changed
+   * cannot be refreshed, only taken again.
+   */
+  readonly walksIndex?: boolean
 }
 
 /**
@@ -60,6 +65,7 @@ export function refreshTaken(
     if (ordering.readsOthers && changed.tables().some((t) => t !== table)) return undefined
     const touched = changed.of(table)
     if (touched === undefined) return taken
+    if (ordering.walksIndex) return undefined
     for (const r of taken) if (touched.has(r)) return undefined
     const candidates = taken.slice()
     for (let i = 0; i < rows.length; i++) if (touched.has(rows[i]!)) candidates.push(rows[i]!)
@@ -68,14 +74,16 @@ export function refreshTaken(
 }
 
 /** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
-function membership(table: Table, rows: RowIds): Uint8Array | undefined {
+function* membership(table: Table, rows: RowIds): Work<Uint8Array | undefined> {
   // Equal counts are not enough: a selection made before a delete and an insert has as many rows
   // as the table but not the same ones. Row ids are never reused, so "all live" settles it.
   // With no delete ever, n distinct row ids of a table of n rows are all of them: no O(n) check.
   if (rows.length === table.size && (table.deletions === 0 || rows.every((r) => table.has(r))))
     return undefined
   const mark = new Uint8Array(table.rowCapacity)
-  for (const r of rows) mark[r] = 1
+  yield* steps(rows.length, (from, to) => {
+    for (let i = from; i < to; i++) mark[rows[i]!] = 1
+  })
   return mark
 }
 
@@ -91,22 +99,28 @@ function appendDeleted(table: Table, rows: RowIds, out: number[], count: number)
 
 /** Primary-key order. */
 export function byPrimaryKey(table: Table): Ordering {
-  return {
-    take(rows, count) {
-      spend(rows.length)
-      // Few rows: sort them. Many: walk the key order and keep the selection's rows.
-      if (rows.length * 8 < table.size) return sortByKey(table, rows).slice(0, count)
-      const mark = membership(table, rows)
-      const out: number[] = []
-      for (const r of table.orderedRowIds()) {
-        if (out.length >= count) break
+  function* work(rows: RowIds, count: number): Work<number[]> {
+    // Few rows: sort them. Many: walk the key order and keep the selection's rows.
+    if (rows.length * 8 < table.size) return (yield* sortByKey(table, rows)).slice(0, count)
+    const mark = yield* membership(table, rows)
+    const out: number[] = []
+    // The key order is an array the table copies before it changes: a walk over slices reads one.
+    const order = table.orderedRowIds()
+    const n = order.length
+    for (let from = 0; from < n && out.length < count; from += BUDGET_STEP) {
+      const to = Math.min(n, from + BUDGET_STEP)
+      spend(to - from)
+      for (let i = from; i < to && out.length < count; i++) {
+        const r = order[i]!
         if (!mark || mark[r]) out.push(r)
       }
-      // The key order holds live rows only.
-      appendDeleted(table, rows, out, count)
-      return out
-    },
+      if (to < n && out.length < count) yield
+    }
+    // The key order holds live rows only.
+    appendDeleted(table, rows, out, count)
+    return out
   }
+  return { take: (rows, count) => finish(work(rows, count)), work }
 }
 
 /**
@@ -114,63 +128,82 @@ export function byPrimaryKey(table: Table): Ordering {
  * once before the sort, not twice per comparison: the records of a small result are scattered
  * through the table, and reading them was most of the cost of ordering a 20-row range.
  */
-function sortByKey(table: Table, rows: RowIds): number[] {
-  const keys = mapRowIds(rows, (r) => table.keyOf(r))
-  const at = mapRowIds(rows, (_, i) => i)
-  at.sort((i, j) => {
-    const a = keys[i]
-    const b = keys[j]
-    // Deleted rows (no key) go last.
-    const byKey =
-      a === undefined || b === undefined
-        ? a !== undefined
-          ? -1
-          : b !== undefined
-            ? 1
-            : 0
-        : a < b
-          ? -1
-          : a > b
-            ? 1
-            : 0
-    return byKey || rows[i]! - rows[j]!
+function* sortByKey(table: Table, rows: RowIds): Work<number[]> {
+  const keys = new Array<ReturnType<Table['keyOf']>>(rows.length)
+  yield* steps(rows.length, (from, to) => {
+    for (let i = from; i < to; i++) keys[i] = table.keyOf(rows[i]!)
   })
+  const at = yield* sortWork(
+    mapRowIds(rows, (_, i) => i),
+    (i, j) => {
+      const a = keys[i]
+      const b = keys[j]
+      // Deleted rows (no key) go last.
+      const byKey =
+        a === undefined || b === undefined
+          ? a !== undefined
+            ? -1
+            : b !== undefined
+              ? 1
+              : 0
+          : a < b
+            ? -1
+            : a > b
+              ? 1
+              : 0
+      return byKey || rows[i]! - rows[j]!
+    },
+  )
   return at.map((i) => rows[i]!)
 }
 
 /** One order key on an attribute with a sorted index: an index walk. */
 export function byIndex(table: Table, index: SortedIndex, descending: boolean): Ordering {
-  return {
-    take(rows, count) {
-      spend(Math.max(rows.length, Math.min(index.size, count)))
-      const mark = membership(table, rows)
-      const out: number[] = []
-      const n = index.size
-      if (!descending) {
-        for (let p = 0; p < n && out.length < count; p++) {
-          const r = index.rowAt(p)
-          if (!mark || mark[r]) out.push(r)
+  function* work(rows: RowIds, count: number): Work<number[]> {
+    spend(Math.max(rows.length, Math.min(index.size, count)))
+    const mark = yield* membership(table, rows)
+    const out: number[] = []
+    const n = index.size
+    // Positions walked since the last stop: the walk stops every BUDGET_STEP of them.
+    let walked = 0
+    if (!descending) {
+      // `index.size` read again: writes between two stops may have shortened the index (the
+      // rows taken are then taken again: walksIndex).
+      for (let p = 0; p < n && p < index.size && out.length < count; p++) {
+        const r = index.rowAt(p)
+        if (!mark || mark[r]) out.push(r)
+        if (++walked === BUDGET_STEP) {
+          walked = 0
+          yield
         }
-        appendDeleted(table, rows, out, count)
-        return out
       }
-      // Descending keys, but ties still in creation order: walk groups of equal keys from the end.
-      let end = n
-      while (end > 0 && out.length < count) {
-        const key = index.keyAt(end - 1)
-        let start = end - 1
-        while (start > 0 && compareKeys(index.keyAt(start - 1), key) === 0) start--
-        for (let p = start; p < end && out.length < count; p++) {
-          const r = index.rowAt(p)
-          if (!mark || mark[r]) out.push(r)
-        }
-        end = start
-      }
-      // The index holds live rows only.
       appendDeleted(table, rows, out, count)
       return out
-    },
+    }
+    // Descending keys, but ties still in creation order: walk groups of equal keys from the end.
+    let end = n
+    while (end > 0 && out.length < count) {
+      end = Math.min(end, index.size)
+      if (end === 0) break
+      const key = index.keyAt(end - 1)
+      let start = end - 1
+      while (start > 0 && compareKeys(index.keyAt(start - 1), key) === 0) start--
+      for (let p = start; p < end && out.length < count; p++) {
+        const r = index.rowAt(p)
+        if (!mark || mark[r]) out.push(r)
+      }
+      walked += end - start
+      end = start
+      if (walked >= BUDGET_STEP) {
+        walked = 0
+        yield
+      }
+    }
+    // The index holds live rows only.
+    appendDeleted(table, rows, out, count)
+    return out
   }
+  return { take: (rows, count) => finish(work(rows, count)), work, walksIndex: true }
 }
 
 /**

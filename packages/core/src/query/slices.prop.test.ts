@@ -58,6 +58,14 @@ const READS = [
     top: 4,
   },
   { filter: 'city != "Lyon"', order: 'age desc, salary', top: 6 },
+  // Index walks (age is indexed), and the primary key's order (no order by).
+  { filter: 'salary > 500', order: 'age desc', top: 5 },
+  { filter: 'salary < 2400 and city # "Nice"', order: 'age', top: 3000 },
+  { filter: 'salary > 1250', order: 'age', top: 2600 },
+  { filter: 'salary > 2490', order: 'age', top: 50 },
+  { filter: 'salary > 2490', order: 'age desc', top: 50 },
+  { filter: 'salary > 300', order: '', top: 8 },
+  { filter: 'salary > 2300', order: '', top: 2 },
   // Pages of a quarter of the rows or more: full sorts, merged in steps.
   { filter: 'age >= 0', order: 'salary desc', top: 4000 },
   { filter: 'salary > 100', order: 'city', top: 3000 },
@@ -109,9 +117,10 @@ function apply(ds: Datastore, w: Write, next: { id: number }): void {
   }
 }
 
-/** What a read answers: its ordered page, its count and two aggregates. */
+/** What a read answers: its ordered page, its count, two aggregates and two distincts. */
 function answer(ds: Datastore, read: (typeof READS)[number]) {
-  const selection = ds.dataClass('Item').query(`${read.filter} order by ${read.order}`)
+  const order = read.order === '' ? '' : ` order by ${read.order}`
+  const selection = ds.dataClass('Item').query(`${read.filter}${order}`)
   return {
     page: selection
       .slice(0, read.top)
@@ -120,6 +129,8 @@ function answer(ds: Datastore, read: (typeof READS)[number]) {
     count: selection.length,
     sum: selection.sum('salary'),
     max: selection.max('age'),
+    cities: selection.distinct('city'),
+    ages: selection.distinct('age').length,
   }
 }
 
@@ -130,7 +141,7 @@ describe('a read in slices', () => {
       fc.constantFrom(...READS),
       fc.array(fc.array(write, { maxLength: 4 }), { minLength: 1, maxLength: 30 }),
     ],
-    { numRuns: 40 },
+    { numRuns: 60 },
   )('answers what the read answers in one piece when it ends', (seed, read, batches) => {
     const ds = store(seed)
     const next = { id: N + 1 }
