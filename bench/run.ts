@@ -58,6 +58,7 @@ import { runJournalSuite } from './suites/journal.bench.ts'
 import { runClusterSuite } from './suites/cluster.bench.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
+import { runContentionSuite, type ContentionOptions } from './suites/contention.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import { runNewcomerSuite } from './suites/newcomer.bench.ts'
 import {
@@ -96,6 +97,7 @@ const SUITES = [
   'memory',
   'scale',
   'newcomer',
+  'contention',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -144,6 +146,7 @@ interface Options {
   memoryRows: number
   snapshotRows: number
   scale: ScaleOptions
+  contention: ContentionOptions
 }
 
 interface WritesOptions {
@@ -163,9 +166,10 @@ const HELP = `usage: npm run bench -- [options]
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer
-                     suites to run (default all but scale and newcomer, which only run when
-                     named; newcomer: the CLI's start and usage errors, the install footprint)
+          cluster-http,memory,scale,newcomer,contention
+                     suites to run (default all but scale, newcomer and contention, which only
+                     run when named; newcomer: the CLI's start and usage errors, the install
+                     footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
@@ -219,6 +223,8 @@ const HELP = `usage: npm run bench -- [options]
   --scale-data=DIR   where its data files are kept (default /work/scale-data when it exists,
                      else node_modules/.cache/entistore-bench/data)
   --scale-chart=FILE write the chart of its slowest GETs there (docs/bench-charts/scale-stalls.svg)
+  --contention-rows=1m  Person rows of the contention suite (issue 47; default 1m, 10m accepted)
+  --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -235,7 +241,8 @@ function parseArgs(argv: string[]): Options {
   const o: Options = {
     // The scale suite runs only when named: at 10M rows it takes many minutes and gigabytes; the
     // newcomer suite too: it packs and installs from the npm registry.
-    suites: SUITES.filter((x) => x !== 'scale' && x !== 'newcomer'),
+    // The contention suite too: ≈1½ min at its 1M rows, a large server each time.
+    suites: SUITES.filter((x) => x !== 'scale' && x !== 'newcomer' && x !== 'contention'),
     sizes: [10_000, 100_000, 1_000_000],
     peers: true,
     peersMax: 100_000,
@@ -291,6 +298,13 @@ function parseArgs(argv: string[]): Options {
       idleSeconds: 3,
       writes: 10_000,
       dataDir: SCALE_DATA,
+    },
+    contention: {
+      rows: 1_000_000,
+      seconds: 6,
+      slowSeconds: 4,
+      dataDir: SCALE_DATA,
+      startupTimeoutMs: 1_200_000,
     },
   }
   let memoryRows: number | undefined
@@ -418,6 +432,16 @@ function parseArgs(argv: string[]): Options {
         break
       case '--scale-chart':
         o.scale = { ...o.scale, chart: value }
+        break
+      case '--contention-rows':
+        o.contention = { ...o.contention, rows: parseSize(value) }
+        break
+      case '--contention-seconds':
+        o.contention = {
+          ...o.contention,
+          seconds: num(name, value),
+          slowSeconds: Math.min(o.contention.slowSeconds, num(name, value)),
+        }
         break
       case '--memory-rows':
         memoryRows = parseSize(value)
@@ -580,6 +604,7 @@ const suiteText: Record<Suite, string> = {
     `scale (short rows ${opts.scale.shortSizes.map(sizeLabel).join(', ') || 'none'}; long rows ` +
     `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
   newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
+  contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -1043,6 +1068,16 @@ await runSuite('scale', async () => {
   )
   console.log(ensurePackagesBuilt(opts.build))
   await runScaleSuite(opts.scale)
+})
+
+// ---------------------------------------------------------------- nothing waits in line
+
+await runSuite('contention', async () => {
+  console.log(
+    '\n## Contention: a cheap GET beside heavy reads, on serve and in a host server; slow readers',
+  )
+  console.log(ensurePackagesBuilt(opts.build))
+  await runContentionSuite(opts.contention)
 })
 
 // ---------------------------------------------------------------- summaries

@@ -1,12 +1,14 @@
-// The adapters suite's framework servers: the Group/Item files loaded with loadDatastoreFiles and
-// served at /rest through one framework adapter, as the examples (examples/express, fastify, hono)
-// set them up and as a user's application imports them: the built packages (dist/, plain node, no
-// source condition) and the frameworks from node_modules.
+// The adapters suite's framework servers (and the contention suite's host): the files given loaded
+// with loadDatastoreFiles and served at /rest through one framework adapter, as the examples
+// (examples/express, fastify, hono) set them up and as a user's application imports them: the
+// built packages (dist/, plain node, no source condition) and the frameworks from node_modules.
 // Usage: node adapter-server.mjs <kind> <model.json> <data.json>, kind one of
 //   express       Express 5, app.use('/rest', expressRest(rest)), no body parser in front;
 //   express-json  the same with app.use(express.json()) in front of every route;
 //   fastify       Fastify 5, app.register(fastifyRest, { rest, prefix: '/rest' });
-//   hono          Hono, app.route('/rest', honoRest(rest)), on @hono/node-server.
+//   hono          Hono, app.route('/rest', honoRest(rest)), on @hono/node-server;
+//   node          a host's own node:http server: GET /ping answers `ok` (a route of the host's),
+//                 every other request goes to toNodeListener(rest) (its paths under /rest).
 // Prints `<kind> at http://127.0.0.1:PORT` once listening (port chosen by the system).
 import { createRestHandler, loadDatastoreFiles } from 'entistore'
 
@@ -51,9 +53,21 @@ async function listen() {
       })
       return { port: server.address().port, stop: () => closeServer(server) }
     }
+    case 'node': {
+      const { createServer } = await import('node:http')
+      const { toNodeListener } = await import('@entistore/rest/node')
+      const listener = toNodeListener(rest)
+      const server = createServer((req, res) => {
+        if (req.url !== '/ping') return listener(req, res)
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' })
+        res.end('ok')
+      })
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+      return { port: server.address().port, stop: () => closeServer(server) }
+    }
     default:
       throw new Error(
-        `adapter-server.mjs: unknown kind ${kind} (express, express-json, fastify, hono)`,
+        `adapter-server.mjs: unknown kind ${kind} (express, express-json, fastify, hono, node)`,
       )
   }
 }

@@ -89,7 +89,7 @@ const WRITERS = 8
 /** The journal's default `snapshotEvery`: fewer writes than this take no snapshot. */
 const SNAPSHOT_EVERY = 10_000
 
-interface Shape {
+export interface Shape {
   readonly id: 'short' | 'long'
   readonly dataclass: 'Person' | 'Item'
   readonly files: (n: number, dir: string) => DataFiles
@@ -99,7 +99,8 @@ interface Shape {
   readonly update: (key: number, i: number) => Record<string, unknown>
 }
 
-const SHORT: Shape = {
+/** The short rows (Person, five indexes), streamed into `dir`; the contention suite serves them too. */
+export const SHORT: Shape = {
   id: 'short',
   dataclass: 'Person',
   files: (n, dir) =>
@@ -214,16 +215,7 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
     `\n### ${label}: ${mb(files.bytes / 2 ** 20)} MB data file` +
       (files.written ? ` (written in ${ms(performance.now() - t0)} ms)` : ' (cached)'),
   )
-  // The flag the CLI's start-up line asks for, given to every child alike.
-  const advice = heapAdvice({
-    dataBytes: files.bytes,
-    what: files.data,
-    heapLimit: getHeapStatistics().heap_size_limit,
-    totalMemory: totalmem(),
-  })
-  const heapFlag = /--max-old-space-size=\d+/.exec(advice ?? '')?.[0]
-  if (advice) console.log(heapFlag ? `children started with ${heapFlag}` : advice)
-  const node = (args: readonly string[]): string[] => (heapFlag ? [heapFlag, ...args] : [...args])
+  const { heapFlag, node } = heapFlagFor(files)
   const timeout = o.startupTimeoutMs
   const root = mkdtempSync(join(tmpdir(), 'entistore-scale-'))
   const stalls: ScaleRow['stalls'] = {}
@@ -363,18 +355,43 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
   }
 }
 
+/**
+ * The `--max-old-space-size` the CLI's start-up line asks for on `files` (heap-advice.ts), if any,
+ * said on a line, and `node(args)`: `args` with it in front, so that every child gets it alike.
+ */
+export function heapFlagFor(files: DataFiles): {
+  heapFlag?: string
+  node: (args: readonly string[]) => string[]
+} {
+  const advice = heapAdvice({
+    dataBytes: files.bytes,
+    what: files.data,
+    heapLimit: getHeapStatistics().heap_size_limit,
+    totalMemory: totalmem(),
+  })
+  const heapFlag = /--max-old-space-size=\d+/.exec(advice ?? '')?.[0]
+  if (advice) console.log(heapFlag ? `children started with ${heapFlag}` : advice)
+  const node = (args: readonly string[]): string[] => (heapFlag ? [heapFlag, ...args] : [...args])
+  return heapFlag ? { heapFlag, node } : { node }
+}
+
 /** A GET that must answer 200 (a query that fails would measure nothing). */
-async function getOk(url: string): Promise<void> {
+export async function getOk(url: string): Promise<void> {
   const res = await fetch(url)
   await res.arrayBuffer()
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`)
 }
 
-/** What the prober GETs: `origin/rest/dataclass(k)`, k from 1 to `rows`. */
+/**
+ * What the prober GETs: `origin/rest/dataclass(k)`, k from 1 to `rows`, or `origin` + `path` when
+ * given (a route of a host server); on a new connection each, or on one kept alive (`keepAlive`).
+ */
 export interface ProbeTarget {
   readonly origin: string
   readonly dataclass: string
   readonly rows: number
+  readonly path?: string
+  readonly keepAlive?: boolean
 }
 
 /**
@@ -390,8 +407,17 @@ export async function during(
 ): Promise<Stall> {
   const prober = fork(
     CHILD('prober.mjs'),
-    [target.origin, target.dataclass, String(target.rows), String(PROBE_EVERY_MS), '1'],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    [
+      target.origin,
+      target.dataclass,
+      String(target.rows),
+      String(PROBE_EVERY_MS),
+      '1',
+      target.keepAlive ? 'keep-alive' : 'fresh',
+      ...(target.path === undefined ? [] : [target.path]),
+    ],
+    // Plain node: the bench's own flags (tsx's loader) would add ≈0.2 s to its start.
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] },
   )
   const report = new Promise<{ latencies: number[]; failed: number }>((resolve, reject) => {
     prober.on('message', (m: { latencies?: number[]; failed?: number }) => {
@@ -431,7 +457,7 @@ export async function during(
 }
 
 /** serve's line once the indexes it builds in the background are all built (cli.ts). */
-const INDEXES_BUILT = /^Built \d+ indexes? in the background in (\d+) ms/
+export const INDEXES_BUILT = /^Built \d+ indexes? in the background in (\d+) ms/
 
 /** The rows a URL line says it serves: `Group 20, Person 1000000` of `name (…) at http://…`. */
 const rowsOf = (urlLine: string): string | undefined => /\(([^)]*)\) at https?:/.exec(urlLine)?.[1]
