@@ -471,6 +471,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // Reads in slices: each slice ends `sliceMs` after it starts (every step when 0).
   const sliceMs = options.sliceMs ?? 5
   const turns = new FairTurns(options.nextTurn)
+  // Arrivals of the reads that went on in slices: their order in their client's line.
+  let arrivals = 0
   let sliceEnd = 0
   const timeUp = (): boolean => sliceMs <= 0 || performance.now() >= sliceEnd
   const startSlice = (): void => {
@@ -521,6 +523,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           ? ds.sliceScope(timeUp)
           : undefined
       let spent = waited
+      let arrival: number | undefined
       // Measured on the datastore's clock, as the budget is (a test's clock decides).
       const timed = <T>(fn: () => T): T => {
         const start = ds.clock.now()
@@ -549,7 +552,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         } catch (error) {
           if (slices?.pending && suspended(error))
             return turns
-              .run(clientOf(session, created, request), slice)
+              .run(clientOf(session, created, request), slice, (arrival ??= arrivals++))
               .then(() => (actor ? runActor(actor, run) : run()))
           const index = indexBuilding(error)
           if (index === undefined) throw error

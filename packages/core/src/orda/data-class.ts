@@ -15,7 +15,8 @@ import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { Entity } from './entity.js'
 import { EntitySelection } from './entity-selection.js'
 import { toKey } from '../store/keys.js'
-import type { Table } from '../store/table.js'
+import { compareKeys, type Table } from '../store/table.js'
+import { sortKey } from '../values/compare.js'
 import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
@@ -294,9 +295,21 @@ export class DataClass<
   rowIdsReferencing(relation: string, key: KeyValue): number[] {
     const attr = this.attribute(relation)
     if (attr.kind !== 'relatedEntity') return fail('AttributeNotFound', [relation, this.def.name])
+    const table = this.table
+    const read = table.reader(attr.foreignKey)
+    // Through the foreign key's hash index when it has one (a related entity read in every row of
+    // a reply scanned the whole table each time: 60 s of CPU for 20,000 rows of 100,000), in key
+    // order as the scan gives them.
+    const hash = table.indexes.of(attr.foreignKey)?.hash
+    if (hash) {
+      const out: number[] = []
+      const bucket = hash.get(sortKey(key, hash.folds))
+      // A folding index may hold keys that differ in case: exact matches only.
+      for (let i = 0; i < bucket.length; i++) if (read(bucket[i]!) === key) out.push(bucket[i]!)
+      return out.sort((a, b) => compareKeys(table.keyOf(a)!, table.keyOf(b)!) || a - b)
+    }
     const out: number[] = []
-    const read = this.table.reader(attr.foreignKey)
-    for (const rowId of this.table.orderedRowIds()) if (read(rowId) === key) out.push(rowId)
+    for (const rowId of table.orderedRowIds()) if (read(rowId) === key) out.push(rowId)
     return out
   }
 }

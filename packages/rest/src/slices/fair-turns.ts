@@ -18,6 +18,8 @@ export const nextTurn: NextTurn =
   typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
 
 interface Job {
+  /** The request's place in its client's line: its arrival. */
+  readonly order: number
   /** Runs one slice: true once the work is done. Throws to end it with that error. */
   readonly slice: () => boolean
   readonly resolve: () => void
@@ -45,14 +47,19 @@ export class FairTurns {
 
   /**
    * Settles once `slice` has returned true, run once per turn of `client`'s in the round; rejects
-   * with what it throws.
+   * with what it throws. Among one client's jobs, the one of the earliest request (`order`, its
+   * arrival) runs first: a request that goes on with its next piece of work keeps its place.
    */
-  run(client: string, slice: () => boolean): Promise<void> {
+  run(client: string, slice: () => boolean, order: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const jobs = this.#clients.get(client)
-      const job = { slice, resolve, reject }
-      if (jobs) jobs.push(job)
-      else this.#clients.set(client, [job])
+      const job = { order, slice, resolve, reject }
+      if (!jobs) this.#clients.set(client, [job])
+      else {
+        let at = jobs.length
+        while (at > 0 && jobs[at - 1]!.order > order) at--
+        jobs.splice(at, 0, job)
+      }
       this.#schedule()
     })
   }
