@@ -25,7 +25,7 @@ import { fold } from '../values/fold.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
 import { CALCULATED_COST, spend } from './budget.js'
-import { finish, steps, type Work } from './slices.js'
+import { columnReady, finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
 
@@ -268,8 +268,10 @@ export function* aggregateWork(
   }
   switch (source.kind) {
     case 'number':
+      yield* columnReady(table, source.name, 'numeric')
       return yield* numbers(table.numericColumn(source.name), rows)
     case 'text':
+      yield* columnReady(table, source.name, 'folded')
       return yield* texts(table, rows, source.name)
     default: {
       const acc = new Accumulator(
@@ -566,9 +568,13 @@ export function* distinctWork(
   }
   switch (source.kind) {
     case 'number':
+      yield* columnReady(table, source.name, 'numeric')
       return yield* distinctNumbers(table.numericColumn(source.name), rows)
     case 'text':
-      if (!diacritical) return yield* distinctTexts(table, rows, source.name)
+      if (!diacritical) {
+        yield* columnReady(table, source.name, 'folded')
+        return yield* distinctTexts(table, rows, source.name)
+      }
       break
   }
   const acc = new DistinctValues(

@@ -13,7 +13,7 @@ import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
-import { finish, steps, type ChangedRows, type Work } from './slices.js'
+import { columnReady, finish, steps, type ChangedRows, type Work } from './slices.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
 import {
@@ -27,6 +27,7 @@ import {
 import { equalRows, equalRowsOf, rangeOf } from './planner.js'
 import { visibleRows, type AllowedRows } from './visibility.js'
 import {
+  columnOf,
   comparisonPredicate,
   foldedAccess,
   linkedPredicate,
@@ -69,6 +70,45 @@ export interface Execution {
 /** Runs `node` over its whole dataclass, in one piece. */
 export function execute(node: PlanNode, ctx: ExecContext): Execution {
   return finish(executeWork(node, ctx))
+}
+
+/**
+ * `executeWork` after the columns its per-row tests read are made in steps (`columnReady`), rather
+ * than in one piece when the first test is made: the work a slice scope runs for a query.
+ */
+export function* planWork(node: PlanNode, ctx: ExecContext): Work<Execution> {
+  yield* columnsOf(node, ctx, false)
+  return yield* executeWork(node, ctx)
+}
+
+// The columns the tests of `node` read (`tested`: the node is a per-row test, not run by itself),
+// as the executor below makes its tests.
+function* columnsOf(node: PlanNode, ctx: ExecContext, tested: boolean): Work<void> {
+  switch (node.kind) {
+    case 'Leaf': {
+      const kind = columnOf(node.bound)
+      if (kind && (tested || node.access.kind === 'scan' || node.bound.operand.kind !== 'storage'))
+        yield* columnReady(ctx.tableOf(node.bound.dataClass), node.bound.operand.attr!.name, kind)
+      return
+    }
+    case 'Linked':
+      return
+    case 'Join':
+    case 'ReverseJoin':
+    case 'Computed':
+      return yield* columnsOf(node.inner, ctx, false)
+    case 'Not':
+      return yield* columnsOf(node.operand, ctx, tested)
+    case 'And':
+      for (const [i, o] of node.operands.entries())
+        yield* columnsOf(o, ctx, tested || !node.driven || i > 0)
+      return
+    case 'Or':
+      for (const o of node.operands) yield* columnsOf(o, ctx, tested || !isIndexed(o))
+      return
+    case 'Except':
+      for (const o of node.operands) yield* columnsOf(o, ctx, tested)
+  }
 }
 
 /** Runs `node` over its whole dataclass, as work that may stop between steps (slices.ts). */

@@ -14,7 +14,7 @@ import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
-import { containsAny, searchKind } from './multi-search.js'
+import { anchoredAny, containsAny, searchKind } from './multi-search.js'
 
 /** A test of one live row, by row id. */
 export type RowPredicate = (rowId: number) => boolean
@@ -199,12 +199,22 @@ function numericAccess(
   c: BoundComparison,
   table: Table,
 ): { column: Float64Array; holds: (v: unknown) => boolean } | undefined {
-  const { operand, value } = c
-  if (operand.kind !== 'storage' || !NUMERIC_COLUMN_TYPES.has(operand.attr.type)) return
-  if (value.kind !== 'value' || value.pattern || typeof value.key !== 'number') return
-  if (!NUMERIC_OPS.has(c.op)) return
+  if (columnOf(c) !== 'numeric') return
   // valueTest's test of a number key: NaN (null, deleted) holds for none of these.
-  return { column: table.numericColumn(operand.attr.name), holds: valueTest(c) }
+  return { column: table.numericColumn(c.operand.attr!.name), holds: valueTest(c) }
+}
+
+/**
+ * The column of its table a per-row test of `c` reads (numericAccess, foldedAccess), if any: what
+ * work in slices makes in steps before it tests (execute.ts).
+ */
+export function columnOf(c: BoundComparison): 'numeric' | 'folded' | undefined {
+  const { operand, value } = c
+  if (operand.kind !== 'storage') return undefined
+  if (comparesFoldedText(c)) return 'folded'
+  if (!NUMERIC_COLUMN_TYPES.has(operand.attr.type)) return undefined
+  if (value.kind !== 'value' || value.pattern || typeof value.key !== 'number') return undefined
+  return NUMERIC_OPS.has(c.op) ? 'numeric' : undefined
 }
 
 // The comparisons valueTest answers for a number key with a test of the value alone.
@@ -311,41 +321,43 @@ function alternatives(c: BoundComparison, wildcards: boolean): Alternatives {
 }
 
 /**
- * How many `@x@` patterns a comparison checks in one pass over each folded text (see
- * multi-search.ts), or 0 when it checks each by itself: what a plan says of a scan.
+ * How many patterns a comparison checks together in one pass over each folded text, or 0 when it
+ * checks each by itself: what a plan says of a scan. The anchored ones (`x`, `x@`, `@x`) when two
+ * or more share anchoredAny's tries, and the `@x@` ones when searched together (multi-search.ts).
  */
 export function onePassPatterns(c: BoundComparison): number {
   if (!comparesFoldedText(c) || (c.op !== 'eq' && c.op !== 'in')) return 0
-  const contains = new Set(alternatives(c, true).contains)
-  return searchKind([...contains]) === 'each' ? 0 : contains.size
+  const a = alternatives(c, true)
+  const anchored = new Set(a.exact).size + new Set(a.prefixes).size + new Set(a.suffixes).size
+  const contains = new Set(a.contains)
+  return (
+    (anchored > 1 ? anchored : 0) + (searchKind([...contains]) === 'each' ? 0 : contains.size)
+  )
 }
 
 /**
- * Equality with any of the alternatives, on folded text: the checks that read a few characters
- * (a Set, `startsWith`, `endsWith`) first, then the `@x@` patterns together (containsAny), then the
- * others each.
+ * Equality with any of the alternatives, on folded text, each value read once for all of them: the
+ * exact values, prefixes and suffixes in anchoredAny's tries (a walk from each end of the text,
+ * that stops where no pattern goes on), then the `@x@` patterns together (containsAny), then the
+ * others (`a@b`) each.
  */
 function anyOf(a: Alternatives): (f: string | null) => boolean {
   const { nulls, exact, prefixes, suffixes, contains, others } = a
-  const n = exact.size + prefixes.length + suffixes.length + others.length
+  const anchored =
+    exact.size + prefixes.length + suffixes.length > 0
+      ? anchoredAny(exact, prefixes, suffixes)
+      : undefined
   const search = contains.length > 0 ? containsAny(contains) : undefined
-  // The common single forms get a test of their own: no loop, no Set.
-  if (!nulls && search && n === 0) return (f) => f !== null && search(f)
-  if (!nulls && !search && n === 1) {
-    if (exact.size === 1) {
-      const [key] = exact
-      return (f) => f === key
-    }
-    if (prefixes.length === 1) {
-      const text = prefixes[0]!
-      return (f) => f !== null && f.startsWith(text)
-    }
+  // The usual forms get a test of their own: no loop, no call that answers nothing.
+  if (!nulls && others.length === 0) {
+    if (anchored !== undefined && search !== undefined)
+      return (f) => f !== null && (anchored(f) || search(f))
+    if (anchored !== undefined) return (f) => f !== null && anchored(f)
+    if (search !== undefined) return (f) => f !== null && search(f)
   }
   return (f) => {
     if (f === null) return nulls
-    if (exact.size > 0 && exact.has(f)) return true
-    for (let i = 0; i < prefixes.length; i++) if (f.startsWith(prefixes[i]!)) return true
-    for (let i = 0; i < suffixes.length; i++) if (f.endsWith(suffixes[i]!)) return true
+    if (anchored !== undefined && anchored(f)) return true
     if (search !== undefined && search(f)) return true
     for (let i = 0; i < others.length; i++) if (others[i]!(f)) return true
     return false

@@ -11,7 +11,7 @@ import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
 import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
-import { executeWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
+import { planWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
 import { currentScope, sliceable, type SliceScope } from './slices.js'
 import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
@@ -186,7 +186,7 @@ function runRows(
     const root = plan.root
     const run = sliceable(
       `filter ${def.name}`,
-      () => executeWork(root, ctx),
+      () => planWork(root, ctx),
       refreshExecution(root, ctx),
     )
     step = run.step

@@ -60,6 +60,15 @@ export function* steps(length: number, step: (from: number, to: number) => void)
 }
 
 /**
+ * The numeric or folded column of `name` (Table.numericColumn, foldedColumn) made in steps if it is
+ * not made yet: a first scan of 10M rows otherwise made it in one piece, 200 ms and more. Outside
+ * the query budget, as an index built on first use is (budget.ts): the next query would not pay it.
+ */
+export function* columnReady(table: Table, name: string, kind: 'numeric' | 'folded'): Work<void> {
+  for (const _ of table.columnSteps(name, kind, BUDGET_STEP)) yield
+}
+
+/**
  * The rows changed since a scope first stopped, by table: what a kept result must be brought up to
  * date with. `everything`: a change that cannot be told row by row (a load, a restore): no kept
  * result can be refreshed, each is run again.

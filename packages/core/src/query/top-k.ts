@@ -8,7 +8,7 @@ import type { Table } from '../store/table.js'
 import { BUDGET_STEP, spend } from './budget.js'
 import { fold } from '../values/fold.js'
 import type { RowIds } from '../sets/row-ids.js'
-import { steps, type Work } from './slices.js'
+import { columnReady, steps, type Work } from './slices.js'
 
 /** Sorted runs, each one call of Array.prototype.sort, before the merges. */
 const RUN = 4096
@@ -67,6 +67,7 @@ export function* topNumeric(
   sign: number,
   count: number,
 ): Work<number[] | undefined> {
+  yield* columnReady(table, name, 'numeric')
   const column = table.numericColumn(name)
   // Deleted rows read NaN like nulls: they must be told apart, unless nothing was ever deleted.
   const mayBeDeleted = table.deletions !== 0

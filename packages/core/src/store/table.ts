@@ -109,6 +109,9 @@ export class Table {
   // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
   // scan folds each stored value once, not once per row per pattern per query.
   readonly #folded = new Map<string, (string | null)[]>()
+  // Columns made a step at a time (`columnSteps`): the rows read so far. The mutators keep every
+  // row of such a column from its first step; the rows not read yet are read as they are then.
+  readonly #filling = new Map<string, { filled: number; interner?: FoldInterner }>()
   #deletions = 0
   // The views open on this table (store-view.ts): each mutator tells them before it writes a slot.
   readonly #views = new Set<TableView>()
@@ -444,17 +447,55 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   numericColumn(name: string): Float64Array {
-    let column = this.#columns.get(name)
-    if (!column) {
-      const attr = this.def.storage.find((a) => a.name === name)
-      if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
-        throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
-      const data = new Float64Array(Math.max(16, this.#rows.length)).fill(NaN)
-      const read = this.reader(name)
-      for (let i = 0; i < this.#rows.length; i++) data[i] = columnValue(read(i))
-      this.#columns.set(name, (column = { data }))
-    }
+    const column = this.#columns.get(name) ?? this.#startNumeric(name)
+    // Asked before its steps ended: the rest in one piece.
+    for (const _ of this.columnSteps(name, 'numeric', Infinity));
     return column.data
+  }
+
+  #startNumeric(name: string): { data: Float64Array } {
+    const attr = this.def.storage.find((a) => a.name === name)
+    if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
+      throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
+    const column = { data: new Float64Array(Math.max(16, this.#rows.length)).fill(NaN) }
+    this.#columns.set(name, column)
+    this.#filling.set(`n:${name}`, { filled: 0 })
+    return column
+  }
+
+  /**
+   * @internal Makes the numeric or folded column of `name` (see `numericColumn`, `foldedColumn`)
+   * `rows` rows a step: a generator yielding the rows each step read, for work in slices
+   * (query/slices.ts), where a first scan of 10M rows made its column in one piece. The column is
+   * kept by writes from its first step; asked for before the last one, the rest is made at once.
+   */
+  *columnSteps(name: string, kind: 'numeric' | 'folded', rows: number): Generator<number> {
+    const numeric = kind === 'numeric'
+    if (numeric) {
+      if (!this.#columns.has(name)) this.#startNumeric(name)
+    } else if (!this.#folded.has(name)) this.#startFolded(name)
+    const key = `${numeric ? 'n' : 'f'}:${name}`
+    const state = this.#filling.get(key)
+    if (state === undefined) return
+    const read = this.reader(name)
+    const interner = state.interner
+    while (state.filled < this.#rows.length) {
+      const from = state.filled
+      const to = Math.min(this.#rows.length, from + rows)
+      if (numeric) {
+        const data = this.#columns.get(name)!.data
+        for (let i = from; i < to; i++) data[i] = columnValue(read(i))
+      } else {
+        const column = this.#folded.get(name)!
+        for (let i = from; i < to; i++) {
+          const v = read(i)
+          column[i] = typeof v === 'string' ? interner!.fold(v) : null
+        }
+      }
+      state.filled = to
+      if (to < this.#rows.length) yield to - from
+    }
+    this.#filling.delete(key)
   }
 
   /**
@@ -462,23 +503,23 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   foldedColumn(name: string): readonly (string | null)[] {
-    let column = this.#folded.get(name)
-    if (!column) {
-      const attr = this.def.storage.find((a) => a.name === name)
-      if (attr?.type !== 'string')
-        throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
-      column = new Array<string | null>(this.#rows.length)
-      const read = this.reader(name)
-      // One folded string per distinct text while they are few: a load's text column gives one
-      // string for all the rows of a text (base-rows.ts), and a string a row here was 1M strings
-      // for every full GC to mark after the first scan of 1M names.
-      const interner = new FoldInterner()
-      for (let i = 0; i < column.length; i++) {
-        const v = read(i)
-        column[i] = typeof v === 'string' ? interner.fold(v) : null
-      }
-      this.#folded.set(name, column)
-    }
+    const column = this.#folded.get(name) ?? this.#startFolded(name)
+    // Asked before its steps ended: the rest in one piece.
+    for (const _ of this.columnSteps(name, 'folded', Infinity));
+    return column
+  }
+
+  #startFolded(name: string): (string | null)[] {
+    const attr = this.def.storage.find((a) => a.name === name)
+    if (attr?.type !== 'string')
+      throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
+    // Filled with null: a row not read yet is then null, never a hole.
+    const column = new Array<string | null>(this.#rows.length).fill(null)
+    this.#folded.set(name, column)
+    // One folded string per distinct text while they are few: a load's text column gives one
+    // string for all the rows of a text (base-rows.ts), and a string a row here was 1M strings
+    // for every full GC to mark after the first scan of 1M names.
+    this.#filling.set(`f:${name}`, { filled: 0, interner: new FoldInterner() })
     return column
   }
 
