@@ -35,7 +35,7 @@ import { callLimits } from './call/call-limits.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
-import { FairTurns, type NextTurn } from './slices/fair-turns.js'
+import { FairTurns, nextTurn as realTurn, type NextTurn } from './slices/fair-turns.js'
 import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
 import { firstPiece } from './serialize/first-piece.js'
@@ -473,10 +473,29 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const turns = new FairTurns(options.nextTurn)
   // Arrivals of the reads that went on in slices: their order in their client's line.
   let arrivals = 0
+  // One slice's worth a turn of the event loop, shared by every request of that turn: four heavy
+  // reads arriving together run one slice between them before the GETs behind them, not four.
+  let sliceStart = 0
   let sliceEnd = 0
+  let turnSpent = 0
+  let turnCounted = false
+  // Without reads waiting for their slice, the turn ends here; with some, it ends after the one
+  // of them that runs this turn (which gets what the requests read this turn left of the slice).
+  const newTurn = (): void => {
+    turnCounted = false
+    if (turns.waiting === 0) turnSpent = 0
+  }
   const timeUp = (): boolean => sliceMs <= 0 || performance.now() >= sliceEnd
   const startSlice = (): void => {
-    sliceEnd = performance.now() + sliceMs
+    if (!turnCounted && sliceMs !== Infinity) {
+      turnCounted = true
+      realTurn(newTurn)
+    }
+    sliceStart = performance.now()
+    sliceEnd = sliceStart + Math.max(0, sliceMs - turnSpent)
+  }
+  const endSlice = (): void => {
+    turnSpent += performance.now() - sliceStart
   }
 
   const core: RestCore = {
@@ -531,6 +550,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         try {
           return ds.withBudget(queryBudgetMs, fn, spent)
         } finally {
+          endSlice()
           spent += ds.clock.now() - start
         }
       }
@@ -540,9 +560,14 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           slices!.close()
           throw datastoreError('RequestAbandoned', [])
         }
-        return actor
-          ? runActor(actor, () => timed(() => slices!.drive()))
-          : timed(() => slices!.drive())
+        try {
+          return actor
+            ? runActor(actor, () => timed(() => slices!.drive()))
+            : timed(() => slices!.drive())
+        } finally {
+          // The one slice of this turn's check phase: the next requests read start a new turn.
+          turnSpent = 0
+        }
       }
       // A read that needs an index being built waits for it (built in slices meanwhile, other
       // requests going on), then runs again: the wait is not the query budget's.

@@ -692,16 +692,22 @@ export class SortedIndex {
   /** Row ids at positions [start, end). */
   rows(start: number, end: number): number[] {
     const out = new Array<number>(Math.max(0, end - start))
-    if (end <= start) return out
+    this.rowsInto(start, end, out, 0)
+    return out
+  }
+
+  /** The row ids at positions [start, end) written into `out` from `at` (a range read in steps). */
+  rowsInto(start: number, end: number, out: number[], at: number): void {
+    if (end <= start) return
     let b = this.#locate(start)
     let i = start - this.#starts[b]!
-    for (let p = 0; p < out.length; b++, i = 0) {
+    const last = at + end - start
+    for (let p = at; p < last; b++, i = 0) {
       const block = this.#blocks[b]!
       const rows = block.rows
-      const stop = Math.min(block.size, i + out.length - p)
+      const stop = Math.min(block.size, i + last - p)
       for (; i < stop; i++) out[p++] = rows[i]!
     }
-    return out
   }
 
   rowAt(position: number): number {

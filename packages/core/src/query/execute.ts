@@ -14,6 +14,8 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import { columnReady, finish, steps, type ChangedRows, type Work } from './slices.js'
+import { BUDGET_STEP, spend } from './budget.js'
+import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { BoundComparison, CmpValue } from './bound.js'
 import { sortKey, type SortKey } from '../values/compare.js'
 import {
@@ -52,6 +54,11 @@ export interface ExecContext {
    * between them): the index positions the planner found are then searched again.
    */
   readonly stale?: () => boolean
+  /**
+   * Set when an index range was read in steps (positions that writes move between them): its rows
+   * cannot then be refreshed from the changed rows alone, only found again.
+   */
+  readonly positions?: { walked: boolean }
 }
 
 /** What one plan node did: 4D's query path step. */
@@ -65,6 +72,8 @@ export interface PathStep {
 export interface Execution {
   readonly rows: number[]
   readonly step: PathStep
+  /** Whether an index range was read in steps (ExecContext.positions). */
+  readonly walked?: boolean
 }
 
 /** Runs `node` over its whole dataclass, in one piece. */
@@ -78,7 +87,8 @@ export function execute(node: PlanNode, ctx: ExecContext): Execution {
  */
 export function* planWork(node: PlanNode, ctx: ExecContext): Work<Execution> {
   yield* columnsOf(node, ctx, false)
-  return yield* executeWork(node, ctx)
+  const ran = yield* executeWork(node, ctx)
+  return ctx.positions?.walked ? { ...ran, walked: true } : ran
 }
 
 // The columns the tests of `node` read (`tested`: the node is a per-row test, not run by itself),
@@ -140,6 +150,8 @@ export function refreshExecution(
     if (!own) return undefined
     const touched = changed.of(table)
     if (touched === undefined) return ran
+    // An index range read over slices while rows moved may have skipped or repeated any row.
+    if (ran.walked) return undefined
     const { test } = finish(predicateOf(node, ctx))
     const rows = ran.rows.filter((r) => !touched.has(r))
     for (const r of touched) if (table.has(r) && test(r)) rows.push(r)
@@ -555,10 +567,35 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<n
   const [s, e] =
     (access.range && !ctx.stale?.() ? access.range : undefined) ??
     (pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound))
-  const rows = sorted.rows(s, e)
+  const rows = e - s > BUDGET_STEP ? yield* rangeRows(sorted, s, e, ctx) : sorted.rows(s, e)
   return access.verify
     ? yield* filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
     : rows
+}
+
+/**
+ * Positions [s, e) of a sorted index, BUDGET_STEP at a time: half of 10M rows in one array was a
+ * pause of its own. A write between two steps moves positions: the execution says so (`walked`).
+ */
+function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<number[]> {
+  const out = new Array<number>(e - s)
+  for (let p = s; p < e; p += BUDGET_STEP) {
+    const q = Math.min(e, p + BUDGET_STEP)
+    spend(q - p)
+    // Writes since the last step may have shortened the index: its end is read again.
+    const end = Math.min(q, sorted.size)
+    if (end < q) {
+      if (ctx.positions) ctx.positions.walked = true
+      out.length = Math.max(0, end - s)
+      if (end <= p) return out
+    }
+    sorted.rowsInto(p, end, out, p - s)
+    if (q < e) {
+      if (ctx.positions) ctx.positions.walked = true
+      yield
+    }
+  }
+  return out
 }
 
 const keyOf = (v: CmpValue): SortKey => (v.kind === 'value' ? v.key : null)

@@ -181,6 +181,7 @@ function runRows(
       trace: options.queryPath ?? false,
       allowed,
       stale: staleSince(currentScope()),
+      positions: { walked: false },
     }
     // A filter over many rows goes in slices when the request runs in a slice scope (slices.ts).
     const root = plan.root
