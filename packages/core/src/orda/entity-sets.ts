@@ -11,6 +11,7 @@
  * follow it when a login renews its id, and go with it when it closes (logout, expiry, eviction),
  * as 4D releases a session's sets with the session.
  */
+import { once } from '../query/slices.js'
 import { fail } from '../errors/datastore-error.js'
 import type { Session } from '../sessions/session-store.js'
 import { sessionUser } from '../sessions/session-user.js'
@@ -159,6 +160,13 @@ export class EntitySets {
    * @throws DatastoreError EntitySetQuota (9060) past a limit when the store refuses rather than evicts.
    */
   keep(selection: EntitySelection, options: KeepOptions = {}): EntitySet {
+    // A read run again after its work went on in slices keeps the set it kept the first time.
+    return once(`keep ${selection.dataClass.name} ${options.id ?? ''}`, () =>
+      this.#keep(selection, options),
+    )
+  }
+
+  #keep(selection: EntitySelection, options: KeepOptions): EntitySet {
     const owner = options.owner ?? this.actor()
     // The store keeps an Int32Array of the members (4 bytes each). Every row in key order is the
     // table's own list: its typed form, one for every set of them, not a copy a set.

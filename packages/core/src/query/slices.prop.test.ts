@@ -168,3 +168,31 @@ describe('a read in slices', () => {
     expect(result).toEqual(answer(ds, read))
   })
 })
+
+describe('a read run again', () => {
+  test('keeps the entity set it kept the first time', () => {
+    const ds = store(1)
+    const Item = ds.dataClass('Item')
+    const scope = ds.sliceScope(() => true)
+    const before = ds.entitySets.size
+    let set: string | undefined
+    for (;;) {
+      try {
+        set = scope.run(() => {
+          const kept = ds.entitySets.keep(Item.query('age < 10'))
+          // Work after the set is kept stops, and the read runs again from the start.
+          Item.query('salary > 10').length
+          return kept.id
+        })
+        break
+      } catch (error) {
+        if (!(DatastoreError.is(error) && error.name === 'QuerySuspended')) throw error
+        while (!scope.drive());
+      }
+    }
+    scope.close()
+    expect(ds.entitySets.size).toBe(before + 1)
+    expect(scope.runs).toBeGreaterThan(2)
+    expect(ds.entitySets.get(set!)).toBeDefined()
+  })
+})

@@ -120,6 +120,7 @@ export class SliceScope implements ChangedRows {
   #everything = false
   #restarts = 0
   #driving = false
+  #effects: Map<string, unknown> | undefined
   /** Slices run so far (the first run's included): what tests count. */
   slices = 0
   /** Runs of the request begun (`run`). */
@@ -232,6 +233,15 @@ export class SliceScope implements ChangedRows {
     p?.work.return(undefined)
   }
 
+  /** See `once`. */
+  once<T>(key: string, effect: () => T): T {
+    const effects = (this.#effects ??= new Map())
+    if (effects.has(key)) return effects.get(key) as T
+    const value = effect()
+    effects.set(key, value)
+    return value
+  }
+
   /** The result of the current run's next sliceable point (see `sliceable`). */
   point<T>(key: string, make: () => Work<T>, refresh: Refresh<T> | undefined): T {
     // Work met while other work runs (user code inside a scan) is part of it: in one piece.
@@ -279,6 +289,16 @@ let current: SliceScope | undefined
 export function sliceable<T>(key: string, make: () => Work<T>, refresh?: Refresh<T>): T {
   const scope = current
   return scope === undefined ? finish(make()) : scope.point(key, make, refresh)
+}
+
+/**
+ * The result of `effect()`, done once in a slice scope however many times its request runs (an
+ * entity set a read keeps: a second run must not keep a second one); outside a scope, `effect()`.
+ * Its result is kept by `key`, not by its place among the sliceable points.
+ */
+export function once<T>(key: string, effect: () => T): T {
+  const scope = current
+  return scope === undefined ? effect() : scope.once(key, effect)
 }
 
 /** The scope the running code belongs to, if any. */

@@ -130,6 +130,25 @@ describe('a heavy read in slices', () => {
     expect(json(state.value!)).toEqual(expected)
   })
 
+  it('makes one entity set however many times the read runs', async () => {
+    const { ds, handler, turns } = fixture()
+    for (const query of [
+      '$filter="salary>100"&$orderby=salary desc&$method=entityset&$top=5',
+      '$filter="age<90"&$orderby=city desc, salary&$method=entityset&$top=3',
+      '$orderby=salary&$method=entityset&$top=3&$attributes=salary',
+    ]) {
+      const before = ds.entitySets.size
+      const state = settled(handler.respond(get('Item', query)) as Promise<RestReply>)
+      const ran = await runTurns(turns, () => state.done)
+      expect(ran, query).toBeGreaterThan(2)
+      expect(state.value!.status, query).toBe(200)
+      expect(ds.entitySets.size, query).toBe(before + 1)
+      const id = String(json(state.value!).__ENTITYSET).split('/').pop()
+      expect(ds.entitySets.size).toBeGreaterThan(0)
+      expect(id).toMatch(/^[0-9A-F]{32}$/)
+    }
+  })
+
   it('answers one version: writes between its slices neither tear it nor wait', async () => {
     const { ds, handler, turns } = fixture()
     const query = '$filter="age<10"&$orderby=salary desc&$top=3'
