@@ -11,7 +11,7 @@
  * follow it when a login renews its id, and go with it when it closes (logout, expiry, eviction),
  * as 4D releases a session's sets with the session.
  */
-import { once } from '../query/slices.js'
+import { once, sliceable } from '../query/slices.js'
 import { fail } from '../errors/datastore-error.js'
 import type { Session } from '../sessions/session-store.js'
 import { sessionUser } from '../sessions/session-user.js'
@@ -287,20 +287,30 @@ export function combine(
   b: EntitySelection,
 ): EntitySelection {
   sameDataClass(a, b)
-  const rows =
-    operator === 'AND'
-      ? algebra.and(a.rowIds, b.rowIds)
-      : operator === 'OR'
-        ? algebra.or(a.rowIds, b.rowIds)
-        : algebra.except(a.rowIds, b.rowIds)
+  const [x, y] = [a.rowIds, b.rowIds]
+  // In steps where the read runs in slices; members never change, so no refresh is needed.
+  const rows = sliceable(
+    `${operator} ${a.dataClass.name}`,
+    () =>
+      operator === 'AND'
+        ? algebra.andWork(x, y)
+        : operator === 'OR'
+          ? algebra.orWork(x, y)
+          : algebra.exceptWork(x, y),
+    same,
+  )
   return new EntitySelection(a.dataClass, rows)
 }
 
 /** Whether `a` and `b` have an entity in common (4D's INTERSECT). */
 export function intersects(a: EntitySelection, b: EntitySelection): boolean {
   sameDataClass(a, b)
-  return algebra.intersects(a.rowIds, b.rowIds)
+  const [x, y] = [a.rowIds, b.rowIds]
+  return sliceable(`INTERSECT ${a.dataClass.name}`, () => algebra.intersectsWork(x, y), same)
 }
+
+// A result of set algebra holds whatever was written since: the members are fixed.
+const same = <T>(value: T): T => value
 
 /** `selection` without the members deleted since it was made (4D's `$clean`), in its order. */
 export function clean(selection: EntitySelection): EntitySelection {

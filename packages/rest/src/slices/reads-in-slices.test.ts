@@ -149,6 +149,37 @@ describe('a heavy read in slices', () => {
     }
   })
 
+  it('combines two entity sets in slices', async () => {
+    const { ds, handler, turns } = fixture()
+    const whole = createRestHandler(ds, { sliceMs: Infinity })
+    const setOf = (query: string): string =>
+      String(
+        json(whole.respond(get('Item', `${query}&$method=entityset&$top=0`)) as RestReply)
+          .__ENTITYSET,
+      )
+        .split('/')
+        .pop()!
+    const a = setOf('$filter="age<70"')
+    const b = setOf('$filter="salary>3000"')
+    for (const operator of ['AND', 'OR', 'EXCEPT', 'INTERSECT']) {
+      const path = `Item/$entityset/${a}`
+      const query = `$logicOperator=${operator}&$otherCollection=${b}&$top=3`
+      const expected = whole.respond(get(path, query)) as RestReply
+      const state = settled(handler.respond(get(path, query)) as Promise<RestReply>)
+      let cheap = 0
+      const ran = await runTurns(
+        turns,
+        () => state.done,
+        () => {
+          if (!isPending(handler.respond(get('Item(9)')))) cheap++
+        },
+      )
+      expect(ran, operator).toBeGreaterThan(2)
+      expect(cheap).toBe(ran)
+      expect(json(state.value!), operator).toEqual(json(expected))
+    }
+  })
+
   it('answers one version: writes between its slices neither tear it nor wait', async () => {
     const { ds, handler, turns } = fixture()
     const query = '$filter="age<10"&$orderby=salary desc&$top=3'
