@@ -141,7 +141,7 @@ describe('a read in slices', () => {
       fc.constantFrom(...READS),
       fc.array(fc.array(write, { maxLength: 4 }), { minLength: 1, maxLength: 30 }),
     ],
-    { numRuns: 60 },
+    { numRuns: process.env.ENTISTORE_LONG ? 800 : 60 },
   )('answers what the read answers in one piece when it ends', (seed, read, batches) => {
     const ds = store(seed)
     const next = { id: N + 1 }
