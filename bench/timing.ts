@@ -30,6 +30,11 @@ export interface Case {
   readonly targeted?: boolean
   /** A short remark printed in the table. */
   readonly note?: string
+  /**
+   * This case's own `slowCallMs` (TimingOptions): a baseline that is the mean of several queries
+   * is sampled as the cases it stands for are, not timed once, cold, because it makes ten calls.
+   */
+  readonly slowCallMs?: number
 }
 
 export interface Timed<C = Case> {
@@ -109,10 +114,14 @@ const failed = <C>(c: C, e: unknown): CaseState<C> => ({
   error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
 })
 
+/** The time past which one call of `c` is its only sample. */
+const slowCallMs = (c: AnyCase, o: TimingOptions): number =>
+  c.slowCallMs ?? o.slowCallMs ?? Infinity
+
 /** After the warm-up: a slow first call is the only sample; otherwise calls per sample. */
 function calibrated<C extends AnyCase>(c: C, check: number, once: number, o: TimingOptions) {
   const s: CaseState<C> = { c, check, inner: 1, samples: [] }
-  if (once > (o.slowCallMs ?? Infinity)) {
+  if (once > slowCallMs(c, o)) {
     s.samples.push(once * (c.extrapolate ?? 1))
     s.slow = true
   } else s.inner = Math.max(1, Math.min(10_000, Math.ceil(o.minSampleMs / once)))
@@ -184,7 +193,7 @@ export function timeCases(cases: readonly Case[], options: TimingOptions): Timed
         const t0 = nowMs()
         check = c.run()
         once = Math.max(nowMs() - t0, 1e-3)
-        if (once > (options.slowCallMs ?? Infinity)) break
+        if (once > slowCallMs(c, options)) break
       }
       return calibrated(c, check, once, options)
     } catch (e) {
@@ -215,7 +224,7 @@ export async function timeCasesAsync(
         const t0 = nowMs()
         check = await c.run()
         once = Math.max(nowMs() - t0, 1e-3)
-        if (once > (options.slowCallMs ?? Infinity)) break
+        if (once > slowCallMs(c, options)) break
       }
       state.push(calibrated(c, check, once, options))
     } catch (e) {

@@ -1,7 +1,9 @@
 /**
- * @module Whether a text contains any of several strings, reading the text once: what an `IN` (or
- * an `OR`) of `@…@` patterns asks of each folded value of a scan. Three ways, the cheapest chosen
- * by an estimate (searchKind):
+ * @module Whether a text matches any of several patterns, reading the text once: what an `IN` (or
+ * an `OR`) of patterns asks of each folded value of a scan (matchesAny).
+ *
+ * The contains patterns (`@x@`) are searched one of three ways, the cheapest chosen by an estimate
+ * (searchKind):
  *
  * - `each`: one native `includes` per string. One such pass is hard to beat in JavaScript (V8
  *   searches in native code), so it stays the way for one string, and for two to four short ones;
@@ -13,14 +15,15 @@
  * - `automaton` (Aho–Corasick): every character read once, one table lookup each, whatever the
  *   number and the length of the strings: the way for many strings, or short ones.
  *
- * All three compare UTF-16 code units, as `includes` does, so they give its answers for any text
- * (a property test holds them to it).
+ * The anchored ones (`x` equals, `x@` begins, `@x` ends) are walked in tries (anchoredAny): the
+ * values and prefixes in one read from the text's start, the suffixes in one read from its end. A
+ * walk stops where no pattern goes on, most often after a few characters, so their number costs
+ * little (190 mixed patterns over 200k names: 165 ms checked one by one, 15 ms so). When the
+ * contains patterns take the automaton, the anchored ones join them in it, between marks for the
+ * text's start and end: one read of each text for all.
  *
- * The anchored forms of the same list (`x` equals, `x@` begins, `@x` ends) are checked together by
- * anchoredAny: the values and prefixes in one trie walked from the text's start, the suffixes in
- * one walked from its end. A walk stops where no pattern goes on, most often after a character or
- * two, so their number costs next to nothing (190 of them cost 140 ms over 200k names, checked one
- * by one).
+ * All compare UTF-16 code units, as `===`, `startsWith`, `endsWith` and `includes` do, so they give
+ * their answers for any text (property tests hold them to it).
  */
 
 /** How `containsAny` searches. */
@@ -144,29 +147,45 @@ function skipping(needles: readonly string[]): (text: string) => boolean {
 }
 
 /**
- * Aho–Corasick over non-empty `needles`, as one table: `table[state + class]` is the next state
- * (premultiplied by the number of classes), or −1 when that state ends a needle: the text then
- * contains one, and the search stops. Code units that no needle has share class 0.
+ * Aho–Corasick over non-empty `needles`: every code unit of the text read once, one table lookup
+ * each, until one of them ends there.
  */
 function automaton(needles: readonly string[]): (text: string) => boolean {
-  const classes = new Map<number, number>()
-  let total = 0
-  for (const n of needles) {
-    total += n.length
-    for (let i = 0; i < n.length; i++) {
-      const unit = n.charCodeAt(i)
-      if (!classes.has(unit)) classes.set(unit, classes.size + 1)
+  const { classOf, width } = classesOf(needles)
+  const table = automatonTable(
+    needles.map((n) => classesIn(n, classOf)),
+    width,
+  )
+  return (text) => {
+    let state = 0
+    for (let i = 0; i < text.length; i++) {
+      state = table[state + classOf[text.charCodeAt(i)]!]!
+      if (state < 0) return true
     }
+    return false
   }
-  const width = classes.size + 1
+}
+
+/** The classes of the code units of `s`, in order. */
+const classesIn = (s: string, classOf: Uint16Array): number[] =>
+  Array.from({ length: s.length }, (_, i) => classOf[s.charCodeAt(i)]!)
+
+/**
+ * The Aho–Corasick automaton of non-empty `needles` (sequences of classes below `width`) as one
+ * table: `table[state + class]` is the next state (premultiplied by the width), or −1 when that
+ * state ends a needle: the text then contains one, and the search stops.
+ */
+function automatonTable(needles: readonly (readonly number[])[], width: number): Int32Array {
+  let total = 0
+  for (const n of needles) total += n.length
   // The trie of the needles: next[state * width + class], −1 where it has no edge.
   const next = new Int32Array((total + 1) * width).fill(-1)
   const ends = new Uint8Array(total + 1)
   let states = 1
   for (const n of needles) {
     let state = 0
-    for (let i = 0; i < n.length; i++) {
-      const at = state * width + classes.get(n.charCodeAt(i))!
+    for (const c of n) {
+      const at = state * width + c
       if (next[at]! < 0) next[at] = states++
       state = next[at]!
     }
@@ -198,15 +217,129 @@ function automaton(needles: readonly string[]): (text: string) => boolean {
   }
   const table = new Int32Array(states * width)
   for (let i = 0; i < table.length; i++) table[i] = ends[next[i]!] ? -1 : next[i]! * width
-  const classOf = new Uint16Array(1 << 16)
-  for (const [unit, c] of classes) classOf[unit] = c
+  return table
+}
+
+// ---------------------------------------------------------------- every form at once
+
+/** The patterns of an IN on folded text by form: `x`, `x@`, `@x` and `@x@` (their texts). */
+export interface PatternForms {
+  readonly exact: Iterable<string>
+  readonly prefixes: readonly string[]
+  readonly suffixes: readonly string[]
+  readonly contains: readonly string[]
+}
+
+/**
+ * How matchesAny reads a text: not at all (an empty prefix, suffix or contained text is in every
+ * text), in anchoredAny's tries, in containsAny's search, in both, or in one automaton for all.
+ */
+type Reading = 'every' | 'anchored' | 'contains' | 'both' | 'automaton'
+
+interface Distinct {
+  readonly values: string[]
+  readonly begins: string[]
+  readonly ends: string[]
+  readonly contains: string[]
+}
+
+const distinctForms = (f: PatternForms): Distinct => ({
+  values: [...new Set(f.exact)],
+  begins: [...new Set(f.prefixes)],
+  ends: [...new Set(f.suffixes)],
+  contains: [...new Set(f.contains)],
+})
+
+function readingOf(d: Distinct): Reading {
+  if (d.begins.includes('') || d.ends.includes('') || d.contains.includes('')) return 'every'
+  if (d.contains.length === 0) return 'anchored'
+  if (d.values.length + d.begins.length + d.ends.length === 0) return 'contains'
+  // The contains patterns read every unit of the text in an automaton anyway: the anchored ones
+  // join them there (two more lookups a text) rather than walk tries besides.
+  return searchKind(d.contains) === 'automaton' && withMarksFits(d) ? 'automaton' : 'both'
+}
+
+/**
+ * A test of whether a text equals one of `exact`, begins with one of `prefixes`, ends with one of
+ * `suffixes` or contains one of `contains` (UTF-16 code units, as `===`, `startsWith`, `endsWith`
+ * and `includes` compare them), reading it once for all of them: what an IN (or an OR) of
+ * patterns asks of each folded value of a scan. The anchored ones walk anchoredAny's tries, the
+ * contains ones are searched as containsAny does, or, when that search is an automaton, all of
+ * them are in one automaton run over the text between a start mark and an end mark (`x` is the
+ * needle ⟨start⟩x⟨end⟩, `x@` ⟨start⟩x, `@x` x⟨end⟩).
+ */
+export function matchesAny(forms: PatternForms): (text: string) => boolean {
+  const d = distinctForms(forms)
+  switch (readingOf(d)) {
+    case 'every':
+      return () => true
+    case 'anchored':
+      return anchoredAny(d.values, d.begins, d.ends)
+    case 'contains':
+      return containsAny(d.contains)
+    case 'automaton':
+      return withMarks(d)
+    case 'both': {
+      const anchored = anchoredAny(d.values, d.begins, d.ends)
+      const search = containsAny(d.contains)
+      return (text) => anchored(text) || search(text)
+    }
+  }
+}
+
+/**
+ * How many of `forms`' patterns matchesAny checks together in one read of a text (0 when it checks
+ * each by itself): what a plan says of a scan.
+ */
+export function patternsTogether(forms: PatternForms): number {
+  const d = distinctForms(forms)
+  const anchored = d.values.length + d.begins.length + d.ends.length
+  const contains = d.contains.length
+  const reading = readingOf(d)
+  if (reading === 'every') return 0
+  if (reading === 'automaton') return anchored + contains
+  const searched = contains > 0 && searchKind(d.contains) !== 'each' ? contains : 0
+  return (anchored > 1 ? anchored : 0) + searched
+}
+
+/** Whether withMarks's table (its needles' units and two marks) fits AUTOMATON_MAX. */
+function withMarksFits(d: Distinct): boolean {
+  const strings = [...d.values, ...d.begins, ...d.ends, ...d.contains]
+  const units = new Set<number>()
+  let total = 0
+  for (const s of strings) {
+    total += s.length + 2
+    for (let i = 0; i < s.length; i++) units.add(s.charCodeAt(i))
+  }
+  return (total + 1) * (units.size + 3) <= AUTOMATON_MAX
+}
+
+/** The automaton of every form, the anchored ones with marks (see matchesAny). */
+function withMarks(d: Distinct): (text: string) => boolean {
+  const classes = classesOf([...d.values, ...d.begins, ...d.ends, ...d.contains])
+  const { classOf } = classes
+  // Two classes that no code unit has.
+  const START = classes.width
+  const END = classes.width + 1
+  const units = (s: string): number[] => classesIn(s, classOf)
+  const table = automatonTable(
+    [
+      ...d.values.map((s) => [START, ...units(s), END]),
+      ...d.begins.map((s) => [START, ...units(s)]),
+      ...d.ends.map((s) => [...units(s), END]),
+      ...d.contains.map(units),
+    ],
+    classes.width + 2,
+  )
+  const first = table[START]!
   return (text) => {
-    let state = 0
+    // The start mark read: no needle ends there (none is empty).
+    let state = first
     for (let i = 0; i < text.length; i++) {
       state = table[state + classOf[text.charCodeAt(i)]!]!
       if (state < 0) return true
     }
-    return false
+    return table[state + END]! < 0
   }
 }
 
@@ -257,7 +390,8 @@ export function anchoredAny(
   const fits = (strings: readonly string[]): boolean =>
     (strings.reduce((sum, s) => sum + s.length, 0) + 1) * classes.width <= tableMax
   if (!fits([...values, ...begins]) || !fits(ends)) return sparseTries(values, begins, ends)
-  const forward = begins.length + values.length > 0 ? trie(begins, values, false, classes) : undefined
+  const forward =
+    begins.length + values.length > 0 ? trie(begins, values, false, classes) : undefined
   const backward = ends.length > 0 ? trie(ends, [], true, classes) : undefined
   // In one function: no call per walk.
   const { classOf } = classes

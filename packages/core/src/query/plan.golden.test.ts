@@ -317,7 +317,7 @@ const GOLDEN: Golden[] = [
     explain: ['QUERY PLAN', '`--SCAN Employee (firstName IN ?) one pass over 5 patterns ~25 rows'],
   },
   {
-    title: 'OR of patterns on one attribute: tested together, the contains patterns in one pass',
+    title: 'OR of patterns on one attribute: the contains patterns and the begin in one pass',
     dataClass: 'Employee',
     query:
       "firstName = '@nn@' or firstName = '@ob@' or firstName = '@xy@' or firstName = '@zz@' or firstName = '@qq@' or firstName begin 'd'",
@@ -328,7 +328,7 @@ const GOLDEN: Golden[] = [
       '{"steps":[{"description":"OR","time":0,"recordsfounds":15,"steps":[{"description":"Employee.firstName LIKE @nn@","time":0,"recordsfounds":5},{"description":"Employee.firstName LIKE @ob@","time":0,"recordsfounds":5},{"description":"Employee.firstName LIKE @xy@","time":0,"recordsfounds":0},{"description":"Employee.firstName LIKE @zz@","time":0,"recordsfounds":0},{"description":"Employee.firstName LIKE @qq@","time":0,"recordsfounds":0},{"description":"Employee.firstName begin d","time":0,"recordsfounds":5}]}]}',
     explain: [
       'QUERY PLAN',
-      '`--OR (union; firstName: one pass over 5 patterns) ~25 rows',
+      '`--OR (union; firstName: one pass over 6 patterns) ~25 rows',
       '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
       '   |--SCAN Employee (firstName LIKE ?) ~25 rows',
       '   |--SCAN Employee (firstName LIKE ?) ~25 rows',

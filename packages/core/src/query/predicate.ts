@@ -14,7 +14,7 @@ import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
-import { anchoredAny, containsAny, searchKind } from './multi-search.js'
+import { matchesAny, patternsTogether } from './multi-search.js'
 
 /** A test of one live row, by row id. */
 export type RowPredicate = (rowId: number) => boolean
@@ -321,44 +321,28 @@ function alternatives(c: BoundComparison, wildcards: boolean): Alternatives {
 }
 
 /**
- * How many patterns a comparison checks together in one pass over each folded text, or 0 when it
- * checks each by itself: what a plan says of a scan. The anchored ones (`x`, `x@`, `@x`) when two
- * or more share anchoredAny's tries, and the `@x@` ones when searched together (multi-search.ts).
+ * How many patterns a comparison checks together in one read of each folded text, or 0 when it
+ * checks each by itself: what a plan says of a scan (see multi-search.ts).
  */
 export function onePassPatterns(c: BoundComparison): number {
   if (!comparesFoldedText(c) || (c.op !== 'eq' && c.op !== 'in')) return 0
-  const a = alternatives(c, true)
-  const anchored = new Set(a.exact).size + new Set(a.prefixes).size + new Set(a.suffixes).size
-  const contains = new Set(a.contains)
-  return (
-    (anchored > 1 ? anchored : 0) + (searchKind([...contains]) === 'each' ? 0 : contains.size)
-  )
+  return patternsTogether(alternatives(c, true))
 }
 
 /**
  * Equality with any of the alternatives, on folded text, each value read once for all of them: the
- * exact values, prefixes and suffixes in anchoredAny's tries (a walk from each end of the text,
- * that stops where no pattern goes on), then the `@x@` patterns together (containsAny), then the
- * others (`a@b`) each.
+ * exact values, prefixes, suffixes and contained texts by matchesAny (tries walked from each end of
+ * the text, a search for the contained ones, or one automaton for all), the others (`a@b`) each.
  */
 function anyOf(a: Alternatives): (f: string | null) => boolean {
   const { nulls, exact, prefixes, suffixes, contains, others } = a
-  const anchored =
-    exact.size + prefixes.length + suffixes.length > 0
-      ? anchoredAny(exact, prefixes, suffixes)
-      : undefined
-  const search = contains.length > 0 ? containsAny(contains) : undefined
-  // The usual forms get a test of their own: no loop, no call that answers nothing.
-  if (!nulls && others.length === 0) {
-    if (anchored !== undefined && search !== undefined)
-      return (f) => f !== null && (anchored(f) || search(f))
-    if (anchored !== undefined) return (f) => f !== null && anchored(f)
-    if (search !== undefined) return (f) => f !== null && search(f)
-  }
+  const forms = exact.size + prefixes.length + suffixes.length + contains.length
+  const matches = forms > 0 ? matchesAny(a) : undefined
+  // The usual case gets a test of its own: no loop, no call that answers nothing.
+  if (!nulls && others.length === 0 && matches !== undefined) return (f) => f !== null && matches(f)
   return (f) => {
     if (f === null) return nulls
-    if (anchored !== undefined && anchored(f)) return true
-    if (search !== undefined && search(f)) return true
+    if (matches !== undefined && matches(f)) return true
     for (let i = 0; i < others.length; i++) if (others[i]!(f)) return true
     return false
   }
