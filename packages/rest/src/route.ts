@@ -6,6 +6,7 @@
  */
 import { fail } from '@entistore/core'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
+import { READ_METHODS } from './url/request-names.js'
 import { directory, guard, throttledLogin } from './sessions/directory.js'
 import { ALLOWED_METHODS, type Answer } from './reply.js'
 import { sessionOwner, withPermissions, type RouteContext } from './resources/context.js'
@@ -92,49 +93,6 @@ const callDataStore = (ctx: RouteContext, name: string): Answer =>
   name === 'authentify'
     ? throttledLogin(ctx, ctx.logins, () => dataStoreCall(ctx, name))
     : dataStoreCall(ctx, name)
-
-// The $method values of reads: entity sets made, remade and released.
-const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
-
-/**
- * Whether answering `request` may change data or stamps: every POST (writes, function calls,
- * uploads), and a GET with a `$method` other than the entity-set ones (those are refused, but a
- * wrapper that serializes writes across processes takes them as writes rather than guess). A
- * wrapper uses it to put writes in line and let reads through at once. A GET with `$lock` is not
- * one: a lock changes no data, and across processes it is decided where locks are shared (Redis,
- * atomically), not in the data's log.
- */
-export function isWriteRequest(request: {
-  readonly method: string
-  readonly query: string
-}): boolean {
-  if (request.method === 'POST') return true
-  const query = request.query
-  if (!query.includes('$method')) return false
-  const method = new URLSearchParams(query).get('$method')
-  return method !== null && !READ_METHODS.has(method)
-}
-
-/**
- * Whether `request` is a plain data write (`$method=update` or `delete` on a dataclass or an
- * entity, no function, no attribute path): its answer depends only on the data, the request, its
- * session and the clock, so that it may be run again after being undone (a cluster's optimistic
- * append that found the log moved on), with nothing done twice outside the datastore.
- */
-export function isDataWrite(
-  request: { readonly method: string; readonly path: string; readonly query: string },
-  basePath: string,
-): boolean {
-  if (request.method !== 'POST' || !request.query.includes('$method')) return false
-  const method = new URLSearchParams(request.query).get('$method')
-  if (method !== 'update' && method !== 'delete') return false
-  const target = parseRestUrl(request.path, '', basePath)?.target
-  return (
-    target?.kind === 'dataClass' &&
-    target.attributes === undefined &&
-    target.entitySet === undefined
-  )
-}
 
 /** The reply to one request: its permissions, the login guard, then its resource. */
 export function route(input: RouteContext): Answer {

@@ -43,9 +43,9 @@ import {
   type RevertPoint,
 } from '@entistore/core'
 import {
-  isDataWrite,
   isPending,
-  isWriteRequest,
+  readRequestNames,
+  type RequestNames,
   type RestCore,
   type RestReply,
   type RestRequest,
@@ -549,8 +549,9 @@ export class ClusterWrites {
   }
 
   /**
-   * `core` behind the gate: a request that writes (see isWriteRequest) is answered as a write;
-   * any other at once, as `core` answers it (a read allocates no Promise).
+   * `core` behind the gate: a request that writes (RequestNames.writes) is answered as a write;
+   * any other at once, as `core` answers it (a read allocates no Promise). What a request names
+   * is read once, by REST's own rules, and handed to every participant.
    */
   wrap(core: RestCore, basePath = '/rest'): RestCore {
     // What a request's beforeRequest took and its answer did not keep is given back after it,
@@ -570,12 +571,12 @@ export class ClusterWrites {
         return r
       })
     }
-    const answer = (request: RestRequest): RestReply | Promise<RestReply> => {
-      if (isWriteRequest(request))
-        return done(request, this.#respondWrite(core, request, isDataWrite(request, basePath)))
+    const answer = (request: RestRequest, names: RequestNames): RestReply | Promise<RestReply> => {
+      if (names.writes) return done(request, this.#respondWrite(core, request, names.dataWrite))
       // Not while a group that may yet be undone is in memory (see #speculative); again after it,
       // since the next group may have begun by then.
-      if (this.#speculative !== undefined) return this.#speculative.then(() => answer(request))
+      if (this.#speculative !== undefined)
+        return this.#speculative.then(() => answer(request, names))
       // A read is answered here only while this process holds every acknowledged write.
       const unreadable = this.#guards.length === 0 ? undefined : this.readError()
       return done(request, unreadable ? core.refuse(unreadable) : core.respond(request))
@@ -583,20 +584,21 @@ export class ClusterWrites {
     const refuse = (request: RestRequest, e: unknown) =>
       done(request, core.refuse(asClusterError(e)))
     return withRespond(core, (request) => {
+      const names = readRequestNames(request, basePath)
       const before = this.#before
-      if (before.length === 0) return answer(request)
+      if (before.length === 0) return answer(request, names)
       let waits: Promise<void>[] | undefined
       try {
         for (const p of before) {
-          const wait = p.beforeRequest!(request)
+          const wait = p.beforeRequest!(request, names)
           if (wait !== undefined) (waits ??= []).push(wait)
         }
       } catch (e) {
         return refuse(request, e)
       }
-      if (waits === undefined) return answer(request)
+      if (waits === undefined) return answer(request, names)
       return Promise.all(waits).then(
-        () => answer(request),
+        () => answer(request, names),
         (e: unknown) => refuse(request, e),
       )
     })

@@ -26,7 +26,7 @@
  * RestCore in front of the handler, as chaos.ts is a listener in front of it.
  */
 import type { DatastoreError, LogRecord } from '@entistore/core'
-import type { RestRequest } from '@entistore/rest'
+import type { RequestNames, RestRequest } from '@entistore/rest'
 
 /** What a participant's `afterWrite` may hand back: a wait the group's replies are sent after. */
 export interface Appended {
@@ -43,9 +43,10 @@ export interface ClusterParticipant {
   /**
    * Before `request` is answered (reads included): fetch what it names that only another process
    * may hold. Undefined when there is nothing to wait for — the common case must not allocate a
-   * Promise (a GET by key with a known session stays synchronous).
+   * Promise (a GET by key with a known session stays synchronous). `names` is what the request
+   * names, read once by REST's rules (readRequestNames): never read the raw URL again.
    */
-  beforeRequest?(request: RestRequest): Promise<void> | undefined
+  beforeRequest?(request: RestRequest, names: RequestNames): Promise<void> | undefined
   /** Inside the write gate, before the write runs: catch up and refresh. */
   beforeWrite?(): Promise<void>
   /**

@@ -174,14 +174,20 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       expect((await b.get(A, '/rest/Employee(2)?$lock=true')).json).toEqual(LOCKED)
     })
 
+    // Clients write `$lock` as they please: form-encoded (`%24lock`), in any case, quoted. Each form
+    // must reach the shared lock (a cluster that matched the raw query string once granted a lock
+    // twice to `%24lock=true`).
+    const LOCK_FORMS = ['$lock=true', '%24lock=true', '%24LOCK=%22true%22', '$Lock=1']
+
     it('a client without a session yet is refused a lock held through the other process', async () => {
       const { A, B, client } = await setup()
       const a = client('A-agent')
       expect((await a.get(A, '/rest/Employee(1)?$lock=true')).json).toEqual(LOCKED)
       const rowId = B.ds.dataClass('Employee').get(1)!.rowId
-      expect((await client().get(B, '/rest/Employee(1)?$lock=true')).json).toEqual(
-        alreadyLocked(rowId, 'A-agent'),
-      )
+      for (const form of LOCK_FORMS)
+        expect((await client().get(B, `/rest/Employee(1)?${form}`)).json).toEqual(
+          alreadyLocked(rowId, 'A-agent'),
+        )
     })
 
     it('two sessions racing for one lock through two processes: exactly one gets it', async () => {
@@ -189,7 +195,9 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       const clients = Array.from({ length: 8 }, (_, i) => client(`agent-${i}`))
       await Promise.all(clients.map((c, i) => c.get(i % 2 ? B : A, '/rest/Employee(3)')))
       const answers = await Promise.all(
-        clients.map((c, i) => c.get(i % 2 ? A : B, '/rest/Employee(3)?$lock=true')),
+        clients.map((c, i) =>
+          c.get(i % 2 ? A : B, `/rest/Employee(3)?${LOCK_FORMS[i % LOCK_FORMS.length]}`),
+        ),
       )
       expect(answers.filter((r) => r.json.result === true)).toHaveLength(1)
       expect(answers.filter((r) => r.json.__STATUS?.status === 3)).toHaveLength(7)
@@ -256,6 +264,38 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       // Gone through A at once (a read asks Redis); A's copy goes with the message.
       expect((await c.get(A, path)).json.__ERROR[0].errCode).toBe(1802)
       expect(A.ds.entitySets.has(id)).toBe(false)
+    })
+
+    it("$info through either process lists the session's sets, wherever they were made", async () => {
+      const { A, B, admin, prefix, client } = await setup()
+      const c = client()
+      const made = (path: string, node: typeof A) =>
+        c.get(node, path).then((r) => (r.json.__ENTITYSET as string).split('/').at(-1)!)
+      const one = await made('/rest/Employee?$method=entityset', A)
+      const two = await made('/rest/Employee?$method=entityset&$filter="ID<3"', B)
+      const listed = async (node: typeof A) => {
+        const info = (await c.get(node, '/rest/$info')).json
+        return {
+          count: info.entitySetCount,
+          sets: info.entitySet.map((e: Json) => [e.id, e.selectionSize]).sort(),
+        }
+      }
+      const both = {
+        count: 2,
+        sets: [
+          [one, 3],
+          [two, 2],
+        ].sort(),
+      }
+      expect(await listed(A)).toEqual(both)
+      expect(await listed(B)).toEqual(both)
+      // Another session lists none of them.
+      expect((await client().get(B, '/rest/$info')).json.entitySetCount).toBe(0)
+      // Released through B: gone from A's listing, and from the session's list in Redis.
+      await c.get(B, `/rest/Employee/$entityset/${one}?$method=release`)
+      expect(await listed(A)).toEqual({ count: 1, sets: [[two, 2]] })
+      expect(await admin.smembers(`${prefix}os:${c.session}`)).toEqual([two])
+      expect(await admin.pttl(`${prefix}os:${c.session}`)).toBeGreaterThan(0)
     })
 
     it('keeps a member deleted before it travelled as a member, as the process that made it does', async () => {

@@ -43,6 +43,7 @@ import {
   type Datastore,
   type KeyValue,
   type Lock,
+  setOwnerOf,
   type Session,
   type SetOwner,
   type StoredSet,
@@ -50,19 +51,17 @@ import {
 import {
   isPending,
   lockOwnerOf,
-  parseQueryString,
-  parseRestUrl,
   readCookie,
   sessionCookieName,
-  unquote,
   unrefSchedule,
+  type RequestNames,
   type RestCore,
   type RestReply,
   type RestRequest,
   type Schedule,
   withRespond,
 } from '@entistore/rest'
-import type { Redis, RedisOptions } from 'ioredis'
+import type { ChainableCommander, Redis, RedisOptions } from 'ioredis'
 import { importOptional } from './optional-package.js'
 import { withoutPassword } from './redacted-url.js'
 import type { ClusterParticipant } from './participant.js'
@@ -105,8 +104,6 @@ export interface RedisParticipantOptions {
   readonly redis?: RedisClientOptions
   /** Prefix of every key and of the channel. @default `entistore:<application name>:` */
   readonly prefix?: string
-  /** Where the REST interface is mounted (to read `$entityset/{id}` in paths). @default '/rest' */
-  readonly basePath?: string
   /** The session cookie's name, as the REST handler's option. @default `4DSID_<application name>` */
   readonly sessionCookieName?: string
   /** How long a Redis command may take before the request that waits for it gets 503. @default 2000 */
@@ -249,15 +246,6 @@ interface Op {
   readonly visible: Promise<DatastoreError | undefined>
 }
 
-/** What a request names that another process may hold. */
-interface Named {
-  sid: string | undefined
-  sets: string[]
-  lock: { dataClass: string; key: string; wanted: boolean } | undefined
-}
-
-// The parameters and path segments through which a request names shared state.
-const NAMES_SHARED = /\$(?:entityset|lock|othercollection|4dsid)/i
 // A touch is written at most this often per session or set (and never above a tenth of its life).
 const TOUCH_EVERY = 1000
 
@@ -355,7 +343,6 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #prefix: string
   readonly #channel: string
   readonly #index: string
-  readonly #basePath: string
   readonly #cookie: string
   readonly #adopt: NonNullable<Datastore['sessions']['adopt']>
   readonly #now: () => number
@@ -367,7 +354,7 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #stops: (() => void)[] = []
   // Touches waiting for the next flush: id → the lifetime its TTL is set to again.
   readonly #touchSessions = new Map<string, number>()
-  readonly #touchSets = new Map<string, number>()
+  readonly #touchSets = new Map<string, StoredSet>()
   // When each session or set was last written.
   readonly #sessionWritten = new Map<string, number>()
   readonly #setWritten = new Map<string, number>()
@@ -423,7 +410,6 @@ export class RedisParticipant implements ClusterParticipant {
     this.#prefix = options.prefix ?? `entistore:${ds.name}:`
     this.#channel = `${this.#prefix}events`
     this.#index = `${this.#prefix}locks`
-    this.#basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
     this.#cookie = options.sessionCookieName ?? sessionCookieName(ds.name)
     this.#adopt = sessions.adopt.bind(sessions)
     this.#now = options.now ?? (() => performance.now())
@@ -570,20 +556,17 @@ export class RedisParticipant implements ClusterParticipant {
     return this.#redis
   }
 
-  beforeRequest(request: RestRequest): Promise<void> | undefined {
+  beforeRequest(request: RestRequest, names: RequestNames): Promise<void> | undefined {
     const cookie = readCookie(cookieHeader(request), this.#cookie)
     // The hot path: a session held here, with a lease, is answered from the mirror at once.
     const stale = cookie !== undefined && !this.#vouchesFor(cookie)
-    const named =
-      NAMES_SHARED.test(request.path) || (request.query !== '' && NAMES_SHARED.test(request.query))
-    if (!stale && !named) return undefined
-    const names = named ? this.#namesOf(request) : undefined
-    const sid = cookie ?? names?.sid
+    const sid = cookie ?? names.sessionId
     const fetchSession = sid !== undefined && (stale || !this.#vouchesFor(sid))
-    const sets = names?.sets ?? []
-    const lock = names?.lock
-    if (!fetchSession && sets.length === 0 && lock === undefined) return undefined
-    return this.#prepare(request, fetchSession ? sid : undefined, sets, sid, lock)
+    const { entitySets: sets, lock } = names
+    // `$info` lists the session's sets, wherever they were made.
+    const lists = names.target?.kind === 'info' && !names.target.privileges && sid !== undefined
+    if (!fetchSession && sets.length === 0 && lock === undefined && !lists) return undefined
+    return this.#prepare(request, fetchSession ? sid : undefined, sets, sid, lock, lists)
   }
 
   async beforeWrite(): Promise<void> {
@@ -655,51 +638,21 @@ export class RedisParticipant implements ClusterParticipant {
     return this.#ds.sessions.peek(id) !== undefined && this.#presence.vouches()
   }
 
-  /** Reads the request's target and parameters for the session, sets and lock it names. */
-  #namesOf(request: RestRequest): Named {
-    const named: Named = { sid: undefined, sets: [], lock: undefined }
-    let parsed
-    try {
-      parsed = parseRestUrl(request.path, request.query, this.#basePath)
-    } catch {
-      return named // the handler answers the malformed URL itself
-    }
-    if (!parsed) return named
-    let wanted: boolean | undefined
-    for (const { name, value } of parseQueryString(parsed.search)) {
-      const lower = name.toLowerCase()
-      if (lower === '$4dsid') named.sid = unquote(value)
-      else if (lower === '$othercollection') named.sets.push(unquote(value))
-      else if (lower === '$lock') {
-        const v = unquote(value).toLowerCase()
-        wanted =
-          v === 'true' || v === '1' || v === ''
-            ? true
-            : v === 'false' || v === '0'
-              ? false
-              : undefined
-      }
-    }
-    const target = parsed.target
-    if (target.kind !== 'dataClass') return named
-    if (target.entitySet !== undefined) named.sets.push(target.entitySet)
-    if (wanted !== undefined && target.key !== undefined)
-      named.lock = { dataClass: target.dataClass, key: target.key, wanted }
-    return named
-  }
-
   async #prepare(
     request: RestRequest,
     session: string | undefined,
     sets: readonly string[],
     sid: string | undefined,
-    lock: Named['lock'],
+    lock: RequestNames['lock'],
+    lists = false,
   ): Promise<void> {
     try {
       await Promise.all([
         session === undefined ? undefined : this.#fetchSession(session),
         sets.length === 0 ? undefined : this.#confirmSets(sets),
       ])
+      const held = lists && sid !== undefined ? this.#ds.sessions.peek(sid) : undefined
+      if (held) await this.#listSets(held)
       if (!lock) return
       if (sid !== undefined && this.#ds.sessions.peek(sid)) await this.#claim(request, sid, lock)
       // A client without a session yet: the core makes one, then the lock is written. Its
@@ -779,7 +732,7 @@ export class RedisParticipant implements ClusterParticipant {
   }
 
   /** The mirror made to hold the lock on `lock`'s entity as Redis does (held, or free). */
-  async #fetchHolder(lock: NonNullable<Named['lock']>): Promise<void> {
+  async #fetchHolder(lock: NonNullable<RequestNames['lock']>): Promise<void> {
     const found = this.#entityOf(lock)
     if (!found) return
     const { dc, key } = found
@@ -793,7 +746,7 @@ export class RedisParticipant implements ClusterParticipant {
   }
 
   /** The dataclass and typed key of the entity a `$lock` names, if it exists here. */
-  #entityOf(lock: NonNullable<Named['lock']>): { dc: DataClass; key: KeyValue } | undefined {
+  #entityOf(lock: NonNullable<RequestNames['lock']>): { dc: DataClass; key: KeyValue } | undefined {
     const dc = this.#ds.findDataClass(lock.dataClass)
     try {
       const entity = dc?.get(lock.key)
@@ -807,7 +760,11 @@ export class RedisParticipant implements ClusterParticipant {
    * `$lock=true|false` decided in Redis first: the mirror then holds what Redis says, and the
    * core's synchronous lock or unlock answers from it as a single server would.
    */
-  async #claim(request: RestRequest, sid: string, lock: NonNullable<Named['lock']>): Promise<void> {
+  async #claim(
+    request: RestRequest,
+    sid: string,
+    lock: NonNullable<RequestNames['lock']>,
+  ): Promise<void> {
     const found = this.#entityOf(lock)
     if (!found) return // status 5 from the core (or its error): nothing to claim
     const { dc, key: entityKey } = found
@@ -1244,13 +1201,61 @@ export class RedisParticipant implements ClusterParticipant {
     if (this.#setWritten.size > 2 * this.#ds.entitySets.size + 1000)
       for (const id of this.#setWritten.keys())
         if (!this.#ds.entitySets.has(id)) this.#setWritten.delete(id)
-    // Written before the reply that names it: another process asked next finds it.
-    this.#addOp(this.#redis.set(this.#setKey(set.id), JSON.stringify(shared), 'PX', Math.ceil(ttl)))
+    // Written before the reply that names it: another process asked next finds it. Its owners'
+    // lists name it too, for `$info` through any process (#listSets).
+    const write = this.#redis
+      .multi()
+      .set(this.#setKey(set.id), JSON.stringify(shared), 'PX', Math.ceil(ttl))
+    for (const key of this.#ownerKeys(set.owner))
+      this.#extendOwner(write.sadd(key, set.id), key, ttl)
+    this.#addOp(write.exec())
+  }
+
+  /**
+   * The lists of set ids kept in Redis per owner: the session's, and its user's (any session of
+   * theirs manages the sets, and `$info` lists them). Not for the process's own sets.
+   */
+  #ownerKeys(owner: SetOwner): string[] {
+    if (owner.kind !== 'session') return []
+    const keys = [`${this.#prefix}os:${owner.id}`]
+    if (owner.user !== undefined) keys.push(`${this.#prefix}ou:${owner.user}`)
+    return keys
+  }
+
+  /**
+   * An owner's list lives as long as its longest-lived set: given the set's life when it has
+   * none, lengthened when the set outlives it. Ids of sets gone before it are dropped when read.
+   */
+  #extendOwner(chain: ChainableCommander, key: string, ttl: number): ChainableCommander {
+    const ms = Math.ceil(ttl)
+    return chain.pexpire(key, ms, 'NX').pexpire(key, ms, 'GT')
+  }
+
+  /**
+   * The sets `session` may list in `$info` (its own and its user's), as Redis has them: those
+   * made through another process are fetched, those gone from Redis are let go here too.
+   */
+  async #listSets(session: Session): Promise<void> {
+    const keys = this.#ownerKeys(setOwnerOf(session))
+    const lists = await Promise.all(keys.map((key) => this.#redis.smembers(key)))
+    const ids = new Set(lists.flat())
+    const gone: string[] = []
+    await Promise.all(
+      [...ids].map(async (id) => {
+        if ((await this.#redis.exists(this.#setKey(id))) === 1) {
+          if (!this.#ds.entitySets.has(id)) await this.#fetchSet(id)
+        } else {
+          gone.push(id)
+          if (this.#ds.entitySets.has(id)) this.#follow(() => this.#ds.entitySets.release(id))
+        }
+      }),
+    )
+    if (gone.length > 0) await Promise.all(keys.map((key) => this.#redis.srem(key, ...gone)))
   }
 
   #touchSet(set: StoredSet): void {
     if (!this.#due(this.#setWritten, set.id, set.timeout)) return
-    this.#touchSets.set(set.id, set.timeout)
+    this.#touchSets.set(set.id, set)
     this.#scheduleFlush()
   }
 
@@ -1289,11 +1294,14 @@ export class RedisParticipant implements ClusterParticipant {
     if (sessions.length === 0 && sets.length === 0) return
     const pipeline = this.#redis.pipeline()
     for (const [id, timeout] of sessions) pipeline.pexpire(this.#sessionKey(id), timeout)
-    for (const [id, timeout] of sets) pipeline.pexpire(this.#setKey(id), timeout)
+    for (const [id, set] of sets) pipeline.pexpire(this.#setKey(id), set.timeout)
+    // The owners' lists after every set's own key, so that the results' indexes stay the sets'.
+    for (const [, set] of sets)
+      for (const key of this.#ownerKeys(set.owner)) this.#extendOwner(pipeline, key, set.timeout)
     this.#send(
       pipeline.exec().then((results) => {
         results?.forEach(([error, done], i) => {
-          if (error || done !== 0) return
+          if (error || done !== 0 || i >= sessions.length + sets.length) return
           if (i < sessions.length) this.#gone(sessions[i]![0])
           else this.#follow(() => this.#ds.entitySets.release(sets[i - sessions.length]![0]))
         })
