@@ -62,14 +62,16 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     const b = s.lease('b')
     await a.ensureTable()
     await b.ensureTable()
-    expect(await a.check()).toEqual({ role: 'writer', term: 1 })
+    const first = await a.check()
+    expect(first).toEqual({ role: 'writer', term: 1, token: expect.stringMatching(/^[\w-]{24}$/) })
     expect(await b.check()).toEqual({
       role: 'follower',
-      writer: { term: 1, origin: 'a', address: 'http://a', beat: 0 },
+      writer: { term: 1, origin: 'a', address: 'http://a', token: a.token, beat: 0 },
     })
+    expect(b.token).toBe('')
     // The writer beats at each look; a follower sees the beat move and leaves it be.
     for (let i = 1; i <= 5; i++) {
-      expect(await a.check()).toEqual({ role: 'writer', term: 1 })
+      expect(await a.check()).toEqual({ role: 'writer', term: 1, token: a.token })
       s.advance(1000)
       expect(await b.check()).toMatchObject({ role: 'follower', writer: { term: 1, beat: i } })
     }
@@ -92,7 +94,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
       await new Promise((r) => setTimeout(r, 25)) // the backend's exit, in PostgreSQL
       state = await b.check()
     }
-    expect(state).toEqual({ role: 'writer', term: 2 })
+    expect(state).toMatchObject({ role: 'writer', term: 2 })
     // The old writer learns it at its next look (its beat fails), and appends nothing more.
     expect(await a.check()).toMatchObject({ role: 'follower', writer: { origin: 'b', term: 2 } })
     expect(s.fenced).toHaveLength(1)
@@ -117,7 +119,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
       await new Promise((r) => setTimeout(r, 25))
       state = await b.check()
     }
-    expect(state).toEqual({ role: 'writer', term: 2 })
+    expect(state).toMatchObject({ role: 'writer', term: 2 })
     // a resumes: fenced, and what it appends under its old term is refused.
     expect(await a.check()).toMatchObject({ role: 'follower', writer: { origin: 'b' } })
     expect(s.fenced.map((f) => f.slice(0, 2))).toEqual(['a:'])
@@ -142,7 +144,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     // Every watcher now follows the same writer, and it keeps its term as they look again.
     s.advance(5000)
     const again = await Promise.all(watchers.map((w) => w.check()))
-    expect(again.filter((st) => st.role === 'writer')).toEqual([{ role: 'writer', term: 2 }])
+    expect(again.filter((st) => st.role === 'writer')).toMatchObject([{ role: 'writer', term: 2 }])
     const row = await s.sql<{ term: string; origin: string }>(
       `SELECT term, origin FROM "public"."${s.prefix}writer"`,
     )
@@ -176,7 +178,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
       await new Promise((r) => setTimeout(r, 100))
       expect(raised).toBe(false) // the raise waits for the append's transaction
       await slow.query('COMMIT')
-      expect(await takeover).toEqual({ role: 'writer', term: 2 })
+      expect(await takeover).toMatchObject({ role: 'writer', term: 2 })
     } finally {
       await slow.end()
     }
@@ -192,7 +194,9 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     await a.ensureTable()
     await a.check()
     await a.close()
-    expect(await b.check()).toEqual({ role: 'writer', term: 2 })
+    const token = a.token
+    expect(await b.check()).toEqual({ role: 'writer', term: 2, token: b.token })
+    expect(b.token).not.toBe(token)
     expect(() => b.fence(0)).toThrow(TypeError)
     expect(() => b.fence(1.5)).toThrow(TypeError)
     await expect(a.check()).rejects.toThrow(/closed/)

@@ -24,6 +24,7 @@
  * Time: staleness is measured on the caller's clock (`now`), so tests time-travel; PostgreSQL's
  * clock is never compared with a process's.
  */
+import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 
 /** The first half of the writer lock's key ("entw"); the second is the tables' hash. */
@@ -54,12 +55,14 @@ export interface WriterRow {
   readonly term: number
   readonly origin: string
   readonly address: string
+  /** What a forwarded write must carry: a new one each term. */
+  readonly token: string
   readonly beat: number
 }
 
 /** What `check` found: this process is (or became) the writer, or another one is. */
 export type LeaseState =
-  | { readonly role: 'writer'; readonly term: number }
+  | { readonly role: 'writer'; readonly term: number; readonly token: string }
   | { readonly role: 'follower'; readonly writer: WriterRow | undefined }
 
 export class WriterLease {
@@ -71,6 +74,7 @@ export class WriterLease {
   readonly #staleMs: number
   #client: pg.Client | undefined
   #term: number | undefined
+  #token = ''
   /** What was last seen of another writer, and when on our clock it last moved. */
   #seen: { term: number; beat: number; since: number } | undefined
   #closed = false
@@ -88,6 +92,11 @@ export class WriterLease {
     return this.#term
   }
 
+  /** The token forwarded writes carry to this writer (empty when it is not the writer). */
+  get token(): string {
+    return this.#term === undefined ? '' : this.#token
+  }
+
   get beatMs(): number {
     return this.#options.beatMs ?? 500
   }
@@ -102,11 +111,12 @@ export class WriterLease {
          term bigint NOT NULL,
          origin text NOT NULL,
          address text NOT NULL,
+         token text NOT NULL,
          backend integer NOT NULL,
          beat bigint NOT NULL)`,
     )
     await client.query(
-      `INSERT INTO ${this.table} VALUES (1, 0, '', '', 0, 0) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO ${this.table} VALUES (1, 0, '', '', '', 0, 0) ON CONFLICT (id) DO NOTHING`,
     )
   }
 
@@ -117,7 +127,7 @@ export class WriterLease {
   async check(): Promise<LeaseState> {
     if (this.#closed) throw new Error('WriterLease: closed')
     if (this.#term !== undefined) {
-      if (await this.#beat()) return { role: 'writer', term: this.#term }
+      if (await this.#beat()) return { role: 'writer', term: this.#term, token: this.#token }
       // Fenced: from now on a follower (its connection may be gone; the next look makes one).
     }
     const client = await this.#connection()
@@ -130,7 +140,7 @@ export class WriterLease {
         [row.term, row.beat],
       )
     const term = await this.#acquire(client)
-    if (term !== undefined) return { role: 'writer', term }
+    if (term !== undefined) return { role: 'writer', term, token: this.#token }
     return { role: 'follower', writer: row && row.term > 0 ? row : undefined }
   }
 
@@ -191,10 +201,11 @@ export class WriterLease {
       term: string
       origin: string
       address: string
+      token: string
       beat: string
-    }>(`SELECT term, origin, address, beat FROM ${this.table} WHERE id = 1`)
+    }>(`SELECT term, origin, address, token, beat FROM ${this.table} WHERE id = 1`)
     const r = result.rows[0]
-    return r && { term: Number(r.term), origin: r.origin, address: r.address, beat: Number(r.beat) }
+    return r && { ...r, term: Number(r.term), beat: Number(r.beat) }
   }
 
   /** Whether `row`'s writer has not beaten for `staleMs` of our clock since we first saw it so. */
@@ -215,13 +226,15 @@ export class WriterLease {
     )
     if (!got.rows[0]?.locked) return undefined
     const { origin, address } = this.#options
+    const token = randomBytes(18).toString('base64url')
     // The row's exclusive lock waits for appends still fenced by the old term (their share locks).
     const raised = await client.query<{ term: string }>(
-      `UPDATE ${this.table} SET term = term + 1, origin = $1, address = $2,
+      `UPDATE ${this.table} SET term = term + 1, origin = $1, address = $2, token = $3,
               backend = pg_backend_pid(), beat = 0
         WHERE id = 1 RETURNING term`,
-      [origin, address],
+      [origin, address, token],
     )
+    this.#token = token
     this.#term = Number(raised.rows[0]!.term)
     this.#seen = undefined
     return this.#term
