@@ -66,7 +66,7 @@ export type {
   PostgresLogOptions,
   PostgresPoolConfig,
   PostgresRecovery,
-} from './cluster/postgres-types.js'
+} from './cluster/postgres/types.js'
 // Sessions, locks and entity sets shared by several processes through Redis (`--redis`).
 export { connectRedis, RedisParticipant, withoutPassword } from './cluster/redis-participant.js'
 export type { RedisClientOptions, RedisParticipantOptions } from './cluster/redis-participant.js'

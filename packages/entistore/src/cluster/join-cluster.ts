@@ -3,7 +3,8 @@
  * data lives in PostgreSQL (docs/durability.md). The datastore, new and empty, is filled from
  * PostgreSQL's snapshot and log (or, when PostgreSQL holds nothing, from `data`, written as the
  * first snapshot); from then on every process keeps the whole datastore in memory and follows the
- * log, and writes go through PostgreSQL one at a time (cluster-core.ts, postgres-participant.ts).
+ * log, and writes go through PostgreSQL one at a time (cluster-core.ts,
+ * postgres/postgres-participant.ts).
  */
 import type { DataFile, Datastore } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
@@ -15,7 +16,7 @@ import type {
   PostgresLogOptions,
   PostgresPoolConfig,
   PostgresRecovery,
-} from './postgres-types.js'
+} from './postgres/types.js'
 
 export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
   /** A connection URL or node-postgres's pool settings (`max`, `ssl`, …). */
@@ -118,7 +119,11 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
   const [{ PostgresLog }, { PostgresParticipant }] = await importOptional({
     name: 'pg',
     neededBy: 'joinCluster',
-    load: () => Promise.all([import('./postgres-log.js'), import('./postgres-participant.js')]),
+    load: () =>
+      Promise.all([
+        import('./postgres/postgres-log.js'),
+        import('./postgres/postgres-participant.js'),
+      ]),
   })
   const log = new PostgresLog({ ...logOptions, connection: postgres })
   // An idle pooled connection that breaks (PostgreSQL restarted) must not crash the process.

@@ -2,7 +2,7 @@
  * @module `entistore serve`, as the command line says it: its options, its help, and their reading
  * into ServeCliOptions, every mistake a usage error before anything is loaded. serve-run.ts runs it.
  */
-import { postgresNameProblem } from '../cluster/postgres-names.js'
+import { postgresNameProblem } from '../cluster/postgres/names.js'
 import type { DelayRange } from '../chaos.js'
 import type { ClusterOptions } from '../cluster/join-cluster.js'
 import {

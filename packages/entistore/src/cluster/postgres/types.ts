@@ -1,8 +1,8 @@
 /**
  * @module The public types of `--postgres` (joinCluster's options and what it reports), in a
  * module that imports nothing: `pg` is an optional peer dependency (optional-package.ts), so the
- * declarations a user compiles against name none of its types. The modules that use pg
- * (postgres-log.ts, postgres-participant.ts) take these.
+ * declarations a user compiles against name none of its types. The modules that use pg (the
+ * others of this folder) take these.
  */
 import type { ConnectionOptions } from 'node:tls'
 

@@ -1,5 +1,5 @@
 /**
- * Issue 30: the PostgreSQL cluster's snapshots, on a real PostgreSQL (postgres-server.fixture.ts).
+ * Issue 30: the PostgreSQL cluster's snapshots, on a real PostgreSQL (../postgres-server.fixture.ts).
  * A snapshot is written from a view of the store opened at its log seq, a slice at a time between
  * requests, each slice's parts inserted as they are made: a fresh GET answers within its bound while
  * one of 200,000 rows is written; the writes made meanwhile (through this process and another one,
@@ -20,10 +20,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   FRESH_GET_BOUND_MS,
   watchResponsiveness,
-} from '../../../rest/src/node/responsiveness.fixture.js'
-import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
-import { joinCluster, type ClusterOptions } from './join-cluster.js'
-import { postgresPerFile, postgresSkip } from './postgres-server.fixture.js'
+} from '../../../../rest/src/node/responsiveness.fixture.js'
+import { ClusterNodes, type ClusterNode } from '../cluster-nodes.fixture.js'
+import { joinCluster, type ClusterOptions } from '../join-cluster.js'
+import { postgresPerFile, postgresSkip } from '../postgres-server.fixture.js'
 
 const MODEL = {
   __NAME: 'pg-snapshot',

@@ -1,6 +1,7 @@
 /**
  * @module The names a PostgreSQL log may live under: a schema and a table prefix. Checked apart from
- * postgres-log.ts so that the CLI refuses a bad name as a usage error without loading the driver.
+ * the modules that use pg so that the CLI refuses a bad name as a usage error without loading the
+ * driver.
  *
  * Only lower-case identifiers: such a name means the same quoted (as the log writes it) or not (as
  * someone typing in psql would), and it can go into the NOTIFY channel's name as it is.

@@ -1,5 +1,5 @@
 /**
- * Several datastores on one real PostgreSQL (postgres-server.fixture.ts), in one test process,
+ * Several datastores on one real PostgreSQL (../postgres-server.fixture.ts), in one test process,
  * each with its own pool and listener, served over HTTP as `entistore serve --postgres` serves
  * them: what one commits is seen through the others within a bounded time; a stale stamp through
  * another process is refused like a local one (409, status 2); concurrent read-modify-writes
@@ -14,12 +14,12 @@
 import { connect, createServer, type Socket } from 'node:net'
 import { createDatastore, type Datastore } from '@entistore/core'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ClusterWrites } from './cluster-core.js'
-import { ClusterNodes, type ClusterNode } from './cluster-nodes.fixture.js'
-import { joinCluster, type ClusterOptions } from './join-cluster.js'
+import { ClusterWrites } from '../cluster-core.js'
+import { ClusterNodes, type ClusterNode } from '../cluster-nodes.fixture.js'
+import { joinCluster, type ClusterOptions } from '../join-cluster.js'
 import { PostgresLog } from './postgres-log.js'
 import { PostgresParticipant } from './postgres-participant.js'
-import { postgresPerFile, postgresSkip } from './postgres-server.fixture.js'
+import { postgresPerFile, postgresSkip } from '../postgres-server.fixture.js'
 
 const MODEL = {
   __NAME: 'cluster',

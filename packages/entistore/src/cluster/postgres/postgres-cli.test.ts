@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { itemWriteLoad, startServe, stopChildren } from '../persist/cli-process.fixture.js'
-import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
+import { itemWriteLoad, startServe, stopChildren } from '../../persist/cli-process.fixture.js'
+import { postgresSkip, startPostgres, type PostgresServer } from '../postgres-server.fixture.js'
 
 /**
  * How long a process may take to show what another committed before the test gives up: a bound on
