@@ -66,9 +66,11 @@ export type {
   PostgresLogOptions,
   PostgresPoolConfig,
   PostgresRecovery,
-} from './cluster/postgres/types.js'
+} from './cluster/postgres-types.js'
 // Sessions, locks and entity sets shared by several processes through Redis (`--redis`).
-export { connectRedis, RedisParticipant, withoutPassword } from './cluster/redis-participant.js'
-export type { RedisClientOptions, RedisParticipantOptions } from './cluster/redis-participant.js'
+export { connectRedis } from './cluster/redis/connect.js'
+export { RedisParticipant } from './cluster/redis/redis-participant.js'
+export { withoutPassword } from './cluster/redacted-url.js'
+export type { RedisClientOptions, RedisParticipantOptions } from './cluster/redis/options.js'
 // pg and ioredis are optional peer dependencies, loaded by joinCluster and connectRedis only.
 export { MISSING_PACKAGE, MissingPackageError } from './cluster/optional-package.js'

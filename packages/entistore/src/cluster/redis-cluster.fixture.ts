@@ -21,11 +21,9 @@ import { createRestHandler, toFetchHandler, type RestHandlerOptions } from '@ent
 import { Redis } from 'ioredis'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { manualSchedule } from '../../../rest/src/schedule.fixture.js'
-import {
-  connectRedis,
-  type RedisParticipant,
-  type RedisParticipantOptions,
-} from './redis-participant.js'
+import { connectRedis } from './redis/connect.js'
+import type { RedisParticipantOptions } from './redis/options.js'
+import type { RedisParticipant } from './redis/redis-participant.js'
 import { ClusterWrites } from './cluster-core.js'
 
 /** The lease of the fixture's processes, in (manual) milliseconds. */

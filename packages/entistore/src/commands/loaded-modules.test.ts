@@ -106,7 +106,8 @@ describe('what the entistore command loads', () => {
     'workers.js',
     'cluster/cluster-core.js',
     'cluster/join-cluster.js',
-    'cluster/redis-participant.js',
+    'cluster/redis/connect.js',
+    'cluster/redis/redis-participant.js',
   ]
   const loadedOf = (modules: string[]) =>
     optional.filter((o) => modules.includes(`packages/entistore/dist/${o}`))

@@ -14,7 +14,7 @@ import { chaosListener, seededRandom } from '../chaos.js'
 import type { Cluster } from '../cluster/join-cluster.js'
 import type { ClusterWrites } from '../cluster/cluster-core.js'
 import { importOptionals } from '../cluster/optional-package.js'
-import type { RedisParticipant } from '../cluster/redis-participant.js'
+import type { RedisParticipant } from '../cluster/redis/redis-participant.js'
 import { withoutPassword } from '../cluster/redacted-url.js'
 import { serverErrorLines } from '../error-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
@@ -202,7 +202,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   if (o.redis !== undefined) {
     try {
       // Loaded only when asked: the driver costs every other start-up its import.
-      const { connectRedis } = await import('../cluster/redis-participant.js')
+      const { connectRedis } = await import('../cluster/redis/connect.js')
       // One bound of read-your-writes: --max-lag is the sessions' lease too.
       const maxLagMs = typeof o.postgres === 'object' ? o.postgres.maxLagMs : undefined
       shared = await connectRedis(ds, {

@@ -1,7 +1,7 @@
 /**
  * @module Which processes share one Redis now, and whether this one may answer from its mirror of
  * the sessions: the lease and the acknowledgements behind read-your-writes of sessions
- * (redis-participant.ts, docs/durability.md).
+ * (session-mirror.ts, docs/durability.md).
  *
  * **The lease.** Each process publishes a heartbeat on its own channel (`to:<id>`) every quarter
  * of `leaseMs`, in one MULTI with its membership key (`m:<id>`, TTL `leaseMs`, listed in
@@ -29,7 +29,22 @@
  * so a short cut costs nothing.
  */
 import type { Schedule } from '@entistore/rest'
-import type { Redis } from 'ioredis'
+
+/** The commands of a MULTI the presence sends (an ioredis one is one). */
+export interface PresenceBatch {
+  set(key: string, value: string, px: 'PX', ms: number): PresenceBatch
+  sadd(key: string, member: string): PresenceBatch
+  publish(channel: string, message: string): PresenceBatch
+  del(key: string): PresenceBatch
+  srem(key: string, member: string): PresenceBatch
+  exec(): Promise<unknown>
+}
+
+/** The commands the presence sends (an ioredis client is one). */
+export interface PresenceCommands {
+  multi(): PresenceBatch
+  publish(channel: string, message: string): Promise<unknown>
+}
 
 export interface PresenceOptions {
   /** The participant's key prefix. */
@@ -62,7 +77,7 @@ export class Presence {
   readonly id = globalThis.crypto.randomUUID()
   /** The channel of this process's heartbeats and acknowledgements. */
   readonly channel: string
-  readonly #redis: Redis
+  readonly #redis: PresenceCommands
   readonly #o: PresenceOptions
   readonly #now: () => number
   readonly #memberKey: string
@@ -83,7 +98,7 @@ export class Presence {
   #firstLease: (() => void) | undefined
   #closed = false
 
-  constructor(redis: Redis, options: PresenceOptions) {
+  constructor(redis: PresenceCommands, options: PresenceOptions) {
     this.#redis = redis
     this.#o = options
     this.#now = options.now

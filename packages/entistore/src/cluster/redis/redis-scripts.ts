@@ -29,7 +29,7 @@
  * What the scripts that tell the others share: `told(prefix, message, v)` publishes `message` on
  * the events channel and answers `{v, the processes serving...}`, those whose lease key is gone
  * taken out of the list. The message is built by the caller up to its last field (see
- * redis-participant.ts), so that the version is added here.
+ * wire.ts's `toldStart`), so that the version is added here.
  */
 const TOLD = `
 local function told(prefix, message, v)

@@ -1,0 +1,113 @@
+/**
+ * Locks shared by two processes through the in-memory Redis (no server), decided as the Lua
+ * scripts decide them (the fake's TypeScript of them agrees with the scripts on a real server:
+ * scripts-agree.test.ts): claimed in Redis first, refused to another session through any process
+ * (which then holds the holder's lock and session), let go when the core did not take it,
+ * released, refreshed before a write, and gone with their session.
+ */
+import type { RestRequest } from '@entistore/rest'
+import { describe, expect, it } from 'vitest'
+import { fakeCluster, type FakeProcess } from './fake-redis.fixture.js'
+
+const request = (userAgent: string): RestRequest => ({
+  method: 'GET',
+  path: '/rest/Employee(1)',
+  query: '$lock=true',
+  headers: { 'user-agent': userAgent },
+  remoteAddress: '127.0.0.1',
+})
+const LOCK = { dataClass: 'Employee', key: '1', wanted: true }
+const UNLOCK = { ...LOCK, wanted: false }
+
+/** A session opened through `p`, written to Redis. */
+async function sessionOf(p: FakeProcess): Promise<string> {
+  const { id } = p.ds.sessions.open()
+  await p.written()
+  return id
+}
+
+/** What a request through `p` does with `$lock=true`: claimed in Redis, then taken by the core. */
+async function lockThrough(p: FakeProcess, sid: string): Promise<void> {
+  const asked = request('agent of ' + sid)
+  await p.locks.claim(asked, sid, LOCK)
+  if (!p.ds.locks.holder('Employee', 1))
+    p.ds.locks.take('Employee', 1, { id: sid, kind: 'session' })
+  p.locks.afterRequest(asked)
+  await p.written()
+}
+
+const holderIn = (p: FakeProcess) => p.ds.locks.holder('Employee', 1)?.owner.id
+
+describe('locks through an in-memory Redis', () => {
+  it('taken through A, refused to another session through B, which then holds the holder', async () => {
+    const { process, redis } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const [a, b] = [await sessionOf(A), await sessionOf(B)]
+    await lockThrough(A, a)
+    expect(JSON.parse((await redis.get('test:l:Employee:1'))!)).toMatchObject({ i: a, k: 1 })
+    await B.locks.claim(request('b'), b, LOCK)
+    expect(holderIn(B)).toBe(a)
+    expect(B.ds.sessions.peek(a)).toBeDefined()
+    // A client without a session yet through B: the holder is read first, as Redis has it.
+    const C = process()
+    await C.locks.fetchHolder(LOCK)
+    expect(holderIn(C)).toBe(a)
+  })
+
+  it('a claim the core did not keep is let go after the request', async () => {
+    const { process, redis } = fakeCluster()
+    const A = process()
+    const a = await sessionOf(A)
+    const asked = request('a')
+    await A.locks.claim(asked, a, LOCK)
+    expect(redis.keys()).toContain('test:l:Employee:1')
+    A.locks.afterRequest(asked) // the core answered without taking it
+    await A.written()
+    expect(redis.keys()).not.toContain('test:l:Employee:1')
+  })
+
+  it('released through A: free in Redis, and dropped by B at its next refresh', async () => {
+    const { process, redis } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const a = await sessionOf(A)
+    await lockThrough(A, a)
+    await B.locks.refresh()
+    expect(holderIn(B)).toBe(a)
+    await A.locks.claim(request('a'), a, UNLOCK)
+    A.ds.locks.release('Employee', 1, { id: a, kind: 'session' })
+    await A.written()
+    expect(await redis.esHolder('test:l:Employee:1', 'test:')).toEqual([1])
+    await B.locks.refresh()
+    expect(holderIn(B)).toBeUndefined()
+  })
+
+  it('taken by the core while Redis gives it to another: dropped, and the write fails', async () => {
+    const { process } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const [a, b] = [await sessionOf(A), await sessionOf(B)]
+    await lockThrough(B, b)
+    A.ds.locks.take('Employee', 1, { id: a, kind: 'session' }) // before A heard of B's
+    await A.pending.settled()
+    expect(A.locks.takeConflict()).toMatchObject({ name: 'EntityLocked' })
+    expect(A.locks.takeConflict()).toBeUndefined()
+    expect(holderIn(A)).toBe(b)
+  })
+
+  it('gone with its session: a logout frees it, and so does the session’s TTL', async () => {
+    const { process, redis, advance } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const [a, b] = [await sessionOf(A), await sessionOf(B)]
+    await lockThrough(A, a)
+    A.ds.sessions.close(a)
+    await A.written()
+    expect(redis.keys()).not.toContain('test:l:Employee:1')
+    await lockThrough(B, b)
+    expect(holderIn(B)).toBe(b)
+    // B's session runs out in Redis: its lock is free for A's next session.
+    advance(B.ds.sessions.peek(b)!.timeout + 1)
+    const a2 = await sessionOf(A)
+    await lockThrough(A, a2)
+    expect(holderIn(A)).toBe(a2)
+    expect(JSON.parse((await redis.get('test:l:Employee:1'))!).i).toBe(a2)
+  })
+})

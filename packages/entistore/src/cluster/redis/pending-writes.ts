@@ -1,0 +1,118 @@
+/**
+ * @module The writes to Redis that replies and writes wait for. A request's reply is sent once
+ * what it changed in Redis is there (`written`) and, for a session, known to every process serving
+ * (`visible`); a write (inside the write gate) waits for the lock writes in flight (`track`), so
+ * that its checks see them in Redis, and fails when one of its own writes failed.
+ */
+import { datastoreError, type DatastoreError } from '@entistore/core'
+import type { RestReply } from '@entistore/rest'
+import { messageOf } from './options.js'
+
+/**
+ * A write to Redis that a reply waits for: `written` once Redis has it, `visible` once every
+ * process serving has it too. Each resolves with the error the reply then answers, or undefined.
+ */
+interface Op {
+  readonly written: Promise<DatastoreError | undefined>
+  readonly visible: Promise<DatastoreError | undefined>
+}
+
+/** The error a request that needed Redis answers: 503, try again in a second. */
+export function unavailable(error: unknown): DatastoreError {
+  if ((error as { name?: unknown }).name === 'DatastoreError') return error as DatastoreError
+  return datastoreError('SharedStateUnavailable', ['Redis', messageOf(error)], {
+    details: { retryAfter: 1 },
+  })
+}
+
+export class PendingWrites {
+  readonly #report: (error: unknown) => void
+  /** Writes a reply waits for, by number; `#seq` is the number of the last one. */
+  readonly #ops = new Map<number, Op>()
+  #seq = 0
+  /** The number of the last write before the write in the gate began (see `writeEnded`). */
+  #writeFrom = 0
+  /** Lock writes in flight: a write waits for them, so that its checks see them in Redis. */
+  readonly #tracked = new Set<Promise<void>>()
+
+  constructor(report: (error: unknown) => void) {
+    this.#report = report
+  }
+
+  /** The number of the last write registered: a reply waits for those after it. */
+  get seq(): number {
+    return this.#seq
+  }
+
+  /** Registers a write a reply waits for; its failure is told (a reply may not wait for it). */
+  add(written: Promise<unknown>, visible: Promise<unknown> = written): void {
+    const seq = ++this.#seq
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (error: unknown) => unavailable(error),
+      )
+    const op: Op = { written: outcome(written), visible: outcome(visible) }
+    this.#ops.set(seq, op)
+    written.catch(this.#report)
+    void op.visible.then(() => this.#ops.delete(seq))
+  }
+
+  /** A write no request waits for: its failure is reported, never thrown. */
+  send(work: Promise<unknown>): void {
+    work.catch(this.#report)
+  }
+
+  /** A lock write: a write (`afterWrite`, `beforeWrite`) waits for it. */
+  track(work: Promise<void>): void {
+    const tracked = work.catch(this.#report)
+    this.#tracked.add(tracked)
+    void tracked.then(() => this.#tracked.delete(tracked))
+  }
+
+  /** Resolves once no tracked write is in flight (those started meanwhile included). */
+  async settled(): Promise<void> {
+    while (this.#tracked.size > 0) await Promise.all(this.#tracked)
+  }
+
+  /**
+   * `reply` once every write registered after `from` is visible, or `refuse(the first error)`;
+   * synchronously `reply` when there is none.
+   */
+  settle(
+    from: number,
+    reply: RestReply,
+    refuse: (error: DatastoreError) => RestReply,
+  ): RestReply | Promise<RestReply> {
+    if (this.#seq === from) return reply
+    const waits: Promise<DatastoreError | undefined>[] = []
+    for (const [seq, op] of this.#ops) if (seq > from) waits.push(op.visible)
+    if (waits.length === 0) return reply
+    return Promise.all(waits).then((errors) => {
+      const error = errors.find((e) => e !== undefined)
+      return error === undefined ? reply : refuse(error)
+    })
+  }
+
+  /** A write in the gate begins: its writes are those registered from now. */
+  writeBegins(): void {
+    this.#writeFrom = this.#seq
+  }
+
+  /**
+   * A write in the gate ended: the first error of its writes once written (undefined when all
+   * were), and the next write's begin here.
+   */
+  async writeEnded(): Promise<DatastoreError | undefined> {
+    const from = this.#writeFrom
+    this.#writeFrom = this.#seq
+    const written: Promise<DatastoreError | undefined>[] = []
+    for (const [seq, op] of this.#ops) if (seq > from) written.push(op.written)
+    return (await Promise.all(written)).find((e) => e !== undefined)
+  }
+
+  /** Resolves once every write registered reached Redis (or failed). */
+  async written(): Promise<void> {
+    await Promise.all([...this.#ops.values()].map((op) => op.written))
+  }
+}
