@@ -66,7 +66,7 @@ export type {
   PostgresLogOptions,
   PostgresPoolConfig,
   PostgresRecovery,
-} from './cluster/postgres-types.js'
+} from './cluster/postgres/types.js'
 // Sessions, locks and entity sets shared by several processes through Redis (`--redis`).
 export { connectRedis } from './cluster/redis/connect.js'
 export { RedisParticipant } from './cluster/redis/redis-participant.js'

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
 import type { RedisOptions } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import type { PostgresPoolConfig } from './postgres-types.js'
+import type { PostgresPoolConfig } from './postgres/types.js'
 import type { RedisClientOptions } from './redis/options.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
