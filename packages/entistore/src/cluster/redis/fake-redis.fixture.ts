@@ -4,12 +4,10 @@
  * TTLs on an injectable clock (a key is gone once its time is reached, as Redis's lazy expiry
  * makes it look), MULTI and pipelines run in one step, PUBLISH to in-process listeners, and the
  * participant's Lua scripts (redis-scripts.ts) written again in TypeScript, step for step.
- * scripts-agree.test.ts runs the same calls here and on a real server and compares the answers.
- * Test-only.
+ * scripts-agree.test.ts runs the same calls here and on a real server and compares the answers;
+ * fake-cluster.fixture.ts runs processes' mirrors on it. Test-only.
  */
-import { createDatastore, ManualClock, type Datastore } from '@entistore/core'
-import { writeData, writeModel } from '../../../../core/src/txn/writes.fixture.js'
-import { createMirrors, type MirrorCommands, type Mirrors } from './mirrors.js'
+import type { MirrorCommands } from './mirrors.js'
 
 type Value = string | Set<string>
 
@@ -421,48 +419,3 @@ const holderOf = (lock: string): string => (JSON.parse(lock) as { i: string }).i
 
 /** A string as Lua's cjson encodes it: as JSON.stringify does, and `/` escaped too. */
 const cjsonString = (s: string): string => JSON.stringify(s).replaceAll('/', '\\/')
-
-/** A process of a test: its datastore (on the writes fixture's model and data) and its mirrors. */
-export interface FakeProcess extends Mirrors {
-  readonly ds: Datastore
-  readonly clock: ManualClock
-  /** What the mirrors reported (failures no request waits for). */
-  readonly errors: unknown[]
-  /** Resolves once every write to Redis made so far has an answer. */
-  written(): Promise<void>
-  stop(): void
-}
-
-/**
- * Processes sharing one in-memory Redis, wired as the participant wires them (mirrors.ts), each
- * hearing the others' messages; one manual time runs the datastores' clocks and the fake's TTLs.
- * No lease is taken up (no heartbeat runs): every session a request names is read from Redis.
- */
-export function fakeCluster(start = Date.UTC(2026, 0, 1)) {
-  let ms = start
-  const redis = new FakeRedis(() => ms)
-  const clocks: ManualClock[] = []
-  const process = (): FakeProcess => {
-    const clock = new ManualClock(ms)
-    clocks.push(clock)
-    const ds = createDatastore(writeModel(), { data: writeData(), clock })
-    const errors: unknown[] = []
-    const m = createMirrors(ds, redis, { prefix: 'test:', now: () => ms }, (e) => errors.push(e))
-    const stops = [
-      ...m.observe(),
-      redis.subscribe(m.keys.channel, (text) => m.onMessage(text)),
-      redis.subscribe(m.presence.channel, (text) => m.presence.onDirect(text)),
-    ]
-    const written = async () => {
-      await m.pending.settled()
-      await m.pending.written()
-    }
-    return { ...m, ds, clock, errors, written, stop: () => stops.forEach((stop) => stop()) }
-  }
-  /** Moves every clock on by `step` ms. */
-  const advance = (step: number) => {
-    ms += step
-    for (const clock of clocks) clock.advance(step)
-  }
-  return { redis, process, advance }
-}

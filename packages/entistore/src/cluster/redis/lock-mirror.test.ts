@@ -7,7 +7,7 @@
  */
 import type { RestRequest } from '@entistore/rest'
 import { describe, expect, it } from 'vitest'
-import { fakeCluster, type FakeProcess } from './fake-redis.fixture.js'
+import { fakeCluster, type FakeProcess } from './fake-cluster.fixture.js'
 
 const request = (userAgent: string): RestRequest => ({
   method: 'GET',

@@ -13,16 +13,19 @@
  *   process applies what it hears of a session only when it is newer than what it holds;
  * - `l:<dataclass>:<key as JSON>`: a lock, JSON `{i, d, k, n}` (owner session id, dataclass, key,
  *   the owner's client info for `lockInfo`); `locks`: the set of lock key names, for a refresh;
- * - `e:<set id>`: an entity set, JSON `{dc, k, s, t, f, o}` (its members' entity KEYS in order,
- *   null for a member deleted when it was kept; sorted; timeout; saved filter and order), with its
- *   timeout as TTL, restarted by every read;
+ * - `e:<set id>`: an entity set, JSON `{dc, k, s, t, f, o, w}` (its members' entity KEYS in
+ *   order, null for a member deleted when it was kept; sorted; timeout; saved filter and order;
+ *   owner), with its timeout as TTL, restarted by every read; `os:<session id>` and `ou:<user>`:
+ *   the ids of the sets a session and a user own, for `$info` (set-mirror.ts);
  * - `m:<process id>` (TTL: the lease) and the set `members` that lists them: the processes
  *   serving now, whose acknowledgement a session's change waits for (redis-presence.ts);
+ * - `set-id-key`: the key that signs set ids to their owners, the same for every process;
  * - channel `events`: what processes tell each other (a session changed or closed, a set
  *   released), and `to:<process id>`: what is for one process (acknowledgements, its heartbeat).
  *
  * The scripts name keys through the prefix (ARGV) rather than KEYS: one Redis (or a primary with
- * replicas), not Redis Cluster, where keys would have to share a hash slot.
+ * replicas), not Redis Cluster, where keys would have to share a hash slot. The JSON shapes and the
+ * key names, in TypeScript, are in wire.ts.
  */
 
 /**

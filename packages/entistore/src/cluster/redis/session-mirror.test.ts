@@ -5,7 +5,7 @@
  * other, and a write Redis cannot take answered 503.
  */
 import { describe, expect, it } from 'vitest'
-import { fakeCluster } from './fake-redis.fixture.js'
+import { fakeCluster } from './fake-cluster.fixture.js'
 
 /** One turn of the event loop: the touches' flush, the messages delivered. */
 const turn = () => new Promise((resolve) => setImmediate(resolve))

@@ -6,7 +6,7 @@
  */
 import type { SetOwner } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { fakeCluster, type FakeProcess } from './fake-redis.fixture.js'
+import { fakeCluster, type FakeProcess } from './fake-cluster.fixture.js'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 

@@ -19,12 +19,12 @@ import {
 } from '@entistore/core'
 import { createRestHandler, toFetchHandler, type RestHandlerOptions } from '@entistore/rest'
 import { Redis } from 'ioredis'
-import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
-import { manualSchedule } from '../../../rest/src/schedule.fixture.js'
-import { connectRedis } from './redis/connect.js'
-import type { RedisParticipantOptions } from './redis/options.js'
-import type { RedisParticipant } from './redis/redis-participant.js'
-import { ClusterWrites } from './cluster-core.js'
+import { writeData, writeModel } from '../../../../core/src/txn/writes.fixture.js'
+import { manualSchedule } from '../../../../rest/src/schedule.fixture.js'
+import { connectRedis } from './connect.js'
+import type { RedisParticipantOptions } from './options.js'
+import type { RedisParticipant } from './redis-participant.js'
+import { ClusterWrites } from '../cluster-core.js'
 
 /** The lease of the fixture's processes, in (manual) milliseconds. */
 export const LEASE_MS = 60_000

@@ -4,9 +4,9 @@
  * its entity set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../cli.js'
-import { shopFiles, startCli } from '../persist/cli-process.fixture.js'
-import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+import { main } from '../../cli.js'
+import { shopFiles, startCli } from '../../persist/cli-process.fixture.js'
+import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
 const missing = redisMissing()
 const { model, data } = shopFiles('redis-cli', ['a', 'b', 'c'])

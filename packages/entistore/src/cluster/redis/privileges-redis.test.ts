@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startCli, stopChildren } from '../persist/cli-process.fixture.js'
-import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+import { startCli, stopChildren } from '../../persist/cli-process.fixture.js'
+import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
-const root = new URL('../../../../', import.meta.url).pathname
+const root = new URL('../../../../../', import.meta.url).pathname
 const model = `${root}examples/company/model.json`
 const data = `${root}examples/company/data.json`
 const employees = JSON.parse(readFileSync(data, 'utf8')).Employee as {

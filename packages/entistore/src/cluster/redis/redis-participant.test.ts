@@ -10,7 +10,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { eventually, LEASE_MS, twoNodes, type Json } from './redis-cluster.fixture.js'
-import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
 const missing = redisMissing()
 let server: RedisServer
