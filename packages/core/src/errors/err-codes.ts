@@ -895,14 +895,10 @@ export const ERRORS = {
    * learned. `applied` says which: 'no' (it was never run: send it again) or 'unknown' (the old
    * writer may have committed it: read before writing again). Carries `retryAfter`. (9146)
    */
-  ClusterNoWriter: spec(
-    9146,
-    'enti',
-    'unavailable',
-    (why: string, applied: 'no' | 'unknown') =>
-      applied === 'no'
-        ? `No process could take the write (${why}); it was not applied: try again`
-        : `The write's outcome could not be learned (${why}); it may have been applied: read it back before writing it again`,
+  ClusterNoWriter: spec(9146, 'enti', 'unavailable', (why: string, applied: 'no' | 'unknown') =>
+    applied === 'no'
+      ? `No process could take the write (${why}); it was not applied: try again`
+      : `The write's outcome could not be learned (${why}); it may have been applied: read it back before writing it again`,
   ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
