@@ -51,7 +51,8 @@ import {
   type RestRequest,
   withRespond,
 } from '@entistore/rest'
-import type { ClusterParticipant } from './participant.js'
+import type { ClusterParticipant, WriteTag } from './participant.js'
+import { loggedReply, wholeReply } from './write-gate/forwarded.js'
 
 /** How many times a group of data writes is tried in one round trip before the careful way. */
 const MAX_TRIES = 3
@@ -61,12 +62,32 @@ interface QueuedWrite {
   readonly fn: () => unknown
   /** Whether it may run twice (undone in between): a plain data write. */
   readonly again: boolean
+  /**
+   * A forwarded write's id and its reply's text (made from its value): left in the log beside its
+   * last record, and its value resolved with the log position that holds it (`Placed`).
+   */
+  readonly tag?: { readonly id: string; readonly text: (value: unknown) => string }
   readonly resolve: (value: unknown) => void
   readonly reject: (error: unknown) => void
 }
 
 type Outcome =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
+
+/** A tagged write's value, and the log position it is at (the group's last, or what was applied). */
+export interface Placed<T> {
+  readonly value: T
+  readonly at: number
+}
+
+/**
+ * The one-writer scheme (write-gate/), as the gate sees it: whether this process runs writes,
+ * and how a write goes to the process that does.
+ */
+export interface OneWriter {
+  readonly isWriter: boolean
+  forward(request: RestRequest): Promise<RestReply>
+}
 
 /** One commit: its changes (to undo it) and its record (to append it). */
 interface Commit {
@@ -125,6 +146,9 @@ export class ClusterWrites {
   #flushScheduled = false
   #behind: string | undefined
   #closed = false
+  #oneWriter: OneWriter | undefined
+  // The wrapped core's entry for writes forwarded here (set by `wrap`).
+  #forwardedEntry: ((request: RestRequest, id: string) => Promise<Placed<RestReply>>) | undefined
 
   constructor(
     ds: Datastore,
@@ -241,6 +265,36 @@ export class ClusterWrites {
     })
   }
 
+  /** A write whose id and reply go into the log with it; resolves with where it is in the log. */
+  #enqueueTagged<T>(
+    fn: () => T | Promise<T>,
+    again: boolean,
+    tag: NonNullable<QueuedWrite['tag']>,
+  ): Promise<Placed<T>> {
+    return new Promise<Placed<T>>((resolve, reject) => {
+      this.#queue.push({ fn, again, tag, resolve: resolve as (value: unknown) => void, reject })
+      this.#scheduleGroup()
+    })
+  }
+
+  /**
+   * Takes part in the one-writer scheme (write-gate/): from now on, while `writer.isWriter` is
+   * false, a request that writes is forwarded (`writer.forward`) instead of run here.
+   */
+  oneWriter(writer: OneWriter): void {
+    this.#oneWriter = writer
+  }
+
+  /**
+   * Answers a write forwarded to this process (the writer), as the wrapped core answers one of
+   * its own clients' writes, its id and reply logged with it. Needs `wrap` to have been called.
+   */
+  answerForwarded(request: RestRequest, id: string): Promise<Placed<RestReply>> {
+    if (!this.#forwardedEntry)
+      throw new Error('ClusterWrites: wrap a core before answering forwarded writes')
+    return this.#forwardedEntry(request, id)
+  }
+
   /** Most writes in one group. */
   get maxGroup(): number {
     return this.#maxGroup
@@ -329,19 +383,23 @@ export class ClusterWrites {
         this.#writing = true
         if (optimistic) this.#speculative = new Promise((resolve) => (this.#speculated = resolve))
         const start = revertPoint(this.#ds.store)
-        const { all, outcomes } = await this.#runGroup(group, lifted, local)
+        const { all, outcomes, tags } = await this.#runGroup(group, lifted, local)
         // Commits from here on (during the awaits) are outside ones: pending, flushed next.
         this.#capture = undefined
         const records = all.map((c) => c.record)
         const waits: Promise<void>[] = []
         let moved = false
+        let last: number | undefined
         try {
           for (const p of logging) {
             const appended = optimistic
-              ? await p.tryAppend!(records)
-              : await p.afterWrite?.(records)
+              ? await p.tryAppend!(records, tags)
+              : await p.afterWrite?.(records, tags)
             if (appended === 'moved') moved = true
-            else if (appended) waits.push(appended.visible)
+            else if (appended) {
+              waits.push(appended.visible)
+              last = appended.last ?? last
+            }
           }
         } catch (e) {
           this.#undo(all, start)
@@ -357,7 +415,7 @@ export class ClusterWrites {
         }
         if (!moved) {
           this.#endSpeculation()
-          return this.#settle(group, outcomes, waits)
+          return this.#settle(group, outcomes, waits, last ?? this.#position())
         }
         // The log moved on since this process last applied it: undone (outside commits made
         // meanwhile go with the lifted ones, applied again on the next run), caught up, and tried
@@ -390,10 +448,12 @@ export class ClusterWrites {
     group: readonly QueuedWrite[],
     lifted: { commits: Commit[] },
     local: readonly ClusterParticipant[],
-  ): Promise<{ all: Commit[]; outcomes: Outcome[] }> {
+  ): Promise<{ all: Commit[]; outcomes: Outcome[]; tags: Map<number, WriteTag> }> {
     // Every commit of the group, in order (to undo them all), and the outcome of each write.
     const all: Commit[] = []
     const outcomes: Outcome[] = []
+    // By index into `all`: the forwarded writes' ids and replies, beside their last commit.
+    const tags = new Map<number, WriteTag>()
     this.#capture = all
     this.#reapply(lifted, all)
     for (const w of group) {
@@ -421,10 +481,20 @@ export class ClusterWrites {
         )
         this.#point = revertPoint(this.#ds.store)
         outcome = { ok: false, error: asClusterError(refused.error) }
-      } else all.push(...captured)
+      } else {
+        all.push(...captured)
+        if (w.tag && outcome.ok && captured.length > 0)
+          tags.set(all.length - 1, { request: w.tag.id, reply: w.tag.text(outcome.value) })
+      }
       outcomes.push(outcome)
     }
-    return { all, outcomes }
+    return { all, outcomes, tags }
+  }
+
+  /** The log position this process applied up to (0 without a log). */
+  #position(): number {
+    for (const p of this.#participants) if (p.position) return p.position()
+    return 0
   }
 
   /** The group in memory is in the log, or undone: the reads that waited for it go on. */
@@ -454,6 +524,7 @@ export class ClusterWrites {
     group: readonly QueuedWrite[],
     outcomes: readonly Outcome[],
     waits: readonly Promise<void>[],
+    at: number,
   ): () => Promise<void> {
     return async () => {
       let failure: DatastoreError | undefined
@@ -468,7 +539,7 @@ export class ClusterWrites {
         const outcome = outcomes[i]!
         if (!outcome.ok) w.reject(outcome.error)
         else if (failure) w.reject(failure)
-        else w.resolve(outcome.value)
+        else w.resolve(w.tag ? { value: outcome.value, at } : outcome.value)
       })
     }
   }
@@ -572,7 +643,11 @@ export class ClusterWrites {
       })
     }
     const answer = (request: RestRequest, names: RequestNames): RestReply | Promise<RestReply> => {
-      if (names.writes) return done(request, this.#respondWrite(core, request, names.dataWrite))
+      if (names.writes) {
+        const writer = this.#oneWriter
+        if (writer && !writer.isWriter) return done(request, this.#forward(core, writer, request))
+        return done(request, this.#respondWrite(core, request, names.dataWrite))
+      }
       // Not while a group that may yet be undone is in memory (see #speculative); again after it,
       // since the next group may have begun by then.
       if (this.#speculative !== undefined)
@@ -583,30 +658,59 @@ export class ClusterWrites {
     }
     const refuse = (request: RestRequest, e: unknown) =>
       done(request, core.refuse(asClusterError(e)))
+    // A write forwarded here: prepared as any request, run in a group, its reply made whole there
+    // (it travels, and is logged) and its id and reply logged with it.
+    this.#forwardedEntry = async (request, id) => {
+      const names = readRequestNames(request, basePath)
+      try {
+        await this.#prepare(request, names)
+        const placed = await this.#enqueueTagged(
+          () => wholeReply(core.respond(request)),
+          names.dataWrite,
+          { id, text: (reply) => loggedReply(reply as RestReply) },
+        )
+        return { value: await done(request, placed.value), at: placed.at }
+      } catch (e) {
+        return { value: await refuse(request, e), at: this.#position() }
+      }
+    }
     return withRespond(core, (request) => {
       const names = readRequestNames(request, basePath)
-      const before = this.#before
-      if (before.length === 0) return answer(request, names)
-      let waits: Promise<void>[] | undefined
+      let prepared: Promise<void> | undefined
       try {
-        for (const p of before) {
-          const wait = p.beforeRequest!(request, names)
-          if (wait !== undefined) (waits ??= []).push(wait)
-        }
+        prepared = this.#prepare(request, names)
       } catch (e) {
         return refuse(request, e)
       }
-      if (waits === undefined) return answer(request, names)
-      return Promise.all(waits).then(
+      if (prepared === undefined) return answer(request, names)
+      return prepared.then(
         () => answer(request, names),
         (e: unknown) => refuse(request, e),
       )
     })
   }
 
+  /** The participants' beforeRequest, together: undefined when none has anything to wait for. */
+  #prepare(request: RestRequest, names: RequestNames): Promise<void> | undefined {
+    let waits: Promise<void>[] | undefined
+    for (const p of this.#before) {
+      const wait = p.beforeRequest!(request, names)
+      if (wait !== undefined) (waits ??= []).push(wait)
+    }
+    return waits && Promise.all(waits).then(() => undefined)
+  }
+
   async #respondWrite(core: RestCore, request: RestRequest, again: boolean): Promise<RestReply> {
     try {
       return await this.#enqueue(() => core.respond(request), again)
+    } catch (e) {
+      return core.refuse(asClusterError(e))
+    }
+  }
+
+  async #forward(core: RestCore, writer: OneWriter, request: RestRequest): Promise<RestReply> {
+    try {
+      return await writer.forward(request)
     } catch (e) {
       return core.refuse(asClusterError(e))
     }

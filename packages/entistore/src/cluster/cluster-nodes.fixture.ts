@@ -27,6 +27,15 @@ export class ClusterNodes {
     return { ds, cluster, url: server.url }
   }
 
+  /** Stops one process (its server, then its cluster: a graceful stop). */
+  async close(node: ClusterNode): Promise<void> {
+    const at = this.#open.findIndex((n) => n.cluster === node.cluster)
+    if (at < 0) return
+    const [n] = this.#open.splice(at, 1)
+    await n!.server.close()
+    await n!.cluster.close()
+  }
+
   /** Stops every process started so far. */
   async closeAll(): Promise<void> {
     for (const n of this.#open.splice(0)) {

@@ -7,10 +7,11 @@
  * postgres/postgres-participant.ts).
  */
 import type { DataFile, Datastore } from '@entistore/core'
-import type { RestCore } from '@entistore/rest'
+import { unrefSchedule, type RestCore } from '@entistore/rest'
 import { ClusterWrites } from './cluster-core.js'
 import { importOptional } from './optional-package.js'
 import type { ClusterParticipant } from './participant.js'
+import type { OneWriterOptions } from './write-gate/one-writer.js'
 import type {
   LagSummary,
   PostgresLogOptions,
@@ -41,6 +42,12 @@ export interface ClusterOptions extends Omit<PostgresLogOptions, 'connection'> {
   readonly participants?: readonly ClusterParticipant[]
   /** Told of failures nothing waits on (a lost listener, a failed snapshot). @default process.emitWarning */
   readonly onError?: (error: Error) => void
+  /**
+   * One writer (docs/durability.md): the process holding PostgreSQL's writer lock runs every
+   * request's write, the others forward theirs to it (write-gate/). `false`: each process runs
+   * its own writes, taking turns on the log's lock. @default false
+   */
+  readonly oneWriter?: OneWriterOptions | false
 }
 
 export interface Cluster {
@@ -51,6 +58,11 @@ export interface Cluster {
   readonly appliedSeq: number
   /** This process's name in the log's `origin` column. */
   readonly origin: string
+  /**
+   * With `oneWriter`: whether this process runs the writes now (the others forward theirs to
+   * it). Undefined without it.
+   */
+  readonly writer: boolean | undefined
   /** Commits made outside a write, not appended yet (see cluster-core.ts). */
   readonly pendingCommits: number
   /** Why this process stopped following the log, if it did (writes then answer 503, 9133). */
@@ -112,17 +124,19 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
     maxLagMs,
     maxGroup,
     participants: given = [],
+    oneWriter,
     ...logOptions
   } = options
   const participants = [...given]
   // pg is loaded here, with the modules that use it, and not when entistore is imported.
-  const [{ PostgresLog }, { PostgresParticipant }] = await importOptional({
+  const [{ PostgresLog }, { PostgresParticipant }, { startOneWriter }] = await importOptional({
     name: 'pg',
     neededBy: 'joinCluster',
     load: () =>
       Promise.all([
         import('./postgres/postgres-log.js'),
         import('./postgres/postgres-participant.js'),
+        import('./write-gate/one-writer.js'),
       ]),
   })
   const log = new PostgresLog({ ...logOptions, connection: postgres })
@@ -147,12 +161,35 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       ...(maxGroup === undefined ? {} : { maxGroup }),
     })
     await pg.follow(writes)
+    const one = oneWriter
+      ? await startOneWriter(
+          {
+            connection: postgres,
+            schema: logOptions.schema ?? 'public',
+            prefix: logOptions.prefix ?? 'entistore_',
+            origin: log.origin,
+            schedule: unrefSchedule,
+            now: () => performance.now(),
+            onError,
+            catchUp: () => pg.catchUp(),
+            applied: (at) => pg.waitApplied(at),
+            loggedReplies: (limit) => pg.loggedReplies(limit),
+            writeUnder: (fence) => pg.writeUnder(fence),
+            answerForwarded: (request, id) => writes.answerForwarded(request, id),
+          },
+          oneWriter,
+        )
+      : undefined
+    if (one) writes.oneWriter(one)
     return {
       ds,
       recovery,
       origin: log.origin,
       get appliedSeq() {
         return pg.applied
+      },
+      get writer() {
+        return one?.isWriter
       },
       get pendingCommits() {
         return writes.pendingCommits
@@ -171,6 +208,7 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       catchUp: () => pg.catchUp(),
       snapshot: () => pg.snapshot(),
       close: async () => {
+        await one?.close()
         await writes.close()
         await pg.close()
         for (const p of participants) await p.close()

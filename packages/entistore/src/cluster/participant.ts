@@ -28,8 +28,20 @@
 import type { DatastoreError, LogRecord } from '@entistore/core'
 import type { RequestNames, RestRequest } from '@entistore/rest'
 
+/**
+ * What a forwarded write leaves in the log beside its last record (write-gate/): its id and its
+ * reply, so that the write, sent again after a failover, is answered from the log, not run twice.
+ */
+export interface WriteTag {
+  readonly request: string
+  /** The reply, as JSON text (write-gate/forwarded.ts's shape without `at`). */
+  readonly reply: string
+}
+
 /** What a participant's `afterWrite` may hand back: a wait the group's replies are sent after. */
 export interface Appended {
+  /** The log position of the group's last record, when the participant logs. */
+  readonly last?: number
   /**
    * Resolves once the write is visible wherever it may be read (every live process applied it);
    * rejects with the error the group's writes then answer (the write is committed all the same).
@@ -57,7 +69,10 @@ export interface ClusterParticipant {
    * an earlier participant's afterWrite refused (the write is undone): let go of what beforeWrite
    * took.
    */
-  afterWrite?(records: readonly LogRecord[]): Promise<Appended | void>
+  afterWrite?(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | void>
   /**
    * Appends a group's records without a `beforeWrite` first, if the log is still where this
    * process last applied it (PostgreSQL: one round trip, the lock held only inside it); 'moved'
@@ -66,7 +81,10 @@ export interface ClusterParticipant {
    * after `beforeWrite`. Offered by a participant that logs every commit; used for the
    * groups whose writes may run twice (plain data writes: `isDataWrite`).
    */
-  tryAppend?(records: readonly LogRecord[]): Promise<Appended | 'moved' | void>
+  tryAppend?(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | 'moved' | void>
   /**
    * Called, synchronously, before a group runs in memory (and before each new try), with the store
    * holding exactly what the log holds: apply what is known to be committed and not applied yet.
@@ -97,6 +115,11 @@ export interface ClusterParticipant {
    * `Retry-After`).
    */
   readError?(): DatastoreError | undefined
+  /**
+   * The log position this process applied up to, from a participant that logs: a forwarded write
+   * that committed nothing is answered with it (the forwarding process applies up to it first).
+   */
+  position?(): number
   /** Stops following the others and lets go of connections (graceful shutdown). */
   close(): Promise<void>
 }

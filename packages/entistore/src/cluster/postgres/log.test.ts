@@ -61,21 +61,34 @@ describe('an append', () => {
     const sql = appendSql(t, pg.escapeLiteral, [record("it's")], 5)
     const text = JSON.stringify(record("it's")).replace("'", "''")
     expect(sql).toBe(`WITH ins AS (
-           INSERT INTO "rec"."p_log" (origin, record)
-             SELECT * FROM (VALUES ('o:1', '${text}')) AS v  RETURNING seq)
+           INSERT INTO "rec"."p_log" (origin, record, request, reply)
+             SELECT v.* FROM (VALUES ('o:1', '${text}', NULL, NULL)) AS v (origin, record, request, reply) RETURNING seq)
          SELECT min(seq) AS first, max(seq) AS last,
            CASE WHEN count(*) > 0 THEN
              pg_notify('rec_p_log', '5:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':' || 'o:1
 [${text}]')
-           END
+           END,
+           true AS term_ok
            FROM ins`)
+  })
+
+  it("carries forwarded writes' ids and replies beside their records, and the writer's fence", () => {
+    const tags = new Map([[1, { request: 'w:7', reply: '{"status":200}' }]])
+    const fence =
+      'fenced AS (SELECT term FROM "rec"."p_writer" WHERE id = 1 AND term = 3 FOR SHARE)'
+    const sql = appendSql(t, pg.escapeLiteral, [record('a'), record('b')], 5, '', { tags, fence })
+    expect(sql).toMatch(/^WITH fenced AS \(.*\), ins AS \(/)
+    expect(sql).toContain(`, NULL, NULL), ('o:1', `)
+    expect(sql).toContain(`, 'w:7', '{"status":200}'))`)
+    expect(sql).toContain('AS v (origin, record, request, reply), fenced RETURNING seq)')
+    expect(sql).toContain('(SELECT count(*) > 0 FROM fenced) AS term_ok')
   })
 
   it('takes a condition that may leave every row out (appendIfAt), and no notification then', () => {
     const only = 'WHERE NOT EXISTS (SELECT 1 FROM "rec"."p_log" WHERE seq > 5)'
     const sql = appendSql(t, pg.escapeLiteral, [record('a'), record('b', 11)], 5, only)
-    expect(sql).toContain(`) AS v ${only} RETURNING seq)`)
-    expect(sql).toContain("'), ('o:1', '")
+    expect(sql).toContain(`AS v (origin, record, request, reply) ${only} RETURNING seq)`)
+    expect(sql).toContain("', NULL, NULL), ('o:1', '")
     expect(sql).toContain('CASE WHEN count(*) > 0 THEN')
   })
 
@@ -99,6 +112,19 @@ describe('an append', () => {
     expect(appended(result([{ first: '4', last: '6' }]))).toEqual({ first: 4, last: 6 })
     expect(appended(result([{ first: null, last: null }]))).toBeUndefined()
     expect(appended(result([]))).toBeUndefined()
+  })
+
+  it('throws ClusterWriteFailed when the fence refused it: another process writes now', () => {
+    expect(() => appended(result([{ first: null, last: null, term_ok: false }]))).toThrow(
+      expect.objectContaining({
+        errCode: 9132,
+        message: expect.stringMatching(/no longer the writer/),
+      }),
+    )
+    expect(appended(result([{ first: '4', last: '4', term_ok: true }]))).toEqual({
+      first: 4,
+      last: 4,
+    })
   })
 })
 

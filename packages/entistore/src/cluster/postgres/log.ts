@@ -13,8 +13,9 @@
  * text go through the simple query protocol, which takes no parameters: the values are written
  * into the text, numbers checked (schema.ts) and strings quoted by node-postgres's `escapeLiteral`.
  */
-import type { LogRecord } from '@entistore/core'
+import { datastoreError, type LogRecord } from '@entistore/core'
 import type pg from 'pg'
+import type { WriteTag } from '../participant.js'
 import { refused, type LogConnection, type LogTransaction } from './connection.js'
 import { membersSql, readMembers, type Member, type MemberRow } from './members.js'
 import { checkedSeq, type LogTables } from './schema.js'
@@ -133,12 +134,13 @@ export async function appendAndCommit(
   tx: LogTransaction,
   records: readonly LogRecord[],
   prev: number,
+  options: AppendOptions = {},
 ): Promise<{ first: number; last: number }> {
   const { client } = tx
   let results: pg.QueryResult[]
   try {
     results = (await client.query(
-      `${appendSql(db, escaper(client), records, prev)}; COMMIT`,
+      `${appendSql(db, escaper(client), records, prev, '', options)}; COMMIT`,
     )) as unknown as pg.QueryResult[]
   } catch (e) {
     if (refused(e)) await db.rollback(tx, e)
@@ -164,6 +166,7 @@ export async function appendIfAt(
   db: LogConnection,
   prev: number,
   records: readonly LogRecord[],
+  options: AppendOptions = {},
 ): Promise<{ first: number; last: number; members: Member[] } | { moved: LogRows }> {
   const client = await db.connect()
   let results: pg.QueryResult[]
@@ -172,7 +175,7 @@ export async function appendIfAt(
       `BEGIN; ${db.lockSql};
          ${afterSql(db, prev, db.catchUpRows)};
          ${membersSql(db)};
-         ${appendSql(db, escaper(client), records, prev, `WHERE NOT EXISTS (SELECT 1 FROM ${db.logTable} WHERE seq > ${checkedSeq(prev)})`)};
+         ${appendSql(db, escaper(client), records, prev, `WHERE NOT EXISTS (SELECT 1 FROM ${db.logTable} WHERE seq > ${checkedSeq(prev)})`, options)};
          COMMIT`,
     )) as unknown as pg.QueryResult[]
   } catch (e) {
@@ -184,6 +187,18 @@ export async function appendIfAt(
   const done = appended(results[4]!)
   if (done === undefined) return { moved: readLogRows(results[2] as pg.QueryResult<AfterRow>) }
   return { ...done, members: readMembers(results[3] as pg.QueryResult<MemberRow>) }
+}
+
+/** What an append may carry besides its records. */
+export interface AppendOptions {
+  /** By index into the records: forwarded writes' ids and replies, logged beside them. */
+  readonly tags?: ReadonlyMap<number, WriteTag> | undefined
+  /**
+   * The writer's fence (write-gate/writer-lease.ts's `fence(term)`: a CTE named `fenced`): the
+   * rows are inserted only while the term is still this process's; else the append throws
+   * ClusterWriteFailed, nothing written.
+   */
+  readonly fence?: string | undefined
 }
 
 /** The most bytes of records a notification carries (its payload must stay under 8000). */
@@ -207,26 +222,43 @@ export function appendSql(
   records: readonly LogRecord[],
   prev: number,
   only = '',
+  { tags, fence }: AppendOptions = {},
 ): string {
   const origin = escape(t.origin)
   const texts = records.map((r) => JSON.stringify(r))
-  const values = texts.map((text) => `(${origin}, ${escape(text)})`)
+  const text = (v: string | undefined) => (v === undefined ? 'NULL' : escape(v))
+  const values = texts.map((record, i) => {
+    const tag = tags?.get(i)
+    return `(${origin}, ${escape(record)}, ${text(tag?.request)}, ${text(tag?.reply)})`
+  })
   const all = `[${texts.join(',')}]`
   const carried = Buffer.byteLength(all) + t.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
   const head = `'${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':'`
-  return `WITH ins AS (
-           INSERT INTO ${t.logTable} (origin, record)
-             SELECT * FROM (VALUES ${values.join(', ')}) AS v ${only} RETURNING seq)
+  const rows = `(VALUES ${values.join(', ')}) AS v (origin, record, request, reply)`
+  const insert = `ins AS (
+           INSERT INTO ${t.logTable} (origin, record, request, reply)
+             SELECT v.* FROM ${fence === undefined ? rows : `${rows}, fenced`}${only === '' ? '' : ` ${only}`} RETURNING seq)`
+  return `WITH ${fence === undefined ? insert : `${fence}, ${insert}`}
          SELECT min(seq) AS first, max(seq) AS last,
            CASE WHEN count(*) > 0 THEN
              pg_notify(${escape(t.channel)}, ${head} || ${escape(`${t.origin}\n${carried}`)})
-           END
+           END,
+           ${fence === undefined ? 'true' : '(SELECT count(*) > 0 FROM fenced)'} AS term_ok
            FROM ins`
 }
 
-/** The seqs an append got; undefined when it appended nothing (`appendIfAt`: the log moved). */
+/**
+ * The seqs an append got; undefined when it appended nothing (`appendIfAt`: the log moved).
+ * Throws ClusterWriteFailed when the writer's fence refused it: another process writes now.
+ */
 export function appended(result: pg.QueryResult): { first: number; last: number } | undefined {
-  const row = (result as pg.QueryResult<{ first: string | null; last: string | null }>).rows[0]
+  const row = (
+    result as pg.QueryResult<{ first: string | null; last: string | null; term_ok: boolean }>
+  ).rows[0]
+  if (row?.term_ok === false)
+    throw datastoreError('ClusterWriteFailed', ['this process is no longer the writer'], {
+      details: { retryAfter: 1 },
+    })
   if (row?.first == null || row.last == null) return undefined
   return { first: Number(row.first), last: Number(row.last) }
 }

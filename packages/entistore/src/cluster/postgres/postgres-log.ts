@@ -43,16 +43,31 @@ export class PostgresLog extends LogConnection {
     tx: LogTransaction,
     records: readonly LogRecord[],
     prev: number,
+    options?: log.AppendOptions,
   ): Promise<{ first: number; last: number }> {
-    return log.appendAndCommit(this, tx, records, prev)
+    return log.appendAndCommit(this, tx, records, prev, options)
   }
 
   /** A whole write in one round trip if the log is still at `prev`; else the rows after (log.ts). */
   appendIfAt(
     prev: number,
     records: readonly LogRecord[],
+    options?: log.AppendOptions,
   ): Promise<{ first: number; last: number; members: Member[] } | { moved: LogRows }> {
-    return log.appendIfAt(this, prev, records)
+    return log.appendIfAt(this, prev, records, options)
+  }
+
+  /**
+   * The replies of the last `limit` forwarded writes the log holds, newest first: a new writer
+   * learns what the old one committed (write-gate/answering.ts).
+   */
+  async loggedReplies(limit: number): Promise<{ seq: number; request: string; reply: string }[]> {
+    const result = await this.pool.query<{ seq: string; request: string; reply: string }>(
+      `SELECT seq, request, reply FROM ${this.logTable}
+        WHERE request IS NOT NULL ORDER BY seq DESC LIMIT $1`,
+      [limit],
+    )
+    return result.rows.map((r) => ({ ...r, seq: Number(r.seq) }))
   }
 
   /** The log rows after `seq`, at most `limit`, and the oldest snapshot's seq (log.ts). */

@@ -19,7 +19,7 @@ import {
 } from '@entistore/core'
 import { unrefSchedule, type Schedule } from '@entistore/rest'
 import type { ClusterWrites } from '../cluster-core.js'
-import type { Appended, ClusterParticipant } from '../participant.js'
+import type { Appended, ClusterParticipant, WriteTag } from '../participant.js'
 import { Acknowledgements } from './acks.js'
 import { Follower } from './follower.js'
 import { Lease } from './lease.js'
@@ -62,6 +62,8 @@ export class PostgresParticipant implements ClusterParticipant {
   readonly #stop = new AbortController()
   readonly #groups: WriteGroups
   #writes: ClusterWrites | undefined
+  // While this process is the one writer (write-gate/): the fence its appends carry.
+  #fence: string | undefined
 
   constructor(
     log: PostgresLog,
@@ -92,11 +94,33 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#acks = new Acknowledgements(log, this.#follower, { leaseMs, schedule, onError, signal })
     this.#snapshots = new Snapshots(log, ds, snapshotSeq, { onError, signal })
     // A group committed: applied here, maybe a snapshot, and its replies wait for the others.
-    this.#groups = new WriteGroups(log, this.#follower, (last, members) => {
-      this.#follower.appended(last)
-      this.#snapshots.maybe(last, this.#writes?.pendingCommits ?? 0)
-      return { visible: this.#acks.acknowledged(last, members) }
-    })
+    this.#groups = new WriteGroups(
+      log,
+      this.#follower,
+      (last, members) => {
+        this.#follower.appended(last)
+        this.#snapshots.maybe(last, this.#writes?.pendingCommits ?? 0)
+        return { visible: this.#acks.acknowledged(last, members), last }
+      },
+      () => this.#fence,
+    )
+  }
+
+  /**
+   * Appends from now on carry `fence` (write-gate/writer-lease.ts), while this process is the
+   * writer; undefined when it no longer is.
+   */
+  writeUnder(fence: string | undefined): void {
+    this.#fence = fence
+  }
+
+  position(): number {
+    return this.#follower.applied
+  }
+
+  /** The replies of the last `limit` forwarded writes the log holds (postgres-log.ts). */
+  loggedReplies(limit: number): Promise<{ seq: number; request: string; reply: string }[]> {
+    return this.#log.loggedReplies(limit)
   }
 
   /** The seq of the last log row applied in this process. */
@@ -134,12 +158,18 @@ export class PostgresParticipant implements ClusterParticipant {
     return this.#groups.beforeWrite()
   }
 
-  afterWrite(records: readonly LogRecord[]): Promise<Appended | void> {
-    return this.#groups.afterWrite(records)
+  afterWrite(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | void> {
+    return this.#groups.afterWrite(records, tags)
   }
 
-  tryAppend(records: readonly LogRecord[]): Promise<Appended | 'moved' | void> {
-    return this.#groups.tryAppend(records)
+  tryAppend(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | 'moved' | void> {
+    return this.#groups.tryAppend(records, tags)
   }
 
   retry(): Promise<boolean> {
@@ -154,6 +184,19 @@ export class PostgresParticipant implements ClusterParticipant {
   /** Applies what the others committed, now (in the write gate). */
   catchUp(): Promise<void> {
     return this.#follower.catchUp()
+  }
+
+  /**
+   * Resolves once this process applied the log up to `at` (a forwarded write's reply: its
+   * forwarding process answers after it). Usually at once: the writer's reply waited for every
+   * process serving to apply it. Else the log is read, a few times at most.
+   */
+  async waitApplied(at: number): Promise<void> {
+    for (let tries = 0; this.#follower.applied < at; tries++) {
+      if (tries === 3)
+        throw new Error(`log position ${at} not applied here (at ${this.#follower.applied})`)
+      await this.#follower.catchUp()
+    }
   }
 
   /** Writes a snapshot of the store as it is (after catching up), once the one being written is done. */

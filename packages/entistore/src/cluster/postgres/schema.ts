@@ -67,6 +67,7 @@ export const LZ4_SQL = `SELECT 'lz4' = ANY(enumvals) AS available FROM pg_settin
 export function tablesSql(t: LogTables): {
   readonly schema: string
   readonly log: string
+  readonly logTags: string
   readonly snapshot: (lz4: boolean) => string
   readonly members: string
 } {
@@ -77,6 +78,10 @@ export function tablesSql(t: LogTables): {
            origin text NOT NULL,
            at timestamptz NOT NULL DEFAULT clock_timestamp(),
            record text NOT NULL)`,
+    // Added by the one-writer scheme: a forwarded write's id and reply beside its last record.
+    // Nullable, so that a log made before, and the rows of processes of an earlier version, do.
+    logTags: `ALTER TABLE ${t.logTable} ADD COLUMN IF NOT EXISTS request text,
+           ADD COLUMN IF NOT EXISTS reply text`,
     snapshot: (lz4) => `CREATE TABLE IF NOT EXISTS ${t.snapshotTable} (
            seq bigint NOT NULL,
            part integer NOT NULL,
@@ -99,6 +104,7 @@ export async function ensureSchema(db: LogConnection): Promise<void> {
     await db.lock(client)
     await client.query(sql.schema)
     await client.query(sql.log)
+    await client.query(sql.logTags)
     // A snapshot's part (100 KB or more of JSON) is compressed by PostgreSQL (TOAST): with its
     // default, pglz, that was half a snapshot's time, on the CPU the server shares with the
     // processes (1M short rows: 8.0-8.9 s, 4.2 s with lz4). lz4 where the server has it

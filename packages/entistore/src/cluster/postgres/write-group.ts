@@ -13,7 +13,7 @@
  * destroyed), and then its rows come back through the log, like another process's.
  */
 import type { LogRecord } from '@entistore/core'
-import type { Appended } from '../participant.js'
+import type { Appended, WriteTag } from '../participant.js'
 import type { LogTransaction } from './connection.js'
 import type { Follower } from './follower.js'
 import type { LogRows } from './log.js'
@@ -27,6 +27,8 @@ export class WriteGroups {
   readonly #log: PostgresLog
   readonly #follower: Follower
   readonly #committed: Committed
+  /** The writer's fence (write-gate/), while this process is the writer; undefined otherwise. */
+  readonly #fence: () => string | undefined
   #tx: LogTransaction | undefined
   // The group in flight: the log's head it caught up to, and the processes to wait for.
   #groupHead = 0
@@ -34,10 +36,16 @@ export class WriteGroups {
   // The log rows read by a tryAppend that found the log moved on: applied by `retry`.
   #moved: LogRows | undefined
 
-  constructor(log: PostgresLog, follower: Follower, committed: Committed) {
+  constructor(
+    log: PostgresLog,
+    follower: Follower,
+    committed: Committed,
+    fence: () => string | undefined = () => undefined,
+  ) {
     this.#log = log
     this.#follower = follower
     this.#committed = committed
+    this.#fence = fence
   }
 
   async beforeWrite(): Promise<void> {
@@ -53,14 +61,20 @@ export class WriteGroups {
     this.#groupMembers = members
   }
 
-  async afterWrite(records: readonly LogRecord[]): Promise<Appended | void> {
+  async afterWrite(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | void> {
     const tx = this.#tx
     this.#tx = undefined
     if (!tx) throw new Error('afterWrite without beforeWrite')
     if (records.length === 0) return await this.#log.rollback(tx)
     // On failure the transaction is rolled back, or its connection destroyed when the outcome
     // is unknown: either way the applied seq stays, and committed rows come back through the log.
-    const { last } = await this.#log.appendAndCommit(tx, records, this.#groupHead)
+    const { last } = await this.#log.appendAndCommit(tx, records, this.#groupHead, {
+      tags,
+      fence: this.#fence(),
+    })
     return this.#committed(last, this.#groupMembers)
   }
 
@@ -68,7 +82,10 @@ export class WriteGroups {
    * A group in one round trip, if the log is where this process last applied it (cluster-core.ts
    * runs the group without beforeWrite first); 'moved' otherwise, nothing written.
    */
-  async tryAppend(records: readonly LogRecord[]): Promise<Appended | 'moved' | void> {
+  async tryAppend(
+    records: readonly LogRecord[],
+    tags?: ReadonlyMap<number, WriteTag>,
+  ): Promise<Appended | 'moved' | void> {
     if (records.length === 0) {
       // Nothing to write, but the group's refusals (a stale stamp, an entity not found) were
       // decided on what this process holds: they stand only if the log did not move since.
@@ -77,7 +94,10 @@ export class WriteGroups {
       this.#moved = moved
       return 'moved'
     }
-    const out = await this.#log.appendIfAt(this.#follower.applied, records)
+    const out = await this.#log.appendIfAt(this.#follower.applied, records, {
+      tags,
+      fence: this.#fence(),
+    })
     if ('moved' in out) {
       this.#moved = out.moved
       return 'moved'

@@ -36,7 +36,8 @@ export class ForwardFailed extends Error {
 export interface WriteListenerOptions {
   /** `unix:/path.sock`, or `http://host:port` (port 0: any free one). */
   readonly address: string
-  readonly token: string
+  /** What a forwarded write must carry; asked at each write (a new one each term). Empty: none. */
+  readonly token: string | (() => string)
   /** The largest forwarded write accepted, in bytes of JSON. @default 64 MiB */
   readonly maxBytes?: number
   /** Runs one write; rejects with a NotWriter to send it back unrun. */
@@ -63,7 +64,8 @@ export async function listenForWrites(options: WriteListenerOptions): Promise<Wr
       res.writeHead(status, { 'content-type': 'application/json' }).end(text)
     }
     if (req.method !== 'POST' || req.url !== '/forward') return send(404, { error: 'not found' })
-    if (req.headers.authorization !== `Bearer ${options.token}`)
+    const token = typeof options.token === 'function' ? options.token() : options.token
+    if (token === '' || req.headers.authorization !== `Bearer ${token}`)
       return send(403, { error: 'bad token' })
     const chunks: Buffer[] = []
     let size = 0

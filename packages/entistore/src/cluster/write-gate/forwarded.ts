@@ -64,12 +64,30 @@ export function fromForwarded(write: ForwardedWrite): RestRequest {
 
 /** A reply ready to travel back, its body gathered whole (a write's reply is small). */
 export function toForwardedReply(reply: RestReply, at: number): ForwardedReply {
-  const body = reply.body
-  const whole =
-    body === null || typeof body === 'string' || body instanceof Uint8Array
-      ? body
-      : [...body].join('')
-  return { status: reply.status, headers: reply.headers, body: toWire(whole), at }
+  return { status: reply.status, headers: reply.headers, body: toWire(gathered(reply.body)), at }
+}
+
+/** `reply` with its body in one piece: what is run for a forwarded write, before it travels. */
+export async function wholeReply(reply: RestReply | Promise<RestReply>): Promise<RestReply> {
+  const r = await reply
+  return { ...r, body: gathered(r.body) }
+}
+
+/** A reply as the log keeps it beside a forwarded write: its JSON text, without a position. */
+export function loggedReply(reply: RestReply): string {
+  const { at: _, ...kept } = toForwardedReply(reply, 0)
+  return JSON.stringify(kept)
+}
+
+/** A logged reply, read back, at the log position `at` that holds its write. */
+export function fromLoggedReply(text: string, at: number): ForwardedReply {
+  return { ...(JSON.parse(text) as Omit<ForwardedReply, 'at'>), at }
+}
+
+function gathered(body: RestReply['body']): string | Uint8Array | null {
+  return body === null || typeof body === 'string' || body instanceof Uint8Array
+    ? body
+    : [...body].join('')
 }
 
 /** The reply the forwarding process sends its client. */
