@@ -581,6 +581,31 @@ describe('usage errors of the serve options', () => {
       '--postgres-prefix: the prefix must be empty or a lower-case identifier',
     ],
     [['--postgres', 'postgres://db/app', '--postgres-schema', ''], 'got ""'],
+    [['--writes', 'one'], '--writes needs --postgres <url>'],
+    [['--writer-listen', 'unix:/tmp/w.sock'], '--writer-listen needs --postgres <url>'],
+    [
+      ['--postgres', 'postgres://db/app', '--writes', 'all'],
+      '--writes must be one or each, got "all"',
+    ],
+    [
+      [
+        '--postgres',
+        'postgres://db/app',
+        '--writes',
+        'each',
+        '--writer-listen',
+        'unix:/tmp/w.sock',
+      ],
+      '--writer-listen and --writer-address go with --writes one',
+    ],
+    [
+      ['--postgres', 'postgres://db/app', '--writer-listen', 'tcp://0.0.0.0:7071'],
+      '--writer-listen must be unix:/path.sock or http://host:port, got "tcp://0.0.0.0:7071"',
+    ],
+    [
+      ['--postgres', 'postgres://db/app', '--writer-address', 'http://10.0.0.5/forward'],
+      '--writer-address must be unix:/path.sock or http://host:port',
+    ],
   ])('refuses %j', async (args, message) => {
     const err: string[] = []
     const code = await main(['serve', '-m', 'm.json', ...args], {

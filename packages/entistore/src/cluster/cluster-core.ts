@@ -645,7 +645,13 @@ export class ClusterWrites {
     const answer = (request: RestRequest, names: RequestNames): RestReply | Promise<RestReply> => {
       if (names.writes) {
         const writer = this.#oneWriter
-        if (writer && !writer.isWriter) return done(request, this.#forward(core, writer, request))
+        if (writer && !writer.isWriter) {
+          // A process that cannot vouch for what it holds (cut off, behind) could not apply the
+          // write's reply before answering: refused before it is sent, so it is never applied.
+          const unreadable = this.#guards.length === 0 ? undefined : this.readError()
+          if (unreadable) return done(request, core.refuse(unreadable))
+          return done(request, this.#forward(core, writer, request))
+        }
         return done(request, this.#respondWrite(core, request, names.dataWrite))
       }
       // Not while a group that may yet be undone is in memory (see #speculative); again after it,

@@ -23,7 +23,8 @@ const HELP = `Usage:
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
-                  [--postgres-prefix <prefix>] [--max-lag <ms>] [--redis <url>]
+                  [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
+                  [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
 
 Serves a model and its data through the 4D REST interface (/rest/$catalog), and a page to
 browse them (the explorer), until SIGINT or SIGTERM.
@@ -52,8 +53,17 @@ Options:
                 built in the background right after the URL line, a few milliseconds at a time
                 between requests, so that the server answers sooner
   --postgres    keep the data in PostgreSQL (postgres://user:pass@host:5432/db), shared by every
-                server started with the same URL: writes go through it one at a time, each server
-                follows the others; a database with data wins over --data
+                server started with the same URL: one of them writes, the others forward their
+                writes to it, each server follows the log; a database with data wins over --data
+  --writes      with --postgres, one (the default): one process runs every write, chosen by
+                PostgreSQL, another taking over within seconds when it goes; each: every process
+                runs its own writes, taking turns on the log's lock
+  --writer-listen  where this process takes the writes forwarded to it when it is the writer:
+                unix:/path.sock, or http://host:port for servers on other machines (default: a
+                Unix socket in the temp folder, enough for --workers on one machine)
+  --writer-address  the address the other servers reach it at, if not --writer-listen's
+                (http://host: the port it listens on; with --workers, give --writer-listen
+                http://0.0.0.0:0 so that each worker takes a free port of its own)
   --postgres-schema  the schema of its two tables (default public; created if absent)
   --postgres-prefix  the prefix of their names (default entistore_): several datastores can
                 share one database, each under its own schema or prefix
@@ -122,6 +132,9 @@ export const serveCommand: Command = {
     'postgres-schema': { type: 'string' },
     'postgres-prefix': { type: 'string' },
     'max-lag': { type: 'string' },
+    writes: { type: 'string' },
+    'writer-listen': { type: 'string' },
+    'writer-address': { type: 'string' },
     'shutdown-delay': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
     workers: { type: 'string' },
@@ -299,20 +312,40 @@ function postgresOption(values: Values): PostgresCliOption | undefined {
     parseMilliseconds,
     '--max-lag must be milliseconds, an integer from 4 to 2147483647',
   )
+  const writes = values.writes as string | undefined
+  const listen = values['writer-listen'] as string | undefined
+  const advertise = values['writer-address'] as string | undefined
   if (url === undefined) {
-    const given =
-      schema !== undefined
-        ? '--postgres-schema'
-        : prefix !== undefined
-          ? '--postgres-prefix'
-          : '--max-lag'
-    if (schema !== undefined || prefix !== undefined || maxLagMs !== undefined)
-      throw new UsageError(`${given} needs --postgres <url>`)
+    const given = [
+      ['--postgres-schema', schema],
+      ['--postgres-prefix', prefix],
+      ['--max-lag', maxLagMs],
+      ['--writes', writes],
+      ['--writer-listen', listen],
+      ['--writer-address', advertise],
+    ].find(([, v]) => v !== undefined)
+    if (given) throw new UsageError(`${given[0]} needs --postgres <url>`)
     return undefined
   }
   if (maxLagMs !== undefined && maxLagMs < 4)
     throw new UsageError('--max-lag must be milliseconds, an integer from 4 to 2147483647')
-  if (schema === undefined && prefix === undefined && maxLagMs === undefined) return url
+  if (writes !== undefined && writes !== 'one' && writes !== 'each')
+    throw new UsageError(`--writes must be one or each, got "${writes}"`)
+  if (writes === 'each' && (listen !== undefined || advertise !== undefined))
+    throw new UsageError('--writer-listen and --writer-address go with --writes one')
+  for (const [flag, address] of [
+    ['--writer-listen', listen],
+    ['--writer-address', advertise],
+  ] as const)
+    if (address !== undefined && !/^(unix:\/.+|http:\/\/[^/:]+(:\d+)?\/?)$/.test(address))
+      throw new UsageError(`${flag} must be unix:/path.sock or http://host:port, got "${address}"`)
+  const oneWriter =
+    writes === 'each'
+      ? false
+      : {
+          ...(listen === undefined ? {} : { listen }),
+          ...(advertise === undefined ? {} : { advertise }),
+        }
   for (const [what, name] of [
     ['schema', schema],
     ['prefix', prefix],
@@ -325,6 +358,7 @@ function postgresOption(values: Values): PostgresCliOption | undefined {
     ...(schema === undefined ? {} : { schema }),
     ...(prefix === undefined ? {} : { prefix }),
     ...(maxLagMs === undefined ? {} : { maxLagMs }),
+    oneWriter,
   }
 }
 

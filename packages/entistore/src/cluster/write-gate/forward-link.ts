@@ -93,7 +93,9 @@ export async function listenForWrites(options: WriteListenerOptions): Promise<Wr
     })
   })
   const { path, host, port } = parseAddress(options.address)
-  server.listen(path === undefined ? { host, port } : { path })
+  // Exclusive: in a node:cluster worker, a shared handle would hand forwarded writes to any
+  // worker, not to this one.
+  server.listen(path === undefined ? { host, port, exclusive: true } : { path, exclusive: true })
   await once(server, 'listening')
   const bound =
     path === undefined ? `http://${host}:${(server.address() as AddressInfo).port}` : `unix:${path}`

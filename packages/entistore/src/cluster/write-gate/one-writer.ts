@@ -26,7 +26,10 @@ export interface OneWriterOptions {
    * `http://host:port` (port 0: any free one). @default a Unix socket in the OS's temp folder
    */
   readonly listen?: string
-  /** The address the others reach it at, if not the one it listens on (a NAT, a proxy). */
+  /**
+   * The address the others reach it at, if not the one it listens on (listening on 0.0.0.0, a
+   * NAT): `http://host:port`, or `http://host` for the port it listens on (port 0 included).
+   */
   readonly advertise?: string
   /** How often the writer beats and the others look. @default 500 */
   readonly beatMs?: number
@@ -104,7 +107,7 @@ export async function startOneWriter(
     schema: host.schema,
     prefix: host.prefix,
     origin: host.origin,
-    address: options.advertise ?? listener.address,
+    address: advertised(options.advertise, listener.address),
     now: host.now,
     ...(options.beatMs === undefined ? {} : { beatMs: options.beatMs }),
     ...(options.staleMs === undefined ? {} : { staleMs: options.staleMs }),
@@ -131,6 +134,11 @@ export async function startOneWriter(
     origin: host.origin,
     writer: async () => {
       await running.look()
+      // This process became the writer meanwhile: the write goes to itself (the link's answering
+      // runs it), so that a write that waited for a takeover is not sent to the old writer.
+      const term = started.term
+      if (running.isWriter && term !== undefined)
+        return { term, address: started.address, token: started.token }
       return running.writer
     },
     sender,
@@ -162,4 +170,12 @@ export async function startOneWriter(
       if (socket !== undefined) rmSync(socket, { force: true })
     },
   }
+}
+
+/** `advertise` with the port the listener got when it names none; the listener's address else. */
+function advertised(advertise: string | undefined, bound: string): string {
+  if (advertise === undefined) return bound
+  const url = new URL(advertise)
+  if (url.port === '' && bound.startsWith('http:')) url.port = new URL(bound).port
+  return url.origin
 }

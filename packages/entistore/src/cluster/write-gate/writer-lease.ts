@@ -97,6 +97,11 @@ export class WriterLease {
     return this.#term === undefined ? '' : this.#token
   }
 
+  /** Where this process takes forwarded writes (written in the row when it writes). */
+  get address(): string {
+    return this.#options.address
+  }
+
   get beatMs(): number {
     return this.#options.beatMs ?? 500
   }

@@ -92,6 +92,7 @@ export class WriterRole {
     }
     const { term, token } = state
     if (this.#writerTerm === term) return
+    this.#seen = undefined // the writer it followed is gone: this process takes over
     try {
       await this.#options.onWriter(term, token)
     } catch (error) {
