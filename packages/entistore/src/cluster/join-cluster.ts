@@ -178,7 +178,12 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
             answerForwarded: (request, id) => writes.answerForwarded(request, id),
           },
           oneWriter,
-        )
+        ).catch(async (e: unknown) => {
+          // Following stops too: the log's pool is closed below.
+          await writes.close().catch(() => undefined)
+          await pg.close().catch(() => undefined)
+          throw e
+        })
       : undefined
     if (one) writes.oneWriter(one)
     return {

@@ -4,7 +4,7 @@
  * (`visible`); a write (inside the write gate) waits for the lock writes in flight (`track`), so
  * that its checks see them in Redis, and fails when one of its own writes failed.
  */
-import { datastoreError, type DatastoreError } from '@entistore/core'
+import { datastoreError, DatastoreError } from '@entistore/core'
 import type { RestReply } from '@entistore/rest'
 import { messageOf } from './options.js'
 
@@ -17,9 +17,12 @@ interface Op {
   readonly visible: Promise<DatastoreError | undefined>
 }
 
-/** The error a request that needed Redis answers: 503, try again in a second. */
+/**
+ * The error a request that needed Redis answers: 503, try again in a second; the core's own
+ * errors (a set over its quota, a key of the wrong form) pass as they are, with their status.
+ */
 export function unavailable(error: unknown): DatastoreError {
-  if ((error as { name?: unknown }).name === 'DatastoreError') return error as DatastoreError
+  if (DatastoreError.is(error)) return error
   return datastoreError('SharedStateUnavailable', ['Redis', messageOf(error)], {
     details: { retryAfter: 1 },
   })

@@ -78,6 +78,14 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     expect(s.fenced).toEqual([])
   })
 
+  it('processes starting at once make the table once, none failing', async () => {
+    const s = setup()
+    const all = ['a', 'b', 'c', 'd', 'e', 'f'].map((o) => s.lease(o))
+    await Promise.all(all.map((l) => l.ensureTable()))
+    const states = await Promise.all(all.map((l) => l.check()))
+    expect(states.filter((st) => st.role === 'writer')).toHaveLength(1)
+  })
+
   it('a writer whose connection ends is followed by another at its next look, under a new term', async () => {
     const s = setup()
     const a = s.lease('a')

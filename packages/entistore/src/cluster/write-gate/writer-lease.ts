@@ -29,6 +29,11 @@ import pg from 'pg'
 
 /** The first half of the writer lock's key ("entw"); the second is the tables' hash. */
 const WRITER_LOCK_CLASS = 0x656e7477
+/**
+ * The lock taken while the writer's table is made ("entc"): not the writer's own, which a writer
+ * holds for as long as it lives.
+ */
+const CREATE_LOCK_CLASS = 0x656e7463
 
 export interface WriterLeaseOptions {
   /** A connection string or pg settings for the lease's own connection (never pooled). */
@@ -70,6 +75,7 @@ export class WriterLease {
   readonly table: string
   readonly #options: WriterLeaseOptions
   readonly #lockKey: string
+  readonly #tablesLockKey: string
   readonly #now: () => number
   readonly #staleMs: number
   #client: pg.Client | undefined
@@ -82,7 +88,9 @@ export class WriterLease {
   constructor(options: WriterLeaseOptions) {
     this.#options = options
     this.table = `"${options.schema}"."${options.prefix}writer"`
-    this.#lockKey = `${WRITER_LOCK_CLASS}, hashtext(${pg.escapeLiteral(`${options.schema}.${options.prefix}`)})`
+    const tables = `hashtext(${pg.escapeLiteral(`${options.schema}.${options.prefix}`)})`
+    this.#lockKey = `${WRITER_LOCK_CLASS}, ${tables}`
+    this.#tablesLockKey = `${CREATE_LOCK_CLASS}, ${tables}`
     this.#now = options.now ?? (() => performance.now())
     this.#staleMs = options.staleMs ?? 2000
   }
@@ -106,9 +114,25 @@ export class WriterLease {
     return this.#options.beatMs ?? 500
   }
 
-  /** Creates the writer's row if absent (several processes may start at once: idempotent). */
+  /**
+   * Creates the writer's row if absent. Several processes start at once (the workers of one
+   * `serve`), and PostgreSQL's CREATE … IF NOT EXISTS is not safe against a concurrent one (a
+   * unique violation in its catalog): so under a lock of its own, held for the transaction.
+   */
   async ensureTable(): Promise<void> {
     const client = await this.#connection()
+    await client.query('BEGIN')
+    try {
+      await client.query(`SELECT pg_advisory_xact_lock(${this.#tablesLockKey})`)
+      await this.#createTable(client)
+      await client.query('COMMIT')
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw e
+    }
+  }
+
+  async #createTable(client: pg.Client): Promise<void> {
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.#options.schema}"`)
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${this.table} (
