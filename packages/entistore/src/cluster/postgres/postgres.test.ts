@@ -19,28 +19,9 @@ import { ClusterNodes, type ClusterNode } from '../cluster-nodes.fixture.js'
 import { joinCluster, type ClusterOptions } from '../join-cluster.js'
 import { PostgresLog } from './postgres-log.js'
 import { PostgresParticipant } from './postgres-participant.js'
+import { ACCOUNTS as MODEL } from '../accounts.fixture.js'
 import { postgresPerFile, postgresSkip } from '../postgres-server.fixture.js'
 
-const MODEL = {
-  __NAME: 'cluster',
-  dataClasses: [
-    {
-      name: 'Account',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'owner', type: 'string' },
-        { name: 'balance', type: 'number' },
-      ],
-    },
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string', unique: true },
-      ],
-    },
-  ],
-}
 const DATA = {
   Account: [1, 2, 3, 4].map((ID) => ({ ID, owner: `o${ID}`, balance: 100 })),
   Item: [{ ID: 1, name: 'seed' }],

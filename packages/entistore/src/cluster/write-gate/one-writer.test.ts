@@ -8,23 +8,11 @@
  * ends): the tests wait for a state, never assert a duration.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { ACCOUNTS as MODEL } from '../accounts.fixture.js'
 import { ClusterNodes, type ClusterNode } from '../cluster-nodes.fixture.js'
 import type { ClusterOptions } from '../join-cluster.js'
 import { postgresPerFile, postgresSkip } from '../postgres-server.fixture.js'
 
-const MODEL = {
-  __NAME: 'one-writer',
-  dataClasses: [
-    {
-      name: 'Account',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'owner', type: 'string' },
-        { name: 'balance', type: 'number' },
-      ],
-    },
-  ],
-}
 const DATA = { Account: [1, 2, 3].map((ID) => ({ ID, owner: `o${ID}`, balance: 100 })) }
 
 const pgFile = postgresPerFile()
