@@ -9,6 +9,10 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     projects,
+    // Both cores: vitest's default leaves one free (cores - 1), which on the 2-core CI machine
+    // ran the files one after another (659 s). The tests bound only hangs (vitest.workspace.ts),
+    // so a busier machine slows them without failing them.
+    maxWorkers: 2,
     reporters: ['default', './tools/summary-reporter.ts'],
   },
 })

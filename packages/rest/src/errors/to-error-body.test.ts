@@ -87,6 +87,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   'ClusterBehind',
   'ClusterNotCurrent',
   'ClusterWriteUnconfirmed',
+  'ClusterNoWriter',
   'SharedStateUnavailable',
   'BodiesInFlightFull',
   'PictureConversionsBusy',
