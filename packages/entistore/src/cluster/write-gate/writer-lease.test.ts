@@ -6,7 +6,7 @@
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { postgresPerFile, postgresSkip } from '../postgres-server.fixture.js'
-import { WriterLease, type WriterLeaseOptions } from './writer-lease.js'
+import { WriterLease, type LeaseState, type WriterLeaseOptions } from './writer-lease.js'
 
 const db = postgresPerFile()
 let schemas = 0
@@ -55,6 +55,19 @@ function setup() {
   return { lease, sql, append, advance, fenced, prefix }
 }
 
+/**
+ * Looks until `lease` writes, a few times: the old writer's backend exits in PostgreSQL a moment
+ * after it was told to, and only then is its lock free.
+ */
+async function lookUntilWriter(lease: WriterLease): Promise<LeaseState> {
+  let state = await lease.check()
+  for (let i = 0; i < 20 && state.role !== 'writer'; i++) {
+    await new Promise((r) => setTimeout(r, 25))
+    state = await lease.check()
+  }
+  return state
+}
+
 describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
   it('the first to look writes, under term 1; the others follow it, knowing where it is', async () => {
     const s = setup()
@@ -97,11 +110,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     await s.sql(
       `SELECT pg_terminate_backend(backend) FROM "public"."${s.prefix}writer" WHERE id = 1`,
     )
-    let state = await b.check()
-    for (let i = 0; i < 20 && state.role !== 'writer'; i++) {
-      await new Promise((r) => setTimeout(r, 25)) // the backend's exit, in PostgreSQL
-      state = await b.check()
-    }
+    const state = await lookUntilWriter(b)
     expect(state).toMatchObject({ role: 'writer', term: 2 })
     // The old writer learns it at its next look (its beat fails), and appends nothing more.
     expect(await a.check()).toMatchObject({ role: 'follower', writer: { origin: 'b', term: 2 } })
@@ -122,11 +131,7 @@ describe.skipIf(postgresSkip !== undefined)('WriterLease', () => {
     s.advance(1999)
     expect(await b.check()).toMatchObject({ role: 'follower', writer: { origin: 'a' } })
     s.advance(1)
-    let state = await b.check()
-    for (let i = 0; i < 20 && state.role !== 'writer'; i++) {
-      await new Promise((r) => setTimeout(r, 25))
-      state = await b.check()
-    }
+    const state = await lookUntilWriter(b)
     expect(state).toMatchObject({ role: 'writer', term: 2 })
     // a resumes: fenced, and what it appends under its old term is refused.
     expect(await a.check()).toMatchObject({ role: 'follower', writer: { origin: 'b' } })
