@@ -354,6 +354,7 @@ export class ClusterWrites {
     const logging = this.#participants.filter((p) => p.logsEveryCommit)
     let optimistic =
       logging.length === 1 && logging[0]!.tryAppend !== undefined && group.every((w) => w.again)
+    for (const p of logging) p.beginGroup?.()
     const lifted = this.#lift()
     const began: ClusterParticipant[] = []
     const begin = async (ps: readonly ClusterParticipant[]) => {

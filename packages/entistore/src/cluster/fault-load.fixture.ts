@@ -106,7 +106,10 @@ export interface WriteLoad {
   stop(): Promise<Ledger>
 }
 
-/** A request that takes longer is given up (a client does not wait forever). */
+/**
+ * A request that takes longer is given up (a client does not wait forever); startWriteLoad's
+ * `requestTimeoutMs` sets it (a process stopped for 10 s answers its requests when it resumes).
+ */
 const REQUEST_TIMEOUT_MS = 10_000
 /** After a refusal or a dead connection, a client waits this long, not to spin on a fault. */
 const PAUSE_MS = 50
@@ -134,12 +137,12 @@ interface Sent {
   close(): void
 }
 
-/** Sends `exchange` on a new connection, given up after REQUEST_TIMEOUT_MS. */
-async function sendAlone(base: string, exchange: Exchange): Promise<Sent> {
+/** Sends `exchange` on a new connection, given up after `timeoutMs`. */
+async function sendAlone(base: string, exchange: Exchange, timeoutMs: number): Promise<Sent> {
   const { agent, sockets } = pinnedAgent()
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), REQUEST_TIMEOUT_MS)
+    timer = setTimeout(() => resolve('late'), timeoutMs)
   })
   const sent = send(base, { ...exchange, agent }).catch(() => 'dead' as const)
   const reply = await Promise.race([sent, late])
@@ -186,7 +189,10 @@ export const postJson = (target: string, body: unknown): Exchange => ({
 })
 
 /** Starts `clients` clients writing through `url` (see the module comment) until `stop`. */
-export function startWriteLoad(url: string, clients = 16): WriteLoad {
+export function startWriteLoad(
+  url: string,
+  { clients = 16, requestTimeoutMs = REQUEST_TIMEOUT_MS } = {},
+): WriteLoad {
   const ledger: Ledger = {
     entities: new Map(),
     sent: new Set(),
@@ -224,7 +230,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
 
   /** Sends a write; its reply's JSON when acknowledged, else undefined (counted, paused). */
   const sendWrite = async (exchange: Exchange): Promise<any> => {
-    const sent = await sendAlone(url, exchange)
+    const sent = await sendAlone(url, exchange, requestTimeoutMs)
     const a = sent.reply
     try {
       if (typeof a !== 'string' && a.status === 200) return parsed(a)
@@ -242,7 +248,7 @@ export function startWriteLoad(url: string, clients = 16): WriteLoad {
   /** Reads `write`'s entity back on a fresh connection: the acknowledged version or newer. */
   const readBack = async (write: Acknowledged): Promise<void> => {
     const exchange = { target: `/rest/Item(${write.key})` }
-    const sent = await sendAlone(url, exchange)
+    const sent = await sendAlone(url, exchange, requestTimeoutMs)
     try {
       await checkRead(write, exchange, sent)
     } finally {

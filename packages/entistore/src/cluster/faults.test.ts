@@ -8,7 +8,12 @@
  *    starts another);
  * 2. PostgreSQL is stopped at once (a crash) and started again FAULT_MS later;
  * 3. Redis is killed (it saves nothing: it comes back empty) and started again FAULT_MS later;
- * 4. of three separate `serve --postgres --redis` processes behind a round-robin front, one
+ * 4. the writer (issue 48: the process that runs every write, the others forward theirs to it)
+ *    is killed with SIGKILL: another takes over, every write sent meanwhile is acknowledged once
+ *    or refused unapplied;
+ * 5. the writer is stopped with SIGSTOP for STALL_MS, then continued: another takes over while it
+ *    sleeps, and nothing the old writer does when it wakes is accepted (its term is fenced);
+ * 6. of three separate `serve --postgres --redis` processes behind a round-robin front, one
  *    reaches PostgreSQL through a TCP proxy that is cut (its connections destroyed, new ones
  *    refused), then healed. Within REFUSAL_MS the cut process answers reads 503 (9134, with
  *    Retry-After) and `/health` 503, while the others go on acknowledging writes.
@@ -20,7 +25,16 @@
  * write, every batch whole or absent, nothing unsent, and the same entities at the same stamps as
  * the others.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFailed,
+} from 'vitest'
 import { json, send, type Answer } from '../../../rest/src/node/conformance.fixture.js'
 import {
   shopFiles,
@@ -63,6 +77,14 @@ const MAX_LAG_MS = 500
  * busy machine.
  */
 const REFUSAL_MS = 10_000
+/** How long the writer sleeps under SIGSTOP (the issue's fault). */
+const STALL_MS = 10_000
+/**
+ * Another process runs the writes within this once the writer is killed or stopped: what the
+ * issue promises is 3 s for a kill (measured: docs/durability.md), 5 s for service back; the
+ * margin is for a busy CI machine.
+ */
+const TAKEOVER_MS = 8_000
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 let pg: PostgresServer
@@ -118,6 +140,8 @@ interface Fault {
    * as it would for a machine that died. @default 0
    */
   readonly lostHandoffs?: number
+  /** How long a client waits for an answer before it gives up. @default the load's */
+  readonly requestTimeoutMs?: number
 }
 
 /** How many, and the first few in full (the ledger entry, the answer). */
@@ -129,7 +153,10 @@ const NONE = firsts([])
  * comment through `urls`, in one comparison, so that a run that fails says every way it failed.
  */
 async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
-  const load = startWriteLoad(o.front)
+  const load = startWriteLoad(
+    o.front,
+    o.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: o.requestTimeoutMs },
+  )
   try {
     await load.acknowledgedMore(WARM_WRITES, 60_000)
     load.phase = 'during'
@@ -189,10 +216,40 @@ function isGone(pid: number): boolean {
   }
 }
 
+interface Health {
+  readonly status: number
+  readonly pid: number
+  readonly worker?: number
+  /** Whether it runs the writes (one writer). */
+  readonly writer?: boolean
+}
+
 /** The pid and worker number of the process that answers a fresh connection. */
-async function health(url: string): Promise<{ status: number; pid: number; worker?: number }> {
+async function health(url: string): Promise<Health> {
   const answer = await send(url, { target: '/health' })
   return { ...JSON.parse(answer.body.toString('utf8')), status: answer.status }
+}
+
+/**
+ * The process that says it is the writer, asked on fresh connections (each reaches the next
+ * worker); one that does not answer within a second (stopped) is passed over. Rejects after
+ * `withinMs`.
+ */
+async function findWriter(
+  url: string,
+  { except = 0, withinMs = TAKEOVER_MS } = {},
+): Promise<Health & { ms: number }> {
+  const start = Date.now()
+  for (;;) {
+    const answer = await Promise.race([
+      health(url).catch(() => undefined),
+      pause(1000).then(() => undefined),
+    ])
+    if (answer?.writer === true && answer.pid !== except)
+      return { ...answer, ms: Date.now() - start }
+    if (Date.now() - start > withinMs) throw new Error(`no writer but ${except} in ${withinMs} ms`)
+    await pause(20)
+  }
 }
 
 describe.skipIf(skip !== undefined)('faults under a write load of 16 clients', () => {
@@ -210,6 +267,74 @@ describe.skipIf(skip !== undefined)('faults under a write load of 16 clients', (
       },
       observed: () => ({ actual: { killed: isGone(killed) }, expected: { killed: true } }),
       lostHandoffs: 1,
+    })
+  })
+
+  it('the writer killed with SIGKILL', { timeout: 120_000 }, async ({ annotate }) => {
+    const cluster = await threeWorkers()
+    let killed = 0
+    let takeover = Infinity
+    await underLoad(annotate, {
+      front: cluster.url,
+      urls: [cluster.url],
+      fault: async (load) => {
+        killed = (await findWriter(cluster.url)).pid
+        const since = Date.now()
+        process.kill(killed, 'SIGKILL')
+        const next = await findWriter(cluster.url, { except: killed })
+        takeover = Date.now() - since
+        const back = await load.acknowledgedMore(16, RECOVERY_MS)
+        await annotate(
+          `the writer (pid ${killed}) killed: pid ${next.pid} runs the writes after ` +
+            `${takeover} ms; 16 writes acknowledged ${Date.now() - since} ms after the kill ` +
+            `(${back} ms after the takeover was seen)`,
+        )
+      },
+      observed: () => ({
+        actual: { killed: isGone(killed), takenOver: takeover <= TAKEOVER_MS },
+        expected: { killed: true, takenOver: true },
+      }),
+      lostHandoffs: 1,
+    })
+  })
+
+  it('the writer stopped with SIGSTOP for 10 s', { timeout: 180_000 }, async ({ annotate }) => {
+    const cluster = await threeWorkers()
+    // What the processes said, when it fails: a fault's story is in their lines.
+    onTestFailed(() => console.log(`stderr of the workers:\n${cluster.stderr().slice(-6000)}`))
+    let stopped = 0
+    let takeover = Infinity
+    let resumed: Health | undefined
+    await underLoad(annotate, {
+      front: cluster.url,
+      urls: [cluster.url],
+      // A request handed to the sleeping worker is answered when it wakes: its client waits.
+      requestTimeoutMs: STALL_MS + RECOVERY_MS,
+      fault: async () => {
+        stopped = (await findWriter(cluster.url)).pid
+        const since = Date.now()
+        process.kill(stopped, 'SIGSTOP')
+        try {
+          const next = await findWriter(cluster.url, { except: stopped })
+          takeover = Date.now() - since
+          await annotate(
+            `the writer (pid ${stopped}) stopped: pid ${next.pid} runs the writes after ${takeover} ms`,
+          )
+          await pause(Math.max(0, STALL_MS - (Date.now() - since)))
+        } finally {
+          process.kill(stopped, 'SIGCONT')
+        }
+        // Once awake, the old writer knows it no longer is one.
+        for (let i = 0; i < 200 && resumed?.pid !== stopped; i++) {
+          const h = await health(cluster.url)
+          if (h.pid === stopped && h.writer === false) resumed = h
+          else await pause(20)
+        }
+      },
+      observed: () => ({
+        actual: { takenOver: takeover <= TAKEOVER_MS, resumedAsFollower: resumed?.writer },
+        expected: { takenOver: true, resumedAsFollower: false },
+      }),
     })
   })
 

@@ -59,6 +59,12 @@ export interface ClusterParticipant {
    * names, read once by REST's rules (readRequestNames): never read the raw URL again.
    */
   beforeRequest?(request: RestRequest, names: RequestNames): Promise<void> | undefined
+  /**
+   * Once per group, before anything else of it: what the group's appends are made under is
+   * decided here, and holds for every try of it (PostgreSQL: the one writer's term, so that a
+   * group begun as the writer is never appended as anything else once the role was lost).
+   */
+  beginGroup?(): void
   /** Inside the write gate, before the write runs: catch up and refresh. */
   beforeWrite?(): Promise<void>
   /**

@@ -251,9 +251,15 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       healthDetails: o.healthDetails,
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),
-      // Which process answered, when there are several (with --health-details).
-      ...(cluster.worker
-        ? { healthFields: () => ({ worker: cluster.worker!.id, workers: count }) }
+      // Which process answered, when there are several, and whether it runs the writes (with
+      // --health-details): an operator, and the fault tests, find the writer this way.
+      ...(cluster.worker || pgCluster?.writer !== undefined
+        ? {
+            healthFields: () => ({
+              ...(cluster.worker ? { worker: cluster.worker.id, workers: count } : {}),
+              ...(pgCluster?.writer === undefined ? {} : { writer: pgCluster.writer }),
+            }),
+          }
         : {}),
       ...(o.host === undefined ? {} : { host: o.host }),
       ...(wrapCore === undefined ? {} : { wrapCore }),

@@ -79,8 +79,9 @@ Options:
   --function-timeout  how long an async class function may take, in milliseconds (default 30000,
                 0 for no limit); past it its request is answered 504 (9106)
   --health-details  GET /health also shows the process id, uptime, sessions, requests in flight,
-                the memory (heap used, the heap's limit, RSS) and the worker's number; without
-                it, only the status (it answers anyone)
+                the memory (heap used, the heap's limit, RSS), the worker's number and, with
+                --writes one, whether it is the writer; without it, only the status (it
+                answers anyone)
   --verbose     after the line written on stderr for each reply of status 500, its error's stack
   --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
                 more than 1 needs --postgres, since each process holds the data in memory;

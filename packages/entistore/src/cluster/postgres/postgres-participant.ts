@@ -114,6 +114,10 @@ export class PostgresParticipant implements ClusterParticipant {
     this.#fence = fence
   }
 
+  beginGroup(): void {
+    this.#groups.beginGroup()
+  }
+
   position(): number {
     return this.#follower.applied
   }

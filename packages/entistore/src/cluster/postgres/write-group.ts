@@ -12,7 +12,7 @@
  * stays: a COMMIT whose reply was lost may still have committed (its connection is then
  * destroyed), and then its rows come back through the log, like another process's.
  */
-import type { LogRecord } from '@entistore/core'
+import { datastoreError, type LogRecord } from '@entistore/core'
 import type { Appended, WriteTag } from '../participant.js'
 import type { LogTransaction } from './connection.js'
 import type { Follower } from './follower.js'
@@ -29,6 +29,8 @@ export class WriteGroups {
   readonly #committed: Committed
   /** The writer's fence (write-gate/), while this process is the writer; undefined otherwise. */
   readonly #fence: () => string | undefined
+  // The fence the group in flight is appended under: read once, when it began (beginGroup).
+  #groupFence: string | undefined
   #tx: LogTransaction | undefined
   // The group in flight: the log's head it caught up to, and the processes to wait for.
   #groupHead = 0
@@ -46,6 +48,15 @@ export class WriteGroups {
     this.#follower = follower
     this.#committed = committed
     this.#fence = fence
+  }
+
+  /**
+   * A group begins: its appends carry the fence of now, whatever happens to the role before
+   * they are made. A group begun as the writer and appended after the role was lost is then
+   * refused by PostgreSQL (its term is old), not appended as an ordinary follower's commit.
+   */
+  beginGroup(): void {
+    this.#groupFence = this.#fence()
   }
 
   async beforeWrite(): Promise<void> {
@@ -71,9 +82,16 @@ export class WriteGroups {
     if (records.length === 0) return await this.#log.rollback(tx)
     // On failure the transaction is rolled back, or its connection destroyed when the outcome
     // is unknown: either way the applied seq stays, and committed rows come back through the log.
+    let fence: string | undefined
+    try {
+      fence = this.#appendFence(tags)
+    } catch (e) {
+      await this.#log.rollback(tx, e)
+      throw e
+    }
     const { last } = await this.#log.appendAndCommit(tx, records, this.#groupHead, {
       tags,
-      fence: this.#fence(),
+      fence,
     })
     return this.#committed(last, this.#groupMembers)
   }
@@ -96,13 +114,28 @@ export class WriteGroups {
     }
     const out = await this.#log.appendIfAt(this.#follower.applied, records, {
       tags,
-      fence: this.#fence(),
+      fence: this.#appendFence(tags),
     })
     if ('moved' in out) {
       this.#moved = out.moved
       return 'moved'
     }
     return this.#committed(out.last, out.members)
+  }
+
+  /**
+   * The fence of the group's append. A forwarded write (tagged with its id) is committed only
+   * under the writer's term it was run in: the writer that answers its resend knows of every
+   * forwarded write the log holds only if no other process appends one. Without a fence (the
+   * role was lost before the group began), it is refused unapplied, and sent again to the writer.
+   */
+  #appendFence(tags: ReadonlyMap<number, WriteTag> | undefined): string | undefined {
+    const fence = this.#groupFence
+    if (fence === undefined && tags !== undefined && tags.size > 0)
+      throw datastoreError('ClusterWriteFailed', ['this process is no longer the writer'], {
+        details: { retryAfter: 1 },
+      })
+    return fence
   }
 
   /**

@@ -4,9 +4,11 @@
  * A forwarding process sends a write again, under the same id, when it lost the answer (a
  * timeout, a cut connection, a writer killed after its commit): so the writer answers an id it
  * already ran with the reply it logged, and one still running with that same run. The replies
- * are known from the log itself (`LoggedReplies`, filled by whatever applies the log: the writer
- * after its own commits, every process while it follows), so a new writer, which applied the
- * whole log before it took its first write, knows what the old one committed.
+ * are known from the log itself (`LoggedReplies`: filled by the writer after its own commits,
+ * and, when a process becomes the writer, from the log rows it applied first), so a new writer
+ * knows what the old one committed. That is all of them because only the writer appends a
+ * forwarded write, under its term's fence (postgres/write-group.ts): one that lost the role, even
+ * in the middle of a group, has its append refused.
  */
 import type { RestReply, RestRequest } from '@entistore/rest'
 import { NotWriter } from './forward-link.js'
