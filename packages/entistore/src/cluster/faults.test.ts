@@ -4,8 +4,8 @@
  * request on a fresh connection, and read each acknowledged write back at once
  * (fault-load.fixture.ts); in the middle of it:
  *
- * 1. one worker of `serve --workers 3 --postgres --redis` is killed with SIGKILL (the primary
- *    starts another);
+ * 1. one worker of `serve --workers 3 --postgres --redis` that is not the writer is killed with
+ *    SIGKILL (the primary starts another);
  * 2. PostgreSQL is stopped at once (a crash) and started again FAULT_MS later;
  * 3. Redis is killed (it saves nothing: it comes back empty) and started again FAULT_MS later;
  * 4. the writer (issue 48: the process that runs every write, the others forward theirs to it)
@@ -17,6 +17,9 @@
  *    reaches PostgreSQL through a TCP proxy that is cut (its connections destroyed, new ones
  *    refused), then healed. Within REFUSAL_MS the cut process answers reads 503 (9134, with
  *    Retry-After) and `/health` 503, while the others go on acknowledging writes.
+ *
+ * Meanwhile two sessions contend for one entity's lock, every request on a fresh connection
+ * (lock-contention.fixture.ts): the lock is never granted to one while the other holds it.
  *
  * In each case: no read after an acknowledged write answers an older version or a 404 (a 503
  * with `__ERROR` is an honest refusal); no request is left without an answer or a closed
@@ -51,6 +54,7 @@ import {
   type Holdings,
   type WriteLoad,
 } from './fault-load.fixture.js'
+import { LOCK_TARGET, startLockContention } from './lock-contention.fixture.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
 import { startTcpProxy } from './tcp-proxy.fixture.js'
@@ -153,10 +157,11 @@ const NONE = firsts([])
  * comment through `urls`, in one comparison, so that a run that fails says every way it failed.
  */
 async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
-  const load = startWriteLoad(
-    o.front,
-    o.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: o.requestTimeoutMs },
-  )
+  const timeout = o.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: o.requestTimeoutMs }
+  const load = startWriteLoad(o.front, timeout)
+  // Two sessions contend for one entity's lock meanwhile: never held by both at once.
+  load.ledger.sent.add(LOCK_TARGET)
+  const locks = await startLockContention(o.front, timeout)
   try {
     await load.acknowledgedMore(WARM_WRITES, 60_000)
     load.phase = 'during'
@@ -167,10 +172,15 @@ async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
     await load.acknowledgedMore(100, RECOVERY_MS)
     await annotate(`writes acknowledged again ${Date.now() - healing} ms after the recovery`)
   } finally {
-    await load.stop()
+    await Promise.all([load.stop(), locks.stop()])
   }
   const ledger = load.ledger
+  const lockLedger = locks.ledger
   await annotate(summary(ledger))
+  await annotate(
+    `locks: ${lockLedger.granted} granted, ${lockLedger.refused} refused (held by the other), ` +
+      `${lockLedger.failed} not answered, ${lockLedger.twice.length} granted twice`,
+  )
   const { processes, ms } = await pinProcesses(o.urls, 3, RECOVERY_MS)
   let held: Holdings[]
   try {
@@ -184,6 +194,7 @@ async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
   expect({
     stale: firsts(ledger.stale),
     unexpected: firsts(ledger.unexpected),
+    lockedTwice: firsts(lockLedger.twice),
     // A request neither answered nor closed: its client waits until it gives up.
     timedOut: ledger.timedOut.length <= (o.lostHandoffs ?? 0) ? [] : ledger.timedOut,
     processes: held.map((h) => ({
@@ -198,6 +209,7 @@ async function underLoad(annotate: Annotate, o: Fault): Promise<void> {
   }).toEqual({
     stale: NONE,
     unexpected: NONE,
+    lockedTwice: NONE,
     timedOut: [],
     processes: held.map((h) => ({ process: of(h), lost: NONE, unknown: NONE, partial: NONE })),
     sameEverywhere: true,
@@ -231,36 +243,39 @@ async function health(url: string): Promise<Health> {
 }
 
 /**
- * The process that says it is the writer, asked on fresh connections (each reaches the next
- * worker); one that does not answer within a second (stopped) is passed over. Rejects after
- * `withinMs`.
+ * A process that `matches` (asked on fresh connections: each reaches the next worker); one that
+ * does not answer within a second (stopped) is passed over. Rejects after `withinMs`.
  */
-async function findWriter(
+async function findProcess(
   url: string,
-  { except = 0, withinMs = TAKEOVER_MS } = {},
-): Promise<Health & { ms: number }> {
+  matches: (h: Health) => boolean,
+  withinMs = TAKEOVER_MS,
+): Promise<Health> {
   const start = Date.now()
   for (;;) {
     const answer = await Promise.race([
       health(url).catch(() => undefined),
       pause(1000).then(() => undefined),
     ])
-    if (answer?.writer === true && answer.pid !== except)
-      return { ...answer, ms: Date.now() - start }
-    if (Date.now() - start > withinMs) throw new Error(`no writer but ${except} in ${withinMs} ms`)
+    if (answer && matches(answer)) return answer
+    if (Date.now() - start > withinMs) throw new Error(`no process as wanted in ${withinMs} ms`)
     await pause(20)
   }
 }
 
+/** The process that says it is the writer (not `except`). */
+const findWriter = (url: string, except = 0) =>
+  findProcess(url, (h) => h.writer === true && h.pid !== except)
+
 describe.skipIf(skip !== undefined)('faults under a write load of 16 clients', () => {
-  it('a worker killed with SIGKILL', { timeout: 120_000 }, async ({ annotate }) => {
+  it('a follower killed with SIGKILL', { timeout: 120_000 }, async ({ annotate }) => {
     const cluster = await threeWorkers()
     let killed = 0
     await underLoad(annotate, {
       front: cluster.url,
       urls: [cluster.url],
       fault: async () => {
-        killed = (await health(cluster.url)).pid
+        killed = (await findProcess(cluster.url, (h) => h.writer === false)).pid
         process.kill(killed, 'SIGKILL')
         // The primary starts another worker meanwhile.
         await pause(FAULT_MS)
@@ -281,7 +296,7 @@ describe.skipIf(skip !== undefined)('faults under a write load of 16 clients', (
         killed = (await findWriter(cluster.url)).pid
         const since = Date.now()
         process.kill(killed, 'SIGKILL')
-        const next = await findWriter(cluster.url, { except: killed })
+        const next = await findWriter(cluster.url, killed)
         takeover = Date.now() - since
         const back = await load.acknowledgedMore(16, RECOVERY_MS)
         await annotate(
@@ -315,7 +330,7 @@ describe.skipIf(skip !== undefined)('faults under a write load of 16 clients', (
         const since = Date.now()
         process.kill(stopped, 'SIGSTOP')
         try {
-          const next = await findWriter(cluster.url, { except: stopped })
+          const next = await findWriter(cluster.url, stopped)
           takeover = Date.now() - since
           await annotate(
             `the writer (pid ${stopped}) stopped: pid ${next.pid} runs the writes after ${takeover} ms`,

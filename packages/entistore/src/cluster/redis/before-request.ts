@@ -52,7 +52,7 @@ async function fetchNamed(
     if (sid !== undefined && ds.sessions.peek(sid)) await m.locks.claim(request, sid, lock)
     // A client without a session yet: the core makes one, then the lock is written. Its
     // holder, if any, is fetched first, so that the core refuses it as Redis would.
-    else await m.locks.fetchHolder(lock)
+    else await m.locks.fetchHolder(request, lock)
   } catch (error) {
     throw unavailable(error)
   }

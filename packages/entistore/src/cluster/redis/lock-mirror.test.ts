@@ -50,8 +50,36 @@ describe('locks through an in-memory Redis', () => {
     expect(B.ds.sessions.peek(a)).toBeDefined()
     // A client without a session yet through B: the holder is read first, as Redis has it.
     const C = process()
-    await C.locks.fetchHolder(LOCK)
+    await C.locks.fetchHolder(request('c'), LOCK)
     expect(holderIn(C)).toBe(a)
+  })
+
+  it('a client without a session, granted here while another process gave the lock first: its reply is answered again, refused as Redis decided', async () => {
+    const { process } = fakeCluster()
+    const [A, C] = [process(), process()]
+    const asked = request('new client')
+    // Free when C reads its holder, then taken through A before C's core runs the request.
+    await C.locks.fetchHolder(asked, LOCK)
+    expect(holderIn(C)).toBeUndefined()
+    const a = await sessionOf(A)
+    await lockThrough(A, a)
+    const from = C.pending.seq
+    const fresh = C.ds.sessions.open().id // the session the core makes for the new client
+    C.ds.locks.take('Employee', 1, { id: fresh, kind: 'session' })
+    const granted = { status: 200, headers: {}, body: '{"result":true}' }
+    const again = { status: 200, headers: {}, body: '{"result":false}' }
+    const answered = await C.pending.settle(from, granted, () => again, asked)
+    C.locks.afterRequest(asked)
+    // Answered again (the core then refuses it: the mirror holds A's lock), and no write of
+    // another request is failed by it.
+    expect({ answered, holder: holderIn(C), conflict: C.locks.takeConflict() }).toEqual({
+      answered: again,
+      holder: a,
+      conflict: undefined,
+    })
+    // Another request's reply, settled from the same point, is not answered again for it.
+    const other = await C.pending.settle(from, granted, () => again, request('other'))
+    expect(other).toBe(granted)
   })
 
   it('a claim the core did not keep is let go after the request', async () => {

@@ -17,7 +17,7 @@ import {
 } from '@entistore/core'
 import { lockOwnerOf, type RequestNames, type RestRequest } from '@entistore/rest'
 import type { Following } from './following.js'
-import { unavailable, type PendingWrites } from './pending-writes.js'
+import { LockTakenElsewhere, unavailable, type PendingWrites } from './pending-writes.js'
 import {
   decodeLock,
   encodeLock,
@@ -65,6 +65,12 @@ export class LockMirror {
   #conflict: unknown = undefined
   /** Locks claimed in Redis before a request, let go after it if the core did not take them. */
   readonly #claims = new Map<RestRequest, SharedLock>()
+  /**
+   * The locks asked for by `$lock=true` requests of clients without a session yet, by lock id:
+   * the core makes the session and takes the lock in the same run, so the lock can only be
+   * written to Redis after it was taken here. Its reply waits for that write (see `#take`).
+   */
+  readonly #sessionless = new Map<string, RestRequest>()
 
   constructor(options: LockMirrorOptions) {
     this.#o = options
@@ -121,11 +127,16 @@ export class LockMirror {
     else this.#o.sessions.gone(sid)
   }
 
-  /** The mirror made to hold the lock on `lock`'s entity as Redis does (held, or free). */
-  async fetchHolder(lock: NonNullable<RequestNames['lock']>): Promise<void> {
+  /**
+   * The mirror made to hold the lock on `lock`'s entity as Redis does (held, or free), for
+   * `request`, a `$lock` of a client without a session: the core then refuses it as Redis would,
+   * or takes it, and its reply waits for Redis to agree (`#take`).
+   */
+  async fetchHolder(request: RestRequest, lock: NonNullable<RequestNames['lock']>): Promise<void> {
     const found = this.#entityOf(lock)
     if (!found) return
     const { dc, key } = found
+    if (lock.wanted) this.#sessionless.set(lockId(dc.name, key), request)
     const answer = await this.#o.redis.esHolder(
       this.#o.keys.lock(dc.name, key),
       this.#o.keys.prefix,
@@ -140,6 +151,8 @@ export class LockMirror {
 
   /** After a request: its claim let go in Redis if the core did not take the lock. */
   afterRequest(request: RestRequest): void {
+    for (const [id, asking] of this.#sessionless)
+      if (asking === request) this.#sessionless.delete(id)
     const claim = this.#claims.get(request)
     if (!claim) return
     this.#claims.delete(request)
@@ -187,27 +200,38 @@ export class LockMirror {
     if (answer[0] === 0) this.#followHolder(answer)
   }
 
-  /** A lock the core took here (during a write): written to Redis, a conflict failing the write. */
+  /**
+   * A lock the core took here, written to Redis. Taken during a write, a conflict fails the write
+   * (`takeConflict`). Taken by a `$lock` of a client without a session (`fetchHolder`), the reply
+   * waits for Redis, and a conflict makes it answered again (`LockTakenElsewhere`): the mirror
+   * holds the other session's lock by then, so the core refuses it (status 3), as Redis did —
+   * never a `result: true` for a lock another session holds.
+   */
   #take(lock: Lock): void {
     const shared = sharedLock(lock.owner.id, lock.dataClass, lock.key, lock.owner.info)
     const { keys, redis } = this.#o
     const key = keys.lock(lock.dataClass, lock.key)
-    this.#o.pending.track(
-      redis
-        .esAcquire(key, keys.locks, encodeLock(shared), lock.owner.id, keys.prefix)
-        .then((answer) => {
-          if (answer[0] === 1) return
-          // Taken here while Redis gave it to another (or the session is gone): not kept.
-          this.#o.following.run(() => this.#ds.locks.drop(lock.dataClass, lock.key))
-          if (answer[0] === 0) this.#followHolder(answer)
-          else this.#o.sessions.gone(lock.owner.id)
-          this.#conflict = datastoreError('EntityLocked', [
-            lock.key,
-            lock.dataClass,
-            'another session',
-          ])
-        }),
-    )
+    const id = lockId(lock.dataClass, lock.key)
+    const asking = this.#sessionless.get(id)
+    this.#sessionless.delete(id)
+    const sessionless = asking !== undefined
+    const written = redis
+      .esAcquire(key, keys.locks, encodeLock(shared), lock.owner.id, keys.prefix)
+      .then((answer) => {
+        if (answer[0] === 1) return
+        // Taken here while Redis gave it to another (or the session is gone): not kept.
+        this.#o.following.run(() => this.#ds.locks.drop(lock.dataClass, lock.key))
+        if (answer[0] === 0) this.#followHolder(answer)
+        else this.#o.sessions.gone(lock.owner.id)
+        if (sessionless) throw new LockTakenElsewhere()
+        this.#conflict = datastoreError('EntityLocked', [
+          lock.key,
+          lock.dataClass,
+          'another session',
+        ])
+      })
+    if (asking) this.#o.pending.add(written, written, asking)
+    else this.#o.pending.track(written)
   }
 
   /** The dataclass and typed key of the entity a `$lock` names, if it exists here. */

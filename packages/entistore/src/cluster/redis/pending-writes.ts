@@ -13,8 +13,24 @@ import { messageOf } from './options.js'
  * process serving has it too. Each resolves with the error the reply then answers, or undefined.
  */
 interface Op {
-  readonly written: Promise<DatastoreError | undefined>
-  readonly visible: Promise<DatastoreError | undefined>
+  readonly written: Promise<Refusal | undefined>
+  readonly visible: Promise<Refusal | undefined>
+  /** The request whose reply alone a LockTakenElsewhere concerns. */
+  readonly owner?: unknown
+}
+
+/** Why a reply is not sent as it is: an error to answer, or its request to be answered again. */
+export type Refusal = DatastoreError | LockTakenElsewhere
+
+/**
+ * A lock taken here for a client without a session was found held in Redis by another session:
+ * the request is to be answered again, now that the mirror holds that session's lock.
+ */
+export class LockTakenElsewhere extends Error {
+  constructor() {
+    super('the lock was taken through another process first')
+    this.name = 'LockTakenElsewhere'
+  }
 }
 
 /**
@@ -47,17 +63,24 @@ export class PendingWrites {
     return this.#seq
   }
 
-  /** Registers a write a reply waits for; its failure is told (a reply may not wait for it). */
-  add(written: Promise<unknown>, visible: Promise<unknown> = written): void {
+  /**
+   * Registers a write a reply waits for; its failure is told (a reply may not wait for it).
+   * `owner`: the request a LockTakenElsewhere of it concerns (no other reply is changed by it).
+   */
+  add(written: Promise<unknown>, visible: Promise<unknown> = written, owner?: unknown): void {
     const seq = ++this.#seq
     const outcome = (p: Promise<unknown>) =>
       p.then(
         () => undefined,
-        (error: unknown) => unavailable(error),
+        (error: unknown) => (error instanceof LockTakenElsewhere ? error : unavailable(error)),
       )
-    const op: Op = { written: outcome(written), visible: outcome(visible) }
+    const op: Op = { written: outcome(written), visible: outcome(visible), owner }
     this.#ops.set(seq, op)
-    written.catch(this.#report)
+    // A refusal decided on purpose (a DatastoreError, a lock taken elsewhere) is its reply's
+    // business, not a failure to tell.
+    written.catch((error: unknown) => {
+      if (!DatastoreError.is(error) && !(error instanceof LockTakenElsewhere)) this.#report(error)
+    })
     void op.visible.then(() => this.#ops.delete(seq))
   }
 
@@ -85,11 +108,18 @@ export class PendingWrites {
   settle(
     from: number,
     reply: RestReply,
-    refuse: (error: DatastoreError) => RestReply,
+    refuse: (error: Refusal) => RestReply | Promise<RestReply>,
+    request?: unknown,
   ): RestReply | Promise<RestReply> {
     if (this.#seq === from) return reply
-    const waits: Promise<DatastoreError | undefined>[] = []
-    for (const [seq, op] of this.#ops) if (seq > from) waits.push(op.visible)
+    const waits: Promise<Refusal | undefined>[] = []
+    for (const [seq, op] of this.#ops)
+      if (seq > from)
+        waits.push(
+          op.owner === request
+            ? op.visible
+            : op.visible.then((e) => (e instanceof LockTakenElsewhere ? undefined : e)),
+        )
     if (waits.length === 0) return reply
     return Promise.all(waits).then((errors) => {
       const error = errors.find((e) => e !== undefined)
@@ -109,9 +139,10 @@ export class PendingWrites {
   async writeEnded(): Promise<DatastoreError | undefined> {
     const from = this.#writeFrom
     this.#writeFrom = this.#seq
-    const written: Promise<DatastoreError | undefined>[] = []
+    const written: Promise<Refusal | undefined>[] = []
     for (const [seq, op] of this.#ops) if (seq > from) written.push(op.written)
-    return (await Promise.all(written)).find((e) => e !== undefined)
+    // A lock taken elsewhere is its own request's reply's concern, never a write's.
+    return (await Promise.all(written)).find((e) => DatastoreError.is(e))
   }
 
   /** Resolves once every write registered reached Redis (or failed). */

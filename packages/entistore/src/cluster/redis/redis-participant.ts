@@ -19,6 +19,7 @@ import type { ClusterParticipant } from '../participant.js'
 import { createMirrors, type MirrorCommands, type Mirrors } from './mirrors.js'
 import type { RedisParticipantOptions } from './options.js'
 import { prepare } from './before-request.js'
+import { LockTakenElsewhere } from './pending-writes.js'
 import { subscribe } from './subscription.js'
 
 /**
@@ -72,14 +73,27 @@ export class RedisParticipant implements ClusterParticipant {
    * @example toNodeListener(redis.wrap(writes.wrap(createRestHandler(ds))))
    */
   wrap(core: RestCore): RestCore {
-    const settle = (from: number, reply: RestReply): RestReply | Promise<RestReply> => {
+    const settle = (
+      request: RestRequest,
+      from: number,
+      reply: RestReply,
+    ): RestReply | Promise<RestReply> => {
       this.#m.sessionWrites.flushDirty()
-      return this.#m.pending.settle(from, reply, (error) => core.refuse(error))
+      return this.#m.pending.settle(
+        from,
+        reply,
+        // A `$lock` another process granted first: answered again, refused as Redis decided.
+        (error) =>
+          error instanceof LockTakenElsewhere ? core.respond(request) : core.refuse(error),
+        request,
+      )
     }
     return withRespond(core, (request) => {
       const from = this.#m.pending.seq
       const reply = core.respond(request)
-      return isPending(reply) ? reply.then((r) => settle(from, r)) : settle(from, reply)
+      return isPending(reply)
+        ? reply.then((r) => settle(request, from, r))
+        : settle(request, from, reply)
     })
   }
 
