@@ -2,9 +2,10 @@
  * @module The cluster-http suite cannot rot (issue 29): runs it with rounds of a fraction of a
  * second against the real servers (the built CLI, a throwaway PostgreSQL with fsync on, Redis) and
  * checks what it measured: every server wrote (creates and updates with their stamps) with no
- * failed reply, the readers read, the lag has its samples. The figures themselves are not checked:
- * speed goals live in the bench, never in tests. Skipped, with the reason, where PostgreSQL or
- * Redis is not installed (never under CI: the fixtures fail there instead).
+ * failed reply, the readers read (through a follower too), PostgreSQL alone committed rows, the lag
+ * has its samples. The figures themselves are not checked: speed goals live in the bench, never in
+ * tests. Skipped, with the reason, where PostgreSQL or Redis is not installed (never under CI: the
+ * fixtures fail there instead).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { postgresSkip } from '../packages/entistore/src/cluster/postgres-server.fixture.ts'
@@ -58,13 +59,27 @@ describe.skipIf(skip !== undefined)('npm run bench -- --suite=cluster-http', () 
       }
   })
 
+  it('measures PostgreSQL alone, one row a commit and batched, and reads through a follower', () => {
+    const [single, batched] = results!.alone
+    expect(single.ok).toBeGreaterThan(0)
+    expect(single.commits).toBe(single.ok)
+    expect(batched.ok).toBeGreaterThan(0)
+    expect(batched.commits).toBeGreaterThan(0)
+    expect(batched.commits).toBeLessThanOrEqual(batched.ok)
+    const { writer, follower } = results!.followerReads
+    for (const r of [writer, follower]) {
+      expect(r.ok, r.label).toBeGreaterThan(0)
+      expect(r.non2xx + r.errors, r.label).toBe(0)
+    }
+  })
+
   it('times the lag between two processes in both passes, and gives every goal a verdict', () => {
     const lag = results!.lag
     expect(lag.afterAck).toHaveLength(5)
     expect(lag.sendToVisible).toHaveLength(5)
     expect(lag.sendToAck).toHaveLength(5)
     expect(lag.polls.length).toBeGreaterThanOrEqual(10)
-    expect(results!.goals).toHaveLength(5)
+    expect(results!.goals).toHaveLength(9)
     for (const g of results!.goals) expect(g[4]).toMatch(/^(PASS|MISS)/)
   })
 })

@@ -599,7 +599,7 @@ const suiteText: Record<Suite, string> = {
   journal: `journal (writes with and without it; start-up at ${sizeLabel(opts.journalRows)} Items)`,
   cluster: 'cluster (writes through a throwaway PostgreSQL; replication lag)',
   'cluster-http':
-    'cluster-http (16 clients over HTTP: in memory, journal, PostgreSQL, 2 and 3 workers; reads; lag)',
+    'cluster-http (16 clients over HTTP: in memory, journal, PostgreSQL, 2 and 3 workers, PostgreSQL alone; reads, through a follower too; lag)',
   memory: `memory (heap per row of the short rows, ${sizeLabel(opts.memoryRows)})`,
   scale:
     `scale (short rows ${opts.scale.shortSizes.map(sizeLabel).join(', ') || 'none'}; long rows ` +

@@ -13,6 +13,12 @@
  *   and `--workers 2` on both.
  * - **Lag**: two `serve --postgres --redis` processes on one database, a write through A, B read
  *   until it shows it (bench/replication-lag.ts: after A's 200, and from the send).
+ * - **Reads through a follower**: then GET by key through each of those two, the writer (the one
+ *   whose `/health` says `writer: true`) against the follower.
+ * - **PostgreSQL alone**, the floor under every PostgreSQL row: 16 `pg` clients on the same server
+ *   (same settings), no Entistore, no HTTP, each inserting one ≈200-byte row into a scratch table
+ *   per transaction (autocommit), for as long as each server's write rounds; then the same rows
+ *   group-committed by one writer loop (see `postgresAlone`).
  *
  * The servers: (a) one process in memory; (b) `--persist` (the journal, fsync per commit);
  * (c) `--postgres`; (c′) `--postgres --redis`; (d) `--workers 2 --postgres --redis`;
@@ -26,6 +32,7 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } fr
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type autocannon from 'autocannon'
+import pg from 'pg'
 import {
   postgresSkip,
   startPostgres,
@@ -67,6 +74,8 @@ interface ServerSpec {
   readonly redis?: true
   /** Measured for reads too. */
   readonly reads?: true
+  /** Started with `--health-details`: its `/health` says whether it is the writer. */
+  readonly health?: true
 }
 
 export const SERVERS: readonly ServerSpec[] = [
@@ -85,6 +94,7 @@ export const SERVERS: readonly ServerSpec[] = [
     postgres: true,
     redis: true,
     reads: true,
+    health: true,
   },
   {
     id: 'workers-2',
@@ -134,11 +144,33 @@ export interface ServerResult {
   readonly filter?: LoadResult
 }
 
-/** A line of the goals: measure, server, × (a), goal, verdict. */
+/** Writes of PostgreSQL alone (`postgresAlone`): rows committed per second, latencies of each. */
+export interface AloneResult {
+  readonly label: string
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  /** Rows committed in the timed rounds, and the commits (transactions) that held them. */
+  readonly ok: number
+  readonly commits: number
+}
+
+/** GET by key through the writer and a follower of one database (the lag's two processes). */
+export interface FollowerReads {
+  /** Whether `/health` named the writer (else A, started first, is taken for it). */
+  readonly known: boolean
+  readonly writer: LoadResult
+  readonly follower: LoadResult
+}
+
+/** A line of the goals: measure, server, measured (a ratio and its base, or ms), goal, verdict. */
 export type Goal = [string, string, string, string, 'PASS' | 'MISS' | 'PASS, stretch too']
 
 export interface ClusterHttpResults {
   readonly servers: readonly ServerResult[]
+  /** PostgreSQL alone: one row a commit, then batched. */
+  readonly alone: readonly [AloneResult, AloneResult]
+  readonly followerReads: FollowerReads
   readonly lag: Lag
   readonly goals: readonly Goal[]
   /** The 1-minute load average before and after the suite (`uptime`'s first figure). */
@@ -240,6 +272,11 @@ function cell(x: { rps: number; p50: number; p99: number } | undefined, base: nu
 const GOALS = {
   writes: { min: 0.5, stretch: 1, label: '≥ 0.5× (a) (stretch 1.0×)' },
   reads: { min: 0.9, label: '≥ 0.9× (a): read-your-writes costs reads ≤ 10 %' },
+  // Issue 48's.
+  postgres: { min: 0.5, label: '≥ 0.5× (a)' },
+  workers: { min: 1, stretch: 0.5, label: '≥ 1.0× (c) (stretch ≥ 0.5× (a))' },
+  p99: { max: 20, label: '≤ 20 ms' },
+  follower: { min: 0.9, label: '≥ 0.9× the writer' },
 }
 
 /**
@@ -263,6 +300,135 @@ function flushTimes(dir: string, n: number): Float64Array {
     closeSync(fd)
   }
   return times.sort()
+}
+
+/** Rows of PostgreSQL alone: one a commit, then group-committed. */
+export const ALONE_LABELS = [
+  'PostgreSQL alone: 16 clients, one row a commit',
+  'PostgreSQL alone: 16 clients, batched (group commit)',
+] as const
+
+/** A ≈200-byte row body: a JSON text like an Item's log record. */
+function aloneRow(client: number, n: number): string {
+  const head = JSON.stringify({ client, n, at: Date.now(), pad: '' })
+  return head.replace('"pad":""', `"pad":"${'x'.repeat(Math.max(0, 200 - head.length))}"`)
+}
+
+/**
+ * PostgreSQL alone, on database `url` of the suite's server: `clients` connections (node `pg`),
+ * each inserting one ≈200-byte row into a scratch table and waiting for it, again and again;
+ * rows committed per second and the latency of each row, from the client's send to its commit.
+ *
+ * - **one row a commit**: each client sends `INSERT … VALUES ($1)` on its own connection, in
+ *   autocommit: one transaction, so one WAL flush (fsync on), per row.
+ * - **batched**: a group commit as issue 48's writer makes it. The clients send no SQL: each hands
+ *   its row to one writer loop on one connection of its own and waits for its commit. The writer
+ *   takes every row that arrived while its previous commit ran and inserts them all in one
+ *   statement (`INSERT … SELECT unnest($1::text[])`, autocommit: one transaction, one flush), then
+ *   answers each of them. Each client has one row in flight, so a commit holds at most `clients`
+ *   rows; the rows themselves are those of the first mode.
+ *
+ * A warm-up of `o.warmupSeconds` each, then `o.rounds` timed rounds of `o.seconds` each, the two
+ * modes taking turns: as long as each server's keep-alive write rounds.
+ */
+async function postgresAlone(
+  url: string,
+  o: Pick<LoadOptions, 'connections' | 'seconds' | 'rounds' | 'warmupSeconds'>,
+): Promise<[AloneResult, AloneResult]> {
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    return client
+  }
+  const clients = await Promise.all(Array.from({ length: o.connections }, connect))
+  const writer = await connect()
+  try {
+    await writer.query(
+      'CREATE TABLE alone (id bigserial PRIMARY KEY, body text NOT NULL, at timestamptz NOT NULL DEFAULT now())',
+    )
+    let n = 0
+    const one = (c: number) =>
+      clients[c]!.query({
+        name: 'alone-one',
+        text: 'INSERT INTO alone (body) VALUES ($1)',
+        values: [aloneRow(c, ++n)],
+      })
+    // The group commit's writer loop (see above): `pending` are the rows handed to it.
+    let pending: { body: string; done: () => void; failed: (e: unknown) => void }[] = []
+    let wake: (() => void) | undefined
+    let commits = 0
+    const batched = (c: number) =>
+      new Promise<void>((done, failed) => {
+        pending.push({ body: aloneRow(c, ++n), done, failed })
+        wake?.()
+      })
+    const writerLoop = async (until: () => boolean) => {
+      while (!until() || pending.length > 0) {
+        if (pending.length === 0) {
+          await new Promise<void>((r) => {
+            wake = r
+            setTimeout(r, 5)
+          })
+          wake = undefined
+          continue
+        }
+        const group = pending
+        pending = []
+        try {
+          await writer.query({
+            name: 'alone-many',
+            text: 'INSERT INTO alone (body) SELECT unnest($1::text[])',
+            values: [group.map((g) => g.body)],
+          })
+          commits++
+          for (const g of group) g.done()
+        } catch (e) {
+          for (const g of group) g.failed(e)
+        }
+      }
+    }
+    const acc = [0, 1].map(() => ({ latencies: [] as number[], seconds: 0, commits: 0 }))
+    const drive = async (mode: 0 | 1, seconds: number, timed: boolean) => {
+      const t0 = performance.now()
+      const until = t0 + seconds * 1000
+      const committed = commits
+      let stopped = false
+      const loop = mode === 1 ? writerLoop(() => stopped) : Promise.resolve()
+      const latencies: number[] = []
+      await Promise.all(
+        clients.map(async (_, c) => {
+          while (performance.now() < until) {
+            const t = performance.now()
+            await (mode === 0 ? one(c) : batched(c))
+            latencies.push(performance.now() - t)
+          }
+        }),
+      )
+      stopped = true
+      await loop
+      if (!timed) return
+      const a = acc[mode]!
+      a.seconds += (performance.now() - t0) / 1000
+      a.latencies.push(...latencies)
+      a.commits += mode === 0 ? latencies.length : commits - committed
+    }
+    for (const mode of [0, 1] as const) await drive(mode, o.warmupSeconds, false)
+    for (let r = 0; r < o.rounds; r++)
+      for (const mode of [0, 1] as const) await drive(mode, o.seconds, true)
+    return acc.map((a, i) => {
+      const sorted = Float64Array.from(a.latencies).sort()
+      return {
+        label: ALONE_LABELS[i]!,
+        rps: a.latencies.length / a.seconds,
+        p50: quantile(sorted, 0.5),
+        p99: quantile(sorted, 0.99),
+        ok: a.latencies.length,
+        commits: a.commits,
+      }
+    }) as [AloneResult, AloneResult]
+  } finally {
+    for (const c of [...clients, writer]) await c.end()
+  }
 }
 
 /**
@@ -306,6 +472,19 @@ export async function runClusterHttpSuite(
         ? `http://127.0.0.1:${WORKERS_READY.exec(started.line)![1]}`
         : ORIGIN.exec(started.line)![0]
     }
+    // One session per connection, each opened by a GET on a connection of its own (checked).
+    const sessions = async (label: string, origin: string) => {
+      const cookies: { cookie: string }[] = []
+      for (let c = 0; c < o.load.connections; c++) {
+        const client = httpClient(origin, { fresh: true })
+        const reply = await client.send('GET', '/rest/Item(1)')
+        const cookie = client.cookie()
+        if (reply.status !== 200 || cookie === undefined)
+          throw new Error(`${label}: GET /rest/Item(1) answered ${reply.status}, no cookie`)
+        cookies.push({ cookie })
+      }
+      return cookies
+    }
     const running: Running[] = []
     for (const spec of SERVERS) {
       const postgres = spec.postgres ? await pg.freshDatabase() : undefined
@@ -319,18 +498,10 @@ export async function runClusterHttpSuite(
         ...(spec.persist ? ['--persist', join(root, spec.id)] : []),
         ...(postgres === undefined ? [] : ['--postgres', postgres]),
         ...(redis === undefined ? [] : ['--redis', redis]),
+        ...(spec.health ? ['--health-details'] : []),
       ]
       const origin = await start(spec.label, args, spec.workers)
-      // One session per connection, each opened by a GET on a connection of its own (checked).
-      const cookies: { cookie: string }[] = []
-      for (let c = 0; c < o.load.connections; c++) {
-        const client = httpClient(origin, { fresh: true })
-        const reply = await client.send('GET', '/rest/Item(1)')
-        const cookie = client.cookie()
-        if (reply.status !== 200 || cookie === undefined)
-          throw new Error(`${spec.label}: GET /rest/Item(1) answered ${reply.status}, no cookie`)
-        cookies.push({ cookie })
-      }
+      const cookies = await sessions(spec.label, origin)
       running.push({
         spec,
         origin,
@@ -366,6 +537,8 @@ export async function runClusterHttpSuite(
       running.map((s) => ({ ...target(s), sequence: writeSequence })),
       o.load,
     )
+    // PostgreSQL alone, right after the servers' write rounds, as long as each server's.
+    const alone = await postgresAlone(await pg.freshDatabase(), o.load)
     const fresh: (FreshResult | undefined)[] = []
     for (const s of running)
       fresh.push(o.freshSeconds > 0 ? await freshWrites(s, o.freshSeconds) : undefined)
@@ -375,12 +548,42 @@ export async function runClusterHttpSuite(
     const a = running.find((s) => s.spec.id === 'postgres-redis')!
     const originB = await start(
       '(c′) B: a second serve --postgres --redis',
-      ['--postgres', a.postgres!, '--redis', a.redis!],
+      ['--postgres', a.postgres!, '--redis', a.redis!, '--health-details'],
       1,
     )
     const [writer, reader] = [httpClient(a.origin), httpClient(originB)]
     clients.push(writer, reader)
     const lag = await measureLag(writer, reader, o.lagSamples, ITEMS)
+
+    // Reads through the writer and through the follower: the same two processes, GET by key.
+    const isWriter = async (client: HttpClient) => {
+      const reply = await client.send('GET', '/health')
+      const w = (reply.body as { writer?: unknown } | undefined)?.writer
+      return typeof w === 'boolean' ? w : undefined
+    }
+    const [aWrites, bWrites] = [await isWriter(writer), await isWriter(reader)]
+    const known = aWrites !== undefined && bWrites !== undefined && aWrites !== bWrites
+    const pair = [
+      { label: '(c′) A', origin: a.origin, connectionHeaders: a.cookies },
+      {
+        label: '(c′) B',
+        origin: originB,
+        connectionHeaders: await sessions('(c′) B', originB),
+      },
+    ]
+    if (known && bWrites) pair.reverse()
+    const [writerReads, followerReads] = await compareLoad(
+      pair.map((t) => ({
+        ...t,
+        path: (r: () => number) => `/rest/Item(${1 + Math.floor(r() * ITEMS)})`,
+      })),
+      o.load,
+    )
+    const follower: FollowerReads = {
+      known,
+      writer: writerReads!,
+      follower: followerReads!,
+    }
 
     const results: ServerResult[] = running.map((s, i) => {
       const r = readers.indexOf(s)
@@ -393,10 +596,10 @@ export async function runClusterHttpSuite(
       }
     })
     const loadAfter = loadavg()[0]!
-    const goals = goalRows(results)
+    const goals = goalRows(results, follower)
     const machine = { loadBefore, loadAfter, postgres: settings, flush }
-    printResults(results, lag, goals, o, machine)
-    return { servers: results, lag, goals, ...machine }
+    printResults(results, alone, follower, lag, goals, o, machine)
+    return { servers: results, alone, followerReads: follower, lag, goals, ...machine }
   } catch (e) {
     // A refused connection says little; which server was gone, and how, says what happened.
     const gone = children.filter((c) => c.proc.exitCode !== null || c.proc.signalCode !== null)
@@ -415,16 +618,53 @@ export async function runClusterHttpSuite(
   }
 }
 
-function goalRows(results: readonly ServerResult[]): Goal[] {
+function goalRows(results: readonly ServerResult[], follower: FollowerReads): Goal[] {
   const by = (id: ServerId) => results.find((r) => r.id === id)!
   const memory = by('memory')
   const rows: Goal[] = []
   const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS')
+  // Issue 48's goals first: keep-alive writes of 16 clients, reads through a follower.
+  const postgres = by('postgres').writes.rps / memory.writes.rps
+  rows.push([
+    'writes/s, 16 clients',
+    by('postgres').label,
+    `${ratio(postgres)} (a)`,
+    GOALS.postgres.label,
+    verdict(postgres >= GOALS.postgres.min),
+  ])
   const three = by('workers-3').writes.rps / memory.writes.rps
+  const threeOfPostgres = by('workers-3').writes.rps / by('postgres').writes.rps
   rows.push([
     'writes/s, 16 clients',
     by('workers-3').label,
-    ratio(three),
+    `${ratio(threeOfPostgres)} (c)`,
+    GOALS.workers.label,
+    threeOfPostgres >= GOALS.workers.min && three >= GOALS.workers.stretch
+      ? 'PASS, stretch too'
+      : verdict(threeOfPostgres >= GOALS.workers.min),
+  ])
+  const p99 = by('workers-3').writes.p99
+  rows.push([
+    'write p99, 16 clients',
+    by('workers-3').label,
+    `${ms(p99)} ms`,
+    GOALS.p99.label,
+    verdict(p99 <= GOALS.p99.max),
+  ])
+  const throughFollower = follower.follower.rps / follower.writer.rps
+  rows.push([
+    'reads/s, GET by key',
+    `${follower.follower.label}, a follower of ${follower.writer.label}` +
+      (follower.known ? '' : ' (writer not named by /health)'),
+    `${ratio(throughFollower)} writer`,
+    GOALS.follower.label,
+    verdict(throughFollower >= GOALS.follower.min),
+  ])
+  // The goals before issue 48.
+  rows.push([
+    'writes/s, 16 clients',
+    by('workers-3').label,
+    `${ratio(three)} (a)`,
     GOALS.writes.label,
     three >= GOALS.writes.stretch ? 'PASS, stretch too' : verdict(three >= GOALS.writes.min),
   ])
@@ -437,7 +677,7 @@ function goalRows(results: readonly ServerResult[]): Goal[] {
       rows.push([
         `reads/s, ${what}`,
         by(id).label,
-        ratio(x),
+        `${ratio(x)} (a)`,
         GOALS.reads.label,
         verdict(x >= GOALS.reads.min),
       ])
@@ -447,6 +687,8 @@ function goalRows(results: readonly ServerResult[]): Goal[] {
 
 function printResults(
   results: readonly ServerResult[],
+  alone: readonly AloneResult[],
+  follower: FollowerReads,
   lag: Lag,
   goals: readonly Goal[],
   o: ClusterHttpOptions,
@@ -471,6 +713,8 @@ function printResults(
     cell(r.get, memory.get!.rps),
     cell(r.filter, memory.filter!.rps),
   ])
+  for (const x of alone)
+    rows.push([x.label, cell(x, memory.writes.rps), ...(o.freshSeconds > 0 ? ['—'] : []), '—', '—'])
   console.log(
     table(
       [
@@ -489,20 +733,55 @@ function printResults(
       'reads: GET /rest/Item(k), and $filter="groupID=g"&$top=50 (5 Items), before any write; ' +
       `— = not measured. New connections: node:http clients for ${o.freshSeconds} s, no warm-up.`,
   )
+  const [single, batched] = alone
+  console.log(
+    `- PostgreSQL alone: the same server, 16 node \`pg\` connections, a ≈200-byte row each per ` +
+      `INSERT (autocommit), as long as each server's rounds: ${count(single!.ok)} rows in ` +
+      `${count(single!.commits)} commits; batched: the clients hand their rows to one writer loop, ` +
+      `which commits all that arrived during its previous commit in one INSERT: ` +
+      `${count(batched!.ok)} rows in ${count(batched!.commits)} commits ` +
+      `(${(batched!.ok / Math.max(1, batched!.commits)).toFixed(1)} a commit).`,
+  )
   const bad = results.flatMap((r) =>
     [r.writes, r.get, r.filter]
       .filter((x) => x !== undefined && (x.non2xx > 0 || x.errors > 0))
       .map((x) => `${r.label}: ${count(x!.non2xx)} non-2xx, ${count(x!.errors)} errors`)
       .concat(r.fresh?.failed ? [`${r.label}, new connections: ${r.fresh.failed} non-2xx`] : []),
   )
+  for (const x of [follower.writer, follower.follower])
+    if (x.non2xx > 0 || x.errors > 0)
+      bad.push(`${x.label}, reads: ${count(x.non2xx)} non-2xx, ${count(x.errors)} errors`)
   for (const b of bad) console.log(`- WARNING (not counted): ${b}`)
 
   console.log('\n### Lag between two processes')
   console.log(
     table(LAG_HEADERS, lagRows('two `serve --postgres --redis` (A = c′)', lag), [...LAG_ALIGN]),
   )
+  console.log('\n### Reads through the writer and a follower')
+  const w = follower.writer.rps
+  console.log(
+    table(
+      ['process', 'GET by key: reads/s (× writer) · p50 / p99'],
+      [
+        [
+          `${follower.writer.label}${follower.known ? ', the writer' : ''}`,
+          cell(follower.writer, w),
+        ],
+        [
+          `${follower.follower.label}${follower.known ? ', a follower' : ''}`,
+          cell(follower.follower, w),
+        ],
+      ],
+      ['l', 'r'],
+    ),
+  )
+  if (!follower.known) console.log('- /health named no writer: A, started first, taken for it.')
   console.log('\n### Goals')
   console.log(
-    table(['measure', 'server', '× (a)', 'goal', 'verdict'], [...goals], ['l', 'l', 'r', 'l', 'l']),
+    table(
+      ['measure', 'server', 'measured', 'goal', 'verdict'],
+      [...goals],
+      ['l', 'l', 'r', 'l', 'l'],
+    ),
   )
 }
