@@ -201,20 +201,20 @@ export class LockMirror {
   }
 
   /**
-   * A lock the core took here, written to Redis. Taken during a write, a conflict fails the write
-   * (`takeConflict`). Taken by a `$lock` of a client without a session (`fetchHolder`), the reply
-   * waits for Redis, and a conflict makes it answered again (`LockTakenElsewhere`): the mirror
-   * holds the other session's lock by then, so the core refuses it (status 3), as Redis did —
-   * never a `result: true` for a lock another session holds.
+   * A lock the core took here, written to Redis. Taken by a `$lock` request (its claim, or a
+   * client without a session yet: `fetchHolder`), the reply waits for Redis, and a conflict makes
+   * it answered again (`LockTakenElsewhere`): the mirror holds the other session's lock by then,
+   * so the core refuses it (status 3), as Redis did — never a `result: true` for a lock another
+   * session holds, and never an error pinned on another request. Taken during a write, a conflict
+   * fails that write (`takeConflict`).
    */
   #take(lock: Lock): void {
     const shared = sharedLock(lock.owner.id, lock.dataClass, lock.key, lock.owner.info)
     const { keys, redis } = this.#o
     const key = keys.lock(lock.dataClass, lock.key)
     const id = lockId(lock.dataClass, lock.key)
-    const asking = this.#sessionless.get(id)
+    const asking = this.#sessionless.get(id) ?? this.#claimant(lock)
     this.#sessionless.delete(id)
-    const sessionless = asking !== undefined
     const written = redis
       .esAcquire(key, keys.locks, encodeLock(shared), lock.owner.id, keys.prefix)
       .then((answer) => {
@@ -223,7 +223,7 @@ export class LockMirror {
         this.#o.following.run(() => this.#ds.locks.drop(lock.dataClass, lock.key))
         if (answer[0] === 0) this.#followHolder(answer)
         else this.#o.sessions.gone(lock.owner.id)
-        if (sessionless) throw new LockTakenElsewhere()
+        if (asking) throw new LockTakenElsewhere()
         this.#conflict = datastoreError('EntityLocked', [
           lock.key,
           lock.dataClass,
@@ -232,6 +232,14 @@ export class LockMirror {
       })
     if (asking) this.#o.pending.add(written, written, asking)
     else this.#o.pending.track(written)
+  }
+
+  /** The `$lock` request whose claim in Redis is `lock` (the core taking it for that request). */
+  #claimant(lock: Lock): RestRequest | undefined {
+    for (const [request, claim] of this.#claims)
+      if (claim.d === lock.dataClass && claim.k === lock.key && claim.i === lock.owner.id)
+        return request
+    return undefined
   }
 
   /** The dataclass and typed key of the entity a `$lock` names, if it exists here. */
