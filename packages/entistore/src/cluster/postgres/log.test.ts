@@ -57,16 +57,16 @@ describe('reading the log after a seq', () => {
 })
 
 describe('an append', () => {
-  it('inserts the records and notifies `prev:first:last:at:origin`, a newline and the records', () => {
+  it('inserts the records and notifies `prev:first:last:at:origin`, a newline and the records, read back from the rows inserted (each record once in the text)', () => {
     const sql = appendSql(t, pg.escapeLiteral, [record("it's")], 5)
     const text = JSON.stringify(record("it's")).replace("'", "''")
     expect(sql).toBe(`WITH ins AS (
            INSERT INTO "rec"."p_log" (origin, record, request, reply)
-             SELECT v.* FROM (VALUES ('o:1', '${text}', NULL, NULL)) AS v (origin, record, request, reply) RETURNING seq)
+             SELECT v.* FROM (VALUES ('o:1', '${text}', NULL, NULL)) AS v (origin, record, request, reply) RETURNING seq, record)
          SELECT min(seq) AS first, max(seq) AS last,
            CASE WHEN count(*) > 0 THEN
              pg_notify('rec_p_log', '5:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':' || 'o:1
-[${text}]')
+' || '[' || string_agg(record, ',' ORDER BY seq) || ']')
            END,
            true AS term_ok
            FROM ins`)
@@ -80,14 +80,14 @@ describe('an append', () => {
     expect(sql).toMatch(/^WITH fenced AS \(.*\), ins AS \(/)
     expect(sql).toContain(`, NULL, NULL), ('o:1', `)
     expect(sql).toContain(`, 'w:7', '{"status":200}'))`)
-    expect(sql).toContain('AS v (origin, record, request, reply), fenced RETURNING seq)')
+    expect(sql).toContain('AS v (origin, record, request, reply), fenced RETURNING seq, record)')
     expect(sql).toContain('(SELECT count(*) > 0 FROM fenced) AS term_ok')
   })
 
   it('takes a condition that may leave every row out (appendIfAt), and no notification then', () => {
     const only = 'WHERE NOT EXISTS (SELECT 1 FROM "rec"."p_log" WHERE seq > 5)'
     const sql = appendSql(t, pg.escapeLiteral, [record('a'), record('b', 11)], 5, only)
-    expect(sql).toContain(`AS v (origin, record, request, reply) ${only} RETURNING seq)`)
+    expect(sql).toContain(`AS v (origin, record, request, reply) ${only} RETURNING seq, record)`)
     expect(sql).toContain("', NULL, NULL), ('o:1', '")
     expect(sql).toContain('CASE WHEN count(*) > 0 THEN')
   })
@@ -95,7 +95,8 @@ describe('an append', () => {
   it('leaves the records out of the notification when they would not fit in its payload', () => {
     const fits = 'x'.repeat(NOTIFY_RECORDS_BYTES - 300)
     const big = 'x'.repeat(NOTIFY_RECORDS_BYTES)
-    expect(appendSql(t, pg.escapeLiteral, [record(fits)], 0)).toContain(`'o:1\n[{`)
+    const carried = `'o:1\n' || '[' || string_agg(record, ',' ORDER BY seq) || ']')\n`
+    expect(appendSql(t, pg.escapeLiteral, [record(fits)], 0)).toContain(carried)
     expect(appendSql(t, pg.escapeLiteral, [record(big)], 0)).toContain(`'o:1\n')\n`)
     // Counted in bytes, not characters.
     const accents = 'é'.repeat(NOTIFY_RECORDS_BYTES / 2)

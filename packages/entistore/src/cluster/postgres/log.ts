@@ -231,17 +231,23 @@ export function appendSql(
     const tag = tags?.get(i)
     return `(${origin}, ${escape(record)}, ${text(tag?.request)}, ${text(tag?.reply)})`
   })
-  const all = `[${texts.join(',')}]`
-  const carried = Buffer.byteLength(all) + t.origin.length < NOTIFY_RECORDS_BYTES ? all : ''
+  // The notification carries the records when they fit, read back from the rows inserted
+  // (`ins`), so that the statement's text holds each record once: its size is most of what
+  // sending it to PostgreSQL costs (one socket write per group, 7–9 % of a writer's CPU).
+  const bytes = texts.reduce((n, text) => n + Buffer.byteLength(text) + 1, 1)
+  const carried =
+    bytes + t.origin.length < NOTIFY_RECORDS_BYTES
+      ? ` || '[' || string_agg(record, ',' ORDER BY seq) || ']'`
+      : ''
   const head = `'${checkedSeq(prev)}:' || min(seq) || ':' || max(seq) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint || ':'`
   const rows = `(VALUES ${values.join(', ')}) AS v (origin, record, request, reply)`
   const insert = `ins AS (
            INSERT INTO ${t.logTable} (origin, record, request, reply)
-             SELECT v.* FROM ${fence === undefined ? rows : `${rows}, fenced`}${only === '' ? '' : ` ${only}`} RETURNING seq)`
+             SELECT v.* FROM ${fence === undefined ? rows : `${rows}, fenced`}${only === '' ? '' : ` ${only}`} RETURNING seq, record)`
   return `WITH ${fence === undefined ? insert : `${fence}, ${insert}`}
          SELECT min(seq) AS first, max(seq) AS last,
            CASE WHEN count(*) > 0 THEN
-             pg_notify(${escape(t.channel)}, ${head} || ${escape(`${t.origin}\n${carried}`)})
+             pg_notify(${escape(t.channel)}, ${head} || ${escape(`${t.origin}\n`)}${carried})
            END,
            ${fence === undefined ? 'true' : '(SELECT count(*) > 0 FROM fenced)'} AS term_ok
            FROM ins`
