@@ -56,9 +56,15 @@ afterEach(async () => {
 })
 
 /** Sends `request` as written on a raw socket and returns everything the server answered. */
-function raw(port: number, request: string | Buffer): Promise<string> {
+function raw(port: number, request: string | Buffer, { halfClose = false } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(request))
+    // A request that asks to close (or cannot keep the connection) is written, and the answer
+    // read until the server closes. Ending our side at once instead races an answer made in a
+    // later turn: Node's server drops a request whose client half-closed (seen with the 501 of
+    // `$getWebForm` on a busy machine). `halfClose` is for the keep-alive requests.
+    const socket = connect(port, '127.0.0.1', () =>
+      halfClose ? socket.end(request) : socket.write(request),
+    )
     let out = ''
     socket.setEncoding('utf8')
     socket.on('data', (d: string) => (out += d))
@@ -141,11 +147,13 @@ describe('toNodeListener', () => {
       body
     const newSession = (id: string) =>
       `set-cookie: 4DSID_shop=${id}; Path=/; HttpOnly; SameSite=Lax\r\n`
-    expect(dated(await raw(port, keepAlive()))).toBe(reply(newSession('S1')))
+    expect(dated(await raw(port, keepAlive(), { halfClose: true }))).toBe(reply(newSession('S1')))
     // Each request without a cookie opens its own session, as the real server does.
-    expect(dated(await raw(port, keepAlive()))).toBe(reply(newSession('S2')))
+    expect(dated(await raw(port, keepAlive(), { halfClose: true }))).toBe(reply(newSession('S2')))
     // The cookie sent back resumes that session: nothing to set.
-    expect(dated(await raw(port, keepAlive('Cookie: 4DSID_shop=S1\r\n')))).toBe(reply(''))
+    expect(
+      dated(await raw(port, keepAlive('Cookie: 4DSID_shop=S1\r\n'), { halfClose: true })),
+    ).toBe(reply(''))
   })
 
   it('delivers the session cookie, and keeps the session when it comes back', async () => {
