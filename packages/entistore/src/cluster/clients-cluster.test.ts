@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
+import { createDatastore, type DataFile } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRestHandler, type RestHandler } from '../../../rest/src/handler.js'
 import { json, send } from '../../../rest/src/node/conformance.fixture.js'
@@ -27,44 +27,12 @@ import { startCli, stopChildren, type CliProcess } from '../persist/cli-process.
 import { usersAuthenticate } from '../users.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+import { ORCHARD_MODEL as MODEL, PNG } from '../../../rest/src/clients/orchard.fixture.js'
 
 const skip = postgresSkip ?? redisMissing()
 
-// wakanda.test.ts's orchard, with its functions written as a module the CLI loads.
-const MODEL: ModelJson = {
-  __NAME: 'orchard',
-  dataClasses: [
-    {
-      name: 'Farm',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string' },
-        { name: 'logo', type: 'image' },
-        { name: 'trees', kind: 'relatedEntities', path: 'farm' },
-      ],
-    },
-    {
-      name: 'Tree',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'species', type: 'string' },
-        { name: 'age', type: 'long' },
-        { name: 'farmID', type: 'long' },
-        { name: 'farm', kind: 'relatedEntity', path: 'Farm', foreignKey: 'farmID' },
-        { name: 'label', kind: 'calculated', type: 'string' },
-      ],
-    },
-    {
-      name: 'Visit',
-      attributes: [
-        { name: 'ID', type: 'uuid' },
-        { name: 'note', type: 'string' },
-      ],
-    },
-  ],
-}
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+// The orchard of wakanda.test.ts (orchard.fixture.ts), with its functions written as a module the
+// CLI loads.
 const DATA: DataFile = {
   Farm: [
     { ID: 1, name: 'Acme Farms', logo: { $base64: PNG, type: 'image/png' } },

@@ -8,47 +8,10 @@ import {
   ManualClock,
   type DataFile,
   type Datastore,
-  type ModelJson,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler, type RestHandler } from '../handler.js'
-
-const model: ModelJson = {
-  __NAME: 'orchard',
-  dataClasses: [
-    {
-      name: 'Farm',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string' },
-        { name: 'logo', type: 'image' },
-        { name: 'trees', kind: 'relatedEntities', path: 'farm' },
-      ],
-    },
-    {
-      name: 'Tree',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'species', type: 'string' },
-        { name: 'age', type: 'long' },
-        { name: 'farmID', type: 'long' },
-        { name: 'farm', kind: 'relatedEntity', path: 'Farm', foreignKey: 'farmID' },
-        { name: 'label', kind: 'calculated', type: 'string' },
-      ],
-    },
-    {
-      name: 'Visit',
-      attributes: [
-        { name: 'ID', type: 'uuid' },
-        { name: 'note', type: 'string' },
-      ],
-    },
-  ],
-}
-
-// A 1×1 PNG: a picture to clear.
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+import { ORCHARD_MODEL as model, PNG } from './orchard.fixture.js'
 
 const data = (): DataFile => ({
   Farm: [
