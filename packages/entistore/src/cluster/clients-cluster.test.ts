@@ -27,21 +27,17 @@ import { startCli, stopChildren, type CliProcess } from '../persist/cli-process.
 import { usersAuthenticate } from '../users.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
-import { ORCHARD_MODEL as MODEL, PNG } from '../../../rest/src/clients/orchard.fixture.js'
+import { ORCHARD_MODEL as MODEL, orchardData } from '../../../rest/src/clients/orchard.fixture.js'
 
 const skip = postgresSkip ?? redisMissing()
 
-// The orchard of wakanda.test.ts (orchard.fixture.ts), with its functions written as a module the
-// CLI loads.
+// The orchard of wakanda.test.ts (orchard.fixture.ts) and two more trees, one named with a quote;
+// its functions are written as a module the CLI loads.
+const base = orchardData()
 const DATA: DataFile = {
-  Farm: [
-    { ID: 1, name: 'Acme Farms', logo: { $base64: PNG, type: 'image/png' } },
-    { ID: 2, name: 'Zeta Farms' },
-  ],
+  ...base,
   Tree: [
-    { ID: 1, species: 'Oak', age: 120, farmID: 1 },
-    { ID: 2, species: 'Elm', age: 8, farmID: 1 },
-    { ID: 3, species: 'Ash', age: 60, farmID: 2 },
+    ...base['Tree']!,
     { ID: 4, species: 'Say "Yew"', age: 30, farmID: 2 },
     { ID: 5, species: 'Birch', age: 15, farmID: 2 },
   ],

@@ -11,19 +11,7 @@ import {
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler, type RestHandler } from '../handler.js'
-import { ORCHARD_MODEL as model, PNG } from './orchard.fixture.js'
-
-const data = (): DataFile => ({
-  Farm: [
-    { ID: 1, name: 'Acme Farms', logo: { $base64: PNG, type: 'image/png' } },
-    { ID: 2, name: 'Zeta Farms' },
-  ],
-  Tree: [
-    { ID: 1, species: 'Oak', age: 120, farmID: 1 },
-    { ID: 2, species: 'Elm', age: 8, farmID: 1 },
-    { ID: 3, species: 'Ash', age: 60, farmID: 2 },
-  ],
-})
+import { ORCHARD_MODEL as model, orchardData as data } from './orchard.fixture.js'
 
 const functions = defineFunctions({
   dataClasses: {
