@@ -2,13 +2,7 @@
  * Issue 32: Wakanda's dialect, as `wakanda-client` 3.1.0 (Wakanda's JavaScript client, whose REST
  * interface 4D inherited) sends it. One test per client behaviour; docs/compat.md lists each.
  */
-import {
-  createDatastore,
-  defineFunctions,
-  ManualClock,
-  type DataFile,
-  type Datastore,
-} from '@entistore/core'
+import { createDatastore, defineFunctions, ManualClock, type Datastore } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler, type RestHandler } from '../handler.js'
 import { ORCHARD_MODEL as model, orchardData as data } from './orchard.fixture.js'
