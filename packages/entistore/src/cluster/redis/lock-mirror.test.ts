@@ -114,11 +114,55 @@ describe('locks through an in-memory Redis', () => {
     const [A, B] = [process(), process()]
     const [a, b] = [await sessionOf(A), await sessionOf(B)]
     await lockThrough(B, b)
+    A.locks.writeBegins()
     A.ds.locks.take('Employee', 1, { id: a, kind: 'session' }) // before A heard of B's
     await A.pending.settled()
     expect(A.locks.takeConflict()).toMatchObject({ name: 'EntityLocked' })
     expect(A.locks.takeConflict()).toBeUndefined()
     expect(holderIn(A)).toBe(b)
+  })
+
+  it('taken by the core outside a write while Redis gives it to another: dropped, and no write fails for it', async () => {
+    const { process } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const [a, b] = [await sessionOf(A), await sessionOf(B)]
+    await lockThrough(B, b)
+    A.ds.locks.take('Employee', 1, { id: a, kind: 'session' }) // between two writes
+    A.locks.writeBegins() // the next write enters the gate before Redis answered
+    await A.pending.settled()
+    expect({ conflict: A.locks.takeConflict(), holder: holderIn(A) }).toEqual({
+      conflict: undefined,
+      holder: b,
+    })
+  })
+
+  it("a session's claim refused, then granted by the core once the holder's lock left the mirror: its reply is answered again, no write fails", async () => {
+    const { process } = fakeCluster()
+    const [A, B] = [process(), process()]
+    const [a, b] = [await sessionOf(A), await sessionOf(B)]
+    await lockThrough(A, a)
+    const asked = request('b')
+    await B.locks.claim(asked, b, LOCK) // refused: B's mirror holds A's lock
+    expect(holderIn(B)).toBe(a)
+    // A lets go; a write's refresh in B drops A's lock; A takes it again; then B's core runs.
+    await A.locks.claim(request('a'), a, UNLOCK)
+    A.ds.locks.release('Employee', 1, { id: a, kind: 'session' })
+    await A.written()
+    B.locks.writeBegins()
+    await B.locks.refresh()
+    expect(holderIn(B)).toBeUndefined()
+    await lockThrough(A, a)
+    const from = B.pending.seq
+    B.ds.locks.take('Employee', 1, { id: b, kind: 'session' }) // the core answers the $lock
+    const granted = { status: 200, headers: {}, body: '{"result":true}' }
+    const again = { status: 200, headers: {}, body: '{"result":false}' }
+    const answered = await B.pending.settle(from, granted, () => again, asked)
+    B.locks.afterRequest(asked)
+    expect({ answered, holder: holderIn(B), conflict: B.locks.takeConflict() }).toEqual({
+      answered: again,
+      holder: a,
+      conflict: undefined,
+    })
   })
 
   it('gone with its session: a logout frees it, and so does the session’s TTL', async () => {

@@ -61,16 +61,25 @@ export interface LockMirrorOptions {
 export class LockMirror {
   readonly #o: LockMirrorOptions
   readonly #ds: Datastore
-  /** A lock found taken in Redis by another session after it was taken here: the write fails. */
-  #conflict: unknown = undefined
+  /**
+   * A lock found taken in Redis by another session after it was taken here, with the number of
+   * the write it was taken during: that write fails (`takeConflict`), no other.
+   */
+  #conflict: { readonly write: number; readonly error: unknown } | undefined = undefined
+  /**
+   * The number of the write in the gate, or of the time between writes: moved on at each write's
+   * begin and end, so a lock taken between writes is no write's.
+   */
+  #write = 0
   /** Locks claimed in Redis before a request, let go after it if the core did not take them. */
   readonly #claims = new Map<RestRequest, SharedLock>()
   /**
-   * The locks asked for by `$lock=true` requests of clients without a session yet, by lock id:
-   * the core makes the session and takes the lock in the same run, so the lock can only be
-   * written to Redis after it was taken here. Its reply waits for that write (see `#take`).
+   * The `$lock=true` requests being answered, by lock id: a lock the core takes for one is its
+   * reply's business (see `#take`). A client without a session yet has no claim (the core makes
+   * the session and takes the lock in the same run); a claimed one may still be taken by the core
+   * after Redis refused it, when the holder's lock left the mirror meanwhile (a write's refresh).
    */
-  readonly #sessionless = new Map<string, RestRequest>()
+  readonly #asking = new Map<string, RestRequest>()
 
   constructor(options: LockMirrorOptions) {
     this.#o = options
@@ -106,6 +115,7 @@ export class LockMirror {
     const found = this.#entityOf(lock)
     if (!found) return // status 5 from the core (or its error): nothing to claim
     const { dc, key: entityKey } = found
+    if (lock.wanted) this.#asking.set(lockId(dc.name, entityKey), request)
     const info = lockOwnerOf(sid, request.headers, request.remoteAddress).info
     const shared = sharedLock(sid, dc.name, entityKey, info)
     const { keys, redis } = this.#o
@@ -136,7 +146,7 @@ export class LockMirror {
     const found = this.#entityOf(lock)
     if (!found) return
     const { dc, key } = found
-    if (lock.wanted) this.#sessionless.set(lockId(dc.name, key), request)
+    if (lock.wanted) this.#asking.set(lockId(dc.name, key), request)
     const answer = await this.#o.redis.esHolder(
       this.#o.keys.lock(dc.name, key),
       this.#o.keys.prefix,
@@ -151,8 +161,7 @@ export class LockMirror {
 
   /** After a request: its claim let go in Redis if the core did not take the lock. */
   afterRequest(request: RestRequest): void {
-    for (const [id, asking] of this.#sessionless)
-      if (asking === request) this.#sessionless.delete(id)
+    for (const [id, asking] of this.#asking) if (asking === request) this.#asking.delete(id)
     const claim = this.#claims.get(request)
     if (!claim) return
     this.#claims.delete(request)
@@ -186,11 +195,23 @@ export class LockMirror {
     })
   }
 
-  /** The conflict found since the last call (a lock Redis gave another session), taken away. */
+  /** A group of writes enters the gate: a lock the core takes from now is its first write's. */
+  writeBegins(): void {
+    this.#write++
+    this.#conflict = undefined
+  }
+
+  /**
+   * A write ended: the conflict a lock it took met (Redis gave it another session), taken away;
+   * a lock taken from now is the next write's. A conflict of a lock taken outside a write is no
+   * write's: the lock was let go, and the mirror holds the other session's.
+   */
   takeConflict(): unknown {
     const conflict = this.#conflict
     this.#conflict = undefined
-    return conflict
+    const mine = conflict?.write === this.#write
+    this.#write++
+    return mine ? conflict.error : undefined
   }
 
   /** Releases a lock in Redis for session `sid` ('' whoever holds it: the entity was deleted). */
@@ -201,20 +222,21 @@ export class LockMirror {
   }
 
   /**
-   * A lock the core took here, written to Redis. Taken by a `$lock` request (its claim, or a
-   * client without a session yet: `fetchHolder`), the reply waits for Redis, and a conflict makes
-   * it answered again (`LockTakenElsewhere`): the mirror holds the other session's lock by then,
-   * so the core refuses it (status 3), as Redis did — never a `result: true` for a lock another
-   * session holds, and never an error pinned on another request. Taken during a write, a conflict
-   * fails that write (`takeConflict`).
+   * A lock the core took here, written to Redis. Taken by a `$lock` request (`#asking`), the
+   * reply waits for Redis, and a conflict makes it answered again (`LockTakenElsewhere`): the
+   * mirror holds the other session's lock by then, so the core refuses it (status 3), as Redis
+   * did — never a `result: true` for a lock another session holds, and never an error pinned on
+   * another request. Taken during a write, a conflict fails that write (`takeConflict`); taken
+   * outside both, the lock is only let go.
    */
   #take(lock: Lock): void {
     const shared = sharedLock(lock.owner.id, lock.dataClass, lock.key, lock.owner.info)
     const { keys, redis } = this.#o
     const key = keys.lock(lock.dataClass, lock.key)
     const id = lockId(lock.dataClass, lock.key)
-    const asking = this.#sessionless.get(id) ?? this.#claimant(lock)
-    this.#sessionless.delete(id)
+    const asking = this.#asking.get(id) ?? this.#claimant(lock)
+    this.#asking.delete(id)
+    const write = this.#write
     const written = redis
       .esAcquire(key, keys.locks, encodeLock(shared), lock.owner.id, keys.prefix)
       .then((answer) => {
@@ -224,11 +246,8 @@ export class LockMirror {
         if (answer[0] === 0) this.#followHolder(answer)
         else this.#o.sessions.gone(lock.owner.id)
         if (asking) throw new LockTakenElsewhere()
-        this.#conflict = datastoreError('EntityLocked', [
-          lock.key,
-          lock.dataClass,
-          'another session',
-        ])
+        const error = datastoreError('EntityLocked', [lock.key, lock.dataClass, 'another session'])
+        this.#conflict = { write, error }
       })
     if (asking) this.#o.pending.add(written, written, asking)
     else this.#o.pending.track(written)

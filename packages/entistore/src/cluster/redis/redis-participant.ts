@@ -123,6 +123,7 @@ export class RedisParticipant implements ClusterParticipant {
 
   async beforeWrite(): Promise<void> {
     this.#m.pending.writeBegins()
+    this.#m.locks.writeBegins()
     await this.#m.pending.settled()
     await this.#m.locks.refresh()
   }
