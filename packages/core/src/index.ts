@@ -52,7 +52,7 @@ export type {
   TransactionOptions,
   WriteCheck,
 } from './txn/transaction.js'
-export { saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
+export { saveResultOf, saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
 export { LockTable, sameOwner } from './locks/lock-table.js'
 export type {
   Lock,
@@ -63,7 +63,7 @@ export type {
 } from './locks/lock-table.js'
 export { LOCK_KIND, lockedBy } from './orda/locks.js'
 export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
-export type { SaveStatus } from './txn/save-status.js'
+export type { SaveResult, SaveResultError, SaveStatus } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'

@@ -79,7 +79,12 @@ export interface EventError {
   readonly errCode?: number
   readonly message: string
   readonly extraDescription?: unknown
-  /** 4D's serious (true) or mild validation error; both refuse the write. */
+  /**
+   * A validate event's serious (true: status 8) or mild (false, the default: status 7) validation
+   * error; both refuse the write. A saving or dropping event's error is serious whatever it says.
+   */
+  readonly fatalError?: boolean
+  /** The name 4D 21's first pages gave `fatalError`; read when `fatalError` is not given. */
   readonly seriousError?: boolean
 }
 

@@ -5,7 +5,9 @@
  * attribute's event runs before the entity's (`validateSave` and `saving` only for the attributes
  * the save writes). The first validate or -ing event that returns an error object refuses the
  * write (EventRefused, with the event's own errCode and componentSignature `DBEV`): nothing is
- * written, and inside a transaction the whole transaction is refused by the caller's throw.
+ * written, and inside a transaction the whole transaction is refused by the caller's throw. A
+ * validate event's error is mild or serious by its `fatalError` (status 7 or 8, see
+ * txn/save-status.ts); a saving or dropping event's is a serious error (status 4) whatever it says.
  * After-events run once the write has committed (the transaction's, when one is open); an error
  * thrown by one is ignored, since the write it follows is done.
  *
@@ -151,7 +153,21 @@ function refuseIf(
       ...(refusal.extraDescription === undefined
         ? {}
         : { extraDescription: refusal.extraDescription }),
-      seriousError: refusal.seriousError === true || kind === 'saving' || kind === 'dropping',
+      ...severity(kind, refusal),
     },
   })
+}
+
+/**
+ * The refusal's weight, in its details: `fatalError` as 4D 21 reads it (a validate event's own
+ * choice, false by default; absent for saving and dropping, whose errors are plain serious errors),
+ * and `seriousError`, true unless the refusal is a mild validation error.
+ */
+function severity(
+  kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
+  refusal: EventError,
+): { fatalError?: boolean; seriousError: boolean } {
+  if (kind === 'saving' || kind === 'dropping') return { seriousError: true }
+  const fatal = (refusal.fatalError ?? refusal.seriousError) === true
+  return { fatalError: fatal, seriousError: fatal }
 }

@@ -6,7 +6,7 @@
  * Replies, as the real server writes them (docs/writing.md has every form):
  * - one object saved: the entity with `__STATUS: {success: true}`, `__KEY`, `__STAMP`, `uri`,
  *   `__TIMESTAMP` (`!!YYYY-MM-DD!!`) and its attributes;
- * - one object refused: the entity as stored with `__STATUS` (2 "Stamp has changed", 4, 5) and
+ * - one object refused: the entity as stored with `__STATUS` (2 "Stamp has changed", 4, 5, 7, 8) and
  *   `__ERROR`, or `__ERROR` alone for an unknown key (1542); the status is the error's (409, 400, 404);
  * - an array: `{"__ENTITIES": [...]}`, one reply as above per item, 200 (without `$atomic`, the
  *   items that can be saved are, each failing one carries its own `__ERROR`);
