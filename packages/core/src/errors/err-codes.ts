@@ -472,6 +472,26 @@ export const ERRORS = {
     (what: string) => `The entity set cannot be kept: ${what}`,
   ),
   /**
+   * A session at its own `quotas.nbEntitySets` (4D 21 R4's per-session quota, set by a function)
+   * asked for one more set: 429 until it releases one. Its own code, apart from 9060 (the server's
+   * configured bounds), so that a client can tell "release one of yours" from "the server is full".
+   */
+  EntitySetSessionQuota: spec(
+    9061,
+    'enti',
+    'quota',
+    (limit: number) =>
+      `The entity set cannot be kept: the session keeps ${limit} entity sets already, its quotas.nbEntitySets; release one ($entityset/$release) and try again`,
+  ),
+  /** A session quota set to a value 4D refuses: not a whole number above 0 (undefined resets it). */
+  InvalidQuota: spec(
+    9062,
+    'enti',
+    'badRequest',
+    (name: string, value: unknown) =>
+      `The session's quotas.${name} cannot be ${q(value)}: give a whole number above 0, or undefined for the default`,
+  ),
+  /**
    * A write, lock or unlock of an entity that another session or process holds a pessimistic lock
    * on. The real server reports it as status 3 "Already locked" in `__STATUS`, with no public
    * errCode: Entistore's code (9070).
