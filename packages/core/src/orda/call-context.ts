@@ -1,7 +1,8 @@
 /**
  * @module What a running function may ask about its call: which datastore and function, the
  * session of the REST request that called it, and a way to log that session in (4D's `Session`
- * inside a function: `authentify` calls `Session.setPrivileges`).
+ * inside a function: `authentify` calls `Session.setPrivileges`) or to set its quotas
+ * (`Session.quotas`).
  *
  * A call is followed through awaits with an async context (access/async-scope.ts: the runtime's
  * AsyncLocalStorage). Without one, the call is known only until the function first awaits;
@@ -15,6 +16,7 @@ import { currentActor } from '../access/acting.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { FunctionInfo } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'
+import { quotaManager, type QuotaManager } from './session-quotas.js'
 
 /** One running call of a function. */
 export interface FunctionCall {
@@ -48,6 +50,12 @@ export interface FunctionCall {
    * privileges counted (4D's `Session.hasPrivilege`); false without a roles file or a session.
    */
   hasPrivilege(privilege: string): boolean
+  /**
+   * The session's quotas (4D 21 R4's `Session.quotas`): `nbEntitySets`, `defaultEntitySetTimeout`,
+   * `maxEntitySetTimeout`, and `currentValues` (orda/session-quotas.ts). Without a session it reads
+   * the defaults and its writes throw.
+   */
+  readonly quotas: QuotaManager
 }
 
 /** What `setPrivileges` takes, as 4D's `Session.setPrivileges` does. */
@@ -117,6 +125,7 @@ export function newCall(
         },
       })
     },
+    quotas: quotaManager(datastore.entitySets, () => session),
     hasPrivilege(privilege) {
       const roles = datastore.roles
       if (roles === undefined) return false

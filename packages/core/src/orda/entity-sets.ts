@@ -28,10 +28,12 @@ import {
 } from '../sets/entity-set-store.js'
 import { actorNames, mayManage, PROCESS_OWNER, type SetOwner } from '../sets/set-owners.js'
 import * as algebra from '../sets/set-algebra.js'
+import type { Lifetimes } from '../sets/session-quota.js'
 import type { Datastore } from './datastore.js'
 import type { DataClass } from './data-class.js'
 import { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
+import { sessionQuota, type QuotaSource } from './session-quotas.js'
 import { currentOwner } from './writes.js'
 
 export type {
@@ -100,7 +102,7 @@ export interface ActingOptions {
   readonly by?: SetOwner
 }
 
-export class EntitySets {
+export class EntitySets implements QuotaSource {
   /**
    * Bytes a member of a kept set costs (its row id in an Int32Array): `maxMembers` × this is the
    * bound on the bytes of members.
@@ -116,7 +118,11 @@ export class EntitySets {
   /** @internal Made by the Datastore. */
   constructor(ds: Datastore, newId: () => string, options?: EntitySetStoreOptions) {
     this.#ds = ds
-    this.#store = new EntitySetStore(ds.clock, newId, options)
+    // A session's own quotas (`currentCall().quotas`) are in its data: read at each set it keeps.
+    this.#store = new EntitySetStore(ds.clock, newId, options, (owner) => {
+      const session = ds.sessions.peek(owner.id)
+      return session && sessionQuota(session)
+    })
     ds.sessions.onRenew((session, previous) => {
       this.#store.renameSession(previous, session.id)
       const ids = this.#previousIds.get(session) ?? []
@@ -140,6 +146,16 @@ export class EntitySets {
     return this.#store.members
   }
 
+  /** @internal The default and longest lifetimes of a set, in milliseconds (for `quotas`). */
+  get lifetimes(): Lifetimes {
+    return this.#store
+  }
+
+  /** @internal Sets the session `sessionId` keeps now (its quotas' `currentValues`). */
+  setsOf(sessionId: string): number {
+    return this.#store.usage({ kind: 'session', id: sessionId }).sets
+  }
+
   /**
    * Who acts now, as a set owner: the session of `ds.runAs` or of the function call running (with
    * the name of the user logged in on it), else the process.
@@ -157,7 +173,8 @@ export class EntitySets {
    * It belongs to `options.owner`, by default the acting session (`actor()`), and counts against
    * that session's quota.
    *
-   * @throws DatastoreError EntitySetQuota (9060) past a limit when the store refuses rather than evicts.
+   * @throws DatastoreError EntitySetQuota (9060) past a limit when the store refuses rather than
+   * evicts; EntitySetSessionQuota (9061) past the session's own `quotas.nbEntitySets`.
    */
   keep(selection: EntitySelection, options: KeepOptions = {}): EntitySet {
     // A read run again after its work went on in slices keeps the set it kept the first time.

@@ -12,7 +12,10 @@
  * sets count against its own quota (`maxSetsPerSession`, `maxMembersPerSession`, as 4D 21 R4
  * counts `nbEntitySets` per session): past it, that session's own least recently used set is
  * evicted (the default), or, with `whenFull: 'refuse'`, the new set is refused with EntitySetQuota
- * (HTTP 429, as the real server answers past its quotas). The process has no quota.
+ * (HTTP 429, as the real server answers past its quotas). The process has no quota. Within those
+ * bounds a session may have quotas of its own (4D's `Session.quotas`, session-quota.ts, asked of
+ * the resolver given to the constructor): past its `nbEntitySets` a new set is always refused
+ * (EntitySetSessionQuota, 429), since 4D answers so "until at least one entity set is released".
  *
  * Memory is bounded globally too, by the number of sets and by the total of their members. Past
  * either, sets are taken back from the owner holding the largest share of the cache first
@@ -39,6 +42,7 @@ import { fail } from '../errors/datastore-error.js'
 import { compactRowIds, type RowIds } from './row-ids.js'
 import { Account, AccountHeap, weightOf } from './set-accounts.js'
 import { PROCESS_OWNER, SetIdSigner, signingName, type SetOwner } from './set-owners.js'
+import { lifetimeOf, type SessionQuota } from './session-quota.js'
 
 /** Bytes a kept set's member costs: a row id in an Int32Array (the member bounds bound bytes). */
 export const BYTES_PER_MEMBER = Int32Array.BYTES_PER_ELEMENT
@@ -162,6 +166,7 @@ export class EntitySetStore {
   readonly #defaultTimeout: number
   readonly #maxTimeout: number
   readonly #refuse: boolean
+  readonly #quotaOf: (owner: SetOwner) => SessionQuota | undefined
   readonly #observers: EntitySetObserver[] = []
   readonly #accounts = new Map<string, Account>()
   readonly #heap: AccountHeap
@@ -170,8 +175,15 @@ export class EntitySetStore {
   #tick = 0
   #purgedAt = Number.NaN
 
-  constructor(clock: Clock, newId: () => string, options: EntitySetStoreOptions = {}) {
+  /** `quotaOf`: the quota a session has set itself, if any (asked at each keep of its sets). */
+  constructor(
+    clock: Clock,
+    newId: () => string,
+    options: EntitySetStoreOptions = {},
+    quotaOf: (owner: SetOwner) => SessionQuota | undefined = () => undefined,
+  ) {
     this.#clock = clock
+    this.#quotaOf = quotaOf
     this.#newId = newId
     this.#maxSets = options.maxSets ?? 10_000
     this.#maxMembers = options.maxMembers ?? 20_000_000
@@ -205,6 +217,16 @@ export class EntitySetStore {
     return this.#maxMembers
   }
 
+  /** Lifetime of a set kept without a timeout, in milliseconds. */
+  get defaultTimeout(): number {
+    return this.#defaultTimeout
+  }
+
+  /** Longest lifetime of a set, in milliseconds. */
+  get maxTimeout(): number {
+    return this.#maxTimeout
+  }
+
   /** Number of sets kept (expired ones swept first). */
   get size(): number {
     this.purge()
@@ -223,7 +245,8 @@ export class EntitySetStore {
    * like the real server's, signed for its owner). The set holds them as an Int32Array alone in
    * its buffer: `rowIds` itself when it is one (it must not change afterwards), else a copy.
    * Throws EntitySetQuota when `whenFull` is 'refuse' and a limit would be passed, or when one
-   * set alone exceeds its owner's member bound.
+   * set alone exceeds its owner's member bound; EntitySetSessionQuota past the session's own
+   * `nbEntitySets`.
    */
   keep(dataClass: string, rows: RowIds, options: KeepOptions = {}): StoredSet {
     const given = options.owner ?? PROCESS_OWNER
@@ -237,17 +260,16 @@ export class EntitySetStore {
       fail('EntitySetQuota', [
         `it has ${rows.length} members, more than the limit of ${most} for ${limited ? 'one session’s sets' : 'all sets'}`,
       ])
-    const timeout =
-      options.timeout === undefined
-        ? this.#defaultTimeout
-        : Math.min(this.#maxTimeout, Math.max(1000, Math.round(options.timeout * 1000)))
     const remaining = options.remaining
+    // A set adopted from another process (`remaining`) was counted and timed where it was made.
+    const quota = limited && remaining === undefined ? this.#quotaOf(owner) : undefined
+    const timeout = lifetimeOf(options.timeout, quota, this)
     const dead = remaining !== undefined && remaining < timeout && !(remaining > 0)
     // A set kept again under its id replaces the one there (a remake, a set adopted from another
     // process): that one goes first, without telling.
     if (!dead && options.id !== undefined && this.#cache.peek(options.id) !== undefined)
       this.#cache.delete(options.id)
-    if (!dead) this.#makeRoom(this.#accounts.get(key), limited, size)
+    if (!dead) this.#makeRoom(this.#accounts.get(key), limited, size, quota?.nbEntitySets)
     const set: StoredSet = {
       id: options.id ?? this.#freshId(signingName(owner)),
       dataClass,
@@ -275,10 +297,21 @@ export class EntitySetStore {
   }
 
   /**
-   * Room for a set of `size` members of `account`'s owner (undefined: one holding none yet): its
-   * quota first, then the global bounds. Evicts, or refuses (EntitySetQuota) in refuse mode.
+   * Room for a set of `size` members of `account`'s owner (undefined: one holding none yet): the
+   * session's own `nbEntitySets` (refused, never evicted), its quota, then the global bounds.
+   * Evicts, or refuses (EntitySetQuota) in refuse mode.
    */
-  #makeRoom(account: Account | undefined, limited: boolean, size: number): void {
+  #makeRoom(
+    account: Account | undefined,
+    limited: boolean,
+    size: number,
+    nbEntitySets: number | undefined,
+  ): void {
+    if (account && nbEntitySets !== undefined && account.sets.size >= nbEntitySets) {
+      // Expired sets are released sets: they never hold a session at its quota.
+      this.#purgeIfTimeMoved()
+      if (account.sets.size >= nbEntitySets) fail('EntitySetSessionQuota', [nbEntitySets])
+    }
     if (account && limited) {
       const full = () =>
         account.sets.size >= this.#maxSetsPerSession ||
