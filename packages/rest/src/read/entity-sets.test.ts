@@ -1,40 +1,5 @@
-import { createDatastore, ManualClock, type DatastoreOptions } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
-import { createRestHandler, type RestHandler } from '../handler.js'
-import { jsonGetter } from './get.fixture.js'
-
-const setup = (options: DatastoreOptions = {}) => {
-  const clock = new ManualClock(Date.UTC(2026, 0, 2))
-  const ds = createDatastore(writeModel(), { data: writeData(), clock, ...options })
-  const rest = createRestHandler(ds)
-  // One client that keeps its session's cookie, as 4D's clients do: the sets it makes are its
-  // session's, for it to release, remake and find in $info.
-  let cookie: string | undefined
-  const request: RestHandler['request'] = async (path, init = {}) => {
-    const headers = new Headers(init.headers)
-    if (cookie) headers.set('cookie', cookie)
-    const res = await rest.request(path, { ...init, headers })
-    const set = res.headers.get('set-cookie')?.split(';')[0]
-    if (set) cookie = set
-    return res
-  }
-  const { get, error } = jsonGetter({ ...rest, request })
-  const post = async (path: string, body: unknown = {}) => {
-    const res = await request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return { status: res.status, json: (await res.json()) as any }
-  }
-  /** Makes a set and returns its id, taken from the last segment of `__ENTITYSET` as clients do. */
-  const make = async (path: string): Promise<string> => {
-    const { json } = (await get(path)) as { status: number; json: any }
-    return (json.__ENTITYSET as string).split('/').at(-1)!
-  }
-  return { ds, clock, get, error, post, make }
-}
+import { setsSetup as setup } from './entity-sets.fixture.js'
 
 const keys = (json: any): unknown[] => json.__ENTITIES.map((e: any) => e.__KEY ?? null)
 

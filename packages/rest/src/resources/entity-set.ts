@@ -1,7 +1,8 @@
 /**
  * @module `/rest/{dataClass}/$entityset/{id}`: a kept entity set read (narrowed, combined with
  * another by `$logicOperator`, cleaned), released, or remade from its saved filter and order when
- * it is gone. `findSet` is also the set a `POST …?$method=delete` drops.
+ * it is gone; `POST /rest/{dataClass}/$entityset/$release` (4D 21 R4) releases the sets a body
+ * names. `findSet` is also the set a `POST …?$method=delete` drops.
  *
  * Whoever names a set reads it with their own rights: the core gives its members narrowed by the
  * session's `restrict` (orda/entity-sets.ts). Releasing and remaking are its owner's (a session of
@@ -26,9 +27,13 @@ import { needFilter, needOrderBy } from '../permissions.js'
 /** How long a set remade from its saved filter lives: 10 minutes, whatever `$timeout` said (4D). */
 const REMADE_TIMEOUT = 600
 
+/** The segment of 21 R4's `POST /rest/{dataClass}/$entityset/$release`, where a set id goes. */
+export const RELEASE_SEGMENT = '$release'
+
 /**
  * `/rest/{dataClass}/$entityset/{id}`: the kept set, its lifetime restarted, read like any selection
- * (`$filter` and `$orderby` narrow and reorder it); `$method=release` forgets it (its owner only);
+ * (`$filter` and `$orderby` narrow and reorder it); `$method=release` forgets it (its owner only;
+ * deprecated by 4D 21 R4 for the POST of `releaseEntitySets`, and kept);
  * `$logicOperator` with `$otherCollection` combines it with another set; `$clean=true` leaves its
  * deleted members out. A set that is gone is remade under its id from `$savedfilter` /
  * `$savedorderby` when they are passed, by its owner (for 600 s), else 1802.
@@ -40,12 +45,9 @@ export function readEntitySet(
   paths: readonly string[] | undefined,
 ): Reply {
   const { params } = ctx
-  if (params.method === 'release') {
-    // Another's set is answered as a set that is not there: trying tells nothing.
-    if (!ctx.ds.entitySets.release(id, { by: setOwnerOf(ctx.session) }))
-      fail('EntitySetNotFound', [id])
-    return ok('{"ok":true}')
-  }
+  if (id === RELEASE_SEGMENT)
+    fail('MethodNotAllowed', [ctx.method, '$entityset/$release takes a POST of entity set ids'])
+  if (params.method === 'release') return releaseSets(ctx, [id])
   const set = findSet(ctx, dc, id)
   let selection = set.selection
   if (params.logicOperator !== undefined || params.otherCollection !== undefined) {
@@ -74,6 +76,33 @@ export function readEntitySet(
     sorted: set.sorted || params.orderBy !== undefined,
     filter: params.filter ?? set.savedFilter,
   })
+}
+
+/**
+ * `POST /rest/{dataClass}/$entityset/$release` (4D 21 R4, which documents the request, a JSON
+ * array of set ids, and not its reply): each set released as `$method=release` releases one, and
+ * answered the same way. The dataclass in the path is not checked against the sets', as the GET
+ * form does not check it either; releasing needs the right to read it, as that form does.
+ */
+export function releaseEntitySets(ctx: RouteContext, dc: DataClass): Reply {
+  ctx.perms?.need('read', dc.name)
+  const ids = ctx.body()
+  if (!Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string'))
+    return fail('BadRequestBody', ['$entityset/$release takes a JSON array of entity set ids'])
+  return releaseSets(ctx, ids)
+}
+
+/**
+ * Releases the sets `ids` that are the session's (its user's): `{"ok":true}` when every one was,
+ * else 404 1802 naming those that were not, the others released all the same (releasing is
+ * idempotent: the client may send the list again). Another's set is answered as a set that is not
+ * there, an id never given or expired alike: trying tells nothing.
+ */
+function releaseSets(ctx: RouteContext, ids: readonly string[]): Reply {
+  const by = setOwnerOf(ctx.session)
+  const missing = [...new Set(ids)].filter((id) => !ctx.ds.entitySets.release(id, { by }))
+  if (missing.length > 0) fail('EntitySetNotFound', [missing.join(', ')])
+  return ok('{"ok":true}')
 }
 
 /**

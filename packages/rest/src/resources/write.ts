@@ -1,6 +1,6 @@
 /**
  * @module POST on a dataclass: `$method=update`, `insert` or `delete`, and `delete` on an entity
- * set, checked here and carried out by write/. The router runs it as the session, so that an entity
+ * set, checked here and carried out by write/; the release of entity sets (`$entityset/$release`). The router runs it as the session, so that an entity
  * another session or a process has locked refuses it.
  */
 import { fail, toKey, type DataClass } from '@entistore/core'
@@ -9,7 +9,7 @@ import { deleteEntities } from '../write/delete.js'
 import { refresh, update } from '../write/update.js'
 import { ok, type Reply } from '../reply.js'
 import { exposedDataClass, type RouteContext } from './context.js'
-import { findSet } from './entity-set.js'
+import { findSet, RELEASE_SEGMENT, releaseEntitySets } from './entity-set.js'
 import { writeAttribute } from './upload.js'
 import { rawWriteTarget } from '../uploads/raw-target.js'
 import { needFilter } from '../permissions.js'
@@ -31,6 +31,8 @@ export function write(
   const dc = exposedDataClass(ctx.ds, target.dataClass)
   const perms = ctx.perms
   if (target.entitySet !== undefined) {
+    // `POST /rest/Employee/$entityset/$release` with a body of ids (4D 21 R4): no `$method`.
+    if (target.entitySet === RELEASE_SEGMENT) return releaseEntitySets(ctx, dc)
     // `POST /rest/Employee/$entityset/{id}?$method=delete`: the set's entities (those still there).
     if (params.method !== 'delete')
       return fail('MethodNotApplicable', [
