@@ -20,15 +20,13 @@ import {
   type LogicOperator,
 } from '@entistore/core'
 import { ok, type Reply } from '../reply.js'
+import { RELEASE_SEGMENT } from '../url/request-names.js'
 import { optional, type RouteContext } from './context.js'
 import { narrow, readSelection } from './read-selection.js'
 import { needFilter, needOrderBy } from '../permissions.js'
 
 /** How long a set remade from its saved filter lives: 10 minutes, whatever `$timeout` said (4D). */
 const REMADE_TIMEOUT = 600
-
-/** The segment of 21 R4's `POST /rest/{dataClass}/$entityset/$release`, where a set id goes. */
-export const RELEASE_SEGMENT = '$release'
 
 /**
  * `/rest/{dataClass}/$entityset/{id}`: the kept set, its lifetime restarted, read like any selection

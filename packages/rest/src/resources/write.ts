@@ -5,11 +5,12 @@
  */
 import { fail, toKey, type DataClass } from '@entistore/core'
 import type { RestTarget } from '../url/parse-rest-url.js'
+import { RELEASE_SEGMENT } from '../url/request-names.js'
 import { deleteEntities } from '../write/delete.js'
 import { refresh, update } from '../write/update.js'
 import { ok, type Reply } from '../reply.js'
 import { exposedDataClass, type RouteContext } from './context.js'
-import { findSet, RELEASE_SEGMENT, releaseEntitySets } from './entity-set.js'
+import { findSet, releaseEntitySets } from './entity-set.js'
 import { writeAttribute } from './upload.js'
 import { rawWriteTarget } from '../uploads/raw-target.js'
 import { needFilter } from '../permissions.js'

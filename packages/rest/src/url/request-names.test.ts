@@ -43,6 +43,12 @@ describe('readRequestNames', () => {
         .entitySets,
     ).toEqual(['S1', 'S2'])
     expect(get('/rest/Employee/%24entityset/S1').entitySets).toEqual(['S1'])
+    // 4D 21 R4's POST of ids to release (REST/$entityset.md): `$release` is no set's id.
+    expect(post('/rest/Employee/$entityset/$release', '')).toMatchObject({
+      entitySets: [],
+      writes: true,
+      dataWrite: false,
+    })
   })
 
   it('tells writes from reads by the parsed $method, in any case and encoding', () => {

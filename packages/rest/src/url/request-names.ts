@@ -13,6 +13,12 @@ import { parseQueryString } from './query-string.js'
 /** The `$method` values that read: entity sets made, remade and released. */
 export const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
+/**
+ * The segment of 21 R4's `POST /rest/{dataClass}/$entityset/$release`: where a set id goes, but it
+ * names none (the sets it releases are in its body).
+ */
+export const RELEASE_SEGMENT = '$release'
+
 /** Limits that never refuse: the handler applies its own when it answers. */
 const NO_LIMITS = { maxTop: Number.MAX_SAFE_INTEGER }
 
@@ -21,7 +27,10 @@ export interface RequestNames {
   readonly target: RestTarget | undefined
   /** `$4DSID`: a session id given in the URL. The cookie is the caller's to read. */
   readonly sessionId: string | undefined
-  /** The entity sets read: the one in the path (`/$entityset/{id}`) and `$otherCollection`. */
+  /**
+   * The entity sets read: the one in the path (`/$entityset/{id}`) and `$otherCollection`. Not
+   * those a `POST …/$entityset/$release` names in its body.
+   */
   readonly entitySets: readonly string[]
   /** `$lock=true|false` on one entity. */
   readonly lock:
@@ -65,7 +74,11 @@ export function readRequestNames(
     return { ...NOTHING, writes: post }
   }
   const entitySets: string[] = []
-  if (target.kind === 'dataClass' && target.entitySet !== undefined)
+  if (
+    target.kind === 'dataClass' &&
+    target.entitySet !== undefined &&
+    target.entitySet !== RELEASE_SEGMENT
+  )
     entitySets.push(target.entitySet)
   if (params.otherCollection !== undefined) entitySets.push(params.otherCollection)
   const method = params.method
