@@ -120,6 +120,7 @@ export { currentCall } from './orda/call-context.js'
 export type { RestrictContext } from './orda/restrict.js'
 export { restrictedSelection } from './orda/restrict.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
+export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
