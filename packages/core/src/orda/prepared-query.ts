@@ -62,7 +62,11 @@ export class PreparedQuery<
     this.#orderKeys = bindOrderBy(schema, dataClass.def, this.query.orderBy, {
       exposedOnly: this.#exposedOnly,
     })
-    this.#lookup = indexLookup(dataClass, this.query, this.#exposedOnly)
+    // An order by similarity needs the vector search of the general path (vector-search.ts).
+    const bySimilarity = this.#orderKeys.some(
+      (k) => k.operand.kind === 'storage' && k.operand.attr.vector,
+    )
+    this.#lookup = bySimilarity ? undefined : indexLookup(dataClass, this.query, this.#exposedOnly)
   }
 
   /** The matching entities for these placeholder values (`:1` is the first). */

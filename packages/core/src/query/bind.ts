@@ -47,6 +47,7 @@ import type {
 import { sortKey } from '../values/compare.js'
 import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
 import { computedFilter, computedOrder, fromFunction } from './computed.js'
+import { vectorValue } from './vector-search.js'
 
 export interface BindOptions {
   /** Values of `:1`, `:2`, … */
@@ -232,6 +233,21 @@ function bindComparison(
       )
     }
     case 'storage': {
+      // `embedding >= :1`: a vector search (4D 21), its placeholder holding the comparison.
+      if (attr.vector && last && !seg.collection && !isNullValue(ctx, node.value)) {
+        const raw =
+          node.value.kind === 'Placeholder' ? placeholderValue(ctx, node.value) : undefined
+        const value = vectorValue(String(where), node.op, raw)
+        return {
+          kind: 'Comparison',
+          dataClass: dc,
+          operand: { kind: 'storage', attr },
+          op: node.op,
+          value,
+          type: undefined,
+          folds: false,
+        }
+      }
       if (attr.type === 'object' && (!last || seg.collection)) {
         const steps: ObjectStep[] = segments.slice(at + 1).map(toStep)
         if (seg.collection) steps.unshift({ name: '', each: seg.collection })
@@ -526,7 +542,9 @@ function orderKey(
     }
     if (!last) return bad(`"${seg.name}" is not a relatedEntity attribute`)
     if (attr.kind === 'storage') {
-      if (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob')
+      // A vector sorts by its similarity to the filter's (vector-search.ts linkSimilarity).
+      const vector = attr.vector === true && relations.length === 0
+      if (!vector && (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob'))
         bad(`${attr.type} attributes cannot be sorted on`)
       return [
         {

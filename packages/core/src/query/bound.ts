@@ -7,6 +7,7 @@ import type { ComparisonOp, LogicalOp } from './ast.js'
 import type { SortKey } from '../values/compare.js'
 import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
+import type { Vector, VectorMetric } from '../values/vector.js'
 import type {
   CalculatedAttributeDef,
   ComputedQueryOperator,
@@ -48,6 +49,23 @@ export type CmpValue =
       }
     }
   | { readonly kind: 'list'; readonly items: readonly CmpValue[] }
+  | VectorCmpValue
+
+/** The value of a vector search (query/vector-search.ts): what its scan computes and compares. */
+export interface VectorCmpValue {
+  readonly kind: 'vector'
+  readonly query: Vector
+  readonly metric: VectorMetric
+  readonly threshold: number
+  /** For plans: `0.8 (cosine similarity to a vector of 256 dimensions)`. */
+  readonly shown: string
+}
+
+/** The similarity an order key on a vector attribute sorts by: its filter's vector and metric. */
+export interface Similarity {
+  readonly query: Vector
+  readonly metric: VectorMetric
+}
 
 export interface BoundComparison {
   readonly kind: 'Comparison'
@@ -140,4 +158,6 @@ export interface BoundOrderKey {
    * (`fullName` descending), one object shared by the keys of one replacement, for plans.
    */
   readonly computed?: { readonly text: string; readonly descending: boolean }
+  /** Set on a key on a vector attribute: it sorts by similarity (vector-search.ts). */
+  readonly similarity?: Similarity
 }

@@ -26,6 +26,7 @@ import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import type { EntityOf } from './predicate.js'
 import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 import type { AllowedRows } from './visibility.js'
+import { similarityOf } from './vector-search.js'
 
 /**
  * How a selection puts its rows in order, lazily: `take(rows, count)` returns the first `count` of
@@ -229,6 +230,8 @@ function keyReader(
   const last = table
   const op = key.operand
   const read = op.kind === 'calculated' ? undefined : last.reader(op.attr.name)
+  const similarity = key.similarity && similarityOf(key.similarity)
+  if (similarity) return (rowId: number): SortKey => similarity(read!(rowId))
   return (start: number): SortKey => {
     let rowId: number | undefined = start
     for (const step of steps) {

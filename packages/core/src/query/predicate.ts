@@ -15,6 +15,7 @@ import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import { matchesAny, patternsTogether } from './multi-search.js'
+import { vectorTest } from './vector-search.js'
 
 /** A test of one live row, by row id. */
 export type RowPredicate = (rowId: number) => boolean
@@ -67,7 +68,7 @@ export function test(
 
 function equals(value: CmpValue, v: unknown, folds: boolean, wildcards: boolean): boolean {
   if (value.kind === 'null') return v === null || v === undefined
-  if (value.kind === 'list') return false
+  if (value.kind === 'list' || value.kind === 'vector') return false
   if (v === null || v === undefined) return false
   if (wildcards && value.pattern)
     return typeof v === 'string' && value.pattern.match(sortKey(v, true) as string)
@@ -117,6 +118,7 @@ function testObject(c: BoundComparison, values: unknown[], fannedOut: boolean): 
  */
 export function valueTest(c: BoundComparison): (v: unknown) => boolean {
   const { op, value } = c
+  if (value.kind === 'vector') return vectorTest(c, value)
   if (value.kind === 'value' && !value.pattern) {
     const key = value.key
     if (typeof key === 'number') {

@@ -2,6 +2,7 @@
  * @module A query from text to rows: parse → bind → plan → execute → order. The public objects
  * (orda/) wrap the rows in an EntitySelection; this layer speaks tables and row ids only.
  */
+import { linkSimilarity } from './vector-search.js'
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
@@ -164,7 +165,10 @@ function runRows(
       ? parseOrderBy(options.orderBy)
       : (options.orderBy ?? [])),
   ]
-  const orderKeys = bindOrderBy(source.schema, def, orderItems, { exposedOnly })
+  const orderKeys = linkSimilarity(
+    bindOrderBy(source.schema, def, orderItems, { exposedOnly }),
+    bound,
+  )
   const tableOf = (d: { name: string }): Table => source.table(d.name)
   const table = source.table(def.name)
   const plan = planQuery(def, bound, tableOf)
@@ -317,8 +321,10 @@ export function orderingBy(
 ): Ordering {
   const items = typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy
   if (items.length === 0) fail('WrongOrderBy', ['', 'no attribute to order by'])
-  const keys = bindOrderBy(source.schema, def, items, {
-    exposedOnly: options.exposedOnly ?? false,
-  })
+  // No filter here: a vector attribute has nothing to be ordered by its similarity to.
+  const keys = linkSimilarity(
+    bindOrderBy(source.schema, def, items, { exposedOnly: options.exposedOnly ?? false }),
+    null,
+  )
   return orderingFor(source, source.table(def.name), keys)
 }

@@ -123,6 +123,11 @@ export interface StorageAttributeDef extends AttributeCommon {
   readonly dateOnly: boolean
   /** True for the slot Entistore adds to hold a relation's key when the model names no foreignKey. */
   readonly implicit: boolean
+  /**
+   * An object attribute restricted to 4D.Vector (the catalog's `classID`, kept in `extra`): it
+   * holds Vector values, compared by similarity in filters.
+   */
+  readonly vector?: boolean
 }
 
 export interface RelatedEntityAttributeDef extends AttributeCommon {

@@ -137,6 +137,18 @@ function optional<T>(
   return v as T
 }
 
+/**
+ * Whether an attribute's `classID` (4D: the class an object field is restricted to) is 4D.Vector,
+ * the one class Entistore gives a meaning; another class is echoed in the catalog and the values
+ * stay plain objects.
+ */
+function isVectorClass(at: string, type: ValueType, classID: unknown): boolean {
+  if (classID === undefined) return false
+  if (typeof classID !== 'string') return invalid(at, '"classID" must be a string')
+  if (type !== 'object') return invalid(at, `"classID" applies to object attributes, not ${type}`)
+  return classID === '4D.Vector'
+}
+
 /** The fields of `obj` that are not in `known`, copied safely (Object.fromEntries never sets a prototype). */
 function extras(
   obj: Record<string, unknown>,
@@ -352,6 +364,7 @@ function draftAttribute(
       const autosequence = attr.autosequence ?? false
       if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid')
         invalid(at, `autosequence needs a numeric or uuid type, not ${type}`)
+      const vector = isVectorClass(at, type, attr.classID)
       return Object.freeze<StorageAttributeDef>({
         ...common,
         kind,
@@ -364,6 +377,7 @@ function draftAttribute(
         identifying: attr.identifying ?? false,
         dateOnly: type === 'date' ? (attr.dateOnly ?? true) : false,
         implicit: false,
+        ...(vector ? { vector } : {}),
       })
     }
     case 'calculated': {

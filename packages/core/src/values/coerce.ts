@@ -12,6 +12,7 @@
  * | uuid | 32 uppercase hex digits, no dashes (4D's form) |
  * | date | `YYYY-MM-DD`, or ISO date-time when the attribute is not date-only |
  * | object | a frozen deep copy of a JSON object or array |
+ * | object restricted to 4D.Vector | Vector (an array of numbers is accepted) |
  * | image, blob | BinaryValue |
  *
  * `null` and `undefined` become null. Conversions follow 4D: a numeric string is a number.
@@ -25,9 +26,17 @@ import {
   type BinaryValue,
 } from './binary.js'
 import { parseDate } from './dates.js'
+import { toVector, Vector, VectorError } from './vector.js'
 
 export type StoredValue =
-  null | boolean | number | string | BinaryValue | Readonly<JsonObject> | readonly JsonValue[]
+  | null
+  | boolean
+  | number
+  | string
+  | BinaryValue
+  | Vector
+  | Readonly<JsonObject>
+  | readonly JsonValue[]
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject
 export interface JsonObject {
   [key: string]: JsonValue
@@ -205,13 +214,25 @@ export interface CoercionTarget {
   readonly type: ValueType
   readonly dateOnly: boolean
   readonly notNull: boolean
+  /** An object attribute restricted to 4D.Vector (its catalog `classID`). */
+  readonly vector?: boolean
 }
 
 /** Coerces a value for a storage attribute, also enforcing not-null. */
 export function coerceForAttribute(attr: CoercionTarget, raw: unknown): StoredValue {
-  const v = coerceToType(attr.type, raw, attr.dateOnly)
+  const v = attr.vector ? coerceVector(raw) : coerceToType(attr.type, raw, attr.dateOnly)
   if (v === null && attr.notNull) refuse('the attribute does not accept null')
   return v
+}
+
+function coerceVector(raw: unknown): Vector | null {
+  if (raw === null || raw === undefined) return null
+  try {
+    return toVector(raw)
+  } catch (e) {
+    if (e instanceof VectorError) refuse(`not a vector: ${e.message}`)
+    throw e
+  }
 }
 
 /** How a value is shown inside an error message: short, quoted when text. */

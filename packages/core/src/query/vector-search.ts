@@ -1,0 +1,187 @@
+/**
+ * @module Vector similarity in queries (4D 21): `embedding >= :1` with `:1` a vector comparison
+ * `{ vector, metric, threshold }`, and the order by similarity that may follow it (21 R2).
+ *
+ * A comparison's score is the metric between the stored vector and the query's: cosine (the
+ * default) and dot are similarities, euclidean a distance; the comparator (`<`, `<=`, `>`, `>=`)
+ * compares the score with the threshold (default 0.5), as 4D's `$filter` page describes. A row
+ * with no vector never matches. The scan reads each vector where it is stored (a view on its load's
+ * floats, or the Vector a write stored) and computes in one pass: no copy, no index.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { StorageAttributeDef } from '../schema/definitions.js'
+import {
+  toVector,
+  Vector,
+  VECTOR_METRICS,
+  VectorError,
+  type VectorMetric,
+} from '../values/vector.js'
+import type { ComparisonOp } from './ast.js'
+import type {
+  BoundComparison,
+  BoundFilter,
+  BoundOrderKey,
+  CmpValue,
+  Similarity,
+  VectorCmpValue,
+} from './bound.js'
+
+/** 4D's defaults (`$filter`, "Vector similarity"). */
+export const DEFAULT_METRIC: VectorMetric = 'cosine'
+export const DEFAULT_THRESHOLD = 0.5
+
+const SIMILARITY_OPS: ReadonlySet<ComparisonOp> = new Set(['lt', 'le', 'gt', 'ge'])
+
+const invalid = (detail: string): never => fail('InvalidComparison', [detail])
+
+/**
+ * `where op raw` on the vector attribute `attr`, where `raw` is the placeholder's value: an object
+ * `{ vector: number[] | Vector, metric?, threshold? }` (a Vector alone is `{ vector }`).
+ */
+export function vectorValue(where: string, op: ComparisonOp, raw: unknown): VectorCmpValue {
+  if (!SIMILARITY_OPS.has(op))
+    invalid(
+      `${where} is a vector: compare its similarity with <, <=, > or >= (or compare it with null)`,
+    )
+  const given: Record<string, unknown> =
+    raw instanceof Vector || Array.isArray(raw)
+      ? { vector: raw }
+      : typeof raw === 'object' && raw !== null
+        ? (raw as Record<string, unknown>)
+        : invalid(
+            `${where} needs a vector comparison {"vector": [numbers], "metric": "cosine", "threshold": 0.5} as its placeholder's value`,
+          )
+  if (!Object.hasOwn(given, 'vector'))
+    invalid(`the vector comparison of ${where} has no "vector" (an array of numbers)`)
+  for (const k of Object.keys(given))
+    if (k !== 'vector' && k !== 'metric' && k !== 'threshold')
+      invalid(
+        `the vector comparison of ${where} has an unknown property "${k}" (vector, metric, threshold)`,
+      )
+  let query: Vector
+  try {
+    query = toVector(given.vector)
+  } catch (e) {
+    if (!(e instanceof VectorError)) throw e
+    return invalid(`the "vector" of ${where}'s comparison: ${e.message}`)
+  }
+  const metric = given.metric ?? DEFAULT_METRIC
+  if (typeof metric !== 'string' || !(VECTOR_METRICS as readonly string[]).includes(metric))
+    invalid(`unknown metric ${JSON.stringify(metric)} for ${where} (cosine, dot or euclidean)`)
+  const threshold = given.threshold ?? DEFAULT_THRESHOLD
+  if (typeof threshold !== 'number' || !Number.isFinite(threshold))
+    invalid(`the "threshold" of ${where}'s comparison must be a number`)
+  const m = metric as VectorMetric
+  const t = threshold as number
+  const what = m === 'euclidean' ? 'euclidean distance' : `${m} similarity`
+  return {
+    kind: 'vector',
+    query,
+    metric: m,
+    threshold: t,
+    shown: `${t} (${what} to a vector of ${query.length} dimensions)`,
+  }
+}
+
+/** Whether a comparison is a vector search. */
+export const isVectorSearch = (
+  c: BoundComparison,
+): c is BoundComparison & { readonly value: VectorCmpValue } => c.value.kind === 'vector'
+
+/**
+ * The test of one stored value for a vector search. A stored vector of another size than the
+ * query's is an error of the query (400), not a silent miss: 4D requires both of one size.
+ */
+export function vectorTest(
+  c: BoundComparison,
+  value: VectorCmpValue,
+): (stored: unknown) => boolean {
+  const { query, metric, threshold } = value
+  const where = `${c.dataClass.name}.${c.operand.attr.name}`
+  const score = (v: unknown): number => {
+    if (!(v instanceof Vector)) return NaN
+    if (v.length !== query.length)
+      invalid(
+        `the vector given for ${where} has ${query.length} dimensions, a stored one ${v.length}`,
+      )
+    return query.score(metric, v)
+  }
+  // NaN (no vector) fails every comparison.
+  switch (c.op) {
+    case 'lt':
+      return (v) => score(v) < threshold
+    case 'le':
+      return (v) => score(v) <= threshold
+    case 'gt':
+      return (v) => score(v) > threshold
+    default:
+      return (v) => score(v) >= threshold
+  }
+}
+
+/**
+ * The vector searches a filter requires of every row (the top level and its ANDs), by attribute:
+ * an order by similarity follows one of them (under OR or NOT there is no one vector to follow).
+ */
+function requiredSearches(
+  filter: BoundFilter | null,
+  out = new Map<StorageAttributeDef, Similarity>(),
+) {
+  if (!filter) return out
+  if (
+    filter.kind === 'Comparison' &&
+    filter.value.kind === 'vector' &&
+    filter.operand.kind === 'storage'
+  ) {
+    if (!out.has(filter.operand.attr))
+      out.set(filter.operand.attr, { query: filter.value.query, metric: filter.value.metric })
+  } else if (filter.kind === 'Logical' && filter.op === 'And')
+    for (const o of filter.operands) requiredSearches(o, out)
+  else if (filter.kind === 'Logical' && filter.op === 'Except' && filter.operands[0])
+    requiredSearches(filter.operands[0], out)
+  return out
+}
+
+/**
+ * `keys` with each key on a vector attribute given the similarity of the filter's search on it
+ * (21 R2: `$orderby="embedding desc"` after `$filter="embedding>=:1"`). A key on a vector
+ * attribute with no such search is a WrongOrderBy: there is nothing to measure against.
+ */
+export function linkSimilarity(
+  keys: readonly BoundOrderKey[],
+  filter: BoundFilter | null,
+): readonly BoundOrderKey[] {
+  if (!keys.some(isVectorKey)) return keys
+  const searches = requiredSearches(filter)
+  return keys.map((k) => {
+    if (!isVectorKey(k)) return k
+    const similarity = searches.get((k.operand as { attr: StorageAttributeDef }).attr)
+    if (!similarity)
+      fail('WrongOrderBy', [
+        k.text,
+        'a vector attribute is ordered by its similarity to the vector of a filter on it ($filter="attribute>=:1")',
+      ])
+    return { ...k, similarity }
+  })
+}
+
+const isVectorKey = (k: BoundOrderKey): boolean =>
+  k.operand.kind === 'storage' && k.operand.attr.vector === true && k.relations.length === 0
+
+/**
+ * The sort key of a stored vector for `similarity`: higher is more similar, for every metric
+ * (a euclidean distance is negated), so that `desc` puts the nearest first whatever the metric.
+ * No vector (or one of another size) sorts as null, after every vector in `desc`.
+ */
+export function similarityOf(similarity: Similarity): (stored: unknown) => number | null {
+  const { query, metric } = similarity
+  return (v) => {
+    if (!(v instanceof Vector) || v.length !== query.length) return null
+    const s = query.score(metric, v)
+    return metric === 'euclidean' ? -s : s
+  }
+}
+
+/** Whether `v` is the bound value of a vector search. */
+export const isVectorValue = (v: CmpValue): v is VectorCmpValue => v.kind === 'vector'
