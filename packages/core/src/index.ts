@@ -101,7 +101,7 @@ export type {
   EntityEventDefs,
   FunctionsDef,
 } from './orda/define-functions.js'
-export { singleton } from './functions/define.js'
+export { sessionSingleton, singleton } from './functions/define.js'
 export type {
   EntityEvent,
   EntityEventKind,
@@ -121,6 +121,13 @@ export type { RestrictContext } from './orda/restrict.js'
 export { restrictedSelection } from './orda/restrict.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
+// 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons
+export { singletonStateFor } from './orda/session-calls.js'
+export type { SessionCalls } from './orda/session-calls.js'
+export { SESSION_STORAGE_KEY, sessionStorage, use } from './sessions/session-storage.js'
+export type { SharedObject } from './sessions/session-storage.js'
+export { MIN_TOKEN_LIFESPAN_SECONDS, SessionTokens } from './sessions/session-tokens.js'
+export type { SessionTokensOptions } from './sessions/session-tokens.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
@@ -182,6 +189,7 @@ export type {
 
 // Values
 export { coerceToType, normalizeUuid } from './values/coerce.js'
+export { Vector, VectorError, type VectorMetric } from './values/vector.js'
 export type { JsonObject, JsonValue, StoredValue } from './values/coerce.js'
 export {
   binaryValue,

@@ -697,6 +697,29 @@ export const ERRORS = {
     'notFound',
     (name: string) => `The singleton ${q(name)} cannot be found`,
   ),
+  // ---- The session calls of 4D 20 R9 – 21 (promote, OTP tokens, storage, session singletons) ----
+  /**
+   * A function's code misused `Session.storage`: a write outside `use(storage, fn)` (4D refuses a
+   * change of a shared object outside `Use … End use`), a `use` whose function returns a Promise, a
+   * value JSON cannot carry. The application's own mistake, answered as a function's failure.
+   */
+  SessionStorageMisuse: spec(9150, 'enti', 'failed', (why: string) => `Session storage: ${why}`),
+  /** `createOTP(lifespan)` with a lifespan that is not a finite number of seconds. */
+  SessionTokenLifespanInvalid: spec(
+    9151,
+    'enti',
+    'failed',
+    (lifespan: unknown) =>
+      `createOTP: the lifespan ${q(lifespan)} is not a number of seconds (at least 10)`,
+  ),
+  /** A session singleton reached by code that acts for no session (TypeScript outside a request). */
+  SessionSingletonWithoutSession: spec(
+    9152,
+    'enti',
+    'failed',
+    (name: string) =>
+      `The session singleton ${q(name)} has one instance per session: call it over REST, from a function a request called, or inside ds.actAs(session, …)`,
+  ),
   /**
    * A function threw. The message is the function's own (a path in it is masked, a stack is never
    * sent); a function that throws 4D's way, `{ errCode, message, componentSignature }`, keeps its

@@ -89,13 +89,20 @@ export interface EventError {
 }
 
 /**
- * A shared singleton (`/rest/$singleton/{name}/{fn}`): its state, made once per datastore on first
- * use, and its functions, whose `this` is that state.
+ * A singleton (`/rest/$singleton/{name}/{fn}`): its state and its functions, whose `this` is that
+ * state. A shared singleton's state is made once per datastore on first use; a session singleton's
+ * (`session: true`, 4D's `session singleton Class constructor`, 20 R7) once per session.
  */
 export interface SingletonDef<S = unknown> {
   /** Makes the singleton's state (4D's constructor). @default an empty object */
   readonly state?: () => S
   readonly functions: FunctionDefs<S>
+  /**
+   * One instance per session rather than one for the datastore (4D's `session singleton`): each
+   * session that calls it gets its own state, made on its first call and gone with the session.
+   * @default false
+   */
+  readonly session?: boolean
 }
 
 /**
@@ -116,4 +123,14 @@ export interface UntypedFunctionsDef {
  */
 export function singleton<S>(state: () => S, functions: FunctionDefs<S>): SingletonDef<S> {
   return { state, functions }
+}
+
+/**
+ * A session singleton (4D's `session singleton Class constructor`): one state a session, made by
+ * `state()` on the session's first call, which its functions see as `this`, typed.
+ *
+ * @example sessionSingleton(() => ({ items: [] as string[] }), { add: { exposed: true, call(item: string) { this.items.push(item) } } })
+ */
+export function sessionSingleton<S>(state: () => S, functions: FunctionDefs<S>): SingletonDef<S> {
+  return { state, functions, session: true }
 }

@@ -343,7 +343,7 @@ describe('the registry', () => {
       ],
       [{ dataStore: { __proto2: { call() {} } } }, 'is not valid'],
       [{ dataClass: {} }, 'unknown key "dataClass"'],
-      [{ singletons: { S: { hit: { call() {} } } } }, 'expected { state?, functions }'],
+      [{ singletons: { S: { hit: { call() {} } } } }, 'expected { state?, functions, session? }'],
     ]
     for (const [defs, message] of cases) {
       const e = invalid(defs)

@@ -145,6 +145,8 @@ export class FunctionRegistry {
   readonly #events = new Map<string, DataClassEvents>()
   readonly #restricts = new Map<string, RestrictHandler>()
   readonly #singletonStates = new Map<string, unknown>()
+  // Session singletons: each session's states by name, dropped with the session object.
+  #sessionStates = new WeakMap<object, Map<string, unknown>>()
   readonly #schema: SchemaDef
 
   constructor(schema: SchemaDef, functions?: UntypedFunctionsDef) {
@@ -180,24 +182,42 @@ export class FunctionRegistry {
   }
 
   /**
-   * The state of singleton `name`, made by its `state()` on first use and kept for the life of the
-   * datastore (4D's shared singleton); undefined if there is no such singleton.
+   * The state of singleton `name`, made by its `state()` on first use: kept for the life of the
+   * datastore for a shared singleton, for the life of `session` for a session singleton (`made` is
+   * called when a session's is made). Undefined if there is no such singleton.
+   * @throws DatastoreError SessionSingletonWithoutSession (9152): a session singleton, no session
    */
-  singletonState(name: string): unknown {
-    if (this.#singletonStates.has(name)) return this.#singletonStates.get(name)
-    if (!this.singletonNames().includes(name)) return undefined
+  singletonState(name: string, session?: object, made?: () => void): unknown {
     const def = this.#singletonDefs.get(name)
+    const states = def?.session
+      ? session !== undefined
+        ? this.#sessionStates.get(session)
+        : fail('SessionSingletonWithoutSession', [name])
+      : this.#singletonStates
+    if (states?.has(name)) return states.get(name)
+    if (!this.singletonNames().includes(name)) return undefined
     const state = def?.state ? def.state() : {}
-    this.#singletonStates.set(name, state)
+    if (def?.session) {
+      // Kept by the session object: a closed session's states go with it.
+      const own = states ?? new Map<string, unknown>()
+      this.#sessionStates.set(session!, own.set(name, state))
+      made?.()
+    } else this.#singletonStates.set(name, state)
     return state
   }
 
+  /** Whether singleton `name` is a session singleton (one state a session). */
+  isSessionSingleton(name: string): boolean {
+    return this.#singletonDefs.get(name)?.session === true
+  }
+
   /**
-   * Drops every singleton's state: the next use makes it again with `state()` (a test fixture's
-   * reset starts each test with fresh singletons, as with fresh data).
+   * Drops every singleton's state, the sessions' included: the next use makes it again with
+   * `state()` (a test fixture's reset starts each test with fresh singletons, as with fresh data).
    */
   resetSingletons(): void {
     this.#singletonStates.clear()
+    this.#sessionStates = new WeakMap()
   }
 
   #add(fn: FunctionInfo): void {
@@ -306,10 +326,12 @@ export class FunctionRegistry {
         const where = `functions.singletons.${name}`
         checkName(where, name)
         if (!isRecord(def) || !isRecord(def.functions))
-          invalid(where, 'expected { state?, functions }')
+          invalid(where, 'expected { state?, functions, session? }')
         const s = def as unknown as SingletonDef
         if (s.state !== undefined && typeof s.state !== 'function')
           invalid(where, '"state" must be a function that makes the state')
+        if (s.session !== undefined && typeof s.session !== 'boolean')
+          invalid(where, '"session" must be true (one instance per session) or false')
         this.#singletonDefs.set(name, s)
         this.#defineAll('singleton', name, s.functions, `${where}.functions`, () => undefined)
       }

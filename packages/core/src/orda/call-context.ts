@@ -17,13 +17,17 @@ import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { FunctionInfo } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'
 import { quotaManager, type QuotaManager } from './session-quotas.js'
+import { withSessionCalls, type SessionCalls } from './session-calls.js'
 
-/** One running call of a function. */
-export interface FunctionCall {
+/** One running call of a function (4D's `Session` calls: session-calls.ts's SessionCalls too). */
+export interface FunctionCall extends SessionCalls {
   readonly datastore: Datastore
   /** The function called: its name, kind and owner. */
   readonly function: FunctionInfo
-  /** The session of the REST request that made the call; undefined for a call from TypeScript. */
+  /**
+   * The session of the REST request that made the call; undefined for a call from TypeScript. A
+   * `restore(token)` replaces it for the rest of the call.
+   */
   readonly session: Session | undefined
   /** Who the call's writes and locks belong to (the request's session); undefined: the process. */
   readonly owner: LockOwner | undefined
@@ -90,11 +94,22 @@ export function newCall(
   fn: FunctionInfo,
   session: Session | undefined,
   owner: LockOwner | undefined,
+  onRestore?: (session: Session) => void,
 ): FunctionCall {
-  return {
+  // `restore` replaces the session every method below reads.
+  const current = {
+    get: () => session,
+    set: (restored: Session) => {
+      session = restored
+      onRestore?.(restored)
+    },
+  }
+  const call: Omit<FunctionCall, keyof SessionCalls> = {
     datastore,
     function: fn,
-    session,
+    get session() {
+      return session
+    },
     owner,
     get user() {
       return session && sessionUser(session)
@@ -138,4 +153,5 @@ export function newCall(
       return held.has(privilege.toLowerCase())
     },
   }
+  return withSessionCalls(call, datastore, current)
 }

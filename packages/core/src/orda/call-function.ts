@@ -26,6 +26,11 @@ import type { Actor } from '../access/actor.js'
 export interface CallOptions {
   readonly session?: Session | undefined
   readonly owner?: LockOwner | undefined
+  /**
+   * Told when the function's code restores another session (`currentCall().restore(token)`): the
+   * client that called now belongs to it (the REST interface sends its cookie with the reply).
+   */
+  readonly onRestore?: ((session: Session) => void) | undefined
 }
 
 /**
@@ -50,14 +55,22 @@ export function callFunction(
   caller?.needExecute(fn)
   const actor = caller && promotedFor(ds, caller, fn)
   const checked = checkParams(fn, args)
-  const call = newCall(ds, fn, options.session ?? caller?.session, options.owner ?? caller?.owner)
+  const call = newCall(
+    ds,
+    fn,
+    options.session ?? caller?.session,
+    options.owner ?? caller?.owner,
+    options.onRestore,
+  )
   const owner = options.owner
   const run = (): unknown => impl.apply(target, checked)
   const asCaller = owner ? (): unknown => ds.runAs(owner, run) : run
   const inCall = (): unknown => runCall(call, asCaller)
   let result: unknown
   try {
-    result = actor !== undefined && actor !== caller ? runActor(actor, inCall) : inCall()
+    // A frame of its own even when nothing is promoted: what its code promotes (`promote()`) or
+    // restores ends with it, never reaching its caller's frame.
+    result = actor !== undefined ? runActor(actor, inCall) : inCall()
   } catch (error) {
     throw failure(error)
   }

@@ -49,8 +49,11 @@ import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from './call-function.js'
 import { Roles, type RolesJson } from '../roles/roles.js'
 import type { Session } from '../sessions/session-store.js'
+import { SessionTokens, type SessionTokensOptions } from '../sessions/session-tokens.js'
 import { Actor } from '../access/actor.js'
-import { runActor } from '../access/acting.js'
+import { currentActor, runActor } from '../access/acting.js'
+import { currentCall } from './call-context.js'
+import { singletonStateFor } from './session-calls.js'
 import { accessRule } from '../access/access-rule.js'
 import type { Authorize } from '../access/authorize.js'
 
@@ -71,6 +74,8 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly sessions?: SessionStoreOptions | { readonly store: SessionStoreApi }
   /** Limits and lifetimes of the entity-set cache. */
   readonly entitySets?: EntitySetStoreOptions
+  /** Bounds of the sessions' one-time passcodes (`currentCall().createOTP()`). */
+  readonly sessionTokens?: SessionTokensOptions
   /**
    * The application's class functions (`defineFunctions({ dataStore, dataClasses, singletons })`):
    * called from TypeScript with `ds.call`, `dc.call`, `entity.call`, `selection.call` and
@@ -148,6 +153,11 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly functions: FunctionRegistry
   /** The project's roles file, if it has one (`roles` option): what REST requests may do. */
   readonly roles: Roles | undefined
+  /**
+   * The sessions' one-time passcodes (4D's `Session.createOTP()` and `restore()`): made by a
+   * function's `currentCall().createOTP()`, presented once by `restore` or a URL's `$4DSID`.
+   */
+  readonly sessionTokens: SessionTokens
   /** @internal The tables and the one commit. */
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
@@ -185,6 +195,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
     )
     this.sessions.onClose((session) => this.locks.releaseSession(session.id))
+    this.sessionTokens = new SessionTokens(this.clock, this.sessions, options.sessionTokens)
     // A renewed session (a login) keeps its locks under its new id.
     this.sessions.onRenew((session, previousId) => this.locks.renameSession(previousId, session.id))
     // A load deletes nothing: its rows need not be listed here.
@@ -246,13 +257,19 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   }
 
   /**
-   * The shared singleton `name` (4D's `cs.Name.me`): its state and its functions.
-   * @throws DatastoreError SingletonNotFound (9105) when no singleton has that name.
+   * The singleton `name` (4D's `cs.Name.me`): its state and its functions. A session singleton's
+   * state is the session's the code runs for: a function's call, or `ds.actAs(session, …)`.
+   * @throws DatastoreError SingletonNotFound (9105) when no singleton has that name,
+   *   SessionSingletonWithoutSession (9152) for a session singleton outside any session.
    */
   singleton(name: string): Singleton {
     const ds = this as Datastore
     if (!ds.functions.singletonNames().includes(name)) fail('SingletonNotFound', [name])
-    const state = ds.functions.singletonState(name)
+    const call = currentCall()
+    const session = ds.functions.isSessionSingleton(name)
+      ? ((call?.datastore === ds ? call.session : undefined) ?? currentActor(ds)?.session)
+      : undefined
+    const state = singletonStateFor(ds, name, session)
     return {
       name,
       state,
