@@ -3,6 +3,7 @@
  * regard to case (`$queryPlan` and `$queryplan` both appear in 4D's docs). Names without a `$` are
  * not 4D's and are ignored (cache busters such as `_=1700000000`).
  */
+import { quoteBareKeys } from './bare-keys.js'
 import { datastoreError, fail } from '@entistore/core'
 import { DEFAULT_MAX_DEPTH, readClientJson, type Refuse } from '../body/client-json.js'
 import { unquote, type RawParam } from './query-string.js'
@@ -257,7 +258,17 @@ function restMethod(value: string): RestMethod {
 function jsonArray(name: string, value: string, maxDepth: number): unknown[] {
   const refuse: Refuse = (why, options) =>
     fail('InvalidParameter', [name, value, `a JSON array, but ${why}`], options)
-  const parsed = readClientJson(unquote(value), maxDepth, refuse)
+  const text = unquote(value)
+  // 4D's pages write bare keys (`[{vector:[1,2],threshold:1}]`): read so once JSON fails.
+  const relaxed = (): string | undefined => {
+    try {
+      JSON.parse(text)
+      return undefined
+    } catch {
+      return quoteBareKeys(text)
+    }
+  }
+  const parsed = readClientJson(relaxed() ?? text, maxDepth, refuse)
   if (!Array.isArray(parsed)) return fail('InvalidParameter', [name, value, 'a JSON array'])
   return parsed
 }
