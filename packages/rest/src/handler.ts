@@ -377,6 +377,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     actor: Actor | undefined,
     parsed: Parsed,
     slices: SliceScope | undefined,
+    restoreSession: (session: Session) => void,
   ): Answered | Promise<Answered> => {
     try {
       if ('error' in parsed) throw parsed.error
@@ -405,6 +406,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         calls,
         logins,
         slices,
+        restoreSession,
       })
       // An async function's call: answered when it settles (its first chunk rendered then, so
       // that an error in it is still an `__ERROR` reply).
@@ -505,18 +507,25 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     respond(request) {
       if (request.method === 'OPTIONS') return OPTIONS_REPLY
       const parsed = parse(request)
+      const given = 'params' in parsed ? parsed.params.sessionId : undefined
+      // `$4DSID=<token>` naming a one-time passcode (4D's `Session.createOTP()`) restores its
+      // session, cookie or not, and the reply sets that session's cookie; a token that names none
+      // (used, expired, unknown, its session ended) leaves the request to its cookie, as 4D does.
+      const restored = given === undefined ? undefined : ds.sessionTokens.restore(given)
       // The cookie, else the reserved $4DSID parameter read like every other one (any case, quotes
       // removed, also when written in the path): so the URL is parsed before the session is resumed.
-      const sid =
-        readCookie(cookieHeader(request), cookieName) ??
-        ('params' in parsed ? parsed.params.sessionId : undefined)
+      const sid = restored ? undefined : (readCookie(cookieHeader(request), cookieName) ?? given)
       // A guest coming back stays a guest: only a lock or a login establishes a session.
       let session: Session
       let created: boolean
       try {
-        ;({ session, created } = ds.sessions.resume(sid))
+        ;({ session, created } = ds.sessions.resume(restored?.id ?? sid))
       } catch (error) {
         return core.refuse(error)
+      }
+      // A function's `restore(token)` hands the client another session: its cookie goes out.
+      const restore = (other: Session): void => {
+        session = other
       }
       // One time budget for the request's queries, counted from its arrival: the time it waited
       // for its turn (wall time, measured by the transport) is taken off. answer() turns the
@@ -573,7 +582,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // requests going on), then runs again: the wait is not the query budget's.
       const run = (): Answered | Promise<Answered> => {
         try {
-          return timed(() => answer(request, session, actor, parsed, slices))
+          return timed(() => answer(request, session, actor, parsed, slices, restore))
         } catch (error) {
           if (slices?.pending && suspended(error))
             return turns

@@ -71,6 +71,11 @@ export interface RouteContext {
    * requests have one; the handler drives it and runs the read again.
    */
   readonly slices?: SliceScope | undefined
+  /**
+   * Hands the client another session, whose cookie the reply sets: a function's code restored it
+   * with a one-time passcode (`currentCall().restore(token)`).
+   */
+  readonly restoreSession?: ((session: Session) => void) | undefined
 }
 
 /** The dataclass if it exists and is exposed; 1800 otherwise (a hidden dataclass does not exist for REST). */

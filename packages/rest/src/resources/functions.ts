@@ -7,7 +7,7 @@
  * | a dataclass | `/rest/{dataClass}/{fn}` |
  * | its entity selections | `/rest/{dataClass}/{fn}` (with `$filter`, `$orderby`), `/rest/{dataClass}/{fn}/$entityset/{id}`, `/rest/{dataClass}/$entityset/{id}/{fn}` |
  * | its entities | `/rest/{dataClass}({key})/{fn}` |
- * | a shared singleton | `/rest/$singleton/{singleton}/{fn}` |
+ * | a shared or session singleton | `/rest/$singleton/{singleton}/{fn}` |
  *
  * `/rest/{dataClass}/{fn}` looks for a selection function first, then a dataclass function, as 4D
  * does. Only exposed functions exist for a client: any other name is answered as the real server
@@ -32,6 +32,7 @@ import {
   promotedFor,
   restrictedSelection,
   runActor,
+  singletonStateFor,
   type DataClass,
   type FunctionInfo,
 } from '@entistore/core'
@@ -138,7 +139,8 @@ export function singletonCall(
     fail('FunctionNotFound', [target.function, `singleton ${target.singleton}`])
   allowed(ctx, fn)
   noSelectionParameters(ctx, fn)
-  return run(ctx, fn, registry.singletonState(target.singleton))
+  // A session singleton's state is the request's session's own.
+  return run(ctx, fn, singletonStateFor(ctx.ds, target.singleton, ctx.session))
 }
 
 /** The exposed function, if there is one: the others do not exist for a client. */
@@ -215,6 +217,7 @@ function call(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
   const result = callFunction(ctx.ds, fn, on, args, {
     session: ctx.session,
     owner: sessionOwner(ctx),
+    onRestore: ctx.restoreSession,
   })
   return isThenable(result)
     ? withTimeLimit(fn, result, ctx.calls).then((value) => functionReply(ctx, value))
