@@ -90,6 +90,7 @@ export class PreparedQuery<
     return runQuery(this.dataClass, this.query, {
       params: options.params,
       parameters: options.parameters,
+      attributes: options.attributes,
       orderBy: options.orderBy,
       queryPlan: options.queryPlan,
       queryPath: options.queryPath,
@@ -110,7 +111,10 @@ export class PreparedQuery<
     const dc = this.dataClass
     // A session acting (a request's code) may query only by what it may read.
     if (checker(dc.datastore) !== undefined)
-      needPaths(dc as unknown as DataClass, pathsRead(this.query))
+      needPaths(
+        dc as unknown as DataClass,
+        pathsRead(this.query, { values: { params }, dataClass: dc.name }),
+      )
     const found = this.#lookup?.rows(params)
     const rows =
       found === undefined || dc.restrictFunction === undefined
@@ -138,6 +142,8 @@ export class PreparedQuery<
 function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Lookup | undefined {
   const filter = query.filter
   if (filter?.kind !== 'Comparison' || (filter.op !== 'eq' && filter.op !== 'strictEq')) return
+  // A path given as a placeholder is known only with the values: the general path binds it.
+  if (filter.path.kind === 'Placeholder') return
   const value = filter.value
   if (value.kind === 'List' || (value.kind === 'Placeholder' && value.index === undefined)) return
   // Resolve the path once, null standing in for the value: `= null` binds on every attribute type,

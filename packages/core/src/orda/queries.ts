@@ -11,6 +11,7 @@ import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-mo
 import { parseCached } from '../query/run-query.js'
 import { parseOrderBy } from '../query/parse-filter.js'
 import { orderPathsRead, pathsRead } from '../query/paths-read.js'
+import type { PathValues } from '../query/path-placeholders.js'
 import { checker, needPaths } from './access-checks.js'
 
 export type { QueryOptions }
@@ -28,7 +29,7 @@ export function runQuery<M extends ModelTypes, N extends DataClassName<M>>(
   text: string | QueryNode,
   options: QueryOptions = {},
 ): QueryResult<M, N> {
-  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy)
+  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy, options)
   return resultOf(dc, queryRows(dc.datastore.querySource, dc.def, text, options))
 }
 
@@ -40,9 +41,11 @@ export function needQuery<M extends ModelTypes, N extends DataClassName<M>>(
   dc: DataClass<M, N>,
   text: string | QueryNode,
   orderBy?: string | readonly OrderByItemNode[],
+  values: PathValues = {},
 ): void {
   const d = dc as unknown as DataClass
-  needPaths(d, pathsRead(typeof text === 'string' ? parseCached(text) : text))
+  const query = typeof text === 'string' ? parseCached(text) : text
+  needPaths(d, pathsRead(query, { values, dataClass: dc.name }))
   if (orderBy !== undefined)
     needPaths(d, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
 }

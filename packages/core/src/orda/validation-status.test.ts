@@ -6,7 +6,7 @@
  * 4D: developer.4d.com/docs/ORDA/orda-events#error-object and /docs/API/EntityClass#save (#drop).
  */
 import { describe, expect, it } from 'vitest'
-import { DatastoreError } from '../errors/datastore-error.js'
+import { thrown } from '../errors/thrown.fixture.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { saveResultOf, saveStatusOf } from '../txn/save-status.js'
 import { createDatastore } from './datastore.js'
@@ -71,16 +71,6 @@ function gauges() {
     },
   })
   return { ds, gauge: ds.dataClass('Gauge') }
-}
-
-const thrown = (fn: () => unknown): DatastoreError => {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
-  }
-  throw new Error('not refused')
 }
 
 describe('validation statuses 7 and 8 (4D 21)', () => {

@@ -39,10 +39,15 @@ export const OPERATOR_TEXT: Readonly<Record<ComparisonOp, string>> = {
   contains: '%',
 }
 
-/** One step of an attribute path. `collection` marks `name[]` (any element) or `name[a]` (linked element `a`). */
+/**
+ * One step of an attribute path. `collection` marks `name[]` (any element) or `name[a]` (linked
+ * element `a`); `classIndex` marks `name{2}`, another reference of a relation (4D's class index:
+ * the conditions of one AND through different references may be met by different related entities).
+ */
 export interface PathSegment {
   readonly name: string
   readonly collection?: { readonly letter: string | null }
+  readonly classIndex?: number
 }
 
 export interface AttributePathNode {
@@ -73,11 +78,17 @@ export interface ListNode {
 
 export type ValueNode = LiteralNode | PlaceholderNode | ListNode
 
+/** `path op value`; the path may be a placeholder whose value names it (`:1 = 5`, `:att = :val`). */
 export interface ComparisonNode {
   readonly kind: 'Comparison'
-  readonly path: AttributePathNode
+  readonly path: AttributePathNode | PlaceholderNode
   readonly op: ComparisonOp
   readonly value: ValueNode
+}
+
+/** A comparison whose path is written out (or was filled from its placeholder). */
+export interface PathComparisonNode extends ComparisonNode {
+  readonly path: AttributePathNode
 }
 
 /** Two or more operands joined by one operator, left to right (`a AND b AND c` is one node). */
@@ -126,7 +137,11 @@ export const Ast = {
     ) as PlaceholderNode,
   list: (items: readonly (LiteralNode | PlaceholderNode)[]): ListNode =>
     Object.freeze({ kind: 'List', items: Object.freeze([...items]) }),
-  comparison: (path: AttributePathNode, op: ComparisonOp, value: ValueNode): ComparisonNode =>
+  comparison: <P extends AttributePathNode | PlaceholderNode>(
+    path: P,
+    op: ComparisonOp,
+    value: ValueNode,
+  ): ComparisonNode & { readonly path: P } =>
     Object.freeze({ kind: 'Comparison', path, op, value }),
   /** Joins operands, flattening nested nodes of the same operator: And(And(a,b),c) = And(a,b,c). */
   logical: (op: LogicalOp, operands: readonly FilterNode[]): FilterNode => {
@@ -161,7 +176,10 @@ export function filterDepth(filter: FilterNode): number {
     const [node, depth] = top
     switch (node.kind) {
       case 'Comparison':
-        deepest = Math.max(deepest, depth + node.path.segments.length - 1)
+        // A placeholder's path is measured once filled (path-placeholders.ts).
+        if (node.path.kind === 'AttributePath')
+          deepest = Math.max(deepest, depth + node.path.segments.length - 1)
+        else deepest = Math.max(deepest, depth)
         break
       case 'Not':
         stack.push([node.operand, depth + 1])
@@ -207,9 +225,14 @@ export function filterSize(filter: FilterNode): {
 /** The deepest filter the engine takes (see filterDepth); the grammar's nesting limit is the same. */
 export const MAX_FILTER_DEPTH = 256
 
-/** The dotted text of a path, `employer.name` or `children[].age`. */
+/** The dotted text of a path, `employer.name`, `children[].age` or `roles.actor{2}.lastName`. */
 export function pathText(path: AttributePathNode): string {
-  return path.segments
-    .map((s) => (s.collection ? `${s.name}[${s.collection.letter ?? ''}]` : s.name))
-    .join('.')
+  return path.segments.map(segmentText).join('.')
 }
+
+const segmentText = (s: PathSegment): string =>
+  s.collection
+    ? `${s.name}[${s.collection.letter ?? ''}]`
+    : s.classIndex === undefined
+      ? s.name
+      : `${s.name}{${s.classIndex}}`

@@ -7,7 +7,10 @@
  *   the same AND), `rel` alone (compares the foreign key: `employer = 3`, `employer = null`), aliases.
  * - Values are coerced to the attribute's type as 4D does ("20" is 20 for a number); a value that
  *   cannot be converted is an error, not an empty result.
- * - Placeholders `:1` take `params[0]`; `:name` takes `named.name`.
+ * - Placeholders `:1` take `params[0]`; `:name` takes `named.name`. A comparison's path may be a
+ *   placeholder too (path-placeholders.ts): `:1` the path in `params[0]`, `:att` in `attributes.att`.
+ * - Within one AND, the comparisons through one to-many relation and the same class indexes
+ *   (`roles.actor{2}`) are tested on the same related entity (link-relations.ts).
  * - A comparison on a computed attribute with a query function becomes the filter that function
  *   returns for the comparison's value (computed.ts), bound in the attribute's dataclass with the
  *   function's own parameters; an `order by` on one with an orderBy function, the keys it returns.
@@ -25,11 +28,11 @@ import type { ValueType } from '../schema/model-json.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import type {
   AttributePathNode,
-  ComparisonNode,
   ComparisonOp,
   FilterNode,
   LiteralNode,
   OrderByItemNode,
+  PathComparisonNode,
   PathSegment,
   PlaceholderNode,
   ValueNode,
@@ -48,12 +51,16 @@ import { sortKey } from '../values/compare.js'
 import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
 import { computedFilter, computedOrder, fromFunction } from './computed.js'
 import { vectorValue } from './vector-search.js'
+import { linkRelations, referenceOf } from './link-relations.js'
+import { filledComparison } from './path-placeholders.js'
 
 export interface BindOptions {
   /** Values of `:1`, `:2`, … */
   readonly params?: readonly unknown[]
   /** Values of `:name` placeholders. */
   readonly named?: Readonly<Record<string, unknown>>
+  /** Paths of `:name` placeholders written where a path goes (4D's querySettings.attributes). */
+  readonly attributes?: Readonly<Record<string, unknown>>
   /** Only exposed, public attributes can be named (the REST interface). @default false */
   readonly exposedOnly?: boolean
   /**
@@ -105,20 +112,29 @@ export function bindFilter(
 
 function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
   switch (node.kind) {
-    case 'Comparison':
-      return bindComparison(ctx, dc, node, node.path.segments, 0)
+    case 'Comparison': {
+      const filled = filledComparison(node, pathValues(ctx), dc.name)
+      return bindComparison(ctx, dc, filled, filled.path.segments, 0)
+    }
     case 'Not':
       return { kind: 'Not', operand: bindNode(ctx, dc, node.operand) }
     case 'Logical': {
       const operands = node.operands.map((o) => bindNode(ctx, dc, o))
-      return {
-        kind: 'Logical',
-        op: node.op,
-        operands: node.op === 'And' ? linkCollections(operands) : operands,
-      }
+      if (node.op !== 'And') return { kind: 'Logical', op: node.op, operands }
+      const linked = linkAnd(operands)
+      // Comparisons through one relation made one join: the join is the whole AND.
+      return linked.length === 1 ? linked[0]! : { kind: 'Logical', op: 'And', operands: linked }
     }
   }
 }
+
+const pathValues = (ctx: Ctx) => ({
+  params: ctx.options.params,
+  attributes: ctx.options.attributes,
+})
+
+const linkAnd = (operands: BoundFilter[]): BoundFilter[] =>
+  linkCollections(linkRelations(operands, linkAnd))
 
 function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
   const attr = dc.attributesByName.get(name)
@@ -141,7 +157,7 @@ function invalid(detail: string): never {
 function bindComparison(
   ctx: Ctx,
   dc: DataClassDef,
-  node: ComparisonNode,
+  node: PathComparisonNode,
   segments: readonly PathSegment[],
   at: number,
 ): BoundFilter {
@@ -154,6 +170,12 @@ function bindComparison(
       `"${seg.name}" in ${where} is not an object attribute: [] applies to collections inside object attributes`,
     )
   }
+  if (
+    seg.classIndex !== undefined &&
+    attr.kind !== 'relatedEntity' &&
+    attr.kind !== 'relatedEntities'
+  )
+    invalid(`"${seg.name}" in ${where} is not a relation: a class index {n} applies to relations`)
   switch (attr.kind) {
     case 'alias':
       return bindComparison(
@@ -191,19 +213,21 @@ function bindComparison(
           `${where} is a to-many relation: compare one of its attributes (${where}.attribute)`,
         )
       const target = ctx.schema.byName.get(attr.target)!
-      const through = (n: ComparisonNode): BoundFilter => ({
+      const reference = referenceOf(node.path)
+      const through = (n: PathComparisonNode): BoundFilter => ({
         kind: 'ReverseJoin',
         dataClass: dc,
         relation: attr,
         target,
         inner: bindComparison(ctx, target, n, segments, at + 1),
+        ...(reference === undefined ? {} : { reference }),
       })
       // `staff.lastName != 'Smith'` reads like a collection (4D's rule for `[]`): every related
       // value differs, none is null, and there is at least one. So: the entities with a related
       // value that differs, minus those with a related value that is equal or null.
       if ((node.op === 'ne' || node.op === 'strictNe') && !isNullValue(ctx, node.value)) {
         const eq = node.op === 'ne' ? 'eq' : 'strictEq'
-        const equalOrNull: ComparisonNode[] = [
+        const equalOrNull: PathComparisonNode[] = [
           { ...node, op: eq },
           { ...node, op: 'eq', value: Ast.literal({ type: 'null', value: null }) },
         ]
@@ -267,7 +291,7 @@ function computedComparison(
   ctx: Ctx,
   dc: DataClassDef,
   attr: CalculatedAttributeDef,
-  node: ComparisonNode,
+  node: PathComparisonNode,
 ): BoundFilter | undefined {
   if (ctx.options.computedQueries === false || ctx.rewriting?.includes(attr)) return undefined
   const v = node.value
@@ -297,7 +321,7 @@ const toStep = (s: PathSegment): ObjectStep =>
 function comparison(
   ctx: Ctx,
   dc: DataClassDef,
-  node: ComparisonNode,
+  node: PathComparisonNode,
   operand: Operand,
   type: ValueType | undefined,
   folds: boolean,

@@ -95,6 +95,8 @@ export interface BoundReverseJoin {
   readonly relation: RelatedEntitiesAttributeDef
   readonly target: DataClassDef
   readonly inner: BoundFilter
+  /** The class indexes of the path (`actor{2}`): another reference of the relation (link-relations.ts). */
+  readonly reference?: string
 }
 
 /**

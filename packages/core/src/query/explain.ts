@@ -118,7 +118,10 @@ function joinItem(node: Extract<PlanNode, { kind: 'Join' | 'ReverseJoin' }>): st
   const inverse = b.target.attributesByName.get(node.bound.relation.inverse)
   const fk =
     inverse && inverse.kind === 'relatedEntity' ? inverse.foreignKey : node.bound.relation.inverse
-  return `Join on Table : ${b.target.name} : ${b.dataClass.name}.${b.dataClass.key.name} = ${b.target.name}.${fk}`
+  // Another reference of the relation (a class index, `roles.actor{2}`) is a join of its own.
+  const reference =
+    node.bound.reference === undefined ? '' : ` (class index ${node.bound.reference})`
+  return `Join on Table : ${b.target.name} : ${b.dataClass.name}.${b.dataClass.key.name} = ${b.target.name}.${fk}${reference}`
 }
 
 const LOGIC: Readonly<Record<'And' | 'Or' | 'Except' | 'Not', string>> = {

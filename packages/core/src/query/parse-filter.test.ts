@@ -457,7 +457,7 @@ describe('parseQuery rejects', () => {
       text: '()',
       error: 'FilterSyntax',
       offset: 1,
-      message: 'Expected "(", NOT, or attribute path but ")" found',
+      message: 'Expected "(", NOT, attribute path, or placeholder but ")" found',
     },
     {
       text: 'a=1 b=2',
@@ -471,7 +471,7 @@ describe('parseQuery rejects', () => {
       text: 'a=1 AND',
       error: 'FilterSyntax',
       offset: 7,
-      message: 'Expected "(", NOT, or attribute path but end of input found',
+      message: 'Expected "(", NOT, attribute path, or placeholder but end of input found',
     },
     {
       text: 'x = :0',

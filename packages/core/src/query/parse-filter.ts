@@ -8,7 +8,7 @@
  */
 import { LRUCache } from 'lru-cache'
 import { fail } from '../errors/datastore-error.js'
-import type { OrderByItemNode, QueryNode } from './ast.js'
+import type { AttributePathNode, OrderByItemNode, QueryNode } from './ast.js'
 import {
   parse,
   SyntaxError as PeggySyntaxError,
@@ -70,6 +70,19 @@ export function parseOrderBy(text: string, source = '$orderby'): readonly OrderB
   } catch (e) {
     const issue = describeFailure(e, text)
     return fail('WrongOrderBy', [text, issue.detail], { details: issue.details, cause: e })
+  }
+}
+
+/**
+ * Parses the text of one attribute path (`employer.name`, `roles.actor{2}.lastName`), as a path
+ * placeholder's value gives it; undefined when it is not one, which names no attribute.
+ */
+export function parseAttributePath(text: string): AttributePathNode | undefined {
+  try {
+    return parse(text, { startRule: 'AttributePath' })
+  } catch (e) {
+    if (e instanceof PeggySyntaxError || e instanceof RangeError) return undefined
+    throw e
   }
 }
 

@@ -40,6 +40,11 @@ const segment: fc.Arbitrary<PathSegment> = fc.oneof(
   fc
     .tuple(identifier, fc.option(fc.constantFrom(...'abqz'), { nil: null }))
     .map(([name, letter]) => ({ name, collection: { letter } })),
+  // A class index, another reference of a relation (4D: DataClassClass.md `.query()`, "Queries
+  // in many-to-many relations": `roles.actor{2}.lastName`, any number but 0).
+  fc
+    .tuple(identifier, fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1 })))
+    .map(([name, classIndex]) => ({ name, classIndex })),
 )
 const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => Ast.path(s))
 
@@ -89,12 +94,17 @@ const operators: ComparisonOp[] = [
   'begin',
   'contains',
 ]
-// IN takes a list or a placeholder, every other operator a single value: the grammar's shapes.
+// IN takes a list or a placeholder, every other operator a single value: the grammar's shapes. A
+// comparison's path may be a placeholder (4D: DataClassClass.md `.query()`, "Using placeholders").
+const comparisonPath = fc.oneof(
+  { weight: 4, arbitrary: path },
+  { weight: 1, arbitrary: placeholder },
+)
 const comparison: fc.Arbitrary<FilterNode> = fc.oneof(
   fc
-    .tuple(path, fc.constantFrom(...operators), scalar)
+    .tuple(comparisonPath, fc.constantFrom(...operators), scalar)
     .map(([p, op, v]) => Ast.comparison(p, op, v)),
-  fc.tuple(path, fc.oneof(list, placeholder)).map(([p, v]) => Ast.comparison(p, 'in', v)),
+  fc.tuple(comparisonPath, fc.oneof(list, placeholder)).map(([p, v]) => Ast.comparison(p, 'in', v)),
 )
 
 const { filter } = fc.letrec<{ filter: FilterNode; not: FilterNode; logical: FilterNode }>(
@@ -155,6 +165,8 @@ const tokens = [
   '[',
   ']',
   '[]',
+  '{2}',
+  '{0}',
   '.',
   ':1',
   ':0',

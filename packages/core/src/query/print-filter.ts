@@ -37,7 +37,8 @@ export function printQuery(q: QueryNode): string {
 export function printFilter(f: FilterNode): string {
   switch (f.kind) {
     case 'Comparison':
-      return `${printPath(f.path)} ${OPERATOR_TEXT[f.op]} ${printValue(f.value)}`
+      // A placeholder path prints as the placeholder it is (`:1 = 5`).
+      return `${f.path.kind === 'Placeholder' ? printValue(f.path) : printPath(f.path)} ${OPERATOR_TEXT[f.op]} ${printValue(f.value)}`
     case 'Not':
       return `NOT (${printFilter(f.operand)})`
     case 'Logical':
@@ -94,6 +95,9 @@ function printPath(path: AttributePathNode): string {
     const letter = segment.collection?.letter
     if (letter != null && !/^[a-z]$/.test(letter))
       unprintable(`collection letter ${JSON.stringify(letter)}`)
+    const index = segment.classIndex
+    if (index !== undefined && (!Number.isSafeInteger(index) || index < 1 || segment.collection))
+      unprintable(`class index ${index} of ${JSON.stringify(segment.name)}`)
   }
   if (path.segments.length === 0) unprintable('an empty attribute path')
   return pathText(path)

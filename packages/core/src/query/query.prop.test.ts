@@ -264,6 +264,8 @@ interface Spec {
   readonly segments: readonly PathSegment[]
   readonly type: VType
   readonly holds: (row: Row, db: Db, reach: Reach) => boolean
+  /** Through City.people: what is read of one related person (see Cond.link). */
+  readonly people?: Spec
 }
 
 const dig = (v: unknown, names: readonly string[]): unknown =>
@@ -314,6 +316,7 @@ const viaCity = (inner: Spec): Spec => ({
 const viaPeople = (inner: Spec): Spec => ({
   segments: [{ name: 'people' }, ...inner.segments],
   type: inner.type,
+  people: inner,
   holds: (row, db, reach) => {
     const values: unknown[] = []
     const collect: Reach = (found) => (values.push(...found), false)
@@ -499,11 +502,24 @@ interface Cond {
   readonly holds: (row: Row, db: Db) => boolean
   /** Values of the named placeholders of `node`. */
   readonly params: Readonly<Record<string, unknown>>
+  /**
+   * A comparison through City.people that one AND tests on one person with the others of its
+   * reference (its class index, '' without): DataClassClass.md `.query()`, "Queries in
+   * many-to-many relations". `!=` with a value reads every person, and is never linked.
+   */
+  readonly link?: { readonly reference: string; readonly on: (person: Row, db: Db) => boolean }
+  /** The operands of an AND, which the AST flattens into the AND around it. */
+  readonly and?: readonly Cond[]
 }
 // Counterexamples print as query text, not as closures.
-const cond = (node: FilterNode, holds: Cond['holds'], params: Cond['params'] = {}): Cond =>
+const cond = (
+  node: FilterNode,
+  holds: Cond['holds'],
+  params: Cond['params'] = {},
+  more: Pick<Cond, 'link' | 'and'> = {},
+): Cond =>
   Object.assign(
-    { node, holds, params },
+    { node, holds, params, ...more },
     {
       [fc.toStringMethod]: () =>
         printFilter(node) + (Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''),
@@ -534,16 +550,38 @@ function comparisonArb(specs: readonly Spec[]): fc.Arbitrary<Cond> {
           : values.map((w) => ({ lits: [w.lit], q: w.q as Q }))
       // A quarter of the values come through a named placeholder (an array for IN), as REST
       // `$params` and querySettings.parameters give them; 4D reads null only as a literal.
-      return fc.tuple(value, fc.nat({ max: 3 })).map(([{ lits, q }, how]): Cond => {
-        const raw = op === 'in' ? lits.map((l) => l.value) : lits[0]!.value
-        const path = Ast.path(spec.segments)
-        const holds = (row: Row, db: Db) => spec.holds(row, db, test(op, q))
-        if (how === 0 && raw !== null) {
-          const p = placeholderFor(raw)
-          return cond(Ast.comparison(path, op, Ast.placeholder(p.name)), holds, { [p.name]: raw })
-        }
-        return cond(Ast.comparison(path, op, op === 'in' ? Ast.list(lits) : lits[0]!), holds)
-      })
+      // Through City.people, a third of the paths name another reference: `people{2}.age`.
+      return fc
+        .tuple(value, fc.nat({ max: 3 }), fc.nat({ max: 2 }))
+        .map(([{ lits, q }, how, reference]): Cond => {
+          const raw = op === 'in' ? lits.map((l) => l.value) : lits[0]!.value
+          const other = spec.people !== undefined && reference === 0
+          const segments = other
+            ? [{ name: 'people', classIndex: 2 }, ...spec.segments.slice(1)]
+            : spec.segments
+          const path = Ast.path(segments)
+          const holds = (row: Row, db: Db) => spec.holds(row, db, test(op, q))
+          const inner = spec.people
+          const link: Cond['link'] =
+            inner && !((op === 'ne' || op === 'strictNe') && raw !== null)
+              ? {
+                  reference: other ? '2' : '',
+                  on: (person, db) => {
+                    const values: unknown[] = []
+                    inner.holds(person, db, (found) => (values.push(...found), false))
+                    return test(op, q)(values, true)
+                  },
+                }
+              : undefined
+          const more = link ? { link } : {}
+          if (how === 0 && raw !== null) {
+            const p = placeholderFor(raw)
+            const node = Ast.comparison(path, op, Ast.placeholder(p.name))
+            return cond(node, holds, { [p.name]: raw }, more)
+          }
+          const node = Ast.comparison(path, op, op === 'in' ? Ast.list(lits) : lits[0]!)
+          return cond(node, holds, {}, more)
+        })
     })
 }
 
@@ -556,26 +594,50 @@ function filterArb(leaf: fc.Arbitrary<Cond>, depth: number): fc.Arbitrary<Cond> 
       fc.constantFrom<LogicalOp>('And', 'Or', 'Except'),
       fc.array(sub, { minLength: 2, maxLength: 3 }),
     )
-    .map(([op, parts]): Cond =>
-      cond(
-        Ast.logical(
-          op,
-          parts.map((p) => p.node),
-        ),
+    .map(([op, parts]): Cond => {
+      const node = Ast.logical(
+        op,
+        parts.map((p) => p.node),
+      )
+      const params = Object.assign({}, ...parts.map((p) => p.params))
+      if (op === 'And') {
+        const and = parts.flatMap((p) => p.and ?? [p])
+        return cond(node, andHolds(and), params, { and })
+      }
+      return cond(
+        node,
         (row, db) =>
-          op === 'And'
-            ? parts.every((p) => p.holds(row, db))
-            : op === 'Or'
-              ? parts.some((p) => p.holds(row, db))
-              : parts[0]!.holds(row, db) && !parts.slice(1).some((p) => p.holds(row, db)),
-        Object.assign({}, ...parts.map((p) => p.params)),
-      ),
-    )
+          op === 'Or'
+            ? parts.some((p) => p.holds(row, db))
+            : parts[0]!.holds(row, db) && !parts.slice(1).some((p) => p.holds(row, db)),
+        params,
+      )
+    })
   return fc.oneof(
     { weight: 3, arbitrary: leaf },
     { weight: 1, arbitrary: not },
     { weight: 2, arbitrary: logical },
   )
+}
+
+/**
+ * An AND: the comparisons through City.people of one reference hold for one same person (4D:
+ * `roles.actor.lastName = :1 AND roles.actor.lastName = :2` is empty), the others each as it is.
+ */
+function andHolds(parts: readonly Cond[]): Cond['holds'] {
+  const groups = new Map<string, Cond[]>()
+  const alone: Cond[] = []
+  for (const p of parts) {
+    if (!p.link) alone.push(p)
+    else groups.set(p.link.reference, [...(groups.get(p.link.reference) ?? []), p])
+  }
+  for (const group of groups.values()) if (group.length === 1) alone.push(group[0]!)
+  const linked = [...groups.values()].filter((g) => g.length > 1)
+  return (row, db) =>
+    alone.every((p) => p.holds(row, db)) &&
+    linked.every((group) =>
+      db.persons.some((p) => p.cityID === row.ID && group.every((c) => c.link!.on(p, db))),
+    )
 }
 
 // ---- Orders ----

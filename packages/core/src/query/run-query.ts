@@ -6,7 +6,9 @@ import { linkSimilarity } from './vector-search.js'
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
-import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
+import type { DataClassDef, SchemaDef, StorageAttributeDef } from '../schema/definitions.js'
+import type { NearestState } from '../indexes/nearest-index.js'
+import type { VectorMetric } from '../values/vector.js'
 import type { Table } from '../store/table.js'
 import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
@@ -43,6 +45,12 @@ export interface QuerySource {
    * no dataclass has one, and queries then pay nothing for it (visibility.ts).
    */
   readonly visibility?: Visibility
+  /** The approximate index a vector search asking for approximation would use (nearest-index.ts). */
+  readonly nearest?: (
+    dc: DataClassDef,
+    attr: StorageAttributeDef,
+    metric: VectorMetric,
+  ) => NearestState
 }
 
 export interface QueryOptions {
@@ -50,6 +58,11 @@ export interface QueryOptions {
   readonly params?: readonly unknown[]
   /** Values of named placeholders `:name` (4D's querySettings.parameters). */
   readonly parameters?: Readonly<Record<string, unknown>>
+  /**
+   * Attribute paths of named placeholders written where a path goes, `:att = 5` (4D's
+   * querySettings.attributes): a path in dot notation, or an array of names, one a level.
+   */
+  readonly attributes?: Readonly<Record<string, string | readonly string[]>>
   /** An order to apply (`"salary desc, lastName"` or parsed items); a query's own `order by` comes first. */
   readonly orderBy?: string | readonly OrderByItemNode[]
   /** Only exposed, public attributes can be named (what the REST interface allows). @default false */
@@ -156,6 +169,7 @@ function runRows(
     ? bindFilter(source.schema, def, query.filter, {
         params: options.params,
         named: options.parameters,
+        attributes: options.attributes,
         exposedOnly,
       })
     : null

@@ -169,7 +169,7 @@ export type ParserTracerEvent
       readonly result: unknown;
     };
 
-export type StartRuleNames = "Query" | "OrderBy";
+export type StartRuleNames = "Query" | "OrderBy" | "AttributePath";
 export interface ParseOptions<T extends StartRuleNames = "Query"> {
   /**
    * String or object that will be attached to the each `LocationRange` object
@@ -207,7 +207,12 @@ declare function ParseFunction<Options extends ParseOptions<"OrderBy">>(
   options?: Options,
 ): readonly import("../../ast.js").OrderByItemNode[];
 
+declare function ParseFunction<Options extends ParseOptions<"AttributePath">>(
+  input: string,
+  options?: Options,
+): import("../../ast.js").AttributePathNode;
+
 declare function ParseFunction<Options extends ParseOptions<StartRuleNames>>(
   input: string,
   options?: Options,
-): import("../../ast.js").QueryNode | readonly import("../../ast.js").OrderByItemNode[];
+): import("../../ast.js").QueryNode | readonly import("../../ast.js").OrderByItemNode[] | import("../../ast.js").AttributePathNode;

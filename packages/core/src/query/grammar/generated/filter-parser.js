@@ -172,6 +172,7 @@ function peg$parse(input, options) {
   const peg$startRuleFunctions = {
     Query: peg$parseQuery,
     OrderBy: peg$parseOrderBy,
+    AttributePath: peg$parseAttributePath,
   };
   let peg$startRuleFunction = peg$parseQuery;
 
@@ -181,46 +182,48 @@ function peg$parse(input, options) {
   const peg$c3 = ".";
   const peg$c4 = "[";
   const peg$c5 = "]";
-  const peg$c6 = ":";
-  const peg$c7 = "===";
-  const peg$c8 = "==";
-  const peg$c9 = "=";
-  const peg$c10 = "!==";
-  const peg$c11 = "!=";
-  const peg$c12 = "#";
-  const peg$c13 = "<=";
-  const peg$c14 = "<";
-  const peg$c15 = ">=";
-  const peg$c16 = ">";
-  const peg$c17 = "%";
-  const peg$c18 = "is";
-  const peg$c19 = "not";
-  const peg$c20 = "begin";
-  const peg$c21 = "in";
-  const peg$c22 = "&&";
-  const peg$c23 = "&";
-  const peg$c24 = "and";
-  const peg$c25 = "||";
-  const peg$c26 = "|";
-  const peg$c27 = "or";
-  const peg$c28 = "except";
-  const peg$c29 = "order";
-  const peg$c30 = "by";
-  const peg$c31 = "asc";
-  const peg$c32 = "desc";
-  const peg$c33 = "'";
-  const peg$c34 = "\\";
-  const peg$c35 = "\"";
-  const peg$c36 = "\\u0022";
-  const peg$c37 = "\\u0027";
-  const peg$c38 = "u";
-  const peg$c39 = "-";
-  const peg$c40 = "0";
-  const peg$c41 = "1";
-  const peg$c42 = "3";
-  const peg$c43 = "true";
-  const peg$c44 = "false";
-  const peg$c45 = "null";
+  const peg$c6 = "{";
+  const peg$c7 = "}";
+  const peg$c8 = ":";
+  const peg$c9 = "===";
+  const peg$c10 = "==";
+  const peg$c11 = "=";
+  const peg$c12 = "!==";
+  const peg$c13 = "!=";
+  const peg$c14 = "#";
+  const peg$c15 = "<=";
+  const peg$c16 = "<";
+  const peg$c17 = ">=";
+  const peg$c18 = ">";
+  const peg$c19 = "%";
+  const peg$c20 = "is";
+  const peg$c21 = "not";
+  const peg$c22 = "begin";
+  const peg$c23 = "in";
+  const peg$c24 = "&&";
+  const peg$c25 = "&";
+  const peg$c26 = "and";
+  const peg$c27 = "||";
+  const peg$c28 = "|";
+  const peg$c29 = "or";
+  const peg$c30 = "except";
+  const peg$c31 = "order";
+  const peg$c32 = "by";
+  const peg$c33 = "asc";
+  const peg$c34 = "desc";
+  const peg$c35 = "'";
+  const peg$c36 = "\\";
+  const peg$c37 = "\"";
+  const peg$c38 = "\\u0022";
+  const peg$c39 = "\\u0027";
+  const peg$c40 = "u";
+  const peg$c41 = "-";
+  const peg$c42 = "0";
+  const peg$c43 = "1";
+  const peg$c44 = "3";
+  const peg$c45 = "true";
+  const peg$c46 = "false";
+  const peg$c47 = "null";
 
   const peg$r0 = /^[a-z]/;
   const peg$r1 = /^[0-9]/;
@@ -250,72 +253,74 @@ function peg$parse(input, options) {
   const peg$e5 = peg$literalExpectation("[", false);
   const peg$e6 = peg$classExpectation([["a", "z"]], false, false, false);
   const peg$e7 = peg$literalExpectation("]", false);
-  const peg$e8 = peg$otherExpectation("value");
-  const peg$e9 = peg$otherExpectation("placeholder");
-  const peg$e10 = peg$literalExpectation(":", false);
-  const peg$e11 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e12 = peg$otherExpectation("comparison operator");
-  const peg$e13 = peg$literalExpectation("===", false);
-  const peg$e14 = peg$literalExpectation("==", false);
-  const peg$e15 = peg$literalExpectation("=", false);
-  const peg$e16 = peg$literalExpectation("!==", false);
-  const peg$e17 = peg$literalExpectation("!=", false);
-  const peg$e18 = peg$literalExpectation("#", false);
-  const peg$e19 = peg$literalExpectation("<=", false);
-  const peg$e20 = peg$literalExpectation("<", false);
-  const peg$e21 = peg$literalExpectation(">=", false);
-  const peg$e22 = peg$literalExpectation(">", false);
-  const peg$e23 = peg$literalExpectation("%", false);
-  const peg$e24 = peg$literalExpectation("is", true);
-  const peg$e25 = peg$literalExpectation("not", true);
-  const peg$e26 = peg$literalExpectation("begin", true);
-  const peg$e27 = peg$literalExpectation("in", true);
-  const peg$e28 = peg$otherExpectation("logical operator");
-  const peg$e29 = peg$literalExpectation("&&", false);
-  const peg$e30 = peg$literalExpectation("&", false);
-  const peg$e31 = peg$literalExpectation("and", true);
-  const peg$e32 = peg$literalExpectation("||", false);
-  const peg$e33 = peg$literalExpectation("|", false);
-  const peg$e34 = peg$literalExpectation("or", true);
-  const peg$e35 = peg$literalExpectation("except", true);
-  const peg$e36 = peg$otherExpectation("NOT");
-  const peg$e37 = peg$otherExpectation("order by");
-  const peg$e38 = peg$literalExpectation("order", true);
-  const peg$e39 = peg$literalExpectation("by", true);
-  const peg$e40 = peg$otherExpectation("ASC or DESC");
-  const peg$e41 = peg$literalExpectation("asc", true);
-  const peg$e42 = peg$literalExpectation("desc", true);
-  const peg$e43 = peg$classExpectation(["\\p{ID_Start}", "_", "$"], false, false, true);
-  const peg$e44 = peg$classExpectation(["\\p{ID_Continue}", "$"], false, false, true);
-  const peg$e45 = peg$literalExpectation("'", false);
-  const peg$e46 = peg$literalExpectation("\\", false);
-  const peg$e47 = peg$anyExpectation();
-  const peg$e48 = peg$classExpectation(["'", "\\"], true, false, false);
-  const peg$e49 = peg$literalExpectation("\"", false);
-  const peg$e50 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e51 = peg$literalExpectation("\\u0022", false);
-  const peg$e52 = peg$literalExpectation("\\u0027", false);
-  const peg$e53 = peg$classExpectation(["\\"], true, false, false);
-  const peg$e54 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
-  const peg$e55 = peg$literalExpectation("u", false);
-  const peg$e56 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e57 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
-  const peg$e58 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
-  const peg$e59 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
-  const peg$e60 = peg$literalExpectation("-", false);
-  const peg$e61 = peg$literalExpectation("0", false);
-  const peg$e62 = peg$classExpectation([["1", "9"]], false, false, false);
-  const peg$e63 = peg$literalExpectation("1", false);
-  const peg$e64 = peg$classExpectation([["0", "2"]], false, false, false);
-  const peg$e65 = peg$classExpectation(["1", "2"], false, false, false);
-  const peg$e66 = peg$literalExpectation("3", false);
-  const peg$e67 = peg$classExpectation(["0", "1"], false, false, false);
-  const peg$e68 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e69 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e70 = peg$literalExpectation("true", false);
-  const peg$e71 = peg$literalExpectation("false", false);
-  const peg$e72 = peg$literalExpectation("null", true);
-  const peg$e73 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
+  const peg$e8 = peg$literalExpectation("{", false);
+  const peg$e9 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e10 = peg$literalExpectation("}", false);
+  const peg$e11 = peg$otherExpectation("value");
+  const peg$e12 = peg$otherExpectation("placeholder");
+  const peg$e13 = peg$literalExpectation(":", false);
+  const peg$e14 = peg$otherExpectation("comparison operator");
+  const peg$e15 = peg$literalExpectation("===", false);
+  const peg$e16 = peg$literalExpectation("==", false);
+  const peg$e17 = peg$literalExpectation("=", false);
+  const peg$e18 = peg$literalExpectation("!==", false);
+  const peg$e19 = peg$literalExpectation("!=", false);
+  const peg$e20 = peg$literalExpectation("#", false);
+  const peg$e21 = peg$literalExpectation("<=", false);
+  const peg$e22 = peg$literalExpectation("<", false);
+  const peg$e23 = peg$literalExpectation(">=", false);
+  const peg$e24 = peg$literalExpectation(">", false);
+  const peg$e25 = peg$literalExpectation("%", false);
+  const peg$e26 = peg$literalExpectation("is", true);
+  const peg$e27 = peg$literalExpectation("not", true);
+  const peg$e28 = peg$literalExpectation("begin", true);
+  const peg$e29 = peg$literalExpectation("in", true);
+  const peg$e30 = peg$otherExpectation("logical operator");
+  const peg$e31 = peg$literalExpectation("&&", false);
+  const peg$e32 = peg$literalExpectation("&", false);
+  const peg$e33 = peg$literalExpectation("and", true);
+  const peg$e34 = peg$literalExpectation("||", false);
+  const peg$e35 = peg$literalExpectation("|", false);
+  const peg$e36 = peg$literalExpectation("or", true);
+  const peg$e37 = peg$literalExpectation("except", true);
+  const peg$e38 = peg$otherExpectation("NOT");
+  const peg$e39 = peg$otherExpectation("order by");
+  const peg$e40 = peg$literalExpectation("order", true);
+  const peg$e41 = peg$literalExpectation("by", true);
+  const peg$e42 = peg$otherExpectation("ASC or DESC");
+  const peg$e43 = peg$literalExpectation("asc", true);
+  const peg$e44 = peg$literalExpectation("desc", true);
+  const peg$e45 = peg$classExpectation(["\\p{ID_Start}", "_", "$"], false, false, true);
+  const peg$e46 = peg$classExpectation(["\\p{ID_Continue}", "$"], false, false, true);
+  const peg$e47 = peg$literalExpectation("'", false);
+  const peg$e48 = peg$literalExpectation("\\", false);
+  const peg$e49 = peg$anyExpectation();
+  const peg$e50 = peg$classExpectation(["'", "\\"], true, false, false);
+  const peg$e51 = peg$literalExpectation("\"", false);
+  const peg$e52 = peg$classExpectation(["\"", "\\"], true, false, false);
+  const peg$e53 = peg$literalExpectation("\\u0022", false);
+  const peg$e54 = peg$literalExpectation("\\u0027", false);
+  const peg$e55 = peg$classExpectation(["\\"], true, false, false);
+  const peg$e56 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
+  const peg$e57 = peg$literalExpectation("u", false);
+  const peg$e58 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e59 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
+  const peg$e60 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
+  const peg$e61 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
+  const peg$e62 = peg$literalExpectation("-", false);
+  const peg$e63 = peg$literalExpectation("0", false);
+  const peg$e64 = peg$classExpectation([["1", "9"]], false, false, false);
+  const peg$e65 = peg$literalExpectation("1", false);
+  const peg$e66 = peg$classExpectation([["0", "2"]], false, false, false);
+  const peg$e67 = peg$classExpectation(["1", "2"], false, false, false);
+  const peg$e68 = peg$literalExpectation("3", false);
+  const peg$e69 = peg$classExpectation(["0", "1"], false, false, false);
+  const peg$e70 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e71 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e72 = peg$literalExpectation("true", false);
+  const peg$e73 = peg$literalExpectation("false", false);
+  const peg$e74 = peg$literalExpectation("null", true);
+  const peg$e75 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
 
   function peg$f0(filter, orderBy) {    return Ast.query(filter, orderBy ?? [])  }
   function peg$f1(head, tail) {    return [head, ...tail]  }
@@ -333,49 +338,50 @@ function peg$parse(input, options) {
   function peg$f13(path, op, value) {    return Ast.comparison(path, op, value)  }
   function peg$f14(head, tail) {    return Ast.path([head, ...tail])  }
   function peg$f15(name, letter) {    return { name, collection: { letter } }  }
-  function peg$f16(name) {    return { name }  }
-  function peg$f17(items) {    return Ast.list(items ?? [])  }
-  function peg$f18(head, tail) {    return [head, ...tail]  }
-  function peg$f19(digits) {    return Ast.placeholder(placeholderIndex(digits))  }
-  function peg$f20(name) {    return Ast.placeholder(name)  }
-  function peg$f21(literal) {    return finite(literal)  }
+  function peg$f16(name, digits) {    return { name, classIndex: classIndex(digits) }  }
+  function peg$f17(name) {    return { name }  }
+  function peg$f18(items) {    return Ast.list(items ?? [])  }
+  function peg$f19(head, tail) {    return [head, ...tail]  }
+  function peg$f20(digits) {    return Ast.placeholder(placeholderIndex(digits))  }
+  function peg$f21(name) {    return Ast.placeholder(name)  }
   function peg$f22(literal) {    return finite(literal)  }
-  function peg$f23() {    return 'strictEq'  }
-  function peg$f24() {    return 'eq'  }
+  function peg$f23(literal) {    return finite(literal)  }
+  function peg$f24() {    return 'strictEq'  }
   function peg$f25() {    return 'eq'  }
-  function peg$f26() {    return 'strictNe'  }
-  function peg$f27() {    return 'ne'  }
+  function peg$f26() {    return 'eq'  }
+  function peg$f27() {    return 'strictNe'  }
   function peg$f28() {    return 'ne'  }
-  function peg$f29() {    return 'le'  }
-  function peg$f30() {    return 'lt'  }
-  function peg$f31() {    return 'ge'  }
-  function peg$f32() {    return 'gt'  }
-  function peg$f33() {    return 'contains'  }
-  function peg$f34() {    return 'strictNe'  }
-  function peg$f35() {    return 'strictEq'  }
-  function peg$f36() {    return 'begin'  }
-  function peg$f37() {    return 'in'  }
-  function peg$f38() {    return 'Or'  }
-  function peg$f39() {    return 'Except'  }
-  function peg$f40() {    return 'asc'  }
-  function peg$f41() {    return 'desc'  }
-  function peg$f42(chars) {    return stringLiteral(chars)  }
-  function peg$f43() {    error(UNCLOSED_SINGLE_QUOTE)  }
-  function peg$f44(chars) {    return stringLiteral(chars)  }
-  function peg$f45() {    error(UNCLOSED_DOUBLE_QUOTE)  }
-  function peg$f46(chars) {    return stringLiteral(chars)  }
+  function peg$f29() {    return 'ne'  }
+  function peg$f30() {    return 'le'  }
+  function peg$f31() {    return 'lt'  }
+  function peg$f32() {    return 'ge'  }
+  function peg$f33() {    return 'gt'  }
+  function peg$f34() {    return 'contains'  }
+  function peg$f35() {    return 'strictNe'  }
+  function peg$f36() {    return 'strictEq'  }
+  function peg$f37() {    return 'begin'  }
+  function peg$f38() {    return 'in'  }
+  function peg$f39() {    return 'Or'  }
+  function peg$f40() {    return 'Except'  }
+  function peg$f41() {    return 'asc'  }
+  function peg$f42() {    return 'desc'  }
+  function peg$f43(chars) {    return stringLiteral(chars)  }
+  function peg$f44() {    error(UNCLOSED_SINGLE_QUOTE)  }
+  function peg$f45(chars) {    return stringLiteral(chars)  }
+  function peg$f46() {    error(UNCLOSED_DOUBLE_QUOTE)  }
   function peg$f47(chars) {    return stringLiteral(chars)  }
-  function peg$f48() {    error(UNCLOSED_DOUBLE_QUOTE)  }
-  function peg$f49() {    error(UNCLOSED_SINGLE_QUOTE)  }
-  function peg$f50() {    error(`Invalid escape sequence \\${text()}: use \\', \\", \\\\ or \\uXXXX`)  }
-  function peg$f51(hex) {    return hexChar(hex)  }
-  function peg$f52(chars) {    return stringLiteral(chars)  }
+  function peg$f48(chars) {    return stringLiteral(chars)  }
+  function peg$f49() {    error(UNCLOSED_DOUBLE_QUOTE)  }
+  function peg$f50() {    error(UNCLOSED_SINGLE_QUOTE)  }
+  function peg$f51() {    error(`Invalid escape sequence \\${text()}: use \\', \\", \\\\ or \\uXXXX`)  }
+  function peg$f52(hex) {    return hexChar(hex)  }
   function peg$f53(chars) {    return stringLiteral(chars)  }
-  function peg$f54(value) {    return Ast.literal({ type: 'date', value })  }
-  function peg$f55(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
-  function peg$f56() {    return Ast.literal({ type: 'boolean', value: true })  }
-  function peg$f57() {    return Ast.literal({ type: 'boolean', value: false })  }
-  function peg$f58() {    return Ast.literal({ type: 'null', value: null })  }
+  function peg$f54(chars) {    return stringLiteral(chars)  }
+  function peg$f55(value) {    return Ast.literal({ type: 'date', value })  }
+  function peg$f56(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
+  function peg$f57() {    return Ast.literal({ type: 'boolean', value: true })  }
+  function peg$f58() {    return Ast.literal({ type: 'boolean', value: false })  }
+  function peg$f59() {    return Ast.literal({ type: 'null', value: null })  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -937,7 +943,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     s0 = peg$currPos;
-    s1 = peg$parseAttributePath();
+    s1 = peg$parseComparisonPath();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$parseComparisonOperator();
@@ -999,6 +1005,17 @@ function peg$parse(input, options) {
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseComparisonPath() {
+    let s0;
+
+    s0 = peg$parseAttributePath();
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsePlaceholder();
     }
 
     return s0;
@@ -1071,7 +1088,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parsePathSegment() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
     s1 = peg$parseIdentifier();
@@ -1120,10 +1137,78 @@ function peg$parse(input, options) {
       s0 = peg$currPos;
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s1 = peg$f16(s1);
+        if (input.charCodeAt(peg$currPos) === 123) {
+          s2 = peg$c6;
+          peg$currPos++;
+        } else {
+          s2 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e8); }
+        }
+        if (s2 !== peg$FAILED) {
+          s3 = peg$currPos;
+          s4 = [];
+          s5 = input.charAt(peg$currPos);
+          if (peg$r1.test(s5)) {
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          }
+          if (s5 !== peg$FAILED) {
+            while (s5 !== peg$FAILED) {
+              s4.push(s5);
+              s5 = input.charAt(peg$currPos);
+              if (peg$r1.test(s5)) {
+                peg$currPos++;
+              } else {
+                s5 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+              }
+            }
+          } else {
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s3 = input.substring(s3, peg$currPos);
+          } else {
+            s3 = s4;
+          }
+          if (s3 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 125) {
+              s4 = peg$c7;
+              peg$currPos++;
+            } else {
+              s4 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e10); }
+            }
+            if (s4 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f16(s1, s3);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
       }
-      s0 = s1;
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        s1 = peg$parseIdentifier();
+        if (s1 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s1 = peg$f17(s1);
+        }
+        s0 = s1;
+      }
     }
 
     return s0;
@@ -1167,7 +1252,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f17(s3);
+        s0 = peg$f18(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1235,7 +1320,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f18(s1, s2);
+      s0 = peg$f19(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1255,7 +1340,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e8); }
+      if (peg$silentFails === 0) { peg$fail(peg$e11); }
     }
 
     return s0;
@@ -1272,7 +1357,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e8); }
+      if (peg$silentFails === 0) { peg$fail(peg$e11); }
     }
 
     return s0;
@@ -1284,11 +1369,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 58) {
-      s1 = peg$c6;
+      s1 = peg$c8;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e10); }
+      if (peg$silentFails === 0) { peg$fail(peg$e13); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -1298,7 +1383,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        if (peg$silentFails === 0) { peg$fail(peg$e9); }
       }
       if (s4 !== peg$FAILED) {
         while (s4 !== peg$FAILED) {
@@ -1308,7 +1393,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
           }
         }
       } else {
@@ -1332,7 +1417,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f19(s2);
+          s0 = peg$f20(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1348,17 +1433,17 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 58) {
-        s1 = peg$c6;
+        s1 = peg$c8;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e10); }
+        if (peg$silentFails === 0) { peg$fail(peg$e13); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parseIdentifier();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f20(s2);
+          s0 = peg$f21(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1371,7 +1456,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e9); }
+      if (peg$silentFails === 0) { peg$fail(peg$e12); }
     }
 
     return s0;
@@ -1397,7 +1482,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f21(s1);
+          s0 = peg$f22(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1434,7 +1519,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f22(s1);
+          s0 = peg$f23(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1473,176 +1558,176 @@ function peg$parse(input, options) {
 
     peg$silentFails++;
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 3) === peg$c7) {
-      s1 = peg$c7;
+    if (input.substr(peg$currPos, 3) === peg$c9) {
+      s1 = peg$c9;
       peg$currPos += 3;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e13); }
+      if (peg$silentFails === 0) { peg$fail(peg$e15); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f23();
+      s1 = peg$f24();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 2) === peg$c8) {
-        s1 = peg$c8;
+      if (input.substr(peg$currPos, 2) === peg$c10) {
+        s1 = peg$c10;
         peg$currPos += 2;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e14); }
+        if (peg$silentFails === 0) { peg$fail(peg$e16); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f24();
+        s1 = peg$f25();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 61) {
-          s1 = peg$c9;
+          s1 = peg$c11;
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e15); }
+          if (peg$silentFails === 0) { peg$fail(peg$e17); }
         }
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f25();
+          s1 = peg$f26();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
           s0 = peg$currPos;
-          if (input.substr(peg$currPos, 3) === peg$c10) {
-            s1 = peg$c10;
+          if (input.substr(peg$currPos, 3) === peg$c12) {
+            s1 = peg$c12;
             peg$currPos += 3;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e16); }
+            if (peg$silentFails === 0) { peg$fail(peg$e18); }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f26();
+            s1 = peg$f27();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
             s0 = peg$currPos;
-            if (input.substr(peg$currPos, 2) === peg$c11) {
-              s1 = peg$c11;
+            if (input.substr(peg$currPos, 2) === peg$c13) {
+              s1 = peg$c13;
               peg$currPos += 2;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e17); }
+              if (peg$silentFails === 0) { peg$fail(peg$e19); }
             }
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f27();
+              s1 = peg$f28();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
               s0 = peg$currPos;
               if (input.charCodeAt(peg$currPos) === 35) {
-                s1 = peg$c12;
+                s1 = peg$c14;
                 peg$currPos++;
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e18); }
+                if (peg$silentFails === 0) { peg$fail(peg$e20); }
               }
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f28();
+                s1 = peg$f29();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
                 s0 = peg$currPos;
-                if (input.substr(peg$currPos, 2) === peg$c13) {
-                  s1 = peg$c13;
+                if (input.substr(peg$currPos, 2) === peg$c15) {
+                  s1 = peg$c15;
                   peg$currPos += 2;
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e19); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e21); }
                 }
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f29();
+                  s1 = peg$f30();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
                   s0 = peg$currPos;
                   if (input.charCodeAt(peg$currPos) === 60) {
-                    s1 = peg$c14;
+                    s1 = peg$c16;
                     peg$currPos++;
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e20); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e22); }
                   }
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f30();
+                    s1 = peg$f31();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
                     s0 = peg$currPos;
-                    if (input.substr(peg$currPos, 2) === peg$c15) {
-                      s1 = peg$c15;
+                    if (input.substr(peg$currPos, 2) === peg$c17) {
+                      s1 = peg$c17;
                       peg$currPos += 2;
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e21); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e23); }
                     }
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f31();
+                      s1 = peg$f32();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
                       s0 = peg$currPos;
                       if (input.charCodeAt(peg$currPos) === 62) {
-                        s1 = peg$c16;
+                        s1 = peg$c18;
                         peg$currPos++;
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e22); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e24); }
                       }
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f32();
+                        s1 = peg$f33();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
                         s0 = peg$currPos;
                         if (input.charCodeAt(peg$currPos) === 37) {
-                          s1 = peg$c17;
+                          s1 = peg$c19;
                           peg$currPos++;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e25); }
                         }
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f33();
+                          s1 = peg$f34();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
                           s0 = peg$currPos;
                           s1 = input.substr(peg$currPos, 2);
-                          if (s1.toLowerCase() === peg$c18) {
+                          if (s1.toLowerCase() === peg$c20) {
                             peg$currPos += (2);
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e24); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e26); }
                           }
                           if (s1 !== peg$FAILED) {
                             s2 = peg$parse__();
                             if (s2 !== peg$FAILED) {
                               s3 = input.substr(peg$currPos, 3);
-                              if (s3.toLowerCase() === peg$c19) {
+                              if (s3.toLowerCase() === peg$c21) {
                                 peg$currPos += (3);
                               } else {
                                 s3 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e27); }
                               }
                               if (s3 !== peg$FAILED) {
                                 s4 = peg$currPos;
@@ -1657,7 +1742,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s4 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f34();
+                                  s0 = peg$f35();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -1677,11 +1762,11 @@ function peg$parse(input, options) {
                           if (s0 === peg$FAILED) {
                             s0 = peg$currPos;
                             s1 = input.substr(peg$currPos, 2);
-                            if (s1.toLowerCase() === peg$c18) {
+                            if (s1.toLowerCase() === peg$c20) {
                               peg$currPos += (2);
                             } else {
                               s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e26); }
                             }
                             if (s1 !== peg$FAILED) {
                               s2 = peg$currPos;
@@ -1696,7 +1781,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f35();
+                                s0 = peg$f36();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -1708,11 +1793,11 @@ function peg$parse(input, options) {
                             if (s0 === peg$FAILED) {
                               s0 = peg$currPos;
                               s1 = input.substr(peg$currPos, 5);
-                              if (s1.toLowerCase() === peg$c20) {
+                              if (s1.toLowerCase() === peg$c22) {
                                 peg$currPos += (5);
                               } else {
                                 s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e28); }
                               }
                               if (s1 !== peg$FAILED) {
                                 s2 = peg$currPos;
@@ -1727,7 +1812,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f36();
+                                  s0 = peg$f37();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -1739,11 +1824,11 @@ function peg$parse(input, options) {
                               if (s0 === peg$FAILED) {
                                 s0 = peg$currPos;
                                 s1 = input.substr(peg$currPos, 2);
-                                if (s1.toLowerCase() === peg$c21) {
+                                if (s1.toLowerCase() === peg$c23) {
                                   peg$currPos += (2);
                                 } else {
                                   s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e27); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e29); }
                                 }
                                 if (s1 !== peg$FAILED) {
                                   s2 = peg$currPos;
@@ -1758,7 +1843,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f37();
+                                    s0 = peg$f38();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -1784,7 +1869,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e12); }
+      if (peg$silentFails === 0) { peg$fail(peg$e14); }
     }
 
     return s0;
@@ -1794,29 +1879,29 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
-    if (input.substr(peg$currPos, 2) === peg$c22) {
-      s0 = peg$c22;
+    if (input.substr(peg$currPos, 2) === peg$c24) {
+      s0 = peg$c24;
       peg$currPos += 2;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e29); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
     if (s0 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 38) {
-        s0 = peg$c23;
+        s0 = peg$c25;
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        if (peg$silentFails === 0) { peg$fail(peg$e32); }
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
         s1 = input.substr(peg$currPos, 3);
-        if (s1.toLowerCase() === peg$c24) {
+        if (s1.toLowerCase() === peg$c26) {
           peg$currPos += (3);
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e31); }
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$currPos;
@@ -1845,7 +1930,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
     }
 
     return s0;
@@ -1856,29 +1941,29 @@ function peg$parse(input, options) {
 
     peg$silentFails++;
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 2) === peg$c25) {
-      s1 = peg$c25;
+    if (input.substr(peg$currPos, 2) === peg$c27) {
+      s1 = peg$c27;
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
     }
     if (s1 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 124) {
-        s1 = peg$c26;
+        s1 = peg$c28;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
       }
       if (s1 === peg$FAILED) {
         s1 = peg$currPos;
         s2 = input.substr(peg$currPos, 2);
-        if (s2.toLowerCase() === peg$c27) {
+        if (s2.toLowerCase() === peg$c29) {
           peg$currPos += (2);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          if (peg$silentFails === 0) { peg$fail(peg$e36); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
@@ -1906,17 +1991,17 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f38();
+      s1 = peg$f39();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = input.substr(peg$currPos, 6);
-      if (s1.toLowerCase() === peg$c28) {
+      if (s1.toLowerCase() === peg$c30) {
         peg$currPos += (6);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+        if (peg$silentFails === 0) { peg$fail(peg$e37); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
@@ -1931,7 +2016,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f39();
+          s0 = peg$f40();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1944,7 +2029,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
     }
 
     return s0;
@@ -1956,11 +2041,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c19) {
+    if (s1.toLowerCase() === peg$c21) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -1987,7 +2072,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e36); }
+      if (peg$silentFails === 0) { peg$fail(peg$e38); }
     }
 
     return s0;
@@ -1999,21 +2084,21 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c29) {
+    if (s1.toLowerCase() === peg$c31) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e38); }
+      if (peg$silentFails === 0) { peg$fail(peg$e40); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__();
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2);
-        if (s3.toLowerCase() === peg$c30) {
+        if (s3.toLowerCase() === peg$c32) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e39); }
+          if (peg$silentFails === 0) { peg$fail(peg$e41); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -2048,7 +2133,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e37); }
+      if (peg$silentFails === 0) { peg$fail(peg$e39); }
     }
 
     return s0;
@@ -2060,11 +2145,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c31) {
+    if (s1.toLowerCase() === peg$c33) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e41); }
+      if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2079,7 +2164,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f40();
+        s0 = peg$f41();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2091,11 +2176,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = input.substr(peg$currPos, 4);
-      if (s1.toLowerCase() === peg$c32) {
+      if (s1.toLowerCase() === peg$c34) {
         peg$currPos += (4);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e42); }
+        if (peg$silentFails === 0) { peg$fail(peg$e44); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
@@ -2110,7 +2195,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f41();
+          s0 = peg$f42();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2123,7 +2208,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+      if (peg$silentFails === 0) { peg$fail(peg$e42); }
     }
 
     return s0;
@@ -2165,7 +2250,7 @@ function peg$parse(input, options) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e43); }
+      if (peg$silentFails === 0) { peg$fail(peg$e45); }
     }
 
     return s0;
@@ -2179,7 +2264,7 @@ function peg$parse(input, options) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e44); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
 
     return s0;
@@ -2204,11 +2289,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 39) {
-      s1 = peg$c33;
+      s1 = peg$c35;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -2218,15 +2303,15 @@ function peg$parse(input, options) {
         s3 = peg$parseSingleQuotedChar();
       }
       if (input.charCodeAt(peg$currPos) === 39) {
-        s3 = peg$c33;
+        s3 = peg$c35;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e45); }
+        if (peg$silentFails === 0) { peg$fail(peg$e47); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f42(s2);
+        s0 = peg$f43(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2238,11 +2323,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 39) {
-        s1 = peg$c33;
+        s1 = peg$c35;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e45); }
+        if (peg$silentFails === 0) { peg$fail(peg$e47); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -2252,11 +2337,11 @@ function peg$parse(input, options) {
           s3 = peg$parseSingleQuotedChar();
         }
         if (input.charCodeAt(peg$currPos) === 92) {
-          s3 = peg$c34;
+          s3 = peg$c36;
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e46); }
+          if (peg$silentFails === 0) { peg$fail(peg$e48); }
         }
         if (s3 === peg$FAILED) {
           s3 = null;
@@ -2268,7 +2353,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e47); }
+          if (peg$silentFails === 0) { peg$fail(peg$e49); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2279,7 +2364,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f43();
+          s0 = peg$f44();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2301,7 +2386,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      if (peg$silentFails === 0) { peg$fail(peg$e50); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -2315,11 +2400,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c35;
+      s1 = peg$c37;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e49); }
+      if (peg$silentFails === 0) { peg$fail(peg$e51); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -2329,15 +2414,15 @@ function peg$parse(input, options) {
         s3 = peg$parseDoubleQuotedChar();
       }
       if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c35;
+        s3 = peg$c37;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e49); }
+        if (peg$silentFails === 0) { peg$fail(peg$e51); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f44(s2);
+        s0 = peg$f45(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2349,11 +2434,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 34) {
-        s1 = peg$c35;
+        s1 = peg$c37;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e49); }
+        if (peg$silentFails === 0) { peg$fail(peg$e51); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -2363,11 +2448,11 @@ function peg$parse(input, options) {
           s3 = peg$parseDoubleQuotedChar();
         }
         if (input.charCodeAt(peg$currPos) === 92) {
-          s3 = peg$c34;
+          s3 = peg$c36;
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e46); }
+          if (peg$silentFails === 0) { peg$fail(peg$e48); }
         }
         if (s3 === peg$FAILED) {
           s3 = null;
@@ -2379,7 +2464,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e47); }
+          if (peg$silentFails === 0) { peg$fail(peg$e49); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2390,7 +2475,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f45();
+          s0 = peg$f46();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2412,7 +2497,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+      if (peg$silentFails === 0) { peg$fail(peg$e52); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -2425,24 +2510,24 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 6) === peg$c36) {
-      s1 = peg$c36;
+    if (input.substr(peg$currPos, 6) === peg$c38) {
+      s1 = peg$c38;
       peg$currPos += 6;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      if (peg$silentFails === 0) { peg$fail(peg$e53); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
       s3 = peg$currPos;
       s4 = peg$currPos;
       peg$silentFails++;
-      if (input.substr(peg$currPos, 6) === peg$c36) {
-        s5 = peg$c36;
+      if (input.substr(peg$currPos, 6) === peg$c38) {
+        s5 = peg$c38;
         peg$currPos += 6;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        if (peg$silentFails === 0) { peg$fail(peg$e53); }
       }
       peg$silentFails--;
       if (s5 === peg$FAILED) {
@@ -2468,12 +2553,12 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$currPos;
         peg$silentFails++;
-        if (input.substr(peg$currPos, 6) === peg$c36) {
-          s5 = peg$c36;
+        if (input.substr(peg$currPos, 6) === peg$c38) {
+          s5 = peg$c38;
           peg$currPos += 6;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e51); }
+          if (peg$silentFails === 0) { peg$fail(peg$e53); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2495,16 +2580,16 @@ function peg$parse(input, options) {
           s3 = peg$FAILED;
         }
       }
-      if (input.substr(peg$currPos, 6) === peg$c36) {
-        s3 = peg$c36;
+      if (input.substr(peg$currPos, 6) === peg$c38) {
+        s3 = peg$c38;
         peg$currPos += 6;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        if (peg$silentFails === 0) { peg$fail(peg$e53); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f46(s2);
+        s0 = peg$f47(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2515,24 +2600,24 @@ function peg$parse(input, options) {
     }
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 6) === peg$c37) {
-        s1 = peg$c37;
+      if (input.substr(peg$currPos, 6) === peg$c39) {
+        s1 = peg$c39;
         peg$currPos += 6;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e52); }
+        if (peg$silentFails === 0) { peg$fail(peg$e54); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
         s3 = peg$currPos;
         s4 = peg$currPos;
         peg$silentFails++;
-        if (input.substr(peg$currPos, 6) === peg$c37) {
-          s5 = peg$c37;
+        if (input.substr(peg$currPos, 6) === peg$c39) {
+          s5 = peg$c39;
           peg$currPos += 6;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e52); }
+          if (peg$silentFails === 0) { peg$fail(peg$e54); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2558,12 +2643,12 @@ function peg$parse(input, options) {
           s3 = peg$currPos;
           s4 = peg$currPos;
           peg$silentFails++;
-          if (input.substr(peg$currPos, 6) === peg$c37) {
-            s5 = peg$c37;
+          if (input.substr(peg$currPos, 6) === peg$c39) {
+            s5 = peg$c39;
             peg$currPos += 6;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+            if (peg$silentFails === 0) { peg$fail(peg$e54); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2585,16 +2670,16 @@ function peg$parse(input, options) {
             s3 = peg$FAILED;
           }
         }
-        if (input.substr(peg$currPos, 6) === peg$c37) {
-          s3 = peg$c37;
+        if (input.substr(peg$currPos, 6) === peg$c39) {
+          s3 = peg$c39;
           peg$currPos += 6;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e52); }
+          if (peg$silentFails === 0) { peg$fail(peg$e54); }
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f47(s2);
+          s0 = peg$f48(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2605,24 +2690,24 @@ function peg$parse(input, options) {
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
-        if (input.substr(peg$currPos, 6) === peg$c36) {
-          s1 = peg$c36;
+        if (input.substr(peg$currPos, 6) === peg$c38) {
+          s1 = peg$c38;
           peg$currPos += 6;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e51); }
+          if (peg$silentFails === 0) { peg$fail(peg$e53); }
         }
         if (s1 !== peg$FAILED) {
           s2 = [];
           s3 = peg$currPos;
           s4 = peg$currPos;
           peg$silentFails++;
-          if (input.substr(peg$currPos, 6) === peg$c36) {
-            s5 = peg$c36;
+          if (input.substr(peg$currPos, 6) === peg$c38) {
+            s5 = peg$c38;
             peg$currPos += 6;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e51); }
+            if (peg$silentFails === 0) { peg$fail(peg$e53); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2649,12 +2734,12 @@ function peg$parse(input, options) {
             s3 = peg$currPos;
             s4 = peg$currPos;
             peg$silentFails++;
-            if (input.substr(peg$currPos, 6) === peg$c36) {
-              s5 = peg$c36;
+            if (input.substr(peg$currPos, 6) === peg$c38) {
+              s5 = peg$c38;
               peg$currPos += 6;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e51); }
+              if (peg$silentFails === 0) { peg$fail(peg$e53); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2678,11 +2763,11 @@ function peg$parse(input, options) {
             }
           }
           if (input.charCodeAt(peg$currPos) === 92) {
-            s3 = peg$c34;
+            s3 = peg$c36;
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e46); }
+            if (peg$silentFails === 0) { peg$fail(peg$e48); }
           }
           if (s3 === peg$FAILED) {
             s3 = null;
@@ -2694,7 +2779,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e47); }
+            if (peg$silentFails === 0) { peg$fail(peg$e49); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2705,7 +2790,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f48();
+            s0 = peg$f49();
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2716,24 +2801,24 @@ function peg$parse(input, options) {
         }
         if (s0 === peg$FAILED) {
           s0 = peg$currPos;
-          if (input.substr(peg$currPos, 6) === peg$c37) {
-            s1 = peg$c37;
+          if (input.substr(peg$currPos, 6) === peg$c39) {
+            s1 = peg$c39;
             peg$currPos += 6;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+            if (peg$silentFails === 0) { peg$fail(peg$e54); }
           }
           if (s1 !== peg$FAILED) {
             s2 = [];
             s3 = peg$currPos;
             s4 = peg$currPos;
             peg$silentFails++;
-            if (input.substr(peg$currPos, 6) === peg$c37) {
-              s5 = peg$c37;
+            if (input.substr(peg$currPos, 6) === peg$c39) {
+              s5 = peg$c39;
               peg$currPos += 6;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e52); }
+              if (peg$silentFails === 0) { peg$fail(peg$e54); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2760,12 +2845,12 @@ function peg$parse(input, options) {
               s3 = peg$currPos;
               s4 = peg$currPos;
               peg$silentFails++;
-              if (input.substr(peg$currPos, 6) === peg$c37) {
-                s5 = peg$c37;
+              if (input.substr(peg$currPos, 6) === peg$c39) {
+                s5 = peg$c39;
                 peg$currPos += 6;
               } else {
                 s5 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e52); }
+                if (peg$silentFails === 0) { peg$fail(peg$e54); }
               }
               peg$silentFails--;
               if (s5 === peg$FAILED) {
@@ -2789,11 +2874,11 @@ function peg$parse(input, options) {
               }
             }
             if (input.charCodeAt(peg$currPos) === 92) {
-              s3 = peg$c34;
+              s3 = peg$c36;
               peg$currPos++;
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e46); }
+              if (peg$silentFails === 0) { peg$fail(peg$e48); }
             }
             if (s3 === peg$FAILED) {
               s3 = null;
@@ -2805,7 +2890,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e47); }
+              if (peg$silentFails === 0) { peg$fail(peg$e49); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2816,7 +2901,7 @@ function peg$parse(input, options) {
             }
             if (s4 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f49();
+              s0 = peg$f50();
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2840,7 +2925,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -2854,11 +2939,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 92) {
-      s1 = peg$c34;
+      s1 = peg$c36;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
@@ -2866,7 +2951,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e54); }
+        if (peg$silentFails === 0) { peg$fail(peg$e56); }
       }
       if (s2 === peg$FAILED) {
         s2 = peg$parseUnicodeEscape();
@@ -2877,11 +2962,11 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e47); }
+            if (peg$silentFails === 0) { peg$fail(peg$e49); }
           }
           if (s3 !== peg$FAILED) {
             peg$savedPos = s2;
-            s3 = peg$f50();
+            s3 = peg$f51();
           }
           s2 = s3;
         }
@@ -2905,11 +2990,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 117) {
-      s1 = peg$c38;
+      s1 = peg$c40;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+      if (peg$silentFails === 0) { peg$fail(peg$e57); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2937,7 +3022,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f51(s2);
+        s0 = peg$f52(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2958,7 +3043,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e56); }
+      if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
 
     return s0;
@@ -2975,7 +3060,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e57); }
+      if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -2997,7 +3082,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f52(s2);
+        s0 = peg$f53(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3021,7 +3106,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e57); }
+      if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -3043,7 +3128,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f53(s2);
+        s0 = peg$f54(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3061,11 +3146,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 92) {
-      s1 = peg$c34;
+      s1 = peg$c36;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseUnicodeEscape();
@@ -3085,7 +3170,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+        if (peg$silentFails === 0) { peg$fail(peg$e60); }
       }
     }
 
@@ -3097,11 +3182,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 92) {
-      s1 = peg$c34;
+      s1 = peg$c36;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseUnicodeEscape();
@@ -3121,7 +3206,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e59); }
+        if (peg$silentFails === 0) { peg$fail(peg$e61); }
       }
     }
 
@@ -3175,7 +3260,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s5 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e11); }
+      if (peg$silentFails === 0) { peg$fail(peg$e9); }
     }
     while (s5 !== peg$FAILED) {
       s4.push(s5);
@@ -3187,7 +3272,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
       }
     }
@@ -3199,20 +3284,20 @@ function peg$parse(input, options) {
     }
     if (s3 !== peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 45) {
-        s4 = peg$c39;
+        s4 = peg$c41;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e60); }
+        if (peg$silentFails === 0) { peg$fail(peg$e62); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 48) {
-          s6 = peg$c40;
+          s6 = peg$c42;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e63); }
         }
         if (s6 !== peg$FAILED) {
           s7 = input.charAt(peg$currPos);
@@ -3220,7 +3305,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e62); }
+            if (peg$silentFails === 0) { peg$fail(peg$e64); }
           }
           if (s7 !== peg$FAILED) {
             s6 = [s6, s7];
@@ -3236,11 +3321,11 @@ function peg$parse(input, options) {
         if (s5 === peg$FAILED) {
           s5 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 49) {
-            s6 = peg$c41;
+            s6 = peg$c43;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e63); }
+            if (peg$silentFails === 0) { peg$fail(peg$e65); }
           }
           if (s6 !== peg$FAILED) {
             s7 = input.charAt(peg$currPos);
@@ -3248,7 +3333,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e64); }
+              if (peg$silentFails === 0) { peg$fail(peg$e66); }
             }
             if (s7 !== peg$FAILED) {
               s6 = [s6, s7];
@@ -3264,20 +3349,20 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           if (input.charCodeAt(peg$currPos) === 45) {
-            s6 = peg$c39;
+            s6 = peg$c41;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e60); }
+            if (peg$silentFails === 0) { peg$fail(peg$e62); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$currPos;
             if (input.charCodeAt(peg$currPos) === 48) {
-              s8 = peg$c40;
+              s8 = peg$c42;
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e61); }
+              if (peg$silentFails === 0) { peg$fail(peg$e63); }
             }
             if (s8 !== peg$FAILED) {
               s9 = input.charAt(peg$currPos);
@@ -3285,7 +3370,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s9 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e62); }
+                if (peg$silentFails === 0) { peg$fail(peg$e64); }
               }
               if (s9 !== peg$FAILED) {
                 s8 = [s8, s9];
@@ -3305,7 +3390,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e65); }
+                if (peg$silentFails === 0) { peg$fail(peg$e67); }
               }
               if (s8 !== peg$FAILED) {
                 s9 = input.charAt(peg$currPos);
@@ -3313,7 +3398,7 @@ function peg$parse(input, options) {
                   peg$currPos++;
                 } else {
                   s9 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e11); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e9); }
                 }
                 if (s9 !== peg$FAILED) {
                   s8 = [s8, s9];
@@ -3329,11 +3414,11 @@ function peg$parse(input, options) {
               if (s7 === peg$FAILED) {
                 s7 = peg$currPos;
                 if (input.charCodeAt(peg$currPos) === 51) {
-                  s8 = peg$c42;
+                  s8 = peg$c44;
                   peg$currPos++;
                 } else {
                   s8 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e66); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e68); }
                 }
                 if (s8 !== peg$FAILED) {
                   s9 = input.charAt(peg$currPos);
@@ -3341,7 +3426,7 @@ function peg$parse(input, options) {
                     peg$currPos++;
                   } else {
                     s9 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e67); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e69); }
                   }
                   if (s9 !== peg$FAILED) {
                     s8 = [s8, s9];
@@ -3386,7 +3471,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f54(s1);
+      s1 = peg$f55(s1);
     }
     s0 = s1;
 
@@ -3400,11 +3485,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 45) {
-      s3 = peg$c39;
+      s3 = peg$c41;
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -3415,7 +3500,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s5 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e11); }
+      if (peg$silentFails === 0) { peg$fail(peg$e9); }
     }
     if (s5 !== peg$FAILED) {
       while (s5 !== peg$FAILED) {
@@ -3425,7 +3510,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
       }
     } else {
@@ -3447,7 +3532,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
@@ -3457,7 +3542,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+              if (peg$silentFails === 0) { peg$fail(peg$e9); }
             }
           }
         } else {
@@ -3483,7 +3568,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e68); }
+        if (peg$silentFails === 0) { peg$fail(peg$e70); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
@@ -3491,7 +3576,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e69); }
+          if (peg$silentFails === 0) { peg$fail(peg$e71); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
@@ -3502,7 +3587,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s10 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
         if (s10 !== peg$FAILED) {
           while (s10 !== peg$FAILED) {
@@ -3512,7 +3597,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+              if (peg$silentFails === 0) { peg$fail(peg$e9); }
             }
           }
         } else {
@@ -3545,7 +3630,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f55(s1);
+      s1 = peg$f56(s1);
     }
     s0 = s1;
 
@@ -3556,30 +3641,30 @@ function peg$parse(input, options) {
     let s0, s1;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 4) === peg$c43) {
-      s1 = peg$c43;
+    if (input.substr(peg$currPos, 4) === peg$c45) {
+      s1 = peg$c45;
       peg$currPos += 4;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e70); }
+      if (peg$silentFails === 0) { peg$fail(peg$e72); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f56();
+      s1 = peg$f57();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 5) === peg$c44) {
-        s1 = peg$c44;
+      if (input.substr(peg$currPos, 5) === peg$c46) {
+        s1 = peg$c46;
         peg$currPos += 5;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e71); }
+        if (peg$silentFails === 0) { peg$fail(peg$e73); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f57();
+        s1 = peg$f58();
       }
       s0 = s1;
     }
@@ -3592,15 +3677,15 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c45) {
+    if (s1.toLowerCase() === peg$c47) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e72); }
+      if (peg$silentFails === 0) { peg$fail(peg$e74); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f58();
+      s1 = peg$f59();
     }
     s0 = s1;
 
@@ -3617,7 +3702,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e73); }
+      if (peg$silentFails === 0) { peg$fail(peg$e75); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
@@ -3626,7 +3711,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e73); }
+        if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
     }
     peg$silentFails--;
@@ -3643,7 +3728,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e73); }
+      if (peg$silentFails === 0) { peg$fail(peg$e75); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
@@ -3653,7 +3738,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e73); }
+          if (peg$silentFails === 0) { peg$fail(peg$e75); }
         }
       }
     } else {
@@ -3671,6 +3756,12 @@ function peg$parse(input, options) {
   const leave = (node) => {
     depth -= 1
     return node !== null
+  }
+  // 4D: "x can be any number except 0" (DataClassClass.md, queries in many-to-many relations).
+  const classIndex = (digits) => {
+    const index = Number(digits)
+    if (index >= 1 && Number.isSafeInteger(index)) return index
+    return error(`A class index runs from {1} up; {${digits}} is not valid`)
   }
   const placeholderIndex = (digits) => {
     const index = Number(digits)
@@ -3719,7 +3810,8 @@ function peg$parse(input, options) {
 
 const peg$allowedStartRules = [
   "Query",
-  "OrderBy"
+  "OrderBy",
+  "AttributePath"
 ];
 
 export {
