@@ -66,12 +66,10 @@ export function saveResultOf(error: unknown): SaveResult {
   const { status, statusText } = saveStatusOf(error)
   if (!DatastoreError.is(error) || (status !== 4 && status !== 7 && status !== 8))
     return { success: false, status, statusText }
-  const errors = error
-    .stack4D()
-    .map((e) => ({
-      errCode: e.errCode,
-      message: e.message,
-      componentSignature: e.componentSignature,
-    }))
+  const errors = error.stack4D().map((e) => ({
+    errCode: e.errCode,
+    message: e.message,
+    componentSignature: e.componentSignature,
+  }))
   return { success: false, status, statusText, errors }
 }
