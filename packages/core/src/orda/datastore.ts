@@ -6,6 +6,8 @@
  * takes only its dataclass names and hands out typed dataclasses. `createDatastore` gives it with
  * one property per dataclass (`DatastoreOf<M>`).
  */
+import { NearestIndexes, type NearestIndexFactory } from '../indexes/nearest-index.js'
+import { nearestSourceOf } from './nearest-source.js'
 import { systemClock, type Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { CalculatedDefinition, SchemaDef } from '../schema/definitions.js'
@@ -67,6 +69,12 @@ export interface DatastoreOptions extends LoadModelOptions {
   readonly newUuid?: () => string
   /** Initial data, `{ "<DataClass>": [ {...}, ... ] }`. */
   readonly data?: DataFile
+  /**
+   * Makes the approximate indexes of vector attributes that searches asking for approximation use
+   * (docs/vectors.md); without it they scan exactly. `entistore` gives HNSW when hnswlib-node is
+   * installed.
+   */
+  readonly nearestIndex?: NearestIndexFactory
   /**
    * The in-memory session store's options, or `{ store }`: another implementation of
    * `SessionStoreApi` (its own options are its business).
@@ -162,6 +170,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly store: Store
   /** @internal What the query engine reads: the tables, and each record as its Entity. */
   readonly querySource: QuerySource
+  /** The approximate indexes of vector attributes, built when a search first asks for one. */
+  readonly nearest: NearestIndexes
   readonly #classes = new Map<string, DataClass>()
   // Builds of indexes in slices (buildIndexesInBackground, indexesReady).
   readonly #builder = new IndexBuilder(() =>
@@ -214,9 +224,11 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     for (const def of schema.dataClasses)
       this.#classes.set(def.name, new DataClass(this as Datastore, this.store.table(def.name)))
     const store = this.store
+    this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
     this.querySource = {
       schema,
       clock: this.clock,
+      nearest: (dc, attr, metric) => this.nearest.state(dc, attr, metric),
       table: (name) => store.table(name),
       entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
       visibility: restrictVisibility(this as Datastore),

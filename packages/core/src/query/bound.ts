@@ -8,6 +8,7 @@ import type { SortKey } from '../values/compare.js'
 import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
 import type { Vector, VectorMetric } from '../values/vector.js'
+import type { NearestIndex } from '../indexes/nearest-index.js'
 import type {
   CalculatedAttributeDef,
   ComputedQueryOperator,
@@ -59,6 +60,10 @@ export interface VectorCmpValue {
   readonly threshold: number
   /** For plans: `0.8 (cosine similarity to a vector of 256 dimensions)`. */
   readonly shown: string
+  /** Asked for by the search (`"approximate": true`): an approximate index may answer it. */
+  readonly approximate?: { readonly ef: number }
+  /** The approximate index that answers it, once the query found one ready (run-query.ts). */
+  readonly index?: NearestIndex
 }
 
 /** The similarity an order key on a vector attribute sorts by: its filter's vector and metric. */

@@ -2,7 +2,7 @@
  * @module A query from text to rows: parse → bind → plan → execute → order. The public objects
  * (orda/) wrap the rows in an EntitySelection; this layer speaks tables and row ids only.
  */
-import { linkSimilarity } from './vector-search.js'
+import { linkSimilarity, resolveApproximate } from './vector-search.js'
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
@@ -185,7 +185,9 @@ function runRows(
   )
   const tableOf = (d: { name: string }): Table => source.table(d.name)
   const table = source.table(def.name)
-  const plan = planQuery(def, bound, tableOf)
+  // A search asking for approximation: the index that answers it, if one is ready now.
+  const searched = bound && resolveApproximate(bound, source.nearest)
+  const plan = planQuery(def, searched, tableOf)
   // The plan is the same for every session; what each may see is asked as the query runs.
   const allowed = source.visibility && allowedRows(source.visibility)
   let step: PathStep | undefined

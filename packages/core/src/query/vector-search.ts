@@ -9,7 +9,9 @@
  * floats, or the Vector a write stored) and computes in one pass: no copy, no index.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { StorageAttributeDef } from '../schema/definitions.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import type { NearestState } from '../indexes/nearest-index.js'
+import type { Table } from '../store/table.js'
 import {
   toVector,
   Vector,
@@ -55,9 +57,9 @@ export function vectorValue(where: string, op: ComparisonOp, raw: unknown): Vect
   if (!Object.hasOwn(given, 'vector'))
     invalid(`the vector comparison of ${where} has no "vector" (an array of numbers)`)
   for (const k of Object.keys(given))
-    if (k !== 'vector' && k !== 'metric' && k !== 'threshold')
+    if (!COMPARISON_KEYS.has(k))
       invalid(
-        `the vector comparison of ${where} has an unknown property "${k}" (vector, metric, threshold)`,
+        `the vector comparison of ${where} has an unknown property "${k}" (vector, metric, threshold, approximate, ef)`,
       )
   let query: Vector
   try {
@@ -72,6 +74,7 @@ export function vectorValue(where: string, op: ComparisonOp, raw: unknown): Vect
   const threshold = given.threshold ?? DEFAULT_THRESHOLD
   if (typeof threshold !== 'number' || !Number.isFinite(threshold))
     invalid(`the "threshold" of ${where}'s comparison must be a number`)
+  const approximate = approximation(where, given.approximate, given.ef)
   const m = metric as VectorMetric
   const t = threshold as number
   const what = m === 'euclidean' ? 'euclidean distance' : `${m} similarity`
@@ -81,7 +84,100 @@ export function vectorValue(where: string, op: ComparisonOp, raw: unknown): Vect
     metric: m,
     threshold: t,
     shown: `${t} (${what} to a vector of ${query.length} dimensions)`,
+    ...(approximate ? { approximate } : {}),
   }
+}
+
+const COMPARISON_KEYS: ReadonlySet<string> = new Set([
+  'vector',
+  'metric',
+  'threshold',
+  'approximate',
+  'ef',
+])
+
+/** The candidates an approximate search reads by default, and at most. */
+export const DEFAULT_EF = 100
+export const MOST_EF = 10_000
+
+/**
+ * Entistore's extension: `"approximate": true` lets an approximate index answer (with `ef`, the
+ * candidates it reads, default 100); absent or false, the search is exact, as 4D's.
+ */
+function approximation(
+  where: string,
+  approximate: unknown,
+  ef: unknown,
+): { ef: number } | undefined {
+  if (approximate !== undefined && typeof approximate !== 'boolean')
+    invalid(`"approximate" in the vector comparison of ${where} must be true or false`)
+  if (
+    ef !== undefined &&
+    !(Number.isInteger(ef) && (ef as number) >= 1 && (ef as number) <= MOST_EF)
+  )
+    invalid(`"ef" in the vector comparison of ${where} must be an integer from 1 to ${MOST_EF}`)
+  if (approximate !== true) {
+    if (ef !== undefined)
+      invalid(`"ef" in the vector comparison of ${where} needs "approximate": true`)
+    return undefined
+  }
+  return { ef: (ef as number | undefined) ?? DEFAULT_EF }
+}
+
+/**
+ * `filter` with each search that asks for approximation given the index that answers it, or
+ * told in its plan text why it scans instead (no package, an index being built).
+ */
+export function resolveApproximate(
+  filter: BoundFilter,
+  nearest:
+    | ((dc: DataClassDef, attr: StorageAttributeDef, metric: VectorMetric) => NearestState)
+    | undefined,
+): BoundFilter {
+  const walk = (f: BoundFilter): BoundFilter => {
+    switch (f.kind) {
+      case 'Comparison': {
+        const v = f.value
+        if (v.kind !== 'vector' || !v.approximate || f.operand.kind !== 'storage') return f
+        const state: NearestState = nearest
+          ? nearest(f.dataClass, f.operand.attr, v.metric)
+          : { kind: 'none', why: 'no approximate index here' }
+        const how =
+          state.kind === 'ready'
+            ? `approximate: ${state.index.description}, ef ${v.approximate.ef}`
+            : state.kind === 'building'
+              ? `exact: its approximate index is being built (${state.done} of ${state.of} rows)`
+              : `exact: ${state.why}`
+        const shown = `${v.shown.slice(0, -1)}, ${how})`
+        const value: VectorCmpValue =
+          state.kind === 'ready' ? { ...v, shown, index: state.index } : { ...v, shown }
+        return { ...f, value }
+      }
+      case 'Join':
+      case 'ReverseJoin':
+      case 'Computed':
+        return { ...f, inner: walk(f.inner) }
+      case 'Logical':
+        return { ...f, operands: f.operands.map(walk) }
+      case 'Not':
+        return { ...f, operand: walk(f.operand) }
+      case 'Linked':
+        return f
+    }
+  }
+  return walk(filter)
+}
+
+/**
+ * The rows an approximate index finds for a search: its `ef` nearest, those still live and
+ * passing the threshold (scored again exactly), in row-id order as every leaf's rows are.
+ */
+export function approximateRows(c: BoundComparison, value: VectorCmpValue, table: Table): number[] {
+  const ef = value.approximate!.ef
+  const found = value.index!.search(value.query.toFloat32Array(), ef, ef)
+  const test = vectorTest(c, value)
+  const read = table.reader(c.operand.attr.name)
+  return found.filter((r) => table.has(r) && test(read(r))).sort((a, b) => a - b)
 }
 
 /** Whether a comparison is a vector search. */
