@@ -154,7 +154,8 @@ export class Vector {
 
 /** The number with the fewest digits (7 to 9 are always enough) that is `f` as a 32-bit real. */
 function shortest(f: number): number {
-  if (Number.isInteger(f)) return f
+  // -0 reads 0, as JSON writes it: a vector reads the same before and after a journal.
+  if (Number.isInteger(f)) return f === 0 ? 0 : f
   for (let p = 7; p < 9; p++) {
     const n = Number(f.toPrecision(p))
     if (Math.fround(n) === f) return n
