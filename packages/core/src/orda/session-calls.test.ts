@@ -10,36 +10,11 @@ import { ManualClock } from '../clock/clock.js'
 import { thrown } from '../errors/thrown.fixture.js'
 import { sessionSingleton, singleton } from '../functions/define.js'
 import { use } from '../sessions/session-storage.js'
-import type { RolesJson } from '../roles/roles.js'
 import type { Session } from '../sessions/session-store.js'
 import { currentCall } from './call-context.js'
 import { createDatastore } from './datastore.js'
 import { defineFunctions } from './define-functions.js'
-
-const model = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Employee',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string' },
-        { name: 'salary', type: 'number' },
-      ],
-    },
-  ],
-} as const
-
-const roles: RolesJson = {
-  privileges: [{ privilege: 'payroll' }, { privilege: 'boss', includes: ['payroll'] }],
-  roles: [],
-  permissions: {
-    allowed: [
-      { applyTo: 'Employee.salary', type: 'attribute', read: ['payroll'] },
-      { applyTo: 'ds.statically', type: 'method', promote: ['payroll'] },
-    ],
-  },
-}
+import { payrollData, payrollModel, payrollRoles } from './session-calls.fixture.js'
 
 const sum = (): number =>
   (currentCall()!.datastore.dataClass('Employee').all().sum('salary') as number) ?? 0
@@ -137,16 +112,11 @@ const functions = defineFunctions({
 
 function setup() {
   const clock = new ManualClock()
-  const ds = createDatastore(model, {
+  const ds = createDatastore(payrollModel, {
     clock,
-    roles,
+    roles: payrollRoles,
     functions,
-    data: {
-      Employee: [
-        { ID: 1, name: 'a', salary: 10 },
-        { ID: 2, name: 'b', salary: 20 },
-      ],
-    },
+    data: payrollData(),
   })
   const as = <T>(session: Session, fn: () => T): T => ds.actAs(session, fn)
   return { ds, clock, as }
@@ -161,7 +131,7 @@ describe('promote() and demote() (SessionClass.md, 20 R10)', () => {
     const s = ds.sessions.open()
     // demote() before the end: the last read is refused again.
     expect(thrownCode(() => as(s, () => ds.call('promoted')))).toBe(1607)
-    expect(seen).toEqual([false, true, true, 30, 0, false])
+    expect(seen).toEqual([false, true, true, 300, 0, false])
     // The session never held it.
     expect(thrownCode(() => as(s, () => ds.call('readSalaries')))).toBe(1607)
   })
@@ -169,7 +139,7 @@ describe('promote() and demote() (SessionClass.md, 20 R10)', () => {
   it('reaches the functions it calls, with what the privilege includes; ends with the call', () => {
     const { ds, as } = setup()
     const s = ds.sessions.open()
-    expect(as(s, () => ds.call('promoteAndCall'))).toEqual([true, 30])
+    expect(as(s, () => ds.call('promoteAndCall'))).toEqual([true, 300])
     expect(thrownCode(() => as(s, () => ds.call('readSalaries')))).toBe(1607)
   })
 
@@ -187,7 +157,7 @@ describe('promote() and demote() (SessionClass.md, 20 R10)', () => {
     const s = ds.sessions.open()
     const later = as(s, () => ds.call('later')) as Promise<number>
     expect(thrownCode(() => as(s, () => ds.call('readSalaries')))).toBe(1607)
-    expect(await later).toBe(30)
+    expect(await later).toBe(300)
   })
 })
 

@@ -16,33 +16,16 @@ import {
   sessionSingleton,
   singleton,
   use,
-  type ModelJson,
-  type RolesJson,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import {
+  payrollData,
+  payrollModel,
+  payrollRoles,
+} from '../../../core/src/orda/session-calls.fixture.js'
 import { createRestHandler } from '../handler.js'
 
 type Json = Record<string, any>
-
-const model: ModelJson = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Employee',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string' },
-        { name: 'salary', type: 'number' },
-      ],
-    },
-  ],
-}
-
-const roles: RolesJson = {
-  privileges: [{ privilege: 'payroll' }],
-  roles: [],
-  permissions: { allowed: [{ applyTo: 'Employee.salary', type: 'attribute', read: ['payroll'] }] },
-}
 
 const functions = defineFunctions({
   dataStore: {
@@ -115,16 +98,11 @@ const functions = defineFunctions({
 
 function setup() {
   const clock = new ManualClock(Date.UTC(2026, 0, 2, 10))
-  const ds = createDatastore(model, {
+  const ds = createDatastore(payrollModel, {
     clock,
-    roles,
+    roles: payrollRoles,
     functions,
-    data: {
-      Employee: [
-        { ID: 1, name: 'Ada', salary: 100 },
-        { ID: 2, name: 'Alan', salary: 200 },
-      ],
-    },
+    data: payrollData(),
   })
   const rest = createRestHandler(ds)
   /** A browser: it keeps the session cookie the replies set. */
