@@ -11,6 +11,7 @@ import { createDatastore } from '../orda/datastore.js'
 import { MOVIES_MODEL, moviesData } from './movies.fixture.js'
 import { parseQuery } from './parse-filter.js'
 import { printQuery } from './print-filter.js'
+import { parseCached } from './run-query.js'
 
 const movies = () => createDatastore(MOVIES_MODEL, { data: moviesData() }).dataClass('Movie')
 const titles = (s: ReturnType<ReturnType<typeof movies>['query']>) =>
@@ -63,6 +64,15 @@ describe('class index {n} in many-to-many paths', () => {
   it('prints the class index back as written', () => {
     const text = 'roles.actor{2}.lastName = :1'
     expect(printQuery(parseQuery(text))).toBe(text)
+  })
+
+  // Texts that differ in their literals share a parsed template (literal-template.ts): an index's
+  // digits are no literal, so two texts that differ there never share one.
+  it('keeps each class index of texts parsed through the cache', () => {
+    for (const n of [2, 3, 12])
+      expect(printQuery(parseCached(`roles.actor{${n}}.lastName = Ryan`))).toBe(
+        `roles.actor{${n}}.lastName = 'Ryan'`,
+      )
   })
 
   // DataClassClass.md `.query()` "querySettings": queryPlan, the planned query: each reference
