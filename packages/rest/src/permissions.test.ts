@@ -189,6 +189,10 @@ describe('read, attribute', () => {
       '/rest/Employee?$filter="salary>1000"',
       '/rest/Employee?$filter="lastName=a@ OR NOT(salary>1000)"',
       '/rest/Company?$filter="staff.salary>1000"',
+      // A path given as a placeholder is checked as written out (DataClassClass.md .query(),
+      // "Using placeholders": a placeholder may stand for an attributePath).
+      '/rest/Employee?$filter=":1>1000"&$params=["salary"]',
+      '/rest/Company?$filter="name=a@ OR :1>1000"&$params=["staff.salary"]',
       '/rest/Employee?$orderby=salary desc',
       '/rest/Employee/salary?$compute=sum',
       '/rest/Employee?$attributes=salary&$compute=$all',

@@ -27,14 +27,20 @@ export type { Authorize, PermissionAction, PermissionTarget } from '@entistore/c
 /** A request's permissions: its Actor, when a rule applies (a roles file, an `authorize` hook). */
 export type Permissions = Actor
 
-/** Refuses a `$filter` (with its `order by`) that reads what the session may not read. */
+/**
+ * Refuses a `$filter` (with its `order by`) that reads what the session may not read. `params`
+ * are the `$params` values, which hold the paths of placeholders written where a path goes.
+ */
 export function needFilter(
   perms: Permissions | undefined,
   dc: DataClassDef,
   text: string,
   source: string,
+  params: readonly unknown[] | undefined,
 ): void {
-  if (perms?.checks) needPaths(perms, dc, pathsRead(parseCached(text, source)))
+  if (!perms?.checks) return
+  const filled = { values: { params }, dataClass: dc.name }
+  needPaths(perms, dc, pathsRead(parseCached(text, source), filled))
 }
 
 /** Refuses an `$orderby` that reads what the session may not read. */

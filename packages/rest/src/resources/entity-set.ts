@@ -122,7 +122,7 @@ export function findSet(ctx: RouteContext, dc: DataClass, id: string): EntitySet
   // get the answer of a set that is not there, before anything of the filter is looked at.
   const by = setOwnerOf(ctx.session)
   if (!ctx.ds.entitySets.mayRemake(id, { by })) return fail('EntitySetNotFound', [id])
-  if (filter !== undefined) needFilter(ctx.perms, dc.def, filter, '$savedfilter')
+  if (filter !== undefined) needFilter(ctx.perms, dc.def, filter, '$savedfilter', params.params)
   if (orderBy !== undefined) needOrderBy(ctx.perms, dc.def, orderBy, '$savedorderby')
   const remade = runQuery(dc, parseCached(filter ?? '', '$savedfilter'), {
     ...(params.params ? { params: params.params } : {}),

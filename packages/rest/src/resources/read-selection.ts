@@ -99,7 +99,8 @@ function keepSet(
 export function narrow(ctx: RouteContext, selection: EntitySelection): EntitySelection {
   const { params } = ctx
   const dc = selection.dataClass
-  if (params.filter !== undefined) needFilter(ctx.perms, dc.def, params.filter, '$filter')
+  if (params.filter !== undefined)
+    needFilter(ctx.perms, dc.def, params.filter, '$filter', params.params)
   if (params.orderBy !== undefined) needOrderBy(ctx.perms, dc.def, params.orderBy, '$orderby')
   if (params.filter !== undefined) {
     const found = runQuery(dc, parseCached(params.filter, '$filter'), {

@@ -108,7 +108,8 @@ function selectionOfRequest(
 ): { selection: EntitySelection; head: JsonObject | undefined } {
   const { params } = ctx
   const orderBy = options.ordered ? params.orderBy : undefined
-  if (params.filter !== undefined) needFilter(ctx.perms, dc.def, params.filter, '$filter')
+  if (params.filter !== undefined)
+    needFilter(ctx.perms, dc.def, params.filter, '$filter', params.params)
   if (orderBy !== undefined) needOrderBy(ctx.perms, dc.def, orderBy, '$orderby')
   if (
     params.filter === undefined &&

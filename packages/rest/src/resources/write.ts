@@ -59,7 +59,8 @@ export function write(
   if (method === 'delete') {
     // Refused whole, whichever way the entities are named; a $filter must also be readable.
     perms?.need('delete', dc.name)
-    if (params.filter !== undefined) needFilter(perms, dc.def, params.filter, '$filter')
+    if (params.filter !== undefined)
+      needFilter(perms, dc.def, params.filter, '$filter', params.params)
     return deleteEntities({
       ds: ctx.ds,
       dc,
