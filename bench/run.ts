@@ -60,6 +60,13 @@ import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-h
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { runContentionSuite, type ContentionOptions } from './suites/contention.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
+import {
+  timeVectorGroups,
+  vectorFixture,
+  vectorReport,
+  VECTOR_OPS,
+  type VectorGroup,
+} from './suites/vectors.bench.ts'
 import { runNewcomerSuite } from './suites/newcomer.bench.ts'
 import {
   atomicBatches,
@@ -75,6 +82,7 @@ import {
   sinkValue,
   timeCases,
   timeOnce,
+  type AnyCase,
   type Case,
   type Timed,
 } from './timing.ts'
@@ -98,6 +106,7 @@ const SUITES = [
   'scale',
   'newcomer',
   'contention',
+  'vectors',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -147,6 +156,8 @@ interface Options {
   snapshotRows: number
   scale: ScaleOptions
   contention: ContentionOptions
+  /** Vectors of the vectors suite (issue 49), one size at a time. */
+  vectorSizes: number[]
 }
 
 interface WritesOptions {
@@ -166,7 +177,7 @@ const HELP = `usage: npm run bench -- [options]
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer,contention
+          cluster-http,memory,scale,newcomer,contention,vectors
                      suites to run (default all but scale, newcomer and contention, which only
                      run when named; newcomer: the CLI's start and usage errors, the install
                      footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M)
@@ -226,6 +237,10 @@ const HELP = `usage: npm run bench -- [options]
   --scale-chart=FILE write the chart of its slowest GETs there (docs/bench-charts/scale-stalls.svg)
   --contention-rows=1m  Person rows of the contention suite (issue 47; default 1m, 10m accepted)
   --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
+  --vector-sizes=100k,1m  vectors of 256 dimensions of the vectors suite (issue 49; default
+                     100k,1m, quick 100k): cosine filter and top 10 in process, against a plain
+                     loop over Float32Arrays, over HTTP against raw node:http; memory a vector;
+                     for --only: vec-filter vec-top
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -307,7 +322,9 @@ function parseArgs(argv: string[]): Options {
       dataDir: SCALE_DATA,
       startupTimeoutMs: 1_200_000,
     },
+    vectorSizes: [],
   }
+  let vectorSizes: number[] | undefined
   let memoryRows: number | undefined
   let snapshotRows: number | undefined
   let lagSamples: number | undefined
@@ -434,6 +451,9 @@ function parseArgs(argv: string[]): Options {
       case '--scale-chart':
         o.scale = { ...o.scale, chart: value }
         break
+      case '--vector-sizes':
+        vectorSizes = value.split(',').map(parseSize)
+        break
       case '--contention-rows':
         o.contention = { ...o.contention, rows: parseSize(value) }
         break
@@ -515,7 +535,8 @@ function parseArgs(argv: string[]): Options {
         !x.startsWith('text-') &&
         !AGGREGATE_OPS.includes(x) &&
         !SETS_OPS.includes(x) &&
-        !FIXTURE_OPS.includes(x)
+        !FIXTURE_OPS.includes(x) &&
+        !VECTOR_OPS.includes(x)
       ) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
@@ -528,10 +549,12 @@ function parseArgs(argv: string[]): Options {
         (s === 'sets' && only.some((x) => SETS_OPS.includes(x))) ||
         (s === 'fixture' && only.some((x) => FIXTURE_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
+        (s === 'vectors' && only.some((x) => VECTOR_OPS.includes(x))) ||
         (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
   }
   o.aggregateRows = aggregateRows ?? (o.quick ? 100_000 : 1_000_000)
+  o.vectorSizes = vectorSizes ?? (o.quick ? [100_000] : [100_000, 1_000_000])
   if (suites) o.suites = suites
   return o
 }
@@ -550,13 +573,21 @@ const runs = (suite: Suite): boolean => opts.suites.includes(suite)
 // every text scan; `--only=scan,top` two query operations, and no load repeated).
 const wanted = (id: string): boolean => {
   if (!opts.only) return true
-  const suite = id.startsWith('text-') ? 'text' : WRITE_OPS.includes(id) ? 'writes' : 'query'
+  const suite = id.startsWith('text-')
+    ? 'text'
+    : WRITE_OPS.includes(id)
+      ? 'writes'
+      : VECTOR_OPS.includes(id)
+        ? 'vectors'
+        : 'query'
   const named = opts.only.filter((x) =>
     suite === 'text'
       ? x.startsWith('text-')
       : suite === 'writes'
         ? WRITE_OPS.includes(x)
-        : QUERY_OPS.includes(x),
+        : suite === 'vectors'
+          ? VECTOR_OPS.includes(x)
+          : QUERY_OPS.includes(x),
   )
   return opts.only.includes(suite) || named.length === 0 || named.includes(id)
 }
@@ -571,7 +602,8 @@ const engine =
   runs('aggregate') ||
   runs('writes') ||
   runs('sets') ||
-  runs('fixture')
+  runs('fixture') ||
+  runs('vectors')
     ? await loadEngine(opts.engine)
     : undefined
 const cpu = cpus()
@@ -606,6 +638,7 @@ const suiteText: Record<Suite, string> = {
     `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
   newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
   contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
+  vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -674,14 +707,18 @@ function printLoads(n: number, rawMb: number, results: readonly LoadResult[]): v
 
 interface GroupResult {
   readonly size: number
-  readonly group: Group
-  readonly timed: Timed[]
+  readonly group: Group | VectorGroup
+  readonly timed: Timed<AnyCase>[]
 }
 
 const allResults: GroupResult[] = []
 const plansShown = new Set<string>()
 
-function printGroup(n: number, g: Group | WriteGroup, timed: readonly Timed[]): void {
+function printGroup(
+  n: number,
+  g: Group | WriteGroup | VectorGroup,
+  timed: readonly Timed<AnyCase>[],
+): void {
   // A write group shows throughput too: calls × writes per call per second.
   const rate = 'rate' in g && g.rate
   const base = timed.find((t) => t.case.kind === 'baseline')!
@@ -969,6 +1006,33 @@ await runSuite('memory', async () => {
     throw new Error(`bench/memory.ts exited with ${child.signal ?? `code ${child.status}`}`)
 })
 
+// ---------------------------------------------------------------- vectors
+
+const vectorGoals: GoalRow[] = []
+await runSuite('vectors', async () => {
+  for (const n of opts.vectorSizes) {
+    const big = n >= 1_000_000
+    console.log(
+      `\n## Vectors — ${sizeLabel(n)} × 256 dimensions (exact scans; HTTP: both servers in ` +
+        'this process, one request at a time)',
+    )
+    const fx = await vectorFixture(engine!.core, n, wanted)
+    try {
+      const timing = suiteTiming(big ? 1 : 2, { quick: 3, full: big ? 5 : 9 })
+      const results = await timeVectorGroups(fx, timing, ({ group, timed }) => {
+        allResults.push({ size: n, group, timed })
+        printGroup(n, group, timed)
+      })
+      const report = vectorReport(fx, results)
+      console.log(report.text)
+      vectorGoals.push(...report.goals)
+    } finally {
+      fx.close()
+    }
+    fullGc()
+  }
+})
+
 // ---------------------------------------------------------------- writes
 
 const writesGoals: GoalRow[] = []
@@ -1102,7 +1166,9 @@ for (const r of allResults) {
           ? 'query+at(0)'
           : impl.includes("'name = :1'")
             ? 'query'
-            : '',
+            : impl.startsWith('HTTP')
+              ? 'http'
+              : '',
     ),
     cell('peer', (impl) => (impl.startsWith('lokijs') ? 'loki' : 'mingo')),
     r.group.target ? r.group.target.label : '',
@@ -1156,6 +1222,8 @@ goalRows.push(...httpGoals)
 goalRows.push(...writesGoals)
 // The adapters suite's: entistore serve × raw node:http, each framework × entistore serve.
 goalRows.push(...adaptersGoals)
+// The vectors suite's memory (its scans are groups above, held to the plain loop).
+goalRows.push(...vectorGoals.filter((g) => g[1] === 'vec-memory'))
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(

@@ -262,6 +262,16 @@ export function fullGc(): void {
   gcFn()
 }
 
+/**
+ * Bytes in use after a full GC: the JS heap and the contents of typed arrays, which live outside
+ * it (a column of a million vectors is a gigabyte that `heapUsed` never shows).
+ */
+export function usedBytes(): number {
+  fullGc()
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
+}
+
 /** Used JS heap in MB after a full GC. */
 export function heapMb(): number {
   fullGc()
