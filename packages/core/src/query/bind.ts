@@ -261,7 +261,7 @@ function bindComparison(
       if (attr.vector && last && !seg.collection && !isNullValue(ctx, node.value)) {
         const raw =
           node.value.kind === 'Placeholder' ? placeholderValue(ctx, node.value) : undefined
-        const value = vectorValue(String(where), node.op, raw)
+        const value = vectorValue(String(where), node.op, raw, `${dc.name}.${attr.name}`)
         return {
           kind: 'Comparison',
           dataClass: dc,

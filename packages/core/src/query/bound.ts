@@ -9,6 +9,7 @@ import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
 import type { Vector, VectorMetric } from '../values/vector.js'
 import type { NearestIndex } from '../indexes/nearest-index.js'
+import type { ScoreBoard } from './vector-scan.js'
 import type {
   CalculatedAttributeDef,
   ComputedQueryOperator,
@@ -60,6 +61,8 @@ export interface VectorCmpValue {
   readonly threshold: number
   /** For plans: `0.8 (cosine similarity to a vector of 256 dimensions)`. */
   readonly shown: string
+  /** The scores its scan keeps for an order by similarity (vector-scan.ts). */
+  readonly scores: ScoreBoard
   /** Asked for by the search (`"approximate": true`): an approximate index may answer it. */
   readonly approximate?: { readonly ef: number }
   /** The approximate index that answers it, once the query found one ready (run-query.ts). */
@@ -70,6 +73,8 @@ export interface VectorCmpValue {
 export interface Similarity {
   readonly query: Vector
   readonly metric: VectorMetric
+  /** The scores the search kept, read instead of scoring again. */
+  readonly scores?: ScoreBoard
 }
 
 export interface BoundComparison {

@@ -10,6 +10,7 @@
  * query's own rows are narrowed by the selection made of them (orda/queries.ts).
  */
 import { approximateRows } from './vector-search.js'
+import { vectorScan } from './vector-scan.js'
 import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
@@ -545,7 +546,10 @@ export function* predicateOf(
 /** Rows of one comparison through its access path. */
 function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<number[]> {
   const table = ctx.tableOf(c.dataClass)
-  if (c.value.kind === 'vector' && c.value.index) return approximateRows(c, c.value, table)
+  if (c.value.kind === 'vector') {
+    if (c.value.index) return approximateRows(c, c.value, table)
+    if (access.kind === 'scan') return yield* vectorScan(c, c.value, table)
+  }
   if (access.kind === 'scan' || c.operand.kind !== 'storage') {
     const folded = foldedAccess(c, table)
     if (folded) return yield* scanColumn(table, folded.column, folded.holds)

@@ -26,7 +26,7 @@ import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import type { EntityOf } from './predicate.js'
 import { mapRowIds, type RowIds } from '../sets/row-ids.js'
 import type { AllowedRows } from './visibility.js'
-import { similarityOf } from './vector-search.js'
+import { similarityReader } from './vector-scan.js'
 
 /**
  * How a selection puts its rows in order, lazily: `take(rows, count)` returns the first `count` of
@@ -230,8 +230,7 @@ function keyReader(
   const last = table
   const op = key.operand
   const read = op.kind === 'calculated' ? undefined : last.reader(op.attr.name)
-  const similarity = key.similarity && similarityOf(key.similarity)
-  if (similarity) return (rowId: number): SortKey => similarity(read!(rowId))
+  if (key.similarity) return similarityReader(last, op.attr.name, key.similarity)
   return (start: number): SortKey => {
     let rowId: number | undefined = start
     for (const step of steps) {
@@ -293,6 +292,8 @@ export function byKeys(
         for (let k = 0; k < readers.length; k++) columns[k]![i] = gone ? null : readers[k]!(r)
       }
     })
+    // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
+    for (const k of keys) k.similarity?.scores?.release()
     const numeric = numericColumn(columns, deleted)
     const sign = signs[0]!
     // One numeric key (the usual `order by salary desc`): compare numbers directly. Nulls are

@@ -20,6 +20,8 @@ import {
   type VectorMetric,
 } from '../values/vector.js'
 import type { ComparisonOp } from './ast.js'
+import { ScoreBoard } from './vector-scan.js'
+import { once } from './slices.js'
 import type {
   BoundComparison,
   BoundFilter,
@@ -41,7 +43,12 @@ const invalid = (detail: string): never => fail('InvalidComparison', [detail])
  * `where op raw` on the vector attribute `attr`, where `raw` is the placeholder's value: an object
  * `{ vector: number[] | Vector, metric?, threshold? }` (a Vector alone is `{ vector }`).
  */
-export function vectorValue(where: string, op: ComparisonOp, raw: unknown): VectorCmpValue {
+export function vectorValue(
+  where: string,
+  op: ComparisonOp,
+  raw: unknown,
+  attribute: string,
+): VectorCmpValue {
   if (!SIMILARITY_OPS.has(op))
     invalid(
       `${where} is a vector: compare its similarity with <, <=, > or >= (or compare it with null)`,
@@ -84,8 +91,19 @@ export function vectorValue(where: string, op: ComparisonOp, raw: unknown): Vect
     metric: m,
     threshold: t,
     shown: `${t} (${what} to a vector of ${query.length} dimensions)`,
+    // One board for the request's runs (a REST read runs again once its slices are done: the
+    // second run's order reads the scores the first run's scan kept).
+    scores: once(`vector scores ${attribute} ${m} ${fingerprint(query)}`, () => new ScoreBoard()),
     ...(approximate ? { approximate } : {}),
   }
+}
+
+/** A hash of a vector's floats (FNV-1a over their bits): two searches of one request told apart. */
+function fingerprint(v: Vector): string {
+  const bits = new Uint32Array(v.toFloat32Array().buffer)
+  let h = 0x811c9dc5
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i]!, 0x01000193)
+  return `${v.length}:${(h >>> 0).toString(16)}`
 }
 
 const COMPARISON_KEYS: ReadonlySet<string> = new Set([
@@ -230,8 +248,11 @@ function requiredSearches(
     filter.value.kind === 'vector' &&
     filter.operand.kind === 'storage'
   ) {
-    if (!out.has(filter.operand.attr))
-      out.set(filter.operand.attr, { query: filter.value.query, metric: filter.value.metric })
+    if (!out.has(filter.operand.attr)) {
+      const { query, metric, scores } = filter.value
+      scores.wanted = true
+      out.set(filter.operand.attr, { query, metric, scores })
+    }
   } else if (filter.kind === 'Logical' && filter.op === 'And')
     for (const o of filter.operands) requiredSearches(o, out)
   else if (filter.kind === 'Logical' && filter.op === 'Except' && filter.operands[0])
@@ -264,20 +285,6 @@ export function linkSimilarity(
 
 const isVectorKey = (k: BoundOrderKey): boolean =>
   k.operand.kind === 'storage' && k.operand.attr.vector === true && k.relations.length === 0
-
-/**
- * The sort key of a stored vector for `similarity`: higher is more similar, for every metric
- * (a euclidean distance is negated), so that `desc` puts the nearest first whatever the metric.
- * No vector (or one of another size) sorts as null, after every vector in `desc`.
- */
-export function similarityOf(similarity: Similarity): (stored: unknown) => number | null {
-  const { query, metric } = similarity
-  return (v) => {
-    if (!(v instanceof Vector) || v.length !== query.length) return null
-    const s = query.score(metric, v)
-    return metric === 'euclidean' ? -s : s
-  }
-}
 
 /** Whether `v` is the bound value of a vector search. */
 export const isVectorValue = (v: CmpValue): v is VectorCmpValue => v.kind === 'vector'

@@ -12,7 +12,7 @@
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
-import { Vector } from '../values/vector.js'
+import { Vector, type FloatsAt } from '../values/vector.js'
 import { latin1Folds } from '../values/fold.js'
 import { lowerUnit } from '../values/lazy-fold.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
@@ -143,6 +143,19 @@ class VectorColumn implements Column {
   get(i: number): StoredValue {
     if (this.#present[i] === 1) return Vector.view(this.#data!, i * this.#dims, this.#dims)
     return this.#others?.get(i) ?? null
+  }
+  /** Points `at` at row `i`'s floats, making no view; false when it has no vector. */
+  locate(i: number, at: FloatsAt): boolean {
+    if (this.#present[i] === 1) {
+      at.data = this.#data!
+      at.offset = i * this.#dims
+      at.length = this.#dims
+      return true
+    }
+    const other = this.#others?.get(i)
+    if (other === undefined) return false
+    Vector.locate(other, at)
+    return true
   }
   set(i: number, v: StoredValue): void {
     this.#present[i] = 0
@@ -486,6 +499,16 @@ export class BaseRows {
   /** The value at storage position `position` of row `rowId`. */
   value(rowId: number, position: number): StoredValue {
     return this.#columns[position]!.get(rowId - this.start)
+  }
+
+  /** Points `at` at row `rowId`'s vector at `position` (see VectorColumn.locate). */
+  locateVector(rowId: number, position: number, at: FloatsAt): boolean {
+    const column = this.#columns[position]!
+    if (column instanceof VectorColumn) return column.locate(rowId - this.start, at)
+    const v = column.get(rowId - this.start)
+    if (!(v instanceof Vector)) return false
+    Vector.locate(v, at)
+    return true
   }
 
   /**

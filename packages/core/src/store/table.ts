@@ -30,6 +30,7 @@ import {
   TableView,
 } from './store-view.js'
 import { valuesFactory, type ValuesFactory } from './values-shape.js'
+import { VectorCursor } from './vector-cursor.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -242,6 +243,17 @@ export class Table {
       this.#readers.set(name, read)
     }
     return read
+  }
+
+  /**
+   * A cursor on the vectors of attribute `name` (a 4D.Vector attribute): `at(rowId)` points it at
+   * the row's floats, making no object, for scans that read every row (query/vector-search.ts).
+   */
+  vectorCursor(name: string): VectorCursor {
+    const position = this.#positions.get(name)
+    if (position === undefined)
+      throw new TypeError(`vectorCursor: ${this.def.name}.${name} is not a storage attribute`)
+    return new VectorCursor((rowId) => this.#rows.get(rowId), position, name)
   }
 
   /**

@@ -14,6 +14,13 @@ export type VectorMetric = 'cosine' | 'dot' | 'euclidean'
 
 export const VECTOR_METRICS: readonly VectorMetric[] = ['cosine', 'dot', 'euclidean']
 
+/** Where a vector's floats are: `data[offset .. offset + length)` (see `Vector.locate`). */
+export interface FloatsAt {
+  data: Float32Array
+  offset: number
+  length: number
+}
+
 /** Why a vector could not be made or compared; the caller says where. */
 export class VectorError extends Error {
   override readonly name = 'VectorError'
@@ -65,6 +72,16 @@ export class Vector {
    */
   static view(data: Float32Array, offset: number, length: number): Vector {
     return new Vector({ [VIEW]: true, data, offset, length })
+  }
+
+  /**
+   * @internal Points `at` at this vector's floats (`data[offset .. offset + length)`), making
+   * nothing: what a scan reads a row through (store/vector-cursor.ts). Never write them.
+   */
+  static locate(v: Vector, at: FloatsAt): void {
+    at.data = v.#data
+    at.offset = v.#offset
+    at.length = v.length
   }
 
   /** The euclidean norm (length in space, not `length` the dimensions). */

@@ -1,0 +1,122 @@
+/**
+ * @module The exact scan of a vector search, and the order by similarity that follows it, at the
+ * speed of a plain loop over Float32Arrays: each row's floats are read where they are stored
+ * (store/vector-cursor.ts), scored in one pass (values/vector.ts), and compared, with no object
+ * made a row. A search whose result is ordered by its similarity keeps each row's score
+ * (`ScoreBoard`), so that the order reads them instead of scoring every row again.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { Table } from '../store/table.js'
+import { cosineAt, dotAt, squaredDistanceAt, type FloatsAt } from '../values/vector.js'
+import type { BoundComparison, Similarity, VectorCmpValue } from './bound.js'
+import { steps, type Work } from './slices.js'
+
+/**
+ * The scores of one search by row id, kept for the order by similarity that follows it (asked
+ * for by `linkSimilarity`: `wanted`), and dropped once that order read them (a selection kept as
+ * an entity set must not hold 20 bytes a row for its lifetime). A score is read only for the
+ * floats it was computed on: a row written since is scored again.
+ */
+export class ScoreBoard {
+  wanted = false
+  #scores: Float64Array | undefined
+  #data: (Float32Array | undefined)[] | undefined
+  #offsets: Int32Array | undefined
+
+  /** Makes room for `rows` row ids, if an order will read the scores. */
+  start(rows: number): void {
+    if (!this.wanted) return
+    this.#scores = new Float64Array(rows)
+    this.#data = new Array<Float32Array | undefined>(rows)
+    this.#offsets = new Int32Array(rows)
+  }
+
+  put(rowId: number, at: FloatsAt, score: number): void {
+    if (this.#scores === undefined || rowId >= this.#scores.length) return
+    this.#scores[rowId] = score
+    this.#data![rowId] = at.data
+    this.#offsets![rowId] = at.offset
+  }
+
+  /** The score kept for row `rowId` if it was computed on the floats `at` points at; else NaN. */
+  get(rowId: number, at: FloatsAt): number {
+    const scores = this.#scores
+    if (scores === undefined || rowId >= scores.length) return NaN
+    return this.#data![rowId] === at.data && this.#offsets![rowId] === at.offset
+      ? scores[rowId]!
+      : NaN
+  }
+
+  release(): void {
+    this.#scores = this.#data = this.#offsets = undefined
+  }
+}
+
+/** The score of `n` floats of `at` against the query's `q` (its norm `qNorm`). */
+type Scorer = (at: FloatsAt) => number
+
+export function scorer(value: Pick<VectorCmpValue, 'query' | 'metric'>): Scorer {
+  const q = value.query.toFloat32Array()
+  const n = q.length
+  const qNorm = value.query.norm
+  switch (value.metric) {
+    case 'cosine':
+      return (at) => cosineAt(q, 0, qNorm, at.data, at.offset, n)
+    case 'dot':
+      return (at) => dotAt(q, 0, at.data, at.offset, n)
+    case 'euclidean':
+      return (at) => Math.sqrt(squaredDistanceAt(q, 0, at.data, at.offset, n))
+  }
+}
+
+/** The rows of a table whose vector passes a search, every row read once, in steps. */
+export function* vectorScan(
+  c: BoundComparison,
+  value: VectorCmpValue,
+  table: Table,
+): Work<number[]> {
+  const name = c.operand.attr.name
+  const at = table.vectorCursor(name)
+  const score = scorer(value)
+  const n = value.query.length
+  const t = value.threshold
+  const op = c.op
+  const board = value.scores
+  const length = table.scanLength
+  board.start(length)
+  const out: number[] = []
+  yield* steps(length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      if (!at.at(i)) continue
+      if (at.length !== n) wrongSize(c, n, at.length)
+      const s = score(at)
+      board.put(i, at, s)
+      if (op === 'ge' ? s >= t : op === 'gt' ? s > t : op === 'le' ? s <= t : s < t) out.push(i)
+    }
+  })
+  return out
+}
+
+export function wrongSize(c: BoundComparison, given: number, stored: number): never {
+  return fail('InvalidComparison', [
+    `the vector given for ${c.dataClass.name}.${c.operand.attr.name} has ${given} dimensions, a stored one ${stored}`,
+  ])
+}
+
+/**
+ * The sort key of a row for `similarity`: higher is more similar for every metric (a euclidean
+ * distance is negated), so that `desc` puts the nearest first; null for a row with no vector of
+ * the query's size. Reads the search's kept score when there is one.
+ */
+export function similarityReader(table: Table, attribute: string, similarity: Similarity) {
+  const at = table.vectorCursor(attribute)
+  const score = scorer(similarity)
+  const n = similarity.query.length
+  const board = similarity.scores
+  const sign = similarity.metric === 'euclidean' ? -1 : 1
+  return (rowId: number): number | null => {
+    if (!at.at(rowId) || at.length !== n) return null
+    const kept = board ? board.get(rowId, at) : NaN
+    return sign * (kept === kept ? kept : score(at))
+  }
+}
