@@ -100,6 +100,13 @@ describe('vectors over REST', () => {
       search('[{"vector":[0,1,0],"threshold":-1}]', '&$orderby="embedding desc"&$top=2'),
     )
     expect(keys(ordered.json)).toEqual(['3', '2'])
+    // On an entity set too: the set narrowed by the search, in its order.
+    const set = await call('/rest/Doc?$method=entityset&$filter="ID>1"')
+    const id = (set.json.__ENTITYSET as string).split('/').at(-1)
+    const inSet = await call(
+      `/rest/Doc/$entityset/${id}?$filter="embedding>=:1"&$params='[{"vector":[1,0,0],"threshold":-1}]'&$orderby="embedding desc"`,
+    )
+    expect(keys(inSet.json)).toEqual(['2', '3'])
   })
 
   it('refuses with 400 and __ERROR: a vector of the wrong size, a bad metric, an order without a vector filter, a wrong comparator', async () => {

@@ -102,6 +102,16 @@ export function narrow(ctx: RouteContext, selection: EntitySelection): EntitySel
   if (params.filter !== undefined)
     needFilter(ctx.perms, dc.def, params.filter, '$filter', params.params)
   if (params.orderBy !== undefined) needOrderBy(ctx.perms, dc.def, params.orderBy, '$orderby')
+  if (params.filter !== undefined && params.orderBy !== undefined) {
+    // Ordered by the query itself, which may order by what its filter computed (a vector
+    // search's similarity), then narrowed to the set in that order.
+    const found = runQuery(dc, parseCached(params.filter, '$filter'), {
+      ...(params.params ? { params: params.params } : {}),
+      orderBy: parseOrderBy(params.orderBy, '$orderby'),
+      exposedOnly: true,
+    }).selection
+    return found.and(selection)
+  }
   if (params.filter !== undefined) {
     const found = runQuery(dc, parseCached(params.filter, '$filter'), {
       ...(params.params ? { params: params.params } : {}),
