@@ -190,6 +190,13 @@ export type {
 // Values
 export { coerceToType, normalizeUuid } from './values/coerce.js'
 export { Vector, VectorError, type VectorMetric } from './values/vector.js'
+export {
+  NearestIndexes,
+  type NearestIndex,
+  type NearestIndexFactory,
+  type NearestIndexSpec,
+  type NearestState,
+} from './indexes/nearest-index.js'
 export type { JsonObject, JsonValue, StoredValue } from './values/coerce.js'
 export {
   binaryValue,

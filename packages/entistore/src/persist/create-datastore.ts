@@ -17,6 +17,7 @@ import {
   type ModelTypesOf,
 } from '@entistore/core'
 import { Persistence, type PersistOptions } from './persist.js'
+import { hnswIndexes } from '../vector-index/hnsw-index.js'
 
 export interface PersistentDatastoreOptions extends DatastoreOptions {
   /**
@@ -65,9 +66,11 @@ export function createDatastore(
   model: ModelSource,
   options: PersistentDatastoreOptions = {},
 ): DatastoreWith<string> {
+  // HNSW for the vector searches that ask for approximation, when hnswlib-node is installed.
+  const nearestIndex = options.nearestIndex ?? hnswIndexes()
   const { persist, data, ...rest } = options
-  if (persist === undefined) return createInMemory(model, options)
-  const ds = createInMemory(model, rest)
+  if (persist === undefined) return createInMemory(model, { ...options, nearestIndex })
+  const ds = createInMemory(model, { ...rest, nearestIndex })
   persistDatastore(ds, persist, data === undefined ? undefined : (d) => void d.loadData(data))
   return ds
 }
