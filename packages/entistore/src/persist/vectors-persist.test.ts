@@ -9,19 +9,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Vector, type Datastore } from '@entistore/core'
 import { createDatastore, persistenceOf } from './create-datastore.js'
-
-const MODEL = {
-  __NAME: 'docs',
-  dataClasses: [
-    {
-      name: 'Doc',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'embedding', type: 'object', classID: '4D.Vector' },
-      ],
-    },
-  ],
-}
+import { DOCS_MODEL as MODEL } from '../vector-index/docs-model.fixture.js'
 
 let dir: string
 const opened: Datastore[] = []

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../persist/create-datastore.js'
 import { hnswIndexes } from './hnsw-index.js'
+import { DOCS_MODEL as MODEL } from './docs-model.fixture.js'
 
 const installed = (() => {
   try {
@@ -15,19 +16,6 @@ const installed = (() => {
     return false
   }
 })()
-
-const MODEL = {
-  __NAME: 'docs',
-  dataClasses: [
-    {
-      name: 'Doc',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'embedding', type: 'object', classID: '4D.Vector' },
-      ],
-    },
-  ],
-}
 
 /** 2,000 vectors of 16 dimensions around 20 directions (a deterministic generator). */
 function vectors(): number[][] {
