@@ -58,8 +58,15 @@ export interface NearestSource {
   inSteps(step: () => boolean): void
 }
 
-/** Rows added between two turns of a build. */
-const BUILD_STEP = 2048
+/**
+ * How long one turn of a build may add rows, in milliseconds, and how many it adds between two
+ * looks at the time: an HNSW insert costs about a millisecond at 256 dimensions, so a fixed
+ * count of rows a turn held the event loop for seconds.
+ */
+const BUILD_SLICE_MS = 4
+const BUILD_CHECK = 8
+
+const now = (): number => globalThis.performance.now()
 
 interface Entry {
   readonly index: NearestIndex
@@ -153,13 +160,15 @@ export class NearestIndexes {
     const entry: Entry = { index, attribute: attr, pending: rows, next: 0, dims, built }
     this.#listen()
     this.#source.inSteps(() => {
-      const end = Math.min(entry.pending.length, entry.next + BUILD_STEP)
-      for (let i = entry.next; i < end; i++) {
-        const rowId = entry.pending[i]!
-        add(entry, rowId, read(rowId))
+      const until = now() + BUILD_SLICE_MS
+      const rows = entry.pending
+      while (entry.next < rows.length) {
+        const end = Math.min(rows.length, entry.next + BUILD_CHECK)
+        for (let i = entry.next; i < end; i++) add(entry, rows[i]!, read(rows[i]!))
+        entry.next = end
+        if (now() >= until) break
       }
-      entry.next = end
-      if (end < entry.pending.length) return false
+      if (entry.next < rows.length) return false
       done()
       return true
     })
