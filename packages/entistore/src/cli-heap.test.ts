@@ -77,7 +77,9 @@ describe('serve with a data file large for the heap', () => {
   })
 
   it('says nothing of the heap when the data fits', async () => {
-    expect(await serveStderr('big.json', 512)).toBe('')
-    expect(await serveStderr('small.json', 64)).toBe('')
+    // On a busy machine a slow load prints its progress (load-progress.ts): only the heap counts.
+    const heapLines = (err: string) => err.split('\n').filter((l) => /heap/.test(l))
+    expect(heapLines(await serveStderr('big.json', 512))).toEqual([])
+    expect(heapLines(await serveStderr('small.json', 64))).toEqual([])
   })
 })
