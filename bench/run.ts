@@ -63,7 +63,9 @@ import { textGroups } from './suites/text.bench.ts'
 import {
   timeVectorGroups,
   vectorFixture,
+  vectorIndexMeasure,
   vectorReport,
+  VECTOR_INDEX_OP,
   VECTOR_OPS,
   type VectorGroup,
 } from './suites/vectors.bench.ts'
@@ -125,6 +127,8 @@ const QUERY_OPS = [
   'short-get',
   'short-range',
 ]
+/** The operations of the vectors suite, for `--only`: its exact groups and the approximate top 10. */
+const VECTOR_ONLY = [...VECTOR_OPS, VECTOR_INDEX_OP]
 /** The query operations on issue 19's short rows (`--shapes=short`), the others on data.ts's. */
 const SHORT_OPS = ['short-eq', 'short-get', 'short-range']
 
@@ -158,6 +162,8 @@ interface Options {
   contention: ContentionOptions
   /** Vectors of the vectors suite (issue 49), one size at a time. */
   vectorSizes: number[]
+  /** Those of its sizes where the approximate index is built and measured (minutes each). */
+  vectorIndexSizes: number[]
 }
 
 interface WritesOptions {
@@ -240,7 +246,10 @@ const HELP = `usage: npm run bench -- [options]
   --vector-sizes=100k,1m  vectors of 256 dimensions of the vectors suite (issue 49; default
                      100k,1m, quick 100k): cosine filter and top 10 in process, against a plain
                      loop over Float32Arrays, over HTTP against raw node:http; memory a vector;
-                     for --only: vec-filter vec-top
+                     for --only: vec-filter vec-top vec-ann
+  --vector-index-sizes=100k  of those sizes, where the approximate top 10 is measured (default
+                     100k; 1m or none accepted): HNSW built in the datastore and by hnswlib-node
+                     directly (≈2 min CPU a 100k each), recall@10, build time, memory a vector
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -323,6 +332,7 @@ function parseArgs(argv: string[]): Options {
       startupTimeoutMs: 1_200_000,
     },
     vectorSizes: [],
+    vectorIndexSizes: [100_000],
   }
   let vectorSizes: number[] | undefined
   let memoryRows: number | undefined
@@ -454,6 +464,9 @@ function parseArgs(argv: string[]): Options {
       case '--vector-sizes':
         vectorSizes = value.split(',').map(parseSize)
         break
+      case '--vector-index-sizes':
+        o.vectorIndexSizes = value === 'none' ? [] : value.split(',').map(parseSize)
+        break
       case '--contention-rows':
         o.contention = { ...o.contention, rows: parseSize(value) }
         break
@@ -536,7 +549,7 @@ function parseArgs(argv: string[]): Options {
         !AGGREGATE_OPS.includes(x) &&
         !SETS_OPS.includes(x) &&
         !FIXTURE_OPS.includes(x) &&
-        !VECTOR_OPS.includes(x)
+        !VECTOR_ONLY.includes(x)
       ) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
@@ -549,7 +562,7 @@ function parseArgs(argv: string[]): Options {
         (s === 'sets' && only.some((x) => SETS_OPS.includes(x))) ||
         (s === 'fixture' && only.some((x) => FIXTURE_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
-        (s === 'vectors' && only.some((x) => VECTOR_OPS.includes(x))) ||
+        (s === 'vectors' && only.some((x) => VECTOR_ONLY.includes(x))) ||
         (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
   }
@@ -577,7 +590,7 @@ const wanted = (id: string): boolean => {
     ? 'text'
     : WRITE_OPS.includes(id)
       ? 'writes'
-      : VECTOR_OPS.includes(id)
+      : VECTOR_ONLY.includes(id)
         ? 'vectors'
         : 'query'
   const named = opts.only.filter((x) =>
@@ -586,7 +599,7 @@ const wanted = (id: string): boolean => {
       : suite === 'writes'
         ? WRITE_OPS.includes(x)
         : suite === 'vectors'
-          ? VECTOR_OPS.includes(x)
+          ? VECTOR_ONLY.includes(x)
           : QUERY_OPS.includes(x),
   )
   return opts.only.includes(suite) || named.length === 0 || named.includes(id)
@@ -1012,9 +1025,11 @@ const vectorGoals: GoalRow[] = []
 await runSuite('vectors', async () => {
   for (const n of opts.vectorSizes) {
     const big = n >= 1_000_000
+    const indexed = opts.vectorIndexSizes.includes(n) && wanted(VECTOR_INDEX_OP)
     console.log(
-      `\n## Vectors — ${sizeLabel(n)} × 256 dimensions (exact scans; HTTP: both servers in ` +
-        'this process, one request at a time)',
+      `\n## Vectors — ${sizeLabel(n)} × 256 dimensions (exact scans${
+        indexed ? ', then the ' + 'approximate top 10 once its HNSW indexes are built' : ''
+      }; HTTP: both servers in ` + 'this process, one request at a time)',
     )
     const fx = await vectorFixture(engine!.core, n, wanted)
     try {
@@ -1023,7 +1038,8 @@ await runSuite('vectors', async () => {
         allResults.push({ size: n, group, timed })
         printGroup(n, group, timed)
       })
-      const report = vectorReport(fx, results)
+      const index = indexed ? await vectorIndexMeasure(fx, timing) : undefined
+      const report = vectorReport(fx, results, index)
       console.log(report.text)
       vectorGoals.push(...report.goals)
     } finally {
@@ -1222,8 +1238,9 @@ goalRows.push(...httpGoals)
 goalRows.push(...writesGoals)
 // The adapters suite's: entistore serve × raw node:http, each framework × entistore serve.
 goalRows.push(...adaptersGoals)
-// The vectors suite's memory (its scans are groups above, held to the plain loop).
-goalRows.push(...vectorGoals.filter((g) => g[1] === 'vec-memory'))
+// The vectors suite's memory and approximate top 10 (its scans are groups above, held to the plain
+// loop).
+goalRows.push(...vectorGoals.filter((g) => !VECTOR_OPS.includes(g[1])))
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(

@@ -19,20 +19,33 @@
  *
  * Data: clusters of about 100 vectors, each its cluster's random unit center plus uniform noise,
  * normalized (seeded): a query made the same way finds most of its cluster at cosine ≥ 0.8 (≈100
- * rows at any size) and nothing else, as embeddings of one topic do. No approximate index (HNSW)
- * is built yet: every figure is an exact scan.
+ * rows at any size) and nothing else, as embeddings of one topic do.
+ *
+ * The approximate top 10 (`vectorIndexMeasure`, where asked: an HNSW build takes minutes at 100k)
+ * times the same datastore's searches that ask for approximation, once its HNSW index (hnswlib-node,
+ * as `createDatastore` of `entistore` gives it) is built, against hnswlib-node used directly on the
+ * same vectors; each with its recall@10 against the plain loop's top 10, its build time and the
+ * resident memory the build added.
  */
 import { createServer, type RequestListener } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import type { DataClass, Datastore, EntitySelection, ModelJson } from '@entistore/core'
+import {
+  HNSW_EF_CONSTRUCTION,
+  HNSW_M,
+  hnswIndexes,
+} from '../../packages/entistore/src/vector-index/hnsw-index.ts'
 import { prng } from '../data.ts'
 import type { Core } from '../engine.ts'
 import { count, ms, ratio, sizeLabel, table } from '../report.ts'
 import {
+  timeCases,
   timeCasesAsync,
   timeOnce,
   usedBytes,
   type AnyCase,
+  type Case,
   type Timed,
   type TimingOptions,
 } from '../timing.ts'
@@ -57,13 +70,24 @@ const NOISE = 0.042
 const QUERIES = 4
 const queriesPerCall = (n: number): number =>
   Math.max(1, Math.min(QUERIES, Math.round(400_000 / n)))
+/**
+ * Queries of the approximate rows: a recall over 4 queries (40 neighbours) moves by 0.025 a miss;
+ * over 100 (a call of each case), by 0.001. The exact cases take the first `queriesPerCall`.
+ */
+const INDEX_QUERIES = 100
+/** The candidate lists (`ef`) of the approximate rows: hnswlib's smallest useful one to generous. */
+export const EFS = [16, 64, 128]
 /** Rows a batch of the load (`ds.beginLoad().add`), as a stream of a big file feeds it. */
 const BATCH = 10_000
 
 const SCAN = { max: 1.2, label: '≤1.2× plain loop' }
 const MEMORY = { max: 1.1, label: '≤1.1× Float32 bytes' }
+const ANN = { ms: 5, recall: 0.95, label: '≤5 ms with recall@10 ≥0.95' }
 
+/** The exact groups. */
 export const VECTOR_OPS = ['vec-filter', 'vec-top']
+/** The approximate top 10 (for `--only`; measured apart, with its index builds). */
+export const VECTOR_INDEX_OP = 'vec-ann'
 
 /** A group whose cases may be asynchronous (the HTTP ones). */
 export interface VectorGroup extends Omit<Group, 'cases'> {
@@ -121,11 +145,14 @@ function near(c: Float32Array, count: number, seed: number): Float32Array {
   return out
 }
 
-/** The `n` stored vectors, one after the other (1M: a gigabyte of floats), and the queries. */
+/**
+ * The `n` stored vectors, one after the other (1M: a gigabyte of floats), and `INDEX_QUERIES`
+ * queries (drawn one after the other: the first ones are the same whatever their number).
+ */
 export function makeVectors(n: number, seed = 49): { flat: Float32Array; queries: number[][] } {
   const c = centers(n, seed)
-  const q = near(c, QUERIES, seed + 2)
-  const queries = Array.from({ length: QUERIES }, (_, i) =>
+  const q = near(c, INDEX_QUERIES, seed + 2)
+  const queries = Array.from({ length: INDEX_QUERIES }, (_, i) =>
     Array.from(q.subarray(i * DIMS, (i + 1) * DIMS)),
   )
   return { flat: near(c, n, seed + 1), queries }
@@ -133,15 +160,17 @@ export function makeVectors(n: number, seed = 49): { flat: Float32Array; queries
 
 /**
  * A datastore of the `n` vectors (or of their IDs alone), loaded in batches of `BATCH` rows whose
- * vectors are arrays of numbers, as `JSON.parse` gives them; every index built.
+ * vectors are arrays of numbers, as `JSON.parse` gives them; every index built (`nearestIndex`'s
+ * approximate ones wait for a search to ask).
  */
 function loadDocs(
   core: Pick<Core, 'createDatastore'>,
   flat: Float32Array,
   n: number,
   vectors: boolean,
+  nearestIndex?: ReturnType<typeof hnswIndexes>,
 ): Datastore {
-  const ds = core.createDatastore(model(vectors))
+  const ds = core.createDatastore(model(vectors), nearestIndex ? { nearestIndex } : {})
   const load = ds.beginLoad()
   for (let from = 0; from < n; from += BATCH) {
     const rows: { ID: number; embedding?: number[] }[] = []
@@ -320,6 +349,11 @@ export interface VectorMemory {
 export interface VectorFixture {
   readonly n: number
   readonly groups: VectorGroup[]
+  /** The stored vectors (row `i`: ID `i + 1`), every query, the in-process store's dataclass. */
+  readonly flat: Float32Array
+  readonly queries: readonly number[][]
+  readonly ds: Datastore
+  readonly dc: DataClass
   readonly memory: VectorMemory
   /** Milliseconds of the in-process load (generation aside). */
   readonly loadMs: number
@@ -347,7 +381,9 @@ export async function vectorFixture(
   const queries = made.queries.slice(0, queriesPerCall(n))
   // The store without vectors first: what is left of it is garbage when the other is measured.
   const perRowBare = held(() => loadDocs(core, flat, n, false)).bytes / n
-  const load = held(() => loadDocs(core, flat, n, true))
+  // HNSW as `createDatastore` of `entistore` gives it, on the engine's core (measured here); no
+  // search asks for approximation before `vectorIndexMeasure`, so nothing of it is built before.
+  const load = held(() => loadDocs(core, flat, n, true, hnswIndexes()))
   const memory: VectorMemory = {
     perRow: load.bytes / n,
     perRowBare,
@@ -464,6 +500,10 @@ export async function vectorFixture(
   return {
     n,
     groups: groups.filter((g) => wanted(g.id)),
+    flat,
+    queries: made.queries,
+    ds: load.ds,
+    dc,
     memory,
     loadMs: load.ms,
     close: () => {
@@ -493,13 +533,184 @@ export async function timeVectorGroups(
   return out
 }
 
+// ---------------------------------------------------------------- the approximate top 10
+
+/** An index's build: its time, and what it added (after full collections) a vector. */
+export interface IndexBuild {
+  readonly ms: number
+  /** Resident bytes (hnswlib's graph and vectors are native memory, outside the JS heap). */
+  readonly rssPerVector: number
+  /** Of which JS heap and typed arrays. */
+  readonly jsPerVector: number
+}
+
+/** One approximate case: its ef, and its recall@10 over every query against the plain loop. */
+export interface IndexCase extends Case {
+  readonly ef: number
+  readonly recall: number
+}
+
+export interface IndexMeasure {
+  readonly entistore: IndexBuild
+  readonly direct: IndexBuild
+  /** Entistore and hnswlib-node at each ef, interleaved, `INDEX_QUERIES` queries a call. */
+  readonly timed: Timed<IndexCase>[]
+}
+
+async function measureBuild(n: number, build: () => unknown): Promise<IndexBuild> {
+  const js = usedBytes()
+  const rss = process.memoryUsage().rss
+  const t0 = performance.now()
+  await build()
+  const ms = performance.now() - t0
+  return {
+    ms,
+    jsPerVector: (usedBytes() - js) / n,
+    rssPerVector: (process.memoryUsage().rss - rss) / n,
+  }
+}
+
+/** hnswlib-node's module, required only here: the suite loads without the optional package. */
+type Hnswlib = typeof import('hnswlib-node')
+
+/**
+ * The approximate top 10 at `fx.n` (minutes at 100k: two HNSW builds): hnswlib-node built directly
+ * (`initIndex`, `addPoint` per vector), then the datastore's own index (from the first search that
+ * asks to `nearest.ready`); both kept until the end, so that the second's resident memory is not
+ * the first's freed pages reused. Then the searches at each ef in `EFS`, timed interleaved.
+ */
+export async function vectorIndexMeasure(
+  fx: VectorFixture,
+  timing: TimingOptions,
+): Promise<IndexMeasure> {
+  const { n, flat, queries, dc } = fx
+  const exact = queries.map((q) => plainTop(flat, q).ids)
+  const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node') as Hnswlib
+  const hnsw = new HierarchicalNSW('cosine', DIMS)
+  const direct = await measureBuild(n, () => {
+    hnsw.initIndex(n, HNSW_M, HNSW_EF_CONSTRUCTION)
+    for (let i = 0; i < n; i++)
+      hnsw.addPoint(Array.from(flat.subarray(i * DIMS, (i + 1) * DIMS)), i + 1)
+  })
+  const top = (q: readonly number[], ef: number): number[] =>
+    dc
+      .query('embedding >= :1 order by embedding desc', {
+        vector: q,
+        metric: 'cosine',
+        threshold: -1,
+        approximate: true,
+        ef,
+      })
+      .slice(0, K)
+      .toArray()
+      .map((e) => e.getKey() as number)
+  const attr = dc.def.storage.find((a) => a.name === 'embedding')!
+  const entistore = await measureBuild(n, () => {
+    top(queries[0]!, EFS[0]!) // exact still: it starts the build
+    return fx.ds.nearest.ready(dc.def, attr, 'cosine')
+  })
+  const plan = JSON.stringify(
+    dc.run('embedding >= :1', {
+      params: [{ vector: queries[0], threshold: -1, approximate: true, ef: EFS[0] }],
+      queryPlan: true,
+    }).queryPlan,
+  )
+  // Else the rows below would time exact scans under the approximate label.
+  if (!plan.includes('approximate: HNSW'))
+    throw new Error(`the approximate search did not use the index: ${plan}`)
+
+  const recall = (ids: (q: readonly number[]) => readonly number[]): number => {
+    let hits = 0
+    queries.forEach((q, i) => {
+      const want = new Set(exact[i])
+      hits += ids(q).filter((id) => want.has(id)).length
+    })
+    return hits / (queries.length * K)
+  }
+  const indexCase = (
+    impl: string,
+    kind: Case['kind'],
+    ef: number,
+    ids: (q: readonly number[]) => readonly number[],
+  ): IndexCase => ({
+    impl,
+    kind,
+    ef,
+    recall: recall(ids),
+    opsPerCall: queries.length,
+    run: () => queries.reduce((s, q) => ids(q).reduce((t, id) => t + id, s), 0),
+  })
+  const cases = EFS.flatMap((ef) => [
+    indexCase(
+      "entistore dc.query('… order by embedding desc', approximate)",
+      'entistore',
+      ef,
+      (q) => top(q, ef),
+    ),
+    indexCase('hnswlib-node directly (setEf, searchKnn)', 'peer', ef, (q) => {
+      hnsw.setEf(ef)
+      return hnsw.searchKnn(q as number[], K).neighbors
+    }),
+  ])
+  return { entistore, direct, timed: timeCases(cases, timing) as Timed<IndexCase>[] }
+}
+
+/** The approximate rows' table and their goal row (Entistore's smallest ef that meets it, if any). */
+function indexReport(size: string, m: IndexMeasure): { text: string[]; goal: GoalRow } {
+  const msOf = (t: Timed<IndexCase>): number => t.median / (t.case.opsPerCall ?? 1)
+  const meets = (t: Timed<IndexCase>): boolean =>
+    t.error === undefined && msOf(t) <= ANN.ms && t.case.recall >= ANN.recall
+  const ours = m.timed.filter((t) => t.case.kind === 'entistore')
+  const best =
+    ours.find(meets) ?? ours.reduce((a, b) => (b.case.recall > a.case.recall ? b : a), ours[0]!)
+  const verdict = meets(best) ? 'PASS' : 'MISS'
+  const rows = m.timed.map((t) => [
+    t.case.impl,
+    String(t.case.ef),
+    t.error ?? ms(msOf(t)),
+    t.case.recall.toFixed(3),
+    t.case.kind === 'entistore' ? (meets(t) ? 'PASS' : 'MISS') : '',
+  ])
+  const build = (b: IndexBuild): string =>
+    `${(b.ms / 1000).toFixed(1)} s, ${count(Math.round(b.rssPerVector))} B a vector resident ` +
+    `(JS heap and typed arrays: ${count(Math.round(b.jsPerVector))} B)`
+  return {
+    text: [
+      `\n### Vectors — approximate top ${K}, ${size} × ${DIMS} dimensions (HNSW M=${HNSW_M}, ` +
+        `efConstruction=${HNSW_EF_CONSTRUCTION}; ms a query, median; recall@${K} over ` +
+        `${INDEX_QUERIES} queries against the plain loop's top ${K})`,
+      table(['implementation', 'ef', 'ms a query', `recall@${K}`, ANN.label], rows, [
+        'l',
+        'r',
+        'r',
+        'r',
+        'l',
+      ]),
+      `- build, entistore (from the first search that asks, to nearest.ready): ${build(m.entistore)}`,
+      `- build, hnswlib-node directly (addPoint per vector): ${build(m.direct)}`,
+      `- entistore asks the index for the ef nearest, scores them exactly and keeps the best ${K}; ` +
+        `hnswlib-node directly: searchKnn(q, ${K})`,
+    ],
+    goal: [
+      size,
+      VECTOR_INDEX_OP,
+      `entistore approximate top ${K} (ef ${best.case.ef})`,
+      `${ms(msOf(best))} ms, ${best.case.recall.toFixed(3)}`,
+      ANN.label,
+      verdict,
+    ],
+  }
+}
+
 /**
  * The suite's table at one size (ms a query, each implementation side by side; the memory; the
- * approximate index, not built) and its goal rows: the exact scan × the flat loop, the memory.
+ * approximate rows when `index` was measured) and its goal rows: the exact scan × the flat loop,
+ * the memory, the approximate top 10.
  */
 export function vectorReport(
   fx: VectorFixture,
   results: readonly VectorResult[],
+  index?: IndexMeasure,
 ): { text: string; goals: GoalRow[] } {
   const size = sizeLabel(fx.n)
   const goals: GoalRow[] = []
@@ -524,6 +735,8 @@ export function vectorReport(
   const x = m.perVector / (DIMS * 4)
   const verdict = x <= MEMORY.max ? 'PASS' : 'MISS'
   goals.push([size, 'vec-memory', 'bytes a stored vector', ratio(x), MEMORY.label, verdict])
+  const ann = index && indexReport(size, index)
+  if (ann) goals.push(ann.goal)
   const text = [
     `\n### Vectors — ${size} × ${DIMS} dimensions (ms a query, median)`,
     table(
@@ -535,7 +748,9 @@ export function vectorReport(
       `B a row less ${count(Math.round(m.perRowBare))} B a row without vectors) against ` +
       `${DIMS * 4} B of Float32: ${ratio(x)} ${verdict} ${MEMORY.label}`,
     `- loaded in ${ms(fx.loadMs)} ms (batches of ${count(BATCH)} rows of number arrays)`,
-    '- approximate index: not built (exact scan only)',
+    ...(ann?.text ?? [
+      '- approximate index: not measured at this size (--vector-index-sizes; exact scans only)',
+    ]),
   ].join('\n')
   return { text, goals }
 }
