@@ -20,7 +20,7 @@ import {
   type VectorMetric,
 } from '../values/vector.js'
 import type { ComparisonOp } from './ast.js'
-import { ScoreBoard } from './vector-scan.js'
+import { ScoreBoard, wrongSize } from './vector-scan.js'
 import { once } from './slices.js'
 import type {
   BoundComparison,
@@ -212,13 +212,9 @@ export function vectorTest(
   value: VectorCmpValue,
 ): (stored: unknown) => boolean {
   const { query, metric, threshold } = value
-  const where = `${c.dataClass.name}.${c.operand.attr.name}`
   const score = (v: unknown): number => {
     if (!(v instanceof Vector)) return NaN
-    if (v.length !== query.length)
-      invalid(
-        `the vector given for ${where} has ${query.length} dimensions, a stored one ${v.length}`,
-      )
+    if (v.length !== query.length) wrongSize(c, query.length, v.length)
     return query.score(metric, v)
   }
   // NaN (no vector) fails every comparison.

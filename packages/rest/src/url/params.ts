@@ -259,16 +259,16 @@ function jsonArray(name: string, value: string, maxDepth: number): unknown[] {
   const refuse: Refuse = (why, options) =>
     fail('InvalidParameter', [name, value, `a JSON array, but ${why}`], options)
   const text = unquote(value)
-  // 4D's pages write bare keys (`[{vector:[1,2],threshold:1}]`): read so once JSON fails.
-  const relaxed = (): string | undefined => {
-    try {
-      JSON.parse(text)
-      return undefined
-    } catch {
-      return quoteBareKeys(text)
-    }
+  let parsed: unknown
+  try {
+    parsed = readClientJson(text, maxDepth, refuse)
+  } catch (error) {
+    // 4D's pages write bare keys (`[{vector:[1,2],threshold:1}]`): read so once JSON failed; the
+    // strict text, the common case, is parsed once.
+    const quoted = quoteBareKeys(text)
+    if (quoted === undefined) throw error
+    parsed = readClientJson(quoted, maxDepth, refuse)
   }
-  const parsed = readClientJson(relaxed() ?? text, maxDepth, refuse)
   if (!Array.isArray(parsed)) return fail('InvalidParameter', [name, value, 'a JSON array'])
   return parsed
 }
