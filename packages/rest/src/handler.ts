@@ -534,7 +534,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // Who the request acts as, when anything is checked or restricted: everything it does, the
       // code it calls and its reply (written later, in pieces: json-chunks.ts) run as it.
       const actor =
-        rule !== undefined || ds.functions.restricting
+        rule !== undefined || ds.restricting
           ? new Actor({
               scope: ds,
               schema: ds.schema,

@@ -23,6 +23,8 @@ import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from './writes.js'
+import { DELETED_RECORDS } from '../schema/change-tracking.js'
+import { deletedRecordsRestrict } from './deletion-witnesses.js'
 import { restrictedRows, visible } from './restrict.js'
 import type { RestrictHandler } from '../functions/registry.js'
 import type { WriteCheck } from '../txn/transaction.js'
@@ -70,7 +72,9 @@ export class DataClass<
         : new Entity(this, record.rowId, record.key, record.stamp, record.timestamp, record.values)
     table.newVersion = (rowId, key, stamp, timestamp, values) =>
       new Entity(this, rowId, key, stamp, timestamp, values)
-    this.restrictFunction = datastore.functions.restrict(table.def.name)
+    const own = datastore.functions.restrict(table.def.name)
+    // The deleted rows of change tracking show a session only the deletions it may learn of.
+    this.restrictFunction = table.def.name === DELETED_RECORDS ? deletedRecordsRestrict(own) : own
   }
 
   get name(): string {

@@ -12,7 +12,7 @@ import { restriction } from './restrict.js'
  * are fixed when it is made): queries then ask nothing and pay nothing.
  */
 export function restrictVisibility(ds: Datastore): Visibility | undefined {
-  if (!ds.functions.restricting) return undefined
+  if (!ds.restricting) return undefined
   return {
     rowsOf(name) {
       const dc = ds.findDataClass(name)

@@ -52,19 +52,34 @@ export function restriction(dc: DataClass): ReadonlySet<number> | undefined {
   if (last && last.owner === key && last.stamp === ds.globalStamp) return last.rows
   const session =
     actor?.session ?? (owner!.kind === 'session' ? ds.sessions.peek(owner!.id) : undefined)
+  // A session that reads a restricted dataclass may hold its entities: the witnesses of its
+  // deletions are taken among those (deletion-witnesses.ts).
+  if (session) ds.deletionWitnesses.noteReader(dc, session)
+  const rows = answer(dc, session)
+  kept.set(dc, { owner: key, stamp: ds.globalStamp, rows })
+  return rows
+}
+
+/**
+ * The row ids `dc`'s restrict lets `session` see, asked now (not kept), whoever acts: what a
+ * deletion's witnesses are decided by, before the delete applies. Undefined: nothing restricted.
+ */
+export function restrictionFor(dc: DataClass, session: Session): ReadonlySet<number> | undefined {
+  if (dc.restrictFunction === undefined || running.has(dc)) return undefined
+  return answer(dc, session)
+}
+
+function answer(dc: DataClass, session: Session | undefined): ReadonlySet<number> | undefined {
   running.add(dc)
   let result: unknown
   try {
-    result = fn.call(dc, { session })
+    result = dc.restrictFunction!.call(dc, { session })
   } finally {
     running.delete(dc)
   }
-  const rows =
-    result instanceof EntitySelection && result.dataClass === dc
-      ? new Set<number>(result.unorderedRowIds)
-      : undefined
-  kept.set(dc, { owner: key, stamp: ds.globalStamp, rows })
-  return rows
+  return result instanceof EntitySelection && result.dataClass === dc
+    ? new Set<number>(result.unorderedRowIds)
+    : undefined
 }
 
 /**

@@ -115,7 +115,7 @@ const newTransaction = (ds: Datastore): Transaction =>
     owner: currentOwner(ds),
     // A reference to an entity the acting session's `restrict` hides is refused as a reference to
     // one that does not exist: a write must not tell whether it does.
-    ...(ds.functions.restricting ? { visible: visibleIn(ds) } : {}),
+    ...(ds.restricting ? { visible: visibleIn(ds) } : {}),
   })
 
 const visibleIn =
@@ -134,7 +134,16 @@ function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
   const tx = newTransaction(ds)
   const result = act(tx)
   tx.commit()
-  return result
+  return committedVersion(result)
+}
+
+/**
+ * The version the commit stored of an entity just written: for a tracked dataclass, the commit
+ * wrote its `__GlobalStamp` into a new version (store/change-stamps.ts); any other is the same.
+ */
+function committedVersion<T>(result: T): T {
+  if (!(result instanceof Entity) || !result.dataClass.def.tracked) return result
+  return ((result.dataClass as DataClass).table.record(result.rowId) as T | undefined) ?? result
 }
 
 /** Attribute values with Entity objects given for relations replaced by their keys. */

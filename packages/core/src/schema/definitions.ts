@@ -195,6 +195,11 @@ export interface DataClassDef {
   readonly storage: readonly StorageAttributeDef[] /** The single primary-key attribute. */
   readonly key: StorageAttributeDef
   /**
+   * True when the model declares `__GlobalStamp` (4D's data change tracking, change-tracking.ts):
+   * each save writes the global stamp into it, each delete adds a `__DeletedRecords` row.
+   */
+  readonly tracked: boolean
+  /**
    * Functions the model declares on the dataclass (a saved catalog's `methods`, with `applyTo`
    * dataClass, entity or entityCollection): listed by the catalog, and callable once code is given
    * for them (see functions/).

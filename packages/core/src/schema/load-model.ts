@@ -36,6 +36,14 @@ import {
   type ValueType,
 } from './model-json.js'
 import { stableId } from './stable-id.js'
+import {
+  DELETED_RECORDS,
+  GLOBAL_STAMP,
+  deletedRecordsJson,
+  missingDeletedFields,
+  reservedNameAllowed,
+  trackingAttributeProblem,
+} from './change-tracking.js'
 
 export interface LoadModelOptions {
   /** The application name, used when the model has no `__NAME`. @default 'entistore' */
@@ -113,8 +121,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-function checkName(where: string, name: unknown): string {
-  if (typeof name !== 'string' || !NAME.test(name) || name.startsWith('__')) {
+// `reserved`: the dataclass whose attribute it names (or null for a dataclass), for the few `__…`
+// names of 4D's change tracking (change-tracking.ts); undefined where none is allowed.
+function checkName(where: string, name: unknown, reserved?: string | null): string {
+  if (
+    typeof name !== 'string' ||
+    !NAME.test(name) ||
+    (name.startsWith('__') &&
+      (reserved === undefined || !reservedNameAllowed(name, reserved ?? undefined)))
+  ) {
     invalid(
       where,
       `the name ${JSON.stringify(name)} is not valid (letters, digits and _, not starting with a digit or __)`,
@@ -213,11 +228,12 @@ export function loadModel(model: unknown, options: LoadModelOptions = {}): Schem
   ;(m.dataClasses as unknown[]).forEach((json, index) => {
     const where = `dataClasses[${index}]`
     if (!isRecord(json)) invalid(where, 'expected an object')
-    const dcName = checkName(where, (json as Record<string, unknown>).name)
+    const dcName = checkName(where, (json as Record<string, unknown>).name, null)
     if (seen.has(dcName)) invalid(where, `the dataclass "${dcName}" is defined twice`)
     seen.add(dcName)
     raws.push({ json: json as DataClassJson, where: `dataclass "${dcName}"`, index })
   })
+  addDeletedRecords(raws)
 
   // Pass 2: each dataclass with its storage attributes and key; relations need every key type,
   // so they are resolved in pass 3.
@@ -231,6 +247,40 @@ export function loadModel(model: unknown, options: LoadModelOptions = {}): Schem
     singletons,
     dataClasses: Object.freeze(dataClasses),
     byName: new Map(dataClasses.map((d) => [d.name, d])),
+  })
+}
+
+/**
+ * With a tracked dataclass, the datastore has `__DeletedRecords`: the model's, which must hold the
+ * fields 4D fills, or else one added as 4D's structure editor adds it (table number after the last).
+ */
+function addDeletedRecords(raws: RawClass[]): void {
+  const declared = raws.find((r) => r.json.name === DELETED_RECORDS)
+  if (declared) {
+    const attrs = Array.isArray(declared.json.attributes) ? declared.json.attributes : []
+    const missing = missingDeletedFields({
+      ...declared.json,
+      attributes: attrs.filter(isRecord) as AttributeJson[],
+    })
+    if (missing.length > 0)
+      invalid(declared.where, `change tracking needs the attributes ${missing.join(', ')}`)
+    return
+  }
+  const tracked = raws.some(
+    (r) =>
+      Array.isArray(r.json.attributes) &&
+      r.json.attributes.some((a) => isRecord(a) && a.name === GLOBAL_STAMP),
+  )
+  if (!tracked) return
+  const last = raws.reduce(
+    (n, r) =>
+      Math.max(n, typeof r.json.tableNumber === 'number' ? r.json.tableNumber : r.index + 1),
+    0,
+  )
+  raws.push({
+    json: deletedRecordsJson(last + 1),
+    where: `dataclass "${DELETED_RECORDS}"`,
+    index: raws.length,
   })
 }
 
@@ -298,9 +348,11 @@ function draftDataClass(raw: RawClass, options: LoadModelOptions): Draft {
     const aWhere = `${where} attributes[${i}]`
     if (!isRecord(a)) invalid(aWhere, 'expected an object')
     const attr = a as AttributeJson
-    const aName = checkName(aWhere, attr.name)
+    const aName = checkName(aWhere, attr.name, json.name)
     const at = `${where} attribute "${aName}"`
     if (names.has(aName)) invalid(at, 'the attribute is defined twice')
+    const tracking = trackingAttributeProblem(json.name, attr)
+    if (tracking !== undefined) invalid(at, tracking)
     names.add(aName)
     const kind = (attr.kind ?? 'storage') as AttributeKind
     if (!ATTRIBUTE_KINDS.includes(kind))
@@ -331,7 +383,9 @@ function draftDataClass(raw: RawClass, options: LoadModelOptions): Draft {
       scope: attr.scope ?? 'public',
       exposed: attr.exposed ?? true,
       uuid: attr.uuid ?? stableId(json.name, aName),
-      readOnly: attr.readOnly ?? (kind === 'calculated' || kind === 'alias'),
+      // The engine writes the global stamp: never a client.
+      readOnly:
+        aName === GLOBAL_STAMP || (attr.readOnly ?? (kind === 'calculated' || kind === 'alias')),
       extra: extras(a, ATTRIBUTE_FIELDS),
     }
     draft.attributes.push(draftAttribute(draft, attr, kind, common, at))
@@ -369,7 +423,8 @@ function draftAttribute(
         ...common,
         kind,
         type,
-        indexed: attr.indexed ?? false,
+        // 4D's structure requirements index `__GlobalStamp`: a sync queries it on every call.
+        indexed: common.name === GLOBAL_STAMP || (attr.indexed ?? false),
         indexKind: attr.indexKind ?? 'auto',
         unique: attr.unique ?? false,
         notNull: attr.not_null ?? false,
@@ -700,6 +755,7 @@ function finish(draft: Draft, drafts: ReadonlyMap<string, Draft>): DataClassDef 
       ...draft.implicit,
     ]),
     key: draft.key!,
+    tracked: attributes.some((a) => a.name === GLOBAL_STAMP),
     methods: methodList(draft.where, j.methods),
     extra: extras(j as unknown as Record<string, unknown>, DATACLASS_FIELDS),
   })

@@ -17,6 +17,7 @@ import { HashIndex } from '../indexes/hash-index.js'
 import { indexKey } from '../values/lazy-fold.js'
 import type { Table } from './table.js'
 import { ClaimedKeys } from './claimed-keys.js'
+import { GLOBAL_STAMP } from '../schema/change-tracking.js'
 
 export type Change =
   | { readonly op: 'insert'; readonly table: Table; readonly record: EntityRecord }
@@ -199,6 +200,10 @@ export function fillNewRow(
       if (attr.autosequence && attr.type !== 'uuid') v = batch.nextSequence(table, attr.name)
       else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key)) {
         v = normalizeNewUuid(newUuid())
+      } else if (attr.name === GLOBAL_STAMP) {
+        // A row of a tracked dataclass loaded without a stamp: changed before any sync (4D gives
+        // the rows of a table it starts tracking 0 too), so `__GlobalStamp >= 0` lists them all.
+        v = 0
       } else if (attr.notNull && attr !== dc.key) {
         fail(
           'InvalidAttributeValue',

@@ -21,6 +21,8 @@ import {
   type LoadReport,
 } from './load-data.js'
 import { Table, type TableState } from './table.js'
+import { trackChanges } from './change-stamps.js'
+import { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from '../schema/change-tracking.js'
 import { BaseRows } from './base-rows.js'
 
 // A commit this large (a data load) rebuilds sorted indexes once at the end instead of row by row.
@@ -38,6 +40,12 @@ export interface CommitInfo {
   readonly kind: CommitKind
   /** The global stamp once the commit is applied. */
   readonly globalStamp: number
+  /**
+   * The global stamp before the commit's first change: a write's (or its replay's) changes took
+   * the stamps after it, deletes first (`changeStamps`, change-stamps.ts). Equal to `globalStamp`
+   * for a commit that moved no stamp (a load), and meaningless for a restore, which sets it.
+   */
+  readonly firstStamp: number
 }
 
 /** Something that observes every commit (journals, entity-set caches). */
@@ -122,6 +130,8 @@ export class Store {
   readonly #tables = new Map<string, Table>()
   readonly #listeners: { readonly listener: CommitListener; readonly loadRows: boolean }[] = []
   #globalStamp = 0
+  // Told of a write's changes before they apply (the rows they delete still there).
+  readonly #beforeWrite: ((changes: readonly Change[]) => void)[] = []
 
   /** `runBuild`: how the tables' indexes run a build on first use (IndexSet's constructor). */
   constructor(
@@ -238,6 +248,9 @@ export class Store {
       }
       table.indexes.endBulk(table)
     }
+    // Loaded global stamps (a data file saved from a tracked datastore): the stamp never goes
+    // back behind one of them, or a sync would miss the next changes.
+    this.#globalStamp = Math.max(this.#globalStamp, highestTracked(loads))
     this.#tell(NO_CHANGES, 'load', loads)
   }
 
@@ -271,6 +284,19 @@ export class Store {
     if (changes.length > 0 || stampMoved || sequencesMoved) this.#tell(changes, 'restore')
   }
 
+  /**
+   * Registers `fn`, told of each write's changes before they apply, while the rows they update or
+   * delete are still as they were (who may learn of a deletion is decided there). It must not
+   * throw nor write: the commit cannot fail. Returns the function that removes it.
+   */
+  beforeWrite(fn: (changes: readonly Change[]) => void): () => void {
+    this.#beforeWrite.push(fn)
+    return () => {
+      const i = this.#beforeWrite.indexOf(fn)
+      if (i >= 0) this.#beforeWrite.splice(i, 1)
+    }
+  }
+
   /** Registers a commit observer; returns the function that removes it. */
   onCommit(listener: CommitListener, options: CommitListenerOptions = {}): () => void {
     const entry = { listener, loadRows: options.loadRows ?? true }
@@ -286,8 +312,15 @@ export class Store {
    * fail, so a batch is all or nothing. With `columns` (a data load, a large replay), each table
    * keeps the rows inserted in columns (base-rows.ts), not as records.
    */
-  commit(changes: readonly Change[], options: CommitOptions = {}): void {
+  commit(given: readonly Change[], options: CommitOptions = {}): void {
     const loaded = options.loaded ?? NO_LOADS
+    const counts = options.replayed === undefined && (options.countsAsModification ?? true)
+    if (counts) for (const fn of this.#beforeWrite) fn(given)
+    // A write of a tracked dataclass writes its global stamps and deleted rows (change-stamps.ts);
+    // a replay has them in its rows already.
+    const changes = counts
+      ? trackChanges(this, given, this.#globalStamp, this.clock.now())
+      : given
     // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
     // use; other commits of many changes rebuild sorted indexes once at the end.
     const deferred = options.columns === true || loaded.length > 0
@@ -325,12 +358,26 @@ export class Store {
         for (const [name, v] of values) table.noteSequence(name, v)
     if (bulk !== undefined) for (const t of bulk) t.indexes.endBulk(t)
     const replayed = options.replayed
+    let first = this.#globalStamp
     if (replayed) {
       for (const [table, values] of replayed.sequences)
         for (const [name, v] of values) table.resetSequence(name, v)
       this.#globalStamp = replayed.globalStamp
-    } else if (options.countsAsModification ?? true) this.#globalStamp += changes.length
-    this.#tell(changes, options.kind ?? 'write', loaded)
+      first = replayed.globalStamp - changes.length
+    } else if (counts) this.#globalStamp += changes.length
+    this.#tell(changes, options.kind ?? 'write', loaded, first)
+  }
+
+  /**
+   * Sets the global stamp (4D's `ds.setGlobalStamp()`): the next change takes `stamp + 1`.
+   * Listeners are told of a write with no change, so that a journal keeps it. Throws a RangeError
+   * for a value that is not a non-negative safe integer.
+   */
+  setGlobalStamp(stamp: number): void {
+    if (!Number.isSafeInteger(stamp) || stamp < 0)
+      throw new RangeError(`setGlobalStamp: ${String(stamp)} is not a non-negative integer`)
+    this.#globalStamp = stamp
+    this.#tell(NO_CHANGES, 'write', NO_LOADS, stamp)
   }
 
   /**
@@ -339,8 +386,13 @@ export class Store {
    * `loadRows: false`, which get `changes` alone: making a million change objects that nobody
    * reads was a fifth of a load.
    */
-  #tell(changes: readonly Change[], kind: CommitKind, loaded: readonly LoadedRows[] = []): void {
-    const info: CommitInfo = { kind, globalStamp: this.#globalStamp }
+  #tell(
+    changes: readonly Change[],
+    kind: CommitKind,
+    loaded: readonly LoadedRows[] = [],
+    firstStamp = this.#globalStamp,
+  ): void {
+    const info: CommitInfo = { kind, globalStamp: this.#globalStamp, firstStamp }
     let all: readonly Change[] | undefined
     for (const { listener, loadRows } of this.#listeners) {
       if (!loadRows || loaded.length === 0) {
@@ -375,6 +427,22 @@ function storeLoaded(table: Table, base: BaseRows): void {
     const highest = base.highest(table.positionOf(name)!)
     if (highest !== undefined) table.noteSequence(name, highest)
   }
+}
+
+/** The highest `__GlobalStamp` and `__Stamp` among loaded rows (0 for none). */
+function highestTracked(loads: readonly LoadedRows[]): number {
+  let highest = 0
+  for (const { table, base } of loads) {
+    const name = table.def.tracked
+      ? GLOBAL_STAMP
+      : table.def.name === DELETED_RECORDS
+        ? DELETED_FIELDS.stamp
+        : undefined
+    const position = name === undefined ? undefined : table.positionOf(name)
+    if (position === undefined) continue
+    highest = Math.max(highest, base.highest(position) ?? 0)
+  }
+  return highest
 }
 
 /** Notes `v`, an autosequence value `table` stores under `name`, if it is the highest so far. */

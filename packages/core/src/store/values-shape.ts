@@ -16,9 +16,10 @@ import type { StoredValues } from './entity-record.js'
 /** Builds the frozen values object of a record from the values in storage order. */
 export type ValuesFactory = (values: readonly StoredValue[]) => StoredValues
 
-// Attribute names are checked by the model loader (letters, digits, _; never `__…`), but a
-// schema can be built by hand: a name that a literal would treat specially is never compiled.
-const PLAIN_NAME = /^(?!__)[\p{L}\p{N}_$]+$/u
+// Attribute names are checked by the model loader (letters, digits, _; `__…` only for 4D's change
+// tracking), but a schema can be built by hand: a name that a literal would treat specially
+// (`"__proto__": v` sets the prototype) is never compiled.
+const PLAIN_NAME = /^(?!__proto__$)[\p{L}\p{N}_$]+$/u
 
 /** The values factory of a dataclass whose storage attributes are `names`, in storage order. */
 export function valuesFactory(names: readonly string[]): ValuesFactory {

@@ -39,6 +39,7 @@ import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import { binaryValue, isBinaryValue } from '../values/binary.js'
 import { sortKey } from '../values/compare.js'
 import { nextValues } from './next-values.js'
+import { GLOBAL_STAMP } from '../schema/change-tracking.js'
 
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
 export type Assignments = Readonly<Record<string, unknown>>
@@ -310,6 +311,14 @@ export class Transaction {
       switch (attr.kind) {
         case 'storage': {
           const v = versioned(coerceAt(dc, attr, raw, where), attr, base)
+          if (name === GLOBAL_STAMP) {
+            // The commit writes it (change-stamps.ts). A client saving back an entity as it read
+            // it sends the value it holds: skipped; any other value is refused.
+            if (v === null || v === (base?.values[name] ?? 0)) break
+            fail('AttributeReadOnly', [name, dc.name, 'the engine writes it at each save'], {
+              details: { location: where(name), attribute: name },
+            })
+          }
           set(attr, v, name)
           const relation = this.#explicitRelation(dc, attr)
           if (relation && v !== null) this.#checkReference(dc, relation, v as KeyValue, where, name)
