@@ -44,7 +44,10 @@ import { DataClass } from './data-class.js'
 import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import { restoreSnapshot } from './snapshots.js'
-import { runAs, runTransaction } from './writes.js'
+import { openTransaction, runAs, runTransaction } from './writes.js'
+import { DeletionWitnesses } from './deletion-witnesses.js'
+import { withGlobalStampFunctions } from './global-stamp-functions.js'
+import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { restrictVisibility } from './restrict-visibility.js'
 import type { FunctionsDef } from './define-functions.js'
 import { FunctionRegistry } from '../functions/registry.js'
@@ -172,6 +175,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly querySource: QuerySource
   /** The approximate indexes of vector attributes, built when a search first asks for one. */
   readonly nearest: NearestIndexes
+  /** @internal Who may learn of each deletion from a restricted dataclass (deletion-witnesses.ts). */
+  readonly deletionWitnesses: DeletionWitnesses
   readonly #classes = new Map<string, DataClass>()
   // Builds of indexes in slices (buildIndexesInBackground, indexesReady).
   readonly #builder = new IndexBuilder(() =>
@@ -220,10 +225,17 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
     this.entitySets = new EntitySets(this as Datastore, newSetId, options.entitySets)
-    this.functions = new FunctionRegistry(schema, options.functions)
+    this.functions = new FunctionRegistry(
+      schema,
+      withGlobalStampFunctions(schema, options.functions as FunctionsDef | undefined),
+    )
     for (const def of schema.dataClasses)
       this.#classes.set(def.name, new DataClass(this as Datastore, this.store.table(def.name)))
     const store = this.store
+    this.deletionWitnesses = new DeletionWitnesses(this as Datastore)
+    // Only a restricted dataclass needs its deletions witnessed.
+    if (this.functions.restricting)
+      store.beforeWrite((changes) => this.deletionWitnesses.beforeCommit(changes))
     this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
     this.querySource = {
       schema,
@@ -289,9 +301,42 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     }
   }
 
-  /** The server-wide modification stamp: +1 for every entity saved or deleted since the start. */
+  /**
+   * The server-wide modification stamp: +1 for every entity saved or deleted (and every deleted
+   * row change tracking adds), kept across restarts by a journal. The last stamp given: an entity
+   * changed later has a higher `__GlobalStamp`.
+   */
   get globalStamp(): number {
     return this.store.globalStamp
+  }
+
+  /**
+   * 4D's `ds.getGlobalStamp()`: the global stamp (see `globalStamp`). A sync keeps it and later
+   * asks for `__GlobalStamp > :1` and the `__DeletedRecords` rows with `__Stamp > :1`
+   * (docs/change-tracking.md). 0 until something is written.
+   */
+  getGlobalStamp(): number {
+    return this.store.globalStamp
+  }
+
+  /**
+   * 4D's `ds.setGlobalStamp()`: sets the global stamp, so that the next change takes `stamp + 1`
+   * (a journal keeps it). Setting it back lets later changes take stamps already given: a sync
+   * from a higher stamp would miss them. Not inside `ds.transaction`. Throws a RangeError for a
+   * value that is not a non-negative integer.
+   */
+  setGlobalStamp(stamp: number): void {
+    if (openTransaction(this as Datastore))
+      throw new Error('setGlobalStamp: not inside a transaction')
+    this.store.setGlobalStamp(stamp)
+  }
+
+  /**
+   * Whether reads depend on who makes them: a dataclass has a `restrict` event, or the datastore
+   * tracks changes (its deleted rows show each session only what it may learn of).
+   */
+  get restricting(): boolean {
+    return this.functions.restricting || this.schema.byName.has(DELETED_RECORDS)
   }
 
   /**
