@@ -119,6 +119,14 @@ export type { CallOptions } from './orda/call-function.js'
 export { currentCall } from './orda/call-context.js'
 export type { RestrictContext } from './orda/restrict.js'
 export { restrictedSelection } from './orda/restrict.js'
+export { committedVersion } from './orda/writes.js'
+export { deletionVisible } from './orda/deletion-witnesses.js'
+export {
+  DELETED_FIELDS,
+  DELETED_RECORDS,
+  GLOBAL_STAMP,
+} from './schema/change-tracking.js'
+export { changeStamps } from './store/change-stamps.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons

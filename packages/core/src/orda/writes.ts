@@ -138,10 +138,12 @@ function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
 }
 
 /**
- * The version the commit stored of an entity just written: for a tracked dataclass, the commit
- * wrote its `__GlobalStamp` into a new version (store/change-stamps.ts); any other is the same.
+ * The version the datastore holds of an entity just written, once its commit is done: for a
+ * tracked dataclass, the commit wrote its `__GlobalStamp` into a new version (store/change-
+ * stamps.ts), so what a transaction's function returned is the version as staged. Anything
+ * else is given back as it is.
  */
-function committedVersion<T>(result: T): T {
+export function committedVersion<T>(result: T): T {
   if (!(result instanceof Entity) || !result.dataClass.def.tracked) return result
   return ((result.dataClass as DataClass).table.record(result.rowId) as T | undefined) ?? result
 }

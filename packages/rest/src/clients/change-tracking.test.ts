@@ -129,6 +129,17 @@ describe('change tracking over REST', () => {
     expect(saved.json.__GlobalStamp).toBe(1)
   })
 
+  it('a batch, atomic or not, answers the stamps its commit wrote', async () => {
+    const { send } = setup()
+    const atomic = await send('/rest/Employee?$method=update&$atomic=true', [
+      { name: 'A' },
+      { __KEY: '1', salary: 1 },
+    ])
+    expect(atomic.json.__ENTITIES.map((e: any) => e.__GlobalStamp)).toEqual([1, 2])
+    const one = await send('/rest/Employee?$method=update', [{ name: 'B' }, { name: 'C' }])
+    expect(one.json.__ENTITIES.map((e: any) => e.__GlobalStamp)).toEqual([3, 4])
+  })
+
   it('a session that may not read a dataclass sees none of its deleted rows', async () => {
     const { ds, send } = setup({
       privileges: [{ privilege: 'hr', includes: [] }],

@@ -14,6 +14,7 @@
  *   the failing item's `__ERROR` followed by 9041, with that error's status.
  */
 import {
+  committedVersion,
   datastoreError,
   fail,
   type DataClass,
@@ -151,7 +152,8 @@ function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unkno
         return apply(req, item)
       }),
     )
-    const members = saved.map((e) => writer.written(e, SUCCESS))
+    // As committed: a tracked dataclass's commit wrote each one's global stamp.
+    const members = saved.map((e) => writer.written(committedVersion(e), SUCCESS))
     return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
   } catch (error) {
     if (!isReported(error)) throw error
