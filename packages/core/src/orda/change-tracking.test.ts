@@ -197,6 +197,16 @@ describe('change tracking: stamps', () => {
       .toArray()
       .map((e) => e.get('__PrimaryKey'))
     expect(deleted).toEqual(['2'])
+    // Both through an index: a sync scans nothing.
+    expect(emp.run('__GlobalStamp > :1', { params: [oldStamp] }).explain()).toContain(
+      'SEARCH Employee USING SORTED INDEX __GlobalStamp',
+    )
+    expect(
+      ds
+        .dataClass('__DeletedRecords')
+        .run('__Stamp > :1 and __TableName = :2', { params: [oldStamp, 'Employee'] })
+        .explain(),
+    ).toContain('SEARCH __DeletedRecords USING SORTED INDEX __Stamp')
     // Sorted by stamp, through its index.
     expect(emp.all().orderBy('__GlobalStamp desc').at(0)!.get('name')).toBe('Late')
   })
