@@ -296,6 +296,7 @@ export function applyLogRecords(
   const store = storeOf(source)
   const pending = new Pending()
   const changes: Change[] = []
+  const stamps: number[] = []
   let globalStamp: number | undefined
   const sequences = new Map<Table, Map<string, number>>()
   let index = 0
@@ -314,6 +315,9 @@ export function applyLogRecords(
     record.changes.forEach((c, i) =>
       changes.push(decodeChange(store, c, pending, `${where}[${i}]`, record.attachments)),
     )
+    // A record's changes are in stamp order (deletes first: logRecordOf), ending at its stamp.
+    const n = record.changes.length
+    for (let i = 0; i < n; i++) stamps.push(record.globalStamp - n + i + 1)
     globalStamp = record.globalStamp
     for (const [name, values] of Object.entries(record.sequences ?? {})) {
       const table = tableOf(store, name, where)
@@ -342,7 +346,7 @@ export function applyLogRecords(
   for (const c of changes) if (c.op === 'insert') inserts++
   store.commit(changes, {
     kind: 'replay',
-    replayed: { globalStamp, sequences: sequences as SequenceValues },
+    replayed: { globalStamp, sequences: sequences as SequenceValues, stamps },
     columns: inserts >= (options.columnsFrom ?? REPLAY_COLUMNS_FROM),
     ...(pending.staged ? { loaded: pending.staged.loads() } : {}),
   })

@@ -21,7 +21,7 @@ import {
   type LoadReport,
 } from './load-data.js'
 import { Table, type TableState } from './table.js'
-import { trackChanges } from './change-stamps.js'
+import { changeStamps, trackChanges } from './change-stamps.js'
 import { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from '../schema/change-tracking.js'
 import { BaseRows } from './base-rows.js'
 
@@ -46,6 +46,17 @@ export interface CommitInfo {
    * for a commit that moved no stamp (a load), and meaningless for a restore, which sets it.
    */
   readonly firstStamp: number
+  /**
+   * The stamp of each change (`stamps[i]` for `changes[i]`) when a replay applied several log
+   * records in one commit: each record's changes took the stamps after its own start, which no
+   * single `firstStamp` gives. Undefined otherwise: see `commitStamps`.
+   */
+  readonly stamps?: readonly number[]
+}
+
+/** The global stamp of each change of a commit a listener was told of (`stamps[i]` for `changes[i]`). */
+export function commitStamps(changes: readonly Change[], info: CommitInfo): readonly number[] {
+  return info.stamps ?? changeStamps(changes, info.firstStamp)
 }
 
 /** Something that observes every commit (journals, entity-set caches). */
@@ -87,6 +98,8 @@ export interface CommitOptions {
   readonly replayed?: {
     readonly globalStamp: number
     readonly sequences: SequenceValues
+    /** Each change's stamp, when the changes come from several records (CommitInfo.stamps). */
+    readonly stamps?: readonly number[]
   }
   /**
    * @internal Rows already in columns of their own, stored before `changes` as a load's commit
@@ -318,9 +331,7 @@ export class Store {
     if (counts) for (const fn of this.#beforeWrite) fn(given)
     // A write of a tracked dataclass writes its global stamps and deleted rows (change-stamps.ts);
     // a replay has them in its rows already.
-    const changes = counts
-      ? trackChanges(this, given, this.#globalStamp, this.clock.now())
-      : given
+    const changes = counts ? trackChanges(this, given, this.#globalStamp, this.clock.now()) : given
     // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
     // use; other commits of many changes rebuild sorted indexes once at the end.
     const deferred = options.columns === true || loaded.length > 0
@@ -363,9 +374,12 @@ export class Store {
       for (const [table, values] of replayed.sequences)
         for (const [name, v] of values) table.resetSequence(name, v)
       this.#globalStamp = replayed.globalStamp
-      first = replayed.globalStamp - changes.length
+      first =
+        replayed.stamps !== undefined && replayed.stamps.length > 0
+          ? replayed.stamps[0]! - 1
+          : replayed.globalStamp - changes.length
     } else if (counts) this.#globalStamp += changes.length
-    this.#tell(changes, options.kind ?? 'write', loaded, first)
+    this.#tell(changes, options.kind ?? 'write', loaded, first, replayed?.stamps)
   }
 
   /**
@@ -391,8 +405,12 @@ export class Store {
     kind: CommitKind,
     loaded: readonly LoadedRows[] = [],
     firstStamp = this.#globalStamp,
+    stamps?: readonly number[],
   ): void {
-    const info: CommitInfo = { kind, globalStamp: this.#globalStamp, firstStamp }
+    const info: CommitInfo =
+      stamps === undefined
+        ? { kind, globalStamp: this.#globalStamp, firstStamp }
+        : { kind, globalStamp: this.#globalStamp, firstStamp, stamps }
     let all: readonly Change[] | undefined
     for (const { listener, loadRows } of this.#listeners) {
       if (!loadRows || loaded.length === 0) {
