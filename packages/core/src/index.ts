@@ -127,6 +127,7 @@ export {
   GLOBAL_STAMP,
 } from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
+export { commitStamps } from './store/store.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons
