@@ -16,6 +16,19 @@ const root = new URL('../../../', import.meta.url).pathname
 const MODEL = join(root, 'examples/company/model.json')
 const DATA = join(root, 'examples/company/data.json')
 
+const TRACKED_MODEL = {
+  dataClasses: [
+    {
+      name: 'Item',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'name', type: 'string' },
+        { name: '__GlobalStamp', type: 'long64', indexed: true },
+      ],
+    },
+  ],
+}
+
 let dir: string
 let original: RunningServer
 beforeAll(async () => {
@@ -177,6 +190,38 @@ describe('clone', () => {
       }
     } finally {
       await binaries.close()
+    }
+  })
+
+  it('copies a server that tracks changes: each __GlobalStamp, the __DeletedRecords rows and so the stamp', async () => {
+    const ds = createDatastore(TRACKED_MODEL, {
+      data: { Item: [{ name: 'pen' }, { name: 'ink' }] },
+    })
+    ds.dataClass('Item').create({ name: 'cap' }) // 1
+    ds.dataClass('Item').update(1, { name: 'pen 2' }) // 2
+    ds.dataClass('Item').drop(2) // 3, its row 4
+    ds.setGlobalStamp(40)
+    ds.dataClass('Item').update(3, { name: 'cap 2' }) // 41
+    const tracked = await serve(ds, { port: 0 })
+    try {
+      const result = await clone({ url: tracked.url, out: out('tracked') })
+      expect(result.counts).toEqual({ Item: 2, __DeletedRecords: 1 })
+      const copy = await loadDatastoreFiles({ model: result.modelFile, data: result.dataFile })
+      expect(copy.dataClass('Item').def.tracked).toBe(true)
+      expect(dumpData(copy)).toEqual(dumpData(ds))
+      // The stamp comes back as the highest one the rows hold (the load's rule): here the
+      // original's, since its last change was a tracked one.
+      expect(copy.getGlobalStamp()).toBe(41)
+      const deleted = copy.dataClass('__DeletedRecords').get(1)!
+      expect([
+        deleted.get('__Stamp'),
+        deleted.get('__TableName'),
+        deleted.get('__PrimaryKey'),
+      ]).toEqual([3, 'Item', '2'])
+      // The next change takes a stamp past every one a sync client of the original may hold.
+      expect(copy.dataClass('Item').create({ name: 'nib' }).get('__GlobalStamp')).toBe(42)
+    } finally {
+      await tracked.close()
     }
   })
 

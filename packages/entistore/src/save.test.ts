@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatastore, dumpData, type ModelJson } from '@entistore/core'
+import { loadDatastoreFiles } from './load-files.js'
 import { dataFileText, dataSaver, digestOf, writeFileAtomic } from './save.js'
 
 let dir: string
@@ -134,4 +135,47 @@ describe('dataSaver, in slices', () => {
     expect(rows.map((r) => r.__entityModel)).toEqual([...Array(200).fill('Item'), 'Empty'])
     expect(result.written.digest).toBe(digestOf(readFileSync(file)))
   })
+})
+
+describe('dataSaver, of a datastore that tracks changes', () => {
+  const tracked: ModelJson = {
+    dataClasses: [
+      {
+        name: 'Item',
+        attributes: [
+          { name: 'ID', type: 'long', autosequence: true },
+          { name: 'label', type: 'string' },
+          { name: '__GlobalStamp', type: 'long64', indexed: true },
+        ],
+      },
+    ],
+  }
+
+  it.each(['tracked.json', 'tracked.jsonl'])(
+    'keeps each __GlobalStamp and the __DeletedRecords rows in %s, and so the stamp when loaded',
+    async (name) => {
+      const ds = createDatastore(tracked, { data: { Item: [{ label: 'a' }, { label: 'b' }] } })
+      ds.dataClass('Item').create({ label: 'c' }) // 1
+      ds.dataClass('Item').drop(1) // 2, its row 3
+      ds.dataClass('Item').update(2, { label: 'b2' }) // 4
+      const file = join(dir, name)
+      const result = await dataSaver(file, () => ds).save()
+      expect(result.entities).toBe(3)
+      // Read back as `serve --data` reads it.
+      const modelFile = join(dir, 'tracked-model.json')
+      writeFileSync(modelFile, JSON.stringify(tracked))
+      const again = await loadDatastoreFiles({ model: modelFile, data: file })
+      expect(dumpData(again)).toEqual(dumpData(ds))
+      expect(dumpData(again).__DeletedRecords).toMatchObject([
+        { ID: 1, __Stamp: 2, __TableName: 'Item', __PrimaryKey: '1' },
+      ])
+      // The highest stamp the rows hold: the next change goes on after it.
+      expect(again.getGlobalStamp()).toBe(4)
+      again.dataClass('Item').drop(2)
+      expect(dumpData(again).__DeletedRecords).toMatchObject([
+        { ID: 1, __Stamp: 2 },
+        { ID: 2, __Stamp: 5, __PrimaryKey: '2' },
+      ])
+    },
+  )
 })

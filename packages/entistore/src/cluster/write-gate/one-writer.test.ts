@@ -161,3 +161,93 @@ describe.skipIf(postgresSkip !== undefined)('one writer, the others forward', ()
     expect(new Set(origins)).toEqual(new Set([writerOf(ns)[0]!.cluster.origin]))
   })
 })
+
+// Issue 50: 4D's change tracking across processes. Followers apply the writer's records as
+// replays, which keep the stamps the writer gave; setGlobalStamp over REST is a datastore
+// function call, a write forwarded as any other.
+const TRACKED = {
+  dataClasses: [
+    {
+      ...MODEL.dataClasses[0]!,
+      attributes: [
+        ...MODEL.dataClasses[0]!.attributes,
+        { name: '__GlobalStamp', type: 'long64', indexed: true },
+      ],
+    },
+  ],
+}
+
+describe.skipIf(postgresSkip !== undefined)('change tracking across processes', () => {
+  /** What a sync client reads through `n`: the global stamp, the stamps, the deleted rows. */
+  const synced = async (n: ClusterNode) => ({
+    globalStamp: (await send(n, 'GET', '$catalog/getGlobalStamp')).body.result as number,
+    accounts: (
+      await send(n, 'GET', 'Account?$attributes=owner,__GlobalStamp&$orderby=ID')
+    ).body.__ENTITIES.map((e: any) => [e.__KEY, e.owner, e.__GlobalStamp]),
+    deleted: (await send(n, 'GET', '__DeletedRecords?$orderby=ID')).body.__ENTITIES.map(
+      (e: any) => [e.ID, e.__Stamp, e.__TableName, e.__PrimaryKey],
+    ),
+  })
+
+  it('gives each write the same stamps through every process, and setGlobalStamp through a follower takes effect everywhere', async () => {
+    schema = `ow${++schemas}`
+    const options: ClusterOptions = {
+      postgres: pgFile.url,
+      schema,
+      data: DATA,
+      oneWriter: { beatMs: 100, staleMs: 400, failoverMs: 5000 },
+      onError: (e) => void reported.push(e.message),
+      // The process that joins last starts from a snapshot of the tracked rows.
+      snapshotEvery: 5,
+    }
+    const ns = [await nodes.start(TRACKED, options), await nodes.start(TRACKED, options)]
+    const follower = ns.find((n) => n.cluster.writer !== true)!
+    const post = async (n: ClusterNode, path: string, body?: unknown) => {
+      const reply = await send(n, 'POST', path, body)
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      return reply.body
+    }
+    await post(follower, 'Account?$method=update', { owner: 'new' }) // 1
+    await post(follower, 'Account?$method=update', { __KEY: '1', owner: 'one' }) // 2
+    await post(follower, 'Account(2)?$method=delete') // 3, its row 4
+    const want = {
+      globalStamp: 4,
+      accounts: [
+        ['1', 'one', 2],
+        ['3', 'o3', 0],
+        ['4', 'new', 1],
+      ],
+      deleted: [[1, 3, 'Account', '2']],
+    }
+    for (const n of ns) expect(await synced(n)).toEqual(want)
+    // Set through the follower, forwarded to the writer: every process holds it at the reply.
+    expect(await post(follower, '$catalog/setGlobalStamp', [1000])).toEqual({ result: null })
+    for (const n of ns) expect(n.ds.getGlobalStamp()).toBe(1000)
+    await post(ns[0]!, 'Account(3)?$method=delete') // 1001, its row 1002
+    await post(ns[1]!, 'Account?$method=update', { __KEY: '4', owner: 'four' }) // 1003
+    // A process that joins now reads the same from the snapshot of record 5 and the log after it.
+    const snapshots = async () =>
+      Number(
+        (
+          await pgFile.server.query(
+            `SELECT count(DISTINCT seq) AS n FROM "${schema}"."entistore_snapshot"`,
+            pgFile.database,
+          )
+        ).rows[0].n,
+      )
+    for (let i = 0; i < 400 && (await snapshots()) < 2; i++)
+      await new Promise((r) => setTimeout(r, 25))
+    ns.push(await nodes.start(TRACKED, options))
+    expect(ns[2]!.cluster.recovery.snapshotSeq).toBe(5)
+    const after = await synced(ns[0]!)
+    expect(after).toEqual({
+      globalStamp: 1003,
+      accounts: [
+        ['1', 'one', 2],
+        ['4', 'four', 1003],
+      ],
+      deleted: [...want.deleted, [2, 1001, 'Account', '3']],
+    })
+    for (const n of ns.slice(1)) expect(await synced(n)).toEqual(after)
+  })
+})
