@@ -17,6 +17,16 @@ export type {
   Singleton,
 } from './orda/datastore.js'
 export type { DatastoreOf, ModelSource } from './orda/datastore.js'
+// The live feed of changes (ds.changes): docs/change-tracking.md
+export type {
+  ChangeEvent,
+  ChangeFeedOptions,
+  ChangedEntity,
+  ChangesOptions,
+  ChangeSubscription,
+  FeedSchedule,
+} from './orda/change-feed.js'
+export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
 export type { IndexBuildOptions } from './indexes/index-builder.js'
 export type { DraftValue } from './orda/entity-draft.js'
 export type {
@@ -121,11 +131,7 @@ export type { RestrictContext } from './orda/restrict.js'
 export { restrictedSelection } from './orda/restrict.js'
 export { committedVersion } from './orda/writes.js'
 export { deletionVisible } from './orda/deletion-witnesses.js'
-export {
-  DELETED_FIELDS,
-  DELETED_RECORDS,
-  GLOBAL_STAMP,
-} from './schema/change-tracking.js'
+export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'

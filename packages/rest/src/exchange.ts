@@ -54,7 +54,23 @@ export interface RestRequest {
  * them, so that a client that reads slowly makes the server hold one chunk, not the reply; null when
  * there is none (HEAD, 204).
  */
-export type RestBody = string | Uint8Array | Iterable<string> | null
+export type RestBody = string | Uint8Array | Iterable<string> | RestStream | null
+
+/**
+ * A body with no end of its own (server-sent events: `/rest/$changes`): its chunks as they come.
+ * The transport writes each as it arrives, waits for the client to read before asking for the
+ * next, and calls `close()` when the client goes away (or when it drops a client that stopped
+ * reading), which frees what the stream holds.
+ */
+export interface RestStream extends AsyncIterable<string> {
+  readonly stream: true
+  close(): void
+}
+
+/** Whether `body` is a RestStream. */
+export function isStream(body: unknown): body is RestStream {
+  return typeof body === 'object' && body !== null && (body as Partial<RestStream>).stream === true
+}
 
 /** One reply. */
 export interface RestReply {

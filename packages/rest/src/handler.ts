@@ -25,6 +25,8 @@ import { isReported, toErrorReply } from './errors/to-error-body.js'
 import {
   bodyLimitOf,
   isPending,
+  isStream,
+  type RestStream,
   type RestBody,
   type RestCore,
   type RestReply,
@@ -217,6 +219,21 @@ function replyHeaders(
   return setCookie === undefined ? base : { ...base, 'set-cookie': setCookie }
 }
 
+/**
+ * Headers of server-sent events (`$changes`): never cached, nor held back by a proxy that buffers
+ * (`x-accel-buffering`, nginx's).
+ */
+function streamHeaders(setCookie: string | undefined): RestReply['headers'] {
+  const headers: Record<string, string> = {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': NOSNIFF,
+  }
+  if (setCookie !== undefined) headers['set-cookie'] = setCookie
+  return headers
+}
+
 /** Headers of a picture or BLOB reply: its own media type instead of JSON's. */
 function fileHeaders(
   file: NonNullable<Reply['file']>,
@@ -251,7 +268,7 @@ type Parsed = { target: RestTarget; params: RestParams } | { error: unknown }
 /** A request answered, before its headers: the status, the rendered body, and for bytes their type. */
 interface Answered {
   readonly status: number
-  readonly body: string | Uint8Array | Iterable<string>
+  readonly body: string | Uint8Array | Iterable<string> | RestStream
   readonly file?: Reply['file']
   /** Headers an error asks for: `allow` when not the interface's own methods, `retry-after`. */
   readonly headers?: Readonly<Record<string, string>> | undefined
@@ -335,6 +352,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // status is sent, can only cut the reply short.
   const settle = (reply: Reply, request: RestRequest): Answered | Promise<Answered> => {
     const { body } = reply
+    // Events as they come (`$changes`): no size to check, nothing rendered yet.
+    if (isStream(body)) return answered(reply, body)
     if (body instanceof JsonChunks) {
       const first = firstPiece(body, maxReplyBytes)
       return isPending(first)
@@ -360,7 +379,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       throw error
     }
   }
-  const answered = (reply: Reply, out: string | Uint8Array | Iterable<string>): Answered =>
+  const answered = (
+    reply: Reply,
+    out: string | Uint8Array | Iterable<string> | RestStream,
+  ): Answered =>
     reply.file
       ? { status: reply.status, body: out, file: reply.file }
       : { status: reply.status, body: out }
@@ -446,7 +468,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         : undefined
     // A 304 has no body either (a web Response refuses one).
     const out: RestBody = request.method === 'HEAD' || status === 304 ? null : body
-    const headers = file ? fileHeaders(file, setCookie) : replyHeaders(status, setCookie, extra)
+    // A stream not sent (HEAD) ends here: its subscription would otherwise wait for nobody.
+    if (out === null && isStream(body)) body.close()
+    const headers = isStream(out)
+      ? streamHeaders(setCookie)
+      : file
+        ? fileHeaders(file, setCookie)
+        : replyHeaders(status, setCookie, extra)
     return { status, headers, body: out }
   }
 

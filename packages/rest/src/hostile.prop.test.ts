@@ -73,7 +73,7 @@ function bodyText(reply: RestReply): string {
   if (body instanceof Uint8Array) return decoder.decode(body)
   let text = ''
   let chunks = 0
-  for (const chunk of body) {
+  for (const chunk of body as Iterable<string>) {
     if (++chunks > CHUNK_BUDGET) throw new Error(`a reply past ${CHUNK_BUDGET} chunks: a hang`)
     text += chunk
   }

@@ -7,10 +7,17 @@
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
 export type { CorsOptions } from './cors.js'
-export { isPending, takesBody } from './exchange.js'
+export { isPending, isStream, takesBody } from './exchange.js'
 export { readRequestNames } from './url/request-names.js'
 export type { RequestNames } from './url/request-names.js'
-export type { RestBody, RestCore, RestHeaders, RestReply, RestRequest } from './exchange.js'
+export type {
+  RestBody,
+  RestCore,
+  RestHeaders,
+  RestReply,
+  RestRequest,
+  RestStream,
+} from './exchange.js'
 export { withRespond } from './exchange.js'
 export { toFetchHandler, toResponse } from './fetch/fetch-handler.js'
 export type { FetchHandler, FetchHandlerOptions } from './fetch/fetch-handler.js'

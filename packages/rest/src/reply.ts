@@ -5,14 +5,15 @@
  */
 import type { JsonObject } from './serialize/entity.js'
 import type { JsonChunks } from './serialize/json-chunks.js'
+import type { RestStream } from './exchange.js'
 
 /** A JSON body: a value to stringify, JSON text already written, or text rendered piece by piece. */
 export type JsonBody = JsonObject | string | JsonChunks
 
 export interface Reply {
   readonly status: number
-  /** JSON, or the bytes of a picture or BLOB (with `type`). */
-  readonly body: JsonBody | Uint8Array
+  /** JSON, or the bytes of a picture or BLOB (with `type`), or events as they come (`$changes`). */
+  readonly body: JsonBody | Uint8Array | RestStream
   /**
    * For bytes: their media type, how a browser should treat them (`attachment` to save), and the
    * other headers a function's OutgoingMessage set.

@@ -20,6 +20,7 @@ import {
 import { info } from './resources/info.js'
 import { readDataClass } from './resources/read.js'
 import { upload, uploadGet } from './resources/upload.js'
+import { changes } from './resources/changes.js'
 import { write, WRITE_METHODS } from './resources/write.js'
 
 type Kind = RestTarget['kind']
@@ -59,6 +60,8 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
   singleton: { GET: singletonCall, POST: singletonCall },
   // `POST /rest/$upload?$rawPict=true`: a file kept for a later write; nothing to GET.
   upload: { GET: uploadGet, POST: upload },
+  // `/rest/$changes`, `/rest/Employee/$changes`: the live feed, as server-sent events.
+  changes: { GET: (ctx, target) => changes(ctx, target), POST: readOnly('$changes') },
   // `/rest/Employee/raise`, `/rest/Employee(3)/raise`: a function; any other path a read or write.
   dataClass: {
     // A read runs again once an index it needs is built (handler.ts): it never builds one in one

@@ -49,6 +49,13 @@ import { DeletionWitnesses } from './deletion-witnesses.js'
 import { withGlobalStampFunctions } from './global-stamp-functions.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { restrictVisibility } from './restrict-visibility.js'
+import { ChangeHub } from './change-hub.js'
+import type {
+  ChangeFeedOptions,
+  ChangesOptions,
+  ChangeSubscription,
+  ChangedEntity,
+} from './change-feed.js'
 import type { FunctionsDef } from './define-functions.js'
 import { FunctionRegistry } from '../functions/registry.js'
 import { callByName } from './call-function.js'
@@ -104,6 +111,11 @@ export interface DatastoreOptions extends LoadModelOptions {
    * @throws DatastoreError InvalidRoles (9137) for a file not in 4D's format
    */
   readonly roles?: RolesJson | Roles
+  /**
+   * The change history the live feed (`ds.changes`) resumes from: how many change events it keeps
+   * (`size`, default 10,000), and the timer of its heartbeats (docs/change-tracking.md).
+   */
+  readonly changeHistory?: ChangeFeedOptions
 }
 
 /** How `ds.actAs(session, fn)` acts. */
@@ -175,6 +187,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
   readonly querySource: QuerySource
   /** The approximate indexes of vector attributes, built when a search first asks for one. */
   readonly nearest: NearestIndexes
+  /** @internal The live feed: the change history and its subscribers (change-hub.ts). */
+  readonly changeFeed: ChangeHub
   /** @internal Who may learn of each deletion from a restricted dataclass (deletion-witnesses.ts). */
   readonly deletionWitnesses: DeletionWitnesses
   readonly #classes = new Map<string, DataClass>()
@@ -210,6 +224,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
       (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
     )
     this.sessions.onClose((session) => this.locks.releaseSession(session.id))
+    // Before any commit (the data below): a subscriber may resume from any stamp given since.
+    this.changeFeed = new ChangeHub(this as Datastore, options.changeHistory)
     this.sessionTokens = new SessionTokens(this.clock, this.sessions, options.sessionTokens)
     // A renewed session (a login) keeps its locks under its new id.
     this.sessions.onRenew((session, previousId) => this.locks.renameSession(previousId, session.id))
@@ -552,6 +568,21 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    */
   restore(snapshot: DataSnapshot): void {
     restoreSnapshot(this as Datastore, snapshot)
+  }
+
+  /**
+   * A live feed of the changes of `dataClasses` after the global stamp `since` (default: now), as
+   * `session` may see them: an async iterator of `created`, `updated` (the entity as it is when
+   * sent, shaped by `attributes`), `deleted`, `reset`, `heartbeat` and `dropped` events, each with
+   * its global stamp to resume from. `close()` it (or break out of `for await`) when done.
+   * Semantics and bounds: docs/change-tracking.md, "Live feed".
+   *
+   * @example for await (const e of ds.changes({ dataClasses: 'Employee', filter: 'salary > 5000' })) …
+   * @throws DatastoreError DataClassNotFound (1800), InvalidParameter (1806), a filter's errors,
+   *   ReadRefused (1557) when `session` may not read a dataclass.
+   */
+  changes<T = ChangedEntity>(options: ChangesOptions<T>): ChangeSubscription<T> {
+    return this.changeFeed.open(options)
   }
 
   /**

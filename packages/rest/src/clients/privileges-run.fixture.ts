@@ -223,7 +223,7 @@ export class Run {
           ? b
           : b instanceof Uint8Array
             ? latin1.decode(b)
-            : [...b].join('')
+            : [...(b as Iterable<string>)].join('')
     let json: any
     try {
       json = JSON.parse(text)

@@ -14,10 +14,12 @@ import {
 } from '../body/bodies-in-flight.js'
 import {
   bodyLimitOf,
+  isStream,
   takesBody,
   type RestBody,
   type RestCore,
   type RestReply,
+  type RestStream,
 } from '../exchange.js'
 import { nextTurn, SLICE_MS } from '../serialize/first-piece.js'
 import { splitTarget } from '../url/request-target.js'
@@ -74,7 +76,7 @@ async function answer(
   }
   // A Promise for a call of an async function, awaited like the body; should it reject (it must
   // not), the handler above answers the core's 500.
-  return core.respond({
+  const reply = core.respond({
     method: request.method,
     path: target.path,
     query: target.query,
@@ -83,6 +85,13 @@ async function answer(
     // A client that went away aborts its Request (in the runtimes that tell): its read stops.
     closed: () => request.signal.aborted,
   })
+  // A stream (`$changes`) ends when its client goes: in the runtimes that abort a Request then,
+  // and otherwise when the Response's body is cancelled (toFetchBody).
+  const answered = await reply
+  const stream = answered.body
+  if (isStream(stream))
+    request.signal.addEventListener('abort', () => stream.close(), { once: true })
+  return answered
 }
 
 /** The host and port of an absolute URL (`http://localhost:8080/rest` → `localhost:8080`). */
@@ -172,6 +181,7 @@ export function toResponse(reply: RestReply): Response {
 
 function toFetchBody(body: RestBody): FetchBody {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body
+  if (isStream(body)) return streamBody(body)
   const chunks = body[Symbol.iterator]()
   const encoder = new TextEncoder()
   const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
@@ -203,6 +213,26 @@ function toFetchBody(body: RestBody): FetchBody {
       },
       cancel() {
         chunks.return?.()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/** A stream's chunks as they come, pulled as the reader asks; cancelled: the stream is closed. */
+function streamBody(stream: RestStream): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next()
+        if (next.done) controller.close()
+        else controller.enqueue(encoder.encode(next.value))
+      },
+      cancel() {
+        stream.close()
+        void chunks.return?.()
       },
     },
     { highWaterMark: 0 },

@@ -12,7 +12,8 @@
  * reply cut short.
  */
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http'
-import type { RestReply } from '../exchange.js'
+import { isStream, type RestReply } from '../exchange.js'
+import { writeStream } from './write-stream.js'
 import { SLICE_MS } from '../serialize/first-piece.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
 
@@ -95,6 +96,7 @@ export function writeReply(
     )
   res.writeHead(reply.status, headers)
   if (body === null) res.end()
+  else if (isStream(body)) writeStream(res, body, outbox)
   else if (whole) res.end(body)
   else if (typeof body === 'string') new ChunkWriter(res, slices(body), outbox).write()
   else new ChunkWriter(res, (body as Iterable<string>)[Symbol.iterator](), outbox).write()

@@ -46,6 +46,9 @@ const IMPLEMENTED = [
   // function called on the related entities of a subentityset.
   '$refresh',
   '$emMethod',
+  // The live feed's (`/rest/$changes`, not 4D's): the dataclasses followed, the stamp resumed after.
+  '$dataClasses',
+  '$since',
 ] as const
 
 /** The `$method` values of the real server (Wakanda's method list plus Qodly's `insert`). */
@@ -122,6 +125,10 @@ export interface RestParams {
   readonly refresh: boolean
   /** `$emMethod`, with `$method=subentityset`: the selection function to call on the entities. */
   readonly emMethod: string | undefined
+  /** `$dataClasses` of `/rest/$changes`: the names, split on commas and trimmed. */
+  readonly dataClasses: readonly string[] | undefined
+  /** `$since` of `/rest/$changes`: the global stamp to resume after. */
+  readonly since: number | undefined
 }
 
 export interface ParamLimits {
@@ -207,6 +214,8 @@ export function readParams(raw: readonly RawParam[], limits: ParamLimits): RestP
     lock: get('$lock') === undefined ? undefined : boolean('$lock', get('$lock')!),
     refresh: get('$refresh') === undefined ? false : boolean('$refresh', get('$refresh')!),
     emMethod: text(get('$emMethod')) || undefined,
+    dataClasses: list('$dataClasses', get('$dataClasses')),
+    since: get('$since') === undefined ? undefined : nonNegativeInteger('$since', get('$since')!),
     atomic:
       (get('$atomic') !== undefined && boolean('$atomic', get('$atomic')!)) ||
       (get('$atOnce') !== undefined && boolean('$atOnce', get('$atOnce')!)),

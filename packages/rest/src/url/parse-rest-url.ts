@@ -19,6 +19,8 @@ export type RestTarget =
   | { readonly kind: 'singleton'; readonly singleton: string; readonly function: string }
   /** `/rest/$upload`: a file sent to be kept for a later write. */
   | { readonly kind: 'upload' }
+  /** `/rest/$changes`, `/rest/Employee/$changes`: the live feed (resources/changes.ts). */
+  | { readonly kind: 'changes'; readonly dataClass?: string }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
@@ -142,6 +144,16 @@ export function parsePath(pathname: string, search: string, basePath: string): P
   if (first === '$upload') {
     if (parts.length > 1) return fail('UrlMalformed', [url, '$upload takes no more segments'])
     return { target: { kind: 'upload' }, search }
+  }
+  if (first === '$changes') {
+    if (parts.length > 1) return fail('UrlMalformed', [url, '$changes takes no more segments'])
+    return { target: { kind: 'changes' }, search }
+  }
+  // `/rest/Employee/$changes`: the live feed of one dataclass.
+  if (parts.length === 2 && parts[1] === '$changes') {
+    if (!ASCII_NAME.test(first) && !NAME.test(first))
+      return fail('UrlMalformed', [url, `"${first}" is not a dataclass name`])
+    return { target: { kind: 'changes', dataClass: first }, search }
   }
   if (first.startsWith('$')) {
     if (FUTURE_RESOURCES.has(first)) return fail('NotImplemented', [`The ${first} resource`])

@@ -182,7 +182,7 @@ function text(body: RestBody): string {
   if (body === null) return ''
   if (typeof body === 'string') return body
   if (body instanceof Uint8Array) return new TextDecoder().decode(body)
-  return [...body].join('')
+  return [...(body as Iterable<string>)].join('')
 }
 
 /** One request through the handler's synchronous core, in the session its first reply opened. */

@@ -11,6 +11,7 @@
  * the client reads its own write wherever it reads next.
  */
 import type { RestHeaders, RestReply, RestRequest } from '@entistore/rest'
+import { isStream } from '@entistore/rest'
 
 /** A body as JSON carries it: text as it is, bytes in base64. */
 export type WireBody = { readonly text: string } | { readonly base64: string } | null
@@ -85,9 +86,10 @@ export function fromLoggedReply(text: string, at: number): ForwardedReply {
 }
 
 function gathered(body: RestReply['body']): string | Uint8Array | null {
-  return body === null || typeof body === 'string' || body instanceof Uint8Array
-    ? body
-    : [...body].join('')
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body
+  // A stream (the live feed) is never a write's reply: nothing of it travels.
+  if (isStream(body)) return (body.close(), null)
+  return [...body].join('')
 }
 
 /** The reply the forwarding process sends its client. */
