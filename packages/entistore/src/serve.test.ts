@@ -345,6 +345,23 @@ describe('shutdown', () => {
     await idle.closed
   })
 
+  it('ends the live feed’s streams at once: their clients resume elsewhere, nothing waits for them', async () => {
+    // The deadline's timer never fires: a stop waiting for the streams would never end.
+    const timer = manualSchedule()
+    const running = await serve(datastore(), { port: 0, schedule: timer.schedule })
+    const streams = await Promise.all(
+      [0, 1].map(() =>
+        fetch(`${running.url}/rest/Tag/$changes`, { headers: { accept: 'text/event-stream' } }),
+      ),
+    )
+    for (const res of streams)
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const result = await running.shutdown({ timeoutMs: 60_000 })
+    expect(result).toMatchObject({ forced: false, dropped: 0 })
+    // Each stream ends cleanly (after its `retry:` line), as a reconnecting client expects.
+    for (const res of streams) expect(await res.text()).toMatch(/^retry: \d+/)
+  })
+
   it('past its deadline, destroys the connections left, still runs the steps, and says forced', async () => {
     const hold = holding()
     const timer = manualSchedule()

@@ -246,12 +246,15 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   const steps = [...(options.onShutdown ?? [])]
   // The replies not sent yet: a shutdown waits for them, and marks them `Connection: close`.
   const inFlight = new Set<ServerResponse>()
+  // Those of them that are live feeds (server-sent events): a stop ends them rather than wait.
+  const feeds = new Set<ServerResponse>()
   let stopping = false
   let started = 0
   let drained: (() => void) | undefined
   // One listener for every reply (no closure per request).
   function forget(this: ServerResponse): void {
     inFlight.delete(this)
+    feeds.delete(this)
     if (!stopping) return
     // The connection of the reply just sent is idle now: close it rather than keep it alive.
     server.closeIdleConnections()
@@ -297,6 +300,9 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
     inFlight.add(res)
     res.on('close', forget)
+    if (isFeedPath(pathOf(req.url))) {
+      feeds.add(res)
+    }
     if (stopping) res.setHeader('connection', 'close')
     if (healthPath !== false && pathOf(req.url) === healthPath) health(req, res)
     else current.wrapped(req, res)
@@ -326,6 +332,10 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     })
     // Replies already on their way but whose headers are not out yet still tell the client.
     for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
+    // A live feed's stream (`/rest/$changes`) never finishes by itself: ended now, its client
+    // reconnects (to another process, or to this one restarted) with its Last-Event-ID and
+    // misses nothing. Waiting for it would hold the stop until its timeout.
+    for (const res of feeds) res.end()
     const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     server.closeIdleConnections()
     const allAnswered = new Promise<void>((resolve) => {
@@ -413,3 +423,6 @@ const pathOf = (url: string | undefined): string => {
   const q = url?.indexOf('?') ?? -1
   return q < 0 ? (url ?? '') : url!.slice(0, q)
 }
+
+/** Whether `path` asks for the live feed (`/rest/$changes`, `/rest/Employee/$changes`). */
+const isFeedPath = (path: string): boolean => /\/\$changes\/?$/.test(path)

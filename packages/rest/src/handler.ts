@@ -34,6 +34,7 @@ import {
 } from './exchange.js'
 import { toFetchHandler } from './fetch/fetch-handler.js'
 import { callLimits } from './call/call-limits.js'
+import type { ChangesStreamOptions } from './resources/context.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
@@ -73,6 +74,12 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default Infinity
    */
   readonly maxTop?: number
+  /**
+   * The live feed's pacing over REST (`/rest/$changes`): `heartbeatMs` (15 s), a subscriber's
+   * `bufferLimit` in events before it is dropped and reconnects (1000), the `retryMs` a browser
+   * waits before it reconnects (3 s). See docs/change-tracking.md.
+   */
+  readonly changes?: ChangesStreamOptions
   /** Longest `$filter` / `$orderby` (and saved forms), in characters; 400 (9011) past it. @default 65_536 */
   readonly maxFilterLength?: number
   /** Deepest `$filter` (NOT, alternating AND/OR/EXCEPT, relation steps); at most 256. @default 256 */
@@ -295,6 +302,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
   const calls = callLimits(options)
+  const changesOptions = options.changes ?? {}
   // The one decision of every access: the roles file (the datastore's) and the embedder's hook,
   // both of which must allow. Each request acts as its session under it (its Actor), and so does
   // the code it runs.
@@ -426,6 +434,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         auth,
         pictures,
         calls,
+        changes: changesOptions,
         logins,
         slices,
         restoreSession,

@@ -8,6 +8,7 @@ export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
 export type { CorsOptions } from './cors.js'
 export { isPending, isStream, takesBody } from './exchange.js'
+export type { ChangesStreamOptions } from './resources/context.js'
 export { readRequestNames } from './url/request-names.js'
 export type { RequestNames } from './url/request-names.js'
 export type {

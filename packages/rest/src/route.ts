@@ -61,7 +61,7 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
   // `POST /rest/$upload?$rawPict=true`: a file kept for a later write; nothing to GET.
   upload: { GET: uploadGet, POST: upload },
   // `/rest/$changes`, `/rest/Employee/$changes`: the live feed, as server-sent events.
-  changes: { GET: (ctx, target) => changes(ctx, target), POST: readOnly('$changes') },
+  changes: { GET: (ctx, target) => changes(ctx, target, ctx.changes), POST: readOnly('$changes') },
   // `/rest/Employee/raise`, `/rest/Employee(3)/raise`: a function; any other path a read or write.
   dataClass: {
     // A read runs again once an index it needs is built (handler.ts): it never builds one in one

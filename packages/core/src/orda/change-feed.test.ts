@@ -224,6 +224,20 @@ describe('ds.changes: privileges and restrict, when each event is sent', () => {
     expect(await feed.drain()).toEqual([])
   })
 
+  it('a session that ends (logout, expiry) ends its subscriptions: none outlives its rights', async () => {
+    const { ds, session, authorize } = secured()
+    const s = session('ann')
+    const other = ds.changes({ dataClasses: 'Employee', session: session('bob'), authorize })
+    const sub = ds.changes({ dataClasses: 'Employee', session: s, authorize })
+    const pending = sub.next()
+    ds.sessions.close(s.id)
+    expect(await pending).toEqual({ done: true, value: undefined })
+    expect(sub.closed).toBe(true)
+    expect(other.closed).toBe(false)
+    other.close()
+    expect(ds.changeFeed.size).toBe(0)
+  })
+
   it('restrict hides entities; one that becomes hidden leaves, once it was sent; attributes it may not read are left out', async () => {
     const { ds, session, authorize } = secured()
     const E = ds.dataClass('Employee')

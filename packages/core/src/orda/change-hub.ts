@@ -40,6 +40,12 @@ export class ChangeHub implements SubscriptionHost {
     this.ds = ds
     this.history = ChangeHistory.attach(ds.store, options)
     this.#schedule = options.schedule ?? unrefSchedule
+    // A session that ends (a logout, an expiry, an eviction) takes its subscriptions with it:
+    // they act as it, and must not outlive its rights. (Its client may subscribe again, as whoever
+    // it is then.)
+    ds.sessions.onClose((session) => {
+      for (const sub of this.#subs) if (sub.session === session) sub.close()
+    })
   }
 
   /** Subscribers now. */

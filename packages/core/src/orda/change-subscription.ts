@@ -100,6 +100,11 @@ export class Subscription<T> implements ChangeSubscription<T> {
     return Promise.resolve(DONE)
   }
 
+  /** The session it acts as, if any. */
+  get session(): Session | undefined {
+    return this.#session
+  }
+
   close(): void {
     if (this.#closed) return
     this.#closed = true

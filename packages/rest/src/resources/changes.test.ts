@@ -145,4 +145,26 @@ describe('GET /rest/$changes through the fetch handler', () => {
     await feed.cancel()
     expect(ds.changeFeed.size).toBe(0)
   })
+
+  it('paces as the handler option `changes` says: retry, heartbeat, buffer', async () => {
+    const { ds, clock, timer } = feedDatastore()
+    const rest = createRestHandler(ds, {
+      changes: { retryMs: 500, heartbeatMs: 1000, bufferLimit: 2 },
+    })
+    const res = await rest.request('/rest/Employee/$changes')
+    const feed = new SseReader(res.body!)
+    expect(await feed.next()).toEqual({ retry: '500' })
+    // A heartbeat goes to a reader waiting for its next event (the fetch body pulls on read).
+    const beat = feed.take(1)
+    await timer.until(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    clock.advance(1000)
+    timer.fireAll()
+    expect((await beat)[0]).toMatchObject({ event: 'heartbeat' })
+    // Three changes unread past a buffer of two: the subscriber is dropped with its resume point.
+    for (const salary of [1, 2, 3]) ds.dataClass('Employee').update(1, { salary })
+    const events = await feed.take(1)
+    expect(events[0]).toMatchObject({ event: 'dropped' })
+    await feed.cancel()
+  })
 })

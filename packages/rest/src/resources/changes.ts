@@ -25,17 +25,9 @@ import type { Reply } from '../reply.js'
 import { changeEventText, streamHead } from '../serialize/change-events.js'
 import { parseProjection } from '../serialize/projection.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
-import { check, exposedDataClass, type RouteContext } from './context.js'
+import { check, exposedDataClass, type ChangesStreamOptions, type RouteContext } from './context.js'
 
-/** How a feed over REST is paced: a heartbeat, a client's buffer, the reconnection delay. */
-export interface ChangesStreamOptions {
-  /** A heartbeat event after this many milliseconds with nothing sent. @default 15_000 */
-  readonly heartbeatMs?: number
-  /** Events a client may fall behind by before it is dropped (and reconnects). @default 1000 */
-  readonly bufferLimit?: number
-  /** The `retry:` a browser waits before it reconnects, in milliseconds. @default 3000 */
-  readonly retryMs?: number
-}
+export type { ChangesStreamOptions }
 
 export const CHANGES_DEFAULTS = { heartbeatMs: 15_000, bufferLimit: 1000, retryMs: 3000 } as const
 

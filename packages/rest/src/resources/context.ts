@@ -1,3 +1,13 @@
+/** How a live feed over REST (`/rest/$changes`) is paced: the handler's `changes` option. */
+export interface ChangesStreamOptions {
+  /** A heartbeat event after this many milliseconds with nothing sent. @default 15_000 */
+  readonly heartbeatMs?: number
+  /** Events a client may fall behind by before it is dropped (and reconnects). @default 1000 */
+  readonly bufferLimit?: number
+  /** The `retry:` a browser waits before it reconnects, in milliseconds. @default 3000 */
+  readonly retryMs?: number
+}
+
 /**
  * @module What every resource receives (`RouteContext`: the datastore, the session, the parsed
  * target and parameters, the body on demand, the permissions), and the small checks several
@@ -56,6 +66,8 @@ export interface RouteContext {
   readonly pictures: Pictures
   /** What a call of a class function may pass and how long it may take. */
   readonly calls: CallLimits
+  /** The live feed's pacing (`/rest/$changes`): the handler's `changes` option. */
+  readonly changes?: ChangesStreamOptions
   /**
    * Who the request acts as (core's Actor: the session, its privileges and what decides for it),
    * when anything is checked or restricted: a roles file, an `authorize` hook, a `restrict` event.
