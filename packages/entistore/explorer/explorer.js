@@ -109,6 +109,13 @@ const state = {
   count: 0,
   /** @type {any[]} */
   entities: [],
+  /**
+   * The datastore's global stamp when the last read of a selection was answered (its envelope's
+   * `__GlobalStamp`): the live feed starts after it, so nothing between the read and the
+   * subscription is missed. Undefined when the last read failed or answered a single entity.
+   * @type {number | undefined}
+   */
+  stamp: undefined,
   // Replies that come back after a newer request was sent are dropped.
   generation: 0,
   /**
@@ -221,6 +228,7 @@ async function logout() {
     body: '{}',
     credentials: 'same-origin',
   })
+  stopLive()
   infos.clear()
   $('user').hidden = true
   $('logout').hidden = true
@@ -256,6 +264,7 @@ async function loadCatalog() {
  * @param {string} name
  */
 async function openDataClass(name) {
+  stopLive()
   state.dc = await dataClassInfo(name)
   state.source = { kind: 'dataClass' }
   state.filter = ''
@@ -272,6 +281,7 @@ async function openDataClass(name) {
   history.replaceState(null, '', `#dataclass=${encodeURIComponent(name)}`)
   $('query').hidden = false
   $('new-entity').hidden = false
+  $('live-bar').hidden = false
   renderFunctions()
   renderComputeChoices()
   await refresh()
@@ -297,36 +307,51 @@ function pagePath() {
   return withQuery(base, params)
 }
 
-async function refresh() {
+/**
+ * Reads the current page and draws it. `quiet` is a re-read the live feed asked for: no
+ * "Loading…" in the status (announced to screen readers at each change otherwise), and the
+ * messages shown are left as they are. Answers whether the page was drawn.
+ * @param {{ quiet?: boolean }} [options]
+ */
+async function refresh(options = {}) {
   const generation = ++state.generation
   const dc = /** @type {DataClassInfo} */ (state.dc)
-  showFilterError(undefined)
-  $('status').textContent = 'Loading…'
+  if (!options.quiet) {
+    showFilterError(undefined)
+    $('status').textContent = 'Loading…'
+  }
   let body
   try {
     body = await rest(pagePath())
   } catch (e) {
-    if (generation !== state.generation) return
+    if (generation !== state.generation) return false
     // No table is drawn: a later one, drawn for another reason, must not take the focus.
     state.focusSort = undefined
+    state.stamp = undefined
     $('status').textContent = ''
-    if (e instanceof RestError && state.filter) showFilterError(e)
+    if (e instanceof RestError && state.filter && !options.quiet) showFilterError(e)
     else showStatusError(e)
     showFailedRead()
-    return
+    if (live.on) stopLive('the selection could not be read')
+    else renderLiveControl()
+    return false
   }
-  if (generation !== state.generation) return
+  if (generation !== state.generation) return false
   // A relation to one entity answers that entity; any other read, a selection.
   const single = body && !Array.isArray(body.__ENTITIES)
   state.entities = single ? [body] : body.__ENTITIES
   state.count = single ? 1 : body.__COUNT
+  state.stamp = !single && typeof body.__GlobalStamp === 'number' ? body.__GlobalStamp : undefined
   $('title').textContent = dc.name
   $('source').textContent = subtitle(state.count)
   $('status').textContent = entityCount(state.count)
   renderTable()
+  markLiveRows()
   renderPager()
   renderPlan(body?.__queryPlan)
+  renderLiveControl()
   await renderCompute()
+  return true
 }
 
 const entityCount = (/** @type {number} */ count) =>
@@ -447,6 +472,7 @@ function renderTable() {
     state.focusSort = undefined
   }
   const body = /** @type {HTMLTableSectionElement} */ (table.tBodies[0])
+  const focused = focusedCell(body)
   body.replaceChildren(
     ...state.entities.map((entity) => {
       const tr = document.createElement('tr')
@@ -458,6 +484,30 @@ function renderTable() {
   )
   $('caption').textContent = `${dc.name}, ${state.count} entities`
   table.hidden = false
+  focused?.()
+}
+
+/**
+ * Where the keyboard focus is in the rows (a cell, or a row's Delete button), as a function that
+ * puts it back on the same entity's cell once the rows are drawn again: a live feed redraws them
+ * while someone may be moving through them with the keyboard.
+ * @param {HTMLTableSectionElement} body
+ * @returns {(() => void) | undefined}
+ */
+function focusedCell(body) {
+  const active = document.activeElement
+  if (!(active instanceof HTMLElement) || !body.contains(active)) return undefined
+  const key = active.closest('tr')?.dataset.key
+  const td = active.closest('td')
+  if (key === undefined || !td) return undefined
+  const where = td.classList.contains('row-actions')
+    ? 'td.row-actions button'
+    : `td[data-attribute="${CSS.escape(td.dataset.attribute ?? '')}"]`
+  return () => {
+    const row = [...body.rows].find((r) => r.dataset.key === key)
+    const target = row?.querySelector(where)
+    if (target instanceof HTMLElement) target.focus()
+  }
 }
 
 /**
@@ -537,6 +587,7 @@ const editable = (/** @type {Attribute} */ attr) =>
  * @param {string} label
  */
 async function follow(uri, target, label) {
+  stopLive()
   state.dc = await dataClassInfo(target)
   // The deferred URI carries `$expand`; paging, filter and order are added to it.
   state.source = { kind: 'uri', uri: uri.replace(/[?&]\$expand=[^&]*/, ''), label }
@@ -943,6 +994,308 @@ async function callFunction(m, text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Following the selection live: the live feed `GET /rest/{dataClass}/$changes` as server-sent
+// events (docs/change-tracking.md, "Live feed"), with the selection's `$filter` and `$params`,
+// from the `__GlobalStamp` of the envelope of the page's last read: the changes made between that
+// read and the subscription come first, so none is missed. The browser's EventSource reconnects
+// by itself with `Last-Event-ID`, which the server resumes from, so a reconnection misses nothing
+// either; `reset` (the stamp asked for is older than the server keeps) and `dropped` (the page fell
+// too far behind) mean read the rows again and follow from that read's stamp.
+//
+// A change re-reads the page rather than patching the rows from the event. The page is a window
+// (`$skip`, `$top`) of the selection in the order of `$orderby`: where a created entity falls,
+// whether an updated one still belongs on this page once its sorted value changed, which row moves
+// up when one is deleted, and the count are the server's to say. Patching here would mean
+// redoing the sort (4D's collation, nulls, the key's order when there is no sort) and guessing
+// what the neighbouring pages hold; one read of the page is always right, and costs little (the
+// page, not the selection). Re-reads are coalesced: one in flight and at most one after it,
+// whatever the number of events meanwhile, so a burst of writes costs two reads, not one each.
+// The events say what to show: created and updated rows are highlighted once read, and a change
+// to an entity outside this page is named in the live status.
+
+const LIVE_LABELS = {
+  on: 'Live',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  off: 'Off',
+}
+/** How long a changed row stays highlighted, in milliseconds. */
+const LIVE_MARK_MS = 2500
+/** The changes kept for the live status until the next read: the last ones, and how many. */
+const LIVE_NEWS_KEPT = 3
+
+const live = {
+  on: false,
+  /** @type {EventSource | undefined} */
+  source: undefined,
+  /** A re-read in flight, and whether another is needed after it (coalescing). */
+  reading: false,
+  again: false,
+  /**
+   * The rows to highlight when the page is next drawn, by key.
+   * @type {Map<string, 'created' | 'updated'>}
+   */
+  marks: new Map(),
+  /**
+   * The changes to tell in the live status when the page is next drawn (the last few).
+   * @type {{ key: string, what: string }[]}
+   */
+  news: [],
+  /** How many changes came since the page was last drawn. */
+  newsCount: 0,
+  /** @type {number | undefined} */
+  fade: undefined,
+}
+
+/** Why the selection shown cannot be followed, or undefined when it can. */
+function unfollowable() {
+  if (typeof EventSource !== 'function') return 'this browser has no EventSource'
+  if (state.source.kind !== 'dataClass') return 'a followed relation is not followed live'
+  if (state.stamp === undefined) return 'the selection could not be read'
+  return undefined
+}
+
+/** The toggle: pressed while following, unavailable (and saying why) for what cannot be followed. */
+function renderLiveControl() {
+  const button = buttonEl('live')
+  button.setAttribute('aria-pressed', String(live.on))
+  const why = live.on ? undefined : unfollowable()
+  button.disabled = why !== undefined
+  button.title = why
+    ? `Not available: ${why}`
+    : live.on
+      ? 'Stop following'
+      : 'Follow the selection as it changes'
+}
+
+/**
+ * The live status: its state (live, connecting, reconnecting, off), and what happened.
+ * @param {keyof typeof LIVE_LABELS} name
+ * @param {string} [news] replaces the line of news when given
+ */
+function showLiveState(name, news) {
+  const badge = $('live-state')
+  badge.dataset.state = name
+  badge.textContent = LIVE_LABELS[name]
+  if (news !== undefined) $('live-news').textContent = news
+}
+
+function startLive() {
+  if (live.on || unfollowable() !== undefined) return
+  live.on = true
+  forgetNews()
+  openStream(/** @type {number} */ (state.stamp))
+  renderLiveControl()
+}
+
+/**
+ * Stops following: the stream is closed, the toggle released; `reason` says why when it was not
+ * the person's choice.
+ * @param {string} [reason]
+ */
+function stopLive(reason) {
+  closeStream()
+  const was = live.on
+  live.on = false
+  live.again = false
+  forgetNews()
+  if (was || reason) showLiveState('off', reason ? `(${reason})` : '')
+  if (state.dc) renderLiveControl()
+}
+
+function closeStream() {
+  live.source?.close()
+  live.source = undefined
+}
+
+function forgetNews() {
+  live.marks.clear()
+  live.news = []
+  live.newsCount = 0
+}
+
+/** The feed's URL for the selection shown, from `since`. @param {number} since */
+function feedPath(since) {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const params = query({
+    $filter: state.filter ? quoted(state.filter) : undefined,
+    $params: state.filter && state.params ? state.params : undefined,
+    $since: since,
+  })
+  return `${REST}/${encodeURIComponent(dc.name)}/$changes?${params}`
+}
+
+/** Opens the stream from `since`, closing any other: one stream at most. @param {number} since */
+function openStream(since) {
+  closeStream()
+  const url = feedPath(since)
+  const source = new EventSource(url)
+  live.source = source
+  showLiveState('connecting')
+  // Events of a stream closed meanwhile (a newer one replaced it) are ignored.
+  /** @param {(e: MessageEvent) => void} handle */
+  const current = (handle) => (/** @type {Event} */ e) => {
+    if (live.source === source) handle(/** @type {MessageEvent} */ (e))
+  }
+  source.addEventListener(
+    'open',
+    current(() => showLiveState('on')),
+  )
+  for (const type of /** @type {const} */ (['created', 'updated', 'deleted']))
+    source.addEventListener(
+      type,
+      current((e) => changed(type, e)),
+    )
+  source.addEventListener(
+    'reset',
+    current(() => void resync('reset')),
+  )
+  source.addEventListener(
+    'dropped',
+    current(() => void resync('dropped')),
+  )
+  source.addEventListener(
+    'heartbeat',
+    current(() => {
+      if ($('live-state').dataset.state !== 'on') showLiveState('on')
+    }),
+  )
+  source.addEventListener(
+    'error',
+    current(() => {
+      // Connecting again (the browser waits the `retry:` the server sent), or given up: a stream
+      // refused with an error reply, whose reason EventSource does not tell.
+      if (source.readyState === EventSource.CLOSED) void refused(url)
+      else showLiveState('reconnecting')
+    }),
+  )
+}
+
+/**
+ * A change to an entity of the selection: noted for the next drawing, and the page read again.
+ * @param {'created' | 'updated' | 'deleted'} type
+ * @param {MessageEvent} event
+ */
+function changed(type, event) {
+  let data
+  try {
+    data = JSON.parse(event.data)
+  } catch {
+    return
+  }
+  const key = String(data?.__KEY)
+  if (type === 'deleted') live.marks.delete(key)
+  // Created then updated before the read is still new to the page.
+  else if (live.marks.get(key) !== 'created') live.marks.set(key, type)
+  const what = type === 'deleted' && data.left ? 'left the selection' : type
+  live.news.push({ key, what })
+  if (live.news.length > LIVE_NEWS_KEPT) live.news.shift()
+  live.newsCount++
+  void reread()
+}
+
+/** Reads the page again for the changes received; coalesced (see the top of this part). */
+async function reread() {
+  if (live.reading) {
+    live.again = true
+    return
+  }
+  live.reading = true
+  try {
+    do {
+      live.again = false
+      await refresh({ quiet: true })
+    } while (live.again && live.on)
+  } finally {
+    live.reading = false
+  }
+}
+
+/** Highlights the rows changed since the last drawing and tells the changes (after a read). */
+function markLiveRows() {
+  if (!live.on || live.newsCount === 0) return
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const body = /** @type {HTMLTableSectionElement} */ (tableEl('rows').tBodies[0])
+  const rows = new Map([...body.rows].map((row) => [row.dataset.key, row]))
+  for (const [key, type] of live.marks) {
+    const row = rows.get(key)
+    if (!row) continue
+    row.classList.add('live-changed')
+    row.dataset.live = type
+  }
+  const told = live.news.map(({ key, what }) => {
+    const away = (what === 'created' || what === 'updated') && !rows.has(key)
+    return `${dc.name}(${key}) ${what}${away ? ' (not on this page)' : ''}`
+  })
+  const more = live.newsCount - told.length
+  showLiveState(
+    /** @type {keyof typeof LIVE_LABELS} */ ($('live-state').dataset.state ?? 'on'),
+    more > 0 ? `${live.newsCount} changes, the last: ${told.join('; ')}` : told.join('; '),
+  )
+  forgetNews()
+  clearTimeout(live.fade)
+  live.fade = setTimeout(() => {
+    for (const row of body.querySelectorAll('tr.live-changed')) {
+      row.classList.remove('live-changed')
+      delete (/** @type {HTMLElement} */ (row).dataset.live)
+    }
+  }, LIVE_MARK_MS)
+}
+
+/**
+ * Reads the rows again and follows from that read's stamp: after `reset` or `dropped`, a login,
+ * or the page shown again from the history. `why` starts the line of news.
+ * @param {string} why
+ */
+async function resync(why) {
+  closeStream()
+  showLiveState('reconnecting', `(${why}: reading the rows again…)`)
+  // A read overtaken by another of the same selection (paging) is done again; one that fails has
+  // turned following off.
+  while (live.on && !(await refresh({ quiet: true }))) continue
+  if (!live.on || state.stamp === undefined) return
+  openStream(state.stamp)
+  $('live-news').textContent = `(${why}: the rows were read again)`
+}
+
+/**
+ * The browser gave up on the stream: the server refused it (an `__ERROR` reply). The same request
+ * sent with fetch says why; a refusal for want of a login asks for one, then follows again.
+ * @param {string} url
+ */
+async function refused(url) {
+  closeStream()
+  showLiveState('reconnecting')
+  const error = await feedError(url)
+  if (!live.on) return
+  if (error?.status === 401 && (await askLogin())) {
+    if (live.on) await resync('logged in')
+    return
+  }
+  stopLive(error ? `the live feed was refused: ${error.message}` : 'the live feed closed')
+}
+
+/**
+ * The error reply of the feed at `url`, or undefined if it answers a stream (then closed at once).
+ * @param {string} url
+ * @returns {Promise<RestError | undefined>}
+ */
+async function feedError(url) {
+  const abort = new AbortController()
+  try {
+    const res = await fetch(url, { credentials: 'same-origin', signal: abort.signal })
+    if (res.ok) return undefined
+    const body = await res.json().catch(() => null)
+    const errors = Array.isArray(body?.__ERROR) ? body.__ERROR : [{ message: `HTTP ${res.status}` }]
+    return new RestError(res.status, errors, body)
+  } catch (e) {
+    return new RestError(0, [{ message: e instanceof Error ? e.message : String(e) }], null)
+  } finally {
+    abort.abort()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wiring
 
 function applyTheme(/** @type {boolean} */ dark) {
@@ -970,6 +1323,7 @@ function start() {
   )
   $('query').addEventListener('submit', (e) => {
     e.preventDefault()
+    stopLive()
     state.filter = field('filter').value.trim()
     state.params = field('params').value.trim()
     state.top = Number(selectEl('page-size').value)
@@ -977,6 +1331,7 @@ function start() {
     void refresh()
   })
   $('clear').addEventListener('click', () => {
+    stopLive()
     field('filter').value = ''
     field('params').value = ''
     state.filter = ''
@@ -1012,6 +1367,13 @@ function start() {
   dialogEl('login').addEventListener('close', () => settleLogin?.(false))
   $('logout').addEventListener('click', () => void logout())
   $('new-entity').addEventListener('click', openCreator)
+  $('live').addEventListener('click', () => (live.on ? stopLive() : startLive()))
+  // Leaving the page closes the stream; coming back to it from the history (the page kept in
+  // memory) reads the rows again and follows from there.
+  addEventListener('pagehide', () => closeStream())
+  addEventListener('pageshow', (e) => {
+    if (e.persisted && live.on) void resync('shown again')
+  })
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault()
     void saveNew()
