@@ -70,6 +70,8 @@ import {
   type VectorGroup,
 } from './suites/vectors.bench.ts'
 import { runNewcomerSuite } from './suites/newcomer.bench.ts'
+import { CACHE_DIR } from './items.ts'
+import { changesReport, runChangesSuite, type ChangesOptions } from './suites/changes.bench.ts'
 import {
   atomicBatches,
   runWritesHttp,
@@ -109,6 +111,7 @@ const SUITES = [
   'newcomer',
   'contention',
   'vectors',
+  'changes',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -164,6 +167,8 @@ interface Options {
   vectorSizes: number[]
   /** Those of its sizes where the approximate index is built and measured (minutes each). */
   vectorIndexSizes: number[]
+  /** The changes suite (issue 50): sync sizes, subscribers, writes, idle subscribers. */
+  changes: ChangesOptions
 }
 
 interface WritesOptions {
@@ -183,7 +188,7 @@ const HELP = `usage: npm run bench -- [options]
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
   --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer,contention,vectors
+          cluster-http,memory,scale,newcomer,contention,vectors,changes
                      suites to run (default all but scale, newcomer and contention, which only
                      run when named; newcomer: the CLI's start and usage errors, the install
                      footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M)
@@ -250,6 +255,12 @@ const HELP = `usage: npm run bench -- [options]
   --vector-index-sizes=100k  of those sizes, where the approximate top 10 is measured (default
                      100k; 1m or none accepted): HNSW built in the datastore and by hnswlib-node
                      directly (≈2 min CPU a 100k each), recall@10, build time, memory a vector
+  --change-sizes=1m  rows of the changes suite's sync (issue 50; default 1m, quick 100k): a
+                     tracked dataclass, 1,000 changes, a sync from a recent stamp and from 0 in
+                     process and over REST against a plain loop; the live feed runs on the last
+  --change-subscribers=1,100,1000  subscriber counts of its live feed latency
+  --change-writes=N  writes timed at each subscriber count (default 200; quick 50)
+  --idle-subscribers=N  idle subscribers of its memory measure (default 1000)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -333,7 +344,23 @@ function parseArgs(argv: string[]): Options {
     },
     vectorSizes: [],
     vectorIndexSizes: [100_000],
+    changes: {
+      sizes: [],
+      changes: 1000,
+      syncReps: 100,
+      fullReps: 3,
+      subscribers: [1, 100, 1000],
+      writes: 0,
+      idle: 1000,
+      // The feed over HTTP: both servers on the data cache's file of 10k Items (the feed's cost
+      // does not grow with the rows; the sync's is measured at its own sizes).
+      http: { rows: 10_000, dir: CACHE_DIR, startupTimeoutMs: 90_000 },
+      // And across three workers, where PostgreSQL and Redis are installed (as cluster-http).
+      cluster: true,
+    },
   }
+  let changeSizes: number[] | undefined
+  let changeWrites: number | undefined
   let vectorSizes: number[] | undefined
   let memoryRows: number | undefined
   let snapshotRows: number | undefined
@@ -467,6 +494,18 @@ function parseArgs(argv: string[]): Options {
       case '--vector-index-sizes':
         o.vectorIndexSizes = value === 'none' ? [] : value.split(',').map(parseSize)
         break
+      case '--change-sizes':
+        changeSizes = value.split(',').map(parseSize)
+        break
+      case '--change-subscribers':
+        o.changes = { ...o.changes, subscribers: value.split(',').map(parseSize) }
+        break
+      case '--change-writes':
+        changeWrites = num(name, value)
+        break
+      case '--idle-subscribers':
+        o.changes = { ...o.changes, idle: num(name, value) }
+        break
       case '--contention-rows':
         o.contention = { ...o.contention, rows: parseSize(value) }
         break
@@ -568,6 +607,12 @@ function parseArgs(argv: string[]): Options {
   }
   o.aggregateRows = aggregateRows ?? (o.quick ? 100_000 : 1_000_000)
   o.vectorSizes = vectorSizes ?? (o.quick ? [100_000] : [100_000, 1_000_000])
+  o.changes = {
+    ...o.changes,
+    sizes: changeSizes ?? (o.quick ? [100_000] : [1_000_000]),
+    writes: changeWrites ?? (o.quick ? 50 : 200),
+    ...(o.quick ? { syncReps: 30 } : {}),
+  }
   if (suites) o.suites = suites
   return o
 }
@@ -616,7 +661,8 @@ const engine =
   runs('writes') ||
   runs('sets') ||
   runs('fixture') ||
-  runs('vectors')
+  runs('vectors') ||
+  runs('changes')
     ? await loadEngine(opts.engine)
     : undefined
 const cpu = cpus()
@@ -652,6 +698,9 @@ const suiteText: Record<Suite, string> = {
   newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
   contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
   vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
+  changes:
+    `changes (sync at ${opts.changes.sizes.map(sizeLabel).join(', ')} rows; live feed at ` +
+    `${opts.changes.subscribers.join(', ')} subscribers)`,
 }
 console.log(
   `suites: ${opts.suites.map((x) => suiteText[x]).join(', ')}${opts.quick ? ' · quick' : ''}` +
@@ -1049,6 +1098,22 @@ await runSuite('vectors', async () => {
   }
 })
 
+// ---------------------------------------------------------------- change tracking, live feed
+
+const changesGoals: GoalRow[] = []
+await runSuite('changes', async () => {
+  console.log(
+    '\n## Change tracking and the live feed: a sync from a stamp, in process and over REST; ' +
+      "the feed's latency and idle subscribers",
+  )
+  // The feed over HTTP runs the CLI from dist/.
+  console.log(ensurePackagesBuilt(opts.build))
+  const report = changesReport(await runChangesSuite(engine!.core, opts.changes))
+  console.log(report.text)
+  changesGoals.push(...report.goals)
+  fullGc()
+})
+
 // ---------------------------------------------------------------- writes
 
 const writesGoals: GoalRow[] = []
@@ -1241,6 +1306,8 @@ goalRows.push(...adaptersGoals)
 // The vectors suite's memory and approximate top 10 (its scans are groups above, held to the plain
 // loop).
 goalRows.push(...vectorGoals.filter((g) => !VECTOR_OPS.includes(g[1])))
+// The changes suite's: sync and feed times in ms, memory in bytes (no baseline ratio).
+goalRows.push(...changesGoals)
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(
