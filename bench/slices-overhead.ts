@@ -40,7 +40,7 @@ const reads: [string, () => unknown, string][] = [
   ['scan', () => Item.query("name = 'name 77@'").length, `$filter="name='name 77@'"&$top=0`],
   [
     'top 10',
-    () => Item.query('order by salary desc').slice(0, 10).length,
+    () => Item.query('order by salary desc').window(0, 10).length,
     '$orderby=salary desc&$top=10',
   ],
   ['sum', () => Item.all().sum('salary'), '$compute=sum&$attributes=salary'],

@@ -363,7 +363,7 @@ export interface VectorFixture {
 
 const sumKeys = (sel: EntitySelection): number => {
   let s = 0
-  for (const e of sel.slice(0, K)) s += e.getKey() as number
+  for (const e of sel.window(0, K)) s += e.getKey() as number
   return s
 }
 
@@ -601,7 +601,7 @@ export async function vectorIndexMeasure(
         approximate: true,
         ef,
       })
-      .slice(0, K)
+      .window(0, K)
       .toArray()
       .map((e) => e.getKey() as number)
   const attr = dc.def.storage.find((a) => a.name === 'embedding')!

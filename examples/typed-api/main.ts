@@ -43,7 +43,7 @@ try {
 // A query gives a selection of Employee; iterating it yields entities, never null.
 const best = ds.Employee.query('salary >= :1 order by salary desc, ID', 149000)
 console.log(`${best.length} employees earn 149000 or more; the first three:`)
-for (const e of best.slice(0, 3)) console.log(`  ${e.get('ID')}: ${describe(e)}`)
+for (const e of best.window(0, 3)) console.log(`  ${e.get('ID')}: ${describe(e)}`)
 console.log(`  their average: ${best.average('salary')}`)
 
 // A relation to many reads as a selection of the related dataclass.

@@ -199,6 +199,25 @@ export const ERRORS = {
     (id: string, dataClass: string, expected: string) =>
       `The ${q(id)} entity set belongs to the ${q(dataClass)} dataclass, not to ${q(expected)}`,
   ),
+  /**
+   * An entity or selection of another dataclass given to `contains`, `add` or `selected` of a
+   * selection (4D's wording, errCode 1587).
+   */
+  IncompatibleDataClass: spec(
+    1587,
+    'dbmg',
+    'badRequest',
+    (dataClass: string, expected: string) =>
+      `The entity selection comes from an incompatible dataclass (${q(dataClass)}, not ${q(expected)})`,
+  ),
+  /** `add` on a selection that is not alterable (only `newSelection()` and `copy()` make one; 4D's 1637). */
+  SelectionNotAlterable: spec(
+    1637,
+    'dbmg',
+    'badRequest',
+    (dataClass: string) =>
+      `This entity selection cannot be altered (a selection of ${q(dataClass)}: make an alterable one with copy() or newSelection())`,
+  ),
   UrlMalformed: spec(
     1806,
     'dbmg',

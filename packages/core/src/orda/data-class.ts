@@ -21,6 +21,7 @@ import type { IndexKind } from '../indexes/index-set.js'
 import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
+import { isQuerySettings, queryOptionsOf } from './query-settings.js'
 import { EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from './writes.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
@@ -178,13 +179,17 @@ export class DataClass<
 
   /**
    * The entities matching a query string, in primary-key order unless the query ends with
-   * `order by`. Placeholders `:1`, `:2`… take `params` in order.
+   * `order by`. Placeholders `:1`, `:2`… take `params` in order; a last argument of 4D's
+   * querySettings (`parameters`, `attributes`, `queryPlan`, `queryPath`) is read as such.
    *
    * @example ds.Employee.query('salary > :1 and employer.name = :2', 5000, 'Acme')
+   * @example ds.Employee.query('salary > :min', { parameters: { min: 5000 }, queryPlan: true })
    * @throws DatastoreError FilterSyntax (9001) with the position, AttributeNotFound (1500),
    *   InvalidComparison (9003), PlaceholderOutOfRange (9002).
    */
   query(text: string, ...params: unknown[]): EntitySelection<M, N> {
+    if (params.length > 0 && isQuerySettings(params[params.length - 1]))
+      return runQuery(this, text, queryOptionsOf(params)).selection
     let prepared = this.#prepared.get(text)
     if (!prepared) {
       prepared = new PreparedQuery(this, text)
@@ -276,6 +281,17 @@ export class DataClass<
       this,
       this.restrictFunction === undefined ? rows : restrictedRows(this as DataClass, rows),
     )
+  }
+
+  /**
+   * A new empty alterable selection to `add()` entities to (4D's `newSelection()`): unordered, or
+   * ordered with `{ keepOrder: true }` (4D's `dk keep ordered`), which keeps duplicates.
+   */
+  newSelection(options: { readonly keepOrder?: boolean } = {}): EntitySelection<M, N> {
+    return new EntitySelection(this, [], undefined, {
+      alterable: true,
+      ordered: options.keepOrder === true,
+    })
   }
 
   /** A selection of the given row ids, in that order. @internal */

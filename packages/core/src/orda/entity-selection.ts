@@ -7,53 +7,101 @@
  * `for (const e of sel) e.get('title')` needs no null check; `length` still counts every member,
  * `at(i)` reads one member (null if deleted) and `members()` lists them all, deleted ones as null.
  *
+ * A selection is immutable, except an alterable one (4D's alterable entity selection): only
+ * `dataClass.newSelection()` and `copy()` make one, and only `add()` changes it, in place. Every
+ * other member returns a new selection (4D's shareable ones). docs/orda.md maps each member of 4D's
+ * EntitySelection class to this one.
+ *
  * `EntitySelection<M, N>` is a selection of dataclass `N` of a typed model `M`
  * (schema/typed-model.ts); without type arguments it is the untyped selection of any dataclass.
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import type {
+  AttributeName,
+  DataClassName,
+  ModelTypes,
+  UntypedModel,
+} from '../schema/typed-model.js'
+import type { AttributeValue } from './attribute-types.js'
+import { fail } from '../errors/datastore-error.js'
 import { refreshTaken, type Ordering } from '../query/order.js'
 import { sliceable } from '../query/slices.js'
-import { mapRowIds, type RowIds } from '../sets/row-ids.js'
-import {
-  aggregateWork,
-  distinctWork,
-  resolveAggregatePath,
-  type AggregateOp,
-  type Aggregates,
-  type AggregatePath,
-  type AggregateValue,
-  type DistinctOptions,
-} from '../query/aggregate.js'
-import { orderSelection } from './queries.js'
+import { copyRowIds, mapRowIds, type RowIds } from '../sets/row-ids.js'
+import type { Aggregates, AggregateValue, DistinctOptions } from '../query/aggregate.js'
+import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from './writes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
 import { callByName } from './call-function.js'
-import { needPathText } from './access-checks.js'
+import { aggregateOf, countValues, distinctOf, type CountedValue } from './selection-aggregates.js'
+import { orderByText, queryOptionsOf, type OrderByCriterion } from './query-settings.js'
+import { rangesOf, sliceBounds, type PositionRange } from './selection-positions.js'
+import {
+  distinctPaths,
+  extractObjects,
+  extractValues,
+  toCollection,
+  type ExtractOptions,
+  type ToCollectionOptions,
+} from './selection-projections.js'
+import { orderedByFormula, type OrderByFormulaOptions, type OrderFormula } from './formula-order.js'
+
+/** What a selection is besides its members (4D's ordered, alterable, and a query's description). */
+export interface SelectionTraits {
+  /** 4D's ordered entity selection: made by an order, keeps duplicates. @default false */
+  readonly ordered?: boolean
+  /** 4D's alterable entity selection: `add()` changes it. @default false */
+  readonly alterable?: boolean
+  /** 4D's `queryPlan` of the query that made it, when its settings asked for it. */
+  readonly queryPlan?: unknown
+  /** 4D's `queryPath` of the query that made it, when its settings asked for it. */
+  readonly queryPath?: unknown
+}
+
+/** @internal The traits of an ordered, shareable selection. */
+export const ORDERED: SelectionTraits = Object.freeze({ ordered: true })
 
 export class EntitySelection<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
 > implements Iterable<Entity<M, N>> {
   readonly dataClass: DataClass<M, N>
-  readonly #rows: RowIds
+  /** 4D's `queryPlan`: the plan of the query that made this selection, if it asked (`{ queryPlan: true }`). */
+  readonly queryPlan: unknown
+  /** 4D's `queryPath`: the steps of the query that made this selection, if it asked (`{ queryPath: true }`). */
+  readonly queryPath: unknown
+  // Replaced (never changed in place once read) by `add()` on an alterable selection.
+  #rows: RowIds
   readonly #ordering: Ordering | undefined
   // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
   #ordered: RowIds | undefined
+  #keepsOrder: boolean
+  readonly #alterable: boolean
+  // Whether #rows of an alterable selection was handed out: `add()` then appends to a copy.
+  #handedOut = false
 
   /**
    * @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. With
-   * an `ordering`, `rowIds` may be in any order: the selection orders them on demand.
+   * an `ordering`, `rowIds` may be in any order: the selection orders them on demand. An alterable
+   * selection takes its rows in order (no `ordering`) and keeps a copy of its own.
    */
-  constructor(dataClass: DataClass<M, N>, rowIds: RowIds, ordering?: Ordering) {
+  constructor(
+    dataClass: DataClass<M, N>,
+    rowIds: RowIds,
+    ordering?: Ordering,
+    traits?: SelectionTraits,
+  ) {
     this.dataClass = dataClass
-    this.#rows = rowIds
+    this.#alterable = traits?.alterable === true
+    this.#keepsOrder = traits?.ordered === true
+    this.queryPlan = traits?.queryPlan
+    this.queryPath = traits?.queryPath
+    this.#rows = this.#alterable ? copyRowIds(rowIds) : rowIds
     // Zero or one row is in order whatever the ordering.
-    this.#ordering = rowIds.length > 1 ? ordering : undefined
-    this.#ordered = this.#ordering ? undefined : rowIds
+    this.#ordering = rowIds.length > 1 && !this.#alterable ? ordering : undefined
+    this.#ordered = this.#ordering ? undefined : this.#rows
   }
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
@@ -63,11 +111,13 @@ export class EntitySelection<
 
   /** @internal The row ids, in order (orders them all if needed). */
   get rowIds(): RowIds {
+    if (this.#alterable) this.#handedOut = true
     return this.#prefix(this.#rows.length)
   }
 
   /** @internal The row ids in no particular order (no sorting). */
   get unorderedRowIds(): RowIds {
+    if (this.#alterable) this.#handedOut = true
     return this.#rows
   }
 
@@ -90,21 +140,51 @@ export class EntitySelection<
     return this.#ordered
   }
 
-  /** The entity at `index`, or null if it was deleted; undefined past the end. */
+  /**
+   * The entity at `index`, or null if it was deleted; undefined past the end. A negative index
+   * counts from the end (4D's `at()`): `at(-1)` is the last.
+   */
   at(index: number): Entity<M, N> | null | undefined {
-    if (!(index >= 0 && index < this.#rows.length)) return undefined
-    return this.dataClass.entityAt(this.#prefix(index + 1)[index]!)
+    const i = index < 0 ? index + this.#rows.length : index
+    if (!(i >= 0 && i < this.#rows.length)) return undefined
+    return this.dataClass.entityAt(this.#prefix(i + 1)[i]!)
+  }
+
+  /** The first entity, or null when the selection is empty or its first member was deleted. */
+  first(): Entity<M, N> | null {
+    return this.at(0) ?? null
+  }
+
+  /** The last entity, or null when the selection is empty or its last member was deleted. */
+  last(): Entity<M, N> | null {
+    return this.at(-1) ?? null
   }
 
   /**
-   * The part starting at `skip` with at most `top` entities (the `$skip`/`$top` window).
+   * The members from `startFrom` up to `end` (not included), as 4D's and JavaScript's arrays'
+   * `slice`: a negative bound counts from the end, `end` defaults to the length, `end <= startFrom`
+   * gives an empty selection. Deleted members are kept. Only the rows up to `end` are ordered.
+   */
+  slice(startFrom = 0, end = Infinity): EntitySelection<M, N> {
+    const { from, to } = sliceBounds(this.#rows.length, startFrom, end)
+    return this.window(from, to - from)
+  }
+
+  /**
+   * The part starting at `skip` with at most `top` entities (REST's `$skip`/`$top` window).
    * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
-  slice(skip = 0, top = Infinity): EntitySelection<M, N> {
-    if (skip === 0 && top >= this.#rows.length && !this.#ordering) return this
+  window(skip = 0, top = Infinity): EntitySelection<M, N> {
+    if (skip === 0 && top >= this.#rows.length && !this.#ordering && !this.#alterable) return this
     const end = Math.min(this.#rows.length, skip + top)
-    if (skip >= end) return new EntitySelection(this.dataClass, [])
-    return new EntitySelection(this.dataClass, this.#prefix(end).slice(skip, end))
+    const traits = this.#keepsOrder ? ORDERED : undefined
+    if (skip >= end) return new EntitySelection(this.dataClass, [], undefined, traits)
+    return new EntitySelection(
+      this.dataClass,
+      this.#prefix(end).slice(skip, end),
+      undefined,
+      traits,
+    )
   }
 
   /**
@@ -124,11 +204,40 @@ export class EntitySelection<
   }
 
   /**
-   * This selection ordered by `"attr [asc|desc], …"` (relation paths allowed); nulls first.
-   * Only as many rows as are read get sorted.
+   * This selection ordered by `"attr [asc|desc], …"` (relation paths allowed), or by 4D's
+   * collection of criteria `[{ propertyPath, descending }]`; nulls first. Only as many rows as are
+   * read get sorted.
    */
-  orderBy(orderBy: string): EntitySelection<M, N> {
-    return orderSelection(this, orderBy) as EntitySelection<M, N>
+  orderBy(orderBy: string | readonly OrderByCriterion[]): EntitySelection<M, N> {
+    return orderSelection(this, orderByText(orderBy)) as EntitySelection<M, N>
+  }
+
+  /**
+   * This selection ordered by what `formula` returns for each entity (4D's `orderByFormula`, the
+   * formula a function: `this` and its first argument are the entity, its second `options.args`).
+   *
+   * @example sel.orderByFormula((e) => String(e.get('lastName')).length, { descending: true })
+   */
+  orderByFormula<A = unknown>(
+    formula: OrderFormula<Entity<M, N>, A>,
+    options?: OrderByFormulaOptions<A>,
+  ): EntitySelection<M, N> {
+    const dc = this.dataClass as unknown as DataClass
+    const rows = orderedByFormula(dc, this.rowIds, formula as OrderFormula<Entity>, options)
+    return new EntitySelection(this.dataClass, rows, undefined, ORDERED)
+  }
+
+  /**
+   * The entities of this selection that match a query (4D's `entitySelection.query()`): the text
+   * and values as `dataClass.query()` takes them, 4D's querySettings last (`parameters`,
+   * `attributes`, `queryPlan`, `queryPath`). In the query's `order by` if it has one, else in key
+   * order.
+   *
+   * @example sel.query('manager.lastName = :1', 'S@')
+   * @example sel.query('salary > :min', { parameters: { min: 5000 }, queryPlan: true }).queryPlan
+   */
+  query(text: string, ...args: unknown[]): EntitySelection<M, N> {
+    return queryWithin(this, text, queryOptionsOf(args))
   }
 
   /**
@@ -141,7 +250,7 @@ export class EntitySelection<
   }
 
   // ---- aggregates (4D's count, sum, average, min, max, distinct): read from columns and
-  // indexes, no entity is read (see query/aggregate.ts) ----
+  // indexes, no entity is read (selection-aggregates.ts) ----
 
   /**
    * How many entities have a value (not null) at `path`: an attribute (`salary`), or a property of
@@ -156,7 +265,10 @@ export class EntitySelection<
     return this.#aggregate(path, 'sum').sum ?? 0
   }
 
-  /** The mean of the numbers at `path`; null when there are none. 9050 if `path` is not numeric. */
+  /**
+   * The mean of the numbers at `path`; null when there are none (4D's undefined). 9050 if `path`
+   * is not numeric.
+   */
   average(path: string): number | null {
     return this.#aggregate(path, 'average').average ?? null
   }
@@ -182,66 +294,123 @@ export class EntitySelection<
   /**
    * The distinct values at `path`, nulls left out, in ascending order. Texts that differ only by
    * case or accents are one value (the spelling of the entity created first) unless
-   * `{ diacritical: true }`.
+   * `{ diacritical: true }`. With `{ count: true }` (4D's `dk count values`, for a scalar storage
+   * attribute), each value with how many entities have it: `{ value, count }`.
    */
-  distinct(path: string, options: DistinctOptions = {}): AggregateValue[] {
-    const dc = this.dataClass
-    needPathText(dc as unknown as DataClass, path)
-    const resolved = this.#path(path, 'distinct')
-    return sliceable(`distinct ${dc.name} ${path} ${options.diacritical === true}`, () =>
-      distinctWork(dc.table, this.#rows, resolved, {
-        diacritical: options.diacritical,
-        whole: () => this.#whole(),
-      }),
-    )
+  distinct(path: string, options: DistinctOptions & { readonly count: true }): CountedValue[]
+  distinct(path: string, options?: DistinctOptions & { readonly count?: false }): AggregateValue[]
+  distinct(
+    path: string,
+    options: DistinctOptions & { readonly count?: boolean } = {},
+  ): AggregateValue[] | CountedValue[] {
+    const dc = this.dataClass as unknown as DataClass
+    return options.count === true
+      ? countValues(dc, this.#rows, path, options)
+      : distinctOf(dc, this.#rows, path, options)
   }
 
-  #aggregate(path: string, operation: AggregateOp | '$all'): Aggregates {
-    needPathText(this.dataClass as unknown as DataClass, path)
-    const only = operation === '$all' ? undefined : operation
-    const resolved = this.#path(path, operation)
-    // A pass over many rows goes in slices when the request runs in a slice scope (slices.ts); a
-    // result kept while rows changed is computed again.
-    return sliceable(`aggregate ${this.dataClass.name} ${path} ${operation}`, () =>
-      aggregateWork(this.dataClass.table, this.#rows, resolved, {
-        ...(only ? { only } : {}),
-        whole: () => this.#whole(),
-      }),
-    )
+  #aggregate(path: string, operation: 'count' | 'sum' | 'average' | 'min' | 'max' | '$all') {
+    return aggregateOf(this.dataClass as unknown as DataClass, this.#rows, path, operation)
   }
 
-  #path(path: string, operation: string): AggregatePath {
-    const dc = this.dataClass
-    return resolveAggregatePath(
-      {
-        def: dc.def,
-        dataClass: (name) => dc.datastore.schema.byName.get(name),
-        computed: (attr) => (rowId) => dc.entityAt(rowId)?.valueOf(attr) ?? null,
-      },
-      path,
-      operation,
-    )
+  /**
+   * The distinct paths found in the values of the object attribute `attribute` (4D's
+   * `distinctPaths()`; no index needed): `a.b`, a collection as `c.length` and `c[].d`.
+   */
+  distinctPaths(attribute: AttributeName<M, N>): string[] {
+    return distinctPaths(this.dataClass as unknown as DataClass, this.#live(), attribute)
   }
 
-  // Whether this selection is every entity of the dataclass (`dc.all()`, or an ordering of it):
-  // its rows are then the table's own list of live rows.
-  #whole(): boolean {
-    return this.dataClass.table.isOrderedRowIds(this.#rows)
+  // ---- values as collections (selection-projections.ts) ----
+
+  /**
+   * The values at `attributePath` (an attribute, a relation path `employer.name`, an object
+   * property), one a live entity, nulls left out unless `{ keepNull: true }` (4D's `ck keep
+   * null`); a relatedEntity gives entities, a relatedEntities selections. Or, given pairs
+   * `(attributePath, targetPath, …)`, one object an entity with each value (nulls kept) at its
+   * target path. An invalid path gives an empty collection, as in 4D.
+   */
+  extract<K extends AttributeName<M, N>>(
+    attributePath: K,
+    options?: ExtractOptions & { readonly keepNull?: false },
+  ): NonNullable<AttributeValue<M, N, K>>[]
+  extract<K extends AttributeName<M, N>>(
+    attributePath: K,
+    options: ExtractOptions,
+  ): AttributeValue<M, N, K>[]
+  /** A path through a relation or into an object attribute: `employer.name`, `extra.level`. */
+  extract(attributePath: `${string}.${string}`, options?: ExtractOptions): unknown[]
+  extract(
+    attributePath: string,
+    targetPath: string,
+    ...morePairs: string[]
+  ): Record<string, unknown>[]
+  extract(attributePath: string, second?: string | ExtractOptions, ...more: string[]): unknown[] {
+    const dc = this.dataClass as unknown as DataClass
+    if (typeof second === 'string')
+      return extractObjects(dc, this.#live(), [attributePath, second, ...more])
+    return extractValues(dc, this.#live(), attributePath, second)
   }
 
-  /** The entities in this selection and in `other` (4D's `and()`), in this selection's order. */
-  and(other: EntitySelection<M, N>): EntitySelection<M, N> {
-    return combine(this, 'AND', other) as EntitySelection<M, N>
+  /**
+   * One plain object a live entity (4D's `toCollection`): every storage attribute and each
+   * relatedEntity as `{ __KEY }`, or the paths of `filter` (`"a, b"` or `["a", "b"]`;
+   * `"employer.*"`, `"employer.name"`, `"reports.lastName"`); `{ withKey, withStamp }` add
+   * `__KEY` and `__STAMP` (4D's `dk with primary key`, `dk with stamp`); `begin` and `howMany`
+   * cut the members first (a deleted one counts, and is left out).
+   */
+  toCollection(
+    filter?: string | readonly string[],
+    options?: ToCollectionOptions,
+    begin = 0,
+    howMany = Infinity,
+  ): Record<string, unknown>[] {
+    if (!(begin >= 0) || begin >= this.#rows.length) return []
+    return toCollection(this.window(begin, howMany).members() as Entity[], filter, options)
   }
 
-  /** The entities of this selection, then those of `other` not in it (4D's `or()`). */
-  or(other: EntitySelection<M, N>): EntitySelection<M, N> {
-    return combine(this, 'OR', other) as EntitySelection<M, N>
+  // The live entities, untyped for the helpers.
+  #live(): Iterable<Entity> {
+    return this as unknown as Iterable<Entity>
   }
 
-  /** The entities of this selection that are not in `other` (4D's `minus()`, REST's EXCEPT). */
-  minus(other: EntitySelection<M, N>): EntitySelection<M, N> {
-    return combine(this, 'EXCEPT', other) as EntitySelection<M, N>
+  // ---- set algebra, membership, alteration ----
+
+  /**
+   * The entities in this selection and in `other` (4D's `and()`), in this selection's order; an
+   * entity gives the selection of it alone if it is a member, else an empty one (so does null).
+   */
+  and(other: EntitySelection<M, N> | Entity<M, N> | null): EntitySelection<M, N> {
+    if (other === null) return new EntitySelection(this.dataClass, [])
+    return combine(this, 'AND', this.#selectionOf(other)) as EntitySelection<M, N>
+  }
+
+  /** The entities of this selection, then those of `other` (a selection or an entity) not in it (4D's `or()`). */
+  or(other: EntitySelection<M, N> | Entity<M, N> | null): EntitySelection<M, N> {
+    if (other === null) return this
+    return combine(this, 'OR', this.#selectionOf(other)) as EntitySelection<M, N>
+  }
+
+  /**
+   * The entities of this selection that are not in `other`, a selection or an entity (4D's
+   * `minus()`, REST's EXCEPT), in this selection's order; `{ keepOrder: true }` (4D's `dk keep
+   * ordered`) marks the result ordered.
+   */
+  minus(
+    other: EntitySelection<M, N> | Entity<M, N> | null,
+    options: { readonly keepOrder?: boolean } = {},
+  ): EntitySelection<M, N> {
+    if (other === null) return this
+    const out = combine(this, 'EXCEPT', this.#selectionOf(other)) as EntitySelection<M, N>
+    return options.keepOrder === true
+      ? new EntitySelection(this.dataClass, out.rowIds, undefined, ORDERED)
+      : out
+  }
+
+  // An entity as the selection of it alone, in its own dataclass (so that combining it with a
+  // selection of another dataclass fails as two selections do).
+  #selectionOf(x: EntitySelection<M, N> | Entity<M, N>): EntitySelection<M, N> {
+    return x instanceof EntitySelection ? x : new EntitySelection(x.dataClass, [x.rowId])
   }
 
   /** Whether this selection and `other` have an entity in common (REST's INTERSECT). */
@@ -249,9 +418,110 @@ export class EntitySelection<
     return intersects(this, other)
   }
 
-  /** This selection without its members deleted since it was made (REST's `$clean`). */
+  /** Whether `entity` is a member (false for null). 1587 if it is of another dataclass. */
+  contains(entity: Entity<M, N> | null): boolean {
+    if (entity === null) return false
+    this.#sameDataClass(entity.dataClass)
+    return this.#rows.indexOf(entity.rowId) >= 0
+  }
+
+  /**
+   * Where the members of `selected` are in this selection (4D's `selected()`): runs of
+   * consecutive positions, from 0, both ends included. 1587 if it is of another dataclass.
+   */
+  selected(selected: EntitySelection<M, N>): { ranges: PositionRange[] } {
+    this.#sameDataClass(selected.dataClass)
+    return { ranges: rangesOf(this.rowIds, selected.unorderedRowIds) }
+  }
+
+  #sameDataClass(other: DataClass<M, N>): void {
+    if (other !== this.dataClass) fail('IncompatibleDataClass', [other.name, this.dataClass.name])
+  }
+
+  /**
+   * Adds an entity (at the end of an ordered selection; not again to an unordered one that has
+   * it) or every member of a selection (at the end; an unordered selection becomes ordered), in
+   * place, and returns this selection (4D's `add()`, which chains). Only an alterable selection
+   * (`newSelection()`, `copy()`) takes it: 1637 otherwise; 1587 for another dataclass's. Null adds
+   * nothing.
+   */
+  add(added: Entity<M, N> | EntitySelection<M, N> | null): this {
+    if (!this.#alterable) fail('SelectionNotAlterable', [this.dataClass.name])
+    if (added === null) return this
+    this.#sameDataClass(added.dataClass)
+    if (added instanceof EntitySelection) {
+      this.#keepsOrder = true
+      this.#append(added.rowIds)
+    } else if (this.#keepsOrder || this.#rows.indexOf(added.rowId) < 0) {
+      this.#append([added.rowId])
+    }
+    return this
+  }
+
+  #append(rows: RowIds): void {
+    // What was handed out keeps its rows: appending goes to a copy then.
+    const mine = (this.#handedOut ? copyRowIds(this.#rows) : this.#rows) as number[]
+    for (let i = 0; i < rows.length; i++) mine.push(rows[i]!)
+    this.#rows = this.#ordered = mine
+    this.#handedOut = false
+  }
+
+  /**
+   * A new selection of the same members in the same order (4D's `copy()`): alterable, or not with
+   * `{ shared: true }` (4D's `ck shared`).
+   */
+  copy(options: { readonly shared?: boolean } = {}): EntitySelection<M, N> {
+    return new EntitySelection(this.dataClass, this.rowIds, undefined, {
+      ordered: this.#keepsOrder,
+      alterable: options.shared !== true,
+    })
+  }
+
+  /** Whether `add()` can change this selection (made by `newSelection()` or `copy()`). */
+  isAlterable(): boolean {
+    return this.#alterable
+  }
+
+  /**
+   * Whether this is one of 4D's ordered selections: made by `orderBy`, `orderByFormula`, a query
+   * with `order by`, `newSelection({ keepOrder: true })`, `minus(…, { keepOrder: true })`, or an
+   * `add()` of a selection. The members of any selection are in a fixed order all the same (key
+   * order unless ordered).
+   */
+  isOrdered(): boolean {
+    return this.#keepsOrder
+  }
+
+  /** The dataclass of this selection (4D's `getDataClass()`; also the `dataClass` property). */
+  getDataClass(): DataClass<M, N> {
+    return this.dataClass
+  }
+
+  /**
+   * 4D's `refresh()` invalidates a remote datastore's ORDA cache; here every read already gives
+   * each entity's current version, so there is nothing to invalidate: it does nothing.
+   */
+  refresh(): void {}
+
+  /**
+   * 4D's `getRemoteContextAttributes()`: the attributes of a client/server optimization context.
+   * There is no remote context in one process, so it is always `''`, 4D's answer without one.
+   */
+  getRemoteContextAttributes(): string {
+    return ''
+  }
+
+  /**
+   * This selection without its members deleted since it was made (4D's `clean()`, REST's
+   * `$clean`), in its order, ordered and alterable as this one.
+   */
   clean(): EntitySelection<M, N> {
-    return clean(this) as EntitySelection<M, N>
+    const live = clean(this) as EntitySelection<M, N>
+    if (!this.#alterable && !this.#keepsOrder) return live
+    return new EntitySelection(this.dataClass, live.rowIds, undefined, {
+      ordered: this.#keepsOrder,
+      alterable: this.#alterable,
+    })
   }
 
   /** Keeps this selection in the datastore's entity-set cache; `ds.entitySets.get(id)` finds it. */

@@ -462,7 +462,7 @@ describe('entity sets: bounded memory', () => {
     for (let i = 0; i < 5000; i++) {
       // Sizes 0 to 4,000 (2,000 on average): 10 million members made in all, 50 × maxMembers.
       const size = random(4001)
-      const set = all.slice(random(5000 - size + 1), size).keep({ timeout: 1 + random(7200) })
+      const set = all.window(random(5000 - size + 1), size).keep({ timeout: 1 + random(7200) })
       expect(set.selection.length).toBe(size)
       const [sets, members] = [ds.entitySets.size, ds.entitySets.members]
       expect(sets).toBeLessThanOrEqual(1000)
@@ -483,12 +483,12 @@ describe('entity sets: bounded memory', () => {
   it('with the default limits, sets are gone once 7,200 s pass without access', () => {
     const { ds, clock, Item } = fresh(1000)
     const all = Item.all()
-    for (let i = 0; i < 500; i++) all.slice(i, 100).keep()
+    for (let i = 0; i < 500; i++) all.window(i, 100).keep()
     expect(ds.entitySets.size).toBe(500)
     clock.advance(7_200_000)
     expect(ds.entitySets.size).toBe(500)
     clock.advance(1)
-    const last = all.slice(0, 10).keep()
+    const last = all.window(0, 10).keep()
     expect(ds.entitySets.size).toBe(1)
     expect(ds.entitySets.members).toBe(10)
     expect(ds.entitySets.info().map((s) => s.id)).toEqual([last.id])

@@ -177,10 +177,10 @@ describe('EntitySelection', () => {
     const tags = ds.Tag.all()
     expect(tags.length).toBe(0)
     expect(tags.toArray()).toEqual([])
-    expect(tags.slice(0, 10).length).toBe(0)
+    expect(tags.window(0, 10).length).toBe(0)
   })
 
-  describe('slice', () => {
+  describe('window, the REST $skip and $top', () => {
     const all = ds.Employee.all()
 
     it.each([
@@ -193,23 +193,23 @@ describe('EntitySelection', () => {
       [100, 5, []],
       [2, Infinity, [12, 13]],
     ])('with skip %d and top %d gives %j', (skip, top, expected) => {
-      expect(keys(all.slice(skip, top))).toEqual(expected)
+      expect(keys(all.window(skip, top))).toEqual(expected)
     })
 
     it('gives the selection itself when the window covers it', () => {
-      expect(all.slice()).toBe(all)
-      expect(all.slice(0, 4)).toBe(all)
-      expect(all.slice(0, 1000)).toBe(all)
-      expect(all.slice(0, 3)).not.toBe(all)
+      expect(all.window()).toBe(all)
+      expect(all.window(0, 4)).toBe(all)
+      expect(all.window(0, 1000)).toBe(all)
+      expect(all.window(0, 3)).not.toBe(all)
     })
 
-    it('leaves the sliced selection unchanged', () => {
-      all.slice(1, 2)
+    it('leaves the windowed selection unchanged', () => {
+      all.window(1, 2)
       expect(keys(all)).toEqual([10, 11, 12, 13])
     })
 
     it('pages through a selection without gaps or overlaps', () => {
-      const pages = [0, 3].map((skip) => keys(all.slice(skip, 3)))
+      const pages = [0, 3].map((skip) => keys(all.window(skip, 3)))
       expect(pages).toEqual([[10, 11, 12], [13]])
     })
   })

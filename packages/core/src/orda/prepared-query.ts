@@ -11,7 +11,7 @@
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import { EntitySelection } from './entity-selection.js'
+import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selection.js'
 import type { ValueType } from '../schema/model-json.js'
 import { Ast, type QueryNode } from '../query/ast.js'
 import { bindFilter, bindOrderBy } from '../query/bind.js'
@@ -49,6 +49,8 @@ export class PreparedQuery<
   readonly #exposedOnly: boolean
   readonly #orderKeys: readonly BoundOrderKey[]
   readonly #lookup: Lookup | undefined
+  // 4D's ordered selection when the query has an `order by`.
+  readonly #traits: SelectionTraits | undefined
 
   /**
    * Parses `text` (or takes its parsed form) and resolves it against `dataClass`. Errors that do not
@@ -67,6 +69,7 @@ export class PreparedQuery<
       (k) => k.operand.kind === 'storage' && k.operand.attr.vector,
     )
     this.#lookup = bySimilarity ? undefined : indexLookup(dataClass, this.query, this.#exposedOnly)
+    this.#traits = this.query.orderBy.length > 0 ? ORDERED : undefined
   }
 
   /** The matching entities for these placeholder values (`:1` is the first). */
@@ -122,7 +125,11 @@ export class PreparedQuery<
         : restrictedRows(dc as unknown as DataClass, found)
     if (!rows) {
       const options = { params, exposedOnly: this.#exposedOnly }
-      return selectionOf(dc, queryRows(dc.datastore.querySource, dc.def, this.query, options))
+      return selectionOf(
+        dc,
+        queryRows(dc.datastore.querySource, dc.def, this.query, options),
+        this.#traits,
+      )
     }
     // Zero or one row needs no ordering: the common unique-key answer makes no ordering object.
     return new EntitySelection(
@@ -131,6 +138,7 @@ export class PreparedQuery<
       rows.length > 1
         ? resultOrdering(dc.datastore.querySource, dc.table, this.#orderKeys)
         : undefined,
+      this.#traits,
     )
   }
 }

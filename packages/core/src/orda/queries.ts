@@ -5,7 +5,8 @@
 import type { OrderByItemNode, QueryNode } from '../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../query/run-query.js'
 import type { DataClass } from './data-class.js'
-import { EntitySelection } from './entity-selection.js'
+import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selection.js'
+import { and } from '../sets/set-algebra.js'
 import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import { parseCached } from '../query/run-query.js'
@@ -30,7 +31,41 @@ export function runQuery<M extends ModelTypes, N extends DataClassName<M>>(
   options: QueryOptions = {},
 ): QueryResult<M, N> {
   if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy, options)
-  return resultOf(dc, queryRows(dc.datastore.querySource, dc.def, text, options))
+  const found = queryRows(dc.datastore.querySource, dc.def, text, options)
+  return resultOf(dc, found, traitsOf(text, options, found))
+}
+
+/** The members of `selection` that match a query (4D's `entitySelection.query()`). */
+export function queryWithin<M extends ModelTypes, N extends DataClassName<M>>(
+  selection: EntitySelection<M, N>,
+  text: string,
+  options: QueryOptions,
+): EntitySelection<M, N> {
+  const dc = selection.dataClass
+  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy, options)
+  const found = queryRows(dc.datastore.querySource, dc.def, text, options)
+  // The query runs on the dataclass (its indexes answer), then keeps this selection's members.
+  const rows = and(found.rows, selection.unorderedRowIds)
+  return new EntitySelection(
+    dc,
+    dc.restrictFunction === undefined ? rows : restrictedRows(dc, rows),
+    found.ordering,
+    traitsOf(text, options, found),
+  )
+}
+
+// What a query's selection is besides its rows: ordered when the query orders, and its plan and
+// path when the settings asked for them.
+function traitsOf(
+  text: string | QueryNode,
+  options: QueryOptions,
+  found: QueryRows,
+): SelectionTraits | undefined {
+  const ordered =
+    options.orderBy !== undefined ||
+    (typeof text === 'string' ? parseCached(text) : text).orderBy.length > 0
+  if (!ordered && found.queryPlan === undefined && found.queryPath === undefined) return undefined
+  return { ordered, queryPlan: found.queryPlan, queryPath: found.queryPath }
 }
 
 /**
@@ -54,18 +89,20 @@ export function needQuery<M extends ModelTypes, N extends DataClassName<M>>(
 export function selectionOf<M extends ModelTypes, N extends DataClassName<M>>(
   dc: DataClass<M, N>,
   found: QueryRows,
+  traits?: SelectionTraits,
 ): EntitySelection<M, N> {
   const rows = dc.restrictFunction === undefined ? found.rows : restrictedRows(dc, found.rows)
-  return new EntitySelection(dc, rows, found.ordering)
+  return new EntitySelection(dc, rows, found.ordering, traits)
 }
 
 // Fields listed, never spread: an object spread on this path doubled the cost of a small query.
 function resultOf<M extends ModelTypes, N extends DataClassName<M>>(
   dc: DataClass<M, N>,
   found: QueryRows,
+  traits: SelectionTraits | undefined,
 ): QueryResult<M, N> {
   const result: { -readonly [K in keyof QueryResult<M, N>]: QueryResult<M, N>[K] } = {
-    selection: selectionOf(dc, found),
+    selection: selectionOf(dc, found, traits),
     plan: found.plan,
     explain: found.explain,
   }
@@ -90,5 +127,5 @@ export function orderSelection(
   if (checker(dc.datastore) !== undefined)
     needPaths(dc, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
   const ordering = orderingBy(dc.datastore.querySource, dc.def, orderBy, options)
-  return new EntitySelection(dc, selection.unorderedRowIds, ordering)
+  return new EntitySelection(dc, selection.unorderedRowIds, ordering, ORDERED)
 }

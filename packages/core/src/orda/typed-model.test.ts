@@ -170,6 +170,38 @@ describe('a typed datastore', () => {
     expect(all.members().map((e) => e?.get('lastName') ?? null)).toEqual(['Turing', null])
   })
 
+  it("types the members of 4D's EntitySelection class: first, last, query, extract, add", () => {
+    const ds = typed()
+    const sel = ds.Employee.all()
+    expectTypeOf(sel.first()).toEqualTypeOf<Entity<Model, 'Employee'> | null>()
+    expectTypeOf(sel.last()).toEqualTypeOf<Entity<Model, 'Employee'> | null>()
+    expectTypeOf(sel.slice(0, 1)).toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    expectTypeOf(sel.query('salary > :1', 1)).toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    expectTypeOf(
+      sel
+        .orderBy([{ propertyPath: 'salary' }])
+        .first()
+        ?.get('salary'),
+    ).toEqualTypeOf<number | null | undefined>()
+    expectTypeOf(sel.extract('lastName')).toEqualTypeOf<string[]>()
+    expectTypeOf(sel.extract('employer')).toEqualTypeOf<Entity<Model, 'Company'>[]>()
+    expectTypeOf(sel.getDataClass()).toEqualTypeOf<DataClass<Model, 'Employee'>>()
+    const picked = ds.Employee.newSelection().add(sel.first())
+    expectTypeOf(picked).toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    // @ts-expect-error an entity of another dataclass is not added (and throws 1587)
+    expect(() => picked.add(ds.Company.get(1))).toThrow(/incompatible/)
+    // @ts-expect-error nor is an attribute of another dataclass extracted
+    expect(sel.extract('name')).toEqual([])
+    expect(sel.extract('lastName')).toEqual(['Turing', 'Lovelace'])
+    expect(picked.first()?.get('lastName')).toBe('Turing')
+    expect(
+      sel
+        .orderByFormula((e) => e.get('salary'))
+        .last()
+        ?.get('salary'),
+    ).toBe(5000)
+  })
+
   it('takes typed values on writes and refuses attributes computed on read', () => {
     const ds = typed()
     const acme = ds.Company.getOrFail(1)

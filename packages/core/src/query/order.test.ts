@@ -147,7 +147,7 @@ describe('top-k against the full sort', () => {
       for (const [skip, top] of windows) {
         // A fresh selection each time: nothing ordered yet.
         const selection = ds.dataClass('Item').query(`order by ${orderBy}`)
-        expect(keysOf(selection.slice(skip, top)), `${orderBy} [${skip}, +${top}]`).toEqual(
+        expect(keysOf(selection.window(skip, top)), `${orderBy} [${skip}, +${top}]`).toEqual(
           want.slice(skip, skip + top),
         )
       }
@@ -167,7 +167,7 @@ describe('top-k against the full sort', () => {
           const subset = keysOf(ds.dataClass('Item').query(filter))
           const rowsOf = DATA.Item.filter((r) => subset.includes(r.ID))
           const selection = ds.dataClass('Item').query(`${filter} order by ${orderBy}`)
-          expect(keysOf(selection.slice(skip, top))).toEqual(
+          expect(keysOf(selection.window(skip, top))).toEqual(
             sortedKeys(orderBy, rowsOf).slice(skip, skip + top),
           )
         },
@@ -183,7 +183,7 @@ describe('top-k against the full sort', () => {
         const selection = ds.dataClass('Item').query(`order by ${orderBy}`)
         const pages: (number | null)[] = []
         for (let skip = 0; ; skip += 17) {
-          const page = keysOf(selection.slice(skip, 17))
+          const page = keysOf(selection.window(skip, 17))
           if (page.length === 0) break
           pages.push(...page)
         }
@@ -219,7 +219,7 @@ describe('ties and index walks', () => {
       expect(keysOf(item.query('order by rank desc'))).toEqual([5, 3, 1, 9, 2, 7])
       // Text ties are case- and diacritic-insensitive.
       expect(keysOf(item.query('order by name desc'))).toEqual([5, 3, 1, 9, 2, 7])
-      expect(keysOf(item.query('ID > 0 order by rank desc').slice(1, 2))).toEqual([3, 1])
+      expect(keysOf(item.query('ID > 0 order by rank desc').window(1, 2))).toEqual([3, 1])
     }
   })
 
@@ -255,7 +255,7 @@ describe('deleted rows', () => {
           const want = [...sortedKeys(orderBy, liveIn), ...goneIn(selection).map(() => null)]
           const ordered = selection.orderBy(orderBy)
           expect(ordered.length).toBe(selection.length)
-          expect(keysOf(ordered.slice(0, 10)), orderBy).toEqual(want.slice(0, 10))
+          expect(keysOf(ordered.window(0, 10)), orderBy).toEqual(want.slice(0, 10))
           expect(keysOf(ordered), orderBy).toEqual(want)
         }
       }
@@ -339,7 +339,7 @@ describe('EntitySelection.orderBy', () => {
       // A new order replaces the previous one; a slice can be ordered again.
       const twice = item.query('order by rank desc').orderBy('price')
       expect(keysOf(twice)).toEqual(sortedKeys('price'))
-      const page = item.query('order by rank').slice(10, 20)
+      const page = item.query('order by rank').window(10, 20)
       expect(keysOf(page.orderBy('ID desc'))).toEqual([...keysOf(page)].sort((a, b) => b! - a!))
     }
   })

@@ -761,7 +761,7 @@ function check(
       ? ds.dataClass(dataClass).run(text, { parameters }).selection
       : ds.dataClass(dataClass).query(text)
     // A window first (top-k on a fresh selection), then everything (the rest of the order).
-    expect(keysOf(selection.slice(c.skip, c.top)), `${where}.slice(${c.skip}, ${c.top})`).toEqual(
+    expect(keysOf(selection.window(c.skip, c.top)), `${where}.window(${c.skip}, ${c.top})`).toEqual(
       want.slice(c.skip, c.skip + c.top),
     )
     expect(keysOf(selection), where).toEqual(want)

@@ -123,7 +123,7 @@ function answer(ds: Datastore, read: (typeof READS)[number]) {
   const selection = ds.dataClass('Item').query(`${read.filter}${order}`)
   return {
     page: selection
-      .slice(0, read.top)
+      .window(0, read.top)
       .members()
       .map((e) => e?.key ?? null),
     count: selection.length,

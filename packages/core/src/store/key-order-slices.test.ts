@@ -91,19 +91,19 @@ describe('the key order of a large table', () => {
       all.dataClass.get(7)!.drop()
       return {
         length: all.length,
-        page: keysOf(all.slice(40_000, 40_005)),
+        page: keysOf(all.window(40_000, 40_005)),
         at: all.at(69_998)?.getKey(),
-        desc: keysOf(all.orderBy('n desc').slice(0, 3)),
-        byKeyDesc: keysOf(all.orderBy('ID desc').slice(0, 3)),
+        desc: keysOf(all.orderBy('n desc').window(0, 3)),
+        byKeyDesc: keysOf(all.orderBy('ID desc').window(0, 3)),
         and: keysOf(all.and(few)),
-        or: keysOf(all.or(few).slice(ROWS - 2)),
+        or: keysOf(all.or(few).window(ROWS - 2)),
         minus: all.minus(few).length,
-        fewOrAll: keysOf(few.or(all).slice(0, 12)),
+        fewOrAll: keysOf(few.or(all).window(0, 12)),
         intersects: all.intersects(few),
         sum: all.sum('n'),
         distinct: all.distinct('n').length,
         clean: all.clean().length,
-        set: keysOf(set.selection.slice(0, 8)),
+        set: keysOf(set.selection.window(0, 8)),
       }
     }
     expect(read(typed)).toEqual(read(plain))

@@ -40,8 +40,8 @@ function warmStore(): Datastore {
   ds.dataClass('Tag').create({ label: 'a' })
   // The columns a text scan and orderings make: the batch then meets them, as later writes do.
   Employee.query('lastName = "@ace"').length
-  Employee.query('salary > 0 order by salary').slice(0, 3).toArray()
-  Employee.all().orderBy('employerID').slice(0, 3).toArray()
+  Employee.query('salary > 0 order by salary').window(0, 3).toArray()
+  Employee.all().orderBy('employerID').window(0, 3).toArray()
   return ds
 }
 

@@ -49,7 +49,7 @@ describe('hnswIndexes', () => {
           threshold: -1,
           ...comparison,
         })
-          .slice(0, 10)
+          .window(0, 10)
           .toArray()
           .map((e) => e.getKey())
       const exact = top({})

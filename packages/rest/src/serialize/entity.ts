@@ -227,7 +227,7 @@ export class EntityWriter {
         // `__COUNT`, `__SENT`, `__FIRST`, `__ENTITIES`; at most the related dataclass's default
         // page size of entities, the URI pages through the rest.
         const related = entity.valueOf(slot.attr) as EntitySelection
-        const page = related.slice(0, related.dataClass.def.defaultTopSize)
+        const page = related.window(0, related.dataClass.def.defaultTopSize)
         const members: Entity[] = []
         for (const e of page) if (e) members.push(e)
         const uri = this.#uris.attribute(entity.dataClass.name, entity.getKey(), slot.attr.name)

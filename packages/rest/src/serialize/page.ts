@@ -38,7 +38,7 @@ export class Page {
 
   /** The window of `selection` from `skip`, at most `top` entities: read now, as row ids. */
   constructor(selection: EntitySelection, skip: number, top: number) {
-    const part = selection.slice(skip, top)
+    const part = selection.window(skip, top)
     this.#selection = part
     this.#rows = part.rowIds
     this.length = this.#rows.length
