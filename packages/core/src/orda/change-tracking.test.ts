@@ -4,7 +4,7 @@
  * `ds.getGlobalStamp()` / `ds.setGlobalStamp()` read and set it.
  */
 import { describe, expect, it } from 'vitest'
-import { DatastoreError } from '../errors/datastore-error.js'
+import { thrown } from '../errors/thrown.fixture.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore } from './datastore.js'
 import type { Session } from '../sessions/session-store.js'
@@ -41,15 +41,7 @@ function company() {
   })
 }
 
-const errCode = (fn: () => unknown): number | undefined => {
-  try {
-    fn()
-  } catch (e) {
-    if (DatastoreError.is(e)) return e.errCode
-    throw e
-  }
-  return undefined
-}
+const errCode = (fn: () => unknown): number => thrown(fn).errCode
 
 describe('change tracking: the model', () => {
   it('a dataclass declaring __GlobalStamp is tracked, and __DeletedRecords is added as 4D adds it', () => {

@@ -44,6 +44,10 @@ const PAIRS: readonly (readonly [string, string])[] = [
   ['error', 'error-bg'],
   ['indexed', 'panel'],
   ['scan', 'panel'],
+  // A row just changed (following live): its values, nulls and relation links.
+  ['text', 'live'],
+  ['muted', 'live'],
+  ['accent', 'live'],
 ]
 
 describe.each(["[data-theme='light']", "[data-theme='dark']"])('the %s theme', (selector) => {

@@ -8,76 +8,10 @@
  *
  * Without Chromium the browser suite is skipped, except under CI.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser, Page, Request } from 'playwright-core'
 import { startFixture, type ServedFixture } from '../fixture.js'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
-const SHOTS = `${root}test-results/explorer/`
-const available = existsSync(CHROMIUM)
-if (!available && process.env.CI) throw new Error(`the explorer's browser tests need ${CHROMIUM}`)
-
-// ---------------------------------------------------------------------------------------------
-// The highlight of a changed row: what is drawn on it keeps 4.5:1 (as explorer-contrast.test.ts
-// checks the other pairs).
-
-const css = readFileSync(new URL('../../explorer/explorer.css', import.meta.url), 'utf8')
-
-function theme(selector: string): Map<string, string> {
-  const block = new RegExp(`${selector.replace(/[[\]']/g, '\\$&')}[^{]*\\{([^}]*)\\}`).exec(css)
-  if (!block) throw new Error(`no ${selector} block in explorer.css`)
-  return new Map(
-    [...block[1]!.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!]),
-  )
-}
-
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  })
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-
-const contrast = (a: string, b: string): number => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
-  return (hi! + 0.05) / (lo! + 0.05)
-}
-
-describe.each(["[data-theme='light']", "[data-theme='dark']"])(
-  'the live highlight of the %s theme',
-  (selector) => {
-    const colours = theme(selector)
-    // A changed row's cells: values (text), nulls (muted), relation links (accent).
-    it.each(['text', 'muted', 'accent'])('draws --%s on --live at 4.5:1 or more', (text) => {
-      expect(colours.get('live'), '--live is defined').toBeDefined()
-      expect(contrast(colours.get(text)!, colours.get('live')!)).toBeGreaterThanOrEqual(4.5)
-    })
-  },
-)
-
-// ---------------------------------------------------------------------------------------------
-// In Chromium
-
-async function launchChromium(): Promise<Browser> {
-  mkdirSync(SHOTS, { recursive: true })
-  const { chromium } = await import('playwright-core')
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-}
+import { chromiumAvailable, launchChromium, root, SHOTS } from './chromium.fixture.js'
 
 /** The row key and attribute of the focused cell, read in the page (no DOM types here). */
 const focusedCell = (): (string | null | undefined)[] => {
@@ -90,7 +24,7 @@ const focusedCell = (): (string | null | undefined)[] => {
 /** Whether a request is the live feed's. */
 const isFeed = (url: URL | string): boolean => new URL(String(url)).pathname.endsWith('/$changes')
 
-describe.skipIf(!available)('the explorer following a selection live, in Chromium', () => {
+describe.skipIf(!chromiumAvailable)('the explorer following a selection live, in Chromium', () => {
   const on = {} as { fixture: ServedFixture; browser: Browser; page: Page }
   // What went wrong in the page, said when a test fails.
   const problems: string[] = []

@@ -5,12 +5,11 @@
  *
  * Without Chromium the suite is skipped, except under CI (`.ci/install-services.sh` installs it).
  */
-import { existsSync, mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { startFixture, type ServedFixture, type StartFixtureOptions } from '../fixture.js'
 import { usersAuthenticate } from '../users.js'
+import { chromiumAvailable, launchChromium, root, SHOTS } from './chromium.fixture.js'
 
 /** An attribute of the focused element, read in the page (no DOM types in the tests' Node build). */
 const focusedAttribute = (name: string): string | null | undefined =>
@@ -19,31 +18,6 @@ const focusedAttribute = (name: string): string | null | undefined =>
       document: { activeElement: { getAttribute(name: string): string | null } | null }
     }
   ).document.activeElement?.getAttribute(name)
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
-const SHOTS = `${root}test-results/explorer/`
-const available = existsSync(CHROMIUM)
-if (!available && process.env.CI) throw new Error(`the explorer's browser tests need ${CHROMIUM}`)
-
-async function launchChromium(): Promise<Browser> {
-  mkdirSync(SHOTS, { recursive: true })
-  const { chromium } = await import('playwright-core')
-  // The flags the machine notes ask for: no sandbox as root, no background connections (the
-  // network is closed), a fresh profile.
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-}
 
 const COMPANY = {
   model: `${root}examples/company/model.json`,
@@ -72,7 +46,7 @@ function explorerOn(options: StartFixtureOptions): {
   return opened
 }
 
-describe.skipIf(!available)('the explorer page in Chromium', () => {
+describe.skipIf(!chromiumAvailable)('the explorer page in Chromium', () => {
   const on = explorerOn({ ...COMPANY, functions: `${root}examples/company/functions.js` })
 
   const shot = (name: string) => on.page.screenshot({ path: `${SHOTS}${name}.png` })
@@ -434,7 +408,7 @@ describe.skipIf(!available)('the explorer page in Chromium', () => {
   })
 })
 
-describe.skipIf(!available)('the explorer page of a server with users', () => {
+describe.skipIf(!chromiumAvailable)('the explorer page of a server with users', () => {
   // As `entistore serve --users`: only a logged-in user reads data; the catalog stays open.
   const on = explorerOn({
     ...COMPANY,
