@@ -29,6 +29,7 @@ export class Subscription<T> implements ChangeSubscription<T> {
   readonly #host: SubscriptionHost
   readonly #checks: FeedChecks<T>
   readonly #session: Session | undefined
+  readonly #unchecked: boolean
   readonly #authorize: Authorize | undefined
   readonly #bufferLimit: number
   /** Milliseconds without an event before a heartbeat; undefined: none. */
@@ -53,6 +54,7 @@ export class Subscription<T> implements ChangeSubscription<T> {
     this.#checks = new FeedChecks(plan.classes, options)
     this.#session = options.session
     this.#authorize = options.authorize
+    this.#unchecked = Subscription.#actsAsNobody(host.ds, options.authorize)
     this.#bufferLimit = plan.bufferLimit
     this.heartbeatMs = options.heartbeatMs
     // What it asks is checked now (a refusal throws before anything is sent), and at every event.
@@ -192,8 +194,21 @@ export class Subscription<T> implements ChangeSubscription<T> {
 
   #act<R>(fn: () => R): R {
     const session = this.#session
-    if (session === undefined) return fn()
+    if (session === undefined || this.#unchecked) return fn()
     return this.#host.ds.actAs(session, fn, { authorize: this.#authorize })
+  }
+
+  // Whether acting as the session would change nothing: no roles file, no `authorize`, no
+  // `restrict` (nor change tracking's deleted rows), no session singleton a computed attribute
+  // could reach. Then each event skips making an Actor and entering its async context.
+  static #actsAsNobody(ds: Datastore, authorize: unknown): boolean {
+    const fns = ds.functions
+    return (
+      ds.roles === undefined &&
+      authorize === undefined &&
+      !ds.restricting &&
+      !fns.singletonNames().some((name) => fns.isSessionSingleton(name))
+    )
   }
 
   // The history cannot continue from here: the subscriber pulls again from the current stamp.

@@ -16,6 +16,7 @@ import { send, type Exchange } from '../../../rest/src/node/conformance.fixture.
 import { startCli, stopChildren, type CliProcess } from '../persist/cli-process.fixture.js'
 import { postgresSkip, startPostgres, type PostgresServer } from './postgres-server.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from './redis-server.fixture.js'
+import { getOn, Subscriber, until, type Health } from './sse-subscriber.fixture.js'
 
 const root = new URL('../../../../', import.meta.url).pathname
 const DEMO = ['-m', `${root}examples/company/model.json`, '-d', `${root}examples/company/data.json`]
@@ -240,5 +241,89 @@ describe.skipIf(skip !== undefined)('three processes behind one port', { timeout
       (await both(c, { method: 'POST', target: '/rest/Employee?$method=update', body: '{"a":' }))
         .status,
     ).toBe(400)
+  })
+
+  // Last: it kills a worker (the primary starts another).
+  const create = (base: string, lastName: string) =>
+    send(base, {
+      method: 'POST',
+      target: '/rest/Employee?$method=update',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Feed', lastName, salary: 1 }),
+    })
+  const subscribers: Subscriber[] = []
+  afterAll(() => {
+    for (const s of subscribers) s.close()
+  })
+
+  it('every worker’s subscribers get every change in order, and a killed one resumes losslessly', async () => {
+    // A subscriber on each of the three processes (fresh sockets reach the workers in turn).
+    // From now: the earlier tests' writes are before it.
+    const envelope = await send(cluster.url, { target: '/rest/Employee?$top=0' })
+    const since = JSON.parse(envelope.body.toString('utf8')).__GlobalStamp as number
+    const pids = new Set<number>()
+    for (let i = 0; pids.size < 3 && i < 30; i++) {
+      const s = new Subscriber(cluster.url, 'Employee')
+      await s.open(since)
+      if (pids.has(s.pid)) {
+        s.close()
+        continue
+      }
+      pids.add(s.pid)
+      subscribers.push(s)
+    }
+    expect(pids.size).toBe(3)
+
+    // Writes through whichever worker a fresh connection reaches (followers forward them).
+    for (let i = 0; i < 15; i++) expect((await create(cluster.url, `A${i}`)).status).toBe(200)
+    await until(
+      () => subscribers.every((s) => s.ids.length >= 15),
+      () => subscribers.map((s) => `${s.pid}: ${s.ids.length}`).join(', '),
+    )
+    const first = subscribers[0]!.ids.slice()
+    for (const s of subscribers) expect(s.ids).toEqual(first)
+    expect(first).toEqual([...first].sort((a, b) => a - b))
+
+    // Kill a follower's process: its subscriber's stream ends; it reconnects where it can.
+    const victim = await (async () => {
+      for (const s of subscribers)
+        if ((JSON.parse(await getOn(s)) as Health).writer === false) return s
+      throw new Error('no follower among the subscribers’ processes')
+    })()
+    process.kill(victim.pid, 'SIGKILL')
+    await victim.ended
+    const writes = (async () => {
+      for (let i = 0; i < 15; i++) {
+        // A write refused while the cluster heals is sent again (it never half-applies).
+        for (let attempt = 0; ; attempt++) {
+          const answer = await create(cluster.url, `B${i}`).catch(() => undefined)
+          if (answer?.status === 200) break
+          if (attempt > 100) throw new Error(`b${i} was never acknowledged`)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      }
+    })()
+    // Reconnect from the last event it got, through any process that answers.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await victim.open(since)
+        break
+      } catch (e) {
+        if (attempt > 200) throw e
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    await writes
+    await until(
+      () => subscribers.every((s) => s.ids.length >= 30),
+      () => subscribers.map((s) => `${s.pid}: ${s.ids.length} ${s.types.join(',')}`).join('; '),
+    )
+    const all = subscribers[1]!.ids.slice()
+    expect(all.length).toBe(30)
+    expect(new Set(all).size).toBe(30)
+    for (const s of subscribers) {
+      expect(s.ids).toEqual(all)
+      expect(s.types).not.toContain('reset')
+    }
   })
 })
