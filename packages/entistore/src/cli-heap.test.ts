@@ -73,7 +73,13 @@ describe('serve with a data file large for the heap', () => {
           "and Node's limit here is 80 MB: start it with NODE_OPTIONS=--max-old-space-size=1024$",
       ),
     )
-    expect(err.match(/max-old-space-size/g)).toHaveLength(1)
+    // The advice is given once. A heap this small may then also stop the load itself (9136, the
+    // load's own guard, load-heap.test.ts), as the test allows: under load the heap fills sooner,
+    // and that line names the flag too (it failed CI so). No other line may.
+    const advice = err.split('\n').filter((l) => l.includes('max-old-space-size'))
+    expect(advice[0]).toBe(first)
+    for (const line of advice.slice(1)) expect(line).toMatch(/The data does not fit in Node's heap/)
+    expect(advice.length).toBeLessThanOrEqual(2)
   })
 
   it('says nothing of the heap when the data fits', async () => {
