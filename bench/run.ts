@@ -71,6 +71,8 @@ import {
 } from './suites/vectors.bench.ts'
 import { runNewcomerSuite } from './suites/newcomer.bench.ts'
 import { CACHE_DIR } from './items.ts'
+import { quickMinutes, quickVerdict } from './quick-figure.ts'
+import { OWN_DATA_HELP } from './own-data.ts'
 import { changesReport, runChangesSuite, type ChangesOptions } from './suites/changes.bench.ts'
 import {
   atomicBatches,
@@ -186,7 +188,8 @@ const HELP = `usage: npm run bench -- [options]
                      10k, 100k, 1M rows (HTTP 10k, 100k); writes docs/benchmarks.md and its charts
                      (--sizes=…, --http-sizes=…, --out=DIR, --json=FILE)
   --smoke            the same on 1k rows in seconds, into node_modules/.cache/entistore-bench/smoke
-  --quick            fewer sizes and repetitions, shorter HTTP rounds (2–3 min)
+  --quick            fewer sizes and repetitions, shorter HTTP rounds (${quickMinutes()})
+${OWN_DATA_HELP}
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
           cluster-http,memory,scale,newcomer,contention,vectors,changes
                      suites to run (default all but scale, newcomer and contention, which only
@@ -617,6 +620,12 @@ function parseArgs(argv: string[]): Options {
   return o
 }
 
+// One's own model and data (issue 52) has options of its own: see own-data.ts.
+if (process.argv.some((a) => a === '--model' || a.startsWith('--model='))) {
+  const { runOwnData } = await import('./own-data.ts')
+  await runOwnData(process.argv.slice(2))
+  process.exit(0)
+}
 // The public benchmark against the peers (issue 22) has options of its own: see public.ts.
 if (process.argv.some((a) => a === '--report' || a === '--smoke')) {
   const { runPublic } = await import('./public.ts')
@@ -1433,3 +1442,6 @@ console.log(
   `\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s (${suiteSeconds.join(', ')}; ` +
     `sink ${sinkValue()})`,
 )
+// The one figure the docs give for `--quick` holds for the plain command only.
+if (process.argv.slice(2).join(' ') === '--quick')
+  console.log(quickVerdict((Date.now() - started) / 1000))
