@@ -38,6 +38,11 @@ export type {
 } from './orda/attribute-types.js'
 export type { DataSnapshot } from './store/data-snapshot.js'
 export { DataClass } from './orda/data-class.js'
+export type { ReadSettings } from './orda/data-class.js'
+// 4D's DataClass members beyond reads and writes: docs/orda.md, DataClass
+export type { DataClassAttribute, DataClassInfo } from './orda/data-class-info.js'
+export type { FromCollectionObject, FromCollectionSettings } from './orda/from-collection.js'
+export type { FormulaQuerySettings, QueryFormula } from './orda/formula-query.js'
 export { Entity } from './orda/entity.js'
 export { EntitySelection } from './orda/entity-selection.js'
 export { EntityDraft } from './orda/entity-draft.js'
@@ -126,7 +131,10 @@ export { FunctionRegistry, functionText, ownerText } from './functions/registry.
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
 export { callFunction, isThenable } from './orda/call-function.js'
 export type { CallOptions } from './orda/call-function.js'
-export { currentCall } from './orda/call-context.js'
+export { currentCall, currentSession } from './orda/call-context.js'
+// 4D's Session class, as `currentSession()` gives it: docs/orda.md, Session
+export { MIN_IDLE_TIMEOUT, WebSession } from './orda/web-session.js'
+export type { WebSessionInfo } from './orda/web-session.js'
 export type { RestrictContext } from './orda/restrict.js'
 export { restrictedSelection } from './orda/restrict.js'
 export { committedVersion } from './orda/writes.js'

@@ -218,6 +218,20 @@ export const ERRORS = {
     (dataClass: string) =>
       `This entity selection cannot be altered (a selection of ${q(dataClass)}: make an alterable one with copy() or newSelection())`,
   ),
+  /** A formula given to `query()` whose settings say `allowFormulas: false` (4D's 1278 and wording). */
+  FormulaNotAllowed: spec(
+    1278,
+    'dbmg',
+    'badRequest',
+    (member: string) => `Formula not allowed in this member method (${member})`,
+  ),
+  /** `query()` given neither a query text nor a formula (4D's 1626 and wording). */
+  QueryCriteriaExpected: spec(
+    1626,
+    'dbmg',
+    'badRequest',
+    (given: string) => `Expecting a text or formula, not ${given}`,
+  ),
   UrlMalformed: spec(
     1806,
     'dbmg',

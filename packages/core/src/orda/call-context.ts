@@ -18,6 +18,7 @@ import type { FunctionInfo } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'
 import { quotaManager, type QuotaManager } from './session-quotas.js'
 import { withSessionCalls, type SessionCalls } from './session-calls.js'
+import { WebSession } from './web-session.js'
 
 /** One running call of a function (4D's `Session` calls: session-calls.ts's SessionCalls too). */
 export interface FunctionCall extends SessionCalls {
@@ -46,9 +47,10 @@ export interface FunctionCall extends SessionCalls {
    * Gives the session privileges of the roles file (4D's `Session.setPrivileges`): a name, names
    * separated by commas, a list of names, or `{ privileges, roles, userName }`. They replace the
    * privileges it had; `userName` logs it in under that name (without it, a user keeps their name
-   * and a guest gets none). The session gets a new id, as for a login. Throws without a session.
+   * and a guest gets none). The session gets a new id, as for a login. True (4D's answer of a
+   * success); throws without a session.
    */
-  setPrivileges(settings: PrivilegeSettings): void
+  setPrivileges(settings: PrivilegeSettings): boolean
   /**
    * Whether the session holds `privilege` under the datastore's roles file, included and promoted
    * privileges counted (4D's `Session.hasPrivilege`); false without a roles file or a session.
@@ -81,6 +83,26 @@ const calls = asyncScope<FunctionCall>()
 /** The call of the function running now, if any (see the module note for what follows awaits). */
 export function currentCall(): FunctionCall | undefined {
   return calls.get()
+}
+
+// One Session object a call (and its `restore`: the object reads the call's session as it is now).
+const sessionObjects = new WeakMap<FunctionCall, WebSession>()
+
+/**
+ * 4D's `Session` in a function called over REST: the session of the call (the one `restore`
+ * put in place, if any) as 4D's Session class has it (web-session.ts); null for a call that has no
+ * session (one made from TypeScript) and outside any call, where 4D's `Session` is Null too.
+ *
+ * @example
+ * const session = currentSession()
+ * if (session?.hasPrivilege('CreateInvoices')) …
+ */
+export function currentSession(): WebSession | null {
+  const call = calls.get()
+  if (call?.session === undefined) return null
+  let object = sessionObjects.get(call)
+  if (object === undefined) sessionObjects.set(call, (object = new WebSession(call)))
+  return object
 }
 
 /** Runs `fn` as `call` (what `currentCall()` answers inside it). */
@@ -139,6 +161,7 @@ export function newCall(
           roles: nameList(given.roles),
         },
       })
+      return true
     },
     quotas: quotaManager(datastore.entitySets, () => session),
     hasPrivilege(privilege) {

@@ -13,7 +13,7 @@ import { coerceAt } from '../store/changes.js'
 import type { Datastore } from './datastore.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { Entity } from './entity.js'
-import { EntitySelection } from './entity-selection.js'
+import { EntitySelection, ORDERED } from './entity-selection.js'
 import { toKey } from '../store/keys.js'
 import { compareKeys, type Table } from '../store/table.js'
 import { sortKey } from '../values/compare.js'
@@ -23,18 +23,35 @@ import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { isQuerySettings, queryOptionsOf } from './query-settings.js'
 import { EntityDraft } from './entity-draft.js'
-import { createEntity, dropEntity, updateEntity } from './writes.js'
+import { createEntity, dropEntity, openTransaction, updateEntity } from './writes.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { deletedRecordsRestrict } from './deletion-witnesses.js'
 import { restrictedRows, visible } from './restrict.js'
 import type { RestrictHandler } from '../functions/registry.js'
 import type { WriteCheck } from '../txn/transaction.js'
-import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import type {
+  AttributeName,
+  DataClassName,
+  ModelTypes,
+  UntypedModel,
+} from '../schema/typed-model.js'
 import type { WriteValues } from './attribute-types.js'
 import { callByName } from './call-function.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { needRead } from './access-checks.js'
 import { currentActor } from '../access/acting.js'
+import { attributeInfo, dataClassInfo } from './data-class-info.js'
+import type { DataClassAttribute, DataClassInfo } from './data-class-info.js'
+import { createIndexOn, dropIndexOf } from './data-class-indexes.js'
+import { fromCollectionRows } from './from-collection.js'
+import type { FromCollectionObject, FromCollectionSettings } from './from-collection.js'
+import { rowsMatchingFormula } from './formula-query.js'
+import type { FormulaQuerySettings, QueryFormula } from './formula-query.js'
+
+/** 4D's `settings` of `get()` and `all()`: `context` is taken and ignored (no client/server cache). */
+export interface ReadSettings {
+  readonly context?: string
+}
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -91,6 +108,24 @@ export class DataClass<
     return this.def.attributesByName.get(name) ?? fail('AttributeNotFound', [name, this.def.name])
   }
 
+  /**
+   * 4D's attribute object (`ds.Employee.firstname` in 4D: `{ name, kind, type, fieldType, … }`),
+   * a new plain object at each call; AttributeNotFound (1500) if there is none (data-class-info.ts).
+   */
+  attributeInfo(name: AttributeName<M, N>): DataClassAttribute<AttributeName<M, N>> {
+    return attributeInfo(this as unknown as DataClass, name)
+  }
+
+  /** 4D's `getInfo()`: `{ exposed, name, primaryKey, tableNumber }`, a new object at each call. */
+  getInfo(): DataClassInfo {
+    return dataClassInfo(this.def)
+  }
+
+  /** 4D's `getDataStore()`: the datastore (`getDataStore().dataClass(name)` for another class). */
+  getDataStore(): Datastore<M> {
+    return this.datastore
+  }
+
   /** `raw` coerced to the type of the storage attribute `attr`; throws InvalidAttributeValue (1570). */
   coerce(attr: StorageAttributeDef, raw: unknown): StoredValue {
     return coerceAt(this.def, attr, raw, (name) => `${this.name}.${name}`)
@@ -108,10 +143,19 @@ export class DataClass<
   }
 
   /**
-   * The entity with this primary key, or null. The key may be given as text (`"3"`) and is coerced
-   * to the key's type; a key that cannot be of that type throws InvalidKey (1541).
+   * 4D's `getCount()`: `length`, and inside a transaction the entities it created or deleted so far
+   * counted (4D: "entities created during the transaction will be taken into account").
    */
-  get(key: unknown): Entity<M, N> | null {
+  getCount(): number {
+    const tx = openTransaction(this.datastore as unknown as Datastore)
+    return this.length + (tx === undefined ? 0 : tx.countChange(this.table))
+  }
+
+  /**
+   * The entity with this primary key, or null (4D's `get()`). The key may be given as text (`"3"`)
+   * and is coerced to the key's type; a key that cannot be of that type throws InvalidKey (1541).
+   */
+  get(key: unknown, _settings?: ReadSettings): Entity<M, N> | null {
     needRead(this as DataClass)
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
@@ -154,6 +198,21 @@ export class DataClass<
   }
 
   /**
+   * 4D's `fromCollection()`: creates or updates one entity per object (`__NEW`, `__KEY`,
+   * `__STAMP` as 4D reads them; see from-collection.ts), each saved in turn; returns them as an
+   * ordered selection in the collection's order. A failure throws, the objects before it saved.
+   *
+   * @example ds.Employee.fromCollection([{ __KEY: 1720, lastName: 'Boorman', employer: { ID: 121 } }])
+   */
+  fromCollection(
+    objects: readonly FromCollectionObject<M, N>[],
+    _settings?: FromCollectionSettings,
+  ): EntitySelection<M, N> {
+    const rows = fromCollectionRows(this as unknown as DataClass, objects)
+    return new EntitySelection(this, rows, undefined, ORDERED)
+  }
+
+  /**
    * Saves new values for the entity `key`; returns the new version (stamp + 1). With
    * `{ stamp }`, refuses with StampChanged (1263) unless the entity still has that stamp.
    *
@@ -187,7 +246,24 @@ export class DataClass<
    * @throws DatastoreError FilterSyntax (9001) with the position, AttributeNotFound (1500),
    *   InvalidComparison (9003), PlaceholderOutOfRange (9002).
    */
-  query(text: string, ...params: unknown[]): EntitySelection<M, N> {
+  query(text: string, ...params: unknown[]): EntitySelection<M, N>
+  /**
+   * 4D's `query(formula, querySettings)`: the entities for which `formula` returns true, called
+   * with the entity as `this` and first argument, `settings.args` second (formula-query.ts).
+   *
+   * @example ds.Student.query((s) => String(s.get('lastname')).length >= 30)
+   * @throws DatastoreError FormulaNotAllowed (1278) with `allowFormulas: false`
+   */
+  query<A = unknown>(
+    formula: QueryFormula<Entity<M, N>, A>,
+    settings?: FormulaQuerySettings<A>,
+  ): EntitySelection<M, N>
+  query(text: string | QueryFormula<Entity<M, N>, never>, ...params: unknown[]) {
+    if (typeof text !== 'string') {
+      const all = this.all().rowIds
+      const rows = rowsMatchingFormula(this as unknown as DataClass, all, text, params[0] as never)
+      return new EntitySelection(this, rows)
+    }
     if (params.length > 0 && isQuerySettings(params[params.length - 1]))
       return runQuery(this, text, queryOptionsOf(params)).selection
     let prepared = this.#prepared.get(text)
@@ -234,17 +310,7 @@ export class DataClass<
    * ordering) or `auto` (both). It is filled at once and kept up to date by every write.
    */
   createIndex(attribute: string, kind: IndexKind = 'auto'): void {
-    const attr = this.attribute(attribute)
-    if (attr.kind !== 'storage') {
-      throw new TypeError(
-        `createIndex: "${attribute}" is a ${attr.kind} attribute; only storage attributes can be indexed`,
-      )
-    }
-    if (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob') {
-      throw new TypeError(`createIndex: ${attr.type} attributes cannot be indexed`)
-    }
-    this.table.indexes.create(attr, kind)
-    this.table.indexes.rebuild(this.table)
+    createIndexOn(this as unknown as DataClass, attribute, kind)
   }
 
   /**
@@ -252,15 +318,7 @@ export class DataClass<
    * relation's foreign key keep their hash index; the primary key keeps its sorted index).
    */
   dropIndex(attribute: string): void {
-    const attr = this.attribute(attribute)
-    if (attr.kind !== 'storage') return
-    const foreignKey = this.def.attributes.some(
-      (a) => a.kind === 'relatedEntity' && a.foreignKey === attr.name,
-    )
-    this.table.indexes.drop(attr.name, {
-      hash: attr.unique || foreignKey,
-      sorted: attr === this.def.key,
-    })
+    dropIndexOf(this as unknown as DataClass, attribute)
   }
 
   /** Rebuilds every index of this dataclass from its entities. */
@@ -273,8 +331,8 @@ export class DataClass<
     return this.table.indexes.kinds()
   }
 
-  /** Every entity, in primary-key order. */
-  all(): EntitySelection<M, N> {
+  /** Every entity, in primary-key order (4D's `all()`). */
+  all(_settings?: ReadSettings): EntitySelection<M, N> {
     needRead(this as DataClass)
     const rows = this.table.orderedRowIds()
     return new EntitySelection(
@@ -293,6 +351,20 @@ export class DataClass<
       ordered: options.keepOrder === true,
     })
   }
+
+  /** 4D's `clearRemoteCache()`: nothing to empty, one process has no client ORDA cache. */
+  clearRemoteCache(): void {}
+
+  /** 4D's `getRemoteCache()`: null, 4D's answer for a datastore that is not remote. */
+  getRemoteCache(): null {
+    return null
+  }
+
+  /** 4D's `setRemoteCacheSettings()`: nothing to set, as `clearRemoteCache()`. */
+  setRemoteCacheSettings(_settings: {
+    readonly timeout?: number
+    readonly maxEntries?: number
+  }): void {}
 
   /** A selection of the given row ids, in that order. @internal */
   selection(rowIds: RowIds): EntitySelection<M, N> {

@@ -23,9 +23,24 @@ export interface QuerySettings {
    * remote cache to optimize in one process.
    */
   readonly context?: string
+  /**
+   * 4D's settings of formulas (`args`, `allowFormulas`): a query text has none to run (4D's
+   * `eval()` is not in the language), so they are taken and change nothing. A formula is given to
+   * `dataClass.query(formula, settings)` (formula-query.ts).
+   */
+  readonly args?: unknown
+  readonly allowFormulas?: boolean
 }
 
-const SETTINGS = new Set(['parameters', 'attributes', 'queryPlan', 'queryPath', 'context'])
+const SETTINGS = new Set([
+  'parameters',
+  'attributes',
+  'queryPlan',
+  'queryPath',
+  'context',
+  'args',
+  'allowFormulas',
+])
 
 /**
  * Whether the last argument of a query is its settings: a plain object whose every key is a

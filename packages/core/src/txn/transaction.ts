@@ -121,6 +121,19 @@ export class Transaction {
   }
 
   /**
+   * How many entities of `table` this transaction adds so far, net: those it created, less the
+   * committed ones it deleted (what `dataClass.getCount()` adds inside a transaction).
+   */
+  countChange(table: Table): number {
+    let n = 0
+    for (const s of this.#staged.get(table)?.values() ?? []) {
+      if (s.base === undefined) n += s.current === null ? 0 : 1
+      else if (s.current === null) n--
+    }
+    return n
+  }
+
+  /**
    * Stages a new entity. Unset attributes are null, or generated (autosequence, uuid key). Throws
    * (nothing staged) on an unknown or read-only attribute, a value of the wrong type, a missing
    * not-null value, a taken key or unique value, a reference to an entity that does not exist.
