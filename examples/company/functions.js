@@ -34,7 +34,7 @@ export default defineFunctions({
         counted()
         return {
           name: this.name,
-          dataClasses: Object.fromEntries(this.dataClasses.map((dc) => [dc.name, dc.length])),
+          dataClasses: Object.fromEntries(this.dataClasses.map((dc) => [dc.name, dc.getCount()])),
         }
       },
     },

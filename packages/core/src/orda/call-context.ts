@@ -2,7 +2,8 @@
  * @module What a running function may ask about its call: which datastore and function, the
  * session of the REST request that called it, and a way to log that session in (4D's `Session`
  * inside a function: `authentify` calls `Session.setPrivileges`) or to set its quotas
- * (`Session.quotas`).
+ * (`Session.quotas`); and `currentSession()`, 4D's `Session` object itself (web-session.ts), for
+ * a function's code and any other code that acts as a session.
  *
  * A call is followed through awaits with an async context (access/async-scope.ts: the runtime's
  * AsyncLocalStorage). Without one, the call is known only until the function first awaits;
@@ -12,7 +13,7 @@ import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-store.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
 import { asyncScope } from '../access/async-scope.js'
-import { currentActor } from '../access/acting.js'
+import { actingFrame, currentActor } from '../access/acting.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
 import type { FunctionInfo } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'
@@ -85,13 +86,15 @@ export function currentCall(): FunctionCall | undefined {
   return calls.get()
 }
 
-// One Session object a call (and its `restore`: the object reads the call's session as it is now).
-const sessionObjects = new WeakMap<FunctionCall, WebSession>()
+// One Session object a call, or an acting frame outside any call (the object reads the session
+// as it is now: a `restore` replaces it).
+const sessionObjects = new WeakMap<object, WebSession>()
 
 /**
- * 4D's `Session` in a function called over REST: the session of the call (the one `restore`
- * put in place, if any) as 4D's Session class has it (web-session.ts); null for a call that has no
- * session (one made from TypeScript) and outside any call, where 4D's `Session` is Null too.
+ * 4D's `Session` for code that runs as a session (a function called over REST, a `restrict`
+ * event or any code a request runs, `ds.actAs(session, fn)`): that session (the one `restore` put
+ * in place, if any) as 4D's Session class has it (web-session.ts). Null for code that runs as no
+ * session (a call made from TypeScript, start-up), where 4D's `Session` is Null too.
  *
  * @example
  * const session = currentSession()
@@ -99,9 +102,21 @@ const sessionObjects = new WeakMap<FunctionCall, WebSession>()
  */
 export function currentSession(): WebSession | null {
   const call = calls.get()
-  if (call?.session === undefined) return null
-  let object = sessionObjects.get(call)
-  if (object === undefined) sessionObjects.set(call, (object = new WebSession(call)))
+  if (call !== undefined) {
+    if (call.session === undefined) return null
+    let object = sessionObjects.get(call)
+    if (object === undefined) sessionObjects.set(call, (object = new WebSession(call)))
+    return object
+  }
+  // Code of a session outside a function call: its acting frame's actor.
+  const frame = actingFrame()
+  if (frame === undefined) return null
+  let object = sessionObjects.get(frame)
+  if (object === undefined) {
+    const { scope, session, owner } = frame.actor
+    object = new WebSession(sessionSource(scope as Datastore, session, owner))
+    sessionObjects.set(frame, object)
+  }
   return object
 }
 
@@ -118,6 +133,21 @@ export function newCall(
   owner: LockOwner | undefined,
   onRestore?: (session: Session) => void,
 ): FunctionCall {
+  const call = sessionSource(datastore, session, owner, onRestore)
+  Object.defineProperty(call, 'function', { value: fn, enumerable: true })
+  return call as FunctionCall
+}
+
+/** What a call knows of its session and may do to it: all of FunctionCall but the function. */
+export type SessionSource = Omit<FunctionCall, 'function'>
+
+/** The session calls of code that acts as `session` of `datastore` (a function's call, or not). */
+function sessionSource(
+  datastore: Datastore,
+  session: Session | undefined,
+  owner: LockOwner | undefined,
+  onRestore?: (session: Session) => void,
+): SessionSource {
   // `restore` replaces the session every method below reads.
   const current = {
     get: () => session,
@@ -126,9 +156,8 @@ export function newCall(
       onRestore?.(restored)
     },
   }
-  const call: Omit<FunctionCall, keyof SessionCalls> = {
+  const call: Omit<SessionSource, keyof SessionCalls> = {
     datastore,
-    function: fn,
     get session() {
       return session
     },

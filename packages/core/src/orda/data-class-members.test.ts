@@ -146,6 +146,10 @@ describe('DataClass: what it tells of itself (4D API/DataClassClass)', () => {
     const searchDuplicate = (entity: Entity, dataClassName: string) =>
       entity.dataClass.getDataStore().dataClass(dataClassName).query('name=:1', entity.get('name'))
     expect(ds.Cats.getDataStore()).toBe(ds)
+    // Typed by the model: another dataclass by its name, its entities typed too.
+    const company = ds.Employee.getDataStore().dataClass('Company').get(7)
+    expectTypeOf(company?.get('revenues')).toEqualTypeOf<number | null | undefined>()
+    expect(company?.get('revenues')).toBe(5_000_000)
     expect(
       searchDuplicate(pet as unknown as Entity, 'Dogs')
         .first()

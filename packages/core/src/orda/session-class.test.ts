@@ -33,6 +33,15 @@ const roles: RolesJson = {
 // The code the datastore function `run` runs: each test gives its own.
 let body: () => unknown = () => undefined
 const functions = defineFunctions({
+  dataClasses: {
+    // The blog's "restrict data according to information saved in session storage".
+    Employee: {
+      restrict() {
+        const only = currentSession()?.storage.only as string | undefined
+        return only === undefined ? this.all() : this.query('name = :1', only)
+      },
+    },
+  },
   dataStore: {
     run: { call: () => body() },
     // getPrivileges()'s example: the role given by an `authentify` function.
@@ -70,6 +79,20 @@ describe('currentSession(): 4D’s Session for a function called over REST', () 
     expect(first).toBe(second)
     expect(id).toBe(s.id)
     expectTypeOf(currentSession()).toEqualTypeOf<WebSession | null>()
+  })
+})
+
+describe('currentSession() in code a session runs outside a function', () => {
+  it('ds.actAs and a restrict event read the acting session', () => {
+    const { ds } = setup()
+    const s = ds.sessions.openGuest()
+    expect(ds.actAs(s, () => currentSession()?.id)).toBe(s.id)
+    ds.actAs(s, () => use(currentSession()!.storage, (st) => (st.only = 'Ada')))
+    expect(ds.actAs(s, () => ds.Employee.all().extract('name'))).toEqual(['Ada'])
+    const other = ds.sessions.openGuest()
+    expect(ds.actAs(other, () => ds.Employee.all().extract('name'))).toEqual(['Ada', 'Alan'])
+    // Code that acts as no session (TypeScript's own calls) sees every entity.
+    expect(ds.Employee.all().length).toBe(2)
   })
 })
 

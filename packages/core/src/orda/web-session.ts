@@ -1,10 +1,11 @@
 /**
- * @module 4D's Session class (API/SessionClass, 4D 21 R4) for the code of a function called over
- * REST: `currentSession()` (call-context.ts) is what 4D's `Session` command answers there, a
- * "web user session" (the only kind a REST server has). Every member reads the call's session as
- * it is now, so after `restore(token)` it is the restored one.
+ * @module 4D's Session class (API/SessionClass, 4D 21 R4) for code that runs as a session: what
+ * `currentSession()` (call-context.ts) answers where 4D code reads `Session`, in a function called
+ * over REST, a `restrict` event, any code a request runs. Its sessions are 4D's "web user
+ * sessions", the only kind a REST server has. Every member reads the session as it is now, so
+ * after `restore(token)` it is the restored one.
  *
- * Its calls that change what the call may do (`promote`, `demote`, `restore`) and the session's
+ * What changes what the running code may do (`promote`, `demote`, `restore`) and the session's
  * rights (`setPrivileges`, `hasPrivilege`), its `storage` and `quotas` are the call's own
  * (call-context.ts, session-calls.ts): this class gives them under 4D's names with 4D's answers,
  * and adds what 4D tells of the session itself (`id`, `userName`, `isGuest()`, `getPrivileges()`,
@@ -18,7 +19,7 @@ import type { SharedObject } from '../sessions/session-storage.js'
 import type { Session } from '../sessions/session-store.js'
 import { sessionUser } from '../sessions/session-user.js'
 import { describeValue } from '../values/coerce.js'
-import type { FunctionCall, PrivilegeSettings } from './call-context.js'
+import type { PrivilegeSettings, SessionSource } from './call-context.js'
 import type { QuotaManager } from './session-quotas.js'
 
 /** 4D's `Session.info` of a web user session: what Entistore knows of one. */
@@ -43,14 +44,14 @@ const MINUTE = 60_000
 const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class WebSession {
-  readonly #call: FunctionCall
+  readonly #call: SessionSource
 
-  /** @internal Made by `currentSession()` for a call that has a session. */
-  constructor(call: FunctionCall) {
+  /** @internal Made by `currentSession()` for code that runs as a session. */
+  constructor(call: SessionSource) {
     this.#call = call
   }
 
-  // The call's session now (a restore replaces it; the call always has one, see the constructor).
+  // The session now (a restore replaces it; there is always one, see the constructor).
   get #session(): Session {
     return this.#call.session!
   }
