@@ -57,7 +57,7 @@ const ada = ds.Employee.create({
   salary: 5000,
   employer: acme,
 })
-const raised = ada.edit({ salary: 5200 }).save()
+const raised = ada.edit({ salary: 5200 }).saveOrFail()
 const active = ds.Employee.update(ada.key, { active: true })
 console.log(
   `Created ${ada.key}: ${describe(raised)}, active ${active.get('active')}, employer ${active.get('employerName')}`,

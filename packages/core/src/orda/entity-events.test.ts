@@ -167,11 +167,11 @@ describe('ORDA entity events', () => {
 
   it('refuses a drop a validateDrop refuses, and runs dropping and afterDrop otherwise', () => {
     const { trees, log } = orchard()
-    expect(refusal(() => trees.get(1)!.drop())).toMatchObject({ errCode: 4002 })
+    expect(refusal(() => trees.get(1)!.dropOrFail())).toMatchObject({ errCode: 4002 })
     expect(trees.get(1)).not.toBeNull()
     const young = trees.create({ species: 'Ash', age: 2 })
     log.length = 0
-    trees.query('age < 50').drop()
+    trees.query('age < 50').dropOrFail()
     expect(trees.get(young.getKey())).toBeNull()
     expect(log).toEqual(['validateDrop', 'dropping', 'afterDrop Ash success'])
   })

@@ -207,7 +207,7 @@ describe('a typed datastore', () => {
     const acme = ds.Company.getOrFail(1)
     const e = ds.Employee.create({ lastName: 'Hopper', salary: 6000, employer: acme })
     expect(e.get('employer')?.get('name')).toBe('Acme')
-    const raised = e.edit({ salary: 6500 }).set('employer', 1).save()
+    const raised = e.edit({ salary: 6500 }).set('employer', 1).saveOrFail()
     expectTypeOf(raised).toEqualTypeOf<Entity<Model, 'Employee'>>()
     expect(raised.get('salary')).toBe(6500)
     expect(ds.Employee.update(e.key, { active: false }).get('active')).toBe(false)
@@ -219,7 +219,7 @@ describe('a typed datastore', () => {
     expect(() => ds.Company.create({ name: null })).toThrow()
     const draft = ds.Employee.new({ lastName: 'New' })
     expectTypeOf(draft.get('lastName')).toEqualTypeOf<string | null>()
-    expect(draft.save().get('lastName')).toBe('New')
+    expect(draft.saveOrFail().get('lastName')).toBe('New')
   })
 
   it('is still a Datastore: code written for the untyped API takes it', () => {
