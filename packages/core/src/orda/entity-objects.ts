@@ -266,7 +266,7 @@ export function fillerValues(
     const attr = dc.def.attributesByName.get(name === '__KEY' ? keyName : name)
     if (!attr) continue
     if (attr === dc.def.key) {
-      if (isNew && raw !== null && converts(dc, attr, raw)) out.push([keyName, raw])
+      if (isNew && (raw === null || converts(dc, attr, raw))) out.push([keyName, raw])
       continue
     }
     if (attr.kind === 'storage') {
