@@ -66,8 +66,7 @@ export interface DropOptions {
  * it, its pending values dropped), or status 5 when the entity no longer exists.
  */
 export type ReloadResult<E> =
-  | { readonly success: true; readonly entity: E }
-  | (SaveResult & { readonly status: 5 })
+  { readonly success: true; readonly entity: E } | (SaveResult & { readonly status: 5 })
 
 // Status 5, "Entity does not exist": what 4D answers for an entity that is gone.
 const GONE = Object.freeze({ success: false, ...SAVE_STATUS.entityDoesNotExist })
@@ -254,7 +253,9 @@ export class EntityDraft<
     attributesToCompare?: readonly string[],
   ): AttributeDifference<AttributeName<M, N>>[] {
     const theirs = slotsOf(other as unknown as Entity | EntityDraft)
-    return differences(this.slots(), theirs, attributesToCompare) as AttributeDifference<AttributeName<M, N>>[]
+    return differences(this.slots(), theirs, attributesToCompare) as AttributeDifference<
+      AttributeName<M, N>
+    >[]
   }
 
   /** @internal What this draft would save, slot by slot (see `diff`). */

@@ -34,9 +34,9 @@ import type { EntityReader } from './selection-projections.js'
  * picks and nests (`"employer.*"`), so its result is typed as a part of it.
  */
 export type EntityObject<M extends ModelTypes, N extends DataClassName<M>> = {
-  -readonly [K in keyof M[N] as [M[N][K]] extends [Computed<unknown> | RelatedEntities<string>]
-    ? never
-    : K]: [M[N][K]] extends [RelatedEntity<string>] ? { __KEY: KeyValue } | null : M[N][K]
+  -readonly [
+    K in keyof M[N] as [M[N][K]] extends [Computed<unknown> | RelatedEntities<string>] ? never : K
+  ]: [M[N][K]] extends [RelatedEntity<string>] ? { __KEY: KeyValue } | null : M[N][K]
 }
 
 /** `toObject()`'s options: 4D's `dk with primary key` and `dk with stamp`. */
@@ -208,7 +208,11 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (isBinaryValue(a) || isBinaryValue(b)) {
     if (!isBinaryValue(a) || !isBinaryValue(b)) return false
-    return a.type === b.type && a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i])
+    return (
+      a.type === b.type &&
+      a.bytes.length === b.bytes.length &&
+      a.bytes.every((x, i) => x === b.bytes[i])
+    )
   }
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const ka = Object.keys(a)

@@ -281,7 +281,10 @@ export class EntitySelection<
     } catch (error) {
       // Refused as a whole (no permission, the store could not write): nothing was dropped.
       if (!isWriteRefusal(error)) throw error
-      return new EntitySelection(this.dataClass, Array.from(this.#live(), (e) => e.rowId))
+      return new EntitySelection(
+        this.dataClass,
+        Array.from(this.#live(), (e) => e.rowId),
+      )
     }
     return new EntitySelection(this.dataClass, kept)
   }

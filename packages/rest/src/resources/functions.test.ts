@@ -183,7 +183,9 @@ const functions = defineFunctions({
           exposed: true,
           params: ['number'],
           call(pct: number) {
-            return this.edit({ salary: (this.get('salary') as number) * (1 + pct / 100) }).saveOrFail()
+            return this.edit({
+              salary: (this.get('salary') as number) * (1 + pct / 100),
+            }).saveOrFail()
           },
         },
         label: {
