@@ -262,13 +262,12 @@ export class EntitySelection<
   /**
    * 4D's `drop(mode?)`: deletes the entities of this selection (those deleted already are gone),
    * in one transaction (or as part of the open `ds.transaction(fn)`), and answers the selection of
-   * those it could not drop: a lock, a stamp, an entity event or the session's `restrict` kept
-   * them (empty when all were dropped). `{ stopOnFirstError: true }` (4D's `dk stop dropping on
-   * first error`) stops at the first one kept, which is then the answer's only member. This
-   * selection keeps its members, which read as null once dropped. `dropOrFail()` drops the
-   * throwing way.
+   * those it could not drop: a lock, an entity event or the session's `restrict` kept them
+   * (empty when all were dropped). `{ stopOnFirstError: true }` (4D's `dk stop dropping on first
+   * error`) stops at the first one kept, which is then the answer's only member. This selection
+   * keeps its members, which read as null once dropped. `dropOrFail()` drops the throwing way.
    *
-   * @example const notDropped = ds.Employee.query('firstName = :1', 'S@').drop(); if (notDropped.length === 0) …
+   * @example const notDropped = ds.Employee.query('firstName = :1', 'S@').drop()
    */
   drop(options: { readonly stopOnFirstError?: boolean } = {}): EntitySelection<M, N> {
     const dc = this.dataClass as unknown as DataClass

@@ -202,7 +202,7 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
  * Drops every entity of `entities` that still exists, in one transaction (the open one, if any);
  * returns how many were dropped. Without `refused`, the first refusal (a lock, an event) is thrown
  * and nothing is dropped. With it (4D's `entitySelection.drop()`), each entity a refusal keeps
- * (`isWriteRefusal`: a lock, a changed stamp, an event, a `restrict` that hides it) is passed to
+ * (`isWriteRefusal`: a lock, an event, a `restrict` that hides it) is passed to
  * `refused` and left, and the others are dropped; `refused` answers false to stop there (4D's
  * `dk stop dropping on first error`).
  */
