@@ -217,14 +217,15 @@ export class EntityDraft<
 
   /**
    * 4D's `toObject(filter?, options?)` of the entity as this draft would save it (see
-   * `Entity.toObject`): a relation set by key reads as the entity it names.
+   * `Entity.toObject`): a relation set by key reads as the entity it names. The base's values are
+   * read as `get` reads them (what the acting session may not read is refused).
    */
   toObject(): EntityObject<M, N>
   toObject(filter: ObjectFilter, options?: ToObjectOptions): Partial<EntityObject<M, N>>
   toObject(filter?: ObjectFilter, options?: ToObjectOptions): Record<string, unknown> {
     const reader = draftReader(
       this.#dc,
-      (name) => this.#current(name),
+      (name) => this.get(name as AttributeName<M, N>),
       () => this.getKey(),
       () => this.getStamp(),
     )
