@@ -79,7 +79,7 @@ export default defineFunctions({
                 componentSignature: 'demo',
               }
             const salary = /** @type {number | null} */ (this.get('salary')) ?? 0
-            return this.edit({ salary: Math.round(salary * (1 + percent / 100)) }).save()
+            return this.edit({ salary: Math.round(salary * (1 + percent / 100)) }).saveOrFail()
           },
         },
       },

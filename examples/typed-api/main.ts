@@ -46,6 +46,13 @@ console.log(`${best.length} employees earn 149000 or more; the first three:`)
 for (const e of best.window(0, 3)) console.log(`  ${e.get('ID')}: ${describe(e)}`)
 console.log(`  their average: ${best.average('salary')}`)
 
+// 4D's Entity members: an entity read by first() knows its selection and its neighbours, and
+// toObject() gives a plain object of the attributes a filter names.
+const top = best.first()
+console.log(
+  `  the best paid: ${JSON.stringify(top?.toObject('lastName, salary, employer.name'))}, then ${top?.next()?.get('lastName')}`,
+)
+
 // A relation to many reads as a selection of the related dataclass.
 const acme = ds.dataClass('Company').getOrFail(1)
 console.log(`${acme.get('name')} employs ${acme.get('staff').length} people`)
@@ -57,10 +64,17 @@ const ada = ds.Employee.create({
   salary: 5000,
   employer: acme,
 })
-const raised = ada.edit({ salary: 5200 }).save()
+const raised = ada.edit({ salary: 5200 }).saveOrFail()
 const active = ds.Employee.update(ada.key, { active: true })
 console.log(
   `Created ${ada.key}: ${describe(raised)}, active ${active.get('active')}, employer ${active.get('employerName')}`,
+)
+
+// save() answers 4D's status object instead of throwing for what the data refused: a draft of a
+// version saved since (ada is the first one) is refused with status 2. saveOrFail() throws.
+const status = ada.edit({ salary: 1 }).save()
+console.log(
+  `Saving over an old version: ${status.success ? 'saved' : `${status.statusText} (${status.status})`}`,
 )
 
 // A selection keeps a member dropped after it was made: `length` counts it, iteration skips it.

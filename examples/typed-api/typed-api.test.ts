@@ -47,6 +47,17 @@ describe('the typed TS API example', () => {
     expect(lines).toContain(
       `Created ${data.Employee!.length + 1}: Ada Lovelace (5200), active true, employer ${acme.name}`,
     )
+    const [first, second] = data
+      .Employee!.filter((e) => (e.salary as number) >= 149000)
+      .sort(
+        (a, b) =>
+          (b.salary as number) - (a.salary as number) || (a.ID as number) - (b.ID as number),
+      )
+    const firstEmployer = data.Company!.find((c) => c.ID === first!.employerID)!
+    expect(lines).toContain(
+      `  the best paid: ${JSON.stringify({ lastName: first!.lastName, salary: first!.salary, employer: { name: firstEmployer.name } })}, then ${second!.lastName}`,
+    )
+    expect(lines).toContain('Saving over an old version: Stamp has changed (2)')
     expect(lines.at(-1)).toBe('After the drop: length 1, iterated 0')
   })
 })

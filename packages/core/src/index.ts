@@ -28,7 +28,9 @@ export type {
 } from './orda/change-feed.js'
 export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
 export type { IndexBuildOptions } from './indexes/index-builder.js'
-export type { DraftValue } from './orda/entity-draft.js'
+export type { DraftValue, DropOptions, ReloadResult, SaveOptions } from './orda/entity-draft.js'
+export type { AttributeDifference, EntityObject, ToObjectOptions } from './orda/entity-objects.js'
+export type { ObjectFilter } from './orda/selection-projections.js'
 export type {
   AttributeValue,
   ReadValue,
@@ -67,7 +69,13 @@ export type {
   TransactionOptions,
   WriteCheck,
 } from './txn/transaction.js'
-export { saveResultOf, saveStatusOf, SAVE_STATUS } from './txn/save-status.js'
+export {
+  attemptWrite,
+  isWriteRefusal,
+  saveResultOf,
+  saveStatusOf,
+  SAVE_STATUS,
+} from './txn/save-status.js'
 export { LockTable, sameOwner } from './locks/lock-table.js'
 export type {
   Lock,
@@ -76,9 +84,16 @@ export type {
   LockOwnerInfo,
   LockReleaseReason,
 } from './locks/lock-table.js'
-export { LOCK_KIND, lockedBy } from './orda/locks.js'
-export type { LockInfo, LockOptions, LockResult } from './orda/locks.js'
-export type { SaveResult, SaveResultError, SaveStatus } from './txn/save-status.js'
+export { LOCK_KIND, lockedBy } from './txn/save-status.js'
+export type { LockingOptions, LockOptions, LockResult, ReloadedLock } from './orda/locks.js'
+export type {
+  LockedStatus,
+  LockInfo,
+  SaveResult,
+  SaveResultError,
+  SaveStatus,
+  WriteResult,
+} from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'

@@ -39,7 +39,7 @@ const DEFS = `export default {
   dataClasses: {
     Item: {
       dataClass: { cheap: { exposed: true, params: ['number'], call(max) { return this.query('price <= :1', max) } } },
-      entity: { double: { exposed: true, call() { return this.edit({ price: this.get('price') * 2 }).save() } } },
+      entity: { double: { exposed: true, call() { return this.edit({ price: this.get('price') * 2 }).saveOrFail() } } },
       entitySelection: { total: { exposed: true, call() { return this.sum('price') } } },
     },
   },

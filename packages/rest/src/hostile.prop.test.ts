@@ -442,7 +442,7 @@ const EMPLOYEES = [
 function restoreData(): void {
   for (const name of ['Employee', 'Company']) {
     for (const e of ds.dataClass(name).all().toArray())
-      if (Number(e.getKey()) > (name === 'Employee' ? 3 : 2)) e.drop({ force: true })
+      if (Number(e.getKey()) > (name === 'Employee' ? 3 : 2)) e.dropOrFail({ force: true })
   }
   const companies = ds.dataClass('Company')
   if (!companies.get(1)) companies.create({ ID: 1, name: 'Acme' })

@@ -401,6 +401,17 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid roles file: ${where}: ${why}`,
   ),
+  /**
+   * An Entity member that needs a saved entity called on a new one (4D's `clone()`: "cannot be
+   * called on a newly created entity"). Entistore's code: 4D's is not public.
+   */
+  EntityNeverSaved: spec(
+    9160,
+    'enti',
+    'badRequest',
+    (member: string, dataClass: string) =>
+      `${member}() needs an entity that was saved: this new entity of the ${q(dataClass)} dataclass never was`,
+  ),
   InvalidData: spec(
     9021,
     'enti',

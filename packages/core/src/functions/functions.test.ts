@@ -46,7 +46,7 @@ const functions = defineFunctions({
           params: ['number'],
           call(pct: number) {
             const salary = this.get('salary') as number
-            return this.edit({ salary: salary * (1 + pct / 100) }).save()
+            return this.edit({ salary: salary * (1 + pct / 100) }).saveOrFail()
           },
         },
         later: {

@@ -69,8 +69,8 @@ describe('indexes after a large load', () => {
 
   it('hold the writes made before their first use, and keep refusing duplicates', () => {
     const { ds, Person, indexes } = loaded()
-    Person.get(7)!.edit({ city: 'Lyon' }).save()
-    Person.get(8)!.drop()
+    Person.get(7)!.edit({ city: 'Lyon' }).saveOrFail()
+    Person.get(8)!.dropOrFail()
     Person.create({ ID: 5000, code: 'C999999', city: 'Lyon', age: 1 })
     expect(indexes.unbuilt).toBeGreaterThan(0)
     expect(keysOf(ds, "city = 'lyon'")).toEqual([7, 5000])
@@ -115,7 +115,7 @@ describe('indexes after a large load', () => {
       const id = 1 + ((i * 397) % 2000)
       Person.get(id)!
         .edit({ code: `${i % 2 ? 'A' : 'Z'}${i}-${id}` })
-        .save()
+        .saveOrFail()
     }
     const sorted = indexes.of('code')!.sorted!
     expect(sorted.reading).toBe(true)
@@ -161,7 +161,7 @@ describe('indexes after a large load', () => {
       const id = 1 + ((i * 7) % 400)
       Tag.get(id)!
         .edit({ label: i % 3 ? `new-${i}` : label(id + 1) })
-        .save()
+        .saveOrFail()
       moved.push(id)
     }
     expect(moved.length).toBeGreaterThan(50)

@@ -98,7 +98,7 @@ describe('change tracking: the model', () => {
       ],
     })
     const e = ds.dataClass('Employee').create({ name: 'Cy' })
-    e.drop()
+    e.dropOrFail()
     const row = ds.dataClass('__DeletedRecords').all().at(0)!
     expect(typeof row.get('UUID')).toBe('string')
     expect(row.get('__Stamp')).toBe(2)
@@ -124,7 +124,7 @@ describe('change tracking: stamps', () => {
 
   it('a delete adds a __DeletedRecords row holding the key, the table and the stamp', () => {
     const ds = company()
-    ds.dataClass('Employee').get(2)!.drop()
+    ds.dataClass('Employee').get(2)!.dropOrFail()
     const rows = ds
       .dataClass('__DeletedRecords')
       .all()
@@ -141,7 +141,7 @@ describe('change tracking: stamps', () => {
     // The row is a change of its own: the stamp moved twice.
     expect(ds.getGlobalStamp()).toBe(2)
     // An untracked dataclass's deletes add nothing.
-    ds.dataClass('Note').create({ text: 'x' }).drop()
+    ds.dataClass('Note').create({ text: 'x' }).dropOrFail()
     expect(ds.dataClass('__DeletedRecords').length).toBe(1)
   })
 
@@ -149,7 +149,7 @@ describe('change tracking: stamps', () => {
     const ds = company()
     ds.transaction(() => {
       ds.dataClass('Employee').create({ name: 'Cy' })
-      ds.dataClass('Employee').get(1)!.drop()
+      ds.dataClass('Employee').get(1)!.dropOrFail()
       ds.dataClass('Employee').update(2, { salary: 1 })
     })
     const emp = ds.dataClass('Employee')
@@ -177,7 +177,7 @@ describe('change tracking: stamps', () => {
     const oldStamp = ds.getGlobalStamp()
     emp.update(1, { salary: 1 })
     emp.create({ name: 'Late' })
-    emp.get(2)!.drop()
+    emp.get(2)!.dropOrFail()
     const modified = emp
       .query('__GlobalStamp > :1', oldStamp)
       .toArray()
@@ -293,7 +293,7 @@ describe('change tracking: who sees the deleted rows', () => {
     const { ds, session, deletedKeys } = docs()
     const ann = session('ann')
     const admin = session('admin')
-    ds.dataClass('Secret').get(1)!.drop()
+    ds.dataClass('Secret').get(1)!.dropOrFail()
     expect(deletedKeys(ann)).toEqual([])
     expect(deletedKeys(admin)).toEqual(['Secret(1)'])
     // Code outside a session has full rights.
@@ -306,7 +306,7 @@ describe('change tracking: who sees the deleted rows', () => {
     const bob = session('bob')
     // Both read Doc: each holds what restrict shows it.
     for (const s of [ann, bob]) ds.actAs(s, () => ds.dataClass('Doc').all().length, { authorize })
-    ds.dataClass('Doc').get(2)!.drop()
+    ds.dataClass('Doc').get(2)!.dropOrFail()
     expect(deletedKeys(bob)).toEqual(['Doc(2)'])
     expect(deletedKeys(ann)).toEqual([])
     // A query cannot find it either.

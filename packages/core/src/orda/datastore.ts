@@ -386,7 +386,7 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
    * committed data, except that a write sees the transaction's own earlier writes (stamps, keys,
    * unique values, references). `fn` must be synchronous; transactions do not nest.
    *
-   * @example ds.transaction(() => { a.edit({ balance: a.get('balance') - 10 }).save(); b.edit(…).save() })
+   * @example ds.transaction(() => { a.edit({ balance: a.get('balance') - 10 }).saveOrFail(); b.edit(…).saveOrFail() })
    */
   transaction<T>(fn: () => T): T {
     return runTransaction(this as Datastore, fn)

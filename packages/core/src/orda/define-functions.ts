@@ -18,7 +18,7 @@
  *   dataClasses: {
  *     Employee: {
  *       dataClass: { highEarners: { exposed: true, params: ['number'], call(min: number) { return this.query('salary >= :1', min) } } },
- *       entity: { raise: { exposed: true, params: ['number'], call(pct: number) { … this.edit({…}).save() } } },
+ *       entity: { raise: { exposed: true, params: ['number'], call(pct: number) { … this.edit({…}).saveOrFail() } } },
  *       entitySelection: { payroll: { exposed: true, call() { return this.sum('salary') } } },
  *     },
  *   },

@@ -167,13 +167,31 @@ describe('ORDA entity events', () => {
 
   it('refuses a drop a validateDrop refuses, and runs dropping and afterDrop otherwise', () => {
     const { trees, log } = orchard()
-    expect(refusal(() => trees.get(1)!.drop())).toMatchObject({ errCode: 4002 })
+    expect(refusal(() => trees.get(1)!.dropOrFail())).toMatchObject({ errCode: 4002 })
     expect(trees.get(1)).not.toBeNull()
     const young = trees.create({ species: 'Ash', age: 2 })
     log.length = 0
-    trees.query('age < 50').drop()
+    trees.query('age < 50').dropOrFail()
     expect(trees.get(young.getKey())).toBeNull()
     expect(log).toEqual(['validateDrop', 'dropping', 'afterDrop Ash success'])
+  })
+
+  it("selection.drop() keeps what validateDrop refuses and drops the rest; drop() answers 4D's status", () => {
+    const { trees, log } = orchard()
+    const young = trees.create({ species: 'Ash', age: 2 })
+    log.length = 0
+    const kept = trees.all().drop()
+    expect(kept.toArray().map((t) => t.getKey())).toEqual([1])
+    expect(trees.get(young.getKey())).toBeNull()
+    expect(log).toEqual(['validateDrop', 'validateDrop', 'dropping', 'afterDrop Ash success'])
+    expect(trees.get(1)!.drop()).toEqual({
+      success: false,
+      status: 7,
+      statusText: 'Mild Validation Error',
+      errors: [
+        { errCode: 4002, message: 'A tree over 100 years old stays', componentSignature: 'DBEV' },
+      ],
+    })
   })
 
   it('ignores an error thrown by an after-event: the write is done', () => {

@@ -7,7 +7,7 @@ describe('alterable EntitySelections (4D API/EntitySelectionClass)', () => {
   it('.add() example 1: an entity saved then added to a new selection', () => {
     const ds = pageExamples()
     const employees = ds.Employee.newSelection()
-    const employee = ds.Employee.new({ ID: 800, lastName: 'Smith' }).save()
+    const employee = ds.Employee.new({ ID: 800, lastName: 'Smith' }).saveOrFail()
     expect(employees.add(employee)).toBe(employees)
     expect(keysOf(employees)).toEqual([800])
   })
@@ -66,7 +66,7 @@ describe('alterable EntitySelections (4D API/EntitySelectionClass)', () => {
     const ds = pageExamples()
     let products = ds.Product.all()
     if (!products.isAlterable()) products = products.copy()
-    products.add(ds.Product.new({ ID: 99 }).save())
+    products.add(ds.Product.new({ ID: 99 }).saveOrFail())
     expect(products.length).toBe(6)
     expect(ds.Product.all().length).toBe(6)
   })

@@ -31,6 +31,8 @@ import { copyRowIds, mapRowIds, type RowIds } from '../sets/row-ids.js'
 import type { Aggregates, AggregateValue, DistinctOptions } from '../query/aggregate.js'
 import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from './writes.js'
+import { isWriteRefusal } from '../txn/save-status.js'
+import { placed } from './selection-place.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
@@ -142,7 +144,8 @@ export class EntitySelection<
 
   /**
    * The entity at `index`, or null if it was deleted; undefined past the end. A negative index
-   * counts from the end (4D's `at()`): `at(-1)` is the last.
+   * counts from the end (4D's `at()`): `at(-1)` is the last. It is the stored version (nothing is
+   * allocated), which remembers no selection: `memberAt(index)` gives one that does.
    */
   at(index: number): Entity<M, N> | null | undefined {
     const i = index < 0 ? index + this.#rows.length : index
@@ -150,14 +153,30 @@ export class EntitySelection<
     return this.dataClass.entityAt(this.#prefix(i + 1)[i]!)
   }
 
-  /** The first entity, or null when the selection is empty or its first member was deleted. */
-  first(): Entity<M, N> | null {
-    return this.at(0) ?? null
+  /**
+   * 4D's `selection[index]`: the entity at `index` as `at(index)` reads it, but one that remembers
+   * this selection and its position (`getSelection()`, `indexOf()`, `next()`, `previous()`): a
+   * copy of the stored version, made for the caller (selection-place.ts).
+   */
+  memberAt(index: number): Entity<M, N> | null | undefined {
+    const i = index < 0 ? index + this.#rows.length : index
+    return placed(this.at(i), this as unknown as EntitySelection, i)
   }
 
-  /** The last entity, or null when the selection is empty or its last member was deleted. */
+  /**
+   * The first entity, or null when the selection is empty or its first member was deleted. It
+   * remembers this selection, as `memberAt(0)`.
+   */
+  first(): Entity<M, N> | null {
+    return this.memberAt(0) ?? null
+  }
+
+  /**
+   * The last entity, or null when the selection is empty or its last member was deleted. It
+   * remembers this selection, as `memberAt(-1)`.
+   */
   last(): Entity<M, N> | null {
-    return this.at(-1) ?? null
+    return this.memberAt(-1) ?? null
   }
 
   /**
@@ -241,11 +260,41 @@ export class EntitySelection<
   }
 
   /**
+   * 4D's `drop(mode?)`: deletes the entities of this selection (those deleted already are gone),
+   * in one transaction (or as part of the open `ds.transaction(fn)`), and answers the selection of
+   * those it could not drop: a lock, an entity event or the session's `restrict` kept them
+   * (empty when all were dropped). `{ stopOnFirstError: true }` (4D's `dk stop dropping on first
+   * error`) stops at the first one kept, which is then the answer's only member. This selection
+   * keeps its members, which read as null once dropped. `dropOrFail()` drops the throwing way.
+   *
+   * @example const notDropped = ds.Employee.query('firstName = :1', 'S@').drop()
+   */
+  drop(options: { readonly stopOnFirstError?: boolean } = {}): EntitySelection<M, N> {
+    const dc = this.dataClass as unknown as DataClass
+    const kept: number[] = []
+    try {
+      dropEntities(dc, this.#live(), (e) => {
+        kept.push(e.rowId)
+        return options.stopOnFirstError !== true
+      })
+    } catch (error) {
+      // Refused as a whole (no permission, the store could not write): nothing was dropped.
+      if (!isWriteRefusal(error)) throw error
+      return new EntitySelection(
+        this.dataClass,
+        Array.from(this.#live(), (e) => e.rowId),
+      )
+    }
+    return new EntitySelection(this.dataClass, kept)
+  }
+
+  /**
    * Deletes every entity of the selection that still exists, in one transaction (or as part of the
-   * open `ds.transaction(fn)`); returns how many were deleted. The selection keeps its members,
+   * open `ds.transaction(fn)`); returns how many were deleted. The first refusal (a lock, a changed
+   * stamp, an entity event) is thrown, and nothing is deleted. The selection keeps its members,
    * which now read as null.
    */
-  drop(): number {
+  dropOrFail(): number {
     return dropEntities(this.dataClass, this)
   }
 

@@ -68,7 +68,7 @@ describe('entity sets and their owners', () => {
     expect(keys(bob)).toEqual([3])
     expect(keys(root)).toEqual([1, 2, 3])
     // A delete through it drops what the deleter sees.
-    expect(as(bob, () => ds.entitySets.get(set.id)!.selection.drop())).toBe(1)
+    expect(as(bob, () => ds.entitySets.get(set.id)!.selection.dropOrFail())).toBe(1)
     expect(Employee.length).toBe(2)
   })
 

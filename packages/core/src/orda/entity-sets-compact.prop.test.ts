@@ -116,7 +116,7 @@ describe('entity sets kept as Int32Arrays', () => {
             stored.reduce((sum, s) => sum + Math.max(1, s.rowIds.byteLength / 4), 0),
           )
           // Members deleted since read as null, in place, in the kept order.
-          for (const key of dropped) Item.get(key)?.drop()
+          for (const key of dropped) Item.get(key)?.dropOrFail()
           for (const [i, [selection]] of made.entries()) {
             const set = ds.entitySets.get(stored[i]!.id)!
             expect(keysOf(set.selection)).toEqual(keysOf(selection))

@@ -6,6 +6,11 @@
  * `Entity<M, N>` is an entity of dataclass `N` of a typed model `M` (schema/typed-model.ts): `get`
  * then takes only the attribute names of `N` and returns each one's type. Without type arguments
  * it is the untyped entity of any dataclass (`get(name: string): unknown`).
+ *
+ * It has 4D's Entity members that read (docs/orda.md maps each one): an Entity is never new and
+ * never touched; a change goes through its draft (`edit()`), which has `save()`, `touched()`,
+ * `fromObject()`. An entity read from a selection by `first()`, `last()` or `memberAt(i)`
+ * remembers it (`getSelection()`, `next()`…): a copy of the stored version, see selection-place.ts.
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../schema/definitions.js'
@@ -19,12 +24,29 @@ import type { AttributeValue, WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import { EntitySelection } from './entity-selection.js'
-import { EntityDraft } from './entity-draft.js'
+import { EntityDraft, type DropOptions, type ReloadResult } from './entity-draft.js'
 import { dropEntity } from './writes.js'
 import { restrictedRows } from './restrict.js'
-import { lockEntity, unlockEntity, type LockOptions, type LockResult } from './locks.js'
+import {
+  lockEntity,
+  unlockEntity,
+  type LockingOptions,
+  type LockOptions,
+  type LockResult,
+  type ReloadedLock,
+} from './locks.js'
 import { callByName } from './call-function.js'
 import { needAttribute } from './access-checks.js'
+import { attemptWrite, SAVE_STATUS, type WriteResult } from '../txn/save-status.js'
+import {
+  differences,
+  slotsOf,
+  type AttributeDifference,
+  type EntityObject,
+  type ToObjectOptions,
+} from './entity-objects.js'
+import { toObject, type ObjectFilter } from './selection-projections.js'
+import { endOf, positionOf, samePlace, selectionOf, stepFrom } from './selection-place.js'
 
 /**
  * A save's time, shared by the versions it made. A number field of its own would cost each entity
@@ -92,8 +114,14 @@ export class Entity<
     return this
   }
 
-  getKey(): KeyValue {
-    return this.key
+  /**
+   * The primary key (4D's `getKey()`); `{ asString: true }` (4D's `dk key as string`) gives it as
+   * text whatever its type.
+   */
+  getKey(options: { readonly asString: true }): string
+  getKey(options?: { readonly asString?: boolean }): KeyValue
+  getKey(options?: { readonly asString?: boolean }): KeyValue | string {
+    return options?.asString === true ? String(this.key) : this.key
   }
 
   /** The version stamp: 1 after the first save, +1 at every save. */
@@ -106,9 +134,123 @@ export class Entity<
     return this.timestamp
   }
 
+  /** The dataclass of this entity (4D's `getDataClass()`; also the `dataClass` property). */
+  getDataClass(): DataClass<M, N> {
+    return this.dataClass
+  }
+
+  /** 4D's `getRemoteContextAttributes()`: `''`, there is no client/server context in one process. */
+  getRemoteContextAttributes(): string {
+    return ''
+  }
+
+  /** 4D's `isNew()`: false, an Entity is a saved version (a draft of `dataClass.new()` is new). */
+  isNew(): false {
+    return false
+  }
+
+  /** 4D's `touched()`: false, an Entity is never changed (its draft is: `edit()`). */
+  touched(): false {
+    return false
+  }
+
+  /** 4D's `touchedAttributes()`: none, an Entity is never changed (its draft's are). */
+  touchedAttributes(): AttributeName<M, N>[] {
+    return []
+  }
+
   /**
-   * A draft of this version to change and `save()`: the save is refused with StampChanged (1263)
-   * if the entity was saved by someone else since this version was read.
+   * 4D's `clone()`: another Entity object of this same version, which remembers no selection. A
+   * version never changes, so the two stay alike; a change goes through a draft (`edit()`).
+   */
+  clone(): Entity<M, N> {
+    return new Entity(this.dataClass, this.rowId, this.key, this.stamp, this.timestamp, this.values)
+  }
+
+  /**
+   * 4D's `reload()`: a version cannot be reloaded in place, so it answers the current one,
+   * `{ success: true, entity }` (this one if unchanged; in this one's selection if it has one), or
+   * status 5 "Entity does not exist" when it was deleted.
+   */
+  reload(): ReloadResult<Entity<M, N>> {
+    const current = this.dataClass.get(this.key)
+    if (!current) return { success: false, ...SAVE_STATUS.entityDoesNotExist }
+    const entity = current === this ? this : samePlace(this.#self, current as unknown as Entity)
+    return { success: true, entity: entity as unknown as Entity<M, N> }
+  }
+
+  /**
+   * 4D's `toObject(filter?, options?)`: a plain object of this entity. Without a filter (or `''`,
+   * `'*'`): every storage attribute, and each relatedEntity as `{ __KEY }` (or null). A filter
+   * (`'firstName, employer'` or `['firstName', 'employer']`) picks attributes: a relatedEntity as
+   * `{ __KEY }`, `'employer.*'` all its attributes, `'employer.name'` some; a relatedEntities as
+   * a collection, `'directReports.*'` or `'directReports.lastName'` likewise. `{ withKey,
+   * withStamp }` add `__KEY` and `__STAMP` (4D's `dk with primary key`, `dk with stamp`). Values
+   * as stored (dates as text, pictures as binary values).
+   *
+   * @example ds.Employee.get(413)!.toObject('firstName, employer.name')
+   */
+  toObject(): EntityObject<M, N>
+  toObject(filter: ObjectFilter, options?: ToObjectOptions): Partial<EntityObject<M, N>>
+  toObject(filter?: ObjectFilter, options?: ToObjectOptions): Record<string, unknown> {
+    return toObject(this.#self, filter, options)
+  }
+
+  /**
+   * 4D's `diff(entityToCompare, attributesToCompare?)`: `{ attributeName, value, otherValue }` for
+   * each storage attribute whose value differs from `other`'s (an Entity, or a draft as it would
+   * save), and each relatedEntity whose key does (its values the related entities); only
+   * `attributesToCompare` when given. Null is refused (1806), another dataclass's entity too (1587).
+   */
+  diff(
+    other: Entity<M, N> | EntityDraft<M, N>,
+    attributesToCompare?: readonly string[],
+  ): AttributeDifference<AttributeName<M, N>>[] {
+    const theirs = slotsOf(other as unknown as Entity | EntityDraft)
+    return differences(slotsOf(this.#self)!, theirs, attributesToCompare) as AttributeDifference<
+      AttributeName<M, N>
+    >[]
+  }
+
+  // ---- the selection it was read from (selection-place.ts) ----
+
+  /** 4D's `getSelection()`: the selection this entity was read from (`first()`, `last()`, `memberAt(i)`), or null. */
+  getSelection(): EntitySelection<M, N> | null {
+    return selectionOf(this.#self) as EntitySelection<M, N> | null
+  }
+
+  /**
+   * 4D's `indexOf(entitySelection?)`: this entity's position in the selection it was read from, or
+   * in `selection`; -1 when it is not in it (or was read from none). A null selection is refused
+   * (1806), one of another dataclass too (1587).
+   */
+  indexOf(selection?: EntitySelection<M, N> | null): number {
+    return positionOf(this.#self, selection as EntitySelection | null | undefined)
+  }
+
+  /** 4D's `next()`: the next live member of the selection this entity was read from, or null. */
+  next(): Entity<M, N> | null {
+    return stepFrom(this.#self, 1) as Entity<M, N> | null
+  }
+
+  /** 4D's `previous()`: the previous live member of the selection this entity was read from, or null. */
+  previous(): Entity<M, N> | null {
+    return stepFrom(this.#self, -1) as Entity<M, N> | null
+  }
+
+  /** 4D's `first()`: the first member of the selection this entity was read from, or null. */
+  first(): Entity<M, N> | null {
+    return endOf(this.#self, 'first') as Entity<M, N> | null
+  }
+
+  /** 4D's `last()`: the last member of the selection this entity was read from, or null. */
+  last(): Entity<M, N> | null {
+    return endOf(this.#self, 'last') as Entity<M, N> | null
+  }
+
+  /**
+   * A draft of this version to change and `save()`: the save is refused (status 2, or StampChanged
+   * 1263 from `saveOrFail()`) if the entity was saved by someone else since this version was read.
    *
    * @example ds.Employee.get(3)!.edit({ salary: 5200 }).save()
    */
@@ -117,12 +259,26 @@ export class Entity<
   }
 
   /**
-   * Deletes this entity if it is still this version (else StampChanged, 1263); `{ force: true }`
-   * deletes whatever version is current (4D's `dk force drop if stamp changed`).
+   * 4D's `drop(mode?)`: deletes this entity if it is still this version, or whatever version is
+   * current with `{ force: true }` (4D's `dk force drop if stamp changed`). Answers 4D's result
+   * object rather than throwing for what the data refused: `{ success: true }`, or `{ success:
+   * false, status, statusText }` (1 not permitted, 2 saved since, 3 locked with the lock's holder,
+   * 4 refused by a `dropping` event, 5 deleted already, 7/8 refused by `validateDrop`).
+   * `dropOrFail()` drops the throwing way.
    *
-   * @throws DatastoreError EntityNotFound (1542) if it was deleted already.
+   * @example const r = employees.first()!.drop(); if (!r.success) console.log(r.statusText)
    */
-  drop(options: { readonly force?: boolean } = {}): void {
+  drop(options: DropOptions = {}): WriteResult {
+    return attemptWrite(() => this.dropOrFail(options))
+  }
+
+  /**
+   * `drop()` the throwing way.
+   *
+   * @throws DatastoreError StampChanged (1263) if it changed (unless `force`), EntityNotFound
+   *   (1542) if it was deleted already, EntityLocked (9070), EventRefused.
+   */
+  dropOrFail(options: DropOptions = {}): void {
     dropEntity(this.#self.dataClass, this.key, options.force ? {} : { stamp: this.stamp })
   }
 
@@ -135,12 +291,16 @@ export class Entity<
    * Returns `{ success: true }` (also when the owner holds it already), or `{ success: false,
    * status, statusText }`: 3 "Already locked" with `lockKind` 7, `lockKindText` and `lockInfo`
    * when another owner holds it; 2 if the entity was saved since this version was read; 5 if it no
-   * longer exists; 4 if the owner is a closed session.
+   * longer exists; 4 if the owner is a closed session. With `{ reload: true }` (4D's `dk reload if
+   * stamp changed`) a version saved since is locked all the same: the result says `wasReloaded`
+   * and gives the current version in `entity` (a version cannot be reloaded in place).
    *
    * @example const r = ds.Employee.get(3)!.lock(); if (!r.success) console.log(r.statusText)
    */
-  lock(options?: LockOptions): LockResult {
-    return lockEntity(this.#self, options)
+  lock(options: LockingOptions & { readonly reload: true }): ReloadedLock<Entity<M, N>> | LockResult
+  lock(options?: LockingOptions): LockResult
+  lock(options?: LockingOptions): LockResult | ReloadedLock<Entity<M, N>> {
+    return lockEntity(this.#self, options) as LockResult | ReloadedLock<Entity<M, N>>
   }
 
   /**

@@ -49,10 +49,10 @@ describe('entity.lock() and unlock()', () => {
     for (const write of [
       () => Employee.update(2, { salary: 1 }),
       () => Employee.update(2, { salary: 1 }, { owner: s2 }),
-      () => Employee.get(2)!.drop(),
+      () => Employee.get(2)!.dropOrFail(),
       () => ds.runAs(s2, () => Employee.drop(2)),
-      () => Employee.get(2)!.edit({ salary: 3 }).save(),
-      () => Employee.query('ID >= 1').drop(),
+      () => Employee.get(2)!.edit({ salary: 3 }).saveOrFail(),
+      () => Employee.query('ID >= 1').dropOrFail(),
     ]) {
       const e = thrown(write)
       expect([e.name, e.errCode, e.category]).toEqual(['EntityLocked', 9070, 'conflict'])

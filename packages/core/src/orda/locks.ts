@@ -2,22 +2,14 @@
  * @module `entity.lock()` and `entity.unlock()`: 4D's pessimistic locks, with 4D's result objects.
  * The lock table (locks/) records who holds what; the transaction refuses another owner's writes.
  */
-import { sameOwner, type Lock, type LockOwner } from '../locks/lock-table.js'
-import { SAVE_STATUS } from '../txn/save-status.js'
+import { sameOwner, type LockOwner } from '../locks/lock-table.js'
+import { lockedBy, SAVE_STATUS, type LockedStatus } from '../txn/save-status.js'
 import type { Entity } from './entity.js'
 import { currentOwner } from './writes.js'
 import { needLock } from './access-checks.js'
 
-/** 4D's lock kind of a pessimistic lock (`lockKind`). */
-export const LOCK_KIND = 7
-
-/** `lockInfo` of a refused lock: the holder's client, and the entity's record number. */
-export interface LockInfo {
-  readonly host?: string
-  readonly IPAddr?: string
-  readonly recordNumber: number
-  readonly userAgent?: string
-}
+// The status objects shared with save and drop live with them, below the public objects.
+export { LOCK_KIND, lockedBy, type LockInfo } from '../txn/save-status.js'
 
 /** The result of `entity.lock()` / `entity.unlock()`, as 4D's ORDA and `$lock` write it. */
 export type LockResult =
@@ -28,19 +20,28 @@ export type LockResult =
       readonly status: 2 | 4 | 5
       readonly statusText: string
     }
-  | {
-      readonly success: false
-      /** 3: another session or process holds the lock. */
-      readonly status: 3
-      readonly statusText: string
-      readonly lockKind: typeof LOCK_KIND
-      readonly lockKindText: 'Locked by session' | 'Locked by record'
-      readonly lockInfo: LockInfo
-    }
+  | LockedStatus
 
 export interface LockOptions {
   /** Who locks: an HTTP session for the REST adapter. @default whoever acts now (`ds.runAs`), else the datastore's process */
   readonly owner?: LockOwner
+}
+
+/** `lock()`'s options: 4D's `dk reload if stamp changed` besides who locks. */
+export interface LockingOptions extends LockOptions {
+  /**
+   * 4D's `dk reload if stamp changed`: a version saved since this one was read is locked all the
+   * same, and the result says `wasReloaded` and gives the current version (`entity`): an Entity
+   * cannot be reloaded in place. @default false
+   */
+  readonly reload?: boolean
+}
+
+/** What `lock({ reload: true })` answers when it locked: whether the entity was saved since, and its current version. */
+export interface ReloadedLock<E = Entity> {
+  readonly success: true
+  readonly wasReloaded: boolean
+  readonly entity: E
 }
 
 const SUCCESS: LockResult = Object.freeze({ success: true })
@@ -48,45 +49,33 @@ const SUCCESS: LockResult = Object.freeze({ success: true })
 const failure = (s: { status: number; statusText: string }): LockResult =>
   ({ success: false, status: s.status, statusText: s.statusText }) as LockResult
 
-/** The result for a lock held by another owner: status 3 with its kind and holder. */
-export function lockedBy(lock: Lock, recordNumber: number): LockResult {
-  const info = lock.owner.info ?? {}
-  return {
-    success: false,
-    status: 3,
-    statusText: SAVE_STATUS.locked.statusText,
-    lockKind: LOCK_KIND,
-    lockKindText: lock.owner.kind === 'session' ? 'Locked by session' : 'Locked by record',
-    lockInfo: {
-      ...(info.host !== undefined ? { host: info.host } : {}),
-      ...(info.IPAddr !== undefined ? { IPAddr: info.IPAddr } : {}),
-      recordNumber,
-      ...(info.userAgent !== undefined ? { userAgent: info.userAgent } : {}),
-    },
-  }
-}
-
 /**
  * Locks `entity` for its owner. Refused with 5 if it no longer exists, 3 if another owner holds
- * it, 2 if it was saved since this version was read, 4 if the owner is a session that is closed.
- * Locking again by the holder succeeds (one lock: one unlock releases it).
+ * it, 2 if it was saved since this version was read (unless `reload`), 4 if the owner is a
+ * session that is closed. Locking again by the holder succeeds (one lock: one unlock releases it).
  */
-export function lockEntity(entity: Entity, options: LockOptions = {}): LockResult {
+export function lockEntity(
+  entity: Entity,
+  options: LockingOptions = {},
+): LockResult | ReloadedLock {
   const dc = entity.dataClass
   needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
-  const current = dc.table.recordByKey(entity.key)
+  const current = dc.table.recordByKey(entity.key) as Entity | undefined
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const held = ds.locks.holder(dc.name, entity.key)
   if (held && !sameOwner(held.owner, owner)) return lockedBy(held, current.rowId)
-  if (current.stamp !== entity.stamp) return failure(SAVE_STATUS.stampHasChanged)
+  const changed = current.stamp !== entity.stamp
+  if (changed && options.reload !== true) return failure(SAVE_STATUS.stampHasChanged)
   if (!ds.locks.isLive(owner)) return failure(SAVE_STATUS.seriousError)
   // A guest that locks holds state now: established first, so that a flood of guests cannot evict
   // it (and, when no session can be established, refused with SessionLimit before it locks).
   if (owner.kind === 'session') ds.sessions.establish(owner.id)
   ds.locks.take(dc.name, entity.key, owner)
-  return SUCCESS
+  return options.reload === true
+    ? { success: true, wasReloaded: changed, entity: changed ? current : entity }
+    : SUCCESS
 }
 
 /**

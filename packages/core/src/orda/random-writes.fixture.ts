@@ -198,7 +198,7 @@ export function apply(
         break
       case 'batch':
         ds.transaction(() => {
-          for (const key of op.keys) Item.get(key)?.edit({ price: op.price }).save()
+          for (const key of op.keys) Item.get(key)?.edit({ price: op.price }).saveOrFail()
         })
         break
       case 'group':

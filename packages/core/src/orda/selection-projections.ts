@@ -1,7 +1,8 @@
 /**
- * @module The values of a selection's entities as plain collections: 4D's `extract()`,
- * `toCollection()` and `distinctPaths()`. Values are read with `entity.get()`, so what the acting
- * session may not read is refused here as anywhere.
+ * @module The values of entities as plain objects and collections: 4D's `extract()`,
+ * `toCollection()` and `distinctPaths()` of a selection, and `toObject()` of one entity. Values
+ * are read with `entity.get()`, so what the acting session may not read is refused here as
+ * anywhere.
  *
  * It takes the entities and their dataclass and imports the public classes as types only: it
  * stays out of orda's import circle.
@@ -114,7 +115,21 @@ function setAt(target: Plain, path: readonly string[], value: unknown): void {
 // some of them (a subtree).
 type Filter = Map<string, true | '*' | Filter>
 
-function filterOf(filter: string | readonly string[] | undefined): Filter | undefined {
+/** 4D's filter of `toObject()` and `toCollection()`: paths in a string, comma-separated, or a collection. */
+export type ObjectFilter = string | readonly string[]
+
+/**
+ * What `toObject` reads an entity through: an Entity, or a draft's view of the values it would
+ * save (orda/entity-objects.ts), a relatedEntity read as its Entity or null.
+ */
+export interface EntityReader {
+  readonly dataClass: DataClass
+  get(name: string): unknown
+  getKey(): unknown
+  getStamp(): number
+}
+
+function filterOf(filter: ObjectFilter | undefined): Filter | undefined {
   const paths = (typeof filter === 'string' ? filter.split(',') : (filter ?? []))
     .map((p) => p.trim())
     .filter((p) => p !== '' && p !== '*')
@@ -147,7 +162,7 @@ const simple = (e: Entity | null): Plain | null => (e ? { __KEY: e.getKey() } : 
 
 // What 4D extracts with no filter: storage attributes, and each relatedEntity in its simple form
 // (relatedEntities, calculated and alias attributes are left out, as in 4D's examples).
-function whole(e: Entity): Plain {
+function whole(e: EntityReader): Plain {
   const out: Plain = {}
   for (const attr of e.dataClass.def.attributes) {
     if (attr.kind === 'storage') out[attr.name] = e.get(attr.name)
@@ -157,7 +172,7 @@ function whole(e: Entity): Plain {
   return out
 }
 
-function picked(e: Entity, filter: Filter): Plain {
+function picked(e: EntityReader, filter: Filter): Plain {
   const out: Plain = {}
   for (const [name, how] of filter) {
     const attr: AttributeDef | undefined = e.dataClass.def.attributesByName.get(name)
@@ -187,29 +202,43 @@ function nested(value: unknown, how: '*' | Filter): unknown {
   return out
 }
 
+// One entity's object, its filter already read: `__KEY` and `__STAMP` first when asked.
+function objectOf(e: EntityReader, tree: Filter | undefined, options: ToCollectionOptions): Plain {
+  const values = tree ? picked(e, tree) : whole(e)
+  if (options.withKey !== true && options.withStamp !== true) return values
+  const head: Plain = {}
+  if (options.withKey === true) head.__KEY = e.getKey()
+  if (options.withStamp === true) head.__STAMP = e.getStamp()
+  return Object.assign(head, values)
+}
+
+/**
+ * 4D's `entity.toObject(filter?; options?)`: every storage attribute and each relatedEntity as
+ * `{ __KEY }` (no filter, `""` or `"*"`), or the paths of `filter` (`"a, b"` or `["a", "b"]`;
+ * `"employer.*"`, `"employer.name"`, `"reports.lastName"`); `{ withKey, withStamp }` add `__KEY`
+ * and `__STAMP` (4D's `dk with primary key`, `dk with stamp`).
+ */
+export function toObject(
+  e: EntityReader,
+  filter: ObjectFilter | undefined,
+  options: ToCollectionOptions = {},
+): Plain {
+  return objectOf(e, filterOf(filter), options)
+}
+
 /**
  * 4D's `toCollection(filter?; options?; begin?; howMany?)` over `members` (the window already
- * cut; a deleted member is skipped but counted in it, as 4D counts it in `howMany`).
+ * cut; a deleted member is skipped but counted in it, as 4D counts it in `howMany`): one
+ * `toObject` a live member.
  */
 export function toCollection(
   members: readonly (Entity | null)[],
-  filter: string | readonly string[] | undefined,
+  filter: ObjectFilter | undefined,
   options: ToCollectionOptions = {},
 ): Plain[] {
   const tree = filterOf(filter)
   const out: Plain[] = []
-  for (const e of members) {
-    if (!e) continue
-    const values = tree ? picked(e, tree) : whole(e)
-    if (options.withKey !== true && options.withStamp !== true) {
-      out.push(values)
-      continue
-    }
-    const head: Plain = {}
-    if (options.withKey === true) head.__KEY = e.getKey()
-    if (options.withStamp === true) head.__STAMP = e.getStamp()
-    out.push(Object.assign(head, values))
-  }
+  for (const e of members) if (e) out.push(objectOf(e, tree, options))
   return out
 }
 

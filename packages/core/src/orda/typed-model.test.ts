@@ -17,6 +17,10 @@ import { createDatastore, type Datastore } from './datastore.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { EntitySelection } from './entity-selection.js'
+import type { ReloadResult } from './entity-draft.js'
+import type { LockResult, ReloadedLock } from './locks.js'
+import type { WriteResult } from '../txn/save-status.js'
+import type { KeyValue } from '../store/entity-record.js'
 
 /** The company model as a JSON literal kept `as const`, so its types can be inferred. */
 const model = {
@@ -207,7 +211,7 @@ describe('a typed datastore', () => {
     const acme = ds.Company.getOrFail(1)
     const e = ds.Employee.create({ lastName: 'Hopper', salary: 6000, employer: acme })
     expect(e.get('employer')?.get('name')).toBe('Acme')
-    const raised = e.edit({ salary: 6500 }).set('employer', 1).save()
+    const raised = e.edit({ salary: 6500 }).set('employer', 1).saveOrFail()
     expectTypeOf(raised).toEqualTypeOf<Entity<Model, 'Employee'>>()
     expect(raised.get('salary')).toBe(6500)
     expect(ds.Employee.update(e.key, { active: false }).get('active')).toBe(false)
@@ -219,7 +223,56 @@ describe('a typed datastore', () => {
     expect(() => ds.Company.create({ name: null })).toThrow()
     const draft = ds.Employee.new({ lastName: 'New' })
     expectTypeOf(draft.get('lastName')).toEqualTypeOf<string | null>()
-    expect(draft.save().get('lastName')).toBe('New')
+    expect(draft.saveOrFail().get('lastName')).toBe('New')
+  })
+
+  it("types the members of 4D's Entity class on an entity and its draft", () => {
+    const ds = typed()
+    const ada = ds.Employee.getOrFail(UUID)
+    // toObject: storage values with their types, a relatedEntity as { __KEY }, nothing computed.
+    const object = ada.toObject()
+    expectTypeOf(object.salary).toEqualTypeOf<number | null>()
+    expectTypeOf(object.employer).toEqualTypeOf<{ __KEY: KeyValue } | null>()
+    expectTypeOf<keyof typeof object>().toEqualTypeOf<
+      'code' | 'lastName' | 'salary' | 'active' | 'pause' | 'extra' | 'employer' | 'manager'
+    >()
+    expect(object).toMatchObject({ code: UUID, salary: 5000, employer: null })
+    expectTypeOf(ada.toObject('lastName')).toEqualTypeOf<Partial<typeof object>>()
+    expectTypeOf(ada.edit().toObject()).toEqualTypeOf<typeof object>()
+    // Names of the dataclass's attributes.
+    const draft = ada.edit({ salary: 1 })
+    expectTypeOf(draft.touchedAttributes()).toEqualTypeOf<(keyof Model['Employee'])[]>()
+    expect(draft.touchedAttributes()).toEqual(['salary'])
+    const [difference] = ada.diff(draft)
+    expectTypeOf(difference!.attributeName).toEqualTypeOf<keyof Model['Employee']>()
+    expect(difference).toEqual({ attributeName: 'salary', value: 5000, otherValue: 1 })
+    // The entities they lead to are of the dataclass.
+    const sel = ds.Employee.all()
+    const first = sel.memberAt(0)!
+    expectTypeOf(sel.memberAt(0)).toEqualTypeOf<Entity<Model, 'Employee'> | null | undefined>()
+    expectTypeOf(first.next()).toEqualTypeOf<Entity<Model, 'Employee'> | null>()
+    expectTypeOf(first.getSelection()).toEqualTypeOf<EntitySelection<Model, 'Employee'> | null>()
+    expectTypeOf(first.clone()).toEqualTypeOf<Entity<Model, 'Employee'>>()
+    expectTypeOf(first.getDataClass()).toEqualTypeOf<DataClass<Model, 'Employee'>>()
+    expect(first.next()?.get('lastName')).toBe('Lovelace')
+    const reloaded = first.reload()
+    expectTypeOf(reloaded).toEqualTypeOf<ReloadResult<Entity<Model, 'Employee'>>>()
+    expect(reloaded.success && reloaded.entity.get('lastName')).toBe('Turing')
+    const locked = first.lock({ reload: true })
+    expectTypeOf(locked).toEqualTypeOf<ReloadedLock<Entity<Model, 'Employee'>> | LockResult>()
+    expect(locked).toMatchObject({ success: true, wasReloaded: false })
+    // Saves and drops answer 4D's status objects; the throwing forms keep the entity's type.
+    expectTypeOf(draft.save()).toEqualTypeOf<WriteResult>()
+    expectTypeOf(draft.saveOrFail).returns.toEqualTypeOf<Entity<Model, 'Employee'>>()
+    expectTypeOf(ada.drop).returns.toEqualTypeOf<WriteResult>()
+    expectTypeOf(sel.drop).returns.toEqualTypeOf<EntitySelection<Model, 'Employee'>>()
+    expectTypeOf(sel.dropOrFail).returns.toEqualTypeOf<number>()
+    expectTypeOf(ada.getKey({ asString: true })).toEqualTypeOf<string>()
+    expectTypeOf(ds.Employee.new().getKey({ asString: true })).toEqualTypeOf<string | null>()
+    // @ts-expect-error diff compares entities of one dataclass (and throws 1587)
+    expect(() => ada.diff(ds.Company.getOrFail(1))).toThrow(/incompatible/)
+    // A typed entity is still an Entity for the untyped API.
+    expectTypeOf(first).toMatchTypeOf<Entity>()
   })
 
   it('is still a Datastore: code written for the untyped API takes it', () => {

@@ -118,7 +118,7 @@ describe('validation statuses 7 and 8 (4D 21)', () => {
       statusText: 'Other error',
       errors: [{ errCode: 7005, message: 'The archive is down', componentSignature: 'DBEV' }],
     })
-    const dropping = thrown(() => gauge.get(3)!.drop())
+    const dropping = thrown(() => gauge.get(3)!.dropOrFail())
     expect(saveStatusOf(dropping)).toEqual({ status: 4, statusText: 'Other error' })
     expect(gauge.get(3)).not.toBeNull()
   })
@@ -126,8 +126,8 @@ describe('validation statuses 7 and 8 (4D 21)', () => {
   // EntityClass.md#drop (21: "Added status 7 and 8"): validateDrop refusals are mild or serious too.
   it('answers 7 or 8 for a validateDrop refusal', () => {
     const { gauge } = gauges()
-    expect(saveStatusOf(thrown(() => gauge.get(1)!.drop())).status).toBe(8)
-    expect(saveStatusOf(thrown(() => gauge.get(2)!.drop())).status).toBe(7)
+    expect(saveStatusOf(thrown(() => gauge.get(1)!.dropOrFail())).status).toBe(8)
+    expect(saveStatusOf(thrown(() => gauge.get(2)!.dropOrFail())).status).toBe(7)
     expect(gauge.length).toBe(4)
   })
 
@@ -136,7 +136,7 @@ describe('validation statuses 7 and 8 (4D 21)', () => {
     const { gauge } = gauges()
     const stale = gauge.get(4)!
     gauge.update(4, { level: 1 })
-    const e = thrown(() => stale.edit({ level: 2 }).save())
+    const e = thrown(() => stale.edit({ level: 2 }).saveOrFail())
     expect(saveResultOf(e)).toEqual({ success: false, status: 2, statusText: 'Stamp has changed' })
   })
 })

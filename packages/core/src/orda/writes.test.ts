@@ -115,36 +115,36 @@ describe('update', () => {
 })
 
 describe('drafts and drops', () => {
-  it('edit().save() checks the stamp of the version it was made from', () => {
+  it('edit().saveOrFail() checks the stamp of the version it was made from', () => {
     const { Employee } = fresh()
     const v1 = Employee.get(2)!
     const draft = v1.edit().set('salary', 6100)
     expect(draft.get('salary')).toBe(6100)
-    const v2 = draft.save()
+    const v2 = draft.saveOrFail()
     expect(v2.stamp).toBe(2)
-    expect(draft.set('salary', 6200).save().stamp).toBe(3) // the draft follows its saves
-    expect(thrown(() => v1.edit({ salary: 1 }).save()).name).toBe('StampChanged')
-    expect(thrown(() => v2.drop()).name).toBe('StampChanged')
-    Employee.get(2)!.drop()
+    expect(draft.set('salary', 6200).saveOrFail().stamp).toBe(3) // the draft follows its saves
+    expect(thrown(() => v1.edit({ salary: 1 }).saveOrFail()).name).toBe('StampChanged')
+    expect(thrown(() => v2.dropOrFail()).name).toBe('StampChanged')
+    Employee.get(2)!.dropOrFail()
     expect(Employee.get(2)).toBeNull()
-    expect(thrown(() => v1.drop({ force: true })).name).toBe('EntityNotFound')
+    expect(thrown(() => v1.dropOrFail({ force: true })).name).toBe('EntityNotFound')
   })
 
-  it('new().save() creates, then updates', () => {
+  it('new().saveOrFail() creates, then updates', () => {
     const { Employee } = fresh()
     const draft = Employee.new({ lastName: 'New' })
-    expect(draft.isNew).toBe(true)
-    const saved = draft.save()
+    expect(draft.isNew()).toBe(true)
+    const saved = draft.saveOrFail()
     expect(saved.stamp).toBe(1)
-    expect(draft.set('salary', 10).save().stamp).toBe(2)
+    expect(draft.set('salary', 10).saveOrFail().stamp).toBe(2)
     expect(Employee.get(saved.key)!.get('salary')).toBe(10)
   })
 
-  it('selection.drop() deletes the live members in one commit', () => {
+  it('selection.dropOrFail() deletes the live members in one commit', () => {
     const { ds, Employee } = fresh()
     const sel = Employee.query('salary >= 6000')
     Employee.drop(3)
-    expect(sel.drop()).toBe(1)
+    expect(sel.dropOrFail()).toBe(1)
     expect(Employee.length).toBe(1)
     expect(sel.length).toBe(2)
     expect(sel.members()).toEqual([null, null])

@@ -5,6 +5,7 @@
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
+import { isWriteRefusal } from '../txn/save-status.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
@@ -165,7 +166,7 @@ function plain(values: Assignments): Assignments {
 export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
   // Checked before the events run, and again (events = false) with what they set.
   needWrite(dc, values, true)
-  if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).save()
+  if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).saveOrFail()
   return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
 }
 
@@ -197,8 +198,19 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
   if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
 }
 
-/** Drops every entity of `entities` that still exists; returns how many were dropped. */
-export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): number {
+/**
+ * Drops every entity of `entities` that still exists, in one transaction (the open one, if any);
+ * returns how many were dropped. Without `refused`, the first refusal (a lock, an event) is thrown
+ * and nothing is dropped. With it (4D's `entitySelection.drop()`), each entity a refusal keeps
+ * (`isWriteRefusal`: a lock, an event, a `restrict` that hides it) is passed to
+ * `refused` and left, and the others are dropped; `refused` answers false to stop there (4D's
+ * `dk stop dropping on first error`).
+ */
+export function dropEntities(
+  dc: DataClass,
+  entities: Iterable<Entity | null>,
+  refused?: (entity: Entity) => boolean,
+): number {
   needDrop(dc)
   const events = eventsOf(dc)
   // Only what the acting session's `restrict` lets it see: a selection may hold others (an entity
@@ -208,12 +220,23 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
   const n = write(dc.datastore, (tx) => {
     let n = 0
     for (const e of entities) {
-      const live = e && tx.read(dc.table, e.key)
-      if (!live || (restricted && !visible(dc, live.rowId))) continue
-      // Each entity's events before its drop: the first refusal leaves the others undropped.
-      if (events) beforeDrop(events, dc, live as Entity)
-      tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
-      if (events) dropped.push(live as Entity)
+      const live = e && (tx.read(dc.table, e.key) as Entity | undefined)
+      if (!live) continue
+      if (restricted && !visible(dc, live.rowId)) {
+        if (refused && !refused(live)) break
+        continue
+      }
+      try {
+        // Each entity's events before its drop: the first refusal leaves the others undropped.
+        if (events) beforeDrop(events, dc, live)
+        tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
+      } catch (error) {
+        // A refused drop stages nothing: the transaction goes on with the others.
+        if (!refused || !isWriteRefusal(error)) throw error
+        if (!refused(live)) break
+        continue
+      }
+      if (events) dropped.push(live)
       n++
     }
     return n
@@ -223,7 +246,7 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
 }
 
 /** The version of `key` a write sees now (the open transaction's own first), if any. */
-function current(dc: DataClass, key: KeyValue): Entity | undefined {
+export function currentVersion(dc: DataClass, key: KeyValue): Entity | undefined {
   const tx = open.get(dc.datastore)
   return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
 }
@@ -237,7 +260,7 @@ function current(dc: DataClass, key: KeyValue): Entity | undefined {
 function writeTarget(dc: DataClass, key: KeyValue, withEvents: boolean): Entity | undefined {
   const restricted = dc.restrictFunction !== undefined
   if (!restricted && !withEvents) return undefined
-  const entity = current(dc, key)
+  const entity = currentVersion(dc, key)
   if (restricted && entity && !visible(dc, entity.rowId))
     fail('EntityNotFound', [String(key), dc.def.name])
   return entity

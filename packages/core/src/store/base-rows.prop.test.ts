@@ -132,10 +132,10 @@ describe('rows kept in columns', () => {
                   break
                 }
                 case 'update':
-                  Item.get(o.key)?.edit(o.values).save()
+                  Item.get(o.key)?.edit(o.values).saveOrFail()
                   break
                 case 'drop':
-                  Item.get(o.key)?.drop()
+                  Item.get(o.key)?.dropOrFail()
                   break
                 case 'create':
                   Item.create({ code: `n${n}`, ...o.values })
@@ -169,7 +169,7 @@ describe('rows kept in columns', () => {
     const one = Item.get(1)!
     expect(Item.get(1)).toBe(one)
     expect(Item.all().at(0)).toBe(one)
-    Item.get(2)!.edit({ price: 9 }).save()
+    Item.get(2)!.edit({ price: 9 }).saveOrFail()
     ds.restore(initial)
     // Row 1 was read, not written: the restore leaves its entity; row 2 reads as loaded.
     expect(Item.get(1)).toBe(one)

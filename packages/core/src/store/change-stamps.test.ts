@@ -57,7 +57,7 @@ describe('change stamps', () => {
     writer.dataClass('Note').create({})
     writer.transaction(() => {
       items.update(1, { n: 10 })
-      items.get(2)!.drop()
+      items.get(2)!.dropOrFail()
     })
     writer.setGlobalStamp(100)
     items.create({ n: 3 })

@@ -51,7 +51,7 @@ describe('the key order of a large table', () => {
     let made = false
     for (let i = 0; i < 10 && !made; i++) {
       T.create({ ID: ROWS + 1 + i, n: -i })
-      T.get(2 + i)!.drop()
+      T.get(2 + i)!.dropOrFail()
       made = table.prepareOrder(never)
     }
     // Three restarts, then the fourth made it whole.
@@ -72,7 +72,7 @@ describe('the key order of a large table', () => {
     const sliced = loaded()
     const atOnce = loaded()
     for (const { T } of [sliced, atOnce]) {
-      T.get(5)!.drop()
+      T.get(5)!.dropOrFail()
       T.create({ ID: ROWS + 10, n: 3 })
     }
     await sliced.ds.indexesReady('T', ['ID'])
@@ -88,7 +88,7 @@ describe('the key order of a large table', () => {
       const few = all.dataClass.query('n < 10')
       const set = all.keep()
       // A member dropped since: null in the selection and in the set, gone from clean().
-      all.dataClass.get(7)!.drop()
+      all.dataClass.get(7)!.dropOrFail()
       return {
         length: all.length,
         page: keysOf(all.window(40_000, 40_005)),

@@ -173,7 +173,7 @@ function runValid(b: Batch, a: Valid): void {
     }
     case 'dropWhere':
       // The selection is read from the committed data: keep only the keys still live here.
-      Employee.query('salary > :1', a.salary).drop()
+      Employee.query('salary > :1', a.salary).dropOrFail()
       b.employees = b.employees.filter((k) => {
         const e = Employee.get(k)
         return !(e && (e.get('salary') as number) > a.salary)

@@ -65,9 +65,9 @@ describe('a computed attribute with a set function', () => {
   it('is written through drafts, new and edited', () => {
     const { ds } = computedStore()
     const Employee = ds.dataClass('Employee')
-    const made = Employee.new().set('fullName', 'Ada Lovelace').save()
+    const made = Employee.new().set('fullName', 'Ada Lovelace').saveOrFail()
     expect([made.get('firstName'), made.get('lastName')]).toEqual(['Ada', 'Lovelace'])
-    Employee.get(1)!.edit({ fullName: 'Ann Smyth' }).save()
+    Employee.get(1)!.edit({ fullName: 'Ann Smyth' }).saveOrFail()
     expect(names(ds, 1)).toEqual(['Ann', 'Smyth', 2])
   })
 

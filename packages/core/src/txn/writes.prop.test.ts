@@ -142,7 +142,7 @@ type Write =
       readonly key: number
       readonly values: Values
       readonly stamp: number | undefined
-      /** `dc.get(key).edit(values).save()`: the stamp is that of the committed version. */
+      /** `dc.get(key).edit(values).saveOrFail()`: the stamp is that of the committed version. */
       readonly viaEntity: boolean
     }
   | {
@@ -152,7 +152,7 @@ type Write =
       readonly stamp: number | undefined
       readonly viaEntity: boolean
     }
-  /** `Employee.query('salary > :1', salary).drop()` */
+  /** `Employee.query('salary > :1', salary).dropOrFail()` */
   | { readonly op: 'dropWhere'; readonly salary: number }
   | { readonly op: 'throw' }
 
@@ -296,17 +296,17 @@ function perform(ds: Datastore, w: Write): Outcome {
       return written(ds.dataClass(w.dc).create(w.values))
     case 'update': {
       const dc = ds.dataClass(w.dc)
-      if (w.viaEntity) return written(dc.get(w.key)!.edit(w.values).save())
+      if (w.viaEntity) return written(dc.get(w.key)!.edit(w.values).saveOrFail())
       return written(dc.update(w.key, w.values, w.stamp === undefined ? {} : { stamp: w.stamp }))
     }
     case 'drop': {
       const dc = ds.dataClass(w.dc)
-      if (w.viaEntity) dc.get(w.key)!.drop()
+      if (w.viaEntity) dc.get(w.key)!.dropOrFail()
       else dc.drop(w.key, w.stamp === undefined ? {} : { stamp: w.stamp })
       return {}
     }
     case 'dropWhere':
-      return { count: ds.dataClass('Employee').query('salary > :1', w.salary).drop() }
+      return { count: ds.dataClass('Employee').query('salary > :1', w.salary).dropOrFail() }
     case 'throw':
       throw USER_THROW
   }

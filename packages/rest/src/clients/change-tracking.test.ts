@@ -152,8 +152,8 @@ describe('change tracking over REST', () => {
         ],
       },
     })
-    ds.dataClass('Secret').get(1)!.drop()
-    ds.dataClass('Employee').get(3)!.drop()
+    ds.dataClass('Secret').get(1)!.dropOrFail()
+    ds.dataClass('Employee').get(3)!.dropOrFail()
     const rows = await send('/rest/__DeletedRecords')
     expect(rows.status).toBe(200)
     expect(rows.json.__ENTITIES.map((e: any) => e.__TableName)).toEqual(['Employee'])

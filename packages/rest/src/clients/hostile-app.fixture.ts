@@ -335,8 +335,8 @@ export function hostileFunctions(log: EventLog = []) {
           saveGiven: {
             exposed: true,
             params: [{ entity: 'Employee' }],
-            call(employee: { save(): unknown }) {
-              employee.save()
+            call(employee: { saveOrFail(): unknown }) {
+              employee.saveOrFail()
               return true
             },
           },
@@ -372,7 +372,7 @@ export function hostileFunctions(log: EventLog = []) {
             params: ['number'],
             call(amount: number) {
               return this.edit({ salary: ((this.get('salary') as number | null) ?? 0) + amount })
-                .save()
+                .saveOrFail()
                 .get('ID')
             },
           },

@@ -338,7 +338,7 @@ function functions(restrictions: Restrictions, notes: { next: number }) {
             exposed: true,
             params: ['string'],
             call(name: string) {
-              return this.edit({ name }).save()
+              return this.edit({ name }).saveOrFail()
             },
           },
         },

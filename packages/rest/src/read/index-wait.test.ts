@@ -77,8 +77,8 @@ describe('a read that needs an index being built', () => {
     }
     run(3)
     expect(indexes.ready(['city'])).toBe(false)
-    ds.dataClass('Person').get(7)!.edit({ city: 'Lyon' }).save()
-    ds.dataClass('Person').get(N)!.edit({ city: 'Lyon' }).save()
+    ds.dataClass('Person').get(7)!.edit({ city: 'Lyon' }).saveOrFail()
+    ds.dataClass('Person').get(N)!.edit({ city: 'Lyon' }).saveOrFail()
     while (!indexes.ready(['city'])) run(1)
     // Built in many slices (20,000 rows: ten chunks to read, two runs to sort and merge).
     expect(ran).toBeGreaterThan(10)
@@ -100,7 +100,7 @@ describe('a read that needs an index being built', () => {
     const waiting = rest.respond(get(path))
     expect(isPending(waiting)).toBe(true)
     for (let i = 0; i < 5; i++) slices.shift()?.()
-    ds.dataClass('Person').get(3)!.drop()
+    ds.dataClass('Person').get(3)!.dropOrFail()
     const body = json(await settled(waiting, slices))
     const expected = Array.from({ length: N }, (_, i) => i + 1)
       .filter((id) => id !== 3 && (id - 1) % 90 < 3 && (id - 1) % 4 === 2)

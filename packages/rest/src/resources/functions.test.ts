@@ -164,7 +164,7 @@ const functions = defineFunctions({
           exposed: true,
           params: [{ entity: 'Employee' }],
           call(e: Entity | EntityDraft) {
-            return e instanceof EntityDraft ? e.save() : e
+            return e instanceof EntityDraft ? e.saveOrFail() : e
           },
         },
         describeArg: {
@@ -172,7 +172,7 @@ const functions = defineFunctions({
           call(arg: unknown) {
             if (arg instanceof EntitySelection) return `selection of ${arg.length}`
             if (arg instanceof EntityDraft)
-              return `draft ${arg.isNew ? 'new' : 'of'} ${JSON.stringify(arg.changes)}`
+              return `draft ${arg.isNew() ? 'new' : 'of'} ${JSON.stringify(arg.changes)}`
             return `entity ${(arg as Entity).key}`
           },
         },
@@ -183,7 +183,9 @@ const functions = defineFunctions({
           exposed: true,
           params: ['number'],
           call(pct: number) {
-            return this.edit({ salary: (this.get('salary') as number) * (1 + pct / 100) }).save()
+            return this.edit({
+              salary: (this.get('salary') as number) * (1 + pct / 100),
+            }).saveOrFail()
           },
         },
         label: {

@@ -41,7 +41,7 @@ export function write(
         'an entity set (POST takes $method=delete)',
       ])
     perms?.need('delete', dc.name)
-    findSet(ctx, dc, target.entitySet).selection.drop()
+    findSet(ctx, dc, target.entitySet).selection.dropOrFail()
     return ok('{"ok":true}')
   }
   const itself = params.method === undefined && postedToItself(ctx, dc, target)

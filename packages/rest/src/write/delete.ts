@@ -60,7 +60,7 @@ export function deleteEntities(req: DeleteRequest): Reply {
       exposedOnly: true,
       ...(req.params ? { params: req.params } : {}),
     })
-    found.selection.drop()
+    found.selection.dropOrFail()
     return OK
   }
   return req.atomic ? dropAtomically(req, keys!) : dropEach(req, keys!)

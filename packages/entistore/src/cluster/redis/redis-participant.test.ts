@@ -304,7 +304,7 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       const id = ((await c.get(A, '/rest/Employee?$method=entityset')).json.__ENTITYSET as string)
         .split('/')
         .at(-1)!
-      for (const node of [A, B]) node.ds.dataClass('Employee').get(2)!.drop()
+      for (const node of [A, B]) node.ds.dataClass('Employee').get(2)!.dropOrFail()
       const path = `/rest/Employee/$entityset/${id}?$attributes=ID`
       const here = await c.get(A, path)
       const there = await client().get(B, path)
