@@ -35,6 +35,7 @@ import { callByName } from './call-function.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { needRead } from './access-checks.js'
 import { currentActor } from '../access/acting.js'
+import { stagedEntity } from './transaction-reads.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -113,6 +114,11 @@ export class DataClass<
    */
   get(key: unknown): Entity<M, N> | null {
     needRead(this as DataClass)
+    // Inside a transaction, the calling process reads its own writes first (processes.ts).
+    if (this.datastore.processes.anyTransaction) {
+      const own = stagedEntity(this as DataClass, key)
+      if (own !== undefined) return own as Entity<M, N> | null
+    }
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)

@@ -2,10 +2,10 @@
  * @module `entity.lock()` and `entity.unlock()`: 4D's pessimistic locks, with 4D's result objects.
  * The lock table (locks/) records who holds what; the transaction refuses another owner's writes.
  */
-import { sameOwner, type Lock, type LockOwner } from '../locks/lock-table.js'
+import { heldFor, type Lock, type LockOwner } from '../locks/lock-table.js'
 import { SAVE_STATUS } from '../txn/save-status.js'
 import type { Entity } from './entity.js'
-import { currentOwner } from './writes.js'
+import { currentOwner, openTransaction } from './writes.js'
 import { needLock } from './access-checks.js'
 
 /** 4D's lock kind of a pessimistic lock (`lockKind`). */
@@ -76,10 +76,13 @@ export function lockEntity(entity: Entity, options: LockOptions = {}): LockResul
   needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
-  const current = dc.table.recordByKey(entity.key)
+  // Inside a transaction, the entity as the calling process wrote it (its stamp), and the locks
+  // of that transaction its own.
+  const tx = openTransaction(ds)
+  const current = tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const held = ds.locks.holder(dc.name, entity.key)
-  if (held && !sameOwner(held.owner, owner)) return lockedBy(held, current.rowId)
+  if (held && !heldFor(held, owner, tx?.id)) return lockedBy(held, current.rowId)
   if (current.stamp !== entity.stamp) return failure(SAVE_STATUS.stampHasChanged)
   if (!ds.locks.isLive(owner)) return failure(SAVE_STATUS.seriousError)
   // A guest that locks holds state now: established first, so that a flood of guests cannot evict
@@ -98,8 +101,12 @@ export function unlockEntity(entity: Entity, options: LockOptions = {}): LockRes
   needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
-  const current = dc.table.recordByKey(entity.key)
+  const tx = openTransaction(ds)
+  const current = tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const other = ds.locks.release(dc.name, entity.key, owner)
+  // The calling process's own transaction holds it until it ends (4D's lock of what a
+  // transaction writes): unlocked as far as the caller can ask.
+  if (other && tx?.id !== undefined && other.transaction === tx.id) return SUCCESS
   return other ? lockedBy(other, current.rowId) : SUCCESS
 }

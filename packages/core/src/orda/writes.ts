@@ -1,7 +1,8 @@
 /**
- * @module Writes as the public objects make them. Every write runs in a transaction (txn/): the
- * datastore's open one inside `ds.transaction(fn)`, else a transaction of its own committed at once.
- * Either way the store's one `commit` applies it, all or nothing.
+ * @module Writes as the public objects make them, and 4D's transactions around them. Every write
+ * runs in a transaction (txn/): the one its process has open (processes.ts: `startTransaction`,
+ * `ds.transaction(fn)`), else a transaction of its own committed at once. Either way the store's
+ * one `commit` applies it, all or nothing.
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
@@ -17,9 +18,6 @@ import { currentCall } from './call-context.js'
 import { isThenable } from './call-function.js'
 import { currentActor } from '../access/acting.js'
 import { needDrop, needWrite } from './access-checks.js'
-
-/** A datastore's open transaction, while `ds.transaction(fn)` runs. */
-const open = new WeakMap<Datastore, Transaction>()
 
 /** Who acts on a datastore while `ds.runAs(owner, fn)` runs (an HTTP session, for the adapter). */
 const acting = new WeakMap<Datastore, LockOwner>()
@@ -51,71 +49,83 @@ export function runAs<T>(ds: Datastore, owner: LockOwner, fn: () => T): T {
   }
 }
 
-/** @internal The transaction `ds.transaction(fn)` has open, if any. */
+/** @internal The transaction the current process has open, if any (processes.ts). */
 export function openTransaction(ds: Datastore): Transaction | undefined {
-  return open.get(ds)
+  return ds.processes.openTransaction()
+}
+
+/** 4D's `ds.startTransaction()`: a transaction of the current process, nested in its open one. */
+export function startTransaction(ds: Datastore): void {
+  ds.processes.current().start((id) => newTransaction(ds, id), true)
+}
+
+/** 4D's `ds.validateTransaction()` (processes.ts: `ProcessState.validate`). */
+export function validateTransaction(ds: Datastore): void {
+  ds.processes.current().validate()
+}
+
+/** 4D's `ds.cancelTransaction()` (processes.ts: `ProcessState.cancel`). */
+export function cancelTransaction(ds: Datastore): void {
+  ds.processes.current().cancel()
+}
+
+/** 4D's `ds.transactionLevel()`. */
+export function transactionLevel(ds: Datastore): number {
+  return ds.processes.anyTransaction ? ds.processes.current().level : 0
 }
 
 /**
- * Runs `fn` in a transaction of `ds`: every write it makes is staged, and applied at once when it
- * returns. If it throws, nothing is applied and the error is rethrown. `fn` must be synchronous (a
- * transaction cannot stay open across an await: other callers would see it half-done).
+ * Runs `fn` in a transaction of the current process, nested in its open one if any: validated
+ * when `fn` returns, cancelled if it throws (the error is rethrown). `fn` must be synchronous, and
+ * must leave the levels as it found them: a promise returned, or a level it opened and left open
+ * (or one of the helper's it closed), cancels everything the helper opened and throws a TypeError.
  */
 export function runTransaction<T>(ds: Datastore, fn: () => T): T {
-  if (open.has(ds)) {
-    throw new Error('ds.transaction: a transaction is already open (transactions do not nest)')
-  }
-  const tx = newTransaction(ds)
-  open.set(ds, tx)
+  const state = ds.processes.current()
+  const level = state.level
+  // Synchronous: nothing commits while it is open, so it needs none of what a transaction open
+  // across awaits does (locks, row ids taken from the tables, a check at commit).
+  state.start((id) => newTransaction(ds, id), false)
   let result: T
   try {
     result = fn()
-    if (isThenable(result)) {
+    if (isThenable(result))
       throw new TypeError(
-        'ds.transaction: the function returned a promise; a transaction must be synchronous',
+        'ds.transaction: the function returned a promise; a transaction must be synchronous (await inside startTransaction() … validateTransaction() instead)',
       )
-    }
+    if (state.level !== level + 1)
+      throw new TypeError(
+        state.level > level + 1
+          ? `ds.transaction: the function left ${state.level - level - 1} transaction(s) open`
+          : 'ds.transaction: the function closed the transaction ds.transaction opened',
+      )
   } catch (e) {
-    tx.cancel()
-    afterCommits.delete(tx)
+    state.cancelTo(level)
     throw e
-  } finally {
-    open.delete(ds)
   }
-  tx.commit()
-  runAfterCommit(tx)
+  state.validate()
   return result
 }
 
-// What runs once a transaction has committed (entity after-events), by transaction.
-const afterCommits = new WeakMap<Transaction, (() => void)[]>()
-
 /**
  * Runs `fn` once the write just made has committed: at once when no transaction is open (the
- * write committed on its own), else when `ds.transaction(fn)` commits (never, if it is refused).
+ * write committed on its own), else when the process's transaction commits (never, if it is
+ * cancelled, a nested level included).
  */
 export function afterCommit(ds: Datastore, fn: () => void): void {
-  const tx = open.get(ds)
-  if (!tx) return fn()
-  let list = afterCommits.get(tx)
-  if (!list) afterCommits.set(tx, (list = []))
-  list.push(fn)
+  if (!ds.processes.anyTransaction) return fn()
+  ds.processes.current().afterCommit(fn)
 }
 
-function runAfterCommit(tx: Transaction): void {
-  const list = afterCommits.get(tx)
-  if (!list) return
-  afterCommits.delete(tx)
-  for (const fn of list) fn()
-}
-
-const newTransaction = (ds: Datastore): Transaction =>
+/** A transaction of `ds` for whoever acts now; `id`: one that may stay open across awaits. */
+const newTransaction = (ds: Datastore, id?: string): Transaction =>
   new Transaction(ds.store, {
     locks: ds.locks,
     owner: currentOwner(ds),
     // A reference to an entity the acting session's `restrict` hides is refused as a reference to
     // one that does not exist: a write must not tell whether it does.
     ...(ds.restricting ? { visible: visibleIn(ds) } : {}),
+    ...(id === undefined ? {} : { id }),
   })
 
 const visibleIn =
@@ -127,10 +137,17 @@ const visibleIn =
 const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
   check?.owner ? check : { ...check, owner: currentOwner(ds) }
 
-/** Runs one write in the open transaction, or in its own committed at once. */
+/**
+ * Runs one write in the process's open transaction, or in its own committed at once; refused
+ * while another process holds the datastore (`flushAndLock`), or after the process ended with
+ * its transaction cancelled (processes.ts).
+ */
 function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
-  const current = open.get(ds)
+  const processes = ds.processes
+  const current = processes.openTransaction()
   if (current) return act(current)
+  if (processes.lockedBy !== undefined) processes.refuseLocked()
+  if (processes.abandoned) processes.current().refuseAbandoned()
   const tx = newTransaction(ds)
   const result = act(tx)
   tx.commit()
@@ -224,7 +241,7 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
 
 /** The version of `key` a write sees now (the open transaction's own first), if any. */
 function current(dc: DataClass, key: KeyValue): Entity | undefined {
-  const tx = open.get(dc.datastore)
+  const tx = openTransaction(dc.datastore)
   return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
 }
 
