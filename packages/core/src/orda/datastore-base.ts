@@ -163,7 +163,10 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       withGlobalStampFunctions(schema, options.functions as FunctionsDef | undefined),
     )
     for (const def of schema.dataClasses)
-      this.#classes.set(def.name, new DataClass(this as unknown as Datastore, this.store.table(def.name)))
+      this.#classes.set(
+        def.name,
+        new DataClass(this as unknown as Datastore, this.store.table(def.name)),
+      )
     const store = this.store
     this.deletionWitnesses = new DeletionWitnesses(this as unknown as Datastore)
     // Only a restricted dataclass needs its deletions witnessed.

@@ -75,7 +75,9 @@ export const encryptionStatus = (): EncryptionStatus => ({
  * 4D's `provideDataKey(passPhrase | dataKey)`: null when no key is given (4D's answer), else a
  * failure: no key matches data that is not encrypted.
  */
-export function provideDataKey(key?: string | { readonly encodedKey: string } | null): DataKeyResult | null {
+export function provideDataKey(
+  key?: string | { readonly encodedKey: string } | null,
+): DataKeyResult | null {
   if (key === undefined || key === null || key === '') return null
   return {
     success: false,
@@ -112,9 +114,16 @@ export function checkRemoteContext(
         ? (attributes as unknown[])
         : undefined
   if (names === undefined)
-    fail('InvalidParameter', ['attributes', String(attributes), 'attribute names, a text or a collection'])
+    fail('InvalidParameter', [
+      'attributes',
+      String(attributes),
+      'attribute names, a text or a collection',
+    ])
   for (const name of names)
-    if (typeof name !== 'string' || (name !== '' && !dc.def.attributesByName.has(name.split('.')[0]!)))
+    if (
+      typeof name !== 'string' ||
+      (name !== '' && !dc.def.attributesByName.has(name.split('.')[0]!))
+    )
       fail('AttributeNotFound', [String(name), dc.name])
   if (contextType !== undefined && contextType !== 'main' && contextType !== 'currentItem')
     fail('InvalidParameter', ['contextType', String(contextType), '"main" or "currentItem"'])

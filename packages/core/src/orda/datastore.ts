@@ -224,7 +224,11 @@ export class Datastore<M extends ModelTypes = UntypedModel> extends DatastoreBas
     pageLength?: number,
   ): void {
     const own = (dc: string | DataClass): DataClass | undefined =>
-      typeof dc === 'string' ? this.findDataClass(dc) : this.findDataClass(dc.name) === dc ? dc : undefined
+      typeof dc === 'string'
+        ? this.findDataClass(dc)
+        : this.findDataClass(dc.name) === dc
+          ? dc
+          : undefined
     checkRemoteContext(own, contextName, dataClass, attributes, contextType, pageLength)
   }
 

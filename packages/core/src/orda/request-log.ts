@@ -170,7 +170,13 @@ function refused(error: unknown): RequestLogResponse {
           componentSignature: e.componentSignature,
           errCode: e.errCode,
         }))
-      : [{ message: error instanceof Error ? error.message : String(error), componentSignature: 'enti', errCode: 9099 }]
+      : [
+          {
+            message: error instanceof Error ? error.message : String(error),
+            componentSignature: 'enti',
+            errCode: 9099,
+          },
+        ]
   return { body: { __ERROR } }
 }
 
@@ -208,7 +214,9 @@ function wrapReads(dc: DataClass, log: RequestLog): void {
       configurable: true,
       writable: true,
       value(this: DataClass, ...args: unknown[]) {
-        return log.record(urlOf(this, args), () => (member as (...a: unknown[]) => unknown).apply(this, args))
+        return log.record(urlOf(this, args), () =>
+          (member as (...a: unknown[]) => unknown).apply(this, args),
+        )
       },
     })
   }

@@ -18,6 +18,7 @@ import { currentCall } from './call-context.js'
 import { isThenable } from './call-function.js'
 import { currentActor } from '../access/acting.js'
 import { needDrop, needWrite } from './access-checks.js'
+import { entityUrl } from './request-log.js'
 
 /** Who acts on a datastore while `ds.runAs(owner, fn)` runs (an HTTP session, for the adapter). */
 const acting = new WeakMap<Datastore, LockOwner>()
@@ -140,9 +141,15 @@ const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
 /**
  * Runs one write in the process's open transaction, or in its own committed at once; refused
  * while another process holds the datastore (`flushAndLock`), or after the process ended with
- * its transaction cancelled (processes.ts).
+ * its transaction cancelled (processes.ts). Recorded as the request `url()` while the request log
+ * records (request-log.ts).
  */
-function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
+function write<T>(ds: Datastore, act: (tx: Transaction) => T, url: () => string): T {
+  const log = ds.requestLog
+  return log === undefined ? writeNow(ds, act) : log.record(url(), () => writeNow(ds, act))
+}
+
+function writeNow<T>(ds: Datastore, act: (tx: Transaction) => T): T {
   const processes = ds.processes
   const current = processes.openTransaction()
   if (current) return act(current)
@@ -183,7 +190,11 @@ export function createEntity(dc: DataClass, values: Assignments, events = true):
   // Checked before the events run, and again (events = false) with what they set.
   needWrite(dc, values, true)
   if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).save()
-  return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
+  return write(
+    dc.datastore,
+    (tx) => tx.create(dc.table, plain(values)) as Entity,
+    () => entityUrl(dc.name, undefined, 'update'),
+  )
 }
 
 /** Updates entity `key`; with entity events, through a draft of it, as createEntity. */
@@ -201,6 +212,7 @@ export function updateEntity(
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
+    () => entityUrl(dc.name, key, 'update'),
   )
 }
 
@@ -210,7 +222,11 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
   const events = eventsOf(dc)
   const entity = writeTarget(dc, key, events !== undefined)
   if (events && entity) beforeDrop(events, dc, entity)
-  write(dc.datastore, (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)))
+  write(
+    dc.datastore,
+    (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)),
+    () => entityUrl(dc.name, key, 'delete'),
+  )
   if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
 }
 
@@ -222,19 +238,23 @@ export function dropEntities(dc: DataClass, entities: Iterable<Entity | null>): 
   // set made by another session).
   const restricted = dc.restrictFunction !== undefined
   const dropped: Entity[] = []
-  const n = write(dc.datastore, (tx) => {
-    let n = 0
-    for (const e of entities) {
-      const live = e && tx.read(dc.table, e.key)
-      if (!live || (restricted && !visible(dc, live.rowId))) continue
-      // Each entity's events before its drop: the first refusal leaves the others undropped.
-      if (events) beforeDrop(events, dc, live as Entity)
-      tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
-      if (events) dropped.push(live as Entity)
-      n++
-    }
-    return n
-  })
+  const n = write(
+    dc.datastore,
+    (tx) => {
+      let n = 0
+      for (const e of entities) {
+        const live = e && tx.read(dc.table, e.key)
+        if (!live || (restricted && !visible(dc, live.rowId))) continue
+        // Each entity's events before its drop: the first refusal leaves the others undropped.
+        if (events) beforeDrop(events, dc, live as Entity)
+        tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
+        if (events) dropped.push(live as Entity)
+        n++
+      }
+      return n
+    },
+    () => entityUrl(dc.name, undefined, 'delete'),
+  )
   for (const e of dropped) afterCommit(dc.datastore, () => afterDrop(events!, dc, e))
   return n
 }

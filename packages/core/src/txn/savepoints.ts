@@ -72,7 +72,8 @@ export function recheck(tx: RecheckView): void {
         if (lock && !(tx.owner && heldFor(lock, tx.owner, tx.id)))
           conflict('another session or process holds its lock')
       } else if (s.current !== null) {
-        if (table.rowIdOf(key) !== undefined) conflict('another call created an entity with its key')
+        if (table.rowIdOf(key) !== undefined)
+          conflict('another call created an entity with its key')
       }
       const current = s.current
       if (current === null) continue

@@ -309,7 +309,13 @@ export class Transaction {
       checkUnique: (table, record, only) =>
         this.#checkUnique(table, record, locator(table.def, record.key), only),
       checkReference: (table, target, key, label) =>
-        this.#checkReference(table.def, this.#store.table(target), key, locator(table.def, key), label),
+        this.#checkReference(
+          table.def,
+          this.#store.table(target),
+          key,
+          locator(table.def, key),
+          label,
+        ),
       uniqueChanged,
     }
   }
