@@ -36,6 +36,7 @@ import type { RowIds } from '../sets/row-ids.js'
 import { needRead } from './access-checks.js'
 import { currentActor } from '../access/acting.js'
 import { stagedEntity } from './transaction-reads.js'
+import { openTransactions } from './processes.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -115,7 +116,7 @@ export class DataClass<
   get(key: unknown): Entity<M, N> | null {
     needRead(this as DataClass)
     // Inside a transaction, the calling process reads its own writes first (processes.ts).
-    if (this.datastore.processes.anyTransaction) {
+    if (openTransactions !== 0) {
       const own = stagedEntity(this as DataClass, key)
       if (own !== undefined) return own as Entity<M, N> | null
     }
