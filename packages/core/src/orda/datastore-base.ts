@@ -12,7 +12,7 @@ import type { SchemaDef } from '../schema/definitions.js'
 import type { LoadModelOptions } from '../schema/load-model.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 import { SessionStore, type SessionStoreApi } from '../sessions/session-store.js'
-import { LockTable, type LockOwner } from '../locks/lock-table.js'
+import type { LockOwner, LockTable } from '../locks/lock-table.js'
 import type { Change } from '../store/changes.js'
 import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
 import type { DataLoader } from '../store/store.js'
@@ -57,6 +57,7 @@ import {
 } from './datastore-options.js'
 import { IndexBuilds } from './index-builds.js'
 import { Processes, runAsProcess } from './processes.js'
+import { sessionLocks } from './session-locks.js'
 
 /**
  * The engine's datastore: what `Datastore` (datastore.ts) adds 4D's DataStore class members to.
@@ -133,27 +134,10 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       sessionOptions && 'store' in sessionOptions
         ? sessionOptions.store
         : new SessionStore(this.clock, sessionOptions)
-    // A session's locks last as long as it: released when it closes, and never honoured once it has
-    // expired even if no request has swept it yet (the lock table asks whether the holder is live).
-    const sessions = this.sessions
-    this.locks = new LockTable(
-      this.clock,
-      (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
-    )
-    this.sessions.onClose((session) => this.locks.releaseSession(session.id))
+    this.locks = sessionLocks(this.clock, this.sessions, this.store)
     // Before any commit (the data below): a subscriber may resume from any stamp given since.
     this.changeFeed = new ChangeHub(this as unknown as Datastore, options.changeHistory)
     this.sessionTokens = new SessionTokens(this.clock, this.sessions, options.sessionTokens)
-    // A renewed session (a login) keeps its locks under its new id.
-    this.sessions.onRenew((session, previousId) => this.locks.renameSession(previousId, session.id))
-    // A load deletes nothing: its rows need not be listed here.
-    this.store.onCommit(
-      (changes) => {
-        for (const c of changes)
-          if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
-      },
-      { loadRows: false },
-    )
     const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
