@@ -283,6 +283,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
    * @example const load = ds.beginLoad(); for await (const [name, rows] of batches) load.add(name, rows); load.commit()
    */
   beginLoad(options?: LoadOptions): DataLoader {
+    this.processes.refuseLocked()
     return this.store.beginLoad(options?.onProgress)
   }
 
