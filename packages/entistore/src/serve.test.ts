@@ -44,6 +44,22 @@ describe('serve', () => {
     }
   })
 
+  it('turns the data explorer off while ds.setAdminProtection(true) holds (4D’s Data Explorer), the REST interface on', async () => {
+    const ds = datastore()
+    const running = await serve(ds, { port: 0, explorer: true })
+    try {
+      expect((await fetch(`${running.url}/`)).status).toBe(200)
+      ds.setAdminProtection(true)
+      expect(ds.isAdminProtected()).toBe(true)
+      expect((await fetch(`${running.url}/`)).status).toBe(403)
+      expect((await fetch(`${running.url}/rest/Tag(a)`)).status).toBe(200)
+      ds.setAdminProtection(false)
+      expect((await fetch(`${running.url}/`)).status).toBe(200)
+    } finally {
+      await running.close()
+    }
+  })
+
   it('writes an IPv6 host in brackets', async () => {
     let running
     try {

@@ -236,7 +236,12 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
       ds: served,
       listener,
       wrapped: page
-        ? page.explorerListener(wrapped, { ...explorer, restPath: handler.basePath })
+        ? page.explorerListener(wrapped, {
+            ...explorer,
+            restPath: handler.basePath,
+            // 4D's setAdminProtection(true) turns off its Data Explorer: this one too.
+            disabled: () => served.isAdminProtected() || explorer.disabled?.() === true,
+          })
         : wrapped,
       clientError: clientErrorListener(handler, { maxHeaderBytes }),
     }

@@ -15,6 +15,7 @@ import {
   datastoreError,
   fail,
   runActor,
+  runAsProcess,
   type Datastore,
   type Session,
   type SliceScope,
@@ -630,7 +631,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           return ds.indexesReady(index.dataClass, [index.attribute]).then(run)
         }
       }
-      let answered = actor ? runActor(actor, run) : run()
+      // A 4D process of its own (core's processes.ts): a transaction its function leaves open
+      // is cancelled once it is answered.
+      let answered = runAsProcess(() => (actor ? runActor(actor, run) : run()))
       // A scope that stopped is told of every commit until the read is answered.
       if (slices?.tracking)
         answered = isPending(answered)

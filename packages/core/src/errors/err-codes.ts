@@ -548,6 +548,44 @@ export const ERRORS = {
       `The entity with ${q(key)} key in the ${q(dataClass)} dataclass is locked by ${holder}`,
   ),
   /**
+   * `validateTransaction()` of a transaction open across awaits, when another call committed a
+   * write meanwhile that one of its writes no longer applies over (the entity saved or deleted
+   * since, its key or a unique value taken, a related entity deleted, the datastore restored).
+   * 4D's validation fails (OK = 0) and cancels the transaction: so does this one, and nothing is
+   * saved. Entistore's code (9071).
+   */
+  TransactionConflict: spec(
+    9071,
+    'enti',
+    'conflict',
+    (what: string, why: string) =>
+      `The transaction cannot be validated: ${what} changed under it (${why}); nothing was saved and the transaction was cancelled`,
+  ),
+  /**
+   * A write while another call holds the datastore with `flushAndLock()` (4D freezes the other
+   * processes' writes until `unlock()`; a synchronous save cannot wait here, so it is refused and
+   * may be tried again). Entistore's code (9072).
+   */
+  DatastoreLocked: spec(
+    9072,
+    'enti',
+    'unavailable',
+    () =>
+      'The datastore is locked by flushAndLock() in another call: writes are refused until it calls unlock(); try again',
+  ),
+  /**
+   * A write or a transaction call in code whose request ended while its transaction was open: the
+   * transaction was cancelled then (4D cancels a process's open transaction when it ends), and its
+   * code, still running, must not write outside it. Entistore's code (9073).
+   */
+  TransactionAbandoned: spec(
+    9073,
+    'enti',
+    'conflict',
+    () =>
+      'The transaction was cancelled when the request that started it ended; nothing it wrote was saved',
+  ),
+  /**
    * One more established session would pass `maxSessions` in refuse mode. The real server answers
    * 402 "Maximum number of sessions has been reached" (no public errCode): Entistore's code (9080).
    */

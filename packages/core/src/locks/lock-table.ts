@@ -37,10 +37,25 @@ export interface Lock {
   readonly key: KeyValue
   readonly owner: LockOwner
   readonly since: number
+  /**
+   * The transaction that holds it until it ends (4D locks what a transaction writes), by its id:
+   * its owner's other calls are refused too, as 4D's other processes are. Absent: the owner's
+   * own lock (`entity.lock()`, `$lock=true`), which every call of the owner passes.
+   */
+  readonly transaction?: string
 }
 
 /** Whether two owners are the same (same kind, same id; `info` does not count). */
 export const sameOwner = (a: LockOwner, b: LockOwner): boolean => a.id === b.id && a.kind === b.kind
+
+/**
+ * Whether `lock` lets `owner` write or lock its entity, `transaction` being the id of the
+ * transaction the writer runs in, if any: the owner's own lock does; a transaction's lock only
+ * for that transaction.
+ */
+export const heldFor = (lock: Lock, owner: LockOwner, transaction?: string): boolean =>
+  sameOwner(lock.owner, owner) &&
+  (lock.transaction === undefined || lock.transaction === transaction)
 
 const ownerKey = (o: LockOwner): string => `${o.kind}:${o.id}`
 
@@ -101,13 +116,17 @@ export class LockTable {
   }
 
   /**
-   * Locks (dataClass, key) for `owner`. Returns the lock held afterwards: `owner`'s own (new, or
-   * the one it held already: locking twice is one lock), or another owner's that refused it.
+   * Locks (dataClass, key) for `owner` (for its transaction `transaction`, when given). Returns
+   * the lock held afterwards: `owner`'s own (new, or the one it held already: locking twice is one
+   * lock, never two), or another's that refused it: the caller compares (`heldFor`).
    */
-  take(dataClass: string, key: KeyValue, owner: LockOwner): Lock {
+  take(dataClass: string, key: KeyValue, owner: LockOwner, transaction?: string): Lock {
     const held = this.holder(dataClass, key)
     if (held) return held
-    const lock: Lock = { dataClass, key, owner, since: this.#clock.now() }
+    const lock: Lock =
+      transaction === undefined
+        ? { dataClass, key, owner, since: this.#clock.now() }
+        : { dataClass, key, owner, since: this.#clock.now(), transaction }
     let locks = this.#byEntity.get(dataClass)
     if (!locks) this.#byEntity.set(dataClass, (locks = new Map()))
     locks.set(key, lock)
@@ -121,14 +140,25 @@ export class LockTable {
 
   /**
    * Unlocks (dataClass, key) if `owner` holds it. Returns undefined when it is unlocked afterwards
-   * (released now, or held by nobody), or the other owner's lock that stays.
+   * (released now, or held by nobody), or the other owner's lock that stays. A transaction's lock
+   * is not released here: it lasts until its transaction ends (`releaseTransaction`).
    */
   release(dataClass: string, key: KeyValue, owner: LockOwner): Lock | undefined {
     const held = this.holder(dataClass, key)
     if (!held) return undefined
-    if (!sameOwner(held.owner, owner)) return held
+    if (!sameOwner(held.owner, owner) || held.transaction !== undefined) return held
     this.#remove(held, 'released')
     return undefined
+  }
+
+  /**
+   * Releases the lock transaction `transaction` holds on (dataClass, key), if it still holds it
+   * (the transaction ended). Found by the transaction's id, not by the Lock object: a login renews
+   * a session's locks as new objects (`renameSession`).
+   */
+  releaseTransaction(dataClass: string, key: KeyValue, transaction: string): void {
+    const held = this.#byEntity.get(dataClass)?.get(key)
+    if (held !== undefined && held.transaction === transaction) this.#remove(held, 'released')
   }
 
   /** Drops the lock on (dataClass, key) whoever holds it (the entity was deleted). */

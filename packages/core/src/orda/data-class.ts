@@ -52,6 +52,8 @@ import type { FormulaQuerySettings, QueryFormula } from './formula-query.js'
 export interface ReadSettings {
   readonly context?: string
 }
+import { stagedEntity } from './transaction-reads.js'
+import { openTransactions } from './processes.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -157,6 +159,11 @@ export class DataClass<
    */
   get(key: unknown, _settings?: ReadSettings): Entity<M, N> | null {
     needRead(this as DataClass)
+    // Inside a transaction, the calling process reads its own writes first (processes.ts).
+    if (openTransactions !== 0) {
+      const own = stagedEntity(this as DataClass, key)
+      if (own !== undefined) return own as Entity<M, N> | null
+    }
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)

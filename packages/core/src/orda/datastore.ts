@@ -1,390 +1,126 @@
 /**
- * @module The datastore: the dataclasses of a model over a Store (tables, global stamp, the one
- * commit) and the session store. This is the object users hold: `ds.Employee.query(…)`.
+ * @module The datastore users hold (`ds.Employee.query(…)`): the engine's (datastore-base.ts) with
+ * every member of 4D's DataStore class (4D 21 R4), each as 4D means it or adapted where Entistore
+ * differs (docs/orda.md, DataStore): transactions that nest and belong to the calling process
+ * (processes.ts, writes.ts), `flushAndLock()`, the ORDA request log (request-log.ts), and what 4D
+ * answers about a local, unencrypted datastore without client/server contexts (datastore-info.ts).
  *
  * `Datastore<M>` is a datastore of a typed model `M` (schema/typed-model.ts): `ds.dataClass(name)`
  * takes only its dataclass names and hands out typed dataclasses. `createDatastore` gives it with
  * one property per dataclass (`DatastoreOf<M>`).
  */
-import { NearestIndexes, type NearestIndexFactory } from '../indexes/nearest-index.js'
-import { nearestSourceOf } from './nearest-source.js'
-import { systemClock, type Clock } from '../clock/clock.js'
-import { fail } from '../errors/datastore-error.js'
-import type { CalculatedDefinition, SchemaDef } from '../schema/definitions.js'
-import { BuiltModel, type CalculatedFunctions } from '../schema/model-builder.js'
-import { loadModel, type LoadModelOptions } from '../schema/load-model.js'
-import type { ModelJson, ModelJsonDocument } from '../schema/model-json.js'
+import type { SchemaDef } from '../schema/definitions.js'
+import type { LoadModelOptions } from '../schema/load-model.js'
+import type { BuiltModel } from '../schema/model-builder.js'
 import type {
   DataClassName,
   ModelTypes,
   ModelTypesOf,
   UntypedModel,
 } from '../schema/typed-model.js'
+import type { ModelJson } from '../schema/model-json.js'
+import type { DataClass } from './data-class.js'
+import { DatastoreBase } from './datastore-base.js'
+import type { DatastoreOptions } from './datastore-options.js'
+import { toSchema, type ModelSource } from './model-source.js'
 import {
-  SessionStore,
-  type SessionStoreApi,
-  type SessionStoreOptions,
-} from '../sessions/session-store.js'
-import { LockTable, type LockOwner } from '../locks/lock-table.js'
-import type { Change } from '../store/changes.js'
-import type { DataFile, LoadOptions, LoadReport } from '../store/load-data.js'
-import type { DataLoader } from '../store/store.js'
+  cancelTransaction,
+  runTransaction,
+  startTransaction,
+  transactionLevel,
+  validateTransaction,
+} from './writes.js'
+import { RequestLog, type RequestLogEntry, type RequestLogSink } from './request-log.js'
 import {
-  Store,
-  type CommitListener,
-  type CommitListenerOptions,
-  type CommitOptions,
-} from '../store/store.js'
-import { outsideBudget, withBudget } from '../query/budget.js'
-import { SliceScope } from '../query/slices.js'
-import { IndexBuilder, type IndexBuildOptions } from '../indexes/index-builder.js'
-import { refusingBuilds, withoutUnbuilt } from '../indexes/index-set.js'
-import type { QuerySource } from '../query/run-query.js'
-import { DataClass } from './data-class.js'
-import { EntitySets, type EntitySetStoreOptions } from './entity-sets.js'
-import type { DataSnapshot } from '../store/data-snapshot.js'
-import { restoreSnapshot } from './snapshots.js'
-import { openTransaction, runAs, runTransaction } from './writes.js'
-import { DeletionWitnesses } from './deletion-witnesses.js'
-import { withGlobalStampFunctions } from './global-stamp-functions.js'
-import { DELETED_RECORDS } from '../schema/change-tracking.js'
-import { restrictVisibility } from './restrict-visibility.js'
-import { ChangeHub } from './change-hub.js'
-import type {
-  ChangeFeedOptions,
-  ChangesOptions,
-  ChangeSubscription,
-  ChangedEntity,
-} from './change-feed.js'
-import type { FunctionsDef } from './define-functions.js'
-import { FunctionRegistry } from '../functions/registry.js'
-import { callByName } from './call-function.js'
-import { Roles, type RolesJson } from '../roles/roles.js'
-import type { Session } from '../sessions/session-store.js'
-import { SessionTokens, type SessionTokensOptions } from '../sessions/session-tokens.js'
-import { Actor } from '../access/actor.js'
-import { currentActor, runActor } from '../access/acting.js'
-import { currentCall } from './call-context.js'
-import { singletonStateFor } from './session-calls.js'
-import { accessRule } from '../access/access-rule.js'
-import type { Authorize } from '../access/authorize.js'
+  checkRemoteContext,
+  datastoreInfo,
+  encryptionStatus,
+  provideDataKey,
+  type DataKeyResult,
+  type DatastoreInfo,
+  type EncryptionStatus,
+  type RemoteContextInfo,
+} from './datastore-info.js'
 
 export type { CommitInfo, CommitKind, CommitOptions } from '../store/store.js'
-export type { CommitListener, CommitListenerOptions }
+export type { CommitListener, CommitListenerOptions } from '../store/store.js'
+export { sessionLockOwner } from './datastore-options.js'
+export type { ActAsOptions, DatastoreOptions, Singleton } from './datastore-options.js'
+export type { ModelSource } from './model-source.js'
+export type { RequestLogEntry, RequestLogResponse, RequestLogSink } from './request-log.js'
+export type {
+  DataKeyResult,
+  DatastoreInfo,
+  EncryptionStatus,
+  RemoteContextInfo,
+} from './datastore-info.js'
 
-export interface DatastoreOptions extends LoadModelOptions {
-  /** Where time comes from. @default the system clock */
-  readonly clock?: Clock
-  /** Generates ids for uuid keys. @default crypto.randomUUID */
-  readonly newUuid?: () => string
-  /** Initial data, `{ "<DataClass>": [ {...}, ... ] }`. */
-  readonly data?: DataFile
+export class Datastore<M extends ModelTypes = UntypedModel> extends DatastoreBase<M> {
   /**
-   * Makes the approximate indexes of vector attributes that searches asking for approximation use
-   * (docs/vectors.md); without it they scan exactly. `entistore` gives HNSW when hnswlib-node is
-   * installed.
+   * @internal The ORDA request log while it records (request-log.ts): what a write asks whether
+   * to record itself. Undefined while it is off.
    */
-  readonly nearestIndex?: NearestIndexFactory
-  /**
-   * The in-memory session store's options, or `{ store }`: another implementation of
-   * `SessionStoreApi` (its own options are its business).
-   */
-  readonly sessions?: SessionStoreOptions | { readonly store: SessionStoreApi }
-  /** Limits and lifetimes of the entity-set cache. */
-  readonly entitySets?: EntitySetStoreOptions
-  /** Bounds of the sessions' one-time passcodes (`currentCall().createOTP()`). */
-  readonly sessionTokens?: SessionTokensOptions
-  /**
-   * The application's class functions (`defineFunctions({ dataStore, dataClasses, singletons })`):
-   * called from TypeScript with `ds.call`, `dc.call`, `entity.call`, `selection.call` and
-   * `ds.singleton(name).call`, and, when exposed, through REST. The `computed` functions of a
-   * dataclass give its calculated attributes their code.
-   */
-  // `any`: a typed model's functions (`FunctionsDef<CompanyModel>`) are accepted as they are.
-  readonly functions?: FunctionsDef<any>
-  /**
-   * A 4D project's `roles.json` (its parsed JSON, or `Roles` made from it): the privileges a
-   * session must hold to read, create, update, drop a dataclass or attribute and to call a
-   * function. Every REST request is held to it, and so is the code it runs (functions, entity
-   * events, computed attributes, `restrict`); the TypeScript API called outside a request has full
-   * rights unless it acts as a session (`ds.actAs`).
-   * @throws DatastoreError InvalidRoles (9137) for a file not in 4D's format
-   */
-  readonly roles?: RolesJson | Roles
-  /**
-   * The change history the live feed (`ds.changes`) resumes from: how many change events it keeps
-   * (`size`, default 10,000), and the timer of its heartbeats (docs/change-tracking.md).
-   */
-  readonly changeHistory?: ChangeFeedOptions
-}
-
-/** How `ds.actAs(session, fn)` acts. */
-export interface ActAsOptions {
-  /** The embedder's hook, asked besides the roles file (both must allow). */
-  readonly authorize?: Authorize
-  /** Who the writes and locks belong to. @default the session (its id read at each use) */
-  readonly owner?: LockOwner
-}
-
-/**
- * A session as the owner of its writes and locks: its id read at each use (a login renews it),
- * with its client (`info`) for a refused lock's `lockInfo`.
- */
-export function sessionLockOwner(session: Session, info?: LockOwner['info']): LockOwner {
-  return {
-    get id() {
-      return session.id
-    },
-    kind: 'session',
-    ...(info ? { info } : {}),
-  }
-}
-
-/** A shared singleton of the datastore: its state and its functions. */
-export interface Singleton {
-  readonly name: string
-  /** What its functions see as `this`: made by its `state()` on first use, kept afterwards. */
-  readonly state: unknown
-  /** Calls its function `name` (exposed or not) with `args`; its result, or a Promise of it. */
-  call(name: string, ...args: unknown[]): unknown
-}
-
-// The engine's functions take the untyped Datastore: `this as Datastore` where one is handed this.
-// A model's types only narrow what users see, and whether TypeScript finds Datastore<M> assignable
-// to Datastore on its own depends on the order it checks files in (the build and the tests' check
-// once disagreed).
-export class Datastore<M extends ModelTypes = UntypedModel> {
-  readonly schema: SchemaDef
-  readonly clock: Clock
-  readonly sessions: SessionStoreApi
-  /** Selections kept under an id, with lifetimes (4D's entity sets). */
-  readonly entitySets: EntitySets
-  /**
-   * Pessimistic locks: who holds which entity (`entity.lock()`, REST `$lock=true`). A closed,
-   * expired or evicted session's locks are released; a deleted entity's lock is dropped.
-   */
-  readonly locks: LockTable
-  /**
-   * The owner of writes and locks made through the TypeScript API outside `runAs`: one for the
-   * whole datastore, as a 4D process, so API callers never lock each other out.
-   */
-  readonly processOwner: LockOwner = Object.freeze({ id: 'process', kind: 'process' })
-  /**
-   * The class functions: the application's (`functions` option) and those the model declares.
-   * The REST interface finds the functions a request names here.
-   */
-  readonly functions: FunctionRegistry
-  /** The project's roles file, if it has one (`roles` option): what REST requests may do. */
-  readonly roles: Roles | undefined
-  /**
-   * The sessions' one-time passcodes (4D's `Session.createOTP()` and `restore()`): made by a
-   * function's `currentCall().createOTP()`, presented once by `restore` or a URL's `$4DSID`.
-   */
-  readonly sessionTokens: SessionTokens
-  /** @internal The tables and the one commit. */
-  readonly store: Store
-  /** @internal What the query engine reads: the tables, and each record as its Entity. */
-  readonly querySource: QuerySource
-  /** The approximate indexes of vector attributes, built when a search first asks for one. */
-  readonly nearest: NearestIndexes
-  /** @internal The live feed: the change history and its subscribers (change-hub.ts). */
-  readonly changeFeed: ChangeHub
-  /** @internal Who may learn of each deletion from a restricted dataclass (deletion-witnesses.ts). */
-  readonly deletionWitnesses: DeletionWitnesses
-  readonly #classes = new Map<string, DataClass>()
-  // Builds of indexes in slices (buildIndexesInBackground, indexesReady).
-  readonly #builder = new IndexBuilder(() =>
-    this.schema.dataClasses.map((dc) => this.store.table(dc.name).indexes),
-  )
+  requestLog: RequestLog | undefined
+  readonly #requestLog: RequestLog
+  /** @internal Selections are alterable unless made shareable (`makeSelectionsAlterable()`). */
+  selectionsAlterable = false
+  #adminProtected = false
+  // What `flushAndLock()` flushes (a journal's batch window: `onFlush`).
+  readonly #flushers = new Set<() => void>()
 
   constructor(schema: SchemaDef, options: Omit<DatastoreOptions, keyof LoadModelOptions> = {}) {
-    this.schema = schema
-    this.clock = options.clock ?? systemClock
-    this.roles =
-      options.roles === undefined || options.roles instanceof Roles
-        ? options.roles
-        : new Roles(options.roles)
-    this.store = new Store(
-      schema,
-      this.clock,
-      options.newUuid ?? (() => globalThis.crypto.randomUUID()),
-      // An index built on its first use is not the query budget's work (budget.ts).
-      outsideBudget,
-    )
-    const sessionOptions = options.sessions
-    this.sessions =
-      sessionOptions && 'store' in sessionOptions
-        ? sessionOptions.store
-        : new SessionStore(this.clock, sessionOptions)
-    // A session's locks last as long as it: released when it closes, and never honoured once it has
-    // expired even if no request has swept it yet (the lock table asks whether the holder is live).
-    const sessions = this.sessions
-    this.locks = new LockTable(
-      this.clock,
-      (owner) => owner.kind !== 'session' || sessions.peek(owner.id) !== undefined,
-    )
-    this.sessions.onClose((session) => this.locks.releaseSession(session.id))
-    // Before any commit (the data below): a subscriber may resume from any stamp given since.
-    this.changeFeed = new ChangeHub(this as Datastore, options.changeHistory)
-    this.sessionTokens = new SessionTokens(this.clock, this.sessions, options.sessionTokens)
-    // A renewed session (a login) keeps its locks under its new id.
-    this.sessions.onRenew((session, previousId) => this.locks.renameSession(previousId, session.id))
-    // A load deletes nothing: its rows need not be listed here.
-    this.store.onCommit(
-      (changes) => {
-        for (const c of changes)
-          if (c.op === 'delete') this.locks.drop(c.table.def.name, c.before.key)
-      },
-      { loadRows: false },
-    )
-    const newUuid = options.newUuid ?? (() => globalThis.crypto.randomUUID())
-    // Set ids look like the real server's: 32 upper-case hex digits.
-    const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
-    this.entitySets = new EntitySets(this as Datastore, newSetId, options.entitySets)
-    this.functions = new FunctionRegistry(
-      schema,
-      withGlobalStampFunctions(schema, options.functions as FunctionsDef | undefined),
-    )
-    for (const def of schema.dataClasses)
-      this.#classes.set(def.name, new DataClass(this as Datastore, this.store.table(def.name)))
-    const store = this.store
-    this.deletionWitnesses = new DeletionWitnesses(this as Datastore)
-    // Only a restricted dataclass needs its deletions witnessed.
-    if (this.functions.restricting)
-      store.beforeWrite((changes) => this.deletionWitnesses.beforeCommit(changes))
-    this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
-    this.querySource = {
-      schema,
-      clock: this.clock,
-      nearest: (dc, attr, metric) => this.nearest.state(dc, attr, metric),
-      table: (name) => store.table(name),
-      entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
-      visibility: restrictVisibility(this as Datastore),
-    }
-    if (options.data !== undefined) this.loadData(options.data)
+    super(schema, options)
+    this.#requestLog = new RequestLog(this.clock, () => this.dataClasses)
   }
 
-  /** The application name (`__NAME` in the catalog). */
-  get name(): string {
-    return this.schema.name
-  }
-
-  /** Every dataclass of the model, exposed or not, in model order. */
-  get dataClasses(): readonly DataClass[] {
-    return [...this.#classes.values()]
-  }
-
-  /** The dataclass called `name` (case-sensitive); throws DataClassNotFound (1800) if there is none. */
-  dataClass<N extends DataClassName<M>>(name: N): DataClass<M, N> {
-    return (
-      (this.#classes.get(name) as DataClass<M, N> | undefined) ?? fail('DataClassNotFound', [name])
-    )
-  }
-
-  /** The dataclass called `name`, or undefined. */
-  findDataClass(name: string): DataClass | undefined {
-    return this.#classes.get(name)
-  }
+  // ---- Transactions (4D: startTransaction, validateTransaction, cancelTransaction, transactionLevel)
 
   /**
-   * Calls the datastore function `name` (4D's `ds.myFunction()`), exposed or not, with `this` the
-   * datastore. Returns its result, or a Promise of it for an async function.
-   * @throws DatastoreError FunctionNotFound (1573), FunctionParameterInvalid (9101), and what the
-   *   function throws (a non-DatastoreError as FunctionFailed, 9100).
-   */
-  call(name: string, ...args: unknown[]): unknown {
-    return callByName(this as Datastore, 'dataStore', '', name, this, args)
-  }
-
-  /**
-   * The singleton `name` (4D's `cs.Name.me`): its state and its functions. A session singleton's
-   * state is the session's the code runs for: a function's call, or `ds.actAs(session, …)`.
-   * @throws DatastoreError SingletonNotFound (9105) when no singleton has that name,
-   *   SessionSingletonWithoutSession (9152) for a session singleton outside any session.
-   */
-  singleton(name: string): Singleton {
-    const ds = this as Datastore
-    if (!ds.functions.singletonNames().includes(name)) fail('SingletonNotFound', [name])
-    const call = currentCall()
-    const session = ds.functions.isSessionSingleton(name)
-      ? ((call?.datastore === ds ? call.session : undefined) ?? currentActor(ds)?.session)
-      : undefined
-    const state = singletonStateFor(ds, name, session)
-    return {
-      name,
-      state,
-      call: (fn, ...args) => callByName(ds, 'singleton', name, fn, state, args),
-    }
-  }
-
-  /**
-   * The server-wide modification stamp: +1 for every entity saved or deleted (and every deleted
-   * row change tracking adds), kept across restarts by a journal. The last stamp given: an entity
-   * changed later has a higher `__GlobalStamp`.
-   */
-  get globalStamp(): number {
-    return this.store.globalStamp
-  }
-
-  /**
-   * 4D's `ds.getGlobalStamp()`: the global stamp (see `globalStamp`). A sync keeps it and later
-   * asks for `__GlobalStamp > :1` and the `__DeletedRecords` rows with `__Stamp > :1`
-   * (docs/change-tracking.md). 0 until something is written.
-   */
-  getGlobalStamp(): number {
-    return this.store.globalStamp
-  }
-
-  /**
-   * 4D's `ds.setGlobalStamp()`: sets the global stamp, so that the next change takes `stamp + 1`
-   * (a journal keeps it). Setting it back lets later changes take stamps already given: a sync
-   * from a higher stamp would miss them. Not inside `ds.transaction`. Throws a RangeError for a
-   * value that is not a non-negative integer.
-   */
-  setGlobalStamp(stamp: number): void {
-    if (openTransaction(this as Datastore))
-      throw new Error('setGlobalStamp: not inside a transaction')
-    this.store.setGlobalStamp(stamp)
-  }
-
-  /**
-   * Whether reads depend on who makes them: a dataclass has a `restrict` event, or the datastore
-   * tracks changes (its deleted rows show each session only what it may learn of).
-   */
-  get restricting(): boolean {
-    return this.functions.restricting || this.schema.byName.has(DELETED_RECORDS)
-  }
-
-  /**
-   * Loads `{ "<DataClass>": [ {...}, ... ] }`. All rows are checked first; one bad value rejects the
-   * whole file with an InvalidData (or 1570/1541/1545) error naming the dataclass, row and attribute,
-   * and nothing is loaded. Loading does not move the global stamp (it is not a modification).
-   * `onProgress` hears how far it is (a CLI's progress line).
-   */
-  loadData(data: DataFile, options?: LoadOptions): LoadReport {
-    return this.store.loadData(data, options?.onProgress)
-  }
-
-  /**
-   * Starts a load fed batch by batch, for data that does not fit in memory as one parsed object
-   * (a file read as a stream): `add(dataClass, rows)` checks each batch as it comes and keeps it
-   * in compact columns, `commit()` applies every row at once and gives the report. The result is
-   * that of `loadData` on the same rows, however they are batched; a refused row (thrown by `add`,
-   * or by `commit` for a reference to a key that never came) leaves the datastore untouched.
-   * Nothing may write to the datastore between the two (commit then throws a TypeError); a load
-   * that is dropped before its commit costs nothing but its memory.
+   * Starts a transaction of the calling process (4D's `ds.startTransaction()`), nested in the one
+   * it has open, if any. A process is the code of one REST request (its function's awaits
+   * included), of one `ds.actAs`, or else all the TypeScript code outside them (processes.ts).
+   * Until the first level is validated, its writes are staged: the process reads its own by key
+   * (`dataClass.get`, a relation), queries read the committed data, other processes see nothing
+   * of them, and each entity it updates or deletes is locked for the others (EntityLocked). A
+   * request that ends with a transaction open has it cancelled.
    *
-   * @example const load = ds.beginLoad(); for await (const [name, rows] of batches) load.add(name, rows); load.commit()
+   * @example ds.startTransaction(); await pay(a, b); ds.transactionLevel() === 1 ? ds.validateTransaction() : …
    */
-  beginLoad(options?: LoadOptions): DataLoader {
-    return this.store.beginLoad(options?.onProgress)
+  startTransaction(): void {
+    startTransaction(this as Datastore)
   }
 
   /**
-   * Runs `fn` as one transaction: the writes it makes (creates, saves, drops) are applied together
-   * when it returns, or not at all if it throws (the error is rethrown). Reads inside `fn` see the
-   * committed data, except that a write sees the transaction's own earlier writes (stamps, keys,
-   * unique values, references). `fn` must be synchronous; transactions do not nest.
+   * Validates the innermost transaction of the calling process (4D's `validateTransaction()`): a
+   * nested level's writes join the level above; the first level's are saved at once, all or
+   * nothing. It fails, the transaction cancelled and nothing saved, when another process wrote
+   * meanwhile what one of its writes no longer applies over (TransactionConflict, 9071) or holds
+   * the datastore (DatastoreLocked, 9072). Does nothing outside a transaction.
+   */
+  validateTransaction(): void {
+    validateTransaction(this as Datastore)
+  }
+
+  /**
+   * Cancels the innermost transaction of the calling process (4D's `cancelTransaction()`): a
+   * nested level's writes are dropped; the first level's with every level's, validated or not.
+   * Does nothing outside a transaction.
+   */
+  cancelTransaction(): void {
+    cancelTransaction(this as Datastore)
+  }
+
+  /** The calling process's transaction level (4D's `transactionLevel()`): 0 outside any. */
+  transactionLevel(): number {
+    return transactionLevel(this as Datastore)
+  }
+
+  /**
+   * Runs `fn` as one transaction level of the calling process (nested in its open one, if any):
+   * validated when it returns, cancelled if it throws (the error is rethrown). Its writes see its
+   * own earlier ones (stamps, keys, unique values, references, reads by key). `fn` must be
+   * synchronous and leave the levels as it found them (else a TypeError, everything it opened
+   * cancelled); an async one starts and validates the transaction itself.
    *
    * @example ds.transaction(() => { a.edit({ balance: a.get('balance') - 10 }).saveOrFail(); b.edit(…).saveOrFail() })
    */
@@ -392,210 +128,136 @@ export class Datastore<M extends ModelTypes = UntypedModel> {
     return runTransaction(this as Datastore, fn)
   }
 
-  /**
-   * Runs `fn` on behalf of `owner`: every write and lock it makes is that owner's (the REST adapter
-   * runs each request as its session). Writes to an entity another owner locked are refused with
-   * EntityLocked (9070). `fn` must be synchronous.
-   */
-  runAs<T>(owner: LockOwner, fn: () => T): T {
-    return runAs(this as Datastore, owner, fn)
-  }
+  // ---- flushAndLock, locked, unlock
 
   /**
-   * Runs `fn` as `session`, as the REST interface runs a request: every read, query, navigation,
-   * save, drop, lock and call it makes (its awaits included, and only those) is checked against
-   * the session's privileges under the roles file (and `authorize`, if given), its `restrict`
-   * events narrow what it sees, and its writes and locks are the session's. Code outside `actAs`
-   * (and outside any request) has full rights. Returns what `fn` returns (a Promise stays one).
-   *
-   * @example await ds.actAs(session, () => ds.Employee.query('salary > 5000')) // 1607 without read on salary
-   * @throws DatastoreError ReadRefused (1557), AttributeReadRefused (1607), … from `fn`'s code
+   * 4D's `flushAndLock()`: flushes what `onFlush` registered (the journal of `--persist`: its batch
+   * window written and synced) and locks the datastore for the calling process: another process's
+   * write, commit, load, restore or `flushAndLock` is refused with DatastoreLocked (9072) until it
+   * calls `unlock()` as many times (4D makes them wait: a synchronous save cannot, so it is
+   * refused and may be tried again), or ends (a request, `ds.actAs`).
+   * @throws DatastoreError DatastoreLocked (9072) when another process holds it.
    */
-  actAs<T>(session: Session, fn: () => T, options: ActAsOptions = {}): T {
-    const actor = new Actor({
-      scope: this,
-      schema: this.schema,
-      session,
-      owner: options.owner ?? sessionLockOwner(session),
-      rule: accessRule(this.roles, options.authorize),
-    })
-    return runActor(actor, fn)
+  flushAndLock(): void {
+    this.processes.lock(this.processes.current())
+    for (const flush of this.#flushers) flush()
   }
+
+  /** 4D's `unlock()`: one `flushAndLock()` of the calling process undone; nothing if it holds none. */
+  unlock(): void {
+    this.processes.unlock(this.processes.current())
+  }
+
+  /** 4D's `locked()`: whether a process holds the datastore with `flushAndLock()`. */
+  locked(): boolean {
+    return this.processes.lockedBy !== undefined
+  }
+
+  /** Registers what `flushAndLock()` flushes (synchronously); returns the function that removes it. */
+  onFlush(flush: () => void): () => void {
+    this.#flushers.add(flush)
+    return () => void this.#flushers.delete(flush)
+  }
+
+  // ---- The ORDA request log
 
   /**
-   * Runs `fn` with a time budget of `ms` milliseconds (on this datastore's clock) for the queries
-   * it runs: filters, orderings, aggregates and distinct values, on any datastore. Query work past
-   * the deadline stops with QueryBudgetExceeded (9090); the engine reads the clock every 4,096
-   * rows and counts each call of a calculated attribute as 64 rows. Lookups by key or through an
-   * index are never stopped. Queries only read, so nothing is left half-done. Nested budgets keep
-   * the earlier deadline; the previous budget is restored when `fn` returns or throws. `ms` of 0,
-   * Infinity or undefined sets no budget. `fn` must be synchronous (the REST handler runs each
-   * request this way: `queryBudgetMs`). `spentMs`, time already gone before `fn` starts (a
-   * request waiting its turn), is taken off the budget; when it is the whole budget, the first
-   * query of `fn` stops at once, while lookups by key still run.
-   *
-   * @example ds.withBudget(2000, () => ds.Employee.query('comment = "@late@"'))
+   * 4D's `startRequestLog()`: records the ORDA requests made through this datastore (reads by
+   * key, queries, writes; request-log.ts) in memory, the last 1,000; `keep`: empties it and keeps
+   * that many; a function (4D's file): each request is given to it instead. Free while off.
    */
-  withBudget<T>(ms: number | undefined, fn: () => T, spentMs = 0): T {
-    if (ms === undefined || !(ms > 0) || ms === Infinity) return fn()
-    const left = ms - (spentMs > 0 ? spentMs : 0)
-    return withBudget({ deadline: this.clock.now() + left, clock: this.clock, ms }, fn, left <= 0)
+  startRequestLog(to?: number | RequestLogSink): void {
+    this.#requestLog.start(to)
+    this.requestLog = this.#requestLog
   }
 
-  /**
-   * Builds every index a data load left to build (returns how many indexed attributes it built).
-   * A load of 1,000 rows or more, like a large replay of a journal, fills no index: each is built
-   * in one pass over the rows on its first use, so that a server answers sooner after a start and
-   * never builds the indexes its requests do not use. Call this to pay for all of them now, before
-   * timing queries, or before a server takes its first requests (`entistore serve --eager-indexes`).
-   * `snapshot` builds them too (a snapshot holds every index whole).
-   */
-  buildIndexes(): number {
-    let built = 0
-    for (const dc of this.schema.dataClasses) {
-      const indexes = this.store.table(dc.name).indexes
-      built += indexes.unbuilt
-      indexes.build()
-    }
-    return built
+  /** 4D's `stopRequestLog()`: stops recording; the log in memory stays readable. */
+  stopRequestLog(): void {
+    this.#requestLog.stop()
+    this.requestLog = undefined
   }
 
-  /**
-   * Builds every index a data load left to build, in slices of a few milliseconds between other
-   * work (writes go on meanwhile and end up in the indexes), rather than in one piece on its first
-   * use; settles with how many indexed attributes were unbuilt when it started, once none is.
-   * `options` (kept for later builds) say how the next slice is run: `entistore serve` passes
-   * `setImmediate`. Until an index is built, a query that needs it builds the rest in one piece
-   * (the library's queries are synchronous), unless it runs in `withoutIndexBuilds`.
-   */
-  buildIndexesInBackground(options: IndexBuildOptions = {}): Promise<number> {
-    this.#builder.configure(options)
-    let unbuilt = 0
-    for (const dc of this.schema.dataClasses) unbuilt += this.store.table(dc.name).indexes.unbuilt
-    return this.#builder.all().then(() => unbuilt)
+  /** 4D's `getRequestLog()`: the requests the log in memory holds, the most recent first. */
+  getRequestLog(): RequestLogEntry[] {
+    return this.#requestLog.entries()
   }
 
-  /** Says how builds in slices run their next slice, for every build after (see the options). */
-  configureIndexBuilds(options: IndexBuildOptions): void {
-    this.#builder.configure(options)
+  // ---- What 4D answers of a local, unencrypted datastore (datastore-info.ts)
+
+  /** 4D's `getInfo()`: `{ type: "4D", networked: false, localID: "" }`, as for 4D Server's `ds`. */
+  getInfo(): DatastoreInfo {
+    return datastoreInfo()
+  }
+
+  /** 4D's `encryptionStatus()`: not encrypted, no key provided, no encryptable table. */
+  encryptionStatus(): EncryptionStatus {
+    return encryptionStatus()
+  }
+
+  /** 4D's `provideDataKey()`: null without a key; a key never matches (the data is not encrypted). */
+  provideDataKey(key?: string | { readonly encodedKey: string } | null): DataKeyResult | null {
+    return provideDataKey(key)
+  }
+
+  /** 4D's `getAllRemoteContexts()`: none on the server's own datastore. */
+  getAllRemoteContexts(): RemoteContextInfo[] {
+    return []
+  }
+
+  /** 4D's `getRemoteContextInfo(contextName)`: null, no context being kept here. */
+  getRemoteContextInfo(contextName: string): RemoteContextInfo | null {
+    void contextName
+    return null
   }
 
   /**
-   * Settles once the indexes of `dataClass`'s `attributes` (every one when absent) are built,
-   * building them in slices first (see `buildIndexesInBackground`): what a caller that must not
-   * build in one piece awaits when `withoutIndexBuilds` refused a query (IndexBuilding, 9143).
+   * 4D's `setRemoteContextInfo(contextName, dataClass, attributes, contextType, pageLength)`: its
+   * arguments are checked, and nothing is kept (a context shapes a remote client's requests; the
+   * server's datastore has none). @throws DatastoreError DataClassNotFound (1800),
+   * AttributeNotFound (1500), InvalidParameter (1806).
    */
-  indexesReady(dataClass: string, attributes?: readonly string[]): Promise<void> {
-    return this.#builder.ready(this.store.table(dataClass).indexes, attributes)
+  setRemoteContextInfo<N extends DataClassName<M>>(
+    contextName: string,
+    dataClass: N | DataClass<M, N>,
+    attributes: string | readonly string[],
+    contextType?: 'main' | 'currentItem',
+    pageLength?: number,
+  ): void {
+    const own = (dc: string | DataClass): DataClass | undefined =>
+      typeof dc === 'string'
+        ? this.findDataClass(dc)
+        : this.findDataClass(dc.name) === dc
+          ? dc
+          : undefined
+    checkRemoteContext(own, contextName, dataClass, attributes, contextType, pageLength)
+  }
+
+  /** 4D's `clearAllRemoteContexts()`: there are none to clear. */
+  clearAllRemoteContexts(): void {}
+
+  // ---- Admin protection, alterable selections
+
+  /**
+   * 4D's `setAdminProtection(status)`: true turns the data explorer off (`entistore serve`'s page
+   * answers 403; the REST interface itself is not affected), false on again. Not kept across
+   * restarts, as 4D's is not.
+   */
+  setAdminProtection(status: boolean): void {
+    this.#adminProtected = status === true
+  }
+
+  /** 4D's `isAdminProtected()`: whether `setAdminProtection(true)` turned the data explorer off. */
+  isAdminProtected(): boolean {
+    return this.#adminProtected
   }
 
   /**
-   * Runs `fn` where a query that needs an index not yet built throws IndexBuilding (9143), whose
-   * `details` name the dataclass and attribute, instead of building the index in one piece; await
-   * `indexesReady` and run `fn` again. Only for work that may run twice (a read): the REST handler
-   * runs its reads this way, so that a request never holds the others for a whole build.
+   * 4D's `makeSelectionsAlterable()`: from now on every new selection is alterable (`add` changes
+   * it in place) unless made shareable (`copy({ shared: true })`), as before 4D's shareable
+   * selections. For code written that way; it cannot be undone.
    */
-  withoutIndexBuilds<T>(fn: () => T): T {
-    return refusingBuilds(fn)
-  }
-
-  /**
-   * Runs `fn` where an index not yet built is as if it were not declared (a query scans, an
-   * ordering sorts) instead of being built in one piece, and its build in slices is put first:
-   * for a read that runs in a slice scope, whose scan goes on in slices too, and which uses the
-   * index once it is built. The key order of a large table still throws IndexBuilding (9143), as
-   * in `withoutIndexBuilds`.
-   */
-  withoutUnbuiltIndexes<T>(fn: () => T): T {
-    return withoutUnbuilt(this.#askBuild, fn)
-  }
-
-  readonly #askBuild = (dataClass: string, attribute: string): void => {
-    // Settles when built; a failure of the build is the builder's to report, not this read's.
-    this.indexesReady(dataClass, [attribute]).catch(() => undefined)
-  }
-
-  /**
-   * A scope in which reads run in slices (query/slices.ts): `scope.run(fn)` runs a read whose
-   * heavy work (filters, orderings, aggregates) stops when `timeUp()` says so, throwing
-   * QuerySuspended (9144); `scope.drive()` runs that work a slice at a time, then `scope.run(fn)`
-   * runs the read again, which finds its results kept and brought up to date with the writes made
-   * meanwhile. Only for reads (a run may be repeated); `close()` it when the read is answered.
-   */
-  sliceScope(timeUp: () => boolean): SliceScope {
-    return new SliceScope(timeUp, this.#trackScope)
-  }
-
-  // The scopes stopped with work kept, told of every commit (their kept results are refreshed).
-  readonly #scopes = new Set<SliceScope>()
-  readonly #trackScope = (scope: SliceScope): (() => void) => {
-    if (this.#scopes.size === 0 && this.#untrackScopes === undefined)
-      this.#untrackScopes = this.store.onCommit(
-        (changes, info) => {
-          for (const s of this.#scopes) s.noteCommit(changes, info.kind)
-        },
-        { loadRows: false },
-      )
-    this.#scopes.add(scope)
-    return () => {
-      this.#scopes.delete(scope)
-      if (this.#scopes.size === 0) {
-        this.#untrackScopes?.()
-        this.#untrackScopes = undefined
-      }
-    }
-  }
-  #untrackScopes: (() => void) | undefined
-
-  /**
-   * The data as it is now, to go back to with `restore`: every entity, key, stamp, index, the next
-   * autosequence values and the global stamp. Cheap in memory: entities are shared, only the
-   * tables' containers and indexes are copied.
-   *
-   * @example const initial = ds.snapshot(); …; ds.restore(initial)
-   */
-  snapshot(): DataSnapshot {
-    return this.store.snapshot()
-  }
-
-  /**
-   * Puts the data back as `snapshot` holds it (it can be restored again later). Entity sets and
-   * locks are cleared (their row ids and keys may name other entities afterwards); sessions stay.
-   * Commit listeners receive the entities that changed, as deletes, inserts and updates; the
-   * global stamp goes back to the snapshot's. Selections and entities read before a restore must
-   * not be used after it. Throws inside `ds.transaction` (an Error) and for a snapshot of another
-   * datastore (a TypeError).
-   */
-  restore(snapshot: DataSnapshot): void {
-    restoreSnapshot(this as Datastore, snapshot)
-  }
-
-  /**
-   * A live feed of the changes of `dataClasses` after the global stamp `since` (default: now), as
-   * `session` may see them: an async iterator of `created`, `updated` (the entity as it is when
-   * sent, shaped by `attributes`), `deleted`, `reset`, `heartbeat` and `dropped` events, each with
-   * its global stamp to resume from. `close()` it (or break out of `for await`) when done.
-   * Semantics and bounds: docs/change-tracking.md, "Live feed".
-   *
-   * @example for await (const e of ds.changes({ dataClasses: 'Employee', filter: 'salary > 5000' })) …
-   * @throws DatastoreError DataClassNotFound (1800), InvalidParameter (1806), a filter's errors,
-   *   ReadRefused (1557) when `session` may not read a dataclass.
-   */
-  changes<T = ChangedEntity>(options: ChangesOptions<T>): ChangeSubscription<T> {
-    return this.changeFeed.open(options)
-  }
-
-  /**
-   * Registers a commit observer; returns the function that removes it. A data load is told as one
-   * commit of kind `load` listing every row as an insert, or none with `{ loadRows: false }`.
-   */
-  onCommit(listener: CommitListener, options?: CommitListenerOptions): () => void {
-    return this.store.onCommit(listener, options)
-  }
-
-  /** @internal The store's commit, the single place where data changes (see store/store.ts). */
-  commit(changes: readonly Change[], options: CommitOptions = {}): void {
-    this.store.commit(changes, options)
+  makeSelectionsAlterable(): void {
+    this.selectionsAlterable = true
   }
 }
 
@@ -615,10 +277,11 @@ export type DatastoreOf<M extends ModelTypes> = [DataClassName<M>] extends [neve
         readonly [N in Exclude<DataClassName<M>, keyof Datastore>]: DataClass<M, N>
       }
 
-/** What `createDatastore` builds a datastore from. */
-export type ModelSource = ModelJson | ModelJsonDocument | SchemaDef | BuiltModel<ModelTypes>
-
-const RESERVED = new Set(Object.getOwnPropertyNames(Datastore.prototype))
+// The members of a Datastore (its own and its base's): a dataclass named like one has no property.
+const RESERVED = new Set([
+  ...Object.getOwnPropertyNames(Datastore.prototype),
+  ...Object.getOwnPropertyNames(DatastoreBase.prototype),
+])
 
 /**
  * Builds a datastore from a model in the catalog shape (`GET /rest/$catalog/$all`), optionally
@@ -666,44 +329,4 @@ export function createDatastore(
     Object.defineProperty(ds, dc.name, { value: dc, enumerable: true })
   }
   return ds as DatastoreWith<string>
-}
-
-function toSchema(model: ModelSource, options: DatastoreOptions): SchemaDef {
-  if (isSchema(model)) return model
-  // The code of calculated attributes: the builder's, the `calculated` option's, and the
-  // `computed` functions of the class functions, later ones winning.
-  let calculated = mergeCalculated(computedOf(options.functions), options.calculated)
-  if (model instanceof BuiltModel) {
-    calculated = mergeCalculated(model.calculated, calculated)
-    return loadModel(model.toJSON(), { ...options, calculated })
-  }
-  return loadModel(model, { ...options, calculated })
-}
-
-/** The `computed` functions of each dataclass in class-function definitions. */
-function computedOf(functions: FunctionsDef<any> | undefined): CalculatedFunctions {
-  const out: Record<string, Readonly<Record<string, CalculatedDefinition>>> = {}
-  const classes = (functions?.dataClasses ?? {}) as Record<
-    string,
-    { computed?: unknown } | undefined
-  >
-  for (const [dc, defs] of Object.entries(classes)) {
-    const computed = defs?.computed
-    if (computed !== undefined) out[dc] = computed as Readonly<Record<string, CalculatedDefinition>>
-  }
-  return out
-}
-
-function mergeCalculated(
-  a: CalculatedFunctions,
-  b: CalculatedFunctions | undefined,
-): CalculatedFunctions {
-  if (!b) return a
-  const out: Record<string, Readonly<Record<string, CalculatedDefinition>>> = { ...a }
-  for (const [dc, fns] of Object.entries(b)) out[dc] = { ...out[dc], ...fns }
-  return out
-}
-
-function isSchema(x: unknown): x is SchemaDef {
-  return typeof x === 'object' && x !== null && (x as SchemaDef).byName instanceof Map
 }

@@ -96,7 +96,12 @@ export class EntitySelection<
     traits?: SelectionTraits,
   ) {
     this.dataClass = dataClass
-    this.#alterable = traits?.alterable === true
+    // After `ds.makeSelectionsAlterable()`, alterable unless made shareable: in the order given
+    // (an alterable selection keeps its rows in order).
+    const byDefault = traits?.alterable === undefined && dataClass.datastore.selectionsAlterable
+    if (byDefault && ordering !== undefined && rowIds.length > 1)
+      rowIds = ordering.take(rowIds, rowIds.length)
+    this.#alterable = traits?.alterable ?? byDefault
     this.#keepsOrder = traits?.ordered === true
     this.queryPlan = traits?.queryPlan
     this.queryPath = traits?.queryPath

@@ -2,10 +2,10 @@
  * @module `entity.lock()` and `entity.unlock()`: 4D's pessimistic locks, with 4D's result objects.
  * The lock table (locks/) records who holds what; the transaction refuses another owner's writes.
  */
-import { sameOwner, type LockOwner } from '../locks/lock-table.js'
+import { heldFor, type LockOwner } from '../locks/lock-table.js'
 import { lockedBy, SAVE_STATUS, type LockedStatus } from '../txn/save-status.js'
 import type { Entity } from './entity.js'
-import { currentOwner } from './writes.js'
+import { currentOwner, openTransaction } from './writes.js'
 import { needLock } from './access-checks.js'
 
 // The status objects shared with save and drop live with them, below the public objects.
@@ -62,10 +62,15 @@ export function lockEntity(
   needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
-  const current = dc.table.recordByKey(entity.key) as Entity | undefined
+  // Inside a transaction, the entity as the calling process wrote it (its stamp), and the locks
+  // of that transaction its own.
+  const tx = openTransaction(ds)
+  const current = (tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)) as
+    | Entity
+    | undefined
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const held = ds.locks.holder(dc.name, entity.key)
-  if (held && !sameOwner(held.owner, owner)) return lockedBy(held, current.rowId)
+  if (held && !heldFor(held, owner, tx?.id)) return lockedBy(held, current.rowId)
   const changed = current.stamp !== entity.stamp
   if (changed && options.reload !== true) return failure(SAVE_STATUS.stampHasChanged)
   if (!ds.locks.isLive(owner)) return failure(SAVE_STATUS.seriousError)
@@ -87,8 +92,12 @@ export function unlockEntity(entity: Entity, options: LockOptions = {}): LockRes
   needLock(dc)
   const ds = dc.datastore
   const owner = options.owner ?? currentOwner(ds)
-  const current = dc.table.recordByKey(entity.key)
+  const tx = openTransaction(ds)
+  const current = tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const other = ds.locks.release(dc.name, entity.key, owner)
+  // The calling process's own transaction holds it until it ends (4D's lock of what a
+  // transaction writes): unlocked as far as the caller can ask.
+  if (other && tx?.id !== undefined && other.transaction === tx.id) return SUCCESS
   return other ? lockedBy(other, current.rowId) : SUCCESS
 }

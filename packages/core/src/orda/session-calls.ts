@@ -14,7 +14,8 @@
 import { actAsInFrame, demoteInFrame, promoteInFrame } from '../access/call-frame.js'
 import type { Session } from '../sessions/session-store.js'
 import { sessionStorage, type SharedObject } from '../sessions/session-storage.js'
-import { sessionLockOwner, type Datastore } from './datastore.js'
+import type { Datastore } from './datastore.js'
+import { sessionLockOwner } from './datastore-options.js'
 
 /** What a function may ask of its session besides its privileges (FunctionCall extends it). */
 export interface SessionCalls {

@@ -10,10 +10,12 @@ import type { Datastore } from './datastore.js'
 import { openTransaction } from './writes.js'
 
 export function restoreSnapshot(ds: Datastore, snapshot: DataSnapshot): void {
-  // Inside ds.transaction(fn), staged writes name row ids and stamps the restore would pull away.
+  // Inside a transaction, staged writes name row ids and stamps the restore would pull away.
   if (openTransaction(ds))
-    throw new Error('ds.restore: a transaction is open (restore outside of ds.transaction)')
+    throw new Error('ds.restore: a transaction is open (restore outside of any transaction)')
   ds.store.restore(snapshot)
   ds.entitySets.clear()
   ds.locks.clear()
+  // Another process's open transaction staged writes over data that is gone: it cannot validate.
+  ds.processes.restored()
 }

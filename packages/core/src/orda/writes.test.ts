@@ -159,7 +159,9 @@ describe('ds.transaction', () => {
     const result = ds.transaction(() => {
       const c = Company.create({ name: 'Initech', code: 'IT' })
       const e = Employee.create({ lastName: 'Gibbons', employer: c })
-      expect(Company.get(c.key)).toBeNull() // not visible before the commit
+      // Read by key, the transaction's own writes; a query reads the committed data.
+      expect(Company.get(c.key)?.get('name')).toBe('Initech')
+      expect(Company.query('name = :1', 'Initech').length).toBe(0)
       return e
     })
     expect(Employee.get(result.key)?.get('employerID')).toBe(3)
@@ -191,13 +193,14 @@ describe('ds.transaction', () => {
     expect(Employee.create({}).key).toBe(8)
   })
 
-  it('refuses promises and nesting', () => {
+  it('refuses promises, and nests', () => {
     const { ds, Employee } = fresh()
     expect(() => ds.transaction(async () => Employee.update(1, { salary: 1 }))).toThrow(
       /synchronous/,
     )
     expect(Employee.get(1)!.get('salary')).toBe(5000)
-    expect(() => ds.transaction(() => ds.transaction(() => 1))).toThrow(/nest/)
+    expect(ds.transactionLevel()).toBe(0)
+    expect(ds.transaction(() => ds.transaction(() => ds.transactionLevel()))).toBe(2)
   })
 
   it('sees its own writes: a stamp checked twice, a reference to a new entity, a delete', () => {

@@ -1,7 +1,8 @@
 /**
- * @module Writes as the public objects make them. Every write runs in a transaction (txn/): the
- * datastore's open one inside `ds.transaction(fn)`, else a transaction of its own committed at once.
- * Either way the store's one `commit` applies it, all or nothing.
+ * @module Writes as the public objects make them, and 4D's transactions around them. Every write
+ * runs in a transaction (txn/): the one its process has open (processes.ts: `startTransaction`,
+ * `ds.transaction(fn)`), else a transaction of its own committed at once. Either way the store's
+ * one `commit` applies it, all or nothing.
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
@@ -18,9 +19,7 @@ import { currentCall } from './call-context.js'
 import { isThenable } from './call-function.js'
 import { currentActor } from '../access/acting.js'
 import { needDrop, needWrite } from './access-checks.js'
-
-/** A datastore's open transaction, while `ds.transaction(fn)` runs. */
-const open = new WeakMap<Datastore, Transaction>()
+import { entityUrl } from './request-log.js'
 
 /** Who acts on a datastore while `ds.runAs(owner, fn)` runs (an HTTP session, for the adapter). */
 const acting = new WeakMap<Datastore, LockOwner>()
@@ -52,71 +51,83 @@ export function runAs<T>(ds: Datastore, owner: LockOwner, fn: () => T): T {
   }
 }
 
-/** @internal The transaction `ds.transaction(fn)` has open, if any. */
+/** @internal The transaction the current process has open, if any (processes.ts). */
 export function openTransaction(ds: Datastore): Transaction | undefined {
-  return open.get(ds)
+  return ds.processes.openTransaction()
+}
+
+/** 4D's `ds.startTransaction()`: a transaction of the current process, nested in its open one. */
+export function startTransaction(ds: Datastore): void {
+  ds.processes.current().start((id) => newTransaction(ds, id), true)
+}
+
+/** 4D's `ds.validateTransaction()` (processes.ts: `ProcessState.validate`). */
+export function validateTransaction(ds: Datastore): void {
+  ds.processes.current().validate()
+}
+
+/** 4D's `ds.cancelTransaction()` (processes.ts: `ProcessState.cancel`). */
+export function cancelTransaction(ds: Datastore): void {
+  ds.processes.current().cancel()
+}
+
+/** 4D's `ds.transactionLevel()`. */
+export function transactionLevel(ds: Datastore): number {
+  return ds.processes.anyTransaction ? ds.processes.current().level : 0
 }
 
 /**
- * Runs `fn` in a transaction of `ds`: every write it makes is staged, and applied at once when it
- * returns. If it throws, nothing is applied and the error is rethrown. `fn` must be synchronous (a
- * transaction cannot stay open across an await: other callers would see it half-done).
+ * Runs `fn` in a transaction of the current process, nested in its open one if any: validated
+ * when `fn` returns, cancelled if it throws (the error is rethrown). `fn` must be synchronous, and
+ * must leave the levels as it found them: a promise returned, or a level it opened and left open
+ * (or one of the helper's it closed), cancels everything the helper opened and throws a TypeError.
  */
 export function runTransaction<T>(ds: Datastore, fn: () => T): T {
-  if (open.has(ds)) {
-    throw new Error('ds.transaction: a transaction is already open (transactions do not nest)')
-  }
-  const tx = newTransaction(ds)
-  open.set(ds, tx)
+  const state = ds.processes.current()
+  const level = state.level
+  // Synchronous: nothing commits while it is open, so it needs none of what a transaction open
+  // across awaits does (locks, row ids taken from the tables, a check at commit).
+  state.start((id) => newTransaction(ds, id), false)
   let result: T
   try {
     result = fn()
-    if (isThenable(result)) {
+    if (isThenable(result))
       throw new TypeError(
-        'ds.transaction: the function returned a promise; a transaction must be synchronous',
+        'ds.transaction: the function returned a promise; a transaction must be synchronous (await inside startTransaction() … validateTransaction() instead)',
       )
-    }
+    if (state.level !== level + 1)
+      throw new TypeError(
+        state.level > level + 1
+          ? `ds.transaction: the function left ${state.level - level - 1} transaction(s) open`
+          : 'ds.transaction: the function closed the transaction ds.transaction opened',
+      )
   } catch (e) {
-    tx.cancel()
-    afterCommits.delete(tx)
+    state.cancelTo(level)
     throw e
-  } finally {
-    open.delete(ds)
   }
-  tx.commit()
-  runAfterCommit(tx)
+  state.validate()
   return result
 }
 
-// What runs once a transaction has committed (entity after-events), by transaction.
-const afterCommits = new WeakMap<Transaction, (() => void)[]>()
-
 /**
  * Runs `fn` once the write just made has committed: at once when no transaction is open (the
- * write committed on its own), else when `ds.transaction(fn)` commits (never, if it is refused).
+ * write committed on its own), else when the process's transaction commits (never, if it is
+ * cancelled, a nested level included).
  */
 export function afterCommit(ds: Datastore, fn: () => void): void {
-  const tx = open.get(ds)
-  if (!tx) return fn()
-  let list = afterCommits.get(tx)
-  if (!list) afterCommits.set(tx, (list = []))
-  list.push(fn)
+  if (!ds.processes.anyTransaction) return fn()
+  ds.processes.current().afterCommit(fn)
 }
 
-function runAfterCommit(tx: Transaction): void {
-  const list = afterCommits.get(tx)
-  if (!list) return
-  afterCommits.delete(tx)
-  for (const fn of list) fn()
-}
-
-const newTransaction = (ds: Datastore): Transaction =>
+/** A transaction of `ds` for whoever acts now; `id`: one that may stay open across awaits. */
+const newTransaction = (ds: Datastore, id?: string): Transaction =>
   new Transaction(ds.store, {
     locks: ds.locks,
     owner: currentOwner(ds),
     // A reference to an entity the acting session's `restrict` hides is refused as a reference to
     // one that does not exist: a write must not tell whether it does.
     ...(ds.restricting ? { visible: visibleIn(ds) } : {}),
+    ...(id === undefined ? {} : { id }),
   })
 
 const visibleIn =
@@ -128,10 +139,23 @@ const visibleIn =
 const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
   check?.owner ? check : { ...check, owner: currentOwner(ds) }
 
-/** Runs one write in the open transaction, or in its own committed at once. */
-function write<T>(ds: Datastore, act: (tx: Transaction) => T): T {
-  const current = open.get(ds)
+/**
+ * Runs one write in the process's open transaction, or in its own committed at once; refused
+ * while another process holds the datastore (`flushAndLock`), or after the process ended with
+ * its transaction cancelled (processes.ts). Recorded as the request `url()` while the request log
+ * records (request-log.ts).
+ */
+function write<T>(ds: Datastore, act: (tx: Transaction) => T, url: () => string): T {
+  const log = ds.requestLog
+  return log === undefined ? writeNow(ds, act) : log.record(url(), () => writeNow(ds, act))
+}
+
+function writeNow<T>(ds: Datastore, act: (tx: Transaction) => T): T {
+  const processes = ds.processes
+  const current = processes.openTransaction()
   if (current) return act(current)
+  if (processes.lockedBy !== undefined) processes.refuseLocked()
+  if (processes.abandoned) processes.current().refuseAbandoned()
   const tx = newTransaction(ds)
   const result = act(tx)
   tx.commit()
@@ -167,7 +191,11 @@ export function createEntity(dc: DataClass, values: Assignments, events = true):
   // Checked before the events run, and again (events = false) with what they set.
   needWrite(dc, values, true)
   if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).saveOrFail()
-  return write(dc.datastore, (tx) => tx.create(dc.table, plain(values)) as Entity)
+  return write(
+    dc.datastore,
+    (tx) => tx.create(dc.table, plain(values)) as Entity,
+    () => entityUrl(dc.name, undefined, 'update'),
+  )
 }
 
 /** Updates entity `key`; with entity events, through a draft of it, as createEntity. */
@@ -185,6 +213,7 @@ export function updateEntity(
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
+    () => entityUrl(dc.name, key, 'update'),
   )
 }
 
@@ -194,7 +223,11 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
   const events = eventsOf(dc)
   const entity = writeTarget(dc, key, events !== undefined)
   if (events && entity) beforeDrop(events, dc, entity)
-  write(dc.datastore, (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)))
+  write(
+    dc.datastore,
+    (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)),
+    () => entityUrl(dc.name, key, 'delete'),
+  )
   if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
 }
 
@@ -217,37 +250,41 @@ export function dropEntities(
   // set made by another session).
   const restricted = dc.restrictFunction !== undefined
   const dropped: Entity[] = []
-  const n = write(dc.datastore, (tx) => {
-    let n = 0
-    for (const e of entities) {
-      const live = e && (tx.read(dc.table, e.key) as Entity | undefined)
-      if (!live) continue
-      if (restricted && !visible(dc, live.rowId)) {
-        if (refused && !refused(live)) break
-        continue
+  const n = write(
+    dc.datastore,
+    (tx) => {
+      let n = 0
+      for (const e of entities) {
+        const live = e && (tx.read(dc.table, e.key) as Entity | undefined)
+        if (!live) continue
+        if (restricted && !visible(dc, live.rowId)) {
+          if (refused && !refused(live)) break
+          continue
+        }
+        try {
+          // Each entity's events before its drop: the first refusal leaves the others undropped.
+          if (events) beforeDrop(events, dc, live)
+          tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
+        } catch (error) {
+          // A refused drop stages nothing: the transaction goes on with the others.
+          if (!refused || !isWriteRefusal(error)) throw error
+          if (!refused(live)) break
+          continue
+        }
+        if (events) dropped.push(live)
+        n++
       }
-      try {
-        // Each entity's events before its drop: the first refusal leaves the others undropped.
-        if (events) beforeDrop(events, dc, live)
-        tx.delete(dc.table, e.key, checkOf(dc.datastore, undefined))
-      } catch (error) {
-        // A refused drop stages nothing: the transaction goes on with the others.
-        if (!refused || !isWriteRefusal(error)) throw error
-        if (!refused(live)) break
-        continue
-      }
-      if (events) dropped.push(live)
-      n++
-    }
-    return n
-  })
+      return n
+    },
+    () => entityUrl(dc.name, undefined, 'delete'),
+  )
   for (const e of dropped) afterCommit(dc.datastore, () => afterDrop(events!, dc, e))
   return n
 }
 
 /** The version of `key` a write sees now (the open transaction's own first), if any. */
 export function currentVersion(dc: DataClass, key: KeyValue): Entity | undefined {
-  const tx = open.get(dc.datastore)
+  const tx = openTransaction(dc.datastore)
   return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
 }
 

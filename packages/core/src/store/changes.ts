@@ -40,6 +40,19 @@ export class BatchState {
   // While `attempt` runs: how to undo each claim made so far (null outside of one: a data load
   // claims a million rows and needs no undo, since a refused row rejects the whole load).
   #undo: (() => void)[] | null = null
+  // Takes row ids and sequence values from the tables themselves, for a batch that stays open
+  // across awaits (see the constructor).
+  readonly #claimsInTables: boolean
+
+  /**
+   * `claimsInTables`: each row id and autosequence value this batch takes is taken from its table
+   * at once (`Table.reserveRowId`, `noteSequence`), and never given back, as 4D's sequence numbers
+   * are not: a batch that stays open while other writes commit (a transaction across awaits) then
+   * never meets their row ids or keys when it commits. @default false
+   */
+  constructor(claimsInTables = false) {
+    this.#claimsInTables = claimsInTables
+  }
 
   /**
    * Runs `fn`; if it throws, every claim it made (row id, key, sequence values, unique values) is
@@ -75,6 +88,7 @@ export class BatchState {
   }
 
   nextRowId(table: Table): number {
+    if (this.#claimsInTables) return table.reserveRowId()
     const rowIds = (this.#rowIds ??= new Map())
     const next = rowIds.get(table) ?? table.nextRowId
     this.#keep(rowIds, table)
@@ -94,6 +108,11 @@ export class BatchState {
     this.#undo?.push(() => keys.delete(key))
   }
 
+  /** Gives back `key`, claimed by an insert that was dropped (a nested transaction cancelled). */
+  releaseKey(table: Table, key: KeyValue): void {
+    this.#keys?.get(table)?.delete(key)
+  }
+
   /** True if `key` was inserted earlier in this batch (for references between new rows). */
   hasNewKey(table: Table, key: KeyValue): boolean {
     return this.#keys?.get(table)?.has(key) ?? false
@@ -104,6 +123,7 @@ export class BatchState {
     const next = Math.max(seqs.get(attr) ?? 0, table.peekSequence(attr) - 1) + 1
     this.#keep(seqs, attr)
     seqs.set(attr, next)
+    if (this.#claimsInTables) table.noteSequence(attr, next)
     return next
   }
 
@@ -111,6 +131,7 @@ export class BatchState {
     const seqs = perTable((this.#sequences ??= new Map<Table, Map<string, number>>()), table)
     this.#keep(seqs, attr)
     seqs.set(attr, Math.max(seqs.get(attr) ?? 0, value, table.peekSequence(attr) - 1))
+    if (this.#claimsInTables) table.noteSequence(attr, value)
   }
 }
 

@@ -143,6 +143,8 @@ export class Store {
   readonly #tables = new Map<string, Table>()
   readonly #listeners: { readonly listener: CommitListener; readonly loadRows: boolean }[] = []
   #globalStamp = 0
+  // Moved by every commit, load, restore and setGlobalStamp (each tells its listeners).
+  #version = 0
   // Told of a write's changes before they apply (the rows they delete still there).
   readonly #beforeWrite: ((changes: readonly Change[]) => void)[] = []
 
@@ -172,6 +174,15 @@ export class Store {
   /** The server-wide modification stamp: +1 for every entity saved or deleted since the start. */
   get globalStamp(): number {
     return this.#globalStamp
+  }
+
+  /**
+   * A number that moves at every change of the data (a commit of any kind, a load, a restore, a
+   * new global stamp), and only then: a transaction open across awaits checks its writes against
+   * the data again at its commit only when it moved since it began (txn/transaction.ts).
+   */
+  get version(): number {
+    return this.#version
   }
 
   /**
@@ -407,6 +418,7 @@ export class Store {
     firstStamp = this.#globalStamp,
     stamps?: readonly number[],
   ): void {
+    this.#version++
     const info: CommitInfo =
       stamps === undefined
         ? { kind, globalStamp: this.#globalStamp, firstStamp }

@@ -192,6 +192,20 @@ export class Table {
   }
 
   /**
+   * @internal Takes the next row id for a row that a transaction open across awaits may insert
+   * later: its slot stays empty (counted as a deletion) until that commit fills it, so that no
+   * write committed meanwhile takes the same row id. Never filled, it stays a hole, as a row id a
+   * transaction claimed for an entity it made and dropped.
+   */
+  reserveRowId(): number {
+    const rowId = this.#rows.length
+    this.#written = true
+    this.#rows.length = rowId + 1
+    this.#deletions++
+    return rowId
+  }
+
+  /**
    * The current record of row `rowId`, or undefined if it was deleted. A row still in its load's
    * columns gets its record made now, kept among the last ones made (recent-records.ts): a read soon after hands
    * out the same object. Kept in its slot for good, every row a client read (a clone reads them
@@ -619,6 +633,9 @@ export class Table {
     // Row ids a transaction claimed but never used (an entity made and dropped in it) leave
     // slots that were never filled: counted as deletions, so that 0 still means "no holes".
     if (rowId > this.#rows.length) this.#deletions += rowId - this.#rows.length
+    // An empty slot below the end (reserved by `reserveRowId`, or a deleted row a revert puts
+    // back) was counted as a deletion: it is one no longer.
+    else if (rowId < this.#rows.length && !this.#rows.has(rowId)) this.#deletions--
     if (this.#views.size) this.#preserve(rowId)
     this.#made.delete(rowId)
     this.#rows.set(rowId, slot)

@@ -172,12 +172,10 @@ function runValid(b: Batch, a: Valid): void {
       break
     }
     case 'dropWhere':
-      // The selection is read from the committed data: keep only the keys still live here.
+      // The selection is read from the committed data (the batch's own entities are not in it);
+      // a read by key sees the batch's writes: the entities it dropped read as null.
       Employee.query('salary > :1', a.salary).dropOrFail()
-      b.employees = b.employees.filter((k) => {
-        const e = Employee.get(k)
-        return !(e && (e.get('salary') as number) > a.salary)
-      })
+      b.employees = b.employees.filter((k) => Employee.get(k) !== null)
       break
   }
 }

@@ -21,7 +21,7 @@
  */
 import type { Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
-import { sameOwner, type LockOwner, type LockTable } from '../locks/lock-table.js'
+import { heldFor, type LockOwner, type LockTable } from '../locks/lock-table.js'
 import type {
   CalculatedAttributeDef,
   DataClassDef,
@@ -39,6 +39,8 @@ import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import { binaryValue, isBinaryValue } from '../values/binary.js'
 import { sortKey } from '../values/compare.js'
 import { nextValues } from './next-values.js'
+import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
+import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
 import { GLOBAL_STAMP } from '../schema/change-tracking.js'
 
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
@@ -68,10 +70,20 @@ export interface TransactionOptions {
    * every entity is seen.
    */
   readonly visible?: (table: Table, rowId: number) => boolean
+  /**
+   * Given, the transaction may stay open while other writes commit (4D's `startTransaction`, open
+   * across awaits), and this is its id. It then takes the row ids and sequence values of the
+   * entities it creates from their tables at once, so that no other write takes them; locks each
+   * entity it updates or deletes under this id until it ends (its owner's other calls are refused
+   * too, as 4D's other processes are); and `commit()` checks its writes against the data again if
+   * anything was committed since it began (savepoints.ts). Absent, nothing can commit while it is
+   * open (a synchronous transaction), and none of that is needed.
+   */
+  readonly id?: string
 }
 
 /** One entity touched by a transaction: its committed version (if any) and its staged one (null: deleted). */
-interface Staged {
+export interface Staged {
   readonly base: EntityRecord | undefined
   current: EntityRecord | null
   /** What changed since `base`, for commit listeners (immer patches, paths from the values object). */
@@ -83,8 +95,8 @@ export type CommittedChange = Change & { readonly patches?: readonly Patch[] }
 
 export class Transaction {
   readonly #store: Store
-  readonly #batch = new BatchState()
-  readonly #staged = new Map<Table, Map<KeyValue, Staged>>()
+  readonly #batch: BatchState
+  #staged = new Map<Table, Map<KeyValue, Staged>>()
   // Unique values held by staged versions: table → attribute → value key → entity key, and back.
   readonly #claims = new Map<Table, Map<string, Claims>>()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
@@ -92,6 +104,11 @@ export class Transaction {
   readonly #locks: LockTable | undefined
   readonly #owner: LockOwner | undefined
   readonly #visible: TransactionOptions['visible']
+  readonly #id: string | undefined
+  // The store's version when this transaction began (Store.version).
+  readonly #version: number
+  // The entities this transaction locked (under its id), by table: released when it ends.
+  #held: Map<Table, Set<KeyValue>> | undefined
 
   constructor(store: Store, options: TransactionOptions = {}) {
     this.#store = store
@@ -99,6 +116,14 @@ export class Transaction {
     this.#locks = options.locks
     this.#owner = options.owner
     this.#visible = options.visible
+    this.#id = options.id
+    this.#version = store.version
+    this.#batch = new BatchState(options.id !== undefined)
+  }
+
+  /** Its id, when it may stay open across awaits (TransactionOptions.id). */
+  get id(): string | undefined {
+    return this.#id
   }
 
   /** Whether `commit()` or `cancel()` was called. */
@@ -111,6 +136,14 @@ export class Transaction {
     let n = 0
     for (const staged of this.#staged.values()) n += staged.size
     return n
+  }
+
+  /**
+   * The version of `key` this transaction has staged: the entity as written, null when it deletes
+   * it, undefined when it has not written it.
+   */
+  staged(table: Table, key: KeyValue): EntityRecord | null | undefined {
+    return this.#staged.get(table)?.get(key)?.current
   }
 
   /** The version of `key` this transaction sees (its own writes first), or undefined if none. */
@@ -199,6 +232,7 @@ export class Transaction {
     if (changed.size > 0) this.#checkUnique(table, after, where, changed)
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, after, patches, changed)
+    this.#hold(table, key, check)
     return after
   }
 
@@ -208,6 +242,7 @@ export class Transaction {
     const before = this.#existing(table, key, check)
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, null, [])
+    this.#hold(table, key, check)
     return before
   }
 
@@ -217,6 +252,9 @@ export class Transaction {
    */
   commit(): readonly CommittedChange[] {
     this.#open()
+    // Open across awaits, and something was committed since: its writes are checked again
+    // (TransactionConflict, nothing applied; the transaction stays open for its caller to cancel).
+    if (this.#id !== undefined && this.#store.version !== this.#version) recheck(this.#view())
     this.#state = 'committed'
     const changes: CommittedChange[] = []
     for (const [table, staged] of this.#staged) {
@@ -237,12 +275,82 @@ export class Transaction {
       }
     }
     if (changes.length > 0) this.#store.commit(changes)
+    this.#release()
     return changes
   }
 
-  /** Drops every staged change; the transaction is then closed. */
+  /** Drops every staged change and releases its locks; the transaction is then closed. */
   cancel(): void {
     this.#state = 'cancelled'
+    this.#release()
+  }
+
+  /**
+   * A savepoint: what is staged now, to go back to with `rollback` (a nested transaction of 4D's
+   * cancelled). Costs a copy of the staged entries' list.
+   */
+  mark(): Savepoint {
+    this.#open()
+    return copyStaged(this.#staged)
+  }
+
+  /**
+   * Goes back to `mark`: what was staged since is dropped, the keys its new entities claimed are
+   * given back, the unique values held are those of the entries kept. The locks taken since stay
+   * until the transaction ends; the row ids and sequence values taken (`id` given) are not given
+   * back. `mark` is used up.
+   */
+  rollback(mark: Savepoint): void {
+    this.#open()
+    for (const [table, staged] of this.#staged)
+      for (const [key, s] of staged)
+        if (s.base === undefined && !mark.get(table)?.has(key)) this.#batch.releaseKey(table, key)
+    this.#staged = mark as Map<Table, Map<KeyValue, Staged>>
+    this.#claims.clear()
+    for (const [table, staged] of this.#staged)
+      for (const [key, s] of staged) this.#claimUnique(table, key, s.current)
+  }
+
+  // What `recheck` (savepoints.ts) reads of this transaction, and how it checks a value again.
+  #view(): RecheckView {
+    return {
+      staged: this.#staged,
+      locks: this.#locks,
+      owner: this.#owner,
+      id: this.#id,
+      read: (table, key) => this.read(table, key),
+      checkUnique: (table, record, only) =>
+        this.#checkUnique(table, record, locator(table.def, record.key), only),
+      checkReference: (table, target, key, label) =>
+        this.#checkReference(
+          table.def,
+          this.#store.table(target),
+          key,
+          locator(table.def, key),
+          label,
+        ),
+      uniqueChanged,
+    }
+  }
+
+  // Locks `key` under this transaction's id, once its write is staged (`id` given).
+  #hold(table: Table, key: KeyValue, check: WriteCheck): void {
+    const id = this.#id
+    const writer = check.owner ?? this.#owner
+    if (id === undefined || this.#locks === undefined || writer === undefined) return
+    const lock = this.#locks.take(table.def.name, key, writer, id)
+    if (lock.transaction !== id) return
+    let keys = (this.#held ??= new Map()).get(table)
+    if (!keys) this.#held.set(table, (keys = new Set<KeyValue>()))
+    keys.add(key)
+  }
+
+  #release(): void {
+    const held = this.#held
+    if (held === undefined || this.#locks === undefined) return
+    this.#held = undefined
+    for (const [table, keys] of held)
+      for (const key of keys) this.#locks.releaseTransaction(table.def.name, key, this.#id!)
   }
 
   #open(): void {
@@ -256,7 +364,7 @@ export class Transaction {
     if (!current) return fail('EntityNotFound', [String(key), table.def.name])
     const lock = this.#locks?.holder(table.def.name, key)
     const writer = check.owner ?? this.#owner
-    if (lock && !(writer && sameOwner(lock.owner, writer))) {
+    if (lock && !(writer && heldFor(lock, writer, this.#id))) {
       fail(
         'EntityLocked',
         [key, table.def.name, lock.owner.kind === 'session' ? 'another session' : 'a process'],
@@ -550,136 +658,12 @@ function versioned(
   return v.version === version ? v : binaryValue(v.bytes, v.type, version)
 }
 
-/** Per dataclass: whether one of its calculated attributes has a set function. */
-const setters = new WeakMap<DataClassDef, boolean>()
-
-function hasSetters(dc: DataClassDef): boolean {
-  let has = setters.get(dc)
-  if (has === undefined) {
-    has = dc.attributes.some((a) => a.kind === 'calculated' && a.set !== undefined)
-    setters.set(dc, has)
-  }
-  return has
-}
-
-/**
- * `values` with each computed attribute that has a set function replaced by the assignments that
- * function returns for the value (converted to the attribute's type). The function sees the
- * version being updated as `this` (null for a create). A name the write gives itself keeps its
- * own value; two set functions giving one attribute two values conflict.
- */
-function computedSets(
-  dc: DataClassDef,
-  values: Assignments,
-  base: EntityRecord | null,
-  where: Locate,
-): Assignments {
-  const explicit: Record<string, unknown> = Object.create(null) as Record<string, unknown>
-  const sets: [CalculatedAttributeDef, unknown][] = []
-  for (const name of Object.keys(values)) {
-    const raw = values[name]
-    if (raw === undefined) continue
-    const attr = dc.attributesByName.get(name)
-    if (attr?.kind === 'calculated' && attr.set && !isDeferred(raw)) sets.push([attr, raw])
-    else explicit[name] = raw
-  }
-  if (sets.length === 0) return values
-  const fromSets: Record<string, unknown> = Object.create(null) as Record<string, unknown>
-  const givenBy: Record<string, string> = Object.create(null) as Record<string, string>
-  for (const [attr, raw] of sets) {
-    const name = attr.name
-    const out = callSet(dc, attr, setValue(dc, attr, raw, where), base)
-    for (const target of Object.keys(out)) {
-      const v = out[target]
-      if (v === undefined || Object.hasOwn(explicit, target)) continue
-      const previous = givenBy[target]
-      if (previous !== undefined && fromSets[target] !== v) {
-        const type = dc.attributesByName.get(target)?.type ?? 'unknown'
-        fail(
-          'InvalidAttributeValue',
-          [
-            describeValue(v),
-            target,
-            type,
-            dc.name,
-            `the set functions of "${previous}" and "${name}" give it different values`,
-          ],
-          { details: { location: where(target), attribute: target } },
-        )
-      }
-      fromSets[target] = v
-      givenBy[target] = name
-    }
-  }
-  // The write's own values, which a set function's never replace, come last.
-  return { ...fromSets, ...explicit }
-}
-
-/** A value written to a computed attribute, as its set function receives it. */
-function setValue(
-  dc: DataClassDef,
-  attr: CalculatedAttributeDef,
-  raw: unknown,
-  where: Locate,
-): StoredValue {
-  try {
-    // Dates are days, as a comparison on the attribute reads them.
-    return coerceToType(attr.type, raw, true)
-  } catch (e) {
-    if (!(e instanceof CoercionError)) throw e
-    return fail(
-      'InvalidAttributeValue',
-      [describeValue(raw), attr.name, attr.type, dc.name, e.message],
-      { details: { location: where(attr.name), attribute: attr.name } },
-    )
-  }
-}
-
-function callSet(
-  dc: DataClassDef,
-  attr: CalculatedAttributeDef,
-  value: StoredValue,
-  base: EntityRecord | null,
-): Readonly<Record<string, unknown>> {
-  const event = Object.freeze({
-    attributeName: attr.name,
-    dataClassName: dc.name,
-    kind: 'set' as const,
-    value,
-  })
-  const out: unknown = attr.set!.call(base && viewOf(base), value, event)
-  if (out === null || out === undefined) return {}
-  if (typeof out !== 'object' || Array.isArray(out))
-    fail('Internal', [
-      `the set function of ${dc.name}.${attr.name} returned ${Array.isArray(out) ? 'an array' : typeof out}: expected an object of assignments, or nothing`,
-    ])
-  return out as Readonly<Record<string, unknown>>
-}
-
-// A table stores each version as its Entity (orda/data-class.ts), which is an EntityView; a bare
-// record (a table no dataclass serves) reads its stored values.
-function viewOf(record: EntityRecord): EntityView {
-  if (typeof (record as Partial<EntityView>).get === 'function')
-    return record as unknown as EntityView
-  return {
-    get: (name) => record.values[name] ?? null,
-    getKey: () => record.key,
-    getStamp: () => record.stamp,
-    getTimestamp: () => record.timestamp,
-  }
-}
-
 /** Per dataclass: its explicit foreign-key attributes → the dataclass they refer to. */
 const explicitKeys = new WeakMap<DataClassDef, Map<StorageAttributeDef, string>>()
 
 interface Claims {
   readonly byValue: Map<unknown, KeyValue>
   readonly byKey: Map<KeyValue, unknown>
-}
-
-/** `{"__deferred": {…}}`, the form a read gives relations and computed relation values. */
-function isDeferred(raw: unknown): boolean {
-  return typeof raw === 'object' && raw !== null && '__deferred' in raw
 }
 
 /** Where a value was written, for messages: `Employee(5).salary`, or `Employee(new).salary`. */

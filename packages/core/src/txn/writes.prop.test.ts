@@ -12,8 +12,9 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DatastoreError } from '../errors/datastore-error.js'
+import { DatastoreError, fail } from '../errors/datastore-error.js'
 import { createDatastore, type Datastore } from '../orda/datastore.js'
+import type { DataClass } from '../orda/data-class.js'
 import type { Entity } from '../orda/entity.js'
 import type { EntitySelection } from '../orda/entity-selection.js'
 import { writeClock, writeData, writeModel } from './writes.fixture.js'
@@ -289,6 +290,15 @@ function freshDatastore(): Datastore {
   })
 }
 
+/**
+ * The entity `key` as a write through it reads it first. Inside a transaction a read by key sees
+ * the transaction's own writes: one it dropped reads as null, and the write is then refused as
+ * the model says, 1542 (the write itself would have answered that on the committed version).
+ */
+function read(dc: DataClass, key: number): Entity {
+  return dc.get(key) ?? fail('EntityNotFound', [String(key), dc.name])
+}
+
 function perform(ds: Datastore, w: Write): Outcome {
   const written = (e: Entity): Outcome => ({ key: e.key as number, stamp: e.stamp })
   switch (w.op) {
@@ -296,12 +306,12 @@ function perform(ds: Datastore, w: Write): Outcome {
       return written(ds.dataClass(w.dc).create(w.values))
     case 'update': {
       const dc = ds.dataClass(w.dc)
-      if (w.viaEntity) return written(dc.get(w.key)!.edit(w.values).saveOrFail())
+      if (w.viaEntity) return written(read(dc, w.key).edit(w.values).saveOrFail())
       return written(dc.update(w.key, w.values, w.stamp === undefined ? {} : { stamp: w.stamp }))
     }
     case 'drop': {
       const dc = ds.dataClass(w.dc)
-      if (w.viaEntity) dc.get(w.key)!.dropOrFail()
+      if (w.viaEntity) read(dc, w.key).dropOrFail()
       else dc.drop(w.key, w.stamp === undefined ? {} : { stamp: w.stamp })
       return {}
     }
@@ -482,12 +492,11 @@ function resolve(v: View, a: Action): Write {
       const key = missing ? missingKey(v, a.dc, a.pick) : keys[a.pick % keys.length]!
       const row = v.rows[a.dc].get(key)
       const mode = a.fault === 'stale' ? 'stale' : a.stamp
-      let stamp =
+      const stamp =
         mode === 'none' ? undefined : mode === 'fresh' ? (row?.stamp ?? 1) : (row?.stamp ?? 1) - 1
-      // Through the entity the committed version is read: its stamp is the one checked.
-      const committed = v.base.rows[a.dc].get(key)
-      const viaEntity = a.viaEntity && mode === 'fresh' && committed !== undefined
-      if (viaEntity) stamp = committed.stamp
+      // Through the entity, the version the transaction sees is read (its own writes first, as
+      // `get` reads them in a transaction): its stamp, the fresh one, is the one checked.
+      const viaEntity = a.viaEntity && mode === 'fresh' && row !== undefined
       if (a.op === 'drop') return { op: 'drop', dc: a.dc, key, stamp, viaEntity }
       let entries = writtenFields(v, a.fields)
       if (a.fault && a.fault !== 'stale' && a.fault !== 'missingKey')

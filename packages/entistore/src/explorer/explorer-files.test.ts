@@ -38,6 +38,18 @@ describe('explorerListener', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   }
 
+  it('answers 403 for its files while `disabled` says so (4D’s setAdminProtection), and passes the rest on', async () => {
+    let off = true
+    const url = await start({ disabled: () => off })
+    const page = await fetch(`${url}/`)
+    expect(page.status).toBe(403)
+    expect(await page.text()).toMatch(/setAdminProtection/)
+    expect((await fetch(`${url}/explorer.js`)).status).toBe(403)
+    expect((await fetch(`${url}/rest/$catalog`)).status).toBe(418)
+    off = false
+    expect((await fetch(`${url}/`)).status).toBe(200)
+  })
+
   it('serves the page with its REST path, a CSP, and a 304 for an unchanged ETag', async () => {
     const url = await start({ restPath: '/api/v1/' })
     const page = await fetch(`${url}/`)

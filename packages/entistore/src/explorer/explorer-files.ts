@@ -18,6 +18,12 @@ export interface ExplorerOptions {
   readonly path?: string
   /** The REST interface's base path, which the page calls. @default '/rest' */
   readonly restPath?: string
+  /**
+   * Asked at each request for the page: true turns it off (403), as 4D's
+   * `ds.setAdminProtection(true)` turns off its Data Explorer. `serve` asks the datastore's
+   * `isAdminProtected()`. @default never
+   */
+  readonly disabled?: () => boolean
 }
 
 interface ExplorerFile {
@@ -88,6 +94,17 @@ export function explorerListener(
     if (name === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return next(req, res)
     const file = files.get(name)
     if (!file) return next(req, res)
+    if (options.disabled?.() === true) {
+      const body = 'The data explorer is turned off (ds.setAdminProtection(true)).\n'
+      res.writeHead(403, {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      res.end(req.method === 'HEAD' ? undefined : body)
+      return
+    }
     const headers = {
       'content-type': file.type,
       etag: file.etag,

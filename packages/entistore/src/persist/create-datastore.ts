@@ -90,5 +90,9 @@ export function persistDatastore(
     initial,
   )
   persistences.set(ds, persistence)
+  // 4D's flushAndLock() flushes the datastore's cache: here, the journal's batch window.
+  ds.onFlush(() => {
+    if (persistence.state === 'open') persistence.flush()
+  })
   return persistence
 }

@@ -187,6 +187,27 @@ describe('a persisted datastore', () => {
     expect(timers.pending()).toBe(0)
   })
 
+  it('flushes the batch window at ds.flushAndLock() (4D’s flush of the cache), and takes no write until unlock()', () => {
+    const timers = manualTimers()
+    const ds = open({ fsync: 'batch', batchMs: 50, timers })
+    ds.Item.create({ name: 'a' })
+    expect(timers.pending()).toBe(1)
+    ds.flushAndLock()
+    expect(timers.pending()).toBe(0)
+    expect(ds.locked()).toBe(true)
+    const other = ds.actAs(ds.sessions.open(), () => {
+      try {
+        ds.Item.create({ name: 'b' })
+      } catch (e) {
+        return DatastoreError.is(e) && e.errCode
+      }
+    })
+    expect(other).toBe(9072)
+    ds.unlock()
+    ds.Item.create({ name: 'b' })
+    expect(state(open())).toEqual(state(ds))
+  })
+
   it('refuses writes once closed, with JournalFailed: they could not be made durable', () => {
     const ds = open()
     persistenceOf(ds)!.close()

@@ -80,6 +80,7 @@ describe('toErrorReply', () => {
 // shared log it cannot commit to or follow.
 const UNAVAILABLE: ReadonlySet<string> = new Set([
   'QuerySuspended',
+  'DatastoreLocked',
   'RequestAbandoned',
   'InjectedFailure',
   'JournalFailed',

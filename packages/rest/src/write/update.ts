@@ -115,10 +115,11 @@ export function refresh(req: UpdateRequest): Reply {
     fail('BadRequestBody', ['$method=update&$refresh=true takes one entity object, not an array'])
   const [raw] = bodyObjects(req.body, '$method=update&$refresh=true takes an entity object')
   const outcome = saveOne(req, raw!, 0, (r, item): string => {
+    // The stored version, read before the transaction: inside it, a read by key sees its write.
+    const stored = item.key === undefined ? null : r.dc.get(item.key)
     try {
       return r.ds.transaction(() => {
         const entity = apply(r, item)
-        const stored = item.key === undefined ? null : r.dc.get(item.key)
         throw new Refreshed(r.writer.unsaved(entity, stored?.getStamp() ?? 0))
       })
     } catch (thrown) {

@@ -1,0 +1,137 @@
+/**
+ * @module Computed attributes written through their `set` functions: a transaction gives the
+ * value (converted to the attribute's type) to the function and writes the assignments it returns
+ * instead, checked like any others. A value the write names explicitly wins over the one a `set`
+ * function gives for the same attribute.
+ */
+import { fail } from '../errors/datastore-error.js'
+import type { CalculatedAttributeDef, DataClassDef, EntityView } from '../schema/definitions.js'
+import type { Locate } from '../store/changes.js'
+import type { EntityRecord } from '../store/entity-record.js'
+import type { StoredValue } from '../values/coerce.js'
+import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
+import type { Assignments } from './transaction.js'
+
+/** Per dataclass: whether one of its calculated attributes has a set function. */
+const setters = new WeakMap<DataClassDef, boolean>()
+
+export function hasSetters(dc: DataClassDef): boolean {
+  let has = setters.get(dc)
+  if (has === undefined) {
+    has = dc.attributes.some((a) => a.kind === 'calculated' && a.set !== undefined)
+    setters.set(dc, has)
+  }
+  return has
+}
+
+/**
+ * `values` with each computed attribute that has a set function replaced by the assignments that
+ * function returns for the value (converted to the attribute's type). The function sees the
+ * version being updated as `this` (null for a create). A name the write gives itself keeps its
+ * own value; two set functions giving one attribute two values conflict.
+ */
+export function computedSets(
+  dc: DataClassDef,
+  values: Assignments,
+  base: EntityRecord | null,
+  where: Locate,
+): Assignments {
+  const explicit: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  const sets: [CalculatedAttributeDef, unknown][] = []
+  for (const name of Object.keys(values)) {
+    const raw = values[name]
+    if (raw === undefined) continue
+    const attr = dc.attributesByName.get(name)
+    if (attr?.kind === 'calculated' && attr.set && !isDeferred(raw)) sets.push([attr, raw])
+    else explicit[name] = raw
+  }
+  if (sets.length === 0) return values
+  const fromSets: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  const givenBy: Record<string, string> = Object.create(null) as Record<string, string>
+  for (const [attr, raw] of sets) {
+    const name = attr.name
+    const out = callSet(dc, attr, setValue(dc, attr, raw, where), base)
+    for (const target of Object.keys(out)) {
+      const v = out[target]
+      if (v === undefined || Object.hasOwn(explicit, target)) continue
+      const previous = givenBy[target]
+      if (previous !== undefined && fromSets[target] !== v) {
+        const type = dc.attributesByName.get(target)?.type ?? 'unknown'
+        fail(
+          'InvalidAttributeValue',
+          [
+            describeValue(v),
+            target,
+            type,
+            dc.name,
+            `the set functions of "${previous}" and "${name}" give it different values`,
+          ],
+          { details: { location: where(target), attribute: target } },
+        )
+      }
+      fromSets[target] = v
+      givenBy[target] = name
+    }
+  }
+  // The write's own values, which a set function's never replace, come last.
+  return { ...fromSets, ...explicit }
+}
+
+/** A value written to a computed attribute, as its set function receives it. */
+function setValue(
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  raw: unknown,
+  where: Locate,
+): StoredValue {
+  try {
+    // Dates are days, as a comparison on the attribute reads them.
+    return coerceToType(attr.type, raw, true)
+  } catch (e) {
+    if (!(e instanceof CoercionError)) throw e
+    return fail(
+      'InvalidAttributeValue',
+      [describeValue(raw), attr.name, attr.type, dc.name, e.message],
+      { details: { location: where(attr.name), attribute: attr.name } },
+    )
+  }
+}
+
+function callSet(
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  value: StoredValue,
+  base: EntityRecord | null,
+): Readonly<Record<string, unknown>> {
+  const event = Object.freeze({
+    attributeName: attr.name,
+    dataClassName: dc.name,
+    kind: 'set' as const,
+    value,
+  })
+  const out: unknown = attr.set!.call(base && viewOf(base), value, event)
+  if (out === null || out === undefined) return {}
+  if (typeof out !== 'object' || Array.isArray(out))
+    fail('Internal', [
+      `the set function of ${dc.name}.${attr.name} returned ${Array.isArray(out) ? 'an array' : typeof out}: expected an object of assignments, or nothing`,
+    ])
+  return out as Readonly<Record<string, unknown>>
+}
+
+// A table stores each version as its Entity (orda/data-class.ts), which is an EntityView; a bare
+// record (a table no dataclass serves) reads its stored values.
+function viewOf(record: EntityRecord): EntityView {
+  if (typeof (record as Partial<EntityView>).get === 'function')
+    return record as unknown as EntityView
+  return {
+    get: (name) => record.values[name] ?? null,
+    getKey: () => record.key,
+    getStamp: () => record.stamp,
+    getTimestamp: () => record.timestamp,
+  }
+}
+
+/** `{"__deferred": {…}}`, the form a read gives relations and computed relation values. */
+export function isDeferred(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && '__deferred' in raw
+}
