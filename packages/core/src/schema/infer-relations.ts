@@ -20,9 +20,14 @@ const family = (t: ValueType): 'integer' | 'string' | undefined =>
 
 const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
-/** Adds the relations of `collections` to them (their `relations`, `inverses` and `names`). */
+/**
+ * Adds the relations of `collections` to them (their `relations`, `inverses` and `names`): first
+ * every N→1 relation, whose names the data's own attribute names give, then their inverses, which
+ * take the names left.
+ */
 export function inferRelations(collections: readonly Collection[], mode: InferMode): void {
   const byName = new Map(collections.map((c) => [c.name, c]))
+  const made: { readonly from: Collection; readonly name: string; readonly to: Collection }[] = []
   for (const c of collections) {
     for (const [column, values] of c.columns) {
       if (column === c.key.name || values.present === 0 || c.mixed.has(column)) continue
@@ -63,21 +68,25 @@ export function inferRelations(collections: readonly Collection[], mode: InferMo
         path: t.name,
         foreignKey: column,
       })
-      const inverse = [c.name, `${c.name}By${capitalised(prefix)}`].find((n) => !t.names.has(n))
-      if (inverse === undefined) {
-        mode.notes.push(
-          `${t.name}: has attributes ${c.name} and ${c.name}By${capitalised(prefix)} already: no 1→N relation back to ${at}`,
-        )
-        continue
-      }
-      t.names.add(inverse)
-      t.inverses.push({
-        name: inverse,
-        kind: 'relatedEntities',
-        type: `${c.name}Selection`,
-        path: prefix,
-        reversePath: true,
-      })
+      made.push({ from: c, name: prefix, to: t })
     }
+  }
+  for (const { from, name, to } of made) {
+    const names = [from.name, `${from.name}By${capitalised(name)}`]
+    const inverse = names.find((n) => !to.names.has(n))
+    if (inverse === undefined) {
+      mode.notes.push(
+        `${to.name}: has attributes ${names.join(' and ')} already: no 1→N relation back from ${from.name}.${name}`,
+      )
+      continue
+    }
+    to.names.add(inverse)
+    to.inverses.push({
+      name: inverse,
+      kind: 'relatedEntities',
+      type: `${from.name}Selection`,
+      path: name,
+      reversePath: true,
+    })
   }
 }
