@@ -316,6 +316,31 @@ describe('relations', () => {
     expect(selection(ds.dataClass('comments').get(1)!.get('comments'))[0]!.getKey()).toBe(2)
   })
 
+  it('gives the N→1 relations their names before the inverses take theirs', () => {
+    // Employee.boxId's inverse on boxes would be named Employee, the name boxes.Employee_id gives
+    // its own relation: the relation keeps it, the inverse takes EmployeeByBox.
+    const data = {
+      Employee: [{ id: 1, boxId: 5 }],
+      boxes: [{ boxID: 5, Employee_id: 1 }],
+    }
+    expect(shape(data)).toEqual({
+      Employee: [
+        'id:long',
+        'boxId:long',
+        'box:relatedEntity→boxes',
+        'boxes:relatedEntities→boxesSelection',
+      ],
+      boxes: [
+        'boxID:long',
+        'Employee_id:long',
+        'Employee:relatedEntity→Employee',
+        'EmployeeByBox:relatedEntities→EmployeeSelection',
+      ],
+    })
+    const ds = serve(data)
+    expect(selection(ds.dataClass('boxes').get(5)!.get('EmployeeByBox'))[0]!.getKey()).toBe(1)
+  })
+
   it('prefers the collection named most closely, and guesses none between two named alike', () => {
     expect(shape({ Post: [{ id: 1 }], posts: [{ id: 1 }], c: [{ id: 1, postId: 1 }] }).c).toContain(
       'post:relatedEntity→Post',
