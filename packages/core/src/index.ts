@@ -170,6 +170,8 @@ export type { SessionTokensOptions } from './sessions/session-tokens.js'
 // Models
 export { loadModel } from './schema/load-model.js'
 export type { LoadModelOptions } from './schema/load-model.js'
+export { inferModel } from './schema/infer-model.js'
+export type { InferModelOptions, InferredModel } from './schema/infer-model.js'
 export { defineModel, BuiltModel, DataClassBuilder } from './schema/model-builder.js'
 export type { CalculatedFunctions, StorageOptions } from './schema/model-builder.js'
 export { ATTRIBUTE_KINDS, VALUE_TYPES } from './schema/model-json.js'

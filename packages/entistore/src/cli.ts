@@ -7,6 +7,7 @@
  *   entistore serve --model <model.json> [options]      commands/serve.ts, serve-run.ts
  *   entistore clone <url> --out <dir> [options]          commands/clone.ts
  *   entistore types --model <model.json> [--out <file>]  commands/types.ts
+ *   entistore model --from <data.json> [--out <file>]    commands/model.ts
  *   entistore [<command>] --help | --version
  *
  * A usage error is one line and a pointer to the help, the way git and npm do it, so that the
@@ -25,6 +26,7 @@ import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
 import { cloneCommand } from './commands/clone.js'
 import { UsageError, type Command, type Options, type Values } from './commands/command.js'
+import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
 import { FileError } from './file-error.js'
@@ -32,7 +34,7 @@ import { FileError } from './file-error.js'
 export type { CliIo } from './commands/cli-io.js'
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [serveCommand, cloneCommand, typesCommand].map((c) => [c.name, c]),
+  [serveCommand, cloneCommand, typesCommand, modelCommand].map((c) => [c.name, c]),
 )
 
 /** Options every command takes. */
@@ -69,6 +71,7 @@ Examples:
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore clone http://127.0.0.1:8080 --out fixture
   entistore types -m model.json -o src/model-types.ts
+  entistore model --from db.json -o model.json             the model inferred from a data file, to edit
   entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 

@@ -7,7 +7,8 @@
  * class's array, the depth, strings and escapes, only to find the commas between rows. What a
  * chunk holds up to its last such comma is decoded as one string and given to one `JSON.parse`,
  * which checks the rows' syntax (native, as fast as one parse of the whole file). The scanner
- * checks the outer structure itself.
+ * checks the outer structure itself. A class given one object instead of an array
+ * (`"profile": {…}`, json-server's singular resource) is its one row.
  *
  * JSON Lines (`.jsonl`, `.ndjson`): one row a line, whose `"__entityModel"` names its dataclass;
  * a chunk's whole lines are parsed together in the same way, as one array.
@@ -237,7 +238,10 @@ class ObjectReader {
   #escape = false
   #seen = false
   #rows = 0
-  // The buffer index where the batch being gathered starts: its `[`, or the comma before it.
+  // The class's value is one object, not an array: its one row, handed on at its closing brace.
+  #single = false
+  // The buffer index where the batch being gathered starts: its `[`, or the comma before it (the
+  // object's `{` for a single row).
   #segment = 0
   #bytes = -1
 
@@ -257,7 +261,7 @@ class ObjectReader {
     // parse decides: the rows before it parse as one array only if it is a comma between rows
     // (inside a string or a row, the text would end in the middle of one). If not (the array
     // ends in this chunk, or the text is wrong), the scanner reads the chunk instead.
-    if (this.#state === ARRAY && i === this.#segment + 1 && !this.#final) {
+    if (this.#state === ARRAY && !this.#single && i === this.#segment + 1 && !this.#final) {
       const boundary = rowBoundary(buf, i, filled)
       if (boundary >= 0 && this.#tryEmit(buf, this.#segment, boundary)) {
         this.#rows = 1
@@ -324,18 +328,20 @@ class ObjectReader {
           else if (!ws(c)) throw new SyntaxAt(tokenAt(buf, i), at + i)
           break
         case VALUE:
-          if (c === 0x5b) {
+          if (c === 0x5b || c === 0x7b) {
+            // An object is scanned as the array's one row: from inside it, up to its closing brace.
             this.#state = ARRAY
+            this.#single = c === 0x7b
             this.#segment = i
-            this.#depth = 0
+            this.#depth = this.#single ? 1 : 0
             this.#inString = false
             this.#escape = false
-            this.#seen = false
+            this.#seen = this.#single
             this.#rows = 0
           } else if (!ws(c)) {
             // Another value: refused by the sink as a data file's value is (not an array of
             // rows). The value itself is not read: a syntax error in it goes unreported.
-            if (/[-0-9{"tfn]/.test(String.fromCharCode(c))) this.#sink(this.#dataClass, {})
+            if (/[-0-9"tfn]/.test(String.fromCharCode(c))) this.#sink(this.#dataClass, {})
             throw new SyntaxAt(tokenAt(buf, i), at + i)
           }
           break
@@ -368,7 +374,10 @@ class ObjectReader {
     // What the last chunk left unread (from just after a comma between rows), read to the end.
     this.#final = true
     if (filled > 0) this.scan(buf, filled, at)
-    if (this.#state === ARRAY) throw this.#fail(buf, filled, at, 'Unexpected end of JSON input')
+    if (this.#state === ARRAY)
+      throw this.#single
+        ? new SyntaxAt('Unexpected end of JSON input', at + filled)
+        : this.#fail(buf, filled, at, 'Unexpected end of JSON input')
     if (this.#state !== END) throw new SyntaxAt('Unexpected end of JSON input', at + filled)
     return filled
   }
@@ -396,8 +405,15 @@ class ObjectReader {
         depth++
         seen = true
       } else if (c === 0x7d || c === 0x5d) {
-        if (depth > 0) depth--
-        else if (c === 0x7d) throw this.#fail(buf, i, at)
+        if (depth > 0) {
+          depth--
+          if (depth === 0 && this.#single) {
+            this.#emitSingle(buf, this.#segment, i, at)
+            this.#single = false
+            this.#state = AFTER
+            return i + 1
+          }
+        } else if (c === 0x7d) throw this.#fail(buf, i, at)
         else {
           if (!seen && this.#rows > 0) throw this.#fail(buf, i, at)
           // The array's end: the rows since the last batch, with its own `]`.
@@ -472,6 +488,11 @@ class ObjectReader {
     return new SyntaxAt(reason, at + i)
   }
 
+  /** Parses `buf[from, to]`, a class's one object, and hands it on as its one row. */
+  #emitSingle(buf: Buffer, from: number, to: number, at: number): void {
+    this.#sink(this.#dataClass, [parseAt(buf.toString('utf8', from, to + 1), at + from)])
+  }
+
   /** Parses `buf[from, to]` as one array: `from` (a `[` or comma) becomes `[`, `to` becomes `]`. */
   #emit(buf: Buffer, from: number, to: number, at: number, any: boolean): void {
     if (!any) {
@@ -483,19 +504,24 @@ class ObjectReader {
     buf[to] = 0x5d
     const text = buf.toString('utf8', from, to + 1)
     buf[to] = closing
-    let rows: unknown
-    try {
-      rows = JSON.parse(text)
-    } catch (e) {
-      if (!(e instanceof SyntaxError)) throw e
-      const { reason, position } = readJsonSyntaxError(e.message, text.length)
-      const offset =
-        position === undefined
-          ? undefined
-          : at + from + Buffer.byteLength(text.slice(0, Math.min(position, text.length)))
-      throw new SyntaxAt(reason, offset, e)
-    }
-    this.#sink(this.#dataClass, rows)
+    this.#sink(this.#dataClass, parseAt(text, at + from))
+  }
+}
+
+/** `text`, at byte `offset` of the file, parsed; a syntax error is a SyntaxAt at its place there. */
+function parseAt(text: string, offset: number): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e
+    const { reason, position } = readJsonSyntaxError(e.message, text.length)
+    throw new SyntaxAt(
+      reason,
+      position === undefined
+        ? undefined
+        : offset + Buffer.byteLength(text.slice(0, Math.min(position, text.length))),
+      e,
+    )
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type Datastore,
   type DatastoreOptions,
   type DatastoreWith,
+  type InferredModel,
   type ModelJson,
 } from '@entistore/core'
 import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
@@ -51,8 +52,14 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
 }
 
 export interface LoadFilesOptions {
-  readonly model: string
+  /**
+   * The model file. Left out, the model is inferred from the data file (docs/infer-model.md),
+   * which is then read whole; not with `persist` or `postgres`, whose data outlives the file.
+   */
+  readonly model?: string
   readonly data?: string
+  /** With the model inferred: what the inference chose, one line each (the CLI gives stderr). */
+  readonly onNote?: (note: string) => void
   /**
    * Where to write progress lines of a data load that takes over a second (load-progress.ts): the
    * CLI gives stderr. @default none: silent
@@ -123,7 +130,9 @@ export function clusterOf(ds: Datastore): Cluster | undefined {
 export async function loadDatastoreFiles(
   options: LoadFilesOptions,
 ): Promise<DatastoreWith<string>> {
-  const model = await readJsonFile(options.model, 'model')
+  const inferred = options.model === undefined ? await inferFromData(options) : undefined
+  const modelFile = options.model ?? options.data!
+  const model = inferred?.model ?? (await readJsonFile(modelFile, 'model'))
   // Before the data, which may take a while to read: a mistake in the module is found at once.
   // The loader only when there are functions: a start without them does not import it.
   const loader = options.functions === undefined ? undefined : await import('./load-functions.js')
@@ -149,7 +158,7 @@ export async function loadDatastoreFiles(
     (persistDir !== undefined && hasPersistedData(persistDir)) || options.postgres !== undefined
   const dataFile = options.data === undefined || skipData ? undefined : options.data
   // Before the datastore is made: a missing data file is found before anything else is done.
-  if (dataFile !== undefined) await checkReadable(dataFile)
+  if (dataFile !== undefined && !inferred) await checkReadable(dataFile)
   const rolesJson =
     options.roles === undefined ? undefined : await readJsonFile(options.roles, 'roles')
   let roles: Roles | undefined
@@ -173,7 +182,7 @@ export async function loadDatastoreFiles(
       if (typeof options.functions !== 'string') throw e
       throw new FileError(options.functions, e.message, { cause: e })
     }
-    if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
+    if (DatastoreError.is(e)) throw new FileError(modelFile, e.message, { cause: e })
     throw e
   }
   const load = (into: Datastore, file: string): Promise<void> =>
@@ -198,9 +207,24 @@ export async function loadDatastoreFiles(
     // when the folder is opened (a load's rows are never journaled).
     if (dataFile !== undefined) await load(ds, dataFile)
     persistDatastore(ds, options.persist)
+  } else if (inferred) {
+    const { loadInferredData } = await import('./infer-data.js')
+    await loadInferredData(ds, inferred, dataFile!, options.inSlices ? nextTurn : undefined)
   } else if (dataFile !== undefined) await load(ds, dataFile)
   if (options.eagerIndexes === true) ds.buildIndexes()
   return ds
+}
+
+/** The model inferred from the data file, its notes told: `serve --data` without `--model`. */
+async function inferFromData(options: LoadFilesOptions): Promise<InferredModel> {
+  if (options.data === undefined)
+    throw new TypeError('loadDatastoreFiles: give a model, or a data file to infer it from')
+  if (options.persist !== undefined || options.postgres !== undefined)
+    throw new TypeError('loadDatastoreFiles: persist and postgres need a model file')
+  const { inferDataFile } = await import('./infer-data.js')
+  const inferred = await inferDataFile(options.data)
+  for (const note of inferred.notes) options.onNote?.(note)
+  return inferred
 }
 
 /** Throws the FileError readJsonFile would for a data file that cannot be opened. */

@@ -418,6 +418,17 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid data: ${where}: ${why}`,
   ),
+  /**
+   * Data given without a model whose model cannot be inferred so that it serves the data as given
+   * (schema/infer-model.ts): not an object of collections, a collection without rows, two types in
+   * one attribute, a name that cannot be a dataclass's or an attribute's. (9022)
+   */
+  CannotInferModel: spec(
+    9022,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Cannot infer a model from the data: ${where}: ${why}`,
+  ),
   MethodNotAllowed: spec(
     9032,
     'enti',

@@ -113,6 +113,9 @@ const ATTRIBUTE_FIELDS = new Set([
 // digit, and never `__…` (the wire's own names: __KEY, __STAMP, __proto__).
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
 
+/** Whether `name` may name a dataclass or an attribute (the `__…` names of change tracking aside). */
+export const isModelName = (name: string): boolean => NAME.test(name) && !name.startsWith('__')
+
 function invalid(where: string, why: string): never {
   return fail('InvalidModel', [where, why])
 }

@@ -103,7 +103,9 @@ function filesLoader(
   io: CliIo,
 ): (how?: { inSlices?: boolean }) => Promise<DatastoreWith<string>> {
   const files = {
-    model: o.model,
+    ...(o.model === undefined ? {} : { model: o.model }),
+    // A model inferred from the data: what inference chose, on stderr, before the URL line.
+    onNote: (note: string) => io.err(`entistore: ${o.data}: ${note}`),
     progress: io.err,
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
@@ -351,10 +353,8 @@ const BUILT_LINE_FROM = 1000
  * stop signal, saves on exit. What it starts goes into `stops`, which runServe runs whatever happens.
  */
 /** The files `--watch` watches: the model, then the data and the functions module if given. */
-const watchedFiles = (o: ServeCliOptions): string[] => [
-  o.model,
-  ...[o.data, o.functions].filter((f) => f !== undefined),
-]
+const watchedFiles = (o: ServeCliOptions): string[] =>
+  [o.model, o.data, o.functions].filter((f) => f !== undefined)
 
 async function whileServing(
   o: ServeCliOptions,
@@ -371,6 +371,10 @@ async function whileServing(
   buildIndexesInBackground(server.ds, io)
   const functions = o.functions === undefined ? undefined : await functionsLine(o.functions)
   if (functions) io.out(functions(server.ds))
+  if (o.model === undefined)
+    io.out(
+      `Model inferred from ${o.data} (entistore model --from ${o.data} --out model.json writes it out to edit)`,
+    )
   const persistence = persistenceOf(server.ds)
   if (persistence) io.out(persistLine(persistence, o.data))
   const cluster = clusterOf(server.ds)

@@ -25,12 +25,14 @@ const HELP = `Usage:
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
+  entistore serve --data <db.json> [options]
 
 Serves a model and its data through the 4D REST interface (/rest/$catalog), and a page to
 browse them (the explorer), until SIGINT or SIGTERM.
 
 Options:
-  --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all (required)
+  --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all; without it, the
+                model is inferred from --data (docs/infer-model.md; entistore model writes it out)
   --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
   --functions, -f  the class functions: an ES module (.js, .mjs; .ts on Node 22.18+) whose
                 default export is defineFunctions({ … }) or a function ({ model }) => definitions
@@ -93,6 +95,8 @@ Options:
 
 Examples:
   entistore serve --model model.json --data data.json --port 3000
+  entistore serve --data db.json
+                no model: one is inferred from the data, as json-server serves a db.json
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore serve -m model.json -d data.json -u users.json   only logged-in users read and write data
   entistore serve -m model.json -d data.json -f functions.js
@@ -146,7 +150,7 @@ export const serveCommand: Command = {
   },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
-    if (values.model === undefined) throw new UsageError('--model is required')
+    if (values.model === undefined) modelNotInferred(values)
     // A reload would replace the datastore the journal follows with the files' data.
     if (values.persist !== undefined && values.watch === true)
       throw new UsageError('--persist and --watch cannot go together')
@@ -165,7 +169,7 @@ export const serveCommand: Command = {
     if (workers !== 1) checkWorkers(`--workers ${String(values.workers)}`, values)
     // Checked with the other usage errors, so that a bad value also shows the usage text.
     const options: ServeCliOptions = {
-      model: values.model as string,
+      model: values.model as string | undefined,
       data: values.data as string | undefined,
       functions: values.functions as string | undefined,
       users: values.users as string | undefined,
@@ -216,7 +220,8 @@ export const serveCommand: Command = {
 }
 
 export interface ServeCliOptions {
-  readonly model: string
+  /** Undefined: the model is inferred from the data file. */
+  readonly model: string | undefined
   readonly data: string | undefined
   readonly functions: string | undefined
   readonly users: string | undefined
@@ -251,6 +256,27 @@ export interface ServeCliOptions {
 export type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
 
 const parseSeed = integerIn(0, 2 ** 32 - 1)
+
+/**
+ * Refuses a serve without --model that cannot infer one: no data to infer it from, or a place
+ * whose data outlives the file (a folder, a database), which a model inferred anew from the file
+ * at each start could no longer fit.
+ */
+function modelNotInferred(values: Values): void {
+  if (values.data === undefined)
+    throw new UsageError('--model is required, or --data alone to infer the model from the data')
+  const flag =
+    values.persist !== undefined
+      ? '--persist'
+      : values.postgres !== undefined
+        ? '--postgres'
+        : undefined
+  if (flag !== undefined)
+    throw new UsageError(
+      `${flag} needs --model: the data it keeps outlives ${String(values.data)}, whose model is inferred ` +
+        `anew at each start (entistore model --from ${String(values.data)} --out model.json writes one)`,
+    )
+}
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 8080

@@ -1,0 +1,89 @@
+/**
+ * @module `entistore model --from <data.json>`: the model inferred from a data file (a draft, in
+ * the notes what it guessed), written out to edit and serve with `--model` (docs/infer-model.md).
+ */
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import type { ModelJson } from '@entistore/core'
+import { FileError } from './file-error.js'
+import { inferDataFile } from './infer-data.js'
+
+/**
+ * A model as `entistore model` writes it: the catalog's shape, two spaces a level, each attribute
+ * on one line, so that a model of many attributes reads (and diffs) as a list.
+ */
+export function modelText(model: ModelJson): string {
+  const json = (v: unknown): string => JSON.stringify(v)
+  const flat = (o: object): string =>
+    `{ ${Object.entries(o)
+      .map(([k, v]) => `${json(k)}: ${json(v)}`)
+      .join(', ')} }`
+  const dataClass = (dc: ModelJson['dataClasses'][number]): string => {
+    const { attributes, key, ...rest } = dc
+    const lines = [
+      ...Object.entries(rest).map(([k, v]) => `      ${json(k)}: ${json(v)},`),
+      `      "attributes": [`,
+      attributes.map((a) => `        ${flat(a)}`).join(',\n'),
+      `      ]${key === undefined ? '' : ','}`,
+      ...(key === undefined ? [] : [`      "key": [${key.map(flat).join(', ')}]`]),
+    ]
+    return `    {\n${lines.join('\n')}\n    }`
+  }
+  const { dataClasses, ...head } = model
+  return [
+    '{',
+    ...Object.entries(head).map(([k, v]) => `  ${json(k)}: ${json(v)},`),
+    '  "dataClasses": [',
+    dataClasses.map(dataClass).join(',\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n')
+}
+
+const exists = (file: string): FileError =>
+  new FileError(
+    file,
+    'the file exists (it may hold a model edited by hand): pass --force to replace it',
+  )
+
+export interface ModelCommandOptions {
+  /** The data file to infer the model from. */
+  readonly from: string
+  /** The file to write; undefined: the model is printed. */
+  readonly out: string | undefined
+  /** Replace `out` if it exists (it may hold a model edited by hand). */
+  readonly force: boolean
+}
+
+/**
+ * Infers the model of `from` (a draft: what it cannot infer exactly is guessed) and prints it or
+ * writes it to `out`, each guess a line on stderr. An existing `out` is kept unless `force`.
+ */
+export async function runModelCommand(
+  options: ModelCommandOptions,
+  io: { out(line: string): void; err(line: string): void },
+): Promise<void> {
+  // Said before the data is read: a model edited by hand is worth more than the notes of a new one.
+  if (options.out !== undefined && !options.force && existsSync(options.out))
+    throw exists(options.out)
+  const { model, notes } = await inferDataFile(options.from, { draft: true })
+  for (const note of notes) io.err(`entistore: ${options.from}: ${note}`)
+  const text = modelText(model)
+  if (options.out === undefined) {
+    io.out(text.trimEnd())
+    return
+  }
+  try {
+    await writeFile(options.out, text, { flag: options.force ? 'w' : 'wx' })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') throw exists(options.out)
+    throw new FileError(options.out, `cannot write the model (${code ?? String(e)})`, { cause: e })
+  }
+  const names = model.dataClasses.map((dc) => dc.name).join(', ')
+  io.out(
+    `Wrote the model of ${options.from} to ${options.out} (${names}): ` +
+      `entistore serve --model ${options.out} --data ${options.from} serves it`,
+  )
+}
