@@ -62,7 +62,8 @@ export function chaosListener(
   const delay = options.delay
   const answer = (req: IncomingMessage, res: ServerResponse): void => {
     if (failRate > 0 && random() < failRate) {
-      const reply = core.refuse(datastoreError('InjectedFailure', [percent(failRate)]))
+      // The request's headers: a page on another origin reads the 503 (CORS answers its Origin).
+      const reply = core.refuse(datastoreError('InjectedFailure', [percent(failRate)]), req)
       res.writeHead(reply.status, reply.headers)
       res.end(typeof reply.body === 'string' ? reply.body : '')
       return

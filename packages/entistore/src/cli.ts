@@ -25,7 +25,14 @@ import { closest } from '@entistore/core/names'
 import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
 import { cloneCommand } from './commands/clone.js'
-import { UsageError, type Command, type Options, type Values } from './commands/command.js'
+import {
+  UsageError,
+  withBareValues,
+  type Command,
+  type Options,
+  type Values,
+} from './commands/command.js'
+import { batchedLines } from './commands/line-batch.js'
 import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
@@ -111,9 +118,13 @@ function parseError(e: Error, known: readonly string[]): Error {
   )
 }
 
+// The request log's writer, made when serve first logs a request.
+let logLines: ((line: string) => void) | undefined
+
 const defaultIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  log: (line) => (logLines ??= batchedLines((text) => process.stdout.write(text)))(line),
 }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
@@ -139,9 +150,16 @@ const helpHint = (command: Command | undefined): string =>
     ? "run 'entistore --help' for the commands"
     : `run 'entistore ${command.name} --help' for its options`
 
-async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+/** The options of any command that may be given without a value (`--cors`), with the value then. */
+const BARE_VALUES: Readonly<Record<string, string>> = Object.assign(
+  {},
+  ...Object.values(COMMANDS).map((c) => c.bareValues ?? {}),
+)
+
+async function runCommand(given: readonly string[], io: CliIo): Promise<number> {
   let run: (io: CliIo) => Promise<number>
   let command: Command | undefined
+  const argv = withBareValues(given, BARE_VALUES)
   try {
     // A first reading, lenient, only finds the command, so that the strict one knows its options.
     const every: Options = Object.assign(

@@ -20,6 +20,8 @@ export type {
   ShutdownResult,
   ShutdownStep,
 } from './serve.js'
+export { requestLogLine } from './request-log.js'
+export type { RequestLogEntry, RequestLogFormat } from './request-log.js'
 export { clusterOf, loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
 export { createFixture, startFixture } from './fixture.js'
 export type {

@@ -30,7 +30,12 @@ import type { AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { getHeapStatistics } from 'node:v8'
 import type { Datastore } from '@entistore/core'
-import { createRestHandler, type RestCore, type RestHandlerOptions } from '@entistore/rest'
+import {
+  createRestHandler,
+  sessionCookieName,
+  type RestCore,
+  type RestHandlerOptions,
+} from '@entistore/rest'
 import {
   clientErrorListener,
   toNodeListener,
@@ -41,6 +46,8 @@ import {
 import type { ExplorerOptions } from './explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
 import { persistenceOf } from './persist/create-datastore.js'
+import type { RequestLogEntry } from './request-log.js'
+import { tapRequest } from './request-tap.js'
 
 /**
  * Something to close when the server stops, after the last request is answered: a journal, a
@@ -123,6 +130,13 @@ export interface ServeOptions extends RestHandlerOptions, BackpressureOptions, B
    * it holds: `cluster.unavailable()`). Called on every health request: it must be cheap.
    */
   readonly healthProblem?: () => string | undefined
+  /**
+   * Called for each request the server takes, once its reply is sent or cut short, with what a
+   * request log writes: method, target, status, time, bytes of the body, the session's user
+   * (`entistore serve` prints a line each: `requestLogLine`). The target is as sent: mask it before
+   * writing it anywhere (`requestLogLine` does). Without it nothing is measured.
+   */
+  readonly onRequestDone?: (entry: RequestLogEntry) => void
   /** Steps to run when the server stops (`shutdown`, `close`); `onShutdown` adds more later. */
   readonly onShutdown?: readonly ShutdownStep[]
   /**
@@ -244,6 +258,12 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
           })
         : wrapped,
       clientError: clientErrorListener(handler, { maxHeaderBytes }),
+      // Whose session a request is, for the request log.
+      sessions: {
+        store: served.sessions,
+        cookieName: options.sessionCookieName ?? sessionCookieName(served.name),
+        basePath: handler.basePath,
+      },
     }
   }
   let current = build(ds)
@@ -302,7 +322,9 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
+  const requestDone = options.onRequestDone
   const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
+    if (requestDone !== undefined) tapRequest(req, res, current.sessions, requestDone)
     inFlight.add(res)
     res.on('close', forget)
     if (isFeedPath(pathOf(req.url))) {

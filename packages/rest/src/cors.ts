@@ -1,10 +1,12 @@
 /**
- * @module CORS for browser clients, opt-in (`createRestHandler(ds, { cors })`). A wrapper around
- * the core: a preflight (`OPTIONS` with `Access-Control-Request-Method`) from an allowed origin is
- * answered with what the interface accepts, and every other reply to an allowed origin carries
- * `Access-Control-Allow-Origin` (the origin itself, never `*`, so that credentials can be allowed).
- * A request from an origin that is not allowed gets the reply it gets today, with no CORS header: the
- * browser then keeps the reply from the page. Replies say `Vary: Origin`, since they depend on it.
+ * @module CORS for browser clients, opt-in (`createRestHandler(ds, { cors })`, `serve --cors`). A
+ * wrapper around the core: a preflight (`OPTIONS` with `Access-Control-Request-Method`) from an
+ * allowed origin is answered with what the interface accepts, and every other reply to an allowed
+ * origin carries `Access-Control-Allow-Origin` (the origin itself, never `*`, so that credentials
+ * can be allowed) and `Access-Control-Expose-Headers` (the headers a client reads that a browser
+ * hides from a page unless told). A request from an origin that is not allowed gets the reply it
+ * gets today, with no CORS header: the browser then keeps the reply from the page. Replies say
+ * `Vary: Origin`, since they depend on it.
  */
 import {
   bodyLimitOf,
@@ -28,8 +30,50 @@ export interface CorsOptions {
   readonly maxAge?: number
 }
 
-/** The request headers a page may send: JSON bodies, and the real server's login headers. */
-export const CORS_ALLOWED_HEADERS = 'content-type, username-4D, password-4D, session-4D-length'
+/**
+ * The request headers a page may send: JSON bodies, the real server's login headers, an
+ * `Authorization` an embedder's `authenticate` may read, and the conditional and resuming headers
+ * of a picture's cache (`If-None-Match`) and of a live feed read with fetch (`Last-Event-ID`).
+ */
+export const CORS_ALLOWED_HEADERS =
+  'content-type, username-4D, password-4D, session-4D-length, authorization, if-none-match, last-event-id'
+
+/**
+ * The reply headers a page may read besides the ones browsers always show (`Content-Type`,
+ * `Content-Length`, `Cache-Control`…): what the interface sends for a client to act on. A file's
+ * name (`Content-Disposition`), a picture's version (`ETag`), when to try again after a 503 or a
+ * 429 (`Retry-After`), the methods a 405 names (`Allow`). `Content-Type` is named too, for clients
+ * that read the list. The session is a cookie, which no page can read (`Set-Cookie` is never
+ * exposed; the browser sends the cookie back by itself with `credentials: 'include'`); the
+ * interface sends no `Location`. Headers a function's `OutgoingMessage` sets are added reply by
+ * reply (`exposedHeaders`).
+ */
+export const CORS_EXPOSED_HEADERS = 'content-type, content-disposition, etag, retry-after, allow'
+
+/**
+ * Headers not worth naming: listed already, or never for a page to read (the cookie; directives to
+ * the browser or a proxy).
+ */
+const NOT_EXPOSED = new Set([
+  ...CORS_EXPOSED_HEADERS.split(', '),
+  'set-cookie',
+  'vary',
+  'connection',
+  'content-length',
+  'cache-control',
+  'content-security-policy',
+  'x-content-type-options',
+  'x-accel-buffering',
+])
+
+/** What `reply` lets a page read: the usual list, and any other header the reply carries. */
+export function exposedHeaders(reply: RestReply): string {
+  let more: string | undefined
+  for (const name in reply.headers)
+    if (!NOT_EXPOSED.has(name) && !name.startsWith('access-control-'))
+      more = more === undefined ? name : `${more}, ${name}`
+  return more === undefined ? CORS_EXPOSED_HEADERS : `${CORS_EXPOSED_HEADERS}, ${more}`
+}
 
 function header(headers: RestHeaders, name: string): string | undefined {
   const v = headers[name]
@@ -68,19 +112,31 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
       ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' }
       : { 'access-control-allow-origin': origin }
 
-  /** `reply`, to `request`, with the CORS headers its origin gets. */
-  const withHeaders = (request: RestRequest, reply: RestReply): RestReply => {
+  /** `reply`, to a request with these headers, with the CORS headers its origin gets. */
+  const withHeaders = (
+    request: Pick<RestRequest, 'headers'> & Partial<Pick<RestRequest, 'method'>>,
+    reply: RestReply,
+  ): RestReply => {
     const origin = header(request.headers, 'origin')
     if (origin === undefined || !allows(options.origin, origin)) return add(reply, {})
     const preflight =
       request.method === 'OPTIONS' &&
       header(request.headers, 'access-control-request-method') !== undefined
-    if (!preflight) return add(reply, allowed(origin))
+    if (!preflight)
+      return add(reply, {
+        ...allowed(origin),
+        'access-control-expose-headers': exposedHeaders(reply),
+      })
     return add(reply, {
       ...allowed(origin),
       'access-control-allow-methods': ALLOWED_METHODS,
       'access-control-allow-headers': CORS_ALLOWED_HEADERS,
       ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
+      // Chrome's Private Network Access: a page on a public address (a deployed preview) asks
+      // before it calls a server on the developer's machine; an allowed origin may.
+      ...(header(request.headers, 'access-control-request-private-network') === 'true'
+        ? { 'access-control-allow-private-network': 'true' }
+        : {}),
     })
   }
 
@@ -97,7 +153,11 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
         (error: unknown) => withHeaders(request, core.refuse(error)),
       )
     },
-    // A refusal before `respond` (a body too large) has no request to read an origin from.
-    refuse: (error) => add(core.refuse(error), {}),
+    // A refusal before `respond` (a body too large, a chaos listener's 503) reaches the page when
+    // the transport says whose request it was; without its headers there is no origin to answer.
+    refuse: (error, request) =>
+      request === undefined
+        ? add(core.refuse(error), {})
+        : withHeaders({ headers: request.headers }, core.refuse(error, request)),
   }
 }

@@ -92,9 +92,10 @@ export interface RestCore {
   respond(request: RestRequest): RestReply | Promise<RestReply>
   /**
    * The reply for a request the transport refused before `respond` could see it (a body past
-   * `bodyLimit`, a malformed Host), with the status and `__ERROR` body of `error`.
+   * `bodyLimit`, a malformed Host), with the status and `__ERROR` body of `error`. `request`, when
+   * the transport has read its headers: what the reply may depend on (CORS answers its `Origin`).
    */
-  refuse(error: unknown): RestReply
+  refuse(error: unknown, request?: Pick<RestRequest, 'headers'>): RestReply
   /** The largest JSON request body, in bytes, a transport reads and hands to `respond`. */
   readonly maxBodyBytes: number
   /**
@@ -117,7 +118,7 @@ export function withRespond(core: RestCore, respond: RestCore['respond']): RestC
       return core.maxBodyBytes
     },
     ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
-    refuse: (error) => core.refuse(error),
+    refuse: (error, request) => core.refuse(error, request),
     respond,
   }
 }

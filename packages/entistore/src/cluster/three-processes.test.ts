@@ -243,6 +243,23 @@ describe.skipIf(skip !== undefined)('three processes behind one port', { timeout
     ).toBe(400)
   })
 
+  it('each worker logs its own requests on the one stdout, a whole line each', async () => {
+    // Fresh connections reach the workers in turn: each one writes its lines itself.
+    for (let i = 0; i < 6; i++) await send(cluster.url, { target: `/rest/Employee(${i + 1})` })
+    await cluster.printed('/rest/Employee(6) 200 ')
+    const lines = cluster.stdout().split('\n')
+    const requests = lines.filter((l) => /^\[worker \d+\] (GET|POST|HEAD|OPTIONS) \//.test(l))
+    const whole =
+      /^\[worker (\d+)\] (GET|POST|HEAD|OPTIONS) \/\S* (\d{3}|-) \d+(\.\d\d)? ms \d+ B \S+( \(cut off\))?$/
+    for (const line of requests) expect(line).toMatch(whole)
+    // No piece of a line anywhere else: every other line with a path is the URL line.
+    const others = lines.filter((l) => l.includes('/rest/') && !requests.includes(l))
+    expect(others).toEqual([
+      expect.stringMatching(/^Entistore serving .* at http:\S+\/rest\/\$catalog$/),
+    ])
+    expect(new Set(requests.map((l) => whole.exec(l)![1])).size).toBe(3)
+  })
+
   // Last: it kills a worker (the primary starts another).
   const create = (base: string, lastName: string) =>
     send(base, {

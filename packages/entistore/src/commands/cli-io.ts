@@ -13,6 +13,11 @@ import type { ForkWorker } from '../workers.js'
 export interface CliIo {
   readonly out: (line: string) => void
   readonly err: (line: string) => void
+  /**
+   * Where the request log's lines go (`serve`, without --quiet). @default out; in a worker of
+   * `--workers N`, the process's own stdout (worker-io.ts)
+   */
+  readonly log?: (line: string) => void
   /** Resolves when the server should stop. @default the first SIGINT or SIGTERM */
   readonly stopSignal?: Promise<void>
   /** Told once `serve` loaded its files, before it serves them (tests change the files there). */

@@ -26,6 +26,11 @@ export interface Command {
   readonly help: string
   readonly options: Options
   /**
+   * Options that may be given alone, and the value they then take: `{ cors: '*' }` reads `--cors`
+   * at the end of the line or before another option as `--cors=*`.
+   */
+  readonly bareValues?: Readonly<Record<string, string>>
+  /**
    * Reads the values and positionals (throwing UsageError), returning what to run. The runner
    * imports what the command needs, so that reading loads nothing heavy.
    */
@@ -61,3 +66,24 @@ export const integerIn =
 // setTimeout holds at most 2^31 - 1 ms (24.8 days); past it, it fires at once.
 export const MAX_TIMER_MS = 2 ** 31 - 1
 export const parseMilliseconds = integerIn(0, MAX_TIMER_MS)
+
+/**
+ * `argv` with each option of `bare` that is given alone (last, or before another option) given
+ * its value: node's parseArgs has no option whose value is optional.
+ */
+export function withBareValues(
+  argv: readonly string[],
+  bare: Readonly<Record<string, string>>,
+): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') return [...out, ...argv.slice(i)]
+    const value = arg.startsWith('--') ? bare[arg.slice(2)] : undefined
+    const next = argv[i + 1]
+    out.push(
+      value !== undefined && (next === undefined || next.startsWith('-')) ? `${arg}=${value}` : arg,
+    )
+  }
+  return out
+}

@@ -17,6 +17,7 @@ import { importOptionals } from '../cluster/optional-package.js'
 import type { RedisParticipant } from '../cluster/redis/redis-participant.js'
 import { withoutPassword } from '../cluster/redacted-url.js'
 import { serverErrorLines } from '../error-log.js'
+import { requestLogLine, type RequestLogEntry } from '../request-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-files.js'
 import { persistenceOf } from '../persist/create-datastore.js'
@@ -251,6 +252,10 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       },
       ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
       healthDetails: o.healthDetails,
+      // A page on another origin sends its session cookie back (credentials): the origin is
+      // echoed, never `*` (cors.ts).
+      ...(o.cors === undefined ? {} : { cors: { origin: o.cors, credentials: true } }),
+      ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),
       // Which process answered, when there are several, and whether it runs the writes (with
@@ -308,6 +313,17 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     stops.stopAll()
     await server.close().catch(() => {})
   }
+}
+
+/**
+ * Writes each request's line where `io.log` says (stdout, a batch a turn: line-batch.ts). A worker
+ * of `--workers N` writes its own lines itself rather than send them to the primary: a message a
+ * request through the cluster's channel would cost more than the request.
+ */
+function requestLog(format: 'text' | 'json', io: CliIo): (entry: RequestLogEntry) => void {
+  const write = io.log ?? io.out
+  const worker = cluster.worker?.id
+  return (entry) => write(requestLogLine(entry, format, worker))
 }
 
 /** The functions that stop what a running server started (the watch, the save signal). */

@@ -5,6 +5,7 @@
 import { postgresNameProblem } from '../cluster/postgres/names.js'
 import type { DelayRange } from '../chaos.js'
 import type { ClusterOptions } from '../cluster/join-cluster.js'
+import type { RequestLogFormat } from '../request-log.js'
 import {
   integerIn,
   MAX_TIMER_MS,
@@ -15,6 +16,7 @@ import {
   type Command,
   type Values,
 } from './command.js'
+import { parseCorsOrigins } from './cors-option.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
@@ -25,6 +27,7 @@ const HELP = `Usage:
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
+                  [--cors [origins]] [--log text|json] [--quiet]
   entistore serve --data <db.json> [options]
 
 Serves a model and its data through the 4D REST interface (/rest/$catalog), and a page to
@@ -91,6 +94,12 @@ Options:
   --redis       share sessions, locks and entity sets with the other processes serving this
                 datastore through this Redis (redis://host:6379): a cookie or a lock taken
                 through one process holds in all (docs/durability.md)
+  --cors        let browser pages on other origins call the server, with their session cookie
+                (CORS): alone, any origin; or the origins, separated by commas
+                (--cors http://localhost:5173,https://app.example.com)
+  --log         the request log's form: text (the default, a line a request on stdout: method,
+                URL, status, time, bytes, user), or json (one JSON object a line)
+  --quiet       no request log
   --help,  -h   this text
 
 Examples:
@@ -105,6 +114,8 @@ Examples:
                 edit the files and the server follows; writes are saved on exit (kill -USR2 saves now)
   entistore serve -m model.json -d data.json --delay 100-500 --fail-rate 0.1 --seed 7
                 a slow and flaky server, the same from run to run
+  entistore serve -m model.json -d data.json --cors http://localhost:5173
+                a page served by Vite on port 5173 logs in, reads and writes with fetch
   entistore serve -m model.json -d data.json --persist ./store
                 the first start loads data.json into ./store; later starts serve what ./store holds
   entistore serve -m model.json --workers auto --postgres postgres://db/app --redis redis://cache
@@ -147,7 +158,11 @@ export const serveCommand: Command = {
     'function-timeout': { type: 'string' },
     'health-details': { type: 'boolean' },
     verbose: { type: 'boolean' },
+    cors: { type: 'string' },
+    log: { type: 'string' },
+    quiet: { type: 'boolean' },
   },
+  bareValues: { cors: '*' },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
     if (values.model === undefined) modelNotInferred(values)
@@ -167,6 +182,11 @@ export const serveCommand: Command = {
         '--workers must be a number of processes from 1 to 1024, or auto',
       ) ?? 1
     if (workers !== 1) checkWorkers(`--workers ${String(values.workers)}`, values)
+    const log = values.log as string | undefined
+    if (log !== undefined && log !== 'text' && log !== 'json')
+      throw new UsageError(`--log must be text or json, got "${log}"`)
+    if (log !== undefined && values.quiet === true)
+      throw new UsageError('--log and --quiet cannot go together: --quiet turns the log off')
     // Checked with the other usage errors, so that a bad value also shows the usage text.
     const options: ServeCliOptions = {
       model: values.model as string | undefined,
@@ -214,6 +234,8 @@ export const serveCommand: Command = {
       ),
       healthDetails: values['health-details'] === true,
       verbose: values.verbose === true,
+      cors: values.cors === undefined ? undefined : parseCorsOrigins(values.cors as string),
+      log: values.quiet === true ? undefined : ((log as RequestLogFormat | undefined) ?? 'text'),
     }
     return async (io) => (await import('./serve-run.js')).runServe(options, io)
   },
@@ -250,6 +272,10 @@ export interface ServeCliOptions {
   readonly healthDetails: boolean
   /** --verbose: a 500's stack after its line on stderr. */
   readonly verbose: boolean
+  /** --cors: the origins browser pages may call from, `*` for any; undefined: no CORS header. */
+  readonly cors: readonly string[] | '*' | undefined
+  /** The request log's form (--log); undefined with --quiet. */
+  readonly log: RequestLogFormat | undefined
 }
 
 /** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */

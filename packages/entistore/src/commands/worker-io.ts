@@ -21,6 +21,9 @@ export function workerIo(io: CliIo): { io: CliIo; release: () => void } {
       ...io,
       out: (line) => send({ entistore: 'line', stream: 'out', line }),
       err: (line) => send({ entistore: 'line', stream: 'err', line }),
+      // The request log, a line a request: written here, in writes of whole lines that a pipe
+      // or a file the workers share keeps whole (line-batch.ts), not sent to the primary.
+      log: io.log ?? io.out,
       stopSignal: io.stopSignal ?? stopSignal({ ignoreLater: true }),
       onListening: (server) => {
         io.onListening?.(server)

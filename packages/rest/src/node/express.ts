@@ -123,7 +123,7 @@ export function expressRest(
       unparsed.set(req, body)
       listener(req, res)
     } else if (type === 'entity.too.large' && typeof limit === 'number') {
-      writeReply(res, rest.refuse(datastoreError('BodyTooLarge', [limit])), outbox)
+      writeReply(res, rest.refuse(datastoreError('BodyTooLarge', [limit]), req), outbox)
     } else next(error)
   }
 

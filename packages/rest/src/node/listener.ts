@@ -175,7 +175,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     pending--
     try {
       // The core's 500 also reports the error (onInternalError), client gone or not.
-      const settled = reply ?? core.refuse(error)
+      const settled = reply ?? core.refuse(error, req)
       if (gone(req, res)) res.destroy()
       else deliver(res, settled)
     } catch {
@@ -188,7 +188,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     try {
       reply = core.respond(request)
     } catch (error) {
-      reply = core.refuse(error)
+      reply = core.refuse(error, request)
     }
     if (isPending(reply)) later(req, res, reply)
     else deliver(res, reply)
@@ -273,7 +273,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       // An absolute-form target whose authority is no host (`GET http://[/rest/…`).
       writeReply(
         res,
-        core.refuse(datastoreError('UrlMalformed', [target, 'not a valid URL'])),
+        core.refuse(datastoreError('UrlMalformed', [target, 'not a valid URL']), req),
         outbox,
       )
       return
@@ -281,7 +281,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     const host = req.headers.host
     if (host !== undefined && !isHostHeader(host)) {
       const why = `its Host header "${host}" is not a host`
-      writeReply(res, core.refuse(datastoreError('UrlMalformed', [target, why])), outbox)
+      writeReply(res, core.refuse(datastoreError('UrlMalformed', [target, why]), req), outbox)
       return
     }
     const method = req.method ?? 'GET'
@@ -301,7 +301,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     else
       readBody(req, limit, bodies, (body) => {
         if (body instanceof Buffer) run(body)
-        else writeReply(res, core.refuse(body), outbox, CLOSE)
+        else writeReply(res, core.refuse(body, req), outbox, CLOSE)
       })
   }
 
@@ -315,13 +315,13 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     // A body parser turns an empty body into `{}`: a zero length says there was none.
     const body = req.headers['content-length'] === '0' ? '' : options.parsedBody?.(req)
     if (body === undefined) {
-      writeReply(res, core.refuse(datastoreError('BadRequestBody', [READ_BEFORE])), outbox)
+      writeReply(res, core.refuse(datastoreError('BadRequestBody', [READ_BEFORE]), req), outbox)
       return
     }
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
     if (size > limit) {
       const tooLarge = datastoreError('BodyTooLarge', [limit])
-      writeReply(res, core.refuse(tooLarge), outbox)
+      writeReply(res, core.refuse(tooLarge, req), outbox)
       return
     }
     run(body)

@@ -1,0 +1,113 @@
+/**
+ * `serve --cors [origins]`, `--log` and `--quiet` as the command line reads them: the origins
+ * written as a browser sends them, `--cors` alone for any origin (parseArgs has no optional
+ * value: withBareValues), and every mistake one usage line.
+ */
+import { describe, expect, it } from 'vitest'
+import { main } from '../cli.js'
+import { UsageError, withBareValues } from './command.js'
+import { parseCorsOrigins } from './cors-option.js'
+
+describe('parseCorsOrigins', () => {
+  it('reads origins as a browser writes them in Origin', () => {
+    expect(parseCorsOrigins('*')).toBe('*')
+    expect(parseCorsOrigins('http://localhost:5173')).toEqual(['http://localhost:5173'])
+    expect(
+      parseCorsOrigins(' http://LOCALHOST:5173/ , https://App.Example.com:443,http://a.test:80'),
+    ).toEqual(['http://localhost:5173', 'https://app.example.com', 'http://a.test'])
+    expect(parseCorsOrigins('capacitor://localhost,http://[::1]:3000')).toEqual([
+      'capacitor://localhost',
+      'http://[::1]:3000',
+    ])
+    // The same origin twice is one.
+    expect(parseCorsOrigins('http://a.test,http://a.test/')).toEqual(['http://a.test'])
+  })
+
+  it.each([
+    ['', '--cors needs origins'],
+    [' , ', '--cors needs origins'],
+    ['localhost:5173', 'got "localhost:5173"'],
+    ['http://localhost:5173/app', 'with no path'],
+    ['http://localhost:5173?x=1', 'with no path'],
+    ['http://user@localhost', 'scheme://host[:port]'],
+    ['http://localhost:99999', 'is not an origin'],
+    ['*,http://a.test', 'got "*"'],
+  ])('refuses %j in one line', (text, message) => {
+    const e = (() => {
+      try {
+        parseCorsOrigins(text)
+      } catch (error) {
+        return error
+      }
+      return undefined
+    })()
+    expect(e).toBeInstanceOf(UsageError)
+    expect((e as Error).message).toContain(message)
+    expect((e as Error).message).not.toContain('\n')
+  })
+})
+
+describe('withBareValues', () => {
+  const bare = { cors: '*' }
+  it('gives --cors its value when alone: last, or before another option', () => {
+    expect(withBareValues(['serve', '-m', 'm.json', '--cors'], bare)).toEqual([
+      'serve',
+      '-m',
+      'm.json',
+      '--cors=*',
+    ])
+    expect(withBareValues(['serve', '--cors', '-m', 'm.json'], bare)).toEqual([
+      'serve',
+      '--cors=*',
+      '-m',
+      'm.json',
+    ])
+    expect(withBareValues(['serve', '--cors', '--port', '0'], bare)[1]).toBe('--cors=*')
+  })
+
+  it('leaves a value given, an inline one, other options and what follows --', () => {
+    const argv = ['serve', '--cors', 'http://a.test', '--cors=http://b.test', '--port', '0']
+    expect(withBareValues(argv, bare)).toEqual(argv)
+    expect(withBareValues(['serve', '--', '--cors'], bare)).toEqual(['serve', '--', '--cors'])
+    expect(withBareValues(['serve', '--quiet'], bare)).toEqual(['serve', '--quiet'])
+  })
+})
+
+describe('serve --cors, --log and --quiet on the command line', () => {
+  /** Runs `entistore serve` with `argv` until it would load anything: its usage error, if any. */
+  async function usage(argv: string[]): Promise<{ code: number; err: string[] }> {
+    const err: string[] = []
+    // A model that does not exist: a line that passes its reading fails at the load (code 1).
+    const code = await main(['serve', '-m', '/nonexistent/model.json', ...argv], {
+      out: () => {},
+      err: (l) => err.push(l),
+    })
+    return { code, err }
+  }
+
+  it.each([
+    [['--cors', 'localhost:5173'], 'entistore: --cors takes origins as a browser sends them'],
+    [['--cors='], 'entistore: --cors needs origins'],
+    [['--log', 'xml'], 'entistore: --log must be text or json, got "xml"'],
+    [['--log', 'json', '--quiet'], 'entistore: --log and --quiet cannot go together'],
+    [['--quite'], 'entistore: unknown option "--quite", did you mean --quiet?'],
+  ])('refuses %j in one line and the pointer to the help', async (argv, message) => {
+    const { code, err } = await usage(argv)
+    expect(code).toBe(2)
+    expect(err).toEqual([
+      expect.stringContaining(message),
+      "run 'entistore serve --help' for its options",
+    ])
+  })
+
+  it.each([
+    [['--cors']],
+    [['--cors', '--quiet']],
+    [['--cors', 'http://localhost:5173,https://app.example.com', '--log', 'json']],
+    [['--quiet', '--cors']],
+  ])('takes %j (then fails on the missing model, not on the line)', async (argv) => {
+    const { code, err } = await usage(argv)
+    expect(code).toBe(1)
+    expect(err.join('\n')).toContain('/nonexistent/model.json')
+  })
+})

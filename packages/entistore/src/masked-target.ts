@@ -1,0 +1,56 @@
+/**
+ * @module What the server's logs may say of a request: its target with every secret masked, on one
+ * line. Used by the line of a 5xx on stderr (error-log.ts) and by the request log (request-log.ts).
+ *
+ * Never a header (so never a cookie or an Authorization) and never a body (a login's password
+ * travels in its headers or body): only the path and query. In them, the value of `$4DSID` (a
+ * session id is a login), of `$params` (a function's arguments may be a password) and of any
+ * parameter whose name says it holds a secret (`password`, `token`, `secret`, `key`, `auth`…) is
+ * replaced with `…`, in the query and in the query 4D lets a client write as a path segment
+ * (`/rest/$catalog/$4DSID=…`). Control characters are escaped: a request cannot add lines of its
+ * own to a log.
+ */
+
+/** Parameters whose values are never written: a session id, a function's arguments. */
+const HIDDEN = new Set(['$4dsid', '$params'])
+/** Names that say a parameter holds a secret. */
+const SECRET = /pass|pwd|secret|token|auth|key|session|sid|cookie|credential/i
+/** Where a query written as a path segment starts: `/$name=` (or its `%24` form). */
+const PATH_QUERY = /\/(?:\$|%24)[^/=]*=/i
+
+/** `path?query` with the values of secret parameters replaced with `…`, cut to `max` characters. */
+export function maskedTarget(path: string, query: string, max: number): string {
+  const at = path.search(PATH_QUERY)
+  const shown = at < 0 ? path : `${path.slice(0, at + 1)}${maskQuery(path.slice(at + 1))}`
+  return oneLine(query === '' ? shown : `${shown}?${maskQuery(query)}`, max)
+}
+
+/** The query string with the values of secret parameters replaced with `…`. */
+function maskQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      if (eq < 0) return pair
+      const name = decoded(pair.slice(0, eq)).toLowerCase()
+      return HIDDEN.has(name) || SECRET.test(name) ? `${pair.slice(0, eq)}=…` : pair
+    })
+    .join('&')
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
+
+/** `text` cut to `max` characters, its control characters escaped (`\n` → `\x0a`). */
+export function oneLine(text: string, max: number): string {
+  const clipped = text.length > max ? `${text.slice(0, max - 1)}…` : text
+  return clipped.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0)
+    return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`
+  })
+}
