@@ -206,7 +206,7 @@ export type {
   ValueOfType,
   ValueTypes,
 } from './schema/typed-model.js'
-export { isPublic, isShownAttribute } from './schema/definitions.js'
+export { attributeNames, dataClassNames, isPublic, isShownAttribute } from './schema/definitions.js'
 export type {
   AliasAttributeDef,
   AttributeDef,
@@ -315,4 +315,4 @@ export { fold } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
 export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'
 export type { IndexKind } from './indexes/index-set.js'
-export { closest, didYouMean, editDistance } from './values/closest-name.js'
+export { closest, closestNames, didYouMean, editDistance } from './errors/closest-name.js'

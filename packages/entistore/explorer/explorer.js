@@ -24,9 +24,9 @@ const dialogEl = (id) => /** @type {HTMLDialogElement} */ ($(id))
 const tableEl = (id) => /** @type {HTMLTableElement} */ ($(id))
 
 /**
- * @typedef {{ name: string, kind: string, type: string, readOnly?: boolean, identifying?: boolean, autosequence?: boolean }} Attribute
+ * @typedef {{ name: string, kind: string, type: string, readOnly?: boolean, identifying?: boolean, autosequence?: boolean, foreignKey?: string }} Attribute
  * @typedef {{ name: string, applyTo: string, allowedOnHTTPGET?: boolean }} Method
- * @typedef {{ name: string, attributes: Attribute[], methods?: Method[] }} DataClassInfo
+ * @typedef {{ name: string, attributes: Attribute[], methods?: Method[], key?: { name: string }[] }} DataClassInfo
  * @typedef {{ message: string, errCode?: number }} RestErrorItem
  * @typedef {{ kind: 'dataClass' } | { kind: 'uri', uri: string, label: string }} Source
  */
@@ -284,6 +284,7 @@ async function openDataClass(name) {
   $('live-bar').hidden = false
   renderFunctions()
   renderComputeChoices()
+  renderFilterHint(undefined)
   await refresh()
 }
 
@@ -346,6 +347,7 @@ async function refresh(options = {}) {
   $('source').textContent = subtitle(state.count)
   $('status').textContent = entityCount(state.count)
   renderTable()
+  renderFilterHint(state.entities[0])
   markLiveRows()
   renderPager()
   renderPlan(body?.__queryPlan)
@@ -599,6 +601,7 @@ async function follow(uri, target, label) {
   field('params').value = ''
   renderFunctions()
   renderComputeChoices()
+  renderFilterHint(undefined)
   await refresh()
 }
 
@@ -617,6 +620,40 @@ function renderPager() {
   buttonEl('prev').disabled = page <= 1
   buttonEl('next').disabled = page >= pages
   $('pager').hidden = state.count <= state.entities.length && state.skip === 0
+}
+
+/**
+ * The filter box's example, made from the dataclass shown so that it runs as it is: its first
+ * numeric attribute that tells about the data compared with `:1` (the parameters box's example is
+ * that attribute's value in the first row), and its first text attribute other than the key
+ * compared with the initial of the first row's value and `@` (4D's wildcard); the key when it has
+ * neither. `first` is the first row read, undefined before the rows are.
+ * @param {any} first
+ */
+function renderFilterHint(first) {
+  const dc = /** @type {DataClassInfo} */ (state.dc)
+  const tells = telling(dc)
+  const number = numericAttributes(dc).find(tells)
+  const text = dc.attributes.find((a) => a.kind === 'storage' && a.type === 'string' && tells(a))
+  const parts = []
+  let params = '[]'
+  if (number) {
+    const sample = first?.[number.name]
+    parts.push(`${number.name} > :1`)
+    params = `[${typeof sample === 'number' ? sample : 0}]`
+  }
+  if (text) {
+    const initial = [...String(first?.[text.name] ?? '')][0] ?? ''
+    parts.push(`${text.name} = '${/[\p{L}\p{N}]/u.test(initial) ? initial : 'A'}@'`)
+  }
+  const key = keyName(dc)
+  if (parts.length === 0 && key) {
+    parts.push(`${key} = :1`)
+    const sample = first?.[key] ?? first?.__KEY
+    params = `[${sample === undefined ? 1 : JSON.stringify(sample)}]`
+  }
+  $('filter-hint').textContent = parts.join(' and ')
+  field('params').placeholder = params
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -681,11 +718,37 @@ function planNode(node) {
 // ---------------------------------------------------------------------------------------------
 // `$compute` for a numeric attribute, on the current filter
 
+/** The name of the dataclass's key (the catalog's `key`). @param {DataClassInfo} dc */
+const keyName = (dc) => dc.key?.[0]?.name ?? dc.attributes.find((a) => a.identifying)?.name
+
+/**
+ * Whether an attribute tells about the data rather than identifies an entity: neither the key
+ * nor the foreign key of a relation (a relatedEntity's `foreignKey`).
+ * @param {DataClassInfo} dc
+ * @returns {(a: Attribute) => boolean}
+ */
+function telling(dc) {
+  const key = keyName(dc)
+  const foreign = new Set(dc.attributes.map((a) => a.foreignKey))
+  return (a) => a.name !== key && !foreign.has(a.name)
+}
+
+/**
+ * The numeric attributes, the one shown first being the figures' default: those that tell about
+ * the data (a salary, a budget), then the key and the foreign keys, whose figures say only how
+ * many entities there are and how they are numbered; model order within each.
+ * @param {DataClassInfo} dc
+ */
+function numericAttributes(dc) {
+  const tells = telling(dc)
+  const numeric = dc.attributes.filter((a) => SCALAR_KINDS.has(a.kind) && NUMERIC.has(a.type))
+  // A stable sort: model order within each group.
+  return numeric.sort((a, b) => Number(!tells(a)) - Number(!tells(b)))
+}
+
 function renderComputeChoices() {
   const dc = /** @type {DataClassInfo} */ (state.dc)
-  const numeric = dc.attributes.filter((a) => SCALAR_KINDS.has(a.kind) && NUMERIC.has(a.type))
-  // The key's figures say little: a numeric attribute that is not the key comes first.
-  numeric.sort((a, b) => Number(a.identifying ?? false) - Number(b.identifying ?? false))
+  const numeric = numericAttributes(dc)
   const select = selectEl('compute-attr')
   select.replaceChildren(
     ...numeric.map((a) => {
@@ -1298,28 +1361,44 @@ async function feedError(url) {
 // ---------------------------------------------------------------------------------------------
 // Wiring
 
-function applyTheme(/** @type {boolean} */ dark) {
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light'
-  const button = $('theme')
-  button.setAttribute('aria-pressed', String(dark))
+// The theme follows the system's (`prefers-color-scheme`, as it changes) until the theme button
+// is used; that choice is stored and wins from then on. The button names what it does, which
+// also says the theme shown: "Switch to light theme" on the dark one.
+
+const THEME_KEY = 'entistore-theme'
+const systemDark = matchMedia('(prefers-color-scheme: dark)')
+
+/** The person's stored choice, 'dark' or 'light', or null when none was made. */
+function storedTheme() {
   try {
-    localStorage.setItem('entistore-theme', dark ? 'dark' : 'light')
+    return localStorage.getItem(THEME_KEY)
   } catch {
-    // Storage may be refused (private windows): the theme then lasts for the page.
+    return null
   }
 }
 
+function showTheme(/** @type {boolean} */ dark) {
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light'
+  $('theme').textContent = `Switch to ${dark ? 'light' : 'dark'} theme`
+}
+
+function chooseTheme(/** @type {boolean} */ dark) {
+  try {
+    localStorage.setItem(THEME_KEY, dark ? 'dark' : 'light')
+  } catch {
+    // Storage may be refused (private windows): the choice then lasts for the page.
+  }
+  showTheme(dark)
+}
+
 function start() {
-  const saved = (() => {
-    try {
-      return localStorage.getItem('entistore-theme')
-    } catch {
-      return null
-    }
-  })()
-  applyTheme(saved ? saved === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches)
+  const saved = storedTheme()
+  showTheme(saved ? saved === 'dark' : systemDark.matches)
+  systemDark.addEventListener('change', (e) => {
+    if (!storedTheme()) showTheme(e.matches)
+  })
   $('theme').addEventListener('click', () =>
-    applyTheme(document.documentElement.dataset.theme !== 'dark'),
+    chooseTheme(document.documentElement.dataset.theme !== 'dark'),
   )
   $('query').addEventListener('submit', (e) => {
     e.preventDefault()
@@ -1338,6 +1417,13 @@ function start() {
     state.params = ''
     state.skip = 0
     void refresh()
+  })
+  // Another page size reads the page again at once (not at the next Run), with the query shown;
+  // the page is the one that holds the first row shown before.
+  $('page-size').addEventListener('change', () => {
+    state.top = Number(selectEl('page-size').value)
+    state.skip = Math.floor(state.skip / state.top) * state.top
+    if (state.dc) void refresh()
   })
   $('prev').addEventListener('click', () => {
     state.skip = Math.max(0, state.skip - state.top)

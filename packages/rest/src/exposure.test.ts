@@ -345,6 +345,41 @@ describe('exposure: what is hidden never shows', () => {
     expect(internal).toEqual([])
   })
 
+  it('suggests no hidden name for a near miss of one ("did you mean"), as it does a shown one', async () => {
+    const { send, internal } = fixture()
+    // The twin: a near miss of a shown name is answered with it.
+    const shown = await send('/rest/Shop?$filter=scor=1')
+    expect(shown.text).toContain('(did you mean \\"score\\"?)')
+    const templates = [
+      '/rest/Shop?$filter={A}=1',
+      '/rest/Shop?$orderby={A}',
+      '/rest/Shop?$attributes={A}',
+      '/rest/Shop?$expand={A}',
+      '/rest/Shop/{A}?$compute=sum',
+      '/rest/Shop/{A}?$distinct=true',
+      '/rest/Shop(1)/{A}',
+      '/rest/Item?$filter=shop.{A}=1',
+    ]
+    const misses = ['zqHiddenAtr', 'zqHiddenNun', 'zqVaultLnk', 'zqAliasToHiden', 'zqVault']
+    for (const name of misses) {
+      const replies = await Promise.all([
+        ...templates.map((t) => send(t.split('{A}').join(name))),
+        send('/rest/Shop?$method=update', { __KEY: '1', [name]: 'x' }),
+      ])
+      for (const reply of replies) {
+        expect(reply.status, name).toBeGreaterThanOrEqual(400)
+        expect(reply.text, name).not.toContain('did you mean')
+        expectClean(reply, name, [name])
+      }
+    }
+    for (const path of ['/rest/ZqVaul', '/rest/zqvault', '/rest/$catalog/ZqVaul']) {
+      const reply = await send(path)
+      expect(reply.status, path).toBe(404)
+      expect(reply.text, path).not.toContain('did you mean')
+    }
+    expect(internal).toEqual([])
+  })
+
   it('refuses writes naming hidden things as it refuses unknown names, and changes nothing hidden', async () => {
     const { ds, send, internal } = fixture()
     const hiddenState = (): unknown[] => [

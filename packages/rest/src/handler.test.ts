@@ -954,13 +954,118 @@ describe('single entities', () => {
 })
 
 describe('errors', () => {
-  it('answers an unknown or hidden dataclass with 404 1800', async () => {
+  it('answers an unknown or hidden dataclass with 404 1800, suggesting close shown names', async () => {
     const { rest } = setup()
     await expectError(rest, '/rest/Nope', 404, 1800, 'The "Nope" dataclass cannot be found')
-    await expectError(rest, '/rest/employee', 404, 1800, 'The "employee" dataclass cannot be found')
+    await expectError(
+      rest,
+      '/rest/employee',
+      404,
+      1800,
+      'The "employee" dataclass cannot be found (did you mean "Employee"?)',
+    )
     await expectError(rest, '/rest/Audit', 404, 1800, 'The "Audit" dataclass cannot be found')
+    // A hidden dataclass is never suggested: its name would be told.
+    await expectError(rest, '/rest/Audi', 404, 1800, 'The "Audi" dataclass cannot be found')
     await expectError(rest, '/rest/Audit(1)', 404, 1800)
     await expectError(rest, '/rest/Nope(1)', 404, 1800)
+  })
+
+  it("ends an unknown name's message with the close names the client may see, code and status as before", async () => {
+    const { rest } = setup()
+    const unknown = (a: string, dc: string, meant?: string) =>
+      `The "${a}" attribute cannot be found in The "${dc}" dataclass${meant ? ` (did you mean ${meant}?)` : ''}`
+    const lastName = '"lastName"'
+    await expectError(
+      rest,
+      "/rest/Employee?$filter=lastNme='x'",
+      404,
+      1500,
+      unknown('lastNme', 'Employee', lastName),
+    )
+    await expectError(
+      rest,
+      "/rest/Employee?$filter=employer.nme='x'",
+      404,
+      1500,
+      unknown('nme', 'Company', '"name"'),
+    )
+    await expectError(
+      rest,
+      '/rest/Employee?$orderby=birthdate desc',
+      400,
+      1810,
+      'Wrong list of attributes to order by "birthdate": "birthdate" is not an attribute of Employee (did you mean "birthDate"?)',
+    )
+    await expectError(
+      rest,
+      '/rest/Employee?$attributes=lastname',
+      404,
+      1500,
+      unknown('lastname', 'Employee', lastName),
+    )
+    await expectError(
+      rest,
+      '/rest/Employee?$expand=employr',
+      404,
+      1500,
+      unknown('employr', 'Employee', '"employer"'),
+    )
+    await expectError(
+      rest,
+      '/rest/Employee/hiredat?$compute=max',
+      404,
+      1500,
+      unknown('hiredat', 'Employee', '"hiredAt"'),
+    )
+    await expectError(
+      rest,
+      '/rest/Employee/lastNam?$distinct=true',
+      404,
+      1500,
+      unknown('lastNam', 'Employee', lastName),
+    )
+    await expectError(
+      rest,
+      '/rest/Employee(1)/lastNme',
+      404,
+      1500,
+      unknown('lastNme', 'Employee', lastName),
+    )
+    const write = await get(rest, '/rest/Employee?$method=update', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ __KEY: '1', lastNme: 'x' }),
+    })
+    expect(write.res.status).toBe(400)
+    expect((JSON.parse(write.text) as { __ERROR: unknown[] }).__ERROR[0]).toEqual({
+      message: unknown('lastNme', 'Employee', lastName),
+      componentSignature: 'dbmg',
+      errCode: 1500,
+    })
+    // Up to three, closest first; none when nothing is close; never a hidden name (`secret`).
+    await expectError(
+      rest,
+      '/rest/Employee?$filter=employerI=1',
+      404,
+      1500,
+      unknown('employerI', 'Employee', '"employerID" or "employer"'),
+    )
+    await expectError(rest, '/rest/Employee?$filter=wage>1', 404, 1500, unknown('wage', 'Employee'))
+    await expectError(
+      rest,
+      "/rest/Company?$filter=secrt='x'",
+      404,
+      1500,
+      unknown('secrt', 'Company'),
+    )
+    await expectError(
+      rest,
+      '/rest/Company?$attributes=secrets',
+      404,
+      1500,
+      unknown('secrets', 'Company'),
+    )
   })
 
   it('answers an unknown key with 404 1542', async () => {

@@ -8,7 +8,10 @@
  * can tell a documented 4D code from our choice. `docs/errors.md` lists the table.
  *
  * Messages keep 4D's wording where it is known (clients match on them), including its quirks.
+ * An unknown name's message may end with the known names close to it (`known`: the names the
+ * caller may see), after 4D's wording: ` (did you mean "lastName"?)`.
  */
+import { didYouMean } from './closest-name.js'
 
 /** What kind of failure an error is. The REST adapter maps it to an HTTP status; the core never does. */
 export type ErrorCategory =
@@ -62,8 +65,8 @@ export const ERRORS = {
     1500,
     'dbmg',
     'notFound',
-    (attribute: string, dataClass: string) =>
-      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass`,
+    (attribute: string, dataClass: string, known: Iterable<string> = []) =>
+      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass${didYouMean(attribute, known)}`,
   ),
   EntityNotFound: spec(
     1542,
@@ -119,8 +122,8 @@ export const ERRORS = {
     1500,
     'dbmg',
     'badRequest',
-    (attribute: string, dataClass: string) =>
-      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass`,
+    (attribute: string, dataClass: string, known: Iterable<string> = []) =>
+      `The ${q(attribute)} attribute cannot be found in The ${q(dataClass)} dataclass${didYouMean(attribute, known)}`,
   ),
   /** 4D's ENTITY_ATTRIBUTE_IS_READ_ONLY: calculated, alias and relatedEntities attributes, a changed primary key. */
   AttributeReadOnly: spec(
@@ -176,7 +179,8 @@ export const ERRORS = {
     1800,
     'dbmg',
     'notFound',
-    (dataClass: string) => `The ${q(dataClass)} dataclass cannot be found`,
+    (dataClass: string, known: Iterable<string> = []) =>
+      `The ${q(dataClass)} dataclass cannot be found${didYouMean(dataClass, known)}`,
   ),
   EntitySetNotFound: spec(
     1802,

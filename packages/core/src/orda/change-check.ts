@@ -12,7 +12,7 @@
  */
 import { currentActor } from '../access/acting.js'
 import { DatastoreError, fail } from '../errors/datastore-error.js'
-import type { AttributeDef } from '../schema/definitions.js'
+import { attributeNames, type AttributeDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { ChangeHistory } from '../store/change-history.js'
 import type { Table } from '../store/table.js'
@@ -170,7 +170,11 @@ class ClassCheck<T> {
 function attributeOf(dc: DataClass, name: string, exposedOnly: boolean): AttributeDef {
   const attr = dc.def.attributesByName.get(name)
   if (attr === undefined || (exposedOnly && !attr.exposed))
-    return fail('AttributeNotFound', [name, dc.name])
+    return fail('AttributeNotFound', [
+      name,
+      dc.name,
+      attributeNames(dc.datastore.schema, dc.def, exposedOnly),
+    ])
   if (attr.kind === 'relatedEntities')
     return fail('InvalidParameter', [
       'attributes',

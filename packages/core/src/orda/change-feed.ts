@@ -13,6 +13,7 @@
  */
 import type { Authorize } from '../access/authorize.js'
 import { fail } from '../errors/datastore-error.js'
+import { dataClassNames } from '../schema/definitions.js'
 import type { Session } from '../sessions/session-store.js'
 import type { ChangeHistoryOptions } from '../store/change-history.js'
 import type { KeyValue } from '../store/entity-record.js'
@@ -135,7 +136,10 @@ export function feedPlan<T>(ds: Datastore, options: ChangesOptions<T>): FeedPlan
   const classes = [...new Set(names)].map((name) => {
     const dc = ds.findDataClass(name)
     if (dc === undefined || (options.exposedOnly && !dc.def.exposed))
-      return fail('DataClassNotFound', [name])
+      return fail('DataClassNotFound', [
+        name,
+        dataClassNames(ds.schema, options.exposedOnly ?? false),
+      ])
     return dc
   })
   if (classes.length > 1 && (options.filter !== undefined || options.attributes !== undefined))

@@ -107,7 +107,11 @@ export class DataClass<
 
   /** The attribute called `name`; throws AttributeNotFound (1500) if there is none. */
   attribute(name: string): AttributeDef {
-    return this.def.attributesByName.get(name) ?? fail('AttributeNotFound', [name, this.def.name])
+    const def = this.def
+    return (
+      def.attributesByName.get(name) ??
+      fail('AttributeNotFound', [name, def.name, def.attributesByName.keys()])
+    )
   }
 
   /**

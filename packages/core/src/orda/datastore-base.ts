@@ -181,7 +181,8 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   /** The dataclass called `name` (case-sensitive); throws DataClassNotFound (1800) if there is none. */
   dataClass<N extends DataClassName<M>>(name: N): DataClass<M, N> {
     return (
-      (this.#classes.get(name) as DataClass<M, N> | undefined) ?? fail('DataClassNotFound', [name])
+      (this.#classes.get(name) as DataClass<M, N> | undefined) ??
+      fail('DataClassNotFound', [name, this.#classes.keys()])
     )
   }
 

@@ -332,8 +332,9 @@ export class Entity<
    * `ds.Employee.get(3)?.get('salary')` is a `number | null`.
    */
   get<K extends AttributeName<M, N>>(name: K): AttributeValue<M, N, K> {
-    const attr = this.dataClass.def.attributesByName.get(name)
-    if (!attr) return fail('AttributeNotFound', [name, this.dataClass.name])
+    const known = this.dataClass.def.attributesByName
+    const attr = known.get(name)
+    if (!attr) return fail('AttributeNotFound', [name, this.dataClass.name, known.keys()])
     // What the acting session may not read (a request's code), it is refused (1607, 1557).
     needAttribute(this.#self.dataClass, attr)
     return this.valueOf(attr) as AttributeValue<M, N, K>

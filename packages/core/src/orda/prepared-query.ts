@@ -13,6 +13,7 @@ import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selection.js'
 import type { ValueType } from '../schema/model-json.js'
+import { attributeNames } from '../schema/definitions.js'
 import { Ast, type QueryNode } from '../query/ast.js'
 import { bindFilter, bindOrderBy } from '../query/bind.js'
 import type { BoundOrderKey } from '../query/bound.js'
@@ -116,7 +117,11 @@ export class PreparedQuery<
     if (checker(dc.datastore) !== undefined)
       needPaths(
         dc as unknown as DataClass,
-        pathsRead(this.query, { values: { params }, dataClass: dc.name }),
+        pathsRead(this.query, {
+          values: { params },
+          dataClass: dc.name,
+          known: () => attributeNames(dc.datastore.schema, dc.def, this.#exposedOnly),
+        }),
       )
     const found = this.#lookup?.rows(params)
     const rows =

@@ -9,6 +9,7 @@ import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selecti
 import { and } from '../sets/set-algebra.js'
 import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
+import { attributeNames } from '../schema/definitions.js'
 import { parseCached } from '../query/run-query.js'
 import { parseOrderBy } from '../query/parse-filter.js'
 import { orderPathsRead, pathsRead } from '../query/paths-read.js'
@@ -76,11 +77,12 @@ export function needQuery<M extends ModelTypes, N extends DataClassName<M>>(
   dc: DataClass<M, N>,
   text: string | QueryNode,
   orderBy?: string | readonly OrderByItemNode[],
-  values: PathValues = {},
+  values: PathValues & { readonly exposedOnly?: boolean | undefined } = {},
 ): void {
   const d = dc as unknown as DataClass
   const query = typeof text === 'string' ? parseCached(text) : text
-  needPaths(d, pathsRead(query, { values, dataClass: dc.name }))
+  const known = () => attributeNames(d.datastore.schema, d.def, values.exposedOnly ?? false)
+  needPaths(d, pathsRead(query, { values, dataClass: dc.name, known }))
   if (orderBy !== undefined)
     needPaths(d, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
 }

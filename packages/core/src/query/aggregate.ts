@@ -121,7 +121,8 @@ export function resolveAggregatePath(
   const first = /^(.*?)(\[\])?$/.exec(segments[0]!)!
   const name = first[1]!
   const attr = def.attributesByName.get(name)
-  if (!attr || name === '') return fail('AttributeNotFound', [name, def.name])
+  if (!attr || name === '')
+    return fail('AttributeNotFound', [name, def.name, def.attributesByName.keys()])
   const rest = segments.slice(1)
   if (rest.some((s) => !/^[^[\]]+(\[\])?$/.test(s)))
     refuse('a path is names separated by dots, with [] after a collection (extra.tags[].name)')

@@ -23,7 +23,8 @@ import type {
   SchemaDef,
   StorageAttributeDef,
 } from '../schema/definitions.js'
-import { isShownAttribute } from '../schema/definitions.js'
+import { attributeNames, isShownAttribute } from '../schema/definitions.js'
+import { didYouMean } from '../errors/closest-name.js'
 import type { ValueType } from '../schema/model-json.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
 import type {
@@ -113,7 +114,10 @@ export function bindFilter(
 function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
   switch (node.kind) {
     case 'Comparison': {
-      const filled = filledComparison(node, pathValues(ctx), dc.name)
+      const filled = filledComparison(node, pathValues(ctx), {
+        dataClass: dc.name,
+        known: () => namesOf(ctx, dc),
+      })
       return bindComparison(ctx, dc, filled, filled.path.segments, 0)
     }
     case 'Not':
@@ -139,9 +143,13 @@ const linkAnd = (operands: BoundFilter[]): BoundFilter[] =>
 function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
   const attr = dc.attributesByName.get(name)
   if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
-    return fail('AttributeNotFound', [name, dc.name])
+    return fail('AttributeNotFound', [name, dc.name, namesOf(ctx, dc)])
   return attr
 }
+
+/** The names a query of `dc` may use, for an unknown name's suggestions (none hidden from REST). */
+const namesOf = (ctx: Ctx, dc: DataClassDef): string[] =>
+  attributeNames(ctx.schema, dc, ctx.options.exposedOnly ?? false)
 
 /** Text for error messages, computed only if a message is written (binding runs per query). */
 interface LazyText {
@@ -548,7 +556,9 @@ function orderKey(
     if (seg.collection) bad('collections cannot be sorted on')
     const attr = dc.attributesByName.get(seg.name)
     if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
-      return bad(`"${seg.name}" is not an attribute of ${dc.name}`)
+      return bad(
+        `"${seg.name}" is not an attribute of ${dc.name}${didYouMean(seg.name, namesOf(ctx, dc))}`,
+      )
     const last = i === segments.length - 1
     if (attr.kind === 'alias') {
       segments = [

@@ -25,14 +25,23 @@ export interface PathValues {
   readonly attributes?: Readonly<Record<string, unknown>> | undefined
 }
 
-/** `node` with its path written out: its own, or its placeholder's (`dataClass` names errors). */
+/**
+ * The dataclass a placeholder's path starts in, for its errors: its name, and the attribute names
+ * its caller may use (asked only when a path names none, for the error's suggestions).
+ */
+export interface PathsOf {
+  readonly dataClass: string
+  readonly known?: (() => Iterable<string>) | undefined
+}
+
+/** `node` with its path written out: its own, or its placeholder's. */
 export function filledComparison(
   node: ComparisonNode,
   values: PathValues,
-  dataClass: string,
+  of: PathsOf,
 ): PathComparisonNode {
   if (node.path.kind === 'AttributePath') return node as PathComparisonNode
-  return Ast.comparison(placeholderPath(node.path, values, dataClass), node.op, node.value)
+  return Ast.comparison(placeholderPath(node.path, values, of), node.op, node.value)
 }
 
 /**
@@ -42,14 +51,14 @@ export function filledComparison(
 export function placeholderPath(
   p: PlaceholderNode,
   values: PathValues,
-  dataClass: string,
+  of: PathsOf,
 ): AttributePathNode {
   const raw = valueOf(p, values)
   const shown = p.index === undefined ? `:${p.name}` : `:${p.index}`
   let path: AttributePathNode | undefined
   if (typeof raw === 'string') {
     path = parseAttributePath(raw)
-    if (!path) return fail('AttributeNotFound', [raw, dataClass])
+    if (!path) return fail('AttributeNotFound', [raw, of.dataClass, of.known?.() ?? []])
   } else if (
     Array.isArray(raw) &&
     raw.length > 0 &&

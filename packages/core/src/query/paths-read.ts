@@ -5,7 +5,7 @@
  * placeholder (`:1 = 5`) is read from its value, as the binder will read it.
  */
 import type { FilterNode, OrderByItemNode, QueryNode } from './ast.js'
-import { placeholderPath, type PathValues } from './path-placeholders.js'
+import { placeholderPath, type PathsOf, type PathValues } from './path-placeholders.js'
 
 type Paths = readonly (readonly string[])[]
 
@@ -13,9 +13,8 @@ type Paths = readonly (readonly string[])[]
 const kept = new WeakMap<object, Paths>()
 
 /** What the placeholders of paths stand for in one run of a query, and its dataclass for errors. */
-export interface PathsFilled {
+export interface PathsFilled extends PathsOf {
   readonly values: PathValues
-  readonly dataClass: string
 }
 
 /** The paths `query` reads: its filter's, then its `order by`'s. */
@@ -53,8 +52,8 @@ function filterPaths(node: FilterNode, out: string[][], filled: PathsFilled | un
         out.push(path.segments.map((s) => s.name))
         return true
       }
-      const { values, dataClass } = filled ?? { values: {}, dataClass: '' }
-      out.push(placeholderPath(path, values, dataClass).segments.map((s) => s.name))
+      const { values, ...of } = filled ?? { values: {}, dataClass: '' }
+      out.push(placeholderPath(path, values, of).segments.map((s) => s.name))
       return false
     }
     case 'Logical': {

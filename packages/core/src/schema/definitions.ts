@@ -223,6 +223,20 @@ export interface SchemaDef {
 export const isPublic = (x: { readonly exposed: boolean; readonly scope: string }): boolean =>
   x.exposed && x.scope === 'public'
 
+/**
+ * The names of `dc`'s attributes its caller may name, in model order: all of them, or with
+ * `shownOnly` (a REST client's) those the REST interface shows. An unknown name's error suggests
+ * the close ones among these (errors/closest-name.ts): a hidden name is never told.
+ */
+export function attributeNames(schema: SchemaDef, dc: DataClassDef, shownOnly: boolean): string[] {
+  return dc.attributes.filter((a) => !shownOnly || isShownAttribute(schema, a)).map((a) => a.name)
+}
+
+/** The dataclass names, in model order: all, or with `publicOnly` those the REST interface shows. */
+export function dataClassNames(schema: SchemaDef, publicOnly: boolean): string[] {
+  return schema.dataClasses.filter((d) => !publicOnly || isPublic(d)).map((d) => d.name)
+}
+
 // Worked out once per attribute: a filter binds it and a write checks it on every request.
 const shownCache = new WeakMap<AttributeDef, boolean>()
 

@@ -116,7 +116,7 @@ describe("inferModel on json-server's db.json", () => {
     expect((ds.dataClass('comments').get('2')!.get('post') as Entity).get('title')).toBe('a title')
     expect(ds.dataClass('profile').get(1)!.get('name')).toBe('typicode')
     // A new post gets no key of its own (a string key is the client's to give); a new profile does.
-    expect(ds.dataClass('profile').new().save().getKey()).toBe(2)
+    expect(ds.dataClass('profile').new().saveOrFail().getKey()).toBe(2)
   })
 })
 
@@ -192,7 +192,7 @@ describe('keys', () => {
 
   it("numbers integer keys on from the largest (autosequence); a string key is the caller's", () => {
     const ds = serve({ n: [{ id: 10 }, { id: 3 }], s: [{ id: 'b' }] })
-    expect(ds.dataClass('n').new().save().getKey()).toBe(11)
+    expect(ds.dataClass('n').new().saveOrFail().getKey()).toBe(11)
     const model = inferModel({ n: [{ id: 10 }], s: [{ id: 'b' }] }).model
     expect(model.dataClasses.map((dc) => dc.attributes[0])).toEqual([
       { name: 'id', kind: 'storage', type: 'long', autosequence: true },

@@ -10,7 +10,7 @@
  *   attribute named `<relation>ID` if there is one, else an implicit hidden slot named after the relation.
  * - relatedEntities: `path` names the inverse relatedEntity; the target is the dataclass that has it.
  */
-import { didYouMean } from '../values/closest-name.js'
+import { didYouMean } from '../errors/closest-name.js'
 import { fail } from '../errors/datastore-error.js'
 import type {
   AliasAttributeDef,

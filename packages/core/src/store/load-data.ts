@@ -8,7 +8,7 @@
  * `__TIMESTAMP` (as in a REST read), so a fixture can reproduce a real server's stamps. Relation
  * values in the deferred form of a REST read (`{"__deferred": {…}}`) are accepted for the same reason.
  */
-import { didYouMean } from '../values/closest-name.js'
+import { didYouMean } from '../errors/closest-name.js'
 import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { parseDate } from '../values/dates.js'

@@ -163,7 +163,7 @@ export class Store {
 
   /** The table of dataclass `name`; throws DataClassNotFound (1800) if there is none. */
   table(name: string): Table {
-    return this.#tables.get(name) ?? fail('DataClassNotFound', [name])
+    return this.#tables.get(name) ?? fail('DataClassNotFound', [name, this.#tables.keys()])
   }
 
   /** The table of dataclass `name`, or undefined. */

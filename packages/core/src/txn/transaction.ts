@@ -425,7 +425,10 @@ export class Transaction {
       const raw = values[name]
       if (raw === undefined) continue
       const attr = dc.attributesByName.get(name)
-      if (!attr) fail('UnknownAttribute', [name, dc.name], { details: { location: where(name) } })
+      if (!attr)
+        fail('UnknownAttribute', [name, dc.name, dc.attributesByName.keys()], {
+          details: { location: where(name) },
+        })
       // A new entity's generated value given as null is left to be generated, as if absent:
       // clients that send every attribute (Wakanda's) send an unsaved entity's key as null.
       if (raw === null && base === null && attr.kind === 'storage' && generated(dc, attr)) continue

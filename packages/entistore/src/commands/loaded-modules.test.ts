@@ -73,7 +73,7 @@ async function loaded(argv: string[]): Promise<{ code: number | null; modules: s
 /** The modules of the engine and of the REST interface, but the one name helper the CLI uses. */
 const engine = (modules: string[]): string[] =>
   modules.filter(
-    (m) => /^packages\/(core|rest)\//.test(m) && !m.endsWith('core/dist/values/closest-name.js'),
+    (m) => /^packages\/(core|rest)\//.test(m) && !m.endsWith('core/dist/errors/closest-name.js'),
   )
 
 describe('what the entistore command loads', () => {

@@ -11,6 +11,12 @@ import { startFixture, type ServedFixture, type StartFixtureOptions } from '../f
 import { usersAuthenticate } from '../users.js'
 import { chromiumAvailable, launchChromium, root, SHOTS } from './chromium.fixture.js'
 
+/** The theme the person chose, as the page stored it (read in the page). */
+const storedTheme = (): string | null =>
+  (
+    globalThis as unknown as { localStorage: { getItem(key: string): string | null } }
+  ).localStorage.getItem('entistore-theme')
+
 /** An attribute of the focused element, read in the page (no DOM types in the tests' Node build). */
 const focusedAttribute = (name: string): string | null | undefined =>
   (
@@ -101,6 +107,33 @@ describe.skipIf(!chromiumAvailable)('the explorer page in Chromium', () => {
     expect(errors).toEqual([])
   })
 
+  it("gives the filter an example and the figures an attribute of the dataclass's own", async () => {
+    // Company: the first numeric attribute that is neither the key nor a foreign key, its value in
+    // the first row as the parameters' example; the first text attribute, its first row's initial.
+    const acme = on.fixture.ds.dataClass('Company').get(1)!
+    expect(await on.page.locator('#filter-hint').textContent()).toBe(
+      "revenues > :1 and name = 'A@'",
+    )
+    expect(await on.page.getAttribute('#params', 'placeholder')).toBe(`[${acme.get('revenues')}]`)
+    expect(await on.page.inputValue('#compute-attr')).toBe('revenues')
+    await expect
+      .poll(() => on.page.locator('#compute dd[data-figure=count]').textContent())
+      .toBe('24')
+    // The example runs as it is.
+    await runFilter("revenues > :1 and name = 'A@'", `[${acme.get('revenues')}]`)
+    const expected = on.fixture.ds
+      .dataClass('Company')
+      .query("revenues > :1 and name = 'A@'", acme.get('revenues')).length
+    await expect.poll(status).toBe(`${expected} ${expected === 1 ? 'entity' : 'entities'}`)
+    // Project: its key is a uuid, its numbers a budget; Employee's salary comes before the key
+    // and the employerID foreign key.
+    await on.page.click('#classes button[data-dataclass=Project]')
+    await expect.poll(() => on.page.inputValue('#compute-attr')).toBe('budget')
+    await expect
+      .poll(() => on.page.locator('#filter-hint').textContent())
+      .toMatch(/^budget > :1 and title = '.@'$/)
+  })
+
   it('pages through a dataclass with $top and $skip', async () => {
     await on.page.click('#classes button[data-dataclass=Employee]')
     await expect.poll(status).toBe('360 entities')
@@ -109,8 +142,25 @@ describe.skipIf(!chromiumAvailable)('the explorer page in Chromium', () => {
     await on.page.click('#next')
     await expect.poll(() => on.page.locator('#page').textContent()).toBe('Page 2 of 15')
     expect(await firstCell('ID')).toBe('26')
+    // Rows a page reads at once, no Run needed, on the page that holds the first row shown (26).
+    await on.page.selectOption('#page-size', '10')
+    await expect.poll(() => on.page.locator('#page').textContent()).toBe('Page 3 of 36')
+    expect(await firstCell('ID')).toBe('21')
+    expect(await on.page.locator('#rows tbody tr').count()).toBe(10)
     await on.page.click('#prev')
-    await expect.poll(() => firstCell('ID')).toBe('1')
+    await expect.poll(() => firstCell('ID')).toBe('11')
+    await on.page.selectOption('#page-size', '25')
+    await expect.poll(() => on.page.locator('#page').textContent()).toBe('Page 1 of 15')
+    expect(await firstCell('ID')).toBe('1')
+    const ada = on.fixture.ds.dataClass('Employee').get(1)!
+    expect(await on.page.locator('#filter-hint').textContent()).toBe(
+      `salary > :1 and firstName = '${String(ada.get('firstName'))[0]}@'`,
+    )
+    expect(await on.page.locator('#compute-attr option').allTextContents()).toEqual([
+      'salary',
+      'ID',
+      'employerID',
+    ])
   })
 
   it('scrolls a wide dataclass in its own box, the row actions in view (1280 px)', async () => {
@@ -390,7 +440,7 @@ describe.skipIf(!chromiumAvailable)('the explorer page in Chromium', () => {
     await expect.poll(status).toBe('360 entities')
   })
 
-  it('labels every control and switches to the dark theme', async () => {
+  it('labels every control, follows the system theme, and the theme button says what it does', async () => {
     const unlabelled = await on.page.$$eval('input, select', (controls) =>
       controls
         .filter(
@@ -401,9 +451,23 @@ describe.skipIf(!chromiumAvailable)('the explorer page in Chromium', () => {
         .map((c) => c.id),
     )
     expect(unlabelled).toEqual([])
+    const theme = () =>
+      Promise.all([on.page.getAttribute('html', 'data-theme'), on.page.textContent('#theme')])
+    const stored = () => on.page.evaluate(storedTheme)
+    // The system's theme (light here), and no choice stored by merely loading the page.
+    expect(await theme()).toEqual(['light', 'Switch to dark theme'])
+    expect(await stored()).toBeNull()
+    // Until the button is used the page follows the system, as it changes.
+    await on.page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(theme).toEqual(['dark', 'Switch to light theme'])
+    // The person's choice is stored and wins over the system's.
     await on.page.click('#theme')
-    expect(await on.page.getAttribute('html', 'data-theme')).toBe('dark')
-    expect(await on.page.getAttribute('#theme', 'aria-pressed')).toBe('true')
+    expect(await theme()).toEqual(['light', 'Switch to dark theme'])
+    expect(await stored()).toBe('light')
+    await on.page.click('#theme')
+    expect(await theme()).toEqual(['dark', 'Switch to light theme'])
+    await on.page.emulateMedia({ colorScheme: 'light' })
+    expect(await theme()).toEqual(['dark', 'Switch to light theme'])
     await shot('8-dark')
   })
 })

@@ -11,6 +11,8 @@
  * Items nested deeper are passed as plain JSON.
  */
 import {
+  attributeNames,
+  dataClassNames,
   fail,
   isPublic,
   isShownAttribute,
@@ -60,7 +62,8 @@ export function resolveParameters(
  */
 function dataClassOf(ds: Datastore, name: unknown, perms: Permissions | undefined): DataClass {
   const dc = typeof name === 'string' ? ds.findDataClass(name) : undefined
-  if (!dc || !isPublic(dc.def)) return fail('DataClassNotFound', [String(name)])
+  if (!dc || !isPublic(dc.def))
+    return fail('DataClassNotFound', [String(name), dataClassNames(ds.schema, true)])
   perms?.need('read', dc.name)
   return dc
 }
@@ -75,7 +78,8 @@ function entityParameter(
   for (const name of Object.keys(p)) {
     if (name.startsWith('__')) continue
     const attr = dc.def.attributesByName.get(name)
-    if (!attr || !isShownAttribute(ds.schema, attr)) fail('UnknownAttribute', [name, dc.name])
+    if (!attr || !isShownAttribute(ds.schema, attr))
+      fail('UnknownAttribute', [name, dc.name, attributeNames(ds.schema, dc.def, true)])
     values[name] = p[name]
   }
   const changed = Object.keys(values).length > 0

@@ -17,7 +17,7 @@ import {
   type DataClass,
 } from '@entistore/core'
 import type { Reply } from '../reply.js'
-import { isShown } from '../serialize/entity.js'
+import { isShown, shownNames } from '../serialize/entity.js'
 import type { ComputedRead } from './read-request.js'
 
 type Keyword = '$all' | 'count' | 'sum' | 'average' | 'min' | 'max'
@@ -84,7 +84,7 @@ export function onePath(read: ComputedRead, operation: string): string {
   const name = path.split('.')[0]!.replace(/\[\]$/, '').trim()
   const attr = read.dc.def.attributesByName.get(name)
   if (!attr || !isShown(read.dc.datastore.schema, attr))
-    fail('AttributeNotFound', [name, read.dc.name])
+    fail('AttributeNotFound', [name, read.dc.name, shownNames(read.dc)])
   return path
 }
 

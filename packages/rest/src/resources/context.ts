@@ -15,6 +15,7 @@ export interface ChangesStreamOptions {
  * `$format` and the one list of attributes. Imports no resource and not the router.
  */
 import {
+  dataClassNames,
   fail,
   isPublic,
   sessionLockOwner,
@@ -27,7 +28,7 @@ import {
   type Session,
   type SliceScope,
 } from '@entistore/core'
-import { isShown, type EntityWriter } from '../serialize/entity.js'
+import { isShown, shownNames, type EntityWriter } from '../serialize/entity.js'
 import type { Uris } from '../serialize/uris.js'
 import type { RestHeaders } from '../exchange.js'
 import type { RestParams } from '../url/params.js'
@@ -93,7 +94,8 @@ export interface RouteContext {
 /** The dataclass if it exists and is exposed; 1800 otherwise (a hidden dataclass does not exist for REST). */
 export function exposedDataClass(ds: Datastore, name: string): DataClass {
   const dc = ds.findDataClass(name)
-  if (!dc || !isPublic(dc.def)) return fail('DataClassNotFound', [name])
+  if (!dc || !isPublic(dc.def))
+    return fail('DataClassNotFound', [name, dataClassNames(ds.schema, true)])
   return dc
 }
 
@@ -104,7 +106,7 @@ export function exposedDataClass(ds: Datastore, name: string): DataClass {
 export function visibleAttribute(dc: DataClass, name: string): AttributeDef {
   const attr = dc.def.attributesByName.get(name)
   if (!attr || !isShown(dc.datastore.schema, attr))
-    return fail('AttributeNotFound', [name, dc.name])
+    return fail('AttributeNotFound', [name, dc.name, shownNames(dc)])
   return attr
 }
 

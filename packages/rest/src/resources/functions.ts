@@ -41,6 +41,7 @@ import { checkArgumentCount, withTimeLimit } from '../call/call-limits.js'
 import { OutgoingMessage } from '../call/outgoing-message.js'
 import { resultJson } from '../call/result.js'
 import { parseProjection } from '../serialize/projection.js'
+import { shownNames } from '../serialize/entity.js'
 import { entityReply } from '../serialize/selection.js'
 import type { RestMethod } from '../url/params.js'
 import type { RestTarget } from '../url/parse-rest-url.js'
@@ -78,7 +79,7 @@ export function dataClassCall(ctx: RouteContext, target: DataClassTarget): Answe
   if (!fn) {
     // A GET goes on as a read, which answers 1500 for the unknown attribute.
     if (ctx.method !== 'POST') return undefined
-    throw datastoreError('AttributeNotFound', [name, dc.name], {
+    throw datastoreError('AttributeNotFound', [name, dc.name, shownNames(dc)], {
       cause: datastoreError('CannotBuildAttributeList', [name, dc.name]),
     })
   }

@@ -9,6 +9,7 @@
  * (each value is still written by JSON.stringify, so escaping is the engine's own).
  */
 import {
+  attributeNames,
   Entity,
   EntitySelection,
   isBinaryValue,
@@ -16,6 +17,7 @@ import {
   keyText,
   type AliasAttributeDef,
   type AttributeDef,
+  type DataClass,
   type DataClassDef,
   type SchemaDef,
   type StoredValue,
@@ -37,6 +39,10 @@ export type JsonObject = { [key: string]: Json }
 export function isShown(schema: SchemaDef, attr: AttributeDef): boolean {
   return isShownAttribute(schema, attr)
 }
+
+/** The names of the attributes a client may see: an unknown name's error suggests from them. */
+export const shownNames = (dc: DataClass): string[] =>
+  attributeNames(dc.datastore.schema, dc.def, true)
 
 /** The attributes a client may see, in model order. */
 export function visibleAttributes(schema: SchemaDef, dc: DataClassDef): AttributeDef[] {

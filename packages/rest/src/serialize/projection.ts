@@ -14,6 +14,7 @@
  * (`$expand`), as the real server reports it.
  */
 import {
+  attributeNames,
   datastoreError,
   type AttributeDef,
   type DataClassDef,
@@ -102,7 +103,7 @@ function visible(
 ): AttributeDef {
   const attr = dc.attributesByName.get(name)
   if (attr && isShown(schema, attr)) return attr
-  throw datastoreError('AttributeNotFound', [name, dc.name], {
+  throw datastoreError('AttributeNotFound', [name, dc.name, attributeNames(schema, dc, true)], {
     cause: datastoreError(
       source === '$attributes' ? 'CannotBuildAttributeList' : 'CannotBuildExpandList',
       [path, dc.name],

@@ -6,7 +6,7 @@
  */
 import { toKey, fail, type DataClass, type KeyValue } from '@entistore/core'
 import type { Permissions } from '../permissions.js'
-import { isShown } from '../serialize/entity.js'
+import { isShown, shownNames } from '../serialize/entity.js'
 
 /** One entity of a body, ready for the core. */
 export interface WriteItem {
@@ -82,7 +82,7 @@ export function readWriteItem(
       const attr = dc.def.attributesByName.get(name)
       if (!attr || !isShown(dc.datastore.schema, attr)) {
         if (!attr && ECHOED.has(name)) continue
-        fail('UnknownAttribute', [name, dc.name])
+        fail('UnknownAttribute', [name, dc.name, shownNames(dc)])
       }
       // A computed value sent back unchanged with an entity read earlier is an echo, not a write.
       // Only one the session may read: comparing with a value it may not read would answer
