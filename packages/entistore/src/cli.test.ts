@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import { main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
 import { cloneCommand } from './commands/clone.js'
+import { openapiCommand } from './commands/openapi.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
 import { renderModelTypes } from './model-types.js'
@@ -343,7 +344,8 @@ describe('help: the commands, and each command its own', () => {
       expect([code, err, out]).toEqual([0, [], [OVERVIEW]])
     }
     expect(OVERVIEW).toMatch(/^Usage: entistore <command> \[options\]\n\nCommands:\n  serve  /)
-    for (const name of ['serve', 'clone', 'types']) expect(OVERVIEW).toContain(`\n  ${name}  `)
+    for (const name of ['serve', 'clone', 'types', 'openapi'])
+      expect(OVERVIEW).toContain(`\n  ${name}  `)
     expect(OVERVIEW).toContain("Run 'entistore <command> --help'")
     expect(OVERVIEW).toContain('--version, -v')
   })
@@ -355,6 +357,7 @@ describe('help: the commands, and each command its own', () => {
     ],
     ['clone', ['--out,  -o', '--user', '--password', '--page-size']],
     ['types', ['--model, -m', '--out,  -o']],
+    ['openapi', ['--model, -m', '--functions, -f', '--out,  -o']],
   ])("prints %s's own help for --help, -h and help <command>", async (name, options) => {
     const help = (await run([name, '--help'])).out
     expect(help).toHaveLength(1)
@@ -386,7 +389,7 @@ describe('help: the commands, and each command its own', () => {
     const doc = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8')
     const block = /```\n(entistore serve [\s\S]*?)```/.exec(doc)?.[1]
     const lines = [
-      ...[serveCommand, cloneCommand, typesCommand].flatMap(synopsis),
+      ...[serveCommand, cloneCommand, typesCommand, openapiCommand].flatMap(synopsis),
       '  entistore --version',
       '  entistore --help',
     ].map((l) => l.slice(2))

@@ -7,6 +7,7 @@
  *   entistore serve --model <model.json> [options]      commands/serve.ts, serve-run.ts
  *   entistore clone <url> --out <dir> [options]          commands/clone.ts
  *   entistore types --model <model.json> [--out <file>]  commands/types.ts
+ *   entistore openapi --model <model.json> [--out <file>]  commands/openapi.ts
  *   entistore [<command>] --help | --version
  *
  * A usage error is one line and a pointer to the help, the way git and npm do it, so that the
@@ -27,12 +28,13 @@ import { cloneCommand } from './commands/clone.js'
 import { UsageError, type Command, type Options, type Values } from './commands/command.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
+import { openapiCommand } from './commands/openapi.js'
 import { FileError } from './file-error.js'
 
 export type { CliIo } from './commands/cli-io.js'
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [serveCommand, cloneCommand, typesCommand].map((c) => [c.name, c]),
+  [serveCommand, cloneCommand, typesCommand, openapiCommand].map((c) => [c.name, c]),
 )
 
 /** Options every command takes. */
@@ -47,7 +49,9 @@ export const synopsis = (command: Command): string[] => {
   return lines.slice(1, lines.indexOf(''))
 }
 
-const name = (command: Command): string => command.name.padEnd(7)
+// The commands' names in a column as wide as the longest, and two spaces.
+const width = Math.max(...Object.values(COMMANDS).map((c) => c.name.length)) + 2
+const name = (command: Command): string => command.name.padEnd(width)
 
 /** `entistore --help`: the commands, then where each one's options are. */
 export const OVERVIEW = `Usage: entistore <command> [options]
@@ -69,6 +73,7 @@ Examples:
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore clone http://127.0.0.1:8080 --out fixture
   entistore types -m model.json -o src/model-types.ts
+  entistore openapi -m model.json -f functions.js -o openapi.json
   entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 

@@ -27,6 +27,9 @@ export interface FunctionContext extends PathContext {
 
 const CALLS = [400, 401, 403, 404, 405, 413, 415, 422, 504]
 
+/** What shapes a result that is an entity or an entity selection, as a read's reply. */
+const SHAPING = ['attributes', 'expand', 'top', 'limit', 'skip', 'entityset'].map(param)
+
 /** A parameter's schema: its declared type, or null (a function decides what a missing value means). */
 function parameterSchema(ctx: FunctionContext, spec: ParamSpec): Schema {
   if (typeof spec === 'object') {
@@ -89,7 +92,7 @@ function operations(
     post: {
       operationId: id,
       ...common,
-      parameters: [...before],
+      parameters: [...before, ...SHAPING],
       requestBody: { required: false, content: { 'application/json': { schema: args } } },
       responses,
     },
@@ -100,6 +103,7 @@ function operations(
       ...common,
       parameters: [
         ...before,
+        ...SHAPING,
         {
           name: '$params',
           in: 'query',
