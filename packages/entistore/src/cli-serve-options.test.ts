@@ -652,6 +652,10 @@ describe('the built entistore command', () => {
         headers: { 'content-type': 'application/json' },
         body: '{"name":"Hooli"}',
       })
+      // The request log's line (on by default), then the save's.
+      expect(await lines.next()).toMatch(
+        /^POST \/rest\/Company\?\$method=update 200 [\d.]+ ms \d+ B/,
+      )
       child.kill('SIGUSR2')
       expect(await lines.next()).toBe(`Saved 3 entities to ${saved}`)
       expect(JSON.parse(readFileSync(saved, 'utf8')).Company).toHaveLength(2)

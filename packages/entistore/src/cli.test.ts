@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
 import { cloneCommand } from './commands/clone.js'
 import { modelCommand } from './commands/model.js'
+import { openapiCommand } from './commands/openapi.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
 import { renderModelTypes } from './model-types.js'
@@ -344,7 +345,7 @@ describe('help: the commands, and each command its own', () => {
       expect([code, err, out]).toEqual([0, [], [OVERVIEW]])
     }
     expect(OVERVIEW).toMatch(/^Usage: entistore <command> \[options\]\n\nCommands:\n  serve  /)
-    for (const name of ['serve', 'clone', 'types', 'model'])
+    for (const name of ['serve', 'clone', 'types', 'model', 'openapi'])
       expect(OVERVIEW).toContain(`\n  ${name}  `)
     expect(OVERVIEW).toContain("Run 'entistore <command> --help'")
     expect(OVERVIEW).toContain('--version, -v')
@@ -358,6 +359,7 @@ describe('help: the commands, and each command its own', () => {
     ['clone', ['--out,  -o', '--user', '--password', '--page-size']],
     ['types', ['--model, -m', '--out,  -o']],
     ['model', ['--from', '--out,  -o', '--force']],
+    ['openapi', ['--model, -m', '--functions, -f', '--out,  -o']],
   ])("prints %s's own help for --help, -h and help <command>", async (name, options) => {
     const help = (await run([name, '--help'])).out
     expect(help).toHaveLength(1)
@@ -389,7 +391,7 @@ describe('help: the commands, and each command its own', () => {
     const doc = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8')
     const block = /```\n(entistore serve [\s\S]*?)```/.exec(doc)?.[1]
     const lines = [
-      ...[serveCommand, cloneCommand, typesCommand, modelCommand].flatMap(synopsis),
+      ...[serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand].flatMap(synopsis),
       '  entistore --version',
       '  entistore --help',
     ].map((l) => l.slice(2))

@@ -8,6 +8,7 @@
  *   entistore clone <url> --out <dir> [options]          commands/clone.ts
  *   entistore types --model <model.json> [--out <file>]  commands/types.ts
  *   entistore model --from <data.json> [--out <file>]    commands/model.ts
+ *   entistore openapi --model <model.json> [--out <file>]  commands/openapi.ts
  *   entistore [<command>] --help | --version
  *
  * A usage error is one line and a pointer to the help, the way git and npm do it, so that the
@@ -36,12 +37,13 @@ import { batchedLines } from './commands/line-batch.js'
 import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
+import { openapiCommand } from './commands/openapi.js'
 import { FileError } from './file-error.js'
 
 export type { CliIo } from './commands/cli-io.js'
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [serveCommand, cloneCommand, typesCommand, modelCommand].map((c) => [c.name, c]),
+  [serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand].map((c) => [c.name, c]),
 )
 
 /** Options every command takes. */
@@ -56,7 +58,9 @@ export const synopsis = (command: Command): string[] => {
   return lines.slice(1, lines.indexOf(''))
 }
 
-const name = (command: Command): string => command.name.padEnd(7)
+// The commands' names in a column as wide as the longest, and two spaces.
+const width = Math.max(...Object.values(COMMANDS).map((c) => c.name.length)) + 2
+const name = (command: Command): string => command.name.padEnd(width)
 
 /** `entistore --help`: the commands, then where each one's options are. */
 export const OVERVIEW = `Usage: entistore <command> [options]
@@ -79,6 +83,7 @@ Examples:
   entistore clone http://127.0.0.1:8080 --out fixture
   entistore types -m model.json -o src/model-types.ts
   entistore model --from db.json -o model.json             the model inferred from a data file, to edit
+  entistore openapi -m model.json -f functions.js -o openapi.json
   entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 

@@ -421,6 +421,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       const reply = route({
         ds,
         uris,
+        cookieName,
         writer,
         session,
         actor,

@@ -27,6 +27,13 @@ export { STATUS_BY_CATEGORY, toErrorReply } from './errors/to-error-body.js'
 export type { ErrorReply } from './errors/to-error-body.js'
 export { lineAndColumn, readJsonSyntaxError } from './body/json-syntax-error.js'
 export type { JsonSyntaxErrorPlace } from './body/json-syntax-error.js'
+export { openApiDocument } from './openapi/document.js'
+export type {
+  OpenApiDocument,
+  OpenApiOptions,
+  OpenApiShows,
+  OpenApiSource,
+} from './openapi/document.js'
 export { parseRestUrl } from './url/parse-rest-url.js'
 export type { ParsedUrl, RestTarget } from './url/parse-rest-url.js'
 export { parseQueryString, unquote } from './url/query-string.js'

@@ -18,6 +18,7 @@ import {
   singletonCall,
 } from './resources/functions.js'
 import { info } from './resources/info.js'
+import { openapi } from './resources/openapi.js'
 import { readDataClass } from './resources/read.js'
 import { upload, uploadGet } from './resources/upload.js'
 import { changes } from './resources/changes.js'
@@ -55,6 +56,8 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
     POST: (ctx, target) => callDataStore(ctx, target.name),
   },
   info: { GET: info, POST: readOnly('$info') },
+  // `/rest/$openapi`: the description of this interface, generated from the model.
+  openapi: { GET: openapi, POST: readOnly('$openapi') },
   // `/rest/$directory/login` and its siblings check their own methods.
   directory: { any: (ctx, target) => directory({ ...ctx, auth: ctx.auth ?? {} }, target.action) },
   singleton: { GET: singletonCall, POST: singletonCall },

@@ -43,6 +43,8 @@ import type { LoginThrottle } from '../sessions/login-throttle.js'
 export interface RouteContext {
   readonly ds: Datastore
   readonly uris: Uris
+  /** The session cookie's name (`4DSID_<app>`), for the description of `$openapi`. */
+  readonly cookieName?: string
   readonly writer: EntityWriter
   readonly session: Session
   readonly method: string

@@ -277,6 +277,7 @@ export function guard(
   if (!auth.forceLogin || sessionUser(session)) return
   switch (target.kind) {
     case 'catalog':
+    case 'openapi':
     case 'directory':
       return
     case 'catalogDataClass':

@@ -19,6 +19,8 @@ export type RestTarget =
   | { readonly kind: 'singleton'; readonly singleton: string; readonly function: string }
   /** `/rest/$upload`: a file sent to be kept for a later write. */
   | { readonly kind: 'upload' }
+  /** `/rest/$openapi`: the OpenAPI description of the interface (Entistore's, not 4D's). */
+  | { readonly kind: 'openapi' }
   /** `/rest/$changes`, `/rest/Employee/$changes`: the live feed (resources/changes.ts). */
   | { readonly kind: 'changes'; readonly dataClass?: string }
   | {
@@ -144,6 +146,10 @@ export function parsePath(pathname: string, search: string, basePath: string): P
   if (first === '$upload') {
     if (parts.length > 1) return fail('UrlMalformed', [url, '$upload takes no more segments'])
     return { target: { kind: 'upload' }, search }
+  }
+  if (first === '$openapi') {
+    if (parts.length > 1) return fail('UrlMalformed', [url, '$openapi takes no more segments'])
+    return { target: { kind: 'openapi' }, search }
   }
   if (first === '$changes') {
     if (parts.length > 1) return fail('UrlMalformed', [url, '$changes takes no more segments'])
