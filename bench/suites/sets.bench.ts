@@ -72,8 +72,8 @@ export function setsGroups(core: Core, size: number): SetsFixture {
       .toArray()
       .map((e) => [e.key as number, e.rowId]),
   )
-  const selA = dc.selection(idsA.map((k) => rowOf.get(k)!))
-  const selB = dc.selection(idsB.map((k) => rowOf.get(k)!))
+  const selA = dc.select(idsA.map((k) => rowOf.get(k)!))
+  const selB = dc.select(idsB.map((k) => rowOf.get(k)!))
   const idA = selA.keep().id
   const idB = selB.keep().id
   const keptA = () => ds.entitySets.get(idA)!.selection

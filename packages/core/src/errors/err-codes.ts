@@ -416,6 +416,19 @@ export const ERRORS = {
     (member: string, dataClass: string) =>
       `${member}() needs an entity that was saved: this new entity of the ${q(dataClass)} dataclass never was`,
   ),
+  /**
+   * An attribute property set where it cannot be (`entity.price = 10`, in an entity function
+   * `this.price = …`): an Entity is a saved version every reader shares, written through a draft;
+   * a selection's and a dataclass's attribute properties only read. Entistore's code: in 4D an
+   * entity is written in place. 422, as a class function's own failure. (9161)
+   */
+  PropertyReadOnly: spec(9161, 'enti', 'failed', (dataClass: string, name: string, on: string) =>
+    on === 'Entity'
+      ? `${q(`${dataClass}.${name}`)} cannot be set on an entity: an entity is a saved version that every reader shares; change it through a draft: entity.edit({ ${name}: … }).save()`
+      : on === 'Selection'
+        ? `${q(`${dataClass}.${name}`)} cannot be set on an entity selection: its projection only reads (write each entity through a draft: entity.edit({ ${name}: … }).save())`
+        : `${q(`${dataClass}.${name}`)} cannot be set: a dataclass's attribute properties only read`,
+  ),
   InvalidData: spec(
     9021,
     'enti',

@@ -13,7 +13,11 @@ import { coerceAt } from '../store/changes.js'
 import type { Datastore } from './datastore.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { Entity } from './entity.js'
-import { EntitySelection, ORDERED } from './entity-selection.js'
+import { objectClassesOf, type ObjectClasses } from './object-classes.js'
+import { defineOwnAttributeProperties } from './attribute-properties.js'
+import type { Ordering } from '../query/order.js'
+import type { EntitySelection } from './entity-selection.js'
+import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import { toKey } from '../store/keys.js'
 import { compareKeys, type Table } from '../store/table.js'
 import { sortKey } from '../values/compare.js'
@@ -22,7 +26,7 @@ import type { QueryNode } from '../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { isQuerySettings, queryOptionsOf } from './query-settings.js'
-import { EntityDraft } from './entity-draft.js'
+import type { EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, openTransaction, updateEntity } from './writes.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { deletedRecordsRestrict } from './deletion-witnesses.js'
@@ -58,7 +62,11 @@ import { openTransactions } from './processes.js'
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
 
-export class DataClass<
+/**
+ * A dataclass's members, without its attribute properties. `DataClass` (below) is this with the
+ * attributes of a typed model as properties (4D's `ds.Employee.lastName`).
+ */
+export class DataClassCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
 > {
@@ -76,6 +84,8 @@ export class DataClass<
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
   readonly #prepared = new Map<string, PreparedQuery<M, N>>()
+  // The classes of this dataclass's objects, with its attributes as properties (object-classes.ts).
+  readonly #classes: ObjectClasses
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore<M>, table: Table) {
@@ -85,16 +95,69 @@ export class DataClass<
     this.#byKey = table.byKey
     const keyType = table.def.key.type
     this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
+    const classes = (this.#classes = objectClassesOf(table.def))
     // Every version is stored as its Entity: `get` and selections hand out the stored object.
     table.versionOf = (record) =>
       record instanceof Entity && record.dataClass === this
         ? record
-        : new Entity(this, record.rowId, record.key, record.stamp, record.timestamp, record.values)
+        : new classes.Entity(
+            this.#typed,
+            record.rowId,
+            record.key,
+            record.stamp,
+            record.timestamp,
+            record.values,
+          )
     table.newVersion = (rowId, key, stamp, timestamp, values) =>
-      new Entity(this, rowId, key, stamp, timestamp, values)
+      new classes.Entity(this.#typed, rowId, key, stamp, timestamp, values)
     const own = datastore.functions.restrict(table.def.name)
     // The deleted rows of change tracking show a session only the deletions it may learn of.
     this.restrictFunction = table.def.name === DELETED_RECORDS ? deletedRecordsRestrict(own) : own
+    // 4D's `ds.Employee.lastName`: the attribute object (last: every member is known by then).
+    defineOwnAttributeProperties(this, table.def, (attr) =>
+      attributeInfo(this as unknown as DataClass, attr.name),
+    )
+  }
+
+  /** @internal An Entity of this dataclass for a stored version (the table's, or a clone). */
+  makeEntity(
+    rowId: number,
+    key: KeyValue,
+    stamp: number,
+    timestamp: number,
+    values: EntityRecord['values'],
+  ): Entity<M, N> {
+    return new this.#classes.Entity(
+      this.#typed,
+      rowId,
+      key,
+      stamp,
+      timestamp,
+      values,
+    ) as unknown as Entity<M, N>
+  }
+
+  /**
+   * @internal A selection of the given row ids of this dataclass, in that order, or in
+   * `ordering`'s (then `rowIds` may be in any order: the selection orders them when read).
+   */
+  select(rowIds: RowIds, ordering?: Ordering, traits?: SelectionTraits): EntitySelection<M, N> {
+    return new this.#classes.Selection(
+      this.#typed,
+      rowIds,
+      ordering,
+      traits,
+    ) as unknown as EntitySelection<M, N>
+  }
+
+  /** @internal A draft of `base`, or of a new entity (null): `new()` and `entity.edit()`. */
+  draft(base: Entity<M, N> | null, values?: WriteValues<M, N>): EntityDraft<M, N> {
+    return new this.#classes.Draft(this.#typed, base, values) as unknown as EntityDraft<M, N>
+  }
+
+  // This dataclass as the public type gives it, with its attribute properties.
+  get #typed(): DataClass<M, N> {
+    return this as unknown as DataClass<M, N>
   }
 
   get name(): string {
@@ -205,7 +268,7 @@ export class DataClass<
 
   /** A new unsaved entity to fill and `save()` (4D's `dataClass.new()`). */
   new(values?: WriteValues<M, N>): EntityDraft<M, N> {
-    return new EntityDraft(this, null, values)
+    return this.draft(null, values)
   }
 
   /**
@@ -220,7 +283,7 @@ export class DataClass<
     _settings?: FromCollectionSettings,
   ): EntitySelection<M, N> {
     const rows = fromCollectionRows(this as unknown as DataClass, objects)
-    return new EntitySelection(this, rows, undefined, ORDERED)
+    return this.select(rows, undefined, ORDERED)
   }
 
   /**
@@ -273,13 +336,13 @@ export class DataClass<
     if (typeof text !== 'string') {
       const all = this.all().rowIds
       const rows = rowsMatchingFormula(this as unknown as DataClass, all, text, params[0] as never)
-      return new EntitySelection(this, rows)
+      return this.select(rows)
     }
     if (params.length > 0 && isQuerySettings(params[params.length - 1]))
-      return runQuery(this, text, queryOptionsOf(params)).selection
+      return runQuery(this.#typed, text, queryOptionsOf(params)).selection
     let prepared = this.#prepared.get(text)
     if (!prepared) {
-      prepared = new PreparedQuery(this, text)
+      prepared = new PreparedQuery(this.#typed, text)
       if (this.#prepared.size >= PREPARED_TEXTS)
         this.#prepared.delete(this.#prepared.keys().next().value!)
       this.#prepared.set(text, prepared)
@@ -294,7 +357,7 @@ export class DataClass<
    * @example const byName = ds.Employee.prepare('lastName = :1'); byName.first('Smith')
    */
   prepare(text: string | QueryNode, options?: PrepareOptions): PreparedQuery<M, N> {
-    return new PreparedQuery(this, text, options)
+    return new PreparedQuery(this.#typed, text, options)
   }
 
   /**
@@ -302,7 +365,7 @@ export class DataClass<
    * `orderBy`. Returns the selection with the plan objects and a text explanation.
    */
   run(text: string | QueryNode, options: QueryOptions = {}): QueryResult<M, N> {
-    return runQuery(this, text, options)
+    return runQuery(this.#typed, text, options)
   }
 
   /**
@@ -346,8 +409,7 @@ export class DataClass<
   all(_settings?: ReadSettings): EntitySelection<M, N> {
     needRead(this as DataClass)
     const rows = this.table.orderedRowIds()
-    return new EntitySelection(
-      this,
+    return this.select(
       this.restrictFunction === undefined ? rows : restrictedRows(this as DataClass, rows),
     )
   }
@@ -357,7 +419,7 @@ export class DataClass<
    * ordered with `{ keepOrder: true }` (4D's `dk keep ordered`), which keeps duplicates.
    */
   newSelection(options: { readonly keepOrder?: boolean } = {}): EntitySelection<M, N> {
-    return new EntitySelection(this, [], undefined, {
+    return this.select([], undefined, {
       alterable: true,
       ordered: options.keepOrder === true,
     })
@@ -376,11 +438,6 @@ export class DataClass<
     readonly timeout?: number
     readonly maxEntries?: number
   }): void {}
-
-  /** A selection of the given row ids, in that order. @internal */
-  selection(rowIds: RowIds): EntitySelection<M, N> {
-    return new EntitySelection(this, rowIds)
-  }
 
   /** @internal The entity of a live row of this dataclass (calculated attributes compute from it). */
   readonly entityOf = (rowId: number): Entity<M, N> => this.entityAt(rowId)!
@@ -416,3 +473,27 @@ export class DataClass<
     return out
   }
 }
+
+/**
+ * A typed model's attributes of dataclass `N` as properties of the dataclass (4D's
+ * `ds.Employee.lastName`): each one's attribute object, as `attributeInfo(name)` gives it. A name
+ * the DataClass already has as a member (`name`, `get`, `query`…) is left to `attributeInfo`.
+ */
+export type DataClassAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [
+    K in AttributeName<M, N> as string extends AttributeName<M, N>
+      ? never
+      : K extends keyof DataClassCore | keyof object | 'constructor'
+        ? never
+        : K
+  ]: DataClassAttribute<K>
+}
+
+/** Dataclass `N` of a typed model `M`, with its attributes as properties (see the module's comment). */
+export type DataClass<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> = DataClassCore<M, N> & DataClassAttributes<M, N>
+
+/** The class of every dataclass object (`x instanceof DataClass`). */
+export const DataClass = DataClassCore

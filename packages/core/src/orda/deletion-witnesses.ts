@@ -145,6 +145,6 @@ export function deletedRecordsRestrict(
       )
         keep.push(rowId)
     }
-    return this.selection(keep)
+    return this.select(keep)
   }
 }

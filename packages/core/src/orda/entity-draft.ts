@@ -75,7 +75,11 @@ const GONE = Object.freeze({ success: false, ...SAVE_STATUS.entityDoesNotExist }
 const saved = (merge: boolean, merged: boolean): WriteResult =>
   merge ? { success: true, autoMerged: merged } : { success: true }
 
-export class EntityDraft<
+/**
+ * A draft's members, without its attribute properties: what every dataclass's drafts share.
+ * `EntityDraft` (below) is this with the dataclass's attributes as properties.
+ */
+export class EntityDraftCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
 > {
@@ -197,8 +201,8 @@ export class EntityDraft<
    */
   clone(): EntityDraft<M, N> {
     if (!this.#base) return fail('EntityNeverSaved', ['clone', this.dataClass.name])
-    const copy = new EntityDraft(this.dataClass, this.#base)
-    Object.assign(copy.#changes, this.#changes)
+    const copy = this.dataClass.draft(this.#base)
+    Object.assign((copy as EntityDraftCore<M, N>).#changes, this.#changes)
     return copy
   }
 
@@ -350,3 +354,52 @@ export class EntityDraft<
     dropEntity(this.#dc, this.#base.key, options.force ? {} : { stamp: this.#base.stamp })
   }
 }
+
+/** The draft members' names: an attribute of the same name is read and set with `get`/`set` only. */
+type DraftMemberName = keyof EntityDraftCore | keyof object | 'constructor'
+
+/**
+ * A typed model's attributes of dataclass `N` as properties of its drafts: those a write may name
+ * read and set (`draft.salary = 5200`, as `set('salary', 5200)`), the others only read. None for
+ * the untyped model (`get`/`set` there).
+ */
+export type DraftAttributes<M extends ModelTypes, N extends DataClassName<M>> = DraftWritable<
+  M,
+  N
+> &
+  DraftReadOnly<M, N>
+
+/** The attributes a draft's properties set (as `set(name, value)`). */
+type DraftWritable<M extends ModelTypes, N extends DataClassName<M>> = {
+  -readonly [
+    K in WritableName<M, N> as string extends AttributeName<M, N>
+      ? never
+      : K extends DraftMemberName
+        ? never
+        : K
+  ]: DraftValue<M, N, K>
+}
+
+/** The attributes a draft's properties only read: computed ones, and the 1→N relations. */
+type DraftReadOnly<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [
+    K in Exclude<AttributeName<M, N>, WritableName<M, N>> as string extends AttributeName<M, N>
+      ? never
+      : K extends DraftMemberName
+        ? never
+        : K
+  ]: DraftValue<M, N, K>
+}
+
+/**
+ * An entity being edited (see the module's comment), with the attributes of a typed model as
+ * properties. Each dataclass's drafts are of a subclass of EntityDraftCore whose prototype holds
+ * them (attribute-properties.ts).
+ */
+export type EntityDraft<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> = EntityDraftCore<M, N> & DraftAttributes<M, N>
+
+/** The class of every draft (`x instanceof EntityDraft`); each dataclass's are of a subclass. */
+export const EntityDraft = EntityDraftCore

@@ -19,8 +19,11 @@ import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type {
   AttributeName,
+  Computed,
   DataClassName,
   ModelTypes,
+  RelatedEntities,
+  RelatedEntity,
   UntypedModel,
 } from '../schema/typed-model.js'
 import type { AttributeValue } from './attribute-types.js'
@@ -49,23 +52,15 @@ import {
   type ToCollectionOptions,
 } from './selection-projections.js'
 import { orderedByFormula, type OrderByFormulaOptions, type OrderFormula } from './formula-order.js'
+import { ORDERED, type SelectionTraits } from './selection-traits.js'
 
-/** What a selection is besides its members (4D's ordered, alterable, and a query's description). */
-export interface SelectionTraits {
-  /** 4D's ordered entity selection: made by an order, keeps duplicates. @default false */
-  readonly ordered?: boolean
-  /** 4D's alterable entity selection: `add()` changes it. @default false */
-  readonly alterable?: boolean
-  /** 4D's `queryPlan` of the query that made it, when its settings asked for it. */
-  readonly queryPlan?: unknown
-  /** 4D's `queryPath` of the query that made it, when its settings asked for it. */
-  readonly queryPath?: unknown
-}
+export { ORDERED, type SelectionTraits } from './selection-traits.js'
 
-/** @internal The traits of an ordered, shareable selection. */
-export const ORDERED: SelectionTraits = Object.freeze({ ordered: true })
-
-export class EntitySelection<
+/**
+ * A selection's members, without its attribute projections: what every dataclass's selections
+ * share. `EntitySelection` (below) is this with the dataclass's attributes as projections.
+ */
+export class EntitySelectionCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
 > implements Iterable<Entity<M, N>> {
@@ -109,6 +104,11 @@ export class EntitySelection<
     // Zero or one row is in order whatever the ordering.
     this.#ordering = rowIds.length > 1 && !this.#alterable ? ordering : undefined
     this.#ordered = this.#ordering ? undefined : this.#rows
+  }
+
+  // This selection as the public type gives it, with its dataclass's attribute projections.
+  get #typed(): EntitySelection<M, N> {
+    return this as unknown as EntitySelection<M, N>
   }
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
@@ -199,16 +199,12 @@ export class EntitySelection<
    * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
   window(skip = 0, top = Infinity): EntitySelection<M, N> {
-    if (skip === 0 && top >= this.#rows.length && !this.#ordering && !this.#alterable) return this
+    if (skip === 0 && top >= this.#rows.length && !this.#ordering && !this.#alterable)
+      return this.#typed
     const end = Math.min(this.#rows.length, skip + top)
     const traits = this.#keepsOrder ? ORDERED : undefined
-    if (skip >= end) return new EntitySelection(this.dataClass, [], undefined, traits)
-    return new EntitySelection(
-      this.dataClass,
-      this.#prefix(end).slice(skip, end),
-      undefined,
-      traits,
-    )
+    if (skip >= end) return this.dataClass.select([], undefined, traits)
+    return this.dataClass.select(this.#prefix(end).slice(skip, end), undefined, traits)
   }
 
   /**
@@ -248,7 +244,7 @@ export class EntitySelection<
   ): EntitySelection<M, N> {
     const dc = this.dataClass as unknown as DataClass
     const rows = orderedByFormula(dc, this.rowIds, formula as OrderFormula<Entity>, options)
-    return new EntitySelection(this.dataClass, rows, undefined, ORDERED)
+    return this.dataClass.select(rows, undefined, ORDERED)
   }
 
   /**
@@ -261,7 +257,7 @@ export class EntitySelection<
    * @example sel.query('salary > :min', { parameters: { min: 5000 }, queryPlan: true }).queryPlan
    */
   query(text: string, ...args: unknown[]): EntitySelection<M, N> {
-    return queryWithin(this, text, queryOptionsOf(args))
+    return queryWithin(this.#typed, text, queryOptionsOf(args))
   }
 
   /**
@@ -285,12 +281,9 @@ export class EntitySelection<
     } catch (error) {
       // Refused as a whole (no permission, the store could not write): nothing was dropped.
       if (!isWriteRefusal(error)) throw error
-      return new EntitySelection(
-        this.dataClass,
-        Array.from(this.#live(), (e) => e.rowId),
-      )
+      return this.dataClass.select(Array.from(this.#live(), (e) => e.rowId))
     }
-    return new EntitySelection(this.dataClass, kept)
+    return this.dataClass.select(kept)
   }
 
   /**
@@ -435,13 +428,13 @@ export class EntitySelection<
    * entity gives the selection of it alone if it is a member, else an empty one (so does null).
    */
   and(other: EntitySelection<M, N> | Entity<M, N> | null): EntitySelection<M, N> {
-    if (other === null) return new EntitySelection(this.dataClass, [])
+    if (other === null) return this.dataClass.select([])
     return combine(this, 'AND', this.#selectionOf(other)) as EntitySelection<M, N>
   }
 
   /** The entities of this selection, then those of `other` (a selection or an entity) not in it (4D's `or()`). */
   or(other: EntitySelection<M, N> | Entity<M, N> | null): EntitySelection<M, N> {
-    if (other === null) return this
+    if (other === null) return this.#typed
     return combine(this, 'OR', this.#selectionOf(other)) as EntitySelection<M, N>
   }
 
@@ -454,17 +447,15 @@ export class EntitySelection<
     other: EntitySelection<M, N> | Entity<M, N> | null,
     options: { readonly keepOrder?: boolean } = {},
   ): EntitySelection<M, N> {
-    if (other === null) return this
+    if (other === null) return this.#typed
     const out = combine(this, 'EXCEPT', this.#selectionOf(other)) as EntitySelection<M, N>
-    return options.keepOrder === true
-      ? new EntitySelection(this.dataClass, out.rowIds, undefined, ORDERED)
-      : out
+    return options.keepOrder === true ? this.dataClass.select(out.rowIds, undefined, ORDERED) : out
   }
 
   // An entity as the selection of it alone, in its own dataclass (so that combining it with a
   // selection of another dataclass fails as two selections do).
   #selectionOf(x: EntitySelection<M, N> | Entity<M, N>): EntitySelection<M, N> {
-    return x instanceof EntitySelection ? x : new EntitySelection(x.dataClass, [x.rowId])
+    return x instanceof EntitySelectionCore ? x : x.dataClass.select([x.rowId])
   }
 
   /** Whether this selection and `other` have an entity in common (REST's INTERSECT). */
@@ -503,7 +494,7 @@ export class EntitySelection<
     if (!this.#alterable) fail('SelectionNotAlterable', [this.dataClass.name])
     if (added === null) return this
     this.#sameDataClass(added.dataClass)
-    if (added instanceof EntitySelection) {
+    if (added instanceof EntitySelectionCore) {
       this.#keepsOrder = true
       this.#append(added.rowIds)
     } else if (this.#keepsOrder || this.#rows.indexOf(added.rowId) < 0) {
@@ -525,7 +516,7 @@ export class EntitySelection<
    * `{ shared: true }` (4D's `ck shared`).
    */
   copy(options: { readonly shared?: boolean } = {}): EntitySelection<M, N> {
-    return new EntitySelection(this.dataClass, this.rowIds, undefined, {
+    return this.dataClass.select(this.rowIds, undefined, {
       ordered: this.#keepsOrder,
       alterable: options.shared !== true,
     })
@@ -572,7 +563,7 @@ export class EntitySelection<
   clean(): EntitySelection<M, N> {
     const live = clean(this) as EntitySelection<M, N>
     if (!this.#alterable && !this.#keepsOrder) return live
-    return new EntitySelection(this.dataClass, live.rowIds, undefined, {
+    return this.dataClass.select(live.rowIds, undefined, {
       ordered: this.#keepsOrder,
       alterable: this.#alterable,
     })
@@ -600,3 +591,52 @@ export class EntitySelection<
     return [...this]
   }
 }
+
+/** The selection members' names: an attribute of the same name is projected by `extract` only. */
+type SelectionMemberName = keyof EntitySelectionCore | keyof object | 'constructor'
+
+/**
+ * What a selection's property `K` projects for an attribute described as `V` (4D's
+ * `selection.attributeName`): a relation, the selection of the entities it reaches, without
+ * duplicates; any other attribute, the collection of its values (as `extract(name)`: nulls left
+ * out).
+ */
+export type ProjectedValue<M extends ModelTypes, V> = [V] extends [Computed<infer T>]
+  ? ProjectedValue<M, T>
+  : [V] extends [RelatedEntity<infer T> | null]
+    ? T extends DataClassName<M>
+      ? EntitySelection<M, T>
+      : unknown
+    : [V] extends [RelatedEntities<infer T>]
+      ? T extends DataClassName<M>
+        ? EntitySelection<M, T>
+        : unknown
+      : Exclude<V, null>[]
+
+/**
+ * A typed model's attributes of dataclass `N` as read-only projections of its selections:
+ * `ds.Employee.all().lastName` is a `string[]`, `selection.employer` the selection of their
+ * companies. None for the untyped model (`extract(name)` there).
+ */
+export type SelectionAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [
+    K in AttributeName<M, N> as string extends AttributeName<M, N>
+      ? never
+      : K extends SelectionMemberName
+        ? never
+        : K
+  ]: ProjectedValue<M, M[N][K]>
+}
+
+/**
+ * A list of entities of dataclass `N` (see the module's comment), with the attributes of a typed
+ * model as projections. Each dataclass's selections are of a subclass of EntitySelectionCore
+ * whose prototype holds them (attribute-properties.ts).
+ */
+export type EntitySelection<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> = EntitySelectionCore<M, N> & SelectionAttributes<M, N>
+
+/** The class of every selection (`x instanceof EntitySelection`); each dataclass's are of a subclass. */
+export const EntitySelection = EntitySelectionCore

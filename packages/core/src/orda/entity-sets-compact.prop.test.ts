@@ -87,8 +87,8 @@ describe('entity sets kept as Int32Arrays', () => {
         fc.uniqueArray(fc.integer({ min: 1, max: ROWS }), { maxLength: 20 }),
         (aKeys, bKeys, order, below, dropped) => {
           const { ds, Item, rowOf, keep } = fresh()
-          const a = Item.selection(aKeys.map((k) => rowOf.get(k)!))
-          const b = Item.selection(bKeys.map((k) => rowOf.get(k)!))
+          const a = Item.select(aKeys.map((k) => rowOf.get(k)!))
+          const b = Item.select(bKeys.map((k) => rowOf.get(k)!))
           // Every way a selection is made: given row ids, a lazy ordering of them, a query with
           // and without an order, the whole table in key order and in another order, algebra.
           const made: [EntitySelection, boolean][] = [
@@ -170,11 +170,11 @@ describe('entity sets kept as Int32Arrays', () => {
   it('keeps members named by negative row ids (a set adopted from another process)', () => {
     const { ds, Item, rowOf, keep } = fresh()
     const rows = [rowOf.get(5)!, -1, rowOf.get(2)!, -2]
-    const stored = keep(Item.selection(rows), true)
+    const stored = keep(Item.select(rows), true)
     expectCompact(stored.rowIds, rows)
     const set = ds.entitySets.get(stored.id)!
     expect(keysOf(set.selection)).toEqual([5, null, 2, null])
-    expect(keysOf(set.selection.and(Item.selection([-2, rowOf.get(5)!])))).toEqual([5, null])
+    expect(keysOf(set.selection.and(Item.select([-2, rowOf.get(5)!])))).toEqual([5, null])
     expect(keysOf(set.selection.clean())).toEqual([5, 2])
   })
 })

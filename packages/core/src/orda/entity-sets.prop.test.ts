@@ -55,7 +55,7 @@ const fresh = (rows: number, entitySets?: EntitySetStoreOptions) => {
   )
   /** The selection of these keys in this order (as an ordered read would give it). */
   const selectionOf = (keys: readonly number[]): EntitySelection =>
-    Item.selection(keys.map((k) => rowOf.get(k)!))
+    Item.select(keys.map((k) => rowOf.get(k)!))
   return { ds, clock, Item, selectionOf }
 }
 

@@ -31,7 +31,7 @@ import * as algebra from '../sets/set-algebra.js'
 import type { Lifetimes } from '../sets/session-quota.js'
 import type { Datastore } from './datastore.js'
 import type { DataClass } from './data-class.js'
-import { EntitySelection } from './entity-selection.js'
+import type { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
 import { sessionQuota, type QuotaSource } from './session-quotas.js'
 import { currentOwner } from './writes.js'
@@ -75,7 +75,7 @@ export class EntitySet {
     this.dataClass = dataClass
     // Its owner keeps the members it made, deleted ones counted (as in any set); another session
     // gets only live members it may see: whether one of them was deleted is not its to learn.
-    this.selection = dataClass.selection(
+    this.selection = dataClass.select(
       narrowed !== 'no' && dataClass.restrictFunction !== undefined
         ? restrictedRows(dataClass, stored.rowIds, narrowed === 'for its owner')
         : stored.rowIds,
@@ -316,7 +316,7 @@ export function combine(
           : algebra.exceptWork(x, y),
     same,
   )
-  return new EntitySelection(a.dataClass, rows)
+  return a.dataClass.select(rows)
 }
 
 /** Whether `a` and `b` have an entity in common (4D's INTERSECT). */
@@ -334,5 +334,5 @@ export function clean(selection: EntitySelection): EntitySelection {
   const table = selection.dataClass.table
   const rows = selection.rowIds
   const live = rows.filter((r) => table.has(r))
-  return live.length === rows.length ? selection : new EntitySelection(selection.dataClass, live)
+  return live.length === rows.length ? selection : selection.dataClass.select(live)
 }

@@ -23,8 +23,8 @@ import type {
 import type { AttributeValue, WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
-import { EntitySelection } from './entity-selection.js'
-import { EntityDraft, type DropOptions, type ReloadResult } from './entity-draft.js'
+import type { EntitySelection } from './entity-selection.js'
+import type { EntityDraft, DropOptions, ReloadResult } from './entity-draft.js'
 import { dropEntity } from './writes.js'
 import { restrictedRows } from './restrict.js'
 import {
@@ -60,7 +60,11 @@ let lastMoment: Moment = Object.freeze({ ms: NaN })
 const momentOf = (ms: number): Moment =>
   ms === lastMoment.ms ? lastMoment : (lastMoment = Object.freeze({ ms }))
 
-export class Entity<
+/**
+ * An Entity's members, without its attribute properties: what every dataclass's Entities share.
+ * `Entity` (below) is this with the dataclass's attributes as properties.
+ */
+export class EntityCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
 >
@@ -102,6 +106,11 @@ export class Entity<
   // what users see (the objects are the same).
   get #self(): Entity {
     return this as unknown as Entity
+  }
+
+  // This entity as the public type gives it, with its dataclass's attribute properties.
+  get #typed(): Entity<M, N> {
+    return this as unknown as Entity<M, N>
   }
 
   /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */
@@ -164,7 +173,7 @@ export class Entity<
    * version never changes, so the two stay alike; a change goes through a draft (`edit()`).
    */
   clone(): Entity<M, N> {
-    return new Entity(this.dataClass, this.rowId, this.key, this.stamp, this.timestamp, this.values)
+    return this.dataClass.makeEntity(this.rowId, this.key, this.stamp, this.timestamp, this.values)
   }
 
   /**
@@ -255,7 +264,7 @@ export class Entity<
    * @example ds.Employee.get(3)!.edit({ salary: 5200 }).save()
    */
   edit(values?: WriteValues<M, N>): EntityDraft<M, N> {
-    return new EntityDraft(this.dataClass, this, values)
+    return this.dataClass.draft(this.#typed, values)
   }
 
   /**
@@ -353,8 +362,7 @@ export class Entity<
       case 'relatedEntities': {
         const target = this.#self.dataClass.datastore.dataClass(attr.target)
         const rows = target.rowIdsReferencing(attr.inverse, this.key)
-        return new EntitySelection(
-          target,
+        return target.select(
           target.restrictFunction === undefined ? rows : restrictedRows(target, rows),
         )
       }
@@ -369,9 +377,44 @@ export class Entity<
   #follow(path: readonly string[]): unknown {
     let current: unknown = this
     for (const step of path) {
-      if (!(current instanceof Entity)) return null
+      if (!(current instanceof EntityCore)) return null
       current = current.get(step)
     }
     return current
   }
 }
+
+/**
+ * The Entity members' names: an attribute of the same name is read with `get(name)` only (the
+ * member wins; attribute-properties.ts), and the properties' type leaves it out likewise.
+ */
+type MemberName = keyof EntityCore | keyof object | 'constructor'
+
+/**
+ * A typed model's attributes of dataclass `N` as read-only properties of its entities:
+ * `ds.Employee.get(3)?.salary` is a `number | null`, `entity.employer?.name` follows a relation.
+ * The untyped model has none (the name could be anything, a typo too): `get(name)` reads there.
+ */
+export type EntityAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [
+    K in AttributeName<M, N> as string extends AttributeName<M, N>
+      ? never
+      : K extends MemberName
+        ? never
+        : K
+  ]: AttributeValue<M, N, K>
+}
+
+/**
+ * One stored version of an entity of dataclass `N` (see the module's comment), with the
+ * attributes of a typed model as properties (`entity.lastName`, `entity.employer?.name`).
+ * At run time each dataclass's Entities are of a subclass of EntityCore whose prototype holds
+ * those properties (attribute-properties.ts): `instanceof Entity` holds for all of them.
+ */
+export type Entity<
+  M extends ModelTypes = UntypedModel,
+  N extends DataClassName<M> = DataClassName<M>,
+> = EntityCore<M, N> & EntityAttributes<M, N>
+
+/** The class of every Entity (`x instanceof Entity`); each dataclass's Entities are of a subclass. */
+export const Entity = EntityCore

@@ -66,8 +66,7 @@ export function lockEntity(
   // of that transaction its own.
   const tx = openTransaction(ds)
   const current = (tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)) as
-    | Entity
-    | undefined
+    Entity | undefined
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const held = ds.locks.holder(dc.name, entity.key)
   if (held && !heldFor(held, owner, tx?.id)) return lockedBy(held, current.rowId)

@@ -11,7 +11,8 @@
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selection.js'
+import type { EntitySelection } from './entity-selection.js'
+import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import type { ValueType } from '../schema/model-json.js'
 import { attributeNames } from '../schema/definitions.js'
 import { Ast, type QueryNode } from '../query/ast.js'
@@ -137,8 +138,7 @@ export class PreparedQuery<
       )
     }
     // Zero or one row needs no ordering: the common unique-key answer makes no ordering object.
-    return new EntitySelection(
-      dc,
+    return dc.select(
       rows,
       rows.length > 1
         ? resultOrdering(dc.datastore.querySource, dc.table, this.#orderKeys)

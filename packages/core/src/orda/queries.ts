@@ -5,7 +5,8 @@
 import type { OrderByItemNode, QueryNode } from '../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../query/run-query.js'
 import type { DataClass } from './data-class.js'
-import { EntitySelection, ORDERED, type SelectionTraits } from './entity-selection.js'
+import type { EntitySelection } from './entity-selection.js'
+import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import { and } from '../sets/set-algebra.js'
 import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
@@ -47,8 +48,7 @@ export function queryWithin<M extends ModelTypes, N extends DataClassName<M>>(
   const found = queryRows(dc.datastore.querySource, dc.def, text, options)
   // The query runs on the dataclass (its indexes answer), then keeps this selection's members.
   const rows = and(found.rows, selection.unorderedRowIds)
-  return new EntitySelection(
-    dc,
+  return dc.select(
     dc.restrictFunction === undefined ? rows : restrictedRows(dc, rows),
     found.ordering,
     traitsOf(text, options, found),
@@ -94,7 +94,7 @@ export function selectionOf<M extends ModelTypes, N extends DataClassName<M>>(
   traits?: SelectionTraits,
 ): EntitySelection<M, N> {
   const rows = dc.restrictFunction === undefined ? found.rows : restrictedRows(dc, found.rows)
-  return new EntitySelection(dc, rows, found.ordering, traits)
+  return dc.select(rows, found.ordering, traits)
 }
 
 // Fields listed, never spread: an object spread on this path doubled the cost of a small query.
@@ -129,5 +129,5 @@ export function orderSelection(
   if (checker(dc.datastore) !== undefined)
     needPaths(dc, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
   const ordering = orderingBy(dc.datastore.querySource, dc.def, orderBy, options)
-  return new EntitySelection(dc, selection.unorderedRowIds, ordering, ORDERED)
+  return dc.select(selection.unorderedRowIds, ordering, ORDERED)
 }

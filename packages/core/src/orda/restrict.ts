@@ -115,5 +115,5 @@ export function restrictedSelection<S extends EntitySelection>(selection: S): S 
   if (restriction(dc) === undefined) return selection
   const rows = selection.rowIds
   const kept = restrictedRows(dc, rows)
-  return (kept.length === rows.length ? selection : dc.selection(kept)) as S
+  return (kept.length === rows.length ? selection : dc.select(kept)) as S
 }

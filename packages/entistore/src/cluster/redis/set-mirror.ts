@@ -119,7 +119,7 @@ export class SetMirror {
     if (!dc) return
     const rowIds = shared.keys.map((key) => this.#rowIdOf(dc, key))
     this.#o.following.run(() =>
-      this.#ds.entitySets.keep(dc.selection(rowIds), {
+      this.#ds.entitySets.keep(dc.select(rowIds), {
         id,
         owner: shared.owner,
         timeout: shared.timeout / 1000,
