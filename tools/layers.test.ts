@@ -13,10 +13,12 @@ import { dirname, join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   CORE_LAYERS,
+  fileCycles,
   folderCycles,
   importsOf,
   layerOf,
   layerProblems,
+  runtimeImportsOf,
   sourceFiles,
   treeProblems,
 } from './layers.ts'
@@ -197,5 +199,65 @@ describe('folders import one way, in every package', () => {
         pkg,
       ).toBe(true)
     expect(folderCycles(files)).toEqual([])
+  })
+})
+
+describe('run-time circles of files within a core folder', () => {
+  const file = (name: string, text: string) => ({ path: `packages/core/src/orda/${name}`, text })
+
+  it('names the loop with the import of each step', () => {
+    const problems = fileCycles([
+      file('a.ts', "import { b } from './b.js'\n"),
+      file('b.ts', "import { c } from './c.js'\n"),
+      file('c.ts', "export { a } from './a.js'\n"),
+    ])
+    expect(problems).toEqual([
+      'packages/core/src/orda: files import each other at run time in a circle (a.ts:1 imports ' +
+        'b.ts; b.ts:1 imports c.ts; c.ts:1 imports a.ts). Move what both need to a lower file, ' +
+        'import types only, or reach the other through an object it is given',
+    ])
+  })
+
+  it('leaves type-only imports, tests and other folders out', () => {
+    expect(
+      fileCycles([
+        file('a.ts', "import { b } from './b.js'\n"),
+        file(
+          'b.ts',
+          "import type { A } from './a.js'\nimport { type A2, type A3 } from './a.js'\n",
+        ),
+        file('a.test.ts', "import { b } from './b.js'\n"),
+        file('b.fixture.ts', "import { a } from './a.js'\n"),
+        { path: 'packages/rest/src/x/a.ts', text: "import { b } from './b.js'\n" },
+        { path: 'packages/rest/src/x/b.ts', text: "import { a } from './a.js'\n" },
+      ]),
+    ).toEqual([])
+  })
+
+  it('reads which imports load code', () => {
+    const text = [
+      "import type { A } from './a.js'",
+      "import { type B, type C } from './b.js'",
+      "import { d, type E } from './d.js'",
+      "import f, { g } from './f.js'",
+      "export type { H } from './h.js'",
+      "export { i } from './i.js'",
+      "import './side-effect.js'",
+      'import {',
+      '  type J,',
+      '  k,',
+      "} from './k.js'",
+    ].join('\n')
+    expect(runtimeImportsOf(text).map((i) => i.spec)).toEqual([
+      './d.js',
+      './f.js',
+      './i.js',
+      './side-effect.js',
+      './k.js',
+    ])
+  })
+
+  it('finds none in this repository (orda/ had one of 21 files)', () => {
+    expect(fileCycles(sourceFiles(root))).toEqual([])
   })
 })

@@ -169,6 +169,70 @@ export function folderCycles(files: Iterable<SourceFile>): string[] {
   return problems
 }
 
+/**
+ * The relative imports of `text` that load code when it runs: not `import type …`, nor an import
+ * whose every name is `type X`, nor `export type … from`. (A type-only import is erased by the
+ * compiler, so it cannot make a circle of modules at run time.)
+ */
+export function runtimeImportsOf(text: string): { spec: string; line: number }[] {
+  const out: { spec: string; line: number }[] = []
+  const re =
+    /^(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const spec = (m[4] ?? m[5])!
+    if (m[2]) continue
+    const braces = /^\{([^}]*)\}$/.exec((m[3] ?? '').trim())
+    const names = braces?.[1]!
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)
+    if (names && names.length > 0 && names.every((n) => n.startsWith('type '))) continue
+    out.push({ spec, line: text.slice(0, m.index).split('\n').length })
+  }
+  return out
+}
+
+/**
+ * The run-time circles of files within each folder of the core (issue 51: orda/'s had grown to 21
+ * files, where one change meant reading them all): one message a circle, naming its shortest
+ * loop with the import of each step. Two files that need each other share a lower file instead,
+ * or one reaches the other through an object it is given (a DataClass makes its selections).
+ */
+export function fileCycles(files: Iterable<SourceFile>): string[] {
+  const graphs = new Map<string, Edges>()
+  for (const file of files) {
+    if (!file.path.startsWith(CORE_SRC) || notBuilt(file.path)) continue
+    const folder = dirname(file.path)
+    if (folder === CORE_SRC.slice(0, -1)) continue
+    const edges = graphs.get(folder) ?? new Map<string, Map<string, string>>()
+    graphs.set(folder, edges)
+    const from = relative(folder, file.path)
+    for (const { spec, line } of runtimeImportsOf(file.text)) {
+      if (!spec.startsWith('./')) continue
+      const to = spec.slice(2).replace(/\.js$/, '.ts')
+      if (to.includes('/') || notBuilt(to)) continue
+      const out = edges.get(from) ?? new Map<string, string>()
+      edges.set(from, out)
+      if (!out.has(to)) out.set(to, `${from}:${line} imports ${to}`)
+    }
+  }
+  const problems: string[] = []
+  for (const [folder, edges] of [...graphs].sort(([a], [b]) => a.localeCompare(b)))
+    for (const group of stronglyConnected(edges)) {
+      if (group.length < 2) continue
+      const circle = shortestCircle(edges, group[0]!, new Set(group))
+      const steps = circle.slice(1).map((to, i) => edges.get(circle[i]!)!.get(to)!)
+      const others = group.filter((n) => !circle.includes(n))
+      problems.push(
+        `${folder}: files import each other at run time in a circle (${steps.join('; ')})` +
+          (others.length > 0 ? `; the tangle also holds ${others.join(', ')}` : '') +
+          '. Move what both need to a lower file, import types only, or reach the other through ' +
+          'an object it is given',
+      )
+    }
+  return problems
+}
+
 /** The strongly connected groups of a graph (Tarjan), each sorted, in a stable order. */
 function stronglyConnected(edges: Edges): string[][] {
   const nodes = [
@@ -258,7 +322,11 @@ function isDirectory(path: string): boolean {
 /** Every problem of this module's checks in the repository at `root`: layers and circles. */
 export function treeProblems(root: string): string[] {
   const files = sourceFiles(root)
-  return [...files.flatMap((f) => layerProblems(f.path, f.text)), ...folderCycles(files)]
+  return [
+    ...files.flatMap((f) => layerProblems(f.path, f.text)),
+    ...folderCycles(files),
+    ...fileCycles(files),
+  ]
 }
 
 // `npx tsx tools/layers.ts [root]`: the checks alone, on this repository or another tree.

@@ -2,6 +2,7 @@
  * House rules that a formatter cannot check, over the tracked TypeScript sources:
  * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
  * - each package's folders import one way, and the core's layers look down only (tools/layers.ts);
+ * - the files of a core folder make no circle of run-time imports (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - file and folder names under packages/ are kebab-case;
  * - no focused tests (`.only`).
@@ -9,7 +10,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { folderCycles, importsOf, layerProblems, type SourceFile } from './layers.ts'
+import { fileCycles, folderCycles, importsOf, layerProblems, type SourceFile } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const problems: string[] = []
@@ -59,6 +60,7 @@ for (const file of walk(join(root, 'packages'))) {
   })
 }
 problems.push(...folderCycles(sources))
+problems.push(...fileCycles(sources))
 
 if (problems.length > 0) {
   for (const p of problems) console.error(p)

@@ -8,6 +8,7 @@
  * `EntityDraft<M, N>` is a draft of dataclass `N` of a typed model `M`: `set` takes only the
  * attributes a write may name, with their types (see attribute-types.ts).
  */
+import { OBJECT_KIND } from './object-kinds.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type {
   AttributeName,
@@ -105,6 +106,11 @@ export class EntityDraftCore<
   // The dataclass as the engine's functions take it: a model's types only narrow what users see.
   get #dc(): DataClass {
     return this.dataClass as unknown as DataClass
+  }
+
+  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  get [OBJECT_KIND](): 'draft' {
+    return 'draft'
   }
 
   /** 4D's `isNew()`: true until the first successful save of a new entity (`dataClass.new()`). */

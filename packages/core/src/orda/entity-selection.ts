@@ -15,6 +15,7 @@
  * `EntitySelection<M, N>` is a selection of dataclass `N` of a typed model `M`
  * (schema/typed-model.ts); without type arguments it is the untyped selection of any dataclass.
  */
+import { OBJECT_KIND } from './object-kinds.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type {
@@ -109,6 +110,11 @@ export class EntitySelectionCore<
   // This selection as the public type gives it, with its dataclass's attribute projections.
   get #typed(): EntitySelection<M, N> {
     return this as unknown as EntitySelection<M, N>
+  }
+
+  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  get [OBJECT_KIND](): 'selection' {
+    return 'selection'
   }
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */

@@ -34,7 +34,7 @@ import type { DataClass } from './data-class.js'
 import type { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
 import { sessionQuota, type QuotaSource } from './session-quotas.js'
-import { currentOwner } from './writes.js'
+import { currentOwner } from './owners.js'
 
 export type {
   EntitySetObserver,

@@ -12,6 +12,7 @@
  * `fromObject()`. An entity read from a selection by `first()`, `last()` or `memberAt(i)`
  * remembers it (`getSelection()`, `next()`…): a copy of the stored version, see selection-place.ts.
  */
+import { OBJECT_KIND } from './object-kinds.js'
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../schema/definitions.js'
 import type {
@@ -111,6 +112,11 @@ export class EntityCore<
   // This entity as the public type gives it, with its dataclass's attribute properties.
   get #typed(): Entity<M, N> {
     return this as unknown as Entity<M, N>
+  }
+
+  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  get [OBJECT_KIND](): 'entity' {
+    return 'entity'
   }
 
   /** Time of the save that made this version, epoch ms (also `getTimestamp()`). */

@@ -8,9 +8,7 @@ import { fail } from '../errors/datastore-error.js'
 import { parseDate } from '../values/dates.js'
 import type { ParamSpec } from '../functions/define.js'
 import { functionText, type FunctionInfo } from '../functions/registry.js'
-import { Entity } from './entity.js'
-import { EntityDraft } from './entity-draft.js'
-import { EntitySelection } from './entity-selection.js'
+import { isDraft, isEntity, isSelection } from './object-kinds.js'
 
 /** The arguments as the function receives them; throws FunctionParameterInvalid on a mismatch. */
 export function checkParams(fn: FunctionInfo, args: readonly unknown[]): unknown[] {
@@ -37,9 +35,9 @@ const isPlainObject = (v: unknown): boolean =>
   typeof v === 'object' &&
   v !== null &&
   !Array.isArray(v) &&
-  !(v instanceof Entity) &&
-  !(v instanceof EntityDraft) &&
-  !(v instanceof EntitySelection) &&
+  !isEntity(v) &&
+  !isDraft(v) &&
+  !isSelection(v) &&
   !(v instanceof Date)
 
 function convert(spec: ParamSpec, value: unknown): unknown {
@@ -66,13 +64,10 @@ function convert(spec: ParamSpec, value: unknown): unknown {
       return Array.isArray(value) ? value : MISMATCH
   }
   if ('entity' in spec)
-    return (value instanceof Entity || value instanceof EntityDraft) &&
-      value.dataClass.name === spec.entity
+    return (isEntity(value) || isDraft(value)) && value.dataClass.name === spec.entity
       ? value
       : MISMATCH
-  return value instanceof EntitySelection && value.dataClass.name === spec.selection
-    ? value
-    : MISMATCH
+  return isSelection(value) && value.dataClass.name === spec.selection ? value : MISMATCH
 }
 
 function expected(spec: ParamSpec): string {
@@ -89,9 +84,8 @@ function expected(spec: ParamSpec): string {
 
 /** A value as a message shows it: its JSON, cut short, or what kind of object it is. */
 function shown(value: unknown): string {
-  if (value instanceof Entity || value instanceof EntityDraft)
-    return `an entity of ${value.dataClass.name}`
-  if (value instanceof EntitySelection) return `an entity selection of ${value.dataClass.name}`
+  if (isEntity(value) || isDraft(value)) return `an entity of ${value.dataClass.name}`
+  if (isSelection(value)) return `an entity selection of ${value.dataClass.name}`
   const text = JSON.stringify(value) ?? String(value)
   return text.length > 60 ? `${text.slice(0, 60)}…` : text
 }

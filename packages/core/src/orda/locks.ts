@@ -5,7 +5,7 @@
 import { heldFor, type LockOwner } from '../locks/lock-table.js'
 import { lockedBy, SAVE_STATUS, type LockedStatus } from '../txn/save-status.js'
 import type { Entity } from './entity.js'
-import { currentOwner, openTransaction } from './writes.js'
+import { currentOwner, openTransaction } from './owners.js'
 import { needLock } from './access-checks.js'
 
 // The status objects shared with save and drop live with them, below the public objects.

@@ -20,8 +20,9 @@
 import type { Session } from '../sessions/session-store.js'
 import type { RowIds } from '../sets/row-ids.js'
 import type { DataClass } from './data-class.js'
-import { EntitySelection } from './entity-selection.js'
-import { currentOwner } from './writes.js'
+import type { EntitySelection } from './entity-selection.js'
+import { isSelection } from './object-kinds.js'
+import { currentOwner } from './owners.js'
 import { currentActor } from '../access/acting.js'
 
 /** What `restrict` receives. */
@@ -77,7 +78,7 @@ function answer(dc: DataClass, session: Session | undefined): ReadonlySet<number
   } finally {
     running.delete(dc)
   }
-  return result instanceof EntitySelection && result.dataClass === dc
+  return isSelection(result) && result.dataClass === dc
     ? new Set<number>(result.unorderedRowIds)
     : undefined
 }

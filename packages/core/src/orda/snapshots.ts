@@ -7,7 +7,7 @@
  */
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import type { Datastore } from './datastore.js'
-import { openTransaction } from './writes.js'
+import { openTransaction } from './owners.js'
 
 export function restoreSnapshot(ds: Datastore, snapshot: DataSnapshot): void {
   // Inside a transaction, staged writes name row ids and stamps the restore would pull away.

@@ -10,51 +10,15 @@ import { isWriteRefusal } from '../txn/save-status.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
-import { Entity } from './entity.js'
-import { EntityDraft } from './entity-draft.js'
+import type { Entity } from './entity.js'
+import { isEntity } from './object-kinds.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
 import { visible } from './restrict.js'
 import { fail } from '../errors/datastore-error.js'
-import { currentCall } from './call-context.js'
 import { isThenable } from './call-function.js'
-import { currentActor } from '../access/acting.js'
 import { needDrop, needWrite } from './access-checks.js'
+import { currentOwner, openTransaction } from './owners.js'
 import { entityUrl } from './request-log.js'
-
-/** Who acts on a datastore while `ds.runAs(owner, fn)` runs (an HTTP session, for the adapter). */
-const acting = new WeakMap<Datastore, LockOwner>()
-
-/**
- * The owner that writes and locks made now are made by: the one `runAs` set, else that of the
- * function call running (an async function's writes after an await are still its session's),
- * else the datastore's process owner (every TypeScript caller, as one 4D process).
- */
-export function currentOwner(ds: Datastore): LockOwner {
-  const owner = acting.get(ds)
-  if (owner) return owner
-  // A request's actor (its code after an await included).
-  const actor = currentActor(ds)?.owner
-  if (actor) return actor
-  const call = currentCall()
-  return (call?.datastore === ds ? call.owner : undefined) ?? ds.processOwner
-}
-
-/** Runs `fn` with `owner` as the author of every write and lock it makes (see `currentOwner`). */
-export function runAs<T>(ds: Datastore, owner: LockOwner, fn: () => T): T {
-  const before = acting.get(ds)
-  acting.set(ds, owner)
-  try {
-    return fn()
-  } finally {
-    if (before) acting.set(ds, before)
-    else acting.delete(ds)
-  }
-}
-
-/** @internal The transaction the current process has open, if any (processes.ts). */
-export function openTransaction(ds: Datastore): Transaction | undefined {
-  return ds.processes.openTransaction()
-}
 
 /** 4D's `ds.startTransaction()`: a transaction of the current process, nested in its open one. */
 export function startTransaction(ds: Datastore): void {
@@ -169,7 +133,7 @@ function writeNow<T>(ds: Datastore, act: (tx: Transaction) => T): T {
  * else is given back as it is.
  */
 export function committedVersion<T>(result: T): T {
-  if (!(result instanceof Entity) || !result.dataClass.def.tracked) return result
+  if (!isEntity(result) || !result.dataClass.def.tracked) return result
   return ((result.dataClass as DataClass).table.record(result.rowId) as T | undefined) ?? result
 }
 
@@ -178,7 +142,7 @@ function plain(values: Assignments): Assignments {
   let out: Record<string, unknown> | undefined
   for (const name of Object.keys(values)) {
     const v = values[name]
-    if (v instanceof Entity) (out ??= { ...values })[name] = v.key
+    if (isEntity(v)) (out ??= { ...values })[name] = v.key
   }
   return out ?? values
 }
@@ -190,7 +154,7 @@ function plain(values: Assignments): Assignments {
 export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
   // Checked before the events run, and again (events = false) with what they set.
   needWrite(dc, values, true)
-  if (events && eventsOf(dc)) return new EntityDraft(dc, null, values).saveOrFail()
+  if (events && eventsOf(dc)) return dc.draft(null, values).saveOrFail()
   return write(
     dc.datastore,
     (tx) => tx.create(dc.table, plain(values)) as Entity,
@@ -209,7 +173,7 @@ export function updateEntity(
   needWrite(dc, values, false)
   const withEvents = events && eventsOf(dc) !== undefined
   const base = writeTarget(dc, key, withEvents)
-  if (base && withEvents) return new EntityDraft(dc, base, values).saveChecked(check)
+  if (base && withEvents) return dc.draft(base, values).saveChecked(check)
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
