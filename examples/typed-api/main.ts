@@ -23,15 +23,16 @@ const ds = createDatastore<Model>(read('model.json') as ModelJsonDocument, {
   clock: new ManualClock('2024-06-01T00:00:00Z'),
 })
 
-// A typed entity can be handed around by its alias.
+// A typed entity can be handed around by its alias. Its attributes read as properties, as in 4D
+// code (`e.lastName`), or with get('lastName'): the same value, the same type.
 const describe = (e: Employee): string =>
-  `${e.get('firstName') ?? '?'} ${e.get('lastName') ?? '?'} (${e.get('salary') ?? 'no salary'})`
+  `${e.firstName ?? '?'} ${e.lastName ?? '?'} (${e.salary ?? 'no salary'})`
 
-// get(key)?.get(attribute): salary is a number | null, employer an Entity of Company or null.
+// salary is a number | null, employer an Entity of Company or null.
 const tessa = ds.Employee.get(3)
 const salary: number | null | undefined = tessa?.get('salary')
 console.log(`Employee 3: ${tessa ? describe(tessa) : 'none'}, salary ${salary}`)
-console.log(`  works for ${tessa?.get('employer')?.get('name') ?? 'nobody'}`)
+console.log(`  works for ${tessa?.employer?.name ?? 'nobody'}`)
 
 try {
   // @ts-expect-error 'nmae' is not an attribute of Employee: it does not compile, and throws
@@ -43,19 +44,20 @@ try {
 // A query gives a selection of Employee; iterating it yields entities, never null.
 const best = ds.Employee.query('salary >= :1 order by salary desc, ID', 149000)
 console.log(`${best.length} employees earn 149000 or more; the first three:`)
-for (const e of best.window(0, 3)) console.log(`  ${e.get('ID')}: ${describe(e)}`)
+for (const e of best.window(0, 3)) console.log(`  ${e.ID}: ${describe(e)}`)
 console.log(`  their average: ${best.average('salary')}`)
 
 // 4D's Entity members: an entity read by first() knows its selection and its neighbours, and
 // toObject() gives a plain object of the attributes a filter names.
 const top = best.first()
 console.log(
-  `  the best paid: ${JSON.stringify(top?.toObject('lastName, salary, employer.name'))}, then ${top?.next()?.get('lastName')}`,
+  `  the best paid: ${JSON.stringify(top?.toObject('lastName, salary, employer.name'))}, then ${top?.next()?.lastName}`,
 )
 
-// A relation to many reads as a selection of the related dataclass.
+// A relation to many reads as a selection of the related dataclass; a selection's attribute is
+// the collection of its values (4D's projection).
 const acme = ds.dataClass('Company').getOrFail(1)
-console.log(`${acme.get('name')} employs ${acme.get('staff').length} people`)
+console.log(`${acme.name} employs ${acme.staff.length} people`)
 
 // Writes take the attributes' types: a relation takes the Entity or its key.
 const ada = ds.Employee.create({
@@ -64,10 +66,13 @@ const ada = ds.Employee.create({
   salary: 5000,
   employer: acme,
 })
-const raised = ada.edit({ salary: 5200 }).saveOrFail()
+// An entity is a saved version, read-only: a change goes through a draft, whose properties set.
+const draft = ada.edit()
+draft.salary = 5200
+const raised = draft.saveOrFail()
 const active = ds.Employee.update(ada.key, { active: true })
 console.log(
-  `Created ${ada.key}: ${describe(raised)}, active ${active.get('active')}, employer ${active.get('employerName')}`,
+  `Created ${ada.key}: ${describe(raised)}, active ${active.active}, employer ${active.employerName}`,
 )
 
 // save() answers 4D's status object instead of throwing for what the data refused: a draft of a
