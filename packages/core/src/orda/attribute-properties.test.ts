@@ -11,6 +11,7 @@ import { Entity } from './entity.js'
 import { EntityDraft } from './entity-draft.js'
 import { EntitySelection } from './entity-selection.js'
 import { OWN_FIELDS } from './object-classes.js'
+import { DATA_CLASS_FIELDS } from './data-class.js'
 import { thrown } from '../errors/thrown.fixture.js'
 
 const model = {
@@ -196,6 +197,18 @@ describe('dataClass.attributeName', () => {
     ).toMatchObject({
       errCode: 9161,
     })
+  })
+})
+
+describe('the objects', () => {
+  it('have of their own only the fields their accessors leave alone', () => {
+    const ds = company()
+    const sorted = (xs: readonly string[]) => [...xs].sort()
+    expect(sorted(Object.keys(ds.Employee.get(1)!))).toEqual(sorted(OWN_FIELDS.entity))
+    expect(sorted(Object.keys(ds.Employee.get(1)!.edit()))).toEqual(sorted(OWN_FIELDS.draft))
+    expect(sorted(Object.keys(ds.Employee.all()))).toEqual(sorted(OWN_FIELDS.selection))
+    expect(sorted(Object.keys(ds.Employee))).toEqual(sorted(DATA_CLASS_FIELDS))
+    expect(ds.Employee.constructor.name).toBe('EmployeeDataClass')
   })
 })
 

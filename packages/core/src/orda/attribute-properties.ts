@@ -1,7 +1,7 @@
 /**
  * @module ORDA's property access (`entity.lastName`, `draft.salary = 5200`, `selection.lastName`,
- * `ds.Employee.lastName`): each dataclass gets its own subclasses of Entity, EntityDraft and
- * EntitySelection whose prototypes carry an accessor for each of its attributes. The accessors are
+ * `ds.Employee.lastName`): each dataclass gets its own subclasses of Entity, EntityDraft,
+ * EntitySelection and DataClass whose prototypes carry an accessor for each of its attributes. The accessors are
  * on the prototype, one set a dataclass, so a stored entity costs no byte more than before, and
  * code that reads with `get(name)` runs as it did: nothing here is on its path.
  *
@@ -77,26 +77,5 @@ export function withAttributeProperties<C extends Ctor>(
 function readOnly(dataClass: string, name: string, suffix: string) {
   return function (this: unknown): void {
     fail('PropertyReadOnly', [dataClass, name, suffix])
-  }
-}
-
-/**
- * Defines on `target` (a DataClass object: one a dataclass, so its own properties) a read-only
- * property for each attribute of `def` whose name it does not already have: `read(attr)`.
- */
-export function defineOwnAttributeProperties(
-  target: object,
-  def: DataClassDef,
-  read: (attr: AttributeDef) => unknown,
-): void {
-  const taken = takenNames(target, Object.getOwnPropertyNames(target))
-  for (const attr of def.attributes) {
-    if (taken.has(attr.name)) continue
-    Object.defineProperty(target, attr.name, {
-      get: () => read(attr),
-      set: readOnly(def.name, attr.name, 'DataClass'),
-      enumerable: false,
-      configurable: false,
-    })
   }
 }

@@ -14,7 +14,7 @@ import type { Datastore } from './datastore.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { Entity } from './entity.js'
 import { objectClassesOf, type ObjectClasses } from './object-classes.js'
-import { defineOwnAttributeProperties } from './attribute-properties.js'
+import { withAttributeProperties } from './attribute-properties.js'
 import type { Ordering } from '../query/order.js'
 import type { EntitySelection } from './entity-selection.js'
 import { ORDERED, type SelectionTraits } from './selection-traits.js'
@@ -114,10 +114,6 @@ export class DataClassCore<
     const own = datastore.functions.restrict(table.def.name)
     // The deleted rows of change tracking show a session only the deletions it may learn of.
     this.restrictFunction = table.def.name === DELETED_RECORDS ? deletedRecordsRestrict(own) : own
-    // 4D's `ds.Employee.lastName`: the attribute object (last: every member is known by then).
-    defineOwnAttributeProperties(this, table.def, (attr) =>
-      attributeInfo(this as unknown as DataClass, attr.name),
-    )
   }
 
   /** @internal An Entity of this dataclass for a stored version (the table's, or a clone). */
@@ -498,3 +494,25 @@ export type DataClass<
 
 /** The class of every dataclass object (`x instanceof DataClass`). */
 export const DataClass = DataClassCore
+
+/** @internal The fields a DataClass object has of its own: an attribute of one of these names gets no property. */
+export const DATA_CLASS_FIELDS = [
+  'datastore',
+  'def',
+  'table',
+  'restrictFunction',
+  'entityOf',
+] as const
+
+/**
+ * @internal The class of dataclass `def`'s object: DataClassCore with 4D's `ds.Employee.lastName`
+ * (the attribute object, as `attributeInfo(name)` gives it) on its prototype, as its entities'
+ * properties are on theirs (attribute-properties.ts).
+ */
+export function dataClassClassOf(def: DataClassDef): typeof DataClassCore {
+  return withAttributeProperties(DataClassCore, def, 'DataClass', DATA_CLASS_FIELDS, (attr) => ({
+    get(this: DataClassCore) {
+      return attributeInfo(this as unknown as DataClass, attr.name)
+    },
+  }))
+}

@@ -26,7 +26,7 @@ import { outsideBudget, withBudget } from '../query/budget.js'
 import type { SliceScope } from '../query/slices.js'
 import type { IndexBuildOptions } from '../indexes/index-builder.js'
 import type { QuerySource } from '../query/run-query.js'
-import { DataClass } from './data-class.js'
+import { dataClassClassOf, type DataClass } from './data-class.js'
 import { EntitySets } from './entity-sets.js'
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import { restoreSnapshot } from './snapshots.js'
@@ -149,7 +149,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     for (const def of schema.dataClasses)
       this.#classes.set(
         def.name,
-        new DataClass(this as unknown as Datastore, this.store.table(def.name)),
+        new (dataClassClassOf(def))(this as unknown as Datastore, this.store.table(def.name)),
       )
     const store = this.store
     this.deletionWitnesses = new DeletionWitnesses(this as unknown as Datastore)
