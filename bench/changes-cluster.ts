@@ -54,6 +54,7 @@ export async function measureClusterFeed(o: ClusterFeedOptions): Promise<FeedRow
       [
         CLI,
         'serve',
+        '--quiet',
         '--model',
         model,
         '--data',

@@ -117,7 +117,7 @@ export async function measureHttpFeed(
       ),
       await start(
         'SSE: entistore serve',
-        [CLI, 'serve', '--model', files.model, '--data', files.data, '--port', '0'],
+        [CLI, 'serve', '--quiet', '--model', files.model, '--data', files.data, '--port', '0'],
         firstId,
         o.startupTimeoutMs,
       ),

@@ -349,7 +349,17 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
     console.log(`  ${what} (${((performance.now() - t0) / 1000).toFixed(0)} s)`)
 
   // ---- entistore serve
-  const serveArgs = [CLI, 'serve', '--model', files.model, '--data', files.data, '--port', '0']
+  const serveArgs = [
+    CLI,
+    'serve',
+    '--quiet',
+    '--model',
+    files.model,
+    '--data',
+    files.data,
+    '--port',
+    '0',
+  ]
   const serve = await serving(
     `entistore serve (${label})`,
     node(serveArgs),

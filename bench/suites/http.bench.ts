@@ -55,6 +55,11 @@ export interface HttpResult {
   readonly issue19: MeasureRow[]
 }
 
+/**
+ * The built CLI. Every `serve` the bench starts runs with `--quiet`: the request log, on by default,
+ * writes a line a request (about 5 µs each, docs/cli.md), which measures the terminal, not the
+ * server; a server in production logs to a file or not at all.
+ */
 export const CLI = fileURLToPath(
   new URL('../../packages/entistore/bin/entistore.js', import.meta.url),
 )
@@ -322,7 +327,7 @@ export const JSON_PARSE: Proc = {
 }
 export const ENTISTORE: Proc = {
   label: 'entistore serve',
-  args: (f) => [CLI, 'serve', '--model', f.model, '--data', f.data, '--port', '0'],
+  args: (f) => [CLI, 'serve', '--quiet', '--model', f.model, '--data', f.data, '--port', '0'],
   ready: ORIGIN,
 }
 // Every index built before the URL line: what memory is measured on (the default builds each on

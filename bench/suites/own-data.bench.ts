@@ -9,7 +9,7 @@
  * Nothing here knows the model: every figure is drawn from what the files hold, so that what a user
  * reads is what their own rows cost.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Core } from '../engine.ts'
 import { compareLoad, type LoadOptions } from '../http-load.ts'
@@ -188,7 +188,7 @@ async function ownHttp(
     `/rest/${dc.name}(${encodeURIComponent(String(keys[Math.floor(random() * keys.length)]))})`
   const serve = await startNode(
     'entistore serve',
-    [CLI, 'serve', '--model', o.model, '--data', o.data, '--port', '0', '--no-explorer'],
+    [CLI, 'serve', '--quiet', '--model', o.model, '--data', o.data, '--port', '0', '--no-explorer'],
     /\/rest\/\$catalog/,
     120_000,
   )
@@ -196,6 +196,7 @@ async function ownHttp(
   try {
     // Raw node:http answers one of the server's own replies, so both send as many bytes.
     const body = await (await fetch(origin + path(prng(3)))).text()
+    mkdirSync(CACHE_DIR, { recursive: true })
     const file = join(CACHE_DIR, 'own-entity.json')
     writeFileSync(file, body)
     const raw = await startNode(

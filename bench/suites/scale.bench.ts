@@ -247,14 +247,34 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
 
     // (A) serve in memory: start-up, GETs during the indexes' build in the background, memory,
     // GETs idle, during the first code= query and during a clone; the clone served again.
-    const serveArgs = [CLI, 'serve', '--model', files.model, '--data', files.data, '--port', '0']
+    const serveArgs = [
+      CLI,
+      'serve',
+      '--quiet',
+      '--model',
+      files.model,
+      '--data',
+      files.data,
+      '--port',
+      '0',
+    ]
     const cloneDir = join(root, 'clone')
     // With --watch, on a copy of the model that the reload measure changes (the data files are
     // shared between runs). Its folder holds nothing else: the clone writes a model.json too.
     const model = join(root, 'watched', 'model.json')
     mkdirSync(dirname(model))
     copyFileSync(files.model, model)
-    const watchArgs = [CLI, 'serve', '--model', model, '--data', files.data, '--port', '0']
+    const watchArgs = [
+      CLI,
+      'serve',
+      '--quiet',
+      '--model',
+      model,
+      '--data',
+      files.data,
+      '--port',
+      '0',
+    ]
     try {
       const a = await startNode(
         `entistore serve --watch (${label})`,
@@ -489,7 +509,15 @@ async function serveClone(
   label: string,
   timeoutMs: number,
 ): Promise<CloneRun> {
-  const args = [CLI, 'serve', '--model', join(dir, 'model.json'), '--data', join(dir, 'data.json')]
+  const args = [
+    CLI,
+    'serve',
+    '--quiet',
+    '--model',
+    join(dir, 'model.json'),
+    '--data',
+    join(dir, 'data.json'),
+  ]
   try {
     const d = await startNode(
       `serve the clone (${label})`,
