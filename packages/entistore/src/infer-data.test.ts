@@ -413,9 +413,12 @@ describe('the built entistore command', () => {
         const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] })
         let stdout = ''
         let stderr = ''
+        let asked = false
         child.stdout.setEncoding('utf8').on('data', (d: string) => {
           stdout += d
-          if (until !== undefined && stdout.includes(until)) {
+          // Once: the request's own log line comes as more output (a second fetch raced the stop).
+          if (until !== undefined && !asked && stdout.includes(until)) {
+            asked = true
             const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0]
             void fetch(`${url}/rest/posts(2)`)
               .then((r) => r.json())
