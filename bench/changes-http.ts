@@ -15,7 +15,7 @@ import { measureLatency, type FeedRow, type FeedTarget, type IdleRow } from './f
 import { settledRss, startNode, type Child } from './processes.ts'
 import { httpClient } from './replication-lag.ts'
 import { sseSubscribe } from './sse-client.ts'
-import { CHILD, CLI, ORIGIN } from './suites/http.bench.ts'
+import { CHILD, ORIGIN, serveArgs } from './suites/http.bench.ts'
 
 export interface HttpFeedOptions {
   /** Items of the servers' data file. */
@@ -115,12 +115,7 @@ export async function measureHttpFeed(
         firstId,
         o.startupTimeoutMs,
       ),
-      await start(
-        'SSE: entistore serve',
-        [CLI, 'serve', '--quiet', '--model', files.model, '--data', files.data, '--port', '0'],
-        firstId,
-        o.startupTimeoutMs,
-      ),
+      await start('SSE: entistore serve', serveArgs(files), firstId, o.startupTimeoutMs),
     )
     const feed: FeedRow[] = []
     for (const n of o.subscribers)

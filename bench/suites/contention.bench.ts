@@ -37,7 +37,7 @@ import { quantile } from '../http-load.ts'
 import { rssBytes, settledRss, startNode, type Child } from '../processes.ts'
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
 import { codeOf } from '../short-rows.ts'
-import { CHILD, CLI, ORIGIN } from './http.bench.ts'
+import { CHILD, ORIGIN, serveArgs as serveArgsOf } from './http.bench.ts'
 import {
   during,
   heapFlagFor,
@@ -349,17 +349,7 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
     console.log(`  ${what} (${((performance.now() - t0) / 1000).toFixed(0)} s)`)
 
   // ---- entistore serve
-  const serveArgs = [
-    CLI,
-    'serve',
-    '--quiet',
-    '--model',
-    files.model,
-    '--data',
-    files.data,
-    '--port',
-    '0',
-  ]
+  const serveArgs = serveArgsOf(files)
   const serve = await serving(
     `entistore serve (${label})`,
     node(serveArgs),

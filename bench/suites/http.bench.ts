@@ -65,6 +65,23 @@ export const CLI = fileURLToPath(
 )
 export const CHILD = (name: string): string =>
   fileURLToPath(new URL(`../child/${name}`, import.meta.url))
+/** `entistore serve` of a model and a data file on a free port, quiet (see CLI), and `more`. */
+export const serveArgs = (
+  f: { readonly model: string; readonly data: string },
+  ...more: string[]
+): string[] => [
+  CLI,
+  'serve',
+  '--quiet',
+  '--model',
+  f.model,
+  '--data',
+  f.data,
+  '--port',
+  '0',
+  ...more,
+]
+
 export const ORIGIN = /https?:\/\/[^\s/]+/
 /** A start-up slower than this is not repeated: one sample says enough, and time is short. */
 const REPEAT_BELOW_MS = 10_000
@@ -327,7 +344,7 @@ export const JSON_PARSE: Proc = {
 }
 export const ENTISTORE: Proc = {
   label: 'entistore serve',
-  args: (f) => [CLI, 'serve', '--quiet', '--model', f.model, '--data', f.data, '--port', '0'],
+  args: (f) => serveArgs(f),
   ready: ORIGIN,
 }
 // Every index built before the URL line: what memory is measured on (the default builds each on

@@ -18,7 +18,7 @@ import { prng } from '../data.ts'
 import { startNode } from '../processes.ts'
 import { count, perOp, ratio, table } from '../report.ts'
 import { heapMb, timeCases, type Case, type TimingOptions } from '../timing.ts'
-import { CHILD, CLI, ORIGIN, loadTable } from './http.bench.ts'
+import { CHILD, ORIGIN, loadTable, serveArgs } from './http.bench.ts'
 
 export interface OwnDataOptions {
   readonly model: string
@@ -188,7 +188,7 @@ async function ownHttp(
     `/rest/${dc.name}(${encodeURIComponent(String(keys[Math.floor(random() * keys.length)]))})`
   const serve = await startNode(
     'entistore serve',
-    [CLI, 'serve', '--quiet', '--model', o.model, '--data', o.data, '--port', '0', '--no-explorer'],
+    serveArgs(o, '--no-explorer'),
     /\/rest\/\$catalog/,
     120_000,
   )

@@ -58,7 +58,7 @@ import { settledRss, startNode, type Child, type Settled } from '../processes.ts
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
 import { barChart } from '../svg-chart.ts'
 import { codeOf, SHORT_MODEL, shortRowChunks } from '../short-rows.ts'
-import { CHILD, CLI, JSON_PARSE, ORIGIN } from './http.bench.ts'
+import { CHILD, CLI, JSON_PARSE, ORIGIN, serveArgs as serveArgsOf } from './http.bench.ts'
 
 /** Where the large data files are kept between runs (and shared with other work on the machine). */
 export const SCALE_DATA = existsSync('/work/scale-data') ? '/work/scale-data' : CACHE_DIR
@@ -247,34 +247,14 @@ async function measureSize(shape: Shape, n: number, o: ScaleOptions): Promise<Sc
 
     // (A) serve in memory: start-up, GETs during the indexes' build in the background, memory,
     // GETs idle, during the first code= query and during a clone; the clone served again.
-    const serveArgs = [
-      CLI,
-      'serve',
-      '--quiet',
-      '--model',
-      files.model,
-      '--data',
-      files.data,
-      '--port',
-      '0',
-    ]
+    const serveArgs = serveArgsOf(files)
     const cloneDir = join(root, 'clone')
     // With --watch, on a copy of the model that the reload measure changes (the data files are
     // shared between runs). Its folder holds nothing else: the clone writes a model.json too.
     const model = join(root, 'watched', 'model.json')
     mkdirSync(dirname(model))
     copyFileSync(files.model, model)
-    const watchArgs = [
-      CLI,
-      'serve',
-      '--quiet',
-      '--model',
-      model,
-      '--data',
-      files.data,
-      '--port',
-      '0',
-    ]
+    const watchArgs = serveArgsOf({ model, data: files.data })
     try {
       const a = await startNode(
         `entistore serve --watch (${label})`,
@@ -509,22 +489,9 @@ async function serveClone(
   label: string,
   timeoutMs: number,
 ): Promise<CloneRun> {
-  const args = [
-    CLI,
-    'serve',
-    '--quiet',
-    '--model',
-    join(dir, 'model.json'),
-    '--data',
-    join(dir, 'data.json'),
-  ]
+  const args = serveArgsOf({ model: join(dir, 'model.json'), data: join(dir, 'data.json') })
   try {
-    const d = await startNode(
-      `serve the clone (${label})`,
-      node([...args, '--port', '0']),
-      ORIGIN,
-      timeoutMs,
-    )
+    const d = await startNode(`serve the clone (${label})`, node(args), ORIGIN, timeoutMs)
     await d.child.stop()
     const rows = rowsOf(d.line)
     return {

@@ -2,8 +2,8 @@
  * @module `entistore model --from <data.json>`: the model inferred from a data file (a draft, in
  * the notes what it guessed), written out to edit and serve with `--model` (docs/infer-model.md).
  */
+import { writeOutput } from './output-file.js'
 import { existsSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
 import type { ModelJson } from '@entistore/core'
 import { FileError } from './file-error.js'
 import { inferDataFile } from './infer-data.js'
@@ -69,21 +69,17 @@ export async function runModelCommand(
     throw exists(options.out)
   const { model, notes } = await inferDataFile(options.from, { draft: true })
   for (const note of notes) io.err(`entistore: ${options.from}: ${note}`)
-  const text = modelText(model)
-  if (options.out === undefined) {
-    io.out(text.trimEnd())
-    return
-  }
-  try {
-    await writeFile(options.out, text, { flag: options.force ? 'w' : 'wx' })
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') throw exists(options.out)
-    throw new FileError(options.out, `cannot write the model (${code ?? String(e)})`, { cause: e })
-  }
   const names = model.dataClasses.map((dc) => dc.name).join(', ')
-  io.out(
-    `Wrote the model of ${options.from} to ${options.out} (${names}): ` +
-      `entistore serve --model ${options.out} --data ${options.from} serves it`,
+  await writeOutput(
+    modelText(model),
+    {
+      out: options.out,
+      what: 'the model',
+      written:
+        `Wrote the model of ${options.from} to ${options.out} (${names}): ` +
+        `entistore serve --model ${options.out} --data ${options.from} serves it`,
+      ...(options.force ? {} : { keep: { exists } }),
+    },
+    io,
   )
 }

@@ -6,7 +6,7 @@
  * the types say what the engine does (defaults, keys, relation targets, alias paths), and a bad
  * model is refused with the loader's error. docs/typed-models.md describes the result.
  */
-import { writeFile } from 'node:fs/promises'
+import { writeOutput } from './output-file.js'
 import {
   DatastoreError,
   loadModel,
@@ -158,15 +158,13 @@ export async function runTypesCommand(
     if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
     throw e
   }
-  if (options.out === undefined) {
-    io.out(text.trimEnd())
-    return
-  }
-  try {
-    await writeFile(options.out, text)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileError(options.out, `cannot write the types (${code ?? String(e)})`, { cause: e })
-  }
-  io.out(`Wrote the types of ${options.model} to ${options.out}`)
+  await writeOutput(
+    text,
+    {
+      out: options.out,
+      what: 'the types',
+      written: `Wrote the types of ${options.model} to ${options.out}`,
+    },
+    io,
+  )
 }

@@ -4,9 +4,9 @@
  * either is the same one line; the description is @entistore/rest's, the one `GET /rest/$openapi`
  * serves.
  */
-import { writeFile } from 'node:fs/promises'
+import { writeOutput } from './output-file.js'
 import { openApiDocument } from '@entistore/rest'
-import { FileError, loadDatastoreFiles } from './load-files.js'
+import { loadDatastoreFiles } from './load-files.js'
 
 export interface OpenApiCommandOptions {
   readonly model: string
@@ -23,17 +23,13 @@ export async function runOpenApiCommand(
     ...(options.functions === undefined ? {} : { functions: options.functions }),
   })
   const text = `${JSON.stringify(openApiDocument(ds), null, 2)}\n`
-  if (options.out === undefined) {
-    io.out(text.trimEnd())
-    return
-  }
-  try {
-    await writeFile(options.out, text)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileError(options.out, `cannot write the description (${code ?? String(e)})`, {
-      cause: e,
-    })
-  }
-  io.out(`Wrote the OpenAPI description of ${options.model} to ${options.out}`)
+  await writeOutput(
+    text,
+    {
+      out: options.out,
+      what: 'the description',
+      written: `Wrote the OpenAPI description of ${options.model} to ${options.out}`,
+    },
+    io,
+  )
 }
