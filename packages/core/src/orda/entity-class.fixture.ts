@@ -49,6 +49,22 @@ const employee = (
   more: Row = {},
 ): Row => ({ ID, firstName, lastName, salary, ...more })
 
+/** Every attribute name of the page's Employee, as the model's types must give them. */
+export type EmployeeAttributeName =
+  | 'ID'
+  | 'firstName'
+  | 'lastName'
+  | 'salary'
+  | 'birthDate'
+  | 'woman'
+  | 'managerID'
+  | 'employerID'
+  | 'photo'
+  | 'extra'
+  | 'employer'
+  | 'manager'
+  | 'directReports'
+
 /** A fresh datastore with the examples' data, typed by its model, on a manual clock. */
 export const entityPage = () =>
   createDatastore(model, {

@@ -4,7 +4,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { KeyValue } from '../store/entity-record.js'
 import type { ReloadResult } from './entity-draft.js'
-import { entityPage } from './entity-class.fixture.js'
+import { entityPage, type EmployeeAttributeName } from './entity-class.fixture.js'
 
 describe('Entity and draft members (4D API/EntityClass)', () => {
   it('.clone(): another object of the same version; changes go through drafts, separately', () => {
@@ -102,23 +102,7 @@ describe('Entity and draft members (4D API/EntityClass)', () => {
     emp.set('lastName', 'Martin')
     const touchedAttributes = emp.touchedAttributes()
     expect(touchedAttributes).toEqual(['firstName', 'lastName'])
-    expectTypeOf(touchedAttributes).toEqualTypeOf<
-      (
-        | 'ID'
-        | 'firstName'
-        | 'lastName'
-        | 'salary'
-        | 'birthDate'
-        | 'woman'
-        | 'managerID'
-        | 'employerID'
-        | 'photo'
-        | 'extra'
-        | 'employer'
-        | 'manager'
-        | 'directReports'
-      )[]
-    >()
+    expectTypeOf(touchedAttributes).toEqualTypeOf<EmployeeAttributeName[]>()
     expect(ds.Employee.get(725)!.touchedAttributes()).toEqual([])
   })
 
