@@ -16,7 +16,8 @@ import {
   someBytes,
   storedBinaries,
 } from './binaries.fixture.js'
-import { main, type CliIo } from './cli.js'
+import { main } from './cli.js'
+import { Queue, startServe } from './cli-serve.fixture.js'
 import { loadDatastoreFiles } from './load-files.js'
 import { digestOf, type SaveResult } from './save.js'
 import type { RunningServer } from './serve.js'
@@ -58,26 +59,6 @@ const DATA = {
   Employee: [{ ID: 1, name: 'Ada', employer: 1 }],
 }
 
-/** Values pushed by callbacks, taken in order by awaiting `next()`. */
-class Queue<T> {
-  readonly #items: T[] = []
-  readonly #waiting: ((item: T) => void)[] = []
-  push = (item: T): void => {
-    const w = this.#waiting.shift()
-    if (w) w(item)
-    else this.#items.push(item)
-  }
-  next(): Promise<T> {
-    const item = this.#items.shift()
-    if (item !== undefined) return Promise.resolve(item)
-    return new Promise((resolve) => this.#waiting.push(resolve))
-  }
-  /** The values pushed and not taken yet. */
-  rest(): T[] {
-    return this.#items.splice(0)
-  }
-}
-
 /**
  * The next reload outcome that `wanted` accepts. One write can be seen as several events (a
  * truncate, then the bytes) that the debounce does not always join: the extra ones end as
@@ -98,19 +79,6 @@ async function nextOutcome(
 const message = (o: ReloadOutcome): string =>
   o.kind === 'failed' ? (o.error as Error).message : ''
 
-interface Started {
-  readonly server: RunningServer
-  readonly url: string
-  readonly out: string[]
-  readonly err: string[]
-  readonly reloads: Queue<ReloadOutcome>
-  readonly saves: Queue<SaveResult | Error>
-  /** Asks for a save, as SIGUSR2 does. */
-  readonly saveNow: () => void
-  /** Stops the server; resolves to the exit code. */
-  readonly stop: () => Promise<number>
-}
-
 /** Writes the model and data into a fresh folder; returns their paths. */
 function files(name: string, model: unknown = MODEL, data: unknown = DATA) {
   const folder = mkdtempSync(join(dir, `${name}-`))
@@ -121,51 +89,7 @@ function files(name: string, model: unknown = MODEL, data: unknown = DATA) {
   return { folder, model: m, data: d }
 }
 
-async function start(argv: string[], extra: Partial<CliIo> = {}): Promise<Started> {
-  const out: string[] = []
-  const err: string[] = []
-  const reloads = new Queue<ReloadOutcome>()
-  const saves = new Queue<SaveResult | Error>()
-  let stop!: () => void
-  let saveNow: () => void = () => {
-    throw new Error('no --save')
-  }
-  let listening!: (s: RunningServer) => void
-  const started = new Promise<RunningServer>((resolve) => (listening = resolve))
-  const done = main([...argv, '--port', '0'], {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stopSignal: new Promise((resolve) => (stop = resolve)),
-    onListening: (s) => listening(s),
-    onReload: reloads.push,
-    onSave: saves.push,
-    saveSignal: (save) => {
-      saveNow = save
-      return () => {}
-    },
-    watchDebounceMs: 20,
-    ...extra,
-  })
-  const server = await Promise.race([
-    started,
-    done.then((code) => {
-      throw new Error(`exited with ${code}: ${err.join('\n')}`)
-    }),
-  ])
-  return {
-    server,
-    url: server.url,
-    out,
-    err,
-    reloads,
-    saves,
-    saveNow: () => saveNow(),
-    stop: () => {
-      stop()
-      return done
-    },
-  }
-}
+const start = startServe
 
 const bytesOf = (value: { $base64: string }): Uint8Array =>
   new Uint8Array(Buffer.from(value.$base64, 'base64'))

@@ -11,13 +11,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dumpData, inferModel, ManualClock } from '@entistore/core'
-import { main, type CliIo } from './cli.js'
+import { main } from './cli.js'
+import { startServe } from './cli-serve.fixture.js'
 import { codeBlocks, readPage } from './docs-pages.fixture.ts'
 import { loadDatastoreFiles } from './load-files.js'
 import { modelText } from './model-file.js'
-import type { SaveResult } from './save.js'
-import type { RunningServer } from './serve.js'
-import type { ReloadOutcome } from './watch.js'
 
 const root = new URL('../../../', import.meta.url).pathname
 const BIN = join(root, 'packages/entistore/bin/entistore.js')
@@ -51,21 +49,6 @@ function write(data: unknown, name = 'db.json'): string {
 }
 
 /** Values pushed by callbacks, taken in order. */
-class Queue<T> {
-  readonly #items: T[] = []
-  readonly #waiting: ((item: T) => void)[] = []
-  push = (item: T): void => {
-    const w = this.#waiting.shift()
-    if (w) w(item)
-    else this.#items.push(item)
-  }
-  next(): Promise<T> {
-    const item = this.#items.shift()
-    return item !== undefined
-      ? Promise.resolve(item)
-      : new Promise((resolve) => this.#waiting.push(resolve))
-  }
-}
 
 interface Run {
   readonly code: number
@@ -81,59 +64,23 @@ async function run(argv: string[]): Promise<Run> {
   return { code, out, err }
 }
 
-/** Starts `serve` in-process on a free port; `stop()` resolves to its exit code. */
+/**
+ * Starts `serve` in-process on a free port (`stop()` resolves to its exit code), with two readers:
+ * `rows(dc)`, the rows as `$asArray` reads them without `__KEY` and `__STAMP`, and `post`.
+ */
 async function start(argv: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const reloads = new Queue<ReloadOutcome>()
-  const saves = new Queue<SaveResult | Error>()
-  let stop!: () => void
-  let saveNow!: () => void
-  let listening!: (s: RunningServer) => void
-  const started = new Promise<RunningServer>((resolve) => (listening = resolve))
-  const io: CliIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stopSignal: new Promise((resolve) => (stop = resolve)),
-    onListening: (s) => listening(s),
-    onReload: reloads.push,
-    onSave: saves.push,
-    saveSignal: (save) => {
-      saveNow = save
-      return () => {}
-    },
-    watchDebounceMs: 20,
-  }
-  const done = main([...argv, '--port', '0', '--no-explorer'], io)
-  const server = await Promise.race([
-    started,
-    done.then((code) => {
-      throw new Error(`exited with ${code}: ${err.join('\n')}`)
-    }),
-  ])
-  const url = server.url
+  const s = await startServe([...argv, '--no-explorer'])
   return {
-    server,
-    url,
-    out,
-    err,
-    reloads,
-    saves,
-    saveNow: () => saveNow(),
-    stop: () => {
-      stop()
-      return done
-    },
-    /** The rows of `dc` as `$asArray` reads them, without `__KEY` and `__STAMP`. */
+    ...s,
     rows: async (dc: string): Promise<Record<string, unknown>[]> => {
-      const res = await fetch(`${url}/rest/${dc}?$asArray=true`)
+      const res = await fetch(`${s.url}/rest/${dc}?$asArray=true`)
       expect(res.status).toBe(200)
       return ((await res.json()) as Record<string, unknown>[]).map(
         ({ __KEY, __STAMP, ...values }) => values,
       )
     },
     post: (path: string, body: unknown) =>
-      fetch(`${url}/rest/${path}`, {
+      fetch(`${s.url}/rest/${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
