@@ -69,3 +69,15 @@ export type WritableName<M extends ModelTypes, N extends DataClassName<M>> = Ext
   keyof WriteValues<M, N>,
   string
 >
+
+/**
+ * The key of attribute `K` among the properties of an object of dataclass `N` (attribute-
+ * properties.ts): none for the untyped model (any name would compile), none for a name the object
+ * already has as a member (`Taken`: the member wins), else `K`.
+ */
+export type PropertyName<
+  M extends ModelTypes,
+  N extends DataClassName<M>,
+  K extends string,
+  Taken,
+> = string extends AttributeName<M, N> ? never : K extends Taken ? never : K

@@ -40,7 +40,7 @@ import type {
   ModelTypes,
   UntypedModel,
 } from '../schema/typed-model.js'
-import type { WriteValues } from './attribute-types.js'
+import type { WriteValues, PropertyName } from './attribute-types.js'
 import { callByName } from './call-function.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { needRead } from './access-checks.js'
@@ -478,11 +478,12 @@ export class DataClassCore<
  */
 export type DataClassAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
   readonly [
-    K in AttributeName<M, N> as string extends AttributeName<M, N>
-      ? never
-      : K extends keyof DataClassCore | keyof object | 'constructor'
-        ? never
-        : K
+    K in AttributeName<M, N> as PropertyName<
+      M,
+      N,
+      K,
+      keyof DataClassCore | keyof object | 'constructor'
+    >
   ]: DataClassAttribute<K>
 }
 

@@ -16,7 +16,13 @@ import type {
   ModelTypes,
   UntypedModel,
 } from '../schema/typed-model.js'
-import type { AttributeValue, WritableName, WriteValue, WriteValues } from './attribute-types.js'
+import type {
+  AttributeValue,
+  WritableName,
+  WriteValue,
+  WriteValues,
+  PropertyName,
+} from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type { WriteCheck } from '../txn/transaction.js'
@@ -377,23 +383,13 @@ export type DraftAttributes<M extends ModelTypes, N extends DataClassName<M>> = 
 
 /** The attributes a draft's properties set (as `set(name, value)`). */
 type DraftWritable<M extends ModelTypes, N extends DataClassName<M>> = {
-  -readonly [
-    K in WritableName<M, N> as string extends AttributeName<M, N>
-      ? never
-      : K extends DraftMemberName
-        ? never
-        : K
-  ]: DraftValue<M, N, K>
+  -readonly [K in WritableName<M, N> as PropertyName<M, N, K, DraftMemberName>]: DraftValue<M, N, K>
 }
 
 /** The attributes a draft's properties only read: computed ones, and the 1→N relations. */
 type DraftReadOnly<M extends ModelTypes, N extends DataClassName<M>> = {
   readonly [
-    K in Exclude<AttributeName<M, N>, WritableName<M, N>> as string extends AttributeName<M, N>
-      ? never
-      : K extends DraftMemberName
-        ? never
-        : K
+    K in Exclude<AttributeName<M, N>, WritableName<M, N>> as PropertyName<M, N, K, DraftMemberName>
   ]: DraftValue<M, N, K>
 }
 

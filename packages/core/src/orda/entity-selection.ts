@@ -27,7 +27,7 @@ import type {
   RelatedEntity,
   UntypedModel,
 } from '../schema/typed-model.js'
-import type { AttributeValue } from './attribute-types.js'
+import type { AttributeValue, PropertyName } from './attribute-types.js'
 import { fail } from '../errors/datastore-error.js'
 import { refreshTaken, type Ordering } from '../query/order.js'
 import { sliceable } from '../query/slices.js'
@@ -625,13 +625,10 @@ export type ProjectedValue<M extends ModelTypes, V> = [V] extends [Computed<infe
  * companies. None for the untyped model (`extract(name)` there).
  */
 export type SelectionAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
-  readonly [
-    K in AttributeName<M, N> as string extends AttributeName<M, N>
-      ? never
-      : K extends SelectionMemberName
-        ? never
-        : K
-  ]: ProjectedValue<M, M[N][K]>
+  readonly [K in AttributeName<M, N> as PropertyName<M, N, K, SelectionMemberName>]: ProjectedValue<
+    M,
+    M[N][K]
+  >
 }
 
 /**

@@ -21,7 +21,7 @@ import type {
   ModelTypes,
   UntypedModel,
 } from '../schema/typed-model.js'
-import type { AttributeValue, WriteValues } from './attribute-types.js'
+import type { AttributeValue, WriteValues, PropertyName } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { EntityRecord, KeyValue, StoredValues } from '../store/entity-record.js'
 import type { EntitySelection } from './entity-selection.js'
@@ -402,13 +402,7 @@ type MemberName = keyof EntityCore | keyof object | 'constructor'
  * The untyped model has none (the name could be anything, a typo too): `get(name)` reads there.
  */
 export type EntityAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
-  readonly [
-    K in AttributeName<M, N> as string extends AttributeName<M, N>
-      ? never
-      : K extends MemberName
-        ? never
-        : K
-  ]: AttributeValue<M, N, K>
+  readonly [K in AttributeName<M, N> as PropertyName<M, N, K, MemberName>]: AttributeValue<M, N, K>
 }
 
 /**
