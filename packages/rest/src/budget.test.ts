@@ -1,7 +1,8 @@
 import { createDatastore, type Clock, type DataFile, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import type { RestRequest } from './exchange.js'
+import type { RestBody, RestRequest } from './exchange.js'
 import { createRestHandler, type RestHandlerOptions } from './handler.js'
+import { replyText } from './sync-reply.fixture.js'
 
 // Issue 11, "a hardened edge": a per-request time budget for queries (`queryBudgetMs`). `respond`
 // is synchronous, so a long scan held every other client: past the budget it is answered 400
@@ -46,8 +47,7 @@ const get = (path: string): RestRequest => {
   return { method: 'GET', path: p, query: q, headers: {} }
 }
 
-const text = (body: unknown): string =>
-  typeof body === 'string' ? body : [...(body as Iterable<string>)].join('')
+const text = (body: unknown): string => replyText(body as RestBody)
 
 const SCAN = "/rest/Doc?$filter=title%3D'%40oc%40'&$top=1"
 const ERROR = {

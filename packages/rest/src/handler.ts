@@ -14,6 +14,7 @@ import {
   DatastoreError,
   datastoreError,
   fail,
+  randomId,
   runActor,
   runAsProcess,
   type Datastore,
@@ -42,6 +43,8 @@ import { route } from './route.js'
 import { FairTurns, nextTurn as realTurn, type NextTurn } from './slices/fair-turns.js'
 import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
+import { EntityTexts } from './serialize/entity-texts.js'
+import { readByKeyLane } from './resources/read-by-key.js'
 import { firstPiece } from './serialize/first-piece.js'
 import { JsonChunks, tooLarge } from './serialize/json-chunks.js'
 import { utf8Bytes } from './serialize/reply-parts.js'
@@ -174,6 +177,20 @@ export interface RestHandlerOptions extends AuthOptions {
    * preflight is kept. @default none: no CORS header on any reply
    */
   readonly cors?: CorsOptions
+  /**
+   * Most bytes kept of entities as a read by key sends them (`GET /rest/Employee(3)`), so that the
+   * next read of the same version copies them instead of rendering it again; a write drops the
+   * versions it replaces. 0: none kept. Only the form a reader who may see every attribute gets is
+   * kept (serialize/entity-texts.ts). @default 33_554_432 (32 MiB)
+   */
+  readonly entityCacheBytes?: number
+  /**
+   * Whether a read by key with no query string, on a datastore where nothing is checked (no roles
+   * file, `authorize`, `restrict` or forced login), is answered by a quick lane that skips what a
+   * query needs (resources/read-by-key.ts). Its replies are the general path's, byte for byte;
+   * false only to compare the two. @default true
+   */
+  readonly quickReads?: boolean
   /**
    * Pictures asked in another format (`$imageformat=png`): the converter (sharp by default, loaded
    * on the first conversion) and the bytes of conversions kept for the next request.
@@ -331,6 +348,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     )
   const uris = new Uris(basePath)
   const writer = new EntityWriter(uris)
+  const entityCacheBytes = options.entityCacheBytes ?? 33_554_432
+  if (!(entityCacheBytes >= 0))
+    throw new RangeError('createRestHandler: entityCacheBytes must be 0 or more')
+  const texts = entityCacheBytes > 0 ? new EntityTexts(ds, entityCacheBytes) : undefined
   const pictures = new Pictures(options.pictures)
   // Most reads have no query string: their parameters are the same every time.
   const paramLimits = { maxTop, maxDepth: maxBodyDepth }
@@ -539,12 +560,39 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnSpent += performance.now() - sliceStart
   }
 
+  // Nothing checked, nothing forced: reads by key may take the quick lane (read-by-key.ts).
+  const quick =
+    options.quickReads !== false && rule === undefined && !auth.forceLogin
+      ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes)
+      : undefined
+
   const core: RestCore = {
     maxBodyBytes,
     // Asked by the transports before they read a POST's body: only then is the path parsed here.
     bodyLimit: (path) => (sendsFileBytes(ds, path, basePath) ? maxUploadBytes : maxBodyBytes),
     respond(request) {
       if (request.method === 'OPTIONS') return OPTIONS_REPLY
+      if (
+        quick !== undefined &&
+        request.method === 'GET' &&
+        request.query === '' &&
+        !ds.restricting
+      ) {
+        const body = quick(request.path)
+        if (body !== undefined) {
+          // A read by key keeps nothing for its session (it holds nothing): a client without a
+          // cookie is sent one as 4D sends it, for a session opened only when it takes something
+          // (its first other request); a known session's timer restarts; an unknown id (the
+          // one given here, or an expired session's) is left to that first other request.
+          const sid = readCookie(cookieHeader(request), cookieName)
+          if (sid !== undefined) ds.sessions.touch(sid)
+          const setCookie =
+            sid === undefined
+              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/')
+              : undefined
+          return { status: 200, headers: replyHeaders(200, setCookie), body }
+        }
+      }
       const parsed = parse(request)
       const given = 'params' in parsed ? parsed.params.sessionId : undefined
       // `$4DSID=<token>` naming a one-time passcode (4D's `Session.createOTP()`) restores its

@@ -159,6 +159,12 @@ export interface SessionStoreApi {
   open(): Session
   /** A new guest session. */
   openGuest(): Session
+  /**
+   * A new session id, as `open` and `openGuest` would give one, for a client that is sent a
+   * session cookie before any session is kept for it (a read by key: nothing to keep until it
+   * holds something). Optional: without it the REST interface draws 128 random bits itself.
+   */
+  newId?(): string
   /** The live session, its timer restarted; a guest stays a guest. */
   touch(id: string): Session | undefined
   /** Establishes a live guest (may throw SessionLimit); undefined if not open. */
@@ -431,6 +437,11 @@ export class SessionStore implements SessionStoreApi {
     this.#anonymous.append(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.opened?.(entry)
     return entry
+  }
+
+  /** A new session id, nothing kept for it (see SessionStoreApi.newId). */
+  newId(): string {
+    return this.#newId()
   }
 
   /** Opens a new guest session: it only ever evicts another guest. */

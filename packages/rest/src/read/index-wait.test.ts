@@ -8,6 +8,7 @@ import { createDatastore, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { isPending, type RestReply, type RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
+import { replyText } from '../sync-reply.fixture.js'
 
 const model: ModelJson = {
   dataClasses: [
@@ -53,9 +54,7 @@ const get = (path: string): RestRequest => {
   return { method: 'GET', path: p, query: q, headers: {} }
 }
 const json = (reply: RestReply): Record<string, unknown> =>
-  JSON.parse(
-    typeof reply.body === 'string' ? reply.body : [...(reply.body as Iterable<string>)].join(''),
-  ) as Record<string, unknown>
+  JSON.parse(replyText(reply.body)) as Record<string, unknown>
 /** `reply` once settled, the slices run meanwhile (a read waits again for each index it needs). */
 async function settled(reply: RestReply | Promise<RestReply>, slices: (() => void)[]) {
   let done = false

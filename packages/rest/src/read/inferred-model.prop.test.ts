@@ -8,8 +8,9 @@ import {
   type RelatedEntityAttributeJson,
 } from '@entistore/core'
 import { describe, expect } from 'vitest'
-import type { RestRequest } from '../exchange.js'
+import type { RestBody, RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
+import { replyText } from '../sync-reply.fixture.js'
 
 // Issue 52, item 3: data served without a model. Whatever db.json-like data is given (several
 // collections, every JSON type, nulls and missing fields, keys given or not, references between
@@ -231,8 +232,7 @@ function dataOf(specs: readonly Spec[], references: readonly Reference[]) {
 }
 
 const get = (path: string, query = ''): RestRequest => ({ method: 'GET', path, query, headers: {} })
-const body = (b: unknown): string =>
-  typeof b === 'string' ? b : [...(b as Iterable<string>)].join('')
+const body = (b: unknown): string => replyText(b as RestBody)
 
 describe('serving the model inferred from data', () => {
   test.prop([database])(

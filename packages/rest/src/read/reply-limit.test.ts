@@ -1,9 +1,10 @@
 import { ManualClock, type Clock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import type { RestRequest } from '../exchange.js'
+import type { RestBody, RestRequest } from '../exchange.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 import { chain, companyDatastore } from '../serialize/chain.fixture.js'
 import { syncReply } from '../sync-reply.fixture.js'
+import { replyText } from '../sync-reply.fixture.js'
 
 // Issue 28: one 120-byte GET (`$attributes=staff.employer.staff.employer…`) made a reply that
 // multiplied by about 15 at each level, 1.78 GB at five levels, written in one piece while every
@@ -20,8 +21,7 @@ const get = (path: string, query = ''): RestRequest => ({
   headers: {},
 })
 
-const text = (body: unknown): string =>
-  typeof body === 'string' ? body : [...(body as Iterable<string>)].join('')
+const text = (body: unknown): string => replyText(body as RestBody)
 
 const errorOf = (body: unknown) => (JSON.parse(text(body)) as { __ERROR: unknown[] }).__ERROR[0]
 

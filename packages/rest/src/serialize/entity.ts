@@ -81,6 +81,11 @@ interface Shape {
   readonly slots: readonly Slot[]
   /** Writes every slot, for a reader who may see them all (compiled-attributes.ts). */
   readonly all: CompiledAttributes | undefined
+  /**
+   * Whether an entity's text depends on its own version alone: no computed attribute or alias
+   * (whose values other data, the clock or the caller decide) is shown.
+   */
+  readonly ownValues: boolean
 }
 
 const shapes = new WeakMap<DataClassDef, Shape>()
@@ -102,6 +107,7 @@ function shapeOf(entity: Entity): Shape {
   shape = {
     singleOpen: `{"__entityModel":${name},"__DATACLASS":${name},`,
     slots,
+    ownValues: slots.every(({ attr }) => attr.kind !== 'calculated' && attr.kind !== 'alias'),
     all: compileAttributes(
       slots.map(({ attr, member, dateOnly }) =>
         attr.kind === 'storage'
@@ -160,6 +166,14 @@ export class EntityWriter {
   single(entity: Entity, projection?: Projection): string {
     if (projection?.nested) return partsText(this.parts('single', entity, projection), this.expand)
     return this.#fill(shapeOf(entity).singleOpen, entity, projection)
+  }
+
+  /**
+   * Whether `single(entity)` with no projection depends on the entity's version alone, for a
+   * reader who may see every attribute: what may be kept (entity-texts.ts).
+   */
+  rendersOwnValues(entity: Entity): boolean {
+    return this.#shows === undefined && shapeOf(entity).ownValues
   }
 
   /**

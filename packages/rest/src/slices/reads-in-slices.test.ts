@@ -8,6 +8,7 @@ import { createDatastore, type Datastore, type ModelJson } from '@entistore/core
 import { describe, expect, it } from 'vitest'
 import { isPending, type RestReply, type RestRequest } from '../exchange.js'
 import { createRestHandler, type RestHandler } from '../handler.js'
+import { replyText } from '../sync-reply.fixture.js'
 
 const model: ModelJson = {
   dataClasses: [
@@ -51,9 +52,7 @@ const get = (path: string, query = '', extra: Partial<RestRequest> = {}): RestRe
 })
 
 function json(reply: RestReply): Record<string, unknown> {
-  const body = reply.body
-  const text = typeof body === 'string' ? body : [...(body as Iterable<string>)].join('')
-  return JSON.parse(text) as Record<string, unknown>
+  return JSON.parse(replyText(reply.body)) as Record<string, unknown>
 }
 
 /** Runs the queued turns one at a time until `done()`; returns how many ran. */

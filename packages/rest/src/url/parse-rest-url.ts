@@ -58,9 +58,6 @@ const DATACLASS_LOOKUP = /^([^(\[:]+):([^(]+)\((.*)\)$/s
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
 // Most names are ASCII: tested first, without the Unicode tables.
 const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-// A read by key, the most frequent target (`Employee(3)` below the base, nothing after it): only
-// characters that decode to themselves, a name the general path would accept, digits for the key.
-const BY_KEY = /^([A-Za-z_][A-Za-z0-9_]*)\((\d+)\)$/
 
 /** Removes one pair of matching quotes around a key: `("IT09")` and `('IT09')` name the key IT09. */
 function keyText(raw: string): string {
@@ -81,11 +78,54 @@ export function parseRestUrl(
 ): ParsedUrl | undefined {
   if (!pathname.startsWith(basePath)) return undefined
   if (pathname.length > basePath.length && pathname[basePath.length] !== '/') return undefined
-  // The target parsePath makes of it, without its splitting, decoding and three regular
-  // expressions: a GET by key spent more time here than in finding its entity.
-  const byKey = BY_KEY.exec(pathname.slice(basePath.length + 1))
-  if (byKey) return { target: { kind: 'dataClass', dataClass: byKey[1]!, key: byKey[2]! }, search }
+  const byKey = readByKey(pathname, basePath)
+  if (byKey) return { target: { kind: 'dataClass', ...byKey }, search }
   return parsePath(pathname, search, basePath)
+}
+
+/** A read by key's target: the dataclass's name and the key as written. */
+export interface ByKey {
+  readonly dataClass: string
+  readonly key: string
+}
+
+// Character classes of the scan below, by code unit (ASCII only: anything else is the general
+// path's): 1 a name's first character, 2 a name's other characters, 4 a key's digit.
+const NAME_START = 1
+const NAME_PART = 2
+const DIGIT = 4
+const CLASSES = new Uint8Array(128)
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c)
+  if (/[A-Za-z_]/.test(ch)) CLASSES[c] = NAME_START | NAME_PART
+  if (/[0-9]/.test(ch)) CLASSES[c] = NAME_PART | DIGIT
+}
+
+/**
+ * The target of a read by key, the most frequent one: `{base}/Employee(3)` with nothing after it,
+ * a name the general path would accept, digits for the key, only characters that decode to
+ * themselves. Read in one pass over the code units, with no regular expression and no object but
+ * the answer; undefined for any other path (then `parsePath` reads it, by the whole grammar, to
+ * the same target when it is one). The caller has checked that `pathname` starts with `basePath`.
+ */
+export function readByKey(pathname: string, basePath: string): ByKey | undefined {
+  const start = basePath.length + 1
+  const end = pathname.length
+  if (pathname.charCodeAt(start - 1) !== 0x2f /* / */ || end - start < 4) return undefined
+  let at = start
+  let c = pathname.charCodeAt(at)
+  if (c >= 128 || (CLASSES[c]! & NAME_START) === 0) return undefined
+  while (++at < end) {
+    c = pathname.charCodeAt(at)
+    if (c >= 128 || (CLASSES[c]! & NAME_PART) === 0) break
+  }
+  // `(`, at least one digit, `)` as the last character.
+  if (c !== 0x28 || pathname.charCodeAt(end - 1) !== 0x29 || end - at < 3) return undefined
+  for (let i = at + 1; i < end - 1; i++) {
+    const d = pathname.charCodeAt(i)
+    if (d >= 128 || (CLASSES[d]! & DIGIT) === 0) return undefined
+  }
+  return { dataClass: pathname.slice(start, at), key: pathname.slice(at + 1, end - 1) }
 }
 
 /**

@@ -28,6 +28,7 @@ import { describe, expect, it } from 'vitest'
 import type { RestBody } from '../exchange.js'
 import { createRestHandler, type RestHandler } from '../handler.js'
 import { syncReply } from '../sync-reply.fixture.js'
+import { replyText } from '../sync-reply.fixture.js'
 
 const LONG = process.env.ENTISTORE_LONG === '1'
 const TARGET_STEPS = LONG ? 100_000 : 0
@@ -178,12 +179,7 @@ interface Answer {
   readonly json: any
 }
 
-function text(body: RestBody): string {
-  if (body === null) return ''
-  if (typeof body === 'string') return body
-  if (body instanceof Uint8Array) return new TextDecoder().decode(body)
-  return [...(body as Iterable<string>)].join('')
-}
+const text = replyText
 
 /** One request through the handler's synchronous core, in the session its first reply opened. */
 function call(r: Real, method: 'GET' | 'POST', target: string, body?: unknown): Answer {

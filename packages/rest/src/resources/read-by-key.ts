@@ -1,0 +1,48 @@
+/**
+ * @module The quick lane of the commonest request, a read of one entity by its key
+ * (`GET /rest/Employee(3)`, no query string), for a datastore where nothing is checked (no roles
+ * file, no `authorize`, no `restrict`, no forced login): the entity is found and its kept bytes
+ * sent (entity-texts.ts), without the machinery a query needs — its time budget, its slices, a
+ * 4D process for code it might run, the route's context. Only the answer that is an entity takes
+ * this lane: anything else (no such dataclass or entity, a key of the wrong type, an index still
+ * being built, a computed attribute to run) returns undefined, and the general path answers the
+ * request from the start, so every error reply is the general path's own. A property test holds
+ * the two lanes to the same replies (read-by-key.prop.test.ts).
+ */
+import { isPublic, type Datastore } from '@entistore/core'
+import type { EntityTexts } from '../serialize/entity-texts.js'
+import type { EntityWriter } from '../serialize/entity.js'
+import { readByKey } from '../url/parse-rest-url.js'
+
+/** The body of the entity `path` names, or undefined when the general path must answer. */
+export type ReadByKey = (path: string) => Uint8Array | string | undefined
+
+export function readByKeyLane(
+  ds: Datastore,
+  basePath: string,
+  writer: EntityWriter,
+  texts: EntityTexts | undefined,
+  maxReplyBytes: number,
+): ReadByKey {
+  return (path) => {
+    if (!path.startsWith(basePath)) return undefined
+    const target = readByKey(path, basePath)
+    if (target === undefined) return undefined
+    const dc = ds.findDataClass(target.dataClass)
+    if (dc === undefined || !isPublic(dc.def)) return undefined
+    let entity
+    try {
+      // A key index still being built, or a key the attribute's type refuses: the general path
+      // waits for the one and answers the other.
+      entity = ds.withoutUnbuiltIndexes(() => dc.get(target.key))
+    } catch {
+      return undefined
+    }
+    if (entity === null || !writer.rendersOwnValues(entity)) return undefined
+    const body =
+      texts === undefined ? writer.single(entity) : texts.bytes(entity, () => writer.single(entity))
+    const size = typeof body === 'string' ? body.length : body.byteLength
+    // A reply past the limit (or, for a text, that might be) is the general path's to refuse.
+    return size <= maxReplyBytes / (typeof body === 'string' ? 3 : 1) ? body : undefined
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * @module The UTF-8 bytes of entities as a read by key sends them (`GET /rest/Employee(3)`), kept
+ * for the next read of the same version: a hot entity's reply is then a copy of bytes, not a
+ * rendering (each value escaped by JSON.stringify) and an encoding. Writing a 600-byte entity
+ * with a long accented text was about half of what the REST core spent on such a read.
+ *
+ * Bounded in bytes (an `lru-cache` with `maxSize`): the least recently read versions go first.
+ * A version is named by its dataclass, row id and stamp, which no other version shares while the
+ * data only moves forward; a restore can bring back an older stamp, so every write also drops the
+ * bytes of the rows it changed, and a load or a restore drops them all (a commit listener, made
+ * with the first bytes kept). What is kept is the form a reader who may see every attribute gets,
+ * with no `$attributes`: the handler asks only for that (a restricted session's reply, a
+ * projection, a dataclass with computed attributes or aliases, whose values other data decides,
+ * are rendered each time).
+ */
+import { LRUCache } from 'lru-cache'
+import type { Change, CommitInfo, DataClassDef, Datastore, Entity } from '@entistore/core'
+
+/** The bytes a version was rendered to, with what names that version. */
+interface Held {
+  readonly stamp: number
+  readonly timestamp: number
+  readonly bytes: Uint8Array
+}
+
+// What a kept entry costs besides its bytes: the entry object, the Buffer's header, the cache's
+// slot. Counted so that many tiny entities cannot hold far more than the bound says.
+const ENTRY_OVERHEAD = 160
+
+export class EntityTexts {
+  readonly #ds: Datastore
+  readonly #cache: LRUCache<number, Held>
+  // A dataclass's place in the schema: keys are numbers (row id × dataclasses + place), which the
+  // cache's Map hashes without making a string per read.
+  readonly #places = new Map<DataClassDef, number>()
+  readonly #stride: number
+  #listening = false
+
+  constructor(ds: Datastore, maxBytes: number) {
+    this.#ds = ds
+    this.#cache = new LRUCache<number, Held>({
+      maxSize: maxBytes,
+      sizeCalculation: (held) => held.bytes.byteLength + ENTRY_OVERHEAD,
+    })
+    ds.schema.dataClasses.forEach((def, i) => this.#places.set(def, i))
+    this.#stride = Math.max(1, ds.schema.dataClasses.length)
+  }
+
+  /** Bytes now held (entries' overhead included), at most the bound. */
+  get heldBytes(): number {
+    return this.#cache.calculatedSize
+  }
+
+  /** Versions now held. */
+  get size(): number {
+    return this.#cache.size
+  }
+
+  /** The bytes of `entity`: kept ones when this version was rendered before, else `render()`'s. */
+  bytes(entity: Entity, render: () => string): Uint8Array {
+    const key = this.#key(entity.dataClass.def, entity.rowId)
+    const held = this.#cache.get(key)
+    if (held !== undefined && held.stamp === entity.stamp && held.timestamp === entity.timestamp)
+      return held.bytes
+    const bytes = Buffer.from(render())
+    if (!this.#listening) {
+      this.#listening = true
+      this.#ds.onCommit(this.#drop, { loadRows: false })
+    }
+    this.#cache.set(key, { stamp: entity.stamp, timestamp: entity.timestamp, bytes })
+    return bytes
+  }
+
+  #key(def: DataClassDef, rowId: number): number {
+    return rowId * this.#stride + (this.#places.get(def) ?? 0)
+  }
+
+  // Told of every commit, before any read sees it (the store's listeners run inside the commit).
+  readonly #drop = (changes: readonly Change[], info: CommitInfo): void => {
+    if (this.#cache.size === 0) return
+    if (info.kind === 'load' || info.kind === 'restore') {
+      this.#cache.clear()
+      return
+    }
+    for (const change of changes)
+      if (change.op !== 'insert')
+        this.#cache.delete(this.#key(change.table.def, change.before.rowId))
+  }
+}
