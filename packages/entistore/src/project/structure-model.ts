@@ -19,6 +19,7 @@ import {
   type StructureRelation,
   type StructureTable,
 } from './structure-xml.js'
+import { Notes } from './notes.js'
 
 export interface StructureModel {
   readonly model: ModelJson
@@ -34,19 +35,6 @@ const validName = (name: string): boolean =>
 // A key is one of these types (the model's rule, as 4D's own for ORDA keys).
 const KEY_TYPES = new Set(['long', 'long64', 'word', 'byte', 'string', 'uuid'])
 const NUMERIC = new Set(['long', 'long64', 'word', 'byte', 'number'])
-
-/** Notes gathered by what they say, each said once with every place it applies to. */
-class Notes {
-  readonly #byWhat = new Map<string, string[]>()
-  add(what: string, where: string): void {
-    const list = this.#byWhat.get(what) ?? []
-    list.push(where)
-    this.#byWhat.set(what, list)
-  }
-  lines(): string[] {
-    return [...this.#byWhat].map(([what, where]) => `${what}: ${where.join(', ')}`)
-  }
-}
 
 /** The table's fields that are served: a type Entistore has, a name a property may have. */
 function servedFields(t: StructureTable, notes: Notes): StructureField[] {
