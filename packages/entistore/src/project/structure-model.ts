@@ -146,7 +146,12 @@ function relationAttributes(
 ): { nTo1?: AttributeJson; oneToN?: AttributeJson } {
   const { source, destination } = r
   const label = `${source.table.name}.${source.field.name} → ${destination.table.name}.${destination.field.name}`
-  const named = r.nameNto1 ?? r.name1toN ?? label
+  const named =
+    r.nameNto1 !== undefined
+      ? `${source.table.name}.${r.nameNto1}`
+      : r.name1toN !== undefined
+        ? `${destination.table.name}.${r.name1toN}`
+        : label
   if (source.table.trashed || destination.table.trashed) {
     notes.add('relations to or from a table in the Trash are left out', named)
     return {}
