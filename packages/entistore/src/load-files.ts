@@ -249,6 +249,10 @@ async function readProject(
   const { loadProject } = await import('./project/load-project.js')
   const project = await loadProject(options.project!)
   for (const note of project.notes) options.onNote?.(note)
+  if (options.functions === undefined && project.computed.length > 0)
+    options.onNote?.(
+      `computed attributes read null without a --functions module that computes them: ${project.computed.join(', ')}`,
+    )
   return project
 }
 

@@ -145,10 +145,6 @@ function declarations(file: ClassFile, applyTo: string | undefined, notes: Notes
       )
       continue
     }
-    notes.add(
-      'computed attributes read null until a --functions module computes them',
-      `${file.path}: ${name}`,
-    )
     attributes.push({
       name,
       kind: 'calculated',

@@ -32,6 +32,11 @@ export interface LoadedProject {
   readonly model: ModelJson
   /** What the project holds that Entistore does not serve as 4D would: one line each. */
   readonly notes: readonly string[]
+  /**
+   * The computed attributes its class files declare (`Car.label`): they read null until a
+   * functions module computes them (`computed`).
+   */
+  readonly computed: readonly string[]
   readonly files: ProjectFiles
 }
 
@@ -137,6 +142,9 @@ export async function loadProject(folder: string): Promise<LoadedProject> {
       dataClasses,
     },
     notes: [...fromStructure.notes, ...classes.notes],
+    computed: dataClasses.flatMap((dc) =>
+      dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
+    ),
     files,
   }
 }
