@@ -302,7 +302,7 @@ export function loadCsvData(into: Datastore, csv: CsvData): void {
   } catch (e) {
     if (!DatastoreError.is(e)) throw e
     // The datastore names the row as `Car[12].model: …`: the file and line say it to a person.
-    const m = /^(\w+)\[(\d+)\]/.exec(e.message)
+    const m = /\b(\w+)\[(\d+)\]/.exec(e.message)
     const place = m ? csv.places.get(m[1]!) : undefined
     const line = place?.lines[Number(m![2])]
     if (place === undefined || line === undefined)
