@@ -11,7 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, resolve } from 'node:path'
 import { DatastoreError, type DataClassJson, type Datastore, type ModelJson } from '@entistore/core'
-import { FileError, unreadableFile } from '../file-error.js'
+import { FileError, unreadableFile, unreadableFolder } from '../file-error.js'
 
 /** One cell with its place in the file. */
 interface Cell {
@@ -255,14 +255,7 @@ export async function readCsvFolder(folder: string, model: ModelJson): Promise<C
   try {
     names = (await readdir(folder)).filter((n) => extname(n).toLowerCase() === '.csv').sort()
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new FileError(
-      folder,
-      code === 'ENOENT'
-        ? 'the CSV folder does not exist'
-        : `cannot read the CSV folder (${code ?? String(e)})`,
-      { cause: e },
-    )
+    throw unreadableFolder(folder, 'CSV', e)
   }
   const byName = new Map(model.dataClasses.map((dc) => [dc.name.toLowerCase(), dc]))
   const rows: Record<string, Record<string, unknown>[]> = {}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main, type CliIo } from '../cli.js'
+import { runCli } from '../cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'entistore-project-'))
@@ -32,22 +32,9 @@ function csv(files: Record<string, string>): string {
   return to
 }
 
-async function run(
-  argv: string[],
-  serving = argv[0] === 'serve',
-): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = []
-  const err: string[] = []
-  let stop!: () => void
-  const io: CliIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stopSignal: new Promise<void>((resolve) => (stop = resolve)),
-    onListening: () => stop(),
-  }
-  const code = await main(serving ? [...argv, '--port', '0', '--quiet'] : argv, io)
-  return { code, out, err }
-}
+/** Runs the command in process, a serve on a free port and without its request log. */
+const run = (argv: string[]) =>
+  runCli(argv[0] === 'serve' ? [...argv, '--port', '0', '--quiet'] : argv)
 
 /** The one line `serve --project` stops with (its notes, which come first, left out). */
 async function refusal(folder: string, ...more: string[]): Promise<string> {

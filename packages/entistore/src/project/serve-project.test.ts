@@ -94,7 +94,7 @@ describe("serve --project with the structure of 4D's $catalog example", () => {
   it("serves the catalog 4D's documentation shows for it", async () => {
     const all = await getJson(s, '$catalog/$all')
     const served = (all.dataClasses as Json[])
-      .map((dc) => ({
+      .map((dc): Json => ({
         ...pick(dc, [
           'name',
           'className',
