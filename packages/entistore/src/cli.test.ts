@@ -383,7 +383,7 @@ describe('help: the commands, and each command its own', () => {
 
 describe('usage errors: one line, then where the options are (exit code 2)', () => {
   it.each([
-    [['serve'], '--model is required, or --data alone'],
+    [['serve'], '--model is required, or --project <folder>, or --data alone'],
     [[], 'missing command'],
     [['start', '--model', 'm.json'], 'unknown command "start"'],
     [['serv', '--model', 'm.json'], 'unknown command "serv", did you mean serve?'],

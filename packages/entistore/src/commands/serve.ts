@@ -310,7 +310,9 @@ function checkProject(values: Values): void {
  */
 function modelNotInferred(values: Values): void {
   if (values.data === undefined)
-    throw new UsageError('--model is required, or --data alone to infer the model from the data')
+    throw new UsageError(
+      '--model is required, or --project <folder>, or --data alone to infer the model from the data',
+    )
   const flag =
     values.persist !== undefined
       ? '--persist'
