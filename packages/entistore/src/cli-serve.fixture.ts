@@ -7,6 +7,28 @@ import type { SaveResult } from './save.js'
 import type { RunningServer } from './serve.js'
 import type { ReloadOutcome } from './watch.js'
 
+/** What a command run in process said, and its exit code. */
+export interface CliRun {
+  readonly code: number
+  readonly out: string[]
+  readonly err: string[]
+}
+
+/** Runs the command in process; a server it starts is stopped as soon as it listens. */
+export async function runCli(argv: string[]): Promise<CliRun> {
+  const out: string[] = []
+  const err: string[] = []
+  let stop!: () => void
+  const io: CliIo = {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+    onListening: () => stop(),
+  }
+  const code = await main(argv, io)
+  return { code, out, err }
+}
+
 /** Values pushed by callbacks, taken in order by awaiting `next()`. */
 export class Queue<T> {
   readonly #items: T[] = []

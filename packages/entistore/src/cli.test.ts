@@ -14,6 +14,7 @@ import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
 import { renderModelTypes } from './model-types.js'
 import type { RunningServer } from './serve.js'
+import { runCli } from './cli-serve.fixture.js'
 
 const root = new URL('../../../', import.meta.url).pathname
 const MODEL = join(root, 'examples/company/model.json')
@@ -57,26 +58,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-interface Run {
-  readonly code: number
-  readonly out: string[]
-  readonly err: string[]
-}
-
-/** Runs the command in-process; the server (if any) is stopped as soon as it listens. */
-async function run(argv: string[]): Promise<Run> {
-  const out: string[] = []
-  const err: string[] = []
-  let stop!: () => void
-  const io: CliIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stopSignal: new Promise<void>((resolve) => (stop = resolve)),
-    onListening: () => stop(),
-  }
-  const code = await main(argv, io)
-  return { code, out, err }
-}
+const run = runCli
 
 describe('entistore serve', () => {
   it('prints the URL, serves the REST interface and the explorer until told to stop', async () => {
@@ -401,7 +383,7 @@ describe('help: the commands, and each command its own', () => {
 
 describe('usage errors: one line, then where the options are (exit code 2)', () => {
   it.each([
-    [['serve'], '--model is required, or --data alone'],
+    [['serve'], '--model is required, or --project <folder>, or --data alone'],
     [[], 'missing command'],
     [['start', '--model', 'm.json'], 'unknown command "start"'],
     [['serv', '--model', 'm.json'], 'unknown command "serv", did you mean serve?'],

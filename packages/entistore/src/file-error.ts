@@ -22,14 +22,23 @@ export class FileError extends Error {
 
 /** A file that cannot be read, `what` naming its role ("data", "model"): the reason in words. */
 export function unreadableFile(file: string, what: string, e: unknown): FileError {
+  return unreadable(file, `the ${what} file`, e, `the ${what} path is a directory, not a file`)
+}
+
+/** A folder that cannot be read, `what` naming its role ("CSV"): the reason in words. */
+export function unreadableFolder(folder: string, what: string, e: unknown): FileError {
+  return unreadable(folder, `the ${what} folder`, e, `the ${what} folder is a file, not a folder`)
+}
+
+function unreadable(path: string, thing: string, e: unknown, wrongKind: string): FileError {
   const code = (e as NodeJS.ErrnoException).code
   return new FileError(
-    file,
+    path,
     code === 'ENOENT'
-      ? `the ${what} file does not exist`
-      : code === 'EISDIR'
-        ? `the ${what} path is a directory, not a file`
-        : `cannot read the ${what} file (${code ?? String(e)})`,
+      ? `${thing} does not exist`
+      : code === 'EISDIR' || code === 'ENOTDIR'
+        ? wrongKind
+        : `cannot read ${thing} (${code ?? String(e)})`,
     { cause: e },
   )
 }

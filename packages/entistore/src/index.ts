@@ -35,6 +35,9 @@ export type {
   StartFixtureOptions,
 } from './fixture.js'
 export type { LoadFilesOptions } from './load-files.js'
+// A 4D project folder as the model's source (serve --project, docs/from-your-project.md).
+export { loadProject, projectFiles } from './project/load-project.js'
+export type { LoadedProject, ProjectFiles } from './project/load-project.js'
 export { importFunctions } from './load-functions.js'
 export type {
   FunctionsContext,

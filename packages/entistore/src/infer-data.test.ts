@@ -251,7 +251,10 @@ describe('what cannot be inferred: one line naming the file, the collection and 
   })
 
   it.each([
-    [['serve'], '--model is required, or --data alone to infer the model from the data'],
+    [
+      ['serve'],
+      '--model is required, or --project <folder>, or --data alone to infer the model from the data',
+    ],
     [
       ['serve', '-d', 'db.json', '--persist', 'store'],
       '--persist needs --model: the data it keeps outlives db.json, whose model is inferred anew at each start (entistore model --from db.json --out model.json writes one)',
@@ -260,7 +263,7 @@ describe('what cannot be inferred: one line naming the file, the collection and 
       ['serve', '-d', 'db.json', '--postgres', 'postgres://db/app'],
       '--postgres needs --model: the data it keeps outlives db.json',
     ],
-    [['model'], '--from <data.json> is required'],
+    [['model'], '--from <data.json> or --from-project <folder> is required'],
     [['model', '--from', 'db.json', '--force'], '--force goes with --out'],
     [['model', '--from', 'db.json', 'extra'], 'unexpected argument "extra"'],
   ])('refuses %j as usage', async (argv, message) => {

@@ -2,6 +2,7 @@
  * @module Model, data and functions files on disk: read, parse and load them, with errors that name
  * the file and say what is wrong with it.
  */
+import { statSync } from 'node:fs'
 import { open, readFile, stat } from 'node:fs/promises'
 import { getHeapStatistics } from 'node:v8'
 import {
@@ -57,6 +58,17 @@ export interface LoadFilesOptions {
    * which is then read whole; not with `persist` or `postgres`, whose data outlives the file.
    */
   readonly model?: string
+  /**
+   * A 4D project folder (its `Project` folder, or the one that holds it) instead of a model file:
+   * the model is its structure file's, with its class files' functions, and its roles.json is
+   * read unless `roles` is given (docs/from-your-project.md). What it holds that Entistore does
+   * not serve as 4D would is told to `onNote`. Not with `model`.
+   */
+  readonly project?: string
+  /**
+   * The data file; with `project`, a folder of CSV files (one per table, named after it) may be
+   * given instead.
+   */
   readonly data?: string
   /** With the model inferred: what the inference chose, one line each (the CLI gives stderr). */
   readonly onNote?: (note: string) => void
@@ -130,9 +142,13 @@ export function clusterOf(ds: Datastore): Cluster | undefined {
 export async function loadDatastoreFiles(
   options: LoadFilesOptions,
 ): Promise<DatastoreWith<string>> {
-  const inferred = options.model === undefined ? await inferFromData(options) : undefined
-  const modelFile = options.model ?? options.data!
-  const model = inferred?.model ?? (await readJsonFile(modelFile, 'model'))
+  if (options.project !== undefined && options.model !== undefined)
+    throw new TypeError('loadDatastoreFiles: give a model or a project, not both')
+  const project = options.project === undefined ? undefined : await readProject(options)
+  const inferred =
+    options.model === undefined && !project ? await inferFromData(options) : undefined
+  const modelFile = options.model ?? project?.files.catalog ?? options.data!
+  const model = project?.model ?? inferred?.model ?? (await readJsonFile(modelFile, 'model'))
   // Before the data, which may take a while to read: a mistake in the module is found at once.
   // The loader only when there are functions: a start without them does not import it.
   const loader = options.functions === undefined ? undefined : await import('./load-functions.js')
@@ -157,15 +173,21 @@ export async function loadDatastoreFiles(
   const skipData =
     (persistDir !== undefined && hasPersistedData(persistDir)) || options.postgres !== undefined
   const dataFile = options.data === undefined || skipData ? undefined : options.data
+  // A project's data may be a folder of CSV files: read whole (and checked) before the datastore.
+  const csv =
+    project && dataFile !== undefined && isFolder(dataFile)
+      ? await (await import('./project/csv-data.js')).readCsvFolder(dataFile, project.model)
+      : undefined
   // Before the datastore is made: a missing data file is found before anything else is done.
-  if (dataFile !== undefined && !inferred) await checkReadable(dataFile)
-  const rolesJson =
-    options.roles === undefined ? undefined : await readJsonFile(options.roles, 'roles')
+  if (dataFile !== undefined && !inferred && !csv) await checkReadable(dataFile)
+  // An explicit roles file wins over the project's own.
+  const rolesFile = options.roles ?? project?.files.roles
+  const rolesJson = rolesFile === undefined ? undefined : await readJsonFile(rolesFile, 'roles')
   let roles: Roles | undefined
   try {
     roles = rolesJson === undefined ? undefined : new Roles(rolesJson)
   } catch (e) {
-    if (DatastoreError.is(e)) throw new FileError(options.roles!, e.message, { cause: e })
+    if (DatastoreError.is(e)) throw new FileError(rolesFile!, e.message, { cause: e })
     throw e
   }
   let ds: DatastoreWith<string>
@@ -185,11 +207,16 @@ export async function loadDatastoreFiles(
     if (DatastoreError.is(e)) throw new FileError(modelFile, e.message, { cause: e })
     throw e
   }
-  const load = (into: Datastore, file: string): Promise<void> =>
-    streamDataFile(into, file, {
+  const load = async (into: Datastore, file: string): Promise<void> => {
+    if (csv) {
+      const { loadCsvData } = await import('./project/csv-data.js')
+      return loadCsvData(into, csv)
+    }
+    return streamDataFile(into, file, {
       ...(progress ? { progress } : {}),
       ...(options.inSlices === true ? { chunkSize: SLICE_BYTES, pause: nextTurn } : {}),
     })
+  }
   if (options.postgres !== undefined) {
     if (options.persist !== undefined)
       throw new TypeError('loadDatastoreFiles: persist and postgres cannot go together')
@@ -213,6 +240,29 @@ export async function loadDatastoreFiles(
   } else if (dataFile !== undefined) await load(ds, dataFile)
   if (options.eagerIndexes === true) ds.buildIndexes()
   return ds
+}
+
+/** A 4D project folder's model, its notes told: `serve --project`. */
+async function readProject(
+  options: LoadFilesOptions,
+): Promise<import('./project/load-project.js').LoadedProject> {
+  const { loadProject } = await import('./project/load-project.js')
+  const project = await loadProject(options.project!)
+  for (const note of project.notes) options.onNote?.(note)
+  if (options.functions === undefined && project.computed.length > 0)
+    options.onNote?.(
+      `computed attributes read null without a --functions module that computes them: ${project.computed.join(', ')}`,
+    )
+  return project
+}
+
+/** Whether `path` is a folder (a project's CSV data); a path that cannot be read is not one. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** The model inferred from the data file, its notes told: `serve --data` without `--model`. */

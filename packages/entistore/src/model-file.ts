@@ -48,8 +48,10 @@ const exists = (file: string): FileError =>
   )
 
 export interface ModelCommandOptions {
-  /** The data file to infer the model from. */
+  /** The data file to infer the model from, or with `project` the 4D project folder. */
   readonly from: string
+  /** `from` is a 4D project folder (`--from-project`). @default false */
+  readonly project?: boolean
   /** The file to write; undefined: the model is printed. */
   readonly out: string | undefined
   /** Replace `out` if it exists (it may hold a model edited by hand). */
@@ -67,7 +69,9 @@ export async function runModelCommand(
   // Said before the data is read: a model edited by hand is worth more than the notes of a new one.
   if (options.out !== undefined && !options.force && existsSync(options.out))
     throw exists(options.out)
-  const { model, notes } = await inferDataFile(options.from, { draft: true })
+  const { model, notes } = options.project
+    ? await (await import('./project/load-project.js')).loadProject(options.from)
+    : await inferDataFile(options.from, { draft: true })
   for (const note of notes) io.err(`entistore: ${options.from}: ${note}`)
   const names = model.dataClasses.map((dc) => dc.name).join(', ')
   await writeOutput(
@@ -77,7 +81,9 @@ export async function runModelCommand(
       what: 'the model',
       written:
         `Wrote the model of ${options.from} to ${options.out} (${names}): ` +
-        `entistore serve --model ${options.out} --data ${options.from} serves it`,
+        (options.project
+          ? `entistore serve --model ${options.out} --data <data> serves it`
+          : `entistore serve --model ${options.out} --data ${options.from} serves it`),
       ...(options.force ? {} : { keep: { exists } }),
     },
     io,

@@ -863,6 +863,18 @@ export const ERRORS = {
       `The function ${fn} is declared by the model but has no implementation here (give one with the functions option or --functions)`,
   ),
   /**
+   * A function a 4D project declares (an `exposed Function` of a `.4dm` class file read by
+   * `serve --project`) with no implementation given: names the class file and where the
+   * functions module gives it. 501, as 9103: the server lacks what a 4D server would run.
+   */
+  ProjectFunctionNotImplemented: spec(
+    9107,
+    'enti',
+    'notImplemented',
+    (fn: string, declaredIn: string, implement: string) =>
+      `The function ${fn} is declared in ${declaredIn} but has no implementation here: give it in a --functions module as ${implement}`,
+  ),
+  /**
    * An async function had not settled when its call's time limit (the REST handler's
    * `functionTimeoutMs`) passed: the request is answered with this (504, as a gateway answers for
    * an upstream that does not), and whatever the function does later is not reported.

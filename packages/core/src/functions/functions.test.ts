@@ -411,6 +411,45 @@ describe('the registry', () => {
     ])
   })
 
+  it("names the 4D class file and the functions module's place of a project's function without code", () => {
+    const declaredIn = (file: string) => ({ exposed: true, declaredIn: file })
+    const ds = createDatastore({
+      methods: [{ name: 'appInfo', ...declaredIn('Classes/DataStore.4dm') }],
+      dataClasses: [
+        {
+          name: 'Employee',
+          attributes: [{ name: 'ID', type: 'long' }],
+          methods: [
+            { name: 'raise', applyTo: 'entity', ...declaredIn('Classes/EmployeeEntity.4dm') },
+          ],
+        },
+      ],
+      singletons: [
+        { name: 'Shop', methods: [{ name: 'open', ...declaredIn('Classes/Shop.4dm') }] },
+      ],
+    } as ModelJson)
+    const messages = [() => ds.call('appInfo'), () => ds.singleton('Shop').call('open')].map(
+      (call) => {
+        const e = thrown(call)
+        return [e.errCode, e.category, e.message]
+      },
+    )
+    expect(messages).toEqual([
+      [
+        9107,
+        'notImplemented',
+        'The function "appInfo" of the datastore is declared in Classes/DataStore.4dm but has no implementation here: give it in a --functions module as dataStore.appInfo',
+      ],
+      [
+        9107,
+        'notImplemented',
+        'The function "open" of singleton Shop is declared in Classes/Shop.4dm but has no implementation here: give it in a --functions module as singletons.Shop.functions.open',
+      ],
+    ])
+    // The class file is the error's, not the catalog's: it is not echoed as an extra field.
+    expect(ds.functions.find('entity', 'Employee', 'raise')!.extra).toEqual({})
+  })
+
   it('makes a singleton state once per datastore, an empty object by default', () => {
     let made = 0
     const defs: FunctionsDef = {

@@ -37,6 +37,8 @@ export interface FunctionInfo {
   readonly params: readonly ParamSpec[] | undefined
   /** Undefined for a function the model declares without code. */
   readonly impl: FunctionImpl | undefined
+  /** The 4D class file that declares it (a project's `.4dm`), for a call without code. */
+  readonly declaredIn?: string | undefined
   /** Fields of a model declaration that Entistore does not interpret, echoed in the catalog. */
   readonly extra: Readonly<Record<string, unknown>>
 }
@@ -83,7 +85,15 @@ const KIND_OF_APPLY_TO: Readonly<Record<string, FunctionKind>> = {
   dataClassSelection: 'entitySelection',
 }
 // The fields the catalog writes itself, from the resolved function.
-const DECLARED_FIELDS = new Set(['name', 'applyTo', 'scope', 'from', 'exposed', 'allowedOnHTTPGET'])
+const DECLARED_FIELDS = new Set([
+  'name',
+  'applyTo',
+  'scope',
+  'from',
+  'exposed',
+  'allowedOnHTTPGET',
+  'declaredIn',
+])
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -242,6 +252,7 @@ export class FunctionRegistry {
       scope: typeof m.scope === 'string' ? m.scope : 'public',
       params: undefined,
       impl: undefined,
+      ...(typeof m.declaredIn === 'string' ? { declaredIn: m.declaredIn } : {}),
       extra: Object.freeze(
         Object.fromEntries(Object.entries(m).filter(([k]) => !DECLARED_FIELDS.has(k))),
       ),

@@ -36,7 +36,8 @@ export interface CallOptions {
 /**
  * Calls `fn` on `target` (what `this` is: the datastore, a dataclass, an entity, a selection or a
  * singleton's state) with `args`. Returns its result, or a Promise of it for an async function.
- * @throws DatastoreError FunctionNotImplemented (9103), FunctionParameterInvalid (9101), whatever
+ * @throws DatastoreError FunctionNotImplemented (9103) or ProjectFunctionNotImplemented (9107),
+ *   FunctionParameterInvalid (9101), whatever
  *   the function throws (see the module note).
  */
 export function callFunction(
@@ -48,7 +49,13 @@ export function callFunction(
 ): unknown {
   const impl = fn.impl
   if (impl === undefined)
-    return fail('FunctionNotImplemented', [`"${fn.name}" of ${ownerText(fn)}`])
+    return fn.declaredIn === undefined
+      ? fail('FunctionNotImplemented', [`"${fn.name}" of ${ownerText(fn)}`])
+      : fail('ProjectFunctionNotImplemented', [
+          `"${fn.name}" of ${ownerText(fn)}`,
+          fn.declaredIn,
+          modulePath(fn),
+        ])
   // A session acting (a request, or code it runs) calls only what it may execute, and the
   // function runs with what its `promote` adds, for this call only (the async context ends with it).
   const caller = currentActor(ds)
@@ -146,4 +153,14 @@ export function failure(error: unknown): DatastoreError {
   return datastoreError('FunctionFailed', [maskMessage(message || 'the function failed')], {
     cause: error,
   })
+}
+
+/**
+ * Where a functions module (`defineFunctions`) gives `fn`: `dataClasses.Employee.entity.raise`,
+ * `dataStore.authentify`, `singletons.Stats.functions.status`.
+ */
+function modulePath(fn: FunctionInfo): string {
+  if (fn.kind === 'dataStore') return `dataStore.${fn.name}`
+  if (fn.kind === 'singleton') return `singletons.${fn.owner}.functions.${fn.name}`
+  return `dataClasses.${fn.owner}.${fn.kind}.${fn.name}`
 }

@@ -131,6 +131,11 @@ export interface MethodJson {
   from?: string
   allowedOnHTTPGET?: boolean
   exposed?: boolean
+  /**
+   * Entistore extension: the 4D class file that declares the function (`Classes/Employee.4dm`),
+   * for the error a call without code answers; not shown in the catalog.
+   */
+  declaredIn?: string
   [extra: string]: unknown
 }
 

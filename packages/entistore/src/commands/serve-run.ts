@@ -105,8 +105,10 @@ function filesLoader(
 ): (how?: { inSlices?: boolean }) => Promise<DatastoreWith<string>> {
   const files = {
     ...(o.model === undefined ? {} : { model: o.model }),
-    // A model inferred from the data: what inference chose, on stderr, before the URL line.
-    onNote: (note: string) => io.err(`entistore: ${o.data}: ${note}`),
+    ...(o.project === undefined ? {} : { project: o.project }),
+    // A model inferred from the data (what inference chose), or a project's (what Entistore does
+    // not serve as 4D would): on stderr, before the URL line.
+    onNote: (note: string) => io.err(`entistore: ${o.project ?? o.data}: ${note}`),
     progress: io.err,
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
@@ -385,9 +387,16 @@ async function whileServing(
   const stopAsked = io.stopSignal ?? stopSignal()
   io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
   buildIndexesInBackground(server.ds, io)
-  const functions = o.functions === undefined ? undefined : await functionsLine(o.functions)
+  // A project's classes declare functions of their own: said even without a --functions module.
+  const functionsFrom =
+    o.functions ?? (o.project !== undefined && server.ds.functions.size > 0 ? o.project : undefined)
+  const functions = functionsFrom === undefined ? undefined : await functionsLine(functionsFrom)
   if (functions) io.out(functions(server.ds))
-  if (o.model === undefined)
+  if (o.project !== undefined)
+    io.out(
+      `Model from the 4D project ${o.project} (entistore model --from-project ${o.project} --out model.json writes it out)`,
+    )
+  else if (o.model === undefined)
     io.out(
       `Model inferred from ${o.data} (entistore model --from ${o.data} --out model.json writes it out to edit)`,
     )

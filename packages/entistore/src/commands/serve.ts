@@ -29,6 +29,7 @@ const HELP = `Usage:
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
                   [--cors [origins]] [--log text|json] [--quiet]
   entistore serve --data <db.json> [options]
+  entistore serve --project <folder> [--data <data.json>|<csv folder>] [options]
 
 Serves a model and its data through the 4D REST interface (/rest/$catalog), and a page to
 browse them (the explorer), until SIGINT or SIGTERM.
@@ -36,13 +37,17 @@ browse them (the explorer), until SIGINT or SIGTERM.
 Options:
   --model, -m   the model: a JSON file in the shape of GET /rest/$catalog/$all; without it, the
                 model is inferred from --data (docs/infer-model.md; entistore model writes it out)
-  --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }
+  --project     a 4D project folder (its Project folder, or the one that holds it) instead of
+                --model: its structure (Sources/catalog.4DCatalog), its classes' exposed functions
+                and its roles.json, served as a 4D server serves them (docs/from-your-project.md)
+  --data,  -d   the data: a JSON file { "<DataClass>": [ {...}, ... ] }; with --project, also a
+                folder of CSV files, one per table (Car.csv), a header row of field names
   --functions, -f  the class functions: an ES module (.js, .mjs; .ts on Node 22.18+) whose
                 default export is defineFunctions({ … }) or a function ({ model }) => definitions
   --users, -u   users who may log in ($directory/login); only they may read and write data:
                 { "<name>": { "password": "…", "groups": ["…"], "privileges": ["…"] } }
   --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
-                function needs over REST (docs/security.md)
+                function needs over REST (docs/security.md); wins over the --project's own
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
   --watch, -w   load the model, data and functions files again when they change, on the same port
@@ -106,6 +111,8 @@ Examples:
   entistore serve --model model.json --data data.json --port 3000
   entistore serve --data db.json
                 no model: one is inferred from the data, as json-server serves a db.json
+  entistore serve --project Project --data csv/
+                a 4D project folder served as is: its structure, classes and roles.json, its data from CSV files
   entistore serve -m model.json -d data.json --port 0     a free port: the URL is printed once listening
   entistore serve -m model.json -d data.json -u users.json   only logged-in users read and write data
   entistore serve -m model.json -d data.json -f functions.js
@@ -129,6 +136,7 @@ export const serveCommand: Command = {
   help: HELP,
   options: {
     model: { type: 'string', short: 'm' },
+    project: { type: 'string' },
     data: { type: 'string', short: 'd' },
     functions: { type: 'string', short: 'f' },
     users: { type: 'string', short: 'u' },
@@ -165,7 +173,8 @@ export const serveCommand: Command = {
   bareValues: { cors: '*' },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
-    if (values.model === undefined) modelNotInferred(values)
+    if (values.project !== undefined) checkProject(values)
+    else if (values.model === undefined) modelNotInferred(values)
     // A reload would replace the datastore the journal follows with the files' data.
     if (values.persist !== undefined && values.watch === true)
       throw new UsageError('--persist and --watch cannot go together')
@@ -190,6 +199,7 @@ export const serveCommand: Command = {
     // Checked with the other usage errors, so that a bad value also shows the usage text.
     const options: ServeCliOptions = {
       model: values.model as string | undefined,
+      project: values.project as string | undefined,
       data: values.data as string | undefined,
       functions: values.functions as string | undefined,
       users: values.users as string | undefined,
@@ -242,8 +252,10 @@ export const serveCommand: Command = {
 }
 
 export interface ServeCliOptions {
-  /** Undefined: the model is inferred from the data file. */
+  /** Undefined: the model is the --project's, or inferred from the data file. */
   readonly model: string | undefined
+  /** A 4D project folder, the model's source instead of --model. */
+  readonly project: string | undefined
   readonly data: string | undefined
   readonly functions: string | undefined
   readonly users: string | undefined
@@ -283,6 +295,14 @@ export type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
 
 const parseSeed = integerIn(0, 2 ** 32 - 1)
 
+/** Refuses what a 4D project folder as the model's source cannot go with. */
+function checkProject(values: Values): void {
+  if (values.model !== undefined)
+    throw new UsageError('--model and --project cannot go together: the project is the model')
+  // The structure file and a CSV folder are not files --watch follows yet.
+  if (values.watch === true) throw new UsageError('--watch does not go with --project yet')
+}
+
 /**
  * Refuses a serve without --model that cannot infer one: no data to infer it from, or a place
  * whose data outlives the file (a folder, a database), which a model inferred anew from the file
@@ -290,7 +310,9 @@ const parseSeed = integerIn(0, 2 ** 32 - 1)
  */
 function modelNotInferred(values: Values): void {
   if (values.data === undefined)
-    throw new UsageError('--model is required, or --data alone to infer the model from the data')
+    throw new UsageError(
+      '--model is required, or --project <folder>, or --data alone to infer the model from the data',
+    )
   const flag =
     values.persist !== undefined
       ? '--persist'

@@ -96,7 +96,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
 ])
 
 describe('STATUS_BY_CATEGORY', () => {
-  it('gives every error of the table a 4xx, except the three not-implemented ones (501), the unavailable ones (503), a function past its time limit (504) and Internal (500)', () => {
+  it('gives every error of the table a 4xx, except the four not-implemented ones (501), the unavailable ones (503), a function past its time limit (504) and Internal (500)', () => {
     for (const [name, spec] of Object.entries(ERRORS) as [
       ErrorName,
       (typeof ERRORS)[ErrorName],
@@ -105,6 +105,7 @@ describe('STATUS_BY_CATEGORY', () => {
       if (
         name === 'NotImplemented' ||
         name === 'FunctionNotImplemented' ||
+        name === 'ProjectFunctionNotImplemented' ||
         name === 'PictureConversionUnavailable'
       )
         expect(status).toBe(501)

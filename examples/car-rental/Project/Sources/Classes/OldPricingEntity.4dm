@@ -1,0 +1,4 @@
+Class extends Entity
+
+exposed Function rate() : Real
+	return This.rate

@@ -1,0 +1,4 @@
+Class extends EntitySelection
+
+exposed Function total() : Real
+	return This.sum("totalPrice")

@@ -1,0 +1,171 @@
+/**
+ * A project folder that cannot be served: `serve --project` and `model --from-project` say why in
+ * one line naming the file and the place, exit 1, and serve nothing (no URL line). Each case is a
+ * copy of the small test project with one mistake written into it.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../cli-serve.fixture.js'
+
+const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'entistore-project-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+let copies = 0
+/** A copy of the small project, its structure file changed by `edit`; its Project folder. */
+function project(edit: (xml: string) => string = (x) => x): string {
+  const to = join(dir, `p${++copies}`)
+  cpSync(DOCS, to, { recursive: true })
+  const catalog = join(to, 'Project/Sources/catalog.4DCatalog')
+  writeFileSync(catalog, edit(readFileSync(catalog, 'utf8')))
+  return join(to, 'Project')
+}
+
+/** A CSV folder holding `files` (name → text). */
+function csv(files: Record<string, string>): string {
+  const to = join(dir, `csv${++copies}`)
+  mkdirSync(to)
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(to, name), text)
+  return to
+}
+
+/** Runs the command in process, a serve on a free port and without its request log. */
+const run = (argv: string[]) =>
+  runCli(argv[0] === 'serve' ? [...argv, '--port', '0', '--quiet'] : argv)
+
+/** The one line `serve --project` stops with (its notes, which come first, left out). */
+async function refusal(folder: string, ...more: string[]): Promise<string> {
+  const r = await run(['serve', '--project', folder, ...more])
+  expect(r.code).toBe(1)
+  expect(r.out).toEqual([])
+  const last = r.err.at(-1)!
+  expect(last).not.toMatch(/\n\s+at /)
+  return last
+}
+
+const catalogOf = (folder: string): string => join(folder, 'Sources/catalog.4DCatalog')
+
+describe('serve --project with a structure file it cannot serve', () => {
+  it('names the place where a truncated file ends', async () => {
+    const p = project((xml) => xml.slice(0, xml.indexOf('<relation')))
+    expect(await refusal(p)).toBe(
+      `entistore: ${catalogOf(p)}:22:2: the structure file is not valid XML: the file ends inside <base> (opened at line 6, column 1): it is truncated`,
+    )
+  })
+
+  it('names the place of malformed XML', async () => {
+    const p = project((xml) => xml.replace('<field name="revenues"', '<field name=revenues'))
+    expect(await refusal(p)).toBe(
+      `entistore: ${catalogOf(p)}:18:15: the structure file is not valid XML: the value of "name" must be in quotes`,
+    )
+  })
+
+  it('names the type attribute of an unknown field type code', async () => {
+    const p = project((xml) =>
+      xml.replace(
+        'name="revenues" uuid="F0020003000000000000000000000000" type="6"',
+        'name="revenues" uuid="F0020003000000000000000000000000" type="99"',
+      ),
+    )
+    expect(await refusal(p)).toMatch(
+      new RegExp(
+        `^entistore: ${catalogOf(p).replace(/[.]/g, '\\.')}:18:66: field Company\\.revenues: unknown field type code "99" \\(4D's codes: 1 Boolean, 2 Byte, 3 Integer, 4 Long Integer,`,
+      ),
+    )
+  })
+
+  it('names the table_ref of a relation to a table the structure does not have', async () => {
+    const p = project((xml) =>
+      xml.replace(
+        'uuid="A0020000000000000000000000000000" name="Company"/>',
+        'uuid="A0090000000000000000000000000000" name="Firm"/>',
+      ),
+    )
+    expect(await refusal(p)).toBe(
+      `entistore: ${catalogOf(p)}:30:5: relation employer names a table the structure does not have: Firm`,
+    )
+  })
+
+  it('names a relation whose name a field of its table already has', async () => {
+    const p = project((xml) => xml.replace('name_Nto1="employer"', 'name_Nto1="lastname"'))
+    expect(await refusal(p)).toBe(
+      `entistore: ${catalogOf(p)}:22:2: relation lastname: table Employee already has an attribute named lastname`,
+    )
+  })
+
+  it('says what a folder without a structure file is missing', async () => {
+    expect(await refusal(dir)).toBe(
+      `entistore: ${dir}: no Sources/catalog.4DCatalog in it nor in its Project folder: give the 4D project's Project folder, or the folder that holds it`,
+    )
+  })
+
+  it('takes the folder that holds the Project folder as well as the Project folder', async () => {
+    const r = await run(['serve', '--project', DOCS, '--no-explorer'])
+    expect(r.code).toBe(0)
+    expect(r.out[0]).toMatch(/^Entistore serving docsCompany \(Employee 0, Company 0\) at /)
+  })
+})
+
+describe('serve --project --data with a CSV folder it cannot load', () => {
+  const p = project()
+
+  it('names the header cell of an unknown field', async () => {
+    const data = csv({ 'Company.csv': 'ID,name,turnover\n1,Acme,3\n' })
+    expect(await refusal(p, '--data', data)).toBe(
+      `entistore: ${join(data, 'Company.csv')}:1:9: "turnover" is no field of table Company (its fields: ID, name, revenues, url)`,
+    )
+  })
+
+  it('names the cell of a value of the wrong type', async () => {
+    const data = csv({ 'Company.csv': 'ID,name,revenues\n1,Acme,3\n2,"Big, Inc.",lots\n' })
+    expect(await refusal(p, '--data', data)).toBe(
+      `entistore: ${join(data, 'Company.csv')}:3:15: Company.revenues: "lots" is not a number`,
+    )
+  })
+
+  it('names a file that names no table', async () => {
+    const data = csv({ 'Firm.csv': 'ID\n1\n' })
+    expect(await refusal(p, '--data', data)).toBe(
+      `entistore: ${join(data, 'Firm.csv')}: no table is named Firm: a CSV file is named after its table (Employee.csv, Company.csv)`,
+    )
+  })
+
+  it('names the line of a row the datastore refuses', async () => {
+    const data = csv({
+      'Company.csv': 'ID,name\n1,Acme\n',
+      'Employee.csv': 'ID,lastname,companyID\n1,Smith,1\n2,Jones,7\n',
+    })
+    expect(await refusal(p, '--data', data)).toBe(
+      `entistore: ${join(data, 'Employee.csv')}:3:1: Invalid data: Employee[1].companyID: there is no Company with the key 7`,
+    )
+  })
+})
+
+describe('model --from-project', () => {
+  it('writes the model of the project, as serve --project serves it', async () => {
+    const r = await run(['model', '--from-project', DOCS])
+    expect(r.code).toBe(0)
+    const model = JSON.parse(r.out.join('\n')) as {
+      __NAME: string
+      dataClasses: { name: string }[]
+    }
+    expect([model.__NAME, model.dataClasses.map((d) => d.name)]).toEqual([
+      'docsCompany',
+      ['Employee', 'Company'],
+    ])
+    expect(r.err).toEqual([
+      `entistore: ${DOCS}: Alpha lengths (limiting_length) are not enforced: Employee.firstname (255), Employee.lastname (255), Company.name (255)`,
+    ])
+  })
+
+  it('refuses --from with --from-project', async () => {
+    const r = await run(['model', '--from', 'db.json', '--from-project', DOCS])
+    expect([r.code, r.err[0]]).toEqual([
+      2,
+      'entistore: --from and --from-project cannot go together',
+    ])
+  })
+})

@@ -1,0 +1,260 @@
+/**
+ * @module A 4D structure (structure-xml.ts) as the model Entistore serves: the catalog a 4D server
+ * gives for it. Tables become dataclasses, fields storage attributes, relations their N→1 and 1→N
+ * attributes, by 4D's ORDA mapping rules (developer.4d.com/docs/ORDA/dsmapping): only tables with
+ * a single-field primary key are referenced, trashed tables are gone, "Expose as REST resource"
+ * unchecked keeps a table or field out of REST (`exposed: false`: the datastore's own code still
+ * sees it, as 4D's does).
+ *
+ * What the structure says that Entistore cannot honour is never dropped in silence: each kind of
+ * it is one note (`notes`), which `serve --project` writes on stderr at start-up. A name that two
+ * attributes of one dataclass would take is a StructureError at the relation's place.
+ */
+import type { AttributeJson, DataClassJson, ModelJson } from '@entistore/core'
+import { FIELD_TYPES, restType } from './field-types.js'
+import {
+  StructureError,
+  type Structure,
+  type StructureField,
+  type StructureRelation,
+  type StructureTable,
+} from './structure-xml.js'
+import { Notes } from './notes.js'
+
+export interface StructureModel {
+  readonly model: ModelJson
+  /** What the structure holds that Entistore does not serve as 4D would: one line each. */
+  readonly notes: readonly string[]
+}
+
+// ORDA's names are property names: Entistore's model refuses the others (and names from `__`).
+const ORDA_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
+const validName = (name: string): boolean =>
+  ORDA_NAME.test(name) && !name.startsWith('__') && !name.includes('$')
+
+// A key is one of these types (the model's rule, as 4D's own for ORDA keys).
+const KEY_TYPES = new Set(['long', 'long64', 'word', 'byte', 'string', 'uuid'])
+const NUMERIC = new Set(['long', 'long64', 'word', 'byte', 'number'])
+
+/** The table's fields that are served: a type Entistore has, a name a property may have. */
+function servedFields(t: StructureTable, notes: Notes): StructureField[] {
+  return t.fields.filter((f) => {
+    if (restType(f.typeCode, f.storeAsUuid) === undefined) {
+      notes.add(
+        `${FIELD_TYPES.get(f.typeCode)!.fourD} fields are not served (left out)`,
+        `${t.name}.${f.name}`,
+      )
+      return false
+    }
+    if (!validName(f.name)) {
+      notes.add('names that cannot be ORDA attribute names are left out', `${t.name}.${f.name}`)
+      return false
+    }
+    return true
+  })
+}
+
+/** Why a table is not a dataclass (4D's ORDA rules), or undefined when it is one. */
+function unserved(t: StructureTable, fields: readonly StructureField[]): string | undefined {
+  if (t.trashed) return 'tables in the Trash are left out'
+  if (!validName(t.name)) return 'names that cannot be ORDA dataclass names are left out'
+  if (t.primaryKey.length === 0)
+    return 'tables without a primary key are not dataclasses (4D ORDA references only tables with one)'
+  if (t.primaryKey.length > 1)
+    return 'tables with a composite primary key are not dataclasses (4D ORDA references only single-field keys)'
+  const key = t.primaryKey[0]!
+  if (!fields.includes(key)) return 'tables whose primary key is not served are left out'
+  const type = restType(key.typeCode, key.storeAsUuid)!
+  if (!KEY_TYPES.has(type))
+    return `tables whose primary key is not an integer, a text or a UUID are left out`
+  return undefined
+}
+
+function storageAttribute(
+  t: StructureTable,
+  f: StructureField,
+  key: StructureField,
+  indexed: ReadonlyMap<StructureField, boolean>,
+  notes: Notes,
+): AttributeJson {
+  const where = `${t.name}.${f.name}`
+  const type = restType(f.typeCode, f.storeAsUuid)!
+  const differs = FIELD_TYPES.get(f.typeCode)!.differs
+  if (differs !== undefined) notes.add(differs, where)
+  if (f.limitingLength !== undefined && type === 'string')
+    notes.add('Alpha lengths (limiting_length) are not enforced', `${where} (${f.limitingLength})`)
+  if (f.neverNull)
+    notes.add(
+      '"Map NULL values to blank values" (never_null) is not applied: a missing value reads null',
+      where,
+    )
+  // autosequence numbers an integer; autogenerate makes a UUID: Entistore's `autosequence` does both.
+  const generated = (f.autosequence && NUMERIC.has(type)) || (f.autogenerate && type === 'uuid')
+  if (f.autosequence && !NUMERIC.has(type))
+    notes.add('autosequence on a field that is not a number is ignored', where)
+  if (f.autogenerate && type !== 'uuid')
+    notes.add('autogenerate on a field that is not a UUID is ignored', where)
+  let classID = f.classId
+  if (classID !== undefined && type !== 'object') {
+    notes.add('a class on a field that is not an Object is ignored', where)
+    classID = undefined
+  }
+  const unique = f.unique || indexed.get(f) === true
+  return {
+    name: f.name,
+    kind: 'storage',
+    type,
+    ...(f.id === undefined ? {} : { fieldPos: f.id }),
+    ...(f.uuid === undefined ? {} : { uuid: f.uuid }),
+    ...(f.hidden ? { exposed: false } : {}),
+    ...(indexed.has(f) ? { indexed: true } : {}),
+    ...(unique ? { unique: true } : {}),
+    ...(f.notNull ? { not_null: true } : {}),
+    ...(generated ? { autosequence: true } : {}),
+    ...(f === key ? { identifying: true } : {}),
+    ...(classID === undefined ? {} : { classID }),
+    ...(f.multiLine ? { multiLine: true } : {}),
+  } as AttributeJson
+}
+
+/** The fields each single-field regular index covers (true: its keys are unique); the rest noted. */
+function indexedFields(s: Structure, notes: Notes): Map<StructureField, boolean> {
+  const out = new Map<StructureField, boolean>()
+  for (const index of s.indexes) {
+    const names = index.fields.map((r) => `${r.table.name}.${r.field.name}`).join('+')
+    const label = index.name ? `${index.name} (${names})` : names
+    if (index.kind === 'keywords')
+      notes.add('keyword indexes are not built (a query scans, with the same results)', label)
+    else if (index.fields.length > 1)
+      notes.add('composite indexes are not built (each attribute may have its own)', label)
+    else {
+      const field = index.fields[0]!.field
+      out.set(field, (out.get(field) ?? false) || index.uniqueKeys)
+    }
+  }
+  return out
+}
+
+/**
+ * The attributes a relation gives (its N→1 attribute on the source table, its 1→N on the
+ * destination), or the note that says why it gives none.
+ */
+function relationAttributes(
+  r: StructureRelation,
+  served: ReadonlyMap<StructureTable, StructureField[]>,
+  notes: Notes,
+): { nTo1?: AttributeJson; oneToN?: AttributeJson } {
+  const { source, destination } = r
+  const label = `${source.table.name}.${source.field.name} → ${destination.table.name}.${destination.field.name}`
+  const named =
+    r.nameNto1 !== undefined
+      ? `${source.table.name}.${r.nameNto1}`
+      : r.name1toN !== undefined
+        ? `${destination.table.name}.${r.name1toN}`
+        : label
+  if (source.table.trashed || destination.table.trashed) {
+    notes.add('relations to or from a table in the Trash are left out', named)
+    return {}
+  }
+  if (!served.has(source.table) || !served.has(destination.table)) {
+    notes.add('relations of a table that is not a dataclass are left out', named)
+    return {}
+  }
+  if (destination.table.primaryKey[0] !== destination.field) {
+    notes.add("relations that do not lead to the other table's primary key are left out", named)
+    return {}
+  }
+  if (!served.get(source.table)!.includes(source.field)) {
+    notes.add('relations through a field that is not served are left out', named)
+    return {}
+  }
+  if (r.nameNto1 === undefined) {
+    if (r.name1toN !== undefined)
+      notes.add(
+        'a 1→N relation name without its N→1 name is not served',
+        `${destination.table.name}.${r.name1toN}`,
+      )
+    return {}
+  }
+  for (const name of [r.nameNto1, r.name1toN])
+    if (name !== undefined && !validName(name))
+      throw new StructureError(`relation ${label}: "${name}" cannot be an ORDA attribute name`, r)
+  if (r.integrity !== 'none')
+    notes.add(
+      `relation integrity "${r.integrity}" is not applied (a delete neither cascades nor is refused)`,
+      named,
+    )
+  const nTo1: AttributeJson = {
+    name: r.nameNto1,
+    kind: 'relatedEntity',
+    type: destination.table.name,
+    path: destination.table.name,
+    foreignKey: source.field.name,
+  }
+  if (r.name1toN === undefined) return { nTo1 }
+  return {
+    nTo1,
+    oneToN: {
+      name: r.name1toN,
+      kind: 'relatedEntities',
+      type: `${source.table.name}Selection`,
+      path: r.nameNto1,
+      reversePath: true,
+    },
+  }
+}
+
+/** The model of `s`, named `name`, with the notes of what it does not serve as 4D would. */
+export function structureModel(s: Structure, name: string): StructureModel {
+  const notes = new Notes()
+  const indexed = indexedFields(s, notes)
+  const served = new Map<StructureTable, StructureField[]>()
+  for (const t of s.tables) {
+    const fields = servedFields(t, notes)
+    const why = unserved(t, fields)
+    if (why !== undefined) notes.add(why, t.name)
+    else served.set(t, fields)
+  }
+  const relations = new Map<StructureTable, { attr: AttributeJson; r: StructureRelation }[]>()
+  const add = (t: StructureTable, attr: AttributeJson, r: StructureRelation): void => {
+    const list = relations.get(t) ?? []
+    const taken =
+      served.get(t)!.find((f) => f.name.toLowerCase() === attr.name.toLowerCase())?.name ??
+      list.find((x) => x.attr.name.toLowerCase() === attr.name.toLowerCase())?.attr.name
+    if (taken !== undefined)
+      throw new StructureError(
+        `relation ${r.nameNto1 ?? r.name1toN}: table ${t.name} already has an attribute named ${taken}`,
+        r,
+      )
+    list.push({ attr, r })
+    relations.set(t, list)
+  }
+  for (const r of s.relations) {
+    const { nTo1, oneToN } = relationAttributes(r, served, notes)
+    if (nTo1) add(r.source.table, nTo1, r)
+    if (oneToN) add(r.destination.table, oneToN, r)
+  }
+  const dataClasses: DataClassJson[] = []
+  for (const [t, fields] of served) {
+    if (t.triggers.length > 0)
+      notes.add(
+        'triggers are not run (on save and delete, no code of the structure runs)',
+        `${t.name} (${t.triggers.join(', ')})`,
+      )
+    const key = t.primaryKey[0]!
+    dataClasses.push({
+      name: t.name,
+      className: t.name,
+      collectionName: `${t.name}Selection`,
+      ...(t.id === undefined ? {} : { tableNumber: t.id }),
+      ...(t.uuid === undefined ? {} : { uuid: t.uuid }),
+      ...(t.hidden ? { exposed: false } : {}),
+      attributes: [
+        ...fields.map((f) => storageAttribute(t, f, key, indexed, notes)),
+        ...(relations.get(t) ?? []).map((x) => x.attr),
+      ],
+      key: [{ name: key.name }],
+    })
+  }
+  return { model: { __NAME: name, dataClasses }, notes: notes.lines() }
+}
