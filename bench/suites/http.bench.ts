@@ -119,6 +119,12 @@ interface LoadGoal {
   readonly min?: number
   readonly max?: number
   readonly label: string
+  /**
+   * A `cost` ratio net of the raw server's: its CPU a request (the HTTP floor every request pays)
+   * taken off both sides first, so that the ratio says what the index saves of the work above it
+   * (issue 53's "net of raw").
+   */
+  readonly net?: true
   /** Its line in issue 19's table: the measure's name and the goal as the issue words it. */
   readonly issue?: { readonly measure: string; readonly goal: string; readonly baseline: string }
 }
@@ -303,9 +309,10 @@ const SHORT: Shape = {
       metric: 'cost',
       versus: SCAN,
       max: 0.1,
-      label: '≤0.1× a full scan',
+      net: true,
+      label: '≤0.1× a full scan, net of raw',
       issue: {
-        measure: `\`$filter="code='C…'"\` (unique index), CPU a request (1 / req/s)`,
+        measure: `\`$filter="code='C…'"\` (unique index), CPU a request (1 / req/s) net of raw's`,
         goal: '≤ 0.1× a full scan',
         baseline: SCAN,
       },
@@ -315,9 +322,10 @@ const SHORT: Shape = {
       metric: 'cost',
       versus: SCAN,
       max: 0.25,
-      label: '≤0.25× a full scan',
+      net: true,
+      label: '≤0.25× a full scan, net of raw',
       issue: {
-        measure: `indexed range of ${RANGE} rows, CPU a request (1 / req/s)`,
+        measure: `indexed range of ${RANGE} rows, CPU a request (1 / req/s) net of raw's`,
         goal: '≤ 0.25× a full scan',
         baseline: SCAN,
       },
@@ -639,8 +647,10 @@ function loadGoals(shape: Shape, rows: number, m: Measured): HttpResult {
         : g.versus === 'plain'
           ? m.plain.get(g.of)
           : m.ent.get(g.versus)
+    // The raw server's request cost, the floor a net ratio takes off (its one measured request).
+    const floor = g.net ? 1 / ([...m.raw.values()][0]?.rps ?? NaN) : 0
     const of = (a: LoadResult, b: LoadResult): number =>
-      g.metric === 'cost' ? b.rps / a.rps : a[g.metric] / b[g.metric]
+      g.metric === 'cost' ? (1 / a.rps - floor) / (1 / b.rps - floor) : a[g.metric] / b[g.metric]
     const x = ent && base ? of(ent, base) : NaN
     const ok = g.min !== undefined ? x >= g.min : x <= g.max!
     const what =
