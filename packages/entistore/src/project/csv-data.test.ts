@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDatastore, type ModelJson } from '@entistore/core'
+import { createDatastore, type ModelJson, type ValueType } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileError } from '../file-error.js'
 import { loadCsvData, parseCsv, readCsvFolder } from './csv-data.js'
@@ -93,7 +93,7 @@ describe('readCsvFolder', () => {
         key: [{ name: 'ID' }],
         attributes: [
           { name: 'ID', type: 'long', identifying: true },
-          { name: 'v', type },
+          { name: 'v', type: type as ValueType },
         ],
       },
     ],

@@ -53,6 +53,14 @@ const relation = (attrs: string, source: string, destination: string): string[] 
   ]
 }
 
+/** A structure of one table T holding `lines`. */
+const inTable = (...lines: string[]): string[] => [
+  '<base>',
+  '<table name="T">',
+  ...lines,
+  '</table></base>',
+]
+
 describe('readStructure', () => {
   it('reads tables and fields with their numbers, flags and places', () => {
     const s = read(['<base name="shop">', ...COMPANY, ...EMPLOYEE, '</base>'])
@@ -176,28 +184,24 @@ describe('readStructure', () => {
     ['a root element that is not <base>', ['<catalog/>'], '1:1: the root element is <catalog>'],
     [
       'a type code 4D does not have',
-      ['<base>', '<table name="T">', '  <field name="f" type="99"/>', '</table></base>'],
+      inTable('  <field name="f" type="99"/>'),
       '3:19: field T.f: unknown field type code "99" (4D\'s codes: 1 Boolean, 2 Byte',
     ],
     [
       'a type that is not a number',
-      ['<base>', '<table name="T">', '<field name="f" type="text"/>', '</table></base>'],
+      inTable('<field name="f" type="text"/>'),
       '3:17: field T.f: unknown field type code "text"',
     ],
-    [
-      'a field with no type',
-      ['<base>', '<table name="T">', '<field name="f"/>', '</table></base>'],
-      '3:1: field T.f has no type attribute',
-    ],
+    ['a field with no type', inTable('<field name="f"/>'), '3:1: field T.f has no type attribute'],
     [
       'a field with no name',
-      ['<base>', '<table name="T">', '<field type="4"/>', '</table></base>'],
+      inTable('<field type="4"/>'),
       '3:1: a field of table T has no name attribute',
     ],
     ['a table with no name', ['<base>', '<table id="1"/>', '</base>'], '2:1: a table has no name'],
     [
       'a flag that is neither true nor false',
-      ['<base>', '<table name="T">', '<field name="f" type="4" unique="yes"/>', '</table></base>'],
+      inTable('<field name="f" type="4" unique="yes"/>'),
       '3:26: unique must be "true" or "false", got "yes"',
     ],
     [
@@ -207,13 +211,7 @@ describe('readStructure', () => {
     ],
     [
       'two fields named alike',
-      [
-        '<base>',
-        '<table name="T">',
-        '<field name="Name" type="10"/>',
-        '<field name="name" type="10"/>',
-        '</table></base>',
-      ],
+      inTable('<field name="Name" type="10"/>', '<field name="name" type="10"/>'),
       '4:1: table T has two fields named name',
     ],
     [
@@ -223,7 +221,7 @@ describe('readStructure', () => {
     ],
     [
       'a primary key naming no field',
-      ['<base>', '<table name="T">', '<primary_key field_name="ID"/>', '</table></base>'],
+      inTable('<primary_key field_name="ID"/>'),
       '3:1: the primary key of table T names no field of it: ID',
     ],
     [
