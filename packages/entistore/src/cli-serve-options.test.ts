@@ -17,7 +17,7 @@ import {
   storedBinaries,
 } from './binaries.fixture.js'
 import { main } from './cli.js'
-import { Queue, startServe } from './cli-serve.fixture.js'
+import { message, nextOutcome, Queue, startServe } from './cli-serve.fixture.js'
 import { loadDatastoreFiles } from './load-files.js'
 import { digestOf, type SaveResult } from './save.js'
 import type { RunningServer } from './serve.js'
@@ -58,26 +58,6 @@ const DATA = {
   Company: [{ ID: 1, name: 'Acme' }],
   Employee: [{ ID: 1, name: 'Ada', employer: 1 }],
 }
-
-/**
- * The next reload outcome that `wanted` accepts. One write can be seen as several events (a
- * truncate, then the bytes) that the debounce does not always join: the extra ones end as
- * `unchanged` (read again after the reload) or `failed` (a half-written file), and are skipped. A
- * `reloaded` that is not the one wanted is a real mistake and fails the test.
- */
-async function nextOutcome(
-  reloads: Queue<ReloadOutcome>,
-  wanted: (o: ReloadOutcome) => boolean,
-): Promise<ReloadOutcome> {
-  for (;;) {
-    const outcome = await reloads.next()
-    if (wanted(outcome)) return outcome
-    if (outcome.kind === 'reloaded') throw new Error('reloaded when no reload was expected')
-  }
-}
-
-const message = (o: ReloadOutcome): string =>
-  o.kind === 'failed' ? (o.error as Error).message : ''
 
 /** Writes the model and data into a fresh folder; returns their paths. */
 function files(name: string, model: unknown = MODEL, data: unknown = DATA) {

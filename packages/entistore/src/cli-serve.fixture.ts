@@ -108,3 +108,24 @@ export async function startServe(argv: string[], extra: Partial<CliIo> = {}): Pr
     },
   }
 }
+
+/**
+ * The next reload outcome that `wanted` accepts. One write can be seen as several events (a
+ * truncate, then the bytes) that the debounce does not always join: the extra ones end as
+ * `unchanged` (read again after the reload) or `failed` (a half-written file), and are skipped. A
+ * `reloaded` that is not the one wanted is a real mistake and fails the test.
+ */
+export async function nextOutcome(
+  reloads: Queue<ReloadOutcome>,
+  wanted: (o: ReloadOutcome) => boolean,
+): Promise<ReloadOutcome> {
+  for (;;) {
+    const outcome = await reloads.next()
+    if (wanted(outcome)) return outcome
+    if (outcome.kind === 'reloaded') throw new Error('reloaded when no reload was expected')
+  }
+}
+
+/** The message of a failed reload; empty for the other outcomes. */
+export const message = (o: ReloadOutcome): string =>
+  o.kind === 'failed' ? (o.error as Error).message : ''

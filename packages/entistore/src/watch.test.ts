@@ -1,10 +1,17 @@
 import { EventEmitter } from 'node:events'
-import { mkdtempSync, renameSync, rmSync, writeFileSync, type FSWatcher } from 'node:fs'
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, type FSWatcher } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatastore, type Datastore } from '@entistore/core'
-import { debounce, Reloader, watchFiles, type ReloadOutcome, type Timers } from './watch.js'
+import {
+  debounce,
+  fileStamps,
+  Reloader,
+  watchFiles,
+  type ReloadOutcome,
+  type Timers,
+} from './watch.js'
 import { digestOf } from './save.js'
 
 let dir: string
@@ -99,6 +106,22 @@ describe('watchFiles, driven by fake watchers', () => {
     expect(w.made[0]!.watcher.closed).toBe(true)
     t.fire()
     expect(changes).toBe(0)
+  })
+
+  it('watches a folder itself, any file in it being a change', () => {
+    const t = manualTimers()
+    const w = fakeWatchers()
+    const folder = join(dir, 'classes')
+    mkdirSync(folder)
+    let changes = 0
+    watchFiles([join(dir, 'a.json'), folder], () => changes++, { timers: t.timers, watch: w.watch })
+    expect(w.made.map((m) => m.dir)).toEqual([dir, folder])
+    w.made[1]!.watcher.emit('change', 'rename', 'New.4dm')
+    t.fire()
+    expect(changes).toBe(1)
+    // Beside it, the folder's own parent still hears only the file named.
+    w.made[0]!.watcher.emit('change', 'change', 'other.json')
+    expect(t.pending.size).toBe(0)
   })
 
   it('a watcher error stops every watcher and is told to onError, not thrown', () => {
@@ -197,6 +220,37 @@ describe('Reloader', () => {
     writeFileSync(file, 'four')
     await reloader.request()
     expect(outcomes[3]).toEqual({ kind: 'unchanged' })
+  })
+
+  it('takes a folder for its files: one added, changed or removed reloads, nothing else does', async () => {
+    const folder = join(dir, `csv-${Math.random()}`)
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'A.csv'), 'ID\n1\n')
+    const outcomes: ReloadOutcome[] = []
+    const reloader = new Reloader({
+      files: [folder],
+      load: async () => createDatastore(model as never),
+      replace: () => {},
+      onOutcome: (o) => outcomes.push(o),
+    })
+    const stamps = await fileStamps([folder])
+    await reloader.noteServed(stamps)
+    const kinds = async (): Promise<string> => {
+      await reloader.request()
+      return outcomes.at(-1)!.kind
+    }
+    expect(await kinds()).toBe('unchanged')
+    writeFileSync(join(folder, 'B.csv'), 'ID\n2\n')
+    expect(await kinds()).toBe('reloaded')
+    expect(await fileStamps([folder])).not.toEqual(stamps)
+    writeFileSync(join(folder, 'B.csv'), 'ID\n3\n')
+    expect(await kinds()).toBe('reloaded')
+    rmSync(join(folder, 'B.csv'))
+    expect(await kinds()).toBe('reloaded')
+    // A subfolder is not among the files it stands for.
+    mkdirSync(join(folder, 'files'))
+    writeFileSync(join(folder, 'files', 'logo.png'), 'x')
+    expect(await kinds()).toBe('unchanged')
   })
 
   it('reports a replace that throws as a failed reload, and what onOutcome throws as one too', async () => {

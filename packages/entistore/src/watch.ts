@@ -7,12 +7,28 @@
  * watched rather than the files, because a file replaced by a rename (atomic saves, our own
  * `--save`) is a new file that a watch on the old one never sees. A reload that fails keeps the
  * previous datastore serving; a reload that finds the same bytes as the ones served does nothing.
+ *
+ * A folder among the files (a 4D project's Classes folder, a folder of CSV files) stands for the
+ * files in it, not its subfolders: one added, changed or removed is a change of the folder.
  */
 import { createHash } from 'node:crypto'
-import { createReadStream, watch, type FSWatcher } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { basename, dirname, resolve } from 'node:path'
+import { createReadStream, statSync, watch, type FSWatcher } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { Datastore } from '@entistore/core'
+
+/** Whether `path` is a folder now (one that does not exist is taken as a file to come). */
+const isFolder = (path: string): boolean =>
+  statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false
+
+/** The files directly in `folder`, sorted: what a watched folder stands for. */
+async function filesIn(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true })
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(folder, e.name))
+    .sort()
+}
 
 /** Timers, injectable so that a test decides when the debounce delay has passed. */
 export interface Timers {
@@ -69,7 +85,8 @@ export interface WatchOptions {
 }
 
 /**
- * Calls `onChange` (debounced) when any of `files` is written, created, renamed over or deleted.
+ * Calls `onChange` (debounced) when any of `files` is written, created, renamed over or deleted,
+ * or, for a folder, any file in it.
  * Returns the function that stops watching: after it, `onChange` is not called any more, not even
  * for a change seen just before.
  */
@@ -79,9 +96,15 @@ export function watchFiles(
   options: WatchOptions = {},
 ): () => void {
   const changed = debounce(onChange, options.debounceMs ?? 100, options.timers)
-  const namesByDir = new Map<string, Set<string>>()
+  // Each directory watched, with the names heard in it (undefined: any, for a watched folder).
+  const namesByDir = new Map<string, Set<string> | undefined>()
   for (const file of files) {
     const path = resolve(file)
+    if (isFolder(path)) {
+      namesByDir.set(path, undefined)
+      continue
+    }
+    if (namesByDir.has(dirname(path)) && namesByDir.get(dirname(path)) === undefined) continue
     const names = namesByDir.get(dirname(path)) ?? new Set<string>()
     names.add(basename(path))
     namesByDir.set(dirname(path), names)
@@ -98,7 +121,7 @@ export function watchFiles(
     for (const [dir, names] of namesByDir) {
       const watcher = makeWatcher(dir, (_event, name) => {
         // A null file name (some systems) could be any file: reloading is the safe answer.
-        if (!stopped && (name === null || names.has(name))) changed()
+        if (!stopped && (name === null || names === undefined || names.has(name))) changed()
       })
       watchers.push(watcher)
       watcher.on('error', (error: Error) => {
@@ -119,17 +142,20 @@ export function watchFiles(
  * What tells a file's versions apart without reading it: inode, size, and the times of its last
  * write and status change, to the nanosecond (a rename over it, an edit in place, a write that
  * restores the old modification time: the status change time cannot be set back). A file that
- * cannot be read stands as itself.
+ * cannot be read stands as itself; a folder, as the names and stamps of its files.
  */
 export function fileStamps(files: readonly string[]): Promise<string[]> {
-  return Promise.all(
-    files.map((f) =>
-      stat(f, { bigint: true }).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
-        (e: NodeJS.ErrnoException) => `unreadable: ${e.code ?? e.message}`,
-      ),
-    ),
-  )
+  const stamp = (f: string): Promise<string> =>
+    stat(f, { bigint: true }).then(
+      async (s) =>
+        s.isDirectory()
+          ? (await Promise.all((await filesIn(f)).map(async (g) => `${g}=${await stamp(g)}`))).join(
+              '\n',
+            )
+          : `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+      (e: NodeJS.ErrnoException) => `unreadable: ${e.code ?? e.message}`,
+    )
+  return Promise.all(files.map(stamp))
 }
 
 /** What one reload did. */
@@ -235,21 +261,28 @@ export class Reloader {
   /**
    * A digest of each file's bytes, read as a stream: a data file may be larger than a string can
    * be, and the event loop runs between its chunks. A file that cannot be read is left to load()
-   * to report, with its name and the reason.
+   * to report, with its name and the reason. A folder's digest is that of its files' names and
+   * digests.
    */
   #digests(): Promise<string[]> {
-    return Promise.all(
-      this.#options.files.map(
-        (f) =>
-          new Promise<string>((done) => {
+    const digest = (f: string): Promise<string> =>
+      isFolder(f)
+        ? filesIn(f).then(
+            async (inside) => {
+              const hash = createHash('sha256')
+              for (const g of inside) hash.update(`${basename(g)}\0${await digest(g)}\0`)
+              return hash.digest('hex')
+            },
+            () => '\0',
+          )
+        : new Promise<string>((done) => {
             const hash = createHash('sha256')
             createReadStream(f)
               .on('data', (chunk) => hash.update(chunk))
               .on('end', () => done(hash.digest('hex')))
               .on('error', () => done('\0'))
-          }),
-      ),
-    )
+          })
+    return Promise.all(this.#options.files.map(digest))
   }
 
   async #run(): Promise<ReloadOutcome> {

@@ -6,6 +6,7 @@
  */
 import cluster from 'node:cluster'
 import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { availableParallelism, totalmem } from 'node:os'
 import { getHeapStatistics } from 'node:v8'
 import type { Datastore, DatastoreWith } from '@entistore/core'
@@ -21,6 +22,7 @@ import { requestLogLine, type RequestLogEntry } from '../request-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-files.js'
 import { persistenceOf } from '../persist/create-datastore.js'
+import { projectFiles } from '../project/load-project.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
 import { serve, type RunningServer } from '../serve.js'
@@ -370,9 +372,26 @@ const BUILT_LINE_FROM = 1000
  * The life of a listening server: says what it serves, watches and saves as asked, waits for the
  * stop signal, saves on exit. What it starts goes into `stops`, which runServe runs whatever happens.
  */
-/** The files `--watch` watches: the model, then the data and the functions module if given. */
-const watchedFiles = (o: ServeCliOptions): string[] =>
-  [o.model, o.data, o.functions].filter((f) => f !== undefined)
+/**
+ * The files `--watch` watches: the model, then the data and the functions module if given. A
+ * project's model is its structure file, its roles.json (unless --roles gives another, which is
+ * read at start only, as without a project) and its Classes folder, each watched even before it
+ * exists; a folder (the classes, a CSV folder) stands for the files in it (watch.ts).
+ */
+function watchedFiles(o: ServeCliOptions): string[] {
+  const model = o.project === undefined ? [o.model] : projectSources(o.project, o.roles)
+  return [...model, o.data, o.functions].filter((f) => f !== undefined)
+}
+
+function projectSources(folder: string, roles: string | undefined): string[] {
+  const { catalog, classes } = projectFiles(folder)
+  const sources = dirname(catalog)
+  return [
+    catalog,
+    ...(roles === undefined ? [join(sources, 'roles.json')] : []),
+    classes ?? join(sources, 'Classes'),
+  ]
+}
 
 async function whileServing(
   o: ServeCliOptions,

@@ -299,8 +299,6 @@ const parseSeed = integerIn(0, 2 ** 32 - 1)
 function checkProject(values: Values): void {
   if (values.model !== undefined)
     throw new UsageError('--model and --project cannot go together: the project is the model')
-  // The structure file and a CSV folder are not files --watch follows yet.
-  if (values.watch === true) throw new UsageError('--watch does not go with --project yet')
 }
 
 /**

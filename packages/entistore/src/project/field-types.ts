@@ -1,9 +1,19 @@
 /**
  * @module 4D's field type codes (the `type` of a `<field>` in catalog.4DCatalog) and the REST type
- * each one becomes. The codes are 4D's value kinds (the numbering the structure file writes, the
- * same as Wakanda's open engine: 1 Boolean … 21 Object); the REST names are those 4D's catalog
- * gives (`$catalog/$all`: bool, word, long, long64, number, date, duration, string, uuid, image,
- * blob, object). docs/from-your-project.md shows this table to 4D developers.
+ * each one becomes. The codes are the value kinds of 4D's database engine, which 4D published in
+ * its Wakanda toolbox: github.com/Wakanda/core-XToolbox, Kernel/Sources/VValue.h, the `VK_` enum
+ * ("do not insert any value": the numbers are saved in files): 1 BOOLEAN, 2 BYTE, 3 WORD, 4 LONG,
+ * 5 LONG8, 6 REAL, 7 FLOAT, 8 TIME (4D's Date), 9 DURATION (4D's Time), 10 STRING, 11 BLOB,
+ * 12 IMAGE, 13 UUID, 14 TEXT, 15 SUBTABLE, 16 SUBTABLE_KEY, 17 obsolete, 18 BLOB_DB4D,
+ * 19 STRING_UTF8, 20 TEXT_UTF8, 21 BLOB_OBJ (4D's Object). 4D's language constants (`Is longint`
+ * = 9, `Is text` = 2, `Is BLOB` = 30…) are another numbering, not the file's. The structure files
+ * 4D writes today use 1, 3–6, 8–10, 12, 18 and 21 (a Text is a 10 without `limiting_length`, a
+ * UUID a 10 with `store_as_UUID`: 4D's own projects on GitHub, 4d-depot/EA_Recipes among them);
+ * the other codes come from older or converted structures and are read all the same.
+ * The REST names are those 4D's catalog gives (`$catalog/$all`: bool, word, long, long64,
+ * number, date, duration, string, uuid, image, blob, object). docs/from-your-project.md shows this
+ * table to 4D developers; serve-project.test.ts checks that the two agree and that each code is
+ * served as the docs say.
  */
 import type { ValueType } from '@entistore/core'
 
@@ -37,7 +47,8 @@ export const FIELD_TYPES: ReadonlyMap<number, FieldType> = new Map<number, Field
   ],
   [8, { fourD: 'Date', rest: 'date' }],
   [9, { fourD: 'Time', rest: 'duration' }],
-  // Alpha (with limiting_length) and Text: one code since 4D v11; store_as_UUID makes it a UUID.
+  // Alpha (with limiting_length) and Text (without): one code in the files 4D writes;
+  // store_as_UUID makes it a UUID.
   [10, { fourD: 'Alpha / Text', rest: 'string' }],
   [11, { fourD: 'BLOB', rest: 'blob' }],
   [12, { fourD: 'Picture', rest: 'image' }],

@@ -5,9 +5,13 @@
  * (examples/car-rental) covers every field type and relation form, hidden and trashed tables,
  * class files, roles.json and CSV data.
  */
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type Started } from '../cli-serve.fixture.js'
+import { FIELD_TYPES } from './field-types.js'
+import { readStructure } from './structure-xml.js'
+import { parseXml } from './xml-reader.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const DOCS = fileURLToPath(new URL('test-projects/docs-company/Project', import.meta.url))
@@ -18,6 +22,30 @@ const getJson = async (s: Started, path: string): Promise<Json> =>
   (await fetch(`${s.url}/rest/${path}`)).json() as Promise<Json>
 const pick = (o: Json, keys: readonly string[]): Json =>
   Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]))
+
+/**
+ * The "Field types" table of docs/from-your-project.md, the one 4D developers read: each type code
+ * (`10 uuid` for the row of an Alpha stored as UUID) with the REST type it says (undefined: the
+ * row says "not served").
+ */
+function documentedFieldTypes(): Map<string, string | undefined> {
+  const page = readFileSync(`${root}docs/from-your-project.md`, 'utf8')
+  const section = page.split('\n## Field types\n')[1]!.split('\n## ')[0]!
+  const rows = section.split('\n').filter((l) => /^\| \d+[ ,]/.test(l))
+  const table = new Map<string, string | undefined>()
+  for (const row of rows) {
+    const [codes, , rest] = row
+      .split('|')
+      .slice(1)
+      .map((c) => c.trim())
+    const type = /^`(\w+)`/.exec(rest!)?.[1]
+    if (type === undefined && !rest!.startsWith('not served')) throw new Error(`a row: ${row}`)
+    const asUuid = /^(\d+) with `store_as_UUID`$/.exec(codes!)
+    for (const code of asUuid ? [`${asUuid[1]} uuid`] : codes!.split(',').map((c) => c.trim()))
+      table.set(code, type)
+  }
+  return table
+}
 
 /**
  * The `$catalog/$all` example of 4D's documentation (developer.4d.com/docs/REST/$catalog, example
@@ -224,6 +252,39 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     expect(await types('Payment')).toMatchObject({ reference: 'uuid' })
   })
 
+  it('serves a field of every type code of field-types.ts with the REST type the docs table gives it', async () => {
+    const documented = documentedFieldTypes()
+    // The docs table and the code's table name the same codes, each with the same REST type.
+    expect([...documented.keys()].sort()).toEqual(
+      [...[...FIELD_TYPES.keys()].map(String), '10 uuid'].sort(),
+    )
+    for (const [code, t] of FIELD_TYPES)
+      expect(documented.get(String(code)), `${code}`).toBe(t.rest)
+    expect(documented.get('10 uuid')).toBe('uuid')
+    // Each row is met by the car-rental structure's fields in served tables, exposed to REST.
+    const structure = readStructure(
+      parseXml(readFileSync(`${RENTAL}/Project/Sources/catalog.4DCatalog`, 'utf8')),
+    )
+    const served = new Set(
+      ((await getJson(s, '$catalog')).dataClasses as Json[]).map((d) => d.name),
+    )
+    const catalogs = new Map<string, Record<string, Json>>()
+    for (const [row, type] of documented) {
+      const [code, asUuid] = [Number(row.split(' ')[0]), row.endsWith(' uuid')]
+      const fields = structure.tables
+        .filter((t) => served.has(t.name))
+        .flatMap((t) => t.fields.map((f) => ({ table: t.name, f })))
+        .filter(({ f }) => f.typeCode === code && f.storeAsUuid === asUuid && !f.hidden)
+      expect(fields.length, `a field of type ${row} in a served table`).toBeGreaterThan(0)
+      for (const { table, f } of fields) {
+        if (!catalogs.has(table)) catalogs.set(table, await attributesOf(table))
+        const attribute = catalogs.get(table)![f.name]
+        // A type Entistore does not serve leaves its field out of the catalog.
+        expect(attribute?.type, `${table}.${f.name} (type ${row})`).toBe(type)
+      }
+    }
+  })
+
   it('gives keys, uniqueness, not null, autosequence, indexes and object classes as 4D does', async () => {
     const customer = await attributesOf('Customer')
     expect(customer.ID).toMatchObject({
@@ -264,7 +325,17 @@ describe('serve --project with the car-rental project and its CSV data', () => {
   })
 
   it('keeps hidden fields and relations to hidden tables out of REST', async () => {
-    expect(Object.keys(await attributesOf('Settings'))).toEqual(['ID', 'name', 'value'])
+    expect(Object.keys(await attributesOf('Settings'))).toEqual([
+      'ID',
+      'name',
+      'value',
+      'level',
+      'backup',
+      'installID',
+      'terms',
+      'shortCode',
+      'footer',
+    ])
     expect((await getJson(s, 'Settings(1)')).secret).toBeUndefined()
   })
 
@@ -353,6 +424,35 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     expect((await getJson(s, 'CarModel(1)')).embedding).toEqual([0.12, -0.4, 0.9])
   })
 
+  it('loads the older value kinds: Byte, BLOB, UUID, Text and the UTF-8 Alpha and Text', async () => {
+    const settings = await getJson(
+      s,
+      'Settings?$attributes=ID,level,installID,terms,shortCode,footer',
+    )
+    expect(
+      (settings.__ENTITIES as Json[]).map((e) =>
+        pick(e, ['ID', 'level', 'installID', 'terms', 'shortCode', 'footer']),
+      ),
+    ).toEqual([
+      {
+        ID: 1,
+        level: -3,
+        // 4D's form of a UUID: 32 hexadecimal digits, whatever the CSV wrote.
+        installID: '6F9619FF8B86D011B42D00C04FC964FF',
+        terms: 'Rentals are due back by 18:00.\nA "late" return costs a day.',
+        shortCode: 'CR-01',
+        footer: 'Car Rental · Lyon',
+      },
+      // An empty cell is null, but in a text field, where it is the empty text.
+      { ID: 2, level: 127, installID: null, terms: '', shortCode: '', footer: '' },
+    ])
+    const { uri } = ((await getJson(s, 'Settings(1)')).backup as { __deferred: { uri: string } })
+      .__deferred
+    const backup = await fetch(`${s.url}${uri}`)
+    const pdf = readFileSync(`${RENTAL}/csv/files/brochure-clio.pdf`)
+    expect(Buffer.from(await backup.arrayBuffer()).equals(pdf)).toBe(true)
+  })
+
   it('says at start-up, one line each, what the structure holds that Entistore cannot honour', () => {
     const prefix = `entistore: ${RENTAL}: `
     // The lines said before the URL line: the 501 a test above asked for is logged after them.
@@ -365,6 +465,8 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'tables without a primary key are not dataclasses (4D ORDA references only tables with one)',
       'tables in the Trash are left out',
       'tables with a composite primary key are not dataclasses (4D ORDA references only single-field keys)',
+      'Subtable fields are not served (left out)',
+      'Subtable relation fields are not served (left out)',
       'relation integrity "reject" is not applied (a delete neither cascades nor is refused)',
       'relation integrity "delete" is not applied (a delete neither cascades nor is refused)',
       'relations to or from a table in the Trash are left out',
