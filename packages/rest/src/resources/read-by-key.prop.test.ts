@@ -84,7 +84,7 @@ const data = {
 
 const path = fc.oneof(
   // Most reads on a few entities, which the writes change too: a stale kept version would show.
-  { weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }).map((k) => `/rest/Employee(${k})`) },
+  { weight: 8, arbitrary: fc.integer({ min: 1, max: 3 }).map((k) => `/rest/Employee(${k})`) },
   fc.integer({ min: 0, max: 16 }).map((k) => `/rest/Employee(${k})`),
   fc.integer({ min: 0, max: 3 }).map((k) => `/rest/Company(${k})`),
   fc.integer({ min: 1, max: 3 }).map((k) => `/rest/Badge(${k})`),
@@ -123,7 +123,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('update' as const),
-      id: fc.integer({ min: 1, max: 5 }),
+      id: fc.integer({ min: 1, max: 4 }),
       name: fc.string({ maxLength: 8 }),
     }),
   },
@@ -197,9 +197,9 @@ describe('the quick lane of a read by key', () => {
           else ds.restore(snapshot)
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
     )
-    expect(kept).toBeGreaterThan(100)
+    expect(kept).toBeGreaterThan(20)
   })
 
   it('sends a client without a cookie one, and keeps no session for it', () => {
@@ -223,13 +223,17 @@ describe('the quick lane of a read by key', () => {
     const ds = createDatastore(model, { data })
     const h = createRestHandler(ds, { entityCacheBytes: 4096 })
     const read = (p: string) => syncReply(h.respond(get(p))).body
+    // A row read once is rendered as text; at its second read its bytes are kept.
+    expect(typeof read('/rest/Employee(3)')).toBe('string')
     const first = read('/rest/Employee(3)')
     expect(first).toBeInstanceOf(Uint8Array)
     // The same version: the same bytes, not a new rendering.
     expect(read('/rest/Employee(3)')).toBe(first)
+    expect(read('/rest/Employee(4)')).not.toBeInstanceOf(Uint8Array)
     ds.Employee!.get(3)!.edit({ name: 'renamed' }).saveOrFail()
     const after = read('/rest/Employee(3)')
     expect(after).not.toBe(first)
+    expect(read('/rest/Employee(3)')).not.toBe(first)
     expect(JSON.parse(replyText(after)).name).toBe('renamed')
     // An alias is rendered each time: its value is another entity's.
     expect(typeof read('/rest/Badge(1)')).toBe('string')
