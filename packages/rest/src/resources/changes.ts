@@ -81,6 +81,9 @@ function renderer(ctx: RouteContext, single: DataClass | undefined): (entity: En
   const ds = ctx.ds
   const projection =
     single && parseProjection(ds.schema, single.def, ctx.params.attributes, undefined, check(ctx))
+  // Nothing checked or restricted, no $attributes: every subscriber is sent the same text.
+  if (ctx.actor === undefined && projection === undefined)
+    return (entity) => ctx.writer.singleShared(entity)
   const writer = ctx.writer.restricted((dc, attr) => currentActor(ds)?.mayRead(dc, attr) ?? true)
   return (entity) => writer.single(entity, projection)
 }

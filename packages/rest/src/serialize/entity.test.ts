@@ -104,3 +104,27 @@ describe('compiled attribute writer', () => {
     expect(compileAttributes([{ form: 'text', name: 'a', member: ',"a":' }])).toBeUndefined()
   })
 })
+
+describe('a version rendered once for every reader (singleShared)', () => {
+  it('renders a company once for any number of readers, again after a write; an alias never kept', () => {
+    const ds = createDatastore(model, {
+      data: { Company: [{ ID: 1, name: 'C1' }], Employee: [{ ID: 1, name: 'e' }] } as DataFile,
+      clock: new ManualClock(0),
+    })
+    const writer = new EntityWriter(new Uris('/rest'))
+    const single = vi.spyOn(writer, 'single')
+    const company = ds.Company!.get(1)!
+    const texts = [1, 2, 3].map(() => writer.singleShared(company))
+    expect(new Set(texts).size).toBe(1)
+    expect(texts[0]).toBe(writer.single(company))
+    expect(single).toHaveBeenCalledTimes(2)
+    const renamed = company.edit({ name: 'C2' }).saveOrFail()
+    expect(JSON.parse(writer.singleShared(renamed)).name).toBe('C2')
+    // Employee shows aliases and a calculated attribute: its text is made for each reader.
+    const employee = ds.Employee!.get(1)!
+    single.mockClear()
+    writer.singleShared(employee)
+    writer.singleShared(employee)
+    expect(single).toHaveBeenCalledTimes(2)
+  })
+})

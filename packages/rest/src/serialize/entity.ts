@@ -142,6 +142,9 @@ export class EntityWriter {
   // key never change): many entities point at the same few (a Group of 200 behind every Item), and
   // its URI and key texts were a good part of writing a small entity. Shared with restricted().
   readonly #deferredTexts: WeakMap<Entity, string>
+  // singleShared's last version and its text.
+  #lastShared: Entity | undefined
+  #lastSharedText = ''
 
   constructor(uris: Uris, shows?: Shows, deferredTexts = new WeakMap<Entity, string>()) {
     this.#uris = uris
@@ -174,6 +177,21 @@ export class EntityWriter {
    */
   rendersOwnValues(entity: Entity): boolean {
     return this.#shows === undefined && shapeOf(entity).ownValues
+  }
+
+  /**
+   * `single(entity)`, the text of the last version asked for kept: the live feed sends one version
+   * to every subscriber in turn, and where the text depends on the version alone (no session's
+   * rights, no projection) it is rendered once for them all, not once each.
+   */
+  singleShared(entity: Entity): string {
+    if (entity === this.#lastShared) return this.#lastSharedText
+    const text = this.single(entity)
+    if (this.rendersOwnValues(entity)) {
+      this.#lastShared = entity
+      this.#lastSharedText = text
+    }
+    return text
   }
 
   /**
