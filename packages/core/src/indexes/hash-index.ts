@@ -237,12 +237,9 @@ export class HashIndex {
     const out = new Array<number>(total)
     let at = 0
     for (const f of found) {
-      if (typeof f === 'number') {
-        out[at++] = f
-        continue
-      }
-      const ids = f instanceof RowList ? f.view() : f
-      for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
+      if (typeof f === 'number') out[at++] = f
+      else if (f instanceof RowList) at = f.copyInto(out, at)
+      else at = copyGroup(f, out, at)
     }
     return out
   }
@@ -490,6 +487,24 @@ class RowList {
   view(): Int32Array {
     return this.#ids.subarray(0, this.length)
   }
+  /**
+   * Writes its row ids into `out` from `at`; returns the position after them. Read from its own
+   * array, not through a `view()` (a subarray made for each bucket was an eighth of an IN).
+   */
+  copyInto(out: number[], at: number): number {
+    const ids = this.#ids
+    for (let i = 0; i < this.length; i++) out[at++] = ids[i]!
+    return at
+  }
+}
+
+/**
+ * `copyInto` for a group still in a plain array. A loop of its own: one loop reading both kinds
+ * of group (an array, an Int32Array) read each element through a polymorphic access, ≈3 ns a row.
+ */
+function copyGroup(ids: readonly number[], out: number[], at: number): number {
+  for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
+  return at
 }
 
 type Group = number[] | RowList

@@ -97,6 +97,12 @@ const TEXTS: [dataClass: string, text: string][] = [
   ['Person', 'age = :1 order by name desc'],
   ['Person', 'name = :1 order by ID desc'],
   ['Person', 'name = :2'],
+  ['Person', 'age in :1'],
+  ['Person', 'name in :1'],
+  ['Person', 'ID in :1'],
+  ['Person', 'score in :1'],
+  ['Person', 'nick in :1'], // no index: always the general path
+  ['Person', 'age in :1 order by name desc'],
   ['Tag', 'label = :1'],
   ['Tag', 'label === :1'],
 ]
@@ -119,6 +125,15 @@ const anyValue = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.integer({ min: -2, max: 45 }),
   fc.constantFrom([1], { a: 1 }, new Date('2000-01-02T00:00:00Z')),
+  // IN's lists: values of the attribute's type, repeated, or mixed with others.
+  fc.array(
+    fc.oneof(
+      fc.constantFrom(...NAMES, 'SMITH', 'c7', null, '21', true),
+      fc.integer({ min: -1, max: 45 }),
+      fc.constantFrom(2.5, -0, NaN),
+    ),
+    { maxLength: 6 },
+  ),
 )
 
 describe('PreparedQuery', () => {
@@ -200,7 +215,10 @@ describe('PreparedQuery', () => {
     expect(direct('employer.name = :1')).toBe(false) // a join
     expect(direct('name = :1 and age = :2')).toBe(false)
     expect(direct('age > :1')).toBe(false)
-    expect(direct('name in :1')).toBe(false)
+    expect(direct('name in :1')).toBe(true)
+    expect(direct('age in :1')).toBe(true)
+    expect(direct('nick in :1')).toBe(false)
+    expect(direct("name in ['a', 'b']")).toBe(false) // a literal list: the general path
   })
 
   it('finds the same rows after the index it used is dropped, and after one is created', () => {
