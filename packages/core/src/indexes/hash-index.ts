@@ -245,6 +245,19 @@ export class HashIndex {
   }
 
   add(key: SortKey, rowId: number): void {
+    this.#insert(key, rowId, false)
+  }
+
+  /**
+   * Adds `rowId` under `key` unless a row holds `key` already: then false, and nothing is added. A
+   * data load's unique claim: one probe, where `count` then `add` hashed and compared twice (the
+   * claims of a unique name were 12% of a load, CPU profile).
+   */
+  addNew(key: SortKey, rowId: number): boolean {
+    return this.#insert(key, rowId, true)
+  }
+
+  #insert(key: SortKey, rowId: number, onlyNew: boolean): boolean {
     this.#settle()
     const h = hashKey(key)
     if ((this.#used + 1) * 5 > this.#slots.length * 4) this.#resize(this.#slots.length * 2)
@@ -255,8 +268,10 @@ export class HashIndex {
       slots[i] = rowId + 1
       this.#hashes[i] = h
       this.#used++
-    } else if (s > 0) slots[i] = GROUP - this.#newGroup(s - 1, rowId)
+    } else if (onlyNew) return false
+    else if (s > 0) slots[i] = GROUP - this.#newGroup(s - 1, rowId)
     else this.#push(GROUP - s, rowId)
+    return true
   }
 
   remove(key: SortKey, rowId: number): void {
