@@ -274,8 +274,8 @@ const entistoreRun = (core: Core): PeerRun => ({
     return {
       get: { how: 'dc.get(id)', unit: (id) => (dc.get(id) ? 1 : 0) },
       eq: {
-        how: "dc.query('name = :1', k).at(0)",
-        unit: (k) => (dc.query('name = :1', k).at(0) ? 1 : 0),
+        how: "dc.findOne('name = :1', k)",
+        unit: (k) => (dc.findOne('name = :1', k) ? 1 : 0),
       },
       in: {
         how: "dc.query('companyId in :1')",
@@ -316,7 +316,7 @@ const entistoreRun = (core: Core): PeerRun => ({
     }
   },
   notes: {
-    eq: '.at(0) makes the Entity, as the peers return their document',
+    eq: 'findOne returns the Entity (no selection for a unique match), as the peers return their document',
     in: 'queries return an EntitySelection (row ids, entities made when read); the peers build arrays of documents',
   },
 })

@@ -64,6 +64,11 @@ function expectSame(index: HashIndex, model: Model): void {
       expect(index.count(key)).toBe(want.length)
     }
   }
+  // IN's answer: the rows of several keys in one array (each key once, as an IN asks).
+  const some = [...new Set(VALUES.slice(0, 12).map(modelKey))]
+  expect(index.rowsOf(some).sort((a, b) => a - b)).toEqual(
+    some.flatMap((k) => [...(model.get(k) ?? [])]).sort((a, b) => a - b),
+  )
   const entries = [...index.entries()]
   expect(entries.length).toBe(model.size)
   for (const [k, rows] of entries)
@@ -72,6 +77,7 @@ function expectSame(index: HashIndex, model: Model): void {
 
 type Command =
   | { kind: 'insert'; value: number }
+  | { kind: 'claim'; value: number }
   | { kind: 'insertMany'; value: number; count: number }
   | { kind: 'update'; pick: number; value: number }
   | { kind: 'delete'; pick: number }
@@ -82,6 +88,8 @@ type Command =
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'insert', value })) },
+  // A unique claim (a data load's): added only when no row holds the key.
+  { weight: 2, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'claim', value })) },
   // Enough rows under one key for its group to cross GROUP_TYPED (64) into an Int32Array, and
   // deletes and updates to bring it back below.
   {
@@ -133,6 +141,14 @@ describe('HashIndex', () => {
               values.push(VALUES[c.value])
               index.add(keyOf(values[row]), row)
               modelAdd(model, values[row], row)
+              break
+            }
+            case 'claim': {
+              const row = values.length
+              const held = model.has(modelKey(VALUES[c.value]))
+              values.push(held ? DELETED : VALUES[c.value])
+              expect(index.addNew(keyOf(VALUES[c.value]), row)).toBe(!held)
+              if (!held) modelAdd(model, values[row], row)
               break
             }
             case 'insertMany':

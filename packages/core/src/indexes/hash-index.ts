@@ -237,17 +237,27 @@ export class HashIndex {
     const out = new Array<number>(total)
     let at = 0
     for (const f of found) {
-      if (typeof f === 'number') {
-        out[at++] = f
-        continue
-      }
-      const ids = f instanceof RowList ? f.view() : f
-      for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
+      if (typeof f === 'number') out[at++] = f
+      else if (f instanceof RowList) at = f.copyInto(out, at)
+      else at = copyGroup(f, out, at)
     }
     return out
   }
 
   add(key: SortKey, rowId: number): void {
+    this.#insert(key, rowId, false)
+  }
+
+  /**
+   * Adds `rowId` under `key` unless a row holds `key` already: then false, and nothing is added. A
+   * data load's unique claim: one probe, where `count` then `add` hashed and compared twice (the
+   * claims of a unique name were 12% of a load, CPU profile).
+   */
+  addNew(key: SortKey, rowId: number): boolean {
+    return this.#insert(key, rowId, true)
+  }
+
+  #insert(key: SortKey, rowId: number, onlyNew: boolean): boolean {
     this.#settle()
     const h = hashKey(key)
     if ((this.#used + 1) * 5 > this.#slots.length * 4) this.#resize(this.#slots.length * 2)
@@ -258,8 +268,10 @@ export class HashIndex {
       slots[i] = rowId + 1
       this.#hashes[i] = h
       this.#used++
-    } else if (s > 0) slots[i] = GROUP - this.#newGroup(s - 1, rowId)
+    } else if (onlyNew) return false
+    else if (s > 0) slots[i] = GROUP - this.#newGroup(s - 1, rowId)
     else this.#push(GROUP - s, rowId)
+    return true
   }
 
   remove(key: SortKey, rowId: number): void {
@@ -490,6 +502,24 @@ class RowList {
   view(): Int32Array {
     return this.#ids.subarray(0, this.length)
   }
+  /**
+   * Writes its row ids into `out` from `at`; returns the position after them. Read from its own
+   * array, not through a `view()` (a subarray made for each bucket was an eighth of an IN).
+   */
+  copyInto(out: number[], at: number): number {
+    const ids = this.#ids
+    for (let i = 0; i < this.length; i++) out[at++] = ids[i]!
+    return at
+  }
+}
+
+/**
+ * `copyInto` for a group still in a plain array. A loop of its own: one loop reading both kinds
+ * of group (an array, an Int32Array) read each element through a polymorphic access, ≈3 ns a row.
+ */
+function copyGroup(ids: readonly number[], out: number[], at: number): number {
+  for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
+  return at
 }
 
 type Group = number[] | RowList

@@ -337,6 +337,11 @@ export class DataClassCore<
     }
     if (params.length > 0 && isQuerySettings(params[params.length - 1]))
       return runQuery(this.#typed, text, queryOptionsOf(params)).selection
+    return this.#preparedFor(text).selectWith(params)
+  }
+
+  // The prepared query of `text`, kept among the last PREPARED_TEXTS ones.
+  #preparedFor(text: string): PreparedQuery<M, N> {
     let prepared = this.#prepared.get(text)
     if (!prepared) {
       prepared = new PreparedQuery(this.#typed, text)
@@ -344,7 +349,19 @@ export class DataClassCore<
         this.#prepared.delete(this.#prepared.keys().next().value!)
       this.#prepared.set(text, prepared)
     }
-    return prepared.selectWith(params)
+    return prepared
+  }
+
+  /**
+   * Entistore extension: the first entity a query finds, in its order, or null: what
+   * `query(text, ...params).at(0)` gives, without an EntitySelection when the query is one
+   * equality (or IN) an index answers with one row or none (a lookup by a unique attribute).
+   *
+   * @example ds.Employee.findOne('email = :1', 'ada@acme.com')
+   * @throws DatastoreError as `query`.
+   */
+  findOne(text: string, ...params: unknown[]): Entity<M, N> | null {
+    return this.#preparedFor(text).firstWith(params)
   }
 
   /**

@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createDatastore, DatastoreError, runQuery, type ModelJson } from '../index.js'
 import type { DataClass } from './data-class.js'
 
@@ -74,10 +74,17 @@ function outcome(run: () => { rowIds: Iterable<number> }): readonly number[] | s
 
 /** The prepared query's answer and the general path's (runQuery never takes the index lookup). */
 function both(dc: DataClass, text: string, params: unknown[]) {
+  // findOne's entity as a one-row answer, to compare with the general path's first row.
+  const one = (find: () => { rowId: number } | null) => () => {
+    const e = find()
+    return { rowIds: e === null ? [] : [e.rowId] }
+  }
   return {
     prepared: outcome(() => dc.prepare(text).select(...params)),
     cached: outcome(() => dc.query(text, ...params)),
     general: outcome(() => runQuery(dc, text, { params }).selection),
+    first: outcome(one(() => dc.prepare(text).first(...params))),
+    findOne: outcome(one(() => dc.findOne(text, ...params))),
   }
 }
 
@@ -97,6 +104,12 @@ const TEXTS: [dataClass: string, text: string][] = [
   ['Person', 'age = :1 order by name desc'],
   ['Person', 'name = :1 order by ID desc'],
   ['Person', 'name = :2'],
+  ['Person', 'age in :1'],
+  ['Person', 'name in :1'],
+  ['Person', 'ID in :1'],
+  ['Person', 'score in :1'],
+  ['Person', 'nick in :1'], // no index: always the general path
+  ['Person', 'age in :1 order by name desc'],
   ['Tag', 'label = :1'],
   ['Tag', 'label === :1'],
 ]
@@ -119,6 +132,15 @@ const anyValue = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.integer({ min: -2, max: 45 }),
   fc.constantFrom([1], { a: 1 }, new Date('2000-01-02T00:00:00Z')),
+  // IN's lists: values of the attribute's type, repeated, or mixed with others.
+  fc.array(
+    fc.oneof(
+      fc.constantFrom(...NAMES, 'SMITH', 'c7', null, '21', true),
+      fc.integer({ min: -1, max: 45 }),
+      fc.constantFrom(2.5, -0, NaN),
+    ),
+    { maxLength: 6 },
+  ),
 )
 
 describe('PreparedQuery', () => {
@@ -129,6 +151,9 @@ describe('PreparedQuery', () => {
       const r = both(ds.dataClass(dataClass), text, [value])
       expect(r.prepared).toEqual(r.general)
       expect(r.cached).toEqual(r.general)
+      const firstRow = typeof r.general === 'string' ? r.general : r.general.slice(0, 1)
+      expect(r.first).toEqual(firstRow)
+      expect(r.findOne).toEqual(firstRow)
     },
   )
 
@@ -200,7 +225,24 @@ describe('PreparedQuery', () => {
     expect(direct('employer.name = :1')).toBe(false) // a join
     expect(direct('name = :1 and age = :2')).toBe(false)
     expect(direct('age > :1')).toBe(false)
-    expect(direct('name in :1')).toBe(false)
+    expect(direct('name in :1')).toBe(true)
+    expect(direct('age in :1')).toBe(true)
+    expect(direct('nick in :1')).toBe(false)
+    expect(direct("name in ['a', 'b']")).toBe(false) // a literal list: the general path
+  })
+
+  it('findOne reads a one-row answer without a selection, and a longer one in its order', () => {
+    const Person = store().dataClass('Person')
+    const c7 = Person.query('code = :1', 'c7').at(0)
+    const oldest = Person.query('age = :1 order by ID desc', 21).at(0)
+    expect(c7).toBeDefined()
+    const select = vi.spyOn(Person, 'select')
+    expect(Person.findOne('code = :1', 'C7')).toBe(c7)
+    expect(Person.findOne('code = :1', 'none')).toBeNull()
+    expect(select).not.toHaveBeenCalled()
+    // Several rows: the first in the query's order, through a selection.
+    expect(Person.findOne('age = :1 order by ID desc', 21)).toBe(oldest)
+    expect(select).toHaveBeenCalledTimes(1)
   })
 
   it('finds the same rows after the index it used is dropped, and after one is created', () => {

@@ -7,6 +7,7 @@
 import type { LockOwner } from '../locks/lock-table.js'
 import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
 import { isWriteRefusal } from '../txn/save-status.js'
+import { updateAlone } from '../txn/single-update.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
@@ -174,10 +175,36 @@ export function updateEntity(
   const withEvents = events && eventsOf(dc) !== undefined
   const base = writeTarget(dc, key, withEvents)
   if (base && withEvents) return dc.draft(base, values).saveChecked(check)
+  if (!withEvents && alone(dc.datastore)) {
+    const written = updateAlone(
+      dc.datastore.store,
+      dc.table,
+      key,
+      plain(values),
+      check,
+      dc.datastore.locks,
+    )
+    if (written !== undefined) return committedVersion(written as Entity)
+  }
   return write(
     dc.datastore,
     (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
     () => entityUrl(dc.name, key, 'update'),
+  )
+}
+
+/**
+ * Whether a write may commit alone (txn/single-update.ts), as `writeNow` would have it commit a
+ * transaction of its own: no transaction open that it should join, no other process holding the
+ * datastore, no ended process's transaction to refuse, and no request log to record it.
+ */
+function alone(ds: Datastore): boolean {
+  const processes = ds.processes
+  return (
+    !processes.anyTransaction &&
+    processes.lockedBy === undefined &&
+    !processes.abandoned &&
+    ds.requestLog === undefined
   )
 }
 

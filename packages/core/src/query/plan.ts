@@ -119,10 +119,22 @@ export interface QueryPlan {
 export function leafPlan(
   bound: BoundComparison,
   access: Access,
-  estimate: number,
+  estimate: number | (() => number),
   covered = false,
 ): LeafPlan {
-  return { kind: 'Leaf', bound, access, estimate, covered }
+  if (typeof estimate === 'number') return { kind: 'Leaf', bound, access, estimate, covered }
+  // Counted when first read (an AND ordering its operands, an explain), once: a leaf that is the
+  // whole query runs without it.
+  let counted: number | undefined
+  return {
+    kind: 'Leaf',
+    bound,
+    access,
+    get estimate() {
+      return (counted ??= estimate())
+    },
+    covered,
+  }
 }
 
 /** True when a node finds its rows without looking at every row of its dataclass. */

@@ -294,20 +294,22 @@ export class UniqueClaims {
     where: Locate,
   ): void {
     const claimed = this.#claimed
+    // The rows stored before the load: none for a load into an empty table (asking the table's
+    // index for each row of a fresh load was a lookup that found nothing).
+    const stored = table.size > 0
     for (let i = 0; i < claimed.length; i++) {
       const claims = claimed[i]
       const v = values[i]
       if (claims === undefined || v === null || v === undefined) continue
       const key = indexKey(v, claims.folds)
       if (
-        heldByAnother(table.indexes.hashOf(claims.attribute)?.get(key), rowId) ||
-        claims.count(key) > 0
+        (stored && heldByAnother(table.indexes.hashOf(claims.attribute)?.get(key), rowId)) ||
+        !claims.addNew(key, rowId)
       ) {
         fail('UniqueViolation', [describeValue(v), claims.attribute, table.def.name], {
           details: { location: where(claims.attribute) },
         })
       }
-      claims.add(key, rowId)
     }
   }
 }

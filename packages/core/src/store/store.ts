@@ -342,7 +342,7 @@ export class Store {
     if (counts) for (const fn of this.#beforeWrite) fn(given)
     // A write of a tracked dataclass writes its global stamps and deleted rows (change-stamps.ts);
     // a replay has them in its rows already.
-    const changes = counts ? trackChanges(this, given, this.#globalStamp, this.clock.now()) : given
+    const changes = counts ? trackChanges(this, given, this.#globalStamp) : given
     // A load or a large replay, whatever its size, leaves its tables' indexes to be built on first
     // use; other commits of many changes rebuild sorted indexes once at the end.
     const deferred = options.columns === true || loaded.length > 0

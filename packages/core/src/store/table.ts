@@ -29,7 +29,12 @@ import {
   slotValue,
   TableView,
 } from './store-view.js'
-import { valuesFactory, type ValuesFactory } from './values-shape.js'
+import {
+  valuesCopier,
+  valuesFactory,
+  type ValuesCopier,
+  type ValuesFactory,
+} from './values-shape.js'
 import { VectorCursor } from './vector-cursor.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -139,6 +144,8 @@ export class Table {
   ): EntityRecord => this.versionOf({ rowId, key, stamp, timestamp, values })
   /** Builds a record's values object from the values in storage order (see values-shape.ts). */
   readonly makeValues: ValuesFactory
+  /** Copies a record's values object, unfrozen, for a write (see values-shape.ts). */
+  readonly copyValues: ValuesCopier
   /** The position of each storage attribute in `def.storage`. */
   readonly #positions: ReadonlyMap<string, number>
   /** The storage attribute names, in storage order. */
@@ -155,6 +162,7 @@ export class Table {
     this.def = def
     this.indexes = new IndexSet(def, this, runBuild)
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
+    this.copyValues = valuesCopier(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
     this.#names = def.storage.map((a) => a.name)
     this.keyPosition = def.storage.indexOf(def.key)

@@ -36,12 +36,12 @@ import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import { binaryValue, isBinaryValue } from '../values/binary.js'
 import { sortKey } from '../values/compare.js'
 import { nextValues } from './next-values.js'
 import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
 import { GLOBAL_STAMP } from '../schema/change-tracking.js'
+import { explicitTarget, locator, versioned } from './write-values.js'
 
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
 export type Assignments = Readonly<Record<string, unknown>>
@@ -223,6 +223,7 @@ export class Transaction {
     const [next, patches] = nextValues(
       before.values,
       assignments.map(([attr, v]) => [attr.name, v] as const),
+      table.copyValues,
     )
     const after = table.newVersion(before.rowId, before.key, before.stamp + 1, this.#now, next)
     // Only the values this update changes are checked and claimed: a unique value the entity kept
@@ -505,16 +506,7 @@ export class Transaction {
   // The relation whose foreign key `attr` is, when the model names it as its own attribute
   // (`employerID`): writing it directly is a reference too.
   #explicitRelation(dc: DataClassDef, attr: StorageAttributeDef): Table | undefined {
-    let targets = explicitKeys.get(dc)
-    if (!targets) {
-      targets = new Map()
-      for (const a of dc.attributes) {
-        if (a.kind === 'relatedEntity' && a.foreignKey !== a.name)
-          targets.set(a.foreignKeyAttribute, a.target)
-      }
-      explicitKeys.set(dc, targets)
-    }
-    const target = targets.get(attr)
+    const target = explicitTarget(dc, attr)
     return target === undefined ? undefined : this.#store.table(target)
   }
 
@@ -640,40 +632,10 @@ function uniqueChanged(table: Table, patches: readonly Patch[]): ReadonlySet<str
 const checksUnique = (table: Table, attr: StorageAttributeDef, only?: ReadonlySet<string>) =>
   attr.unique === true && attr !== table.def.key && (only === undefined || only.has(attr.name))
 
-/**
- * A picture or BLOB written by a create or an update, with the version `$version` names: the stamp
- * the entity gets by this write (or the version before it + 1, if a data file made that larger).
- * So every write of it gives a new version (a client's cached copy
- * under the old URL is never taken for the new one), the version never goes back while the entity
- * lives, even through a null in between, and it tells when the picture was last written, as the
- * real server's does. The value read from the attribute and written back unchanged keeps its own.
- */
-function versioned(
-  v: StoredValue,
-  attr: StorageAttributeDef,
-  base: EntityRecord | null,
-): StoredValue {
-  const before = base?.values[attr.name]
-  if (!isBinaryValue(v) || (base !== null && before === v)) return v
-  // A data file may give a version past the stamp: the next one is still past it.
-  const after = isBinaryValue(before) ? before.version + 1 : 1
-  const version = Math.max(base === null ? 1 : base.stamp + 1, after)
-  return v.version === version ? v : binaryValue(v.bytes, v.type, version)
-}
-
-/** Per dataclass: its explicit foreign-key attributes → the dataclass they refer to. */
-const explicitKeys = new WeakMap<DataClassDef, Map<StorageAttributeDef, string>>()
-
 interface Claims {
   readonly byValue: Map<unknown, KeyValue>
   readonly byKey: Map<KeyValue, unknown>
 }
-
-/** Where a value was written, for messages: `Employee(5).salary`, or `Employee(new).salary`. */
-const locator =
-  (dc: DataClassDef, key: KeyValue | undefined): Locate =>
-  (attribute) =>
-    `${dc.name}(${key === undefined ? 'new' : String(key)})${attribute === undefined ? '' : `.${attribute}`}`
 
 /** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
 function generated(dc: DataClassDef, attr: StorageAttributeDef): boolean {
