@@ -155,11 +155,11 @@ function httpBehind(results: readonly HttpResult[]): string[] {
 }
 
 const HTTP_WHY: Record<RequestId, string> = {
-  get: 'the REST handler parses the Entity Data REST URL, opens a guest session for a client without a cookie (as the real server does; the load generator sends none), reads the entity and writes its body with __KEY, __STAMP and __TIMESTAMP; the raw floor reads rows[id - 1] and stringifies it',
+  get: 'a read by key takes the REST handler’s quick lane (one pass over the URL, no query machinery, no session kept for a client without a cookie: the load generator sends none), but each entity of a random key is decoded from the table’s compact rows and rendered with __KEY, __STAMP and __TIMESTAMP (its bytes are kept only from a row’s second read); the raw floor reads rows[id - 1] and stringifies it. A CPU profile (2026-11-26, random keys over 200k rows): the rendering (JSON.stringify of each text) 22%, the collector 16%, decoding the row 15%',
   list50:
     'city has no index: the filter (parsed once, cached) compares every row, folded, because the reply gives __COUNT, the number of all matches; the endpoints by hand stop at the 50th match. The reply is an entity selection body (__ENTITIES, __COUNT, stamps)',
   update:
-    'an update is a checked transaction (stamp, coercion, a new frozen version of the row, indexes) and the reply is the updated entity with its new stamp; the floor assigns one property',
+    'an update is checked (stamp, coercion) and makes a new frozen version of the row (indexes, columns, commit listeners told), and the reply is the updated entity with its new stamp; the floor assigns one property',
 }
 
 // ---------------------------------------------------------------- charts
