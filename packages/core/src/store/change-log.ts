@@ -15,8 +15,10 @@
  *
  * Row ids are not in it: they are slots of one process's tables, and a table loaded from a
  * snapshot numbers its rows afresh. The replay finds entities by key and gives inserts the next
- * free slots. Deletes of a record are replayed before its other changes: a restore's changes can
- * put back a key on one slot while taking it off another.
+ * free slots, but for a restore's: a live restore puts a record back in its own slot, before rows
+ * made after it, and sorted indexes tie in row-id order, so the replay puts it back in the slot
+ * its key left in that replay (when it has one). Deletes of a record are replayed before its other
+ * changes: a restore's changes can put back a key on one slot while taking it off another.
  */
 import { fail } from '../errors/datastore-error.js'
 import { isBinaryValue, type BinaryValue } from '../values/binary.js'
@@ -312,8 +314,9 @@ export function applyLogRecords(
     if (format !== LOG_FORMAT)
       invalid(where, `format ${JSON.stringify(format)}, expected ${LOG_FORMAT}`)
     if (!Array.isArray(record.changes)) invalid(where, 'no list of changes')
+    const restored = record.kind === 'restore'
     record.changes.forEach((c, i) =>
-      changes.push(decodeChange(store, c, pending, `${where}[${i}]`, record.attachments)),
+      changes.push(decodeChange(store, c, pending, `${where}[${i}]`, record.attachments, restored)),
     )
     // A record's changes are in stamp order (deletes first: logRecordOf), ending at its stamp.
     const n = record.changes.length
@@ -416,12 +419,15 @@ function sequencesOf(tables: Iterable<Sequenced>): LogRecord['sequences'] {
 // ---- decoding ----
 
 /**
- * The records a replay has made so far, by table and key, and the snapshot rows it staged in
- * columns: later changes in it build on them.
+ * The records a replay has made so far, by table and key, the slots its deletes left, and the
+ * snapshot rows it staged in columns: later changes in it build on them.
  */
 class Pending {
   readonly #records = new Map<Table, Map<KeyValue, EntityRecord | null>>()
   readonly #rowIds = new Map<Table, number>()
+  // The slot each key's last delete in this replay left empty: where a restore puts it back.
+  // Nothing else fills such a slot (row ids are never reused), so it is still empty then.
+  readonly #left = new Map<Table, Map<KeyValue, number>>()
   staged: StagedRows | undefined
 
   current(table: Table, key: KeyValue): EntityRecord | undefined {
@@ -434,6 +440,26 @@ class Pending {
     let mine = this.#records.get(table)
     if (!mine) this.#records.set(table, (mine = new Map()))
     mine.set(key, record)
+  }
+
+  /** Notes that the delete of `key` left slot `rowId` empty. */
+  left(table: Table, key: KeyValue, rowId: number): void {
+    let mine = this.#left.get(table)
+    if (!mine) this.#left.set(table, (mine = new Map()))
+    mine.set(key, rowId)
+  }
+
+  /**
+   * The slot of an insert of `key`: for a restore's, the one its key left in this replay, as the
+   * live restore put the record back in its own slot (where it ties before the rows made after
+   * it); otherwise, or with none left, the next free one.
+   */
+  insertRowId(table: Table, key: KeyValue, restored: boolean): number {
+    const mine = restored ? this.#left.get(table) : undefined
+    const rowId = mine?.get(key)
+    if (rowId === undefined) return this.nextRowId(table)
+    mine!.delete(key)
+    return rowId
   }
 
   nextRowId(table: Table): number {
@@ -460,6 +486,7 @@ function decodeChange(
   pending: Pending,
   where: string,
   attachments: readonly Uint8Array[] | undefined,
+  restored: boolean,
 ): Change {
   const table = tableOf(store, c?.dataClass, where)
   const key = c.key
@@ -469,6 +496,7 @@ function decodeChange(
   if (c.op === 'delete') {
     if (!current) invalid(where, `delete of ${name}, which is not there`)
     pending.set(table, key, null)
+    pending.left(table, key, current.rowId)
     return { op: 'delete', table, before: current }
   }
   if (c.op !== 'insert' && c.op !== 'update')
@@ -480,7 +508,7 @@ function decodeChange(
   const values = decodeValues(table, c.values, `${where} ${name}`, attachments)
   if (values[table.keyPosition] !== key) invalid(where, `${name}: the key attribute differs`)
   const record = table.newVersion(
-    current ? current.rowId : pending.nextRowId(table),
+    current ? current.rowId : pending.insertRowId(table, key, restored),
     key,
     c.stamp,
     c.timestamp,

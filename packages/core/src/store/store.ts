@@ -362,7 +362,10 @@ export class Store {
         case 'insert': {
           const table = change.table
           const record = change.record
-          table.insert(record, columns?.get(table))
+          // The columns take the new rows alone, each at the end of the table as it comes; a row a
+          // replay puts back in a slot left empty (a restore's, change-log.ts) is kept as a record.
+          const base = columns?.get(table)
+          table.insert(record, base && record.rowId >= table.nextRowId ? base : undefined)
           for (const name of table.autosequenced)
             seen((sequences ??= new Map()), table, name, record.values[name])
           break
@@ -489,14 +492,16 @@ function seen(
 }
 
 /**
- * Per table, columns for the rows `changes` insert (the row ids of a load or a replay follow each
- * other: new row ids, never reused). Other changes are not in columns.
+ * Per table, columns for the rows `changes` insert at new row ids (those of a load or a replay
+ * follow each other). Other changes are not in columns, nor a replay's insert into a slot below
+ * them (a restore puts a record back in its own slot): the columns would span the table up to it.
  */
 function loadColumns(changes: readonly Change[]): Map<Table, BaseRows> {
   const span = new Map<Table, { first: number; last: number }>()
   for (const c of changes) {
     if (c.op !== 'insert') continue
     const rowId = c.record.rowId
+    if (rowId < c.table.nextRowId) continue
     const s = span.get(c.table)
     if (!s) span.set(c.table, { first: rowId, last: rowId })
     else {
