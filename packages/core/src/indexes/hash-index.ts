@@ -359,9 +359,11 @@ export class HashIndex {
         this.#slots[slot] = rows[i]! + 1
         this.#hashes[slot] = h
         this.#used++
-        head[i] = i
-      } else head[i] = at[s - 1]!
-      if (++counts[head[i]!] === 2) grouped++
+      }
+      const j = s === EMPTY_SLOT ? i : at[s - 1]!
+      head[i] = j
+      counts[j] = counts[j]! + 1
+      if (counts[j] === 2) grouped++
     }
     if (grouped === 0) return
     // A group for each key of several rows, numbered in the order of their first rows.
