@@ -329,9 +329,61 @@ export class HashIndex {
     const read = this.#read
     this.#read = (rowId) => keys[at[rowId]!]!
     try {
-      for (let i = 0; i < rows.length; i++) this.add(keys[i]!, rows[i]!)
+      this.#fillFromCounts(keys, rows, at)
     } finally {
       this.#read = read
+    }
+  }
+
+  /**
+   * `fill`'s work, in bulk: the distinct keys first, each in a slot under its first row, counting
+   * the rows of each; then each group made once with room for its rows and filled in row order,
+   * as `add` row by row would have left it. Added row by row, a key of many rows (a city, a
+   * group's id) grew its group by doubling, moved it to an Int32Array at GROUP_TYPED rows and
+   * doubled that. `at[rowId]` is the position of row `rowId` in `rows`.
+   */
+  #fillFromCounts(keys: readonly SortKey[], rows: ArrayLike<number>, at: Int32Array): void {
+    const n = rows.length
+    // The position in `rows` of the first row of each row's key, and the rows of each key by the
+    // position of its first row.
+    const head = new Int32Array(n)
+    const counts = new Int32Array(n)
+    let grouped = 0
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!
+      const h = hashKey(key)
+      if ((this.#used + 1) * 5 > this.#slots.length * 4) this.#resize(this.#slots.length * 2)
+      const slot = this.#find(key, h)
+      const s = this.#slots[slot]!
+      if (s === EMPTY_SLOT) {
+        this.#slots[slot] = rows[i]! + 1
+        this.#hashes[slot] = h
+        this.#used++
+      }
+      const j = s === EMPTY_SLOT ? i : at[s - 1]!
+      head[i] = j
+      counts[j] = counts[j]! + 1
+      if (counts[j] === 2) grouped++
+    }
+    if (grouped === 0) return
+    // A group for each key of several rows, numbered in the order of their first rows.
+    const groupOf = new Int32Array(n)
+    const groups = this.#groups
+    for (let j = 0; j < n; j++) {
+      const c = counts[j]!
+      if (c < 2) continue
+      groupOf[j] = groups.length
+      groups.push(c > GROUP_TYPED ? RowList.sized(c) : [])
+    }
+    for (let i = 0; i < n; i++) {
+      const j = head[i]!
+      if (counts[j]! > 1) groups[groupOf[j]!]!.push(rows[i]!)
+    }
+    // The slot of each grouped key, found again (one probe a key of several rows), names its group.
+    for (let j = 0; j < n; j++) {
+      if (counts[j]! < 2) continue
+      const key = keys[j]!
+      this.#slots[this.#find(key, hashKey(key))] = GROUP - groupOf[j]!
     }
   }
 
@@ -470,6 +522,10 @@ class RowList {
   private constructor(ids: Int32Array, length: number) {
     this.#ids = ids
     this.length = length
+  }
+  /** An empty list with room for `n` rows (a bulk fill, which knows how many it will push). */
+  static sized(n: number): RowList {
+    return new RowList(new Int32Array(n), 0)
   }
   static from(rows: readonly number[]): RowList {
     const ids = new Int32Array(Math.max(GROUP_TYPED, rows.length) * 2)

@@ -477,6 +477,20 @@ export class BaseRows {
     this.#columns[position]!.set(rowId - this.start, v)
   }
 
+  /**
+   * @internal Stores `values` (their stored form, unchecked; null and undefined skipped, as none)
+   * at storage position `position` of the rows from `rowId` on: a trusted replay's column in one
+   * loop over one column, where setValue looked the column up again for each value.
+   */
+  setColumn(rowId: number, position: number, values: readonly unknown[]): void {
+    const column = this.#columns[position]!
+    const from = rowId - this.start
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]
+      if (v !== null && v !== undefined) column.set(from + i, v as StoredValue)
+    }
+  }
+
   /** @internal See setValue. Rows are given in row id order, the first one first. */
   setTimes(rowId: number, stamp: number, timestamp: number): void {
     this.#stamps.set(rowId - this.start, stamp)

@@ -105,6 +105,28 @@ function content(ds: Ds) {
   }
 }
 
+/** What each index holds, built now: a hash's (key, row ids), a sorted index's order. */
+function indexState(ds: Ds) {
+  return ds.dataClasses.map((dc) => {
+    const indexes = ds.store.table(dc.name).indexes
+    indexes.build()
+    return [...indexes.all()].map((ix) => ({
+      attribute: ix.attribute.name,
+      hash: ix.hash
+        ? [...ix.hash.entries()]
+            .map(([key, rows]) => [key, [...rows].sort((a, b) => a - b)] as const)
+            .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+        : undefined,
+      sorted: ix.sorted
+        ? Array.from({ length: ix.sorted.size }, (_, i) => [
+            ix.sorted!.keyAt(i),
+            ix.sorted!.rowAt(i),
+          ])
+        : undefined,
+    }))
+  })
+}
+
 type Binaries = NonNullable<LogEncoding['binaries']>
 const binaries = fc.constantFrom<Binaries>('base64', 'attachments')
 
@@ -417,10 +439,17 @@ describe('the change log', () => {
           applyLogRecords(inColumns, [...snapshot, ...log], { columnsFrom: 0 })
           expect(content(inColumns)).toEqual(content(ds))
           expect(answers(inColumns)).toEqual(answers(ds))
+          // Trusted, as a start-up reads its own snapshot file: the same store as checked.
+          const trusted = newStore()
+          applyLogRecords(trusted, [...snapshot, ...log], { trusted: true })
+          expect(content(trusted)).toEqual(content(ds))
+          expect(answers(trusted)).toEqual(answers(ds))
+          expect(indexState(trusted)).toEqual(indexState(replayed))
           // The replayed store goes on as the live one would: the next keys are the same.
           const next = ds.Company.create({}).getKey()
           expect(replayed.Company.create({}).getKey()).toBe(next)
           expect(inColumns.Company.create({}).getKey()).toBe(next)
+          expect(trusted.Company.create({}).getKey()).toBe(next)
         },
       ),
       {

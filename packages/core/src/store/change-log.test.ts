@@ -396,6 +396,42 @@ describe('a snapshot in columns (snapshotRows)', () => {
     expect(copy.Company.create({ name: 'x' }).getKey()).toBe(4)
   })
 
+  it('trusted, stores the values of its own rows unchecked, and still checks their shape', () => {
+    const { ds } = setup()
+    const [companies, employees, last] = [...snapshotRows(ds)] as [
+      SnapshotRows,
+      SnapshotRows,
+      LogRecord,
+    ]
+    // A salary that is not a number: refused when checked; trusted, taken (the column keeps no
+    // text: none is read back), which shows that no check saw the value.
+    const odd = {
+      ...employees,
+      columns: employees.columns.map((c, i) =>
+        employees.attributes[i] === 'salary' ? c.map(() => 'much') : c,
+      ),
+    }
+    expect(() => applyLogRecords(createDatastore(writeModel()), [companies, odd, last])).toThrow(
+      /Employee\(1\)\.salary: not a number/,
+    )
+    const trusted = createDatastore<Names>(writeModel())
+    applyLogRecords(trusted, [companies, odd, last], { trusted: true })
+    expect(trusted.Employee.all().length).toBe(employees.count)
+    // The records' shape, keys and stamps are checked all the same, trusted or not.
+    const twice = {
+      ...companies,
+      columns: companies.columns.map((c, i) => (i === 0 ? c.map(() => 1) : c)),
+    }
+    const empty = createDatastore(writeModel())
+    expect(() => applyLogRecords(empty, [twice, last], { trusted: true })).toThrow(
+      /which is there already/,
+    )
+    expect(() =>
+      applyLogRecords(empty, [{ ...companies, count: -1 }, last], { trusted: true }),
+    ).toThrow(/no valid count of rows/)
+    expect(dumpData(empty)).toEqual(dumpData(createDatastore(writeModel())))
+  })
+
   it('refuses rows that do not fit the store, and applies none of the records', () => {
     const { ds } = setup()
     const [companies, employees, last] = [...snapshotRows(ds)] as [

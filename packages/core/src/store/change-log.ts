@@ -276,6 +276,14 @@ export interface ApplyLogOptions {
    * small replays there too). @default 1000
    */
   readonly columnsFrom?: number
+  /**
+   * The records are this engine's own, read back whole from where it wrote them (the persist
+   * layer's snapshot file, its magic and checksums checked): the values of snapshot rows (format
+   * 2) whose JSON form is their stored form go into their columns unchecked (snapshot-rows.ts).
+   * The records' shape, keys and stamps are checked all the same, and records of changes (format
+   * 1) as always: a file that is not such a snapshot is refused as it was. @default false
+   */
+  readonly trusted?: boolean
 }
 
 /**
@@ -306,7 +314,7 @@ export function applyLogRecords(
     const where = `record ${index++}`
     if (isSnapshotRows(record)) {
       if (changes.length > 0) invalid(where, 'rows of a snapshot after the changes of commits')
-      ;(pending.staged ??= new StagedRows(store)).add(record, where)
+      ;(pending.staged ??= new StagedRows(store, options.trusted === true)).add(record, where)
       continue
     }
     pending.staged?.finish(where)
