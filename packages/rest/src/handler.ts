@@ -444,6 +444,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         uris,
         cookieName,
         writer,
+        texts,
         session,
         actor,
         method,

@@ -34,5 +34,5 @@ export type Answer = Reply | Promise<Reply>
 /** The HTTP methods of the REST interface: reads are GET (and HEAD), everything else is POST. */
 export const ALLOWED_METHODS = 'GET, HEAD, POST'
 
-/** A 200 reply with `body`. */
-export const ok = (body: JsonBody): Reply => ({ status: 200, body })
+/** A 200 reply with `body` (JSON, or the bytes of a JSON text kept from an earlier reply). */
+export const ok = (body: JsonBody | Uint8Array): Reply => ({ status: 200, body })

@@ -29,6 +29,7 @@ import {
   type SliceScope,
 } from '@entistore/core'
 import { isShown, shownNames, type EntityWriter } from '../serialize/entity.js'
+import type { EntityTexts } from '../serialize/entity-texts.js'
 import type { Uris } from '../serialize/uris.js'
 import type { RestHeaders } from '../exchange.js'
 import type { RestParams } from '../url/params.js'
@@ -46,6 +47,8 @@ export interface RouteContext {
   /** The session cookie's name (`4DSID_<app>`), for the description of `$openapi`. */
   readonly cookieName?: string
   readonly writer: EntityWriter
+  /** The bytes kept of entities as reads by key send them (`entityCacheBytes`); undefined: none. */
+  readonly texts?: EntityTexts | undefined
   readonly session: Session
   readonly method: string
   readonly target: RestTarget

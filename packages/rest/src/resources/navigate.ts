@@ -44,7 +44,7 @@ export function navigate(
       check(ctx),
     )
     const related = entity.valueOf(relation) as Entity | null
-    return ok(related ? entityReply(related, ctx.writer, projection) : 'null')
+    return ok(related ? entityReply(related, ctx.writer, projection, ctx.texts) : 'null')
   }
   if (
     params.method !== undefined &&

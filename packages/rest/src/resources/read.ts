@@ -86,7 +86,7 @@ export function readDataClass(
       params.expand,
       check(ctx),
     )
-    return ok(entityReply(entity, ctx.writer, projection))
+    return ok(entityReply(entity, ctx.writer, projection, ctx.texts))
   }
   if (params.method === 'subentityset')
     fail('MethodNotApplicable', ['subentityset', `${dc.name}: it follows a to-many relation`])

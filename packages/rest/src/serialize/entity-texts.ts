@@ -13,10 +13,9 @@
  * A version is named by its dataclass, row id and stamp, which no other version shares while the
  * data only moves forward; a restore can bring back an older stamp, so every write also drops the
  * bytes of the rows it changed, and a load or a restore drops them all (a commit listener, made
- * with the first bytes kept). What is kept is the form a reader who may see every attribute gets,
- * with no `$attributes`: the handler asks only for that (a restricted session's reply, a
- * projection, a dataclass with computed attributes or aliases, whose values other data decides,
- * are rendered each time).
+ * with the first bytes kept). Each version may be kept in several views (EntityWriter.viewOf):
+ * the attributes written, as a session's rights and `$attributes` choose them. A dataclass with
+ * computed attributes or aliases, whose values other data decides, is rendered each time.
  */
 import { LRUCache } from 'lru-cache'
 import type { Change, CommitInfo, DataClassDef, Datastore, Entity } from '@entistore/core'
@@ -37,7 +36,8 @@ const ENTRY_OVERHEAD = 160
 
 export class EntityTexts {
   readonly #ds: Datastore
-  readonly #cache: LRUCache<number, Held>
+  // By row (a number) for the view a reader who may see everything gets, else by view and row.
+  readonly #cache: LRUCache<number | string, Held>
   // A dataclass's place in the schema: keys are numbers (row id × dataclasses + place), which the
   // cache's Map hashes without making a string per read.
   readonly #places = new Map<DataClassDef, number>()
@@ -48,7 +48,7 @@ export class EntityTexts {
 
   constructor(ds: Datastore, maxBytes: number) {
     this.#ds = ds
-    this.#cache = new LRUCache<number, Held>({
+    this.#cache = new LRUCache<number | string, Held>({
       maxSize: maxBytes,
       sizeCalculation: (held) => held.bytes.byteLength + ENTRY_OVERHEAD,
     })
@@ -67,12 +67,13 @@ export class EntityTexts {
   }
 
   /**
-   * The bytes of `entity` when this version was kept, else `render()`'s text, kept as bytes when
-   * its row was read recently before (the doorkeeper).
+   * The bytes of `entity` in `view` when this version was kept, else `render()`'s text, kept as
+   * bytes when its row was read recently before (the doorkeeper).
    */
-  bytes(entity: Entity, render: () => string): Uint8Array | string {
+  bytes(entity: Entity, render: () => string, view = ''): Uint8Array | string {
     const key = this.#key(entity.dataClass.def, entity.rowId)
-    const held = this.#cache.get(key)
+    const at = view === '' ? key : `${view}:${key}`
+    const held = this.#cache.get(at)
     if (held !== undefined && held.stamp === entity.stamp && held.timestamp === entity.timestamp)
       return held.bytes
     const text = render()
@@ -89,7 +90,7 @@ export class EntityTexts {
       this.#listening = true
       this.#ds.onCommit(this.#drop, { loadRows: false })
     }
-    this.#cache.set(key, { stamp: entity.stamp, timestamp: entity.timestamp, bytes })
+    this.#cache.set(at, { stamp: entity.stamp, timestamp: entity.timestamp, bytes })
     return bytes
   }
 
@@ -104,6 +105,8 @@ export class EntityTexts {
       this.#cache.clear()
       return
     }
+    // Another view of a changed row stays until it is read (its stamp tells it is old) or
+    // evicted: a row's stamp only grows between two restores, and a restore drops them all.
     for (const change of changes)
       if (change.op !== 'insert')
         this.#cache.delete(this.#key(change.table.def, change.before.rowId))

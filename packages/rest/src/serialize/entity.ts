@@ -180,6 +180,27 @@ export class EntityWriter {
   }
 
   /**
+   * Which of the texts of the entity's version `single(entity, projection)` writes: '' for a
+   * reader who may see every attribute, with no projection; else one character an attribute in
+   * model order, '1' for those written (what this writer's session may read, and the projection
+   * names). Undefined when the text depends on more than the version and that: a computed
+   * attribute or an alias shown, a relation written out, an object pruned to some paths.
+   */
+  viewOf(entity: Entity, projection?: Projection): string | undefined {
+    const shape = shapeOf(entity)
+    if (!shape.ownValues || projection?.nested) return undefined
+    if (this.#shows === undefined && projection === undefined) return ''
+    let view = ''
+    for (const slot of shape.slots) {
+      const m = projection?.members.get(slot.attr.name)
+      if (m !== undefined && m.kind !== 'value') return undefined
+      const named = projection === undefined || projection.all || m !== undefined
+      view += named && !this.#hidden(entity, slot) ? '1' : '0'
+    }
+    return view
+  }
+
+  /**
    * `single(entity)`, the text of the last version asked for kept: the live feed sends one version
    * to every subscriber in turn, and where the text depends on the version alone (no session's
    * rights, no projection) it is rendered once for them all, not once each.

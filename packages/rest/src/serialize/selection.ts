@@ -8,6 +8,7 @@
  */
 import type { Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
+import type { EntityTexts } from './entity-texts.js'
 import type { Projection } from './projection.js'
 import { JsonChunks } from './json-chunks.js'
 import { Page } from './page.js'
@@ -93,7 +94,14 @@ export function entityReply(
   entity: Entity,
   writer: EntityWriter,
   projection: Projection | undefined,
-): string | JsonChunks {
-  if (!projection?.nested) return writer.single(entity, projection)
+  texts?: EntityTexts,
+): string | Uint8Array | JsonChunks {
+  if (!projection?.nested) {
+    // The bytes kept of this version as this reader sees it (entity-texts.ts), when kept.
+    const view = texts && writer.viewOf(entity, projection)
+    return view === undefined
+      ? writer.single(entity, projection)
+      : texts!.bytes(entity, () => writer.single(entity, projection), view)
+  }
   return new JsonChunks('', 1, () => writer.parts('single', entity, projection), '', writer.expand)
 }
