@@ -14,14 +14,6 @@ import type { EntityTexts } from '../serialize/entity-texts.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import { readByKey } from '../url/parse-rest-url.js'
 
-// Key types whose stored keys are numbers: the digits of the path are looked up as one, as
-// `get` would find them after a first lookup of the text and a conversion.
-const NUMERIC_KEYS: ReadonlySet<string> = new Set(['long', 'long64', 'number', 'word', 'byte'])
-
-/** The key `get` is given: the number the digits write for a numeric key short enough. */
-const keyOf = (type: string, digits: string): string | number =>
-  NUMERIC_KEYS.has(type) && digits.length <= 15 ? Number(digits) : digits
-
 /** The body of the entity `path` names, or undefined when the general path must answer. */
 export type ReadByKey = (path: string) => Uint8Array | string | undefined
 
@@ -42,11 +34,11 @@ export function readByKeyLane(
     try {
       // A key index still being built, or a key the attribute's type refuses: the general path
       // waits for the one and answers the other.
-      entity = ds.withoutUnbuiltIndexes(() => dc.get(keyOf(dc.def.key.type, target.key)))
+      entity = ds.withoutUnbuiltIndexes(() => dc.get(target.key))
     } catch {
       return undefined
     }
-    if (entity === null || !writer.rendersOwnValues(entity)) return undefined
+    if (entity === null || writer.viewOf(entity) !== '') return undefined
     const body =
       texts === undefined ? writer.single(entity) : texts.bytes(entity, () => writer.single(entity))
     const size = typeof body === 'string' ? body.length : body.byteLength

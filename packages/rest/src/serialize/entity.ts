@@ -172,14 +172,6 @@ export class EntityWriter {
   }
 
   /**
-   * Whether `single(entity)` with no projection depends on the entity's version alone, for a
-   * reader who may see every attribute: what may be kept (entity-texts.ts).
-   */
-  rendersOwnValues(entity: Entity): boolean {
-    return this.#shows === undefined && shapeOf(entity).ownValues
-  }
-
-  /**
    * Which of the texts of the entity's version `single(entity, projection)` writes: '' for a
    * reader who may see every attribute, with no projection; else one character an attribute in
    * model order, '1' for those written (what this writer's session may read, and the projection
@@ -208,7 +200,7 @@ export class EntityWriter {
   singleShared(entity: Entity): string {
     if (entity === this.#lastShared) return this.#lastSharedText
     const text = this.single(entity)
-    if (this.rendersOwnValues(entity)) {
+    if (this.viewOf(entity) === '') {
       this.#lastShared = entity
       this.#lastSharedText = text
     }
