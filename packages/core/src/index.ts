@@ -251,7 +251,8 @@ export { parseDate } from './values/dates.js'
 // Time and sessions
 export { ManualClock, systemClock } from './clock/clock.js'
 export type { Clock } from './clock/clock.js'
-export { randomId, SessionStore } from './sessions/session-store.js'
+export { SessionStore } from './sessions/session-store.js'
+export { randomId } from './sessions/session-ids.js'
 export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/session-user.js'
 export type { AuthUser } from './sessions/session-user.js'
 export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
@@ -273,6 +274,7 @@ export type {
   RolesResource,
   RolesResourceType,
 } from './roles/roles.js'
+export type { SessionStoreOptions } from './sessions/session-store.js'
 export type {
   Session,
   SessionCloseReason,
@@ -280,8 +282,7 @@ export type {
   SessionRenewal,
   SessionSnapshot,
   SessionStoreApi,
-  SessionStoreOptions,
-} from './sessions/session-store.js'
+} from './sessions/session-api.js'
 
 // Errors
 export { DatastoreError, datastoreError, fail } from './errors/datastore-error.js'

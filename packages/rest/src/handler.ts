@@ -499,6 +499,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       : session.id !== sent
         ? sessionSetCookie(cookieName, session.id, '/')
         : undefined
+    ds.sessions.settle?.(session)
     // A 304 has no body either (a web Response refuses one).
     const out: RestBody = request.method === 'HEAD' || status === 304 ? null : body
     // A stream not sent (HEAD) ends here: its subscription would otherwise wait for nobody.
@@ -603,16 +604,23 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // The cookie, else the reserved $4DSID parameter read like every other one (any case, quotes
       // removed, also when written in the path): so the URL is parsed before the session is resumed.
       const sid = restored ? undefined : (readCookie(cookieHeader(request), cookieName) ?? given)
-      // A guest coming back stays a guest: only a lock or a login establishes a session.
+      // A guest coming back stays a guest: only a lock or a login establishes a session. A new
+      // one is on probation (`visit`): forgotten once answered unless it came to hold something
+      // (a set, a lock, a login, session data), so that a client without a cookie costs nothing
+      // once answered. Its cookie is sent all the same, as 4D sends one.
       let session: Session
       let created: boolean
       try {
-        ;({ session, created } = ds.sessions.resume(restored?.id ?? sid))
+        ;({ session, created } = (ds.sessions.visit ?? ds.sessions.resume).call(
+          ds.sessions,
+          restored?.id ?? sid,
+        ))
       } catch (error) {
         return core.refuse(error)
       }
       // A function's `restore(token)` hands the client another session: its cookie goes out.
       const restore = (other: Session): void => {
+        ds.sessions.settle?.(session)
         session = other
       }
       // One time budget for the request's queries, counted from its arrival: the time it waited
@@ -689,11 +697,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         answered = isPending(answered)
           ? answered.finally(() => slices.close())
           : (slices.close(), answered)
-      // A failure is still an `__ERROR` reply.
+      // A failure is still an `__ERROR` reply. Either way a guest on probation is settled.
       return isPending(answered)
         ? answered.then(
             (a) => finish(a, request, session, sid),
-            (error: unknown) => core.refuse(error),
+            (error: unknown) => (ds.sessions.settle?.(session), core.refuse(error)),
           )
         : finish(answered, request, session, sid)
     },

@@ -7,7 +7,7 @@
  */
 import type { Roles, RolesAction, RolesResource } from '../roles/roles.js'
 import { promotedSession } from '../sessions/session-privileges.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import type { Authorize, PermissionAction, PermissionTarget } from './authorize.js'
 
 /**

@@ -3,7 +3,7 @@
  * each dataclass, attribute and function a request (or the code it runs) touches.
  */
 import type { FunctionKind } from '../functions/registry.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 
 /**
  * What is done to a dataclass or an attribute: `read`, `create` (an entity; for an attribute, an

@@ -13,7 +13,7 @@
  */
 import type { LockOwner } from '../locks/lock-table.js'
 import { GUEST_PRIVILEGE, type Roles } from '../roles/roles.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { actingFrame, type ActingFrame } from './acting.js'
 import { Actor } from './actor.js'
 

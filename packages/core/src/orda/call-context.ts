@@ -10,7 +10,7 @@
  * `currentCall()` then answers undefined rather than another request's call.
  */
 import type { LockOwner } from '../locks/lock-table.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
 import { asyncScope } from '../access/async-scope.js'
 import { actingFrame, currentActor } from '../access/acting.js'

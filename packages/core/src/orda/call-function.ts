@@ -13,7 +13,7 @@
  */
 import { DatastoreError, datastoreError, fail } from '../errors/datastore-error.js'
 import type { LockOwner } from '../locks/lock-table.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { maskMessage } from '../functions/mask-message.js'
 import { ownerText, type FunctionInfo, type FunctionKind } from '../functions/registry.js'
 import type { Datastore } from './datastore.js'

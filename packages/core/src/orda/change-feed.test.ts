@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../errors/datastore-error.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import type { ChangeEvent } from './change-feed.js'
 import { FeedReader, feedStore } from './change-feed.fixture.js'
 

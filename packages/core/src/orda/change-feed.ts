@@ -14,7 +14,7 @@
 import type { Authorize } from '../access/authorize.js'
 import { fail } from '../errors/datastore-error.js'
 import { dataClassNames } from '../schema/definitions.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import type { ChangeHistoryOptions } from '../store/change-history.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'

@@ -57,6 +57,8 @@ export class ChangeHub implements SubscriptionHost {
   open<T = ChangedEntity>(options: ChangesOptions<T>): ChangeSubscription<T> {
     const sub = new Subscription(this, feedPlan(this.ds, options))
     this.#add(sub as Subscription<unknown>)
+    // It acts as its session until it ends: a guest on probation is kept (SessionStoreApi.visit).
+    if (options.session !== undefined) this.ds.sessions.hold?.(options.session.id)
     return sub
   }
 

@@ -9,7 +9,7 @@
  * when it has fallen `bufferLimit` events behind, is dropped with its resume point.
  */
 import type { Authorize } from '../access/authorize.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import type { ChangeHistory } from '../store/change-history.js'
 import { FeedChecks } from './change-check.js'
 import type { ChangeEvent, ChangeSubscription, FeedPlan } from './change-feed.js'

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore } from './datastore.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 
 const model: ModelJson = {
   dataClasses: [

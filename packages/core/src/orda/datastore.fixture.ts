@@ -3,7 +3,7 @@
 // JSON literal kept `as const`, so the datastore is typed by it.
 import { ManualClock } from '../clock/clock.js'
 import type { ModelJson } from '../schema/model-json.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { createDatastore } from './datastore.js'
 
 export const storeModel = {

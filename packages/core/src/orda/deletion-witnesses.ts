@@ -16,7 +16,7 @@
  */
 import { currentActor } from '../access/acting.js'
 import { DELETED_FIELDS } from '../schema/change-tracking.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { sessionUser } from '../sessions/session-user.js'
 import type { Change } from '../store/changes.js'
 import type { KeyValue } from '../store/entity-record.js'
@@ -51,6 +51,8 @@ export class DeletionWitnesses {
     let readers = this.#readers.get(dc.name)
     if (!readers) this.#readers.set(dc.name, (readers = new Set()))
     readers.add(session.id)
+    // Its witnesses are kept for it, so is it (a guest on probation: see SessionStoreApi.visit).
+    this.#ds.sessions.hold?.(session.id)
   }
 
   /** Before a write applies: the witnesses of each entity it deletes from a restricted dataclass. */

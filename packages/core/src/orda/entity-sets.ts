@@ -13,7 +13,7 @@
  */
 import { once, sliceable } from '../query/slices.js'
 import { fail } from '../errors/datastore-error.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { sessionUser } from '../sessions/session-user.js'
 import {
   BYTES_PER_MEMBER,
@@ -185,6 +185,8 @@ export class EntitySets implements QuotaSource {
 
   #keep(selection: EntitySelection, options: KeepOptions): EntitySet {
     const owner = options.owner ?? this.actor()
+    // A guest on probation (a client's first request) that keeps a set is kept with it.
+    if (owner.kind === 'session') this.#ds.sessions.hold?.(owner.id)
     // The store keeps an Int32Array of the members (4 bytes each). Every row in key order is the
     // table's own list: its typed form, one for every set of them, not a copy a set.
     const rows = selection.rowIds

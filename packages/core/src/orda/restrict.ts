@@ -17,7 +17,7 @@
  *
  * Not narrowed: entity sets kept from before the restriction changed.
  */
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import type { RowIds } from '../sets/row-ids.js'
 import type { DataClass } from './data-class.js'
 import type { EntitySelection } from './entity-selection.js'

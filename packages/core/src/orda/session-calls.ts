@@ -12,7 +12,7 @@
  * as a lock does: it is then kept among the established sessions, not evicted by new clients.
  */
 import { actAsInFrame, demoteInFrame, promoteInFrame } from '../access/call-frame.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { sessionStorage, type SharedObject } from '../sessions/session-storage.js'
 import type { Datastore } from './datastore.js'
 import { sessionLockOwner } from './datastore-options.js'

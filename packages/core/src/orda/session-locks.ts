@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock/clock.js'
 import { LockTable } from '../locks/lock-table.js'
-import type { SessionStoreApi } from '../sessions/session-store.js'
+import type { SessionStoreApi } from '../sessions/session-api.js'
 import type { Store } from '../store/store.js'
 
 export function sessionLocks(clock: Clock, sessions: SessionStoreApi, store: Store): LockTable {

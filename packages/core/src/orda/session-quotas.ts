@@ -12,7 +12,7 @@
  * (`maxSetsPerSession`, `maxTimeout`, …), which stay the outer limit.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { lifetimeOf, type Lifetimes, type SessionQuota } from '../sets/session-quota.js'
 
 /** The key of the quotas in `session.data`: a plain string, so that a shared session store keeps it. */

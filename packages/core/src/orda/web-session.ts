@@ -16,7 +16,7 @@
 import { fail } from '../errors/datastore-error.js'
 import { GUEST_PRIVILEGE } from '../roles/roles.js'
 import type { SharedObject } from '../sessions/session-storage.js'
-import type { Session } from '../sessions/session-store.js'
+import type { Session } from '../sessions/session-api.js'
 import { sessionUser } from '../sessions/session-user.js'
 import { describeValue } from '../values/coerce.js'
 import type { PrivilegeSettings, SessionSource } from './call-context.js'

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { createDatastore } from '../orda/datastore.js'
 import { writeData, writeModel } from '../txn/writes.fixture.js'
-import { SessionStore, type SessionStoreApi } from './session-store.js'
+import { SessionStore } from './session-store.js'
+import type { SessionStoreApi } from './session-api.js'
 
 /** Another implementation: the in-memory one behind a log of the calls the datastore makes. */
 function loggingStore(inner: SessionStoreApi, log: string[]): SessionStoreApi {

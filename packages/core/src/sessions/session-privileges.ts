@@ -5,7 +5,7 @@
  * view of the session (`promotedSession`), never a change to it: it ends with the call.
  */
 import type { Roles } from '../roles/roles.js'
-import type { Session } from './session-store.js'
+import type { Session } from './session-api.js'
 import { sessionUser } from './session-user.js'
 
 const PROMOTED = Symbol('entistore.promoted')

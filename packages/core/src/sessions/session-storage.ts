@@ -21,7 +21,7 @@
  * state is kept as one that holds a lock is, not evicted by a flood of new clients).
  */
 import { fail } from '../errors/datastore-error.js'
-import type { Session, SessionStoreApi } from './session-store.js'
+import type { Session, SessionStoreApi } from './session-api.js'
 
 /** The key of the storage in `session.data`: plain data, so a shared session store keeps it. */
 export const SESSION_STORAGE_KEY = 'entistore.storage'

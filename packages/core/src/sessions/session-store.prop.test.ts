@@ -11,7 +11,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
-import { SessionStore, type SessionCloseReason } from './session-store.js'
+import { SessionStore } from './session-store.js'
+import type { SessionCloseReason } from './session-api.js'
 import { sessionUser } from './session-user.js'
 
 const TIMEOUT = 100

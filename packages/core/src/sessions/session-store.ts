@@ -27,6 +27,13 @@
  *   released its lock before. `whenFull: 'refuse'` refuses rather than evicting anything.
  * Expired sessions are swept before a limit is judged reached.
  *
+ * A new guest made by `visit` (the REST interface's, for a request without a live cookie) is on
+ * probation: found by `peek` for its request, but in no pool a count reads, told to no observer,
+ * and forgotten by `settle` once answered unless it came to hold something (data, a lock, a login,
+ * `hold`: an entity set, a token, a subscription). Its id says when this store issued it
+ * (session-ids.ts), so a client that comes back with the cookie within a timeout finds its session
+ * under the same id, kept from then on: a client that never sends its cookie back costs nothing.
+ *
  * `renew` gives a session a new id at a login and at every change of who it is (session
  * fixation: an id a guest was given, planted in a victim's browser, must not become the victim's
  * session). The session object stays the same, its state (times, data, locks) carried over; the
@@ -40,6 +47,16 @@
 import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
+import type {
+  Session,
+  SessionCloseReason,
+  SessionObserver,
+  SessionRenewal,
+  SessionSnapshot,
+  SessionStoreApi,
+} from './session-api.js'
+import { Entry, Pool } from './session-entry.js'
+import { SignedSessionIds } from './session-ids.js'
 import { SessionsPerUser, userKey, type UserLinked } from './sessions-per-user.js'
 
 export interface SessionStoreOptions {
@@ -74,290 +91,6 @@ export interface SessionStoreOptions {
   readonly newId?: () => string
 }
 
-export interface Session {
-  /**
-   * The session's id, what its cookie carries. It changes when the session is renewed (a login:
-   * `renew`): keep the session, not its id.
-   */
-  readonly id: string
-  readonly createdAt: number
-  /** Time of the last request of this session. */
-  lastAccess: number
-  /** Inactivity timeout of this session, in milliseconds. */
-  timeout: number
-  /** Free-form per-session data for the layers above (user, privileges). */
-  readonly data: Map<string, unknown>
-  /**
-   * False for a guest: a session that holds nothing (no lock, no login), whether or not its client
-   * came back.
-   */
-  readonly established: boolean
-}
-
-/** Why a session closed. A renewed session does not close: its old id is dropped (`onRenew`). */
-export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
-
-/** What `renew` changes besides the id. */
-export interface SessionRenewal {
-  /** The user now logged in on the session; null: nobody. @default unchanged */
-  readonly user?: AuthUser | null
-  /** The session's new inactivity timeout, in milliseconds. @default unchanged */
-  readonly timeout?: number
-}
-
-/**
- * What a store tells of its sessions besides their closing (`onClose`) and renewal (`onRenew`):
- * enough for a mirror in another process to follow. Called synchronously, after the change; never
- * for `adopt`.
- */
-export interface SessionObserver {
-  /** A session was opened here (`open`, `openGuest`). */
-  opened?(session: Session): void
-  /** A request came back: the session's inactivity timer restarted (`touch`). */
-  touched?(session: Session): void
-  /** A guest was established (it took a lock, logged in); its timer restarted too. */
-  established?(session: Session): void
-  /**
-   * `session.data` was changed (`set`, `delete`, `clear`): a function's session storage.
-   * A change inside a value (an object mutated in place) is not seen: set the value again. A
-   * renewal's change of user is told by `onRenew` instead.
-   */
-  changed?(session: Session): void
-}
-
-/** A session as another process (or a shared store) holds it, to be adopted here. */
-export interface SessionSnapshot {
-  readonly id: string
-  readonly createdAt: number
-  /** Time of the last request, on this store's clock. */
-  readonly lastAccess: number
-  readonly timeout: number
-  readonly established: boolean
-  readonly data?: Iterable<readonly [string, unknown]>
-}
-
-/**
- * What the datastore and the REST interface need of a session store. `SessionStore` (in memory)
- * implements it; another one (shared between processes, persistent) can be given as
- * `createDatastore(model, { sessions: { store } })`. Every method is synchronous: the lock table
- * asks `peek` whether a lock's holder is alive in the middle of a write.
- */
-export interface SessionStoreApi {
-  /** Open sessions, guests included. */
-  readonly size: number
-  /**
-   * Open established sessions (logged in or not), of them those logged in (`users`), and open
-   * guests.
-   */
-  readonly counts: { established: number; users: number; guests: number }
-  /**
-   * Open logged-in sessions of the user of this name (ignoring case). Optional: what a store
-   * that bounds sessions per user can tell.
-   */
-  sessionsOf?(userName: string): number
-  /** A new established session (SessionLimit when full in refuse mode). */
-  open(): Session
-  /** A new guest session. */
-  openGuest(): Session
-  /**
-   * A new session id, as `open` and `openGuest` would give one, for a client that is sent a
-   * session cookie before any session is kept for it (a read by key: nothing to keep until it
-   * holds something). Optional: without it the REST interface draws 128 random bits itself.
-   */
-  newId?(): string
-  /** The live session, its timer restarted; a guest stays a guest. */
-  touch(id: string): Session | undefined
-  /** Establishes a live guest (may throw SessionLimit); undefined if not open. */
-  establish(id: string): Session | undefined
-  /**
-   * Gives the live session `id` a new id (a login, a change of privileges), with the changes asked:
-   * the same session, established, its state carried over; the old id is dead at once and
-   * `onRenew` listeners are told. Throws SessionLimit, before changing anything, when it cannot be
-   * established. Undefined if not open.
-   */
-  renew(id: string, change?: SessionRenewal): Session | undefined
-  /** The live session, timer untouched. */
-  peek(id: string): Session | undefined
-  /** `touch(id)`, else a new guest. */
-  resume(id: string | undefined): { session: Session; created: boolean }
-  /** Closes a session now; false if it was not open. Listeners are called. */
-  close(id: string): boolean
-  /** Closes the expired sessions. */
-  sweep(): void
-  /**
-   * Closes every open session now (a test fixture's reset); listeners are called. Returns how many.
-   * Optional: a store shared between processes may not offer it.
-   */
-  closeAll?(): number
-  /** Calls `listener` when a session closes (the datastore releases its locks). */
-  onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
-  /**
-   * Calls `listener` when a session is renewed, with its old id (the datastore moves its locks to
-   * the new one). Returns the function that stops.
-   */
-  onRenew(listener: (session: Session, previousId: string) => void): () => void
-  /**
-   * Tells `observer` of sessions opened, touched, established and changed; returns the function
-   * that stops. Optional: what a mirror of a shared store needs (the in-memory store has it).
-   */
-  observe?(observer: SessionObserver): () => void
-  /**
-   * Takes in a session known elsewhere (another process made it) with its id, times and data, or
-   * updates the one open here under that id; observers are not told. Optional, as `observe`.
-   */
-  adopt?(snapshot: SessionSnapshot): Session
-}
-
-// Session ids are 128 random bits as 32 uppercase hex digits. Random bytes are drawn 4 KB at a
-// time (one call to the system's generator per 256 ids, not one per id) and spelled through a
-// table of hex digit codes into one flat string: concatenating 16 pieces made 15 intermediate
-// strings per id and a flattening copy when the id was first hashed as a Map key, work that a
-// server answering cookie-less clients (one new session per request) paid on every request.
-const POOL = new Uint8Array(4096)
-let poolAt = POOL.length
-const DIGITS = '0123456789ABCDEF'
-const HIGH = Array.from({ length: 256 }, (_, b) => DIGITS.charCodeAt(b >> 4))
-const LOW = Array.from({ length: 256 }, (_, b) => DIGITS.charCodeAt(b & 15))
-const CODES: number[] = new Array<number>(32).fill(0)
-
-/**
- * 128 random bits as 32 uppercase hex digits, the form of the real server's ids: sessions here, and
- * other ids a client must not guess (the REST interface's uploads).
- */
-export function randomId(): string {
-  if (poolAt + 16 > POOL.length) {
-    globalThis.crypto.getRandomValues(POOL)
-    poolAt = 0
-  }
-  for (let i = 0; i < 32; i += 2) {
-    const byte = POOL[poolAt++]!
-    CODES[i] = HIGH[byte]!
-    CODES[i + 1] = LOW[byte]!
-  }
-  return String.fromCharCode.apply(null, CODES)
-}
-
-/** A session's data: a Map that tells its store when it changes (for the store's observers). */
-class SessionData extends Map<string, unknown> {
-  readonly #changed: () => void
-
-  constructor(changed: () => void) {
-    super()
-    this.#changed = changed
-  }
-
-  /** Fills the map without telling (an adopted session's data). */
-  fill(entries: Iterable<readonly [string, unknown]>): void {
-    super.clear()
-    for (const [k, v] of entries) super.set(k, v)
-  }
-
-  /** Sets (or, for undefined, deletes) one entry without telling (a renewal tells on its own). */
-  put(key: string, value: unknown): void {
-    if (value === undefined) super.delete(key)
-    else super.set(key, value)
-  }
-
-  override set(key: string, value: unknown): this {
-    super.set(key, value)
-    this.#changed()
-    return this
-  }
-
-  override delete(key: string): boolean {
-    const had = super.delete(key)
-    if (had) this.#changed()
-    return had
-  }
-
-  override clear(): void {
-    const had = this.size > 0
-    super.clear()
-    if (had) this.#changed()
-  }
-}
-
-/**
- * A session and its place in the store's recency lists (intrusive doubly linked lists): its pool's,
- * and, logged in, its user's.
- */
-class Entry implements Session, UserLinked<Entry> {
-  // Changed only by the store's `renew`.
-  id: string
-  readonly createdAt: number
-  lastAccess: number
-  timeout: number
-  established: boolean
-  #data: SessionData | undefined
-  readonly #changed: (entry: Entry) => void
-  /** The pool whose list holds it; less and more recently used neighbours in that list. */
-  pool: Pool | undefined = undefined
-  older: Entry | undefined = undefined
-  newer: Entry | undefined = undefined
-  userKey: string | undefined = undefined
-  userOlder: Entry | undefined = undefined
-  userNewer: Entry | undefined = undefined
-
-  constructor(
-    id: string,
-    now: number,
-    timeout: number,
-    established: boolean,
-    changed: (entry: Entry) => void,
-    createdAt = now,
-  ) {
-    this.id = id
-    this.established = established
-    this.createdAt = createdAt
-    this.lastAccess = now
-    this.timeout = timeout
-    this.#changed = changed
-  }
-
-  // Made on first use: most sessions (one per anonymous client) never store anything.
-  get data(): SessionData {
-    return (this.#data ??= new SessionData(() => this.#changed(this)))
-  }
-
-  /** Whether any data was ever stored (without making the map). */
-  get hasData(): boolean {
-    return this.#data !== undefined && this.#data.size > 0
-  }
-}
-
-/** One pool's recency list: the oldest (first to expire, first to evict) and the newest entry. */
-class Pool {
-  oldest: Entry | undefined
-  newest: Entry | undefined
-  size = 0
-
-  append(entry: Entry): void {
-    entry.pool = this
-    entry.older = this.newest
-    entry.newer = undefined
-    if (this.newest) this.newest.newer = entry
-    else this.oldest = entry
-    this.newest = entry
-    this.size++
-  }
-
-  unlink(entry: Entry): void {
-    if (entry.older) entry.older.newer = entry.newer
-    else this.oldest = entry.newer
-    if (entry.newer) entry.newer.older = entry.older
-    else this.newest = entry.older
-    entry.pool = entry.older = entry.newer = undefined
-    this.size--
-  }
-
-  /** Makes `entry` (in this pool or another) the newest of this pool. */
-  moveToNewest(entry: Entry): void {
-    if (entry === this.newest) return
-    entry.pool?.unlink(entry)
-    this.append(entry)
-  }
-}
-
 export class SessionStore implements SessionStoreApi {
   readonly #clock: Clock
   readonly #timeout: number
@@ -366,10 +99,21 @@ export class SessionStore implements SessionStoreApi {
   readonly #maxGuests: number
   readonly #refuse: boolean
   readonly #newId: () => string
+  /** The store's own ids, told apart from others' without being kept (undefined: `newId` given). */
+  readonly #signed: SignedSessionIds | undefined
+  /** Whether new guests are kept at once, never on probation (`keepEveryGuest`, or `newId` given). */
+  #eager: boolean
+  /** Ids of sessions that ended before their time, by when they are too old to matter (#bury). */
+  readonly #buried = new Map<string, number>()
   readonly #sessions = new Map<string, Entry>()
   // Touching a session moves it to the newest end of its pool in O(1), without the Map's
   // delete-and-reinsert, whose deleted slots made every later walk from the oldest end slower.
   readonly #guests = new Pool()
+  /**
+   * Guests on probation (`visit`): made for a request, forgotten by `settle` unless they came to
+   * hold something. Swept and bounded as guests are, in case a caller never settles them.
+   */
+  readonly #probation = new Pool()
   /** Established sessions without a user: the ones a session without a login may evict. */
   readonly #anonymous = new Pool()
   /** Logged-in sessions: only a login of the same user evicts one. */
@@ -383,6 +127,7 @@ export class SessionStore implements SessionStoreApi {
   // taken off an established session moves it between its two pools (their total is the same)
   // and its user's list, without judging the quota: a Map's `set` cannot refuse.
   readonly #changed = (entry: Entry): void => {
+    if (entry.pool === this.#probation) this.#keep(entry)
     if (entry.established) this.#file(entry)
     for (const o of this.#observers) o.changed?.(entry)
   }
@@ -394,7 +139,15 @@ export class SessionStore implements SessionStoreApi {
     this.#maxPerUser = options.maxSessionsPerUser ?? 100
     this.#maxGuests = options.maxGuests ?? 10_000
     this.#refuse = options.whenFull === 'refuse'
-    this.#newId = options.newId ?? randomId
+    if (options.newId === undefined) {
+      const signed = new SignedSessionIds()
+      this.#signed = signed
+      this.#newId = () => signed.issue(this.#clock.now())
+      this.#eager = false
+    } else {
+      this.#newId = options.newId
+      this.#eager = true
+    }
     if (!(this.#timeout > 0))
       throw new RangeError('SessionStore: inactivityTimeout must be positive')
     if (!(this.#max >= 1) || !(this.#maxGuests >= 1) || !(this.#maxPerUser >= 1))
@@ -406,7 +159,7 @@ export class SessionStore implements SessionStoreApi {
   /** Open sessions, guests included. */
   get size(): number {
     this.sweep()
-    return this.#sessions.size
+    return this.#sessions.size - this.#probation.size
   }
 
   /** Open established sessions (logged-in ones included), logged-in ones, and open guests. */
@@ -446,13 +199,27 @@ export class SessionStore implements SessionStoreApi {
 
   /** Opens a new guest session: it only ever evicts another guest. */
   openGuest(): Session {
+    const entry = this.#newGuest()
+    this.#keep(entry)
+    return entry
+  }
+
+  /** A new guest on probation: in the id map (peek finds it), in no pool a count reads. */
+  #newGuest(id?: string): Entry {
     const now = this.#sweep()
-    const entry = new Entry(this.#newId(), now, this.#timeout, false, this.#changed)
+    const entry = new Entry(id ?? this.#newId(), now, this.#timeout, false, this.#changed)
     this.#sessions.set(entry.id, entry)
-    this.#guests.append(entry)
+    this.#probation.append(entry)
+    while (this.#probation.size > this.#maxGuests) this.#close(this.#probation.oldest!, 'evicted')
+    return entry
+  }
+
+  /** A guest on probation kept: counted, swept, evicted as a guest, and told to observers. */
+  #keep(entry: Entry): void {
+    if (entry.pool !== this.#probation) return
+    this.#guests.moveToNewest(entry)
     while (this.#guests.size > this.#maxGuests) this.#close(this.#guests.oldest!, 'evicted')
     if (this.#observers.length > 0) for (const o of this.#observers) o.opened?.(entry)
-    return entry
   }
 
   /**
@@ -465,7 +232,9 @@ export class SessionStore implements SessionStoreApi {
     entry.lastAccess = this.#clock.now()
     entry.pool!.moveToNewest(entry)
     if (entry.userKey !== undefined) this.#perUser.touch(entry)
-    if (this.#observers.length > 0) for (const o of this.#observers) o.touched?.(entry)
+    // A guest on probation is nobody's to follow yet: observers hear of it once it is kept.
+    if (this.#observers.length > 0 && entry.pool !== this.#probation)
+      for (const o of this.#observers) o.touched?.(entry)
     return entry
   }
 
@@ -478,6 +247,7 @@ export class SessionStore implements SessionStoreApi {
     if (!entry) return undefined
     if (entry.established) return entry
     this.#admit(entry, keyOf(entry), true)
+    this.#keep(entry)
     this.#establish(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
     return entry
@@ -496,10 +266,12 @@ export class SessionStore implements SessionStoreApi {
     if (!entry) return undefined
     const key = change.user === undefined ? keyOf(entry) : userKey(change.user)
     this.#admit(entry, key, !entry.established)
+    this.#keep(entry)
     if (change.user !== undefined) entry.data.put(SESSION_USER_KEY, change.user ?? undefined)
     if (change.timeout !== undefined) entry.timeout = change.timeout
     const previous = entry.id
     this.#sessions.delete(previous)
+    this.#bury(previous)
     entry.id = this.#newId()
     this.#sessions.set(entry.id, entry)
     this.#establish(entry)
@@ -520,6 +292,53 @@ export class SessionStore implements SessionStoreApi {
       : { session: this.openGuest(), created: true }
   }
 
+  /**
+   * `resume`, a new guest on probation (see SessionStoreApi.visit). An id this store issued less
+   * than a timeout ago that names no session is a client coming back with the cookie of a guest
+   * that held nothing: its guest is taken up under that id, and kept from now on (a client that
+   * keeps its cookie is one whose session goes on). With ids of its own (`newId`), the store cannot
+   * tell its ids from others': every new guest is kept, as `resume` keeps it.
+   */
+  visit(id: string | undefined): { session: Session; created: boolean } {
+    const existing = id === undefined ? undefined : this.touch(id)
+    if (existing) return { session: existing, created: false }
+    if (this.#eager || this.#signed === undefined)
+      return { session: this.openGuest(), created: true }
+    const issued = id === undefined ? undefined : this.#signed.issuedAt(id)
+    const now = this.#clock.now()
+    if (
+      issued !== undefined &&
+      issued <= now &&
+      now - issued < this.#timeout &&
+      !this.#buried.has(id!)
+    ) {
+      const entry = this.#newGuest(id)
+      this.#keep(entry)
+      return { session: entry, created: false }
+    }
+    return { session: this.#newGuest(), created: true }
+  }
+
+  /** From now on every new guest is kept at once (see SessionStoreApi.keepEveryGuest). */
+  keepEveryGuest(): void {
+    this.#eager = true
+  }
+
+  /** Keeps a guest on probation as a guest (see SessionStoreApi.hold). */
+  hold(id: string): void {
+    const entry = this.#sessions.get(id)
+    if (entry !== undefined) this.#keep(entry)
+  }
+
+  /** Forgets a guest on probation that holds nothing (see SessionStoreApi.settle). */
+  settle(session: Session): boolean {
+    const entry = this.#sessions.get(session.id)
+    if (entry !== session || entry.pool !== this.#probation) return false
+    this.#sessions.delete(entry.id)
+    this.#probation.unlink(entry)
+    return true
+  }
+
   /** Closes a session now (logout). Returns false if it was not open. */
   close(id: string): boolean {
     const entry = this.#sessions.get(id)
@@ -538,8 +357,14 @@ export class SessionStore implements SessionStoreApi {
     // Sessions with a longer personal timeout may hide behind a live one; they expire on touch.
     const now = this.#clock.now()
     this.#sweepPool(this.#guests, now)
+    this.#sweepPool(this.#probation, now)
     this.#sweepPool(this.#anonymous, now)
     this.#sweepPool(this.#users, now)
+    // Buried ids go in about the order they grow too old: the first ones that did.
+    for (const [id, until] of this.#buried) {
+      if (until > now) break
+      this.#buried.delete(id)
+    }
     return now
   }
 
@@ -672,6 +497,22 @@ export class SessionStore implements SessionStoreApi {
     }
   }
 
+  /**
+   * Notes that `id`, one of this store's, named a session that ended before its time (a logout, a
+   * login's renewal): `visit` must not take it up as a new guest, or the copy of an
+   * id a login renewed (planted by another, session fixation) would name a session again. Kept
+   * until the id is too old to be taken up, at most `maxSessions + maxGuests` of them (the oldest
+   * forgotten first: an id that names nothing is what it would be taken up as).
+   */
+  #bury(id: string): void {
+    if (this.#eager) return
+    const issued = this.#signed?.issuedAt(id)
+    if (issued === undefined) return
+    this.#buried.set(id, issued + this.#timeout)
+    if (this.#buried.size > this.#max + this.#maxGuests)
+      this.#buried.delete(this.#buried.keys().next().value!)
+  }
+
   #live(id: string): Entry | undefined {
     const entry = this.#sessions.get(id)
     if (!entry) return undefined
@@ -688,6 +529,10 @@ export class SessionStore implements SessionStoreApi {
 
   #close(entry: Entry, reason: SessionCloseReason): void {
     this.#sessions.delete(entry.id)
+    // An expired id is too old to be taken up again anyway; an evicted one is taken up as the
+    // new guest, holding nothing, that a new id would be (a flood of guests evicts thousands a
+    // second: none is noted).
+    if (reason === 'closed') this.#bury(entry.id)
     entry.pool?.unlink(entry)
     this.#perUser.remove(entry)
     for (const listener of this.#onClose) listener(entry, reason)

@@ -18,7 +18,8 @@
  */
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
-import { randomId, type Session, type SessionStoreApi } from './session-store.js'
+import type { Session, SessionStoreApi } from './session-api.js'
+import { randomId } from './session-ids.js'
 
 export interface SessionTokensOptions {
   /** The most tokens kept, all sessions together; past it the oldest made is dropped. @default 10_000 */
@@ -82,6 +83,8 @@ export class SessionTokens {
         ? session.timeout
         : Math.max(MIN_TOKEN_LIFESPAN_SECONDS, lifespanSeconds) * 1000
     const token = this.#newToken()
+    // The token names the session: a guest on probation (SessionStoreApi.visit) is kept.
+    this.#sessions.hold?.(session.id)
     this.#tokens.set(token, { session, expiresAt: this.#clock.now() + lifespan })
     const own = this.#bySession.get(session) ?? []
     own.push(token)

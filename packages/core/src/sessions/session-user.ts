@@ -4,7 +4,7 @@
  * function such as 4D's `authentify` (through its call's `logIn`), so that permissions and
  * `$directory/currentUser` read one answer.
  */
-import type { Session } from './session-store.js'
+import type { Session } from './session-api.js'
 
 /** A logged-in user. */
 export interface AuthUser {

@@ -93,6 +93,10 @@ export class SessionMirror {
   constructor(options: SessionMirrorOptions) {
     SessionMirror.check(options.ds)
     const sessions = options.ds.sessions
+    // Every process must find the session a cookie names before the core acts for it (a lock is
+    // claimed in Redis under its session first): no guest on probation, each one is kept and
+    // written, as it was before probation (security.md).
+    sessions.keepEveryGuest?.()
     this.#o = options
     this.#ds = options.ds
     this.#adopt = sessions.adopt!.bind(sessions)

@@ -1,0 +1,164 @@
+/**
+ * @module What the datastore and the REST interface need of a session store, and the session as
+ * they see it. The in-memory store (session-store.ts) implements it; another one (shared between
+ * processes, persistent) can be given as `createDatastore(model, { sessions: { store } })`.
+ */
+import type { AuthUser } from './session-user.js'
+
+export interface Session {
+  /**
+   * The session's id, what its cookie carries. It changes when the session is renewed (a login:
+   * `renew`): keep the session, not its id.
+   */
+  readonly id: string
+  readonly createdAt: number
+  /** Time of the last request of this session. */
+  lastAccess: number
+  /** Inactivity timeout of this session, in milliseconds. */
+  timeout: number
+  /** Free-form per-session data for the layers above (user, privileges). */
+  readonly data: Map<string, unknown>
+  /**
+   * False for a guest: a session that holds nothing (no lock, no login), whether or not its client
+   * came back.
+   */
+  readonly established: boolean
+}
+
+/** Why a session closed. A renewed session does not close: its old id is dropped (`onRenew`). */
+export type SessionCloseReason = 'expired' | 'closed' | 'evicted'
+
+/** What `renew` changes besides the id. */
+export interface SessionRenewal {
+  /** The user now logged in on the session; null: nobody. @default unchanged */
+  readonly user?: AuthUser | null
+  /** The session's new inactivity timeout, in milliseconds. @default unchanged */
+  readonly timeout?: number
+}
+
+/**
+ * What a store tells of its sessions besides their closing (`onClose`) and renewal (`onRenew`):
+ * enough for a mirror in another process to follow. Called synchronously, after the change; never
+ * for `adopt`.
+ */
+export interface SessionObserver {
+  /** A session was opened here (`open`, `openGuest`). */
+  opened?(session: Session): void
+  /** A request came back: the session's inactivity timer restarted (`touch`). */
+  touched?(session: Session): void
+  /** A guest was established (it took a lock, logged in); its timer restarted too. */
+  established?(session: Session): void
+  /**
+   * `session.data` was changed (`set`, `delete`, `clear`): a function's session storage.
+   * A change inside a value (an object mutated in place) is not seen: set the value again. A
+   * renewal's change of user is told by `onRenew` instead.
+   */
+  changed?(session: Session): void
+}
+
+/** A session as another process (or a shared store) holds it, to be adopted here. */
+export interface SessionSnapshot {
+  readonly id: string
+  readonly createdAt: number
+  /** Time of the last request, on this store's clock. */
+  readonly lastAccess: number
+  readonly timeout: number
+  readonly established: boolean
+  readonly data?: Iterable<readonly [string, unknown]>
+}
+
+/**
+ * What the datastore and the REST interface need of a session store. `SessionStore` (in memory)
+ * implements it; another one (shared between processes, persistent) can be given as
+ * `createDatastore(model, { sessions: { store } })`. Every method is synchronous: the lock table
+ * asks `peek` whether a lock's holder is alive in the middle of a write.
+ */
+export interface SessionStoreApi {
+  /** Open sessions, guests included. */
+  readonly size: number
+  /**
+   * Open established sessions (logged in or not), of them those logged in (`users`), and open
+   * guests.
+   */
+  readonly counts: { established: number; users: number; guests: number }
+  /**
+   * Open logged-in sessions of the user of this name (ignoring case). Optional: what a store
+   * that bounds sessions per user can tell.
+   */
+  sessionsOf?(userName: string): number
+  /** A new established session (SessionLimit when full in refuse mode). */
+  open(): Session
+  /** A new guest session. */
+  openGuest(): Session
+  /**
+   * A new session id, as `open` and `openGuest` would give one, for a client that is sent a
+   * session cookie before any session is kept for it (a read by key: nothing to keep until it
+   * holds something). Optional: without it the REST interface draws 128 random bits itself.
+   */
+  newId?(): string
+  /** The live session, its timer restarted; a guest stays a guest. */
+  touch(id: string): Session | undefined
+  /** Establishes a live guest (may throw SessionLimit); undefined if not open. */
+  establish(id: string): Session | undefined
+  /**
+   * Gives the live session `id` a new id (a login, a change of privileges), with the changes asked:
+   * the same session, established, its state carried over; the old id is dead at once and
+   * `onRenew` listeners are told. Throws SessionLimit, before changing anything, when it cannot be
+   * established. Undefined if not open.
+   */
+  renew(id: string, change?: SessionRenewal): Session | undefined
+  /** The live session, timer untouched. */
+  peek(id: string): Session | undefined
+  /** `touch(id)`, else a new guest. */
+  resume(id: string | undefined): { session: Session; created: boolean }
+  /**
+   * `resume`, for one request: a new guest is only on probation (`peek` finds it, but it is not
+   * counted, swept, evicted or told to observers) until it comes to hold something — a lock or a
+   * login establishes it, session data or `hold` keeps it as a guest — and `settle` forgets it
+   * if it never did. A client without a cookie then costs nothing once answered. Optional: without
+   * it the REST interface uses `resume`, and keeps a guest per such client.
+   */
+  visit?(id: string | undefined): { session: Session; created: boolean }
+  /**
+   * From now on `visit` keeps every new guest at once, as `resume` does: a mirror of the store in
+   * other processes must find every session a cookie names (a lock is claimed in a shared store
+   * under its session before the request runs). Optional, as `visit`.
+   */
+  keepEveryGuest?(): void
+  /**
+   * Keeps a guest on probation (`visit`) as a guest: something is kept for it (an entity set, a
+   * one-time passcode, a subscription). Nothing for any other session.
+   */
+  hold?(id: string): void
+  /**
+   * Forgets `session` if it is a guest `visit` made that holds nothing, without telling
+   * `onClose` listeners (nothing is held for it); true if it was forgotten.
+   */
+  settle?(session: Session): boolean
+  /** Closes a session now; false if it was not open. Listeners are called. */
+  close(id: string): boolean
+  /** Closes the expired sessions. */
+  sweep(): void
+  /**
+   * Closes every open session now (a test fixture's reset); listeners are called. Returns how many.
+   * Optional: a store shared between processes may not offer it.
+   */
+  closeAll?(): number
+  /** Calls `listener` when a session closes (the datastore releases its locks). */
+  onClose(listener: (session: Session, reason: SessionCloseReason) => void): () => void
+  /**
+   * Calls `listener` when a session is renewed, with its old id (the datastore moves its locks to
+   * the new one). Returns the function that stops.
+   */
+  onRenew(listener: (session: Session, previousId: string) => void): () => void
+  /**
+   * Tells `observer` of sessions opened, touched, established and changed; returns the function
+   * that stops. Optional: what a mirror of a shared store needs (the in-memory store has it).
+   */
+  observe?(observer: SessionObserver): () => void
+  /**
+   * Takes in a session known elsewhere (another process made it) with its id, times and data, or
+   * updates the one open here under that id; observers are not told. Optional, as `observe`.
+   */
+  adopt?(snapshot: SessionSnapshot): Session
+}
