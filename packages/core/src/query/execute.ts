@@ -458,6 +458,23 @@ function* scanColumn(
   return out
 }
 
+/**
+ * `scanColumn` of the commonest scan, one text (`city = 'Paris'`): compared in the loop itself,
+ * with no call a row (the test's two calls were a tenth of a 50-row page filtered on a city at
+ * 100k rows, in process). A deleted row reads null, which no text equals: no check of the slot.
+ */
+function* scanColumnFor(
+  table: Table,
+  column: readonly (string | null)[],
+  text: string,
+): Work<number[]> {
+  const out: number[] = []
+  yield* steps(table.scanLength, (from, to) => {
+    for (let i = from; i < to; i++) if (column[i] === text) out.push(i)
+  })
+  return out
+}
+
 function* filterRows(table: Table, rows: readonly number[], test: RowPredicate): Work<number[]> {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
@@ -552,7 +569,10 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<n
   }
   if (access.kind === 'scan' || c.operand.kind !== 'storage') {
     const folded = foldedAccess(c, table)
-    if (folded) return yield* scanColumn(table, folded.column, folded.holds)
+    if (folded)
+      return folded.only !== undefined
+        ? yield* scanColumnFor(table, folded.column, folded.only)
+        : yield* scanColumn(table, folded.column, folded.holds)
     return yield* scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
   }
   const name = c.operand.attr.name

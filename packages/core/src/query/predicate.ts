@@ -233,10 +233,28 @@ const comparesFoldedText = (c: BoundComparison): boolean =>
 export function foldedAccess(
   c: BoundComparison,
   table: Table | undefined,
-): { column: readonly (string | null)[]; holds: (folded: string | null) => boolean } | undefined {
+):
+  | {
+      column: readonly (string | null)[]
+      holds: (folded: string | null) => boolean
+      /** The one folded text the test holds for, when that is all it is (`city = 'Paris'`). */
+      only: string | undefined
+    }
+  | undefined {
   const { operand } = c
   if (!table || !comparesFoldedText(c) || operand.kind !== 'storage') return
-  return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c) }
+  return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c), only: onlyText(c) }
+}
+
+/** The one folded text an equality holds for (no null, no pattern, one value), if it is that. */
+function onlyText(c: BoundComparison): string | undefined {
+  if (c.op !== 'eq' && c.op !== 'strictEq' && c.op !== 'in') return undefined
+  const a = alternatives(c, c.op !== 'strictEq')
+  const alone =
+    !a.nulls &&
+    a.exact.size === 1 &&
+    a.prefixes.length + a.suffixes.length + a.contains.length + a.others.length === 0
+  return alone ? a.exact.values().next().value : undefined
 }
 
 /**
