@@ -347,6 +347,10 @@ class RowReader {
   readonly #values: (StoredValue | undefined)[]
   // Storage attribute name → position in `def.storage`.
   readonly #positions: ReadonlyMap<string, number>
+  // The storage attributes the rows read so far named, by their rank in the row (undefined where
+  // a row had another name there), and their positions: see read.
+  readonly #names: (string | undefined)[] = []
+  readonly #namePositions: number[] = []
 
   /**
    * Row `index` of the file's rows of this dataclass (`at` locates its errors): its coerced values
@@ -358,9 +362,20 @@ class RowReader {
     const values = this.#values.fill(undefined)
     let stamp: number | undefined
     let timestamp = this.#now
+    const names = this.#names
+    const positions = this.#namePositions
+    let k = -1
     for (const name in row) {
       if (!Object.hasOwn(row, name)) continue
       const raw = row[name]
+      // The rows of a file name their attributes in one order: the k-th name of the row before
+      // is most often this one, found by comparing two strings the parser made the same (no
+      // hash), where a map lookup a value was the largest cost of reading a short row.
+      k++
+      if (name === names[k]) {
+        this.#set(values, dc.storage[positions[k]!]!, raw, name, at, positions[k]!)
+        continue
+      }
       if (name === '__KEY') {
         this.#set(values, dc.key, isRecord(raw) ? raw[dc.key.name] : raw, name, at)
         continue
@@ -380,6 +395,8 @@ class RowReader {
       // A storage attribute, the usual case, in one lookup with its position.
       const position = this.#positions.get(name)
       if (position !== undefined) {
+        names[k] = name
+        positions[k] = position
         this.#set(values, dc.storage[position]!, raw, name, at, position)
         continue
       }
