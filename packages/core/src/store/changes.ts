@@ -96,6 +96,20 @@ export class BatchState {
     return next
   }
 
+  /**
+   * Takes `n` row ids in a row and returns the first: a data load's batch, whose rows take the
+   * ids that follow one another (one map update a batch, where nextRowId made one a row).
+   */
+  takeRowIds(table: Table, n: number): number {
+    if (this.#claimsInTables)
+      throw new TypeError("takeRowIds: the row ids of this batch are the tables' own")
+    const rowIds = (this.#rowIds ??= new Map())
+    const first = rowIds.get(table) ?? table.nextRowId
+    this.#keep(rowIds, table)
+    rowIds.set(table, first + n)
+    return first
+  }
+
   keyTaken(table: Table, key: KeyValue): boolean {
     return table.rowIdOf(key) !== undefined || (this.#keys?.get(table)?.has(key) ?? false)
   }

@@ -211,7 +211,9 @@ export class DataLoad {
     const { table, reader, claims } = t
     // The rows go straight into columns of their own (base-rows.ts), which no table holds until
     // the commit: a refused row leaves nothing behind, and no record is made per row.
-    const base = new BaseRows(table.def, batch.peekRowId(table), rows.length, t.texts)
+    // The batch's row ids, taken at once: a refused row ends the load, so none is given back.
+    const start = batch.takeRowIds(table, rows.length)
+    const base = new BaseRows(table.def, start, rows.length, t.texts)
     t.bases.push(base)
     // One locator for the rows of a batch, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
@@ -227,7 +229,7 @@ export class DataLoad {
       try {
         const values = reader.read(row, at, index)
         fillNewRow(table, values, batch, ds.newUuid, at)
-        const rowId = batch.nextRowId(table)
+        const rowId = start + i
         base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
         claims?.check(table, values, rowId, at)
       } catch (e) {
