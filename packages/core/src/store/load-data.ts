@@ -90,6 +90,12 @@ export interface LoadOptions {
 
 const always = (): boolean => true
 
+/** Whether for-in over `o` yields any property. */
+function enumerates(o: object): boolean {
+  for (const _ in o) return true
+  return false
+}
+
 /** Rows between two progress calls: often enough for a display, rare enough to cost nothing. */
 const PROGRESS_EVERY = 16_384
 
@@ -223,6 +229,9 @@ export class DataLoad {
     t.bases.push(base)
     // One locator for the rows of a batch, reading the row being checked: a closure made per
     // row was one more object per row for the collector, for a message written only on an error.
+    // Whether Object.prototype has no enumerable property (someone may have added one): then
+    // for-in over a row whose prototype it is yields own properties only (see RowReader.read).
+    const plain = enumerates(Object.prototype) === false
     let current = 0
     const at: Locate = (attribute) => locator(name, current)(attribute)
     const first = t.rows
@@ -233,7 +242,7 @@ export class DataLoad {
       current = index
       if (!isRecord(row)) bad(at(), 'expected an object')
       try {
-        const values = reader.read(row, at, index)
+        const values = reader.read(row, at, index, plain)
         fillNewRow(table, values, batch, ds.newUuid, at)
         const rowId = start + i
         base.setRow(rowId, values, reader.stamp ?? 1, reader.timestamp)
@@ -363,9 +372,14 @@ class RowReader {
   /**
    * Row `index` of the file's rows of this dataclass (`at` locates its errors): its coerced values
    * by storage position, valid until the next call; its stamp and timestamp in `stamp` and
-   * `timestamp`.
+   * `timestamp`. `plainPrototype`: Object.prototype has no enumerable property.
    */
-  read(row: Record<string, unknown>, at: Locate, index: number): (StoredValue | undefined)[] {
+  read(
+    row: Record<string, unknown>,
+    at: Locate,
+    index: number,
+    plainPrototype: boolean,
+  ): (StoredValue | undefined)[] {
     const dc = this.#dc
     const values = this.#values.fill(undefined)
     let stamp: number | undefined
@@ -373,8 +387,13 @@ class RowReader {
     const names = this.#names
     const positions = this.#namePositions
     let k = -1
+    // A row of JSON.parse, or an object literal, inherits nothing enumerable when Object.prototype
+    // has nothing enumerable: no own-property check a value then (half of for-in's cost over a
+    // short row, measured on 200k rows of seven attributes).
+    const proto: unknown = Object.getPrototypeOf(row)
+    const own = proto === null || (plainPrototype && proto === Object.prototype)
     for (const name in row) {
-      if (!Object.hasOwn(row, name)) continue
+      if (!own && !Object.hasOwn(row, name)) continue
       const raw = row[name]
       // The rows of a file name their attributes in one order: the k-th name of the row before
       // is most often this one, found by comparing two strings the parser made the same (no
