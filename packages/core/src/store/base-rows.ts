@@ -441,6 +441,13 @@ export class BaseRows {
   /** How many row ids it covers. */
   readonly length: number
   readonly #columns: readonly Column[]
+  // The integer and the text columns with their storage positions, the others by position: a
+  // row is written by a loop over each (see setRow).
+  readonly #ints: readonly IntColumn[]
+  readonly #intAt: readonly number[]
+  readonly #texts: readonly TextColumn[]
+  readonly #textAt: readonly number[]
+  readonly #otherAt: readonly number[]
   readonly #keyColumn: Column
   readonly #stamps: Numbers
   readonly #timestamps: Numbers
@@ -461,6 +468,15 @@ export class BaseRows {
               : a.vector
                 ? new VectorColumn(length)
                 : new ValueColumn(length),
+    )
+    const at = (kind: new (...args: never[]) => Column): number[] =>
+      this.#columns.flatMap((c, p) => (c instanceof kind ? [p] : []))
+    this.#intAt = at(IntColumn)
+    this.#ints = this.#intAt.map((p) => this.#columns[p] as IntColumn)
+    this.#textAt = at(TextColumn)
+    this.#texts = this.#textAt.map((p) => this.#columns[p] as TextColumn)
+    this.#otherAt = this.#columns.flatMap((c, p) =>
+      c instanceof IntColumn || c instanceof TextColumn ? [] : [p],
     )
     this.#keyColumn = this.#columns[def.storage.indexOf(def.key)]!
     this.#stamps = new Numbers(length)
@@ -492,8 +508,20 @@ export class BaseRows {
     timestamp: number,
   ): void {
     const i = rowId - this.start
+    // A loop a kind of column: each call site sees one class and inlines its `set`, where one
+    // loop over every column called through a site of five classes (megamorphic) a value.
+    const ints = this.#ints
+    const intAt = this.#intAt
+    for (let j = 0; j < ints.length; j++) ints[j]!.set(i, values[intAt[j]!] ?? null)
+    const texts = this.#texts
+    const textAt = this.#textAt
+    for (let j = 0; j < texts.length; j++) texts[j]!.set(i, values[textAt[j]!] ?? null)
     const columns = this.#columns
-    for (let p = 0; p < columns.length; p++) columns[p]!.set(i, values[p] ?? null)
+    const otherAt = this.#otherAt
+    for (let j = 0; j < otherAt.length; j++) {
+      const p = otherAt[j]!
+      columns[p]!.set(i, values[p] ?? null)
+    }
     this.#stamps.set(i, stamp)
     this.#timestamps.set(i, timestamp)
   }
