@@ -3,6 +3,9 @@ import { setFlagsFromString } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
+import { loadModel } from '../schema/load-model.js'
+import type { StoredValue } from '../values/coerce.js'
+import { BaseRows, TextPool } from './base-rows.js'
 
 // A full garbage collection without --expose-gc: the flag set at run time, gc taken from a fresh
 // context (as bench/timing.ts does).
@@ -48,5 +51,40 @@ describe('a load in batches', () => {
     expect(ds.Person!.get(300_000)?.get('name')).toBe(`${'name '.repeat(9)}098`)
     // Measured: 1.3 MB so, 5.5 MB with a string per batch.
     expect(grown).toBeLessThan(3_000_000)
+  })
+})
+
+describe('text columns that start in bytes', () => {
+  const d = loadModel({
+    dataClasses: [
+      {
+        name: 'Person',
+        attributes: [
+          { name: 'ID', type: 'long' },
+          { name: 'code', type: 'string', unique: true },
+          { name: 'city', type: 'string' },
+          { name: 'note', type: 'string' },
+        ],
+      },
+    ],
+  }).dataClasses.find((c) => c.name === 'Person')!
+  const at = (name: string): number => d.storage.findIndex((a) => a.name === name)
+  const row = (i: number): StoredValue[] => [i, `C${i}`, i % 2 ? 'Paris' : 'Lyon', `note ${i}`]
+
+  it('keeps a unique text in bytes from its first row, and a position gone to bytes from the next batch on', () => {
+    const pool = new TextPool()
+    const first = new BaseRows(d, 1, 100, pool)
+    for (let i = 1; i <= 100; i++) first.setRow(i, row(i), 1, 0)
+    // The notes are all distinct: past a quarter of the rows, the column left its list.
+    expect(pool.bytesAt(at('note'))).toBeGreaterThanOrEqual('note 1'.length)
+    // Two cities: a list. The code is unique: in bytes from the start, no list ever left.
+    expect(pool.bytesAt(at('city'))).toBeUndefined()
+    expect(pool.bytesAt(at('code'))).toBeUndefined()
+    // A text of a list is the list's one string; one from bytes is made at each read.
+    expect(first.value(7, at('city'))).toBe(first.value(9, at('city')))
+    for (const i of [1, 50, 100]) expect(first.values(i)).toEqual(row(i))
+    const second = new BaseRows(d, 101, 100, pool)
+    for (let i = 101; i <= 200; i++) second.setRow(i, row(i), 1, 0)
+    for (const i of [101, 150, 200]) expect(second.values(i)).toEqual(row(i))
   })
 })

@@ -188,6 +188,19 @@ const POOL_MOST = 1 << 16
  */
 export class TextPool {
   readonly #texts = new Map<string, string>()
+  // The mean length of the texts at each storage position whose column left its list for bytes
+  // in an earlier batch: the same position of the next batch starts in bytes (see TextColumn).
+  readonly #inBytes = new Map<number, number>()
+
+  /** The mean text length at `position` if an earlier batch's column went to bytes there. */
+  bytesAt(position: number): number | undefined {
+    return this.#inBytes.get(position)
+  }
+
+  /** Notes that the column at `position` went to bytes, its texts `mean` units long on average. */
+  wentToBytes(position: number, mean: number): void {
+    this.#inBytes.set(position, mean)
+  }
 
   /** The pool's string equal to `text`: `text` itself the first time (or once the pool is full). */
   intern(text: string): string {
@@ -255,7 +268,7 @@ class TextColumn implements Column {
   // again from the list should a row be set after that.
   #codes: Int32Array | undefined
   #texts: string[] = []
-  #numbers: Map<string, number> | undefined = new Map()
+  #numbers: Map<string, number> | undefined
   #sets = 0
   // The bytes: each row's start and length (-1: null, -2: in #others).
   #bytes: Uint8Array | undefined
@@ -264,11 +277,22 @@ class TextColumn implements Column {
   #lengths: Int32Array | undefined
   readonly #others = new Map<number, StoredValue>()
   readonly #pool: TextPool | undefined
+  readonly #position: number
 
-  constructor(n: number, pool: TextPool | undefined) {
+  /**
+   * `bytesOf`: the mean length of the texts to come when the column is to start in bytes (a
+   * unique attribute, whose texts are all distinct, or a position an earlier batch of the load
+   * moved to bytes): filling the list first cost a map entry and a pooled string a row, then a
+   * move, for a quarter of every batch's rows (a ninth of a load of short rows).
+   */
+  constructor(n: number, pool: TextPool | undefined, position: number, bytesOf?: number) {
     this.#n = n
-    this.#codes = new Int32Array(n).fill(-1)
     this.#pool = pool
+    this.#position = position
+    if (bytesOf === undefined) {
+      this.#codes = new Int32Array(n).fill(-1)
+      this.#numbers = new Map()
+    } else this.#startBytes(bytesOf)
   }
 
   get(i: number): StoredValue {
@@ -340,19 +364,24 @@ class TextColumn implements Column {
     this.#codes = undefined
     this.#numbers = undefined
     this.#texts = []
-    // Room for every row at the mean length of the texts so far and a quarter more: growing by
-    // doubling would leave up to half the buffer unused.
     let total = 0
     for (const t of texts) total += t.length
     const mean = texts.length === 0 ? 8 : total / texts.length
-    this.#bytes = new Uint8Array(Math.max(64, Math.ceil(mean * 1.25 * this.#n)))
-    this.#starts = new Float64Array(this.#n)
-    const lengths = (this.#lengths = new Int32Array(this.#n).fill(-1))
+    this.#pool?.wentToBytes(this.#position, mean)
+    const lengths = this.#startBytes(mean)
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i]!
       if (c >= 0) this.#append(i, texts[c]!)
       else if (c === -2) lengths[i] = -2
     }
+  }
+
+  // Room for every row at `mean` units a text and a quarter more: growing by doubling would leave
+  // up to half the buffer unused. Every row null until set.
+  #startBytes(mean: number): Int32Array {
+    this.#bytes = new Uint8Array(Math.max(64, Math.ceil(mean * 1.25 * this.#n)))
+    this.#starts = new Float64Array(this.#n)
+    return (this.#lengths = new Int32Array(this.#n).fill(-1))
   }
 
   #append(i: number, v: StoredValue): void {
@@ -412,6 +441,13 @@ export class BaseRows {
   /** How many row ids it covers. */
   readonly length: number
   readonly #columns: readonly Column[]
+  // The integer and the text columns with their storage positions, the others by position: a
+  // row is written by a loop over each (see setRow).
+  readonly #ints: readonly IntColumn[]
+  readonly #intAt: readonly number[]
+  readonly #texts: readonly TextColumn[]
+  readonly #textAt: readonly number[]
+  readonly #otherAt: readonly number[]
   readonly #keyColumn: Column
   readonly #stamps: Numbers
   readonly #timestamps: Numbers
@@ -420,7 +456,7 @@ export class BaseRows {
   constructor(def: DataClassDef, start: number, length: number, pool?: TextPool) {
     this.start = start
     this.length = length
-    this.#columns = def.storage.map((a) =>
+    this.#columns = def.storage.map((a, p) =>
       INT_TYPES.has(a.type)
         ? new IntColumn(length)
         : NUMBER_TYPES.has(a.type)
@@ -428,10 +464,19 @@ export class BaseRows {
           : a.type === 'bool'
             ? new BoolColumn(length)
             : a.type === 'string'
-              ? new TextColumn(length, pool)
+              ? new TextColumn(length, pool, p, pool?.bytesAt(p) ?? (a.unique ? 8 : undefined))
               : a.vector
                 ? new VectorColumn(length)
                 : new ValueColumn(length),
+    )
+    const at = (kind: new (...args: never[]) => Column): number[] =>
+      this.#columns.flatMap((c, p) => (c instanceof kind ? [p] : []))
+    this.#intAt = at(IntColumn)
+    this.#ints = this.#intAt.map((p) => this.#columns[p] as IntColumn)
+    this.#textAt = at(TextColumn)
+    this.#texts = this.#textAt.map((p) => this.#columns[p] as TextColumn)
+    this.#otherAt = this.#columns.flatMap((c, p) =>
+      c instanceof IntColumn || c instanceof TextColumn ? [] : [p],
     )
     this.#keyColumn = this.#columns[def.storage.indexOf(def.key)]!
     this.#stamps = new Numbers(length)
@@ -463,8 +508,20 @@ export class BaseRows {
     timestamp: number,
   ): void {
     const i = rowId - this.start
+    // A loop a kind of column: each call site sees one class and inlines its `set`, where one
+    // loop over every column called through a site of five classes (megamorphic) a value.
+    const ints = this.#ints
+    const intAt = this.#intAt
+    for (let j = 0; j < ints.length; j++) ints[j]!.set(i, values[intAt[j]!] ?? null)
+    const texts = this.#texts
+    const textAt = this.#textAt
+    for (let j = 0; j < texts.length; j++) texts[j]!.set(i, values[textAt[j]!] ?? null)
     const columns = this.#columns
-    for (let p = 0; p < columns.length; p++) columns[p]!.set(i, values[p] ?? null)
+    const otherAt = this.#otherAt
+    for (let j = 0; j < otherAt.length; j++) {
+      const p = otherAt[j]!
+      columns[p]!.set(i, values[p] ?? null)
+    }
     this.#stamps.set(i, stamp)
     this.#timestamps.set(i, timestamp)
   }

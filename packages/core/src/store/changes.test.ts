@@ -15,22 +15,22 @@ const items = ds.store.table('Item')
 const tags = ds.store.table('Tag')
 
 describe('BatchState keys', () => {
-  it('tells the keys claimed in the batch and those the table holds, of every kind', () => {
+  it('claims a key once, refusing those claimed in the batch and those the table holds, of every kind', () => {
     const batch = new BatchState()
     // Small integers (kept as bits), past 2^26, negative, fractional, texts (kept in a Set).
     const keys = [0, 1, 31, 32, 1000, 2 ** 26 - 1, 2 ** 26, 2 ** 40, -1, 2.5]
-    for (const k of keys) expect(batch.keyTaken(items, k)).toBe(false)
-    for (const k of keys) batch.claimKey(items, k)
-    for (const k of keys) expect(batch.keyTaken(items, k)).toBe(true)
-    for (const k of [2, 33, 999, 2 ** 26 + 1, -2, 3.5]) expect(batch.keyTaken(items, k)).toBe(false)
-    expect(batch.keyTaken(items, 7)).toBe(true)
+    for (const k of keys) expect(batch.claimKey(items, k)).toBe(true)
+    for (const k of keys) expect(batch.claimKey(items, k)).toBe(false)
+    for (const k of [2, 33, 999, 2 ** 26 + 1, -2, 3.5]) expect(batch.claimKey(items, k)).toBe(true)
+    // The table's own row.
+    expect(batch.claimKey(items, 7)).toBe(false)
     expect(batch.hasNewKey(items, 7)).toBe(false)
     // Per table, and a text is not the number it reads as.
-    batch.claimKey(tags, '5')
-    expect([batch.keyTaken(tags, '5'), batch.keyTaken(items, 5), batch.keyTaken(tags, 5)]).toEqual([
+    expect(batch.claimKey(tags, '5')).toBe(true)
+    expect([batch.claimKey(tags, '5'), batch.claimKey(items, 5), batch.claimKey(tags, 5)]).toEqual([
+      false,
       true,
-      false,
-      false,
+      true,
     ])
   })
 
@@ -45,7 +45,7 @@ describe('BatchState keys', () => {
         throw new Error('refused')
       }),
     ).toThrow('refused')
-    expect([3, 4, 2 ** 30].map((k) => batch.keyTaken(items, k))).toEqual([true, false, false])
-    expect(batch.keyTaken(tags, 'x')).toBe(false)
+    expect([3, 4, 2 ** 30].map((k) => batch.claimKey(items, k))).toEqual([false, true, true])
+    expect(batch.claimKey(tags, 'x')).toBe(true)
   })
 })

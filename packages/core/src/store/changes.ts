@@ -96,16 +96,34 @@ export class BatchState {
     return next
   }
 
-  keyTaken(table: Table, key: KeyValue): boolean {
-    return table.rowIdOf(key) !== undefined || (this.#keys?.get(table)?.has(key) ?? false)
+  /**
+   * Takes `n` row ids in a row and returns the first: a data load's batch, whose rows take the
+   * ids that follow one another (one map update a batch, where nextRowId made one a row).
+   */
+  takeRowIds(table: Table, n: number): number {
+    if (this.#claimsInTables)
+      throw new TypeError("takeRowIds: the row ids of this batch are the tables' own")
+    const rowIds = (this.#rowIds ??= new Map())
+    const first = rowIds.get(table) ?? table.nextRowId
+    this.#keep(rowIds, table)
+    rowIds.set(table, first + n)
+    return first
   }
 
-  claimKey(table: Table, key: KeyValue): void {
+  /**
+   * Claims `key` for a new row of `table`; false, claiming nothing, when a row of the table or an
+   * earlier claim of the batch holds it. One lookup of the batch's claims, and none of the table's
+   * keys while it has none (a load into an empty table asked both maps for every row).
+   */
+  claimKey(table: Table, key: KeyValue): boolean {
+    if (table.size > 0 && table.rowIdOf(key) !== undefined) return false
     const byTable = (this.#keys ??= new Map())
     let keys = byTable.get(table)
     if (!keys) byTable.set(table, (keys = new ClaimedKeys()))
+    else if (keys.has(key)) return false
     keys.add(key)
     this.#undo?.push(() => keys.delete(key))
+    return true
   }
 
   /** Gives back `key`, claimed by an insert that was dropped (a nested transaction cancelled). */
@@ -245,12 +263,11 @@ export function fillNewRow(
       { details: { location: where(dc.key.name) } },
     )
   }
-  if (batch.keyTaken(table, key as KeyValue)) {
+  if (!batch.claimKey(table, key as KeyValue)) {
     return fail('DuplicateKey', [String(key), dc.name], {
       details: { location: where(dc.key.name) },
     })
   }
-  batch.claimKey(table, key as KeyValue)
   return key as KeyValue
 }
 

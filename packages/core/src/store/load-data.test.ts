@@ -502,6 +502,49 @@ describe('loadData values', () => {
     expect([b!.get('toString'), b!.get('constructor')]).toEqual(['x', 3])
     expect(ds.dataClass('Odd').query('constructor = 3').length).toBe(1)
   })
+
+  // The reader skips the own-property check for rows whose prototype has nothing enumerable.
+  it('reads own properties only, whatever a row inherits enumerably', () => {
+    const model = {
+      dataClasses: [
+        {
+          name: 'Row',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'label', type: 'string' },
+          ],
+        },
+      ],
+    }
+    const inherits = Object.assign(Object.create({ label: 'inherited' }), { ID: 1 }) as object
+    const ds = createDatastore(model)
+    ds.loadData({
+      Row: [inherits, { ID: 2, label: 'own' }, Object.assign(Object.create(null), { ID: 3 })],
+    })
+    expect(
+      ds
+        .dataClass('Row')
+        .all()
+        .toArray()
+        .map((e) => e.get('label')),
+    ).toEqual([null, 'own', null])
+    // Object.prototype itself given an enumerable property (a polluted page): still not read.
+    const proto = Object.prototype as Record<string, unknown>
+    proto.label = 'polluted'
+    try {
+      const polluted = createDatastore(model)
+      polluted.loadData({ Row: [{ ID: 1 }, { ID: 2, label: 'own' }] })
+      expect(
+        polluted
+          .dataClass('Row')
+          .all()
+          .toArray()
+          .map((e) => e.get('label')),
+      ).toEqual([null, 'own'])
+    } finally {
+      delete proto.label
+    }
+  })
 })
 
 describe('loadData rejects bad data, naming where, and loads nothing', () => {
