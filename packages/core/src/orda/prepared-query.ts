@@ -23,7 +23,7 @@ import type { BoundOrderKey } from '../query/bound.js'
 import type { SortKey } from '../values/compare.js'
 import { fold, hasWildcard } from '../values/fold.js'
 import type { AttributeIndexes } from '../indexes/index-set.js'
-import type { RowIds } from '../sets/row-ids.js'
+import { settledRowIds, type SelectionRowIds } from '../sets/row-ids.js'
 import { equalityAccess, equalRows, equalRowsOf, type EqualityAccess } from '../query/planner.js'
 import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
@@ -39,7 +39,7 @@ export interface PrepareOptions {
 
 interface Lookup {
   /** Rows for `params`, or undefined when the general path must answer. */
-  rows(params: readonly unknown[]): number[] | undefined
+  rows(params: readonly unknown[]): SelectionRowIds | undefined
   /** Whether an index can answer now (indexes can be created and dropped after preparing). */
   indexed(): boolean
 }
@@ -122,7 +122,7 @@ export class PreparedQuery<
   firstWith(params: readonly unknown[]): Entity<M, N> | null {
     const rows = this.#lookupRows(params)
     if (rows !== undefined && rows.length <= 1)
-      return rows.length === 0 ? null : this.dataClass.entityAt(rows[0]!)
+      return rows.length === 0 ? null : this.dataClass.entityAt(settledRowIds(rows)[0]!)
     return this.#select(params, rows).at(0) ?? null
   }
 
@@ -135,7 +135,7 @@ export class PreparedQuery<
    * The rows of the index lookup, the acting session's `restrict` applied, or undefined when the
    * general path must answer. Checks first that the acting session may query by what it names.
    */
-  #lookupRows(params: readonly unknown[]): RowIds | undefined {
+  #lookupRows(params: readonly unknown[]): SelectionRowIds | undefined {
     const dc = this.dataClass
     // A session acting (a request's code) may query only by what it may read.
     if (checker(dc.datastore) !== undefined)
@@ -150,11 +150,11 @@ export class PreparedQuery<
     const found = this.#lookup?.rows(params)
     return found === undefined || dc.restrictFunction === undefined
       ? found
-      : restrictedRows(dc as unknown as DataClass, found)
+      : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
   }
 
   // The selection of `rows` (the lookup's), or of the general path when there are none.
-  #select(params: readonly unknown[], rows: RowIds | undefined): EntitySelection<M, N> {
+  #select(params: readonly unknown[], rows: SelectionRowIds | undefined): EntitySelection<M, N> {
     const dc = this.dataClass
     if (!rows) {
       const options = { params, exposedOnly: this.#exposedOnly }
@@ -229,7 +229,11 @@ function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Loo
       rows(params) {
         const keys = distinctKeys(read(params), keyOf)
         const through = keys && access()
-        return through && equalRowsOf(table, ix, through, keys!)
+        if (!through) return undefined
+        // Through a hash index the buckets are lent, copied only if the selection is read.
+        return through === 'hash'
+          ? ix!.hash!.lendRowsOf(keys!)
+          : equalRowsOf(table, ix, through, keys!)
       },
       indexed: () => access() !== undefined,
     }
