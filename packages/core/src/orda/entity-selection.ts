@@ -65,6 +65,37 @@ import { ORDERED, type SelectionTraits } from './selection-traits.js'
 export { ORDERED, type SelectionTraits } from './selection-traits.js'
 
 /**
+ * A selection's live entities in order, as its iterator gives them: a class, not a generator (the
+ * generator was a fifth of reading the first 100 entities of an ordered selection at 10k rows, CPU
+ * profile 2026-11-26). The row ids are read at the first `next()`, as the generator read them.
+ */
+class LiveEntities<M extends ModelTypes, N extends DataClassName<M>> implements IterableIterator<
+  Entity<M, N>
+> {
+  readonly #selection: EntitySelectionCore<M, N>
+  #rows: RowIds | undefined
+  #at = 0
+
+  constructor(selection: EntitySelectionCore<M, N>) {
+    this.#selection = selection
+  }
+
+  next(): IteratorResult<Entity<M, N>> {
+    const rows = (this.#rows ??= this.#selection.rowIds)
+    const dc = this.#selection.dataClass
+    while (this.#at < rows.length) {
+      const e = dc.entityAt(rows[this.#at++]!)
+      if (e) return { value: e, done: false }
+    }
+    return { value: undefined, done: true }
+  }
+
+  [Symbol.iterator](): IterableIterator<Entity<M, N>> {
+    return this
+  }
+}
+
+/**
  * A selection's members, without its attribute projections: what every dataclass's selections
  * share. `EntitySelection` (below) is this with the dataclass's attributes as projections.
  */
@@ -232,11 +263,8 @@ export class EntitySelectionCore<
    * The live entities in order: a member deleted since the selection was made is skipped (it has
    * no values to read). Use `members()` or `at(i)` to see where deleted members are.
    */
-  *[Symbol.iterator](): Iterator<Entity<M, N>> {
-    for (const rowId of this.rowIds) {
-      const e = this.dataClass.entityAt(rowId)
-      if (e) yield e
-    }
+  [Symbol.iterator](): Iterator<Entity<M, N>> {
+    return new LiveEntities(this)
   }
 
   /** Every member in order, a deleted one as null (what `at(i)` reads for each i < `length`). */

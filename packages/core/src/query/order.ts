@@ -171,7 +171,20 @@ function* sortByKey(table: Table, rows: RowIds): Work<number[]> {
 }
 
 /** One order key on an attribute with a sorted index: an index walk. */
+// Each sorted index's walks, made once each way for the table they were made for (as
+// byPrimaryKey's): a rebuilt index is a new object. An index asked for with another table (a
+// copy's) gets walks of its own each time.
+const indexOrders = new WeakMap<SortedIndex, { table: Table; up?: Ordering; down?: Ordering }>()
+
 export function byIndex(table: Table, index: SortedIndex, descending: boolean): Ordering {
+  let made = indexOrders.get(index)
+  if (made === undefined) indexOrders.set(index, (made = { table }))
+  else if (made.table !== table) return indexOrder(table, index, descending)
+  if (descending) return (made.down ??= indexOrder(table, index, true))
+  return (made.up ??= indexOrder(table, index, false))
+}
+
+function indexOrder(table: Table, index: SortedIndex, descending: boolean): Ordering {
   function* work(rows: RowIds, count: number): Work<number[]> {
     spend(Math.max(rows.length, Math.min(index.size, count)))
     const mark = yield* membership(table, rows)
