@@ -64,6 +64,7 @@ function expectSame(index: HashIndex, model: Model): void {
       expect([...index.get(key)].sort((a, b) => a - b)).toEqual(want)
       expect(index.rows(key).sort((a, b) => a - b)).toEqual(want)
       expect(index.count(key)).toBe(want.length)
+      expect(index.only(key)).toBe(want.length === 0 ? -1 : want.length === 1 ? want[0] : -2)
     }
   }
   // IN's answer: the rows of several keys in one array (each key once, as an IN asks).

@@ -209,6 +209,15 @@ export class HashIndex {
     return s === EMPTY_SLOT ? EMPTY : s > 0 ? [s - 1] : view(this.#groups[GROUP - s]!)
   }
 
+  /**
+   * The row id of the one row holding `key`, -1 when none does, -2 when several do: a lookup by a
+   * unique key with nothing allocated (`rows` makes an array of its one row).
+   */
+  only(key: SortKey): number {
+    const s = this.#slots[this.#find(key, hashKey(key))]!
+    return s === EMPTY_SLOT ? -1 : s > 0 ? s - 1 : -2
+  }
+
   /** Row ids holding `key`, as a new array the caller owns. */
   rows(key: SortKey): number[] {
     const s = this.#slots[this.#find(key, hashKey(key))]!

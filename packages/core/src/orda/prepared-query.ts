@@ -16,6 +16,7 @@ import type { Entity } from './entity.js'
 import type { EntitySelection } from './entity-selection.js'
 import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import type { ValueType } from '../schema/model-json.js'
+import type { KeyValue } from '../values/value-types.js'
 import { attributeNames } from '../schema/definitions.js'
 import { Ast, type QueryNode } from '../query/ast.js'
 import { bindFilter, bindOrderBy } from '../query/bind.js'
@@ -40,6 +41,11 @@ export interface PrepareOptions {
 interface Lookup {
   /** Rows for `params`, or undefined when the general path must answer. */
   rows(params: readonly unknown[]): SelectionRowIds | undefined
+  /**
+   * For one equality: the row id of its one row, -1 for none, or undefined when `rows` must answer
+   * (several rows, or the general path).
+   */
+  one?(params: readonly unknown[]): number | undefined
   /** Whether an index can answer now (indexes can be created and dropped after preparing). */
   indexed(): boolean
 }
@@ -120,6 +126,14 @@ export class PreparedQuery<
    * lookup, and the EntitySelection made and read at 0 was a third of it (CPU profile, 2026-11-25).
    */
   firstWith(params: readonly unknown[]): Entity<M, N> | null {
+    const dc = this.dataClass
+    const one = this.#lookup?.one
+    if (one !== undefined && dc.restrictFunction === undefined) {
+      this.#needPaths(params)
+      // No array for the one row of a unique key (an eighth of the lookup's own work).
+      const row = one(params)
+      if (row !== undefined) return row < 0 ? null : dc.entityAt(row)
+    }
     const rows = this.#lookupRows(params)
     if (rows !== undefined && rows.length <= 1)
       return rows.length === 0 ? null : this.dataClass.entityAt(settledRowIds(rows)[0]!)
@@ -137,7 +151,16 @@ export class PreparedQuery<
    */
   #lookupRows(params: readonly unknown[]): SelectionRowIds | undefined {
     const dc = this.dataClass
-    // A session acting (a request's code) may query only by what it may read.
+    this.#needPaths(params)
+    const found = this.#lookup?.rows(params)
+    return found === undefined || dc.restrictFunction === undefined
+      ? found
+      : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
+  }
+
+  // A session acting (a request's code) may query only by what it may read.
+  #needPaths(params: readonly unknown[]): void {
+    const dc = this.dataClass
     if (checker(dc.datastore) !== undefined)
       needPaths(
         dc as unknown as DataClass,
@@ -147,10 +170,6 @@ export class PreparedQuery<
           known: () => attributeNames(dc.datastore.schema, dc.def, this.#exposedOnly),
         }),
       )
-    const found = this.#lookup?.rows(params)
-    return found === undefined || dc.restrictFunction === undefined
-      ? found
-      : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
   }
 
   // The selection of `rows` (the lookup's), or of the general path when there are none.
@@ -243,6 +262,16 @@ function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Loo
       if (key === undefined) return undefined
       const through = access()
       return through && equalRows(table, ix, through, key)
+    },
+    one(params) {
+      const key = keyOf(read(params))
+      if (key === undefined) return undefined
+      const through = access()
+      if (through === 'hash') {
+        const row = ix!.hash!.only(key)
+        return row === -2 ? undefined : row
+      }
+      return through === 'key' ? (table.rowIdOf(key as KeyValue) ?? -1) : undefined
     },
     indexed: () => access() !== undefined,
   }

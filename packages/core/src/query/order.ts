@@ -99,9 +99,9 @@ function appendDeleted(table: Table, rows: RowIds, out: number[], count: number)
 }
 
 // Each table's primary-key order, made once: it holds nothing but the table. Made anew for every
-// selection of more than one row, its two functions were a fifth of an IN of 50 rows (CPU profile
-// at 10k rows, 2026-11-26: the bench runs the sources through tsx, whose transform also names each
-// function it makes, `__name`).
+// selection of more than one row, its functions were a fifth of an IN of 50 rows run from the
+// sources (CPU profile at 10k rows, 2026-11-26: tsx's transform names each function it makes,
+// `__name`); compiled, they were still three allocations a query.
 const primaryKeyOrders = new WeakMap<Table, Ordering>()
 
 /** Primary-key order. */
