@@ -1,13 +1,15 @@
 /**
- * Model-based test of the hash index alone: random inserts, updates, deletes, bulk fills and
- * copies applied to an index that reads its keys from an array of stored values (as it reads a
- * table) and to a Map of folded keys. After every command each index, copies included (they must
- * not see the writes made after them, nor their source see theirs), answers as its Map does.
+ * Model-based test of the hash index alone: random inserts, updates, deletes, bulk fills, copies
+ * and lent IN answers applied to an index that reads its keys from an array of stored values (as
+ * it reads a table) and to a Map of folded keys. After every command each index, copies included
+ * (they must not see the writes made after them, nor their source see theirs), answers as its Map
+ * does; a lent answer lists, whenever it is read, the rows of when it was lent.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sortKey, type SortKey } from '../values/compare.js'
 import { lazyKey } from '../values/lazy-fold.js'
+import { settledRowIds } from '../sets/row-ids.js'
 import { HashIndex } from './hash-index.js'
 
 // Texts that fold alike, numbers that are equal (0 and -0) or hash apart (a fraction, NaN), and
@@ -62,6 +64,7 @@ function expectSame(index: HashIndex, model: Model): void {
       expect([...index.get(key)].sort((a, b) => a - b)).toEqual(want)
       expect(index.rows(key).sort((a, b) => a - b)).toEqual(want)
       expect(index.count(key)).toBe(want.length)
+      expect(index.only(key)).toBe(want.length === 0 ? -1 : want.length === 1 ? want[0] : -2)
     }
   }
   // IN's answer: the rows of several keys in one array (each key once, as an IN asks).
@@ -85,6 +88,7 @@ type Command =
   | { kind: 'capture' }
   | { kind: 'restore'; pick: number }
   | { kind: 'prepare'; extra: number; asks: number }
+  | { kind: 'lend'; values: number[] }
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.nat(VALUES.length - 1).map((value) => ({ kind: 'insert', value })) },
@@ -116,12 +120,20 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       .record({ extra: fc.nat(300), asks: fc.nat(6) })
       .map((c) => ({ kind: 'prepare', ...c })),
   },
+  // An IN's answer lent (lendRowsOf): one key (its bucket itself) or several; the first values
+  // are the ones insertMany piles rows under, whose groups cross GROUP_TYPED.
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.oneof(fc.nat(4), fc.nat(VALUES.length - 1)), { minLength: 1, maxLength: 4 })
+      .map((values) => ({ kind: 'lend', values })),
+  },
 ) as fc.Arbitrary<Command>
 
 const DELETED = Symbol('deleted')
 
 describe('HashIndex', () => {
-  it('answers as a Map of folded keys, through writes, fills, captures, restores and growths in pieces', () => {
+  it('answers as a Map of folded keys, through writes, fills, captures, restores, growths in pieces and lent answers', () => {
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 80 }), (commands) => {
         // The stored values by row id, which the index reads its keys from (the table).
@@ -132,6 +144,11 @@ describe('HashIndex', () => {
         // restored as a table restores its indexes: the values first, then a copy of its index,
         // and it can be restored again later (writes after a restore must not reach it).
         const states: { index: HashIndex; model: Model; values: unknown[] }[] = []
+        // Lent answers and the rows they must list whenever they are read, whatever was written
+        // after: read at the end of the run, except those read at once (made, then kept).
+        const lent: { rows: ReturnType<HashIndex['lendRowsOf']>; want: number[] }[] = []
+        const listed = (rows: ReturnType<HashIndex['lendRowsOf']>): number[] =>
+          [...settledRowIds(rows)].sort((a, b) => a - b)
         for (const c of commands) {
           const rows = values.flatMap((v, row) => (v === DELETED ? [] : [row]))
           switch (c.kind) {
@@ -194,6 +211,15 @@ describe('HashIndex', () => {
               if (done) expect(index.growing).toBe(false)
               break
             }
+            case 'lend': {
+              const keys = [...new Set(c.values.map((v) => modelKey(VALUES[v])))]
+              const rows = index.lendRowsOf(keys)
+              const want = keys.flatMap((k) => [...(model.get(k) ?? [])]).sort((a, b) => a - b)
+              expect(rows.length).toBe(want.length)
+              if (lent.length % 2 === 1) expect(listed(rows)).toEqual(want)
+              lent.push({ rows, want })
+              break
+            }
             case 'restore': {
               if (states.length === 0) break
               const state = states[c.pick % states.length]!
@@ -206,6 +232,7 @@ describe('HashIndex', () => {
           }
           expectSame(index, model)
         }
+        for (const { rows, want } of lent) expect(listed(rows)).toEqual(want)
       }),
       { numRuns: 40 },
     )

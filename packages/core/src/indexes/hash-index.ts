@@ -19,7 +19,7 @@
  * reads another row of a group (the table may already hold a row's new value, or none). Growing
  * and deleting move slots by their stored hashes, reading no key.
  */
-import { copyRowIds } from '../sets/row-ids.js'
+import { copyRowIds, DeferredRowIds } from '../sets/row-ids.js'
 import type { SortKey } from '../values/compare.js'
 import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
 
@@ -209,6 +209,15 @@ export class HashIndex {
     return s === EMPTY_SLOT ? EMPTY : s > 0 ? [s - 1] : view(this.#groups[GROUP - s]!)
   }
 
+  /**
+   * The row id of the one row holding `key`, -1 when none does, -2 when several do: a lookup by a
+   * unique key with nothing allocated (`rows` makes an array of its one row).
+   */
+  only(key: SortKey): number {
+    const s = this.#slots[this.#find(key, hashKey(key))]!
+    return s === EMPTY_SLOT ? -1 : s > 0 ? s - 1 : -2
+  }
+
   /** Row ids holding `key`, as a new array the caller owns. */
   rows(key: SortKey): number[] {
     const s = this.#slots[this.#find(key, hashKey(key))]!
@@ -221,6 +230,30 @@ export class HashIndex {
    */
   rowsOf(keys: readonly SortKey[]): number[] {
     const found: (number | Group)[] = []
+    return concatBuckets(found, this.#bucketsOf(keys, false, found))
+  }
+
+  /**
+   * The row ids holding any of `keys` (distinct keys), as `rowsOf` lists them but copied only when
+   * read: the buckets are lent, and a write to a lent bucket first copies it (copy-on-write, as
+   * after `copy`), so the list made later is the one of now. One bucket of several rows is not
+   * copied even then: the list is the bucket itself (a view of it past GROUP_TYPED rows).
+   */
+  lendRowsOf(keys: readonly SortKey[]): DeferredRowIds | readonly number[] {
+    const found: (number | Group)[] = []
+    const total = this.#bucketsOf(keys, true, found)
+    // None or one row: a list as cheap as the deferral (a unique key's answer).
+    if (total <= 1) return total === 0 ? EMPTY : concatBuckets(found, total)
+    if (found.length === 1) {
+      const only = found[0] as Group
+      return new DeferredRowIds(total, () => (only instanceof RowList ? only.view() : only))
+    }
+    return new DeferredRowIds(total, () => concatBuckets(found, total))
+  }
+
+  // Puts in `found` the buckets of `keys`: a row id for a key of one row, else its group (lent
+  // when `lend`). Returns how many row ids they hold.
+  #bucketsOf(keys: readonly SortKey[], lend: boolean, found: (number | Group)[]): number {
     let total = 0
     for (const key of keys) {
       const s = this.#slots[this.#find(key, hashKey(key))]!
@@ -230,18 +263,12 @@ export class HashIndex {
         total++
       } else {
         const g = this.#groups[GROUP - s]!
+        if (lend) this.#lend(GROUP - s)
         found.push(g)
         total += g.length
       }
     }
-    const out = new Array<number>(total)
-    let at = 0
-    for (const f of found) {
-      if (typeof f === 'number') out[at++] = f
-      else if (f instanceof RowList) at = f.copyInto(out, at)
-      else at = copyGroup(f, out, at)
-    }
-    return out
+    return total
   }
 
   add(key: SortKey, rowId: number): void {
@@ -487,7 +514,19 @@ export class HashIndex {
     this.#free.push(g)
   }
 
-  // Group g, made this index's own first if it is shared with a copy.
+  // Marks group g as shared, so that the next write to it writes a copy (#own): a lent group is
+  // never changed again. Groups numbered past #owned's end are owned: it grows to hold g's mark.
+  #lend(g: number): void {
+    let owned = this.#owned
+    if (owned === undefined || g >= owned.length) {
+      const grown = new Uint8Array(this.#groups.length).fill(1)
+      if (owned !== undefined) grown.set(owned)
+      this.#owned = owned = grown
+    }
+    owned[g] = 0
+  }
+
+  // Group g, made this index's own first if it is shared with a copy or lent.
   #own(g: number): Group {
     const owned = this.#owned
     if (owned !== undefined && g < owned.length && owned[g] === 0) {
@@ -567,6 +606,18 @@ class RowList {
     for (let i = 0; i < this.length; i++) out[at++] = ids[i]!
     return at
   }
+}
+
+// The row ids of `found` in one new array of `total` (their count).
+function concatBuckets(found: readonly (number | Group)[], total: number): number[] {
+  const out = new Array<number>(total)
+  let at = 0
+  for (const f of found) {
+    if (typeof f === 'number') out[at++] = f
+    else if (f instanceof RowList) at = f.copyInto(out, at)
+    else at = copyGroup(f, out, at)
+  }
+  return out
 }
 
 /**

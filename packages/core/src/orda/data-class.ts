@@ -42,7 +42,7 @@ import type {
 } from '../schema/typed-model.js'
 import type { WriteValues, PropertyName } from './attribute-types.js'
 import { callByName } from './call-function.js'
-import type { RowIds } from '../sets/row-ids.js'
+import type { SelectionRowIds } from '../sets/row-ids.js'
 import { needRead } from './access-checks.js'
 import { currentActor } from '../access/acting.js'
 import { attributeInfo, dataClassInfo } from './data-class-info.js'
@@ -145,7 +145,11 @@ export class DataClassCore<
    * @internal A selection of the given row ids of this dataclass, in that order, or in
    * `ordering`'s (then `rowIds` may be in any order: the selection orders them when read).
    */
-  select(rowIds: RowIds, ordering?: Ordering, traits?: SelectionTraits): EntitySelection<M, N> {
+  select(
+    rowIds: SelectionRowIds,
+    ordering?: Ordering,
+    traits?: SelectionTraits,
+  ): EntitySelection<M, N> {
     return new this.#classes.Selection(
       this.#typed,
       rowIds,

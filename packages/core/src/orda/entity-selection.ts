@@ -31,7 +31,14 @@ import type { AttributeValue, PropertyName } from './attribute-types.js'
 import { fail } from '../errors/datastore-error.js'
 import { refreshTaken, type Ordering } from '../query/order.js'
 import { sliceable } from '../query/slices.js'
-import { copyRowIds, mapRowIds, type RowIds } from '../sets/row-ids.js'
+import {
+  copyRowIds,
+  DeferredRowIds,
+  mapRowIds,
+  settledRowIds,
+  type RowIds,
+  type SelectionRowIds,
+} from '../sets/row-ids.js'
 import type { Aggregates, AggregateValue, DistinctOptions } from '../query/aggregate.js'
 import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from './writes.js'
@@ -58,6 +65,38 @@ import { ORDERED, type SelectionTraits } from './selection-traits.js'
 export { ORDERED, type SelectionTraits } from './selection-traits.js'
 
 /**
+ * A selection's live entities in order, as its iterator gives them: a class, not a generator (the
+ * generator and what it allocated were a fifth of reading the first 100 entities of an ordered
+ * selection at 10k rows, CPU profile of the sources, 2026-11-26). The row ids are read at the first
+ * `next()`, as the generator read them.
+ */
+class LiveEntities<M extends ModelTypes, N extends DataClassName<M>> implements IterableIterator<
+  Entity<M, N>
+> {
+  readonly #selection: EntitySelectionCore<M, N>
+  #rows: RowIds | undefined
+  #at = 0
+
+  constructor(selection: EntitySelectionCore<M, N>) {
+    this.#selection = selection
+  }
+
+  next(): IteratorResult<Entity<M, N>> {
+    const rows = (this.#rows ??= this.#selection.rowIds)
+    const dc = this.#selection.dataClass
+    while (this.#at < rows.length) {
+      const e = dc.entityAt(rows[this.#at++]!)
+      if (e) return { value: e, done: false }
+    }
+    return { value: undefined, done: true }
+  }
+
+  [Symbol.iterator](): IterableIterator<Entity<M, N>> {
+    return this
+  }
+}
+
+/**
  * A selection's members, without its attribute projections: what every dataclass's selections
  * share. `EntitySelection` (below) is this with the dataclass's attributes as projections.
  */
@@ -70,8 +109,10 @@ export class EntitySelectionCore<
   readonly queryPlan: unknown
   /** 4D's `queryPath`: the steps of the query that made this selection, if it asked (`{ queryPath: true }`). */
   readonly queryPath: unknown
-  // Replaced (never changed in place once read) by `add()` on an alterable selection.
-  #rows: RowIds
+  // Replaced (never changed in place once read) by `add()` on an alterable selection. Deferred
+  // (an IN's buckets lent by its hash index) until something reads the ids (#rows) rather than
+  // their count: a selection only counted copies none.
+  #held: SelectionRowIds
   readonly #ordering: Ordering | undefined
   // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
   #ordered: RowIds | undefined
@@ -87,7 +128,7 @@ export class EntitySelectionCore<
    */
   constructor(
     dataClass: DataClass<M, N>,
-    rowIds: RowIds,
+    rowIds: SelectionRowIds,
     ordering?: Ordering,
     traits?: SelectionTraits,
   ) {
@@ -96,15 +137,21 @@ export class EntitySelectionCore<
     // (an alterable selection keeps its rows in order).
     const byDefault = traits?.alterable === undefined && dataClass.datastore.selectionsAlterable
     if (byDefault && ordering !== undefined && rowIds.length > 1)
-      rowIds = ordering.take(rowIds, rowIds.length)
+      rowIds = ordering.take(settledRowIds(rowIds), rowIds.length)
     this.#alterable = traits?.alterable ?? byDefault
     this.#keepsOrder = traits?.ordered === true
     this.queryPlan = traits?.queryPlan
     this.queryPath = traits?.queryPath
-    this.#rows = this.#alterable ? copyRowIds(rowIds) : rowIds
+    this.#held = this.#alterable ? copyRowIds(settledRowIds(rowIds)) : rowIds
     // Zero or one row is in order whatever the ordering.
     this.#ordering = rowIds.length > 1 && !this.#alterable ? ordering : undefined
     this.#ordered = this.#ordering ? undefined : this.#rows
+  }
+
+  // The row ids in no particular order, made now if they were deferred.
+  get #rows(): RowIds {
+    const held = this.#held
+    return held instanceof DeferredRowIds ? (this.#held = held.ids) : held
   }
 
   // This selection as the public type gives it, with its dataclass's attribute projections.
@@ -119,13 +166,13 @@ export class EntitySelectionCore<
 
   /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
   get length(): number {
-    return this.#rows.length
+    return this.#held.length
   }
 
   /** @internal The row ids, in order (orders them all if needed). */
   get rowIds(): RowIds {
     if (this.#alterable) this.#handedOut = true
-    return this.#prefix(this.#rows.length)
+    return this.#prefix(this.#held.length)
   }
 
   /** @internal The row ids in no particular order (no sorting). */
@@ -138,8 +185,8 @@ export class EntitySelectionCore<
   // selection page by page costs O(n log n) in all, not a selection per page.
   #prefix(count: number): RowIds {
     const have = this.#ordered
-    if (have && (have.length >= count || have.length === this.#rows.length)) return have
-    const want = Math.min(this.#rows.length, Math.max(count, 2 * (have?.length ?? 0)))
+    if (have && (have.length >= count || have.length === this.#held.length)) return have
+    const want = Math.min(this.#held.length, Math.max(count, 2 * (have?.length ?? 0)))
     const ordering = this.#ordering!
     const rows = this.#rows
     // A top-k over many rows goes in slices when the request runs in a slice scope.
@@ -159,8 +206,8 @@ export class EntitySelectionCore<
    * allocated), which remembers no selection: `memberAt(index)` gives one that does.
    */
   at(index: number): Entity<M, N> | null | undefined {
-    const i = index < 0 ? index + this.#rows.length : index
-    if (!(i >= 0 && i < this.#rows.length)) return undefined
+    const i = index < 0 ? index + this.#held.length : index
+    if (!(i >= 0 && i < this.#held.length)) return undefined
     return this.dataClass.entityAt(this.#prefix(i + 1)[i]!)
   }
 
@@ -170,7 +217,7 @@ export class EntitySelectionCore<
    * copy of the stored version, made for the caller (selection-place.ts).
    */
   memberAt(index: number): Entity<M, N> | null | undefined {
-    const i = index < 0 ? index + this.#rows.length : index
+    const i = index < 0 ? index + this.#held.length : index
     return placed(this.at(i), this as unknown as EntitySelection, i)
   }
 
@@ -196,7 +243,7 @@ export class EntitySelectionCore<
    * gives an empty selection. Deleted members are kept. Only the rows up to `end` are ordered.
    */
   slice(startFrom = 0, end = Infinity): EntitySelection<M, N> {
-    const { from, to } = sliceBounds(this.#rows.length, startFrom, end)
+    const { from, to } = sliceBounds(this.#held.length, startFrom, end)
     return this.window(from, to - from)
   }
 
@@ -205,9 +252,9 @@ export class EntitySelectionCore<
    * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
   window(skip = 0, top = Infinity): EntitySelection<M, N> {
-    if (skip === 0 && top >= this.#rows.length && !this.#ordering && !this.#alterable)
+    if (skip === 0 && top >= this.#held.length && !this.#ordering && !this.#alterable)
       return this.#typed
-    const end = Math.min(this.#rows.length, skip + top)
+    const end = Math.min(this.#held.length, skip + top)
     const traits = this.#keepsOrder ? ORDERED : undefined
     if (skip >= end) return this.dataClass.select([], undefined, traits)
     return this.dataClass.select(this.#prefix(end).slice(skip, end), undefined, traits)
@@ -217,11 +264,8 @@ export class EntitySelectionCore<
    * The live entities in order: a member deleted since the selection was made is skipped (it has
    * no values to read). Use `members()` or `at(i)` to see where deleted members are.
    */
-  *[Symbol.iterator](): Iterator<Entity<M, N>> {
-    for (const rowId of this.rowIds) {
-      const e = this.dataClass.entityAt(rowId)
-      if (e) yield e
-    }
+  [Symbol.iterator](): Iterator<Entity<M, N>> {
+    return new LiveEntities(this)
   }
 
   /** Every member in order, a deleted one as null (what `at(i)` reads for each i < `length`). */
@@ -418,7 +462,7 @@ export class EntitySelectionCore<
     begin = 0,
     howMany = Infinity,
   ): Record<string, unknown>[] {
-    if (!(begin >= 0) || begin >= this.#rows.length) return []
+    if (!(begin >= 0) || begin >= this.#held.length) return []
     return toCollection(this.window(begin, howMany).members() as Entity[], filter, options)
   }
 
@@ -513,7 +557,7 @@ export class EntitySelectionCore<
     // What was handed out keeps its rows: appending goes to a copy then.
     const mine = (this.#handedOut ? copyRowIds(this.#rows) : this.#rows) as number[]
     for (let i = 0; i < rows.length; i++) mine.push(rows[i]!)
-    this.#rows = this.#ordered = mine
+    this.#held = this.#ordered = mine
     this.#handedOut = false
   }
 

@@ -120,6 +120,11 @@ const anyValue = fc.oneof(
     'SMITH',
     'Elodie',
     'O@K',
+    // Wildcards after a non-ASCII character, in and past Latin-1.
+    'Élo@',
+    'él*die',
+    'Ő@k',
+    'ŐAK',
     'acme',
     'ACME',
     'red',

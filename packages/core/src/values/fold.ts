@@ -16,15 +16,19 @@ const NON_ASCII = /[^\u0000-\u007f]/
  */
 export function fold(s: string): string {
   if (!NON_ASCII.test(s)) return s.toLowerCase()
-  if (s.length <= LATIN1_MAX && !NON_LATIN1.test(s)) {
-    const table = latin1Table()
-    if (table) {
-      const codes = new Array<number>(s.length)
-      for (let i = 0; i < s.length; i++) codes[i] = table[s.charCodeAt(i)]!
-      return String.fromCharCode.apply(null, codes)
-    }
-  }
-  return foldByRule(s)
+  return NON_LATIN1.test(s) ? foldByRule(s) : foldLatin1(s)
+}
+
+/**
+ * `fold(s)` for a text the caller knows holds Latin-1 characters only (no code unit past U+00FF),
+ * without the two searches `fold` makes to tell (a query's key scanned already, prepared-query.ts).
+ */
+export function foldLatin1(s: string): string {
+  const table = latin1Table()
+  if (!table || s.length > LATIN1_MAX) return foldByRule(s)
+  const codes = new Array<number>(s.length)
+  for (let i = 0; i < s.length; i++) codes[i] = table[s.charCodeAt(i)]!
+  return String.fromCharCode.apply(null, codes)
 }
 
 /** The general rule: decompose, drop the combining marks, lowercase, recompose. */
