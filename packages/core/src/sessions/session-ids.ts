@@ -76,16 +76,14 @@ function hex8(id: string, at: number): number {
 }
 
 export class SignedSessionIds {
-  readonly #k0: number
-  readonly #k1: number
+  // The secret, drawn at the first id made or read: the system's generator is slow to start (16 ms
+  // of a `serve`'s start when it was drawn with the store), and a store may never make an id.
+  #k0 = 0
+  #k1 = 0
+  #keyed = false
   // Random words drawn 4 KB at a time: one call to the system's generator per 512 ids.
   readonly #pool = new Uint32Array(1024)
   #at = this.#pool.length
-
-  constructor() {
-    this.#k0 = this.#word()
-    this.#k1 = this.#word()
-  }
 
   /** A new id, issued at `now` (milliseconds of the store's clock). */
   issue(now: number): string {
@@ -122,6 +120,11 @@ export class SignedSessionIds {
   }
 
   #tag(time: number, r0: number, r1: number): number {
+    if (!this.#keyed) {
+      this.#k0 = this.#word()
+      this.#k1 = this.#word()
+      this.#keyed = true
+    }
     return mix(mix(mix(time ^ this.#k0) ^ r0) ^ r1 ^ this.#k1)
   }
 }
