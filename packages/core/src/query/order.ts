@@ -113,6 +113,8 @@ export function byPrimaryKey(table: Table): Ordering {
 
 function primaryKeyOrder(table: Table): Ordering {
   function* work(rows: RowIds, count: number): Work<number[]> {
+    // The key order is the row-id order: the first live rows by row id, no key read.
+    if (table.keyOrderIsRowOrder) return yield* firstByRowId(table, rows, count)
     // Few rows: sort them. Many: walk the key order and keep the selection's rows.
     if (rows.length * 8 < table.size) return (yield* sortByKey(table, rows)).slice(0, count)
     const mark = yield* membership(table, rows)
@@ -134,6 +136,27 @@ function primaryKeyOrder(table: Table): Ordering {
     return out
   }
   return { take: (rows, count) => finish(work(rows, count)), work }
+}
+
+/**
+ * The first `count` of `rows` in key order when that is the row-id order: its live rows by row id,
+ * then its deleted ones (as sortByKey orders them). A scan's rows come in row-id order already:
+ * a page of 50 of the 5,000 rows of a city at 100k rows sorted the 5,000 by their keys, a tenth of
+ * the request (CPU profile, 2026-11-26).
+ */
+function* firstByRowId(table: Table, rows: RowIds, count: number): Work<number[]> {
+  let inOrder = true
+  for (let i = 1; i < rows.length && inOrder; i++) inOrder = rows[i - 1]! < rows[i]!
+  const sorted = inOrder ? rows : Int32Array.from(rows).sort()
+  const out: number[] = []
+  yield* steps(sorted.length, (from, to) => {
+    for (let i = from; i < to && out.length < count; i++) {
+      const r = sorted[i]!
+      if (table.has(r)) out.push(r)
+    }
+  })
+  appendDeleted(table, rows, out, count)
+  return out
 }
 
 /**

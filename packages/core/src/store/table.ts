@@ -331,6 +331,14 @@ export class Table {
   }
 
   /**
+   * Whether the primary-key order of the live rows is their row-id order now (keys appended in
+   * growing order: autosequences, ids exported in order), known without sorting anything.
+   */
+  get keyOrderIsRowOrder(): boolean {
+    return this.#ordered === undefined && !this.#orderedDirty
+  }
+
+  /**
    * Live row ids in primary-key order. The list is shared: do not modify it. An Int32Array when
    * prepareOrder made it (row-ids.ts says why).
    */
