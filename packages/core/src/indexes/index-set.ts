@@ -678,17 +678,19 @@ export class IndexSet {
 
   update(before: IndexedRecord, after: IndexedRecord): void {
     this.#pending = undefined
-    for (const ix of this.#byAttribute.values()) {
-      const name = ix.attribute.name
+    // The array, not the Map: a Map iterator per update was 4% of a single update by key.
+    const list = this.#list
+    const stale = this.#stale.size > 0 ? this.#stale : undefined
+    for (let i = 0; i < list.length; i++) {
+      const { ix, name, folds } = list[i]!
       if (before.values[name] === after.values[name]) continue
-      if (this.#stale.has(ix)) {
+      if (stale?.has(ix)) {
         const build = this.#builds.get(ix)
         if (build === undefined) continue
         this.#follow(build, before.values[name], before.rowId, false)
         this.#follow(build, after.values[name], after.rowId, true)
         continue
       }
-      const folds = foldsOf(ix.attribute)
       const oldKey = this.#key(before.values[name], name, folds)
       const newKey = this.#key(after.values[name], name, folds)
       if (oldKey === newKey) continue

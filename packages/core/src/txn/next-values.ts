@@ -56,7 +56,9 @@ export function nextValues(
   const patches: Patch[] = []
   for (const name of changed) {
     const value = next[name]
-    freeze(value, true)
+    // Only an object needs immer's deep freeze: a call for a number or a text, which is frozen
+    // already, was a call into immer for every update.
+    if (typeof value === 'object' && value !== null) freeze(value, true)
     const had = Object.hasOwn(base, name)
     if (had && base[name] === value) continue
     patches.push({ op: had ? 'replace' : 'add', path: [name], value })
