@@ -56,7 +56,8 @@ export class ChangeHistory {
   #last: number
   #epoch = 0
   // Events recorded per table in this epoch (a subscriber's backlog is a difference of these).
-  readonly #counts = new Map<Table, number>()
+  // A counter object per table: a commit bumps it with one lookup, not a get and a set.
+  readonly #counts = new Map<Table, { n: number }>()
   // Per table, the latest stamp of each key held; only while tracked.
   #latest: Map<Table, Map<KeyValue, number>> | undefined
   #tracking = 0
@@ -119,7 +120,7 @@ export class ChangeHistory {
 
   /** Events of `table` recorded in this epoch. */
   count(table: Table): number {
-    return this.#counts.get(table) ?? 0
+    return this.#counts.get(table)?.n ?? 0
   }
 
   /**
@@ -226,7 +227,9 @@ export class ChangeHistory {
     this.#ops[slot] = op
     this.#tables[slot] = table
     this.#keys[slot] = key
-    this.#counts.set(table, (this.#counts.get(table) ?? 0) + 1)
+    const count = this.#counts.get(table)
+    if (count !== undefined) count.n++
+    else this.#counts.set(table, { n: 1 })
     if (this.#latest !== undefined) this.#noteLatest(this.#end)
     this.#end++
   }

@@ -80,8 +80,10 @@ export class RecentRecords<V> {
   }
 
   delete(id: number): void {
-    this.#young.delete(id)
-    this.#old.delete(id)
+    // Every update of a row forgets its record here: an empty generation is not asked (a Map's
+    // delete hashes the id even so).
+    if (this.#young.size > 0) this.#young.delete(id)
+    if (this.#old.size > 0) this.#old.delete(id)
     const slot = id & this.#mask
     if (this.#frontIds[slot] === id + 1) {
       this.#frontIds[slot] = 0

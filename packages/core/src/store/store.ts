@@ -75,6 +75,8 @@ export interface CommitListenerOptions {
 
 // What a listener with `loadRows: false` is given for a load.
 const NO_CHANGES: readonly Change[] = Object.freeze([])
+// The options of a plain write: one object for all, not a new one each commit.
+const NO_OPTIONS: CommitOptions = Object.freeze({})
 
 /** The last autosequence value used, per table and attribute (0 when none was). */
 export type SequenceValues = ReadonlyMap<Table, ReadonlyMap<string, number>>
@@ -336,7 +338,7 @@ export class Store {
    * fail, so a batch is all or nothing. With `columns` (a data load, a large replay), each table
    * keeps the rows inserted in columns (base-rows.ts), not as records.
    */
-  commit(given: readonly Change[], options: CommitOptions = {}): void {
+  commit(given: readonly Change[], options: CommitOptions = NO_OPTIONS): void {
     const loaded = options.loaded ?? NO_LOADS
     const counts = options.replayed === undefined && (options.countsAsModification ?? true)
     if (counts) for (const fn of this.#beforeWrite) fn(given)

@@ -225,6 +225,8 @@ export class Table {
     // memory reads: one fewer).
     const recent = this.#made.front(rowId)
     if (recent !== undefined) return recent
+    const stored = this.#rows.recordAt(rowId)
+    if (stored !== undefined) return stored
     const slot = this.#rows.get(rowId)
     if (!(slot instanceof BaseRows)) return slot
     const made = this.#made

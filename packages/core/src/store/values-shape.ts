@@ -7,31 +7,26 @@
  * four in-object fields and moves the rest to a separate property array (+40 bytes a row, and a
  * slower build). A literal needs code made for the dataclass, so the factory is compiled with
  * `new Function` from the attribute names (quoted by JSON.stringify: nothing else reaches the
- * code). Where code generation is refused (a strict Content-Security-Policy, some edge runtimes)
+ * code: values/compiled-fields.ts). Where code generation is refused (a strict Content-Security-Policy, some edge runtimes)
  * the factory assigns instead: same values, larger objects.
  */
 import type { StoredValue } from '../values/coerce.js'
+import { compiledFields, plainNames } from '../values/compiled-fields.js'
 import type { StoredValues } from './entity-record.js'
 
 /** Builds the frozen values object of a record from the values in storage order. */
 export type ValuesFactory = (values: readonly StoredValue[]) => StoredValues
 
-// Attribute names are checked by the model loader (letters, digits, _; `__…` only for 4D's change
-// tracking), but a schema can be built by hand: a name that a literal would treat specially
-// (`"__proto__": v` sets the prototype) is never compiled.
-const PLAIN_NAME = /^(?!__proto__$)[\p{L}\p{N}_$]+$/u
-
 /** The values factory of a dataclass whose storage attributes are `names`, in storage order. */
 export function valuesFactory(names: readonly string[]): ValuesFactory {
-  if (names.every((n) => PLAIN_NAME.test(n))) {
-    try {
-      const fields = names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')
-      return new Function('v', `return Object.freeze({ ${fields} })`) as ValuesFactory
-    } catch {
-      // Code generation refused: fall through to assignment.
-    }
-  }
-  const plain = names.every((n) => PLAIN_NAME.test(n))
+  const compiled = compiledFields<ValuesFactory>(
+    names,
+    ['v'],
+    (quoted) => `return Object.freeze({ ${quoted.map((q, i) => `${q}: v[${i}]`).join(', ')} })`,
+  )
+  if (compiled) return compiled
+  // Code generation refused, or a name a literal would treat specially: assignment.
+  const plain = plainNames(names)
   return (values) => {
     const out: Record<string, StoredValue> = {}
     for (let i = 0; i < names.length; i++) {
@@ -60,13 +55,11 @@ export type ValuesCopier = (values: StoredValues) => Record<string, StoredValue>
  * the freeze, measured alone).
  */
 export function valuesCopier(names: readonly string[]): ValuesCopier {
-  if (names.every((n) => PLAIN_NAME.test(n))) {
-    try {
-      const fields = names.map((n) => `${JSON.stringify(n)}: v[${JSON.stringify(n)}]`).join(', ')
-      return new Function('v', `return { ${fields} }`) as ValuesCopier
-    } catch {
-      // Code generation refused: fall through to the spread.
-    }
-  }
-  return (values) => ({ ...values })
+  return (
+    compiledFields<ValuesCopier>(
+      names,
+      ['v'],
+      (quoted) => `return { ${quoted.map((q) => `${q}: v[${q}]`).join(', ')} }`,
+    ) ?? ((values) => ({ ...values }))
+  )
 }

@@ -18,12 +18,14 @@ type Values = Readonly<Record<string, StoredValue>>
  * `base` with each `[name, value]` of `assignments` written in turn, frozen, and the patches of the
  * fields whose value differs from `base`'s at the end (`replace`, or `add` for a field `base` has
  * not), in the order they were first changed. `base` itself, and no patch, when no assignment
- * changes anything.
+ * changes anything. With `patched` false, no patch is made (the same call with it true gives them:
+ * a single update makes them only when a commit listener reads them).
  */
 export function nextValues(
   base: Values,
   assignments: readonly (readonly [string, StoredValue])[],
   copy: (base: Values) => Record<string, StoredValue> = spread,
+  patched = true,
 ): [Values, Patch[]] {
   let next: Record<string, StoredValue> | undefined
   const changed: string[] = []
@@ -56,7 +58,10 @@ export function nextValues(
   const patches: Patch[] = []
   for (const name of changed) {
     const value = next[name]
-    freeze(value, true)
+    // Only an object needs immer's deep freeze: a call for a number or a text, which is frozen
+    // already, was a call into immer for every update.
+    if (typeof value === 'object' && value !== null) freeze(value, true)
+    if (!patched) continue
     const had = Object.hasOwn(base, name)
     if (had && base[name] === value) continue
     patches.push({ op: had ? 'replace' : 'add', path: [name], value })

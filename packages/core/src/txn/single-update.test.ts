@@ -81,6 +81,15 @@ describe('a single update outside any transaction', () => {
     expect(change!.patches).toEqual([{ op: 'replace', path: ['salary'], value: 5100 }])
   })
 
+  it('gives the patches of a tracked dataclass too, whose change the commit copies', () => {
+    const { Employee, commits, viaTransaction } = fresh({ tracked: true })
+    Employee.update(1, { lastName: 'Byron', salary: 5000 })
+    expect(viaTransaction).not.toHaveBeenCalled()
+    const [change] = commits[0]!.changes as CommittedChange[]
+    // salary was 5000 already.
+    expect(change!.patches).toEqual([{ op: 'replace', path: ['lastName'], value: 'Byron' }])
+  })
+
   it('leaves the version before whole for whoever holds it, and freezes the new one', () => {
     const { Employee } = fresh()
     const held = Employee.get(3)!

@@ -23,8 +23,10 @@ export function versioned(
   attr: StorageAttributeDef,
   base: EntityRecord | null,
 ): StoredValue {
+  // The common case first, without reading the value before (a load of a changing name).
+  if (!isBinaryValue(v)) return v
   const before = base?.values[attr.name]
-  if (!isBinaryValue(v) || (base !== null && before === v)) return v
+  if (base !== null && before === v) return v
   // A data file may give a version past the stamp: the next one is still past it.
   const after = isBinaryValue(before) ? before.version + 1 : 1
   const version = Math.max(base === null ? 1 : base.stamp + 1, after)
