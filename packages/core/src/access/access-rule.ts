@@ -24,6 +24,12 @@ export interface AccessRule {
   ): boolean
   /** The roles file the rule reads, if any: what a session's privileges are worked out from. */
   readonly roles: Roles | undefined
+  /**
+   * Whether an embedder's hook decides too: a hook sees the whole session, so its answers may
+   * differ between two sessions of the same user and privileges (see Actor.view). A rule made
+   * elsewhere than `accessRule` is taken to have one.
+   */
+  readonly hooked?: boolean
 }
 
 // `describe` is not a roles action: 4D stopped checking it in 20 R7 (the catalog is open).
@@ -77,5 +83,5 @@ export function accessRule(
     for (const hook of given) if (hook(seen, action, target) !== true) return false
     return true
   }
-  return Object.assign(rule, { roles })
+  return Object.assign(rule, { roles, hooked: given.length > 0 })
 }

@@ -14,7 +14,8 @@ import type { LockOwner } from '../locks/lock-table.js'
 import type { AttributeDef, DataClassDef, SchemaDef } from '../schema/definitions.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
 import type { Session } from '../sessions/session-api.js'
-import { sessionUser, type AuthUser } from '../sessions/session-user.js'
+import { sessionUser, userIdentity, type AuthUser } from '../sessions/session-user.js'
+import type { Roles } from '../roles/roles.js'
 import type { AccessRule } from './access-rule.js'
 import type { PermissionAction, PermissionTarget } from './authorize.js'
 
@@ -35,6 +36,15 @@ export interface ActorOptions {
 
 const NONE: ReadonlySet<string> = new Set()
 
+// A number per roles file, for views: two datastores' files are two views' worth apart.
+const rolesNumbers = new WeakMap<Roles, number>()
+let lastRolesNumber = 0
+const rolesNumber = (roles: Roles): number => {
+  let n = rolesNumbers.get(roles)
+  if (n === undefined) rolesNumbers.set(roles, (n = ++lastRolesNumber))
+  return n
+}
+
 const isRelation = (attr: AttributeDef): attr is Extract<AttributeDef, { target: string }> =>
   attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities'
 
@@ -51,6 +61,7 @@ export class Actor {
   // The user the answers were given for, and the privileges they held.
   #user: AuthUser | undefined
   #privileges: ReadonlySet<string> | undefined
+  #view: string | undefined
 
   constructor(options: ActorOptions) {
     this.scope = options.scope
@@ -102,6 +113,27 @@ export class Actor {
             : new Set([...own, ...this.promoted])
     }
     return this.#privileges
+  }
+
+  /**
+   * Who acts, as far as an answer that depends only on it may tell (a `restrict` that reads no
+   * more than who the session is: orda/restrict-answers.ts): the roles file, the user (all that
+   * the login put on the session) and the privileges held, promoted ones included. Two sessions of
+   * one user holding the same privileges have the same view; a promotion gives another. With an
+   * embedder's hook deciding too, the session itself is part of it (a hook sees all of it).
+   */
+  get view(): string {
+    this.#sameUser()
+    if (this.#view === undefined) {
+      const rule = this.rule
+      const who =
+        rule !== undefined && rule.hooked !== false
+          ? `session:${this.session.id}`
+          : `user:${userIdentity(sessionUser(this.session))}`
+      const roles = rule?.roles === undefined ? 0 : rolesNumber(rule.roles)
+      this.#view = `${roles}\u0000${who}\u0000${[...this.privileges].sort().join(',')}`
+    }
+    return this.#view
   }
 
   /** Whether the session may do `action` on the dataclass (and then on the attribute). */
@@ -263,6 +295,7 @@ export class Actor {
     if (user === this.#user) return
     this.#user = user
     this.#privileges = undefined
+    this.#view = undefined
     this.#answers.clear()
     this.#readable.clear()
   }

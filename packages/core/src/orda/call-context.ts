@@ -12,6 +12,7 @@
 import type { LockOwner } from '../locks/lock-table.js'
 import type { Session } from '../sessions/session-api.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
+import { noteSessionRead } from '../sessions/session-reads.js'
 import { asyncScope } from '../access/async-scope.js'
 import { actingFrame, currentActor } from '../access/acting.js'
 import { sessionUser, type AuthUser } from '../sessions/session-user.js'
@@ -156,12 +157,18 @@ function sessionSource(
       onRestore?.(restored)
     },
   }
+  const quotas = quotaManager(datastore.entitySets, () => session)
   const call: Omit<SessionSource, keyof SessionCalls> = {
     datastore,
+    // The session's own state: an answer that read it is that session's alone (session-reads.ts).
     get session() {
+      noteSessionRead()
       return session
     },
-    owner,
+    get owner() {
+      noteSessionRead()
+      return owner
+    },
     get user() {
       return session && sessionUser(session)
     },
@@ -192,7 +199,10 @@ function sessionSource(
       })
       return true
     },
-    quotas: quotaManager(datastore.entitySets, () => session),
+    get quotas() {
+      noteSessionRead()
+      return quotas
+    },
     hasPrivilege(privilege) {
       const roles = datastore.roles
       if (roles === undefined) return false

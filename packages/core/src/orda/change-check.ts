@@ -25,7 +25,7 @@ import type { Datastore } from './datastore.js'
 // The deletion side of change tracking (its own module): who may learn of a deletion.
 import { deletionVisible } from './deletion-witnesses.js'
 import { Entity } from './entity.js'
-import { visible } from './restrict.js'
+import { restriction, visible } from './restrict.js'
 
 /** Keys a filtered subscriber is known not to hold (a `left` sent), at most this many. */
 const NOT_HELD_LIMIT = 10_000
@@ -122,7 +122,7 @@ class ClassCheck<T> {
     const dataClass = dc.name
     const ds = dc.datastore as unknown as Datastore
     if (history.opAt(position) === 'delete') {
-      if (!deletionVisible(ds, dataClass, key)) return undefined
+      if (!deletionVisible(ds, dataClass, key, stamp)) return undefined
       return this.membership.deleted(key) ? { type: 'deleted', stamp, dataClass, key } : undefined
     }
     const latest = history.latestStamp(table, key)
@@ -207,6 +207,9 @@ export class FeedChecks<T> {
       const actor = currentActor(check.dc.datastore)
       actor?.need('read', check.dc.name)
       check.checkFilter()
+      // A subscriber may hold what it is sent: it reads the dataclass, and witnesses what its
+      // restrict lets it see be deleted (deletion-witnesses.ts).
+      if (check.dc.restrictFunction !== undefined) restriction(check.dc)
     }
   }
 

@@ -5,35 +5,61 @@
  * A session that may not read a dataclass learns of none of its deletions. For a dataclass with a
  * `restrict` event, the question is whether the session could see the entity, and once it is
  * deleted no query can tell. So the answer is taken before the delete applies, for each session
- * that has read the dataclass (only those can hold its entities): the sessions that could see
- * the entity then, and their users (a later session of the same user, after a login, sees it as
- * well), are its witnesses. Nobody else learns of the deletion: a session that never read the
- * dataclass has nothing of it to drop.
+ * that has read the dataclass (only those can hold its entities), **as that session**: its own
+ * privileges (never the deleter's, never a promotion), its own `Session` in the restrict. The
+ * sessions that could see the entity then, and their users (a later session of the same user,
+ * after a login, sees it as well), are the witnesses of that deletion. Nobody else learns of it: a
+ * session that never read the dataclass has nothing of it to drop.
  *
- * Kept in memory, for the process's life: after a restart, the deleted rows of a restricted
- * dataclass are shown to no session (privacy first; a client then pulls again). The cost is one
- * `restrict` answer per reading session for each commit that deletes from a restricted dataclass.
+ * Witnesses are kept per deletion (its dataclass, key and stamp), not per key: a key deleted,
+ * created again hidden from a reader and deleted again is two deletions, and the reader learns of
+ * the first alone.
+ *
+ * The cost inside the commit is one `restrict` answer per distinct view among the readers (the
+ * answers are shared as restrict-answers.ts shares them: 99 sessions of one reader are one view),
+ * then one bit tested per deleted row and distinct answer. Rows seen by the same witnesses share
+ * one set of them.
+ *
+ * Kept in memory for the process's life, at most `MAX_DELETIONS` deletions (the oldest forgotten
+ * first): a deletion forgotten, or one made before a restart, is shown to no session of a
+ * restricted dataclass (privacy first; a client then pulls again).
  */
-import { currentActor } from '../access/acting.js'
+import { currentActor, runActor } from '../access/acting.js'
+import { Actor } from '../access/actor.js'
+import type { AccessRule } from '../access/access-rule.js'
+import { outsideBudget } from '../query/budget.js'
+import { outsideSlices } from '../query/slices.js'
 import { DELETED_FIELDS } from '../schema/change-tracking.js'
 import type { Session } from '../sessions/session-api.js'
+import { noteSessionRead } from '../sessions/session-reads.js'
 import { sessionUser } from '../sessions/session-user.js'
+import type { RowMembership } from '../sets/row-bitmap.js'
 import type { Change } from '../store/changes.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
 import type { EntitySelection } from './entity-selection.js'
-import { restrictionFor } from './restrict.js'
+import { restriction } from './restrict.js'
+
+/** Deletions whose witnesses are kept at most (each a few dozen bytes, its witnesses shared). */
+export const MAX_DELETIONS = 1_000_000
 
 // A user's mark among witnesses (session ids are hex: they never start so).
 const userMark = (name: string): string => `user:${name.toLowerCase()}`
 
+/** One deletion: of which entity, and who could see it. */
+interface Deletion {
+  readonly dataClass: string
+  readonly key: KeyValue
+  readonly seen: ReadonlySet<string>
+}
+
 export class DeletionWitnesses {
   readonly #ds: Datastore
-  // Per restricted dataclass, the ids of the sessions that read it.
-  readonly #readers = new Map<string, Set<string>>()
-  // Per restricted dataclass, per deleted key, who could see it when it was deleted.
-  readonly #witnesses = new Map<string, Map<KeyValue, Set<string>>>()
+  // Per restricted dataclass, the sessions that read it, with the rule they were checked by.
+  readonly #readers = new Map<string, Map<string, AccessRule | undefined>>()
+  // Per deletion stamp, the deletion and its witnesses, oldest first.
+  readonly #deletions = new Map<number, Deletion>()
 
   constructor(ds: Datastore) {
     this.#ds = ds
@@ -41,48 +67,124 @@ export class DeletionWitnesses {
       for (const readers of this.#readers.values()) readers.delete(session.id)
     })
     ds.sessions.onRenew((session, previousId) => {
-      for (const readers of this.#readers.values())
-        if (readers.delete(previousId)) readers.add(session.id)
+      for (const readers of this.#readers.values()) {
+        if (!readers.has(previousId)) continue
+        const rule = readers.get(previousId)
+        readers.delete(previousId)
+        readers.set(session.id, rule)
+      }
     })
   }
 
-  /** Notes that `session` reads `dc`, a dataclass with a restrict (restrict.ts, on each answer). */
-  noteReader(dc: DataClass, session: Session): void {
+  /**
+   * Notes that `session` reads `dc`, a dataclass with a restrict (restrict.ts), checked by `rule`
+   * (the request's: its roles file and hooks).
+   */
+  noteReader(dc: DataClass, session: Session, rule: AccessRule | undefined): void {
     let readers = this.#readers.get(dc.name)
-    if (!readers) this.#readers.set(dc.name, (readers = new Set()))
-    readers.add(session.id)
+    if (!readers) this.#readers.set(dc.name, (readers = new Map()))
+    if (readers.has(session.id) && readers.get(session.id) === rule) return
+    readers.set(session.id, rule)
     // Its witnesses are kept for it, so is it (a guest on probation: see SessionStoreApi.visit).
     this.#ds.sessions.hold?.(session.id)
   }
 
-  /** Before a write applies: the witnesses of each entity it deletes from a restricted dataclass. */
-  beforeCommit(changes: readonly Change[]): void {
+  /**
+   * Before a write applies (the rows it deletes still there, the global stamp at `first`): the
+   * witnesses of each entity it deletes from a restricted dataclass. Never throws: a reader whose
+   * restrict fails witnesses nothing.
+   */
+  beforeCommit(changes: readonly Change[], first: number): void {
+    // Deletes take the commit's first stamps, in order (store/change-stamps.ts changeStamps).
+    let stamp = first
+    const byClass = new Map<DataClass, { stamp: number; rowId: number; key: KeyValue }[]>()
     for (const c of changes) {
       if (c.op !== 'delete') continue
+      stamp++
       const dc = this.#ds.findDataClass(c.table.def.name)
       if (dc?.restrictFunction === undefined) continue
-      const readers = this.#readers.get(dc.name)
-      if (!readers || readers.size === 0) continue
-      let byKey = this.#witnesses.get(dc.name)
-      if (!byKey) this.#witnesses.set(dc.name, (byKey = new Map()))
-      let seen = byKey.get(c.before.key)
-      for (const id of readers) {
-        const session = this.#ds.sessions.peek(id)
-        if (!session) continue
-        const rows = restrictionFor(dc, session)
-        if (rows !== undefined && !rows.has(c.before.rowId)) continue
-        if (!seen) byKey.set(c.before.key, (seen = new Set()))
-        seen.add(id)
-        const user = sessionUser(session)?.name
-        if (user) seen.add(userMark(user))
+      if (!this.#readers.get(dc.name)?.size) continue
+      let rows = byClass.get(dc)
+      if (!rows) byClass.set(dc, (rows = []))
+      rows.push({ stamp, rowId: c.before.rowId, key: c.before.key })
+    }
+    for (const [dc, rows] of byClass) this.#witness(dc, rows)
+  }
+
+  #witness(dc: DataClass, rows: readonly { stamp: number; rowId: number; key: KeyValue }[]): void {
+    // The readers by the answer they get: sessions of one view share one.
+    const byAnswer = new Map<RowMembership | undefined, string[]>()
+    for (const [id, rule] of this.#readers.get(dc.name)!) {
+      const session = this.#ds.sessions.peek(id)
+      if (!session) continue
+      const answer = this.#answerOf(dc, session, rule)
+      if (answer === null) continue
+      let marks = byAnswer.get(answer)
+      if (!marks) byAnswer.set(answer, (marks = []))
+      marks.push(id)
+      const user = sessionUser(session)?.name
+      if (user) marks.push(userMark(user))
+    }
+    // Rows seen by the same answers share one set of witnesses.
+    const sets = new Map<string, ReadonlySet<string>>()
+    const answers = [...byAnswer]
+    for (const { stamp, rowId, key } of rows) {
+      let signature = ''
+      for (let i = 0; i < answers.length; i++) {
+        const rows = answers[i]![0]
+        if (rows === undefined || rows.has(rowId)) signature += `${i},`
       }
+      if (signature === '') continue
+      let seen = sets.get(signature)
+      if (!seen) {
+        const marks = new Set<string>()
+        for (const i of signature.split(',')) if (i) for (const m of answers[+i]![1]) marks.add(m)
+        sets.set(signature, (seen = marks))
+      }
+      this.#keep(stamp, { dataClass: dc.name, key, seen })
     }
   }
 
-  /** Whether `session` may learn of the deletion of `key` from restricted dataclass `dataClass`. */
-  witnessed(dataClass: string, key: KeyValue, session: Session): boolean {
-    const seen = this.#witnesses.get(dataClass)?.get(key)
-    if (!seen) return false
+  // What `session`'s own view (its privileges, no promotion, its restrict as it) sees of `dc`;
+  // null when it may not read it or its restrict fails (it then witnesses nothing). Outside any
+  // request's budget and slices: this runs inside a commit, which cannot fail.
+  #answerOf(
+    dc: DataClass,
+    session: Session,
+    rule: AccessRule | undefined,
+  ): RowMembership | undefined | null {
+    const ds = this.#ds
+    const actor = new Actor({ scope: ds, schema: ds.schema, session, rule })
+    if (!actor.may('read', dc.name)) return null
+    let answer: RowMembership | undefined | null = null
+    try {
+      outsideBudget(() =>
+        outsideSlices(() => {
+          answer = runActor(actor, () => restriction(dc))
+        }),
+      )
+    } catch {
+      return null
+    }
+    return answer
+  }
+
+  #keep(stamp: number, deletion: Deletion): void {
+    const deletions = this.#deletions
+    deletions.delete(stamp)
+    deletions.set(stamp, deletion)
+    if (deletions.size > MAX_DELETIONS) deletions.delete(deletions.keys().next().value!)
+  }
+
+  /**
+   * Whether `session` may learn of the deletion of `key` from restricted dataclass `dataClass`,
+   * made at global stamp `stamp`.
+   */
+  witnessed(dataClass: string, key: KeyValue, stamp: number, session: Session): boolean {
+    const deletion = this.#deletions.get(stamp)
+    if (deletion === undefined || deletion.dataClass !== dataClass || deletion.key !== key)
+      return false
+    const seen = deletion.seen
     if (seen.has(session.id)) return true
     const user = sessionUser(session)?.name
     return user !== undefined && seen.has(userMark(user))
@@ -91,10 +193,15 @@ export class DeletionWitnesses {
 
 /**
  * Whether the acting session (none: full rights) may learn that the entity `key` of `dataClass`
- * was deleted: it may read the dataclass, and, if the dataclass has a restrict, it could see the
- * entity when it was deleted.
+ * was deleted at global stamp `stamp`: it may read the dataclass, and, if the dataclass has a
+ * restrict, it could see the entity when it was deleted.
  */
-export function deletionVisible(ds: Datastore, dataClass: string, key: KeyValue): boolean {
+export function deletionVisible(
+  ds: Datastore,
+  dataClass: string,
+  key: KeyValue,
+  stamp: number,
+): boolean {
   const actor = currentActor(ds)
   if (actor === undefined) return true
   if (!actor.may('read', dataClass)) return false
@@ -102,7 +209,7 @@ export function deletionVisible(ds: Datastore, dataClass: string, key: KeyValue)
   if (dc === undefined) return false
   return (
     dc.restrictFunction === undefined ||
-    ds.deletionWitnesses.witnessed(dataClass, key, actor.session)
+    ds.deletionWitnesses.witnessed(dataClass, key, stamp, actor.session)
   )
 }
 
@@ -119,6 +226,8 @@ export function deletedRecordsRestrict(
     const ds = this.datastore as Datastore
     const actor = currentActor(ds)
     if (actor === undefined) return narrowed
+    // Who witnessed a deletion is told by session: this answer is the session's alone.
+    noteSessionRead()
     const tracked = ds.dataClasses.filter((dc) => dc.def.tracked)
     const open = tracked.every(
       (dc) => dc.restrictFunction === undefined && actor.may('read', dc.name),
@@ -135,7 +244,8 @@ export function deletedRecordsRestrict(
       if (!values) continue
       const name = values[DELETED_FIELDS.tableName]
       const key = values[DELETED_FIELDS.primaryKey]
-      if (typeof name !== 'string' || typeof key !== 'string') continue
+      const stamp = values[DELETED_FIELDS.stamp]
+      if (typeof name !== 'string' || typeof key !== 'string' || typeof stamp !== 'number') continue
       const dc = ds.findDataClass(name)
       if (dc === undefined) continue
       if (
@@ -143,6 +253,7 @@ export function deletedRecordsRestrict(
           ds,
           name,
           dc.def.key.type === 'string' || dc.def.key.type === 'uuid' ? key : Number(key),
+          stamp,
         )
       )
         keep.push(rowId)

@@ -5,12 +5,18 @@
  * from those (orderings, slices, set algebra, aggregates, entity sets). An update or drop of an
  * entity outside it is refused as if the entity did not exist (1542). New entities are not.
  *
- * The function gets the session the work is done for (the acting one: a REST request's, for its
- * whole reply and the code it runs, or `ds.actAs`'s; one `runAs` names; none for TypeScript called
- * outside a request), and returns an EntitySelection of the dataclass, or
- * null/undefined (or anything else) for no restriction. Its answer is kept until the data or the
- * session changes (the datastore's global stamp, the acting owner). Inside it, the dataclass's
- * own reads are not narrowed (it would call itself).
+ * The function answers for a **view**: the acting session with the privileges in force, those a
+ * running function promotes included (access/actor.ts `view`), as 4D's `Session.hasPrivilege`
+ * answers inside a promoted function. It gets that session (`{ session }`, seen with the promoted
+ * privileges; `currentSession()` gives the same), or none for TypeScript called outside a request,
+ * and returns an EntitySelection of the dataclass, or null/undefined (or anything else, as 4D
+ * says) for no restriction. Inside it, the dataclass's own reads are not narrowed (it would call
+ * itself).
+ *
+ * Its answers are kept per view and data version (restrict-answers.ts): one answer serves every
+ * session of the same user and privileges, unless the code read the session's own state (its id,
+ * storage, data): then that session's alone. A promoted call and the caller's next request are
+ * two views, two answers.
  *
  * The query engine narrows what a relation leads to as well (query/visibility.ts, implemented by
  * restrict-visibility.ts): a filter, an ordering or a query path's counts through a relation.
@@ -18,12 +24,17 @@
  * Not narrowed: entity sets kept from before the restriction changed.
  */
 import type { Session } from '../sessions/session-api.js'
+import { promotedSession } from '../sessions/session-privileges.js'
+import { noteSessionRead, readsOfSession, trackedSession } from '../sessions/session-reads.js'
+import { RowBitmap, type RowMembership } from '../sets/row-bitmap.js'
 import type { RowIds } from '../sets/row-ids.js'
+import type { Actor } from '../access/actor.js'
 import type { DataClass } from './data-class.js'
 import type { EntitySelection } from './entity-selection.js'
 import { isSelection } from './object-kinds.js'
 import { currentOwner } from './owners.js'
 import { currentActor } from '../access/acting.js'
+import { restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
 
 /** What `restrict` receives. */
 export interface RestrictContext {
@@ -31,56 +42,80 @@ export interface RestrictContext {
   readonly session: Session | undefined
 }
 
-// The last answer of each dataclass's restrict: for which owner, at which global stamp.
-const kept = new WeakMap<
-  DataClass,
-  { owner: string; stamp: number; rows: ReadonlySet<number> | undefined }
->()
+// The last answer of each dataclass, for which view and session: a request asks at every row it
+// reads, so the usual case compares three fields and makes no key.
+interface Last extends RestrictAnswer {
+  readonly view: string
+  readonly session: string
+}
+const last = new WeakMap<DataClass, Last>()
 // The dataclasses whose restrict is running: their own reads inside it are not narrowed.
 const running = new WeakSet<DataClass>()
 
-/** The row ids `dc`'s restrict lets through, or undefined when nothing is restricted. */
-export function restriction(dc: DataClass): ReadonlySet<number> | undefined {
+/** The row ids `dc`'s restrict lets the acting view see, or undefined when nothing is restricted. */
+export function restriction(dc: DataClass): RowMembership | undefined {
   const fn = dc.restrictFunction
   if (fn === undefined || running.has(dc)) return undefined
   const ds = dc.datastore
-  // The session acting (a request's, through its whole reply and the code it runs), else the
-  // owner `runAs` names.
+  const version = ds.store.version
   const actor = currentActor(ds)
-  const owner = actor ? undefined : currentOwner(ds)
-  const key = actor ? `session:${actor.session.id}` : `${owner!.kind}:${owner!.id}`
-  const last = kept.get(dc)
-  if (last && last.owner === key && last.stamp === ds.globalStamp) return last.rows
-  const session =
-    actor?.session ?? (owner!.kind === 'session' ? ds.sessions.peek(owner!.id) : undefined)
+  let view: string
+  let id: string
+  let session: Session | undefined
+  if (actor !== undefined) {
+    view = actor.view
+    session = actor.session
+    id = session.id
+  } else {
+    // Outside a request: the owner `runAs` names (a session, or the process).
+    const owner = currentOwner(ds)
+    view = `owner\u0000${owner.kind}\u0000${owner.id}`
+    id = ''
+    session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
+  }
+  const kept = last.get(dc)
+  if (kept && kept.version === version && kept.view === view && kept.session === id) {
+    if (kept.bySession) noteSessionRead()
+    return kept.rows
+  }
   // A session that reads a restricted dataclass may hold its entities: the witnesses of its
-  // deletions are taken among those (deletion-witnesses.ts).
-  if (session) ds.deletionWitnesses.noteReader(dc, session)
-  const rows = answer(dc, session)
-  kept.set(dc, { owner: key, stamp: ds.globalStamp, rows })
-  return rows
+  // deletions are taken among those (deletion-witnesses.ts), as themselves.
+  if (session !== undefined) ds.deletionWitnesses.noteReader(dc, session, actor?.rule)
+  const answers = restrictAnswers(ds)
+  let answer = answers.get(dc.name, view, id, version)
+  if (answer === undefined) {
+    answer = run(dc, actor, session, version)
+    answers.set(dc.name, view, id, answer)
+  }
+  // An answer of the session's own state makes whatever asked depend on it too.
+  if (answer.bySession) noteSessionRead()
+  last.set(dc, { ...answer, view, session: id })
+  return answer.rows
 }
 
-/**
- * The row ids `dc`'s restrict lets `session` see, asked now (not kept), whoever acts: what a
- * deletion's witnesses are decided by, before the delete applies. Undefined: nothing restricted.
- */
-export function restrictionFor(dc: DataClass, session: Session): ReadonlySet<number> | undefined {
-  if (dc.restrictFunction === undefined || running.has(dc)) return undefined
-  return answer(dc, session)
-}
-
-function answer(dc: DataClass, session: Session | undefined): ReadonlySet<number> | undefined {
+function run(
+  dc: DataClass,
+  actor: Actor | undefined,
+  session: Session | undefined,
+  version: number,
+): RestrictAnswer {
+  // The session as the code sees it: its reads noted, the promoted privileges held.
+  let seen = session && trackedSession(session)
+  if (seen && actor !== undefined && actor.promoted.size > 0)
+    seen = promotedSession(seen, actor.promoted)
   running.add(dc)
-  let result: unknown
+  let ran: { value: unknown; bySession: boolean }
   try {
-    result = dc.restrictFunction!.call(dc, { session })
+    ran = readsOfSession(() => dc.restrictFunction!.call(dc, { session: seen }))
   } finally {
     running.delete(dc)
   }
-  return isSelection(result) && result.dataClass === dc
-    ? new Set<number>(result.unorderedRowIds)
-    : undefined
+  const result = ran.value
+  const rows =
+    isSelection(result) && result.dataClass === dc
+      ? RowBitmap.of(result.unorderedRowIds)
+      : undefined
+  return { version, rows, bySession: ran.bySession }
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { actAsInFrame, demoteInFrame, promoteInFrame } from '../access/call-frame.js'
 import type { Session } from '../sessions/session-api.js'
+import { noteSessionRead } from '../sessions/session-reads.js'
 import { sessionStorage, type SharedObject } from '../sessions/session-storage.js'
 import type { Datastore } from './datastore.js'
 import { sessionLockOwner } from './datastore-options.js'
@@ -72,12 +73,14 @@ export function withSessionCalls<T extends object>(
     promote: (privilege) => promoteInFrame(ds, ds.roles, privilege),
     demote: (promoteId) => demoteInFrame(ds, promoteId),
     createOTP(lifespan) {
+      noteSessionRead()
       const session = current.get()
       if (session === undefined) return ''
       establishSession(ds, session)
       return ds.sessionTokens.create(session, lifespan)
     },
     restore(token) {
+      noteSessionRead()
       if (current.get() === undefined || typeof token !== 'string') return false
       const restored = ds.sessionTokens.restore(token)
       if (restored === undefined) return false
@@ -91,6 +94,7 @@ export function withSessionCalls<T extends object>(
   Object.defineProperty(call, 'storage', {
     enumerable: true,
     get: () => {
+      noteSessionRead()
       const session = current.get()
       return session && sessionStorage(session, ds.sessions)
     },
@@ -108,5 +112,7 @@ export function singletonStateFor(
   name: string,
   session: Session | undefined,
 ): unknown {
+  // A session singleton's state is the session's own (session-reads.ts).
+  if (session !== undefined && ds.functions.isSessionSingleton(name)) noteSessionRead()
   return ds.functions.singletonState(name, session, () => establishSession(ds, session!))
 }

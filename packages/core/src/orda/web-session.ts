@@ -17,7 +17,7 @@ import { fail } from '../errors/datastore-error.js'
 import { GUEST_PRIVILEGE } from '../roles/roles.js'
 import type { SharedObject } from '../sessions/session-storage.js'
 import type { Session } from '../sessions/session-api.js'
-import { sessionUser } from '../sessions/session-user.js'
+import { noteSessionRead } from '../sessions/session-reads.js'
 import { describeValue } from '../values/coerce.js'
 import type { PrivilegeSettings, SessionSource } from './call-context.js'
 import type { QuotaManager } from './session-quotas.js'
@@ -51,8 +51,10 @@ export class WebSession {
     this.#call = call
   }
 
-  // The session now (a restore replaces it; there is always one, see the constructor).
+  // The session now (a restore replaces it; there is always one, see the constructor), read for
+  // its own state: noted, since an answer that read it is that session's alone.
   get #session(): Session {
+    noteSessionRead()
     return this.#call.session!
   }
 
@@ -63,12 +65,12 @@ export class WebSession {
 
   /** 4D's `userName`: the user set by `setPrivileges({ userName })` or a login; '' for a guest. */
   get userName(): string {
-    return sessionUser(this.#session)?.name ?? ''
+    return this.#call.user?.name ?? ''
   }
 
   /** 4D's `isGuest()`: true until `setPrivileges()` (or a login) gives the session a user. */
   isGuest(): boolean {
-    return sessionUser(this.#session) === undefined
+    return this.#call.user === undefined
   }
 
   /**
@@ -78,7 +80,7 @@ export class WebSession {
    */
   getPrivileges(): string[] {
     const roles = this.#call.datastore.roles
-    const user = sessionUser(this.#session)
+    const user = this.#call.user
     if (roles === undefined || user === undefined) return []
     const given = roles.privilegesOf({ privileges: user.privileges, roles: user.roles })
     const asGuest = roles.privilegesOf({})
@@ -101,6 +103,7 @@ export class WebSession {
    * login). True: failures throw (SessionLimit when no session can be established).
    */
   setPrivileges(settings: PrivilegeSettings): boolean {
+    noteSessionRead()
     return this.#call.setPrivileges(settings)
   }
 
@@ -110,37 +113,44 @@ export class WebSession {
    * ends. True.
    */
   clearPrivileges(): boolean {
+    noteSessionRead()
     this.#call.logOut()
     return true
   }
 
   /** 4D's `promote()` (20 R10): see `FunctionCall.promote`. */
   promote(privilege: string): number {
+    noteSessionRead()
     return this.#call.promote(privilege)
   }
 
   /** 4D's `demote()` (20 R10): see `FunctionCall.demote`. */
   demote(promoteId: number): void {
+    noteSessionRead()
     this.#call.demote(promoteId)
   }
 
   /** 4D's `createOTP()` (20 R9): a one-time token for `$4DSID` or `restore`, `lifespan` seconds. */
   createOTP(lifespan?: number): string {
+    noteSessionRead()
     return this.#call.createOTP(lifespan)
   }
 
   /** 4D's `restore()` (20 R9): the rest of the call acts as the token's session. */
   restore(token: string): boolean {
+    noteSessionRead()
     return this.#call.restore(token)
   }
 
   /** 4D's `storage`: the session's shared object, written inside `use(storage, (s) => …)`. */
   get storage(): SharedObject {
+    noteSessionRead()
     return this.#call.storage!
   }
 
   /** 4D's `quotas` (21 R4): the session's entity-set quotas. */
   get quotas(): QuotaManager {
+    noteSessionRead()
     return this.#call.quotas
   }
 

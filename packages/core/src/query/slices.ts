@@ -305,3 +305,17 @@ export function once<T>(key: string, effect: () => T): T {
 export function currentScope(): SliceScope | undefined {
   return current
 }
+
+/**
+ * Runs `fn` outside the current scope: its work runs in one piece and nothing of it is kept.
+ * What runs inside a commit (deletion witnesses asking a `restrict`) cannot stop to go on later.
+ */
+export function outsideSlices<R>(fn: () => R): R {
+  const scope = current
+  current = undefined
+  try {
+    return fn()
+  } finally {
+    current = scope
+  }
+}

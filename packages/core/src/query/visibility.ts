@@ -13,14 +13,15 @@
  * pays nothing.
  */
 import type { DataClassDef } from '../schema/definitions.js'
+import type { RowMembership } from '../sets/row-bitmap.js'
 
 export interface Visibility {
   /** The row ids of dataclass `name` the acting session may see, or undefined when it sees all. */
-  rowsOf(name: string): ReadonlySet<number> | undefined
+  rowsOf(name: string): RowMembership | undefined
 }
 
 /** The visible rows of a dataclass, by its definition: what the executor and the orderings ask. */
-export type AllowedRows = (dc: DataClassDef) => ReadonlySet<number> | undefined
+export type AllowedRows = (dc: DataClassDef) => RowMembership | undefined
 
 /**
  * One query's view of `visibility`: each dataclass asked once (the executor asks at every join),
@@ -28,7 +29,7 @@ export type AllowedRows = (dc: DataClassDef) => ReadonlySet<number> | undefined
  * after the session stopped acting.
  */
 export function allowedRows(visibility: Visibility): AllowedRows {
-  const kept = new Map<DataClassDef, ReadonlySet<number> | undefined>()
+  const kept = new Map<DataClassDef, RowMembership | undefined>()
   return (dc) => {
     if (kept.has(dc)) return kept.get(dc)
     const rows = visibility.rowsOf(dc.name)
@@ -38,7 +39,7 @@ export function allowedRows(visibility: Visibility): AllowedRows {
 }
 
 /** The rows of `rows` in `allowed` (`rows` itself when nothing is restricted). */
-export function visibleRows(rows: number[], allowed: ReadonlySet<number> | undefined): number[] {
+export function visibleRows(rows: number[], allowed: RowMembership | undefined): number[] {
   if (allowed === undefined) return rows
   const out: number[] = []
   for (let i = 0; i < rows.length; i++) if (allowed.has(rows[i]!)) out.push(rows[i]!)

@@ -38,3 +38,27 @@ export function setSessionUser(session: Session, user: AuthUser | undefined): vo
   if (user === undefined) session.data.delete(SESSION_USER_KEY)
   else session.data.set(SESSION_USER_KEY, user)
 }
+
+// Made once a user object: a view is asked for at every restricted read.
+const identities = new WeakMap<AuthUser, string>()
+
+/**
+ * All that `user` says of who it is, as one text ('' for no user): two logins that put equal users
+ * on their sessions give the same text, whatever the order of their fields.
+ */
+export function userIdentity(user: AuthUser | undefined): string {
+  if (user === undefined) return ''
+  let text = identities.get(user)
+  if (text === undefined) identities.set(user, (text = JSON.stringify(sorted(user))))
+  return text
+}
+
+// Objects with their keys in order, arrays as they are: a stable text for JSON.stringify.
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value).sort())
+    out[key] = sorted((value as Record<string, unknown>)[key])
+  return out
+}

@@ -148,7 +148,7 @@ export class Store {
   // Moved by every commit, load, restore and setGlobalStamp (each tells its listeners).
   #version = 0
   // Told of a write's changes before they apply (the rows they delete still there).
-  readonly #beforeWrite: ((changes: readonly Change[]) => void)[] = []
+  readonly #beforeWrite: ((changes: readonly Change[], first: number) => void)[] = []
 
   /** `runBuild`: how the tables' indexes run a build on first use (IndexSet's constructor). */
   constructor(
@@ -312,10 +312,11 @@ export class Store {
 
   /**
    * Registers `fn`, told of each write's changes before they apply, while the rows they update or
-   * delete are still as they were (who may learn of a deletion is decided there). It must not
-   * throw nor write: the commit cannot fail. Returns the function that removes it.
+   * delete are still as they were (who may learn of a deletion is decided there), with the global
+   * stamp the write starts from (its changes take the stamps after it: change-stamps.ts). It must
+   * not throw nor write: the commit cannot fail. Returns the function that removes it.
    */
-  beforeWrite(fn: (changes: readonly Change[]) => void): () => void {
+  beforeWrite(fn: (changes: readonly Change[], first: number) => void): () => void {
     this.#beforeWrite.push(fn)
     return () => {
       const i = this.#beforeWrite.indexOf(fn)
@@ -341,7 +342,7 @@ export class Store {
   commit(given: readonly Change[], options: CommitOptions = NO_OPTIONS): void {
     const loaded = options.loaded ?? NO_LOADS
     const counts = options.replayed === undefined && (options.countsAsModification ?? true)
-    if (counts) for (const fn of this.#beforeWrite) fn(given)
+    if (counts) for (const fn of this.#beforeWrite) fn(given, this.#globalStamp)
     // A write of a tracked dataclass writes its global stamps and deleted rows (change-stamps.ts);
     // a replay has them in its rows already.
     const changes = counts ? trackChanges(this, given, this.#globalStamp) : given
