@@ -145,23 +145,32 @@ describe('change tracking over REST', () => {
   })
 
   it('a reader with execute on the datastore cannot set the stamp back: the built-ins are not REST functions', async () => {
-    const { ds, send } = setup({
-      privileges: [],
-      roles: [],
-      permissions: {
-        allowed: [{ applyTo: 'ds', type: 'datastore', read: ['guest'], execute: ['guest'] }],
+    // The project's own function that is not exposed: what the built-ins must answer.
+    const hidden = defineFunctions({ dataStore: { hidden: { call: () => 1 } } })
+    const { ds, send } = setup(
+      {
+        privileges: [],
+        roles: [],
+        permissions: {
+          allowed: [{ applyTo: 'ds', type: 'datastore', read: ['guest'], execute: ['guest'] }],
+        },
       },
-    })
+      hidden,
+    )
     ds.dataClass('Employee').get(1)!.edit({ name: 'Ann B' }).saveOrFail()
     const before = ds.getGlobalStamp()
     expect(before).toBe(1)
     const set = await send('/rest/$catalog/setGlobalStamp', [0])
     expect(set).toMatchObject({ status: 404, errCode: 1573 })
     expect(ds.getGlobalStamp()).toBe(before)
-    // Not listed, and not readable either: the envelope's __GlobalStamp is the stamp to keep.
-    const catalog = await send('/rest/$catalog')
-    expect(catalog.json.methods ?? []).toEqual([])
+    expect((await send('/rest/$catalog/hidden', [0])).errCode).toBe(1573)
+    // Not listed, and not readable either (a GET names a dataclass's catalog, 1800, as for any
+    // name): the envelope's __GlobalStamp is the stamp to keep.
+    expect((await send('/rest/$catalog')).json.methods ?? []).toEqual([])
     expect((await send('/rest/$catalog/getGlobalStamp', [])).errCode).toBe(1573)
+    const read = await send('/rest/$catalog/getGlobalStamp')
+    expect(read).toMatchObject({ status: 404, errCode: 1800 })
+    expect((await send('/rest/$catalog/hidden')).errCode).toBe(1800)
     expect((await send('/rest/Employee?$top=0')).json.__GlobalStamp).toBe(before)
   })
 
