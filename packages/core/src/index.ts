@@ -125,6 +125,7 @@ export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-d
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
 export { defineFunctions } from './orda/define-functions.js'
+export { globalStampFunctions } from './orda/global-stamp-functions.js'
 export type {
   AttributeEventDefs,
   DataClassFunctionDefs,

@@ -211,7 +211,7 @@ describe('--log json, --quiet, and --cors in the same process', () => {
     ])
   })
 
-  it('--quiet: no request line; the URL line stays. --cors alone: any origin, named', async () => {
+  it('--quiet: no request line; the URL line stays. --cors alone: a page on this machine, named', async () => {
     const s = await start(['--quiet', '--cors'])
     const res = await fetch(`${s.url}/rest/Employee(1)`, {
       headers: { origin: 'http://localhost:4321' },

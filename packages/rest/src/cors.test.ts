@@ -1,14 +1,15 @@
 /**
  * The header logic of CORS (cors.ts), reply by reply: what a page may read of a reply (exposed
  * headers, those a function sets included, never the cookie), credentials that always name the
- * origin, Chrome's private network preflight, and the refusals made before `respond` (a body too
+ * origin and never go with '*', '*' as the wildcard, the loopback origins, Chrome's private
+ * network preflight (never for '*'), and the refusals made before `respond` (a body too
  * large, a chaos 503) that a page can read once the transport says whose request they were.
  * edge.test.ts has the preflight and the allowed and refused origins through the handler.
  */
 import { createDatastore, datastoreError, ManualClock, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { OutgoingMessage } from './call/outgoing-message.js'
-import { CORS_EXPOSED_HEADERS, exposedHeaders, withCors } from './cors.js'
+import { CORS_EXPOSED_HEADERS, exposedHeaders, isLoopbackOrigin, withCors } from './cors.js'
 import type { RestCore, RestReply, RestRequest } from './exchange.js'
 import { createRestHandler } from './handler.js'
 import { serveOnSocket } from './node/serve.fixture.js'
@@ -123,13 +124,69 @@ describe('what a page may read of a reply', () => {
 })
 
 describe('credentials', () => {
-  it("names the origin, never '*', whatever the form of the option, with credentials", () => {
-    for (const origin of ['*', PAGE, [PAGE], (o: string) => o.startsWith('http://localhost')]) {
+  it('name the origin, never a wildcard, whatever the form of a list or a function', () => {
+    for (const origin of [PAGE, [PAGE], (o: string) => o.startsWith('http://localhost')]) {
       const core = withCors(replying({}), { origin, credentials: true })
       const reply = syncReply(core.respond(get('/rest/Doc', { origin: PAGE })))
       expect(reply.headers['access-control-allow-origin']).toBe(PAGE)
       expect(reply.headers['access-control-allow-credentials']).toBe('true')
     }
+  })
+
+  it("never go with '*': the handler refuses to start, rather than let any site read with cookies", () => {
+    expect(() => withCors(replying({}), { origin: '*', credentials: true })).toThrow(
+      /origin '\*' cannot go with credentials/,
+    )
+    expect(() => handler({ cors: { origin: '*', credentials: true } })).toThrow(TypeError)
+  })
+})
+
+describe("'*', any origin", () => {
+  it('is answered as the wildcard, without credentials, to any page', () => {
+    const core = withCors(replying({}), { origin: '*' })
+    for (const origin of [PAGE, 'https://evil.test']) {
+      const reply = syncReply(core.respond(get('/rest/Doc', { origin })))
+      expect(reply.headers['access-control-allow-origin']).toBe('*')
+      expect(reply.headers['access-control-allow-credentials']).toBeUndefined()
+      expect(reply.headers.vary).toBe('origin')
+    }
+    // No Origin, no CORS header: a request from no page.
+    const plain = syncReply(core.respond(get('/rest/Doc', {})))
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
+
+describe('isLoopbackOrigin', () => {
+  it.each([
+    'http://localhost',
+    'http://localhost:5173',
+    'https://localhost:8443',
+    'http://127.0.0.1:5173',
+    'https://127.0.0.1',
+    'http://[::1]:3000',
+    'https://[::1]',
+  ])('allows %s, a page on this machine', (origin) => {
+    expect(isLoopbackOrigin(origin)).toBe(true)
+  })
+
+  it.each([
+    'null',
+    '',
+    'http://localhost.evil.test',
+    'http://evil.test',
+    'http://app.localhost:5173',
+    'http://127.0.0.2:5173',
+    'http://0.0.0.0:5173',
+    'http://192.168.1.10:5173',
+    'http://localhost:5173/',
+    'http://localhost:5173/app',
+    'http://user@localhost:5173',
+    'capacitor://localhost',
+    'file://localhost',
+    'ws://localhost:5173',
+    'http://LOCALHOST:5173',
+  ])('refuses %j', (origin) => {
+    expect(isLoopbackOrigin(origin)).toBe(false)
   })
 })
 
@@ -160,6 +217,22 @@ describe("Chrome's private network preflight", () => {
       }),
     )
     expect(plain.headers['access-control-allow-private-network']).toBeUndefined()
+  })
+
+  it("is never granted to '*', nor to an origin the option does not allow", () => {
+    for (const cors of [
+      { origin: '*' as const },
+      { origin: isLoopbackOrigin, credentials: true },
+    ]) {
+      const rest = handler({ cors })
+      const reply = syncReply(rest.respond(preflight('https://preview.example.com')))
+      expect(reply.headers['access-control-allow-private-network']).toBeUndefined()
+    }
+    const any = syncReply(handler({ cors: { origin: '*' } }).respond(preflight(PAGE)))
+    expect(any.status).toBe(204)
+    expect(any.headers['access-control-allow-origin']).toBe('*')
+    expect(any.headers['access-control-allow-methods']).toBeDefined()
+    expect(any.headers['access-control-allow-private-network']).toBeUndefined()
   })
 })
 

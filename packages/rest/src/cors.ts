@@ -2,11 +2,17 @@
  * @module CORS for browser clients, opt-in (`createRestHandler(ds, { cors })`, `serve --cors`). A
  * wrapper around the core: a preflight (`OPTIONS` with `Access-Control-Request-Method`) from an
  * allowed origin is answered with what the interface accepts, and every other reply to an allowed
- * origin carries `Access-Control-Allow-Origin` (the origin itself, never `*`, so that credentials
- * can be allowed) and `Access-Control-Expose-Headers` (the headers a client reads that a browser
- * hides from a page unless told). A request from an origin that is not allowed gets the reply it
- * gets today, with no CORS header: the browser then keeps the reply from the page. Replies say
- * `Vary: Origin`, since they depend on it.
+ * origin carries `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers` (the headers a
+ * client reads that a browser hides from a page unless told). A request from an origin that is not
+ * allowed gets the reply it gets today, with no CORS header: the browser then keeps the reply from
+ * the page. Replies say `Vary: Origin`, since they depend on it.
+ *
+ * Named origins (one, a list, a function) are echoed, so that credentials (the session cookie) may
+ * go with them, and a preflight that asks for Chrome's private network access gets it. `'*'` is the
+ * wildcard browsers define: any page may read, none with credentials (a browser refuses a
+ * credentialed reply to `*`, and any site reading with the user's cookie is what CORS is there to
+ * prevent), and never private network access, which would let any public page read a server on the
+ * developer's machine.
  */
 import {
   bodyLimitOf,
@@ -21,10 +27,14 @@ import { ALLOWED_METHODS } from './reply.js'
 export interface CorsOptions {
   /**
    * The origins allowed (`https://app.example.com`, as a browser sends it in `Origin`): one, a list,
-   * `'*'` for any, or a function that decides.
+   * a function that decides (`isLoopbackOrigin`: the pages on this machine), or `'*'` for any page,
+   * answered without credentials or private network access.
    */
   readonly origin: string | readonly string[] | ((origin: string) => boolean)
-  /** Whether a browser may send cookies (the session) and the login headers. @default false */
+  /**
+   * Whether a browser may send cookies (the session) and the login headers. Not with `'*'` (a
+   * TypeError when the handler is made). @default false
+   */
   readonly credentials?: boolean
   /** How long, in seconds, a browser may keep a preflight's answer. @default none (the browser's) */
   readonly maxAge?: number
@@ -80,6 +90,17 @@ function header(headers: RestHeaders, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v
 }
 
+/**
+ * Whether `origin` is a page on this machine: `http` or `https`, on `localhost`, `127.0.0.1` or
+ * `[::1]`, any port, as a browser writes it in `Origin` (lower case, no path). Other names of this
+ * machine (`app.localhost`, `127.0.0.2`, its network address) are not: list them.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK.test(origin)
+}
+
+const LOOPBACK = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
+
 /** Whether `origin` is allowed by the option; a function that throws allows nothing. */
 function allows(option: CorsOptions['origin'], origin: string): boolean {
   if (typeof option === 'function') {
@@ -93,8 +114,17 @@ function allows(option: CorsOptions['origin'], origin: string): boolean {
   return option.includes(origin)
 }
 
-/** `core` with CORS headers on its replies for the origins `options` allow. */
+/**
+ * `core` with CORS headers on its replies for the origins `options` allow.
+ * @throws TypeError for `'*'` with credentials
+ */
 export function withCors(core: RestCore, options: CorsOptions): RestCore {
+  const any = options.origin === '*'
+  if (any && options.credentials)
+    throw new TypeError(
+      "cors: origin '*' cannot go with credentials: any site could read the replies with the " +
+        "user's session; name the origins (a list, or a function such as isLoopbackOrigin)",
+    )
   const maxAge =
     options.maxAge !== undefined && Number.isFinite(options.maxAge)
       ? String(Math.max(0, Math.floor(options.maxAge)))
@@ -108,9 +138,11 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
     }
   }
   const allowed = (origin: string): Record<string, string> =>
-    options.credentials
-      ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' }
-      : { 'access-control-allow-origin': origin }
+    any
+      ? { 'access-control-allow-origin': '*' }
+      : options.credentials
+        ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' }
+        : { 'access-control-allow-origin': origin }
 
   /** `reply`, to a request with these headers, with the CORS headers its origin gets. */
   const withHeaders = (
@@ -133,8 +165,8 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
       'access-control-allow-headers': CORS_ALLOWED_HEADERS,
       ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
       // Chrome's Private Network Access: a page on a public address (a deployed preview) asks
-      // before it calls a server on the developer's machine; an allowed origin may.
-      ...(header(request.headers, 'access-control-request-private-network') === 'true'
+      // before it calls a server on the developer's machine; an origin named may, '*' never.
+      ...(!any && header(request.headers, 'access-control-request-private-network') === 'true'
         ? { 'access-control-allow-private-network': 'true' }
         : {}),
     })

@@ -6,6 +6,7 @@
  */
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
+export { isLoopbackOrigin } from './cors.js'
 export type { CorsOptions } from './cors.js'
 export { isPending, isStream, takesBody } from './exchange.js'
 export type { ChangesStreamOptions } from './resources/context.js'

@@ -33,7 +33,6 @@ import type { DataSnapshot } from '../store/data-snapshot.js'
 import { restoreSnapshot } from './snapshots.js'
 import { openTransaction, runAs } from './owners.js'
 import { DeletionWitnesses } from './deletion-witnesses.js'
-import { withGlobalStampFunctions } from './global-stamp-functions.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { restrictVisibility } from './restrict-visibility.js'
 import { ChangeHub } from './change-hub.js'
@@ -143,10 +142,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     // Set ids look like the real server's: 32 upper-case hex digits.
     const newSetId = (): string => newUuid().replace(/-/g, '').toUpperCase()
     this.entitySets = new EntitySets(this as unknown as Datastore, newSetId, options.entitySets)
-    this.functions = new FunctionRegistry(
-      schema,
-      withGlobalStampFunctions(schema, options.functions as FunctionsDef | undefined),
-    )
+    this.functions = new FunctionRegistry(schema, options.functions as FunctionsDef | undefined)
     for (const def of schema.dataClasses)
       this.#classes.set(
         def.name,
@@ -245,7 +241,8 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
    * 4D's `ds.setGlobalStamp()`: sets the global stamp, so that the next change takes `stamp + 1`
    * (a journal keeps it). Setting it back lets later changes take stamps already given: a sync
    * from a higher stamp would miss them. Not inside `ds.transaction`. Throws a RangeError for a
-   * value that is not a non-negative integer.
+   * value that is not a non-negative integer. Not a REST function unless a project exposes it
+   * (`globalStampFunctions`).
    */
   setGlobalStamp(stamp: number): void {
     if (openTransaction(this as unknown as Datastore))

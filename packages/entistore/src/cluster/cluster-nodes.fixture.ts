@@ -15,12 +15,16 @@ export interface ClusterNode {
 export class ClusterNodes {
   readonly #open: { cluster: Cluster; server: RunningServer }[] = []
 
-  /** A process of `model` joined as `options` say (a test's own errors ignored unless given). */
+  /**
+   * A process of `model` joined as `options` say (a test's own errors ignored unless given), its
+   * datastore made with `datastore` (its functions, say).
+   */
   async start(
     model: Parameters<typeof createDatastore>[0],
     options: ClusterOptions,
+    datastore?: Parameters<typeof createDatastore>[1],
   ): Promise<ClusterNode> {
-    const ds = createDatastore(model)
+    const ds = createDatastore(model, datastore)
     const cluster = await joinCluster(ds, { pollMs: 200, onError: () => undefined, ...options })
     const server = await serve(ds, { port: 0, wrapCore: (core) => cluster.wrap(core) })
     this.#open.push({ cluster, server })

@@ -1,16 +1,20 @@
 /**
  * `serve --cors [origins]`, `--log` and `--quiet` as the command line reads them: the origins
- * written as a browser sends them, `--cors` alone for any origin (parseArgs has no optional
- * value: withBareValues), and every mistake one usage line.
+ * written as a browser sends them, `--cors` alone for the pages on this machine (parseArgs has no
+ * optional value: withBareValues), `'*'` only when written, and every mistake one usage line; then
+ * what the server answers a page for each form.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../cli.js'
+import { startServe, type Started } from '../cli-serve.fixture.js'
 import { UsageError, withBareValues } from './command.js'
 import { parseCorsOrigins } from './cors-option.js'
+import { serveCommand } from './serve.js'
 
 describe('parseCorsOrigins', () => {
   it('reads origins as a browser writes them in Origin', () => {
     expect(parseCorsOrigins('*')).toBe('*')
+    expect(parseCorsOrigins('loopback')).toBe('loopback')
     expect(parseCorsOrigins('http://localhost:5173')).toEqual(['http://localhost:5173'])
     expect(
       parseCorsOrigins(' http://LOCALHOST:5173/ , https://App.Example.com:443,http://a.test:80'),
@@ -32,6 +36,7 @@ describe('parseCorsOrigins', () => {
     ['http://user@localhost', 'scheme://host[:port]'],
     ['http://localhost:99999', 'is not an origin'],
     ['*,http://a.test', 'got "*"'],
+    ['loopback,http://a.test', 'got "loopback"'],
   ])('refuses %j in one line', (text, message) => {
     const e = (() => {
       try {
@@ -48,21 +53,23 @@ describe('parseCorsOrigins', () => {
 })
 
 describe('withBareValues', () => {
-  const bare = { cors: '*' }
-  it('gives --cors its value when alone: last, or before another option', () => {
+  const bare = serveCommand.bareValues!
+  it('gives --cors its value when alone, the pages on this machine: last, or before another option', () => {
     expect(withBareValues(['serve', '-m', 'm.json', '--cors'], bare)).toEqual([
       'serve',
       '-m',
       'm.json',
-      '--cors=*',
+      '--cors=loopback',
     ])
     expect(withBareValues(['serve', '--cors', '-m', 'm.json'], bare)).toEqual([
       'serve',
-      '--cors=*',
+      '--cors=loopback',
       '-m',
       'm.json',
     ])
-    expect(withBareValues(['serve', '--cors', '--port', '0'], bare)[1]).toBe('--cors=*')
+    expect(withBareValues(['serve', '--cors', '--port', '0'], bare)[1]).toBe('--cors=loopback')
+    // '*' is a value given, never the one taken alone.
+    expect(withBareValues(['serve', '--cors', '*'], bare)).toEqual(['serve', '--cors', '*'])
   })
 
   it('leaves a value given, an inline one, other options and what follows --', () => {
@@ -102,6 +109,7 @@ describe('serve --cors, --log and --quiet on the command line', () => {
 
   it.each([
     [['--cors']],
+    [['--cors', '*']],
     [['--cors', '--quiet']],
     [['--cors', 'http://localhost:5173,https://app.example.com', '--log', 'json']],
     [['--quiet', '--cors']],
@@ -109,5 +117,90 @@ describe('serve --cors, --log and --quiet on the command line', () => {
     const { code, err } = await usage(argv)
     expect(code).toBe(1)
     expect(err.join('\n')).toContain('/nonexistent/model.json')
+  })
+})
+
+describe('what serve --cors answers a page', () => {
+  const DEMO = new URL('../../../../examples/company/', import.meta.url).pathname
+  let served: Started | undefined
+  afterEach(async () => {
+    await served?.stop()
+    served = undefined
+  })
+
+  /** Serves the demo with `cors` (the option's words), quiet. */
+  async function serveWith(cors: string[]) {
+    served = await startServe([
+      'serve',
+      '-m',
+      `${DEMO}model.json`,
+      '-d',
+      `${DEMO}data.json`,
+      '--no-explorer',
+      '--quiet',
+      ...cors,
+    ])
+    return served.url
+  }
+
+  /** The CORS headers of a GET from `origin`, and of a preflight from it asking private network access. */
+  async function corsOf(url: string, origin: string) {
+    const read = await fetch(`${url}/rest/Employee(1)`, { headers: { origin } })
+    await read.arrayBuffer()
+    const pre = await fetch(`${url}/rest/Employee(1)`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-private-network': 'true',
+      },
+    })
+    await pre.arrayBuffer()
+    return {
+      origin: read.headers.get('access-control-allow-origin'),
+      credentials: read.headers.get('access-control-allow-credentials'),
+      preflight: pre.headers.get('access-control-allow-origin'),
+      privateNetwork: pre.headers.get('access-control-allow-private-network'),
+    }
+  }
+
+  it('alone: the pages on this machine, with their cookie, on any port; no other page', async () => {
+    const url = await serveWith(['--cors'])
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+      'http://[::1]:3000',
+      'https://localhost',
+    ])
+      expect(await corsOf(url, origin)).toMatchObject({ origin, credentials: 'true' })
+    for (const origin of ['https://evil.example', 'http://192.168.1.20:5173', 'null'])
+      expect(await corsOf(url, origin)).toEqual({
+        origin: null,
+        credentials: null,
+        preflight: null,
+        privateNetwork: null,
+      })
+  })
+
+  it("'*' written: any page reads, without cookies, and no public page reaches this machine", async () => {
+    const url = await serveWith(['--cors', '*'])
+    expect(await corsOf(url, 'https://preview.example.com')).toEqual({
+      origin: '*',
+      credentials: null,
+      preflight: '*',
+      privateNetwork: null,
+    })
+  })
+
+  it('a list: those origins, with their cookie and private network access, as before', async () => {
+    const url = await serveWith(['--cors', 'http://localhost:5173,https://preview.example.com'])
+    expect(await corsOf(url, 'https://preview.example.com')).toEqual({
+      origin: 'https://preview.example.com',
+      credentials: 'true',
+      preflight: 'https://preview.example.com',
+      privateNetwork: 'true',
+    })
+    // Another host name is another origin: not in the list.
+    expect((await corsOf(url, 'http://127.0.0.1:5173')).origin).toBeNull()
   })
 })

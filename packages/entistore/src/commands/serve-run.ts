@@ -29,6 +29,7 @@ import { serve, type RunningServer } from '../serve.js'
 import { stopSignal } from '../signals.js'
 import type { CliIo } from './cli-io.js'
 import type { ServeCliOptions } from './serve.js'
+import { corsOptions } from './serve-cors.js'
 
 /** SIGUSR2 asks for a save; Windows has no such signal (only the save on exit is left there). */
 function sigusr2(save: () => void): () => void {
@@ -256,9 +257,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       },
       ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
       healthDetails: o.healthDetails,
-      // A page on another origin sends its session cookie back (credentials): the origin is
-      // echoed, never `*` (cors.ts).
-      ...(o.cors === undefined ? {} : { cors: { origin: o.cors, credentials: true } }),
+      ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors) }),
       ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),

@@ -16,7 +16,7 @@ import {
   type Command,
   type Values,
 } from './command.js'
-import { parseCorsOrigins } from './cors-option.js'
+import { parseCorsOrigins, type CorsOrigins } from './cors-option.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
@@ -99,9 +99,11 @@ Options:
   --redis       share sessions, locks and entity sets with the other processes serving this
                 datastore through this Redis (redis://host:6379): a cookie or a lock taken
                 through one process holds in all (docs/durability.md)
-  --cors        let browser pages on other origins call the server, with their session cookie
-                (CORS): alone, any origin; or the origins, separated by commas
-                (--cors http://localhost:5173,https://app.example.com)
+  --cors        let browser pages on other origins call the server (CORS): alone, the pages on
+                this machine (http or https on localhost, 127.0.0.1 or [::1], any port), with
+                their session cookie; the origins, separated by commas, with their session cookie
+                (--cors http://localhost:5173,https://app.example.com); or '*', any page,
+                without cookies
   --log         the request log's form: text (the default, a line a request on stdout: method,
                 URL, status, time, bytes, user), or json (one JSON object a line)
   --quiet       no request log
@@ -170,7 +172,8 @@ export const serveCommand: Command = {
     log: { type: 'string' },
     quiet: { type: 'boolean' },
   },
-  bareValues: { cors: '*' },
+  // Alone, the pages on this machine: '*' is for the one who writes it.
+  bareValues: { cors: 'loopback' },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
     if (values.project !== undefined) checkProject(values)
@@ -284,8 +287,11 @@ export interface ServeCliOptions {
   readonly healthDetails: boolean
   /** --verbose: a 500's stack after its line on stderr. */
   readonly verbose: boolean
-  /** --cors: the origins browser pages may call from, `*` for any; undefined: no CORS header. */
-  readonly cors: readonly string[] | '*' | undefined
+  /**
+   * --cors: the origins browser pages may call from, `loopback` for the pages on this machine, `*`
+   * for any page; undefined: no CORS header.
+   */
+  readonly cors: CorsOrigins | undefined
   /** The request log's form (--log); undefined with --quiet. */
   readonly log: RequestLogFormat | undefined
 }

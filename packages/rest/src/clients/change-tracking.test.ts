@@ -4,7 +4,13 @@
  * `$filter="__GlobalStamp > :1"`, the deleted ones the `__DeletedRecords` rows with `__Stamp > :1`
  * of their table, the stamp to keep is the envelope's `__GlobalStamp` (or `getGlobalStamp()`).
  */
-import { createDatastore, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  defineFunctions,
+  globalStampFunctions,
+  type FunctionsDef,
+  type ModelJson,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 
@@ -30,7 +36,7 @@ const model: ModelJson = {
   ],
 }
 
-function setup(roles?: object) {
+function setup(roles?: object, functions?: FunctionsDef) {
   const ds = createDatastore(model, {
     data: {
       Employee: [
@@ -41,6 +47,7 @@ function setup(roles?: object) {
       Secret: [{ ID: 1 }, { ID: 2 }],
     },
     ...(roles ? { roles: roles as never } : {}),
+    ...(functions ? { functions } : {}),
   })
   const rest = createRestHandler(ds)
   const send = async (path: string, body?: unknown) => {
@@ -92,7 +99,7 @@ describe('change tracking over REST', () => {
     expect(recent.json.__ENTITIES[0].name).toBe('Dee')
   })
 
-  it('the catalog shows the stamp attribute and __DeletedRecords; the functions answer over REST', async () => {
+  it('the catalog shows the stamp attribute and __DeletedRecords', async () => {
     const { send } = setup()
     const catalog = await send('/rest/$catalog/$all')
     const byName = new Map<string, any>(catalog.json.dataClasses.map((d: any) => [d.name, d]))
@@ -100,9 +107,16 @@ describe('change tracking over REST', () => {
     expect(
       byName.get('Employee').attributes.find((a: any) => a.name === '__GlobalStamp'),
     ).toMatchObject({ kind: 'storage', type: 'long64', indexed: true, readOnly: true })
-    expect(catalog.json.methods.map((m: any) => m.name)).toEqual(
-      expect.arrayContaining(['getGlobalStamp', 'setGlobalStamp']),
-    )
+  })
+
+  it('a project that exposes the stamp functions gets them over REST, under execute', async () => {
+    const exposed = defineFunctions({ dataStore: { ...globalStampFunctions } })
+    const { send } = setup(undefined, exposed)
+    const catalog = await send('/rest/$catalog')
+    expect(catalog.json.methods.map((m: any) => m.name)).toEqual([
+      'getGlobalStamp',
+      'setGlobalStamp',
+    ])
     expect((await send('/rest/$catalog/getGlobalStamp')).json).toEqual({ result: 0 })
     expect((await send('/rest/$catalog/setGlobalStamp', [1000])).status).toBe(200)
     expect((await send('/rest/$catalog/getGlobalStamp', [])).json).toEqual({ result: 1000 })
@@ -111,6 +125,53 @@ describe('change tracking over REST', () => {
     expect(bad.json.__ERROR).toBeDefined()
     const made = await send('/rest/Employee?$method=update', { name: 'Eve' })
     expect(made.json.__GlobalStamp).toBe(1001)
+    // Only the one a project exposes, and only for the sessions its roles file lets execute it.
+    const reading = setup(
+      {
+        privileges: [{ privilege: 'ops', includes: [] }],
+        roles: [],
+        permissions: {
+          allowed: [
+            { applyTo: 'ds', type: 'datastore', read: ['guest'], execute: ['guest'] },
+            { applyTo: 'ds.setGlobalStamp', type: 'method', execute: ['ops'] },
+          ],
+        },
+      },
+      exposed,
+    )
+    expect((await reading.send('/rest/$catalog/getGlobalStamp')).json).toEqual({ result: 0 })
+    expect((await reading.send('/rest/$catalog/setGlobalStamp', [5])).status).toBe(403)
+    expect(reading.ds.getGlobalStamp()).toBe(0)
+  })
+
+  it('a reader with execute on the datastore cannot set the stamp back: the built-ins are not REST functions', async () => {
+    // The project's own function that is not exposed: what the built-ins must answer.
+    const hidden = defineFunctions({ dataStore: { hidden: { call: () => 1 } } })
+    const { ds, send } = setup(
+      {
+        privileges: [],
+        roles: [],
+        permissions: {
+          allowed: [{ applyTo: 'ds', type: 'datastore', read: ['guest'], execute: ['guest'] }],
+        },
+      },
+      hidden,
+    )
+    ds.dataClass('Employee').get(1)!.edit({ name: 'Ann B' }).saveOrFail()
+    const before = ds.getGlobalStamp()
+    expect(before).toBe(1)
+    const set = await send('/rest/$catalog/setGlobalStamp', [0])
+    expect(set).toMatchObject({ status: 404, errCode: 1573 })
+    expect(ds.getGlobalStamp()).toBe(before)
+    expect((await send('/rest/$catalog/hidden', [0])).errCode).toBe(1573)
+    // Not listed, and not readable either (a GET names a dataclass's catalog, 1800, as for any
+    // name): the envelope's __GlobalStamp is the stamp to keep.
+    expect((await send('/rest/$catalog')).json.methods ?? []).toEqual([])
+    expect((await send('/rest/$catalog/getGlobalStamp', [])).errCode).toBe(1573)
+    const read = await send('/rest/$catalog/getGlobalStamp')
+    expect(read).toMatchObject({ status: 404, errCode: 1800 })
+    expect((await send('/rest/$catalog/hidden')).errCode).toBe(1800)
+    expect((await send('/rest/Employee?$top=0')).json.__GlobalStamp).toBe(before)
   })
 
   it('the stamp cannot be written, but an entity saved back as it was read is accepted', async () => {

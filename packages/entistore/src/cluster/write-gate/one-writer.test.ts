@@ -7,6 +7,7 @@
  * write is lost. Failover here runs on real time (PostgreSQL's lock is let go when a connection
  * ends): the tests wait for a state, never assert a duration.
  */
+import { globalStampFunctions } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ACCOUNTS as MODEL } from '../accounts.fixture.js'
 import { ClusterNodes, type ClusterNode } from '../cluster-nodes.fixture.js'
@@ -163,8 +164,8 @@ describe.skipIf(postgresSkip !== undefined)('one writer, the others forward', ()
 })
 
 // Issue 50: 4D's change tracking across processes. Followers apply the writer's records as
-// replays, which keep the stamps the writer gave; setGlobalStamp over REST is a datastore
-// function call, a write forwarded as any other.
+// replays, which keep the stamps the writer gave; setGlobalStamp over REST (the project exposes
+// it) is a datastore function call, a write forwarded as any other.
 const TRACKED = {
   dataClasses: [
     {
@@ -176,6 +177,8 @@ const TRACKED = {
     },
   ],
 }
+/** The stamp's functions, which a project exposes to read and set the stamp over REST. */
+const STAMP = { functions: { dataStore: { ...globalStampFunctions } } }
 
 describe.skipIf(postgresSkip !== undefined)('change tracking across processes', () => {
   /** What a sync client reads through `n`: the global stamp, the stamps, the deleted rows. */
@@ -200,7 +203,10 @@ describe.skipIf(postgresSkip !== undefined)('change tracking across processes', 
       // The process that joins last starts from a snapshot of the tracked rows.
       snapshotEvery: 5,
     }
-    const ns = [await nodes.start(TRACKED, options), await nodes.start(TRACKED, options)]
+    const ns = [
+      await nodes.start(TRACKED, options, STAMP),
+      await nodes.start(TRACKED, options, STAMP),
+    ]
     const follower = ns.find((n) => n.cluster.writer !== true)!
     const post = async (n: ClusterNode, path: string, body?: unknown) => {
       const reply = await send(n, 'POST', path, body)
@@ -237,7 +243,7 @@ describe.skipIf(postgresSkip !== undefined)('change tracking across processes', 
       )
     for (let i = 0; i < 400 && (await snapshots()) < 2; i++)
       await new Promise((r) => setTimeout(r, 25))
-    ns.push(await nodes.start(TRACKED, options))
+    ns.push(await nodes.start(TRACKED, options, STAMP))
     expect(ns[2]!.cluster.recovery.snapshotSeq).toBe(5)
     const after = await synced(ns[0]!)
     expect(after).toEqual({
