@@ -38,6 +38,7 @@ export type { LoadFilesOptions } from './load-files.js'
 // A 4D project folder as the model's source (serve --project, docs/from-your-project.md).
 export { loadProject, projectFiles } from './project/load-project.js'
 export type { LoadedProject, ProjectFiles } from './project/load-project.js'
+export type { RestrictEvent } from './project/restrict-events.js'
 export { importFunctions } from './load-functions.js'
 export type {
   FunctionsContext,

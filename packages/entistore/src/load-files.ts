@@ -152,13 +152,24 @@ export async function loadDatastoreFiles(
   // Before the data, which may take a while to read: a mistake in the module is found at once.
   // The loader only when there are functions: a start without them does not import it.
   const loader = options.functions === undefined ? undefined : await import('./load-functions.js')
-  const functions =
+  const given =
     typeof options.functions === 'string'
       ? await loader!.importFunctions(options.functions, {
           model: model as ModelJson,
           ...(options.functionsVersion === undefined ? {} : { version: options.functionsVersion }),
         })
       : options.functions
+  // A project's restrict events cannot run: their dataclasses are closed unless the functions
+  // give them a restrict (fail closed, not open).
+  const functions =
+    project && project.restricts.length > 0
+      ? (await import('./project/restrict-events.js')).closeRestricted(
+          given,
+          project.restricts,
+          project.files.project,
+          options.onNote,
+        )
+      : given
   const progress =
     options.data !== undefined && options.progress !== undefined
       ? loadProgress(options.data, { write: options.progress })

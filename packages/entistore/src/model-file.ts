@@ -58,6 +58,19 @@ export interface ModelCommandOptions {
   readonly force: boolean
 }
 
+/** A project's model and its notes, its restrict events among them (a model file holds none). */
+async function projectModel(from: string): Promise<{ model: ModelJson; notes: string[] }> {
+  const project = await (await import('./project/load-project.js')).loadProject(from)
+  const { restrictNotInModel } = await import('./project/restrict-events.js')
+  return {
+    model: project.model,
+    notes: [
+      ...project.notes,
+      ...project.restricts.map((e) => restrictNotInModel(e, project.files.project)),
+    ],
+  }
+}
+
 /**
  * Infers the model of `from` (a draft: what it cannot infer exactly is guessed) and prints it or
  * writes it to `out`, each guess a line on stderr. An existing `out` is kept unless `force`.
@@ -70,7 +83,7 @@ export async function runModelCommand(
   if (options.out !== undefined && !options.force && existsSync(options.out))
     throw exists(options.out)
   const { model, notes } = options.project
-    ? await (await import('./project/load-project.js')).loadProject(options.from)
+    ? await projectModel(options.from)
     : await inferDataFile(options.from, { draft: true })
   for (const note of notes) io.err(`entistore: ${options.from}: ${note}`)
   const names = model.dataClasses.map((dc) => dc.name).join(', ')

@@ -3,7 +3,7 @@
  * type's conversion of a cell, pictures and BLOBs by path (readCsvFolder), and the file, line and
  * column of every refusal, a row the datastore refuses included (loadCsvData).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDatastore, type ModelJson, type ValueType } from '@entistore/core'
@@ -192,6 +192,64 @@ describe('readCsvFolder', () => {
     expect(await refusal(() => readCsvFolder(folder, model('image')), folder)).toBe(
       'T.csv:2:3: T.v: "files/none.png" names no file that can be read (no such file; a path from the CSV folder)',
     )
+  })
+
+  it('reads a file of a subfolder, by a path that goes up and down inside the folder', async () => {
+    const folder = await folderWith({
+      'T.csv': 'ID,v\n1,files/a/../b/x.bin\n',
+      'files/b/x.bin': 'ok',
+    })
+    expect((await readCsvFolder(folder, model('blob'))).rows.T![0]!.v).toEqual({
+      $base64: Buffer.from('ok').toString('base64'),
+      type: 'application/octet-stream',
+    })
+  })
+
+  describe('refuses a file cell that leads out of the CSV folder, at its cell', () => {
+    // A file beside the CSV folder, readable: what a cell must not reach.
+    let outside: string
+    beforeAll(async () => {
+      outside = join(base, 'outside.txt')
+      await writeFile(outside, 'secret')
+    })
+
+    it.each([
+      ['a path up and out', '../outside.txt', 'leads out of the CSV folder'],
+      ['a path up and out, missing', '../../none', 'leads out of the CSV folder'],
+      ['an absolute path', '/etc/passwd', 'is an absolute path'],
+    ])('%s', async (_, cell, why) => {
+      const folder = await folderWith({ 'T.csv': `ID,v\n1,${cell}\n` })
+      expect(await refusal(() => readCsvFolder(folder, model('blob')), folder)).toBe(
+        `T.csv:2:3: T.v: "${cell}" ${why} (a picture or BLOB cell names a file inside the CSV folder, as files/logo.png)`,
+      )
+    })
+
+    it('a symbolic link inside the folder to a file outside it', async () => {
+      const folder = await folderWith({ 'T.csv': 'ID,v\n1,files/link.png\n' })
+      await mkdir(join(folder, 'files'))
+      await symlink(outside, join(folder, 'files/link.png'))
+      expect(await refusal(() => readCsvFolder(folder, model('image')), folder)).toBe(
+        'T.csv:2:3: T.v: "files/link.png" leads out of the CSV folder through a symbolic link (a picture or BLOB cell names a file inside the CSV folder, as files/logo.png)',
+      )
+    })
+
+    it('a symbolic link to a folder outside it', async () => {
+      const folder = await folderWith({ 'T.csv': 'ID,v\n1,up/outside.txt\n' })
+      await symlink(base, join(folder, 'up'))
+      expect(await refusal(() => readCsvFolder(folder, model('blob')), folder)).toMatch(
+        /^T\.csv:2:3: T\.v: "up\/outside\.txt" leads out of the CSV folder through a symbolic link/,
+      )
+    })
+  })
+
+  it('reads a file through a symbolic link that stays inside the folder, and a folder that is a link', async () => {
+    const folder = await folderWith({ 'T.csv': 'ID,v\n1,alias.bin\n', 'files/x.bin': 'in' })
+    await symlink(join(folder, 'files/x.bin'), join(folder, 'alias.bin'))
+    const linked = `${folder}-link`
+    await symlink(folder, linked)
+    expect((await readCsvFolder(linked, model('blob'))).rows.T![0]!.v).toMatchObject({
+      $base64: Buffer.from('in').toString('base64'),
+    })
   })
 
   it('matches header names to fields whatever their case and spaces around them', async () => {

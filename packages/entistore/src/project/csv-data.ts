@@ -2,14 +2,14 @@
  * @module A folder of CSV files as a project's data (`serve --project Project --data csv/`): one
  * file a table (`Car.csv`), a header row of field names, RFC 4180 quoting, each value converted by
  * its field's type. A mistake (a header naming no field, a value that is not of its field's type,
- * a quote never closed) is a FileError at the file, line and column of the cell, before anything
- * is loaded.
+ * a quote never closed, a picture or BLOB path that leads out of the folder) is a FileError at the
+ * file, line and column of the cell, before anything is loaded.
  *
  * 4D keeps its data in a data file (.4DD), not in the project folder, and has no convention for a
  * folder of CSV files: the folder is always given with `--data`.
  */
-import { readdir, readFile } from 'node:fs/promises'
-import { extname, join, resolve } from 'node:path'
+import { readdir, readFile, realpath } from 'node:fs/promises'
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { DatastoreError, type DataClassJson, type Datastore, type ModelJson } from '@entistore/core'
 import { FileError, unreadableFile, unreadableFolder } from '../file-error.js'
 
@@ -166,16 +166,57 @@ const CONVERT: Readonly<Record<string, Convert>> = {
   string: (text) => text,
 }
 
-/** A picture or BLOB cell: the path of a file, from the CSV folder, read as the data file's form. */
-async function binary(folder: string, text: string, picture: boolean): Promise<unknown> {
+const INSIDE = '(a picture or BLOB cell names a file inside the CSV folder, as files/logo.png)'
+
+/** Whether `path` is `folder` or below it (both absolute, resolved). */
+const isInside = (folder: string, path: string): boolean => {
+  const up = relative(folder, path)
+  return up !== '..' && !up.startsWith(`..${sep}`) && !isAbsolute(up)
+}
+
+/** The CSV folder: as given, and its real path (symbolic links followed). */
+interface Folder {
+  readonly path: string
+  readonly real: string
+}
+
+/**
+ * The real path of the file a picture or BLOB cell names: a path from the CSV folder that stays
+ * inside it, symbolic links followed. Any other path would let a CSV file serve whatever the
+ * server may read (`/etc/passwd`, `../.env`) to every client.
+ */
+async function fileInside(folder: Folder, text: string): Promise<string> {
+  if (isAbsolute(text)) throw new BadValue(`is an absolute path ${INSIDE}`)
+  const path = resolve(folder.path, text)
+  if (!isInside(resolve(folder.path), path))
+    throw new BadValue(`leads out of the CSV folder ${INSIDE}`)
+  let real: string
+  try {
+    real = await realpath(path)
+  } catch (e) {
+    throw cannotRead(e)
+  }
+  if (!isInside(folder.real, real))
+    throw new BadValue(`leads out of the CSV folder through a symbolic link ${INSIDE}`)
+  return real
+}
+
+const cannotRead = (e: unknown): BadValue => {
+  const code = (e as NodeJS.ErrnoException).code
+  return new BadValue(
+    `names no file that can be read (${code === 'ENOENT' ? 'no such file' : (code ?? String(e))}; a path from the CSV folder)`,
+  )
+}
+
+/** A picture or BLOB cell: the path of a file inside the CSV folder, read as the data file's form. */
+async function binary(folder: Folder, text: string, picture: boolean): Promise<unknown> {
+  // The real path is read, not the cell's: a link changed after the check is not followed.
+  const file = await fileInside(folder, text)
   let bytes: Buffer
   try {
-    bytes = await readFile(resolve(folder, text))
+    bytes = await readFile(file)
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new BadValue(
-      `names no file that can be read (${code === 'ENOENT' ? 'no such file' : (code ?? String(e))}; a path from the CSV folder)`,
-    )
+    throw cannotRead(e)
   }
   // A picture's type is read from its bytes by the loader; a BLOB has none.
   return picture
@@ -187,7 +228,7 @@ async function binary(folder: string, text: string, picture: boolean): Promise<u
 async function tableRows(
   dc: DataClassJson,
   file: string,
-  folder: string,
+  folder: Folder,
   text: string,
 ): Promise<{ rows: Record<string, unknown>[]; lines: number[] }> {
   const [header, ...records] = parseCsv(text, file)
@@ -252,8 +293,10 @@ export interface CsvData {
 /** Reads the `*.csv` files of `folder`, one per dataclass of `model` (named after it). */
 export async function readCsvFolder(folder: string, model: ModelJson): Promise<CsvData> {
   let names: string[]
+  let real: string
   try {
     names = (await readdir(folder)).filter((n) => extname(n).toLowerCase() === '.csv').sort()
+    real = await realpath(folder)
   } catch (e) {
     throw unreadableFolder(folder, 'CSV', e)
   }
@@ -276,7 +319,7 @@ export async function readCsvFolder(folder: string, model: ModelJson): Promise<C
     } catch (e) {
       throw unreadableFile(file, 'CSV', e)
     }
-    const read = await tableRows(dc, file, folder, text)
+    const read = await tableRows(dc, file, { path: folder, real }, text)
     rows[dc.name] = read.rows
     places.set(dc.name, { file, lines: read.lines })
   }

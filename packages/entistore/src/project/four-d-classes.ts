@@ -8,10 +8,13 @@
  *
  * Only declarations are read, a line at a time, after the comments are taken out: 4D declares
  * them at the start of a line (`exposed Function raise($rate : Real) : cs.EmployeeEntity`), and
- * nothing else in a class file changes what a client sees.
+ * nothing else in a class file changes what a client sees. A DataClass class's `Function event
+ * restrict` is kept with its place: the dataclass is served closed until its restrict can run
+ * (restrict-events.ts).
  */
 import type { AttributeJson, MethodJson, SingletonJson, ValueType } from '@entistore/core'
 import { Notes } from './notes.js'
+import type { RestrictEvent } from './restrict-events.js'
 
 /** One class file: its name (the class's) and its text. */
 export interface ClassFile {
@@ -30,6 +33,8 @@ export interface ClassDeclarations {
   /** The computed attributes and aliases each dataclass's Entity class declares. */
   readonly attributes: ReadonlyMap<string, readonly AttributeJson[]>
   readonly singletons: readonly SingletonJson[]
+  /** The dataclasses whose DataClass class declares `Function event restrict`, and where. */
+  readonly restricts: readonly RestrictEvent[]
   /** What the classes declare that Entistore does not serve as 4D would: one line each. */
   readonly notes: readonly string[]
 }
@@ -82,6 +87,8 @@ function returnType(rest: string): string | undefined {
 interface Declared {
   readonly functions: MethodJson[]
   readonly attributes: AttributeJson[]
+  /** The place of a DataClass class's `Function event restrict` (1-based), if it has one. */
+  readonly restrict: { readonly line: number; readonly column: number } | undefined
 }
 
 /** The REST declarations of one class file whose functions apply to `applyTo`. */
@@ -89,7 +96,8 @@ function declarations(file: ClassFile, applyTo: string | undefined, notes: Notes
   const functions: MethodJson[] = []
   const computed = new Map<string, { exposed: boolean; type?: string; members: string[] }>()
   const attributes: AttributeJson[] = []
-  for (const line of withoutComments(file.text).split('\n')) {
+  let restrict: Declared['restrict']
+  for (const [i, line] of withoutComments(file.text).split('\n').entries()) {
     const alias = ALIAS.exec(line)
     if (alias) {
       if (applyTo !== 'entity') continue
@@ -108,6 +116,11 @@ function declarations(file: ClassFile, applyTo: string | undefined, notes: Notes
     const member = m[2]?.toLowerCase()
     const name = m[3]!
     if (member === 'event') {
+      // 4D runs a restrict event of the DataClass class only; it is kept, not noted as not run.
+      if (applyTo === 'dataClass' && name.toLowerCase() === 'restrict') {
+        restrict ??= { line: i + 1, column: line.search(/\S/) + 1 }
+        continue
+      }
       notes.add(
         'entity events of the class files are not run (give them as events in a --functions module)',
         `${file.path}: ${name}`,
@@ -153,7 +166,7 @@ function declarations(file: ClassFile, applyTo: string | undefined, notes: Notes
       ...(c.members.includes('set') ? { readOnly: false } : {}),
     })
   }
-  return { functions, attributes }
+  return { functions, attributes, restrict }
 }
 
 /**
@@ -169,6 +182,7 @@ export function readClassDeclarations(
   const byDataClass = new Map<string, MethodJson[]>()
   const attributes = new Map<string, AttributeJson[]>()
   const singletons: SingletonJson[] = []
+  const restricts: RestrictEvent[] = []
   for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     const text = withoutComments(file.text)
     const base = EXTENDS.exec(text)?.[1]
@@ -186,6 +200,7 @@ export function readClassDeclarations(
         continue
       }
       const declared = declarations(file, orda.applyTo, notes)
+      if (declared.restrict) restricts.push({ dataClass, file: file.path, ...declared.restrict })
       byDataClass.set(dataClass, [...(byDataClass.get(dataClass) ?? []), ...declared.functions])
       if (declared.attributes.length > 0)
         attributes.set(dataClass, [...(attributes.get(dataClass) ?? []), ...declared.attributes])
@@ -197,5 +212,12 @@ export function readClassDeclarations(
       if (methods.length > 0) singletons.push({ name: file.name, methods })
     }
   }
-  return { dataStore, dataClasses: byDataClass, attributes, singletons, notes: notes.lines() }
+  return {
+    dataStore,
+    dataClasses: byDataClass,
+    attributes,
+    singletons,
+    restricts,
+    notes: notes.lines(),
+  }
 }

@@ -11,6 +11,7 @@ import { basename, join, relative } from 'node:path'
 import type { DataClassJson, ModelJson } from '@entistore/core'
 import { FileError } from '../file-error.js'
 import { readClassDeclarations, type ClassFile } from './four-d-classes.js'
+import type { RestrictEvent } from './restrict-events.js'
 import { structureModel } from './structure-model.js'
 import { readStructure, StructureError } from './structure-xml.js'
 import { parseXml, XmlSyntaxError } from './xml-reader.js'
@@ -37,6 +38,12 @@ export interface LoadedProject {
    * functions module computes them (`computed`).
    */
   readonly computed: readonly string[]
+  /**
+   * The `Function event restrict` of its DataClass classes: 4D code, not run, so a model file
+   * cannot hold them; `loadDatastoreFiles` serves each such dataclass closed unless its
+   * functions give it a `restrict` (restrict-events.ts).
+   */
+  readonly restricts: readonly RestrictEvent[]
   readonly files: ProjectFiles
 }
 
@@ -145,6 +152,7 @@ export async function loadProject(folder: string): Promise<LoadedProject> {
     computed: dataClasses.flatMap((dc) =>
       dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
     ),
+    restricts: classes.restricts,
     files,
   }
 }

@@ -3,14 +3,23 @@
  * one line naming the file and the place, exit 1, and serve nothing (no URL line). Each case is a
  * copy of the small test project with one mistake written into it.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../cli-serve.fixture.js'
+import { runCli, startServe } from '../cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
+const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'entistore-project-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -131,6 +140,58 @@ describe('serve --project --data with a CSV folder it cannot load', () => {
     expect(await refusal(p, '--data', data)).toBe(
       `entistore: ${join(data, 'Firm.csv')}: no table is named Firm: a CSV file is named after its table (Employee.csv, Company.csv)`,
     )
+  })
+
+  describe('names the cell of a picture or BLOB path that leads out of the CSV folder', () => {
+    // The small project with a Picture field, Company.logo.
+    const withLogo = project((xml) =>
+      xml.replace(
+        '<field name="url" uuid="F0020004000000000000000000000000" type="10" id="4"/>',
+        '$&<field name="logo" uuid="F0020005000000000000000000000000" type="12" id="5"/>',
+      ),
+    )
+    const outside = join(dir, 'outside.png')
+    writeFileSync(outside, 'not for clients')
+    const WHY = '(a picture or BLOB cell names a file inside the CSV folder, as files/logo.png)'
+
+    it.each([
+      ['an absolute path', '/etc/passwd', 'is an absolute path'],
+      ['a path up and out', '../outside.png', 'leads out of the CSV folder'],
+    ])('%s', async (_, cell, why) => {
+      const data = csv({ 'Company.csv': `ID,name,logo\n1,Acme,${cell}\n` })
+      expect(await refusal(withLogo, '--data', data)).toBe(
+        `entistore: ${join(data, 'Company.csv')}:2:8: Company.logo: "${cell}" ${why} ${WHY}`,
+      )
+    })
+
+    it('a symbolic link inside the folder to a file outside it', async () => {
+      const data = csv({ 'Company.csv': 'ID,name,logo\n1,Acme,logo.png\n' })
+      symlinkSync(outside, join(data, 'logo.png'))
+      expect(await refusal(withLogo, '--data', data)).toBe(
+        `entistore: ${join(data, 'Company.csv')}:2:8: Company.logo: "logo.png" leads out of the CSV folder through a symbolic link ${WHY}`,
+      )
+    })
+
+    it('serves a file of a subfolder', async () => {
+      const data = csv({ 'Company.csv': 'ID,name,logo\n1,Acme,files/logo.png\n' })
+      mkdirSync(join(data, 'files'))
+      cpSync(
+        join(root, 'examples/car-rental/csv/files/agency-lyon.png'),
+        join(data, 'files/logo.png'),
+      )
+      const s = await startServe(['serve', '--project', withLogo, '--data', data, '--no-explorer'])
+      try {
+        const company = (await (await fetch(`${s.url}/rest/Company(1)`)).json()) as {
+          logo: { __deferred: { uri: string } }
+        }
+        const res = await fetch(`${s.url}${company.logo.__deferred.uri}`)
+        expect(Buffer.from(await res.arrayBuffer())).toEqual(
+          readFileSync(join(data, 'files/logo.png')),
+        )
+      } finally {
+        await s.stop()
+      }
+    })
   })
 
   it('names the line of a row the datastore refuses', async () => {
