@@ -555,6 +555,17 @@ export const ERRORS = {
     (limit: number) =>
       `The entity set cannot be kept: the session keeps ${limit} entity sets already, its quotas.nbEntitySets; release one ($entityset/$release) and try again`,
   ),
+  /**
+   * A live feed past its bounds (`changeHistory.maxSubscriptions…`): the session, its user or the
+   * server follows as many feeds as allowed. 429 until one closes. (9063)
+   */
+  FeedSubscriptionLimit: spec(
+    9063,
+    'enti',
+    'quota',
+    (whose: string, limit: number, option: string) =>
+      `The live feed cannot be opened: ${whose} follows ${limit} feeds already (${option}); close one and try again`,
+  ),
   /** A session quota set to a value 4D refuses: not a whole number above 0 (undefined resets it). */
   InvalidQuota: spec(
     9062,

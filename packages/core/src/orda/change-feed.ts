@@ -31,6 +31,16 @@ export interface ChangeFeedOptions extends ChangeHistoryOptions {
    * pass one they fire by hand. @default setTimeout, unref'd (it keeps no process alive)
    */
   readonly schedule?: FeedSchedule
+  /**
+   * Feeds one session may follow at once; one more is refused (429, 9063) until one closes. A
+   * page follows a few; each feed is decided at each commit, so a client must not open thousands.
+   * @default 16
+   */
+  readonly maxSubscriptionsPerSession?: number
+  /** Feeds the sessions of one user (by name, ignoring case) may follow at once. @default 256 */
+  readonly maxSubscriptionsPerUser?: number
+  /** Feeds all sessions may follow at once (and code that follows one without a session). @default 10,000 */
+  readonly maxSubscriptions?: number
 }
 
 /** An entity as the default shape sends it: the attributes asked for that the session may read. */

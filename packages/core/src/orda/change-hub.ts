@@ -16,6 +16,9 @@ import {
 } from './change-feed.js'
 import { Subscription, type SubscriptionHost } from './change-subscription.js'
 import type { Datastore } from './datastore.js'
+import { fail } from '../errors/datastore-error.js'
+import type { Session } from '../sessions/session-api.js'
+import { sessionUser } from '../sessions/session-user.js'
 
 /** setTimeout, keeping no process alive. */
 const unrefSchedule: FeedSchedule = (fn, ms) => {
@@ -34,12 +37,18 @@ export class ChangeHub implements SubscriptionHost {
   #unobserve: (() => void) | undefined
   #cancelTimer: (() => void) | undefined
   #timerAt = Infinity
+  readonly #limits: { perSession: number; perUser: number; total: number }
 
   /** The feed of `ds`, its history kept from now on (called from the Datastore's constructor). */
   constructor(ds: Datastore, options: ChangeFeedOptions = {}) {
     this.ds = ds
     this.history = ChangeHistory.attach(ds.store, options)
     this.#schedule = options.schedule ?? unrefSchedule
+    this.#limits = {
+      perSession: options.maxSubscriptionsPerSession ?? 16,
+      perUser: options.maxSubscriptionsPerUser ?? 256,
+      total: options.maxSubscriptions ?? 10_000,
+    }
     // A session that ends (a logout, an expiry, an eviction) takes its subscriptions with it:
     // they act as it, and must not outlive its rights. (Its client may subscribe again, as whoever
     // it is then.)
@@ -53,13 +62,39 @@ export class ChangeHub implements SubscriptionHost {
     return this.#subs.size
   }
 
-  /** A new subscription (see `Datastore.changes`). */
+  /**
+   * A new subscription (see `Datastore.changes`).
+   * @throws DatastoreError FeedSubscriptionLimit (9063) past one of the bounds (ChangeFeedOptions)
+   */
   open<T = ChangedEntity>(options: ChangesOptions<T>): ChangeSubscription<T> {
+    this.#bound(options.session)
     const sub = new Subscription(this, feedPlan(this.ds, options))
     this.#add(sub as Subscription<unknown>)
     // It acts as its session until it ends: a guest on probation is kept (SessionStoreApi.visit).
     if (options.session !== undefined) this.ds.sessions.hold?.(options.session.id)
     return sub
+  }
+
+  // Refuses one more subscription past the server's, the session's or its user's bound: each is
+  // decided at every commit, so their number is what a commit costs.
+  #bound(session: Session | undefined): void {
+    const { perSession, perUser, total } = this.#limits
+    if (this.#subs.size >= total)
+      fail('FeedSubscriptionLimit', ['the server', total, 'maxSubscriptions'])
+    if (session === undefined) return
+    const user = sessionUser(session)?.name.toLowerCase()
+    let own = 0
+    let users = 0
+    for (const sub of this.#subs) {
+      const other = sub.session
+      if (other === undefined) continue
+      if (other === session) own++
+      if (user !== undefined && sessionUser(other)?.name.toLowerCase() === user) users++
+    }
+    if (own >= perSession)
+      fail('FeedSubscriptionLimit', ['the session', perSession, 'maxSubscriptionsPerSession'])
+    if (users >= perUser)
+      fail('FeedSubscriptionLimit', [`the user ${user}`, perUser, 'maxSubscriptionsPerUser'])
   }
 
   remove(sub: Subscription<unknown>): void {

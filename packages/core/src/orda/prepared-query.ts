@@ -28,7 +28,8 @@ import { settledRowIds, type SelectionRowIds } from '../sets/row-ids.js'
 import { equalityAccess, equalRows, equalRowsOf, type EqualityAccess } from '../query/planner.js'
 import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../query/run-query.js'
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
-import { restrictedRows } from './restrict.js'
+import { restrictedRows, restrictRunning } from './restrict.js'
+import { keepable, keptQuery } from './restrict-queries.js'
 import { checker, needPaths } from './access-checks.js'
 import { pathsRead } from '../query/paths-read.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
@@ -62,6 +63,9 @@ export class PreparedQuery<
   readonly #lookup: Lookup | undefined
   // 4D's ordered selection when the query has an `order by`.
   readonly #traits: SelectionTraits | undefined
+  // Its text, when the dataclass's restrict may ask it and its rows can be kept between writes
+  // (restrict-queries.ts): no index answers it, and it reads the entity's own stored values.
+  readonly #keptText: string | undefined
 
   /**
    * Parses `text` (or takes its parsed form) and resolves it against `dataClass`. Errors that do not
@@ -81,6 +85,13 @@ export class PreparedQuery<
     )
     this.#lookup = bySimilarity ? undefined : indexLookup(dataClass, this.query, this.#exposedOnly)
     this.#traits = this.query.orderBy.length > 0 ? ORDERED : undefined
+    this.#keptText =
+      typeof text === 'string' &&
+      this.#lookup === undefined &&
+      dataClass.restrictFunction !== undefined &&
+      keepable(dataClass.def, this.query)
+        ? text
+        : undefined
   }
 
   /** The matching entities for these placeholder values (`:1` is the first). */
@@ -142,6 +153,14 @@ export class PreparedQuery<
 
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
+    const dc = this.dataClass as unknown as DataClass
+    if (this.#keptText !== undefined && restrictRunning(dc)) {
+      this.#needPaths(params)
+      const kept = keptQuery(dc, this.#keptText, this.query, params, () =>
+        this.#select(params, undefined),
+      )
+      if (kept !== undefined) return kept as unknown as EntitySelection<M, N>
+    }
     return this.#select(params, this.#lookupRows(params))
   }
 

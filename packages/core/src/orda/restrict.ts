@@ -35,6 +35,7 @@ import { isSelection } from './object-kinds.js'
 import { currentOwner } from './owners.js'
 import { currentActor } from '../access/acting.js'
 import { restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
+import { keptRows } from './restrict-queries.js'
 
 /** What `restrict` receives. */
 export interface RestrictContext {
@@ -51,6 +52,11 @@ interface Last extends RestrictAnswer {
 const last = new WeakMap<DataClass, Last>()
 // The dataclasses whose restrict is running: their own reads inside it are not narrowed.
 const running = new WeakSet<DataClass>()
+
+/** Whether `dc`'s restrict is running now (its own reads are then not narrowed). */
+export function restrictRunning(dc: DataClass): boolean {
+  return running.has(dc)
+}
 
 /** The row ids `dc`'s restrict lets the acting view see, or undefined when nothing is restricted. */
 export function restriction(dc: DataClass): RowMembership | undefined {
@@ -111,9 +117,10 @@ function run(
     running.delete(dc)
   }
   const result = ran.value
+  // A query kept between writes comes with its bitmap (restrict-queries.ts): no array made.
   const rows =
     isSelection(result) && result.dataClass === dc
-      ? RowBitmap.of(result.unorderedRowIds)
+      ? (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
       : undefined
   return { version, rows, bySession: ran.bySession }
 }

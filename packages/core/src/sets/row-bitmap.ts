@@ -54,6 +54,53 @@ export class RowBitmap implements RowMembership {
     return (this.#words[rowId >> 5]! & (1 << (rowId & 31))) !== 0
   }
 
+  /**
+   * A copy where each row of `rows` is in or out as `keep` says (the others as here): an answer
+   * brought up to date with the rows written since.
+   */
+  with(changed: readonly number[], keep: (rowId: number) => boolean): RowBitmap {
+    // A row written several times is tested once.
+    const rows = new Set(changed)
+    let max = (this.#words.length << 5) - 1
+    for (const row of rows) if (row > max) max = row
+    const words = new Uint32Array((max >> 5) + 1)
+    words.set(this.#words)
+    let size = this.size
+    let negative = this.#negative
+    for (const row of rows) {
+      const had = this.has(row)
+      const now = keep(row)
+      if (had === now) continue
+      size += now ? 1 : -1
+      if (row < 0) {
+        const copy = new Set(negative)
+        if (now) copy.add(row)
+        else copy.delete(row)
+        negative = copy
+        continue
+      }
+      const w = row >> 5
+      words[w] = now ? words[w]! | (1 << (row & 31)) : words[w]! & ~(1 << (row & 31))
+    }
+    return new RowBitmap(words, size, negative)
+  }
+
+  /** The rows, in increasing order (negative ones first). */
+  toArray(): number[] {
+    const out: number[] = []
+    if (this.#negative) out.push(...[...this.#negative].sort((a, b) => a - b))
+    const words = this.#words
+    for (let w = 0; w < words.length; w++) {
+      let word = words[w]!
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word)
+        out.push((w << 5) | bit)
+        word &= word - 1
+      }
+    }
+    return out
+  }
+
   /** Bytes held: what a cache of many answers counts. */
   get byteLength(): number {
     return this.#words.byteLength + (this.#negative?.size ?? 0) * 16

@@ -13,6 +13,7 @@ import {
   currentSession,
   defineFunctions,
   ManualClock,
+  type ChangeFeedOptions,
   type Datastore,
   type ModelJson,
   type RolesJson,
@@ -83,7 +84,11 @@ export interface NotesApp {
   readonly client: (name: string) => Promise<HostileClient>
 }
 
-export function notesApp(options: RestHandlerOptions = {}, notes = 12): NotesApp {
+export function notesApp(
+  options: RestHandlerOptions = {},
+  notes = 12,
+  changeHistory: ChangeFeedOptions = {},
+): NotesApp {
   let release = (): void => {}
   const newGate = () => new Promise<void>((resolve) => (release = resolve))
   let gate = newGate()
@@ -128,6 +133,7 @@ export function notesApp(options: RestHandlerOptions = {}, notes = 12): NotesApp
     },
     functions,
     roles: NOTES_ROLES,
+    changeHistory,
   })
   const rest = createRestHandler(ds, {
     authenticate: ({ user, password }) =>

@@ -140,3 +140,49 @@ describe('deletions are witnessed per reader and per deletion (break 2)', () => 
     expect(seen.sort()).toEqual(['1', '13', '14', '15', '2', '25', '3'])
   })
 })
+
+describe('live feeds are bounded per session and per user (break 5)', () => {
+  const feed = async (app: ReturnType<typeof notesApp>, client: HostileClient) => {
+    const res = await app.rest.request('/rest/Note/$changes', {
+      headers: { cookie: client.cookie()! },
+    })
+    if (res.status !== 200) return { status: res.status, body: await res.json() }
+    return { status: 200, reader: new SseReader(res.body!) }
+  }
+
+  it('99 sessions of one reader following one feed cost one restrict answer a write', async () => {
+    const app = notesApp()
+    const sessions = await Promise.all(Array.from({ length: 99 }, () => app.client('ann')))
+    const feeds = await Promise.all(sessions.map((ann) => feed(app, ann)))
+    for (const f of feeds) expect(await f.reader!.next()).toEqual({ retry: '3000' })
+    const root = await app.client('root')
+    const before = app.runs()
+    const changed = await root('/rest/Note?$method=update', { __KEY: '1', text: 'again' })
+    expect(changed.status).toBe(200)
+    const events = await Promise.all(feeds.map((f) => f.reader!.take(1)))
+    expect(events.map(([e]) => [e!.event, e!.data.__KEY])).toEqual(Array(99).fill(['updated', '1']))
+    // One for the 99 subscribers' one view (root's own update may ask its own).
+    expect(app.runs() - before).toBeLessThanOrEqual(2)
+    await Promise.all(feeds.map((f) => f.reader!.cancel()))
+  })
+
+  it('refuses one feed more, 429 9063, until one closes', async () => {
+    const app = notesApp({}, 12, { maxSubscriptionsPerSession: 2, maxSubscriptionsPerUser: 3 })
+    const [a, b] = [await app.client('ann'), await app.client('ann')]
+    const first = await feed(app, a)
+    expect((await feed(app, a)).status).toBe(200)
+    const past = await feed(app, a)
+    expect(past.status).toBe(429)
+    expect(past.body.__ERROR[0]).toMatchObject({ errCode: 9063 })
+    expect(past.body.__ERROR[0].message).toContain('maxSubscriptionsPerSession')
+    // Another session of ann: the user's third, then her bound.
+    expect((await feed(app, b)).status).toBe(200)
+    const user = await feed(app, b)
+    expect(user.status).toBe(429)
+    expect(user.body.__ERROR[0].message).toContain('maxSubscriptionsPerUser')
+    // Another user is not counted with ann.
+    expect((await feed(app, await app.client('bob'))).status).toBe(200)
+    await first.reader!.cancel()
+    await expect.poll(async () => (await feed(app, b)).status).toBe(200)
+  })
+})
