@@ -83,6 +83,8 @@ class ClassCheck<T> {
   readonly #attributes: readonly AttributeDef[]
   readonly #render: ((entity: Entity) => T) | undefined
   readonly membership: Membership
+  // The view the filter's test was made for.
+  #view: string | undefined
 
   constructor(dc: DataClass, options: ChangesOptions<T>, single: boolean) {
     this.dc = dc
@@ -148,6 +150,13 @@ class ClassCheck<T> {
   #matches(rowId: number, ds: Datastore): boolean {
     if (this.#filter === undefined) return true
     this.checkFilter()
+    // The test holds what the view saw of related dataclasses: made again for another view (the
+    // session's privileges changed since), as for another version.
+    const view = currentActor(ds)?.view
+    if (view !== this.#view) {
+      this.#filter.forget()
+      this.#view = view
+    }
     return this.#filter.matches(rowId, ds.globalStamp)
   }
 

@@ -124,4 +124,21 @@ describe('restrict', () => {
       expect(ds.dataClass('Tree').all().length).toBe(1)
     }
   })
+
+  it('closes the dataclass when it answers a Promise (an async function answers too late)', () => {
+    const ds = createDatastore(model, {
+      data: { Tree: [{ ID: 1, species: 'Oak' }] },
+      functions: {
+        dataClasses: {
+          Tree: {
+            async restrict() {
+              return null
+            },
+          },
+        },
+      },
+    })
+    expect(ds.dataClass('Tree').all().length).toBe(0)
+    expect(ds.dataClass('Tree').get(1)).toBeNull()
+  })
 })

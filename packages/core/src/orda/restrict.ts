@@ -10,7 +10,7 @@
  * answers inside a promoted function. It gets that session (`{ session }`, seen with the promoted
  * privileges; `currentSession()` gives the same), or none for TypeScript called outside a request,
  * and returns an EntitySelection of the dataclass, or null/undefined (or anything else, as 4D
- * says) for no restriction. Inside it, the dataclass's own reads are not narrowed (it would call
+ * says) for no restriction; a Promise (an async function) closes the dataclass instead. Inside it, the dataclass's own reads are not narrowed (it would call
  * itself).
  *
  * Its answers are kept per view and data version (restrict-answers.ts): one answer serves every
@@ -121,8 +121,21 @@ function run(
   const rows =
     isSelection(result) && result.dataClass === dc
       ? (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
-      : undefined
+      : isThenable(result)
+        ? closed(result)
+        : undefined
   return { version, rows, bySession: ran.bySession }
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as PromiseLike<unknown> | null)?.then === 'function'
+
+// An async restrict answers too late for the read that asked: its rule is not known, and a rule
+// not known closes the dataclass (nothing is seen) rather than open it. 4D's restrict is
+// synchronous; only JavaScript can write this, by mistake.
+function closed(answer: PromiseLike<unknown>): RowBitmap {
+  Promise.resolve(answer).catch(() => undefined)
+  return RowBitmap.of([])
 }
 
 /**

@@ -146,7 +146,7 @@ describe('live feeds are bounded per session and per user (break 5)', () => {
     const res = await app.rest.request('/rest/Note/$changes', {
       headers: { cookie: client.cookie()! },
     })
-    if (res.status !== 200) return { status: res.status, body: await res.json() }
+    if (res.status !== 200) return { status: res.status, body: (await res.json()) as any }
     return { status: 200, reader: new SseReader(res.body!) }
   }
 
