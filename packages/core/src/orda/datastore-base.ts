@@ -152,7 +152,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     this.deletionWitnesses = new DeletionWitnesses(this as unknown as Datastore)
     // Only a restricted dataclass needs its deletions witnessed.
     if (this.functions.restricting)
-      store.beforeWrite((changes, first) => this.deletionWitnesses.beforeCommit(changes, first))
+      store.beforeWrite((changes, stamps) => this.deletionWitnesses.beforeCommit(changes, stamps))
     this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
     this.querySource = {
       schema,

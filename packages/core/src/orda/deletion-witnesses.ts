@@ -90,17 +90,17 @@ export class DeletionWitnesses {
   }
 
   /**
-   * Before a write applies (the rows it deletes still there, the global stamp at `first`): the
-   * witnesses of each entity it deletes from a restricted dataclass. Never throws: a reader whose
-   * restrict fails witnesses nothing.
+   * Before a write applies (the rows it deletes still there; `stamps[i]` the stamp of
+   * `changes[i]`), a local one or another process's replayed here: the witnesses of each entity
+   * it deletes from a restricted dataclass, among this process's readers. Never throws: a reader
+   * whose restrict fails witnesses nothing.
    */
-  beforeCommit(changes: readonly Change[], first: number): void {
-    // Deletes take the commit's first stamps, in order (store/change-stamps.ts changeStamps).
-    let stamp = first
+  beforeCommit(changes: readonly Change[], stamps: readonly number[]): void {
     const byClass = new Map<DataClass, { stamp: number; rowId: number; key: KeyValue }[]>()
-    for (const c of changes) {
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i]!
       if (c.op !== 'delete') continue
-      stamp++
+      const stamp = stamps[i]!
       const dc = this.#ds.findDataClass(c.table.def.name)
       if (dc?.restrictFunction === undefined) continue
       if (!this.#readers.get(dc.name)?.size) continue

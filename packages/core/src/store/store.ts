@@ -148,7 +148,7 @@ export class Store {
   // Moved by every commit, load, restore and setGlobalStamp (each tells its listeners).
   #version = 0
   // Told of a write's changes before they apply (the rows they delete still there).
-  readonly #beforeWrite: ((changes: readonly Change[], first: number) => void)[] = []
+  readonly #beforeWrite: ((changes: readonly Change[], stamps: readonly number[]) => void)[] = []
 
   /** `runBuild`: how the tables' indexes run a build on first use (IndexSet's constructor). */
   constructor(
@@ -313,10 +313,11 @@ export class Store {
   /**
    * Registers `fn`, told of each write's changes before they apply, while the rows they update or
    * delete are still as they were (who may learn of a deletion is decided there), with the global
-   * stamp the write starts from (its changes take the stamps after it: change-stamps.ts). It must
-   * not throw nor write: the commit cannot fail. Returns the function that removes it.
+   * stamp each change takes (`stamps[i]` for `changes[i]`); a replay of another process's write
+   * (cluster, journal) is told too. It must not throw nor write: the commit cannot fail. Returns
+   * the function that removes it.
    */
-  beforeWrite(fn: (changes: readonly Change[], first: number) => void): () => void {
+  beforeWrite(fn: (changes: readonly Change[], stamps: readonly number[]) => void): () => void {
     this.#beforeWrite.push(fn)
     return () => {
       const i = this.#beforeWrite.indexOf(fn)
@@ -342,7 +343,8 @@ export class Store {
   commit(given: readonly Change[], options: CommitOptions = NO_OPTIONS): void {
     const loaded = options.loaded ?? NO_LOADS
     const counts = options.replayed === undefined && (options.countsAsModification ?? true)
-    if (counts) for (const fn of this.#beforeWrite) fn(given, this.#globalStamp)
+    if (this.#beforeWrite.length > 0 && (counts || options.replayed !== undefined))
+      this.#before(given, options.replayed)
     // A write of a tracked dataclass writes its global stamps and deleted rows (change-stamps.ts);
     // a replay has them in its rows already.
     const changes = counts ? trackChanges(this, given, this.#globalStamp) : given
@@ -397,6 +399,17 @@ export class Store {
           : replayed.globalStamp - changes.length
     } else if (counts) this.#globalStamp += changes.length
     this.#tell(changes, options.kind ?? 'write', loaded, first, replayed?.stamps)
+  }
+
+  // Tells the beforeWrite functions of a write, or of a replay of another process's write (its
+  // deletions are witnessed here too), with the stamp each change takes.
+  #before(given: readonly Change[], replayed: CommitOptions['replayed']): void {
+    let stamps: readonly number[]
+    if (replayed === undefined) stamps = changeStamps(given, this.#globalStamp)
+    else if (replayed.stamps !== undefined && replayed.stamps.length === given.length)
+      stamps = replayed.stamps
+    else stamps = changeStamps(given, replayed.globalStamp - given.length)
+    for (const fn of this.#beforeWrite) fn(given, stamps)
   }
 
   /**
