@@ -124,7 +124,7 @@ class ClassCheck<T> {
     const dataClass = dc.name
     const ds = dc.datastore as unknown as Datastore
     if (history.opAt(position) === 'delete') {
-      if (!deletionVisible(ds, dataClass, key, stamp)) return undefined
+      if (!deletionVisible(ds, dataClass, stamp)) return undefined
       return this.membership.deleted(key) ? { type: 'deleted', stamp, dataClass, key } : undefined
     }
     const latest = history.latestStamp(table, key)

@@ -21,8 +21,8 @@
  * one set of them.
  *
  * Kept in memory for the process's life, at most `MAX_DELETIONS` deletions (the oldest forgotten
- * first): a deletion forgotten, or one made before a restart, is shown to no session of a
- * restricted dataclass (privacy first; a client then pulls again).
+ * first; 12 bytes each: witness-log.ts): a deletion forgotten, or one made before a restart, is
+ * shown to no session of a restricted dataclass (privacy first; a client then pulls again).
  */
 import { currentActor, runActor } from '../access/acting.js'
 import { Actor } from '../access/actor.js'
@@ -35,31 +35,24 @@ import { noteSessionRead } from '../sessions/session-reads.js'
 import { sessionUser } from '../sessions/session-user.js'
 import type { RowMembership } from '../sets/row-bitmap.js'
 import type { Change } from '../store/changes.js'
-import type { KeyValue } from '../store/entity-record.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
 import type { EntitySelection } from './entity-selection.js'
 import { restriction } from './restrict.js'
+import { WitnessLog } from './witness-log.js'
 
-/** Deletions whose witnesses are kept at most (each a few dozen bytes, its witnesses shared). */
+/** Deletions whose witnesses are kept at most (12 bytes each, their sets of witnesses shared). */
 export const MAX_DELETIONS = 1_000_000
 
 // A user's mark among witnesses (session ids are hex: they never start so).
 const userMark = (name: string): string => `user:${name.toLowerCase()}`
 
-/** One deletion: of which entity, and who could see it. */
-interface Deletion {
-  readonly dataClass: string
-  readonly key: KeyValue
-  readonly seen: ReadonlySet<string>
-}
-
 export class DeletionWitnesses {
   readonly #ds: Datastore
   // Per restricted dataclass, the sessions that read it, with the rule they were checked by.
   readonly #readers = new Map<string, Map<string, AccessRule | undefined>>()
-  // Per deletion stamp, the deletion and its witnesses, oldest first.
-  readonly #deletions = new Map<number, Deletion>()
+  // Per deletion stamp, its witnesses (witness-log.ts).
+  readonly #deletions = new WitnessLog(MAX_DELETIONS)
 
   constructor(ds: Datastore) {
     this.#ds = ds
@@ -96,7 +89,7 @@ export class DeletionWitnesses {
    * whose restrict fails witnesses nothing.
    */
   beforeCommit(changes: readonly Change[], stamps: readonly number[]): void {
-    const byClass = new Map<DataClass, { stamp: number; rowId: number; key: KeyValue }[]>()
+    const byClass = new Map<DataClass, { stamp: number; rowId: number }[]>()
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!
       if (c.op !== 'delete') continue
@@ -106,12 +99,12 @@ export class DeletionWitnesses {
       if (!this.#readers.get(dc.name)?.size) continue
       let rows = byClass.get(dc)
       if (!rows) byClass.set(dc, (rows = []))
-      rows.push({ stamp, rowId: c.before.rowId, key: c.before.key })
+      rows.push({ stamp, rowId: c.before.rowId })
     }
     for (const [dc, rows] of byClass) this.#witness(dc, rows)
   }
 
-  #witness(dc: DataClass, rows: readonly { stamp: number; rowId: number; key: KeyValue }[]): void {
+  #witness(dc: DataClass, rows: readonly { stamp: number; rowId: number }[]): void {
     // The readers by the answer they get: sessions of one view share one.
     const byAnswer = new Map<RowMembership | undefined, string[]>()
     for (const [id, rule] of this.#readers.get(dc.name)!) {
@@ -128,7 +121,7 @@ export class DeletionWitnesses {
     // Rows seen by the same answers share one set of witnesses.
     const sets = new Map<string, ReadonlySet<string>>()
     const answers = [...byAnswer]
-    for (const { stamp, rowId, key } of rows) {
+    for (const { stamp, rowId } of rows) {
       let signature = ''
       for (let i = 0; i < answers.length; i++) {
         const rows = answers[i]![0]
@@ -141,7 +134,7 @@ export class DeletionWitnesses {
         for (const i of signature.split(',')) if (i) for (const m of answers[+i]![1]) marks.add(m)
         sets.set(signature, (seen = marks))
       }
-      this.#keep(stamp, { dataClass: dc.name, key, seen })
+      this.#deletions.add(stamp, seen)
     }
   }
 
@@ -169,22 +162,10 @@ export class DeletionWitnesses {
     return answer
   }
 
-  #keep(stamp: number, deletion: Deletion): void {
-    const deletions = this.#deletions
-    deletions.delete(stamp)
-    deletions.set(stamp, deletion)
-    if (deletions.size > MAX_DELETIONS) deletions.delete(deletions.keys().next().value!)
-  }
-
-  /**
-   * Whether `session` may learn of the deletion of `key` from restricted dataclass `dataClass`,
-   * made at global stamp `stamp`.
-   */
-  witnessed(dataClass: string, key: KeyValue, stamp: number, session: Session): boolean {
-    const deletion = this.#deletions.get(stamp)
-    if (deletion === undefined || deletion.dataClass !== dataClass || deletion.key !== key)
-      return false
-    const seen = deletion.seen
+  /** Whether `session` may learn of the deletion made at global stamp `stamp`. */
+  witnessed(stamp: number, session: Session): boolean {
+    const seen = this.#deletions.get(stamp)
+    if (seen === undefined) return false
     if (seen.has(session.id)) return true
     const user = sessionUser(session)?.name
     return user !== undefined && seen.has(userMark(user))
@@ -192,25 +173,17 @@ export class DeletionWitnesses {
 }
 
 /**
- * Whether the acting session (none: full rights) may learn that the entity `key` of `dataClass`
- * was deleted at global stamp `stamp`: it may read the dataclass, and, if the dataclass has a
+ * Whether the acting session (none: full rights) may learn of the deletion of an entity of
+ * `dataClass` made at global stamp `stamp`: it may read the dataclass, and, if the dataclass has a
  * restrict, it could see the entity when it was deleted.
  */
-export function deletionVisible(
-  ds: Datastore,
-  dataClass: string,
-  key: KeyValue,
-  stamp: number,
-): boolean {
+export function deletionVisible(ds: Datastore, dataClass: string, stamp: number): boolean {
   const actor = currentActor(ds)
   if (actor === undefined) return true
   if (!actor.may('read', dataClass)) return false
   const dc = ds.findDataClass(dataClass)
   if (dc === undefined) return false
-  return (
-    dc.restrictFunction === undefined ||
-    ds.deletionWitnesses.witnessed(dataClass, key, stamp, actor.session)
-  )
+  return dc.restrictFunction === undefined || ds.deletionWitnesses.witnessed(stamp, actor.session)
 }
 
 /**
@@ -243,20 +216,9 @@ export function deletedRecordsRestrict(
       const values = table.record(rowId)?.values
       if (!values) continue
       const name = values[DELETED_FIELDS.tableName]
-      const key = values[DELETED_FIELDS.primaryKey]
       const stamp = values[DELETED_FIELDS.stamp]
-      if (typeof name !== 'string' || typeof key !== 'string' || typeof stamp !== 'number') continue
-      const dc = ds.findDataClass(name)
-      if (dc === undefined) continue
-      if (
-        deletionVisible(
-          ds,
-          name,
-          dc.def.key.type === 'string' || dc.def.key.type === 'uuid' ? key : Number(key),
-          stamp,
-        )
-      )
-        keep.push(rowId)
+      if (typeof name !== 'string' || typeof stamp !== 'number') continue
+      if (deletionVisible(ds, name, stamp)) keep.push(rowId)
     }
     return this.select(keep)
   }
