@@ -269,6 +269,46 @@ describe('ds.changes: privileges and restrict, when each event is sent', () => {
 })
 
 describe('ds.changes: bounds', () => {
+  it('bounds the feeds of a session, of a user, of the sessions without a user and of all (9063)', () => {
+    const { ds } = feedStore({
+      data: employees(),
+      changeHistory: {
+        maxSubscriptionsPerSession: 2,
+        maxSubscriptionsPerUser: 3,
+        maxGuestSubscriptions: 2,
+        maxSubscriptions: 6,
+      },
+    })
+    const follow = (session?: Session) => () => ds.changes({ dataClasses: 'Employee', session })
+    const refusal = (fn: () => unknown): string => {
+      try {
+        fn()
+      } catch (e) {
+        if (DatastoreError.is(e) && e.errCode === 9063) return e.message
+        throw e
+      }
+      return 'opened'
+    }
+    const as = (name?: string) => {
+      const session = ds.sessions.open()
+      if (name !== undefined) ds.sessions.renew(session.id, { user: { name } })
+      return session
+    }
+    const [ann1, ann2, guest1, guest2] = [as('ann'), as('Ann'), as(), as()]
+    follow(ann1)()
+    follow(ann1)()
+    expect(refusal(follow(ann1))).toContain('maxSubscriptionsPerSession')
+    follow(ann2)()
+    // Ann and ann are one user.
+    expect(refusal(follow(ann2))).toContain('maxSubscriptionsPerUser')
+    follow(guest1)()
+    expect(refusal(follow(guest2))).toBe('opened')
+    expect(refusal(follow(as()))).toContain('maxGuestSubscriptions')
+    // Bob is neither ann nor a guest: he may, until the server's bound.
+    expect(refusal(follow(as('bob')))).toBe('opened')
+    expect(refusal(follow(as('cid')))).toContain('maxSubscriptions)')
+  })
+
   it('drops a subscriber that falls bufferLimit events behind, with the stamp to resume from', async () => {
     const { ds } = feedStore({ data: employees() })
     const E = ds.dataClass('Employee')

@@ -39,6 +39,11 @@ export interface ChangeFeedOptions extends ChangeHistoryOptions {
   readonly maxSubscriptionsPerSession?: number
   /** Feeds the sessions of one user (by name, ignoring case) may follow at once. @default 256 */
   readonly maxSubscriptionsPerUser?: number
+  /**
+   * Feeds the sessions without a user (guests) may follow at once, all together: a flood of guests
+   * never takes the feeds of the logged-in users. @default 1,000
+   */
+  readonly maxGuestSubscriptions?: number
   /** Feeds all sessions may follow at once (and code that follows one without a session). @default 10,000 */
   readonly maxSubscriptions?: number
 }

@@ -37,7 +37,7 @@ export class ChangeHub implements SubscriptionHost {
   #unobserve: (() => void) | undefined
   #cancelTimer: (() => void) | undefined
   #timerAt = Infinity
-  readonly #limits: { perSession: number; perUser: number; total: number }
+  readonly #limits: { perSession: number; perUser: number; perGuests: number; total: number }
 
   /** The feed of `ds`, its history kept from now on (called from the Datastore's constructor). */
   constructor(ds: Datastore, options: ChangeFeedOptions = {}) {
@@ -47,6 +47,7 @@ export class ChangeHub implements SubscriptionHost {
     this.#limits = {
       perSession: options.maxSubscriptionsPerSession ?? 16,
       perUser: options.maxSubscriptionsPerUser ?? 256,
+      perGuests: options.maxGuestSubscriptions ?? 1_000,
       total: options.maxSubscriptions ?? 10_000,
     }
     // A session that ends (a logout, an expiry, an eviction) takes its subscriptions with it:
@@ -78,23 +79,30 @@ export class ChangeHub implements SubscriptionHost {
   // Refuses one more subscription past the server's, the session's or its user's bound: each is
   // decided at every commit, so their number is what a commit costs.
   #bound(session: Session | undefined): void {
-    const { perSession, perUser, total } = this.#limits
+    const { perSession, perUser, perGuests, total } = this.#limits
     if (this.#subs.size >= total)
       fail('FeedSubscriptionLimit', ['the server', total, 'maxSubscriptions'])
     if (session === undefined) return
     const user = sessionUser(session)?.name.toLowerCase()
     let own = 0
     let users = 0
+    let guests = 0
     for (const sub of this.#subs) {
       const other = sub.session
       if (other === undefined) continue
       if (other === session) own++
-      if (user !== undefined && sessionUser(other)?.name.toLowerCase() === user) users++
+      const name = sessionUser(other)?.name.toLowerCase()
+      if (name === undefined) guests++
+      else if (name === user) users++
     }
     if (own >= perSession)
       fail('FeedSubscriptionLimit', ['the session', perSession, 'maxSubscriptionsPerSession'])
-    if (users >= perUser)
+    if (user !== undefined && users >= perUser)
       fail('FeedSubscriptionLimit', [`the user ${user}`, perUser, 'maxSubscriptionsPerUser'])
+    // Sessions without a user are anyone's: they share a pool of their own, so that they never
+    // take the feeds the logged-in users may open.
+    if (user === undefined && guests >= perGuests)
+      fail('FeedSubscriptionLimit', ['sessions without a user', perGuests, 'maxGuestSubscriptions'])
   }
 
   remove(sub: Subscription<unknown>): void {
