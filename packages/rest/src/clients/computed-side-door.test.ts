@@ -250,3 +250,63 @@ describe('an expansion that depends on who asks is never served to another', () 
     sub.close()
   })
 })
+
+describe('a write is checked on what it finally stores (issue 61, break 3)', () => {
+  it('a setter does not write salary for an editor who may not', async () => {
+    const { ds, rest } = sideDoorApp()
+    const ed = await loggedIn(rest, 'ed')
+    const E = ds.dataClass('Employee')
+    refused(await ed('/rest/Employee?$method=update', { __KEY: '10', salary: 1 }), 403, 1608)
+    const side = clean(
+      await ed('/rest/Employee?$method=update', { __KEY: '10', payInput: 1 }),
+      'ed',
+    )
+    refused(side, 403, 1608)
+    expect(message(side)).toMatch(/salary/)
+    expect(message(side)).toMatch(/the set function of Employee\.payInput/)
+    expect(E.get(10)!.get('salary')).toBe(salaryOf(10))
+    // Through a function given the entity: the same.
+    const given = await ed('/rest/Employee/saveGiven', [
+      { __DATACLASS: 'Employee', __ENTITY: true, __KEY: 10, payInput: 2 },
+    ])
+    refused(clean(given, 'ed'), 403, 1608)
+    expect(E.get(10)!.get('salary')).toBe(salaryOf(10))
+    // Who may write salary writes it through the setter.
+    const paula = await loggedIn(rest, 'paula')
+    const ok = await paula('/rest/Employee?$method=update', { __KEY: '10', payInput: 5 })
+    expect(ok.status).toBe(200)
+    expect(E.get(10)!.get('salary')).toBe(5)
+  })
+
+  it('a create through a setter does not store a salary the creator may not give', async () => {
+    const { ds, rest } = sideDoorApp()
+    const ed = await loggedIn(rest, 'ed')
+    const E = ds.dataClass('Employee')
+    const before = E.length
+    const create = (values: Record<string, unknown>) =>
+      ed('/rest/Employee?$method=update', { lastName: 'Mole', employer: 1, ...values })
+    refused(await create({ salary: 777777 }), 403, 1608)
+    refused(clean(await create({ band: '777777' }), 'ed'), 403, 1608)
+    expect(E.length).toBe(before)
+    expect(E.query('salary = 777777').length).toBe(0)
+    // Without the value, the same create goes through.
+    expect((await create({})).status).toBe(200)
+    expect(E.length).toBe(before + 1)
+  })
+
+  it('ORDA writes by a session, with or without entity events, ask the same', async () => {
+    const app = sideDoorApp()
+    const { ds } = app
+    const session = await sessionOf(app, 'ed')
+    const E = ds.dataClass('Employee')
+    expect(() => ds.actAs(session, () => E.update(2, { payInput: 3 }))).toThrow(/salary/)
+    expect(() => ds.actAs(session, () => E.get(2)!.edit({ payInput: 3 }).saveOrFail())).toThrow(
+      /salary/,
+    )
+    expect(() => ds.actAs(session, () => E.create({ lastName: 'X', band: '9' }))).toThrow(/salary/)
+    expect(E.get(2)!.get('salary')).toBe(salaryOf(2))
+    // Outside any session: full rights.
+    E.update(2, { payInput: 3 })
+    expect(E.get(2)!.get('salary')).toBe(3)
+  })
+})
