@@ -22,12 +22,12 @@ import {
   hostileData,
   hostileFunctions,
   hostileRest,
-  leakedCanaries,
   loggedIn,
   salaryOf,
   type Answer,
   type HostileClient,
 } from './hostile-app.fixture.js'
+import { clean, refused } from './hostile-checks.fixture.js'
 import type { RestHandler } from '../handler.js'
 
 /** The salary above which `band` is 'high' (the fixture's getter's). */
@@ -96,17 +96,6 @@ function sideDoorApp(): { ds: Datastore; rest: RestHandler } {
     },
   })
   return { ds, rest: hostileRest(ds) }
-}
-
-/** What `name` may not see is not in `answer`, anywhere: body and headers. */
-function clean(answer: Answer, name: string): Answer {
-  const headers = [...answer.headers].map(([k, v]) => `${k}: ${v}`).join('\n')
-  expect(leakedCanaries(`${answer.text}\n${headers}`, name)).toEqual([])
-  return answer
-}
-
-const refused = (answer: Answer, status: number, errCode: number): void => {
-  expect({ status: answer.status, errCode: answer.errCode }).toEqual({ status, errCode })
 }
 
 const message = (answer: Answer): string => answer.json?.__ERROR?.[0]?.message ?? ''
