@@ -29,19 +29,29 @@ export class KeptReads implements ReadCheck {
 
 /**
  * Whether a bound filter or order holds what a computed attribute's `query` or `orderBy` function
- * answered: application code that may answer each view differently (it may read the session).
+ * answered, or the default it took when the function answered null: application code that may
+ * answer each view differently (it may read the session).
  */
 export function fromCode(
   filter: BoundFilter | null,
   order: readonly BoundOrderKey[] = [],
 ): boolean {
-  return order.some((k) => k.computed !== undefined) || (filter !== null && filterFromCode(filter))
+  return (
+    order.some(
+      (k) =>
+        k.computed !== undefined ||
+        (k.operand.kind === 'calculated' && k.operand.attr.orderBy !== undefined),
+    ) ||
+    (filter !== null && filterFromCode(filter))
+  )
 }
 
 function filterFromCode(node: BoundFilter): boolean {
   switch (node.kind) {
     case 'Computed':
       return true
+    case 'Comparison':
+      return node.operand.kind === 'calculated' && node.operand.attr.query !== undefined
     case 'Join':
     case 'ReverseJoin':
       return filterFromCode(node.inner)

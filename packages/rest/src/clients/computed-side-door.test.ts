@@ -58,6 +58,12 @@ const rank: ComputedAttributeFunctions = {
   orderBy: () => (pricing() ? 'salary desc' : 'lastName desc'),
 }
 
+// `level`: sorted by its getter (null for all: key order) for `pricing`, by name for anyone else.
+const level: ComputedAttributeFunctions = {
+  get: () => null,
+  orderBy: () => (pricing() ? null : 'lastName desc'),
+}
+
 const MODEL: ModelJson = {
   ...HOSTILE_MODEL,
   dataClasses: HOSTILE_MODEL.dataClasses.map((dc) =>
@@ -70,6 +76,7 @@ const MODEL: ModelJson = {
             // Written only: its setter writes salary.
             { name: 'payInput', kind: 'calculated', type: 'number' },
             { name: 'rank', kind: 'calculated', type: 'number' },
+            { name: 'level', kind: 'calculated', type: 'number' },
           ],
         },
   ),
@@ -92,7 +99,7 @@ function sideDoorApp(): { ds: Datastore; rest: RestHandler } {
     functions: hostileFunctions(),
     roles: ROLES,
     calculated: {
-      Employee: { band, rank, payInput: { get: () => null, set: (v) => ({ salary: v }) } },
+      Employee: { band, rank, level, payInput: { get: () => null, set: (v) => ({ salary: v }) } },
     },
   })
   return { ds, rest: hostileRest(ds) }
@@ -217,6 +224,12 @@ describe('an expansion that depends on who asks is never served to another', () 
     // The same text again, now kept prepared: ann's own answer, by name.
     expect(ids(() => ds.actAs(ann, () => E.query(text, all)))).toEqual(BY_NAME_DESC)
     expect(ids(() => ds.actAs(paula, () => E.query(text, all)))).toEqual(BY_SALARY_DESC)
+    // A function that answered null (the getter's sort) for the first is asked again for the next.
+    const byLevel = 'lastName in :1 order by level'
+    expect(ids(() => ds.actAs(paula, () => E.query(byLevel, all)))).toEqual(
+      BY_SALARY_DESC.toReversed(),
+    )
+    expect(ids(() => ds.actAs(ann, () => E.query(byLevel, all)))).toEqual(BY_NAME_DESC)
   })
 
   it('a feed filter is bound as its subscriber, not as the code that subscribed it', async () => {
