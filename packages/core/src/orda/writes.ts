@@ -170,10 +170,12 @@ function plain(values: Assignments): Assignments {
  * draft: its constructor, a `touched` for each value, then the save's events (entity-draft.ts).
  */
 export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
-  // Checked before the events run, and again (events = false) with what they set; the transaction
-  // asks again about what it finally stores (a set function's assignments).
-  needWrite(dc, values, true)
-  if (events && eventsOf(dc)) return dc.draft(null, values).saveOrFail()
+  // The transaction asks about what it stores (`permit`); asked here too before events run, so
+  // that none runs for a refused write (their save comes back here, events = false).
+  if (events && eventsOf(dc)) {
+    needWrite(dc, values, true)
+    return dc.draft(null, values).saveOrFail()
+  }
   return write(
     dc.datastore,
     (tx) => tx.create(dc.table, plain(values)) as Entity,
@@ -189,8 +191,12 @@ export function updateEntity(
   check?: WriteCheck,
   events = true,
 ): Entity {
-  needWrite(dc, values, false)
   const withEvents = events && eventsOf(dc) !== undefined
+  // The transaction asks about what it stores (`permit`, before it looks the entity up); asked
+  // here too when something comes first: events (none runs for a refused write), or the restrict
+  // check of the entity (its 1542 must not answer before a refusal: it would tell a hidden entity
+  // from a missing one).
+  if (withEvents || dc.restrictFunction !== undefined) needWrite(dc, values, false)
   const base = writeTarget(dc, key, withEvents)
   if (base && withEvents) return dc.draft(base, values).saveChecked(check)
   if (!withEvents && alone(dc.datastore)) {
