@@ -266,7 +266,6 @@ export { Actor } from './access/actor.js'
 export type { ActorOptions } from './access/actor.js'
 export { actingNow, currentActor, runActor } from './access/acting.js'
 export { runAsProcess } from './orda/processes.js'
-export { pathsRead, orderPathsRead } from './query/paths-read.js'
 export { promotedFor } from './orda/call-function.js'
 export type {
   RolesAction,

@@ -33,14 +33,6 @@ export function needAttribute(dc: DataClass, attr: AttributeDef): void {
   checker(dc.datastore)?.needRead(dc.def, attr)
 }
 
-/** Refuses a read of `dc` by paths it may not read (a query's comparisons and ordering). */
-export function needPaths(dc: DataClass, paths: readonly (readonly string[])[]): void {
-  const actor = checker(dc.datastore)
-  if (actor === undefined) return
-  actor.need('read', dc.name)
-  for (const path of paths) actor.needPath(dc.def, path)
-}
-
 /** Refuses an aggregate or an ordering over `path` (`salary`, `employer.name`, `extra.level`). */
 export function needPathText(dc: DataClass, path: string): void {
   const actor = checker(dc.datastore)

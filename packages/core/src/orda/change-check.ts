@@ -17,8 +17,6 @@ import type { KeyValue } from '../store/entity-record.js'
 import type { ChangeHistory } from '../store/change-history.js'
 import type { Table } from '../store/table.js'
 import { RowTest } from '../query/row-test.js'
-import { pathsRead } from '../query/paths-read.js'
-import { needPaths } from './access-checks.js'
 import type { ChangedEntity, ChangeEvent, ChangesOptions } from './change-feed.js'
 import type { DataClass } from './data-class.js'
 import type { Datastore } from './datastore.js'
@@ -110,9 +108,9 @@ class ClassCheck<T> {
     this.membership = new Membership(this.#filter !== undefined, dc.restrictFunction !== undefined)
   }
 
-  /** The filter's paths the session may read (refused: throws, as the query would). */
+  /** What the filter reads, the session may read (refused: throws, as the query would). */
   checkFilter(): void {
-    if (this.#filter) needPaths(this.dc, pathsRead(this.#filter.query))
+    this.#filter?.check()
   }
 
   /** The event for the change at `position` of `history`, or undefined to send nothing. */

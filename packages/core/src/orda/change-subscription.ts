@@ -51,14 +51,19 @@ export class Subscription<T> implements ChangeSubscription<T> {
   constructor(host: SubscriptionHost, plan: FeedPlan<T>) {
     this.#host = host
     const { options } = plan
-    this.#checks = new FeedChecks(plan.classes, options)
     this.#session = options.session
     this.#authorize = options.authorize
     this.#unchecked = Subscription.#actsAsNobody(host.ds, options.authorize)
     this.#bufferLimit = plan.bufferLimit
     this.heartbeatMs = options.heartbeatMs
-    // What it asks is checked now (a refusal throws before anything is sent), and at every event.
-    this.#act(() => this.#checks.checkNow())
+    // Its filter is bound as the session (what a computed attribute's query function answers is
+    // the session's), and what it asks is checked now (a refusal throws before anything is sent),
+    // and at every event.
+    this.#checks = this.#act(() => {
+      const checks = new FeedChecks(plan.classes, options)
+      checks.checkNow()
+      return checks
+    })
     const history = host.history
     this.lastSentAt = host.ds.clock.now()
     this.#epoch = history.epoch

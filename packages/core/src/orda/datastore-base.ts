@@ -48,6 +48,7 @@ import { currentActor, runActor } from '../access/acting.js'
 import { currentCall } from './call-context.js'
 import { singletonStateFor } from './session-calls.js'
 import { accessRule } from '../access/access-rule.js'
+import { checker } from './access-checks.js'
 import type { Datastore } from './datastore.js'
 import {
   sessionLockOwner,
@@ -161,6 +162,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       table: (name) => store.table(name),
       entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
       visibility: restrictVisibility(this as unknown as Datastore),
+      readCheck: () => checker(this),
     }
     if (options.data !== undefined) this.loadData(options.data)
   }

@@ -113,6 +113,25 @@ describe('ORDA entity events', () => {
     expect(elm.get('savedAs')).toBe('ELM')
   })
 
+  it('writes what saving and the constructor set as the caller: refused where the caller may not', () => {
+    const { ds, trees } = orchard()
+    // A session that may write every attribute but savedAs (which `saving` sets) or status (which
+    // the constructor sets).
+    const as =
+      (refused: string) =>
+      <T>(fn: () => T): T =>
+        ds.actAs(ds.sessions.open(), fn, {
+          authorize: (_s, action, target) =>
+            !((action === 'update' || action === 'create') && target.attribute === refused),
+        })
+    const update = refusal(() => as('savedAs')(() => trees.update(1, { age: 121 })))
+    expect([update.errCode, update.message]).toEqual([1608, expect.stringContaining('savedAs')])
+    expect(trees.get(1)!.get('age')).toBe(120)
+    const create = refusal(() => as('status')(() => trees.create({ species: 'Elm' })))
+    expect([create.errCode, create.message]).toEqual([1608, expect.stringContaining('status')])
+    expect(trees.length).toBe(1)
+  })
+
   it('refuses a save a validateSave refuses: its errCode, DBEV, nothing written', () => {
     const { trees, log } = orchard()
     const e = refusal(() => trees.create({ species: 'Kudzu' }))

@@ -10,6 +10,11 @@
  * counted each value's bucket for an estimate nobody read (19% of it, CPU profile at 100k rows). Anything else (a value to coerce,
  * wildcards, null, a missing placeholder, no index) takes the general path, which is the reference
  * for the result: the tests run both on the same queries.
+ *
+ * What the lookup and the order bound here read is kept (query/kept-reads.ts) and asked of the
+ * view acting at each run, as a binding for it would. An order a computed attribute's `orderBy`
+ * function gave (its answer may differ per view) takes no lookup: the general path binds it again
+ * at each run, as the view acting then.
  */
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
@@ -17,7 +22,6 @@ import type { EntitySelection } from './entity-selection.js'
 import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import type { ValueType } from '../schema/model-json.js'
 import type { KeyValue } from '../values/value-types.js'
-import { attributeNames } from '../schema/definitions.js'
 import { Ast, type QueryNode } from '../query/ast.js'
 import { bindFilter, bindOrderBy } from '../query/bind.js'
 import type { BoundOrderKey } from '../query/bound.js'
@@ -30,8 +34,8 @@ import { parseCached, queryRows, resultOrdering, type QueryOptions } from '../qu
 import { runQuery, selectionOf, type QueryResult } from './queries.js'
 import { restrictedRows, restrictRunning } from './restrict.js'
 import { keepable, keptQuery } from './restrict-queries.js'
-import { checker, needPaths } from './access-checks.js'
-import { pathsRead } from '../query/paths-read.js'
+import { checker } from './access-checks.js'
+import { fromCode, KeptReads } from '../query/kept-reads.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
 export interface PrepareOptions {
@@ -61,11 +65,13 @@ export class PreparedQuery<
   readonly #exposedOnly: boolean
   readonly #orderKeys: readonly BoundOrderKey[]
   readonly #lookup: Lookup | undefined
+  // What the lookup and the order read, asked of the view acting at each run that takes the lookup.
+  readonly #reads = new KeptReads()
   // 4D's ordered selection when the query has an `order by`.
   readonly #traits: SelectionTraits | undefined
-  // Its text, when the dataclass's restrict may ask it and its rows can be kept between writes
-  // (restrict-queries.ts): no index answers it, and it reads the entity's own stored values.
-  readonly #keptText: string | undefined
+  // Its text and what it reads, when the dataclass's restrict may ask it and its rows can be kept
+  // between writes (restrict-queries.ts): no index answers it, it reads the entity's own values.
+  readonly #kept: { readonly text: string; readonly reads: KeptReads } | undefined
 
   /**
    * Parses `text` (or takes its parsed form) and resolves it against `dataClass`. Errors that do not
@@ -78,20 +84,24 @@ export class PreparedQuery<
     const { schema } = dataClass.datastore
     this.#orderKeys = bindOrderBy(schema, dataClass.def, this.query.orderBy, {
       exposedOnly: this.#exposedOnly,
+      reads: this.#reads,
     })
-    // An order by similarity needs the vector search of the general path (vector-search.ts).
-    const bySimilarity = this.#orderKeys.some(
-      (k) => k.operand.kind === 'storage' && k.operand.attr.vector,
-    )
-    this.#lookup = bySimilarity ? undefined : indexLookup(dataClass, this.query, this.#exposedOnly)
+    // An order by similarity needs the vector search of the general path (vector-search.ts); one
+    // a computed attribute's function gave is asked again at each run (the module comment).
+    const general =
+      fromCode(null, this.#orderKeys) ||
+      this.#orderKeys.some((k) => k.operand.kind === 'storage' && k.operand.attr.vector)
+    this.#lookup = general
+      ? undefined
+      : indexLookup(dataClass, this.query, this.#exposedOnly, this.#reads)
     this.#traits = this.query.orderBy.length > 0 ? ORDERED : undefined
-    this.#keptText =
+    const reads =
       typeof text === 'string' &&
       this.#lookup === undefined &&
-      dataClass.restrictFunction !== undefined &&
-      keepable(dataClass.def, this.query)
-        ? text
+      dataClass.restrictFunction !== undefined
+        ? keepable(dataClass.def, this.query)
         : undefined
+    this.#kept = reads && { text: text as string, reads }
   }
 
   /** The matching entities for these placeholder values (`:1` is the first). */
@@ -140,7 +150,7 @@ export class PreparedQuery<
     const dc = this.dataClass
     const one = this.#lookup?.one
     if (one !== undefined && dc.restrictFunction === undefined) {
-      this.#needPaths(params)
+      this.#check()
       // No array for the one row of a unique key (an eighth of the lookup's own work).
       const row = one(params)
       if (row !== undefined) return row < 0 ? null : dc.entityAt(row)
@@ -154,11 +164,13 @@ export class PreparedQuery<
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
     const dc = this.dataClass as unknown as DataClass
-    if (this.#keptText !== undefined && restrictRunning(dc)) {
-      this.#needPaths(params)
-      const kept = keptQuery(dc, this.#keptText, this.query, params, () =>
-        this.#select(params, undefined),
-      )
+    const keep = this.#kept
+    if (keep !== undefined && restrictRunning(dc)) {
+      // Kept rows were not bound for this view: it is asked about what the query reads.
+      const actor = checker(dc.datastore)
+      actor?.need('read', dc.name)
+      keep.reads.check(actor)
+      const kept = keptQuery(dc, keep.text, this.query, params, () => this.#select(params, undefined))
       if (kept !== undefined) return kept as unknown as EntitySelection<M, N>
     }
     return this.#select(params, this.#lookupRows(params))
@@ -166,29 +178,24 @@ export class PreparedQuery<
 
   /**
    * The rows of the index lookup, the acting session's `restrict` applied, or undefined when the
-   * general path must answer. Checks first that the acting session may query by what it names.
+   * general path must answer. Checks first that the acting session may query by what it reads.
    */
   #lookupRows(params: readonly unknown[]): SelectionRowIds | undefined {
     const dc = this.dataClass
-    this.#needPaths(params)
+    this.#check()
     const found = this.#lookup?.rows(params)
     return found === undefined || dc.restrictFunction === undefined
       ? found
       : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
   }
 
-  // A session acting (a request's code) may query only by what it may read.
-  #needPaths(params: readonly unknown[]): void {
-    const dc = this.dataClass
-    if (checker(dc.datastore) !== undefined)
-      needPaths(
-        dc as unknown as DataClass,
-        pathsRead(this.query, {
-          values: { params },
-          dataClass: dc.name,
-          known: () => attributeNames(dc.datastore.schema, dc.def, this.#exposedOnly),
-        }),
-      )
+  // A session acting (a request's code) may query only a dataclass it reads, by what it may read:
+  // what the lookup and the order read (the general path's binding asks for itself).
+  #check(): void {
+    const actor = checker(this.dataClass.datastore)
+    if (actor === undefined) return
+    actor.need('read', this.dataClass.name)
+    if (this.#lookup !== undefined) this.#reads.check(actor)
   }
 
   // The selection of `rows` (the lookup's), or of the general path when there are none.
@@ -217,7 +224,12 @@ export class PreparedQuery<
  * The index lookup of a query that is one `attr = value` or `attr === value` on a storage attribute
  * of the dataclass itself, or undefined for any other query.
  */
-function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Lookup | undefined {
+function indexLookup(
+  dc: DataClass,
+  query: QueryNode,
+  exposedOnly: boolean,
+  reads: KeptReads,
+): Lookup | undefined {
   const filter = query.filter
   if (filter?.kind !== 'Comparison') return
   const list = filter.op === 'in'
@@ -235,7 +247,7 @@ function indexLookup(dc: DataClass, query: QueryNode, exposedOnly: boolean): Loo
     dc.datastore.schema,
     dc.def,
     { ...filter, op: list ? 'eq' : filter.op, value: Ast.literal({ type: 'null', value: null }) },
-    { exposedOnly, computedQueries: false },
+    { exposedOnly, computedQueries: false, reads },
   )
   if (shape.kind !== 'Comparison' || shape.operand.kind !== 'storage') return
   // `=` and IN honour wildcards (the general path then reads them as patterns), `===` does not.

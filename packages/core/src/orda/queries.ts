@@ -1,6 +1,8 @@
 /**
  * @module Queries as the public objects see them: the query engine's rows wrapped in an
- * EntitySelection of the dataclass.
+ * EntitySelection of the dataclass. A session acting may query a dataclass it may read, by what it
+ * may read: the dataclass is asked here, each attribute the query reads by its binding
+ * (query/bind.ts, through the datastore's `querySource.readCheck`).
  */
 import type { OrderByItemNode, QueryNode } from '../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../query/run-query.js'
@@ -10,12 +12,8 @@ import { ORDERED, type SelectionTraits } from './selection-traits.js'
 import { and } from '../sets/set-algebra.js'
 import { restrictedRows } from './restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
-import { attributeNames } from '../schema/definitions.js'
 import { parseCached } from '../query/run-query.js'
-import { parseOrderBy } from '../query/parse-filter.js'
-import { orderPathsRead, pathsRead } from '../query/paths-read.js'
-import type { PathValues } from '../query/path-placeholders.js'
-import { checker, needPaths } from './access-checks.js'
+import { needRead } from './access-checks.js'
 
 export type { QueryOptions }
 
@@ -32,7 +30,7 @@ export function runQuery<M extends ModelTypes, N extends DataClassName<M>>(
   text: string | QueryNode,
   options: QueryOptions = {},
 ): QueryResult<M, N> {
-  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy, options)
+  needRead(dc as unknown as DataClass)
   const found = queryRows(dc.datastore.querySource, dc.def, text, options)
   return resultOf(dc, found, traitsOf(text, options, found))
 }
@@ -44,7 +42,7 @@ export function queryWithin<M extends ModelTypes, N extends DataClassName<M>>(
   options: QueryOptions,
 ): EntitySelection<M, N> {
   const dc = selection.dataClass
-  if (checker(dc.datastore) !== undefined) needQuery(dc, text, options.orderBy, options)
+  needRead(dc as unknown as DataClass)
   const found = queryRows(dc.datastore.querySource, dc.def, text, options)
   // The query runs on the dataclass (its indexes answer), then keeps this selection's members.
   const rows = and(found.rows, selection.unorderedRowIds)
@@ -67,24 +65,6 @@ function traitsOf(
     (typeof text === 'string' ? parseCached(text) : text).orderBy.length > 0
   if (!ordered && found.queryPlan === undefined && found.queryPath === undefined) return undefined
   return { ordered, queryPlan: found.queryPlan, queryPath: found.queryPath }
-}
-
-/**
- * Refuses a query of `dc` whose filter or ordering reads what the acting session may not (1557,
- * 1607): its answer (which entities match, in which order) would tell the values.
- */
-export function needQuery<M extends ModelTypes, N extends DataClassName<M>>(
-  dc: DataClass<M, N>,
-  text: string | QueryNode,
-  orderBy?: string | readonly OrderByItemNode[],
-  values: PathValues & { readonly exposedOnly?: boolean | undefined } = {},
-): void {
-  const d = dc as unknown as DataClass
-  const query = typeof text === 'string' ? parseCached(text) : text
-  const known = () => attributeNames(d.datastore.schema, d.def, values.exposedOnly ?? false)
-  needPaths(d, pathsRead(query, { values, dataClass: dc.name, known }))
-  if (orderBy !== undefined)
-    needPaths(d, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
 }
 
 /** The selection of a query's rows. */
@@ -126,8 +106,7 @@ export function orderSelection(
   options: { exposedOnly?: boolean } = {},
 ): EntitySelection {
   const dc = selection.dataClass
-  if (checker(dc.datastore) !== undefined)
-    needPaths(dc, orderPathsRead(typeof orderBy === 'string' ? parseOrderBy(orderBy) : orderBy))
+  needRead(dc)
   const ordering = orderingBy(dc.datastore.querySource, dc.def, orderBy, options)
   return dc.select(selection.unorderedRowIds, ordering, ORDERED)
 }

@@ -22,8 +22,8 @@
  * values.
  */
 import { LRUCache } from 'lru-cache'
-import type { QueryNode } from '../query/ast.js'
-import { pathsRead } from '../query/paths-read.js'
+import type { FilterNode, QueryNode } from '../query/ast.js'
+import { KeptReads } from '../query/kept-reads.js'
 import { resultOrdering } from '../query/run-query.js'
 import { RowTest } from '../query/row-test.js'
 import type { DataClassDef } from '../schema/definitions.js'
@@ -61,21 +61,29 @@ export function keptRows(selection: EntitySelection): RowBitmap | undefined {
 }
 
 /**
- * Whether `query` on `def` can be kept: a filter of comparisons on the dataclass's own stored
- * attributes, with no ordering.
+ * What `query` on `def` reads, when it can be kept: a filter of comparisons on the dataclass's own
+ * stored attributes (written out, not a placeholder's path), with no ordering; undefined otherwise.
  */
-export function keepable(def: DataClassDef, query: QueryNode): boolean {
-  if (query.filter === null || query.orderBy.length > 0) return false
-  let paths: readonly (readonly string[])[]
-  try {
-    // A path given as a placeholder's value is read from it: not a fixed query (it throws here).
-    paths = pathsRead(query)
-  } catch {
-    return false
+export function keepable(def: DataClassDef, query: QueryNode): KeptReads | undefined {
+  if (query.filter === null || query.orderBy.length > 0) return undefined
+  const reads = new KeptReads()
+  const own = (node: FilterNode): boolean => {
+    switch (node.kind) {
+      case 'Comparison': {
+        const { path } = node
+        if (path.kind !== 'AttributePath' || path.segments.length !== 1) return false
+        const attr = def.attributesByName.get(path.segments[0]!.name)
+        if (attr?.kind !== 'storage') return false
+        reads.needRead(def, attr)
+        return true
+      }
+      case 'Logical':
+        return node.operands.every(own)
+      case 'Not':
+        return own(node.operand)
+    }
   }
-  return paths.every(
-    (path) => path.length === 1 && def.attributesByName.get(path[0]!)?.kind === 'storage',
-  )
+  return own(query.filter) ? reads : undefined
 }
 
 /**

@@ -5,7 +5,12 @@
  * one `commit` applies it, all or nothing.
  */
 import type { LockOwner } from '../locks/lock-table.js'
-import { Transaction, type Assignments, type WriteCheck } from '../txn/transaction.js'
+import {
+  Transaction,
+  type Assignments,
+  type WriteCheck,
+  type WritePermit,
+} from '../txn/transaction.js'
 import { isWriteRefusal } from '../txn/save-status.js'
 import { updateAlone } from '../txn/single-update.js'
 import type { KeyValue } from '../store/entity-record.js'
@@ -89,6 +94,7 @@ const newTransaction = (ds: Datastore, id?: string): Transaction =>
   new Transaction(ds.store, {
     locks: ds.locks,
     owner: currentOwner(ds),
+    permit: permitOf(ds),
     // A reference to an entity the acting session's `restrict` hides is refused as a reference to
     // one that does not exist: a write must not tell whether it does.
     ...(ds.restricting ? { visible: visibleIn(ds) } : {}),
@@ -99,6 +105,15 @@ const visibleIn =
   (ds: Datastore) =>
   (table: { readonly def: { readonly name: string } }, rowId: number): boolean =>
     visible(ds.dataClass(table.def.name), rowId)
+
+/**
+ * What a transaction of `ds` asks about every value it would store (a set function's assignments
+ * included): whoever acts when it is written may write it (access-checks.ts `needWrite`).
+ */
+const permitOf =
+  (ds: Datastore): WritePermit =>
+  (def, values, creating) =>
+    needWrite(ds.dataClass(def.name), values, creating)
 
 /** The check of a write, its owner filled in: the one named, else whoever acts now. */
 const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
@@ -155,9 +170,12 @@ function plain(values: Assignments): Assignments {
  * draft: its constructor, a `touched` for each value, then the save's events (entity-draft.ts).
  */
 export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
-  // Checked before the events run, and again (events = false) with what they set.
-  needWrite(dc, values, true)
-  if (events && eventsOf(dc)) return dc.draft(null, values).saveOrFail()
+  // The transaction asks about what it stores (`permit`); asked here too before events run, so
+  // that none runs for a refused write (their save comes back here, events = false).
+  if (events && eventsOf(dc)) {
+    needWrite(dc, values, true)
+    return dc.draft(null, values).saveOrFail()
+  }
   return write(
     dc.datastore,
     (tx) => tx.create(dc.table, plain(values)) as Entity,
@@ -173,8 +191,12 @@ export function updateEntity(
   check?: WriteCheck,
   events = true,
 ): Entity {
-  needWrite(dc, values, false)
   const withEvents = events && eventsOf(dc) !== undefined
+  // The transaction asks about what it stores (`permit`, before it looks the entity up); asked
+  // here too when something comes first: events (none runs for a refused write), or the restrict
+  // check of the entity (its 1542 must not answer before a refusal: it would tell a hidden entity
+  // from a missing one).
+  if (withEvents || dc.restrictFunction !== undefined) needWrite(dc, values, false)
   const base = writeTarget(dc, key, withEvents)
   if (base && withEvents) return dc.draft(base, values).saveChecked(check)
   if (!withEvents && alone(dc.datastore)) {
@@ -185,6 +207,7 @@ export function updateEntity(
       plain(values),
       check,
       dc.datastore.locks,
+      permitOf(dc.datastore),
     )
     if (written !== undefined) return committedVersion(written as Entity)
   }

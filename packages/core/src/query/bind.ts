@@ -14,7 +14,12 @@
  * - A comparison on a computed attribute with a query function becomes the filter that function
  *   returns for the comparison's value (computed.ts), bound in the attribute's dataclass with the
  *   function's own parameters; an `order by` on one with an orderBy function, the keys it returns.
+ * - Every attribute a binding resolves is asked of the view it binds for (`reads`, the acting
+ *   Actor): those the client named, and those it reads through them (an alias's path, what a
+ *   computed attribute's function returned, a placeholder's path). What the bound query reads is
+ *   what was asked, whatever the text named: there is no other list of names to keep in step.
  */
+import type { ReadCheck } from '../access/read-check.js'
 import { datastoreError, fail } from '../errors/datastore-error.js'
 import type {
   AttributeDef,
@@ -50,7 +55,8 @@ import type {
 } from './bound.js'
 import { sortKey } from '../values/compare.js'
 import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
-import { computedFilter, computedOrder, fromFunction } from './computed.js'
+import { computedFilter, computedOrder } from './computed.js'
+import { fromFunction } from '../errors/from-function.js'
 import { vectorValue } from './vector-search.js'
 import { linkRelations, referenceOf } from './link-relations.js'
 import { filledComparison } from './path-placeholders.js'
@@ -70,6 +76,12 @@ export interface BindOptions {
    * @default true
    */
   readonly computedQueries?: boolean
+  /**
+   * The view the query is bound for, asked about each attribute the binding resolves (1607, 1557
+   * refused); undefined: nothing is checked (no one acting, or no rule). Not optional: whoever
+   * binds says for whom.
+   */
+  readonly reads: ReadCheck | undefined
 }
 
 interface Ctx {
@@ -99,7 +111,7 @@ export function bindFilter(
   schema: SchemaDef,
   dc: DataClassDef,
   filter: FilterNode,
-  options: BindOptions = {},
+  options: BindOptions,
 ): BoundFilter {
   const depth = filterDepth(filter)
   if (depth > MAX_FILTER_DEPTH) {
@@ -144,6 +156,7 @@ function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
   const attr = dc.attributesByName.get(name)
   if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
     return fail('AttributeNotFound', [name, dc.name, namesOf(ctx, dc)])
+  ctx.options.reads?.needRead(dc, attr)
   return attr
 }
 
@@ -308,7 +321,7 @@ function computedComparison(
   if (!answer) return undefined
   const inner: Ctx = {
     schema: ctx.schema,
-    options: { params: answer.params },
+    options: { params: answer.params, reads: ctx.options.reads },
     rewriting: [...(ctx.rewriting ?? []), attr],
   }
   return {
@@ -534,7 +547,7 @@ export function bindOrderBy(
   schema: SchemaDef,
   dc: DataClassDef,
   items: readonly OrderByItemNode[],
-  options: Pick<BindOptions, 'exposedOnly'> = {},
+  options: Pick<BindOptions, 'exposedOnly' | 'reads'>,
 ): BoundOrderKey[] {
   const ctx: Ctx = { schema, options }
   return items.flatMap((item) => orderKey(ctx, dc, item.path, item.direction === 'desc'))
@@ -559,6 +572,7 @@ function orderKey(
       return bad(
         `"${seg.name}" is not an attribute of ${dc.name}${didYouMean(seg.name, namesOf(ctx, dc))}`,
       )
+    ctx.options.reads?.needRead(dc, attr)
     const last = i === segments.length - 1
     if (attr.kind === 'alias') {
       segments = [
@@ -637,10 +651,11 @@ function computedKeys(
   if (ctx.rewriting?.includes(attr)) return undefined
   const items = computedOrder(dc, attr, descending)
   if (!items) return undefined
-  // The function's text names attributes of the dataclass, whoever may see them.
+  // The function's text may name attributes a REST client may not (not exposed); what it reads
+  // is still asked of the view, as any order's.
   const inner: Ctx = {
     schema: ctx.schema,
-    options: {},
+    options: { reads: ctx.options.reads },
     rewriting: [...(ctx.rewriting ?? []), attr],
   }
   const prefix = before.map((s) => `${s.name}.`).join('')

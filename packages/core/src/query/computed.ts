@@ -12,7 +12,8 @@
  * function it came from.
  */
 import { LRUCache } from 'lru-cache'
-import { DatastoreError, fail } from '../errors/datastore-error.js'
+import { fail } from '../errors/datastore-error.js'
+import { fromFunction } from '../errors/from-function.js'
 import type {
   CalculatedAttributeDef,
   ComputedQueryOperator,
@@ -142,21 +143,6 @@ export function computedOrder(
     orders.set(answer, items)
   }
   return items
-}
-
-/**
- * Runs `fn` (parsing or binding what a function of a computed attribute returned): a
- * DatastoreError it throws keeps its code and says which function the text came from.
- */
-export function fromFunction<T>(where: string, fn: () => T): T {
-  try {
-    return fn()
-  } catch (e) {
-    if (!DatastoreError.is(e) || e.message.includes(where)) throw e
-    throw new DatastoreError(e.name, `${e.message} (in what ${where} returned)`, {
-      details: e.details,
-    })
-  }
 }
 
 function shapeOf(v: unknown): string {

@@ -9,7 +9,7 @@ import { thrown } from '../errors/thrown.fixture.js'
 import { createDatastore } from '../orda/datastore.js'
 import { MOVIES_MODEL, moviesData } from './movies.fixture.js'
 import { parseQuery } from './parse-filter.js'
-import { pathsRead } from './paths-read.js'
+import { bindFilter } from './bind.js'
 import { printQuery } from './print-filter.js'
 
 const store = () => createDatastore(MOVIES_MODEL, { data: moviesData() })
@@ -69,20 +69,27 @@ describe('attribute paths as placeholders', () => {
     expect(thrown(named)).toMatchObject({ errCode: 9002 })
   })
 
-  it('prints back as the placeholder, and its paths are read from the values', () => {
+  it('prints back as the placeholder, and what it reads is read from the values', () => {
     const text = ':1 = 5 AND :att IN :2'
     const query = parseQuery(text)
     expect(printQuery(query)).toBe(text)
-    const filled = {
-      values: { params: ['fee', [1]], attributes: { att: 'roles.character' } },
-      dataClass: 'Actor',
+    const { schema } = store()
+    // The attributes the binding asks the view about (a permission check asks the same).
+    const readBy = (params: unknown[], att: string): string[] => {
+      const read: string[] = []
+      bindFilter(schema, schema.byName.get('Actor')!, query.filter!, {
+        params,
+        attributes: { att },
+        reads: { needRead: (dc, attr) => void read.push(`${dc.name}.${attr.name}`) },
+      })
+      return read
     }
-    expect(pathsRead(query, filled)).toEqual([['fee'], ['roles', 'character']])
-    // Read again with other values: nothing kept from the first run.
-    const other = {
-      values: { params: ['lastName', [1]], attributes: { att: 'ID' } },
-      dataClass: 'Actor',
-    }
-    expect(pathsRead(query, other)).toEqual([['lastName'], ['ID']])
+    expect(readBy(['fee', [1]], 'roles.character')).toEqual([
+      'Actor.fee',
+      'Actor.roles',
+      'Role.character',
+    ])
+    // Bound again with other values: nothing kept from the first run.
+    expect(readBy(['lastName', [1]], 'ID')).toEqual(['Actor.lastName', 'Actor.ID'])
   })
 })

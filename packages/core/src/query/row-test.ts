@@ -9,12 +9,17 @@
  * the last one (`version`, the global stamp): a test through a relation holds the related rows it
  * found (a join's key set), and what `restrict` lets the acting session see of them. So a test is
  * made at most once per commit, and costs a lookup per event between two.
+ *
+ * What the binding read is kept (kept-reads.ts) and asked of the view acting at each `check`. A
+ * filter bound through a computed attribute's `query` function (its answer may differ per view) is
+ * bound again, as the view acting then, for each test made: its answer is never kept for another.
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import type { QueryNode } from './ast.js'
 import { bindFilter } from './bind.js'
 import type { BoundFilter } from './bound.js'
 import { predicateOf, type ExecContext } from './execute.js'
+import { fromCode, KeptReads } from './kept-reads.js'
 import type { RowPredicate } from './predicate.js'
 import { planQuery } from './planner.js'
 import { parseCached, type QuerySource } from './run-query.js'
@@ -31,8 +36,12 @@ export interface RowTestOptions {
 export class RowTest {
   readonly #source: QuerySource
   readonly #def: DataClassDef
-  readonly #bound: BoundFilter | null
-  /** The parsed query (its paths, for the checks of the acting session's privileges). */
+  readonly #options: RowTestOptions
+  #bound: BoundFilter | null
+  #reads: KeptReads
+  // Whether the bound filter holds a computed attribute's answer: then bound again for each test.
+  readonly #fromCode: boolean
+  /** The parsed query. */
   readonly query: QueryNode
   #version = NaN
   #test: RowPredicate | undefined
@@ -49,13 +58,34 @@ export class RowTest {
   ) {
     this.#source = source
     this.#def = def
+    this.#options = options
     this.query = typeof text === 'string' ? parseCached(text) : text
-    this.#bound = this.query.filter
-      ? bindFilter(source.schema, def, this.query.filter, {
-          params: options.params,
-          exposedOnly: options.exposedOnly ?? false,
-        })
-      : null
+    this.#reads = new KeptReads()
+    this.#bound = this.#bind()
+    this.#fromCode = fromCode(this.#bound)
+  }
+
+  /**
+   * Refuses (1607, 1557) a filter that reads what the view acting now may not read: every
+   * attribute its binding read, through aliases and computed attributes' functions included.
+   */
+  check(): void {
+    this.#reads.check(this.#source.readCheck())
+  }
+
+  // Binds the filter, keeping what it reads, and asks the view acting now about it.
+  #bind(): BoundFilter | null {
+    const filter = this.query.filter
+    if (!filter) return null
+    const reads = new KeptReads()
+    const bound = bindFilter(this.#source.schema, this.#def, filter, {
+      params: this.#options.params,
+      exposedOnly: this.#options.exposedOnly ?? false,
+      reads,
+    })
+    reads.check(this.#source.readCheck())
+    this.#reads = reads
+    return bound
   }
 
   /**
@@ -79,6 +109,7 @@ export class RowTest {
 
   #make(): RowPredicate {
     const source = this.#source
+    if (this.#fromCode) this.#bound = this.#bind()
     const tableOf = (d: { name: string }) => source.table(d.name)
     const plan = planQuery(this.#def, this.#bound, tableOf)
     const ctx: ExecContext = {

@@ -4,6 +4,7 @@
  */
 import { linkSimilarity, resolveApproximate } from './vector-search.js'
 import { LRUCache } from 'lru-cache'
+import type { ReadCheck } from '../access/read-check.js'
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import type { DataClassDef, SchemaDef, StorageAttributeDef } from '../schema/definitions.js'
@@ -45,6 +46,11 @@ export interface QuerySource {
    * no dataclass has one, and queries then pay nothing for it (visibility.ts).
    */
   readonly visibility?: Visibility
+  /**
+   * The view acting now, asked about each attribute a query binds (query/bind.ts); undefined when
+   * nothing is checked (no one acting, or no rule to ask).
+   */
+  readCheck(): ReadCheck | undefined
   /** The approximate index a vector search asking for approximation would use (nearest-index.ts). */
   readonly nearest?: (
     dc: DataClassDef,
@@ -165,12 +171,14 @@ function runRows(
 ): QueryRows {
   const query = typeof text === 'string' ? parseCached(text) : text
   const exposedOnly = options.exposedOnly ?? false
+  const reads = source.readCheck()
   const bound = query.filter
     ? bindFilter(source.schema, def, query.filter, {
         params: options.params,
         named: options.parameters,
         attributes: options.attributes,
         exposedOnly,
+        reads,
       })
     : null
   const orderItems = [
@@ -180,7 +188,7 @@ function runRows(
       : (options.orderBy ?? [])),
   ]
   const orderKeys = linkSimilarity(
-    bindOrderBy(source.schema, def, orderItems, { exposedOnly }),
+    bindOrderBy(source.schema, def, orderItems, { exposedOnly, reads }),
     bound,
   )
   const tableOf = (d: { name: string }): Table => source.table(d.name)
@@ -339,7 +347,10 @@ export function orderingBy(
   if (items.length === 0) fail('WrongOrderBy', ['', 'no attribute to order by'])
   // No filter here: a vector attribute has nothing to be ordered by its similarity to.
   const keys = linkSimilarity(
-    bindOrderBy(source.schema, def, items, { exposedOnly: options.exposedOnly ?? false }),
+    bindOrderBy(source.schema, def, items, {
+      exposedOnly: options.exposedOnly ?? false,
+      reads: source.readCheck(),
+    }),
     null,
   )
   return orderingFor(source, source.table(def.name), keys)

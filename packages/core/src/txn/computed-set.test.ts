@@ -218,6 +218,51 @@ describe('a computed attribute with a set function', () => {
   })
 })
 
+describe('what a set function assigns is written as its caller', () => {
+  // A session that may write anything of Employee but its lastName.
+  const asNoLastName = <T>(ds: Datastore, fn: () => T): T =>
+    ds.actAs(ds.sessions.open(), fn, {
+      authorize: (_s, action, target) =>
+        !(action !== 'read' && action !== 'describe' && target.attribute === 'lastName'),
+    })
+
+  it('refuses, whole, a write whose setter assigns what the caller may not write', () => {
+    const ds = withSet((v) => {
+      const [firstName, lastName] = String(v).split(' ')
+      return { firstName, lastName }
+    })
+    const before = state(ds)
+    const E = ds.dataClass('Employee')
+    for (const write of [
+      () => E.update(6, { fullName: 'Flora Martin' }),
+      () => E.get(6)!.edit({ fullName: 'Flora Martin' }).saveOrFail(),
+      () => E.create({ fullName: 'Marie Curie' }),
+    ]) {
+      const e = thrown(() => asNoLastName(ds, write))
+      expect(e.errCode).toBe(1608)
+      expect(e.message).toContain('lastName')
+      expect(e.message).toContain('(in what the set function of Employee.fullName returned)')
+    }
+    expect(state(ds)).toEqual(before)
+    // Named by the write itself, it is refused as any write of it.
+    expect(thrown(() => asNoLastName(ds, () => E.update(6, { lastName: 'X' }))).errCode).toBe(1608)
+  })
+
+  it('asks about what is finally stored: not what the write’s own value replaces', () => {
+    const ds = withSet((v) => {
+      const [firstName, lastName] = String(v).split(' ')
+      return { firstName, lastName }
+    })
+    const E = ds.dataClass('Employee')
+    // The write's own null (the default, which a creation needs no permission for) wins over the
+    // set function's lastName: nothing of lastName is stored, nothing is asked.
+    const made = asNoLastName(ds, () => E.create({ fullName: 'Marie Curie', lastName: null }))
+    expect([made.get('firstName'), made.get('lastName')]).toEqual(['Marie', null])
+    const e = thrown(() => asNoLastName(ds, () => E.create({ fullName: 'Marie Curie' })))
+    expect(e.errCode).toBe(1608)
+  })
+})
+
 describe('a computed attribute without a set function', () => {
   it('is read-only, as before (1516)', () => {
     const { ds } = computedStore({ plain: true })

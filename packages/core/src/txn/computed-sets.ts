@@ -2,15 +2,17 @@
  * @module Computed attributes written through their `set` functions: a transaction gives the
  * value (converted to the attribute's type) to the function and writes the assignments it returns
  * instead, checked like any others. A value the write names explicitly wins over the one a `set`
- * function gives for the same attribute.
+ * function gives for the same attribute. What a function assigns is asked of whoever writes
+ * (`permit`) as a write of its own: a setter writes nothing its caller may not.
  */
 import { fail } from '../errors/datastore-error.js'
+import { fromFunction } from '../errors/from-function.js'
 import type { CalculatedAttributeDef, DataClassDef, EntityView } from '../schema/definitions.js'
 import type { Locate } from '../store/changes.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import type { Assignments } from './transaction.js'
+import type { Assignments, WritePermit } from './transaction.js'
 
 /** Per dataclass: whether one of its calculated attributes has a set function. */
 const setters = new WeakMap<DataClassDef, boolean>()
@@ -28,13 +30,15 @@ export function hasSetters(dc: DataClassDef): boolean {
  * `values` with each computed attribute that has a set function replaced by the assignments that
  * function returns for the value (converted to the attribute's type). The function sees the
  * version being updated as `this` (null for a create). A name the write gives itself keeps its
- * own value; two set functions giving one attribute two values conflict.
+ * own value; two set functions giving one attribute two values conflict. What each function
+ * assigns (and the write does not name itself) is asked of `permit`, its error naming the function.
  */
 export function computedSets(
   dc: DataClassDef,
   values: Assignments,
   base: EntityRecord | null,
   where: Locate,
+  permit: WritePermit | undefined,
 ): Assignments {
   const explicit: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   const sets: [CalculatedAttributeDef, unknown][] = []
@@ -51,6 +55,12 @@ export function computedSets(
   for (const [attr, raw] of sets) {
     const name = attr.name
     const out = callSet(dc, attr, setValue(dc, attr, raw, where), base)
+    if (permit !== undefined) {
+      const assigned = withoutExplicit(out, explicit)
+      fromFunction(`the set function of ${dc.name}.${name}`, () =>
+        permit(dc, assigned, base === null),
+      )
+    }
     for (const target of Object.keys(out)) {
       const v = out[target]
       if (v === undefined || Object.hasOwn(explicit, target)) continue
@@ -75,6 +85,18 @@ export function computedSets(
   }
   // The write's own values, which a set function's never replace, come last.
   return { ...fromSets, ...explicit }
+}
+
+/** What a set function assigns that the write does not name itself (it would win). */
+function withoutExplicit(
+  out: Readonly<Record<string, unknown>>,
+  explicit: Readonly<Record<string, unknown>>,
+): Assignments {
+  const names = Object.keys(out)
+  if (!names.some((name) => Object.hasOwn(explicit, name))) return out
+  const kept: Record<string, unknown> = {}
+  for (const name of names) if (!Object.hasOwn(explicit, name)) kept[name] = out[name]
+  return kept
 }
 
 /** A value written to a computed attribute, as its set function receives it. */

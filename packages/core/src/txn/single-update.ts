@@ -32,7 +32,7 @@ import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
 import { hasSetters } from './computed-sets.js'
 import { nextValues } from './next-values.js'
-import type { Assignments, CommittedChange, WriteCheck } from './transaction.js'
+import type { Assignments, CommittedChange, WriteCheck, WritePermit } from './transaction.js'
 import { explicitTarget, locator, versioned } from './write-values.js'
 
 /**
@@ -48,9 +48,12 @@ export function updateAlone(
   values: Assignments,
   check: WriteCheck | undefined,
   locks: LockTable | undefined,
+  permit: WritePermit | undefined,
 ): EntityRecord | undefined {
   const dc = table.def
   if (hasSetters(dc)) return undefined
+  // Asked first, as a transaction's update asks it (transaction.ts).
+  permit?.(dc, values, false)
   const before = table.recordByKey(key)
   if (before === undefined) return undefined
   if (check?.stamp !== undefined && check.stamp !== before.stamp) return undefined

@@ -18,6 +18,11 @@
  * attribute's type) goes to the function, whose assignments are written instead and checked like
  * any others, before anything is staged. A value the write names explicitly wins over the one a
  * `set` function gives for the same attribute.
+ *
+ * Whoever writes may write only what they may (`permit`, the acting view's check): a create or
+ * an update asks it about the values it is given, before anything else, and about what each `set`
+ * function assigns instead of its attribute. So what a write finally stores has been asked,
+ * whichever path wrote it (REST, ORDA, an event, a setter).
  */
 import type { Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
@@ -46,6 +51,12 @@ import { explicitTarget, locator, versioned } from './write-values.js'
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
 export type Assignments = Readonly<Record<string, unknown>>
 
+/**
+ * Refuses (1558, 1559, 1608, 1557…) `values` that a write of `dc` would store and that whoever
+ * acts now may not write (`creating`: in a new entity). Asked before anything is staged.
+ */
+export type WritePermit = (dc: DataClassDef, values: Assignments, creating: boolean) => void
+
 export interface WriteCheck {
   /**
    * The stamp the writer read. Given, the write is refused with StampChanged (1263) unless the
@@ -70,6 +81,8 @@ export interface TransactionOptions {
    * every entity is seen.
    */
   readonly visible?: (table: Table, rowId: number) => boolean
+  /** Asked about every value a create or an update would store. Absent, everything may be written. */
+  readonly permit?: WritePermit
   /**
    * Given, the transaction may stay open while other writes commit (4D's `startTransaction`, open
    * across awaits), and this is its id. It then takes the row ids and sequence values of the
@@ -104,6 +117,7 @@ export class Transaction {
   readonly #locks: LockTable | undefined
   readonly #owner: LockOwner | undefined
   readonly #visible: TransactionOptions['visible']
+  readonly #permit: WritePermit | undefined
   readonly #id: string | undefined
   // The store's version when this transaction began (Store.version).
   readonly #version: number
@@ -116,6 +130,7 @@ export class Transaction {
     this.#locks = options.locks
     this.#owner = options.owner
     this.#visible = options.visible
+    this.#permit = options.permit
     this.#id = options.id
     this.#version = store.version
     this.#batch = new BatchState(options.id !== undefined)
@@ -173,6 +188,7 @@ export class Transaction {
    */
   create(table: Table, values: Assignments): EntityRecord {
     this.#open()
+    this.#permit?.(table.def, values, true)
     const where = locator(table.def, undefined)
     const given = new Array<StoredValue | undefined>(table.def.storage.length)
     for (const [attr, v] of this.#assignments(table, values, where, null)) {
@@ -203,6 +219,8 @@ export class Transaction {
    */
   update(table: Table, key: KeyValue, values: Assignments, check: WriteCheck = {}): EntityRecord {
     this.#open()
+    // Before the entity is looked up: whether it exists is no answer to one who may not write.
+    this.#permit?.(table.def, values, false)
     const before = this.#existing(table, key, check)
     const where = locator(table.def, key)
     const assignments = this.#assignments(table, values, where, before)
@@ -409,7 +427,7 @@ export class Transaction {
     base: EntityRecord | null,
   ): [StorageAttributeDef, StoredValue][] {
     const dc = table.def
-    const values = hasSetters(dc) ? computedSets(dc, given, base, where) : given
+    const values = hasSetters(dc) ? computedSets(dc, given, base, where, this.#permit) : given
     const out: [StorageAttributeDef, StoredValue][] = []
     const set = (attr: StorageAttributeDef, v: StoredValue, label: string): void => {
       // The pairs so far are few (the attributes a write names): a search, not a Map a write.

@@ -424,7 +424,12 @@ export function hostileApp(
     roles: HOSTILE_ROLES,
     sessions,
   })
-  const rest = createRestHandler(ds, {
+  return { ds, rest: hostileRest(ds, options), clock, log }
+}
+
+/** The REST handler of the application over `ds`: it authenticates against `HOSTILE_USERS`. */
+export function hostileRest(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
+  return createRestHandler(ds, {
     authenticate: ({ user, password }) => {
       const known = HOSTILE_USERS[user]
       if (!known || known.password !== password) return null
@@ -434,7 +439,6 @@ export function hostileApp(
     loginThrottle: false,
     ...options,
   })
-  return { ds, rest, clock, log }
 }
 
 /** What a request answered: status, headers, the body's text and its JSON (if it is JSON). */

@@ -17,24 +17,13 @@ import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import {
   hostileApp,
-  leakedCanaries,
   loggedIn,
   salaryOf,
   ssnOf,
   type Answer,
   type HostileClient,
 } from './hostile-app.fixture.js'
-
-/** What `name` may not see is not in `answer`, anywhere: body and headers. */
-function clean(answer: Answer, name: string): Answer {
-  const headers = [...answer.headers].map(([k, v]) => `${k}: ${v}`).join('\n')
-  expect(leakedCanaries(`${answer.text}\n${headers}`, name)).toEqual([])
-  return answer
-}
-
-const refused = (answer: Answer, status: number, errCode: number): void => {
-  expect({ status: answer.status, errCode: answer.errCode }).toEqual({ status, errCode })
-}
+import { clean, refused } from './hostile-checks.fixture.js'
 
 const sum = (ids: readonly number[]): number => ids.reduce((t, id) => t + salaryOf(id), 0)
 const COMPANY_1 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]

@@ -20,7 +20,6 @@ import {
   type Entity,
 } from '@entistore/core'
 import { type RestStream } from '../exchange.js'
-import { needFilter } from '../permissions.js'
 import type { Reply } from '../reply.js'
 import { changeEventText, streamHead } from '../serialize/change-events.js'
 import { parseProjection } from '../serialize/projection.js'
@@ -56,8 +55,6 @@ export function changes(
       names.join(','),
       'one dataclass (/rest/Employee/$changes)',
     ])
-  if (single !== undefined && params.filter !== undefined)
-    needFilter(perms, single.def, params.filter, '$filter', params.params)
   const sub = ds.changes<string>({
     dataClasses: classes.map((dc) => dc.name),
     filter: params.filter,

@@ -23,7 +23,6 @@ import { ok, type Reply } from '../reply.js'
 import { RELEASE_SEGMENT } from '../url/request-names.js'
 import { optional, type RouteContext } from './context.js'
 import { narrow, readSelection } from './read-selection.js'
-import { needFilter, needOrderBy } from '../permissions.js'
 
 /** How long a set remade from its saved filter lives: 10 minutes, whatever `$timeout` said (4D). */
 const REMADE_TIMEOUT = 600
@@ -122,8 +121,6 @@ export function findSet(ctx: RouteContext, dc: DataClass, id: string): EntitySet
   // get the answer of a set that is not there, before anything of the filter is looked at.
   const by = setOwnerOf(ctx.session)
   if (!ctx.ds.entitySets.mayRemake(id, { by })) return fail('EntitySetNotFound', [id])
-  if (filter !== undefined) needFilter(ctx.perms, dc.def, filter, '$savedfilter', params.params)
-  if (orderBy !== undefined) needOrderBy(ctx.perms, dc.def, orderBy, '$savedorderby')
   const remade = runQuery(dc, parseCached(filter ?? '', '$savedfilter'), {
     ...(params.params ? { params: params.params } : {}),
     ...(orderBy !== undefined ? { orderBy: parseOrderBy(orderBy, '$savedorderby') } : {}),

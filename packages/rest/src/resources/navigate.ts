@@ -17,7 +17,6 @@ import { ok, type Answer } from '../reply.js'
 import { check, type RouteContext } from './context.js'
 import { relatedSelectionCall } from './functions.js'
 import { narrow, readSelection } from './read-selection.js'
-import { needOrderBy } from '../permissions.js'
 
 /**
  * `/rest/Employee(3)/employer` and `/rest/Company(1)/staff`, with or without `$expand` naming the
@@ -56,7 +55,6 @@ export function navigate(
   if (params.method === 'subentityset' && params.emMethod !== undefined)
     return relatedSelectionCall(ctx, selection, params.emMethod)
   if (params.method === 'subentityset' && params.subOrderBy !== undefined) {
-    needOrderBy(ctx.perms, target.def, params.subOrderBy, '$subOrderby')
     selection = orderSelection(selection, parseOrderBy(params.subOrderBy, '$subOrderby'), {
       exposedOnly: true,
     })

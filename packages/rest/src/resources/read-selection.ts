@@ -21,7 +21,6 @@ import { computeReply } from '../read/compute.js'
 import { distinctReply } from '../read/distinct.js'
 import { ok, type JsonBody, type Reply } from '../reply.js'
 import { check, lookerFormat, oneAttributeList, optional, type RouteContext } from './context.js'
-import { needFilter, needOrderBy } from '../permissions.js'
 
 /**
  * What a read does with the selection it names: `$compute`, `$distinct`, or the selection written
@@ -99,9 +98,6 @@ function keepSet(
 export function narrow(ctx: RouteContext, selection: EntitySelection): EntitySelection {
   const { params } = ctx
   const dc = selection.dataClass
-  if (params.filter !== undefined)
-    needFilter(ctx.perms, dc.def, params.filter, '$filter', params.params)
-  if (params.orderBy !== undefined) needOrderBy(ctx.perms, dc.def, params.orderBy, '$orderby')
   if (params.filter !== undefined && params.orderBy !== undefined) {
     // Ordered by the query itself, which may order by what its filter computed (a vector
     // search's similarity), then narrowed to the set in that order.

@@ -32,7 +32,6 @@ import { lock } from './lock.js'
 import { lookupEntity } from './lookup.js'
 import { navigate } from './navigate.js'
 import { readSelection } from './read-selection.js'
-import { needFilter, needOrderBy } from '../permissions.js'
 
 /** `GET /rest/{dataClass}…`: the entity, entity set, lock or selection the target names. */
 export function readDataClass(
@@ -108,9 +107,6 @@ function selectionOfRequest(
 ): { selection: EntitySelection; head: JsonObject | undefined } {
   const { params } = ctx
   const orderBy = options.ordered ? params.orderBy : undefined
-  if (params.filter !== undefined)
-    needFilter(ctx.perms, dc.def, params.filter, '$filter', params.params)
-  if (orderBy !== undefined) needOrderBy(ctx.perms, dc.def, orderBy, '$orderby')
   if (
     params.filter === undefined &&
     orderBy === undefined &&
