@@ -170,7 +170,9 @@ export class PreparedQuery<
       const actor = checker(dc.datastore)
       actor?.need('read', dc.name)
       keep.reads.check(actor)
-      const kept = keptQuery(dc, keep.text, this.query, params, () => this.#select(params, undefined))
+      const kept = keptQuery(dc, keep.text, this.query, params, () =>
+        this.#select(params, undefined),
+      )
       if (kept !== undefined) return kept as unknown as EntitySelection<M, N>
     }
     return this.#select(params, this.#lookupRows(params))
