@@ -56,6 +56,7 @@ export type {
   EntitySetStoreOptions,
   KeepOptions,
   LogicOperator,
+  SetAccess,
   SetInfo,
   SetOwner,
   SetReleaseReason,

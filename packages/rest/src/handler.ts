@@ -639,6 +639,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
               rule,
             })
           : undefined
+      // A request that may keep an entity set notes what it needs: another view reading the set
+      // is asked the same (core's access-log.ts).
+      if (actor !== undefined && 'params' in parsed && keepsSet(parsed.params)) actor.record()
       // A read's heavy work runs in slices (`sliceMs`): its first slice now, the others one a turn
       // among other clients' (FairTurns), then the read runs again and finds its results kept.
       // The budget counts the time of its runs and slices, not the turns it waited between them.
@@ -734,3 +737,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     },
   }
 }
+
+// Whether a request may keep an entity set: `$method=entityset` (or a relation's subentityset),
+// or a gone set remade from its saved filter or order.
+const keepsSet = (params: RestParams): boolean =>
+  params.method === 'entityset' ||
+  params.method === 'subentityset' ||
+  params.savedFilter !== undefined ||
+  params.savedOrderBy !== undefined

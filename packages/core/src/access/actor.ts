@@ -16,6 +16,7 @@ import { heldPrivileges } from '../sessions/session-privileges.js'
 import type { Session } from '../sessions/session-api.js'
 import { sessionUser, userIdentity, type AuthUser } from '../sessions/session-user.js'
 import type { Roles } from '../roles/roles.js'
+import { AccessLog } from './access-log.js'
 import type { AccessRule } from './access-rule.js'
 import type { PermissionAction, PermissionTarget } from './authorize.js'
 
@@ -62,6 +63,8 @@ export class Actor {
   #user: AuthUser | undefined
   #privileges: ReadonlySet<string> | undefined
   #view: string | undefined
+  // What it is asked from `record()` on (what a kept entity set needed: access-log.ts).
+  #log: AccessLog | undefined
 
   constructor(options: ActorOptions) {
     this.scope = options.scope
@@ -136,8 +139,46 @@ export class Actor {
     return this.#view
   }
 
+  /**
+   * Notes every permission asked of this actor from now on (and returns the log): what a request
+   * that keeps an entity set needed, for another view reading the set later.
+   */
+  record(): AccessLog {
+    return (this.#log ??= new AccessLog())
+  }
+
+  /** The log `record()` started, if any. */
+  get log(): AccessLog | undefined {
+    return this.#log
+  }
+
+  /**
+   * The view without the roles file's number: what another process serving the same datastore (and
+   * so the same roles file) computes for the same session, for what they share (entity sets).
+   */
+  get setView(): string {
+    const view = this.view
+    return view.slice(view.indexOf('\u0000') + 1)
+  }
+
+  /**
+   * Asks each of `asked` (what another view's making of something needed: access-log.ts), as
+   * that making would have: refuses with the error it would have met (1557, 1607, 1608, 1561).
+   */
+  needAsked(asked: readonly (readonly [string, string, string?])[]): void {
+    for (const [action, dataClass, attribute] of asked) {
+      const act = action as PermissionAction
+      if (this.may(act, dataClass, attribute)) continue
+      if (act === 'execute') fail('ExecuteRefused', [attribute ?? '', dataClass])
+      if (attribute === undefined) this.need(act, dataClass)
+      else if (act === 'read') fail('AttributeReadRefused', [attribute, dataClass])
+      else fail('AttributeUpdateRefused', [attribute, dataClass])
+    }
+  }
+
   /** Whether the session may do `action` on the dataclass (and then on the attribute). */
   may(action: PermissionAction, dataClass: string, attribute?: string): boolean {
+    this.#log?.add(action, dataClass, attribute)
     const rule = this.rule
     if (rule === undefined) return true
     this.#sameUser()
@@ -160,6 +201,8 @@ export class Actor {
   /** Whether replies may show `attr` of `dc`: readable, and so is what a relation or alias reads. */
   mayRead(dc: DataClassDef, attr: AttributeDef, depth = 0): boolean {
     if (this.rule === undefined) return true
+    // Recording: each permission the answer needs is asked (and so noted), none taken as kept.
+    if (this.#log !== undefined) return this.#mayRead(dc, attr, depth)
     // A reply asks this for every attribute of every entity it writes: kept by the attribute's
     // own definition, no key text made.
     this.#sameUser()
@@ -207,6 +250,8 @@ export class Actor {
    * function, on the function.
    */
   mayExecute(fn: Pick<FunctionInfo, 'kind' | 'owner' | 'name'>): boolean {
+    // Code runs: what it reads is not all told to a log (access-log.ts).
+    this.#log?.add('execute', fn.owner, fn.name)
     const rule = this.rule
     if (rule === undefined) return true
     const onDataClass = fn.kind !== 'dataStore' && fn.kind !== 'singleton'

@@ -566,6 +566,18 @@ export const ERRORS = {
     (whose: string, limit: number, option: string) =>
       `The live feed cannot be opened: ${whose} follows ${limit} feeds already (${option}); close one and try again`,
   ),
+  /**
+   * An entity set that code made for another view (a function's reply kept as a set: its members
+   * may tell what that code read): only its maker's view (the same user and privileges) reads it.
+   * (9064)
+   */
+  EntitySetOfAnotherView: spec(
+    9064,
+    'enti',
+    'forbidden',
+    (id: string) =>
+      `The entity set ${id} was made by code running for another user or other privileges: only they may read it`,
+  ),
   /** A session quota set to a value 4D refuses: not a whole number above 0 (undefined resets it). */
   InvalidQuota: spec(
     9062,

@@ -21,6 +21,7 @@ import {
   type EntitySetObserver,
   type EntitySetStoreOptions,
   type KeepOptions,
+  type SetAccess,
   type SetInfo,
   type SetReleaseReason,
   type SetUsage,
@@ -35,11 +36,13 @@ import type { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
 import { sessionQuota, type QuotaSource } from './session-quotas.js'
 import { currentOwner } from './owners.js'
+import { currentActor } from '../access/acting.js'
 
 export type {
   EntitySetObserver,
   EntitySetStoreOptions,
   KeepOptions,
+  SetAccess,
   SetInfo,
   SetOwner,
   SetReleaseReason,
@@ -191,8 +194,16 @@ export class EntitySets implements QuotaSource {
     // table's own list: its typed form, one for every set of them, not a copy a set.
     const rows = selection.rowIds
     const members = selection.dataClass.table.typedOrder(rows) ?? rows
+    // The view that made it, and what that needed (what a request recorded; code: unknown).
+    const actor = currentActor(this.#ds)
+    const made =
+      options.view !== undefined || actor === undefined
+        ? {}
+        : { view: actor.setView, access: actor.log?.asked ?? ('unknown' as const) }
+    // (A view given, or null for none, is the adopted set's own: `...options` carries it.)
     const stored = this.#store.keep(selection.dataClass.name, members, {
       ...options,
+      ...made,
       owner,
     })
     return new EntitySet(selection.dataClass, stored)
@@ -206,12 +217,26 @@ export class EntitySets implements QuotaSource {
   get(id: string): EntitySet | undefined {
     const stored = this.#store.get(id)
     if (stored === undefined) return undefined
+    this.#mayRead(stored)
     const own = mayManage(stored.owner, this.actor())
     return new EntitySet(
       this.#ds.dataClass(stored.dataClass),
       stored,
       own ? 'for its owner' : 'for another',
     )
+  }
+
+  // A set made by one view holds what that view computed (an order by salary, the members of a
+  // filter on it): another view reads it only if it could have made it, asked each permission the
+  // making needed (refused as the making would have been); one that code made, only its view.
+  #mayRead(stored: StoredSet): void {
+    const actor = currentActor(this.#ds)
+    if (actor === undefined || stored.view === undefined) return
+    const access = stored.access ?? 'unknown'
+    if (access !== 'unknown') return actor.needAsked(access)
+    if (actor.setView !== stored.view) fail('EntitySetOfAnotherView', [stored.id])
+    // What this request makes of it depends on what code made.
+    actor.log?.markUnknown()
   }
 
   /** Whether the set `id` is kept, without restarting its lifetime. */

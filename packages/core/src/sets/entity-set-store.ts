@@ -62,7 +62,17 @@ export interface StoredSet {
   readonly savedOrderBy: string | undefined
   /** Who made it; a session's id here follows the session when a login renews it. */
   readonly owner: SetOwner
+  /**
+   * The view that made it (access/actor.ts `setView`: its user and privileges), and what its
+   * making needed of it (access/access-log.ts), or `unknown` when code made it: another view is
+   * asked the same before it reads the set. Undefined view: the process made it, anyone reads it.
+   */
+  readonly view?: string
+  readonly access?: SetAccess
 }
+
+/** What a set's making needed of its view: `[action, dataClass, attribute?]` each, or `unknown`. */
+export type SetAccess = readonly (readonly [string, string, string?])[] | 'unknown'
 
 export interface EntitySetStoreOptions {
   /** Most sets kept at once, all owners together. @default 10_000 */
@@ -104,6 +114,12 @@ export interface KeepOptions {
    * another process, last read there some time ago). @default the whole lifetime
    */
   readonly remaining?: number
+  /**
+   * The view that made it and what that needed (StoredSet); null: the process made it (a set
+   * adopted from another process that has none). @default the acting view's
+   */
+  readonly view?: string | null
+  readonly access?: SetAccess
 }
 
 /** Why a set was released: `release`, or its session closing (logged out, expired, evicted). */
@@ -279,6 +295,7 @@ export class EntitySetStore {
       savedFilter: options.savedFilter,
       savedOrderBy: options.savedOrderBy,
       owner,
+      ...(options.view == null ? {} : { view: options.view, access: options.access }),
     }
     if (dead) return set
     if (remaining !== undefined && remaining < timeout) {

@@ -90,6 +90,54 @@ describe('an entity set read by another session', () => {
   })
 })
 
+describe('an entity set made by another view (issue 61)', () => {
+  it('is read only by a view that could have made it: an order by salary is not a ranking for ann', async () => {
+    const { rest } = hostileApp()
+    const paula = await loggedIn(rest, 'paula')
+    const ann = await loggedIn(rest, 'ann')
+    for (const made of [
+      '/rest/Employee?$orderby="salary desc"&$method=entityset',
+      '/rest/Employee?$filter="salary>7110000"&$method=entityset',
+      '/rest/Company(1)/staff?$filter="yearly>1"&$method=entityset',
+    ]) {
+      const id = await makeSet(paula, made)
+      // Her own read is as before.
+      expect((await paula(`/rest/Employee/$entityset/${id}`)).status, made).toBe(200)
+      for (const path of [
+        `/rest/Employee/$entityset/${id}?$attributes=ID`,
+        `/rest/Employee/ID/$entityset/${id}?$distinct=true`,
+        `/rest/Employee/$entityset/${id}?$method=entityset`,
+      ]) {
+        const read = await ann(path)
+        expect([read.status, read.errCode], `${made} then ${path}`).toEqual([403, 1607])
+      }
+    }
+  })
+
+  it('by a view that could have made it, as before: ann reads root’s set through her restrict', async () => {
+    const { rest } = hostileApp()
+    const root = await loggedIn(rest, 'root')
+    const ann = await loggedIn(rest, 'ann')
+    const id = await makeSet(root, '/rest/Employee?$orderby="lastName"&$method=entityset')
+    const read = await ann(`/rest/Employee/$entityset/${id}`)
+    expect(read.status).toBe(200)
+    expect(read.json.__COUNT).toBe(STAFF)
+  })
+
+  it('one code made is read by its own view only (9064): another session of the same user reads it', async () => {
+    const { rest } = hostileApp()
+    const paula = await loggedIn(rest, 'paula')
+    const paula2 = await loggedIn(rest, 'paula')
+    const ann = await loggedIn(rest, 'ann')
+    const made = await paula('/rest/Employee/managersOf?$method=entityset', [1])
+    expect(made.status, made.text).toBe(200)
+    const id = String(made.json.__ENTITYSET).split('/').at(-1)!
+    expect((await paula2(`/rest/Employee/$entityset/${id}`)).status).toBe(200)
+    const read = await ann(`/rest/Employee/$entityset/${id}`)
+    expect([read.status, read.errCode]).toEqual([403, 9064])
+  })
+})
+
 describe('a delete through another session’s set', () => {
   it('deletes only the members the deleter can see', async () => {
     const { ds, rest } = hostileApp()

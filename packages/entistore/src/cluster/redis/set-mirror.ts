@@ -127,6 +127,8 @@ export class SetMirror {
         sorted: shared.sorted,
         ...(shared.savedFilter === undefined ? {} : { savedFilter: shared.savedFilter }),
         ...(shared.savedOrderBy === undefined ? {} : { savedOrderBy: shared.savedOrderBy }),
+        view: shared.view,
+        ...(shared.access === undefined ? {} : { access: shared.access }),
       }),
     )
   }

@@ -54,7 +54,7 @@ describe('what the processes write to Redis', () => {
     )
   })
 
-  it('a set: dataclass, keys, sorted, timeout, saved filter and order, owner', () => {
+  it('a set: dataclass, keys, sorted, timeout, saved filter and order, owner, view', () => {
     const set = {
       id: 'E1',
       dataClass: 'Employee',
@@ -75,12 +75,20 @@ describe('what the processes write to Redis', () => {
       timeout: 7_200_000,
       owner: { kind: 'session', id: 'S1', user: 'ada' },
       savedFilter: 'salary>1',
+      // Written without a view by a session: code's, of a view nobody has.
+      view: '',
     })
-    // Written before sets had owners: the process's.
-    expect(decodeSet('{"dc":"Employee","k":[],"s":false,"t":1000}').owner).toEqual({
-      kind: 'process',
-      id: 'process',
-    })
+    // Written before sets had owners: the process's, with no view.
+    const old = decodeSet('{"dc":"Employee","k":[],"s":false,"t":1000}')
+    expect([old.owner, old.view]).toEqual([{ kind: 'process', id: 'process' }, null])
+    // The view that made it and what that needed travel with it.
+    const made = {
+      ...set,
+      view: 'user:"ada"\u0000reader',
+      access: [['read', 'Employee', 'salary']],
+    }
+    const again = decodeSet(encodeSet(made as unknown as StoredSet, []))
+    expect([again.view, again.access]).toEqual([made.view, made.access])
   })
 
   it('the messages, and the keys under their prefix', () => {

@@ -4,7 +4,7 @@
  * names are short and must stay as they are: processes of an older entistore read the same keys
  * (and the Lua scripts, redis-scripts.ts, read `i` of a lock and write `v` of a session).
  */
-import type { KeyValue, Lock, Session, SetOwner, StoredSet } from '@entistore/core'
+import type { KeyValue, Lock, Session, SetAccess, SetOwner, StoredSet } from '@entistore/core'
 
 /** A session as Redis holds it, under `s:<id>`, with its inactivity timeout as its TTL. */
 export interface SharedSession {
@@ -47,6 +47,9 @@ export interface SharedSet {
   readonly o?: string
   /** Its owner: kind, id, user. Without it (a set written before owners were), the process. */
   readonly w?: { readonly k: SetOwner['kind']; readonly i: string; readonly u?: string }
+  /** The view that made it and what its making needed (core's StoredSet `view`, `access`). */
+  readonly v?: string
+  readonly a?: SetAccess
 }
 
 /**
@@ -162,6 +165,7 @@ export function encodeSet(set: StoredSet, keys: (KeyValue | null)[]): string {
     ...(set.savedFilter === undefined ? {} : { f: set.savedFilter }),
     ...(set.savedOrderBy === undefined ? {} : { o: set.savedOrderBy }),
     w: { k: kind, i: id, ...(user === undefined ? {} : { u: user }) },
+    ...(set.view === undefined ? {} : { v: set.view, a: set.access ?? 'unknown' }),
   }
   return JSON.stringify(shared)
 }
@@ -175,6 +179,9 @@ export interface DecodedSet {
   readonly owner: SetOwner
   readonly savedFilter?: string
   readonly savedOrderBy?: string
+  /** The view that made it (null: none, the process) and what its making needed. */
+  readonly view: string | null
+  readonly access?: SetAccess
 }
 
 export function decodeSet(json: string): DecodedSet {
@@ -190,6 +197,9 @@ export function decodeSet(json: string): DecodedSet {
       : { kind: 'process', id: 'process' },
     ...(shared.f === undefined ? {} : { savedFilter: shared.f }),
     ...(shared.o === undefined ? {} : { savedOrderBy: shared.o }),
+    // A set of a session written without its view (by an older process): code's, its view unknown.
+    view: shared.v ?? (w && w.k !== 'process' ? '' : null),
+    ...(shared.v === undefined ? {} : { access: shared.a ?? 'unknown' }),
   }
 }
 
