@@ -27,7 +27,9 @@ export class AccessLog {
     const key = `${action}\u0000${dataClass}\u0000${attribute ?? ''}`
     if (this.#seen.has(key)) return
     this.#seen.add(key)
-    this.#entries.push(attribute === undefined ? [action, dataClass] : [action, dataClass, attribute])
+    this.#entries.push(
+      attribute === undefined ? [action, dataClass] : [action, dataClass, attribute],
+    )
   }
 
   /** Notes that what was made depends on what code made (an unknown log read by its maker). */
