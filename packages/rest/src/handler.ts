@@ -40,7 +40,14 @@ import type { ChangesStreamOptions } from './resources/context.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
-import { FairTurns, nextTurn as realTurn, type NextTurn } from './slices/fair-turns.js'
+import { FairTurns } from './slices/fair-turns.js'
+import {
+  LOOP_TURNS,
+  nextTurn as realTurn,
+  SLICE_MS,
+  type NextTurn,
+  type Turns,
+} from './slices/turns.js'
 import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
 import { EntityTexts } from './serialize/entity-texts.js'
@@ -154,6 +161,13 @@ export interface RestHandlerOptions extends AuthOptions {
   readonly sliceMs?: number
   /** Runs the next slice of a read in slices (tests decide when). @default setImmediate */
   readonly nextTurn?: NextTurn
+  /**
+   * The deadline that the slices of one turn of the event loop share: a read's (`sliceMs`), a
+   * reply's measure and pieces (10 ms), and any other work of the process in slices
+   * (slices/turns.ts). Tests give one on a clock of their own, to count what a turn does.
+   * @default the event loop's, `performance.now()`
+   */
+  readonly turns?: Turns
   /**
    * Called with every error that became a 500 (a bug), for logging: the reply itself says only
    * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
@@ -319,6 +333,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
+  const loopTurns = options.turns ?? LOOP_TURNS
+  const replyClock = loopTurns.clock(SLICE_MS)
   const calls = callLimits(options)
   const changesOptions = options.changes ?? {}
   // The one decision of every access: the roles file (the datastore's) and the embedder's hook,
@@ -385,7 +401,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     // Events as they come (`$changes`): no size to check, nothing rendered yet.
     if (isStream(body)) return answered(reply, body)
     if (body instanceof JsonChunks) {
-      const first = firstPiece(body, maxReplyBytes)
+      body.sliceBy(replyClock)
+      const first = firstPiece(body, maxReplyBytes, replyClock)
       return isPending(first)
         ? first.then(
             (text) => answered(reply, body.done ? text : rest(text, body, request)),
@@ -549,7 +566,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnCounted = false
     if (turns.waiting === 0) turnSpent = 0
   }
-  const timeUp = (): boolean => sliceMs <= 0 || performance.now() >= sliceEnd
+  // The slice also ends with the turn's deadline, which every slice of the turn shares (replies
+  // measured and written, a save: slices/turns.ts), asked only by work that goes on in slices.
+  const timeUp = (): boolean => {
+    if (sliceMs <= 0) return true
+    if (performance.now() >= sliceEnd) return true
+    return sliceMs !== Infinity && loopTurns.now() >= loopTurns.deadline(sliceMs)
+  }
   const startSlice = (): void => {
     if (!turnCounted && sliceMs !== Infinity) {
       turnCounted = true
