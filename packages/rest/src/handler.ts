@@ -54,7 +54,7 @@ import { EntityTexts } from './serialize/entity-texts.js'
 import { readByKeyLane } from './resources/read-by-key.js'
 import { firstPiece } from './serialize/first-piece.js'
 import { JsonChunks, tooLarge } from './serialize/json-chunks.js'
-import { utf8Bytes } from './serialize/reply-parts.js'
+import { utf8Bytes, type ReplyLimits } from './serialize/reply-parts.js'
 import { Uris } from './serialize/uris.js'
 import {
   clearSessionCookie,
@@ -123,6 +123,16 @@ export interface RestHandlerOptions extends AuthOptions {
    * no limit. @default 268_435_456 (256 MiB)
    */
   readonly maxReplyBytes?: number
+  /**
+   * Most bytes a reply may spend writing again related entities that write relations out: the
+   * same company with its page of staff under each of its employees
+   * (`Employee?$top=20000&$attributes=employer.staff.ID`, 50 bytes, once 160 MB of the same 24
+   * pages). Counted by the measure of such a reply, each time whole; past it, 400
+   * ReplyRepeatsTooLarge (9091) before the status is sent. A related entity written whole in
+   * each row (`$attributes=employer.*`) is not counted: it grows with the rows, as the rows do.
+   * Infinity: no limit. @default 16_777_216 (16 MiB)
+   */
+  readonly maxRepeatedBytes?: number
   /**
    * Deepest nesting of objects and arrays accepted in a request body and in the URL's `$params`,
    * which go through the same reader (400 past it: 9030 for a body, 1806 for `$params`). @default 64
@@ -333,6 +343,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
+  const replyLimits: ReplyLimits = {
+    bytes: maxReplyBytes,
+    repeatedBytes: options.maxRepeatedBytes ?? 16_777_216,
+  }
   const loopTurns = options.turns ?? LOOP_TURNS
   const replyClock = loopTurns.clock(SLICE_MS)
   const calls = callLimits(options)
@@ -402,7 +416,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     if (isStream(body)) return answered(reply, body)
     if (body instanceof JsonChunks) {
       body.sliceBy(replyClock)
-      const first = firstPiece(body, maxReplyBytes, replyClock)
+      const first = firstPiece(body, replyLimits, replyClock)
       return isPending(first)
         ? first.then(
             (text) => answered(reply, body.done ? text : rest(text, body, request)),

@@ -3,7 +3,9 @@
  * is refused with ReplyTooLarge (9091, a 400) rather than cut short once its status is out:
  *
  * - a reply that writes relations out (`nested`) is measured whole first (reply-parts.ts): its
- *   size multiplies level by level, so it cannot be told from its rows. Measuring goes in slices, which share the turn's
+ *   size multiplies level by level, so it cannot be told from its rows. It is also refused
+ *   (ReplyRepeatsTooLarge, 9091 too) when the related entities that write relations out that it
+ *   writes again pass `maxRepeatedBytes`. Measuring goes in slices, which share the turn's
  *   `SLICE_MS` with every other reply's (slices/turns.ts): when it takes longer, the reply is
  *   answered later (a Promise, which every transport awaits), and other requests are served
  *   between the slices. The measure counts against the request's time budget, the time of its
@@ -22,8 +24,8 @@ import {
   withQueryBudget,
   type QueryBudget,
 } from '@entistore/core'
-import { tooLarge, type JsonChunks } from './json-chunks.js'
-import type { PartsSize } from './reply-parts.js'
+import { tooLarge, tooRepetitive, type JsonChunks } from './json-chunks.js'
+import type { PartsSize, ReplyLimits } from './reply-parts.js'
 import { eachSlice, LOOP_CLOCK, nextTurn, type SliceClock } from '../slices/turns.js'
 
 /** The most parts measured between two readings of the clock (strings: no related entity). */
@@ -38,13 +40,16 @@ const STEP = 1024
  */
 export function firstPiece(
   chunks: JsonChunks,
-  limit: number,
+  limits: number | ReplyLimits,
   slice: number | SliceClock = LOOP_CLOCK,
 ): string | Promise<string> {
+  const limit = typeof limits === 'number' ? limits : limits.bytes
+  const repeats = typeof limits === 'number' ? Infinity : limits.repeatedBytes
   chunks.limitTo(limit)
-  if (!chunks.nested || limit === Infinity) return estimated(chunks, limit)
+  if (!chunks.nested || (limit === Infinity && repeats === Infinity))
+    return estimated(chunks, limit)
   const clock = typeof slice === 'number' ? eachSlice(LOOP_CLOCK.now, slice) : slice
-  const measuring = new Measuring(chunks.measure(limit), clock)
+  const measuring = new Measuring(chunks.measure(limits), clock)
   let measured: boolean
   try {
     measured = measuring.slice()
@@ -52,7 +57,7 @@ export function firstPiece(
     chunks.release()
     throw error
   }
-  if (measured) return checked(chunks, measuring.size, limit)
+  if (measured) return checked(chunks, measuring.size)
   // The budget in force now (the request's), restored around each later slice; the clock is read
   // at the first part of each (`expired`), since a slice may measure fewer parts than the engine
   // counts between two readings. Once measured, the first piece is written in a turn of its own.
@@ -61,7 +66,7 @@ export function firstPiece(
     let measured = false
     const step = (): void => {
       try {
-        if (measured) resolve(inSlices(() => checked(chunks, measuring.size, limit)))
+        if (measured) resolve(inSlices(() => checked(chunks, measuring.size)))
         else {
           measured = inSlices(measuring.slice, true)
           nextTurn(step)
@@ -135,10 +140,13 @@ class Measuring {
   }
 }
 
-function checked(chunks: JsonChunks, size: PartsSize, limit: number): string {
+function checked(chunks: JsonChunks, size: PartsSize): string {
   if (size.over) {
     chunks.release()
-    throw tooLarge(`at least ${size.bytes}`, limit)
+    const { bytes, repeatedBytes } = size.limits
+    throw size.repeatsOver
+      ? tooRepetitive(size.repeated, repeatedBytes)
+      : tooLarge(`at least ${size.bytes}`, bytes)
   }
   return chunks.take()
 }

@@ -29,6 +29,7 @@ import {
   WrittenTexts,
   type Expand,
   type Part,
+  type ReplyLimits,
 } from './reply-parts.js'
 import { LOOP_CLOCK, type SliceClock } from '../slices/turns.js'
 
@@ -211,7 +212,7 @@ export class JsonChunks implements Iterable<string> {
   }
 
   /** A measure of the whole reply's UTF-8 size (reply-parts.ts), for a `nested` reply. */
-  measure(limit: number): PartsSize {
+  measure(limits: number | ReplyLimits): PartsSize {
     const roots = this.#roots()
     return new PartsSize(
       () => {
@@ -219,7 +220,7 @@ export class JsonChunks implements Iterable<string> {
         return next.done ? undefined : next.value
       },
       this.#expand ?? holdsNone,
-      limit,
+      limits,
     )
   }
 
@@ -259,4 +260,9 @@ function asActor<T extends string | Iterator<Part> | undefined>(actor: Actor, it
 /** ReplyTooLarge for a reply of `size` bytes (a number, or text such as "about 5000"). */
 export function tooLarge(size: number | string, limit: number): Error {
   return datastoreError('ReplyTooLarge', [String(size), limit], { details: { limit } })
+}
+
+/** ReplyRepeatsTooLarge for a reply that writes `size` bytes of related entities again. */
+export function tooRepetitive(size: number, limit: number): Error {
+  return datastoreError('ReplyRepeatsTooLarge', [size, limit], { details: { limit } })
 }
