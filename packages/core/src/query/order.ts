@@ -301,6 +301,11 @@ export function byKeys(
   const readers = keys.map((k) =>
     keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf, allowed),
   )
+  // Rows whose keys a step reads: fewer when a row's keys take several reads (each relation a
+  // key goes through is one more): `manager.manager.employer.name, employer.city` read 4,096
+  // rows' keys in 12 ms, a step that held the loop past its slice.
+  const reads = keys.reduce((n, k) => n + 1 + k.relations.length, 0)
+  const rowsAStep = Math.min(BUDGET_STEP, Math.max(256, Math.floor((2 * BUDGET_STEP) / reads)))
   const signs = keys.map((k) => (k.descending ? -1 : 1))
   const only = keys.length === 1 ? keys[0]! : undefined
   const stored =
@@ -324,14 +329,18 @@ export function byKeys(
     const deleted = new Uint8Array(n)
     const read = readers.map((pass) => pass())
     const columns = read.map(() => new Array<SortKey>(n))
-    yield* steps(n, (from, to) => {
-      for (let i = from; i < to; i++) {
-        const r = rows[i]!
-        const gone = !table.has(r)
-        deleted[i] = gone ? 1 : 0
-        for (let k = 0; k < read.length; k++) columns[k]![i] = gone ? null : read[k]!(r)
-      }
-    })
+    yield* steps(
+      n,
+      (from, to) => {
+        for (let i = from; i < to; i++) {
+          const r = rows[i]!
+          const gone = !table.has(r)
+          deleted[i] = gone ? 1 : 0
+          for (let k = 0; k < read.length; k++) columns[k]![i] = gone ? null : read[k]!(r)
+        }
+      },
+      rowsAStep,
+    )
     // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
     for (const k of keys) k.similarity?.scores?.release()
     const numeric = numericColumn(columns, deleted)
