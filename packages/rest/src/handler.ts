@@ -128,7 +128,7 @@ export interface RestHandlerOptions extends AuthOptions {
    * same company with its page of staff under each of its employees
    * (`Employee?$top=20000&$attributes=employer.staff.ID`, 50 bytes, once 160 MB of the same 24
    * pages). Counted by the measure of such a reply, each time whole; past it, 400
-   * ReplyRepeatsTooLarge (9091) before the status is sent. A related entity written whole in
+   * ReplyRepeatsTooLarge (9093) before the status is sent. A related entity written whole in
    * each row (`$attributes=employer.*`) is not counted: it grows with the rows, as the rows do.
    * Infinity: no limit. @default 16_777_216 (16 MiB)
    */

@@ -672,11 +672,10 @@ export const ERRORS = {
   /**
    * A reply would write related entities that write relations out again past the REST handler's
    * `maxRepeatedBytes` (the same company with its page of staff under each of its 4,000
-   * employees): measured before its status is sent. The same code as ReplyTooLarge: for a client,
-   * the same answer (ask for less).
+   * employees): measured before its status is sent.
    */
   ReplyRepeatsTooLarge: spec(
-    9091,
+    9093,
     'enti',
     'limit',
     (size: number, limit: number) =>

@@ -105,7 +105,7 @@ describe('maxRepeatedBytes', () => {
         /^The reply would write the same related entities again for at least \d+ bytes, more than the limit of 16777216 \(maxRepeatedBytes\)/,
       ) as unknown,
       componentSignature: 'enti',
-      errCode: 9091,
+      errCode: 9093,
     })
   })
 
@@ -127,7 +127,7 @@ describe('maxRepeatedBytes', () => {
     const over = createRestHandler(ds, { maxRepeatedBytes: repeated - 1 })
     expect(errorOf((await over.respond(get(...path))).body)).toMatchObject({
       message: expect.stringContaining(`for at least ${repeated} bytes`) as unknown,
-      errCode: 9091,
+      errCode: 9093,
     })
   })
 

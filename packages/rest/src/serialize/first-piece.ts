@@ -4,7 +4,7 @@
  *
  * - a reply that writes relations out (`nested`) is measured whole first (reply-parts.ts): its
  *   size multiplies level by level, so it cannot be told from its rows. It is also refused
- *   (ReplyRepeatsTooLarge, 9091 too) when the related entities that write relations out that it
+ *   (ReplyRepeatsTooLarge, 9093) when the related entities that write relations out that it
  *   writes again pass `maxRepeatedBytes`. Measuring goes in slices, which share the turn's
  *   `SLICE_MS` with every other reply's (slices/turns.ts): when it takes longer, the reply is
  *   answered later (a Promise, which every transport awaits), and other requests are served
