@@ -40,14 +40,21 @@ import type { ChangesStreamOptions } from './resources/context.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
-import { FairTurns, nextTurn as realTurn, type NextTurn } from './slices/fair-turns.js'
+import { FairTurns } from './slices/fair-turns.js'
+import {
+  LOOP_TURNS,
+  nextTurn as realTurn,
+  SLICE_MS,
+  type NextTurn,
+  type Turns,
+} from './slices/turns.js'
 import type { Schedule } from './schedule.js'
 import { EntityWriter } from './serialize/entity.js'
 import { EntityTexts } from './serialize/entity-texts.js'
 import { readByKeyLane } from './resources/read-by-key.js'
 import { firstPiece } from './serialize/first-piece.js'
 import { JsonChunks, tooLarge } from './serialize/json-chunks.js'
-import { utf8Bytes } from './serialize/reply-parts.js'
+import { utf8Bytes, type ReplyLimits } from './serialize/reply-parts.js'
 import { Uris } from './serialize/uris.js'
 import {
   clearSessionCookie,
@@ -117,6 +124,16 @@ export interface RestHandlerOptions extends AuthOptions {
    */
   readonly maxReplyBytes?: number
   /**
+   * Most bytes a reply may spend writing again related entities that write relations out: the
+   * same company with its page of staff under each of its employees
+   * (`Employee?$top=20000&$attributes=employer.staff.ID`, 50 bytes, once 160 MB of the same 24
+   * pages). Counted by the measure of such a reply, each time whole; past it, 400
+   * ReplyRepeatsTooLarge (9093) before the status is sent. A related entity written whole in
+   * each row (`$attributes=employer.*`) is not counted: it grows with the rows, as the rows do.
+   * Infinity: no limit. @default 16_777_216 (16 MiB)
+   */
+  readonly maxRepeatedBytes?: number
+  /**
    * Deepest nesting of objects and arrays accepted in a request body and in the URL's `$params`,
    * which go through the same reader (400 past it: 9030 for a body, 1806 for `$params`). @default 64
    */
@@ -154,6 +171,13 @@ export interface RestHandlerOptions extends AuthOptions {
   readonly sliceMs?: number
   /** Runs the next slice of a read in slices (tests decide when). @default setImmediate */
   readonly nextTurn?: NextTurn
+  /**
+   * The deadline that the slices of one turn of the event loop share: a read's (`sliceMs`), a
+   * reply's measure and pieces (10 ms), and any other work of the process in slices
+   * (slices/turns.ts). Tests give one on a clock of their own, to count what a turn does.
+   * @default the event loop's, `performance.now()`
+   */
+  readonly turns?: Turns
   /**
    * Called with every error that became a 500 (a bug), for logging: the reply itself says only
    * "Internal error". A 501 for a feature this version lacks is not one. `request` is undefined
@@ -319,6 +343,12 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const maxBodyDepth = options.maxBodyDepth ?? 64
   const queryBudgetMs = options.queryBudgetMs ?? 2000
   const maxReplyBytes = options.maxReplyBytes ?? 268_435_456
+  const replyLimits: ReplyLimits = {
+    bytes: maxReplyBytes,
+    repeatedBytes: options.maxRepeatedBytes ?? 16_777_216,
+  }
+  const loopTurns = options.turns ?? LOOP_TURNS
+  const replyClock = loopTurns.clock(SLICE_MS)
   const calls = callLimits(options)
   const changesOptions = options.changes ?? {}
   // The one decision of every access: the roles file (the datastore's) and the embedder's hook,
@@ -385,7 +415,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     // Events as they come (`$changes`): no size to check, nothing rendered yet.
     if (isStream(body)) return answered(reply, body)
     if (body instanceof JsonChunks) {
-      const first = firstPiece(body, maxReplyBytes)
+      body.sliceBy(replyClock)
+      const first = firstPiece(body, replyLimits, replyClock)
       return isPending(first)
         ? first.then(
             (text) => answered(reply, body.done ? text : rest(text, body, request)),
@@ -549,7 +580,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnCounted = false
     if (turns.waiting === 0) turnSpent = 0
   }
-  const timeUp = (): boolean => sliceMs <= 0 || performance.now() >= sliceEnd
+  // The slice also ends with the turn's deadline, which every slice of the turn shares (replies
+  // measured and written, a save: slices/turns.ts), asked only by work that goes on in slices.
+  const timeUp = (): boolean => {
+    if (sliceMs <= 0) return true
+    if (performance.now() >= sliceEnd) return true
+    return sliceMs !== Infinity && loopTurns.now() >= loopTurns.deadline(sliceMs)
+  }
   const startSlice = (): void => {
     if (!turnCounted && sliceMs !== Infinity) {
       turnCounted = true

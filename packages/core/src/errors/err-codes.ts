@@ -693,6 +693,18 @@ export const ERRORS = {
       `The reply would be ${size} bytes, more than the limit of ${limit} (maxReplyBytes): ask for fewer entities ($top) or write fewer relations out ($attributes, $expand)`,
   ),
   /**
+   * A reply would write related entities that write relations out again past the REST handler's
+   * `maxRepeatedBytes` (the same company with its page of staff under each of its 4,000
+   * employees): measured before its status is sent.
+   */
+  ReplyRepeatsTooLarge: spec(
+    9093,
+    'enti',
+    'limit',
+    (size: number, limit: number) =>
+      `The reply would write the same related entities again for at least ${size} bytes, more than the limit of ${limit} (maxRepeatedBytes): ask for fewer entities ($top) or write fewer relations out ($attributes, $expand)`,
+  ),
+  /**
    * Measuring a reply that writes relations out took longer than the request's time budget
    * (`queryBudgetMs`): it would take longer still to write.
    */

@@ -22,9 +22,11 @@ import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { finish, steps, type ChangedRows, type Work } from './slices.js'
 import { positions, sortWork, topK, topNumeric, topText } from './top-k.js'
+import { appendDeleted, membership, rowsAt, stepsUntil, TakenRows } from './taken-rows.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
+import { foldCache } from '../values/fold.js'
 import type { EntityOf } from './predicate.js'
-import { mapRowIds, type RowIds } from '../sets/row-ids.js'
+import { copyRowIds, mapRowIds, type RowIds } from '../sets/row-ids.js'
 import type { AllowedRows } from './visibility.js'
 import { similarityReader } from './vector-scan.js'
 
@@ -34,12 +36,12 @@ import { similarityReader } from './vector-scan.js'
  * selection, not a full sort.
  */
 export interface Ordering {
-  take(rows: RowIds, count: number): number[]
+  take(rows: RowIds, count: number): RowIds
   /**
    * `take` as work that may stop between steps (slices.ts), for the orderings whose cost grows
    * with the rows they read; absent when `take` is cheap enough to run in one piece.
    */
-  work?(rows: RowIds, count: number): Work<number[]>
+  work?(rows: RowIds, count: number): Work<RowIds>
   /** Whether its keys read other tables than the selection's (relations, calculated attributes). */
   readonly readsOthers?: boolean
   /**
@@ -60,7 +62,7 @@ export function refreshTaken(
   table: Table,
   rows: RowIds,
   count: number,
-): (taken: number[], changed: ChangedRows) => number[] | undefined {
+): (taken: RowIds, changed: ChangedRows) => RowIds | undefined {
   return (taken, changed) => {
     // A key read through another table moves when that table changes: take them again.
     if (ordering.readsOthers && changed.tables().some((t) => t !== table)) return undefined
@@ -68,33 +70,9 @@ export function refreshTaken(
     if (touched === undefined) return taken
     if (ordering.walksIndex) return undefined
     for (const r of taken) if (touched.has(r)) return undefined
-    const candidates = taken.slice()
+    const candidates = copyRowIds(taken)
     for (let i = 0; i < rows.length; i++) if (touched.has(rows[i]!)) candidates.push(rows[i]!)
     return ordering.take(candidates, count)
-  }
-}
-
-/** Marks `rows` in a bitmap, unless they are every live row of the table (then no test is needed). */
-function* membership(table: Table, rows: RowIds): Work<Uint8Array | undefined> {
-  // Equal counts are not enough: a selection made before a delete and an insert has as many rows
-  // as the table but not the same ones. Row ids are never reused, so "all live" settles it.
-  // With no delete ever, n distinct row ids of a table of n rows are all of them: no O(n) check.
-  if (rows.length === table.size && (table.deletions === 0 || rows.every((r) => table.has(r))))
-    return undefined
-  const mark = new Uint8Array(table.rowCapacity)
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) mark[rows[i]!] = 1
-  })
-  return mark
-}
-
-/** Appends the deleted rows of `rows` to `out`, in row-id order, until it holds `count` rows. */
-function appendDeleted(table: Table, rows: RowIds, out: number[], count: number): void {
-  if (out.length >= count || out.length >= rows.length) return
-  const deleted = rows.filter((r) => !table.has(r)).sort((a, b) => a - b)
-  for (const r of deleted) {
-    if (out.length >= count) break
-    out.push(r)
   }
 }
 
@@ -112,28 +90,24 @@ export function byPrimaryKey(table: Table): Ordering {
 }
 
 function primaryKeyOrder(table: Table): Ordering {
-  function* work(rows: RowIds, count: number): Work<number[]> {
+  function* work(rows: RowIds, count: number): Work<RowIds> {
     // The key order is the row-id order: the first live rows by row id, no key read.
     if (table.keyOrderIsRowOrder) return yield* firstByRowId(table, rows, count)
     // Few rows: sort them. Many: walk the key order and keep the selection's rows.
     if (rows.length * 8 < table.size) return (yield* sortByKey(table, rows)).slice(0, count)
     const mark = yield* membership(table, rows)
-    const out: number[] = []
+    const out = new TakenRows(Math.min(count, rows.length))
     // The key order is an array the table copies before it changes: a walk over slices reads one.
     const order = table.orderedRowIds()
-    const n = order.length
-    for (let from = 0; from < n && out.length < count; from += BUDGET_STEP) {
-      const to = Math.min(n, from + BUDGET_STEP)
-      spend(to - from)
+    yield* stepsUntil(order.length, out, count, (from, to) => {
       for (let i = from; i < to && out.length < count; i++) {
         const r = order[i]!
         if (!mark || mark[r]) out.push(r)
       }
-      if (to < n && out.length < count) yield
-    }
+    })
     // The key order holds live rows only.
     appendDeleted(table, rows, out, count)
-    return out
+    return out.rows()
   }
   return { take: (rows, count) => finish(work(rows, count)), work }
 }
@@ -144,19 +118,28 @@ function primaryKeyOrder(table: Table): Ordering {
  * a page of 50 of the 5,000 rows of a city at 100k rows sorted the 5,000 by their keys, a tenth of
  * the request (CPU profile, 2026-11-26).
  */
-function* firstByRowId(table: Table, rows: RowIds, count: number): Work<number[]> {
+function* firstByRowId(table: Table, rows: RowIds, count: number): Work<RowIds> {
   let inOrder = true
   for (let i = 1; i < rows.length && inOrder; i++) inOrder = rows[i - 1]! < rows[i]!
-  const sorted = inOrder ? rows : Int32Array.from(rows).sort()
-  const out: number[] = []
-  yield* steps(sorted.length, (from, to) => {
-    for (let i = from; i < to && out.length < count; i++) {
-      const r = sorted[i]!
-      if (table.has(r)) out.push(r)
-    }
-  })
+  const out = new TakenRows(Math.min(count, rows.length))
+  if (inOrder) {
+    yield* stepsUntil(rows.length, out, count, (from, to) => {
+      for (let i = from; i < to && out.length < count; i++) {
+        const r = rows[i]!
+        if (table.has(r)) out.push(r)
+      }
+    })
+  } else {
+    // Out of order (a join's rows): marked, then the table's row ids walked, in steps. Sorted in
+    // one piece, 100,000 of them held the loop some 10 ms.
+    const mark = yield* membership(table, rows)
+    yield* stepsUntil(table.rowCapacity, out, count, (from, to) => {
+      for (let r = from; r < to && out.length < count; r++)
+        if ((!mark || mark[r]) && table.has(r)) out.push(r)
+    })
+  }
   appendDeleted(table, rows, out, count)
-  return out
+  return out.rows()
 }
 
 /**
@@ -208,10 +191,10 @@ export function byIndex(table: Table, index: SortedIndex, descending: boolean): 
 }
 
 function indexOrder(table: Table, index: SortedIndex, descending: boolean): Ordering {
-  function* work(rows: RowIds, count: number): Work<number[]> {
+  function* work(rows: RowIds, count: number): Work<RowIds> {
     spend(Math.max(rows.length, Math.min(index.size, count)))
     const mark = yield* membership(table, rows)
-    const out: number[] = []
+    const out = new TakenRows(Math.min(count, rows.length))
     const n = index.size
     // Positions walked since the last stop: the walk stops every BUDGET_STEP of them.
     let walked = 0
@@ -227,7 +210,7 @@ function indexOrder(table: Table, index: SortedIndex, descending: boolean): Orde
         }
       }
       appendDeleted(table, rows, out, count)
-      return out
+      return out.rows()
     }
     // Descending keys, but ties still in creation order: walk groups of equal keys from the end.
     let end = n
@@ -250,7 +233,7 @@ function indexOrder(table: Table, index: SortedIndex, descending: boolean): Orde
     }
     // The index holds live rows only.
     appendDeleted(table, rows, out, count)
-    return out
+    return out.rows()
   }
   return { take: (rows, count) => finish(work(rows, count)), work, walksIndex: true }
 }
@@ -259,7 +242,8 @@ function indexOrder(table: Table, index: SortedIndex, descending: boolean): Orde
  * The value of an order key for one live row: through relatedEntity steps, then the attribute.
  * Read through the tables' column readers: no record is made, except for a calculated attribute
  * (its code takes an entity). A related entity the session may not see (`allowed`, its dataclass's
- * `restrict`) is a missing one: the key is null, and its value tells nothing by its place.
+ * `restrict`) is a missing one: the key is null, and its value tells nothing by its place. Made
+ * for one pass over the rows (`pass()`): a text's folded form is made once a distinct value in it.
  */
 function keyReader(
   key: BoundOrderKey,
@@ -278,20 +262,27 @@ function keyReader(
   const last = table
   const op = key.operand
   const read = op.kind === 'calculated' ? undefined : last.reader(op.attr.name)
-  if (key.similarity) return similarityReader(last, op.attr.name, key.similarity)
-  return (start: number): SortKey => {
-    let rowId: number | undefined = start
-    for (const step of steps) {
-      const fk = step.read(rowId)
-      rowId = fk === null || fk === undefined ? undefined : step.target.rowIdOf(fk as never)
-      if (rowId === undefined || (step.visible !== undefined && !step.visible.has(rowId)))
-        return null
+  if (key.similarity) {
+    const similarity = similarityReader(last, op.attr.name, key.similarity)
+    return () => similarity
+  }
+  return (): ((start: number) => SortKey) => {
+    const fold = key.folds ? foldCache() : undefined
+    return (start) => {
+      let rowId: number | undefined = start
+      for (const step of steps) {
+        const fk = step.read(rowId)
+        rowId = fk === null || fk === undefined ? undefined : step.target.rowIdOf(fk as never)
+        if (rowId === undefined || (step.visible !== undefined && !step.visible.has(rowId)))
+          return null
+      }
+      if (op.kind === 'calculated') {
+        spend(CALCULATED_COST)
+        return sortKey(op.attr.compute ? op.attr.compute(entityOf(last)(rowId)) : null, key.folds)
+      }
+      const v = read!(rowId)
+      return fold !== undefined && typeof v === 'string' ? fold(v) : sortKey(v, key.folds)
     }
-    if (op.kind === 'calculated') {
-      spend(CALCULATED_COST)
-      return sortKey(op.attr.compute ? op.attr.compute(entityOf(last)(rowId)) : null, key.folds)
-    }
-    return sortKey(read!(rowId), key.folds)
   }
 }
 
@@ -310,6 +301,11 @@ export function byKeys(
   const readers = keys.map((k) =>
     keyReader(k, (name) => (name === '' ? table : tableOf(name)), entityOf, allowed),
   )
+  // Rows whose keys a step reads: fewer when a row's keys take several reads (each relation a
+  // key goes through is one more): `manager.manager.employer.name, employer.city` read 4,096
+  // rows' keys in 12 ms, a step that held the loop past its slice.
+  const reads = keys.reduce((n, k) => n + 1 + k.relations.length, 0)
+  const rowsAStep = Math.min(BUDGET_STEP, Math.max(256, Math.floor((2 * BUDGET_STEP) / reads)))
   const signs = keys.map((k) => (k.descending ? -1 : 1))
   const only = keys.length === 1 ? keys[0]! : undefined
   const stored =
@@ -318,7 +314,7 @@ export function byKeys(
       : undefined
   const direct = stored && NUMERIC_COLUMN_TYPES.has(stored.type) ? stored.name : undefined
   const text = stored?.type === 'string' ? stored.name : undefined
-  function* work(rows: RowIds, count: number): Work<number[]> {
+  function* work(rows: RowIds, count: number): Work<RowIds> {
     const n = rows.length
     // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
     // the table's numeric column with plain number comparisons.
@@ -330,16 +326,21 @@ export function byKeys(
     if (byText) return byText
     // A row deleted since the selection was made (entity sets keep them) goes last, as in the
     // index walks; its keys are never read.
-    const deleted = new Array<boolean>(n)
-    const columns = readers.map(() => new Array<SortKey>(n))
-    yield* steps(n, (from, to) => {
-      for (let i = from; i < to; i++) {
-        const r = rows[i]!
-        const gone = !table.has(r)
-        deleted[i] = gone
-        for (let k = 0; k < readers.length; k++) columns[k]![i] = gone ? null : readers[k]!(r)
-      }
-    })
+    const deleted = new Uint8Array(n)
+    const read = readers.map((pass) => pass())
+    const columns = read.map(() => new Array<SortKey>(n))
+    yield* steps(
+      n,
+      (from, to) => {
+        for (let i = from; i < to; i++) {
+          const r = rows[i]!
+          const gone = !table.has(r)
+          deleted[i] = gone ? 1 : 0
+          for (let k = 0; k < read.length; k++) columns[k]![i] = gone ? null : read[k]!(r)
+        }
+      },
+      rowsAStep,
+    )
     // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
     for (const k of keys) k.similarity?.scores?.release()
     const numeric = numericColumn(columns, deleted)
@@ -357,7 +358,7 @@ export function byKeys(
           return rows[i]! - rows[j]!
         }
     const taken = count * 4 >= n ? positions(n) : yield* topK(n, count, cmp)
-    return (yield* sortWork(taken, cmp)).slice(0, count).map((i) => rows[i]!)
+    return rowsAt(rows, yield* sortWork(taken, cmp), count)
   }
   return {
     take: (rows, count) => finish(work(rows, count)),
@@ -369,9 +370,9 @@ export function byKeys(
 /** The single order column as numbers (null → -Infinity), if it is one of numbers and nothing is deleted. */
 function numericColumn(
   columns: readonly SortKey[][],
-  deleted: readonly boolean[],
+  deleted: Uint8Array,
 ): Float64Array | undefined {
-  if (columns.length !== 1 || deleted.includes(true)) return undefined
+  if (columns.length !== 1 || deleted.includes(1)) return undefined
   const column = columns[0]!
   const out = new Float64Array(column.length)
   for (let i = 0; i < column.length; i++) {

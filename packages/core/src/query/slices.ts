@@ -46,12 +46,17 @@ export function finish<T>(work: Work<T>): T {
 }
 
 /**
- * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP, each counted against the query
- * budget first, stopping after each: the one shape of every loop over rows, as work.
+ * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP rows (fewer, `size`, where a row
+ * costs more), each counted against the query budget first, stopping after each: the one shape of
+ * every loop over rows, as work.
  */
-export function* steps(length: number, step: (from: number, to: number) => void): Work<void> {
-  for (let from = 0; from < length; from += BUDGET_STEP) {
-    const to = Math.min(length, from + BUDGET_STEP)
+export function* steps(
+  length: number,
+  step: (from: number, to: number) => void,
+  size = BUDGET_STEP,
+): Work<void> {
+  for (let from = 0; from < length; from += size) {
+    const to = Math.min(length, from + size)
     spend(to - from)
     step(from, to)
     // Only between steps: a loop of one step (a small table) never stops.

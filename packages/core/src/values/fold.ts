@@ -19,6 +19,29 @@ export function fold(s: string): string {
   return NON_LATIN1.test(s) ? foldByRule(s) : foldLatin1(s)
 }
 
+/** Distinct texts a `foldCache` remembers: past it, the lookups cost more than they save. */
+const FOLD_CACHE_MAX = 4096
+
+/**
+ * `fold` for one pass over many rows: columns repeat their values (cities, names, a company's name
+ * read through each of its employees), and each distinct one is folded once while there are few.
+ * A pass that folded every row made a new string a row, kept until the pass ended (an ordering in
+ * slices: until the next full collection).
+ */
+export function foldCache(): (s: string) => string {
+  let folded: Map<string, string> | undefined = new Map()
+  return (s) => {
+    if (folded === undefined) return fold(s)
+    let f = folded.get(s)
+    if (f === undefined) {
+      f = fold(s)
+      if (folded.size < FOLD_CACHE_MAX) folded.set(s, f)
+      else folded = undefined
+    }
+    return f
+  }
+}
+
 /**
  * `fold(s)` for a text the caller knows holds Latin-1 characters only (no code unit past U+00FF),
  * without the two searches `fold` makes to tell (a query's key scanned already, prepared-query.ts).

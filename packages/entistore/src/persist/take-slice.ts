@@ -8,28 +8,14 @@
  * GET that needs two or three turns (accept, read, answer) waited 30-40 ms at every size, its p99
  * close to its slowest (measured at 1M rows).
  */
+import { turnDeadline } from '@entistore/rest'
+
+// The turn's deadline is the rest package's (slices/turns.ts): the REST replies' measures and
+// writes share it with the slices here.
+export { turnDeadline }
 
 /** How long one slice may run, in milliseconds. */
 export const SLICE_MS = 5
-
-let deadline: number | undefined
-const endTurn = (): void => {
-  deadline = undefined
-}
-
-/**
- * When the work in slices that runs now must stop (a `performance.now()` time): the first slice of
- * a turn of the event loop sets it to its start plus `ms`, and every other slice of the same turn
- * gets the same (each still takes at least one piece). The turn ends at the next check phase
- * (`setImmediate`), before the slices queued after this one run.
- */
-export function turnDeadline(ms: number): number {
-  if (deadline === undefined) {
-    deadline = performance.now() + ms
-    setImmediate(endTurn)
-  }
-  return deadline
-}
 
 /** Whether work in slices may go on in this turn (the `more()` of core's work in slices). */
 export const inTurn = (): boolean => performance.now() < turnDeadline(SLICE_MS)

@@ -21,7 +21,7 @@ import {
   type RestReply,
   type RestStream,
 } from '../exchange.js'
-import { nextTurn, SLICE_MS } from '../serialize/first-piece.js'
+import { nextTurn, SLICE_MS, turnDeadline } from '../slices/turns.js'
 import { splitTarget } from '../url/request-target.js'
 
 type FetchBody = ConstructorParameters<typeof Response>[0]
@@ -189,19 +189,17 @@ function toFetchBody(body: RestBody): FetchBody {
     if (next.done) controller.close()
     else controller.enqueue(encoder.encode(next.value))
   }
-  // When this turn of the event loop began writing: a reader that takes each chunk at once pulls
-  // the next in a microtask, which never lets other requests in; past SLICE_MS, the next chunk
-  // waits for another turn.
-  let sliceStart = performance.now()
+  // A reader that takes each chunk at once pulls the next in a microtask, which never lets other
+  // requests in: past the turn's slice (SLICE_MS, shared with all the reply work of the turn:
+  // slices/turns.ts), the next chunk waits for another turn.
   return new ReadableStream<Uint8Array>(
     {
       // Pulled, with no queue ahead (highWaterMark 0): a chunk is rendered when the reader asks.
       pull(controller) {
-        if (performance.now() - sliceStart < SLICE_MS) return enqueue(controller)
+        if (performance.now() < turnDeadline(SLICE_MS)) return enqueue(controller)
         // A rendering error rejects the pull, which errors the stream, as a throw does above.
         return new Promise<void>((resolve, reject) =>
           nextTurn(() => {
-            sliceStart = performance.now()
             try {
               enqueue(controller)
               resolve()

@@ -14,7 +14,7 @@
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http'
 import { isStream, type RestReply } from '../exchange.js'
 import { writeStream } from './write-stream.js'
-import { SLICE_MS } from '../serialize/first-piece.js'
+import { SLICE_MS, turnDeadline } from '../slices/turns.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
 
 export interface BackpressureOptions {
@@ -38,8 +38,6 @@ export class Outbox {
   unsentBytes = 0
   /** The waiting replies, the one waiting longest first (a Set keeps insertion order). */
   readonly waiting = new Set<ChunkWriter>()
-  // When the writing of this phase of the event loop began, for all the replies together.
-  #sliceStart: number | undefined
 
   constructor(options: BackpressureOptions = {}) {
     this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000
@@ -47,23 +45,13 @@ export class Outbox {
   }
 
   /**
-   * Whether the replies have written for `SLICE_MS` in this phase of the event loop: then the
-   * next chunks wait for a later one. One slice for them all: ten clients whose sockets drained
-   * in the same turn took 10 ms each, and a fresh GET waited 50 ms behind them.
+   * Whether the turn's slice is over (`SLICE_MS`, shared with every other reply's work and
+   * measure: slices/turns.ts): then the next chunks wait for a later turn. One slice for them
+   * all: ten clients whose sockets drained in the same turn took 10 ms each, and a fresh GET
+   * waited 50 ms behind them.
    */
   sliceOver(): boolean {
-    const now = performance.now()
-    if (this.#sliceStart === undefined) {
-      this.#sliceStart = now
-      // Before the chunks that wait for the next phase: they get a slice of their own.
-      setImmediate(this.#endSlice)
-      return false
-    }
-    return now - this.#sliceStart >= SLICE_MS
-  }
-
-  readonly #endSlice = (): void => {
-    this.#sliceStart = undefined
+    return performance.now() >= turnDeadline(SLICE_MS)
   }
 }
 
@@ -124,17 +112,23 @@ class ChunkWriter {
   }
 
   /**
-   * Writes chunks until the socket is full, the reply is done, or the writing has held the event
-   * loop for `SLICE_MS` (this reply's and the others', `Outbox.sliceOver`); then the next chunks
-   * wait for a later turn of the loop. A client on a fast link (loopback) takes each chunk as soon
-   * as it is written: node then says `drain` in the same turn (a nextTick), so waiting for it
-   * alone never let another client in, and a 118 MB reply held the loop for 3.4 s.
+   * Writes chunks until the socket is full, the reply is done, or the turn's slice is over (this
+   * reply's work and the others', `Outbox.sliceOver`); then the next chunks wait for a later turn
+   * of the loop. A client on a fast link (loopback) takes each chunk as soon as it is written:
+   * node then says `drain` in the same turn (a nextTick), so waiting for it alone never let
+   * another client in, and a 118 MB reply held the loop for 3.4 s.
    */
-  readonly write = (): void => {
+  readonly write = (): void => this.#write(false)
+
+  /**
+   * `write`; with `surely`, at least one chunk, whatever the slice: a turn whose slice other work
+   * took (a reply measured before) still moves this reply on.
+   */
+  #write(surely: boolean): void {
     this.#release()
     const res = this.#res
     if (res.destroyed) return
-    if (this.#outbox.sliceOver()) {
+    if (!surely && this.#outbox.sliceOver()) {
       this.#turn ??= setImmediate(this.#nextSlice)
       return
     }
@@ -164,7 +158,7 @@ class ChunkWriter {
 
   readonly #nextSlice = (): void => {
     this.#turn = undefined
-    this.write()
+    this.#write(true)
   }
 
   /** Waits for the client to read what the socket holds, within the timeout and the budget. */

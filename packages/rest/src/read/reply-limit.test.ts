@@ -2,7 +2,7 @@ import { ManualClock, type Clock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import type { RestBody, RestRequest } from '../exchange.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
-import { chain, companyDatastore } from '../serialize/chain.fixture.js'
+import { chain, companyDatastore, scaledCompany } from '../serialize/chain.fixture.js'
 import { syncReply } from '../sync-reply.fixture.js'
 import { replyText } from '../sync-reply.fixture.js'
 
@@ -27,7 +27,8 @@ const errorOf = (body: unknown) => (JSON.parse(text(body)) as { __ERROR: unknown
 
 describe('maxReplyBytes', () => {
   it('refuses a chain of relations that would make gigabytes, at once, with 400 9091', async () => {
-    const rest = handler()
+    // Its repeats alone are refused sooner (maxRepeatedBytes, below): the bytes' limit here.
+    const rest = handler({ maxRepeatedBytes: Infinity })
     for (const levels of [5, 6, 9]) {
       const start = performance.now()
       const reply = await rest.respond(get('/rest/Company', `$attributes=${chain(levels)}`))
@@ -85,6 +86,58 @@ describe('maxReplyBytes', () => {
       message: expect.stringMatching(/^The reply took more than 1 ms to prepare/) as unknown,
       errCode: 9092,
     })
+  })
+})
+
+describe('maxRepeatedBytes', () => {
+  // Issue 61: `Employee?$top=20000&$attributes=employer.staff.ID` (50 bytes, 100,000 employees)
+  // started a reply of 160 MB, within maxReplyBytes: the same 24 companies' pages of 100 staff,
+  // written under each employee again and again. 4,800 employees here: 200 a company, so that a
+  // company's staff fill a page of 100, and the reply is some 30 MB, 95% of it repeats.
+  const ds = scaledCompany(4800)
+  const rows = '$top=4800&$attributes=employer.staff.ID'
+
+  it('refuses a reply whose related entities come back past it, before its status', async () => {
+    const reply = await createRestHandler(ds).respond(get('/rest/Employee', rows))
+    expect(reply.status).toBe(400)
+    expect(errorOf(reply.body)).toEqual({
+      message: expect.stringMatching(
+        /^The reply would write the same related entities again for at least \d+ bytes, more than the limit of 16777216 \(maxRepeatedBytes\)/,
+      ) as unknown,
+      componentSignature: 'enti',
+      errCode: 9093,
+    })
+  })
+
+  it('counts a related entity each time it comes back, whole, to the byte', async () => {
+    const path = ['/rest/Employee', '$top=200&$attributes=employer.staff.ID'] as const
+    const open = await createRestHandler(ds, { maxRepeatedBytes: Infinity }).respond(get(...path))
+    const whole = text(open.body)
+    // The bytes of each employer's text (its page of staff), but for its first time.
+    const seen = new Set<string>()
+    let repeated = 0
+    for (const row of (JSON.parse(whole) as { __ENTITIES: { employer: { __KEY: string } }[] })
+      .__ENTITIES) {
+      if (seen.has(row.employer.__KEY)) repeated += Buffer.byteLength(JSON.stringify(row.employer))
+      seen.add(row.employer.__KEY)
+    }
+    expect(seen.size).toBe(24)
+    const fits = await createRestHandler(ds, { maxRepeatedBytes: repeated }).respond(get(...path))
+    expect([fits.status, text(fits.body)]).toEqual([200, whole])
+    const over = createRestHandler(ds, { maxRepeatedBytes: repeated - 1 })
+    expect(errorOf((await over.respond(get(...path))).body)).toMatchObject({
+      message: expect.stringContaining(`for at least ${repeated} bytes`) as unknown,
+      errCode: 9093,
+    })
+  })
+
+  it('does not count a related entity that writes no relation out, nor a tree', async () => {
+    const rest = createRestHandler(ds, { maxRepeatedBytes: 1 })
+    // The same 24 employers in every row, written whole: as long as the rows are many.
+    const flat = await rest.respond(get('/rest/Employee', '$top=4800&$attributes=ID,employer.*'))
+    expect(flat.status).toBe(200)
+    // Each company's page of staff, once.
+    expect((await rest.respond(get('/rest/Company', '$expand=staff'))).status).toBe(200)
   })
 })
 

@@ -11,6 +11,24 @@ export function companyDatastore(clock: Clock = new ManualClock(Date.UTC(2024, 0
   return createDatastore(MODEL, { data: structuredClone(DATA), clock })
 }
 
+/**
+ * The company demo with `employees` employees, the demo's own repeated (no managers), spread
+ * over its 24 companies in turn: past 2,400 each company's `staff` fills a page of 100.
+ */
+export function scaledCompany(employees: number): Datastore {
+  const own = DATA.Employee as Record<string, unknown>[]
+  const Employee = Array.from({ length: employees }, (_, i) => ({
+    ...own[i % own.length],
+    ID: i + 1,
+    employerID: (i % 24) + 1,
+    manager: null,
+  }))
+  return createDatastore(MODEL, {
+    data: { ...structuredClone(DATA), Employee },
+    clock: new ManualClock(Date.UTC(2024, 0, 1)),
+  })
+}
+
 /** `staff.employer.staff…ID` with `levels` to-many steps. */
 export const chain = (levels: number): string =>
   `${Array.from({ length: levels }, () => 'staff').join('.employer.')}.ID`

@@ -3,10 +3,13 @@
  * is refused with ReplyTooLarge (9091, a 400) rather than cut short once its status is out:
  *
  * - a reply that writes relations out (`nested`) is measured whole first (reply-parts.ts): its
- *   size multiplies level by level, so it cannot be told from its rows. Measuring goes in slices
- *   of at most `SLICE_MS`: when it takes longer, the reply is answered later (a Promise, which
- *   every transport awaits), and other requests are served between the slices. The measure
- *   counts against the request's time budget, kept across the slices; past it, ReplyTooSlow (9092).
+ *   size multiplies level by level, so it cannot be told from its rows. It is also refused
+ *   (ReplyRepeatsTooLarge, 9093) when the related entities that write relations out that it
+ *   writes again pass `maxRepeatedBytes`. Measuring goes in slices, which share the turn's
+ *   `SLICE_MS` with every other reply's (slices/turns.ts): when it takes longer, the reply is
+ *   answered later (a Promise, which every transport awaits), and other requests are served
+ *   between the slices. The measure counts against the request's time budget, the time of its
+ *   slices; past it, ReplyTooSlow (9092).
  * - any other reply grows with the rows it reads, which are alike: it is estimated from its first
  *   piece, in proportion of the items that piece holds.
  *
@@ -19,31 +22,34 @@ import {
   datastoreError,
   spendBudget,
   withQueryBudget,
+  type QueryBudget,
 } from '@entistore/core'
-import { tooLarge, type JsonChunks } from './json-chunks.js'
-import type { PartsSize } from './reply-parts.js'
-import { LOOP_CLOCK, nextTurn, SLICE_MS, type SliceClock } from './slice-clock.js'
-
-export { nextTurn, SLICE_MS }
+import { tooLarge, tooRepetitive, type JsonChunks } from './json-chunks.js'
+import type { PartsSize, ReplyLimits } from './reply-parts.js'
+import { eachSlice, LOOP_CLOCK, nextTurn, type SliceClock } from '../slices/turns.js'
 
 /** The most parts measured between two readings of the clock (strings: no related entity). */
 const STEP = 1024
 
 /**
  * The first piece of `chunks` once the reply is known to be within `limit` bytes, or a Promise of
- * it when measuring takes more than one slice (of `slice` milliseconds, or on the clock given;
- * tests pass 0, or a clock of their own, to go through several). Throws (or rejects with)
- * ReplyTooLarge or ReplyTooSlow.
+ * it when measuring takes more than one slice (the event loop's: what is left of the turn's
+ * `SLICE_MS`; or slices of a number of milliseconds, or on the clock given: tests pass 0, or a
+ * clock of their own, to go through several). Throws (or rejects with) ReplyTooLarge or
+ * ReplyTooSlow.
  */
 export function firstPiece(
   chunks: JsonChunks,
-  limit: number,
-  slice: number | SliceClock = SLICE_MS,
+  limits: number | ReplyLimits,
+  slice: number | SliceClock = LOOP_CLOCK,
 ): string | Promise<string> {
+  const limit = typeof limits === 'number' ? limits : limits.bytes
+  const repeats = typeof limits === 'number' ? Infinity : limits.repeatedBytes
   chunks.limitTo(limit)
-  if (!chunks.nested || limit === Infinity) return estimated(chunks, limit)
-  const clock = typeof slice === 'number' ? { now: LOOP_CLOCK.now, ms: slice } : slice
-  const measuring = new Measuring(chunks.measure(limit), clock)
+  if (!chunks.nested || (limit === Infinity && repeats === Infinity))
+    return estimated(chunks, limit)
+  const clock = typeof slice === 'number' ? eachSlice(LOOP_CLOCK.now, slice) : slice
+  const measuring = new Measuring(chunks.measure(limits), clock)
   let measured: boolean
   try {
     measured = measuring.slice()
@@ -51,18 +57,18 @@ export function firstPiece(
     chunks.release()
     throw error
   }
-  if (measured) return checked(chunks, measuring.size, limit)
+  if (measured) return checked(chunks, measuring.size)
   // The budget in force now (the request's), restored around each later slice; the clock is read
   // at the first part of each (`expired`), since a slice may measure fewer parts than the engine
   // counts between two readings. Once measured, the first piece is written in a turn of its own.
-  const budget = currentBudget()
+  const inSlices = sliceBudget(currentBudget())
   return new Promise((resolve, reject) => {
     let measured = false
     const step = (): void => {
       try {
-        if (measured) resolve(withQueryBudget(budget, () => checked(chunks, measuring.size, limit)))
+        if (measured) resolve(inSlices(() => checked(chunks, measuring.size)))
         else {
-          measured = withQueryBudget(budget, measuring.slice, true)
+          measured = inSlices(measuring.slice, true)
           nextTurn(step)
         }
       } catch (error) {
@@ -72,6 +78,24 @@ export function firstPiece(
     }
     nextTurn(step)
   })
+}
+
+/**
+ * Runs each later slice of a measure under what is left of `budget`: the time of its slices
+ * counts, not the turns it waits between them (while other replies take theirs), as for a query's
+ * slices (the handler's `timed`).
+ */
+function sliceBudget(budget: QueryBudget | undefined): <T>(fn: () => T, expired?: boolean) => T {
+  if (budget === undefined) return (fn) => fn()
+  let left = budget.deadline - budget.clock.now()
+  return (fn, expired) => {
+    const start = budget.clock.now()
+    try {
+      return withQueryBudget({ ...budget, deadline: start + left }, fn, expired)
+    } finally {
+      left -= budget.clock.now() - start
+    }
+  }
 }
 
 /** A measure in slices. */
@@ -93,17 +117,20 @@ class Measuring {
    * however many rows it scanned).
    */
   readonly slice = (): boolean => {
-    const { now, ms } = this.#clock
-    const deadline = now() + ms
+    const { now } = this.#clock
+    const deadline = this.#clock.deadline()
+    let over = false
     const more = (): boolean => {
       // Units past any step: the budget reads its clock now.
       spendBudget(Number.POSITIVE_INFINITY)
-      return now() < deadline
+      over = now() >= deadline
+      return !over
     }
     try {
       for (;;) {
         if (this.size.run(STEP, more)) return true
-        if (!more()) return false
+        // `run` went through its parts, or stopped where `more` said no (read once).
+        if (over || !more()) return false
       }
     } catch (error) {
       if (DatastoreError.is(error) && error.name === 'QueryBudgetExceeded')
@@ -113,10 +140,13 @@ class Measuring {
   }
 }
 
-function checked(chunks: JsonChunks, size: PartsSize, limit: number): string {
+function checked(chunks: JsonChunks, size: PartsSize): string {
   if (size.over) {
     chunks.release()
-    throw tooLarge(`at least ${size.bytes}`, limit)
+    const { bytes, repeatedBytes } = size.limits
+    throw size.repeatsOver
+      ? tooRepetitive(size.repeated, repeatedBytes)
+      : tooLarge(`at least ${size.bytes}`, bytes)
   }
   return chunks.take()
 }

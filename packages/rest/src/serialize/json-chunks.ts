@@ -10,11 +10,11 @@
  * An item may itself be any size (an entity whose projection writes relations out: reply-parts.ts):
  * it is then given as parts, and a piece can end inside it. Such a reply is measured before it is
  * sent (`measure`), and every reply counts the bytes it hands out against its limit (`limitTo`).
- * A piece of such items also ends once it has taken `SLICE_MS` to write (a related entity may
- * read a relation of a whole table: `Company?$attributes=staff.reports.ID` on 100,000 employees
- * once took 440 ms a piece), so that a transport that writes a piece a turn lets others in; the
- * texts of the related entities it wrote are kept for the rows that write them again
- * (`WrittenTexts`).
+ * A piece of such items also ends with the turn's slice (`SLICE_MS`, shared with every other
+ * reply's work: slices/turns.ts; a related entity may read a relation of a whole table:
+ * `Company?$attributes=staff.reports.ID` on 100,000 employees once took 440 ms a piece), so that
+ * a transport that writes a piece a turn lets others in; the texts of the related entities it
+ * wrote are kept for the rows that write them again (`WrittenTexts`).
  *
  * Pieces are asked for after the request's own code has returned (by the transport, as the client
  * reads): a reply made while a session acts (a request's Actor, a function's promotion) is written
@@ -29,8 +29,9 @@ import {
   WrittenTexts,
   type Expand,
   type Part,
+  type ReplyLimits,
 } from './reply-parts.js'
-import { LOOP_CLOCK, type SliceClock } from './slice-clock.js'
+import { LOOP_CLOCK, type SliceClock } from '../slices/turns.js'
 
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
 export const CHUNK_CHARS = 64 * 1024
@@ -135,7 +136,7 @@ export class JsonChunks implements Iterable<string> {
 
   /**
    * The next piece: at least `CHUNK_CHARS` long unless it is the last, or one of items given as
-   * parts that took `SLICE_MS` to write (never empty but for the last). The first holds the
+   * parts that ended with the turn's slice (never empty but for the last). The first holds the
    * opening, the last the closing. '' once done.
    */
   take(): string {
@@ -171,7 +172,7 @@ export class JsonChunks implements Iterable<string> {
     }
     // Asked between the related entities of items given as parts (a text is as long as its row).
     const clock = this.#clock
-    const deadline = clock.now() + clock.ms
+    const deadline = clock.deadline()
     const more = (): boolean => clock.now() < deadline
     if (this.#current !== undefined) {
       out = this.#current.take(out, CHUNK_CHARS, more)
@@ -211,7 +212,7 @@ export class JsonChunks implements Iterable<string> {
   }
 
   /** A measure of the whole reply's UTF-8 size (reply-parts.ts), for a `nested` reply. */
-  measure(limit: number): PartsSize {
+  measure(limits: number | ReplyLimits): PartsSize {
     const roots = this.#roots()
     return new PartsSize(
       () => {
@@ -219,7 +220,7 @@ export class JsonChunks implements Iterable<string> {
         return next.done ? undefined : next.value
       },
       this.#expand ?? holdsNone,
-      limit,
+      limits,
     )
   }
 
@@ -259,4 +260,9 @@ function asActor<T extends string | Iterator<Part> | undefined>(actor: Actor, it
 /** ReplyTooLarge for a reply of `size` bytes (a number, or text such as "about 5000"). */
 export function tooLarge(size: number | string, limit: number): Error {
   return datastoreError('ReplyTooLarge', [String(size), limit], { details: { limit } })
+}
+
+/** ReplyRepeatsTooLarge for a reply that writes `size` bytes of related entities again. */
+export function tooRepetitive(size: number, limit: number): Error {
+  return datastoreError('ReplyRepeatsTooLarge', [size, limit], { details: { limit } })
 }

@@ -7,6 +7,7 @@ import { CHUNK_CHARS, JsonChunks } from './json-chunks.js'
 import { parseProjection, type Projection } from './projection.js'
 import { utf8Bytes } from './reply-parts.js'
 import { entityReply, selectionArray, selectionEnvelope } from './selection.js'
+import { eachSlice } from '../slices/turns.js'
 import { Uris } from './uris.js'
 
 const writer = new EntityWriter(new Uris('/rest'))
@@ -49,7 +50,7 @@ describe('entities written in parts', () => {
     const projection = projectionOf(ds, [chain(3)])
     const reply = entityReply(acme, writer, projection) as JsonChunks
     // A clock that does not move: pieces end on their size alone.
-    reply.sliceBy({ now: () => 0, ms: 10 })
+    reply.sliceBy(eachSlice(() => 0, 10))
     const all = pieces(reply)
     // One entity of about 330 KB: the pieces end inside it.
     expect(all.length).toBeGreaterThan(4)

@@ -14,8 +14,17 @@
  *   limit is refused before its status is sent. It remembers the size of each related entity it
  *   measured under each projection: the same few entities come back again and again in a reply
  *   that multiplies (the same employer under each of its staff), so measuring a reply costs about
- *   as much as writing each distinct entity once, however large the reply. It works in steps and
- *   can stop and go on later, so that measuring never holds the event loop long either.
+ *   as much as writing each distinct entity once, however large the reply; each time one comes
+ *   back, its bytes count again. It works in steps and can stop and go on later, so that measuring
+ *   never holds the event loop long either.
+ *
+ * What multiplies is a related entity that writes relations out coming back: its text holds a
+ * page of entities, and it comes back once for each entity that points at it, so that 50 bytes of
+ * request (`Employee?$top=20000&$attributes=employer.staff.ID`) stood for 160 MB, the same 24
+ * companies' pages written 20,000 times. `PartsSize` counts those bytes apart (`repeated`), for a
+ * limit of their own. Any other text grows with the rows the reply reads: a related entity written
+ * whole in each row (`employer.*`) as a row's own attributes do, and each distinct entity under
+ * each projection once (the request's paths times the data).
  */
 import { spendBudget, type Entity } from '@entistore/core'
 import type { Projection } from './projection.js'
@@ -188,25 +197,44 @@ interface Frame {
   bytes: number
 }
 
+/** What a reply may write, in UTF-8 bytes. */
+export interface ReplyLimits {
+  /** All of it (`maxReplyBytes`). */
+  readonly bytes: number
+  /**
+   * Of it, the related entities that write relations out, written again (`maxRepeatedBytes`:
+   * see the module note).
+   */
+  readonly repeatedBytes: number
+}
+
 /**
  * The UTF-8 size of many entities' parts (a reply's roots, one after the other), in steps: `run`
- * goes on until everything is measured, `limit` bytes are passed, or it has gone through `units`
- * parts. Each part counts against the request's time budget (`spendBudget`).
+ * goes on until everything is measured, a limit is passed, or it has gone through `units` parts.
+ * Each part counts against the request's time budget (`spendBudget`).
  */
 export class PartsSize {
   readonly #expand: Expand
   readonly #roots: () => Iterator<Part> | undefined
-  readonly #limit: number
+  readonly #limits: ReplyLimits
   readonly #known = new Map<Projection, Map<Entity, number>>()
   readonly #stack: Frame[] = []
   #bytes = 0
+  #repeated = 0
   #rootsDone = false
 
-  /** `roots()` gives the next root's parts, or undefined when there are no more. */
-  constructor(roots: () => Iterator<Part> | undefined, expand: Expand, limit: number) {
+  /**
+   * `roots()` gives the next root's parts, or undefined when there are no more; a number for
+   * `limits` bounds the bytes alone.
+   */
+  constructor(
+    roots: () => Iterator<Part> | undefined,
+    expand: Expand,
+    limits: number | ReplyLimits,
+  ) {
     this.#roots = roots
     this.#expand = expand
-    this.#limit = limit
+    this.#limits = typeof limits === 'number' ? { bytes: limits, repeatedBytes: Infinity } : limits
   }
 
   /** The bytes measured so far: the whole size once `done`, more than the limit once `over`. */
@@ -214,8 +242,25 @@ export class PartsSize {
     return this.#bytes
   }
 
+  /**
+   * Of `bytes`, those of related entities that write relations out written again, each time
+   * counted whole (what they hold included).
+   */
+  get repeated(): number {
+    return this.#repeated
+  }
+
+  get limits(): ReplyLimits {
+    return this.#limits
+  }
+
+  /** Past a limit: the bytes', or the repeated bytes' (`repeatsOver`). */
   get over(): boolean {
-    return this.#bytes > this.#limit
+    return this.#bytes > this.#limits.bytes || this.repeatsOver
+  }
+
+  get repeatsOver(): boolean {
+    return this.#repeated > this.#limits.repeatedBytes
   }
 
   get done(): boolean {
@@ -258,6 +303,7 @@ export class PartsSize {
       const known = this.#known.get(part.projection)?.get(part.entity)
       if (known !== undefined) {
         this.#add(frame, known)
+        if (part.projection.nested) this.#repeated += known
         continue
       }
       const expanded = this.#expand(part)

@@ -7,7 +7,7 @@ import { CHUNK_CHARS, JsonChunks } from './json-chunks.js'
 import { parseProjection } from './projection.js'
 import { utf8Bytes, type Nested, type Part } from './reply-parts.js'
 import { selectionEnvelope } from './selection.js'
-import type { SliceClock } from './slice-clock.js'
+import { eachSlice, type SliceClock } from '../slices/turns.js'
 import { Uris } from './uris.js'
 
 // Issue 47: what a reply costs is counted where it is spent. A reply that writes the same related
@@ -127,7 +127,7 @@ describe('slices of a reply whose related entities take long to write', () => {
   it('are measured a few at a time, whatever the parts between two readings of the clock', async () => {
     const clock = { t: 0 }
     const spent = { turn: 0 }
-    const slice: SliceClock = { now: () => clock.t, ms: 10 }
+    const slice = eachSlice(() => clock.t, 10)
     const chunks = costly(300, 4, clock, spent)
     chunks.sliceBy(slice)
     const watch = turns(spent)
@@ -145,7 +145,7 @@ describe('slices of a reply whose related entities take long to write', () => {
   it('are written in pieces that end with their slice, never empty', () => {
     const clock = { t: 0 }
     const chunks = costly(300, 4, clock, { turn: 0 })
-    chunks.sliceBy({ now: () => clock.t, ms: 10 })
+    chunks.sliceBy(eachSlice(() => clock.t, 10))
     const sizes: number[] = []
     const costs: number[] = []
     while (!chunks.done) {
@@ -166,7 +166,7 @@ describe('slices of a reply whose related entities take long to write', () => {
     // The budget's clock moves with the work: 4 ms a related entity, 100 ms of budget.
     const budget = { deadline: 100, clock: { now: () => clock.t }, ms: 100 }
     // One slice with no end: only the budget stops the measure.
-    const endless: SliceClock = { now: () => clock.t, ms: Infinity }
+    const endless: SliceClock = eachSlice(() => clock.t, Infinity)
     let refused: unknown
     try {
       withQueryBudget(budget, () => firstPiece(chunks, 1e12, endless))

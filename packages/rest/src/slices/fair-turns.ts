@@ -9,13 +9,7 @@
  * The turn is injected (`setImmediate` by default: it runs after the I/O callbacks of the turn),
  * so that a test decides when the next slice runs and counts them.
  */
-
-/** Runs `fn` in a later turn of the event loop. */
-export type NextTurn = (fn: () => void) => void
-
-/** setImmediate where there is one (Node, Bun, Deno), else a timer. */
-export const nextTurn: NextTurn =
-  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
+import { nextTurn, type NextTurn } from './turns.js'
 
 interface Job {
   /** The request's place in its client's line: its arrival. */
