@@ -57,6 +57,9 @@ export interface SetRecord {
   readonly keys: readonly number[]
   readonly loose: readonly number[]
   released: boolean
+  /** What made it: a reader is asked what that needed (issue 61: a set holds its maker's order). */
+  readonly filter: Filter | undefined
+  readonly orderby: string | undefined
 }
 
 /** What the session is and sees when it sends a request. */
@@ -345,11 +348,22 @@ export function decide(req: Req, s: Situation): Decision {
       const set = s.set(req.set)
       const other = req.t === 'algebra' ? s.set(req.other) : undefined
       if (!set) return either()
-      const base = decideNeeds([readDc(set.dc), ...(other ? [readDc(other.dc)] : [])])
+      // Reading a set asks what its making needed (its filter's and order's paths), as the
+      // reader's own query would (issue 61); release and $info ask only the dataclass.
+      const making = (rec: SetRecord, code: boolean): Need[] =>
+        req.t === 'release'
+          ? [readDc(rec.dc)]
+          : [
+              readDc(rec.dc),
+              ...filterNeeds(rec.dc, rec.filter, code),
+              ...(rec.orderby ? pathNeeds(rec.dc, rec.orderby.split(' ')[0]!, code) : []),
+            ]
+      const needs = (code: boolean) => [...making(set, code), ...(other ? making(other, code) : [])]
+      const base = decideCode(needs(true), needs(false))
       // Two sets of different dataclasses: 1803 (400) may come first.
       if (base.verdict === 'refuse')
         return other && other.dc !== set.dc ? { ...base, alsoOk: 400 } : base
-      if (set.released || other?.released) return either()
+      if (set.released || other?.released || base.verdict !== 'allow') return either()
       // Issue 46: a set is its session's (its user's) to release; anyone else is answered as for a
       // set that is not there, and the set stays.
       if (req.t === 'release')

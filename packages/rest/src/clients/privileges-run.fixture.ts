@@ -526,6 +526,8 @@ export class Run {
                 keys: select(snap, req.dc, req.filter, req.orderby, visible),
                 loose: select(snap, req.dc, req.filter, req.orderby, visible, everything),
                 released: false,
+                filter: req.filter,
+                orderby: req.orderby,
               })
           },
         }

@@ -12,6 +12,7 @@ import {
   setOwnerOf,
   type EntitySelection,
   type EntitySet,
+  type SetAccess,
 } from '@entistore/core'
 import type { JsonObject } from '../serialize/entity.js'
 import { dashboard } from '../serialize/dashboard.js'
@@ -44,6 +45,9 @@ export function readSelection(
 ): Reply {
   const { params } = ctx
   const { paths, head } = options
+  // What making the selection needed, before the reply's projection asks its own (a set kept
+  // holds the selection, not the reply: access-log.ts).
+  const made = ctx.actor?.log?.asked
   const expand = 'expand' in options ? options.expand : params.expand
   const dc = selection.dataClass
   const window = { skip: params.skip, top: params.top ?? dc.def.defaultTopSize }
@@ -66,6 +70,7 @@ export function readSelection(
     const set = keepSet(ctx, selection, {
       sorted: options.sorted ?? (params.orderBy !== undefined || params.subOrderBy !== undefined),
       filter: 'filter' in options ? options.filter : params.filter,
+      made,
     })
     first = { __ENTITYSET: ctx.uris.entitySet(dc.name, set.id), ...head }
   }
@@ -79,14 +84,20 @@ export function readSelection(
 function keepSet(
   ctx: RouteContext,
   selection: EntitySelection,
-  options: { readonly sorted: boolean; readonly filter: string | undefined },
+  options: {
+    readonly sorted: boolean
+    readonly filter: string | undefined
+    readonly made: SetAccess | undefined
+  },
 ): EntitySet {
   const { params } = ctx
   // `$savedfilter=true` (as the method page and some clients put it) saves the request's `$filter`.
   const saved = (value: string | undefined, own: string | undefined): string | undefined =>
     value === undefined ? undefined : /^(true|1)$/i.test(value) ? own : value
+  const actor = ctx.actor
   return ctx.ds.entitySets.keep(selection, {
     owner: setOwnerOf(ctx.session),
+    ...(actor === undefined ? {} : { view: actor.setView, access: options.made ?? 'unknown' }),
     ...(params.timeout !== undefined ? { timeout: params.timeout } : {}),
     sorted: options.sorted,
     ...optional('savedFilter', saved(params.savedFilter, options.filter)),
