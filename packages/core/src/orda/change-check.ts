@@ -164,10 +164,18 @@ class ClassCheck<T> {
     const out: ChangedEntity = {}
     for (const attr of this.#attributes) {
       if (actor !== undefined && !actor.mayRead(this.dc.def, attr)) continue
-      const v =
-        attr.kind === 'relatedEntity'
-          ? (entity.values[attr.foreignKey] ?? null)
-          : entity.valueOf(attr)
+      let v: unknown
+      try {
+        v =
+          attr.kind === 'relatedEntity'
+            ? (entity.values[attr.foreignKey] ?? null)
+            : entity.valueOf(attr)
+      } catch (error) {
+        // A computed attribute whose getter reads what the session may not is left out, as a
+        // REST reply leaves it out: the event is still sent.
+        if (DatastoreError.is(error) && error.category === 'forbidden') continue
+        throw error
+      }
       out[attr.name] = v instanceof Entity ? v.getKey() : v
     }
     return out

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { Session } from '../sessions/session-api.js'
 import type { ChangeEvent } from './change-feed.js'
-import { FeedReader, feedStore } from './change-feed.fixture.js'
+import { FeedReader, feedModel, feedStore } from './change-feed.fixture.js'
+import { createDatastore } from './datastore.js'
 
 const brief = (events: readonly ChangeEvent[]) =>
   events.map((e) =>
@@ -206,6 +207,39 @@ describe('ds.changes: privileges and restrict, when each event is sent', () => {
       !(target.attribute === 'salary' && s.data.get('who') === 'clerk')
     return { ...setup, session, authorize }
   }
+
+  it('a computed attribute whose getter reads what the session may not is left out; the event is sent', async () => {
+    const model = feedModel()
+    model.dataClasses[0]!.attributes.push({ name: 'yearly', kind: 'calculated', type: 'number' })
+    const ds = createDatastore(model, {
+      data: employees(),
+      functions: {
+        dataClasses: {
+          Employee: {
+            computed: {
+              yearly: {
+                get() {
+                  return (this.get('salary') as number) * 12
+                },
+              },
+            },
+          },
+        },
+      },
+    })
+    const feed = new FeedReader(
+      ds.changes({
+        dataClasses: 'Employee',
+        session: ds.sessions.open(),
+        authorize: (_s, _action, target) => target.attribute !== 'salary',
+      }),
+    )
+    ds.dataClass('Employee').update(1, { lastName: 'Byron' })
+    const [event] = await feed.drain()
+    expect(event).toMatchObject({ type: 'updated', key: 1, entity: { lastName: 'Byron' } })
+    expect((event as { entity: object }).entity).not.toHaveProperty('yearly')
+    expect((event as { entity: object }).entity).not.toHaveProperty('salary')
+  })
 
   it('a session that may not read the dataclass is refused at once (1557)', () => {
     const { ds, session, authorize } = secured()
