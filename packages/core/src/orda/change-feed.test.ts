@@ -209,8 +209,21 @@ describe('ds.changes: privileges and restrict, when each event is sent', () => {
   }
 
   it('a computed attribute whose getter reads what the session may not is left out; the event is sent', async () => {
-    const model = feedModel()
-    model.dataClasses[0]!.attributes.push({ name: 'yearly', kind: 'calculated', type: 'number' })
+    const base = feedModel()
+    const [employee, ...others] = base.dataClasses
+    const model = {
+      ...base,
+      dataClasses: [
+        {
+          ...employee!,
+          attributes: [
+            ...employee!.attributes,
+            { name: 'yearly', kind: 'calculated' as const, type: 'number' as const },
+          ],
+        },
+        ...others,
+      ],
+    }
     const ds = createDatastore(model, {
       data: employees(),
       functions: {
