@@ -457,7 +457,7 @@ export async function during(
 }
 
 /** serve's line once the indexes it builds in the background are all built (cli.ts). */
-export const INDEXES_BUILT = /^Built \d+ indexes? in the background in (\d+) ms/
+export const INDEXES_BUILT = /^Built \d+ index(?:es)? in the background in (\d+) ms/
 
 /** The rows a URL line says it serves: `Group 20, Person 1000000` of `name (…) at http://…`. */
 const rowsOf = (urlLine: string): string | undefined => /\(([^)]*)\) at https?:/.exec(urlLine)?.[1]
