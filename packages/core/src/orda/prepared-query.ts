@@ -64,7 +64,8 @@ export class PreparedQuery<
   // 4D's ordered selection when the query has an `order by`.
   readonly #traits: SelectionTraits | undefined
   // Its text, when the dataclass's restrict may ask it and its rows can be kept between writes
-  // (restrict-queries.ts): no index answers it, and it reads the entity's own stored values.
+  // (restrict-queries.ts): it reads the entity's own stored values. Kept only while no index
+  // answers it (asked at each run: an index may be built or dropped after it was prepared).
   readonly #keptText: string | undefined
 
   /**
@@ -87,7 +88,6 @@ export class PreparedQuery<
     this.#traits = this.query.orderBy.length > 0 ? ORDERED : undefined
     this.#keptText =
       typeof text === 'string' &&
-      this.#lookup === undefined &&
       dataClass.restrictFunction !== undefined &&
       keepable(dataClass.def, this.query)
         ? text
@@ -154,7 +154,9 @@ export class PreparedQuery<
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
     const dc = this.dataClass as unknown as DataClass
-    if (this.#keptText !== undefined && restrictRunning(dc)) {
+    // A lookup is there for any one equality (`owner = :1`, the commonest restrict), an index or
+    // not: without one, the general path would scan the table at every write.
+    if (this.#keptText !== undefined && restrictRunning(dc) && !this.direct) {
       this.#needPaths(params)
       const kept = keptQuery(dc, this.#keptText, this.query, params, () =>
         this.#select(params, undefined),
