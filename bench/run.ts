@@ -262,6 +262,8 @@ ${OWN_DATA_HELP}
   --views-rows=100k  Employee rows of the views suite (issue 61; default 100k): one server per
                      size and restrict (indexed, unindexed: --views-restrict=indexed)
   --views-subscribers=99  sessions of one reader reading Employee and following its feed
+  --views-readers=N  those sessions spread over N readers of the same department (default 1):
+                     N views, one restrict answer each at every write
   --views-writes=N   single writes a round (default 30); --views-deletes=N deletes of 10 and of
                      25 rows a round (default 3); --views-rounds=N rounds of each (default 3)
   --views-tree=DIR   the checkout whose built CLI the views suite serves (default this one):
@@ -369,6 +371,7 @@ function parseArgs(argv: string[]): Options {
       rows: [100_000],
       on: ['indexed', 'unindexed'],
       subscribers: 99,
+      readers: 1,
       writes: 30,
       deletes: 3,
       deleteSizes: [10, 25],
@@ -558,6 +561,9 @@ function parseArgs(argv: string[]): Options {
         break
       case '--views-subscribers':
         o.views = { ...o.views, subscribers: num(name, value) }
+        break
+      case '--views-readers':
+        o.views = { ...o.views, readers: num(name, value) }
         break
       case '--views-writes':
         o.views = { ...o.views, writes: num(name, value) }
@@ -763,7 +769,7 @@ const suiteText: Record<Suite, string> = {
   contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
   views:
     `views (${opts.views.rows.map(sizeLabel).join(', ')} rows, restrict ${opts.views.on.join(' and ')}; ` +
-    `${opts.views.subscribers} subscribers)`,
+    `${opts.views.subscribers} subscribers of ${opts.views.readers} reader${opts.views.readers === 1 ? '' : 's'})`,
   vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
   changes:
     `changes (sync at ${opts.changes.sizes.map(sizeLabel).join(', ')} rows; live feed at ` +

@@ -21,10 +21,23 @@ import { nameOf, prng } from './data.ts'
 /** Departments, `D0` to `D19`: 5,000 employees each at 100k rows. */
 export const DEPARTMENTS = 20
 
-/** Who logs in: the readers' departments, and the admin (the writer). */
+export interface User {
+  readonly name: string
+  readonly password: string
+}
+
+/**
+ * The readers whose sessions read Employee and follow its feed, all of department D0: `ann`, or
+ * with more than one, `ann1` … `annN`, each a view of its own (a view is a user and its
+ * privileges: its restrict answer is its own, while the query under it is the same).
+ */
+export function readers(n: number): User[] {
+  const name = (i: number): string => (n === 1 ? 'ann' : `ann${i + 1}`)
+  return Array.from({ length: n }, (_, i) => ({ name: name(i), password: `${name(i)}-pw` }))
+}
+
+/** The prober's reader and the admin (the writer). */
 export const USERS = {
-  /** The reader whose sessions read Employee and follow its feed (department D0). */
-  reader: { name: 'ann', password: 'ann-pw', dept: 'D0' },
   /** The prober's reader (department D1): a user of another department, reading one employee. */
   prober: { name: 'bob', password: 'bob-pw', dept: 'D1' },
   /** Writes and deletes; sees every employee. */
@@ -80,8 +93,12 @@ export const VIEWS_ROLES: RolesJson = {
   forceLogin: true,
 }
 
-const usersFile = (): Record<string, { password: string; privileges: string[] }> => ({
-  [USERS.reader.name]: { password: USERS.reader.password, privileges: ['reader'] },
+const usersFile = (
+  reading: readonly User[],
+): Record<string, { password: string; privileges: string[] }> => ({
+  ...Object.fromEntries(
+    reading.map((u) => [u.name, { password: u.password, privileges: ['reader'] }]),
+  ),
   [USERS.prober.name]: { password: USERS.prober.password, privileges: ['reader'] },
   [USERS.admin.name]: { password: USERS.admin.password, privileges: ['admin'] },
 })
@@ -96,11 +113,13 @@ const usersFile = (): Record<string, { password: string; privileges: string[] }>
  *   return This.query("dept = :1"; $deptOf[Session.userName])
  * ```
  */
-const FUNCTIONS = `// The views suite's restrict (bench/views-data.ts): an admin sees every employee, a reader
+const functions = (
+  reading: readonly User[],
+): string => `// The views suite's restrict (bench/views-data.ts): an admin sees every employee, a reader
 // the employees of their department.
 import { currentSession } from 'entistore'
 
-const DEPT_OF = ${JSON.stringify({ [USERS.reader.name]: USERS.reader.dept, [USERS.prober.name]: USERS.prober.dept })}
+const DEPT_OF = ${JSON.stringify({ ...Object.fromEntries(reading.map((u) => [u.name, 'D0'])), [USERS.prober.name]: USERS.prober.dept })}
 
 export default {
   dataClasses: {
@@ -145,8 +164,16 @@ function employees(rows: number): string {
   return `{"Employee":[\n${parts.join(',\n')}\n]}`
 }
 
-/** The suite's files under `tree` (the data file written once per size, then reused). */
-export function viewsFiles(tree: string, rows: number, on: RestrictOn): ViewsFiles {
+/**
+ * The suite's files under `tree` for `reading` (the data file written once per size, then
+ * reused).
+ */
+export function viewsFiles(
+  tree: string,
+  rows: number,
+  on: RestrictOn,
+  reading: readonly User[],
+): ViewsFiles {
   const dir = join(tree, 'node_modules/.cache/entistore-bench/views')
   mkdirSync(dir, { recursive: true })
   const file = (name: string, text: string): string => {
@@ -159,9 +186,9 @@ export function viewsFiles(tree: string, rows: number, on: RestrictOn): ViewsFil
   return {
     model: file(`model-${on}.json`, JSON.stringify(viewsModel(on), null, 2)),
     data,
-    users: file('users.json', JSON.stringify(usersFile(), null, 2)),
+    users: file('users.json', JSON.stringify(usersFile(reading), null, 2)),
     roles: file('roles.json', JSON.stringify(VIEWS_ROLES, null, 2)),
-    functions: file('functions.mjs', FUNCTIONS),
+    functions: file('functions.mjs', functions(reading)),
     dataBytes: statSync(data).size,
   }
 }

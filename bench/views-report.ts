@@ -34,6 +34,8 @@ export interface ViewsServer {
   readonly rows: number
   readonly on: RestrictOn
   readonly subscribers: number
+  /** The users those sessions belong to (each a view). */
+  readonly readers: number
   readonly startMs: number
   readonly rss: { readonly started: number; readonly subscribed: number; readonly peak: number }
   readonly alone: readonly ViewsMeasure[]
@@ -48,6 +50,8 @@ export interface ViewsResult {
   readonly servers: readonly ViewsServer[]
 }
 
+/** `, of 20 readers` when there are several. */
+const readersOf = (n: number): string => (n === 1 ? '' : `, of ${n} readers`)
 const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS')
 const sorted = (xs: readonly number[]): Float64Array => Float64Array.from(xs).sort()
 const median = (xs: readonly number[]): number => quantile(sorted(xs), 0.5)
@@ -68,7 +72,7 @@ export function viewsGoals(r: ViewsResult, o: ViewsOptions): string[][] {
   const goals: string[][] = []
   const largest = Math.max(...o.deleteSizes)
   for (const s of r.servers) {
-    const at = `${sizeLabel(s.rows)}, ${s.on}, ${s.subscribers} subscribers`
+    const at = `${sizeLabel(s.rows)}, ${s.on}, ${s.subscribers} subscribers${readersOf(s.readers)}`
     const w = find(s, true, 'write')
     if (w) {
       const held = median(slowest(w))
@@ -95,7 +99,8 @@ export function viewsGoals(r: ViewsResult, o: ViewsOptions): string[][] {
 
 export function printViews(r: ViewsResult, o: ViewsOptions): void {
   console.log(
-    `\n### Many sessions of one reader: ${o.subscribers} sessions of ann reading Employee and ` +
+    `\n### Many sessions of one reader: ${o.subscribers} sessions of ` +
+      `${o.readers === 1 ? 'ann' : `${o.readers} readers of one department in turn`} reading Employee and ` +
       `following Employee/$changes (ms; median [min–max]; load average ${r.load[0].toFixed(1)} → ` +
       `${r.load[1].toFixed(1)})`,
   )

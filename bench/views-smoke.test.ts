@@ -1,5 +1,5 @@
 /**
- * @module The views suite cannot rot (issue 61, break 5): runs it at 4,000 rows, 5 subscribers, a
+ * @module The views suite cannot rot (issue 61, break 5): runs it at 4,000 rows, 5 subscribers of 2 readers, a
  * few writes and one delete of each size, against the real CLI (built), and checks that it
  * measured every row: each operation answered, every subscriber told of every row written, GETs
  * answered by the prober in each round, the server's RSS and CPU read, each goal line there. The
@@ -15,6 +15,7 @@ const o: ViewsOptions = {
   rows: [4000],
   on: RESTRICT_ON,
   subscribers: 5,
+  readers: 2,
   writes: 3,
   deletes: 1,
   deleteSizes: [10, 25],

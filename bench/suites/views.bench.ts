@@ -37,7 +37,7 @@ import { mainThreadCpuMs, rssBytes, settledRss, startNode, type Child } from '..
 import { sizeLabel } from '../report.ts'
 import { httpClient, type HttpClient } from '../replication-lag.ts'
 import { Followers, login, readEmployees } from '../views-clients.ts'
-import { DEPARTMENTS, USERS, viewsFiles, type RestrictOn } from '../views-data.ts'
+import { DEPARTMENTS, readers, USERS, viewsFiles, type RestrictOn } from '../views-data.ts'
 import {
   printViews,
   type ViewsMeasure,
@@ -52,8 +52,13 @@ export interface ViewsOptions {
   readonly rows: readonly number[]
   /** The restrict's attribute indexed, not, or both in turn. @default both */
   readonly on: readonly RestrictOn[]
-  /** Sessions of ann, each reading Employee and following its feed. @default 99 */
+  /** Sessions of the readers, each reading Employee and following its feed. @default 99 */
   readonly subscribers: number
+  /**
+   * Readers those sessions belong to, in turn (views-data.ts `readers`): one (ann), or several
+   * users of the same department, each a view of its own. @default 1
+   */
+  readonly readers: number
   /** Single writes a round. @default 30 */
   readonly writes: number
   /** Deletes of each size a round. @default 3 */
@@ -178,7 +183,8 @@ async function measures(b: Bench, o: ViewsOptions): Promise<ViewsMeasure[]> {
 }
 
 async function runServer(rows: number, on: RestrictOn, o: ViewsOptions): Promise<ViewsServer> {
-  const files = viewsFiles(o.tree, rows, on)
+  const reading = readers(o.readers)
+  const files = viewsFiles(o.tree, rows, on, reading)
   const profile = `views-${on}-${rows}.cpuprofile`
   const prof = o.cpuProfDir
     ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`, `--cpu-prof-name=${profile}`]
@@ -240,7 +246,7 @@ async function runServer(rows: number, on: RestrictOn, o: ViewsOptions): Promise
 
     const cookies: string[] = []
     for (let i = 0; i < o.subscribers; i++) {
-      const cookie = await login(origin, USERS.reader)
+      const cookie = await login(origin, reading[i % reading.length]!)
       await readEmployees(origin, cookie)
       cookies.push(cookie)
     }
@@ -255,6 +261,7 @@ async function runServer(rows: number, on: RestrictOn, o: ViewsOptions): Promise
       rows,
       on,
       subscribers: o.subscribers,
+      readers: o.readers,
       startMs,
       rss: { started, subscribed, peak: b.peak },
       alone,
