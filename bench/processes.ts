@@ -194,6 +194,19 @@ export function rssBytes(pid: number): number {
   }
 }
 
+/**
+ * Milliseconds the main thread of `pid` has run on a CPU (Linux: /proc/<pid>/schedstat, in ns),
+ * NaN elsewhere. For a Node server, the time its event loop was busy: what held its other clients,
+ * counted alike on a quiet and on a loaded machine (time waiting for a CPU is not in it).
+ */
+export function mainThreadCpuMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ', 1)[0]) / 1e6
+  } catch {
+    return NaN
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 export interface Settled {

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { arch, cpus, platform, release, totalmem } from 'node:os'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Datastore } from '@entistore/core'
 import type { Person } from './data.ts'
@@ -59,6 +60,8 @@ import { runClusterSuite } from './suites/cluster.bench.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { runContentionSuite, type ContentionOptions } from './suites/contention.bench.ts'
+import { RESTRICT_ON } from './views-data.ts'
+import { runViewsSuite, THIS_TREE, type ViewsOptions } from './suites/views.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
 import {
   timeVectorGroups,
@@ -114,6 +117,7 @@ const SUITES = [
   'contention',
   'vectors',
   'changes',
+  'views',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -165,6 +169,8 @@ interface Options {
   snapshotRows: number
   scale: ScaleOptions
   contention: ContentionOptions
+  /** Many sessions of one reader following a restricted dataclass (issue 61). */
+  views: ViewsOptions
   /** Vectors of the vectors suite (issue 49), one size at a time. */
   vectorSizes: number[]
   /** Those of its sizes where the approximate index is built and measured (minutes each). */
@@ -191,10 +197,12 @@ const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (${quickMinutes()})
 ${OWN_DATA_HELP}
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer,contention,vectors,changes
-                     suites to run (default all but scale, newcomer and contention, which only
-                     run when named; newcomer: the CLI's start and usage errors, the install
-                     footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M)
+          cluster-http,memory,scale,newcomer,contention,vectors,changes,views
+                     suites to run (default all but scale, newcomer, contention and views, which
+                     only run when named; newcomer: the CLI's start and usage errors, the install
+                     footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M;
+                     views: writes beside 99 sessions of one reader following a restricted
+                     dataclass, ≈½ min at 100k)
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
@@ -251,6 +259,17 @@ ${OWN_DATA_HELP}
   --scale-chart=FILE write the chart of its slowest GETs there (docs/bench-charts/scale-stalls.svg)
   --contention-rows=1m  Person rows of the contention suite (issue 47; default 1m, 10m accepted)
   --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
+  --views-rows=100k  Employee rows of the views suite (issue 61; default 100k): one server per
+                     size and restrict (indexed, unindexed: --views-restrict=indexed)
+  --views-subscribers=99  sessions of one reader reading Employee and following its feed
+  --views-readers=N  those sessions spread over N readers of the same department (default 1):
+                     N views, one restrict answer each at every write
+  --views-writes=N   single writes a round (default 30); --views-deletes=N deletes of 10 and of
+                     25 rows a round (default 3); --views-rounds=N rounds of each (default 3)
+  --views-tree=DIR   the checkout whose built CLI the views suite serves (default this one):
+                     a before/after of the same measures
+  --views-cpu-prof=DIR  the views suite's servers write a CPU profile there, with each round's
+                     span beside it (<profile>.windows.json)
   --vector-sizes=100k,1m  vectors of 256 dimensions of the vectors suite (issue 49; default
                      100k,1m, quick 100k): cosine filter and top 10 in process, against a plain
                      loop over Float32Arrays, over HTTP against raw node:http; memory a vector;
@@ -280,8 +299,11 @@ function parseArgs(argv: string[]): Options {
   const o: Options = {
     // The scale suite runs only when named: at 10M rows it takes many minutes and gigabytes; the
     // newcomer suite too: it packs and installs from the npm registry.
-    // The contention suite too: ≈1½ min at its 1M rows, a large server each time.
-    suites: SUITES.filter((x) => x !== 'scale' && x !== 'newcomer' && x !== 'contention'),
+    // The contention suite too: ≈1½ min at its 1M rows, a large server each time; and the views
+    // suite: two servers with a hundred open streams, its figures for issue 61's question alone.
+    suites: SUITES.filter(
+      (x) => x !== 'scale' && x !== 'newcomer' && x !== 'contention' && x !== 'views',
+    ),
     sizes: [10_000, 100_000, 1_000_000],
     peers: true,
     peersMax: 100_000,
@@ -344,6 +366,18 @@ function parseArgs(argv: string[]): Options {
       slowSeconds: 4,
       dataDir: SCALE_DATA,
       startupTimeoutMs: 1_200_000,
+    },
+    views: {
+      rows: [100_000],
+      on: ['indexed', 'unindexed'],
+      subscribers: 99,
+      readers: 1,
+      writes: 30,
+      deletes: 3,
+      deleteSizes: [10, 25],
+      rounds: 3,
+      tree: THIS_TREE,
+      startupTimeoutMs: 120_000,
     },
     vectorSizes: [],
     vectorIndexSizes: [100_000],
@@ -518,6 +552,33 @@ function parseArgs(argv: string[]): Options {
           seconds: num(name, value),
           slowSeconds: Math.min(o.contention.slowSeconds, num(name, value)),
         }
+        break
+      case '--views-rows':
+        o.views = { ...o.views, rows: value.split(',').map(parseSize) }
+        break
+      case '--views-restrict':
+        o.views = { ...o.views, on: value.split(',').map((x) => choice(name, x, RESTRICT_ON)) }
+        break
+      case '--views-subscribers':
+        o.views = { ...o.views, subscribers: num(name, value) }
+        break
+      case '--views-readers':
+        o.views = { ...o.views, readers: num(name, value) }
+        break
+      case '--views-writes':
+        o.views = { ...o.views, writes: num(name, value) }
+        break
+      case '--views-deletes':
+        o.views = { ...o.views, deletes: num(name, value) }
+        break
+      case '--views-rounds':
+        o.views = { ...o.views, rounds: num(name, value) }
+        break
+      case '--views-tree':
+        o.views = { ...o.views, tree: resolve(value) }
+        break
+      case '--views-cpu-prof':
+        o.views = { ...o.views, cpuProfDir: resolve(value) }
         break
       case '--memory-rows':
         memoryRows = parseSize(value)
@@ -706,6 +767,9 @@ const suiteText: Record<Suite, string> = {
     `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
   newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
   contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
+  views:
+    `views (${opts.views.rows.map(sizeLabel).join(', ')} rows, restrict ${opts.views.on.join(' and ')}; ` +
+    `${opts.views.subscribers} subscribers of ${opts.views.readers} reader${opts.views.readers === 1 ? '' : 's'})`,
   vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
   changes:
     `changes (sync at ${opts.changes.sizes.map(sizeLabel).join(', ')} rows; live feed at ` +
@@ -1229,6 +1293,17 @@ await runSuite('contention', async () => {
   )
   console.log(ensurePackagesBuilt(opts.build))
   await runContentionSuite(opts.contention)
+})
+
+// ---------------------------------------------------------------- many sessions of one reader
+
+await runSuite('views', async () => {
+  console.log(
+    '\n## Many sessions of one reader: writes and deletes beside sessions following a restricted dataclass',
+  )
+  if (opts.views.tree === THIS_TREE) console.log(ensurePackagesBuilt(opts.build))
+  else console.log(`serving the CLI of ${opts.views.tree} (built there: npm run build)`)
+  await runViewsSuite(opts.views)
 })
 
 // ---------------------------------------------------------------- summaries

@@ -7,15 +7,22 @@
 import { request, type ClientRequest } from 'node:http'
 import type { FeedEvent, Subscribe } from './feed-latency.ts'
 
-/** Subscribers of `origin + path`; one is ready once the server answered 200 (it then listens). */
-export function sseSubscribe(origin: string, path: string): Subscribe {
+/**
+ * Subscribers of `origin + path`; one is ready once the server answered 200 (it then listens).
+ * `headers` go with each GET (a session's cookie: the feed then acts as that session).
+ */
+export function sseSubscribe(
+  origin: string,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+): Subscribe {
   return (onEvent) => {
     let req: ClientRequest | undefined
     let closed = false
     const ready = new Promise<void>((resolve, reject) => {
       req = request(
         origin + path,
-        { agent: false, headers: { accept: 'text/event-stream' } },
+        { agent: false, headers: { ...headers, accept: 'text/event-stream' } },
         (res) => {
           res.setEncoding('utf8')
           if (res.statusCode !== 200) {

@@ -8,6 +8,8 @@
  * does not share its event loop with the other clients of the server.
  *
  * usage (forked, with IPC): node prober.mjs <origin> <dataclass> <rows> <everyMs> <seed> [fresh|keep-alive] [path]
+ * env PROBE_HEADERS: a JSON object of headers sent with every GET (a session's cookie: a logged-in
+ * user's reads).
  * messages: out { ready } once started; in 'stop'; out { latencies, failed } before it exits.
  */
 import { Agent, request } from 'node:http'
@@ -18,6 +20,7 @@ const rows = Number(rowsArg)
 const everyMs = Number(everyArg)
 // One socket kept alive for every GET (a client of its own, apart from any other's connections).
 const keepAlive = connection === 'keep-alive' ? new Agent({ keepAlive: true, maxSockets: 1 }) : null
+const headers = process.env.PROBE_HEADERS ? JSON.parse(process.env.PROBE_HEADERS) : {}
 
 // mulberry32: keys spread over the whole table, the same each run.
 let seed = Number(seedArg) >>> 0
@@ -35,7 +38,9 @@ const random = () => {
  */
 function get(url) {
   const start = performance.now()
-  const how = keepAlive ? { agent: keepAlive } : { agent: false, headers: { connection: 'close' } }
+  const how = keepAlive
+    ? { agent: keepAlive, headers }
+    : { agent: false, headers: { ...headers, connection: 'close' } }
   return new Promise((resolve) => {
     const req = request(url, how, (res) => {
       res.resume()

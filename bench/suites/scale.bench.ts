@@ -392,6 +392,8 @@ export interface ProbeTarget {
   readonly rows: number
   readonly path?: string
   readonly keepAlive?: boolean
+  /** Headers of every GET (a session's cookie: the GETs of a logged-in user). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /**
@@ -417,7 +419,13 @@ export async function during(
       ...(target.path === undefined ? [] : [target.path]),
     ],
     // Plain node: the bench's own flags (tsx's loader) would add ≈0.2 s to its start.
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] },
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [],
+      ...(target.headers && {
+        env: { ...process.env, PROBE_HEADERS: JSON.stringify(target.headers) },
+      }),
+    },
   )
   const report = new Promise<{ latencies: number[]; failed: number }>((resolve, reject) => {
     prober.on('message', (m: { latencies?: number[]; failed?: number }) => {
@@ -457,7 +465,7 @@ export async function during(
 }
 
 /** serve's line once the indexes it builds in the background are all built (cli.ts). */
-export const INDEXES_BUILT = /^Built \d+ indexes? in the background in (\d+) ms/
+export const INDEXES_BUILT = /^Built \d+ index(?:es)? in the background in (\d+) ms/
 
 /** The rows a URL line says it serves: `Group 20, Person 1000000` of `name (…) at http://…`. */
 const rowsOf = (urlLine: string): string | undefined => /\(([^)]*)\) at https?:/.exec(urlLine)?.[1]

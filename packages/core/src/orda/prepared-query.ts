@@ -70,7 +70,8 @@ export class PreparedQuery<
   // 4D's ordered selection when the query has an `order by`.
   readonly #traits: SelectionTraits | undefined
   // Its text and what it reads, when the dataclass's restrict may ask it and its rows can be kept
-  // between writes (restrict-queries.ts): no index answers it, it reads the entity's own values.
+  // between writes (restrict-queries.ts): it reads the entity's own stored values. Kept only while
+  // no index answers it (asked at each run: an index may be built or dropped after it was prepared).
   readonly #kept: { readonly text: string; readonly reads: KeptReads } | undefined
 
   /**
@@ -96,9 +97,7 @@ export class PreparedQuery<
       : indexLookup(dataClass, this.query, this.#exposedOnly, this.#reads)
     this.#traits = this.query.orderBy.length > 0 ? ORDERED : undefined
     const reads =
-      typeof text === 'string' &&
-      this.#lookup === undefined &&
-      dataClass.restrictFunction !== undefined
+      typeof text === 'string' && dataClass.restrictFunction !== undefined
         ? keepable(dataClass.def, this.query)
         : undefined
     this.#kept = reads && { text: text as string, reads }
@@ -165,7 +164,9 @@ export class PreparedQuery<
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
     const dc = this.dataClass as unknown as DataClass
     const keep = this.#kept
-    if (keep !== undefined && restrictRunning(dc)) {
+    // A lookup is there for any one equality (`owner = :1`, the commonest restrict), an index or
+    // not: without one, the general path would scan the table at every write.
+    if (keep !== undefined && restrictRunning(dc) && !this.direct) {
       // Kept rows were not bound for this view: it is asked about what the query reads.
       const actor = checker(dc.datastore)
       actor?.need('read', dc.name)

@@ -11,6 +11,7 @@ import type { ModelJson } from '../schema/model-json.js'
 import { use } from '../sessions/session-storage.js'
 import { currentSession } from './call-context.js'
 import { createDatastore } from './datastore.js'
+import type { EntitySelection } from './entity-selection.js'
 import { keepable, keptQuery, keptRows } from './restrict-queries.js'
 
 const model: ModelJson = {
@@ -93,6 +94,25 @@ describe('the queries of a restrict, kept between writes', () => {
     expect(keptRows(after)?.size).toBe(after.length)
     // Values that are not plain are not kept.
     expect(keptQuery(Note, 'owner = :1', query, [{ not: 'plain' }], run)).toBeUndefined()
+  })
+
+  it('keeps the commonest restrict, one equality, while no index answers it', () => {
+    let made: EntitySelection | undefined
+    const { ds, as, Note } = notes(30, function (this: any) {
+      const user = currentSession()?.userName
+      return user === undefined ? null : (made = this.query('owner = :1', user))
+    })
+    const ann = as('ann')
+    expect(ds.actAs(ann, () => Note.all().length)).toBe(10)
+    expect(keptRows(made!)?.size).toBe(10)
+    Note.update(2, { owner: 'ann' })
+    expect(ds.actAs(ann, () => keys(Note.all()))).toEqual(keys(Note.query('owner = "ann"')))
+    expect(keptRows(made!)?.size).toBe(11)
+    // Once an index answers it, the index does: nothing kept.
+    Note.createIndex('owner')
+    Note.update(3, { size: 100 })
+    expect(ds.actAs(ann, () => Note.all().length)).toBe(11)
+    expect(keptRows(made!)).toBeUndefined()
   })
 
   it('answers what a fresh query answers, across random writes, loads and restores', () => {
