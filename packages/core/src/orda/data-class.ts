@@ -31,7 +31,7 @@ import { createEntity, dropEntity, updateEntity } from './writes.js'
 import { openTransaction } from './owners.js'
 import { DELETED_RECORDS } from '../schema/change-tracking.js'
 import { deletedRecordsRestrict } from './deletion-witnesses.js'
-import { restrictedRows, visible } from './restrict.js'
+import { noteEveryEntity, restrictedRows, restrictRunning, visible } from './restrict.js'
 import type { RestrictHandler } from '../functions/registry.js'
 import type { WriteCheck } from '../txn/transaction.js'
 import type {
@@ -443,9 +443,12 @@ export class DataClassCore<
   all(_settings?: ReadSettings): EntitySelection<M, N> {
     needRead(this as DataClass)
     const rows = this.table.orderedRowIds()
-    return this.select(
-      this.restrictFunction === undefined ? rows : restrictedRows(this as DataClass, rows),
-    )
+    if (this.restrictFunction === undefined) return this.select(rows)
+    const all = this.select(restrictedRows(this as DataClass, rows))
+    // Its own restrict answering every entity (an admin's) restricts nothing: told so, it makes no
+    // bitmap of every row at each data version.
+    if (restrictRunning(this as DataClass)) noteEveryEntity(all as EntitySelection)
+    return all
   }
 
   /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { createDatastore } from './datastore.js'
+import { restriction } from './restrict.js'
 
 const model: ModelJson = {
   dataClasses: [
@@ -137,5 +138,31 @@ describe('restrict', () => {
     })
     expect(ds.dataClass('Tree').all().length).toBe(0)
     expect(ds.dataClass('Tree').get(1)).toBeNull()
+  })
+
+  it('answers every entity without a bitmap of them when it returns all() of its dataclass', () => {
+    const ds = createDatastore(model, {
+      data: {
+        Tree: [
+          { ID: 1, species: 'Oak' },
+          { ID: 2, species: 'Elm' },
+        ],
+      },
+      functions: {
+        dataClasses: {
+          Tree: {
+            restrict: function (this: any) {
+              return this.all()
+            },
+          },
+        },
+      },
+    })
+    const trees = ds.dataClass('Tree')
+    const session = ds.sessions.open()
+    expect(ds.actAs(session, () => restriction(trees))).toBeUndefined()
+    expect(ds.actAs(session, () => trees.all().length)).toBe(2)
+    trees.create({ species: 'Ash' })
+    expect(ds.actAs(session, () => trees.all().length)).toBe(3)
   })
 })

@@ -53,6 +53,14 @@ const last = new WeakMap<DataClass, Last>()
 // The dataclasses whose restrict is running: their own reads inside it are not narrowed.
 const running = new WeakSet<DataClass>()
 
+// The selections of every entity (`all()`) made by a restrict of its own dataclass.
+const everyEntity = new WeakSet<EntitySelection>()
+
+/** Notes that `selection` is every entity of its dataclass: a restrict answering it restricts nothing. */
+export function noteEveryEntity(selection: EntitySelection): void {
+  everyEntity.add(selection)
+}
+
 /** Whether `dc`'s restrict is running now (its own reads are then not narrowed). */
 export function restrictRunning(dc: DataClass): boolean {
   return running.has(dc)
@@ -120,7 +128,9 @@ function run(
   // A query kept between writes comes with its bitmap (restrict-queries.ts): no array made.
   const rows =
     isSelection(result) && result.dataClass === dc
-      ? (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
+      ? everyEntity.has(result) && !result.isAlterable()
+        ? undefined
+        : (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
       : isThenable(result)
         ? closed(result)
         : undefined
