@@ -3,6 +3,8 @@
  * through one process holds through the other, as behind a load balancer (its cookie, its lock,
  * its entity set).
  */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../cli.js'
 import { shopFiles, startCli } from '../../persist/cli-process.fixture.js'
@@ -73,6 +75,75 @@ describe.skipIf(missing)(
     })
   },
 )
+
+describe.skipIf(missing)('entistore serve --redis with users and roles (issue 61)', () => {
+  it('a set made through one process holds its maker’s order: another view is refused it through the other', async () => {
+    const { folder, model, data } = shopFiles('redis-views', ['a', 'b', 'c'])
+    const roles = join(folder, 'roles.json')
+    const users = join(folder, 'users.json')
+    writeFileSync(
+      roles,
+      JSON.stringify({
+        privileges: [
+          { privilege: 'reader', includes: [] },
+          { privilege: 'pricing', includes: [] },
+        ],
+        roles: [],
+        permissions: {
+          allowed: [
+            { applyTo: 'ds', type: 'datastore', read: ['reader'] },
+            { applyTo: 'Item.name', type: 'attribute', read: ['pricing'] },
+          ],
+        },
+      }),
+    )
+    writeFileSync(
+      users,
+      JSON.stringify({
+        paula: { password: 'p', privileges: ['reader', 'pricing'] },
+        ann: { password: 'a', privileges: ['reader'] },
+      }),
+    )
+    const args = [
+      '-m',
+      model,
+      '-d',
+      data,
+      '--roles',
+      roles,
+      '--users',
+      users,
+      '--redis',
+      server!.url,
+    ]
+    const [one, two] = await Promise.all([start(args), start(args)])
+    const client = async (name: string, password: string) => {
+      let cookie = ''
+      const send = async (base: string, path: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${base}${path}`, {
+          method: path.includes('login') ? 'POST' : 'GET',
+          headers: { ...(cookie ? { cookie } : {}), ...headers },
+        })
+        cookie = res.headers.get('set-cookie')?.split(';')[0] ?? cookie
+        return { status: res.status, json: (await res.json()) as Record<string, any> }
+      }
+      const login = await send(one, '/rest/$directory/login', {
+        'username-4D': name,
+        'password-4D': password,
+      })
+      expect(login.status).toBe(200)
+      return send
+    }
+    const paula = await client('paula', 'p')
+    const ann = await client('ann', 'a')
+    const made = await paula(two, '/rest/Item?$orderby=name desc&$method=entityset')
+    expect(made.status).toBe(200)
+    const path = (made.json.__ENTITYSET as string).replace(/^.*\/rest/, '/rest')
+    expect((await paula(one, `${path}?$attributes=ID`)).status).toBe(200)
+    const read = await ann(one, `${path}?$attributes=ID`)
+    expect([read.status, read.json.__ERROR?.[0]?.errCode]).toEqual([403, 1607])
+  })
+})
 
 describe('entistore serve --redis, refused', () => {
   const run = async (args: string[]) => {
