@@ -42,6 +42,7 @@ export const projects: TestProjectConfiguration[] = [
     extends: true,
     test: { name: 'core-counting', root: './packages/core', include: COUNTING, ...bounds },
   },
+  pkg('4d', { isolate: false }),
   pkg('rest', { isolate: false }),
   pkg('entistore'),
   // The runnable examples, each started as its README says and asked a few requests.
