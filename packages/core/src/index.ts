@@ -314,6 +314,9 @@ export {
 export { SliceScope, finish as finishWork, MAX_RESTARTS } from './query/slices.js'
 export type { Work, ChangedRows } from './query/slices.js'
 export { fold } from './values/fold.js'
+// The 4D language (@entistore/4d) compares texts as the query engine does, 4D's rule for both:
+// its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.
+export { AT_ONLY, compareFolded, foldedKeywords, keywords, wildcardMatcher } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
 export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'
 export type { IndexKind } from './indexes/index-set.js'

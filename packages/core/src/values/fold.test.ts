@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { equalsFolded, fold } from './fold.js'
+import { AT_ONLY, equalsFolded, fold, wildcardMatcher } from './fold.js'
 
 // Strings built from letters that fold in interesting ways: case, precomposed and combining
 // accents, a dotted capital I, the Kelvin sign, ligatures, and plain ASCII around them.
@@ -68,5 +68,16 @@ describe('fold on Latin-1 text', () => {
       ),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('wildcardMatcher with the language’s wildcard alone', () => {
+  it('takes `*` as a character and `@` as the wildcard', () => {
+    const match = wildcardMatcher('a*b@', AT_ONLY)
+    expect(match('a*bxyz')).toBe(true)
+    expect(match('a*b')).toBe(true)
+    expect(match('axxbyy')).toBe(false)
+    // The queries' default still takes both.
+    expect(wildcardMatcher('a*b@')('axxbyy')).toBe(true)
   })
 })

@@ -126,8 +126,15 @@ export type PatternShape =
   | { readonly kind: 'exact' | 'prefix' | 'suffix' | 'contains'; readonly text: string }
   | { readonly kind: 'general' }
 
-export function patternShape(foldedPattern: string): PatternShape {
-  const parts = foldedPattern.split(/[@*]/)
+/**
+ * The wildcards of queries: `@`, and `*` as older 4D and Wakanda examples write it. The 4D
+ * language's `=` knows `@` alone (`AT_ONLY`): there `*` is a character like any other.
+ */
+export const ANY_WILDCARD = /[@*]/
+export const AT_ONLY = /@/
+
+export function patternShape(foldedPattern: string, wildcard: RegExp = ANY_WILDCARD): PatternShape {
+  const parts = foldedPattern.split(wildcard)
   if (parts.length === 1) return { kind: 'exact', text: foldedPattern }
   const inner = parts.slice(1, -1)
   const first = parts[0]!
@@ -146,10 +153,14 @@ export function patternShape(foldedPattern: string): PatternShape {
 
 /**
  * A matcher for a pattern with wildcards, applied to folded text: `a@` begins with, `@a` ends with,
- * `@a@` contains, `a@b@c` has those parts in that order. The pattern must already be folded.
+ * `@a@` contains, `a@b@c` has those parts in that order. The pattern must already be folded;
+ * `wildcard` says which characters are wildcards (the query's two, or the language's `@`).
  */
-export function wildcardMatcher(foldedPattern: string): (folded: string) => boolean {
-  const shape = patternShape(foldedPattern)
+export function wildcardMatcher(
+  foldedPattern: string,
+  wildcard: RegExp = ANY_WILDCARD,
+): (folded: string) => boolean {
+  const shape = patternShape(foldedPattern, wildcard)
   switch (shape.kind) {
     case 'exact': {
       const text = shape.text
@@ -169,7 +180,7 @@ export function wildcardMatcher(foldedPattern: string): (folded: string) => bool
     }
     case 'general':
   }
-  const parts = foldedPattern.split(/[@*]/)
+  const parts = foldedPattern.split(wildcard)
   const first = parts[0]!
   const last = parts[parts.length - 1]!
   const middle = parts.slice(1, -1).filter((p) => p !== '')
