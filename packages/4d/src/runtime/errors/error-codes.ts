@@ -1,0 +1,98 @@
+/**
+ * @module The one table of the errors the 4D runtime raises: code, component signature and a
+ * message whose `{name}` placeholders are filled from the error's arguments (4D's `throw` fills
+ * `{property}` placeholders the same way, throw.ts).
+ *
+ * Codes come from 4D where a public source gives them: `54` "Argument types are incompatible." (4D's
+ * syntax error table, as 4D components cite it), `-10729` "Unknown member method"
+ * (docs/ORDA/ordaClasses.md), `-10518` "Assert failed" and `-10508` "Project method not found."
+ * (4D's engine error table). They carry `4DRT`, the signature docs/commands/last-errors.md gives
+ * the 4D runtime. Where 4D's code is not public, the error gets one of Entistore's own in the
+ * 9400 range with `enti`, as the core's table does (docs/errors.md): a client can tell 4D's code
+ * from a choice. docs/4d-language.md lists the table.
+ */
+
+export interface ErrorSpec {
+  readonly errCode: number
+  readonly componentSignature: string
+  /** The message, with `{name}` placeholders for the error's arguments. */
+  readonly message: string
+}
+
+const spec = (errCode: number, componentSignature: string, message: string): ErrorSpec => ({
+  errCode,
+  componentSignature,
+  message,
+})
+
+/** The signature of 4D's runtime (docs/commands/last-errors.md), for the codes 4D documents. */
+export const RUNTIME_SIGNATURE = '4DRT'
+/** Entistore's own signature, for codes chosen where 4D's is not public. */
+export const OWN_SIGNATURE = 'enti'
+
+export const ERRORS = {
+  /** An operator or an assignment applied to values it does not take (`1+"a"`, `Null>1`). */
+  IncompatibleTypes: spec(
+    54,
+    RUNTIME_SIGNATURE,
+    'Argument types are incompatible ({left} {operator} {right})',
+  ),
+  /** `\` or `%` by zero (`/` gives an infinite number, as `String(1/0)` shows "INF"). */
+  DivisionByZero: spec(9400, OWN_SIGNATURE, 'Division by zero ({left} {operator} {right})'),
+  /** A property read or written on Null ("Trying to read a property of a null value returns an error"). */
+  MemberOfNull: spec(9401, OWN_SIGNATURE, 'Cannot read the "{property}" property of a Null value'),
+  /** A property written on Null or Undefined ("Objects must have been instantiated"). */
+  AssignToNothing: spec(
+    9402,
+    OWN_SIGNATURE,
+    'Cannot assign the "{property}" property of {value} value: the object is not instantiated',
+  ),
+  /** A property read on a value that has none (a text, a number, a date…). */
+  NotAnObject: spec(9403, OWN_SIGNATURE, 'A {type} value has no "{property}" property'),
+  /** A collection index that is not a number, or a negative one on assignment. */
+  InvalidIndex: spec(9404, OWN_SIGNATURE, 'Invalid collection index: {index}'),
+  /** `If`, `Case of`, `While`, `Until` given something other than a Boolean. */
+  BooleanExpected: spec(9405, OWN_SIGNATURE, 'A Boolean was expected, not {type}'),
+  /** A command's parameter of a type it does not take. */
+  WrongParameterType: spec(
+    9406,
+    OWN_SIGNATURE,
+    'The "{parameter}" parameter of {command} must be {expected}, not {actual}',
+  ),
+  /** `JSON Stringify` of an object that holds itself (object.md: "not supported and return an error"). */
+  CircularReference: spec(
+    9407,
+    OWN_SIGNATURE,
+    'An object or collection that contains itself cannot be converted to JSON',
+  ),
+  /** A property an object of the host does not let 4D code assign. */
+  ReadOnlyMember: spec(9411, OWN_SIGNATURE, 'The "{property}" property cannot be assigned'),
+  /** A statement that does not parse, reached at run time (4D's interpreter fails there, not before). */
+  SyntaxError: spec(9408, OWN_SIGNATURE, 'Syntax error: {detail}'),
+  /** A command, class or component that parses but is not implemented here. */
+  NotImplemented: spec(9409, OWN_SIGNATURE, 'The command "{name}" is not implemented'),
+  /** A runaway loop stopped at the request's budget. */
+  BudgetExceeded: spec(9410, OWN_SIGNATURE, 'The code ran longer than its budget allows'),
+  /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */
+  UnknownMemberMethod: spec(-10729, RUNTIME_SIGNATURE, 'Unknown member method "{name}"'),
+  /** A project method that does not exist. */
+  ProjectMethodNotFound: spec(-10508, RUNTIME_SIGNATURE, 'Project method not found: {name}'),
+  /** `ASSERT` on a false expression. */
+  AssertFailed: spec(-10518, RUNTIME_SIGNATURE, 'Assert failed: {assertion}'),
+} as const satisfies Record<string, ErrorSpec>
+
+export type ErrorName = keyof typeof ERRORS
+
+/**
+ * `message` with each `{name}` replaced by `args[name]`, written as text. A placeholder whose
+ * argument is missing stays as written, so that a message never loses what it was about.
+ */
+export function fillPlaceholders(
+  message: string,
+  args: Readonly<Record<string, unknown>>,
+  write: (value: unknown) => string = String,
+): string {
+  return message.replace(/\{([^{}]+)\}/g, (whole, name: string) =>
+    Object.hasOwn(args, name) ? write(args[name]) : whole,
+  )
+}

@@ -1,0 +1,25 @@
+/**
+ * @module How an object of the host (an entity, an entity selection, a class instance with
+ * computed properties) shows its members to 4D code, and how it is written in JSON. The runtime
+ * reads a plain object's own properties only; any other object answers through these symbols,
+ * or shows only its own enumerable properties.
+ */
+
+/** `obj[GET_MEMBER](name)`: the value of 4D's `obj.name` (undefined when there is none). */
+export const GET_MEMBER: unique symbol = Symbol.for('@entistore/4d:getMember') as never
+/** `obj[SET_MEMBER](name, value)`: 4D's `obj.name:=value`. */
+export const SET_MEMBER: unique symbol = Symbol.for('@entistore/4d:setMember') as never
+/** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
+export const TO_JSON: unique symbol = Symbol.for('@entistore/4d:toJSON') as never
+
+export interface MemberHost {
+  [GET_MEMBER](name: string): unknown
+  [SET_MEMBER]?(name: string, value: unknown): void
+}
+
+export interface JsonHost {
+  [TO_JSON](): unknown
+}
+
+export const isMemberHost = (v: object): v is MemberHost => GET_MEMBER in v
+export const isJsonHost = (v: object): v is JsonHost => TO_JSON in v

@@ -1,0 +1,89 @@
+/**
+ * @module 4D's comparison of texts (docs/Concepts/dt_string.md "String comparisons"): case and
+ * diacritics ignored (`"a"="A"`, `"n"="ñ"`), as the query engine compares them: both go through the
+ * core's `fold`. `=` and `#` take `@` in the right operand as "any number of characters or none",
+ * two wildcards in a row never match (`"abcdefghij"="abc@@fg"` is False); a `@` in the left operand
+ * is a character. `<`, `>`, `<=`, `>=` take one trailing `@` (`"abcd"<="abc@"`): every text that
+ * begins with its prefix is then equal to the pattern. `%` finds a keyword among a text's words.
+ */
+import {
+  AT_ONLY,
+  compareFolded,
+  fold,
+  foldedKeywords,
+  keywords,
+  wildcardMatcher,
+} from '@entistore/core'
+
+// Patterns are mostly literals of the code, met again at each call: their matchers are kept,
+// up to a bound past which the cache starts again.
+const MATCHERS_MAX = 1024
+const matchers = new Map<string, (folded: string) => boolean>()
+
+function matcherOf(pattern: string): (folded: string) => boolean {
+  let match = matchers.get(pattern)
+  if (match === undefined) {
+    match = pattern.includes('@@') ? () => false : wildcardMatcher(fold(pattern), AT_ONLY)
+    if (matchers.size >= MATCHERS_MAX) matchers.clear()
+    matchers.set(pattern, match)
+  }
+  return match
+}
+
+/** 4D's `text = pattern`: folded equality, `@` in `pattern` a wildcard. */
+export function textEquals(text: string, pattern: string): boolean {
+  if (pattern.includes('@')) return matcherOf(pattern)(fold(text))
+  return text === pattern || foldedEqual(text, pattern)
+}
+
+const NON_ASCII = /[^\u0000-\u007f]/
+
+/**
+ * `fold(a) === fold(b)` without making either string in the common case: ASCII texts compared
+ * code unit by code unit, capitals lowered on the fly (the fold of ASCII text is its lowercase);
+ * any other character takes the full rule. `=` on texts is the comparison 4D code makes most.
+ */
+function foldedEqual(a: string, b: string): boolean {
+  const n = a.length
+  if (n !== b.length) return (NON_ASCII.test(a) || NON_ASCII.test(b)) && fold(a) === fold(b)
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i)
+    let y = b.charCodeAt(i)
+    if (x === y) continue
+    if (x >= 128 || y >= 128) return fold(a) === fold(b)
+    if (x >= 65 && x <= 90) x += 32
+    if (y >= 65 && y <= 90) y += 32
+    if (x !== y) return NON_ASCII.test(a) || NON_ASCII.test(b) ? fold(a) === fold(b) : false
+  }
+  return true
+}
+
+/**
+ * The order of `a` and `b` for `<`, `>`, `<=`, `>=`: folded, by code unit. A `b` ending with its
+ * only `@` stands for the texts that begin with the rest: `a` is equal to it if it begins so, and
+ * before or after all of them otherwise. Any other `@` is a character (dt_string.md: such a
+ * comparison "is not valid").
+ */
+export function compareTexts(a: string, b: string): number {
+  const fa = fold(a)
+  const at = b.indexOf('@')
+  if (at >= 0 && at === b.length - 1) {
+    const prefix = fold(b.slice(0, -1))
+    return fa.startsWith(prefix) ? 0 : compareFolded(fa, prefix)
+  }
+  return compareFolded(fa, fold(b))
+}
+
+/**
+ * 4D's `text % keyword`: whether `keyword`, one word (a `@` wildcard allowed), is one of the words
+ * of `text`. Several words, or none, never match (`"Alpha Bravo Charlie"%"Alpha Bravo"` is False).
+ * Words are what the query engine's `%` finds: runs of letters, digits and `_`.
+ */
+export function containsKeyword(text: string, keyword: string): boolean {
+  const folded = fold(keyword)
+  if (foldedKeywords(folded.replaceAll('@', '')).length !== 1) return false
+  const words = keywords(text)
+  if (!folded.includes('@')) return words.includes(folded)
+  const match = matcherOf(keyword)
+  return words.some(match)
+}
