@@ -1,0 +1,122 @@
+/**
+ * @module Object notation: `obj.name`, `obj["name"]`, `col[i]`, and their assignment. Reads never
+ * reach what JavaScript would inherit (`constructor`, `__proto__`): a plain object shows its own
+ * properties only, an object of the host what it answers through GET_MEMBER (host.ts).
+ *
+ * - Reading a property of Undefined gives Undefined; of Null it is an error (dt_null_undefined.md:
+ *   "Trying to read a property of a null value returns an error"; dt_object.md: objects "must have
+ *   been instantiated"), except `length`, which is 0 for a collection variable never assigned
+ *   (dt_collection.md "Undefined").
+ * - A collection index past either end reads Undefined; assigning past the end grows the
+ *   collection with nulls.
+ * - Assigning Undefined to an existing property clears it by its type (Null, False, "", 0, the null
+ *   date), and to a missing one does nothing (dt_null_undefined.md). A Time is stored as its
+ *   seconds (an object holds no Time: "Times inside objects", in seconds by default), Undefined in
+ *   a collection as Null.
+ */
+import { raise } from '../errors/fourd-error.js'
+import { Collection } from '../values/collection.js'
+import { DateValue } from '../values/date-value.js'
+import { GET_MEMBER, SET_MEMBER, isMemberHost } from '../values/host.js'
+import { typeName } from '../values/kinds.js'
+import { toInteger } from '../values/numbers.js'
+import { TimeValue } from '../values/time-value.js'
+
+/** `target.key` or `target[key]`. */
+export function get(target: unknown, key: string | number): unknown {
+  if (typeof target === 'object' && target !== null) {
+    if (target instanceof Collection) return collectionMember(target, key)
+    if (typeof key !== 'string') return raise('InvalidIndex', { index: String(key) })
+    if (isMemberHost(target)) return target[GET_MEMBER](key)
+    if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
+    return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined
+  }
+  if (target === undefined) return key === 'length' ? 0 : undefined
+  if (target === null) return key === 'length' ? 0 : raise('MemberOfNull', { property: key })
+  // A function of the host (a formula) shows what it answers, never a JavaScript function's own
+  // `name` or `length`.
+  if (typeof target === 'function')
+    return isMemberHost(target) && typeof key === 'string' ? target[GET_MEMBER](key) : undefined
+  return notAnObject(target, key)
+}
+
+function collectionMember(c: Collection, key: string | number): unknown {
+  if (typeof key === 'number') return c.at(indexOf(key))
+  return key === 'length' ? c.length : undefined
+}
+
+const notAnObject = (target: unknown, key: string | number): never =>
+  raise('NotAnObject', { type: typeName(target), property: String(key) })
+
+function indexOf(key: number): number {
+  if (!Number.isFinite(key)) return raise('InvalidIndex', { index: String(key) })
+  return toInteger(key)
+}
+
+/** The value as an object or a collection holds it: a Time as its seconds. */
+export const stored = (value: unknown): unknown =>
+  value instanceof TimeValue ? value.seconds : value
+
+/** `target.key:=value` or `target[key]:=value`. */
+export function set(target: unknown, key: string | number, value: unknown): void {
+  if (typeof target !== 'object' || target === null) {
+    if (target === null || target === undefined)
+      return raise('AssignToNothing', { property: String(key), value: typeName(target) })
+    if (typeof target === 'function') return hostSet(target, String(key), value)
+    return notAnObject(target, key)
+  }
+  if (target instanceof Collection) return setElement(target, key, value)
+  if (typeof key !== 'string') return raise('InvalidIndex', { index: String(key) })
+  if (isMemberHost(target)) return hostSet(target, key, value)
+  if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
+  const record = target as Record<string, unknown>
+  if (value === undefined) {
+    if (Object.hasOwn(record, key)) put(record, key, cleared(record[key]))
+    return
+  }
+  put(record, key, stored(value))
+}
+
+function hostSet(target: object, key: string, value: unknown): void {
+  const setter = isMemberHost(target) ? target[SET_MEMBER] : undefined
+  if (setter === undefined) return raise('ReadOnlyMember', { property: key })
+  setter.call(target, key, stored(value))
+}
+
+function setElement(c: Collection, key: string | number, value: unknown): void {
+  if (typeof key !== 'number') return raise('InvalidIndex', { index: JSON.stringify(key) })
+  const index = indexOf(key)
+  if (index < 0) return raise('InvalidIndex', { index: String(index) })
+  c.set(index, value === undefined ? null : stored(value))
+}
+
+// Writes one property; `__proto__` on an object that has a prototype is written as a property,
+// never as the prototype.
+function put(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' && Object.getPrototypeOf(record) !== null)
+    Object.defineProperty(record, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  else record[key] = value
+}
+
+/** What Undefined assigned to a property leaves there, by the type of what it held. */
+function cleared(current: unknown): unknown {
+  switch (typeof current) {
+    case 'boolean':
+      return false
+    case 'string':
+      return ''
+    case 'number':
+      return 0
+    case 'undefined':
+      return undefined
+    default:
+      if (current === null) return null
+      if (current instanceof DateValue) return DateValue.NULL
+      return null
+  }
+}
