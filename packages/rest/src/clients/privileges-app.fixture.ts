@@ -19,6 +19,8 @@ import {
   defineFunctions,
   ManualClock,
   sessionUser,
+  type ComputedAttributeFunctions,
+  type DataClassFunctionDefs,
   type DataFile,
   type Datastore,
   type ModelJson,
@@ -252,20 +254,33 @@ export const GUEST = '(guest)'
 /** The refusal of Employee's validateSave: a name that starts with `bad`. */
 export const BAD_NAME_CODE = 4601
 
-function functions(restrictions: Restrictions, notes: { next: number }) {
+/** A dataclass's `restrict` event, as `defineFunctions` takes it. */
+export type RestrictFn = NonNullable<DataClassFunctionDefs['restrict']>
+
+/** The `restrict` of issue 46: the keys `restrictions` gives the session's user. */
+function keysRestrict(restrictions: Restrictions): (dc: DcName) => RestrictFn {
   // Each user's keys; the TypeScript API outside a request (no session) sees everything, so that
   // the test reads the data with full rights.
-  const restrictOf = (dc: DcName) =>
-    function (
-      this: { query(q: string, ...p: unknown[]): any },
-      { session }: { session?: Parameters<typeof sessionUser>[0] | undefined },
-    ) {
+  return (dc) =>
+    function ({ session }) {
       if (!session) return null
       const who = sessionUser(session)?.name ?? GUEST
       const keys = restrictions[who]?.[dc]
       if (keys === undefined || keys === null) return null
       return keys.length === 0 ? this.query('ID = -1') : this.query('ID in :1', [...keys])
     }
+}
+
+/**
+ * The application's code: its functions, events and computed attributes, with the `restrict` of
+ * each dataclass `restrictOf` gives and `computed`'s computed attributes of Employee besides
+ * `yearly` (the differential oracle, oracle-app.fixture.ts, adds its own).
+ */
+export function privFunctions(
+  restrictOf: (dc: DcName) => RestrictFn | undefined,
+  notes: { next: number },
+  computed: Readonly<Record<string, ComputedAttributeFunctions>> = {},
+) {
   return defineFunctions({
     dataStore: {
       report: {
@@ -308,6 +323,7 @@ function functions(restrictions: Restrictions, notes: { next: number }) {
         restrict: restrictOf('Employee'),
         computed: {
           yearly: { get: (e) => yearlyOf(e.get('salary') as number | null) },
+          ...computed,
         },
         events: {
           validateSave() {
@@ -387,7 +403,7 @@ export function privApp(
   const ds = createDatastore(PRIV_MODEL, {
     data: privData(),
     clock: new ManualClock(Date.UTC(2026, 0, 5, 9)),
-    functions: functions(restrictions, { next: 0 }),
+    functions: privFunctions(keysRestrict(restrictions), { next: 0 }),
     roles,
   })
   const rest = createRestHandler(ds, {
