@@ -23,6 +23,8 @@ import {
   type DataClassFunctionDefs,
   type DataFile,
   type Datastore,
+  type DatastoreOptions,
+  type FunctionsDef,
   type ModelJson,
   type RolesJson,
 } from '@entistore/core'
@@ -400,11 +402,30 @@ export function privApp(
   users: readonly PrivUser[],
   restrictions: Restrictions,
 ): PrivApp {
-  const ds = createDatastore(PRIV_MODEL, {
-    data: privData(),
-    clock: new ManualClock(Date.UTC(2026, 0, 5, 9)),
-    functions: privFunctions(keysRestrict(restrictions), { next: 0 }),
-    roles,
+  return appOf(PRIV_MODEL, privFunctions(keysRestrict(restrictions), { next: 0 }), roles, users)
+}
+
+/** The time every datastore of these tests is made at (their clocks never move). */
+export const APP_TIME = Date.UTC(2026, 0, 5, 9)
+
+/**
+ * A datastore of `model` with the data file's data, `functions` and `roles`, and its REST handler,
+ * `users` logging in with their name as password.
+ */
+export function appOf(
+  model: ModelJson,
+  functions: FunctionsDef,
+  roles: RolesJson | undefined,
+  users: readonly PrivUser[],
+  data: DataFile = privData(),
+  options: Pick<DatastoreOptions, 'entitySets'> = {},
+): PrivApp {
+  const ds = createDatastore(model, {
+    ...options,
+    data,
+    clock: new ManualClock(APP_TIME),
+    functions,
+    ...(roles ? { roles } : {}),
   })
   const rest = createRestHandler(ds, {
     authenticate: ({ user, password }) => {

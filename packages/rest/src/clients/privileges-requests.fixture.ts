@@ -18,6 +18,7 @@ import {
   FUNCTIONS,
   GUEST,
   INITIAL_KEYS,
+  type AttrInfo,
   type DcName,
   type FnName,
   type PrivUser,
@@ -532,7 +533,10 @@ export function reqArbOver(
 export const reqArb: fc.Arbitrary<Req> = reqArbOver(PRIV_NAMES)
 
 /** What a request is, in a few words: the catalogue tells failures of different endpoints apart. */
-export function endpoint(req: Req): string {
+export function endpoint(
+  req: Req,
+  attrs: Readonly<Record<DcName, Readonly<Record<string, AttrInfo>>>> = ATTRS,
+): string {
   switch (req.t) {
     case 'call':
       return `a call of ${FUNCTIONS[req.fn].kind.startsWith('entity') ? 'an' : 'a'} ${FUNCTIONS[req.fn].kind} function`
@@ -541,7 +545,7 @@ export function endpoint(req: Req): string {
     case 'get':
       return 'a read of an entity'
     case 'update':
-      return req.set.some((a) => ['alias', 'calculated'].includes(ATTRS[req.dc][a]!.kind))
+      return req.set.some((a) => ['alias', 'calculated'].includes(attrs[req.dc][a]!.kind))
         ? 'an update naming an alias or computed attribute'
         : 'an update'
     case 'batch':
@@ -570,6 +574,31 @@ const restriction = fc.record({
   Project: fc.option(fc.subarray([...INITIAL_KEYS.Project]), { nil: null, freq: 3 }),
 })
 
+/** The users u0…u2, each given some privileges (or none) and a role (or none). */
+export const usersArb: fc.Arbitrary<PrivUser[]> = fc.tuple(
+  ...USERS.map((name) =>
+    fc.record({
+      name: fc.constant(name),
+      privileges: fc.uniqueArray(fc.constantFrom(...GIVEN), { maxLength: 3 }),
+      roles: fc.uniqueArray(fc.constantFrom('R0', 'r1', 'R2'), { maxLength: 1 }),
+    }),
+  ),
+)
+
+/**
+ * A value of `arb` for half the clients (by name, the guest's `(guest)`); shrinking takes them
+ * away: what each client's `restrict` lets it see.
+ */
+export function perClientArb<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> {
+  return fc.tuple(...WHO.map(() => fc.option(arb, { nil: undefined, freq: 2 }))).map((r) => {
+    const out: Record<string, T> = {}
+    WHO.forEach((who, i) => {
+      if (r[i] !== undefined) out[who] = r[i]
+    })
+    return out
+  })
+}
+
 /** A whole case: a roles file (forceLogin one time in ten), users, restrictions, `steps`. */
 export function caseArb(steps: { minLength: number; maxLength: number }): fc.Arbitrary<Case> {
   const universe = {
@@ -584,25 +613,8 @@ export function caseArb(steps: { minLength: number; maxLength: number }): fc.Arb
       .tuple(rolesFileArb(universe), fc.integer({ min: 0, max: 9 }))
       // Shrinks to 0: no forceLogin.
       .map(([g, n]) => ({ ...g, file: { ...g.file, forceLogin: n === 9 } })),
-    users: fc.tuple(
-      ...USERS.map((name) =>
-        fc.record({
-          name: fc.constant(name),
-          privileges: fc.uniqueArray(fc.constantFrom(...GIVEN), { maxLength: 3 }),
-          roles: fc.uniqueArray(fc.constantFrom('R0', 'r1', 'R2'), { maxLength: 1 }),
-        }),
-      ),
-    ),
-    // Half the clients are restricted; shrinking takes the restrictions away.
-    restrictions: fc
-      .tuple(...WHO.map(() => fc.option(restriction, { nil: undefined, freq: 2 })))
-      .map((r) => {
-        const out: Record<string, (typeof r)[number]> = {}
-        WHO.forEach((who, i) => {
-          if (r[i] !== undefined) out[who] = r[i]
-        })
-        return out as Restrictions
-      }),
+    users: usersArb,
+    restrictions: perClientArb(restriction) as fc.Arbitrary<Restrictions>,
     steps: fc.array(
       fc.record({
         who: fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),

@@ -60,7 +60,14 @@ import {
   type Step,
   type Who,
 } from './privileges-requests.fixture.js'
-import { sendAs, sentOf, shown, type Answer, type Sent } from './privileges-send.fixture.js'
+import {
+  logInAll,
+  sendAs,
+  sentOf,
+  shown,
+  type Answer,
+  type Sent,
+} from './privileges-send.fixture.js'
 
 /** A problem, with the request that showed it and who sent it. */
 export interface Finding extends Problem {
@@ -139,16 +146,7 @@ export class Run {
 
   /** Logs the users in, then sends every step; `stopAtFirst`: until a check fails. */
   async run(stopAtFirst = false): Promise<Finding[]> {
-    for (const [i, name] of USERS.entries()) {
-      const a = await this.#send(i as Who, {
-        method: 'POST',
-        path: '/rest/$directory/login',
-        query: '',
-        body: '',
-        headers: { 'username-4d': name, 'password-4d': name },
-      })
-      if (a.status !== 200) throw new Error(`the login of ${name} answered ${a.status}: ${a.text}`)
-    }
+    await logInAll(this.app.rest, this.#cookies)
     for (const [i, step] of this.case.steps.entries()) {
       await this.#step(i, step)
       if (stopAtFirst && this.findings.length > 0) break

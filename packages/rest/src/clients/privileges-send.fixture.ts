@@ -5,7 +5,7 @@
  * them differently. What a request writes is asked of the caller (`SendEnv`), so that each run
  * keeps its own counters of fresh canaries, entity sets and uploads.
  */
-import { isPending, type RestReply } from '../exchange.js'
+import { isPending, isStream, type RestReply, type RestStream } from '../exchange.js'
 import type { RestHandler } from '../handler.js'
 import {
   ATTRS,
@@ -17,7 +17,7 @@ import {
   type DcName,
 } from './privileges-app.fixture.js'
 import { filterValue } from './privileges-data.fixture.js'
-import type { Filter, Req } from './privileges-requests.fixture.js'
+import { USERS, type Filter, type Req } from './privileges-requests.fixture.js'
 
 /** A request as sent to `respond`. */
 export interface Sent {
@@ -279,6 +279,8 @@ export interface Answer {
   readonly text: string
   readonly json: any
   readonly errCode: number | undefined
+  /** A body with no end of its own (server-sent events), for the caller to read and close. */
+  readonly stream?: RestStream | undefined
 }
 
 /**
@@ -304,6 +306,15 @@ export async function sendAs(
   const first = (Array.isArray(set) ? set[0] : set)?.split(';')[0]
   if (first) cookies[who] = first.endsWith('=') ? undefined : first
   const b = reply.body
+  if (isStream(b))
+    return {
+      status: reply.status,
+      headers: reply.headers,
+      text: '',
+      json: undefined,
+      errCode: undefined,
+      stream: b,
+    }
   const text =
     b === null
       ? ''
@@ -324,6 +335,20 @@ export async function sendAs(
     text,
     json,
     errCode: json?.__ERROR?.[0]?.errCode as number | undefined,
+  }
+}
+
+/** Logs users u0…u2 in as clients 0…2 (their name is their password). */
+export async function logInAll(rest: RestHandler, cookies: (string | undefined)[]): Promise<void> {
+  for (const [i, name] of USERS.entries()) {
+    const a = await sendAs(rest, cookies, i, {
+      method: 'POST',
+      path: '/rest/$directory/login',
+      query: '',
+      body: '',
+      headers: { 'username-4d': name, 'password-4d': name },
+    })
+    if (a.status !== 200) throw new Error(`the login of ${name} answered ${a.status}: ${a.text}`)
   }
 }
 
