@@ -8,6 +8,9 @@ import type { Answer } from './privileges-send.fixture.js'
 
 /**
  * What the oracle checks, each by its name (the test can leave some out until a fix lands):
+ * - `promotion`: a request is answered as its session's other view: a call without its promotion,
+ *   or the request after a promoted call with it (a status, body or feed difference that the
+ *   projected datastore of that other view explains is this one);
  * - `closed`: a dataclass whose restrict the view cannot run (its code reads what the view may
  *   not) is closed to the view: the real answer is not that of a datastore where it is open and
  *   empty (a status, body or feed difference that such a datastore explains is this one);
@@ -22,6 +25,7 @@ import type { Answer } from './privileges-send.fixture.js'
  * - `feed`: `$changes` sends the view the changes it may learn of, as it sees them.
  */
 export type OracleCheck =
+  | 'promotion'
   | 'closed'
   | 'status'
   | 'body'
@@ -32,6 +36,7 @@ export type OracleCheck =
   | 'stamp'
   | 'feed'
 export const ORACLE_CHECKS: readonly OracleCheck[] = [
+  'promotion',
   'closed',
   'status',
   'body',

@@ -122,6 +122,8 @@ export class OracleRun {
    * the clients whose own view saw the row just before it.
    */
   readonly #witnesses = new Map<string, ReadonlySet<Who>>()
+  /** Each client's last promoted call, and the global stamp after it. */
+  readonly #promoted: ({ view: View; stamp: number } | undefined)[] = []
   /** The global stamps seen after each step, for `$since` and `setGlobalStamp`. */
   readonly #stamps: number[] = [0]
   #fresh = 0
@@ -382,37 +384,6 @@ export class OracleRun {
         )),
       )
 
-    // A restrict the view cannot run: the real answer is a refusal of what its code reads, or
-    // the one of a datastore where that dataclass is open and holds no row? Then it is that
-    // finding (`closed`), not another.
-    if (sight.closed.size > 0 && problems.some((p) => CLOSABLE.has(p.check))) {
-      const name = refusedName(real)
-      let same = name !== undefined && closedReads(sight).has(name)
-      if (!same) {
-        const open = sightOf(this.ref, this.case.restricts, view, before, true)
-        const alt = await this.#project(view, open, before, at, creates)
-        const answer = await sendAs(alt.d.app.rest, alt.d.cookies, who, sent)
-        if (isStream(answer.stream)) await drain(answer.stream)
-        alt.d.holds = ''
-        const theirs = writes
-          ? withoutWriteOnly(answer.json, rootDc, alt.projection.writeOnly)
-          : answer.json
-        same =
-          sameClass(real, answer) &&
-          (classOf(real) !== 'ok' ||
-            realFeed !== undefined ||
-            !firstDifference(
-              normalized(real.json ?? real.text, {}),
-              normalized(theirs ?? answer.text, { setId: () => setIdOf(real) ?? '' }),
-            ))
-      }
-      if (same)
-        for (const p of problems)
-          if (CLOSABLE.has(p.check)) {
-            p.kind = `${[...sight.closed].join(', ')} closed to the view (its restrict cannot run), yet ${p.kind}`
-            p.check = 'closed'
-          }
-    }
     const changed = rowChanges(before, after)
     if (changed.length > 0) {
       this.stats.writes++
@@ -447,6 +418,79 @@ export class OracleRun {
         detail: `${stampBefore} → ${stampAfter}`,
       })
 
+    // What explains a difference, when another datastore gives the real answer: the answer of
+    // the session's other view (a promotion kept too long, or missing), or of one where a
+    // dataclass closed by its restrict is open and empty. Then it is that finding.
+    const explained = async (other: View, sightOf_: Sight) => {
+      const alt = await this.#project(other, sightOf_, before, at, creates)
+      const answer = await sendAs(alt.d.app.rest, alt.d.cookies, who, sent)
+      if (isStream(answer.stream)) await drain(answer.stream)
+      alt.d.holds = ''
+      const theirs = writes
+        ? withoutWriteOnly(answer.json, rootDc, alt.projection.writeOnly)
+        : answer.json
+      return (
+        sameClass(real, answer) &&
+        (classOf(real) !== 'ok' ||
+          realFeed !== undefined ||
+          !firstDifference(
+            normalized(real.json ?? real.text, {}),
+            normalized(theirs ?? answer.text, { setId: () => setIdOf(real) ?? '' }),
+          ))
+      )
+    }
+    const relabel = (check: OracleCheck, kind: (k: string) => string) => {
+      for (const p of problems)
+        if (EXPLAINABLE.has(p.check)) {
+          p.kind = kind(p.kind)
+          p.check = check
+        }
+    }
+    const promoted = this.#promoted[who]
+    const others: { view: View; as: string }[] = []
+    if (req.t === 'call' && view.held.size !== view.own.size)
+      others.push({ view: { who, held: view.own, own: view.own }, as: 'without its promotion' })
+    if (promoted?.stamp === at.stamp && !sameHeld(promoted.view.held, view.held))
+      others.push({ view: promoted.view, as: 'with the promotion of the call before it' })
+    if (problems.some((p) => EXPLAINABLE.has(p.check))) {
+      const name = refusedName(real)
+      let by: string | undefined
+      for (const other of others)
+        if (
+          by === undefined &&
+          (await explained(other.view, sightOf(this.ref, this.case.restricts, other.view, before)))
+        )
+          by = other.as
+      // The session's cached answers may mix both views, a dataclass each: a difference where
+      // the other view sees other rows is the promotion's too.
+      for (const other of others)
+        if (
+          by === undefined &&
+          visibleKey(sightOf(this.ref, this.case.restricts, other.view, before)) !==
+            visibleKey(sight)
+        )
+          by = `${other.as} for some of its dataclasses`
+      if (by !== undefined) {
+        // What the write did then is the promotion's doing too.
+        for (const p of problems)
+          if (p.check !== 'stamp') {
+            p.kind = `answered as the session ${by}: ${p.kind}`
+            p.check = 'promotion'
+          }
+      } else if (
+        sight.closed.size > 0 &&
+        ((name !== undefined && closedReads(sight).has(name)) ||
+          (await explained(view, sightOf(this.ref, this.case.restricts, view, before, true))))
+      )
+        relabel(
+          'closed',
+          (k) =>
+            `${[...sight.closed].join(', ')} closed to the view (its restrict cannot run), yet ${k}`,
+        )
+    }
+    // A promoted call: the session's next request must not be answered with its rows.
+    if (req.t === 'call' && view.held.size !== view.own.size)
+      this.#promoted[who] = { view, stamp: this.real.ds.globalStamp }
     // What the run keeps: sets made and released, deletions and who witnessed them, stamps.
     if (realClass === 'ok' && this.#keep(req, who, real)) this.#version++
     this.#witness(before, after)
@@ -561,12 +605,16 @@ function closedReads(sight: Sight): Set<string> {
   return out
 }
 
+/** Whether two sets of privileges are the same. */
+const sameHeld = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
+  a.size === b.size && [...a].every((p) => b.has(p))
+
 /** The rows a sight's restricts let through, as a key. */
 const visibleKey = (sight: Sight): string =>
   DATACLASSES.map((dc) => (sight.visible[dc] ? [...sight.visible[dc]].join() : '*')).join('|')
 
-/** The checks whose finding may come from a restrict the view cannot run. */
-const CLOSABLE: ReadonlySet<OracleCheck> = new Set(['status', 'body', 'feed'])
+/** The checks whose finding another view may explain (`promotion`, `closed`). */
+const EXPLAINABLE: ReadonlySet<OracleCheck> = new Set(['status', 'body', 'feed'])
 
 /** The id of the entity set an answer names, if any. */
 function setIdOf(a: Answer): string | undefined {

@@ -128,10 +128,18 @@ export function effectProblems(
       const b = before[dc].get(k)
       if (!b) {
         if (!may('create', dc)) flag(`created in ${dc} without create`, `${dc}(${k})`)
+        // A value it may not give on creation, nor set afterwards (an `$atomic` batch may create
+        // an entity and update it: what two requests could do).
         for (const [a, v] of Object.entries(r.values))
-          if (v !== null && a !== 'ID' && a !== GLOBAL_STAMP && !may('create', dc, a))
+          if (
+            v !== null &&
+            a !== 'ID' &&
+            a !== GLOBAL_STAMP &&
+            !may('create', dc, a) &&
+            !may('update', dc, a)
+          )
             flag(
-              `created with ${dc}.${a} without create`,
+              `created with ${dc}.${a} without create or update`,
               `${dc}(${k}).${a} = ${JSON.stringify(v)}`,
             )
         continue
