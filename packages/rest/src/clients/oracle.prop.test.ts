@@ -78,7 +78,7 @@
  * witnessed (`feed`); the changes are the datastore's own feed read with full rights.
  *
  * Sizes: the CI run sends at least 10,000 requests to each side (the test fails if fewer): 280
- * cases of 1 to 40 bursts of 1 to 4 requests by one client, about 13,000 requests, 7-8 s on the
+ * cases of 1 to 40 bursts of 1 to 4 requests by one client, about 12,500 requests, 7 to 12 s on the
  * 2-core machine. A failure prints the shrunk case (the request and both answers, the view, the
  * users, the restricts, the roles file). `KNOWN` below leaves out what today's code is known to
  * fail. `ENTISTORE_LONG=1`: ten times as many cases. `ENTISTORE_ORACLE_CHECKS=status,body`: only
