@@ -19,8 +19,12 @@ import {
   defineFunctions,
   ManualClock,
   sessionUser,
+  type ComputedAttributeFunctions,
+  type DataClassFunctionDefs,
   type DataFile,
   type Datastore,
+  type DatastoreOptions,
+  type FunctionsDef,
   type ModelJson,
   type RolesJson,
 } from '@entistore/core'
@@ -252,20 +256,33 @@ export const GUEST = '(guest)'
 /** The refusal of Employee's validateSave: a name that starts with `bad`. */
 export const BAD_NAME_CODE = 4601
 
-function functions(restrictions: Restrictions, notes: { next: number }) {
+/** A dataclass's `restrict` event, as `defineFunctions` takes it. */
+export type RestrictFn = NonNullable<DataClassFunctionDefs['restrict']>
+
+/** The `restrict` of issue 46: the keys `restrictions` gives the session's user. */
+function keysRestrict(restrictions: Restrictions): (dc: DcName) => RestrictFn {
   // Each user's keys; the TypeScript API outside a request (no session) sees everything, so that
   // the test reads the data with full rights.
-  const restrictOf = (dc: DcName) =>
-    function (
-      this: { query(q: string, ...p: unknown[]): any },
-      { session }: { session?: Parameters<typeof sessionUser>[0] | undefined },
-    ) {
+  return (dc) =>
+    function ({ session }) {
       if (!session) return null
       const who = sessionUser(session)?.name ?? GUEST
       const keys = restrictions[who]?.[dc]
       if (keys === undefined || keys === null) return null
       return keys.length === 0 ? this.query('ID = -1') : this.query('ID in :1', [...keys])
     }
+}
+
+/**
+ * The application's code: its functions, events and computed attributes, with the `restrict` of
+ * each dataclass `restrictOf` gives and `computed`'s computed attributes of Employee besides
+ * `yearly` (the differential oracle, oracle-app.fixture.ts, adds its own).
+ */
+export function privFunctions(
+  restrictOf: (dc: DcName) => RestrictFn | undefined,
+  notes: { next: number },
+  computed: Readonly<Record<string, ComputedAttributeFunctions>> = {},
+) {
   return defineFunctions({
     dataStore: {
       report: {
@@ -308,6 +325,7 @@ function functions(restrictions: Restrictions, notes: { next: number }) {
         restrict: restrictOf('Employee'),
         computed: {
           yearly: { get: (e) => yearlyOf(e.get('salary') as number | null) },
+          ...computed,
         },
         events: {
           validateSave() {
@@ -384,11 +402,30 @@ export function privApp(
   users: readonly PrivUser[],
   restrictions: Restrictions,
 ): PrivApp {
-  const ds = createDatastore(PRIV_MODEL, {
-    data: privData(),
-    clock: new ManualClock(Date.UTC(2026, 0, 5, 9)),
-    functions: functions(restrictions, { next: 0 }),
-    roles,
+  return appOf(PRIV_MODEL, privFunctions(keysRestrict(restrictions), { next: 0 }), roles, users)
+}
+
+/** The time every datastore of these tests is made at (their clocks never move). */
+export const APP_TIME = Date.UTC(2026, 0, 5, 9)
+
+/**
+ * A datastore of `model` with the data file's data, `functions` and `roles`, and its REST handler,
+ * `users` logging in with their name as password.
+ */
+export function appOf(
+  model: ModelJson,
+  functions: FunctionsDef,
+  roles: RolesJson | undefined,
+  users: readonly PrivUser[],
+  data: DataFile = privData(),
+  options: Pick<DatastoreOptions, 'entitySets'> = {},
+): PrivApp {
+  const ds = createDatastore(model, {
+    ...options,
+    data,
+    clock: new ManualClock(APP_TIME),
+    functions,
+    ...(roles ? { roles } : {}),
   })
   const rest = createRestHandler(ds, {
     authenticate: ({ user, password }) => {

@@ -18,6 +18,7 @@ import {
   FUNCTIONS,
   GUEST,
   INITIAL_KEYS,
+  type AttrInfo,
   type DcName,
   type FnName,
   type PrivUser,
@@ -204,18 +205,48 @@ export const RELATIONS: Readonly<Record<DcName, readonly string[]>> = {
   Project: ['company'],
 }
 
+/** The names the requests use, per dataclass: what the generators pick from. */
+export interface RequestNames {
+  /** What `$attributes` may name. */
+  readonly attributes: Readonly<Record<DcName, readonly string[]>>
+  /** Paths a filter compares. */
+  readonly filters: Readonly<Record<DcName, readonly string[]>>
+  /** Paths an `$orderby` sorts on. */
+  readonly orders: Readonly<Record<DcName, readonly string[]>>
+  /** What `$compute` and `$distinct` aggregate. */
+  readonly aggregated: Readonly<Record<DcName, readonly string[]>>
+  readonly lookups: Readonly<Record<DcName, readonly string[]>>
+  /** What an update sets. */
+  readonly writable: Readonly<Record<DcName, readonly string[]>>
+  /** What a create (or a batch item) sets. */
+  readonly creatable: Readonly<Record<DcName, readonly string[]>>
+}
+
+/** The names of issue 46's application (privileges-app.fixture.ts). */
+export const PRIV_NAMES: RequestNames = {
+  attributes: ATTRIBUTE_NAMES,
+  filters: FILTER_PATHS,
+  orders: ORDER_PATHS,
+  aggregated: AGGREGATED,
+  lookups: LOOKUPS,
+  writable: WRITABLE,
+  creatable: CREATABLE,
+}
+
 // ---- generators
 
 const dcArb = fc.constantFrom(...DATACLASSES)
 /** A key of the data file, or the one after it (a missing entity, or the first created). */
 const keyOf = (dc: DcName) => fc.integer({ min: 1, max: INITIAL_KEYS[dc].length + 1 })
 
-const filterArb = (dc: DcName): fc.Arbitrary<Filter> =>
-  fc.record({
-    path: fc.constantFrom(...FILTER_PATHS[dc]),
-    op: fc.constantFrom('=' as const, '>' as const, '<' as const),
-    k: fc.integer({ min: 1, max: 4 }),
-  })
+const filterArbOf =
+  (paths: RequestNames['filters']) =>
+  (dc: DcName): fc.Arbitrary<Filter> =>
+    fc.record({
+      path: fc.constantFrom(...paths[dc]),
+      op: fc.constantFrom('=' as const, '>' as const, '<' as const),
+      k: fc.integer({ min: 1, max: 4 }),
+    })
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 })
 const names = (from: readonly string[]) =>
   fc.uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 3 })
@@ -229,228 +260,283 @@ const rec = <T extends object>(
 
 type Of<T extends Req['t']> = Extract<Req, { t: T }>
 
-/** One request of any kind, reads more often than the rest. */
-export const reqArb: fc.Arbitrary<Req> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: perDc((dc) =>
-      rec<Of<'list'>>(
-        {
-          t: fc.constant('list'),
-          dc: fc.constant(dc),
-          attrs: opt(names(ATTRIBUTE_NAMES[dc])),
-          filter: opt(filterArb(dc)),
-          orderby: opt(
-            fc
-              .tuple(fc.constantFrom(...ORDER_PATHS[dc]), fc.boolean())
-              .map(([p, desc]) => (desc ? `${p} desc` : p)),
-          ),
-          expand: opt(fc.constantFrom(...RELATIONS[dc])),
-          page: opt(fc.record({ skip: fc.nat(3), top: fc.integer({ min: 0, max: 4 }) })),
-          plan: opt(fc.constantFrom('queryplan' as const, 'querypath' as const)),
-          form: opt(fc.constantFrom('asArray' as const, 'looker' as const)),
-          keep: opt(fc.constant(true)),
-        },
-        ['t', 'dc'],
-        // A set is kept from the envelope's __ENTITYSET, which $asArray and looker do not write.
-      ).map((r) => (r.keep && r.form ? { ...r, form: undefined } : r)),
-    ),
-  },
-  {
-    weight: 3,
-    arbitrary: perDc((dc) =>
-      rec<Of<'get'>>(
-        {
-          t: fc.constant('get'),
-          dc: fc.constant(dc),
-          key: keyOf(dc),
-          attrs: opt(names(ATTRIBUTE_NAMES[dc])),
-          expand: opt(fc.constantFrom(...RELATIONS[dc])),
-        },
-        ['t', 'dc', 'key'],
+/**
+ * One request of any kind, reads more often than the rest, over `names`; `weights` changes the
+ * weight of some kinds (0: never).
+ */
+export function reqArbOver(
+  tables: RequestNames,
+  weights: Partial<Record<Req['t'], number>> = {},
+): fc.Arbitrary<Req> {
+  const {
+    attributes: ATTRIBUTE_NAMES,
+    filters: FILTER_PATHS,
+    orders: ORDER_PATHS,
+    aggregated: AGGREGATED,
+    lookups: LOOKUPS,
+    writable: WRITABLE,
+    creatable: CREATABLE,
+  } = tables
+  const filterArb = filterArbOf(FILTER_PATHS)
+  const kinds: { t: Req['t']; weight: number; arbitrary: fc.Arbitrary<Req> }[] = [
+    {
+      t: 'list',
+      weight: 6,
+      arbitrary: perDc((dc) =>
+        rec<Of<'list'>>(
+          {
+            t: fc.constant('list'),
+            dc: fc.constant(dc),
+            attrs: opt(names(ATTRIBUTE_NAMES[dc])),
+            filter: opt(filterArb(dc)),
+            orderby: opt(
+              fc
+                .tuple(fc.constantFrom(...ORDER_PATHS[dc]), fc.boolean())
+                .map(([p, desc]) => (desc ? `${p} desc` : p)),
+            ),
+            expand: opt(fc.constantFrom(...RELATIONS[dc])),
+            page: opt(fc.record({ skip: fc.nat(3), top: fc.integer({ min: 0, max: 4 }) })),
+            plan: opt(fc.constantFrom('queryplan' as const, 'querypath' as const)),
+            form: opt(fc.constantFrom('asArray' as const, 'looker' as const)),
+            keep: opt(fc.constant(true)),
+          },
+          ['t', 'dc'],
+          // A set is kept from the envelope's __ENTITYSET, which $asArray and looker do not write.
+        ).map((r) => (r.keep && r.form ? { ...r, form: undefined } : r)),
       ),
-    ),
-  },
-  {
-    weight: 1,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('lookup' as const),
-        dc: fc.constant(dc),
-        attr: fc.constantFrom(...LOOKUPS[dc]),
-        key: keyOf(dc),
-      }),
-    ),
-  },
-  {
-    weight: 2,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('nav' as const),
-        dc: fc.constant(dc),
-        key: keyOf(dc),
-        rel: fc.constantFrom(...RELATIONS[dc]),
-      }),
-    ),
-  },
-  {
-    weight: 2,
-    arbitrary: perDc((dc) =>
-      rec<Of<'compute'>>(
-        {
-          t: fc.constant('compute'),
-          dc: fc.constant(dc),
-          attr: fc.constantFrom(...AGGREGATED[dc]),
-          op: fc.constantFrom('count' as const, 'sum' as const, '$all' as const, 'max' as const),
-          filter: opt(filterArb(dc)),
-        },
-        ['t', 'dc', 'attr', 'op'],
-      ),
-    ),
-  },
-  {
-    weight: 2,
-    arbitrary: perDc((dc) =>
-      rec<Of<'distinct'>>(
-        {
-          t: fc.constant('distinct'),
-          dc: fc.constant(dc),
-          attr: fc.constantFrom(...AGGREGATED[dc]),
-          filter: opt(filterArb(dc)),
-        },
-        ['t', 'dc', 'attr'],
-      ),
-    ),
-  },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('set' as const), set: fc.nat(3) }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant('algebra' as const),
-      set: fc.nat(3),
-      other: fc.nat(3),
-      op: fc.constantFrom('AND' as const, 'OR' as const, 'EXCEPT' as const, 'INTERSECT' as const),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('release' as const), set: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.constant({ t: 'info' as const }) },
-  { weight: 1, arbitrary: fc.constant({ t: 'privileges' as const }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant('catalog' as const),
-      which: fc.constantFrom('' as const, '$all' as const, ...DATACLASSES),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('lock' as const),
-        dc: fc.constant(dc),
-        key: keyOf(dc),
-        on: fc.boolean(),
-      }),
-    ),
-  },
-  {
-    weight: 3,
-    arbitrary: perDc((dc) =>
-      rec<Of<'update'>>(
-        {
-          t: fc.constant('update'),
-          dc: fc.constant(dc),
-          key: keyOf(dc),
-          set: names(WRITABLE[dc]),
-          rel: opt(fc.integer({ min: 1, max: 3 })),
-          bad: opt(fc.constant(true)),
-          guess: opt(fc.constant(true)),
-        },
-        ['t', 'dc', 'key', 'set'],
-      ),
-    ),
-  },
-  {
-    weight: 2,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('create' as const),
-        dc: fc.constant(dc),
-        set: fc.uniqueArray(fc.constantFrom(...CREATABLE[dc]), { maxLength: 2 }),
-      }),
-    ),
-  },
-  {
-    weight: 1,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('batch' as const),
-        dc: fc.constant(dc),
-        items: fc.array(
-          rec<{ key?: number | undefined; set: readonly string[] }>(
-            { key: opt(keyOf(dc)), set: names(CREATABLE[dc]) },
-            ['set'],
-          ),
-          { minLength: 1, maxLength: 3 },
+    },
+    {
+      t: 'get',
+      weight: 3,
+      arbitrary: perDc((dc) =>
+        rec<Of<'get'>>(
+          {
+            t: fc.constant('get'),
+            dc: fc.constant(dc),
+            key: keyOf(dc),
+            attrs: opt(names(ATTRIBUTE_NAMES[dc])),
+            expand: opt(fc.constantFrom(...RELATIONS[dc])),
+          },
+          ['t', 'dc', 'key'],
         ),
+      ),
+    },
+    {
+      t: 'lookup',
+      weight: 1,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('lookup' as const),
+          dc: fc.constant(dc),
+          attr: fc.constantFrom(...LOOKUPS[dc]),
+          key: keyOf(dc),
+        }),
+      ),
+    },
+    {
+      t: 'nav',
+      weight: 2,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('nav' as const),
+          dc: fc.constant(dc),
+          key: keyOf(dc),
+          rel: fc.constantFrom(...RELATIONS[dc]),
+        }),
+      ),
+    },
+    {
+      t: 'compute',
+      weight: 2,
+      arbitrary: perDc((dc) =>
+        rec<Of<'compute'>>(
+          {
+            t: fc.constant('compute'),
+            dc: fc.constant(dc),
+            attr: fc.constantFrom(...AGGREGATED[dc]),
+            op: fc.constantFrom('count' as const, 'sum' as const, '$all' as const, 'max' as const),
+            filter: opt(filterArb(dc)),
+          },
+          ['t', 'dc', 'attr', 'op'],
+        ),
+      ),
+    },
+    {
+      t: 'distinct',
+      weight: 2,
+      arbitrary: perDc((dc) =>
+        rec<Of<'distinct'>>(
+          {
+            t: fc.constant('distinct'),
+            dc: fc.constant(dc),
+            attr: fc.constantFrom(...AGGREGATED[dc]),
+            filter: opt(filterArb(dc)),
+          },
+          ['t', 'dc', 'attr'],
+        ),
+      ),
+    },
+    {
+      t: 'set',
+      weight: 2,
+      arbitrary: fc.record({ t: fc.constant('set' as const), set: fc.nat(3) }),
+    },
+    {
+      t: 'algebra',
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('algebra' as const),
+        set: fc.nat(3),
+        other: fc.nat(3),
+        op: fc.constantFrom('AND' as const, 'OR' as const, 'EXCEPT' as const, 'INTERSECT' as const),
       }),
-    ),
-  },
-  {
-    weight: 1,
-    arbitrary: perDc((dc) =>
-      fc.record({ t: fc.constant('delete' as const), dc: fc.constant(dc), key: keyOf(dc) }),
-    ),
-  },
-  {
-    weight: 1,
-    arbitrary: perDc((dc) =>
-      fc.record({
-        t: fc.constant('deleteWhere' as const),
-        dc: fc.constant(dc),
-        filter: filterArb(dc),
+    },
+    {
+      t: 'release',
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant('release' as const), set: fc.nat(3) }),
+    },
+    { t: 'info', weight: 1, arbitrary: fc.constant({ t: 'info' as const }) },
+    { t: 'privileges', weight: 1, arbitrary: fc.constant({ t: 'privileges' as const }) },
+    {
+      t: 'catalog',
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('catalog' as const),
+        which: fc.constantFrom('' as const, '$all' as const, ...DATACLASSES),
       }),
-    ),
-  },
-  { weight: 1, arbitrary: fc.constant({ t: 'upload' as const }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant('attach' as const),
-      key: keyOf('Employee'),
-      upload: fc.nat(2),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ t: fc.constant('putPhoto' as const), key: keyOf('Employee') }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ t: fc.constant('photo' as const), key: keyOf('Employee') }),
-  },
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom(...(Object.keys(FUNCTIONS) as FnName[])).chain((fn) => {
-      const info = FUNCTIONS[fn]
-      return rec<Of<'call'>>(
-        {
-          t: fc.constant('call'),
-          fn: fc.constant(fn),
-          key: 'dc' in info && info.kind === 'entity' ? keyOf(info.dc) : fc.constant(undefined),
-          filter:
-            'dc' in info && info.kind === 'entitySelection'
-              ? opt(filterArb(info.dc))
-              : fc.constant(undefined),
-        },
-        ['t', 'fn'],
-      )
-    }),
-  },
-)
+    },
+    {
+      t: 'lock',
+      weight: 1,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('lock' as const),
+          dc: fc.constant(dc),
+          key: keyOf(dc),
+          on: fc.boolean(),
+        }),
+      ),
+    },
+    {
+      t: 'update',
+      weight: 3,
+      arbitrary: perDc((dc) =>
+        rec<Of<'update'>>(
+          {
+            t: fc.constant('update'),
+            dc: fc.constant(dc),
+            key: keyOf(dc),
+            set: names(WRITABLE[dc]),
+            rel: opt(fc.integer({ min: 1, max: 3 })),
+            bad: opt(fc.constant(true)),
+            guess: opt(fc.constant(true)),
+          },
+          ['t', 'dc', 'key', 'set'],
+        ),
+      ),
+    },
+    {
+      t: 'create',
+      weight: 2,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('create' as const),
+          dc: fc.constant(dc),
+          set: fc.uniqueArray(fc.constantFrom(...CREATABLE[dc]), { maxLength: 2 }),
+        }),
+      ),
+    },
+    {
+      t: 'batch',
+      weight: 1,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('batch' as const),
+          dc: fc.constant(dc),
+          items: fc.array(
+            rec<{ key?: number | undefined; set: readonly string[] }>(
+              { key: opt(keyOf(dc)), set: names(CREATABLE[dc]) },
+              ['set'],
+            ),
+            { minLength: 1, maxLength: 3 },
+          ),
+        }),
+      ),
+    },
+    {
+      t: 'delete',
+      weight: 1,
+      arbitrary: perDc((dc) =>
+        fc.record({ t: fc.constant('delete' as const), dc: fc.constant(dc), key: keyOf(dc) }),
+      ),
+    },
+    {
+      t: 'deleteWhere',
+      weight: 1,
+      arbitrary: perDc((dc) =>
+        fc.record({
+          t: fc.constant('deleteWhere' as const),
+          dc: fc.constant(dc),
+          filter: filterArb(dc),
+        }),
+      ),
+    },
+    { t: 'upload', weight: 1, arbitrary: fc.constant({ t: 'upload' as const }) },
+    {
+      t: 'attach',
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('attach' as const),
+        key: keyOf('Employee'),
+        upload: fc.nat(2),
+      }),
+    },
+    {
+      t: 'putPhoto',
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant('putPhoto' as const), key: keyOf('Employee') }),
+    },
+    {
+      t: 'photo',
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant('photo' as const), key: keyOf('Employee') }),
+    },
+    {
+      t: 'call',
+      weight: 4,
+      arbitrary: fc.constantFrom(...(Object.keys(FUNCTIONS) as FnName[])).chain((fn) => {
+        const info = FUNCTIONS[fn]
+        return rec<Of<'call'>>(
+          {
+            t: fc.constant('call'),
+            fn: fc.constant(fn),
+            key: 'dc' in info && info.kind === 'entity' ? keyOf(info.dc) : fc.constant(undefined),
+            filter:
+              'dc' in info && info.kind === 'entitySelection'
+                ? opt(filterArb(info.dc))
+                : fc.constant(undefined),
+          },
+          ['t', 'fn'],
+        )
+      }),
+    },
+  ]
+  return fc.oneof(
+    ...kinds
+      .map(({ t, weight, arbitrary }) => ({ weight: weights[t] ?? weight, arbitrary }))
+      .filter((k) => k.weight > 0),
+  )
+}
+
+/** One request of issue 46's application. */
+export const reqArb: fc.Arbitrary<Req> = reqArbOver(PRIV_NAMES)
 
 /** What a request is, in a few words: the catalogue tells failures of different endpoints apart. */
-export function endpoint(req: Req): string {
+export function endpoint(
+  req: Req,
+  attrs: Readonly<Record<DcName, Readonly<Record<string, AttrInfo>>>> = ATTRS,
+): string {
   switch (req.t) {
     case 'call':
       return `a call of ${FUNCTIONS[req.fn].kind.startsWith('entity') ? 'an' : 'a'} ${FUNCTIONS[req.fn].kind} function`
@@ -459,7 +545,7 @@ export function endpoint(req: Req): string {
     case 'get':
       return 'a read of an entity'
     case 'update':
-      return req.set.some((a) => ['alias', 'calculated'].includes(ATTRS[req.dc][a]!.kind))
+      return req.set.some((a) => ['alias', 'calculated'].includes(attrs[req.dc][a]!.kind))
         ? 'an update naming an alias or computed attribute'
         : 'an update'
     case 'batch':
@@ -488,6 +574,31 @@ const restriction = fc.record({
   Project: fc.option(fc.subarray([...INITIAL_KEYS.Project]), { nil: null, freq: 3 }),
 })
 
+/** The users u0…u2, each given some privileges (or none) and a role (or none). */
+export const usersArb: fc.Arbitrary<PrivUser[]> = fc.tuple(
+  ...USERS.map((name) =>
+    fc.record({
+      name: fc.constant(name),
+      privileges: fc.uniqueArray(fc.constantFrom(...GIVEN), { maxLength: 3 }),
+      roles: fc.uniqueArray(fc.constantFrom('R0', 'r1', 'R2'), { maxLength: 1 }),
+    }),
+  ),
+)
+
+/**
+ * A value of `arb` for half the clients (by name, the guest's `(guest)`); shrinking takes them
+ * away: what each client's `restrict` lets it see.
+ */
+export function perClientArb<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> {
+  return fc.tuple(...WHO.map(() => fc.option(arb, { nil: undefined, freq: 2 }))).map((r) => {
+    const out: Record<string, T> = {}
+    WHO.forEach((who, i) => {
+      if (r[i] !== undefined) out[who] = r[i]
+    })
+    return out
+  })
+}
+
 /** A whole case: a roles file (forceLogin one time in ten), users, restrictions, `steps`. */
 export function caseArb(steps: { minLength: number; maxLength: number }): fc.Arbitrary<Case> {
   const universe = {
@@ -502,25 +613,8 @@ export function caseArb(steps: { minLength: number; maxLength: number }): fc.Arb
       .tuple(rolesFileArb(universe), fc.integer({ min: 0, max: 9 }))
       // Shrinks to 0: no forceLogin.
       .map(([g, n]) => ({ ...g, file: { ...g.file, forceLogin: n === 9 } })),
-    users: fc.tuple(
-      ...USERS.map((name) =>
-        fc.record({
-          name: fc.constant(name),
-          privileges: fc.uniqueArray(fc.constantFrom(...GIVEN), { maxLength: 3 }),
-          roles: fc.uniqueArray(fc.constantFrom('R0', 'r1', 'R2'), { maxLength: 1 }),
-        }),
-      ),
-    ),
-    // Half the clients are restricted; shrinking takes the restrictions away.
-    restrictions: fc
-      .tuple(...WHO.map(() => fc.option(restriction, { nil: undefined, freq: 2 })))
-      .map((r) => {
-        const out: Record<string, (typeof r)[number]> = {}
-        WHO.forEach((who, i) => {
-          if (r[i] !== undefined) out[who] = r[i]
-        })
-        return out as Restrictions
-      }),
+    users: usersArb,
+    restrictions: perClientArb(restriction) as fc.Arbitrary<Restrictions>,
     steps: fc.array(
       fc.record({
         who: fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),

@@ -16,7 +16,6 @@
  *   own rights: `values` counts it so).
  */
 import { RefRoles } from '../../../core/src/roles/roles-reference.fixture.js'
-import { isPending, type RestReply } from '../exchange.js'
 import {
   ATTRS,
   DATACLASSES,
@@ -61,6 +60,14 @@ import {
   type Step,
   type Who,
 } from './privileges-requests.fixture.js'
+import {
+  logInAll,
+  sendAs,
+  sentOf,
+  shown,
+  type Answer,
+  type Sent,
+} from './privileges-send.fixture.js'
 
 /** A problem, with the request that showed it and who sent it. */
 export interface Finding extends Problem {
@@ -75,22 +82,6 @@ export interface Finding extends Problem {
   readonly reply: string
   /** The last 8 requests sent before it in the run, with their statuses. */
   readonly before: readonly string[]
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string | string[]>>
-  readonly text: string
-  readonly json: any
-  readonly errCode: number | undefined
-}
-
-interface Sent {
-  readonly method: 'GET' | 'POST'
-  readonly path: string
-  readonly query: string
-  readonly body?: string | Uint8Array
-  readonly headers?: Record<string, string>
 }
 
 /** How a request is sent, and what the run learns from its answer. */
@@ -109,10 +100,6 @@ interface Made {
   /** What the run keeps of a success: a set's id, an upload's. */
   readonly after?: (answer: Answer) => void
 }
-
-const latin1 = new TextDecoder('latin1')
-const enc = encodeURIComponent
-const BOGUS_ID = '0BADC0DE0BADC0DE0BADC0DE0BADC0DE'
 
 /** Whose value a canary is. */
 interface Owner {
@@ -159,16 +146,7 @@ export class Run {
 
   /** Logs the users in, then sends every step; `stopAtFirst`: until a check fails. */
   async run(stopAtFirst = false): Promise<Finding[]> {
-    for (const [i, name] of USERS.entries()) {
-      const a = await this.#send(i as Who, {
-        method: 'POST',
-        path: '/rest/$directory/login',
-        query: '',
-        body: '',
-        headers: { 'username-4d': name, 'password-4d': name },
-      })
-      if (a.status !== 200) throw new Error(`the login of ${name} answered ${a.status}: ${a.text}`)
-    }
+    await logInAll(this.app.rest, this.#cookies)
     for (const [i, step] of this.case.steps.entries()) {
       await this.#step(i, step)
       if (stopAtFirst && this.findings.length > 0) break
@@ -202,41 +180,8 @@ export class Run {
       this.#owners.set(value, [...owners, owner])
   }
 
-  async #send(who: Who, s: Sent): Promise<Answer> {
-    const cookie = this.#cookies[who]
-    let reply: RestReply | Promise<RestReply> = this.app.rest.respond({
-      method: s.method,
-      path: s.path,
-      query: s.query,
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...s.headers },
-      body: s.body,
-    })
-    if (isPending(reply)) reply = await reply
-    const set = reply.headers['set-cookie']
-    const first = (Array.isArray(set) ? set[0] : set)?.split(';')[0]
-    if (first) this.#cookies[who] = first.endsWith('=') ? undefined : first
-    const b = reply.body
-    const text =
-      b === null
-        ? ''
-        : typeof b === 'string'
-          ? b
-          : b instanceof Uint8Array
-            ? latin1.decode(b)
-            : [...(b as Iterable<string>)].join('')
-    let json: any
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return {
-      status: reply.status,
-      headers: reply.headers,
-      text,
-      json,
-      errCode: json?.__ERROR?.[0]?.errCode as number | undefined,
-    }
+  #send(who: Who, s: Sent): Promise<Answer> {
+    return sendAs(this.app.rest, this.#cookies, who, s)
   }
 
   async #step(index: number, { who, req }: Step): Promise<void> {
@@ -473,45 +418,24 @@ export class Run {
   }
 
   #make(who: Who, req: Req, snap: Snapshot): Made {
-    const q = (params: Record<string, string | undefined>): string =>
-      Object.entries(params)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${k}=${enc(v!)}`)
-        .join('&')
+    const { sent, rootDc } = sentOf(req, {
+      setAt: (n) => this.#setAt(n),
+      uploadAt: (n) => (this.#uploads.length ? this.#uploads[n % this.#uploads.length] : undefined),
+      fresh: (dc, attr) => this.#fresh1(dc, attr),
+      next: () => ++this.#fresh,
+      current: (dc, key, attr) => reach(snap, dc, key, [attr], everything)[0],
+      filterText,
+    })
     const visible = this.#visible(who)
     const missing = (dc: DcName, key: number) => !(snap[dc].has(key) && visible(dc, key))
     // Another session's set is there for reading (with the reader's rights), not for releasing.
     const setMissing = (set: SetRecord | undefined, releasing = false) =>
       !set || set.released || (releasing && set.owner !== who)
-    const filter = (dc: DcName, f: Parameters<typeof filterText>[1] | undefined) =>
-      f && `"${filterText(dc, f)}"`
-    const post = (path: string, query: string, body: unknown): Sent => ({
-      method: 'POST',
-      path,
-      query,
-      body: JSON.stringify(body),
-    })
+    const made = { sent, rootDc }
     switch (req.t) {
       case 'list':
         return {
-          sent: {
-            method: 'GET',
-            path: `/rest/${req.dc}`,
-            query: q({
-              $attributes: req.attrs?.join(','),
-              $filter: filter(req.dc, req.filter),
-              $orderby: req.orderby,
-              $expand: req.expand,
-              $skip: req.page && String(req.page.skip),
-              $top: req.page && String(req.page.top),
-              $queryplan: req.plan === 'queryplan' ? 'true' : undefined,
-              $querypath: req.plan === 'querypath' ? 'true' : undefined,
-              $asArray: req.form === 'asArray' ? 'true' : undefined,
-              $format: req.form === 'looker' ? 'looker' : undefined,
-              $method: req.keep ? 'entityset' : undefined,
-            }),
-          },
-          rootDc: req.dc,
+          ...made,
           after: (answer) => {
             const id =
               req.keep &&
@@ -532,64 +456,23 @@ export class Run {
           },
         }
       case 'get':
-        return {
-          sent: {
-            method: 'GET',
-            path: `/rest/${req.dc}(${req.key})`,
-            query: q({ $attributes: req.attrs?.join(','), $expand: req.expand }),
-          },
-          rootDc: req.dc,
-          missing: missing(req.dc, req.key),
-          present: !missing(req.dc, req.key),
-        }
-      case 'lookup': {
-        const value = filterValue(req.dc, { path: req.attr, op: '=', k: req.key })
-        return {
-          sent: {
-            method: 'GET',
-            path: `/rest/${req.dc}:${req.attr}(${enc(String(value))})`,
-            query: '',
-          },
-          rootDc: req.dc,
-          missing: true,
-        }
-      }
       case 'nav':
+      case 'lock':
+      case 'photo':
         return {
-          sent: { method: 'GET', path: `/rest/${req.dc}(${req.key})/${req.rel}`, query: '' },
-          rootDc: ATTRS[req.dc][req.rel]!.target,
-          missing: missing(req.dc, req.key),
-          present: !missing(req.dc, req.key),
+          ...made,
+          missing: missing(req.t === 'photo' ? 'Employee' : req.dc, req.key),
+          present: !missing(req.t === 'photo' ? 'Employee' : req.dc, req.key),
         }
-      case 'compute':
-      case 'distinct':
-        return {
-          sent: {
-            method: 'GET',
-            path: `/rest/${req.dc}/${req.attr}`,
-            query: q({
-              $filter: filter(req.dc, req.filter),
-              ...(req.t === 'compute' ? { $compute: req.op } : { $distinct: 'true' }),
-            }),
-          },
-        }
+      case 'lookup':
+        return { ...made, missing: true }
       case 'set':
       case 'algebra':
       case 'release': {
         const set = this.#setAt(req.set)
         const other = req.t === 'algebra' ? this.#setAt(req.other) : undefined
         return {
-          sent: {
-            method: 'GET',
-            path: `/rest/${set?.dc ?? 'Employee'}/$entityset/${set?.id ?? BOGUS_ID}`,
-            query:
-              req.t === 'release'
-                ? '$method=release'
-                : req.t === 'algebra'
-                  ? q({ $logicOperator: req.op, $otherCollection: other?.id ?? BOGUS_ID })
-                  : '',
-          },
-          rootDc: set?.dc,
+          ...made,
           missing:
             setMissing(set, req.t === 'release') || (req.t === 'algebra' && setMissing(other)),
           after: () => {
@@ -597,165 +480,49 @@ export class Run {
           },
         }
       }
-      case 'info':
-        return { sent: { method: 'GET', path: '/rest/$info', query: '' } }
-      case 'privileges':
-        return { sent: { method: 'GET', path: '/rest/$info/privileges', query: '' } }
-      case 'catalog':
+      case 'update':
+      case 'delete':
+      case 'putPhoto':
         return {
-          sent: {
-            method: 'GET',
-            path: req.which === '' ? '/rest/$catalog' : `/rest/$catalog/${req.which}`,
-            query: '',
-          },
-        }
-      case 'lock':
-        return {
-          sent: { method: 'GET', path: `/rest/${req.dc}(${req.key})`, query: `$lock=${req.on}` },
-          missing: missing(req.dc, req.key),
-          present: !missing(req.dc, req.key),
-        }
-      case 'update': {
-        const body: Record<string, unknown> = { __KEY: String(req.key) }
-        for (const attr of req.set) {
-          const kind = ATTRS[req.dc][attr]!.kind
-          body[attr] =
-            kind === 'relatedEntity'
-              ? (req.rel ?? 1)
-              : (kind === 'alias' || kind === 'calculated') && req.guess
-                ? (reach(snap, req.dc, req.key, [attr], everything)[0] ?? null)
-                : req.bad && req.dc === 'Employee' && attr === 'name'
-                  ? `bad${this.#fresh1(req.dc, attr)}`
-                  : this.#fresh1(req.dc, attr)
-        }
-        return {
-          sent: post(`/rest/${req.dc}`, '$method=update', body),
-          rootDc: req.dc,
+          ...made,
           writes: true,
-          missing: missing(req.dc, req.key),
+          missing: missing(req.t === 'putPhoto' ? 'Employee' : req.dc, req.key),
         }
-      }
       case 'create':
-        return {
-          sent: post(
-            `/rest/${req.dc}`,
-            '$method=update',
-            Object.fromEntries(req.set.map((a) => [a, this.#fresh1(req.dc, a)])),
-          ),
-          rootDc: req.dc,
-          writes: true,
-        }
+      case 'deleteWhere':
+        return { ...made, writes: true }
       case 'batch':
         return {
-          sent: post(
-            `/rest/${req.dc}`,
-            '$method=update&$atomic=true',
-            req.items.map((item) => ({
-              ...(item.key === undefined ? {} : { __KEY: String(item.key) }),
-              ...Object.fromEntries(item.set.map((a) => [a, this.#fresh1(req.dc, a)])),
-            })),
-          ),
-          rootDc: req.dc,
+          ...made,
           writes: true,
           missing: req.items.some((i) => i.key !== undefined && missing(req.dc, i.key)),
         }
-      case 'delete':
-        return {
-          sent: {
-            method: 'POST',
-            path: `/rest/${req.dc}(${req.key})`,
-            query: '$method=delete',
-            body: '',
-          },
-          writes: true,
-          missing: missing(req.dc, req.key),
-        }
-      case 'deleteWhere':
-        return {
-          sent: {
-            method: 'POST',
-            path: `/rest/${req.dc}`,
-            query: q({ $filter: filter(req.dc, req.filter), $method: 'delete' }),
-            body: '',
-          },
-          writes: true,
-        }
       case 'upload':
         return {
-          sent: {
-            method: 'POST',
-            path: '/rest/$upload',
-            query: '$rawPict=true',
-            body: pictureWith(stringCanary('Employee', 'photo', `u${++this.#fresh}`)),
-            headers: { 'content-type': 'application/octet-stream' },
-          },
+          ...made,
           after: (answer) => {
             if (typeof answer.json?.ID === 'string') this.#uploads.push(answer.json.ID)
           },
         }
-      case 'attach': {
-        const id = this.#uploads.length
-          ? this.#uploads[req.upload % this.#uploads.length]!
-          : BOGUS_ID
+      case 'attach':
         return {
-          sent: post('/rest/Employee', '$method=update', {
-            __KEY: String(req.key),
-            photo: { ID: id },
-          }),
-          rootDc: 'Employee',
+          ...made,
           writes: true,
           missing: missing('Employee', req.key),
-          invalid: id === BOGUS_ID,
-        }
-      }
-      case 'putPhoto':
-        return {
-          sent: {
-            method: 'POST',
-            path: `/rest/Employee(${req.key})/photo`,
-            query: '$rawPict=image/png',
-            body: pictureWith(stringCanary('Employee', 'photo', `p${++this.#fresh}`)),
-            headers: { 'content-type': 'application/octet-stream' },
-          },
-          writes: true,
-          missing: missing('Employee', req.key),
-        }
-      case 'photo':
-        return {
-          sent: { method: 'GET', path: `/rest/Employee(${req.key})/photo`, query: '$rawPict=true' },
-          missing: missing('Employee', req.key),
-          present: !missing('Employee', req.key),
+          invalid: this.#uploads.length === 0,
         }
       case 'call': {
         const info = FUNCTIONS[req.fn]
-        const name = req.fn.split('.')[1]!
-        const path =
-          info.kind === 'dataStore'
-            ? `/rest/$catalog/${name}`
-            : info.kind === 'entity'
-              ? `/rest/${info.dc}(${req.key ?? 1})/${name}`
-              : `/rest/${info.dc}/${name}`
-        const args =
-          req.fn === 'Employee.top'
-            ? [numberCanary('Employee', 'salary', 2)]
-            : req.fn === 'Employee.rename'
-              ? [this.#fresh1('Employee', 'name')]
-              : []
         return {
-          sent: post(path, q({ $filter: filter('Employee', req.filter) }), args),
-          rootDc: 'dc' in info ? info.dc : undefined,
+          ...made,
           writes: true,
           missing: info.kind === 'entity' && missing(info.dc, req.key ?? 1),
         }
       }
+      default:
+        return made
     }
   }
-}
-
-/** A request as a line: method, path, query (decoded), body. */
-function shown(s: Sent): string {
-  const body = typeof s.body === 'string' ? s.body : s.body ? latin1.decode(s.body) : ''
-  return `${s.method} ${s.path}${s.query ? `?${decodeURIComponent(s.query)}` : ''}${body ? ` ${body}` : ''}`
 }
 
 /** A finding as a reader wants it: what, the request, the answer, the session, the roles file. */

@@ -24,8 +24,8 @@
  * stopping at the first failure, runs many cases and prints every kind of failure found, each
  * shrunk to its smallest case.
  */
-import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe } from 'vitest'
+import { casesTests, type Cases } from './findings-catalogue.fixture.js'
 import { caseArb, type Case } from './privileges-requests.fixture.js'
 import { CHECKS, describeFinding, Run, type Check, type Finding } from './privileges-run.fixture.js'
 
@@ -56,66 +56,35 @@ describe('roles files, sessions and requests against the reference model (issue 
     for (const k of Object.keys(verdicts) as (keyof typeof verdicts)[]) verdicts[k] += run.stats[k]
   }
 
-  it.skipIf(CATALOGUE)('no leak, right refusals, every allowed request works', async () => {
-    let counted = 0
-    await fc.assert(
-      fc.asyncProperty(caseArb(STEPS), async (c) => {
-        const run = new Run(c, checks)
-        const findings = await run.run(true)
-        tally(run, c)
-        if (findings.length > 0) throw new Error(describeFinding(c, findings[0]!))
-        counted += c.steps.length
-      }),
-      { numRuns: CASES },
-    )
-    // What the passing run checked, shrinking aside: the bound the issue sets.
-    expect(counted).toBeGreaterThanOrEqual(MIN_REQUESTS)
-  })
-
-  // Every kind of failure, each with its smallest case: the catalogue issue 46 asks for.
-  it.runIf(CATALOGUE)('catalogue', { timeout: 3_600_000 }, async () => {
-    const seed = Number(process.env.ENTISTORE_PRIVILEGES_SEED ?? 46)
-    const found = new Map<string, { n: number; kinds: Set<string> }>()
-    for (const c of fc.sample(caseArb(STEPS), { numRuns: CASES, seed })) {
+  const cases: Cases<Case, Finding> = {
+    arb: caseArb(STEPS),
+    numRuns: CASES,
+    async run(c, first) {
       const run = new Run(c, checks)
-      for (const f of await run.run()) {
-        const fam = family(f)
-        const entry = found.get(fam) ?? { n: 0, kinds: new Set<string>() }
-        entry.n++
-        entry.kinds.add(f.kind)
-        found.set(fam, entry)
-      }
+      const findings = await run.run(first)
       tally(run, c)
-    }
-    const out: string[] = []
-    for (const [fam, { n, kinds }] of [...found].sort((a, b) => b[1].n - a[1].n)) {
-      const smallest = await shrunk(fam, seed)
-      out.push(
-        `### ${fam} (${n} findings; ${[...kinds].slice(0, 6).join(' | ')})\n${smallest ?? '(not found again)'}`,
-      )
-    }
-    console.log(out.join('\n\n'))
-  })
+      return findings
+    },
+    family,
+    describe: describeFinding,
+  }
+
+  // The catalogue issue 46 asks for: every kind of failure, each with its smallest case.
+  casesTests(
+    'no leak, right refusals, every allowed request works',
+    cases,
+    MIN_REQUESTS,
+    CATALOGUE
+      ? {
+          seed: Number(process.env.ENTISTORE_PRIVILEGES_SEED ?? 46),
+          shrinking: { numRuns: CASES * 3 },
+          kinds: (f) => f.kind,
+        }
+      : undefined,
+  )
 })
 
 /** The family of a finding: its check and kind without the dataclass and attribute it names. */
 function family(f: Finding): string {
   return `[${f.check}] ${f.kind.replace(/: [A-Z]\w*(\.[\w,]+)?$/, '')}`
-}
-
-/** The smallest case fast-check finds whose run shows a finding of `fam`, in words. */
-async function shrunk(fam: string, seed: number): Promise<string | undefined> {
-  let last: { c: Case; f: Finding } | undefined
-  const result = await fc.check(
-    fc.asyncProperty(caseArb(STEPS), async (c) => {
-      const f = (await new Run(c, checks).run()).find((x) => family(x) === fam)
-      if (f) last = { c, f }
-      return f === undefined
-    }),
-    { numRuns: CASES * 3, seed },
-  )
-  if (!result.failed || !result.counterexample) return undefined
-  const [c] = result.counterexample
-  const f = (await new Run(c, checks).run()).find((x) => family(x) === fam) ?? last?.f
-  return f && describeFinding(c, f)
 }
