@@ -220,10 +220,9 @@ export interface TernaryNode extends Base<'Ternary'> {
 
 // ---- Literal objects and collections -----------------------------------------------------
 
-/** One `key: value` of an object literal; a computed key `[expr]: value` has `key` null. */
+/** One `key: value` of an object literal (`key` a property name, or a quoted text: `"a b": 1`). */
 export interface PropNode extends Base<'Prop'> {
-  readonly key: string | null
-  readonly computedKey: ExprNode | null
+  readonly key: string
   readonly value: ExprNode
 }
 
@@ -269,6 +268,22 @@ export interface FormulaNode extends Base<'Formula'> {
   readonly body: ExprNode
 }
 
+/**
+ * `Try(expression)` (20 R2): evaluates the expression and returns its value, or undefined when it
+ * throws; the error is then in `Last errors` and no handler is called.
+ */
+export interface TryExprNode extends Base<'TryExpr'> {
+  readonly body: ExprNode
+}
+
+/**
+ * A bare `*`, `>` or `<` passed to a command (`OBJECT SET FONT(*; "name"; …)`, `SORT ARRAY($a; >)`):
+ * an argument that is a symbol, not a value. Only an argument of a command or method call.
+ */
+export interface SymbolArgNode extends Base<'SymbolArg'> {
+  readonly symbol: '*' | '>' | '<'
+}
+
 export type LiteralNode = TextNode | NumberNode | DateNode | TimeNode | BoolNode | NullNode
 
 export type ExprNode =
@@ -301,6 +316,8 @@ export type ExprNode =
   | ClassStoreNode
   | DsNode
   | FormulaNode
+  | TryExprNode
+  | SymbolArgNode
 
 /** The expressions a value can be assigned to (`:=`, `+=`…) or declared (`var`, `For`…). */
 export type AssignableNode =

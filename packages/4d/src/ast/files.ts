@@ -54,7 +54,8 @@ export interface PropertyNode extends Base<'Property'> {
 export type FunctionKind = 'plain' | 'get' | 'set' | 'query' | 'orderBy' | 'event'
 
 /**
- * `{exposed|local} {shared} {onHTTPGet} Function {kind} name(params) {-> $r : Type | : Type}`.
+ * `{exposed|local|server} {shared} {onHTTPGet} Function {kind} name(params) {-> $r : Type | : Type}`
+ * (the modifiers in any order).
  * `name` is the function's or computed property's name, or for an event the event's name
  * (`touched`, `validateSave`, `restrict`…) with `attribute` the attribute it watches (null for the
  * entity). `params` is null for the legacy form without parentheses (`Function getArea` reading
@@ -66,6 +67,8 @@ export interface FunctionNode extends Base<'Function'> {
   readonly attribute: string | null
   readonly exposed: boolean
   readonly local: boolean
+  /** `server Function` (21): runs on the server even when called from a client. */
+  readonly server: boolean
   readonly shared: boolean
   readonly onHTTPGet: boolean
   readonly params: readonly ParamDeclNode[] | null

@@ -114,4 +114,6 @@ export const Ast = {
   classStore: make('ClassStore'),
   ds: make('Ds'),
   formula: make('Formula'),
+  tryExpr: make('TryExpr'),
+  symbolArg: make('SymbolArg'),
 } as const satisfies { readonly [name: string]: (props: never, loc: Loc) => Node }

@@ -10,8 +10,9 @@ import type {
   LocalNode,
   NameNode,
   InterprocessVarNode,
+  ParamNode,
 } from './expressions.js'
-import type { Loc } from './loc.js'
+import type { Loc, Position } from './loc.js'
 
 interface Base<K extends string> {
   readonly kind: K
@@ -46,9 +47,12 @@ export interface ResultDeclNode extends Base<'ResultDecl'> {
 }
 
 /** A name that `var` declares: a local `$x`, a process variable `x` or an interprocess `<>x`. */
-export type VarNameNode = LocalNode | NameNode | InterprocessVarNode
+export type VarNameNode = LocalNode | NameNode | InterprocessVarNode | ParamNode
 
-/** `var $a, $b : Text` (`,` or `;` between names), `var $c : cs.Employee`, `var $x:=expr`. */
+/**
+ * `var $a, $b : Text` (`,` or `;` between names), `var $c : cs.Employee`, `var $x:=expr`,
+ * `var $n : Integer := 5`; `var $0; $2 : Integer` types numbered parameters.
+ */
 export interface VarNode extends Base<'Var'> {
   readonly names: readonly VarNameNode[]
   readonly type: TypeRefNode | null
@@ -96,11 +100,13 @@ export interface ThrowNode extends Base<'Throw'> {
 
 /**
  * A statement (or a class member) that did not parse: its `text` (the whole logical line, with its
- * continuation lines) and the parser's `message`. It raises a syntax error when it is reached.
+ * continuation lines), the parser's `message` and `at`, the point where the parse failed (inside
+ * `loc`). It raises a syntax error when it is reached.
  */
 export interface UnparsedNode extends Base<'Unparsed'> {
   readonly text: string
   readonly message: string
+  readonly at: Position
 }
 
 // ---- Blocks ----------------------------------------------------------------------------------

@@ -104,12 +104,13 @@ export function childrenOf(node: Node): readonly Node[] {
     case 'Ternary':
       return push(out, node.test, node.consequent, node.alternate)
     case 'Prop':
-      return push(out, node.computedKey, node.value)
+      return push(out, node.value)
     case 'ObjectLiteral':
       return push(out, node.props)
     case 'CollectionLiteral':
       return push(out, node.items)
     case 'Formula':
+    case 'TryExpr':
       return push(out, node.body)
     case 'Alias':
     case 'TypeRef':
@@ -131,6 +132,7 @@ export function childrenOf(node: Node): readonly Node[] {
     case 'Constant':
     case 'This':
     case 'ClassStore':
+    case 'SymbolArg':
       return out
     default: {
       const unknown: never = node
