@@ -76,10 +76,11 @@ export interface FunctionNode extends Base<'Function'> {
   readonly body: readonly StatementNode[]
 }
 
-/** `Alias name path.to.attribute` (an ORDA alias attribute of a dataclass). */
+/** `{exposed} Alias name path.to.attribute` (an ORDA alias attribute of a dataclass). */
 export interface AliasNode extends Base<'Alias'> {
   readonly name: string
   readonly path: readonly string[]
+  readonly exposed: boolean
 }
 
 export type ClassMemberNode =
