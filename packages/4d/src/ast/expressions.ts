@@ -277,11 +277,12 @@ export interface TryExprNode extends Base<'TryExpr'> {
 }
 
 /**
- * A bare `*`, `>` or `<` passed to a command (`OBJECT SET FONT(*; "name"; …)`, `SORT ARRAY($a; >)`):
- * an argument that is a symbol, not a value. Only an argument of a command or method call.
+ * A symbol passed to a command as an argument, not a value: `*` (`OBJECT SET FONT(*; "name"; …)`),
+ * `>` and `<` (`SORT ARRAY($a; >)`), and `QUERY`'s conjunctions `&`, `|`, `#` (`QUERY([T]; & [T]f=1)`
+ * gives the conjunction and the query argument as two arguments). Only an argument of a call.
  */
 export interface SymbolArgNode extends Base<'SymbolArg'> {
-  readonly symbol: '*' | '>' | '<'
+  readonly symbol: '*' | '>' | '<' | '&' | '|' | '#'
 }
 
 export type LiteralNode = TextNode | NumberNode | DateNode | TimeNode | BoolNode | NullNode

@@ -3,6 +3,7 @@
  * under a `Classes/` folder, else a method file) and its problems, one a line that did not parse.
  * Parsing never throws on bad 4D code: each bad line is an `Unparsed` node in its place.
  */
+import type { ExprNode } from '../ast/expressions.js'
 import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
 import type { Node } from '../ast/nodes.js'
 import { walk } from '../ast/walk.js'
@@ -49,4 +50,9 @@ export function problemsOf(root: Node): readonly ParseProblem[] {
       problems.push({ line: node.at.line, column: node.at.column, message: node.message })
   })
   return problems
+}
+
+/** One 4D expression alone (tests and tools); throws the parser's SyntaxError when it does not parse. */
+export function parseExpression(text: string): ExprNode {
+  return parse(text, { startRule: 'Expression', explain: explainLine })
 }

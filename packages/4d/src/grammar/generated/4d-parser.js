@@ -299,18 +299,19 @@ function peg$parse(input, options) {
   const peg$r9 = /^[#%-&=->\\\^|]/;
   const peg$r10 = /^[=>]/;
   const peg$r11 = /^[=\/*]/;
-  const peg$r12 = /^[*<>]/;
+  const peg$r12 = /^[*<>&|#]/;
   const peg$r13 = /^[;)]/;
-  const peg$r14 = /^[ntr\\"]/;
-  const peg$r15 = /^[0-9a-f]/i;
-  const peg$r16 = /^[eE]/;
-  const peg$r17 = /^[\-\/.]/;
-  const peg$r18 = /^[.[{]/;
-  const peg$r19 = /^[A-Za-z0-9_]/;
-  const peg$r20 = /^[A-Za-z_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r21 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r22 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r23 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r14 = /^[&|#]/;
+  const peg$r15 = /^[ntr\\"]/;
+  const peg$r16 = /^[0-9a-f]/i;
+  const peg$r17 = /^[eE]/;
+  const peg$r18 = /^[\-\/.]/;
+  const peg$r19 = /^[.[{]/;
+  const peg$r20 = /^[A-Za-z0-9_]/;
+  const peg$r21 = /^[A-Za-z_\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r22 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r23 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r24 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
 
   const peg$e0 = peg$literalExpectation("\uFEFF", false);
   const peg$e1 = peg$anyExpectation();
@@ -423,33 +424,44 @@ function peg$parse(input, options) {
   const peg$e108 = peg$literalExpectation("]", false);
   const peg$e109 = peg$literalExpectation("{", false);
   const peg$e110 = peg$literalExpectation("}", false);
-  const peg$e111 = peg$classExpectation(["*", "<", ">"], false, false, false);
+  const peg$e111 = peg$classExpectation(["*", "<", ">", "&", "|", "#"], false, false, false);
   const peg$e112 = peg$classExpectation([";", ")"], false, false, false);
-  const peg$e113 = peg$otherExpectation("expression");
-  const peg$e114 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
-  const peg$e115 = peg$literalExpectation("0x", true);
-  const peg$e116 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e117 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e118 = peg$literalExpectation("!", false);
-  const peg$e119 = peg$classExpectation(["-", "/", "."], false, false, false);
-  const peg$e120 = peg$classExpectation([".", "[", "{"], false, false, false);
-  const peg$e121 = peg$literalExpectation(" ", false);
-  const peg$e122 = peg$literalExpectation("${", false);
-  const peg$e123 = peg$literalExpectation("<>", false);
-  const peg$e124 = peg$literalExpectation("\u25CA", false);
-  const peg$e125 = peg$literalExpectation(":C", true);
-  const peg$e126 = peg$literalExpectation(":K", true);
-  const peg$e127 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
-  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e129 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e130 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e131 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e113 = peg$classExpectation(["&", "|", "#"], false, false, false);
+  const peg$e114 = peg$otherExpectation("expression");
+  const peg$e115 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
+  const peg$e116 = peg$literalExpectation("0x", true);
+  const peg$e117 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e118 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e119 = peg$literalExpectation("!", false);
+  const peg$e120 = peg$classExpectation(["-", "/", "."], false, false, false);
+  const peg$e121 = peg$classExpectation([".", "[", "{"], false, false, false);
+  const peg$e122 = peg$literalExpectation(" ", false);
+  const peg$e123 = peg$literalExpectation("${", false);
+  const peg$e124 = peg$literalExpectation("<>", false);
+  const peg$e125 = peg$literalExpectation("\u25CA", false);
+  const peg$e126 = peg$literalExpectation(":C", true);
+  const peg$e127 = peg$literalExpectation(":K", true);
+  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
+  const peg$e129 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e130 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e131 = peg$otherExpectation("name");
+  const peg$e132 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e133 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
 
   function peg$f0(items) {    return Ast.methodFile({ file, body: present(items) }, L())  }
   function peg$f1(items) {
-    const extendsNodes = items.filter((i) => i !== null && i.kind === 'Extends')
-    const members = items.filter((i) => i !== null && i.kind !== 'Extends')
-    return Ast.classFile({ file, extends: extendsNodes[0] ?? null, members }, L())
+    let superclass = null
+    const members = []
+    for (const item of present(items)) {
+      if (item.kind !== 'Extends') members.push(item)
+      else if (superclass === null) superclass = item
+      else {
+        const text = input.slice(item.loc.start.offset, item.loc.end.offset).trim()
+        const message = 'A class extends only one class'
+        members.push(Ast.unparsed({ text, message, at: item.loc.start }, item.loc))
+      }
+    }
+    return Ast.classFile({ file, extends: superclass, members }, L())
   }
   function peg$f2(l) {    return unparsed(l, 'class')  }
   function peg$f3(l) {    return unparsed(l, 'member')  }
@@ -457,15 +469,16 @@ function peg$parse(input, options) {
   function peg$f5() {    return null  }
   function peg$f6() {    return null  }
   function peg$f7() {    return null  }
-  function peg$f8(t) {    return t  }
-  function peg$f9(items) {    return present(items)  }
-  function peg$f10(s) {    return s  }
-  function peg$f11(l) {    return unparsed(l, 'statement')  }
-  function peg$f12(l) {    return stray(l)  }
-  function peg$f13(items) {    return present(items)  }
-  function peg$f14(s) {    return s  }
-  function peg$f15(target, op, value) {    return { op, value }  }
-  function peg$f16(target, assign) {
+  function peg$f8(from, t, to) {    return { text: t, loc: span(from, to) }  }
+  function peg$f9() {    return location().start  }
+  function peg$f10(items) {    return present(items)  }
+  function peg$f11(s) {    return s  }
+  function peg$f12(l) {    return unparsed(l, 'statement')  }
+  function peg$f13(l) {    return stray(l)  }
+  function peg$f14(items) {    return present(items)  }
+  function peg$f15(s) {    return s  }
+  function peg$f16(target, op, value) {    return { op, value }  }
+  function peg$f17(target, assign) {
     if (assign === null) return Ast.exprStmt({ expr: target }, L())
     if (!ASSIGNABLE.has(target.kind)) {
       const loc = L()
@@ -473,92 +486,102 @@ function peg$parse(input, options) {
     }
     return Ast.assign({ target, op: assign.op, value: assign.value }, L())
   }
-  function peg$f17(names, t) {    return t  }
-  function peg$f18(names, type, e) {    return e  }
-  function peg$f19(names, type, init) {
+  function peg$f18(names, t) {    return t  }
+  function peg$f19(names, type, e) {    return e  }
+  function peg$f20(names, type, init) {
     return Ast.var({ names, type, init }, L())
   }
-  function peg$f20(head, n) {    return n  }
-  function peg$f21(head, tail) {    return [head, ...tail]  }
-  function peg$f22(n) {    return Ast.name({ name: n }, L())  }
-  function peg$f23(p) {    return p ?? []  }
-  function peg$f24(params, r) {    return r  }
-  function peg$f25(params, result) {
+  function peg$f21(head, n) {    return n  }
+  function peg$f22(head, tail) {    return [head, ...tail]  }
+  function peg$f23(n) {    return Ast.name({ name: n }, L())  }
+  function peg$f24(p) {    return p ?? []  }
+  function peg$f25(params, r) {    return r  }
+  function peg$f26(params, result) {
     return Ast.declare({ params: params ?? [], result }, L())
   }
-  function peg$f26(e) {    return e  }
-  function peg$f27(value) {    return Ast.return({ value }, L())  }
-  function peg$f28() {    return Ast.break({}, L())  }
-  function peg$f29() {    return Ast.continue({}, L())  }
-  function peg$f30(a) {    return a ?? []  }
-  function peg$f31(args) {
+  function peg$f27(e) {    return e  }
+  function peg$f28(value) {    return Ast.return({ value }, L())  }
+  function peg$f29() {    return Ast.break({}, L())  }
+  function peg$f30() {    return Ast.continue({}, L())  }
+  function peg$f31(a) {    return a ?? []  }
+  function peg$f32(args) {
     return Ast.throw({ args: args ?? [] }, L())
   }
-  function peg$f32(test, then, s) {    return s  }
-  function peg$f33(test, then, otherwise) {
-    return Ast.if({ test, then, else: otherwise }, L())
+  function peg$f33(from, test, then, s) {    return s  }
+  function peg$f34(from, test, then, otherwise, to) {
+    return Ast.if({ test, then, else: otherwise }, span(from, to))
   }
-  function peg$f34(branches, s) {    return s  }
-  function peg$f35(branches, otherwise) {
-    return Ast.caseOf({ branches, else: otherwise }, L())
+  function peg$f35(from, branches, s) {    return s  }
+  function peg$f36(from, branches, otherwise, to) {
+    return Ast.caseOf({ branches, else: otherwise }, span(from, to))
   }
-  function peg$f36(test, body) {    return Ast.caseBranch({ test, body }, L())  }
-  function peg$f37(counter, start, end, e) {    return e  }
-  function peg$f38(counter, start, end, step, body) {
-    return Ast.for({ counter, start, end, step, body }, L())
+  function peg$f37(from, test, headEnd, body) {
+    return Ast.caseBranch({ test, body }, span(from, lastEnd(body, headEnd)))
   }
-  function peg$f39(item, source, e) {    return e  }
-  function peg$f40(item, source, begin, e) {    return e  }
-  function peg$f41(item, source, begin, end, k, e) {    return { k, e }  }
-  function peg$f42(item, source, begin, end, cond, body) {
+  function peg$f38(from, counter, start, end, e) {    return e  }
+  function peg$f39(from, counter, start, end, step, body, to) {
+    return Ast.for({ counter, start, end, step, body }, span(from, to))
+  }
+  function peg$f40(from, item, source, e) {    return e  }
+  function peg$f41(from, item, source, begin, e) {    return e  }
+  function peg$f42(from, item, source, begin, end, k, e) {    return { k, e }  }
+  function peg$f43(from, item, source, begin, end, cond, body, to) {
     const until = cond !== null && cond.k === 'Until' ? cond.e : null
     const whileTest = cond !== null && cond.k === 'While' ? cond.e : null
-    return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, L())
+    return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, span(from, to))
   }
-  function peg$f43(test, body) {
-    return Ast.while({ test, body }, L())
+  function peg$f44(from, test, body, to) {
+    return Ast.while({ test, body }, span(from, to))
   }
-  function peg$f44(body, until) {
-    return Ast.repeat({ body, until }, L())
+  function peg$f45(from, body, until, to) {
+    return Ast.repeat({ body, until }, span(from, to))
   }
-  function peg$f45(body, s) {    return s  }
-  function peg$f46(body, catchBody) {
-    return Ast.try({ body, catch: catchBody }, L())
+  function peg$f46(from, body, s) {    return s  }
+  function peg$f47(from, body, catchBody, to) {
+    return Ast.try({ body, catch: catchBody }, span(from, to))
   }
-  function peg$f47(target, body) {
-    return Ast.use({ target, body }, L())
+  function peg$f48(from, target, body, to) {
+    return Ast.use({ target, body }, span(from, to))
   }
-  function peg$f48(t) {
-    const loc = L()
+  function peg$f49(from, t, to) {
+    const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
   }
-  function peg$f49(t) {
-    const loc = L()
+  function peg$f50(from, t, to) {
+    const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL without a matching End SQL', at: loc.start }, loc)
   }
-  function peg$f50() {    return 'While'  }
-  function peg$f51() {    return 'Until'  }
-  function peg$f52(superclass) {
-    return Ast.extends({ superclass }, L())
+  function peg$f51() {    return 'While'  }
+  function peg$f52() {    return 'Until'  }
+  function peg$f53(from, superclass, to) {
+    return Ast.extends({ superclass }, span(from, to))
   }
-  function peg$f53(head, body) {
-    return Ast.classConstructor({ ...head, body }, L())
+  function peg$f54(head, body) {
+    const { from, to, ...fields } = head
+    return Ast.classConstructor({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f54(mods, p) {    return p ?? []  }
-  function peg$f55(mods, params) {
+  function peg$f55(from, mods, p) {    return p ?? []  }
+  function peg$f56(from, mods, params, to) {
     return {
+      from,
+      to,
       shared: mods.includes('shared'),
       singleton: mods.includes('singleton'),
       session: mods.includes('session'),
       params: params ?? [],
     }
   }
-  function peg$f56(m) {    return m.toLowerCase()  }
-  function peg$f57(head, body) {    return Ast.function({ ...head, body }, L())  }
-  function peg$f58(mods, sig, p) {    return p ?? []  }
-  function peg$f59(mods, sig, params, r) {    return r  }
-  function peg$f60(mods, sig, params, result) {
+  function peg$f57(m) {    return m.toLowerCase()  }
+  function peg$f58(head, body) {
+    const { from, to, ...fields } = head
+    return Ast.function({ ...fields, body }, span(from, lastEnd(body, to)))
+  }
+  function peg$f59(from, mods, sig, p) {    return p ?? []  }
+  function peg$f60(from, mods, sig, params, r) {    return r  }
+  function peg$f61(from, mods, sig, params, result, to) {
     return {
+      from,
+      to,
       name: sig.name,
       functionKind: sig.kind,
       attribute: sig.attribute,
@@ -571,147 +594,155 @@ function peg$parse(input, options) {
       result,
     }
   }
-  function peg$f61(m) {    return m.toLowerCase()  }
-  function peg$f62(k, name) {
+  function peg$f62(m) {    return m.toLowerCase()  }
+  function peg$f63(k, name) {
     const kind = k.toLowerCase() === 'orderby' ? 'orderBy' : k.toLowerCase()
     return { kind, name, attribute: null }
   }
-  function peg$f63(name, a) {    return a  }
-  function peg$f64(name, attribute) {
+  function peg$f64(name, a) {    return a  }
+  function peg$f65(name, attribute) {
     return { kind: 'event', name, attribute }
   }
-  function peg$f65(name) {    return { kind: 'plain', name, attribute: null }  }
-  function peg$f66(names, t) {    return t  }
-  function peg$f67(names, type, e) {    return e  }
-  function peg$f68(names, type, init) {
-    return Ast.property({ names, type, init }, L())
+  function peg$f66(name) {    return { kind: 'plain', name, attribute: null }  }
+  function peg$f67(from, names, t) {    return t  }
+  function peg$f68(from, names, type, e) {    return e  }
+  function peg$f69(from, names, type, init, to) {
+    return Ast.property({ names, type, init }, span(from, to))
   }
-  function peg$f69(head, n) {    return n  }
-  function peg$f70(head, tail) {    return [head, ...tail]  }
-  function peg$f71(mods, name, path) {
-    return Ast.alias({ name, path, exposed: mods.includes('exposed') }, L())
+  function peg$f70(head, n) {    return n  }
+  function peg$f71(head, tail) {    return [head, ...tail]  }
+  function peg$f72(from, mods, name, path, to) {
+    return Ast.alias({ name, path, exposed: mods.includes('exposed') }, span(from, to))
   }
-  function peg$f72(head, n) {    return n  }
-  function peg$f73(head, tail) {    return [head, ...tail]  }
-  function peg$f74(head, p) {    return p  }
-  function peg$f75(head, tail) {    return [head, ...tail]  }
-  function peg$f76(n) {    return n  }
-  function peg$f77(name, t) {    return t  }
-  function peg$f78(name, type) {
+  function peg$f73(head, n) {    return n  }
+  function peg$f74(head, tail) {    return [head, ...tail]  }
+  function peg$f75(head, p) {    return p  }
+  function peg$f76(head, tail) {    return [head, ...tail]  }
+  function peg$f77(n) {    return n  }
+  function peg$f78(name, t) {    return t  }
+  function peg$f79(name, type) {
     return Ast.paramDecl({ name, type, variadic: true }, L())
   }
-  function peg$f79(name, t) {    return t  }
-  function peg$f80(name, type) {
+  function peg$f80(name, t) {    return t  }
+  function peg$f81(name, type) {
     return Ast.paramDecl({ name, type, variadic: false }, L())
   }
-  function peg$f81(name, t) {    return t  }
-  function peg$f82(name, type) {
+  function peg$f82(name, t) {    return t  }
+  function peg$f83(name, type) {
     return Ast.resultDecl({ name, type }, L())
   }
-  function peg$f83(type) {    return Ast.resultDecl({ name: null, type }, L())  }
-  function peg$f84(head, n) {    return n  }
-  function peg$f85(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
-  function peg$f86() {    return 'cs'  }
-  function peg$f87() {    return '4D'  }
-  function peg$f88(e) {    return e  }
-  function peg$f89(test, c, a) {    return [c, a]  }
-  function peg$f90(test, rest) {
+  function peg$f84(type) {    return Ast.resultDecl({ name: null, type }, L())  }
+  function peg$f85(head, n) {    return n  }
+  function peg$f86(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
+  function peg$f87() {    return 'cs'  }
+  function peg$f88() {    return '4D'  }
+  function peg$f89(e) {    return e  }
+  function peg$f90(test, c, a) {    return [c, a]  }
+  function peg$f91(test, rest) {
     if (rest === null) return test
     return Ast.ternary({ test, consequent: rest[0], alternate: rest[1] }, L())
   }
-  function peg$f91(head, op, right) {    return [op, right, location().end]  }
-  function peg$f92(head, tail) {
+  function peg$f92(head, op, right) {    return [op, right, location().end]  }
+  function peg$f93(head, tail) {
     return fold(head, tail)
   }
-  function peg$f93() {    return '<'  }
-  function peg$f94() {    return '+'  }
-  function peg$f95() {    return '-'  }
-  function peg$f96() {    return '*'  }
-  function peg$f97() {    return '/'  }
-  function peg$f98(target) {    return Ast.pointerTo({ target }, L())  }
-  function peg$f99(operand) {    return Ast.unary({ op: '-', operand }, L())  }
-  function peg$f100(operand) {    return Ast.unary({ op: '+', operand }, L())  }
-  function peg$f101(e) {    return ASSIGNABLE.has(e.kind)  }
-  function peg$f102(e) {    return e  }
-  function peg$f103(head, tail) {
+  function peg$f94() {    return '<'  }
+  function peg$f95() {    return '+'  }
+  function peg$f96() {    return '-'  }
+  function peg$f97() {    return '*'  }
+  function peg$f98() {    return '/'  }
+  function peg$f99(target) {    return Ast.pointerTo({ target }, L())  }
+  function peg$f100(operand) {    return Ast.unary({ op: '-', operand }, L())  }
+  function peg$f101(operand) {    return Ast.unary({ op: '+', operand }, L())  }
+  function peg$f102(e) {    return ASSIGNABLE.has(e.kind)  }
+  function peg$f103(e) {    return e  }
+  function peg$f104(head, tail) {
     return tail.reduce((node, op) => op(node), head)
   }
-  function peg$f104(name, args) {
+  function peg$f105(name, args) {
     const end = location().end
     return (object) => {
       const member = Ast.member({ object, name }, widen(object, end))
       return args === null ? member : Ast.call({ callee: member, args }, widen(object, end))
     }
   }
-  function peg$f105(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
-  function peg$f106(index) {    const end = location().end; return (object) => Ast.index({ object, index }, widen(object, end))  }
-  function peg$f107(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
-  function peg$f108(name) {
+  function peg$f106(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
+  function peg$f107(index, args) {
+    const end = location().end
+    return (object) => {
+      const element = Ast.index({ object, index }, widen(object, end))
+      return args === null ? element : Ast.call({ callee: element, args }, widen(object, end))
+    }
+  }
+  function peg$f108(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
+  function peg$f109(name) {
     const end = location().end
     return (pointer) => {
       const deref = Ast.deref({ pointer }, widen(pointer, end))
       return name === null ? deref : Ast.member({ object: deref, name }, widen(pointer, end))
     }
   }
-  function peg$f109(args) {    return args ?? []  }
-  function peg$f110(head, a) {    return a  }
-  function peg$f111(head, tail) {    return [head, ...tail]  }
-  function peg$f112(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f113(e) {    return e  }
-  function peg$f114(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f115(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f116(c) {    return '\\' + c  }
-  function peg$f117(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f118(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f119(a, b, c) {
+  function peg$f110(args) {    return args ?? []  }
+  function peg$f111(head, a) {    return a  }
+  function peg$f112(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f113(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f114(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f115(symbol, e) {    return [symbol, e]  }
+  function peg$f116(e) {    return e  }
+  function peg$f117(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f118(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f119(c) {    return '\\' + c  }
+  function peg$f120(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f121(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f122(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f120(sign, h, m, s) {    return s  }
-  function peg$f121(sign, h, m, s) {
+  function peg$f123(sign, h, m, s) {    return s  }
+  function peg$f124(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f122(head, p) {    return p  }
-  function peg$f123(head, tail) {    return [head, ...tail]  }
-  function peg$f124(props) {
+  function peg$f125(head, p) {    return p  }
+  function peg$f126(head, tail) {    return [head, ...tail]  }
+  function peg$f127(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f125(t) {    return t.value  }
-  function peg$f126(key, value) {
+  function peg$f128(t) {    return t.value  }
+  function peg$f129(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f127(head, e) {    return e  }
-  function peg$f128(head, tail) {    return [head, ...tail]  }
-  function peg$f129(items) {
+  function peg$f130(head, e) {    return e  }
+  function peg$f131(head, tail) {    return [head, ...tail]  }
+  function peg$f132(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f130(table, tableToken, field) {
+  function peg$f133(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f131(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f132(table, tableToken) {
+  function peg$f134(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f135(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f133(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f134(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f135(name) {    return Ast.local({ name }, L())  }
-  function peg$f136(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f137(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f138(name, num, a) {    return a  }
-  function peg$f139(name, num, args) {
+  function peg$f136(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f137(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f138(name) {    return Ast.local({ name }, L())  }
+  function peg$f139(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f140(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f141(name, num, a) {    return a  }
+  function peg$f142(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f140(name, theme, index) {
+  function peg$f143(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f141() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
-  function peg$f142() {    return builtin.length - 1  }
-  function peg$f143(name, a) {    return a  }
-  function peg$f144(name, args) {
+  function peg$f144() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f145() {    return builtin.length - 1  }
+  function peg$f146(name, a) {    return a  }
+  function peg$f147(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -719,25 +750,25 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f145(name, a) {    return a  }
-  function peg$f146(name, args) {
+  function peg$f148(name, a) {    return a  }
+  function peg$f149(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f147(k) {    return k  }
-  function peg$f148() {    return 'If'  }
-  function peg$f149() {    return 'Case of'  }
-  function peg$f150() {    return 'For each'  }
-  function peg$f151() {    return 'For'  }
-  function peg$f152() {    return 'While'  }
-  function peg$f153() {    return 'Repeat'  }
-  function peg$f154() {    return 'Try'  }
-  function peg$f155() {    return 'Use'  }
-  function peg$f156() {    return 'member'  }
-  function peg$f157() {    return 'member'  }
-  function peg$f158() {    return 'member'  }
+  function peg$f150(k) {    return k  }
+  function peg$f151() {    return 'If'  }
+  function peg$f152() {    return 'Case of'  }
+  function peg$f153() {    return 'For each'  }
+  function peg$f154() {    return 'For'  }
+  function peg$f155() {    return 'While'  }
+  function peg$f156() {    return 'Repeat'  }
+  function peg$f157() {    return 'Try'  }
+  function peg$f158() {    return 'Use'  }
   function peg$f159() {    return 'member'  }
   function peg$f160() {    return 'member'  }
-  function peg$f161() {    return 'statement'  }
+  function peg$f161() {    return 'member'  }
+  function peg$f162() {    return 'member'  }
+  function peg$f163() {    return 'member'  }
+  function peg$f164() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1566,34 +1597,36 @@ function peg$parse(input, options) {
   }
 
   function peg$parseUnparsedLineText() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$currPos;
-    s3 = [];
-    s4 = peg$parseLineChar();
-    if (s4 !== peg$FAILED) {
-      while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = peg$parseLineChar();
+    s2 = peg$parseHere();
+    s3 = peg$currPos;
+    s4 = [];
+    s5 = peg$parseLineChar();
+    if (s5 !== peg$FAILED) {
+      while (s5 !== peg$FAILED) {
+        s4.push(s5);
+        s5 = peg$parseLineChar();
       }
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
+    }
+    if (s4 !== peg$FAILED) {
+      s3 = input.substring(s3, peg$currPos);
+    } else {
+      s3 = s4;
     }
     if (s3 !== peg$FAILED) {
-      s2 = input.substring(s2, peg$currPos);
-    } else {
-      s2 = s3;
-    }
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseNewline();
-      if (s3 === peg$FAILED) {
-        s3 = peg$parseEOF();
+      s4 = peg$parseHere();
+      s5 = peg$parseNewline();
+      if (s5 === peg$FAILED) {
+        s5 = peg$parseEOF();
       }
-      if (s3 !== peg$FAILED) {
+      if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f8(s2);
+        s0 = peg$f8(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1602,6 +1635,18 @@ function peg$parse(input, options) {
       peg$currPos = s0;
       s0 = peg$FAILED;
     }
+
+    return s0;
+  }
+
+  function peg$parseHere() {
+    let s0, s1;
+
+    s0 = peg$currPos;
+    s1 = '';
+    peg$savedPos = s0;
+    s1 = peg$f9();
+    s0 = s1;
 
     return s0;
   }
@@ -1767,7 +1812,7 @@ function peg$parse(input, options) {
       }
     }
     peg$savedPos = s0;
-    s1 = peg$f9(s1);
+    s1 = peg$f10(s1);
     s0 = s1;
 
     return s0;
@@ -1808,7 +1853,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f10(s3);
+          s0 = peg$f11(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1848,7 +1893,7 @@ function peg$parse(input, options) {
           s3 = peg$parseUnparsedLineText();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f11(s3);
+            s0 = peg$f12(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1959,7 +2004,7 @@ function peg$parse(input, options) {
         s3 = peg$parseUnparsedLineText();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f12(s3);
+          s0 = peg$f13(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1999,7 +2044,7 @@ function peg$parse(input, options) {
       }
     }
     peg$savedPos = s0;
-    s1 = peg$f13(s1);
+    s1 = peg$f14(s1);
     s0 = s1;
 
     return s0;
@@ -2015,7 +2060,7 @@ function peg$parse(input, options) {
       s3 = peg$parseLineEnd();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f14(s2);
+        s0 = peg$f15(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2068,7 +2113,7 @@ function peg$parse(input, options) {
         s6 = peg$parseExpr();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s2;
-          s2 = peg$f15(s1, s4, s6);
+          s2 = peg$f16(s1, s4, s6);
         } else {
           peg$currPos = s2;
           s2 = peg$FAILED;
@@ -2081,7 +2126,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f16(s1, s2);
+      s0 = peg$f17(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2181,7 +2226,7 @@ function peg$parse(input, options) {
               s9 = peg$parseTypeRef();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f17(s3, s9);
+                s4 = peg$f18(s3, s9);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -2211,7 +2256,7 @@ function peg$parse(input, options) {
             s9 = peg$parseExpr();
             if (s9 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f18(s3, s4, s9);
+              s5 = peg$f19(s3, s4, s9);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -2224,7 +2269,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f19(s3, s4, s5);
+          s0 = peg$f20(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2262,7 +2307,7 @@ function peg$parse(input, options) {
         s7 = peg$parseVarName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f20(s1, s7);
+          s3 = peg$f21(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -2287,7 +2332,7 @@ function peg$parse(input, options) {
           s7 = peg$parseVarName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f20(s1, s7);
+            s3 = peg$f21(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2298,7 +2343,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f21(s1, s2);
+      s0 = peg$f22(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2320,7 +2365,7 @@ function peg$parse(input, options) {
           s1 = peg$parseIdentName();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f22(s1);
+            s1 = peg$f23(s1);
           }
           s0 = s1;
         }
@@ -2378,7 +2423,7 @@ function peg$parse(input, options) {
           }
           if (s9 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f23(s7);
+            s3 = peg$f24(s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2395,7 +2440,7 @@ function peg$parse(input, options) {
         s6 = peg$parseResultDecl();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s4;
-          s4 = peg$f24(s3, s6);
+          s4 = peg$f25(s3, s6);
         } else {
           peg$currPos = s4;
           s4 = peg$FAILED;
@@ -2404,7 +2449,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f25(s3, s4);
+        s0 = peg$f26(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2428,7 +2473,7 @@ function peg$parse(input, options) {
       s4 = peg$parseExpr();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s2;
-        s2 = peg$f26(s4);
+        s2 = peg$f27(s4);
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2437,7 +2482,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f27(s2);
+      s0 = peg$f28(s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2470,7 +2515,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f28();
+        s0 = peg$f29();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2507,7 +2552,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f29();
+        s0 = peg$f30();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2578,7 +2623,7 @@ function peg$parse(input, options) {
           }
           if (s10 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f30(s8);
+            s4 = peg$f31(s8);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -2591,7 +2636,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f31(s4);
+        s0 = peg$f32(s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2634,45 +2679,47 @@ function peg$parse(input, options) {
   }
 
   function peg$parseIfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwIf();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      s4 = peg$parseExpr();
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseLineEnd();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseStatements();
-          s7 = peg$currPos;
-          s8 = peg$parse_();
-          s9 = peg$parseKwElse();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseLineEnd();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseStatements();
-              peg$savedPos = s7;
-              s7 = peg$f32(s4, s6, s11);
+    s2 = peg$parseHere();
+    s3 = peg$parseKwIf();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
+      s5 = peg$parseExpr();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parseLineEnd();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseStatements();
+          s8 = peg$currPos;
+          s9 = peg$parse_();
+          s10 = peg$parseKwElse();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
+              s12 = peg$parseStatements();
+              peg$savedPos = s8;
+              s8 = peg$f33(s2, s5, s7, s12);
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s8;
+              s8 = peg$FAILED;
             }
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s8;
+            s8 = peg$FAILED;
           }
-          if (s7 === peg$FAILED) {
-            s7 = null;
+          if (s8 === peg$FAILED) {
+            s8 = null;
           }
-          s8 = peg$parse_();
-          s9 = peg$parseKwEndIf();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseLineEnd();
-            if (s10 !== peg$FAILED) {
+          s9 = peg$parse_();
+          s10 = peg$parseKwEndIf();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseHere();
+            s12 = peg$parseLineEnd();
+            if (s12 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f33(s4, s6, s7);
+              s0 = peg$f34(s2, s5, s7, s8, s11);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2698,53 +2745,55 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseOfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwCaseOf();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = [];
-        s5 = peg$parseBlankLine();
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlankLine();
-        }
+    s2 = peg$parseHere();
+    s3 = peg$parseKwCaseOf();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parseLineEnd();
+      if (s4 !== peg$FAILED) {
         s5 = [];
-        s6 = peg$parseCaseBranch();
+        s6 = peg$parseBlankLine();
         while (s6 !== peg$FAILED) {
           s5.push(s6);
-          s6 = peg$parseCaseBranch();
+          s6 = peg$parseBlankLine();
         }
-        s6 = peg$currPos;
-        s7 = peg$parse_();
-        s8 = peg$parseKwElse();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseLineEnd();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseStatements();
-            peg$savedPos = s6;
-            s6 = peg$f34(s5, s10);
+        s6 = [];
+        s7 = peg$parseCaseBranch();
+        while (s7 !== peg$FAILED) {
+          s6.push(s7);
+          s7 = peg$parseCaseBranch();
+        }
+        s7 = peg$currPos;
+        s8 = peg$parse_();
+        s9 = peg$parseKwElse();
+        if (s9 !== peg$FAILED) {
+          s10 = peg$parseLineEnd();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseStatements();
+            peg$savedPos = s7;
+            s7 = peg$f35(s2, s6, s11);
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s7;
+            s7 = peg$FAILED;
           }
         } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
+          peg$currPos = s7;
+          s7 = peg$FAILED;
         }
-        if (s6 === peg$FAILED) {
-          s6 = null;
+        if (s7 === peg$FAILED) {
+          s7 = null;
         }
-        s7 = peg$parse_();
-        s8 = peg$parseKwEndCase();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseLineEnd();
-          if (s9 !== peg$FAILED) {
+        s8 = peg$parse_();
+        s9 = peg$parseKwEndCase();
+        if (s9 !== peg$FAILED) {
+          s10 = peg$parseHere();
+          s11 = peg$parseLineEnd();
+          if (s11 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f35(s5, s6);
+            s0 = peg$f36(s2, s6, s7, s10);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2766,43 +2815,45 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseBranch() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
+    s2 = peg$parseHere();
     if (input.charCodeAt(peg$currPos) === 58) {
-      s2 = peg$c8;
+      s3 = peg$c8;
       peg$currPos++;
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e15); }
     }
-    if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
+    if (s3 !== peg$FAILED) {
+      s4 = peg$currPos;
       peg$silentFails++;
       if (input.charCodeAt(peg$currPos) === 61) {
-        s4 = peg$c9;
+        s5 = peg$c9;
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e16); }
       }
       peg$silentFails--;
-      if (s4 === peg$FAILED) {
-        s3 = undefined;
+      if (s5 === peg$FAILED) {
+        s4 = undefined;
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s4;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseExpr();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseLineEnd();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseStatements();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseHere();
+          s8 = peg$parseLineEnd();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parseStatements();
             peg$savedPos = s0;
-            s0 = peg$f36(s5, s7);
+            s0 = peg$f37(s2, s6, s7, s9);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2824,93 +2875,95 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwFor();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
+    s2 = peg$parseHere();
+    s3 = peg$parseKwFor();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 40) {
-        s4 = peg$c16;
+        s5 = peg$c16;
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseAssignable();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parse_();
+        s7 = peg$parseAssignable();
+        if (s7 !== peg$FAILED) {
+          s8 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 59) {
-            s8 = peg$c22;
+            s9 = peg$c22;
             peg$currPos++;
           } else {
-            s8 = peg$FAILED;
+            s9 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e30); }
           }
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseExpr();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parse_();
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_();
+            s11 = peg$parseExpr();
+            if (s11 !== peg$FAILED) {
+              s12 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 59) {
-                s12 = peg$c22;
+                s13 = peg$c22;
                 peg$currPos++;
               } else {
-                s12 = peg$FAILED;
+                s13 = peg$FAILED;
                 if (peg$silentFails === 0) { peg$fail(peg$e30); }
               }
-              if (s12 !== peg$FAILED) {
-                s13 = peg$parse_();
-                s14 = peg$parseExpr();
-                if (s14 !== peg$FAILED) {
-                  s15 = peg$currPos;
-                  s16 = peg$parse_();
+              if (s13 !== peg$FAILED) {
+                s14 = peg$parse_();
+                s15 = peg$parseExpr();
+                if (s15 !== peg$FAILED) {
+                  s16 = peg$currPos;
+                  s17 = peg$parse_();
                   if (input.charCodeAt(peg$currPos) === 59) {
-                    s17 = peg$c22;
+                    s18 = peg$c22;
                     peg$currPos++;
                   } else {
-                    s17 = peg$FAILED;
+                    s18 = peg$FAILED;
                     if (peg$silentFails === 0) { peg$fail(peg$e30); }
                   }
-                  if (s17 !== peg$FAILED) {
-                    s18 = peg$parse_();
-                    s19 = peg$parseExpr();
-                    if (s19 !== peg$FAILED) {
-                      peg$savedPos = s15;
-                      s15 = peg$f37(s6, s10, s14, s19);
+                  if (s18 !== peg$FAILED) {
+                    s19 = peg$parse_();
+                    s20 = peg$parseExpr();
+                    if (s20 !== peg$FAILED) {
+                      peg$savedPos = s16;
+                      s16 = peg$f38(s2, s7, s11, s15, s20);
                     } else {
-                      peg$currPos = s15;
-                      s15 = peg$FAILED;
+                      peg$currPos = s16;
+                      s16 = peg$FAILED;
                     }
                   } else {
-                    peg$currPos = s15;
-                    s15 = peg$FAILED;
+                    peg$currPos = s16;
+                    s16 = peg$FAILED;
                   }
-                  if (s15 === peg$FAILED) {
-                    s15 = null;
+                  if (s16 === peg$FAILED) {
+                    s16 = null;
                   }
-                  s16 = peg$parse_();
+                  s17 = peg$parse_();
                   if (input.charCodeAt(peg$currPos) === 41) {
-                    s17 = peg$c17;
+                    s18 = peg$c17;
                     peg$currPos++;
                   } else {
-                    s17 = peg$FAILED;
+                    s18 = peg$FAILED;
                     if (peg$silentFails === 0) { peg$fail(peg$e25); }
                   }
-                  if (s17 !== peg$FAILED) {
-                    s18 = peg$parseLineEnd();
-                    if (s18 !== peg$FAILED) {
-                      s19 = peg$parseStatements();
-                      s20 = peg$parse_();
-                      s21 = peg$parseKwEndFor();
-                      if (s21 !== peg$FAILED) {
-                        s22 = peg$parseLineEnd();
-                        if (s22 !== peg$FAILED) {
+                  if (s18 !== peg$FAILED) {
+                    s19 = peg$parseLineEnd();
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parseStatements();
+                      s21 = peg$parse_();
+                      s22 = peg$parseKwEndFor();
+                      if (s22 !== peg$FAILED) {
+                        s23 = peg$parseHere();
+                        s24 = peg$parseLineEnd();
+                        if (s24 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f38(s6, s10, s14, s15, s19);
+                          s0 = peg$f39(s2, s7, s11, s15, s16, s20, s23);
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -2960,62 +3013,37 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForEachBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwForEach();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
+    s2 = peg$parseHere();
+    s3 = peg$parseKwForEach();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 40) {
-        s4 = peg$c16;
+        s5 = peg$c16;
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseAssignable();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parse_();
+        s7 = peg$parseAssignable();
+        if (s7 !== peg$FAILED) {
+          s8 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 59) {
-            s8 = peg$c22;
+            s9 = peg$c22;
             peg$currPos++;
           } else {
-            s8 = peg$FAILED;
+            s9 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e30); }
           }
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseExpr();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$currPos;
-              s12 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s13 = peg$c22;
-                peg$currPos++;
-              } else {
-                s13 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s13 !== peg$FAILED) {
-                s14 = peg$parse_();
-                s15 = peg$parseExpr();
-                if (s15 !== peg$FAILED) {
-                  peg$savedPos = s11;
-                  s11 = peg$f39(s6, s10, s15);
-                } else {
-                  peg$currPos = s11;
-                  s11 = peg$FAILED;
-                }
-              } else {
-                peg$currPos = s11;
-                s11 = peg$FAILED;
-              }
-              if (s11 === peg$FAILED) {
-                s11 = null;
-              }
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_();
+            s11 = peg$parseExpr();
+            if (s11 !== peg$FAILED) {
               s12 = peg$currPos;
               s13 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 59) {
@@ -3030,7 +3058,7 @@ function peg$parse(input, options) {
                 s16 = peg$parseExpr();
                 if (s16 !== peg$FAILED) {
                   peg$savedPos = s12;
-                  s12 = peg$f40(s6, s10, s11, s16);
+                  s12 = peg$f40(s2, s7, s11, s16);
                 } else {
                   peg$currPos = s12;
                   s12 = peg$FAILED;
@@ -3042,48 +3070,75 @@ function peg$parse(input, options) {
               if (s12 === peg$FAILED) {
                 s12 = null;
               }
-              s13 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 41) {
-                s14 = peg$c17;
+              s13 = peg$currPos;
+              s14 = peg$parse_();
+              if (input.charCodeAt(peg$currPos) === 59) {
+                s15 = peg$c22;
                 peg$currPos++;
               } else {
-                s14 = peg$FAILED;
+                s15 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              }
+              if (s15 !== peg$FAILED) {
+                s16 = peg$parse_();
+                s17 = peg$parseExpr();
+                if (s17 !== peg$FAILED) {
+                  peg$savedPos = s13;
+                  s13 = peg$f41(s2, s7, s11, s12, s17);
+                } else {
+                  peg$currPos = s13;
+                  s13 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s13;
+                s13 = peg$FAILED;
+              }
+              if (s13 === peg$FAILED) {
+                s13 = null;
+              }
+              s14 = peg$parse_();
+              if (input.charCodeAt(peg$currPos) === 41) {
+                s15 = peg$c17;
+                peg$currPos++;
+              } else {
+                s15 = peg$FAILED;
                 if (peg$silentFails === 0) { peg$fail(peg$e25); }
               }
-              if (s14 !== peg$FAILED) {
-                s15 = peg$currPos;
-                s16 = peg$parse_();
-                s17 = peg$parseKwUntil();
-                if (s17 === peg$FAILED) {
-                  s17 = peg$parseKwWhile();
+              if (s15 !== peg$FAILED) {
+                s16 = peg$currPos;
+                s17 = peg$parse_();
+                s18 = peg$parseKwUntil();
+                if (s18 === peg$FAILED) {
+                  s18 = peg$parseKwWhile();
                 }
-                if (s17 !== peg$FAILED) {
-                  s18 = peg$parse_();
-                  s19 = peg$parseExpr();
-                  if (s19 !== peg$FAILED) {
-                    peg$savedPos = s15;
-                    s15 = peg$f41(s6, s10, s11, s12, s17, s19);
+                if (s18 !== peg$FAILED) {
+                  s19 = peg$parse_();
+                  s20 = peg$parseExpr();
+                  if (s20 !== peg$FAILED) {
+                    peg$savedPos = s16;
+                    s16 = peg$f42(s2, s7, s11, s12, s13, s18, s20);
                   } else {
-                    peg$currPos = s15;
-                    s15 = peg$FAILED;
+                    peg$currPos = s16;
+                    s16 = peg$FAILED;
                   }
                 } else {
-                  peg$currPos = s15;
-                  s15 = peg$FAILED;
+                  peg$currPos = s16;
+                  s16 = peg$FAILED;
                 }
-                if (s15 === peg$FAILED) {
-                  s15 = null;
+                if (s16 === peg$FAILED) {
+                  s16 = null;
                 }
-                s16 = peg$parseLineEnd();
-                if (s16 !== peg$FAILED) {
-                  s17 = peg$parseStatements();
-                  s18 = peg$parse_();
-                  s19 = peg$parseKwEndForEach();
-                  if (s19 !== peg$FAILED) {
-                    s20 = peg$parseLineEnd();
-                    if (s20 !== peg$FAILED) {
+                s17 = peg$parseLineEnd();
+                if (s17 !== peg$FAILED) {
+                  s18 = peg$parseStatements();
+                  s19 = peg$parse_();
+                  s20 = peg$parseKwEndForEach();
+                  if (s20 !== peg$FAILED) {
+                    s21 = peg$parseHere();
+                    s22 = peg$parseLineEnd();
+                    if (s22 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f42(s6, s10, s11, s12, s15, s17);
+                      s0 = peg$f43(s2, s7, s11, s12, s13, s16, s18, s21);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3125,25 +3180,27 @@ function peg$parse(input, options) {
   }
 
   function peg$parseWhileBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwWhile();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      s4 = peg$parseExpr();
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseLineEnd();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseStatements();
-          s7 = peg$parse_();
-          s8 = peg$parseKwEndWhile();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
+    s2 = peg$parseHere();
+    s3 = peg$parseKwWhile();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
+      s5 = peg$parseExpr();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parseLineEnd();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseStatements();
+          s8 = peg$parse_();
+          s9 = peg$parseKwEndWhile();
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseHere();
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f43(s4, s6);
+              s0 = peg$f44(s2, s5, s7, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3169,25 +3226,27 @@ function peg$parse(input, options) {
   }
 
   function peg$parseRepeatBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwRepeat();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parseStatements();
-        s5 = peg$parse_();
-        s6 = peg$parseKwUntil();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s8 = peg$parseExpr();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
+    s2 = peg$parseHere();
+    s3 = peg$parseKwRepeat();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parseLineEnd();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseStatements();
+        s6 = peg$parse_();
+        s7 = peg$parseKwUntil();
+        if (s7 !== peg$FAILED) {
+          s8 = peg$parse_();
+          s9 = peg$parseExpr();
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseHere();
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f44(s4, s8);
+              s0 = peg$f45(s2, s5, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3213,42 +3272,44 @@ function peg$parse(input, options) {
   }
 
   function peg$parseTryBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwTry();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parseStatements();
-        s5 = peg$currPos;
-        s6 = peg$parse_();
-        s7 = peg$parseKwCatch();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parseLineEnd();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseStatements();
-            peg$savedPos = s5;
-            s5 = peg$f45(s4, s9);
+    s2 = peg$parseHere();
+    s3 = peg$parseKwTry();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parseLineEnd();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseStatements();
+        s6 = peg$currPos;
+        s7 = peg$parse_();
+        s8 = peg$parseKwCatch();
+        if (s8 !== peg$FAILED) {
+          s9 = peg$parseLineEnd();
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseStatements();
+            peg$savedPos = s6;
+            s6 = peg$f46(s2, s5, s10);
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s6;
+            s6 = peg$FAILED;
           }
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s6;
+          s6 = peg$FAILED;
         }
-        if (s5 === peg$FAILED) {
-          s5 = null;
+        if (s6 === peg$FAILED) {
+          s6 = null;
         }
-        s6 = peg$parse_();
-        s7 = peg$parseKwEndTry();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parseLineEnd();
-          if (s8 !== peg$FAILED) {
+        s7 = peg$parse_();
+        s8 = peg$parseKwEndTry();
+        if (s8 !== peg$FAILED) {
+          s9 = peg$parseHere();
+          s10 = peg$parseLineEnd();
+          if (s10 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f46(s4, s5);
+            s0 = peg$f47(s2, s5, s6, s9);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3270,51 +3331,53 @@ function peg$parse(input, options) {
   }
 
   function peg$parseUseBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwUse();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
-      peg$silentFails++;
+    s2 = peg$parseHere();
+    s3 = peg$parseKwUse();
+    if (s3 !== peg$FAILED) {
       s4 = peg$currPos;
-      s5 = peg$parse_();
+      peg$silentFails++;
+      s5 = peg$currPos;
+      s6 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 40) {
-        s6 = peg$c16;
+        s7 = peg$c16;
         peg$currPos++;
       } else {
-        s6 = peg$FAILED;
+        s7 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
-      if (s6 !== peg$FAILED) {
-        s5 = [s5, s6];
-        s4 = s5;
+      if (s7 !== peg$FAILED) {
+        s6 = [s6, s7];
+        s5 = s6;
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s5;
+        s5 = peg$FAILED;
       }
       peg$silentFails--;
-      if (s4 !== peg$FAILED) {
-        peg$currPos = s3;
-        s3 = undefined;
+      if (s5 !== peg$FAILED) {
+        peg$currPos = s4;
+        s4 = undefined;
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseExpr();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseLineEnd();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseStatements();
-            s8 = peg$parse_();
-            s9 = peg$parseKwEndUse();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parseLineEnd();
-              if (s10 !== peg$FAILED) {
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseLineEnd();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseStatements();
+            s9 = peg$parse_();
+            s10 = peg$parseKwEndUse();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parseHere();
+              s12 = peg$parseLineEnd();
+              if (s12 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f47(s5, s7);
+                s0 = peg$f48(s2, s6, s8, s11);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3344,88 +3407,90 @@ function peg$parse(input, options) {
   }
 
   function peg$parseBeginSql() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$currPos;
+    s2 = peg$parseHere();
     s3 = peg$currPos;
-    s4 = peg$parseSqlBegin();
-    if (s4 !== peg$FAILED) {
-      s5 = [];
-      s6 = input.charAt(peg$currPos);
-      if (peg$r3.test(s6)) {
+    s4 = peg$currPos;
+    s5 = peg$parseSqlBegin();
+    if (s5 !== peg$FAILED) {
+      s6 = [];
+      s7 = input.charAt(peg$currPos);
+      if (peg$r3.test(s7)) {
         peg$currPos++;
       } else {
-        s6 = peg$FAILED;
+        s7 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e11); }
       }
-      while (s6 !== peg$FAILED) {
-        s5.push(s6);
-        s6 = input.charAt(peg$currPos);
-        if (peg$r3.test(s6)) {
+      while (s7 !== peg$FAILED) {
+        s6.push(s7);
+        s7 = input.charAt(peg$currPos);
+        if (peg$r3.test(s7)) {
           peg$currPos++;
         } else {
-          s6 = peg$FAILED;
+          s7 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
       }
-      s6 = peg$parseNewline();
-      if (s6 !== peg$FAILED) {
-        s7 = [];
-        s8 = peg$parseSqlLine();
-        while (s8 !== peg$FAILED) {
-          s7.push(s8);
-          s8 = peg$parseSqlLine();
+      s7 = peg$parseNewline();
+      if (s7 !== peg$FAILED) {
+        s8 = [];
+        s9 = peg$parseSqlLine();
+        while (s9 !== peg$FAILED) {
+          s8.push(s9);
+          s9 = peg$parseSqlLine();
         }
-        s8 = peg$parse_();
-        s9 = peg$parseSqlEnd();
-        if (s9 !== peg$FAILED) {
-          s10 = [];
-          s11 = input.charAt(peg$currPos);
-          if (peg$r3.test(s11)) {
+        s9 = peg$parse_();
+        s10 = peg$parseSqlEnd();
+        if (s10 !== peg$FAILED) {
+          s11 = [];
+          s12 = input.charAt(peg$currPos);
+          if (peg$r3.test(s12)) {
             peg$currPos++;
           } else {
-            s11 = peg$FAILED;
+            s12 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
-          while (s11 !== peg$FAILED) {
-            s10.push(s11);
-            s11 = input.charAt(peg$currPos);
-            if (peg$r3.test(s11)) {
+          while (s12 !== peg$FAILED) {
+            s11.push(s12);
+            s12 = input.charAt(peg$currPos);
+            if (peg$r3.test(s12)) {
               peg$currPos++;
             } else {
-              s11 = peg$FAILED;
+              s12 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e11); }
             }
           }
-          s4 = [s4, s5, s6, s7, s8, s9, s10];
-          s3 = s4;
+          s5 = [s5, s6, s7, s8, s9, s10, s11];
+          s4 = s5;
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s4;
+          s4 = peg$FAILED;
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s4;
+        s4 = peg$FAILED;
       }
     } else {
-      peg$currPos = s3;
-      s3 = peg$FAILED;
+      peg$currPos = s4;
+      s4 = peg$FAILED;
+    }
+    if (s4 !== peg$FAILED) {
+      s3 = input.substring(s3, peg$currPos);
+    } else {
+      s3 = s4;
     }
     if (s3 !== peg$FAILED) {
-      s2 = input.substring(s2, peg$currPos);
-    } else {
-      s2 = s3;
-    }
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseNewline();
-      if (s3 === peg$FAILED) {
-        s3 = peg$parseEOF();
+      s4 = peg$parseHere();
+      s5 = peg$parseNewline();
+      if (s5 === peg$FAILED) {
+        s5 = peg$parseEOF();
       }
-      if (s3 !== peg$FAILED) {
+      if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f48(s2);
+        s0 = peg$f49(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3437,47 +3502,49 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = peg$parse_();
-      s2 = peg$currPos;
+      s2 = peg$parseHere();
       s3 = peg$currPos;
-      s4 = peg$parseSqlBegin();
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = input.charAt(peg$currPos);
-        if (peg$r3.test(s6)) {
+      s4 = peg$currPos;
+      s5 = peg$parseSqlBegin();
+      if (s5 !== peg$FAILED) {
+        s6 = [];
+        s7 = input.charAt(peg$currPos);
+        if (peg$r3.test(s7)) {
           peg$currPos++;
         } else {
-          s6 = peg$FAILED;
+          s7 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = input.charAt(peg$currPos);
-          if (peg$r3.test(s6)) {
+        while (s7 !== peg$FAILED) {
+          s6.push(s7);
+          s7 = input.charAt(peg$currPos);
+          if (peg$r3.test(s7)) {
             peg$currPos++;
           } else {
-            s6 = peg$FAILED;
+            s7 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
         }
-        s4 = [s4, s5];
-        s3 = s4;
+        s5 = [s5, s6];
+        s4 = s5;
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s4;
+        s4 = peg$FAILED;
+      }
+      if (s4 !== peg$FAILED) {
+        s3 = input.substring(s3, peg$currPos);
+      } else {
+        s3 = s4;
       }
       if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
-      } else {
-        s2 = s3;
-      }
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parseNewline();
-        if (s3 === peg$FAILED) {
-          s3 = peg$parseEOF();
+        s4 = peg$parseHere();
+        s5 = peg$parseNewline();
+        if (s5 === peg$FAILED) {
+          s5 = peg$parseEOF();
         }
-        if (s3 !== peg$FAILED) {
+        if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f49(s2);
+          s0 = peg$f50(s2, s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4341,7 +4408,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f50();
+        s0 = peg$f51();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4479,7 +4546,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f51();
+        s0 = peg$f52();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5053,25 +5120,19 @@ function peg$parse(input, options) {
           if (peg$silentFails === 0) { peg$fail(peg$e58); }
         }
         if (s2 !== peg$FAILED) {
-          s3 = [];
-          s4 = peg$parseBlank();
-          if (s4 !== peg$FAILED) {
-            while (s4 !== peg$FAILED) {
-              s3.push(s4);
-              s4 = peg$parseBlank();
-            }
+          s3 = peg$currPos;
+          peg$silentFails++;
+          s4 = peg$parseIdentChar();
+          peg$silentFails--;
+          if (s4 === peg$FAILED) {
+            s3 = undefined;
           } else {
+            peg$currPos = s3;
             s3 = peg$FAILED;
           }
           if (s3 !== peg$FAILED) {
-            s4 = peg$parseIdentStart();
-            if (s4 !== peg$FAILED) {
-              s1 = [s1, s2, s3, s4];
-              s0 = s1;
-            } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
-            }
+            s1 = [s1, s2, s3];
+            s0 = s1;
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5144,54 +5205,56 @@ function peg$parse(input, options) {
   }
 
   function peg$parseExtendsLine() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = input.substr(peg$currPos, 5);
-    if (s2.toLowerCase() === peg$c41) {
+    s2 = peg$parseHere();
+    s3 = input.substr(peg$currPos, 5);
+    if (s3.toLowerCase() === peg$c41) {
       peg$currPos += (5);
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
-    if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = peg$parseBlank();
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = peg$parseBlank();
+    if (s3 !== peg$FAILED) {
+      s4 = [];
+      s5 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = peg$parseBlank();
         }
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = input.substr(peg$currPos, 7);
-        if (s4.toLowerCase() === peg$c43) {
+      if (s4 !== peg$FAILED) {
+        s5 = input.substr(peg$currPos, 7);
+        if (s5.toLowerCase() === peg$c43) {
           peg$currPos += (7);
         } else {
-          s4 = peg$FAILED;
+          s5 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
-        if (s4 !== peg$FAILED) {
-          s5 = [];
-          s6 = peg$parseBlank();
-          if (s6 !== peg$FAILED) {
-            while (s6 !== peg$FAILED) {
-              s5.push(s6);
-              s6 = peg$parseBlank();
+        if (s5 !== peg$FAILED) {
+          s6 = [];
+          s7 = peg$parseBlank();
+          if (s7 !== peg$FAILED) {
+            while (s7 !== peg$FAILED) {
+              s6.push(s7);
+              s7 = peg$parseBlank();
             }
           } else {
-            s5 = peg$FAILED;
+            s6 = peg$FAILED;
           }
-          if (s5 !== peg$FAILED) {
-            s6 = peg$parseTypeRef();
-            if (s6 !== peg$FAILED) {
-              s7 = peg$parseLineEnd();
-              if (s7 !== peg$FAILED) {
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parseTypeRef();
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parseHere();
+              s9 = peg$parseLineEnd();
+              if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f52(s6);
+                s0 = peg$f53(s2, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5228,7 +5291,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f53(s1, s2);
+      s0 = peg$f54(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5238,90 +5301,92 @@ function peg$parse(input, options) {
   }
 
   function peg$parseConstructorHead() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseCtorModifiers();
-    s3 = input.substr(peg$currPos, 5);
-    if (s3.toLowerCase() === peg$c41) {
+    s2 = peg$parseHere();
+    s3 = peg$parseCtorModifiers();
+    s4 = input.substr(peg$currPos, 5);
+    if (s4.toLowerCase() === peg$c41) {
       peg$currPos += (5);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = [];
-      s5 = peg$parseBlank();
-      if (s5 !== peg$FAILED) {
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlank();
+    if (s4 !== peg$FAILED) {
+      s5 = [];
+      s6 = peg$parseBlank();
+      if (s6 !== peg$FAILED) {
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$parseBlank();
         }
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = input.substr(peg$currPos, 11);
-        if (s5.toLowerCase() === peg$c42) {
+      if (s5 !== peg$FAILED) {
+        s6 = input.substr(peg$currPos, 11);
+        if (s6.toLowerCase() === peg$c42) {
           peg$currPos += (11);
         } else {
-          s5 = peg$FAILED;
+          s6 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e56); }
         }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$currPos;
+        if (s6 !== peg$FAILED) {
+          s7 = peg$currPos;
           peg$silentFails++;
-          s7 = peg$parseIdentChar();
+          s8 = peg$parseIdentChar();
           peg$silentFails--;
-          if (s7 === peg$FAILED) {
-            s6 = undefined;
+          if (s8 === peg$FAILED) {
+            s7 = undefined;
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s7;
+            s7 = peg$FAILED;
           }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$currPos;
-            s8 = peg$parse_();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$currPos;
+            s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 40) {
-              s9 = peg$c16;
+              s10 = peg$c16;
               peg$currPos++;
             } else {
-              s9 = peg$FAILED;
+              s10 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e24); }
             }
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseParamDecls();
-              if (s11 === peg$FAILED) {
-                s11 = null;
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseParamDecls();
+              if (s12 === peg$FAILED) {
+                s12 = null;
               }
-              s12 = peg$parse_();
+              s13 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 41) {
-                s13 = peg$c17;
+                s14 = peg$c17;
                 peg$currPos++;
               } else {
-                s13 = peg$FAILED;
+                s14 = peg$FAILED;
                 if (peg$silentFails === 0) { peg$fail(peg$e25); }
               }
-              if (s13 !== peg$FAILED) {
-                peg$savedPos = s7;
-                s7 = peg$f54(s2, s11);
+              if (s14 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f55(s2, s3, s12);
               } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
+                peg$currPos = s8;
+                s8 = peg$FAILED;
               }
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s8;
+              s8 = peg$FAILED;
             }
-            if (s7 === peg$FAILED) {
-              s7 = null;
+            if (s8 === peg$FAILED) {
+              s8 = null;
             }
-            s8 = peg$parseLineEnd();
-            if (s8 !== peg$FAILED) {
+            s9 = peg$parseHere();
+            s10 = peg$parseLineEnd();
+            if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f55(s2, s7);
+              s0 = peg$f56(s2, s3, s8, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5406,7 +5471,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f56(s2);
+          s1 = peg$f57(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5477,7 +5542,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f56(s2);
+            s1 = peg$f57(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5503,7 +5568,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f57(s1, s2);
+      s0 = peg$f58(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5513,86 +5578,74 @@ function peg$parse(input, options) {
   }
 
   function peg$parseFunctionHead() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseFnModifiers();
-    s3 = input.substr(peg$currPos, 8);
-    if (s3.toLowerCase() === peg$c40) {
+    s2 = peg$parseHere();
+    s3 = peg$parseFnModifiers();
+    s4 = input.substr(peg$currPos, 8);
+    if (s4.toLowerCase() === peg$c40) {
       peg$currPos += (8);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e54); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = peg$currPos;
+    if (s4 !== peg$FAILED) {
+      s5 = peg$currPos;
       peg$silentFails++;
-      s5 = peg$parseIdentChar();
+      s6 = peg$parseIdentChar();
       peg$silentFails--;
-      if (s5 === peg$FAILED) {
-        s4 = undefined;
+      if (s6 === peg$FAILED) {
+        s5 = undefined;
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s5;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseBlank();
-        if (s6 !== peg$FAILED) {
-          while (s6 !== peg$FAILED) {
-            s5.push(s6);
-            s6 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        s6 = [];
+        s7 = peg$parseBlank();
+        if (s7 !== peg$FAILED) {
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            s7 = peg$parseBlank();
           }
         } else {
-          s5 = peg$FAILED;
+          s6 = peg$FAILED;
         }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseFunctionSignature();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$currPos;
-            s8 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 40) {
-              s9 = peg$c16;
-              peg$currPos++;
-            } else {
-              s9 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e24); }
-            }
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseParamDecls();
-              if (s11 === peg$FAILED) {
-                s11 = null;
-              }
-              s12 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 41) {
-                s13 = peg$c17;
-                peg$currPos++;
-              } else {
-                s13 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
-              }
-              if (s13 !== peg$FAILED) {
-                peg$savedPos = s7;
-                s7 = peg$f58(s2, s6, s11);
-              } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
-              }
-            } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
-            }
-            if (s7 === peg$FAILED) {
-              s7 = null;
-            }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseFunctionSignature();
+          if (s7 !== peg$FAILED) {
             s8 = peg$currPos;
             s9 = peg$parse_();
-            s10 = peg$parseResultDecl();
+            if (input.charCodeAt(peg$currPos) === 40) {
+              s10 = peg$c16;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+            }
             if (s10 !== peg$FAILED) {
-              peg$savedPos = s8;
-              s8 = peg$f59(s2, s6, s7, s10);
+              s11 = peg$parse_();
+              s12 = peg$parseParamDecls();
+              if (s12 === peg$FAILED) {
+                s12 = null;
+              }
+              s13 = peg$parse_();
+              if (input.charCodeAt(peg$currPos) === 41) {
+                s14 = peg$c17;
+                peg$currPos++;
+              } else {
+                s14 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e25); }
+              }
+              if (s14 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f59(s2, s3, s7, s12);
+              } else {
+                peg$currPos = s8;
+                s8 = peg$FAILED;
+              }
             } else {
               peg$currPos = s8;
               s8 = peg$FAILED;
@@ -5600,10 +5653,24 @@ function peg$parse(input, options) {
             if (s8 === peg$FAILED) {
               s8 = null;
             }
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
+            s9 = peg$currPos;
+            s10 = peg$parse_();
+            s11 = peg$parseResultDecl();
+            if (s11 !== peg$FAILED) {
+              peg$savedPos = s9;
+              s9 = peg$f60(s2, s3, s7, s8, s11);
+            } else {
+              peg$currPos = s9;
+              s9 = peg$FAILED;
+            }
+            if (s9 === peg$FAILED) {
+              s9 = null;
+            }
+            s10 = peg$parseHere();
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f60(s2, s6, s7, s8);
+              s0 = peg$f61(s2, s3, s7, s8, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5706,7 +5773,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f61(s2);
+          s1 = peg$f62(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5795,7 +5862,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f61(s2);
+            s1 = peg$f62(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5872,7 +5939,7 @@ function peg$parse(input, options) {
         s3 = peg$parseMemberName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f62(s1, s3);
+          s0 = peg$f63(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5923,7 +5990,7 @@ function peg$parse(input, options) {
               s6 = peg$parseMemberName();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f63(s3, s6);
+                s4 = peg$f64(s3, s6);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -5936,7 +6003,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f64(s3, s4);
+            s0 = peg$f65(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5954,7 +6021,7 @@ function peg$parse(input, options) {
         s1 = peg$parseMemberName();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f65(s1);
+          s1 = peg$f66(s1);
         }
         s0 = s1;
       }
@@ -5964,93 +6031,68 @@ function peg$parse(input, options) {
   }
 
   function peg$parseProperty() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = input.substr(peg$currPos, 8);
-    if (s2.toLowerCase() === peg$c44) {
+    s2 = peg$parseHere();
+    s3 = input.substr(peg$currPos, 8);
+    if (s3.toLowerCase() === peg$c44) {
       peg$currPos += (8);
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
-    if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = peg$parseBlank();
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = peg$parseBlank();
+    if (s3 !== peg$FAILED) {
+      s4 = [];
+      s5 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = peg$parseBlank();
         }
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parsePropertyNames();
-        if (s4 !== peg$FAILED) {
-          s5 = peg$currPos;
-          s6 = peg$parse_();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parsePropertyNames();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$currPos;
+          s7 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 58) {
-            s7 = peg$c8;
+            s8 = peg$c8;
             peg$currPos++;
           } else {
-            s7 = peg$FAILED;
+            s8 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e15); }
           }
-          if (s7 !== peg$FAILED) {
-            s8 = peg$currPos;
+          if (s8 !== peg$FAILED) {
+            s9 = peg$currPos;
             peg$silentFails++;
             if (input.charCodeAt(peg$currPos) === 61) {
-              s9 = peg$c9;
+              s10 = peg$c9;
               peg$currPos++;
             } else {
-              s9 = peg$FAILED;
+              s10 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e16); }
             }
             peg$silentFails--;
-            if (s9 === peg$FAILED) {
-              s8 = undefined;
+            if (s10 === peg$FAILED) {
+              s9 = undefined;
             } else {
-              peg$currPos = s8;
-              s8 = peg$FAILED;
+              peg$currPos = s9;
+              s9 = peg$FAILED;
             }
-            if (s8 !== peg$FAILED) {
-              s9 = peg$parse_();
-              s10 = peg$parseTypeRef();
-              if (s10 !== peg$FAILED) {
-                peg$savedPos = s5;
-                s5 = peg$f66(s4, s10);
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_();
+              s11 = peg$parseTypeRef();
+              if (s11 !== peg$FAILED) {
+                peg$savedPos = s6;
+                s6 = peg$f67(s2, s5, s11);
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s6;
+                s6 = peg$FAILED;
               }
-            } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
-            }
-          } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
-          }
-          if (s5 === peg$FAILED) {
-            s5 = null;
-          }
-          s6 = peg$currPos;
-          s7 = peg$parse_();
-          if (input.substr(peg$currPos, 2) === peg$c10) {
-            s8 = peg$c10;
-            peg$currPos += 2;
-          } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e17); }
-          }
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseExpr();
-            if (s10 !== peg$FAILED) {
-              peg$savedPos = s6;
-              s6 = peg$f67(s4, s5, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -6062,10 +6104,37 @@ function peg$parse(input, options) {
           if (s6 === peg$FAILED) {
             s6 = null;
           }
-          s7 = peg$parseLineEnd();
-          if (s7 !== peg$FAILED) {
+          s7 = peg$currPos;
+          s8 = peg$parse_();
+          if (input.substr(peg$currPos, 2) === peg$c10) {
+            s9 = peg$c10;
+            peg$currPos += 2;
+          } else {
+            s9 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e17); }
+          }
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_();
+            s11 = peg$parseExpr();
+            if (s11 !== peg$FAILED) {
+              peg$savedPos = s7;
+              s7 = peg$f68(s2, s5, s6, s11);
+            } else {
+              peg$currPos = s7;
+              s7 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s7;
+            s7 = peg$FAILED;
+          }
+          if (s7 === peg$FAILED) {
+            s7 = null;
+          }
+          s8 = peg$parseHere();
+          s9 = peg$parseLineEnd();
+          if (s9 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f68(s4, s5, s6);
+            s0 = peg$f69(s2, s5, s6, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6107,7 +6176,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMemberName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f69(s1, s7);
+          s3 = peg$f70(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6132,7 +6201,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMemberName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f69(s1, s7);
+            s3 = peg$f70(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6143,7 +6212,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f70(s1, s2);
+      s0 = peg$f71(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6153,49 +6222,51 @@ function peg$parse(input, options) {
   }
 
   function peg$parseAlias() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseFnModifiers();
-    s3 = input.substr(peg$currPos, 5);
-    if (s3.toLowerCase() === peg$c45) {
+    s2 = peg$parseHere();
+    s3 = peg$parseFnModifiers();
+    s4 = input.substr(peg$currPos, 5);
+    if (s4.toLowerCase() === peg$c45) {
       peg$currPos += (5);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = [];
-      s5 = peg$parseBlank();
-      if (s5 !== peg$FAILED) {
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlank();
+    if (s4 !== peg$FAILED) {
+      s5 = [];
+      s6 = peg$parseBlank();
+      if (s6 !== peg$FAILED) {
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$parseBlank();
         }
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseMemberName();
-        if (s5 !== peg$FAILED) {
-          s6 = [];
-          s7 = peg$parseBlank();
-          if (s7 !== peg$FAILED) {
-            while (s7 !== peg$FAILED) {
-              s6.push(s7);
-              s7 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parseMemberName();
+        if (s6 !== peg$FAILED) {
+          s7 = [];
+          s8 = peg$parseBlank();
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8);
+              s8 = peg$parseBlank();
             }
           } else {
-            s6 = peg$FAILED;
+            s7 = peg$FAILED;
           }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseMemberPath();
-            if (s7 !== peg$FAILED) {
-              s8 = peg$parseLineEnd();
-              if (s8 !== peg$FAILED) {
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseMemberPath();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parseHere();
+              s10 = peg$parseLineEnd();
+              if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f71(s2, s5, s7);
+                s0 = peg$f72(s2, s3, s6, s8, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -6243,7 +6314,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f72(s1, s5);
+          s3 = peg$f73(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6266,7 +6337,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f72(s1, s5);
+            s3 = peg$f73(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6277,7 +6348,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f73(s1, s2);
+      s0 = peg$f74(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6307,7 +6378,7 @@ function peg$parse(input, options) {
         s7 = peg$parseParamDecl();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f74(s1, s7);
+          s3 = peg$f75(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6332,7 +6403,7 @@ function peg$parse(input, options) {
           s7 = peg$parseParamDecl();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f74(s1, s7);
+            s3 = peg$f75(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6343,7 +6414,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f75(s1, s2);
+      s0 = peg$f76(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6377,7 +6448,7 @@ function peg$parse(input, options) {
         s5 = peg$parseIdentName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f76(s5);
+          s3 = peg$f77(s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6420,7 +6491,7 @@ function peg$parse(input, options) {
           s9 = peg$parseTypeRef();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f77(s3, s9);
+            s4 = peg$f78(s3, s9);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -6437,7 +6508,7 @@ function peg$parse(input, options) {
         s4 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f78(s3, s4);
+      s0 = peg$f79(s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6485,7 +6556,7 @@ function peg$parse(input, options) {
               s8 = peg$parseTypeRef();
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s3;
-                s3 = peg$f79(s2, s8);
+                s3 = peg$f80(s2, s8);
               } else {
                 peg$currPos = s3;
                 s3 = peg$FAILED;
@@ -6502,7 +6573,7 @@ function peg$parse(input, options) {
             s3 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f80(s2, s3);
+          s0 = peg$f81(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6570,7 +6641,7 @@ function peg$parse(input, options) {
               s10 = peg$parseTypeRef();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s5;
-                s5 = peg$f81(s4, s10);
+                s5 = peg$f82(s4, s10);
               } else {
                 peg$currPos = s5;
                 s5 = peg$FAILED;
@@ -6587,7 +6658,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f82(s4, s5);
+          s0 = peg$f83(s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6631,7 +6702,7 @@ function peg$parse(input, options) {
           s4 = peg$parseTypeRef();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f83(s4);
+            s0 = peg$f84(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6669,7 +6740,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f84(s1, s5);
+          s3 = peg$f85(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6692,7 +6763,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f84(s1, s5);
+            s3 = peg$f85(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6703,7 +6774,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f85(s1, s2);
+      s0 = peg$f86(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6751,7 +6822,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f86();
+        s0 = peg$f87();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6792,7 +6863,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f87();
+          s0 = peg$f88();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6824,7 +6895,7 @@ function peg$parse(input, options) {
       s5 = peg$parseEOF();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f88(s3);
+        s0 = peg$f89(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6949,7 +7020,7 @@ function peg$parse(input, options) {
                   s13 = peg$parseExpr();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s2;
-                    s2 = peg$f89(s1, s8, s13);
+                    s2 = peg$f90(s1, s8, s13);
                   } else {
                     peg$currPos = s2;
                     s2 = peg$FAILED;
@@ -6982,7 +7053,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f90(s1, s2);
+      s0 = peg$f91(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7006,7 +7077,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefix();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f91(s1, s5, s7);
+          s3 = peg$f92(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7025,7 +7096,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefix();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f91(s1, s5, s7);
+            s3 = peg$f92(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7036,7 +7107,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f92(s1, s2);
+      s0 = peg$f93(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7156,7 +7227,7 @@ function peg$parse(input, options) {
                           }
                           if (s2 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f93();
+                            s0 = peg$f94();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -7201,7 +7272,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f94();
+                                s0 = peg$f95();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -7238,7 +7309,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f95();
+                                  s0 = peg$f96();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -7275,7 +7346,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f96();
+                                    s0 = peg$f97();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -7312,7 +7383,7 @@ function peg$parse(input, options) {
                                     }
                                     if (s2 !== peg$FAILED) {
                                       peg$savedPos = s0;
-                                      s0 = peg$f97();
+                                      s0 = peg$f98();
                                     } else {
                                       peg$currPos = s0;
                                       s0 = peg$FAILED;
@@ -7361,7 +7432,7 @@ function peg$parse(input, options) {
       s3 = peg$parsePrefix();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f98(s3);
+        s0 = peg$f99(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7401,7 +7472,7 @@ function peg$parse(input, options) {
           s4 = peg$parsePrefix();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f99(s4);
+            s0 = peg$f100(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7428,7 +7499,7 @@ function peg$parse(input, options) {
           s3 = peg$parsePrefix();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f100(s3);
+            s0 = peg$f101(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7453,7 +7524,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePostfix();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f101(s1);
+      s2 = peg$f102(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7461,7 +7532,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f102(s1);
+        s0 = peg$f103(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7487,7 +7558,7 @@ function peg$parse(input, options) {
         s3 = peg$parsePostfixOp();
       }
       peg$savedPos = s0;
-      s0 = peg$f103(s1, s2);
+      s0 = peg$f104(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7497,25 +7568,31 @@ function peg$parse(input, options) {
   }
 
   function peg$parsePostfixOp() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5, s6, s7;
 
     s0 = peg$currPos;
+    s1 = [];
+    s2 = peg$parseBlank();
+    while (s2 !== peg$FAILED) {
+      s1.push(s2);
+      s2 = peg$parseBlank();
+    }
     if (input.charCodeAt(peg$currPos) === 46) {
-      s1 = peg$c58;
+      s2 = peg$c58;
       peg$currPos++;
     } else {
-      s1 = peg$FAILED;
+      s2 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseMemberName();
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parseCallArgs();
-        if (s3 === peg$FAILED) {
-          s3 = null;
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseMemberName();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseCallArgs();
+        if (s4 === peg$FAILED) {
+          s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f104(s2, s3);
+        s0 = peg$f105(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7547,7 +7624,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f105(s3);
+            s0 = peg$f106(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7562,28 +7639,38 @@ function peg$parse(input, options) {
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
+        s1 = [];
+        s2 = peg$parseBlank();
+        while (s2 !== peg$FAILED) {
+          s1.push(s2);
+          s2 = peg$parseBlank();
+        }
         if (input.charCodeAt(peg$currPos) === 91) {
-          s1 = peg$c85;
+          s2 = peg$c85;
           peg$currPos++;
         } else {
-          s1 = peg$FAILED;
+          s2 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e107); }
         }
-        if (s1 !== peg$FAILED) {
-          s2 = peg$parse_();
-          s3 = peg$parseExpr();
-          if (s3 !== peg$FAILED) {
-            s4 = peg$parse_();
+        if (s2 !== peg$FAILED) {
+          s3 = peg$parse_();
+          s4 = peg$parseExpr();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 93) {
-              s5 = peg$c86;
+              s6 = peg$c86;
               peg$currPos++;
             } else {
-              s5 = peg$FAILED;
+              s6 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e108); }
             }
-            if (s5 !== peg$FAILED) {
+            if (s6 !== peg$FAILED) {
+              s7 = peg$parseCallArgs();
+              if (s7 === peg$FAILED) {
+                s7 = null;
+              }
               peg$savedPos = s0;
-              s0 = peg$f106(s3);
+              s0 = peg$f107(s4, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7619,7 +7706,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f107(s3);
+                s0 = peg$f108(s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -7647,7 +7734,7 @@ function peg$parse(input, options) {
                 s2 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f108(s2);
+              s0 = peg$f109(s2);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7687,7 +7774,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f109(s3);
+        s0 = peg$f110(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7721,7 +7808,7 @@ function peg$parse(input, options) {
         s7 = peg$parseArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f110(s1, s7);
+          s3 = peg$f111(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7746,7 +7833,7 @@ function peg$parse(input, options) {
           s7 = peg$parseArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f110(s1, s7);
+            s3 = peg$f111(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7757,7 +7844,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f111(s1, s2);
+      s0 = peg$f112(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7805,7 +7892,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f112(s1);
+        s0 = peg$f113(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7815,7 +7902,37 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$parseExpr();
+      s0 = peg$currPos;
+      s1 = peg$currPos;
+      s2 = input.charAt(peg$currPos);
+      if (peg$r14.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e113); }
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s1;
+        s2 = peg$f114(s2);
+      }
+      s1 = s2;
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$parseExpr();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f115(s1, s3);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$parseExpr();
+      }
     }
 
     return s0;
@@ -7846,7 +7963,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f113(s3);
+          s0 = peg$f116(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7916,7 +8033,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e113); }
+      if (peg$silentFails === 0) { peg$fail(peg$e114); }
     }
 
     return s0;
@@ -7949,7 +8066,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f114(s2);
+        s0 = peg$f117(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7975,15 +8092,15 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
-      if (peg$r14.test(s2)) {
+      if (peg$r15.test(s2)) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e114); }
+        if (peg$silentFails === 0) { peg$fail(peg$e115); }
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f115(s2);
+        s0 = peg$f118(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8011,7 +8128,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f116(s2);
+          s0 = peg$f119(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8045,26 +8162,26 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e115); }
+      if (peg$silentFails === 0) { peg$fail(peg$e116); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
       s5 = input.charAt(peg$currPos);
-      if (peg$r15.test(s5)) {
+      if (peg$r16.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e116); }
+        if (peg$silentFails === 0) { peg$fail(peg$e117); }
       }
       if (s5 !== peg$FAILED) {
         while (s5 !== peg$FAILED) {
           s4.push(s5);
           s5 = input.charAt(peg$currPos);
-          if (peg$r15.test(s5)) {
+          if (peg$r16.test(s5)) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e116); }
+            if (peg$silentFails === 0) { peg$fail(peg$e117); }
           }
         }
       } else {
@@ -8099,7 +8216,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f117(s1);
+        s0 = peg$f120(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8182,11 +8299,11 @@ function peg$parse(input, options) {
         }
         s5 = peg$currPos;
         s6 = input.charAt(peg$currPos);
-        if (peg$r16.test(s6)) {
+        if (peg$r17.test(s6)) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e117); }
+          if (peg$silentFails === 0) { peg$fail(peg$e118); }
         }
         if (s6 !== peg$FAILED) {
           s7 = input.charAt(peg$currPos);
@@ -8259,7 +8376,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f118(s1);
+          s0 = peg$f121(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8282,7 +8399,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e118); }
+      if (peg$silentFails === 0) { peg$fail(peg$e119); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8315,11 +8432,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.charAt(peg$currPos);
-        if (peg$r17.test(s3)) {
+        if (peg$r18.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e119); }
+          if (peg$silentFails === 0) { peg$fail(peg$e120); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -8352,11 +8469,11 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             s5 = input.charAt(peg$currPos);
-            if (peg$r17.test(s5)) {
+            if (peg$r18.test(s5)) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e119); }
+              if (peg$silentFails === 0) { peg$fail(peg$e120); }
             }
             if (s5 !== peg$FAILED) {
               s6 = peg$currPos;
@@ -8393,11 +8510,11 @@ function peg$parse(input, options) {
                   peg$currPos++;
                 } else {
                   s7 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e118); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e119); }
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f119(s2, s4, s6);
+                  s0 = peg$f122(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -8557,7 +8674,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f120(s2, s3, s5, s8);
+                s6 = peg$f123(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -8578,7 +8695,7 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f121(s2, s3, s5, s6);
+              s0 = peg$f124(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8634,7 +8751,7 @@ function peg$parse(input, options) {
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f122(s4, s10);
+            s6 = peg$f125(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8659,7 +8776,7 @@ function peg$parse(input, options) {
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f122(s4, s10);
+              s6 = peg$f125(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8670,7 +8787,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f123(s4, s5);
+        s3 = peg$f126(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8688,7 +8805,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f124(s3);
+        s0 = peg$f127(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8711,7 +8828,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f125(s2);
+        s2 = peg$f128(s2);
       }
       s1 = s2;
     }
@@ -8746,7 +8863,7 @@ function peg$parse(input, options) {
           s6 = peg$parseExpr();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f126(s1, s6);
+            s0 = peg$f129(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -8798,7 +8915,7 @@ function peg$parse(input, options) {
           s10 = peg$parseExpr();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f127(s4, s10);
+            s6 = peg$f130(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8823,7 +8940,7 @@ function peg$parse(input, options) {
             s10 = peg$parseExpr();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f127(s4, s10);
+              s6 = peg$f130(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8834,7 +8951,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f128(s4, s5);
+        s3 = peg$f131(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8852,7 +8969,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f129(s3);
+        s0 = peg$f132(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8986,7 +9103,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f130(s2, s3, s5);
+            s0 = peg$f133(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9077,11 +9194,11 @@ function peg$parse(input, options) {
             s5 = peg$currPos;
             peg$silentFails++;
             s6 = input.charAt(peg$currPos);
-            if (peg$r18.test(s6)) {
+            if (peg$r19.test(s6)) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e120); }
+              if (peg$silentFails === 0) { peg$fail(peg$e121); }
             }
             peg$silentFails--;
             if (s6 === peg$FAILED) {
@@ -9092,7 +9209,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f131(s2, s3);
+              s6 = peg$f134(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9100,7 +9217,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f132(s2, s3);
+                s0 = peg$f135(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -9143,7 +9260,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
@@ -9153,7 +9270,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e121); }
+              if (peg$silentFails === 0) { peg$fail(peg$e122); }
             }
           }
         } else {
@@ -9184,7 +9301,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e121); }
+            if (peg$silentFails === 0) { peg$fail(peg$e122); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
@@ -9194,7 +9311,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e121); }
+                if (peg$silentFails === 0) { peg$fail(peg$e122); }
               }
             }
           } else {
@@ -9247,7 +9364,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
@@ -9257,7 +9374,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e121); }
+              if (peg$silentFails === 0) { peg$fail(peg$e122); }
             }
           }
         } else {
@@ -9297,7 +9414,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e121); }
+            if (peg$silentFails === 0) { peg$fail(peg$e122); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
@@ -9307,7 +9424,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e121); }
+                if (peg$silentFails === 0) { peg$fail(peg$e122); }
               }
             }
           } else {
@@ -9405,7 +9522,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f133(s2);
+          s0 = peg$f136(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9431,7 +9548,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e122); }
+      if (peg$silentFails === 0) { peg$fail(peg$e123); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -9447,7 +9564,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f134(s3);
+          s0 = peg$f137(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9479,7 +9596,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f135(s2);
+        s0 = peg$f138(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9501,7 +9618,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e123); }
+      if (peg$silentFails === 0) { peg$fail(peg$e124); }
     }
     if (s1 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 9674) {
@@ -9509,14 +9626,14 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e124); }
+        if (peg$silentFails === 0) { peg$fail(peg$e125); }
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f136(s2);
+        s0 = peg$f139(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9563,7 +9680,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f137(s5);
+            s0 = peg$f140(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9595,7 +9712,7 @@ function peg$parse(input, options) {
         peg$currPos += (2);
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e125); }
+        if (peg$silentFails === 0) { peg$fail(peg$e126); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
@@ -9643,7 +9760,7 @@ function peg$parse(input, options) {
             s7 = peg$parseCallArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f138(s1, s3, s7);
+              s5 = peg$f141(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -9652,7 +9769,7 @@ function peg$parse(input, options) {
               s5 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f139(s1, s3, s5);
+            s0 = peg$f142(s1, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9678,7 +9795,7 @@ function peg$parse(input, options) {
           peg$currPos += (2);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e126); }
+          if (peg$silentFails === 0) { peg$fail(peg$e127); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
@@ -9759,7 +9876,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f140(s1, s3, s5);
+                  s0 = peg$f143(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -9812,7 +9929,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e121); }
+        if (peg$silentFails === 0) { peg$fail(peg$e122); }
       }
       if (s5 !== peg$FAILED) {
         s6 = [];
@@ -9844,7 +9961,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s5 !== peg$FAILED) {
           s6 = [];
@@ -9888,11 +10005,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r19.test(s0)) {
+    if (peg$r20.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e127); }
+      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
 
     return s0;
@@ -9903,7 +10020,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f141();
+    s1 = peg$f144();
     if (s1) {
       s1 = undefined;
     } else {
@@ -9920,7 +10037,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f142();
+        s5 = peg$f145();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -9977,7 +10094,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f143(s2, s5);
+          s3 = peg$f146(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -9986,7 +10103,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f144(s2, s3);
+        s0 = peg$f147(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10000,26 +10117,41 @@ function peg$parse(input, options) {
   }
 
   function peg$parseIdentifier() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    s1 = peg$parseIdentName();
+    s1 = peg$currPos;
+    peg$silentFails++;
+    s2 = peg$parseReserved();
+    peg$silentFails--;
+    if (s2 === peg$FAILED) {
+      s1 = undefined;
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse_();
-      s4 = peg$parseCallArgs();
-      if (s4 !== peg$FAILED) {
-        peg$savedPos = s2;
-        s2 = peg$f145(s1, s4);
+      s2 = peg$parseIdentName();
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$parse_();
+        s5 = peg$parseCallArgs();
+        if (s5 !== peg$FAILED) {
+          peg$savedPos = s3;
+          s3 = peg$f148(s2, s5);
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        peg$savedPos = s0;
+        s0 = peg$f149(s2, s3);
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s0;
+        s0 = peg$FAILED;
       }
-      if (s2 === peg$FAILED) {
-        s2 = null;
-      }
-      peg$savedPos = s0;
-      s0 = peg$f146(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -10056,21 +10188,197 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIdentStart() {
-    let s0;
+  function peg$parseReserved() {
+    let s0, s1, s2, s3;
 
-    s0 = input.charAt(peg$currPos);
-    if (peg$r20.test(s0)) {
-      peg$currPos++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c26) {
+      peg$currPos += (2);
     } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+    }
+    if (s1 === peg$FAILED) {
+      s1 = input.substr(peg$currPos, 4);
+      if (s1.toLowerCase() === peg$c27) {
+        peg$currPos += (4);
+      } else {
+        s1 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      }
+      if (s1 === peg$FAILED) {
+        s1 = input.substr(peg$currPos, 3);
+        if (s1.toLowerCase() === peg$c25) {
+          peg$currPos += (3);
+        } else {
+          s1 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        }
+        if (s1 === peg$FAILED) {
+          s1 = input.substr(peg$currPos, 4);
+          if (s1.toLowerCase() === peg$c28) {
+            peg$currPos += (4);
+          } else {
+            s1 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e37); }
+          }
+          if (s1 === peg$FAILED) {
+            s1 = input.substr(peg$currPos, 3);
+            if (s1.toLowerCase() === peg$c30) {
+              peg$currPos += (3);
+            } else {
+              s1 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e40); }
+            }
+            if (s1 === peg$FAILED) {
+              s1 = input.substr(peg$currPos, 5);
+              if (s1.toLowerCase() === peg$c32) {
+                peg$currPos += (5);
+              } else {
+                s1 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e43); }
+              }
+              if (s1 === peg$FAILED) {
+                s1 = input.substr(peg$currPos, 6);
+                if (s1.toLowerCase() === peg$c33) {
+                  peg$currPos += (6);
+                } else {
+                  s1 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e45); }
+                }
+                if (s1 === peg$FAILED) {
+                  s1 = input.substr(peg$currPos, 5);
+                  if (s1.toLowerCase() === peg$c34) {
+                    peg$currPos += (5);
+                  } else {
+                    s1 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e46); }
+                  }
+                  if (s1 === peg$FAILED) {
+                    s1 = input.substr(peg$currPos, 3);
+                    if (s1.toLowerCase() === peg$c37) {
+                      peg$currPos += (3);
+                    } else {
+                      s1 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+                    }
+                    if (s1 === peg$FAILED) {
+                      s1 = input.substr(peg$currPos, 3);
+                      if (s1.toLowerCase() === peg$c35) {
+                        peg$currPos += (3);
+                      } else {
+                        s1 = peg$FAILED;
+                        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+                      }
+                      if (s1 === peg$FAILED) {
+                        s1 = input.substr(peg$currPos, 5);
+                        if (s1.toLowerCase() === peg$c36) {
+                          peg$currPos += (5);
+                        } else {
+                          s1 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+                        }
+                        if (s1 === peg$FAILED) {
+                          s1 = input.substr(peg$currPos, 3);
+                          if (s1.toLowerCase() === peg$c38) {
+                            peg$currPos += (3);
+                          } else {
+                            s1 = peg$FAILED;
+                            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+                          }
+                          if (s1 === peg$FAILED) {
+                            s1 = input.substr(peg$currPos, 6);
+                            if (s1.toLowerCase() === peg$c39) {
+                              peg$currPos += (6);
+                            } else {
+                              s1 = peg$FAILED;
+                              if (peg$silentFails === 0) { peg$fail(peg$e53); }
+                            }
+                            if (s1 === peg$FAILED) {
+                              s1 = input.substr(peg$currPos, 5);
+                              if (s1.toLowerCase() === peg$c18) {
+                                peg$currPos += (5);
+                              } else {
+                                s1 = peg$FAILED;
+                                if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                              }
+                              if (s1 === peg$FAILED) {
+                                s1 = input.substr(peg$currPos, 8);
+                                if (s1.toLowerCase() === peg$c19) {
+                                  peg$currPos += (8);
+                                } else {
+                                  s1 = peg$FAILED;
+                                  if (peg$silentFails === 0) { peg$fail(peg$e27); }
+                                }
+                                if (s1 === peg$FAILED) {
+                                  s1 = input.substr(peg$currPos, 8);
+                                  if (s1.toLowerCase() === peg$c40) {
+                                    peg$currPos += (8);
+                                  } else {
+                                    s1 = peg$FAILED;
+                                    if (peg$silentFails === 0) { peg$fail(peg$e54); }
+                                  }
+                                  if (s1 === peg$FAILED) {
+                                    s1 = input.substr(peg$currPos, 5);
+                                    if (s1.toLowerCase() === peg$c41) {
+                                      peg$currPos += (5);
+                                    } else {
+                                      s1 = peg$FAILED;
+                                      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+                                    }
+                                    if (s1 === peg$FAILED) {
+                                      s1 = input.substr(peg$currPos, 8);
+                                      if (s1.toLowerCase() === peg$c44) {
+                                        peg$currPos += (8);
+                                      } else {
+                                        s1 = peg$FAILED;
+                                        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentChar();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
 
     return s0;
   }
 
-  function peg$parseIdentChar() {
+  function peg$parseIdentStart() {
     let s0;
 
     s0 = input.charAt(peg$currPos);
@@ -10084,35 +10392,50 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseIdentChar() {
+    let s0;
+
+    s0 = input.charAt(peg$currPos);
+    if (peg$r22.test(s0)) {
+      peg$currPos++;
+    } else {
+      s0 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+    }
+
+    return s0;
+  }
+
   function peg$parseMemberName() {
     let s0, s1, s2, s3, s4;
 
+    peg$silentFails++;
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = input.charAt(peg$currPos);
-    if (peg$r22.test(s2)) {
+    if (peg$r23.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+      if (peg$silentFails === 0) { peg$fail(peg$e132); }
     }
     if (s2 !== peg$FAILED) {
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r23.test(s4)) {
+      if (peg$r24.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e131); }
+        if (peg$silentFails === 0) { peg$fail(peg$e133); }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r23.test(s4)) {
+        if (peg$r24.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e131); }
+          if (peg$silentFails === 0) { peg$fail(peg$e133); }
         }
       }
       s2 = [s2, s3];
@@ -10125,6 +10448,11 @@ function peg$parse(input, options) {
       s0 = input.substring(s0, peg$currPos);
     } else {
       s0 = s1;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e131); }
     }
 
     return s0;
@@ -10143,7 +10471,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f147(s2);
+        s0 = peg$f150(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10169,7 +10497,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f148();
+          s0 = peg$f151();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10190,7 +10518,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f149();
+          s0 = peg$f152();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10315,7 +10643,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f150();
+                      s0 = peg$f153();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -10423,7 +10751,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f151();
+                            s0 = peg$f154();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -10471,7 +10799,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f152();
+                  s0 = peg$f155();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10492,7 +10820,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f153();
+                  s0 = peg$f156();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10509,7 +10837,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f154();
+                    s0 = peg$f157();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -10555,7 +10883,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f155();
+                          s0 = peg$f158();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -10577,7 +10905,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f156();
+                      s1 = peg$f159();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -10585,7 +10913,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f157();
+                        s1 = peg$f160();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -10593,7 +10921,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f158();
+                          s1 = peg$f161();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -10601,7 +10929,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f159();
+                            s1 = peg$f162();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -10609,7 +10937,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f160();
+                              s1 = peg$f163();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -10617,7 +10945,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f161();
+                                s1 = peg$f164();
                               }
                               s0 = s1;
                             }
@@ -10646,15 +10974,14 @@ const L = () => toLoc(location())
 const explain = (text, start, context) =>
   options.explain?.(text, start, context) ?? { message: 'Syntax error', at: start }
 
-const unparsed = (text, context) => {
-  const loc = L()
-  const { message, at } = explain(text, loc.start, context)
-  return Ast.unparsed({ text, message, at }, loc)
+const unparsed = (line, context) => {
+  const { message, at } = explain(line.text, line.loc.start, context)
+  return Ast.unparsed({ text: line.text, message, at }, line.loc)
 }
 
 // A terminator line with no block to end: the message names the block it would end.
-const stray = (text) => {
-  const loc = L()
+const stray = (line) => {
+  const { text, loc } = line
   const word = text.trim().split(/[\s(/]+/, 3)
   const first = word[0].toLowerCase()
   let message
@@ -10683,6 +11010,9 @@ const fold = (head, tail) =>
   }, head)
 
 const widen = (node, end) => toLoc({ start: node.loc.start, end })
+const span = (start, end) => toLoc({ start, end })
+// The end of the last of `nodes`, or `fallback` when there is none (a block's or member's end).
+const lastEnd = (nodes, fallback) => (nodes.length > 0 ? nodes[nodes.length - 1].loc.end : fallback)
 
 // A command reference (tokenized or from the table) as its node: some commands are nodes of
 // their own (This, Super, cs, 4D, ds, True, False, Null, Formula).
