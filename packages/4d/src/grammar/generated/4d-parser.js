@@ -504,64 +504,65 @@ function peg$parse(input, options) {
   function peg$f29() {    return Ast.break({}, L())  }
   function peg$f30() {    return Ast.continue({}, L())  }
   function peg$f31(a) {    return a ?? []  }
-  function peg$f32(args) {
+  function peg$f32(e) {    return [e]  }
+  function peg$f33(args) {
     return Ast.throw({ args: args ?? [] }, L())
   }
-  function peg$f33(from, test, then, s) {    return s  }
-  function peg$f34(from, test, then, otherwise, to) {
+  function peg$f34(from, test, then, s) {    return s  }
+  function peg$f35(from, test, then, otherwise, to) {
     return Ast.if({ test, then, else: otherwise }, span(from, to))
   }
-  function peg$f35(from, branches, s) {    return s  }
-  function peg$f36(from, branches, otherwise, to) {
+  function peg$f36(from, branches, s) {    return s  }
+  function peg$f37(from, branches, otherwise, to) {
     return Ast.caseOf({ branches, else: otherwise }, span(from, to))
   }
-  function peg$f37(from, test, headEnd, body) {
+  function peg$f38(from, test, headEnd, body) {
     return Ast.caseBranch({ test, body }, span(from, lastEnd(body, headEnd)))
   }
-  function peg$f38(from, counter, start, end, e) {    return e  }
-  function peg$f39(from, counter, start, end, step, body, to) {
+  function peg$f39(from, counter, start, end, e) {    return e  }
+  function peg$f40(from, counter, start, end, step, body, to) {
     return Ast.for({ counter, start, end, step, body }, span(from, to))
   }
-  function peg$f40(from, item, source, e) {    return e  }
-  function peg$f41(from, item, source, begin, e) {    return e  }
-  function peg$f42(from, item, source, begin, end, k, e) {    return { k, e }  }
-  function peg$f43(from, item, source, begin, end, cond, body, to) {
+  function peg$f41(from, item, source, e) {    return e  }
+  function peg$f42(from, item, source, begin, e) {    return e  }
+  function peg$f43(from, item, source, begin, end, k, e) {    return { k, e }  }
+  function peg$f44(from, item, source, begin, end, cond, body, to) {
     const until = cond !== null && cond.k === 'Until' ? cond.e : null
     const whileTest = cond !== null && cond.k === 'While' ? cond.e : null
     return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, span(from, to))
   }
-  function peg$f44(from, test, body, to) {
+  function peg$f45(from, test, body, to) {
     return Ast.while({ test, body }, span(from, to))
   }
-  function peg$f45(from, body, until, to) {
+  function peg$f46(from, body, until, to) {
     return Ast.repeat({ body, until }, span(from, to))
   }
-  function peg$f46(from, body, s) {    return s  }
-  function peg$f47(from, body, catchBody, to) {
+  function peg$f47(from, body, s) {    return s  }
+  function peg$f48(from, body, catchBody, to) {
     return Ast.try({ body, catch: catchBody }, span(from, to))
   }
-  function peg$f48(from, target, body, to) {
+  function peg$f49(from, target, body, to) {
     return Ast.use({ target, body }, span(from, to))
-  }
-  function peg$f49(from, t, to) {
-    const loc = span(from, to)
-    return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
   }
   function peg$f50(from, t, to) {
     const loc = span(from, to)
+    return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
+  }
+  function peg$f51(from, t, to) {
+    const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL without a matching End SQL', at: loc.start }, loc)
   }
-  function peg$f51() {    return 'While'  }
-  function peg$f52() {    return 'Until'  }
-  function peg$f53(from, superclass, to) {
+  function peg$f52() {    return 'While'  }
+  function peg$f53() {    return 'Until'  }
+  function peg$f54(from, superclass, to) {
     return Ast.extends({ superclass }, span(from, to))
   }
-  function peg$f54(head, body) {
+  function peg$f55(head, body) {
     const { from, to, ...fields } = head
     return Ast.classConstructor({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f55(from, mods, p) {    return p ?? []  }
-  function peg$f56(from, mods, params, to) {
+  function peg$f56(from, mods, p) {    return p ?? []  }
+  function peg$f57(from, mods, params, to) {
     return {
       from,
       to,
@@ -571,14 +572,14 @@ function peg$parse(input, options) {
       params: params ?? [],
     }
   }
-  function peg$f57(m) {    return m.toLowerCase()  }
-  function peg$f58(head, body) {
+  function peg$f58(m) {    return m.toLowerCase()  }
+  function peg$f59(head, body) {
     const { from, to, ...fields } = head
     return Ast.function({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f59(from, mods, sig, p) {    return p ?? []  }
-  function peg$f60(from, mods, sig, params, r) {    return r  }
-  function peg$f61(from, mods, sig, params, result, to) {
+  function peg$f60(from, mods, sig, p) {    return p ?? []  }
+  function peg$f61(from, mods, sig, params, r) {    return r  }
+  function peg$f62(from, mods, sig, params, result, to) {
     return {
       from,
       to,
@@ -594,155 +595,155 @@ function peg$parse(input, options) {
       result,
     }
   }
-  function peg$f62(m) {    return m.toLowerCase()  }
-  function peg$f63(k, name) {
+  function peg$f63(m) {    return m.toLowerCase()  }
+  function peg$f64(k, name) {
     const kind = k.toLowerCase() === 'orderby' ? 'orderBy' : k.toLowerCase()
     return { kind, name, attribute: null }
   }
-  function peg$f64(name, a) {    return a  }
-  function peg$f65(name, attribute) {
+  function peg$f65(name, a) {    return a  }
+  function peg$f66(name, attribute) {
     return { kind: 'event', name, attribute }
   }
-  function peg$f66(name) {    return { kind: 'plain', name, attribute: null }  }
-  function peg$f67(from, names, t) {    return t  }
-  function peg$f68(from, names, type, e) {    return e  }
-  function peg$f69(from, names, type, init, to) {
+  function peg$f67(name) {    return { kind: 'plain', name, attribute: null }  }
+  function peg$f68(from, names, t) {    return t  }
+  function peg$f69(from, names, type, e) {    return e  }
+  function peg$f70(from, names, type, init, to) {
     return Ast.property({ names, type, init }, span(from, to))
   }
-  function peg$f70(head, n) {    return n  }
-  function peg$f71(head, tail) {    return [head, ...tail]  }
-  function peg$f72(from, mods, name, path, to) {
+  function peg$f71(head, n) {    return n  }
+  function peg$f72(head, tail) {    return [head, ...tail]  }
+  function peg$f73(from, mods, name, path, to) {
     return Ast.alias({ name, path, exposed: mods.includes('exposed') }, span(from, to))
   }
-  function peg$f73(head, n) {    return n  }
-  function peg$f74(head, tail) {    return [head, ...tail]  }
-  function peg$f75(head, p) {    return p  }
-  function peg$f76(head, tail) {    return [head, ...tail]  }
-  function peg$f77(n) {    return n  }
-  function peg$f78(name, t) {    return t  }
-  function peg$f79(name, type) {
+  function peg$f74(head, n) {    return n  }
+  function peg$f75(head, tail) {    return [head, ...tail]  }
+  function peg$f76(head, p) {    return p  }
+  function peg$f77(head, tail) {    return [head, ...tail]  }
+  function peg$f78(n) {    return n  }
+  function peg$f79(name, t) {    return t  }
+  function peg$f80(name, type) {
     return Ast.paramDecl({ name, type, variadic: true }, L())
   }
-  function peg$f80(name, t) {    return t  }
-  function peg$f81(name, type) {
+  function peg$f81(name, t) {    return t  }
+  function peg$f82(name, type) {
     return Ast.paramDecl({ name, type, variadic: false }, L())
   }
-  function peg$f82(name, t) {    return t  }
-  function peg$f83(name, type) {
+  function peg$f83(name, t) {    return t  }
+  function peg$f84(name, type) {
     return Ast.resultDecl({ name, type }, L())
   }
-  function peg$f84(type) {    return Ast.resultDecl({ name: null, type }, L())  }
-  function peg$f85(head, n) {    return n  }
-  function peg$f86(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
-  function peg$f87() {    return 'cs'  }
-  function peg$f88() {    return '4D'  }
-  function peg$f89(e) {    return e  }
-  function peg$f90(test, c, a) {    return [c, a]  }
-  function peg$f91(test, rest) {
+  function peg$f85(type) {    return Ast.resultDecl({ name: null, type }, L())  }
+  function peg$f86(head, n) {    return n  }
+  function peg$f87(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
+  function peg$f88() {    return 'cs'  }
+  function peg$f89() {    return '4D'  }
+  function peg$f90(e) {    return e  }
+  function peg$f91(test, c, a) {    return [c, a]  }
+  function peg$f92(test, rest) {
     if (rest === null) return test
     return Ast.ternary({ test, consequent: rest[0], alternate: rest[1] }, L())
   }
-  function peg$f92(head, op, right) {    return [op, right, location().end]  }
-  function peg$f93(head, tail) {
+  function peg$f93(head, op, right) {    return [op, right, location().end]  }
+  function peg$f94(head, tail) {
     return fold(head, tail)
   }
-  function peg$f94() {    return '<'  }
-  function peg$f95() {    return '+'  }
-  function peg$f96() {    return '-'  }
-  function peg$f97() {    return '*'  }
-  function peg$f98() {    return '/'  }
-  function peg$f99(target) {    return Ast.pointerTo({ target }, L())  }
-  function peg$f100(operand) {    return Ast.unary({ op: '-', operand }, L())  }
-  function peg$f101(operand) {    return Ast.unary({ op: '+', operand }, L())  }
-  function peg$f102(e) {    return ASSIGNABLE.has(e.kind)  }
-  function peg$f103(e) {    return e  }
-  function peg$f104(head, tail) {
+  function peg$f95() {    return '<'  }
+  function peg$f96() {    return '+'  }
+  function peg$f97() {    return '-'  }
+  function peg$f98() {    return '*'  }
+  function peg$f99() {    return '/'  }
+  function peg$f100(target) {    return Ast.pointerTo({ target }, L())  }
+  function peg$f101(operand) {    return Ast.unary({ op: '-', operand }, L())  }
+  function peg$f102(operand) {    return Ast.unary({ op: '+', operand }, L())  }
+  function peg$f103(e) {    return ASSIGNABLE.has(e.kind)  }
+  function peg$f104(e) {    return e  }
+  function peg$f105(head, tail) {
     return tail.reduce((node, op) => op(node), head)
   }
-  function peg$f105(name, args) {
+  function peg$f106(name, args) {
     const end = location().end
     return (object) => {
       const member = Ast.member({ object, name }, widen(object, end))
       return args === null ? member : Ast.call({ callee: member, args }, widen(object, end))
     }
   }
-  function peg$f106(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
-  function peg$f107(index, args) {
+  function peg$f107(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
+  function peg$f108(index, args) {
     const end = location().end
     return (object) => {
       const element = Ast.index({ object, index }, widen(object, end))
       return args === null ? element : Ast.call({ callee: element, args }, widen(object, end))
     }
   }
-  function peg$f108(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
-  function peg$f109(name) {
+  function peg$f109(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
+  function peg$f110(name) {
     const end = location().end
     return (pointer) => {
       const deref = Ast.deref({ pointer }, widen(pointer, end))
       return name === null ? deref : Ast.member({ object: deref, name }, widen(pointer, end))
     }
   }
-  function peg$f110(args) {    return args ?? []  }
-  function peg$f111(head, a) {    return a  }
-  function peg$f112(head, tail) {    return [head, ...tail].flat()  }
-  function peg$f113(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f111(args) {    return args ?? []  }
+  function peg$f112(head, a) {    return a  }
+  function peg$f113(head, tail) {    return [head, ...tail].flat()  }
   function peg$f114(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f115(symbol, e) {    return [symbol, e]  }
-  function peg$f116(e) {    return e  }
-  function peg$f117(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f118(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f119(c) {    return '\\' + c  }
-  function peg$f120(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f121(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f122(a, b, c) {
+  function peg$f115(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f116(symbol, e) {    return [symbol, e]  }
+  function peg$f117(e) {    return e  }
+  function peg$f118(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f119(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f120(c) {    return '\\' + c  }
+  function peg$f121(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f122(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f123(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f123(sign, h, m, s) {    return s  }
-  function peg$f124(sign, h, m, s) {
+  function peg$f124(sign, h, m, s) {    return s  }
+  function peg$f125(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f125(head, p) {    return p  }
-  function peg$f126(head, tail) {    return [head, ...tail]  }
-  function peg$f127(props) {
+  function peg$f126(head, p) {    return p  }
+  function peg$f127(head, tail) {    return [head, ...tail]  }
+  function peg$f128(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f128(t) {    return t.value  }
-  function peg$f129(key, value) {
+  function peg$f129(t) {    return t.value  }
+  function peg$f130(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f130(head, e) {    return e  }
-  function peg$f131(head, tail) {    return [head, ...tail]  }
-  function peg$f132(items) {
+  function peg$f131(head, e) {    return e  }
+  function peg$f132(head, tail) {    return [head, ...tail]  }
+  function peg$f133(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f133(table, tableToken, field) {
+  function peg$f134(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f134(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f135(table, tableToken) {
+  function peg$f135(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f136(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f136(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f137(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f138(name) {    return Ast.local({ name }, L())  }
-  function peg$f139(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f140(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f141(name, num, a) {    return a  }
-  function peg$f142(name, num, args) {
+  function peg$f137(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f138(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f139(name) {    return Ast.local({ name }, L())  }
+  function peg$f140(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f141(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f142(name, num, a) {    return a  }
+  function peg$f143(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f143(name, theme, index) {
+  function peg$f144(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f144() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
-  function peg$f145() {    return builtin.length - 1  }
-  function peg$f146(name, a) {    return a  }
-  function peg$f147(name, args) {
+  function peg$f145() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f146() {    return builtin.length - 1  }
+  function peg$f147(name, a) {    return a  }
+  function peg$f148(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -750,25 +751,25 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f148(name, a) {    return a  }
-  function peg$f149(name, args) {
+  function peg$f149(name, a) {    return a  }
+  function peg$f150(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f150(k) {    return k  }
-  function peg$f151() {    return 'If'  }
-  function peg$f152() {    return 'Case of'  }
-  function peg$f153() {    return 'For each'  }
-  function peg$f154() {    return 'For'  }
-  function peg$f155() {    return 'While'  }
-  function peg$f156() {    return 'Repeat'  }
-  function peg$f157() {    return 'Try'  }
-  function peg$f158() {    return 'Use'  }
-  function peg$f159() {    return 'member'  }
+  function peg$f151(k) {    return k  }
+  function peg$f152() {    return 'If'  }
+  function peg$f153() {    return 'Case of'  }
+  function peg$f154() {    return 'For each'  }
+  function peg$f155() {    return 'For'  }
+  function peg$f156() {    return 'While'  }
+  function peg$f157() {    return 'Repeat'  }
+  function peg$f158() {    return 'Try'  }
+  function peg$f159() {    return 'Use'  }
   function peg$f160() {    return 'member'  }
   function peg$f161() {    return 'member'  }
   function peg$f162() {    return 'member'  }
   function peg$f163() {    return 'member'  }
-  function peg$f164() {    return 'statement'  }
+  function peg$f164() {    return 'member'  }
+  function peg$f165() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -2633,10 +2634,27 @@ function peg$parse(input, options) {
           s4 = peg$FAILED;
         }
         if (s4 === peg$FAILED) {
+          s4 = peg$currPos;
+          s5 = peg$parseWS();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parseExpr();
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s4;
+              s4 = peg$f32(s6);
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        }
+        if (s4 === peg$FAILED) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f32(s4);
+        s0 = peg$f33(s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2700,7 +2718,7 @@ function peg$parse(input, options) {
             if (s11 !== peg$FAILED) {
               s12 = peg$parseStatements();
               peg$savedPos = s8;
-              s8 = peg$f33(s2, s5, s7, s12);
+              s8 = peg$f34(s2, s5, s7, s12);
             } else {
               peg$currPos = s8;
               s8 = peg$FAILED;
@@ -2719,7 +2737,7 @@ function peg$parse(input, options) {
             s12 = peg$parseLineEnd();
             if (s12 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f34(s2, s5, s7, s8, s11);
+              s0 = peg$f35(s2, s5, s7, s8, s11);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2774,7 +2792,7 @@ function peg$parse(input, options) {
           if (s10 !== peg$FAILED) {
             s11 = peg$parseStatements();
             peg$savedPos = s7;
-            s7 = peg$f35(s2, s6, s11);
+            s7 = peg$f36(s2, s6, s11);
           } else {
             peg$currPos = s7;
             s7 = peg$FAILED;
@@ -2793,7 +2811,7 @@ function peg$parse(input, options) {
           s11 = peg$parseLineEnd();
           if (s11 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f36(s2, s6, s7, s10);
+            s0 = peg$f37(s2, s6, s7, s10);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2853,7 +2871,7 @@ function peg$parse(input, options) {
           if (s8 !== peg$FAILED) {
             s9 = peg$parseStatements();
             peg$savedPos = s0;
-            s0 = peg$f37(s2, s6, s7, s9);
+            s0 = peg$f38(s2, s6, s7, s9);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2932,7 +2950,7 @@ function peg$parse(input, options) {
                     s20 = peg$parseExpr();
                     if (s20 !== peg$FAILED) {
                       peg$savedPos = s16;
-                      s16 = peg$f38(s2, s7, s11, s15, s20);
+                      s16 = peg$f39(s2, s7, s11, s15, s20);
                     } else {
                       peg$currPos = s16;
                       s16 = peg$FAILED;
@@ -2963,7 +2981,7 @@ function peg$parse(input, options) {
                         s24 = peg$parseLineEnd();
                         if (s24 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f39(s2, s7, s11, s15, s16, s20, s23);
+                          s0 = peg$f40(s2, s7, s11, s15, s16, s20, s23);
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -3058,7 +3076,7 @@ function peg$parse(input, options) {
                 s16 = peg$parseExpr();
                 if (s16 !== peg$FAILED) {
                   peg$savedPos = s12;
-                  s12 = peg$f40(s2, s7, s11, s16);
+                  s12 = peg$f41(s2, s7, s11, s16);
                 } else {
                   peg$currPos = s12;
                   s12 = peg$FAILED;
@@ -3084,7 +3102,7 @@ function peg$parse(input, options) {
                 s17 = peg$parseExpr();
                 if (s17 !== peg$FAILED) {
                   peg$savedPos = s13;
-                  s13 = peg$f41(s2, s7, s11, s12, s17);
+                  s13 = peg$f42(s2, s7, s11, s12, s17);
                 } else {
                   peg$currPos = s13;
                   s13 = peg$FAILED;
@@ -3116,7 +3134,7 @@ function peg$parse(input, options) {
                   s20 = peg$parseExpr();
                   if (s20 !== peg$FAILED) {
                     peg$savedPos = s16;
-                    s16 = peg$f42(s2, s7, s11, s12, s13, s18, s20);
+                    s16 = peg$f43(s2, s7, s11, s12, s13, s18, s20);
                   } else {
                     peg$currPos = s16;
                     s16 = peg$FAILED;
@@ -3138,7 +3156,7 @@ function peg$parse(input, options) {
                     s22 = peg$parseLineEnd();
                     if (s22 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f43(s2, s7, s11, s12, s13, s16, s18, s21);
+                      s0 = peg$f44(s2, s7, s11, s12, s13, s16, s18, s21);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3200,7 +3218,7 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f44(s2, s5, s7, s10);
+              s0 = peg$f45(s2, s5, s7, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3246,7 +3264,7 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f45(s2, s5, s9, s10);
+              s0 = peg$f46(s2, s5, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3290,7 +3308,7 @@ function peg$parse(input, options) {
           if (s9 !== peg$FAILED) {
             s10 = peg$parseStatements();
             peg$savedPos = s6;
-            s6 = peg$f46(s2, s5, s10);
+            s6 = peg$f47(s2, s5, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -3309,7 +3327,7 @@ function peg$parse(input, options) {
           s10 = peg$parseLineEnd();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f47(s2, s5, s6, s9);
+            s0 = peg$f48(s2, s5, s6, s9);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3377,7 +3395,7 @@ function peg$parse(input, options) {
               s12 = peg$parseLineEnd();
               if (s12 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f48(s2, s6, s8, s11);
+                s0 = peg$f49(s2, s6, s8, s11);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3490,7 +3508,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f49(s2, s3, s4);
+        s0 = peg$f50(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3544,7 +3562,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f50(s2, s3, s4);
+          s0 = peg$f51(s2, s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4408,7 +4426,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f51();
+        s0 = peg$f52();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4546,7 +4564,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f52();
+        s0 = peg$f53();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5254,7 +5272,7 @@ function peg$parse(input, options) {
               s9 = peg$parseLineEnd();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f53(s2, s7, s8);
+                s0 = peg$f54(s2, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5291,7 +5309,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f54(s1, s2);
+      s0 = peg$f55(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5370,7 +5388,7 @@ function peg$parse(input, options) {
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f55(s2, s3, s12);
+                s8 = peg$f56(s2, s3, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -5386,7 +5404,7 @@ function peg$parse(input, options) {
             s10 = peg$parseLineEnd();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f56(s2, s3, s8, s9);
+              s0 = peg$f57(s2, s3, s8, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5471,7 +5489,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f57(s2);
+          s1 = peg$f58(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5542,7 +5560,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f57(s2);
+            s1 = peg$f58(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5568,7 +5586,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f58(s1, s2);
+      s0 = peg$f59(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5641,7 +5659,7 @@ function peg$parse(input, options) {
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f59(s2, s3, s7, s12);
+                s8 = peg$f60(s2, s3, s7, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -5658,7 +5676,7 @@ function peg$parse(input, options) {
             s11 = peg$parseResultDecl();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s9;
-              s9 = peg$f60(s2, s3, s7, s8, s11);
+              s9 = peg$f61(s2, s3, s7, s8, s11);
             } else {
               peg$currPos = s9;
               s9 = peg$FAILED;
@@ -5670,7 +5688,7 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f61(s2, s3, s7, s8, s9, s10);
+              s0 = peg$f62(s2, s3, s7, s8, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5773,7 +5791,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f62(s2);
+          s1 = peg$f63(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5862,7 +5880,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f62(s2);
+            s1 = peg$f63(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5939,7 +5957,7 @@ function peg$parse(input, options) {
         s3 = peg$parseMemberName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f63(s1, s3);
+          s0 = peg$f64(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5990,7 +6008,7 @@ function peg$parse(input, options) {
               s6 = peg$parseMemberName();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f64(s3, s6);
+                s4 = peg$f65(s3, s6);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -6003,7 +6021,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f65(s3, s4);
+            s0 = peg$f66(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6021,7 +6039,7 @@ function peg$parse(input, options) {
         s1 = peg$parseMemberName();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f66(s1);
+          s1 = peg$f67(s1);
         }
         s0 = s1;
       }
@@ -6088,7 +6106,7 @@ function peg$parse(input, options) {
               s11 = peg$parseTypeRef();
               if (s11 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f67(s2, s5, s11);
+                s6 = peg$f68(s2, s5, s11);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -6118,7 +6136,7 @@ function peg$parse(input, options) {
             s11 = peg$parseExpr();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s7;
-              s7 = peg$f68(s2, s5, s6, s11);
+              s7 = peg$f69(s2, s5, s6, s11);
             } else {
               peg$currPos = s7;
               s7 = peg$FAILED;
@@ -6134,7 +6152,7 @@ function peg$parse(input, options) {
           s9 = peg$parseLineEnd();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f69(s2, s5, s6, s7, s8);
+            s0 = peg$f70(s2, s5, s6, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6176,7 +6194,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMemberName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f70(s1, s7);
+          s3 = peg$f71(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6201,7 +6219,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMemberName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f70(s1, s7);
+            s3 = peg$f71(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6212,7 +6230,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f71(s1, s2);
+      s0 = peg$f72(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6266,7 +6284,7 @@ function peg$parse(input, options) {
               s10 = peg$parseLineEnd();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f72(s2, s3, s6, s8, s9);
+                s0 = peg$f73(s2, s3, s6, s8, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -6314,7 +6332,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f73(s1, s5);
+          s3 = peg$f74(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6337,7 +6355,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f73(s1, s5);
+            s3 = peg$f74(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6348,7 +6366,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f74(s1, s2);
+      s0 = peg$f75(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6378,7 +6396,7 @@ function peg$parse(input, options) {
         s7 = peg$parseParamDecl();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f75(s1, s7);
+          s3 = peg$f76(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6403,7 +6421,7 @@ function peg$parse(input, options) {
           s7 = peg$parseParamDecl();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f75(s1, s7);
+            s3 = peg$f76(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6414,7 +6432,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f76(s1, s2);
+      s0 = peg$f77(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6448,7 +6466,7 @@ function peg$parse(input, options) {
         s5 = peg$parseIdentName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f77(s5);
+          s3 = peg$f78(s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6491,7 +6509,7 @@ function peg$parse(input, options) {
           s9 = peg$parseTypeRef();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f78(s3, s9);
+            s4 = peg$f79(s3, s9);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -6508,7 +6526,7 @@ function peg$parse(input, options) {
         s4 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f79(s3, s4);
+      s0 = peg$f80(s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6556,7 +6574,7 @@ function peg$parse(input, options) {
               s8 = peg$parseTypeRef();
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s3;
-                s3 = peg$f80(s2, s8);
+                s3 = peg$f81(s2, s8);
               } else {
                 peg$currPos = s3;
                 s3 = peg$FAILED;
@@ -6573,7 +6591,7 @@ function peg$parse(input, options) {
             s3 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f81(s2, s3);
+          s0 = peg$f82(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6641,7 +6659,7 @@ function peg$parse(input, options) {
               s10 = peg$parseTypeRef();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s5;
-                s5 = peg$f82(s4, s10);
+                s5 = peg$f83(s4, s10);
               } else {
                 peg$currPos = s5;
                 s5 = peg$FAILED;
@@ -6658,7 +6676,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f83(s4, s5);
+          s0 = peg$f84(s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6702,7 +6720,7 @@ function peg$parse(input, options) {
           s4 = peg$parseTypeRef();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f84(s4);
+            s0 = peg$f85(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6740,7 +6758,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f85(s1, s5);
+          s3 = peg$f86(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6763,7 +6781,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f85(s1, s5);
+            s3 = peg$f86(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6774,7 +6792,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f86(s1, s2);
+      s0 = peg$f87(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6822,7 +6840,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f87();
+        s0 = peg$f88();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6863,7 +6881,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f88();
+          s0 = peg$f89();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6895,7 +6913,7 @@ function peg$parse(input, options) {
       s5 = peg$parseEOF();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f89(s3);
+        s0 = peg$f90(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7020,7 +7038,7 @@ function peg$parse(input, options) {
                   s13 = peg$parseExpr();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s2;
-                    s2 = peg$f90(s1, s8, s13);
+                    s2 = peg$f91(s1, s8, s13);
                   } else {
                     peg$currPos = s2;
                     s2 = peg$FAILED;
@@ -7053,7 +7071,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f91(s1, s2);
+      s0 = peg$f92(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7077,7 +7095,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefix();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f92(s1, s5, s7);
+          s3 = peg$f93(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7096,7 +7114,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefix();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f92(s1, s5, s7);
+            s3 = peg$f93(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7107,7 +7125,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f93(s1, s2);
+      s0 = peg$f94(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7227,7 +7245,7 @@ function peg$parse(input, options) {
                           }
                           if (s2 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f94();
+                            s0 = peg$f95();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -7272,7 +7290,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f95();
+                                s0 = peg$f96();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -7309,7 +7327,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f96();
+                                  s0 = peg$f97();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -7346,7 +7364,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f97();
+                                    s0 = peg$f98();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -7383,7 +7401,7 @@ function peg$parse(input, options) {
                                     }
                                     if (s2 !== peg$FAILED) {
                                       peg$savedPos = s0;
-                                      s0 = peg$f98();
+                                      s0 = peg$f99();
                                     } else {
                                       peg$currPos = s0;
                                       s0 = peg$FAILED;
@@ -7432,7 +7450,7 @@ function peg$parse(input, options) {
       s3 = peg$parsePrefix();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f99(s3);
+        s0 = peg$f100(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7472,7 +7490,7 @@ function peg$parse(input, options) {
           s4 = peg$parsePrefix();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f100(s4);
+            s0 = peg$f101(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7499,7 +7517,7 @@ function peg$parse(input, options) {
           s3 = peg$parsePrefix();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f101(s3);
+            s0 = peg$f102(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7524,7 +7542,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePostfix();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f102(s1);
+      s2 = peg$f103(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7532,7 +7550,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f103(s1);
+        s0 = peg$f104(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7558,7 +7576,7 @@ function peg$parse(input, options) {
         s3 = peg$parsePostfixOp();
       }
       peg$savedPos = s0;
-      s0 = peg$f104(s1, s2);
+      s0 = peg$f105(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7592,7 +7610,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f105(s3, s4);
+        s0 = peg$f106(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7624,7 +7642,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f106(s3);
+            s0 = peg$f107(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7670,7 +7688,7 @@ function peg$parse(input, options) {
                 s7 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f107(s4, s7);
+              s0 = peg$f108(s4, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7706,7 +7724,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f108(s3);
+                s0 = peg$f109(s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -7734,7 +7752,7 @@ function peg$parse(input, options) {
                 s2 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f109(s2);
+              s0 = peg$f110(s2);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7774,7 +7792,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f110(s3);
+        s0 = peg$f111(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7808,7 +7826,7 @@ function peg$parse(input, options) {
         s7 = peg$parseArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f111(s1, s7);
+          s3 = peg$f112(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7833,7 +7851,7 @@ function peg$parse(input, options) {
           s7 = peg$parseArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f111(s1, s7);
+            s3 = peg$f112(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7844,7 +7862,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f112(s1, s2);
+      s0 = peg$f113(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7892,7 +7910,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f113(s1);
+        s0 = peg$f114(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7913,7 +7931,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f114(s2);
+        s2 = peg$f115(s2);
       }
       s1 = s2;
       if (s1 !== peg$FAILED) {
@@ -7921,7 +7939,7 @@ function peg$parse(input, options) {
         s3 = peg$parseExpr();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f115(s1, s3);
+          s0 = peg$f116(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7963,7 +7981,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f116(s3);
+          s0 = peg$f117(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8066,7 +8084,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f117(s2);
+        s0 = peg$f118(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8100,7 +8118,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f118(s2);
+        s0 = peg$f119(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8128,7 +8146,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f119(s2);
+          s0 = peg$f120(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8216,7 +8234,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f120(s1);
+        s0 = peg$f121(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8376,7 +8394,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f121(s1);
+          s0 = peg$f122(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8514,7 +8532,7 @@ function peg$parse(input, options) {
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f122(s2, s4, s6);
+                  s0 = peg$f123(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -8674,7 +8692,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f123(s2, s3, s5, s8);
+                s6 = peg$f124(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -8695,7 +8713,7 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f124(s2, s3, s5, s6);
+              s0 = peg$f125(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8751,7 +8769,7 @@ function peg$parse(input, options) {
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f125(s4, s10);
+            s6 = peg$f126(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8776,7 +8794,7 @@ function peg$parse(input, options) {
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f125(s4, s10);
+              s6 = peg$f126(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8787,7 +8805,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f126(s4, s5);
+        s3 = peg$f127(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8805,7 +8823,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f127(s3);
+        s0 = peg$f128(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8828,7 +8846,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f128(s2);
+        s2 = peg$f129(s2);
       }
       s1 = s2;
     }
@@ -8863,7 +8881,7 @@ function peg$parse(input, options) {
           s6 = peg$parseExpr();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f129(s1, s6);
+            s0 = peg$f130(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -8915,7 +8933,7 @@ function peg$parse(input, options) {
           s10 = peg$parseExpr();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f130(s4, s10);
+            s6 = peg$f131(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8940,7 +8958,7 @@ function peg$parse(input, options) {
             s10 = peg$parseExpr();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f130(s4, s10);
+              s6 = peg$f131(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8951,7 +8969,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f131(s4, s5);
+        s3 = peg$f132(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8969,7 +8987,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f132(s3);
+        s0 = peg$f133(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9103,7 +9121,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f133(s2, s3, s5);
+            s0 = peg$f134(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9209,7 +9227,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f134(s2, s3);
+              s6 = peg$f135(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9217,7 +9235,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f135(s2, s3);
+                s0 = peg$f136(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -9522,7 +9540,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f136(s2);
+          s0 = peg$f137(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9564,7 +9582,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f137(s3);
+          s0 = peg$f138(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9596,7 +9614,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f138(s2);
+        s0 = peg$f139(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9633,7 +9651,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f139(s2);
+        s0 = peg$f140(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9680,7 +9698,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f140(s5);
+            s0 = peg$f141(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9760,7 +9778,7 @@ function peg$parse(input, options) {
             s7 = peg$parseCallArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f141(s1, s3, s7);
+              s5 = peg$f142(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -9769,7 +9787,7 @@ function peg$parse(input, options) {
               s5 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f142(s1, s3, s5);
+            s0 = peg$f143(s1, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9876,7 +9894,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f143(s1, s3, s5);
+                  s0 = peg$f144(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10020,7 +10038,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f144();
+    s1 = peg$f145();
     if (s1) {
       s1 = undefined;
     } else {
@@ -10037,7 +10055,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f145();
+        s5 = peg$f146();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -10094,7 +10112,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f146(s2, s5);
+          s3 = peg$f147(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10103,7 +10121,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f147(s2, s3);
+        s0 = peg$f148(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10138,7 +10156,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f148(s2, s5);
+          s3 = peg$f149(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10147,7 +10165,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f149(s2, s3);
+        s0 = peg$f150(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10471,7 +10489,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f150(s2);
+        s0 = peg$f151(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10497,7 +10515,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f151();
+          s0 = peg$f152();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10518,7 +10536,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f152();
+          s0 = peg$f153();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10643,7 +10661,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f153();
+                      s0 = peg$f154();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -10751,7 +10769,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f154();
+                            s0 = peg$f155();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -10799,7 +10817,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f155();
+                  s0 = peg$f156();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10820,7 +10838,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f156();
+                  s0 = peg$f157();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10837,7 +10855,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f157();
+                    s0 = peg$f158();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -10883,7 +10901,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f158();
+                          s0 = peg$f159();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -10905,7 +10923,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f159();
+                      s1 = peg$f160();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -10913,7 +10931,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f160();
+                        s1 = peg$f161();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -10921,7 +10939,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f161();
+                          s1 = peg$f162();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -10929,7 +10947,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f162();
+                            s1 = peg$f163();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -10937,7 +10955,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f163();
+                              s1 = peg$f164();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -10945,7 +10963,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f164();
+                                s1 = peg$f165();
                               }
                               s0 = s1;
                             }

@@ -77,6 +77,7 @@ End try
 throw(50042; "This is a custom error")
 throw({errCode: 1; message: "Error {name}"; name: "x"; deferred: True})
 throw:C1805(500; "Unable to send email")
+throw "a message without parentheses"
 Use (Storage)
 	Storage.counter:=New shared object("value"; 0)
 End use
