@@ -287,8 +287,8 @@ export interface SymbolArgNode extends Base<'SymbolArg'> {
 
 export type LiteralNode = TextNode | NumberNode | DateNode | TimeNode | BoolNode | NullNode
 
-export type ExprNode =
-  | LiteralNode
+/** The expressions a value can be assigned to (`:=`, `+=`…) or declared (`var`, `For`…). */
+export type AssignableNode =
   | LocalNode
   | NameNode
   | InterprocessVarNode
@@ -299,9 +299,13 @@ export type ExprNode =
   | ArrayElementNode
   | CharAtNode
   | FieldNode
+  | DerefNode
+
+export type ExprNode =
+  | LiteralNode
+  | AssignableNode
   | TableNode
   | PointerToNode
-  | DerefNode
   | CallNode
   | MethodCallNode
   | CommandNode
@@ -319,17 +323,3 @@ export type ExprNode =
   | FormulaNode
   | TryExprNode
   | SymbolArgNode
-
-/** The expressions a value can be assigned to (`:=`, `+=`…) or declared (`var`, `For`…). */
-export type AssignableNode =
-  | LocalNode
-  | NameNode
-  | InterprocessVarNode
-  | ParamNode
-  | IndirectParamNode
-  | MemberNode
-  | IndexNode
-  | ArrayElementNode
-  | CharAtNode
-  | FieldNode
-  | DerefNode

@@ -2697,47 +2697,62 @@ function peg$parse(input, options) {
   }
 
   function peg$parseIfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwIf();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parse_();
-      s5 = peg$parseExpr();
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parseLineEnd();
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwIf();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseStatements();
-          s8 = peg$currPos;
-          s9 = peg$parse_();
-          s10 = peg$parseKwElse();
-          if (s10 !== peg$FAILED) {
-            s11 = peg$parseLineEnd();
+          s7 = peg$parseLineEnd();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseStatements();
+            s9 = peg$currPos;
+            s10 = peg$parse_();
+            s11 = peg$parseKwElse();
             if (s11 !== peg$FAILED) {
-              s12 = peg$parseStatements();
-              peg$savedPos = s8;
-              s8 = peg$f34(s2, s5, s7, s12);
+              s12 = peg$parseLineEnd();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$parseStatements();
+                peg$savedPos = s9;
+                s9 = peg$f34(s3, s6, s8, s13);
+              } else {
+                peg$currPos = s9;
+                s9 = peg$FAILED;
+              }
             } else {
-              peg$currPos = s8;
-              s8 = peg$FAILED;
+              peg$currPos = s9;
+              s9 = peg$FAILED;
             }
-          } else {
-            peg$currPos = s8;
-            s8 = peg$FAILED;
-          }
-          if (s8 === peg$FAILED) {
-            s8 = null;
-          }
-          s9 = peg$parse_();
-          s10 = peg$parseKwEndIf();
-          if (s10 !== peg$FAILED) {
-            s11 = peg$parseHere();
-            s12 = peg$parseLineEnd();
-            if (s12 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f35(s2, s5, s7, s8, s11);
+            if (s9 === peg$FAILED) {
+              s9 = null;
+            }
+            s10 = peg$parse_();
+            s11 = peg$parseKwEndIf();
+            if (s11 !== peg$FAILED) {
+              s12 = peg$parseHere();
+              s13 = peg$parseLineEnd();
+              if (s13 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f35(s3, s6, s8, s9, s12);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2763,55 +2778,70 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseOfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwCaseOf();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parseLineEnd();
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwCaseOf();
       if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseBlankLine();
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = peg$parseBlankLine();
-        }
-        s6 = [];
-        s7 = peg$parseCaseBranch();
-        while (s7 !== peg$FAILED) {
-          s6.push(s7);
-          s7 = peg$parseCaseBranch();
-        }
-        s7 = peg$currPos;
-        s8 = peg$parse_();
-        s9 = peg$parseKwElse();
-        if (s9 !== peg$FAILED) {
-          s10 = peg$parseLineEnd();
-          if (s10 !== peg$FAILED) {
-            s11 = peg$parseStatements();
-            peg$savedPos = s7;
-            s7 = peg$f36(s2, s6, s11);
-          } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = [];
+          s7 = peg$parseBlankLine();
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            s7 = peg$parseBlankLine();
           }
-        } else {
-          peg$currPos = s7;
-          s7 = peg$FAILED;
-        }
-        if (s7 === peg$FAILED) {
-          s7 = null;
-        }
-        s8 = peg$parse_();
-        s9 = peg$parseKwEndCase();
-        if (s9 !== peg$FAILED) {
-          s10 = peg$parseHere();
-          s11 = peg$parseLineEnd();
-          if (s11 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f37(s2, s6, s7, s10);
+          s7 = [];
+          s8 = peg$parseCaseBranch();
+          while (s8 !== peg$FAILED) {
+            s7.push(s8);
+            s8 = peg$parseCaseBranch();
+          }
+          s8 = peg$currPos;
+          s9 = peg$parse_();
+          s10 = peg$parseKwElse();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
+              s12 = peg$parseStatements();
+              peg$savedPos = s8;
+              s8 = peg$f36(s3, s7, s12);
+            } else {
+              peg$currPos = s8;
+              s8 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s8;
+            s8 = peg$FAILED;
+          }
+          if (s8 === peg$FAILED) {
+            s8 = null;
+          }
+          s9 = peg$parse_();
+          s10 = peg$parseKwEndCase();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseHere();
+            s12 = peg$parseLineEnd();
+            if (s12 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f37(s3, s7, s8, s11);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2833,11 +2863,12 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseBranch() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     if (input.charCodeAt(peg$currPos) === 58) {
       s3 = peg$c8;
       peg$currPos++;
@@ -2845,33 +2876,53 @@ function peg$parse(input, options) {
       s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e15); }
     }
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$currPos;
-      peg$silentFails++;
-      if (input.charCodeAt(peg$currPos) === 61) {
-        s5 = peg$c9;
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      if (input.charCodeAt(peg$currPos) === 58) {
+        s4 = peg$c8;
         peg$currPos++;
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e16); }
-      }
-      peg$silentFails--;
-      if (s5 === peg$FAILED) {
-        s4 = undefined;
-      } else {
-        peg$currPos = s4;
         s4 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e15); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseExpr();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parseHere();
-          s8 = peg$parseLineEnd();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseStatements();
-            peg$savedPos = s0;
-            s0 = peg$f38(s2, s6, s7, s9);
+        s5 = peg$currPos;
+        peg$silentFails++;
+        if (input.charCodeAt(peg$currPos) === 61) {
+          s6 = peg$c9;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e16); }
+        }
+        peg$silentFails--;
+        if (s6 === peg$FAILED) {
+          s5 = undefined;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseExpr();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseHere();
+            s9 = peg$parseLineEnd();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseStatements();
+              peg$savedPos = s0;
+              s0 = peg$f38(s3, s7, s8, s10);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2893,95 +2944,110 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwFor();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s5 = peg$c16;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseAssignable();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 59) {
-            s9 = peg$c22;
-            peg$currPos++;
-          } else {
-            s9 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
-          }
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parse_();
-            s11 = peg$parseExpr();
-            if (s11 !== peg$FAILED) {
-              s12 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s13 = peg$c22;
-                peg$currPos++;
-              } else {
-                s13 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s13 !== peg$FAILED) {
-                s14 = peg$parse_();
-                s15 = peg$parseExpr();
-                if (s15 !== peg$FAILED) {
-                  s16 = peg$currPos;
-                  s17 = peg$parse_();
-                  if (input.charCodeAt(peg$currPos) === 59) {
-                    s18 = peg$c22;
-                    peg$currPos++;
-                  } else {
-                    s18 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e30); }
-                  }
-                  if (s18 !== peg$FAILED) {
-                    s19 = peg$parse_();
-                    s20 = peg$parseExpr();
-                    if (s20 !== peg$FAILED) {
-                      peg$savedPos = s16;
-                      s16 = peg$f39(s2, s7, s11, s15, s20);
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwFor();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s6 = peg$c16;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseAssignable();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            if (input.charCodeAt(peg$currPos) === 59) {
+              s10 = peg$c22;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            }
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseExpr();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s14 = peg$c22;
+                  peg$currPos++;
+                } else {
+                  s14 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                }
+                if (s14 !== peg$FAILED) {
+                  s15 = peg$parse_();
+                  s16 = peg$parseExpr();
+                  if (s16 !== peg$FAILED) {
+                    s17 = peg$currPos;
+                    s18 = peg$parse_();
+                    if (input.charCodeAt(peg$currPos) === 59) {
+                      s19 = peg$c22;
+                      peg$currPos++;
                     } else {
-                      peg$currPos = s16;
-                      s16 = peg$FAILED;
+                      s19 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e30); }
                     }
-                  } else {
-                    peg$currPos = s16;
-                    s16 = peg$FAILED;
-                  }
-                  if (s16 === peg$FAILED) {
-                    s16 = null;
-                  }
-                  s17 = peg$parse_();
-                  if (input.charCodeAt(peg$currPos) === 41) {
-                    s18 = peg$c17;
-                    peg$currPos++;
-                  } else {
-                    s18 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e25); }
-                  }
-                  if (s18 !== peg$FAILED) {
-                    s19 = peg$parseLineEnd();
                     if (s19 !== peg$FAILED) {
-                      s20 = peg$parseStatements();
-                      s21 = peg$parse_();
-                      s22 = peg$parseKwEndFor();
-                      if (s22 !== peg$FAILED) {
-                        s23 = peg$parseHere();
-                        s24 = peg$parseLineEnd();
-                        if (s24 !== peg$FAILED) {
-                          peg$savedPos = s0;
-                          s0 = peg$f40(s2, s7, s11, s15, s16, s20, s23);
+                      s20 = peg$parse_();
+                      s21 = peg$parseExpr();
+                      if (s21 !== peg$FAILED) {
+                        peg$savedPos = s17;
+                        s17 = peg$f39(s3, s8, s12, s16, s21);
+                      } else {
+                        peg$currPos = s17;
+                        s17 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s17;
+                      s17 = peg$FAILED;
+                    }
+                    if (s17 === peg$FAILED) {
+                      s17 = null;
+                    }
+                    s18 = peg$parse_();
+                    if (input.charCodeAt(peg$currPos) === 41) {
+                      s19 = peg$c17;
+                      peg$currPos++;
+                    } else {
+                      s19 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                    }
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parseLineEnd();
+                      if (s20 !== peg$FAILED) {
+                        s21 = peg$parseStatements();
+                        s22 = peg$parse_();
+                        s23 = peg$parseKwEndFor();
+                        if (s23 !== peg$FAILED) {
+                          s24 = peg$parseHere();
+                          s25 = peg$parseLineEnd();
+                          if (s25 !== peg$FAILED) {
+                            peg$savedPos = s0;
+                            s0 = peg$f40(s3, s8, s12, s16, s17, s21, s24);
+                          } else {
+                            peg$currPos = s0;
+                            s0 = peg$FAILED;
+                          }
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -3031,132 +3097,147 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForEachBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwForEach();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s5 = peg$c16;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseAssignable();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 59) {
-            s9 = peg$c22;
-            peg$currPos++;
-          } else {
-            s9 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
-          }
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parse_();
-            s11 = peg$parseExpr();
-            if (s11 !== peg$FAILED) {
-              s12 = peg$currPos;
-              s13 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s14 = peg$c22;
-                peg$currPos++;
-              } else {
-                s14 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s14 !== peg$FAILED) {
-                s15 = peg$parse_();
-                s16 = peg$parseExpr();
-                if (s16 !== peg$FAILED) {
-                  peg$savedPos = s12;
-                  s12 = peg$f41(s2, s7, s11, s16);
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwForEach();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s6 = peg$c16;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseAssignable();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            if (input.charCodeAt(peg$currPos) === 59) {
+              s10 = peg$c22;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            }
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseExpr();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$currPos;
+                s14 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s15 = peg$c22;
+                  peg$currPos++;
                 } else {
-                  peg$currPos = s12;
-                  s12 = peg$FAILED;
+                  s15 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
                 }
-              } else {
-                peg$currPos = s12;
-                s12 = peg$FAILED;
-              }
-              if (s12 === peg$FAILED) {
-                s12 = null;
-              }
-              s13 = peg$currPos;
-              s14 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s15 = peg$c22;
-                peg$currPos++;
-              } else {
-                s15 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s15 !== peg$FAILED) {
-                s16 = peg$parse_();
-                s17 = peg$parseExpr();
-                if (s17 !== peg$FAILED) {
-                  peg$savedPos = s13;
-                  s13 = peg$f42(s2, s7, s11, s12, s17);
+                if (s15 !== peg$FAILED) {
+                  s16 = peg$parse_();
+                  s17 = peg$parseExpr();
+                  if (s17 !== peg$FAILED) {
+                    peg$savedPos = s13;
+                    s13 = peg$f41(s3, s8, s12, s17);
+                  } else {
+                    peg$currPos = s13;
+                    s13 = peg$FAILED;
+                  }
                 } else {
                   peg$currPos = s13;
                   s13 = peg$FAILED;
                 }
-              } else {
-                peg$currPos = s13;
-                s13 = peg$FAILED;
-              }
-              if (s13 === peg$FAILED) {
-                s13 = null;
-              }
-              s14 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 41) {
-                s15 = peg$c17;
-                peg$currPos++;
-              } else {
-                s15 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
-              }
-              if (s15 !== peg$FAILED) {
-                s16 = peg$currPos;
-                s17 = peg$parse_();
-                s18 = peg$parseKwUntil();
-                if (s18 === peg$FAILED) {
-                  s18 = peg$parseKwWhile();
+                if (s13 === peg$FAILED) {
+                  s13 = null;
                 }
-                if (s18 !== peg$FAILED) {
-                  s19 = peg$parse_();
-                  s20 = peg$parseExpr();
-                  if (s20 !== peg$FAILED) {
-                    peg$savedPos = s16;
-                    s16 = peg$f43(s2, s7, s11, s12, s13, s18, s20);
+                s14 = peg$currPos;
+                s15 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s16 = peg$c22;
+                  peg$currPos++;
+                } else {
+                  s16 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                }
+                if (s16 !== peg$FAILED) {
+                  s17 = peg$parse_();
+                  s18 = peg$parseExpr();
+                  if (s18 !== peg$FAILED) {
+                    peg$savedPos = s14;
+                    s14 = peg$f42(s3, s8, s12, s13, s18);
                   } else {
-                    peg$currPos = s16;
-                    s16 = peg$FAILED;
+                    peg$currPos = s14;
+                    s14 = peg$FAILED;
                   }
                 } else {
-                  peg$currPos = s16;
+                  peg$currPos = s14;
+                  s14 = peg$FAILED;
+                }
+                if (s14 === peg$FAILED) {
+                  s14 = null;
+                }
+                s15 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 41) {
+                  s16 = peg$c17;
+                  peg$currPos++;
+                } else {
                   s16 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e25); }
                 }
-                if (s16 === peg$FAILED) {
-                  s16 = null;
-                }
-                s17 = peg$parseLineEnd();
-                if (s17 !== peg$FAILED) {
-                  s18 = peg$parseStatements();
-                  s19 = peg$parse_();
-                  s20 = peg$parseKwEndForEach();
-                  if (s20 !== peg$FAILED) {
-                    s21 = peg$parseHere();
-                    s22 = peg$parseLineEnd();
-                    if (s22 !== peg$FAILED) {
-                      peg$savedPos = s0;
-                      s0 = peg$f44(s2, s7, s11, s12, s13, s16, s18, s21);
+                if (s16 !== peg$FAILED) {
+                  s17 = peg$currPos;
+                  s18 = peg$parse_();
+                  s19 = peg$parseKwUntil();
+                  if (s19 === peg$FAILED) {
+                    s19 = peg$parseKwWhile();
+                  }
+                  if (s19 !== peg$FAILED) {
+                    s20 = peg$parse_();
+                    s21 = peg$parseExpr();
+                    if (s21 !== peg$FAILED) {
+                      peg$savedPos = s17;
+                      s17 = peg$f43(s3, s8, s12, s13, s14, s19, s21);
+                    } else {
+                      peg$currPos = s17;
+                      s17 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s17;
+                    s17 = peg$FAILED;
+                  }
+                  if (s17 === peg$FAILED) {
+                    s17 = null;
+                  }
+                  s18 = peg$parseLineEnd();
+                  if (s18 !== peg$FAILED) {
+                    s19 = peg$parseStatements();
+                    s20 = peg$parse_();
+                    s21 = peg$parseKwEndForEach();
+                    if (s21 !== peg$FAILED) {
+                      s22 = peg$parseHere();
+                      s23 = peg$parseLineEnd();
+                      if (s23 !== peg$FAILED) {
+                        peg$savedPos = s0;
+                        s0 = peg$f44(s3, s8, s12, s13, s14, s17, s19, s22);
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3198,27 +3279,42 @@ function peg$parse(input, options) {
   }
 
   function peg$parseWhileBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwWhile();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parse_();
-      s5 = peg$parseExpr();
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parseLineEnd();
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwWhile();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseStatements();
-          s8 = peg$parse_();
-          s9 = peg$parseKwEndWhile();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseHere();
-            s11 = peg$parseLineEnd();
-            if (s11 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f45(s2, s5, s7, s10);
+          s7 = peg$parseLineEnd();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseStatements();
+            s9 = peg$parse_();
+            s10 = peg$parseKwEndWhile();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parseHere();
+              s12 = peg$parseLineEnd();
+              if (s12 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f45(s3, s6, s8, s11);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3244,27 +3340,42 @@ function peg$parse(input, options) {
   }
 
   function peg$parseRepeatBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwRepeat();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parseLineEnd();
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwRepeat();
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseStatements();
-        s6 = peg$parse_();
-        s7 = peg$parseKwUntil();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parse_();
-          s9 = peg$parseExpr();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseHere();
-            s11 = peg$parseLineEnd();
-            if (s11 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f46(s2, s5, s9, s10);
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parseStatements();
+          s7 = peg$parse_();
+          s8 = peg$parseKwUntil();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            s10 = peg$parseExpr();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parseHere();
+              s12 = peg$parseLineEnd();
+              if (s12 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f46(s3, s6, s10, s11);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3290,44 +3401,59 @@ function peg$parse(input, options) {
   }
 
   function peg$parseTryBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwTry();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$parseLineEnd();
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwTry();
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseStatements();
-        s6 = peg$currPos;
-        s7 = peg$parse_();
-        s8 = peg$parseKwCatch();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseLineEnd();
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parseStatements();
+          s7 = peg$currPos;
+          s8 = peg$parse_();
+          s9 = peg$parseKwCatch();
           if (s9 !== peg$FAILED) {
-            s10 = peg$parseStatements();
-            peg$savedPos = s6;
-            s6 = peg$f47(s2, s5, s10);
+            s10 = peg$parseLineEnd();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parseStatements();
+              peg$savedPos = s7;
+              s7 = peg$f47(s3, s6, s11);
+            } else {
+              peg$currPos = s7;
+              s7 = peg$FAILED;
+            }
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s7;
+            s7 = peg$FAILED;
           }
-        } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
-        }
-        if (s6 === peg$FAILED) {
-          s6 = null;
-        }
-        s7 = peg$parse_();
-        s8 = peg$parseKwEndTry();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseHere();
-          s10 = peg$parseLineEnd();
-          if (s10 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f48(s2, s5, s6, s9);
+          if (s7 === peg$FAILED) {
+            s7 = null;
+          }
+          s8 = peg$parse_();
+          s9 = peg$parseKwEndTry();
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseHere();
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f48(s3, s6, s7, s10);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3349,53 +3475,68 @@ function peg$parse(input, options) {
   }
 
   function peg$parseUseBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
+    s2 = peg$currPos;
+    peg$silentFails++;
     s3 = peg$parseKwUse();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s4 = peg$currPos;
-      peg$silentFails++;
-      s5 = peg$currPos;
-      s6 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s7 = peg$c16;
-        peg$currPos++;
-      } else {
-        s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
-      if (s7 !== peg$FAILED) {
-        s6 = [s6, s7];
-        s5 = s6;
-      } else {
-        peg$currPos = s5;
-        s5 = peg$FAILED;
-      }
-      peg$silentFails--;
-      if (s5 !== peg$FAILED) {
-        peg$currPos = s4;
-        s4 = undefined;
-      } else {
-        s4 = peg$FAILED;
-      }
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$parseKwUse();
       if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseExpr();
+        s5 = peg$currPos;
+        peg$silentFails++;
+        s6 = peg$currPos;
+        s7 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s8 = peg$c16;
+          peg$currPos++;
+        } else {
+          s8 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
+        if (s8 !== peg$FAILED) {
+          s7 = [s7, s8];
+          s6 = s7;
+        } else {
+          peg$currPos = s6;
+          s6 = peg$FAILED;
+        }
+        peg$silentFails--;
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseLineEnd();
+          peg$currPos = s5;
+          s5 = undefined;
+        } else {
+          s5 = peg$FAILED;
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseExpr();
           if (s7 !== peg$FAILED) {
-            s8 = peg$parseStatements();
-            s9 = peg$parse_();
-            s10 = peg$parseKwEndUse();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseHere();
-              s12 = peg$parseLineEnd();
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f49(s2, s6, s8, s11);
+            s8 = peg$parseLineEnd();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parseStatements();
+              s10 = peg$parse_();
+              s11 = peg$parseKwEndUse();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parseHere();
+                s13 = peg$parseLineEnd();
+                if (s13 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f49(s3, s7, s9, s12);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3425,90 +3566,105 @@ function peg$parse(input, options) {
   }
 
   function peg$parseBeginSql() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseHere();
-    s3 = peg$currPos;
-    s4 = peg$currPos;
-    s5 = peg$parseSqlBegin();
-    if (s5 !== peg$FAILED) {
-      s6 = [];
-      s7 = input.charAt(peg$currPos);
-      if (peg$r3.test(s7)) {
-        peg$currPos++;
-      } else {
-        s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      while (s7 !== peg$FAILED) {
-        s6.push(s7);
-        s7 = input.charAt(peg$currPos);
-        if (peg$r3.test(s7)) {
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseSqlBegin();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseHere();
+      s4 = peg$currPos;
+      s5 = peg$currPos;
+      s6 = peg$parseSqlBegin();
+      if (s6 !== peg$FAILED) {
+        s7 = [];
+        s8 = input.charAt(peg$currPos);
+        if (peg$r3.test(s8)) {
           peg$currPos++;
         } else {
-          s7 = peg$FAILED;
+          s8 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
-      }
-      s7 = peg$parseNewline();
-      if (s7 !== peg$FAILED) {
-        s8 = [];
-        s9 = peg$parseSqlLine();
-        while (s9 !== peg$FAILED) {
-          s8.push(s9);
-          s9 = peg$parseSqlLine();
-        }
-        s9 = peg$parse_();
-        s10 = peg$parseSqlEnd();
-        if (s10 !== peg$FAILED) {
-          s11 = [];
-          s12 = input.charAt(peg$currPos);
-          if (peg$r3.test(s12)) {
+        while (s8 !== peg$FAILED) {
+          s7.push(s8);
+          s8 = input.charAt(peg$currPos);
+          if (peg$r3.test(s8)) {
             peg$currPos++;
           } else {
-            s12 = peg$FAILED;
+            s8 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
-          while (s12 !== peg$FAILED) {
-            s11.push(s12);
-            s12 = input.charAt(peg$currPos);
-            if (peg$r3.test(s12)) {
+        }
+        s8 = peg$parseNewline();
+        if (s8 !== peg$FAILED) {
+          s9 = [];
+          s10 = peg$parseSqlLine();
+          while (s10 !== peg$FAILED) {
+            s9.push(s10);
+            s10 = peg$parseSqlLine();
+          }
+          s10 = peg$parse_();
+          s11 = peg$parseSqlEnd();
+          if (s11 !== peg$FAILED) {
+            s12 = [];
+            s13 = input.charAt(peg$currPos);
+            if (peg$r3.test(s13)) {
               peg$currPos++;
             } else {
-              s12 = peg$FAILED;
+              s13 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e11); }
             }
+            while (s13 !== peg$FAILED) {
+              s12.push(s13);
+              s13 = input.charAt(peg$currPos);
+              if (peg$r3.test(s13)) {
+                peg$currPos++;
+              } else {
+                s13 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e11); }
+              }
+            }
+            s6 = [s6, s7, s8, s9, s10, s11, s12];
+            s5 = s6;
+          } else {
+            peg$currPos = s5;
+            s5 = peg$FAILED;
           }
-          s5 = [s5, s6, s7, s8, s9, s10, s11];
-          s4 = s5;
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s5;
+          s5 = peg$FAILED;
         }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s4;
-      s4 = peg$FAILED;
-    }
-    if (s4 !== peg$FAILED) {
-      s3 = input.substring(s3, peg$currPos);
-    } else {
-      s3 = s4;
-    }
-    if (s3 !== peg$FAILED) {
-      s4 = peg$parseHere();
-      s5 = peg$parseNewline();
-      if (s5 === peg$FAILED) {
-        s5 = peg$parseEOF();
+        peg$currPos = s5;
+        s5 = peg$FAILED;
       }
       if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f50(s2, s3, s4);
+        s4 = input.substring(s4, peg$currPos);
+      } else {
+        s4 = s5;
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseHere();
+        s6 = peg$parseNewline();
+        if (s6 === peg$FAILED) {
+          s6 = peg$parseEOF();
+        }
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f50(s3, s4, s5);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3520,49 +3676,64 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = peg$parse_();
-      s2 = peg$parseHere();
-      s3 = peg$currPos;
-      s4 = peg$currPos;
-      s5 = peg$parseSqlBegin();
-      if (s5 !== peg$FAILED) {
-        s6 = [];
-        s7 = input.charAt(peg$currPos);
-        if (peg$r3.test(s7)) {
-          peg$currPos++;
-        } else {
-          s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-        while (s7 !== peg$FAILED) {
-          s6.push(s7);
-          s7 = input.charAt(peg$currPos);
-          if (peg$r3.test(s7)) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseSqlBegin();
+      peg$silentFails--;
+      if (s3 !== peg$FAILED) {
+        peg$currPos = s2;
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseHere();
+        s4 = peg$currPos;
+        s5 = peg$currPos;
+        s6 = peg$parseSqlBegin();
+        if (s6 !== peg$FAILED) {
+          s7 = [];
+          s8 = input.charAt(peg$currPos);
+          if (peg$r3.test(s8)) {
             peg$currPos++;
           } else {
-            s7 = peg$FAILED;
+            s8 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
-        }
-        s5 = [s5, s6];
-        s4 = s5;
-      } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
-      }
-      if (s4 !== peg$FAILED) {
-        s3 = input.substring(s3, peg$currPos);
-      } else {
-        s3 = s4;
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parseHere();
-        s5 = peg$parseNewline();
-        if (s5 === peg$FAILED) {
-          s5 = peg$parseEOF();
+          while (s8 !== peg$FAILED) {
+            s7.push(s8);
+            s8 = input.charAt(peg$currPos);
+            if (peg$r3.test(s8)) {
+              peg$currPos++;
+            } else {
+              s8 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            }
+          }
+          s6 = [s6, s7];
+          s5 = s6;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
         }
         if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f51(s2, s3, s4);
+          s4 = input.substring(s4, peg$currPos);
+        } else {
+          s4 = s5;
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseHere();
+          s6 = peg$parseNewline();
+          if (s6 === peg$FAILED) {
+            s6 = peg$parseEOF();
+          }
+          if (s6 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f51(s3, s4, s5);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
