@@ -62,6 +62,36 @@ describe('a bad statement fails alone', () => {
   })
 })
 
+describe('deep input', () => {
+  test('nested blocks without their ends are each reported (each statement is parsed once)', () => {
+    const text = Array.from({ length: 60 }, (_, i) => `${'\t'.repeat(i)}If ($a${i})\n`).join('')
+    const { problems } = method(text)
+    expect(problems).toHaveLength(60)
+    expect(problems.every((p) => p.message === 'If without a matching End if')).toBe(true)
+  })
+
+  test('past the bounds of nesting, the file is one problem instead of a crash', () => {
+    const blocks = 'If ($a)\n'.repeat(150) + 'End if\n'.repeat(150)
+    expect(method(blocks).problems).toEqual([
+      { line: 102, column: 1, message: 'Blocks are nested more than 100 levels deep' },
+    ])
+    const parens = method('$a:=' + '('.repeat(300) + '1' + ')'.repeat(300))
+    expect(parens.problems.map((p) => p.message)).toEqual([
+      'Expressions are nested more than 200 levels deep',
+    ])
+    const chain = method('$a:=' + '1+'.repeat(600) + '1')
+    expect(chain.problems.map((p) => p.message)).toEqual([
+      'An expression chains more than 500 operators or members',
+    ])
+  })
+
+  test('within the bounds, deep code parses', () => {
+    const blocks = 'If ($a)\n'.repeat(99) + '$x:=1\n' + 'End if\n'.repeat(99)
+    expect(method(blocks).problems).toEqual([])
+    expect(method('$a:=' + '('.repeat(150) + '1' + ')'.repeat(150)).problems).toEqual([])
+  })
+})
+
 describe('parse4d never throws', () => {
   const fragments = fc.constantFrom(
     'If ($a)',

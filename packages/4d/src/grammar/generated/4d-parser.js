@@ -471,14 +471,26 @@ function peg$parse(input, options) {
   function peg$f7() {    return null  }
   function peg$f8(from, t, to) {    return { text: t, loc: span(from, to) }  }
   function peg$f9() {    return location().start  }
-  function peg$f10(items) {    return present(items)  }
-  function peg$f11(s) {    return s  }
-  function peg$f12(l) {    return unparsed(l, 'statement')  }
-  function peg$f13(l) {    return stray(l)  }
-  function peg$f14(items) {    return present(items)  }
-  function peg$f15(s) {    return s  }
-  function peg$f16(target, op, value) {    return { op, value }  }
-  function peg$f17(target, assign) {
+  function peg$f10() {    return enterBlock()  }
+  function peg$f11(items) {    return leaveBlock()  }
+  function peg$f12(items) {    return present(items)  }
+  function peg$f13() {    memo = statementMemo.get(offset()); return memo !== undefined  }
+  function peg$f14() {    return memo !== FAILED  }
+  function peg$f15() {    return memo.length - 1  }
+  function peg$f16() {    return memo.node  }
+  function peg$f17() {    return !statementMemo.has(offset()) && statementMemo.set(offset(), FAILED)  }
+  function peg$f18(s) {
+    const { start, end } = range()
+    statementMemo.set(start, { length: end - start, node: s })
+    return s
+  }
+  function peg$f19(s) {    return s  }
+  function peg$f20(l) {    return unparsed(l, 'statement')  }
+  function peg$f21(l) {    return stray(l)  }
+  function peg$f22(items) {    return present(items)  }
+  function peg$f23(s) {    return s  }
+  function peg$f24(target, op, value) {    return { op, value }  }
+  function peg$f25(target, assign) {
     if (assign === null) return Ast.exprStmt({ expr: target }, L())
     if (!ASSIGNABLE.has(target.kind)) {
       const loc = L()
@@ -486,83 +498,83 @@ function peg$parse(input, options) {
     }
     return Ast.assign({ target, op: assign.op, value: assign.value }, L())
   }
-  function peg$f18(names, t) {    return t  }
-  function peg$f19(names, type, e) {    return e  }
-  function peg$f20(names, type, init) {
+  function peg$f26(names, t) {    return t  }
+  function peg$f27(names, type, e) {    return e  }
+  function peg$f28(names, type, init) {
     return Ast.var({ names, type, init }, L())
   }
-  function peg$f21(head, n) {    return n  }
-  function peg$f22(head, tail) {    return [head, ...tail]  }
-  function peg$f23(n) {    return Ast.name({ name: n }, L())  }
-  function peg$f24(p) {    return p ?? []  }
-  function peg$f25(params, r) {    return r  }
-  function peg$f26(params, result) {
+  function peg$f29(head, n) {    return n  }
+  function peg$f30(head, tail) {    return [head, ...tail]  }
+  function peg$f31(n) {    return Ast.name({ name: n }, L())  }
+  function peg$f32(p) {    return p ?? []  }
+  function peg$f33(params, r) {    return r  }
+  function peg$f34(params, result) {
     return Ast.declare({ params: params ?? [], result }, L())
   }
-  function peg$f27(e) {    return e  }
-  function peg$f28(value) {    return Ast.return({ value }, L())  }
-  function peg$f29() {    return Ast.break({}, L())  }
-  function peg$f30() {    return Ast.continue({}, L())  }
-  function peg$f31(a) {    return a ?? []  }
-  function peg$f32(e) {    return [e]  }
-  function peg$f33(args) {
+  function peg$f35(e) {    return e  }
+  function peg$f36(value) {    return Ast.return({ value }, L())  }
+  function peg$f37() {    return Ast.break({}, L())  }
+  function peg$f38() {    return Ast.continue({}, L())  }
+  function peg$f39(a) {    return a ?? []  }
+  function peg$f40(e) {    return [e]  }
+  function peg$f41(args) {
     return Ast.throw({ args: args ?? [] }, L())
   }
-  function peg$f34(from, test, then, s) {    return s  }
-  function peg$f35(from, test, then, otherwise, to) {
+  function peg$f42(from, test, then, s) {    return s  }
+  function peg$f43(from, test, then, otherwise, to) {
     return Ast.if({ test, then, else: otherwise }, span(from, to))
   }
-  function peg$f36(from, branches, s) {    return s  }
-  function peg$f37(from, branches, otherwise, to) {
+  function peg$f44(from, branches, s) {    return s  }
+  function peg$f45(from, branches, otherwise, to) {
     return Ast.caseOf({ branches, else: otherwise }, span(from, to))
   }
-  function peg$f38(from, test, headEnd, body) {
+  function peg$f46(from, test, headEnd, body) {
     return Ast.caseBranch({ test, body }, span(from, lastEnd(body, headEnd)))
   }
-  function peg$f39(from, counter, start, end, e) {    return e  }
-  function peg$f40(from, counter, start, end, step, body, to) {
+  function peg$f47(from, counter, start, end, e) {    return e  }
+  function peg$f48(from, counter, start, end, step, body, to) {
     return Ast.for({ counter, start, end, step, body }, span(from, to))
   }
-  function peg$f41(from, item, source, e) {    return e  }
-  function peg$f42(from, item, source, begin, e) {    return e  }
-  function peg$f43(from, item, source, begin, end, k, e) {    return { k, e }  }
-  function peg$f44(from, item, source, begin, end, cond, body, to) {
+  function peg$f49(from, item, source, e) {    return e  }
+  function peg$f50(from, item, source, begin, e) {    return e  }
+  function peg$f51(from, item, source, begin, end, k, e) {    return { k, e }  }
+  function peg$f52(from, item, source, begin, end, cond, body, to) {
     const until = cond !== null && cond.k === 'Until' ? cond.e : null
     const whileTest = cond !== null && cond.k === 'While' ? cond.e : null
     return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, span(from, to))
   }
-  function peg$f45(from, test, body, to) {
+  function peg$f53(from, test, body, to) {
     return Ast.while({ test, body }, span(from, to))
   }
-  function peg$f46(from, body, until, to) {
+  function peg$f54(from, body, until, to) {
     return Ast.repeat({ body, until }, span(from, to))
   }
-  function peg$f47(from, body, s) {    return s  }
-  function peg$f48(from, body, catchBody, to) {
+  function peg$f55(from, body, s) {    return s  }
+  function peg$f56(from, body, catchBody, to) {
     return Ast.try({ body, catch: catchBody }, span(from, to))
   }
-  function peg$f49(from, target, body, to) {
+  function peg$f57(from, target, body, to) {
     return Ast.use({ target, body }, span(from, to))
   }
-  function peg$f50(from, t, to) {
+  function peg$f58(from, t, to) {
     const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
   }
-  function peg$f51(from, t, to) {
+  function peg$f59(from, t, to) {
     const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL without a matching End SQL', at: loc.start }, loc)
   }
-  function peg$f52() {    return 'While'  }
-  function peg$f53() {    return 'Until'  }
-  function peg$f54(from, superclass, to) {
+  function peg$f60() {    return 'While'  }
+  function peg$f61() {    return 'Until'  }
+  function peg$f62(from, superclass, to) {
     return Ast.extends({ superclass }, span(from, to))
   }
-  function peg$f55(head, body) {
+  function peg$f63(head, body) {
     const { from, to, ...fields } = head
     return Ast.classConstructor({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f56(from, mods, p) {    return p ?? []  }
-  function peg$f57(from, mods, params, to) {
+  function peg$f64(from, mods, p) {    return p ?? []  }
+  function peg$f65(from, mods, params, to) {
     return {
       from,
       to,
@@ -572,14 +584,14 @@ function peg$parse(input, options) {
       params: params ?? [],
     }
   }
-  function peg$f58(m) {    return m.toLowerCase()  }
-  function peg$f59(head, body) {
+  function peg$f66(m) {    return m.toLowerCase()  }
+  function peg$f67(head, body) {
     const { from, to, ...fields } = head
     return Ast.function({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f60(from, mods, sig, p) {    return p ?? []  }
-  function peg$f61(from, mods, sig, params, r) {    return r  }
-  function peg$f62(from, mods, sig, params, result, to) {
+  function peg$f68(from, mods, sig, p) {    return p ?? []  }
+  function peg$f69(from, mods, sig, params, r) {    return r  }
+  function peg$f70(from, mods, sig, params, result, to) {
     return {
       from,
       to,
@@ -595,155 +607,163 @@ function peg$parse(input, options) {
       result,
     }
   }
-  function peg$f63(m) {    return m.toLowerCase()  }
-  function peg$f64(k, name) {
+  function peg$f71(m) {    return m.toLowerCase()  }
+  function peg$f72(k, name) {
     const kind = k.toLowerCase() === 'orderby' ? 'orderBy' : k.toLowerCase()
     return { kind, name, attribute: null }
   }
-  function peg$f65(name, a) {    return a  }
-  function peg$f66(name, attribute) {
+  function peg$f73(name, a) {    return a  }
+  function peg$f74(name, attribute) {
     return { kind: 'event', name, attribute }
   }
-  function peg$f67(name) {    return { kind: 'plain', name, attribute: null }  }
-  function peg$f68(from, names, t) {    return t  }
-  function peg$f69(from, names, type, e) {    return e  }
-  function peg$f70(from, names, type, init, to) {
+  function peg$f75(name) {    return { kind: 'plain', name, attribute: null }  }
+  function peg$f76(from, names, t) {    return t  }
+  function peg$f77(from, names, type, e) {    return e  }
+  function peg$f78(from, names, type, init, to) {
     return Ast.property({ names, type, init }, span(from, to))
   }
-  function peg$f71(head, n) {    return n  }
-  function peg$f72(head, tail) {    return [head, ...tail]  }
-  function peg$f73(from, mods, name, path, to) {
+  function peg$f79(head, n) {    return n  }
+  function peg$f80(head, tail) {    return [head, ...tail]  }
+  function peg$f81(from, mods, name, path, to) {
     return Ast.alias({ name, path, exposed: mods.includes('exposed') }, span(from, to))
   }
-  function peg$f74(head, n) {    return n  }
-  function peg$f75(head, tail) {    return [head, ...tail]  }
-  function peg$f76(head, p) {    return p  }
-  function peg$f77(head, tail) {    return [head, ...tail]  }
-  function peg$f78(n) {    return n  }
-  function peg$f79(name, t) {    return t  }
-  function peg$f80(name, type) {
+  function peg$f82(head, n) {    return n  }
+  function peg$f83(head, tail) {    return [head, ...tail]  }
+  function peg$f84(head, p) {    return p  }
+  function peg$f85(head, tail) {    return [head, ...tail]  }
+  function peg$f86(n) {    return n  }
+  function peg$f87(name, t) {    return t  }
+  function peg$f88(name, type) {
     return Ast.paramDecl({ name, type, variadic: true }, L())
   }
-  function peg$f81(name, t) {    return t  }
-  function peg$f82(name, type) {
+  function peg$f89(name, t) {    return t  }
+  function peg$f90(name, type) {
     return Ast.paramDecl({ name, type, variadic: false }, L())
   }
-  function peg$f83(name, t) {    return t  }
-  function peg$f84(name, type) {
+  function peg$f91(name, t) {    return t  }
+  function peg$f92(name, type) {
     return Ast.resultDecl({ name, type }, L())
   }
-  function peg$f85(type) {    return Ast.resultDecl({ name: null, type }, L())  }
-  function peg$f86(head, n) {    return n  }
-  function peg$f87(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
-  function peg$f88() {    return 'cs'  }
-  function peg$f89() {    return '4D'  }
-  function peg$f90(e) {    return e  }
-  function peg$f91(test, c, a) {    return [c, a]  }
-  function peg$f92(test, rest) {
+  function peg$f93(type) {    return Ast.resultDecl({ name: null, type }, L())  }
+  function peg$f94(head, n) {    return n  }
+  function peg$f95(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
+  function peg$f96() {    return 'cs'  }
+  function peg$f97() {    return '4D'  }
+  function peg$f98(e) {    return e  }
+  function peg$f99(test, c, a) {    return [c, a]  }
+  function peg$f100(test, rest) {
     if (rest === null) return test
     return Ast.ternary({ test, consequent: rest[0], alternate: rest[1] }, L())
   }
-  function peg$f93(head, op, right) {    return [op, right, location().end]  }
-  function peg$f94(head, tail) {
+  function peg$f101(head, op, right) {    return [op, right, location().end]  }
+  function peg$f102(head, tail) {    return chainLength(tail)  }
+  function peg$f103(head, tail) {
     return fold(head, tail)
   }
-  function peg$f95() {    return '<'  }
-  function peg$f96() {    return '+'  }
-  function peg$f97() {    return '-'  }
-  function peg$f98() {    return '*'  }
-  function peg$f99() {    return '/'  }
-  function peg$f100(target) {    return Ast.pointerTo({ target }, L())  }
-  function peg$f101(operand) {    return Ast.unary({ op: '-', operand }, L())  }
-  function peg$f102(operand) {    return Ast.unary({ op: '+', operand }, L())  }
-  function peg$f103(e) {    return ASSIGNABLE.has(e.kind)  }
-  function peg$f104(e) {    return e  }
-  function peg$f105(head, tail) {
+  function peg$f104() {    return '<'  }
+  function peg$f105() {    return '+'  }
+  function peg$f106() {    return '-'  }
+  function peg$f107() {    return '*'  }
+  function peg$f108() {    return '/'  }
+  function peg$f109(target) {    return Ast.pointerTo({ target }, L())  }
+  function peg$f110(operand) {    return Ast.unary({ op: '-', operand }, L())  }
+  function peg$f111(operand) {    return Ast.unary({ op: '+', operand }, L())  }
+  function peg$f112() {    return enterNested()  }
+  function peg$f113(p) {    return leaveNested(p)  }
+  function peg$f114(p) {    return p  }
+  function peg$f115() {    return enterNested()  }
+  function peg$f116(e) {    return leaveNested(e)  }
+  function peg$f117(e) {    return e  }
+  function peg$f118(e) {    return ASSIGNABLE.has(e.kind)  }
+  function peg$f119(e) {    return e  }
+  function peg$f120(head, tail) {    return chainLength(tail)  }
+  function peg$f121(head, tail) {
     return tail.reduce((node, op) => op(node), head)
   }
-  function peg$f106(name, args) {
+  function peg$f122(name, args) {
     const end = location().end
     return (object) => {
       const member = Ast.member({ object, name }, widen(object, end))
       return args === null ? member : Ast.call({ callee: member, args }, widen(object, end))
     }
   }
-  function peg$f107(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
-  function peg$f108(index, args) {
+  function peg$f123(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
+  function peg$f124(index, args) {
     const end = location().end
     return (object) => {
       const element = Ast.index({ object, index }, widen(object, end))
       return args === null ? element : Ast.call({ callee: element, args }, widen(object, end))
     }
   }
-  function peg$f109(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
-  function peg$f110(name) {
+  function peg$f125(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
+  function peg$f126(name) {
     const end = location().end
     return (pointer) => {
       const deref = Ast.deref({ pointer }, widen(pointer, end))
       return name === null ? deref : Ast.member({ object: deref, name }, widen(pointer, end))
     }
   }
-  function peg$f111(args) {    return args ?? []  }
-  function peg$f112(head, a) {    return a  }
-  function peg$f113(head, tail) {    return [head, ...tail].flat()  }
-  function peg$f114(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f115(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f116(symbol, e) {    return [symbol, e]  }
-  function peg$f117(e) {    return e  }
-  function peg$f118(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f119(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f120(c) {    return '\\' + c  }
-  function peg$f121(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f122(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f123(a, b, c) {
+  function peg$f127(args) {    return args ?? []  }
+  function peg$f128(head, a) {    return a  }
+  function peg$f129(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f130(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f131(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f132(symbol, e) {    return [symbol, e]  }
+  function peg$f133(e) {    return e  }
+  function peg$f134(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f135(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f136(c) {    return '\\' + c  }
+  function peg$f137(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f138(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f139(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f124(sign, h, m, s) {    return s  }
-  function peg$f125(sign, h, m, s) {
+  function peg$f140(sign, h, m, s) {    return s  }
+  function peg$f141(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f126(head, p) {    return p  }
-  function peg$f127(head, tail) {    return [head, ...tail]  }
-  function peg$f128(props) {
+  function peg$f142(head, p) {    return p  }
+  function peg$f143(head, tail) {    return [head, ...tail]  }
+  function peg$f144(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f129(t) {    return t.value  }
-  function peg$f130(key, value) {
+  function peg$f145(t) {    return t.value  }
+  function peg$f146(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f131(head, e) {    return e  }
-  function peg$f132(head, tail) {    return [head, ...tail]  }
-  function peg$f133(items) {
+  function peg$f147(head, e) {    return e  }
+  function peg$f148(head, tail) {    return [head, ...tail]  }
+  function peg$f149(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f134(table, tableToken, field) {
+  function peg$f150(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f135(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f136(table, tableToken) {
+  function peg$f151(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f152(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f137(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f138(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f139(name) {    return Ast.local({ name }, L())  }
-  function peg$f140(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f141(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f142(name, num, a) {    return a  }
-  function peg$f143(name, num, args) {
+  function peg$f153(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f154(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f155(name) {    return Ast.local({ name }, L())  }
+  function peg$f156(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f157(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f158(name, num, a) {    return a  }
+  function peg$f159(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f144(name, theme, index) {
+  function peg$f160(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f145() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
-  function peg$f146() {    return builtin.length - 1  }
-  function peg$f147(name, a) {    return a  }
-  function peg$f148(name, args) {
+  function peg$f161() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f162() {    return builtin.length - 1  }
+  function peg$f163(name, a) {    return a  }
+  function peg$f164(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -751,25 +771,25 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f149(name, a) {    return a  }
-  function peg$f150(name, args) {
+  function peg$f165(name, a) {    return a  }
+  function peg$f166(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f151(k) {    return k  }
-  function peg$f152() {    return 'If'  }
-  function peg$f153() {    return 'Case of'  }
-  function peg$f154() {    return 'For each'  }
-  function peg$f155() {    return 'For'  }
-  function peg$f156() {    return 'While'  }
-  function peg$f157() {    return 'Repeat'  }
-  function peg$f158() {    return 'Try'  }
-  function peg$f159() {    return 'Use'  }
-  function peg$f160() {    return 'member'  }
-  function peg$f161() {    return 'member'  }
-  function peg$f162() {    return 'member'  }
-  function peg$f163() {    return 'member'  }
-  function peg$f164() {    return 'member'  }
-  function peg$f165() {    return 'statement'  }
+  function peg$f167(k) {    return k  }
+  function peg$f168() {    return 'If'  }
+  function peg$f169() {    return 'Case of'  }
+  function peg$f170() {    return 'For each'  }
+  function peg$f171() {    return 'For'  }
+  function peg$f172() {    return 'While'  }
+  function peg$f173() {    return 'Repeat'  }
+  function peg$f174() {    return 'Try'  }
+  function peg$f175() {    return 'Use'  }
+  function peg$f176() {    return 'member'  }
+  function peg$f177() {    return 'member'  }
+  function peg$f178() {    return 'member'  }
+  function peg$f179() {    return 'member'  }
+  function peg$f180() {    return 'member'  }
+  function peg$f181() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1797,29 +1817,161 @@ function peg$parse(input, options) {
   }
 
   function peg$parseStatements() {
-    let s0, s1, s2;
+    let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = [];
-    s2 = peg$parseBlankLine();
-    if (s2 === peg$FAILED) {
-      s2 = peg$parseStatement();
+    peg$savedPos = peg$currPos;
+    s1 = peg$f10();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
     }
-    while (s2 !== peg$FAILED) {
-      s1.push(s2);
-      s2 = peg$parseBlankLine();
-      if (s2 === peg$FAILED) {
-        s2 = peg$parseStatement();
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = peg$parseBlankLine();
+      if (s3 === peg$FAILED) {
+        s3 = peg$parseStatement();
       }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$parseBlankLine();
+        if (s3 === peg$FAILED) {
+          s3 = peg$parseStatement();
+        }
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f11(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f12(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
     }
-    peg$savedPos = s0;
-    s1 = peg$f10(s1);
-    s0 = s1;
 
     return s0;
   }
 
   function peg$parseStatement() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f13();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = peg$currPos;
+      s2 = peg$f14();
+      if (s2) {
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        if (input.length > peg$currPos) {
+          s3 = input.charAt(peg$currPos);
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$f15();
+          s5 = peg$currPos;
+          s6 = [];
+          if (s6.length >= (s4|0)) {
+            s7 = peg$FAILED;
+          } else {
+            if (input.length > peg$currPos) {
+              s7 = input.charAt(peg$currPos);
+              peg$currPos++;
+            } else {
+              s7 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            }
+          }
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            if (s6.length >= (s4|0)) {
+              s7 = peg$FAILED;
+            } else {
+              if (input.length > peg$currPos) {
+                s7 = input.charAt(peg$currPos);
+                peg$currPos++;
+              } else {
+                s7 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              }
+            }
+          }
+          if (s6.length < (s4|0)) {
+            peg$currPos = s5;
+            s5 = peg$FAILED;
+          } else {
+            s5 = s6;
+          }
+          s4 = s5;
+          if (s4 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f16();
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      peg$savedPos = peg$currPos;
+      s1 = peg$f17();
+      if (s1) {
+        s1 = undefined;
+      } else {
+        s1 = peg$FAILED;
+      }
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parseStatementOnce();
+        if (s2 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f18(s2);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseStatementOnce() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
@@ -1854,7 +2006,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f11(s3);
+          s0 = peg$f19(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1894,7 +2046,7 @@ function peg$parse(input, options) {
           s3 = peg$parseUnparsedLineText();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f12(s3);
+            s0 = peg$f20(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2005,7 +2157,7 @@ function peg$parse(input, options) {
         s3 = peg$parseUnparsedLineText();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f13(s3);
+          s0 = peg$f21(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2045,7 +2197,7 @@ function peg$parse(input, options) {
       }
     }
     peg$savedPos = s0;
-    s1 = peg$f14(s1);
+    s1 = peg$f22(s1);
     s0 = s1;
 
     return s0;
@@ -2061,7 +2213,7 @@ function peg$parse(input, options) {
       s3 = peg$parseLineEnd();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f15(s2);
+        s0 = peg$f23(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2114,7 +2266,7 @@ function peg$parse(input, options) {
         s6 = peg$parseExpr();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s2;
-          s2 = peg$f16(s1, s4, s6);
+          s2 = peg$f24(s1, s4, s6);
         } else {
           peg$currPos = s2;
           s2 = peg$FAILED;
@@ -2127,7 +2279,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f17(s1, s2);
+      s0 = peg$f25(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2227,7 +2379,7 @@ function peg$parse(input, options) {
               s9 = peg$parseTypeRef();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f18(s3, s9);
+                s4 = peg$f26(s3, s9);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -2257,7 +2409,7 @@ function peg$parse(input, options) {
             s9 = peg$parseExpr();
             if (s9 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f19(s3, s4, s9);
+              s5 = peg$f27(s3, s4, s9);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -2270,7 +2422,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f20(s3, s4, s5);
+          s0 = peg$f28(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2308,7 +2460,7 @@ function peg$parse(input, options) {
         s7 = peg$parseVarName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f21(s1, s7);
+          s3 = peg$f29(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -2333,7 +2485,7 @@ function peg$parse(input, options) {
           s7 = peg$parseVarName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f21(s1, s7);
+            s3 = peg$f29(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2344,7 +2496,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f22(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2366,7 +2518,7 @@ function peg$parse(input, options) {
           s1 = peg$parseIdentName();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f23(s1);
+            s1 = peg$f31(s1);
           }
           s0 = s1;
         }
@@ -2424,7 +2576,7 @@ function peg$parse(input, options) {
           }
           if (s9 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f24(s7);
+            s3 = peg$f32(s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2441,7 +2593,7 @@ function peg$parse(input, options) {
         s6 = peg$parseResultDecl();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s4;
-          s4 = peg$f25(s3, s6);
+          s4 = peg$f33(s3, s6);
         } else {
           peg$currPos = s4;
           s4 = peg$FAILED;
@@ -2450,7 +2602,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f26(s3, s4);
+        s0 = peg$f34(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2474,7 +2626,7 @@ function peg$parse(input, options) {
       s4 = peg$parseExpr();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s2;
-        s2 = peg$f27(s4);
+        s2 = peg$f35(s4);
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2483,7 +2635,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f28(s2);
+      s0 = peg$f36(s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2516,7 +2668,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f29();
+        s0 = peg$f37();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2553,7 +2705,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f30();
+        s0 = peg$f38();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2624,7 +2776,7 @@ function peg$parse(input, options) {
           }
           if (s10 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f31(s8);
+            s4 = peg$f39(s8);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -2640,7 +2792,7 @@ function peg$parse(input, options) {
             s6 = peg$parseExpr();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s4;
-              s4 = peg$f32(s6);
+              s4 = peg$f40(s6);
             } else {
               peg$currPos = s4;
               s4 = peg$FAILED;
@@ -2654,7 +2806,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f33(s4);
+        s0 = peg$f41(s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2721,34 +2873,44 @@ function peg$parse(input, options) {
           s7 = peg$parseLineEnd();
           if (s7 !== peg$FAILED) {
             s8 = peg$parseStatements();
-            s9 = peg$currPos;
-            s10 = peg$parse_();
-            s11 = peg$parseKwElse();
-            if (s11 !== peg$FAILED) {
-              s12 = peg$parseLineEnd();
-              if (s12 !== peg$FAILED) {
-                s13 = peg$parseStatements();
-                peg$savedPos = s9;
-                s9 = peg$f34(s3, s6, s8, s13);
+            if (s8 !== peg$FAILED) {
+              s9 = peg$currPos;
+              s10 = peg$parse_();
+              s11 = peg$parseKwElse();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  s13 = peg$parseStatements();
+                  if (s13 !== peg$FAILED) {
+                    peg$savedPos = s9;
+                    s9 = peg$f42(s3, s6, s8, s13);
+                  } else {
+                    peg$currPos = s9;
+                    s9 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s9;
+                  s9 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s9;
                 s9 = peg$FAILED;
               }
-            } else {
-              peg$currPos = s9;
-              s9 = peg$FAILED;
-            }
-            if (s9 === peg$FAILED) {
-              s9 = null;
-            }
-            s10 = peg$parse_();
-            s11 = peg$parseKwEndIf();
-            if (s11 !== peg$FAILED) {
-              s12 = peg$parseHere();
-              s13 = peg$parseLineEnd();
-              if (s13 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f35(s3, s6, s8, s9, s12);
+              if (s9 === peg$FAILED) {
+                s9 = null;
+              }
+              s10 = peg$parse_();
+              s11 = peg$parseKwEndIf();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parseHere();
+                s13 = peg$parseLineEnd();
+                if (s13 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f43(s3, s6, s8, s9, s12);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -2817,8 +2979,13 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               s12 = peg$parseStatements();
-              peg$savedPos = s8;
-              s8 = peg$f36(s3, s7, s12);
+              if (s12 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f44(s3, s7, s12);
+              } else {
+                peg$currPos = s8;
+                s8 = peg$FAILED;
+              }
             } else {
               peg$currPos = s8;
               s8 = peg$FAILED;
@@ -2837,7 +3004,7 @@ function peg$parse(input, options) {
             s12 = peg$parseLineEnd();
             if (s12 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f37(s3, s7, s8, s11);
+              s0 = peg$f45(s3, s7, s8, s11);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2917,8 +3084,13 @@ function peg$parse(input, options) {
             s9 = peg$parseLineEnd();
             if (s9 !== peg$FAILED) {
               s10 = peg$parseStatements();
-              peg$savedPos = s0;
-              s0 = peg$f38(s3, s7, s8, s10);
+              if (s10 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f46(s3, s7, s8, s10);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3012,7 +3184,7 @@ function peg$parse(input, options) {
                       s21 = peg$parseExpr();
                       if (s21 !== peg$FAILED) {
                         peg$savedPos = s17;
-                        s17 = peg$f39(s3, s8, s12, s16, s21);
+                        s17 = peg$f47(s3, s8, s12, s16, s21);
                       } else {
                         peg$currPos = s17;
                         s17 = peg$FAILED;
@@ -3036,14 +3208,19 @@ function peg$parse(input, options) {
                       s20 = peg$parseLineEnd();
                       if (s20 !== peg$FAILED) {
                         s21 = peg$parseStatements();
-                        s22 = peg$parse_();
-                        s23 = peg$parseKwEndFor();
-                        if (s23 !== peg$FAILED) {
-                          s24 = peg$parseHere();
-                          s25 = peg$parseLineEnd();
-                          if (s25 !== peg$FAILED) {
-                            peg$savedPos = s0;
-                            s0 = peg$f40(s3, s8, s12, s16, s17, s21, s24);
+                        if (s21 !== peg$FAILED) {
+                          s22 = peg$parse_();
+                          s23 = peg$parseKwEndFor();
+                          if (s23 !== peg$FAILED) {
+                            s24 = peg$parseHere();
+                            s25 = peg$parseLineEnd();
+                            if (s25 !== peg$FAILED) {
+                              peg$savedPos = s0;
+                              s0 = peg$f48(s3, s8, s12, s16, s17, s21, s24);
+                            } else {
+                              peg$currPos = s0;
+                              s0 = peg$FAILED;
+                            }
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -3153,7 +3330,7 @@ function peg$parse(input, options) {
                   s17 = peg$parseExpr();
                   if (s17 !== peg$FAILED) {
                     peg$savedPos = s13;
-                    s13 = peg$f41(s3, s8, s12, s17);
+                    s13 = peg$f49(s3, s8, s12, s17);
                   } else {
                     peg$currPos = s13;
                     s13 = peg$FAILED;
@@ -3179,7 +3356,7 @@ function peg$parse(input, options) {
                   s18 = peg$parseExpr();
                   if (s18 !== peg$FAILED) {
                     peg$savedPos = s14;
-                    s14 = peg$f42(s3, s8, s12, s13, s18);
+                    s14 = peg$f50(s3, s8, s12, s13, s18);
                   } else {
                     peg$currPos = s14;
                     s14 = peg$FAILED;
@@ -3211,7 +3388,7 @@ function peg$parse(input, options) {
                     s21 = peg$parseExpr();
                     if (s21 !== peg$FAILED) {
                       peg$savedPos = s17;
-                      s17 = peg$f43(s3, s8, s12, s13, s14, s19, s21);
+                      s17 = peg$f51(s3, s8, s12, s13, s14, s19, s21);
                     } else {
                       peg$currPos = s17;
                       s17 = peg$FAILED;
@@ -3226,14 +3403,19 @@ function peg$parse(input, options) {
                   s18 = peg$parseLineEnd();
                   if (s18 !== peg$FAILED) {
                     s19 = peg$parseStatements();
-                    s20 = peg$parse_();
-                    s21 = peg$parseKwEndForEach();
-                    if (s21 !== peg$FAILED) {
-                      s22 = peg$parseHere();
-                      s23 = peg$parseLineEnd();
-                      if (s23 !== peg$FAILED) {
-                        peg$savedPos = s0;
-                        s0 = peg$f44(s3, s8, s12, s13, s14, s17, s19, s22);
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parse_();
+                      s21 = peg$parseKwEndForEach();
+                      if (s21 !== peg$FAILED) {
+                        s22 = peg$parseHere();
+                        s23 = peg$parseLineEnd();
+                        if (s23 !== peg$FAILED) {
+                          peg$savedPos = s0;
+                          s0 = peg$f52(s3, s8, s12, s13, s14, s17, s19, s22);
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
                       } else {
                         peg$currPos = s0;
                         s0 = peg$FAILED;
@@ -3303,14 +3485,19 @@ function peg$parse(input, options) {
           s7 = peg$parseLineEnd();
           if (s7 !== peg$FAILED) {
             s8 = peg$parseStatements();
-            s9 = peg$parse_();
-            s10 = peg$parseKwEndWhile();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseHere();
-              s12 = peg$parseLineEnd();
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f45(s3, s6, s8, s11);
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse_();
+              s10 = peg$parseKwEndWhile();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseHere();
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f53(s3, s6, s8, s11);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3361,17 +3548,22 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           s6 = peg$parseStatements();
-          s7 = peg$parse_();
-          s8 = peg$parseKwUntil();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseExpr();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseHere();
-              s12 = peg$parseLineEnd();
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f46(s3, s6, s10, s11);
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parse_();
+            s8 = peg$parseKwUntil();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse_();
+              s10 = peg$parseExpr();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseHere();
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f54(s3, s6, s10, s11);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3422,34 +3614,44 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           s6 = peg$parseStatements();
-          s7 = peg$currPos;
-          s8 = peg$parse_();
-          s9 = peg$parseKwCatch();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseLineEnd();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseStatements();
-              peg$savedPos = s7;
-              s7 = peg$f47(s3, s6, s11);
+          if (s6 !== peg$FAILED) {
+            s7 = peg$currPos;
+            s8 = peg$parse_();
+            s9 = peg$parseKwCatch();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseLineEnd();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseStatements();
+                if (s11 !== peg$FAILED) {
+                  peg$savedPos = s7;
+                  s7 = peg$f55(s3, s6, s11);
+                } else {
+                  peg$currPos = s7;
+                  s7 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s7;
+                s7 = peg$FAILED;
+              }
             } else {
               peg$currPos = s7;
               s7 = peg$FAILED;
             }
-          } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
-          }
-          if (s7 === peg$FAILED) {
-            s7 = null;
-          }
-          s8 = peg$parse_();
-          s9 = peg$parseKwEndTry();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseHere();
-            s11 = peg$parseLineEnd();
-            if (s11 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f48(s3, s6, s7, s10);
+            if (s7 === peg$FAILED) {
+              s7 = null;
+            }
+            s8 = peg$parse_();
+            s9 = peg$parseKwEndTry();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseHere();
+              s11 = peg$parseLineEnd();
+              if (s11 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f56(s3, s6, s7, s10);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3525,14 +3727,19 @@ function peg$parse(input, options) {
             s8 = peg$parseLineEnd();
             if (s8 !== peg$FAILED) {
               s9 = peg$parseStatements();
-              s10 = peg$parse_();
-              s11 = peg$parseKwEndUse();
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parseHere();
-                s13 = peg$parseLineEnd();
-                if (s13 !== peg$FAILED) {
-                  peg$savedPos = s0;
-                  s0 = peg$f49(s3, s7, s9, s12);
+              if (s9 !== peg$FAILED) {
+                s10 = peg$parse_();
+                s11 = peg$parseKwEndUse();
+                if (s11 !== peg$FAILED) {
+                  s12 = peg$parseHere();
+                  s13 = peg$parseLineEnd();
+                  if (s13 !== peg$FAILED) {
+                    peg$savedPos = s0;
+                    s0 = peg$f57(s3, s7, s9, s12);
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3660,7 +3867,7 @@ function peg$parse(input, options) {
         }
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f50(s3, s4, s5);
+          s0 = peg$f58(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3729,7 +3936,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f51(s3, s4, s5);
+            s0 = peg$f59(s3, s4, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4597,7 +4804,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f52();
+        s0 = peg$f60();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4735,7 +4942,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f53();
+        s0 = peg$f61();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5443,7 +5650,7 @@ function peg$parse(input, options) {
               s9 = peg$parseLineEnd();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f54(s2, s7, s8);
+                s0 = peg$f62(s2, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5480,7 +5687,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f55(s1, s2);
+      s0 = peg$f63(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5559,7 +5766,7 @@ function peg$parse(input, options) {
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f56(s2, s3, s12);
+                s8 = peg$f64(s2, s3, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -5575,7 +5782,7 @@ function peg$parse(input, options) {
             s10 = peg$parseLineEnd();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f57(s2, s3, s8, s9);
+              s0 = peg$f65(s2, s3, s8, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5660,7 +5867,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f58(s2);
+          s1 = peg$f66(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5731,7 +5938,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f58(s2);
+            s1 = peg$f66(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5757,7 +5964,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f59(s1, s2);
+      s0 = peg$f67(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5830,7 +6037,7 @@ function peg$parse(input, options) {
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f60(s2, s3, s7, s12);
+                s8 = peg$f68(s2, s3, s7, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -5847,7 +6054,7 @@ function peg$parse(input, options) {
             s11 = peg$parseResultDecl();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s9;
-              s9 = peg$f61(s2, s3, s7, s8, s11);
+              s9 = peg$f69(s2, s3, s7, s8, s11);
             } else {
               peg$currPos = s9;
               s9 = peg$FAILED;
@@ -5859,7 +6066,7 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f62(s2, s3, s7, s8, s9, s10);
+              s0 = peg$f70(s2, s3, s7, s8, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5962,7 +6169,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f63(s2);
+          s1 = peg$f71(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -6051,7 +6258,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f63(s2);
+            s1 = peg$f71(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -6128,7 +6335,7 @@ function peg$parse(input, options) {
         s3 = peg$parseMemberName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f64(s1, s3);
+          s0 = peg$f72(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6179,7 +6386,7 @@ function peg$parse(input, options) {
               s6 = peg$parseMemberName();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f65(s3, s6);
+                s4 = peg$f73(s3, s6);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -6192,7 +6399,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f66(s3, s4);
+            s0 = peg$f74(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6210,7 +6417,7 @@ function peg$parse(input, options) {
         s1 = peg$parseMemberName();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f67(s1);
+          s1 = peg$f75(s1);
         }
         s0 = s1;
       }
@@ -6277,7 +6484,7 @@ function peg$parse(input, options) {
               s11 = peg$parseTypeRef();
               if (s11 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f68(s2, s5, s11);
+                s6 = peg$f76(s2, s5, s11);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -6307,7 +6514,7 @@ function peg$parse(input, options) {
             s11 = peg$parseExpr();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s7;
-              s7 = peg$f69(s2, s5, s6, s11);
+              s7 = peg$f77(s2, s5, s6, s11);
             } else {
               peg$currPos = s7;
               s7 = peg$FAILED;
@@ -6323,7 +6530,7 @@ function peg$parse(input, options) {
           s9 = peg$parseLineEnd();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f70(s2, s5, s6, s7, s8);
+            s0 = peg$f78(s2, s5, s6, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6365,7 +6572,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMemberName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f71(s1, s7);
+          s3 = peg$f79(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6390,7 +6597,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMemberName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f71(s1, s7);
+            s3 = peg$f79(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6401,7 +6608,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f72(s1, s2);
+      s0 = peg$f80(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6455,7 +6662,7 @@ function peg$parse(input, options) {
               s10 = peg$parseLineEnd();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f73(s2, s3, s6, s8, s9);
+                s0 = peg$f81(s2, s3, s6, s8, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -6503,7 +6710,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f74(s1, s5);
+          s3 = peg$f82(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6526,7 +6733,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f74(s1, s5);
+            s3 = peg$f82(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6537,7 +6744,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f75(s1, s2);
+      s0 = peg$f83(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6567,7 +6774,7 @@ function peg$parse(input, options) {
         s7 = peg$parseParamDecl();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f76(s1, s7);
+          s3 = peg$f84(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6592,7 +6799,7 @@ function peg$parse(input, options) {
           s7 = peg$parseParamDecl();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f76(s1, s7);
+            s3 = peg$f84(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6603,7 +6810,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f77(s1, s2);
+      s0 = peg$f85(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6637,7 +6844,7 @@ function peg$parse(input, options) {
         s5 = peg$parseIdentName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f78(s5);
+          s3 = peg$f86(s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6680,7 +6887,7 @@ function peg$parse(input, options) {
           s9 = peg$parseTypeRef();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f79(s3, s9);
+            s4 = peg$f87(s3, s9);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -6697,7 +6904,7 @@ function peg$parse(input, options) {
         s4 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f80(s3, s4);
+      s0 = peg$f88(s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6745,7 +6952,7 @@ function peg$parse(input, options) {
               s8 = peg$parseTypeRef();
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s3;
-                s3 = peg$f81(s2, s8);
+                s3 = peg$f89(s2, s8);
               } else {
                 peg$currPos = s3;
                 s3 = peg$FAILED;
@@ -6762,7 +6969,7 @@ function peg$parse(input, options) {
             s3 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f82(s2, s3);
+          s0 = peg$f90(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6830,7 +7037,7 @@ function peg$parse(input, options) {
               s10 = peg$parseTypeRef();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s5;
-                s5 = peg$f83(s4, s10);
+                s5 = peg$f91(s4, s10);
               } else {
                 peg$currPos = s5;
                 s5 = peg$FAILED;
@@ -6847,7 +7054,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f84(s4, s5);
+          s0 = peg$f92(s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6891,7 +7098,7 @@ function peg$parse(input, options) {
           s4 = peg$parseTypeRef();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f85(s4);
+            s0 = peg$f93(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6929,7 +7136,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f86(s1, s5);
+          s3 = peg$f94(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6952,7 +7159,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f86(s1, s5);
+            s3 = peg$f94(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6963,7 +7170,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f87(s1, s2);
+      s0 = peg$f95(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7011,7 +7218,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f88();
+        s0 = peg$f96();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7052,7 +7259,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f89();
+          s0 = peg$f97();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7084,7 +7291,7 @@ function peg$parse(input, options) {
       s5 = peg$parseEOF();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f90(s3);
+        s0 = peg$f98(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7177,7 +7384,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
-            s8 = peg$parseExpr();
+            s8 = peg$parseNested();
             if (s8 !== peg$FAILED) {
               s9 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 58) {
@@ -7206,10 +7413,10 @@ function peg$parse(input, options) {
                 }
                 if (s11 !== peg$FAILED) {
                   s12 = peg$parse_();
-                  s13 = peg$parseExpr();
+                  s13 = peg$parseNested();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s2;
-                    s2 = peg$f91(s1, s8, s13);
+                    s2 = peg$f99(s1, s8, s13);
                   } else {
                     peg$currPos = s2;
                     s2 = peg$FAILED;
@@ -7242,7 +7449,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f92(s1, s2);
+      s0 = peg$f100(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7266,7 +7473,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefix();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f93(s1, s5, s7);
+          s3 = peg$f101(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7285,7 +7492,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefix();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f93(s1, s5, s7);
+            s3 = peg$f101(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7295,8 +7502,20 @@ function peg$parse(input, options) {
           s3 = peg$FAILED;
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f94(s1, s2);
+      peg$savedPos = peg$currPos;
+      s3 = peg$f102(s1, s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f103(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7416,7 +7635,7 @@ function peg$parse(input, options) {
                           }
                           if (s2 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f95();
+                            s0 = peg$f104();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -7461,7 +7680,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f96();
+                                s0 = peg$f105();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -7498,7 +7717,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f97();
+                                  s0 = peg$f106();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -7535,7 +7754,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f98();
+                                    s0 = peg$f107();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -7572,7 +7791,7 @@ function peg$parse(input, options) {
                                     }
                                     if (s2 !== peg$FAILED) {
                                       peg$savedPos = s0;
-                                      s0 = peg$f99();
+                                      s0 = peg$f108();
                                     } else {
                                       peg$currPos = s0;
                                       s0 = peg$FAILED;
@@ -7618,10 +7837,10 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parsePrefix();
+      s3 = peg$parseNestedPrefix();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f100(s3);
+        s0 = peg$f109(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7658,10 +7877,10 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
-          s4 = peg$parsePrefix();
+          s4 = peg$parseNestedPrefix();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f101(s4);
+            s0 = peg$f110(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7685,10 +7904,10 @@ function peg$parse(input, options) {
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$parse_();
-          s3 = peg$parsePrefix();
+          s3 = peg$parseNestedPrefix();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f102(s3);
+            s0 = peg$f111(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7706,6 +7925,82 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseNestedPrefix() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f112();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parsePrefix();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f113(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f114(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseNested() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f115();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseExpr();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f116(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f117(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parseAssignable() {
     let s0, s1, s2;
 
@@ -7713,7 +8008,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePostfix();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f103(s1);
+      s2 = peg$f118(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7721,7 +8016,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f104(s1);
+        s0 = peg$f119(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7746,8 +8041,20 @@ function peg$parse(input, options) {
         s2.push(s3);
         s3 = peg$parsePostfixOp();
       }
-      peg$savedPos = s0;
-      s0 = peg$f105(s1, s2);
+      peg$savedPos = peg$currPos;
+      s3 = peg$f120(s1, s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f121(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7781,7 +8088,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f106(s3, s4);
+        s0 = peg$f122(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7801,7 +8108,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$parseExpr();
+        s3 = peg$parseNested();
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
           if (input.substr(peg$currPos, 2) === peg$c84) {
@@ -7813,7 +8120,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f107(s3);
+            s0 = peg$f123(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7843,7 +8150,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
-          s4 = peg$parseExpr();
+          s4 = peg$parseNested();
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 93) {
@@ -7859,7 +8166,7 @@ function peg$parse(input, options) {
                 s7 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f108(s4, s7);
+              s0 = peg$f124(s4, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7883,7 +8190,7 @@ function peg$parse(input, options) {
           }
           if (s1 !== peg$FAILED) {
             s2 = peg$parse_();
-            s3 = peg$parseExpr();
+            s3 = peg$parseNested();
             if (s3 !== peg$FAILED) {
               s4 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 125) {
@@ -7895,7 +8202,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f109(s3);
+                s0 = peg$f125(s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -7923,7 +8230,7 @@ function peg$parse(input, options) {
                 s2 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f110(s2);
+              s0 = peg$f126(s2);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7963,7 +8270,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f111(s3);
+        s0 = peg$f127(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7997,7 +8304,7 @@ function peg$parse(input, options) {
         s7 = peg$parseArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f112(s1, s7);
+          s3 = peg$f128(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -8022,7 +8329,7 @@ function peg$parse(input, options) {
           s7 = peg$parseArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f112(s1, s7);
+            s3 = peg$f128(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -8033,7 +8340,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f113(s1, s2);
+      s0 = peg$f129(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -8081,7 +8388,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f114(s1);
+        s0 = peg$f130(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8102,15 +8409,15 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f115(s2);
+        s2 = peg$f131(s2);
       }
       s1 = s2;
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$parseExpr();
+        s3 = peg$parseNested();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f116(s1, s3);
+          s0 = peg$f132(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8120,7 +8427,7 @@ function peg$parse(input, options) {
         s0 = peg$FAILED;
       }
       if (s0 === peg$FAILED) {
-        s0 = peg$parseExpr();
+        s0 = peg$parseNested();
       }
     }
 
@@ -8140,7 +8447,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
+      s3 = peg$parseNested();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 41) {
@@ -8152,7 +8459,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f117(s3);
+          s0 = peg$f133(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8255,7 +8562,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f118(s2);
+        s0 = peg$f134(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8289,7 +8596,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f119(s2);
+        s0 = peg$f135(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8317,7 +8624,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f120(s2);
+          s0 = peg$f136(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8405,7 +8712,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f121(s1);
+        s0 = peg$f137(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8565,7 +8872,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f122(s1);
+          s0 = peg$f138(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8703,7 +9010,7 @@ function peg$parse(input, options) {
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f123(s2, s4, s6);
+                  s0 = peg$f139(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -8863,7 +9170,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f124(s2, s3, s5, s8);
+                s6 = peg$f140(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -8884,7 +9191,7 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f125(s2, s3, s5, s6);
+              s0 = peg$f141(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8940,7 +9247,7 @@ function peg$parse(input, options) {
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f126(s4, s10);
+            s6 = peg$f142(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8965,7 +9272,7 @@ function peg$parse(input, options) {
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f126(s4, s10);
+              s6 = peg$f142(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8976,7 +9283,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f127(s4, s5);
+        s3 = peg$f143(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8994,7 +9301,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f128(s3);
+        s0 = peg$f144(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9017,7 +9324,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f129(s2);
+        s2 = peg$f145(s2);
       }
       s1 = s2;
     }
@@ -9049,10 +9356,10 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
-          s6 = peg$parseExpr();
+          s6 = peg$parseNested();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f130(s1, s6);
+            s0 = peg$f146(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9087,7 +9394,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$currPos;
-      s4 = peg$parseExpr();
+      s4 = peg$parseNested();
       if (s4 !== peg$FAILED) {
         s5 = [];
         s6 = peg$currPos;
@@ -9101,10 +9408,10 @@ function peg$parse(input, options) {
         }
         if (s8 !== peg$FAILED) {
           s9 = peg$parse_();
-          s10 = peg$parseExpr();
+          s10 = peg$parseNested();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f131(s4, s10);
+            s6 = peg$f147(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -9126,10 +9433,10 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
-            s10 = peg$parseExpr();
+            s10 = peg$parseNested();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f131(s4, s10);
+              s6 = peg$f147(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -9140,7 +9447,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f132(s4, s5);
+        s3 = peg$f148(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -9158,7 +9465,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f133(s3);
+        s0 = peg$f149(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9292,7 +9599,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f134(s2, s3, s5);
+            s0 = peg$f150(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9398,7 +9705,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f135(s2, s3);
+              s6 = peg$f151(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9406,7 +9713,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f136(s2, s3);
+                s0 = peg$f152(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -9711,7 +10018,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f137(s2);
+          s0 = peg$f153(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9741,7 +10048,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
+      s3 = peg$parseNested();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 125) {
@@ -9753,7 +10060,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f138(s3);
+          s0 = peg$f154(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9785,7 +10092,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f139(s2);
+        s0 = peg$f155(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9822,7 +10129,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f140(s2);
+        s0 = peg$f156(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9857,7 +10164,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s5 = peg$parseExpr();
+        s5 = peg$parseNested();
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 41) {
@@ -9869,7 +10176,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f141(s5);
+            s0 = peg$f157(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9949,7 +10256,7 @@ function peg$parse(input, options) {
             s7 = peg$parseCallArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f142(s1, s3, s7);
+              s5 = peg$f158(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -9958,7 +10265,7 @@ function peg$parse(input, options) {
               s5 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f143(s1, s3, s5);
+            s0 = peg$f159(s1, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -10065,7 +10372,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f144(s1, s3, s5);
+                  s0 = peg$f160(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10209,7 +10516,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f145();
+    s1 = peg$f161();
     if (s1) {
       s1 = undefined;
     } else {
@@ -10226,7 +10533,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f146();
+        s5 = peg$f162();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -10283,7 +10590,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f147(s2, s5);
+          s3 = peg$f163(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10292,7 +10599,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f148(s2, s3);
+        s0 = peg$f164(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10327,7 +10634,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f149(s2, s5);
+          s3 = peg$f165(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10336,7 +10643,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f150(s2, s3);
+        s0 = peg$f166(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10660,7 +10967,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f151(s2);
+        s0 = peg$f167(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10686,7 +10993,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f152();
+          s0 = peg$f168();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10707,7 +11014,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f153();
+          s0 = peg$f169();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10832,7 +11139,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f154();
+                      s0 = peg$f170();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -10940,7 +11247,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f155();
+                            s0 = peg$f171();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -10988,7 +11295,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f156();
+                  s0 = peg$f172();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11009,7 +11316,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f157();
+                  s0 = peg$f173();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11026,7 +11333,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f158();
+                    s0 = peg$f174();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -11072,7 +11379,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f159();
+                          s0 = peg$f175();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -11094,7 +11401,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f160();
+                      s1 = peg$f176();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -11102,7 +11409,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f161();
+                        s1 = peg$f177();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -11110,7 +11417,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f162();
+                          s1 = peg$f178();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -11118,7 +11425,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f163();
+                            s1 = peg$f179();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -11126,7 +11433,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f164();
+                              s1 = peg$f180();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -11134,7 +11441,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f165();
+                                s1 = peg$f181();
                               }
                               s0 = s1;
                             }
@@ -11224,6 +11531,29 @@ const command = (name, number, tokenized, args, loc) => {
 }
 
 let builtin = null
+
+// Nesting is bounded so that deep input cannot exhaust the stack. Past the bound the parse of the
+// file stops with an error (parse4d reports it as the file's one problem): no 4D code nests so
+// deep, and a bound that failed only the line would make a statement's parse depend on its
+// depth, which the statement memo below cannot allow. enter…() and leave…() bracket each level.
+const MAX_BLOCK_DEPTH = 100
+const MAX_NESTING = 200
+let blockDepth = 0
+let nesting = 0
+const enterBlock = () =>
+  ++blockDepth <= MAX_BLOCK_DEPTH || error(`Blocks are nested more than ${MAX_BLOCK_DEPTH} levels deep`)
+const leaveBlock = () => (blockDepth--, true)
+const enterNested = () =>
+  ++nesting <= MAX_NESTING || error(`Expressions are nested more than ${MAX_NESTING} levels deep`)
+const leaveNested = (node) => (nesting--, node !== null)
+// A chain of operators or of postfixes folds into a tree as deep as it is long.
+const MAX_CHAIN = 500
+const chainLength = (items) =>
+  items.length <= MAX_CHAIN || error(`An expression chains more than ${MAX_CHAIN} operators or members`)
+
+const FAILED = Symbol('failed')
+const statementMemo = new Map()
+let memo
 const US_YEAR = (y) => (y >= 100 ? y : y < 30 ? 2000 + y : 1900 + y)
 
   peg$result = peg$startRuleFunction();
