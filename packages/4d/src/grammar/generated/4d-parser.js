@@ -10,6 +10,9 @@ import { matchBuiltin } from '../builtins.js'
 
 // Commands that are nodes of their own, by number.
 const THIS = 1470
+// Files saved by 4D write `Super:C1705(…)` for the call of the parent constructor and
+// `Super:C1706.f()` for the parent's functions; 4D's list of commands names only 1706.
+const SUPER_CALL = 1705
 const SUPER = 1706
 const CS = 1710
 const FOUR_D = 1709
@@ -11515,6 +11518,7 @@ const lastEnd = (nodes, fallback) => (nodes.length > 0 ? nodes[nodes.length - 1]
 const command = (name, number, tokenized, args, loc) => {
   switch (number) {
     case THIS: if (args === null) return Ast.this({}, loc); break
+    case SUPER_CALL:
     case SUPER: return Ast.super({ args }, loc)
     case CS: if (args === null) return Ast.classStore({ store: 'cs' }, loc); break
     case FOUR_D: if (args === null) return Ast.classStore({ store: '4D' }, loc); break

@@ -25,6 +25,8 @@ $this2:=This:C1470.name
 $super:=Super.describe()
 Super($1; $2)
 Super:C1706("x")
+Super:C1705($1)
+$parent:=Super:C1706.describe()
 $store:=cs.Car.new()
 $store2:=cs:C1710.Car.new()
 $builtin:=4D.File.new("/RESOURCES/a.txt")
