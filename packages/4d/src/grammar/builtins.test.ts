@@ -11,6 +11,8 @@ describe('builtins', () => {
     expect(builtinNamed('New formula')).toMatchObject({ number: 1597 })
     expect(commandName(1597)).toBe('Formula')
     expect(commandName(16)).toBe('Length')
+    expect(builtinNamed('Localized string')).toMatchObject({ number: 991 })
+    expect(commandName(991)).toBe('Get localized string')
   })
 
   test('the longest name wins, ending where a word ends', () => {
