@@ -31,6 +31,7 @@ import { actorNames, mayManage, PROCESS_OWNER, type SetOwner } from '../sets/set
 import * as algebra from '../sets/set-algebra.js'
 import type { Lifetimes } from '../sets/session-quota.js'
 import type { Datastore } from './datastore.js'
+import type { RowIds } from '../sets/row-ids.js'
 import type { DataClass } from './data-class.js'
 import type { EntitySelection } from './entity-selection.js'
 import { restrictedRows } from './restrict.js'
@@ -79,9 +80,11 @@ export class EntitySet {
     // Its owner keeps the members it made, deleted ones counted (as in any set); another session
     // gets only live members it may see: whether one of them was deleted is not its to learn.
     this.selection = dataClass.select(
-      narrowed !== 'no' && dataClass.restrictFunction !== undefined
-        ? restrictedRows(dataClass, stored.rowIds, narrowed === 'for its owner')
-        : stored.rowIds,
+      narrowed === 'no' || dataClass.restrictFunction === undefined
+        ? stored.rowIds
+        : narrowed === 'for its owner'
+          ? restrictedRows(dataClass, stored.rowIds, true)
+          : liveRows(dataClass, restrictedRows(dataClass, stored.rowIds)),
     )
     this.timeout = stored.timeout / 1000
     this.sorted = stored.sorted
@@ -89,6 +92,14 @@ export class EntitySet {
     this.savedOrderBy = stored.savedOrderBy
     this.owner = stored.owner
   }
+}
+
+// `rows` without those deleted since (a restrict that lets everything through keeps them all).
+function liveRows(dc: DataClass, rows: RowIds): RowIds {
+  const table = dc.table
+  for (let i = 0; i < rows.length; i++)
+    if (!table.has(rows[i]!)) return Array.from(rows).filter((row) => table.has(row))
+  return rows
 }
 
 /** The owner of the sets `session` keeps now: it, with the name of the user logged in on it. */

@@ -165,4 +165,40 @@ describe('restrict', () => {
     trees.create({ species: 'Ash' })
     expect(ds.actAs(session, () => trees.all().length)).toBe(3)
   })
+
+  it('closes its dataclass to a view its own code is refused for, instead of refusing the request', () => {
+    const ds = createDatastore(model, {
+      data: {
+        Farm: [{ ID: 1, name: 'Acme' }],
+        Tree: [{ ID: 1, species: 'Oak', age: 120, farmID: 1 }],
+      },
+      roles: {
+        privileges: [{ privilege: 'botanist', includes: [] }],
+        roles: [],
+        permissions: { allowed: [{ applyTo: 'Tree.age', type: 'attribute', read: ['botanist'] }] },
+      },
+      // Old trees only: a rule that reads the age, which a guest may not read.
+      functions: {
+        dataClasses: {
+          Tree: {
+            restrict: function (this: any) {
+              return this.query('age > 100')
+            },
+          },
+        },
+      },
+    })
+    const guest = ds.sessions.open()
+    expect(ds.actAs(guest, () => ds.dataClass('Tree').all().length)).toBe(0)
+    // A farm's trees are there for a view that may run the rule; for the guest, none.
+    expect(
+      ds.actAs(
+        guest,
+        () => (ds.dataClass('Farm').get(1)!.get('trees') as { length: number }).length,
+      ),
+    ).toBe(0)
+    const botanist = ds.sessions.open()
+    ds.sessions.renew(botanist.id, { user: { name: 'b', privileges: ['botanist'] } })
+    expect(ds.actAs(botanist, () => ds.dataClass('Tree').all().length)).toBe(1)
+  })
 })

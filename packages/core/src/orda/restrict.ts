@@ -23,6 +23,7 @@
  *
  * Not narrowed: entity sets kept from before the restriction changed.
  */
+import { DatastoreError } from '../errors/datastore-error.js'
 import type { Session } from '../sessions/session-api.js'
 import { promotedSession } from '../sessions/session-privileges.js'
 import { noteSessionRead, readsOfSession, trackedSession } from '../sessions/session-reads.js'
@@ -120,7 +121,9 @@ function run(
   running.add(dc)
   let ran: { value: unknown; bySession: boolean }
   try {
-    ran = readsOfSession(() => dc.restrictFunction!.call(dc, { session: seen }))
+    ran = readsOfSession(() =>
+      refusedAsClosed(() => dc.restrictFunction!.call(dc, { session: seen })),
+    )
   } finally {
     running.delete(dc)
   }
@@ -131,10 +134,26 @@ function run(
       ? everyEntity.has(result) && !result.isAlterable()
         ? undefined
         : (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
-      : isThenable(result)
-        ? closed(result)
-        : undefined
+      : result === CLOSED
+        ? RowBitmap.of([])
+        : isThenable(result)
+          ? closed(result)
+          : undefined
   return { version, rows, bySession: ran.bySession }
+}
+
+// What a restrict answers when its own code is refused what it reads (the view may not read an
+// attribute or a dataclass its query names): its rule cannot be applied, so nothing of the
+// dataclass is seen, rather than the whole request refused (or a write's reply, after its commit).
+const CLOSED = Symbol('closed')
+
+function refusedAsClosed(run: () => unknown): unknown {
+  try {
+    return run()
+  } catch (error) {
+    if (DatastoreError.is(error) && error.category === 'forbidden') return CLOSED
+    throw error
+  }
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>

@@ -384,10 +384,11 @@ export function decide(req: Req, s: Situation): Decision {
                     ],
             }
       // Anyone naming a set reads it with their own rights: its owner, the members as made
-      // (deleted ones still counted); another session, those its own restrict lets it see now.
-      // (A member deleted since is still counted unless the reader's restrict narrows the set.)
+      // (deleted ones still counted); another session, the live ones its own restrict lets it
+      // see now (every dataclass of this application has a restrict: whether a member was
+      // deleted is not another session's to learn, issue 61).
       const membersOf = (rec: SetRecord, keys: readonly number[]): readonly number[] =>
-        rec.owner === s.who || !s.restricted(rec.dc)
+        rec.owner === s.who
           ? keys
           : keys.filter((k) => s.snap[rec.dc].has(k) && s.visible(rec.dc, k))
       const setKeys = membersOf(set, set.keys)
