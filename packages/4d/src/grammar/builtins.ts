@@ -1,0 +1,125 @@
+/**
+ * @module The built-in names the grammar recognises without a token: 4D's commands (with their
+ * numbers), the constants and the system variables whose names a plain identifier cannot spell
+ * (they contain spaces), matched longest first and case-insensitively at a point of the source.
+ *
+ * A tokenized name (`Length:C16`, `Is text:K8:3`) needs none of this: its suffix ends it. Files
+ * saved by 4D are tokenized; these tables serve the hand-written and documentation forms.
+ */
+import { COMMAND_TABLE } from './command-table.js'
+
+export type Builtin =
+  | { readonly kind: 'command'; readonly name: string; readonly number: number }
+  | { readonly kind: 'constant'; readonly name: string }
+  | { readonly kind: 'variable'; readonly name: string }
+
+/**
+ * The constants 4D code most often writes by name, as the documentation spells them (value types,
+ * date and time formats, characters, math, ORDA and collection options, file and folder kinds).
+ * The compiler finds their values; an unlisted one-word constant parses as a name.
+ */
+const CONSTANT_NAMES = `
+Is alpha field|Is BLOB|Is Boolean|Is collection|Is date|Is float|Is integer|Is integer 64 bits
+Is longint|Is null|Is object|Is picture|Is pointer|Is real|Is string var|Is subtable|Is text
+Is time|Is undefined|Is variant|Array 2D|Blob array|Boolean array|Date array|Integer array
+LongInt array|Object array|Picture array|Pointer array|Real array|String array|Text array
+Time array|Blank if null date|Date RFC 1123|Internal date abbreviated|Internal date long
+Internal date short|Internal date short special|ISO date|ISO date GMT|System date abbreviated
+System date long|System date short|Blank if null time|HH MM|HH MM AM PM|HH MM SS|Hour min
+Hour min sec|ISO time|Min sec|MM SS|System time long|System time long abbreviated
+System time short|Carriage return|Line feed|Tab|Space|Backspace|Escape|Enter|Double quote|Quote
+At sign|Pi|Degree|Radian|e number|dk auto merge|dk reload if stamp changed
+dk force drop if stamp changed|dk stop dropping on first error|dk status success|dk status locked
+dk status stamp has changed|dk status entity does not exist anymore|dk status serious error
+dk status validation failed|dk status wrong permission|dk count values|dk diacritical
+dk keys as string|dk with primary key|ck ascending|ck descending|ck diacritical
+ck keys as string|ck count values|ck shared|ck resolve pointers|fk platform path|fk posix path
+fk resources folder|fk data folder|fk database folder|fk logs folder|fk web root folder
+fk user preferences folder|fk desktop folder|fk documents folder|fk applications folder
+fk home folder|fk licenses folder|fk remote database folder|fk system folder|fk overwrite
+fk recursive|fk ignore invisible|Is a document|Is a folder|Read mode|Write mode|Read and write
+sk char codes|sk case insensitive|sk diacritic insensitive|sk strict|sk width insensitive
+sk kana insensitive|sk ignore empty strings|sk trim spaces|ek local|ek global
+ek errors from components|Current localization
+`
+
+/** 4D's system variables; the `Error …` ones are two words. */
+const SYSTEM_VARIABLES = `OK|Document|Error|Error method|Error line|Error formula|FldDelimit
+RecDelimit|KeyCode|Modifiers|MouseDown|MouseX|MouseY|MouseProc`
+
+const split = (table: string): string[] =>
+  table
+    .split(/[|\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+
+function buildTable(): Map<string, Builtin> {
+  const table = new Map<string, Builtin>()
+  const add = (builtin: Builtin): void => {
+    const key = builtin.name.toLowerCase()
+    if (table.has(key)) throw new Error(`builtins: ${builtin.name} is listed twice`)
+    table.set(key, Object.freeze(builtin))
+  }
+  for (const entry of split(COMMAND_TABLE)) {
+    const colon = entry.indexOf(':')
+    add({ kind: 'command', name: entry.slice(colon + 1), number: Number(entry.slice(0, colon)) })
+  }
+  for (const name of split(CONSTANT_NAMES)) add({ kind: 'constant', name })
+  for (const name of split(SYSTEM_VARIABLES)) add({ kind: 'variable', name })
+  return table
+}
+
+const TABLE = buildTable()
+
+/** The most words a built-in name has (`Get adjusted blobs cache priority`: 5). */
+const MAX_WORDS = Math.max(...[...TABLE.keys()].map((k) => k.split(' ').length))
+
+/** Every word-prefix of a name (`current`, `current date`…), so a scan stops when none goes on. */
+const PREFIXES = new Set(
+  [...TABLE.keys()].flatMap((k) => k.split(' ').map((_, i, w) => w.slice(0, i + 1).join(' '))),
+)
+
+/** The built-in of this lower-case name, if any. */
+export function builtinNamed(name: string): Builtin | undefined {
+  return TABLE.get(name.toLowerCase())
+}
+
+const NAMES_BY_NUMBER = new Map<number, string>()
+for (const b of TABLE.values())
+  if (b.kind === 'command' && !NAMES_BY_NUMBER.has(b.number)) NAMES_BY_NUMBER.set(b.number, b.name)
+
+/** The name of the command of this number (the table's spelling), if 4D's list has it. */
+export function commandName(number: number): string | undefined {
+  return NAMES_BY_NUMBER.get(number)
+}
+
+const isWordChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95
+
+/**
+ * The longest built-in name written at `offset` of `input`: words of letters, digits and `_`
+ * separated by one space, compared without case, ending where a word ends. Null when none is.
+ */
+export function matchBuiltin(
+  input: string,
+  offset: number,
+): { readonly length: number; readonly builtin: Builtin } | null {
+  let best: { length: number; builtin: Builtin } | null = null
+  let pos = offset
+  let key = ''
+  for (let words = 0; words < MAX_WORDS; words++) {
+    const start = pos
+    while (pos < input.length && isWordChar(input.charCodeAt(pos))) pos++
+    if (pos === start) break
+    key += (words > 0 ? ' ' : '') + input.slice(start, pos).toLowerCase()
+    if (!PREFIXES.has(key)) break
+    const found = TABLE.get(key)
+    if (found !== undefined) best = { length: pos - offset, builtin: found }
+    if (input.charCodeAt(pos) !== 32 || !isWordChar(input.charCodeAt(pos + 1))) break
+    pos++
+  }
+  return best
+}
