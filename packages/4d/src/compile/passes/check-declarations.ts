@@ -38,9 +38,13 @@ export function checkDeclarations(
       unit.result.type === null ? 'Variant' : typeOf(analysis, unit.result.type),
       unit.result.loc,
     )
-  for (const d of classic) declareClassic(analysis, d)
+  // In the order of the text, so that the first declaration is the one kept.
+  const byStatement = new Map<Node, ClassicDeclaration[]>()
+  for (const d of classic)
+    byStatement.set(d.statement, [...(byStatement.get(d.statement) ?? []), d])
   walkUnit(analysis.unit, (node) => {
     if (node.kind === 'Var') declareVar(analysis, node)
+    for (const d of byStatement.get(node) ?? []) declareClassic(analysis, d)
   })
 }
 
