@@ -3,3 +3,29 @@
  * datastore of `@entistore/core`.
  */
 export const LANGUAGE_PACKAGE = '@entistore/4d'
+
+export { parse4d, type Parse4dOptions, type Parse4dResult } from './grammar/parse.js'
+export {
+  compileClass,
+  compileMethod,
+  run4d,
+  Session,
+  type ClassOptions,
+  type CompiledMethod,
+  type CompileOptions,
+  type EmitOptions,
+  type MethodOptions,
+  type Problem,
+  type ProblemCode,
+  type Run4dOptions,
+  type Severity,
+} from './compile/index.js'
+export { Runtime, type RuntimeOptions } from './runtime/context/runtime.js'
+export { budgetOf, type CodeBudget } from './runtime/context/budget.js'
+export { MethodRegistry } from './runtime/context/methods.js'
+export { FOR_EACH } from './runtime/context/iterate.js'
+export { BuiltinClassStore, ClassStore } from './runtime/classes/class-store.js'
+export { ClassObject, classOf, type ClassDefinition } from './runtime/classes/class-object.js'
+export { FourDFunction, type FunctionImpl } from './runtime/classes/function-object.js'
+export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
+export { FourDError } from './runtime/errors/fourd-error.js'
