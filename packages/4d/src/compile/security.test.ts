@@ -5,7 +5,8 @@
  * meaning: a string stays a string, a member read never reaches what JavaScript inherits.
  */
 import { describe, expect, test } from 'vitest'
-import { FourDError } from '../runtime/errors/fourd-error.js'
+import { FourDError, raise } from '../runtime/errors/fourd-error.js'
+import { GET_MEMBER } from '../runtime/values/host.js'
 import { generatedSources } from './generated.fixture.js'
 import { problemsOf } from './identifiers.fixture.js'
 import { run4d } from './run4d.js'
@@ -140,5 +141,15 @@ describe('the checker of generated code', () => {
     ])
     expect(problemsOf('let v0; return v1')).toEqual(['a free name: v1'])
     expect(problemsOf('return "a" "b"').length).toBeGreaterThan(0)
+  })
+})
+
+describe('errors raised deep in the host', () => {
+  test('are placed at the 4D line that reached them, below many frames', () => {
+    const deep = (n: number): unknown =>
+      n === 0 ? raise('MemberOfNull', { property: 'x' }) : deep(n - 1)
+    const host = { [GET_MEMBER]: (name: string) => (name === 'deep' ? deep(40) : undefined) }
+    const err = errorOf(() => run4d('$a:=1\n$b:=$1.deep', [host]))
+    expect([err.errCode, err.method, err.line]).toEqual([9401, 'run4d', 2])
   })
 })

@@ -38,4 +38,12 @@ describe('error flow', () => {
     placeError(err, 'caller', 'Methods/caller.4dm', 3)
     expect([err.method, err.file, err.line]).toEqual(['Car.drive', 'Classes/Car.4dm', 12])
   })
+
+  test('an error whose stack does not show the file is left for the caller to place', () => {
+    const err = fourDError('DivisionByZero')
+    placeError(err, 'inner', 'Methods/inner.4dm', 0)
+    expect(err.method).toBeUndefined()
+    placeError(err, 'outer', 'Methods/outer.4dm', 7)
+    expect([err.method, err.line]).toEqual(['outer', 7])
+  })
 })
