@@ -4,7 +4,10 @@
  */
 export const LANGUAGE_PACKAGE = '@entistore/4d'
 
-export { parse4d, type Parse4dOptions, type Parse4dResult } from './grammar/parse.js'
+export { parse4d, parseExpression, problemsOf } from './grammar/parse.js'
+export type { Parse4dOptions, Parse4dResult, ParseProblem } from './grammar/parse.js'
+export type * from './ast/index.js'
+export { Ast, childrenOf, walk, formatLoc } from './ast/index.js'
 export {
   compileClass,
   compileMethod,

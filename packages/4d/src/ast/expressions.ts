@@ -277,17 +277,18 @@ export interface TryExprNode extends Base<'TryExpr'> {
 }
 
 /**
- * A bare `*`, `>` or `<` passed to a command (`OBJECT SET FONT(*; "name"; …)`, `SORT ARRAY($a; >)`):
- * an argument that is a symbol, not a value. Only an argument of a command or method call.
+ * A symbol passed to a command as an argument, not a value: `*` (`OBJECT SET FONT(*; "name"; …)`),
+ * `>` and `<` (`SORT ARRAY($a; >)`), and `QUERY`'s conjunctions `&`, `|`, `#` (`QUERY([T]; & [T]f=1)`
+ * gives the conjunction and the query argument as two arguments). Only an argument of a call.
  */
 export interface SymbolArgNode extends Base<'SymbolArg'> {
-  readonly symbol: '*' | '>' | '<'
+  readonly symbol: '*' | '>' | '<' | '&' | '|' | '#'
 }
 
 export type LiteralNode = TextNode | NumberNode | DateNode | TimeNode | BoolNode | NullNode
 
-export type ExprNode =
-  | LiteralNode
+/** The expressions a value can be assigned to (`:=`, `+=`…) or declared (`var`, `For`…). */
+export type AssignableNode =
   | LocalNode
   | NameNode
   | InterprocessVarNode
@@ -298,9 +299,13 @@ export type ExprNode =
   | ArrayElementNode
   | CharAtNode
   | FieldNode
+  | DerefNode
+
+export type ExprNode =
+  | LiteralNode
+  | AssignableNode
   | TableNode
   | PointerToNode
-  | DerefNode
   | CallNode
   | MethodCallNode
   | CommandNode
@@ -318,17 +323,3 @@ export type ExprNode =
   | FormulaNode
   | TryExprNode
   | SymbolArgNode
-
-/** The expressions a value can be assigned to (`:=`, `+=`…) or declared (`var`, `For`…). */
-export type AssignableNode =
-  | LocalNode
-  | NameNode
-  | InterprocessVarNode
-  | ParamNode
-  | IndirectParamNode
-  | MemberNode
-  | IndexNode
-  | ArrayElementNode
-  | CharAtNode
-  | FieldNode
-  | DerefNode

@@ -17,13 +17,12 @@ export interface Loc {
   readonly end: Position
 }
 
-/** A loc from peggy's `location()` (or any object with `start` and `end`), without its `source`. */
+/**
+ * A loc from peggy's `location()` (or any object with `start` and `end`), without its `source`.
+ * The positions are frozen in place: peggy makes new ones at each call.
+ */
 export function toLoc(location: { readonly start: Position; readonly end: Position }): Loc {
-  const { start, end } = location
-  return Object.freeze({
-    start: Object.freeze({ line: start.line, column: start.column, offset: start.offset }),
-    end: Object.freeze({ line: end.line, column: end.column, offset: end.offset }),
-  })
+  return Object.freeze({ start: Object.freeze(location.start), end: Object.freeze(location.end) })
 }
 
 /** `line:column-line:column`, the short form the golden files and messages use. */

@@ -33,8 +33,11 @@ export type NodeProps<K extends NodeKind> = Omit<NodeOf<K>, 'kind' | 'loc'>
 function make<K extends NodeKind>(kind: K): (props: NodeProps<K>, loc: Loc) => NodeOf<K> {
   return (props, loc) => {
     const node: Record<string, unknown> = { kind }
-    for (const [key, value] of Object.entries(props))
-      node[key] = Array.isArray(value) ? Object.freeze([...(value as unknown[])]) : value
+    const fields = props as Record<string, unknown>
+    for (const key in fields) {
+      const value = fields[key]
+      node[key] = Array.isArray(value) ? Object.freeze(value.slice()) : value
+    }
     node.loc = loc
     return Object.freeze(node) as unknown as NodeOf<K>
   }

@@ -143,12 +143,15 @@ export function childrenOf(node: Node): readonly Node[] {
 
 /**
  * Visits `node` and its descendants depth-first in source order. `visit` may return false to skip
- * a node's children (a pass that handles a whole subtree itself).
+ * a node's children (a pass that handles a whole subtree itself). Iterative, so that a deep tree
+ * (a long chain of operators) cannot exhaust the stack.
  */
 export function walk(node: Node, visit: (node: Node, parent: Node | null) => boolean | void): void {
-  const go = (n: Node, parent: Node | null): void => {
-    if (visit(n, parent) === false) return
-    for (const child of childrenOf(n)) go(child, n)
+  const stack: [Node, Node | null][] = [[node, null]]
+  while (stack.length > 0) {
+    const [current, parent] = stack.pop()!
+    if (visit(current, parent) === false) continue
+    const children = childrenOf(current)
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, current])
   }
-  go(node, null)
 }

@@ -1,7 +1,9 @@
 /**
  * @module 4D's commands by name and number, as 4D's documentation lists them ("Name (Number)",
- * docs/Concepts/commands.md of the 4d/docs repository, 4D v20), plus `throw` (1805), `Web Form`
- * (1735) and `New formula` (the former name of `Formula`, 1597), which that list lacks.
+ * docs/Concepts/commands.md of the 4d/docs repository, 4D v20), plus what that list lacks and
+ * files saved by 4D write: `throw` (1805), `Web Form` (1735), `Super` as 1705 (the call of the
+ * parent constructor), the former name `New formula` (1597) and the later names
+ * `Localized string` (991) and `Process activity` (1495).
  *
  * The grammar needs the names to recognise a command written without its token (`Current date`,
  * `OB Keys`: 4D's command names contain spaces); a tokenized command (`Length:C16`) names itself.
@@ -351,4 +353,5 @@ export const COMMAND_TABLE = `
 1553:WP Table range|1341:WP Text range|1358:WP USE PAGE SETUP|680:WRITE PICTURE FILE
 1091:XML DECODE|732:XML GET ERROR|1096:XML GET OPTIONS|1090:XML SET OPTIONS|25:Year of
 1640:ZIP Create archive|1637:ZIP Read archive|1805:throw|1735:Web Form|1597:New formula
+991:Localized string|1495:Process activity
 `

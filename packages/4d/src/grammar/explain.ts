@@ -51,7 +51,13 @@ export function explainLine(text: string, start: Position, context: LineContext)
     kind = parse(text, { startRule: 'LineCheck' })
   } catch (error) {
     if (!(error instanceof ParseError)) throw error
-    return { message: syntaxMessage(error), at: translate(error.location.start, start) }
+    const at = translate(error.location.start, start)
+    if (
+      error.found === '"' &&
+      !/"/.test(text.slice(error.location.start.offset + 1).split(/\r?\n|\r/)[0]!)
+    )
+      return { message: 'Text without its closing quote', at }
+    return { message: syntaxMessage(error), at }
   }
   const end = BLOCK_ENDS[kind]
   if (end !== undefined) return { message: `${kind} without a matching ${end}`, at: lineStart }

@@ -3,11 +3,13 @@
  * under a `Classes/` folder, else a method file) and its problems, one a line that did not parse.
  * Parsing never throws on bad 4D code: each bad line is an `Unparsed` node in its place.
  */
+import type { ExprNode } from '../ast/expressions.js'
 import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
-import type { Node } from '../ast/nodes.js'
+import { toLoc } from '../ast/loc.js'
+import { Ast, type Node } from '../ast/nodes.js'
 import { walk } from '../ast/walk.js'
 import { explainLine } from './explain.js'
-import { parse } from './generated/4d-parser.js'
+import { parse, SyntaxError as ParseError } from './generated/4d-parser.js'
 
 export interface ParseProblem {
   readonly line: number
@@ -34,11 +36,43 @@ const isClassPath = (file: string): boolean => /(^|[\\/])Classes[\\/][^\\/]+$/.t
 export function parse4d(text: string, options: Parse4dOptions): Parse4dResult {
   const kind = options.kind ?? (isClassPath(options.file) ? 'class' : 'method')
   const parserOptions = { file: options.file, explain: explainLine }
-  const file =
-    kind === 'class'
-      ? parse(text, { ...parserOptions, startRule: 'ClassFile' })
-      : parse(text, { ...parserOptions, startRule: 'MethodFile' })
+  let file: ClassFileNode | MethodFileNode
+  try {
+    file =
+      kind === 'class'
+        ? parse(text, { ...parserOptions, startRule: 'ClassFile' })
+        : parse(text, { ...parserOptions, startRule: 'MethodFile' })
+  } catch (error) {
+    file = unparsedFile(text, options.file, kind, error)
+  }
   return { file, problems: problemsOf(file) }
+}
+
+/**
+ * The whole file as one unparsed statement, when the parse of the file stops: code nested deeper
+ * than the grammar's bounds (its message says so), or a stack exhausted by input no 4D code is.
+ */
+function unparsedFile(
+  text: string,
+  file: string,
+  kind: 'class' | 'method',
+  error: unknown,
+): ClassFileNode | MethodFileNode {
+  if (!(error instanceof ParseError) && !(error instanceof RangeError)) throw error
+  const lines = text.split(/\r\n|\r|\n/)
+  const end = {
+    line: lines.length,
+    column: lines[lines.length - 1]!.length + 1,
+    offset: text.length,
+  }
+  const loc = toLoc({ start: { line: 1, column: 1, offset: 0 }, end })
+  const at = error instanceof ParseError ? toLoc(error.location).start : loc.start
+  const message =
+    error instanceof ParseError ? error.message : 'The file is nested too deeply to be parsed'
+  const whole = Ast.unparsed({ text, message, at }, loc)
+  return kind === 'class'
+    ? Ast.classFile({ file, extends: null, members: [whole] }, loc)
+    : Ast.methodFile({ file, body: [whole] }, loc)
 }
 
 /** The problems of a parsed tree: its `Unparsed` nodes, in source order. */
@@ -49,4 +83,9 @@ export function problemsOf(root: Node): readonly ParseProblem[] {
       problems.push({ line: node.at.line, column: node.at.column, message: node.message })
   })
   return problems
+}
+
+/** One 4D expression alone (tests and tools); throws the parser's SyntaxError when it does not parse. */
+export function parseExpression(text: string): ExprNode {
+  return parse(text, { startRule: 'Expression', explain: explainLine })
 }

@@ -10,6 +10,9 @@ import { matchBuiltin } from '../builtins.js'
 
 // Commands that are nodes of their own, by number.
 const THIS = 1470
+// Files saved by 4D write `Super:C1705(…)` for the call of the parent constructor and
+// `Super:C1706.f()` for the parent's functions; 4D's list of commands names only 1706.
+const SUPER_CALL = 1705
 const SUPER = 1706
 const CS = 1710
 const FOUR_D = 1709
@@ -299,18 +302,19 @@ function peg$parse(input, options) {
   const peg$r9 = /^[#%-&=->\\\^|]/;
   const peg$r10 = /^[=>]/;
   const peg$r11 = /^[=\/*]/;
-  const peg$r12 = /^[*<>]/;
+  const peg$r12 = /^[*<>&|#]/;
   const peg$r13 = /^[;)]/;
-  const peg$r14 = /^[ntr\\"]/;
-  const peg$r15 = /^[0-9a-f]/i;
-  const peg$r16 = /^[eE]/;
-  const peg$r17 = /^[\-\/.]/;
-  const peg$r18 = /^[.[{]/;
-  const peg$r19 = /^[A-Za-z0-9_]/;
-  const peg$r20 = /^[A-Za-z_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r21 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r22 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r23 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r14 = /^[&|#]/;
+  const peg$r15 = /^[ntr\\"]/;
+  const peg$r16 = /^[0-9a-f]/i;
+  const peg$r17 = /^[eE]/;
+  const peg$r18 = /^[\-\/.]/;
+  const peg$r19 = /^[.[{]/;
+  const peg$r20 = /^[A-Za-z0-9_]/;
+  const peg$r21 = /^[A-Za-z_\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r22 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r23 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r24 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
 
   const peg$e0 = peg$literalExpectation("\uFEFF", false);
   const peg$e1 = peg$anyExpectation();
@@ -423,33 +427,44 @@ function peg$parse(input, options) {
   const peg$e108 = peg$literalExpectation("]", false);
   const peg$e109 = peg$literalExpectation("{", false);
   const peg$e110 = peg$literalExpectation("}", false);
-  const peg$e111 = peg$classExpectation(["*", "<", ">"], false, false, false);
+  const peg$e111 = peg$classExpectation(["*", "<", ">", "&", "|", "#"], false, false, false);
   const peg$e112 = peg$classExpectation([";", ")"], false, false, false);
-  const peg$e113 = peg$otherExpectation("expression");
-  const peg$e114 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
-  const peg$e115 = peg$literalExpectation("0x", true);
-  const peg$e116 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e117 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e118 = peg$literalExpectation("!", false);
-  const peg$e119 = peg$classExpectation(["-", "/", "."], false, false, false);
-  const peg$e120 = peg$classExpectation([".", "[", "{"], false, false, false);
-  const peg$e121 = peg$literalExpectation(" ", false);
-  const peg$e122 = peg$literalExpectation("${", false);
-  const peg$e123 = peg$literalExpectation("<>", false);
-  const peg$e124 = peg$literalExpectation("\u25CA", false);
-  const peg$e125 = peg$literalExpectation(":C", true);
-  const peg$e126 = peg$literalExpectation(":K", true);
-  const peg$e127 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
-  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e129 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e130 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e131 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e113 = peg$classExpectation(["&", "|", "#"], false, false, false);
+  const peg$e114 = peg$otherExpectation("expression");
+  const peg$e115 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
+  const peg$e116 = peg$literalExpectation("0x", true);
+  const peg$e117 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e118 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e119 = peg$literalExpectation("!", false);
+  const peg$e120 = peg$classExpectation(["-", "/", "."], false, false, false);
+  const peg$e121 = peg$classExpectation([".", "[", "{"], false, false, false);
+  const peg$e122 = peg$literalExpectation(" ", false);
+  const peg$e123 = peg$literalExpectation("${", false);
+  const peg$e124 = peg$literalExpectation("<>", false);
+  const peg$e125 = peg$literalExpectation("\u25CA", false);
+  const peg$e126 = peg$literalExpectation(":C", true);
+  const peg$e127 = peg$literalExpectation(":K", true);
+  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
+  const peg$e129 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e130 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e131 = peg$otherExpectation("name");
+  const peg$e132 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e133 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
 
   function peg$f0(items) {    return Ast.methodFile({ file, body: present(items) }, L())  }
   function peg$f1(items) {
-    const extendsNodes = items.filter((i) => i !== null && i.kind === 'Extends')
-    const members = items.filter((i) => i !== null && i.kind !== 'Extends')
-    return Ast.classFile({ file, extends: extendsNodes[0] ?? null, members }, L())
+    let superclass = null
+    const members = []
+    for (const item of present(items)) {
+      if (item.kind !== 'Extends') members.push(item)
+      else if (superclass === null) superclass = item
+      else {
+        const text = input.slice(item.loc.start.offset, item.loc.end.offset).trim()
+        const message = 'A class extends only one class'
+        members.push(Ast.unparsed({ text, message, at: item.loc.start }, item.loc))
+      }
+    }
+    return Ast.classFile({ file, extends: superclass, members }, L())
   }
   function peg$f2(l) {    return unparsed(l, 'class')  }
   function peg$f3(l) {    return unparsed(l, 'member')  }
@@ -457,15 +472,28 @@ function peg$parse(input, options) {
   function peg$f5() {    return null  }
   function peg$f6() {    return null  }
   function peg$f7() {    return null  }
-  function peg$f8(t) {    return t  }
-  function peg$f9(items) {    return present(items)  }
-  function peg$f10(s) {    return s  }
-  function peg$f11(l) {    return unparsed(l, 'statement')  }
-  function peg$f12(l) {    return stray(l)  }
-  function peg$f13(items) {    return present(items)  }
-  function peg$f14(s) {    return s  }
-  function peg$f15(target, op, value) {    return { op, value }  }
-  function peg$f16(target, assign) {
+  function peg$f8(from, t, to) {    return { text: t, loc: span(from, to) }  }
+  function peg$f9() {    return location().start  }
+  function peg$f10() {    return enterBlock()  }
+  function peg$f11(items) {    return leaveBlock()  }
+  function peg$f12(items) {    return present(items)  }
+  function peg$f13() {    memo = statementMemo.get(offset()); return memo !== undefined  }
+  function peg$f14() {    return memo !== FAILED  }
+  function peg$f15() {    return memo.length - 1  }
+  function peg$f16() {    return memo.node  }
+  function peg$f17() {    return !statementMemo.has(offset()) && statementMemo.set(offset(), FAILED)  }
+  function peg$f18(s) {
+    const { start, end } = range()
+    statementMemo.set(start, { length: end - start, node: s })
+    return s
+  }
+  function peg$f19(s) {    return s  }
+  function peg$f20(l) {    return unparsed(l, 'statement')  }
+  function peg$f21(l) {    return stray(l)  }
+  function peg$f22(items) {    return present(items)  }
+  function peg$f23(s) {    return s  }
+  function peg$f24(target, op, value) {    return { op, value }  }
+  function peg$f25(target, assign) {
     if (assign === null) return Ast.exprStmt({ expr: target }, L())
     if (!ASSIGNABLE.has(target.kind)) {
       const loc = L()
@@ -473,92 +501,103 @@ function peg$parse(input, options) {
     }
     return Ast.assign({ target, op: assign.op, value: assign.value }, L())
   }
-  function peg$f17(names, t) {    return t  }
-  function peg$f18(names, type, e) {    return e  }
-  function peg$f19(names, type, init) {
+  function peg$f26(names, t) {    return t  }
+  function peg$f27(names, type, e) {    return e  }
+  function peg$f28(names, type, init) {
     return Ast.var({ names, type, init }, L())
   }
-  function peg$f20(head, n) {    return n  }
-  function peg$f21(head, tail) {    return [head, ...tail]  }
-  function peg$f22(n) {    return Ast.name({ name: n }, L())  }
-  function peg$f23(p) {    return p ?? []  }
-  function peg$f24(params, r) {    return r  }
-  function peg$f25(params, result) {
+  function peg$f29(head, n) {    return n  }
+  function peg$f30(head, tail) {    return [head, ...tail]  }
+  function peg$f31(n) {    return Ast.name({ name: n }, L())  }
+  function peg$f32(p) {    return p ?? []  }
+  function peg$f33(params, r) {    return r  }
+  function peg$f34(params, result) {
     return Ast.declare({ params: params ?? [], result }, L())
   }
-  function peg$f26(e) {    return e  }
-  function peg$f27(value) {    return Ast.return({ value }, L())  }
-  function peg$f28() {    return Ast.break({}, L())  }
-  function peg$f29() {    return Ast.continue({}, L())  }
-  function peg$f30(a) {    return a ?? []  }
-  function peg$f31(args) {
+  function peg$f35(e) {    return e  }
+  function peg$f36(value) {    return Ast.return({ value }, L())  }
+  function peg$f37() {    return Ast.break({}, L())  }
+  function peg$f38() {    return Ast.continue({}, L())  }
+  function peg$f39(a) {    return a ?? []  }
+  function peg$f40(e) {    return [e]  }
+  function peg$f41(args) {
     return Ast.throw({ args: args ?? [] }, L())
   }
-  function peg$f32(test, then, s) {    return s  }
-  function peg$f33(test, then, otherwise) {
-    return Ast.if({ test, then, else: otherwise }, L())
+  function peg$f42(from, test, then, s) {    return s  }
+  function peg$f43(from, test, then, otherwise, to) {
+    return Ast.if({ test, then, else: otherwise }, span(from, to))
   }
-  function peg$f34(branches, s) {    return s  }
-  function peg$f35(branches, otherwise) {
-    return Ast.caseOf({ branches, else: otherwise }, L())
+  function peg$f44(from, branches, s) {    return s  }
+  function peg$f45(from, branches, otherwise, to) {
+    return Ast.caseOf({ branches, else: otherwise }, span(from, to))
   }
-  function peg$f36(test, body) {    return Ast.caseBranch({ test, body }, L())  }
-  function peg$f37(counter, start, end, e) {    return e  }
-  function peg$f38(counter, start, end, step, body) {
-    return Ast.for({ counter, start, end, step, body }, L())
+  function peg$f46(from, test, headEnd, body) {
+    return Ast.caseBranch({ test, body }, span(from, lastEnd(body, headEnd)))
   }
-  function peg$f39(item, source, e) {    return e  }
-  function peg$f40(item, source, begin, e) {    return e  }
-  function peg$f41(item, source, begin, end, k, e) {    return { k, e }  }
-  function peg$f42(item, source, begin, end, cond, body) {
+  function peg$f47(from, counter, start, end, e) {    return e  }
+  function peg$f48(from, counter, start, end, step, body, to) {
+    return Ast.for({ counter, start, end, step, body }, span(from, to))
+  }
+  function peg$f49(from, item, source, e) {    return e  }
+  function peg$f50(from, item, source, begin, e) {    return e  }
+  function peg$f51(from, item, source, begin, end, k, e) {    return { k, e }  }
+  function peg$f52(from, item, source, begin, end, cond, body, to) {
     const until = cond !== null && cond.k === 'Until' ? cond.e : null
     const whileTest = cond !== null && cond.k === 'While' ? cond.e : null
-    return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, L())
+    return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, span(from, to))
   }
-  function peg$f43(test, body) {
-    return Ast.while({ test, body }, L())
+  function peg$f53(from, test, body, to) {
+    return Ast.while({ test, body }, span(from, to))
   }
-  function peg$f44(body, until) {
-    return Ast.repeat({ body, until }, L())
+  function peg$f54(from, body, until, to) {
+    return Ast.repeat({ body, until }, span(from, to))
   }
-  function peg$f45(body, s) {    return s  }
-  function peg$f46(body, catchBody) {
-    return Ast.try({ body, catch: catchBody }, L())
+  function peg$f55(from, body, s) {    return s  }
+  function peg$f56(from, body, catchBody, to) {
+    return Ast.try({ body, catch: catchBody }, span(from, to))
   }
-  function peg$f47(target, body) {
-    return Ast.use({ target, body }, L())
+  function peg$f57(from, target, body, to) {
+    return Ast.use({ target, body }, span(from, to))
   }
-  function peg$f48(t) {
-    const loc = L()
+  function peg$f58(from, t, to) {
+    const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
   }
-  function peg$f49(t) {
-    const loc = L()
+  function peg$f59(from, t, to) {
+    const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL without a matching End SQL', at: loc.start }, loc)
   }
-  function peg$f50() {    return 'While'  }
-  function peg$f51() {    return 'Until'  }
-  function peg$f52(superclass) {
-    return Ast.extends({ superclass }, L())
+  function peg$f60() {    return 'While'  }
+  function peg$f61() {    return 'Until'  }
+  function peg$f62(from, superclass, to) {
+    return Ast.extends({ superclass }, span(from, to))
   }
-  function peg$f53(head, body) {
-    return Ast.classConstructor({ ...head, body }, L())
+  function peg$f63(head, body) {
+    const { from, to, ...fields } = head
+    return Ast.classConstructor({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f54(mods, p) {    return p ?? []  }
-  function peg$f55(mods, params) {
+  function peg$f64(from, mods, p) {    return p ?? []  }
+  function peg$f65(from, mods, params, to) {
     return {
+      from,
+      to,
       shared: mods.includes('shared'),
       singleton: mods.includes('singleton'),
       session: mods.includes('session'),
       params: params ?? [],
     }
   }
-  function peg$f56(m) {    return m.toLowerCase()  }
-  function peg$f57(head, body) {    return Ast.function({ ...head, body }, L())  }
-  function peg$f58(mods, sig, p) {    return p ?? []  }
-  function peg$f59(mods, sig, params, r) {    return r  }
-  function peg$f60(mods, sig, params, result) {
+  function peg$f66(m) {    return m.toLowerCase()  }
+  function peg$f67(head, body) {
+    const { from, to, ...fields } = head
+    return Ast.function({ ...fields, body }, span(from, lastEnd(body, to)))
+  }
+  function peg$f68(from, mods, sig, p) {    return p ?? []  }
+  function peg$f69(from, mods, sig, params, r) {    return r  }
+  function peg$f70(from, mods, sig, params, result, to) {
     return {
+      from,
+      to,
       name: sig.name,
       functionKind: sig.kind,
       attribute: sig.attribute,
@@ -571,147 +610,163 @@ function peg$parse(input, options) {
       result,
     }
   }
-  function peg$f61(m) {    return m.toLowerCase()  }
-  function peg$f62(k, name) {
+  function peg$f71(m) {    return m.toLowerCase()  }
+  function peg$f72(k, name) {
     const kind = k.toLowerCase() === 'orderby' ? 'orderBy' : k.toLowerCase()
     return { kind, name, attribute: null }
   }
-  function peg$f63(name, a) {    return a  }
-  function peg$f64(name, attribute) {
+  function peg$f73(name, a) {    return a  }
+  function peg$f74(name, attribute) {
     return { kind: 'event', name, attribute }
   }
-  function peg$f65(name) {    return { kind: 'plain', name, attribute: null }  }
-  function peg$f66(names, t) {    return t  }
-  function peg$f67(names, type, e) {    return e  }
-  function peg$f68(names, type, init) {
-    return Ast.property({ names, type, init }, L())
+  function peg$f75(name) {    return { kind: 'plain', name, attribute: null }  }
+  function peg$f76(from, names, t) {    return t  }
+  function peg$f77(from, names, type, e) {    return e  }
+  function peg$f78(from, names, type, init, to) {
+    return Ast.property({ names, type, init }, span(from, to))
   }
-  function peg$f69(head, n) {    return n  }
-  function peg$f70(head, tail) {    return [head, ...tail]  }
-  function peg$f71(mods, name, path) {
-    return Ast.alias({ name, path, exposed: mods.includes('exposed') }, L())
+  function peg$f79(head, n) {    return n  }
+  function peg$f80(head, tail) {    return [head, ...tail]  }
+  function peg$f81(from, mods, name, path, to) {
+    return Ast.alias({ name, path, exposed: mods.includes('exposed') }, span(from, to))
   }
-  function peg$f72(head, n) {    return n  }
-  function peg$f73(head, tail) {    return [head, ...tail]  }
-  function peg$f74(head, p) {    return p  }
-  function peg$f75(head, tail) {    return [head, ...tail]  }
-  function peg$f76(n) {    return n  }
-  function peg$f77(name, t) {    return t  }
-  function peg$f78(name, type) {
+  function peg$f82(head, n) {    return n  }
+  function peg$f83(head, tail) {    return [head, ...tail]  }
+  function peg$f84(head, p) {    return p  }
+  function peg$f85(head, tail) {    return [head, ...tail]  }
+  function peg$f86(n) {    return n  }
+  function peg$f87(name, t) {    return t  }
+  function peg$f88(name, type) {
     return Ast.paramDecl({ name, type, variadic: true }, L())
   }
-  function peg$f79(name, t) {    return t  }
-  function peg$f80(name, type) {
+  function peg$f89(name, t) {    return t  }
+  function peg$f90(name, type) {
     return Ast.paramDecl({ name, type, variadic: false }, L())
   }
-  function peg$f81(name, t) {    return t  }
-  function peg$f82(name, type) {
+  function peg$f91(name, t) {    return t  }
+  function peg$f92(name, type) {
     return Ast.resultDecl({ name, type }, L())
   }
-  function peg$f83(type) {    return Ast.resultDecl({ name: null, type }, L())  }
-  function peg$f84(head, n) {    return n  }
-  function peg$f85(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
-  function peg$f86() {    return 'cs'  }
-  function peg$f87() {    return '4D'  }
-  function peg$f88(e) {    return e  }
-  function peg$f89(test, c, a) {    return [c, a]  }
-  function peg$f90(test, rest) {
+  function peg$f93(type) {    return Ast.resultDecl({ name: null, type }, L())  }
+  function peg$f94(head, n) {    return n  }
+  function peg$f95(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
+  function peg$f96() {    return 'cs'  }
+  function peg$f97() {    return '4D'  }
+  function peg$f98(e) {    return e  }
+  function peg$f99(test, c, a) {    return [c, a]  }
+  function peg$f100(test, rest) {
     if (rest === null) return test
     return Ast.ternary({ test, consequent: rest[0], alternate: rest[1] }, L())
   }
-  function peg$f91(head, op, right) {    return [op, right, location().end]  }
-  function peg$f92(head, tail) {
+  function peg$f101(head, op, right) {    return [op, right, location().end]  }
+  function peg$f102(head, tail) {    return chainLength(tail)  }
+  function peg$f103(head, tail) {
     return fold(head, tail)
   }
-  function peg$f93() {    return '<'  }
-  function peg$f94() {    return '+'  }
-  function peg$f95() {    return '-'  }
-  function peg$f96() {    return '*'  }
-  function peg$f97() {    return '/'  }
-  function peg$f98(target) {    return Ast.pointerTo({ target }, L())  }
-  function peg$f99(operand) {    return Ast.unary({ op: '-', operand }, L())  }
-  function peg$f100(operand) {    return Ast.unary({ op: '+', operand }, L())  }
-  function peg$f101(e) {    return ASSIGNABLE.has(e.kind)  }
-  function peg$f102(e) {    return e  }
-  function peg$f103(head, tail) {
+  function peg$f104() {    return '<'  }
+  function peg$f105() {    return '+'  }
+  function peg$f106() {    return '-'  }
+  function peg$f107() {    return '*'  }
+  function peg$f108() {    return '/'  }
+  function peg$f109(target) {    return Ast.pointerTo({ target }, L())  }
+  function peg$f110(operand) {    return Ast.unary({ op: '-', operand }, L())  }
+  function peg$f111(operand) {    return Ast.unary({ op: '+', operand }, L())  }
+  function peg$f112() {    return enterNested()  }
+  function peg$f113(p) {    return leaveNested(p)  }
+  function peg$f114(p) {    return p  }
+  function peg$f115() {    return enterNested()  }
+  function peg$f116(e) {    return leaveNested(e)  }
+  function peg$f117(e) {    return e  }
+  function peg$f118(e) {    return ASSIGNABLE.has(e.kind)  }
+  function peg$f119(e) {    return e  }
+  function peg$f120(head, tail) {    return chainLength(tail)  }
+  function peg$f121(head, tail) {
     return tail.reduce((node, op) => op(node), head)
   }
-  function peg$f104(name, args) {
+  function peg$f122(name, args) {
     const end = location().end
     return (object) => {
       const member = Ast.member({ object, name }, widen(object, end))
       return args === null ? member : Ast.call({ callee: member, args }, widen(object, end))
     }
   }
-  function peg$f105(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
-  function peg$f106(index) {    const end = location().end; return (object) => Ast.index({ object, index }, widen(object, end))  }
-  function peg$f107(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
-  function peg$f108(name) {
+  function peg$f123(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
+  function peg$f124(index, args) {
+    const end = location().end
+    return (object) => {
+      const element = Ast.index({ object, index }, widen(object, end))
+      return args === null ? element : Ast.call({ callee: element, args }, widen(object, end))
+    }
+  }
+  function peg$f125(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
+  function peg$f126(name) {
     const end = location().end
     return (pointer) => {
       const deref = Ast.deref({ pointer }, widen(pointer, end))
       return name === null ? deref : Ast.member({ object: deref, name }, widen(pointer, end))
     }
   }
-  function peg$f109(args) {    return args ?? []  }
-  function peg$f110(head, a) {    return a  }
-  function peg$f111(head, tail) {    return [head, ...tail]  }
-  function peg$f112(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f113(e) {    return e  }
-  function peg$f114(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f115(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f116(c) {    return '\\' + c  }
-  function peg$f117(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f118(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f119(a, b, c) {
+  function peg$f127(args) {    return args ?? []  }
+  function peg$f128(head, a) {    return a  }
+  function peg$f129(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f130(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f131(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f132(symbol, e) {    return [symbol, e]  }
+  function peg$f133(e) {    return e  }
+  function peg$f134(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f135(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f136(c) {    return '\\' + c  }
+  function peg$f137(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f138(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f139(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f120(sign, h, m, s) {    return s  }
-  function peg$f121(sign, h, m, s) {
+  function peg$f140(sign, h, m, s) {    return s  }
+  function peg$f141(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f122(head, p) {    return p  }
-  function peg$f123(head, tail) {    return [head, ...tail]  }
-  function peg$f124(props) {
+  function peg$f142(head, p) {    return p  }
+  function peg$f143(head, tail) {    return [head, ...tail]  }
+  function peg$f144(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f125(t) {    return t.value  }
-  function peg$f126(key, value) {
+  function peg$f145(t) {    return t.value  }
+  function peg$f146(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f127(head, e) {    return e  }
-  function peg$f128(head, tail) {    return [head, ...tail]  }
-  function peg$f129(items) {
+  function peg$f147(head, e) {    return e  }
+  function peg$f148(head, tail) {    return [head, ...tail]  }
+  function peg$f149(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f130(table, tableToken, field) {
+  function peg$f150(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f131(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f132(table, tableToken) {
+  function peg$f151(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f152(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f133(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f134(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f135(name) {    return Ast.local({ name }, L())  }
-  function peg$f136(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f137(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f138(name, num, a) {    return a  }
-  function peg$f139(name, num, args) {
+  function peg$f153(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f154(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f155(name) {    return Ast.local({ name }, L())  }
+  function peg$f156(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f157(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f158(name, num, a) {    return a  }
+  function peg$f159(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f140(name, theme, index) {
+  function peg$f160(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f141() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
-  function peg$f142() {    return builtin.length - 1  }
-  function peg$f143(name, a) {    return a  }
-  function peg$f144(name, args) {
+  function peg$f161() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f162() {    return builtin.length - 1  }
+  function peg$f163(name, a) {    return a  }
+  function peg$f164(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -719,25 +774,25 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f145(name, a) {    return a  }
-  function peg$f146(name, args) {
+  function peg$f165(name, a) {    return a  }
+  function peg$f166(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f147(k) {    return k  }
-  function peg$f148() {    return 'If'  }
-  function peg$f149() {    return 'Case of'  }
-  function peg$f150() {    return 'For each'  }
-  function peg$f151() {    return 'For'  }
-  function peg$f152() {    return 'While'  }
-  function peg$f153() {    return 'Repeat'  }
-  function peg$f154() {    return 'Try'  }
-  function peg$f155() {    return 'Use'  }
-  function peg$f156() {    return 'member'  }
-  function peg$f157() {    return 'member'  }
-  function peg$f158() {    return 'member'  }
-  function peg$f159() {    return 'member'  }
-  function peg$f160() {    return 'member'  }
-  function peg$f161() {    return 'statement'  }
+  function peg$f167(k) {    return k  }
+  function peg$f168() {    return 'If'  }
+  function peg$f169() {    return 'Case of'  }
+  function peg$f170() {    return 'For each'  }
+  function peg$f171() {    return 'For'  }
+  function peg$f172() {    return 'While'  }
+  function peg$f173() {    return 'Repeat'  }
+  function peg$f174() {    return 'Try'  }
+  function peg$f175() {    return 'Use'  }
+  function peg$f176() {    return 'member'  }
+  function peg$f177() {    return 'member'  }
+  function peg$f178() {    return 'member'  }
+  function peg$f179() {    return 'member'  }
+  function peg$f180() {    return 'member'  }
+  function peg$f181() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1566,34 +1621,36 @@ function peg$parse(input, options) {
   }
 
   function peg$parseUnparsedLineText() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$currPos;
-    s3 = [];
-    s4 = peg$parseLineChar();
-    if (s4 !== peg$FAILED) {
-      while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = peg$parseLineChar();
+    s2 = peg$parseHere();
+    s3 = peg$currPos;
+    s4 = [];
+    s5 = peg$parseLineChar();
+    if (s5 !== peg$FAILED) {
+      while (s5 !== peg$FAILED) {
+        s4.push(s5);
+        s5 = peg$parseLineChar();
       }
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
+    }
+    if (s4 !== peg$FAILED) {
+      s3 = input.substring(s3, peg$currPos);
+    } else {
+      s3 = s4;
     }
     if (s3 !== peg$FAILED) {
-      s2 = input.substring(s2, peg$currPos);
-    } else {
-      s2 = s3;
-    }
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parseNewline();
-      if (s3 === peg$FAILED) {
-        s3 = peg$parseEOF();
+      s4 = peg$parseHere();
+      s5 = peg$parseNewline();
+      if (s5 === peg$FAILED) {
+        s5 = peg$parseEOF();
       }
-      if (s3 !== peg$FAILED) {
+      if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f8(s2);
+        s0 = peg$f8(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1602,6 +1659,18 @@ function peg$parse(input, options) {
       peg$currPos = s0;
       s0 = peg$FAILED;
     }
+
+    return s0;
+  }
+
+  function peg$parseHere() {
+    let s0, s1;
+
+    s0 = peg$currPos;
+    s1 = '';
+    peg$savedPos = s0;
+    s1 = peg$f9();
+    s0 = s1;
 
     return s0;
   }
@@ -1751,29 +1820,161 @@ function peg$parse(input, options) {
   }
 
   function peg$parseStatements() {
-    let s0, s1, s2;
+    let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = [];
-    s2 = peg$parseBlankLine();
-    if (s2 === peg$FAILED) {
-      s2 = peg$parseStatement();
+    peg$savedPos = peg$currPos;
+    s1 = peg$f10();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
     }
-    while (s2 !== peg$FAILED) {
-      s1.push(s2);
-      s2 = peg$parseBlankLine();
-      if (s2 === peg$FAILED) {
-        s2 = peg$parseStatement();
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = peg$parseBlankLine();
+      if (s3 === peg$FAILED) {
+        s3 = peg$parseStatement();
       }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$parseBlankLine();
+        if (s3 === peg$FAILED) {
+          s3 = peg$parseStatement();
+        }
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f11(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f12(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
     }
-    peg$savedPos = s0;
-    s1 = peg$f9(s1);
-    s0 = s1;
 
     return s0;
   }
 
   function peg$parseStatement() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f13();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = peg$currPos;
+      s2 = peg$f14();
+      if (s2) {
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        if (input.length > peg$currPos) {
+          s3 = input.charAt(peg$currPos);
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$f15();
+          s5 = peg$currPos;
+          s6 = [];
+          if (s6.length >= (s4|0)) {
+            s7 = peg$FAILED;
+          } else {
+            if (input.length > peg$currPos) {
+              s7 = input.charAt(peg$currPos);
+              peg$currPos++;
+            } else {
+              s7 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            }
+          }
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            if (s6.length >= (s4|0)) {
+              s7 = peg$FAILED;
+            } else {
+              if (input.length > peg$currPos) {
+                s7 = input.charAt(peg$currPos);
+                peg$currPos++;
+              } else {
+                s7 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              }
+            }
+          }
+          if (s6.length < (s4|0)) {
+            peg$currPos = s5;
+            s5 = peg$FAILED;
+          } else {
+            s5 = s6;
+          }
+          s4 = s5;
+          if (s4 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f16();
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      peg$savedPos = peg$currPos;
+      s1 = peg$f17();
+      if (s1) {
+        s1 = undefined;
+      } else {
+        s1 = peg$FAILED;
+      }
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parseStatementOnce();
+        if (s2 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f18(s2);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseStatementOnce() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
@@ -1808,7 +2009,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f10(s3);
+          s0 = peg$f19(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1848,7 +2049,7 @@ function peg$parse(input, options) {
           s3 = peg$parseUnparsedLineText();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f11(s3);
+            s0 = peg$f20(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1959,7 +2160,7 @@ function peg$parse(input, options) {
         s3 = peg$parseUnparsedLineText();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f12(s3);
+          s0 = peg$f21(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1999,7 +2200,7 @@ function peg$parse(input, options) {
       }
     }
     peg$savedPos = s0;
-    s1 = peg$f13(s1);
+    s1 = peg$f22(s1);
     s0 = s1;
 
     return s0;
@@ -2015,7 +2216,7 @@ function peg$parse(input, options) {
       s3 = peg$parseLineEnd();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f14(s2);
+        s0 = peg$f23(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2068,7 +2269,7 @@ function peg$parse(input, options) {
         s6 = peg$parseExpr();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s2;
-          s2 = peg$f15(s1, s4, s6);
+          s2 = peg$f24(s1, s4, s6);
         } else {
           peg$currPos = s2;
           s2 = peg$FAILED;
@@ -2081,7 +2282,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f16(s1, s2);
+      s0 = peg$f25(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2181,7 +2382,7 @@ function peg$parse(input, options) {
               s9 = peg$parseTypeRef();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f17(s3, s9);
+                s4 = peg$f26(s3, s9);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -2211,7 +2412,7 @@ function peg$parse(input, options) {
             s9 = peg$parseExpr();
             if (s9 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f18(s3, s4, s9);
+              s5 = peg$f27(s3, s4, s9);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -2224,7 +2425,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f19(s3, s4, s5);
+          s0 = peg$f28(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2262,7 +2463,7 @@ function peg$parse(input, options) {
         s7 = peg$parseVarName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f20(s1, s7);
+          s3 = peg$f29(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -2287,7 +2488,7 @@ function peg$parse(input, options) {
           s7 = peg$parseVarName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f20(s1, s7);
+            s3 = peg$f29(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2298,7 +2499,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f21(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2320,7 +2521,7 @@ function peg$parse(input, options) {
           s1 = peg$parseIdentName();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f22(s1);
+            s1 = peg$f31(s1);
           }
           s0 = s1;
         }
@@ -2378,7 +2579,7 @@ function peg$parse(input, options) {
           }
           if (s9 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f23(s7);
+            s3 = peg$f32(s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2395,7 +2596,7 @@ function peg$parse(input, options) {
         s6 = peg$parseResultDecl();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s4;
-          s4 = peg$f24(s3, s6);
+          s4 = peg$f33(s3, s6);
         } else {
           peg$currPos = s4;
           s4 = peg$FAILED;
@@ -2404,7 +2605,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f25(s3, s4);
+        s0 = peg$f34(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2428,7 +2629,7 @@ function peg$parse(input, options) {
       s4 = peg$parseExpr();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s2;
-        s2 = peg$f26(s4);
+        s2 = peg$f35(s4);
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2437,7 +2638,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f27(s2);
+      s0 = peg$f36(s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2470,7 +2671,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f28();
+        s0 = peg$f37();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2507,7 +2708,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f29();
+        s0 = peg$f38();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2578,7 +2779,7 @@ function peg$parse(input, options) {
           }
           if (s10 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f30(s8);
+            s4 = peg$f39(s8);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -2588,10 +2789,27 @@ function peg$parse(input, options) {
           s4 = peg$FAILED;
         }
         if (s4 === peg$FAILED) {
+          s4 = peg$currPos;
+          s5 = peg$parseWS();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parseExpr();
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s4;
+              s4 = peg$f40(s6);
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        }
+        if (s4 === peg$FAILED) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f31(s4);
+        s0 = peg$f41(s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2634,45 +2852,72 @@ function peg$parse(input, options) {
   }
 
   function peg$parseIfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwIf();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwIf();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      s4 = peg$parseExpr();
+      s3 = peg$parseHere();
+      s4 = peg$parseKwIf();
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseLineEnd();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseStatements();
-          s7 = peg$currPos;
-          s8 = peg$parse_();
-          s9 = peg$parseKwElse();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseLineEnd();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parseStatements();
-              peg$savedPos = s7;
-              s7 = peg$f32(s4, s6, s11);
-            } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
-            }
-          } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
-          }
-          if (s7 === peg$FAILED) {
-            s7 = null;
-          }
-          s8 = peg$parse_();
-          s9 = peg$parseKwEndIf();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseLineEnd();
-            if (s10 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f33(s4, s6, s7);
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseLineEnd();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseStatements();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$currPos;
+              s10 = peg$parse_();
+              s11 = peg$parseKwElse();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  s13 = peg$parseStatements();
+                  if (s13 !== peg$FAILED) {
+                    peg$savedPos = s9;
+                    s9 = peg$f42(s3, s6, s8, s13);
+                  } else {
+                    peg$currPos = s9;
+                    s9 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s9;
+                  s9 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s9;
+                s9 = peg$FAILED;
+              }
+              if (s9 === peg$FAILED) {
+                s9 = null;
+              }
+              s10 = peg$parse_();
+              s11 = peg$parseKwEndIf();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parseHere();
+                s13 = peg$parseLineEnd();
+                if (s13 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f43(s3, s6, s8, s9, s12);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2698,53 +2943,75 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseOfBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwCaseOf();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwCaseOf();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = [];
-        s5 = peg$parseBlankLine();
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlankLine();
-        }
-        s5 = [];
-        s6 = peg$parseCaseBranch();
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = peg$parseCaseBranch();
-        }
-        s6 = peg$currPos;
-        s7 = peg$parse_();
-        s8 = peg$parseKwElse();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseLineEnd();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parseStatements();
-            peg$savedPos = s6;
-            s6 = peg$f34(s5, s10);
-          } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+      s3 = peg$parseHere();
+      s4 = peg$parseKwCaseOf();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = [];
+          s7 = peg$parseBlankLine();
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            s7 = peg$parseBlankLine();
           }
-        } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
-        }
-        if (s6 === peg$FAILED) {
-          s6 = null;
-        }
-        s7 = peg$parse_();
-        s8 = peg$parseKwEndCase();
-        if (s8 !== peg$FAILED) {
-          s9 = peg$parseLineEnd();
-          if (s9 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f35(s5, s6);
+          s7 = [];
+          s8 = peg$parseCaseBranch();
+          while (s8 !== peg$FAILED) {
+            s7.push(s8);
+            s8 = peg$parseCaseBranch();
+          }
+          s8 = peg$currPos;
+          s9 = peg$parse_();
+          s10 = peg$parseKwElse();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
+              s12 = peg$parseStatements();
+              if (s12 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f44(s3, s7, s12);
+              } else {
+                peg$currPos = s8;
+                s8 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s8;
+              s8 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s8;
+            s8 = peg$FAILED;
+          }
+          if (s8 === peg$FAILED) {
+            s8 = null;
+          }
+          s9 = peg$parse_();
+          s10 = peg$parseKwEndCase();
+          if (s10 !== peg$FAILED) {
+            s11 = peg$parseHere();
+            s12 = peg$parseLineEnd();
+            if (s12 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f45(s3, s7, s8, s11);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2766,43 +3033,71 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCaseBranch() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
+    s2 = peg$currPos;
+    peg$silentFails++;
     if (input.charCodeAt(peg$currPos) === 58) {
-      s2 = peg$c8;
+      s3 = peg$c8;
       peg$currPos++;
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e15); }
     }
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
-      peg$silentFails++;
-      if (input.charCodeAt(peg$currPos) === 61) {
-        s4 = peg$c9;
+      s3 = peg$parseHere();
+      if (input.charCodeAt(peg$currPos) === 58) {
+        s4 = peg$c8;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e16); }
+        if (peg$silentFails === 0) { peg$fail(peg$e15); }
       }
-      peg$silentFails--;
-      if (s4 === peg$FAILED) {
-        s3 = undefined;
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseExpr();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$currPos;
+        peg$silentFails++;
+        if (input.charCodeAt(peg$currPos) === 61) {
+          s6 = peg$c9;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e16); }
+        }
+        peg$silentFails--;
+        if (s6 === peg$FAILED) {
+          s5 = undefined;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parseLineEnd();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseStatements();
-            peg$savedPos = s0;
-            s0 = peg$f36(s5, s7);
+          s6 = peg$parse_();
+          s7 = peg$parseExpr();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseHere();
+            s9 = peg$parseLineEnd();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseStatements();
+              if (s10 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f46(s3, s7, s8, s10);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2824,93 +3119,115 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwFor();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwFor();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s4 = peg$c16;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
+      s3 = peg$parseHere();
+      s4 = peg$parseKwFor();
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
-        s6 = peg$parseAssignable();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s6 = peg$c16;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 59) {
-            s8 = peg$c22;
-            peg$currPos++;
-          } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
-          }
+          s8 = peg$parseAssignable();
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
-            s10 = peg$parseExpr();
+            if (input.charCodeAt(peg$currPos) === 59) {
+              s10 = peg$c22;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            }
             if (s10 !== peg$FAILED) {
               s11 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s12 = peg$c22;
-                peg$currPos++;
-              } else {
-                s12 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
+              s12 = peg$parseExpr();
               if (s12 !== peg$FAILED) {
                 s13 = peg$parse_();
-                s14 = peg$parseExpr();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s14 = peg$c22;
+                  peg$currPos++;
+                } else {
+                  s14 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                }
                 if (s14 !== peg$FAILED) {
-                  s15 = peg$currPos;
-                  s16 = peg$parse_();
-                  if (input.charCodeAt(peg$currPos) === 59) {
-                    s17 = peg$c22;
-                    peg$currPos++;
-                  } else {
-                    s17 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e30); }
-                  }
-                  if (s17 !== peg$FAILED) {
+                  s15 = peg$parse_();
+                  s16 = peg$parseExpr();
+                  if (s16 !== peg$FAILED) {
+                    s17 = peg$currPos;
                     s18 = peg$parse_();
-                    s19 = peg$parseExpr();
-                    if (s19 !== peg$FAILED) {
-                      peg$savedPos = s15;
-                      s15 = peg$f37(s6, s10, s14, s19);
+                    if (input.charCodeAt(peg$currPos) === 59) {
+                      s19 = peg$c22;
+                      peg$currPos++;
                     } else {
-                      peg$currPos = s15;
-                      s15 = peg$FAILED;
+                      s19 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e30); }
                     }
-                  } else {
-                    peg$currPos = s15;
-                    s15 = peg$FAILED;
-                  }
-                  if (s15 === peg$FAILED) {
-                    s15 = null;
-                  }
-                  s16 = peg$parse_();
-                  if (input.charCodeAt(peg$currPos) === 41) {
-                    s17 = peg$c17;
-                    peg$currPos++;
-                  } else {
-                    s17 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e25); }
-                  }
-                  if (s17 !== peg$FAILED) {
-                    s18 = peg$parseLineEnd();
-                    if (s18 !== peg$FAILED) {
-                      s19 = peg$parseStatements();
+                    if (s19 !== peg$FAILED) {
                       s20 = peg$parse_();
-                      s21 = peg$parseKwEndFor();
+                      s21 = peg$parseExpr();
                       if (s21 !== peg$FAILED) {
-                        s22 = peg$parseLineEnd();
-                        if (s22 !== peg$FAILED) {
-                          peg$savedPos = s0;
-                          s0 = peg$f38(s6, s10, s14, s15, s19);
+                        peg$savedPos = s17;
+                        s17 = peg$f47(s3, s8, s12, s16, s21);
+                      } else {
+                        peg$currPos = s17;
+                        s17 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s17;
+                      s17 = peg$FAILED;
+                    }
+                    if (s17 === peg$FAILED) {
+                      s17 = null;
+                    }
+                    s18 = peg$parse_();
+                    if (input.charCodeAt(peg$currPos) === 41) {
+                      s19 = peg$c17;
+                      peg$currPos++;
+                    } else {
+                      s19 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                    }
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parseLineEnd();
+                      if (s20 !== peg$FAILED) {
+                        s21 = peg$parseStatements();
+                        if (s21 !== peg$FAILED) {
+                          s22 = peg$parse_();
+                          s23 = peg$parseKwEndFor();
+                          if (s23 !== peg$FAILED) {
+                            s24 = peg$parseHere();
+                            s25 = peg$parseLineEnd();
+                            if (s25 !== peg$FAILED) {
+                              peg$savedPos = s0;
+                              s0 = peg$f48(s3, s8, s12, s16, s17, s21, s24);
+                            } else {
+                              peg$currPos = s0;
+                              s0 = peg$FAILED;
+                            }
+                          } else {
+                            peg$currPos = s0;
+                            s0 = peg$FAILED;
+                          }
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -2960,130 +3277,152 @@ function peg$parse(input, options) {
   }
 
   function peg$parseForEachBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwForEach();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwForEach();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s4 = peg$c16;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
+      s3 = peg$parseHere();
+      s4 = peg$parseKwForEach();
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
-        s6 = peg$parseAssignable();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s6 = peg$c16;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 59) {
-            s8 = peg$c22;
-            peg$currPos++;
-          } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
-          }
+          s8 = peg$parseAssignable();
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
-            s10 = peg$parseExpr();
+            if (input.charCodeAt(peg$currPos) === 59) {
+              s10 = peg$c22;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            }
             if (s10 !== peg$FAILED) {
-              s11 = peg$currPos;
-              s12 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s13 = peg$c22;
-                peg$currPos++;
-              } else {
-                s13 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s13 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseExpr();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$currPos;
                 s14 = peg$parse_();
-                s15 = peg$parseExpr();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s15 = peg$c22;
+                  peg$currPos++;
+                } else {
+                  s15 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                }
                 if (s15 !== peg$FAILED) {
-                  peg$savedPos = s11;
-                  s11 = peg$f39(s6, s10, s15);
-                } else {
-                  peg$currPos = s11;
-                  s11 = peg$FAILED;
-                }
-              } else {
-                peg$currPos = s11;
-                s11 = peg$FAILED;
-              }
-              if (s11 === peg$FAILED) {
-                s11 = null;
-              }
-              s12 = peg$currPos;
-              s13 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 59) {
-                s14 = peg$c22;
-                peg$currPos++;
-              } else {
-                s14 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
-              }
-              if (s14 !== peg$FAILED) {
-                s15 = peg$parse_();
-                s16 = peg$parseExpr();
-                if (s16 !== peg$FAILED) {
-                  peg$savedPos = s12;
-                  s12 = peg$f40(s6, s10, s11, s16);
-                } else {
-                  peg$currPos = s12;
-                  s12 = peg$FAILED;
-                }
-              } else {
-                peg$currPos = s12;
-                s12 = peg$FAILED;
-              }
-              if (s12 === peg$FAILED) {
-                s12 = null;
-              }
-              s13 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 41) {
-                s14 = peg$c17;
-                peg$currPos++;
-              } else {
-                s14 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
-              }
-              if (s14 !== peg$FAILED) {
-                s15 = peg$currPos;
-                s16 = peg$parse_();
-                s17 = peg$parseKwUntil();
-                if (s17 === peg$FAILED) {
-                  s17 = peg$parseKwWhile();
-                }
-                if (s17 !== peg$FAILED) {
-                  s18 = peg$parse_();
-                  s19 = peg$parseExpr();
-                  if (s19 !== peg$FAILED) {
-                    peg$savedPos = s15;
-                    s15 = peg$f41(s6, s10, s11, s12, s17, s19);
+                  s16 = peg$parse_();
+                  s17 = peg$parseExpr();
+                  if (s17 !== peg$FAILED) {
+                    peg$savedPos = s13;
+                    s13 = peg$f49(s3, s8, s12, s17);
                   } else {
-                    peg$currPos = s15;
-                    s15 = peg$FAILED;
+                    peg$currPos = s13;
+                    s13 = peg$FAILED;
                   }
                 } else {
-                  peg$currPos = s15;
-                  s15 = peg$FAILED;
+                  peg$currPos = s13;
+                  s13 = peg$FAILED;
                 }
-                if (s15 === peg$FAILED) {
-                  s15 = null;
+                if (s13 === peg$FAILED) {
+                  s13 = null;
                 }
-                s16 = peg$parseLineEnd();
+                s14 = peg$currPos;
+                s15 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 59) {
+                  s16 = peg$c22;
+                  peg$currPos++;
+                } else {
+                  s16 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                }
                 if (s16 !== peg$FAILED) {
-                  s17 = peg$parseStatements();
+                  s17 = peg$parse_();
+                  s18 = peg$parseExpr();
+                  if (s18 !== peg$FAILED) {
+                    peg$savedPos = s14;
+                    s14 = peg$f50(s3, s8, s12, s13, s18);
+                  } else {
+                    peg$currPos = s14;
+                    s14 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s14;
+                  s14 = peg$FAILED;
+                }
+                if (s14 === peg$FAILED) {
+                  s14 = null;
+                }
+                s15 = peg$parse_();
+                if (input.charCodeAt(peg$currPos) === 41) {
+                  s16 = peg$c17;
+                  peg$currPos++;
+                } else {
+                  s16 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                }
+                if (s16 !== peg$FAILED) {
+                  s17 = peg$currPos;
                   s18 = peg$parse_();
-                  s19 = peg$parseKwEndForEach();
+                  s19 = peg$parseKwUntil();
+                  if (s19 === peg$FAILED) {
+                    s19 = peg$parseKwWhile();
+                  }
                   if (s19 !== peg$FAILED) {
-                    s20 = peg$parseLineEnd();
-                    if (s20 !== peg$FAILED) {
-                      peg$savedPos = s0;
-                      s0 = peg$f42(s6, s10, s11, s12, s15, s17);
+                    s20 = peg$parse_();
+                    s21 = peg$parseExpr();
+                    if (s21 !== peg$FAILED) {
+                      peg$savedPos = s17;
+                      s17 = peg$f51(s3, s8, s12, s13, s14, s19, s21);
+                    } else {
+                      peg$currPos = s17;
+                      s17 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s17;
+                    s17 = peg$FAILED;
+                  }
+                  if (s17 === peg$FAILED) {
+                    s17 = null;
+                  }
+                  s18 = peg$parseLineEnd();
+                  if (s18 !== peg$FAILED) {
+                    s19 = peg$parseStatements();
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parse_();
+                      s21 = peg$parseKwEndForEach();
+                      if (s21 !== peg$FAILED) {
+                        s22 = peg$parseHere();
+                        s23 = peg$parseLineEnd();
+                        if (s23 !== peg$FAILED) {
+                          peg$savedPos = s0;
+                          s0 = peg$f52(s3, s8, s12, s13, s14, s17, s19, s22);
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3125,25 +3464,47 @@ function peg$parse(input, options) {
   }
 
   function peg$parseWhileBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwWhile();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwWhile();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      s4 = peg$parseExpr();
+      s3 = peg$parseHere();
+      s4 = peg$parseKwWhile();
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseLineEnd();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseStatements();
-          s7 = peg$parse_();
-          s8 = peg$parseKwEndWhile();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f43(s4, s6);
+        s5 = peg$parse_();
+        s6 = peg$parseExpr();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseLineEnd();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseStatements();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse_();
+              s10 = peg$parseKwEndWhile();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseHere();
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f53(s3, s6, s8, s11);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3169,25 +3530,47 @@ function peg$parse(input, options) {
   }
 
   function peg$parseRepeatBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwRepeat();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwRepeat();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parseStatements();
-        s5 = peg$parse_();
-        s6 = peg$parseKwUntil();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s8 = peg$parseExpr();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f44(s4, s8);
+      s3 = peg$parseHere();
+      s4 = peg$parseKwRepeat();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parseStatements();
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parse_();
+            s8 = peg$parseKwUntil();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse_();
+              s10 = peg$parseExpr();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseHere();
+                s12 = peg$parseLineEnd();
+                if (s12 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f54(s3, s6, s10, s11);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3213,42 +3596,69 @@ function peg$parse(input, options) {
   }
 
   function peg$parseTryBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwTry();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwTry();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseLineEnd();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parseStatements();
-        s5 = peg$currPos;
-        s6 = peg$parse_();
-        s7 = peg$parseKwCatch();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parseLineEnd();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parseStatements();
-            peg$savedPos = s5;
-            s5 = peg$f45(s4, s9);
-          } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
-          }
-        } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
-        }
-        if (s5 === peg$FAILED) {
-          s5 = null;
-        }
-        s6 = peg$parse_();
-        s7 = peg$parseKwEndTry();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parseLineEnd();
-          if (s8 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f46(s4, s5);
+      s3 = peg$parseHere();
+      s4 = peg$parseKwTry();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseLineEnd();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parseStatements();
+          if (s6 !== peg$FAILED) {
+            s7 = peg$currPos;
+            s8 = peg$parse_();
+            s9 = peg$parseKwCatch();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseLineEnd();
+              if (s10 !== peg$FAILED) {
+                s11 = peg$parseStatements();
+                if (s11 !== peg$FAILED) {
+                  peg$savedPos = s7;
+                  s7 = peg$f55(s3, s6, s11);
+                } else {
+                  peg$currPos = s7;
+                  s7 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s7;
+                s7 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s7;
+              s7 = peg$FAILED;
+            }
+            if (s7 === peg$FAILED) {
+              s7 = null;
+            }
+            s8 = peg$parse_();
+            s9 = peg$parseKwEndTry();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseHere();
+              s11 = peg$parseLineEnd();
+              if (s11 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f56(s3, s6, s7, s10);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3270,51 +3680,73 @@ function peg$parse(input, options) {
   }
 
   function peg$parseUseBlock() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseKwUse();
+    s2 = peg$currPos;
+    peg$silentFails++;
+    s3 = peg$parseKwUse();
+    peg$silentFails--;
+    if (s3 !== peg$FAILED) {
+      peg$currPos = s2;
+      s2 = undefined;
+    } else {
+      s2 = peg$FAILED;
+    }
     if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
-      peg$silentFails++;
-      s4 = peg$currPos;
-      s5 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s6 = peg$c16;
-        peg$currPos++;
-      } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
-      if (s6 !== peg$FAILED) {
-        s5 = [s5, s6];
-        s4 = s5;
-      } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
-      }
-      peg$silentFails--;
+      s3 = peg$parseHere();
+      s4 = peg$parseKwUse();
       if (s4 !== peg$FAILED) {
-        peg$currPos = s3;
-        s3 = undefined;
-      } else {
-        s3 = peg$FAILED;
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseExpr();
+        s5 = peg$currPos;
+        peg$silentFails++;
+        s6 = peg$currPos;
+        s7 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s8 = peg$c16;
+          peg$currPos++;
+        } else {
+          s8 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
+        if (s8 !== peg$FAILED) {
+          s7 = [s7, s8];
+          s6 = s7;
+        } else {
+          peg$currPos = s6;
+          s6 = peg$FAILED;
+        }
+        peg$silentFails--;
+        if (s6 !== peg$FAILED) {
+          peg$currPos = s5;
+          s5 = undefined;
+        } else {
+          s5 = peg$FAILED;
+        }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parseLineEnd();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseStatements();
-            s8 = peg$parse_();
-            s9 = peg$parseKwEndUse();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parseLineEnd();
-              if (s10 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f47(s5, s7);
+          s6 = peg$parse_();
+          s7 = peg$parseExpr();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseLineEnd();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parseStatements();
+              if (s9 !== peg$FAILED) {
+                s10 = peg$parse_();
+                s11 = peg$parseKwEndUse();
+                if (s11 !== peg$FAILED) {
+                  s12 = peg$parseHere();
+                  s13 = peg$parseLineEnd();
+                  if (s13 !== peg$FAILED) {
+                    peg$savedPos = s0;
+                    s0 = peg$f57(s3, s7, s9, s12);
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3344,88 +3776,105 @@ function peg$parse(input, options) {
   }
 
   function peg$parseBeginSql() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
     s2 = peg$currPos;
-    s3 = peg$currPos;
-    s4 = peg$parseSqlBegin();
-    if (s4 !== peg$FAILED) {
-      s5 = [];
-      s6 = input.charAt(peg$currPos);
-      if (peg$r3.test(s6)) {
-        peg$currPos++;
-      } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      while (s6 !== peg$FAILED) {
-        s5.push(s6);
-        s6 = input.charAt(peg$currPos);
-        if (peg$r3.test(s6)) {
-          peg$currPos++;
-        } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-      }
-      s6 = peg$parseNewline();
-      if (s6 !== peg$FAILED) {
-        s7 = [];
-        s8 = peg$parseSqlLine();
-        while (s8 !== peg$FAILED) {
-          s7.push(s8);
-          s8 = peg$parseSqlLine();
-        }
-        s8 = peg$parse_();
-        s9 = peg$parseSqlEnd();
-        if (s9 !== peg$FAILED) {
-          s10 = [];
-          s11 = input.charAt(peg$currPos);
-          if (peg$r3.test(s11)) {
-            peg$currPos++;
-          } else {
-            s11 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
-          }
-          while (s11 !== peg$FAILED) {
-            s10.push(s11);
-            s11 = input.charAt(peg$currPos);
-            if (peg$r3.test(s11)) {
-              peg$currPos++;
-            } else {
-              s11 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e11); }
-            }
-          }
-          s4 = [s4, s5, s6, s7, s8, s9, s10];
-          s3 = s4;
-        } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        }
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s3;
-      s3 = peg$FAILED;
-    }
+    peg$silentFails++;
+    s3 = peg$parseSqlBegin();
+    peg$silentFails--;
     if (s3 !== peg$FAILED) {
-      s2 = input.substring(s2, peg$currPos);
+      peg$currPos = s2;
+      s2 = undefined;
     } else {
-      s2 = s3;
+      s2 = peg$FAILED;
     }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseNewline();
-      if (s3 === peg$FAILED) {
-        s3 = peg$parseEOF();
+      s3 = peg$parseHere();
+      s4 = peg$currPos;
+      s5 = peg$currPos;
+      s6 = peg$parseSqlBegin();
+      if (s6 !== peg$FAILED) {
+        s7 = [];
+        s8 = input.charAt(peg$currPos);
+        if (peg$r3.test(s8)) {
+          peg$currPos++;
+        } else {
+          s8 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        }
+        while (s8 !== peg$FAILED) {
+          s7.push(s8);
+          s8 = input.charAt(peg$currPos);
+          if (peg$r3.test(s8)) {
+            peg$currPos++;
+          } else {
+            s8 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+        }
+        s8 = peg$parseNewline();
+        if (s8 !== peg$FAILED) {
+          s9 = [];
+          s10 = peg$parseSqlLine();
+          while (s10 !== peg$FAILED) {
+            s9.push(s10);
+            s10 = peg$parseSqlLine();
+          }
+          s10 = peg$parse_();
+          s11 = peg$parseSqlEnd();
+          if (s11 !== peg$FAILED) {
+            s12 = [];
+            s13 = input.charAt(peg$currPos);
+            if (peg$r3.test(s13)) {
+              peg$currPos++;
+            } else {
+              s13 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            }
+            while (s13 !== peg$FAILED) {
+              s12.push(s13);
+              s13 = input.charAt(peg$currPos);
+              if (peg$r3.test(s13)) {
+                peg$currPos++;
+              } else {
+                s13 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e11); }
+              }
+            }
+            s6 = [s6, s7, s8, s9, s10, s11, s12];
+            s5 = s6;
+          } else {
+            peg$currPos = s5;
+            s5 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s5;
+        s5 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f48(s2);
+      if (s5 !== peg$FAILED) {
+        s4 = input.substring(s4, peg$currPos);
+      } else {
+        s4 = s5;
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseHere();
+        s6 = peg$parseNewline();
+        if (s6 === peg$FAILED) {
+          s6 = peg$parseEOF();
+        }
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f58(s3, s4, s5);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3438,46 +3887,63 @@ function peg$parse(input, options) {
       s0 = peg$currPos;
       s1 = peg$parse_();
       s2 = peg$currPos;
-      s3 = peg$currPos;
-      s4 = peg$parseSqlBegin();
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = input.charAt(peg$currPos);
-        if (peg$r3.test(s6)) {
-          peg$currPos++;
-        } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = input.charAt(peg$currPos);
-          if (peg$r3.test(s6)) {
-            peg$currPos++;
-          } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
-          }
-        }
-        s4 = [s4, s5];
-        s3 = s4;
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
+      peg$silentFails++;
+      s3 = peg$parseSqlBegin();
+      peg$silentFails--;
       if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
+        peg$currPos = s2;
+        s2 = undefined;
       } else {
-        s2 = s3;
+        s2 = peg$FAILED;
       }
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseNewline();
-        if (s3 === peg$FAILED) {
-          s3 = peg$parseEOF();
+        s3 = peg$parseHere();
+        s4 = peg$currPos;
+        s5 = peg$currPos;
+        s6 = peg$parseSqlBegin();
+        if (s6 !== peg$FAILED) {
+          s7 = [];
+          s8 = input.charAt(peg$currPos);
+          if (peg$r3.test(s8)) {
+            peg$currPos++;
+          } else {
+            s8 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          while (s8 !== peg$FAILED) {
+            s7.push(s8);
+            s8 = input.charAt(peg$currPos);
+            if (peg$r3.test(s8)) {
+              peg$currPos++;
+            } else {
+              s8 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            }
+          }
+          s6 = [s6, s7];
+          s5 = s6;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
         }
-        if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f49(s2);
+        if (s5 !== peg$FAILED) {
+          s4 = input.substring(s4, peg$currPos);
+        } else {
+          s4 = s5;
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseHere();
+          s6 = peg$parseNewline();
+          if (s6 === peg$FAILED) {
+            s6 = peg$parseEOF();
+          }
+          if (s6 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f59(s3, s4, s5);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4341,7 +4807,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f50();
+        s0 = peg$f60();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4479,7 +4945,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f51();
+        s0 = peg$f61();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5053,25 +5519,19 @@ function peg$parse(input, options) {
           if (peg$silentFails === 0) { peg$fail(peg$e58); }
         }
         if (s2 !== peg$FAILED) {
-          s3 = [];
-          s4 = peg$parseBlank();
-          if (s4 !== peg$FAILED) {
-            while (s4 !== peg$FAILED) {
-              s3.push(s4);
-              s4 = peg$parseBlank();
-            }
+          s3 = peg$currPos;
+          peg$silentFails++;
+          s4 = peg$parseIdentChar();
+          peg$silentFails--;
+          if (s4 === peg$FAILED) {
+            s3 = undefined;
           } else {
+            peg$currPos = s3;
             s3 = peg$FAILED;
           }
           if (s3 !== peg$FAILED) {
-            s4 = peg$parseIdentStart();
-            if (s4 !== peg$FAILED) {
-              s1 = [s1, s2, s3, s4];
-              s0 = s1;
-            } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
-            }
+            s1 = [s1, s2, s3];
+            s0 = s1;
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5144,54 +5604,56 @@ function peg$parse(input, options) {
   }
 
   function peg$parseExtendsLine() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = input.substr(peg$currPos, 5);
-    if (s2.toLowerCase() === peg$c41) {
+    s2 = peg$parseHere();
+    s3 = input.substr(peg$currPos, 5);
+    if (s3.toLowerCase() === peg$c41) {
       peg$currPos += (5);
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
-    if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = peg$parseBlank();
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = peg$parseBlank();
+    if (s3 !== peg$FAILED) {
+      s4 = [];
+      s5 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = peg$parseBlank();
         }
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = input.substr(peg$currPos, 7);
-        if (s4.toLowerCase() === peg$c43) {
+      if (s4 !== peg$FAILED) {
+        s5 = input.substr(peg$currPos, 7);
+        if (s5.toLowerCase() === peg$c43) {
           peg$currPos += (7);
         } else {
-          s4 = peg$FAILED;
+          s5 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
-        if (s4 !== peg$FAILED) {
-          s5 = [];
-          s6 = peg$parseBlank();
-          if (s6 !== peg$FAILED) {
-            while (s6 !== peg$FAILED) {
-              s5.push(s6);
-              s6 = peg$parseBlank();
+        if (s5 !== peg$FAILED) {
+          s6 = [];
+          s7 = peg$parseBlank();
+          if (s7 !== peg$FAILED) {
+            while (s7 !== peg$FAILED) {
+              s6.push(s7);
+              s7 = peg$parseBlank();
             }
           } else {
-            s5 = peg$FAILED;
+            s6 = peg$FAILED;
           }
-          if (s5 !== peg$FAILED) {
-            s6 = peg$parseTypeRef();
-            if (s6 !== peg$FAILED) {
-              s7 = peg$parseLineEnd();
-              if (s7 !== peg$FAILED) {
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parseTypeRef();
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parseHere();
+              s9 = peg$parseLineEnd();
+              if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f52(s6);
+                s0 = peg$f62(s2, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5228,7 +5690,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f53(s1, s2);
+      s0 = peg$f63(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5238,90 +5700,92 @@ function peg$parse(input, options) {
   }
 
   function peg$parseConstructorHead() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseCtorModifiers();
-    s3 = input.substr(peg$currPos, 5);
-    if (s3.toLowerCase() === peg$c41) {
+    s2 = peg$parseHere();
+    s3 = peg$parseCtorModifiers();
+    s4 = input.substr(peg$currPos, 5);
+    if (s4.toLowerCase() === peg$c41) {
       peg$currPos += (5);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = [];
-      s5 = peg$parseBlank();
-      if (s5 !== peg$FAILED) {
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlank();
+    if (s4 !== peg$FAILED) {
+      s5 = [];
+      s6 = peg$parseBlank();
+      if (s6 !== peg$FAILED) {
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$parseBlank();
         }
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = input.substr(peg$currPos, 11);
-        if (s5.toLowerCase() === peg$c42) {
+      if (s5 !== peg$FAILED) {
+        s6 = input.substr(peg$currPos, 11);
+        if (s6.toLowerCase() === peg$c42) {
           peg$currPos += (11);
         } else {
-          s5 = peg$FAILED;
+          s6 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e56); }
         }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$currPos;
+        if (s6 !== peg$FAILED) {
+          s7 = peg$currPos;
           peg$silentFails++;
-          s7 = peg$parseIdentChar();
+          s8 = peg$parseIdentChar();
           peg$silentFails--;
-          if (s7 === peg$FAILED) {
-            s6 = undefined;
+          if (s8 === peg$FAILED) {
+            s7 = undefined;
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s7;
+            s7 = peg$FAILED;
           }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$currPos;
-            s8 = peg$parse_();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$currPos;
+            s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 40) {
-              s9 = peg$c16;
+              s10 = peg$c16;
               peg$currPos++;
             } else {
-              s9 = peg$FAILED;
+              s10 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e24); }
             }
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseParamDecls();
-              if (s11 === peg$FAILED) {
-                s11 = null;
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseParamDecls();
+              if (s12 === peg$FAILED) {
+                s12 = null;
               }
-              s12 = peg$parse_();
+              s13 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 41) {
-                s13 = peg$c17;
+                s14 = peg$c17;
                 peg$currPos++;
               } else {
-                s13 = peg$FAILED;
+                s14 = peg$FAILED;
                 if (peg$silentFails === 0) { peg$fail(peg$e25); }
               }
-              if (s13 !== peg$FAILED) {
-                peg$savedPos = s7;
-                s7 = peg$f54(s2, s11);
+              if (s14 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f64(s2, s3, s12);
               } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
+                peg$currPos = s8;
+                s8 = peg$FAILED;
               }
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s8;
+              s8 = peg$FAILED;
             }
-            if (s7 === peg$FAILED) {
-              s7 = null;
+            if (s8 === peg$FAILED) {
+              s8 = null;
             }
-            s8 = peg$parseLineEnd();
-            if (s8 !== peg$FAILED) {
+            s9 = peg$parseHere();
+            s10 = peg$parseLineEnd();
+            if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f55(s2, s7);
+              s0 = peg$f65(s2, s3, s8, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5406,7 +5870,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f56(s2);
+          s1 = peg$f66(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5477,7 +5941,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f56(s2);
+            s1 = peg$f66(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5503,7 +5967,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f57(s1, s2);
+      s0 = peg$f67(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5513,86 +5977,74 @@ function peg$parse(input, options) {
   }
 
   function peg$parseFunctionHead() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseFnModifiers();
-    s3 = input.substr(peg$currPos, 8);
-    if (s3.toLowerCase() === peg$c40) {
+    s2 = peg$parseHere();
+    s3 = peg$parseFnModifiers();
+    s4 = input.substr(peg$currPos, 8);
+    if (s4.toLowerCase() === peg$c40) {
       peg$currPos += (8);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e54); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = peg$currPos;
+    if (s4 !== peg$FAILED) {
+      s5 = peg$currPos;
       peg$silentFails++;
-      s5 = peg$parseIdentChar();
+      s6 = peg$parseIdentChar();
       peg$silentFails--;
-      if (s5 === peg$FAILED) {
-        s4 = undefined;
+      if (s6 === peg$FAILED) {
+        s5 = undefined;
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s5;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseBlank();
-        if (s6 !== peg$FAILED) {
-          while (s6 !== peg$FAILED) {
-            s5.push(s6);
-            s6 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        s6 = [];
+        s7 = peg$parseBlank();
+        if (s7 !== peg$FAILED) {
+          while (s7 !== peg$FAILED) {
+            s6.push(s7);
+            s7 = peg$parseBlank();
           }
         } else {
-          s5 = peg$FAILED;
+          s6 = peg$FAILED;
         }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parseFunctionSignature();
-          if (s6 !== peg$FAILED) {
-            s7 = peg$currPos;
-            s8 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 40) {
-              s9 = peg$c16;
-              peg$currPos++;
-            } else {
-              s9 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e24); }
-            }
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseParamDecls();
-              if (s11 === peg$FAILED) {
-                s11 = null;
-              }
-              s12 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 41) {
-                s13 = peg$c17;
-                peg$currPos++;
-              } else {
-                s13 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
-              }
-              if (s13 !== peg$FAILED) {
-                peg$savedPos = s7;
-                s7 = peg$f58(s2, s6, s11);
-              } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
-              }
-            } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
-            }
-            if (s7 === peg$FAILED) {
-              s7 = null;
-            }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parseFunctionSignature();
+          if (s7 !== peg$FAILED) {
             s8 = peg$currPos;
             s9 = peg$parse_();
-            s10 = peg$parseResultDecl();
+            if (input.charCodeAt(peg$currPos) === 40) {
+              s10 = peg$c16;
+              peg$currPos++;
+            } else {
+              s10 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+            }
             if (s10 !== peg$FAILED) {
-              peg$savedPos = s8;
-              s8 = peg$f59(s2, s6, s7, s10);
+              s11 = peg$parse_();
+              s12 = peg$parseParamDecls();
+              if (s12 === peg$FAILED) {
+                s12 = null;
+              }
+              s13 = peg$parse_();
+              if (input.charCodeAt(peg$currPos) === 41) {
+                s14 = peg$c17;
+                peg$currPos++;
+              } else {
+                s14 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e25); }
+              }
+              if (s14 !== peg$FAILED) {
+                peg$savedPos = s8;
+                s8 = peg$f68(s2, s3, s7, s12);
+              } else {
+                peg$currPos = s8;
+                s8 = peg$FAILED;
+              }
             } else {
               peg$currPos = s8;
               s8 = peg$FAILED;
@@ -5600,10 +6052,24 @@ function peg$parse(input, options) {
             if (s8 === peg$FAILED) {
               s8 = null;
             }
-            s9 = peg$parseLineEnd();
-            if (s9 !== peg$FAILED) {
+            s9 = peg$currPos;
+            s10 = peg$parse_();
+            s11 = peg$parseResultDecl();
+            if (s11 !== peg$FAILED) {
+              peg$savedPos = s9;
+              s9 = peg$f69(s2, s3, s7, s8, s11);
+            } else {
+              peg$currPos = s9;
+              s9 = peg$FAILED;
+            }
+            if (s9 === peg$FAILED) {
+              s9 = null;
+            }
+            s10 = peg$parseHere();
+            s11 = peg$parseLineEnd();
+            if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f60(s2, s6, s7, s8);
+              s0 = peg$f70(s2, s3, s7, s8, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5706,7 +6172,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f61(s2);
+          s1 = peg$f71(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5795,7 +6261,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f61(s2);
+            s1 = peg$f71(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5872,7 +6338,7 @@ function peg$parse(input, options) {
         s3 = peg$parseMemberName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f62(s1, s3);
+          s0 = peg$f72(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5923,7 +6389,7 @@ function peg$parse(input, options) {
               s6 = peg$parseMemberName();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f63(s3, s6);
+                s4 = peg$f73(s3, s6);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -5936,7 +6402,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f64(s3, s4);
+            s0 = peg$f74(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5954,7 +6420,7 @@ function peg$parse(input, options) {
         s1 = peg$parseMemberName();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f65(s1);
+          s1 = peg$f75(s1);
         }
         s0 = s1;
       }
@@ -5964,93 +6430,68 @@ function peg$parse(input, options) {
   }
 
   function peg$parseProperty() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = input.substr(peg$currPos, 8);
-    if (s2.toLowerCase() === peg$c44) {
+    s2 = peg$parseHere();
+    s3 = input.substr(peg$currPos, 8);
+    if (s3.toLowerCase() === peg$c44) {
       peg$currPos += (8);
     } else {
-      s2 = peg$FAILED;
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
-    if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = peg$parseBlank();
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = peg$parseBlank();
+    if (s3 !== peg$FAILED) {
+      s4 = [];
+      s5 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = peg$parseBlank();
         }
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parsePropertyNames();
-        if (s4 !== peg$FAILED) {
-          s5 = peg$currPos;
-          s6 = peg$parse_();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parsePropertyNames();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$currPos;
+          s7 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 58) {
-            s7 = peg$c8;
+            s8 = peg$c8;
             peg$currPos++;
           } else {
-            s7 = peg$FAILED;
+            s8 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e15); }
           }
-          if (s7 !== peg$FAILED) {
-            s8 = peg$currPos;
+          if (s8 !== peg$FAILED) {
+            s9 = peg$currPos;
             peg$silentFails++;
             if (input.charCodeAt(peg$currPos) === 61) {
-              s9 = peg$c9;
+              s10 = peg$c9;
               peg$currPos++;
             } else {
-              s9 = peg$FAILED;
+              s10 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e16); }
             }
             peg$silentFails--;
-            if (s9 === peg$FAILED) {
-              s8 = undefined;
+            if (s10 === peg$FAILED) {
+              s9 = undefined;
             } else {
-              peg$currPos = s8;
-              s8 = peg$FAILED;
+              peg$currPos = s9;
+              s9 = peg$FAILED;
             }
-            if (s8 !== peg$FAILED) {
-              s9 = peg$parse_();
-              s10 = peg$parseTypeRef();
-              if (s10 !== peg$FAILED) {
-                peg$savedPos = s5;
-                s5 = peg$f66(s4, s10);
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_();
+              s11 = peg$parseTypeRef();
+              if (s11 !== peg$FAILED) {
+                peg$savedPos = s6;
+                s6 = peg$f76(s2, s5, s11);
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s6;
+                s6 = peg$FAILED;
               }
-            } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
-            }
-          } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
-          }
-          if (s5 === peg$FAILED) {
-            s5 = null;
-          }
-          s6 = peg$currPos;
-          s7 = peg$parse_();
-          if (input.substr(peg$currPos, 2) === peg$c10) {
-            s8 = peg$c10;
-            peg$currPos += 2;
-          } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e17); }
-          }
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseExpr();
-            if (s10 !== peg$FAILED) {
-              peg$savedPos = s6;
-              s6 = peg$f67(s4, s5, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -6062,10 +6503,37 @@ function peg$parse(input, options) {
           if (s6 === peg$FAILED) {
             s6 = null;
           }
-          s7 = peg$parseLineEnd();
-          if (s7 !== peg$FAILED) {
+          s7 = peg$currPos;
+          s8 = peg$parse_();
+          if (input.substr(peg$currPos, 2) === peg$c10) {
+            s9 = peg$c10;
+            peg$currPos += 2;
+          } else {
+            s9 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e17); }
+          }
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_();
+            s11 = peg$parseExpr();
+            if (s11 !== peg$FAILED) {
+              peg$savedPos = s7;
+              s7 = peg$f77(s2, s5, s6, s11);
+            } else {
+              peg$currPos = s7;
+              s7 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s7;
+            s7 = peg$FAILED;
+          }
+          if (s7 === peg$FAILED) {
+            s7 = null;
+          }
+          s8 = peg$parseHere();
+          s9 = peg$parseLineEnd();
+          if (s9 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f68(s4, s5, s6);
+            s0 = peg$f78(s2, s5, s6, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6107,7 +6575,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMemberName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f69(s1, s7);
+          s3 = peg$f79(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6132,7 +6600,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMemberName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f69(s1, s7);
+            s3 = peg$f79(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6143,7 +6611,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f70(s1, s2);
+      s0 = peg$f80(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6153,49 +6621,51 @@ function peg$parse(input, options) {
   }
 
   function peg$parseAlias() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    s2 = peg$parseFnModifiers();
-    s3 = input.substr(peg$currPos, 5);
-    if (s3.toLowerCase() === peg$c45) {
+    s2 = peg$parseHere();
+    s3 = peg$parseFnModifiers();
+    s4 = input.substr(peg$currPos, 5);
+    if (s4.toLowerCase() === peg$c45) {
       peg$currPos += (5);
     } else {
-      s3 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
-    if (s3 !== peg$FAILED) {
-      s4 = [];
-      s5 = peg$parseBlank();
-      if (s5 !== peg$FAILED) {
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$parseBlank();
+    if (s4 !== peg$FAILED) {
+      s5 = [];
+      s6 = peg$parseBlank();
+      if (s6 !== peg$FAILED) {
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$parseBlank();
         }
       } else {
-        s4 = peg$FAILED;
+        s5 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseMemberName();
-        if (s5 !== peg$FAILED) {
-          s6 = [];
-          s7 = peg$parseBlank();
-          if (s7 !== peg$FAILED) {
-            while (s7 !== peg$FAILED) {
-              s6.push(s7);
-              s7 = peg$parseBlank();
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parseMemberName();
+        if (s6 !== peg$FAILED) {
+          s7 = [];
+          s8 = peg$parseBlank();
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8);
+              s8 = peg$parseBlank();
             }
           } else {
-            s6 = peg$FAILED;
+            s7 = peg$FAILED;
           }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parseMemberPath();
-            if (s7 !== peg$FAILED) {
-              s8 = peg$parseLineEnd();
-              if (s8 !== peg$FAILED) {
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseMemberPath();
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parseHere();
+              s10 = peg$parseLineEnd();
+              if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f71(s2, s5, s7);
+                s0 = peg$f81(s2, s3, s6, s8, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -6243,7 +6713,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f72(s1, s5);
+          s3 = peg$f82(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6266,7 +6736,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f72(s1, s5);
+            s3 = peg$f82(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6277,7 +6747,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f73(s1, s2);
+      s0 = peg$f83(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6307,7 +6777,7 @@ function peg$parse(input, options) {
         s7 = peg$parseParamDecl();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f74(s1, s7);
+          s3 = peg$f84(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6332,7 +6802,7 @@ function peg$parse(input, options) {
           s7 = peg$parseParamDecl();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f74(s1, s7);
+            s3 = peg$f84(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6343,7 +6813,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f75(s1, s2);
+      s0 = peg$f85(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6377,7 +6847,7 @@ function peg$parse(input, options) {
         s5 = peg$parseIdentName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f76(s5);
+          s3 = peg$f86(s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6420,7 +6890,7 @@ function peg$parse(input, options) {
           s9 = peg$parseTypeRef();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f77(s3, s9);
+            s4 = peg$f87(s3, s9);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -6437,7 +6907,7 @@ function peg$parse(input, options) {
         s4 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f78(s3, s4);
+      s0 = peg$f88(s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6485,7 +6955,7 @@ function peg$parse(input, options) {
               s8 = peg$parseTypeRef();
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s3;
-                s3 = peg$f79(s2, s8);
+                s3 = peg$f89(s2, s8);
               } else {
                 peg$currPos = s3;
                 s3 = peg$FAILED;
@@ -6502,7 +6972,7 @@ function peg$parse(input, options) {
             s3 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f80(s2, s3);
+          s0 = peg$f90(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6570,7 +7040,7 @@ function peg$parse(input, options) {
               s10 = peg$parseTypeRef();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s5;
-                s5 = peg$f81(s4, s10);
+                s5 = peg$f91(s4, s10);
               } else {
                 peg$currPos = s5;
                 s5 = peg$FAILED;
@@ -6587,7 +7057,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f82(s4, s5);
+          s0 = peg$f92(s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6631,7 +7101,7 @@ function peg$parse(input, options) {
           s4 = peg$parseTypeRef();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f83(s4);
+            s0 = peg$f93(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6669,7 +7139,7 @@ function peg$parse(input, options) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f84(s1, s5);
+          s3 = peg$f94(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6692,7 +7162,7 @@ function peg$parse(input, options) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f84(s1, s5);
+            s3 = peg$f94(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6703,7 +7173,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f85(s1, s2);
+      s0 = peg$f95(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6751,7 +7221,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f86();
+        s0 = peg$f96();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6792,7 +7262,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f87();
+          s0 = peg$f97();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6824,7 +7294,7 @@ function peg$parse(input, options) {
       s5 = peg$parseEOF();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f88(s3);
+        s0 = peg$f98(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6917,7 +7387,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
-            s8 = peg$parseExpr();
+            s8 = peg$parseNested();
             if (s8 !== peg$FAILED) {
               s9 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 58) {
@@ -6946,10 +7416,10 @@ function peg$parse(input, options) {
                 }
                 if (s11 !== peg$FAILED) {
                   s12 = peg$parse_();
-                  s13 = peg$parseExpr();
+                  s13 = peg$parseNested();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s2;
-                    s2 = peg$f89(s1, s8, s13);
+                    s2 = peg$f99(s1, s8, s13);
                   } else {
                     peg$currPos = s2;
                     s2 = peg$FAILED;
@@ -6982,7 +7452,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f90(s1, s2);
+      s0 = peg$f100(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7006,7 +7476,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefix();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f91(s1, s5, s7);
+          s3 = peg$f101(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7025,7 +7495,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefix();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f91(s1, s5, s7);
+            s3 = peg$f101(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7035,8 +7505,20 @@ function peg$parse(input, options) {
           s3 = peg$FAILED;
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f92(s1, s2);
+      peg$savedPos = peg$currPos;
+      s3 = peg$f102(s1, s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f103(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7156,7 +7638,7 @@ function peg$parse(input, options) {
                           }
                           if (s2 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f93();
+                            s0 = peg$f104();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -7201,7 +7683,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f94();
+                                s0 = peg$f105();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -7238,7 +7720,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f95();
+                                  s0 = peg$f106();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -7275,7 +7757,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f96();
+                                    s0 = peg$f107();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -7312,7 +7794,7 @@ function peg$parse(input, options) {
                                     }
                                     if (s2 !== peg$FAILED) {
                                       peg$savedPos = s0;
-                                      s0 = peg$f97();
+                                      s0 = peg$f108();
                                     } else {
                                       peg$currPos = s0;
                                       s0 = peg$FAILED;
@@ -7358,10 +7840,10 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parsePrefix();
+      s3 = peg$parseNestedPrefix();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f98(s3);
+        s0 = peg$f109(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7398,10 +7880,10 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
-          s4 = peg$parsePrefix();
+          s4 = peg$parseNestedPrefix();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f99(s4);
+            s0 = peg$f110(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7425,10 +7907,10 @@ function peg$parse(input, options) {
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$parse_();
-          s3 = peg$parsePrefix();
+          s3 = peg$parseNestedPrefix();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f100(s3);
+            s0 = peg$f111(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7446,6 +7928,82 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseNestedPrefix() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f112();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parsePrefix();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f113(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f114(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseNested() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f115();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseExpr();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f116(s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f117(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parseAssignable() {
     let s0, s1, s2;
 
@@ -7453,7 +8011,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePostfix();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f101(s1);
+      s2 = peg$f118(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7461,7 +8019,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f102(s1);
+        s0 = peg$f119(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7486,8 +8044,20 @@ function peg$parse(input, options) {
         s2.push(s3);
         s3 = peg$parsePostfixOp();
       }
-      peg$savedPos = s0;
-      s0 = peg$f103(s1, s2);
+      peg$savedPos = peg$currPos;
+      s3 = peg$f120(s1, s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f121(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7497,25 +8067,31 @@ function peg$parse(input, options) {
   }
 
   function peg$parsePostfixOp() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5, s6, s7;
 
     s0 = peg$currPos;
+    s1 = [];
+    s2 = peg$parseBlank();
+    while (s2 !== peg$FAILED) {
+      s1.push(s2);
+      s2 = peg$parseBlank();
+    }
     if (input.charCodeAt(peg$currPos) === 46) {
-      s1 = peg$c58;
+      s2 = peg$c58;
       peg$currPos++;
     } else {
-      s1 = peg$FAILED;
+      s2 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseMemberName();
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parseCallArgs();
-        if (s3 === peg$FAILED) {
-          s3 = null;
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parseMemberName();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseCallArgs();
+        if (s4 === peg$FAILED) {
+          s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f104(s2, s3);
+        s0 = peg$f122(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7535,7 +8111,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$parseExpr();
+        s3 = peg$parseNested();
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
           if (input.substr(peg$currPos, 2) === peg$c84) {
@@ -7547,7 +8123,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f105(s3);
+            s0 = peg$f123(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7562,28 +8138,38 @@ function peg$parse(input, options) {
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
+        s1 = [];
+        s2 = peg$parseBlank();
+        while (s2 !== peg$FAILED) {
+          s1.push(s2);
+          s2 = peg$parseBlank();
+        }
         if (input.charCodeAt(peg$currPos) === 91) {
-          s1 = peg$c85;
+          s2 = peg$c85;
           peg$currPos++;
         } else {
-          s1 = peg$FAILED;
+          s2 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e107); }
         }
-        if (s1 !== peg$FAILED) {
-          s2 = peg$parse_();
-          s3 = peg$parseExpr();
-          if (s3 !== peg$FAILED) {
-            s4 = peg$parse_();
+        if (s2 !== peg$FAILED) {
+          s3 = peg$parse_();
+          s4 = peg$parseNested();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 93) {
-              s5 = peg$c86;
+              s6 = peg$c86;
               peg$currPos++;
             } else {
-              s5 = peg$FAILED;
+              s6 = peg$FAILED;
               if (peg$silentFails === 0) { peg$fail(peg$e108); }
             }
-            if (s5 !== peg$FAILED) {
+            if (s6 !== peg$FAILED) {
+              s7 = peg$parseCallArgs();
+              if (s7 === peg$FAILED) {
+                s7 = null;
+              }
               peg$savedPos = s0;
-              s0 = peg$f106(s3);
+              s0 = peg$f124(s4, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7607,7 +8193,7 @@ function peg$parse(input, options) {
           }
           if (s1 !== peg$FAILED) {
             s2 = peg$parse_();
-            s3 = peg$parseExpr();
+            s3 = peg$parseNested();
             if (s3 !== peg$FAILED) {
               s4 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 125) {
@@ -7619,7 +8205,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f107(s3);
+                s0 = peg$f125(s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -7647,7 +8233,7 @@ function peg$parse(input, options) {
                 s2 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f108(s2);
+              s0 = peg$f126(s2);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -7687,7 +8273,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f109(s3);
+        s0 = peg$f127(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7721,7 +8307,7 @@ function peg$parse(input, options) {
         s7 = peg$parseArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f110(s1, s7);
+          s3 = peg$f128(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7746,7 +8332,7 @@ function peg$parse(input, options) {
           s7 = peg$parseArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f110(s1, s7);
+            s3 = peg$f128(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7757,7 +8343,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f111(s1, s2);
+      s0 = peg$f129(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7805,7 +8391,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f112(s1);
+        s0 = peg$f130(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7815,7 +8401,37 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$parseExpr();
+      s0 = peg$currPos;
+      s1 = peg$currPos;
+      s2 = input.charAt(peg$currPos);
+      if (peg$r14.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e113); }
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s1;
+        s2 = peg$f131(s2);
+      }
+      s1 = s2;
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$parseNested();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f132(s1, s3);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$parseNested();
+      }
     }
 
     return s0;
@@ -7834,7 +8450,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
+      s3 = peg$parseNested();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 41) {
@@ -7846,7 +8462,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f113(s3);
+          s0 = peg$f133(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7916,7 +8532,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e113); }
+      if (peg$silentFails === 0) { peg$fail(peg$e114); }
     }
 
     return s0;
@@ -7949,7 +8565,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f114(s2);
+        s0 = peg$f134(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7975,15 +8591,15 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
-      if (peg$r14.test(s2)) {
+      if (peg$r15.test(s2)) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e114); }
+        if (peg$silentFails === 0) { peg$fail(peg$e115); }
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f115(s2);
+        s0 = peg$f135(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8011,7 +8627,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f116(s2);
+          s0 = peg$f136(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8045,26 +8661,26 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e115); }
+      if (peg$silentFails === 0) { peg$fail(peg$e116); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
       s5 = input.charAt(peg$currPos);
-      if (peg$r15.test(s5)) {
+      if (peg$r16.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e116); }
+        if (peg$silentFails === 0) { peg$fail(peg$e117); }
       }
       if (s5 !== peg$FAILED) {
         while (s5 !== peg$FAILED) {
           s4.push(s5);
           s5 = input.charAt(peg$currPos);
-          if (peg$r15.test(s5)) {
+          if (peg$r16.test(s5)) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e116); }
+            if (peg$silentFails === 0) { peg$fail(peg$e117); }
           }
         }
       } else {
@@ -8099,7 +8715,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f117(s1);
+        s0 = peg$f137(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8182,11 +8798,11 @@ function peg$parse(input, options) {
         }
         s5 = peg$currPos;
         s6 = input.charAt(peg$currPos);
-        if (peg$r16.test(s6)) {
+        if (peg$r17.test(s6)) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e117); }
+          if (peg$silentFails === 0) { peg$fail(peg$e118); }
         }
         if (s6 !== peg$FAILED) {
           s7 = input.charAt(peg$currPos);
@@ -8259,7 +8875,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f118(s1);
+          s0 = peg$f138(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8282,7 +8898,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e118); }
+      if (peg$silentFails === 0) { peg$fail(peg$e119); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8315,11 +8931,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.charAt(peg$currPos);
-        if (peg$r17.test(s3)) {
+        if (peg$r18.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e119); }
+          if (peg$silentFails === 0) { peg$fail(peg$e120); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -8352,11 +8968,11 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             s5 = input.charAt(peg$currPos);
-            if (peg$r17.test(s5)) {
+            if (peg$r18.test(s5)) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e119); }
+              if (peg$silentFails === 0) { peg$fail(peg$e120); }
             }
             if (s5 !== peg$FAILED) {
               s6 = peg$currPos;
@@ -8393,11 +9009,11 @@ function peg$parse(input, options) {
                   peg$currPos++;
                 } else {
                   s7 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e118); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e119); }
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f119(s2, s4, s6);
+                  s0 = peg$f139(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -8557,7 +9173,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f120(s2, s3, s5, s8);
+                s6 = peg$f140(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -8578,7 +9194,7 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f121(s2, s3, s5, s6);
+              s0 = peg$f141(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8634,7 +9250,7 @@ function peg$parse(input, options) {
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f122(s4, s10);
+            s6 = peg$f142(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8659,7 +9275,7 @@ function peg$parse(input, options) {
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f122(s4, s10);
+              s6 = peg$f142(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8670,7 +9286,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f123(s4, s5);
+        s3 = peg$f143(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8688,7 +9304,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f124(s3);
+        s0 = peg$f144(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8711,7 +9327,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f125(s2);
+        s2 = peg$f145(s2);
       }
       s1 = s2;
     }
@@ -8743,10 +9359,10 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
-          s6 = peg$parseExpr();
+          s6 = peg$parseNested();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f126(s1, s6);
+            s0 = peg$f146(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -8781,7 +9397,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$currPos;
-      s4 = peg$parseExpr();
+      s4 = peg$parseNested();
       if (s4 !== peg$FAILED) {
         s5 = [];
         s6 = peg$currPos;
@@ -8795,10 +9411,10 @@ function peg$parse(input, options) {
         }
         if (s8 !== peg$FAILED) {
           s9 = peg$parse_();
-          s10 = peg$parseExpr();
+          s10 = peg$parseNested();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f127(s4, s10);
+            s6 = peg$f147(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -8820,10 +9436,10 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
-            s10 = peg$parseExpr();
+            s10 = peg$parseNested();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f127(s4, s10);
+              s6 = peg$f147(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -8834,7 +9450,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f128(s4, s5);
+        s3 = peg$f148(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -8852,7 +9468,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f129(s3);
+        s0 = peg$f149(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8986,7 +9602,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f130(s2, s3, s5);
+            s0 = peg$f150(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9077,11 +9693,11 @@ function peg$parse(input, options) {
             s5 = peg$currPos;
             peg$silentFails++;
             s6 = input.charAt(peg$currPos);
-            if (peg$r18.test(s6)) {
+            if (peg$r19.test(s6)) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e120); }
+              if (peg$silentFails === 0) { peg$fail(peg$e121); }
             }
             peg$silentFails--;
             if (s6 === peg$FAILED) {
@@ -9092,7 +9708,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f131(s2, s3);
+              s6 = peg$f151(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9100,7 +9716,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f132(s2, s3);
+                s0 = peg$f152(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -9143,7 +9759,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
@@ -9153,7 +9769,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e121); }
+              if (peg$silentFails === 0) { peg$fail(peg$e122); }
             }
           }
         } else {
@@ -9184,7 +9800,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e121); }
+            if (peg$silentFails === 0) { peg$fail(peg$e122); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
@@ -9194,7 +9810,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e121); }
+                if (peg$silentFails === 0) { peg$fail(peg$e122); }
               }
             }
           } else {
@@ -9247,7 +9863,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
@@ -9257,7 +9873,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e121); }
+              if (peg$silentFails === 0) { peg$fail(peg$e122); }
             }
           }
         } else {
@@ -9297,7 +9913,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e121); }
+            if (peg$silentFails === 0) { peg$fail(peg$e122); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
@@ -9307,7 +9923,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e121); }
+                if (peg$silentFails === 0) { peg$fail(peg$e122); }
               }
             }
           } else {
@@ -9405,7 +10021,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f133(s2);
+          s0 = peg$f153(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9431,11 +10047,11 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e122); }
+      if (peg$silentFails === 0) { peg$fail(peg$e123); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
+      s3 = peg$parseNested();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 125) {
@@ -9447,7 +10063,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f134(s3);
+          s0 = peg$f154(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9479,7 +10095,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f135(s2);
+        s0 = peg$f155(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9501,7 +10117,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e123); }
+      if (peg$silentFails === 0) { peg$fail(peg$e124); }
     }
     if (s1 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 9674) {
@@ -9509,14 +10125,14 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e124); }
+        if (peg$silentFails === 0) { peg$fail(peg$e125); }
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f136(s2);
+        s0 = peg$f156(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9551,7 +10167,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s5 = peg$parseExpr();
+        s5 = peg$parseNested();
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 41) {
@@ -9563,7 +10179,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f137(s5);
+            s0 = peg$f157(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9595,7 +10211,7 @@ function peg$parse(input, options) {
         peg$currPos += (2);
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e125); }
+        if (peg$silentFails === 0) { peg$fail(peg$e126); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
@@ -9643,7 +10259,7 @@ function peg$parse(input, options) {
             s7 = peg$parseCallArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f138(s1, s3, s7);
+              s5 = peg$f158(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -9652,7 +10268,7 @@ function peg$parse(input, options) {
               s5 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f139(s1, s3, s5);
+            s0 = peg$f159(s1, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9678,7 +10294,7 @@ function peg$parse(input, options) {
           peg$currPos += (2);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e126); }
+          if (peg$silentFails === 0) { peg$fail(peg$e127); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
@@ -9759,7 +10375,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f140(s1, s3, s5);
+                  s0 = peg$f160(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -9812,7 +10428,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e121); }
+        if (peg$silentFails === 0) { peg$fail(peg$e122); }
       }
       if (s5 !== peg$FAILED) {
         s6 = [];
@@ -9844,7 +10460,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e121); }
+          if (peg$silentFails === 0) { peg$fail(peg$e122); }
         }
         if (s5 !== peg$FAILED) {
           s6 = [];
@@ -9888,11 +10504,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r19.test(s0)) {
+    if (peg$r20.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e127); }
+      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
 
     return s0;
@@ -9903,7 +10519,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f141();
+    s1 = peg$f161();
     if (s1) {
       s1 = undefined;
     } else {
@@ -9920,7 +10536,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f142();
+        s5 = peg$f162();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -9977,7 +10593,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f143(s2, s5);
+          s3 = peg$f163(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -9986,7 +10602,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f144(s2, s3);
+        s0 = peg$f164(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10000,26 +10616,41 @@ function peg$parse(input, options) {
   }
 
   function peg$parseIdentifier() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    s1 = peg$parseIdentName();
+    s1 = peg$currPos;
+    peg$silentFails++;
+    s2 = peg$parseReserved();
+    peg$silentFails--;
+    if (s2 === peg$FAILED) {
+      s1 = undefined;
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse_();
-      s4 = peg$parseCallArgs();
-      if (s4 !== peg$FAILED) {
-        peg$savedPos = s2;
-        s2 = peg$f145(s1, s4);
+      s2 = peg$parseIdentName();
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$parse_();
+        s5 = peg$parseCallArgs();
+        if (s5 !== peg$FAILED) {
+          peg$savedPos = s3;
+          s3 = peg$f165(s2, s5);
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        peg$savedPos = s0;
+        s0 = peg$f166(s2, s3);
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s0;
+        s0 = peg$FAILED;
       }
-      if (s2 === peg$FAILED) {
-        s2 = null;
-      }
-      peg$savedPos = s0;
-      s0 = peg$f146(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -10056,21 +10687,197 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIdentStart() {
-    let s0;
+  function peg$parseReserved() {
+    let s0, s1, s2, s3;
 
-    s0 = input.charAt(peg$currPos);
-    if (peg$r20.test(s0)) {
-      peg$currPos++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c26) {
+      peg$currPos += (2);
     } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+    }
+    if (s1 === peg$FAILED) {
+      s1 = input.substr(peg$currPos, 4);
+      if (s1.toLowerCase() === peg$c27) {
+        peg$currPos += (4);
+      } else {
+        s1 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      }
+      if (s1 === peg$FAILED) {
+        s1 = input.substr(peg$currPos, 3);
+        if (s1.toLowerCase() === peg$c25) {
+          peg$currPos += (3);
+        } else {
+          s1 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        }
+        if (s1 === peg$FAILED) {
+          s1 = input.substr(peg$currPos, 4);
+          if (s1.toLowerCase() === peg$c28) {
+            peg$currPos += (4);
+          } else {
+            s1 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e37); }
+          }
+          if (s1 === peg$FAILED) {
+            s1 = input.substr(peg$currPos, 3);
+            if (s1.toLowerCase() === peg$c30) {
+              peg$currPos += (3);
+            } else {
+              s1 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e40); }
+            }
+            if (s1 === peg$FAILED) {
+              s1 = input.substr(peg$currPos, 5);
+              if (s1.toLowerCase() === peg$c32) {
+                peg$currPos += (5);
+              } else {
+                s1 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e43); }
+              }
+              if (s1 === peg$FAILED) {
+                s1 = input.substr(peg$currPos, 6);
+                if (s1.toLowerCase() === peg$c33) {
+                  peg$currPos += (6);
+                } else {
+                  s1 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e45); }
+                }
+                if (s1 === peg$FAILED) {
+                  s1 = input.substr(peg$currPos, 5);
+                  if (s1.toLowerCase() === peg$c34) {
+                    peg$currPos += (5);
+                  } else {
+                    s1 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e46); }
+                  }
+                  if (s1 === peg$FAILED) {
+                    s1 = input.substr(peg$currPos, 3);
+                    if (s1.toLowerCase() === peg$c37) {
+                      peg$currPos += (3);
+                    } else {
+                      s1 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+                    }
+                    if (s1 === peg$FAILED) {
+                      s1 = input.substr(peg$currPos, 3);
+                      if (s1.toLowerCase() === peg$c35) {
+                        peg$currPos += (3);
+                      } else {
+                        s1 = peg$FAILED;
+                        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+                      }
+                      if (s1 === peg$FAILED) {
+                        s1 = input.substr(peg$currPos, 5);
+                        if (s1.toLowerCase() === peg$c36) {
+                          peg$currPos += (5);
+                        } else {
+                          s1 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+                        }
+                        if (s1 === peg$FAILED) {
+                          s1 = input.substr(peg$currPos, 3);
+                          if (s1.toLowerCase() === peg$c38) {
+                            peg$currPos += (3);
+                          } else {
+                            s1 = peg$FAILED;
+                            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+                          }
+                          if (s1 === peg$FAILED) {
+                            s1 = input.substr(peg$currPos, 6);
+                            if (s1.toLowerCase() === peg$c39) {
+                              peg$currPos += (6);
+                            } else {
+                              s1 = peg$FAILED;
+                              if (peg$silentFails === 0) { peg$fail(peg$e53); }
+                            }
+                            if (s1 === peg$FAILED) {
+                              s1 = input.substr(peg$currPos, 5);
+                              if (s1.toLowerCase() === peg$c18) {
+                                peg$currPos += (5);
+                              } else {
+                                s1 = peg$FAILED;
+                                if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                              }
+                              if (s1 === peg$FAILED) {
+                                s1 = input.substr(peg$currPos, 8);
+                                if (s1.toLowerCase() === peg$c19) {
+                                  peg$currPos += (8);
+                                } else {
+                                  s1 = peg$FAILED;
+                                  if (peg$silentFails === 0) { peg$fail(peg$e27); }
+                                }
+                                if (s1 === peg$FAILED) {
+                                  s1 = input.substr(peg$currPos, 8);
+                                  if (s1.toLowerCase() === peg$c40) {
+                                    peg$currPos += (8);
+                                  } else {
+                                    s1 = peg$FAILED;
+                                    if (peg$silentFails === 0) { peg$fail(peg$e54); }
+                                  }
+                                  if (s1 === peg$FAILED) {
+                                    s1 = input.substr(peg$currPos, 5);
+                                    if (s1.toLowerCase() === peg$c41) {
+                                      peg$currPos += (5);
+                                    } else {
+                                      s1 = peg$FAILED;
+                                      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+                                    }
+                                    if (s1 === peg$FAILED) {
+                                      s1 = input.substr(peg$currPos, 8);
+                                      if (s1.toLowerCase() === peg$c44) {
+                                        peg$currPos += (8);
+                                      } else {
+                                        s1 = peg$FAILED;
+                                        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentChar();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
 
     return s0;
   }
 
-  function peg$parseIdentChar() {
+  function peg$parseIdentStart() {
     let s0;
 
     s0 = input.charAt(peg$currPos);
@@ -10084,35 +10891,50 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseIdentChar() {
+    let s0;
+
+    s0 = input.charAt(peg$currPos);
+    if (peg$r22.test(s0)) {
+      peg$currPos++;
+    } else {
+      s0 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+    }
+
+    return s0;
+  }
+
   function peg$parseMemberName() {
     let s0, s1, s2, s3, s4;
 
+    peg$silentFails++;
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = input.charAt(peg$currPos);
-    if (peg$r22.test(s2)) {
+    if (peg$r23.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+      if (peg$silentFails === 0) { peg$fail(peg$e132); }
     }
     if (s2 !== peg$FAILED) {
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r23.test(s4)) {
+      if (peg$r24.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e131); }
+        if (peg$silentFails === 0) { peg$fail(peg$e133); }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r23.test(s4)) {
+        if (peg$r24.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e131); }
+          if (peg$silentFails === 0) { peg$fail(peg$e133); }
         }
       }
       s2 = [s2, s3];
@@ -10125,6 +10947,11 @@ function peg$parse(input, options) {
       s0 = input.substring(s0, peg$currPos);
     } else {
       s0 = s1;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e131); }
     }
 
     return s0;
@@ -10143,7 +10970,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f147(s2);
+        s0 = peg$f167(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10169,7 +10996,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f148();
+          s0 = peg$f168();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10190,7 +11017,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f149();
+          s0 = peg$f169();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10315,7 +11142,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f150();
+                      s0 = peg$f170();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -10423,7 +11250,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f151();
+                            s0 = peg$f171();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -10471,7 +11298,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f152();
+                  s0 = peg$f172();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10492,7 +11319,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f153();
+                  s0 = peg$f173();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10509,7 +11336,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f154();
+                    s0 = peg$f174();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -10555,7 +11382,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f155();
+                          s0 = peg$f175();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -10577,7 +11404,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f156();
+                      s1 = peg$f176();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -10585,7 +11412,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f157();
+                        s1 = peg$f177();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -10593,7 +11420,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f158();
+                          s1 = peg$f178();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -10601,7 +11428,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f159();
+                            s1 = peg$f179();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -10609,7 +11436,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f160();
+                              s1 = peg$f180();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -10617,7 +11444,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f161();
+                                s1 = peg$f181();
                               }
                               s0 = s1;
                             }
@@ -10646,15 +11473,14 @@ const L = () => toLoc(location())
 const explain = (text, start, context) =>
   options.explain?.(text, start, context) ?? { message: 'Syntax error', at: start }
 
-const unparsed = (text, context) => {
-  const loc = L()
-  const { message, at } = explain(text, loc.start, context)
-  return Ast.unparsed({ text, message, at }, loc)
+const unparsed = (line, context) => {
+  const { message, at } = explain(line.text, line.loc.start, context)
+  return Ast.unparsed({ text: line.text, message, at }, line.loc)
 }
 
 // A terminator line with no block to end: the message names the block it would end.
-const stray = (text) => {
-  const loc = L()
+const stray = (line) => {
+  const { text, loc } = line
   const word = text.trim().split(/[\s(/]+/, 3)
   const first = word[0].toLowerCase()
   let message
@@ -10683,12 +11509,16 @@ const fold = (head, tail) =>
   }, head)
 
 const widen = (node, end) => toLoc({ start: node.loc.start, end })
+const span = (start, end) => toLoc({ start, end })
+// The end of the last of `nodes`, or `fallback` when there is none (a block's or member's end).
+const lastEnd = (nodes, fallback) => (nodes.length > 0 ? nodes[nodes.length - 1].loc.end : fallback)
 
 // A command reference (tokenized or from the table) as its node: some commands are nodes of
 // their own (This, Super, cs, 4D, ds, True, False, Null, Formula).
 const command = (name, number, tokenized, args, loc) => {
   switch (number) {
     case THIS: if (args === null) return Ast.this({}, loc); break
+    case SUPER_CALL:
     case SUPER: return Ast.super({ args }, loc)
     case CS: if (args === null) return Ast.classStore({ store: 'cs' }, loc); break
     case FOUR_D: if (args === null) return Ast.classStore({ store: '4D' }, loc); break
@@ -10705,6 +11535,29 @@ const command = (name, number, tokenized, args, loc) => {
 }
 
 let builtin = null
+
+// Nesting is bounded so that deep input cannot exhaust the stack. Past the bound the parse of the
+// file stops with an error (parse4d reports it as the file's one problem): no 4D code nests so
+// deep, and a bound that failed only the line would make a statement's parse depend on its
+// depth, which the statement memo below cannot allow. enter…() and leave…() bracket each level.
+const MAX_BLOCK_DEPTH = 100
+const MAX_NESTING = 200
+let blockDepth = 0
+let nesting = 0
+const enterBlock = () =>
+  ++blockDepth <= MAX_BLOCK_DEPTH || error(`Blocks are nested more than ${MAX_BLOCK_DEPTH} levels deep`)
+const leaveBlock = () => (blockDepth--, true)
+const enterNested = () =>
+  ++nesting <= MAX_NESTING || error(`Expressions are nested more than ${MAX_NESTING} levels deep`)
+const leaveNested = (node) => (nesting--, node !== null)
+// A chain of operators or of postfixes folds into a tree as deep as it is long.
+const MAX_CHAIN = 500
+const chainLength = (items) =>
+  items.length <= MAX_CHAIN || error(`An expression chains more than ${MAX_CHAIN} operators or members`)
+
+const FAILED = Symbol('failed')
+const statementMemo = new Map()
+let memo
 const US_YEAR = (y) => (y >= 100 ? y : y < 30 ? 2000 + y : 1900 + y)
 
   peg$result = peg$startRuleFunction();

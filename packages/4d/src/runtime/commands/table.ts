@@ -47,11 +47,17 @@ export interface CommandEntry extends CommandSpec {
   readonly parsed: Signature | undefined
 }
 
-/** The bare symbols a command takes as arguments (`SORT ARRAY($a; >)`, `OBJECT SET FONT(*; …)`). */
-export const SYMBOLS: Readonly<Record<'*' | '>' | '<', symbol>> = Object.freeze({
+/**
+ * The bare symbols a command takes as arguments (`SORT ARRAY($a; >)`, `OBJECT SET FONT(*; …)`,
+ * `QUERY`'s conjunctions `&`, `|`, `#`).
+ */
+export const SYMBOLS: Readonly<Record<'*' | '>' | '<' | '&' | '|' | '#', symbol>> = Object.freeze({
   '*': Symbol.for('@entistore/4d:*'),
   '>': Symbol.for('@entistore/4d:>'),
   '<': Symbol.for('@entistore/4d:<'),
+  '&': Symbol.for('@entistore/4d:&'),
+  '|': Symbol.for('@entistore/4d:|'),
+  '#': Symbol.for('@entistore/4d:#'),
 })
 
 export interface CommandTable {

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest'
+import { builtinNamed, commandName, matchBuiltin } from './builtins.js'
+
+describe('builtins', () => {
+  test('commands keep their numbers, and a number names the command 4D lists first', () => {
+    expect(builtinNamed('current date')).toEqual({
+      kind: 'command',
+      name: 'Current date',
+      number: 33,
+    })
+    expect(builtinNamed('New formula')).toMatchObject({ number: 1597 })
+    expect(commandName(1597)).toBe('Formula')
+    expect(commandName(16)).toBe('Length')
+    expect(builtinNamed('Localized string')).toMatchObject({ number: 991 })
+    expect(commandName(991)).toBe('Get localized string')
+  })
+
+  test('the longest name wins, ending where a word ends', () => {
+    expect(matchBuiltin('x:=OB Keys($o)', 3)).toMatchObject({
+      length: 7,
+      builtin: { number: 1719 },
+    })
+    expect(matchBuiltin('Current date+1', 0)).toMatchObject({ length: 12 })
+    expect(matchBuiltin('Current', 0)).toBeNull()
+    expect(matchBuiltin('Lengthy', 0)).toBeNull()
+    expect(matchBuiltin('Error method', 0)?.builtin).toEqual({
+      kind: 'variable',
+      name: 'Error method',
+    })
+    expect(matchBuiltin('Is text', 0)?.builtin).toEqual({ kind: 'constant', name: 'Is text' })
+  })
+
+  test('two spaces end a name: 4D writes one between the words', () => {
+    expect(matchBuiltin('Current  date', 0)).toBeNull()
+  })
+})

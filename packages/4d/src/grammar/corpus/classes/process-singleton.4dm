@@ -1,0 +1,4 @@
+singleton Class constructor($tag : Text)
+	This.tag:=$tag || Random
+
+shared Class constructor

@@ -1,0 +1,4 @@
+#DECLARE($url : Text; $header; \
+	$user : Text) \
+	-> $accepted : Boolean
+$accepted:=($user#"")

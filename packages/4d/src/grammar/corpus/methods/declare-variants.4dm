@@ -1,0 +1,2 @@
+#DECLARE -> $o : Object
+$o:=New object("a"; 10)
