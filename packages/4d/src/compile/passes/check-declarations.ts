@@ -89,6 +89,12 @@ function declareClassic(analysis: Analysis, d: ClassicDeclaration): void {
 }
 
 function declareVar(analysis: Analysis, node: VarNode): void {
+  if (node.init !== null && node.names.length > 1) {
+    // variables.md: "Multiple assignments in one line are not supported".
+    const message = 'var gives a value to one variable only'
+    analysis.session.error('declaration', message, node.loc)
+    analysis.invalid.set(node, message)
+  }
   const type =
     node.type !== null
       ? typeOf(analysis, node.type)

@@ -117,6 +117,12 @@ describe('check-declarations', () => {
     ])
   })
 
+  test('var with a value and several names is an error when reached', () => {
+    const a = analysisOf('var $a; $b : Integer := 15')
+    expect(problems(a)).toEqual(['1:1 error declaration: var gives a value to one variable only'])
+    expect(a.invalid.size).toBe(1)
+  })
+
   test('an unknown type is reported and taken as a Variant', () => {
     const a = analysisOf('var $x : Strange')
     expect(slot(a, 'x')?.type).toBe('Variant')
