@@ -178,7 +178,14 @@ export class Actor {
 
   /** Whether the session may do `action` on the dataclass (and then on the attribute). */
   may(action: PermissionAction, dataClass: string, attribute?: string): boolean {
-    this.#log?.add(action, dataClass, attribute)
+    const ok = this.#may(action, dataClass, attribute)
+    // Only what was granted is a need: a refusal the request lived with (a restrict that could
+    // not run closed its dataclass, a reply left an attribute out) made nothing depend on it.
+    if (ok) this.#log?.add(action, dataClass, attribute)
+    return ok
+  }
+
+  #may(action: PermissionAction, dataClass: string, attribute?: string): boolean {
     const rule = this.rule
     if (rule === undefined) return true
     this.#sameUser()

@@ -5,9 +5,12 @@
  * sets, and one session's creations count against its own quota. Each attack of the issue, over
  * REST, against the hostile application (ann: company 1, eve: company 2, paula: company 1 editor).
  */
+import { createDatastore, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { createRestHandler } from '../handler.js'
 import {
   hostileApp,
+  hostileClient,
   leakedCanaries,
   loggedIn,
   STAFF,
@@ -122,6 +125,47 @@ describe('an entity set made by another view (issue 61)', () => {
     const read = await ann(`/rest/Employee/$entityset/${id}`)
     expect(read.status).toBe(200)
     expect(read.json.__COUNT).toBe(STAFF)
+  })
+
+  it('needs only what its making was granted: a rule that could not run asked nothing of the reader', async () => {
+    const model: ModelJson = {
+      dataClasses: [
+        {
+          name: 'Tree',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'age', type: 'long' },
+          ],
+        },
+      ],
+    }
+    const ds = createDatastore(model, {
+      data: { Tree: [{ ID: 1, age: 120 }] },
+      roles: {
+        privileges: [{ privilege: 'botanist', includes: [] }],
+        permissions: { allowed: [{ applyTo: 'Tree.age', type: 'attribute', read: ['botanist'] }] },
+      },
+      // Old trees only: a rule a guest cannot run (it reads the age), so Tree is closed to guests.
+      functions: {
+        dataClasses: {
+          Tree: {
+            restrict(this: any) {
+              return this.query('age > 100')
+            },
+          },
+        },
+      },
+    })
+    // The maker a guest, the reader a user without the botanist privilege: two views.
+    const rest = createRestHandler(ds, {
+      authenticate: ({ user }) => (user === 'gus' ? { name: 'gus', privileges: [] } : null),
+      loginThrottle: false,
+    })
+    const maker = hostileClient(rest)
+    const reader = await loggedIn(rest, 'gus')
+    const id = await makeSet(maker, '/rest/Tree?$method=entityset')
+    const read = await reader(`/rest/Tree/$entityset/${id}`)
+    expect([read.status, read.json?.__COUNT], read.text).toEqual([200, 0])
   })
 
   it('one code made is read by its own view only (9064): another session of the same user reads it', async () => {

@@ -10,6 +10,7 @@ import type { Problem } from './oracle-findings.fixture.js'
 import type { Projected } from './oracle-pool.fixture.js'
 import type { TrackingReq } from './oracle-requests.fixture.js'
 import { sees, type Sight, type View } from './oracle-view.fixture.js'
+import { rowName, type Learns } from './oracle-witness.fixture.js'
 import { DATACLASSES, type DcName } from './privileges-app.fixture.js'
 import { queryOf, sendAs } from './privileges-send.fixture.js'
 
@@ -60,16 +61,17 @@ function events(text: string): { type: string; id: string; data: any }[] {
  * `$changes` from a stamp: every change since that the view may learn of, as it sees the
  * entity now, and nothing else. The changes are the datastore's own feed read with full rights;
  * an entity created or updated is sent if the view sees it now (as the projected datastore
- * answers it), a deletion if the view witnessed it.
+ * answers it); a deletion if the view must learn of it, never if it may not, and either way
+ * otherwise (oracle-witness.fixture.ts).
  */
 export async function feedProblems(
   real: Datastore,
   req: Extract<TrackingReq, { t: 'changes' }>,
   since: number,
-  /** The view, its sight of the data as it is now, and whether it witnessed a deletion. */
+  /** The view, its sight of the data as it is now, and what it may learn of a deletion. */
   view: View,
   sight: Sight,
-  witnessed: (deleted: string) => boolean,
+  learns: (deleted: string) => Learns,
   d: Projected,
   text: string,
   what: string,
@@ -89,6 +91,13 @@ export async function feedProblems(
   }
   full.close()
   const got = events(text)
+  const gotShape = got.map((e) => ({
+    type: e.type,
+    key: String(e.data?.__KEY ?? ''),
+    dc: String(e.data?.__DATACLASS ?? e.data?.__entityModel ?? ''),
+  }))
+  const line = (e: { type: string; key: string; dc: string }) => `${e.type} ${e.dc}(${e.key})`
+  const sent = new Set(gotShape.map(line))
   const want: { type: string; key: string; dc: string; data?: unknown }[] = []
   for (const e of all) {
     const dc = e.dataClass as DcName
@@ -99,7 +108,9 @@ export async function feedProblems(
     if (!sight.dcs.has(dc)) continue
     const key = Number(e.key)
     if (e.type === 'deleted') {
-      if (witnessed(`${dc}(${key})`)) want.push({ type: 'deleted', key: String(key), dc })
+      const learnt = learns(rowName(dc, key))
+      if (learnt === 'must' || (learnt === 'may' && sent.has(`deleted ${dc}(${key})`)))
+        want.push({ type: 'deleted', key: String(key), dc })
       continue
     }
     if (!sees(sight, dc, key)) continue
@@ -110,29 +121,21 @@ export async function feedProblems(
     })
     want.push({ type: e.type, key: String(key), dc, data: entity.json })
   }
-  const shape = (list: { type: string; key: string; dc: string }[]) =>
-    list.map((e) => `${e.type} ${e.dc}(${e.key})`).join(', ')
-  const gotShape = got.map((e) => ({
-    type: e.type,
-    key: String(e.data?.__KEY ?? ''),
-    dc: String(e.data?.__DATACLASS ?? e.data?.__entityModel ?? ''),
-  }))
+  const shape = (list: { type: string; key: string; dc: string }[]) => list.map(line).join(', ')
   if (shape(gotShape) !== shape(want)) {
     // What differs, in words a catalogue can group: an event too many, or one missing.
-    const line = (e: { type: string; key: string; dc: string }) => `${e.type} ${e.dc}(${e.key})`
-    const sent = gotShape.map(line)
-    const expected = want.map(line)
-    const extra = gotShape.find((e) => !expected.includes(line(e)))
-    const missing = want.find((e) => !sent.includes(line(e)))
+    const expected = new Set(want.map(line))
+    const extra = gotShape.find((e) => !expected.has(line(e)))
+    const missing = want.find((e) => !sent.has(line(e)))
     const kind = extra
       ? extra.type === 'deleted'
-        ? 'a deletion the view did not witness, sent'
+        ? 'a deletion of a row the view could not see, sent'
         : extra.type === 'reset'
           ? 'a reset sent'
           : 'an entity the view does not see, sent'
       : missing
         ? missing.type === 'deleted'
-          ? 'a deletion the view witnessed, not sent'
+          ? 'a deletion of a row the view saw and read, not sent'
           : missing.type === 'reset'
             ? 'no reset sent'
             : 'a change of an entity the view sees, not sent'

@@ -6,7 +6,6 @@
 import {
   fail,
   setOwnerOf,
-  type ComputedOrderByEvent,
   type ComputedQueryEvent,
   type DataClassFunctionDefs,
   type DataSnapshot,
@@ -77,8 +76,10 @@ function projectedFunctions(p: Projection, notes: { next: number }): FunctionsDe
             // A getter refused to the view: refused here as it is there (1607).
             const refused = p.codeRefused.get(`${dc}.${name}`)
             if (refused === undefined) return [name, fns]
-            // The getter, and a filter or an order that would call it on every entity, are
-            // refused before they run (as the real datastore refuses them, entities or none).
+            // The getter is refused; so is a filter that would call it on every entity, before
+            // it runs: the real datastore tests the table's rows, not only those the view sees
+            // (the view's datastore may hold none). An order calls it on the rows it sorts, which
+            // are the view's in both: two or more, and it is refused there as here.
             const refuse = () => fail('AttributeReadRefused', [refused, dc])
             return [
               name,
@@ -86,7 +87,6 @@ function projectedFunctions(p: Projection, notes: { next: number }): FunctionsDe
                 ...fns,
                 get: refuse,
                 query: (event: ComputedQueryEvent) => fns.query?.(event) ?? refuse(),
-                orderBy: (event: ComputedOrderByEvent) => fns.orderBy?.(event) ?? refuse(),
               },
             ]
           }),

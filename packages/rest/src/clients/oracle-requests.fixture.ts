@@ -30,7 +30,9 @@ import {
   type PrivUser,
 } from './privileges-app.fixture.js'
 import { filterText as privFilterText } from './privileges-data.fixture.js'
+import { queryOf, type Sent } from './privileges-send.fixture.js'
 import {
+  endpoint,
   perClientArb,
   PRIV_NAMES,
   reqArbOver,
@@ -134,10 +136,13 @@ const trackingArb: fc.Arbitrary<TrackingReq> = fc.oneof(
   fc.record({ t: fc.constant('stamp' as const), set: fc.nat(4) }, { requiredKeys: ['t'] }),
 )
 
-/** One request: issue 46's kinds that a view answers, and change tracking's. */
+/**
+ * One request: issue 46's kinds that a view answers, change tracking's, and a function's reply
+ * kept as an entity set (a set code made: read by its maker's view alone).
+ */
 export const oracleReqArb: fc.Arbitrary<OracleReq> = fc.oneof(
   {
-    weight: 10,
+    weight: 40,
     arbitrary: reqArbOver(ORACLE_NAMES, {
       lock: 0,
       upload: 0,
@@ -148,7 +153,11 @@ export const oracleReqArb: fc.Arbitrary<OracleReq> = fc.oneof(
       catalog: 0,
     }),
   },
-  { weight: 2, arbitrary: trackingArb },
+  { weight: 8, arbitrary: trackingArb },
+  {
+    weight: 1,
+    arbitrary: fc.constant({ t: 'call' as const, fn: 'Employee.top' as const, keep: true }),
+  },
 )
 
 const ruleArb = (dc: DcName): fc.Arbitrary<RestrictRule> =>
@@ -225,6 +234,57 @@ export function oracleCaseArb(steps: fc.ArrayConstraints): fc.Arbitrary<OracleCa
       const file = { ...c.roles.file, permissions: { allowed: [...allowed, entry] } }
       return { ...c, roles: { ...c.roles, file } }
     })
+}
+
+/** A request of change tracking as sent; `stampAt(n)`: the n-th global stamp the run has seen. */
+export function trackingSent(req: TrackingReq, stampAt: (n: number) => number): Sent {
+  switch (req.t) {
+    case 'deleted':
+      return {
+        method: 'GET',
+        path: `/rest/${DELETED}`,
+        query: queryOf({
+          $filter:
+            req.dc === undefined && req.since === undefined
+              ? undefined
+              : `"__Stamp>${stampAt(req.since ?? 0)}${req.dc ? ` AND __TableName='${req.dc}'` : ''}"`,
+          $orderby: '__Stamp',
+        }),
+      }
+    case 'changes':
+      return {
+        method: 'GET',
+        path: req.dc ? `/rest/${req.dc}/$changes` : '/rest/$changes',
+        query: queryOf({
+          $dataClasses: req.dc ? undefined : DATACLASSES.join(','),
+          $since: String(stampAt(req.since)),
+          $attributes: req.dc ? req.attrs?.join(',') : undefined,
+        }),
+      }
+    case 'stamp':
+      return req.set === undefined
+        ? { method: 'GET', path: '/rest/$catalog/getGlobalStamp', query: '' }
+        : {
+            method: 'POST',
+            path: '/rest/$catalog/setGlobalStamp',
+            query: '',
+            body: JSON.stringify([stampAt(req.set)]),
+          }
+  }
+}
+
+/** A request in a few words: the catalogue tells findings of different endpoints apart. */
+export function oracleEndpoint(req: OracleReq): string {
+  switch (req.t) {
+    case 'deleted':
+      return 'a read of __DeletedRecords'
+    case 'changes':
+      return 'a $changes feed'
+    case 'stamp':
+      return req.set === undefined ? 'getGlobalStamp' : 'setGlobalStamp'
+    default:
+      return endpoint(req, ORACLE_ATTRS)
+  }
 }
 
 export { BAND_LINE }

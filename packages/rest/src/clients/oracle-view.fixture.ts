@@ -106,12 +106,13 @@ export type Visible = Readonly<Record<DcName, ReadonlySet<number> | undefined>>
 
 /** What a view may read of the model, and what its `restrict` lets it see of the rows. */
 export interface Sight {
-  /** The dataclasses it may read (and whose restrict it can run). */
+  /** The dataclasses it may read (those closed by their restrict included: they hold no row). */
   readonly dcs: ReadonlySet<DcName>
   /**
-   * Those its privileges read but whose restrict it cannot run: closed to its reads, and it sees
-   * none of their rows; a creation there still answers the new entity (a restrict does not
-   * narrow a creation, docs/functions.md).
+   * Those its privileges read but whose restrict it cannot run (its query reads what the view may
+   * not): open and empty to it, as docs/security.md ("Fail closed") says: the dataclass stays in
+   * its model, its relations listed, a request naming it answered with no row; a creation there
+   * still answers the new entity (a restrict does not narrow a creation, docs/functions.md).
    */
   readonly closed: ReadonlySet<DcName>
   /**
@@ -120,7 +121,7 @@ export interface Sight {
    * with a getter refused as the view's is.
    */
   readonly codeRefused: ReadonlyMap<string, string>
-  /** The attributes it may read, per dataclass kept (or closed). */
+  /** The attributes it may read, per dataclass. */
   readonly attrs: Readonly<Record<DcName, ReadonlySet<string>>>
   /** May it read `__DeletedRecords`. */
   readonly deleted: boolean
@@ -175,17 +176,11 @@ const sameText = (text: unknown, want: unknown) =>
 /**
  * What `view` sees with the data `rows`: the dataclasses and attributes its privileges read, and
  * the rows each `restrict` answers. A `restrict` runs as the caller: one whose query reads what
- * the view may not read cannot run, and its dataclass is closed to the view (fail closed). A
- * restrict through a relation sees the related rows the view's own restrict lets through.
+ * the view may not read cannot run, and its dataclass is closed to the view: open and empty (fail
+ * closed). A restrict through a relation sees the related rows the view's own restrict lets
+ * through.
  */
-export function sightOf(
-  ref: RefRoles,
-  restricts: Restricts,
-  view: View,
-  rows: FullRows,
-  /** Whether a dataclass whose restrict the view cannot run is read as one that holds no row. */
-  closedAsEmpty = false,
-): Sight {
+export function sightOf(ref: RefRoles, restricts: Restricts, view: View, rows: FullRows): Sight {
   const held = view.held
   const rules = restricts[WHO[view.who]] ?? {}
   const dcs = new Set<DcName>()
@@ -212,16 +207,12 @@ export function sightOf(
         mayRead(ref, held, dc, CITY_PATH[dc]!) &&
         dcs.has('Company') &&
         mayRead(ref, held, 'Company', 'city'))
-    if (!runs && closedAsEmpty) {
-      dcs.add(dc)
+    dcs.add(dc)
+    if (!runs) {
+      closed.add(dc)
       visible[dc] = new Set()
       continue
     }
-    if (!runs) {
-      closed.add(dc)
-      continue
-    }
-    dcs.add(dc)
     const want = ruleQuery(dc, rule).params[0]
     const keys = new Set<number>()
     for (const [k, row] of rows[dc]) {
@@ -249,7 +240,7 @@ export function sightOf(
   const codeRefused = new Map<string, string>()
   for (const dc of DATACLASSES) {
     attrs[dc] = new Set()
-    if (!dcs.has(dc) && !closed.has(dc)) continue
+    if (!dcs.has(dc)) continue
     const reading = new Set([...dcs, dc])
     for (const a of ['ID', ...Object.keys(ORACLE_ATTRS[dc])]) {
       if (readableAttr(ref, held, reading, dc, a)) attrs[dc].add(a)
@@ -336,8 +327,6 @@ export function projectionOf(ref: RefRoles, view: View, sight: Sight, creates = 
   const writeOnly = {} as Record<DcName, Set<string>>
   const computed = new Set<string>()
   const kept = new Set<DcName>()
-  // A dataclass closed to the view's reads answers its creations as one it reads.
-  const readsIn = (dc: DcName) => sight.dcs.has(dc) || (creates && sight.closed.has(dc))
   const dataClasses = ORACLE_MODEL.dataClasses.flatMap((json) => {
     const dc = json.name as TableName
     if (dc === DELETED) {
@@ -345,7 +334,7 @@ export function projectionOf(ref: RefRoles, view: View, sight: Sight, creates = 
       return [sight.deleted ? json : { ...json, exposed: false }]
     }
     writeOnly[dc] = new Set()
-    const reads = readsIn(dc)
+    const reads = sight.dcs.has(dc)
     if (!reads && !(creates && may('create', dc))) return []
     kept.add(dc)
     if (!reads) writeOnly[dc].add('*')
@@ -377,7 +366,7 @@ export function projectionOf(ref: RefRoles, view: View, sight: Sight, creates = 
       // The inverse of a to-many relation the view reads, kept for it.
       if (
         info?.kind === 'relatedEntity' &&
-        readsIn(info.target!) &&
+        sight.dcs.has(info.target!) &&
         Object.entries(ORACLE_ATTRS[info.target!]).some(
           ([name, i]) =>
             i.kind === 'relatedEntities' && i.target === dc && sight.attrs[info.target!]?.has(name),

@@ -1,8 +1,7 @@
 /**
  * @module Issue 61's oracle: what a write did. What changed in the data, row by row; what the
  * projected datastore stored against what the real one did, as the view sees it; what the real
- * write changed that its view may not write; and `__DeletedRecords` as the view's witnessed
- * deletions.
+ * write changed that its view may not write.
  */
 import type { RefRoles } from '../../../core/src/roles/roles-reference.fixture.js'
 import { GLOBAL_STAMP, ORACLE_ATTRS } from './oracle-app.fixture.js'
@@ -17,7 +16,6 @@ import {
   type View,
 } from './oracle-view.fixture.js'
 import { DATACLASSES, type DcName } from './privileges-app.fixture.js'
-import type { Answer } from './privileges-send.fixture.js'
 
 /** What changed between two readings of the data, row by row, in a few words. */
 export function rowChanges(a: FullRows, b: FullRows): string[] {
@@ -164,40 +162,4 @@ export function effectProblems(
       }
   }
   return out
-}
-
-/**
- * A read of `__DeletedRecords`: the deletions the real datastore shows the view are those it
- * witnessed (the projected datastore holds those), then the rows as the projected datastore has
- * them.
- */
-export function deletedRows(what: string, real: Answer, other: Answer): Problem[] {
-  const rows = (a: Answer) =>
-    ((a.json?.__ENTITIES ?? []) as Record<string, unknown>[]).map(
-      (e) => `${String(e.__TableName)}(${String(e.__PrimaryKey)})`,
-    )
-  const shown = rows(real)
-  const witnessed = rows(other)
-  const extra = shown.filter((r) => !witnessed.includes(r))
-  const missing = witnessed.filter((r) => !shown.includes(r))
-  if (extra.length > 0)
-    return [
-      {
-        check: 'deleted',
-        kind: `${what}: a deletion the view did not witness`,
-        detail: `shown ${extra.join(', ')}; witnessed ${witnessed.join(', ') || 'none'}`,
-      },
-    ]
-  if (missing.length > 0)
-    return [
-      {
-        check: 'deleted',
-        kind: `${what}: a deletion the view witnessed, not shown`,
-        detail: `missing ${missing.join(', ')}; shown ${shown.join(', ') || 'none'}`,
-      },
-    ]
-  const diff = firstDifference(real.json, other.json)
-  if (!diff) return []
-  const { kind, detail } = describeDifference(diff)
-  return [{ check: 'body', kind: `${what}: ${kind}`, detail }]
 }

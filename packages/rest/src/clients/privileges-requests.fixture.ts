@@ -125,6 +125,8 @@ export type Req =
       readonly fn: FnName
       readonly key?: number | undefined
       readonly filter?: Filter | undefined
+      /** `$method=entityset`: the selection the function returns is kept as a set (the oracle's). */
+      readonly keep?: boolean | undefined
     }
 
 export interface Step {
@@ -539,6 +541,7 @@ export function endpoint(
 ): string {
   switch (req.t) {
     case 'call':
+      if (req.keep) return 'an entity set made by a function'
       return `a call of ${FUNCTIONS[req.fn].kind.startsWith('entity') ? 'an' : 'a'} ${FUNCTIONS[req.fn].kind} function`
     case 'list':
       return req.keep ? 'an entity set made' : 'a read of a selection'

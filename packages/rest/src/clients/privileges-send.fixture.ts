@@ -263,7 +263,14 @@ export function sentOf(req: Req, env: SendEnv): { sent: Sent; rootDc?: DcName | 
             ? [env.fresh('Employee', 'name')]
             : []
       return {
-        sent: post(path, queryOf({ $filter: filter('Employee', req.filter) }), args),
+        sent: post(
+          path,
+          queryOf({
+            $filter: filter('Employee', req.filter),
+            $method: req.keep ? 'entityset' : undefined,
+          }),
+          args,
+        ),
         rootDc: 'dc' in info ? info.dc : undefined,
       }
     }
