@@ -73,6 +73,15 @@ export const ERRORS = {
   NotImplemented: spec(9409, OWN_SIGNATURE, 'The command "{name}" is not implemented'),
   /** A runaway loop stopped at the request's budget. */
   BudgetExceeded: spec(9410, OWN_SIGNATURE, 'The code ran longer than its budget allows'),
+  /**
+   * An exception of the host (a JavaScript error: the call stack's depth, a fault of Entistore's
+   * own code) met by 4D code, so that `Try`/`Catch` and the REST error stack see a 4D error.
+   */
+  HostError: spec(9412, OWN_SIGNATURE, 'An error occurred in the host: {detail}'),
+  /** `For each` over a value that is not a collection, an object or an entity selection. */
+  NotIterable: spec(9413, OWN_SIGNATURE, 'For each cannot loop over a {type} value'),
+  /** A construct of the classic language that parses but does not run here (arrays, pointers…). */
+  NotSupported: spec(9414, OWN_SIGNATURE, '{construct} cannot run here'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */
   UnknownMemberMethod: spec(-10729, RUNTIME_SIGNATURE, 'Unknown member method "{name}"'),
   /** A project method that does not exist. */

@@ -23,8 +23,10 @@ export class FourDError extends Error {
   /** Handled when the method that threw returns, or at the end of its `Try` block. */
   readonly deferred: boolean
   readonly details: Readonly<Record<string, unknown>> | undefined
-  /** The method or class function the error happened in (`Classes/Car.4dm`, `Car.drive`). */
+  /** The method or class function the error happened in (`Car.drive`, `myMethod`). */
   method: string | undefined
+  /** The file of that method or class (`Project/Sources/Classes/Car.4dm`). */
+  file: string | undefined
   /** Its 4D line, 1-based. */
   line: number | undefined
   readonly [FOOTPRINT] = true
@@ -41,6 +43,7 @@ export class FourDError extends Error {
     this.deferred = options.deferred ?? false
     this.details = options.details
     this.method = undefined
+    this.file = undefined
     this.line = undefined
   }
 
@@ -58,10 +61,11 @@ export class FourDError extends Error {
   }
 
   /** Records where the error happened, if nothing nearer did first. */
-  at(method: string, line: number): this {
+  at(method: string, line: number, file?: string): this {
     if (this.method === undefined) {
       this.method = method
       this.line = line
+      this.file = file
     }
     return this
   }

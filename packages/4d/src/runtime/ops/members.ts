@@ -69,7 +69,15 @@ export function set(target: unknown, key: string | number, value: unknown): void
   if (typeof key !== 'string') return raise('InvalidIndex', { index: String(key) })
   if (isMemberHost(target)) return hostSet(target, key, value)
   if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
-  const record = target as Record<string, unknown>
+  setOwn(target as Record<string, unknown>, key, value)
+}
+
+/**
+ * Assigns an own property of an object as 4D does (Undefined clears an existing one by its type,
+ * a Time is stored as seconds): for plain objects, and for the hosts whose data are own
+ * properties (a class instance).
+ */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
   if (value === undefined) {
     if (Object.hasOwn(record, key)) put(record, key, cleared(record[key]))
     return

@@ -1,0 +1,118 @@
+/**
+ * @module The state of the code generator for one unit: the writer, the generation options, and
+ * the names it invents — never a 4D name (research §8.8): `v<n>` a slot, `t<n>` a temporary of
+ * one statement, `l<n>` a temporary that lives through a loop or a `Try`, `c<n>` a constant made
+ * once a call, `e<n>` a caught exception, and the function's parameters `rt` (the running
+ * context), `th` (`This`), `ag` (the parameters), `cx` (the class of a class function, or a
+ * formula's copied locals), `df` (deferred errors) and `ln` (the line, when tracked).
+ */
+import type { Slot } from '../analysis.js'
+import type { Analysis } from '../analysis.js'
+import { Writer } from './writer.js'
+
+export interface EmitOptions {
+  /** Decrement the budget at loop passes and calls (budget.ts). */
+  readonly budget: boolean
+  /** Keep the current 4D line in a variable, rather than reading it from the stack on error. */
+  readonly lines: boolean
+}
+
+export const DEFAULT_EMIT_OPTIONS: EmitOptions = { budget: true, lines: false }
+
+/** The parameters of every generated function. */
+export const PARAMETERS = ['rt', 'th', 'ag', 'cx'] as const
+
+/** A formula being generated inside the unit: the locals it copies, its own temporaries. */
+interface FormulaFrame {
+  readonly captures: Slot[]
+  temps: number
+  maxTemps: number
+}
+
+export class EmitContext {
+  readonly w: Writer
+  #temps = 0
+  #maxTemps = 0
+  #longTemps = 0
+  #catches = 0
+  readonly #constants = new Map<string, string>()
+  #frame: FormulaFrame | null = null
+  #frames: FormulaFrame[] = []
+
+  constructor(
+    readonly analysis: Analysis,
+    readonly options: EmitOptions,
+  ) {
+    this.w = new Writer(analysis.unit.line)
+  }
+
+  get unit() {
+    return this.analysis.unit
+  }
+
+  /** A temporary for the statement being generated. */
+  temp(): string {
+    const frame = this.#frame
+    if (frame !== null) {
+      const n = frame.temps++
+      frame.maxTemps = Math.max(frame.maxTemps, frame.temps)
+      return `t${n}`
+    }
+    const n = this.#temps++
+    this.#maxTemps = Math.max(this.#maxTemps, this.#temps)
+    return `t${n}`
+  }
+
+  /** A new statement: its temporaries may reuse the previous one's. */
+  statement(): void {
+    if (this.#frame === null) this.#temps = 0
+  }
+
+  /** A temporary that lives through a block (a loop's bounds, a `Try`'s mark). */
+  longTemp(): string {
+    return `l${this.#longTemps++}`
+  }
+
+  /** The name of a new caught exception. */
+  catchName(): string {
+    return `e${this.#catches++}`
+  }
+
+  /** A value made once a call (a date or time literal), outside formulas (made at each use). */
+  constant(code: string): string {
+    if (this.#frame !== null) return code
+    let name = this.#constants.get(code)
+    if (name === undefined) {
+      name = `c${this.#constants.size}`
+      this.#constants.set(code, name)
+    }
+    return name
+  }
+
+  /** The formula being generated, if any. */
+  get frame(): FormulaFrame | null {
+    return this.#frame
+  }
+
+  /** Generates `fn` as the body of a formula copying `captures`; its temporaries are its own. */
+  inFormula<T>(captures: Slot[], fn: () => T): { result: T; temps: number } {
+    const frame: FormulaFrame = { captures, temps: 0, maxTemps: 0 }
+    this.#frames.push(frame)
+    this.#frame = frame
+    try {
+      return { result: fn(), temps: frame.maxTemps }
+    } finally {
+      this.#frames.pop()
+      this.#frame = this.#frames.at(-1) ?? null
+    }
+  }
+
+  /** The declarations of the function's own temporaries and constants. */
+  declarations(): string[] {
+    const out: string[] = []
+    for (let i = 0; i < this.#maxTemps; i++) out.push(`t${i}`)
+    for (let i = 0; i < this.#longTemps; i++) out.push(`l${i}`)
+    for (const [code, name] of this.#constants) out.push(`${name} = ${code}`)
+    return out
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * @module 4D expressions as JavaScript expressions. Variables are the unit's slots (`v3`), members
+ * go through the runtime (`rt.get(o, "name")`, which never reaches what JavaScript inherits),
+ * texts and names of the 4D source appear only as quoted literals, commands are
+ * `rt.k[number](rt, …)`, and what cannot run becomes a call that raises a 4D error when reached.
+ */
+import type { ExprNode, FormulaNode } from '../../ast/expressions.js'
+import { walk } from '../../ast/walk.js'
+import type { Resolution, Slot } from '../analysis.js'
+import type { EmitContext } from './context.js'
+import { emitted, staticTypeOf, type Emitted, type StaticType } from './emitted.js'
+import { andOr, binary, negate, ternary } from './operators.js'
+import { numberLiteral, quote } from './quote.js'
+
+const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
+  Integer: 'int',
+  Real: 'num',
+  Text: 'text',
+  Boolean: 'bool',
+}
+
+export function expr(ctx: EmitContext, node: ExprNode): Emitted {
+  const invalid = ctx.analysis.invalid.get(node)
+  if (invalid !== undefined) return emitted(`rt.syntaxError(${quote(invalid)})`)
+  const resolved = ctx.analysis.resolved.get(node)
+  switch (node.kind) {
+    case 'Text':
+      return emitted(quote(node.value), 'text', true)
+    case 'Number':
+      return emitted(
+        numberLiteral(node.value),
+        Number.isInteger(node.value) && !/[.eE]/.test(node.raw) ? 'int' : 'num',
+        true,
+      )
+    case 'Date':
+      return emitted(
+        ctx.constant(`rt.dateOf(${node.year}, ${node.month}, ${node.day})`),
+        'any',
+        true,
+      )
+    case 'Time':
+      return emitted(ctx.constant(`rt.timeOf(${numberLiteral(node.seconds)})`), 'any', true)
+    case 'Bool':
+      return emitted(node.value ? 'true' : 'false', 'bool', true)
+    case 'Null':
+      return emitted('null', 'any', true)
+    case 'Local':
+    case 'Param':
+      return variable(ctx, resolved)
+    case 'IndirectParam':
+      return indirectParam(ctx, expr(ctx, node.index))
+    case 'Name':
+      return emitted(
+        resolved?.kind === 'process'
+          ? `rt.pvGet(${quote(node.name)})`
+          : `rt.nameValue(${quote(node.name)})`,
+      )
+    case 'InterprocessVar':
+      return emitted(`rt.ipGet(${quote(node.name)})`)
+    case 'Member':
+      return emitted(`rt.get(${expr(ctx, node.object).code}, ${quote(node.name)})`)
+    case 'Index':
+      return emitted(`rt.get(${expr(ctx, node.object).code}, ${expr(ctx, node.index).code})`)
+    case 'CharAt':
+      return emitted(
+        `rt.charAt(${expr(ctx, node.text).code}, ${expr(ctx, node.index).code})`,
+        'text',
+      )
+    case 'Call':
+      return callExpr(ctx, node.callee, node.args)
+    case 'MethodCall':
+      if (resolved?.kind === 'intrinsic') return emitted('void 0', 'any', true)
+      return emitted(`rt.method(${quote(node.name)}, ${args(ctx, node.args)})`)
+    case 'Command':
+      return command(ctx, resolved, node.args ?? [])
+    case 'Constant':
+      return resolved?.kind === 'constant'
+        ? typeof resolved.value === 'number'
+          ? emitted(numberLiteral(resolved.value), 'num', true)
+          : emitted(quote(resolved.value), 'text', true)
+        : notRunnable(resolved, node.name)
+    case 'Binary':
+      return binary(ctx, node.op, expr(ctx, node.left), expr(ctx, node.right))
+    case 'Unary': {
+      const operand = expr(ctx, node.operand)
+      return node.op === '-' ? negate(ctx, operand) : operand
+    }
+    case 'AndOr':
+      return andOr(ctx, node.op, expr(ctx, node.left), expr(ctx, node.right))
+    case 'Ternary':
+      return ternary(expr(ctx, node.test), expr(ctx, node.consequent), expr(ctx, node.alternate))
+    case 'ObjectLiteral':
+      return emitted(
+        `rt.objectOf(${node.props.map((p) => `${quote(p.key)}, ${expr(ctx, p.value).code}`).join(', ')})`,
+      )
+    case 'CollectionLiteral':
+      return emitted(`rt.collectionOf(${node.items.map((i) => expr(ctx, i).code).join(', ')})`)
+    case 'This':
+      return emitted('th', 'any', true)
+    case 'Super':
+      return node.args === null
+        ? emitted(`rt.unsupported("Super as a value")`)
+        : emitted(`rt.superConstruct(cx, th, ${args(ctx, node.args)})`)
+    case 'ClassStore':
+      return emitted(node.store === 'cs' ? 'rt.cs' : 'rt.fourD', 'any', true)
+    case 'Ds':
+      return resolved?.kind === 'not-runnable' ? notRunnable(resolved, 'ds') : emitted('rt.ds')
+    case 'Formula':
+      return formula(ctx, node)
+    case 'TryExpr':
+      return tryExpr(ctx, expr(ctx, node.body))
+    case 'SymbolArg':
+      return emitted(`rt.sym[${quote(node.symbol)}]`, 'any', true)
+    case 'ArrayElement':
+    case 'Field':
+    case 'Table':
+    case 'PointerTo':
+    case 'Deref':
+      return notRunnable(resolved, node.kind)
+    default: {
+      const unknown: never = node
+      throw new Error(`emit: unknown expression ${(unknown as ExprNode).kind}`)
+    }
+  }
+}
+
+function notRunnable(resolved: Resolution | undefined, name: string): Emitted {
+  if (resolved?.kind !== 'not-runnable') return emitted(`rt.notRunnable(${quote(name)})`)
+  const raise = resolved.construct === true ? 'unsupported' : 'notRunnable'
+  return emitted(`rt.${raise}(${quote(resolved.name)})`)
+}
+
+/** A slot, a formula's copy of one, or a formula's parameter. */
+export function variable(ctx: EmitContext, resolved: Resolution | undefined): Emitted {
+  switch (resolved?.kind) {
+    case 'slot':
+      return emitted(`v${resolved.slot.id}`, staticTypeOf(resolved.slot.type), true)
+    case 'captured':
+      return emitted(captured(ctx, resolved.slot), staticTypeOf(resolved.slot.type), true)
+    case 'formula-param':
+      return emitted(resolved.index === 0 ? 'void 0' : `ag[${resolved.index - 1}]`, 'any', true)
+    default:
+      throw new Error('emit: a variable without a slot')
+  }
+}
+
+/** How the current formula reads the copy of an outer slot. */
+function captured(ctx: EmitContext, slot: Slot): string {
+  const frame = ctx.frame
+  if (frame === null) return `v${slot.id}`
+  const i = frame.captures.indexOf(slot)
+  if (i < 0) throw new Error('emit: a formula reads a local it did not copy')
+  return `cx[${i}]`
+}
+
+/** `${n}`: parameter n, the named one's variable when n names one. */
+function indirectParam(ctx: EmitContext, index: Emitted): Emitted {
+  const t = ctx.temp()
+  const n = `${t} = rt.toInteger(${index.code})`
+  if (ctx.frame !== null) return emitted(`(${n}, ag[${t} - 1])`)
+  const named = ctx.analysis.params
+    .map((slot, i) => (slot === undefined ? '' : `${t} === ${i + 1} ? v${slot.id} : `))
+    .join('')
+  return emitted(`(${n}, ${named}ag[${t} - 1])`)
+}
+
+/** The arguments of a call, as a new array. */
+export const args = (ctx: EmitContext, list: readonly ExprNode[]): string =>
+  `[${list.map((a) => expr(ctx, a).code).join(', ')}]`
+
+function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[]): Emitted {
+  if (callee.kind === 'Member') {
+    if (callee.object.kind === 'Super')
+      return ctx.analysis.invalid.has(callee.object)
+        ? expr(ctx, callee.object)
+        : emitted(`rt.superCall(cx, th, ${quote(callee.name)}, ${args(ctx, list)})`)
+    return emitted(
+      `rt.call(${expr(ctx, callee.object).code}, ${quote(callee.name)}, ${args(ctx, list)})`,
+    )
+  }
+  if (callee.kind === 'Index')
+    return emitted(
+      `rt.call(${expr(ctx, callee.object).code}, ${expr(ctx, callee.index).code}, ${args(ctx, list)})`,
+    )
+  return emitted(`rt.unsupported("A call of this expression")`)
+}
+
+function command(
+  ctx: EmitContext,
+  resolved: Resolution | undefined,
+  list: readonly ExprNode[],
+): Emitted {
+  switch (resolved?.kind) {
+    case 'command': {
+      const codes = list.map((a) => expr(ctx, a).code)
+      const type = RESULT_TYPES[resolved.entry.parsed?.result ?? 'other'] ?? 'any'
+      return emitted(`rt.k[${resolved.entry.number}](${['rt', ...codes].join(', ')})`, type)
+    }
+    case 'intrinsic':
+      switch (resolved.name) {
+        case 'count-parameters':
+          return emitted('ag.length', 'int')
+        case 'current-method-name':
+          return emitted(quote(ctx.unit.name), 'text', true)
+        default:
+          return emitted('void 0', 'any', true)
+      }
+    default:
+      return notRunnable(resolved, 'command')
+  }
+}
+
+/**
+ * `Formula(expr)`: a function object over the expression, generated as a function inside the
+ * unit's; the locals it reads are copied when the formula is made (as 4D does), passed as `cx`.
+ */
+function formula(ctx: EmitContext, node: FormulaNode): Emitted {
+  const captures: Slot[] = []
+  walk(node.body, (n) => {
+    const r = ctx.analysis.resolved.get(n)
+    if (r?.kind === 'captured' && !captures.includes(r.slot)) captures.push(r.slot)
+  })
+  const copies = captures.map((slot) => captured(ctx, slot))
+  const line = node.loc.start.line
+  const { result, temps } = ctx.inFormula(captures, () => expr(ctx, node.body))
+  const lets =
+    temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : ''
+  const tick = ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''
+  const e = ctx.catchName()
+  const body =
+    `${lets}try { ${tick}return ${result.code}; } ` +
+    `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
+  const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
+  return emitted(
+    `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${body} }, [${copies.join(', ')}])`,
+  )
+}
+
+/** `Try(expr)`: its value, or Undefined when it raises (the error then in `Last errors`). */
+function tryExpr(ctx: EmitContext, body: Emitted): Emitted {
+  const e = ctx.catchName()
+  const line = ctx.options.lines ? 'ln' : '0'
+  return emitted(
+    `(() => { try { rt.tryStart(); return ${body.code}; } catch (${e}) { ` +
+      `rt.caught(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); return void 0; } })()`,
+  )
+}

@@ -1,0 +1,21 @@
+// Commands written by name, tokenized, and the compiler's own (Count parameters, Current method name).
+$r:=[]
+$r.push(Length("hello"))
+$r.push(Length:C16("hello"))
+$r.push(String(1/3))
+$r.push(Num("A1B2C3"))
+$r.push(Bool(Null))
+$r.push(Uppercase("abc"))
+$r.push(New object("a"; 1; "b"; [1; 2]))
+$r.push(New collection(1; "a"; True))
+$r.push(JSON Stringify({a: [1; 2]}))
+$r.push(Value type("a")=Is text)
+$r.push(Value type(1)=Is real:K8:1)
+$r.push(Value type(Null)=Is null)
+$r.push(Value type($undefined)=Is undefined)
+$r.push(Value type([])=Is collection)
+$r.push(Current method name)
+$r.push(Count parameters)
+$r.push(String(Current date))
+$r.push(Not(False))
+return $r

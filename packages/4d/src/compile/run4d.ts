@@ -1,0 +1,47 @@
+/**
+ * @module `run4d`: 4D code run at once, for tests and examples — a method's text, with project
+ * methods and classes beside it, on a new running context; its result, or its 4D error thrown.
+ */
+import { ClassStore } from '../runtime/classes/class-store.js'
+import { MethodRegistry } from '../runtime/context/methods.js'
+import { Runtime, type RuntimeOptions } from '../runtime/context/runtime.js'
+import { compileClass } from './compile-class.js'
+import { compileMethod, type CompileOptions } from './compile-method.js'
+import type { Problem } from './session.js'
+
+export interface Run4dOptions extends CompileOptions {
+  /** Project methods by name: their text. */
+  readonly methods?: Readonly<Record<string, string>>
+  /** User classes by name: their text. */
+  readonly classes?: Readonly<Record<string, string>>
+  /** The running context's options (a budget, a clock…). */
+  readonly runtime?: RuntimeOptions
+  /** Receives the problems of every file compiled. */
+  readonly problems?: (file: string, problems: readonly Problem[]) => void
+}
+
+export function run4d(
+  text: string,
+  args: readonly unknown[] = [],
+  options: Run4dOptions = {},
+): unknown {
+  const classes = options.runtime?.classes ?? new ClassStore()
+  const methods = options.runtime?.methods ?? new MethodRegistry()
+  const compile = { emit: options.emit }
+  for (const [name, source] of Object.entries(options.classes ?? {})) {
+    const file = `Project/Sources/Classes/${name}.4dm`
+    compileClass(source, classes, { ...compile, file, name })
+  }
+  for (const [name, source] of Object.entries(options.methods ?? {})) {
+    const method = compileMethod(source, {
+      ...compile,
+      file: `Project/Sources/Methods/${name}.4dm`,
+    })
+    options.problems?.(method.file, method.problems)
+    methods.define(name, method.fn)
+  }
+  const main = compileMethod(text, { ...compile, file: 'Project/Sources/Methods/run4d.4dm' })
+  options.problems?.(main.file, main.problems)
+  const rt = new Runtime({ ...options.runtime, classes, methods })
+  return main.call(rt, args)
+}

@@ -1,0 +1,80 @@
+/**
+ * @module 4D's Function objects (docs/API/FunctionClass.md): a class function, a formula
+ * (`Formula(expr)`), a project method, or a function of the runtime (a class's `new()`). Calling
+ * one runs it on the running context with `This` and its parameters; code sees `call()`,
+ * `apply()` and `source` (and nothing of the JavaScript function behind it).
+ */
+import { raise } from '../errors/fourd-error.js'
+import { Collection } from '../values/collection.js'
+import { GET_MEMBER, type MemberHost } from '../values/host.js'
+import type { Runtime } from '../context/runtime.js'
+
+/**
+ * The code of a function: the running context, `This`, the parameters, and what the function was
+ * made with (`context`: the class a class function belongs to, the values a formula captured).
+ */
+export type FunctionImpl = (
+  rt: Runtime,
+  self: unknown,
+  args: unknown[],
+  context: unknown,
+) => unknown
+
+export class FourDFunction implements MemberHost {
+  #impl: FunctionImpl | undefined
+  readonly #build: (() => FunctionImpl) | undefined
+
+  /**
+   * `impl`, or `build` to make it at the first call (compiled code is generated when first run);
+   * `context` is passed to it at each call.
+   */
+  constructor(
+    /** How 4D names it in errors and `Current method name`: `Car.drive`, `myMethod`, `Formula`. */
+    readonly name: string,
+    impl: FunctionImpl | { readonly build: () => FunctionImpl },
+    /** The 4D text of a formula (`.source`); "" for others. */
+    readonly source = '',
+    public context: unknown = undefined,
+  ) {
+    if (typeof impl === 'function') this.#impl = impl
+    else this.#build = impl.build
+  }
+
+  /** Runs the function with `This` = `self`. */
+  invoke(rt: Runtime, self: unknown, args: unknown[]): unknown {
+    const impl = (this.#impl ??= this.#build!())
+    return impl(rt, self, args, this.context)
+  }
+
+  /** Whether the function's code is made (a lazy one before its first call is not). */
+  get built(): boolean {
+    return this.#impl !== undefined
+  }
+
+  [GET_MEMBER](name: string): unknown {
+    switch (name) {
+      case 'call':
+        return CALL
+      case 'apply':
+        return APPLY
+      case 'source':
+        return this.source
+      default:
+        return undefined
+    }
+  }
+}
+
+const asFunction = (v: unknown): FourDFunction =>
+  v instanceof FourDFunction ? v : raise('UnknownMemberMethod', { name: 'call' })
+
+/** `f.call(thisObj {; param…})`. */
+const CALL = new FourDFunction('call', (rt, self, args) =>
+  asFunction(self).invoke(rt, args[0], args.slice(1)),
+)
+
+/** `f.apply(thisObj {; paramsCollection})`. */
+const APPLY = new FourDFunction('apply', (rt, self, args) => {
+  const params = args[1]
+  return asFunction(self).invoke(rt, args[0], params instanceof Collection ? [...params.items] : [])
+})

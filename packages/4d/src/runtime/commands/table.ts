@@ -1,0 +1,86 @@
+/**
+ * @module The table of 4D's commands as the compiler and the runtime share it: one entry a
+ * command, keyed by its number (docs/Concepts/commands.md, "Name (Number)"), so that a tokenized
+ * call (`Length:C16`) and a written one (`Length`) reach the same entry.
+ *
+ * An entry says how the command runs here: `impl` when it does; `notRunnable` (why: 'UI', a
+ * dialog or a form; 'not yet') when it parses but cannot run, and raises "not implemented" when
+ * reached; neither when nobody wrote it yet (the same error). Implementations live one file a
+ * theme (strings.ts, objects.ts…), each exporting its entries; index.ts assembles the table, so
+ * that a theme is one file and one line there.
+ *
+ * Compiled code calls `rt.k[number](rt, arg1, arg2…)`: the implementation receives the running
+ * context first (for the clock, `Last errors`, the session…) and the 4D values of its arguments,
+ * a bare `*`, `>` or `<` as the SYMBOLS below.
+ */
+import { parseSignature, type Signature } from './signature.js'
+
+/** What a command may use of the code that runs it (the runtime context implements it). */
+export interface CommandContext {
+  /** Milliseconds since the epoch, from the injectable clock. */
+  now(): number
+  /** The errors `Last errors` returns (null when none). */
+  lastErrorObjects(): unknown
+}
+
+/** A command's code: the context, then its arguments as 4D values. */
+export type CommandImpl = (rt: CommandContext, ...args: unknown[]) => unknown
+
+export interface CommandSpec {
+  readonly number: number
+  /** As 4D's documentation spells it (`Length`, `New object`, `ALERT`). */
+  readonly name: string
+  /**
+   * Parameters and result as 4D's documentation gives them, in a short form:
+   * `(text: Text): Integer`, `(value?: any; format?: Text): Text`, `(...items: any): Collection`
+   * (`?` optional, `...` repeated, `any` for a parameter of several types). The compiler checks
+   * the number of arguments against it and knows the type of the result.
+   */
+  readonly signature?: string
+  readonly impl?: CommandImpl
+  /** Why the command cannot run here ('UI' for dialogs and forms, 'not yet'…). */
+  readonly notRunnable?: string
+}
+
+/** A command of the table, its signature read once. */
+export interface CommandEntry extends CommandSpec {
+  readonly parsed: Signature | undefined
+}
+
+/** The bare symbols a command takes as arguments (`SORT ARRAY($a; >)`, `OBJECT SET FONT(*; …)`). */
+export const SYMBOLS: Readonly<Record<'*' | '>' | '<', symbol>> = Object.freeze({
+  '*': Symbol.for('@entistore/4d:*'),
+  '>': Symbol.for('@entistore/4d:>'),
+  '<': Symbol.for('@entistore/4d:<'),
+})
+
+export interface CommandTable {
+  /** The entry of a command number, if the table has it. */
+  byNumber(number: number): CommandEntry | undefined
+  /** The entry of a command name, compared without case. */
+  byName(name: string): CommandEntry | undefined
+  /** The implementations by number, as compiled code reaches them (`rt.k[16]`). */
+  readonly impls: readonly (CommandImpl | undefined)[]
+}
+
+/** Builds the table from the themes' entries; a number or a name given twice is a mistake. */
+export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): CommandTable {
+  const numbers = new Map<number, CommandEntry>()
+  const names = new Map<string, CommandEntry>()
+  const impls: (CommandImpl | undefined)[] = []
+  for (const spec of themes.flat()) {
+    const key = spec.name.toLowerCase()
+    if (numbers.has(spec.number) || names.has(key))
+      throw new Error(`command table: ${spec.name} (${spec.number}) is listed twice`)
+    const parsed = spec.signature === undefined ? undefined : parseSignature(spec.signature)
+    const entry: CommandEntry = Object.freeze({ ...spec, parsed })
+    numbers.set(spec.number, entry)
+    names.set(key, entry)
+    if (spec.impl !== undefined) impls[spec.number] = spec.impl
+  }
+  return {
+    byNumber: (number) => numbers.get(number),
+    byName: (name) => names.get(name.toLowerCase()),
+    impls: Object.freeze(impls),
+  }
+}

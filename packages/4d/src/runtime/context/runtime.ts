@@ -1,0 +1,341 @@
+/**
+ * @module The running context of 4D code, `rt`: the one value compiled code receives besides
+ * `This` and its parameters. Its prototype holds every operator of operators.ts (`rt.add`,
+ * `rt.get`…) and the helpers below; an instance holds what one run owns: the budget, the process
+ * variables, `Last errors`, the process singletons, and what the host gives — `ds`, `cs`,
+ * `session` and the project methods. The REST layer makes one per request.
+ */
+import { systemClock, type Clock } from '@entistore/core'
+import { toText } from '../convert/conversions.js'
+import { assignTo, defaultValue, type DeclaredType } from '../convert/assign.js'
+import { FourDError, fourDError, raise } from '../errors/fourd-error.js'
+import { thrownCode, thrownObject } from '../errors/throw.js'
+import * as operators from '../operators.js'
+import { COMMANDS, SYMBOLS } from '../commands/index.js'
+import { BuiltinClassStore, ClassStore } from '../classes/class-store.js'
+import type { ClassObject } from '../classes/class-object.js'
+import { COLLECTION_FUNCTIONS } from '../classes/collection-functions.js'
+import { FourDFunction, type FunctionImpl } from '../classes/function-object.js'
+import { Collection } from '../values/collection.js'
+import { DateValue } from '../values/date-value.js'
+import { isPlainObject, typeName } from '../values/kinds.js'
+import { TimeValue } from '../values/time-value.js'
+import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
+import { withRuntime } from './current.js'
+import { catchable, placeError } from './error-flow.js'
+import { iterate, type Iteration } from './iterate.js'
+import { MethodRegistry } from './methods.js'
+
+export interface RuntimeOptions {
+  /** Where the code must stop (none: it runs until it ends). */
+  readonly budget?: CodeBudget
+  /** For `Current date` and the like (the budget has its own). */
+  readonly clock?: Clock
+  /** The user classes (`cs`). */
+  readonly classes?: ClassStore
+  /** The built-in classes (`4D`). */
+  readonly builtinClasses?: BuiltinClassStore
+  /** The project methods. */
+  readonly methods?: MethodRegistry
+  /** The datastore as 4D code sees it (`ds`): the ORDA layer's. */
+  readonly ds?: unknown
+  /** The session (`Session`): the REST layer's. */
+  readonly session?: object
+  /** The interprocess variables (`<>name`), shared by the runs of one project. */
+  readonly interprocess?: Map<string, unknown>
+}
+
+type Operators = typeof operators
+
+// The session singletons of each session object.
+const sessionSingletons = new WeakMap<object, Map<ClassObject, object>>()
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Runtime extends Operators {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Runtime {
+  /** Ticks left before the clock is read (budget.ts); Infinity without a budget. */
+  ticks: number
+  readonly budget: CodeBudget | undefined
+  readonly clock: Clock
+  readonly cs: ClassStore
+  readonly fourD: BuiltinClassStore
+  readonly methods: MethodRegistry
+  readonly ds: unknown
+  readonly session: object | undefined
+  /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
+  readonly k = COMMANDS.impls
+  /** The bare `*`, `>`, `<` arguments of commands. */
+  readonly sym = SYMBOLS
+  /** The errors `Last errors` returns: the last one caught by `Try`, with the deferred ones. */
+  lastErrors: readonly FourDError[] | null = null
+  /** The process singletons (`singleton Class constructor`). */
+  readonly processSingletons = new Map<ClassObject, object>()
+  readonly #variables = new Map<string, unknown>()
+  readonly #types = new Map<string, DeclaredType>()
+  readonly #interprocess: Map<string, unknown>
+
+  constructor(options: RuntimeOptions = {}) {
+    this.budget = options.budget
+    this.ticks = options.budget === undefined ? Infinity : TICKS_BETWEEN_READS
+    this.clock = options.clock ?? options.budget?.clock ?? systemClock
+    this.cs = options.classes ?? new ClassStore()
+    this.fourD = options.builtinClasses ?? new BuiltinClassStore()
+    this.methods = options.methods ?? new MethodRegistry()
+    this.ds = options.ds
+    this.session = options.session
+    this.#interprocess = options.interprocess ?? new Map()
+  }
+
+  /** Runs host code that runs 4D code (a call, a read of a computed property) on this context. */
+  run<T>(fn: () => T): T {
+    return withRuntime(this, fn)
+  }
+
+  /** Calls a 4D function object with `This` and parameters, on this context. */
+  invoke(fn: FourDFunction, self: unknown, args: unknown[]): unknown {
+    return withRuntime(this, () => fn.invoke(this, self, args))
+  }
+
+  // ---- Budget ----
+
+  /** Called when `ticks` runs out: reads the clock, and stops the code past the deadline. */
+  tick(): void {
+    const budget = this.budget
+    if (budget === undefined) {
+      this.ticks = Infinity
+      return
+    }
+    if (budget.clock.now() > budget.deadline) raise('BudgetExceeded', { ms: budget.ms })
+    this.ticks = TICKS_BETWEEN_READS
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  // ---- Variables ----
+
+  /** A process variable (`name`, compared without case); Undefined before any assignment. */
+  pvGet(name: string): unknown {
+    return this.#variables.get(name.toLowerCase())
+  }
+
+  pvSet(name: string, value: unknown): void {
+    const key = name.toLowerCase()
+    const type = this.#types.get(key)
+    this.#variables.set(key, type === undefined ? value : assignTo(type, value))
+  }
+
+  /** `var name : Type` of a process variable: typed from now on, its default if it had no value. */
+  pvDeclare(name: string, type: DeclaredType): void {
+    const key = name.toLowerCase()
+    this.#types.set(key, type)
+    if (!this.#variables.has(key)) this.#variables.set(key, assignTo(type, undefined))
+  }
+
+  /** A bare name: the project method of that name called without parameters, else the variable. */
+  nameValue(name: string): unknown {
+    const method = this.methods.get(name)
+    return method === undefined ? this.pvGet(name) : method.invoke(this, undefined, [])
+  }
+
+  /** An interprocess variable `<>name`. */
+  ipGet(name: string): unknown {
+    return this.#interprocess.get(name.toLowerCase())
+  }
+
+  ipSet(name: string, value: unknown): void {
+    this.#interprocess.set(name.toLowerCase(), value)
+  }
+
+  /** The session singletons of this run's session (one map a session; the process's without). */
+  sessionSingletons(): Map<ClassObject, object> {
+    if (this.session === undefined) return this.processSingletons
+    let map = sessionSingletons.get(this.session)
+    if (map === undefined) sessionSingletons.set(this.session, (map = new Map()))
+    return map
+  }
+
+  // ---- Calls ----
+
+  /** `target.name(args)`: a class function, a formula held in a property, a collection function. */
+  call(target: unknown, name: string, args: unknown[]): unknown {
+    if (target instanceof Collection) {
+      const fn = COLLECTION_FUNCTIONS.get(name)
+      if (fn !== undefined) return fn(this, target, args)
+    }
+    const member = operators.get(target, name)
+    if (member instanceof FourDFunction) return member.invoke(this, target, args)
+    return raise('UnknownMemberMethod', { name })
+  }
+
+  /** `myMethod(args)`. */
+  method(name: string, args: unknown[]): unknown {
+    const fn = this.methods.get(name)
+    if (fn === undefined) return raise('ProjectMethodNotFound', { name })
+    return fn.invoke(this, undefined, args)
+  }
+
+  /** `Super(args)` in a constructor: the parent class's constructor on `This`. */
+  superConstruct(home: unknown, self: unknown, args: unknown[]): void {
+    const parent = (home as ClassObject | undefined)?.superclass
+    if (parent !== null && parent !== undefined) parent.runConstructor(this, self, args)
+  }
+
+  /** `Super.name(args)`: the parent class's function on `This`. */
+  superCall(home: unknown, self: unknown, name: string, args: unknown[]): unknown {
+    const fn = (home as ClassObject | undefined)?.superclass?.findFunction(name)
+    if (fn === undefined) return raise('UnknownMemberMethod', { name })
+    return fn.invoke(this, self, args)
+  }
+
+  /** `Formula(expr)`: a function object over the compiled expression and the locals it copied. */
+  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction {
+    return new FourDFunction('Formula', impl, source, captured)
+  }
+
+  // ---- Parameters ----
+
+  /**
+   * A parameter typed by a classic `C_` command: a value of another type gives the type's empty
+   * value, without an error (parameters.md, "Wrong parameter type", interpreted mode).
+   */
+  legacyParam(type: DeclaredType, v: unknown): unknown {
+    try {
+      return assignTo(type, v)
+    } catch (e) {
+      if (FourDError.is(e)) return defaultValue(type)
+      throw e
+    }
+  }
+
+  /** The parameters from `from` (1-based) on made `type` (`... : Text`); a wrong one is an error. */
+  variadic(args: unknown[], from: number, type: DeclaredType): void {
+    for (let i = from - 1; i < args.length; i++) args[i] = assignTo(type, args[i])
+  }
+
+  // ---- Values the compiler cannot write as literals ----
+
+  dateOf(year: number, month: number, day: number): DateValue {
+    return year === 0 && month === 0 && day === 0 ? DateValue.NULL : DateValue.of(year, month, day)
+  }
+
+  timeOf(seconds: number): TimeValue {
+    return TimeValue.of(seconds)
+  }
+
+  /** A bound of `For`: a number (a Time as its seconds), evaluated once when the loop starts. */
+  forBound(v: unknown): number {
+    if (typeof v === 'number') return v
+    if (v instanceof TimeValue) return v.seconds
+    return raise('IncompatibleTypes', { left: 'For', operator: ':=', right: typeName(v) })
+  }
+
+  /** `For each`'s passes. */
+  iterate(source: unknown, begin?: unknown, end?: unknown): Iteration {
+    return iterate(source, begin, end)
+  }
+
+  /** `text[[n]]`: the character at `n` (from 1). */
+  charAt(text: unknown, n: unknown): string {
+    if (typeof text !== 'string' || typeof n !== 'number')
+      return operators.incompatible('[[ ]]', text, n)
+    const i = operators.toInteger(n)
+    if (i < 1 || i > text.length)
+      return raise('InvalidIndex', { index: `${i} (text of ${text.length} characters)` })
+    return text[i - 1]!
+  }
+
+  // ---- Errors ----
+
+  /** A statement that did not parse, reached. */
+  syntaxError(detail: string): never {
+    return raise('SyntaxError', { detail })
+  }
+
+  /** A command (or constant) that parses but is not implemented here, reached. */
+  notRunnable(name: string): never {
+    return raise('NotImplemented', { name })
+  }
+
+  /** A construct of the classic language that does not run here (arrays, pointers, fields). */
+  unsupported(construct: string): never {
+    return raise('NotSupported', { construct })
+  }
+
+  /** The error a compiled function's `catch` throws on: placed at its method, file and line. */
+  placed(e: unknown, method: string, file: string, line: number): FourDError {
+    return placeError(e, method, file, line)
+  }
+
+  /**
+   * The error a `Try` caught: placed, and made `Last errors`. An error 4D code may not catch (the
+   * budget's) goes on.
+   */
+  caught(e: unknown, method: string, file: string, line: number): FourDError {
+    const err = placeError(e, method, file, line)
+    if (!catchable(err)) throw err
+    this.lastErrors = [err]
+    return err
+  }
+
+  /** The start of a `Try`: no error yet. */
+  tryStart(): void {
+    this.lastErrors = null
+  }
+
+  /** `Last errors`: a collection of error objects, or Null. */
+  lastErrorObjects(): Collection | null {
+    const errors = this.lastErrors
+    if (errors === null || errors.length === 0) return null
+    return new Collection(
+      errors.map((e) => operators.objectOf(...Object.entries(e.toErrorObject()).flat())),
+    )
+  }
+
+  /**
+   * `throw(code {; description})`, `throw(errorObj)`, or a bare `throw`. A deferred error goes to
+   * `deferred` (the method's), to be thrown when the method returns (`flushDeferred`); the others
+   * are thrown now.
+   */
+  throwError(deferred: FourDError[], ...args: unknown[]): void {
+    if (args.length === 0) {
+      // A bare `throw`: the current errors go on, deferred, when the method returns.
+      deferred.push(...(this.lastErrors ?? []))
+      return
+    }
+    const [first, description] = args
+    let err: FourDError
+    if (typeof first === 'number')
+      err = thrownCode(first, description === undefined ? undefined : toText(description))
+    else if (isPlainObject(first)) err = thrownObject(first, { write: toText })
+    else
+      return raise('WrongParameterType', {
+        parameter: 'errorCode',
+        command: 'throw',
+        expected: 'a Number or an Object',
+        actual: typeName(first),
+      })
+    if (!err.deferred) throw err
+    deferred.push(err)
+    this.lastErrors = [...(this.lastErrors ?? []), err]
+  }
+
+  /** At a method's return: its deferred errors, thrown as one (the first; all in `Last errors`). */
+  flushDeferred(deferred: FourDError[], method: string, file: string): void {
+    const first = deferred[0]
+    if (first === undefined) return
+    this.lastErrors = [...deferred]
+    deferred.length = 0
+    throw placeError(first, method, file, 0)
+  }
+
+  /** A 4D error of the runtime's table, for helpers that build rather than throw. */
+  error(name: Parameters<typeof fourDError>[0], args?: Record<string, unknown>): FourDError {
+    return fourDError(name, args)
+  }
+}
+
+Object.assign(Runtime.prototype, operators)
