@@ -1,0 +1,47 @@
+// The command table as assembled (index.ts): each entry says how it runs, with a signature when
+// it does, under the number 4D's list of commands gives its name.
+import { describe, expect, it } from 'vitest'
+import { builtinNamed } from '../../grammar/builtins.js'
+import { COLLECTION_FUNCTION_ENTRIES } from '../classes/collection-functions.js'
+import { COMMANDS } from './index.js'
+
+describe('the command table', () => {
+  it('every implemented command has a signature; the others say why they cannot run', () => {
+    for (const entry of COMMANDS.entries) {
+      if (entry.impl !== undefined) expect(entry.parsed, entry.name).toBeDefined()
+      else expect(entry.notRunnable, entry.name).toBeTruthy()
+    }
+  })
+  it("each number is the one 4D's list of commands gives the name", () => {
+    for (const entry of COMMANDS.entries)
+      for (const name of [entry.name, ...(entry.aliases ?? [])]) {
+        const builtin = builtinNamed(name)
+        expect(builtin?.kind === 'command' ? builtin.number : undefined, name).toBe(entry.number)
+      }
+  })
+  it('the commands of a user interface are not runnable for "UI"', () => {
+    for (const name of [
+      'ALERT',
+      'CONFIRM',
+      'DIALOG',
+      'Open window',
+      'Form',
+      'LISTBOX SET ROW HEIGHT',
+      'Request',
+      'FORM LOAD',
+    ])
+      expect(COMMANDS.byName(name)?.notRunnable, name).toBe('UI')
+    expect(COMMANDS.entries.filter((e) => e.notRunnable === 'UI').length).toBeGreaterThan(450)
+  })
+  it('a name is found without case, an alias too', () => {
+    expect(COMMANDS.byName('ob keys')?.number).toBe(1719)
+    expect(COMMANDS.byName('GET LOCALIZED STRING')?.number).toBe(991)
+  })
+})
+
+describe('the collection functions', () => {
+  it('each has a signature read once', () => {
+    expect(COLLECTION_FUNCTION_ENTRIES.length).toBeGreaterThan(45)
+    for (const entry of COLLECTION_FUNCTION_ENTRIES) expect(entry.parsed, entry.name).toBeDefined()
+  })
+})
