@@ -8,3 +8,27 @@ export { parse4d, parseExpression, problemsOf } from './grammar/parse.js'
 export type { Parse4dOptions, Parse4dResult, ParseProblem } from './grammar/parse.js'
 export type * from './ast/index.js'
 export { Ast, childrenOf, walk, formatLoc } from './ast/index.js'
+export {
+  compileClass,
+  compileMethod,
+  run4d,
+  Session,
+  type ClassOptions,
+  type CompiledMethod,
+  type CompileOptions,
+  type EmitOptions,
+  type MethodOptions,
+  type Problem,
+  type ProblemCode,
+  type Run4dOptions,
+  type Severity,
+} from './compile/index.js'
+export { Runtime, type RuntimeOptions } from './runtime/context/runtime.js'
+export { budgetOf, type CodeBudget } from './runtime/context/budget.js'
+export { MethodRegistry } from './runtime/context/methods.js'
+export { FOR_EACH } from './runtime/context/iterate.js'
+export { BuiltinClassStore, ClassStore } from './runtime/classes/class-store.js'
+export { ClassObject, classOf, type ClassDefinition } from './runtime/classes/class-object.js'
+export { FourDFunction, type FunctionImpl } from './runtime/classes/function-object.js'
+export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
+export { FourDError } from './runtime/errors/fourd-error.js'

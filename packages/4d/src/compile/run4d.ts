@@ -7,7 +7,7 @@ import { MethodRegistry } from '../runtime/context/methods.js'
 import { Runtime, type RuntimeOptions } from '../runtime/context/runtime.js'
 import { compileClass } from './compile-class.js'
 import { compileMethod, type CompileOptions } from './compile-method.js'
-import type { Problem } from './session.js'
+import { Session, type Problem } from './session.js'
 
 export interface Run4dOptions extends CompileOptions {
   /** Project methods by name: their text. */
@@ -30,7 +30,9 @@ export function run4d(
   const compile = { emit: options.emit }
   for (const [name, source] of Object.entries(options.classes ?? {})) {
     const file = `Project/Sources/Classes/${name}.4dm`
-    compileClass(source, classes, { ...compile, file, name })
+    const session = new Session(file)
+    compileClass(source, classes, { ...compile, file, name, session })
+    options.problems?.(file, session.problems)
   }
   for (const [name, source] of Object.entries(options.methods ?? {})) {
     const method = compileMethod(source, {

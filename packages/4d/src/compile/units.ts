@@ -9,7 +9,7 @@ import type { ClassFileNode, FunctionNode, MethodFileNode } from '../ast/files.j
 import type { ParamDeclNode, ResultDeclNode, StatementNode } from '../ast/statements.js'
 
 export type UnitKind =
-  'method' | 'constructor' | 'function' | 'getter' | 'setter' | 'initializer' | 'orda' | 'formula'
+  'method' | 'constructor' | 'function' | 'getter' | 'setter' | 'initializer' | 'orda'
 
 export interface Unit {
   readonly kind: UnitKind

@@ -56,7 +56,9 @@ export function converted(type: DeclaredType | undefined, e: Emitted): string {
       return e.code
     case 'Integer':
       return e.type === 'int'
-        ? `(${e.code} | 0)`
+        ? isLong(e.code)
+          ? e.code
+          : `(${e.code} | 0)`
         : e.type === 'num'
           ? `rt.toInteger(${e.code})`
           : `rt.asInteger(${e.code})`
@@ -77,6 +79,12 @@ export function converted(type: DeclaredType | undefined, e: Emitted): string {
     default:
       return `rt.assignTo(${JSON.stringify(type)}, ${e.code})`
   }
+}
+
+/** Whether code is an integer literal a long holds as it is. */
+function isLong(code: string): boolean {
+  const n = /^\(?-?\d+\)?$/.test(code) ? Number(code.replace(/[()]/g, '')) : NaN
+  return n >= -0x80000000 && n <= 0x7fffffff
 }
 
 /** A new variable's value by its declared type, as code (nothing for a Variant: Undefined). */

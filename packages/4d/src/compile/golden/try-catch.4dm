@@ -26,6 +26,11 @@ Try
 Catch
 	$r.push(Last errors[0].message)  // "Error code: 1 (host)"
 End try
+Try
+	throw "a text alone"
+Catch
+	$r.push([Last errors[0].errCode; Last errors[0].message])
+End try
 // Without Catch, the error is dropped.
 Try
 	$x:=1\0

@@ -38,9 +38,13 @@ export function checkDeclarations(
       unit.result.type === null ? 'Variant' : typeOf(analysis, unit.result.type),
       unit.result.loc,
     )
-  for (const d of classic) declareClassic(analysis, d)
+  // In the order of the text, so that the first declaration is the one kept.
+  const byStatement = new Map<Node, ClassicDeclaration[]>()
+  for (const d of classic)
+    byStatement.set(d.statement, [...(byStatement.get(d.statement) ?? []), d])
   walkUnit(analysis.unit, (node) => {
     if (node.kind === 'Var') declareVar(analysis, node)
+    for (const d of byStatement.get(node) ?? []) declareClassic(analysis, d)
   })
 }
 
@@ -85,6 +89,12 @@ function declareClassic(analysis: Analysis, d: ClassicDeclaration): void {
 }
 
 function declareVar(analysis: Analysis, node: VarNode): void {
+  if (node.init !== null && node.names.length > 1) {
+    // variables.md: "Multiple assignments in one line are not supported".
+    const message = 'var gives a value to one variable only'
+    analysis.session.error('declaration', message, node.loc)
+    analysis.invalid.set(node, message)
+  }
   const type =
     node.type !== null
       ? typeOf(analysis, node.type)

@@ -60,7 +60,7 @@ export function resolveNames(analysis: Analysis): void {
     for (const child of childrenOf(node)) visit(child, inner, inFormula)
   }
   walkUnit(analysis.unit, (node) => {
-    visit(node, 0, analysis.unit.kind === 'formula')
+    visit(node, 0, false)
     return false
   })
 }

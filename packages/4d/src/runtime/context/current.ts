@@ -15,13 +15,22 @@ export function currentRuntime(): Runtime {
   return current
 }
 
-/** Makes `rt` current for `fn`, then restores the previous one. */
+/**
+ * Stack frames an error keeps while 4D code runs: enough for the compiled function that meets an
+ * error to find its own line below the runtime's and the host's frames (error-flow.ts).
+ */
+const STACK_FRAMES = 64
+
+/** Makes `rt` current for `fn`, then restores the previous one (and the stack's depth). */
 export function withRuntime<T>(rt: Runtime, fn: () => T): T {
   const previous = current
+  const frames = Error.stackTraceLimit
   current = rt
+  if (!(frames >= STACK_FRAMES)) Error.stackTraceLimit = STACK_FRAMES
   try {
     return fn()
   } finally {
     current = previous
+    Error.stackTraceLimit = frames
   }
 }

@@ -20,7 +20,13 @@ export function toFourDError(e: unknown): FourDError {
 
 /** The line of the innermost frame of `file` in the error's JavaScript stack (0 if none). */
 export function lineFromStack(e: unknown, file: string): number {
-  const stack = e instanceof Error ? e.stack : undefined
+  let stack: string | undefined
+  try {
+    stack = e instanceof Error ? e.stack : undefined
+  } catch {
+    // Formatting a stack can itself fail, at the depth where the call stack overflowed.
+    return 0
+  }
   if (stack === undefined) return 0
   const mark = `${file}:`
   for (const frame of stack.split('\n')) {
@@ -35,12 +41,17 @@ export function lineFromStack(e: unknown, file: string): number {
   return 0
 }
 
-/** The error placed at `method` of `file`, `line` (0: read the line from the stack). */
+/**
+ * The error placed at `method` of `file`, `line` (0: read the line from the stack). When the
+ * stack does not show the line, the error is left for the function that called this one, whose
+ * line it may show.
+ */
 export function placeError(e: unknown, method: string, file: string, line: number): FourDError {
   const err = toFourDError(e)
   if (err.method === undefined) {
     const cause = err.cause === undefined || FourDError.is(e) ? e : err.cause
-    err.at(method, line > 0 ? line : lineFromStack(cause, file), file)
+    const at = line > 0 ? line : lineFromStack(cause, file)
+    if (at > 0) err.at(method, at, file)
   }
   return err
 }

@@ -8,7 +8,7 @@
 import { systemClock, type Clock } from '@entistore/core'
 import { toText } from '../convert/conversions.js'
 import { assignTo, defaultValue, type DeclaredType } from '../convert/assign.js'
-import { FourDError, fourDError, raise } from '../errors/fourd-error.js'
+import { FourDError, raise } from '../errors/fourd-error.js'
 import { thrownCode, thrownObject } from '../errors/throw.js'
 import * as operators from '../operators.js'
 import { COMMANDS, SYMBOLS } from '../commands/index.js'
@@ -311,6 +311,8 @@ export class Runtime {
     if (typeof first === 'number')
       err = thrownCode(first, description === undefined ? undefined : toText(description))
     else if (isPlainObject(first)) err = thrownObject(first, { write: toText })
+    // `throw "message"`, as public code writes it: the message of an error without a code.
+    else if (typeof first === 'string') err = thrownObject({ message: first }, { write: toText })
     else
       return raise('WrongParameterType', {
         parameter: 'errorCode',
@@ -330,11 +332,6 @@ export class Runtime {
     this.lastErrors = [...deferred]
     deferred.length = 0
     throw placeError(first, method, file, 0)
-  }
-
-  /** A 4D error of the runtime's table, for helpers that build rather than throw. */
-  error(name: Parameters<typeof fourDError>[0], args?: Record<string, unknown>): FourDError {
-    return fourDError(name, args)
   }
 }
 
