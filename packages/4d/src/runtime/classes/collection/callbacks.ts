@@ -8,7 +8,6 @@
  * callback is Undefined (4D's docs do not say what it is).
  */
 import { raise } from '../../errors/fourd-error.js'
-import { objectOf } from '../../ops/literals.js'
 import { wrongType } from '../../commands/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { FourDFunction } from '../function-object.js'
@@ -37,7 +36,10 @@ export function callbackOf(
     const method = rt.methods.get(fn)
     f = method ?? raise('ProjectMethodNotFound', { name: fn })
   } else return wrongType(command, 'formula', 'a 4D.Function or a method name', fn)
-  const returned = (param: CallbackParam): unknown => f.invoke(rt, undefined, [param, ...extra])
+  const returned =
+    extra.length === 0
+      ? (param: CallbackParam): unknown => f.invoke(rt, undefined, [param])
+      : (param: CallbackParam): unknown => f.invoke(rt, undefined, [param, ...extra])
   return {
     returned,
     call(param) {
@@ -47,12 +49,15 @@ export function callbackOf(
   }
 }
 
+// `$1` is a plain object of JavaScript's literal form (a 4D object all the same: isPlainObject),
+// which V8 keeps with a fixed shape, where an object without prototype would be a dictionary:
+// callbacks run once an element. Elements are stored values already (no Time, no Undefined).
+
 /** `$1` for one element: `{value: v}`. */
-export const elementParam = (value: unknown): CallbackParam => objectOf('value', value)
+export const elementParam = (value: unknown): CallbackParam => ({ value })
 
 /** `$1` for a comparison: `{value: a; value2: b}`. */
-export const pairParam = (a: unknown, b: unknown): CallbackParam =>
-  objectOf('value', a, 'value2', b)
+export const pairParam = (a: unknown, b: unknown): CallbackParam => ({ value: a, value2: b })
 
 /** Whether the callback asked to stop (`$1.stop:=True`). */
 export const stopped = (param: CallbackParam): boolean => param.stop === true
