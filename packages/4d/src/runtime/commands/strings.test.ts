@@ -123,6 +123,15 @@ describe('Split string', () => {
   })
 })
 
+describe('Trim, Trim start, Trim end (21)', () => {
+  it('"     Hello World!    " trimmed at both ends, the start, the end', () => {
+    expect(
+      run(`$input:="     Hello World!    "
+return [Trim:C1853($input); Trim start:C1854($input); Trim end:C1855($input)]`),
+    ).toEqual(['Hello World!', 'Hello World!    ', '     Hello World!'])
+  })
+})
+
 describe('Compare strings', () => {
   it('example 1: 1 by character codes, 0 ignoring capitals', () => {
     const s = `$string1:="alpha Bravo charlie Delta Echo Fox-Trot"

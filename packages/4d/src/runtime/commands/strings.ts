@@ -2,7 +2,8 @@
  * @module The String theme (docs/commands/theme/String.md; each command's page in
  * docs/commands-legacy/ or docs/commands/): `Length`, `Substring`, `Position`, `Replace string`,
  * `Change string`, `Insert string`, `Delete string`, `Uppercase`, `Lowercase`, `Char`,
- * `Character code`, `Split string`, `Compare strings`, `Match regex`, `Localized string`, `String`
+ * `Character code`, `Split string`, `Trim`, `Trim start`, `Trim end`, `Compare strings`,
+ * `Match regex`, `Localized string`, `String`
  * (with formats: format/string-command.ts) and `Num`.
  *
  * Positions count from 1 and in UTF-16 code units, as 4D's texts do. Where a page does not say,
@@ -145,6 +146,26 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
       }
       return n <= 0 ? s : s.slice(0, at - 1) + s.slice(at - 1 + n)
     },
+  },
+  // 4D 21 (docs/commands/trim.md, trim-start.md, trim-end.md): ECMAScript's TrimString. The
+  // grammar's list of names predates them: they run written tokenized (`Trim:C1853`).
+  {
+    number: 1853,
+    name: 'Trim',
+    signature: '(aString: Text): Text',
+    impl: (_rt, v) => textArg('Trim', 'aString', v).trim(),
+  },
+  {
+    number: 1854,
+    name: 'Trim start',
+    signature: '(aString: Text): Text',
+    impl: (_rt, v) => textArg('Trim start', 'aString', v).trimStart(),
+  },
+  {
+    number: 1855,
+    name: 'Trim end',
+    signature: '(aString: Text): Text',
+    impl: (_rt, v) => textArg('Trim end', 'aString', v).trimEnd(),
   },
   {
     number: 13,

@@ -56,10 +56,17 @@ describe('the command table', () => {
     }
   })
   it("each number is the one 4D's list of commands gives the name", () => {
+    // Commands of 4D 21, newer than the list the grammar has (their pages give their numbers).
+    const newer = new Map([
+      ['Trim', 1853],
+      ['Trim start', 1854],
+      ['Trim end', 1855],
+    ])
     for (const entry of COMMANDS.entries)
       for (const name of [entry.name, ...(entry.aliases ?? [])]) {
         const builtin = builtinNamed(name)
-        expect(builtin?.kind === 'command' ? builtin.number : undefined, name).toBe(entry.number)
+        const listed = builtin?.kind === 'command' ? builtin.number : newer.get(name)
+        expect(listed, name).toBe(entry.number)
       }
   })
   it('the commands of a user interface are not runnable for "UI"', () => {
