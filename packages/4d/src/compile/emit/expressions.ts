@@ -11,7 +11,7 @@ import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { andOr, binary, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
-import { captured, variable } from './variables.js'
+import { captured, outArgument, variable } from './variables.js'
 
 const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
   Integer: 'int',
@@ -170,7 +170,11 @@ function command(
 ): Emitted {
   switch (resolved?.kind) {
     case 'command': {
-      const codes = list.map((a) => expr(ctx, a).code)
+      const writes = resolved.entry.writes ?? []
+      const codes = list.map(
+        (a, i) =>
+          (writes.includes(i) ? outArgument(ctx, a, (n) => expr(ctx, n)) : expr(ctx, a)).code,
+      )
       const type = RESULT_TYPES[resolved.entry.parsed?.result ?? 'other'] ?? 'any'
       return emitted(`rt.k[${resolved.entry.number}](${['rt', ...codes].join(', ')})`, type)
     }

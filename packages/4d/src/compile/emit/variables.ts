@@ -1,7 +1,8 @@
 /**
  * @module Variables in generated code: reading one (a slot `v3`, a formula's copy `cx[0]`, a
  * formula's parameter `ag[0]`), assigning one (converted to its declared type, a process or
- * interprocess variable through the runtime).
+ * interprocess variable through the runtime), and the OutParameter a command receives for a
+ * variable it writes (`Position`'s lengthFound: runtime/commands/out-parameter.ts).
  */
 import type { ExprNode } from '../../ast/expressions.js'
 import type { Resolution, Slot } from '../analysis.js'
@@ -54,4 +55,21 @@ export function assignment(ctx: EmitContext, target: ExprNode, value: Emitted): 
     default:
       return undefined
   }
+}
+
+/**
+ * The argument of a command at a position its entry `writes`: for a variable, an OutParameter
+ * over it (`rt.outParameter(() => v3, (t0) => { v3 = … })`); for anything else, its value, which
+ * the command uses (`OB SET` on an object) or refuses.
+ */
+export function outArgument(
+  ctx: EmitContext,
+  node: ExprNode,
+  value: (node: ExprNode) => Emitted,
+): Emitted {
+  const t = ctx.temp()
+  const write = assignment(ctx, node, emitted(t))
+  if (write === undefined) return value(node)
+  const read = node.kind === 'Name' ? emitted(`rt.pvGet(${quote(node.name)})`) : value(node)
+  return emitted(`rt.outParameter(() => ${read.code}, (${t}) => { ${write} })`)
 }

@@ -116,8 +116,16 @@ OB SET NULL($o;"b")
 return [OB Get type($o;"a")=Is real; OB Get type($o;"b")=Is null; OB Get type($o;"c")=Is undefined]`),
     ).toEqual([true, true, true])
   })
-  it('OB SET on a variable holding no object cannot create it here: an error', () => {
-    expect(errorOf(`var $o : Object\nOB SET($o;"a";1)`).errCode).toBe(9402)
+  it('OB SET and OB SET NULL on a variable that holds no object create it (ob-is-defined.md)', () => {
+    expect(
+      run(`var $o : Object
+OB SET($o;"Name";"Martin";"age";42)
+OB SET NULL($n;"b")
+return [$o; $n]`),
+    ).toEqual([{ Name: 'Martin', age: 42 }, { b: null }])
+  })
+  it('OB SET on an expression that holds no object: 9402, nothing to put the object in', () => {
+    expect(errorOf(`$o:={}\nOB SET($o.child;"a";1)`).errCode).toBe(9402)
   })
   it("Storage is the ORDA layer's, the array commands do not run", () => {
     expect(errorOf(`return Storage`).errCode).toBe(9409)

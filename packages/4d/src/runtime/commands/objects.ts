@@ -8,9 +8,10 @@
  *
  * An object's properties are its own data: a plain object's, a class instance's (not its
  * computed properties), or what an object of the host writes as JSON (an entity's attributes).
- * `OB SET` and the others write through object notation (ops/members.ts); as the object is passed
- * by value here, `OB SET` on Undefined cannot create the object the variable would hold (4D
- * does): it is an error. `Storage` is the ORDA layer's; the commands on arrays do not run here.
+ * `OB SET` and the others write through object notation (ops/members.ts). `OB SET` and
+ * `OB SET NULL` on a variable that holds no object create the object in it (the compiler passes
+ * the variable, out-parameter.ts); on an expression, and `OB REMOVE`, it is an error. `Storage`
+ * is the ORDA layer's; the commands on arrays do not run here.
  */
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
@@ -20,9 +21,10 @@ import { deepCopy } from '../classes/deep-copy.js'
 import { isShared, markShared } from '../classes/shared.js'
 import { Collection } from '../values/collection.js'
 import { isJsonHost, TO_JSON } from '../values/host.js'
-import { isPlainObject, typeName } from '../values/kinds.js'
+import { isPlainObject, newObject as newPlainObject, typeName } from '../values/kinds.js'
 import { isStar, objectArg, optionalInteger, textArg, wrongType } from './arguments.js'
 import { convertTo } from './json.js'
+import { isOutParameter } from './out-parameter.js'
 import { valueType } from './language.js'
 import type { CommandSpec } from './table.js'
 
@@ -56,7 +58,18 @@ function entries(command: string, v: unknown): [string, unknown][] {
   return Object.keys(data).map((k) => [k, data[k]])
 }
 
+/**
+ * The object `OB SET` writes: the one given, or, for a variable the compiler passes as an
+ * OutParameter that holds none, a new object put in it (ob-is-defined.md's example 1).
+ */
 function written(command: string, v: unknown): object {
+  if (isOutParameter(v)) {
+    const held = v.get()
+    if (held !== undefined && held !== null) return objectArg(command, 'object', held)
+    const made = newPlainObject()
+    v.set(made)
+    return made
+  }
   if (v === undefined || v === null)
     return raise('AssignToNothing', { property: command, value: typeName(v) })
   return objectArg(command, 'object', v)
@@ -186,6 +199,7 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1220,
     name: 'OB SET',
     signature: '(object: Object; ...propertiesAndValues: any)',
+    writes: [0],
     impl: (_rt, v, ...pairs) => {
       const o = written('OB SET', v)
       for (let i = 0; i + 1 < pairs.length; i += 2)
@@ -196,6 +210,7 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1233,
     name: 'OB SET NULL',
     signature: '(object: Object; property: Text)',
+    writes: [0],
     impl: (_rt, v, property) =>
       set(written('OB SET NULL', v), textArg('OB SET NULL', 'property', property), null),
   },

@@ -41,19 +41,21 @@ function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): RegExp {
   return re
 }
 
-export function regexTest(
+/** The match (its 0-based index and length in `text`), or undefined. */
+export function regexMatch(
   pattern: string,
   text: string,
   start: number | undefined,
   star: boolean,
-): boolean {
-  if (start === undefined) return compile(pattern, 'whole').test(text)
-  const re = compile(pattern, star ? 'sticky' : 'search')
-  re.lastIndex = 0
-  const from = Math.max(0, start - 1)
-  if (star) {
-    re.lastIndex = from
-    return re.test(text)
+): { index: number; length: number } | undefined {
+  if (start === undefined) {
+    const m = compile(pattern, 'whole').exec(text)
+    return m === null ? undefined : { index: 0, length: text.length }
   }
-  return re.test(text.slice(from))
+  const re = compile(pattern, star ? 'sticky' : 'search')
+  const from = Math.max(0, start - 1)
+  re.lastIndex = star ? from : 0
+  const m = re.exec(star ? text : text.slice(from))
+  if (m === null) return undefined
+  return { index: star ? m.index : m.index + from, length: m[0].length }
 }

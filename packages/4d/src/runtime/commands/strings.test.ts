@@ -35,8 +35,42 @@ describe('Position', () => {
       ),
     ).toEqual([4, 4, 2, 0, 0])
   })
-  it('the variable lengthFound cannot be written here: an error, not a silent 0', () => {
-    expect(errorOf(`$l:=0\nreturn Position("œ";"Bœuf";1;$l)`).errCode).toBe(9414)
+  it('Position("œ";"Bœuf";1;$length): 2, $length 1; lengthFound 0 when not found', () => {
+    expect(
+      run(`var $length : Integer
+$r:=[Position("œ";"Bœuf";1;$length); $length]
+$r.push(Position("x";"Bœuf";1;$length); $length)
+return $r`),
+    ).toEqual([2, 1, 0, 0])
+  })
+  it('example 3: every "joel" replaced, $p moving by $lengthFound (options after it)', () => {
+    expect(
+      run(`var $lengthFound : Integer
+$string:="Hello Joelle et joel!"
+$find:="joel"
+$replace:="Joël"
+$option:=sk case insensitive+sk diacritic insensitive
+$p:=0
+Repeat
+  $p:=Position($find;$string;$p+1;$lengthFound;$option)
+  If($p>0)
+    $string:=Substring($string;1;$p-1)+$replace+Substring($string;$p+$lengthFound)
+  End if
+Until($p<=0)
+return $string`),
+    ).toBe('Hello Joëlle et Joël!')
+  })
+  it('lengthFound with * and with sk whole word (32, a name the grammar does not know yet)', () => {
+    expect(
+      run(`$r:=[Position("DAY";"Today";1;$l;*); $l; Position("day";"Today";1;$l;*); $l]
+$r.push(Position("where";"somewhere where";1;$l;32); $l)  // sk whole word
+return $r`),
+    ).toEqual([0, 0, 3, 3, 11, 5])
+  })
+  it('lengthFound that is not a variable: 9415 naming it, not a silent 0', () => {
+    const { errCode, message } = errorOf(`return Position("œ";"Bœuf";1;5)`)
+    expect(errCode).toBe(9415)
+    expect(message).toContain('"lengthFound" parameter of Position')
   })
 })
 
@@ -171,8 +205,33 @@ describe('Match regex', () => {
     expect(run(`return Match regex("(?i)ABC";"abc")`)).toBe(true)
     expect(errorOf(`return Match regex("(";"abc")`).errCode).toBe(9415)
   })
-  it('pos_found and length_found cannot be written here', () => {
-    expect(errorOf(`$p:=0\n$l:=0\nreturn Match regex("b";"abc";1;$p;$l)`).errCode).toBe(9414)
+  it('example 2: every tag, pos_found and length_found process variables', () => {
+    expect(
+      run(`$text:="a <b> c <i> d"
+$tags:=[]
+$start:=1
+Repeat
+  vfound:=Match regex("<[^>]*>";$text;$start;pos_found;length_found)
+  If(vfound)
+    $tags.push(Substring($text;pos_found;length_found))
+    $start:=pos_found+length_found
+  End if
+Until(Not(vfound))
+return $tags`),
+    ).toEqual(['<b>', '<i>'])
+  })
+  it('example 4 with $pos_found and $length_found; 0 and 0 when nothing is found', () => {
+    expect(
+      run(`var $pos_found; $length_found : Integer
+$r:=[Match regex("a.b";"---a-b---";1;$pos_found;$length_found); $pos_found; $length_found]
+$r.push(Match regex("a.b";"---a-b---";1;$pos_found;$length_found;*); $pos_found; $length_found)
+$r.push(Match regex("a.b";"---a-b---";4;$pos_found;$length_found;*); $pos_found; $length_found)
+return $r`),
+    ).toEqual([true, 4, 3, false, 0, 0, true, 4, 3])
+  })
+  it('pos_found without length_found, or a value for either: 9415 naming it', () => {
+    expect(errorOf(`return Match regex("b";"abc";1;$p)`).message).toContain('"length_found"')
+    expect(errorOf(`return Match regex("b";"abc";1;1;$l)`).message).toContain('"pos_found"')
   })
 })
 

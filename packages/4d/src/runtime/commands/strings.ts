@@ -8,25 +8,22 @@
  *
  * Positions count from 1 and in UTF-16 code units, as 4D's texts do. Where a page does not say,
  * out-of-range positions are brought back within the text (compat.md): `Substring` from a first
- * character below 1 starts at 1, a negative count gives "". `Position` and `Match regex` cannot
- * write their `lengthFound` / `pos_found` variables (a command receives values here): passing
- * them raises "cannot run here", never a silent 0.
+ * character below 1 starts at 1, a negative count gives "". `Position`'s `lengthFound` and
+ * `Match regex`'s `pos_found` and `length_found` are written through the compiler's
+ * OutParameters (out-parameter.ts; 0 when nothing is found); a plain value there raises "cannot
+ * run here", never a silent 0. Arrays for the groups of `Match regex` do not run here.
  */
 import { toNum } from '../convert/conversions.js'
-import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { integerArg, invalid, isStar, optionalInteger, textArg, withoutStar } from './arguments.js'
 import { stringOf } from './format/string-command.js'
-import { regexTest } from './regex.js'
+import { outArg } from './out-parameter.js'
+import { regexMatch } from './regex.js'
 import type { CommandSpec } from './table.js'
 import { findText, KEYS, keyOfOptions } from './text-search.js'
 
 const MARKS = /\p{M}/gu
 const withoutAccents = (s: string): string => s.normalize('NFD').replace(MARKS, '').normalize('NFC')
-
-/** An out-parameter (a variable the command writes) that a command receives here as a value. */
-const outParameter = (command: string, parameter: string): never =>
-  raise('NotSupported', { construct: `${command}'s ${parameter} (a variable the command writes)` })
 
 const IGNORE_EMPTY = 1
 const TRIM_SPACES = 2
@@ -71,16 +68,21 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 15,
     name: 'Position',
     signature:
-      '(find: Text; aString: Text; start?: Integer; lengthFound?: any; options?: any): Integer',
+      '(find: Text; aString: Text; start?: Integer; lengthFound?: any; optionsOrStar?: any): Integer',
+    writes: [3],
     impl: (_rt, ...all) => {
       const { args, star } = withoutStar(all)
-      // The 4th parameter is always the variable lengthFound (the options come after it).
-      if (args.length >= 4) return outParameter('Position', 'lengthFound')
-      const [find, text, start] = args
+      const [find, text, start, given, options] = args
+      const lengthFound = args.length > 3 ? outArg('Position', 'lengthFound', given) : undefined
       const f = textArg('Position', 'find', find)
       const s = textArg('Position', 'aString', text)
       const from = Math.max(1, optionalInteger('Position', 'start', start, 1)) - 1
-      const match = findText(f, s, from, star ? KEYS.exact : KEYS.folded)
+      const mode =
+        options === undefined
+          ? { key: star ? KEYS.exact : KEYS.folded, wholeWord: false }
+          : keyOfOptions(integerArg('Position', 'options', options))
+      const match = findText(f, s, from, mode.key, mode.wholeWord)
+      lengthFound?.set(match?.length ?? 0)
       return match === undefined ? 0 : match.index + 1
     },
   },
@@ -234,16 +236,22 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 1019,
     name: 'Match regex',
     signature: '(pattern: Text; aString: Text; start?: Integer; ...posLengthStar: any): Boolean',
+    writes: [3, 4],
     impl: (_rt, ...all) => {
       const { args, star } = withoutStar(all)
-      if (args.length > 3) return outParameter('Match regex', 'pos_found and length_found')
-      const [pattern, text, start] = args
-      return regexTest(
+      const [pattern, text, start, posGiven, lengthGiven] = args
+      const pos = args.length > 3 ? outArg('Match regex', 'pos_found', posGiven) : undefined
+      const length =
+        args.length > 3 ? outArg('Match regex', 'length_found', lengthGiven) : undefined
+      const found = regexMatch(
         textArg('Match regex', 'pattern', pattern),
         textArg('Match regex', 'aString', text),
         start === undefined ? undefined : integerArg('Match regex', 'start', start),
         star,
       )
+      pos?.set(found === undefined ? 0 : found.index + 1)
+      length?.set(found === undefined ? 0 : found.length)
+      return found !== undefined
     },
   },
   {

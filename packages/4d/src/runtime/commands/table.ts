@@ -42,6 +42,11 @@ export interface CommandSpec {
    */
   readonly signature?: string
   readonly impl?: CommandImpl
+  /**
+   * The positions (from 0) of the parameters that are variables the command writes
+   * (out-parameter.ts): where the call gives a variable, the compiler passes an OutParameter.
+   */
+  readonly writes?: readonly number[]
   /** Why the command cannot run here ('UI' for dialogs and forms, 'not yet'…). */
   readonly notRunnable?: string
 }
