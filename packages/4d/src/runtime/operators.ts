@@ -41,6 +41,8 @@ export { band, bitClear, bitSet, bitTest, bor, bxor, cond, shl, shr, truthy } fr
 export { get, set, stored } from './ops/members.js'
 /** `{a: 1; b: 2}` → `objectOf("a", 1, "b", 2)`; `[1; 2]` → `collectionOf(1, 2)`. */
 export { collectionOf, objectOf } from './ops/literals.js'
+/** `outParameter(get, set)`: a variable passed where a command writes it (`Position`'s lengthFound). */
+export { outParameter, type OutParameter } from './commands/out-parameter.js'
 
 // ---- Conversions ----
 /** `String`, `Num`, `Bool`, `Date`, `Time` without a format. */

@@ -8,9 +8,10 @@ import type { ExprNode, FormulaNode } from '../../ast/expressions.js'
 import { walk } from '../../ast/walk.js'
 import type { Resolution, Slot } from '../analysis.js'
 import type { EmitContext } from './context.js'
-import { emitted, staticTypeOf, type Emitted, type StaticType } from './emitted.js'
+import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { andOr, binary, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
+import { captured, outArgument, variable } from './variables.js'
 
 const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
   Integer: 'int',
@@ -130,29 +131,6 @@ function notRunnable(resolved: Resolution | undefined, name: string): Emitted {
   return emitted(`rt.${raise}(${quote(resolved.name)})`)
 }
 
-/** A slot, a formula's copy of one, or a formula's parameter. */
-export function variable(ctx: EmitContext, resolved: Resolution | undefined): Emitted {
-  switch (resolved?.kind) {
-    case 'slot':
-      return emitted(`v${resolved.slot.id}`, staticTypeOf(resolved.slot.type), true)
-    case 'captured':
-      return emitted(captured(ctx, resolved.slot), staticTypeOf(resolved.slot.type), true)
-    case 'formula-param':
-      return emitted(resolved.index === 0 ? 'void 0' : `ag[${resolved.index - 1}]`, 'any', true)
-    default:
-      throw new Error('emit: a variable without a slot')
-  }
-}
-
-/** How the current formula reads the copy of an outer slot. */
-function captured(ctx: EmitContext, slot: Slot): string {
-  const frame = ctx.frame
-  if (frame === null) return `v${slot.id}`
-  const i = frame.captures.indexOf(slot)
-  if (i < 0) throw new Error('emit: a formula reads a local it did not copy')
-  return `cx[${i}]`
-}
-
 /** `${n}`: parameter n, the named one's variable when n names one. */
 function indirectParam(ctx: EmitContext, index: Emitted): Emitted {
   const t = ctx.temp()
@@ -192,7 +170,11 @@ function command(
 ): Emitted {
   switch (resolved?.kind) {
     case 'command': {
-      const codes = list.map((a) => expr(ctx, a).code)
+      const writes = resolved.entry.writes ?? []
+      const codes = list.map(
+        (a, i) =>
+          (writes.includes(i) ? outArgument(ctx, a, (n) => expr(ctx, n)) : expr(ctx, a)).code,
+      )
       const type = RESULT_TYPES[resolved.entry.parsed?.result ?? 'other'] ?? 'any'
       return emitted(`rt.k[${resolved.entry.number}](${['rt', ...codes].join(', ')})`, type)
     }

@@ -16,10 +16,11 @@ import type {
 import type { AssignNode, StatementNode, TryNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
-import { expr, variable } from './expressions.js'
+import { expr } from './expressions.js'
 import { forEachLoop, forLoop, repeatLoop, whileLoop } from './loops.js'
 import { binary, condition } from './operators.js'
 import { quote } from './quote.js'
+import { assignment } from './variables.js'
 
 export function block(ctx: EmitContext, statements: readonly StatementNode[]): void {
   for (const s of statements) statement(ctx, s)
@@ -165,14 +166,9 @@ type VariableNode = LocalNode | ParamNode | NameNode | InterprocessVarNode
 
 /** A value into a variable of the unit, or a process or interprocess variable. */
 function assignTo(ctx: EmitContext, target: VariableNode, value: Emitted): void {
-  const resolved = ctx.analysis.resolved.get(target)
-  if (resolved?.kind === 'slot') {
-    const v = variable(ctx, resolved)
-    ctx.w.write(`${v.code} = ${converted(resolved.slot.type, value)};`)
-  } else if (target.kind === 'InterprocessVar')
-    ctx.w.write(`rt.ipSet(${quote(target.name)}, ${value.code});`)
-  else if (target.kind === 'Name') ctx.w.write(`rt.pvSet(${quote(target.name)}, ${value.code});`)
-  else throw new Error('emit: a variable without a slot')
+  const code = assignment(ctx, target, value)
+  if (code === undefined) throw new Error('emit: a variable without a slot')
+  ctx.w.write(code)
 }
 
 /** An expression made safe to write twice (into a temporary when it is not). */

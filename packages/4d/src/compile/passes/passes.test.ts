@@ -151,10 +151,10 @@ describe('resolve-commands', () => {
   })
 
   test('commands that cannot run, and a wrong number of arguments, fail when reached', () => {
-    const a = analysisOf('ALERT("x")\n$t:=Char(65)\n$n:=Length("a"; "b")')
+    const a = analysisOf('ALERT("x")\n$t:=Command name(1)\n$n:=Length("a"; "b")')
     expect(problems(a)).toEqual([
       '1:1 error not-runnable: The command "ALERT" cannot run here (it needs a user interface)',
-      '2:5 error not-runnable: The command "Char" cannot run here',
+      '2:5 error not-runnable: The command "Command name" cannot run here',
       '3:5 error arguments: Length takes 1 parameter, not 2',
     ])
   })

@@ -1,21 +1,29 @@
 /**
  * @module The functions of 4D's Collection class as code calls them (`$c.push(1)`,
  * docs/API/CollectionClass.md), by name: `rt.call` looks a collection's member function up here.
- * Each receives the running context, the collection and the parameters. The collection and
- * object commands fill this table theme by theme; it holds what the compiler's own tests need.
+ * Each receives the running context, the collection and the parameters; the table checks their
+ * number. One file a family (collection/*.ts); `.length` is a property (ops/members.ts).
  */
-import { stored } from '../ops/members.js'
-import type { Collection } from '../values/collection.js'
-import type { Runtime } from '../context/runtime.js'
+import { AGGREGATING } from './collection/aggregating.js'
+import { buildCollectionFunctions } from './collection/define.js'
+import { MUTATING } from './collection/mutating.js'
+import { QUERYING } from './collection/querying.js'
+import { SEARCHING } from './collection/searching.js'
+import { SORTING } from './collection/sorting.js'
+import { TRANSFORMING } from './collection/transforming.js'
 
-export type CollectionFunction = (rt: Runtime, self: Collection, args: unknown[]) => unknown
+export type { CollectionFunction, CollectionFunctionEntry } from './collection/define.js'
 
-/** `.push(value {; …})`: appends the values, returns the collection. */
-const push: CollectionFunction = (_rt, self, args) => {
-  for (const v of args) self.items.push(v === undefined ? null : stored(v))
-  return self
-}
-
-export const COLLECTION_FUNCTIONS: ReadonlyMap<string, CollectionFunction> = new Map([
-  ['push', push],
+const BUILT = buildCollectionFunctions([
+  MUTATING,
+  SEARCHING,
+  TRANSFORMING,
+  AGGREGATING,
+  SORTING,
+  QUERYING,
 ])
+
+export const COLLECTION_FUNCTIONS = BUILT.functions
+
+/** Every collection function with its signature (for the documentation and its test). */
+export const COLLECTION_FUNCTION_ENTRIES = BUILT.entries

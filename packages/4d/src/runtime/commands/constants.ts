@@ -1,11 +1,16 @@
 /**
  * @module The values of 4D's constants as code writes them (`Is text`, `Is text:K8:3`), by name
  * compared without case: the compiler puts the value in place. A constant missing here parses and
- * raises "not implemented" when reached. Values from 4D's documentation (value-type.md, the
- * "Field and Variable Types" and "Characters" themes).
+ * raises "not implemented" when reached. Values from 4D's documentation: value-type.md and
+ * json-parse.md ("Field and Variable Types"), string.md (date and time display formats),
+ * position.md and split-string.md ("Strings"), CollectionClass.md and the "Objects and
+ * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
+ * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them) and "Math".
+ * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
 
 const VALUE_TYPES: Readonly<Record<string, number>> = {
+  'Is alpha field': 0,
   'Is real': 1,
   'Is text': 2,
   'Is picture': 3,
@@ -17,20 +22,88 @@ const VALUE_TYPES: Readonly<Record<string, number>> = {
   'Is time': 11,
   'Is variant': 12,
   'Is pointer': 23,
+  'Is string var': 24,
+  'Is integer 64 bits': 25,
   'Is BLOB': 30,
+  'Is float': 35,
   'Is object': 38,
   'Is collection': 42,
   'Is null': 255,
 }
 
-const CHARACTERS: Readonly<Record<string, string>> = {
-  'Carriage return': '\r',
-  'Line feed': '\n',
-  Tab: '\t',
-  Space: ' ',
-  'Double quote': '"',
-  Quote: "'",
-  'At sign': '@',
+const DATE_FORMATS: Readonly<Record<string, number>> = {
+  'System date short': 1,
+  'System date abbreviated': 2,
+  'System date long': 3,
+  'Internal date short special': 4,
+  'Internal date long': 5,
+  'Internal date abbreviated': 6,
+  'Internal date short': 7,
+  'ISO date': 8,
+  'ISO date GMT': 9,
+  'Date RFC 1123': 10,
+  'Blank if null date': 100,
+}
+
+const TIME_FORMATS: Readonly<Record<string, number>> = {
+  'HH MM SS': 1,
+  'HH MM': 2,
+  'Hour min sec': 3,
+  'Hour min': 4,
+  'HH MM AM PM': 5,
+  'MM SS': 6,
+  'Min sec': 7,
+  'ISO time': 8,
+  'System time short': 9,
+  'System time long abbreviated': 10,
+  'System time long': 11,
+  'Blank if null time': 100,
+}
+
+const STRINGS: Readonly<Record<string, number>> = {
+  'sk strict': 0,
+  'sk char codes': 1,
+  'sk case insensitive': 2,
+  'sk diacritic insensitive': 4,
+  'sk kana insensitive': 8,
+  'sk width insensitive': 16,
+  'sk whole word': 32,
+  'sk ignore empty strings': 1,
+  'sk trim spaces': 2,
+}
+
+const COLLECTIONS: Readonly<Record<string, number>> = {
+  'ck ascending': 0,
+  'ck descending': 1,
+  'ck diacritical': 8,
+  'ck disable wildchar': 16,
+  'ck count values': 32,
+  'ck ignore null or empty': 1,
+  'ck keep empty strings': 2,
+  'ck keep null': 1,
+  'ck resolve pointers': 1,
+  'ck shared': 2,
+}
+
+const DIGESTS: Readonly<Record<string, number>> = {
+  'MD5 digest': 0,
+  'SHA1 digest': 1,
+  '4D digest': 2,
+  'SHA256 digest': 3,
+  'SHA512 digest': 4,
+}
+
+const CHARACTERS: Readonly<Record<string, number>> = {
+  Enter: 3,
+  Backspace: 8,
+  Tab: 9,
+  'Line feed': 10,
+  'Carriage return': 13,
+  Escape: 27,
+  Space: 32,
+  'Double quote': 34,
+  Quote: 39,
+  'At sign': 64,
 }
 
 const MATH: Readonly<Record<string, number>> = {
@@ -38,13 +111,27 @@ const MATH: Readonly<Record<string, number>> = {
   'e number': Math.E,
   Degree: Math.PI / 180,
   Radian: 180 / Math.PI,
+  MAXLONG: 2147483647,
+  MAXINT: 32767,
 }
 
 const TABLE = new Map<string, number | string>(
-  Object.entries({ ...VALUE_TYPES, ...CHARACTERS, ...MATH }).map(([k, v]) => [k.toLowerCase(), v]),
+  Object.entries({
+    ...VALUE_TYPES,
+    ...DATE_FORMATS,
+    ...TIME_FORMATS,
+    ...STRINGS,
+    ...COLLECTIONS,
+    ...DIGESTS,
+    ...CHARACTERS,
+    ...MATH,
+  }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 
 /** The value of the constant of that name, if the table has it. */
 export function constantValue(name: string): number | string | undefined {
   return TABLE.get(name.toLowerCase())
 }
+
+/** How many constants the table has (for the documentation's counts). */
+export const constantCount = (): number => TABLE.size

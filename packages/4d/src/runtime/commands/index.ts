@@ -3,16 +3,26 @@
  * a file exporting its `CommandSpec[]` and one line below.
  */
 import { DATE_TIME_COMMANDS } from './date-time.js'
+import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
+import { MATH_COMMANDS } from './math.js'
 import { OBJECT_COMMANDS } from './objects.js'
+import { PROCESS_COMMANDS } from './processes.js'
 import { STRING_COMMANDS } from './strings.js'
 import { buildCommandTable } from './table.js'
+import { TOOLS_COMMANDS } from './tools.js'
+import { UI_COMMANDS } from './ui.js'
 
 export const COMMANDS = buildCommandTable([
   LANGUAGE_COMMANDS,
   STRING_COMMANDS,
+  MATH_COMMANDS,
   OBJECT_COMMANDS,
+  JSON_COMMANDS,
   DATE_TIME_COMMANDS,
+  TOOLS_COMMANDS,
+  PROCESS_COMMANDS,
+  UI_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -1,15 +1,23 @@
 /**
- * @module Commands of the language itself: `Not`, `Value type`, `Last errors`, `ASSERT`. (`Count
- * parameters`, `Current method name` and the `C_` declarations are the compiler's: it knows the
- * answer where the call is written.)
+ * @module The Language and Boolean themes (docs/commands/theme/Language.md, Boolean.md) and the
+ * error commands: `Not`, `Bool`, `Value type`, `Type`, `Undefined`, `Choose`, `Last errors`,
+ * `ASSERT`. `Count parameters`, `Current method name` and the `C_` declarations are the
+ * compiler's (it knows the answer where the call is written); `This`, `Super`, `cs`, `4D`, `ds`,
+ * `True`, `False`, `Null` and `Formula` are the grammar's own nodes; `throw` is a statement.
+ *
+ * `Value type` gives Is real for every number, as interpreted 4D holds numbers (value-type.md);
+ * `Type` of a value, having no declaration to read here, gives the same as `Value type`.
+ * Commands about pointers and the interpreter do not run here.
  */
+import { toBool } from '../convert/conversions.js'
+import { defaultValue, type DeclaredType } from '../convert/assign.js'
 import { raise } from '../errors/fourd-error.js'
 import { cond } from '../ops/logic.js'
 import { kindOf, type Kind } from '../values/kinds.js'
+import { integerArg, invalid, wrongType } from './arguments.js'
 import type { CommandSpec } from './table.js'
 
 const VALUE_TYPE: Readonly<Record<Kind, number>> = {
-  // Interpreted 4D holds every number as a Real (value-type.md).
   number: 1,
   text: 2,
   date: 4,
@@ -21,6 +29,17 @@ const VALUE_TYPE: Readonly<Record<Kind, number>> = {
   null: 255,
 }
 
+/** `Value type(v)`. */
+export const valueType = (v: unknown): number => VALUE_TYPE[kindOf(v)]
+
+const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
+  number: 'Real',
+  text: 'Text',
+  boolean: 'Boolean',
+  date: 'Date',
+  time: 'Time',
+}
+
 export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
   {
     number: 34,
@@ -29,10 +48,47 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     impl: (_rt, v) => !cond(v),
   },
   {
+    number: 1537,
+    name: 'Bool',
+    signature: '(expression: any): Boolean',
+    impl: (_rt, v) => toBool(v),
+  },
+  {
     number: 1509,
     name: 'Value type',
     signature: '(expression: any): Integer',
-    impl: (_rt, v) => VALUE_TYPE[kindOf(v)],
+    impl: (_rt, v) => valueType(v),
+  },
+  {
+    number: 295,
+    name: 'Type',
+    signature: '(fieldVar: any): Integer',
+    impl: (_rt, v) => valueType(v),
+  },
+  {
+    number: 82,
+    name: 'Undefined',
+    signature: '(expression: any): Boolean',
+    impl: (_rt, v) => v === undefined,
+  },
+  {
+    number: 955,
+    name: 'Choose',
+    signature: '(criterion: any; value: any; ...values: any): any',
+    impl: (_rt, criterion, ...values) => {
+      if (typeof criterion === 'boolean') {
+        if (values.length !== 2)
+          return invalid('Choose', 'value', 'a Boolean criterion takes two values')
+        return criterion ? values[0] : values[1]
+      }
+      if (typeof criterion !== 'number')
+        return wrongType('Choose', 'criterion', 'Boolean or Integer', criterion)
+      const i = integerArg('Choose', 'criterion', criterion)
+      if (i >= 0 && i < values.length) return values[i]
+      // No value at that position: the empty value of the values' type.
+      const type = EMPTY_OF[kindOf(values[0])]
+      return type === undefined ? null : defaultValue(type)
+    },
   },
   {
     number: 1799,
@@ -48,7 +104,14 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
       if (!cond(v)) raise('AssertFailed', { assertion: typeof message === 'string' ? message : '' })
     },
   },
+  { number: 1601, name: 'Formula from string', notRunnable: 'not yet' },
   { number: 155, name: 'ON ERR CALL', notRunnable: 'not yet' },
-  { number: 41, name: 'ALERT', notRunnable: 'UI' },
-  { number: 162, name: 'CONFIRM', notRunnable: 'UI' },
+  { number: 1007, name: 'EXECUTE METHOD', notRunnable: 'not yet' },
+  { number: 63, name: 'EXECUTE FORMULA', notRunnable: 'not yet' },
+  { number: 315, name: 'Is nil pointer', notRunnable: 'pointers' },
+  { number: 304, name: 'Get pointer', notRunnable: 'pointers' },
+  { number: 394, name: 'RESOLVE POINTER', notRunnable: 'pointers' },
+  { number: 294, name: 'Is a variable', notRunnable: 'pointers' },
+  { number: 308, name: 'Self', notRunnable: 'pointers' },
+  { number: 157, name: 'TRACE', notRunnable: 'debugger' },
 ]

@@ -15,6 +15,8 @@
  */
 import { parseSignature, type Signature } from './signature.js'
 
+export { SYMBOLS } from './symbols.js'
+
 /** What a command may use of the code that runs it (the runtime context implements it). */
 export interface CommandContext {
   /** Milliseconds since the epoch, from the injectable clock. */
@@ -30,6 +32,8 @@ export interface CommandSpec {
   readonly number: number
   /** As 4D's documentation spells it (`Length`, `New object`, `ALERT`). */
   readonly name: string
+  /** Other names 4D gave the command (`Get localized string` for `Localized string`, 991). */
+  readonly aliases?: readonly string[]
   /**
    * Parameters and result as 4D's documentation gives them, in a short form:
    * `(text: Text): Integer`, `(value?: any; format?: Text): Text`, `(...items: any): Collection`
@@ -38,6 +42,11 @@ export interface CommandSpec {
    */
   readonly signature?: string
   readonly impl?: CommandImpl
+  /**
+   * The positions (from 0) of the parameters that are variables the command writes
+   * (out-parameter.ts): where the call gives a variable, the compiler passes an OutParameter.
+   */
+  readonly writes?: readonly number[]
   /** Why the command cannot run here ('UI' for dialogs and forms, 'not yet'…). */
   readonly notRunnable?: string
 }
@@ -47,24 +56,13 @@ export interface CommandEntry extends CommandSpec {
   readonly parsed: Signature | undefined
 }
 
-/**
- * The bare symbols a command takes as arguments (`SORT ARRAY($a; >)`, `OBJECT SET FONT(*; …)`,
- * `QUERY`'s conjunctions `&`, `|`, `#`).
- */
-export const SYMBOLS: Readonly<Record<'*' | '>' | '<' | '&' | '|' | '#', symbol>> = Object.freeze({
-  '*': Symbol.for('@entistore/4d:*'),
-  '>': Symbol.for('@entistore/4d:>'),
-  '<': Symbol.for('@entistore/4d:<'),
-  '&': Symbol.for('@entistore/4d:&'),
-  '|': Symbol.for('@entistore/4d:|'),
-  '#': Symbol.for('@entistore/4d:#'),
-})
-
 export interface CommandTable {
   /** The entry of a command number, if the table has it. */
   byNumber(number: number): CommandEntry | undefined
   /** The entry of a command name, compared without case. */
   byName(name: string): CommandEntry | undefined
+  /** Every entry, in the order the themes list them (for documentation and `check`). */
+  readonly entries: readonly CommandEntry[]
   /** The implementations by number, as compiled code reaches them (`rt.k[16]`). */
   readonly impls: readonly (CommandImpl | undefined)[]
 }
@@ -75,16 +73,17 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
   const names = new Map<string, CommandEntry>()
   const impls: (CommandImpl | undefined)[] = []
   for (const spec of themes.flat()) {
-    const key = spec.name.toLowerCase()
-    if (numbers.has(spec.number) || names.has(key))
+    const keys = [spec.name, ...(spec.aliases ?? [])].map((n) => n.toLowerCase())
+    if (numbers.has(spec.number) || keys.some((k) => names.has(k)))
       throw new Error(`command table: ${spec.name} (${spec.number}) is listed twice`)
     const parsed = spec.signature === undefined ? undefined : parseSignature(spec.signature)
     const entry: CommandEntry = Object.freeze({ ...spec, parsed })
     numbers.set(spec.number, entry)
-    names.set(key, entry)
+    for (const key of keys) names.set(key, entry)
     if (spec.impl !== undefined) impls[spec.number] = spec.impl
   }
   return {
+    entries: Object.freeze([...numbers.values()]),
     byNumber: (number) => numbers.get(number),
     byName: (name) => names.get(name.toLowerCase()),
     impls: Object.freeze(impls),

@@ -82,8 +82,18 @@ export const ERRORS = {
   NotIterable: spec(9413, OWN_SIGNATURE, 'For each cannot loop over a {type} value'),
   /** A construct of the classic language that parses but does not run here (arrays, pointers…). */
   NotSupported: spec(9414, OWN_SIGNATURE, '{construct} cannot run here'),
+  /** A command or class function given an argument it cannot use (a bad query, JSON, pattern…). */
+  InvalidArgument: spec(
+    9415,
+    OWN_SIGNATURE,
+    'The "{parameter}" parameter of {command} is not valid: {detail}',
+  ),
+  /** A class function (`$c.push()`) called with a number of parameters it does not take. */
+  WrongParameterCount: spec(9416, OWN_SIGNATURE, '{command} takes {expected}, not {actual}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */
   UnknownMemberMethod: spec(-10729, RUNTIME_SIGNATURE, 'Unknown member method "{name}"'),
+  /** `OB Instance of` given something that is not a class (docs/commands/ob-instance-of.md). */
+  NotAClass: spec(-10745, RUNTIME_SIGNATURE, 'The class parameter is not a valid Class object'),
   /** A project method that does not exist. */
   ProjectMethodNotFound: spec(-10508, RUNTIME_SIGNATURE, 'Project method not found: {name}'),
   /** `ASSERT` on a false expression. */

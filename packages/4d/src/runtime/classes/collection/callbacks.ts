@@ -1,0 +1,77 @@
+/**
+ * @module The callbacks of the collection functions (docs/API/CollectionClass.md, `.filter()`,
+ * `.map()`, `.sort()`…): a Formula object (`Formula($1.value>0)`) or the name of a project method,
+ * called with an object in `$1` (`$1.value`, and `$1.value2` to compare two elements) and the
+ * extra parameters in `$2`…`$N`. What it returns is its result; a method that returns nothing sets
+ * `$1.result` instead ("if the method does not return any value, .filter() will look at the
+ * property $1.result"). `$1.stop` set to True ends the loop after this element. `This` inside the
+ * callback is Undefined (4D's docs do not say what it is).
+ */
+import { raise } from '../../errors/fourd-error.js'
+import { wrongType } from '../../commands/arguments.js'
+import type { Runtime } from '../../context/runtime.js'
+import { FourDFunction } from '../function-object.js'
+
+/** `$1` of a callback: the element's value and what the callback sets. */
+export type CallbackParam = Record<string, unknown>
+
+/** A callback made callable: `call($1)` runs it and gives its result. */
+export interface Callback {
+  /** Runs the callback on `$1` (with the extra parameters) and gives its result. */
+  call(param: CallbackParam): unknown
+  /** Runs it and gives what it returned (Undefined for a method that returns nothing). */
+  returned(param: CallbackParam): unknown
+}
+
+/** The callback `fn` (a Formula or a method name) of `command`, with its extra parameters. */
+export function callbackOf(
+  rt: Runtime,
+  command: string,
+  fn: unknown,
+  extra: readonly unknown[],
+): Callback {
+  let f: FourDFunction
+  if (fn instanceof FourDFunction) f = fn
+  else if (typeof fn === 'string') {
+    const method = rt.methods.get(fn)
+    f = method ?? raise('ProjectMethodNotFound', { name: fn })
+  } else return wrongType(command, 'formula', 'a 4D.Function or a method name', fn)
+  const returned =
+    extra.length === 0
+      ? (param: CallbackParam): unknown => f.invoke(rt, undefined, [param])
+      : (param: CallbackParam): unknown => f.invoke(rt, undefined, [param, ...extra])
+  return {
+    returned,
+    call(param) {
+      const r = returned(param)
+      return r !== undefined ? r : param.result
+    },
+  }
+}
+
+// `$1` is a plain object of JavaScript's literal form (a 4D object all the same: isPlainObject),
+// which V8 keeps with a fixed shape, where an object without prototype would be a dictionary:
+// callbacks run once an element. Elements are stored values already (no Time, no Undefined).
+
+/** `$1` for one element: `{value: v}`. */
+export const elementParam = (value: unknown): CallbackParam => ({ value })
+
+/** `$1` for a comparison: `{value: a; value2: b}`. */
+export const pairParam = (a: unknown, b: unknown): CallbackParam => ({ value: a, value2: b })
+
+/** Whether the callback asked to stop (`$1.stop:=True`). */
+export const stopped = (param: CallbackParam): boolean => param.stop === true
+
+/**
+ * The first parameters of `.every()`, `.some()`, `.find()`, `.findIndex()`: an optional start
+ * index, then the callback and its parameters.
+ */
+export function startAndCallback(args: readonly unknown[]): {
+  start: number | undefined
+  fn: unknown
+  extra: unknown[]
+} {
+  return typeof args[0] === 'number'
+    ? { start: args[0], fn: args[1], extra: args.slice(2) }
+    : { start: undefined, fn: args[0], extra: args.slice(1) }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module How a collection function is declared: its name, its signature in the command table's
+ * short form (`(index: Integer; element: any): Collection`), and its code, which receives the
+ * running context, the collection and the parameters. The table built from the declarations
+ * checks the number of parameters at each call (4D's compiler would refuse the call; here it
+ * fails when reached, as a command with a wrong count does).
+ */
+import { raise } from '../../errors/fourd-error.js'
+import { parseSignature, type Signature } from '../../commands/signature.js'
+import type { Runtime } from '../../context/runtime.js'
+import type { Collection } from '../../values/collection.js'
+
+export type CollectionFunction = (rt: Runtime, self: Collection, args: unknown[]) => unknown
+
+export interface CollectionFunctionSpec {
+  readonly name: string
+  /** Parameters and result as docs/API/CollectionClass.md gives them. */
+  readonly signature: string
+  readonly impl: CollectionFunction
+}
+
+export interface CollectionFunctionEntry extends CollectionFunctionSpec {
+  readonly parsed: Signature
+}
+
+const count = (n: number): string => `${n} parameter${n === 1 ? '' : 's'}`
+
+function arity({ min, max }: Signature): string {
+  if (min === max) return count(min)
+  return max === Infinity ? `at least ${count(min)}` : `${min} to ${max} parameters`
+}
+
+/** The functions by name, each checking its number of parameters before it runs. */
+export function buildCollectionFunctions(groups: readonly (readonly CollectionFunctionSpec[])[]): {
+  readonly functions: ReadonlyMap<string, CollectionFunction>
+  readonly entries: readonly CollectionFunctionEntry[]
+} {
+  const functions = new Map<string, CollectionFunction>()
+  const entries: CollectionFunctionEntry[] = []
+  for (const spec of groups.flat()) {
+    if (functions.has(spec.name)) throw new Error(`collection function ${spec.name} listed twice`)
+    const parsed = parseSignature(spec.signature)
+    const { min, max } = parsed
+    const impl = spec.impl
+    const name = `.${spec.name}()`
+    functions.set(spec.name, (rt, self, args) => {
+      if (args.length < min || args.length > max)
+        raise('WrongParameterCount', {
+          command: name,
+          expected: arity(parsed),
+          actual: args.length,
+        })
+      return impl(rt, self, args)
+    })
+    entries.push(Object.freeze({ ...spec, parsed }))
+  }
+  return { functions, entries: Object.freeze(entries) }
+}

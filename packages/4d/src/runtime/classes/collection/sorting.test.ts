@@ -1,0 +1,163 @@
+// Examples of docs/API/CollectionClass.md for the functions that order elements.
+import { describe, expect, it } from 'vitest'
+import { errorOf, run } from '../../commands/run.fixture.js'
+
+describe('.sort()', () => {
+  it('example 1: texts before numbers, each sorted', () => {
+    expect(
+      run(`$col:=New collection("Tom";5;"Mary";3;"Henry";1;"Jane";4;"Artie";6;"Chip";2)
+$col2:=$col.sort()
+return [$col2; $col]`),
+    ).toEqual([
+      ['Artie', 'Chip', 'Henry', 'Jane', 'Mary', 'Tom', 1, 2, 3, 4, 5, 6],
+      ['Artie', 'Chip', 'Henry', 'Jane', 'Mary', 'Tom', 1, 2, 3, 4, 5, 6],
+    ])
+  })
+  it('example 3: numerical, then alphabetical with a formula', () => {
+    expect(
+      run(`$col:=New collection(33;4;66;1111;222)
+$col2:=$col.sort().copy()
+$col3:=$col.sort(Formula(String($1.value)<String($1.value2)))
+return [$col2; $col3]`),
+    ).toEqual([
+      [4, 33, 66, 222, 1111],
+      [1111, 222, 33, 4, 66],
+    ])
+  })
+  it('the order of types: null, Booleans, texts, numbers, objects, collections, dates', () => {
+    expect(
+      run(`$o:={k: 1}
+return [!2020-01-01!; [1]; $o; 2; "b"; True; Null; False; "A"; 1].sort()`),
+    ).toEqual([null, false, true, 'A', 'b', 1, 2, { k: 1 }, [1], '2020-01-01'])
+  })
+})
+
+describe('.orderBy()', () => {
+  it('ck ascending and ck descending on numbers', () => {
+    expect(
+      run(`$c:=[3;1;2]\nreturn [$c.orderBy(ck ascending); $c.orderBy(ck descending); $c]`),
+    ).toEqual([
+      [1, 2, 3],
+      [3, 2, 1],
+      [3, 1, 2],
+    ])
+  })
+  it('"value desc, id" and the criteria collection agree', () => {
+    const data = `$c:=New collection
+For($i;1;6)
+  $c.push(New object("id";$i;"value";$i%3))
+End for
+`
+    const byText = run(`${data}return $c.orderBy("value desc, id").extract("id")`)
+    const byObjects = run(`${data}$crit:=New collection
+$crit.push(New object("propertyPath";"value";"descending";True))
+$crit.push(New object("propertyPath";"id";"descending";False))
+return $c.orderBy($crit).extract("id")`)
+    expect(byText).toEqual([2, 5, 1, 4, 3, 6])
+    expect(byObjects).toEqual(byText)
+  })
+  it('a property path: "phones.p1 asc", and {propertyPath: "phones.p2"; descending: True}', () => {
+    const data = `$c:=New collection
+$c.push(New object("name";"Cleveland";"phones";New object("p1";"01";"p2";"02")))
+$c.push(New object("name";"Blountsville";"phones";New object("p1";"00";"p2";"03")))
+`
+    expect(run(`${data}return $c.orderBy("phones.p1 asc").extract("name")`)).toEqual([
+      'Blountsville',
+      'Cleveland',
+    ])
+    expect(
+      run(`${data}$crit:=New collection(New object("propertyPath";"phones.p2";"descending";True))
+return $c.orderBy($crit).extract("name")`),
+    ).toEqual(['Blountsville', 'Cleveland'])
+  })
+  it('a bad criteria text is an error', () => {
+    expect(errorOf(`return [{a: 1}].orderBy("a b c")`).errCode).toBe(9415)
+  })
+})
+
+describe('.orderByMethod()', () => {
+  it('example 1: alphabetical by orderBy, numerical by a formula', () => {
+    expect(
+      run(`$c:=New collection
+$c.push("33";"4";"1111";"222")
+return [$c.orderBy(); $c.orderByMethod(Formula(Num($1.value)<Num($1.value2)))]`),
+    ).toEqual([
+      ['1111', '222', '33', '4'],
+      ['4', '33', '222', '1111'],
+    ])
+  })
+  it('example 2: by length, the longest first', () => {
+    expect(
+      run(`$fruits:=New collection("Orange";"Apple";"Grape";"pear";"Banana";"fig";"Blackberry";"Passion fruit")
+return $fruits.orderByMethod(Formula(Length(String($1.value))>Length(String($1.value2))))`),
+    ).toEqual(['Passion fruit', 'Blackberry', 'Orange', 'Banana', 'Apple', 'Grape', 'pear', 'fig'])
+  })
+  it('example 3: a method with sk character codes and sk strict', () => {
+    const methods = { sortCollection: `$1.result:=(Compare strings($1.value;$1.value2;$2)<0)` }
+    expect(
+      run(
+        `$strings1:=New collection("Alpha";"Charlie";"alpha";"bravo";"Bravo";"charlie")
+return [$strings1.orderByMethod("sortCollection";sk char codes); $strings1.orderByMethod("sortCollection";sk strict)]`,
+        { methods },
+      ),
+    ).toEqual([
+      ['Alpha', 'Bravo', 'Charlie', 'alpha', 'bravo', 'charlie'],
+      ['alpha', 'Alpha', 'bravo', 'Bravo', 'charlie', 'Charlie'],
+    ])
+  })
+})
+
+describe('.multiSort()', () => {
+  it('example 1: a synchronized sort', () => {
+    expect(
+      run(`$col:=["A"; "C"; "B"]
+$col2:=[1; 2; 3]
+$col3:=[["Jim"; "Philip"; "Maria"]; ["blue"; "green"]; ["11"; 22; "33"]]
+$col.multiSort([$col2; $col3])
+return [$col; $col2; $col3]`),
+    ).toEqual([
+      ['A', 'B', 'C'],
+      [1, 3, 2],
+      [
+        ['Jim', 'Philip', 'Maria'],
+        ['11', 22, '33'],
+        ['blue', 'green'],
+      ],
+    ])
+  })
+  it('example 2: continents, then countries and cities', () => {
+    expect(
+      run(`$city:=["Paris"; "Lyon"; "Rabat"; "Eching"; "San Diego"]
+$country:=["France"; "France"; "Morocco"; "Germany"; "US"]
+$continent:=["Europe"; "Europe"; "Africa"; "Europe"; "America"]
+$continent.multiSort([$country; {collection: $city; order: ck ascending}])
+return [$continent; $country; $city]`),
+    ).toEqual([
+      ['Africa', 'America', 'Europe', 'Europe', 'Europe'],
+      ['Morocco', 'US', 'France', 'France', 'Germany'],
+      ['Rabat', 'San Diego', 'Lyon', 'Paris', 'Eching'],
+    ])
+  })
+  it('example 3: by a formula, objects in step', () => {
+    expect(
+      run(`$name:=[]
+$name.push({firstname: "John"; lastname: "Smith"})
+$name.push({firstname: "Alain"; lastname: "Martin"})
+$name.push({firstname: "Jane"; lastname: "Doe"})
+$name.push({firstname: "John"; lastname: "Doe"})
+$address:=[]
+$address.push({city: "Paris"; country: "France"})
+$address.push({city: "Lyon"; country: "France"})
+$address.push({city: "Eching"; country: "Germany"})
+$address.push({city: "Berlin"; country: "Germany"})
+$name.multiSort(Formula($1.value.firstname<$1.value2.firstname); [$address])
+return [$name.extract("lastname"); $address.extract("city")]`),
+    ).toEqual([
+      ['Martin', 'Doe', 'Smith', 'Doe'],
+      ['Lyon', 'Eching', 'Paris', 'Berlin'],
+    ])
+  })
+  it('collections of different lengths are an error', () => {
+    expect(errorOf(`return [1;2].multiSort([[1]])`).errCode).toBe(9415)
+  })
+})

@@ -1,0 +1,153 @@
+/**
+ * @module The collection functions that make a new collection from this one
+ * (docs/API/CollectionClass.md): `.filter()`, `.map()`, `.flatMap()`, `.flat()`, `.slice()`,
+ * `.concat()`, `.reverse()`, `.copy()`, `.extract()`. None modifies the collection. `.filter()`
+ * and `.slice()` give a shallow copy, shared when the collection is; `.reverse()` and `.copy()` a
+ * deep one.
+ */
+import { integerArg, optionalInteger, textArg } from '../../commands/arguments.js'
+import type { Runtime } from '../../context/runtime.js'
+import { Collection } from '../../values/collection.js'
+import { newObject } from '../../values/kinds.js'
+import { deepCopy } from '../deep-copy.js'
+import { likeSource } from '../shared.js'
+import { callbackOf, elementParam, stopped } from './callbacks.js'
+import type { CollectionFunctionSpec } from './define.js'
+import { element } from './mutating.js'
+import { pathSteps, readPath, writePath } from './paths.js'
+import { fromStart, indexArg, toEnd } from './positions.js'
+
+const KEEP_NULL = 1
+const SHARED = 2
+
+/** Calls the callback on each element, in order, until the end or a `$1.stop`. */
+function each(
+  rt: Runtime,
+  self: Collection,
+  fn: string,
+  args: readonly unknown[],
+  use: (result: unknown, value: unknown) => void,
+): void {
+  const cb = callbackOf(rt, `.${fn}()`, args[0], args.slice(1))
+  for (const value of self.items) {
+    const param = elementParam(value)
+    use(cb.call(param), value)
+    if (stopped(param)) return
+  }
+}
+
+function flatten(items: readonly unknown[], depth: number, into: unknown[]): unknown[] {
+  for (const item of items)
+    if (item instanceof Collection && depth > 0) flatten(item.items, depth - 1, into)
+    else into.push(item)
+  return into
+}
+
+export const TRANSFORMING: readonly CollectionFunctionSpec[] = [
+  {
+    name: 'filter',
+    signature: '(formula: any; ...params: any): Collection',
+    impl: (rt, self, args) => {
+      const kept: unknown[] = []
+      each(rt, self, 'filter', args, (result, value) => {
+        if (result === true) kept.push(value)
+      })
+      return likeSource(self, new Collection(kept))
+    },
+  },
+  {
+    name: 'map',
+    signature: '(formula: any; ...params: any): Collection',
+    impl: (rt, self, args) => {
+      const made: unknown[] = []
+      each(rt, self, 'map', args, (result) => made.push(element(result)))
+      return new Collection(made)
+    },
+  },
+  {
+    name: 'flatMap',
+    signature: '(formula: any; ...params: any): Collection',
+    impl: (rt, self, args) => {
+      const made: unknown[] = []
+      each(rt, self, 'flatMap', args, (result) => made.push(element(result)))
+      return new Collection(flatten(made, 1, []))
+    },
+  },
+  {
+    name: 'flat',
+    signature: '(depth?: Integer): Collection',
+    impl: (_rt, self, [depth]) =>
+      new Collection(flatten(self.items, optionalInteger('.flat()', 'depth', depth, 1), [])),
+  },
+  {
+    name: 'slice',
+    signature: '(startFrom: Integer; end?: Integer): Collection',
+    impl: (_rt, self, [startFrom, end]) => {
+      const n = self.length
+      const from = fromStart(indexArg('slice', 'startFrom', startFrom), n)
+      const to = end === undefined ? n : toEnd(indexArg('slice', 'end', end), n)
+      return likeSource(self, new Collection(self.items.slice(from, Math.max(from, to))))
+    },
+  },
+  {
+    name: 'concat',
+    signature: '(value: any; ...values: any): Collection',
+    impl: (_rt, self, args) => {
+      const items = [...self.items]
+      for (const v of args)
+        if (v instanceof Collection) items.push(...v.items)
+        else items.push(element(v))
+      return new Collection(items)
+    },
+  },
+  {
+    name: 'reverse',
+    signature: '(): Collection',
+    impl: (_rt, self) => {
+      const copy = deepCopy(self, self.shared) as Collection
+      copy.items.reverse()
+      return copy
+    },
+  },
+  {
+    name: 'copy',
+    signature: '(option?: Integer; groupWith?: any): Collection',
+    impl: (_rt, self, [option]) =>
+      deepCopy(self, (optionalInteger('.copy()', 'option', option, 0) & SHARED) !== 0),
+  },
+  {
+    name: 'extract',
+    signature: '(propertyPath: Text; ...optionOrTargetPaths: any): Collection',
+    impl: (_rt, self, [path, ...rest]) => {
+      const steps = pathSteps(textArg('.extract()', 'propertyPath', path))
+      if (rest.length === 0 || typeof rest[0] === 'number') {
+        const keepNull = (integerArg('.extract()', 'option', rest[0]) & KEEP_NULL) !== 0
+        const values: unknown[] = []
+        for (const item of self.items) {
+          const v = readPath(item, steps)
+          if (v !== null && v !== undefined) values.push(v)
+          else if (keepNull) values.push(null)
+        }
+        return new Collection(values)
+      }
+      // propertyPath; targetPath {; propertyPath2; targetPath2…}: one object an element.
+      const pairs: { steps: readonly string[]; target: readonly string[] }[] = []
+      const all = [path, ...rest]
+      for (let i = 0; i + 1 < all.length; i += 2)
+        pairs.push({
+          steps: pathSteps(textArg('.extract()', 'propertyPath', all[i])),
+          target: pathSteps(textArg('.extract()', 'targetPath', all[i + 1])),
+        })
+      return new Collection(
+        self.items.map((item) => {
+          const o = newObject()
+          for (const { steps: s, target } of pairs) {
+            const v = readPath(item, s)
+            if (v !== undefined) writePath(o, target, v)
+          }
+          return o
+        }),
+      )
+    },
+  },
+]

@@ -1,0 +1,48 @@
+/**
+ * @module The deep copy of `OB Copy` (docs/commands/ob-copy.md) and `.copy()`
+ * (docs/API/CollectionClass.md): objects and collections inside are copied, so the copy shares no
+ * reference with the original. A class instance is copied as a plain object of its own
+ * properties (it "loses its class", as JSON does); a Formula is kept as it is (a function object
+ * cannot change); any other object of the host — an entity, a selection, a datastore — is Null
+ * ("Datastore, dataclass, and entity objects are not copiable. If .copy() is called with them,
+ * Null values are returned"). With `shared`, every object and collection of the copy is shared.
+ * An object that contains itself is copied once, the copy pointing to its own copy.
+ */
+import { Collection } from '../values/collection.js'
+import { isPlainObject, kindOf, newObject } from '../values/kinds.js'
+import { classOf } from './class-object.js'
+import { FourDFunction } from './function-object.js'
+import { markShared } from './shared.js'
+
+export function deepCopy(v: unknown, shared = false): unknown {
+  return copyOf(v, shared, new Map())
+}
+
+function copyOf(v: unknown, shared: boolean, seen: Map<object, unknown>): unknown {
+  if (typeof v !== 'object' || v === null) return v
+  const done = seen.get(v)
+  if (done !== undefined) return done
+  if (v instanceof Collection) {
+    const c = new Collection([])
+    seen.set(v, c)
+    for (const item of v.items) c.items.push(copyOf(item, shared, seen))
+    return shared ? markShared(c) : c
+  }
+  if (kindOf(v) !== 'object') return v // a date or a time: immutable
+  if (v instanceof FourDFunction) return v
+  if (!isPlainObject(v) && classOf(v) === undefined) return null
+  const o = newObject()
+  seen.set(v, o)
+  for (const key of Object.keys(v)) {
+    const item = copyOf((v as Record<string, unknown>)[key], shared, seen)
+    if (key === '__proto__')
+      Object.defineProperty(o, key, {
+        value: item,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      })
+    else o[key] = item
+  }
+  return shared ? markShared(o) : o
+}

@@ -1,0 +1,56 @@
+// The Language and Boolean themes (docs/commands-legacy/*.md, docs/commands/*.md).
+import { describe, expect, it } from 'vitest'
+import { errorOf, run } from './run.fixture.js'
+
+describe('Value type, Type, Undefined, Bool, Not', () => {
+  it('the type of each kind of value', () => {
+    expect(
+      run(
+        `return [Value type(1)=Is real; Value type("a")=Is text; Value type(!2020-01-01!)=Is date; Value type(?01:00:00?)=Is time; Value type(True)=Is Boolean; Value type({})=Is object; Value type([])=Is collection; Value type(Null)=Is null; Value type($u)=Is undefined; Type("a")=Is text]`,
+      ),
+    ).toEqual(Array(10).fill(true))
+  })
+  it('Undefined, Bool, Not', () => {
+    expect(
+      run(
+        `$o:={a: Null}\nreturn [Undefined($o.a); Undefined($o.b); Bool(1); Bool("a"); Not(False)]`,
+      ),
+    ).toEqual([false, true, true, false, true])
+  })
+})
+
+describe('Choose', () => {
+  it('a Boolean picks one of two values; a number the value at its position (from 0)', () => {
+    expect(
+      run(
+        `return [Choose(True;"Mr";"Ms"); Choose(False;"Mr";"Ms"); Choose(2;"Single";"Married";"Widowed";"Divorced")]`,
+      ),
+    ).toEqual(['Mr', 'Ms', 'Widowed'])
+  })
+  it("no value at that position: the empty value of the values' type", () => {
+    expect(run(`return [Choose(5;"a";"b"); Choose(-1;1;2); Choose(3;!2020-01-01!)]`)).toEqual([
+      '',
+      0,
+      '0000-00-00',
+    ])
+  })
+  it('a Boolean criterion with other than two values is an error', () => {
+    expect(errorOf(`return Choose(True;1;2;3)`).errCode).toBe(9415)
+  })
+})
+
+describe('ASSERT, Last errors', () => {
+  it('ASSERT raises -10518 on False; Last errors after a Try', () => {
+    expect(errorOf(`ASSERT(1=2;"one is two")`)).toEqual({
+      errCode: -10518,
+      message: 'Assert failed: one is two',
+    })
+    expect(run(`$x:=Try(1/"a")\nreturn Last errors[0].errCode`)).toBe(54)
+  })
+  it('commands of the user interface name themselves as not runnable', () => {
+    expect(errorOf(`ALERT("hello")`)).toEqual({
+      errCode: 9409,
+      message: 'The command "ALERT" is not implemented',
+    })
+  })
+})

@@ -1,0 +1,48 @@
+// The contract between the command table and the compiler for the variables commands write:
+// the entries' `writes`, and a command given an OutParameter or a value there. The commands run
+// from 4D code are tested with their themes (strings.test.ts, objects.test.ts) and the kinds
+// of variables the compiler passes in compile/emit/variables.test.ts.
+import { describe, expect, it } from 'vitest'
+import { Runtime } from '../context/runtime.js'
+import { FourDError } from '../errors/fourd-error.js'
+import { COMMANDS } from './index.js'
+import { isOutParameter, outArg, outParameter } from './out-parameter.js'
+
+const rt = new Runtime()
+const call = (name: string, ...args: unknown[]): unknown =>
+  COMMANDS.byName(name)!.impl!(rt, ...args)
+
+describe('out-parameters', () => {
+  it('the entries list the positions they write, from 0', () => {
+    const writing = COMMANDS.entries
+      .filter((e) => e.writes !== undefined)
+      .map((e) => [e.name, e.writes])
+    expect(writing).toEqual([
+      ['Position', [3]],
+      ['Match regex', [3, 4]],
+      ['OB SET', [0]],
+      ['OB SET NULL', [0]],
+    ])
+  })
+  it('a command reads and assigns the variable through it', () => {
+    let held: unknown = 'before'
+    const length = outParameter(
+      () => held,
+      (v) => (held = v),
+    )
+    expect(isOutParameter(length)).toBe(true)
+    expect(call('Position', 'œ', 'Bœuf', 1, length)).toBe(2)
+    expect(held).toBe(1)
+  })
+  it('outArg refuses a value with 9415 naming the parameter and the command', () => {
+    let error: unknown
+    try {
+      outArg('Position', 'lengthFound', 3)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(FourDError)
+    expect((error as FourDError).errCode).toBe(9415)
+    expect((error as FourDError).message).toContain('"lengthFound" parameter of Position')
+  })
+})
