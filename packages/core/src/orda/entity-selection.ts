@@ -44,6 +44,7 @@ import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from './writes.js'
 import { isWriteRefusal } from '../txn/save-status.js'
 import { placed } from './selection-place.js'
+import { projection } from './selection-attributes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
@@ -408,6 +409,17 @@ export class EntitySelectionCore<
 
   #aggregate(path: string, operation: 'count' | 'sum' | 'average' | 'min' | 'max' | '$all') {
     return aggregateOf(this.dataClass as unknown as DataClass, this.#rows, path, operation)
+  }
+
+  /**
+   * 4D's `selection.attributeName` with the name as text: what the attribute's property projects
+   * (a relation, the selection of the entities it reaches, each once; another attribute, its
+   * values as `extract(name)` gives them), also for an attribute named like a member (`length`,
+   * `first`), which has no property. The 4D language reads `$sel.name` through it. Throws
+   * AttributeNotFound (1500) for a name that is not an attribute.
+   */
+  project(attribute: string): unknown {
+    return projection(this as unknown as EntitySelection, this.dataClass.attribute(attribute))
   }
 
   /**
