@@ -52,7 +52,7 @@ return $names`
 var $all : Object:=ds.Employee.all()
 var $none : Object:=ds.Employee.query("salary > :1"; 99999)
 return [$all.sum("salary"); $all.average("salary"); $all.min("salary"); $all.max("lastName"); \\
-  $all.count("extra.rank"); $all.distinct("employer.name"); $none.average("salary")=Null; $none.sum("salary")]`
+  $all.count("extra.rank"); $all.employer.distinct("name"); $none.average("salary")=Null; $none.sum("salary")]`
     expect(runFor(ds, code)).toEqual([18000, 6000, 5000, 'Turing', 1, ['Acme', 'Globex'], true, 0])
   })
 
