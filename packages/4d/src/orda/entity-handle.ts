@@ -9,9 +9,8 @@
  */
 import type { AttributeDef, DataClass, Entity, EntityDraft } from '@entistore/core'
 import { raise } from '../runtime/errors/fourd-error.js'
-import { runtimeNow } from './handle.js'
 import { SET_MEMBER, TO_JSON } from '../runtime/values/host.js'
-import { classSetter, NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
+import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
 import { viaCore } from './core-errors.js'
 import type { OrdaWorld } from './world.js'
 

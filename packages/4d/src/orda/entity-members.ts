@@ -60,12 +60,17 @@ export const ENTITY_MEMBERS = defineMembers(EntityHandle, 'Entity', {
   previous: (self) => toFourD(self, saved(self)?.previous() ?? null),
   first: (self) => toFourD(self, saved(self)?.first() ?? null),
   last: (self) => toFourD(self, saved(self)?.last() ?? null),
-  clone: (self) => new EntityHandle(self.world, self.entity?.clone() ?? null, self.draft?.clone() ?? null),
+  clone: (self) =>
+    new EntityHandle(self.world, self.entity?.clone() ?? null, self.draft?.clone() ?? null),
   reload: (self) => inPlace(self, current(self).reload()),
   lock(self, [mode]) {
     const entity = saved(self)
-    if (entity === null) return toFourD(self, { success: false, status: 5, statusText: 'Entity does not exist' })
-    return inPlace(self, entity.lock({ reload: hasFlag(mode, DK.reloadIfStampChanged) }) as WriteResult)
+    if (entity === null)
+      return toFourD(self, { success: false, status: 5, statusText: 'Entity does not exist' })
+    return inPlace(
+      self,
+      entity.lock({ reload: hasFlag(mode, DK.reloadIfStampChanged) }) as WriteResult,
+    )
   },
   unlock: (self) => toFourD(self, saved(self)?.unlock() ?? { success: true }),
   toObject(self, [filter, options]) {

@@ -72,4 +72,3 @@ export function classSetter(handle: OrdaHandle, name: string, value: unknown): b
   setter.invoke(rt, handle, [value])
   return true
 }
-

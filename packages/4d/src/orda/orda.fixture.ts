@@ -50,9 +50,30 @@ export const data = () => ({
     { ID: 2, name: 'Globex' },
   ],
   Employee: [
-    { ID: 1, lastName: 'Lovelace', salary: 5000, email: 'ada@acme', birthDate: '1815-12-10', employer: 1 },
-    { ID: 2, lastName: 'Turing', salary: 6000, email: 'alan@acme', birthDate: '1912-06-23', employer: 1 },
-    { ID: 3, lastName: 'Hopper', salary: 7000, email: 'grace@globex', extra: { rank: 'admiral' }, employer: 2 },
+    {
+      ID: 1,
+      lastName: 'Lovelace',
+      salary: 5000,
+      email: 'ada@acme',
+      birthDate: '1815-12-10',
+      employer: 1,
+    },
+    {
+      ID: 2,
+      lastName: 'Turing',
+      salary: 6000,
+      email: 'alan@acme',
+      birthDate: '1912-06-23',
+      employer: 1,
+    },
+    {
+      ID: 3,
+      lastName: 'Hopper',
+      salary: 7000,
+      email: 'grace@globex',
+      extra: { rank: 'admiral' },
+      employer: 2,
+    },
   ],
 })
 

@@ -61,7 +61,11 @@ $result.push(ds.Employee.all().sum("salary"))`
   test('Session.storage: written by assignment, read back by the next request', () => {
     const ds = store()
     const session = ds.sessions.openGuest()
-    asSession(ds, session, '#DECLARE($s : Object)\n$s.storage.cart:={items: 2}\n$s.storage.cart.step:="pay"')
+    asSession(
+      ds,
+      session,
+      '#DECLARE($s : Object)\n$s.storage.cart:={items: 2}\n$s.storage.cart.step:="pay"',
+    )
     const code = '#DECLARE($s : Object)\nreturn [$s.storage.cart.items; $s.storage.cart.step]'
     expect(asSession(ds, session, code)).toEqual([2, 'pay'])
   })

@@ -21,7 +21,10 @@ function attributeAt(dc: DataClass, path: string): AttributeDef | undefined {
   for (const step of path.split('.')) {
     attr = at?.def.attributesByName.get(step)
     if (attr === undefined) return undefined
-    at = 'target' in attr && typeof attr.target === 'string' ? dc.datastore.findDataClass(attr.target) : undefined
+    at =
+      'target' in attr && typeof attr.target === 'string'
+        ? dc.datastore.findDataClass(attr.target)
+        : undefined
   }
   return attr
 }
@@ -38,7 +41,11 @@ function valueAt(self: SelectionHandle, path: string, v: unknown): unknown {
 
 /** An entity or a selection parameter as core takes it. */
 const operand = (v: unknown): Entity | EntitySelection | null =>
-  v instanceof SelectionHandle ? v.selection : v instanceof EntityHandle ? (v.core() as Entity) : null
+  v instanceof SelectionHandle
+    ? v.selection
+    : v instanceof EntityHandle
+      ? (v.core() as Entity)
+      : null
 
 const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
 
@@ -63,13 +70,15 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
     const params = [self.world.toFourD(args)]
     return wrap(
       self,
-      self.selection.orderByFormula((e) => formula.invoke(rt, self.world.toFourD(e), params) as never, {
-        descending: hasFlag(sortOrder, DK.descending),
-      }),
+      self.selection.orderByFormula(
+        (e) => formula.invoke(rt, self.world.toFourD(e), params) as never,
+        {
+          descending: hasFlag(sortOrder, DK.descending),
+        },
+      ),
     )
   },
-  query: (self, args, rt) =>
-    wrap(self, queryOf(self.world, rt, self.selection, args, 'query')),
+  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args, 'query')),
   and: (self, [other]) => wrap(self, self.selection.and(operand(other))),
   or: (self, [other]) => wrap(self, self.selection.or(operand(other))),
   minus: (self, [other, mode]) =>
@@ -94,21 +103,27 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
     if (hasFlag(args[1], DK.countValues))
       return wrap(self, self.selection.distinct(path, { ...options, count: true }))
     const type = typeAt(self, path)
-    return new Collection(self.selection.distinct(path, options).map((v) => self.world.toFourD(v, type)))
+    return new Collection(
+      self.selection.distinct(path, options).map((v) => self.world.toFourD(v, type)),
+    )
   },
   distinctPaths: (self, args) =>
     wrap(self, self.selection.distinctPaths(textParam(args, 1, 'distinctPaths') as never)),
   extract(self, args) {
     const path = textParam(args, 1, 'extract')
     if (typeof args[1] === 'string')
-      return wrap(self, self.selection.extract(path, args[1], ...args.slice(2).map((a) => toText(a))))
+      return wrap(
+        self,
+        self.selection.extract(path, args[1], ...args.slice(2).map((a) => toText(a))),
+      )
     const type = typeAt(self, path)
     const values = self.selection.extract(path, { keepNull: hasFlag(args[1], 1) })
     return new Collection(values.map((v) => (v === undefined ? null : self.world.toFourD(v, type))))
   },
   toCollection(self, args) {
     // `toCollection({options {; begin {; howMany}}})` or with a filter first.
-    const [filter, options, begin, howMany] = typeof args[0] === 'number' ? [undefined, ...args] : args
+    const [filter, options, begin, howMany] =
+      typeof args[0] === 'number' ? [undefined, ...args] : args
     const objects = self.selection.toCollection(
       filterParam(filter),
       { withKey: hasFlag(options, DK.withPrimaryKey), withStamp: hasFlag(options, DK.withStamp) },
@@ -119,7 +134,10 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
     return new Collection(objects.map((o) => self.world.recordToFourD(dc, o)))
   },
   drop: (self, [mode]) =>
-    wrap(self, self.selection.drop({ stopOnFirstError: hasFlag(mode, DK.stopDroppingOnFirstError) })),
+    wrap(
+      self,
+      self.selection.drop({ stopOnFirstError: hasFlag(mode, DK.stopDroppingOnFirstError) }),
+    ),
   add(self, [added]) {
     self.selection.add(operand(added))
     return self

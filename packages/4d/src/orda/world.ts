@@ -39,7 +39,8 @@ export class OrdaWorld {
 
   session(session: WebSession): SessionHandle {
     let handle = this.#sessions.get(session)
-    if (handle === undefined) this.#sessions.set(session, (handle = new SessionHandle(this, session)))
+    if (handle === undefined)
+      this.#sessions.set(session, (handle = new SessionHandle(this, session)))
     return handle
   }
 
@@ -49,8 +50,11 @@ export class OrdaWorld {
 
   /** The ORDA class a `Class extends` path names (`['Entity']`, `['4D', 'Entity']`), or null. */
   builtinFor(path: readonly string[]): ClassObject | null {
-    const name = path.length === 1 ? path[0] : path.length === 2 && path[0] === '4D' ? path[1] : null
-    return ORDA_KINDS.find((k) => k === name) === undefined ? null : this.#builtins[name as OrdaKind]
+    const name =
+      path.length === 1 ? path[0] : path.length === 2 && path[0] === '4D' ? path[1] : null
+    return ORDA_KINDS.find((k) => k === name) === undefined
+      ? null
+      : this.#builtins[name as OrdaKind]
   }
 
   /** Whether the project's class `own` extends `builtin` (its chain ends there). */
