@@ -21,8 +21,26 @@ export class EntityHandle extends OrdaHandle {
     public entity: Entity | null,
     /** The change in progress, or the new entity (`dataClass.new()`). */
     public draft: EntityDraft | null,
+    /** For a member of a selection: core's copy of it that remembers its place, made on demand. */
+    private place?: () => Entity | null,
   ) {
     super(world)
+  }
+
+  /** The saved version as it remembers the selection it was read from (null for a new entity). */
+  placed(): Entity | null {
+    const place = this.place
+    if (place === undefined) return this.entity
+    this.place = undefined
+    if (this.entity !== null) this.entity = place()
+    return this.entity
+  }
+
+  /** The entity is `entity` now (saved, reloaded), with no change pending and no selection. */
+  replace(entity: Entity | null): void {
+    this.entity = entity
+    this.draft = null
+    this.place = undefined
   }
 
   get kind(): OrdaKind {

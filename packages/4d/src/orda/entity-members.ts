@@ -17,10 +17,7 @@ const toFourD = (self: EntityHandle, v: unknown): unknown => self.world.toFourD(
 /** A result of core, with the entity it may carry made this one (4D changes it in place). */
 function inPlace(self: EntityHandle, result: WriteResult & { entity?: Entity }): unknown {
   const { entity, ...rest } = result
-  if (entity !== undefined) {
-    self.entity = entity
-    self.draft = null
-  }
+  if (entity !== undefined) self.replace(entity)
   return toFourD(self, rest)
 }
 
@@ -28,17 +25,14 @@ function inPlace(self: EntityHandle, result: WriteResult & { entity?: Entity }):
 const current = (self: EntityHandle) => self.draft ?? self.entity!
 
 /** The saved version, for the members only a saved entity has (null for a new one). */
-const saved = (self: EntityHandle): Entity | null => self.entity
+const saved = (self: EntityHandle): Entity | null => self.placed()
 
 export const ENTITY_MEMBERS = defineMembers(EntityHandle, 'Entity', {
   save(self, [mode]) {
     const draft = self.draft
     if (draft === null) return toFourD(self, { success: true })
     const result = draft.save({ autoMerge: hasFlag(mode, DK.autoMerge) })
-    if (result.success) {
-      self.entity = draft.base
-      self.draft = null
-    }
+    if (result.success) self.replace(draft.base)
     return toFourD(self, result)
   },
   drop(self, [mode]) {

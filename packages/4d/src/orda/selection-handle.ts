@@ -10,6 +10,7 @@ import { FOR_EACH } from '../runtime/context/iterate.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
 import { viaCore } from './core-errors.js'
+import { EntityHandle } from './entity-handle.js'
 import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
 import type { OrdaWorld } from './world.js'
 
@@ -55,9 +56,16 @@ export class SelectionHandle extends OrdaHandle {
     }
   }
 
-  /** The member at `i` (from 0) as an entity that remembers this selection. */
+  /**
+   * The member at `i` (from 0) as an entity that remembers this selection: the stored version,
+   * and core's copy that remembers its place (`memberAt`) only when a member that needs it runs
+   * (`next()`, `getSelection()`…), so that a loop reading attributes allocates no copy.
+   */
   member(i: number): unknown {
-    return this.world.toFourD(viaCore(() => this.selection.memberAt(i)))
+    const selection = this.selection
+    const entity = viaCore(() => selection.at(i))
+    if (entity === null || entity === undefined) return null
+    return new EntityHandle(this.world, entity, null, () => selection.memberAt(i) ?? null)
   }
 
   /** `$sel[i]`: out of the selection's range is an error (EntitySelectionClass.md, "[index]"). */
