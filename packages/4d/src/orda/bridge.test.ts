@@ -46,6 +46,21 @@ return $names`
     expect(runFor(ds, code)).toEqual(['Turing', 'Lovelace', 'Hopper', 'Lovelace'])
   })
 
+  test('an entity of For each remembers its selection and place; saved, it is its own', () => {
+    const ds = store()
+    const code = `
+var $out : Collection:=[]
+var $e : Object
+For each ($e; ds.Employee.all().orderBy("salary desc"))
+  $out.push($e.indexOf())
+End for each
+$e.salary:=1
+$e.save()
+$out.push($e.getSelection()=Null; $e.salary)
+return $out`
+    expect(runFor(ds, code)).toEqual([0, 1, 2, true, 1])
+  })
+
   test('sum, average, min, max, count, distinct; Undefined where 4D answers it', () => {
     const ds = store()
     const code = `
