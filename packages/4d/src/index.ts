@@ -32,3 +32,4 @@ export { ClassObject, classOf, type ClassDefinition } from './runtime/classes/cl
 export { FourDFunction, type FunctionImpl } from './runtime/classes/function-object.js'
 export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
 export { FourDError } from './runtime/errors/fourd-error.js'
+export * from './project/index.js'
