@@ -48,10 +48,11 @@ function locate(folder: string): { root: string; sources: string | null } {
 
 /**
  * The 4D code of the project at `folder`.
- * @throws Error when `folder` is not a folder
+ * @throws Error when `folder` is not a folder (its message says so, without the path)
  */
 export async function readProjectSources(folder: string): Promise<ProjectSources> {
-  if (!isFolder(folder)) throw new Error(`${folder}: not a folder`)
+  if (!isFolder(folder))
+    throw new Error(existsSync(folder) ? 'not a folder' : 'the folder does not exist')
   const { root, sources } = locate(folder)
   const read = async (dir: string, kind: ProjectSource['kind']): Promise<ProjectSource[]> =>
     Promise.all(
