@@ -32,4 +32,6 @@ export { ClassObject, classOf, type ClassDefinition } from './runtime/classes/cl
 export { FourDFunction, type FunctionImpl } from './runtime/classes/function-object.js'
 export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
 export { FourDError } from './runtime/errors/fourd-error.js'
+export { ordaBridge, type OrdaBridge } from './orda/bridge.js'
+export { DK as ORDA_OPTIONS } from './orda/options.js'
 export * from './project/index.js'

@@ -20,4 +20,4 @@ export {
   type FileCheck,
 } from './check-report.js'
 export { projectFunctions, type ProjectFunctionsOptions } from './project-functions.js'
-export { withoutOrda, type OrdaBridge } from './orda-contract.js'
+export { withoutOrda } from './without-orda.js'

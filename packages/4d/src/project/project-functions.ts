@@ -37,12 +37,13 @@ import type { ClassObject } from '../runtime/classes/class-object.js'
 import type { ClassStore } from '../runtime/classes/class-store.js'
 import type { MethodRegistry } from '../runtime/context/methods.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
-import { withoutOrda, type OrdaBridge } from './orda-contract.js'
+import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
+import { withoutOrda } from './without-orda.js'
 
 export interface ProjectFunctionsOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
   readonly dataClasses: ReadonlySet<string>
-  /** The ORDA bridge of a datastore, made once for each. @default no ORDA (orda-contract.ts) */
+  /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
   readonly bridge?: (datastore: Datastore) => OrdaBridge
   /** The time a call made outside a request may run. @default 2000 (the REST query budget's) */
   readonly budgetMs?: number
@@ -144,7 +145,7 @@ export function projectFunctions(
   project: CompiledProject,
   options: ProjectFunctionsOptions,
 ): FunctionsDef {
-  const bridgeOf = options.bridge ?? (() => withoutOrda)
+  const bridgeOf = options.bridge ?? ordaBridge
   const budgetMs = options.budgetMs ?? 2000
   // One running state a datastore (the call's), and one for a call made outside any.
   const running = new WeakMap<object, Running>()

@@ -19,6 +19,17 @@ describe('EntitySelection queries and orders (4D API/EntitySelectionClass)', () 
     expectTypeOf(emps.first()?.get('salary')).toEqualTypeOf<number | null | undefined>()
   })
 
+  it('.query(formula, settings): the members the formula answers true for, with args', () => {
+    const ds = pageExamples()
+    const temp = ds.Employee.query('lastName = :1', 'H@')
+    const rich = temp.query((e, min) => (e.get('salary') ?? 0) > min, { args: 100000 })
+    expect(keysOf(rich)).toEqual([701, 710])
+    expect(keysOf(temp.query(() => 'yes'))).toEqual([])
+    expect(() => temp.query(() => true, { allowFormulas: false })).toThrow(
+      expect.objectContaining({ errCode: 1278 }),
+    )
+  })
+
   it('.queryPlan and .queryPath: on a selection a query made with them asked', () => {
     const ds = pageExamples()
     const sel = ds.Employee.query('salary > :1', 100000, { queryPlan: true, queryPath: true })

@@ -35,6 +35,15 @@ describe('EntitySelection values (4D API/EntitySelectionClass)', () => {
     expect(ds.Address.all().extract('nowhere' as never)).toEqual([])
   })
 
+  it('.project(name): the projection a property gives, also for a name a member takes', () => {
+    const ds = pageExamples()
+    const teachers = ds.Teacher.all()
+    expect(teachers.project('lastname')).toEqual(teachers.lastname)
+    expect(keysOf(teachers.project('address') as EntitySelection)).toEqual(keysOf(teachers.address))
+    expect(keysOf(ds.Address.all().project('teachers') as EntitySelection)).toEqual([1, 2])
+    expect(() => teachers.project('length')).toThrow(expect.objectContaining({ errCode: 1500 }))
+  })
+
   it('.toCollection(): every attribute, with key and stamp, filtered, sliced, relations', () => {
     const ds = pageExamples()
     const employees = ds.Employee.query('employer.ID = 2')

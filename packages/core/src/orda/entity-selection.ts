@@ -44,6 +44,9 @@ import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from './writes.js'
 import { isWriteRefusal } from '../txn/save-status.js'
 import { placed } from './selection-place.js'
+import { rowsMatchingFormula } from './formula-query.js'
+import type { FormulaQuerySettings, QueryFormula } from './formula-query.js'
+import { projection } from './selection-attributes.js'
 import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
@@ -306,7 +309,22 @@ export class EntitySelectionCore<
    * @example sel.query('manager.lastName = :1', 'S@')
    * @example sel.query('salary > :min', { parameters: { min: 5000 }, queryPlan: true }).queryPlan
    */
-  query(text: string, ...args: unknown[]): EntitySelection<M, N> {
+  query(text: string, ...args: unknown[]): EntitySelection<M, N>
+  /**
+   * 4D's `entitySelection.query(formula, querySettings)`: the members for which `formula` returns
+   * true, as `dataClass.query(formula)` tests them (a member dropped since is left out).
+   *
+   * @example sel.query((e) => String(e.get('lastName')).startsWith('S'))
+   */
+  query<A = unknown>(
+    formula: QueryFormula<Entity<M, N>, A>,
+    settings?: FormulaQuerySettings<A>,
+  ): EntitySelection<M, N>
+  query(text: string | QueryFormula<Entity<M, N>, never>, ...args: unknown[]) {
+    if (typeof text !== 'string') {
+      const dc = this.dataClass as unknown as DataClass
+      return this.dataClass.select(rowsMatchingFormula(dc, this.rowIds, text, args[0] as never))
+    }
     return queryWithin(this.#typed, text, queryOptionsOf(args))
   }
 
@@ -408,6 +426,17 @@ export class EntitySelectionCore<
 
   #aggregate(path: string, operation: 'count' | 'sum' | 'average' | 'min' | 'max' | '$all') {
     return aggregateOf(this.dataClass as unknown as DataClass, this.#rows, path, operation)
+  }
+
+  /**
+   * 4D's `selection.attributeName` with the name as text: what the attribute's property projects
+   * (a relation, the selection of the entities it reaches, each once; another attribute, its
+   * values as `extract(name)` gives them), also for an attribute named like a member (`length`,
+   * `first`), which has no property. The 4D language reads `$sel.name` through it. Throws
+   * AttributeNotFound (1500) for a name that is not an attribute.
+   */
+  project(attribute: string): unknown {
+    return projection(this as unknown as EntitySelection, this.dataClass.attribute(attribute))
   }
 
   /**

@@ -7,7 +7,8 @@
  *   "Trying to read a property of a null value returns an error"; dt_object.md: objects "must have
  *   been instantiated"), except `length`, which is 0 for a collection variable never assigned
  *   (dt_collection.md "Undefined").
- * - A collection index past either end reads Undefined; assigning past the end grows the
+ * - A collection index past either end reads Undefined; an object of the host read by a number
+ *   (an entity selection's `$sel[0]`) answers through GET_INDEX; assigning past the end grows the
  *   collection with nulls.
  * - Assigning Undefined to an existing property clears it by its type (Null, False, "", 0, the null
  *   date), and to a missing one does nothing (dt_null_undefined.md). A Time is stored as its
@@ -17,7 +18,7 @@
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
-import { GET_MEMBER, SET_MEMBER, isMemberHost } from '../values/host.js'
+import { GET_INDEX, GET_MEMBER, SET_MEMBER, isIndexHost, isMemberHost } from '../values/host.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { TimeValue } from '../values/time-value.js'
@@ -26,7 +27,10 @@ import { TimeValue } from '../values/time-value.js'
 export function get(target: unknown, key: string | number): unknown {
   if (typeof target === 'object' && target !== null) {
     if (target instanceof Collection) return collectionMember(target, key)
-    if (typeof key !== 'string') return raise('InvalidIndex', { index: String(key) })
+    if (typeof key !== 'string')
+      return isIndexHost(target)
+        ? target[GET_INDEX](indexOf(key))
+        : raise('InvalidIndex', { index: String(key) })
     if (isMemberHost(target)) return target[GET_MEMBER](key)
     if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
     return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined

@@ -9,6 +9,8 @@
 export const GET_MEMBER: unique symbol = Symbol.for('@entistore/4d:getMember') as never
 /** `obj[SET_MEMBER](name, value)`: 4D's `obj.name:=value`. */
 export const SET_MEMBER: unique symbol = Symbol.for('@entistore/4d:setMember') as never
+/** `obj[GET_INDEX](i)`: the value of 4D's `obj[i]` for a number `i` (an entity selection's member). */
+export const GET_INDEX: unique symbol = Symbol.for('@entistore/4d:getIndex') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
 export const TO_JSON: unique symbol = Symbol.for('@entistore/4d:toJSON') as never
 
@@ -17,9 +19,14 @@ export interface MemberHost {
   [SET_MEMBER]?(name: string, value: unknown): void
 }
 
+export interface IndexHost {
+  [GET_INDEX](index: number): unknown
+}
+
 export interface JsonHost {
   [TO_JSON](): unknown
 }
 
 export const isMemberHost = (v: object): v is MemberHost => GET_MEMBER in v
 export const isJsonHost = (v: object): v is JsonHost => TO_JSON in v
+export const isIndexHost = (v: object): v is IndexHost => GET_INDEX in v

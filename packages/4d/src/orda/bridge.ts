@@ -1,0 +1,49 @@
+/**
+ * @module The ORDA bridge (docs/4d-language.md, "ORDA"): what the project loader gives 4D code
+ * running on a datastore of core — `ds`, the session, the ORDA classes its classes extend, and the
+ * conversions of values both ways. Every read and write of 4D code goes through core's own API,
+ * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
+ */
+import { currentSession, type Datastore } from '@entistore/core'
+import { OrdaWorld } from './world.js'
+
+export interface OrdaBridge {
+  /** 4D's `ds` for code running on the datastore (`rt.ds`). */
+  readonly ds: unknown
+  /**
+   * A value of core as 4D code sees it: an Entity, an EntitySelection, a DataClass, the Datastore
+   * (with 4D's member names), a date as core stores it as a 4D Date when `type` is a Date's, an
+   * array as a 4D Collection, a plain object as a 4D object.
+   */
+  toFourD(value: unknown, type?: string): unknown
+  /** A 4D value as core and the REST interface take it (a function's result, a core call's arguments). */
+  fromFourD(value: unknown): unknown
+  /**
+   * The superclass a 4D class file extends when it names an ORDA class (`DataClass`, `Entity`,
+   * `EntitySelection`, `DataStoreImplementation`): what `ClassStore({ builtinSuperclass })` takes.
+   */
+  builtinSuperclass(path: readonly string[]): unknown
+  /** 4D's `Session` for code running as a session of core (`rt.session`), null outside one. */
+  session(): unknown
+}
+
+// One bridge a datastore: `ds.Employee` is the same object for every runtime made on it.
+const bridges = new WeakMap<Datastore, OrdaBridge>()
+
+export function ordaBridge(datastore: Datastore): OrdaBridge {
+  let bridge = bridges.get(datastore)
+  if (bridge !== undefined) return bridge
+  const world = new OrdaWorld(datastore)
+  bridge = {
+    ds: world.ds,
+    toFourD: (value, type) => world.toFourD(value, type),
+    fromFourD: (value) => world.fromFourD(value),
+    builtinSuperclass: (path) => world.builtinFor(path),
+    session() {
+      const session = currentSession()
+      return session === null ? null : world.session(session)
+    },
+  }
+  bridges.set(datastore, bridge)
+  return bridge
+}

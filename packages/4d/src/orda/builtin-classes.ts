@@ -1,0 +1,50 @@
+/**
+ * @module The ORDA classes 4D code extends (`Class extends Entity`, docs/ORDA/ordaClasses.md):
+ * `DataStoreImplementation`, `DataClass`, `Entity`, `EntitySelection`, each a class object whose
+ * functions are 4D's members, so that a project's class finds them up its chain (`This.save()`,
+ * `Super.query(…)`) as it finds its own.
+ */
+import { ClassStore } from '../runtime/classes/class-store.js'
+import type { ClassObject } from '../runtime/classes/class-object.js'
+import type { FourDFunction } from '../runtime/classes/function-object.js'
+import { DATA_CLASS_MEMBERS } from './data-class-members.js'
+import { DATASTORE_MEMBERS } from './datastore-members.js'
+import { ENTITY_MEMBERS } from './entity-members.js'
+import type { OrdaKind } from './handle.js'
+import { SELECTION_MEMBERS } from './selection-members.js'
+
+const MEMBERS: Record<OrdaKind, ReadonlyMap<string, FourDFunction>> = {
+  DataStoreImplementation: DATASTORE_MEMBERS,
+  DataClass: DATA_CLASS_MEMBERS,
+  Entity: ENTITY_MEMBERS,
+  EntitySelection: SELECTION_MEMBERS,
+}
+
+/** The names a project's `Class extends` may give them. */
+export const ORDA_KINDS = Object.keys(MEMBERS) as OrdaKind[]
+
+/** A new set of the four classes (a bridge has its own). */
+export function builtinClasses(): Record<OrdaKind, ClassObject> {
+  const store = new ClassStore()
+  const define = (name: OrdaKind): ClassObject =>
+    store.define({
+      name,
+      file: '',
+      superclass: null,
+      shared: false,
+      singleton: false,
+      sessionSingleton: false,
+      constructorFunction: undefined,
+      functions: MEMBERS[name],
+      getters: new Map(),
+      setters: new Map(),
+      initializers: [],
+      orda: [],
+    })
+  return {
+    DataStoreImplementation: define('DataStoreImplementation'),
+    DataClass: define('DataClass'),
+    Entity: define('Entity'),
+    EntitySelection: define('EntitySelection'),
+  }
+}

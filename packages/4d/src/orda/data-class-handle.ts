@@ -1,0 +1,34 @@
+/**
+ * @module A dataclass as 4D code holds it (`ds.Employee`, docs/API/DataClassClass.md): core's
+ * DataClass; `ds.Employee.lastName` is the attribute's object as core describes it.
+ */
+import type { DataClass } from '@entistore/core'
+import { viaCore } from './core-errors.js'
+import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
+import type { OrdaWorld } from './world.js'
+
+export class DataClassHandle extends OrdaHandle {
+  constructor(
+    world: OrdaWorld,
+    readonly dataClass: DataClass,
+  ) {
+    super(world)
+  }
+
+  get kind(): OrdaKind {
+    return 'DataClass'
+  }
+
+  protected get className(): string {
+    return this.dataClass.name
+  }
+
+  core(): DataClass {
+    return this.dataClass
+  }
+
+  protected attribute(name: string): Found {
+    if (!this.dataClass.def.attributesByName.has(name)) return NONE
+    return this.world.toFourD(viaCore(() => this.dataClass.attributeInfo(name)))
+  }
+}

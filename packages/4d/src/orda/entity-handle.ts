@@ -1,0 +1,80 @@
+/**
+ * @module An entity as 4D code holds it (docs/API/EntityClass.md): a core Entity, the version it
+ * read, and once code assigns an attribute, the draft of core that keeps the change until `save()`
+ * (core's entities are immutable versions; 4D's are objects changed in memory). Attributes read
+ * through core's `get` (the session's permissions apply), as 4D values: a related entity as an
+ * entity, related entities as a selection, a Date attribute as a 4D Date, an object attribute as a
+ * 4D object. An attribute computed by the class (`Function get`) that core does not compute runs
+ * the class's code, after core has checked that the session may read the attribute.
+ */
+import type { AttributeDef, DataClass, Entity, EntityDraft } from '@entistore/core'
+import { raise } from '../runtime/errors/fourd-error.js'
+import { SET_MEMBER, TO_JSON } from '../runtime/values/host.js'
+import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
+import { viaCore } from './core-errors.js'
+import type { OrdaWorld } from './world.js'
+
+export class EntityHandle extends OrdaHandle {
+  constructor(
+    world: OrdaWorld,
+    /** The version read (it remembers the selection it was read from), or the last one saved. */
+    public entity: Entity | null,
+    /** The change in progress, or the new entity (`dataClass.new()`). */
+    public draft: EntityDraft | null,
+  ) {
+    super(world)
+  }
+
+  get kind(): OrdaKind {
+    return 'Entity'
+  }
+
+  get dataClass(): DataClass {
+    return (this.draft?.dataClass ?? this.entity!.dataClass) as DataClass
+  }
+
+  protected get className(): string {
+    return `${this.dataClass.name}Entity`
+  }
+
+  /** The entity as core takes it (a relation's value, a function's result): saved, or the draft. */
+  core(): Entity | EntityDraft {
+    return this.entity ?? this.draft!
+  }
+
+  /** The draft changes go to, made at the first change. */
+  edit(): EntityDraft {
+    return (this.draft ??= this.entity!.edit())
+  }
+
+  protected attribute(name: string): Found {
+    const attr = this.dataClass.def.attributesByName.get(name)
+    if (attr === undefined) return NONE
+    const raw = viaCore(() => (this.draft ?? this.entity!).get(name))
+    if (attr.kind === 'calculated' && attr.compute === undefined) {
+      // Core has no code for it: the class's `Function get`, once core allowed the read above.
+      const rt = runtimeNow()
+      const getter = this.classObject(rt).findGetter(name)
+      if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this, [])
+    }
+    return this.world.attributeToFourD(attr, raw)
+  }
+
+  [SET_MEMBER](name: string, value: unknown): void {
+    const attr: AttributeDef | undefined = this.dataClass.def.attributesByName.get(name)
+    if ((attr === undefined || attr.kind === 'calculated') && classSetter(this, name, value)) return
+    if (attr === undefined) {
+      viaCore(() => this.dataClass.attribute(name))
+      return raise('ReadOnlyMember', { property: name })
+    }
+    const draft = this.edit()
+    viaCore(() => draft.set(name, this.world.fromFourD(value) as never))
+  }
+
+  [TO_JSON](): unknown {
+    return this.world.recordToFourD(
+      this.dataClass,
+      viaCore(() => this.core().toObject()),
+    )
+  }
+}

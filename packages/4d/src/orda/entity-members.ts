@@ -1,0 +1,91 @@
+/**
+ * @module 4D's Entity functions (docs/API/EntityClass.md) on an entity of 4D code, each through
+ * core's Entity or its draft: `save()` and `drop()` answer 4D's status objects (`{success,
+ * status, statusText…}`, never an error for what the data refused), `lock()`/`reload()` bring the
+ * entity up to date in place as 4D's do, navigation (`next()`…) follows the selection it was read
+ * from.
+ */
+import type { Entity, WriteResult } from '@entistore/core'
+import { Collection } from '../runtime/values/collection.js'
+import { defineMembers, filterParam } from './member-kit.js'
+import { EntityHandle } from './entity-handle.js'
+import { SelectionHandle } from './selection-handle.js'
+import { DK, hasFlag } from './options.js'
+
+const toFourD = (self: EntityHandle, v: unknown): unknown => self.world.toFourD(v)
+
+/** A result of core, with the entity it may carry made this one (4D changes it in place). */
+function inPlace(self: EntityHandle, result: WriteResult & { entity?: Entity }): unknown {
+  const { entity, ...rest } = result
+  if (entity !== undefined) {
+    self.entity = entity
+    self.draft = null
+  }
+  return toFourD(self, rest)
+}
+
+/** The entity as core reads it: the draft when it has one (its changes), else the version. */
+const current = (self: EntityHandle) => self.draft ?? self.entity!
+
+/** The saved version, for the members only a saved entity has (null for a new one). */
+const saved = (self: EntityHandle): Entity | null => self.entity
+
+export const ENTITY_MEMBERS = defineMembers(EntityHandle, 'Entity', {
+  save(self, [mode]) {
+    const draft = self.draft
+    if (draft === null) return toFourD(self, { success: true })
+    const result = draft.save({ autoMerge: hasFlag(mode, DK.autoMerge) })
+    if (result.success) {
+      self.entity = draft.base
+      self.draft = null
+    }
+    return toFourD(self, result)
+  },
+  drop(self, [mode]) {
+    const force = hasFlag(mode, DK.forceDropIfStampChanged)
+    return toFourD(self, (self.entity ?? self.draft!).drop({ force }))
+  },
+  getKey: (self, [mode]) => current(self).getKey({ asString: hasFlag(mode, DK.keyAsString) }),
+  getStamp: (self) => current(self).getStamp(),
+  isNew: (self) => self.draft?.isNew() ?? false,
+  touched: (self) => self.draft?.touched() ?? false,
+  touchedAttributes: (self) => new Collection([...(self.draft?.touchedAttributes() ?? [])]),
+  getDataClass: (self) => self.world.dataClass(self.dataClass),
+  getSelection: (self) => toFourD(self, saved(self)?.getSelection() ?? null),
+  indexOf(self, [selection]) {
+    const sel = selection instanceof SelectionHandle ? selection.selection : undefined
+    return saved(self)?.indexOf(sel) ?? -1
+  },
+  next: (self) => toFourD(self, saved(self)?.next() ?? null),
+  previous: (self) => toFourD(self, saved(self)?.previous() ?? null),
+  first: (self) => toFourD(self, saved(self)?.first() ?? null),
+  last: (self) => toFourD(self, saved(self)?.last() ?? null),
+  clone: (self) =>
+    new EntityHandle(self.world, self.entity?.clone() ?? null, self.draft?.clone() ?? null),
+  reload: (self) => inPlace(self, current(self).reload()),
+  lock(self, [mode]) {
+    const entity = saved(self)
+    if (entity === null)
+      return toFourD(self, { success: false, status: 5, statusText: 'Entity does not exist' })
+    return inPlace(
+      self,
+      entity.lock({ reload: hasFlag(mode, DK.reloadIfStampChanged) }) as WriteResult,
+    )
+  },
+  unlock: (self) => toFourD(self, saved(self)?.unlock() ?? { success: true }),
+  toObject(self, [filter, options]) {
+    const object = current(self).toObject(filterParam(filter) ?? '', {
+      withKey: hasFlag(options, DK.withPrimaryKey),
+      withStamp: hasFlag(options, DK.withStamp),
+    })
+    return self.world.recordToFourD(self.dataClass, object)
+  },
+  fromObject(self, [filler]) {
+    self.edit().fromObject((self.world.fromFourD(filler) ?? {}) as Record<string, unknown>)
+  },
+  diff(self, [other, attributes]) {
+    const theirs = other instanceof EntityHandle ? current(other) : (other as never)
+    return toFourD(self, current(self).diff(theirs as never, filterParam(attributes) as never))
+  },
+  getRemoteContextAttributes: () => '',
+})

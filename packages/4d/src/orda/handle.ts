@@ -1,0 +1,74 @@
+/**
+ * @module What the ORDA objects 4D code holds share (the datastore `ds`, a dataclass, an entity, an
+ * entity selection): how a member is found. `obj.name` reads, in order, the model's attribute of
+ * that name (as 4D's ORDA objects have their attributes as properties), a property of the kind
+ * (`length`), then a computed property or a function of the object's class: the project's class
+ * (`cs.EmployeeEntity`, `cs.Employee`, `cs.EmployeeSelection`, `cs.DataStore`) when it extends
+ * the ORDA class, else the ORDA class itself, whose functions are 4D's members (builtin-classes.ts).
+ */
+import type { ClassObject } from '../runtime/classes/class-object.js'
+import { currentRuntime } from '../runtime/context/current.js'
+import type { Runtime } from '../runtime/context/runtime.js'
+import { GET_MEMBER, type MemberHost } from '../runtime/values/host.js'
+import type { OrdaWorld } from './world.js'
+
+/** What a lookup answers when the name is not of its kind. */
+export const NONE: unique symbol = Symbol('none') as never
+export type Found = unknown
+
+/** The four ORDA classes 4D code extends. */
+export type OrdaKind = 'DataStoreImplementation' | 'DataClass' | 'Entity' | 'EntitySelection'
+
+export abstract class OrdaHandle implements MemberHost {
+  constructor(readonly world: OrdaWorld) {}
+
+  /** The object of core behind it. */
+  abstract core(): unknown
+  /** The ORDA class of its kind. */
+  abstract get kind(): OrdaKind
+  /** The name of the project class of this object (`EmployeeEntity`). */
+  protected abstract get className(): string
+  /** The value of the model's attribute `name`, or NONE when there is none. */
+  protected abstract attribute(name: string): Found
+  /** A property of the kind (`length`), or NONE. */
+  protected property(_name: string): Found {
+    return NONE
+  }
+
+  /** The class its functions come from: the project's, or the ORDA class. */
+  classObject(rt: Runtime | undefined = runtimeNow()): ClassObject {
+    const builtin = this.world.builtin(this.kind)
+    const own = rt?.cs.get(this.className)
+    return own !== undefined && this.world.extendsBuiltin(own, builtin) ? own : builtin
+  }
+
+  [GET_MEMBER](name: string): unknown {
+    const value = this.attribute(name)
+    if (value !== NONE) return value
+    const property = this.property(name)
+    if (property !== NONE) return property
+    const rt = runtimeNow()
+    const cls = this.classObject(rt)
+    const getter = cls.findGetter(name)
+    if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this, [])
+    return cls.findFunction(name)
+  }
+}
+
+/** The running context of the 4D code now running, if any (a host reading a handle has none). */
+export function runtimeNow(): Runtime | undefined {
+  try {
+    return currentRuntime()
+  } catch {
+    return undefined
+  }
+}
+
+/** `Function set name` of the object's class, run; false when it has none. */
+export function classSetter(handle: OrdaHandle, name: string, value: unknown): boolean {
+  const rt = runtimeNow()
+  const setter = handle.classObject(rt).findSetter(name)
+  if (setter === undefined || rt === undefined) return false
+  setter.invoke(rt, handle, [value])
+  return true
+}

@@ -1,0 +1,30 @@
+/**
+ * @module The parameters of 4D's `query()` as core takes them: `query(queryString; value…;
+ * querySettings)` (the values of `:1`, `:2`… converted, the settings object last), or
+ * `query(formula; querySettings)`, the formula run on each entity as 4D code with the entity as
+ * `This` (`querySettings.args` its parameter), through core's formula query.
+ */
+import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
+import { FourDFunction } from '../runtime/classes/function-object.js'
+import type { Runtime } from '../runtime/context/runtime.js'
+import { textParam } from './member-kit.js'
+import type { OrdaWorld } from './world.js'
+
+export function queryOf(
+  world: OrdaWorld,
+  rt: Runtime,
+  target: DataClass | EntitySelection,
+  args: readonly unknown[],
+  member: string,
+): EntitySelection {
+  const [first, ...rest] = args
+  if (first instanceof FourDFunction) {
+    const settings = (world.fromFourD(rest[0]) ?? {}) as FormulaQuerySettings
+    const params = [world.toFourD(settings.args)]
+    const formula = (entity: unknown): boolean =>
+      first.invoke(rt, world.toFourD(entity), params) === true
+    return (target as DataClass).query(formula, settings)
+  }
+  const text = textParam(args, 1, member)
+  return target.query(text, ...rest.map((v) => world.fromFourD(v)))
+}

@@ -1,0 +1,81 @@
+/**
+ * @module An entity selection as 4D code holds it (docs/API/EntitySelectionClass.md): core's
+ * EntitySelection. `$sel.attribute` projects through core (`project`: a relation as a selection,
+ * other attributes as a collection of their values), `$sel[i]` and `For each ($e; $sel)` give its
+ * members as entities that remember it (`$e.next()`), a dropped one as Null; `length`,
+ * `queryPlan` and `queryPath` are its properties.
+ */
+import type { EntitySelection } from '@entistore/core'
+import { FOR_EACH } from '../runtime/context/iterate.js'
+import { raise } from '../runtime/errors/fourd-error.js'
+import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
+import { viaCore } from './core-errors.js'
+import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
+import type { OrdaWorld } from './world.js'
+
+export class SelectionHandle extends OrdaHandle {
+  constructor(
+    world: OrdaWorld,
+    readonly selection: EntitySelection,
+  ) {
+    super(world)
+  }
+
+  get kind(): OrdaKind {
+    return 'EntitySelection'
+  }
+
+  protected get className(): string {
+    return `${this.selection.dataClass.name}Selection`
+  }
+
+  core(): EntitySelection {
+    return this.selection
+  }
+
+  protected attribute(name: string): Found {
+    const attr = this.selection.dataClass.def.attributesByName.get(name)
+    if (attr === undefined) return NONE
+    return this.world.projectionToFourD(
+      attr,
+      viaCore(() => this.selection.project(name)),
+    )
+  }
+
+  protected override property(name: string): Found {
+    switch (name) {
+      case 'length':
+        return this.selection.length
+      case 'queryPlan':
+        return this.world.toFourD(this.selection.queryPlan)
+      case 'queryPath':
+        return this.world.toFourD(this.selection.queryPath)
+      default:
+        return NONE
+    }
+  }
+
+  /** The member at `i` (from 0) as an entity that remembers this selection. */
+  member(i: number): unknown {
+    return this.world.toFourD(viaCore(() => this.selection.memberAt(i)))
+  }
+
+  /** `$sel[i]`: out of the selection's range is an error (EntitySelectionClass.md, "[index]"). */
+  [GET_INDEX](i: number): unknown {
+    const length = this.selection.length
+    if (i < 0 || i >= length)
+      return raise('InvalidIndex', { index: `${i} (entity selection of ${length} entities)` })
+    return this.member(i)
+  }
+
+  [FOR_EACH](): { readonly length: number; at(i: number): unknown } {
+    return { length: this.selection.length, at: (i) => this.member(i) }
+  }
+
+  [TO_JSON](): unknown {
+    const dc = this.selection.dataClass
+    return this.world.toFourD(
+      viaCore(() => this.selection.toCollection()).map((o) => this.world.recordToFourD(dc, o)),
+    )
+  }
+}

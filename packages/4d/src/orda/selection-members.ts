@@ -1,0 +1,157 @@
+/**
+ * @module 4D's EntitySelection functions (docs/API/EntitySelectionClass.md) on a selection of 4D
+ * code, each core's EntitySelection member of the same name. Core answers null where 4D answers
+ * Undefined (`average`, `min`, `max` of no value): 4D code gets Undefined. Values of a Date
+ * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates.
+ */
+import type { AttributeDef, DataClass, Entity, EntitySelection } from '@entistore/core'
+import { FourDFunction } from '../runtime/classes/function-object.js'
+import { toText } from '../runtime/convert/conversions.js'
+import { Collection } from '../runtime/values/collection.js'
+import { EntityHandle } from './entity-handle.js'
+import { defineMembers, filterParam, textParam } from './member-kit.js'
+import { DK, hasFlag } from './options.js'
+import { queryOf } from './query-args.js'
+import { SelectionHandle } from './selection-handle.js'
+
+/** The attribute a path ends on (`employer.name` → Company's `name`), if the model has it. */
+function attributeAt(dc: DataClass, path: string): AttributeDef | undefined {
+  let attr: AttributeDef | undefined
+  let at: DataClass | undefined = dc
+  for (const step of path.split('.')) {
+    attr = at?.def.attributesByName.get(step)
+    if (attr === undefined) return undefined
+    at =
+      'target' in attr && typeof attr.target === 'string'
+        ? dc.datastore.findDataClass(attr.target)
+        : undefined
+  }
+  return attr
+}
+
+const typeAt = (self: SelectionHandle, path: string): string | undefined => {
+  const attr = attributeAt(self.selection.dataClass as DataClass, path)
+  return attr !== undefined && 'type' in attr ? attr.type : undefined
+}
+
+/** An aggregate's value as 4D gives it: Undefined for none, a Date for a Date attribute. */
+function valueAt(self: SelectionHandle, path: string, v: unknown): unknown {
+  return v === null || v === undefined ? undefined : self.world.toFourD(v, typeAt(self, path))
+}
+
+/** An entity or a selection parameter as core takes it. */
+const operand = (v: unknown): Entity | EntitySelection | null =>
+  v instanceof SelectionHandle
+    ? v.selection
+    : v instanceof EntityHandle
+      ? (v.core() as Entity)
+      : null
+
+const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
+
+export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', {
+  first: (self) => wrap(self, self.selection.first()),
+  last: (self) => wrap(self, self.selection.last()),
+  at(self, [index]) {
+    const i = typeof index === 'number' ? Math.trunc(index) : 0
+    const length = self.selection.length
+    const at = i < 0 ? i + length : i
+    return at >= 0 && at < length ? self.member(at) : undefined
+  },
+  slice: (self, [start, end]) =>
+    wrap(self, self.selection.slice(start as number | undefined, end as number | undefined)),
+  orderBy(self, [criteria]) {
+    const order = self.world.fromFourD(criteria)
+    return wrap(self, self.selection.orderBy((order ?? '') as string))
+  },
+  orderByFormula(self, [formula, sortOrder, settings], rt) {
+    if (!(formula instanceof FourDFunction)) return wrap(self, self.selection)
+    const args = (self.world.fromFourD(settings) as { args?: unknown } | undefined)?.args
+    const params = [self.world.toFourD(args)]
+    return wrap(
+      self,
+      self.selection.orderByFormula(
+        (e) => formula.invoke(rt, self.world.toFourD(e), params) as never,
+        {
+          descending: hasFlag(sortOrder, DK.descending),
+        },
+      ),
+    )
+  },
+  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args, 'query')),
+  and: (self, [other]) => wrap(self, self.selection.and(operand(other))),
+  or: (self, [other]) => wrap(self, self.selection.or(operand(other))),
+  minus: (self, [other, mode]) =>
+    wrap(self, self.selection.minus(operand(other), { keepOrder: hasFlag(mode, DK.keepOrdered) })),
+  count: (self, args) => self.selection.count(textParam(args, 1, 'count')),
+  sum: (self, args) => self.selection.sum(textParam(args, 1, 'sum')),
+  average(self, args) {
+    const path = textParam(args, 1, 'average')
+    return valueAt(self, path, self.selection.average(path))
+  },
+  min(self, args) {
+    const path = textParam(args, 1, 'min')
+    return valueAt(self, path, self.selection.min(path))
+  },
+  max(self, args) {
+    const path = textParam(args, 1, 'max')
+    return valueAt(self, path, self.selection.max(path))
+  },
+  distinct(self, args) {
+    const path = textParam(args, 1, 'distinct')
+    const options = { diacritical: hasFlag(args[1], DK.diacritical) }
+    if (hasFlag(args[1], DK.countValues))
+      return wrap(self, self.selection.distinct(path, { ...options, count: true }))
+    const type = typeAt(self, path)
+    return new Collection(
+      self.selection.distinct(path, options).map((v) => self.world.toFourD(v, type)),
+    )
+  },
+  distinctPaths: (self, args) =>
+    wrap(self, self.selection.distinctPaths(textParam(args, 1, 'distinctPaths') as never)),
+  extract(self, args) {
+    const path = textParam(args, 1, 'extract')
+    if (typeof args[1] === 'string')
+      return wrap(
+        self,
+        self.selection.extract(path, args[1], ...args.slice(2).map((a) => toText(a))),
+      )
+    const type = typeAt(self, path)
+    const values = self.selection.extract(path, { keepNull: hasFlag(args[1], 1) })
+    return new Collection(values.map((v) => (v === undefined ? null : self.world.toFourD(v, type))))
+  },
+  toCollection(self, args) {
+    // `toCollection({options {; begin {; howMany}}})` or with a filter first.
+    const [filter, options, begin, howMany] =
+      typeof args[0] === 'number' ? [undefined, ...args] : args
+    const objects = self.selection.toCollection(
+      filterParam(filter),
+      { withKey: hasFlag(options, DK.withPrimaryKey), withStamp: hasFlag(options, DK.withStamp) },
+      typeof begin === 'number' ? begin : 0,
+      typeof howMany === 'number' ? howMany : Infinity,
+    )
+    const dc = self.selection.dataClass as DataClass
+    return new Collection(objects.map((o) => self.world.recordToFourD(dc, o)))
+  },
+  drop: (self, [mode]) =>
+    wrap(
+      self,
+      self.selection.drop({ stopOnFirstError: hasFlag(mode, DK.stopDroppingOnFirstError) }),
+    ),
+  add(self, [added]) {
+    self.selection.add(operand(added))
+    return self
+  },
+  copy: (self, [option]) => wrap(self, self.selection.copy({ shared: hasFlag(option, 1) })),
+  clean: (self) => wrap(self, self.selection.clean()),
+  contains: (self, [entity]) => self.selection.contains(operand(entity) as Entity | null),
+  isAlterable: (self) => self.selection.isAlterable(),
+  isOrdered: (self) => self.selection.isOrdered(),
+  getDataClass: (self) => self.world.dataClass(self.selection.dataClass as DataClass),
+  refresh: () => undefined,
+  selected(self, [other]) {
+    const sel = operand(other)
+    return wrap(self, self.selection.selected(sel as EntitySelection))
+  },
+  getRemoteContextAttributes: () => '',
+})

@@ -1,0 +1,46 @@
+/**
+ * @module `Session.storage` as 4D code holds it (docs/API/SessionClass.md): core's session storage,
+ * read anywhere; each assignment is written inside core's `use()` (4D's `Use … End use`, which
+ * here has nothing to lock: one piece of code runs at a time), so core keeps what it keeps for any
+ * writer: plain data copied in, the session told once. An object read from it is the same kind
+ * of object; a collection read from it is a copy (write it back by assignment).
+ */
+import { use, type SharedObject } from '@entistore/core'
+import { FOR_EACH } from '../runtime/context/iterate.js'
+import { GET_MEMBER, SET_MEMBER, TO_JSON, type MemberHost } from '../runtime/values/host.js'
+import { viaCore } from './core-errors.js'
+import type { OrdaWorld } from './world.js'
+
+export class StorageHandle implements MemberHost {
+  constructor(
+    readonly world: OrdaWorld,
+    /** The storage, or an object read from it (core's proxies). */
+    readonly target: SharedObject,
+  ) {}
+
+  [GET_MEMBER](name: string): unknown {
+    const v: unknown = this.target[name]
+    if (typeof v === 'object' && v !== null && !Array.isArray(v))
+      return new StorageHandle(this.world, v as SharedObject)
+    return this.world.toFourD(v)
+  }
+
+  [SET_MEMBER](name: string, value: unknown): void {
+    const v = this.world.fromFourD(value)
+    viaCore(() =>
+      use(this.target, (s) => {
+        if (v === undefined) delete s[name]
+        else s[name] = v
+      }),
+    )
+  }
+
+  [FOR_EACH](): { readonly length: number; at(i: number): unknown } {
+    const keys = Object.keys(this.target)
+    return { length: keys.length, at: (i) => keys[i] }
+  }
+
+  [TO_JSON](): unknown {
+    return this.world.toFourD(JSON.parse(JSON.stringify(this.target)) as unknown)
+  }
+}
