@@ -28,9 +28,13 @@ class TickingClock implements Clock {
 
 type Json = Record<string, unknown>
 
-async function served(project: string, options: { clock?: Clock; notes?: string[] } = {}) {
+async function served(
+  project: string,
+  options: { clock?: Clock; notes?: string[]; data?: string } = {},
+) {
   const ds = await loadDatastoreFiles({
     project,
+    ...(options.data ? { data: options.data } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     onNote: (n) => options.notes?.push(n),
   })
@@ -60,6 +64,19 @@ describe("a project's DataStore class functions over REST", () => {
     })
     // The start-up's one line on the code.
     expect(notes).toContain('7 files of 4D code: no problem')
+  })
+
+  it('runs the DataStore, DataClass, Entity and selection functions that use ORDA, and the singletons', async () => {
+    const post = await served(RENTAL, { data: `${RENTAL}/csv` })
+    const first = await post('$catalog/getFirstCar', [])
+    expect(first.json).toMatchObject({ __DATACLASS: 'Car', __KEY: '1', plate: 'AB-123-CD' })
+    const renault = await post('$catalog/getEntitySel', ['Renault'])
+    expect(renault.json).toMatchObject({ __DATACLASS: 'Car', __COUNT: 1 })
+    expect((await post('$catalog/stats', [])).json).toEqual({ result: { cars: 3 } })
+    const available = await post('Car/available', ['2024-01-01', '2024-01-05'])
+    expect(available.json).toMatchObject({ __DATACLASS: 'Car', __COUNT: 2 })
+    expect((await post('Rental/total', [])).json).toEqual({ result: 525.8 })
+    expect((await post('$singleton/Pricing/quote', [2, 3])).json).toEqual({ result: 59.9 * 3 })
   })
 
   it("answers a 4D error with 4D's error stack: the error, then its function, file and line", async () => {
