@@ -1,6 +1,6 @@
 /**
  * @module `entistore check --project <folder>`: the 4D code of a project checked as 4D's syntax
- * check would, before it is served. The reading of its flags; project/check-project.ts runs it.
+ * check would, before it is served. The reading of its flags; check-project.ts runs it.
  */
 import { noMorePositionals, UsageError, type Command } from './command.js'
 
@@ -34,7 +34,7 @@ export const checkCommand: Command = {
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
     const options = { project: values.project as string, json: values.json === true }
     return async (io) => {
-      const { runCheckCommand } = await import('../project/check-project.js')
+      const { runCheckCommand } = await import('../check-project.js')
       return runCheckCommand(options, io)
     }
   },

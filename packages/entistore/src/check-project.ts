@@ -4,15 +4,17 @@
  * it) with a summary, or as JSON; exit 1 when some code would fail when it runs.
  */
 import { join } from 'node:path'
-import type { CliIo } from '../commands/cli-io.js'
-import { FileError } from '../file-error.js'
+import { FileError } from './file-error.js'
 
 export interface CheckOptions {
   readonly project: string
   readonly json: boolean
 }
 
-export async function runCheckCommand(options: CheckOptions, io: CliIo): Promise<number> {
+export async function runCheckCommand(
+  options: CheckOptions,
+  io: { out(line: string): void },
+): Promise<number> {
   const fourD = await import('@entistore/4d')
   let sources
   try {

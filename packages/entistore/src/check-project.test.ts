@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../cli-serve.fixture.js'
+import { runCli } from './cli-serve.fixture.js'
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
+const root = fileURLToPath(new URL('../../../', import.meta.url))
 
 describe('entistore check --project', () => {
   const dir = mkdtempSync(join(tmpdir(), 'entistore-check-'))
