@@ -1,9 +1,9 @@
 // The car-rental project's class functions in JavaScript, by the names its .4dm files declare
 // (Project/Sources/Classes). Served with
 //   entistore serve --project examples/car-rental --data examples/car-rental/csv --functions examples/car-rental/functions.js
-// Exposure comes from the .4dm declarations (`exposed Function`): not repeated here. The functions
-// declared there but not given here (stats, Car's book, Rental's total) stay in the catalog and
-// answer 501 with errCode 9107, naming their class file.
+// Exposure comes from the .4dm declarations (`exposed Function`): not repeated here. The class
+// files' own 4D code runs for every function not given here (sayHello, stats, Car's book…); a
+// function given here wins over the class file's of the same name.
 import { currentCall, defineFunctions } from 'entistore'
 
 export default defineFunctions({

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
 import { cloneCommand } from './commands/clone.js'
 import { modelCommand } from './commands/model.js'
+import { checkCommand } from './commands/check.js'
 import { openapiCommand } from './commands/openapi.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
@@ -373,7 +374,14 @@ describe('help: the commands, and each command its own', () => {
     const doc = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8')
     const block = /```\n(entistore serve [\s\S]*?)```/.exec(doc)?.[1]
     const lines = [
-      ...[serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand].flatMap(synopsis),
+      ...[
+        serveCommand,
+        cloneCommand,
+        typesCommand,
+        modelCommand,
+        openapiCommand,
+        checkCommand,
+      ].flatMap(synopsis),
       '  entistore --version',
       '  entistore --help',
     ].map((l) => l.slice(2))

@@ -9,6 +9,7 @@
  *   entistore types --model <model.json> [--out <file>]  commands/types.ts
  *   entistore model --from <data.json> [--out <file>]    commands/model.ts
  *   entistore openapi --model <model.json> [--out <file>]  commands/openapi.ts
+ *   entistore check --project <folder> [--json]          commands/check.ts
  *   entistore [<command>] --help | --version
  *
  * A usage error is one line and a pointer to the help, the way git and npm do it, so that the
@@ -25,6 +26,7 @@ import { parseArgs } from 'node:util'
 import { closest } from '@entistore/core/names'
 import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
+import { checkCommand } from './commands/check.js'
 import { cloneCommand } from './commands/clone.js'
 import {
   UsageError,
@@ -43,7 +45,9 @@ import { FileError } from './file-error.js'
 export type { CliIo } from './commands/cli-io.js'
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand].map((c) => [c.name, c]),
+  [serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand, checkCommand].map(
+    (c) => [c.name, c],
+  ),
 )
 
 /** Options every command takes. */
@@ -84,6 +88,7 @@ Examples:
   entistore types -m model.json -o src/model-types.ts
   entistore model --from db.json -o model.json             the model inferred from a data file, to edit
   entistore openapi -m model.json -f functions.js -o openapi.json
+  entistore check --project Project                          what of a 4D project's code cannot run here
   entistore serve -m examples/company/model.json -d examples/company/data.json -f examples/company/functions.js
                 the demo, from the repository's folder (npm start there does the same on port 8080)`
 

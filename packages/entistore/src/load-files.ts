@@ -14,6 +14,7 @@ import {
   type Datastore,
   type DatastoreOptions,
   type DatastoreWith,
+  type FunctionsDef,
   type InferredModel,
   type ModelJson,
 } from '@entistore/core'
@@ -159,17 +160,19 @@ export async function loadDatastoreFiles(
           ...(options.functionsVersion === undefined ? {} : { version: options.functionsVersion }),
         })
       : options.functions
+  // A project's own code runs: its class functions, a module's winning by name.
+  const withCode = project ? await projectFunctionsOf(project, given, options) : given
   // A project's restrict events cannot run: their dataclasses are closed unless the functions
   // give them a restrict (fail closed, not open).
   const functions =
     project && project.restricts.length > 0
       ? (await import('./project/restrict-events.js')).closeRestricted(
-          given,
+          withCode,
           project.restricts,
           project.files.project,
           options.onNote,
         )
-      : given
+      : withCode
   const progress =
     options.data !== undefined && options.progress !== undefined
       ? loadProgress(options.data, { write: options.progress })
@@ -265,6 +268,22 @@ async function readProject(
       `computed attributes read null without a --functions module that computes them: ${project.computed.join(', ')}`,
     )
   return project
+}
+
+/** A project's class functions with `given`'s (a module's) winning, its code's problems told. */
+async function projectFunctionsOf(
+  project: import('./project/load-project.js').LoadedProject,
+  given: FunctionsDef<any> | undefined,
+  options: LoadFilesOptions,
+): Promise<FunctionsDef<any>> {
+  const { projectCode } = await import('./project/four-d-code.js')
+  const code = await projectCode(
+    project.files.project,
+    project.model.dataClasses.map((dc) => dc.name),
+    given,
+  )
+  if (code.summary !== undefined) options.onNote?.(code.summary)
+  return code.functions
 }
 
 /** Whether `path` is a folder (a project's CSV data); a path that cannot be read is not one. */

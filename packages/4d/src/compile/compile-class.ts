@@ -173,7 +173,7 @@ function classDefinition(
 }
 
 /** The function a member line that did not parse declares, when it reads as a `Function` line. */
-function brokenFunction(member: UnparsedNode): { name: string; kind: string } | undefined {
+export function brokenFunction(member: UnparsedNode): { name: string; kind: string } | undefined {
   const m =
     /^\s*(?:(?:exposed|local|server|shared|onHTTPGet)\s+)*Function\s+(?:(get|set)\s+)?([A-Za-z_$][\w$]*)/i.exec(
       member.text,

@@ -37,6 +37,8 @@ export interface Problem {
   readonly message: string
   readonly line: number
   readonly column: number
+  /** A not-runnable problem's command, constant, class or construct (`entistore check --json`). */
+  readonly name?: string
 }
 
 export class Session {
@@ -48,17 +50,30 @@ export class Session {
     readonly file: string,
   ) {}
 
-  report(severity: Severity, code: ProblemCode, message: string, at: Loc | Position): void {
+  report(
+    severity: Severity,
+    code: ProblemCode,
+    message: string,
+    at: Loc | Position,
+    name?: string,
+  ): void {
     const { line, column } = 'start' in at ? at.start : at
     // A unit analysed twice (a class recompiled) reports once.
     const key = `${line}:${column}:${code}:${message}`
     if (this.#seen.has(key)) return
     this.#seen.add(key)
-    this.#problems.push({ severity, code, message, line, column })
+    this.#problems.push({
+      severity,
+      code,
+      message,
+      line,
+      column,
+      ...(name === undefined ? {} : { name }),
+    })
   }
 
-  error(code: ProblemCode, message: string, at: Loc | Position): void {
-    this.report('error', code, message, at)
+  error(code: ProblemCode, message: string, at: Loc | Position, name?: string): void {
+    this.report('error', code, message, at, name)
   }
 
   warning(code: ProblemCode, message: string, at: Loc | Position): void {

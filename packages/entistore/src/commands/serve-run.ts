@@ -389,6 +389,8 @@ function projectSources(folder: string, roles: string | undefined): string[] {
     catalog,
     ...(roles === undefined ? [join(sources, 'roles.json')] : []),
     classes ?? join(sources, 'Classes'),
+    // The project methods the class functions call.
+    join(sources, 'Methods'),
   ]
 }
 
@@ -405,9 +407,13 @@ async function whileServing(
   const stopAsked = io.stopSignal ?? stopSignal()
   io.out(`Entistore serving ${describe(server.ds)} at ${server.url}/rest/$catalog`)
   buildIndexesInBackground(server.ds, io)
-  // A project's classes declare functions of their own: said even without a --functions module.
-  const functionsFrom =
-    o.functions ?? (o.project !== undefined && server.ds.functions.size > 0 ? o.project : undefined)
+  // A project's classes give functions of their own (4D code): said with a module's or alone.
+  const fromProject = o.project !== undefined && server.ds.functions.size > 0
+  const functionsFrom = !fromProject
+    ? o.functions
+    : o.functions === undefined
+      ? o.project
+      : `${o.functions} and the 4D project ${o.project}`
   const functions = functionsFrom === undefined ? undefined : await functionsLine(functionsFrom)
   if (functions) io.out(functions(server.ds))
   if (o.project !== undefined)

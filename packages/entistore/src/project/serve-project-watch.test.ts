@@ -38,7 +38,7 @@ describe('serve --project --watch', () => {
       ((await getJson(`$catalog/${dc}`)).attributes as Json[]).map((a) => String(a.name))
     try {
       expect(s.out).toContain(
-        `Watching ${catalog}, ${join(sources, 'roles.json')}, ${join(sources, 'Classes')} and ${csv} for changes`,
+        `Watching ${catalog}, ${join(sources, 'roles.json')}, ${join(sources, 'Classes')}, ${join(sources, 'Methods')} and ${csv} for changes`,
       )
 
       // A field added to the structure file.

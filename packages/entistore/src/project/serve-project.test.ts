@@ -341,7 +341,17 @@ describe('serve --project with the car-rental project and its CSV data', () => {
 
   it("lists the class files' exposed functions as 4D lists them, computed attributes and aliases too", async () => {
     const catalog = await getJson(s, '$catalog')
-    expect(catalog.methods).toEqual([
+    const methods = catalog.methods as Json[]
+    expect(methods.map((m) => m.name)).toEqual([
+      'appInfo',
+      'stats',
+      'sayHello',
+      'rentalDays',
+      'priceByDay',
+      'getFirstCar',
+      'getEntitySel',
+    ])
+    expect(methods.slice(0, 2)).toEqual([
       {
         name: 'appInfo',
         applyTo: 'dataStore',
@@ -380,24 +390,20 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     expect([one.label, one.brand]).toEqual(['Renault Clio (AB-123-CD)', 'Renault'])
   })
 
-  it('calls a declared function the module implements, and names the class file of one it does not', async () => {
+  it("calls the module's function where it gives one, and the class file's 4D code where it does not", async () => {
     const quote = await fetch(`${s.url}/rest/$singleton/Pricing/quote`, {
       method: 'POST',
       body: '[2, 3]',
     })
     expect(await quote.json()).toEqual({ result: 59.9 * 3 })
-    const book = await fetch(`${s.url}/rest/Car(1)/book`, { method: 'POST', body: '[]' })
-    expect(book.status).toBe(501)
-    expect(await book.json()).toEqual({
-      __ERROR: [
-        {
-          message:
-            'The function "book" of dataClass Car is declared in Sources/Classes/CarEntity.4dm but has no implementation here: give it in a --functions module as dataClasses.Car.entity.book',
-          componentSignature: 'enti',
-          errCode: 9107,
-        },
-      ],
+    // DataStore.4dm's appInfo answers { name: "car rental"; tables }: the module's wins.
+    const info = await getJson(s, '$catalog/appInfo')
+    expect(info).toEqual({ result: { name: 'car-rental', dataClasses: 17 } })
+    const hello = await fetch(`${s.url}/rest/$catalog/sayHello`, {
+      method: 'POST',
+      body: '["Ada", "Lovelace"]',
     })
+    expect(await hello.json()).toEqual({ result: 'Hello Ada Lovelace!' })
   })
 
   it("applies the project's roles.json", async () => {
@@ -477,11 +483,12 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'triggers are not run (on save and delete, no code of the structure runs)',
       'entity events of the class files are not run (give them as events in a --functions module)',
       'ORDA classes of no dataclass served are left out',
+      '7 files of 4D code',
     ])
     expect(s.out).toContain(
       'Functions from ' +
-        `${RENTAL}/functions.js` +
-        ': 3 exposed (appInfo, Car.available, Pricing.quote), 4 declared by the model without code (stats, Car.book, Rental.total, Pricing.rates)',
+        `${RENTAL}/functions.js and the 4D project ${RENTAL}` +
+        ': 12 exposed (appInfo, stats, sayHello, rentalDays, priceByDay, getFirstCar, getEntitySel, Car.available, Car.book, Rental.total, Pricing.quote, Pricing.rates), 1 private (purge)',
     )
   })
 })

@@ -112,6 +112,6 @@ function notRunnable(
   message: string,
   construct = false,
 ): void {
-  analysis.session.error('not-runnable', message, node.loc)
+  analysis.session.error('not-runnable', message, node.loc, name)
   analysis.resolved.set(node, { kind: 'not-runnable', name, construct })
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { Runtime } from '../runtime/context/runtime.js'
+import { checkReport, checkSummary, problemLines, wouldFail } from './check-report.js'
+import { compileProject } from './compile-project.js'
+import type { ProjectSource } from './sources.js'
+
+const UTILS = `Class constructor()
+
+Function ok($a : Integer) : Integer
+\treturn $a*2
+
+Function broken()
+\t$x:=(1+
+
+Function window()
+\tSET WINDOW TITLE("x")
+`
+const sources: ProjectSource[] = [
+  { path: 'Sources/Classes/Utils.4dm', kind: 'class', text: UTILS },
+  { path: 'Sources/Classes/Clean.4dm', kind: 'class', text: 'Function f() : Text\n\treturn "f"\n' },
+  {
+    path: 'Sources/Methods/twice.4dm',
+    kind: 'method',
+    text: '#DECLARE($n : Integer) : Integer\nreturn $n*2\n',
+  },
+]
+
+describe('compileProject', () => {
+  const project = compileProject(sources)
+
+  it('lists each file with its syntax errors and what cannot run here, by name', () => {
+    const report = checkReport(project.files)
+    expect(report.files.map((f) => f.file)).toEqual([
+      'Sources/Classes/Utils.4dm',
+      'Sources/Classes/Clean.4dm',
+      'Sources/Methods/twice.4dm',
+    ])
+    const utils = report.files[0]!
+    expect(utils.syntaxErrors.map((e) => e.line)).toEqual([7])
+    expect(utils.notRunnable).toEqual([{ line: 10, column: 2, name: 'SET WINDOW TITLE' }])
+    expect(report.files[1]).toEqual({
+      file: 'Sources/Classes/Clean.4dm',
+      syntaxErrors: [],
+      notRunnable: [],
+    })
+    expect(wouldFail(report)).toBe(true)
+    expect(wouldFail(checkReport(project.files.slice(1)))).toBe(false)
+  })
+
+  it('prints one line a problem, file:line:column, and a summary', () => {
+    const lines = problemLines(project.files, (f) => `P/${f}`)
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^P\/Sources\/Classes\/Utils\.4dm:7:\d+: /)
+    // The command table says why (another helper's): the line starts the same.
+    expect(lines[1]).toMatch(
+      /^P\/Sources\/Classes\/Utils\.4dm:10:2: The command "SET WINDOW TITLE" cannot run here/,
+    )
+    expect(checkSummary(checkReport(project.files))).toBe(
+      '3 files of 4D code: 1 syntax error, 1 use of what cannot run here (SET WINDOW TITLE), in 1 file: that code fails when it is reached',
+    )
+    expect(checkSummary(checkReport([]))).toBe('0 files of 4D code: no problem')
+  })
+
+  it("runs a class's clean functions, and fails its others only when they are reached", () => {
+    const { classes, methods } = project.instantiate()
+    const rt = new Runtime({ classes, methods })
+    const utils = classes.get('Utils')!
+    expect(rt.invoke(utils.findFunction('ok')!, {}, [21])).toBe(42)
+    expect(() => rt.invoke(utils.findFunction('window')!, {}, [])).toThrow(/SET WINDOW TITLE/)
+    expect(() => rt.invoke(utils.findFunction('broken')!, {}, [])).toThrow()
+    expect(rt.method('twice', [4])).toBe(8)
+  })
+})

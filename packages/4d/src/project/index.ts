@@ -1,0 +1,23 @@
+/**
+ * @module A 4D project's code: its class and method files read (sources.ts), compiled with their
+ * problems (compile-project.ts), reported as `entistore check` says them (check-report.ts), and
+ * its class functions made the datastore's functions (project-functions.ts).
+ */
+export { readProjectSources, type ProjectSource, type ProjectSources } from './sources.js'
+export {
+  compileProject,
+  type CompiledProject,
+  type FileProblems,
+  type ProjectClass,
+  type ProjectMethod,
+} from './compile-project.js'
+export {
+  checkReport,
+  checkSummary,
+  problemLines,
+  wouldFail,
+  type CheckReport,
+  type FileCheck,
+} from './check-report.js'
+export { projectFunctions, type ProjectFunctionsOptions } from './project-functions.js'
+export { withoutOrda } from './without-orda.js'
