@@ -9,10 +9,9 @@
  * - save: `saves` entities changed and saved one by one (runs last: it changes the salaries).
  */
 import { createDatastore, type Datastore, type Entity } from '@entistore/core'
-import { ordaBridge } from '@entistore/4d'
 import type { Case } from './timing.ts'
 import type { Group } from './suites/query.bench.ts'
-import { fourD } from './4d-code.ts'
+import { fourD, type FourD } from './4d-code.ts'
 
 export const ORDA_TARGET = { max: 1.2, label: '≤1.2× TS on core' }
 const COMPANIES = 50
@@ -72,9 +71,9 @@ const group = (
 }
 
 /** The ORDA groups on a datastore of `employees`. */
-export function ordaGroups(employees: number, saves: number): Group[] {
+export function ordaGroups(fd: FourD, employees: number, saves: number): Group[] {
   const ds = ordaDatastore(employees)
-  const runtime = { ds: ordaBridge(ds).ds }
+  const runtime = { ds: fd.ordaBridge(ds).ds }
   const Employee = ds.dataClass('Employee')
   const matching = `${Math.ceil(employees / 2).toLocaleString('en')} of ${employees.toLocaleString('en')} employees`
 
@@ -88,6 +87,7 @@ export function ordaGroups(employees: number, saves: number): Group[] {
     return total
   }
   const forEach4D = fourD(
+    fd,
     `#DECLARE($min : Real) -> $total : Real
 var $e; $employer : Object
 For each ($e; ds.Employee.query("salary >= :1"; $min))
@@ -106,6 +106,7 @@ End for each`,
     return s.sum('salary') + (s.orderBy('salary desc').first()!.get('ID') as number)
   }
   const aggregates4D = fourD(
+    fd,
     `#DECLARE($min : Real) -> $r : Real
 var $s : Object
 $s:=ds.Employee.query("salary >= :1"; $min)
@@ -124,6 +125,7 @@ $r:=$s.sum("salary")+$s.orderBy("salary desc").first().ID`,
     return saved
   }
   const save4D = fourD(
+    fd,
     `#DECLARE($count : Integer) -> $saved : Integer
 var $e : Object
 For each ($e; ds.Employee.query("ID <= :1"; $count))

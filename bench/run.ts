@@ -81,6 +81,7 @@ import {
   measureCompile,
   type FourDOptions,
 } from './suites/4d-language.bench.ts'
+import { loadFourD } from './4d-code.ts'
 import { CACHE_DIR } from './items.ts'
 import { quickMinutes, quickVerdict } from './quick-figure.ts'
 import { OWN_DATA_HELP } from './own-data.ts'
@@ -1306,11 +1307,13 @@ await runSuite('cluster-http', async () => {
 // ---------------------------------------------------------------- the 4D language
 
 const fourDGoals: string[][] = []
-await runSuite('4d-language', () => {
+await runSuite('4d-language', async () => {
   console.log(
-    '\n## The 4D language: @entistore/4d against the same logic in TypeScript, on the same engine ' +
-      '(the sources @entistore/4d imports, through tsx)',
+    '\n## The 4D language: @entistore/4d (its dist) against the same logic in TypeScript, on the ' +
+      'same engine (the @entistore/core both import)',
   )
+  const { fd, build } = await loadFourD()
+  console.log(build)
   const timing = suiteTiming(2, { quick: 3, full: 7 })
   // Each group's size: the loop's passes, the employees, the elements.
   const size = (id: string): number =>
@@ -1319,9 +1322,9 @@ await runSuite('4d-language', () => {
       : id.startsWith('4d-orda')
         ? opts.fourD.employees
         : opts.fourD.elements
-  for (const g of fourDGroups(opts.fourD, wanted)) timeGroups(size(g.id), [g], timing)
+  for (const g of fourDGroups(fd, opts.fourD, wanted)) timeGroups(size(g.id), [g], timing)
   if (wanted('4d-compile')) {
-    const report = compileReport(measureCompile(opts.quick ? 5 : opts.fourD.compileReps))
+    const report = compileReport(measureCompile(fd, opts.quick ? 5 : opts.fourD.compileReps))
     console.log(report.line)
     fourDGoals.push(report.goal)
   }

@@ -18,13 +18,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ClassStore, compileClass } from '@entistore/4d'
-import { Collection } from '../../packages/4d/src/runtime/values/collection.ts'
 import { ms } from '../report.ts'
 import { median, timeOnce } from '../timing.ts'
 import type { Case } from '../timing.ts'
 import type { Group } from './query.bench.ts'
-import { fourD } from '../4d-code.ts'
+import { fourD, type FourD } from '../4d-code.ts'
 import { ordaGroups } from '../4d-language-orda.ts'
 
 export interface FourDOptions {
@@ -73,7 +71,7 @@ const fourDCase = (impl: string, run: () => number, targeted = false, note?: str
   note,
 })
 
-function loopGroup(n: number): Group {
+function loopGroup(fd: FourD, n: number): Group {
   const body = 'For ($i;1;$1)\n\t$sum:=$sum+(($i%7)*2)\nEnd for\nreturn $sum'
   const declared = `var $i; $sum : Integer\n${body}`
   const undeclared = `$sum:=0\n${body}`
@@ -97,22 +95,25 @@ function loopGroup(n: number): Group {
           return sum
         },
       },
-      fourDCase('4D Integer, budget (as served)', fourD(declared, args), true),
-      fourDCase('4D Integer, no checks', fourD(declared, args, { emit: { budget: false } })),
-      fourDCase('4D Integer, budget + lines', fourD(declared, args, { emit: { lines: true } })),
-      fourDCase('4D undeclared, budget', fourD(undeclared, args)),
+      fourDCase('4D Integer, budget (as served)', fourD(fd, declared, args), true),
+      fourDCase('4D Integer, no checks', fourD(fd, declared, args, { emit: { budget: false } })),
+      fourDCase('4D Integer, budget + lines', fourD(fd, declared, args, { emit: { lines: true } })),
+      fourDCase('4D undeclared, budget', fourD(fd, undeclared, args)),
     ],
   }
 }
 
 /** The same numbers as a JS array and as a 4D Collection (a new one each call: 4D copies none). */
-function numbers(n: number): { array: number[]; collection: () => Collection } {
+function numbers(
+  fd: FourD,
+  n: number,
+): { array: number[]; collection: () => InstanceType<FourD['Collection']> } {
   const array = Array.from({ length: n }, (_, i) => ((i + 1) * 7919) % 1000)
-  return { array, collection: () => new Collection([...array]) }
+  return { array, collection: () => new fd.Collection([...array]) }
 }
 
-function collectionGroups(n: number): Group[] {
-  const { array, collection } = numbers(n)
+function collectionGroups(fd: FourD, n: number): Group[] {
+  const { array, collection } = numbers(fd, n)
   const size = n.toLocaleString('en')
   const group = (id: string, what: string, ts: () => number, code: string): Group => ({
     id,
@@ -123,7 +124,7 @@ function collectionGroups(n: number): Group[] {
       { kind: 'baseline', impl: 'TypeScript', run: ts },
       fourDCase(
         '4D',
-        fourD(`#DECLARE($c : Collection) -> $r : Real\n${code}`, () => [collection()]),
+        fourD(fd, `#DECLARE($c : Collection) -> $r : Real\n${code}`, () => [collection()]),
         true,
       ),
     ],
@@ -154,7 +155,7 @@ function collectionGroups(n: number): Group[] {
   ]
 }
 
-function textGroup(n: number): Group {
+function textGroup(fd: FourD, n: number): Group {
   return {
     id: '4d-text',
     title: `a text built by ${n.toLocaleString('en')} appends, $t:=$t+String($i)+","`,
@@ -173,6 +174,7 @@ function textGroup(n: number): Group {
       fourDCase(
         '4D',
         fourD(
+          fd,
           'var $t : Text\nvar $i : Integer\nFor ($i;1;$1)\n\t$t:=$t+String($i)+","\nEnd for\nreturn Length($t)',
           () => [n],
         ),
@@ -183,12 +185,12 @@ function textGroup(n: number): Group {
 }
 
 /** The in-process groups, those `wanted` says. */
-export function fourDGroups(o: FourDOptions, wanted: (op: string) => boolean): Group[] {
+export function fourDGroups(fd: FourD, o: FourDOptions, wanted: (op: string) => boolean): Group[] {
   const groups: Group[] = []
-  if (wanted('4d-loop')) groups.push(loopGroup(o.loop))
-  groups.push(...collectionGroups(o.elements).filter((g) => wanted(g.id)))
-  if (wanted('4d-text')) groups.push(textGroup(o.elements))
-  groups.push(...ordaGroups(o.employees, o.saves).filter((g) => wanted(g.id)))
+  if (wanted('4d-loop')) groups.push(loopGroup(fd, o.loop))
+  groups.push(...collectionGroups(fd, o.elements).filter((g) => wanted(g.id)))
+  if (wanted('4d-text')) groups.push(textGroup(fd, o.elements))
+  groups.push(...ordaGroups(fd, o.employees, o.saves).filter((g) => wanted(g.id)))
   return groups
 }
 
@@ -204,7 +206,7 @@ export interface CompileMeasure {
 }
 
 /** Parses and compiles the car-rental classes: the first time, then the median of `reps`. */
-export function measureCompile(reps: number): CompileMeasure {
+export function measureCompile(fd: FourD, reps: number): CompileMeasure {
   const dir = join(root, CAR_RENTAL_CLASSES)
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.4dm'))
@@ -213,10 +215,10 @@ export function measureCompile(reps: number): CompileMeasure {
       text: readFileSync(join(dir, f), 'utf8'),
     }))
   const once = (): number => {
-    const store = new ClassStore()
+    const store = new fd.ClassStore()
     let functions = 0
     for (const { file, text } of files)
-      for (const fn of compileClass(text, store, { file }).code()) {
+      for (const fn of fd.compileClass(text, store, { file }).code()) {
         fn.make()
         functions++
       }
