@@ -161,14 +161,14 @@ export type BuildChoice = 'auto' | 'always' | 'never'
 export const BUILD_CHOICES: readonly BuildChoice[] = ['auto', 'always', 'never']
 
 /**
- * Makes packages/{core,rest,entistore}/dist current for the suites that run the real CLI (which
- * runs from dist/): `auto` runs `npm run build` when a source file is newer than its output,
+ * Makes packages/{core,4d,rest,entistore}/dist current for the suites that run the real CLI (which
+ * runs from dist/) and the 4d-language suite: `auto` runs `npm run build` when a source file is newer than its output,
  * `always` runs it anyway, `never` only reports. Returns one line saying what was found and done.
  * A failing build (another session's work in progress, say) is reported, not fatal: tsc still
  * emits, and the line says the measured CLI may not be the sources.
  */
 export function ensurePackagesBuilt(choice: BuildChoice): string {
-  const packages = ['core', 'rest', 'entistore'].map((p) => join(root, 'packages', p))
+  const packages = ['core', '4d', 'rest', 'entistore'].map((p) => join(root, 'packages', p))
   const stale = packages.flatMap(staleIn)
   const what = stale.length
     ? `dist older than ${stale.length} source file(s), e.g. ${stale[0]}`

@@ -73,6 +73,15 @@ import {
   type VectorGroup,
 } from './suites/vectors.bench.ts'
 import { runNewcomerSuite } from './suites/newcomer.bench.ts'
+import {
+  compileReport,
+  FOUR_D_DEFAULTS,
+  FOUR_D_OPS,
+  fourDGroups,
+  measureCompile,
+  type FourDOptions,
+} from './suites/4d-language.bench.ts'
+import { loadFourD } from './4d-code.ts'
 import { CACHE_DIR } from './items.ts'
 import { quickMinutes, quickVerdict } from './quick-figure.ts'
 import { OWN_DATA_HELP } from './own-data.ts'
@@ -118,6 +127,7 @@ const SUITES = [
   'vectors',
   'changes',
   'views',
+  '4d-language',
 ] as const
 type Suite = (typeof SUITES)[number]
 /** The operations of the query suite, for `--only`. */
@@ -177,6 +187,8 @@ interface Options {
   vectorIndexSizes: number[]
   /** The changes suite (issue 50): sync sizes, subscribers, writes, idle subscribers. */
   changes: ChangesOptions
+  /** The 4D language suite (issue 62): loop passes, collection sizes, employees, saves. */
+  fourD: FourDOptions
 }
 
 interface WritesOptions {
@@ -197,12 +209,15 @@ const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (${quickMinutes()})
 ${OWN_DATA_HELP}
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer,contention,vectors,changes,views
+          cluster-http,memory,scale,newcomer,contention,vectors,changes,views,4d-language
                      suites to run (default all but scale, newcomer, contention and views, which
                      only run when named; newcomer: the CLI's start and usage errors, the install
                      footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M;
                      views: writes beside 99 sessions of one reader following a restricted
                      dataclass, ≈½ min at 100k)
+                     4d-language: 4D code compiled by @entistore/4d against the same logic in
+                     TypeScript (a loop, collection functions, text, ORDA), and the car-rental
+                     classes parsed and compiled; for --only: ${FOUR_D_OPS.join(' ')}
   --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
                      top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
@@ -283,6 +298,9 @@ ${OWN_DATA_HELP}
   --change-subscribers=1,100,1000  subscriber counts of its live feed latency
   --change-writes=N  writes timed at each subscriber count (default 200; quick 50)
   --idle-subscribers=N  idle subscribers of its memory measure (default 1000)
+  --4d-loop=5m       passes of the 4d-language suite's loop (default 5m; quick 1m)
+  --4d-elements=100k elements of its collections and appends of its text (default 100k)
+  --4d-employees=20k employees of its ORDA groups, half matching the query (default 20k)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`
 
@@ -395,7 +413,9 @@ function parseArgs(argv: string[]): Options {
       // And across three workers, where PostgreSQL and Redis are installed (as cluster-http).
       cluster: true,
     },
+    fourD: FOUR_D_DEFAULTS,
   }
+  let fourDLoop: number | undefined
   let changeSizes: number[] | undefined
   let changeWrites: number | undefined
   let vectorSizes: number[] | undefined
@@ -553,6 +573,15 @@ function parseArgs(argv: string[]): Options {
           slowSeconds: Math.min(o.contention.slowSeconds, num(name, value)),
         }
         break
+      case '--4d-loop':
+        fourDLoop = parseSize(value)
+        break
+      case '--4d-elements':
+        o.fourD = { ...o.fourD, elements: parseSize(value) }
+        break
+      case '--4d-employees':
+        o.fourD = { ...o.fourD, employees: parseSize(value) }
+        break
       case '--views-rows':
         o.views = { ...o.views, rows: value.split(',').map(parseSize) }
         break
@@ -652,7 +681,8 @@ function parseArgs(argv: string[]): Options {
         !AGGREGATE_OPS.includes(x) &&
         !SETS_OPS.includes(x) &&
         !FIXTURE_OPS.includes(x) &&
-        !VECTOR_ONLY.includes(x)
+        !VECTOR_ONLY.includes(x) &&
+        !FOUR_D_OPS.includes(x)
       ) {
         console.error(`--only: unknown suite or operation ${x}\n${HELP}`)
         process.exit(2)
@@ -666,10 +696,12 @@ function parseArgs(argv: string[]): Options {
         (s === 'fixture' && only.some((x) => FIXTURE_OPS.includes(x))) ||
         (s === 'text' && only.some((x) => x.startsWith('text-'))) ||
         (s === 'vectors' && only.some((x) => VECTOR_ONLY.includes(x))) ||
+        (s === '4d-language' && only.some((x) => FOUR_D_OPS.includes(x))) ||
         (s === 'writes' && only.some((x) => WRITE_OPS.includes(x))),
     )
   }
   o.aggregateRows = aggregateRows ?? (o.quick ? 100_000 : 1_000_000)
+  o.fourD = { ...o.fourD, loop: fourDLoop ?? (o.quick ? 1_000_000 : o.fourD.loop) }
   o.vectorSizes = vectorSizes ?? (o.quick ? [100_000] : [100_000, 1_000_000])
   o.changes = {
     ...o.changes,
@@ -707,7 +739,9 @@ const wanted = (id: string): boolean => {
       ? 'writes'
       : VECTOR_ONLY.includes(id)
         ? 'vectors'
-        : 'query'
+        : FOUR_D_OPS.includes(id)
+          ? '4d-language'
+          : 'query'
   const named = opts.only.filter((x) =>
     suite === 'text'
       ? x.startsWith('text-')
@@ -715,7 +749,9 @@ const wanted = (id: string): boolean => {
         ? WRITE_OPS.includes(x)
         : suite === 'vectors'
           ? VECTOR_ONLY.includes(x)
-          : QUERY_OPS.includes(x),
+          : suite === '4d-language'
+            ? FOUR_D_OPS.includes(x)
+            : QUERY_OPS.includes(x),
   )
   return opts.only.includes(suite) || named.length === 0 || named.includes(id)
 }
@@ -770,6 +806,9 @@ const suiteText: Record<Suite, string> = {
   views:
     `views (${opts.views.rows.map(sizeLabel).join(', ')} rows, restrict ${opts.views.on.join(' and ')}; ` +
     `${opts.views.subscribers} subscribers of ${opts.views.readers} reader${opts.views.readers === 1 ? '' : 's'})`,
+  '4d-language':
+    `4d-language (a loop of ${sizeLabel(opts.fourD.loop)}, collections of ${sizeLabel(opts.fourD.elements)}, ` +
+    `ORDA on ${sizeLabel(opts.fourD.employees)} employees, the car-rental classes compiled)`,
   vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
   changes:
     `changes (sync at ${opts.changes.sizes.map(sizeLabel).join(', ')} rows; live feed at ` +
@@ -1265,6 +1304,32 @@ await runSuite('cluster-http', async () => {
   await runClusterHttpSuite(opts.clusterHttp)
 })
 
+// ---------------------------------------------------------------- the 4D language
+
+const fourDGoals: string[][] = []
+await runSuite('4d-language', async () => {
+  console.log(
+    '\n## The 4D language: @entistore/4d (its dist) against the same logic in TypeScript, on the ' +
+      'same engine (the @entistore/core both import)',
+  )
+  const { fd, build } = await loadFourD()
+  console.log(build)
+  const timing = suiteTiming(2, { quick: 3, full: 7 })
+  // Each group's size: the loop's passes, the employees, the elements.
+  const size = (id: string): number =>
+    id === '4d-loop'
+      ? opts.fourD.loop
+      : id.startsWith('4d-orda')
+        ? opts.fourD.employees
+        : opts.fourD.elements
+  for (const g of fourDGroups(fd, opts.fourD, wanted)) timeGroups(size(g.id), [g], timing)
+  if (wanted('4d-compile')) {
+    const report = compileReport(measureCompile(fd, opts.quick ? 5 : opts.fourD.compileReps))
+    console.log(report.line)
+    fourDGoals.push(report.goal)
+  }
+})
+
 // ---------------------------------------------------------------- a newcomer's first minutes
 
 await runSuite('newcomer', async () => {
@@ -1392,6 +1457,8 @@ goalRows.push(...adaptersGoals)
 goalRows.push(...vectorGoals.filter((g) => !VECTOR_OPS.includes(g[1])))
 // The changes suite's: sync and feed times in ms, memory in bytes (no baseline ratio).
 goalRows.push(...changesGoals)
+// The 4D language suite's compile measure: ms, against its bound.
+goalRows.push(...fourDGoals)
 if (goalRows.length) {
   console.log('\n## Goals')
   console.log(

@@ -78,6 +78,9 @@ export function fromFourD(v: unknown): unknown {
 
 /** The value core reads for the attribute `attr` (`entity.get`), as 4D code sees it. */
 export function attributeToFourD(world: OrdaWorld, attr: AttributeDef, raw: unknown): unknown {
+  // Most reads: a number, a boolean, a text that is not a date, null, as they are.
+  if (raw === null || (typeof raw !== 'object' && attr.kind === 'storage'))
+    return typeof raw === 'string' && attr.type === 'date' ? dateOf(raw) : raw
   if (attr.kind === 'relatedEntity' && raw !== null && !(raw instanceof Entity)) {
     // A draft's relation set by key: the entity it names.
     const target = world.datastore.dataClass(attr.target)

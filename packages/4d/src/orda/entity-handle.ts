@@ -7,11 +7,11 @@
  * 4D object. An attribute computed by the class (`Function get`) that core does not compute runs
  * the class's code, after core has checked that the session may read the attribute.
  */
-import type { AttributeDef, DataClass, Entity, EntityDraft } from '@entistore/core'
+import type { AttributeDef, DataClass, Entity, EntityDraft, EntitySelection } from '@entistore/core'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { SET_MEMBER, TO_JSON } from '../runtime/values/host.js'
 import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
-import { viaCore } from './core-errors.js'
+import { fromCoreError, viaCore } from './core-errors.js'
 import type { OrdaWorld } from './world.js'
 
 export class EntityHandle extends OrdaHandle {
@@ -21,18 +21,22 @@ export class EntityHandle extends OrdaHandle {
     public entity: Entity | null,
     /** The change in progress, or the new entity (`dataClass.new()`). */
     public draft: EntityDraft | null,
-    /** For a member of a selection: core's copy of it that remembers its place, made on demand. */
-    private place?: () => Entity | null,
+    /**
+     * For a member of a selection: the selection and its position, of which core's copy that
+     * remembers its place is made on demand (a field each, not a closure: one object a member).
+     */
+    private from?: EntitySelection,
+    private index = 0,
   ) {
     super(world)
   }
 
   /** The saved version as it remembers the selection it was read from (null for a new entity). */
   placed(): Entity | null {
-    const place = this.place
-    if (place === undefined) return this.entity
-    this.place = undefined
-    if (this.entity !== null) this.entity = place()
+    const from = this.from
+    if (from === undefined) return this.entity
+    this.from = undefined
+    if (this.entity !== null) this.entity = from.memberAt(this.index) ?? null
     return this.entity
   }
 
@@ -40,7 +44,7 @@ export class EntityHandle extends OrdaHandle {
   replace(entity: Entity | null): void {
     this.entity = entity
     this.draft = null
-    this.place = undefined
+    this.from = undefined
   }
 
   get kind(): OrdaKind {
@@ -66,9 +70,17 @@ export class EntityHandle extends OrdaHandle {
   }
 
   protected attribute(name: string): Found {
-    const attr = this.dataClass.def.attributesByName.get(name)
+    const target = this.draft ?? this.entity!
+    const attr = target.dataClass.def.attributesByName.get(name)
     if (attr === undefined) return NONE
-    const raw = viaCore(() => (this.draft ?? this.entity!).get(name))
+    // Core's own read, as the caller (its permission check); a try here rather than viaCore's
+    // closure: this runs for every attribute 4D code reads.
+    let raw: unknown
+    try {
+      raw = target.get(name)
+    } catch (e) {
+      throw fromCoreError(e)
+    }
     if (attr.kind === 'calculated' && attr.compute === undefined) {
       // Core has no code for it: the class's `Function get`, once core allowed the read above.
       const rt = runtimeNow()

@@ -9,7 +9,7 @@ import type { EntitySelection } from '@entistore/core'
 import { FOR_EACH } from '../runtime/context/iterate.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
-import { viaCore } from './core-errors.js'
+import { fromCoreError, viaCore } from './core-errors.js'
 import { EntityHandle } from './entity-handle.js'
 import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
 import type { OrdaWorld } from './world.js'
@@ -63,9 +63,15 @@ export class SelectionHandle extends OrdaHandle {
    */
   member(i: number): unknown {
     const selection = this.selection
-    const entity = viaCore(() => selection.at(i))
+    // A try here rather than viaCore's closure: this runs for every member For each reaches.
+    let entity
+    try {
+      entity = selection.at(i)
+    } catch (e) {
+      throw fromCoreError(e)
+    }
     if (entity === null || entity === undefined) return null
-    return new EntityHandle(this.world, entity, null, () => selection.memberAt(i) ?? null)
+    return new EntityHandle(this.world, entity, null, selection, i)
   }
 
   /** `$sel[i]`: out of the selection's range is an error (EntitySelectionClass.md, "[index]"). */
@@ -77,7 +83,11 @@ export class SelectionHandle extends OrdaHandle {
   }
 
   [FOR_EACH](): { readonly length: number; at(i: number): unknown } {
-    return { length: this.selection.length, at: (i) => this.member(i) }
+    // The loop reads every member: core orders them all now, in one sort, rather than a prefix
+    // twice as long each time `at(i)` passes the end of the last (14 partial sorts for 10,000).
+    const length = this.selection.length
+    if (length > 0) viaCore(() => this.selection.at(length - 1))
+    return { length, at: (i) => this.member(i) }
   }
 
   [TO_JSON](): unknown {

@@ -65,16 +65,21 @@ export class ClassObject implements MemberHost {
     readonly definition: ClassDefinition,
     readonly resolver: ClassResolver,
   ) {
-    for (const fn of [
-      definition.constructorFunction,
-      ...definition.functions.values(),
-      ...definition.getters.values(),
-      ...definition.setters.values(),
-      ...definition.initializers.map((i) => i.value),
-      ...definition.orda.map((m) => m.fn),
-    ])
-      if (fn !== undefined) fn.context = this
+    for (const fn of this.code()) fn.context = this
     this.#instanceProto = instancePrototype(this)
+  }
+
+  /** Every function the class's file declares: constructor, functions, accessors, initializers. */
+  code(): FourDFunction[] {
+    const d = this.definition
+    return [
+      d.constructorFunction,
+      ...d.functions.values(),
+      ...d.getters.values(),
+      ...d.setters.values(),
+      ...d.initializers.map((i) => i.value),
+      ...d.orda.map((m) => m.fn),
+    ].filter((fn) => fn !== undefined)
   }
 
   get name(): string {

@@ -46,6 +46,14 @@ export class FourDFunction implements MemberHost {
     return impl(rt, self, args, this.context)
   }
 
+  /**
+   * Makes the function's code now, as its first call would (what measuring a whole project's
+   * compile needs: a lazy function is otherwise made only when called).
+   */
+  make(): void {
+    this.#impl ??= this.#build!()
+  }
+
   /** Whether the function's code is made (a lazy one before its first call is not). */
   get built(): boolean {
     return this.#impl !== undefined
