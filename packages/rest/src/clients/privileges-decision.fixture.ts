@@ -21,8 +21,9 @@
  *   writes, with the session's privileges and the function's `promote`;
  * - the entity events run as the caller too (eventNeeds): what they read and set is needed by
  *   every write that runs them.
- * Where the documents leave a case open, the decision is `either` and only leaks are checked: a
- * function's `this` read with or without its promotion, an attribute's `drop`, an event reading
+ * A function's `this` (its entity, its selection) is read as the caller's own view, without the
+ * promotion. Where the documents leave a case open, the decision is `either` and only leaks are
+ * checked: an attribute's `drop`, an event reading
  * the entity being created, the status of a relation write that names a hidden entity (which must
  * not succeed, though).
  */
@@ -695,8 +696,9 @@ function aggregated(
 
 /**
  * A function: execute with the session's own privileges (a function's entry, else its
- * dataclass's, else the datastore's); for one of entities or selections, read on its dataclass;
- * then its code's needs with the promotion in force.
+ * dataclass's, else the datastore's); for one of entities or selections, read on its dataclass
+ * and what its filter names, with the session's own privileges; then its code's needs with the
+ * promotion in force.
  */
 function decideCall(req: Extract<Req, { t: 'call' }>, s: Situation): Decision {
   const { ref, held } = s
@@ -712,12 +714,10 @@ function decideCall(req: Extract<Req, { t: 'call' }>, s: Situation): Decision {
   const thisNeeds = onItsData
     ? [...pathNeeds(info.dc, 'ID'), ...(req.filter ? pathNeeds(info.dc, req.filter.path) : [])]
     : []
-  const promoted = refused(running, thisNeeds)
-  if (promoted.length > 0)
-    return { verdict: 'refuse', codes: promoted.map((n) => n.code), rights: held }
-  // Whether the entity or selection is read with the session's privileges or with the
-  // promotion too, the documents do not say: where the two differ, either answer is accepted.
-  if (refused(held, thisNeeds).length > 0) return { verdict: 'either', codes: [], rights: running }
+  // The entity or selection is the caller's own view's (docs/security.md, "What a function may
+  // do"): the promotion counts from its code on.
+  const own = refused(held, thisNeeds)
+  if (own.length > 0) return { verdict: 'refuse', codes: own.map((n) => n.code), rights: held }
   const hidden =
     info.kind === 'entity' &&
     !(s.snap[info.dc].has(req.key ?? 1) && s.visible(info.dc, req.key ?? 1))
