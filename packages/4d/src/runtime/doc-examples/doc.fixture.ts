@@ -22,6 +22,11 @@ export interface Check {
   /** Compared to `expected` within this many decimal places (reals the page rounds). */
   readonly digits?: number
   readonly options?: Run4dOptions
+  /**
+   * Why the check fails today (a gap outside the runtime: the grammar…): it runs as `it.fails`,
+   * so that the day it passes, the suite says so and the mark is removed.
+   */
+  readonly fails?: string
 }
 
 /** One check a documented result: after `setup`, each step's lines run in order, and its
@@ -48,7 +53,8 @@ export function steps(
 export function page(title: string, checks: readonly (Check | readonly Check[])[]): void {
   describe(title, () => {
     for (const check of checks.flat()) {
-      it(check.name, () => {
+      const test = check.fails === undefined ? it : it.fails
+      test(check.fails === undefined ? check.name : `${check.name} (fails: ${check.fails})`, () => {
         if (check.error !== undefined) {
           const { errCode, message } = errorOf(check.code, check.options)
           expect(errCode).toBe(check.error.errCode)
