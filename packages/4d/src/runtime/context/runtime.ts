@@ -260,6 +260,17 @@ export class Runtime {
     return text[i - 1]!
   }
 
+  /**
+   * `text[[n]]:=char`: the text with its character at `n` replaced by the first character of
+   * `char` (dt_string.md, "Character Reference Symbols"); `n` must address a character of the text.
+   */
+  withChar(text: unknown, n: unknown, char: unknown): string {
+    this.charAt(text, n)
+    if (typeof char !== 'string') return operators.incompatible('[[ ]]:=', text, char)
+    const i = operators.toInteger(n) - 1
+    return (text as string).slice(0, i) + char.slice(0, 1) + (text as string).slice(i + 1)
+  }
+
   // ---- Errors ----
 
   /** A statement that did not parse, reached. */
