@@ -265,9 +265,9 @@ export class Runtime {
    * `char` (dt_string.md, "Character Reference Symbols"); `n` must address a character of the text.
    */
   withChar(text: unknown, n: unknown, char: unknown): string {
-    this.charAt(text, n)
+    this.charAt(text, n) // the same checks: a text, a number within it
     if (typeof char !== 'string') return operators.incompatible('[[ ]]:=', text, char)
-    const i = operators.toInteger(n) - 1
+    const i = operators.toInteger(n as number) - 1
     return (text as string).slice(0, i) + char.slice(0, 1) + (text as string).slice(i + 1)
   }
 
