@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { constantNames } from '../runtime/commands/constants.js'
 import { builtinNamed, commandName, matchBuiltin } from './builtins.js'
 
 describe('builtins', () => {
@@ -33,4 +34,9 @@ describe('builtins', () => {
   test('two spaces end a name: 4D writes one between the words', () => {
     expect(matchBuiltin('Current  date', 0)).toBeNull()
   })
+})
+
+test('every constant the runtime has a value for is a name the grammar recognises', () => {
+  // `ck keep null` was a value without a name: `$c.extract("name";ck keep null)` did not parse.
+  expect(constantNames().filter((n) => builtinNamed(n)?.kind !== 'constant')).toEqual([])
 })

@@ -150,10 +150,23 @@ function assign(ctx: EmitContext, node: AssignNode): void {
         target,
         value(() => expr(ctx, target)),
       )
+    case 'CharAt': {
+      // `$t[[i]]:=c`: the variable takes its text with that character replaced (dt_string.md);
+      // the compound operators do not apply to a character (operators.md).
+      const text = target.text
+      if (op === undefined && VARIABLE_KINDS.has(text.kind)) {
+        const replaced = `rt.withChar(${expr(ctx, text).code}, ${expr(ctx, target.index).code}, ${expr(ctx, node.value).code})`
+        return assignTo(ctx, text as VariableNode, emitted(replaced))
+      }
+      ctx.w.write(`rt.unsupported(${quote(`Assigning ${article(target.kind)}`)});`)
+      return
+    }
     default:
       ctx.w.write(`rt.unsupported(${quote(`Assigning ${article(target.kind)}`)});`)
   }
 }
+
+const VARIABLE_KINDS: ReadonlySet<string> = new Set(['Local', 'Param', 'Name', 'InterprocessVar'])
 
 const article = (kind: string): string =>
   kind === 'IndirectParam'

@@ -133,5 +133,8 @@ export function constantValue(name: string): number | string | undefined {
   return TABLE.get(name.toLowerCase())
 }
 
+/** Every constant's name, in lower case (the grammar's table of names must know each). */
+export const constantNames = (): string[] => [...TABLE.keys()]
+
 /** How many constants the table has (for the documentation's counts). */
 export const constantCount = (): number => TABLE.size

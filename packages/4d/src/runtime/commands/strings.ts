@@ -215,7 +215,8 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
       const s = textArg('Split string', 'stringToSplit', text)
       const sep = textArg('Split string', 'separator', separator)
       const o = optionalInteger('Split string', 'options', options, 0)
-      let parts = s === '' ? [''] : s.split(sep)
+      // An empty text gives no substring: CollectionClass.md's flatMap() example maps "" to [].
+      let parts = s === '' ? [] : s.split(sep)
       if ((o & TRIM_SPACES) !== 0) parts = parts.map((p) => p.trim())
       if ((o & IGNORE_EMPTY) !== 0) parts = parts.filter((p) => p !== '')
       return new Collection(parts)

@@ -26,6 +26,9 @@ import { catchable, placeError } from './error-flow.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
 
+/** A formula's text that is one name (a project method's, when one has it). */
+const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
+
 export interface RuntimeOptions {
   /** Where the code must stop (none: it runs until it ends). */
   readonly budget?: CodeBudget
@@ -191,9 +194,18 @@ export class Runtime {
     return fn.invoke(this, self, args)
   }
 
-  /** `Formula(expr)`: a function object over the compiled expression and the locals it copied. */
+  /**
+   * `Formula(expr)`: a function object over the compiled expression and the locals it copied.
+   * A formula that is a project method's bare name passes its own parameters to the method
+   * (FunctionClass.md, "Parameters to a single method": `Formula(myMethod)` needs no `($1;$2)`).
+   */
   formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction {
-    return new FourDFunction('Formula', impl, source, captured)
+    if (!BARE_NAME.test(source)) return new FourDFunction('Formula', impl, source, captured)
+    const single: FunctionImpl = (rt, self, args, cx) => {
+      const method = rt.methods.get(source)
+      return method === undefined ? impl(rt, self, args, cx) : method.invoke(rt, self, args)
+    }
+    return new FourDFunction('Formula', single, source, captured)
   }
 
   // ---- Parameters ----
@@ -246,6 +258,17 @@ export class Runtime {
     if (i < 1 || i > text.length)
       return raise('InvalidIndex', { index: `${i} (text of ${text.length} characters)` })
     return text[i - 1]!
+  }
+
+  /**
+   * `text[[n]]:=char`: the text with its character at `n` replaced by the first character of
+   * `char` (dt_string.md, "Character Reference Symbols"); `n` must address a character of the text.
+   */
+  withChar(text: unknown, n: unknown, char: unknown): string {
+    this.charAt(text, n) // the same checks: a text, a number within it
+    if (typeof char !== 'string') return operators.incompatible('[[ ]]:=', text, char)
+    const i = operators.toInteger(n as number) - 1
+    return (text as string).slice(0, i) + char.slice(0, 1) + (text as string).slice(i + 1)
   }
 
   // ---- Errors ----

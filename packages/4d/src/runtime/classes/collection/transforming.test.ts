@@ -52,8 +52,8 @@ return [$col.map(Formula(New collection($1.value*2))); $col.flatMap(Formula(New 
       run(`$col:=New collection("Hello how"; ""; "are you ?")
 return [$col.map(Formula(Split string($1.value; " "))); $col.flatMap(Formula(Split string($1.value; " ")))]`),
     ).toEqual([
-      [['Hello', 'how'], [''], ['are', 'you', '?']],
-      ['Hello', 'how', '', 'are', 'you', '?'],
+      [['Hello', 'how'], [], ['are', 'you', '?']],
+      ['Hello', 'how', 'are', 'you', '?'],
     ])
   })
   it('flatMap: each value and its percentage', () => {
