@@ -34,7 +34,7 @@ describe('texts of the 4D source stay texts', () => {
   })
 
   test('U+2028 and U+2029, which end a line in JavaScript source, are escaped', () => {
-    const text = '$t:="a\u2028b\u2029c"\nvar $o : Object\n$x:=$o.a'
+    const text = '$t:="a\u2028b\u2029c"\nvar $o : Object\n$o.a:=1'
     for (const source of generatedSources(text)) expect(source).not.toMatch(/[\u2028\u2029]/)
     expect(safeRun('return "a\u2028b\u2029c"')).toBe('a\u2028b\u2029c')
     // Raw, they would move the lines below them: the error names line 3.
@@ -147,9 +147,9 @@ describe('the checker of generated code', () => {
 describe('errors raised deep in the host', () => {
   test('are placed at the 4D line that reached them, below many frames', () => {
     const deep = (n: number): unknown =>
-      n === 0 ? raise('MemberOfNull', { property: 'x' }) : deep(n - 1)
+      n === 0 ? raise('DivisionByZero', { left: '1', operator: '\\', right: '0' }) : deep(n - 1)
     const host = { [GET_MEMBER]: (name: string) => (name === 'deep' ? deep(40) : undefined) }
     const err = errorOf(() => run4d('$a:=1\n$b:=$1.deep', [host]))
-    expect([err.errCode, err.method, err.line]).toEqual([9401, 'run4d', 2])
+    expect([err.errCode, err.method, err.line]).toEqual([9400, 'run4d', 2])
   })
 })

@@ -22,7 +22,7 @@ exposed Function nextDay($d : Date) : Date
 exposed Function fail($n : Integer)
 \tvar $o : Object
 \t$o:=Null
-\treturn $o.name
+\t$o.name:=$n
 
 exposed Function spin()
 \tWhile (True)
@@ -108,7 +108,11 @@ describe('projectFunctions', () => {
   it("answers a 4D error as 4D's stack: the error, then the function, its file and line", () => {
     const e = failure(() => datastore().call('fail', 1))
     expect(e.stack4D().map((x) => [x.errCode, x.componentSignature, x.message])).toEqual([
-      [e.errCode, e.componentSignature, 'Cannot read the "name" property of a Null value'],
+      [
+        e.errCode,
+        e.componentSignature,
+        'Cannot assign the "name" property of Null value: the object is not instantiated',
+      ],
       [9100, 'enti', 'Error in DataStore.fail, line 19 of Sources/Classes/DataStore.4dm'],
     ])
     // A wrong parameter type is 4D's error too (Text := Number).

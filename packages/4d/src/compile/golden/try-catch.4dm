@@ -5,7 +5,7 @@ var $o : Object
 $r:=[]
 Try
 	$r.push("before")
-	$x:=$o.missing  // a property of Null: an error
+	$o.missing:=1  // a property of Null assigned: an error
 	$r.push("never")
 Catch
 	$r.push("caught "+String(Last errors[0].errCode))

@@ -39,8 +39,6 @@ export const ERRORS = {
   ),
   /** `\` or `%` by zero (`/` gives an infinite number, as `String(1/0)` shows "INF"). */
   DivisionByZero: spec(9400, OWN_SIGNATURE, 'Division by zero ({left} {operator} {right})'),
-  /** A property read or written on Null ("Trying to read a property of a null value returns an error"). */
-  MemberOfNull: spec(9401, OWN_SIGNATURE, 'Cannot read the "{property}" property of a Null value'),
   /** A property written on Null or Undefined ("Objects must have been instantiated"). */
   AssignToNothing: spec(
     9402,

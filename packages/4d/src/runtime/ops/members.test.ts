@@ -81,9 +81,10 @@ describe('docs/Concepts/dt_null_undefined.md "Undefined"', () => {
   it('reading a property of an undefined value returns undefined', () => {
     expect(get(get(newObject(), 'a'), 'b')).toBeUndefined()
   })
-  it('reading a property of Null is an error ("Trying to read a property of a null value")', () => {
-    expect(() => get(null, 'a')).toThrow(FourDError)
-    expect(() => get(get(objectOf('a', null), 'a'), 'b')).toThrow(/"b" property of a Null/)
+  it("reading a property of Null is Undefined, as the pages' examples of `var $o : Object` read it", () => {
+    expect(get(null, 'a')).toBeUndefined()
+    expect(get(get(objectOf('a', null), 'a'), 'b')).toBeUndefined()
+    expect(get(null, 'length')).toBe(0)
   })
   it('assigning a property of Null or Undefined is an error (objects must be instantiated)', () => {
     expect(() => set(null, 'a', 1)).toThrow(FourDError)

@@ -3,10 +3,11 @@
  * reach what JavaScript would inherit (`constructor`, `__proto__`): a plain object shows its own
  * properties only, an object of the host what it answers through GET_MEMBER (host.ts).
  *
- * - Reading a property of Undefined gives Undefined; of Null it is an error (dt_null_undefined.md:
- *   "Trying to read a property of a null value returns an error"; dt_object.md: objects "must have
- *   been instantiated"), except `length`, which is 0 for a collection variable never assigned
- *   (dt_collection.md "Undefined").
+ * - Reading a property of Undefined or of Null gives Undefined, `length` 0: every example of
+ *   dt_object.md and dt_null_undefined.md reads `$o.a` of a `var $o : Object` never assigned (it
+ *   holds Null) without an error (`$val:=$o.a`, `If($o.a)`, `String($o.a.b)`), though a sentence
+ *   of each page says an error; calling a member of Null stays an error (nothing to call), and so
+ *   does assigning one (AssignToNothing).
  * - A collection index past either end reads Undefined; an object of the host read by a number
  *   (an entity selection's `$sel[0]`) answers through GET_INDEX; assigning past the end grows the
  *   collection with nulls.
@@ -35,8 +36,7 @@ export function get(target: unknown, key: string | number): unknown {
     if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
     return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined
   }
-  if (target === undefined) return key === 'length' ? 0 : undefined
-  if (target === null) return key === 'length' ? 0 : raise('MemberOfNull', { property: key })
+  if (target === undefined || target === null) return key === 'length' ? 0 : undefined
   // A function of the host (a formula) shows what it answers, never a JavaScript function's own
   // `name` or `length`.
   if (typeof target === 'function')
