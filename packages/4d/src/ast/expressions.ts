@@ -9,6 +9,7 @@
  * were written in (4D's variable and command names are case-insensitive; the compiler folds them).
  */
 import type { Loc } from './loc.js'
+import type { AssignNode } from './statements.js'
 
 interface Base<K extends string> {
   readonly kind: K
@@ -261,11 +262,12 @@ export interface DsNode extends Base<'Ds'> {
 
 /**
  * `Formula(expr)` (command 1597) or `New formula(expr)` (1568): the expression is not evaluated
- * here but becomes a function object; `$1`… inside it are the formula's own parameters.
+ * here but becomes a function object; `$1`… inside it are the formula's own parameters. Its body
+ * may also be an assignment (`Formula(Form.x:=$1)`), run when the formula is called.
  */
 export interface FormulaNode extends Base<'Formula'> {
   readonly command: 'Formula' | 'New formula'
-  readonly body: ExprNode
+  readonly body: ExprNode | AssignNode
 }
 
 /**

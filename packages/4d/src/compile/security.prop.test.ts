@@ -63,8 +63,9 @@ const text = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.array(fc.constantFrom(...HOSTILE_TEXTS), { maxLength: 3 }).map((a) => a.join('')),
 )
-// A comment cannot hold a line end; a block comment cannot hold its own end.
-const comment = text.map((t) => t.replace(/[\r\n\u2028\u2029]/g, ' '))
+// A comment cannot hold a line end; a block comment cannot hold its own end; a line comment that
+// ends with `\` goes on to the next line, as a statement does (grammar/corpus/methods/comments.4dm).
+const comment = text.map((t) => t.replace(/[\r\n\u2028\u2029]/g, ' ').replace(/[\\\s]+$/, ''))
 
 /** A text as a 4D literal: `\` `"` and line ends escaped as 4D reads them. */
 const literal = (t: string): string =>

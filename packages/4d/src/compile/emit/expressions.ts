@@ -7,6 +7,7 @@
 import type { ExprNode, FormulaNode } from '../../ast/expressions.js'
 import { walk } from '../../ast/walk.js'
 import type { Resolution, Slot } from '../analysis.js'
+import { assignExpression } from './assign-expression.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { andOr, binary, negate, ternary } from './operators.js'
@@ -204,7 +205,10 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
   })
   const copies = captures.map((slot) => captured(ctx, slot))
   const line = node.loc.start.line
-  const { result, temps } = ctx.inFormula(captures, () => expr(ctx, node.body))
+  const made = node.body
+  const { result, temps } = ctx.inFormula(captures, () =>
+    made.kind === 'Assign' ? assignExpression(ctx, made) : expr(ctx, made),
+  )
   const lets =
     temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : ''
   const tick = ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''

@@ -117,7 +117,7 @@ export function statement(ctx: EmitContext, node: StatementNode): void {
   }
 }
 
-const COMPOUND: Readonly<Record<Exclude<AssignNode['op'], ':='>, BinaryOp>> = {
+export const COMPOUND: Readonly<Record<Exclude<AssignNode['op'], ':='>, BinaryOp>> = {
   '+=': '+',
   '-=': '-',
   '*=': '*',

@@ -712,61 +712,72 @@ function peg$parse(input, options) {
   function peg$f130(s) {    return Ast.symbolArg({ symbol: s }, L())  }
   function peg$f131(s) {    return Ast.symbolArg({ symbol: s }, L())  }
   function peg$f132(symbol, e) {    return [symbol, e]  }
-  function peg$f133(e) {    return e  }
-  function peg$f134(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f135(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f136(c) {    return '\\' + c  }
-  function peg$f137(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f138(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f139(a, b, c) {
+  function peg$f133(args) {    return args ?? []  }
+  function peg$f134(head, a) {    return a  }
+  function peg$f135(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f136(a, op, value) {    return { op, value }  }
+  function peg$f137(a, assign) {    return assign === null || (!Array.isArray(a) && ASSIGNABLE.has(a.kind))  }
+  function peg$f138(a, assign) {
+    if (assign === null) return a
+    return { kind: 'AssignArg', assign: Ast.assign({ target: a, op: assign.op, value: assign.value }, L()) }
+  }
+  function peg$f139(e) {    return e  }
+  function peg$f140(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f141(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f142(c) {    return '\\' + c  }
+  function peg$f143(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f144(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f145(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f140(sign, h, m, s) {    return s  }
-  function peg$f141(sign, h, m, s) {
+  function peg$f146(sign, h, m, s) {    return s  }
+  function peg$f147(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f142(head, p) {    return p  }
-  function peg$f143(head, tail) {    return [head, ...tail]  }
-  function peg$f144(props) {
+  function peg$f148(head, p) {    return p  }
+  function peg$f149(head, tail) {    return [head, ...tail]  }
+  function peg$f150(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f145(t) {    return t.value  }
-  function peg$f146(key, value) {
+  function peg$f151(t) {    return t.value  }
+  function peg$f152(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f147(head, e) {    return e  }
-  function peg$f148(head, tail) {    return [head, ...tail]  }
-  function peg$f149(items) {
+  function peg$f153(head, e) {    return e  }
+  function peg$f154(head, tail) {    return [head, ...tail]  }
+  function peg$f155(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f150(table, tableToken, field) {
+  function peg$f156(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f151(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f152(table, tableToken) {
+  function peg$f157(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f158(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f153(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f154(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f155(name) {    return Ast.local({ name }, L())  }
-  function peg$f156(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f157(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f158(name, num, a) {    return a  }
-  function peg$f159(name, num, args) {
+  function peg$f159(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f160(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f161(name) {    return Ast.local({ name }, L())  }
+  function peg$f162(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f163(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f164(name, num, a) {    return a  }
+  function peg$f165(name, num, args) {    return assignsFit(Number(num), args)  }
+  function peg$f166(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f160(name, theme, index) {
+  function peg$f167(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f161() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
-  function peg$f162() {    return builtin.length - 1  }
-  function peg$f163(name, a) {    return a  }
-  function peg$f164(name, args) {
+  function peg$f168() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f169() {    return builtin.length - 1  }
+  function peg$f170(name, a) {    return a  }
+  function peg$f171(name, args) {    const b = matchBuiltin(name, 0).builtin; return assignsFit(b.kind === 'command' ? b.number : null, args)  }
+  function peg$f172(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -774,25 +785,25 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f165(name, a) {    return a  }
-  function peg$f166(name, args) {
+  function peg$f173(name, a) {    return a  }
+  function peg$f174(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f167(k) {    return k  }
-  function peg$f168() {    return 'If'  }
-  function peg$f169() {    return 'Case of'  }
-  function peg$f170() {    return 'For each'  }
-  function peg$f171() {    return 'For'  }
-  function peg$f172() {    return 'While'  }
-  function peg$f173() {    return 'Repeat'  }
-  function peg$f174() {    return 'Try'  }
-  function peg$f175() {    return 'Use'  }
-  function peg$f176() {    return 'member'  }
-  function peg$f177() {    return 'member'  }
-  function peg$f178() {    return 'member'  }
-  function peg$f179() {    return 'member'  }
-  function peg$f180() {    return 'member'  }
-  function peg$f181() {    return 'statement'  }
+  function peg$f175(k) {    return k  }
+  function peg$f176() {    return 'If'  }
+  function peg$f177() {    return 'Case of'  }
+  function peg$f178() {    return 'For each'  }
+  function peg$f179() {    return 'For'  }
+  function peg$f180() {    return 'While'  }
+  function peg$f181() {    return 'Repeat'  }
+  function peg$f182() {    return 'Try'  }
+  function peg$f183() {    return 'Use'  }
+  function peg$f184() {    return 'member'  }
+  function peg$f185() {    return 'member'  }
+  function peg$f186() {    return 'member'  }
+  function peg$f187() {    return 'member'  }
+  function peg$f188() {    return 'member'  }
+  function peg$f189() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1478,21 +1489,27 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
-      s3 = input.charAt(peg$currPos);
-      if (peg$r3.test(s3)) {
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      while (s3 !== peg$FAILED) {
-        s2.push(s3);
+      s3 = peg$parseContinuation();
+      if (s3 === peg$FAILED) {
         s3 = input.charAt(peg$currPos);
         if (peg$r3.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        }
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$parseContinuation();
+        if (s3 === peg$FAILED) {
+          s3 = input.charAt(peg$currPos);
+          if (peg$r3.test(s3)) {
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
         }
       }
       s1 = [s1, s2];
@@ -8437,6 +8454,160 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseCommandArgs() {
+    let s0, s1, s2, s3, s4, s5;
+
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 40) {
+      s1 = peg$c16;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parseCommandArgList();
+      if (s3 === peg$FAILED) {
+        s3 = null;
+      }
+      s4 = peg$parse_();
+      if (input.charCodeAt(peg$currPos) === 41) {
+        s5 = peg$c17;
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e25); }
+      }
+      if (s5 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f133(s3);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseCommandArgList() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    s1 = peg$parseCommandArg();
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = peg$currPos;
+      s4 = peg$parse_();
+      if (input.charCodeAt(peg$currPos) === 59) {
+        s5 = peg$c22;
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      }
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parse_();
+        s7 = peg$parseCommandArg();
+        if (s7 !== peg$FAILED) {
+          peg$savedPos = s3;
+          s3 = peg$f134(s1, s7);
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s3;
+        s3 = peg$FAILED;
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$currPos;
+        s4 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 59) {
+          s5 = peg$c22;
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseCommandArg();
+          if (s7 !== peg$FAILED) {
+            peg$savedPos = s3;
+            s3 = peg$f134(s1, s7);
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+      }
+      peg$savedPos = s0;
+      s0 = peg$f135(s1, s2);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseCommandArg() {
+    let s0, s1, s2, s3, s4, s5, s6;
+
+    s0 = peg$currPos;
+    s1 = peg$parseArg();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      s3 = peg$parse_();
+      s4 = peg$parseAssignOp();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseNested();
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s2;
+          s2 = peg$f136(s1, s4, s6);
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = peg$currPos;
+      s3 = peg$f137(s1, s2);
+      if (s3) {
+        s3 = undefined;
+      } else {
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f138(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parsePrimary() {
     let s0, s1, s2, s3, s4, s5;
 
@@ -8462,7 +8633,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f133(s3);
+          s0 = peg$f139(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8565,7 +8736,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f134(s2);
+        s0 = peg$f140(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8599,7 +8770,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f135(s2);
+        s0 = peg$f141(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8627,7 +8798,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f136(s2);
+          s0 = peg$f142(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8715,7 +8886,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f137(s1);
+        s0 = peg$f143(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8875,7 +9046,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f138(s1);
+          s0 = peg$f144(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9013,7 +9184,7 @@ function peg$parse(input, options) {
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f139(s2, s4, s6);
+                  s0 = peg$f145(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -9173,7 +9344,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f140(s2, s3, s5, s8);
+                s6 = peg$f146(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -9194,7 +9365,7 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f141(s2, s3, s5, s6);
+              s0 = peg$f147(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -9250,7 +9421,7 @@ function peg$parse(input, options) {
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f142(s4, s10);
+            s6 = peg$f148(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -9275,7 +9446,7 @@ function peg$parse(input, options) {
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f142(s4, s10);
+              s6 = peg$f148(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -9286,7 +9457,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f143(s4, s5);
+        s3 = peg$f149(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -9304,7 +9475,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f144(s3);
+        s0 = peg$f150(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9327,7 +9498,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f145(s2);
+        s2 = peg$f151(s2);
       }
       s1 = s2;
     }
@@ -9362,7 +9533,7 @@ function peg$parse(input, options) {
           s6 = peg$parseNested();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f146(s1, s6);
+            s0 = peg$f152(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9414,7 +9585,7 @@ function peg$parse(input, options) {
           s10 = peg$parseNested();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f147(s4, s10);
+            s6 = peg$f153(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -9439,7 +9610,7 @@ function peg$parse(input, options) {
             s10 = peg$parseNested();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f147(s4, s10);
+              s6 = peg$f153(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -9450,7 +9621,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f148(s4, s5);
+        s3 = peg$f154(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -9468,7 +9639,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f149(s3);
+        s0 = peg$f155(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9602,7 +9773,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f150(s2, s3, s5);
+            s0 = peg$f156(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9708,7 +9879,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f151(s2, s3);
+              s6 = peg$f157(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9716,7 +9887,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f152(s2, s3);
+                s0 = peg$f158(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -10021,7 +10192,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f153(s2);
+          s0 = peg$f159(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10063,7 +10234,7 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f154(s3);
+          s0 = peg$f160(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10095,7 +10266,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f155(s2);
+        s0 = peg$f161(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10132,7 +10303,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f156(s2);
+        s0 = peg$f162(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10179,7 +10350,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f157(s5);
+            s0 = peg$f163(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -10256,10 +10427,10 @@ function peg$parse(input, options) {
           if (s4 !== peg$FAILED) {
             s5 = peg$currPos;
             s6 = peg$parse_();
-            s7 = peg$parseCallArgs();
+            s7 = peg$parseCommandArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f158(s1, s3, s7);
+              s5 = peg$f164(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -10267,8 +10438,20 @@ function peg$parse(input, options) {
             if (s5 === peg$FAILED) {
               s5 = null;
             }
-            peg$savedPos = s0;
-            s0 = peg$f159(s1, s3, s5);
+            peg$savedPos = peg$currPos;
+            s6 = peg$f165(s1, s3, s5);
+            if (s6) {
+              s6 = undefined;
+            } else {
+              s6 = peg$FAILED;
+            }
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f166(s1, s3, s5);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -10375,7 +10558,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f160(s1, s3, s5);
+                  s0 = peg$f167(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10519,7 +10702,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f161();
+    s1 = peg$f168();
     if (s1) {
       s1 = undefined;
     } else {
@@ -10536,7 +10719,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f162();
+        s5 = peg$f169();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -10590,10 +10773,10 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
         s4 = peg$parse_();
-        s5 = peg$parseCallArgs();
+        s5 = peg$parseCommandArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f163(s2, s5);
+          s3 = peg$f170(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10601,8 +10784,20 @@ function peg$parse(input, options) {
         if (s3 === peg$FAILED) {
           s3 = null;
         }
-        peg$savedPos = s0;
-        s0 = peg$f164(s2, s3);
+        peg$savedPos = peg$currPos;
+        s4 = peg$f171(s2, s3);
+        if (s4) {
+          s4 = undefined;
+        } else {
+          s4 = peg$FAILED;
+        }
+        if (s4 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f172(s2, s3);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10637,7 +10832,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f165(s2, s5);
+          s3 = peg$f173(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10646,7 +10841,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f166(s2, s3);
+        s0 = peg$f174(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10970,7 +11165,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f167(s2);
+        s0 = peg$f175(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10996,7 +11191,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f168();
+          s0 = peg$f176();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11017,7 +11212,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f169();
+          s0 = peg$f177();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11142,7 +11337,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f170();
+                      s0 = peg$f178();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -11250,7 +11445,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f171();
+                            s0 = peg$f179();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -11298,7 +11493,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f172();
+                  s0 = peg$f180();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11319,7 +11514,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f173();
+                  s0 = peg$f181();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11336,7 +11531,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f174();
+                    s0 = peg$f182();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -11382,7 +11577,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f175();
+                          s0 = peg$f183();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -11404,7 +11599,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f176();
+                      s1 = peg$f184();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -11412,7 +11607,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f177();
+                        s1 = peg$f185();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -11420,7 +11615,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f178();
+                          s1 = peg$f186();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -11428,7 +11623,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f179();
+                            s1 = peg$f187();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -11436,7 +11631,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f180();
+                              s1 = peg$f188();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -11444,7 +11639,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f181();
+                                s1 = peg$f189();
                               }
                               s0 = s1;
                             }
@@ -11527,14 +11722,21 @@ const command = (name, number, tokenized, args, loc) => {
     case FALSE: if (args === null) return Ast.bool({ value: false }, loc); break
     case NULL: if (args === null) return Ast.null({}, loc); break
     case FORMULA:
-      if (args !== null && args.length === 1 && args[0].kind !== 'SymbolArg')
-        return Ast.formula({ command: /^new/i.test(name) ? 'New formula' : 'Formula', body: args[0] }, loc)
+      if (args !== null && args.length === 1 && args[0].kind !== 'SymbolArg') {
+        const body = args[0].kind === 'AssignArg' ? args[0].assign : args[0]
+        return Ast.formula({ command: /^new/i.test(name) ? 'New formula' : 'Formula', body }, loc)
+      }
       break
   }
   return Ast.command({ name, number, tokenized, args }, loc)
 }
 
 let builtin = null
+
+// An assignment is a command argument only as the whole body of a formula
+// (`Formula(Form.x:=$1)`); anywhere else the call does not parse.
+const assignsFit = (number, args) =>
+  args === null || !args.some((a) => a.kind === 'AssignArg') || (number === FORMULA && args.length === 1)
 
 // Nesting is bounded so that deep input cannot exhaust the stack. Past the bound the parse of the
 // file stops with an error (parse4d reports it as the file's one problem): no 4D code nests so

@@ -63,3 +63,5 @@ $storage:=Storage.settings
 $session:=Session:C1714.storage.userInfo
 $web:=Web Form:C1735.setMessage("ok")
 $v:=Not(False)
+$setter:=Formula(Form.total:=$1)
+$adder:=Formula:C1597($o["total"]+=$1)

@@ -30,3 +30,6 @@ $trailing:=1
 $j:=1 ` and after code
 $url:="http://example.com/path"  // the // inside the text is not a comment
 $k:="/* not a comment */"
+// $skipped:=Substring("abcdef"; \
+	2)  (a comment continued: this line belongs to it)
+$afterComment:=1

@@ -27,3 +27,4 @@ Function notHere()
 $last:="still parsed"
 If ($open)
 	$never:=1
+$len:=Length($t:="only a formula takes an assignment")
