@@ -67,6 +67,7 @@ export const Ast = {
   continue: make('Continue'),
   throw: make('Throw'),
   unparsed: make('Unparsed'),
+  embeddedSql: make('EmbeddedSql'),
   if: make('If'),
   caseBranch: make('CaseBranch'),
   caseOf: make('CaseOf'),

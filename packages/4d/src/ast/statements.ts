@@ -109,6 +109,14 @@ export interface UnparsedNode extends Base<'Unparsed'> {
   readonly at: Position
 }
 
+/**
+ * `Begin SQL … End SQL`: 4D's embedded SQL, kept whole (`text`, its lines). It parses, and cannot
+ * run here: reported as not runnable, and it raises that when it is reached.
+ */
+export interface EmbeddedSqlNode extends Base<'EmbeddedSql'> {
+  readonly text: string
+}
+
 // ---- Blocks ----------------------------------------------------------------------------------
 
 /** `If (test) … Else … End if` (4D has no `Else if`: nested `If`s or `Case of`). */
@@ -196,3 +204,4 @@ export type StatementNode =
   | TryNode
   | UseNode
   | UnparsedNode
+  | EmbeddedSqlNode

@@ -117,6 +117,7 @@ export function childrenOf(node: Node): readonly Node[] {
     case 'Break':
     case 'Continue':
     case 'Unparsed':
+    case 'EmbeddedSql':
     case 'Text':
     case 'Number':
     case 'Date':

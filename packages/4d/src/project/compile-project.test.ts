@@ -61,6 +61,24 @@ describe('compileProject', () => {
     expect(checkSummary(checkReport([]))).toBe('0 files of 4D code: no problem')
   })
 
+  it('reports embedded SQL as what cannot run, not a syntax error, and raises that when reached', () => {
+    const sql = compileProject([
+      {
+        path: 'Sources/Classes/Sql.4dm',
+        kind: 'class',
+        text: 'Function names()\n\tBegin SQL\n\t\tSELECT name FROM people INTO :$n\n\tEnd SQL\n\treturn $n\n',
+      },
+    ])
+    expect(checkReport(sql.files).files[0]).toEqual({
+      file: 'Sources/Classes/Sql.4dm',
+      syntaxErrors: [],
+      notRunnable: [{ line: 2, column: 2, name: 'Begin SQL' }],
+    })
+    const { classes } = sql.instantiate()
+    const rt = new Runtime({ classes })
+    expect(() => rt.invoke(classes.get('Sql')!.findFunction('names')!, {}, [])).toThrow(/Begin SQL/)
+  })
+
   it("runs a class's clean functions, and fails its others only when they are reached", () => {
     const { classes, methods } = project.instantiate()
     const rt = new Runtime({ classes, methods })

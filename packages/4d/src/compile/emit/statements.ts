@@ -110,6 +110,9 @@ export function statement(ctx: EmitContext, node: StatementNode): void {
     case 'Unparsed':
       w.write(`rt.syntaxError(${quote(`${node.message}: ${node.text.trim()}`)});`)
       return
+    case 'EmbeddedSql':
+      w.write(`rt.notRunnable(${quote('Begin SQL')});`)
+      return
     default: {
       const unknown: never = node
       throw new Error(`emit: unknown statement ${(unknown as StatementNode).kind}`)

@@ -28,6 +28,7 @@ const UNSUPPORTED: Readonly<Partial<Record<Node['kind'], string>>> = {
   Table: 'A table',
   PointerTo: 'A pointer',
   Deref: 'A pointer',
+  EmbeddedSql: 'Begin SQL',
 }
 
 export function resolveCommands(analysis: Analysis, table: CommandTable = COMMANDS): void {

@@ -560,8 +560,7 @@ function peg$parse(input, options) {
     return Ast.use({ target, body }, span(from, to))
   }
   function peg$f58(from, t, to) {
-    const loc = span(from, to)
-    return Ast.unparsed({ text: t, message: 'Begin SQL … End SQL (embedded SQL) is not supported', at: loc.start }, loc)
+    return Ast.embeddedSql({ text: t }, span(from, to))
   }
   function peg$f59(from, t, to) {
     const loc = span(from, to)
