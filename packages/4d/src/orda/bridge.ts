@@ -16,8 +16,10 @@ export interface OrdaBridge {
    * array as a 4D Collection, a plain object as a 4D object.
    */
   toFourD(value: unknown, type?: string): unknown
-  /** A 4D value as core and the REST interface take it (a function's result, a core call's arguments). */
+  /** A 4D value as core takes it (a core call's arguments: an entity as its stored version). */
   fromFourD(value: unknown): unknown
+  /** A function's result as the REST interface answers it: an entity changed and not saved as its draft. */
+  resultOf(value: unknown): unknown
   /**
    * The superclass a 4D class file extends when it names an ORDA class (`DataClass`, `Entity`,
    * `EntitySelection`, `DataStoreImplementation`): what `ClassStore({ builtinSuperclass })` takes.
@@ -38,6 +40,7 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
     ds: world.ds,
     toFourD: (value, type) => world.toFourD(value, type),
     fromFourD: (value) => world.fromFourD(value),
+    resultOf: (value) => world.fromFourD(value, true),
     builtinSuperclass: (path) => world.builtinFor(path),
     session() {
       const session = currentSession()

@@ -71,8 +71,8 @@ export class OrdaWorld {
     return toFourD(this, value, type)
   }
 
-  fromFourD(value: unknown): unknown {
-    return fromFourD(value)
+  fromFourD(value: unknown, pending = false): unknown {
+    return fromFourD(value, pending)
   }
 
   attributeToFourD(attr: AttributeDef, raw: unknown): unknown {

@@ -183,7 +183,7 @@ export function projectFunctions(
         const self = singleton ? rt.run(() => cls.me(rt)) : bridge.toFourD(this)
         const params = args.map((a, i) => bridge.toFourD(a, fn.types(i)))
         const code = cls.findFunction(fn.name)!
-        return bridge.fromFourD(rt.invoke(code, self, params))
+        return bridge.resultOf(rt.invoke(code, self, params))
       } catch (e) {
         throw FourDError.is(e) ? errorStack(e, `${c.name}.${fn.name}`, c.file) : e
       }
