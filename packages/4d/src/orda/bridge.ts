@@ -4,7 +4,7 @@
  * conversions of values both ways. Every read and write of 4D code goes through core's own API,
  * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
  */
-import { currentSession, type Datastore } from '@entistore/core'
+import { currentCall, currentSession, type Datastore } from '@entistore/core'
 import { OrdaWorld } from './world.js'
 
 export interface OrdaBridge {
@@ -44,7 +44,8 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
     builtinSuperclass: (path) => world.builtinFor(path),
     session() {
       const session = currentSession()
-      return session === null ? null : world.session(session)
+      // Keyed by core's session of the call, the same from one request of a session to the next.
+      return session === null ? null : world.session(session, currentCall()?.session ?? session)
     },
   }
   bridges.set(datastore, bridge)

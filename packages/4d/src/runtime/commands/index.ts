@@ -8,6 +8,7 @@ import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
 import { OBJECT_COMMANDS } from './objects.js'
 import { PROCESS_COMMANDS } from './processes.js'
+import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
@@ -22,6 +23,7 @@ export const COMMANDS = buildCommandTable([
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
   PROCESS_COMMANDS,
+  SESSION_COMMANDS,
   UI_COMMANDS,
 ])
 

@@ -23,6 +23,8 @@ export interface CommandContext {
   now(): number
   /** The errors `Last errors` returns (null when none). */
   lastErrorObjects(): unknown
+  /** The session the code runs for (`Session`), the host's; undefined for none. */
+  readonly session?: object | undefined
 }
 
 /** A command's code: the context, then its arguments as 4D values. */
