@@ -3,6 +3,7 @@
  * a file exporting its `CommandSpec[]` and one line below.
  */
 import { DATE_TIME_COMMANDS } from './date-time.js'
+import { FILE_COMMANDS } from './files.js'
 import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
@@ -24,6 +25,7 @@ export const COMMANDS = buildCommandTable([
   TOOLS_COMMANDS,
   PROCESS_COMMANDS,
   SESSION_COMMANDS,
+  FILE_COMMANDS,
   UI_COMMANDS,
 ])
 
