@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { FileError } from './file-error.js'
+import { loadProject } from './project/load-project.js'
 
 export interface CheckOptions {
   readonly project: string
@@ -22,7 +23,9 @@ export async function runCheckCommand(
   } catch (e) {
     throw new FileError(options.project, (e as Error).message, { cause: e })
   }
-  const compiled = fourD.compileProject(sources.files)
+  const compiled = fourD.compileProject(sources.files, {
+    dataClasses: await structureDataClasses(options.project),
+  })
   const name = (file: string): string => join(sources.root, file)
   const report = fourD.checkReport(compiled.files, name)
   if (options.json) io.out(JSON.stringify(report, null, 2))
@@ -31,4 +34,16 @@ export async function runCheckCommand(
     io.out(fourD.checkSummary(report))
   }
   return fourD.wouldFail(report) ? 1 : 0
+}
+
+/**
+ * The dataclasses of the project's structure, whose ORDA classes `cs.` may name; none for a
+ * folder of class files without a structure (checked before it has one).
+ */
+async function structureDataClasses(folder: string): Promise<string[]> {
+  try {
+    return (await loadProject(folder)).model.dataClasses.map((dc) => dc.name)
+  } catch {
+    return []
+  }
 }

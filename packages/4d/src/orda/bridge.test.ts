@@ -163,6 +163,16 @@ return [$e.extra.rank; $e.toObject("lastName, employer"); $e.getStamp(); $e.touc
   })
 })
 
+describe('DataStore members', () => {
+  test("OB Keys(ds) lists the dataclasses; getInfo() says what the datastore is, as 4D's", () => {
+    const code = 'return [OB Keys(ds); ds.getInfo()]'
+    expect(runFor(store(), code)).toEqual([
+      ['Company', 'Employee'],
+      { type: '4D', networked: false, localID: '' },
+    ])
+  })
+})
+
 describe('errors of core as 4D errors', () => {
   test('a query that does not parse: core’s code, caught by Try', () => {
     const ds = store()

@@ -4,7 +4,7 @@
  * conversions of values both ways. Every read and write of 4D code goes through core's own API,
  * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
  */
-import { currentSession, type Datastore } from '@entistore/core'
+import { currentCall, currentSession, type Datastore } from '@entistore/core'
 import { OrdaWorld } from './world.js'
 
 export interface OrdaBridge {
@@ -16,8 +16,10 @@ export interface OrdaBridge {
    * array as a 4D Collection, a plain object as a 4D object.
    */
   toFourD(value: unknown, type?: string): unknown
-  /** A 4D value as core and the REST interface take it (a function's result, a core call's arguments). */
+  /** A 4D value as core takes it (a core call's arguments: an entity as its stored version). */
   fromFourD(value: unknown): unknown
+  /** A function's result as the REST interface answers it: an entity changed and not saved as its draft. */
+  resultOf(value: unknown): unknown
   /**
    * The superclass a 4D class file extends when it names an ORDA class (`DataClass`, `Entity`,
    * `EntitySelection`, `DataStoreImplementation`): what `ClassStore({ builtinSuperclass })` takes.
@@ -38,10 +40,12 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
     ds: world.ds,
     toFourD: (value, type) => world.toFourD(value, type),
     fromFourD: (value) => world.fromFourD(value),
+    resultOf: (value) => world.fromFourD(value, true),
     builtinSuperclass: (path) => world.builtinFor(path),
     session() {
       const session = currentSession()
-      return session === null ? null : world.session(session)
+      // Keyed by core's session of the call, the same from one request of a session to the next.
+      return session === null ? null : world.session(session, currentCall()?.session ?? session)
     },
   }
   bridges.set(datastore, bridge)

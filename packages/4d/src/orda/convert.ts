@@ -56,19 +56,24 @@ export function toFourD(world: OrdaWorld, v: unknown, type?: string): unknown {
   return out
 }
 
-/** A 4D value as core takes it (see the module's comment). */
-export function fromFourD(v: unknown): unknown {
+/**
+ * A 4D value as core takes it (see the module's comment). With `pending` (a function's result),
+ * an entity changed and not saved is core's draft of it, which REST writes with its changes;
+ * without (a value for core's calls: a relation, a selection's operand), its stored version.
+ */
+export function fromFourD(v: unknown, pending = false): unknown {
   if (typeof v !== 'object' || v === null) return v
+  if (pending && v instanceof EntityHandle && v.draft !== null) return v.draft
   if (v instanceof OrdaHandle) return v.core()
   if (v instanceof DateValue) return v.isNull ? null : v.toISO()
   if (v instanceof TimeValue) return v.seconds
-  if (v instanceof Collection) return v.items.map(fromFourD)
+  if (v instanceof Collection) return v.items.map((x) => fromFourD(x, pending))
   if (v instanceof FourDFunction) return undefined
   const proto = Object.getPrototypeOf(v) as unknown
   if (proto !== null && proto !== Object.prototype && classOf(v) === undefined) return v
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(v)) {
-    const value = fromFourD((v as Record<string, unknown>)[key])
+    const value = fromFourD((v as Record<string, unknown>)[key], pending)
     if (value === undefined) continue
     // `__proto__` as a property of its own, never the prototype.
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })

@@ -16,7 +16,8 @@ import type { OrdaWorld } from './world.js'
 export class SessionHandle implements MemberHost {
   constructor(
     readonly world: OrdaWorld,
-    readonly session: WebSession,
+    /** The WebSession of the call now running (world.ts's `session` sets it at each call). */
+    public session: WebSession,
   ) {}
 
   [GET_MEMBER](name: string): unknown {

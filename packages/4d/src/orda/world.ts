@@ -21,7 +21,7 @@ import { SessionHandle } from './session-handle.js'
 export class OrdaWorld {
   readonly ds: DatastoreHandle
   readonly #dataClasses = new Map<DataClass, DataClassHandle>()
-  readonly #sessions = new WeakMap<WebSession, SessionHandle>()
+  readonly #sessions = new WeakMap<object, SessionHandle>()
   readonly #builtins: Record<OrdaKind, ClassObject>
   // The root of each project class's chain, once found.
   readonly #roots = new WeakMap<ClassObject, ClassObject>()
@@ -37,10 +37,15 @@ export class OrdaWorld {
     return handle
   }
 
-  session(session: WebSession): SessionHandle {
-    let handle = this.#sessions.get(session)
-    if (handle === undefined)
-      this.#sessions.set(session, (handle = new SessionHandle(this, session)))
+  /**
+   * 4D's `Session` for the call now running as `session`: one object a session of core (`key`), so
+   * that what 4D keeps by it (its session singletons) lasts from call to call; it answers through
+   * this call's WebSession (core makes one a call).
+   */
+  session(session: WebSession, key: object = session): SessionHandle {
+    let handle = this.#sessions.get(key)
+    if (handle === undefined) this.#sessions.set(key, (handle = new SessionHandle(this, session)))
+    else handle.session = session
     return handle
   }
 
@@ -71,8 +76,8 @@ export class OrdaWorld {
     return toFourD(this, value, type)
   }
 
-  fromFourD(value: unknown): unknown {
-    return fromFourD(value)
+  fromFourD(value: unknown, pending = false): unknown {
+    return fromFourD(value, pending)
   }
 
   attributeToFourD(attr: AttributeDef, raw: unknown): unknown {

@@ -79,6 +79,30 @@ describe('compileProject', () => {
     expect(() => rt.invoke(classes.get('Sql')!.findFunction('names')!, {}, [])).toThrow(/Begin SQL/)
   })
 
+  it('reports cs.X the project lacks and 4D.X not here as not runnable, by name, line and column', () => {
+    const text = [
+      'Class extends cs.Missing',
+      'Function f()',
+      '\t$a:=cs.Utils.new()',
+      '\t$b:=cs.Nope.new()',
+      '\t$c:=cs.CarEntity',
+      '\t$d:=4D.WebServer',
+      '',
+    ].join('\n')
+    const files = [...sources, { path: 'Sources/Classes/Uses.4dm', kind: 'class' as const, text }]
+    const uses = (dataClasses?: string[]) =>
+      checkReport(compileProject(files, dataClasses ? { dataClasses } : {}).files).files.find((f) =>
+        f.file.endsWith('Uses.4dm'),
+      )!
+    expect(uses(['Car']).notRunnable).toEqual([
+      { line: 1, column: 15, name: 'cs.Missing' },
+      { line: 4, column: 6, name: 'cs.Nope' },
+      { line: 6, column: 6, name: '4D.WebServer' },
+    ])
+    // Without the structure, cs.CarEntity is not known either.
+    expect(uses().notRunnable.map((p) => p.name)).toContain('cs.CarEntity')
+  })
+
   it("runs a class's clean functions, and fails its others only when they are reached", () => {
     const { classes, methods } = project.instantiate()
     const rt = new Runtime({ classes, methods })

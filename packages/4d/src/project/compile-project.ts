@@ -17,6 +17,8 @@ import { parse4d } from '../grammar/parse.js'
 import { ClassStore, type ClassStoreOptions } from '../runtime/classes/class-store.js'
 import { MethodRegistry } from '../runtime/context/methods.js'
 import type { ProjectSource } from './sources.js'
+import { ORDA_KINDS } from '../orda/builtin-classes.js'
+import { projectClassNames, reportUnknownClasses } from './class-references.js'
 
 /** One class file: its name (the file's), the class it extends, and its tree. */
 export interface ProjectClass {
@@ -50,7 +52,18 @@ export interface CompiledProject {
   instantiate(options?: ClassStoreOptions): { classes: ClassStore; methods: MethodRegistry }
 }
 
-export function compileProject(sources: readonly ProjectSource[]): CompiledProject {
+export interface CompileProjectOptions {
+  /**
+   * The structure's dataclasses, whose ORDA classes `cs.` names (`cs.CarEntity`); none for a
+   * folder of class files checked before its structure.
+   */
+  readonly dataClasses?: readonly string[]
+}
+
+export function compileProject(
+  sources: readonly ProjectSource[],
+  options: CompileProjectOptions = {},
+): CompiledProject {
   const classes: ProjectClass[] = []
   const methods: ProjectMethod[] = []
   for (const source of sources) {
@@ -81,13 +94,25 @@ export function compileProject(sources: readonly ProjectSource[]): CompiledProje
       )
     return { classes: store, methods: registry }
   }
-  // The problems are the passes', whatever the store: found once, here.
+  // The problems are the passes', whatever the store: found once, here, with the classes named
+  // that do not exist here.
   const sessions = new Map<string, Session>()
   build({}, (file) => {
     const session = new Session(file)
     sessions.set(file, session)
     return session
   })
+  const known = {
+    cs: projectClassNames(
+      classes.map((c) => c.name),
+      options.dataClasses ?? [],
+    ),
+    // No 4D class is a value here yet (`4D.File.new()`: the File command); ORDA's are parents.
+    fourD: new Set<string>(),
+    fourDParents: new Set<string>(ORDA_KINDS),
+  }
+  for (const unit of [...classes, ...methods])
+    reportUnknownClasses(unit.ast, known, sessions.get(unit.file)!)
   return {
     classes,
     methods,

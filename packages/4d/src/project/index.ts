@@ -6,6 +6,7 @@
 export { readProjectSources, type ProjectSource, type ProjectSources } from './sources.js'
 export {
   compileProject,
+  type CompileProjectOptions,
   type CompiledProject,
   type FileProblems,
   type ProjectClass,
@@ -21,3 +22,4 @@ export {
 } from './check-report.js'
 export { projectFunctions, type ProjectFunctionsOptions } from './project-functions.js'
 export { withoutOrda } from './without-orda.js'
+export { projectFiles } from './project-files.js'

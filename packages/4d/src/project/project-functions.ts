@@ -39,6 +39,7 @@ import type { MethodRegistry } from '../runtime/context/methods.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
+import type { FileHost } from '../runtime/files/file-host.js'
 
 export interface ProjectFunctionsOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
@@ -47,6 +48,8 @@ export interface ProjectFunctionsOptions {
   readonly bridge?: (datastore: Datastore) => OrdaBridge
   /** The time a call made outside a request may run. @default 2000 (the REST query budget's) */
   readonly budgetMs?: number
+  /** The project's folders, for `File` and `Folder` (project-files.ts); none: they raise. */
+  readonly files?: FileHost
 }
 
 /** Where a class's functions go: its FunctionsDef place. */
@@ -177,13 +180,14 @@ export function projectFunctions(
         interprocess,
         ds: bridge.ds,
         ...(typeof session === 'object' && session !== null ? { session } : {}),
+        ...(options.files === undefined ? {} : { files: options.files }),
         budget: currentBudget() ?? budgetOf(budgetMs, ds?.clock ?? systemClock),
       })
       try {
         const self = singleton ? rt.run(() => cls.me(rt)) : bridge.toFourD(this)
         const params = args.map((a, i) => bridge.toFourD(a, fn.types(i)))
         const code = cls.findFunction(fn.name)!
-        return bridge.fromFourD(rt.invoke(code, self, params))
+        return bridge.resultOf(rt.invoke(code, self, params))
       } catch (e) {
         throw FourDError.is(e) ? errorStack(e, `${c.name}.${fn.name}`, c.file) : e
       }

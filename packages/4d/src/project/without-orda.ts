@@ -13,13 +13,16 @@ const isJsonObject = (v: unknown): boolean => {
   return Array.isArray(v) || proto === Object.prototype || proto === null
 }
 
+// A 4D value as JSON writes it (a Date `YYYY-MM-DD`, a collection an array).
+const plain = (value: unknown): unknown =>
+  value === undefined ? undefined : (JSON.parse(stringify(value)) as unknown)
+
 /** The bridge of code that uses no ORDA object (see the module note). */
 export const withoutOrda: OrdaBridge = {
   ds: undefined,
   toFourD: (value) => (isJsonObject(value) ? fromJSON(value) : value),
-  // A 4D value as JSON writes it (a Date `YYYY-MM-DD`, a collection an array).
-  fromFourD: (value) =>
-    value === undefined ? undefined : (JSON.parse(stringify(value)) as unknown),
+  fromFourD: plain,
+  resultOf: plain,
   builtinSuperclass: () => null,
   session: () => null,
 }

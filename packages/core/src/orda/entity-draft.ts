@@ -10,6 +10,7 @@
  */
 import { OBJECT_KIND } from './object-kinds.js'
 import type { KeyValue } from '../store/entity-record.js'
+import type { StoredValue } from '../values/coerce.js'
 import type {
   AttributeName,
   DataClassName,
@@ -278,6 +279,24 @@ export class EntityDraftCore<
   /** @internal What this draft would save, slot by slot (see `diff`). */
   slots(): SlotReader {
     return draftSlots(this.#dc, this.#base as unknown as Entity | null, this.#changes)
+  }
+
+  /**
+   * @internal The version a save would make, not stored (row -1): each storage attribute as
+   * `slots()` reads it, over the base's key, stamp and time; a new entity has the key it was given
+   * (null when the save gives it), stamp 0 and time 0. What a function returns unsaved is written
+   * from it (the REST result of `ds.Car.new()`, of an entity changed and not saved); the base
+   * itself when nothing is pending.
+   */
+  unsavedVersion(): Entity<M, N> {
+    if (this.#base !== null && !this.touched()) return this.#base
+    const slots = this.slots()
+    const values = Object.create(null) as Record<string, StoredValue>
+    for (const attr of this.#dc.def.attributes)
+      if (attr.kind === 'storage') values[attr.name] = slots.slot(attr.name) as StoredValue
+    const base = this.#base
+    const key = base?.key ?? (this.getKey() as KeyValue)
+    return this.dataClass.makeEntity(-1, key, base?.stamp ?? 0, base?.timestamp ?? 0, values)
   }
 
   // ---- saving and dropping ----

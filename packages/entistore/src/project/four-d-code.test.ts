@@ -4,48 +4,18 @@
  * naming the file and line, a runaway loop stopped at the request's budget, and a --functions
  * module's function winning over the class file's of the same name.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Clock, FunctionsDef } from '@entistore/core'
-import { createRestHandler, toFetchHandler } from '@entistore/rest'
-import { afterAll, describe, expect, it } from 'vitest'
-import { loadDatastoreFiles } from '../load-files.js'
+import type { FunctionsDef } from '@entistore/core'
+import { describe, expect, it } from 'vitest'
 import { mergeFunctions } from './four-d-code.js'
-
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
-const RENTAL = `${root}examples/car-rental`
-const DOCS = fileURLToPath(new URL('test-projects/docs-company/Project', import.meta.url))
-
-/** A clock one millisecond later at each reading: budgets count readings, not time. */
-class TickingClock implements Clock {
-  #t = Date.UTC(2024, 0, 1)
-  now(): number {
-    return this.#t++
-  }
-}
-
-type Json = Record<string, unknown>
-
-async function served(
-  project: string,
-  options: { clock?: Clock; notes?: string[]; data?: string } = {},
-) {
-  const ds = await loadDatastoreFiles({
-    project,
-    ...(options.data ? { data: options.data } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    onNote: (n) => options.notes?.push(n),
-  })
-  const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))
-  return async (path: string, body: unknown): Promise<{ status: number; json: Json }> => {
-    const reply = await fetch(
-      new Request(`http://localhost/rest/${path}`, { method: 'POST', body: JSON.stringify(body) }),
-    )
-    return { status: reply.status, json: (await reply.json()) as Json }
-  }
-}
+import {
+  DOCS,
+  projectCopy,
+  RENTAL,
+  served,
+  TickingClock,
+  type Json,
+} from './four-d-rest.fixture.js'
 
 describe("a project's DataStore class functions over REST", () => {
   it('runs sayHello and the other functions that need no ORDA object', async () => {
@@ -77,6 +47,10 @@ describe("a project's DataStore class functions over REST", () => {
     expect(available.json).toMatchObject({ __DATACLASS: 'Car', __COUNT: 2 })
     expect((await post('Rental/total', [])).json).toEqual({ result: 525.8 })
     expect((await post('$singleton/Pricing/quote', [2, 3])).json).toEqual({ result: 59.9 * 3 })
+    // ds has no tables in getInfo() (4D's): OB Keys(ds) lists its dataclasses.
+    const info = (await post('$catalog/appInfo', [])).json
+    expect(info.result).toMatchObject({ name: 'car rental' })
+    expect(info.result.tables).toEqual(expect.arrayContaining(['Car', 'Rental', 'Customer']))
   })
 
   it("answers a 4D error with 4D's error stack: the error, then its function, file and line", async () => {
@@ -101,13 +75,8 @@ describe("a project's DataStore class functions over REST", () => {
   })
 
   describe('a project of its own', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'entistore-4d-'))
-    afterAll(() => rmSync(dir, { recursive: true, force: true }))
-    cpSync(DOCS, join(dir, 'Project'), { recursive: true })
-    mkdirSync(join(dir, 'Project/Sources/Classes'))
-    writeFileSync(
-      join(dir, 'Project/Sources/Classes/DataStore.4dm'),
-      [
+    const dir = projectCopy(DOCS, {
+      'Project/Sources/Classes/DataStore.4dm': [
         'Class extends DataStoreImplementation',
         'exposed Function spin() : Integer',
         '\tvar $n : Integer',
@@ -120,7 +89,7 @@ describe("a project's DataStore class functions over REST", () => {
         '\tSET WINDOW TITLE("x")',
         '',
       ].join('\n'),
-    )
+    })
 
     it("stops a runaway loop at the request's budget, and answers the next request", async () => {
       const post = await served(dir, { clock: new TickingClock() })

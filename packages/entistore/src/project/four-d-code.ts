@@ -5,6 +5,7 @@
  * module is how a team replaces what does not run here yet). What would fail when it runs is said
  * in one line at start-up, as `entistore check --project` says it in full.
  */
+import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 
 /** What the 4D code gives a project's datastore. */
@@ -26,9 +27,13 @@ export async function projectCode(
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const sources = await fourD.readProjectSources(projectFolder)
-  const compiled = fourD.compileProject(sources.files)
+  const compiled = fourD.compileProject(sources.files, { dataClasses })
   const report = fourD.checkReport(compiled.files)
-  const own = fourD.projectFunctions(compiled, { dataClasses: new Set(dataClasses) })
+  const own = fourD.projectFunctions(compiled, {
+    dataClasses: new Set(dataClasses),
+    // File and Folder reach the project's root folder, the one holding `Project`, and no further.
+    files: fourD.projectFiles(dirname(projectFolder)),
+  })
   const summary =
     report.files.length === 0
       ? undefined

@@ -1,8 +1,8 @@
 /**
  * @module A function's result as JSON text, for `{"result": …}`: what `JSON.stringify` would write,
  * except for the engine's objects, written in their wire forms (an entity as a read of it writes
- * it, an entity selection as its envelope's first page, an entity being edited as its last saved
- * version), `Map` and `Set` as an object and an array, and what JSON cannot hold (a BigInt, bytes,
+ * it, an entity selection as its envelope's first page, an entity being edited as a save would
+ * leave it), `Map` and `Set` as an object and an array, and what JSON cannot hold (a BigInt, bytes,
  * an object that holds itself) refused with FunctionFailed, which names it, rather than sent
  * garbled: bytes go out with an OutgoingMessage.
  */
@@ -67,7 +67,7 @@ function write(value: unknown, out: Out, path: Set<object>, depth: number): stri
   }
   if (object instanceof EntityDraft) {
     perms?.need('read', object.dataClass.name)
-    return object.base ? writer.single(object.base) : 'null'
+    return writer.single(object.unsavedVersion())
   }
   if (object instanceof EntitySelection) {
     perms?.need('read', object.dataClass.name)

@@ -167,6 +167,8 @@ const functions = defineFunctions({
             return e instanceof EntityDraft ? e.saveOrFail() : e
           },
         },
+        unsaved: { exposed: true, call: (e: unknown) => e },
+        unsavedInside: { exposed: true, call: (e: unknown) => ({ e }) },
         describeArg: {
           exposed: true,
           call(arg: unknown) {
@@ -316,6 +318,8 @@ describe('the catalog lists exactly the exposed functions', () => {
       ['highEarners', 'dataClass'],
       ['byName', 'dataClass'],
       ['pushData', 'dataClass'],
+      ['unsaved', 'dataClass'],
+      ['unsavedInside', 'dataClass'],
       ['describeArg', 'dataClass'],
       ['both', 'dataClass'],
       ['raise', 'entity'],
@@ -454,6 +458,28 @@ describe('calls, their parameters and results', () => {
       JSON.stringify([{ __DATACLASS: 'Employee', __ENTITY: true, __KEY: 1 }]),
     )
     expect((await call(`/rest/Employee/highEarners?$params=${q}`)).status).toBe(400)
+  })
+
+  it('answers an entity returned unsaved as a save would leave it: a new one without key nor time', async () => {
+    const { post } = setup()
+    const fresh = { __DATACLASS: 'Employee', __ENTITY: true, lastName: 'Brown' }
+    const made = (await post('/rest/Employee/unsaved', [fresh])).json
+    expect(made).toMatchObject({ __DATACLASS: 'Employee', __STAMP: 0, lastName: 'Brown' })
+    expect(made).not.toHaveProperty('__KEY')
+    expect(made).not.toHaveProperty('__TIMESTAMP')
+    const changed = { __DATACLASS: 'Employee', __ENTITY: true, __KEY: 1, salary: 1 }
+    expect((await post('/rest/Employee/unsaved', [changed])).json).toMatchObject({
+      __KEY: '1',
+      __STAMP: 1,
+      lastName: 'Lovelace',
+      salary: 1,
+    })
+    const inside = (await post('/rest/Employee/unsavedInside', [changed])).json
+    expect(inside).toMatchObject({ result: { e: { __KEY: '1', salary: 1 } } })
+    // Nothing was saved.
+    expect(
+      (await post('/rest/Employee/unsaved', [{ ...changed, salary: undefined }])).json,
+    ).toMatchObject({ salary: 5000 })
   })
 
   it('a body of {} or {"params": [...]} is read as parameters; any other non-array is refused', async () => {

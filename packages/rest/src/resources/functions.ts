@@ -235,7 +235,8 @@ function postParameters(ctx: RouteContext): readonly unknown[] {
 /** The reply to a function call that returned `value` (see the module note). */
 export function functionReply(ctx: RouteContext, value: unknown): Reply {
   if (OutgoingMessage.is(value)) return outgoing(value)
-  const entity = value instanceof EntityDraft ? value.base : value
+  // An entity returned unsaved (`ds.Car.new()`, a change not saved) as a save would leave it.
+  const entity = value instanceof EntityDraft ? value.unsavedVersion() : value
   // An entity or a selection is answered only to a session that may read its dataclass, a
   // selection without what the session's `restrict` hides (one made by a promoted function's code,
   // or kept by another session, may hold more).

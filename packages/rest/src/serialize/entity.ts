@@ -326,10 +326,13 @@ export class EntityWriter {
 
   /**
    * `open` and the members every entity begins with: `__KEY`, `__TIMESTAMP`, `__STAMP` (the
-   * entity's own stamp unless `stamp` is given).
+   * entity's own stamp unless `stamp` is given). A new entity a function returns unsaved, whose
+   * key the save gives (`draft.unsavedVersion()`), has no key nor time yet: `__STAMP` alone.
    */
   #head(open: string, entity: Entity, stamp = entity.getStamp()): string {
-    return `${open}"__KEY":${q(keyText(entity.getKey()))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${stamp}`
+    const key = entity.getKey() as Entity['key'] | null
+    if (key === null) return `${open}"__STAMP":${stamp}`
+    return `${open}"__KEY":${q(keyText(key))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${stamp}`
   }
 
   /** The `$asArray` form's first members: `__KEY` as the key's own JSON type, `__STAMP`. */
@@ -400,6 +403,8 @@ export class EntityWriter {
         return related ? this.#deferredEntity(related) : 'null'
       }
       case 'relatedEntities':
+        // A new entity not saved (no key yet) has no URI to defer to: none is written.
+        if ((entity.getKey() as Entity['key'] | null) === null) return undefined
         return this.#deferred(
           this.#uris.attribute(entity.dataClass.name, entity.getKey(), attr.name),
         )

@@ -2,7 +2,7 @@ Class extends DataStoreImplementation
 
 // Exposed: listed in $catalog's methods, callable at /rest/$catalog/appInfo (GET too).
 exposed onHTTPGet Function appInfo() : Object
-	return {name: "car rental"; tables: ds.getInfo().tables}
+	return {name: "car rental"; tables: OB Keys(ds)}
 
 exposed Function stats() : Object
 	return {cars: ds.Car.all().length}

@@ -115,6 +115,19 @@ const MATH: Readonly<Record<string, number>> = {
   MAXINT: 32767,
 }
 
+// File and Folder (file.md, folder.md, FileClass.md, FolderClass.md).
+const FILES: Readonly<Record<string, number>> = {
+  'fk posix path': 0,
+  'fk platform path': 1,
+  'fk database folder': 4,
+  'fk resources folder': 6,
+  'fk logs folder': 7,
+  'fk data folder': 9,
+  'fk overwrite': 4,
+  'fk recursive': 1,
+  'fk ignore invisible': 8,
+}
+
 const TABLE = new Map<string, number | string>(
   Object.entries({
     ...VALUE_TYPES,
@@ -125,6 +138,7 @@ const TABLE = new Map<string, number | string>(
     ...DIGESTS,
     ...CHARACTERS,
     ...MATH,
+    ...FILES,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 

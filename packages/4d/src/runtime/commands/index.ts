@@ -3,11 +3,13 @@
  * a file exporting its `CommandSpec[]` and one line below.
  */
 import { DATE_TIME_COMMANDS } from './date-time.js'
+import { FILE_COMMANDS } from './files.js'
 import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
 import { OBJECT_COMMANDS } from './objects.js'
 import { PROCESS_COMMANDS } from './processes.js'
+import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
@@ -22,6 +24,8 @@ export const COMMANDS = buildCommandTable([
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
   PROCESS_COMMANDS,
+  SESSION_COMMANDS,
+  FILE_COMMANDS,
   UI_COMMANDS,
 ])
 

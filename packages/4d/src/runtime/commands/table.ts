@@ -13,6 +13,7 @@
  * context first (for the clock, `Last errors`, the session…) and the 4D values of its arguments,
  * a bare `*`, `>` or `<` as the SYMBOLS below.
  */
+import type { FileHost } from '../files/file-host.js'
 import { parseSignature, type Signature } from './signature.js'
 
 export { SYMBOLS } from './symbols.js'
@@ -23,6 +24,10 @@ export interface CommandContext {
   now(): number
   /** The errors `Last errors` returns (null when none). */
   lastErrorObjects(): unknown
+  /** The session the code runs for (`Session`), the host's; undefined for none. */
+  readonly session?: object | undefined
+  /** The project's folders `File` and `Folder` reach (files/file-host.ts); undefined for none. */
+  readonly files?: FileHost | undefined
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

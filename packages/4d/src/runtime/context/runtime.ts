@@ -25,6 +25,7 @@ import { withRuntime } from './current.js'
 import { catchable, placeError } from './error-flow.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
+import type { FileHost } from '../files/file-host.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
@@ -46,6 +47,8 @@ export interface RuntimeOptions {
   readonly session?: object
   /** The interprocess variables (`<>name`), shared by the runs of one project. */
   readonly interprocess?: Map<string, unknown>
+  /** The project's folders (`File`, `Folder`): the project loader's. */
+  readonly files?: FileHost
 }
 
 type Operators = typeof operators
@@ -67,6 +70,7 @@ export class Runtime {
   readonly methods: MethodRegistry
   readonly ds: unknown
   readonly session: object | undefined
+  readonly files: FileHost | undefined
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
   readonly k = COMMANDS.impls
   /** The bare `*`, `>`, `<` arguments of commands. */
@@ -88,6 +92,7 @@ export class Runtime {
     this.methods = options.methods ?? new MethodRegistry()
     this.ds = options.ds
     this.session = options.session
+    this.files = options.files
     this.#interprocess = options.interprocess ?? new Map()
   }
 

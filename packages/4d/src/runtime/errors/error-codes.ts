@@ -88,6 +88,10 @@ export const ERRORS = {
   ),
   /** A class function (`$c.push()`) called with a number of parameters it does not take. */
   WrongParameterCount: spec(9416, OWN_SIGNATURE, '{command} takes {expected}, not {actual}'),
+  /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
+  FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
+  /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
+  FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */
   UnknownMemberMethod: spec(-10729, RUNTIME_SIGNATURE, 'Unknown member method "{name}"'),
   /** `OB Instance of` given something that is not a class (docs/commands/ob-instance-of.md). */

@@ -1,0 +1,63 @@
+/**
+ * @module The classes a project's code names that do not exist here, found before it runs:
+ * `cs.Name` where the project has no class `Name` (nor the structure an ORDA class of that name:
+ * `cs.Car`, `cs.CarEntity`, `cs.CarSelection`, `cs.DataStore`), and `4D.Name` where Entistore
+ * has no class `Name` as a value (none yet: the `File` command runs, `4D.File.new()` not; ORDA's
+ * `4D.Entity`… as parents of `Class extends`). Each is reported as
+ * what cannot run here, by name, at its line and column; the code fails when it is reached.
+ * `Class extends` is checked too: a class whose parent is missing cannot be made.
+ */
+import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
+import { walk } from '../ast/walk.js'
+import type { Session } from '../compile/session.js'
+
+/** The names `cs.` and `4D.` may be followed by. */
+export interface KnownClasses {
+  readonly cs: ReadonlySet<string>
+  /** `4D.X` as a value. */
+  readonly fourD: ReadonlySet<string>
+  /** `Class extends 4D.X`. */
+  readonly fourDParents: ReadonlySet<string>
+}
+
+/** The `cs` names of a project: its classes, `DataStore`, and each dataclass's ORDA classes. */
+export function projectClassNames(
+  classes: readonly string[],
+  dataClasses: readonly string[],
+): Set<string> {
+  const names = new Set([...classes, 'DataStore'])
+  for (const dc of dataClasses)
+    for (const suffix of ['', 'Entity', 'Selection']) names.add(dc + suffix)
+  return names
+}
+
+/** Reports in `session` each `cs.X` and `4D.X` of `file` that `known` lacks. */
+export function reportUnknownClasses(
+  file: ClassFileNode | MethodFileNode,
+  known: KnownClasses,
+  session: Session,
+): void {
+  const report = (
+    path: readonly string[],
+    at: Parameters<Session['error']>[2],
+    fourD: ReadonlySet<string>,
+  ): void => {
+    const [store, name] = path
+    const names = store === 'cs' ? known.cs : store === '4D' ? fourD : undefined
+    if (names === undefined || name === undefined || names.has(name)) return
+    const full = `${store}.${name}`
+    const message =
+      store === 'cs'
+        ? `The class "${full}" is not a class of the project`
+        : `The class "${full}" cannot run here`
+    session.error('not-runnable', message, at, full)
+  }
+  if (file.kind === 'ClassFile' && file.extends !== null) {
+    const path = file.extends.superclass.path
+    if (path.length === 2) report(path, file.extends.superclass.loc, known.fourDParents)
+  }
+  walk(file, (node) => {
+    if (node.kind === 'Member' && node.object.kind === 'ClassStore')
+      report([node.object.store, node.name], node.loc, known.fourD)
+  })
+}

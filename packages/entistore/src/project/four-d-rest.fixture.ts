@@ -1,0 +1,94 @@
+/**
+ * What the REST tests of a project's 4D code share: the car-rental example and the docs' company
+ * project, a copy of one with class files of a test's own, and a client of `serve --project`'s
+ * REST handler that keeps its session's cookie, as a browser does.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Clock } from '@entistore/core'
+import { createRestHandler, toFetchHandler } from '@entistore/rest'
+import { afterAll } from 'vitest'
+import { loadDatastoreFiles } from '../load-files.js'
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url))
+export const RENTAL = `${root}examples/car-rental`
+/** The docs' company project (Employee, Company), no class file: a folder holding `Project`. */
+export const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
+
+/** A clock one millisecond later at each reading: budgets count readings, not time. */
+export class TickingClock implements Clock {
+  #t = Date.UTC(2024, 0, 1)
+  now(): number {
+    return this.#t++
+  }
+}
+
+export type Json = Record<string, any>
+
+export interface Reply {
+  readonly status: number
+  readonly json: Json
+}
+
+export interface ServeOptions {
+  readonly clock?: Clock
+  readonly notes?: string[]
+  readonly data?: string
+}
+
+/** One client: its session's cookie kept from reply to reply. */
+export interface Client {
+  post(path: string, body?: unknown): Promise<Reply>
+  get(path: string): Promise<Reply>
+}
+
+/** `serve --project` on `project`; `client()` is a new client (a session of its own). */
+export async function served(
+  project: string,
+  options: ServeOptions = {},
+): Promise<Client['post'] & { client(): Client }> {
+  const ds = await loadDatastoreFiles({
+    project,
+    ...(options.data ? { data: options.data } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    onNote: (n) => options.notes?.push(n),
+  })
+  const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))
+  const client = (): Client => {
+    let cookie = ''
+    const send = async (path: string, init: RequestInit): Promise<Reply> => {
+      const reply = await fetch(
+        new Request(`http://localhost/rest/${path}`, {
+          ...init,
+          headers: cookie === '' ? {} : { cookie },
+        }),
+      )
+      const set = reply.headers.get('set-cookie')
+      if (set) cookie = set.split(';')[0]!
+      return { status: reply.status, json: (await reply.json()) as Json }
+    }
+    return {
+      post: (path, body = []) => send(path, { method: 'POST', body: JSON.stringify(body) }),
+      get: (path) => send(path, { method: 'GET' }),
+    }
+  }
+  const first = client()
+  return Object.assign((path: string, body?: unknown) => first.post(path, body), { client })
+}
+
+/**
+ * A copy of the project folder `from` (the folder holding `Project`) with `files` written in it
+ * by their paths (`Project/Sources/Classes/Probe.4dm`), removed after the file's tests.
+ */
+export function projectCopy(from: string, files: Readonly<Record<string, string>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'entistore-4d-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  cpSync(from, dir, { recursive: true })
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  return dir
+}
