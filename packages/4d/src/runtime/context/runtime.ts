@@ -191,9 +191,17 @@ export class Runtime {
     return fn.invoke(this, self, args)
   }
 
-  /** `Formula(expr)`: a function object over the compiled expression and the locals it copied. */
-  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction {
-    return new FourDFunction('Formula', impl, source, captured)
+  /**
+   * `Formula(expr)`: a function object over the compiled expression and the locals it copied;
+   * `readsFirst`: it only reads members of its `$1` (compile/emit/formula-param.ts).
+   */
+  formula(
+    source: string,
+    impl: FunctionImpl,
+    captured: unknown[],
+    readsFirst = false,
+  ): FourDFunction {
+    return new FourDFunction('Formula', impl, source, captured, readsFirst)
   }
 
   // ---- Parameters ----
