@@ -46,6 +46,7 @@ export type { DataClassAttribute, DataClassInfo } from './orda/data-class-info.j
 export type { FromCollectionObject, FromCollectionSettings } from './orda/from-collection.js'
 export type { FormulaQuerySettings, QueryFormula } from './orda/formula-query.js'
 export { Entity } from './orda/entity.js'
+export { readAttribute } from './orda/attribute-read.js'
 export { EntitySelection } from './orda/entity-selection.js'
 export { EntityDraft } from './orda/entity-draft.js'
 export { EntitySet, EntitySets, setOwnerOf } from './orda/entity-sets.js'

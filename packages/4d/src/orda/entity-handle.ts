@@ -7,6 +7,7 @@
  * 4D object. An attribute computed by the class (`Function get`) that core does not compute runs
  * the class's code, after core has checked that the session may read the attribute.
  */
+import { readAttribute } from '@entistore/core'
 import type { AttributeDef, DataClass, Entity, EntityDraft, EntitySelection } from '@entistore/core'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { SET_MEMBER, TO_JSON } from '../runtime/values/host.js'
@@ -15,20 +16,30 @@ import { fromCoreError, viaCore } from './core-errors.js'
 import type { OrdaWorld } from './world.js'
 
 export class EntityHandle extends OrdaHandle {
+  /** The version read (it remembers the selection it was read from), or the last one saved. */
+  declare entity: Entity | null
+  /** The change in progress, or the new entity (`dataClass.new()`). */
+  declare draft: EntityDraft | null
+  /**
+   * For a member of a selection: the selection and its position, of which core's copy that
+   * remembers its place is made on demand (a field each, not a closure: one object a member).
+   */
+  declare private from: EntitySelection | undefined
+  declare private index: number
+
+  // Declared fields, assigned here (handle.ts says why).
   constructor(
     world: OrdaWorld,
-    /** The version read (it remembers the selection it was read from), or the last one saved. */
-    public entity: Entity | null,
-    /** The change in progress, or the new entity (`dataClass.new()`). */
-    public draft: EntityDraft | null,
-    /**
-     * For a member of a selection: the selection and its position, of which core's copy that
-     * remembers its place is made on demand (a field each, not a closure: one object a member).
-     */
-    private from?: EntitySelection,
-    private index = 0,
+    entity: Entity | null,
+    draft: EntityDraft | null,
+    from?: EntitySelection,
+    index = 0,
   ) {
     super(world)
+    this.entity = entity
+    this.draft = draft
+    this.from = from
+    this.index = index
   }
 
   /** The saved version as it remembers the selection it was read from (null for a new entity). */
@@ -70,14 +81,16 @@ export class EntityHandle extends OrdaHandle {
   }
 
   protected attribute(name: string): Found {
-    const target = this.draft ?? this.entity!
+    const draft = this.draft
+    const target = draft ?? this.entity!
     const attr = target.dataClass.def.attributesByName.get(name)
     if (attr === undefined) return NONE
-    // Core's own read, as the caller (its permission check); a try here rather than viaCore's
-    // closure: this runs for every attribute 4D code reads.
+    // Core's own read, as the caller (its permission check), with the definition found here (no
+    // second lookup by name for a saved version); a try here rather than viaCore's closure: this
+    // runs for every attribute 4D code reads.
     let raw: unknown
     try {
-      raw = target.get(name)
+      raw = draft === null ? readAttribute(target as Entity, attr) : draft.get(name)
     } catch (e) {
       throw fromCoreError(e)
     }

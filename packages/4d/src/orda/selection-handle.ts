@@ -15,11 +15,12 @@ import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
 import type { OrdaWorld } from './world.js'
 
 export class SelectionHandle extends OrdaHandle {
-  constructor(
-    world: OrdaWorld,
-    readonly selection: EntitySelection,
-  ) {
+  declare readonly selection: EntitySelection
+
+  // A declared field, assigned here (handle.ts says why).
+  constructor(world: OrdaWorld, selection: EntitySelection) {
     super(world)
+    this.selection = selection
   }
 
   get kind(): OrdaKind {

@@ -10,6 +10,7 @@ import type { Resolution, Slot } from '../analysis.js'
 import { assignExpression } from './assign-expression.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
+import { keepsFirstParam } from './formula-param.js'
 import { andOr, binary, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
 import { captured, outArgument, variable } from './variables.js'
@@ -217,8 +218,10 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
     `${lets}try { ${tick}return ${result.code}; } ` +
     `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
   const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
+  // A formula that keeps its $1 nowhere may be given the same one for each element.
+  const lends = keepsFirstParam(node.body) ? '' : ', true'
   return emitted(
-    `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${body} }, [${copies.join(', ')}])`,
+    `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${body} }, [${copies.join(', ')}]${lends})`,
   )
 }
 

@@ -88,6 +88,10 @@ export function binary(ctx: EmitContext, op: BinaryOp, l: Emitted, r: Emitted): 
     case '>':
     case '<=':
     case '>=':
+      if (op === '=' || op === '#') {
+        const nullTest = againstNull(op, l, r)
+        if (nullTest !== undefined) return nullTest
+      }
       // Integers compare exactly; reals within the epsilon, texts folded: the runtime's.
       if (ints) return emitted(`(${l.code} ${JS_COMPARE[op]} ${r.code})`, 'bool')
       return call(op, l, r)
@@ -105,6 +109,16 @@ export function binary(ctx: EmitContext, op: BinaryOp, l: Emitted, r: Emitted): 
     default:
       return call(op, l, r, 'int')
   }
+}
+
+/**
+ * `a = Null`, `a # Null` (either side): Null equals Null and Undefined and nothing else, whatever
+ * the other operand (compare.ts, never an error), which is JavaScript's `== null`.
+ */
+function againstNull(op: '=' | '#', l: Emitted, r: Emitted): Emitted | undefined {
+  const other = l.code === 'null' ? r : r.code === 'null' ? l : undefined
+  if (other === undefined) return undefined
+  return emitted(`(${other.code} ${op === '=' ? '==' : '!='} null)`, 'bool')
 }
 
 // The number test inlined: `typeof a === "number" && typeof b === "number" ? a op b : rt.op(a, b)`.

@@ -35,6 +35,11 @@ export class FourDFunction implements MemberHost {
     /** The 4D text of a formula (`.source`); "" for others. */
     readonly source = '',
     public context: unknown = undefined,
+    /**
+     * It only reads members of its `$1` (a formula the compiler checked): a caller may give it the
+     * same `$1` object at each call (collection/callbacks.ts).
+     */
+    readonly readsFirst = false,
   ) {
     if (typeof impl === 'function') this.#impl = impl
     else this.#build = impl.build

@@ -200,12 +200,20 @@ export class Runtime {
   }
 
   /**
-   * `Formula(expr)`: a function object over the compiled expression and the locals it copied.
-   * A formula that is a project method's bare name passes its own parameters to the method
-   * (FunctionClass.md, "Parameters to a single method": `Formula(myMethod)` needs no `($1;$2)`).
+   * `Formula(expr)`: a function object over the compiled expression and the locals it copied;
+   * `readsFirst`: it only reads members of its `$1` (compile/emit/formula-param.ts). A formula
+   * that is a project method's bare name passes its own parameters to the method
+   * (FunctionClass.md, "Parameters to a single method": `Formula(myMethod)` needs no `($1;$2)`),
+   * which may keep its `$1`.
    */
-  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction {
-    if (!BARE_NAME.test(source)) return new FourDFunction('Formula', impl, source, captured)
+  formula(
+    source: string,
+    impl: FunctionImpl,
+    captured: unknown[],
+    readsFirst = false,
+  ): FourDFunction {
+    if (!BARE_NAME.test(source))
+      return new FourDFunction('Formula', impl, source, captured, readsFirst)
     const single: FunctionImpl = (rt, self, args, cx) => {
       const method = rt.methods.get(source)
       return method === undefined ? impl(rt, self, args, cx) : method.invoke(rt, self, args)

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bitSet } from '../ops/logic.js'
 import { newObject } from '../values/kinds.js'
@@ -11,6 +12,14 @@ describe('docs/commands/string.md', () => {
     expect(toText(2 ** 15)).toBe('32768')
     expect(toText(1 / 3)).toBe('0.3333333333333')
     expect(toText(Math.atan(1) * 4)).toBe('3.14159265359')
+  })
+  it('an integer is its digits, the int32 fast path as the 13 significant digits give them', () => {
+    const slow = (n: number) => String(Number(n.toPrecision(13)) || 0)
+    fc.assert(fc.property(fc.integer(), (n) => toText(n) === slow(n)))
+    expect(toText(-0)).toBe('0')
+    expect(toText(2 ** 31)).toBe('2147483648')
+    expect(toText(-(2 ** 31) - 1)).toBe('-2147483649')
+    expect(toText(12345678901234)).toBe('12345678901230')
   })
   it('String(Log(-1)) is ""; String(1/0) "INF"; String(-1/0) "-INF"', () => {
     expect(toText(Math.log(-1))).toBe('')

@@ -149,6 +149,15 @@ describe('what a 4D object holds', () => {
   it('a scalar has no property', () => {
     expect(() => get('abc', 'length')).toThrow(/A Text value has no "length" property/)
     expect(() => get(DateValue.of(2020, 1, 1), 'year')).toThrow(FourDError)
+    expect(() => get(TimeValue.of(5), 'seconds')).toThrow(FourDError)
+  })
+  it('a collection read by a name has its length only; an object of the host by a number its GET_INDEX', () => {
+    const c = collectionOf(1, 2)
+    expect(get(c, 'length')).toBe(2)
+    expect(get(c, 'push')).toBeUndefined()
+    expect(get(c, 'items')).toBeUndefined()
+    expect(() => get({ [GET_MEMBER]: () => 1 }, 0)).toThrow(FourDError)
+    expect(() => get(newObject(), 0)).toThrow(FourDError)
   })
   it('an object of the host answers through GET_MEMBER and SET_MEMBER', () => {
     const seen: unknown[] = []

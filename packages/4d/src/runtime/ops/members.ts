@@ -20,6 +20,7 @@ import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { GET_INDEX, GET_MEMBER, SET_MEMBER, isIndexHost, isMemberHost } from '../values/host.js'
+import type { MemberHost } from '../values/host.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { TimeValue } from '../values/time-value.js'
@@ -27,14 +28,20 @@ import { TimeValue } from '../values/time-value.js'
 /** `target.key` or `target[key]`. */
 export function get(target: unknown, key: string | number): unknown {
   if (typeof target === 'object' && target !== null) {
+    if (typeof key === 'string') {
+      // An object of the host first, its reader loaded once (an entity's attribute, read at
+      // every pass of a loop); no collection, date or time is one.
+      const member = (target as Partial<MemberHost>)[GET_MEMBER]
+      if (member !== undefined) return member.call(target, key)
+      if (target instanceof Collection) return key === 'length' ? target.length : undefined
+      if (target instanceof DateValue || target instanceof TimeValue)
+        return notAnObject(target, key)
+      return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined
+    }
     if (target instanceof Collection) return collectionMember(target, key)
-    if (typeof key !== 'string')
-      return isIndexHost(target)
-        ? target[GET_INDEX](indexOf(key))
-        : raise('InvalidIndex', { index: String(key) })
-    if (isMemberHost(target)) return target[GET_MEMBER](key)
-    if (target instanceof DateValue || target instanceof TimeValue) return notAnObject(target, key)
-    return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined
+    return isIndexHost(target)
+      ? target[GET_INDEX](indexOf(key))
+      : raise('InvalidIndex', { index: String(key) })
   }
   if (target === undefined || target === null) return key === 'length' ? 0 : undefined
   // A function of the host (a formula) shows what it answers, never a JavaScript function's own

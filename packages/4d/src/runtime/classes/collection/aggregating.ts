@@ -39,8 +39,18 @@ function valuesAt(self: Collection, fn: string, path: unknown): readonly unknown
   return self.items.map((item) => readPath(item, steps))
 }
 
-function numbers(values: readonly unknown[]): number[] {
-  return values.filter((v): v is number => typeof v === 'number')
+/** The sum of the numbers among `values` and how many there are (no array of them made). */
+function sumOfNumbers(values: readonly unknown[]): { sum: number; count: number } {
+  let sum = 0
+  let count = 0
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (typeof v === 'number') {
+      sum += v
+      count++
+    }
+  }
+  return { sum, count }
 }
 
 function extreme(values: readonly unknown[], last: boolean): unknown {
@@ -95,14 +105,14 @@ export const AGGREGATING: readonly CollectionFunctionSpec[] = [
   {
     name: 'sum',
     signature: '(propertyPath?: Text): Real',
-    impl: (_rt, self, [path]) => numbers(valuesAt(self, 'sum', path)).reduce((s, n) => s + n, 0),
+    impl: (_rt, self, [path]) => sumOfNumbers(valuesAt(self, 'sum', path)).sum,
   },
   {
     name: 'average',
     signature: '(propertyPath?: Text): Real',
     impl: (_rt, self, [path]) => {
-      const ns = numbers(valuesAt(self, 'average', path))
-      return ns.length === 0 ? undefined : ns.reduce((s, n) => s + n, 0) / ns.length
+      const { sum, count } = sumOfNumbers(valuesAt(self, 'average', path))
+      return count === 0 ? undefined : sum / count
     },
   },
   {

@@ -21,6 +21,13 @@ export interface Callback {
   call(param: CallbackParam): unknown
   /** Runs it and gives what it returned (Undefined for a method that returns nothing). */
   returned(param: CallbackParam): unknown
+  /**
+   * `$1` for one element, `{value: v}`: a new object, or, for a formula that only reads members
+   * of its `$1` (keeps it nowhere, sets nothing on it), the same one each time.
+   */
+  element(value: unknown): CallbackParam
+  /** `$1` for a comparison, `{value: a; value2: b}`, likewise. */
+  pair(a: unknown, b: unknown): CallbackParam
 }
 
 /** The callback `fn` (a Formula or a method name) of `command`, with its extra parameters. */
@@ -36,6 +43,7 @@ export function callbackOf(
     const method = rt.methods.get(fn)
     f = method ?? raise('ProjectMethodNotFound', { name: fn })
   } else return wrongType(command, 'formula', 'a 4D.Function or a method name', fn)
+  if (f.readsFirst) return lendingCallback(rt, f, extra)
   const returned =
     extra.length === 0
       ? (param: CallbackParam): unknown => f.invoke(rt, undefined, [param])
@@ -45,6 +53,33 @@ export function callbackOf(
     call(param) {
       const r = returned(param)
       return r !== undefined ? r : param.result
+    },
+    element: elementParam,
+    pair: pairParam,
+  }
+}
+
+// A formula that only reads its $1's members: one $1 of each form, and one array of parameters,
+// for all its calls (it sets no `result` and no `stop` on them, and keeps neither).
+function lendingCallback(rt: Runtime, f: FourDFunction, extra: readonly unknown[]): Callback {
+  const one: CallbackParam = { value: undefined }
+  const two: CallbackParam = { value: undefined, value2: undefined }
+  const params: unknown[] = [one, ...extra]
+  const returned = (param: CallbackParam): unknown => {
+    params[0] = param
+    return f.invoke(rt, undefined, params)
+  }
+  return {
+    returned,
+    call: returned,
+    element(value) {
+      one.value = value
+      return one
+    },
+    pair(a, b) {
+      two.value = a
+      two.value2 = b
+      return two
     },
   }
 }

@@ -8,13 +8,7 @@
 import { textArg } from '../../commands/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import type { Collection } from '../../values/collection.js'
-import {
-  callbackOf,
-  elementParam,
-  startAndCallback,
-  stopped,
-  type CallbackParam,
-} from './callbacks.js'
+import { callbackOf, startAndCallback, stopped, type CallbackParam } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { sameElement } from './equality.js'
 import { pathSteps, readPath } from './paths.js'
@@ -45,7 +39,7 @@ function scan(
   let last: unknown = undefined
   const from = start === undefined ? 0 : fromStart(indexArg(fn, 'startFrom', start), items.length)
   for (let i = from; i < items.length; i++) {
-    const param: CallbackParam = elementParam(items[i])
+    const param: CallbackParam = cb.element(items[i])
     last = cb.call(param)
     if (decide(last) || stopped(param)) return { index: i, last }
   }

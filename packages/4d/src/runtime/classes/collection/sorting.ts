@@ -20,7 +20,7 @@ import { get } from '../../ops/members.js'
 import { Collection } from '../../values/collection.js'
 import { isPlainObject } from '../../values/kinds.js'
 import { likeSource } from '../shared.js'
-import { callbackOf, pairParam } from './callbacks.js'
+import { callbackOf } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { compareValues } from './order.js'
 import { pathSteps, readPath } from './paths.js'
@@ -32,7 +32,7 @@ const DESCENDING = 1
 /** The order a callback gives: True when `a` comes before `b`. */
 function callbackOrder(rt: Runtime, fn: string, formula: unknown, extra: unknown[]): Compare {
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
-  const less = (a: unknown, b: unknown): boolean => cb.call(pairParam(a, b)) === true
+  const less = (a: unknown, b: unknown): boolean => cb.call(cb.pair(a, b)) === true
   return (a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0)
 }
 

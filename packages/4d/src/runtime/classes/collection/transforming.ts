@@ -11,7 +11,7 @@ import { Collection } from '../../values/collection.js'
 import { newObject } from '../../values/kinds.js'
 import { deepCopy } from '../deep-copy.js'
 import { likeSource } from '../shared.js'
-import { callbackOf, elementParam, stopped } from './callbacks.js'
+import { callbackOf, stopped } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { element } from './mutating.js'
 import { pathSteps, readPath, writePath } from './paths.js'
@@ -30,7 +30,7 @@ function each(
 ): void {
   const cb = callbackOf(rt, `.${fn}()`, args[0], args.slice(1))
   for (const value of self.items) {
-    const param = elementParam(value)
+    const param = cb.element(value)
     use(cb.call(param), value)
     if (stopped(param)) return
   }
