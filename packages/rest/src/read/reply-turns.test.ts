@@ -49,7 +49,6 @@ describe('replies in slices', () => {
       await new Promise((resolve) => setImmediate(resolve))
     }
     const written = counted.take()
-    counted.stop()
     expect(written.length).toBeGreaterThan(50)
     expect(Math.max(...written)).toBeLessThanOrEqual(TURN_BOUND)
     // The same text as one reply read alone.

@@ -3,10 +3,17 @@
  * clock moves one unit at each reading, and work in slices reads it after each step (a related
  * entity measured or written, a chunk written, a step of a read's scan): a turn's units are the
  * steps it ran. A turn ends at each check phase (`setImmediate`), as the event loop's do
- * (slices/turns.ts), so that a test bounds the work of the longest turn, and counts the turns and
- * the units that ran while a request waited, whatever the machine's speed or load.
+ * (slices/turns.ts), even while the loop only waits for I/O, so that a test bounds the work of
+ * the longest turn, and counts the turns a request waited, whatever the machine's speed or load.
  */
+import { afterEach } from 'vitest'
 import { SLICE_MS, Turns } from './turns.js'
+
+// Every ticker a test started, stopped after it, whatever it asserted.
+const tickers: (() => void)[] = []
+afterEach(() => {
+  for (const stop of tickers.splice(0)) stop()
+})
 
 /**
  * What a turn of reply work may take: its slice, and one step more for each of `works` (the one
@@ -17,18 +24,13 @@ export const turnBound = (works: number): number => SLICE_MS + works + 1
 export interface CountedTurns {
   /** The turns to give the handler (`turns`) and the node listener. */
   readonly turns: Turns
-  /** Units read so far: steps of work in slices. */
-  readonly units: number
   /** Turns of the event loop ended so far. */
   readonly ended: number
-  /** The units of each turn since the last `take`, the one going on included; turns without any
-   * left out. */
+  /** The units of each turn that ran any since the last `take`, the one going on included. */
   take(): number[]
-  /** Stops counting turns (after the test's last turn). */
-  stop(): void
 }
 
-/** Turns on a clock that counts its readings, ended at each check phase until `stop`. */
+/** Turns on a clock that counts its readings, ended at each check phase until the test ends. */
 export function countedTurns(): CountedTurns {
   let readings = 0
   let ended = 0
@@ -51,20 +53,15 @@ export function countedTurns(): CountedTurns {
     if (on) setImmediate(tick)
   }
   setImmediate(tick)
+  tickers.push(() => (on = false))
   return {
     turns,
-    get units() {
-      return readings
-    },
     get ended() {
       return ended
     },
     take() {
       take()
       return costs.splice(0)
-    },
-    stop() {
-      on = false
     },
   }
 }
