@@ -73,7 +73,7 @@ describe('an index built for a query, over a socket', () => {
     expect(json.__queryPlan).toEqual({ item: 'Person.code === C0000123' })
     expect((json.__ENTITIES as unknown[]).length).toBe(1)
     expect(order).toEqual(['get', 'query'])
-    // The scan went in steps of 4,096 rows, a turn each.
+    // The scan went a step a slice, a slice a turn (96 slices).
     expect(scanSlices).toBeGreaterThan(40)
     // Its build was put first; once it is done, the same query reads the index.
     await ds.indexesReady('Person', ['code'])
