@@ -45,7 +45,8 @@ export async function serveOnSocket(
 ): Promise<{ base: string; internal: unknown[] }> {
   const internal: unknown[] = []
   const rest = createRestHandler(ds, { ...options, onInternalError: (e) => internal.push(e) })
-  const server = createServer(toNodeListener(rest))
+  // The listener's writes share the handler's turns (a test's clock that counts, when it gives one).
+  const server = createServer(toNodeListener(rest, { turns: options.turns }))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

@@ -14,7 +14,7 @@
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http'
 import { isStream, type RestReply } from '../exchange.js'
 import { writeStream } from './write-stream.js'
-import { SLICE_MS, turnDeadline } from '../slices/turns.js'
+import { LOOP_TURNS, SLICE_MS, type Turns } from '../slices/turns.js'
 import { CHUNK_CHARS } from '../serialize/json-chunks.js'
 
 export interface BackpressureOptions {
@@ -28,12 +28,19 @@ export interface BackpressureOptions {
    * past it, the reply that has waited longest is dropped. @default 67_108_864 (64 MiB)
    */
   readonly maxUnsentBytes?: number
+  /**
+   * The deadline the writes share with the other work in slices of a turn of the event loop
+   * (slices/turns.ts). Tests give the handler's, on a clock of their own, to count a turn's work.
+   * @default the event loop's
+   */
+  readonly turns?: Turns
 }
 
 /** The bytes held for clients that are not reading, over all the replies of one listener. */
 export class Outbox {
   readonly writeTimeoutMs: number
   readonly maxUnsentBytes: number
+  readonly #turns: Turns
   /** Bytes held by waiting replies (what `maxUnsentBytes` bounds). */
   unsentBytes = 0
   /** The waiting replies, the one waiting longest first (a Set keeps insertion order). */
@@ -42,6 +49,7 @@ export class Outbox {
   constructor(options: BackpressureOptions = {}) {
     this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000
     this.maxUnsentBytes = options.maxUnsentBytes ?? 64 * 1024 * 1024
+    this.#turns = options.turns ?? LOOP_TURNS
   }
 
   /**
@@ -51,7 +59,7 @@ export class Outbox {
    * waited 50 ms behind them.
    */
   sliceOver(): boolean {
-    return performance.now() >= turnDeadline(SLICE_MS)
+    return this.#turns.now() >= this.#turns.deadline(SLICE_MS)
   }
 }
 

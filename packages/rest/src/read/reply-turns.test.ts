@@ -2,45 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { isPending, type RestReply, type RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
 import { chain, companyDatastore } from '../serialize/chain.fixture.js'
-import { SLICE_MS, Turns } from '../slices/turns.js'
+import { countedTurns, turnBound } from '../slices/counted-turns.fixture.js'
 import { replyText } from '../sync-reply.fixture.js'
 
 // Issue 61: six relation chains at once held other clients 100–450 ms at 100,000 rows, each
 // reply's measure and pieces taking a slice of 10 ms of its own in the same turn of the event
-// loop. The turns here are counted, never timed: the clock moves one unit at each reading (the
-// measure and the pieces read it after each related entity), and a turn ends where the test says.
-
-/** The clock and turns of a handler, and the units each turn of the event loop took. */
-function countedTurns() {
-  let readings = 0
-  const ends: (() => void)[] = []
-  const turns = new Turns(
-    () => readings++,
-    (end) => ends.push(end),
-  )
-  const costs: number[] = []
-  let mark = 0
-  let on = true
-  const tick = (): void => {
-    costs.push(readings - mark)
-    mark = readings
-    for (const end of ends.splice(0)) end()
-    if (on) setImmediate(tick)
-  }
-  setImmediate(tick)
-  return {
-    turns,
-    /** The units of each turn since the last `take`, the one going on included. */
-    take(): number[] {
-      costs.push(readings - mark)
-      mark = readings
-      return costs.splice(0).filter((cost) => cost > 0)
-    },
-    stop(): void {
-      on = false
-    },
-  }
-}
+// loop. The turns here are counted, never timed (slices/counted-turns.fixture.ts): the measure and
+// the pieces read the clock after each related entity.
 
 const get = (query: string): RestRequest => ({
   method: 'GET',
@@ -50,9 +18,7 @@ const get = (query: string): RestRequest => ({
 })
 
 const CHAINS = 6
-// What a turn may take: its slice, and one step more for each reply (the one that passed the
-// deadline, and one for each reply that found it passed: its work still moves on).
-const TURN_BOUND = SLICE_MS + CHAINS + 1
+const TURN_BOUND = turnBound(CHAINS)
 
 describe('replies in slices', () => {
   it('share one slice a turn: six chains measured at once, then written at once', async () => {
@@ -83,7 +49,6 @@ describe('replies in slices', () => {
       await new Promise((resolve) => setImmediate(resolve))
     }
     const written = counted.take()
-    counted.stop()
     expect(written.length).toBeGreaterThan(50)
     expect(Math.max(...written)).toBeLessThanOrEqual(TURN_BOUND)
     // The same text as one reply read alone.
