@@ -144,6 +144,15 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       ctx.w.write(`rt.set(${object.code}, ${key}, ${v.code});`)
       return
     }
+    case 'ArrayElement': {
+      // `$a{i}:=v`: the array and the index evaluated once, the value made the array's type.
+      const keep = (e: Emitted): Emitted => (op === undefined ? e : bound(ctx, e))
+      const array = keep(expr(ctx, target.array)).code
+      const index = keep(expr(ctx, target.index)).code
+      const v = value(() => emitted(`rt.elem(${array}, ${index})`))
+      ctx.w.write(`rt.setElem(${array}, ${index}, ${v.code});`)
+      return
+    }
     case 'Local':
     case 'Param':
     case 'Name':

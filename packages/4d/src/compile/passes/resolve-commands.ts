@@ -23,7 +23,6 @@ const INTRINSICS: ReadonlyMap<number, 'count-parameters' | 'current-method-name'
 
 /** Classic constructs that parse and do not run here, by node kind. */
 const UNSUPPORTED: Readonly<Partial<Record<Node['kind'], string>>> = {
-  ArrayElement: 'An array element',
   Field: 'A field',
   Table: 'A table',
   PointerTo: 'A pointer',

@@ -228,6 +228,4 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
   { number: 1232, name: 'OB GET PROPERTY NAMES', notRunnable: 'arrays' },
   { number: 1229, name: 'OB GET ARRAY', notRunnable: 'arrays' },
   { number: 1227, name: 'OB SET ARRAY', notRunnable: 'arrays' },
-  { number: 1563, name: 'ARRAY TO COLLECTION', notRunnable: 'arrays' },
-  { number: 1562, name: 'COLLECTION TO ARRAY', notRunnable: 'arrays' },
 ]

@@ -22,6 +22,18 @@ describe('out-parameters', () => {
       ['Match regex', [3, 4]],
       ['OB SET', [0]],
       ['OB SET NULL', [0]],
+      ...[
+        'ARRAY TEXT',
+        'ARRAY LONGINT',
+        'ARRAY INTEGER',
+        'ARRAY REAL',
+        'ARRAY BOOLEAN',
+        'ARRAY DATE',
+        'ARRAY TIME',
+        'ARRAY OBJECT',
+      ].map((name) => [name, [0]]),
+      ['Find in sorted array', [3, 4]],
+      ['COPY ARRAY', [1]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {
