@@ -28,6 +28,8 @@ export interface CommandContext {
   readonly session?: object | undefined
   /** The project's folders `File` and `Folder` reach (files/file-host.ts); undefined for none. */
   readonly files?: FileHost | undefined
+  /** `Storage`: the application's shared object (the datastore's when the host gives one). */
+  readonly storage: object
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

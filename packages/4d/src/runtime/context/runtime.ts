@@ -18,7 +18,8 @@ import { COLLECTION_FUNCTIONS } from '../classes/collection-functions.js'
 import { FourDFunction, type FunctionImpl } from '../classes/function-object.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
-import { isPlainObject, typeName } from '../values/kinds.js'
+import { isPlainObject, newObject, typeName } from '../values/kinds.js'
+import { markShared } from '../classes/shared.js'
 import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { withRuntime } from './current.js'
@@ -49,6 +50,11 @@ export interface RuntimeOptions {
   readonly interprocess?: Map<string, unknown>
   /** The project's folders (`File`, `Folder`): the project loader's. */
   readonly files?: FileHost
+  /**
+   * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
+   * the project loader from call to call; a new one for a run without it.
+   */
+  readonly storage?: object
 }
 
 type Operators = typeof operators
@@ -71,6 +77,7 @@ export class Runtime {
   readonly ds: unknown
   readonly session: object | undefined
   readonly files: FileHost | undefined
+  readonly storage: object
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
   readonly k = COMMANDS.impls
   /** The bare `*`, `>`, `<` arguments of commands. */
@@ -93,6 +100,7 @@ export class Runtime {
     this.ds = options.ds
     this.session = options.session
     this.files = options.files
+    this.storage = options.storage ?? markShared(newObject())
     this.#interprocess = options.interprocess ?? new Map()
   }
 
