@@ -30,6 +30,12 @@ const UNSUPPORTED: Readonly<Partial<Record<Node['kind'], string>>> = {
   EmbeddedSql: 'Begin SQL',
 }
 
+/** What a check says of a command that cannot run, by the table's reason. */
+const WHY: Readonly<Record<string, string>> = {
+  UI: ' (it needs a user interface)',
+  processes: " (4D code runs in its call's own process: no other process or worker)",
+}
+
 export function resolveCommands(analysis: Analysis, table: CommandTable = COMMANDS): void {
   walkUnit(analysis.unit, (node) => {
     if (analysis.resolved.has(node)) return
@@ -83,7 +89,7 @@ function resolveCommand(
   }
   const name = known ?? node.name
   if (entry?.impl === undefined) {
-    const why = entry?.notRunnable === 'UI' ? ' (it needs a user interface)' : ''
+    const why = WHY[entry?.notRunnable ?? ''] ?? ''
     notRunnable(analysis, node, name, `The command "${name}" cannot run here${why}`)
     return
   }

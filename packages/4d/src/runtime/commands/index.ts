@@ -4,6 +4,7 @@
  */
 import { ARRAY_COMMANDS } from './arrays.js'
 import { DATE_TIME_COMMANDS } from './date-time.js'
+import { ENVIRONMENT_COMMANDS } from './environment.js'
 import { FILE_COMMANDS } from './files.js'
 import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
@@ -26,6 +27,7 @@ export const COMMANDS = buildCommandTable([
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
   PROCESS_COMMANDS,
+  ENVIRONMENT_COMMANDS,
   SESSION_COMMANDS,
   FILE_COMMANDS,
   UI_COMMANDS,

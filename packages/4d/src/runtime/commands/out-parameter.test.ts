@@ -18,6 +18,7 @@ describe('out-parameters', () => {
       .filter((e) => e.writes !== undefined)
       .map((e) => [e.name, e.writes])
     expect(writing).toEqual([
+      ['CLEAR VARIABLE', [0]],
       ['Position', [3]],
       ['Match regex', [3, 4]],
       ['OB SET', [0]],
@@ -34,6 +35,7 @@ describe('out-parameters', () => {
       ].map((name) => [name, [0]]),
       ['Find in sorted array', [3, 4]],
       ['COPY ARRAY', [1]],
+      ['Application version', [0]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

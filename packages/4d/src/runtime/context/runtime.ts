@@ -293,6 +293,7 @@ export class Runtime {
 
   /** A command (or constant) that parses but is not implemented here, reached. */
   notRunnable(name: string): never {
+    if (COMMANDS.byName(name)?.notRunnable === 'processes') return raise('NoOtherProcess', { name })
     return raise('NotImplemented', { name })
   }
 
