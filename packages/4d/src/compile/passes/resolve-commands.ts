@@ -101,8 +101,11 @@ function resolveCommand(
     analysis.invalid.set(node, message)
     return
   }
+  if (entry.number === ON_ERR_CALL) analysis.trapsErrors = true
   analysis.resolved.set(node, { kind: 'command', entry })
 }
+
+const ON_ERR_CALL = 155
 
 const arity = (min: number, max: number): string =>
   min === max

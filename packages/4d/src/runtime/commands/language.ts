@@ -17,7 +17,7 @@ import { cond } from '../ops/logic.js'
 import { FourDArray } from '../values/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
 import { outArg } from './out-parameter.js'
-import { integerArg, invalid, wrongType } from './arguments.js'
+import { integerArg, invalid, textArg, wrongType } from './arguments.js'
 import type { CommandSpec } from './table.js'
 
 const VALUE_TYPE: Readonly<Record<Kind, number>> = {
@@ -121,7 +121,21 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     },
   },
   { number: 1601, name: 'Formula from string', notRunnable: 'not yet' },
-  { number: 155, name: 'ON ERR CALL', notRunnable: 'not yet' },
+  {
+    number: 155,
+    name: 'ON ERR CALL',
+    signature: '(errorMethod: Text; scope?: Integer)',
+    impl: (rt, method) => {
+      rt.errorMethod = textArg('ON ERR CALL', 'errorMethod', method)
+      if (rt.pvGet('Error') === undefined) rt.pvSet('Error', 0)
+    },
+  },
+  {
+    number: 704,
+    name: 'Method called on error',
+    signature: '(scope?: Integer): Text',
+    impl: (rt) => rt.errorMethod,
+  },
   { number: 1007, name: 'EXECUTE METHOD', notRunnable: 'not yet' },
   { number: 63, name: 'EXECUTE FORMULA', notRunnable: 'not yet' },
   { number: 315, name: 'Is nil pointer', notRunnable: 'pointers' },

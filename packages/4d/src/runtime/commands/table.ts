@@ -30,6 +30,11 @@ export interface CommandContext {
   readonly files?: FileHost | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */
   readonly storage: object
+  /** The error-handling method `ON ERR CALL` installed ("" for none). */
+  errorMethod: string
+  /** A process variable's value (`Error` after `ON ERR CALL`). */
+  pvGet(name: string): unknown
+  pvSet(name: string, value: unknown): void
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

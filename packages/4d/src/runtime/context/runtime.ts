@@ -84,6 +84,9 @@ export class Runtime {
   readonly sym = SYMBOLS
   /** The errors `Last errors` returns: the last one caught by `Try`, with the deferred ones. */
   lastErrors: readonly FourDError[] | null = null
+  /** The error-handling method `ON ERR CALL` installed ("" for none). */
+  errorMethod = ''
+  #handlingError = false
   /** The process singletons (`singleton Class constructor`). */
   readonly processSingletons = new Map<ClassObject, object>()
   readonly #variables = new Map<string, unknown>()
@@ -316,6 +319,31 @@ export class Runtime {
     if (!catchable(err)) throw err
     this.lastErrors = [err]
     return err
+  }
+
+  /**
+   * An error of a statement of a method that calls `ON ERR CALL` (on-err-call.md): with an
+   * error-handling method installed, the error becomes `Last errors` and the system variables
+   * `Error`, `Error method`, `Error line`, `Error formula`, the method runs, and the code goes on
+   * with the next statement. Without one, an error in the method itself, or one 4D code may not
+   * catch (the budget's), goes on.
+   */
+  trapped(e: unknown, method: string, file: string, line: number): void {
+    const err = placeError(e, method, file, line)
+    if (this.errorMethod === '' || this.#handlingError || !catchable(err)) throw err
+    const handler = this.methods.get(this.errorMethod)
+    if (handler === undefined) throw err
+    this.lastErrors = [err]
+    this.pvSet('Error', err.errCode)
+    this.pvSet('Error method', err.method ?? method)
+    this.pvSet('Error line', err.line ?? line)
+    this.pvSet('Error formula', '')
+    this.#handlingError = true
+    try {
+      handler.invoke(this, undefined, [])
+    } finally {
+      this.#handlingError = false
+    }
   }
 
   /** The start of a `Try`: no error yet. */
