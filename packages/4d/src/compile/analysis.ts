@@ -72,6 +72,11 @@ export class Analysis {
   readonly processDeclarations = new Map<Node, { name: string; type: DeclaredType }[]>()
   /** Whether the unit has a `throw` statement (and so keeps deferred errors). */
   hasThrow = false
+  /**
+   * Whether the unit calls `ON ERR CALL`: its statements then go on after a failing one when an
+   * error-handling method is installed (statements.ts).
+   */
+  trapsErrors = false
 
   constructor(
     readonly unit: Unit,

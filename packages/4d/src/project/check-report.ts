@@ -69,7 +69,7 @@ export function problemLines(
 
 /**
  * `3 files of 4D code: 1 syntax error in 1 file, 2 names that cannot run here (SET WINDOW TITLE,
- * Storage)`, or `… no problem`: the summary `check` ends with and `serve` says at start-up.
+ * DIALOG)`, or `… no problem`: the summary `check` ends with and `serve` says at start-up.
  */
 export function checkSummary(report: CheckReport): string {
   const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`

@@ -33,6 +33,8 @@ import { brokenFunction } from '../compile/compile-class.js'
 import { Runtime } from '../runtime/context/runtime.js'
 import { budgetOf } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
+import { markShared } from '../runtime/classes/shared.js'
+import { newObject } from '../runtime/values/kinds.js'
 import type { ClassObject } from '../runtime/classes/class-object.js'
 import type { ClassStore } from '../runtime/classes/class-store.js'
 import type { MethodRegistry } from '../runtime/context/methods.js'
@@ -141,6 +143,8 @@ interface Running {
   readonly methods: MethodRegistry
   /** The interprocess variables (`<>name`), the datastore's. */
   readonly interprocess: Map<string, unknown>
+  /** `Storage`, the datastore's shared object. */
+  readonly storage: object
 }
 
 /** The project's functions, for `createDatastore(model, { functions })`. */
@@ -161,7 +165,8 @@ export function projectFunctions(
       const { classes, methods } = project.instantiate({
         builtinSuperclass: (path) => bridge.builtinSuperclass(path) as ClassObject | null,
       })
-      running.set(key, (r = { bridge, classes, methods, interprocess: new Map() }))
+      const storage = markShared(newObject())
+      running.set(key, (r = { bridge, classes, methods, interprocess: new Map(), storage }))
     }
     return r
   }
@@ -171,13 +176,14 @@ export function projectFunctions(
     onHTTPGet: fn.onHTTPGet,
     call(this: unknown, ...args: unknown[]): unknown {
       const ds = currentCall()?.datastore
-      const { bridge, classes, methods, interprocess } = runningFor(ds)
+      const { bridge, classes, methods, interprocess, storage } = runningFor(ds)
       const cls = classes.get(c.name)!
       const session = bridge.session()
       const rt = new Runtime({
         classes,
         methods,
         interprocess,
+        storage,
         ds: bridge.ds,
         ...(typeof session === 'object' && session !== null ? { session } : {}),
         ...(options.files === undefined ? {} : { files: options.files }),

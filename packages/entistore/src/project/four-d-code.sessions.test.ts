@@ -1,7 +1,8 @@
 /**
  * A project's 4D code and the sessions of REST (docs/API/SessionClass.md, docs/Concepts/classes.md
  * "Singleton classes"): `Session` is the caller's session — its user and privileges once its
- * `authentify` function set them, its `storage` kept from call to call —; a session singleton is
+ * `authentify` function set them, its `storage` kept from call to call —; `Storage` is the
+ * application's, kept for every client; a session singleton is
  * one instance a session, a shared singleton one for every client; over `/rest/$singleton`, only
  * their exposed functions answer, and a process singleton not at all.
  */
@@ -17,6 +18,12 @@ exposed Function authentify($user : Text) : Text
 exposed Function who() : Object
 \treturn {user: Session.userName; reader: Session.hasPrivilege("reader"); \\
 \t\tadmin: Session.hasPrivilege("admin"); guest: Session.isGuest()}
+
+exposed Function count() : Integer
+	Use (Storage)
+		Storage.counter:=Num(Storage.counter)+1
+	End use
+	return Storage.counter
 
 exposed Function visits() : Integer
 \tUse (Session.storage)
@@ -91,6 +98,12 @@ describe("a project's 4D code and the REST sessions", () => {
     expect((await one.post('$catalog/visits')).json).toEqual({ result: 1 })
     expect((await one.post('$catalog/visits')).json).toEqual({ result: 2 })
     expect((await two.post('$catalog/visits')).json).toEqual({ result: 1 })
+  })
+
+  it('keeps Storage from one request to the next, one for the whole application', async () => {
+    const post = await served(dir)
+    expect((await post.client().post('$catalog/count')).json).toEqual({ result: 1 })
+    expect((await post.client().post('$catalog/count')).json).toEqual({ result: 2 })
   })
 
   it('gives each session its own session singleton, and every client the one shared singleton', async () => {

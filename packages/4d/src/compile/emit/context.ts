@@ -37,6 +37,8 @@ export class EmitContext {
   #catches = 0
   readonly #constants = new Map<string, string>()
   #frame: FormulaFrame | null = null
+  /** How many `Try` blocks enclose the statement being generated. */
+  tries = 0
   #frames: FormulaFrame[] = []
 
   constructor(

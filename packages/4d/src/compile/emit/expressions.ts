@@ -115,6 +115,7 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'SymbolArg':
       return emitted(`rt.sym[${quote(node.symbol)}]`, 'any', true)
     case 'ArrayElement':
+      return emitted(`rt.elem(${expr(ctx, node.array).code}, ${expr(ctx, node.index).code})`)
     case 'Field':
     case 'Table':
     case 'PointerTo':

@@ -26,7 +26,40 @@ export function block(ctx: EmitContext, statements: readonly StatementNode[]): v
   for (const s of statements) statement(ctx, s)
 }
 
+/** The statements after which code goes on when an error-handling method handled their error. */
+const TRAPPED: ReadonlySet<StatementNode['kind']> = new Set([
+  'Var',
+  'Assign',
+  'ExprStmt',
+  'Return',
+  'Throw',
+  'If',
+  'CaseOf',
+  'For',
+  'ForEach',
+  'While',
+  'Repeat',
+  'Use',
+])
+
+/**
+ * A statement; in a unit that calls `ON ERR CALL` (outside a `Try`, which catches first), inside
+ * a `try` whose `catch` gives the error to the installed error-handling method and goes on with
+ * the next statement, or throws it on when none is installed (the runtime's `trapped`).
+ */
 export function statement(ctx: EmitContext, node: StatementNode): void {
+  if (!ctx.analysis.trapsErrors || ctx.tries > 0 || !TRAPPED.has(node.kind))
+    return plainStatement(ctx, node)
+  const line = node.loc.start.line
+  ctx.w.at(line).write('try {')
+  plainStatement(ctx, node)
+  const e = ctx.catchName()
+  ctx.w.write(
+    `} catch (${e}) { rt.trapped(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`,
+  )
+}
+
+function plainStatement(ctx: EmitContext, node: StatementNode): void {
   const { analysis, w } = ctx
   const line = node.loc.start.line
   w.at(line)
@@ -144,6 +177,15 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       ctx.w.write(`rt.set(${object.code}, ${key}, ${v.code});`)
       return
     }
+    case 'ArrayElement': {
+      // `$a{i}:=v`: the array and the index evaluated once, the value made the array's type.
+      const keep = (e: Emitted): Emitted => (op === undefined ? e : bound(ctx, e))
+      const array = keep(expr(ctx, target.array)).code
+      const index = keep(expr(ctx, target.index)).code
+      const v = value(() => emitted(`rt.elem(${array}, ${index})`))
+      ctx.w.write(`rt.setElem(${array}, ${index}, ${v.code});`)
+      return
+    }
     case 'Local':
     case 'Param':
     case 'Name':
@@ -214,7 +256,9 @@ function tryStatement(ctx: EmitContext, node: TryNode): void {
   const e = ctx.catchName()
   const mark = ctx.analysis.hasThrow ? ctx.longTemp() : undefined
   w.write(`try { rt.tryStart();${mark === undefined ? '' : ` ${mark} = df.length;`}`)
+  ctx.tries++
   block(ctx, node.body)
+  ctx.tries--
   if (mark !== undefined) w.write(`df.length = ${mark};`)
   const line = ctx.options.lines ? 'ln' : '0'
   w.write(

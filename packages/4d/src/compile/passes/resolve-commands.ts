@@ -23,12 +23,17 @@ const INTRINSICS: ReadonlyMap<number, 'count-parameters' | 'current-method-name'
 
 /** Classic constructs that parse and do not run here, by node kind. */
 const UNSUPPORTED: Readonly<Partial<Record<Node['kind'], string>>> = {
-  ArrayElement: 'An array element',
   Field: 'A field',
   Table: 'A table',
   PointerTo: 'A pointer',
   Deref: 'A pointer',
   EmbeddedSql: 'Begin SQL',
+}
+
+/** What a check says of a command that cannot run, by the table's reason. */
+const WHY: Readonly<Record<string, string>> = {
+  UI: ' (it needs a user interface)',
+  processes: " (4D code runs in its call's own process: no other process or worker)",
 }
 
 export function resolveCommands(analysis: Analysis, table: CommandTable = COMMANDS): void {
@@ -84,7 +89,7 @@ function resolveCommand(
   }
   const name = known ?? node.name
   if (entry?.impl === undefined) {
-    const why = entry?.notRunnable === 'UI' ? ' (it needs a user interface)' : ''
+    const why = WHY[entry?.notRunnable ?? ''] ?? ''
     notRunnable(analysis, node, name, `The command "${name}" cannot run here${why}`)
     return
   }
@@ -96,8 +101,11 @@ function resolveCommand(
     analysis.invalid.set(node, message)
     return
   }
+  if (entry.number === ON_ERR_CALL) analysis.trapsErrors = true
   analysis.resolved.set(node, { kind: 'command', entry })
 }
+
+const ON_ERR_CALL = 155
 
 const arity = (min: number, max: number): string =>
   min === max

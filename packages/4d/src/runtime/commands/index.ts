@@ -2,7 +2,9 @@
  * @module The command table (table.ts), assembled from one list of entries a theme. A new theme is
  * a file exporting its `CommandSpec[]` and one line below.
  */
+import { ARRAY_COMMANDS } from './arrays.js'
 import { DATE_TIME_COMMANDS } from './date-time.js'
+import { ENVIRONMENT_COMMANDS } from './environment.js'
 import { FILE_COMMANDS } from './files.js'
 import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
@@ -20,10 +22,12 @@ export const COMMANDS = buildCommandTable([
   STRING_COMMANDS,
   MATH_COMMANDS,
   OBJECT_COMMANDS,
+  ARRAY_COMMANDS,
   JSON_COMMANDS,
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
   PROCESS_COMMANDS,
+  ENVIRONMENT_COMMANDS,
   SESSION_COMMANDS,
   FILE_COMMANDS,
   UI_COMMANDS,

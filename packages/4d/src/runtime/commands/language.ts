@@ -1,9 +1,10 @@
 /**
  * @module The Language and Boolean themes (docs/commands/theme/Language.md, Boolean.md) and the
  * error commands: `Not`, `Bool`, `Value type`, `Type`, `Undefined`, `Choose`, `Last errors`,
- * `ASSERT`. `Count parameters`, `Current method name` and the `C_` declarations are the
- * compiler's (it knows the answer where the call is written); `This`, `Super`, `cs`, `4D`, `ds`,
- * `True`, `False`, `Null` and `Formula` are the grammar's own nodes; `throw` is a statement.
+ * `ASSERT`, and `CLEAR VARIABLE` (the variable's empty value, an array with no element).
+ * `Count parameters`, `Current method name` and the `C_` declarations are the compiler's (it
+ * knows the answer where the call is written); `This`, `Super`, `cs`, `4D`, `ds`, `True`,
+ * `False`, `Null` and `Formula` are the grammar's own nodes; `throw` is a statement.
  *
  * `Value type` gives Is real for every number, as interpreted 4D holds numbers (value-type.md);
  * `Type` of a value, having no declaration to read here, gives the same as `Value type`.
@@ -13,8 +14,10 @@ import { toBool } from '../convert/conversions.js'
 import { defaultValue, type DeclaredType } from '../convert/assign.js'
 import { raise } from '../errors/fourd-error.js'
 import { cond } from '../ops/logic.js'
+import { FourDArray } from '../values/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
-import { integerArg, invalid, wrongType } from './arguments.js'
+import { outArg } from './out-parameter.js'
+import { integerArg, invalid, textArg, wrongType } from './arguments.js'
 import type { CommandSpec } from './table.js'
 
 const VALUE_TYPE: Readonly<Record<Kind, number>> = {
@@ -104,8 +107,35 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
       if (!cond(v)) raise('AssertFailed', { assertion: typeof message === 'string' ? message : '' })
     },
   },
+  {
+    number: 89,
+    name: 'CLEAR VARIABLE',
+    signature: '(variable: any)',
+    writes: [0],
+    impl: (_rt, variable) => {
+      const out = outArg('CLEAR VARIABLE', 'variable', variable)
+      const v = out.get()
+      // An array keeps its type with no element; another variable its type's empty value.
+      if (v instanceof FourDArray) v.resize(0)
+      else out.set(undefined)
+    },
+  },
   { number: 1601, name: 'Formula from string', notRunnable: 'not yet' },
-  { number: 155, name: 'ON ERR CALL', notRunnable: 'not yet' },
+  {
+    number: 155,
+    name: 'ON ERR CALL',
+    signature: '(errorMethod: Text; scope?: Integer)',
+    impl: (rt, method) => {
+      rt.errorMethod = textArg('ON ERR CALL', 'errorMethod', method)
+      if (rt.pvGet('Error') === undefined) rt.pvSet('Error', 0)
+    },
+  },
+  {
+    number: 704,
+    name: 'Method called on error',
+    signature: '(scope?: Integer): Text',
+    impl: (rt) => rt.errorMethod,
+  },
   { number: 1007, name: 'EXECUTE METHOD', notRunnable: 'not yet' },
   { number: 63, name: 'EXECUTE FORMULA', notRunnable: 'not yet' },
   { number: 315, name: 'Is nil pointer', notRunnable: 'pointers' },

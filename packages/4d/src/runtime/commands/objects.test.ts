@@ -127,7 +127,18 @@ return [$o; $n]`),
   it('OB SET on an expression that holds no object: 9402, nothing to put the object in', () => {
     expect(errorOf(`$o:={}\nOB SET($o.child;"a";1)`).errCode).toBe(9402)
   })
-  it("Storage is the ORDA layer's, the array commands do not run", () => {
-    expect(errorOf(`return Storage`).errCode).toBe(9409)
+  it('Storage is a shared object, written inside Use (storage.md example)', () => {
+    expect(
+      run(`Use(Storage)
+  Storage.counters:=New shared object("customers";0;"invoices";0)
+End use
+Use(Storage.counters)
+  Storage.counters.customers+=1
+End use
+return [Storage.counters; OB Is shared(Storage); OB Is shared(Storage.counters)]`),
+    ).toEqual([{ customers: 1, invoices: 0 }, true, true])
+  })
+  it('OB GET ARRAY and the commands between objects and arrays do not run', () => {
+    expect(errorOf(`OB GET ARRAY($o;"a";$arr)`).errCode).toBe(9409)
   })
 })

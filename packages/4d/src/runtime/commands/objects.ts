@@ -11,7 +11,8 @@
  * `OB SET` and the others write through object notation (ops/members.ts). `OB SET` and
  * `OB SET NULL` on a variable that holds no object create the object in it (the compiler passes
  * the variable, out-parameter.ts); on an expression, and `OB REMOVE`, it is an error. `Storage`
- * is the ORDA layer's; the commands on arrays do not run here.
+ * is the running context's shared object (one a datastore, runtime.ts); `OB GET ARRAY` and the
+ * other commands between objects and arrays do not run here.
  */
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
@@ -224,10 +225,13 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
       if (isPlainObject(o) || classOf(o) !== undefined) delete (o as Record<string, unknown>)[key]
     },
   },
-  { number: 1525, name: 'Storage', notRunnable: 'ORDA layer' },
+  {
+    number: 1525,
+    name: 'Storage',
+    signature: '(): Object',
+    impl: (rt) => rt.storage,
+  },
   { number: 1232, name: 'OB GET PROPERTY NAMES', notRunnable: 'arrays' },
   { number: 1229, name: 'OB GET ARRAY', notRunnable: 'arrays' },
   { number: 1227, name: 'OB SET ARRAY', notRunnable: 'arrays' },
-  { number: 1563, name: 'ARRAY TO COLLECTION', notRunnable: 'arrays' },
-  { number: 1562, name: 'COLLECTION TO ARRAY', notRunnable: 'arrays' },
 ]

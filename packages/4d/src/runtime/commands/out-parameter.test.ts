@@ -18,10 +18,24 @@ describe('out-parameters', () => {
       .filter((e) => e.writes !== undefined)
       .map((e) => [e.name, e.writes])
     expect(writing).toEqual([
+      ['CLEAR VARIABLE', [0]],
       ['Position', [3]],
       ['Match regex', [3, 4]],
       ['OB SET', [0]],
       ['OB SET NULL', [0]],
+      ...[
+        'ARRAY TEXT',
+        'ARRAY LONGINT',
+        'ARRAY INTEGER',
+        'ARRAY REAL',
+        'ARRAY BOOLEAN',
+        'ARRAY DATE',
+        'ARRAY TIME',
+        'ARRAY OBJECT',
+      ].map((name) => [name, [0]]),
+      ['Find in sorted array', [3, 4]],
+      ['COPY ARRAY', [1]],
+      ['Application version', [0]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

@@ -1,7 +1,8 @@
 /**
  * @module Commands about processes, workers, semaphores and the interpreter, which do not run
  * here: 4D code runs in the request's own process and nothing else is started or waited for. Each
- * is named by `entistore check` and raises "not implemented" when reached.
+ * is named by `entistore check` and raises 9422 ("no other process") when reached.
+ * `Current process name` is environment.ts's.
  */
 import type { CommandSpec } from './table.js'
 
@@ -18,7 +19,6 @@ export const PROCESS_COMMANDS: readonly CommandSpec[] = [
   notRunnable(330, 'Process state'),
   notRunnable(372, 'Process number'),
   notRunnable(322, 'Current process'),
-  notRunnable(1392, 'Current process name'),
   notRunnable(373, 'Execute on server'),
   notRunnable(1389, 'CALL WORKER'),
   notRunnable(1390, 'KILL WORKER'),

@@ -28,6 +28,13 @@ export interface CommandContext {
   readonly session?: object | undefined
   /** The project's folders `File` and `Folder` reach (files/file-host.ts); undefined for none. */
   readonly files?: FileHost | undefined
+  /** `Storage`: the application's shared object (the datastore's when the host gives one). */
+  readonly storage: object
+  /** The error-handling method `ON ERR CALL` installed ("" for none). */
+  errorMethod: string
+  /** A process variable's value (`Error` after `ON ERR CALL`). */
+  pvGet(name: string): unknown
+  pvSet(name: string, value: unknown): void
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

@@ -18,7 +18,8 @@ import { COLLECTION_FUNCTIONS } from '../classes/collection-functions.js'
 import { FourDFunction, type FunctionImpl } from '../classes/function-object.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
-import { isPlainObject, typeName } from '../values/kinds.js'
+import { isPlainObject, newObject, typeName } from '../values/kinds.js'
+import { markShared } from '../classes/shared.js'
 import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { withRuntime } from './current.js'
@@ -49,6 +50,11 @@ export interface RuntimeOptions {
   readonly interprocess?: Map<string, unknown>
   /** The project's folders (`File`, `Folder`): the project loader's. */
   readonly files?: FileHost
+  /**
+   * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
+   * the project loader from call to call; a new one for a run without it.
+   */
+  readonly storage?: object
 }
 
 type Operators = typeof operators
@@ -71,12 +77,16 @@ export class Runtime {
   readonly ds: unknown
   readonly session: object | undefined
   readonly files: FileHost | undefined
+  readonly storage: object
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
   readonly k = COMMANDS.impls
   /** The bare `*`, `>`, `<` arguments of commands. */
   readonly sym = SYMBOLS
   /** The errors `Last errors` returns: the last one caught by `Try`, with the deferred ones. */
   lastErrors: readonly FourDError[] | null = null
+  /** The error-handling method `ON ERR CALL` installed ("" for none). */
+  errorMethod = ''
+  #handlingError = false
   /** The process singletons (`singleton Class constructor`). */
   readonly processSingletons = new Map<ClassObject, object>()
   readonly #variables = new Map<string, unknown>()
@@ -93,6 +103,7 @@ export class Runtime {
     this.ds = options.ds
     this.session = options.session
     this.files = options.files
+    this.storage = options.storage ?? markShared(newObject())
     this.#interprocess = options.interprocess ?? new Map()
   }
 
@@ -293,6 +304,7 @@ export class Runtime {
 
   /** A command (or constant) that parses but is not implemented here, reached. */
   notRunnable(name: string): never {
+    if (COMMANDS.byName(name)?.notRunnable === 'processes') return raise('NoOtherProcess', { name })
     return raise('NotImplemented', { name })
   }
 
@@ -315,6 +327,31 @@ export class Runtime {
     if (!catchable(err)) throw err
     this.lastErrors = [err]
     return err
+  }
+
+  /**
+   * An error of a statement of a method that calls `ON ERR CALL` (on-err-call.md): with an
+   * error-handling method installed, the error becomes `Last errors` and the system variables
+   * `Error`, `Error method`, `Error line`, `Error formula`, the method runs, and the code goes on
+   * with the next statement. Without one, an error in the method itself, or one 4D code may not
+   * catch (the budget's), goes on.
+   */
+  trapped(e: unknown, method: string, file: string, line: number): void {
+    const err = placeError(e, method, file, line)
+    if (this.errorMethod === '' || this.#handlingError || !catchable(err)) throw err
+    const handler = this.methods.get(this.errorMethod)
+    if (handler === undefined) throw err
+    this.lastErrors = [err]
+    this.pvSet('Error', err.errCode)
+    this.pvSet('Error method', err.method ?? method)
+    this.pvSet('Error line', err.line ?? line)
+    this.pvSet('Error formula', '')
+    this.#handlingError = true
+    try {
+      handler.invoke(this, undefined, [])
+    } finally {
+      this.#handlingError = false
+    }
   }
 
   /** The start of a `Try`: no error yet. */

@@ -89,6 +89,16 @@ export const ERRORS = {
   /** A class function (`$c.push()`) called with a number of parameters it does not take. */
   WrongParameterCount: spec(9416, OWN_SIGNATURE, '{command} takes {expected}, not {actual}'),
   /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
+  /** `$a{i}` with `i` outside 0 to the array's size. */
+  ArrayIndex: spec(9420, OWN_SIGNATURE, 'Array index out of range: {index}'),
+  /** `$a{i}`, or an array command, on a variable that holds no array. */
+  NotAnArray: spec(9421, OWN_SIGNATURE, '{what} needs an array, not {type}'),
+  /** `New process`, `CALL WORKER` and the other commands that need another process, reached. */
+  NoOtherProcess: spec(
+    9422,
+    OWN_SIGNATURE,
+    'The command "{name}" cannot run here: 4D code runs in its call\'s own process, and no other process or worker is started',
+  ),
   FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
