@@ -219,8 +219,9 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
     `${lets}try { ${tick}return ${result.code}; } ` +
     `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
   const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
-  // A formula that keeps its $1 nowhere may be given the same one for each element.
-  const lends = keepsFirstParam(node.body) ? '' : ', true'
+  // A formula that keeps its $1 nowhere may be given the same one for each element; one that
+  // assigns (`Formula($1.accumulator*=$1.value)`) gets its own each time.
+  const lends = made.kind === 'Assign' || keepsFirstParam(made) ? '' : ', true'
   return emitted(
     `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${body} }, [${copies.join(', ')}]${lends})`,
   )
