@@ -8,6 +8,9 @@
  * ORDA layer's hook; without one the class has no parent.
  */
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
+import { newObject } from '../values/kinds.js'
+import { FourDFunction } from './function-object.js'
+import { markShared } from './shared.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
 
 export interface ClassStoreOptions {
@@ -55,10 +58,11 @@ export class ClassStore implements MemberHost, ClassResolver {
 
 /**
  * The built-in class store `4D` (docs/commands/4d.md). Its classes (`4D.File`, `4D.Function`…)
- * are the commands' and the ORDA layer's; a name it does not hold reads Undefined.
+ * are the commands' and the ORDA layer's; a name it does not hold reads Undefined. `4D.Object`,
+ * the class every object inherits from (classes.md), is always there.
  */
 export class BuiltinClassStore implements MemberHost {
-  readonly #classes = new Map<string, unknown>()
+  readonly #classes = new Map<string, unknown>([['Object', OBJECT_CLASS]])
 
   register(name: string, cls: unknown): void {
     this.#classes.set(name, cls)
@@ -68,3 +72,20 @@ export class BuiltinClassStore implements MemberHost {
     return this.#classes.get(name)
   }
 }
+
+/**
+ * `4D.Object`: every object is an instance of it (`OB Instance of($poly;4D.Object)` is True,
+ * classes.md); it has no superclass (ClassClass.md) and `new()` gives an empty object.
+ */
+const OBJECT_CLASS: MemberHost & { isInstance(v: unknown): boolean } = {
+  isInstance: (v) => typeof v === 'object' && v !== null,
+  [GET_MEMBER](name: string): unknown {
+    if (name === 'name') return 'Object'
+    if (name === 'superclass') return null
+    if (name === 'isShared' || name === 'isSingleton' || name === 'isSessionSingleton') return false
+    if (name === 'new') return NEW_OBJECT
+    return undefined
+  },
+}
+const NEW_OBJECT = new FourDFunction('new', () => newObject())
+markShared(OBJECT_CLASS)
