@@ -163,7 +163,11 @@ export class ClassObject implements MemberHost {
     for (const c of [...this.chain()].reverse())
       for (const { name, value } of c.definition.initializers) {
         const v = value.invoke(rt, instance, [])
-        setOwn(instance, name, shared && typeof v === 'object' && v !== null ? deepCopy(v, true) : v)
+        setOwn(
+          instance,
+          name,
+          shared && typeof v === 'object' && v !== null ? deepCopy(v, true) : v,
+        )
       }
     if (shared) markShared(instance)
     this.runConstructor(rt, instance, args)
