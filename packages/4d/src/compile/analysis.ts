@@ -42,7 +42,7 @@ export type Resolution =
   /** A command the compiler answers itself. */
   | {
       readonly kind: 'intrinsic'
-      readonly name: 'count-parameters' | 'current-method-name' | 'declaration'
+      readonly name: 'count-parameters' | 'current-method-name' | 'copy-parameters' | 'declaration'
     }
   /**
    * A command, constant or construct (`construct`: an array element, a pointer…) that parses

@@ -42,7 +42,9 @@ sk char codes|sk case insensitive|sk diacritic insensitive|sk strict|sk width in
 sk kana insensitive|sk whole word|sk ignore empty strings|sk trim spaces|ck disable wildchar
 ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 digest|4D digest
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
-ek errors from components|Current localization
+ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
+Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November
+December
 `
 
 /** 4D's system variables; the `Error …` ones are two words. */

@@ -187,6 +187,11 @@ function command(
           return emitted('ag.length', 'int')
         case 'current-method-name':
           return emitted(quote(ctx.unit.name), 'text', true)
+        case 'copy-parameters': {
+          // `Copy parameters{(startFrom)}`: a new collection of the parameters from startFrom.
+          const from = list[0] === undefined ? '1' : expr(ctx, list[0]).code
+          return emitted(`rt.collectionOf(...ag.slice(Math.max(0, Math.trunc(${from}) - 1)))`)
+        }
         default:
           return emitted('void 0', 'any', true)
       }

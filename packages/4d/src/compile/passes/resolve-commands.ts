@@ -16,9 +16,13 @@ import type { Analysis } from '../analysis.js'
 import { walkUnit } from './walk-unit.js'
 
 /** The commands whose answer the compiler writes in place. */
-const INTRINSICS: ReadonlyMap<number, 'count-parameters' | 'current-method-name'> = new Map([
+const INTRINSICS: ReadonlyMap<
+  number,
+  'count-parameters' | 'current-method-name' | 'copy-parameters'
+> = new Map([
   [259, 'count-parameters'],
   [684, 'current-method-name'],
+  [1790, 'copy-parameters'],
 ])
 
 /** Classic constructs that parse and do not run here, by node kind. */

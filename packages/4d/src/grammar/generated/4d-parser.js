@@ -11020,15 +11020,6 @@ function peg$parse(input, options) {
                                       s1 = peg$FAILED;
                                       if (peg$silentFails === 0) { peg$fail(peg$e55); }
                                     }
-                                    if (s1 === peg$FAILED) {
-                                      s1 = input.substr(peg$currPos, 8);
-                                      if (s1.toLowerCase() === peg$c44) {
-                                        peg$currPos += (8);
-                                      } else {
-                                        s1 = peg$FAILED;
-                                        if (peg$silentFails === 0) { peg$fail(peg$e58); }
-                                      }
-                                    }
                                   }
                                 }
                               }

@@ -16,7 +16,9 @@ import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
 import { currentRuntime } from '../context/current.js'
 import type { Runtime } from '../context/runtime.js'
+import { deepCopy } from './deep-copy.js'
 import { FourDFunction } from './function-object.js'
+import { markShared } from './shared.js'
 
 /** What the compiler gives to make a class: its members, each function built at its first call. */
 export interface ClassDefinition {
@@ -67,6 +69,8 @@ export class ClassObject implements MemberHost {
   ) {
     for (const fn of this.code()) fn.context = this
     this.#instanceProto = instancePrototype(this)
+    // "A class object itself is a shared object" (classes.md).
+    markShared(this)
   }
 
   /** Every function the class's file declares: constructor, functions, accessors, initializers. */
@@ -153,9 +157,19 @@ export class ClassObject implements MemberHost {
 
   #make(rt: Runtime, args: unknown[]): object {
     const instance = Object.create(this.#instanceProto) as Record<string, unknown>
+    // A shared class (and a session singleton) makes shared objects, and the objects and
+    // collections its property lines give are made shared (classes.md).
+    const shared = this.definition.shared || this.definition.sessionSingleton
     for (const c of [...this.chain()].reverse())
-      for (const { name, value } of c.definition.initializers)
-        setOwn(instance, name, value.invoke(rt, instance, []))
+      for (const { name, value } of c.definition.initializers) {
+        const v = value.invoke(rt, instance, [])
+        setOwn(
+          instance,
+          name,
+          shared && typeof v === 'object' && v !== null ? deepCopy(v, true) : v,
+        )
+      }
+    if (shared) markShared(instance)
     this.runConstructor(rt, instance, args)
     return instance
   }

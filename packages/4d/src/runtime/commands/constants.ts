@@ -5,7 +5,8 @@
  * json-parse.md ("Field and Variable Types"), string.md (date and time display formats),
  * position.md and split-string.md ("Strings"), CollectionClass.md and the "Objects and
  * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
- * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them) and "Math".
+ * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them), "Math" and
+ * "Days and Months".
  * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
 
@@ -115,6 +116,28 @@ const MATH: Readonly<Record<string, number>> = {
   MAXINT: 32767,
 }
 
+// Days and Months (day-number.md, month-of.md): Sunday is 1, January is 1.
+const DAYS_AND_MONTHS: Readonly<Record<string, number>> = Object.fromEntries([
+  ...['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].map((d, i) => [
+    d,
+    i + 1,
+  ]),
+  ...[
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ].map((m, i) => [m, i + 1]),
+])
+
 // File and Folder (file.md, folder.md, FileClass.md, FolderClass.md).
 const FILES: Readonly<Record<string, number>> = {
   'fk posix path': 0,
@@ -138,6 +161,7 @@ const TABLE = new Map<string, number | string>(
     ...DIGESTS,
     ...CHARACTERS,
     ...MATH,
+    ...DAYS_AND_MONTHS,
     ...FILES,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
