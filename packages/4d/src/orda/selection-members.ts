@@ -78,7 +78,7 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
       ),
     )
   },
-  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args, 'query')),
+  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args)),
   and: (self, [other]) => wrap(self, self.selection.and(operand(other))),
   or: (self, [other]) => wrap(self, self.selection.or(operand(other))),
   minus: (self, [other, mode]) =>
