@@ -138,7 +138,7 @@ const ORDA: Readonly<Record<string, number>> = {
   'dk status locked': 3,
   'dk status serious error': 4,
   'dk status entity does not exist anymore': 5,
-  'dk status automerged': 6,
+  'dk status automerge failed': 6,
   'dk status validation failed': 7,
   'dk force drop if stamp changed': 1,
   'dk auto merge': 1,
