@@ -31,8 +31,9 @@ System time short|Carriage return|Line feed|Tab|Space|Backspace|Escape|Enter|Dou
 At sign|Pi|Degree|Radian|e number|dk auto merge|dk reload if stamp changed
 dk force drop if stamp changed|dk stop dropping on first error|dk status success|dk status locked
 dk status stamp has changed|dk status entity does not exist anymore|dk status serious error
-dk status validation failed|dk status wrong permission|dk count values|dk diacritical
-dk keys as string|dk with primary key|ck ascending|ck descending|ck diacritical
+dk status validation failed|dk status wrong permission|dk status automerge failed|dk count values
+dk diacritical|dk key as string|dk with primary key|dk with stamp|dk keep ordered|dk non ordered
+dk ascending|dk descending|ck ascending|ck descending|ck diacritical
 ck keys as string|ck count values|ck shared|ck resolve pointers|fk platform path|fk posix path
 fk resources folder|fk data folder|fk database folder|fk logs folder|fk web root folder
 fk user preferences folder|fk desktop folder|fk documents folder|fk applications folder

@@ -15,8 +15,7 @@ export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', {
   new: (self) => new EntityHandle(self.world, null, self.dataClass.new()),
   newSelection: (self, [mode]) =>
     self.world.toFourD(self.dataClass.newSelection({ keepOrder: hasFlag(mode, DK.keepOrdered) })),
-  query: (self, args, rt) =>
-    self.world.toFourD(queryOf(self.world, rt, self.dataClass, args, 'query')),
+  query: (self, args, rt) => self.world.toFourD(queryOf(self.world, rt, self.dataClass, args)),
   fromCollection(self, [objects]) {
     const list = self.world.fromFourD(objects)
     return self.world.toFourD(self.dataClass.fromCollection(Array.isArray(list) ? list : []))

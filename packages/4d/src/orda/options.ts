@@ -2,33 +2,36 @@
  * @module The values of 4D's ORDA option constants (`dk force drop if stamp changed`, `dk with
  * primary key`…) as the ORDA bridge reads them from a member's `mode` or `options` parameter,
  * and what each becomes in core's call. 4D's documentation names the constants and says which
- * combine (`dk with primary key+dk with stamp`) but not their numbers: these are Entistore's
- * (docs/compat.md, "The 4D language"), and the commands' constant table gives the same names
- * these numbers.
+ * combine (`dk with primary key+dk with stamp`) but not their numbers: the runtime's constant
+ * table gives them (docs/compat.md, "ORDA in 4D code"), read here by name so both agree.
  */
+import { constantValue } from '../runtime/commands/constants.js'
+
+const dk = (name: string): number => constantValue(`dk ${name}`) as number
+
 export const DK = {
   /** `entity.drop(dk force drop if stamp changed)`. */
-  forceDropIfStampChanged: 1,
+  forceDropIfStampChanged: dk('force drop if stamp changed'),
   /** `entity.save(dk auto merge)`. */
-  autoMerge: 1,
+  autoMerge: dk('auto merge'),
   /** `entity.getKey(dk key as string)`. */
-  keyAsString: 1,
+  keyAsString: dk('key as string'),
   /** `entity.lock(dk reload if stamp changed)`. */
-  reloadIfStampChanged: 2,
+  reloadIfStampChanged: dk('reload if stamp changed'),
   /** `toObject`/`toCollection(…; dk with primary key)`: adds `__KEY`. */
-  withPrimaryKey: 2,
+  withPrimaryKey: dk('with primary key'),
   /** `toObject`/`toCollection(…; dk with stamp)`: adds `__STAMP`. */
-  withStamp: 4,
+  withStamp: dk('with stamp'),
   /** `selection.drop(dk stop dropping on first error)`. */
-  stopDroppingOnFirstError: 1,
+  stopDroppingOnFirstError: dk('stop dropping on first error'),
   /** `newSelection(dk keep ordered)`, `minus(…; dk keep ordered)`. */
-  keepOrdered: 1,
+  keepOrdered: dk('keep ordered'),
   /** `distinct(…; dk diacritical)`. */
-  diacritical: 8,
+  diacritical: dk('diacritical'),
   /** `distinct(…; dk count values)`. */
-  countValues: 32,
+  countValues: dk('count values'),
   /** `orderByFormula(…; dk descending)`. */
-  descending: 1,
+  descending: dk('descending'),
 } as const
 
 /** Whether the integer `options` holds the flag `flag` (an absent or non-number option holds none). */

@@ -7,7 +7,6 @@
 import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
 import { FourDFunction } from '../runtime/classes/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
-import { textParam } from './member-kit.js'
 import type { OrdaWorld } from './world.js'
 
 export function queryOf(
@@ -15,7 +14,6 @@ export function queryOf(
   rt: Runtime,
   target: DataClass | EntitySelection,
   args: readonly unknown[],
-  member: string,
 ): EntitySelection {
   const [first, ...rest] = args
   if (first instanceof FourDFunction) {
@@ -25,6 +23,7 @@ export function queryOf(
       first.invoke(rt, world.toFourD(entity), params) === true
     return (target as DataClass).query(formula, settings)
   }
-  const text = textParam(args, 1, member)
-  return target.query(text, ...rest.map((v) => world.fromFourD(v)))
+  // Null or a value neither text nor formula: core's 1626 ("Expecting a text or formula").
+  if (typeof first !== 'string') return target.query(world.fromFourD(first) as never)
+  return target.query(first, ...rest.map((v) => world.fromFourD(v)))
 }

@@ -6,6 +6,7 @@
  */
 import type { AttributeDef, DataClass, Entity, EntitySelection } from '@entistore/core'
 import { FourDFunction } from '../runtime/classes/function-object.js'
+import { constantValue } from '../runtime/commands/constants.js'
 import { toText } from '../runtime/convert/conversions.js'
 import { Collection } from '../runtime/values/collection.js'
 import { EntityHandle } from './entity-handle.js'
@@ -47,6 +48,9 @@ const operand = (v: unknown): Entity | EntitySelection | null =>
       ? (v.core() as Entity)
       : null
 
+/** `copy(ck shared)`: the flag as the runtime's constant table gives it. */
+const CK_SHARED = constantValue('ck shared') as number
+
 const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
 
 export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', {
@@ -78,7 +82,7 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
       ),
     )
   },
-  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args, 'query')),
+  query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args)),
   and: (self, [other]) => wrap(self, self.selection.and(operand(other))),
   or: (self, [other]) => wrap(self, self.selection.or(operand(other))),
   minus: (self, [other, mode]) =>
@@ -142,7 +146,7 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
     self.selection.add(operand(added))
     return self
   },
-  copy: (self, [option]) => wrap(self, self.selection.copy({ shared: hasFlag(option, 1) })),
+  copy: (self, [option]) => wrap(self, self.selection.copy({ shared: hasFlag(option, CK_SHARED) })),
   clean: (self) => wrap(self, self.selection.clean()),
   contains: (self, [entity]) => self.selection.contains(operand(entity) as Entity | null),
   isAlterable: (self) => self.selection.isAlterable(),

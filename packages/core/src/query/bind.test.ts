@@ -184,6 +184,15 @@ describe('placeholders', () => {
     expect(keys(run.selection)).toEqual([1, 2])
   })
 
+  it('takes :name.prop from a property of a named value (4D: `name = :extraInfo.name`)', () => {
+    const run = ds
+      .dataClass('Employee')
+      .run('lastName = :extra.who', { parameters: { extra: { who: 'élodie' } } })
+    expect(keys(run.selection)).toEqual([2])
+    const missing = thrown(() => ds.dataClass('Employee').run('salary = :x.y', { parameters: {} }))
+    expect(missing.errCode).toBe(9002)
+  })
+
   it('takes null from a placeholder for = and !=', () => {
     expect(found('age = :1', null)).toEqual([3])
     expect(found('age != :1', null)).toEqual([1, 2])

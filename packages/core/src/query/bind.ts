@@ -120,8 +120,16 @@ export function bindFilter(
         '(parentheses, NOT, OR and EXCEPT alternating, and relation steps of a path count)',
     ])
   }
-  return bindNode({ schema, options }, dc, filter)
+  return linkedAlone(bindNode({ schema, options }, dc, filter))
 }
+
+/**
+ * A lettered comparison outside an AND (`list[a].x != 1` alone, under NOT or OR) is a linked
+ * group of one: some element holds it (4D: `[a]` with `!=` finds "at least one element differs"),
+ * where `[]` with `!=` means every element differs.
+ */
+const linkedAlone = (b: BoundFilter): BoundFilter =>
+  b.kind === 'Comparison' ? linkCollections([b])[0]! : b
 
 function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
   switch (node.kind) {
@@ -133,10 +141,11 @@ function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
       return bindComparison(ctx, dc, filled, filled.path.segments, 0)
     }
     case 'Not':
-      return { kind: 'Not', operand: bindNode(ctx, dc, node.operand) }
+      return { kind: 'Not', operand: linkedAlone(bindNode(ctx, dc, node.operand)) }
     case 'Logical': {
       const operands = node.operands.map((o) => bindNode(ctx, dc, o))
-      if (node.op !== 'And') return { kind: 'Logical', op: node.op, operands }
+      if (node.op !== 'And')
+        return { kind: 'Logical', op: node.op, operands: operands.map(linkedAlone) }
       const linked = linkAnd(operands)
       // Comparisons through one relation made one join: the join is the whole AND.
       return linked.length === 1 ? linked[0]! : { kind: 'Logical', op: 'And', operands: linked }
@@ -382,9 +391,18 @@ function placeholderValue(ctx: Ctx, p: PlaceholderNode): unknown {
     return params[p.index - 1]
   }
   const named = ctx.options.named ?? {}
-  if (!Object.hasOwn(named, p.name))
+  if (Object.hasOwn(named, p.name)) return named[p.name]
+  // `:extraInfo.name`: a property of a named value (4D's query() page, named placeholders).
+  const [head, ...props] = p.name.split('.')
+  if (props.length === 0 || !Object.hasOwn(named, head!))
     fail('PlaceholderOutOfRange', [`:${p.name}`, Object.keys(named).length])
-  return named[p.name]
+  return props.reduce<unknown>(
+    (v, prop) =>
+      typeof v === 'object' && v !== null && Object.hasOwn(v, prop)
+        ? (v as Record<string, unknown>)[prop]
+        : undefined,
+    named[head!],
+  )
 }
 
 function bindValue(

@@ -151,6 +151,33 @@ const FILES: Readonly<Record<string, number>> = {
   'fk ignore invisible': 8,
 }
 
+// ORDA (EntityClass.md, EntitySelectionClass.md, DataClassClass.md): the status codes are the
+// pages'; the options' numbers are not documented (compat.md, "ORDA in 4D code"): bits, so that
+// the documented sums (`dk with primary key+dk with stamp`) keep both.
+const ORDA: Readonly<Record<string, number>> = {
+  'dk status success': 0,
+  'dk status wrong permission': 1,
+  'dk status stamp has changed': 2,
+  'dk status locked': 3,
+  'dk status serious error': 4,
+  'dk status entity does not exist anymore': 5,
+  'dk status automerge failed': 6,
+  'dk status validation failed': 7,
+  'dk force drop if stamp changed': 1,
+  'dk auto merge': 1,
+  'dk key as string': 1,
+  'dk stop dropping on first error': 1,
+  'dk keep ordered': 1,
+  'dk non ordered': 0,
+  'dk ascending': 0,
+  'dk descending': 1,
+  'dk reload if stamp changed': 2,
+  'dk with primary key': 2,
+  'dk with stamp': 4,
+  'dk diacritical': 8,
+  'dk count values': 32,
+}
+
 const TABLE = new Map<string, number | string>(
   Object.entries({
     ...VALUE_TYPES,
@@ -162,6 +189,7 @@ const TABLE = new Map<string, number | string>(
     ...CHARACTERS,
     ...MATH,
     ...DAYS_AND_MONTHS,
+    ...ORDA,
     ...FILES,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
