@@ -7,6 +7,7 @@ import { MethodRegistry } from '../runtime/context/methods.js'
 import { Runtime, type RuntimeOptions } from '../runtime/context/runtime.js'
 import { compileClass } from './compile-class.js'
 import { compileMethod, type CompileOptions } from './compile-method.js'
+import { compileFormulaText } from './formula-text.js'
 import { Session, type Problem } from './session.js'
 
 export interface Run4dOptions extends CompileOptions {
@@ -44,6 +45,11 @@ export function run4d(
   }
   const main = compileMethod(text, { ...compile, file: 'Project/Sources/Methods/run4d.4dm' })
   options.problems?.(main.file, main.problems)
-  const rt = new Runtime({ ...options.runtime, classes, methods })
+  const rt = new Runtime({
+    compileFormula: compileFormulaText,
+    ...options.runtime,
+    classes,
+    methods,
+  })
   return main.call(rt, args)
 }

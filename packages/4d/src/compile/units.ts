@@ -9,7 +9,15 @@ import type { ClassFileNode, FunctionNode, MethodFileNode } from '../ast/files.j
 import type { ParamDeclNode, ResultDeclNode, StatementNode } from '../ast/statements.js'
 
 export type UnitKind =
-  'method' | 'constructor' | 'function' | 'getter' | 'setter' | 'initializer' | 'orda'
+  | 'method'
+  | 'constructor'
+  | 'function'
+  | 'getter'
+  | 'setter'
+  | 'initializer'
+  | 'orda'
+  /** 4D code given as text at run time (`Formula from string`, `EXECUTE FORMULA`). */
+  | 'formula'
 
 export interface Unit {
   readonly kind: UnitKind

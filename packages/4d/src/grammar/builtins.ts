@@ -41,6 +41,7 @@ fk home folder|fk licenses folder|fk remote database folder|fk system folder|fk 
 fk recursive|fk ignore invisible|Is a document|Is a folder|Read mode|Write mode|Read and write
 sk char codes|sk case insensitive|sk diacritic insensitive|sk strict|sk width insensitive
 sk kana insensitive|sk whole word|sk ignore empty strings|sk trim spaces|ck disable wildchar
+sk execute in current database|sk execute in host database|Delete only if empty|Delete with contents
 ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 digest|4D digest
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday

@@ -87,6 +87,7 @@ describe('compileProject', () => {
       '\t$b:=cs.Nope.new()',
       '\t$c:=cs.CarEntity',
       '\t$d:=4D.WebServer',
+      '\t$e:=4D.File.new("/DATA/x.txt")+4D.Folder.new("/DATA")+4D.Function+4D.Object',
       '',
     ].join('\n')
     const files = [...sources, { path: 'Sources/Classes/Uses.4dm', kind: 'class' as const, text }]

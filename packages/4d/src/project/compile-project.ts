@@ -14,7 +14,11 @@ import { compileMethod } from '../compile/compile-method.js'
 import { Session, type Problem } from '../compile/session.js'
 import { nameOfFile } from '../compile/units.js'
 import { parse4d } from '../grammar/parse.js'
-import { ClassStore, type ClassStoreOptions } from '../runtime/classes/class-store.js'
+import {
+  BuiltinClassStore,
+  ClassStore,
+  type ClassStoreOptions,
+} from '../runtime/classes/class-store.js'
 import { MethodRegistry } from '../runtime/context/methods.js'
 import type { ProjectSource } from './sources.js'
 import { ORDA_KINDS } from '../orda/builtin-classes.js'
@@ -107,8 +111,8 @@ export function compileProject(
       classes.map((c) => c.name),
       options.dataClasses ?? [],
     ),
-    // No 4D class is a value here yet (`4D.File.new()`: the File command); ORDA's are parents.
-    fourD: new Set<string>(),
+    // The built-in store's classes (`4D.File`, `4D.Function`…); ORDA's are parents.
+    fourD: new Set(new BuiltinClassStore().names()),
     fourDParents: new Set<string>(ORDA_KINDS),
   }
   for (const unit of [...classes, ...methods])

@@ -30,6 +30,7 @@ import {
 import type { ClassFileNode, FunctionNode } from '../ast/files.js'
 import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
+import { compileFormulaText } from '../compile/formula-text.js'
 import { Runtime } from '../runtime/context/runtime.js'
 import { budgetOf } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
@@ -184,6 +185,7 @@ export function projectFunctions(
         methods,
         interprocess,
         storage,
+        compileFormula: compileFormulaText,
         ds: bridge.ds,
         ...(typeof session === 'object' && session !== null ? { session } : {}),
         ...(options.files === undefined ? {} : { files: options.files }),

@@ -48,6 +48,16 @@ exposed Function copied() : Text
 
 exposed Function platform($path : Text) : Text
 \treturn File($path; fk platform path).path
+
+exposed Function viaClass($path : Text) : Text
+\tvar $f : 4D.File:=4D.File.new($path)
+\treturn OB Instance of($f; 4D.File) ? $f.getText() : "not a file"
+
+exposed Function emptied() : Boolean
+\tvar $d : 4D.Folder:=4D.Folder.new("/DATA/tree")
+\t$d.folder("sub").file("x.txt").setText("x")
+\t$d.delete(Delete with contents)
+\treturn $d.exists
 `
 
 const errCode = (json: Json): unknown => (json.__ERROR as Json[] | undefined)?.[0]?.errCode
@@ -87,6 +97,10 @@ describe('File and Folder in 4D code, confined to the project', () => {
     expect((await post('$catalog/below', ['/RESOURCES/inside', 'logo.svg'])).json).toEqual({
       result: '<svg/>',
     })
+    // 4D.File.new() is the File command.
+    expect((await post('$catalog/viaClass', ['/RESOURCES/hello.txt'])).json).toEqual({
+      result: 'hello',
+    })
   })
 
   it('writes, lists, copies and moves inside the project', async () => {
@@ -102,6 +116,8 @@ describe('File and Folder in 4D code, confined to the project', () => {
     )
     expect(listing.folders).toEqual(expect.arrayContaining(['img']))
     expect((await post('$catalog/copied')).json).toEqual({ result: '/DATA/hi.txt hello False' })
+    expect((await post('$catalog/emptied')).json).toEqual({ result: false })
+    expect(existsSync(join(dir, 'Data/tree'))).toBe(false)
     expect(readFileSync(join(dir, 'Data/hi.txt'), 'utf8')).toBe('hello')
   })
 
@@ -111,6 +127,7 @@ describe('File and Folder in 4D code, confined to the project', () => {
       ['read', ['/RESOURCES/../../../etc/passwd']],
       ['read', ['/etc/passwd']],
       ['read', ['../x.txt']],
+      ['viaClass', ['/RESOURCES/../../../etc/passwd']],
       ['below', ['/RESOURCES', '../../Project/Sources/catalog.4DCatalog']],
       ['platform', [join(outside, 'secret.txt')]],
       ['write', ['/DATA/../../escape.txt', 'x']],

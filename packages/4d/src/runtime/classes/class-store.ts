@@ -8,9 +8,8 @@
  * ORDA layer's hook; without one the class has no parent.
  */
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
-import { newObject } from '../values/kinds.js'
-import { FourDFunction } from './function-object.js'
-import { markShared } from './shared.js'
+import { FILE_CLASS, FOLDER_CLASS } from '../files/file-classes.js'
+import { FUNCTION_CLASS, OBJECT_CLASS } from './builtin-class.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
 
 export interface ClassStoreOptions {
@@ -59,56 +58,27 @@ export class ClassStore implements MemberHost, ClassResolver {
 /**
  * The built-in class store `4D` (docs/commands/4d.md). Its classes (`4D.File`, `4D.Function`…)
  * are the commands' and the ORDA layer's; a name it does not hold reads Undefined. `4D.Object`,
- * the class every object inherits from (classes.md), and `4D.Function` are always there.
+ * the class every object inherits from (classes.md), `4D.Function`, `4D.File` and `4D.Folder`
+ * are always there.
  */
 export class BuiltinClassStore implements MemberHost {
   readonly #classes = new Map<string, unknown>([
     ['Object', OBJECT_CLASS],
     ['Function', FUNCTION_CLASS],
+    ['File', FILE_CLASS],
+    ['Folder', FOLDER_CLASS],
   ])
 
   register(name: string, cls: unknown): void {
     this.#classes.set(name, cls)
   }
 
+  /** The names of its classes (`4D.X` that code may read as a value). */
+  names(): string[] {
+    return [...this.#classes.keys()]
+  }
+
   [GET_MEMBER](name: string): unknown {
     return this.#classes.get(name)
   }
-}
-
-/**
- * `4D.Object`: every object is an instance of it (`OB Instance of($poly;4D.Object)` is True,
- * classes.md); it has no superclass (ClassClass.md) and `new()` gives an empty object.
- */
-const OBJECT_CLASS = builtinClass(
-  'Object',
-  null,
-  (v) => typeof v === 'object' && v !== null,
-  () => newObject(),
-)
-
-/** `4D.Function`: the class of formulas and class functions (FunctionClass.md). */
-const FUNCTION_CLASS = builtinClass('Function', OBJECT_CLASS, (v) => v instanceof FourDFunction)
-
-type BuiltinClass = MemberHost & { isInstance(v: unknown): boolean }
-
-/** A class of the `4D` store that 4D code can test with `OB Instance of` and read. */
-function builtinClass(
-  name: string,
-  superclass: BuiltinClass | null,
-  isInstance: (v: unknown) => boolean,
-  make?: () => unknown,
-): BuiltinClass {
-  const construct = make === undefined ? undefined : new FourDFunction('new', make)
-  return markShared({
-    isInstance,
-    [GET_MEMBER](member: string): unknown {
-      if (member === 'name') return name
-      if (member === 'superclass') return superclass
-      if (member === 'isShared' || member === 'isSingleton' || member === 'isSessionSingleton')
-        return false
-      if (member === 'new') return construct
-      return undefined
-    },
-  })
 }

@@ -149,6 +149,14 @@ const FILES: Readonly<Record<string, number>> = {
   'fk overwrite': 4,
   'fk recursive': 1,
   'fk ignore invisible': 8,
+  'Delete only if empty': 0,
+  'Delete with contents': 1,
+}
+
+// Formula from string's context (formula-from-string.md): the pages give no value; 0 the default.
+const FORMULAS: Readonly<Record<string, number>> = {
+  'sk execute in current database': 0,
+  'sk execute in host database': 1,
 }
 
 // ORDA (EntityClass.md, EntitySelectionClass.md, DataClassClass.md): the status codes are the
@@ -191,6 +199,7 @@ const TABLE = new Map<string, number | string>(
     ...DAYS_AND_MONTHS,
     ...ORDA,
     ...FILES,
+    ...FORMULAS,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 

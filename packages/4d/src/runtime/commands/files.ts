@@ -39,17 +39,25 @@ function placeOf(rt: CommandContext, path: unknown, type: unknown, folder: boole
   return parsePosix(text)
 }
 
+/** `File(path {; pathType})`, and `4D.File.new()`, which is the same (FileClass.md). */
+export const fileOf = (rt: CommandContext, path: unknown, type: unknown): FileObject =>
+  new FileObject(hostOf(rt, path), placeOf(rt, path, type, false))
+
+/** `Folder(path {; pathType})`, and `4D.Folder.new()`. */
+export const folderOf = (rt: CommandContext, path: unknown, type: unknown): FolderObject =>
+  new FolderObject(hostOf(rt, path), placeOf(rt, path, type, true))
+
 export const FILE_COMMANDS: readonly CommandSpec[] = [
   {
     number: 1566,
     name: 'File',
     signature: '(path: any; pathType?: Integer): Object',
-    impl: (rt, path, type) => new FileObject(hostOf(rt, path), placeOf(rt, path, type, false)),
+    impl: fileOf,
   },
   {
     number: 1567,
     name: 'Folder',
     signature: '(path: any; pathType?: Integer): Object',
-    impl: (rt, path, type) => new FolderObject(hostOf(rt, path), placeOf(rt, path, type, true)),
+    impl: folderOf,
   },
 ]

@@ -6,6 +6,7 @@ import { ARRAY_COMMANDS } from './arrays.js'
 import { DATE_TIME_COMMANDS } from './date-time.js'
 import { ENVIRONMENT_COMMANDS } from './environment.js'
 import { FILE_COMMANDS } from './files.js'
+import { FORMULA_COMMANDS } from './formulas.js'
 import { JSON_COMMANDS } from './json.js'
 import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
@@ -19,6 +20,7 @@ import { UI_COMMANDS } from './ui.js'
 
 export const COMMANDS = buildCommandTable([
   LANGUAGE_COMMANDS,
+  FORMULA_COMMANDS,
   STRING_COMMANDS,
   MATH_COMMANDS,
   OBJECT_COMMANDS,

@@ -120,7 +120,6 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
       else out.set(undefined)
     },
   },
-  { number: 1601, name: 'Formula from string', notRunnable: 'not yet' },
   {
     number: 155,
     name: 'ON ERR CALL',
@@ -136,8 +135,6 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     signature: '(scope?: Integer): Text',
     impl: (rt) => rt.errorMethod,
   },
-  { number: 1007, name: 'EXECUTE METHOD', notRunnable: 'not yet' },
-  { number: 63, name: 'EXECUTE FORMULA', notRunnable: 'not yet' },
   { number: 315, name: 'Is nil pointer', notRunnable: 'pointers' },
   { number: 304, name: 'Get pointer', notRunnable: 'pointers' },
   { number: 394, name: 'RESOLVE POINTER', notRunnable: 'pointers' },

@@ -19,6 +19,7 @@ describe('out-parameters', () => {
       .map((e) => [e.name, e.writes])
     expect(writing).toEqual([
       ['CLEAR VARIABLE', [0]],
+      ['EXECUTE METHOD', [1]],
       ['Position', [3]],
       ['Match regex', [3, 4]],
       ['OB SET', [0]],

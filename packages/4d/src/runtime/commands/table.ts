@@ -14,6 +14,8 @@
  * a bare `*`, `>` or `<` as the SYMBOLS below.
  */
 import type { FileHost } from '../files/file-host.js'
+import type { FourDFunction, FunctionImpl } from '../classes/function-object.js'
+import type { FormulaCompiler } from './formulas.js'
 import { parseSignature, type Signature } from './signature.js'
 
 export { SYMBOLS } from './symbols.js'
@@ -35,6 +37,14 @@ export interface CommandContext {
   /** A process variable's value (`Error` after `ON ERR CALL`). */
   pvGet(name: string): unknown
   pvSet(name: string, value: unknown): void
+  /** The compiler of 4D code given as text (formulas.ts), the host's; undefined for none. */
+  readonly compileFormula?: FormulaCompiler | undefined
+  /** `name(args)`: the project method `name`. */
+  method(name: string, args: unknown[]): unknown
+  /** A formula's function object over compiled code (`Formula(expr)`). */
+  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction
+  /** Calls a function object on this context. */
+  invoke(fn: FourDFunction, self: unknown, args: unknown[]): unknown
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

@@ -27,6 +27,7 @@ import { catchable, placeError } from './error-flow.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
 import type { FileHost } from '../files/file-host.js'
+import type { FormulaCompiler } from '../commands/formulas.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
@@ -55,6 +56,11 @@ export interface RuntimeOptions {
    * the project loader from call to call; a new one for a run without it.
    */
   readonly storage?: object
+  /**
+   * The compiler of 4D code given as text (`Formula from string`, `EXECUTE FORMULA`): the
+   * compiler's, which the runtime does not import (commands/formulas.ts); none: they raise.
+   */
+  readonly compileFormula?: FormulaCompiler
 }
 
 type Operators = typeof operators
@@ -78,6 +84,7 @@ export class Runtime {
   readonly session: object | undefined
   readonly files: FileHost | undefined
   readonly storage: object
+  readonly compileFormula: FormulaCompiler | undefined
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
   readonly k = COMMANDS.impls
   /** The bare `*`, `>`, `<` arguments of commands. */
@@ -104,6 +111,7 @@ export class Runtime {
     this.session = options.session
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
+    this.compileFormula = options.compileFormula
     this.#interprocess = options.interprocess ?? new Map()
   }
 

@@ -165,9 +165,6 @@ page('error-handling.md, throw.md, last-errors.md: Try, Catch, throw, Last error
   },
 ])
 
-const NOT_YET =
-  'Formula from string does not run yet (4d-language.md): it needs the compiler at run time'
-
 page('FunctionClass.md, Formula, Formula from string', [
   rows([
     [
@@ -177,7 +174,7 @@ page('FunctionClass.md, Formula, Formula from string', [
     ],
     ['Formula from string: .source', '$f:=Formula from string("1+2")\nreturn $f.source', '1+2'],
     ['Formula from string: its value', 'return Formula from string("2*21").call()', 42],
-  ]).map((c) => ({ ...c, fails: NOT_YET })),
+  ]),
   rows([
     [
       'call with Null as This and a parameter',

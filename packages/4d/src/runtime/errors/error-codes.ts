@@ -88,7 +88,6 @@ export const ERRORS = {
   ),
   /** A class function (`$c.push()`) called with a number of parameters it does not take. */
   WrongParameterCount: spec(9416, OWN_SIGNATURE, '{command} takes {expected}, not {actual}'),
-  /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
   /** `$a{i}` with `i` outside 0 to the array's size. */
   ArrayIndex: spec(9420, OWN_SIGNATURE, 'Array index out of range: {index}'),
   /** `$a{i}`, or an array command, on a variable that holds no array. */
@@ -99,6 +98,7 @@ export const ERRORS = {
     OWN_SIGNATURE,
     'The command "{name}" cannot run here: 4D code runs in its call\'s own process, and no other process or worker is started',
   ),
+  /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
   FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
@@ -106,6 +106,12 @@ export const ERRORS = {
   UnknownMemberMethod: spec(-10729, RUNTIME_SIGNATURE, 'Unknown member method "{name}"'),
   /** `OB Instance of` given something that is not a class (docs/commands/ob-instance-of.md). */
   NotAClass: spec(-10745, RUNTIME_SIGNATURE, 'The class parameter is not a valid Class object'),
+  /** A local variable in a formula made from a text (formula-from-string.md). */
+  LocalInFormula: spec(
+    -10737,
+    RUNTIME_SIGNATURE,
+    'A formula made from a text cannot use the local variable {name}',
+  ),
   /** A project method that does not exist. */
   ProjectMethodNotFound: spec(-10508, RUNTIME_SIGNATURE, 'Project method not found: {name}'),
   /** `ASSERT` on a false expression. */
