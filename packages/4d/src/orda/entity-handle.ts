@@ -53,9 +53,15 @@ export class EntityHandle extends OrdaHandle {
 
   /** The entity is `entity` now (saved, reloaded), with no change pending and no selection. */
   replace(entity: Entity | null): void {
+    this.point(entity)
+  }
+
+  /** The entity is `entity` now, member `index` of `from`, with no change pending. */
+  point(entity: Entity | null, from?: EntitySelection, index = 0): void {
     this.entity = entity
     this.draft = null
-    this.from = undefined
+    this.from = from
+    this.index = index
   }
 
   get kind(): OrdaKind {
@@ -98,7 +104,7 @@ export class EntityHandle extends OrdaHandle {
       // Core has no code for it: the class's `Function get`, once core allowed the read above.
       const rt = runtimeNow()
       const getter = this.classObject(rt).findGetter(name)
-      if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this, [])
+      if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this.asThis(), [])
     }
     return this.world.attributeToFourD(attr, raw)
   }

@@ -23,9 +23,21 @@ export abstract class OrdaHandle implements MemberHost {
   // Fields declared and assigned, not defined (ES2022's class fields): a handle is made for each
   // entity a loop reaches and each relation read, and a defined field costs ~4× an assigned one.
   declare readonly world: OrdaWorld
+  /**
+   * Whether class code has had it as `This` (a `Function get`, a `Function set`), which may keep
+   * it: a loop's entity is then never pointed at another member (selection-handle.ts, FOR_EACH).
+   */
+  declare shared: boolean
 
   constructor(world: OrdaWorld) {
     this.world = world
+    this.shared = false
+  }
+
+  /** This handle as `This` of class code. */
+  asThis(): this {
+    this.shared = true
+    return this
   }
 
   /** The object of core behind it. */
@@ -56,7 +68,7 @@ export abstract class OrdaHandle implements MemberHost {
     const rt = runtimeNow()
     const cls = this.classObject(rt)
     const getter = cls.findGetter(name)
-    if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this, [])
+    if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this.asThis(), [])
     return cls.findFunction(name)
   }
 }
@@ -75,6 +87,6 @@ export function classSetter(handle: OrdaHandle, name: string, value: unknown): b
   const rt = runtimeNow()
   const setter = handle.classObject(rt).findSetter(name)
   if (setter === undefined || rt === undefined) return false
-  setter.invoke(rt, handle, [value])
+  setter.invoke(rt, handle.asThis(), [value])
   return true
 }

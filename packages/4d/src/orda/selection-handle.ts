@@ -5,8 +5,8 @@
  * members as entities that remember it (`$e.next()`), a dropped one as Null; `length`,
  * `queryPlan` and `queryPath` are its properties.
  */
-import type { EntitySelection } from '@entistore/core'
-import { FOR_EACH } from '../runtime/context/iterate.js'
+import type { Entity, EntitySelection } from '@entistore/core'
+import { FOR_EACH, type ForEachItems } from '../runtime/context/iterate.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
 import { fromCoreError, viaCore } from './core-errors.js'
@@ -63,16 +63,18 @@ export class SelectionHandle extends OrdaHandle {
    * (`next()`, `getSelection()`…), so that a loop reading attributes allocates no copy.
    */
   member(i: number): unknown {
-    const selection = this.selection
+    const entity = this.#at(i)
+    return entity === null ? null : new EntityHandle(this.world, entity, null, this.selection, i)
+  }
+
+  /** Core's stored version at `i`, or null (a dropped one). */
+  #at(i: number): Entity | null {
     // A try here rather than viaCore's closure: this runs for every member For each reaches.
-    let entity
     try {
-      entity = selection.at(i)
+      return this.selection.at(i) ?? null
     } catch (e) {
       throw fromCoreError(e)
     }
-    if (entity === null || entity === undefined) return null
-    return new EntityHandle(this.world, entity, null, selection, i)
   }
 
   /** `$sel[i]`: out of the selection's range is an error (EntitySelectionClass.md, "[index]"). */
@@ -83,12 +85,22 @@ export class SelectionHandle extends OrdaHandle {
     return this.member(i)
   }
 
-  [FOR_EACH](): { readonly length: number; at(i: number): unknown } {
+  [FOR_EACH](): ForEachItems {
     // The loop reads every member: core orders them all now, in one sort, rather than a prefix
     // twice as long each time `at(i)` passes the end of the last (14 partial sorts for 10,000).
     const length = this.selection.length
     if (length > 0) viaCore(() => this.selection.at(length - 1))
-    return { length, at: (i) => this.member(i) }
+    // For a loop that keeps no member past its pass: one entity, pointed at each member in turn
+    // (an allocation an entity less), unless class code has had it as `This` (it may keep it).
+    let kept: EntityHandle | undefined
+    const reused = (i: number): unknown => {
+      const entity = this.#at(i)
+      if (entity === null) return null
+      if (kept === undefined || kept.shared) return (kept = this.member(i) as EntityHandle)
+      kept.point(entity, this.selection, i)
+      return kept
+    }
+    return { length, at: (i) => this.member(i), reused }
   }
 
   [TO_JSON](): unknown {

@@ -8,36 +8,11 @@
  * by number (`${1}`) or copied (`Copy parameters`). A formula inside it has a `$1` of its own.
  */
 import type { ExprNode } from '../../ast/expressions.js'
-import type { Node } from '../../ast/nodes.js'
-import { walk } from '../../ast/walk.js'
-
-/** `Copy parameters`' number (command 1790): it would hand `$1` out. */
-const COPY_PARAMETERS = 1790
+import { keepsValue } from './value-kept.js'
 
 /** Whether `body` (a formula's expression) may keep its `$1` past its call. */
-export function keepsFirstParam(body: ExprNode): boolean {
-  const callees = new Set<Node>()
-  let kept = false
-  walk(body, (n, parent) => {
-    if (kept) return false
-    switch (n.kind) {
-      case 'Formula':
-        return false
-      case 'Call':
-        callees.add(n.callee)
-        return
-      case 'IndirectParam':
-        kept = true
-        return false
-      case 'Command':
-        if (n.number === COPY_PARAMETERS) kept = true
-        return
-      case 'Param':
-        if (n.index === 1 && !(parent?.kind === 'Member' && !callees.has(parent))) kept = true
-        return
-      default:
-        return
-    }
-  })
-  return kept
-}
+export const keepsFirstParam = (body: ExprNode): boolean =>
+  keepsValue([body], (n) =>
+    // A formula inside it has a `$1` of its own.
+    n.kind === 'Formula' ? 'skip' : n.kind === 'Param' && n.index === 1 ? 'read' : undefined,
+  )

@@ -17,9 +17,11 @@ import type {
   StatementNode,
   WhileNode,
 } from '../../ast/statements.js'
+import type { Slot } from '../analysis.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, isNumber, staticTypeOf, type Emitted } from './emitted.js'
 import { expr } from './expressions.js'
+import { keepsLoopItem } from './loop-item.js'
 import { condition } from './operators.js'
 import { quote } from './quote.js'
 
@@ -33,6 +35,8 @@ const tick = (ctx: EmitContext): string =>
 interface LoopVariable {
   readonly read: Emitted
   write(value: Emitted): string
+  /** The local, when it is one. */
+  readonly slot?: Slot
 }
 
 function loopVariable(ctx: EmitContext, target: AssignableNode): LoopVariable | undefined {
@@ -40,7 +44,7 @@ function loopVariable(ctx: EmitContext, target: AssignableNode): LoopVariable | 
   if (resolved?.kind === 'slot') {
     const slot = resolved.slot
     const read = emitted(`v${slot.id}`, staticTypeOf(slot.type), true)
-    return { read, write: (value) => `v${slot.id} = ${converted(slot.type, value)}` }
+    return { read, write: (value) => `v${slot.id} = ${converted(slot.type, value)}`, slot }
   }
   if (target.kind === 'Name') {
     const name = quote(target.name)
@@ -115,7 +119,10 @@ export function forEachLoop(ctx: EmitContext, node: ForEachNode, block: Block): 
   ctx.w.write(
     `for (${it} = rt.iterate(${range.join(', ')}), ${i} = ${it}.start; ${i} < ${it}.end; ${i} = ${next}) {`,
   )
-  ctx.w.write(`${item.write(emitted(`${it}.at(${i})`))};`)
+  // A local the loop keeps nowhere may be given the same object at each pass (loop-item.ts).
+  const at =
+    item.slot !== undefined && !keepsLoopItem(ctx.analysis, node, item.slot) ? 'reused' : 'at'
+  ctx.w.write(`${item.write(emitted(`${it}.${at}(${i})`))};`)
   if (whileTest !== null) ctx.w.write(`if (!${whileTest}) break;`)
   ctx.w.write(tick(ctx))
   block(node.body)

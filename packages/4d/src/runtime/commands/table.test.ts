@@ -38,6 +38,12 @@ describe('the table', () => {
     expect(COMMANDS.byNumber(41)?.notRunnable).toBe('UI')
   })
 
+  test('the implementations by number have no hole (a sparse array is a dictionary to V8)', () => {
+    const impls = COMMANDS.impls
+    expect(Object.keys(impls)).toHaveLength(impls.length)
+    expect(impls.filter((f) => f !== undefined).length).toBeGreaterThan(50)
+  })
+
   test('a command listed twice is a mistake of the table', () => {
     expect(() =>
       buildCommandTable([[{ number: 1, name: 'A' }], [{ number: 1, name: 'B' }]]),

@@ -20,26 +20,45 @@ export interface Iteration {
   readonly end: number
   /** The item at a position. */
   at(position: number): unknown
+  /**
+   * The item at a position, for a loop that keeps none past its pass (compile/emit/loop-item.ts):
+   * a host may give the object it gave at the previous pass, pointed at this one's item.
+   */
+  reused(position: number): unknown
+}
+
+/** What a host object gives `For each`: its items by position, and `reused` as Iteration's. */
+export interface ForEachItems {
+  readonly length: number
+  at(position: number): unknown
+  reused?(position: number): unknown
 }
 
 interface ForEachHost {
-  [FOR_EACH](): { readonly length: number; at(position: number): unknown }
+  [FOR_EACH](): ForEachItems
 }
 
-const EMPTY: Iteration = { start: 0, end: 0, at: () => undefined }
+const none = (): undefined => undefined
+const EMPTY: Iteration = { start: 0, end: 0, at: none, reused: none }
 
 /** The loop over `source`; `begin` and `end` as the collection form takes them. */
 export function iterate(source: unknown, begin?: unknown, end?: unknown): Iteration {
   if (source === null || source === undefined) return EMPTY
-  if (source instanceof Collection) return bounded(source.length, begin, end, (i) => source.at(i))
+  if (source instanceof Collection) {
+    const at = (i: number) => source.at(i)
+    return bounded(source.length, begin, end, at, at)
+  }
   if (typeof source === 'object') {
     if (FOR_EACH in source) {
       const items = (source as ForEachHost)[FOR_EACH]()
-      return bounded(items.length, begin, end, (i) => items.at(i))
+      const at = (i: number) => items.at(i)
+      const reused = items.reused === undefined ? at : (i: number) => items.reused!(i)
+      return bounded(items.length, begin, end, at, reused)
     }
     // An object: its property names as they are when the loop starts (begin and end are ignored).
     const keys = Object.keys(source)
-    return { start: 0, end: keys.length, at: (i) => keys[i] }
+    const at = (i: number) => keys[i]
+    return { start: 0, end: keys.length, at, reused: at }
   }
   return raise('NotIterable', { type: typeName(source) })
 }
@@ -49,12 +68,13 @@ function bounded(
   begin: unknown,
   end: unknown,
   at: (i: number) => unknown,
+  reused: (i: number) => unknown,
 ): Iteration {
   let from = begin === undefined ? 0 : position(begin)
   let to = end === undefined ? size : position(end)
   if (from < 0) from = Math.max(0, from + size)
   if (to < 0) to += size
-  return { start: from, end: Math.min(to, size), at }
+  return { start: from, end: Math.min(to, size), at, reused }
 }
 
 const position = (v: unknown): number =>

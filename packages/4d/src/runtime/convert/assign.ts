@@ -15,6 +15,7 @@ import { parseDate } from '@entistore/core'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
+import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { kindOf, typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { TimeValue } from '../values/time-value.js'
@@ -104,6 +105,10 @@ export function asTime(v: unknown): TimeValue {
 
 /** `$o:=v` for `$o` declared Object: an object or Null. */
 export function asObject(v: unknown): object | null {
+  // An object of the host first (an entity For each reaches, a relation read): one load, where
+  // kindOf's three instanceof would walk its prototype chain three times at each pass.
+  if (typeof v === 'object' && v !== null && (v as Partial<MemberHost>)[GET_MEMBER] !== undefined)
+    return v
   if (v === undefined || v === null) return null
   return kindOf(v) === 'object' ? (v as object) : mismatch('Object', v)
 }
