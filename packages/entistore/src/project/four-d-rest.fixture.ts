@@ -16,6 +16,11 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url))
 export const RENTAL = `${root}examples/car-rental`
 /** The docs' company project (Employee, Company), no class file: a folder holding `Project`. */
 export const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
+/**
+ * The class functions of 4D's REST pages (ClassFunctions.md, $singleton.md, $catalog.md) on their
+ * structures (City and Zip, Students and Schools, Product), with their data in `csv/`.
+ */
+export const FUNCTIONS = fileURLToPath(new URL('test-projects/docs-functions', import.meta.url))
 
 /** A clock one millisecond later at each reading: budgets count readings, not time. */
 export class TickingClock implements Clock {

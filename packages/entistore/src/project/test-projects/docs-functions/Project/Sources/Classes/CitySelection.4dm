@@ -1,0 +1,8 @@
+Class extends EntitySelection
+
+// ClassFunctions.md, "Using an entitySelection class function".
+exposed Function getPopulation()
+	return This.zips.sum("population")
+
+exposed Function names() : Collection
+	return This.name

@@ -1,0 +1,6 @@
+//class mySingleton ($singleton.md)
+
+shared singleton Class constructor()
+
+exposed Function sayHello($value : Text)
+	return "Hello "+$value
