@@ -1,13 +1,13 @@
 /**
- * @module Generated source made a function with `vm.compileFunction` (research §8.7, §8.10): named
- * after the 4D file, its lines offset to the unit's first line, so that a stack frame reads
+ * @module Generated source made a function with `vm.compileFunction` (research §8.7, §8.10), which
+ * is run once to make the unit's function (and its sites, emit/function.ts): named after the 4D
+ * file, its lines offset to the unit's first line, so that a stack frame reads
  * `Classes/Car.4dm:12`. `vm` is not the sandbox here (Node's docs: "not a security mechanism"):
  * the generated code is, naming nothing but its parameters. Functions are kept by file, line and
  * source, so a unit generated again the same (a class reloaded) is not compiled again.
  */
 import { compileFunction } from 'node:vm'
 import type { FunctionImpl } from '../runtime/classes/function-object.js'
-import { PARAMETERS } from './emit/context.js'
 import type { EmittedUnit } from './emit/function.js'
 
 const MAX_CACHED = 10_000
@@ -17,10 +17,11 @@ export function buildFunction(unit: EmittedUnit, file: string): FunctionImpl {
   const key = `${file}\n${unit.firstLine}\n${unit.source}`
   let fn = cache.get(key)
   if (fn === undefined) {
-    fn = compileFunction(unit.source, [...PARAMETERS], {
+    const make = compileFunction(unit.source, [], {
       filename: file,
       lineOffset: unit.firstLine - 1,
-    }) as FunctionImpl
+    }) as () => FunctionImpl
+    fn = make()
     if (cache.size >= MAX_CACHED) cache.clear()
     cache.set(key, fn)
   }

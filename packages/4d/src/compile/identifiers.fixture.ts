@@ -51,7 +51,7 @@ export function identifiersOf(body: string): Identifiers {
 }
 
 /** The names the compiler may invent (context.ts). */
-export const COMPILER_NAME = /^(?:rt|th|ag|cx|df|ln|[vtlce]\d+)$/
+export const COMPILER_NAME = /^(?:rt|th|ag|cx|df|ln|[vtlces]\d+)$/
 
 /** What is wrong with a generated body: syntax errors, names not the compiler's, free names. */
 export function problemsOf(body: string): string[] {

@@ -8,11 +8,25 @@
  * the class's code, after core has checked that the session may read the attribute.
  */
 import { readAttribute } from '@entistore/core'
-import type { AttributeDef, DataClass, Entity, EntityDraft, EntitySelection } from '@entistore/core'
+import type {
+  AttributeDef,
+  DataClass,
+  DataClassDef,
+  Entity,
+  EntityDraft,
+  EntitySelection,
+} from '@entistore/core'
 import { raise } from '../runtime/errors/fourd-error.js'
-import { SET_MEMBER, TO_JSON } from '../runtime/values/host.js'
+import {
+  MEMBER_READER,
+  MISS,
+  SET_MEMBER,
+  TO_JSON,
+  type MemberReader,
+} from '../runtime/values/host.js'
 import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
 import { fromCoreError, viaCore } from './core-errors.js'
+import { attributeConverter } from './convert.js'
 import type { OrdaWorld } from './world.js'
 
 export class EntityHandle extends OrdaHandle {
@@ -91,22 +105,26 @@ export class EntityHandle extends OrdaHandle {
     const target = draft ?? this.entity!
     const attr = target.dataClass.def.attributesByName.get(name)
     if (attr === undefined) return NONE
-    // Core's own read, as the caller (its permission check), with the definition found here (no
-    // second lookup by name for a saved version); a try here rather than viaCore's closure: this
-    // runs for every attribute 4D code reads.
-    let raw: unknown
-    try {
-      raw = draft === null ? readAttribute(target as Entity, attr) : draft.get(name)
-    } catch (e) {
-      throw fromCoreError(e)
-    }
-    if (attr.kind === 'calculated' && attr.compute === undefined) {
+    const raw = draft === null ? readSaved(target as Entity, attr) : viaCore(() => draft.get(name))
+    if (byClassGetter(attr)) {
       // Core has no code for it: the class's `Function get`, once core allowed the read above.
       const rt = runtimeNow()
       const getter = this.classObject(rt).findGetter(name)
       if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this.asThis(), [])
     }
     return this.world.attributeToFourD(attr, raw)
+  }
+
+  /**
+   * The reader of the attribute `name` for the saved entities of this dataclass, for a site of
+   * the generated code (member-sites.ts): none for a change in progress, nor for an attribute the
+   * class computes (its `Function get` runs as `attribute` runs it), nor for another member.
+   */
+  [MEMBER_READER](name: string): MemberReader | undefined {
+    if (this.draft !== null) return undefined
+    const def = this.entity!.dataClass.def
+    const attr = def.attributesByName.get(name)
+    return attr === undefined || byClassGetter(attr) ? undefined : readerOf(def, attr)
   }
 
   [SET_MEMBER](name: string, value: unknown): void {
@@ -126,4 +144,40 @@ export class EntityHandle extends OrdaHandle {
       viaCore(() => this.core().toObject()),
     )
   }
+}
+
+/** Whether reading `attr` runs the class's `Function get` (core has no code for it). */
+const byClassGetter = (attr: AttributeDef): boolean =>
+  attr.kind === 'calculated' && attr.compute === undefined
+
+/**
+ * Core's own read of a saved entity, as the caller (its permission check), with the definition
+ * found already (no second lookup by name); a try here rather than viaCore's closure: this runs
+ * for every attribute 4D code reads.
+ */
+function readSaved(entity: Entity, attr: AttributeDef): unknown {
+  try {
+    return readAttribute(entity, attr)
+  } catch (e) {
+    throw fromCoreError(e)
+  }
+}
+
+// One reader an attribute, made at the first site that reads it.
+const readers = new WeakMap<AttributeDef, MemberReader>()
+
+/** `attr` of dataclass `def` read from any saved entity of `def`; MISS for another object. */
+function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
+  let reader = readers.get(attr)
+  if (reader === undefined) {
+    const convert = attributeConverter(attr)
+    reader = (target) => {
+      if (!(target instanceof EntityHandle) || target.draft !== null) return MISS
+      const entity = target.entity!
+      if (entity.dataClass.def !== def) return MISS
+      return convert(target.world, readSaved(entity, attr))
+    }
+    readers.set(attr, reader)
+  }
+  return reader
 }

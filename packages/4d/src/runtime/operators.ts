@@ -39,6 +39,8 @@ export { eq, ge, gt, le, lt, ne } from './ops/compare.js'
 export { band, bitClear, bitSet, bitTest, bor, bxor, cond, shl, shr, truthy } from './ops/logic.js'
 /** `obj.name`, `obj[expr]`, `col[i]` read (`get`) and assigned (`set`); `stored(v)` as held. */
 export { get, set, stored } from './ops/members.js'
+/** `obj.name` read at a place that keeps the reader its last host gave (`getAt(site, obj, n)`). */
+export { getAt, type Site } from './ops/member-sites.js'
 /** `$a{i}` read (`elem`) and assigned (`setElem`), on 4D's arrays. */
 export { elem, setElem } from './values/four-d-array.js'
 /** `{a: 1; b: 2}` → `objectOf("a", 1, "b", 2)`; `[1; 2]` → `collectionOf(1, 2)`. */

@@ -6,7 +6,7 @@
 import type { AssignNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted } from './emitted.js'
-import { expr } from './expressions.js'
+import { expr, targetRead } from './expressions.js'
 import { binary } from './operators.js'
 import { quote } from './quote.js'
 import { COMPOUND } from './statements.js'
@@ -22,7 +22,7 @@ export function assignExpression(ctx: EmitContext, node: AssignNode): Emitted {
     const object = ctx.temp()
     const key = target.kind === 'Member' ? quote(target.name) : ctx.temp()
     const keyCode = target.kind === 'Index' ? `${key} = ${expr(ctx, target.index).code}, ` : ''
-    const v = value(() => emitted(`rt.get(${object}, ${key})`))
+    const v = value(() => targetRead(ctx, target, object, key))
     return emitted(
       `(${object} = ${expr(ctx, target.object).code}, ${keyCode}rt.set(${object}, ${key}, ${v.code}), void 0)`,
     )

@@ -2,7 +2,8 @@
  * @module The state of the code generator for one unit: the writer, the generation options, and
  * the names it invents — never a 4D name (research §8.8): `v<n>` a slot, `t<n>` a temporary of
  * one statement, `l<n>` a temporary that lives through a loop or a `Try`, `c<n>` a constant made
- * once a call, `e<n>` a caught exception, and the function's parameters `rt` (the running
+ * once a call, `e<n>` a caught exception, `s<n>` a member read's site (made once a function, outside
+ * it: member-sites.ts), and the function's parameters `rt` (the running
  * context), `th` (`This`), `ag` (the parameters), `cx` (the class of a class function, or a
  * formula's copied locals), `df` (deferred errors) and `ln` (the line, when tracked).
  */
@@ -35,6 +36,7 @@ export class EmitContext {
   #maxTemps = 0
   #longTemps = 0
   #catches = 0
+  #sites = 0
   readonly #constants = new Map<string, string>()
   #frame: FormulaFrame | null = null
   /** How many `Try` blocks enclose the statement being generated. */
@@ -89,6 +91,16 @@ export class EmitContext {
       this.#constants.set(code, name)
     }
     return name
+  }
+
+  /** A new site of a member read (`rt.getAt(s0, o, "name")`), made once with the function. */
+  site(): string {
+    return `s${this.#sites++}`
+  }
+
+  /** The declarations of the sites, made once with the function (function.ts). */
+  siteDeclarations(): string[] {
+    return Array.from({ length: this.#sites }, (_, i) => `s${i} = { r: null }`)
   }
 
   /** The formula being generated, if any. */

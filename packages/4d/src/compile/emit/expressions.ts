@@ -1,6 +1,7 @@
 /**
  * @module 4D expressions as JavaScript expressions. Variables are the unit's slots (`v3`), members
- * go through the runtime (`rt.get(o, "name")`, which never reaches what JavaScript inherits),
+ * go through the runtime (`rt.get(o, "name")`, which never reaches what JavaScript inherits; a
+ * member by its name at a site that keeps its reader: `rt.getAt(s0, o, "name")`),
  * texts and names of the 4D source appear only as quoted literals, commands are
  * `rt.k[number](rt, …)`, and what cannot run becomes a call that raises a 4D error when reached.
  */
@@ -21,6 +22,19 @@ const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
   Text: 'text',
   Boolean: 'bool',
 }
+
+/** `object.name` (`name` quoted), read at a site of its own. */
+export const memberRead = (ctx: EmitContext, object: string, name: string): Emitted =>
+  emitted(`rt.getAt(${ctx.site()}, ${object}, ${name})`)
+
+/** The current value of an assigned `object.name` or `object[key]` (`key` the code of either). */
+export const targetRead = (
+  ctx: EmitContext,
+  target: { readonly kind: string },
+  object: string,
+  key: string,
+): Emitted =>
+  target.kind === 'Member' ? memberRead(ctx, object, key) : emitted(`rt.get(${object}, ${key})`)
 
 export function expr(ctx: EmitContext, node: ExprNode): Emitted {
   const invalid = ctx.analysis.invalid.get(node)
@@ -61,7 +75,7 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'InterprocessVar':
       return emitted(`rt.ipGet(${quote(node.name)})`)
     case 'Member':
-      return emitted(`rt.get(${expr(ctx, node.object).code}, ${quote(node.name)})`)
+      return memberRead(ctx, expr(ctx, node.object).code, quote(node.name))
     case 'Index':
       return emitted(`rt.get(${expr(ctx, node.object).code}, ${expr(ctx, node.index).code})`)
     case 'CharAt':

@@ -1,12 +1,14 @@
 /**
- * @module One unit as the source of a JavaScript function `(rt, th, ag, cx)`, its 4D lines kept on
- * the same lines (the first one holds the prologue):
+ * @module One unit as the source of a function that makes (once) its member reads' sites and
+ * returns the JavaScript function `(rt, th, ag, cx)` of the unit, its 4D lines kept on the same
+ * lines (the first one holds the prologue):
  *
  * ```js
+ * const s0 = { r: null }; return function (rt, th, ag, cx) {
  * let v0, v1 = 0, t0, l0, c0 = rt.dateOf(…); let df = []; if (--rt.ticks < 0) rt.tick();
- * try { v0 = rt.asText(ag[0]); …the statements, each on its line…
+ * try { v0 = rt.asText(ag[0]); …the statements, each on its line (`rt.getAt(s0, v0, "name")`)…
  * } catch (e0) { df.length = 0; throw rt.placed(e0, "Car.drive", "Classes/Car.4dm", 0); }
- * finally { if (df.length !== 0) rt.flushDeferred(df, …); } return v1;
+ * finally { if (df.length !== 0) rt.flushDeferred(df, …); } return v1; }
  * ```
  *
  * Parameters take their declared types when the call starts (a wrong type is an error then, as
@@ -14,14 +16,14 @@
  * instead); variables start with their type's default, the result is returned at the end.
  */
 import type { Analysis, Slot } from '../analysis.js'
-import { EmitContext, type EmitOptions } from './context.js'
+import { EmitContext, PARAMETERS, type EmitOptions } from './context.js'
 import { converted, defaultCode, emitted } from './emitted.js'
 import { expr } from './expressions.js'
 import { quote } from './quote.js'
 import { block } from './statements.js'
 
 export interface EmittedUnit {
-  /** The body of the function, its first line standing for `firstLine`. */
+  /** The body of the function that returns the unit's, its first line standing for `firstLine`. */
   readonly source: string
   readonly firstLine: number
 }
@@ -45,8 +47,12 @@ export function emitUnit(analysis: Analysis, options: EmitOptions): EmittedUnit 
   )
   if (deferred) w.write(`finally { if (df.length !== 0) rt.flushDeferred(df, ${name}, ${file}); }`)
   if (analysis.result !== undefined) w.write(`return v${analysis.result.id};`)
+  w.write('}')
   const lets = [...analysis.slots.map(declaration), ...ctx.declarations()]
+  const sites = ctx.siteDeclarations()
   const prologue = [
+    sites.length > 0 ? `const ${sites.join(', ')};` : '',
+    `return function (${PARAMETERS.join(', ')}) {`,
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
     deferred ? 'let df = [];' : '',
     options.lines ? `let ln = ${unit.line};` : '',

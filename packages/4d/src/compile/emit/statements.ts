@@ -16,7 +16,7 @@ import type {
 import type { AssignNode, StatementNode, TryNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
-import { expr } from './expressions.js'
+import { expr, targetRead } from './expressions.js'
 import { forEachLoop, forLoop, repeatLoop, whileLoop } from './loops.js'
 import { binary, condition } from './operators.js'
 import { quote } from './quote.js'
@@ -173,7 +173,7 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       const keep = (e: Emitted): Emitted => (op === undefined ? e : bound(ctx, e))
       const object = keep(expr(ctx, target.object))
       const key = target.kind === 'Member' ? quote(target.name) : keep(expr(ctx, target.index)).code
-      const v = value(() => emitted(`rt.get(${object.code}, ${key})`))
+      const v = value(() => targetRead(ctx, target, object.code, key))
       ctx.w.write(`rt.set(${object.code}, ${key}, ${v.code});`)
       return
     }

@@ -11,12 +11,28 @@ export const GET_MEMBER: unique symbol = Symbol.for('@entistore/4d:getMember') a
 export const SET_MEMBER: unique symbol = Symbol.for('@entistore/4d:setMember') as never
 /** `obj[GET_INDEX](i)`: the value of 4D's `obj[i]` for a number `i` (an entity selection's member). */
 export const GET_INDEX: unique symbol = Symbol.for('@entistore/4d:getIndex') as never
+/**
+ * `obj[MEMBER_READER](name)`: a reader of 4D's `obj.name` for every object like `obj` (an entity
+ * of the same dataclass), which answers MISS for any other; undefined when `obj.name` is not one
+ * to remember (a member found by more than the model's definition). A site of the generated code
+ * keeps the last one (member-sites.ts).
+ */
+export const MEMBER_READER: unique symbol = Symbol.for('@entistore/4d:memberReader') as never
+/** What a member reader answers for an object it does not read. */
+export const MISS: unique symbol = Symbol.for('@entistore/4d:miss') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
 export const TO_JSON: unique symbol = Symbol.for('@entistore/4d:toJSON') as never
 
 export interface MemberHost {
   [GET_MEMBER](name: string): unknown
   [SET_MEMBER]?(name: string, value: unknown): void
+}
+
+/** A reader of one member for the objects of one kind (the value, or MISS for another object). */
+export type MemberReader = (target: unknown) => unknown
+
+export interface ReaderHost {
+  [MEMBER_READER](name: string): MemberReader | undefined
 }
 
 export interface IndexHost {
