@@ -26,7 +26,6 @@ import {
 } from '../runtime/values/host.js'
 import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
 import { fromCoreError, viaCore } from './core-errors.js'
-import { attributeConverter } from './convert.js'
 import type { OrdaWorld } from './world.js'
 
 export class EntityHandle extends OrdaHandle {
@@ -170,11 +169,13 @@ const readers = new WeakMap<AttributeDef, MemberReader>()
 function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
   let reader = readers.get(attr)
   if (reader === undefined) {
-    const convert = attributeConverter(attr)
+    // The converter is the world's (convert.ts imports this file: asked through it, no circle).
+    let convert: ((world: OrdaWorld, raw: unknown) => unknown) | undefined
     reader = (target) => {
       if (!(target instanceof EntityHandle) || target.draft !== null) return MISS
       const entity = target.entity!
       if (entity.dataClass.def !== def) return MISS
+      convert ??= target.world.attributeConverter(attr)
       return convert(target.world, readSaved(entity, attr))
     }
     readers.set(attr, reader)

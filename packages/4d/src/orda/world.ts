@@ -7,6 +7,7 @@ import type { AttributeDef, DataClass, Datastore, WebSession } from '@entistore/
 import type { ClassObject } from '../runtime/classes/class-object.js'
 import { builtinClasses, ORDA_KINDS } from './builtin-classes.js'
 import {
+  attributeConverter,
   attributeToFourD,
   fromFourD,
   projectionToFourD,
@@ -82,6 +83,11 @@ export class OrdaWorld {
 
   attributeToFourD(attr: AttributeDef, raw: unknown): unknown {
     return attributeToFourD(this, attr, raw)
+  }
+
+  /** How the values of `attr` convert, chosen once (an attribute's reader at a call site). */
+  attributeConverter(attr: AttributeDef): (world: OrdaWorld, raw: unknown) => unknown {
+    return attributeConverter(attr)
   }
 
   projectionToFourD(attr: AttributeDef, raw: unknown): unknown {
