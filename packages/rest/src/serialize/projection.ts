@@ -16,11 +16,11 @@
 import {
   attributeNames,
   datastoreError,
+  isShownAttribute,
   type AttributeDef,
   type DataClassDef,
   type SchemaDef,
 } from '@entistore/core'
-import { isShown } from './entity.js'
 
 /** What is written for one attribute. */
 export type Member =
@@ -102,7 +102,7 @@ function visible(
   source: Source,
 ): AttributeDef {
   const attr = dc.attributesByName.get(name)
-  if (attr && isShown(schema, attr)) return attr
+  if (attr && isShownAttribute(schema, attr)) return attr
   throw datastoreError('AttributeNotFound', [name, dc.name, attributeNames(schema, dc, true)], {
     cause: datastoreError(
       source === '$attributes' ? 'CannotBuildAttributeList' : 'CannotBuildExpandList',
