@@ -18,6 +18,7 @@ import { currentRuntime } from '../context/current.js'
 import type { Runtime } from '../context/runtime.js'
 import { deepCopy } from './deep-copy.js'
 import { FourDFunction } from './function-object.js'
+import { CLASS } from './instance-mark.js'
 import { markShared } from './shared.js'
 
 /** What the compiler gives to make a class: its members, each function built at its first call. */
@@ -56,8 +57,6 @@ export interface ClassResolver {
   resolveSuperclass(path: readonly string[]): ClassObject | null
   sharedSingletons: Map<ClassObject, object>
 }
-
-const CLASS = Symbol('class')
 
 export class ClassObject implements MemberHost {
   readonly #instanceProto: object

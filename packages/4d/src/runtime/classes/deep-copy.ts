@@ -10,8 +10,8 @@
  */
 import { Collection } from '../values/collection.js'
 import { isPlainObject, kindOf, newObject } from '../values/kinds.js'
-import { classOf } from './class-object.js'
 import { FourDFunction } from './function-object.js'
+import { isClassInstance } from './instance-mark.js'
 import { markShared } from './shared.js'
 
 export function deepCopy(v: unknown, shared = false): unknown {
@@ -30,7 +30,7 @@ function copyOf(v: unknown, shared: boolean, seen: Map<object, unknown>): unknow
   }
   if (kindOf(v) !== 'object') return v // a date or a time: immutable
   if (v instanceof FourDFunction) return v
-  if (!isPlainObject(v) && classOf(v) === undefined) return null
+  if (!isPlainObject(v) && !isClassInstance(v)) return null
   const o = newObject()
   seen.set(v, o)
   for (const key of Object.keys(v)) {
