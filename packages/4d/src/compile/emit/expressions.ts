@@ -6,15 +6,15 @@
  * `rt.k[number](rt, …)`, and what cannot run becomes a call that raises a 4D error when reached.
  */
 import type { ExprNode, FormulaNode } from '../../ast/expressions.js'
+import type { AssignNode } from '../../ast/statements.js'
 import { walk } from '../../ast/walk.js'
 import type { Resolution, Slot } from '../analysis.js'
-import { assignExpression } from './assign-expression.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { keepsFirstParam } from './formula-param.js'
-import { andOr, binary, negate, ternary } from './operators.js'
+import { andOr, binary, COMPOUND, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
-import { captured, outArgument, variable } from './variables.js'
+import { assignment, captured, outArgument, variable } from './variables.js'
 
 const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
   Integer: 'int',
@@ -254,4 +254,33 @@ function tryExpr(ctx: EmitContext, body: Emitted): Emitted {
     `(() => { try { rt.tryStart(); return ${body.code}; } catch (${e}) { ` +
       `rt.caught(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); return void 0; } })()`,
   )
+}
+
+/**
+ * An assignment as a JavaScript expression, for the body of a formula (`Formula(Form.x:=$1)`): the
+ * same conversions and compound operators as the statement (statements.ts), answering nothing.
+ */
+function assignExpression(ctx: EmitContext, node: AssignNode): Emitted {
+  const { target } = node
+  const op = node.op === ':=' ? undefined : COMPOUND[node.op]
+  const value = (current: () => Emitted): Emitted =>
+    op === undefined ? expr(ctx, node.value) : binary(ctx, op, current(), expr(ctx, node.value))
+  if (target.kind === 'Member' || target.kind === 'Index') {
+    // The object (and key) evaluated once, before the value, into temporaries of the formula.
+    const object = ctx.temp()
+    const key = target.kind === 'Member' ? quote(target.name) : ctx.temp()
+    const keyCode = target.kind === 'Index' ? `${key} = ${expr(ctx, target.index).code}, ` : ''
+    const v = value(() => targetRead(ctx, target, object, key))
+    return emitted(
+      `(${object} = ${expr(ctx, target.object).code}, ${keyCode}rt.set(${object}, ${key}, ${v.code}), void 0)`,
+    )
+  }
+  const code = assignment(
+    ctx,
+    target,
+    value(() => expr(ctx, target)),
+  )
+  if (code === undefined)
+    return emitted(`rt.unsupported(${quote(`Assigning a ${target.kind} in a formula`)})`)
+  return emitted(`(${code.replace(/;$/, '')}, void 0)`)
 }

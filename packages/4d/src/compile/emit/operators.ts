@@ -6,6 +6,7 @@
  * the way V8 keeps a loop of numbers fast. Operands are evaluated once, left to right.
  */
 import type { BinaryOp } from '../../ast/expressions.js'
+import type { AssignNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { emitted, isNumber, type Emitted, type StaticType } from './emitted.js'
 
@@ -171,3 +172,11 @@ export function ternary(test: Emitted, a: Emitted, b: Emitted): Emitted {
 
 /** A condition of `If`, `Case of`, `While`, `Until`: a Boolean (Undefined and Null are False). */
 export const condition = (e: Emitted): string => (e.type === 'bool' ? e.code : `rt.cond(${e.code})`)
+
+/** The operator of a compound assignment (`+=`…): `target op= value` is `target := target op value`. */
+export const COMPOUND: Readonly<Record<Exclude<AssignNode['op'], ':='>, BinaryOp>> = {
+  '+=': '+',
+  '-=': '-',
+  '*=': '*',
+  '/=': '/',
+}

@@ -18,7 +18,7 @@ import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
 import { expr, targetRead } from './expressions.js'
 import { forEachLoop, forLoop, repeatLoop, whileLoop } from './loops.js'
-import { binary, condition } from './operators.js'
+import { binary, COMPOUND, condition } from './operators.js'
 import { quote } from './quote.js'
 import { assignment } from './variables.js'
 
@@ -151,13 +151,6 @@ function plainStatement(ctx: EmitContext, node: StatementNode): void {
       throw new Error(`emit: unknown statement ${(unknown as StatementNode).kind}`)
     }
   }
-}
-
-export const COMPOUND: Readonly<Record<Exclude<AssignNode['op'], ':='>, BinaryOp>> = {
-  '+=': '+',
-  '-=': '-',
-  '*=': '*',
-  '/=': '/',
 }
 
 /** `target := value`, and `target op= value` as `target := target op value` (operators.md). */
