@@ -6,8 +6,10 @@
  *   (the top: cli.ts, index.ts, handler.ts…) must not import each other in a circle that passes
  *   through a folder. A top file may import any folder, and a folder a top file, so long as
  *   nothing imported imports back. Top files among themselves, and the files within one folder
- *   (its subfolders included), are one level and may import each other. A new folder needs no
- *   entry anywhere: the check follows the imports.
+ *   (its subfolders included), are one level here. A new folder needs no entry anywhere: the
+ *   check follows the imports.
+ * - Within each folder of every package, files do not import each other in a circle at run time
+ *   (type-only imports aside: they are erased, and types may refer to each other).
  * - The core (packages/core/src) also lists its folders in layers (CORE_LAYERS): a file may import
  *   from its own layer or a layer below, never from one above.
  *
@@ -193,17 +195,18 @@ export function runtimeImportsOf(text: string): { spec: string; line: number }[]
 }
 
 /**
- * The run-time circles of files within each folder of the core (issue 51: orda/'s had grown to 21
- * files, where one change meant reading them all): one message a circle, naming its shortest
- * loop with the import of each step. Two files that need each other share a lower file instead,
+ * The run-time circles of files within each folder of every package (issue 51: core's orda/ had
+ * grown to 21 files, where one change meant reading them all): one message a circle, naming its
+ * shortest loop with the import of each step. Two files that need each other share a lower file instead,
  * or one reaches the other through an object it is given (a DataClass makes its selections).
  */
 export function fileCycles(files: Iterable<SourceFile>): string[] {
   const graphs = new Map<string, Edges>()
   for (const file of files) {
-    if (!file.path.startsWith(CORE_SRC) || notBuilt(file.path)) continue
+    const place = placeOf(file.path)
+    if (!place || notBuilt(file.path)) continue
     const folder = dirname(file.path)
-    if (folder === CORE_SRC.slice(0, -1)) continue
+    if (folder === place.src) continue
     const edges = graphs.get(folder) ?? new Map<string, Map<string, string>>()
     graphs.set(folder, edges)
     const from = relative(folder, file.path)
