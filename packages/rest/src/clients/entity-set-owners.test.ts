@@ -168,6 +168,44 @@ describe('an entity set made by another view (issue 61)', () => {
     expect([read.status, read.json?.__COUNT], read.text).toEqual([200, 0])
   })
 
+  it('needs what a computed getter read to rank it: a set ordered by salary times twelve', async () => {
+    const model: ModelJson = {
+      dataClasses: [
+        {
+          name: 'Pay',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'salary', type: 'long' },
+            { name: 'yearly', kind: 'calculated', type: 'long' },
+          ],
+        },
+      ],
+    }
+    const ds = createDatastore(model, {
+      data: { Pay: [1, 2, 3].map((ID) => ({ ID, salary: [5, 9, 1][ID - 1] })) },
+      roles: {
+        privileges: [{ privilege: 'pricing', includes: [] }],
+        permissions: { allowed: [{ applyTo: 'Pay.salary', type: 'attribute', read: ['pricing'] }] },
+      },
+      functions: {
+        dataClasses: {
+          Pay: { computed: { yearly: { get: (e) => (e.get('salary') as number) * 12 } } },
+        },
+      },
+    })
+    const rest = createRestHandler(ds, {
+      authenticate: ({ user }) =>
+        user === 'pam' ? { name: 'pam', privileges: ['pricing'] } : { name: user, privileges: [] },
+      loginThrottle: false,
+    })
+    const pam = await loggedIn(rest, 'pam')
+    const gus = await loggedIn(rest, 'gus')
+    expect((await gus('/rest/Pay?$orderby="yearly"')).errCode).toBe(1607)
+    const id = await makeSet(pam, '/rest/Pay?$orderby="yearly"&$method=entityset')
+    const read = await gus(`/rest/Pay/$entityset/${id}`)
+    expect([read.status, read.errCode], read.text).toEqual([403, 1607])
+  })
+
   it('one code made is read by its own view only (9064): another session of the same user reads it', async () => {
     const { rest } = hostileApp()
     const paula = await loggedIn(rest, 'paula')

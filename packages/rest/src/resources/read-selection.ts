@@ -46,7 +46,10 @@ export function readSelection(
   const { params } = ctx
   const { paths, head } = options
   // What making the selection needed, before the reply's projection asks its own (a set kept
-  // holds the selection, not the reply: access-log.ts).
+  // holds the selection, not the reply: access-log.ts). A set's order is made first: sorting by
+  // a computed attribute runs its getter, whose reads (a salary) are what the ranking needs.
+  const keeping = params.method === 'entityset' || params.method === 'subentityset'
+  if (keeping && ctx.actor?.log !== undefined) void selection.rowIds
   const made = ctx.actor?.log?.asked
   const expand = 'expand' in options ? options.expand : params.expand
   const dc = selection.dataClass
@@ -66,7 +69,7 @@ export function readSelection(
     check(ctx),
   )
   let first = head
-  if (params.method === 'entityset' || params.method === 'subentityset') {
+  if (keeping) {
     const set = keepSet(ctx, selection, {
       sorted: options.sorted ?? (params.orderBy !== undefined || params.subOrderBy !== undefined),
       filter: 'filter' in options ? options.filter : params.filter,
