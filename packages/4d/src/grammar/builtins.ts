@@ -7,6 +7,7 @@
  * saved by 4D are tokenized; these tables serve the hand-written and documentation forms.
  */
 import { COMMAND_TABLE } from './command-table.js'
+import { NameTable } from './name-table.js'
 
 export type Builtin =
   | { readonly kind: 'command'; readonly name: string; readonly number: number }
@@ -59,35 +60,26 @@ const split = (table: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== '')
 
-function buildTable(): Map<string, Builtin> {
-  const table = new Map<string, Builtin>()
-  const add = (builtin: Builtin): void => {
-    const key = builtin.name.toLowerCase()
-    if (table.has(key)) throw new Error(`builtins: ${builtin.name} is listed twice`)
-    table.set(key, Object.freeze(builtin))
-  }
+function* entries(): Generator<readonly [string, Builtin]> {
   for (const entry of split(COMMAND_TABLE)) {
     const colon = entry.indexOf(':')
-    add({ kind: 'command', name: entry.slice(colon + 1), number: Number(entry.slice(0, colon)) })
+    const name = entry.slice(colon + 1)
+    yield [name, { kind: 'command', name, number: Number(entry.slice(0, colon)) }]
   }
-  for (const name of split(CONSTANT_NAMES)) add({ kind: 'constant', name })
-  for (const name of split(SYSTEM_VARIABLES)) add({ kind: 'variable', name })
-  return table
+  for (const name of split(CONSTANT_NAMES)) yield [name, { kind: 'constant', name }]
+  for (const name of split(SYSTEM_VARIABLES)) yield [name, { kind: 'variable', name }]
 }
 
-const TABLE = buildTable()
-
-/** The most words a built-in name has (`Get adjusted blobs cache priority`: 5). */
-const MAX_WORDS = Math.max(...[...TABLE.keys()].map((k) => k.split(' ').length))
-
-/** Every word-prefix of a name (`current`, `current date`…), so a scan stops when none goes on. */
-const PREFIXES = new Set(
-  [...TABLE.keys()].flatMap((k) => k.split(' ').map((_, i, w) => w.slice(0, i + 1).join(' '))),
+const TABLE = new NameTable<Builtin>(
+  [...entries()].map(([name, builtin]) => [name, Object.freeze(builtin)] as const),
+  (name) => {
+    throw new Error(`builtins: ${name} is listed twice`)
+  },
 )
 
 /** The built-in of this lower-case name, if any. */
 export function builtinNamed(name: string): Builtin | undefined {
-  return TABLE.get(name.toLowerCase())
+  return TABLE.get(name)
 }
 
 const NAMES_BY_NUMBER = new Map<number, string>()
@@ -99,12 +91,6 @@ export function commandName(number: number): string | undefined {
   return NAMES_BY_NUMBER.get(number)
 }
 
-const isWordChar = (code: number): boolean =>
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 97 && code <= 122) ||
-  code === 95
-
 /**
  * The longest built-in name written at `offset` of `input`: words of letters, digits and `_`
  * separated by one space, compared without case, ending where a word ends. Null when none is.
@@ -113,19 +99,6 @@ export function matchBuiltin(
   input: string,
   offset: number,
 ): { readonly length: number; readonly builtin: Builtin } | null {
-  let best: { length: number; builtin: Builtin } | null = null
-  let pos = offset
-  let key = ''
-  for (let words = 0; words < MAX_WORDS; words++) {
-    const start = pos
-    while (pos < input.length && isWordChar(input.charCodeAt(pos))) pos++
-    if (pos === start) break
-    key += (words > 0 ? ' ' : '') + input.slice(start, pos).toLowerCase()
-    if (!PREFIXES.has(key)) break
-    const found = TABLE.get(key)
-    if (found !== undefined) best = { length: pos - offset, builtin: found }
-    if (input.charCodeAt(pos) !== 32 || !isWordChar(input.charCodeAt(pos + 1))) break
-    pos++
-  }
-  return best
+  const found = TABLE.match(input, offset)
+  return found === null ? null : { length: found.length, builtin: found.value }
 }

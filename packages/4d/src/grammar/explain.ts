@@ -7,6 +7,7 @@
  */
 import type { Position } from '../ast/loc.js'
 import { parse, SyntaxError as ParseError, type Expectation } from './generated/4d-parser.js'
+import type { NameTable } from './name-table.js'
 
 /** Where the line stood: in a block or body, at the top of a class, a member header, a method file. */
 export type LineContext = 'statement' | 'class' | 'member' | 'method'
@@ -39,7 +40,12 @@ const OPERAND_START = new Set(['"("', '"-"', '"+"', '"->"'])
 const MAX_LISTED = 4
 
 /** Why `text` (a logical line starting at `start` of its file) did not parse where it stands. */
-export function explainLine(text: string, start: Position, context: LineContext): LineProblem {
+export function explainLine(
+  text: string,
+  start: Position,
+  context: LineContext,
+  methods?: NameTable<string>,
+): LineProblem {
   const indent = /^[ \t]*/.exec(text)![0].length
   const lineStart = {
     line: start.line,
@@ -48,7 +54,7 @@ export function explainLine(text: string, start: Position, context: LineContext)
   }
   let kind: string
   try {
-    kind = parse(text, { startRule: 'LineCheck' })
+    kind = parse(text, { startRule: 'LineCheck', methods })
   } catch (error) {
     if (!(error instanceof ParseError)) throw error
     const at = translate(error.location.start, start)

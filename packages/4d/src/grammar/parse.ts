@@ -5,10 +5,11 @@
  */
 import type { ExprNode } from '../ast/expressions.js'
 import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
-import { toLoc } from '../ast/loc.js'
+import { toLoc, type Position } from '../ast/loc.js'
 import { Ast, type Node } from '../ast/nodes.js'
 import { walk } from '../ast/walk.js'
-import { explainLine } from './explain.js'
+import { explainLine, type LineContext } from './explain.js'
+import { NameTable } from './name-table.js'
 import { parse, SyntaxError as ParseError } from './generated/4d-parser.js'
 
 export interface ParseProblem {
@@ -22,6 +23,13 @@ export interface Parse4dOptions {
   readonly file: string
   /** Class or method file; by default a file in a `Classes` folder is a class. */
   readonly kind?: 'class' | 'method'
+  /** The project's methods whose names contain a space (`projectMethodNames`), which then parse. */
+  readonly methods?: NameTable<string>
+}
+
+/** The table `parse4d` takes of a project's method names: those with a space (others need none). */
+export function projectMethodNames(names: Iterable<string>): NameTable<string> {
+  return new NameTable([...names].filter((n) => n.includes(' ')).map((n) => [n, n] as const))
 }
 
 export interface Parse4dResult<
@@ -35,7 +43,13 @@ const isClassPath = (file: string): boolean => /(^|[\\/])Classes[\\/][^\\/]+$/.t
 
 export function parse4d(text: string, options: Parse4dOptions): Parse4dResult {
   const kind = options.kind ?? (isClassPath(options.file) ? 'class' : 'method')
-  const parserOptions = { file: options.file, explain: explainLine }
+  const { methods } = options
+  const parserOptions = {
+    file: options.file,
+    methods,
+    explain: (text: string, start: Position, context: LineContext) =>
+      explainLine(text, start, context, methods),
+  }
   let file: ClassFileNode | MethodFileNode
   try {
     file =

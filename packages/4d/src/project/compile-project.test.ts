@@ -104,6 +104,37 @@ describe('compileProject', () => {
     expect(uses().notRunnable.map((p) => p.name)).toContain('cs.CarEntity')
   })
 
+  it('calls a project method whose name has spaces, and names an unknown spaced name', () => {
+    const text = [
+      'Function total($net : Real) : Real',
+      '\treturn $net+Tax for($net)',
+      'Function rate() : Real',
+      '\treturn tax FOR',
+      'Function export()',
+      '\treturn wk pdf',
+      '',
+    ].join('\n')
+    const spaced = compileProject([
+      { path: 'Sources/Classes/Bill.4dm', kind: 'class', text },
+      {
+        path: 'Sources/Methods/Tax for.4dm',
+        kind: 'method',
+        text: '#DECLARE($net : Real) : Real\nreturn Count parameters=0 ? 0.2 : $net*0.2\n',
+      },
+    ])
+    expect(checkReport(spaced.files).files[0]).toEqual({
+      file: 'Sources/Classes/Bill.4dm',
+      syntaxErrors: [],
+      notRunnable: [{ line: 6, column: 9, name: 'wk pdf' }],
+    })
+    const { classes, methods } = spaced.instantiate()
+    const rt = new Runtime({ classes, methods })
+    const bill = classes.get('Bill')!
+    expect(rt.invoke(bill.findFunction('total')!, {}, [100])).toBe(120)
+    expect(rt.invoke(bill.findFunction('rate')!, {}, [])).toBe(0.2)
+    expect(() => rt.invoke(bill.findFunction('export')!, {}, [])).toThrow(/wk pdf/)
+  })
+
   it("runs a class's clean functions, and fails its others only when they are reached", () => {
     const { classes, methods } = project.instantiate()
     const rt = new Runtime({ classes, methods })

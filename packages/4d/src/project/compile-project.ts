@@ -13,7 +13,7 @@ import { compileClass } from '../compile/compile-class.js'
 import { compileMethod } from '../compile/compile-method.js'
 import { Session, type Problem } from '../compile/session.js'
 import { nameOfFile } from '../compile/units.js'
-import { parse4d } from '../grammar/parse.js'
+import { parse4d, projectMethodNames } from '../grammar/parse.js'
 import {
   BuiltinClassStore,
   ClassStore,
@@ -70,9 +70,12 @@ export function compileProject(
 ): CompiledProject {
   const classes: ProjectClass[] = []
   const methods: ProjectMethod[] = []
+  const methodNames = projectMethodNames(
+    sources.filter((s) => s.kind === 'method').map((s) => nameOfFile(s.path)),
+  )
   for (const source of sources) {
     const { path: file, text } = source
-    const ast = parse4d(text, { file, kind: source.kind }).file
+    const ast = parse4d(text, { file, kind: source.kind, methods: methodNames }).file
     if (ast.kind === 'ClassFile')
       classes.push({
         name: nameOfFile(file),

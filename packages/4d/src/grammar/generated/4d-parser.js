@@ -784,25 +784,37 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f173(name, a) {    return a  }
-  function peg$f174(name, args) {
+  function peg$f173() {    spaced = options.methods?.match(input, offset()) ?? null; return spaced !== null  }
+  function peg$f174() {    return spaced.length - 1  }
+  function peg$f175(name, a) {    return a  }
+  function peg$f176(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f175(k) {    return k  }
-  function peg$f176() {    return 'If'  }
-  function peg$f177() {    return 'Case of'  }
-  function peg$f178() {    return 'For each'  }
-  function peg$f179() {    return 'For'  }
-  function peg$f180() {    return 'While'  }
-  function peg$f181() {    return 'Repeat'  }
-  function peg$f182() {    return 'Try'  }
-  function peg$f183() {    return 'Use'  }
-  function peg$f184() {    return 'member'  }
-  function peg$f185() {    return 'member'  }
-  function peg$f186() {    return 'member'  }
-  function peg$f187() {    return 'member'  }
-  function peg$f188() {    return 'member'  }
-  function peg$f189() {    return 'statement'  }
+  function peg$f177(name, a) {    return a  }
+  function peg$f178(name, args) {
+    return args === null
+      ? Ast.constant({ name, theme: null, index: null }, L())
+      : Ast.methodCall({ name, args }, L())
+  }
+  function peg$f179(name, a) {    return a  }
+  function peg$f180(name, args) {
+    return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
+  }
+  function peg$f181(k) {    return k  }
+  function peg$f182() {    return 'If'  }
+  function peg$f183() {    return 'Case of'  }
+  function peg$f184() {    return 'For each'  }
+  function peg$f185() {    return 'For'  }
+  function peg$f186() {    return 'While'  }
+  function peg$f187() {    return 'Repeat'  }
+  function peg$f188() {    return 'Try'  }
+  function peg$f189() {    return 'Use'  }
+  function peg$f190() {    return 'member'  }
+  function peg$f191() {    return 'member'  }
+  function peg$f192() {    return 'member'  }
+  function peg$f193() {    return 'member'  }
+  function peg$f194() {    return 'member'  }
+  function peg$f195() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -8684,7 +8696,13 @@ function peg$parse(input, options) {
                             if (s0 === peg$FAILED) {
                               s0 = peg$parseNumberLiteral();
                               if (s0 === peg$FAILED) {
-                                s0 = peg$parseIdentifier();
+                                s0 = peg$parseSpacedMethod();
+                                if (s0 === peg$FAILED) {
+                                  s0 = peg$parseUnknownSpacedName();
+                                  if (s0 === peg$FAILED) {
+                                    s0 = peg$parseIdentifier();
+                                  }
+                                }
                               }
                             }
                           }
@@ -10809,6 +10827,265 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseSpacedMethod() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+
+    s0 = peg$currPos;
+    peg$savedPos = peg$currPos;
+    s1 = peg$f173();
+    if (s1) {
+      s1 = undefined;
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      s3 = peg$currPos;
+      if (input.length > peg$currPos) {
+        s4 = input.charAt(peg$currPos);
+        peg$currPos++;
+      } else {
+        s4 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e1); }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$f174();
+        s6 = peg$currPos;
+        s7 = [];
+        if (s7.length >= (s5|0)) {
+          s8 = peg$FAILED;
+        } else {
+          if (input.length > peg$currPos) {
+            s8 = input.charAt(peg$currPos);
+            peg$currPos++;
+          } else {
+            s8 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          }
+        }
+        while (s8 !== peg$FAILED) {
+          s7.push(s8);
+          if (s7.length >= (s5|0)) {
+            s8 = peg$FAILED;
+          } else {
+            if (input.length > peg$currPos) {
+              s8 = input.charAt(peg$currPos);
+              peg$currPos++;
+            } else {
+              s8 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            }
+          }
+        }
+        if (s7.length < (s5|0)) {
+          peg$currPos = s6;
+          s6 = peg$FAILED;
+        } else {
+          s6 = s7;
+        }
+        s5 = s6;
+        if (s5 !== peg$FAILED) {
+          s4 = [s4, s5];
+          s3 = s4;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s3;
+        s3 = peg$FAILED;
+      }
+      if (s3 !== peg$FAILED) {
+        s2 = input.substring(s2, peg$currPos);
+      } else {
+        s2 = s3;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$parse_();
+        s5 = peg$parseCallArgs();
+        if (s5 !== peg$FAILED) {
+          peg$savedPos = s3;
+          s3 = peg$f175(s2, s5);
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        peg$savedPos = s0;
+        s0 = peg$f176(s2, s3);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseUnknownSpacedName() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
+
+    s0 = peg$currPos;
+    s1 = peg$currPos;
+    peg$silentFails++;
+    s2 = peg$parseReserved();
+    peg$silentFails--;
+    if (s2 === peg$FAILED) {
+      s1 = undefined;
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseMemberStart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$currPos;
+        s5 = peg$parseIdentName();
+        if (s5 !== peg$FAILED) {
+          s6 = [];
+          s7 = peg$currPos;
+          if (input.charCodeAt(peg$currPos) === 32) {
+            s8 = peg$c91;
+            peg$currPos++;
+          } else {
+            s8 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e122); }
+          }
+          if (s8 !== peg$FAILED) {
+            s9 = peg$currPos;
+            peg$silentFails++;
+            s10 = peg$parseReserved();
+            peg$silentFails--;
+            if (s10 === peg$FAILED) {
+              s9 = undefined;
+            } else {
+              peg$currPos = s9;
+              s9 = peg$FAILED;
+            }
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseIdentName();
+              if (s10 !== peg$FAILED) {
+                s8 = [s8, s9, s10];
+                s7 = s8;
+              } else {
+                peg$currPos = s7;
+                s7 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s7;
+              s7 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s7;
+            s7 = peg$FAILED;
+          }
+          if (s7 !== peg$FAILED) {
+            while (s7 !== peg$FAILED) {
+              s6.push(s7);
+              s7 = peg$currPos;
+              if (input.charCodeAt(peg$currPos) === 32) {
+                s8 = peg$c91;
+                peg$currPos++;
+              } else {
+                s8 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e122); }
+              }
+              if (s8 !== peg$FAILED) {
+                s9 = peg$currPos;
+                peg$silentFails++;
+                s10 = peg$parseReserved();
+                peg$silentFails--;
+                if (s10 === peg$FAILED) {
+                  s9 = undefined;
+                } else {
+                  peg$currPos = s9;
+                  s9 = peg$FAILED;
+                }
+                if (s9 !== peg$FAILED) {
+                  s10 = peg$parseIdentName();
+                  if (s10 !== peg$FAILED) {
+                    s8 = [s8, s9, s10];
+                    s7 = s8;
+                  } else {
+                    peg$currPos = s7;
+                    s7 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s7;
+                  s7 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s7;
+                s7 = peg$FAILED;
+              }
+            }
+          } else {
+            s6 = peg$FAILED;
+          }
+          if (s6 !== peg$FAILED) {
+            s5 = [s5, s6];
+            s4 = s5;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = input.substring(s3, peg$currPos);
+        } else {
+          s3 = s4;
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          s5 = peg$parse_();
+          s6 = peg$parseCallArgs();
+          if (s6 !== peg$FAILED) {
+            peg$savedPos = s4;
+            s4 = peg$f177(s3, s6);
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 === peg$FAILED) {
+            s4 = null;
+          }
+          peg$savedPos = s0;
+          s0 = peg$f178(s3, s4);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parseIdentifier() {
     let s0, s1, s2, s3, s4, s5;
 
@@ -10831,7 +11108,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f173(s2, s5);
+          s3 = peg$f179(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10840,7 +11117,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f174(s2, s3);
+        s0 = peg$f180(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -11155,7 +11432,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f175(s2);
+        s0 = peg$f181(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -11181,7 +11458,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f176();
+          s0 = peg$f182();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11202,7 +11479,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f177();
+          s0 = peg$f183();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11327,7 +11604,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f178();
+                      s0 = peg$f184();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -11435,7 +11712,7 @@ function peg$parse(input, options) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f179();
+                            s0 = peg$f185();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -11483,7 +11760,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f180();
+                  s0 = peg$f186();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11504,7 +11781,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f181();
+                  s0 = peg$f187();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11521,7 +11798,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f182();
+                    s0 = peg$f188();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -11567,7 +11844,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f183();
+                          s0 = peg$f189();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -11589,7 +11866,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f184();
+                      s1 = peg$f190();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -11597,7 +11874,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f185();
+                        s1 = peg$f191();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -11605,7 +11882,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f186();
+                          s1 = peg$f192();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -11613,7 +11890,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f187();
+                            s1 = peg$f193();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -11621,7 +11898,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f188();
+                              s1 = peg$f194();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -11629,7 +11906,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f189();
+                                s1 = peg$f195();
                               }
                               s0 = s1;
                             }
@@ -11651,6 +11928,7 @@ function peg$parse(input, options) {
 
 
 const file = options.file ?? ''
+let spaced = null
 const L = () => toLoc(location())
 
 // The message of a line that did not parse: grammar/explain.ts reparses it alone when the caller
