@@ -111,8 +111,9 @@ export function compileProject(
       classes.map((c) => c.name),
       options.dataClasses ?? [],
     ),
-    // The built-in store's classes (`4D.File`, `4D.Function`…); ORDA's are parents.
-    fourD: new Set(new BuiltinClassStore().names()),
+    // The built-in store's classes (`4D.File`, `4D.Function`…) and ORDA's (`4D.Entity`…), which
+    // are parents too.
+    fourD: new Set([...new BuiltinClassStore().names(), ...ORDA_KINDS]),
     fourDParents: new Set<string>(ORDA_KINDS),
   }
   for (const unit of [...classes, ...methods])

@@ -71,6 +71,14 @@ describe('ClassFunctions.md, POST request examples', () => {
     expect(await post('City(2)/getPopulation')).toEqual({ status: 200, json: { result: 48814 } })
   })
 
+  it('ORDA objects are instances of 4D.Entity, 4D.EntitySelection, 4D.DataClass, 4D.DataStoreImplementation', async () => {
+    const post = await start()
+    expect(await post('City(2)/classes')).toEqual({
+      status: 200,
+      json: { result: [true, true, 'CityEntity', 'EntitySelection', true, true, true] },
+    })
+  })
+
   it('an entity function of a key that does not exist: 404 1542', async () => {
     const post = await start()
     const missing = await post('City(99)/getPopulation')
