@@ -6,7 +6,7 @@
  */
 import { currentCall, currentSession, type Datastore } from '@entistore/core'
 import { BuiltinClassStore } from '../runtime/classes/class-store.js'
-import { ORDA_KINDS } from './builtin-classes.js'
+import { FOUR_D_NAMES } from './builtin-classes.js'
 import { OrdaWorld } from './world.js'
 
 export interface OrdaBridge {
@@ -30,7 +30,7 @@ export interface OrdaBridge {
   /**
    * The class store `4D` of code on the datastore: the built-in classes, and the ORDA classes its
    * objects are instances of (`4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
-   * `4D.DataStoreImplementation`), the parents of the project's classes.
+   * `4D.DataStoreImplementation`, also `4D.DataStore`), the parents of the project's classes.
    */
   readonly fourD: BuiltinClassStore
   /** 4D's `Session` for code running as a session of core (`rt.session`), null outside one. */
@@ -45,7 +45,7 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
   if (bridge !== undefined) return bridge
   const world = new OrdaWorld(datastore)
   const fourD = new BuiltinClassStore()
-  for (const kind of ORDA_KINDS) fourD.register(kind, world.builtin(kind))
+  for (const [name, kind] of Object.entries(FOUR_D_NAMES)) fourD.register(name, world.builtin(kind))
   bridge = {
     ds: world.ds,
     toFourD: (value, type) => world.toFourD(value, type),

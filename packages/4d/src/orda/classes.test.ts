@@ -91,7 +91,8 @@ var $c : Object:=ds.Company.get(1)
 return [OB Instance of($e; 4D.Entity); OB Instance of($e; cs.EmployeeEntity); OB Instance of($c; 4D.Entity); \\
   OB Instance of($e; 4D.EntitySelection); OB Instance of(ds.Employee.all(); 4D.EntitySelection); \\
   OB Instance of(ds.Employee; 4D.DataClass); OB Instance of(ds; 4D.DataStoreImplementation); \\
-  OB Instance of($e; 4D.Object); OB Instance of(New object; 4D.Entity)]`
+  OB Instance of($e; 4D.Object); OB Instance of(New object; 4D.Entity); \\
+  OB Instance of(ds; 4D.DataStore)]`
     expect(runFor(ds, code, { classes })).toEqual([
       true,
       true,
@@ -102,6 +103,7 @@ return [OB Instance of($e; 4D.Entity); OB Instance of($e; cs.EmployeeEntity); OB
       true,
       true,
       false,
+      true,
     ])
   })
 
