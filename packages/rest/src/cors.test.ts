@@ -6,9 +6,14 @@
  * large, a chaos 503) that a page can read once the transport says whose request they were.
  * edge.test.ts has the preflight and the allowed and refused origins through the handler.
  */
-import { createDatastore, datastoreError, ManualClock, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  datastoreError,
+  ManualClock,
+  type ModelJson,
+  OutgoingMessage,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { OutgoingMessage } from './call/outgoing-message.js'
 import { CORS_EXPOSED_HEADERS, exposedHeaders, isLoopbackOrigin, withCors } from './cors.js'
 import type { RestCore, RestReply, RestRequest } from './exchange.js'
 import { createRestHandler } from './handler.js'

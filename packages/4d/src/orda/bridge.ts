@@ -5,6 +5,8 @@
  * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
  */
 import { currentCall, currentSession, type Datastore } from '@entistore/core'
+import { BuiltinClassStore } from '../runtime/classes/class-store.js'
+import { FOUR_D_NAMES } from './builtin-classes.js'
 import { OrdaWorld } from './world.js'
 
 export interface OrdaBridge {
@@ -25,6 +27,12 @@ export interface OrdaBridge {
    * `EntitySelection`, `DataStoreImplementation`): what `ClassStore({ builtinSuperclass })` takes.
    */
   builtinSuperclass(path: readonly string[]): unknown
+  /**
+   * The class store `4D` of code on the datastore: the built-in classes, and the ORDA classes its
+   * objects are instances of (`4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
+   * `4D.DataStoreImplementation`, also `4D.DataStore`), the parents of the project's classes.
+   */
+  readonly fourD: BuiltinClassStore
   /** 4D's `Session` for code running as a session of core (`rt.session`), null outside one. */
   session(): unknown
 }
@@ -36,12 +44,15 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
   let bridge = bridges.get(datastore)
   if (bridge !== undefined) return bridge
   const world = new OrdaWorld(datastore)
+  const fourD = new BuiltinClassStore()
+  for (const [name, kind] of Object.entries(FOUR_D_NAMES)) fourD.register(name, world.builtin(kind))
   bridge = {
     ds: world.ds,
     toFourD: (value, type) => world.toFourD(value, type),
     fromFourD: (value) => world.fromFourD(value),
     resultOf: (value) => world.fromFourD(value, true),
     builtinSuperclass: (path) => world.builtinFor(path),
+    fourD,
     session() {
       const session = currentSession()
       // Keyed by core's session of the call, the same from one request of a session to the next.

@@ -23,6 +23,16 @@ const MEMBERS: Record<OrdaKind, ReadonlyMap<string, FourDFunction>> = {
 /** The names a project's `Class extends` may give them. */
 export const ORDA_KINDS = Object.keys(MEMBERS) as OrdaKind[]
 
+/**
+ * Their names in the class store `4D`, each with its class: the four, and `4D.DataStore`, the
+ * name an earlier ordaClasses.md gives `4D.DataStoreImplementation` (`OB Instance of(ds;
+ * 4D.DataStore)`), the same class.
+ */
+export const FOUR_D_NAMES: Readonly<Record<string, OrdaKind>> = {
+  ...Object.fromEntries(ORDA_KINDS.map((k) => [k, k])),
+  DataStore: 'DataStoreImplementation',
+}
+
 /** A new set of the four classes (a bridge has its own). */
 export function builtinClasses(): Record<OrdaKind, ClassObject> {
   const store = new ClassStore()

@@ -82,4 +82,48 @@ Catch
 End try`
     expect(runFor(ds, code, { classes: own })).toBe(-10729)
   })
+
+  test('4D.Entity, 4D.EntitySelection, 4D.DataClass, 4D.DataStoreImplementation: OB Instance of', () => {
+    const ds = store()
+    const code = `
+var $e : Object:=ds.Employee.get(1)
+var $c : Object:=ds.Company.get(1)
+return [OB Instance of($e; 4D.Entity); OB Instance of($e; cs.EmployeeEntity); OB Instance of($c; 4D.Entity); \\
+  OB Instance of($e; 4D.EntitySelection); OB Instance of(ds.Employee.all(); 4D.EntitySelection); \\
+  OB Instance of(ds.Employee; 4D.DataClass); OB Instance of(ds; 4D.DataStoreImplementation); \\
+  OB Instance of($e; 4D.Object); OB Instance of(New object; 4D.Entity); \\
+  OB Instance of(ds; 4D.DataStore)]`
+    expect(runFor(ds, code, { classes })).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+    ])
+  })
+
+  test('OB Class: the project class when it has one (cs.EmployeeEntity), else 4D.Entity', () => {
+    const ds = store()
+    const code = `
+return [OB Class(ds.Employee.get(1)).name; OB Class(ds.Company.get(1)).name; \\
+  OB Class(ds.Employee.all()).name; OB Class(ds.Company.all()).name; \\
+  OB Class(ds.Employee).name; OB Class(ds).name; OB Class(ds.Employee.get(1))=cs.EmployeeEntity; \\
+  OB Class(ds.Company.get(1))=4D.Entity; cs.EmployeeEntity.superclass=4D.Entity]`
+    expect(runFor(ds, code, { classes })).toEqual([
+      'EmployeeEntity',
+      'Entity',
+      'EmployeeSelection',
+      'EntitySelection',
+      'Employee',
+      'DataStore',
+      true,
+      true,
+      true,
+    ])
+  })
 })

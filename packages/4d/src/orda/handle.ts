@@ -9,7 +9,7 @@
 import type { ClassObject } from '../runtime/classes/class-object.js'
 import { currentRuntime } from '../runtime/context/current.js'
 import type { Runtime } from '../runtime/context/runtime.js'
-import { GET_MEMBER, type MemberHost } from '../runtime/values/host.js'
+import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../runtime/values/host.js'
 import type { OrdaWorld } from './world.js'
 
 /** What a lookup answers when the name is not of its kind. */
@@ -19,7 +19,7 @@ export type Found = unknown
 /** The four ORDA classes 4D code extends. */
 export type OrdaKind = 'DataStoreImplementation' | 'DataClass' | 'Entity' | 'EntitySelection'
 
-export abstract class OrdaHandle implements MemberHost {
+export abstract class OrdaHandle implements MemberHost, ClassHost {
   // Fields declared and assigned, not defined (ES2022's class fields): a handle is made for each
   // entity a loop reaches and each relation read, and a defined field costs ~4× an assigned one.
   declare readonly world: OrdaWorld
@@ -58,6 +58,11 @@ export abstract class OrdaHandle implements MemberHost {
     const builtin = this.world.builtin(this.kind)
     const own = rt?.cs.get(this.className)
     return own !== undefined && this.world.extendsBuiltin(own, builtin) ? own : builtin
+  }
+
+  /** `OB Class`: the project's class (`cs.CarEntity`) when it has one, else the ORDA class. */
+  [CLASS_OF](): ClassObject {
+    return this.classObject()
   }
 
   [GET_MEMBER](name: string): unknown {

@@ -97,7 +97,12 @@ export function runOn(ds: Datastore, text: string, options: RunOptions = {}): un
   const session = bridge.session() as object | null
   return run4d(text, options.args ?? [], {
     classes: options.classes,
-    runtime: { ds: bridge.ds, classes, ...(session === null ? {} : { session }) },
+    runtime: {
+      ds: bridge.ds,
+      classes,
+      builtinClasses: bridge.fourD,
+      ...(session === null ? {} : { session }),
+    },
   })
 }
 

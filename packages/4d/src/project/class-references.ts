@@ -2,8 +2,9 @@
  * @module The classes a project's code names that do not exist here, found before it runs:
  * `cs.Name` where the project has no class `Name` (nor the structure an ORDA class of that name:
  * `cs.Car`, `cs.CarEntity`, `cs.CarSelection`, `cs.DataStore`), and `4D.Name` where Entistore
- * has no class `Name` as a value (it has `4D.Object`, `4D.Function`, `4D.File`, `4D.Folder`;
- * ORDA's `4D.Entity`… as parents of `Class extends`). Each is reported as
+ * has no class `Name` (it has `4D.Object`, `4D.Function`, `4D.File`, `4D.Folder`,
+ * `4D.OutgoingMessage` and ORDA's `4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
+ * `4D.DataStoreImplementation`, the last four parents of `Class extends` too). Each is reported as
  * what cannot run here, by name, at its line and column; the code fails when it is reached.
  * `Class extends` is checked too: a class whose parent is missing cannot be made.
  */

@@ -88,6 +88,7 @@ describe('compileProject', () => {
       '\t$c:=cs.CarEntity',
       '\t$d:=4D.WebServer',
       '\t$e:=4D.File.new("/DATA/x.txt")+4D.Folder.new("/DATA")+4D.Function+4D.Object',
+      '\t$f:=[4D.Entity; 4D.EntitySelection; 4D.DataClass; 4D.DataStoreImplementation; 4D.DataStore]',
       '',
     ].join('\n')
     const files = [...sources, { path: 'Sources/Classes/Uses.4dm', kind: 'class' as const, text }]

@@ -21,7 +21,7 @@ import {
 } from '../runtime/classes/class-store.js'
 import { MethodRegistry } from '../runtime/context/methods.js'
 import type { ProjectSource } from './sources.js'
-import { ORDA_KINDS } from '../orda/builtin-classes.js'
+import { FOUR_D_NAMES, ORDA_KINDS } from '../orda/builtin-classes.js'
 import { projectClassNames, reportUnknownClasses } from './class-references.js'
 
 /** One class file: its name (the file's), the class it extends, and its tree. */
@@ -114,8 +114,9 @@ export function compileProject(
       classes.map((c) => c.name),
       options.dataClasses ?? [],
     ),
-    // The built-in store's classes (`4D.File`, `4D.Function`…); ORDA's are parents.
-    fourD: new Set(new BuiltinClassStore().names()),
+    // The built-in store's classes (`4D.File`, `4D.Function`…) and ORDA's (`4D.Entity`…), which
+    // are parents too.
+    fourD: new Set([...new BuiltinClassStore().names(), ...Object.keys(FOUR_D_NAMES)]),
     fourDParents: new Set<string>(ORDA_KINDS),
   }
   for (const unit of [...classes, ...methods])

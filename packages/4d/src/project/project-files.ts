@@ -86,6 +86,7 @@ export function projectFiles(root: string): FileHost {
         }
       }),
     readText: (p) => disk('read', p, (path) => readFileSync(path, 'utf8')),
+    readBytes: (p) => disk('read', p, (path) => new Uint8Array(readFileSync(path))),
     writeText: (p, text) =>
       disk('write', p, (path) => {
         mkdirSync(dirname(path), { recursive: true })

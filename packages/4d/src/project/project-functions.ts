@@ -187,6 +187,7 @@ export function projectFunctions(
         storage,
         compileFormula: compileFormulaText,
         ds: bridge.ds,
+        builtinClasses: bridge.fourD,
         ...(typeof session === 'object' && session !== null ? { session } : {}),
         ...(options.files === undefined ? {} : { files: options.files }),
         budget: currentBudget() ?? budgetOf(budgetMs, ds?.clock ?? systemClock),

@@ -5,6 +5,7 @@
  * (a test, a tool) runs with it.
  */
 import type { OrdaBridge } from '../orda/bridge.js'
+import { BuiltinClassStore } from '../runtime/classes/class-store.js'
 import { fromJSON, stringify } from '../runtime/convert/json.js'
 
 const isJsonObject = (v: unknown): boolean => {
@@ -24,5 +25,6 @@ export const withoutOrda: OrdaBridge = {
   fromFourD: plain,
   resultOf: plain,
   builtinSuperclass: () => null,
+  fourD: new BuiltinClassStore(),
   session: () => null,
 }

@@ -5,10 +5,12 @@
  * dataclass, entity and selection functions, POST and GET (`onHTTPGet`, `?$params='[…]'`),
  * entities and selections as parameters, singletons, and the catalog.
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FUNCTIONS, served, type Json } from './four-d-rest.fixture.js'
 
 const start = () => served(FUNCTIONS, { data: `${FUNCTIONS}/csv` })
+const MANUALS = `${FUNCTIONS}/Resources/User manuals`
 
 /** An entity's reply without its `__TIMESTAMP`, which the clock decides. */
 const entity = (json: Json): Json => {
@@ -69,6 +71,14 @@ describe('ClassFunctions.md, POST request examples', () => {
   it('an entity class function: POST /rest/City(2)/getPopulation answers {"result": 48814}', async () => {
     const post = await start()
     expect(await post('City(2)/getPopulation')).toEqual({ status: 200, json: { result: 48814 } })
+  })
+
+  it('ORDA objects are instances of 4D.Entity, 4D.EntitySelection, 4D.DataClass, 4D.DataStoreImplementation', async () => {
+    const post = await start()
+    expect(await post('City(2)/classes')).toEqual({
+      status: 200,
+      json: { result: [true, true, 'CityEntity', 'EntitySelection', true, true, true] },
+    })
   })
 
   it('an entity function of a key that does not exist: 404 1542', async () => {
@@ -225,34 +235,61 @@ describe('ClassFunctions.md, GET requests (onHTTPGet)', () => {
     expect((await client.get('$singleton/mySingleton/sayHello')).status).toBe(405)
   })
 
-  it('scalar parameters in $params: Products/getUserManual?$params=\'[1,"pdf"]\'', async () => {
+  it('scalar parameters in $params: Product/getUserManual?$params=\'[1,"pdf"]\' answers the PDF as it is', async () => {
     const post = await start()
-    const got = await post.client().get(`Product/getUserManual?$params='[1,"pdf"]'`)
-    expect(got).toEqual({
-      status: 200,
-      json: { result: '/RESOURCES/User manuals/product_1.pdf' },
-    })
+    const client = post.client()
+    const pdf = await client.raw(`Product/getUserManual?$params='[1,"pdf"]'`)
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get('content-type')).toBe('application/pdf')
+    expect(pdf.bytes).toEqual(new Uint8Array(readFileSync(`${MANUALS}/product_1.pdf`)))
+    const jpeg = await client.raw(`Product/getUserManual?$params='[1,"jpeg"]'`)
+    expect(jpeg.headers.get('content-type')).toBe('image/jpeg')
+    expect(jpeg.bytes).toEqual(new Uint8Array(readFileSync(`${MANUALS}/product_1.jpeg`)))
+    // Another type: the message as new() made it, empty, 200.
+    const none = await client.raw(`Product/getUserManual?$params='[1,"doc"]'`)
+    expect([none.status, none.bytes.length]).toEqual([200, 0])
   })
 
-  it('an entity in $params: {"__DATACLASS":"Product","__ENTITY":true,"__KEY":41}', async () => {
+  it('an entity in $params: {"__DATACLASS":"Product","__ENTITY":true,"__KEY":41} downloads its PDF', async () => {
     const post = await start()
     const got = await post
       .client()
-      .get(`Product/manualOf?$params='[{"__DATACLASS":"Product","__ENTITY":true,"__KEY":41}]'`)
-    expect(got.json).toEqual({ result: '/RESOURCES/User manuals/Blender.pdf' })
+      .raw(`Product/manualOf?$params='[{"__DATACLASS":"Product","__ENTITY":true,"__KEY":41}]'`)
+    expect(got.headers.get('content-type')).toBe('application/pdf')
+    expect(got.bytes).toEqual(new Uint8Array(readFileSync(`${MANUALS}/Blender.pdf`)))
   })
 
-  it('a selection in $params to a singleton: /rest/$singleton/Shopping/buildShoppingList', async () => {
+  it('a selection in $params to a singleton: /rest/$singleton/Shopping/buildShoppingList answers the list as text', async () => {
     const post = await start()
     const client = post.client()
     const id = setId((await client.get('Product?$filter="ID>41"&$method=entityset')).json)
-    const list = await client.get(
+    const list = await client.raw(
       `$singleton/Shopping/buildShoppingList?$params='[{"__DATASET":"${id}","__ENTITIES":true}]'`,
     )
-    expect(list).toEqual({
-      status: 200,
-      json: { result: ' Acme - Toaster\r Brand - Kettle\r' },
+    expect(list.status).toBe(200)
+    expect(list.headers.get('content-type')).toBe('text/plain')
+    expect(new TextDecoder().decode(list.bytes)).toBe(' Acme - Toaster\r Brand - Kettle\r')
+  })
+
+  it('an OutgoingMessage with its status, a header of its own and an object body as JSON', async () => {
+    const post = await start()
+    const got = await post.client().raw(`Product/notFound?$params='["manual"]'`)
+    expect(got.status).toBe(404)
+    expect(got.headers.get('content-type')).toBe('application/json')
+    expect(got.headers.get('cache-control')).toBe('no-store')
+    expect(JSON.parse(new TextDecoder().decode(got.bytes))).toEqual({ error: 'manual not found' })
+  })
+
+  it('a header name holding CR LF is refused with a 4D error, not sent', async () => {
+    const post = await start()
+    const got = await post.client().get('Product/injected')
+    expect(got.status).toBe(422)
+    const [error, place] = got.json.__ERROR as Json[]
+    expect(error).toMatchObject({
+      errCode: 9415,
+      message: expect.stringMatching(/not a header name/),
     })
+    expect(place!.message).toMatch(/Product\.injected/)
   })
 
   it('a GET with no $params calls the function without parameters', async () => {
@@ -391,6 +428,7 @@ describe('$catalog.md: the exposed functions', () => {
       method('count', 'dataClass'),
       method('getPopulation', 'entity'),
       method('rename', 'entity'),
+      method('classes', 'entity'),
       method('getPopulation', 'entityCollection'),
       method('names', 'entityCollection'),
     ])

@@ -43,10 +43,19 @@ export interface ServeOptions {
   readonly data?: string
 }
 
+/** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
+export interface RawReply {
+  readonly status: number
+  readonly headers: Headers
+  readonly bytes: Uint8Array
+}
+
 /** One client: its session's cookie kept from reply to reply. */
 export interface Client {
   post(path: string, body?: unknown): Promise<Reply>
   get(path: string): Promise<Reply>
+  /** A GET whose reply is not read as JSON. */
+  raw(path: string): Promise<RawReply>
 }
 
 /** `serve --project` on `project`; `client()` is a new client (a session of its own). */
@@ -63,7 +72,7 @@ export async function served(
   const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))
   const client = (): Client => {
     let cookie = ''
-    const send = async (path: string, init: RequestInit): Promise<Reply> => {
+    const request = async (path: string, init: RequestInit): Promise<Response> => {
       const reply = await fetch(
         new Request(`http://localhost/rest/${path}`, {
           ...init,
@@ -72,11 +81,20 @@ export async function served(
       )
       const set = reply.headers.get('set-cookie')
       if (set) cookie = set.split(';')[0]!
+      return reply
+    }
+    const send = async (path: string, init: RequestInit): Promise<Reply> => {
+      const reply = await request(path, init)
       return { status: reply.status, json: (await reply.json()) as Json }
     }
     return {
       post: (path, body = []) => send(path, { method: 'POST', body: JSON.stringify(body) }),
       get: (path) => send(path, { method: 'GET' }),
+      raw: async (path) => {
+        const reply = await request(path, { method: 'GET' })
+        const bytes = new Uint8Array(await reply.arrayBuffer())
+        return { status: reply.status, headers: reply.headers, bytes }
+      },
     }
   }
   const first = client()

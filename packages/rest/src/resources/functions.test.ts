@@ -8,10 +8,10 @@ import {
   singleton,
   type Entity,
   type ModelJson,
+  OutgoingMessage,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { manualSchedule } from '../schedule.fixture.js'
-import { OutgoingMessage } from '../call/outgoing-message.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 
 // A small model; the functions cover every kind, every result shape and every failure.

@@ -35,10 +35,10 @@ import {
   singletonStateFor,
   type DataClass,
   type FunctionInfo,
+  OutgoingMessage,
 } from '@entistore/core'
 import { bodyParameters, resolveParameters } from '../call/arguments.js'
 import { checkArgumentCount, withTimeLimit } from '../call/call-limits.js'
-import { OutgoingMessage } from '../call/outgoing-message.js'
 import { resultJson } from '../call/result.js'
 import { parseProjection } from '../serialize/projection.js'
 import { shownNames } from '../serialize/entity.js'

@@ -12,7 +12,7 @@
  */
 import { raise } from '../errors/fourd-error.js'
 import { setOwn } from '../ops/members.js'
-import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
+import { CLASS_OF, GET_MEMBER, isClassHost, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
 import { currentRuntime } from '../context/current.js'
 import type { Runtime } from '../context/runtime.js'
@@ -134,7 +134,7 @@ export class ClassObject implements MemberHost {
 
   /** Whether `v` is an instance of this class or of one of its subclasses (`OB Instance of`). */
   isInstance(v: unknown): boolean {
-    const cls = classOf(v)
+    const cls = classOfValue(v)
     if (cls === undefined) return false
     for (const c of cls.chain()) if (c === this) return true
     return false
@@ -229,6 +229,17 @@ const NEW = new FourDFunction('new', (rt, self, args) =>
 export function classOf(v: unknown): ClassObject | undefined {
   if (typeof v !== 'object' || v === null) return undefined
   const cls = (v as { [CLASS]?: unknown })[CLASS]
+  return cls instanceof ClassObject ? cls : undefined
+}
+
+/**
+ * The class `OB Class` answers for `v`: an instance's, or a host object's that has one (an
+ * entity's `cs.CarEntity`, else `4D.Entity`: ClassClass.md); undefined for any other value.
+ */
+export function classOfValue(v: unknown): ClassObject | undefined {
+  const own = classOf(v)
+  if (own !== undefined || typeof v !== 'object' || v === null || !isClassHost(v)) return own
+  const cls = v[CLASS_OF]()
   return cls instanceof ClassObject ? cls : undefined
 }
 

@@ -17,7 +17,7 @@
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
 import { get, set } from '../ops/members.js'
-import { classOf, ClassObject } from '../classes/class-object.js'
+import { classOf, classOfValue, ClassObject } from '../classes/class-object.js'
 import { deepCopy } from '../classes/deep-copy.js'
 import { isShared, markShared } from '../classes/shared.js'
 import { Collection } from '../values/collection.js'
@@ -137,7 +137,7 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1730,
     name: 'OB Class',
     signature: '(object: Object): Object',
-    impl: (_rt, v) => (v === null || v === undefined ? null : (classOf(v) ?? null)),
+    impl: (_rt, v) => (v === null || v === undefined ? null : (classOfValue(v) ?? null)),
   },
   {
     number: 1731,

@@ -26,6 +26,11 @@ describe('4D.File and 4D.Folder', () => {
     ).toEqual(['hello', '/RESOURCES/', true, 'File'])
   })
 
+  it('getContent() gives the bytes of the file (a BLOB)', () => {
+    const blob = run('return File("/RESOURCES/hello.txt").getContent()', options)
+    expect(blob).toEqual(new TextEncoder().encode('hello'))
+  })
+
   it('OB Instance of knows their objects', () => {
     expect(
       run(

@@ -33,6 +33,8 @@ export interface FileStat {
 export interface FileHost {
   stat(path: FsPath): FileStat | null
   readText(path: FsPath): string
+  /** The file's bytes (`getContent()`: a BLOB). */
+  readBytes(path: FsPath): Uint8Array
   writeText(path: FsPath, text: string): void
   /** The names in a folder. */
   list(path: FsPath): string[]

@@ -2,7 +2,7 @@
  * @module 4D's File and Folder objects (docs/API/FileClass.md, FolderClass.md) on the project's
  * folders (file-host.ts): the properties a server's code reads (`exists`, `name`, `extension`,
  * `fullName`, `path`, `platformPath`, `parent`, `isFile`, `isFolder`, `size`, `creationDate`,
- * `modificationDate`) and the functions it calls (`getText`, `setText`, `create`, `delete`,
+ * `modificationDate`) and the functions it calls (`getText`, `getContent`, `setText`, `create`, `delete`,
  * `copyTo`, `moveTo`, `files`, `folders`, `file`, `folder`). `path` and `platformPath` are the
  * filesystem path (`/DATA/x.txt`): the server's own layout is not shown.
  */
@@ -146,6 +146,8 @@ function copyOrMove(self: Entry, args: unknown[], move: boolean): Entry {
 
 const FILE_MEMBERS = members(FileObject, 'File', {
   getText: (self) => self.host.readText(self.at),
+  // A BLOB (4D's 4D.Blob): its bytes.
+  getContent: (self) => self.host.readBytes(self.at),
   setText: (self, [text]) => self.host.writeText(self.at, toText(text)),
   create(self) {
     if (self.host.stat(self.at) !== null) return false

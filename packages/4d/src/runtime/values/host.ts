@@ -22,6 +22,11 @@ export const MEMBER_READER: unique symbol = Symbol.for('@entistore/4d:memberRead
 export const MISS: unique symbol = Symbol.for('@entistore/4d:miss') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
 export const TO_JSON: unique symbol = Symbol.for('@entistore/4d:toJSON') as never
+/**
+ * `obj[CLASS_OF]()`: the class of a host object that is not an instance made by `new()` (an
+ * entity's `cs.CarEntity` or `4D.Entity`), what `OB Class` and `OB Instance of` answer for it.
+ */
+export const CLASS_OF: unique symbol = Symbol.for('@entistore/4d:classOf') as never
 
 export interface MemberHost {
   [GET_MEMBER](name: string): unknown
@@ -39,10 +44,15 @@ export interface IndexHost {
   [GET_INDEX](index: number): unknown
 }
 
+export interface ClassHost {
+  [CLASS_OF](): unknown
+}
+
 export interface JsonHost {
   [TO_JSON](): unknown
 }
 
 export const isMemberHost = (v: object): v is MemberHost => GET_MEMBER in v
 export const isJsonHost = (v: object): v is JsonHost => TO_JSON in v
+export const isClassHost = (v: object): v is ClassHost => CLASS_OF in v
 export const isIndexHost = (v: object): v is IndexHost => GET_INDEX in v
