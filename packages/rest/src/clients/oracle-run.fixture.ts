@@ -315,7 +315,10 @@ export class OracleRun {
     const { real, other, what } = x
     const realClass = classOf(real)
     if (!sameClass(real, other)) {
-      const why = x.decided?.as ?? this.#sets.restrictRead(x.req, real, this.case.restricts)
+      const makersRestrict = this.#sets.restrictRead(x.req, real, this.case.restricts)
+      // The maker's restrict read it: the set's making needed it, whatever the reader's making.
+      if (makersRestrict !== undefined && realClass === 'refused or unknown') return []
+      const why = x.decided?.as ?? makersRestrict
       return [
         {
           check: 'status',

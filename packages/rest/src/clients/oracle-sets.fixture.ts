@@ -141,8 +141,9 @@ export class OracleSets {
   }
 
   /**
-   * Whether `real`, refusing a read of sets that the reader could make, names an attribute that a
-   * restrict of a set's maker reads: what the finding then says.
+   * Whether `real`, refusing a read of sets that the reader could make, names what a restrict of
+   * a set's maker read (an attribute, or the dataclass a relation leads to): the set's making
+   * needed it, as it needed its filter (docs/entity-sets.md, "Owners"), so the refusal is right.
    */
   restrictRead(req: OracleReq, real: Answer, restricts: Restricts): string | undefined {
     if (req.t !== 'set' && req.t !== 'algebra') return undefined
@@ -173,7 +174,8 @@ function restrictReads(restricts: Restricts, view: View): Set<string> {
     if (!r || (r.unless !== undefined && view.held.has(r.unless.toLowerCase()))) continue
     const name = dc as DcName
     if (r.rule.kind === 'below') out.add(`${name}.${NUMBER_OF[name]}`)
-    if (r.rule.kind === 'city') out.add(`${name}.${CITY_PATH[name]!}`).add('Company.city')
+    if (r.rule.kind === 'city')
+      out.add(`${name}.${CITY_PATH[name]!}`).add('Company').add('Company.city')
   }
   return out
 }

@@ -49,8 +49,10 @@
  * - reading an entity set (docs/entity-sets.md, "Owners"): a set keeps what its making needed, so
  *   a reader must be able to make it: its making's query (filter and order, a computed
  *   attribute's query and orderBy functions as they finally read) is sent to D_V first, and an
- *   answer other than ok there is what the read must answer (403 1607, 1557); a set code made (a
- *   function's reply kept with `$method=entityset`) is read by its maker's view alone (403 9064);
+ *   answer other than ok there is what the read must answer (403 1607, 1557); what the maker's
+ *   own restrict read (a relation's dataclass, its attribute) was needed too, so a refusal naming
+ *   it is right; a set code made (a function's reply kept with `$method=entityset`) is read by
+ *   its maker's view alone (403 9064);
  * - a promoted call of a function of an entity or a selection (docs/security.md, "What a function
  *   may do"): its `this` is what the caller's own view resolves from the URL (the entity by its
  *   key, the selection by its `$filter` and restrict), asked of D_V(own) first; an answer other
