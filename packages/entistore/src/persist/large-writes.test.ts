@@ -78,10 +78,12 @@ async function logoOf(url: string, key: number): Promise<Buffer> {
  * POSTs `picture` as Company(`key`)'s logo; resolves with the status, or 0 if the server died. Like
  * a client should, it sends the picture again after the `Retry-After` of a 503 that has one: five
  * pictures of 16 MiB at once are past the server's bodies in flight (64 MiB), and the last ones
- * are asked to come back a second later.
+ * are asked to come back a second later. A client told 503 while it still sends its 16 MiB can
+ * see the connection reset instead (closed after the reply with bytes unread: seen once on a
+ * loaded machine): it sends again a second later too, up to 5 times.
  */
 async function postLogo(url: string, key: number, picture: Buffer): Promise<number> {
-  for (;;) {
+  for (let resets = 0; ;) {
     let reply: Response
     try {
       reply = await fetch(`${url}/rest/Company(${key})/logo?$rawPict=image/png`, {
@@ -91,7 +93,9 @@ async function postLogo(url: string, key: number, picture: Buffer): Promise<numb
       })
       await reply.arrayBuffer()
     } catch {
-      return 0
+      if (++resets > 5) return 0
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      continue
     }
     const wait = reply.headers.get('retry-after')
     if (reply.status !== 503 || wait === null) return reply.status
