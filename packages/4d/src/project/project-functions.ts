@@ -7,52 +7,21 @@
  * (/rest/$singleton/Pricing/fn). A function is exposed when its class file says `exposed`; the
  * others are there for code (core calls them as private functions).
  *
- * Each call runs on a running context of its own (runtime.ts) over the datastore's class store
- * (compiled once per datastore: the ORDA classes extended are that datastore's), as the caller:
- * `This` and the parameters are what core hands the function — the caller's view, which decides
- * what it may read — made 4D values by the ORDA bridge, each to its declared type; the result goes
- * back through the bridge. No access decision is made here. The code stops at the request's time
- * budget (core's query budget, which the REST interface sets for each request), or at `budgetMs`
- * for a call made outside one. A 4D error is answered as 4D's error stack: the error, then where
- * it happened (the function, its file and line).
+ * Each call is run by the project's runner (project-runner.ts) as the caller: `This` and the
+ * parameters are what core hands the function — the caller's view, which decides what it may read
+ * — made 4D values by the ORDA bridge, each to its declared type; the result goes back through the
+ * bridge. No access decision is made here.
  */
-import {
-  currentBudget,
-  currentCall,
-  datastoreError,
-  DatastoreError,
-  systemClock,
-  type Datastore,
-  type FunctionDef,
-  type FunctionsDef,
-  type SingletonDef,
-} from '@entistore/core'
+import type { FunctionDef, FunctionsDef, SingletonDef } from '@entistore/core'
 import type { ClassFileNode, FunctionNode } from '../ast/files.js'
 import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
-import { compileFormulaText } from '../compile/formula-text.js'
-import { Runtime } from '../runtime/context/runtime.js'
-import { budgetOf } from '../runtime/context/budget.js'
-import { FourDError } from '../runtime/errors/fourd-error.js'
-import { markShared } from '../runtime/classes/shared.js'
-import { newObject } from '../runtime/values/kinds.js'
-import type { ClassObject } from '../runtime/classes/class-object.js'
-import type { ClassStore } from '../runtime/classes/class-store.js'
-import type { MethodRegistry } from '../runtime/context/methods.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
-import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
-import { withoutOrda } from './without-orda.js'
-import type { FileHost } from '../runtime/files/file-host.js'
+import { ProjectRunner, type ProjectRunnerOptions } from './project-runner.js'
 
-export interface ProjectFunctionsOptions {
+export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
   readonly dataClasses: ReadonlySet<string>
-  /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
-  readonly bridge?: (datastore: Datastore) => OrdaBridge
-  /** The time a call made outside a request may run. @default 2000 (the REST query budget's) */
-  readonly budgetMs?: number
-  /** The project's folders, for `File` and `Folder` (project-files.ts); none: they raise. */
-  readonly files?: FileHost
 }
 
 /** Where a class's functions go: its FunctionsDef place. */
@@ -137,69 +106,22 @@ const fromNode = (m: FunctionNode): Declared => ({
   types: declaredTypes(m.params),
 })
 
-/** What runs a project's code on one datastore. */
-interface Running {
-  readonly bridge: OrdaBridge
-  readonly classes: ClassStore
-  readonly methods: MethodRegistry
-  /** The interprocess variables (`<>name`), the datastore's. */
-  readonly interprocess: Map<string, unknown>
-  /** `Storage`, the datastore's shared object. */
-  readonly storage: object
-}
-
 /** The project's functions, for `createDatastore(model, { functions })`. */
 export function projectFunctions(
   project: CompiledProject,
   options: ProjectFunctionsOptions,
 ): FunctionsDef {
-  const bridgeOf = options.bridge ?? ordaBridge
-  const budgetMs = options.budgetMs ?? 2000
-  // One running state a datastore (the call's), and one for a call made outside any.
-  const running = new WeakMap<object, Running>()
-  const noDatastore = {}
-  const runningFor = (ds: Datastore | undefined): Running => {
-    const key = ds ?? noDatastore
-    let r = running.get(key)
-    if (r === undefined) {
-      const bridge = ds === undefined ? withoutOrda : bridgeOf(ds)
-      const { classes, methods } = project.instantiate({
-        builtinSuperclass: (path) => bridge.builtinSuperclass(path) as ClassObject | null,
-      })
-      const storage = markShared(newObject())
-      running.set(key, (r = { bridge, classes, methods, interprocess: new Map(), storage }))
-    }
-    return r
-  }
-
+  const runner = new ProjectRunner(project, options)
   const define = (c: ProjectClass, fn: Declared, singleton: boolean): FunctionDef<unknown> => ({
     exposed: fn.exposed,
     onHTTPGet: fn.onHTTPGet,
     call(this: unknown, ...args: unknown[]): unknown {
-      const ds = currentCall()?.datastore
-      const { bridge, classes, methods, interprocess, storage } = runningFor(ds)
-      const cls = classes.get(c.name)!
-      const session = bridge.session()
-      const rt = new Runtime({
-        classes,
-        methods,
-        interprocess,
-        storage,
-        compileFormula: compileFormulaText,
-        ds: bridge.ds,
-        builtinClasses: bridge.fourD,
-        ...(typeof session === 'object' && session !== null ? { session } : {}),
-        ...(options.files === undefined ? {} : { files: options.files }),
-        budget: currentBudget() ?? budgetOf(budgetMs, ds?.clock ?? systemClock),
-      })
-      try {
+      return runner.run(c, `${c.name}.${fn.name}`, ({ rt, cls, bridge }) => {
         const self = singleton ? rt.run(() => cls.me(rt)) : bridge.toFourD(this)
         const params = args.map((a, i) => bridge.toFourD(a, fn.types(i)))
         const code = cls.findFunction(fn.name)!
         return bridge.resultOf(rt.invoke(code, self, params))
-      } catch (e) {
-        throw FourDError.is(e) ? errorStack(e, `${c.name}.${fn.name}`, c.file) : e
-      }
+      })
     },
   })
 
@@ -218,18 +140,4 @@ export function projectFunctions(
     else Object.assign(((dataClasses[place.dataClass] ??= {})[place.kind] ??= {}), defs)
   }
   return { dataStore, dataClasses, singletons }
-}
-
-/**
- * A 4D error as the REST interface answers it: 4D's error (its code, component and message), then
- * where it happened, as 4D's error stack reads.
- */
-function errorStack(e: FourDError, fallback: string, fallbackFile: string): DatastoreError {
-  const method = e.method ?? fallback
-  const file = e.file ?? fallbackFile
-  const place = `Error in ${method}${e.line === undefined || e.line === 0 ? '' : `, line ${e.line}`} of ${file}`
-  return datastoreError('FunctionFailed', [e.message], {
-    code: { errCode: e.errCode, componentSignature: e.componentSignature },
-    cause: datastoreError('FunctionFailed', [place]),
-  })
 }

@@ -1,0 +1,128 @@
+/**
+ * @module What runs a project's code on a datastore of core: one class store, project methods,
+ * interprocess variables and `Storage` for each datastore (the ORDA classes a class extends are
+ * that datastore's), and for each call a running context of its own (runtime.ts) as the caller —
+ * the session of the call, the request's time budget (core's query budget, which the REST
+ * interface sets for each request, or `budgetMs` for a call made outside one). Every piece of a
+ * project's code that core calls (a class function, a computed attribute's getter, an entity
+ * event, a restrict) is run by `run`, so they all see the same state and are all bounded alike.
+ * A 4D error leaves as 4D's error stack: the error, then where it happened (the function, its file
+ * and line), as the REST interface answers it.
+ */
+import {
+  currentBudget,
+  currentCall,
+  datastoreError,
+  systemClock,
+  type Datastore,
+  type DatastoreError,
+} from '@entistore/core'
+import { compileFormulaText } from '../compile/formula-text.js'
+import { Runtime } from '../runtime/context/runtime.js'
+import { budgetOf } from '../runtime/context/budget.js'
+import { FourDError } from '../runtime/errors/fourd-error.js'
+import { markShared } from '../runtime/classes/shared.js'
+import { newObject } from '../runtime/values/kinds.js'
+import type { ClassObject } from '../runtime/classes/class-object.js'
+import type { ClassStore } from '../runtime/classes/class-store.js'
+import type { MethodRegistry } from '../runtime/context/methods.js'
+import type { CompiledProject, ProjectClass } from './compile-project.js'
+import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
+import { withoutOrda } from './without-orda.js'
+import type { FileHost } from '../runtime/files/file-host.js'
+
+export interface ProjectRunnerOptions {
+  /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
+  readonly bridge?: (datastore: Datastore) => OrdaBridge
+  /** The time a call made outside a request may run. @default 2000 (the REST query budget's) */
+  readonly budgetMs?: number
+  /** The project's folders, for `File` and `Folder` (project-files.ts); none: they raise. */
+  readonly files?: FileHost
+}
+
+/** The state a project's code keeps on one datastore. */
+interface Running {
+  readonly bridge: OrdaBridge
+  readonly classes: ClassStore
+  readonly methods: MethodRegistry
+  /** The interprocess variables (`<>name`), the datastore's. */
+  readonly interprocess: Map<string, unknown>
+  /** `Storage`, the datastore's shared object. */
+  readonly storage: object
+}
+
+/** What a piece of code is given to run: its runtime, its class and the datastore's bridge. */
+export interface RunContext {
+  readonly rt: Runtime
+  readonly cls: ClassObject
+  readonly bridge: OrdaBridge
+}
+
+export class ProjectRunner {
+  readonly #project: CompiledProject
+  readonly #options: ProjectRunnerOptions
+  // One running state a datastore (the call's), and one for a call made outside any.
+  readonly #running = new WeakMap<object, Running>()
+  readonly #noDatastore = {}
+
+  constructor(project: CompiledProject, options: ProjectRunnerOptions = {}) {
+    this.#project = project
+    this.#options = options
+  }
+
+  #runningFor(ds: Datastore | undefined): Running {
+    const key = ds ?? this.#noDatastore
+    let r = this.#running.get(key)
+    if (r === undefined) {
+      const bridge = ds === undefined ? withoutOrda : (this.#options.bridge ?? ordaBridge)(ds)
+      const { classes, methods } = this.#project.instantiate({
+        builtinSuperclass: (path) => bridge.builtinSuperclass(path) as ClassObject | null,
+      })
+      const storage = markShared(newObject())
+      this.#running.set(key, (r = { bridge, classes, methods, interprocess: new Map(), storage }))
+    }
+    return r
+  }
+
+  /**
+   * Runs `body` for class `c` on the datastore of the current call, in a new runtime; a 4D error
+   * it raises leaves as the error stack of `where` (`Class.function`) when the error names no
+   * place of its own.
+   */
+  run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T): T {
+    const ds = currentCall()?.datastore
+    const { bridge, classes, methods, interprocess, storage } = this.#runningFor(ds)
+    const session = bridge.session()
+    const rt = new Runtime({
+      classes,
+      methods,
+      interprocess,
+      storage,
+      compileFormula: compileFormulaText,
+      ds: bridge.ds,
+      builtinClasses: bridge.fourD,
+      ...(typeof session === 'object' && session !== null ? { session } : {}),
+      ...(this.#options.files === undefined ? {} : { files: this.#options.files }),
+      budget: currentBudget() ?? budgetOf(this.#options.budgetMs ?? 2000, ds?.clock ?? systemClock),
+    })
+    try {
+      return body({ rt, cls: classes.get(c.name)!, bridge })
+    } catch (e) {
+      throw FourDError.is(e) ? errorStack(e, where, c.file) : e
+    }
+  }
+}
+
+/**
+ * A 4D error as the REST interface answers it: 4D's error (its code, component and message), then
+ * where it happened, as 4D's error stack reads.
+ */
+export function errorStack(e: FourDError, fallback: string, fallbackFile: string): DatastoreError {
+  const method = e.method ?? fallback
+  const file = e.file ?? fallbackFile
+  const place = `Error in ${method}${e.line === undefined || e.line === 0 ? '' : `, line ${e.line}`} of ${file}`
+  return datastoreError('FunctionFailed', [e.message], {
+    code: { errCode: e.errCode, componentSignature: e.componentSignature },
+    cause: datastoreError('FunctionFailed', [place]),
+  })
+}
