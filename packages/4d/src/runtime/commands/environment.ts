@@ -3,7 +3,9 @@
  * and Processes.md): `Is macOS` and `Is Windows` are False (Entistore runs on Node, on any system,
  * and code that branches on them must take its portable branch); `Application version` is the 4D
  * release whose REST behaviour Entistore follows, 21 R4 ("2140", "F0002140" with `*`, build 0);
- * `Current process name` names the process a call runs in. The choices are in compat.md.
+ * `Current process name` names the process a call runs in; `Current user` is "Designer", the
+ * name 4D gives when no 4D user accounts are set up (a project's REST users are its sessions'
+ * `Session.userName`, not 4D users). The choices are in compat.md.
  */
 import { isStar } from './arguments.js'
 import { outArg } from './out-parameter.js'
@@ -30,6 +32,7 @@ export const ENVIRONMENT_COMMANDS: readonly CommandSpec[] = [
       return star ? `F000${APPLICATION_VERSION}` : APPLICATION_VERSION
     },
   },
+  { number: 182, name: 'Current user', signature: '(): Text', impl: () => 'Designer' },
   {
     number: 1392,
     name: 'Current process name',

@@ -16,6 +16,7 @@ import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
+import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { UI_COMMANDS } from './ui.js'
 
 export const COMMANDS = buildCommandTable([
@@ -28,6 +29,7 @@ export const COMMANDS = buildCommandTable([
   JSON_COMMANDS,
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
+  PASSWORD_HASH_COMMANDS,
   PROCESS_COMMANDS,
   ENVIRONMENT_COMMANDS,
   SESSION_COMMANDS,

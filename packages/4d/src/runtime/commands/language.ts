@@ -140,5 +140,6 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
   { number: 394, name: 'RESOLVE POINTER', notRunnable: 'pointers' },
   { number: 294, name: 'Is a variable', notRunnable: 'pointers' },
   { number: 308, name: 'Self', notRunnable: 'pointers' },
-  { number: 157, name: 'TRACE', notRunnable: 'debugger' },
+  // No debugger opens here: TRACE is ignored, as a compiled 4D application ignores it.
+  { number: 157, name: 'TRACE', signature: '()', impl: () => undefined },
 ]

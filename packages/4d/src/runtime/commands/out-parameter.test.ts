@@ -36,6 +36,8 @@ describe('out-parameters', () => {
       ].map((name) => [name, [0]]),
       ['Find in sorted array', [3, 4]],
       ['COPY ARRAY', [1]],
+      ['BASE64 ENCODE', [0, 1]],
+      ['BASE64 DECODE', [0, 1]],
       ['Application version', [0]],
     ])
   })

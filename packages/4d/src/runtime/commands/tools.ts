@@ -8,7 +8,16 @@
  * "4D digest" (2) is refused.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { integerArg, invalid, isStar, optionalInteger, wrongType } from './arguments.js'
+import {
+  integerArg,
+  invalid,
+  isStar,
+  optionalInteger,
+  textArg,
+  withoutStar,
+  wrongType,
+} from './arguments.js'
+import { isOutParameter, outArg } from './out-parameter.js'
 import type { CommandSpec } from './table.js'
 
 const ALGORITHMS: Readonly<Record<number, string>> = {
@@ -35,6 +44,47 @@ function bytesOf(v: unknown): Uint8Array | string {
   return wrongType('Generate digest', 'param', 'Text or BLOB', v)
 }
 
+/** A Text's UTF-8 or a BLOB's bytes, in Base64 (Base64URL with `*`), as text. */
+const encode = (input: string | Uint8Array, url: boolean): string =>
+  Buffer.from(input).toString(url ? 'base64url' : 'base64')
+
+/** Base64 (either alphabet: Node reads both) of a text or a BLOB, as bytes. */
+const decode = (input: string | Uint8Array, url: boolean): Uint8Array =>
+  new Uint8Array(
+    Buffer.from(
+      typeof input === 'string' ? input : Buffer.from(input).toString('latin1'),
+      url ? 'base64url' : 'base64',
+    ),
+  )
+
+/**
+ * `BASE64 ENCODE(toEncode {; encoded} {; *})` and `BASE64 DECODE` (docs/commands/base64-encode.md,
+ * base64-decode.md): the result goes to the second variable when one is given, else replaces the
+ * first. A variable holding a BLOB receives bytes; any other receives text (an encoding, ASCII; a
+ * decoding, read as UTF-8).
+ */
+function base64Command(
+  command: string,
+  all: readonly unknown[],
+  code: (input: string | Uint8Array, url: boolean) => string | Uint8Array,
+): void {
+  const { args, star } = withoutStar(all)
+  const [first, second] = args
+  const [inName, outName] =
+    command === 'BASE64 ENCODE' ? ['toEncode', 'encoded'] : ['toDecode', 'decoded']
+  const value = isOutParameter(first) ? first.get() : first
+  const input = value instanceof Uint8Array ? value : textArg(command, inName, value)
+  const target = outArg(
+    command,
+    args.length > 1 ? 'encoded' : 'toEncode',
+    args.length > 1 ? second : first,
+  )
+  const result = code(input, star)
+  const asBytes = target.get() instanceof Uint8Array
+  if (asBytes) target.set(typeof result === 'string' ? new TextEncoder().encode(result) : result)
+  else target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
+}
+
 export const TOOLS_COMMANDS: readonly CommandSpec[] = [
   {
     number: 1066,
@@ -56,8 +106,18 @@ export const TOOLS_COMMANDS: readonly CommandSpec[] = [
         .digest(isStar(star) ? 'base64url' : 'hex')
     },
   },
-  { number: 1533, name: 'Generate password hash', notRunnable: 'not yet' },
-  { number: 1534, name: 'Verify password hash', notRunnable: 'not yet' },
-  { number: 895, name: 'BASE64 ENCODE', notRunnable: 'not yet' },
-  { number: 896, name: 'BASE64 DECODE', notRunnable: 'not yet' },
+  {
+    number: 895,
+    name: 'BASE64 ENCODE',
+    signature: '(toEncode: any; ...encodedStar: any)',
+    writes: [0, 1],
+    impl: (_rt, ...all) => base64Command('BASE64 ENCODE', all, encode),
+  },
+  {
+    number: 896,
+    name: 'BASE64 DECODE',
+    signature: '(toDecode: any; ...decodedStar: any)',
+    writes: [0, 1],
+    impl: (_rt, ...all) => base64Command('BASE64 DECODE', all, decode),
+  },
 ]

@@ -114,6 +114,20 @@ export const ERRORS = {
   ),
   /** A project method that does not exist. */
   ProjectMethodNotFound: spec(-10508, RUNTIME_SIGNATURE, 'Project method not found: {name}'),
+  /** `Generate`/`Verify password hash` given an algorithm, or a hash, other than bcrypt. */
+  PasswordHashAlgorithm: spec(850, RUNTIME_SIGNATURE, 'Password-hash: Unsupported algorithm.'),
+  /** `Verify password hash` given a bcrypt hash that is not well formed. */
+  PasswordHashConsistency: spec(
+    851,
+    RUNTIME_SIGNATURE,
+    'Password-hash: Consistency check failure.',
+  ),
+  /** `Generate password hash` given a cost outside 4 to 31. */
+  PasswordHashCost: spec(
+    852,
+    RUNTIME_SIGNATURE,
+    'Password-hash: Unavailable bcrypt cost parameter, please provide a value between 4 and 31.',
+  ),
   /** `ASSERT` on a false expression. */
   AssertFailed: spec(-10518, RUNTIME_SIGNATURE, 'Assert failed: {assertion}'),
 } as const satisfies Record<string, ErrorSpec>
