@@ -17,7 +17,7 @@ import {
   type ValueType,
 } from '@entistore/core'
 import { FileError, readJsonFile } from './load-files.js'
-import { sourceOf, type ModelSource } from './commands/command.js'
+import { sourceOf, type ModelSource } from './model-source.js'
 
 /**
  * How each value type is written in the generated file: the stored form, as `ValueTypes` of

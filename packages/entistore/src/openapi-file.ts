@@ -7,7 +7,7 @@
 import { writeOutput } from './output-file.js'
 import { openApiDocument } from '@entistore/rest'
 import { loadDatastoreFiles } from './load-files.js'
-import { sourceOf, type ModelSource } from './commands/command.js'
+import { sourceOf, type ModelSource } from './model-source.js'
 
 export type OpenApiCommandOptions = ModelSource & {
   readonly functions?: string | undefined

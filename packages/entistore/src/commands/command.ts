@@ -8,6 +8,7 @@
  * is most of a start's time.
  */
 import type { ParseArgsConfig } from 'node:util'
+import type { ModelSource } from '../model-source.js'
 import type { CliIo } from './cli-io.js'
 
 export type Options = NonNullable<ParseArgsConfig['options']>
@@ -88,9 +89,6 @@ export function withBareValues(
   return out
 }
 
-/** Where a command's model comes from: a model file, or a 4D project folder (`--project`). */
-export type ModelSource = { readonly model: string } | { readonly project: string }
-
 /**
  * The `--model` or `--project` of `values` (a command that takes either, as `serve` does): one of
  * them is required, and not both.
@@ -103,9 +101,6 @@ export function modelSource(values: Values): ModelSource {
   if (typeof model !== 'string') throw new UsageError('--model or --project <folder> is required')
   return { model }
 }
-
-/** The file or folder the model comes from, for messages. */
-export const sourceOf = (s: ModelSource): string => ('project' in s ? s.project : s.model)
 
 /** The text `--help` gives `--project` in the commands that take it instead of `--model`. */
 export const PROJECT_HELP = `  --project     a 4D project folder (its Project folder, or the one that holds it) instead of
