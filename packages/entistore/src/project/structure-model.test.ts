@@ -4,7 +4,7 @@
  * Customer.notes) and Alpha lengths (limiting_length: Agency.name 80, Car.plate 12).
  */
 import { describe, expect, it } from 'vitest'
-import { RENTAL, served, type Json } from './four-d-rest.fixture.js'
+import { projectCopy, RENTAL, served, type Json } from './four-d-rest.fixture.js'
 
 const ADA = '3F2504E04F8911D39A0C0305E82C3301'
 const EMPTY_NOTES = '6BA7B8109DAD11D180B400C04FD430C8'
@@ -34,13 +34,14 @@ describe('"Map NULL values to blank values" (never_null) over REST', () => {
   })
 })
 
+const tooLong = (value: string, attribute: string, max: number, dc: string): string =>
+  `The value "${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not valid for the "${attribute}" attribute (string) of the "${dc}" dataclass: longer than the attribute's ${max} characters`
+
 describe('Alpha lengths (limiting_length) over REST', () => {
   const refused = (reply: { status: number; json: Json }): unknown[] => {
     const error = (reply.json.__ERROR as Json[] | undefined)?.[0]
     return [reply.status, error?.errCode, error?.message]
   }
-  const tooLong = (value: string, attribute: string, max: number, dc: string): string =>
-    `The value "${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not valid for the "${attribute}" attribute (string) of the "${dc}" dataclass: longer than the attribute's ${max} characters`
 
   it('refuses a longer value with 1570, and keeps the entity as it was', async () => {
     const post = await rental()
@@ -83,5 +84,33 @@ describe('Alpha lengths (limiting_length) over REST', () => {
     expect(JSON.stringify(second)).toContain("longer than the attribute's 12 characters")
     const car2 = (await get('Car(2)')).json
     expect([car2.plate, car2.color]).toEqual(['EF-456-GH', 'grey'])
+  })
+
+  it("refuses it to the project's 4D code too: save() raises 1570, nothing written", async () => {
+    const project = projectCopy(RENTAL, {
+      'Project/Sources/Classes/Agency.4dm': [
+        'Class extends DataClass',
+        '',
+        'exposed Function rename($name : Text) : Object',
+        '\tvar $agency : cs.AgencyEntity',
+        '\t$agency:=This.get(1)',
+        '\t$agency.name:=$name',
+        '\t$agency.city:="Nice"',
+        '\treturn $agency.save()',
+        '',
+      ].join('\n'),
+    })
+    const post = await served(project, { data: `${project}/csv` })
+    const get = post.client().get
+    // As a null in a not-null field: a 4D error at the save (a Try catches it), with its stack.
+    const reply = await post('Agency/rename', [LONG_NAME])
+    expect(reply.status).toBe(422)
+    expect((reply.json.__ERROR as Json[]).map((e) => [e.errCode, e.message])).toEqual([
+      [1570, tooLong(LONG_NAME, 'name', 80, 'Agency')],
+      [9100, 'Error in Agency.rename, line 8 of Sources/Classes/Agency.4dm'],
+    ])
+    const agency = (await get('Agency(1)')).json
+    expect([agency.name, agency.city]).toEqual(['Lyon Part-Dieu', 'Lyon'])
+    expect(((await post('Agency/rename', ['Lyon 2'])).json.result as Json).success).toBe(true)
   })
 })
