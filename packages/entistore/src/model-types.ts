@@ -8,9 +8,9 @@
  */
 import { writeOutput } from './output-file.js'
 import {
-  blankValue,
   DatastoreError,
   loadModel,
+  readsNull,
   type AttributeDef,
   type DataClassDef,
   type SchemaDef,
@@ -56,8 +56,7 @@ const quote = (name: string): string => `'${name}'`
 function attributeType(schema: SchemaDef, dc: DataClassDef, attr: AttributeDef): string {
   switch (attr.kind) {
     case 'storage':
-      // Never null: the key, a not-null attribute, and one that stores a blank for null.
-      return attr === dc.key || attr.notNull || (attr.neverNull && blankValue(attr.type) !== null)
+      return attr === dc.key || !readsNull(attr)
         ? TS_TYPES[attr.type]
         : `${TS_TYPES[attr.type]} | null`
     case 'relatedEntity':

@@ -246,6 +246,14 @@ export function blankValue(type: ValueType): StoredValue {
   }
 }
 
+/**
+ * Whether a storage attribute may read null: not when it refuses null (`notNull`), nor when it
+ * stores a blank for it (`neverNull` on a type with a blank). The key, never null, is the
+ * caller's to know.
+ */
+export const readsNull = (attr: CoercionTarget): boolean =>
+  !attr.notNull && !(attr.neverNull === true && blankValue(attr.type) !== null)
+
 /** Coerces a value for a storage attribute, also enforcing not-null, blank for null and length. */
 export function coerceForAttribute(attr: CoercionTarget, raw: unknown): StoredValue {
   let v = attr.vector ? coerceVector(raw) : coerceToType(attr.type, raw, attr.dateOnly)

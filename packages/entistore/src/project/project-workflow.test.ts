@@ -39,9 +39,18 @@ describe('entistore openapi --project', () => {
   it("describes the project's REST interface with its class functions", async () => {
     const r = await runCli(['openapi', '--project', RENTAL])
     expect(r.code).toBe(0)
-    const paths = Object.keys((JSON.parse(r.out.join('\n')) as { paths: object }).paths)
+    const doc = JSON.parse(r.out.join('\n')) as {
+      paths: object
+      components: { schemas: Record<string, { properties: Record<string, object> }> }
+    }
+    const paths = Object.keys(doc.paths)
     expect(paths).toContain('/rest/Customer')
     expect(paths.filter((p) => p.endsWith('/sayHello'))).toHaveLength(1)
+    // An Alpha's length is the schema's maxLength; a never_null field reads no null.
+    const { Agency, Customer } = doc.components.schemas
+    expect(Agency!.properties.name).toMatchObject({ type: 'string', maxLength: 80 })
+    expect(Customer!.properties.notes).toMatchObject({ type: 'string' })
+    expect(Agency!.properties.phone).toMatchObject({ type: ['string', 'null'], maxLength: 20 })
   })
 })
 
