@@ -232,7 +232,7 @@ export type {
 } from './schema/definitions.js'
 
 // Values
-export { coerceToType, normalizeUuid } from './values/coerce.js'
+export { blankValue, coerceToType, normalizeUuid, readsNull } from './values/coerce.js'
 export { Vector, VectorError, type VectorMetric } from './values/vector.js'
 export {
   NearestIndexes,

@@ -340,9 +340,9 @@ describe('help: the commands, and each command its own', () => {
       ['--functions, -f', '--watch, -w', '--save', '--delay', '--fail-rate', '--seed', '--workers'],
     ],
     ['clone', ['--out,  -o', '--user', '--password', '--page-size']],
-    ['types', ['--model, -m', '--out,  -o']],
+    ['types', ['--model, -m', '--project', '--out,  -o']],
     ['model', ['--from', '--out,  -o', '--force']],
-    ['openapi', ['--model, -m', '--functions, -f', '--out,  -o']],
+    ['openapi', ['--model, -m', '--project', '--functions, -f', '--out,  -o']],
   ])("prints %s's own help for --help, -h and help <command>", async (name, options) => {
     const help = (await run([name, '--help'])).out
     expect(help).toHaveLength(1)
@@ -453,7 +453,8 @@ describe('usage errors: one line, then where the options are (exit code 2)', () 
       '--persist and --watch cannot go together',
     ],
     [['clone', '--out', 'd'], 'clone needs the URL of a server'],
-    [['types'], '--model is required'],
+    [['types'], '--model or --project <folder> is required'],
+    [['types', '-m', 'm.json', '--project', 'p'], '--model and --project cannot go together'],
   ])('says %j in two lines', async (argv, message) => {
     const { code, err } = await run(argv)
     expect(code).toBe(2)
@@ -634,7 +635,7 @@ describe('entistore types', () => {
   it('needs --model (exit 2) and names a model it cannot read (exit 1)', async () => {
     const missing = await run(['types'])
     expect(missing.code).toBe(2)
-    expect(missing.err[0]).toBe('entistore: --model is required')
+    expect(missing.err[0]).toBe('entistore: --model or --project <folder> is required')
     const bad = await run(['types', '--model', file('bad-model.json', '{"dataClasses": [')])
     expect(bad.code).toBe(1)
     expect(bad.err[0]).toMatch(/^entistore: .*bad-model\.json:1:\d+/)

@@ -205,16 +205,7 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   // dump, in the form --save writes (related keys of their target's key type, as the loader read
   // them from the wire's `__deferred`).
   loading(client, () => load.commit())
-  await mkdir(options.out, { recursive: true })
-  const modelFile = join(options.out, 'model.json')
-  const dataFile = join(options.out, 'data.json')
-  await writeFileAtomic(modelFile, `${JSON.stringify(model, null, 2)}\n`)
-  const view = openStoreView(copy)
-  try {
-    await writeDataFile(dataFile, view)
-  } finally {
-    view.release()
-  }
+  const { modelFile, dataFile } = await writeCopy(options.out, model, copy)
   return {
     name: model.__NAME ?? 'entistore',
     base: client.base,
@@ -224,6 +215,28 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
     modelFile,
     dataFile,
   }
+}
+
+/**
+ * Writes `model` and the rows of `copy` as `model.json` and `data.json` in `out` (created if
+ * needed): the files `serve --model --data` loads.
+ */
+export async function writeCopy(
+  out: string,
+  model: ModelJson,
+  copy: Datastore,
+): Promise<{ modelFile: string; dataFile: string }> {
+  await mkdir(out, { recursive: true })
+  const modelFile = join(out, 'model.json')
+  const dataFile = join(out, 'data.json')
+  await writeFileAtomic(modelFile, `${JSON.stringify(model, null, 2)}\n`)
+  const view = openStoreView(copy)
+  try {
+    await writeDataFile(dataFile, view)
+  } finally {
+    view.release()
+  }
+  return { modelFile, dataFile }
 }
 
 /** `step` of loading the copy, a refusal said as the copy of the server that would not load. */

@@ -27,10 +27,27 @@ import { serve, type RunningServer, type ServeOptions } from './serve.js'
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */
 export type FixtureModel = Parameters<typeof createDatastore>[0]
 
-export interface FixtureOptions {
-  /** The model: a model file's path (JSON, the `$catalog/$all` shape), or the model itself. */
-  readonly model: string | FixtureModel
-  /** The initial data: a data file's path, or `{ "<DataClass>": [ {...}, ... ] }`. @default none */
+/** Where a fixture's model comes from: a model (file or object), or a 4D project folder. */
+export type FixtureSource =
+  | {
+      /** The model: a model file's path (JSON, the `$catalog/$all` shape), or the model itself. */
+      readonly model: string | FixtureModel
+      readonly project?: undefined
+    }
+  | {
+      /**
+       * A 4D project folder (its `Project` folder, or the one that holds it), as `entistore serve
+       * --project` serves it: its structure, its class files' 4D code running, its roles.json.
+       */
+      readonly project: string
+      readonly model?: undefined
+    }
+
+export type FixtureOptions = FixtureSource & {
+  /**
+   * The initial data: a data file's path, or `{ "<DataClass>": [ {...}, ... ] }`; with `project`,
+   * also a folder of CSV files, as `serve --project --data`. @default none
+   */
   readonly data?: string | DataFile
   /** Where time comes from (a `ManualClock` in tests). @default the system clock */
   readonly clock?: Clock
@@ -39,6 +56,11 @@ export interface FixtureOptions {
    * whose default export gives them (as `entistore serve --functions`). @default none
    */
   readonly functions?: FunctionsSource
+  /**
+   * With `project`: what the project holds that Entistore does not serve as 4D would, one line
+   * each (serve's start-up lines). @default none: not said
+   */
+  readonly onNote?: (note: string) => void
 }
 
 export interface ResetOptions {
@@ -93,6 +115,7 @@ export type CreateFixtureOptions = FixtureOptions & RestHandlerOptions
  *
  * @example
  * const fx = await startFixture({ model: 'model.json', data: 'data.json' })
+ * // or a 4D project with its CSV data: startFixture({ project: 'MyApp', data: 'MyApp/csv' })
  * beforeEach(() => fx.reset()); afterAll(() => fx.close())
  * await fetch(`${fx.url}/rest/Employee(3)`)
  */
@@ -146,24 +169,30 @@ async function loadFixture(options: FixtureOptions): Promise<FixtureBase> {
 }
 
 async function loadDatastore(options: FixtureOptions): Promise<DatastoreWith<string>> {
-  const { model, data, clock, functions } = options
-  if (model === undefined || model === null)
-    throw new TypeError('fixture: `model` is required (a model file path or a model object)')
-  if (typeof model === 'string') {
+  const { model, project, data, clock, functions, onNote } = options
+  if (project !== undefined && model !== undefined)
+    throw new TypeError('fixture: give `model` or `project`, not both')
+  if ((model === undefined || model === null) && project === undefined)
+    throw new TypeError(
+      'fixture: `model` is required (a model file path or a model object), or `project` (a 4D project folder)',
+    )
+  if (typeof model === 'string' || project !== undefined) {
+    // Files, as `entistore serve` loads them (a project: as `serve --project`).
     const ds = await loadDatastoreFiles({
-      model,
+      ...(project === undefined ? { model: model as string } : { project }),
       ...(typeof data === 'string' ? { data } : {}),
       ...(clock ? { clock } : {}),
       ...(functions === undefined ? {} : { functions }),
+      ...(onNote === undefined ? {} : { onNote }),
     })
     if (data !== undefined && typeof data !== 'string') ds.loadData(data)
     return ds
   }
   const defs =
-    typeof functions === 'string' ? await importFunctions(functions, { model }) : functions
+    typeof functions === 'string' ? await importFunctions(functions, { model: model! }) : functions
   let ds: DatastoreWith<string>
   try {
-    ds = createDatastore<string>(model, {
+    ds = createDatastore<string>(model!, {
       ...(clock ? { clock } : {}),
       ...(defs === undefined ? {} : { functions: defs }),
     })

@@ -29,6 +29,7 @@ export type {
   FixtureBase,
   FixtureModel,
   FixtureOptions,
+  FixtureSource,
   InProcessFixture,
   ResetOptions,
   ServedFixture,

@@ -10,12 +10,14 @@ import { writeOutput } from './output-file.js'
 import {
   DatastoreError,
   loadModel,
+  readsNull,
   type AttributeDef,
   type DataClassDef,
   type SchemaDef,
   type ValueType,
 } from '@entistore/core'
 import { FileError, readJsonFile } from './load-files.js'
+import { sourceOf, type ModelSource } from './model-source.js'
 
 /**
  * How each value type is written in the generated file: the stored form, as `ValueTypes` of
@@ -54,7 +56,9 @@ const quote = (name: string): string => `'${name}'`
 function attributeType(schema: SchemaDef, dc: DataClassDef, attr: AttributeDef): string {
   switch (attr.kind) {
     case 'storage':
-      return attr === dc.key || attr.notNull ? TS_TYPES[attr.type] : `${TS_TYPES[attr.type]} | null`
+      return attr === dc.key || !readsNull(attr)
+        ? TS_TYPES[attr.type]
+        : `${TS_TYPES[attr.type]} | null`
     case 'relatedEntity':
       return `entistore.RelatedEntity<${quote(attr.target)}>`
     case 'relatedEntities':
@@ -84,6 +88,8 @@ function aliasType(schema: SchemaDef, dc: DataClassDef, path: readonly string[])
 export interface RenderOptions {
   /** Where the model came from, named in the header so a reader knows what to run again. */
   readonly source?: string
+  /** The source is a 4D project folder (`--project`), not a model file. */
+  readonly project?: boolean
 }
 
 /**
@@ -95,7 +101,7 @@ export interface RenderOptions {
  */
 export function renderModelTypes(model: unknown, options: RenderOptions = {}): string {
   const schema = loadModel(model)
-  const command = `entistore types --model ${options.source ?? '<model.json>'}`
+  const command = `entistore types ${options.project ? '--project' : '--model'} ${options.source ?? '<model.json>'}`
   const out: string[] = [
     `// The types of the model "${schema.name}", written by \`${command}\`.`,
     '// Do not edit: run the command again when the model changes. See docs/typed-models.md.',
@@ -134,12 +140,8 @@ export function renderModelTypes(model: unknown, options: RenderOptions = {}): s
   return `${out.join('\n')}\n`
 }
 
-export interface TypesCommandOptions {
-  /** The JSON model file. */
-  readonly model: string
-  /** Where to write the types; without it they go to `io.out`. */
-  readonly out?: string
-}
+/** The JSON model file or the 4D project folder, and where to write the types (else `io.out`). */
+export type TypesCommandOptions = ModelSource & { readonly out?: string | undefined }
 
 /**
  * `entistore types --model model.json [--out file]`: reads the model, renders its types, writes
@@ -150,12 +152,18 @@ export async function runTypesCommand(
   options: TypesCommandOptions,
   io: { out(line: string): void },
 ): Promise<void> {
-  const model = await readJsonFile(options.model, 'model')
+  const source = sourceOf(options)
+  // A project's model is the one serve --project serves (load-project.ts reads it, and names the
+  // file of a mistake); its notes are serve's to say.
+  const model =
+    'project' in options
+      ? (await (await import('./project/load-project.js')).loadProject(options.project)).model
+      : await readJsonFile(options.model, 'model')
   let text: string
   try {
-    text = renderModelTypes(model, { source: options.model })
+    text = renderModelTypes(model, { source, project: 'project' in options })
   } catch (e) {
-    if (DatastoreError.is(e)) throw new FileError(options.model, e.message, { cause: e })
+    if (DatastoreError.is(e)) throw new FileError(source, e.message, { cause: e })
     throw e
   }
   await writeOutput(
@@ -163,7 +171,7 @@ export async function runTypesCommand(
     {
       out: options.out,
       what: 'the types',
-      written: `Wrote the types of ${options.model} to ${options.out}`,
+      written: `Wrote the types of ${source} to ${options.out}`,
     },
     io,
   )

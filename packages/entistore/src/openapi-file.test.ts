@@ -37,7 +37,10 @@ describe('entistore openapi', () => {
     expect(await run(['openapi'])).toEqual({
       code: 2,
       out: [],
-      err: ['entistore: --model is required', "run 'entistore openapi --help' for its options"],
+      err: [
+        'entistore: --model or --project <folder> is required',
+        "run 'entistore openapi --help' for its options",
+      ],
     })
     const bad = join(dir, 'bad.js')
     writeFileSync(bad, 'export default { dataClasses: { Nope: {} } }\n')

@@ -7,9 +7,9 @@
 import { writeOutput } from './output-file.js'
 import { openApiDocument } from '@entistore/rest'
 import { loadDatastoreFiles } from './load-files.js'
+import { sourceOf, type ModelSource } from './model-source.js'
 
-export interface OpenApiCommandOptions {
-  readonly model: string
+export type OpenApiCommandOptions = ModelSource & {
   readonly functions?: string | undefined
   readonly out?: string | undefined
 }
@@ -18,8 +18,9 @@ export async function runOpenApiCommand(
   options: OpenApiCommandOptions,
   io: { out(line: string): void },
 ): Promise<void> {
+  // A project's notes are serve's start-up lines: the description is what is written here.
   const ds = await loadDatastoreFiles({
-    model: options.model,
+    ...('project' in options ? { project: options.project } : { model: options.model }),
     ...(options.functions === undefined ? {} : { functions: options.functions }),
   })
   const text = `${JSON.stringify(openApiDocument(ds), null, 2)}\n`
@@ -28,7 +29,7 @@ export async function runOpenApiCommand(
     {
       out: options.out,
       what: 'the description',
-      written: `Wrote the OpenAPI description of ${options.model} to ${options.out}`,
+      written: `Wrote the OpenAPI description of ${sourceOf(options)} to ${options.out}`,
     },
     io,
   )

@@ -121,6 +121,10 @@ export interface StorageAttributeDef extends AttributeCommon {
   readonly identifying: boolean
   /** For `date`: true stores the day only (4D's default). */
   readonly dateOnly: boolean
+  /** For `string`: the most characters a value may have (the model's `maxLength`). */
+  readonly maxLength?: number
+  /** The model's `never_null`: null is stored as the type's blank value (see `blankValue`). */
+  readonly neverNull?: boolean
   /** True for the slot Entistore adds to hold a relation's key when the model names no foreignKey. */
   readonly implicit: boolean
   /**

@@ -181,6 +181,19 @@ describe('loadModel defaults', () => {
     expect(attr<StorageAttributeDef>(s, 'Thing', 's').dateOnly).toBe(false)
   })
 
+  it('gives a string attribute its maxLength and any storage attribute never_null, as read', () => {
+    const s = loadModel(
+      thing(
+        { name: 'code', type: 'string', maxLength: 8, never_null: true },
+        { name: 'plain', type: 'string' },
+      ),
+    )
+    const code = attr<StorageAttributeDef>(s, 'Thing', 'code')
+    expect([code.maxLength, code.neverNull, code.extra]).toEqual([8, true, {}])
+    const plain = attr<StorageAttributeDef>(s, 'Thing', 'plain')
+    expect([plain.maxLength, plain.neverNull]).toEqual([undefined, undefined])
+  })
+
   it('keeps catalog fields it does not interpret as extra, on attributes and dataclasses', () => {
     const s = loadModel({
       dataClasses: [
@@ -1059,6 +1072,23 @@ describe('loadModel rejects bad models with InvalidModel (9020)', () => {
       options: { calculated: { Thing: { c: { get: () => 1, query: 3 } as never } } },
       message:
         'dataclass "Thing" attribute "c": "query" of its functions must be a function, not number',
+    },
+    {
+      what: 'a maxLength on an attribute that is not a string',
+      model: thing({ name: 'n', type: 'long', maxLength: 3 }),
+      message:
+        'dataclass "Thing" attribute "n": "maxLength" must be a positive integer, on a string attribute',
+    },
+    {
+      what: 'a maxLength of 0',
+      model: thing({ name: 's', type: 'string', maxLength: 0 }),
+      message:
+        'dataclass "Thing" attribute "s": "maxLength" must be a positive integer, on a string attribute',
+    },
+    {
+      what: 'a never_null that is not a boolean',
+      model: thing({ name: 's', type: 'string', never_null: 'yes' }),
+      message: 'dataclass "Thing" attribute "s": "never_null" must be a boolean, got "yes"',
     },
     {
       what: 'a computed attribute with a misspelt function',

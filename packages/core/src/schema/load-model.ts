@@ -107,6 +107,8 @@ const ATTRIBUTE_FIELDS = new Set([
   'foreignKey',
   'inverseName',
   'dateOnly',
+  'maxLength',
+  'never_null',
 ])
 
 // Names become object keys and URL segments: letters, digits and underscores, not starting with a
@@ -375,6 +377,7 @@ function draftDataClass(raw: RawClass, options: LoadModelOptions): Draft {
       'readOnly',
       'reversePath',
       'dateOnly',
+      'never_null',
     ] as const) {
       optional<boolean>(at, a, f, 'boolean')
     }
@@ -422,6 +425,12 @@ function draftAttribute(
       if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid')
         invalid(at, `autosequence needs a numeric or uuid type, not ${type}`)
       const vector = isVectorClass(at, type, attr.classID)
+      const maxLength = optional<number>(at, attr, 'maxLength', 'number')
+      if (
+        maxLength !== undefined &&
+        (type !== 'string' || !(Number.isInteger(maxLength) && maxLength > 0))
+      )
+        invalid(at, '"maxLength" must be a positive integer, on a string attribute')
       return Object.freeze<StorageAttributeDef>({
         ...common,
         kind,
@@ -436,6 +445,8 @@ function draftAttribute(
         dateOnly: type === 'date' ? (attr.dateOnly ?? true) : false,
         implicit: false,
         ...(vector ? { vector } : {}),
+        ...(maxLength === undefined ? {} : { maxLength }),
+        ...(attr.never_null ? { neverNull: true } : {}),
       })
     }
     case 'calculated': {

@@ -47,6 +47,8 @@ export type StorageOptions = Pick<
   | 'exposed'
   | 'scope'
   | 'dateOnly'
+  | 'maxLength'
+  | 'never_null'
 >
 
 // `A` plus one attribute, flattened so that editors show one object type.

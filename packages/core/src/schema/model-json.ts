@@ -52,6 +52,16 @@ export interface AttributeJsonBase {
   inverseName?: string
   /** Entistore extension for `date` attributes: `false` keeps the time of day. @default true */
   dateOnly?: boolean
+  /**
+   * Entistore extension for `string` attributes: the most characters a value may have (4D's Alpha
+   * field length, `limiting_length` in a structure file); a longer value is refused (1570).
+   */
+  maxLength?: number
+  /**
+   * Entistore extension, 4D's "Map NULL values to blank values" (`never_null` in a structure file):
+   * null is stored as the type's blank value (`""`, `0`, `false`), so the attribute never reads null.
+   */
+  never_null?: boolean
   [extra: string]: unknown
 }
 

@@ -7,6 +7,7 @@ import { datastoreError, fail } from '../errors/datastore-error.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import {
   CoercionError,
+  blankValue,
   coerceForAttribute,
   describeValue,
   type StoredValue,
@@ -243,6 +244,8 @@ export function fillNewRow(
         // A row of a tracked dataclass loaded without a stamp: changed before any sync (4D gives
         // the rows of a table it starts tracking 0 too), so `__GlobalStamp >= 0` lists them all.
         v = 0
+      } else if (attr.neverNull && (v = blankValue(attr.type)) !== null) {
+        // 4D's "Map NULL values to blank values": a value not given is the type's blank.
       } else if (attr.notNull && attr !== dc.key) {
         fail(
           'InvalidAttributeValue',

@@ -347,8 +347,10 @@ class RowReader {
     at: Locate,
     position: number = this.#table.positionOf(attr.name)!,
   ): void {
+    // The exact form needs no conversion, but a length to check still does.
     const v =
-      coerceExact(attr.type, raw) ?? coerceAt(this.#dc, attr, raw, at, label, coerceFileValue)
+      (attr.maxLength === undefined ? coerceExact(attr.type, raw) : undefined) ??
+      coerceAt(this.#dc, attr, raw, at, label, coerceFileValue)
     const previous = values[position]
     if (previous !== undefined && previous !== v)
       bad(at(label), `conflicts with the value given for "${attr.name}"`)

@@ -325,6 +325,13 @@ describe('coerceForAttribute', () => {
           { name: 'required', type: 'string', not_null: true },
           { name: 'optional', type: 'string' },
           { name: 'stamp', type: 'date', dateOnly: false },
+          { name: 'code', type: 'string', maxLength: 3 },
+          { name: 'note', type: 'string', never_null: true },
+          { name: 'count', type: 'long', never_null: true },
+          { name: 'hours', type: 'duration', never_null: true },
+          { name: 'flag', type: 'bool', never_null: true },
+          { name: 'day', type: 'date', never_null: true },
+          { name: 'both', type: 'string', never_null: true, maxLength: 2, not_null: true },
         ],
       },
     ],
@@ -338,6 +345,29 @@ describe('coerceForAttribute', () => {
     )
     expect(coerceForAttribute(attr('optional'), null)).toBeNull()
     expect(coerceForAttribute(attr('required'), '')).toBe('')
+  })
+
+  it('refuses a text longer than maxLength, counting characters as 4D does (code points)', () => {
+    expect(coerceForAttribute(attr('code'), 'abc')).toBe('abc')
+    expect(coerceForAttribute(attr('code'), '😀😀😀')).toBe('😀😀😀')
+    expect(() => coerceForAttribute(attr('code'), 'abcd')).toThrow(
+      new CoercionError("longer than the attribute's 3 characters"),
+    )
+    // A number given for a string is checked as the text it becomes.
+    expect(() => coerceForAttribute(attr('code'), 1234)).toThrow(CoercionError)
+    expect(coerceForAttribute(attr('code'), null)).toBeNull()
+  })
+
+  it('stores the blank value of the type for null where the model maps null to blank', () => {
+    expect(coerceForAttribute(attr('note'), null)).toBe('')
+    expect(coerceForAttribute(attr('count'), undefined)).toBe(0)
+    expect(coerceForAttribute(attr('hours'), null)).toBe(0)
+    expect(coerceForAttribute(attr('flag'), null)).toBe(false)
+    // The null date is a date's blank: stored as null, as JSON writes it.
+    expect(coerceForAttribute(attr('day'), null)).toBeNull()
+    // Blank before not-null: 4D's structure editor never has both, a model may.
+    expect(coerceForAttribute(attr('both'), null)).toBe('')
+    expect(coerceForAttribute(attr('note'), 'x')).toBe('x')
   })
 
   it("follows the attribute's dateOnly setting", () => {

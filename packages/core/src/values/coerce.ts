@@ -216,13 +216,59 @@ export interface CoercionTarget {
   readonly notNull: boolean
   /** An object attribute restricted to 4D.Vector (its catalog `classID`). */
   readonly vector?: boolean
+  /** For a string: the most characters (code points) a value may have. */
+  readonly maxLength?: number
+  /** 4D's "Map NULL values to blank values": null is stored as `blankValue(type)`. */
+  readonly neverNull?: boolean
 }
 
-/** Coerces a value for a storage attribute, also enforcing not-null. */
+/**
+ * The blank value 4D stores for a null in a field that maps null to blank: the empty text, 0 for
+ * numbers and times, false. Null for the other types: a date's blank is 4D's null date, which
+ * Entistore stores as null (JSON's form of it), and 4D has no blank for UUID, object, picture or
+ * BLOB fields here (see docs/compat.md).
+ */
+export function blankValue(type: ValueType): StoredValue {
+  switch (type) {
+    case 'string':
+      return ''
+    case 'bool':
+      return false
+    case 'byte':
+    case 'word':
+    case 'long':
+    case 'long64':
+    case 'number':
+    case 'duration':
+      return 0
+    default:
+      return null
+  }
+}
+
+/**
+ * Whether a storage attribute may read null: not when it refuses null (`notNull`), nor when it
+ * stores a blank for it (`neverNull` on a type with a blank). The key, never null, is the
+ * caller's to know.
+ */
+export const readsNull = (attr: CoercionTarget): boolean =>
+  !attr.notNull && !(attr.neverNull === true && blankValue(attr.type) !== null)
+
+/** Coerces a value for a storage attribute, also enforcing not-null, blank for null and length. */
 export function coerceForAttribute(attr: CoercionTarget, raw: unknown): StoredValue {
-  const v = attr.vector ? coerceVector(raw) : coerceToType(attr.type, raw, attr.dateOnly)
-  if (v === null && attr.notNull) refuse('the attribute does not accept null')
+  let v = attr.vector ? coerceVector(raw) : coerceToType(attr.type, raw, attr.dateOnly)
+  if (v === null) {
+    if (attr.neverNull) v = blankValue(attr.type)
+    if (v === null && attr.notNull) refuse('the attribute does not accept null')
+  } else if (attr.maxLength !== undefined && typeof v === 'string') checkLength(v, attr.maxLength)
   return v
+}
+
+function checkLength(v: string, max: number): void {
+  // Characters as 4D counts them (code points); .length, counting UTF-16 units, is never fewer.
+  if (v.length <= max) return
+  let n = 0
+  for (const _ of v) if (++n > max) refuse(`longer than the attribute's ${max} characters`)
 }
 
 function coerceVector(raw: unknown): Vector | null {

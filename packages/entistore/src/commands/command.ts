@@ -8,6 +8,7 @@
  * is most of a start's time.
  */
 import type { ParseArgsConfig } from 'node:util'
+import type { ModelSource } from '../model-source.js'
 import type { CliIo } from './cli-io.js'
 
 export type Options = NonNullable<ParseArgsConfig['options']>
@@ -87,3 +88,20 @@ export function withBareValues(
   }
   return out
 }
+
+/**
+ * The `--model` or `--project` of `values` (a command that takes either, as `serve` does): one of
+ * them is required, and not both.
+ */
+export function modelSource(values: Values): ModelSource {
+  const { model, project } = values
+  if (typeof model === 'string' && typeof project === 'string')
+    throw new UsageError('--model and --project cannot go together: the project is the model')
+  if (typeof project === 'string') return { project }
+  if (typeof model !== 'string') throw new UsageError('--model or --project <folder> is required')
+  return { model }
+}
+
+/** The text `--help` gives `--project` in the commands that take it instead of `--model`. */
+export const PROJECT_HELP = `  --project     a 4D project folder (its Project folder, or the one that holds it) instead of
+                --model: its structure and class files, as serve --project reads them`

@@ -22,6 +22,7 @@ import { requestLogLine, type RequestLogEntry } from '../request-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-files.js'
 import { persistenceOf } from '../persist/create-datastore.js'
+import { ServedCode } from '../project/code-changes.js'
 import { projectFiles } from '../project/load-project.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
@@ -121,8 +122,9 @@ function filesLoader(
     eagerIndexes: o.eagerIndexes,
     ...io.datastoreOptions,
   }
+  const loadFiles = watchedCode(o, io, loadDatastoreFiles)
   const module = o.functions
-  if (module === undefined) return (how) => loadDatastoreFiles({ ...files, ...how })
+  if (module === undefined) return (how) => loadFiles({ ...files, ...how })
   let first = true
   let version = 0
   let imported: string | undefined
@@ -132,7 +134,27 @@ function filesLoader(
     if (!first && text !== imported) version++
     first = false
     imported = text
-    return loadDatastoreFiles({ ...files, ...how, functionsVersion: version })
+    return loadFiles({ ...files, ...how, functionsVersion: version })
+  }
+}
+
+/**
+ * `load` as `serve --project --watch` runs it: a reload whose 4D code has a syntax error the served
+ * code does not have fails (the last good version keeps running), and one that changes functions
+ * says which in one line (project/code-changes.ts). `load` itself otherwise.
+ */
+function watchedCode(
+  o: ServeCliOptions,
+  io: CliIo,
+  load: typeof loadDatastoreFiles,
+): typeof loadDatastoreFiles {
+  if (o.project === undefined || !o.watch) return load
+  const code = new ServedCode()
+  return async (options) => {
+    const ds = await load({ ...options, onProjectCode: (facts) => code.check(facts) })
+    const change = code.served()
+    if (change !== undefined) io.out(change)
+    return ds
   }
 }
 

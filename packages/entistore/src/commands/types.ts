@@ -1,16 +1,18 @@
 /**
- * @module `entistore types --model <model.json>`: the TypeScript types of a model. The reading of
- * its flags; model-types.ts writes them, imported when it runs.
+ * @module `entistore types --model <model.json>` (or `--project <folder>`): the TypeScript types
+ * of a model. The reading of its flags; model-types.ts writes them, imported when it runs.
  */
-import { noMorePositionals, UsageError, type Command } from './command.js'
+import { modelSource, noMorePositionals, PROJECT_HELP, type Command } from './command.js'
 
 const HELP = `Usage:
   entistore types --model <model.json> [--out <file.ts>]
+  entistore types --project <folder> [--out <file.ts>]
 
 Writes the TypeScript types of a model, for createDatastore<Model>() and its typed dataclasses.
 
 Options:
   --model, -m   the model to write TypeScript types for (the same file serve reads)
+${PROJECT_HELP}
   --out,  -o    the .ts file to write (default: print them)
   --help,  -h   this text
 
@@ -24,12 +26,12 @@ export const typesCommand: Command = {
   help: HELP,
   options: {
     model: { type: 'string', short: 'm' },
+    project: { type: 'string' },
     out: { type: 'string', short: 'o' },
   },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
-    if (values.model === undefined) throw new UsageError('--model is required')
-    const options = { model: values.model as string, out: values.out as string | undefined }
+    const options = { ...modelSource(values), out: values.out as string | undefined }
     return async (io) => {
       const { runTypesCommand } = await import('../model-types.js')
       await runTypesCommand(options, io)

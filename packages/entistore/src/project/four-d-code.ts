@@ -7,6 +7,7 @@
  */
 import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
+import { codeFacts, type CodeFacts } from './code-changes.js'
 
 /** What the 4D code gives a project's datastore. */
 export interface ProjectCode {
@@ -14,6 +15,8 @@ export interface ProjectCode {
   readonly functions: FunctionsDef<any>
   /** One line on the code's problems (`7 files of 4D code: no problem`); none without code. */
   readonly summary: string | undefined
+  /** Its functions' texts and its syntax errors, for `--watch` (code-changes.ts). */
+  readonly facts: CodeFacts
 }
 
 /**
@@ -38,7 +41,11 @@ export async function projectCode(
     report.files.length === 0
       ? undefined
       : `${fourD.checkSummary(report)}${fourD.wouldFail(report) ? ` (entistore check --project ${projectFolder} lists them)` : ''}`
-  return { functions: mergeFunctions(own, module), summary }
+  return {
+    functions: mergeFunctions(own, module),
+    summary,
+    facts: codeFacts(compiled, projectFolder),
+  }
 }
 
 type Group = Readonly<Record<string, unknown>> | undefined

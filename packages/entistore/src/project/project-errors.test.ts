@@ -211,15 +211,18 @@ describe('model --from-project', () => {
     expect(r.code).toBe(0)
     const model = JSON.parse(r.out.join('\n')) as {
       __NAME: string
-      dataClasses: { name: string }[]
+      dataClasses: { name: string; attributes: { name: string; maxLength?: number }[] }[]
     }
     expect([model.__NAME, model.dataClasses.map((d) => d.name)]).toEqual([
       'docsCompany',
       ['Employee', 'Company'],
     ])
-    expect(r.err).toEqual([
-      `entistore: ${DOCS}: Alpha lengths (limiting_length) are not enforced: Employee.firstname (255), Employee.lastname (255), Company.name (255)`,
-    ])
+    // The Alpha lengths are the model's maxLength: nothing this structure holds is left unsaid.
+    const lengths = model.dataClasses.flatMap((d) =>
+      d.attributes.filter((a) => a.maxLength).map((a) => `${d.name}.${a.name} ${a.maxLength}`),
+    )
+    expect(lengths).toEqual(['Employee.firstname 255', 'Employee.lastname 255', 'Company.name 255'])
+    expect(r.err).toEqual([])
   })
 
   it('refuses --from with --from-project', async () => {

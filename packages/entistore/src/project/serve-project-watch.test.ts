@@ -1,6 +1,8 @@
 /**
  * `serve --project --watch`: a change to the structure file, a class file or a CSV file is served
- * on the same port, and a structure file that no longer reads keeps the previous one served.
+ * on the same port, what a class file's change did to its functions is said in one line, and a
+ * structure file that no longer reads or a class file that no longer parses keeps the previous
+ * one served.
  * Each step waits for the reload it causes (no sleeps).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -67,6 +69,42 @@ describe('serve --project --watch', () => {
       await nextOutcome(s.reloads, (o) => o.kind === 'reloaded')
       const methods = (await getJson('$catalog/Company')).methods as Json[]
       expect(methods.map((m) => m.name)).toEqual(['hello'])
+      expect(s.out).toContain('4D code reloaded: added Company.hello')
+
+      // A function changed and one added: recompiled, and said in one line.
+      const classFile = join(sources, 'Classes', 'Company.4dm')
+      const hello = async (): Promise<unknown> =>
+        ((await (await fetch(`${s.url}/rest/Company/hello`, { method: 'POST' })).json()) as Json)
+          .result
+      writeFileSync(
+        classFile,
+        'Class extends DataClass\n\nexposed Function hello() : Text\n\treturn "hello"\n\n' +
+          'exposed Function bye() : Text\n\treturn "bye"\n',
+      )
+      await nextOutcome(s.reloads, (o) => o.kind === 'reloaded')
+      expect(s.out).toContain('4D code reloaded: added Company.bye; changed Company.hello')
+      expect(await hello()).toBe('hello')
+
+      // A class file saved half-written: the reload is refused at the line that does not parse,
+      // and the last good version still answers.
+      writeFileSync(
+        classFile,
+        'Class extends DataClass\n\nexposed Function hello() : Text\n\treturn "broken" +* )\n',
+      )
+      const broken = await nextOutcome(s.reloads, (o) => o.kind === 'failed')
+      expect(message(broken)).toMatch(new RegExp(`^${classFile}:4:\\d+: `))
+      expect(s.err.at(-1)).toMatch(
+        new RegExp(`^entistore: reload failed, still serving the previous data: ${classFile}:4:`),
+      )
+      expect(await hello()).toBe('hello')
+      // Mended: served again, what changed since the last good version said.
+      writeFileSync(
+        classFile,
+        'Class extends DataClass\n\nexposed Function hello() : Text\n\treturn "mended"\n',
+      )
+      await nextOutcome(s.reloads, (o) => o.kind === 'reloaded')
+      expect(s.out).toContain('4D code reloaded: changed Company.hello; removed Company.bye')
+      expect(await hello()).toBe('mended')
 
       // A row added to a CSV file.
       writeFileSync(join(csv, 'Company.csv'), 'ID,name,country\n1,Acme,FR\n2,Globex,US\n')

@@ -167,10 +167,7 @@ describe("serve --project with the structure of 4D's $catalog example", () => {
   })
 
   it('says nothing at start-up when the structure holds nothing Entistore cannot honour', () => {
-    // Alpha lengths are the one thing this structure holds that Entistore does not enforce.
-    expect(s.err).toEqual([
-      `entistore: ${DOCS}: Alpha lengths (limiting_length) are not enforced: Employee.firstname (255), Employee.lastname (255), Company.name (255)`,
-    ])
+    expect(s.err).toEqual([])
   })
 })
 
@@ -477,8 +474,6 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'relation integrity "delete" is not applied (a delete neither cascades nor is refused)',
       'relations to or from a table in the Trash are left out',
       'relations of a table that is not a dataclass are left out',
-      'Alpha lengths (limiting_length) are not enforced',
-      '"Map NULL values to blank values" (never_null) is not applied',
       'Float is served as number (a 64-bit real',
       'triggers are not run (on save and delete, no code of the structure runs)',
       'entity events of the class files are not run (give them as events in a --functions module)',

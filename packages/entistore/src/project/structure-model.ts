@@ -10,7 +10,7 @@
  * it is one note (`notes`), which `serve --project` writes on stderr at start-up. A name that two
  * attributes of one dataclass would take is a StructureError at the relation's place.
  */
-import type { AttributeJson, DataClassJson, ModelJson } from '@entistore/core'
+import { blankValue, type AttributeJson, type DataClassJson, type ModelJson } from '@entistore/core'
 import { FIELD_TYPES, restType } from './field-types.js'
 import {
   StructureError,
@@ -81,11 +81,11 @@ function storageAttribute(
   const type = restType(f.typeCode, f.storeAsUuid)!
   const differs = FIELD_TYPES.get(f.typeCode)!.differs
   if (differs !== undefined) notes.add(differs, where)
-  if (f.limitingLength !== undefined && type === 'string')
-    notes.add('Alpha lengths (limiting_length) are not enforced', `${where} (${f.limitingLength})`)
-  if (f.neverNull)
+  const maxLength = type === 'string' ? f.limitingLength : undefined
+  // A date's blank is the null date, stored as null: the other types without a blank are said.
+  if (f.neverNull && blankValue(type) === null && type !== 'date')
     notes.add(
-      '"Map NULL values to blank values" (never_null) is not applied: a missing value reads null',
+      '"Map NULL values to blank values" (never_null) has no blank for this type here: null stays null',
       where,
     )
   // autosequence numbers an integer; autogenerate makes a UUID: Entistore's `autosequence` does both.
@@ -114,6 +114,8 @@ function storageAttribute(
     ...(f === key ? { identifying: true } : {}),
     ...(classID === undefined ? {} : { classID }),
     ...(f.multiLine ? { multiLine: true } : {}),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    ...(f.neverNull ? { never_null: true } : {}),
   } as AttributeJson
 }
 

@@ -5,7 +5,13 @@
  * write takes it (core's values/coerce.ts: canonical forms, a picture as base64 or an upload's ID).
  * Pure: a model's definitions in, plain objects out.
  */
-import type { AttributeDef, DataClassDef, StorageAttributeDef, ValueType } from '@entistore/core'
+import {
+  readsNull,
+  type AttributeDef,
+  type DataClassDef,
+  type StorageAttributeDef,
+  type ValueType,
+} from '@entistore/core'
 
 /** A JSON Schema object, as the description holds it. */
 export type Schema = { readonly [keyword: string]: unknown }
@@ -42,11 +48,15 @@ const INTEGERS: Readonly<Partial<Record<ValueType, Schema>>> = {
   long64: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'int64'),
 }
 
-/** What a stored value of `type` is in a read (`dateOnly`, `vector`: the attribute's flags). */
-export function readValue(
-  type: ValueType,
-  flags: { readonly dateOnly?: boolean; readonly vector?: boolean } = {},
-): Schema {
+/** An attribute's flags that change its value's schema. */
+interface ValueFlags {
+  readonly dateOnly?: boolean
+  readonly vector?: boolean
+  readonly maxLength?: number
+}
+
+/** What a stored value of `type` is in a read (`dateOnly`, `vector`, `maxLength`: the attribute's flags). */
+export function readValue(type: ValueType, flags: ValueFlags = {}): Schema {
   switch (type) {
     case 'bool':
       return { type: 'boolean' }
@@ -60,7 +70,9 @@ export function readValue(
     case 'duration':
       return { type: 'number', description: 'a duration, in milliseconds' }
     case 'string':
-      return { type: 'string' }
+      return flags.maxLength === undefined
+        ? { type: 'string' }
+        : { type: 'string', maxLength: flags.maxLength }
     case 'uuid':
       return { type: 'string', pattern: '^[0-9A-F]{32}$' }
     case 'date':
@@ -87,10 +99,7 @@ export function readValue(
 }
 
 /** What a write takes for a value of `type`: the canonical forms (coerce.ts accepts a few more). */
-export function writeValue(
-  type: ValueType,
-  flags: { readonly dateOnly?: boolean; readonly vector?: boolean } = {},
-): Schema {
+export function writeValue(type: ValueType, flags: ValueFlags = {}): Schema {
   switch (type) {
     case 'duration':
       return {
@@ -122,10 +131,10 @@ export interface AttributeContext {
   readonly shown: (dataClass: string) => DataClassDef | undefined
 }
 
-/** A stored attribute's read form: null allowed unless the attribute is the key or not-null. */
+/** A stored attribute's read form: null allowed unless the attribute is the key or never reads it. */
 function storedRead(dc: DataClassDef, attr: StorageAttributeDef): Schema {
   const value = readValue(attr.type, attr)
-  return attr === dc.key || attr.notNull ? value : nullable(value)
+  return attr === dc.key || !readsNull(attr) ? value : nullable(value)
 }
 
 /**
