@@ -134,4 +134,32 @@ describe('mergeFunctions', () => {
     expect(merged.singletons!.S!.functions.t!.call).toBe(mod)
     expect(merged.singletons!.S!.session).toBe(true)
   })
+
+  it("gives a module's entity events and restrict the win by event, an attribute's by attribute", () => {
+    const code: FunctionsDef = {
+      dataClasses: {
+        Car: {
+          events: { saving: call, afterSave: call },
+          attributeEvents: { plate: { touched: call }, mileage: { validateSave: call } },
+          restrict: () => null,
+        },
+      },
+    }
+    const restrict = () => undefined
+    const merged = mergeFunctions(code, {
+      dataClasses: {
+        Car: {
+          events: { saving: mod },
+          attributeEvents: { plate: { validateSave: mod } },
+          restrict,
+        },
+      },
+    }).dataClasses!.Car!
+    expect(merged.events).toEqual({ saving: mod, afterSave: call })
+    expect(merged.attributeEvents).toEqual({
+      plate: { touched: call, validateSave: mod },
+      mileage: { validateSave: call },
+    })
+    expect(merged.restrict).toBe(restrict)
+  })
 })

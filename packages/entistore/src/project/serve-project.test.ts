@@ -481,7 +481,6 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       '"Map NULL values to blank values" (never_null) is not applied',
       'Float is served as number (a 64-bit real',
       'triggers are not run (on save and delete, no code of the structure runs)',
-      'entity events of the class files are not run (give them as events in a --functions module)',
       'ORDA classes of no dataclass served are left out',
       '7 files of 4D code',
     ])
