@@ -66,9 +66,8 @@ function datastore(note = NOTE): Datastore {
 
 /** The notes a session of `user` holding `privileges` sees. */
 function seen(ds: Datastore, user: string, privileges: string[]): unknown[] {
-  const session = ds.sessions.open()
-  ds.sessions.renew(session.id, { user: { name: user, privileges } })
-  return ds.actAs(ds.sessions.peek(session.id)!, () =>
+  const session = ds.sessions.renew(ds.sessions.open().id, { user: { name: user, privileges } })!
+  return ds.actAs(session, () =>
     ds
       .dataClass('Note')
       .all()

@@ -241,6 +241,26 @@ describe('sessions as 4D code sees them', () => {
   })
 })
 
+describe('forceLogin (roles.json) with an authentify written in 4D', () => {
+  it('lets a guest call authentify alone, then the session reads as its user', async () => {
+    const dir = projectCopy(PROJECT, {
+      'Project/Sources/roles.json': JSON.stringify({
+        forceLogin: true,
+        privileges: [{ privilege: 'reader' }, { privilege: 'admin' }],
+        roles: [{ role: 'Manager', privileges: ['admin'] }],
+        permissions: { allowed: [] },
+      }),
+    })
+    const post = await served(dir, { data: DATA })
+    const ada = post.client()
+    const refused = await ada.get('Note')
+    expect(refused.status).toBe(401)
+    expect((await ada.post('$catalog/who')).status).toBe(401)
+    await logIn(ada, 'ada')
+    expect((await ada.get('Note')).json.__COUNT).toBe(2)
+  })
+})
+
 describe('what cannot run here', () => {
   it("raises a 4D error naming the component or command, which 4D's Try/Catch catches", async () => {
     const post = await serve()

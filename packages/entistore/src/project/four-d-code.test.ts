@@ -136,11 +136,13 @@ describe('mergeFunctions', () => {
   })
 
   it("gives a module's entity events and restrict the win by event, an attribute's by attribute", () => {
+    const own = () => undefined
+    const given = () => undefined
     const code: FunctionsDef = {
       dataClasses: {
         Car: {
-          events: { saving: call, afterSave: call },
-          attributeEvents: { plate: { touched: call }, mileage: { validateSave: call } },
+          events: { saving: own, afterSave: own },
+          attributeEvents: { plate: { touched: own }, mileage: { validateSave: own } },
           restrict: () => null,
         },
       },
@@ -149,16 +151,16 @@ describe('mergeFunctions', () => {
     const merged = mergeFunctions(code, {
       dataClasses: {
         Car: {
-          events: { saving: mod },
-          attributeEvents: { plate: { validateSave: mod } },
+          events: { saving: given },
+          attributeEvents: { plate: { validateSave: given } },
           restrict,
         },
       },
     }).dataClasses!.Car!
-    expect(merged.events).toEqual({ saving: mod, afterSave: call })
+    expect(merged.events).toEqual({ saving: given, afterSave: own })
     expect(merged.attributeEvents).toEqual({
-      plate: { touched: call, validateSave: mod },
-      mileage: { validateSave: call },
+      plate: { touched: own, validateSave: given },
+      mileage: { validateSave: own },
     })
     expect(merged.restrict).toBe(restrict)
   })
