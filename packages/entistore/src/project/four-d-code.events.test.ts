@@ -266,13 +266,15 @@ describe('what cannot run here', () => {
     const post = await serve()
     const r = await post('$catalog/unavailable')
     expect(r.status).toBe(200)
-    const [component, command] = r.json.result
+    const [component, command, smtp, ui] = r.json.result
     expect(component).toEqual({
       errCode: 9424,
       componentSignature: 'enti',
       message: 'The component "AIKit" is not here: cs.AIKit.OpenAI cannot run',
     })
     expect(command.message).toContain('HTTP Request')
+    expect(smtp.message).toContain('SMTP New transporter')
+    expect(ui.message).toContain('ALERT')
   })
 
   it('fails a call that does not catch it with the error stack', async () => {

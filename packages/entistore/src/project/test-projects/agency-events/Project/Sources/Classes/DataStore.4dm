@@ -50,6 +50,16 @@ exposed Function unavailable() : Collection
 	Catch
 		$errors.push(Last errors[0])
 	End try
+	Try
+		var $smtp : Object:=SMTP New transporter({host: "smtp.example.com"})
+	Catch
+		$errors.push(Last errors[0])
+	End try
+	Try
+		ALERT("Saved")
+	Catch
+		$errors.push(Last errors[0])
+	End try
 	return $errors
 
 // The same component, not caught: the call fails with 4D's error stack.
