@@ -117,6 +117,32 @@ describe('entity events written in 4D, over REST', () => {
   })
 })
 
+describe('an entity event written in 4D that raises an error', () => {
+  it('fails the write with the 4D error stack, nothing written', async () => {
+    const dir = projectCopy(PROJECT, {
+      'Project/Sources/Classes/AgencyEntity.4dm': `Class extends Entity
+
+Function event saving($event : Object)
+\tthrow(88; "The vector service is down")
+`,
+    })
+    const post = await served(dir, { data: DATA })
+    const r = await post('Agency?$method=update', { __KEY: '1', __STAMP: 1, name: 'Lyon' })
+    expect(r.status).toBe(422)
+    expect(r.json.__STATUS).toMatchObject({ status: 4 })
+    expect(r.json.__ERROR[0]).toEqual({
+      errCode: 88,
+      message: 'The vector service is down',
+      componentSignature: 'host',
+    })
+    expect(r.json.__ERROR[1].message).toMatch(/^Error in AgencyEntity\.saving, line 4 of /)
+    expect((await post.client().get('Agency(1)')).json).toMatchObject({
+      __STAMP: 1,
+      name: 'Lyon Part-Dieu',
+    })
+  })
+})
+
 describe('an event of an attribute the dataclass does not have', () => {
   it('is left out and said at start-up; the other events run', async () => {
     const dir = projectCopy(PROJECT, {
