@@ -1,8 +1,9 @@
 /**
  * @module A 4D project's own code as the datastore's functions (`serve --project`): its class and
- * method files compiled by @entistore/4d, their class functions given to the datastore as a
- * functions module's are, and a `--functions` module's function of the same name winning (the
- * module is how a team replaces what does not run here yet). What would fail when it runs is said
+ * method files compiled by @entistore/4d, their class functions, entity events and restrict
+ * events given to the datastore as a functions module's are, and a `--functions` module's
+ * function, event or restrict of the same name winning (the module is how a team replaces what
+ * does not run here yet). What would fail when it runs is said
  * in one line at start-up, as `entistore check --project` says it in full.
  */
 import { dirname } from 'node:path'
