@@ -24,7 +24,7 @@ const OWNERS = 100
 
 const RESTRICT_4D = `Class extends DataClass
 
-Function event restrict($event : Object) -> $result : cs.NoteSelection
+Function event restrict() -> $result : cs.NoteSelection
 \t$result:=This.query("owner = :1"; Session.userName)
 `
 

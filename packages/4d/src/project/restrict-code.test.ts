@@ -6,7 +6,7 @@ import { projectFunctions } from './project-functions.js'
 // Outside a request there is no Session: code that asks for none is told so.
 const NOTE = `Class extends DataClass
 
-Function event restrict($event : Object) -> $result : cs.NoteSelection
+Function event restrict() -> $result : cs.NoteSelection
 \tCase of
 \t\t: (Session=Null)
 \t\t\t$result:=This.query("owner = :1"; "nobody")

@@ -2,7 +2,7 @@ Class extends DataClass
 
 // Each user sees their own notes, an admin or an auditor all of them, a muted session none;
 // code run outside a request (no Session) sees none.
-Function event restrict($event : Object) -> $result : cs.NoteSelection
+Function event restrict() -> $result : cs.NoteSelection
 	Case of
 		: (Session=Null)
 			$result:=This.newSelection()
