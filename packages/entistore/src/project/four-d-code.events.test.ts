@@ -5,6 +5,7 @@
  * `Session.setPrivileges`, roles.json's `promote` and `Session.promote`, and a component that is
  * not here (`cs.AIKit`) caught by 4D's `Try`/`Catch`.
  */
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { projectCopy, RENTAL, served, type Client } from './four-d-rest.fixture.js'
@@ -225,6 +226,30 @@ describe("a restrict written in 4D, reading the caller's Session", () => {
       admin: false,
       auditor: false,
     })
+  })
+
+  it('runs once for the sessions of one view (user and privileges), again for another', async () => {
+    const own = readFileSync(`${PROJECT}/Project/Sources/Classes/DataStore.4dm`, 'utf8')
+    const dir = projectCopy(PROJECT, {
+      'Project/Sources/Classes/DataStore.4dm': `${own}\nexposed Function runs() : Integer\n\treturn Storage.runs\n`,
+      'Project/Sources/Classes/Note.4dm': `Class extends DataClass
+
+Function event restrict() -> $result : cs.NoteSelection
+\tUse (Storage)
+\t\tStorage.runs:=Num(Storage.runs)+1
+\tEnd use
+\t$result:=This.query("owner = :1"; Session.userName)
+`,
+    })
+    const post = await served(dir, { data: DATA })
+    const [one, two, bob] = [post.client(), post.client(), post.client()]
+    await logIn(one, 'ada')
+    await logIn(two, 'ada')
+    await logIn(bob, 'bob')
+    for (const c of [one, two, one]) expect((await c.get('Note')).json.__COUNT).toBe(2)
+    expect((await one.post('$catalog/runs')).json).toEqual({ result: 1 })
+    expect((await bob.get('Note')).json.__COUNT).toBe(1)
+    expect((await one.post('$catalog/runs')).json).toEqual({ result: 2 })
   })
 
   it('fails closed when its code raises: the read fails with the error, nothing is seen', async () => {
