@@ -19,7 +19,7 @@ import {
 const { fd } = await loadFourD()
 const groups = fourDGroups(
   fd,
-  { loop: 10_000, elements: 1000, employees: 200, saves: 20, compileReps: 1 },
+  { loop: 10_000, elements: 1000, employees: 200, saves: 20, compileReps: 1, restrictRows: 1000 },
   () => true,
 )
 

@@ -808,7 +808,7 @@ const suiteText: Record<Suite, string> = {
     `${opts.views.subscribers} subscribers of ${opts.views.readers} reader${opts.views.readers === 1 ? '' : 's'})`,
   '4d-language':
     `4d-language (a loop of ${sizeLabel(opts.fourD.loop)}, collections of ${sizeLabel(opts.fourD.elements)}, ` +
-    `ORDA on ${sizeLabel(opts.fourD.employees)} employees, the car-rental classes compiled)`,
+    `ORDA on ${sizeLabel(opts.fourD.employees)} employees, a restrict on ${sizeLabel(opts.fourD.restrictRows)} rows, the car-rental classes compiled)`,
   vectors: `vectors (${opts.vectorSizes.map(sizeLabel).join(', ')} × 256 dimensions)`,
   changes:
     `changes (sync at ${opts.changes.sizes.map(sizeLabel).join(', ')} rows; live feed at ` +
@@ -1315,13 +1315,15 @@ await runSuite('4d-language', async () => {
   const { fd, build } = await loadFourD()
   console.log(build)
   const timing = suiteTiming(2, { quick: 3, full: 7 })
-  // Each group's size: the loop's passes, the employees, the elements.
+  // Each group's size: the loop's passes, the employees, the restricted rows, the elements.
   const size = (id: string): number =>
     id === '4d-loop'
       ? opts.fourD.loop
       : id.startsWith('4d-orda')
         ? opts.fourD.employees
-        : opts.fourD.elements
+        : id === '4d-restrict'
+          ? opts.fourD.restrictRows
+          : opts.fourD.elements
   for (const g of fourDGroups(fd, opts.fourD, wanted)) timeGroups(size(g.id), [g], timing)
   if (wanted('4d-compile')) {
     const report = compileReport(measureCompile(fd, opts.quick ? 5 : opts.fourD.compileReps))

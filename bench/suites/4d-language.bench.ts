@@ -24,6 +24,7 @@ import type { Case } from '../timing.ts'
 import type { Group } from './query.bench.ts'
 import { fourD, type FourD } from '../4d-code.ts'
 import { ordaGroups } from '../4d-language-orda.ts'
+import { restrictGroup } from '../4d-language-restrict.ts'
 
 export interface FourDOptions {
   /** Passes of the loop. @default 5M */
@@ -36,6 +37,8 @@ export interface FourDOptions {
   readonly saves: number
   /** Parses and compiles of the car-rental classes after the cold one. @default 15 */
   readonly compileReps: number
+  /** Rows of the restricted dataclass of the restrict group. @default 100k */
+  readonly restrictRows: number
 }
 
 export const FOUR_D_DEFAULTS: FourDOptions = {
@@ -44,6 +47,7 @@ export const FOUR_D_DEFAULTS: FourDOptions = {
   employees: 20_000,
   saves: 1000,
   compileReps: 15,
+  restrictRows: 100_000,
 }
 
 /** The groups, for `--only` (the compile measure is `4d-compile`). */
@@ -57,6 +61,7 @@ export const FOUR_D_OPS = [
   '4d-orda-foreach',
   '4d-orda-aggregates',
   '4d-orda-save',
+  '4d-restrict',
   '4d-compile',
 ]
 
@@ -191,6 +196,7 @@ export function fourDGroups(fd: FourD, o: FourDOptions, wanted: (op: string) => 
   groups.push(...collectionGroups(fd, o.elements).filter((g) => wanted(g.id)))
   if (wanted('4d-text')) groups.push(textGroup(fd, o.elements))
   groups.push(...ordaGroups(fd, o.employees, o.saves).filter((g) => wanted(g.id)))
+  if (wanted('4d-restrict')) groups.push(restrictGroup(fd, o.restrictRows))
   return groups
 }
 

@@ -168,8 +168,8 @@ export async function loadDatastoreFiles(
       : options.functions
   // A project's own code runs: its class functions, a module's winning by name.
   const withCode = project ? await projectFunctionsOf(project, given, options) : given
-  // A project's restrict events cannot run: their dataclasses are closed unless the functions
-  // give them a restrict (fail closed, not open).
+  // A restrict event whose code did not reach the functions (it does not compile) closes its
+  // dataclass, unless a module gives one (fail closed, not open).
   const functions =
     project && project.restricts.length > 0
       ? (await import('./project/restrict-events.js')).closeRestricted(
@@ -283,11 +283,8 @@ async function projectFunctionsOf(
   options: LoadFilesOptions,
 ): Promise<FunctionsDef<any>> {
   const { projectCode } = await import('./project/four-d-code.js')
-  const code = await projectCode(
-    project.files.project,
-    project.model.dataClasses.map((dc) => dc.name),
-    given,
-  )
+  const code = await projectCode(project.files.project, project.model.dataClasses, given)
+  for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)
   if (code.summary !== undefined) options.onNote?.(code.summary)
   return code.functions

@@ -5,11 +5,14 @@
  * has no class `Name` (it has `4D.Object`, `4D.Function`, `4D.File`, `4D.Folder`,
  * `4D.OutgoingMessage` and ORDA's `4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
  * `4D.DataStoreImplementation`, the last four parents of `Class extends` too). Each is reported as
- * what cannot run here, by name, at its line and column; the code fails when it is reached.
+ * what cannot run here, by name, at its line and column; the code fails when it is reached. A
+ * `cs.X.Y` whose X is no class is a component's class (`cs.AIKit.OpenAI`): named as the
+ * component, which is not here.
  * `Class extends` is checked too: a class whose parent is missing cannot be made.
  */
 import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
 import { walk } from '../ast/walk.js'
+import { CLASS_MEMBERS } from '../runtime/classes/class-object.js'
 import type { Session } from '../compile/session.js'
 
 /** The names `cs.` and `4D.` may be followed by. */
@@ -38,20 +41,30 @@ export function reportUnknownClasses(
   known: KnownClasses,
   session: Session,
 ): void {
+  // `cs.X.Y` with Y not a Class's member: X is a component's namespace (`cs.AIKit.OpenAI`).
+  const components = new Map<object, string>()
+  walk(file, (node) => {
+    if (node.kind === 'Member' && node.object.kind === 'Member' && !CLASS_MEMBERS.has(node.name))
+      components.set(node.object, node.name)
+  })
   const report = (
     path: readonly string[],
     at: Parameters<Session['error']>[2],
     fourD: ReadonlySet<string>,
+    member?: string,
   ): void => {
     const [store, name] = path
     const names = store === 'cs' ? known.cs : store === '4D' ? fourD : undefined
     if (names === undefined || name === undefined || names.has(name)) return
     const full = `${store}.${name}`
+    // The messages of the errors the code raises when it is reached (runtime.ts, `csOf`).
     const message =
-      store === 'cs'
-        ? `The class "${full}" is not a class of the project`
-        : `The class "${full}" cannot run here`
-    session.error('not-runnable', message, at, full)
+      store !== 'cs'
+        ? `The class "${full}" cannot run here`
+        : member === undefined
+          ? `The class "${full}" is not a class of the project`
+          : `The component "${name}" is not here: ${full}.${member} cannot run`
+    session.error('not-runnable', message, at, member === undefined ? full : `component ${name}`)
   }
   if (file.kind === 'ClassFile' && file.extends !== null) {
     const path = file.extends.superclass.path
@@ -59,6 +72,6 @@ export function reportUnknownClasses(
   }
   walk(file, (node) => {
     if (node.kind === 'Member' && node.object.kind === 'ClassStore')
-      report([node.object.store, node.name], node.loc, known.fourD)
+      report([node.object.store, node.name], node.loc, known.fourD, components.get(node))
   })
 }

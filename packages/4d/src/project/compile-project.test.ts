@@ -1,7 +1,9 @@
+import { createDatastore } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { Runtime } from '../runtime/context/runtime.js'
 import { checkReport, checkSummary, problemLines, wouldFail } from './check-report.js'
 import { compileProject } from './compile-project.js'
+import { projectFunctions } from './project-functions.js'
 import type { ProjectSource } from './sources.js'
 
 const UTILS = `Class constructor()
@@ -103,6 +105,41 @@ describe('compileProject', () => {
     ])
     // Without the structure, cs.CarEntity is not known either.
     expect(uses().notRunnable.map((p) => p.name)).toContain('cs.CarEntity')
+  })
+
+  it('names a component whose class is read (cs.AIKit.OpenAI), and raises that when reached', () => {
+    const text = [
+      'Class extends DataStoreImplementation',
+      'Function f() : Object',
+      '\tTry',
+      '\t\tvar $ai : Object:=cs.AIKit.OpenAI.new()',
+      '\tCatch',
+      '\t\treturn Last errors[0]',
+      '\tEnd try',
+      'Function g() : Object',
+      '\treturn {none: cs.Nope=Null}',
+      'Function h()',
+      '\tcs.Nope.new()',
+      '',
+    ].join('\n')
+    const project = compileProject([{ path: 'Sources/Classes/DataStore.4dm', kind: 'class', text }])
+    expect(problemLines(project.files)).toEqual([
+      'Sources/Classes/DataStore.4dm:4:21: The component "AIKit" is not here: cs.AIKit.OpenAI cannot run',
+      'Sources/Classes/DataStore.4dm:9:16: The class "cs.Nope" is not a class of the project',
+      'Sources/Classes/DataStore.4dm:11:2: The class "cs.Nope" is not a class of the project',
+    ])
+    const ds = createDatastore(
+      { dataClasses: [] },
+      { functions: projectFunctions(project, { dataClasses: new Set() }) },
+    )
+    expect(ds.call('f')).toEqual({
+      errCode: 9424,
+      componentSignature: 'enti',
+      message: 'The component "AIKit" is not here: cs.AIKit.OpenAI cannot run',
+    })
+    // cs.Nope alone reads Undefined, as in 4D; a member of it raises, naming the class.
+    expect(ds.call('g')).toEqual({ none: true })
+    expect(() => ds.call('h')).toThrow('The class "cs.Nope" is not a class of the project')
   })
 
   it('calls a project method whose name has spaces, and names an unknown spaced name', () => {

@@ -18,6 +18,8 @@ import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ProjectRunner, type ProjectRunnerOptions } from './project-runner.js'
+import { entityEvents } from './entity-events.js'
+import { restrictCode } from './restrict-code.js'
 
 export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
@@ -126,7 +128,8 @@ export function projectFunctions(
   })
 
   const dataStore: Record<string, FunctionDef<unknown>> = {}
-  const dataClasses: Record<string, Record<string, Record<string, FunctionDef<unknown>>>> = {}
+  // Each dataclass's functions by kind, and its events and restrict.
+  const dataClasses: Record<string, Record<string, object | undefined>> = {}
   const singletons: Record<string, SingletonDef> = {}
   for (const c of project.classes) {
     const place = placeOf(c, options.dataClasses)
@@ -138,6 +141,10 @@ export function projectFunctions(
     else if (place.kind === 'singleton')
       singletons[c.name] = { functions: defs, ...(place.session ? { session: true } : {}) }
     else Object.assign(((dataClasses[place.dataClass] ??= {})[place.kind] ??= {}), defs)
+    // Its entity events and restrict (entity-events.ts, restrict-code.ts), where core runs them.
+    if (place.kind === 'entity')
+      Object.assign(dataClasses[place.dataClass]!, entityEvents(c, runner))
+    if (place.kind === 'dataClass') dataClasses[place.dataClass]!.restrict = restrictCode(c, runner)
   }
   return { dataStore, dataClasses, singletons }
 }

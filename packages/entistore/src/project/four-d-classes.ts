@@ -9,9 +9,9 @@
  *
  * Only declarations are read, a line at a time, after the comments are taken out: 4D declares
  * them at the start of a line (`exposed Function raise($rate : Real) : cs.EmployeeEntity`), and
- * nothing else in a class file changes what a client sees. A DataClass class's `Function event
- * restrict` is kept with its place: the dataclass is served closed until its restrict can run
- * (restrict-events.ts).
+ * nothing else in a class file changes what a client sees. Entity events and a
+ * DataClass class's `Function event restrict` are 4D code, run by four-d-code.ts; the place of a
+ * restrict is kept, so that its dataclass is never served open (restrict-events.ts).
  */
 import type { AttributeJson, MethodJson, SingletonJson, ValueType } from '@entistore/core'
 import { Notes } from './notes.js'
@@ -117,15 +117,10 @@ function declarations(file: ClassFile, applyTo: string | undefined, notes: Notes
     const member = m[2]?.toLowerCase()
     const name = m[3]!
     if (member === 'event') {
-      // 4D runs a restrict event of the DataClass class only; it is kept, not noted as not run.
-      if (applyTo === 'dataClass' && name.toLowerCase() === 'restrict') {
+      // Events run (four-d-code.ts); a restrict is kept with its place, so that its dataclass
+      // is closed if its code cannot be given to core (restrict-events.ts).
+      if (applyTo === 'dataClass' && name.toLowerCase() === 'restrict')
         restrict ??= { line: i + 1, column: line.search(/\S/) + 1 }
-        continue
-      }
-      notes.add(
-        'entity events of the class files are not run (give them as events in a --functions module)',
-        `${file.path}: ${name}`,
-      )
       continue
     }
     if (member !== undefined) {

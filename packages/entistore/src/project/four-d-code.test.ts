@@ -134,4 +134,34 @@ describe('mergeFunctions', () => {
     expect(merged.singletons!.S!.functions.t!.call).toBe(mod)
     expect(merged.singletons!.S!.session).toBe(true)
   })
+
+  it("gives a module's entity events and restrict the win by event, an attribute's by attribute", () => {
+    const own = () => undefined
+    const given = () => undefined
+    const code: FunctionsDef = {
+      dataClasses: {
+        Car: {
+          events: { saving: own, afterSave: own },
+          attributeEvents: { plate: { touched: own }, mileage: { validateSave: own } },
+          restrict: () => null,
+        },
+      },
+    }
+    const restrict = () => undefined
+    const merged = mergeFunctions(code, {
+      dataClasses: {
+        Car: {
+          events: { saving: given },
+          attributeEvents: { plate: { validateSave: given } },
+          restrict,
+        },
+      },
+    }).dataClasses!.Car!
+    expect(merged.events).toEqual({ saving: given, afterSave: own })
+    expect(merged.attributeEvents).toEqual({
+      plate: { touched: own, validateSave: given },
+      mileage: { validateSave: own },
+    })
+    expect(merged.restrict).toBe(restrict)
+  })
 })

@@ -1,13 +1,15 @@
 /**
  * @module A 4D project's own code as the datastore's functions (`serve --project`): its class and
- * method files compiled by @entistore/4d, their class functions given to the datastore as a
- * functions module's are, and a `--functions` module's function of the same name winning (the
- * module is how a team replaces what does not run here yet). What would fail when it runs is said
+ * method files compiled by @entistore/4d, their class functions, entity events and restrict
+ * events given to the datastore as a functions module's are, and a `--functions` module's
+ * function, event or restrict of the same name winning (the module is how a team replaces what
+ * does not run here yet). What would fail when it runs is said
  * in one line at start-up, as `entistore check --project` says it in full.
  */
 import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
+import { Notes } from './notes.js'
 
 /** What the 4D code gives a project's datastore. */
 export interface ProjectCode {
@@ -17,6 +19,14 @@ export interface ProjectCode {
   readonly summary: string | undefined
   /** Its functions' texts and its syntax errors, for `--watch` (code-changes.ts). */
   readonly facts: CodeFacts
+  /** What of the code is left out (an event of an attribute the dataclass lacks), one line a kind. */
+  readonly notes: readonly string[]
+}
+
+/** A dataclass as the code needs it: its name and its attributes'. */
+export interface CodeDataClass {
+  readonly name: string
+  readonly attributes: readonly { readonly name: string }[]
 }
 
 /**
@@ -25,18 +35,24 @@ export interface ProjectCode {
  */
 export async function projectCode(
   projectFolder: string,
-  dataClasses: readonly string[],
+  dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const sources = await fourD.readProjectSources(projectFolder)
-  const compiled = fourD.compileProject(sources.files, { dataClasses })
+  const names = dataClasses.map((dc) => dc.name)
+  const compiled = fourD.compileProject(sources.files, { dataClasses: names })
   const report = fourD.checkReport(compiled.files)
-  const own = fourD.projectFunctions(compiled, {
-    dataClasses: new Set(dataClasses),
-    // File and Folder reach the project's root folder, the one holding `Project`, and no further.
-    files: fourD.projectFiles(dirname(projectFolder)),
-  })
+  const notes = new Notes()
+  const own = withKnownAttributes(
+    fourD.projectFunctions(compiled, {
+      dataClasses: new Set(names),
+      // File and Folder reach the project's root folder, the one holding `Project`, and no further.
+      files: fourD.projectFiles(dirname(projectFolder)),
+    }),
+    dataClasses,
+    notes,
+  )
   const summary =
     report.files.length === 0
       ? undefined
@@ -45,14 +61,57 @@ export async function projectCode(
     functions: mergeFunctions(own, module),
     summary,
     facts: codeFacts(compiled, projectFolder),
+    notes: notes.lines(),
   }
+}
+
+/**
+ * `functions` without the events of attributes their dataclass does not have (`Function event
+ * touched nosuch`), each noted: the others run, rather than the datastore refused for one.
+ */
+function withKnownAttributes(
+  functions: FunctionsDef<any>,
+  dataClasses: readonly CodeDataClass[],
+  notes: Notes,
+): FunctionsDef<any> {
+  const out: Record<string, unknown> = { ...functions.dataClasses }
+  for (const dc of dataClasses) {
+    const defs = functions.dataClasses?.[dc.name]
+    if (defs?.attributeEvents === undefined) continue
+    const known = new Set(dc.attributes.map((a) => a.name))
+    const kept = Object.entries(defs.attributeEvents).filter(([name, events]) => {
+      if (known.has(name)) return true
+      for (const kind of Object.keys(events ?? {}))
+        notes.add(
+          'entity events of an attribute the dataclass does not have are not run',
+          `${dc.name}Entity: ${kind} ${name}`,
+        )
+      return false
+    })
+    out[dc.name] = { ...defs, attributeEvents: Object.fromEntries(kept) }
+  }
+  return { ...functions, dataClasses: out as FunctionsDef<any>['dataClasses'] }
 }
 
 type Group = Readonly<Record<string, unknown>> | undefined
 
 const merged = (base: Group, over: Group): Record<string, unknown> => ({ ...base, ...over })
 
-/** `code`'s functions with `module`'s added, the module's winning where both name one. */
+/** Each attribute's events, the module's winning by attribute and event. */
+function byAttribute(own: Group, mod: Group): { attributeEvents?: Record<string, unknown> } {
+  if (own === undefined || mod === undefined) return {}
+  const names = new Set([...Object.keys(own), ...Object.keys(mod)])
+  return {
+    attributeEvents: Object.fromEntries(
+      [...names].map((a) => [a, merged(own[a] as Group, mod[a] as Group)]),
+    ),
+  }
+}
+
+/**
+ * `code`'s functions with `module`'s added, the module's winning where both name one: a function,
+ * an entity event (an attribute's by attribute), a dataclass's `restrict`.
+ */
 export function mergeFunctions(
   code: FunctionsDef<any>,
   module: FunctionsDef<any> | undefined,
@@ -65,11 +124,13 @@ export function mergeFunctions(
     dataClasses[name] = {
       ...own,
       ...mod,
+      // By function, and by event: the module's `saving` replaces the class file's alone.
       ...Object.fromEntries(
-        (['dataClass', 'entity', 'entitySelection'] as const)
+        (['dataClass', 'entity', 'entitySelection', 'events'] as const)
           .filter((kind) => own[kind] !== undefined || mod[kind] !== undefined)
           .map((kind) => [kind, merged(own[kind], mod[kind])]),
       ),
+      ...byAttribute(own.attributeEvents, mod.attributeEvents),
     }
   }
   const singletons: Record<string, unknown> = { ...code.singletons }

@@ -39,9 +39,9 @@ export interface LoadedProject {
    */
   readonly computed: readonly string[]
   /**
-   * The `Function event restrict` of its DataClass classes: 4D code, not run, so a model file
-   * cannot hold them; `loadDatastoreFiles` serves each such dataclass closed unless its
-   * functions give it a `restrict` (restrict-events.ts).
+   * The `Function event restrict` of its DataClass classes: 4D code, which a model file cannot
+   * hold; `loadDatastoreFiles` runs them, and closes the dataclass of one whose code does not
+   * compile unless its functions give it a `restrict` (restrict-events.ts).
    */
   readonly restricts: readonly RestrictEvent[]
   readonly files: ProjectFiles

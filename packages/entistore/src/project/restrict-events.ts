@@ -1,12 +1,13 @@
 /**
- * @module The `Function event restrict` of a project's DataClass classes, which Entistore cannot
- * run (no 4D code is run). Serving the dataclass unrestricted would ignore a rule the project
- * wrote, so it fails closed: until a functions module gives the dataclass a `restrict` of its own,
- * it gets one that answers an empty selection, for every session and for code outside a request.
- * That is the `restrict` path any functions module takes (orda/restrict.ts): nothing of the
- * dataclass is read, queried, counted, reached by a relation or put in a set, an update or a drop
- * answers as for a missing entity, and a create is accepted but not read back, as 4D does for an
- * entity outside its restriction.
+ * @module The `Function event restrict` of a project's DataClass classes, which `serve --project`
+ * runs (the 4D code, @entistore/4d's restrict-code.ts, or a `--functions` module's restrict,
+ * which wins). A dataclass is never served open by mistake: when the class file declares a
+ * restrict but no restrict reaches core (a declaration line that does not compile), the
+ * dataclass gets one that answers an empty selection, for every session and for code outside a
+ * request. That is the `restrict` path any functions module takes (orda/restrict.ts): nothing of
+ * the dataclass is read, queried, counted, reached by a relation or put in a set, an update or a
+ * drop answers as for a missing entity, and a create is accepted but not read back, as 4D does
+ * for an entity outside its restriction.
  */
 import { join } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
@@ -47,21 +48,21 @@ export function closeRestricted(
     const dc = event.dataClass
     dataClasses[dc] = { ...dataClasses[dc], restrict: closed }
     onNote?.(
-      `${placeOf(event, project)}: the restrict event of ${dc} is 4D code, which is not run: ` +
-        `${dc} is served closed (no entity of it is read, updated or dropped) until a --functions module gives dataClasses.${dc}.restrict`,
+      `${placeOf(event, project)}: the restrict event of ${dc} does not compile: ` +
+        `${dc} is served closed (no entity of it is read, updated or dropped) until it compiles or a --functions module gives dataClasses.${dc}.restrict`,
     )
   }
   return { ...functions, dataClasses }
 }
 
 /**
- * What `model --from-project` says of each restrict event: a model file cannot hold one, so the
- * file served with `--model` alone serves the dataclass unrestricted.
+ * What `model --from-project` says of each restrict event: a model file holds no code, so the file
+ * served with `--model` alone serves the dataclass unrestricted.
  */
 export function restrictNotInModel(event: RestrictEvent, project: string): string {
   const dc = event.dataClass
   return (
     `${placeOf(event, project)}: the restrict event of ${dc} is not in the model file: ` +
-    `serve --project serves ${dc} closed until a --functions module gives dataClasses.${dc}.restrict; serve --model without that module serves ${dc} unrestricted`
+    `serve --project runs it; serve --model without a --functions module giving dataClasses.${dc}.restrict serves ${dc} unrestricted`
   )
 }

@@ -476,7 +476,6 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'relations of a table that is not a dataclass are left out',
       'Float is served as number (a 64-bit real',
       'triggers are not run (on save and delete, no code of the structure runs)',
-      'entity events of the class files are not run (give them as events in a --functions module)',
       'ORDA classes of no dataclass served are left out',
       '7 files of 4D code',
     ])

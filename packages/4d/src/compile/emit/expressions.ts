@@ -75,7 +75,7 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'InterprocessVar':
       return emitted(`rt.ipGet(${quote(node.name)})`)
     case 'Member':
-      return memberRead(ctx, expr(ctx, node.object).code, quote(node.name))
+      return memberRead(ctx, objectOf(ctx, node.object, node.name), quote(node.name))
     case 'Index':
       return emitted(`rt.get(${expr(ctx, node.object).code}, ${expr(ctx, node.index).code})`)
     case 'CharAt':
@@ -159,6 +159,19 @@ function indirectParam(ctx: EmitContext, index: Emitted): Emitted {
   return emitted(`(${n}, ${named}ag[${t} - 1])`)
 }
 
+/**
+ * The code of `object` whose `member` is read or called: `cs.X` there is `rt.csOf`, which raises
+ * naming the class or the component when the project has no class X (`cs.AIKit.OpenAI.new()`).
+ */
+function objectOf(ctx: EmitContext, object: ExprNode, member: string): string {
+  return object.kind === 'Member' &&
+    object.object.kind === 'ClassStore' &&
+    object.object.store === 'cs' &&
+    !ctx.analysis.invalid.has(object)
+    ? `rt.csOf(${quote(object.name)}, ${quote(member)})`
+    : expr(ctx, object).code
+}
+
 /** The arguments of a call, as a new array. */
 export const args = (ctx: EmitContext, list: readonly ExprNode[]): string =>
   `[${list.map((a) => expr(ctx, a).code).join(', ')}]`
@@ -170,7 +183,7 @@ function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[])
         ? expr(ctx, callee.object)
         : emitted(`rt.superCall(cx, th, ${quote(callee.name)}, ${args(ctx, list)})`)
     return emitted(
-      `rt.call(${expr(ctx, callee.object).code}, ${quote(callee.name)}, ${args(ctx, list)})`,
+      `rt.call(${objectOf(ctx, callee.object, callee.name)}, ${quote(callee.name)}, ${args(ctx, list)})`,
     )
   }
   if (callee.kind === 'Index')

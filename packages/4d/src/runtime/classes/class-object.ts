@@ -218,6 +218,17 @@ export class ClassObject implements MemberHost {
   }
 }
 
+/** The members of a Class object, as `GET_MEMBER` above answers them. */
+export const CLASS_MEMBERS: ReadonlySet<string> = new Set([
+  'new',
+  'me',
+  'name',
+  'superclass',
+  'isShared',
+  'isSingleton',
+  'isSessionSingleton',
+])
+
 /** `cs.X.new(…)`: `This` is the class. */
 const NEW = new FourDFunction('new', (rt, self, args) =>
   self instanceof ClassObject

@@ -13,7 +13,7 @@ import { thrownCode, thrownObject } from '../errors/throw.js'
 import * as operators from '../operators.js'
 import { COMMANDS, SYMBOLS } from '../commands/index.js'
 import { BuiltinClassStore, ClassStore } from '../classes/class-store.js'
-import type { ClassObject } from '../classes/class-object.js'
+import { CLASS_MEMBERS, type ClassObject } from '../classes/class-object.js'
 import { COLLECTION_FUNCTIONS } from '../classes/collection-functions.js'
 import { FourDFunction, type FunctionImpl } from '../classes/function-object.js'
 import { Collection } from '../values/collection.js'
@@ -314,6 +314,19 @@ export class Runtime {
   notRunnable(name: string): never {
     if (COMMANDS.byName(name)?.notRunnable === 'processes') return raise('NoOtherProcess', { name })
     return raise('NotImplemented', { name })
+  }
+
+  /**
+   * `cs.name` as the object of a member (`cs.name.member`): the class, or, when the project has
+   * none of that name, an error naming the class (`cs.Foo.new()`) or the component whose class
+   * is read (`cs.AIKit.OpenAI`), which `Try`/`Catch` catches. `cs.name` alone reads Undefined.
+   */
+  csOf(name: string, member: string): unknown {
+    const c = this.cs.get(name)
+    if (c !== undefined) return c
+    return CLASS_MEMBERS.has(member)
+      ? raise('ClassNotHere', { name })
+      : raise('ComponentNotHere', { name, member })
   }
 
   /** A construct of the classic language that does not run here (arrays, pointers, fields). */

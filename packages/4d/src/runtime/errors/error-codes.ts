@@ -98,6 +98,14 @@ export const ERRORS = {
     OWN_SIGNATURE,
     'The command "{name}" cannot run here: 4D code runs in its call\'s own process, and no other process or worker is started',
   ),
+  /** `cs.Name.new()` (a Class's member) where the project has no class `Name`. */
+  ClassNotHere: spec(9423, OWN_SIGNATURE, 'The class "cs.{name}" is not a class of the project'),
+  /** `cs.AIKit.OpenAI`: a component's class; no component is here (docs/Project/components.md). */
+  ComponentNotHere: spec(
+    9424,
+    OWN_SIGNATURE,
+    'The component "{name}" is not here: cs.{name}.{member} cannot run',
+  ),
   /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
   FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */

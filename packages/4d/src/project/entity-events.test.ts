@@ -1,0 +1,152 @@
+import { createDatastore, DatastoreError, saveResultOf, type Datastore } from '@entistore/core'
+import { describe, expect, it } from 'vitest'
+import { compileProject } from './compile-project.js'
+import { projectFunctions } from './project-functions.js'
+
+const ENTITY = `Class extends Entity
+
+Class constructor()
+\tThis.status:="new"
+\tThis.log:=["constructor"]
+
+Function event touched price($event : Object)
+\tThis.log:=This.log.concat($event.kind+" "+$event.attributeName)
+
+Function event validateSave price($event : Object) : Object
+\tIf (This.price<0)
+\t\treturn {errCode: 11; message: "A price is never negative"; extraDescription: {at: $event.attributeName}}
+\tEnd if
+
+Function event validateSave($event : Object) : Object
+\tIf (This.name="banned")
+\t\treturn {errCode: 12; message: "banned"; seriousError: True}
+\tEnd if
+
+Function event saving($event : Object) : Object
+\tIf (This.name="refused")
+\t\treturn {errCode: 13; message: "not saved"}
+\tEnd if
+\tIf (This.name="broken")
+\t\tvar $o : Object
+\t\t$o.x:=1
+\tEnd if
+\tThis.stamp:=Uppercase(This.name)
+
+Function event afterSave($event : Object)
+\tUse (Storage)
+\t\tStorage.saved:=$event.savedAttributes.join(",")+" "+$event.saveStatus
+\tEnd use
+
+Function event validateDrop($event : Object) : Object
+\tIf (This.status="kept")
+\t\treturn {errCode: 14; message: "kept"}
+\tEnd if
+
+Function event afterDrop($event : Object)
+\tUse (Storage)
+\t\tStorage.dropped:=This.name+" "+$event.dropStatus
+\tEnd use
+`
+const DATASTORE = `Class extends DataStoreImplementation
+
+Function log() : Object
+\treturn Storage
+`
+
+function datastore(): Datastore {
+  const project = compileProject(
+    [
+      { path: 'Sources/Classes/ProductEntity.4dm', kind: 'class', text: ENTITY },
+      { path: 'Sources/Classes/DataStore.4dm', kind: 'class', text: DATASTORE },
+    ],
+    { dataClasses: ['Product'] },
+  )
+  return createDatastore(
+    {
+      dataClasses: [
+        {
+          name: 'Product',
+          attributes: [
+            { name: 'ID', type: 'long', autosequence: true },
+            { name: 'name', type: 'string' },
+            { name: 'price', type: 'number' },
+            { name: 'status', type: 'string' },
+            { name: 'stamp', type: 'string' },
+            { name: 'log', type: 'object' },
+          ],
+        },
+      ],
+    },
+    {
+      functions: projectFunctions(project, { dataClasses: new Set(['Product']) }),
+      data: { Product: [{ ID: 1, name: 'tea', price: 3, status: 'kept' }] },
+    },
+  ) as unknown as Datastore
+}
+
+const refusal = (fn: () => unknown): DatastoreError => {
+  try {
+    fn()
+  } catch (e) {
+    if (DatastoreError.is(e)) return e
+    throw e
+  }
+  throw new Error('not refused')
+}
+
+describe("an Entity class's events, run by core for the library's writes", () => {
+  it('runs the constructor, touched, saving (its value saved) and afterSave', () => {
+    const ds = datastore()
+    const products = ds.dataClass('Product')
+    const saved = products.create({ name: 'jam', price: 4 })
+    expect(saved.get('status')).toBe('new')
+    expect(saved.get('stamp')).toBe('JAM')
+    expect(saved.get('log')).toEqual(['constructor', 'touched price'])
+    const log = ds.call('log') as Record<string, unknown>
+    expect(log.saved).toBe('status,log,name,price,stamp success')
+  })
+
+  it('refuses with the 4D error object: 7 for a mild validate, 8 a serious one, 4 for saving', () => {
+    const products = datastore().dataClass('Product')
+    const mild = refusal(() => products.create({ name: 'x', price: -1 }))
+    expect([mild.errCode, mild.componentSignature, mild.message]).toEqual([
+      11,
+      'DBEV',
+      'A price is never negative',
+    ])
+    expect(mild.details).toMatchObject({ attribute: 'price', extraDescription: { at: 'price' } })
+    expect(saveResultOf(mild).status).toBe(7)
+    expect(saveResultOf(refusal(() => products.create({ name: 'banned' }))).status).toBe(8)
+    expect(saveResultOf(refusal(() => products.create({ name: 'refused' }))).status).toBe(4)
+    expect(products.all().length).toBe(1)
+  })
+
+  it('fails the write with the 4D error stack when the event raises', () => {
+    const products = datastore().dataClass('Product')
+    const e = refusal(() => products.create({ name: 'broken' }))
+    expect(e.errCode).not.toBe(0)
+    expect(String((e.cause as Error).message)).toMatch(/ProductEntity\.saving, line \d+/)
+    expect(products.all().length).toBe(1)
+  })
+
+  it('refuses the whole transaction for one refused entity', () => {
+    const ds = datastore()
+    const products = ds.dataClass('Product')
+    refusal(() =>
+      ds.transaction(() => {
+        products.create({ name: 'ok', price: 1 })
+        products.create({ name: 'x', price: -1 })
+      }),
+    )
+    expect(products.all().length).toBe(1)
+  })
+
+  it('runs validateDrop and afterDrop', () => {
+    const ds = datastore()
+    const products = ds.dataClass('Product')
+    expect(refusal(() => products.get(1)!.dropOrFail()).errCode).toBe(14)
+    const jam = products.create({ name: 'jam', price: 4 })
+    jam.drop()
+    expect((ds.call('log') as Record<string, unknown>).dropped).toBe('jam success')
+  })
+})
