@@ -29,6 +29,11 @@ describe('builtins', () => {
       name: 'Error method',
     })
     expect(matchBuiltin('Is text', 0)?.builtin).toEqual({ kind: 'constant', name: 'Is text' })
+    // `HTTP Get` is a command too: the constant's three words win over its two.
+    expect(matchBuiltin('HTTP GET method;$url', 0)).toMatchObject({
+      length: 15,
+      builtin: { kind: 'constant', name: 'HTTP GET method' },
+    })
   })
 
   test('two spaces end a name: 4D writes one between the words', () => {

@@ -45,6 +45,8 @@ sk kana insensitive|sk whole word|sk ignore empty strings|sk trim spaces|ck disa
 sk execute in current database|sk execute in host database|Delete only if empty|Delete with contents
 ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 digest|4D digest
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
+HTTP GET method|HTTP POST method|HTTP PUT method|HTTP DELETE method|HTTP HEAD method
+HTTP OPTIONS method|HTTP TRACE method
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
 Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November
 December

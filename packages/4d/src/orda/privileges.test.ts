@@ -70,6 +70,39 @@ $result.push(ds.Employee.all().sum("salary"))`
     expect(asSession(ds, session, code)).toEqual([2, 'pay'])
   })
 
+  test('Session.storage keeps an entity and a selection (as references), read back as ORDA objects', () => {
+    const ds = store()
+    const session = ds.sessions.openGuest()
+    asSession(
+      ds,
+      session,
+      `#DECLARE($s : Object)
+$s.storage.mine:=ds.Employee.query("lastName # :1"; "Turing").orderBy("lastName desc").copy(ck shared)
+$s.storage.me:=ds.Employee.get(2)
+$s.storage.both:=New shared collection(ds.Employee.get(1); 7)`,
+    )
+    // What core holds is JSON, as every process of the session reads it.
+    expect(JSON.parse(JSON.stringify(session.data.get('entistore.storage')))).toEqual({
+      mine: { $entitySelection: 'Employee', keys: [1, 3] },
+      me: { $entity: 'Employee', key: 2 },
+      both: [{ $entity: 'Employee', key: 1 }, 7],
+    })
+    ds.dataClass('Employee').get(3)!.drop()
+    const code = `#DECLARE($s : Object)
+var $mine : cs.EmployeeSelection:=$s.storage.mine
+return [$mine.length; $mine.first().lastName; $mine.isAlterable(); $s.storage.me.lastName; $s.storage.both[0].lastName; $s.storage.both[1]; OB Instance of($mine; 4D.EntitySelection)]`
+    // The entity dropped since is not there; the order is the one stored.
+    expect(asSession(ds, session, code)).toEqual([
+      1,
+      'Lovelace',
+      false,
+      'Turing',
+      'Lovelace',
+      7,
+      true,
+    ])
+  })
+
   test('outside a session, session() is Null', () => {
     expect(ordaBridge(store()).session()).toBeNull()
   })

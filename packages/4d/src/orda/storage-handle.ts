@@ -3,12 +3,14 @@
  * read anywhere; each assignment is written inside core's `use()` (4D's `Use … End use`, which
  * here has nothing to lock: one piece of code runs at a time), so core keeps what it keeps for any
  * writer: plain data copied in, the session told once. An object read from it is the same kind
- * of object; a collection read from it is a copy (write it back by assignment).
+ * of object; a collection read from it is a copy (write it back by assignment). An entity or a
+ * selection is kept as a reference JSON carries and read back as one (stored-references.ts).
  */
 import { use, type SharedObject } from '@entistore/core'
 import { FOR_EACH } from '../runtime/context/iterate.js'
 import { GET_MEMBER, SET_MEMBER, TO_JSON, type MemberHost } from '../runtime/values/host.js'
 import { viaCore } from './core-errors.js'
+import { revive, toStored } from './stored-references.js'
 import type { OrdaWorld } from './world.js'
 
 export class StorageHandle implements MemberHost {
@@ -19,14 +21,15 @@ export class StorageHandle implements MemberHost {
   ) {}
 
   [GET_MEMBER](name: string): unknown {
-    const v: unknown = this.target[name]
-    if (typeof v === 'object' && v !== null && !Array.isArray(v))
+    const raw: unknown = this.target[name]
+    const v = revive(raw, this.world.datastore)
+    if (v === raw && typeof v === 'object' && v !== null && !Array.isArray(v))
       return new StorageHandle(this.world, v as SharedObject)
     return this.world.toFourD(v)
   }
 
   [SET_MEMBER](name: string, value: unknown): void {
-    const v = this.world.fromFourD(value)
+    const v = toStored(this.world.fromFourD(value))
     viaCore(() =>
       use(this.target, (s) => {
         if (v === undefined) delete s[name]

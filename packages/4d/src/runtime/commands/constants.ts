@@ -94,6 +94,18 @@ const DIGESTS: Readonly<Record<string, number>> = {
   'SHA512 digest': 4,
 }
 
+// The HTTP Client theme's methods: the text of each (the commands that send them do not run here,
+// but code builds requests with them, and `HTTP Get` must not take `HTTP GET method`'s words).
+const HTTP_METHODS: Readonly<Record<string, string>> = {
+  'HTTP GET method': 'GET',
+  'HTTP POST method': 'POST',
+  'HTTP PUT method': 'PUT',
+  'HTTP DELETE method': 'DELETE',
+  'HTTP HEAD method': 'HEAD',
+  'HTTP OPTIONS method': 'OPTIONS',
+  'HTTP TRACE method': 'TRACE',
+}
+
 const CHARACTERS: Readonly<Record<string, number>> = {
   Enter: 3,
   Backspace: 8,
@@ -194,6 +206,7 @@ const TABLE = new Map<string, number | string>(
     ...STRINGS,
     ...COLLECTIONS,
     ...DIGESTS,
+    ...HTTP_METHODS,
     ...CHARACTERS,
     ...MATH,
     ...DAYS_AND_MONTHS,
