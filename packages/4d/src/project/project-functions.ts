@@ -17,11 +17,18 @@ import type { ClassFileNode, FunctionNode } from '../ast/files.js'
 import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
+import { computedAttributes } from './computed-attributes.js'
 import { ProjectRunner, type ProjectRunnerOptions } from './project-runner.js'
 
 export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
   readonly dataClasses: ReadonlySet<string>
+  /**
+   * The model's calculated attributes (`Car.label`), which an Entity class's `Function get`
+   * computes; the others (a getter of an entity, of no catalog type) are left out.
+   * @default every getter's
+   */
+  readonly computed?: ReadonlySet<string>
 }
 
 /** Where a class's functions go: its FunctionsDef place. */
@@ -126,7 +133,7 @@ export function projectFunctions(
   })
 
   const dataStore: Record<string, FunctionDef<unknown>> = {}
-  const dataClasses: Record<string, Record<string, Record<string, FunctionDef<unknown>>>> = {}
+  const dataClasses: Record<string, Record<string, Record<string, unknown>>> = {}
   const singletons: Record<string, SingletonDef> = {}
   for (const c of project.classes) {
     const place = placeOf(c, options.dataClasses)
@@ -138,6 +145,12 @@ export function projectFunctions(
     else if (place.kind === 'singleton')
       singletons[c.name] = { functions: defs, ...(place.session ? { session: true } : {}) }
     else Object.assign(((dataClasses[place.dataClass] ??= {})[place.kind] ??= {}), defs)
+    if (place.kind === 'entity') {
+      const served = (a: string): boolean =>
+        options.computed?.has(`${place.dataClass}.${a}`) ?? true
+      const computed = computedAttributes(runner, c, place.dataClass, served)
+      if (Object.keys(computed).length > 0) dataClasses[place.dataClass]!.computed = computed
+    }
   }
   return { dataStore, dataClasses, singletons }
 }

@@ -85,12 +85,13 @@ export class ProjectRunner {
   }
 
   /**
-   * Runs `body` for class `c` on the datastore of the current call, in a new runtime; a 4D error
-   * it raises leaves as the error stack of `where` (`Class.function`) when the error names no
-   * place of its own.
+   * Runs `body` for class `c` on `datastore` (by default the current call's: code core runs
+   * outside a function call, a computed attribute's getter, names its own), in a new runtime; a
+   * 4D error it raises leaves as the error stack of `where` (`Class.function`) when the error
+   * names no place of its own.
    */
-  run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T): T {
-    const ds = currentCall()?.datastore
+  run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {
+    const ds = datastore ?? currentCall()?.datastore
     const { bridge, classes, methods, interprocess, storage } = this.#runningFor(ds)
     const session = bridge.session()
     const rt = new Runtime({

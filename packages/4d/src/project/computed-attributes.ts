@@ -1,0 +1,198 @@
+/**
+ * @module The computed attributes of a project's Entity classes (`Function get / set / query /
+ * orderBy name` in `CarEntity.4dm`, docs/ORDA/ordaClasses.md) as core's computed attributes
+ * (ComputedAttributeFunctions), so that a read, a write, a filter and a sort of the attribute run
+ * the class's code as they run a functions module's `computed`. Each function is run by the
+ * project's runner as the caller (its view decides every read and write the code makes), on the
+ * datastore of the entity it computes, or of the call or request now running.
+ *
+ * 4D's `$event` is given as 4D documents it, and read back as 4D reads it: `$event.result`, when
+ * the code gives it, wins over the function's result (a getter's Null, a query's or an order's
+ * Null for the default scan or sort). A setter writes `This.firstName:=…` on an entity of its
+ * own, a draft of the version written (a new one for a create) that is never saved: what it
+ * assigns is what core writes, checked as any write of the caller.
+ */
+import {
+  actingNow,
+  currentCall,
+  datastoreError,
+  EntityDraft,
+  type ComputedAttributeFunctions,
+  type ComputedQueryResult,
+  type DataClass,
+  type Datastore,
+  type EntityView,
+} from '@entistore/core'
+import type { FunctionNode } from '../ast/files.js'
+import { newObject } from '../runtime/values/kinds.js'
+import type { ProjectClass } from './compile-project.js'
+import type { ProjectRunner, RunContext } from './project-runner.js'
+
+type Member = 'get' | 'set' | 'query' | 'orderBy'
+const MEMBERS: readonly string[] = ['get', 'set', 'query', 'orderBy']
+
+/** The datastore of code core runs outside any entity: the call's, else the request's actor's. */
+function datastoreNow(): Datastore | undefined {
+  return currentCall()?.datastore ?? (actingNow()?.scope as Datastore | undefined)
+}
+
+/** The datastore an entity (or draft) of core belongs to. */
+const datastoreOf = (entity: EntityView | null): Datastore | undefined =>
+  (entity as { dataClass?: DataClass } | null)?.dataClass?.datastore ?? datastoreNow()
+
+/** 4D's `$event`: a 4D object of the properties given. */
+function eventObject(props: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const event = newObject()
+  for (const [k, v] of Object.entries(props)) event[k] = v
+  return event
+}
+
+/** What the function answers: `$event.result` when the code gave one, else its result. */
+const answerOf = (event: Record<string, unknown>, result: unknown): unknown =>
+  Object.hasOwn(event, 'result') ? event['result'] : result
+
+/**
+ * Null for an answer that asks for the default (none, Null, an empty text: a function that did
+ * not handle the operator it was asked about), else the answer.
+ */
+const orDefault = (answer: unknown): unknown =>
+  answer === undefined || answer === null || answer === '' ? null : answer
+
+/** A query function's answer as core takes it: a text, `{ query, parameters }`, or null. */
+function queryAnswer(cx: RunContext, answer: unknown): ComputedQueryResult {
+  const value = cx.bridge.fromFourD(orDefault(answer))
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return value as ComputedQueryResult
+  const { query } = value as { query?: unknown }
+  if (query === '' || query === null || query === undefined) return null
+  return value as ComputedQueryResult
+}
+
+/** The parameters a member declares, or null for the legacy form that reads `$1`, `$2`. */
+const paramsOf = (node: FunctionNode): number | null => node.params?.length ?? null
+
+/**
+ * The computed attributes of an Entity class `c` of `dataClass`, for the names `served` keeps
+ * (the model's calculated attributes): each attribute with a `Function get`.
+ */
+export function computedAttributes(
+  runner: ProjectRunner,
+  c: ProjectClass,
+  dataClass: string,
+  served: (attribute: string) => boolean,
+): Record<string, ComputedAttributeFunctions> {
+  const members = new Map<string, Map<Member, FunctionNode>>()
+  for (const m of c.ast.members) {
+    if (m.kind !== 'Function' || !MEMBERS.includes(m.functionKind)) continue
+    const byKind = members.get(m.name) ?? new Map<Member, FunctionNode>()
+    byKind.set(m.functionKind as Member, m)
+    members.set(m.name, byKind)
+  }
+  const out: Record<string, ComputedAttributeFunctions> = {}
+  for (const [name, byKind] of members) {
+    if (!byKind.has('get') || !served(name)) continue
+    out[name] = attributeFunctions(runner, c, dataClass, name, byKind)
+  }
+  return out
+}
+
+function attributeFunctions(
+  runner: ProjectRunner,
+  c: ProjectClass,
+  dataClassName: string,
+  attributeName: string,
+  byKind: ReadonlyMap<Member, FunctionNode>,
+): ComputedAttributeFunctions {
+  const about = { attributeName, dataClassName }
+  // 4D names a computed attribute's functions `Class.name` in its error stack, as class functions.
+  const where = `${c.name}.${attributeName}`
+  const getParams = paramsOf(byKind.get('get')!)
+  const fns: ComputedAttributeFunctions = {
+    get(entity) {
+      return runner.run(
+        c,
+        where,
+        (cx) => {
+          const event = eventObject({ ...about, kind: 'get' })
+          const fn = cx.cls.findGetter(attributeName)!
+          const self = cx.bridge.toFourD(entity)
+          const result = cx.rt.invoke(fn, self, getParams === 0 ? [] : [event])
+          return cx.bridge.resultOf(answerOf(event, result))
+        },
+        datastoreOf(entity),
+      )
+    },
+  }
+  const set = byKind.get('set')
+  if (set !== undefined) {
+    const valueType = set.params?.[0]?.type?.path.join('.')
+    fns.set = function (this: EntityView | null, value) {
+      const ds = datastoreOf(this)
+      const base = this
+      return runner.run(
+        c,
+        where,
+        (cx) => {
+          if (ds === undefined)
+            throw datastoreError('Internal', [
+              `the set function of ${dataClassName}.${attributeName} is 4D code: it runs for a write of a request or a call`,
+            ])
+          // An entity of the setter's own: what it assigns is read back, never saved.
+          const draft =
+            base === null
+              ? new EntityDraft(ds.dataClass(dataClassName), null)
+              : (base as unknown as { edit(): EntityDraft }).edit()
+          const v = cx.bridge.toFourD(value, valueType)
+          const event = eventObject({ ...about, kind: 'set', value: v })
+          cx.rt.invoke(cx.cls.findSetter(attributeName)!, cx.bridge.toFourD(draft), [v, event])
+          return draft.changes as Record<string, unknown>
+        },
+        ds,
+      )
+    }
+  }
+  const query = byKind.get('query')
+  if (query !== undefined)
+    fns.query = (e) =>
+      runner.run(
+        c,
+        where,
+        (cx) => {
+          const event = eventObject({
+            ...about,
+            kind: 'query',
+            value: cx.bridge.toFourD(e.value),
+            operator: e.operator,
+          })
+          const fn = ordaMember(cx, 'query', attributeName)
+          return queryAnswer(cx, answerOf(event, cx.rt.invoke(fn, null, [event])))
+        },
+        datastoreNow(),
+      )
+  const orderBy = byKind.get('orderBy')
+  if (orderBy !== undefined)
+    fns.orderBy = (e) =>
+      runner.run(
+        c,
+        where,
+        (cx) => {
+          const event = eventObject({
+            ...about,
+            kind: 'orderBy',
+            operator: e.operator,
+            descending: e.descending,
+          })
+          const fn = ordaMember(cx, 'orderBy', attributeName)
+          const answer = orDefault(answerOf(event, cx.rt.invoke(fn, null, [event])))
+          return answer === null ? null : (cx.bridge.fromFourD(answer) as string)
+        },
+        datastoreNow(),
+      )
+  return fns
+}
+
+/** The class's `Function query name` or `Function orderBy name`, compiled. */
+function ordaMember(cx: RunContext, kind: 'query' | 'orderBy', name: string) {
+  const member = cx.cls.definition.orda.find((m) => m.kind === kind && m.name === name)
+  return member!.fn!
+}
