@@ -263,10 +263,6 @@ async function readProject(
   const { loadProject } = await import('./project/load-project.js')
   const project = await loadProject(options.project!)
   for (const note of project.notes) options.onNote?.(note)
-  if (options.functions === undefined && project.computed.length > 0)
-    options.onNote?.(
-      `computed attributes read null without a --functions module that computes them: ${project.computed.join(', ')}`,
-    )
   return project
 }
 
@@ -281,6 +277,7 @@ async function projectFunctionsOf(
     project.files.project,
     project.model.dataClasses.map((dc) => dc.name),
     given,
+    project.computed,
   )
   if (code.summary !== undefined) options.onNote?.(code.summary)
   return code.functions

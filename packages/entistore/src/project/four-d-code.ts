@@ -18,12 +18,14 @@ export interface ProjectCode {
 
 /**
  * The functions of the code in `projectFolder` (the `Project` folder) for a datastore of
- * `dataClasses`, with `module`'s (a `--functions` module) winning by name.
+ * `dataClasses` whose calculated attributes are `computed` (`Car.label`), with `module`'s (a
+ * `--functions` module) winning by name.
  */
 export async function projectCode(
   projectFolder: string,
   dataClasses: readonly string[],
   module: FunctionsDef<any> | undefined,
+  computed: readonly string[] = [],
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const sources = await fourD.readProjectSources(projectFolder)
@@ -31,6 +33,7 @@ export async function projectCode(
   const report = fourD.checkReport(compiled.files)
   const own = fourD.projectFunctions(compiled, {
     dataClasses: new Set(dataClasses),
+    computed: new Set(computed),
     // File and Folder reach the project's root folder, the one holding `Project`, and no further.
     files: fourD.projectFiles(dirname(projectFolder)),
   })
@@ -45,7 +48,10 @@ type Group = Readonly<Record<string, unknown>> | undefined
 
 const merged = (base: Group, over: Group): Record<string, unknown> => ({ ...base, ...over })
 
-/** `code`'s functions with `module`'s added, the module's winning where both name one. */
+/**
+ * `code`'s functions with `module`'s added, the module's winning where both name one (a computed
+ * attribute's functions as one: the module's `computed.label` replaces the class file's).
+ */
 export function mergeFunctions(
   code: FunctionsDef<any>,
   module: FunctionsDef<any> | undefined,
@@ -59,7 +65,7 @@ export function mergeFunctions(
       ...own,
       ...mod,
       ...Object.fromEntries(
-        (['dataClass', 'entity', 'entitySelection'] as const)
+        (['dataClass', 'entity', 'entitySelection', 'computed'] as const)
           .filter((kind) => own[kind] !== undefined || mod[kind] !== undefined)
           .map((kind) => [kind, merged(own[kind], mod[kind])]),
       ),
