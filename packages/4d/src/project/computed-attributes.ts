@@ -25,6 +25,8 @@ import {
   type EntityView,
 } from '@entistore/core'
 import type { FunctionNode } from '../ast/files.js'
+import type { ClassObject } from '../runtime/classes/class-object.js'
+import type { FourDFunction } from '../runtime/classes/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
 import { newObject } from '../runtime/values/kinds.js'
 import type { ProjectClass } from './compile-project.js'
@@ -42,10 +44,12 @@ function datastoreNow(): Datastore | undefined {
 const datastoreOf = (entity: EntityView | null): Datastore | undefined =>
   (entity as { dataClass?: DataClass } | null)?.dataClass?.datastore ?? datastoreNow()
 
-/** 4D's `$event`: a 4D object of the properties given. */
-function eventObject(props: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** 4D's `$event` of a computed attribute's function (the others' properties are added to it). */
+function eventObject(attributeName: string, dataClassName: string, kind: Member) {
   const event = newObject()
-  for (const [k, v] of Object.entries(props)) event[k] = v
+  event['attributeName'] = attributeName
+  event['dataClassName'] = dataClassName
+  event['kind'] = kind
   return event
 }
 
@@ -105,31 +109,33 @@ function attributeFunctions(
   attributeName: string,
   byKind: ReadonlyMap<Member, FunctionNode>,
 ): ComputedAttributeFunctions {
-  const about = { attributeName, dataClassName }
+  const event = (kind: Member) => eventObject(attributeName, dataClassName, kind)
   // 4D names a computed attribute's functions `Class.name` in its error stack, as class functions.
   const where = `${c.name}.${attributeName}`
   const run = <T>(ds: Datastore | undefined, body: (cx: RunContext) => T): T =>
-    runner.run(
-      c,
-      where,
-      (cx) => {
-        try {
-          return body(cx)
-        } catch (e) {
-          throw refusalOf(e)
-        }
-      },
-      ds,
-    )
+    runner.run(c, where, (cx) => refusing(body, cx), ds)
   const getParams = paramsOf(byKind.get('get')!)
+  // The getter of each datastore's class (the class chain is walked once, not at every read).
+  const getters = new WeakMap<ClassObject, FourDFunction>()
   const fns: ComputedAttributeFunctions = {
+    // The hot path (every read, scan and sort of the attribute): one closure a read.
     get(entity) {
-      return run(datastoreOf(entity), (cx) => {
-        const event = eventObject({ ...about, kind: 'get' })
-        const fn = cx.cls.findGetter(attributeName)!
-        const result = cx.rt.invoke(fn, cx.bridge.toFourD(entity), getParams === 0 ? [] : [event])
-        return cx.bridge.resultOf(answerOf(event, result))
-      })
+      return runner.run(
+        c,
+        where,
+        (cx) => {
+          try {
+            const e = event('get')
+            let fn = getters.get(cx.cls)
+            if (fn === undefined) getters.set(cx.cls, (fn = cx.cls.findGetter(attributeName)!))
+            const result = cx.rt.invoke(fn, cx.bridge.toFourD(entity), getParams === 0 ? [] : [e])
+            return cx.bridge.resultOf(answerOf(e, result))
+          } catch (error) {
+            throw refusalOf(error)
+          }
+        },
+        datastoreOf(entity),
+      )
     },
   }
   const set = byKind.get('set')
@@ -149,8 +155,9 @@ function attributeFunctions(
             ? new EntityDraft(ds.dataClass(dataClassName), null)
             : (base as unknown as { edit(): EntityDraft }).edit()
         const v = cx.bridge.toFourD(value, valueType)
-        const event = eventObject({ ...about, kind: 'set', value: v })
-        cx.rt.invoke(cx.cls.findSetter(attributeName)!, cx.bridge.toFourD(draft), [v, event])
+        const e = event('set')
+        e['value'] = v
+        cx.rt.invoke(cx.cls.findSetter(attributeName)!, cx.bridge.toFourD(draft), [v, e])
         return draft.changes as Record<string, unknown>
       })
     }
@@ -158,21 +165,32 @@ function attributeFunctions(
   if (byKind.has('query'))
     fns.query = (e) =>
       run(datastoreNow(), (cx) => {
-        const value = cx.bridge.toFourD(e.value)
-        const event = eventObject({ ...about, kind: 'query', value, operator: e.operator })
-        const answer = cx.rt.invoke(ordaMember(cx, 'query', attributeName), null, [event])
-        return queryAnswer(cx, answerOf(event, answer))
+        const asked = event('query')
+        asked['value'] = cx.bridge.toFourD(e.value)
+        asked['operator'] = e.operator
+        const answer = cx.rt.invoke(ordaMember(cx, 'query', attributeName), null, [asked])
+        return queryAnswer(cx, answerOf(asked, answer))
       })
   if (byKind.has('orderBy'))
     fns.orderBy = (e) =>
       run(datastoreNow(), (cx) => {
-        const { operator, descending } = e
-        const event = eventObject({ ...about, kind: 'orderBy', operator, descending })
-        const result = cx.rt.invoke(ordaMember(cx, 'orderBy', attributeName), null, [event])
-        const answer = orDefault(answerOf(event, result))
+        const asked = event('orderBy')
+        asked['operator'] = e.operator
+        asked['descending'] = e.descending
+        const result = cx.rt.invoke(ordaMember(cx, 'orderBy', attributeName), null, [asked])
+        const answer = orDefault(answerOf(asked, result))
         return answer === null ? null : (cx.bridge.fromFourD(answer) as string)
       })
   return fns
+}
+
+/** `body(cx)`, a refusal of core it meets thrown as core's (refusalOf). */
+function refusing<T>(body: (cx: RunContext) => T, cx: RunContext): T {
+  try {
+    return body(cx)
+  } catch (e) {
+    throw refusalOf(e)
+  }
 }
 
 /**
