@@ -40,6 +40,11 @@ Function get broken() : Text
 Function get twice($event : Object) -> $n : Integer
 \treturn Length(This.fullName)*2
 
+// A process variable: one process a request, as in 4D.
+Function get reads() : Integer
+\tvReads:=Num(vReads)+1
+\treturn vReads
+
 Function get boss() : cs.PersonEntity
 \treturn This
 `
@@ -56,6 +61,7 @@ const MODEL: ModelJson = {
         { name: 'initial', kind: 'calculated', type: 'string' },
         { name: 'broken', kind: 'calculated', type: 'string' },
         { name: 'twice', kind: 'calculated', type: 'long' },
+        { name: 'reads', kind: 'calculated', type: 'long' },
       ],
     },
   ],
@@ -66,7 +72,9 @@ function people() {
     [{ path: 'Sources/Classes/PersonEntity.4dm', kind: 'class', text: PERSON }],
     { dataClasses: ['Person'] },
   )
-  const computed = new Set(['fullName', 'initial', 'broken', 'twice'].map((a) => `Person.${a}`))
+  const computed = new Set(
+    ['fullName', 'initial', 'broken', 'twice', 'reads'].map((a) => `Person.${a}`),
+  )
   const functions = projectFunctions(project, { dataClasses: new Set(['Person']), computed })
   const ds = createDatastore(MODEL, { functions })
   const P = ds.dataClass('Person')
@@ -103,7 +111,20 @@ describe("an Entity class's computed attributes, run by core as a functions modu
       'initial',
       'broken',
       'twice',
+      'reads',
     ])
+  })
+
+  it("runs a request's reads in one running context (its process), a read outside any in its own", () => {
+    const { ds, P } = people()
+    const reads = () =>
+      P.all()
+        .toCollection('reads')
+        .map((r) => r['reads'])
+    // Within a request's budget, the process variable counts on; without, each read starts anew.
+    expect(ds.withBudget(60_000, reads)).toEqual([1, 2, 3, 4])
+    expect(ds.withBudget(60_000, reads)).toEqual([1, 2, 3, 4])
+    expect(reads()).toEqual([1, 1, 1, 1])
   })
 
   it("writes through the setter: what it assigns to This is the write's", () => {

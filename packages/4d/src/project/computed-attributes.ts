@@ -28,7 +28,6 @@ import type { FunctionNode } from '../ast/files.js'
 import type { ClassObject } from '../runtime/classes/class-object.js'
 import type { FourDFunction } from '../runtime/classes/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
-import { newObject } from '../runtime/values/kinds.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'
 
@@ -44,14 +43,16 @@ function datastoreNow(): Datastore | undefined {
 const datastoreOf = (entity: EntityView | null): Datastore | undefined =>
   (entity as { dataClass?: DataClass } | null)?.dataClass?.datastore ?? datastoreNow()
 
-/** 4D's `$event` of a computed attribute's function (the others' properties are added to it). */
-function eventObject(attributeName: string, dataClassName: string, kind: Member) {
-  const event = newObject()
-  event['attributeName'] = attributeName
-  event['dataClassName'] = dataClassName
-  event['kind'] = kind
-  return event
-}
+/**
+ * 4D's `$event` of a computed attribute's function (the others' properties are added to it): an
+ * object literal, a plain 4D object as the host's records are (kinds.ts), of a shape V8 keeps fast
+ * (a getter makes one for each entity read).
+ */
+const eventObject = (
+  attributeName: string,
+  dataClassName: string,
+  kind: Member,
+): Record<string, unknown> => ({ attributeName, dataClassName, kind })
 
 /** What the function answers: `$event.result` when the code gave one, else its result. */
 const answerOf = (event: Record<string, unknown>, result: unknown): unknown =>
