@@ -57,6 +57,7 @@ const MODEL: ModelJson = {
         { name: 'ID', kind: 'storage', type: 'long', primKey: true, autosequence: true },
         { name: 'first', kind: 'storage', type: 'string' },
         { name: 'last', kind: 'storage', type: 'string' },
+        { name: 'note', kind: 'storage', type: 'string' },
         { name: 'fullName', kind: 'calculated', type: 'string' },
         { name: 'initial', kind: 'calculated', type: 'string' },
         { name: 'broken', kind: 'calculated', type: 'string' },
@@ -67,15 +68,19 @@ const MODEL: ModelJson = {
   ],
 }
 
+const COMPUTED = new Set(
+  ['fullName', 'initial', 'broken', 'twice', 'reads'].map((a) => `Person.${a}`),
+)
+
 function people() {
   const project = compileProject(
     [{ path: 'Sources/Classes/PersonEntity.4dm', kind: 'class', text: PERSON }],
     { dataClasses: ['Person'] },
   )
-  const computed = new Set(
-    ['fullName', 'initial', 'broken', 'twice', 'reads'].map((a) => `Person.${a}`),
-  )
-  const functions = projectFunctions(project, { dataClasses: new Set(['Person']), computed })
+  const functions = projectFunctions(project, {
+    dataClasses: new Set(['Person']),
+    computed: COMPUTED,
+  })
   const ds = createDatastore(MODEL, { functions })
   const P = ds.dataClass('Person')
   for (const [first, last] of [
@@ -139,6 +144,41 @@ describe("an Entity class's computed attributes, run by core as a functions modu
       'Dijkstra',
       'Edsger Dijkstra',
     ])
+  })
+
+  it("returns what the setter assigns, not what a new entity's constructor event set", () => {
+    const project = compileProject(
+      [{ path: 'Sources/Classes/PersonEntity.4dm', kind: 'class', text: PERSON }],
+      { dataClasses: ['Person'] },
+    )
+    const own = projectFunctions(project, { dataClasses: new Set(['Person']), computed: COMPUTED })
+    const set = own.dataClasses!['Person']!.computed!['fullName']!.set!
+    let constructed = 0
+    const ds = createDatastore(MODEL, {
+      functions: {
+        dataClasses: {
+          Person: {
+            ...own.dataClasses!['Person'],
+            events: {
+              constructor() {
+                constructed++
+                this.set('note', 'constructed')
+              },
+            },
+          },
+        },
+      },
+    })
+    const event = { attributeName: 'fullName', dataClassName: 'Person', kind: 'set' as const }
+    const assigned = ds.actAs(ds.sessions.open(), () =>
+      set.call(null, 'Ada Lovelace', { ...event, value: 'Ada Lovelace' }),
+    )
+    expect(assigned).toEqual({ first: 'Ada', last: 'Lovelace' })
+    const single = ds.actAs(ds.sessions.open(), () =>
+      set.call(null, 'Ada', { ...event, value: 'Ada' }),
+    )
+    expect(single).toEqual({ first: '', last: 'Ada' })
+    expect(constructed).toBe(2)
   })
 
   it('filters through the query function, and by the getter where it answers Null', () => {

@@ -155,11 +155,17 @@ function attributeFunctions(
           base === null
             ? new EntityDraft(ds.dataClass(dataClassName), null)
             : (base as unknown as { edit(): EntityDraft }).edit()
+        // A new one's constructor event has run: what it set is the create's own to set.
+        const constructed: Readonly<Record<string, unknown>> = draft.changes
         const v = cx.bridge.toFourD(value, valueType)
         const e = event('set')
         e['value'] = v
         cx.rt.invoke(cx.cls.findSetter(attributeName)!, cx.bridge.toFourD(draft), [v, e])
-        return draft.changes as Record<string, unknown>
+        const assigned: Record<string, unknown> = {}
+        for (const [name, written] of Object.entries(draft.changes))
+          if (!Object.is(constructed[name], written) || !Object.hasOwn(constructed, name))
+            assigned[name] = written
+        return assigned
       })
     }
   }
