@@ -128,6 +128,9 @@ exposed Function get broken() : Text
 exposed Function get windowed() : Text
 \tSET WINDOW TITLE("staff")
 \treturn "never"
+
+exposed Function get endless() : Text
+\treturn This.endless
 `,
     })
     const notes: string[] = []
@@ -154,6 +157,10 @@ exposed Function get windowed() : Text
     const windowed = await client.get('Employee(1)?$attributes=windowed')
     expect(windowed.status).toBe(422)
     expect(windowed.json.__ERROR[0].message).toMatch(/SET WINDOW TITLE/)
+    // A getter that reads itself: an error of 4D (recursive calls "generate errors"), not a crash.
+    const endless = await client.get('Employee(1)?$attributes=endless')
+    expect(endless.status).toBe(422)
+    expect(endless.json.__ERROR[1].message).toMatch(/EmployeeEntity\.endless/)
     // The other attributes read as ever.
     expect((await client.get('Employee(1)?$attributes=fullName')).json.fullName).toBe(
       'Ada Lovelace',
