@@ -5,8 +5,8 @@
  * the request's time budget (core's query budget, which the REST interface sets for each request,
  * or `budgetMs` for a call made outside one). The code a request runs shares one running context,
  * as a request's code shares one process in 4D (its process variables, its singletons, `Last
- * errors`): the context is kept while the same request (its budget), session and datastore run
- * code, so that a getter read for each of 100k entities does not make 100k contexts; a call made
+ * errors`): the context is kept while the same request (its budget), actor (its session) and
+ * datastore run code, so that a getter read for each of 100k entities does not make 100k contexts; a call made
  * outside any request has one of its own. Every piece of a
  * project's code that core calls (a class function, a computed attribute's getter, an entity
  * event, a restrict) is run by `run`, so they all see the same state and are all bounded alike.
@@ -14,6 +14,7 @@
  * and line), as the REST interface answers it.
  */
 import {
+  actingNow,
   currentBudget,
   currentCall,
   datastoreError,
@@ -73,7 +74,7 @@ export class ProjectRunner {
     | {
         readonly budget: object
         readonly running: Running
-        readonly session: unknown
+        readonly actor: object | undefined
         readonly rt: Runtime
         readonly contexts: Map<string, RunContext>
       }
@@ -98,9 +99,10 @@ export class ProjectRunner {
     return r
   }
 
-  /** A new running context on `running` as `session`, bounded by `budget`. */
-  #runtime(running: Running, session: unknown, budget: CodeBudget): Runtime {
+  /** A new running context on `running` as the session now acting, bounded by `budget`. */
+  #runtime(running: Running, budget: CodeBudget): Runtime {
     const { bridge, classes, methods, interprocess, storage } = running
+    const session = bridge.session()
     // One literal, no spread: a call outside a request makes one a call.
     return new Runtime({
       classes,
@@ -125,22 +127,24 @@ export class ProjectRunner {
   run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {
     const ds = datastore ?? currentCall()?.datastore
     const running = this.#runningFor(ds)
-    const session = running.bridge.session()
     const budget = currentBudget()
     let cx: RunContext
     if (budget === undefined) {
       const own = budgetOf(this.#options.budgetMs ?? 2000, ds?.clock ?? systemClock)
-      cx = contextOf(c, running, this.#runtime(running, session, own))
+      cx = contextOf(c, running, this.#runtime(running, own))
     } else {
+      // Who acts: the request's actor, the same for each piece of its reply (rest's json-chunks
+      // runs each in a frame of its own, whose Session object is new: the actor is not).
+      const actor = actingNow()
       let kept = this.#kept
       if (
         kept === undefined ||
         kept.budget !== budget ||
         kept.running !== running ||
-        kept.session !== session
+        kept.actor !== actor
       ) {
-        const rt = this.#runtime(running, session, budget)
-        this.#kept = kept = { budget, running, session, rt, contexts: new Map() }
+        const rt = this.#runtime(running, budget)
+        this.#kept = kept = { budget, running, actor, rt, contexts: new Map() }
       }
       const found = kept.contexts.get(c.name)
       if (found !== undefined) cx = found

@@ -167,6 +167,22 @@ exposed Function get endless() : Text
     )
   })
 
+  it("runs a request's getters in one process, as 4D runs a request's code; the next request in another", async () => {
+    const text = readFileSync(`${STAFF}/${ENTITY_CLASS}`, 'utf8')
+    const copy = projectCopy(STAFF, {
+      [ENTITY_CLASS]: `${text}
+exposed Function get reads() : Integer
+\tvReads:=Num(vReads)+1
+\treturn vReads
+`,
+    })
+    const client = (await served(copy, { data: `${STAFF}/csv` })).client()
+    for (let request = 0; request < 2; request++) {
+      const reply = await client.get('Employee?$attributes=reads')
+      expect((reply.json.__ENTITIES as Json[]).map((e) => e.reads)).toEqual([1, 2, 3, 4])
+    }
+  })
+
   it("lets a functions module's computed attribute of the same name win over the class file's", async () => {
     const functions: FunctionsDef<any> = {
       dataClasses: { Employee: { computed: { fullName: { get: () => 'from the module' } } } },
