@@ -160,7 +160,7 @@ describe("an Entity class's computed attributes, run by core as a functions modu
           Person: {
             ...own.dataClasses!['Person'],
             events: {
-              constructor() {
+              constructor(this: { set(name: string, value: unknown): void }) {
                 constructed++
                 this.set('note', 'constructed')
               },
