@@ -299,7 +299,7 @@ ${OWN_DATA_HELP}
   --change-writes=N  writes timed at each subscriber count (default 200; quick 50)
   --idle-subscribers=N  idle subscribers of its memory measure (default 1000)
   --4d-loop=5m       passes of the 4d-language suite's loop (default 5m; quick 1m)
-  --4d-elements=100k elements of its collections and appends of its text (default 100k)
+  --4d-elements=100k elements of its collections, appends of its text, rows of its computed read (default 100k)
   --4d-employees=20k employees of its ORDA groups, half matching the query (default 20k)
   --build=auto       before the HTTP suite: auto (npm run build if dist is older than src),
                      always, never`

@@ -8,6 +8,8 @@
  *   undeclared variables are shown beside it, not held to the goal), the Collection class's
  *   `filter`, `map`, `sum` and `orderBy` over 100k numbers, and a text built by 100k `+`.
  * - ORDA-heavy code (goal ≤ 1.2× TypeScript on core's API): see 4d-language-orda.ts.
+ * - A computed attribute's getter read for 100k rows (goal ≤ 1.5× the getter in TypeScript): see
+ *   4d-language-computed.ts.
  * - Parsing and compiling the car-rental example's class files (goal < 100 ms): every file parsed,
  *   compiled into a class store and each function's code made, cold (the first time in the
  *   process, as a server's start pays it) and warm (the median of the next ones).
@@ -25,6 +27,7 @@ import type { Group } from './query.bench.ts'
 import { fourD, type FourD } from '../4d-code.ts'
 import { ordaGroups } from '../4d-language-orda.ts'
 import { restrictGroup } from '../4d-language-restrict.ts'
+import { computedGroup } from '../4d-language-computed.ts'
 
 export interface FourDOptions {
   /** Passes of the loop. @default 5M */
@@ -62,6 +65,7 @@ export const FOUR_D_OPS = [
   '4d-orda-aggregates',
   '4d-orda-save',
   '4d-restrict',
+  '4d-computed-read',
   '4d-compile',
 ]
 
@@ -197,6 +201,7 @@ export function fourDGroups(fd: FourD, o: FourDOptions, wanted: (op: string) => 
   if (wanted('4d-text')) groups.push(textGroup(fd, o.elements))
   groups.push(...ordaGroups(fd, o.employees, o.saves).filter((g) => wanted(g.id)))
   if (wanted('4d-restrict')) groups.push(restrictGroup(fd, o.restrictRows))
+  if (wanted('4d-computed-read')) groups.push(computedGroup(fd, o.elements))
   return groups
 }
 

@@ -29,13 +29,6 @@ export default defineFunctions({
           },
         },
       },
-      computed: {
-        /** `Renault Clio (AB-123-CD)`, as CarEntity.4dm's `Function get label`. */
-        label(car) {
-          const model = car.get('model')
-          return `${model?.get('brand')} ${model?.get('name')} (${car.get('plate')})`
-        },
-      },
     },
   },
   singletons: {

@@ -269,10 +269,6 @@ async function readProject(
   const { loadProject } = await import('./project/load-project.js')
   const project = await loadProject(options.project!)
   for (const note of project.notes) options.onNote?.(note)
-  if (options.functions === undefined && project.computed.length > 0)
-    options.onNote?.(
-      `computed attributes read null without a --functions module that computes them: ${project.computed.join(', ')}`,
-    )
   return project
 }
 
@@ -283,7 +279,12 @@ async function projectFunctionsOf(
   options: LoadFilesOptions,
 ): Promise<FunctionsDef<any>> {
   const { projectCode } = await import('./project/four-d-code.js')
-  const code = await projectCode(project.files.project, project.model.dataClasses, given)
+  const code = await projectCode(
+    project.files.project,
+    project.model.dataClasses,
+    given,
+    project.computed,
+  )
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)
   if (code.summary !== undefined) options.onNote?.(code.summary)

@@ -17,6 +17,7 @@ import type { ClassFileNode, FunctionNode } from '../ast/files.js'
 import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
+import { computedAttributes } from './computed-attributes.js'
 import { ProjectRunner, type ProjectRunnerOptions } from './project-runner.js'
 import { entityEvents } from './entity-events.js'
 import { restrictCode } from './restrict-code.js'
@@ -24,6 +25,12 @@ import { restrictCode } from './restrict-code.js'
 export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
   /** The datastore's dataclasses: the ORDA classes of another name are left out. */
   readonly dataClasses: ReadonlySet<string>
+  /**
+   * The model's calculated attributes (`Car.label`), which an Entity class's `Function get`
+   * computes; the others (a getter of an entity, of no catalog type) are left out.
+   * @default every getter's
+   */
+  readonly computed?: ReadonlySet<string>
 }
 
 /** Where a class's functions go: its FunctionsDef place. */
@@ -128,7 +135,7 @@ export function projectFunctions(
   })
 
   const dataStore: Record<string, FunctionDef<unknown>> = {}
-  // Each dataclass's functions by kind, and its events and restrict.
+  // Each dataclass's functions by kind, and its computed attributes, events and restrict.
   const dataClasses: Record<string, Record<string, object | undefined>> = {}
   const singletons: Record<string, SingletonDef> = {}
   for (const c of project.classes) {
@@ -141,9 +148,15 @@ export function projectFunctions(
     else if (place.kind === 'singleton')
       singletons[c.name] = { functions: defs, ...(place.session ? { session: true } : {}) }
     else Object.assign(((dataClasses[place.dataClass] ??= {})[place.kind] ??= {}), defs)
-    // Its entity events and restrict (entity-events.ts, restrict-code.ts), where core runs them.
-    if (place.kind === 'entity')
+    // Its computed attributes, entity events and restrict (computed-attributes.ts,
+    // entity-events.ts, restrict-code.ts), where core runs them.
+    if (place.kind === 'entity') {
+      const served = (a: string): boolean =>
+        options.computed?.has(`${place.dataClass}.${a}`) ?? true
+      const computed = computedAttributes(runner, c, place.dataClass, served)
+      if (Object.keys(computed).length > 0) dataClasses[place.dataClass]!.computed = computed
       Object.assign(dataClasses[place.dataClass]!, entityEvents(c, runner))
+    }
     if (place.kind === 'dataClass') dataClasses[place.dataClass]!.restrict = restrictCode(c, runner)
   }
   return { dataStore, dataClasses, singletons }

@@ -1,15 +1,20 @@
 /**
  * @module What runs a project's code on a datastore of core: one class store, project methods,
  * interprocess variables and `Storage` for each datastore (the ORDA classes a class extends are
- * that datastore's), and for each call a running context of its own (runtime.ts) as the caller —
- * the session of the call, the request's time budget (core's query budget, which the REST
- * interface sets for each request, or `budgetMs` for a call made outside one). Every piece of a
+ * that datastore's), and a running context (runtime.ts) as the caller — the session of the call,
+ * the request's time budget (core's query budget, which the REST interface sets for each request,
+ * or `budgetMs` for a call made outside one). The code a request runs shares one running context,
+ * as a request's code shares one process in 4D (its process variables, its singletons, `Last
+ * errors`): the context is kept while the same request (its budget), actor (its session) and
+ * datastore run code, so that a getter read for each of 100k entities does not make 100k contexts; a call made
+ * outside any request has one of its own. Every piece of a
  * project's code that core calls (a class function, a computed attribute's getter, an entity
  * event, a restrict) is run by `run`, so they all see the same state and are all bounded alike.
  * A 4D error leaves as 4D's error stack: the error, then where it happened (the function, its file
  * and line), as the REST interface answers it.
  */
 import {
+  actingNow,
   currentBudget,
   currentCall,
   datastoreError,
@@ -19,7 +24,7 @@ import {
 } from '@entistore/core'
 import { compileFormulaText } from '../compile/formula-text.js'
 import { Runtime } from '../runtime/context/runtime.js'
-import { budgetOf } from '../runtime/context/budget.js'
+import { budgetOf, type CodeBudget } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
 import { markShared } from '../runtime/classes/shared.js'
 import { newObject } from '../runtime/values/kinds.js'
@@ -64,6 +69,16 @@ export class ProjectRunner {
   // One running state a datastore (the call's), and one for a call made outside any.
   readonly #running = new WeakMap<object, Running>()
   readonly #noDatastore = {}
+  // The running context of the request that ran code last (its budget), and its RunContext a class.
+  #kept:
+    | {
+        readonly budget: object
+        readonly running: Running
+        readonly actor: object | undefined
+        readonly rt: Runtime
+        readonly contexts: Map<string, RunContext>
+      }
+    | undefined
 
   constructor(project: CompiledProject, options: ProjectRunnerOptions = {}) {
     this.#project = project
@@ -84,22 +99,12 @@ export class ProjectRunner {
     return r
   }
 
-  /**
-   * Runs `body` for class `c` on `datastore` (by default the current call's: code core runs
-   * outside a function call, an event or a restrict, names its own), in a new runtime; a 4D
-   * error it raises leaves as the error stack of `where` (`Class.function`) when the error names
-   * no place of its own.
-   */
-  run<T>(
-    c: ProjectClass,
-    where: string,
-    body: (cx: RunContext) => T,
-    datastore: Datastore | undefined = currentCall()?.datastore,
-  ): T {
-    const ds = datastore
-    const { bridge, classes, methods, interprocess, storage } = this.#runningFor(ds)
+  /** A new running context on `running` as the session now acting, bounded by `budget`. */
+  #runtime(running: Running, budget: CodeBudget): Runtime {
+    const { bridge, classes, methods, interprocess, storage } = running
     const session = bridge.session()
-    const rt = new Runtime({
+    // One literal, no spread: a call outside a request makes one a call.
+    return new Runtime({
       classes,
       methods,
       interprocess,
@@ -107,17 +112,57 @@ export class ProjectRunner {
       compileFormula: compileFormulaText,
       ds: bridge.ds,
       builtinClasses: bridge.fourD,
-      ...(typeof session === 'object' && session !== null ? { session } : {}),
-      ...(this.#options.files === undefined ? {} : { files: this.#options.files }),
-      budget: currentBudget() ?? budgetOf(this.#options.budgetMs ?? 2000, ds?.clock ?? systemClock),
+      session: typeof session === 'object' && session !== null ? session : undefined,
+      files: this.#options.files,
+      budget,
     })
+  }
+
+  /**
+   * Runs `body` for class `c` on `datastore` (by default the current call's: code core runs
+   * outside a function call, a computed attribute's getter, names its own), in the running
+   * context of the request (a new one outside any); a 4D error it raises leaves as the error
+   * stack of `where` (`Class.function`) when the error names no place of its own.
+   */
+  run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {
+    const ds = datastore ?? currentCall()?.datastore
+    const running = this.#runningFor(ds)
+    const budget = currentBudget()
+    let cx: RunContext
+    if (budget === undefined) {
+      const own = budgetOf(this.#options.budgetMs ?? 2000, ds?.clock ?? systemClock)
+      cx = contextOf(c, running, this.#runtime(running, own))
+    } else {
+      // Who acts: the request's actor, the same for each piece of its reply (rest's json-chunks
+      // runs each in a frame of its own, whose Session object is new: the actor is not).
+      const actor = actingNow()
+      let kept = this.#kept
+      if (
+        kept === undefined ||
+        kept.budget !== budget ||
+        kept.running !== running ||
+        kept.actor !== actor
+      ) {
+        const rt = this.#runtime(running, budget)
+        this.#kept = kept = { budget, running, actor, rt, contexts: new Map() }
+      }
+      const found = kept.contexts.get(c.name)
+      if (found !== undefined) cx = found
+      else kept.contexts.set(c.name, (cx = contextOf(c, running, kept.rt)))
+    }
     try {
-      return body({ rt, cls: classes.get(c.name)!, bridge })
+      return body(cx)
     } catch (e) {
       throw FourDError.is(e) ? errorStack(e, where, c.file) : e
     }
   }
 }
+
+const contextOf = (c: ProjectClass, running: Running, rt: Runtime): RunContext => ({
+  rt,
+  cls: running.classes.get(c.name)!,
+  bridge: running.bridge,
+})
 
 /**
  * A 4D error as the REST interface answers it: 4D's error (its code, component and message), then

@@ -3,8 +3,9 @@
  * REST interface shows: the exposed functions of the ORDA classes (DataStore, a dataclass, its
  * Entity and its Selection class) and of shared and session singletons, listed in the catalog as
  * 4D lists them; and the computed attributes (`Function get`) and aliases (`Alias`) an Entity class
- * adds to its dataclass. The code is not read here: four-d-code.ts runs the class functions
- * (@entistore/4d); a model file written from these declarations holds no code, and there a
+ * adds to its dataclass. The code is not read here: four-d-code.ts runs the class functions and
+ * the computed attributes' functions (@entistore/4d); a model file written from these declarations
+ * holds no code, and there a
  * function a `--functions` module does not give answers 9107, naming its file.
  *
  * Only declarations are read, a line at a time, after the comments are taken out: 4D declares

@@ -31,12 +31,14 @@ export interface CodeDataClass {
 
 /**
  * The functions of the code in `projectFolder` (the `Project` folder) for a datastore of
- * `dataClasses`, with `module`'s (a `--functions` module) winning by name.
+ * `dataClasses` whose calculated attributes are `computed` (`Car.label`), with `module`'s (a
+ * `--functions` module) winning by name.
  */
 export async function projectCode(
   projectFolder: string,
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
+  computed: readonly string[] = [],
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const sources = await fourD.readProjectSources(projectFolder)
@@ -47,6 +49,7 @@ export async function projectCode(
   const own = withKnownAttributes(
     fourD.projectFunctions(compiled, {
       dataClasses: new Set(names),
+      computed: new Set(computed),
       // File and Folder reach the project's root folder, the one holding `Project`, and no further.
       files: fourD.projectFiles(dirname(projectFolder)),
     }),
@@ -110,7 +113,8 @@ function byAttribute(own: Group, mod: Group): { attributeEvents?: Record<string,
 
 /**
  * `code`'s functions with `module`'s added, the module's winning where both name one: a function,
- * an entity event (an attribute's by attribute), a dataclass's `restrict`.
+ * an entity event (an attribute's by attribute), a dataclass's `restrict`, a computed attribute's
+ * functions as one (the module's `computed.label` replaces the class file's).
  */
 export function mergeFunctions(
   code: FunctionsDef<any>,
@@ -126,7 +130,7 @@ export function mergeFunctions(
       ...mod,
       // By function, and by event: the module's `saving` replaces the class file's alone.
       ...Object.fromEntries(
-        (['dataClass', 'entity', 'entitySelection', 'events'] as const)
+        (['dataClass', 'entity', 'entitySelection', 'events', 'computed'] as const)
           .filter((kind) => own[kind] !== undefined || mod[kind] !== undefined)
           .map((kind) => [kind, merged(own[kind], mod[kind])]),
       ),

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Clock } from '@entistore/core'
+import type { Clock, FunctionsDef } from '@entistore/core'
 import { createRestHandler, toFetchHandler } from '@entistore/rest'
 import { afterAll } from 'vitest'
 import { loadDatastoreFiles } from '../load-files.js'
@@ -41,6 +41,8 @@ export interface ServeOptions {
   readonly clock?: Clock
   readonly notes?: string[]
   readonly data?: string
+  /** A `--functions` module's definitions, given as an object. */
+  readonly functions?: FunctionsDef<any>
 }
 
 /** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
@@ -67,6 +69,7 @@ export async function served(
     project,
     ...(options.data ? { data: options.data } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.functions ? { functions: options.functions } : {}),
     onNote: (n) => options.notes?.push(n),
   })
   const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))

@@ -34,8 +34,8 @@ export interface LoadedProject {
   /** What the project holds that Entistore does not serve as 4D would: one line each. */
   readonly notes: readonly string[]
   /**
-   * The computed attributes its class files declare (`Car.label`): they read null until a
-   * functions module computes them (`computed`).
+   * The computed attributes its class files declare (`Car.label`): their `Function get` computes
+   * them (four-d-code.ts), unless a functions module's `computed` gives them.
    */
   readonly computed: readonly string[]
   /**

@@ -1,7 +1,7 @@
 Class extends Entity
 
-/* A computed attribute, exposed: read over REST,
-   computed in TypeScript by the functions module. */
+/* A computed attribute, exposed: read, filtered and sorted over REST,
+   computed by this getter. */
 exposed Function get label() : Text
 	return This.model.brand+" "+This.model.name+" ("+This.plate+")"
 

@@ -94,10 +94,11 @@ export class Runtime {
   /** The error-handling method `ON ERR CALL` installed ("" for none). */
   errorMethod = ''
   #handlingError = false
-  /** The process singletons (`singleton Class constructor`). */
-  readonly processSingletons = new Map<ClassObject, object>()
-  readonly #variables = new Map<string, unknown>()
-  readonly #types = new Map<string, DeclaredType>()
+  // Made at their first use: most runs (a computed attribute's getter, run for each entity read)
+  // declare no process variable and meet no singleton, and three maps a run are felt there.
+  #processSingletons: Map<ClassObject, object> | undefined
+  #variables: Map<string, unknown> | undefined
+  #types: Map<string, DeclaredType> | undefined
   readonly #interprocess: Map<string, unknown>
 
   constructor(options: RuntimeOptions = {}) {
@@ -146,20 +147,26 @@ export class Runtime {
 
   /** A process variable (`name`, compared without case); Undefined before any assignment. */
   pvGet(name: string): unknown {
-    return this.#variables.get(name.toLowerCase())
+    return this.#variables?.get(name.toLowerCase())
   }
 
   pvSet(name: string, value: unknown): void {
     const key = name.toLowerCase()
-    const type = this.#types.get(key)
-    this.#variables.set(key, type === undefined ? value : assignTo(type, value))
+    const type = this.#types?.get(key)
+    ;(this.#variables ??= new Map()).set(key, type === undefined ? value : assignTo(type, value))
+  }
+
+  /** The process singletons (`singleton Class constructor`). */
+  get processSingletons(): Map<ClassObject, object> {
+    return (this.#processSingletons ??= new Map())
   }
 
   /** `var name : Type` of a process variable: typed from now on, its default if it had no value. */
   pvDeclare(name: string, type: DeclaredType): void {
     const key = name.toLowerCase()
-    this.#types.set(key, type)
-    if (!this.#variables.has(key)) this.#variables.set(key, assignTo(type, undefined))
+    ;(this.#types ??= new Map()).set(key, type)
+    const variables = (this.#variables ??= new Map())
+    if (!variables.has(key)) variables.set(key, assignTo(type, undefined))
   }
 
   /** A bare name: the project method of that name called without parameters, else the variable. */
