@@ -261,6 +261,7 @@ export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/sessio
 export type { AuthUser } from './sessions/session-user.js'
 export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
 export { GUEST_PRIVILEGE, Roles } from './roles/roles.js'
+export { permissionsNamingNothing } from './orda/roles-coverage.js'
 // Privileges all the way down: the one decision, the Actor that asks it, who acts now.
 export { accessRule, rolesResource } from './access/access-rule.js'
 export type { AccessRule } from './access/access-rule.js'

@@ -10,6 +10,7 @@ import {
   DatastoreError,
   Roles,
   fail,
+  permissionsNamingNothing,
   type Clock,
   type Datastore,
   type DatastoreOptions,
@@ -227,6 +228,9 @@ export async function loadDatastoreFiles(
     if (DatastoreError.is(e)) throw new FileError(modelFile, e.message, { cause: e })
     throw e
   }
+  // An entry that names nothing protects nothing: said, since what it meant to close stays open.
+  if (roles !== undefined)
+    for (const line of permissionsNamingNothing(ds, roles)) options.onNote?.(`${rolesFile} ${line}`)
   const load = async (into: Datastore, file: string): Promise<void> => {
     if (csv) {
       const { loadCsvData } = await import('./project/csv-data.js')

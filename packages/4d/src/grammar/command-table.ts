@@ -2,15 +2,16 @@
  * @module 4D's commands by name and number, as 4D's documentation lists them ("Name (Number)",
  * docs/Concepts/commands.md of the 4d/docs repository, 4D v20), plus what that list lacks and
  * files saved by 4D write: `throw` (1805), `Web Form` (1735), `Super` as 1705 (the call of the
- * parent constructor), the former name `New formula` (1597) and the later names
- * `Localized string` (991) and `Process activity` (1495).
+ * parent constructor), the former name `New formula` (1597), the later names
+ * `Localized string` (991) and `Process activity` (1495), and 4D 21's `Trim` (1853), `Trim start`
+ * (1854) and `Trim end` (1855), which win over a project method of the name as every command does.
  *
  * The grammar needs the names to recognise a command written without its token (`Current date`,
  * `OB Keys`: 4D's command names contain spaces); a tokenized command (`Length:C16`) names itself.
  * One `number:Name` per entry, `|` between entries.
  */
 export const COMMAND_TABLE = `
-1709:4D|156:ABORT|1634:ABORT PROCESS BY ID|99:Abs|269:ACCEPT|303:ACCUMULATE|346:Activated
+1709:4D|1853:Trim|1854:Trim start|1855:Trim end|156:ABORT|1634:ABORT PROCESS BY ID|99:Abs|269:ACCEPT|303:ACCUMULATE|346:Activated
 1387:Active transaction|56:ADD RECORD|393:Add to date|119:ADD TO SET
 1431:ADJUST BLOBS CACHE PRIORITY|1430:ADJUST INDEX CACHE PRIORITY
 1429:ADJUST TABLE CACHE PRIORITY|31:After|41:ALERT|47:ALL RECORDS|403:APPEND DATA TO PASTEBOARD

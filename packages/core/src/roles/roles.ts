@@ -93,6 +93,12 @@ export class Roles {
   readonly #roles = new Map<string, readonly string[]>()
   // Entries by `type` then lowercased `applyTo`.
   readonly #entries = new Map<string, Map<string, Entry>>()
+  /** Each permission entry's type and `applyTo` as written, and where it is in the file. */
+  readonly permissions: readonly {
+    readonly type: RolesResourceType
+    readonly applyTo: string
+    readonly where: string
+  }[]
 
   /** Checks `json` (InvalidRoles, 9137, names the first problem and where it is). */
   constructor(json: unknown) {
@@ -114,6 +120,7 @@ export class Roles {
       this.#roles.set(norm(name), names(entry.privileges ?? [], `${where}.privileges`))
     }
     const permissions = object(file.permissions, 'permissions')
+    const written: { type: RolesResourceType; applyTo: string; where: string }[] = []
     for (const [i, p] of list(permissions.allowed, 'permissions.allowed').entries()) {
       const where = `permissions.allowed[${i}]`
       const entry = object(p, where)
@@ -135,7 +142,9 @@ export class Roles {
       const key = norm(applyTo)
       if (byName.has(key)) invalid(where, `"${applyTo}" (${type}) has a permission entry already`)
       byName.set(key, actions)
+      written.push({ type: type as RolesResourceType, applyTo, where })
     }
+    this.permissions = written
     this.restrictedByDefault = flag(file.restrictedByDefault, 'restrictedByDefault')
     this.forceLogin = flag(file.forceLogin, 'forceLogin')
   }

@@ -1,9 +1,10 @@
 Class extends DataClass
 
-// An agent sees every contact, a customer the contacts of its own company.
+// An agent sees every contact, a customer the contacts of its own company; authentify, promoted
+// to accountReader, finds the one logging in (Null: no restriction).
 Function event restrict($event : Object) : cs.ContactSelection
-	If (Session.hasPrivilege("agent"))
-		return This.all()
+	If (Session.hasPrivilege("agent") | Session.hasPrivilege("accountReader"))
+		return Null
 	End if
 	If (Session.storage.contact#Null)
 		return This.query("companyID = :1"; Session.storage.contact.companyID)

@@ -2,7 +2,7 @@ Class extends Entity
 
 // A message is dated when it is saved first.
 Function event saving($event : Object)
-	If (This.sentOn=!00-00-00!)
+	If (This.sentOn=Null)
 		This.sentOn:=Current date
 		This.sentAt:=Current time
 	End if

@@ -5,14 +5,14 @@ exposed Alias agentName agent.name
 
 // Days from opening to closing, or to today for a ticket still open.
 exposed Function get ageDays($event : Object) : Integer
-	If (This.openedOn=!00-00-00!)
+	If (This.openedOn=Null)
 		return 0
 	End if
-	return ((This.closedOn=!00-00-00!) ? Current date : This.closedOn)-This.openedOn
+	return ((This.closedOn=Null) ? Current date : This.closedOn)-This.openedOn
 
 // Open for longer than the service level allows.
 exposed Function get overdue($event : Object) : Boolean
-	return (This.status#"closed") && ((Current date-This.openedOn)>cs.Sla.me.days())
+	return (This.status#"closed") && (This.openedOn#Null) && ((Current date-This.openedOn)>cs.Sla.me.days())
 
 // overdue = true is the tickets not closed opened before the service level's first day.
 exposed Function query overdue($event : Object) : Object
@@ -41,10 +41,13 @@ Function event validateSave subject($event : Object) : Object
 
 // A new ticket is new and opened today; every save says when.
 Function event saving($event : Object)
-	If (This.status="")
+	If (This.status=Null) | (This.status="")
 		This.status:="new"
 	End if
-	If (This.openedOn=!00-00-00!)
+	If (This.priority=Null)
+		This.priority:=2
+	End if
+	If (This.openedOn=Null)
 		This.openedOn:=Current date
 	End if
 	This.updatedOn:=Current date
@@ -54,7 +57,7 @@ Function event touched status($event : Object)
 	If (This.status="closed")
 		This.closedOn:=Current date
 	Else
-		This.closedOn:=!00-00-00!
+		This.closedOn:=Null
 	End if
 
 Function event afterSave($event : Object)

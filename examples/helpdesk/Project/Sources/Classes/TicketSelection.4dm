@@ -12,7 +12,7 @@ exposed Function effort() : Integer
 exposed Function byAgent() : Collection
 	var $result : Collection:=[]
 	var $agent : Text
-	For each ($agent; This.query("agent # null").distinct("agent.name"))
+	For each ($agent; This.query("agent # null").extract("agent.name").distinct())
 		$result.push({agent: $agent; tickets: This.query("agent.name = :1"; $agent).length})
 	End for each
 	return $result.orderBy("tickets desc, agent asc")

@@ -149,8 +149,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
       return n <= 0 ? s : s.slice(0, at - 1) + s.slice(at - 1 + n)
     },
   },
-  // 4D 21 (docs/commands/trim.md, trim-start.md, trim-end.md): ECMAScript's TrimString. The
-  // grammar's list of names predates them: they run written tokenized (`Trim:C1853`).
+  // 4D 21 (docs/commands/trim.md, trim-start.md, trim-end.md): ECMAScript's TrimString.
   {
     number: 1853,
     name: 'Trim',
