@@ -57,7 +57,7 @@ import type { FormulaQuerySettings, QueryFormula } from './formula-query.js'
 export interface ReadSettings {
   readonly context?: string
 }
-import { stagedEntity } from './transaction-reads.js'
+import { stagedEntity, stagedRow, tableAsSeen } from './transaction-reads.js'
 import { openTransactions } from './processes.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
@@ -442,7 +442,7 @@ export class DataClassCore<
   /** Every entity, in primary-key order (4D's `all()`). */
   all(_settings?: ReadSettings): EntitySelection<M, N> {
     needRead(this as DataClass)
-    const rows = this.table.orderedRowIds()
+    const rows = this.seenTable().orderedRowIds()
     if (this.restrictFunction === undefined) return this.select(rows)
     const all = this.select(restrictedRows(this as DataClass, rows))
     // Its own restrict answering every entity (an admin's) restricts nothing: told so, it makes no
@@ -481,8 +481,21 @@ export class DataClassCore<
 
   /** @internal The current version of the entity in slot `rowId`, or null if it was deleted. */
   entityAt(rowId: number): Entity<M, N> | null {
+    // Inside a transaction, the calling process reads its own writes first (transaction-reads.ts).
+    if (openTransactions !== 0) {
+      const own = stagedRow(this as DataClass, rowId)
+      if (own !== undefined) return own as Entity<M, N> | null
+    }
     // The table stores Entities (see the constructor).
     return (this.table.record(rowId) as Entity<M, N> | undefined) ?? null
+  }
+
+  /**
+   * @internal The table as the calling process reads it: with its open transaction's writes over
+   * it, when it staged some here (transaction-reads.ts); the table itself otherwise.
+   */
+  seenTable(): Table {
+    return tableAsSeen(this.datastore.processes, this.table)
   }
 
   /**
@@ -492,7 +505,7 @@ export class DataClassCore<
   rowIdsReferencing(relation: string, key: KeyValue): number[] {
     const attr = this.attribute(relation)
     if (attr.kind !== 'relatedEntity') return fail('AttributeNotFound', [relation, this.def.name])
-    const table = this.table
+    const table = this.seenTable()
     const read = table.reader(attr.foreignKey)
     // Through the foreign key's hash index when it has one (a related entity read in every row of
     // a reply scanned the whole table each time: 60 s of CPU for 20,000 rows of 100,000), in key

@@ -1,0 +1,185 @@
+/**
+ * @module A table as one open transaction sees it: its committed rows with the transaction's staged
+ * versions over them (an update's values, a new entity on the row id it took, a drop as a deleted
+ * row). What the query engine, the orderings, `all()`, a relation to many and a selection's
+ * aggregates read instead of the table while the calling process has staged writes in it, so that
+ * they find what 4D's process finds inside its transaction: its own creates, saves and drops.
+ *
+ * It answers the members the readers of rows ask (`has`, `record`, `reader`, the columns, the key
+ * order…) and hides the table's indexes, which hold the committed values only: a query then scans
+ * (the planner sees no index), in this process alone and only while it has staged writes in the
+ * table. Every other member is the table's own. Made once per table and per state of the
+ * transaction's writes (Transaction.view), from a copy of what was staged then: an ordering made
+ * from it reads the same versions later.
+ *
+ * Nothing here runs for a process without staged writes: the readers ask
+ * `Transaction.view` only when a transaction is open (processes.ts, `openTransactions`).
+ */
+import type { EntityRecord, KeyValue } from '../store/entity-record.js'
+import { compareKeys, type ColumnReader, type Table } from '../store/table.js'
+import { VectorCursor } from '../store/vector-cursor.js'
+import type { RowIds } from '../sets/row-ids.js'
+import type { KeyComparer } from '../indexes/hash-index.js'
+import type { IndexSet } from '../indexes/index-set.js'
+import { fold } from '../values/fold.js'
+
+/** One staged entity: its committed version (if any) and its staged one (null: dropped). */
+export interface StagedVersion {
+  readonly base: EntityRecord | undefined
+  readonly current: EntityRecord | null
+}
+
+/**
+ * `table` with `staged` (entity key → its versions) over it; `countChange` is how many entities
+ * the transaction adds, net (Transaction.countChange).
+ */
+export function stagedTable(
+  table: Table,
+  staged: ReadonlyMap<KeyValue, StagedVersion>,
+  countChange: number,
+): Table {
+  // Row id → staged version (null: dropped), and the same by key; copied now (see the module note).
+  const rows = new Map<number, EntityRecord | null>()
+  const keys = new Map<KeyValue, EntityRecord | null>()
+  const created: EntityRecord[] = []
+  let end = table.scanLength
+  for (const [key, s] of staged) {
+    // An entity created and dropped in the transaction never was in the table: nothing to hide.
+    const rowId = (s.current ?? s.base)?.rowId
+    if (rowId === undefined) continue
+    rows.set(rowId, s.current)
+    keys.set(key, s.current)
+    if (s.current !== null) {
+      end = Math.max(end, rowId + 1)
+      if (s.base === undefined) created.push(s.current)
+    }
+  }
+  const own = (rowId: number): EntityRecord | null | undefined =>
+    rows.has(rowId) ? rows.get(rowId)! : undefined
+  const readers = new Map<string, ColumnReader>()
+  let ordered: RowIds | undefined
+
+  const overrides: Partial<Record<keyof Table, unknown>> = {
+    has: (rowId: number): boolean => (rows.has(rowId) ? rows.get(rowId) !== null : table.has(rowId)),
+    record: (rowId: number) => {
+      const s = own(rowId)
+      return s === undefined ? table.record(rowId) : (s ?? undefined)
+    },
+    keyOf: (rowId: number) => {
+      const s = own(rowId)
+      return s === undefined ? table.keyOf(rowId) : s?.key
+    },
+    stampOf: (rowId: number) => {
+      const s = own(rowId)
+      return s === undefined ? table.stampOf(rowId) : s?.stamp
+    },
+    timestampOf: (rowId: number) => {
+      const s = own(rowId)
+      return s === undefined ? table.timestampOf(rowId) : s?.timestamp
+    },
+    reader: (name: string): ColumnReader => {
+      let read = readers.get(name)
+      if (read === undefined) {
+        const base = table.reader(name)
+        read = (rowId) => {
+          const s = own(rowId)
+          return s === undefined ? base(rowId) : s?.values[name]
+        }
+        readers.set(name, read)
+      }
+      return read
+    },
+    vectorCursor: (name: string) => {
+      const position = table.positionOf(name)
+      if (position === undefined)
+        throw new TypeError(`vectorCursor: ${table.def.name}.${name} is not a storage attribute`)
+      return new VectorCursor((rowId) => view.record(rowId), position, name)
+    },
+    // A staged row is a record: the caller reads its value (undefined, as for a row written since).
+    comparer: (name: string): KeyComparer => {
+      const base = table.comparer(name)
+      return (rowId, key) => (rows.has(rowId) ? undefined : base(rowId, key))
+    },
+    rowIdOf: (key: KeyValue) => (keys.has(key) ? keys.get(key)?.rowId : table.rowIdOf(key)),
+    recordByKey: (key: KeyValue) =>
+      keys.has(key) ? (keys.get(key) ?? undefined) : table.recordByKey(key),
+    byKey: { get: (key: KeyValue) => view.rowIdOf(key) },
+    size: table.size + countChange,
+    // Some rows read as deleted here that the table has: whoever skips the liveness test when
+    // nothing is deleted must test.
+    deletions: table.deletions + rows.size,
+    scanLength: end,
+    rowCapacity: end,
+    numericColumn: (name: string): Float64Array => {
+      const committed = table.numericColumn(name)
+      const out = new Float64Array(Math.max(committed.length, end)).fill(NaN)
+      out.set(committed)
+      for (const [rowId, s] of rows) {
+        const v = s?.values[name]
+        out[rowId] = typeof v === 'number' ? v : NaN
+      }
+      return out
+    },
+    foldedColumn: (name: string): readonly (string | null)[] => {
+      const out = table.foldedColumn(name).slice()
+      while (out.length < end) out.push(null)
+      for (const [rowId, s] of rows) {
+        const v = s?.values[name]
+        out[rowId] = typeof v === 'string' ? fold(v) : null
+      }
+      return out
+    },
+    keyOrderIsRowOrder: false,
+    orderedRowIds: (): RowIds => (ordered ??= keyOrder(table, rows, created)),
+    isOrderedRowIds: () => false,
+    typedOrder: () => undefined,
+    indexes: committedOnly(table.indexes),
+  }
+  const view = proxyOf(table, overrides)
+  return view
+}
+
+/**
+ * The live row ids of the view in key order: the table's, less those staged as dropped, merged
+ * with the created ones (sorted by key).
+ */
+function keyOrder(
+  table: Table,
+  rows: ReadonlyMap<number, EntityRecord | null>,
+  created: EntityRecord[],
+): number[] {
+  const committed = table.orderedRowIds()
+  created.sort((a, b) => compareKeys(a.key, b.key))
+  const out: number[] = []
+  let c = 0
+  for (let i = 0; i < committed.length; i++) {
+    const rowId = committed[i]!
+    if (rows.get(rowId) === null) continue
+    const key = table.keyOf(rowId)!
+    while (c < created.length && compareKeys(created[c]!.key, key) < 0) out.push(created[c++]!.rowId)
+    out.push(rowId)
+  }
+  while (c < created.length) out.push(created[c++]!.rowId)
+  return out
+}
+
+// The table's indexes hold committed values only: none is offered, so that a query scans.
+function committedOnly(indexes: IndexSet): IndexSet {
+  return proxyOf(indexes, { of: () => undefined, hashOf: () => undefined })
+}
+
+// `target` with `overrides` in place of its own members; its methods run on `target` itself (they
+// read its private fields).
+function proxyOf<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
+  const bound = new Map<PropertyKey, unknown>()
+  return new Proxy(target, {
+    get(t, prop) {
+      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof T]
+      const v: unknown = Reflect.get(t, prop)
+      if (typeof v !== 'function') return v
+      let fn = bound.get(prop)
+      if (fn === undefined) bound.set(prop, (fn = (v as (...a: unknown[]) => unknown).bind(t)))
+      return fn
+    },
+  })
+}
