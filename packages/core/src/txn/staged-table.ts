@@ -8,9 +8,9 @@
  * It answers the members the readers of rows ask (`has`, `record`, `reader`, the columns, the key
  * order…) and hides the table's indexes, which hold the committed values only: a query then scans
  * (the planner sees no index), in this process alone and only while it has staged writes in the
- * table. Every other member is the table's own. Made once per table and per state of the
- * transaction's writes (Transaction.view), from a copy of what was staged then: an ordering made
- * from it reads the same versions later.
+ * table. Every other member is the table's own. Made once per table, per state of the
+ * transaction's writes and per version of the store (Transaction.view), from a copy of what was
+ * staged then: an ordering made from it reads the same versions later.
  *
  * Nothing here runs for a process without staged writes: the readers ask
  * `Transaction.view` only when a transaction is open (processes.ts, `openTransactions`).
@@ -44,11 +44,15 @@ export function stagedTable(
   const created: EntityRecord[] = []
   let end = table.scanLength
   for (const [key, s] of staged) {
-    // An entity created and dropped in the transaction never was in the table: nothing to hide.
+    // Null: an entity created and dropped in the transaction, which never was in the table.
     const rowId = (s.current ?? s.base)?.rowId
+    keys.set(key, s.current)
+    // A key it created, committed since by another process (its validation will fail): the
+    // transaction reads its own entity under that key (or none, dropped), as a read by key does.
+    const committed = s.base === undefined ? table.rowIdOf(key) : undefined
+    if (committed !== undefined && committed !== rowId) rows.set(committed, null)
     if (rowId === undefined) continue
     rows.set(rowId, s.current)
-    keys.set(key, s.current)
     if (s.current !== null) {
       end = Math.max(end, rowId + 1)
       if (s.base === undefined) created.push(s.current)

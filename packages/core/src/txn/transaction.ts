@@ -114,7 +114,8 @@ export class Transaction {
   // The same entries by row id (what a selection's members are read by), and each table as this
   // transaction sees it, made when a read asks (staged-table.ts) and forgotten at its next write.
   #byRow = new Map<Table, Map<number, Staged>>()
-  readonly #views = new Map<Table, Table>()
+  // A view is made again once another process committed (Store.version): it reads the table.
+  readonly #views = new Map<Table, { readonly view: Table; readonly version: number }>()
   // Unique values held by staged versions: table → attribute → value key → entity key, and back.
   readonly #claims = new Map<Table, Map<string, Claims>>()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
@@ -181,10 +182,13 @@ export class Transaction {
   view(table: Table): Table | undefined {
     const staged = this.#staged.get(table)
     if (staged === undefined || staged.size === 0) return undefined
-    let view = this.#views.get(table)
-    if (view === undefined)
-      this.#views.set(table, (view = stagedTable(table, staged, this.countChange(table))))
-    return view
+    const version = this.#store.version
+    let made = this.#views.get(table)
+    if (made === undefined || made.version !== version) {
+      made = { view: stagedTable(table, staged, this.countChange(table)), version }
+      this.#views.set(table, made)
+    }
+    return made.view
   }
 
   /** The version of `key` this transaction sees (its own writes first), or undefined if none. */
