@@ -28,10 +28,25 @@ const MODEL: ModelJson = {
         { name: 'ID', type: 'long' },
         { name: 'n', type: 'long', indexed: true },
         { name: 'label', type: 'string' },
+        { name: 'tags', kind: 'relatedEntities', path: 'item' },
+      ],
+    },
+    {
+      name: 'Tag',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'item', kind: 'relatedEntity', path: 'Item' },
       ],
     },
   ],
 }
+/** Tags of the initial items (never written): tag key → item key. */
+const TAGS: [number, number][] = [
+  [1, 1],
+  [2, 2],
+  [3, 3],
+  [4, 3],
+]
 const INITIAL = [1, 2, 3]
 /** Keys a create may take: the initial ones (refused while committed) and new ones. */
 const KEYS = [1, 2, 3, 10, 11, 12]
@@ -280,7 +295,12 @@ class Query implements Cmd {
         ordered: ordered.toCollection('n').map((e) => e.n),
         length: indexed.length,
         sum: indexed.sum('n'),
-        members: Item.all().members().map((e) => e?.get('n') ?? null),
+        members: Item.all()
+          .members()
+          .map((e) => e?.get('n') ?? null),
+        // Through relations: a join into the items, a join back from the tags.
+        tagged: keys(r.ds.dataClass('Tag').query('item.n > :1', this.min)),
+        withTags: keys(Item.query('tags.ID > 0 and n > :1', this.min)),
       }
     })
     const equal = rows.filter(([, n]) => n === this.min).map(([k]) => k)
@@ -294,6 +314,8 @@ class Query implements Cmd {
       length: above.length,
       sum: above.reduce((t, [, n]) => t + n, 0),
       members: rows.map(([, n]) => n),
+      tagged: TAGS.filter(([, item]) => above.some(([k]) => k === item)).map(([tag]) => tag),
+      withTags: above.filter(([k]) => TAGS.some(([, item]) => item === k)).map(([k]) => k),
     })
   }
   toString = () => `query(${this.p}, n > ${this.min})`
@@ -341,7 +363,10 @@ describe('transactions across awaits, two processes, against a plain model (fc.c
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'max' }), async (cmds) => {
         const ds = createDatastore(MODEL, {
-          data: { Item: INITIAL.map((k) => ({ ID: k, n: 0 })) },
+          data: {
+            Item: INITIAL.map((k) => ({ ID: k, n: 0 })),
+            Tag: TAGS.map(([ID, item]) => ({ ID, item })),
+          },
           clock: new ManualClock(Date.UTC(2026, 0, 1)),
         }) as unknown as Datastore
         const workers: [Worker, Worker] = [spawn(ds), spawn(ds)]

@@ -149,7 +149,8 @@ export class PreparedQuery<
    */
   firstWith(params: readonly unknown[]): Entity<M, N> | null {
     const dc = this.dataClass
-    if (openTransactions !== 0 && this.#throughOwnWrites()) return this.#general(params).at(0) ?? null
+    if (openTransactions !== 0 && this.#throughOwnWrites())
+      return this.#general(params).at(0) ?? null
     const one = this.#lookup?.one
     if (one !== undefined && dc.restrictFunction === undefined) {
       this.#check()

@@ -15,8 +15,16 @@ import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
 import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
-import { planWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
-import { currentScope, sliceable, type SliceScope } from './slices.js'
+import {
+  planWork,
+  predicateOf,
+  readsOwnRows,
+  refreshExecution,
+  type ExecContext,
+  type PathStep,
+} from './execute.js'
+import { currentScope, finish, sliceable, type SliceScope } from './slices.js'
+import { stagedOf, type Staging } from '../txn/staged-table.js'
 import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
   explainText,
@@ -191,11 +199,22 @@ function runRows(
     bindOrderBy(source.schema, def, orderItems, { exposedOnly, reads }),
     bound,
   )
-  const tableOf = (d: { name: string }): Table => source.table(d.name)
+  let tableOf = (d: { name: string }): Table => source.table(d.name)
   const table = source.table(def.name)
   // A search asking for approximation: the index that answers it, if one is ready now.
   const searched = bound && resolveApproximate(bound, source.nearest)
-  const plan = planQuery(def, searched, tableOf)
+  let plan = planQuery(def, searched, tableOf)
+  // The table as the calling process's transaction sees it (txn/staged-table.ts), when it has
+  // staged writes in it: a filter of the entities' own values runs on the committed table, whose
+  // indexes answer, and the staged rows are tested one by one (`withStaged`) rather than scanned.
+  // A filter through a relation or a computed attribute reads other rows: it scans the views.
+  const staging = stagedOf(table)
+  const delta = staging !== undefined && plan.root !== null && readsOwnRows(plan.root)
+  if (delta) {
+    const committed = staging.committed
+    tableOf = () => committed
+    plan = planQuery(def, searched, tableOf)
+  }
   // The plan is the same for every session; what each may see is asked as the query runs.
   const allowed = source.visibility && allowedRows(source.visibility)
   let step: PathStep | undefined
@@ -219,7 +238,7 @@ function runRows(
       refreshExecution(root, ctx),
     )
     step = run.step
-    rows = run.rows
+    rows = delta ? withStaged(run.rows, root, ctx, staging) : run.rows
     ordering = resultOrdering(source, table, orderKeys, allowed)
   } else {
     rows = table.orderedRowIds()
@@ -246,6 +265,26 @@ function runRows(
     result.extendedQueryPath = step ? extendedQueryPathOf(step) : null
   }
   return result
+}
+
+/**
+ * The rows a filter found in the committed table, brought to the transaction's view of it: the
+ * rows it staged left out, and those of its staged versions that pass the same per-row test an AND
+ * uses, read from the staged values, added.
+ */
+function withStaged(
+  rows: readonly number[],
+  root: PlanNode,
+  ctx: ExecContext,
+  staging: Staging,
+): number[] {
+  const tester = staging.tester
+  const { test } = finish(predicateOf(root, { ...ctx, tableOf: () => tester }))
+  const staged = staging.rows
+  const out: number[] = []
+  for (let i = 0; i < rows.length; i++) if (!staged.has(rows[i]!)) out.push(rows[i]!)
+  for (const [rowId, record] of staged) if (record !== null && test(rowId)) out.push(rowId)
+  return out
 }
 
 /** Whether rows changed since the scope's work first stopped: a plan made before is then stale. */

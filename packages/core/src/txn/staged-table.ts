@@ -61,10 +61,12 @@ export function stagedTable(
   const own = (rowId: number): EntityRecord | null | undefined =>
     rows.has(rowId) ? rows.get(rowId)! : undefined
   const readers = new Map<string, ColumnReader>()
+  const columns = new Map<string, unknown>()
   let ordered: RowIds | undefined
 
   const overrides: Partial<Record<keyof Table, unknown>> = {
-    has: (rowId: number): boolean => (rows.has(rowId) ? rows.get(rowId) !== null : table.has(rowId)),
+    has: (rowId: number): boolean =>
+      rows.has(rowId) ? rows.get(rowId) !== null : table.has(rowId),
     record: (rowId: number) => {
       const s = own(rowId)
       return s === undefined ? table.record(rowId) : (s ?? undefined)
@@ -114,25 +116,19 @@ export function stagedTable(
     deletions: table.deletions + rows.size,
     scanLength: end,
     rowCapacity: end,
-    numericColumn: (name: string): Float64Array => {
-      const committed = table.numericColumn(name)
-      const out = new Float64Array(Math.max(committed.length, end)).fill(NaN)
-      out.set(committed)
-      for (const [rowId, s] of rows) {
-        const v = s?.values[name]
-        out[rowId] = typeof v === 'number' ? v : NaN
-      }
-      return out
-    },
-    foldedColumn: (name: string): readonly (string | null)[] => {
-      const out = table.foldedColumn(name).slice()
-      while (out.length < end) out.push(null)
-      for (const [rowId, s] of rows) {
-        const v = s?.values[name]
-        out[rowId] = typeof v === 'string' ? fold(v) : null
-      }
-      return out
-    },
+    // Every row's value, for scans: the committed column copied, the staged rows' values over it.
+    numericColumn: (name: string): Float64Array =>
+      cached(`n:${name}`, () => {
+        const out = new Float64Array(Math.max(table.numericColumn(name).length, end)).fill(NaN)
+        out.set(table.numericColumn(name))
+        return patched(out, name, numeric)
+      }),
+    foldedColumn: (name: string): readonly (string | null)[] =>
+      cached(`f:${name}`, () => {
+        const out = table.foldedColumn(name).slice()
+        while (out.length < end) out.push(null)
+        return patched(out, name, folded)
+      }),
     keyOrderIsRowOrder: false,
     orderedRowIds: (): RowIds => (ordered ??= keyOrder(table, rows, created)),
     isOrderedRowIds: () => false,
@@ -140,8 +136,50 @@ export function stagedTable(
     indexes: committedOnly(table.indexes),
   }
   const view = proxyOf(table, overrides)
+  // The same, but its columns hold the staged rows alone (a sparse array: no copy of the table's):
+  // what tests the staged rows one by one (`stagedOf`).
+  const tester = proxyOf(table, {
+    ...overrides,
+    numericColumn: (name: string) =>
+      patched<number[]>([], name, numeric) as unknown as Float64Array,
+    foldedColumn: (name: string) => patched<(string | null)[]>([], name, folded),
+  })
+  staging.set(view, { committed: table, rows, tester })
   return view
+
+  function cached<T>(name: string, make: () => T): T {
+    let column = columns.get(name) as T | undefined
+    if (column === undefined) columns.set(name, (column = make()))
+    return column
+  }
+
+  function patched<C extends { [rowId: number]: unknown }>(
+    out: C,
+    name: string,
+    value: (v: unknown) => C[number],
+  ): C {
+    for (const [rowId, s] of rows) out[rowId] = value(s?.values[name])
+    return out
+  }
 }
+
+const numeric = (v: unknown): number => (typeof v === 'number' ? v : NaN)
+const folded = (v: unknown): string | null => (typeof v === 'string' ? fold(v) : null)
+
+/** What a view made by `stagedTable` is made of (`stagedOf`). */
+export interface Staging {
+  /** The table itself, with its indexes, as every other process reads it. */
+  readonly committed: Table
+  /** The rows the view reads otherwise than the table: row id → staged version, null: gone. */
+  readonly rows: ReadonlyMap<number, EntityRecord | null>
+  /** The view, for tests of the staged rows alone (its columns hold only theirs). */
+  readonly tester: Table
+}
+
+const staging = new WeakMap<Table, Staging>()
+
+/** What `table` is made of when it is a view of `stagedTable`, else undefined. */
+export const stagedOf = (table: Table): Staging | undefined => staging.get(table)
 
 /**
  * The live row ids of the view in key order: the table's, less those staged as dropped, merged
@@ -160,7 +198,8 @@ function keyOrder(
     const rowId = committed[i]!
     if (rows.get(rowId) === null) continue
     const key = table.keyOf(rowId)!
-    while (c < created.length && compareKeys(created[c]!.key, key) < 0) out.push(created[c++]!.rowId)
+    while (c < created.length && compareKeys(created[c]!.key, key) < 0)
+      out.push(created[c++]!.rowId)
     out.push(rowId)
   }
   while (c < created.length) out.push(created[c++]!.rowId)

@@ -358,7 +358,8 @@ export class Transaction {
     this.#claims.clear()
     this.#views.clear()
     this.#byRow = new Map()
-    for (const [table, staged] of this.#staged) for (const s of staged.values()) this.#rowOf(table, s)
+    for (const [table, staged] of this.#staged)
+      for (const s of staged.values()) this.#rowOf(table, s)
     for (const [table, staged] of this.#staged)
       for (const [key, s] of staged) this.#claimUnique(table, key, s.current)
   }
