@@ -4,7 +4,13 @@
  * requests go on (they see none of its writes, and cannot write what it wrote); a request whose
  * function returns with its transaction open has it cancelled (docs/compat.md).
  */
-import { createDatastore, defineFunctions, ManualClock, type Datastore } from '@entistore/core'
+import {
+  createDatastore,
+  defineFunctions,
+  ManualClock,
+  type Datastore,
+  type EntitySelection,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { createRestHandler } from '../handler.js'
@@ -71,7 +77,7 @@ const functions = defineFunctions({
         const read = {
           rich: rich.toCollection('lastName').map((e) => e.lastName),
           globex: Employee.query('employer.name = :1', 'Globex').length,
-          acme: ds.dataClass('Company').get(1)!.get('staff').length,
+          acme: (ds.dataClass('Company').get(1)!.get('staff') as EntitySelection).length,
           payroll: Employee.all().sum('salary'),
         }
         ds.cancelTransaction()
