@@ -64,7 +64,7 @@ export function stagedTable(
   const columns = new Map<string, unknown>()
   let ordered: RowIds | undefined
 
-  const overrides: Partial<Record<keyof Table, unknown>> = {
+  const overrides: Partial<Record<keyof Table | typeof STAGING, unknown>> = {
     has: (rowId: number): boolean =>
       rows.has(rowId) ? rows.get(rowId) !== null : table.has(rowId),
     record: (rowId: number) => {
@@ -144,7 +144,7 @@ export function stagedTable(
       patched<number[]>([], name, numeric) as unknown as Float64Array,
     foldedColumn: (name: string) => patched<(string | null)[]>([], name, folded),
   })
-  staging.set(view, { committed: table, rows, tester })
+  overrides[STAGING] = { committed: table, rows, tester } satisfies Staging
   return view
 
   function cached<T>(name: string, make: () => T): T {
@@ -176,10 +176,13 @@ export interface Staging {
   readonly tester: Table
 }
 
-const staging = new WeakMap<Table, Staging>()
+// The member of a view that says what it is made of: a table has none, and asking it costs every
+// query outside a transaction one missing property (a WeakMap lookup cost more).
+const STAGING = Symbol('staging')
 
 /** What `table` is made of when it is a view of `stagedTable`, else undefined. */
-export const stagedOf = (table: Table): Staging | undefined => staging.get(table)
+export const stagedOf = (table: Table): Staging | undefined =>
+  (table as { [STAGING]?: Staging })[STAGING]
 
 /**
  * The live row ids of the view in key order: the table's, less those staged as dropped, merged
