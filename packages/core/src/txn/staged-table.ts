@@ -141,8 +141,9 @@ export function stagedTable(
   const tester = proxyOf(table, {
     ...overrides,
     numericColumn: (name: string) =>
-      patched<number[]>([], name, numeric) as unknown as Float64Array,
-    foldedColumn: (name: string) => patched<(string | null)[]>([], name, folded),
+      cached(`tn:${name}`, () => patched<number[]>([], name, numeric) as unknown as Float64Array),
+    foldedColumn: (name: string) =>
+      cached(`tf:${name}`, () => patched<(string | null)[]>([], name, folded)),
   })
   overrides[STAGING] = { committed: table, rows, tester } satisfies Staging
   return view
