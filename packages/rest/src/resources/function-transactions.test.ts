@@ -26,6 +26,33 @@ const gate = () => {
 }
 
 const functions = defineFunctions({
+  dataClasses: {
+    Employee: {
+      entitySelection: {
+        /**
+         * Raises every member by `amount` in a transaction, then reads the selection and a query
+         * of it back: the members' new salaries, in their new order, and cancels.
+         */
+        tryRaise: {
+          exposed: true,
+          params: ['number'],
+          call(amount: number) {
+            const ds = this.dataClass.datastore as unknown as Datastore
+            ds.startTransaction()
+            for (const e of this) e.edit({ salary: (e.get('salary') as number) + amount }).save()
+            const read = {
+              members: this.toCollection('salary').map((e) => e.salary),
+              over: this.query('salary > :1', 6500).length,
+              ordered: this.orderBy('salary desc').first()?.get('lastName'),
+              total: this.sum('salary'),
+            }
+            ds.cancelTransaction()
+            return read
+          },
+        },
+      },
+    },
+  },
   dataStore: {
     /** Moves `amount` of salary from one employee to another, in one transaction across an await. */
     transfer: {
@@ -172,6 +199,15 @@ describe('a function that reads inside its transaction', () => {
       },
     })
     expect(ds.dataClass('Employee').all().length).toBe(3)
+  })
+
+  it('a selection function on a $filter reads its members and queries them with their saved values', async () => {
+    const { ds, client } = fresh()
+    const reply = await client().post('/rest/Employee/tryRaise?$filter="salary<6500"', [1000])
+    expect(reply.json).toEqual({
+      result: { members: [6000, 7000], over: 1, ordered: 'Turing', total: 13000 },
+    })
+    expect(ds.dataClass('Employee').get(2)?.get('salary')).toBe(6000)
   })
 
   it("returns its query's selection once validated, with the entity it created", async () => {
