@@ -22,6 +22,15 @@ describe('inside its transaction, a process reads its own writes', () => {
     expect(names(ds.Employee.query('lastName = :1', 'Ham@'))).toEqual(['Hamilton'])
     expect(ds.Employee.findOne('email = :1', 'm@nasa')?.get('lastName')).toBe('Hamilton')
     expect(ds.Employee.query('email = :1', 'grace@globex').length).toBe(0)
+    // Through a relation into a dataclass it did not write (the committed index, then the staged).
+    expect(names(ds.Employee.query('employer.name = :1', 'Globex'))).toEqual(['Hamilton'])
+    expect(names(ds.Employee.query('employer.name = :1 and salary > 9200', 'Acme'))).toEqual([
+      'Lovelace',
+    ])
+    expect(names(ds.Employee.query('not (employer.name = :1)', 'Globex'))).toEqual([
+      'Lovelace',
+      'Turing',
+    ])
     // The new values decide an order, and the order of the key holds the new entity.
     expect(names(ds.Employee.query('salary > 0 order by salary desc'))).toEqual([
       'Lovelace',

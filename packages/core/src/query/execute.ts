@@ -162,7 +162,7 @@ export function refreshExecution(
 }
 
 /** Whether a per-row test of `node` reads the row's own stored values alone. */
-export function readsOwnRows(node: PlanNode): boolean {
+function readsOwnRows(node: PlanNode): boolean {
   switch (node.kind) {
     case 'Leaf':
       return node.bound.operand.kind === 'storage'

@@ -15,16 +15,10 @@ import type { OrderByItemNode, QueryNode } from './ast.js'
 import { bindFilter, bindOrderBy } from './bind.js'
 import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
-import {
-  planWork,
-  predicateOf,
-  readsOwnRows,
-  refreshExecution,
-  type ExecContext,
-  type PathStep,
-} from './execute.js'
-import { currentScope, finish, sliceable, type SliceScope } from './slices.js'
-import { stagedOf, type Staging } from '../txn/staged-table.js'
+import { planWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
+import { currentScope, sliceable, type SliceScope } from './slices.js'
+import { stagedOf } from '../txn/staged-table.js'
+import { testsStagedRows, withStaged } from './staged-rows.js'
 import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
   explainText,
@@ -205,14 +199,17 @@ function runRows(
   const searched = bound && resolveApproximate(bound, source.nearest)
   let plan = planQuery(def, searched, tableOf)
   // The table as the calling process's transaction sees it (txn/staged-table.ts), when it has
-  // staged writes in it: a filter of the entities' own values runs on the committed table, whose
-  // indexes answer, and the staged rows are tested one by one (`withStaged`) rather than scanned.
-  // A filter through a relation or a computed attribute reads other rows: it scans the views.
+  // staged writes in it: most filters run on the committed table, whose indexes answer, and the
+  // staged rows are tested one by one (staged-rows.ts); the others scan the views.
   const staging = stagedOf(table)
-  const delta = staging !== undefined && plan.root !== null && readsOwnRows(plan.root)
+  const delta =
+    staging !== undefined &&
+    plan.root !== null &&
+    testsStagedRows(plan.root, (dc) => stagedOf(source.table(dc.name)) !== undefined)
   if (delta) {
     const committed = staging.committed
-    tableOf = () => committed
+    const views = tableOf
+    tableOf = (d) => (d.name === def.name ? committed : views(d))
     plan = planQuery(def, searched, tableOf)
   }
   // The plan is the same for every session; what each may see is asked as the query runs.
@@ -265,26 +262,6 @@ function runRows(
     result.extendedQueryPath = step ? extendedQueryPathOf(step) : null
   }
   return result
-}
-
-/**
- * The rows a filter found in the committed table, brought to the transaction's view of it: the
- * rows it staged left out, and those of its staged versions that pass the same per-row test an AND
- * uses, read from the staged values, added.
- */
-function withStaged(
-  rows: readonly number[],
-  root: PlanNode,
-  ctx: ExecContext,
-  staging: Staging,
-): number[] {
-  const tester = staging.tester
-  const { test } = finish(predicateOf(root, { ...ctx, tableOf: () => tester }))
-  const staged = staging.rows
-  const out: number[] = []
-  for (let i = 0; i < rows.length; i++) if (!staged.has(rows[i]!)) out.push(rows[i]!)
-  for (const [rowId, record] of staged) if (record !== null && test(rowId)) out.push(rowId)
-  return out
 }
 
 /** Whether rows changed since the scope's work first stopped: a plan made before is then stale. */

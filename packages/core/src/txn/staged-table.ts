@@ -7,9 +7,9 @@
  *
  * It answers the members the readers of rows ask (`has`, `record`, `reader`, the columns, the key
  * order…) and hides the table's indexes, which hold the committed values only: the planner sees
- * none, and a query through a relation scans the view. A filter of the entities' own values runs
- * on the committed table instead, its indexes answering, and then tests the staged rows alone
- * (query/run-query.ts, through `stagedOf`'s tester); a relation to many reads its foreign key's
+ * none, and a query it cannot answer otherwise scans the view. Most filters run on the committed
+ * table instead, its indexes answering, and then test the staged rows alone (query/staged-rows.ts,
+ * through `stagedOf`'s tester); a relation to many reads its foreign key's
  * bucket and the staged rows (orda/data-class.ts). Every other member is the table's own. Made once per table, per state of the
  * transaction's writes and per version of the store (Transaction.view), from a copy of what was
  * staged then: an ordering made from it reads the same versions later.
