@@ -58,6 +58,7 @@ import {
 } from './datastore-options.js'
 import { IndexBuilds } from './index-builds.js'
 import { Processes, runAsProcess } from './processes.js'
+import { tableAsSeen } from './transaction-reads.js'
 import { sessionLocks } from './session-locks.js'
 
 /**
@@ -159,7 +160,8 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       schema,
       clock: this.clock,
       nearest: (dc, attr, metric) => this.nearest.state(dc, attr, metric),
-      table: (name) => store.table(name),
+      // The calling process's open transaction's writes are read with the data (transaction-reads.ts).
+      table: (name) => tableAsSeen(this.processes, store.table(name)),
       entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
       visibility: restrictVisibility(this as unknown as Datastore),
       readCheck: () => checker(this),

@@ -6,7 +6,10 @@
  *
  * - atomicity: the committed data is exactly the model's, whatever was cancelled or failed, and a
  *   level's writes reach it only when the first level validates;
- * - isolation: a process reads its own staged writes by key, never the other's;
+ * - isolation: a process reads its own staged writes, never the other's: by key, and through
+ *   queries (an index's, a scan's, the quick lane of one equality), `all()`, an order, a
+ *   selection's members and aggregates, which find what it created, decide by the values it saved
+ *   and leave out what it dropped, at every level, until a cancel takes them out;
  * - locks: what a transaction updated or deleted is refused to the other process (9070) until it
  *   ends; every refusal is the one the model predicts (1542, 1545, 9070, 9071).
  */
@@ -23,11 +26,27 @@ const MODEL: ModelJson = {
       name: 'Item',
       attributes: [
         { name: 'ID', type: 'long' },
-        { name: 'n', type: 'long' },
+        { name: 'n', type: 'long', indexed: true },
+        { name: 'label', type: 'string' },
+        { name: 'tags', kind: 'relatedEntities', path: 'item' },
+      ],
+    },
+    {
+      name: 'Tag',
+      attributes: [
+        { name: 'ID', type: 'long' },
+        { name: 'item', kind: 'relatedEntity', path: 'Item' },
       ],
     },
   ],
 }
+/** Tags of the initial items (never written): tag key → item key. */
+const TAGS: [number, number][] = [
+  [1, 1],
+  [2, 2],
+  [3, 3],
+  [4, 3],
+]
 const INITIAL = [1, 2, 3]
 /** Keys a create may take: the initial ones (refused while committed) and new ones. */
 const KEYS = [1, 2, 3, 10, 11, 12]
@@ -240,6 +259,68 @@ class Write implements Cmd {
   toString = () => `${this.op}(${this.p}, ${this.key}${this.op === 'drop' ? '' : `, ${this.n}`})`
 }
 
+/** The entities process `p` sees (its levels' writes over the committed data): key → n, by key. */
+function seen(m: Model, p: Proc): [number, number][] {
+  const keys = new Set(m.committed.keys())
+  for (const level of p.levels) for (const k of level.writes.keys()) keys.add(k)
+  const out: [number, number][] = []
+  for (const k of keys) {
+    const n = view(m, p, k)
+    if (n !== undefined) out.push([k, n])
+  }
+  return out.sort(([a], [b]) => a - b)
+}
+
+/** Reads of many entities in process `p`: queries, all(), an order, members and aggregates. */
+class Query implements Cmd {
+  constructor(
+    readonly p: number,
+    readonly min: number,
+  ) {}
+  check = () => true
+  async run(m: Model, r: Real) {
+    const rows = seen(m, m.procs[this.p]!)
+    const above = rows.filter(([, n]) => n > this.min)
+    const got = await r.workers[this.p]!.run(() => {
+      const Item = r.ds.dataClass('Item')
+      const keys = (sel: Iterable<{ key: unknown }>) => [...sel].map((e) => e.key)
+      const indexed = Item.query('n > :1', this.min)
+      const ordered = Item.query('n > :1 order by n desc', this.min)
+      return {
+        indexed: keys(indexed),
+        scanned: keys(Item.query('label = null and n > :1', this.min)),
+        equal: keys(Item.query('n = :1', this.min)),
+        first: Item.findOne('n = :1', this.min)?.key ?? null,
+        all: keys(Item.all()),
+        ordered: ordered.toCollection('n').map((e) => e.n),
+        length: indexed.length,
+        sum: indexed.sum('n'),
+        members: Item.all()
+          .members()
+          .map((e) => e?.get('n') ?? null),
+        // Through relations: a join into the items, a join back from the tags.
+        tagged: keys(r.ds.dataClass('Tag').query('item.n > :1', this.min)),
+        withTags: keys(Item.query('tags.ID > 0 and n > :1', this.min)),
+      }
+    })
+    const equal = rows.filter(([, n]) => n === this.min).map(([k]) => k)
+    expect(got).toEqual({
+      indexed: above.map(([k]) => k),
+      scanned: above.map(([k]) => k),
+      equal,
+      first: equal[0] ?? null,
+      all: rows.map(([k]) => k),
+      ordered: above.map(([, n]) => n).sort((a, b) => b - a),
+      length: above.length,
+      sum: above.reduce((t, [, n]) => t + n, 0),
+      members: rows.map(([, n]) => n),
+      tagged: TAGS.filter(([, item]) => above.some(([k]) => k === item)).map(([tag]) => tag),
+      withTags: above.filter(([k]) => TAGS.some(([, item]) => item === k)).map(([k]) => k),
+    })
+  }
+  toString = () => `query(${this.p}, n > ${this.min})`
+}
+
 class Read implements Cmd {
   constructor(
     readonly p: number,
@@ -273,6 +354,8 @@ const commands = [
     .tuple(proc, fc.constantFrom(10, 11), fc.integer({ min: 1, max: 99 }))
     .map(([p, k, n]) => new Write(p, 'create', k, n)),
   fc.tuple(proc, key).map(([p, k]) => new Read(p, k)),
+  fc.tuple(proc, fc.integer({ min: 0, max: 99 })).map(([p, min]) => new Query(p, min)),
+  fc.tuple(proc, fc.constantFrom(0, 50)).map(([p, min]) => new Query(p, min)),
 ]
 
 describe('transactions across awaits, two processes, against a plain model (fc.commands)', () => {
@@ -280,7 +363,10 @@ describe('transactions across awaits, two processes, against a plain model (fc.c
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'max' }), async (cmds) => {
         const ds = createDatastore(MODEL, {
-          data: { Item: INITIAL.map((k) => ({ ID: k, n: 0 })) },
+          data: {
+            Item: INITIAL.map((k) => ({ ID: k, n: 0 })),
+            Tag: TAGS.map(([ID, item]) => ({ ID, item })),
+          },
           clock: new ManualClock(Date.UTC(2026, 0, 1)),
         }) as unknown as Datastore
         const workers: [Worker, Worker] = [spawn(ds), spawn(ds)]

@@ -23,12 +23,14 @@ describe("4D's example: a person renamed inside a transaction", () => {
   it('cancelled: the change is gone', () => {
     const ds = rename()
     expect(ds.transactionLevel()).toBe(1)
-    // Read by key, the transaction's own write; a query reads the committed data.
+    // The transaction's own write, read by key and found by a query.
     expect(ds.Persons.get(1)?.get('lastname')).toBe('Smith')
-    expect(ds.Persons.query('lastname = :1', 'Smith').length).toBe(0)
+    expect(ds.Persons.query('lastname = :1', 'Smith').length).toBe(1)
+    expect(ds.Persons.query('lastname = :1', 'Peters').length).toBe(0)
     ds.cancelTransaction()
     expect(ds.transactionLevel()).toBe(0)
     expect(ds.Persons.get(1)?.get('lastname')).toBe('Peters')
+    expect(ds.Persons.query('lastname = :1', 'Smith').length).toBe(0)
   })
 
   it('validated: the change is saved', () => {

@@ -79,8 +79,8 @@ export class Datastore<M extends ModelTypes = UntypedModel> extends DatastoreBas
    * Starts a transaction of the calling process (4D's `ds.startTransaction()`), nested in the one
    * it has open, if any. A process is the code of one REST request (its function's awaits
    * included), of one `ds.actAs`, or else all the TypeScript code outside them (processes.ts).
-   * Until the first level is validated, its writes are staged: the process reads its own by key
-   * (`dataClass.get`, a relation), queries read the committed data, other processes see nothing
+   * Until the first level is validated, its writes are staged: the process reads its own in every
+   * read (by key, queries, `all()`, relations, a selection's members), other processes see nothing
    * of them, and each entity it updates or deletes is locked for the others (EntityLocked). A
    * request that ends with a transaction open has it cancelled.
    *

@@ -35,6 +35,8 @@ import { runQuery, selectionOf, type QueryResult } from './queries.js'
 import { restrictedRows, restrictRunning } from './restrict.js'
 import { keepable, keptQuery } from './restrict-queries.js'
 import { checker } from './access-checks.js'
+import { openTransactions } from './processes.js'
+import { seesOwnWrites } from './transaction-reads.js'
 import { fromCode, KeptReads } from '../query/kept-reads.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../schema/typed-model.js'
 
@@ -147,6 +149,8 @@ export class PreparedQuery<
    */
   firstWith(params: readonly unknown[]): Entity<M, N> | null {
     const dc = this.dataClass
+    if (openTransactions !== 0 && this.#throughOwnWrites())
+      return this.#general(params).at(0) ?? null
     const one = this.#lookup?.one
     if (one !== undefined && dc.restrictFunction === undefined) {
       this.#check()
@@ -162,6 +166,7 @@ export class PreparedQuery<
 
   /** @internal `select` with the values as an array. */
   selectWith(params: readonly unknown[]): EntitySelection<M, N> {
+    if (openTransactions !== 0 && this.#throughOwnWrites()) return this.#general(params)
     const dc = this.dataClass as unknown as DataClass
     const keep = this.#kept
     // A lookup is there for any one equality (`owner = :1`, the commonest restrict), an index or
@@ -190,6 +195,18 @@ export class PreparedQuery<
     return found === undefined || dc.restrictFunction === undefined
       ? found
       : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
+  }
+
+  // Whether the calling process reads this dataclass through its transaction's staged writes: the
+  // index lookup and the rows kept between writes know the committed data only (transaction-reads.ts).
+  #throughOwnWrites(): boolean {
+    return seesOwnWrites(this.dataClass as unknown as DataClass)
+  }
+
+  // The general path, asked of the view acting as the lookup's is.
+  #general(params: readonly unknown[]): EntitySelection<M, N> {
+    this.#check()
+    return this.#select(params, undefined)
   }
 
   // A session acting (a request's code) may query only a dataclass it reads, by what it may read:

@@ -202,3 +202,26 @@ describe('restrict', () => {
     expect(ds.actAs(botanist, () => ds.dataClass('Tree').all().length)).toBe(1)
   })
 })
+
+describe('restrict inside a transaction', () => {
+  it("narrows what the process's own transaction created and saved, as the committed entities", async () => {
+    const { ds, trees } = orchard()
+    const seen = await ds.actAs(ds.sessions.open(), () => {
+      ds.startTransaction()
+      trees.create({ species: 'Yew', public: true, age: 900, farmID: 2 })
+      trees.create({ species: 'Fir', public: false, age: 30, farmID: 2 })
+      trees.update(1, { public: false })
+      const found = {
+        aged: trees
+          .query('age > 0')
+          .toCollection('species')
+          .map((t) => t.species),
+        all: trees.all().length,
+        zeta: (ds.dataClass('Farm').get(2)!.get('trees') as { length: number }).length,
+      }
+      ds.cancelTransaction()
+      return { ...found, after: trees.all().length }
+    })
+    expect(seen).toEqual({ aged: ['Ash', 'Yew'], all: 2, zeta: 2, after: 2 })
+  })
+})

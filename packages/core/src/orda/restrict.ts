@@ -36,6 +36,7 @@ import { isSelection } from './object-kinds.js'
 import { currentOwner } from './owners.js'
 import { currentActor } from '../access/acting.js'
 import { restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
+import { openTransactions } from './processes.js'
 import { keptRows } from './restrict-queries.js'
 
 /** What `restrict` receives. */
@@ -88,6 +89,9 @@ export function restriction(dc: DataClass): RowMembership | undefined {
     id = ''
     session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
   }
+  // A process with staged writes reads them (transaction-reads.ts): its answer is its own, not kept.
+  if (openTransactions !== 0 && (ds.processes.openTransaction()?.size ?? 0) > 0)
+    return run(dc, actor, session, version).rows
   const kept = last.get(dc)
   if (kept && kept.version === version && kept.view === view && kept.session === id) {
     if (kept.bySession) noteSessionRead()

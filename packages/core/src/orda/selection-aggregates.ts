@@ -42,9 +42,9 @@ export function aggregateOf(
   // A pass over many rows goes in slices when the request runs in a slice scope (slices.ts); a
   // result kept while rows changed is computed again.
   return sliceable(`aggregate ${dc.name} ${path} ${operation}`, () =>
-    aggregateWork(dc.table, rows, resolved, {
+    aggregateWork(dc.seenTable(), rows, resolved, {
       ...(only ? { only } : {}),
-      whole: () => dc.table.isOrderedRowIds(rows),
+      whole: () => dc.seenTable().isOrderedRowIds(rows),
     }),
   )
 }
@@ -59,9 +59,9 @@ export function distinctOf(
   needPathText(dc, path)
   const resolved = pathOf(dc, path, 'distinct')
   return sliceable(`distinct ${dc.name} ${path} ${options.diacritical === true}`, () =>
-    distinctWork(dc.table, rows, resolved, {
+    distinctWork(dc.seenTable(), rows, resolved, {
       diacritical: options.diacritical,
-      whole: () => dc.table.isOrderedRowIds(rows),
+      whole: () => dc.seenTable().isOrderedRowIds(rows),
     }),
   )
 }

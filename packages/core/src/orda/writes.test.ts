@@ -159,9 +159,9 @@ describe('ds.transaction', () => {
     const result = ds.transaction(() => {
       const c = Company.create({ name: 'Initech', code: 'IT' })
       const e = Employee.create({ lastName: 'Gibbons', employer: c })
-      // Read by key, the transaction's own writes; a query reads the committed data.
+      // The transaction's own writes, read by key and found by a query.
       expect(Company.get(c.key)?.get('name')).toBe('Initech')
-      expect(Company.query('name = :1', 'Initech').length).toBe(0)
+      expect(Company.query('name = :1', 'Initech').length).toBe(1)
       return e
     })
     expect(Employee.get(result.key)?.get('employerID')).toBe(3)

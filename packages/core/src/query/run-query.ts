@@ -17,6 +17,8 @@ import { withBudget } from './budget.js'
 import type { BoundOrderKey } from './bound.js'
 import { planWork, refreshExecution, type ExecContext, type PathStep } from './execute.js'
 import { currentScope, sliceable, type SliceScope } from './slices.js'
+import { stagedOf } from '../txn/staged-table.js'
+import { testsStagedRows, withStaged } from './staged-rows.js'
 import { checkTemplate, fillTemplate, liftLiterals, type Template } from './literal-template.js'
 import {
   explainText,
@@ -191,11 +193,25 @@ function runRows(
     bindOrderBy(source.schema, def, orderItems, { exposedOnly, reads }),
     bound,
   )
-  const tableOf = (d: { name: string }): Table => source.table(d.name)
+  let tableOf = (d: { name: string }): Table => source.table(d.name)
   const table = source.table(def.name)
   // A search asking for approximation: the index that answers it, if one is ready now.
   const searched = bound && resolveApproximate(bound, source.nearest)
-  const plan = planQuery(def, searched, tableOf)
+  let plan = planQuery(def, searched, tableOf)
+  // The table as the calling process's transaction sees it (txn/staged-table.ts), when it has
+  // staged writes in it: most filters run on the committed table, whose indexes answer, and the
+  // staged rows are tested one by one (staged-rows.ts); the others scan the views.
+  const staging = stagedOf(table)
+  const delta =
+    staging !== undefined &&
+    plan.root !== null &&
+    testsStagedRows(plan.root, (dc) => stagedOf(source.table(dc.name)) !== undefined)
+  if (delta) {
+    const committed = staging.committed
+    const views = tableOf
+    tableOf = (d) => (d.name === def.name ? committed : views(d))
+    plan = planQuery(def, searched, tableOf)
+  }
   // The plan is the same for every session; what each may see is asked as the query runs.
   const allowed = source.visibility && allowedRows(source.visibility)
   let step: PathStep | undefined
@@ -219,7 +235,7 @@ function runRows(
       refreshExecution(root, ctx),
     )
     step = run.step
-    rows = run.rows
+    rows = delta ? withStaged(run.rows, root, ctx, staging) : run.rows
     ordering = resultOrdering(source, table, orderKeys, allowed)
   } else {
     rows = table.orderedRowIds()

@@ -56,7 +56,7 @@ const PROBE: Record<string, KeyValue[]> = {
 const snapshot = (ds: Datastore): StoreSnapshot => snapshotStore(ds.store, PROBE)
 
 /**
- * What a batch knows as it goes (`dc.get` inside a transaction reads the committed version): the
+ * What a batch knows as it goes (it reads its own writes): the
  * keys it can still touch, their current stamps, and the employees' current emails.
  */
 interface Batch {
@@ -172,8 +172,8 @@ function runValid(b: Batch, a: Valid): void {
       break
     }
     case 'dropWhere':
-      // The selection is read from the committed data (the batch's own entities are not in it);
-      // a read by key sees the batch's writes: the entities it dropped read as null.
+      // The query reads the data as the batch sees it (its own writes included), and a read by key
+      // sees the batch's writes: the entities it dropped read as null.
       Employee.query('salary > :1', a.salary).dropOrFail()
       b.employees = b.employees.filter((k) => Employee.get(k) !== null)
       break

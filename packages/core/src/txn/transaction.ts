@@ -47,6 +47,7 @@ import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
 import { GLOBAL_STAMP } from '../schema/change-tracking.js'
 import { explicitTarget, locator, versioned } from './write-values.js'
+import { stagedTable } from './staged-table.js'
 
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
 export type Assignments = Readonly<Record<string, unknown>>
@@ -110,6 +111,11 @@ export class Transaction {
   readonly #store: Store
   readonly #batch: BatchState
   #staged = new Map<Table, Map<KeyValue, Staged>>()
+  // The same entries by row id (what a selection's members are read by), and each table as this
+  // transaction sees it, made when a read asks (staged-table.ts) and forgotten at its next write.
+  #byRow = new Map<Table, Map<number, Staged>>()
+  // A view is made again once another process committed (Store.version): it reads the table.
+  readonly #views = new Map<Table, { readonly view: Table; readonly version: number }>()
   // Unique values held by staged versions: table → attribute → value key → entity key, and back.
   readonly #claims = new Map<Table, Map<string, Claims>>()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
@@ -159,6 +165,30 @@ export class Transaction {
    */
   staged(table: Table, key: KeyValue): EntityRecord | null | undefined {
     return this.#staged.get(table)?.get(key)?.current
+  }
+
+  /**
+   * The version of row `rowId` of `table` this transaction has staged: as `staged`, by row id (an
+   * entity it created has the row id it took).
+   */
+  stagedAt(table: Table, rowId: number): EntityRecord | null | undefined {
+    return this.#byRow.get(table)?.get(rowId)?.current
+  }
+
+  /**
+   * `table` as this transaction sees it (staged-table.ts), or undefined when it has staged nothing
+   * in it: the committed table is then its view.
+   */
+  view(table: Table): Table | undefined {
+    const staged = this.#staged.get(table)
+    if (staged === undefined || staged.size === 0) return undefined
+    const version = this.#store.version
+    let made = this.#views.get(table)
+    if (made === undefined || made.version !== version) {
+      made = { view: stagedTable(table, staged, this.countChange(table)), version }
+      this.#views.set(table, made)
+    }
+    return made.view
   }
 
   /** The version of `key` this transaction sees (its own writes first), or undefined if none. */
@@ -326,6 +356,10 @@ export class Transaction {
         if (s.base === undefined && !mark.get(table)?.has(key)) this.#batch.releaseKey(table, key)
     this.#staged = mark as Map<Table, Map<KeyValue, Staged>>
     this.#claims.clear()
+    this.#views.clear()
+    this.#byRow = new Map()
+    for (const [table, staged] of this.#staged)
+      for (const s of staged.values()) this.#rowOf(table, s)
     for (const [table, staged] of this.#staged)
       for (const [key, s] of staged) this.#claimUnique(table, key, s.current)
   }
@@ -412,8 +446,22 @@ export class Transaction {
     if (previous) {
       previous.current = current
       previous.patches = previous.patches.concat(patches)
-    } else staged.set(key, { base, current, patches })
+    } else {
+      const entry: Staged = { base, current, patches }
+      staged.set(key, entry)
+      this.#rowOf(table, entry)
+    }
+    this.#views.delete(table)
     this.#claimUnique(table, key, current, only)
+  }
+
+  // Notes `entry` under its row id (an entity keeps its row id through its versions).
+  #rowOf(table: Table, entry: Staged): void {
+    const rowId = (entry.current ?? entry.base)?.rowId
+    if (rowId === undefined) return
+    let rows = this.#byRow.get(table)
+    if (!rows) this.#byRow.set(table, (rows = new Map()))
+    rows.set(rowId, entry)
   }
 
   /**

@@ -261,12 +261,13 @@ function apply(v: View, w: Write): Outcome {
       return {}
     }
     case 'dropWhere': {
-      // The query reads the committed data; the drop skips what the transaction already dropped.
+      // The query reads the data as the transaction sees it (its own writes with the committed
+      // data), and the drop drops what it found.
       let count = 0
-      for (const [key, row] of v.base.rows.Employee) {
+      for (const [key, row] of v.rows.Employee) {
         const salary = row.values.salary
         if (salary === null || !((salary as number) > w.salary)) continue
-        if (!v.rows.Employee.delete(key)) continue
+        v.rows.Employee.delete(key)
         v.touched.Employee.add(key)
         count++
       }

@@ -153,6 +153,11 @@ page('DataClass: .getCount(), .getDataStore(), .getInfo()', [
     'ds.startTransaction()\n$e:=ds.Log.new()\n$e.info:="x"\n$e.save()\n$n:=ds.Log.getCount()\nds.cancelTransaction()\nreturn [$n; ds.Log.getCount()]',
     [1, 0],
   ),
+  check(
+    'query() and all() find what the transaction saved and created, until it is cancelled',
+    'ds.startTransaction()\n$e:=ds.Employee.get(1)\n$e.lastName:="Zed"\n$e.save()\n$n:=ds.Employee.query("lastName = :1";"Zed").length\n$new:=ds.Employee.new()\n$new.lastName:="Zed"\n$new.save()\n$m:=ds.Employee.query("lastName = :1";"Zed").length\n$all:=ds.Employee.all().length\nds.cancelTransaction()\nreturn [$n; $m; $all; ds.Employee.query("lastName = :1";"Zed").length]',
+    [1, 2, 6, 0],
+  ),
   check('getDataStore() is ds', 'return ds.Employee.getDataStore()=ds', true),
   check(
     'SearchDuplicate: the datastore of an entity’s dataclass, a dataclass by name',
