@@ -66,8 +66,7 @@ export function permissionsNamingNothing(ds: DatastoreBase, roles: Roles): strin
           return singletons.has(lower(applyTo)) ? undefined : 'no singleton has that name'
       }
     })()
-    if (why !== undefined)
-      out.push(`${where}: "${applyTo}" (${type}) protects nothing: ${why}`)
+    if (why !== undefined) out.push(`${where}: "${applyTo}" (${type}) protects nothing: ${why}`)
   }
   return out
 }
