@@ -4,7 +4,7 @@
  * conversions of values both ways. Every read and write of 4D code goes through core's own API,
  * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
  */
-import { currentCall, currentSession, type Datastore } from '@entistore/core'
+import { actingNow, currentCall, currentSession, type Datastore } from '@entistore/core'
 import { BuiltinClassStore } from '../runtime/classes/class-store.js'
 import { FOUR_D_NAMES } from './builtin-classes.js'
 import { OrdaWorld } from './world.js'
@@ -55,8 +55,12 @@ export function ordaBridge(datastore: Datastore): OrdaBridge {
     fourD,
     session() {
       const session = currentSession()
-      // Keyed by core's session of the call, the same from one request of a session to the next.
-      return session === null ? null : world.session(session, currentCall()?.session ?? session)
+      // Keyed by core's session, the same from one request of a session to the next, and within
+      // one request whether the code runs in its function call or before it (a restrict or a
+      // getter core runs as the request's actor): what 4D keeps by it (its session singletons)
+      // is the session's.
+      if (session === null) return null
+      return world.session(session, currentCall()?.session ?? actingNow()?.session ?? session)
     },
   }
   bridges.set(datastore, bridge)

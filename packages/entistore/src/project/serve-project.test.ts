@@ -180,8 +180,6 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       RENTAL,
       '--data',
       `${RENTAL}/csv`,
-      '--functions',
-      `${RENTAL}/functions.js`,
       '--no-explorer',
       '--quiet',
     ])
@@ -387,15 +385,21 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     expect([one.label, one.brand]).toEqual(['Renault Clio (AB-123-CD)', 'Renault'])
   })
 
-  it("calls the module's function where it gives one, and the class file's 4D code where it does not", async () => {
+  it('runs the class files alone: no functions module for anything written in 4D', async () => {
     const quote = await fetch(`${s.url}/rest/$singleton/Pricing/quote`, {
       method: 'POST',
       body: '[2, 3]',
     })
     expect(await quote.json()).toEqual({ result: 59.9 * 3 })
-    // DataStore.4dm's appInfo answers { name: "car rental"; tables }: the module's wins.
+    // DataStore.4dm's appInfo: { name: "car rental"; tables: OB Keys(ds) }.
     const info = await getJson(s, '$catalog/appInfo')
-    expect(info).toEqual({ result: { name: 'car-rental', dataClasses: 17 } })
+    expect(info.result).toMatchObject({ name: 'car rental' })
+    expect((info.result as Json).tables).toContain('Rental')
+    const available = await fetch(`${s.url}/rest/Car/available`, {
+      method: 'POST',
+      body: '["2024-06-12", "2024-06-13"]',
+    })
+    expect(((await available.json()) as Json).__ENTITIES).toBeDefined()
     const hello = await fetch(`${s.url}/rest/$catalog/sayHello`, {
       method: 'POST',
       body: '["Ada", "Lovelace"]',
@@ -481,7 +485,7 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     ])
     expect(s.out).toContain(
       'Functions from ' +
-        `${RENTAL}/functions.js and the 4D project ${RENTAL}` +
+        `${RENTAL}` +
         ': 12 exposed (appInfo, stats, sayHello, rentalDays, priceByDay, getFirstCar, getEntitySel, Car.available, Car.book, Rental.total, Pricing.quote, Pricing.rates), 1 private (purge)',
     )
   })
