@@ -34,7 +34,7 @@ describe('entistore check --project', () => {
 
   it('passes the car-rental example: exit 0 and a summary', async () => {
     const run = await runCli(['check', '--project', `${root}examples/car-rental`])
-    expect(run).toEqual({ code: 0, out: ['7 files of 4D code: no problem'], err: [] })
+    expect(run).toEqual({ code: 0, out: ['8 files of 4D code: no problem'], err: [] })
   })
 
   it('prints one line a problem, file:line:column, and exits 1 on a folder of class files', async () => {

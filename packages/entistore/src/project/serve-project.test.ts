@@ -385,6 +385,22 @@ describe('serve --project with the car-rental project and its CSV data', () => {
     expect([one.label, one.brand]).toEqual(['Renault Clio (AB-123-CD)', 'Renault'])
   })
 
+  it("Agency's description: computed, searched by its query function; its saving event trims", async () => {
+    const one = await getJson(s, 'Agency(1)?$attributes=description')
+    expect(one.description).toBe('Lyon Part-Dieu, Lyon (since 2015)')
+    const found = await getJson(s, 'Agency?$filter="description=\'Paris\'"&$attributes=ID')
+    expect((found.__ENTITIES as Json[]).map((e) => e.ID)).toEqual([2])
+    const saved = await fetch(`${s.url}/rest/Agency?$method=update`, {
+      method: 'POST',
+      body: JSON.stringify([{ __KEY: '2', name: '  Paris Gare de Lyon  ', city: ' Paris ' }]),
+    })
+    expect(((await saved.json()) as Json).__ENTITIES[0]).toMatchObject({
+      name: 'Paris Gare de Lyon',
+      city: 'Paris',
+      description: 'Paris Gare de Lyon, Paris (since 2018)',
+    })
+  })
+
   it('runs the class files alone: no functions module for anything written in 4D', async () => {
     const quote = await fetch(`${s.url}/rest/$singleton/Pricing/quote`, {
       method: 'POST',
@@ -481,7 +497,7 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'Float is served as number (a 64-bit real',
       'triggers are not run (on save and delete, no code of the structure runs)',
       'ORDA classes of no dataclass served are left out',
-      '7 files of 4D code',
+      '8 files of 4D code',
     ])
     expect(s.out).toContain(
       'Functions from ' +
