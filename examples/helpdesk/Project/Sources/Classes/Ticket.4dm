@@ -3,6 +3,9 @@ Class extends DataClass
 // What a session may see of the tickets: an agent all of them, a contact its company's, anyone
 // else none. 4D calls it for every read of Ticket, over REST and from code.
 Function event restrict($event : Object) : cs.TicketSelection
+	If (Session=Null)  // the application's own code, outside any request: no restriction
+		return Null
+	End if
 	If (Session.hasPrivilege("agent"))
 		return This.all()
 	End if
