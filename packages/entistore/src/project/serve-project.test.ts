@@ -394,7 +394,7 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       method: 'POST',
       body: JSON.stringify([{ __KEY: '2', name: '  Paris Gare de Lyon  ', city: ' Paris ' }]),
     })
-    expect(((await saved.json()) as Json).__ENTITIES[0]).toMatchObject({
+    expect(((await saved.json()) as { __ENTITIES: Json[] }).__ENTITIES[0]).toMatchObject({
       name: 'Paris Gare de Lyon',
       city: 'Paris',
       description: 'Paris Gare de Lyon, Paris (since 2018)',
