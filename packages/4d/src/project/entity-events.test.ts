@@ -84,14 +84,16 @@ function datastore(): Datastore {
   ) as unknown as Datastore
 }
 
-const refusal = (fn: () => unknown): DatastoreError => {
+/** The DatastoreError `fn` throws (a refused write); the test fails if it throws none. */
+function refusal(fn: () => unknown): DatastoreError {
+  let caught: unknown
   try {
     fn()
   } catch (e) {
-    if (DatastoreError.is(e)) return e
-    throw e
+    caught = e
   }
-  throw new Error('not refused')
+  expect(DatastoreError.is(caught)).toBe(true)
+  return caught as DatastoreError
 }
 
 describe("an Entity class's events, run by core for the library's writes", () => {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { projectCopy, RENTAL, served, type Client } from './four-d-rest.fixture.js'
+import { projectCopy, RENTAL, served, type Client, type Reply } from './four-d-rest.fixture.js'
 
 const PROJECT = fileURLToPath(new URL('test-projects/agency-events', import.meta.url))
 const DATA = `${PROJECT}/csv`
@@ -17,6 +17,18 @@ const serve = () => served(PROJECT, { data: DATA })
 const logIn = async (c: Client, name: string): Promise<void> => {
   const r = await c.post('$catalog/authentify', [{ name, password: `${name}-secret` }])
   expect(r.json).toEqual({ result: 'Authentication successful' })
+}
+
+/** A write an event refused: 400, the save's status, the event's error first (DBEV). */
+function refusedBy(
+  reply: Reply,
+  status: 7 | 8 | 4,
+  error: { readonly errCode: number; readonly message: string },
+): void {
+  const texts = { 7: 'Mild Validation Error', 8: 'Serious Validation Error', 4: 'Other error' }
+  expect(reply.status).toBe(400)
+  expect(reply.json.__STATUS).toMatchObject({ status, statusText: texts[status] })
+  expect(reply.json.__ERROR[0]).toEqual({ ...error, componentSignature: 'DBEV' })
 }
 
 describe('entity events written in 4D, over REST', () => {
@@ -63,13 +75,7 @@ describe('entity events written in 4D, over REST', () => {
   it("refuses with the 4D error object: validate 7 or 8, saving 4, the event's error first", async () => {
     const post = await serve()
     const noName = await post('Agency?$method=update', { name: '', category: 'city' })
-    expect(noName.status).toBe(400)
-    expect(noName.json.__STATUS).toMatchObject({ status: 7, statusText: 'Mild Validation Error' })
-    expect(noName.json.__ERROR[0]).toEqual({
-      errCode: 101,
-      message: 'An agency has a name',
-      componentSignature: 'DBEV',
-    })
+    refusedBy(noName, 7, { errCode: 101, message: 'An agency has a name' })
     expect(noName.json.__ERROR[1]).toMatchObject({ errCode: 1534 })
     const banned = await post('Agency?$method=update', {
       __KEY: '1',
@@ -170,13 +176,7 @@ describe('the car-rental example, with its class files alone', () => {
   it("refuses a negative mileage by CarEntity's validateSave, and saves a good one", async () => {
     const post = await served(RENTAL, { data: `${RENTAL}/csv` })
     const refused = await post('Car?$method=update', { __KEY: '1', __STAMP: 1, mileage: -5 })
-    expect(refused.status).toBe(400)
-    expect(refused.json.__STATUS).toMatchObject({ status: 7, statusText: 'Mild Validation Error' })
-    expect(refused.json.__ERROR[0]).toEqual({
-      errCode: 1,
-      message: 'negative mileage',
-      componentSignature: 'DBEV',
-    })
+    refusedBy(refused, 7, { errCode: 1, message: 'negative mileage' })
     const saved = await post('Car?$method=update', { __KEY: '1', __STAMP: 1, mileage: 42100 })
     expect(saved.json).toMatchObject({ __STAMP: 2, mileage: 42100 })
   })
