@@ -4,6 +4,8 @@
  * - each package's folders import one way, and the core's layers look down only (tools/layers.ts);
  * - the files of a core folder make no circle of run-time imports (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
+ * - the entistore package makes its datastores with its own createDatastore (the one place that
+ *   gives them the approximate vector index), never the core's;
  * - file and folder names under packages/ are kebab-case;
  * - no focused tests (`.only`).
  * Prints each violation as `file:line: rule` and exits 1 if there is any.
@@ -25,6 +27,10 @@ function walk(dir: string, out: string[] = []): string[] {
   }
   return out
 }
+
+/** An import of createDatastore, as a value, from the core. */
+const CORE_CREATE =
+  /import\s*\{[^}]*(?<!type )\bcreateDatastore\b[^}]*\}\s*from\s*'@entistore\/core'/
 
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/
 
@@ -54,6 +60,15 @@ for (const file of walk(join(root, 'packages'))) {
         `${at}: the fetch handler must stay runtime-neutral (no ${imp}); put Node code in src/node`,
       )
   }
+  if (
+    rel.startsWith('packages/entistore/src/') &&
+    rel !== 'packages/entistore/src/persist/create-datastore.ts' &&
+    !/\.(test|fixture)\.ts$/.test(rel) &&
+    CORE_CREATE.test(text)
+  )
+    problems.push(
+      `${rel}: makes a datastore with the core's createDatastore: take persist/create-datastore.ts's, which gives it the approximate vector index`,
+    )
   text.split('\n').forEach((line, i) => {
     if (/\b(it|test|describe)\.only\(/.test(line))
       problems.push(`${rel}:${i + 1}: focused test (.only)`)

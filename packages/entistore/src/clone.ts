@@ -22,7 +22,6 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
-  createDatastore,
   DatastoreError,
   openStoreView,
   parseDate,
@@ -30,6 +29,7 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { writeDataFile, writeFileAtomic } from './save.js'
+import { createDatastore } from './persist/create-datastore.js'
 
 /** A clone that cannot be done: the server, the network or the answer is the problem. */
 export class CloneError extends Error {

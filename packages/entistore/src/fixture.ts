@@ -12,7 +12,6 @@
  * functions (`functions`) are part of the datastore, not of its data: a reset keeps them.
  */
 import {
-  createDatastore,
   DatastoreError,
   type Clock,
   type DataFile,
@@ -22,6 +21,7 @@ import {
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '@entistore/rest'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
+import { createDatastore } from './persist/create-datastore.js'
 import { serve, type RunningServer, type ServeOptions } from './serve.js'
 
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */

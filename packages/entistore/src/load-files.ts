@@ -6,7 +6,6 @@ import { statSync } from 'node:fs'
 import { open, readFile, stat } from 'node:fs/promises'
 import { getHeapStatistics } from 'node:v8'
 import {
-  createDatastore,
   DatastoreError,
   Roles,
   fail,
@@ -25,7 +24,7 @@ import { FileError, unreadableFile } from './file-error.js'
 import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from './data-stream.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
-import { persistDatastore } from './persist/create-datastore.js'
+import { createDatastore, persistDatastore } from './persist/create-datastore.js'
 import { hasPersistedData, type PersistOptions } from './persist/persist.js'
 import { inTurn } from './persist/take-slice.js'
 

@@ -104,19 +104,19 @@ export function wrongSize(c: BoundComparison, given: number, stored: number): ne
 }
 
 /**
- * The sort key of a row for `similarity`: higher is more similar for every metric (a euclidean
- * distance is negated), so that `desc` puts the nearest first; null for a row with no vector of
- * the query's size. Reads the search's kept score when there is one.
+ * The sort key of a row for `similarity`: the score of the search's metric itself, as 4D orders it
+ * (21 R4 API/DataClassClass.md, "Query by vector similarity": ascending by default, `desc` for
+ * cosine and dot, ascending for a euclidean distance, the nearest first; docs/compat.md); null for
+ * a row with no vector of the query's size. Reads the search's kept score when there is one.
  */
 export function similarityReader(table: Table, attribute: string, similarity: Similarity) {
   const at = table.vectorCursor(attribute)
   const score = scorer(similarity)
   const n = similarity.query.length
   const board = similarity.scores
-  const sign = similarity.metric === 'euclidean' ? -1 : 1
   return (rowId: number): number | null => {
     if (!at.at(rowId) || at.length !== n) return null
     const kept = board ? board.get(rowId, at) : NaN
-    return sign * (kept === kept ? kept : score(at))
+    return kept === kept ? kept : score(at)
   }
 }

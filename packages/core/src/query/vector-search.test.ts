@@ -7,7 +7,9 @@
  * - docs/API/DataClassClass.md, "Query by vector similarity" (21 R4): the same in `query()`,
  *   combined with other conditions;
  * - versioned_docs/version-21-R4/REST/$orderby.md, Example 2 (21 R2): `order by attr desc` after a
- *   vector filter sorts by similarity.
+ *   vector filter sorts by similarity; versioned_docs/version-21-R4/API/DataClassClass.md, the note
+ *   of "Query by vector similarity" and Example 4: by the metric's score, ascending by default, so
+ *   the nearest first for euclidean.
  */
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
@@ -90,7 +92,7 @@ describe('vector similarity in query()', () => {
     expect(ids('embedding = null')).toEqual([5])
   })
 
-  it('orders by similarity after a vector filter: desc puts the most similar first, for every metric', () => {
+  it("orders by the metric's score after a vector filter: desc for the most similar by cosine or dot, ascending for the nearest by euclidean", () => {
     const { ids } = docs()
     const all = { vector: X, threshold: -1 }
     expect(ids('embedding >= :1 order by embedding desc', all)).toEqual([1, 2, 3, 4])
@@ -98,14 +100,11 @@ describe('vector similarity in query()', () => {
     expect(ids('embedding > :1 order by embedding desc', { ...all, metric: 'dot' })).toEqual([
       3, 1, 2, 4,
     ])
-    // Euclidean: the nearest first with desc (distances 0, 0.52, 2.65, 1.73).
-    expect(
-      ids('embedding >= :1 order by embedding desc', {
-        vector: X,
-        metric: 'euclidean',
-        threshold: 0,
-      }),
-    ).toEqual([1, 2, 4, 3])
+    // Euclidean orders by the distance (distances 0, 0.52, 2.65, 1.73): the nearest first
+    // ascending, as 4D's Example 4 writes it (`embedding < :1 order by embedding`).
+    const euclidean = { vector: X, metric: 'euclidean', threshold: 0 }
+    expect(ids('embedding >= :1 order by embedding', euclidean)).toEqual([1, 2, 4, 3])
+    expect(ids('embedding >= :1 order by embedding desc', euclidean)).toEqual([3, 4, 2, 1])
   })
 
   it('answers a clear 9003 for a malformed comparison, a wrong size or a wrong comparator', () => {

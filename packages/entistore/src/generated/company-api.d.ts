@@ -3420,8 +3420,6 @@ export interface operations {
             query?: {
                 /** @description 4D's query (`lastName=:1 and salary>1000`); quotes around it are optional */
                 $filter?: components["parameters"]["filter"];
-                /** @description the arguments, a JSON array */
-                $params?: string;
                 /** @description `attribute [asc|desc], …` */
                 $orderby?: components["parameters"]["orderby"];
                 /** @description the attributes to write, comma-separated; `relation.*` or `relation.name` writes a relation out */
@@ -3436,6 +3434,8 @@ export interface operations {
                 $skip?: components["parameters"]["skip"];
                 /** @description `entityset` keeps the whole selection as an entity set (`__ENTITYSET`) */
                 $method?: components["parameters"]["entityset"];
+                /** @description the arguments, a JSON array; the same array gives `$filter`'s `:1`, `:2`… */
+                $params?: string;
             };
             header?: never;
             path?: never;
@@ -3522,8 +3522,6 @@ export interface operations {
             query?: {
                 /** @description 4D's query (`lastName=:1 and salary>1000`); quotes around it are optional */
                 $filter?: components["parameters"]["filter"];
-                /** @description the arguments, a JSON array */
-                $params?: string;
                 /** @description `attribute [asc|desc], …` */
                 $orderby?: components["parameters"]["orderby"];
                 /** @description the attributes to write, comma-separated; `relation.*` or `relation.name` writes a relation out */
@@ -3538,6 +3536,8 @@ export interface operations {
                 $skip?: components["parameters"]["skip"];
                 /** @description `entityset` keeps the whole selection as an entity set (`__ENTITYSET`) */
                 $method?: components["parameters"]["entityset"];
+                /** @description the arguments, a JSON array; the same array gives `$filter`'s `:1`, `:2`… */
+                $params?: string;
             };
             header?: never;
             path: {

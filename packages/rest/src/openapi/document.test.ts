@@ -277,6 +277,27 @@ describe('the OpenAPI description of a model', () => {
     expect(new Set(ids).size).toBe(ids.length)
   })
 
+  it('declares each parameter once per operation (Redocly operation-parameters-unique)', () => {
+    const shared = (doc.components as { parameters: Record<string, { name: string; in: string }> })
+      .parameters
+    const resolve = (p: { $ref?: string; name?: string; in?: string }) =>
+      p.$ref ? shared[p.$ref.slice('#/components/parameters/'.length)]! : p
+    const repeated: string[] = []
+    for (const [path, item] of Object.entries(paths()))
+      for (const [method, op] of Object.entries(item)) {
+        const seen = new Set<string>()
+        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolve)) {
+          const id = `${p.in} ${p.name}`
+          if (seen.has(id)) repeated.push(`${method.toUpperCase()} ${path}: ${id}`)
+          seen.add(id)
+        }
+      }
+    expect(repeated).toEqual([])
+    // The one `$params` of a GET selection function: its arguments, and the filter's values.
+    const get = paths()['/rest/Thing/howMany']!.get.parameters.map(resolve)
+    expect(get.filter((p: { name: string }) => p.name === '$params')).toHaveLength(1)
+  })
+
   it('gives each value type its JSON form', () => {
     const p = schemas().Thing.properties
     expect(p.ID).toMatchObject({ type: 'integer', format: 'int32' })

@@ -30,6 +30,9 @@ const CALLS = [400, 401, 403, 404, 405, 413, 415, 422, 504]
 /** What shapes a result that is an entity or an entity selection, as a read's reply. */
 const SHAPING = ['attributes', 'expand', 'top', 'limit', 'skip', 'entityset'].map(param)
 
+/** `$params` as the values of `$filter`'s placeholders. */
+const FILTER_VALUES = param('params')
+
 /** A parameter's schema: its declared type, or null (a function decides what a missing value means). */
 function parameterSchema(ctx: FunctionContext, spec: ParamSpec): Schema {
   if (typeof spec === 'object') {
@@ -97,22 +100,28 @@ function operations(
       responses,
     },
   }
-  if (fn.onHTTPGet)
+  if (fn.onHTTPGet) {
+    // A GET has one `$params` (url/params.ts): the arguments, and also the values of the
+    // `$filter` that narrows a selection function's selection. Declared once, as the arguments.
+    const narrowing = before.some((p) => p.$ref === FILTER_VALUES.$ref)
     out.get = {
       operationId: `${id}_get`,
       ...common,
       parameters: [
-        ...before,
+        ...before.filter((p) => p.$ref !== FILTER_VALUES.$ref),
         ...SHAPING,
         {
           name: '$params',
           in: 'query',
           content: { 'application/json': { schema: args } },
-          description: 'the arguments, a JSON array',
+          description: narrowing
+            ? "the arguments, a JSON array; the same array gives `$filter`'s `:1`, `:2`…"
+            : 'the arguments, a JSON array',
         },
       ],
       responses,
     }
+  }
   return out
 }
 
@@ -139,7 +148,7 @@ export function functionPaths(ctx: FunctionContext): Paths {
   for (const dc of ctx.dataClasses) {
     const name = dc.name
     const selection = ctx.functions('entitySelection', name)
-    const narrowing = [param('filter'), param('params'), param('orderby')]
+    const narrowing = [param('filter'), FILTER_VALUES, param('orderby')]
     for (const fn of selection) {
       const id = `${name}_${fn.name}`
       paths[`${base}/${name}/${fn.name}`] = operations(ctx, fn, id, name, narrowing)

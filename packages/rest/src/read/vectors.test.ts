@@ -5,6 +5,8 @@
  *   dot, euclidean, threshold 0.5 by default, comparators `<`, `<=`, `>`, `>=`;
  * - versioned_docs/version-21-R4/REST/$orderby.md, Example 2: `$orderby="vectorAttribute desc"`
  *   after a vector filter sorts by similarity;
+ * - versioned_docs/version-21-R4/API/DataClassClass.md, "Query by vector similarity" and its
+ *   Example 4: the order is the metric's score, so ascending puts the nearest first for euclidean;
  * - docs/API/DataClassClass.md, `.attributeName` `classID` (an object attribute restricted to a class).
  * The JSON form of a vector is not documented: an array of numbers (docs/compat.md).
  */
@@ -107,6 +109,24 @@ describe('vectors over REST', () => {
       `/rest/Doc/$entityset/${id}?$filter="embedding>=:1"&$params='[{"vector":[1,0,0],"threshold":-1}]'&$orderby="embedding desc"`,
     )
     expect(keys(inSet.json)).toEqual(['2', '3'])
+  })
+
+  it('$orderby after a euclidean filter sorts by the distance: ascending puts the nearest first', async () => {
+    // 4D 21 R4, API/DataClassClass.md "Query by vector similarity": the order is the metric's own
+    // score, ascending by default; for euclidean "the default ascending order ... is appropriate"
+    // (its Example 4: `embedding < :1 order by embedding` with mk euclidean).
+    const { call } = server()
+    const euclidean = (order: string) =>
+      call(
+        search(
+          '[{"vector":[1,0,0],"metric":"euclidean","threshold":2}]',
+          `&$orderby="${order}"`,
+        ).replace('>=', '<'),
+      )
+    // Distances to [1,0,0]: 1 → 0, 2 → 0.14, 3 → 1.41.
+    expect(keys((await euclidean('embedding')).json)).toEqual(['1', '2', '3'])
+    expect(keys((await euclidean('embedding asc')).json)).toEqual(['1', '2', '3'])
+    expect(keys((await euclidean('embedding desc')).json)).toEqual(['3', '2', '1'])
   })
 
   it('refuses with 400 and __ERROR: a vector of the wrong size, a bad metric, an order without a vector filter, a wrong comparator', async () => {
