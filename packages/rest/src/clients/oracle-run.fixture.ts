@@ -463,16 +463,20 @@ export class OracleRun {
 }
 
 /**
- * Whether the projected datastore cannot answer `req` as the view: an `$atomic` batch that updates
- * the entity an earlier item creates in a dataclass the view's restrict narrows. The restrict
- * decides whether the view sees that new entity, and the projected datastore has none: its answer
+ * Whether the projected datastore cannot answer `req` as the view: an `$atomic` batch of more
+ * than one item in a dataclass the view's restrict narrows. Inside the batch's transaction the
+ * restrict answers on the batch's own writes (an earlier item's write may move an entity, or the
+ * canary a `below` rule compares, in or out of the view, and a later item then finds it or not,
+ * as 4D's queries in a transaction see its writes), while the projected datastore was projected
+ * once, before the batch; so does an item updating the entity an earlier one creates. Its answer
  * is not compared (what the real write changed still is).
  */
 function blind(req: OracleReq, sight: Sight, before: FullRows): boolean {
   return (
     req.t === 'batch' &&
     sight.visible[req.dc] !== undefined &&
-    req.items.some((i) => i.key !== undefined && !before[req.dc].has(i.key))
+    (req.items.length > 1 ||
+      req.items.some((i) => i.key !== undefined && !before[req.dc].has(i.key)))
   )
 }
 

@@ -68,8 +68,9 @@
  * request made (each side makes its own); `__queryPlan` and `__queryPath` compared by the
  * attribute names they print and the rows each step found (the plan must not print what V cannot
  * read, nor count what V does not see). Nothing else is normalized: D_V holds the real stamps.
- * An `$atomic` batch that updates the entity it creates in a restricted dataclass is not compared
- * (D_V cannot tell whether V sees the new entity).
+ * An `$atomic` batch of more than one item in a restricted dataclass is not compared: inside its
+ * transaction the restrict answers on the batch's own writes (an earlier item may move an entity in
+ * or out of V, or create one), which D_V, projected once before the batch, cannot tell.
  *
  * WRITES (oracle-writes.fixture.ts). Allowed on both sides or refused on both (`status`); allowed,
  * the rows D_V stored equal the real rows as V sees them (`stored`), and what V's write changed in
