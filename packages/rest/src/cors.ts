@@ -175,6 +175,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
   return {
     maxBodyBytes: core.maxBodyBytes,
     bodyLimit: (path) => bodyLimitOf(core, path),
+    ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const reply = core.respond(request)
       if (!isPending(reply)) return withHeaders(request, reply)

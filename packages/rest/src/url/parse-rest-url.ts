@@ -7,6 +7,7 @@
  * a segment that starts with `$` and holds `=` is therefore read as the start of the query string.
  */
 import { fail } from '@entistore/core'
+import type { HttpHandler } from '../web-server/http-handlers.js'
 import { formDecode } from './query-string.js'
 
 export type RestTarget =
@@ -23,6 +24,16 @@ export type RestTarget =
   | { readonly kind: 'openapi' }
   /** `/rest/$changes`, `/rest/Employee/$changes`: the live feed (resources/changes.ts). */
   | { readonly kind: 'changes'; readonly dataClass?: string }
+  /**
+   * A path outside the interface that an HTTP request handler takes (web-server/http-handlers.ts;
+   * never made by parseRestUrl): the path and query as sent.
+   */
+  | {
+      readonly kind: 'httpHandler'
+      readonly handler: HttpHandler
+      readonly path: string
+      readonly query: string
+    }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string
