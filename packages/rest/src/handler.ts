@@ -797,7 +797,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   }
   const cors = options.cors ? withCors(core, options.cors) : core
   // Rules see every reply last, CORS's headers included (4D applies them to every response).
-  const edge = options.rules?.length ? withHttpRules(cors, options.rules, 'rules') : cors
+  const noRules =
+    options.rules === undefined || (Array.isArray(options.rules) && !options.rules.length)
+  const edge = noRules ? cors : withHttpRules(cors, options.rules, 'rules')
   const fetch = toFetchHandler(edge)
 
   return {
