@@ -24,7 +24,7 @@ import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-
 import { persistenceOf } from '../persist/create-datastore.js'
 import { ServedCode } from '../project/code-changes.js'
 import { projectFiles } from '../project/load-project.js'
-import { projectHttpSettings } from '../project/http-settings.js'
+import { projectHttpSettings } from '../http-settings.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
 import { serve, type RunningServer } from '../serve.js'

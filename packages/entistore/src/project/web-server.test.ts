@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON
+const json = async (r: Response): Promise<any> => r.json()
+
 const PROJECT = fileURLToPath(new URL('test-projects/web-server', import.meta.url))
 
 describe('serve --project with HTTP request handlers and rules', () => {
@@ -52,7 +55,7 @@ describe('serve --project with HTTP request handlers and rules', () => {
     expect(r.status).toBe(201)
     expect(r.headers.get('x-upload')).toBe('done')
     expect(r.headers.get('content-type')).toBe('application/json')
-    expect(await r.json()).toEqual({
+    expect(await json(r)).toEqual({
       fileName: 'testFile',
       type: 'application/json',
       length: 17,
@@ -78,7 +81,7 @@ describe('serve --project with HTTP request handlers and rules', () => {
     expect(r.headers.get('allow')).toBe('GET')
     const catalog = await fetch(`${s.url}/rest/$catalog`)
     expect(catalog.status).toBe(200)
-    expect((await catalog.json()).dataClasses.length).toBe(2)
+    expect((await json(catalog)).dataClasses.length).toBe(2)
   })
 
   it('applies HTTPRules.json to every reply, REST and handlers, denies and redirects', async () => {
@@ -91,7 +94,7 @@ describe('serve --project with HTTP request handlers and rules', () => {
     expect(handler.headers.get('allow')).toBeNull()
     const denied = await fetch(`${s.url}/private/notes.txt`)
     expect(denied.status).toBe(403)
-    expect((await denied.json()).__ERROR[0].errCode).toBe(9170)
+    expect((await json(denied)).__ERROR[0].errCode).toBe(9170)
     // Allowed again by the later rule: nothing serves it, so 404.
     expect((await fetch(`${s.url}/private/allowed/x`)).status).toBe(404)
     const css = await fetch(`${s.url}/start/site.css`, { redirect: 'manual' })

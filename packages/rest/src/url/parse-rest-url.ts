@@ -7,7 +7,6 @@
  * a segment that starts with `$` and holds `=` is therefore read as the start of the query string.
  */
 import { fail } from '@entistore/core'
-import type { HttpHandler } from '../web-server/http-handlers.js'
 import { formDecode } from './query-string.js'
 
 export type RestTarget =
@@ -30,7 +29,8 @@ export type RestTarget =
    */
   | {
       readonly kind: 'httpHandler'
-      readonly handler: HttpHandler
+      /** The shared singleton and its function that answer. */
+      readonly handler: { readonly class: string; readonly method: string }
       readonly path: string
       readonly query: string
     }

@@ -10,6 +10,7 @@ import {
   OutgoingMessage,
   sessionSingleton,
   singleton,
+  type Datastore,
   type ModelJson,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +31,9 @@ const model: ModelJson = {
 }
 
 const seen: IncomingMessage[] = []
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON
+const json = async (r: Response): Promise<any> => r.json()
 
 /** What `request` holds, as the 4D page's example handler writes it. */
 const describeRequest = (request: IncomingMessage): OutgoingMessage =>
@@ -72,11 +76,9 @@ const functions = {
         },
       },
       doc: {
-        call(this: unknown, request: IncomingMessage) {
-          const ds = docs
-          return new OutgoingMessage().setBody(
-            String(ds.dataClass('Doc').get(Number(request.urlQuery.id))?.get('title')),
-          )
+        call(request: IncomingMessage): OutgoingMessage {
+          const doc = docs.dataClass('Doc').get(Number(request.urlQuery.id))
+          return new OutgoingMessage().setBody(String(doc?.get('title')))
         },
       },
     }),
@@ -84,7 +86,7 @@ const functions = {
   },
 }
 
-const docs = createDatastore(model, {
+const docs: Datastore = createDatastore(model, {
   data: { Doc: [{ ID: 1, title: 'Invoices' }] },
   functions,
 })
@@ -117,7 +119,7 @@ describe('HTTP request handlers', () => {
     })
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toBe('application/json')
-    expect(await r.json()).toEqual({
+    expect(await json(r)).toEqual({
       url: '/start/example?param=demo&name=4D',
       urlPath: ['start', 'example'],
       urlQuery: { param: 'demo', name: '4D' },
@@ -135,7 +137,7 @@ describe('HTTP request handlers', () => {
       body: '{"a":1}',
       headers: { 'content-type': 'application/json' },
     })
-    const body = await r.json()
+    const body = await json(r)
     expect(body.urlPath).toEqual(['start', 'café'])
     expect(body.urlQuery).toEqual({ q: 'a b', j: '[1]' })
     expect(body.text).toBe('{"a":1}')
@@ -149,7 +151,7 @@ describe('HTTP request handlers', () => {
     const r = await rest().request('/docs/invoices/x', { method: 'PUT', body: '[1,2]' })
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(await r.json()).toEqual({ got: [1, 2] })
+    expect(await json(r)).toEqual({ got: [1, 2] })
   })
 
   it('answers nothing with 204 and no body', async () => {
@@ -184,14 +186,14 @@ describe('HTTP request handlers', () => {
     const r = await handler.request('/only/x', { method: 'PATCH' })
     expect(r.status).toBe(405)
     expect(r.headers.get('allow')).toBe('GET, PUT, POST')
-    expect((await r.json()).__ERROR[0].errCode).toBe(9171)
+    expect((await json(r)).__ERROR[0].errCode).toBe(9171)
     expect((await handler.request('/only/x', { method: 'POST', body: '1' })).status).toBe(200)
   })
 
   it('never takes the REST interface, nor 4D’s built-in paths', async () => {
     const handler = rest()
     const catalog = await handler.request('/rest/$catalog')
-    expect((await catalog.json()).dataClasses).toBeDefined()
+    expect((await json(catalog)).dataClasses).toBeDefined()
     for (const path of ['/4DACTION/x', '/$lib/renderer', '/$shared/x', '/REST/$catalog']) {
       const r = await handler.request(path)
       expect(r.status, path).toBe(404)
@@ -204,14 +206,12 @@ describe('HTTP request handlers', () => {
     const handler = rest()
     const unknown = await handler.request('/unknown')
     expect(unknown.status).toBe(404)
-    expect((await unknown.json()).__ERROR[0].errCode).toBe(9105)
+    expect((await json(unknown)).__ERROR[0].errCode).toBe(9105)
     const perSession = await handler.request('/session')
-    expect((await perSession.json()).__ERROR[0].errCode).toBe(9105)
+    expect((await json(perSession)).__ERROR[0].errCode).toBe(9105)
     const missing = await handler.request('/missing')
     expect(missing.status).toBe(404)
-    expect((await missing.json()).__ERROR[0].message).toMatch(
-      /"missing".*singleton GeneralHandling/,
-    )
+    expect((await json(missing)).__ERROR[0].message).toMatch(/"missing".*singleton GeneralHandling/)
   })
 
   it('answers a function that throws as a REST call’s failure, and a body that is not JSON 400', async () => {
@@ -219,7 +219,7 @@ describe('HTTP request handlers', () => {
     const r = await handler.request('/fails')
     expect(r.status).toBeGreaterThanOrEqual(400)
     expect(r.status).toBeLessThan(500)
-    expect((await r.json()).__ERROR[0].message).toContain('the handler failed')
+    expect((await json(r)).__ERROR[0].message).toContain('the handler failed')
     const bad = await handler.request('/docs/invoices/x', { method: 'PUT', body: '{' })
     expect(bad.status).toBe(400)
   })

@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
 import type { HttpRuleDef } from './http-rules.js'
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON
+const json = async (r: Response): Promise<any> => r.json()
+
 const model: ModelJson = {
   __NAME: 'rules',
   dataClasses: [
@@ -102,13 +105,13 @@ describe('HTTP rules', () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(denied.status).toBe(403)
-    expect((await denied.json()).__ERROR[0]).toMatchObject({ errCode: 9170 })
+    expect((await json(denied)).__ERROR[0]).toMatchObject({ errCode: 9170 })
     expect(ds.dataClass('Doc').all().length).toBe(1)
     // The rule headers go on the refusal too.
     expect(denied.headers.get('x-frame-options')).toBe('SAMEORIGIN')
     const allowed = await rest.request('/rest/Doc(1)')
     expect(allowed.status).toBe(200)
-    expect((await allowed.json()).title).toBe('One')
+    expect((await json(allowed)).title).toBe('One')
   })
 
   it('never change Date or Content-Length; only add to Vary and Set-Cookie', async () => {

@@ -15,9 +15,9 @@ import {
   type HttpHandlerDef,
   type HttpRuleDef,
 } from '@entistore/rest'
-import { FileError } from '../file-error.js'
-import { readJsonFile } from '../load-files.js'
-import { projectFiles } from './load-project.js'
+import { FileError } from './file-error.js'
+import { readJsonFile } from './load-files.js'
+import { projectFiles } from './project/load-project.js'
 
 /** The options of `createRestHandler` a project's files give. */
 export interface ProjectHttpSettings {
