@@ -647,7 +647,13 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     bodyLimit: (path) => (sendsFileBytes(ds, path, basePath) ? maxUploadBytes : maxBodyBytes),
     handles: (path) => handlers.handles(path),
     respond(request) {
-      if (request.method === 'OPTIONS' && !handlers.handles(request.path)) return OPTIONS_REPLY
+      // OPTIONS is a handler's when one takes the path, except a CORS preflight (cors.ts).
+      if (
+        request.method === 'OPTIONS' &&
+        (request.headers['access-control-request-method'] !== undefined ||
+          !handlers.handles(request.path))
+      )
+        return OPTIONS_REPLY
       if (
         quick !== undefined &&
         request.method === 'GET' &&

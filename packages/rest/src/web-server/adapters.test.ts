@@ -89,3 +89,24 @@ describe.each(Object.entries(TRANSPORTS))('HTTP request handlers on %s', (name, 
     }
   })
 })
+
+describe('HTTP request handlers and CORS', () => {
+  it('let a preflight through for the verb a page asks, to a handler’s path only', async () => {
+    const page = 'http://localhost:5173'
+    const ds = createDatastore({ __NAME: 'web', dataClasses: [] }, {})
+    const handler = createRestHandler(ds, {
+      cors: { origin: page },
+      handlers: [{ class: 'Files', method: 'put', pattern: 'files' }],
+    })
+    const preflight = (path: string) =>
+      handler.request(path, {
+        method: 'OPTIONS',
+        headers: { origin: page, 'access-control-request-method': 'PUT' },
+      })
+    const files = await preflight('/files/a')
+    expect(files.status).toBe(204)
+    expect(files.headers.get('access-control-allow-methods')).toBe('PUT')
+    const rest = await preflight('/rest/$catalog')
+    expect(rest.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST')
+  })
+})

@@ -6,6 +6,7 @@
  */
 import {
   createDatastore,
+  currentCall,
   IncomingMessage,
   OutgoingMessage,
   sessionSingleton,
@@ -237,5 +238,48 @@ describe('HTTP request handlers', () => {
       /handlers\[0\].regexPattern/,
     )
     expect(make([{ class: 'A', pattern: 'x' }])).toThrow(/handlers\[0\].method/)
+  })
+})
+
+describe('HTTP request handlers and privileges', () => {
+  const guarded = (promote: boolean) =>
+    createRestHandler(
+      createDatastore(model, {
+        data: { Doc: [{ ID: 1, title: 'Secret' }] },
+        roles: {
+          privileges: [{ privilege: 'reader', includes: [] }],
+          permissions: {
+            allowed: [
+              { applyTo: 'Doc', type: 'dataclass', read: ['reader'] },
+              ...(promote
+                ? [{ applyTo: 'Pages.doc', type: 'singletonMethod' as const, promote: ['reader'] }]
+                : []),
+            ],
+          },
+        },
+        functions: {
+          singletons: {
+            Pages: singleton(() => ({}), {
+              doc: {
+                call(): OutgoingMessage {
+                  const doc = currentCall()!.datastore.dataClass('Doc').get(1)
+                  return new OutgoingMessage().setBody(String(doc?.get('title')))
+                },
+              },
+            }),
+          },
+        },
+      }),
+      { handlers: [{ class: 'Pages', method: 'doc', pattern: 'doc' }] },
+    )
+
+  it('reads as the request’s session: a read it may not make is refused', async () => {
+    const r = await guarded(false).request('/doc')
+    expect(r.status).toBe(403)
+    expect((await json(r)).__ERROR[0].errCode).toBe(1557)
+  })
+
+  it('runs with the privileges roles.json promotes the function to', async () => {
+    expect(await (await guarded(true).request('/doc')).text()).toBe('Secret')
   })
 })
