@@ -4,8 +4,9 @@
  * mapping onto it. `fetch(Request) → Promise<Response>`, the shape Hono, Bun, Deno and workers
  * share, is one (fetch/); the node:http listener is another (node/).
  *
- * Per request: resolve the session from the `4DSID_<app>` cookie, parse the URL, route to the core,
- * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
+ * Per request: resolve the session from the `4DSID_<app>` cookie, parse the URL (or find the HTTP
+ * request handler that takes a path outside the interface), route to the core, render JSON; the
+ * HTTP rules (web-server/http-rules.ts) see every reply last. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
  * never carries the error's own text.
  */
 import {
@@ -72,13 +73,7 @@ import { parseQueryString } from './url/query-string.js'
 import { sendsFileBytes } from './uploads/raw-target.js'
 import { bodyBytes } from './uploads/uploaded-file.js'
 import { UploadStore } from './uploads/upload-store.js'
-import { isUnder } from './adapters/mount.js'
-import {
-  checkHttpHandlers,
-  HttpHandlers,
-  verbRefused,
-  type HttpHandlerDef,
-} from './web-server/http-handlers.js'
+import { checkHttpHandlers, HttpHandlers, type HttpHandlerDef } from './web-server/http-handlers.js'
 import { withHttpRules, type HttpRuleDef } from './web-server/http-rules.js'
 
 export interface RestHandlerOptions extends AuthOptions {
@@ -418,18 +413,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   const parse = (request: RestRequest): Parsed => {
     try {
       // A path outside the interface that a handler takes (a verb none takes: 405).
-      if (handlers.size > 0 && !isUnder(request.path, basePath)) {
-        const verb = request.method === 'HEAD' ? 'GET' : request.method
-        const match = handlers.match(verb, request.path)
-        if (match !== undefined) {
-          if ('refused' in match) verbRefused(verb, request.path, match.refused)
-          const { path, query } = request
-          return {
-            target: { kind: 'httpHandler', handler: match.handler, path, query },
-            params: noParams,
-          }
-        }
-      }
+      const handled = handlers.target(request.method, request.path, request.query)
+      if (handled !== undefined) return { target: handled, params: noParams }
       const parsed = parseRestUrl(request.path, request.query, basePath)
       if (!parsed) fail('UnknownResource', [request.path])
       const params =

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
+import { createFixture } from '../fixture.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON
 const json = async (r: Response): Promise<any> => r.json()
@@ -135,5 +136,14 @@ describe('serve --project with a malformed HTTP settings file', () => {
         /HTTPRules\.json: Invalid HTTP settings: rules\[0\]\.status: expected an HTTP status/,
       ),
     ])
+  })
+})
+
+describe('createFixture with a project’s HTTP request handlers and rules', () => {
+  it('serves them in process, as serve --project does', async () => {
+    const fx = await createFixture({ project: PROJECT, data: `${PROJECT}/csv` })
+    const r = await fx.request('/staff/Curie')
+    expect(await r.text()).toBe('Marie, Pierre')
+    expect(r.headers.get('x-frame-options')).toBe('SAMEORIGIN')
   })
 })

@@ -16,6 +16,7 @@
  *   patterns say.
  */
 import { datastoreError } from '@entistore/core'
+import type { RestTarget } from '../url/parse-rest-url.js'
 import { invalid, isRecord, matchedPath, settingsRegex } from './url-path.js'
 
 /** One entry of `HTTPHandlers.json`, as 4D documents it. */
@@ -123,6 +124,18 @@ export class HttpHandlers {
     return refused === undefined ? undefined : { refused: [...refused] }
   }
 
+  /**
+   * The target of a request a handler takes (HEAD matched as GET), undefined when none does.
+   * @throws DatastoreError VerbNotHandled (9171, 405): patterns take the path, none the verb
+   */
+  target(method: string, path: string, query: string): HandlerTarget | undefined {
+    const verb = method === 'HEAD' ? 'GET' : method
+    const match = this.match(verb, path)
+    if (match === undefined) return undefined
+    if ('refused' in match) return verbRefused(verb, path, match.refused)
+    return { kind: 'httpHandler', handler: match.handler, path, query }
+  }
+
   // `/rest` (the basePath) and 4D's built-in paths, in any case, as 4D's own are.
   #builtIn(path: string): boolean {
     const lower = path.toLowerCase()
@@ -132,8 +145,10 @@ export class HttpHandlers {
   }
 }
 
+type HandlerTarget = Extract<RestTarget, { kind: 'httpHandler' }>
+
 /** The refusal of a verb no handler takes at `path`: 405, `Allow` naming the verbs they take. */
-export function verbRefused(verb: string, path: string, verbs: readonly string[]): never {
+function verbRefused(verb: string, path: string, verbs: readonly string[]): never {
   const allow = verbs.join(', ')
   throw datastoreError('VerbNotHandled', [verb, path, allow], { details: { allow } })
 }
