@@ -147,6 +147,7 @@ export type {
 } from './functions/define.js'
 export { FunctionRegistry, functionText, ownerText } from './functions/registry.js'
 export { headerProblem, OutgoingMessage, statusProblem } from './functions/outgoing-message.js'
+export { IncomingMessage, type IncomingMessageInit } from './functions/incoming-message.js'
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
 export { callFunction, isThenable } from './orda/call-function.js'
 export type { CallOptions } from './orda/call-function.js'

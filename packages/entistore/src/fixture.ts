@@ -19,6 +19,7 @@ import {
   type DatastoreWith,
 } from '@entistore/core'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '@entistore/rest'
+import { projectHttpSettings, type ProjectHttpSettings } from './http-settings.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
 import { createDatastore } from './persist/create-datastore.js'
@@ -121,7 +122,8 @@ export type CreateFixtureOptions = FixtureOptions & RestHandlerOptions
  */
 export async function startFixture(options: StartFixtureOptions): Promise<ServedFixture> {
   const base = await loadFixture(options)
-  const server = await serve(base.ds, { ...options, port: options.port ?? 0 })
+  const http = await projectHttp(options)
+  const server = await serve(base.ds, { ...http, ...options, port: options.port ?? 0 })
   let closing: Promise<void> | undefined
   return {
     ...base,
@@ -142,7 +144,7 @@ export async function startFixture(options: StartFixtureOptions): Promise<Served
  */
 export async function createFixture(options: CreateFixtureOptions): Promise<InProcessFixture> {
   const base = await loadFixture(options)
-  const rest = createRestHandler(base.ds, options)
+  const rest = createRestHandler(base.ds, { ...(await projectHttp(options)), ...options })
   return {
     ...base,
     rest,
@@ -150,6 +152,13 @@ export async function createFixture(options: CreateFixtureOptions): Promise<InPr
     fetch: (request) => rest.fetch(request),
   }
 }
+
+/**
+ * A project's HTTP request handlers and rules (`HTTPHandlers.json`, `HTTPRules.json`), as `serve
+ * --project` reads them; the options' own `handlers` and `rules` win.
+ */
+const projectHttp = (options: FixtureOptions): Promise<ProjectHttpSettings> =>
+  options.project === undefined ? Promise.resolve({}) : projectHttpSettings(options.project)
 
 /** The datastore from the options, its initial snapshot, and the reset. */
 async function loadFixture(options: FixtureOptions): Promise<FixtureBase> {

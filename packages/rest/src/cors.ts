@@ -146,7 +146,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
 
   /** `reply`, to a request with these headers, with the CORS headers its origin gets. */
   const withHeaders = (
-    request: Pick<RestRequest, 'headers'> & Partial<Pick<RestRequest, 'method'>>,
+    request: Pick<RestRequest, 'headers'> & Partial<Pick<RestRequest, 'method' | 'path'>>,
     reply: RestReply,
   ): RestReply => {
     const origin = header(request.headers, 'origin')
@@ -161,7 +161,12 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
       })
     return add(reply, {
       ...allowed(origin),
-      'access-control-allow-methods': ALLOWED_METHODS,
+      // An HTTP request handler's path takes the verbs its entries list: the one asked is let
+      // through, and the handler answers 405 if none takes it.
+      'access-control-allow-methods':
+        request.path !== undefined && core.handles?.(request.path)
+          ? (header(request.headers, 'access-control-request-method') ?? ALLOWED_METHODS)
+          : ALLOWED_METHODS,
       'access-control-allow-headers': CORS_ALLOWED_HEADERS,
       ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
       // Chrome's Private Network Access: a page on a public address (a deployed preview) asks
@@ -175,6 +180,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
   return {
     maxBodyBytes: core.maxBodyBytes,
     bodyLimit: (path) => bodyLimitOf(core, path),
+    ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const reply = core.respond(request)
       if (!isPending(reply)) return withHeaders(request, reply)

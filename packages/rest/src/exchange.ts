@@ -106,6 +106,12 @@ export interface RestCore {
    * Optional, so that a core written before uploads still serves: without it, `maxBodyBytes`.
    */
   bodyLimit?(path: string): number
+  /**
+   * Whether an HTTP request handler takes `path` (outside the interface's `basePath`): the
+   * transports read its body whatever the verb, and the framework adapters hand it over rather
+   * than pass it on. Optional: without it, no handler.
+   */
+  handles?(path: string): boolean
 }
 
 /**
@@ -118,6 +124,7 @@ export function withRespond(core: RestCore, respond: RestCore['respond']): RestC
       return core.maxBodyBytes
     },
     ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
+    ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
     refuse: (error, request) => core.refuse(error, request),
     respond,
   }
@@ -143,4 +150,14 @@ export function isPending<T = RestReply>(reply: T | Promise<T>): reply is Promis
  */
 export function takesBody(method: string): boolean {
   return method === 'POST'
+}
+
+/**
+ * Whether the transport reads the body of a request to `path` with this method: a POST's, and any
+ * request's an HTTP request handler takes (`RestCore.handles`: its function reads what it likes).
+ */
+export function readsBody(core: RestCore, method: string, path: string): boolean {
+  return (
+    takesBody(method) || (method !== 'GET' && method !== 'HEAD' && core.handles?.(path) === true)
+  )
 }

@@ -4,8 +4,9 @@
  * mapping onto it. `fetch(Request) → Promise<Response>`, the shape Hono, Bun, Deno and workers
  * share, is one (fetch/); the node:http listener is another (node/).
  *
- * Per request: resolve the session from the `4DSID_<app>` cookie, parse the URL, route to the core,
- * render JSON. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
+ * Per request: resolve the session from the `4DSID_<app>` cookie, parse the URL (or find the HTTP
+ * request handler that takes a path outside the interface), route to the core, render JSON; the
+ * HTTP rules (web-server/http-rules.ts) see every reply last. Every failure becomes an `__ERROR` body: user errors are 4xx, never 5xx, and a 5xx
  * never carries the error's own text.
  */
 import {
@@ -72,6 +73,8 @@ import { parseQueryString } from './url/query-string.js'
 import { sendsFileBytes } from './uploads/raw-target.js'
 import { bodyBytes } from './uploads/uploaded-file.js'
 import { UploadStore } from './uploads/upload-store.js'
+import { checkHttpHandlers, HttpHandlers, type HttpHandlerDef } from './web-server/http-handlers.js'
+import { withHttpRules, type HttpRuleDef } from './web-server/http-rules.js'
 
 export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
@@ -221,6 +224,19 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default { cacheBytes: 64 MiB }
    */
   readonly pictures?: PictureOptions
+  /**
+   * HTTP request handlers (4D 20 R8, a project's `HTTPHandlers.json`): paths outside `basePath`
+   * answered by a shared singleton's function, which receives an IncomingMessage
+   * (web-server/http-handlers.ts). Checked when the handler is made (InvalidHttpSettings, 9172).
+   * @default none
+   */
+  readonly handlers?: readonly HttpHandlerDef[]
+  /**
+   * HTTP rules (4D 21, a project's `HTTPRules.json`): headers added, set or removed, access denied
+   * (403), redirections (302) and statuses, by regular expression on the path, for every reply,
+   * the REST interface's included (web-server/http-rules.ts). @default none
+   */
+  readonly rules?: readonly HttpRuleDef[]
 }
 
 export interface RestHandler extends RestCore {
@@ -386,6 +402,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // Most reads have no query string: their parameters are the same every time.
   const paramLimits = { maxTop, maxDepth: maxBodyDepth }
   const noParams = readParams([], paramLimits)
+  const handlers = new HttpHandlers(checkHttpHandlers(options.handlers ?? [], 'handlers'), basePath)
 
   /** Tells the embedder of an error answered with `status`, 500 or more. */
   const report = (error: unknown, request: RestRequest | undefined, status = 500): void => {
@@ -395,6 +412,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
 
   const parse = (request: RestRequest): Parsed => {
     try {
+      // A path outside the interface that a handler takes (a verb none takes: 405).
+      const handled = handlers.target(request.method, request.path, request.query)
+      if (handled !== undefined) return { target: handled, params: noParams }
       const parsed = parseRestUrl(request.path, request.query, basePath)
       if (!parsed) fail('UnknownResource', [request.path])
       const params =
@@ -531,8 +551,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         ? sessionSetCookie(cookieName, session.id, '/')
         : undefined
     ds.sessions.settle?.(session)
-    // A 304 has no body either (a web Response refuses one).
-    const out: RestBody = request.method === 'HEAD' || status === 304 ? null : body
+    // A 204 or a 304 has no body either (a web Response refuses one).
+    const out: RestBody =
+      request.method === 'HEAD' || status === 304 || status === 204 ? null : body
     // A stream not sent (HEAD) ends here: its subscription would otherwise wait for nobody.
     if (out === null && isStream(body)) body.close()
     const headers = isStream(out)
@@ -609,8 +630,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     maxBodyBytes,
     // Asked by the transports before they read a POST's body: only then is the path parsed here.
     bodyLimit: (path) => (sendsFileBytes(ds, path, basePath) ? maxUploadBytes : maxBodyBytes),
+    handles: (path) => handlers.handles(path),
     respond(request) {
-      if (request.method === 'OPTIONS') return OPTIONS_REPLY
+      // OPTIONS is a handler's when one takes the path, except a CORS preflight (cors.ts).
+      if (
+        request.method === 'OPTIONS' &&
+        (request.headers['access-control-request-method'] !== undefined ||
+          !handlers.handles(request.path))
+      )
+        return OPTIONS_REPLY
       if (
         quick !== undefined &&
         request.method === 'GET' &&
@@ -682,8 +710,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // A read's heavy work runs in slices (`sliceMs`): its first slice now, the others one a turn
       // among other clients' (FairTurns), then the read runs again and finds its results kept.
       // The budget counts the time of its runs and slices, not the turns it waited between them.
+      // A handler's function is never run again: its reads run whole.
       const slices =
-        sliceMs !== Infinity && (request.method === 'GET' || request.method === 'HEAD')
+        sliceMs !== Infinity &&
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !handledBy(parsed)
           ? ds.sliceScope(timeUp)
           : undefined
       let spent = waited
@@ -755,13 +786,18 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       }
     },
   }
-  const edge = options.cors ? withCors(core, options.cors) : core
+  const cors = options.cors ? withCors(core, options.cors) : core
+  // Rules see every reply last, CORS's headers included (4D applies them to every response).
+  const noRules =
+    options.rules === undefined || (Array.isArray(options.rules) && !options.rules.length)
+  const edge = noRules ? cors : withHttpRules(cors, options.rules, 'rules')
   const fetch = toFetchHandler(edge)
 
   return {
     basePath,
     maxBodyBytes,
     bodyLimit: (path) => bodyLimitOf(edge, path),
+    handles: edge.handles!,
     respond: edge.respond,
     refuse: edge.refuse,
     fetch,
@@ -774,6 +810,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     },
   }
 }
+
+// Whether an HTTP request handler takes the request.
+const handledBy = (parsed: Parsed): boolean =>
+  'target' in parsed && parsed.target.kind === 'httpHandler'
 
 // Whether a request may keep an entity set: `$method=entityset` (or a relation's subentityset),
 // or a gone set remade from its saved filter or order.

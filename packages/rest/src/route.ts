@@ -23,6 +23,7 @@ import { readDataClass } from './resources/read.js'
 import { upload, uploadGet } from './resources/upload.js'
 import { changes } from './resources/changes.js'
 import { write, WRITE_METHODS } from './resources/write.js'
+import { httpHandlerCall } from './web-server/handler-call.js'
 
 type Kind = RestTarget['kind']
 type Targets = { readonly [K in Kind]: Extract<RestTarget, { readonly kind: K }> }
@@ -65,6 +66,8 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
   upload: { GET: uploadGet, POST: upload },
   // `/rest/$changes`, `/rest/Employee/$changes`: the live feed, as server-sent events.
   changes: { GET: (ctx, target) => changes(ctx, target, ctx.changes), POST: readOnly('$changes') },
+  // A path an HTTP request handler takes: every verb its entry lists, answered by its function.
+  httpHandler: { any: httpHandlerCall },
   // `/rest/Employee/raise`, `/rest/Employee(3)/raise`: a function; any other path a read or write.
   dataClass: {
     // A read runs again once an index it needs is built (handler.ts): it never builds one in one
@@ -103,7 +106,10 @@ const callDataStore = (ctx: RouteContext, name: string): Answer =>
 /** The reply to one request: its permissions, the login guard, then its resource. */
 export function route(input: RouteContext): Answer {
   const ctx = withPermissions(input)
-  if (ctx.auth) guard(ctx.auth, ctx.session, ctx.method, ctx.target, ctx.ds)
+  // A handler is the application's code outside the interface: it decides who it answers (4D
+  // calls no authentication for it either).
+  if (ctx.auth && ctx.target.kind !== 'httpHandler')
+    guard(ctx.auth, ctx.session, ctx.method, ctx.target, ctx.ds)
   return dispatch(ctx, ctx.target.kind, ctx.target)
 }
 

@@ -13,10 +13,12 @@ import {
   Entity,
   EntityDraft,
   EntitySelection,
+  IncomingMessage,
   WebSession,
   type AttributeDef,
 } from '@entistore/core'
 import { FourDFunction } from '../runtime/classes/function-object.js'
+import { FourDIncomingMessage } from '../runtime/classes/incoming-message.js'
 import { classOf } from '../runtime/classes/class-object.js'
 import { Collection } from '../runtime/values/collection.js'
 import { DateValue } from '../runtime/values/date-value.js'
@@ -47,6 +49,8 @@ export function toFourD(world: OrdaWorld, v: unknown, type?: string): unknown {
   if (v instanceof DataClass) return world.dataClass(v)
   if (v instanceof Datastore) return v === world.datastore ? world.ds : v
   if (v instanceof WebSession) return world.session(v)
+  // An HTTP request handler's request: read-only members for 4D code.
+  if (IncomingMessage.is(v)) return new FourDIncomingMessage(v)
   if (Array.isArray(v))
     return new Collection(v.map((x: unknown) => (x === undefined ? null : toFourD(world, x))))
   // A JavaScript object (JSON's, core's records) becomes a 4D object; a 4D object is one already.

@@ -1100,6 +1100,29 @@ export const ERRORS = {
       ? `No process could take the write (${why}); it was not applied: try again`
       : `The write's outcome could not be learned (${why}); it may have been applied: read it back before writing it again`,
   ),
+  // ---- The web server around REST: HTTP request handlers and HTTP rules (4D 20 R8, 21) ----
+  /** An HTTP rule (`HTTPRules.json`, `denyAccess: true`) denies the path: 403, as 4D answers. */
+  AccessDeniedByRule: spec(
+    9170,
+    'enti',
+    'forbidden',
+    (path: string) => `Access to ${q(path)} is denied by an HTTP rule`,
+  ),
+  /** An HTTP request handler's pattern takes the path but none takes its verb (`verbs`). */
+  VerbNotHandled: spec(
+    9171,
+    'enti',
+    'methodNotAllowed',
+    (verb: string, path: string, verbs: string) =>
+      `The ${verb} verb is not handled at ${q(path)} (its handlers take ${verbs})`,
+  ),
+  /** A malformed `HTTPHandlers.json` or `HTTPRules.json` (or their options): the server does not start. */
+  InvalidHttpSettings: spec(
+    9172,
+    'enti',
+    'badRequest',
+    (where: string, why: string) => `Invalid HTTP settings: ${where}: ${why}`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

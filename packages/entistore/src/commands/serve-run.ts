@@ -24,6 +24,7 @@ import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-
 import { persistenceOf } from '../persist/create-datastore.js'
 import { ServedCode } from '../project/code-changes.js'
 import { projectFiles } from '../project/load-project.js'
+import { projectHttpSettings } from '../http-settings.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
 import { serve, type RunningServer } from '../serve.js'
@@ -206,6 +207,9 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   }
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
   const load = filesLoader(o, io)
+  // A project's HTTP request handlers and rules, read at start only, as 4D reads them: a mistake
+  // in one of their files stops the start, in one line naming the file and the place.
+  const http = o.project === undefined ? {} : await projectHttpSettings(o.project)
   // Before the files are read: what --watch compares with once it watches (see noteServed).
   const loaded = o.watch
     ? await (await import('../watch.js')).fileStamps(watchedFiles(o))
@@ -268,6 +272,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   let server: RunningServer
   try {
     server = await serve(ds, {
+      ...http,
       ...handlerOptions,
       port: o.port,
       ...auth,

@@ -14,6 +14,14 @@ export interface MountableRest extends RestCore {
   readonly basePath: string
 }
 
+/**
+ * Whether the request at `path` (without its query) is the handler's: under `basePath`, or one an
+ * HTTP request handler takes (`handles`). The adapters hand these over and pass the others on.
+ */
+export function serves(rest: MountableRest, path: string): boolean {
+  return isUnder(path, rest.basePath) || rest.handles?.(path) === true
+}
+
 /** Whether `path` (a request path, without its query) is under `basePath`. */
 export function isUnder(path: string, basePath: string): boolean {
   return (

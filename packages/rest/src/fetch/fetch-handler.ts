@@ -15,7 +15,7 @@ import {
 import {
   bodyLimitOf,
   isStream,
-  takesBody,
+  readsBody,
   type RestBody,
   type RestCore,
   type RestReply,
@@ -67,7 +67,7 @@ async function answer(
   // Host): the core reads it as the node listener gives it (a lock's `lockInfo.host`).
   if (headers.host === undefined) headers.host = hostOf(request.url)
   let body: Uint8Array | undefined
-  if (takesBody(request.method) && request.body !== null) {
+  if (readsBody(core, request.method, target.path) && request.body !== null) {
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
     const limit = bodyLimitOf(core, target.path)
     const read = await readBody(request, limit, bodies)

@@ -11,7 +11,7 @@
  * the application's other routes.
  */
 import { Hono } from 'hono'
-import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
+import { mountProblem, serves, type MountableRest } from '../adapters/mount.js'
 import { toFetchHandler, type FetchHandlerOptions } from '../fetch/fetch-handler.js'
 import { splitTarget } from '../url/request-target.js'
 
@@ -25,7 +25,7 @@ export function honoRest(rest: MountableRest, options: FetchHandlerOptions = {})
   const fetch = toFetchHandler(rest, options)
   return new Hono().all('*', async (c, next) => {
     // The URL of a Request is absolute and already parsed: its split cannot fail.
-    if (isUnder(splitTarget(c.req.url)!.path, rest.basePath)) return fetch(c.req.raw)
+    if (serves(rest, splitTarget(c.req.url)!.path)) return fetch(c.req.raw)
     const problem = mountProblem('Hono', c.req.routePath.replace(/\/?\*$/, ''), rest.basePath)
     if (problem !== undefined) throw new Error(problem)
     await next()

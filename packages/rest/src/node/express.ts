@@ -21,7 +21,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { datastoreError } from '@entistore/core'
-import { isUnder, mountProblem, type MountableRest } from '../adapters/mount.js'
+import { mountProblem, serves, type MountableRest } from '../adapters/mount.js'
 import { claimsJson } from '../body/read-json-body.js'
 import { toNodeListener } from './listener.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
@@ -96,10 +96,13 @@ export function expressRest(
   // For the one refusal written here, a body past the parser's limit: a small whole reply.
   const outbox = new Outbox(options)
 
-  /** Whether `req` is this interface's: a target under `basePath` (or one the listener refuses). */
+  /**
+   * Whether `req` is this interface's: a target under `basePath` or an HTTP request handler's (or
+   * one the listener refuses).
+   */
   const mine = (req: ExpressRequest): boolean => {
     const target = splitTarget(targetOf(req))
-    return target === undefined || isUnder(target.path, rest.basePath)
+    return target === undefined || serves(rest, target.path)
   }
 
   const serve: ExpressHandler = (req, res, next) => {

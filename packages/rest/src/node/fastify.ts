@@ -58,5 +58,16 @@ export const fastifyRest: FastifyPluginCallback<FastifyRestOptions> = (instance,
   const below = rest.basePath.slice(prefix.length)
   instance.route({ method: METHODS, url: below === '' ? '/' : below, handler })
   instance.route({ method: METHODS, url: `${below}/*`, handler })
+  // Registered at the root, it also answers the paths its HTTP request handlers take; any other
+  // path is Fastify's not-found, as before.
+  if (prefix === '' && below !== '' && rest.handles)
+    instance.route({
+      method: METHODS,
+      url: '/*',
+      handler: (request, reply) => {
+        if (rest.handles!(request.raw.url?.split('?')[0] ?? '/')) handler(request, reply)
+        else reply.callNotFound()
+      },
+    })
   done()
 }

@@ -26,7 +26,7 @@ import { datastoreError } from '@entistore/core'
 import {
   bodyLimitOf,
   isPending,
-  takesBody,
+  readsBody,
   type RestCore,
   type RestReply,
   type RestRequest,
@@ -286,7 +286,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     }
     const method = req.method ?? 'GET'
     // A request without a body (most) makes no closure to wait for one.
-    if (!takesBody(method)) {
+    if (!readsBody(core, method, split.path)) {
       const request = plainRequest(req, res, method, split, receivedAt, undefined)
       schedule(req, res, () => respond(req, res, request))
       return

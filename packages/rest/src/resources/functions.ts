@@ -206,23 +206,48 @@ function selectionOf(ctx: RouteContext, dc: DataClass, target: DataClassTarget):
  * the session itself never holds them, and a request interleaved with it never sees them).
  */
 function run(request: RouteContext, fn: FunctionInfo, on: unknown): Answer {
-  const actor = request.actor && promotedFor(request.ds, request.actor, fn)
-  if (actor === request.actor) return call(request, fn, on)
-  return runActor(actor!, () => call(withPermissions(request, actor), fn, on))
+  return runAs(request, fn, (ctx) => {
+    const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
+    checkArgumentCount(fn, raw.length, ctx.calls)
+    return call(ctx, fn, on, resolveParameters(ctx.ds, raw, ctx.perms), functionReply)
+  })
 }
 
-function call(ctx: RouteContext, fn: FunctionInfo, on: unknown): Answer {
-  const raw = ctx.method === 'POST' ? postParameters(ctx) : (ctx.params.params ?? [])
-  checkArgumentCount(fn, raw.length, ctx.calls)
-  const args = resolveParameters(ctx.ds, raw, ctx.perms)
+/**
+ * Calls `fn` on `on` with `args` as the session (promoted as `run` says), its result answered by
+ * `reply`: what an HTTP request handler's call shares with a REST call (web-server/handler-call.ts).
+ */
+export function runWith(
+  request: RouteContext,
+  fn: FunctionInfo,
+  on: unknown,
+  args: readonly unknown[],
+  reply: (ctx: RouteContext, value: unknown) => Reply,
+): Answer {
+  return runAs(request, fn, (ctx) => call(ctx, fn, on, args, reply))
+}
+
+function runAs(request: RouteContext, fn: FunctionInfo, go: (ctx: RouteContext) => Answer): Answer {
+  const actor = request.actor && promotedFor(request.ds, request.actor, fn)
+  if (actor === request.actor) return go(request)
+  return runActor(actor!, () => go(withPermissions(request, actor)))
+}
+
+function call(
+  ctx: RouteContext,
+  fn: FunctionInfo,
+  on: unknown,
+  args: readonly unknown[],
+  reply: (ctx: RouteContext, value: unknown) => Reply,
+): Answer {
   const result = callFunction(ctx.ds, fn, on, args, {
     session: ctx.session,
     owner: sessionOwner(ctx),
     onRestore: ctx.restoreSession,
   })
   return isThenable(result)
-    ? withTimeLimit(fn, result, ctx.calls).then((value) => functionReply(ctx, value))
-    : functionReply(ctx, result)
+    ? withTimeLimit(fn, result, ctx.calls).then((value) => reply(ctx, value))
+    : reply(ctx, result)
 }
 
 /** A POST's parameters: its body; `$params` when the body is empty. */
@@ -259,7 +284,7 @@ export function functionReply(ctx: RouteContext, value: unknown): Reply {
 }
 
 /** An OutgoingMessage as it is: its status, headers and body (text as UTF-8). */
-function outgoing(message: OutgoingMessage): Reply {
+export function outgoing(message: OutgoingMessage): Reply {
   const { body, headers } = message
   const type =
     headers.get('content-type') ??

@@ -23,6 +23,17 @@ export type RestTarget =
   | { readonly kind: 'openapi' }
   /** `/rest/$changes`, `/rest/Employee/$changes`: the live feed (resources/changes.ts). */
   | { readonly kind: 'changes'; readonly dataClass?: string }
+  /**
+   * A path outside the interface that an HTTP request handler takes (web-server/http-handlers.ts;
+   * never made by parseRestUrl): the path and query as sent.
+   */
+  | {
+      readonly kind: 'httpHandler'
+      /** The shared singleton and its function that answer. */
+      readonly handler: { readonly class: string; readonly method: string }
+      readonly path: string
+      readonly query: string
+    }
   | {
       readonly kind: 'dataClass'
       readonly dataClass: string

@@ -10,6 +10,7 @@
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { FILE_CLASS, FOLDER_CLASS } from '../files/file-classes.js'
 import { FUNCTION_CLASS, OBJECT_CLASS } from './builtin-class.js'
+import { INCOMING_MESSAGE_CLASS } from './incoming-message.js'
 import { OUTGOING_MESSAGE_CLASS } from './outgoing-message.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
 
@@ -60,7 +61,7 @@ export class ClassStore implements MemberHost, ClassResolver {
  * The built-in class store `4D` (docs/commands/4d.md). Its classes (`4D.File`, `4D.Function`…)
  * are the commands' and the ORDA layer's; a name it does not hold reads Undefined. `4D.Object`,
  * the class every object inherits from (classes.md), `4D.Function`, `4D.File`, `4D.Folder` and
- * `4D.OutgoingMessage` are always there.
+ * `4D.OutgoingMessage` and `4D.IncomingMessage` are always there.
  */
 export class BuiltinClassStore implements MemberHost {
   readonly #classes = new Map<string, unknown>([
@@ -69,6 +70,7 @@ export class BuiltinClassStore implements MemberHost {
     ['File', FILE_CLASS],
     ['Folder', FOLDER_CLASS],
     ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
+    ['IncomingMessage', INCOMING_MESSAGE_CLASS],
   ])
 
   register(name: string, cls: unknown): void {
