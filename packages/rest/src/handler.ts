@@ -72,6 +72,8 @@ import { parseQueryString } from './url/query-string.js'
 import { sendsFileBytes } from './uploads/raw-target.js'
 import { bodyBytes } from './uploads/uploaded-file.js'
 import { UploadStore } from './uploads/upload-store.js'
+import { asLiveQuotas, type WebQuotas } from './quotas/web-quotas.js'
+import { withQuotas } from './quotas/with-quotas.js'
 
 export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
@@ -221,9 +223,23 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default { cacheBytes: 64 MiB }
    */
   readonly pictures?: PictureOptions
+  /**
+   * 4D 21 R5's web server quotas (`QuotaManager.json`'s names): requests and bytes in and out per
+   * minute and per hour, server-wide and per session, sessions, guest sessions, entity sets per
+   * session. Over one, a request is refused before any processing: 429 with `Retry-After`
+   * (quotas/with-quotas.ts, docs/web-server.md). They can be changed while serving (`quotas`);
+   * given live quotas (`liveQuotas`), the handler enforces that very object.
+   * @default none enforced
+   */
+  readonly quotas?: WebQuotas
 }
 
 export interface RestHandler extends RestCore {
+  /**
+   * The web server quotas in force (4D's `WebServer.quotas`): set one to change it for the next
+   * requests, undefined to stop enforcing it; a value 4D refuses throws a RangeError.
+   */
+  readonly quotas: WebQuotas
   /**
    * Where the interface is served, without a trailing slash (`/rest`; '' for the root): the
    * framework adapters serve the requests under it and pass the others on.
@@ -755,11 +771,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       }
     },
   }
-  const edge = options.cors ? withCors(core, options.cors) : core
+  // Quotas first, CORS around them: a page reads a 429's Retry-After.
+  const quotas = asLiveQuotas(options.quotas, ds.clock)
+  const metered = withQuotas(core, ds, quotas, cookieName)
+  const edge = options.cors ? withCors(metered, options.cors) : metered
   const fetch = toFetchHandler(edge)
 
   return {
     basePath,
+    quotas,
     maxBodyBytes,
     bodyLimit: (path) => bodyLimitOf(edge, path),
     respond: edge.respond,
