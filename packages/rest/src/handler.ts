@@ -58,6 +58,7 @@ import { utf8Bytes, type ReplyLimits } from './serialize/reply-parts.js'
 import { Uris } from './serialize/uris.js'
 import {
   clearSessionCookie,
+  cookieAttributes,
   readCookie,
   sessionCookieName,
   sessionSetCookie,
@@ -81,6 +82,19 @@ export interface RestHandlerOptions extends AuthOptions {
   /** The session cookie's name. @default `4DSID_<application name>` */
   readonly sessionCookieName?: string
   /**
+   * The session cookie's `SameSite`: 4D's documented default, Strict, sends it only with requests
+   * from pages of the same site (`localhost:5173` calling `localhost:8080` is one). `'None'` (a page
+   * of another site, with CORS credentials) adds `Secure`. @default 'Strict'
+   */
+  readonly sessionCookieSameSite?: 'Strict' | 'Lax' | 'None'
+  /** Whether the session cookie is `HttpOnly` (no page script reads it), as 4D's is. @default true */
+  readonly sessionCookieHttpOnly?: boolean
+  /**
+   * Whether the session cookie is `Secure` (sent over HTTPS only), as 4D's is on HTTPS: for a server
+   * behind a proxy that ends TLS. @default false, true with `sessionCookieSameSite: 'None'`
+   */
+  readonly sessionCookieSecure?: boolean
+  /**
    * Largest `$top`/`$limit` accepted; a larger one is refused with 400 (9011). Off by default, as on
    * the real server: clients send `$top=1000000000` to mean "all", and a page past the end of the
    * selection is simply the whole selection (sent in chunks, as the client reads it).
@@ -101,7 +115,8 @@ export interface RestHandlerOptions extends AuthOptions {
   readonly maxInTerms?: number
   /**
    * Largest request body, in bytes, that the transports read; a larger one is refused with 413
-   * before it is read whole. @default 1_048_576 (1 MiB)
+   * (9033) before it is read whole. 4D's web server's "Maximum Request Size" and its default.
+   * @default 2_000_000
    */
   readonly maxBodyBytes?: number
   /**
@@ -342,6 +357,11 @@ interface Answered {
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
+  const cookieFlags = cookieAttributes({
+    sameSite: options.sessionCookieSameSite,
+    httpOnly: options.sessionCookieHttpOnly,
+    secure: options.sessionCookieSecure,
+  })
   const maxTop = options.maxTop ?? Infinity
   const queryLimits: QueryLimits = {
     maxFilterLength: options.maxFilterLength ?? DEFAULT_QUERY_LIMITS.maxFilterLength,
@@ -352,7 +372,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     ),
     maxInTerms: options.maxInTerms ?? DEFAULT_QUERY_LIMITS.maxInTerms,
   }
-  const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
+  const maxBodyBytes = options.maxBodyBytes ?? 2_000_000
   const uploads = new UploadStore(ds.clock, { maxBytes: options.maxUploadStoreBytes })
   // One upload alone may fill the store, never more: a larger one could not be kept.
   const maxUploadBytes = Math.min(options.maxUploadBytes ?? 16_777_216, uploads.maxBytes)
@@ -542,9 +562,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     sent: string | undefined,
   ): RestReply => {
     const setCookie = !ds.sessions.peek(session.id)
-      ? clearSessionCookie(cookieName, '/')
+      ? clearSessionCookie(cookieName, '/', cookieFlags)
       : session.id !== sent
-        ? sessionSetCookie(cookieName, session.id, '/')
+        ? sessionSetCookie(cookieName, session.id, '/', cookieFlags)
         : undefined
     ds.sessions.settle?.(session)
     // A 304 has no body either (a web Response refuses one).
@@ -643,7 +663,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           if (sid !== undefined) ds.sessions.touch(sid)
           const setCookie =
             sid === undefined
-              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/')
+              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/', cookieFlags)
               : undefined
           return { status: 200, headers: replyHeaders(200, setCookie), body }
         }
