@@ -15,6 +15,15 @@ const PERIODS = [
   { name: 'PerHour', ms: 3_600_000 },
 ] as const
 
+/** Each slot's window and quota names, server-wide and per session, in MEASURES × PERIODS order. */
+const SLOTS = MEASURES.flatMap((measure) =>
+  PERIODS.map((period) => ({
+    ms: period.ms,
+    '': `${measure}${period.name}` as WebQuotaName,
+    PerSession: `${measure}${period.name}PerSession` as WebQuotaName,
+  })),
+)
+
 /** A rate quota reached: its name, its value, and the seconds left in its window. */
 export interface Reached {
   readonly name: WebQuotaName
@@ -43,17 +52,13 @@ export class RateCounts {
    */
   reached(quotas: WebQuotas, suffix: '' | 'PerSession', now: number): Reached | undefined {
     let worst: Reached | undefined
-    MEASURES.forEach((measure, m) =>
-      PERIODS.forEach((period, p) => {
-        const name = `${measure}${period.name}${suffix}` as WebQuotaName
-        const limit = quotas[name]
-        if (limit === undefined) return
-        if (this.#used(m * PERIODS.length + p, period.ms, now) < limit) return
-        const retryAfter = Math.ceil((period.ms - (now % period.ms)) / 1000)
-        if (worst === undefined || retryAfter > worst.retryAfter)
-          worst = { name, limit, retryAfter }
-      }),
-    )
+    for (let slot = 0; slot < SLOTS.length; slot++) {
+      const { ms, [suffix]: name } = SLOTS[slot]!
+      const limit = quotas[name]
+      if (limit === undefined || this.#used(slot, ms, now) < limit) continue
+      const retryAfter = Math.ceil((ms - (now % ms)) / 1000)
+      if (worst === undefined || retryAfter > worst.retryAfter) worst = { name, limit, retryAfter }
+    }
     return worst
   }
 
