@@ -164,6 +164,7 @@ export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
 export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
 export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
+export { defaultEntitySetQuota } from './orda/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons
 export { singletonStateFor } from './orda/session-calls.js'
 export type { SessionCalls } from './orda/session-calls.js'

@@ -118,7 +118,7 @@ describe.skipIf(!chromiumAvailable)('a page on another origin, through --cors, i
       { ready: '\n' },
     )
     // localhost for both: another port is another origin, but the same site, so the session
-    // cookie (SameSite=Lax) goes with the page's requests.
+    // cookie (SameSite=Strict) goes with the page's requests.
     on.api = `${on.cli.url.replace('127.0.0.1', 'localhost')}/rest`
     on.browser = await browserReady
     on.page = await on.browser.newPage()

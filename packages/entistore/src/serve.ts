@@ -31,10 +31,12 @@ import { performance } from 'node:perf_hooks'
 import { getHeapStatistics } from 'node:v8'
 import type { Datastore } from '@entistore/core'
 import {
+  asLiveQuotas,
   createRestHandler,
   sessionCookieName,
   type RestCore,
   type RestHandlerOptions,
+  type WebQuotas,
 } from '@entistore/rest'
 import {
   clientErrorListener,
@@ -156,6 +158,11 @@ export interface RunningServer {
    * `pendingReplies` how many calls of async functions are not answered yet.
    */
   readonly listener: NodeListener
+  /**
+   * The web server quotas in force (4D's `WebServer.quotas`, docs/web-server.md): set one to
+   * change it for the next requests, undefined to stop enforcing it.
+   */
+  readonly quotas: WebQuotas
   /** The datastore served now (the last one given to `replace`). */
   readonly ds: Datastore
   /**
@@ -239,8 +246,10 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   // The page's module only when the page is served: a server without it does not import it.
   const page = explorer && (await import('./explorer/explorer-files.js'))
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
+  // One set of quotas for every datastore served: `replace` keeps what was set at run time.
+  const quotas = asLiveQuotas(options.quotas, ds.clock)
   const build = (served: Datastore) => {
-    const handler = createRestHandler(served, options)
+    const handler = createRestHandler(served, { ...options, quotas })
     // With `persist`, a reply waits until the writes before it are on disk (a picture's record
     // is written off the event loop: persist/durable-replies.ts).
     const durable = persistenceOf(served)?.wrap(handler) ?? handler
@@ -412,6 +421,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
         url: `http://${shown}:${port}`,
         port,
         server,
+        quotas,
         get listener() {
           return current.listener
         },

@@ -1381,7 +1381,7 @@ describe('sessions', () => {
     const { rest } = setup()
     expect(await uniqId(rest)).toEqual({
       id: 'SESSION1',
-      setCookie: '4DSID_shop=SESSION1; Path=/; HttpOnly; SameSite=Lax',
+      setCookie: '4DSID_shop=SESSION1; Path=/; HttpOnly; SameSite=Strict',
     })
   })
 
@@ -1400,7 +1400,7 @@ describe('sessions', () => {
     const res = await rest.request('/rest/Nope')
     expect(res.status).toBe(404)
     expect(res.headers.get('set-cookie')).toBe(
-      '4DSID_shop=SESSION1; Path=/; HttpOnly; SameSite=Lax',
+      '4DSID_shop=SESSION1; Path=/; HttpOnly; SameSite=Strict',
     )
   })
 
@@ -1415,7 +1415,7 @@ describe('sessions', () => {
     clock.advance(60 * MINUTE)
     expect(await uniqId(rest, cookie('SESSION1'))).toEqual({
       id: 'SESSION2',
-      setCookie: '4DSID_shop=SESSION2; Path=/; HttpOnly; SameSite=Lax',
+      setCookie: '4DSID_shop=SESSION2; Path=/; HttpOnly; SameSite=Strict',
     })
   })
 
@@ -1459,8 +1459,22 @@ describe('sessions', () => {
       { sessions: { newId: () => 'X' } },
     )
     const res = await createRestHandler(ds).request('/rest/$catalog')
-    expect(res.headers.get('set-cookie')).toBe('4DSID_my_shop_v2=X; Path=/; HttpOnly; SameSite=Lax')
+    expect(res.headers.get('set-cookie')).toBe(
+      '4DSID_my_shop_v2=X; Path=/; HttpOnly; SameSite=Strict',
+    )
     const named = await createRestHandler(ds, { sessionCookieName: 'sid' }).request('/rest/T')
-    expect(named.headers.get('set-cookie')).toBe('sid=X; Path=/; HttpOnly; SameSite=Lax')
+    expect(named.headers.get('set-cookie')).toBe('sid=X; Path=/; HttpOnly; SameSite=Strict')
+    // SameSite=Strict and HttpOnly are 4D's; each flag is an option.
+    const lax = createRestHandler(ds, { sessionCookieSameSite: 'Lax', sessionCookieSecure: true })
+    expect((await lax.request('/rest/T')).headers.get('set-cookie')).toBe(
+      '4DSID_my_shop_v2=X; Path=/; HttpOnly; Secure; SameSite=Lax',
+    )
+    const open = createRestHandler(ds, { sessionCookieHttpOnly: false })
+    expect((await open.request('/rest/T')).headers.get('set-cookie')).toBe(
+      '4DSID_my_shop_v2=X; Path=/; SameSite=Strict',
+    )
+    expect(() => createRestHandler(ds, { sessionCookieSameSite: 'strict' as never })).toThrow(
+      /Strict, Lax or None/,
+    )
   })
 })

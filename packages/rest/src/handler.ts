@@ -59,6 +59,7 @@ import { utf8Bytes, type ReplyLimits } from './serialize/reply-parts.js'
 import { Uris } from './serialize/uris.js'
 import {
   clearSessionCookie,
+  cookieAttributes,
   readCookie,
   sessionCookieName,
   sessionSetCookie,
@@ -75,12 +76,27 @@ import { bodyBytes } from './uploads/uploaded-file.js'
 import { UploadStore } from './uploads/upload-store.js'
 import { checkHttpHandlers, HttpHandlers, type HttpHandlerDef } from './web-server/http-handlers.js'
 import { withHttpRules, type HttpRuleDef } from './web-server/http-rules.js'
+import { asLiveQuotas, type WebQuotas } from './quotas/web-quotas.js'
+import { withQuotas } from './quotas/with-quotas.js'
 
 export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
   readonly basePath?: string
   /** The session cookie's name. @default `4DSID_<application name>` */
   readonly sessionCookieName?: string
+  /**
+   * The session cookie's `SameSite`: 4D's documented default, Strict, sends it only with requests
+   * from pages of the same site (`localhost:5173` calling `localhost:8080` is one). `'None'` (a page
+   * of another site, with CORS credentials) adds `Secure`. @default 'Strict'
+   */
+  readonly sessionCookieSameSite?: 'Strict' | 'Lax' | 'None'
+  /** Whether the session cookie is `HttpOnly` (no page script reads it), as 4D's is. @default true */
+  readonly sessionCookieHttpOnly?: boolean
+  /**
+   * Whether the session cookie is `Secure` (sent over HTTPS only), as 4D's is on HTTPS: for a server
+   * behind a proxy that ends TLS. @default false, true with `sessionCookieSameSite: 'None'`
+   */
+  readonly sessionCookieSecure?: boolean
   /**
    * Largest `$top`/`$limit` accepted; a larger one is refused with 400 (9011). Off by default, as on
    * the real server: clients send `$top=1000000000` to mean "all", and a page past the end of the
@@ -102,7 +118,8 @@ export interface RestHandlerOptions extends AuthOptions {
   readonly maxInTerms?: number
   /**
    * Largest request body, in bytes, that the transports read; a larger one is refused with 413
-   * before it is read whole. @default 1_048_576 (1 MiB)
+   * (9033) before it is read whole. 4D's web server's "Maximum Request Size" and its default.
+   * @default 2_000_000
    */
   readonly maxBodyBytes?: number
   /**
@@ -237,9 +254,23 @@ export interface RestHandlerOptions extends AuthOptions {
    * the REST interface's included (web-server/http-rules.ts). @default none
    */
   readonly rules?: readonly HttpRuleDef[]
+  /**
+   * 4D 21 R5's web server quotas (`QuotaManager.json`'s names): requests and bytes in and out per
+   * minute and per hour, server-wide and per session, sessions, guest sessions, entity sets per
+   * session. Over one, a request is refused before any processing: 429 with `Retry-After`
+   * (quotas/with-quotas.ts, docs/web-server.md). They can be changed while serving (`quotas`);
+   * given live quotas (`liveQuotas`), the handler enforces that very object.
+   * @default none enforced
+   */
+  readonly quotas?: WebQuotas
 }
 
 export interface RestHandler extends RestCore {
+  /**
+   * The web server quotas in force (4D's `WebServer.quotas`): set one to change it for the next
+   * requests, undefined to stop enforcing it; a value 4D refuses throws a RangeError.
+   */
+  readonly quotas: WebQuotas
   /**
    * Where the interface is served, without a trailing slash (`/rest`; '' for the root): the
    * framework adapters serve the requests under it and pass the others on.
@@ -342,6 +373,11 @@ interface Answered {
 export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {}): RestHandler {
   const basePath = (options.basePath ?? '/rest').replace(/\/+$/, '')
   const cookieName = options.sessionCookieName ?? sessionCookieName(ds.name)
+  const cookieFlags = cookieAttributes({
+    sameSite: options.sessionCookieSameSite,
+    httpOnly: options.sessionCookieHttpOnly,
+    secure: options.sessionCookieSecure,
+  })
   const maxTop = options.maxTop ?? Infinity
   const queryLimits: QueryLimits = {
     maxFilterLength: options.maxFilterLength ?? DEFAULT_QUERY_LIMITS.maxFilterLength,
@@ -352,7 +388,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     ),
     maxInTerms: options.maxInTerms ?? DEFAULT_QUERY_LIMITS.maxInTerms,
   }
-  const maxBodyBytes = options.maxBodyBytes ?? 1_048_576
+  const maxBodyBytes = options.maxBodyBytes ?? 2_000_000
   const uploads = new UploadStore(ds.clock, { maxBytes: options.maxUploadStoreBytes })
   // One upload alone may fill the store, never more: a larger one could not be kept.
   const maxUploadBytes = Math.min(options.maxUploadBytes ?? 16_777_216, uploads.maxBytes)
@@ -546,9 +582,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     sent: string | undefined,
   ): RestReply => {
     const setCookie = !ds.sessions.peek(session.id)
-      ? clearSessionCookie(cookieName, '/')
+      ? clearSessionCookie(cookieName, '/', cookieFlags)
       : session.id !== sent
-        ? sessionSetCookie(cookieName, session.id, '/')
+        ? sessionSetCookie(cookieName, session.id, '/', cookieFlags)
         : undefined
     ds.sessions.settle?.(session)
     // A 204 or a 304 has no body either (a web Response refuses one).
@@ -655,7 +691,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           if (sid !== undefined) ds.sessions.touch(sid)
           const setCookie =
             sid === undefined
-              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/')
+              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/', cookieFlags)
               : undefined
           return { status: 200, headers: replyHeaders(200, setCookie), body }
         }
@@ -786,8 +822,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       }
     },
   }
-  const cors = options.cors ? withCors(core, options.cors) : core
-  // Rules see every reply last, CORS's headers included (4D applies them to every response).
+  // Quotas first, CORS around them (a page reads a 429's Retry-After), rules last: they see
+  // every reply, CORS's headers included (4D applies them to every response).
+  const quotas = asLiveQuotas(options.quotas, ds.clock)
+  const metered = withQuotas(core, ds, quotas, cookieName)
+  const cors = options.cors ? withCors(metered, options.cors) : metered
   const noRules =
     options.rules === undefined || (Array.isArray(options.rules) && !options.rules.length)
   const edge = noRules ? cors : withHttpRules(cors, options.rules, 'rules')
@@ -795,6 +834,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
 
   return {
     basePath,
+    quotas,
     maxBodyBytes,
     bodyLimit: (path) => bodyLimitOf(edge, path),
     handles: edge.handles!,

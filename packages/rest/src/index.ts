@@ -57,3 +57,11 @@ export type { PictureType } from './pictures/image-format.js'
 export { sessionUser } from './sessions/directory.js'
 export type { AuthOptions, AuthUser, Credentials } from './sessions/directory.js'
 export type { Authorize, PermissionAction, PermissionTarget } from './permissions.js'
+export {
+  asLiveQuotas,
+  liveQuotas,
+  readWebQuotas,
+  SERVER_QUOTAS,
+  SESSION_QUOTAS,
+} from './quotas/web-quotas.js'
+export type { WebQuotaName, WebQuotas } from './quotas/web-quotas.js'

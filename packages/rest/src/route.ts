@@ -18,6 +18,7 @@ import {
   singletonCall,
 } from './resources/functions.js'
 import { info } from './resources/info.js'
+import { releaseAnySets } from './resources/entity-set.js'
 import { openapi } from './resources/openapi.js'
 import { readDataClass } from './resources/read.js'
 import { upload, uploadGet } from './resources/upload.js'
@@ -56,7 +57,14 @@ const ROUTES: { readonly [K in Kind]: Route<K> } = {
         : catalogDataClass(ctx, target),
     POST: (ctx, target) => callDataStore(ctx, target.name),
   },
-  info: { GET: info, POST: readOnly('$info') },
+  // POST answered as GET: 4D's own quota demo reads `$info` with POST.
+  info: { GET: info, POST: info },
+  // `POST /rest/$entityset/$release`: sets of any dataclass released (4D's quota demo).
+  releaseSets: {
+    GET: () =>
+      fail('MethodNotAllowed', ['GET', '$entityset/$release takes a POST of entity set ids']),
+    POST: releaseAnySets,
+  },
   // `/rest/$openapi`: the description of this interface, generated from the model.
   openapi: { GET: openapi, POST: readOnly('$openapi') },
   // `/rest/$directory/login` and its siblings check their own methods.

@@ -578,6 +578,19 @@ export const ERRORS = {
     (id: string) =>
       `The entity set ${id} was made by code running for another user or other privileges: only they may read it`,
   ),
+  /**
+   * A web server quota (4D 21 R5's `QuotaManager.json`, `WebServer.quotas`) is reached: the
+   * request is refused before any processing, 429 with `Retry-After` (the seconds left in the
+   * quota's window; empty for the concurrent ones: sessions, guest sessions). 4D documents no body
+   * for this 429: Entistore's code (9065).
+   */
+  WebServerQuota: spec(
+    9065,
+    'enti',
+    'tooManyRequests',
+    (name: string, limit: number, wait: string) =>
+      `The web server's quota ${name} (${limit}) is reached: ${wait}`,
+  ),
   /** A session quota set to a value 4D refuses: not a whole number above 0 (undefined resets it). */
   InvalidQuota: spec(
     9062,

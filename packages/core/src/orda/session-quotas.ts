@@ -117,3 +117,14 @@ export function quotaManager(
     },
   }
 }
+
+/**
+ * Gives `session` the entity-set quota `nbEntitySets` unless it has one of its own: the web
+ * server's `nbEntitySetsPerSession` (4D 21 R5), the default of the sessions it meets. The value
+ * is then the session's `quotas.nbEntitySets`, which its code may change or reset.
+ */
+export function defaultEntitySetQuota(session: Session, nbEntitySets: number): void {
+  const own = sessionQuota(session)
+  if (own?.nbEntitySets !== undefined) return
+  session.data.set(SESSION_QUOTAS_KEY, { ...own, nbEntitySets })
+}

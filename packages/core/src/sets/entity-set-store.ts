@@ -327,7 +327,9 @@ export class EntitySetStore {
     if (account && nbEntitySets !== undefined && account.sets.size >= nbEntitySets) {
       // Expired sets are released sets: they never hold a session at its quota.
       this.#purgeIfTimeMoved()
-      if (account.sets.size >= nbEntitySets) fail('EntitySetSessionQuota', [nbEntitySets])
+      // 429 with an empty Retry-After: over when a set is released (4D 21 R5's concurrent quotas).
+      if (account.sets.size >= nbEntitySets)
+        fail('EntitySetSessionQuota', [nbEntitySets], { details: { retryAfter: '' } })
     }
     if (account && limited) {
       const full = () =>

@@ -25,6 +25,7 @@ import { persistenceOf } from '../persist/create-datastore.js'
 import { ServedCode } from '../project/code-changes.js'
 import { projectFiles } from '../project/load-project.js'
 import { projectHttpSettings } from '../http-settings.js'
+import { serveQuotas } from '../project/quota-file.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
 import { serve, type RunningServer } from '../serve.js'
@@ -230,6 +231,8 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   io.onLoaded?.()
   const auth =
     o.users === undefined ? {} : { authenticate: await loadUsers(o.users), forceLogin: true }
+  // --quotas, else the project's QuotaManager.json: one that is malformed stops the start.
+  const quotas = await serveQuotas(o.quotas, o.project, (f) => projectFiles(f).project)
   const chaos = hasChaos(o)
   const random = o.seed === undefined ? Math.random : seededRandom(o.seed)
   let shared: RedisParticipant | undefined
@@ -285,6 +288,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
       healthDetails: o.healthDetails,
       ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors) }),
+      ...(quotas === undefined ? {} : { quotas }),
       ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),

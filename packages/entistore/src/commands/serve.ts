@@ -27,7 +27,7 @@ const HELP = `Usage:
                   [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
-                  [--cors [origins]] [--log text|json] [--quiet]
+                  [--cors [origins]] [--quotas <QuotaManager.json>] [--log text|json] [--quiet]
   entistore serve --data <db.json> [options]
   entistore serve --project <folder> [--data <data.json>|<csv folder>] [options]
 
@@ -46,6 +46,8 @@ Options:
                 default export is defineFunctions({ … }) or a function ({ model }) => definitions
   --users, -u   users who may log in ($directory/login); only they may read and write data:
                 { "<name>": { "password": "…", "groups": ["…"], "privileges": ["…"] } }
+  --quotas      web server quotas, 4D's QuotaManager.json: requests and bytes per minute and hour,
+                sessions (docs/web-server.md); wins over the --project's own
   --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
                 function needs over REST (docs/security.md); wins over the --project's own
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
@@ -142,6 +144,7 @@ export const serveCommand: Command = {
     data: { type: 'string', short: 'd' },
     functions: { type: 'string', short: 'f' },
     users: { type: 'string', short: 'u' },
+    quotas: { type: 'string' },
     roles: { type: 'string' },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
@@ -206,6 +209,7 @@ export const serveCommand: Command = {
       data: values.data as string | undefined,
       functions: values.functions as string | undefined,
       users: values.users as string | undefined,
+      quotas: values.quotas as string | undefined,
       roles: values.roles as string | undefined,
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,
@@ -262,6 +266,8 @@ export interface ServeCliOptions {
   readonly data: string | undefined
   readonly functions: string | undefined
   readonly users: string | undefined
+  /** A QuotaManager.json to enforce, instead of the --project's own. */
+  readonly quotas: string | undefined
   readonly roles: string | undefined
   readonly port: number
   readonly host: string | undefined

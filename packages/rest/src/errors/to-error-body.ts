@@ -37,7 +37,7 @@ export interface ErrorReply {
   /**
    * Headers the error asks for: `allow` for a 405 on a resource that takes other methods than the
    * interface's (a function: POST); `retry-after` (seconds) for a refusal that ends with time
-   * (a 429 or 503 whose error says when: `details.retryAfter`).
+   * (a 429 or 503 whose error says when: `details.retryAfter`; '' for a concurrent limit).
    */
   readonly headers?: Readonly<Record<string, string>>
 }
@@ -68,9 +68,13 @@ function errorHeaders(e: DatastoreError): Record<string, string> | undefined {
   const details = e.details
   if (details === undefined) return undefined
   const { allow, retryAfter } = details
-  if (typeof allow !== 'string' && typeof retryAfter !== 'number') return undefined
+  if (typeof allow !== 'string' && typeof retryAfter !== 'number' && retryAfter !== '')
+    return undefined
   const headers: Record<string, string> = {}
   if (typeof allow === 'string') headers.allow = allow
+  // Empty: a concurrent limit (sessions, entity sets), over when something is released, not in
+  // a time a server can tell (4D's web server quotas send it so).
+  if (retryAfter === '') headers['retry-after'] = ''
   // Whole seconds, at least 1: `Retry-After: 0` would invite the client straight back.
   if (typeof retryAfter === 'number')
     headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)))

@@ -161,7 +161,7 @@ describe('toNodeListener', () => {
       'Date: D\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n' +
       body
     const newSession = (id: string) =>
-      `set-cookie: 4DSID_shop=${id}; Path=/; HttpOnly; SameSite=Lax\r\n`
+      `set-cookie: 4DSID_shop=${id}; Path=/; HttpOnly; SameSite=Strict\r\n`
     expect(dated(await raw(port, keepAlive(), { keepAlive: true }))).toBe(reply(newSession('S1')))
     // Each request without a cookie opens its own session, as the real server does.
     expect(dated(await raw(port, keepAlive(), { keepAlive: true }))).toBe(reply(newSession('S2')))
@@ -174,7 +174,9 @@ describe('toNodeListener', () => {
   it('delivers the session cookie, and keeps the session when it comes back', async () => {
     const { base } = await listen(toNodeListener(createRestHandler(datastore())))
     const first = await fetch(`${base}/rest/$catalog`)
-    expect(first.headers.getSetCookie()).toEqual(['4DSID_shop=S1; Path=/; HttpOnly; SameSite=Lax'])
+    expect(first.headers.getSetCookie()).toEqual([
+      '4DSID_shop=S1; Path=/; HttpOnly; SameSite=Strict',
+    ])
     const again = await fetch(`${base}/rest/$catalog`, { headers: { cookie: '4DSID_shop=S1' } })
     expect(again.headers.getSetCookie()).toEqual([])
     expect(((await again.json()) as { __UNIQID: string }).__UNIQID).toBe('S1')
@@ -471,6 +473,27 @@ describe('toNodeListener: request bodies', () => {
     expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
     expect(answer.headers.get('connection')).toBe('close')
     expect(JSON.parse(answer.body)).toEqual({ __ERROR: [tooLarge] })
+  })
+
+  // webServerConfig.md, "Maximum Request Size": 2,000,000 bytes by default, past it refused.
+  it('takes a body up to 4D’s maximum request size by default, 2,000,000 bytes; past it 413', async () => {
+    const { port, base } = await listen(toNodeListener(createRestHandler(datastore())))
+    const body = (bytes: number) => {
+      const text = JSON.stringify({ ID: 2, lastName: '' })
+      return text.replace('""', `"${'x'.repeat(bytes - text.length)}"`)
+    }
+    const at = await fetch(`${base}/rest/Employee?$method=update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(2_000_000),
+    })
+    expect(at.status).toBe(200)
+    const answer = parseRaw(await rawOpen(port, post('Content-Length: 2000001\r\n', '{')))
+    expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+    expect(JSON.parse(answer.body).__ERROR[0]).toMatchObject({
+      errCode: 9033,
+      message: 'The request body exceeds the limit of 2000000 bytes',
+    })
   })
 
   it('stops reading a chunked body at the limit and answers 413 before its end', async () => {

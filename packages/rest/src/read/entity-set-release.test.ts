@@ -96,4 +96,36 @@ describe('POST $entityset/$release (4D 21 R4)', () => {
     expect(after.entitySetCount).toBe(1)
     expect(after.entitySet.map((s: any) => s.id)).toEqual([ids[1]])
   })
+
+  // 4D's own quota demo releases every set `$info` lists with `POST /rest/$entityset/$release`
+  // (no dataclass) and reads `$info` with POST.
+  it('POST /rest/$entityset/$release releases sets of any dataclass; POST $info answers as GET', async () => {
+    const { get, post, error, make, client } = setup()
+    const people = await make('/rest/Employee?$method=entityset')
+    const firms = await make('/rest/Company?$method=entityset')
+    const kept = await make('/rest/Company?$method=entityset')
+    const info = await post('/rest/$info', [])
+    expect(info.status).toBe(200)
+    expect(info.json).toEqual((await get('/rest/$info')).json)
+    expect(info.json.entitySet.map((s: any) => s.id).sort()).toEqual([people, firms, kept].sort())
+    expect(await post('/rest/$entityset/$release', [people, firms])).toEqual({
+      status: 200,
+      json: { ok: true },
+    })
+    expect(await error(`/rest/Employee/$entityset/${people}`)).toEqual({
+      status: 404,
+      errCode: 1802,
+    })
+    expect(await error(`/rest/Company/$entityset/${firms}`)).toEqual({ status: 404, errCode: 1802 })
+    expect((await post('/rest/$info')).json.entitySet.map((s: any) => s.id)).toEqual([kept])
+    // Only the session's own, as with a dataclass; a body of ids only; POST only.
+    const other = client()
+    const r = await other.post('/rest/$entityset/$release', [kept])
+    expect([r.status, r.json.__ERROR[0].errCode]).toEqual([404, 1802])
+    expect((await get(`/rest/Company/$entityset/${kept}`)).status).toBe(200)
+    expect((await post('/rest/$entityset/$release', { ids: [kept] })).status).toBe(400)
+    expect((await error('/rest/$entityset/$release')).status).toBe(405)
+    expect((await error('/rest/$entityset/ABC')).status).toBe(404)
+    expect(await post('/rest/$entityset/$release', [])).toEqual({ status: 200, json: { ok: true } })
+  })
 })

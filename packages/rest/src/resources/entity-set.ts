@@ -2,7 +2,7 @@
  * @module `/rest/{dataClass}/$entityset/{id}`: a kept entity set read (narrowed, combined with
  * another by `$logicOperator`, cleaned), released, or remade from its saved filter and order when
  * it is gone; `POST /rest/{dataClass}/$entityset/$release` (4D 21 R4) releases the sets a body
- * names. `findSet` is also the set a `POST …?$method=delete` drops.
+ * names, and `POST /rest/$entityset/$release` those of any dataclass. `findSet` is also the set a `POST …?$method=delete` drops.
  *
  * Whoever names a set reads it with their own rights: the core gives its members narrowed by the
  * session's `restrict` (orda/entity-sets.ts). Releasing and remaking are its owner's (a session of
@@ -83,10 +83,24 @@ export function readEntitySet(
  */
 export function releaseEntitySets(ctx: RouteContext, dc: DataClass): Reply {
   ctx.perms?.need('read', dc.name)
+  return releaseSets(ctx, releaseIds(ctx))
+}
+
+/**
+ * `POST /rest/$entityset/$release`: the sets of any dataclass the body names, released as the form
+ * with a dataclass releases them (4D's own quota demo sends this one, to release every set `$info`
+ * lists). Only the session's own sets are released, and those it made it could read.
+ */
+export function releaseAnySets(ctx: RouteContext): Reply {
+  return releaseSets(ctx, releaseIds(ctx))
+}
+
+/** The set ids of a `$release`'s body: a JSON array of texts. */
+function releaseIds(ctx: RouteContext): string[] {
   const ids = ctx.body()
   if (!Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string'))
     return fail('BadRequestBody', ['$entityset/$release takes a JSON array of entity set ids'])
-  return releaseSets(ctx, ids)
+  return ids
 }
 
 /**

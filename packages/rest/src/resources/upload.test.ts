@@ -378,7 +378,7 @@ describe('size limits', () => {
     // One upload may fill the store, no more.
     expect(fresh({ maxUploadStoreBytes: 300 }).rest.bodyLimit('/rest/$upload')).toBe(300)
     expect(fresh().rest.bodyLimit('/rest/$upload')).toBe(16 * 1024 * 1024)
-    expect(fresh().rest.maxBodyBytes).toBe(1024 * 1024)
+    expect(fresh().rest.maxBodyBytes).toBe(2_000_000)
   })
 
   it('takes a file past maxBodyBytes up to maxUploadBytes; past it 413 9033, nothing stored', async () => {

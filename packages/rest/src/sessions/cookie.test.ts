@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readCookie, sessionCookieName, sessionSetCookie } from './cookie.js'
+import { cookieAttributes, readCookie, sessionCookieName, sessionSetCookie } from './cookie.js'
 
 describe('sessionCookieName', () => {
   it.each([
@@ -35,9 +35,16 @@ describe('readCookie', () => {
 })
 
 describe('sessionSetCookie', () => {
-  it('sets a browser-session cookie: no expiry, HttpOnly, SameSite=Lax', () => {
+  it('sets a browser-session cookie: no expiry, HttpOnly, SameSite=Strict (4D’s default)', () => {
     expect(sessionSetCookie('4DSID_shop', 'ABC', '/')).toBe(
-      '4DSID_shop=ABC; Path=/; HttpOnly; SameSite=Lax',
+      '4DSID_shop=ABC; Path=/; HttpOnly; SameSite=Strict',
     )
+  })
+
+  it('takes each flag as an option; SameSite=None goes with Secure', () => {
+    expect(cookieAttributes({ sameSite: 'Lax' })).toBe('; HttpOnly; SameSite=Lax')
+    expect(cookieAttributes({ httpOnly: false, secure: true })).toBe('; Secure; SameSite=Strict')
+    expect(cookieAttributes({ sameSite: 'None' })).toBe('; HttpOnly; Secure; SameSite=None')
+    expect(() => cookieAttributes({ sameSite: 'lax' as never })).toThrow(TypeError)
   })
 })

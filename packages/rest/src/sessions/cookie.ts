@@ -25,12 +25,47 @@ export function readCookie(header: string | null | undefined, name: string): str
   return undefined
 }
 
+/** The flags of the session cookie (`createRestHandler`'s `sessionCookie…` options). */
+export interface CookieFlags {
+  /** @default 'Strict', 4D's documented default */
+  readonly sameSite?: 'Strict' | 'Lax' | 'None'
+  /** @default true: every 4D server's cookie has it (no page script reads the session id) */
+  readonly httpOnly?: boolean
+  /** Sent over HTTPS only; always with `sameSite: 'None'`, which browsers refuse without it. @default false */
+  readonly secure?: boolean
+}
+
+/** The attributes after the value, `; HttpOnly; SameSite=Strict`, written once per handler. */
+export function cookieAttributes(flags: CookieFlags = {}): string {
+  const sameSite = flags.sameSite ?? 'Strict'
+  if (!['Strict', 'Lax', 'None'].includes(sameSite))
+    throw new TypeError(
+      `sessionCookieSameSite must be Strict, Lax or None, not ${String(sameSite)}`,
+    )
+  return (
+    (flags.httpOnly === false ? '' : '; HttpOnly') +
+    (flags.secure === true || sameSite === 'None' ? '; Secure' : '') +
+    `; SameSite=${sameSite}`
+  )
+}
+
+const DEFAULT_ATTRIBUTES = cookieAttributes()
+
 /** A browser-session cookie (no Max-Age): the server decides when the session ends, by inactivity. */
-export function sessionSetCookie(name: string, id: string, path: string): string {
-  return `${name}=${id}; Path=${path}; HttpOnly; SameSite=Lax`
+export function sessionSetCookie(
+  name: string,
+  id: string,
+  path: string,
+  attributes = DEFAULT_ATTRIBUTES,
+): string {
+  return `${name}=${id}; Path=${path}${attributes}`
 }
 
 /** Removes the session cookie from the browser (after a logout). */
-export function clearSessionCookie(name: string, path: string): string {
-  return `${name}=; Path=${path}; Max-Age=0; HttpOnly; SameSite=Lax`
+export function clearSessionCookie(
+  name: string,
+  path: string,
+  attributes = DEFAULT_ATTRIBUTES,
+): string {
+  return `${name}=; Path=${path}; Max-Age=0${attributes}`
 }

@@ -289,6 +289,7 @@ export function guard(
         return
       break
     case 'info':
+    case 'releaseSets':
     case 'singleton':
     case 'upload':
     case 'dataClass':

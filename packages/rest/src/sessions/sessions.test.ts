@@ -227,7 +227,9 @@ describe('a login renews the session (session fixation)', () => {
       headers: { cookie: `4DSID_shop=${planted}`, ...login('ada', 'secret') },
     })
     expect(loggedIn.status).toBe(200)
-    expect(loggedIn.setCookie).toMatch(/^4DSID_shop=[0-9A-F]{32}; Path=\/; HttpOnly; SameSite=Lax$/)
+    expect(loggedIn.setCookie).toMatch(
+      /^4DSID_shop=[0-9A-F]{32}; Path=\/; HttpOnly; SameSite=Strict$/,
+    )
     expect(victim.session).not.toBe(planted)
     expect((await victim.get('/rest/Employee(1)')).status).toBe(200)
     // The attacker's copy of the id is a stranger's: a new guest, refused the data.

@@ -229,7 +229,7 @@ describe('parseRestUrl', () => {
   })
 
   it('refuses an unknown $ resource with 9031', () => {
-    for (const p of ['/rest/$nothing', '/rest/$all', '/rest/$entityset/X']) {
+    for (const p of ['/rest/$nothing', '/rest/$all', '/rest/$entityset/X', '/rest/$entityset']) {
       const e = parseError(p)
       expect([e.name, e.errCode, e.message]).toEqual([
         'UnknownResource',

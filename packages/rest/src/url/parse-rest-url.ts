@@ -9,6 +9,13 @@
 import { fail } from '@entistore/core'
 import { formDecode } from './query-string.js'
 
+/**
+ * The segment of 21 R4's `POST /rest/{dataClass}/$entityset/$release` (and of
+ * `/rest/$entityset/$release`): where a set id goes, but it names none (the sets it releases are
+ * in its body).
+ */
+export const RELEASE_SEGMENT = '$release'
+
 export type RestTarget =
   | { readonly kind: 'catalog'; readonly which: 'short' | 'all' }
   | { readonly kind: 'catalogDataClass'; readonly name: string }
@@ -21,6 +28,11 @@ export type RestTarget =
   | { readonly kind: 'upload' }
   /** `/rest/$openapi`: the OpenAPI description of the interface (Entistore's, not 4D's). */
   | { readonly kind: 'openapi' }
+  /**
+   * `/rest/$entityset/$release`: the sets a POST's body names released, whatever their dataclass
+   * (4D's quota demo sends it so; its docs show the form with a dataclass).
+   */
+  | { readonly kind: 'releaseSets' }
   /** `/rest/$changes`, `/rest/Employee/$changes`: the live feed (resources/changes.ts). */
   | { readonly kind: 'changes'; readonly dataClass?: string }
   /**
@@ -202,6 +214,9 @@ export function parsePath(pathname: string, search: string, basePath: string): P
     if (parts.length > 1) return fail('UrlMalformed', [url, '$openapi takes no more segments'])
     return { target: { kind: 'openapi' }, search }
   }
+  // A set is always read under its dataclass: only the release of a body of ids goes without.
+  if (first === '$entityset' && parts.length === 2 && parts[1] === RELEASE_SEGMENT)
+    return { target: { kind: 'releaseSets' }, search }
   if (first === '$changes') {
     if (parts.length > 1) return fail('UrlMalformed', [url, '$changes takes no more segments'])
     return { target: { kind: 'changes' }, search }

@@ -49,6 +49,12 @@ describe('readRequestNames', () => {
       writes: true,
       dataWrite: false,
     })
+    // Without a dataclass (4D's quota demo), and its POST of `$info`, which only reads.
+    expect(post('/rest/$entityset/$release', '')).toMatchObject({
+      target: { kind: 'releaseSets' },
+      writes: true,
+    })
+    expect(post('/rest/$info', '')).toMatchObject({ target: { kind: 'info' }, writes: false })
   })
 
   it('tells writes from reads by the parsed $method, in any case and encoding', () => {

@@ -6,18 +6,14 @@
  * `+` for a space) and write keyword names in any case, and a pattern that misses one of those
  * forms lets a request past the shared state (a lock granted twice).
  */
-import { parseRestUrl, type RestTarget } from './parse-rest-url.js'
+import { parseRestUrl, RELEASE_SEGMENT, type RestTarget } from './parse-rest-url.js'
 import { readParams, type RestParams } from './params.js'
 import { parseQueryString } from './query-string.js'
 
 /** The `$method` values that read: entity sets made, remade and released. */
 export const READ_METHODS: ReadonlySet<string> = new Set(['entityset', 'subentityset', 'release'])
 
-/**
- * The segment of 21 R4's `POST /rest/{dataClass}/$entityset/$release`: where a set id goes, but it
- * names none (the sets it releases are in its body).
- */
-export const RELEASE_SEGMENT = '$release'
+export { RELEASE_SEGMENT } from './parse-rest-url.js'
 
 /** Limits that never refuse: the handler applies its own when it answers. */
 const NO_LIMITS = { maxTop: Number.MAX_SAFE_INTEGER }
@@ -36,9 +32,10 @@ export interface RequestNames {
   readonly lock:
     { readonly dataClass: string; readonly key: string; readonly wanted: boolean } | undefined
   /**
-   * Whether answering may change data or stamps: every POST (writes, function calls, uploads),
-   * and a GET with a `$method` other than the entity-set ones (refused by the handler, but taken
-   * as a write rather than guessed at). A `$lock` is not one: a lock changes no data.
+   * Whether answering may change data or stamps: every POST (writes, function calls, uploads)
+   * but `$info`'s, and a GET with a `$method` other than the entity-set ones (refused by the
+   * handler, but taken as a write rather than guessed at). A `$lock` is not one: a lock changes
+   * no data.
    */
   readonly writes: boolean
   /**
@@ -91,7 +88,8 @@ export function readRequestNames(
     sessionId: params.sessionId,
     entitySets,
     lock,
-    writes: post || (method !== undefined && !READ_METHODS.has(method)),
+    // A POST of `$info` reads, as its GET does (4D's quota demo sends it).
+    writes: (post && target.kind !== 'info') || (method !== undefined && !READ_METHODS.has(method)),
     dataWrite:
       post &&
       (method === 'update' || method === 'delete') &&

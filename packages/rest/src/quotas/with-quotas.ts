@@ -1,0 +1,185 @@
+/**
+ * @module 4D 21 R5's web server quotas in front of the REST interface: a wrapper around the core,
+ * as CORS is, so that a request over a quota is refused before anything of it is processed (no
+ * session resumed, no URL parsed): 429 with `Retry-After`, the seconds left in the quota's fixed
+ * window, or empty for the concurrent limits (sessions, guest sessions). As 4D does, the session's
+ * quotas are checked first, then the server's; a request refused is not counted.
+ *
+ * What is counted: every request answered (requests); its request line, headers and body (bytes
+ * in, as the transport hands them over: the header block's bytes, not its exact wire form); its
+ * reply's headers and body, uncompressed (bytes out). A reply sent in chunks that crosses an output
+ * quota is cut there, as 4D interrupts it; a reply made whole is sent, and the next request is
+ * refused. A session's counts are those of its cookie (or `$4DSID`) while the session is open:
+ * they go when it closes, and follow it when a login renews its id. The per-session values are
+ * those in force when the session opened (4D: "session default quotas apply to new sessions"),
+ * read when the server first meets it; `nbEntitySetsPerSession` becomes its
+ * `Session.quotas.nbEntitySets` then.
+ */
+import { datastoreError, defaultEntitySetQuota, type Datastore } from '@entistore/core'
+import { isPending, type RestCore, type RestReply, type RestRequest } from '../exchange.js'
+import { utf8Bytes } from '../serialize/reply-parts.js'
+import { readCookie } from '../sessions/cookie.js'
+import { RateCounts, type Reached } from './quota-windows.js'
+import { changedAt, enforcesNone, SESSION_QUOTAS, type WebQuotas } from './web-quotas.js'
+
+/** A session the quotas have met: its counts, and the per-session values it was given then. */
+interface Metered {
+  readonly counts: RateCounts
+  readonly quotas: WebQuotas
+}
+
+// `$4DSID=<id>` in a query string, any case (the reserved parameter: url/params.ts).
+const SID_PARAM = /(?:^|&)\$4dsid=([^&]*)/i
+
+/** The bytes of a request as the transport gives it: its line, headers and body. */
+function requestBytes(request: RestRequest): number {
+  // "GET /rest/x?q HTTP/1.1\r\n", then "name: value\r\n" each, then "\r\n".
+  let bytes = request.method.length + request.path.length + request.query.length + 13
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue
+    for (const v of typeof value === 'string' ? [value] : value)
+      bytes += name.length + utf8Bytes(v) + 4
+  }
+  bytes += 2
+  const body = request.body
+  if (body != null) bytes += typeof body === 'string' ? utf8Bytes(body) : body.byteLength
+  return bytes
+}
+
+/** The bytes of a reply's headers, as they go out (the status line included). */
+function headerBytes(reply: RestReply): number {
+  let bytes = 17
+  for (const [name, value] of Object.entries(reply.headers))
+    for (const v of typeof value === 'string' ? [value] : value)
+      bytes += name.length + utf8Bytes(v) + 4
+  return bytes + 2
+}
+
+const refusal = (reached: Reached) =>
+  datastoreError(
+    'WebServerQuota',
+    [reached.name, reached.limit, `try again in ${reached.retryAfter} s`],
+    { details: { retryAfter: reached.retryAfter } },
+  )
+
+/** `core` under the quotas `quotas` holds (read at each request: they may change). */
+export function withQuotas(
+  core: RestCore,
+  ds: Datastore,
+  quotas: WebQuotas,
+  cookieName: string,
+): RestCore {
+  const server = new RateCounts()
+  const sessions = new Map<string, Metered>()
+  ds.sessions.onClose((session) => sessions.delete(session.id))
+  ds.sessions.onRenew((session, previous) => {
+    const metered = sessions.get(previous)
+    if (metered === undefined) return
+    sessions.delete(previous)
+    sessions.set(session.id, metered)
+  })
+
+  /** The open session the request comes with, met now if it was not yet. */
+  const meter = (request: RestRequest): Metered | undefined => {
+    const cookie = request.headers.cookie
+    const sid =
+      readCookie(typeof cookie === 'string' ? cookie : cookie?.join('; '), cookieName) ??
+      SID_PARAM.exec(request.query)?.[1]
+    if (sid === undefined) return undefined
+    const known = sessions.get(sid)
+    if (known !== undefined) return known
+    const session = ds.sessions.peek(sid)
+    if (session === undefined) return undefined
+    // The defaults in force when it opened: a value set later is for the sessions opened since.
+    const own: WebQuotas = {}
+    for (const name of SESSION_QUOTAS)
+      if (quotas[name] !== undefined && session.createdAt >= changedAt(quotas, name))
+        own[name] = quotas[name]
+    if (own.nbEntitySetsPerSession !== undefined)
+      defaultEntitySetQuota(session, own.nbEntitySetsPerSession)
+    const metered = { counts: new RateCounts(), quotas: own }
+    sessions.set(sid, metered)
+    return metered
+  }
+
+  /** A refusal of a request that would open a session past `nbSessions` or `nbGuestSessions`. */
+  const sessionsFull = (): unknown => {
+    const { nbSessions, nbGuestSessions } = quotas
+    if (nbSessions === undefined && nbGuestSessions === undefined) return undefined
+    const { established, users, guests } = ds.sessions.counts
+    const full =
+      nbSessions !== undefined && established + guests >= nbSessions
+        ? { name: 'nbSessions', limit: nbSessions }
+        : nbGuestSessions !== undefined && established - users + guests >= nbGuestSessions
+          ? { name: 'nbGuestSessions', limit: nbGuestSessions }
+          : undefined
+    if (full === undefined) return undefined
+    return datastoreError(
+      'WebServerQuota',
+      [full.name, full.limit, 'try again when a session has closed'],
+      { details: { retryAfter: '' } },
+    )
+  }
+
+  /** `reply` counted as bytes out; a reply in chunks is cut where it crosses an output quota. */
+  const sent = (reply: RestReply, metered: Metered | undefined, now: number): RestReply => {
+    const out = (bytes: number, at: number): void => {
+      server.add('outBytes', bytes, at)
+      metered?.counts.add('outBytes', bytes, at)
+    }
+    out(headerBytes(reply), now)
+    const { body } = reply
+    if (body === null) return reply
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      out(typeof body === 'string' ? utf8Bytes(body) : body.byteLength, now)
+      return reply
+    }
+    // A live feed ($changes) has no end to count to: its events are not counted.
+    if (!(Symbol.iterator in body)) return reply
+    const chunks = body
+    function* counted(): Iterable<string> {
+      for (const chunk of chunks) {
+        const at = ds.clock.now()
+        const over =
+          (metered && metered.counts.reached(metered.quotas, 'PerSession', at)) ??
+          server.reached(quotas, '', at)
+        if (over !== undefined && over.name.startsWith('outBytes')) throw refusal(over)
+        out(utf8Bytes(chunk), at)
+        yield chunk
+      }
+    }
+    return { ...reply, body: counted() }
+  }
+
+  return {
+    get maxBodyBytes() {
+      return core.maxBodyBytes
+    },
+    ...(core.bodyLimit ? { bodyLimit: (path: string) => core.bodyLimit!(path) } : {}),
+    // The paths an HTTP request handler takes (web-server/http-handlers.ts) pass through.
+    ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
+    refuse: (error, request) => core.refuse(error, request),
+    respond(request) {
+      if (enforcesNone(quotas)) return core.respond(request)
+      const now = ds.clock.now()
+      const metered = meter(request)
+      const reached =
+        (metered && metered.counts.reached(metered.quotas, 'PerSession', now)) ??
+        server.reached(quotas, '', now)
+      if (reached !== undefined) return core.refuse(refusal(reached), request)
+      if (metered === undefined) {
+        const full = sessionsFull()
+        if (full !== undefined) return core.refuse(full, request)
+      }
+      const bytes = requestBytes(request)
+      for (const counts of metered ? [metered.counts, server] : [server]) {
+        counts.add('nbRequests', 1, now)
+        counts.add('inBytes', bytes, now)
+      }
+      const reply = core.respond(request)
+      return isPending(reply)
+        ? reply.then((r) => sent(r, metered, ds.clock.now()))
+        : sent(reply, metered, now)
+    },
+  }
+}
