@@ -47,6 +47,10 @@ ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 diges
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
 HTTP GET method|HTTP POST method|HTTP PUT method|HTTP DELETE method|HTTP HEAD method
 HTTP OPTIONS method|HTTP TRACE method
+Native byte ordering|Macintosh byte ordering|PC byte ordering|Native real format
+Extended real format|Macintosh double real format|PC double real format|Mac C string
+Mac Pascal string|Mac text with length|Mac text without length|UTF8 C string
+UTF8 text with length|UTF8 text without length
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
 Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November
 December

@@ -4,7 +4,8 @@
  * JavaScript object; 4D code holds a Date, a Collection, a 4D object (no prototype). An entity,
  * a selection, a dataclass, the datastore and the session become the ORDA bridge's objects.
  * Converting back gives core what it takes: a Date as its ISO day (the null date as null), a Time
- * as its seconds, a Collection as an array, an object or a class instance as a plain object of its
+ * as its seconds, a 4D.Blob as its bytes (a Blob attribute's bytes are read as a 4D.Blob), a
+ * Collection as an array, an object or a class instance as a plain object of its
  * own properties, an ORDA object as the object of core behind it.
  */
 import {
@@ -17,6 +18,7 @@ import {
   WebSession,
   type AttributeDef,
 } from '@entistore/core'
+import { BlobObject, blobObject } from '../runtime/classes/blob.js'
 import { FourDFunction } from '../runtime/classes/function-object.js'
 import { FourDIncomingMessage } from '../runtime/classes/incoming-message.js'
 import { classOf } from '../runtime/classes/class-object.js'
@@ -51,6 +53,8 @@ export function toFourD(world: OrdaWorld, v: unknown, type?: string): unknown {
   if (v instanceof WebSession) return world.session(v)
   // An HTTP request handler's request: read-only members for 4D code.
   if (IncomingMessage.is(v)) return new FourDIncomingMessage(v)
+  // A Blob attribute's bytes: a 4D.Blob, as an object's value (a picture's stay bytes).
+  if (v instanceof Uint8Array) return type === 'image' ? v : blobObject(v)
   if (Array.isArray(v))
     return new Collection(v.map((x: unknown) => (x === undefined ? null : toFourD(world, x))))
   // A JavaScript object (JSON's, core's records) becomes a 4D object; a 4D object is one already.
@@ -71,6 +75,7 @@ export function fromFourD(v: unknown, pending = false): unknown {
   if (v instanceof OrdaHandle) return v.core()
   if (v instanceof DateValue) return v.isNull ? null : v.toISO()
   if (v instanceof TimeValue) return v.seconds
+  if (v instanceof BlobObject) return v.bytes
   if (v instanceof Collection) return v.items.map((x) => fromFourD(x, pending))
   if (v instanceof FourDFunction) return undefined
   const proto = Object.getPrototypeOf(v) as unknown

@@ -61,8 +61,10 @@ export {
   asReal,
   asText,
   asTime,
+  asBlob,
   assignTo,
   defaultValue,
+  EMPTY_BLOB,
   type DeclaredType,
 } from './convert/assign.js'
 /** `JSON Stringify` (`stringify(v, pretty)`), and JSON values made 4D ones (`fromJSON`). */

@@ -101,6 +101,8 @@ export function defaultCode(type: DeclaredType | undefined): string | undefined 
       return 'rt.DateValue.NULL'
     case 'Time':
       return 'rt.TimeValue.ZERO'
+    case 'Blob':
+      return 'rt.EMPTY_BLOB'
     case undefined:
     case 'Variant':
       return undefined

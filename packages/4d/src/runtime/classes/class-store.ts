@@ -12,6 +12,7 @@ import { FILE_CLASS, FOLDER_CLASS } from '../files/file-classes.js'
 import { FUNCTION_CLASS, OBJECT_CLASS } from './builtin-class.js'
 import { INCOMING_MESSAGE_CLASS } from './incoming-message.js'
 import { OUTGOING_MESSAGE_CLASS } from './outgoing-message.js'
+import { BLOB_CLASS } from './blob.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
 
 export interface ClassStoreOptions {
@@ -61,7 +62,7 @@ export class ClassStore implements MemberHost, ClassResolver {
  * The built-in class store `4D` (docs/commands/4d.md). Its classes (`4D.File`, `4D.Function`…)
  * are the commands' and the ORDA layer's; a name it does not hold reads Undefined. `4D.Object`,
  * the class every object inherits from (classes.md), `4D.Function`, `4D.File`, `4D.Folder` and
- * `4D.OutgoingMessage` and `4D.IncomingMessage` are always there.
+ * `4D.OutgoingMessage`, `4D.IncomingMessage` and `4D.Blob` are always there.
  */
 export class BuiltinClassStore implements MemberHost {
   readonly #classes = new Map<string, unknown>([
@@ -71,6 +72,7 @@ export class BuiltinClassStore implements MemberHost {
     ['Folder', FOLDER_CLASS],
     ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
     ['IncomingMessage', INCOMING_MESSAGE_CLASS],
+    ['Blob', BLOB_CLASS],
   ])
 
   register(name: string, cls: unknown): void {

@@ -10,6 +10,7 @@
  */
 import { Collection } from '../values/collection.js'
 import { isPlainObject, kindOf, newObject } from '../values/kinds.js'
+import { BlobObject } from './blob.js'
 import { FourDFunction } from './function-object.js'
 import { isClassInstance } from './instance-mark.js'
 import { markShared } from './shared.js'
@@ -29,7 +30,8 @@ function copyOf(v: unknown, shared: boolean, seen: Map<object, unknown>): unknow
     return shared ? markShared(c) : c
   }
   if (kindOf(v) !== 'object') return v // a date or a time: immutable
-  if (v instanceof FourDFunction) return v
+  // A function, and a 4D.Blob (not alterable: the copy may share it).
+  if (v instanceof FourDFunction || v instanceof BlobObject) return v
   if (!isPlainObject(v) && !isClassInstance(v)) return null
   const o = newObject()
   seen.set(v, o)

@@ -6,6 +6,7 @@ import { IncomingMessage } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { run4d } from '../../compile/run4d.js'
 import { plain } from '../commands/run.fixture.js'
+import type { BlobObject } from './blob.js'
 import { FourDIncomingMessage } from './incoming-message.js'
 
 const request = (body?: string, type = 'application/json'): FourDIncomingMessage =>
@@ -59,9 +60,12 @@ describe('4D.IncomingMessage', () => {
     ).toEqual(['{"a":[1,2]}', [1, 2], 'application/json', ''])
   })
 
-  it('gives the bytes, and a picture only for an image', () => {
-    const bytes = run4d('return $1.getBlob()', [request('hi')]) as Uint8Array
-    expect([...bytes]).toEqual([104, 105])
+  it('gives the bytes as a 4D.Blob, and a picture only for an image', () => {
+    const blob = run4d('return $1.getBlob()', [request('hi')]) as BlobObject
+    expect([...blob.bytes]).toEqual([104, 105])
+    const code =
+      '$b:=$1.getBlob()\nreturn [OB Instance of($b; 4D.Blob); $b.size; Convert to text($b; "UTF-8")]'
+    expect(plain(run4d(code, [request('hi')]))).toEqual([true, 2, 'hi'])
     expect(run4d('return $1.getPicture()', [request('hi')])).toBeNull()
     expect(run4d('return $1.getPicture()', [request('hi', 'image/png')])).toBeInstanceOf(Uint8Array)
   })

@@ -12,6 +12,7 @@ import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
+import { blobObject } from './blob.js'
 import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
 import { FourDFunction } from './function-object.js'
 
@@ -61,7 +62,8 @@ const member = (name: string, impl: Impl): [string, FourDFunction] => [
 
 const MEMBERS: ReadonlyMap<string, FourDFunction> = new Map([
   member('getText', (m) => m.getText()),
-  member('getBlob', (m) => m.getBlob()),
+  // A 4D.Blob: an object's value, as a function returns one (compat.md).
+  member('getBlob', (m) => blobObject(m.getBlob())),
   member('getPicture', (m) => m.getPicture()),
   member('getJSON', (m) => {
     let parsed: unknown

@@ -13,6 +13,7 @@ import { stringify } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { isPlainObject, newObject } from '../values/kinds.js'
+import { blobBytes } from './blob.js'
 import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
 import { classOf } from './class-object.js'
 import { FourDFunction } from './function-object.js'
@@ -71,7 +72,8 @@ export class FourDOutgoingMessage extends OutgoingMessage implements MemberHost 
 /** Core's body and the Content-Type setBody gives for a 4D value (the page's list). */
 function bodyOf(value: unknown): [Uint8Array | string, string] {
   if (typeof value === 'string') return [value, 'text/plain']
-  if (value instanceof Uint8Array) return [value, 'application/octet-stream']
+  const bytes = blobBytes(value)
+  if (bytes !== undefined) return [bytes, 'application/octet-stream']
   if (isPlainObject(value) || classOf(value) !== undefined)
     return [stringify(value), 'application/json']
   return wrong('body', 'Text, a BLOB or an Object', value)

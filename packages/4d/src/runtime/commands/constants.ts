@@ -6,7 +6,7 @@
  * position.md and split-string.md ("Strings"), CollectionClass.md and the "Objects and
  * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
  * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them), "Math" and
- * "Days and Months".
+ * "Days and Months", and the BLOB theme.
  * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
 
@@ -198,6 +198,24 @@ const ORDA: Readonly<Record<string, number>> = {
   'dk count values': 32,
 }
 
+/** The BLOB theme: byte orders, real and text formats (integer-to-blob.md, text-to-blob.md…). */
+const BLOBS: Readonly<Record<string, number>> = {
+  'Native byte ordering': 0,
+  'Macintosh byte ordering': 1,
+  'PC byte ordering': 2,
+  'Native real format': 0,
+  'Extended real format': 1,
+  'Macintosh double real format': 2,
+  'PC double real format': 3,
+  'Mac C string': 0,
+  'Mac Pascal string': 1,
+  'Mac text with length': 2,
+  'Mac text without length': 3,
+  'UTF8 C string': 4,
+  'UTF8 text with length': 5,
+  'UTF8 text without length': 6,
+}
+
 const TABLE = new Map<string, number | string>(
   Object.entries({
     ...VALUE_TYPES,
@@ -213,6 +231,7 @@ const TABLE = new Map<string, number | string>(
     ...ORDA,
     ...FILES,
     ...FORMULAS,
+    ...BLOBS,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 

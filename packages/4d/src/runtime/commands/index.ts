@@ -3,6 +3,7 @@
  * a file exporting its `CommandSpec[]` and one line below.
  */
 import { ARRAY_COMMANDS } from './arrays.js'
+import { BLOB_COMMANDS } from './blob.js'
 import { DATE_TIME_COMMANDS } from './date-time.js'
 import { ENVIRONMENT_COMMANDS } from './environment.js'
 import { FILE_COMMANDS } from './files.js'
@@ -34,6 +35,7 @@ export const COMMANDS = buildCommandTable([
   ENVIRONMENT_COMMANDS,
   SESSION_COMMANDS,
   FILE_COMMANDS,
+  BLOB_COMMANDS,
   UI_COMMANDS,
 ])
 

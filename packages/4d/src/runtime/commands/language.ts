@@ -6,7 +6,8 @@
  * knows the answer where the call is written); `This`, `Super`, `cs`, `4D`, `ds`, `True`,
  * `False`, `Null` and `Formula` are the grammar's own nodes; `throw` is a statement.
  *
- * `Value type` gives Is real for every number, as interpreted 4D holds numbers (value-type.md);
+ * `Value type` gives Is real for every number, as interpreted 4D holds numbers (value-type.md),
+ * Is BLOB for a scalar BLOB and Is object for a 4D.Blob (dt_blob.md);
  * `Type` of a value, having no declaration to read here, gives the same as `Value type`.
  * Commands about pointers and the interpreter do not run here.
  */
@@ -29,6 +30,7 @@ const VALUE_TYPE: Readonly<Record<Kind, number>> = {
   time: 11,
   object: 38,
   collection: 42,
+  blob: 30,
   null: 255,
 }
 

@@ -39,6 +39,17 @@ describe('out-parameters', () => {
       ['BASE64 ENCODE', [0, 1]],
       ['BASE64 DECODE', [0, 1]],
       ['Application version', [0]],
+      ['SET BLOB SIZE', [0]],
+      ['INSERT IN BLOB', [0]],
+      ['DELETE FROM BLOB', [0]],
+      ['COPY BLOB', [1]],
+      ['TEXT TO BLOB', [1, 3]],
+      ['BLOB to text', [2]],
+      ...['INTEGER', 'LONGINT', 'REAL'].flatMap((n) => [
+        [`${n} TO BLOB`, [1, 3]],
+        [`BLOB to ${n.toLowerCase()}`, [2]],
+      ]),
+      ['CONVERT FROM TEXT', [2]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

@@ -17,6 +17,7 @@ import {
   withoutStar,
   wrongType,
 } from './arguments.js'
+import { BlobObject, blobBytes, blobObject } from '../classes/blob.js'
 import { isOutParameter, outArg } from './out-parameter.js'
 import type { CommandSpec } from './table.js'
 
@@ -40,8 +41,7 @@ function uuid(version: number, now: number): string {
 
 function bytesOf(v: unknown): Uint8Array | string {
   if (typeof v === 'string') return v
-  if (v instanceof Uint8Array) return v
-  return wrongType('Generate digest', 'param', 'Text or BLOB', v)
+  return blobBytes(v) ?? wrongType('Generate digest', 'param', 'Text or BLOB', v)
 }
 
 /** A Text's UTF-8 or a BLOB's bytes, in Base64 (Base64URL with `*`), as text. */
@@ -73,16 +73,18 @@ function base64Command(
   const [inName, outName] =
     command === 'BASE64 ENCODE' ? ['toEncode', 'encoded'] : ['toDecode', 'decoded']
   const value = isOutParameter(first) ? first.get() : first
-  const input = value instanceof Uint8Array ? value : textArg(command, inName, value)
+  const input = blobBytes(value) ?? textArg(command, inName, value)
   const target = outArg(
     command,
     args.length > 1 ? 'encoded' : 'toEncode',
     args.length > 1 ? second : first,
   )
   const result = code(input, star)
-  const asBytes = target.get() instanceof Uint8Array
-  if (asBytes) target.set(typeof result === 'string' ? new TextEncoder().encode(result) : result)
-  else target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
+  const held = target.get()
+  if (blobBytes(held) === undefined)
+    return target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
+  const bytes = typeof result === 'string' ? new TextEncoder().encode(result) : result
+  target.set(held instanceof BlobObject ? blobObject(bytes) : bytes)
 }
 
 export const TOOLS_COMMANDS: readonly CommandSpec[] = [

@@ -7,7 +7,8 @@
  * - Undefined assigned (or passed to a parameter) clears it to that default (`CLEAR VARIABLE`);
  * - an Integer takes a number rounded to a long (numbers.ts), a Real any number, both a Time's
  *   seconds; a Time takes a number of seconds (an object stores a time so); a Date takes an ISO
- *   date text (an object stores a date so with the ISO setting);
+ *   date text (an object stores a date so with the ISO setting); a Blob takes a BLOB or a 4D.Blob's
+ *   bytes (dt_blob.md "Automatic conversion"), its default is an empty BLOB;
  * - anything else raises "Argument types are incompatible" (Null into a Text, operators.md:
  *   "you cannot assign NULL to a Text variable").
  */
@@ -15,6 +16,7 @@ import { parseDate } from '@entistore/core'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
+import { blobBytes } from '../classes/blob.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { kindOf, typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
@@ -51,10 +53,15 @@ export function defaultValue(type: DeclaredType): unknown {
       return TimeValue.ZERO
     case 'Variant':
       return undefined
+    case 'Blob':
+      return EMPTY_BLOB
     default:
       return null
   }
 }
+
+/** The empty BLOB every new Blob variable holds (a BLOB is never changed in place: blob.ts). */
+export const EMPTY_BLOB = new Uint8Array(0)
 
 const mismatch = (type: DeclaredType, v: unknown): never =>
   raise('IncompatibleTypes', { left: type, operator: ':=', right: typeName(v) })
@@ -119,7 +126,13 @@ export function asCollection(v: unknown): Collection | null {
   return v instanceof Collection ? v : mismatch('Collection', v)
 }
 
-// Pictures, BLOBs and pointers are the host's values: held as given, Undefined as Null.
+/** `$b:=v` for `$b` declared Blob: a BLOB, a 4D.Blob's bytes, Undefined the empty BLOB. */
+export function asBlob(v: unknown): Uint8Array {
+  if (v === undefined) return EMPTY_BLOB
+  return blobBytes(v) ?? mismatch('Blob', v)
+}
+
+// Pictures and pointers are the host's values: held as given, Undefined as Null.
 const asHostValue = (v: unknown): unknown => (v === undefined ? null : v)
 
 const ASSIGN: Readonly<Record<DeclaredType, (v: unknown) => unknown>> = {
@@ -133,7 +146,7 @@ const ASSIGN: Readonly<Record<DeclaredType, (v: unknown) => unknown>> = {
   Collection: asCollection,
   Variant: (v) => v,
   Picture: asHostValue,
-  Blob: asHostValue,
+  Blob: asBlob,
   Pointer: asHostValue,
 }
 

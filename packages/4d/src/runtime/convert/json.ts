@@ -7,7 +7,8 @@
  * - an object's own enumerable properties in their order, an Undefined property left out (a class
  *   instance too: it "loses its class"); a collection's elements, an Undefined one written null;
  *   an object of the host as it answers TO_JSON (`"[object Entity]"` for one with no JSON form, as
- *   4D writes its native classes); a function `"[object Function]"`;
+ *   4D writes its native classes, `"[object Blob]"` for either BLOB); a function
+ *   `"[object Function]"`;
  * - a number not finite is written null (JSON has none);
  * - an object or collection that contains itself raises an error ("circular references are not
  *   supported").
@@ -43,6 +44,8 @@ function toPlain(v: unknown, open: Set<object>): unknown {
   if (v === null) return null
   if (v instanceof DateValue) return v.isNull ? null : v.toISO()
   if (v instanceof TimeValue) return v.seconds
+  // A scalar BLOB as the 4D.Blob an object would hold (classes/blob.ts answers the same).
+  if (v instanceof Uint8Array) return BLOB_JSON
   if (open.has(v)) return raise('CircularReference')
   open.add(v)
   try {
@@ -65,6 +68,9 @@ function defineOwn(out: Record<string, unknown>, key: string, value: unknown): v
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
   else out[key] = value
 }
+
+/** What `JSON Stringify` writes for either BLOB: the name of 4D's native class. */
+export const BLOB_JSON = '[object Blob]'
 
 const objectName = (v: unknown): string => {
   const name = (v as { constructor?: { name?: unknown } } | null)?.constructor?.name

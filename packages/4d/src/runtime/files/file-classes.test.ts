@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectFiles } from '../../project/project-files.js'
+import type { BlobObject } from '../classes/blob.js'
 import { errorOf, run } from '../commands/run.fixture.js'
 
 describe('4D.File and 4D.Folder', () => {
@@ -26,9 +27,15 @@ describe('4D.File and 4D.Folder', () => {
     ).toEqual(['hello', '/RESOURCES/', true, 'File'])
   })
 
-  it('getContent() gives the bytes of the file (a BLOB)', () => {
-    const blob = run('return File("/RESOURCES/hello.txt").getContent()', options)
-    expect(blob).toEqual(new TextEncoder().encode('hello'))
+  it('getContent() gives the bytes of the file (a 4D.Blob)', () => {
+    const blob = run('return File("/RESOURCES/hello.txt").getContent()', options) as BlobObject
+    expect(blob.bytes).toEqual(new TextEncoder().encode('hello'))
+    expect(
+      run(
+        '$b:=File("/RESOURCES/hello.txt").getContent()\nreturn [$b.size; OB Instance of($b; 4D.Blob); BLOB to text($b; UTF8 text without length)]',
+        options,
+      ),
+    ).toEqual([5, true, 'hello'])
   })
 
   it('OB Instance of knows their objects', () => {

@@ -6,6 +6,7 @@
  * `copyTo`, `moveTo`, `files`, `folders`, `file`, `folder`). `path` and `platformPath` are the
  * filesystem path (`/DATA/x.txt`): the server's own layout is not shown.
  */
+import { blobObject } from '../classes/blob.js'
 import { FourDFunction } from '../classes/function-object.js'
 import type { Runtime } from '../context/runtime.js'
 import { toText } from '../convert/conversions.js'
@@ -146,8 +147,8 @@ function copyOrMove(self: Entry, args: unknown[], move: boolean): Entry {
 
 const FILE_MEMBERS = members(FileObject, 'File', {
   getText: (self) => self.host.readText(self.at),
-  // A BLOB (4D's 4D.Blob): its bytes.
-  getContent: (self) => self.host.readBytes(self.at),
+  // A 4D.Blob (FileClass.md), over the file's bytes.
+  getContent: (self) => blobObject(self.host.readBytes(self.at)),
   setText: (self, [text]) => self.host.writeText(self.at, toText(text)),
   create(self) {
     if (self.host.stat(self.at) !== null) return false

@@ -13,9 +13,10 @@
  *   collection with nulls.
  * - Assigning Undefined to an existing property clears it by its type (Null, False, "", 0, the null
  *   date), and to a missing one does nothing (dt_null_undefined.md). A Time is stored as its
- *   seconds (an object holds no Time: "Times inside objects", in seconds by default), Undefined in
- *   a collection as Null.
+ *   seconds (an object holds no Time: "Times inside objects", in seconds by default), a scalar
+ *   BLOB as a 4D.Blob, Undefined in a collection as Null.
  */
+import { blobObject } from '../classes/blob.js'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
@@ -64,9 +65,14 @@ function indexOf(key: number): number {
   return toInteger(key)
 }
 
-/** The value as an object or a collection holds it: a Time as its seconds. */
-export const stored = (value: unknown): unknown =>
-  value instanceof TimeValue ? value.seconds : value
+/**
+ * The value as an object or a collection holds it: a Time as its seconds, a scalar BLOB as a
+ * 4D.Blob (dt_blob.md: a scalar BLOB is not shareable in objects, 4D converts it).
+ */
+export function stored(value: unknown): unknown {
+  if (value instanceof TimeValue) return value.seconds
+  return value instanceof Uint8Array ? blobObject(value) : value
+}
 
 /** `target.key:=value` or `target[key]:=value`. */
 export function set(target: unknown, key: string | number, value: unknown): void {

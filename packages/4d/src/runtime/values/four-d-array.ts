@@ -108,14 +108,25 @@ function position(a: FourDArray, n: unknown): number {
   return i
 }
 
-/** `$a{i}`. */
+/** `$a{i}`; of a BLOB, its byte `i` (0 to its size - 1: dt_blob.md). */
 export function elem(a: unknown, n: unknown): unknown {
+  if (a instanceof Uint8Array) return byteOf(a, n)
   const array = arrayOf(a)
   return array.items[position(array, n)]
 }
 
+function byteOf(blob: Uint8Array, n: unknown): number {
+  const i = typeof n === 'number' ? toInteger(n) : asInteger(n)
+  if (i < 0 || i >= blob.length)
+    return raise('ArrayIndex', { index: `${i} (the BLOB has ${blob.length} bytes)` })
+  return blob[i]!
+}
+
 /** `$a{i}:=v`: the value made the array's type. */
 export function setElem(a: unknown, n: unknown, v: unknown): void {
+  // A BLOB is never changed in place (classes/blob.ts): its commands assign the variable.
+  if (a instanceof Uint8Array)
+    return raise('NotSupported', { construct: 'Assigning a byte of a BLOB ($blob{i}:=…)' })
   const array = arrayOf(a)
   array.items[position(array, n)] = array.convert(v)
 }

@@ -2,7 +2,8 @@
  * @module The kinds of 4D values as the runtime holds them, and the names 4D gives them in
  * messages. Scalars are JavaScript primitives (numbers, strings, booleans) and the two immutable
  * classes DateValue and TimeValue; Null is `null`, Undefined `undefined`; a Collection is its
- * class; every other object is an Object, by reference: a plain 4D object (null prototype, as
+ * class; a scalar BLOB is a Uint8Array (classes/blob.ts: never changed in place, so held as a
+ * value); every other object is an Object, by reference: a plain 4D object (null prototype, as
  * `{}` and `New object` make it), or an object of the host (an entity, a class instance, a
  * Formula).
  */
@@ -11,7 +12,16 @@ import { DateValue } from './date-value.js'
 import { TimeValue } from './time-value.js'
 
 export type Kind =
-  'number' | 'text' | 'boolean' | 'date' | 'time' | 'null' | 'undefined' | 'collection' | 'object'
+  | 'number'
+  | 'text'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'null'
+  | 'undefined'
+  | 'collection'
+  | 'blob'
+  | 'object'
 
 export function kindOf(v: unknown): Kind {
   switch (typeof v) {
@@ -28,6 +38,7 @@ export function kindOf(v: unknown): Kind {
       if (v instanceof DateValue) return 'date'
       if (v instanceof TimeValue) return 'time'
       if (v instanceof Collection) return 'collection'
+      if (v instanceof Uint8Array) return 'blob'
       return 'object'
     default:
       // A JavaScript function or bigint reaching 4D code is an object of the host.
@@ -44,6 +55,7 @@ const NAMES: Record<Kind, string> = {
   null: 'Null',
   undefined: 'Undefined',
   collection: 'Collection',
+  blob: 'BLOB',
   object: 'Object',
 }
 
@@ -66,5 +78,9 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Whether `v` is an Object or a Collection: a value 4D handles by reference. */
 export const isReference = (v: unknown): v is object =>
-  (typeof v === 'object' && v !== null && !(v instanceof DateValue) && !(v instanceof TimeValue)) ||
+  (typeof v === 'object' &&
+    v !== null &&
+    !(v instanceof DateValue) &&
+    !(v instanceof TimeValue) &&
+    !(v instanceof Uint8Array)) ||
   typeof v === 'function'
