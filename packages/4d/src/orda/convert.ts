@@ -15,6 +15,7 @@ import {
   EntityDraft,
   EntitySelection,
   IncomingMessage,
+  isBinaryValue,
   WebSession,
   type AttributeDef,
 } from '@entistore/core'
@@ -53,8 +54,10 @@ export function toFourD(world: OrdaWorld, v: unknown, type?: string): unknown {
   if (v instanceof WebSession) return world.session(v)
   // An HTTP request handler's request: read-only members for 4D code.
   if (IncomingMessage.is(v)) return new FourDIncomingMessage(v)
-  // A Blob attribute's bytes: a 4D.Blob, as an object's value (a picture's stay bytes).
-  if (v instanceof Uint8Array) return type === 'image' ? v : blobObject(v)
+  // A Blob attribute's value (core's bytes and media type): a 4D.Blob, as an object's value; a
+  // picture's stay core's (there are no pictures here).
+  if (isBinaryValue(v)) return type === 'image' ? v : blobObject(v.bytes)
+  if (v instanceof Uint8Array) return blobObject(v)
   if (Array.isArray(v))
     return new Collection(v.map((x: unknown) => (x === undefined ? null : toFourD(world, x))))
   // A JavaScript object (JSON's, core's records) becomes a 4D object; a 4D object is one already.

@@ -40,6 +40,11 @@ describe('4D.OutgoingMessage', () => {
     const blob = run4d('$m:=4D.OutgoingMessage.new()\n$m.setBody($1)\nreturn $m', [bytes])
     expect((blob as OutgoingMessage).body).toBe(bytes)
     expect((blob as OutgoingMessage).headers.get('content-type')).toBe('application/octet-stream')
+    // A 4D.Blob (File.getContent(), IncomingMessage.getBlob()) sends its bytes too.
+    const boxed = run4d('$m:=4D.OutgoingMessage.new()\n$m.setBody(4D.Blob.new($1))\nreturn $m', [
+      bytes,
+    ])
+    expect([...((boxed as OutgoingMessage).body as Uint8Array)]).toEqual([0, 255, 1])
   })
 
   it('.body is read-write and sets no header; .headers and .status are read-only', () => {
