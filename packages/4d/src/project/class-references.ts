@@ -3,7 +3,7 @@
  * `cs.Name` where the project has no class `Name` (nor the structure an ORDA class of that name:
  * `cs.Car`, `cs.CarEntity`, `cs.CarSelection`, `cs.DataStore`), and `4D.Name` where Entistore
  * has no class `Name` (it has `4D.Object`, `4D.Function`, `4D.File`, `4D.Folder`,
- * `4D.OutgoingMessage`, `4D.IncomingMessage` and ORDA's `4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
+ * `4D.OutgoingMessage`, `4D.IncomingMessage`, `4D.Blob` and ORDA's `4D.Entity`, `4D.EntitySelection`, `4D.DataClass`,
  * `4D.DataStoreImplementation`, the last four parents of `Class extends` too). Each is reported as
  * what cannot run here, by name, at its line and column; the code fails when it is reached. A
  * `cs.X.Y` whose X is no class is a component's class (`cs.AIKit.OpenAI`): named as the
