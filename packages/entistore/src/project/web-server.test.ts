@@ -65,6 +65,13 @@ describe('serve --project with HTTP request handlers and rules', () => {
     })
   })
 
+  it('hands a 4D handler the body as a BLOB, and sends the BLOB it makes', async () => {
+    const r = await fetch(`${s.url}/frame`, { method: 'POST', body: new Uint8Array([1, 2, 255]) })
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toBe('application/octet-stream')
+    expect([...new Uint8Array(await r.arrayBuffer())]).toEqual([0, 0, 0, 3, 1, 2, 255])
+  })
+
   it('lets a 4D handler query the datastore', async () => {
     expect(await (await fetch(`${s.url}/staff/Curie`)).text()).toBe('Marie, Pierre')
   })

@@ -33,3 +33,14 @@ Function staff($request : 4D.IncomingMessage) : 4D.OutgoingMessage
 	var $response:=4D.OutgoingMessage.new()
 	$response.setBody(ds.Employee.query("lastname = :1"; $request.urlPath[1]).orderBy("firstname").toCollection("firstname").extract("firstname").join(", "))
 	return $response
+
+// The body's bytes after their size, a longint in Macintosh byte ordering (BLOB commands).
+Function frame($request : 4D.IncomingMessage) : 4D.OutgoingMessage
+	
+	var $response:=4D.OutgoingMessage.new()
+	var $body : Blob:=$request.getBlob()
+	var $framed : Blob
+	LONGINT TO BLOB(BLOB size($body); $framed; Macintosh byte ordering)
+	COPY BLOB($body; $framed; 0; 4; BLOB size($body))
+	$response.setBody($framed)
+	return $response
