@@ -6,14 +6,13 @@
  *
  * A command that alters a BLOB takes a BLOB variable (an OutParameter, out-parameter.ts) and
  * assigns it new bytes (a BLOB is never changed in place: classes/blob.ts); given a 4D.Blob it
- * raises 9406, as dt_blob.md says those commands "do not support the 4D.Blob type". The reading
+ * raises 9415, as dt_blob.md says those commands "do not support the 4D.Blob type". The reading
  * commands take either BLOB. An `offset` is a variable the command advances by the bytes it read
  * or wrote; `*` appends. "Native" byte ordering and real format are little-endian (the
  * processors 4D runs on: Intel and Apple silicon); the 10-byte Extended real format is refused.
  * Reading past the end of a BLOB, which the pages call "unpredictable", raises 9415.
  */
 import { BlobObject, blobBytes, blobObject } from '../classes/blob.js'
-import { typeName } from '../values/kinds.js'
 import {
   integerArg,
   invalid,
@@ -21,6 +20,7 @@ import {
   optionalInteger,
   textArg,
   withoutStar,
+  wrongType,
 } from './arguments.js'
 import { charsetOf, decodeText, encodeText } from './charsets.js'
 import { isOutParameter, outArg, type OutParameter } from './out-parameter.js'
@@ -29,14 +29,8 @@ import type { CommandSpec } from './table.js'
 /** A BLOB argument a command reads: either BLOB's bytes (the variable's, given one). */
 function bytesArg(command: string, v: unknown): Uint8Array {
   const value = isOutParameter(v) ? v.get() : v
-  return (
-    blobBytes(value) ??
-    invalidType(command, 'blob', value === undefined ? 'Undefined' : typeName(value))
-  )
+  return blobBytes(value) ?? wrongType(command, 'blob', 'a BLOB', value)
 }
-
-const invalidType = (command: string, parameter: string, actual: string): never =>
-  invalid(command, parameter, `a BLOB variable is expected, not ${actual}`)
 
 /** The BLOB variable a command alters, and its bytes (Undefined, a new variable, is empty). */
 function blobVariable(command: string, v: unknown): [OutParameter, Uint8Array] {
@@ -44,7 +38,9 @@ function blobVariable(command: string, v: unknown): [OutParameter, Uint8Array] {
   const held = target.get()
   if (held === undefined) return [target, new Uint8Array(0)]
   if (held instanceof Uint8Array) return [target, held]
-  return invalidType(command, 'blob', held instanceof BlobObject ? 'a 4D.Blob' : typeName(held))
+  if (held instanceof BlobObject)
+    return invalid(command, 'blob', 'a BLOB variable is expected, not a 4D.Blob (not alterable)')
+  return wrongType(command, 'blob', 'a BLOB', held)
 }
 
 /** A BLOB made from what the variable had: `size` bytes, the first ones copied, zeros after. */

@@ -50,6 +50,11 @@ page('BLOB (dt_blob.md)', [
     error: { errCode: 54 },
   },
   {
+    name: 'a command given something that is no BLOB raises 9406',
+    code: 'return BLOB size("abc")',
+    error: { errCode: 9406, contains: 'BLOB' },
+  },
+  {
     name: 'a command that alters a BLOB refuses a 4D.Blob',
     code: '$o:=4D.Blob.new()\nSET BLOB SIZE($o;2)',
     error: { errCode: 9415, contains: '4D.Blob' },
