@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { eventually, redisNodesForFile } from './redis-cluster.fixture.js'
 
-const { missing, setup } = redisNodesForFile()
+const { missing, setup, server } = redisNodesForFile()
 
 const HOUR = 3_600_000
 
@@ -58,5 +58,21 @@ describe.skipIf(missing)(`quotas through Redis${missing ? ` (skipped: ${missing}
     expect(onB.filter((s) => s === 200).length).toBeLessThanOrEqual(1)
     // Another client is not held by this session's count.
     expect((await client().get(B, '/rest/$catalog')).status).toBe(200)
+  })
+  it('Redis down: a process counts its own, without waiting for Redis or failing on it', async () => {
+    const { A, client } = await setup({ quotas: { nbRequestsPerHour: 2 } })
+    await server().kill()
+    try {
+      const replies = []
+      for (let i = 0; i < 3; i++) replies.push(await client().get(A, '/rest/$catalog'))
+      // A new client's session cannot be written (503, Redis's own answer); the quota holds.
+      expect(replies.map((r) => [r.status, r.json.__ERROR[0].errCode])).toEqual([
+        [503, 9140],
+        [503, 9140],
+        [429, 9065],
+      ])
+    } finally {
+      await server().restart()
+    }
   })
 })
