@@ -3,6 +3,7 @@
  * (start-up lines, restarts and their backoff, giving up, stopping), the CLI's refusals and
  * wiring in-process, and one real run in child processes on a throwaway PostgreSQL.
  */
+import { writeFileSync } from 'node:fs'
 import { Agent, get } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -326,28 +327,22 @@ describe.skipIf(postgresSkip !== undefined)(
       stopChildren()
       await pg?.stop()
     })
+    /** `serve --workers 2` on a fresh database, with `args` besides, once both workers serve. */
+    const startWorkers = async (...args: string[]) => {
+      pg ??= await startPostgres()
+      const db = await pg.freshDatabase()
+      return startCli(
+        ['serve', '-m', model, '--port', '0', '--workers', '2', '--postgres', db, ...args],
+        { ready: 'Workers: 2 processes share port' },
+      )
+    }
 
     it(
       'shares one port and the data between two workers, restarts a killed one, stops on SIGTERM',
       { timeout: 90_000 },
       async () => {
-        pg = await startPostgres()
-        const cli = await startCli(
-          [
-            'serve',
-            '-m',
-            model,
-            '--port',
-            '0',
-            '--workers',
-            '2',
-            '--postgres',
-            await pg.freshDatabase(),
-            // The worker's number and pid in /health.
-            '--health-details',
-          ],
-          { ready: 'Workers: 2 processes share port' },
-        )
+        // The worker's number and pid in /health.
+        const cli = await startWorkers('--health-details')
         expect(cli.stdout().match(/Entistore serving/g)).toHaveLength(1)
         const write = await fetch(`${cli.url}/rest/Item?$method=update`, {
           method: 'POST',
@@ -376,6 +371,30 @@ describe.skipIf(postgresSkip !== undefined)(
         cli.child.kill('SIGTERM')
         expect(await cli.exited).toEqual({ code: 0, signal: null })
         expect(() => process.kill(seen.get(2)!, 0)).toThrow()
+      },
+    )
+
+    it(
+      'counts a quota across the workers: two workers let through far fewer than twice it',
+      { timeout: 90_000 },
+      async () => {
+        const quotas = join(folder, 'quotas.json')
+        writeFileSync(quotas, JSON.stringify({ nbRequestsPerHour: 4 }))
+        const cli = await startWorkers('--quotas', quotas)
+        const hour = new Date().getUTCHours()
+        // A new connection each request: round-robin hands them to the two workers in turn.
+        const statuses: number[] = []
+        for (let i = 0; i < 12; i++) {
+          const [body] = await onOneConnection(cli.url, '/rest/$catalog')
+          statuses.push(body!.includes('"errCode":9065') ? 429 : 200)
+        }
+        cli.child.kill('SIGTERM')
+        expect(await cli.exited).toEqual({ code: 0, signal: null })
+        // Counted apart, each worker would let 4 through (8); an hour that ended meanwhile
+        // started the counts again.
+        if (new Date().getUTCHours() === hour)
+          expect(statuses.filter((s) => s === 200).length).toBeLessThan(8)
+        expect(statuses.at(-1)).toBe(429)
       },
     )
   },

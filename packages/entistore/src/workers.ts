@@ -16,16 +16,29 @@
  * A worker that fails before listening (a bad file) stops the start: its lines are printed and
  * the primary exits with its code, as a single process would.
  *
+ * The primary also keeps the web server quotas' counts of all workers (quota-totals.ts): each
+ * worker tells it what it counted, and hears what the others did (`PrimaryMessage`).
+ *
  * Workers talk to the primary through cluster's IPC channel (`WorkerMessage`); `superviseWorkers`
  * takes the forking as a function, so that tests drive it with fake workers and a fake clock.
  */
 import cluster from 'node:cluster'
+import type { CountEntry } from '@entistore/rest'
 import { realSchedule, type Schedule } from './chaos.js'
+import { QuotaTotals } from './quota-totals.js'
 
 /** What a worker sends the primary. */
 export type WorkerMessage =
   | { readonly entistore: 'line'; readonly stream: 'out' | 'err'; readonly line: string }
   | { readonly entistore: 'ready'; readonly url: string }
+  /** What its web server quotas counted in one turn (quota-totals.ts). */
+  | { readonly entistore: 'counts'; readonly counts: readonly CountEntry[] }
+
+/** What the primary sends a worker: the other workers' quota counts, by key. */
+export interface PrimaryMessage {
+  readonly entistore: 'others'
+  readonly counts: readonly CountEntry[]
+}
 
 /** What the primary hears of one worker. */
 export interface WorkerEvents {
@@ -43,6 +56,8 @@ export interface WorkerControl {
   stop(): void
   /** Ends it now (SIGKILL). */
   kill(): void
+  /** Sends it a message (absent: it hears none). */
+  send?(message: PrimaryMessage): void
 }
 
 /** Starts one worker, telling `events` what it says and when it ends. */
@@ -106,6 +121,7 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
     ...options.restart,
   }
   const workers = new Set<Worker>()
+  const totals = new QuotaTotals(now)
   const restarts = new Set<() => void>()
   const exits: number[] = []
   let phase: 'starting' | 'running' | 'stopping' = 'starting'
@@ -128,6 +144,14 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
   }
 
   const heard = (worker: Worker, m: WorkerMessage): void => {
+    if (m.entistore === 'counts') {
+      const toHear = totals.add(worker.control.id, m.counts)
+      for (const w of workers) {
+        const counts = toHear(w.control.id)
+        if (counts !== undefined) w.control.send?.({ entistore: 'others', counts })
+      }
+      return
+    }
     if (m.entistore === 'line') {
       if (worker.ready) say(m.stream, `[worker ${worker.control.id}] ${m.line}`)
       else if (worker.speaker) say(m.stream, m.line)
@@ -231,5 +255,6 @@ export const clusterFork: ForkWorker = (events) => {
     pid: worker.process.pid,
     stop: () => worker.process.kill('SIGTERM'),
     kill: () => worker.process.kill('SIGKILL'),
+    send: (message) => void worker.send(message),
   }
 }

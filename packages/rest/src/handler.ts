@@ -77,6 +77,7 @@ import { UploadStore } from './uploads/upload-store.js'
 import { checkHttpHandlers, HttpHandlers, type HttpHandlerDef } from './web-server/http-handlers.js'
 import { withHttpRules, type HttpRuleDef } from './web-server/http-rules.js'
 import { asLiveQuotas, type WebQuotas } from './quotas/web-quotas.js'
+import type { SharedCounts } from './quotas/shared-counts.js'
 import { withQuotas } from './quotas/with-quotas.js'
 
 export interface RestHandlerOptions extends AuthOptions {
@@ -263,6 +264,12 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default none enforced
    */
   readonly quotas?: WebQuotas
+  /**
+   * The quotas' rate counts shared with the other processes serving the same clients (the
+   * workers of `serve --workers N`, the machines of one Redis): quotas/shared-counts.ts.
+   * @default each process counts its own
+   */
+  readonly sharedCounts?: SharedCounts
 }
 
 export interface RestHandler extends RestCore {
@@ -825,7 +832,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // Quotas first, CORS around them (a page reads a 429's Retry-After), rules last: they see
   // every reply, CORS's headers included (4D applies them to every response).
   const quotas = asLiveQuotas(options.quotas, ds.clock)
-  const metered = withQuotas(core, ds, quotas, cookieName)
+  const metered = withQuotas(core, ds, quotas, cookieName, options.sharedCounts)
   const cors = options.cors ? withCors(metered, options.cors) : metered
   const noRules =
     options.rules === undefined || (Array.isArray(options.rules) && !options.rules.length)

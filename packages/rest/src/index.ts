@@ -65,3 +65,5 @@ export {
   SESSION_QUOTAS,
 } from './quotas/web-quotas.js'
 export type { WebQuotaName, WebQuotas } from './quotas/web-quotas.js'
+export { BatchedCounts } from './quotas/shared-counts.js'
+export type { CountEntry, Defer, SharedCounts } from './quotas/shared-counts.js'

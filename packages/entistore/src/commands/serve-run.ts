@@ -272,6 +272,16 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const inner =
     writes && ((core: RestCore) => (shared ? shared.wrap(writes.wrap(core)) : writes.wrap(core)))
   const wrapCore = inner && outer ? (core: RestCore) => outer(inner(core)) : (inner ?? outer)
+  // The quotas counted with every process serving, only when there are quotas (none, no
+  // message): through Redis across machines, else through the primary across the workers.
+  const sharedCounts =
+    quotas === undefined
+      ? undefined
+      : shared
+        ? shared.quotaCounts()
+        : cluster.isWorker
+          ? (await import('./worker-io.js')).workerQuotaCounts(() => ds.clock.now())
+          : undefined
   let server: RunningServer
   try {
     server = await serve(ds, {
@@ -289,6 +299,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       healthDetails: o.healthDetails,
       ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors) }),
       ...(quotas === undefined ? {} : { quotas }),
+      ...(sharedCounts === undefined ? {} : { sharedCounts }),
       ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),

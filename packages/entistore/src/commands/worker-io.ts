@@ -3,8 +3,9 @@
  * side): the worker runs the primary's command line with this io.
  */
 import cluster from 'node:cluster'
+import { BatchedCounts } from '@entistore/rest'
 import { stopSignal } from '../signals.js'
-import type { WorkerMessage } from '../workers.js'
+import type { PrimaryMessage, WorkerMessage } from '../workers.js'
 import type { CliIo } from './cli-io.js'
 
 /**
@@ -37,4 +38,19 @@ export function workerIo(io: CliIo): { io: CliIo; release: () => void } {
       if (process.connected) cluster.worker?.disconnect()
     },
   }
+}
+
+/**
+ * The web server quotas' counts of this worker shared with the others through the primary
+ * (workers.ts): what a turn counted goes out in one message, what the others counted comes back.
+ */
+export function workerQuotaCounts(now: () => number): BatchedCounts {
+  const counts = new BatchedCounts(
+    (c) => void process.send?.({ entistore: 'counts', counts: c } satisfies WorkerMessage),
+    now,
+  )
+  process.on('message', (m: Partial<PrimaryMessage> | null) => {
+    if (m?.entistore === 'others' && Array.isArray(m.counts)) counts.heard(m.counts)
+  })
+  return counts
 }

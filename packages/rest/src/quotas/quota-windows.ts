@@ -4,6 +4,7 @@
  * minute starts at :00 seconds): a count starts again at 0 when its window ends, and a client
  * refused is told the seconds left in it (`Retry-After`).
  */
+import type { SharedCounts } from './shared-counts.js'
 import type { WebQuotaName, WebQuotas } from './web-quotas.js'
 
 /** What a rate quota counts. */
@@ -31,19 +32,38 @@ export interface Reached {
   readonly retryAfter: number
 }
 
-/** The six counts of one scope (the server, or one session), each in its window. */
+/**
+ * The six counts of one scope (the server, or one session), each in its window. With `shared`,
+ * each count is this process's own plus the other processes' as last heard, under the key
+ * `scope|quota|window start` (`scope` is '' for the server, the session's id for a session).
+ */
 export class RateCounts {
   // [window start, count] for each measure × period, in MEASURES × PERIODS order.
   readonly #counts = new Float64Array(MEASURES.length * PERIODS.length * 2).fill(-1)
 
-  /** The count of `measure` in the window of `period` that holds `now`. */
-  #used(slot: number, ms: number, now: number): number {
+  constructor(
+    private readonly shared?: SharedCounts,
+    public scope = '',
+  ) {}
+
+  /** This process's count of slot `slot` in its window that holds `now`. */
+  #own(slot: number, ms: number, now: number): number {
     const start = now - (now % ms)
     if (this.#counts[slot * 2] !== start) {
       this.#counts[slot * 2] = start
       this.#counts[slot * 2 + 1] = 0
     }
     return this.#counts[slot * 2 + 1]!
+  }
+
+  #key(slot: number, start: number): string {
+    return `${this.scope}|${SLOTS[slot]!['']}|${start}`
+  }
+
+  /** The count of slot `slot` in its window that holds `now`, the other processes' included. */
+  #used(slot: number, ms: number, now: number): number {
+    const own = this.#own(slot, ms, now)
+    return this.shared ? own + this.shared.others(this.#key(slot, now - (now % ms))) : own
   }
 
   /**
@@ -67,7 +87,9 @@ export class RateCounts {
     const m = MEASURES.indexOf(measure)
     PERIODS.forEach((period, p) => {
       const slot = m * PERIODS.length + p
-      this.#counts[slot * 2 + 1] = this.#used(slot, period.ms, now) + amount
+      this.#counts[slot * 2 + 1] = this.#own(slot, period.ms, now) + amount
+      const start = now - (now % period.ms)
+      this.shared?.add(this.#key(slot, start), amount, start + period.ms)
     })
   }
 

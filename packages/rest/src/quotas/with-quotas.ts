@@ -20,6 +20,7 @@ import { isPending, type RestCore, type RestReply, type RestRequest } from '../e
 import { utf8Bytes } from '../serialize/reply-parts.js'
 import { readCookie } from '../sessions/cookie.js'
 import { RateCounts, type Reached } from './quota-windows.js'
+import type { SharedCounts } from './shared-counts.js'
 import { changedAt, enforcesNone, SESSION_QUOTAS, type WebQuotas } from './web-quotas.js'
 
 /** A session the quotas have met: its counts, and the per-session values it was given then. */
@@ -62,14 +63,18 @@ const refusal = (reached: Reached) =>
     { details: { retryAfter: reached.retryAfter } },
   )
 
-/** `core` under the quotas `quotas` holds (read at each request: they may change). */
+/**
+ * `core` under the quotas `quotas` holds (read at each request: they may change), its rate counts
+ * `shared` with other processes when given (server-wide, and each session's under its id).
+ */
 export function withQuotas(
   core: RestCore,
   ds: Datastore,
   quotas: WebQuotas,
   cookieName: string,
+  shared?: SharedCounts,
 ): RestCore {
-  const server = new RateCounts()
+  const server = new RateCounts(shared)
   const sessions = new Map<string, Metered>()
   ds.sessions.onClose((session) => sessions.delete(session.id))
   ds.sessions.onRenew((session, previous) => {
@@ -77,6 +82,7 @@ export function withQuotas(
     if (metered === undefined) return
     sessions.delete(previous)
     sessions.set(session.id, metered)
+    metered.counts.scope = session.id
   })
 
   /** The open session the request comes with, met now if it was not yet. */
@@ -97,7 +103,7 @@ export function withQuotas(
         own[name] = quotas[name]
     if (own.nbEntitySetsPerSession !== undefined)
       defaultEntitySetQuota(session, own.nbEntitySetsPerSession)
-    const metered = { counts: new RateCounts(), quotas: own }
+    const metered = { counts: new RateCounts(shared, sid), quotas: own }
     sessions.set(sid, metered)
     return metered
   }

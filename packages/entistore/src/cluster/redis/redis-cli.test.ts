@@ -11,7 +11,7 @@ import { shopFiles, startCli } from '../../persist/cli-process.fixture.js'
 import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
 const missing = redisMissing()
-const { model, data } = shopFiles('redis-cli', ['a', 'b', 'c'])
+const { folder, model, data } = shopFiles('redis-cli', ['a', 'b', 'c'])
 let server: RedisServer | undefined
 
 beforeAll(async () => {
@@ -72,6 +72,21 @@ describe.skipIf(missing)(
       const read = await bob(one, `${path}?$top=2&$attributes=name`)
       expect(read.json.__ENTITIES.map((e: Record<string, string>) => e.name)).toEqual(['c', 'b'])
       expect(read.json.__COUNT).toBe(3)
+    })
+
+    it('counts a quota across both processes (--quotas)', async () => {
+      const quotas = join(folder, 'quotas.json')
+      writeFileSync(quotas, JSON.stringify({ nbRequestsPerHour: 4 }))
+      const args = ['-m', model, '-d', data, '--redis', server!.url, '--quotas', quotas]
+      const [one, two] = await Promise.all([start(args), start(args)])
+      const hour = new Date().getUTCHours()
+      const statuses: number[] = []
+      for (let i = 0; i < 8; i++)
+        statuses.push((await fetch(`${i % 2 ? two : one}/rest/$catalog`)).status)
+      // Counted apart, each would let 4 through (8); an hour that ended meanwhile started again.
+      if (new Date().getUTCHours() === hour)
+        expect(statuses.filter((s) => s === 200).length).toBeLessThan(8)
+      expect(statuses.slice(-2)).toEqual([429, 429])
     })
   },
 )

@@ -19,12 +19,14 @@ import {
 } from '@entistore/core'
 import { createRestHandler, toFetchHandler, type RestHandlerOptions } from '@entistore/rest'
 import { Redis } from 'ioredis'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { writeData, writeModel } from '../../../../core/src/txn/writes.fixture.js'
 import { manualSchedule } from '../../../../rest/src/schedule.fixture.js'
 import { connectRedis } from './connect.js'
 import type { RedisParticipantOptions } from './options.js'
 import type { RedisParticipant } from './redis-participant.js'
 import { ClusterWrites } from '../cluster-core.js'
+import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
 /** The lease of the fixture's processes, in (manual) milliseconds. */
 export const LEASE_MS = 60_000
@@ -103,10 +105,12 @@ export async function twoNodes(
       schedule: timers.schedule,
       ...participantOptions,
     })
+    // With quotas, counted through Redis as `serve --redis` counts them.
+    const options = handlerOptions.quotas
+      ? { ...handlerOptions, sharedCounts: participant.quotaCounts() }
+      : handlerOptions
     const fetch = toFetchHandler(
-      participant.wrap(
-        new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, handlerOptions)),
-      ),
+      participant.wrap(new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, options))),
     )
     const made = { ds, clock, participant, fetch }
     nodes.push(made)
@@ -162,6 +166,35 @@ export async function twoNodes(
       await Promise.all(nodes.map((n) => n.participant.close()))
       admin.disconnect()
     },
+  }
+}
+
+/**
+ * For a test file: a real Redis for the whole file (none where `missing` says why), and `setup`,
+ * which makes two nodes on it for one test (closed after it).
+ */
+export function redisNodesForFile() {
+  const missing = redisMissing()
+  let server: RedisServer | undefined
+  let nodes: Awaited<ReturnType<typeof twoNodes>> | undefined
+  beforeAll(async () => {
+    if (!missing) server = await startRedis()
+  })
+  afterEach(async () => {
+    await nodes?.close()
+    nodes = undefined
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+  const setup = async (
+    ...options: Parameters<typeof twoNodes> extends [string, ...infer R] ? R : never
+  ) => (nodes = await twoNodes(server!.url, ...options))
+  return {
+    missing,
+    setup,
+    /** The file's Redis server (a test kills and restarts it). */
+    server: () => server!,
   }
 }
 

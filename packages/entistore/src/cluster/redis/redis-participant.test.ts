@@ -8,28 +8,10 @@
  * 503); lifetimes are Redis TTLs; Redis down is a 503, not a crash, and the service comes back
  * with it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { eventually, LEASE_MS, twoNodes, type Json } from './redis-cluster.fixture.js'
-import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
+import { describe, expect, it } from 'vitest'
+import { eventually, LEASE_MS, redisNodesForFile, type Json } from './redis-cluster.fixture.js'
 
-const missing = redisMissing()
-let server: RedisServer
-let nodes: Awaited<ReturnType<typeof twoNodes>> | undefined
-
-beforeAll(async () => {
-  if (!missing) server = await startRedis()
-})
-afterEach(async () => {
-  await nodes?.close()
-  nodes = undefined
-})
-afterAll(async () => {
-  await server?.stop()
-})
-
-const setup = async (
-  ...options: Parameters<typeof twoNodes> extends [string, ...infer R] ? R : never
-) => (nodes = await twoNodes(server.url, ...options))
+const { missing, setup, server } = redisNodesForFile()
 
 const USERS: Record<string, string> = { ada: 'secret' }
 const authenticate = ({ user, password }: { user: string; password: string }) =>
@@ -525,7 +507,7 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
       const { A, B, client, time } = await setup()
       const c = client()
       await c.get(A, '/rest/Employee(1)')
-      await server.kill()
+      await server().kill()
       try {
         const unknown = await c.get(B, '/rest/Employee(1)')
         expect(unknown.status).toBe(503)
@@ -550,7 +532,7 @@ describe.skipIf(missing)(`Redis shared state${missing ? ` (skipped: ${missing})`
         const known = await c.get(A, '/rest/Employee(1)')
         expect([known.status, known.json.__ERROR[0].errCode]).toEqual([503, 9140])
       } finally {
-        await server.restart()
+        await server().restart()
       }
       // Redis came back empty (it saves nothing): sessions start again, and everything works.
       const d = client('D-agent')

@@ -13,12 +13,13 @@
  */
 import type { Datastore } from '@entistore/core'
 import { isPending, readCookie, sessionCookieName, withRespond } from '@entistore/rest'
-import type { RequestNames, RestCore, RestReply, RestRequest } from '@entistore/rest'
+import type { RequestNames, RestCore, RestReply, RestRequest, SharedCounts } from '@entistore/rest'
 import type { Redis } from 'ioredis'
 import type { ClusterParticipant } from '../participant.js'
 import { createMirrors, type MirrorCommands, type Mirrors } from './mirrors.js'
 import type { RedisParticipantOptions } from './options.js'
 import { prepare } from './before-request.js'
+import { redisQuotaCounts } from './redis-quotas.js'
 import { LockTakenElsewhere } from './pending-writes.js'
 import { subscribe } from './subscription.js'
 
@@ -36,6 +37,7 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #cookie: string
   readonly #m: Mirrors
   readonly #stops: (() => void)[]
+  readonly #now: () => number
 
   /**
    * @internal Made by `connectRedis`. Left out of the published types (stripInternal): its clients
@@ -53,6 +55,7 @@ export class RedisParticipant implements ClusterParticipant {
     this.#report = report
     this.#cookie = options.sessionCookieName ?? sessionCookieName(ds.name)
     this.#m = createMirrors(ds, redis, options, report)
+    this.#now = () => ds.clock.now()
     this.#stops = this.#m.observe()
   }
 
@@ -95,6 +98,15 @@ export class RedisParticipant implements ClusterParticipant {
         ? reply.then((r) => settle(request, from, r))
         : settle(request, from, reply)
     })
+  }
+
+  /**
+   * The web server quotas' counts shared through this Redis with every process serving (the
+   * handler's `sharedCounts`): a request is checked on this process's counts plus the others' as
+   * of its last report, never waiting for Redis (redis-quotas.ts).
+   */
+  quotaCounts(): SharedCounts {
+    return redisQuotaCounts(this.#redis, this.#m.keys, this.#now, this.#report)
   }
 
   /**

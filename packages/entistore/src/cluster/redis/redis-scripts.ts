@@ -20,6 +20,8 @@
  * - `m:<process id>` (TTL: the lease) and the set `members` that lists them: the processes
  *   serving now, whose acknowledgement a session's change waits for (redis-presence.ts);
  * - `set-id-key`: the key that signs set ids to their owners, the same for every process;
+ * - `q:<scope>|<quota>|<window start>`: the web server quotas' count of every process in one
+ *   fixed window (INCRBY), with the time left in the window as TTL (redis-quotas.ts);
  * - channel `events`: what processes tell each other (a session changed or closed, a set
  *   released), and `to:<process id>`: what is for one process (acknowledgements, its heartbeat).
  *

@@ -92,6 +92,11 @@ export class RedisKeys {
     return `${this.prefix}s:${id}`
   }
 
+  /** A web server quota's count in one window (`RateCounts`' key: scope, quota, window start). */
+  quota(key: string): string {
+    return `${this.prefix}q:${key}`
+  }
+
   set(id: string): string {
     return `${this.prefix}e:${id}`
   }

@@ -1,0 +1,78 @@
+/**
+ * The web server quotas across processes on one real Redis (`--redis`): a count per quota and
+ * window (INCRBY), its TTL the time left in the window, the others' counts learnt from each answer;
+ * a session's requests counted wherever they land. A request never waits for Redis.
+ */
+import { describe, expect, it } from 'vitest'
+import { eventually, redisNodesForFile } from './redis-cluster.fixture.js'
+
+const { missing, setup, server } = redisNodesForFile()
+
+const HOUR = 3_600_000
+
+describe.skipIf(missing)(`quotas through Redis${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('nbRequestsPerHour counts the requests of both processes in one key that expires with the hour', async () => {
+    const nodes = await setup({ quotas: { nbRequestsPerHour: 4 } })
+    const { A, B, admin, prefix, client } = nodes
+    A.clock.set(B.clock.now())
+    const start = A.clock.now() - (A.clock.now() % HOUR)
+    const key = `${prefix}q:|nbRequestsPerHour|${start}`
+    const c = client()
+    for (let i = 0; i < 3; i++) expect((await c.get(A, '/rest/$catalog')).status).toBe(200)
+    await eventually(async () => expect(await admin.get(key)).toBe('3'))
+    const ttl = await admin.pttl(key)
+    expect(ttl).toBeGreaterThan(0)
+    expect(ttl).toBeLessThanOrEqual(start + HOUR - A.clock.now())
+    // B learns the others' count from the answer to its own: its first request is let through
+    // (the bound: what it admits before its report is answered), the next one is refused.
+    expect((await c.get(B, '/rest/$catalog')).status).toBe(200)
+    await eventually(async () => expect(await admin.get(key)).toBe('4'))
+    await eventually(async () => {
+      const refused = await c.get(B, '/rest/$catalog')
+      expect(refused.status).toBe(429)
+      expect(refused.json.__ERROR[0].errCode).toBe(9065)
+      expect(Number(refused.retryAfter)).toBe(Math.ceil((start + HOUR - B.clock.now()) / 1000))
+    })
+    // A has not heard since its own report: it refuses once it does.
+    await c.get(A, '/rest/$catalog')
+    await eventually(async () => expect((await c.get(A, '/rest/$catalog')).status).toBe(429))
+  })
+
+  it("a session's requests count on its quota whichever process answers", async () => {
+    const nodes = await setup({ quotas: { nbRequestsPerHourPerSession: 3 } })
+    const { A, B, admin, prefix, client } = nodes
+    A.clock.set(B.clock.now())
+    const c = client()
+    // A session the processes keep (it holds data); its requests count from the next one on.
+    expect((await c.post(A, '/rest/$catalog/setCart', [1])).status).toBe(200)
+    const start = A.clock.now() - (A.clock.now() % HOUR)
+    const key = `${prefix}q:${c.session!}|nbRequestsPerHour|${start}`
+    for (let i = 0; i < 2; i++) expect((await c.get(A, '/rest/$catalog')).status).toBe(200)
+    await eventually(async () => expect(await admin.get(key)).toBe('2'))
+    // On B: one let through before B's report is answered (counted apart, it would be three).
+    const onB: number[] = []
+    await eventually(async () => {
+      onB.push((await c.get(B, '/rest/$catalog/cart')).status)
+      expect(onB.at(-1)).toBe(429)
+    })
+    expect(onB.filter((s) => s === 200).length).toBeLessThanOrEqual(1)
+    // Another client is not held by this session's count.
+    expect((await client().get(B, '/rest/$catalog')).status).toBe(200)
+  })
+  it('Redis down: a process counts its own, without waiting for Redis or failing on it', async () => {
+    const { A, client } = await setup({ quotas: { nbRequestsPerHour: 2 } })
+    await server().kill()
+    try {
+      const replies = []
+      for (let i = 0; i < 3; i++) replies.push(await client().get(A, '/rest/$catalog'))
+      // A new client's session cannot be written (503, Redis's own answer); the quota holds.
+      expect(replies.map((r) => [r.status, r.json.__ERROR[0].errCode])).toEqual([
+        [503, 9140],
+        [503, 9140],
+        [429, 9065],
+      ])
+    } finally {
+      await server().restart()
+    }
+  })
+})
