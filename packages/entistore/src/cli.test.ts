@@ -204,6 +204,69 @@ describe('entistore serve', () => {
     expect(await done).toBe(0)
   })
 
+  it('sets the session cookie with --cookie-samesite, --cookie-secure and --no-cookie-httponly, and refuses a body past --max-body', async () => {
+    const served = async (flags: string[]): Promise<{ cookie: string; big: number }> => {
+      let stop!: () => void
+      let listening!: (s: RunningServer) => void
+      const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+      const done = main(['serve', '-m', MODEL, '-d', DATA, '--port', '0', '--quiet', ...flags], {
+        out: () => {},
+        err: () => {},
+        stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+        onListening: (s) => listening(s),
+      })
+      const { url } = await started
+      const cookie = (await fetch(`${url}/rest/$catalog`)).headers.get('set-cookie')!
+      const big = await fetch(`${url}/rest/Employee`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ firstName: 'x'.repeat(200) }),
+      })
+      stop()
+      expect(await done).toBe(0)
+      return { cookie, big: big.status }
+    }
+    const defaults = await served([])
+    expect(defaults.cookie).toMatch(/; HttpOnly/)
+    expect(defaults.cookie).toMatch(/; SameSite=Strict/)
+    expect(defaults.cookie).not.toMatch(/Secure/)
+    expect(defaults.big).not.toBe(413)
+    const flagged = await served([
+      '--cookie-samesite',
+      'Lax',
+      '--cookie-secure',
+      '--no-cookie-httponly',
+      '--max-body',
+      '100',
+    ])
+    expect(flagged.cookie).toMatch(/; SameSite=Lax/)
+    expect(flagged.cookie).toMatch(/; Secure/)
+    expect(flagged.cookie).not.toMatch(/HttpOnly/)
+    expect(flagged.big).toBe(413)
+  })
+
+  it('closes the least recent session past --max-sessions', async () => {
+    let stop!: () => void
+    let listening!: (s: RunningServer) => void
+    const started = new Promise<RunningServer>((resolve) => (listening = resolve))
+    const done = main(['serve', '-m', MODEL, '-d', DATA, '--port', '0', '--max-sessions', '2'], {
+      out: () => {},
+      err: () => {},
+      stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+      onListening: (s) => listening(s),
+    })
+    const server = await started
+    // A login establishes a session (a guest would only evict guests).
+    for (let i = 0; i < 3; i++)
+      await fetch(`${server.url}/rest/$directory/login`, {
+        method: 'POST',
+        headers: { 'username-4D': `u${i}`, 'password-4D': 'x' },
+      })
+    expect(server.ds.sessions.size).toBe(2)
+    stop()
+    expect(await done).toBe(0)
+  })
+
   it('with --roles, serves what the roles file and the users file privileges allow', async () => {
     const users = file(
       'roles-users.json',
@@ -419,6 +482,15 @@ describe('usage errors: one line, then where the options are (exit code 2)', () 
     [['serve', '-m', 'm.json', '--functions'], '--functions needs a value'],
     [['serve', '-m', 'm.json', '--explorer', 'ui'], '--explorer must be a path from the root'],
     [['serve', '-m', 'm.json', '--explorer', '/a/../b'], '--explorer must be a path from the root'],
+    [
+      ['serve', '-m', 'm.json', '--cookie-samesite', 'strict'],
+      '--cookie-samesite must be Strict, Lax or None, got "strict"',
+    ],
+    [['serve', '-m', 'm.json', '--max-body', '0'], '--max-body must be a number of bytes'],
+    [
+      ['serve', '-m', 'm.json', '--max-sessions', 'many'],
+      '--max-sessions must be an integer from 1',
+    ],
     [
       ['serve', '-m', 'm.json', '--explorer', '/ui', '--no-explorer'],
       '--explorer and --no-explorer cannot go together',

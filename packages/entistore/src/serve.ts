@@ -50,6 +50,7 @@ import { realSchedule, type Schedule } from './chaos.js'
 import { persistenceOf } from './persist/create-datastore.js'
 import type { RequestLogEntry } from './request-log.js'
 import { tapRequest } from './request-tap.js'
+import { announceWebServer } from './web-server-host.js'
 
 /**
  * Something to close when the server stops, after the last request is answered: a journal, a
@@ -248,8 +249,22 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   // Everything made from the datastore, in one object so that `replace` swaps it in one step.
   // One set of quotas for every datastore served: `replace` keeps what was set at run time.
   const quotas = asLiveQuotas(options.quotas, ds.clock)
+  const host = options.host ?? '127.0.0.1'
+  let boundPort = options.port ?? 8080
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, { ...options, quotas })
+    // What the project's 4D code reads with `WEB Server`.
+    announceWebServer(served, {
+      name: served.name,
+      get HTTPPort() {
+        return boundPort
+      },
+      IPAddressToListen: host,
+      maxRequestSize: options.maxBodyBytes ?? 2_000_000,
+      sessionCookieName: options.sessionCookieName ?? sessionCookieName(served.name),
+      sessionCookieSameSite: options.sessionCookieSameSite ?? 'Strict',
+      quotas: quotas as Record<string, number | undefined>,
+    })
     // With `persist`, a reply waits until the writes before it are on disk (a picture's record
     // is written off the event loop: persist/durable-replies.ts).
     const durable = persistenceOf(served)?.wrap(handler) ?? handler
@@ -409,13 +424,13 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   }
   let stopped: Promise<ShutdownResult> | undefined
 
-  const host = options.host ?? '127.0.0.1'
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 8080, host, () => {
       server.off('error', reject)
       started = performance.now()
       const { port } = server.address() as AddressInfo
+      boundPort = port
       const shown = host.includes(':') ? `[${host}]` : host
       resolve({
         url: `http://${shown}:${port}`,

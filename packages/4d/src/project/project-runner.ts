@@ -35,6 +35,7 @@ import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
 import type { FileHost } from '../runtime/files/file-host.js'
+import type { WebServerHost } from '../runtime/commands/web-server.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
@@ -43,6 +44,11 @@ export interface ProjectRunnerOptions {
   readonly budgetMs?: number
   /** The project's folders, for `File` and `Folder` (project-files.ts); none: they raise. */
   readonly files?: FileHost
+  /**
+   * The web server serving `datastore` now (`WEB Server`), asked at each request's first code;
+   * none: `WEB Server` tells of one not running.
+   */
+  readonly webServer?: (datastore: Datastore) => WebServerHost | undefined
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -54,6 +60,8 @@ interface Running {
   readonly interprocess: Map<string, unknown>
   /** `Storage`, the datastore's shared object. */
   readonly storage: object
+  /** The datastore, for the host's `webServer` (none for a call made outside any). */
+  readonly ds: Datastore | undefined
 }
 
 /** What a piece of code is given to run: its runtime, its class and the datastore's bridge. */
@@ -94,15 +102,17 @@ export class ProjectRunner {
         builtinSuperclass: (path) => bridge.builtinSuperclass(path) as ClassObject | null,
       })
       const storage = markShared(newObject())
-      this.#running.set(key, (r = { bridge, classes, methods, interprocess: new Map(), storage }))
+      const interprocess = new Map<string, unknown>()
+      this.#running.set(key, (r = { bridge, classes, methods, interprocess, storage, ds }))
     }
     return r
   }
 
   /** A new running context on `running` as the session now acting, bounded by `budget`. */
   #runtime(running: Running, budget: CodeBudget): Runtime {
-    const { bridge, classes, methods, interprocess, storage } = running
+    const { bridge, classes, methods, interprocess, storage, ds } = running
     const session = bridge.session()
+    const webServer = ds && this.#options.webServer?.(ds)
     // One literal, no spread: a call outside a request makes one a call.
     return new Runtime({
       classes,
@@ -114,6 +124,7 @@ export class ProjectRunner {
       builtinClasses: bridge.fourD,
       session: typeof session === 'object' && session !== null ? session : undefined,
       files: this.#options.files,
+      webServer,
       budget,
     })
   }

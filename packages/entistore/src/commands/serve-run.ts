@@ -32,6 +32,7 @@ import { serve, type RunningServer } from '../serve.js'
 import { stopSignal } from '../signals.js'
 import type { CliIo } from './cli-io.js'
 import type { ServeCliOptions } from './serve.js'
+import type { ServeLimits } from './serve-limits.js'
 import { corsOptions } from './serve-cors.js'
 
 /** SIGUSR2 asks for a save; Windows has no such signal (only the save on exit is left there). */
@@ -123,6 +124,11 @@ function filesLoader(
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
     eagerIndexes: o.eagerIndexes,
     ...io.datastoreOptions,
+    ...(o.limits.maxSessions === undefined
+      ? {}
+      : {
+          sessions: { ...io.datastoreOptions?.sessions, maxSessions: o.limits.maxSessions },
+        }),
   }
   const loadFiles = watchedCode(o, io, loadDatastoreFiles)
   const module = o.functions
@@ -297,6 +303,8 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       },
       ...(o.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: o.functionTimeoutMs }),
       healthDetails: o.healthDetails,
+      // The handler's options among them; maxSessions went to the datastore.
+      ...withoutMaxSessions(o.limits),
       ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors) }),
       ...(quotas === undefined ? {} : { quotas }),
       ...(sharedCounts === undefined ? {} : { sharedCounts }),
@@ -568,4 +576,11 @@ async function whileServing(
     io.err(`entistore: while stopping: ${e instanceof Error ? e.message : String(e)}`)
   const saved = await save()
   return saved && !stopped.forced && stopped.errors.length === 0 ? 0 : 1
+}
+
+function withoutMaxSessions({
+  maxSessions: _,
+  ...handlerLimits
+}: ServeLimits): Omit<ServeLimits, 'maxSessions'> {
+  return handlerLimits
 }

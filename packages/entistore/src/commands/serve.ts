@@ -17,6 +17,7 @@ import {
   type Values,
 } from './command.js'
 import { parseCorsOrigins, type CorsOrigins } from './cors-option.js'
+import { LIMITS_HELP, LIMITS_OPTIONS, serveLimits, type ServeLimits } from './serve-limits.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
@@ -28,6 +29,8 @@ const HELP = `Usage:
                   [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
                   [--cors [origins]] [--quotas <QuotaManager.json>] [--log text|json] [--quiet]
+                  [--max-body <bytes>] [--max-sessions N] [--cookie-samesite Strict|Lax|None]
+                  [--cookie-secure] [--no-cookie-httponly]
   entistore serve --data <db.json> [options]
   entistore serve --project <folder> [--data <data.json>|<csv folder>] [options]
 
@@ -48,6 +51,7 @@ Options:
                 { "<name>": { "password": "…", "groups": ["…"], "privileges": ["…"] } }
   --quotas      web server quotas, 4D's QuotaManager.json: requests and bytes per minute and hour,
                 sessions (docs/web-server.md); wins over the --project's own
+${LIMITS_HELP}
   --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
                 function needs over REST (docs/security.md); wins over the --project's own
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
@@ -174,6 +178,7 @@ export const serveCommand: Command = {
     cors: { type: 'string' },
     log: { type: 'string' },
     quiet: { type: 'boolean' },
+    ...LIMITS_OPTIONS,
   },
   // Alone, the pages on this machine: '*' is for the one who writes it.
   bareValues: { cors: 'loopback' },
@@ -253,6 +258,7 @@ export const serveCommand: Command = {
       verbose: values.verbose === true,
       cors: values.cors === undefined ? undefined : parseCorsOrigins(values.cors as string),
       log: values.quiet === true ? undefined : ((log as RequestLogFormat | undefined) ?? 'text'),
+      limits: serveLimits(values),
     }
     return async (io) => (await import('./serve-run.js')).runServe(options, io)
   },
@@ -300,6 +306,8 @@ export interface ServeCliOptions {
   readonly cors: CorsOrigins | undefined
   /** The request log's form (--log); undefined with --quiet. */
   readonly log: RequestLogFormat | undefined
+  /** --max-body, --max-sessions and the session cookie's flags; empty: the defaults. */
+  readonly limits: ServeLimits
 }
 
 /** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */

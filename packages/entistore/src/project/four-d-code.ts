@@ -10,6 +10,7 @@ import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
+import { webServerOf } from '../web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
 export interface ProjectCode {
@@ -52,6 +53,7 @@ export async function projectCode(
       computed: new Set(computed),
       // File and Folder reach the project's root folder, the one holding `Project`, and no further.
       files: fourD.projectFiles(dirname(projectFolder)),
+      webServer: webServerOf,
     }),
     dataClasses,
     notes,

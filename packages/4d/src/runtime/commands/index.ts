@@ -19,6 +19,7 @@ import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { UI_COMMANDS } from './ui.js'
+import { WEB_SERVER_COMMANDS } from './web-server.js'
 
 export const COMMANDS = buildCommandTable([
   LANGUAGE_COMMANDS,
@@ -37,6 +38,7 @@ export const COMMANDS = buildCommandTable([
   FILE_COMMANDS,
   BLOB_COMMANDS,
   UI_COMMANDS,
+  WEB_SERVER_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -16,6 +16,7 @@
 import type { FileHost } from '../files/file-host.js'
 import type { FourDFunction, FunctionImpl } from '../classes/function-object.js'
 import type { FormulaCompiler } from './formulas.js'
+import type { WebServerHost } from './web-server.js'
 import { parseSignature, type Signature } from './signature.js'
 
 export { SYMBOLS } from './symbols.js'
@@ -28,6 +29,8 @@ export interface CommandContext {
   lastErrorObjects(): unknown
   /** The session the code runs for (`Session`), the host's; undefined for none. */
   readonly session?: object | undefined
+  /** The web server the host runs (`WEB Server`, web-server.ts); undefined outside one. */
+  readonly webServer?: WebServerHost | undefined
   /** The project's folders `File` and `Folder` reach (files/file-host.ts); undefined for none. */
   readonly files?: FileHost | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */

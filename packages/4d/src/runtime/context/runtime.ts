@@ -28,6 +28,7 @@ import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
 import type { FileHost } from '../files/file-host.js'
 import type { FormulaCompiler } from '../commands/formulas.js'
+import type { WebServerHost } from '../commands/web-server.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   readonly ds?: unknown
   /** The session (`Session`): the REST layer's. */
   readonly session?: object
+  /** The web server the code runs in (`WEB Server`): the REST layer's. */
+  readonly webServer?: WebServerHost
   /** The interprocess variables (`<>name`), shared by the runs of one project. */
   readonly interprocess?: Map<string, unknown>
   /** The project's folders (`File`, `Folder`): the project loader's. */
@@ -82,6 +85,7 @@ export class Runtime {
   readonly methods: MethodRegistry
   readonly ds: unknown
   readonly session: object | undefined
+  readonly webServer: WebServerHost | undefined
   readonly files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
@@ -110,6 +114,7 @@ export class Runtime {
     this.methods = options.methods ?? new MethodRegistry()
     this.ds = options.ds
     this.session = options.session
+    this.webServer = options.webServer
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula
