@@ -9,6 +9,7 @@
  * "Days and Months", and the BLOB theme.
  * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
+import { DAYS, MONTHS } from './format/calendar-names.js'
 
 const VALUE_TYPES: Readonly<Record<string, number>> = {
   'Is alpha field': 0,
@@ -130,24 +131,8 @@ const MATH: Readonly<Record<string, number>> = {
 
 // Days and Months (day-number.md, month-of.md): Sunday is 1, January is 1.
 const DAYS_AND_MONTHS: Readonly<Record<string, number>> = Object.fromEntries([
-  ...['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].map((d, i) => [
-    d,
-    i + 1,
-  ]),
-  ...[
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ].map((m, i) => [m, i + 1]),
+  ...DAYS.map((d, i) => [d, i + 1]),
+  ...MONTHS.map((m, i) => [m, i + 1]),
 ])
 
 // File and Folder (file.md, folder.md, FileClass.md, FolderClass.md).

@@ -1,25 +1,10 @@
 // docs/commands/string.md (the String command: numbers, dates, times, other types) and
 // docs/commands/add-to-date.md, with the clock and the time zone (Paris, as the pages' "in French
 // timezone" results) fixed.
-import { ManualClock } from '@entistore/core'
-import { afterAll, beforeAll } from 'vitest'
-import { expr, page, steps, type Check } from './doc.fixture.js'
+import { expr, page, steps, inParisTime, rows, PARIS_CLOCK, type Check } from './doc.fixture.js'
 
-let zone: string | undefined
-beforeAll(() => {
-  zone = process.env.TZ
-  process.env.TZ = 'Europe/Paris'
-})
-afterAll(() => {
-  if (zone === undefined) delete process.env.TZ
-  else process.env.TZ = zone
-})
-
-const rows = (table: readonly (readonly [string, unknown])[]): Check[] =>
-  table.map(([e, v]) => expr(e, v))
-
-// 2010-09-13 16:11:53 in Paris (14:11:53 GMT), a Monday.
-const CLOCK = { runtime: { clock: new ManualClock(Date.UTC(2010, 8, 13, 14, 11, 53)) } }
+inParisTime()
+const CLOCK = PARIS_CLOCK
 const clocked = (checks: Check[]): Check[] => checks.map((c) => ({ ...c, options: CLOCK }))
 
 page('String(number{;format})', [

@@ -3,25 +3,10 @@
 // commands (Replace string, Substring, Position, Change string, Insert string, Delete string,
 // Lowercase, Uppercase, Char, Character code, Length, Split string) and the Math theme's
 // trigonometric, logarithmic and random functions (docs/commands/*.md).
-import { ManualClock } from '@entistore/core'
-import { afterAll, beforeAll } from 'vitest'
-import { expr, page, type Check } from './doc.fixture.js'
+import { expr, page, inParisTime, rows, PARIS_CLOCK, type Check } from './doc.fixture.js'
 
-let zone: string | undefined
-beforeAll(() => {
-  zone = process.env.TZ
-  process.env.TZ = 'Europe/Paris'
-})
-afterAll(() => {
-  if (zone === undefined) delete process.env.TZ
-  else process.env.TZ = zone
-})
-
-const rows = (table: readonly (readonly [string, unknown])[]): Check[] =>
-  table.map(([e, v]) => expr(e, v))
-
-// 2010-09-13 16:11:53 in Paris (14:11:53 GMT), a Monday.
-const CLOCK = { runtime: { clock: new ManualClock(Date.UTC(2010, 8, 13, 14, 11, 53)) } }
+inParisTime()
+const CLOCK = PARIS_CLOCK
 
 page('Date and Time commands', [
   rows([

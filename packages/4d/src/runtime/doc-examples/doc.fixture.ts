@@ -7,7 +7,8 @@
  * line on the same collection): `steps` makes one check a documented result, each running the
  * lines before it, so that one wrong answer names its own line.
  */
-import { describe, expect, it } from 'vitest'
+import { ManualClock } from '@entistore/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run4dOptions } from '../../compile/run4d.js'
 import { errorOf, run } from '../commands/run.fixture.js'
 
@@ -76,3 +77,25 @@ export const expr = (expression: string, expected: unknown, name = expression): 
   code: `return ${expression}`,
   expected,
 })
+
+/** The pages' "in French timezone" results: the file's tests run with TZ Europe/Paris. */
+export function inParisTime(): void {
+  let zone: string | undefined
+  beforeAll(() => {
+    zone = process.env.TZ
+    process.env.TZ = 'Europe/Paris'
+  })
+  afterAll(() => {
+    if (zone === undefined) delete process.env.TZ
+    else process.env.TZ = zone
+  })
+}
+
+/** A table of `[expression, documented result]` rows, a check each. */
+export const rows = (table: readonly (readonly [string, unknown])[]): Check[] =>
+  table.map(([e, v]) => expr(e, v))
+
+/** The pages' now: 2010-09-13 16:11:53 in Paris (14:11:53 GMT), a Monday. */
+export const PARIS_CLOCK = {
+  runtime: { clock: new ManualClock(Date.UTC(2010, 8, 13, 14, 11, 53)) },
+}
