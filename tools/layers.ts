@@ -30,7 +30,8 @@ import { pathToFileURL } from 'node:url'
 export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['errors', 'clock'],
   // Values and what is computed from them alone: coercion, dates, binaries, folding, ordering.
-  ['values'],
+  // The kernels worker threads run over shared columns, and the pool they run on (no thread here).
+  ['values', 'parallel'],
   // The normalized model; sessions, the entity-set cache and the lock table need only the clock;
   // a project's roles file, only the errors.
   ['schema', 'sessions', 'sets', 'locks', 'roles'],

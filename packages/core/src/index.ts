@@ -27,6 +27,15 @@ export type {
   FeedSchedule,
 } from './orda/change-feed.js'
 export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
+export {
+  KernelCancelled,
+  PARALLEL_MIN_ROWS,
+  partsOf,
+  type KernelPart,
+  type KernelRun,
+  type KernelRunOptions,
+  type ParallelPool,
+} from './parallel/parallel-pool.js'
 export type { IndexBuildOptions } from './indexes/index-builder.js'
 export type { DraftValue, DropOptions, ReloadResult, SaveOptions } from './orda/entity-draft.js'
 export type { AttributeDifference, EntityObject, ToObjectOptions } from './orda/entity-objects.js'
