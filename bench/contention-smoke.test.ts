@@ -26,15 +26,21 @@ describe('npm run bench -- --suite=contention', () => {
       slowSeconds: 0.5,
       dataDir,
       startupTimeoutMs: 60_000,
+      threads: [0, 1],
     })
   }, 120_000)
 
   it('answers the GETs and pings of every phase, none failed', () => {
+    expect(r.serves.map((s) => s.threads)).toEqual([0, 1])
     const phases = {
-      'serve first code=': r.serve.firstCode.gets,
-      'serve alone': r.serve.getAlone,
-      'serve under heavy reads': r.serve.getUnderHeavy,
-      'serve slow readers': r.serve.slow.gets,
+      ...Object.fromEntries(
+        r.serves.flatMap((s) => [
+          [`serve --threads ${s.threads} first code=`, s.firstCode.gets],
+          [`serve --threads ${s.threads} alone`, s.getAlone],
+          [`serve --threads ${s.threads} under heavy reads`, s.getUnderHeavy],
+          [`serve --threads ${s.threads} slow readers`, s.slow.gets],
+        ]),
+      ),
       'host first code=': r.host.firstCode.gets,
       'host ping alone': r.host.pingAlone,
       'host ping under heavy reads': r.host.pingUnderHeavy,
@@ -49,8 +55,12 @@ describe('npm run bench -- --suite=contention', () => {
 
   it('runs every heavy read, none failed', () => {
     for (const [id, h] of Object.entries({
-      alone: r.serve.heavyAlone,
-      'beside the GETs': r.serve.heavyUnderGets,
+      ...Object.fromEntries(
+        r.serves.flatMap((s) => [
+          [`--threads ${s.threads} alone`, s.heavyAlone],
+          [`--threads ${s.threads} beside the GETs`, s.heavyUnderGets],
+        ]),
+      ),
       'beside the pings': r.host.heavyUnderPings,
     })) {
       expect(h.error, id).toBeUndefined()
@@ -62,12 +72,14 @@ describe('npm run bench -- --suite=contention', () => {
   })
 
   it("answers the first code= queries and reads the slow readers' RSS", () => {
-    for (const q of [r.serve.firstCode, r.host.firstCode]) {
+    for (const q of [...r.serves.map((s) => s.firstCode), r.host.firstCode]) {
       expect(q.status).toBe(200)
       expect(q.ms).toBeGreaterThan(0)
     }
-    expect(r.serve.indexBuildMs).toBeGreaterThanOrEqual(0)
-    expect(r.serve.slow.rssBefore).toBeGreaterThan(0)
-    expect(r.serve.slow.rssPeak).toBeGreaterThanOrEqual(r.serve.slow.rssBefore)
+    for (const s of r.serves) {
+      expect(s.indexBuildMs).toBeGreaterThanOrEqual(0)
+      expect(s.slow.rssBefore).toBeGreaterThan(0)
+      expect(s.slow.rssPeak).toBeGreaterThanOrEqual(s.slow.rssBefore)
+    }
   })
 })

@@ -274,6 +274,8 @@ ${OWN_DATA_HELP}
   --scale-chart=FILE write the chart of its slowest GETs there (docs/bench-charts/scale-stalls.svg)
   --contention-rows=1m  Person rows of the contention suite (issue 47; default 1m, 10m accepted)
   --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
+  --contention-threads=0,auto  serve's --threads of each of its runs, side by side (default
+                     0,auto: no worker thread, then one per CPU but one)
   --views-rows=100k  Employee rows of the views suite (issue 61; default 100k): one server per
                      size and restrict (indexed, unindexed: --views-restrict=indexed)
   --views-subscribers=99  sessions of one reader reading Employee and following its feed
@@ -565,6 +567,12 @@ function parseArgs(argv: string[]): Options {
         break
       case '--contention-rows':
         o.contention = { ...o.contention, rows: parseSize(value) }
+        break
+      case '--contention-threads':
+        o.contention = {
+          ...o.contention,
+          threads: value.split(',').map((t) => (t === 'auto' ? 'auto' : num(name, t))),
+        }
         break
       case '--contention-seconds':
         o.contention = {

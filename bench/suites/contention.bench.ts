@@ -58,6 +58,8 @@ export interface ContentionOptions {
   readonly dataDir: string
   /** How long a start-up may take, in ms. */
   readonly startupTimeoutMs: number
+  /** serve's `--threads` of each of its runs, side by side. @default [0, 'auto'] */
+  readonly threads?: readonly (number | 'auto')[]
 }
 
 const GOAL = { p99Ms: 10, maxMs: 50, heavy: 0.8, slowRssMb: 64, slowGetMs: 100 } as const
@@ -204,20 +206,24 @@ export interface SlowRun {
   readonly gets: Stall
 }
 
+/** One run of `entistore serve`, with a number of worker threads (`--threads`). */
+export interface ServeRun {
+  readonly threads: number | 'auto'
+  readonly startMs: number
+  /** The background build of every index, as serve's line says (NaN below 1,000 rows). */
+  readonly indexBuildMs: number
+  readonly firstCode: FirstQuery
+  readonly getAlone: Stall
+  readonly heavyAlone: HeavyRun
+  readonly getUnderHeavy: Stall
+  readonly heavyUnderGets: HeavyRun
+  readonly slow: SlowRun
+}
+
 export interface ContentionResult {
   readonly rows: number
   readonly load: readonly [number, number]
-  readonly serve: {
-    readonly startMs: number
-    /** The background build of every index, as serve's line says (NaN below 1,000 rows). */
-    readonly indexBuildMs: number
-    readonly firstCode: FirstQuery
-    readonly getAlone: Stall
-    readonly heavyAlone: HeavyRun
-    readonly getUnderHeavy: Stall
-    readonly heavyUnderGets: HeavyRun
-    readonly slow: SlowRun
-  }
+  readonly serves: readonly ServeRun[]
   readonly host: {
     readonly startMs: number
     readonly firstCode: FirstQuery
@@ -348,47 +354,54 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
   const step = (what: string): void =>
     console.log(`  ${what} (${((performance.now() - t0) / 1000).toFixed(0)} s)`)
 
-  // ---- entistore serve
-  const serveArgs = serveArgsOf(files)
-  const serve = await serving(
-    `entistore serve (${label})`,
-    node(serveArgs),
-    timeout,
-    async ({ child, origin, startMs, readyAt }): Promise<ContentionResult['serve']> => {
-      const get = getOf(origin)
-      step(`serve: URL line after ${ms(startMs)} ms`)
-      const code = await firstCode(get, n, readyAt)
-      let indexBuildMs = NaN
-      if (n >= BUILT_LINE_FROM) {
-        const line = await child.lineAfterReady(INDEXES_BUILT, timeout)
-        indexBuildMs = Number(INDEXES_BUILT.exec(line)![1])
-      }
-      step(`serve: first code= in ${ms(code.ms)} ms; indexes built in ${ms(indexBuildMs)} ms`)
-      await warmUp(origin, n)
-      const getAlone = await during(get, () => sleep(o.seconds * 1000))
-      // Alone: half before the GETs, half after, so that a drift of the shared machine meanwhile
-      // weighs on both sides of the ratio alike.
-      const aloneBefore = await heavyLoad(origin, n, o.seconds / 2, 1)
-      const under = await besideHeavy(get, n, o.seconds, 2)
-      const heavyAlone = heavyRun([aloneBefore, await heavyLoad(origin, n, o.seconds / 2, 3)])
-      step(
-        `serve: GETs under heavy reads, p99 ${ms(under.gets.p99Ms)} ms; heavy reads ` +
-          `${ms(under.heavy.rps)}/s, alone ${ms(heavyAlone.rps)}/s`,
-      )
-      const slow = await slowReaders(child, get, o.slowSeconds)
-      step(`serve: slow readers, +${mb((slow.rssPeak - slow.rssBefore) / 2 ** 20)} MB`)
-      return {
-        startMs,
-        indexBuildMs,
-        firstCode: code,
-        getAlone,
-        heavyAlone,
-        getUnderHeavy: under.gets,
-        heavyUnderGets: under.heavy,
-        slow,
-      }
-    },
-  )
+  // ---- entistore serve, once per --threads
+  const serves: ServeRun[] = []
+  for (const threads of o.threads ?? [0, 'auto']) {
+    const serveArgs = [...serveArgsOf(files), '--threads', String(threads)]
+    const at = `serve --threads ${threads}`
+    serves.push(
+      await serving(
+        `entistore serve --threads ${threads} (${label})`,
+        node(serveArgs),
+        timeout,
+        async ({ child, origin, startMs, readyAt }): Promise<ServeRun> => {
+          const get = getOf(origin)
+          step(`${at}: URL line after ${ms(startMs)} ms`)
+          const code = await firstCode(get, n, readyAt)
+          let indexBuildMs = NaN
+          if (n >= BUILT_LINE_FROM) {
+            const line = await child.lineAfterReady(INDEXES_BUILT, timeout)
+            indexBuildMs = Number(INDEXES_BUILT.exec(line)![1])
+          }
+          step(`${at}: first code= in ${ms(code.ms)} ms; indexes built in ${ms(indexBuildMs)} ms`)
+          await warmUp(origin, n)
+          const getAlone = await during(get, () => sleep(o.seconds * 1000))
+          // Alone: half before the GETs, half after, so that a drift of the shared machine
+          // meanwhile weighs on both sides of the ratio alike.
+          const aloneBefore = await heavyLoad(origin, n, o.seconds / 2, 1)
+          const under = await besideHeavy(get, n, o.seconds, 2)
+          const heavyAlone = heavyRun([aloneBefore, await heavyLoad(origin, n, o.seconds / 2, 3)])
+          step(
+            `${at}: GETs under heavy reads, p99 ${ms(under.gets.p99Ms)} ms; heavy reads ` +
+              `${ms(under.heavy.rps)}/s, alone ${ms(heavyAlone.rps)}/s`,
+          )
+          const slow = await slowReaders(child, get, o.slowSeconds)
+          step(`${at}: slow readers, +${mb((slow.rssPeak - slow.rssBefore) / 2 ** 20)} MB`)
+          return {
+            threads,
+            startMs,
+            indexBuildMs,
+            firstCode: code,
+            getAlone,
+            heavyAlone,
+            getUnderHeavy: under.gets,
+            heavyUnderGets: under.heavy,
+            slow,
+          }
+        },
+      ),
+    )
+  }
 
   // ---- a host's node:http server, Entistore under /rest beside its /ping
   const host = await serving(
@@ -412,7 +425,7 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
       }
     },
   )
-  const result: ContentionResult = { rows: n, load: [loadStart, loadavg()[0]!], serve, host }
+  const result: ContentionResult = { rows: n, load: [loadStart, loadavg()[0]!], serves, host }
   printContention(result, o)
   return result
 }
@@ -432,7 +445,8 @@ const rssGrowthMb = (s: SlowRun): number => (s.rssPeak - s.rssBefore) / 2 ** 20
 
 /** The tables of one run: latencies, the heavy reads, the first queries, the goals. */
 export function printContention(r: ContentionResult, o: ContentionOptions): void {
-  const { serve: s, host: h } = r
+  const { serves, host: h } = r
+  const name = (x: ServeRun): string => `serve --threads ${x.threads}`
   const under = `under ${HEAVY_CLIENTS} heavy clients`
   console.log(
     `\n### Contention, ${sizeLabel(r.rows)} rows: a cheap GET every 10 ms on its own keep-alive ` +
@@ -443,22 +457,30 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
     table(
       ['server', 'GETs', 'p50', 'p99', 'max', 'answered', 'goal', 'verdict'],
       [
-        ['serve', 'GET /rest/Person(k), alone', ...lat(s.getAlone), '', ''],
-        [
-          'serve',
-          `GET /rest/Person(k), ${under}`,
-          ...lat(s.getUnderHeavy),
-          goalLat,
-          verdict(okUnder(s.getUnderHeavy)),
-        ],
-        [
-          'serve',
-          `GET /rest/Person(k), ${SLOW_READERS} slow readers`,
-          ...lat(s.slow.gets),
-          `max ≤ ${GOAL.slowGetMs}`,
-          verdict(s.slow.gets.slowestMs <= GOAL.slowGetMs && s.slow.gets.failed === 0),
-        ],
-        ['serve', 'GET /rest/Person(k), during the first code=', ...lat(s.firstCode.gets), '', ''],
+        ...serves.flatMap((s) => [
+          [name(s), 'GET /rest/Person(k), alone', ...lat(s.getAlone), '', ''],
+          [
+            name(s),
+            `GET /rest/Person(k), ${under}`,
+            ...lat(s.getUnderHeavy),
+            goalLat,
+            verdict(okUnder(s.getUnderHeavy)),
+          ],
+          [
+            name(s),
+            `GET /rest/Person(k), ${SLOW_READERS} slow readers`,
+            ...lat(s.slow.gets),
+            `max ≤ ${GOAL.slowGetMs}`,
+            verdict(s.slow.gets.slowestMs <= GOAL.slowGetMs && s.slow.gets.failed === 0),
+          ],
+          [
+            name(s),
+            'GET /rest/Person(k), during the first code=',
+            ...lat(s.firstCode.gets),
+            '',
+            '',
+          ],
+        ]),
         ['host', 'GET /ping (the host’s route), alone', ...lat(h.pingAlone), '', ''],
         [
           'host',
@@ -501,19 +523,29 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
         'verdict',
       ],
       [
-        heavyRow('serve', 'alone', s.heavyAlone),
-        heavyRow('serve', 'beside the GETs', s.heavyUnderGets, s.heavyAlone),
+        ...serves.flatMap((s) => [
+          heavyRow(name(s), 'alone', s.heavyAlone),
+          heavyRow(name(s), 'beside the GETs', s.heavyUnderGets, s.heavyAlone),
+        ]),
         heavyRow('host', 'beside the pings', h.heavyUnderPings),
       ],
       ['l', 'l', 'r', 'r', ...HEAVY.map((): 'r' => 'r'), 'r', 'l', 'l'],
     ),
   )
-  for (const x of [s.heavyAlone, s.heavyUnderGets, h.heavyUnderPings])
+  for (const x of [...serves.flatMap((s) => [s.heavyAlone, s.heavyUnderGets]), h.heavyUnderPings])
     if (x.error) console.log(`- a heavy read failed: ${x.error}`)
   // One at a time, the server's time per heavy read is the inverse of its replies/s alone.
-  console.log(
-    `- serve's time per heavy read, alone: ≈${ms(1000 / s.heavyAlone.rps)} ms (1 / replies/s)`,
-  )
+  for (const s of serves)
+    console.log(
+      `- ${name(s)}'s time per heavy read, alone: ≈${ms(1000 / s.heavyAlone.rps)} ms (1 / replies/s)`,
+    )
+  if (serves.length > 1)
+    console.log(
+      `- heavy reads alone, × the first run: ` +
+        serves
+          .map((s) => `${name(s)} ${ratio(s.heavyAlone.rps / serves[0]!.heavyAlone.rps)}`)
+          .join(', '),
+    )
 
   const first = (server: string, q: FirstQuery, built: string): string[] => [
     server,
@@ -527,10 +559,12 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
     table(
       ['server', 'code= time', 'sent after the start', "the indexes' build", 'slowest GET'],
       [
-        first(
-          'serve',
-          s.firstCode,
-          `in the background from the URL line: ${ms(s.indexBuildMs)} ms in all`,
+        ...serves.map((s) =>
+          first(
+            name(s),
+            s.firstCode,
+            `in the background from the URL line: ${ms(s.indexBuildMs)} ms in all`,
+          ),
         ),
         first('host', h.firstCode, 'none before: built for that query'),
       ],
@@ -538,42 +572,46 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
     ),
   )
 
-  const growth = rssGrowthMb(s.slow)
-  console.log(
-    `\n${SLOW_READERS} readers of $top=${count(SLOW_TOP)} that never read, for ${o.slowSeconds} s: ` +
-      `serve's RSS ${mb(s.slow.rssBefore / 2 ** 20)} MB settled before, ${mb(s.slow.rssPeak / 2 ** 20)} MB at its peak (+${mb(growth)} MB)`,
-  )
+  for (const s of serves) {
+    const growth = rssGrowthMb(s.slow)
+    console.log(
+      `\n${name(s)}, ${SLOW_READERS} readers of $top=${count(SLOW_TOP)} that never read, for ${o.slowSeconds} s: ` +
+        `RSS ${mb(s.slow.rssBefore / 2 ** 20)} MB settled before, ${mb(s.slow.rssPeak / 2 ** 20)} MB at its peak (+${mb(growth)} MB)`,
+    )
+  }
 
   const goals: string[][] = [
-    [
-      `serve: GET p99 / max ${under}`,
-      `≤ ${GOAL.p99Ms} / ${GOAL.maxMs} ms`,
-      `${ms(s.getUnderHeavy.p99Ms)} / ${ms(s.getUnderHeavy.slowestMs)} ms`,
-      verdict(okUnder(s.getUnderHeavy)),
-    ],
+    ...serves.flatMap((s) => [
+      [
+        `${name(s)}: GET p99 / max ${under}`,
+        `≤ ${GOAL.p99Ms} / ${GOAL.maxMs} ms`,
+        `${ms(s.getUnderHeavy.p99Ms)} / ${ms(s.getUnderHeavy.slowestMs)} ms`,
+        verdict(okUnder(s.getUnderHeavy)),
+      ],
+      [
+        `${name(s)}: heavy reads beside the GETs × alone`,
+        `≥ ${GOAL.heavy}×`,
+        ratio(s.heavyUnderGets.rps / s.heavyAlone.rps),
+        verdict(s.heavyUnderGets.rps / s.heavyAlone.rps >= GOAL.heavy),
+      ],
+      [
+        `${name(s)}: RSS growth, ${SLOW_READERS} slow readers`,
+        `≤ +${GOAL.slowRssMb} MB`,
+        `+${mb(rssGrowthMb(s.slow))} MB`,
+        verdict(rssGrowthMb(s.slow) <= GOAL.slowRssMb),
+      ],
+      [
+        `${name(s)}: slowest GET beside ${SLOW_READERS} slow readers`,
+        `≤ ${GOAL.slowGetMs} ms`,
+        `${ms(s.slow.gets.slowestMs)} ms`,
+        verdict(s.slow.gets.slowestMs <= GOAL.slowGetMs && s.slow.gets.failed === 0),
+      ],
+    ]),
     [
       `host: /ping p99 / max ${under}`,
       `≤ ${GOAL.p99Ms} / ${GOAL.maxMs} ms`,
       `${ms(h.pingUnderHeavy.p99Ms)} / ${ms(h.pingUnderHeavy.slowestMs)} ms`,
       verdict(okUnder(h.pingUnderHeavy)),
-    ],
-    [
-      'serve: heavy reads beside the GETs × alone',
-      `≥ ${GOAL.heavy}×`,
-      ratio(s.heavyUnderGets.rps / s.heavyAlone.rps),
-      verdict(s.heavyUnderGets.rps / s.heavyAlone.rps >= GOAL.heavy),
-    ],
-    [
-      `serve: RSS growth, ${SLOW_READERS} slow readers`,
-      `≤ +${GOAL.slowRssMb} MB`,
-      `+${mb(growth)} MB`,
-      verdict(growth <= GOAL.slowRssMb),
-    ],
-    [
-      `serve: slowest GET beside ${SLOW_READERS} slow readers`,
-      `≤ ${GOAL.slowGetMs} ms`,
-      `${ms(s.slow.gets.slowestMs)} ms`,
-      verdict(s.slow.gets.slowestMs <= GOAL.slowGetMs && s.slow.gets.failed === 0),
     ],
   ]
   console.log('\nGoals')

@@ -5,6 +5,7 @@
 import type { Clock } from '../clock/clock.js'
 import type { NearestIndexFactory } from '../indexes/nearest-index.js'
 import type { LockOwner } from '../locks/lock-table.js'
+import type { ParallelPool } from '../parallel/parallel-pool.js'
 import type { Roles, RolesJson } from '../roles/roles.js'
 import type { LoadModelOptions } from '../schema/load-model.js'
 import type { SessionStoreOptions } from '../sessions/session-store.js'
@@ -29,6 +30,14 @@ export interface DatastoreOptions extends LoadModelOptions {
    * installed.
    */
   readonly nearestIndex?: NearestIndexFactory
+  /**
+   * Worker threads for data-sized work (a scan of a numeric column over many rows): a read that
+   * runs in slices (the REST interface's) hands it to them and waits without holding the thread,
+   * so a cheap request is answered meanwhile and every core works. `entistore serve` makes one
+   * (`createWorkerPool`, `--threads`); without one, the same work runs on this thread in slices.
+   * The datastore does not close it: its maker does.
+   */
+  readonly parallel?: ParallelPool
   /**
    * The in-memory session store's options, or `{ store }`: another implementation of
    * `SessionStoreApi` (its own options are its business).

@@ -5,6 +5,7 @@
  * a cancel flag (an Int32Array over a SharedArrayBuffer: non-zero stops it at its next check,
  * every `CHECK_ROWS` rows), and returns a structured-cloneable result.
  */
+import { TopNumbers } from './top-numbers.js'
 
 /** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
 export const CHECK_ROWS = 65_536
@@ -45,7 +46,168 @@ function sumColumn(args: { column: Float64Array }, from: number, to: number, can
   return sum
 }
 
+/** A comparison of a numeric column with a number: the operators a scan sends to the pool. */
+export type NumberOp = 'lt' | 'le' | 'gt' | 'ge' | 'eq'
+
+export interface CompareNumbersArgs {
+  /** Values by row id, NaN for null and for deleted rows (Table.numericColumn). */
+  readonly column: Float64Array
+  readonly op: NumberOp
+  readonly key: number
+}
+
+/**
+ * The row ids in [from, to) whose value compares with `key` as `op` says, ascending. NaN (null, a
+ * deleted row) holds for none of these operators, as the per-row test of a query (valueTest).
+ */
+export function compareNumbers(
+  args: CompareNumbersArgs,
+  from: number,
+  to: number,
+  cancel: Int32Array,
+): Int32Array {
+  const { column, op, key } = args
+  const found = new RowIdsFound()
+  for (let at = from; at < to; at += CHECK_ROWS) {
+    checkCancel(cancel, at - from)
+    const end = Math.min(to, at + CHECK_ROWS)
+    // One loop per operator: a test chosen a row would cost more than the comparison itself.
+    switch (op) {
+      case 'lt':
+        for (let i = at; i < end; i++) if (column[i]! < key) found.add(i)
+        break
+      case 'le':
+        for (let i = at; i < end; i++) if (column[i]! <= key) found.add(i)
+        break
+      case 'gt':
+        for (let i = at; i < end; i++) if (column[i]! > key) found.add(i)
+        break
+      case 'ge':
+        for (let i = at; i < end; i++) if (column[i]! >= key) found.add(i)
+        break
+      case 'eq':
+        for (let i = at; i < end; i++) if (column[i] === key) found.add(i)
+        break
+      default:
+        throw new TypeError(`compareNumbers: no operator ${String(op)}`)
+    }
+  }
+  return found.rows()
+}
+
+/** Row ids found by a scan: a buffer that grows by doubling (most scans find few rows). */
+class RowIdsFound {
+  #out = new Int32Array(64)
+  #n = 0
+
+  add(rowId: number): void {
+    if (this.#n === this.#out.length) {
+      const grown = new Int32Array(this.#n * 2)
+      grown.set(this.#out)
+      this.#out = grown
+    }
+    this.#out[this.#n++] = rowId
+  }
+
+  /** The rows found, cut to their number. */
+  rows(): Int32Array {
+    return this.#out.slice(0, this.#n)
+  }
+}
+
+/**
+ * Count, sum, min and max of the non-null values of `column[from..to)`, for each block of
+ * `CHECK_ROWS` row ids (`from` is a block's start): four numbers a block. The blocks' sums are
+ * added in row-id order by the caller, so the total does not depend on how the rows were cut
+ * among threads: the same bits on one thread or sixteen.
+ */
+export function numberStats(
+  args: { readonly column: Float64Array },
+  from: number,
+  to: number,
+  cancel: Int32Array,
+): Float64Array {
+  const { column } = args
+  const out = new Float64Array(Math.ceil((to - from) / CHECK_ROWS) * 4)
+  for (let at = from, b = 0; at < to; at += CHECK_ROWS, b += 4) {
+    checkCancel(cancel, at - from)
+    const end = Math.min(to, at + CHECK_ROWS)
+    let count = 0
+    let sum = 0
+    let min = Infinity
+    let max = -Infinity
+    for (let i = at; i < end; i++) {
+      const v = column[i]!
+      // NaN (null, a deleted row) fails every comparison.
+      if (v === v) {
+        count++
+        sum += v
+        if (v < min) min = v
+        if (v > max) max = v
+      }
+    }
+    out[b] = count
+    out[b + 1] = sum
+    out[b + 2] = min
+    out[b + 3] = max
+  }
+  return out
+}
+
+export interface TopNumbersArgs {
+  readonly column: Float64Array
+  /** How many pairs to keep. */
+  readonly k: number
+  /** 1 ascending, -1 descending: a value's key is `value × sign`. */
+  readonly sign: number
+  /** The NaN rows (null or deleted) to report at most: k plus the rows ever deleted. */
+  readonly nanCap: number
+}
+
+/** What `topNumbers` keeps of its rows. */
+export interface TopNumbersPart {
+  /** The best pairs of non-null values (any order): keys (value × sign) and row ids. */
+  readonly keys: Float64Array
+  readonly rows: Float64Array
+  /** The first `nanCap` rows reading NaN, in row order: null or deleted, the caller tells. */
+  readonly nans: Int32Array
+}
+
+/**
+ * The `k` best rows of [from, to) by `column` × `sign`, ties by row id, nulls left to the caller:
+ * a worker cannot tell a null from a deleted row (both read NaN), the calling thread can, and only
+ * the first `k` live nulls by row id can matter (they all have the same key).
+ */
+export function topNumbers(
+  args: TopNumbersArgs,
+  from: number,
+  to: number,
+  cancel: Int32Array,
+): TopNumbersPart {
+  const { column, k, sign, nanCap } = args
+  const top = new TopNumbers(k)
+  const nans = new Int32Array(Math.min(nanCap, to - from))
+  let n = 0
+  for (let at = from; at < to; at += CHECK_ROWS) {
+    checkCancel(cancel, at - from)
+    const end = Math.min(to, at + CHECK_ROWS)
+    for (let i = at; i < end; i++) {
+      const v = column[i]!
+      if (v === v) top.offer(v * sign, i)
+      else if (n < nans.length) nans[n++] = i
+    }
+  }
+  return {
+    keys: top.keys.slice(0, top.size),
+    rows: top.rows.slice(0, top.size),
+    nans: nans.slice(0, n),
+  }
+}
+
 /** Every kernel, by the name a pool is asked for. */
 export const KERNELS: Readonly<Record<string, Kernel>> = {
   sumColumn: sumColumn as Kernel,
+  compareNumbers: compareNumbers as Kernel,
+  numberStats: numberStats as Kernel,
+  topNumbers: topNumbers as Kernel,
 }

@@ -66,11 +66,12 @@ export class KernelCancelled extends Error {
 
 /**
  * `length` rows cut into parts for `threads` threads: a few parts a thread (a thread that ends
- * early takes the next; a cancel is seen between parts), none under `min` rows.
+ * early takes the next; a cancel is seen between parts), none under `min` rows, each starting at a
+ * multiple of `align` (a kernel's blocks: its answer is then the same however the rows are cut).
  */
-export function partsOf(length: number, threads: number, min = 65_536): KernelPart[] {
+export function partsOf(length: number, threads: number, min = 65_536, align = 1): KernelPart[] {
   const count = Math.max(1, Math.min(threads * 4, Math.ceil(length / min)))
-  const size = Math.ceil(length / count)
+  const size = Math.ceil(Math.ceil(length / count) / align) * align
   const parts: KernelPart[] = []
   for (let from = 0; from < length; from += size)
     parts.push({ from, to: Math.min(length, from + size) })

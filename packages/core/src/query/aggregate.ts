@@ -28,6 +28,9 @@ import { CALCULATED_COST, spend } from './budget.js'
 import { columnReady, finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
+import { CHECK_ROWS } from '../parallel/kernels.js'
+import { isShared } from '../parallel/shared-arrays.js'
+import { kernelWork } from './parallel-work.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
 export type AggregateValue = string | number | boolean
@@ -227,7 +230,7 @@ export const isNumericPath = (path: AggregatePath): boolean => path.source.numer
 export interface RowsOptions {
   /**
    * True if the rows are every live row of the table: then count, min, max and distinct values
-   * may read a sorted index instead. Asked only when an index could serve.
+   * may read a sorted index instead, and a number's aggregates the column itself.
    */
   readonly whole: () => boolean
 }
@@ -268,9 +271,13 @@ export function* aggregateWork(
     if (sorted && options.whole()) return fromIndex(table, sorted, path.storage!.name)
   }
   switch (source.kind) {
-    case 'number':
+    case 'number': {
       yield* columnReady(table, source.name, 'numeric')
-      return yield* numbers(table.numericColumn(source.name), rows)
+      const column = table.numericColumn(source.name)
+      return options.whole()
+        ? yield* wholeNumbers(column, table.scanLength)
+        : yield* numbers(column, rows)
+    }
     case 'text':
       yield* columnReady(table, source.name, 'folded')
       return yield* texts(table, rows, source.name)
@@ -306,6 +313,30 @@ function* numbers(column: Float64Array, rows: RowIds): Work<Aggregates> {
     if (((from + CHUNK) & (STEP_ROWS - 1)) === 0 && from + CHUNK < rows.length) yield
   }
   const [count, sum, min, max] = acc as unknown as [number, number, number, number]
+  return count === 0
+    ? { count, sum: 0, average: null, min: null, max: null }
+    : { count, sum, average: sum / count, min, max }
+}
+
+/**
+ * `numbers` over every live row: the kernel numberStats over the column itself (a deleted row
+ * reads NaN there, as a null), on worker threads when the read runs in slices on a datastore with
+ * a pool (parallel-work.ts). Its blocks' sums add in row-id order, on a pool or not.
+ */
+function* wholeNumbers(column: Float64Array, length: number): Work<Aggregates> {
+  let count = 0
+  let sum = 0
+  let min = Infinity
+  let max = -Infinity
+  const add = (blocks: Float64Array): void => {
+    for (let b = 0; b < blocks.length; b += 4) {
+      count += blocks[b]!
+      sum += blocks[b + 1]!
+      if (blocks[b + 2]! < min) min = blocks[b + 2]!
+      if (blocks[b + 3]! > max) max = blocks[b + 3]!
+    }
+  }
+  yield* kernelWork('numberStats', { column }, length, isShared(column), add, CHECK_ROWS)
   return count === 0
     ? { count, sum: 0, average: null, min: null, max: null }
     : { count, sum, average: sum / count, min, max }

@@ -38,6 +38,9 @@ import {
   type EntityOf,
   type RowPredicate,
 } from './predicate.js'
+import { kernelWork } from './parallel-work.js'
+import type { NumberOp } from '../parallel/kernels.js'
+import { isShared } from '../parallel/shared-arrays.js'
 
 export interface ExecContext {
   readonly tableOf: (dc: DataClassDef) => Table
@@ -475,6 +478,33 @@ function* scanColumnFor(
   return out
 }
 
+/** The kernel's operator of a comparison a numeric column answers (`columnOf`), if any. */
+function numberOp(c: BoundComparison): NumberOp | undefined {
+  if (columnOf(c) !== 'numeric') return undefined
+  return c.op === 'strictEq' ? 'eq' : (c.op as NumberOp)
+}
+
+/**
+ * A scan of one numeric column (`salary > 5000`): the kernel compareNumbers, on worker threads
+ * when the read runs in slices on a datastore with a pool (parallel-work.ts), else here in steps.
+ * A null or deleted row reads NaN, which holds for none of these operators: no check of the slot.
+ */
+function* numberScan(table: Table, name: string, op: NumberOp, c: BoundComparison): Work<number[]> {
+  const column = table.numericColumn(name)
+  const key = (c.value as { key: number }).key
+  const out: number[] = []
+  yield* kernelWork<Int32Array>(
+    'compareNumbers',
+    { column, op, key },
+    table.scanLength,
+    isShared(column),
+    (rows) => {
+      for (let i = 0; i < rows.length; i++) out.push(rows[i]!)
+    },
+  )
+  return out
+}
+
 function* filterRows(table: Table, rows: readonly number[], test: RowPredicate): Work<number[]> {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
@@ -576,6 +606,8 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<n
       return folded.only !== undefined
         ? yield* scanColumnFor(table, folded.column, folded.only)
         : yield* scanColumn(table, folded.column, folded.holds)
+    const op = numberOp(c)
+    if (op !== undefined) return yield* numberScan(table, c.operand.attr!.name, op, c)
     return yield* scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
   }
   const name = c.operand.attr.name

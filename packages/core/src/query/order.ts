@@ -21,7 +21,7 @@ import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
 import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { finish, steps, type ChangedRows, type Work } from './slices.js'
-import { positions, sortWork, topK, topNumeric, topText } from './top-k.js'
+import { positions, sortWork, topK, topNumeric, topText, wholeTopNumeric } from './top-k.js'
 import { appendDeleted, membership, rowsAt, stepsUntil, TakenRows } from './taken-rows.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { foldCache } from '../values/fold.js'
@@ -318,8 +318,14 @@ export function byKeys(
     const n = rows.length
     // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
     // the table's numeric column with plain number comparisons.
+    // Every live row, a small page: read from the column itself (worker threads, when there are).
+    const whole =
+      direct !== undefined && count * 4 < n && table.isOrderedRowIds(rows)
+        ? yield* wholeTopNumeric(table, direct, signs[0]!, count)
+        : undefined
     const fast =
-      direct === undefined ? undefined : yield* topNumeric(table, rows, direct, signs[0]!, count)
+      whole ??
+      (direct === undefined ? undefined : yield* topNumeric(table, rows, direct, signs[0]!, count))
     if (fast) return fast
     const byText =
       text === undefined ? undefined : yield* topText(table, rows, text, signs[0]!, count)

@@ -10,6 +10,10 @@ import { foldCache } from '../values/fold.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { columnReady, steps, type Work } from './slices.js'
 import { rowsAt } from './taken-rows.js'
+import { TopNumbers } from '../parallel/top-numbers.js'
+import type { TopNumbersPart } from '../parallel/kernels.js'
+import { isShared } from '../parallel/shared-arrays.js'
+import { kernelWork } from './parallel-work.js'
 
 /** Sorted runs, each one call of Array.prototype.sort, before the merges. */
 const RUN = 4096
@@ -73,8 +77,7 @@ export function positions(n: number): Int32Array {
 /**
  * The first `count` of `rows` ordered by the numeric attribute `name` (× `sign`; null is
  * -Infinity), ties by row id; or undefined when a row was deleted (the general path puts those
- * last). A small `count` keeps a bounded max-heap in two typed arrays whose root is the worst row
- * kept: most rows are refused by one comparison with it, without a call.
+ * last). A small `count` keeps a bounded heap (TopNumbers).
  */
 export function* topNumeric(
   table: Table,
@@ -109,9 +112,7 @@ export function* topNumeric(
     )
     return rowsAt(rows, order, k)
   }
-  const hk = new Float64Array(k) // heap keys
-  const hr = new Float64Array(k) // heap row ids
-  let size = 0
+  const top = new TopNumbers(k)
   yield* steps(n, (from, to) => {
     for (let i = from; i < to; i++) {
       const row = rows[i]!
@@ -120,42 +121,47 @@ export function* topNumeric(
         return
       }
       const v = column[row]!
-      const key = v === v ? v * sign : -Infinity * sign // NaN is null
-      if (size < k) {
-        // Sift up: the new entry climbs while it is worse than its parent.
-        let at = size++
-        while (at > 0) {
-          const up = (at - 1) >> 1
-          if (hk[up]! > key || (hk[up] === key && hr[up]! > row)) break
-          hk[at] = hk[up]!
-          hr[at] = hr[up]!
-          at = up
-        }
-        hk[at] = key
-        hr[at] = row
-      } else if (key < hk[0]! || (key === hk[0] && row < hr[0]!)) {
-        // Better than the worst kept: it replaces the root, which sifts down.
-        let at = 0
-        for (;;) {
-          const l = 2 * at + 1
-          if (l >= k) break
-          const r = l + 1
-          const c = r < k && (hk[r]! > hk[l]! || (hk[r] === hk[l] && hr[r]! > hr[l]!)) ? r : l
-          if (hk[c]! < key || (hk[c] === key && hr[c]! < row)) break
-          hk[at] = hk[c]!
-          hr[at] = hr[c]!
-          at = c
-        }
-        hk[at] = key
-        hr[at] = row
-      }
+      top.offer(v === v ? v * sign : -Infinity * sign, row) // NaN is null
     }
   })
   if (gone) return undefined
-  const order = Array.from({ length: size }, (_, i) => i).sort(
-    (a, b) => hk[a]! - hk[b]! || hr[a]! - hr[b]!,
+  return top.sortedRows()
+}
+
+/** The most rows each part of a whole-table top-k may report as NaN (see `wholeTopNumeric`). */
+const MAX_NANS = 65_536
+
+/**
+ * `topNumeric` of every live row of `table` (`rows` the table's own order), read from the column
+ * itself by the kernel topNumbers, on worker threads when the read runs in slices on a datastore
+ * with a pool (parallel-work.ts); undefined when too many rows were ever deleted for the parts to
+ * report their NaN rows (nulls and deleted rows read alike there), and `topNumeric` answers.
+ */
+export function* wholeTopNumeric(
+  table: Table,
+  name: string,
+  sign: number,
+  count: number,
+): Work<RowIds | undefined> {
+  const nanCap = count + table.deletions
+  if (nanCap > MAX_NANS) return undefined
+  yield* columnReady(table, name, 'numeric')
+  const column = table.numericColumn(name)
+  const top = new TopNumbers(count)
+  const nulls: number[] = []
+  yield* kernelWork<TopNumbersPart>(
+    'topNumbers',
+    { column, k: count, sign, nanCap },
+    table.scanLength,
+    isShared(column),
+    (part) => {
+      for (let i = 0; i < part.keys.length; i++) top.offer(part.keys[i]!, part.rows[i]!)
+      for (const row of part.nans) if (nulls.length < count && table.has(row)) nulls.push(row)
+    },
   )
-  return order.map((i) => hr[i]!)
+  // A null's key, as topNumeric gives it: first ascending, last descending.
+  for (const row of nulls) top.offer(-Infinity * sign, row)
+  return top.sortedRows()
 }
 
 /**

@@ -15,6 +15,7 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
+import { nanColumn } from '../parallel/shared-arrays.js'
 import { FoldInterner } from '../values/fold-intern.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
@@ -109,7 +110,9 @@ export class Table {
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
   // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
   // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
-  // an index then reads one typed array instead of three objects per row.
+  // an index then reads one typed array instead of three objects per row. Shared memory
+  // (parallel/shared-arrays.ts): a worker thread scans it as it is; a column that grows is a new
+  // one, and a worker still reading the old one reads rows that the query's refresh tests again.
   readonly #columns = new Map<string, { data: Float64Array }>()
   // Folded text columns: attribute name → each row's value folded (fold.ts), null for null and
   // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
@@ -506,7 +509,7 @@ export class Table {
     const attr = this.def.storage.find((a) => a.name === name)
     if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
       throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
-    const column = { data: new Float64Array(Math.max(16, this.#rows.length)).fill(NaN) }
+    const column = { data: nanColumn(Math.max(16, this.#rows.length)) }
     this.#columns.set(name, column)
     this.#filling.set(`n:${name}`, { filled: 0 })
     return column
@@ -735,9 +738,7 @@ export class Table {
     this.#deletions = deletions
     for (const column of this.#columns.values())
       if (column.data.length < nextRowId) {
-        const grown = new Float64Array(nextRowId).fill(NaN)
-        grown.set(column.data)
-        column.data = grown
+        column.data = nanColumn(nextRowId, column.data)
       }
     for (const column of this.#folded.values()) {
       if (column.length > nextRowId) column.length = nextRowId
@@ -830,9 +831,7 @@ export class Table {
   #patchColumns(changed: readonly RestoredSlot[], length: number): void {
     for (const [name, column] of this.#columns) {
       if (column.data.length < length) {
-        const grown = new Float64Array(Math.max(2 * column.data.length, length)).fill(NaN)
-        grown.set(column.data)
-        column.data = grown
+        column.data = nanColumn(Math.max(2 * column.data.length, length), column.data)
       }
       const data = column.data
       for (const { before, after } of changed)
@@ -892,9 +891,7 @@ export class Table {
     for (const [name, column] of this.#columns) {
       if (kept !== undefined && Object.is(kept[name], record.values[name])) continue
       if (record.rowId >= column.data.length) {
-        const grown = new Float64Array(Math.max(2 * column.data.length, record.rowId + 1)).fill(NaN)
-        grown.set(column.data)
-        column.data = grown
+        column.data = nanColumn(Math.max(2 * column.data.length, record.rowId + 1), column.data)
       }
       column.data[record.rowId] = columnValue(record.values[name])
     }

@@ -25,7 +25,7 @@ const HELP = `Usage:
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
-                  [--health-details] [--verbose] [--workers N|auto] [--postgres <url>] [--postgres-schema <name>]
+                  [--health-details] [--verbose] [--workers N|auto] [--threads N|auto] [--postgres <url>] [--postgres-schema <name>]
                   [--postgres-prefix <prefix>] [--max-lag <ms>] [--writes one|each]
                   [--writer-listen <address>] [--writer-address <address>] [--redis <url>]
                   [--cors [origins]] [--quotas <QuotaManager.json>] [--log text|json] [--quiet]
@@ -102,6 +102,10 @@ ${LIMITS_HELP}
   --workers     serve with this many processes on one port (node:cluster), or auto (one per CPU);
                 more than 1 needs --postgres, since each process holds the data in memory;
                 not with --persist, --watch or --save
+  --threads     worker threads for reads over many rows (a scan of a number, an ordering's
+                first rows, a sum): they run beside the thread that answers, which stays free
+                for the cheap requests meanwhile; auto (default) is one per CPU but one, at
+                least 1; 0 for none (each process of --workers has its own)
   --redis       share sessions, locks and entity sets with the other processes serving this
                 datastore through this Redis (redis://host:6379): a cookie or a lock taken
                 through one process holds in all (docs/durability.md)
@@ -171,6 +175,7 @@ export const serveCommand: Command = {
     'shutdown-delay': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
     workers: { type: 'string' },
+    threads: { type: 'string' },
     redis: { type: 'string' },
     'function-timeout': { type: 'string' },
     'health-details': { type: 'boolean' },
@@ -247,6 +252,12 @@ export const serveCommand: Command = {
           '--shutdown-timeout must be milliseconds, an integer from 0 to 2147483647',
         ) ?? 10_000,
       workers,
+      threads:
+        read(
+          values.threads,
+          parseThreads,
+          '--threads must be a number of threads from 0 to 256, or auto',
+        ) ?? 'auto',
       redis: values.redis as string | undefined,
       eagerIndexes: values['eager-indexes'] === true,
       functionTimeoutMs: read(
@@ -290,6 +301,8 @@ export interface ServeCliOptions {
   readonly shutdownDelayMs: number
   readonly shutdownTimeoutMs: number
   readonly workers: number | 'auto'
+  /** --threads: the worker threads of each process's pool (0: none). */
+  readonly threads: number | 'auto'
   readonly redis: string | undefined
   /** Build every index before listening (--eager-indexes), not on each one's first use. */
   readonly eagerIndexes: boolean
@@ -356,6 +369,12 @@ function parsePort(text: string | undefined): number {
 export function parseWorkers(text: string): number | 'auto' | undefined {
   if (text === 'auto') return 'auto'
   return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 1024 ? Number(text) : undefined
+}
+
+/** `--threads`: a number of worker threads from 0 to 256, or `auto`; undefined if it is not one. */
+export function parseThreads(text: string): number | 'auto' | undefined {
+  if (text === 'auto') return 'auto'
+  return /^\d+$/.test(text) && Number(text) <= 256 ? Number(text) : undefined
 }
 
 /** Reads `--delay`: `250` or a range `100-500`, in milliseconds; undefined if it is not one. */

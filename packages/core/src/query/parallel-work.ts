@@ -1,0 +1,79 @@
+/**
+ * @module Query work handed to worker threads (parallel/parallel-pool.ts): a kernel over rows
+ * [0, length) cut in parts, run on the pool while the work waits parked (slices.ts), so that the
+ * thread serves other requests meanwhile. Only work a slice scope drives can wait so (`parkingPool`);
+ * elsewhere (a library call, work inside other work) the same kernel runs here, in steps.
+ *
+ * One version: the columns are shared, so a worker reads rows as they are while it reads them.
+ * A row written meanwhile is one the scope noted (`noteCommit`): the kept result is refreshed from
+ * those rows before it is handed out, as for work done in slices on this thread.
+ */
+import { KERNELS } from '../parallel/kernels.js'
+import {
+  partsOf,
+  PARALLEL_MIN_ROWS,
+  type KernelPart,
+  type ParallelPool,
+} from '../parallel/parallel-pool.js'
+import { spend } from './budget.js'
+import { currentScope, parkingPool, steps, type Work } from './slices.js'
+
+// A flag never raised: the kernels run here are stopped by the work itself, between steps.
+const NEVER = new Int32Array(1)
+
+/**
+ * `kernel(args)` over rows [0, length): on the pool when the scope driving this work has one, the
+ * rows are many and `shared` (the arrays of `args` are in shared memory: any other would be
+ * copied to each worker), else here in steps; `collect` receives each part's (or step's) result
+ * in row order. The rows are counted against the query budget either way. `align`: the size of
+ * the kernel's blocks, when its answer depends on where they start (a sum): parts and steps then
+ * start at multiples of it, so the answer is the same on the pool and here.
+ */
+export function* kernelWork<R>(
+  kernel: string,
+  args: unknown,
+  length: number,
+  shared: boolean,
+  collect: (part: R) => void,
+  align = 1,
+): Work<void> {
+  const pool = shared && length >= PARALLEL_MIN_ROWS ? parkingPool() : undefined
+  if (pool !== undefined) {
+    const parts = partsOf(length, pool.threads, undefined, align)
+    for (const part of yield* onPool<R>(pool, kernel, args, parts, length)) collect(part)
+    return
+  }
+  const run = KERNELS[kernel] as (a: unknown, from: number, to: number, c: Int32Array) => R
+  const step = (from: number, to: number) => collect(run(args, from, to, NEVER))
+  yield* align > 1 ? steps(length, step, align) : steps(length, step)
+}
+
+/** Runs `kernel` on `pool` over `parts`, parked until it ends; cancelled if the work is dropped. */
+function* onPool<R>(
+  pool: ParallelPool,
+  kernel: string,
+  args: unknown,
+  parts: readonly KernelPart[],
+  length: number,
+): Work<R[]> {
+  const scope = currentScope()
+  const run = pool.run<R>(kernel, args, parts, {
+    wanted: (scope as any)?.wanted,
+    client: (scope as any)?.client,
+  })
+  let outcome: { readonly parts: R[] } | { readonly error: unknown } | undefined
+  const settled = run.result.then(
+    (parts) => void (outcome = { parts }),
+    (error: unknown) => void (outcome = { error }),
+  )
+  try {
+    while (outcome === undefined) yield settled
+  } finally {
+    // Dropped before it ended (the client went away, the scope closed): the workers stop too.
+    if (outcome === undefined) run.cancel()
+  }
+  if ('error' in outcome) throw outcome.error
+  // The rows read, counted as this thread's own scan would count them.
+  spend(length)
+  return outcome.parts
+}
