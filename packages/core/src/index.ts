@@ -324,9 +324,17 @@ export {
   spend as spendBudget,
   withBudget as withQueryBudget,
 } from './query/budget.js'
-// Reads run in slices of the event loop (a transport drives them: ds.sliceScope).
-export { SliceScope, finish as finishWork, MAX_RESTARTS } from './query/slices.js'
-export type { Work, ChangedRows } from './query/slices.js'
+// Reads run in slices of the event loop (a transport drives them: ds.sliceScope). An
+// application's own heavy work may go the same way (`sliceable`), and park on a wait of its own
+// where a scope drives it (`drivingScope`).
+export {
+  SliceScope,
+  finish as finishWork,
+  MAX_RESTARTS,
+  sliceable,
+  drivingScope,
+} from './query/slices.js'
+export type { Work, Parked, ChangedRows } from './query/slices.js'
 export { fold } from './values/fold.js'
 // The 4D language (@entistore/4d) compares texts as the query engine does, 4D's rule for both:
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.

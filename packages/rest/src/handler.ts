@@ -41,7 +41,7 @@ import type { ChangesStreamOptions } from './resources/context.js'
 import { Pictures, type PictureOptions } from './pictures/pictures.js'
 import { ALLOWED_METHODS, type JsonBody, type Reply } from './reply.js'
 import { route } from './route.js'
-import { FairTurns } from './slices/fair-turns.js'
+import { FairTurns, type Slice } from './slices/fair-turns.js'
 import {
   LOOP_TURNS,
   nextTurn as realTurn,
@@ -760,9 +760,14 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         !handledBy(parsed)
           ? ds.sliceScope(timeUp)
           : undefined
+      // Work parked on a worker pool asks it between parts; a park that settles once the client
+      // has gone closes the scope (the work's `finally` cancels what it still runs).
+      if (slices) slices.wanted = () => !request.closed?.()
       let spent = waited
       let arrival: number | undefined
-      // Measured on the datastore's clock, as the budget is (a test's clock decides).
+      // Measured on the datastore's clock, as the budget is (a test's clock decides). A slice that
+      // parks (its work waits for a worker pool) ends there: the wait is not the budget's, the
+      // rows the pool's kernels go through are (the work spends them as its parts are done).
       const timed = <T>(fn: () => T): T => {
         const start = ds.clock.now()
         startSlice()
@@ -773,7 +778,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           spent += ds.clock.now() - start
         }
       }
-      const slice = (): boolean => {
+      const slice = (): Slice => {
         if (request.closed?.()) {
           // Nobody reads the answer: the work stops here and frees what it held.
           slices!.close()
@@ -796,7 +801,12 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         } catch (error) {
           if (slices?.pending && suspended(error))
             return turns
-              .run(clientOf(session, created, request), slice, (arrival ??= arrivals++))
+              .run(
+                clientOf(session, created, request),
+                slice,
+                (arrival ??= arrivals++),
+                slices.parked,
+              )
               .then(() => (actor ? runActor(actor, run) : run()))
           const index = indexBuilding(error)
           if (index === undefined) throw error

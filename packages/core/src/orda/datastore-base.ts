@@ -405,8 +405,9 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   /**
    * A scope in which reads run in slices (query/slices.ts): `scope.run(fn)` runs a read whose
    * heavy work (filters, orderings, aggregates) stops when `timeUp()` says so, throwing
-   * QuerySuspended (9144); `scope.drive()` runs that work a slice at a time, then `scope.run(fn)`
-   * runs the read again, which finds its results kept and brought up to date with the writes made
+   * QuerySuspended (9144); `scope.drive()` runs that work a slice at a time (or returns the
+   * promise its work parked on: drive it again once that settles), then `scope.run(fn)` runs the
+   * read again, which finds its results kept and brought up to date with the writes made
    * meanwhile. Only for reads (a run may be repeated); `close()` it when the read is answered.
    */
   sliceScope(timeUp: () => boolean): SliceScope {

@@ -25,24 +25,61 @@
  * changed: the work is run again, and after `MAX_RESTARTS` in one piece). So the answer is the data
  * as it was when the reply was made, as if the whole request had run then, and no write waited.
  *
+ * Parked work: a step may wait for something outside the thread (a worker pool's run over shared
+ * columns) by yielding a Promise (`Parked`) instead of nothing. Only the work that a scope's
+ * `drive` steps may do so (`drivingScope()`, asked at the step): `drive` then returns at once, the
+ * scope is parked and its driver leaves it until the promise settles (the REST handler's FairTurns
+ * takes it out of its client's line), and the next `drive` resumes the work there, or throws the
+ * promise's rejection into it. Work run in one piece (`finish`: outside a scope, inside other
+ * work, after `MAX_RESTARTS`) is never asked to park, and a park there is a bug (`Internal`).
+ *
  * The scope is a module-level "current scope", as the query budget is (budget.ts): the work is
  * reached through selections and orderings made long before, and JavaScript runs one call stack at
- * a time.
+ * a time. It is current while the request runs (`run`) and while its work is driven (`drive`).
  */
 import { fail } from '../errors/datastore-error.js'
 import type { Change } from '../store/changes.js'
 import type { Table } from '../store/table.js'
 import { BUDGET_STEP, spend } from './budget.js'
 
-/** A piece of work that may stop after any step: a generator yielding between steps. */
-export type Work<T> = Generator<void, T, void>
+/**
+ * What a step of work yields to wait outside the thread: a promise that settles when the work may
+ * go on (resolved), or must fail (rejected: `drive` throws the reason into the work at its yield).
+ */
+export type Parked = Promise<void>
 
-/** Runs `work` to its end in one piece. */
+/**
+ * A piece of work that may stop after any step: a generator yielding between steps, nothing to go
+ * on at once, or a `Parked` promise to wait for (only when `drivingScope()` is defined).
+ */
+export type Work<T> = Generator<void | Parked, T, void>
+
+// The scope whose `drive` steps the running work: the one work that may park (see `Parked`).
+let stepping: SliceScope | undefined
+
+/**
+ * The scope driving the running step of work, when it may park (a worker pool's run): undefined
+ * when the work runs in one piece (`finish`) or outside a scope. Its `wanted` says whether the
+ * request still has a client.
+ */
+export function drivingScope(): SliceScope | undefined {
+  return stepping
+}
+
+/** Runs `work` to its end in one piece. A work that parks here is a bug (it asks `drivingScope`). */
 export function finish<T>(work: Work<T>): T {
-  for (;;) {
-    const r = work.next()
-    if (r.done) return r.value
-  }
+  return notDriven(() => {
+    for (;;) {
+      const r = work.next()
+      if (r.done) return r.value
+      if (r.value !== undefined) {
+        // Nobody waits for it: its rejection is not this caller's, its run is stopped.
+        r.value.catch(() => undefined)
+        work.return(undefined as never)
+        return fail('Internal', ['a work parked where it runs in one piece (finish)'])
+      }
+    }
+  })
 }
 
 /**
@@ -108,6 +145,14 @@ interface Pending {
   readonly work: Work<unknown>
 }
 
+// What a parked scope waits for: `done` resolves once the work's promise has settled, and says how.
+interface Park {
+  readonly done: Promise<void>
+  settled: boolean
+  failed: boolean
+  error: unknown
+}
+
 /**
  * One request's sliced work: the results it keeps between its runs, the work it is doing, and the
  * rows changed since it first stopped. `timeUp` says when the running slice ends (the clock for a
@@ -126,6 +171,13 @@ export class SliceScope implements ChangedRows {
   #restarts = 0
   #driving = false
   #effects: Map<string, unknown> | undefined
+  #park: Park | undefined
+  /**
+   * Whether the request still has a client (the handler sets it): work parked on a pool asks it
+   * between parts (through `drivingScope()`), and a scope whose park settles when it says false
+   * is closed (its work's `finally` blocks run). Undefined: always wanted.
+   */
+  wanted: (() => boolean) | undefined
   /** Slices run so far (the first run's included): what tests count. */
   slices = 0
   /** Runs of the request begun (`run`). */
@@ -173,6 +225,15 @@ export class SliceScope implements ChangedRows {
     return this.#pending !== undefined
   }
 
+  /**
+   * While the work waits outside the thread: a promise that resolves (never rejects) once it may
+   * be driven on. Undefined when it is not parked, or its park has settled.
+   */
+  get parked(): Promise<void> | undefined {
+    const park = this.#park
+    return park === undefined || park.settled ? undefined : park.done
+  }
+
   /** Tells the scope of a commit made while it is stopped (the datastore's commit listener). */
   noteCommit(changes: readonly Change[], kind: string): void {
     if (this.#changed === undefined) return
@@ -203,38 +264,80 @@ export class SliceScope implements ChangedRows {
   }
 
   /**
-   * Runs the pending work for one slice (until `timeUp`); true once it is done (its result kept
-   * for the next run), false when more slices are needed. Errors of the work (the budget's, a
-   * bug's) are thrown, and the work is dropped.
+   * Runs the pending work for one slice (until `timeUp`): true once it is done (its result kept
+   * for the next run), false when more slices are needed, or, when a step parked, a promise that
+   * resolves once the scope may be driven on (see `parked`; a drive before then runs no step and
+   * returns it again). Errors of the work (the budget's, a bug's, a rejected park's: thrown into
+   * the work at its yield first) are thrown, and the work is dropped.
    */
-  drive(): boolean {
+  drive(): boolean | Promise<void> {
     const p = this.#pending
     if (!p) return true
+    const park = this.#park
+    if (park !== undefined) {
+      if (!park.settled) return park.done
+      this.#park = undefined
+    }
     this.slices++
-    let r: IteratorResult<void, unknown>
+    const outer = current
+    const outerStepping = stepping
+    current = this
+    stepping = this
     this.#driving = true
     try {
-      do {
-        r = p.work.next()
+      let r = park?.failed ? p.work.throw(park.error) : p.work.next()
+      for (;;) {
         if (r.done) {
           this.#pending = undefined
           this.#kept[p.index] = { key: p.key, value: r.value }
           return true
         }
-      } while (!this.#timeUp())
+        if (r.value !== undefined) return this.#parkOn(r.value)
+        if (this.#timeUp()) return false
+        r = p.work.next()
+      }
     } catch (error) {
       this.#pending = undefined
       throw error
     } finally {
       this.#driving = false
+      current = outer
+      stepping = outerStepping
     }
-    return false
   }
 
-  /** Stops driving: the pending work is closed (its `finally` blocks run) and dropped. */
+  // The scope waits for `promise`; once it settles, a request gone meanwhile closes the scope.
+  #parkOn(promise: Parked): Promise<void> {
+    const park: Park = {
+      done: promise.then(
+        () => this.#settle(park),
+        (error: unknown) => {
+          park.failed = true
+          park.error = error
+          this.#settle(park)
+        },
+      ),
+      settled: false,
+      failed: false,
+      error: undefined,
+    }
+    this.#park = park
+    return park.done
+  }
+
+  #settle(park: Park): void {
+    park.settled = true
+    if (this.#park === park && this.wanted?.() === false) this.close()
+  }
+
+  /**
+   * Stops driving: the pending work is closed (its `finally` blocks run, parked or not: where a
+   * pool's run is cancelled) and dropped.
+   */
   cancel(): void {
     const p = this.#pending
     this.#pending = undefined
+    this.#park = undefined
     p?.work.return(undefined)
   }
 
@@ -249,8 +352,9 @@ export class SliceScope implements ChangedRows {
 
   /** The result of the current run's next sliceable point (see `sliceable`). */
   point<T>(key: string, make: () => Work<T>, refresh: Refresh<T> | undefined): T {
-    // Work met while other work runs (user code inside a scan) is part of it: in one piece.
-    if (this.#driving) return finish(make())
+    // Work met while other work runs (user code inside a scan) is part of it: in one piece,
+    // where it may not park (made too without a driving scope: it may ask at its making).
+    if (this.#driving) return notDriven(() => finish(make()))
     const index = this.#point++
     const kept = this.#kept[index]
     if (kept !== undefined && kept.key === key) {
@@ -263,7 +367,8 @@ export class SliceScope implements ChangedRows {
     if (this.#restarts > MAX_RESTARTS) return finish(work)
     if (kept !== undefined) this.#restarts++
     this.#pending = { index, key, work }
-    if (this.drive()) return this.#kept[index]!.value as T
+    // Not done (more slices, or parked at once): the request is suspended either way.
+    if (this.drive() === true) return this.#kept[index]!.value as T
     if (this.#changed === undefined) {
       this.#changed = new Map()
       this.#untrack = this.#track?.(this)
@@ -319,8 +424,19 @@ export function outsideSlices<R>(fn: () => R): R {
   const scope = current
   current = undefined
   try {
-    return fn()
+    return notDriven(fn)
   } finally {
     current = scope
+  }
+}
+
+// Runs `fn` where no work may park (drivingScope() is undefined).
+function notDriven<R>(fn: () => R): R {
+  const outer = stepping
+  stepping = undefined
+  try {
+    return fn()
+  } finally {
+    stepping = outer
   }
 }

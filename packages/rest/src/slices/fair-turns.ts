@@ -6,6 +6,11 @@
  * heavy reads waiting gets one slice when a client with one gets one, so that its reads cannot
  * starve another client's. A client is its session when it has one, else its address.
  *
+ * A job whose work waits outside the thread (a worker pool's run: a slice that returns a promise,
+ * core's parked scope) leaves its client's line meanwhile: no turn is spent on it, and with nothing
+ * else waiting no turn is scheduled at all. Once the promise settles it comes back to its line at
+ * its arrival's place, and its next slice goes on (or throws what the wait failed with).
+ *
  * The turn is injected (`setImmediate` by default: it runs after the I/O callbacks of the turn),
  * so that a test decides when the next slice runs and counts them.
  */
@@ -14,11 +19,17 @@ import { nextTurn, type NextTurn } from './turns.js'
 interface Job {
   /** The request's place in its client's line: its arrival. */
   readonly order: number
-  /** Runs one slice: true once the work is done. Throws to end it with that error. */
-  readonly slice: () => boolean
+  /**
+   * Runs one slice: true once the work is done, false for more, or a promise to wait for before
+   * the next (its settling, either way, brings the job back). Throws to end it with that error.
+   */
+  readonly slice: () => Slice
   readonly resolve: () => void
   readonly reject: (error: unknown) => void
 }
+
+/** What a slice of a job says: done, more to do, or a wait before its next slice. */
+export type Slice = boolean | Promise<void>
 
 export class FairTurns {
   readonly #nextTurn: NextTurn
@@ -27,6 +38,8 @@ export class FairTurns {
   #scheduled = false
   /** Slices run so far (tests count them). */
   slices = 0
+  /** Jobs out of their line, waiting for their promise. */
+  parked = 0
 
   constructor(turn: NextTurn = nextTurn) {
     this.#nextTurn = turn
@@ -43,19 +56,36 @@ export class FairTurns {
    * Settles once `slice` has returned true, run once per turn of `client`'s in the round; rejects
    * with what it throws. Among one client's jobs, the one of the earliest request (`order`, its
    * arrival) runs first: a request that goes on with its next piece of work keeps its place.
+   * `parked`: the job waits for it before its first slice (its work parked in the request's run).
    */
-  run(client: string, slice: () => boolean, order: number): Promise<void> {
+  run(client: string, slice: () => Slice, order: number, parked?: Promise<void>): Promise<void> {
     return new Promise((resolve, reject) => {
-      const jobs = this.#clients.get(client)
       const job = { order, slice, resolve, reject }
-      if (!jobs) this.#clients.set(client, [job])
-      else {
-        let at = jobs.length
-        while (at > 0 && jobs[at - 1]!.order > order) at--
-        jobs.splice(at, 0, job)
-      }
-      this.#schedule()
+      if (parked) this.#park(client, job, parked)
+      else this.#line(client, job)
     })
+  }
+
+  // `job` in its client's line, at its arrival's place.
+  #line(client: string, job: Job): void {
+    const jobs = this.#clients.get(client)
+    if (!jobs) this.#clients.set(client, [job])
+    else {
+      let at = jobs.length
+      while (at > 0 && jobs[at - 1]!.order > job.order) at--
+      jobs.splice(at, 0, job)
+    }
+    this.#schedule()
+  }
+
+  // `job` out of every line until `wait` settles.
+  #park(client: string, job: Job, wait: Promise<void>): void {
+    this.parked++
+    const back = (): void => {
+      this.parked--
+      this.#line(client, job)
+    }
+    wait.then(back, back)
   }
 
   #schedule(): void {
@@ -72,18 +102,21 @@ export class FairTurns {
     const [client, jobs] = first.value
     this.#clients.delete(client)
     const job = jobs[0]!
-    let done: boolean
+    let outcome: Slice
     try {
       this.slices++
-      done = job.slice()
+      outcome = job.slice()
     } catch (error) {
       jobs.shift()
       job.reject(error)
-      done = false
+      outcome = false
     }
-    if (done) {
+    if (outcome === true) {
       jobs.shift()
       job.resolve()
+    } else if (outcome !== false) {
+      jobs.shift()
+      this.#park(client, job, outcome)
     }
     if (jobs.length > 0) this.#clients.set(client, jobs)
     if (this.#clients.size > 0) this.#schedule()

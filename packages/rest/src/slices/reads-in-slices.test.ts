@@ -6,9 +6,9 @@
  */
 import { createDatastore, type Datastore, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { isPending, type RestReply, type RestRequest } from '../exchange.js'
+import { isPending, type RestReply } from '../exchange.js'
 import { createRestHandler, type RestHandler } from '../handler.js'
-import { replyText } from '../sync-reply.fixture.js'
+import { get, json, runTurns, settled } from './manual-turns.fixture.js'
 
 const model: ModelJson = {
   dataClasses: [
@@ -43,31 +43,6 @@ function fixture(): { ds: Datastore; handler: RestHandler; turns: (() => void)[]
   return { ds, handler, turns }
 }
 
-const get = (path: string, query = '', extra: Partial<RestRequest> = {}): RestRequest => ({
-  method: 'GET',
-  path: `/rest/${path}`,
-  query,
-  headers: {},
-  ...extra,
-})
-
-function json(reply: RestReply): Record<string, unknown> {
-  return JSON.parse(replyText(reply.body)) as Record<string, unknown>
-}
-
-/** Runs the queued turns one at a time until `done()`; returns how many ran. */
-async function runTurns(turns: (() => void)[], done: () => boolean, between?: () => void) {
-  let ran = 0
-  while (!done() && turns.length > 0) {
-    turns.shift()!()
-    ran++
-    between?.()
-    // The Promise callbacks of a finished slice run before the next turn.
-    await new Promise((r) => setImmediate(r))
-  }
-  return ran
-}
-
 /** Runs the turns until `done()`, a GET by key sent after each: how many ran, how many GETs were answered at once. */
 async function withCheapReads(handler: RestHandler, turns: (() => void)[], done: () => boolean) {
   let answered = 0
@@ -75,15 +50,6 @@ async function withCheapReads(handler: RestHandler, turns: (() => void)[], done:
     if (!isPending(handler.respond(get('Item(3)')))) answered++
   })
   return { ran, answered }
-}
-
-function settled<T>(p: Promise<T>): { value?: T; done: boolean } {
-  const state: { value?: T; done: boolean } = { done: false }
-  void p.then((v) => {
-    state.value = v
-    state.done = true
-  })
-  return state
 }
 
 describe('a heavy read in slices', () => {
