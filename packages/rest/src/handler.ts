@@ -762,7 +762,11 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           : undefined
       // Work parked on a worker pool asks it between parts; a park that settles once the client
       // has gone closes the scope (the work's `finally` cancels what it still runs).
-      if (slices) slices.wanted = () => !request.closed?.()
+      if (slices) {
+        slices.wanted = () => !request.closed?.()
+        // The pool takes its clients' parts in turn, as FairTurns takes their slices.
+        slices.client = clientOf(session, created, request)
+      }
       let spent = waited
       let arrival: number | undefined
       // Measured on the datastore's clock, as the budget is (a test's clock decides). A slice that

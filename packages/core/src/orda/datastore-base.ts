@@ -5,6 +5,7 @@
  * (datastore.ts) is this with 4D's DataStore class members: the object users hold.
  */
 import { NearestIndexes } from '../indexes/nearest-index.js'
+import type { ParallelPool } from '../parallel/parallel-pool.js'
 import { nearestSourceOf } from './nearest-source.js'
 import { systemClock, type Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
@@ -103,6 +104,8 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   readonly querySource: QuerySource
   /** The approximate indexes of vector attributes, built when a search first asks for one. */
   readonly nearest: NearestIndexes
+  /** The worker threads its reads in slices hand data-sized loops to (`options.parallel`). */
+  readonly parallel: ParallelPool | undefined
   /** @internal The live feed: the change history and its subscribers (change-hub.ts). */
   readonly changeFeed: ChangeHub
   /** @internal Who may learn of each deletion from a restricted dataclass (deletion-witnesses.ts). */
@@ -156,6 +159,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     if (this.functions.restricting)
       store.beforeWrite((changes, stamps) => this.deletionWitnesses.beforeCommit(changes, stamps))
     this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
+    this.parallel = options.parallel
     this.querySource = {
       schema,
       clock: this.clock,
@@ -411,7 +415,9 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
    * meanwhile. Only for reads (a run may be repeated); `close()` it when the read is answered.
    */
   sliceScope(timeUp: () => boolean): SliceScope {
-    return this.#indexBuilds.sliceScope(timeUp)
+    const scope = this.#indexBuilds.sliceScope(timeUp)
+    scope.parallel = this.parallel
+    return scope
   }
 
   /**

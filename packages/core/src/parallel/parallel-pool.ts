@@ -43,6 +43,11 @@ export interface ParallelPool {
   /** Its threads: how many parts run at once. */
   readonly threads: number
   /**
+   * The rows from which work goes to the pool; less runs on the calling thread, whose hop would
+   * cost more. @default PARALLEL_MIN_ROWS
+   */
+  readonly minRows?: number
+  /**
    * Runs kernel `kernel` (a name of kernels.ts's `KERNELS`) with `args` (structured-cloneable:
    * typed arrays over SharedArrayBuffers are shared, not copied) on each of `parts`.
    */

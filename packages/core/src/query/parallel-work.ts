@@ -1,7 +1,7 @@
 /**
  * @module Query work handed to worker threads (parallel/parallel-pool.ts): a kernel over rows
  * [0, length) cut in parts, run on the pool while the work waits parked (slices.ts), so that the
- * thread serves other requests meanwhile. Only work a slice scope drives can wait so (`parkingPool`);
+ * thread serves other requests meanwhile. Only work a slice scope drives can wait so (`drivingScope`);
  * elsewhere (a library call, work inside other work) the same kernel runs here, in steps.
  *
  * One version: the columns are shared, so a worker reads rows as they are while it reads them.
@@ -16,7 +16,10 @@ import {
   type ParallelPool,
 } from '../parallel/parallel-pool.js'
 import { spend } from './budget.js'
-import { currentScope, parkingPool, steps, type Work } from './slices.js'
+import { drivingScope, steps, type Work } from './slices.js'
+
+/** The fewest rows of a part, but for a pool that takes fewer rows (see partsOf). */
+const PART_ROWS = 65_536
 
 // A flag never raised: the kernels run here are stopped by the work itself, between steps.
 const NEVER = new Int32Array(1)
@@ -37,9 +40,16 @@ export function* kernelWork<R>(
   collect: (part: R) => void,
   align = 1,
 ): Work<void> {
-  const pool = shared && length >= PARALLEL_MIN_ROWS ? parkingPool() : undefined
-  if (pool !== undefined) {
-    const parts = partsOf(length, pool.threads, undefined, align)
+  // Asked here, at the work's first step: only a scope's drive may park (slices.ts).
+  const pool = shared ? drivingScope()?.parallel : undefined
+  if (pool !== undefined && length >= (pool.minRows ?? PARALLEL_MIN_ROWS)) {
+    // A pool that takes fewer rows (a test's) cuts them finer too.
+    const parts = partsOf(
+      length,
+      pool.threads,
+      Math.min(PART_ROWS, pool.minRows ?? PART_ROWS),
+      align,
+    )
     for (const part of yield* onPool<R>(pool, kernel, args, parts, length)) collect(part)
     return
   }
@@ -56,10 +66,10 @@ function* onPool<R>(
   parts: readonly KernelPart[],
   length: number,
 ): Work<R[]> {
-  const scope = currentScope()
+  const scope = drivingScope()
   const run = pool.run<R>(kernel, args, parts, {
-    wanted: (scope as any)?.wanted,
-    client: (scope as any)?.client,
+    ...(scope?.wanted ? { wanted: scope.wanted } : {}),
+    ...(scope?.client === undefined ? {} : { client: scope.client }),
   })
   let outcome: { readonly parts: R[] } | { readonly error: unknown } | undefined
   const settled = run.result.then(

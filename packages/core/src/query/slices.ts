@@ -40,6 +40,7 @@
 import { fail } from '../errors/datastore-error.js'
 import type { Change } from '../store/changes.js'
 import type { Table } from '../store/table.js'
+import type { ParallelPool } from '../parallel/parallel-pool.js'
 import { BUDGET_STEP, spend } from './budget.js'
 
 /**
@@ -178,6 +179,13 @@ export class SliceScope implements ChangedRows {
    * is closed (its work's `finally` blocks run). Undefined: always wanted.
    */
   wanted: (() => boolean) | undefined
+  /**
+   * The worker threads its work may hand data-sized loops to (parallel-work.ts), the datastore's;
+   * undefined: none, the loops run here in steps.
+   */
+  parallel: ParallelPool | undefined
+  /** Whose request this is (the handler's client: a session, else an address): the pool's turns. */
+  client: string | undefined
   /** Slices run so far (the first run's included): what tests count. */
   slices = 0
   /** Runs of the request begun (`run`). */

@@ -1,0 +1,189 @@
+/**
+ * Issue 65: the engine's data-sized loops on a worker pool, through the REST handler. The pool is
+ * a stand-in run by the test (the real one, worker threads, is the entistore package's
+ * `createWorkerPool`): it runs core's own kernels part by part when the test says, asking the
+ * run's `wanted()` before each part as the real one does. Turns are run by the test and counted.
+ * Proven: the read parks while the pool works and a GET by key is answered meanwhile; writes
+ * landing between two parts leave the answer one version (the data when the reply is made); a
+ * client gone stops the parts not started; the answers equal the same reads in one piece.
+ */
+import {
+  createDatastore,
+  KernelCancelled,
+  type KernelPart,
+  type KernelRun,
+  type KernelRunOptions,
+  type ParallelPool,
+} from '@entistore/core'
+import { cancelFlag, KERNELS } from '@entistore/core/kernels'
+import { describe, expect, it } from 'vitest'
+import { isPending, type RestReply, type RestRequest } from '../exchange.js'
+import { createRestHandler } from '../handler.js'
+import { flush, get, json, runTurns, settled } from './manual-turns.fixture.js'
+
+const N = 40_000
+
+/** One run the test drives: `step()` runs its next part. */
+interface HandRun {
+  readonly kernel: string
+  readonly parts: readonly KernelPart[]
+  done: number
+  step(): void
+}
+
+class HandPool implements ParallelPool {
+  readonly threads = 2
+  readonly minRows = 1000
+  readonly runs: HandRun[] = []
+  cancels = 0
+
+  run<R>(
+    kernel: string,
+    args: unknown,
+    parts: readonly KernelPart[],
+    options: KernelRunOptions = {},
+  ): KernelRun<R> {
+    const results: R[] = []
+    let settle!: { resolve: (r: R[]) => void; reject: (e: unknown) => void }
+    const result = new Promise<R[]>((resolve, reject) => (settle = { resolve, reject }))
+    let over = false
+    const stop = (): void => {
+      if (over) return
+      over = true
+      this.cancels++
+      settle.reject(new KernelCancelled())
+    }
+    const run: HandRun = {
+      kernel,
+      parts,
+      done: 0,
+      step: () => {
+        if (over) return
+        if (options.wanted?.() === false) return stop()
+        const part = parts[run.done++]!
+        results.push(KERNELS[kernel]!(args as never, part.from, part.to, cancelFlag()) as R)
+        if (run.done === parts.length) {
+          over = true
+          settle.resolve(results)
+        }
+      },
+    }
+    this.runs.push(run)
+    return { result, cancel: stop }
+  }
+
+  async close(): Promise<void> {}
+}
+
+function fixture() {
+  const pool = new HandPool()
+  const ds = createDatastore(
+    {
+      dataClasses: [
+        {
+          name: 'Item',
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'salary', type: 'number' },
+          ],
+        },
+      ],
+    },
+    { parallel: pool },
+  )
+  ds.loadData({
+    Item: Array.from({ length: N }, (_, i) => ({ ID: i + 1, salary: (i * 37) % 10_000 })),
+  })
+  const turns: (() => void)[] = []
+  const handler = createRestHandler(ds, { sliceMs: 0, nextTurn: (fn) => turns.push(fn) })
+  // The same reads in one piece, on this thread (no scope: the pool is never asked).
+  const whole = createRestHandler(ds, { sliceMs: Infinity })
+  const read = (query: string, extra: Partial<RestRequest> = {}, path = 'Item') => {
+    const reply = handler.respond(get(path, query, extra))
+    expect(isPending(reply)).toBe(true)
+    return settled(reply as Promise<RestReply>)
+  }
+  const inOnePiece = (query: string, path = 'Item') =>
+    json(whole.respond(get(path, query)) as RestReply)
+  /** Every part of the last run, then the turns until `r` answers. */
+  const finish = async (r: { done: boolean }) => {
+    const run = pool.runs.at(-1)!
+    while (run.done < run.parts.length) run.step()
+    await flush()
+    return runTurns(turns, () => r.done)
+  }
+  return { ds, pool, handler, turns, read, inOnePiece, finish }
+}
+
+const SCAN = '$filter="salary>9990"'
+const TOP = '$orderby=salary desc&$top=5'
+
+describe('reads on a worker pool', () => {
+  it('a scan parks on the pool, a GET by key is answered meanwhile, then the same answer as in one piece', async () => {
+    const { pool, handler, turns, read, inOnePiece, finish } = fixture()
+    // The first read makes the column in slices first (columnSteps), then parks on the pool.
+    const scan = read(SCAN, { remoteAddress: 'a' })
+    await runTurns(turns, () => pool.runs.length > 0)
+    expect(pool.runs[0]!.kernel).toBe('compareNumbers')
+    expect(pool.runs[0]!.parts.length).toBeGreaterThan(1)
+    expect(turns.length).toBe(0)
+    const cheap = handler.respond(get('Item(3)', '', { remoteAddress: 'b' }))
+    expect(isPending(cheap)).toBe(false)
+    expect(json(cheap as RestReply).ID).toBe(3)
+    expect(await finish(scan)).toBe(1)
+    expect(json(scan.value!)).toEqual(inOnePiece(SCAN))
+    expect(json(scan.value!).__COUNT).toBe(36)
+  })
+
+  it('writes between two parts: the answer is the data when the reply is made', async () => {
+    const { ds, pool, turns, read, inOnePiece, finish } = fixture()
+    const scan = read(SCAN)
+    await runTurns(turns, () => pool.runs.length > 0)
+    const run = pool.runs[0]!
+    // The first part is read; then rows of it and of later parts change, and one is added.
+    expect(run.parts.length).toBeGreaterThan(1)
+    const firstMatch = (inOnePiece(SCAN).__ENTITIES as { ID: number }[])[0]!.ID
+    run.step()
+    const Item = ds.dataClass('Item')
+    Item.update(1, { salary: 9999 }) // in the part read: now matches
+    Item.update(firstMatch, { salary: 0 }) // matched when read: no more
+    Item.update(N, { salary: 9995 }) // in a part not read yet
+    Item.create({ ID: N + 1, salary: 9998 })
+    await finish(scan)
+    expect(json(scan.value!)).toEqual(inOnePiece(SCAN))
+    const ids = (json(scan.value!).__ENTITIES as { ID: number }[]).map((e) => e.ID)
+    expect(ids).toEqual(expect.arrayContaining([1, N, N + 1]))
+    expect(ids).not.toContain(firstMatch)
+  })
+
+  it('an ordering’s first rows and a sum over every row run on the pool too, as in one piece', async () => {
+    const { pool, turns, read, inOnePiece, finish } = fixture()
+    for (const [query, path, kernel] of [
+      [TOP, 'Item', 'topNumbers'],
+      ['$compute=sum', 'Item/salary', 'numberStats'],
+    ] as const) {
+      const r = read(query, {}, path)
+      await runTurns(turns, () => pool.runs.length > 0 && pool.runs.at(-1)!.kernel === kernel)
+      await finish(r)
+      expect(r.value!.status).toBe(200)
+      expect(json(r.value!)).toEqual(inOnePiece(query, path))
+    }
+  })
+
+  it('a client gone: the parts not started never start, and the read ends with 9145', async () => {
+    const { pool, turns, read } = fixture()
+    let closed = false
+    const scan = read(SCAN, { closed: () => closed })
+    await runTurns(turns, () => pool.runs.length > 0)
+    const run = pool.runs[0]!
+    run.step()
+    closed = true
+    run.step()
+    expect(pool.cancels).toBe(1)
+    expect(run.done).toBe(1)
+    await flush()
+    await runTurns(turns, () => scan.done)
+    expect(json(scan.value!).__ERROR).toEqual([expect.objectContaining({ errCode: 9145 })])
+    expect(turns.length).toBe(0)
+  })
+})
