@@ -2,8 +2,10 @@
 // turning while it works, and its cancels, wanted(), fairness, errors and dead threads hold.
 // Everything is proven by counting (turns, parts started, rows done), never by wall time.
 import { execFileSync } from 'node:child_process'
-import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { KernelCancelled, partsOf, type KernelPart } from '@entistore/core'
 import { cancelFlag, KERNELS } from '@entistore/core/kernels'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -177,6 +179,24 @@ describe('the worker pool', () => {
     const threads = starts().map((event) => event.kind === 'start' && event.thread.threadId)
     expect(threads).toHaveLength(3)
     expect(threads[2]).not.toBe(threads[1])
+  })
+
+  it('stops, rather than starting threads in a loop, when its worker cannot load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pool-'))
+    const entry = pathToFileURL(join(dir, 'broken.mjs'))
+    writeFileSync(entry, "throw new Error('no kernels here')")
+    try {
+      const { pool, starts } = poolOf({ threads: 2, entry })
+      await expect(
+        pool.run('sumColumn', { column: MILLION }, partsOf(1_000_000, 2)).result,
+      ).rejects.toThrow('no kernels here')
+      await expect(
+        pool.run('sumColumn', { column: MILLION }, [{ from: 0, to: 1 }]).result,
+      ).rejects.toThrow("the worker pool's threads cannot start: no kernels here")
+      expect(starts()).toHaveLength(2)
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
   })
 
   it('has cores - 1 threads by default, at least 1, and refuses a bad count', () => {

@@ -30,6 +30,8 @@ export interface WorkerPoolOptions {
   readonly threads?: number
   /** Told of every part started and ended (counts and order for tests and metrics). */
   readonly onPart?: (event: PartEvent) => void
+  /** @internal The worker's entry, for tests of one that does not load. @default workerEntry() */
+  readonly entry?: URL
 }
 
 /** A part started on a thread, or ended there. */
@@ -56,7 +58,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): ParallelPool 
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1)
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`a worker pool needs a whole number of threads, at least 1: ${threads}`)
-  return new WorkerPool(threads, options.onPart)
+  return new WorkerPool(threads, options.onPart, options.entry ?? workerEntry())
 }
 
 interface Run {
@@ -89,7 +91,6 @@ interface Thread {
 }
 
 class WorkerPool implements ParallelPool {
-  readonly #entry = workerEntry()
   readonly #threads: Thread[] = []
   readonly #queue = new RoundRobin<Run>()
   /** Runs not settled, queued or running: `close` cancels them. */
@@ -102,10 +103,11 @@ class WorkerPool implements ParallelPool {
   constructor(
     readonly threads: number,
     private readonly onPart: ((event: PartEvent) => void) | undefined,
+    private readonly entry: URL,
   ) {
-    if (!existsSync(this.#entry))
+    if (!existsSync(entry))
       throw new Error(
-        `the worker pool's entry ${fileURLToPath(this.#entry)} is missing: build the packages (npm run build)`,
+        `the worker pool's entry ${fileURLToPath(entry)} is missing: build the packages (npm run build)`,
       )
     for (let i = 0; i < threads; i++) this.#threads.push(this.#start())
   }
@@ -161,7 +163,7 @@ class WorkerPool implements ParallelPool {
   }
 
   #start(): Thread {
-    const worker = new Worker(this.#entry, { execArgv: workerExecArgv() })
+    const worker = new Worker(this.entry, { execArgv: workerExecArgv() })
     const thread: Thread = { worker, ready: false }
     worker.unref()
     worker.on('message', (message: AnswerMessage | ReadyMessage) => {
