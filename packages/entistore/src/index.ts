@@ -57,6 +57,9 @@ export type { ChaosOptions, DelayRange } from './chaos.js'
 export { explorerListener } from './explorer/explorer-files.js'
 export type { ExplorerOptions } from './explorer/explorer-files.js'
 export { writeFileAtomic } from './save.js'
+// Worker threads for the datastore's data-sized work: `createDatastore(model, { parallel: pool })`.
+export { createWorkerPool } from './parallel/worker-pool.js'
+export type { PartEvent, WorkerPoolOptions } from './parallel/worker-pool.js'
 // Shadows the core's createDatastore (re-exported above): the same, with the `persist` option.
 export { createDatastore, persistenceOf } from './persist/create-datastore.js'
 export type { PersistentDatastoreOptions } from './persist/create-datastore.js'
