@@ -81,6 +81,8 @@ export interface LoadFilesOptions {
   readonly clock?: Clock
   /** The session store's options (how its ids are made, its limits). @default the store's defaults */
   readonly sessions?: DatastoreOptions['sessions']
+  /** Worker threads for its reads over many rows (`createWorkerPool`). @default none */
+  readonly parallel?: DatastoreOptions['parallel']
   /**
    * The class functions: the definitions (`defineFunctions({…})`), or the path of an ES module
    * whose default export gives them, as `entistore serve --functions` takes it (docs/cli.md).
@@ -215,6 +217,7 @@ export async function loadDatastoreFiles(
     ds = createDatastore(model as ModelJson, {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.sessions ? { sessions: options.sessions } : {}),
+      ...(options.parallel ? { parallel: options.parallel } : {}),
       ...(functions === undefined ? {} : { functions }),
       ...(roles === undefined ? {} : { roles }),
     })

@@ -205,6 +205,8 @@ export interface HealthReply {
   /** Open REST sessions, guests included. */
   readonly sessions?: number
   readonly inFlight?: number
+  /** The worker threads of its reads over many rows, and the runs they were asked for so far. */
+  readonly parallel?: { readonly threads: number; readonly runs: number }
   /** With `--persist`: the journal's state; `failed` makes the status `failing` (503). */
   readonly persist?: 'open' | 'failed' | 'closed'
   /** Why the status is `failing`, when `healthProblem` says (shown without `healthDetails` too). */
@@ -333,6 +335,14 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
           globalStamp: current.ds.globalStamp,
           sessions: current.ds.sessions.size,
           inFlight: inFlight.size - 1, // not this one
+          ...(current.ds.parallel === undefined
+            ? {}
+            : {
+                parallel: {
+                  threads: current.ds.parallel.threads,
+                  runs: current.ds.parallel.runs ?? 0,
+                },
+              }),
           ...(persist === undefined ? {} : { persist }),
           memory: memoryNow(),
           ...options.healthFields?.(),

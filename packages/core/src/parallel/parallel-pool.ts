@@ -47,6 +47,8 @@ export interface ParallelPool {
    * cost more. @default PARALLEL_MIN_ROWS
    */
   readonly minRows?: number
+  /** The runs asked of it so far (health reports, tests). */
+  readonly runs?: number
   /**
    * Runs kernel `kernel` (a name of kernels.ts's `KERNELS`) with `args` (structured-cloneable:
    * typed arrays over SharedArrayBuffers are shared, not copied) on each of `parts`.

@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { availableParallelism, totalmem } from 'node:os'
 import { getHeapStatistics } from 'node:v8'
-import type { Datastore, DatastoreWith } from '@entistore/core'
+import type { Datastore, DatastoreWith, ParallelPool } from '@entistore/core'
+import { createWorkerPool } from '../parallel/worker-pool.js'
 import type { RestCore, RestHandlerOptions } from '@entistore/rest'
 import { chaosListener, seededRandom } from '../chaos.js'
 import type { Cluster } from '../cluster/join-cluster.js'
@@ -109,8 +110,11 @@ function postgresLine(c: Cluster, data: string | undefined): string {
 function filesLoader(
   o: ServeCliOptions,
   io: CliIo,
+  parallel: ParallelPool | undefined,
 ): (how?: { inSlices?: boolean }) => Promise<DatastoreWith<string>> {
   const files = {
+    // One pool for every datastore this process serves (a reload's too).
+    ...(parallel === undefined ? {} : { parallel }),
     ...(o.model === undefined ? {} : { model: o.model }),
     ...(o.project === undefined ? {} : { project: o.project }),
     // A model inferred from the data (what inference chose), or a project's (what Entistore does
@@ -213,7 +217,12 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     if (advice !== undefined) io.err(advice)
   }
   if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
-  const load = filesLoader(o, io)
+  // Worker threads for reads over many rows (--threads): started by the first such read.
+  const parallel =
+    o.threads === 0
+      ? undefined
+      : createWorkerPool(o.threads === 'auto' ? {} : { threads: o.threads })
+  const load = filesLoader(o, io, parallel)
   // A project's HTTP request handlers and rules, read at start only, as 4D reads them: a mistake
   // in one of their files stops the start, in one line naming the file and the place.
   const http = o.project === undefined ? {} : await projectHttpSettings(o.project)
@@ -355,6 +364,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   // disk and its folder let go; PostgreSQL's and Redis's connections closed.
   server.onShutdown(closeShared)
   server.onShutdown(() => persistenceOf(server.ds)?.close())
+  if (parallel !== undefined) server.onShutdown(() => parallel.close())
   const stops = new Stops()
   try {
     return await whileServing(o, io, load, server, stops, loaded)

@@ -28,6 +28,11 @@ import { workerEntry, workerExecArgv } from './worker-entry.js'
 export interface WorkerPoolOptions {
   /** Its threads, parts running at once. @default os.availableParallelism() - 1, at least 1 */
   readonly threads?: number
+  /**
+   * The rows from which the engine hands work to the pool (core's `ParallelPool.minRows`).
+   * @default PARALLEL_MIN_ROWS (262,144): a hop costs more than a smaller scan
+   */
+  readonly minRows?: number
   /** Told of every part started and ended (counts and order for tests and metrics). */
   readonly onPart?: (event: PartEvent) => void
   /** @internal The worker's entry, for tests of one that does not load. @default workerEntry() */
@@ -58,7 +63,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): ParallelPool 
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1)
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`a worker pool needs a whole number of threads, at least 1: ${threads}`)
-  return new WorkerPool(threads, options.onPart, options.entry ?? workerEntry())
+  const pool = new WorkerPool(threads, options.onPart, options.entry ?? workerEntry())
+  if (options.minRows !== undefined) pool.minRows = options.minRows
+  return pool
 }
 
 interface Run {
@@ -97,6 +104,11 @@ class WorkerPool implements ParallelPool {
   readonly #live = new Set<Run>()
   #runs = 0
   #sent = 0
+  minRows: number | undefined
+
+  get runs(): number {
+    return this.#runs
+  }
   /** Why the pool can run nothing more: closed, or its threads cannot start. */
   #over: Error | undefined
 
@@ -109,7 +121,14 @@ class WorkerPool implements ParallelPool {
       throw new Error(
         `the worker pool's entry ${fileURLToPath(entry)} is missing: build the packages (npm run build)`,
       )
-    for (let i = 0; i < threads; i++) this.#threads.push(this.#start())
+  }
+
+  // The threads start with the first run: a pool made and never used (`serve` makes one whatever
+  // its data) costs no thread, no memory and no 20 ms of start-up.
+  #started = false
+  #startThreads(): void {
+    this.#started = true
+    for (let i = 0; i < this.threads; i++) this.#threads.push(this.#start())
   }
 
   run<R>(
@@ -143,6 +162,7 @@ class WorkerPool implements ParallelPool {
     if (this.#over) this.#end(run, this.#over)
     else if (parts.length === 0) this.#end(run)
     else {
+      if (!this.#started) this.#startThreads()
       this.#live.add(run)
       this.#queue.push(run.client, run)
       this.#pump()

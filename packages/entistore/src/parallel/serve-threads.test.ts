@@ -1,0 +1,95 @@
+/**
+ * `serve --threads`: the reads over many rows go to the worker threads (health counts their runs)
+ * and answer as `--threads 0`, which runs them on the serving thread in slices. 300,000 rows: the
+ * pool takes work from 262,144 rows on (PARALLEL_MIN_ROWS).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
+
+const ROWS = 300_000
+const dir = mkdtempSync(join(tmpdir(), 'entistore-threads-'))
+const model = join(dir, 'model.json')
+const data = join(dir, 'data.json')
+const READS = [
+  '/rest/Item?$filter="salary>99990"&$attributes=ID',
+  '/rest/Item?$orderby=salary desc&$top=3&$attributes=salary',
+  '/rest/Item/salary?$compute=$all',
+]
+
+let served: Started[] = []
+beforeAll(() => {
+  writeFileSync(
+    model,
+    JSON.stringify({
+      dataClasses: [
+        {
+          name: 'Item',
+          attributes: [
+            { name: 'ID', type: 'long', primKey: true },
+            { name: 'salary', type: 'number' },
+          ],
+        },
+      ],
+    }),
+  )
+  const rows = Array.from({ length: ROWS }, (_, i) => ({ ID: i + 1, salary: (i * 37) % 100_000 }))
+  writeFileSync(data, JSON.stringify({ Item: rows }))
+})
+afterAll(async () => {
+  for (const s of served) await s.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const read = async (s: Started, path: string) => {
+  const res = await fetch(s.url + path)
+  expect(res.status).toBe(200)
+  const body = (await res.json()) as Record<string, unknown>
+  // The stamps' times are the loads': the two servers loaded apart.
+  return JSON.parse(JSON.stringify(body).replace(/"__TIMESTAMP":"[^"]*"/g, '"__TIMESTAMP":""'))
+}
+const health = async (s: Started) =>
+  (
+    (await (await fetch(`${s.url}/health`)).json()) as {
+      parallel?: { threads: number; runs: number }
+    }
+  ).parallel
+
+const serve = (threads: string) =>
+  startServe([
+    'serve',
+    '-m',
+    model,
+    '-d',
+    data,
+    '--threads',
+    threads,
+    '--health-details',
+    '--quiet',
+  ])
+
+describe('serve --threads', () => {
+  it('hands the scan, the first rows of an ordering and the aggregates to its threads, answering as --threads 0', async () => {
+    const on = await serve('1')
+    const off = await serve('0')
+    served = [on, off]
+    expect(await health(on)).toEqual({ threads: 1, runs: 0 })
+    expect(await health(off)).toBeUndefined()
+    for (const path of READS) expect(await read(on, path)).toEqual(await read(off, path))
+    expect(await health(on)).toEqual({ threads: 1, runs: READS.length })
+    // A GET by key and a small read never go to the pool.
+    await read(on, '/rest/Item(5)')
+    await read(on, '/rest/Item?$filter="ID<10"')
+    expect((await health(on))!.runs).toBe(READS.length)
+  })
+
+  it('refuses a --threads that is no number of threads', async () => {
+    const r = await runCli(['serve', '-m', model, '--threads', 'many'])
+    expect(r.code).toBe(2)
+    expect(r.err.join('\n')).toContain(
+      '--threads must be a number of threads from 0 to 256, or auto',
+    )
+  })
+})
