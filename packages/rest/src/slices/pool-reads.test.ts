@@ -34,7 +34,7 @@ interface HandRun {
 class HandPool implements ParallelPool {
   readonly threads = 2
   readonly minRows = 1000
-  readonly runs: HandRun[] = []
+  readonly started: HandRun[] = []
   cancels = 0
 
   run<R>(
@@ -68,7 +68,7 @@ class HandPool implements ParallelPool {
         }
       },
     }
-    this.runs.push(run)
+    this.started.push(run)
     return { result, cancel: stop }
   }
 
@@ -107,7 +107,7 @@ function fixture() {
     json(whole.respond(get(path, query)) as RestReply)
   /** Every part of the last run, then the turns until `r` answers. */
   const finish = async (r: { done: boolean }) => {
-    const run = pool.runs.at(-1)!
+    const run = pool.started.at(-1)!
     while (run.done < run.parts.length) run.step()
     await flush()
     return runTurns(turns, () => r.done)
@@ -123,9 +123,9 @@ describe('reads on a worker pool', () => {
     const { pool, handler, turns, read, inOnePiece, finish } = fixture()
     // The first read makes the column in slices first (columnSteps), then parks on the pool.
     const scan = read(SCAN, { remoteAddress: 'a' })
-    await runTurns(turns, () => pool.runs.length > 0)
-    expect(pool.runs[0]!.kernel).toBe('compareNumbers')
-    expect(pool.runs[0]!.parts.length).toBeGreaterThan(1)
+    await runTurns(turns, () => pool.started.length > 0)
+    expect(pool.started[0]!.kernel).toBe('compareNumbers')
+    expect(pool.started[0]!.parts.length).toBeGreaterThan(1)
     expect(turns.length).toBe(0)
     const cheap = handler.respond(get('Item(3)', '', { remoteAddress: 'b' }))
     expect(isPending(cheap)).toBe(false)
@@ -138,8 +138,8 @@ describe('reads on a worker pool', () => {
   it('writes between two parts: the answer is the data when the reply is made', async () => {
     const { ds, pool, turns, read, inOnePiece, finish } = fixture()
     const scan = read(SCAN)
-    await runTurns(turns, () => pool.runs.length > 0)
-    const run = pool.runs[0]!
+    await runTurns(turns, () => pool.started.length > 0)
+    const run = pool.started[0]!
     // The first part is read; then rows of it and of later parts change, and one is added.
     expect(run.parts.length).toBeGreaterThan(1)
     const firstMatch = (inOnePiece(SCAN).__ENTITIES as { ID: number }[])[0]!.ID
@@ -163,7 +163,7 @@ describe('reads on a worker pool', () => {
       ['$compute=sum', 'Item/salary', 'numberStats'],
     ] as const) {
       const r = read(query, {}, path)
-      await runTurns(turns, () => pool.runs.length > 0 && pool.runs.at(-1)!.kernel === kernel)
+      await runTurns(turns, () => pool.started.length > 0 && pool.started.at(-1)!.kernel === kernel)
       await finish(r)
       expect(r.value!.status).toBe(200)
       expect(json(r.value!)).toEqual(inOnePiece(query, path))
@@ -174,8 +174,8 @@ describe('reads on a worker pool', () => {
     const { pool, turns, read } = fixture()
     let closed = false
     const scan = read(SCAN, { closed: () => closed })
-    await runTurns(turns, () => pool.runs.length > 0)
-    const run = pool.runs[0]!
+    await runTurns(turns, () => pool.started.length > 0)
+    const run = pool.started[0]!
     run.step()
     closed = true
     run.step()
