@@ -215,7 +215,12 @@ export function withHttpRules(core: RestCore, defs: unknown, where: string): Res
       const outcome = request?.path === undefined ? undefined : outcomeOf(rules, request.path)
       if (outcome === undefined) return core.refuse(error, request)
       // Synchronous: neither a denial, a redirection nor a refusal waits for anything.
-      return decide(request!.path!, outcome, () => core.refuse(error, request), request!) as RestReply
+      return decide(
+        request!.path!,
+        outcome,
+        () => core.refuse(error, request),
+        request!,
+      ) as RestReply
     },
   }
 }
