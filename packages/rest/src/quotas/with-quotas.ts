@@ -16,7 +16,14 @@
  * `Session.quotas.nbEntitySets` then.
  */
 import { datastoreError, defaultEntitySetQuota, type Datastore } from '@entistore/core'
-import { isPending, type RestCore, type RestReply, type RestRequest } from '../exchange.js'
+import {
+  isPending,
+  isStream,
+  type RestCore,
+  type RestReply,
+  type RestRequest,
+  type RestStream,
+} from '../exchange.js'
 import { utf8Bytes } from '../serialize/reply-parts.js'
 import { readCookie } from '../sessions/cookie.js'
 import { RateCounts, type Reached } from './quota-windows.js'
@@ -54,6 +61,27 @@ function headerBytes(reply: RestReply): number {
     for (const v of typeof value === 'string' ? [value] : value)
       bytes += name.length + utf8Bytes(v) + 4
   return bytes + 2
+}
+
+/**
+ * A live feed (`$changes`) whose events pass through `admit` as they go: it may end the feed by
+ * throwing, which the transport takes as a cut (the client reconnects, and meets the 429).
+ */
+function countedStream(stream: RestStream, admit: (chunk: string) => string): RestStream {
+  return {
+    stream: true,
+    close: () => stream.close(),
+    [Symbol.asyncIterator]() {
+      const chunks = stream[Symbol.asyncIterator]()
+      return {
+        async next() {
+          const next = await chunks.next()
+          return next.done ? next : { done: false, value: admit(next.value) }
+        },
+        return: async () => chunks.return?.() ?? { done: true, value: undefined },
+      }
+    },
+  }
 }
 
 const refusal = (reached: Reached) =>
@@ -140,19 +168,20 @@ export function withQuotas(
       out(typeof body === 'string' ? utf8Bytes(body) : body.byteLength, now)
       return reply
     }
-    // A live feed ($changes) has no end to count to: its events are not counted.
-    if (!(Symbol.iterator in body)) return reply
+    // Each chunk counted as it goes; the first one past an output quota cuts the reply there.
+    const admit = (chunk: string): string => {
+      const at = ds.clock.now()
+      const over =
+        (metered && metered.counts.reached(metered.quotas, 'PerSession', at)) ??
+        server.reached(quotas, '', at)
+      if (over !== undefined && over.name.startsWith('outBytes')) throw refusal(over)
+      out(utf8Bytes(chunk), at)
+      return chunk
+    }
+    if (isStream(body)) return { ...reply, body: countedStream(body, admit) }
     const chunks = body
     function* counted(): Iterable<string> {
-      for (const chunk of chunks) {
-        const at = ds.clock.now()
-        const over =
-          (metered && metered.counts.reached(metered.quotas, 'PerSession', at)) ??
-          server.reached(quotas, '', at)
-        if (over !== undefined && over.name.startsWith('outBytes')) throw refusal(over)
-        out(utf8Bytes(chunk), at)
-        yield chunk
-      }
+      for (const chunk of chunks) yield admit(chunk)
     }
     return { ...reply, body: counted() }
   }

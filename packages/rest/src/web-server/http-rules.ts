@@ -21,6 +21,7 @@ import { datastoreError } from '@entistore/core'
 import {
   bodyLimitOf,
   isPending,
+  type RefusedRequest,
   type RestCore,
   type RestReply,
   type RestRequest,
@@ -173,29 +174,53 @@ export function withHttpRules(core: RestCore, defs: unknown, where: string): Res
     headers: edited(reply.headers, outcome.edits),
     body: reply.body,
   })
+  /**
+   * The reply to a request to `path` the rules match (`outcome`): denied or redirected without
+   * being served (a POST writes nothing), else `serve`'s reply with the rules' edits.
+   */
+  const decide = (
+    path: string,
+    outcome: Outcome,
+    serve: () => RestReply | Promise<RestReply>,
+    request: RefusedRequest,
+  ): RestReply | Promise<RestReply> => {
+    if (outcome.deny) {
+      const denied = core.refuse(datastoreError('AccessDeniedByRule', [path]), request)
+      return finish(denied, outcome, outcome.status ?? 403)
+    }
+    if (outcome.redirect !== undefined) {
+      const moved: RestReply = { status: 302, headers: { location: outcome.redirect }, body: null }
+      return finish(moved, outcome, outcome.status ?? 302)
+    }
+    const reply = serve()
+    return isPending(reply) ? reply.then((r) => finish(r, outcome)) : finish(reply, outcome)
+  }
   return {
     maxBodyBytes: core.maxBodyBytes,
-    bodyLimit: (path) => bodyLimitOf(core, path),
+    // A denied or redirected path's body is not worth reading: refused at its first byte, the
+    // refusal then answered as the rules decide (below).
+    bodyLimit: (path) => {
+      const outcome = outcomeOf(rules, path)
+      return outcome?.deny || outcome?.redirect !== undefined ? 0 : bodyLimitOf(core, path)
+    },
     ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const outcome = outcomeOf(rules, request.path)
       if (outcome === undefined) return core.respond(request)
-      // Denied or redirected: the request is not served (a POST writes nothing).
-      if (outcome.deny) {
-        const denied = core.refuse(datastoreError('AccessDeniedByRule', [request.path]), request)
-        return finish(denied, outcome, outcome.status ?? 403)
-      }
-      if (outcome.redirect !== undefined) {
-        const moved: RestReply = {
-          status: 302,
-          headers: { location: outcome.redirect },
-          body: null,
-        }
-        return finish(moved, outcome, outcome.status ?? 302)
-      }
-      const reply = core.respond(request)
-      return isPending(reply) ? reply.then((r) => finish(r, outcome)) : finish(reply, outcome)
+      return decide(request.path, outcome, () => core.respond(request), request)
     },
-    refuse: (error, request) => core.refuse(error, request),
+    // The transport's own refusals (a body too large, a request timed out) are replies too:
+    // the rules of their path apply, when the transport read one.
+    refuse(error, request) {
+      const outcome = request?.path === undefined ? undefined : outcomeOf(rules, request.path)
+      if (outcome === undefined) return core.refuse(error, request)
+      // Synchronous: neither a denial, a redirection nor a refusal waits for anything.
+      return decide(
+        request!.path!,
+        outcome,
+        () => core.refuse(error, request),
+        request!,
+      ) as RestReply
+    },
   }
 }
