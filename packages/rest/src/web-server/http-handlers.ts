@@ -104,15 +104,15 @@ export class HttpHandlers {
 
   /** Whether a handler's pattern takes `path` (percent-encoded, without the query), any verb. */
   handles(path: string): boolean {
-    if (this.#list.length === 0 || this.#builtIn(path)) return false
     const seen = matchedPath(path)
+    if (this.#list.length === 0 || this.#builtIn(seen)) return false
     return this.#list.some((h) => h.test.test(seen))
   }
 
   /** The handler that takes `verb` at `path`; undefined when no pattern takes the path. */
   match(verb: string, path: string): HandlerMatch | undefined {
-    if (this.#list.length === 0 || this.#builtIn(path)) return undefined
     const seen = matchedPath(path)
+    if (this.#list.length === 0 || this.#builtIn(seen)) return undefined
     const upper = verb.toUpperCase()
     let refused: Set<string> | undefined
     for (const handler of this.#list) {
@@ -136,9 +136,10 @@ export class HttpHandlers {
     return { kind: 'httpHandler', handler: match.handler, path, query }
   }
 
-  // `/rest` (the basePath) and 4D's built-in paths, in any case, as 4D's own are.
-  #builtIn(path: string): boolean {
-    const lower = path.toLowerCase()
+  // `/rest` (the basePath) and 4D's built-in paths, in any case, as 4D's own are; `seen` is the
+  // matched path, so that an escape or a doubled slash cannot make one a handler's.
+  #builtIn(seen: string): boolean {
+    const lower = seen.toLowerCase()
     return [this.#basePath || '/', ...BUILT_IN].some(
       (p) => p === '/' || lower === p || lower.startsWith(`${p}/`),
     )
