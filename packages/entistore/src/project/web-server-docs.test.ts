@@ -341,6 +341,16 @@ describe('the HTTP rules page’s HTTPRules.json', () => {
     expect(png.headers.get('location')).toBe('https://cdn.example.com/images/')
     expect((await fetch(`${s.url}/style.css`, { redirect: 'manual' })).status).toBe(200)
   })
+
+  // "Current rules": `$rules:=WEB Server.rules //current rules`, the file's collection.
+  it('reads the rules in force with WEB Server.rules', async () => {
+    const r = await fetch(`${s.url}/rest/$singleton/RulesProbe/rules`, {
+      method: 'POST',
+      body: '[]',
+    })
+    const file = join(DOCS_PROJECT, 'Project/Sources/HTTPRules.json')
+    expect((await json(r)).result).toEqual(JSON.parse(readFileSync(file, 'utf8')))
+  })
 })
 
 // http-rules.md, "Non-modifiable headers", "Other properties are ignored", "RegExPattern".
