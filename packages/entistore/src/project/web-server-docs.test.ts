@@ -6,6 +6,7 @@
  * not checked again here. Quotas run on a clock the tests move.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { request, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ManualClock } from '@entistore/core'
@@ -98,6 +99,24 @@ describe('HTTP request handlers, as 4D’s pages write them', () => {
     const r = await fetch(`${s.url}/custom/x`, { method: 'PURGE' })
     expect(r.status).toBe(200)
     expect((await json(r)).verb).toBe('PURGE')
+  })
+
+  // WebServerClass.md, ".HTTPTrace": "by default the Web server rejects HTTP TRACE requests with
+  // an error 405", a handler that takes every verb included (`myCall`); one that names TRACE
+  // takes it ("All names can be used").
+  it('rejects TRACE with 405 unless a handler names it', async () => {
+    // fetch() refuses to send TRACE: node:http does.
+    const trace = (path: string) =>
+      new Promise<IncomingMessage>((resolve, reject) =>
+        request(`${s.url}${path}`, { method: 'TRACE' }, (r) => resolve(r.resume()))
+          .on('error', reject)
+          .end(),
+      )
+    for (const path of ['/myCall/x', '/rest/$catalog', '/info/']) {
+      const r = await trace(path)
+      expect([path, r.statusCode]).toEqual([path, 405])
+      expect(r.headers.allow).not.toContain('TRACE')
+    }
   })
 
   // http-request-handler.md, "Example" of the request handler code: the UploadFile class, as

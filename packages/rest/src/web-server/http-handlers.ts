@@ -8,7 +8,9 @@
  *   expression found anywhere in the path (`"/docs/invoices/(past|today)"` takes
  *   `/docs/invoices/today/latest`); with both, `regexPattern` is the one used. Both match the
  *   path percent-decoded, without its query, case-sensitively.
- * - `verbs` is a comma-separated list, in any case (`"get, post"`); all verbs without it.
+ * - `verbs` is a comma-separated list, in any case (`"get, post"`); all verbs without it, but
+ *   `TRACE`, which 4D's web server rejects with 405 by default (WebServerClass.md, `HTTPTrace`):
+ *   only a handler that names it takes it.
  * - Order is priority: the first entry whose pattern and verb match takes the request. When
  *   patterns match but none of them takes the verb, the request is refused with 405 and `Allow`.
  * - The paths of the REST interface (`/rest`, its `basePath`) and of 4D's other built-in
@@ -50,6 +52,9 @@ export type HandlerMatch =
 
 // 4D's built-in features: never a handler's (the REST interface's own path is added).
 const BUILT_IN = ['/4daction', '/$lib/renderer', '/$shared']
+
+// What a handler without `verbs` takes, named in the `Allow` of a TRACE it refuses.
+const EVERY_VERB_BUT_TRACE = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -117,9 +122,10 @@ export class HttpHandlers {
     let refused: Set<string> | undefined
     for (const handler of this.#list) {
       if (!handler.test.test(seen)) continue
-      if (handler.verbs === undefined || handler.verbs.has(upper)) return { handler }
+      if (handler.verbs === undefined ? upper !== 'TRACE' : handler.verbs.has(upper))
+        return { handler }
       refused ??= new Set()
-      for (const v of handler.verbs) refused.add(v)
+      for (const v of handler.verbs ?? EVERY_VERB_BUT_TRACE) refused.add(v)
     }
     return refused === undefined ? undefined : { refused: [...refused] }
   }
