@@ -55,6 +55,13 @@ describe('HTTP request handlers, as 4D’s pages write them', () => {
     expect(await text(path, method)).toBe(`${handler} ${method} ${path}`)
   })
 
+  // http-request-handler.md, "URL patterns": "Pattern" and "regexPattern" in one definition:
+  // "only the "regexPattern" property is taken into account".
+  it('uses the regexPattern of an entry that gives both', async () => {
+    expect(await text('/x/both')).toBe('GeneralHandling.handle GET /x/both')
+    expect((await json(await fetch(`${s.url}/never/x`))).url).toBe('/never/x')
+  })
+
   // http-request-handler.md, "Forbidden patterns": `/4DACTION`, `/rest`, `/$lib/renderer` and
   // `/$shared` cannot be handled, even by the catch-all `"regexPattern": "/(.*)"` of the project,
   // nor reached past it with a doubled slash or an escaped letter.
