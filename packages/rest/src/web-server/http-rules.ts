@@ -13,7 +13,8 @@
  *
  * Every matching rule runs, in order; where two decide the same thing the last one wins. `Date`,
  * `Content-Length` and `Content-Encoding` never change, `Vary` and `Set-Cookie` are only added to
- * (a `setHeaders` of `Set-Cookie` adds a cookie), as 4D's page lists; `Transfer-Encoding` and
+ * (an `addHeaders`; a `setHeaders` of `Set-Cookie` adds a cookie, of `Vary` is ignored), as 4D's
+ * page lists; `Transfer-Encoding` and
  * `Connection`, which frame the reply, never change either. Such edits are ignored without an
  * error, as in 4D. Other properties of a rule (`comment`) are ignored.
  */
@@ -156,11 +157,12 @@ function edited(
       if (!ADD_ONLY.has(name)) delete out[name]
       continue
     }
+    // The page's table: `Vary` is added to, never set; a `setHeaders` of `Set-Cookie` adds one.
+    if (edit.op === 'set' && name === 'vary') continue
     const now = out[name]
     if (name === 'set-cookie') out[name] = now === undefined ? edit.value : [now, edit.value].flat()
-    // Added to what is there: `Vary` is a list; an `addHeaders` of a header present too.
-    else if (now !== undefined && (edit.op === 'add' || name === 'vary'))
-      out[name] = `${String(now)}, ${edit.value}`
+    // Added to what is there (`Vary: origin, accept`).
+    else if (now !== undefined && edit.op === 'add') out[name] = `${String(now)}, ${edit.value}`
     else out[name] = edit.value
   }
   return out
