@@ -266,6 +266,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
       sessionCookieName: options.sessionCookieName ?? sessionCookieName(served.name),
       sessionCookieSameSite: options.sessionCookieSameSite ?? 'Strict',
       quotas: quotas as Record<string, number | undefined>,
+      rules: options.rules ?? [],
     })
     // With `persist`, a reply waits until the writes before it are on disk (a picture's record
     // is written off the event loop: persist/durable-replies.ts).

@@ -67,6 +67,12 @@ export interface RestStream extends AsyncIterable<string> {
   close(): void
 }
 
+/** What a transport knows of a request it refuses: its headers, and its path once it has one. */
+export interface RefusedRequest {
+  readonly headers: RestRequest['headers']
+  readonly path?: string
+}
+
 /** Whether `body` is a RestStream. */
 export function isStream(body: unknown): body is RestStream {
   return typeof body === 'object' && body !== null && (body as Partial<RestStream>).stream === true
@@ -93,9 +99,10 @@ export interface RestCore {
   /**
    * The reply for a request the transport refused before `respond` could see it (a body past
    * `bodyLimit`, a malformed Host), with the status and `__ERROR` body of `error`. `request`, when
-   * the transport has read its headers: what the reply may depend on (CORS answers its `Origin`).
+   * the transport has read its headers: what the reply may depend on (CORS answers its `Origin`;
+   * HTTP rules match its `path`, when the transport could read one).
    */
-  refuse(error: unknown, request?: Pick<RestRequest, 'headers'>): RestReply
+  refuse(error: unknown, request?: RefusedRequest): RestReply
   /** The largest JSON request body, in bytes, a transport reads and hands to `respond`. */
   readonly maxBodyBytes: number
   /**

@@ -73,6 +73,12 @@ export function projectFiles(root: string): FileHost {
     }
   }
 
+  const write = (p: FsPath, content: string | Uint8Array): void =>
+    disk('write', p, (path) => {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, content)
+    })
+
   return {
     stat: (p) =>
       disk('read', p, (path) => {
@@ -87,11 +93,8 @@ export function projectFiles(root: string): FileHost {
       }),
     readText: (p) => disk('read', p, (path) => readFileSync(path, 'utf8')),
     readBytes: (p) => disk('read', p, (path) => new Uint8Array(readFileSync(path))),
-    writeText: (p, text) =>
-      disk('write', p, (path) => {
-        mkdirSync(dirname(path), { recursive: true })
-        writeFileSync(path, text)
-      }),
+    writeText: (p, text) => write(p, text),
+    writeBytes: (p, bytes) => write(p, bytes),
     list: (p) => disk('list', p, (path) => readdirSync(path)),
     makeFolder: (p) => disk('create', p, (path) => void mkdirSync(path, { recursive: true })),
     remove: (p, withContents) =>

@@ -40,6 +40,10 @@ const decode = (text: string): string => {
   }
 }
 
+/** A JSON collection or object given within single quotes, without them (`'[1]'` is `[1]`). */
+const unquoted = (value: string): string =>
+  /^'[[{][\s\S]*[\]}]'$/.test(value) ? value.slice(1, -1) : value
+
 export class IncomingMessage {
   readonly [FOOTPRINT] = true
   /** The URL without the scheme and `host:port`: the path and the query as sent (`/start/x?a=1`). */
@@ -48,7 +52,9 @@ export class IncomingMessage {
   readonly urlPath: readonly string[]
   /**
    * The query's parameters, decoded, as text (`{ a: "1" }`): a JSON value given as a parameter
-   * stays its text, for the handler to parse. A name given twice keeps its last value.
+   * stays its text, for the handler to parse; given within single quotes
+   * (`?myparams='[{"id": 3}]'`), it comes without them, as IncomingMessageClass.md shows its
+   * `JSON Parse` reading a collection. A name given twice keeps its last value.
    */
   readonly urlQuery: Readonly<Record<string, string>>
   /** The verb (method), as on the request line: `GET`, `POST`… */
@@ -69,7 +75,7 @@ export class IncomingMessage {
       if (pair === '') continue
       const at = pair.indexOf('=')
       const name = decode((at < 0 ? pair : pair.slice(0, at)).replaceAll('+', ' '))
-      query[name] = at < 0 ? '' : decode(pair.slice(at + 1).replaceAll('+', ' '))
+      query[name] = at < 0 ? '' : unquoted(decode(pair.slice(at + 1).replaceAll('+', ' ')))
     }
     this.urlQuery = Object.freeze(query)
     const headers: Record<string, string> = Object.create(null)

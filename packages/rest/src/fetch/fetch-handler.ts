@@ -71,7 +71,7 @@ async function answer(
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
     const limit = bodyLimitOf(core, target.path)
     const read = await readBody(request, limit, bodies)
-    if (DatastoreError.is(read)) return core.refuse(read, { headers })
+    if (DatastoreError.is(read)) return core.refuse(read, { headers, path: target.path })
     body = read
   }
   // A Promise for a call of an async function, awaited like the body; should it reject (it must

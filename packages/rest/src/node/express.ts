@@ -126,7 +126,8 @@ export function expressRest(
       unparsed.set(req, body)
       listener(req, res)
     } else if (type === 'entity.too.large' && typeof limit === 'number') {
-      writeReply(res, rest.refuse(datastoreError('BodyTooLarge', [limit]), req), outbox)
+      const refused = { headers: req.headers, path: splitTarget(targetOf(req))?.path }
+      writeReply(res, rest.refuse(datastoreError('BodyTooLarge', [limit]), refused), outbox)
     } else next(error)
   }
 

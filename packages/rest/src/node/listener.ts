@@ -27,6 +27,7 @@ import {
   bodyLimitOf,
   isPending,
   readsBody,
+  type RefusedRequest,
   type RestCore,
   type RestReply,
   type RestRequest,
@@ -281,7 +282,8 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     const host = req.headers.host
     if (host !== undefined && !isHostHeader(host)) {
       const why = `its Host header "${host}" is not a host`
-      writeReply(res, core.refuse(datastoreError('UrlMalformed', [target, why]), req), outbox)
+      const refused = { headers: req.headers, path: split.path }
+      writeReply(res, core.refuse(datastoreError('UrlMalformed', [target, why]), refused), outbox)
       return
     }
     const method = req.method ?? 'GET'
@@ -297,11 +299,13 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     }
     // A file POSTed as raw bytes ($upload) may be larger than a JSON body: the core says.
     const limit = bodyLimitOf(core, split.path)
-    if (req.readableEnded) runRead(req, res, run, limit)
+    // What a refusal of the body knows of the request: HTTP rules match its path.
+    const refused = { headers: req.headers, path: split.path }
+    if (req.readableEnded) runRead(req, res, run, limit, refused)
     else
       readBody(req, limit, bodies, (body) => {
         if (body instanceof Buffer) run(body)
-        else writeReply(res, core.refuse(body, req), outbox, CLOSE)
+        else writeReply(res, core.refuse(body, refused), outbox, CLOSE)
       })
   }
 
@@ -311,17 +315,19 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     res: ServerResponse,
     run: (body: Uint8Array | string) => void,
     limit: number,
+    refused: RefusedRequest,
   ): void => {
     // A body parser turns an empty body into `{}`: a zero length says there was none.
     const body = req.headers['content-length'] === '0' ? '' : options.parsedBody?.(req)
     if (body === undefined) {
-      writeReply(res, core.refuse(datastoreError('BadRequestBody', [READ_BEFORE]), req), outbox)
+      const unread = datastoreError('BadRequestBody', [READ_BEFORE])
+      writeReply(res, core.refuse(unread, refused), outbox)
       return
     }
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
     if (size > limit) {
       const tooLarge = datastoreError('BodyTooLarge', [limit])
-      writeReply(res, core.refuse(tooLarge, req), outbox)
+      writeReply(res, core.refuse(tooLarge, refused), outbox)
       return
     }
     run(body)

@@ -82,13 +82,17 @@ export class RateCounts {
     return worst
   }
 
-  /** Adds `amount` to `measure` in both of its windows. */
-  add(measure: Measure, amount: number, now: number): void {
+  /**
+   * Adds `amount` to `measure` in both of its windows that hold `at`; in a window that has ended
+   * already (a count given late: a session's first requests), nothing.
+   */
+  add(measure: Measure, amount: number, at: number): void {
     const m = MEASURES.indexOf(measure)
     PERIODS.forEach((period, p) => {
       const slot = m * PERIODS.length + p
-      this.#counts[slot * 2 + 1] = this.#own(slot, period.ms, now) + amount
-      const start = now - (now % period.ms)
+      const start = at - (at % period.ms)
+      if (this.#counts[slot * 2]! > start) return
+      this.#counts[slot * 2 + 1] = this.#own(slot, period.ms, at) + amount
       this.shared?.add(this.#key(slot, start), amount, start + period.ms)
     })
   }

@@ -16,10 +16,18 @@
  * `Session.quotas.nbEntitySets` then.
  */
 import { datastoreError, defaultEntitySetQuota, type Datastore } from '@entistore/core'
-import { isPending, type RestCore, type RestReply, type RestRequest } from '../exchange.js'
+import {
+  isPending,
+  isStream,
+  type RestCore,
+  type RestReply,
+  type RestRequest,
+  type RestStream,
+} from '../exchange.js'
+import { LRUCache } from 'lru-cache'
 import { utf8Bytes } from '../serialize/reply-parts.js'
 import { readCookie } from '../sessions/cookie.js'
-import { RateCounts, type Reached } from './quota-windows.js'
+import { RateCounts, type Measure, type Reached } from './quota-windows.js'
 import type { SharedCounts } from './shared-counts.js'
 import { changedAt, enforcesNone, SESSION_QUOTAS, type WebQuotas } from './web-quotas.js'
 
@@ -31,6 +39,40 @@ interface Metered {
 
 // `$4DSID=<id>` in a query string, any case (the reserved parameter: url/params.ts).
 const SID_PARAM = /(?:^|&)\$4dsid=([^&]*)/i
+
+/** The session id a request comes with: its cookie's, or its `$4DSID`. */
+function sidOf(request: RestRequest, cookieName: string): string | undefined {
+  const cookie = request.headers.cookie
+  return (
+    readCookie(typeof cookie === 'string' ? cookie : cookie?.join('; '), cookieName) ??
+    SID_PARAM.exec(request.query)?.[1]
+  )
+}
+
+/** The session id a reply gives its client (its session cookie), if it gives one. */
+function newSession(reply: RestReply, cookieName: string): string | undefined {
+  const set = reply.headers['set-cookie']
+  for (const cookie of typeof set === 'string' ? [set] : (set ?? [])) {
+    const id = readCookie(cookie, cookieName)
+    if (id) return id
+  }
+  return undefined
+}
+
+/** One count: what, how much, when. */
+type Counted = [measure: Measure, amount: number, at: number]
+
+/** Where a request's counts go: a session's, or a session's not met yet. */
+interface Sink {
+  readonly counts: Pick<RateCounts, 'add'> & Partial<Pick<RateCounts, 'reached'>>
+  readonly quotas: WebQuotas
+}
+
+/** A request of no session (a reply with no cookie): counted server-wide only. */
+const NOWHERE: Sink = { counts: { add: () => undefined }, quotas: {} }
+
+/** Sessions whose first requests' counts are kept until they are met (see `unmet`). */
+const UNMET_SESSIONS = 10_000
 
 /** The bytes of a request as the transport gives it: its line, headers and body. */
 function requestBytes(request: RestRequest): number {
@@ -54,6 +96,27 @@ function headerBytes(reply: RestReply): number {
     for (const v of typeof value === 'string' ? [value] : value)
       bytes += name.length + utf8Bytes(v) + 4
   return bytes + 2
+}
+
+/**
+ * A live feed (`$changes`) whose events pass through `admit` as they go: it may end the feed by
+ * throwing, which the transport takes as a cut (the client reconnects, and meets the 429).
+ */
+function countedStream(stream: RestStream, admit: (chunk: string) => string): RestStream {
+  return {
+    stream: true,
+    close: () => stream.close(),
+    [Symbol.asyncIterator]() {
+      const chunks = stream[Symbol.asyncIterator]()
+      return {
+        async next() {
+          const next = await chunks.next()
+          return next.done ? next : { done: false, value: admit(next.value) }
+        },
+        return: async () => chunks.return?.() ?? { done: true, value: undefined },
+      }
+    },
+  }
 }
 
 const refusal = (reached: Reached) =>
@@ -85,12 +148,14 @@ export function withQuotas(
     metered.counts.scope = session.id
   })
 
-  /** The open session the request comes with, met now if it was not yet. */
-  const meter = (request: RestRequest): Metered | undefined => {
-    const cookie = request.headers.cookie
-    const sid =
-      readCookie(typeof cookie === 'string' ? cookie : cookie?.join('; '), cookieName) ??
-      SID_PARAM.exec(request.query)?.[1]
+  // The counts of requests answered before their session was kept (the one that opened it, the
+  // first one back with its cookie: a guest is kept once it comes back), by session id, handed to
+  // the session when it is met. Bounded: the entries of clients that never came back are pushed
+  // out by newer ones.
+  const unmet = new LRUCache<string, Counted[]>({ max: UNMET_SESSIONS })
+
+  /** The session `sid` names, if it is open: met now if it was not yet. */
+  const meter = (sid: string | undefined): Metered | undefined => {
     if (sid === undefined) return undefined
     const known = sessions.get(sid)
     if (known !== undefined) return known
@@ -105,7 +170,33 @@ export function withQuotas(
       defaultEntitySetQuota(session, own.nbEntitySetsPerSession)
     const metered = { counts: new RateCounts(shared, sid), quotas: own }
     sessions.set(sid, metered)
+    for (const [measure, amount, at] of unmet.get(sid) ?? [])
+      metered.counts.add(measure, amount, at)
+    unmet.delete(sid)
     return metered
+  }
+
+  /**
+   * Where the counts of a request that came without an open session go once it is answered: its
+   * session, when the request opened or established one that is kept now; else the session's
+   * entry among the unmet ones (`reply`'s cookie names it), for when it is.
+   */
+  const afterwards = (sid: string | undefined, reply: RestReply, counted: Counted[]): Sink => {
+    // A new cookie wins: the request's id may have named a session that is gone.
+    const id = newSession(reply, cookieName) ?? sid
+    if (id === undefined) return NOWHERE
+    const metered = meter(id)
+    if (metered !== undefined) {
+      for (const [measure, amount, at] of counted) metered.counts.add(measure, amount, at)
+      return metered
+    }
+    const entry = unmet.get(id) ?? []
+    entry.push(...counted)
+    unmet.set(id, entry)
+    return {
+      counts: { add: (measure, amount, at) => void entry.push([measure, amount, at]) },
+      quotas: {},
+    }
   }
 
   /** A refusal of a request that would open a session past `nbSessions` or `nbGuestSessions`. */
@@ -128,10 +219,10 @@ export function withQuotas(
   }
 
   /** `reply` counted as bytes out; a reply in chunks is cut where it crosses an output quota. */
-  const sent = (reply: RestReply, metered: Metered | undefined, now: number): RestReply => {
+  const sent = (reply: RestReply, metered: Sink, now: number): RestReply => {
     const out = (bytes: number, at: number): void => {
       server.add('outBytes', bytes, at)
-      metered?.counts.add('outBytes', bytes, at)
+      metered.counts.add('outBytes', bytes, at)
     }
     out(headerBytes(reply), now)
     const { body } = reply
@@ -140,19 +231,19 @@ export function withQuotas(
       out(typeof body === 'string' ? utf8Bytes(body) : body.byteLength, now)
       return reply
     }
-    // A live feed ($changes) has no end to count to: its events are not counted.
-    if (!(Symbol.iterator in body)) return reply
+    // Each chunk counted as it goes; the first one past an output quota cuts the reply there.
+    const admit = (chunk: string): string => {
+      const at = ds.clock.now()
+      const over =
+        metered.counts.reached?.(metered.quotas, 'PerSession', at) ?? server.reached(quotas, '', at)
+      if (over !== undefined && over.name.startsWith('outBytes')) throw refusal(over)
+      out(utf8Bytes(chunk), at)
+      return chunk
+    }
+    if (isStream(body)) return { ...reply, body: countedStream(body, admit) }
     const chunks = body
     function* counted(): Iterable<string> {
-      for (const chunk of chunks) {
-        const at = ds.clock.now()
-        const over =
-          (metered && metered.counts.reached(metered.quotas, 'PerSession', at)) ??
-          server.reached(quotas, '', at)
-        if (over !== undefined && over.name.startsWith('outBytes')) throw refusal(over)
-        out(utf8Bytes(chunk), at)
-        yield chunk
-      }
+      for (const chunk of chunks) yield admit(chunk)
     }
     return { ...reply, body: counted() }
   }
@@ -168,7 +259,8 @@ export function withQuotas(
     respond(request) {
       if (enforcesNone(quotas)) return core.respond(request)
       const now = ds.clock.now()
-      const metered = meter(request)
+      const sid = sidOf(request, cookieName)
+      const metered = meter(sid)
       const reached =
         (metered && metered.counts.reached(metered.quotas, 'PerSession', now)) ??
         server.reached(quotas, '', now)
@@ -177,15 +269,20 @@ export function withQuotas(
         const full = sessionsFull()
         if (full !== undefined) return core.refuse(full, request)
       }
-      const bytes = requestBytes(request)
-      for (const counts of metered ? [metered.counts, server] : [server]) {
-        counts.add('nbRequests', 1, now)
-        counts.add('inBytes', bytes, now)
+      const counted: Counted[] = [
+        ['nbRequests', 1, now],
+        ['inBytes', requestBytes(request), now],
+      ]
+      for (const [measure, amount, at] of counted) {
+        server.add(measure, amount, at)
+        metered?.counts.add(measure, amount, at)
       }
+      const answered = (reply: RestReply, at: number): RestReply =>
+        sent(reply, metered ?? afterwards(sid, reply, counted), at)
       const reply = core.respond(request)
       return isPending(reply)
-        ? reply.then((r) => sent(r, metered, ds.clock.now()))
-        : sent(reply, metered, now)
+        ? reply.then((r) => answered(r, ds.clock.now()))
+        : answered(reply, now)
     },
   }
 }

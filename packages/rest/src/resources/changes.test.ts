@@ -129,6 +129,31 @@ describe('GET /rest/$changes over node:http', () => {
     expect(head.status).toBe(200)
     expect(ds.changeFeed.size).toBe(0)
   })
+  it('counts its events as bytes out: one past an output quota cuts the feed, then 429', async () => {
+    const { ds, clock } = feedDatastore()
+    const { base } = await serveOnSocket(ds, { quotas: { outBytesPerMin: 2_000 } })
+    const res = await fetch(`${base}/rest/Employee/$changes`)
+    expect(res.status).toBe(200)
+    const feed = new SseReader(res.body!)
+    const E = ds.dataClass('Employee')
+    let events = 0
+    // Each event is about 100 bytes: the feed ends (cut) well before 100 of them.
+    for (let i = 0; i < 100; i++) {
+      E.update(1, { salary: 1000 + i })
+      const next = await feed.next().catch(() => undefined)
+      if (next === undefined) break
+      if (next.event !== undefined) events++
+    }
+    expect(events).toBeGreaterThan(5)
+    expect(events).toBeLessThan(20)
+    const refused = await fetch(`${base}/rest/Employee/$changes`)
+    expect(refused.status).toBe(429)
+    expect(((await refused.json()) as any).__ERROR[0].message).toContain('outBytesPerMin')
+    clock.advance(60_000)
+    const again = await fetch(`${base}/rest/Employee/$changes`)
+    expect(again.status).toBe(200)
+    await again.body!.cancel()
+  })
 })
 
 describe('GET /rest/$changes through the fetch handler', () => {

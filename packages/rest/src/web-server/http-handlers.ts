@@ -8,7 +8,9 @@
  *   expression found anywhere in the path (`"/docs/invoices/(past|today)"` takes
  *   `/docs/invoices/today/latest`); with both, `regexPattern` is the one used. Both match the
  *   path percent-decoded, without its query, case-sensitively.
- * - `verbs` is a comma-separated list, in any case (`"get, post"`); all verbs without it.
+ * - `verbs` is a comma-separated list, in any case (`"get, post"`); all verbs without it, but
+ *   `TRACE`, which 4D's web server rejects with 405 by default (WebServerClass.md, `HTTPTrace`):
+ *   only a handler that names it takes it.
  * - Order is priority: the first entry whose pattern and verb match takes the request. When
  *   patterns match but none of them takes the verb, the request is refused with 405 and `Allow`.
  * - The paths of the REST interface (`/rest`, its `basePath`) and of 4D's other built-in
@@ -50,6 +52,9 @@ export type HandlerMatch =
 
 // 4D's built-in features: never a handler's (the REST interface's own path is added).
 const BUILT_IN = ['/4daction', '/$lib/renderer', '/$shared']
+
+// What a handler without `verbs` takes, named in the `Allow` of a TRACE it refuses.
+const EVERY_VERB_BUT_TRACE = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -104,22 +109,23 @@ export class HttpHandlers {
 
   /** Whether a handler's pattern takes `path` (percent-encoded, without the query), any verb. */
   handles(path: string): boolean {
-    if (this.#list.length === 0 || this.#builtIn(path)) return false
     const seen = matchedPath(path)
+    if (this.#list.length === 0 || this.#builtIn(seen)) return false
     return this.#list.some((h) => h.test.test(seen))
   }
 
   /** The handler that takes `verb` at `path`; undefined when no pattern takes the path. */
   match(verb: string, path: string): HandlerMatch | undefined {
-    if (this.#list.length === 0 || this.#builtIn(path)) return undefined
     const seen = matchedPath(path)
+    if (this.#list.length === 0 || this.#builtIn(seen)) return undefined
     const upper = verb.toUpperCase()
     let refused: Set<string> | undefined
     for (const handler of this.#list) {
       if (!handler.test.test(seen)) continue
-      if (handler.verbs === undefined || handler.verbs.has(upper)) return { handler }
+      if (handler.verbs === undefined ? upper !== 'TRACE' : handler.verbs.has(upper))
+        return { handler }
       refused ??= new Set()
-      for (const v of handler.verbs) refused.add(v)
+      for (const v of handler.verbs ?? EVERY_VERB_BUT_TRACE) refused.add(v)
     }
     return refused === undefined ? undefined : { refused: [...refused] }
   }
@@ -136,9 +142,10 @@ export class HttpHandlers {
     return { kind: 'httpHandler', handler: match.handler, path, query }
   }
 
-  // `/rest` (the basePath) and 4D's built-in paths, in any case, as 4D's own are.
-  #builtIn(path: string): boolean {
-    const lower = path.toLowerCase()
+  // `/rest` (the basePath) and 4D's built-in paths, in any case, as 4D's own are; `seen` is the
+  // matched path, so that an escape or a doubled slash cannot make one a handler's.
+  #builtIn(seen: string): boolean {
+    const lower = seen.toLowerCase()
     return [this.#basePath || '/', ...BUILT_IN].some(
       (p) => p === '/' || lower === p || lower.startsWith(`${p}/`),
     )

@@ -7,6 +7,7 @@
 import { createDatastore, OutgoingMessage, singleton, type ModelJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { createRestHandler } from '../handler.js'
+import { serveNode } from '../node/conformance.fixture.js'
 import type { HttpRuleDef } from './http-rules.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON
@@ -118,10 +119,38 @@ describe('HTTP rules', () => {
     const r = await make().rest.request('/fixed')
     expect(r.headers.get('date')).not.toBe('x')
     expect(await r.text()).toBe('page')
-    // Each rule's edits in the page's order: removals, additions, then changes.
-    expect(r.headers.get('vary')).toBe('origin, accept, cookie')
+    // Each rule's edits in the page's order: removals, additions, then changes; Vary is not set.
+    expect(r.headers.get('vary')).toBe('origin, accept')
     expect(r.headers.get('content-type')).toBeNull()
     expect(r.headers.getSetCookie()).toEqual([expect.stringMatching(/^4DSID_rules=/), 'a=1'])
+  })
+
+  it('apply to the transport’s own refusals; a denied path’s body is not read', async () => {
+    const { ds, rest } = make()
+    const served = await serveNode(rest)
+    try {
+      const post = (path: string, bytes: number) =>
+        fetch(served.url + path, {
+          method: 'POST',
+          body: `"${'a'.repeat(bytes - 2)}"`,
+          headers: { 'content-type': 'application/json' },
+        })
+      // Past the body limit: the refusal carries the rules' headers.
+      const tooLarge = await post('/rest/Doc(1)', rest.maxBodyBytes + 1)
+      expect(tooLarge.status).toBe(413)
+      expect((await json(tooLarge)).__ERROR[0]).toMatchObject({ errCode: 9033 })
+      expect(tooLarge.headers.get('x-frame-options')).toBe('SAMEORIGIN')
+      expect(tooLarge.headers.get('allow')).toBe('GET, POST')
+      // Well under it, to a denied path: denied at its first byte, whatever its size.
+      const denied = await post('/rest/Doc', 1000)
+      expect(denied.status).toBe(403)
+      expect((await json(denied)).__ERROR[0]).toMatchObject({ errCode: 9170 })
+      const empty = await fetch(served.url + '/rest/Doc', { method: 'POST' })
+      expect(empty.status).toBe(403)
+      expect(ds.dataClass('Doc').all().length).toBe(1)
+    } finally {
+      await served.close()
+    }
   })
 
   it('refuse malformed rules when the handler is made, naming the rule', () => {

@@ -13,7 +13,8 @@
  *
  * Every matching rule runs, in order; where two decide the same thing the last one wins. `Date`,
  * `Content-Length` and `Content-Encoding` never change, `Vary` and `Set-Cookie` are only added to
- * (a `setHeaders` of `Set-Cookie` adds a cookie), as 4D's page lists; `Transfer-Encoding` and
+ * (an `addHeaders`; a `setHeaders` of `Set-Cookie` adds a cookie, of `Vary` is ignored), as 4D's
+ * page lists; `Transfer-Encoding` and
  * `Connection`, which frame the reply, never change either. Such edits are ignored without an
  * error, as in 4D. Other properties of a rule (`comment`) are ignored.
  */
@@ -21,6 +22,7 @@ import { datastoreError } from '@entistore/core'
 import {
   bodyLimitOf,
   isPending,
+  type RefusedRequest,
   type RestCore,
   type RestReply,
   type RestRequest,
@@ -155,11 +157,12 @@ function edited(
       if (!ADD_ONLY.has(name)) delete out[name]
       continue
     }
+    // The page's table: `Vary` is added to, never set; a `setHeaders` of `Set-Cookie` adds one.
+    if (edit.op === 'set' && name === 'vary') continue
     const now = out[name]
     if (name === 'set-cookie') out[name] = now === undefined ? edit.value : [now, edit.value].flat()
-    // Added to what is there: `Vary` is a list; an `addHeaders` of a header present too.
-    else if (now !== undefined && (edit.op === 'add' || name === 'vary'))
-      out[name] = `${String(now)}, ${edit.value}`
+    // Added to what is there (`Vary: origin, accept`).
+    else if (now !== undefined && edit.op === 'add') out[name] = `${String(now)}, ${edit.value}`
     else out[name] = edit.value
   }
   return out
@@ -173,29 +176,53 @@ export function withHttpRules(core: RestCore, defs: unknown, where: string): Res
     headers: edited(reply.headers, outcome.edits),
     body: reply.body,
   })
+  /**
+   * The reply to a request to `path` the rules match (`outcome`): denied or redirected without
+   * being served (a POST writes nothing), else `serve`'s reply with the rules' edits.
+   */
+  const decide = (
+    path: string,
+    outcome: Outcome,
+    serve: () => RestReply | Promise<RestReply>,
+    request: RefusedRequest,
+  ): RestReply | Promise<RestReply> => {
+    if (outcome.deny) {
+      const denied = core.refuse(datastoreError('AccessDeniedByRule', [path]), request)
+      return finish(denied, outcome, outcome.status ?? 403)
+    }
+    if (outcome.redirect !== undefined) {
+      const moved: RestReply = { status: 302, headers: { location: outcome.redirect }, body: null }
+      return finish(moved, outcome, outcome.status ?? 302)
+    }
+    const reply = serve()
+    return isPending(reply) ? reply.then((r) => finish(r, outcome)) : finish(reply, outcome)
+  }
   return {
     maxBodyBytes: core.maxBodyBytes,
-    bodyLimit: (path) => bodyLimitOf(core, path),
+    // A denied or redirected path's body is not worth reading: refused at its first byte, the
+    // refusal then answered as the rules decide (below).
+    bodyLimit: (path) => {
+      const outcome = outcomeOf(rules, path)
+      return outcome?.deny || outcome?.redirect !== undefined ? 0 : bodyLimitOf(core, path)
+    },
     ...(core.handles ? { handles: (path: string) => core.handles!(path) } : {}),
     respond(request: RestRequest): RestReply | Promise<RestReply> {
       const outcome = outcomeOf(rules, request.path)
       if (outcome === undefined) return core.respond(request)
-      // Denied or redirected: the request is not served (a POST writes nothing).
-      if (outcome.deny) {
-        const denied = core.refuse(datastoreError('AccessDeniedByRule', [request.path]), request)
-        return finish(denied, outcome, outcome.status ?? 403)
-      }
-      if (outcome.redirect !== undefined) {
-        const moved: RestReply = {
-          status: 302,
-          headers: { location: outcome.redirect },
-          body: null,
-        }
-        return finish(moved, outcome, outcome.status ?? 302)
-      }
-      const reply = core.respond(request)
-      return isPending(reply) ? reply.then((r) => finish(r, outcome)) : finish(reply, outcome)
+      return decide(request.path, outcome, () => core.respond(request), request)
     },
-    refuse: (error, request) => core.refuse(error, request),
+    // The transport's own refusals (a body too large, a request timed out) are replies too:
+    // the rules of their path apply, when the transport read one.
+    refuse(error, request) {
+      const outcome = request?.path === undefined ? undefined : outcomeOf(rules, request.path)
+      if (outcome === undefined) return core.refuse(error, request)
+      // Synchronous: neither a denial, a redirection nor a refusal waits for anything.
+      return decide(
+        request!.path!,
+        outcome,
+        () => core.refuse(error, request),
+        request!,
+      ) as RestReply
+    },
   }
 }

@@ -1,13 +1,20 @@
 /**
  * @module The path that HTTP request handlers and HTTP rules match their patterns against: the
  * request's path without its query, percent-decoded (`/caf%C3%A9` is `/café`), as 4D matches the
- * URL a browser shows. A malformed escape leaves the path as sent. Also where the settings' two
+ * URL a browser shows, its repeated slashes made one (4D's handler page calls
+ * `IP:port//docs/invoices/` the prefix `docs/invoices`'s, and neither `//rest/…` nor `/%72est/…`
+ * slips past the paths no handler may take, nor `//private/…` past a rule's `^/private`). A
+ * malformed escape leaves the path as sent. Also where the settings' two
  * files say where a mistake is: one line naming the file and the place.
  */
 import { fail } from '@entistore/core'
 
 /** `path` (percent-encoded, without the query) as the patterns see it. */
 export function matchedPath(path: string): string {
+  return decoded(path).replace(/\/{2,}/g, '/')
+}
+
+function decoded(path: string): string {
   if (!path.includes('%')) return path
   try {
     return decodeURIComponent(path)

@@ -3,10 +3,12 @@
  * (docs/API/WebServerClass.md) of the web server the host runs — `rt.webServer`, what the REST
  * layer serving the datastore says of itself —, or one whose `isRunning` is False when the code
  * runs outside a server. Entistore serves HTTP only, always: `HTTPEnabled` True, `HTTPSEnabled`
- * False. Every member reads only, but `quotas` (4D 21 R5), whose members are the running server's
+ * False. `rules` (4D 21) is a copy of the HTTP rules in force. Every member reads only, but
+ * `quotas` (4D 21 R5), whose members are the running server's
  * quotas: one set applies to the next requests; Null or Undefined stops enforcing it; a value the
  * server refuses raises an error and keeps the old one, as 4D documents.
  */
+import { fromJSON } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, TO_JSON, type JsonHost, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
@@ -25,6 +27,8 @@ export interface WebServerHost {
    * (a RangeError) and keeps the old value.
    */
   readonly quotas: Record<string, number | undefined>
+  /** The HTTP rules in force (HTTPRules.json, or the rules option), as given; none when absent. */
+  readonly rules?: readonly unknown[]
 }
 
 const HOST_MEMBERS: ReadonlySet<string> = new Set([
@@ -55,6 +59,9 @@ class WebServerObject implements MemberHost, JsonHost {
         return false
       case 'quotas':
         return this.#quotas ?? newObject()
+      // http-rules.md, "Current rules": a new collection at each read (changing it changes nothing).
+      case 'rules':
+        return host === undefined ? undefined : fromJSON(host.rules ?? [])
       default:
         return host !== undefined && HOST_MEMBERS.has(name)
           ? host[name as keyof WebServerHost]
@@ -64,7 +71,14 @@ class WebServerObject implements MemberHost, JsonHost {
 
   [TO_JSON](): unknown {
     const out: Record<string, unknown> = {}
-    for (const name of ['isRunning', 'HTTPEnabled', 'HTTPSEnabled', ...HOST_MEMBERS, 'quotas'])
+    for (const name of [
+      'isRunning',
+      'HTTPEnabled',
+      'HTTPSEnabled',
+      ...HOST_MEMBERS,
+      'quotas',
+      'rules',
+    ])
       out[name] = name === 'quotas' ? this.#quotas?.[TO_JSON]() : this[GET_MEMBER](name)
     return out
   }

@@ -36,6 +36,8 @@ export interface FileHost {
   /** The file's bytes (`getContent()`: a BLOB). */
   readBytes(path: FsPath): Uint8Array
   writeText(path: FsPath, text: string): void
+  /** Writes the bytes as they are (`setContent()` of a BLOB). */
+  writeBytes(path: FsPath, bytes: Uint8Array): void
   /** The names in a folder. */
   list(path: FsPath): string[]
   makeFolder(path: FsPath): void

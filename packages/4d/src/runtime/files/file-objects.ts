@@ -6,7 +6,7 @@
  * `copyTo`, `moveTo`, `files`, `folders`, `file`, `folder`). `path` and `platformPath` are the
  * filesystem path (`/DATA/x.txt`): the server's own layout is not shown.
  */
-import { blobObject } from '../classes/blob.js'
+import { blobBytes, blobObject } from '../classes/blob.js'
 import { FourDFunction } from '../classes/function-object.js'
 import type { Runtime } from '../context/runtime.js'
 import { toText } from '../convert/conversions.js'
@@ -150,6 +150,8 @@ const FILE_MEMBERS = members(FileObject, 'File', {
   // A 4D.Blob (FileClass.md), over the file's bytes.
   getContent: (self) => blobObject(self.host.readBytes(self.at)),
   setText: (self, [text]) => self.host.writeText(self.at, toText(text)),
+  // FileClass.md: the BLOB's bytes (4D's handler page writes an uploaded body with it).
+  setContent: (self, [blob]) => self.host.writeBytes(self.at, blobParameter(blob)),
   create(self) {
     if (self.host.stat(self.at) !== null) return false
     self.host.writeText(self.at, '')
@@ -161,6 +163,18 @@ const FILE_MEMBERS = members(FileObject, 'File', {
   rename: (self, [name]) =>
     copyOrMove(self, [new FolderObject(self.host, parentOf(self.at)), oneName(name, '')], true),
 })
+
+/** The bytes of `setContent`'s parameter: a BLOB (a 4D.Blob or a Blob variable). */
+function blobParameter(value: unknown): Uint8Array {
+  const bytes = blobBytes(value)
+  if (bytes !== undefined) return bytes
+  return raise('WrongParameterType', {
+    parameter: 'content',
+    command: 'File.setContent',
+    expected: 'a BLOB',
+    actual: value === null ? 'Null' : typeof value,
+  })
+}
 
 const parentOf = (at: FsPath): FsPath => ({ fs: at.fs, names: at.names.slice(0, -1) })
 
