@@ -571,7 +571,9 @@ function parseArgs(argv: string[]): Options {
       case '--contention-threads':
         o.contention = {
           ...o.contention,
-          threads: value.split(',').map((t) => (t === 'auto' ? 'auto' : num(name, t))),
+          threads: value
+            .split(',')
+            .map((t) => (t === 'auto' ? 'auto' : t === '0' ? 0 : num(name, t))),
         }
         break
       case '--contention-seconds':
