@@ -3,19 +3,33 @@ import { describe, expect, it } from 'vitest'
 import { workerEntry, workerExecArgv } from './worker-entry.js'
 
 describe("a pool worker's start", () => {
-  it("drops vitest's and tsx's --conditions, keeping loaders and limits", () => {
+  it('keeps only how warnings are told: no loader, condition, script or V8 limit', () => {
     const vitest = ['--experimental-import-meta-resolve', '--require', '/x/suppress-warnings.cjs']
     expect(
-      workerExecArgv([...vitest, '--conditions', 'source', '-C=node', '--max-old-space-size=512']),
-    ).toEqual([...vitest, '--max-old-space-size=512'])
+      workerExecArgv([
+        ...vitest,
+        '--conditions',
+        'source',
+        '-C=node',
+        '--max-old-space-size=512',
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        'code()',
+        '--import',
+        'tsx',
+        '--unhandled-rejections=strict',
+      ]),
+    ).toEqual(['--enable-source-maps', '--unhandled-rejections=strict'])
   })
 
-  it('drops the script of node -e / -p and its --input-type', () => {
-    expect(workerExecArgv(['--input-type=module', '-e', 'code()', '--import', 'tsx'])).toEqual([
-      '--import',
-      'tsx',
-    ])
-    expect(workerExecArgv(['--input-type', 'module', '--print', '1', '--eval=2'])).toEqual([])
+  it('starts a worker from a process given a heap limit (a worker refuses the flag)', async () => {
+    const { Worker } = await import('node:worker_threads')
+    const worker = new Worker('0', {
+      eval: true,
+      execArgv: workerExecArgv(['--max-old-space-size=512']),
+    })
+    expect(await new Promise((resolve) => worker.on('exit', resolve))).toBe(0)
   })
 
   it('runs the built entry, even from the TypeScript source', () => {

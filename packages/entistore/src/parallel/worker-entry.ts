@@ -16,23 +16,24 @@ export function workerEntry(): URL {
     : new URL('./pool-worker.js', here)
 }
 
-/** Options taking a value, as the next argument or after `=`. */
-const DROPPED = new Set(['--conditions', '-C', '--input-type', '-e', '--eval', '-p', '--print'])
+/** The Node options a worker keeps: how warnings and errors are told, nothing that loads code. */
+const KEPT = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--no-deprecation',
+  '--trace-warnings',
+  '--trace-uncaught',
+  '--unhandled-rejections',
+])
 
 /**
- * The main thread's Node options, for a worker (which inherits them all by default) less those
- * that would break it: the script of `node -e` (and its `--input-type`, which a file entry
- * refuses), and the `--conditions` (vitest's and tsx's `source`) that would resolve
- * `@entistore/core/kernels` to a TypeScript file the worker cannot load: a worker runs the built
- * code, its entry and the kernels alike. Loaders (`--import`, `--require`) and limits stay.
+ * The main thread's Node options a worker is started with (it inherits them all by default): only
+ * those of `KEPT`. A worker refuses V8's and the process's options (`--max-old-space-size`, which
+ * `entistore serve` is often started with for a large file: "Initiated Worker with invalid
+ * execArgv flags"); the script of `node -e` and its `--input-type` break a file entry; the
+ * `--conditions` of vitest and tsx (`source`) would resolve `@entistore/core/kernels` to a
+ * TypeScript file it cannot load; and it runs built code, which needs no loader (`--import`).
  */
 export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  const kept: string[] = []
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i]!
-    const name = arg.split('=', 1)[0]!
-    if (!DROPPED.has(name)) kept.push(arg)
-    else if (name === arg) i++ // its value is the next argument
-  }
-  return kept
+  return execArgv.filter((arg) => KEPT.has(arg.split('=', 1)[0]!))
 }

@@ -128,7 +128,15 @@ class WorkerPool implements ParallelPool {
   #started = false
   #startThreads(): void {
     this.#started = true
-    for (let i = 0; i < this.threads; i++) this.#threads.push(this.#start())
+    try {
+      for (let i = 0; i < this.threads; i++) this.#threads.push(this.#start())
+    } catch (error) {
+      // Node refused to start one (its options): the pool runs nothing, and says why.
+      void this.#stop(
+        new Error(`the worker pool's threads cannot start: ${asError(error).message}`),
+        asError(error),
+      )
+    }
   }
 
   run<R>(
@@ -159,10 +167,10 @@ class WorkerPool implements ParallelPool {
       resolve,
       reject,
     }
+    if (!this.#over && parts.length > 0 && !this.#started) this.#startThreads()
     if (this.#over) this.#end(run, this.#over)
     else if (parts.length === 0) this.#end(run)
     else {
-      if (!this.#started) this.#startThreads()
       this.#live.add(run)
       this.#queue.push(run.client, run)
       this.#pump()
