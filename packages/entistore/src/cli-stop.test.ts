@@ -65,6 +65,8 @@ describe('entistore serve, stopped with SIGTERM', () => {
       globalStamp: expect.any(Number),
       sessions: 0,
       inFlight: 0,
+      // The worker threads (--threads auto), started by no read yet.
+      parallel: { threads: expect.any(Number), runs: 0 },
       persist: 'open',
       memory: {
         heapUsed: expect.any(Number),

@@ -28,7 +28,7 @@ import { CALCULATED_COST, spend } from './budget.js'
 import { columnReady, finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
-import { CHECK_ROWS } from '../parallel/kernels.js'
+import { SUM_BLOCK } from '../parallel/kernels.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
 
@@ -336,7 +336,7 @@ function* wholeNumbers(column: Float64Array, length: number): Work<Aggregates> {
       if (blocks[b + 3]! > max) max = blocks[b + 3]!
     }
   }
-  yield* kernelWork('numberStats', { column }, length, isShared(column), add, CHECK_ROWS)
+  yield* kernelWork('numberStats', { column }, length, isShared(column), add, SUM_BLOCK)
   return count === 0
     ? { count, sum: 0, average: null, min: null, max: null }
     : { count, sum, average: sum / count, min, max }
