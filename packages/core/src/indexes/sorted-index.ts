@@ -697,7 +697,7 @@ export class SortedIndex {
   }
 
   /** The row ids at positions [start, end) written into `out` from `at` (a range read in steps). */
-  rowsInto(start: number, end: number, out: number[], at: number): void {
+  rowsInto(start: number, end: number, out: number[] | Int32Array, at: number): void {
     if (end <= start) return
     let b = this.#locate(start)
     let i = start - this.#starts[b]!

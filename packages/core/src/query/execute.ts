@@ -15,6 +15,7 @@ import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
+import type { RowIds } from '../sets/row-ids.js'
 import { columnReady, finish, steps, type ChangedRows, type Work } from './slices.js'
 import { BUDGET_STEP, spend } from './budget.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
@@ -75,7 +76,8 @@ export interface PathStep {
 }
 
 export interface Execution {
-  readonly rows: number[]
+  /** Row ids: an Int32Array where there may be millions (an index range, a scan's parts). */
+  readonly rows: RowIds
   readonly step: PathStep
   /** Whether an index range was read in steps (ExecContext.positions). */
   readonly walked?: boolean
@@ -158,7 +160,9 @@ export function refreshExecution(
     // An index range read over slices while rows moved may have skipped or repeated any row.
     if (ran.walked) return undefined
     const { test } = finish(predicateOf(node, ctx))
-    const rows = ran.rows.filter((r) => !touched.has(r))
+    const rows: number[] = []
+    for (let i = 0; i < ran.rows.length; i++)
+      if (!touched.has(ran.rows[i]!)) rows.push(ran.rows[i]!)
     for (const r of touched) if (table.has(r) && test(r)) rows.push(r)
     return { rows, step: ran.step }
   }
@@ -194,7 +198,7 @@ function* related(inner: PlanNode, target: DataClassDef, ctx: ExecContext): Work
   return { rows: visibleRows(ran.rows, ctx.allowed(target)), step: ran.step }
 }
 
-function* run(node: PlanNode, ctx: ExecContext): Work<{ rows: number[]; children: PathStep[] }> {
+function* run(node: PlanNode, ctx: ExecContext): Work<{ rows: RowIds; children: PathStep[] }> {
   switch (node.kind) {
     case 'Leaf':
       return { rows: yield* leafRows(node.bound, node.access, ctx), children: [] }
@@ -238,7 +242,7 @@ function* run(node: PlanNode, ctx: ExecContext): Work<{ rows: number[]; children
       const dc = dataClassOfPlan(node)
       const table = ctx.tableOf(dc)
       if (!ctx.trace) return { rows: yield* fusedAnd(node, table, ctx), children }
-      let rows: number[] | undefined
+      let rows: RowIds | undefined
       for (const [i, operand] of node.operands.entries()) {
         const start = ctx.clock.now()
         if (i === 0 && node.driven) {
@@ -308,7 +312,7 @@ function* fusedAnd(
   node: Extract<PlanNode, { kind: 'And' }>,
   table: Table,
   ctx: ExecContext,
-): Work<number[]> {
+): Work<RowIds> {
   const rest = (node.driven ? node.operands.slice(1) : node.operands).filter((o) => !isCovered(o))
   const tests: RowPredicate[] = []
   for (const o of rest) tests.push((yield* predicateOf(o, ctx)).test)
@@ -489,7 +493,7 @@ function numberOp(c: BoundComparison): NumberOp | undefined {
  * when the read runs in slices on a datastore with a pool (parallel-work.ts), else here in steps.
  * A null or deleted row reads NaN, which holds for none of these operators: no check of the slot.
  */
-function* numberScan(table: Table, name: string, op: NumberOp, c: BoundComparison): Work<number[]> {
+function* numberScan(table: Table, name: string, op: NumberOp, c: BoundComparison): Work<RowIds> {
   const column = table.numericColumn(name)
   const key = (c.value as { key: number }).key
   const parts: Int32Array[] = []
@@ -504,24 +508,20 @@ function* numberScan(table: Table, name: string, op: NumberOp, c: BoundCompariso
       found += rows.length
     },
   )
-  // Copied out in steps into an array made at its size: half of 10M rows pushed one by one
-  // (the array grown and copied as it went) held the thread for tens of milliseconds at once.
-  const out = new Array<number>(found)
-  let part = 0
+  if (parts.length === 1) return parts[0]!
+  // One typed array (zeroed page by page), each part copied natively, a step a part: half of
+  // 10M rows pushed one by one into an array held the thread for tens of milliseconds at once.
+  const out = new Int32Array(found)
   let at = 0
-  yield* steps(found, (from, to) => {
-    for (let i = from; i < to; i++) {
-      while (at === parts[part]!.length) {
-        part++
-        at = 0
-      }
-      out[i] = parts[part]![at++]!
-    }
-  })
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+    if (part.length > BUDGET_STEP) yield
+  }
   return out
 }
 
-function* filterRows(table: Table, rows: readonly number[], test: RowPredicate): Work<number[]> {
+function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Work<number[]> {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
   if (rows.length >= 4096 && rows.length * 8 > table.size) {
@@ -610,7 +610,7 @@ export function* predicateOf(
 }
 
 /** Rows of one comparison through its access path. */
-function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<number[]> {
+function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<RowIds> {
   const table = ctx.tableOf(c.dataClass)
   if (c.value.kind === 'vector') {
     if (c.value.index) return approximateRows(c, c.value, table)
@@ -654,8 +654,10 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<n
  * Positions [s, e) of a sorted index, BUDGET_STEP at a time: half of 10M rows in one array was a
  * pause of its own. A write between two steps moves positions: the execution says so (`walked`).
  */
-function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<number[]> {
-  const out = new Array<number>(e - s)
+function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<RowIds> {
+  // A typed array: its memory comes zeroed page by page as the steps write it, where an array
+  // of 5M slots was made (and faulted in) in one piece, 20 ms and more.
+  let out = new Int32Array(e - s)
   for (let p = s; p < e; p += BUDGET_STEP) {
     const q = Math.min(e, p + BUDGET_STEP)
     spend(q - p)
@@ -663,7 +665,7 @@ function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext)
     const end = Math.min(q, sorted.size)
     if (end < q) {
       if (ctx.positions) ctx.positions.walked = true
-      out.length = Math.max(0, end - s)
+      out = out.subarray(0, Math.max(0, end - s))
       if (end <= p) return out
     }
     sorted.rowsInto(p, end, out, p - s)
@@ -685,7 +687,7 @@ function distinctKeys(items: readonly CmpValue[]): SortKey[] {
  * The keys of `rows` of `dc`, in steps: the inner rows of a join may be a whole table, and a chain
  * of them (`employer.staff.employer.staff…`) read 100,000 keys a link in one piece, 15 ms.
  */
-function* keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): Work<KeyValue[]> {
+function* keysOf(dc: DataClassDef, rows: RowIds, ctx: ExecContext): Work<KeyValue[]> {
   const table = ctx.tableOf(dc)
   const out = new Array<KeyValue>(rows.length)
   yield* steps(rows.length, (from, to) => {
@@ -698,7 +700,7 @@ function* keysOf(dc: DataClassDef, rows: readonly number[], ctx: ExecContext): W
 function* foreignKeysOf(
   dc: DataClassDef,
   relation: string,
-  rows: readonly number[],
+  rows: RowIds,
   ctx: ExecContext,
 ): Work<Set<KeyValue>> {
   const table = ctx.tableOf(dc)

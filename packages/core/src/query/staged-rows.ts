@@ -7,6 +7,7 @@
  * that reaches a dataclass it wrote through a relation, or a computed attribute (its code may read
  * anything), runs on the views instead, which scans them.
  */
+import type { RowIds } from '../sets/row-ids.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { Staging } from '../txn/staged-table.js'
 import { predicateOf, type ExecContext } from './execute.js'
@@ -68,7 +69,7 @@ function every(
  * uses, read from the staged values, added.
  */
 export function withStaged(
-  rows: readonly number[],
+  rows: RowIds,
   root: PlanNode,
   ctx: ExecContext,
   staging: Staging,

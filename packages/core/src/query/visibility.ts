@@ -12,6 +12,7 @@
  * A datastore without any `restrict` has no Visibility at all: the engine then asks nothing and
  * pays nothing.
  */
+import type { RowIds } from '../sets/row-ids.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { RowMembership } from '../sets/row-bitmap.js'
 
@@ -39,7 +40,10 @@ export function allowedRows(visibility: Visibility): AllowedRows {
 }
 
 /** The rows of `rows` in `allowed` (`rows` itself when nothing is restricted). */
-export function visibleRows(rows: number[], allowed: RowMembership | undefined): number[] {
+export function visibleRows<R extends RowIds>(
+  rows: R,
+  allowed: RowMembership | undefined,
+): R | number[] {
   if (allowed === undefined) return rows
   const out: number[] = []
   for (let i = 0; i < rows.length; i++) if (allowed.has(rows[i]!)) out.push(rows[i]!)
