@@ -315,8 +315,11 @@ export class OracleRun {
     const { real, other, what } = x
     const realClass = classOf(real)
     if (!sameClass(real, other)) {
-      const makersRestrict = this.#sets.restrictRead(x.req, real, this.case.restricts)
-      // The maker's restrict read it: the set's making needed it, whatever the reader's making.
+      // The maker's restrict, or a getter its making names, read it: the set's making needed it,
+      // whatever the reader's making.
+      const makersRestrict =
+        this.#sets.restrictRead(x.req, real, this.case.restricts) ??
+        this.#sets.getterNeeded(x.req, real)
       if (makersRestrict !== undefined && realClass === 'refused or unknown') return []
       const why = x.decided?.as ?? makersRestrict
       return [

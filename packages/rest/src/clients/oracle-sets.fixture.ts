@@ -153,6 +153,21 @@ export class OracleSets {
       : undefined
   }
 
+  /**
+   * Whether `real`, refusing a read of sets, names what the getter of a computed attribute that a
+   * set's making names reads: the making's binding asked it in the real datastore (the reads a
+   * getter was seen to make are kept, kept-reads.ts), whatever rows it ran on, where the reader's
+   * fresh datastore, whose getter ran on no row it may not read, did not ask it: the refusal is
+   * the set's own need, and right.
+   */
+  getterNeeded(req: OracleReq, real: Answer): string | undefined {
+    if (req.t !== 'set' && req.t !== 'algebra') return undefined
+    const name = refusedName(real)
+    return this.#read(req).some((set) => set.making !== 'code' && getterRead(set.making, name))
+      ? 'a name the making’s getter reads'
+      : undefined
+  }
+
   /** Notes the release of the set `req` names, if any; true when there is one. */
   release(n: number): boolean {
     const set = this.at(n)
