@@ -373,6 +373,20 @@ describe('ds.changes: bounds', () => {
     expect((await again.drain()).map((e) => e.stamp)).toEqual([2, 3, 4, 5])
   })
 
+  it('keeps a reset not read yet when it falls bufferLimit behind: its reader pulls, never resumes', async () => {
+    const { ds } = feedStore({ data: employees(), changeHistory: { size: 2 } })
+    const E = ds.dataClass('Employee')
+    for (let i = 0; i < 3; i++) E.create({ salary: i })
+    // Since 0: under the history's floor, so a reset at 3 waits for its reader.
+    const feed = new FeedReader(ds.changes({ dataClasses: 'Employee', since: 0, bufferLimit: 1 }))
+    // Then more than bufferLimit events before it reads: a drop would say "resume from 3", with
+    // data the reader never pulled.
+    for (let i = 0; i < 3; i++) E.create({ salary: i })
+    const events = await feed.drain()
+    expect(brief(events)[0]).toBe('reset@3')
+    expect(events.map((e) => e.type)).not.toContain('dropped')
+  })
+
   it('sends a heartbeat on the clock when nothing was sent for heartbeatMs, at the stamp it is at', async () => {
     const { ds, clock, timer } = feedStore({ data: employees() })
     const feed = new FeedReader(ds.changes({ dataClasses: 'Employee', heartbeatMs: 15_000 }))

@@ -132,7 +132,9 @@ export class Subscription<T> implements ChangeSubscription<T> {
       this.#position = history.end
       this.#stamp = history.last
     } else if (this.#waiter !== undefined) this.#wake()
-    else if (backlog > this.#bufferLimit) this.#drop()
+    // A reset not read yet is kept: its reader pulls again, whatever came since. A drop in its
+    // place told it to resume from the reset's stamp with data it never pulled.
+    else if (backlog > this.#bufferLimit && this.#pending?.type !== 'reset') this.#drop()
   }
 
   /**
