@@ -43,9 +43,9 @@ function sumColumn(args: { column: Float64Array }, from: number, to: number, can
   let sum = 0
   for (let at = from; at < to; at += CHECK_ROWS) {
     checkCancel(cancel, at - from)
-    const end = Math.min(to, at + CHECK_ROWS)
-    for (let i = at; i < end; i++) {
-      const v = column[i]!
+    const chunk = column.subarray(at, Math.min(to, at + CHECK_ROWS))
+    for (let i = 0; i < chunk.length; i++) {
+      const v = chunk[i]!
       if (v === v) sum += v
     }
   }
@@ -76,23 +76,25 @@ export function compareNumbers(
   const found = new RowIdsFound()
   for (let at = from; at < to; at += CHECK_ROWS) {
     checkCancel(cancel, at - from)
-    const end = Math.min(to, at + CHECK_ROWS)
+    // A view of the chunk: a loop bounded by its own length reads without a bounds check
+    // (10M rows: 7.9 ms, against 12.3 over the column between two bounds, 8.8 for a plain loop).
+    const v = column.subarray(at, Math.min(to, at + CHECK_ROWS))
     // One loop per operator: a test chosen a row would cost more than the comparison itself.
     switch (op) {
       case 'lt':
-        for (let i = at; i < end; i++) if (column[i]! < key) found.add(i)
+        for (let i = 0; i < v.length; i++) if (v[i]! < key) found.add(at + i)
         break
       case 'le':
-        for (let i = at; i < end; i++) if (column[i]! <= key) found.add(i)
+        for (let i = 0; i < v.length; i++) if (v[i]! <= key) found.add(at + i)
         break
       case 'gt':
-        for (let i = at; i < end; i++) if (column[i]! > key) found.add(i)
+        for (let i = 0; i < v.length; i++) if (v[i]! > key) found.add(at + i)
         break
       case 'ge':
-        for (let i = at; i < end; i++) if (column[i]! >= key) found.add(i)
+        for (let i = 0; i < v.length; i++) if (v[i]! >= key) found.add(at + i)
         break
       case 'eq':
-        for (let i = at; i < end; i++) if (column[i] === key) found.add(i)
+        for (let i = 0; i < v.length; i++) if (v[i] === key) found.add(at + i)
         break
       default:
         throw new TypeError(`compareNumbers: no operator ${String(op)}`)
@@ -137,13 +139,13 @@ export function numberStats(
   const out = new Float64Array(Math.ceil((to - from) / SUM_BLOCK) * 4)
   for (let at = from, b = 0; at < to; at += SUM_BLOCK, b += 4) {
     if ((at - from) % CHECK_ROWS === 0) checkCancel(cancel, at - from)
-    const end = Math.min(to, at + SUM_BLOCK)
+    const block = column.subarray(at, Math.min(to, at + SUM_BLOCK))
     let count = 0
     let sum = 0
     let min = Infinity
     let max = -Infinity
-    for (let i = at; i < end; i++) {
-      const v = column[i]!
+    for (let i = 0; i < block.length; i++) {
+      const v = block[i]!
       // NaN (null, a deleted row) fails every comparison.
       if (v === v) {
         count++
@@ -196,11 +198,11 @@ export function topNumbers(
   let n = 0
   for (let at = from; at < to; at += CHECK_ROWS) {
     checkCancel(cancel, at - from)
-    const end = Math.min(to, at + CHECK_ROWS)
-    for (let i = at; i < end; i++) {
-      const v = column[i]!
-      if (v === v) top.offer(v * sign, i)
-      else if (n < nans.length) nans[n++] = i
+    const chunk = column.subarray(at, Math.min(to, at + CHECK_ROWS))
+    for (let i = 0; i < chunk.length; i++) {
+      const v = chunk[i]!
+      if (v === v) top.offer(v * sign, at + i)
+      else if (n < nans.length) nans[n++] = at + i
     }
   }
   return {
