@@ -46,7 +46,9 @@ async function scenario(r: Target, keys: () => Promise<string[]>): Promise<unkno
   const told = (id: string) => `{"o":"me","n":1,"t":"session","id":"${id}"`
   await step(r.esSave(`${P}s:a`, P, session(1), 60_000, 'open', ''))
   await step(r.esSave(`${P}s:b`, P, session(2), 60_000, 'open', ''))
-  await step(r.esSave(`${P}s:short`, P, session(3), 40, 'open', ''))
+  // Short, but long enough that a busy machine's steps before it expires leave it 20 ms and
+  // more (a life of 40 ms had 18 left at the 11th step once, on a loaded machine).
+  await step(r.esSave(`${P}s:short`, P, session(3), 1_000, 'open', ''))
   // A lock: taken, refused to another, asked by a session that is gone, its holder read.
   await step(r.esAcquire(`${P}l:x`, `${P}locks`, lock('a', 1), 'a', P))
   await step(r.esAcquire(`${P}l:x`, `${P}locks`, lock('a', 1), 'a', P))
@@ -89,7 +91,7 @@ async function scenario(r: Target, keys: () => Promise<string[]>): Promise<unkno
   await step(r.srem(`${P}os:a`, '1', '2'))
   await step(r.multi().del(`${P}e:1`).publish(`${P}events`, 'released').exec())
   // The short session expires: its lock is free, and LOCKS drops it.
-  await sleep(80)
+  await sleep(1_100)
   await step(r.esHolder(`${P}l:z`, P))
   await step(r.esLocks(`${P}locks`, P))
   await step(r.esRelease(`${P}l:x`, `${P}locks`, '', P))
