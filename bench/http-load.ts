@@ -51,6 +51,11 @@ export type LoadTarget = {
    * as a client that keeps its cookie sends it. @default none
    */
   readonly connectionHeaders?: readonly Readonly<Record<string, string>>[]
+  /**
+   * Milliseconds of CPU the server has used so far (all its processes: processes.ts's
+   * `treeCpuMs`), read before and after each timed round: `LoadResult.cpuMs`. @default not read
+   */
+  readonly cpuMs?: () => number
 } & (
   | {
       /** A GET of a request target (a key) drawn from `random`. */
@@ -83,6 +88,8 @@ export interface LoadResult {
   readonly non2xx: number
   readonly errors: number
   readonly seconds: number
+  /** Milliseconds of CPU the server used over the timed rounds, when the target reads it. */
+  readonly cpuMs?: number
 }
 
 interface Round {
@@ -158,9 +165,12 @@ export async function compareLoad(
 ): Promise<LoadResult[]> {
   for (const t of targets) await round(t, o, o.warmupSeconds, 0)
   const acc = targets.map((): Round => ({ ok: 0, non2xx: 0, errors: 0, seconds: 0, latencies: [] }))
+  const cpu = targets.map(() => 0)
   for (let r = 0; r < o.rounds; r++)
     for (let i = 0; i < targets.length; i++) {
+      const cpu0 = targets[i]!.cpuMs?.()
       const x = await round(targets[i]!, o, o.seconds, r + 1)
+      if (cpu0 !== undefined) cpu[i]! += targets[i]!.cpuMs!() - cpu0
       const a = acc[i]!
       a.ok += x.ok
       a.non2xx += x.non2xx
@@ -181,6 +191,7 @@ export async function compareLoad(
       non2xx: a.non2xx,
       errors: a.errors,
       seconds: a.seconds,
+      ...(t.cpuMs === undefined ? {} : { cpuMs: cpu[i]! }),
     }
   })
 }

@@ -9,7 +9,7 @@
  * JSON.parse baseline gets the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const GC_PRELOAD = fileURLToPath(new URL('./child/gc-on-signal.cjs', import.meta.url))
@@ -205,6 +205,48 @@ export function mainThreadCpuMs(pid: number): number {
   } catch {
     return NaN
   }
+}
+
+/**
+ * Milliseconds of CPU that `pid` and every process descended from it have used so far, all their
+ * threads (user + system: Linux's /proc/<pid>/stat utime + stime, in ticks of 10 ms), NaN
+ * elsewhere. A server of several processes (`serve --workers N`: a primary and its workers) is
+ * priced whole: on a machine whose cores are shared, its wall-clock speed says how it fared
+ * against the others, its CPU what each request cost. Descendants are found by their parent pid,
+ * read anew at each call (a worker started again counts from its own start).
+ */
+export function treeCpuMs(pid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>()
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return NaN
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue
+    let text: string
+    try {
+      text = readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch {
+      continue // it ended meanwhile
+    }
+    // After the command's name in parentheses (which may hold spaces): state ppid …; utime and
+    // stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) })
+  }
+  if (!stats.has(pid)) return NaN
+  const children = new Map<number, number[]>()
+  for (const [p, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), p])
+  let ticks = 0
+  for (const todo = [pid]; todo.length > 0;) {
+    const p = todo.pop()!
+    ticks += stats.get(p)!.ticks
+    todo.push(...(children.get(p) ?? []))
+  }
+  // USER_HZ: 100 on every Linux architecture Node runs on.
+  return ticks * 10
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
