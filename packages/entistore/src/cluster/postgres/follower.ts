@@ -252,15 +252,18 @@ export class Follower {
       return
     }
     let notice: LogNotice | undefined
+    // Its records are parsed only when they are to be applied here (see below).
+    const applied = (n: Omit<LogNotice, 'records'>) =>
+      n.origin === this.#log.origin || n.last <= this.#applied
     try {
-      notice = readNotice(payload)
+      notice = readNotice(payload, applied)
     } catch {
       notice = undefined
     }
     // Unreadable: the log says what it is.
     if (notice === undefined) return this.catchUpSoon(true)
     // This process's own commit: applied already (its reply may race this notification).
-    if (notice.origin === this.#log.origin || notice.last <= this.#applied) return
+    if (applied(notice)) return
     this.#notices.push(notice)
     this.#heard = Math.max(this.#heard, notice.last)
     // Applied and acknowledged at once when the store allows (even while this process's own

@@ -148,6 +148,14 @@ describe('the notifications of the log', () => {
     })
     // Records too long for the payload: the follower reads them from the log.
     expect(readNotice('4:5:6:1700000000000:o\n')).toMatchObject({ origin: 'o', records: undefined })
+    // Records of no use here (its own group): left unread, broken or not.
+    const own = (n: { origin: string }) => n.origin === 'o'
+    expect(readNotice('4:5:6:1700000000000:o\n[not json', own)).toMatchObject({
+      origin: 'o',
+      last: 6,
+      records: undefined,
+    })
+    expect(() => readNotice('4:5:6:1700000000000:p\n[not json', own)).toThrow(SyntaxError)
   })
 
   it('from an earlier version, are the last seq alone', () => {

@@ -291,9 +291,14 @@ export interface LogNotice {
 
 /**
  * Reads a notification's payload: `prev:first:last:at:origin\nrecords` (the records' JSON array,
- * or nothing), or, from a process of an earlier version, the last seq alone.
+ * or nothing), or, from a process of an earlier version, the last seq alone. `unread`: a notice
+ * whose records are of no use (this process's own group, or one applied already), its records
+ * left unparsed (undefined): the writer hears each of its own groups back.
  */
-export function readNotice(payload: string): LogNotice | undefined {
+export function readNotice(
+  payload: string,
+  unread?: (notice: Omit<LogNotice, 'records'>) => boolean,
+): LogNotice | undefined {
   if (/^\d+$/.test(payload)) {
     const last = Number(payload)
     return { prev: undefined, first: last, last, at: Date.now(), origin: '', records: undefined }
@@ -303,13 +308,8 @@ export function readNotice(payload: string): LogNotice | undefined {
   const fields = payload.slice(0, newline).split(':')
   if (fields.length < 5) return undefined
   const [prev, first, last, at] = fields.slice(0, 4).map(Number) as [number, number, number, number]
+  const head = { prev, first, last, at, origin: fields.slice(4).join(':') }
+  if (unread?.(head)) return { ...head, records: undefined }
   const rest = payload.slice(newline + 1)
-  return {
-    prev,
-    first,
-    last,
-    at,
-    origin: fields.slice(4).join(':'),
-    records: rest === '' ? undefined : (JSON.parse(rest) as LogRecord[]),
-  }
+  return { ...head, records: rest === '' ? undefined : (JSON.parse(rest) as LogRecord[]) }
 }
