@@ -490,8 +490,8 @@ export async function runClusterHttpSuite(
     // One session per connection, each opened by a GET of $catalog on a connection of its own,
     // then sent back once: a session every server keeps from then on (a guest is kept once its
     // client comes back; with Redis at once, where any worker finds it), checked by that second
-    // reply setting no new cookie. Not by a GET by key: its quick lane sends a cookie and keeps
-    // nothing, so that with Redis every write of such a client would open a new guest.
+    // reply setting no new cookie. A client whose cookie named no session would open a guest at
+    // each write, and with Redis write it there.
     const sessions = async (label: string, origin: string) => {
       const cookies: { cookie: string }[] = []
       for (let c = 0; c < o.load.connections; c++) {

@@ -693,12 +693,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           // A read by key keeps nothing for its session (it holds nothing): a client without a
           // cookie is sent one as 4D sends it, for a session opened only when it takes something
           // (its first other request); a known session's timer restarts; an unknown id (the
-          // one given here, or an expired session's) is left to that first other request.
+          // one given here, or an expired session's) is left to that first other request. A
+          // store that keeps every guest (sessions shared through Redis) keeps this one too, or
+          // the cookie would name a session no process finds: the client's next request would
+          // be sent a new one.
           const sid = readCookie(cookieHeader(request), cookieName)
           if (sid !== undefined) ds.sessions.touch(sid)
           const setCookie =
             sid === undefined
-              ? sessionSetCookie(cookieName, ds.sessions.newId?.() ?? randomId(), '/', cookieFlags)
+              ? sessionSetCookie(cookieName, quickSessionId(ds), '/', cookieFlags)
               : undefined
           return { status: 200, headers: replyHeaders(200, setCookie), body }
         }
@@ -883,3 +886,10 @@ const keepsSet = (params: RestParams): boolean =>
   params.method === 'subentityset' ||
   params.savedFilter !== undefined ||
   params.savedOrderBy !== undefined
+
+// The id a read by key's cookie names for a client without one: a new id, nothing kept for it
+// (the quick lane in `respond`); where the store keeps every guest, a guest of its own.
+const quickSessionId = (ds: Datastore): string =>
+  ds.sessions.keepsEveryGuest === true
+    ? ds.sessions.resume(undefined).session.id
+    : (ds.sessions.newId?.() ?? randomId())

@@ -126,6 +126,12 @@ export interface SessionStoreApi {
    */
   keepEveryGuest?(): void
   /**
+   * Whether every new guest is kept at once (`keepEveryGuest`, or a store of ids it cannot tell
+   * from a client's): then a request that hands out a cookie keeps its session, or no other
+   * request, nor another process, would find it. Absent: guests may be on probation.
+   */
+  readonly keepsEveryGuest?: boolean
+  /**
    * Keeps a guest on probation (`visit`) as a guest: something is kept for it (an entity set, a
    * one-time passcode, a subscription). Nothing for any other session.
    */

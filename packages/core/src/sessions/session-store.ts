@@ -319,6 +319,11 @@ export class SessionStore implements SessionStoreApi {
     return { session: this.#newGuest(), created: true }
   }
 
+  /** Whether every new guest is kept at once (see SessionStoreApi.keepsEveryGuest). */
+  get keepsEveryGuest(): boolean {
+    return this.#eager
+  }
+
   /** From now on every new guest is kept at once (see SessionStoreApi.keepEveryGuest). */
   keepEveryGuest(): void {
     this.#eager = true

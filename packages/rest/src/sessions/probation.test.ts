@@ -58,6 +58,20 @@ describe('a client without a cookie', () => {
     expect(ds.sessions.size).toBe(0)
   })
 
+  it('of a store that keeps every guest (shared through Redis) is kept from a read by key on', () => {
+    const { ds, send } = setup()
+    ds.sessions.keepEveryGuest!()
+    const opened: string[] = []
+    ds.sessions.observe!({ opened: (s) => opened.push(s.id) })
+    const first = send('/rest/Item(2)').cookie!
+    // Told to the mirrors at once, so that every process finds it (session-mirror.ts).
+    expect(opened).toEqual([first.split('=')[1]])
+    const back = send('/rest/Item', '$top=1', first)
+    expect(back.reply.status).toBe(200)
+    expect(back.cookie).toBeUndefined()
+    expect(ds.sessions.counts.guests).toBe(1)
+  })
+
   it('coming back with the cookie finds its session: the same id, no new cookie, kept from then on', () => {
     const { ds, clock, send } = setup()
     const first = send('/rest/Item', '$top=1').cookie!
