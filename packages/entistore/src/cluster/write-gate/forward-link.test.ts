@@ -163,59 +163,6 @@ describe('the forward link', () => {
     expect((await failure(sender().send(dying.address, 'secret', write))).outcome).toBe('in-doubt')
   })
 
-  it('writes sent in one turn travel in one request, each answered alone', async () => {
-    const ran: string[] = []
-    const listener = await listen(async (write) => {
-      ran.push(write.id)
-      if (write.id === 'p:2') throw new NotWriter('fenced at term 4')
-      if (write.id === 'p:3') throw new Error('the log is gone')
-      return toForwardedReply({ status: 200, headers: {}, body: write.id }, 7)
-    })
-    const s = sender()
-    const write = (id: string) =>
-      toForwarded(id, { method: 'POST', path: '/rest/A', query: '', headers: {} })
-    const sent = ['p:1', 'p:2', 'p:3', 'p:4'].map((id) =>
-      s.send(listener.address, 'secret', write(id)).then(
-        (reply) => fromForwardedReply(reply).body,
-        (e: ForwardFailed) => e.outcome,
-      ),
-    )
-    expect(await Promise.all(sent)).toEqual(['p:1', 'refused', 'in-doubt', 'p:4'])
-    expect(ran).toEqual(['p:1', 'p:2', 'p:3', 'p:4'])
-    expect(listener.requests).toBe(1)
-    // A later turn: a request of its own, a write alone as before.
-    expect(fromForwardedReply(await s.send(listener.address, 'secret', write('p:5'))).body).toBe(
-      'p:5',
-    )
-    expect(listener.requests).toBe(2)
-  })
-
-  it('a batch stays within its bound, and a batch that cannot be sent leaves each write unsent', async () => {
-    let requests = 0
-    const listener = await listen(async (write) =>
-      toForwardedReply({ status: 200, headers: {}, body: write.id }, ++requests),
-    )
-    const small = new WriteSender({ batchBytes: 400 })
-    closing.push(() => small.close())
-    const write = (id: string) =>
-      toForwarded(id, {
-        method: 'POST',
-        path: '/rest/A',
-        query: '',
-        headers: {},
-        body: 'x'.repeat(100),
-      })
-    await Promise.all(
-      ['a', 'b', 'c', 'd'].map((id) => small.send(listener.address, 'secret', write(id))),
-    )
-    expect(listener.requests).toBe(2) // two writes of ≈170 bytes each a batch
-    const nowhere = `unix:${join(dir, 'nobody.sock')}`
-    const outcomes = await Promise.all(
-      ['e', 'f'].map((id) => failure(small.send(nowhere, 'secret', write(id)))),
-    )
-    expect(outcomes.map((e) => e.outcome)).toEqual(['unsent', 'unsent'])
-  })
-
   it('only unix: and http: addresses', async () => {
     const write = toForwarded('p:1', { method: 'POST', path: '/rest/A', query: '', headers: {} })
     expect(() => sender().send('https://x:1', 't', write)).toThrow(TypeError)

@@ -12,13 +12,6 @@
  * writer refused before running it (not the writer any more) was never applied and may go to the
  * next writer; one whose answer was lost (a timeout, a cut connection) is *in doubt*, and the
  * caller must ask the log whether it landed before it says anything to its client.
- *
- * Writes sent in one turn of the event loop travel together: one request carries them all (a JSON
- * array; one write alone goes as before, an object), and its reply the outcome of each. On a
- * loaded machine the requests of several clients are read in one turn, and every message costs
- * both processes a wake-up and a round of HTTP: a batch pays it once. Each write of a batch is
- * still answered alone (its reply, or refused unrun, or in doubt), and a batch lost on the way
- * leaves each of its writes in doubt, asked again by its own id.
  */
 import { once } from 'node:events'
 import http from 'node:http'
@@ -59,21 +52,13 @@ export class NotWriter extends Error {
 export interface WriteListener {
   /** Where it listens, as others reach it (the port filled in). */
   readonly address: string
-  /** Requests taken so far, each carrying one write or a batch of them. */
-  readonly requests: number
   close(): Promise<void>
 }
-
-/** What the writer answers for each write of a batch, in the batch's order. */
-type BatchOutcome =
-  { readonly reply: ForwardedReply } | { readonly refused: string } | { readonly failed: string }
 
 /** Starts taking forwarded writes at `options.address`. */
 export async function listenForWrites(options: WriteListenerOptions): Promise<WriteListener> {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024
-  let requests = 0
   const server = http.createServer((req, res) => {
-    requests++
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body)
       res.writeHead(status, { 'content-type': 'application/json' }).end(text)
@@ -92,26 +77,12 @@ export async function listenForWrites(options: WriteListenerOptions): Promise<Wr
       } else chunks.push(chunk)
     })
     req.on('end', () => {
-      let write: ForwardedWrite | ForwardedWrite[]
+      let write: ForwardedWrite
       try {
-        write = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof write
+        write = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ForwardedWrite
       } catch {
         return send(400, { error: 'not JSON' })
       }
-      // A batch: each write answered alone, all of them in this turn, so in the order sent (and
-      // in one group, as far as the write gate's bound allows).
-      if (Array.isArray(write))
-        return void Promise.all(
-          write.map((w) =>
-            options.answer(w).then(
-              (reply): BatchOutcome => ({ reply }),
-              (error: unknown): BatchOutcome =>
-                error instanceof NotWriter
-                  ? { refused: error.message }
-                  : { failed: (error as Error).message },
-            ),
-          ),
-        ).then((outcomes) => send(200, outcomes))
       options.answer(write).then(
         (reply) => send(200, reply),
         (error: unknown) =>
@@ -130,9 +101,6 @@ export async function listenForWrites(options: WriteListenerOptions): Promise<Wr
     path === undefined ? `http://${host}:${(server.address() as AddressInfo).port}` : `unix:${path}`
   return {
     address: bound,
-    get requests() {
-      return requests
-    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -141,89 +109,22 @@ export async function listenForWrites(options: WriteListenerOptions): Promise<Wr
   }
 }
 
-/** A write waiting for its batch to leave: its JSON, and who waits for its reply. */
-interface Queued {
-  readonly text: string
-  readonly resolve: (reply: ForwardedReply) => void
-  readonly reject: (error: ForwardFailed) => void
-}
-
-/** The writes of one turn for one writer (address and token), and their JSON's size. */
-interface Batch {
-  readonly address: string
-  readonly token: string
-  readonly items: Queued[]
-  bytes: number
-}
-
-/** Sends forwarded writes, in batches of a turn, keeping a connection pool per writer address. */
+/** Sends forwarded writes, keeping a connection pool per writer address. */
 export class WriteSender {
   readonly #agents = new Map<string, http.Agent>()
   readonly #timeoutMs: number
-  readonly #batchBytes: number
-  // The batch of this turn, by writer: sent once the turn ends (setImmediate).
-  readonly #batches = new Map<string, Batch>()
 
-  /**
-   * `batchBytes`: the most JSON a batch carries (a write larger than that goes alone); at most
-   * the writer's `maxBytes`, or a batch of writes that each fit would be refused whole.
-   */
-  constructor(options: { readonly timeoutMs?: number; readonly batchBytes?: number } = {}) {
+  constructor(options: { readonly timeoutMs?: number } = {}) {
     this.#timeoutMs = options.timeoutMs ?? 10_000
-    this.#batchBytes = options.batchBytes ?? 1024 * 1024
   }
 
   /** Sends `write` to the writer at `address`; rejects with ForwardFailed. */
   send(address: string, token: string, write: ForwardedWrite): Promise<ForwardedReply> {
-    parseAddress(address) // a bad address throws here, not in a later turn
-    const text = JSON.stringify(write)
-    return new Promise<ForwardedReply>((resolve, reject) => {
-      const key = `${token} ${address}`
-      let batch = this.#batches.get(key)
-      if (batch !== undefined && batch.bytes + text.length > this.#batchBytes) {
-        this.#flush(key, batch)
-        batch = undefined
-      }
-      if (batch === undefined) {
-        const made: Batch = { address, token, items: [], bytes: 0 }
-        this.#batches.set(key, made)
-        setImmediate(() => this.#flush(key, made))
-        batch = made
-      }
-      batch.items.push({ text, resolve, reject })
-      batch.bytes += text.length
-    })
-  }
-
-  /** Sends `batch` (if still waiting): alone as an object, several as an array. */
-  #flush(key: string, batch: Batch): void {
-    if (this.#batches.get(key) !== batch) return
-    this.#batches.delete(key)
-    const { items } = batch
-    const one = items.length === 1
-    const body = one ? items[0]!.text : `[${items.map((q) => q.text).join(',')}]`
-    this.#post(batch.address, batch.token, body).then(
-      ({ status, text }) => {
-        if (one) return settleOne(items[0]!, status, text)
-        if (status !== 200) return items.forEach((q) => q.reject(refusalOf(status, text)))
-        let outcomes: BatchOutcome[]
-        try {
-          outcomes = JSON.parse(text) as BatchOutcome[]
-        } catch {
-          return items.forEach((q) => q.reject(lost('its answer was not JSON')))
-        }
-        items.forEach((q, i) => settleItem(q, outcomes[i]))
-      },
-      (error: ForwardFailed) => items.forEach((q) => q.reject(error)),
-    )
-  }
-
-  /** POSTs `body` to the writer: its status and text; rejects with ForwardFailed (no answer). */
-  #post(address: string, token: string, body: string): Promise<{ status: number; text: string }> {
     const { path, host, port } = parseAddress(address)
     let agent = this.#agents.get(address)
     if (!agent) this.#agents.set(address, (agent = new http.Agent({ keepAlive: true })))
-    return new Promise((resolve, reject) => {
+    const body = JSON.stringify(write)
+    return new Promise<ForwardedReply>((resolve, reject) => {
       let sent = false
       const req = http.request(
         {
@@ -242,9 +143,19 @@ export class WriteSender {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))
           res.on('error', () => reject(lost('its answer was cut')))
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-          )
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8')
+            if (res.statusCode === 200) {
+              try {
+                return resolve(JSON.parse(text) as ForwardedReply)
+              } catch {
+                return reject(lost('its answer was not JSON'))
+              }
+            }
+            // Refused before it ran: not the writer, a bad token, too large. A 500 is in doubt.
+            const outcome = res.statusCode === 500 ? 'in-doubt' : 'refused'
+            reject(new ForwardFailed(outcome, `the writer answered ${res.statusCode}: ${text}`))
+          })
         },
       )
       req.on('socket', (socket) => {
@@ -268,32 +179,6 @@ export class WriteSender {
     for (const agent of this.#agents.values()) agent.destroy()
     this.#agents.clear()
   }
-}
-
-/** A write sent alone: its reply (200), or why not. */
-function settleOne(q: Queued, status: number, text: string): void {
-  if (status !== 200) return q.reject(refusalOf(status, text))
-  try {
-    q.resolve(JSON.parse(text) as ForwardedReply)
-  } catch {
-    q.reject(lost('its answer was not JSON'))
-  }
-}
-
-/** A write of a batch: its own outcome (none: the answer did not say, so in doubt). */
-function settleItem(q: Queued, outcome: BatchOutcome | undefined): void {
-  if (outcome !== undefined && 'reply' in outcome) q.resolve(outcome.reply)
-  else if (outcome !== undefined && 'refused' in outcome)
-    q.reject(refusalOf(NOT_WRITER, JSON.stringify({ error: outcome.refused })))
-  else if (outcome !== undefined && 'failed' in outcome)
-    q.reject(refusalOf(500, JSON.stringify({ error: outcome.failed })))
-  else q.reject(lost('its answer did not say'))
-}
-
-/** Refused before it ran: not the writer, a bad token, too large. A 500 is in doubt. */
-function refusalOf(status: number, text: string): ForwardFailed {
-  const outcome = status === 500 ? 'in-doubt' : 'refused'
-  return new ForwardFailed(outcome, `the writer answered ${status}: ${text}`)
 }
 
 function lost(why: string): ForwardFailed {
