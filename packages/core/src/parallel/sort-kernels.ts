@@ -53,11 +53,57 @@ export function sortNumbersPart(
       outRows[at++] = rows[i]!
     }
   }
-  const n = keys.length
-  sortNumbersStable(outKeys.subarray(nulls, n), outRows.subarray(nulls, n), () =>
-    checkCancel(cancel, n),
-  )
+  sortRunsThenMerge(outKeys.subarray(nulls), outRows.subarray(nulls), cancel)
   return nulls
+}
+
+/**
+ * Keys a run holds: each run is radix sorted within the caches (its digit counts and moves stay
+ * there), then the runs are merged pass after pass. One radix sort of a part of millions was
+ * slower than this (1.9 s against 1.5 s for 10M keys on one thread): its moves land anywhere in
+ * arrays of tens of megabytes.
+ */
+const RUN = 1 << 14
+
+// Sorts `keys` ascending (stable) and moves `rows` with them: runs of RUN keys, then merges.
+function sortRunsThenMerge(keys: Float64Array, rows: Int32Array, cancel: Int32Array): void {
+  const n = keys.length
+  for (let s = 0; s < n; s += RUN) {
+    if (s % CHECK_ROWS === 0) checkCancel(cancel, s)
+    sortNumbersStable(
+      keys.subarray(s, Math.min(n, s + RUN)),
+      rows.subarray(s, Math.min(n, s + RUN)),
+    )
+  }
+  if (n <= RUN) return
+  let a = keys
+  let ra = rows
+  let b = new Float64Array(n)
+  let rb = new Int32Array(n)
+  for (let width = RUN; width < n; width *= 2) {
+    checkCancel(cancel, 0)
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width)
+      const hi = Math.min(n, lo + 2 * width)
+      let i = lo
+      let j = mid
+      for (let k = lo; k < hi; k++)
+        // Left first on a tie: stable.
+        if (j >= hi || (i < mid && a[i]! <= a[j]!)) {
+          b[k] = a[i]!
+          rb[k] = ra[i++]!
+        } else {
+          b[k] = a[j]!
+          rb[k] = ra[j++]!
+        }
+    }
+    ;[a, b] = [b, a]
+    ;[ra, rb] = [rb, ra]
+  }
+  if (a !== keys) {
+    keys.set(a)
+    rows.set(ra)
+  }
 }
 
 export interface MergeSortedPartsArgs {
