@@ -64,8 +64,8 @@ export class PoolSort {
     const n = this.#keys.length
     const sortedKeys = sharedFloat64(n)
     const sortedRows = sharedInt32(n)
-    // Parts of the pool's least run at least (a part's sort is some 10 ms a million keys; each costs
-    // a message and a merge head), about four a thread.
+    // About four parts a thread (one that ends early takes the next; other clients' parts go
+    // between), none under the pool's least run: each costs a message and a merge head.
     const parts = partsOf(n, this.#pool.threads, this.#pool.minRows ?? PARALLEL_MIN_ROWS)
     const partArgs: SortNumbersPartArgs = {
       keys: this.#keys,

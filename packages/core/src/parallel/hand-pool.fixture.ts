@@ -22,11 +22,14 @@ export interface HandRun {
   done: number
   /** Whether it has settled (all parts done, failed or cancelled). */
   over: boolean
+  /** Runs its next part (after asking `wanted()`: false cancels it); nothing once it is over. */
+  step(): void
 }
 
 export class HandPool implements ParallelPool {
   readonly started: HandRun[] = []
-  #steps: (() => void)[] = []
+  /** Runs ended by a cancel: `cancel()`, or a `wanted()` that said false. */
+  cancels = 0
   #fails: (() => void)[] = []
 
   constructor(
@@ -47,19 +50,27 @@ export class HandPool implements ParallelPool {
     const results: R[] = []
     let settle!: { resolve: (r: R[]) => void; reject: (e: unknown) => void }
     const result = new Promise<R[]>((resolve, reject) => (settle = { resolve, reject }))
-    const run: HandRun = { kernel, parts, client: options.client ?? '', done: 0, over: false }
     const end = (error?: unknown): void => {
       if (run.over) return
       run.over = true
+      if (error instanceof KernelCancelled) this.cancels++
       if (error === undefined) settle.resolve(results)
       else settle.reject(error)
     }
-    this.#steps.push(() => {
-      if (options.wanted?.() === false) return end(new KernelCancelled())
-      const part = parts[run.done++]!
-      results.push(KERNELS[kernel]!(args as never, part.from, part.to, cancelFlag()) as R)
-      if (run.done === parts.length) end()
-    })
+    const run: HandRun = {
+      kernel,
+      parts,
+      client: options.client ?? '',
+      done: 0,
+      over: false,
+      step: () => {
+        if (run.over) return
+        if (options.wanted?.() === false) return end(new KernelCancelled())
+        const part = parts[run.done++]!
+        results.push(KERNELS[kernel]!(args as never, part.from, part.to, cancelFlag()) as R)
+        if (run.done === parts.length) end()
+      },
+    }
     this.#fails.push(() => end(new Error('a worker thread died')))
     this.started.push(run)
     return { result, cancel: () => end(new KernelCancelled()) }
@@ -72,10 +83,9 @@ export class HandPool implements ParallelPool {
 
   /** Runs the next part of the oldest run still going; false when none is. */
   next(): boolean {
-    const at = this.started.findIndex((run) => !run.over)
-    if (at < 0) return false
-    this.#steps[at]!()
-    return true
+    const run = this.started.find((run) => !run.over)
+    run?.step()
+    return run !== undefined
   }
 
   /** Fails the oldest run still going, as a thread that died would; false when none is. */

@@ -7,76 +7,17 @@
  * landing between two parts leave the answer one version (the data when the reply is made); a
  * client gone stops the parts not started; the answers equal the same reads in one piece.
  */
-import {
-  createDatastore,
-  KernelCancelled,
-  type KernelPart,
-  type KernelRun,
-  type KernelRunOptions,
-  type ParallelPool,
-} from '@entistore/core'
-import { cancelFlag, KERNELS } from '@entistore/core/kernels'
+import { createDatastore } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { isPending, type RestReply, type RestRequest } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
 import { flush, get, json, runTurns, settled } from './manual-turns.fixture.js'
+import { HandPool } from '../../../core/src/parallel/hand-pool.fixture.js'
 
 const N = 40_000
 
-/** One run the test drives: `step()` runs its next part. */
-interface HandRun {
-  readonly kernel: string
-  readonly parts: readonly KernelPart[]
-  done: number
-  step(): void
-}
-
-class HandPool implements ParallelPool {
-  readonly threads = 2
-  readonly minRows = 1000
-  readonly started: HandRun[] = []
-  cancels = 0
-
-  run<R>(
-    kernel: string,
-    args: unknown,
-    parts: readonly KernelPart[],
-    options: KernelRunOptions = {},
-  ): KernelRun<R> {
-    const results: R[] = []
-    let settle!: { resolve: (r: R[]) => void; reject: (e: unknown) => void }
-    const result = new Promise<R[]>((resolve, reject) => (settle = { resolve, reject }))
-    let over = false
-    const stop = (): void => {
-      if (over) return
-      over = true
-      this.cancels++
-      settle.reject(new KernelCancelled())
-    }
-    const run: HandRun = {
-      kernel,
-      parts,
-      done: 0,
-      step: () => {
-        if (over) return
-        if (options.wanted?.() === false) return stop()
-        const part = parts[run.done++]!
-        results.push(KERNELS[kernel]!(args as never, part.from, part.to, cancelFlag()) as R)
-        if (run.done === parts.length) {
-          over = true
-          settle.resolve(results)
-        }
-      },
-    }
-    this.started.push(run)
-    return { result, cancel: stop }
-  }
-
-  async close(): Promise<void> {}
-}
-
 function fixture() {
-  const pool = new HandPool()
+  const pool = new HandPool(2, 1000)
   const ds = createDatastore(
     {
       dataClasses: [
