@@ -3,8 +3,11 @@
  * records (index-set.prop.test.ts, pool-build.prop.test.ts).
  */
 import { expect } from 'vitest'
-import type { Table } from '../store/table.js'
-import { IndexSet } from './index-set.js'
+import type { DataClassDef } from '../schema/definitions.js'
+import { IndexSet, type IndexSource } from './index-set.js'
+
+/** What the check reads of a table (the store's Table is one; the index layer cannot name it). */
+export type IndexedTable = IndexSource & { readonly def: DataClassDef; readonly indexes: IndexSet }
 
 export function hashContent(ix: { entries(): IterableIterator<[unknown, number[]]> }) {
   return [...ix.entries()]
@@ -25,7 +28,7 @@ export function sortedContent(ix: {
  * bulk change left unbuilt stay so (checking would build them, and the commands after must meet
  * them unbuilt): queries build them one by one, `Build` all at once, and then they are checked.
  */
-export function expectIndexesRebuilt(table: Table, indexes: IndexSet = table.indexes): void {
+export function expectIndexesRebuilt(table: IndexedTable, indexes: IndexSet = table.indexes): void {
   if (indexes.unbuilt > 0) return
   const fresh = new IndexSet(table.def, table)
   for (const ix of indexes.all())

@@ -58,7 +58,7 @@ describe('index builds with a worker pool', () => {
     await flushPromises()
     expect(slices).toHaveLength(0)
     // A GET by key, and a query step that scans for the unbuilt index, are answered meanwhile.
-    expect(Item.get(3)!.score).toBe(74)
+    expect(Item.get(3)!.get('score')).toBe(74)
     const scanned = ds.withoutUnbuiltIndexes(() => Item.query('score = 74').length)
     expect(scanned).toBe(N / 1000)
     // A write between two parts ends in the index.

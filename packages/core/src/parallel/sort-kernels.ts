@@ -78,8 +78,8 @@ function sortRunsThenMerge(keys: Float64Array, rows: Int32Array, cancel: Int32Ar
   if (n <= RUN) return
   let a = keys
   let ra = rows
-  let b = new Float64Array(n)
-  let rb = new Int32Array(n)
+  let b: Float64Array = new Float64Array(n)
+  let rb: Int32Array = new Int32Array(n)
   for (let width = RUN; width < n; width *= 2) {
     checkCancel(cancel, 0)
     for (let lo = 0; lo < n; lo += 2 * width) {
