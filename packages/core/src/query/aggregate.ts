@@ -20,6 +20,7 @@
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
+import type { FoldedTexts } from '../store/folded-column.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
 import type { ValueType } from '../values/value-types.js'
@@ -380,8 +381,8 @@ function* texts(table: Table, rows: RowIds, name: string): Work<Aggregates> {
   yield* steps(rows.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const r = rows[i]!
-      const f = folded[r]
-      if (f === null || f === undefined) continue
+      const f = folded.at(r)
+      if (f === null) continue
       count++
       if (min === null || f < min || (f === min && r < minRow)) {
         min = f
@@ -655,7 +656,7 @@ function* distinctTexts(table: Table, rows: RowIds, name: string): Work<string[]
 }
 
 function firstRows(
-  folded: readonly (string | null)[],
+  folded: FoldedTexts,
   rows: RowIds,
   from: number,
   to: number,
@@ -663,8 +664,8 @@ function firstRows(
 ): void {
   for (let i = from; i < to; i++) {
     const r = rows[i]!
-    const f = folded[r]
-    if (f === null || f === undefined) continue
+    const f = folded.at(r)
+    if (f === null) continue
     const seen = first.get(f)
     if (seen === undefined || r < seen) first.set(f, r)
   }

@@ -17,6 +17,10 @@ const READS = [
   '/rest/Item?$filter="salary>99990"&$attributes=ID',
   '/rest/Item?$orderby=salary desc&$top=3&$attributes=salary',
   '/rest/Item/salary?$compute=$all',
+  // Folded text: a few distinct cities (codes), a code a row (code units).
+  '/rest/Item?$filter="city=\'Lyon\'"&$top=3&$attributes=ID',
+  '/rest/Item?$filter="city=\'P@\'"&$top=3&$attributes=ID,city',
+  '/rest/Item?$filter="code=\'c-123457\'"&$attributes=ID',
 ]
 
 let served: Started[] = []
@@ -30,12 +34,20 @@ beforeAll(() => {
           attributes: [
             { name: 'ID', type: 'long', primKey: true },
             { name: 'salary', type: 'number' },
+            { name: 'city', type: 'string' },
+            { name: 'code', type: 'string' },
           ],
         },
       ],
     }),
   )
-  const rows = Array.from({ length: ROWS }, (_, i) => ({ ID: i + 1, salary: (i * 37) % 100_000 }))
+  const cities = ['Paris', 'Lyon', 'Nice', 'Pau', 'Évry']
+  const rows = Array.from({ length: ROWS }, (_, i) => ({
+    ID: i + 1,
+    salary: (i * 37) % 100_000,
+    city: cities[i % cities.length],
+    code: `C-${i}`,
+  }))
   writeFileSync(data, JSON.stringify({ Item: rows }))
 })
 afterAll(async () => {
@@ -71,14 +83,21 @@ const serve = (threads: string) =>
   ])
 
 describe('serve --threads', () => {
-  it('hands the scan, the first rows of an ordering and the aggregates to its threads, answering as --threads 0', async () => {
+  it('hands the scans, the first rows of an ordering and the aggregates to its threads, answering as --threads 0', async () => {
     const on = await serve('1')
     const off = await serve('0')
     served = [on, off]
     expect(await health(on)).toEqual({ threads: 1, runs: 0 })
     expect(await health(off)).toBeUndefined()
-    for (const path of READS) expect(await read(on, path)).toEqual(await read(off, path))
+    const answers = []
+    for (const path of READS) {
+      const answer = await read(on, path)
+      expect(answer).toEqual(await read(off, path))
+      answers.push(answer)
+    }
     expect(await health(on)).toEqual({ threads: 1, runs: READS.length })
+    // Each text scan found what it seeks (a fifth of the rows each city, one code).
+    expect(answers.slice(3).map((a) => a.__COUNT)).toEqual([60_000, 120_000, 1])
     // A GET by key and a small read never go to the pool.
     await read(on, '/rest/Item(5)')
     await read(on, '/rest/Item?$filter="ID<10"')
