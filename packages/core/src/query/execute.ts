@@ -41,7 +41,7 @@ import {
 } from './predicate.js'
 import { kernelWork } from './parallel-work.js'
 import type { NumberOp } from '../parallel/kernels.js'
-import { isShared } from '../parallel/shared-arrays.js'
+import { isShared, rowIdBuffer } from '../parallel/shared-arrays.js'
 
 export interface ExecContext {
   readonly tableOf: (dc: DataClassDef) => Table
@@ -511,7 +511,7 @@ function* numberScan(table: Table, name: string, op: NumberOp, c: BoundCompariso
   if (parts.length === 1) return parts[0]!
   // One typed array (zeroed page by page), each part copied natively, a step a part: half of
   // 10M rows pushed one by one into an array held the thread for tens of milliseconds at once.
-  const out = new Int32Array(found)
+  const out = rowIdBuffer(found)
   let at = 0
   for (const part of parts) {
     out.set(part, at)
@@ -656,8 +656,9 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<R
  */
 function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<RowIds> {
   // A typed array: its memory comes zeroed page by page as the steps write it, where an array
-  // of 5M slots was made (and faulted in) in one piece, 20 ms and more.
-  let out = new Int32Array(e - s)
+  // of 5M slots was made (and faulted in) in one piece, 20 ms and more. Shared: a worker thread
+  // reads it as it is (set algebra, `$distinct` of the selection).
+  let out = rowIdBuffer(e - s)
   for (let p = s; p < e; p += BUDGET_STEP) {
     const q = Math.min(e, p + BUDGET_STEP)
     spend(q - p)
