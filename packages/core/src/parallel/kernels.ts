@@ -6,6 +6,8 @@
  * every `CHECK_ROWS` rows), and returns a structured-cloneable result.
  */
 import { TopNumbers } from './top-numbers.js'
+import { rowIdBuffer } from './shared-arrays.js'
+import { distinctNumbers } from './distinct-numbers.js'
 
 /** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
 export const CHECK_ROWS = 65_536
@@ -117,9 +119,11 @@ class RowIdsFound {
     this.#out[this.#n++] = rowId
   }
 
-  /** The rows found, cut to their number. */
+  /** The rows found, cut to their number: shared when many (a worker's answer is then not copied). */
   rows(): Int32Array {
-    return this.#out.slice(0, this.#n)
+    const rows = rowIdBuffer(this.#n)
+    rows.set(this.#out.subarray(0, this.#n))
+    return rows
   }
 }
 
@@ -218,4 +222,5 @@ export const KERNELS: Readonly<Record<string, Kernel>> = {
   compareNumbers: compareNumbers as Kernel,
   numberStats: numberStats as Kernel,
   topNumbers: topNumbers as Kernel,
+  distinctNumbers: distinctNumbers as Kernel,
 }
