@@ -8,6 +8,7 @@
 import { TopNumbers } from './top-numbers.js'
 import { rowIdBuffer } from './shared-arrays.js'
 import { distinctNumbers } from './distinct-numbers.js'
+import * as setKernels from './set-kernels.js'
 
 /** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
 export const CHECK_ROWS = 65_536
@@ -223,4 +224,5 @@ export const KERNELS: Readonly<Record<string, Kernel>> = {
   numberStats: numberStats as Kernel,
   topNumbers: topNumbers as Kernel,
   distinctNumbers: distinctNumbers as Kernel,
+  ...(setKernels as unknown as Record<string, Kernel>),
 }
