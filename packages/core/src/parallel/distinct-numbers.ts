@@ -41,10 +41,17 @@ export function distinctNumbers(
   for (; at < to && seen.size <= SET_LIMIT; at += BLOCK) {
     if ((at - from) % CHECK_ROWS === 0) checkCancel(cancel, at - from)
     const end = Math.min(to, at + BLOCK)
-    for (let i = at; i < end; i++) {
-      const v = rows === undefined ? column[i]! : column[rows[i]!]!
-      if (v === v) seen.add(v)
-    }
+    // One loop each way: V8 does not take the test of `rows` out of the loop.
+    if (rows === undefined)
+      for (let i = at; i < end; i++) {
+        const v = column[i]!
+        if (v === v) seen.add(v)
+      }
+    else
+      for (let i = at; i < end; i++) {
+        const v = column[rows[i]!]!
+        if (v === v) seen.add(v)
+      }
   }
   if (at >= to) return Float64Array.from(seen).sort()
   // Many values: the Set's, then every non-null value of the rest, sorted.
@@ -54,10 +61,16 @@ export function distinctNumbers(
   for (; at < to; at += BLOCK) {
     if ((at - from) % CHECK_ROWS === 0) checkCancel(cancel, at - from)
     const end = Math.min(to, at + BLOCK)
-    for (let i = at; i < end; i++) {
-      const v = rows === undefined ? column[i]! : column[rows[i]!]!
-      if (v === v) all[n++] = v
-    }
+    if (rows === undefined)
+      for (let i = at; i < end; i++) {
+        const v = column[i]!
+        if (v === v) all[n++] = v
+      }
+    else
+      for (let i = at; i < end; i++) {
+        const v = column[rows[i]!]!
+        if (v === v) all[n++] = v
+      }
   }
   return uniqueSorted(all.subarray(0, n).sort())
 }
