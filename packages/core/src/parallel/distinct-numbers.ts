@@ -4,7 +4,7 @@
  * given (a selection, in its order), else by row id (every row: the column itself, a deleted row
  * reading NaN as a null does).
  */
-import { checkCancel, CHECK_ROWS } from './kernels.js'
+import { checkCancel, CHECK_ROWS } from './cancel.js'
 
 export interface DistinctNumbersArgs {
   /** Values by row id, NaN for null and for deleted rows (Table.numericColumn). */

@@ -7,11 +7,11 @@
  */
 import { TopNumbers } from './top-numbers.js'
 import { rowIdBuffer } from './shared-arrays.js'
+import { checkCancel, CHECK_ROWS } from './cancel.js'
 import { distinctNumbers } from './distinct-numbers.js'
 import * as setKernels from './set-kernels.js'
 
-/** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
-export const CHECK_ROWS = 65_536
+export { cancelFlag, checkCancel, CHECK_ROWS, KernelStopped } from './cancel.js'
 
 /**
  * Row ids a block of `numberStats` sums (a multiple of the query budget's step, 4,096 rows, so
@@ -21,24 +21,6 @@ export const SUM_BLOCK = 4096
 
 /** A kernel: `(args, from, to, cancel)`, throwing `KernelStopped` when the flag is raised. */
 export type Kernel = (args: never, from: number, to: number, cancel: Int32Array) => unknown
-
-/** Thrown by a kernel that saw its cancel flag raised. */
-export class KernelStopped extends Error {
-  constructor(readonly rowsDone: number) {
-    super('the kernel was cancelled')
-    this.name = 'KernelStopped'
-  }
-}
-
-/** Raises `KernelStopped` when `cancel` says so; `done`: the rows read so far. */
-export function checkCancel(cancel: Int32Array, done: number): void {
-  if (Atomics.load(cancel, 0) !== 0) throw new KernelStopped(done)
-}
-
-/** A new cancel flag, over a SharedArrayBuffer a worker reads too. */
-export function cancelFlag(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(4))
-}
 
 /** The sum of `column[from..to)`, NaN (null) skipped: the pool's smallest kernel (its tests). */
 function sumColumn(args: { column: Float64Array }, from: number, to: number, cancel: Int32Array) {

@@ -5,7 +5,7 @@
  * dropped by that bitmap, each part writing at its own positions of one shared output, so that the
  * parts laid end to end are the answer in the list's order.
  */
-import { checkCancel, CHECK_ROWS } from './kernels.js'
+import { checkCancel, CHECK_ROWS } from './cancel.js'
 
 type Rows = Int32Array | readonly number[]
 
