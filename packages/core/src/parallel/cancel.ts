@@ -1,6 +1,8 @@
 /**
- * @module How a kernel is stopped: a flag in shared memory that the thread asking for the run
- * raises and the kernel reads every `CHECK_ROWS` rows.
+ * @module How a kernel is stopped: a cancel flag (an Int32Array over a SharedArrayBuffer, raised by
+ * the pool's `cancel()`) that every kernel reads every `CHECK_ROWS` rows. Below the kernels' files
+ * (kernels.ts re-exports it), so that a family of kernels in a file of its own imports it without
+ * a circle.
  */
 
 /** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */

@@ -5,12 +5,14 @@
  * a cancel flag (an Int32Array over a SharedArrayBuffer: non-zero stops it at its next check,
  * every `CHECK_ROWS` rows), and returns a structured-cloneable result.
  */
-import { CHECK_ROWS, checkCancel } from './cancel.js'
+import { checkCancel, CHECK_ROWS } from './cancel.js'
 import { RowIdsFound } from './row-ids-found.js'
 import { acceptCodes, equalUnits, matchUnits } from './text-kernels.js'
 import { TopNumbers } from './top-numbers.js'
+import { distinctNumbers } from './distinct-numbers.js'
+import * as setKernels from './set-kernels.js'
 
-export { cancelFlag, CHECK_ROWS, checkCancel, KernelStopped } from './cancel.js'
+export { cancelFlag, checkCancel, CHECK_ROWS, KernelStopped } from './cancel.js'
 
 /**
  * Row ids a block of `numberStats` sums (a multiple of the query budget's step, 4,096 rows, so
@@ -185,4 +187,6 @@ export const KERNELS: Readonly<Record<string, Kernel>> = {
   acceptCodes: acceptCodes as Kernel,
   equalUnits: equalUnits as Kernel,
   matchUnits: matchUnits as Kernel,
+  distinctNumbers: distinctNumbers as Kernel,
+  ...(setKernels as unknown as Record<string, Kernel>),
 }

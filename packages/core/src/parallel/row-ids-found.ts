@@ -2,6 +2,8 @@
  * @module The row ids a scanning kernel finds, in a buffer that grows by doubling: most scans find
  * few rows, and a part's answer is then a small typed array to hand back.
  */
+import { rowIdBuffer } from './shared-arrays.js'
+
 export class RowIdsFound {
   #out = new Int32Array(64)
   #n = 0
@@ -15,8 +17,10 @@ export class RowIdsFound {
     this.#out[this.#n++] = rowId
   }
 
-  /** The rows found, cut to their number. */
+  /** The rows found, cut to their number: shared when many (a worker's answer is then not copied). */
   rows(): Int32Array {
-    return this.#out.slice(0, this.#n)
+    const rows = rowIdBuffer(this.#n)
+    rows.set(this.#out.subarray(0, this.#n))
+    return rows
   }
 }

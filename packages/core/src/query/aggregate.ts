@@ -32,6 +32,7 @@ import type { RowIds } from '../sets/row-ids.js'
 import { SUM_BLOCK } from '../parallel/kernels.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
+import { DistinctMerge } from '../parallel/distinct-numbers.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
 export type AggregateValue = string | number | boolean
@@ -602,7 +603,7 @@ export function* distinctWork(
   switch (source.kind) {
     case 'number':
       yield* columnReady(table, source.name, 'numeric')
-      return yield* distinctNumbers(table.numericColumn(source.name), rows)
+      return yield* distinctNumbers(table, table.numericColumn(source.name), rows, options)
     case 'text':
       if (!diacritical) {
         yield* columnReady(table, source.name, 'folded')
@@ -626,15 +627,27 @@ export function* distinctWork(
   return acc.values()
 }
 
-function* distinctNumbers(column: Float64Array, rows: RowIds): Work<number[]> {
-  const seen = new Set<number>()
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const v = column[rows[i]!]!
-      if (v === v) seen.add(v)
-    }
-  })
-  return Array.from(Float64Array.from(seen).sort())
+/**
+ * The kernel distinctNumbers over `rows` (over the column itself when they are every row in
+ * row-id order: a deleted row reads NaN there, as a null), on worker threads when the read runs in
+ * slices on a datastore with a pool and the column and rows are shared (parallel-work.ts); its
+ * parts' sorted values merged here.
+ */
+function* distinctNumbers(
+  table: Table,
+  column: Float64Array,
+  rows: RowIds,
+  options: RowsOptions,
+): Work<number[]> {
+  const merged = new DistinctMerge()
+  const add = (part: Float64Array) => merged.add(part)
+  if (table.keyOrderIsRowOrder && options.whole())
+    yield* kernelWork('distinctNumbers', { column }, table.scanLength, isShared(column), add)
+  else {
+    const shared = isShared(column) && rows instanceof Int32Array && isShared(rows)
+    yield* kernelWork('distinctNumbers', { column, rows }, rows.length, shared, add)
+  }
+  return Array.from(merged.values())
 }
 
 /** Folded text → the lowest row holding it; then the keys sorted and each spelling read once. */

@@ -10,7 +10,7 @@ import type { Table } from '../store/table.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { FoldedColumn, foldedTester, type FoldedTexts } from '../store/folded-column.js'
 import type { NumberOp } from '../parallel/kernels.js'
-import { isShared } from '../parallel/shared-arrays.js'
+import { isShared, rowIdBuffer } from '../parallel/shared-arrays.js'
 import type { BoundComparison } from './bound.js'
 import { BUDGET_STEP } from './budget.js'
 import { kernelWork } from './parallel-work.js'
@@ -120,7 +120,7 @@ function* kernelRows(kernel: string, args: unknown, table: Table, shared: boolea
   if (parts.length === 1) return parts[0]!
   // One typed array (zeroed page by page), each part copied natively, a step a part: half of
   // 10M rows pushed one by one into an array held the thread for tens of milliseconds at once.
-  const out = new Int32Array(found)
+  const out = rowIdBuffer(found)
   let at = 0
   for (const part of parts) {
     out.set(part, at)

@@ -40,6 +40,7 @@ import {
   type RowPredicate,
 } from './predicate.js'
 import { numberOp, numberScan, textScan } from './column-scans.js'
+import { rowIdBuffer } from '../parallel/shared-arrays.js'
 
 export interface ExecContext {
   readonly tableOf: (dc: DataClassDef) => Table
@@ -578,8 +579,9 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<R
  */
 function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<RowIds> {
   // A typed array: its memory comes zeroed page by page as the steps write it, where an array
-  // of 5M slots was made (and faulted in) in one piece, 20 ms and more.
-  let out = new Int32Array(e - s)
+  // of 5M slots was made (and faulted in) in one piece, 20 ms and more. Shared: a worker thread
+  // reads it as it is (set algebra, `$distinct` of the selection).
+  let out = rowIdBuffer(e - s)
   for (let p = s; p < e; p += BUDGET_STEP) {
     const q = Math.min(e, p + BUDGET_STEP)
     spend(q - p)

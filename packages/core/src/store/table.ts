@@ -15,7 +15,7 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
-import { nanColumn } from '../parallel/shared-arrays.js'
+import { nanColumn, rowIdBuffer } from '../parallel/shared-arrays.js'
 import { FoldInterner } from '../values/fold-intern.js'
 import { FoldedColumn, type FoldedTexts } from './folded-column.js'
 import { BaseRows } from './base-rows.js'
@@ -391,8 +391,9 @@ export class Table {
     }
     if (build === undefined) {
       // Sized at once (grown by pushes, it would be copied whole at each doubling), and typed, so
-      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts).
-      const out = new Int32Array(this.size)
+      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts); shared,
+      // so that a worker thread reads it as it is (`$distinct`, set algebra of every row).
+      const out = rowIdBuffer(this.size)
       build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
     }
     const rows = this.#rows
