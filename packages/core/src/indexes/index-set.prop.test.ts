@@ -128,7 +128,7 @@ function expectTableIsModel(m: Model, r: Real): void {
     const column = r.table.foldedColumn(name)
     for (let rowId = 0; rowId < r.table.rowCapacity; rowId++) {
       const value = r.table.record(rowId)?.values[name]
-      expect(column[rowId], `folded ${name} of row ${rowId}`).toBe(
+      expect(column.at(rowId), `folded ${name} of row ${rowId}`).toBe(
         typeof value === 'string' ? engineFold(value) : null,
       )
     }

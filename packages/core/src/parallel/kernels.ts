@@ -5,18 +5,24 @@
  * a cancel flag (an Int32Array over a SharedArrayBuffer: non-zero stops it at its next check,
  * every `CHECK_ROWS` rows), and returns a structured-cloneable result.
  */
+import { checkCancel, CHECK_ROWS } from './cancel.js'
+import { RowIdsFound } from './row-ids-found.js'
+import { acceptCodes, equalUnits, matchUnits } from './text-kernels.js'
 import { TopNumbers } from './top-numbers.js'
-import {
-  CHECK_ROWS,
-  SUM_BLOCK,
-  KernelStopped,
-  checkCancel,
-  cancelFlag,
-  type Kernel,
-} from './kernel-cancel.js'
 import { mergeSortedParts, sortNumbersPart } from './sort-kernels.js'
+import { distinctNumbers } from './distinct-numbers.js'
+import * as setKernels from './set-kernels.js'
 
-export { CHECK_ROWS, SUM_BLOCK, KernelStopped, checkCancel, cancelFlag, type Kernel }
+export { cancelFlag, checkCancel, CHECK_ROWS, KernelStopped } from './cancel.js'
+
+/**
+ * Row ids a block of `numberStats` sums (a multiple of the query budget's step, 4,096 rows, so
+ * that on the calling thread each step is one block and the budget is read as often as before).
+ */
+export const SUM_BLOCK = 4096
+
+/** A kernel: `(args, from, to, cancel)`, throwing `KernelStopped` when the flag is raised. */
+export type Kernel = (args: never, from: number, to: number, cancel: Int32Array) => unknown
 
 /** The sum of `column[from..to)`, NaN (null) skipped: the pool's smallest kernel (its tests). */
 function sumColumn(args: { column: Float64Array }, from: number, to: number, cancel: Int32Array) {
@@ -82,26 +88,6 @@ export function compareNumbers(
     }
   }
   return found.rows()
-}
-
-/** Row ids found by a scan: a buffer that grows by doubling (most scans find few rows). */
-class RowIdsFound {
-  #out = new Int32Array(64)
-  #n = 0
-
-  add(rowId: number): void {
-    if (this.#n === this.#out.length) {
-      const grown = new Int32Array(this.#n * 2)
-      grown.set(this.#out)
-      this.#out = grown
-    }
-    this.#out[this.#n++] = rowId
-  }
-
-  /** The rows found, cut to their number. */
-  rows(): Int32Array {
-    return this.#out.slice(0, this.#n)
-  }
 }
 
 /**
@@ -201,4 +187,9 @@ export const KERNELS: Readonly<Record<string, Kernel>> = {
   topNumbers: topNumbers as Kernel,
   sortNumbersPart: sortNumbersPart as Kernel,
   mergeSortedParts: mergeSortedParts as Kernel,
+  acceptCodes: acceptCodes as Kernel,
+  equalUnits: equalUnits as Kernel,
+  matchUnits: matchUnits as Kernel,
+  distinctNumbers: distinctNumbers as Kernel,
+  ...(setKernels as unknown as Record<string, Kernel>),
 }

@@ -52,3 +52,20 @@ export function grownLike<T extends Int32Array | Float64Array>(array: T, length:
   grown.set(array)
   return grown
 }
+
+/**
+ * The row ids from which a list is made in shared memory: a worker then reads it as it is (set
+ * algebra, `$distinct` over a selection). Fewer never go to a pool (PARALLEL_MIN_ROWS), and a
+ * `SharedArrayBuffer` costs more to make than a plain buffer.
+ */
+export const SHARED_ROWS = 65_536
+
+/** A zeroed Int32Array of `length` row ids: shared from `SHARED_ROWS` on, where it can be. */
+export function rowIdBuffer(length: number): Int32Array {
+  return length >= SHARED_ROWS ? sharedInt32(length) : new Int32Array(length)
+}
+
+/** A zeroed Uint8Array of `length` bytes, shared where it can be (a bitmap workers write). */
+export function sharedBytes(length: number): Uint8Array {
+  return SHARED ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length)
+}

@@ -9,7 +9,7 @@
  * The kernels only read the keys and rows they sort and write to other arrays: a sort stopped
  * half-way leaves its input as it was, for the calling thread to sort instead.
  */
-import { checkCancel, CHECK_ROWS } from './kernel-cancel.js'
+import { checkCancel, CHECK_ROWS } from './cancel.js'
 import { sortNumbersStable } from './sort-numbers.js'
 
 export interface SortNumbersPartArgs {

@@ -1,19 +1,12 @@
 /**
- * @module What every kernel shares: its signature, and the cancel flag it reads (an Int32Array
- * over a SharedArrayBuffer: non-zero stops it at its next check).
+ * @module How a kernel is stopped: a cancel flag (an Int32Array over a SharedArrayBuffer, raised by
+ * the pool's `cancel()`) that every kernel reads every `CHECK_ROWS` rows. Below the kernels' files
+ * (kernels.ts re-exports it), so that a family of kernels in a file of its own imports it without
+ * a circle.
  */
 
 /** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
 export const CHECK_ROWS = 65_536
-
-/**
- * Row ids a block of `numberStats` sums (a multiple of the query budget's step, 4,096 rows, so
- * that on the calling thread each step is one block and the budget is read as often as before).
- */
-export const SUM_BLOCK = 4096
-
-/** A kernel: `(args, from, to, cancel)`, throwing `KernelStopped` when the flag is raised. */
-export type Kernel = (args: never, from: number, to: number, cancel: Int32Array) => unknown
 
 /** Thrown by a kernel that saw its cancel flag raised. */
 export class KernelStopped extends Error {
