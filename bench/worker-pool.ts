@@ -4,7 +4,8 @@
  * doubles in a SharedArrayBuffer on the main thread (in one call, and in the pool's 4 parts one
  * after the other) and on pools of 1 and 2 threads; and the scan of an unindexed filter
  * (`compareNumbers`, `value > x`) against the plain `Float64Array` loop, here and on the pools,
- * with its time × the threads used over the plain loop's (issue 65's goal: ≤ 1.2×). The cases are timed in rounds, one of each a
+ * with its time × the threads used over the plain loop's (issue 65's goal: ≤ 1.2×); `$distinct` of
+ * a number and the AND of two large selections (bench/pool-kernels.ts). The cases are timed in rounds, one of each a
  * round, so that a drift of a busy machine hits them alike; prints medians. Runs the built
  * worker: `npm run build` first.
  *
@@ -13,6 +14,7 @@
 import { partsOf } from '@entistore/core'
 import { cancelFlag, KERNELS } from '@entistore/core/kernels'
 import { createWorkerPool } from 'entistore'
+import { dataCases } from './pool-kernels.ts'
 
 const N = Number(process.argv[2] ?? 10_000_000)
 const ROUNDS = Number(process.argv[3] ?? 21)
@@ -61,6 +63,7 @@ const cases: [string, () => unknown][] = [
       for (let i = 0; i < TRIPS; i++) await pool.run('sumColumn', { column }, tiny).result
     },
   ]),
+  ...dataCases(N, pools),
 ]
 
 const times = cases.map((): number[] => [])
@@ -83,6 +86,6 @@ for (const [at, [name]] of cases.entries()) {
       (name.startsWith('scan:') && !name.includes('plain')
         ? ` (× threads / plain loop: ${((ms * threads) / plain).toFixed(2)}×, goal ≤ 1.2×)`
         : '')
-  console.log(`  ${name.padEnd(32)} ${figure}`)
+  console.log(`  ${name.padEnd(36)} ${figure}`)
 }
 await Promise.all(pools.map((pool) => pool.close()))

@@ -14,7 +14,7 @@ import type { SortKey } from '../values/compare.js'
 import { lowerUnit } from '../values/lazy-fold.js'
 
 /** Numeric keys by position: NaN stands for null. */
-export type NumberKeys = Float64Array<ArrayBuffer>
+export type NumberKeys = Float64Array
 
 /** Text keys by position (see the module). */
 export class TextKeys {

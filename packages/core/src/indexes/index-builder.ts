@@ -5,6 +5,7 @@
  * piece. How the next slice is run is injected (`schedule`): no host API is imported here.
  */
 import type { IndexSet } from './index-set.js'
+import type { ParallelPool } from '../parallel/parallel-pool.js'
 
 /** How builds in slices are run. */
 export interface IndexBuildOptions {
@@ -26,6 +27,11 @@ export interface IndexBuildOptions {
    * @default its start plus `sliceMs`
    */
   readonly deadline?: (sliceMs: number) => number
+  /**
+   * The worker pool that sorts a large build over numbers (the datastore's `parallel`): while it
+   * does, the builds go on with the other indexes, or no slice runs at all.
+   */
+  readonly parallel?: ParallelPool
 }
 
 interface Waiter {
@@ -44,6 +50,7 @@ export class IndexBuilder {
   #waiters: Waiter[] = []
   #background: (() => void)[] = []
   #scheduled = false
+  #parallel: ParallelPool | undefined
 
   /** `tables`: the index sets of every table, read at each slice. */
   constructor(tables: () => Iterable<IndexSet>) {
@@ -54,6 +61,7 @@ export class IndexBuilder {
     if (options.schedule) this.#schedule = options.schedule
     if (options.sliceMs !== undefined) this.#sliceMs = options.sliceMs
     if (options.deadline) this.#deadline = options.deadline
+    if (options.parallel) this.#parallel = options.parallel
   }
 
   /** Settles once `indexes` has the indexes of `attributes` (every one when absent) built. */
@@ -88,13 +96,13 @@ export class IndexBuilder {
     const deadline = this.#deadline(this.#sliceMs)
     const more = (): boolean => now() < deadline
     for (const w of this.#waiters) {
-      w.indexes.step(more, w.attributes ?? [])
+      w.indexes.step(more, w.attributes ?? [], this.#parallel)
       if (!more()) break
     }
     let unbuilt = false
     if (this.#background.length > 0)
       for (const indexes of this.#tables()) {
-        if (more()) indexes.step(more)
+        if (more()) indexes.step(more, [], this.#parallel)
         unbuilt ||= !indexes.ready()
       }
     const waiting = this.#waiters.filter((w) => !w.indexes.ready(w.attributes))
@@ -102,8 +110,24 @@ export class IndexBuilder {
     this.#waiters = waiting
     const background = unbuilt ? [] : this.#background
     if (!unbuilt) this.#background = []
-    if (waiting.length > 0 || this.#background.length > 0) this.#next()
+    if (waiting.length > 0 || this.#background.length > 0) this.#nextOrPark()
     for (const w of done) w.resolve()
     for (const resolve of background) resolve()
+  }
+
+  // The next slice, unless every build left waits for the pool's sort: then once one is back
+  // (a slice meanwhile would find nothing to do, and take a turn from the requests for it).
+  #nextOrPark(): void {
+    const parks: Promise<void>[] = []
+    const sets = this.#waiters.map((w) => [w.indexes, w.attributes] as const)
+    if (this.#background.length > 0)
+      for (const indexes of this.#tables()) if (!indexes.ready()) sets.push([indexes, undefined])
+    for (const [indexes, attributes] of sets) {
+      const parked = indexes.parked(attributes)
+      if (parked === undefined) return this.#next()
+      parks.push(parked)
+    }
+    if (parks.length === 0) return this.#next()
+    void Promise.race(parks).then(() => this.#next())
   }
 }

@@ -14,6 +14,7 @@ import type { DataSnapshot } from '../store/data-snapshot.js'
 import { Table } from '../store/table.js'
 import { fold as engineFold } from '../values/fold.js'
 import { IndexSet } from './index-set.js'
+import { expectIndexesRebuilt, hashContent } from './indexes-rebuilt.fixture.js'
 
 const MODEL: ModelJson = {
   dataClasses: [
@@ -104,44 +105,6 @@ function picked(m: Model, r: Real, pick: number): { key: number; record: EntityR
 
 // ---- Invariants ----
 
-function hashContent(ix: { entries(): IterableIterator<[unknown, number[]]> }) {
-  return [...ix.entries()]
-    .map(([k, rows]) => [k, [...rows].sort((a, b) => a - b)] as const)
-    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0))
-}
-
-function sortedContent(ix: { size: number; keyAt(p: number): unknown; rowAt(p: number): number }) {
-  return Array.from({ length: ix.size }, (_, p) => [ix.keyAt(p), ix.rowAt(p)])
-}
-
-/**
- * Every index of `indexes` equals the same index rebuilt from the live records. Indexes a deferred
- * bulk change left unbuilt stay so (checking would build them, and the commands after must meet
- * them unbuilt): queries build them one by one, `Build` all at once, and then they are checked.
- */
-function expectIndexesRebuilt(table: Table, indexes: IndexSet = table.indexes): void {
-  if (indexes.unbuilt > 0) return
-  const fresh = new IndexSet(table.def, table)
-  for (const ix of indexes.all())
-    fresh.create(ix.attribute, ix.hash ? (ix.sorted ? 'auto' : 'hash') : 'sorted')
-  fresh.rebuild(table)
-  const names = [...indexes.all()].map((ix) => ix.attribute.name)
-  expect(names.sort()).toEqual([...fresh.all()].map((ix) => ix.attribute.name).sort())
-  for (const ix of indexes.all()) {
-    const name = ix.attribute.name
-    const other = fresh.of(name)!
-    expect(!!ix.hash, name).toBe(!!other.hash)
-    expect(!!ix.sorted, name).toBe(!!other.sorted)
-    if (ix.hash) {
-      expect(hashContent(ix.hash), `hash ${name}`).toEqual(hashContent(other.hash!))
-      for (const [, rows] of ix.hash.entries())
-        expect(rows.length, `empty bucket in ${name}`).toBeGreaterThan(0)
-    }
-    if (ix.sorted)
-      expect(sortedContent(ix.sorted), `sorted ${name}`).toEqual(sortedContent(other.sorted!))
-  }
-}
-
 function expectTableIsModel(m: Model, r: Real): void {
   const records = liveRecords(r.table)
   expect(records.length).toBe(m.rows.size)
@@ -165,7 +128,7 @@ function expectTableIsModel(m: Model, r: Real): void {
     const column = r.table.foldedColumn(name)
     for (let rowId = 0; rowId < r.table.rowCapacity; rowId++) {
       const value = r.table.record(rowId)?.values[name]
-      expect(column[rowId], `folded ${name} of row ${rowId}`).toBe(
+      expect(column.at(rowId), `folded ${name} of row ${rowId}`).toBe(
         typeof value === 'string' ? engineFold(value) : null,
       )
     }

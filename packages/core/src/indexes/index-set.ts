@@ -19,6 +19,9 @@ import { GROW_PIECE, HashIndex, type KeyComparer, type KeyReader } from './hash-
 import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
 import { CHUNK, SlicedSort } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
+import { PoolSort } from './pool-sort.js'
+import { PARALLEL_MIN_ROWS, type ParallelPool } from '../parallel/parallel-pool.js'
+import { grownLike, isShared, sharedInt32, sharedFloat64 } from '../parallel/shared-arrays.js'
 
 /**
  * What an index reads of a stored record: its row id and its values by attribute name. The index
@@ -88,9 +91,12 @@ interface Build {
   // Sorted texts' keys made for the index to keep while writes made during the sort are applied.
   decoded: SortKey[] | undefined
   decodeAt: number
-  // The row id of each key (a typed array: no garbage to scan, grown by half when full).
-  rows: Int32Array<ArrayBuffer>
-  sort: SlicedSort | undefined
+  // The row id of each key (a typed array: no garbage to scan, grown by half when full). Numeric
+  // keys and their rows are in shared memory when a worker pool is to sort them (pool-sort.ts).
+  rows: Int32Array
+  sort: SlicedSort | PoolSort | undefined
+  // The pool that sorts numeric keys of this many rows or more, if any (see `step`).
+  parallel: ParallelPool | undefined
   // Whether the first rows were looked at for how many distinct keys to expect (see #read).
   sized: boolean
   // How many distinct keys the hash index is to have room for before the next rows are read.
@@ -329,8 +335,10 @@ export class IndexSet {
    * between two calls: the mutators keep a build in step (see Build). Returns whether any index is
    * still unbuilt. Does nothing during a bulk change (which leaves its own indexes to build). The
    * key named in `first` stands for the rows' key order too, made first (IndexSource.prepareOrder).
+   * With `parallel`, the sort of a large build over numbers runs on that worker pool: its entry is
+   * then left for the next (`parked` says when to come back).
    */
-  step(more: More, first: readonly string[] = []): boolean {
+  step(more: More, first: readonly string[] = [], parallel?: ParallelPool): boolean {
     if (first.includes(this.#keyName) && !this.#rows.prepareOrder(more)) return true
     if (this.#stale.size === 0 || this.#bulk) return this.#stale.size > 0
     const order: AttributeIndexes[] = []
@@ -341,25 +349,60 @@ export class IndexSet {
     order.push(...this.#builds.keys(), ...this.#stale)
     for (const entry of order) {
       if (!this.#stale.has(entry)) continue
-      if (!this.#advance(this.#builds.get(entry) ?? this.#begin(entry), more)) break
+      const build = this.#builds.get(entry) ?? this.#begin(entry, parallel)
+      if (!this.#advance(build, more) && !onPool(build)) break
       if (!more()) break
     }
     return this.#stale.size > 0
   }
 
-  #begin(entry: AttributeIndexes): Build {
+  /**
+   * When every index left to build (and the key order, if `first` names the key) waits for a
+   * worker pool's sort, so that `step` has nothing to do: a promise settled once one of them can
+   * go on. Otherwise undefined.
+   */
+  parked(first: readonly string[] = []): Promise<void> | undefined {
+    if (first.includes(this.#keyName) && !this.#rows.orderReady()) return undefined
+    if (this.#stale.size === 0 || this.#bulk) return undefined
+    const waits: Promise<void>[] = []
+    for (const entry of this.#stale) {
+      const build = this.#builds.get(entry)
+      if (build === undefined || !onPool(build)) return undefined
+      waits.push((build.sort as PoolSort).waiting)
+    }
+    return Promise.race(waits)
+  }
+
+  #begin(entry: AttributeIndexes, parallel?: ParallelPool): Build {
     entry.hash?.clear()
+    const n = this.#rows.nextRowId
+    // Keys the pool may sort are read into shared memory (a worker reads them without a copy).
+    const pool =
+      parallel !== undefined &&
+      NUMBER_KEYS.has(entry.attribute.type) &&
+      n >= (parallel.minRows ?? PARALLEL_MIN_ROWS)
+        ? parallel
+        : undefined
     const build: Build = {
       entry,
       cursor: 0,
-      keys: entry.sorted ? buildKeys(entry.attribute, this.#rows.nextRowId) : [],
+      keys: !entry.sorted
+        ? []
+        : pool !== undefined
+          ? sharedFloat64(Math.max(16, n))
+          : buildKeys(entry.attribute, n),
       count: 0,
       nulls: 0,
       ints: true,
       decoded: undefined,
       decodeAt: 0,
-      rows: new Int32Array(entry.sorted ? Math.max(16, this.#rows.nextRowId) : 0),
+      rows: !entry.sorted
+        ? new Int32Array(0)
+        : pool
+          ? sharedInt32(Math.max(16, n))
+          : new Int32Array(Math.max(16, n)),
       sort: undefined,
+      parallel: pool,
       sized: entry.attribute.unique === true,
       // A unique column has a key a row: room for them all, made before the first row is read.
       room: entry.attribute.unique === true ? this.#rows.nextRowId : 0,
@@ -447,11 +490,7 @@ export class IndexSet {
         hash?.add(key, rowId)
         if (sorted) {
           const at = build.count++
-          if (at === build.rows.length) {
-            const grown = new Int32Array(at + (at >> 1) + 16)
-            grown.set(build.rows)
-            build.rows = grown
-          }
+          if (at === build.rows.length) build.rows = grownLike(build.rows, at + (at >> 1) + 16)
           setKey(build, at, key)
           build.rows[at] = rowId
         }
@@ -467,16 +506,26 @@ export class IndexSet {
       if (!more()) return false
     }
     build.cursor = Infinity
-    if (sorted)
-      build.sort = new SlicedSort(
-        readKeys(build),
-        build.rows.subarray(0, build.count),
-        folds,
-        this.buildSlices.run,
-        this.buildSlices.read,
-        build,
-      )
+    if (sorted) build.sort = this.#sorter(build, folds)
     return true
+  }
+
+  // The sort of `build`'s keys, once read: on its pool when it has one and they are many numbers
+  // in shared memory, else in slices here.
+  #sorter(build: Build, folds: boolean): SlicedSort | PoolSort {
+    const keys = readKeys(build)
+    const rows = build.rows.subarray(0, build.count)
+    const pool = build.parallel
+    if (
+      pool !== undefined &&
+      keys instanceof Float64Array &&
+      isShared(keys) &&
+      isShared(rows) &&
+      build.count >= (pool.minRows ?? PARALLEL_MIN_ROWS)
+    )
+      return new PoolSort(keys, rows, build, pool)
+    const { run, read } = this.buildSlices
+    return new SlicedSort(keys, rows as Int32Array<ArrayBuffer>, folds, run, read, build)
   }
 
   // A write to row `rowId` of an entry being built: the build follows it if it has read the row.
@@ -501,8 +550,11 @@ export class IndexSet {
 
   // Drops every build begun (their entries stay unbuilt, to build again), or `entry`'s.
   #abort(entry?: AttributeIndexes): void {
-    if (entry === undefined) this.#builds.clear()
-    else this.#builds.delete(entry)
+    for (const [e, build] of this.#builds)
+      if (entry === undefined || e === entry) {
+        if (build.sort instanceof PoolSort) build.sort.drop()
+        this.#builds.delete(e)
+      }
   }
 
   /** Which kinds of index each indexed attribute has, building none. */
@@ -555,9 +607,14 @@ export class IndexSet {
     const build = this.#builds.get(entry)
     if (build !== undefined) {
       this.#runBuild(() => {
+        // Finished here in one piece: its keys, once read, are not sent to the pool.
+        build.parallel = undefined
         if (build.cursor !== Infinity) this.#read(build, ALWAYS)
+        // A sort still on the pool is not waited for: it is dropped, and done here as one not begun.
+        const onPoolNow = onPool(build)
+        if (onPoolNow) (build.sort as PoolSort).drop()
         // A sort not begun is done at once by resetFrom's radix sorts: quicker than the merges.
-        if (build.sort?.started === false) {
+        if (onPoolNow || build.sort?.started === false) {
           const keys = readKeys(build)
           entry.sorted!.resetFrom(
             Array.from({ length: keys.length }, (_, i) => keyAt(keys, i)),
@@ -853,6 +910,9 @@ function buildKeys(attribute: StorageAttributeDef, n: number): BuildKeys {
   return new Array<SortKey>(n)
 }
 
+// Whether `build` waits for its pool's sort (nothing to do for it here meanwhile).
+const onPool = (build: Build): boolean => build.sort instanceof PoolSort && build.sort.pending
+
 // Puts key `key` at position `at` of the build's keys (positions come in order), growing them.
 function setKey(build: Build, at: number, key: SortKey): void {
   const keys = build.keys
@@ -868,8 +928,7 @@ function setKey(build: Build, at: number, key: SortKey): void {
       )
     else if (build.ints && ((key | 0) !== key || (key === 0 && 1 / key < 0))) build.ints = false
     if (at === keys.length) {
-      const grown = new Float64Array(at + (at >> 1) + 16)
-      grown.set(keys)
+      const grown = grownLike(keys, at + (at >> 1) + 16)
       build.keys = grown
       grown[at] = key === null ? NaN : key
     } else keys[at] = key === null ? NaN : key

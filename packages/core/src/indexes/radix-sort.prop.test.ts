@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SCRATCH_MAX, sortNumbersStable, sortStringsStable } from './radix-sort.js'
+import { sortStringsStable } from './radix-sort.js'
+import { SCRATCH_MAX, sortNumbersStable } from '../parallel/sort-numbers.js'
 
 /** The reference: a stable comparison sort of (value, id) pairs. */
 function reference(values: number[]): [number[], number[]] {

@@ -3,14 +3,15 @@
  * other work, so that a build on a large table never holds the event loop in one piece (issue 30:
  * at 1M rows a one-piece build held every request for 626 ms). The keys are copied into the index's
  * own layout (nulls first, in input order), sorted in runs of `RUN` entries (each run one call of
- * the one-piece sorts of radix-sort.ts), then merged pairwise, pass after pass, each pass resumable
+ * the one-piece sorts of parallel/sort-numbers.ts and radix-sort.ts), then merged pairwise, pass after pass, each pass resumable
  * at any entry. Stable throughout: ties keep their input order, as `SortedIndex.resetFrom` does, so
  * the result is the same as a one-piece build.
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { TextKeys, type BuildKeys } from './build-keys.js'
 import { compareLazy } from '../values/lazy-fold.js'
-import { Scratch, sortNumbersStable, sortStringsStable } from './radix-sort.js'
+import { sortStringsStable } from './radix-sort.js'
+import { Scratch, sortNumbersStable } from '../parallel/sort-numbers.js'
 
 /**
  * Entries a run of numbers holds: one run's sort is one uninterrupted step (about 1 ms at 16k, a
@@ -31,8 +32,9 @@ export type SortedContent =
   | {
       readonly kind: 'numbers'
       readonly size: number
-      readonly rows: Int32Array<ArrayBuffer>
-      readonly numbers: Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>
+      // Shared memory when sorted on a worker pool (pool-sort.ts).
+      readonly rows: Int32Array
+      readonly numbers: Int32Array | Float64Array
       readonly nulls: number
     }
   | {
@@ -401,7 +403,7 @@ export class SlicedSort {
   }
 }
 
-// The text runs' arrays, reused (see radix-sort.ts' Scratch): sortNumbersStable has its own.
+// The text runs' arrays, reused (see sort-numbers.ts' Scratch): sortNumbersStable has its own.
 const textWork = new Scratch()
 
 /**

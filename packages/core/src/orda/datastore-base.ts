@@ -160,6 +160,8 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       store.beforeWrite((changes, stamps) => this.deletionWitnesses.beforeCommit(changes, stamps))
     this.nearest = new NearestIndexes(options.nearestIndex, nearestSourceOf(store))
     this.parallel = options.parallel
+    // The sorts of large index builds over numbers go to the same pool.
+    this.#indexBuilds.configure({ parallel: options.parallel })
     this.querySource = {
       schema,
       clock: this.clock,

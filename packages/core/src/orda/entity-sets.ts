@@ -28,7 +28,7 @@ import {
   type StoredSet,
 } from '../sets/entity-set-store.js'
 import { actorNames, mayManage, PROCESS_OWNER, type SetOwner } from '../sets/set-owners.js'
-import * as algebra from '../sets/set-algebra.js'
+import { combineWork, intersectsWork } from '../query/parallel-sets.js'
 import type { Lifetimes } from '../sets/session-quota.js'
 import type { Datastore } from './datastore.js'
 import type { RowIds } from '../sets/row-ids.js'
@@ -344,16 +344,8 @@ export function combine(
   sameDataClass(a, b)
   const [x, y] = [a.rowIds, b.rowIds]
   // In steps where the read runs in slices; members never change, so no refresh is needed.
-  const rows = sliceable(
-    `${operator} ${a.dataClass.name}`,
-    () =>
-      operator === 'AND'
-        ? algebra.andWork(x, y)
-        : operator === 'OR'
-          ? algebra.orWork(x, y)
-          : algebra.exceptWork(x, y),
-    same,
-  )
+  // Large lists by the kernels, on worker threads where there is a pool (query/parallel-sets.ts).
+  const rows = sliceable(`${operator} ${a.dataClass.name}`, () => combineWork(operator, x, y), same)
   return a.dataClass.select(rows)
 }
 
@@ -361,7 +353,7 @@ export function combine(
 export function intersects(a: EntitySelection, b: EntitySelection): boolean {
   sameDataClass(a, b)
   const [x, y] = [a.rowIds, b.rowIds]
-  return sliceable(`INTERSECT ${a.dataClass.name}`, () => algebra.intersectsWork(x, y), same)
+  return sliceable(`INTERSECT ${a.dataClass.name}`, () => intersectsWork(x, y), same)
 }
 
 // A result of set algebra holds whatever was written since: the members are fixed.

@@ -5,10 +5,15 @@
  * a cancel flag (an Int32Array over a SharedArrayBuffer: non-zero stops it at its next check,
  * every `CHECK_ROWS` rows), and returns a structured-cloneable result.
  */
+import { checkCancel, CHECK_ROWS } from './cancel.js'
+import { RowIdsFound } from './row-ids-found.js'
+import { acceptCodes, equalUnits, matchUnits } from './text-kernels.js'
 import { TopNumbers } from './top-numbers.js'
+import { mergeSortedParts, sortNumbersPart } from './sort-kernels.js'
+import { distinctNumbers } from './distinct-numbers.js'
+import * as setKernels from './set-kernels.js'
 
-/** Rows between two reads of the cancel flag (a fraction of a millisecond of any kernel). */
-export const CHECK_ROWS = 65_536
+export { cancelFlag, checkCancel, CHECK_ROWS, KernelStopped } from './cancel.js'
 
 /**
  * Row ids a block of `numberStats` sums (a multiple of the query budget's step, 4,096 rows, so
@@ -18,24 +23,6 @@ export const SUM_BLOCK = 4096
 
 /** A kernel: `(args, from, to, cancel)`, throwing `KernelStopped` when the flag is raised. */
 export type Kernel = (args: never, from: number, to: number, cancel: Int32Array) => unknown
-
-/** Thrown by a kernel that saw its cancel flag raised. */
-export class KernelStopped extends Error {
-  constructor(readonly rowsDone: number) {
-    super('the kernel was cancelled')
-    this.name = 'KernelStopped'
-  }
-}
-
-/** Raises `KernelStopped` when `cancel` says so; `done`: the rows read so far. */
-export function checkCancel(cancel: Int32Array, done: number): void {
-  if (Atomics.load(cancel, 0) !== 0) throw new KernelStopped(done)
-}
-
-/** A new cancel flag, over a SharedArrayBuffer a worker reads too. */
-export function cancelFlag(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(4))
-}
 
 /** The sum of `column[from..to)`, NaN (null) skipped: the pool's smallest kernel (its tests). */
 function sumColumn(args: { column: Float64Array }, from: number, to: number, cancel: Int32Array) {
@@ -101,26 +88,6 @@ export function compareNumbers(
     }
   }
   return found.rows()
-}
-
-/** Row ids found by a scan: a buffer that grows by doubling (most scans find few rows). */
-class RowIdsFound {
-  #out = new Int32Array(64)
-  #n = 0
-
-  add(rowId: number): void {
-    if (this.#n === this.#out.length) {
-      const grown = new Int32Array(this.#n * 2)
-      grown.set(this.#out)
-      this.#out = grown
-    }
-    this.#out[this.#n++] = rowId
-  }
-
-  /** The rows found, cut to their number. */
-  rows(): Int32Array {
-    return this.#out.slice(0, this.#n)
-  }
 }
 
 /**
@@ -218,4 +185,11 @@ export const KERNELS: Readonly<Record<string, Kernel>> = {
   compareNumbers: compareNumbers as Kernel,
   numberStats: numberStats as Kernel,
   topNumbers: topNumbers as Kernel,
+  sortNumbersPart: sortNumbersPart as Kernel,
+  mergeSortedParts: mergeSortedParts as Kernel,
+  acceptCodes: acceptCodes as Kernel,
+  equalUnits: equalUnits as Kernel,
+  matchUnits: matchUnits as Kernel,
+  distinctNumbers: distinctNumbers as Kernel,
+  ...(setKernels as unknown as Record<string, Kernel>),
 }

@@ -20,6 +20,7 @@
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
+import type { FoldedTexts } from '../store/folded-column.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
 import type { ValueType } from '../values/value-types.js'
@@ -31,6 +32,7 @@ import type { RowIds } from '../sets/row-ids.js'
 import { SUM_BLOCK } from '../parallel/kernels.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
+import { DistinctMerge } from '../parallel/distinct-numbers.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
 export type AggregateValue = string | number | boolean
@@ -380,8 +382,8 @@ function* texts(table: Table, rows: RowIds, name: string): Work<Aggregates> {
   yield* steps(rows.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const r = rows[i]!
-      const f = folded[r]
-      if (f === null || f === undefined) continue
+      const f = folded.at(r)
+      if (f === null) continue
       count++
       if (min === null || f < min || (f === min && r < minRow)) {
         min = f
@@ -601,7 +603,7 @@ export function* distinctWork(
   switch (source.kind) {
     case 'number':
       yield* columnReady(table, source.name, 'numeric')
-      return yield* distinctNumbers(table.numericColumn(source.name), rows)
+      return yield* distinctNumbers(table, table.numericColumn(source.name), rows, options)
     case 'text':
       if (!diacritical) {
         yield* columnReady(table, source.name, 'folded')
@@ -625,15 +627,27 @@ export function* distinctWork(
   return acc.values()
 }
 
-function* distinctNumbers(column: Float64Array, rows: RowIds): Work<number[]> {
-  const seen = new Set<number>()
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const v = column[rows[i]!]!
-      if (v === v) seen.add(v)
-    }
-  })
-  return Array.from(Float64Array.from(seen).sort())
+/**
+ * The kernel distinctNumbers over `rows` (over the column itself when they are every row in
+ * row-id order: a deleted row reads NaN there, as a null), on worker threads when the read runs in
+ * slices on a datastore with a pool and the column and rows are shared (parallel-work.ts); its
+ * parts' sorted values merged here.
+ */
+function* distinctNumbers(
+  table: Table,
+  column: Float64Array,
+  rows: RowIds,
+  options: RowsOptions,
+): Work<number[]> {
+  const merged = new DistinctMerge()
+  const add = (part: Float64Array) => merged.add(part)
+  if (table.keyOrderIsRowOrder && options.whole())
+    yield* kernelWork('distinctNumbers', { column }, table.scanLength, isShared(column), add)
+  else {
+    const shared = isShared(column) && rows instanceof Int32Array && isShared(rows)
+    yield* kernelWork('distinctNumbers', { column, rows }, rows.length, shared, add)
+  }
+  return Array.from(merged.values())
 }
 
 /** Folded text → the lowest row holding it; then the keys sorted and each spelling read once. */
@@ -655,7 +669,7 @@ function* distinctTexts(table: Table, rows: RowIds, name: string): Work<string[]
 }
 
 function firstRows(
-  folded: readonly (string | null)[],
+  folded: FoldedTexts,
   rows: RowIds,
   from: number,
   to: number,
@@ -663,8 +677,8 @@ function firstRows(
 ): void {
   for (let i = from; i < to; i++) {
     const r = rows[i]!
-    const f = folded[r]
-    if (f === null || f === undefined) continue
+    const f = folded.at(r)
+    if (f === null) continue
     const seen = first.get(f)
     if (seen === undefined || r < seen) first.set(f, r)
   }

@@ -39,9 +39,8 @@ import {
   type EntityOf,
   type RowPredicate,
 } from './predicate.js'
-import { kernelWork } from './parallel-work.js'
-import type { NumberOp } from '../parallel/kernels.js'
-import { isShared } from '../parallel/shared-arrays.js'
+import { numberOp, numberScan, textScan } from './column-scans.js'
+import { rowIdBuffer } from '../parallel/shared-arrays.js'
 
 export interface ExecContext {
   readonly tableOf: (dc: DataClassDef) => Table
@@ -447,80 +446,6 @@ function* scan(table: Table, test: RowPredicate): Work<number[]> {
   return out
 }
 
-/**
- * A scan of one folded text column: the values are read in one array, in row order, without
- * touching the records (a record read per row cost more than the test itself).
- */
-function* scanColumn(
-  table: Table,
-  column: readonly (string | null)[],
-  holds: (folded: string | null) => boolean,
-): Work<number[]> {
-  const out: number[] = []
-  // Deleted rows read null in the column: a test that holds for null checks the slot. (The
-  // column covers every row id: `scanLength` is its length.)
-  yield* steps(table.scanLength, (from, to) => {
-    for (let i = from; i < to; i++) if (holds(column[i]!) && table.has(i)) out.push(i)
-  })
-  return out
-}
-
-/**
- * `scanColumn` of the commonest scan, one text (`city = 'Paris'`): compared in the loop itself,
- * with no call a row (the test's two calls were a tenth of a 50-row page filtered on a city at
- * 100k rows, in process). A deleted row reads null, which no text equals: no check of the slot.
- */
-function* scanColumnFor(
-  table: Table,
-  column: readonly (string | null)[],
-  text: string,
-): Work<number[]> {
-  const out: number[] = []
-  yield* steps(table.scanLength, (from, to) => {
-    for (let i = from; i < to; i++) if (column[i] === text) out.push(i)
-  })
-  return out
-}
-
-/** The kernel's operator of a comparison a numeric column answers (`columnOf`), if any. */
-function numberOp(c: BoundComparison): NumberOp | undefined {
-  if (columnOf(c) !== 'numeric') return undefined
-  return c.op === 'strictEq' ? 'eq' : (c.op as NumberOp)
-}
-
-/**
- * A scan of one numeric column (`salary > 5000`): the kernel compareNumbers, on worker threads
- * when the read runs in slices on a datastore with a pool (parallel-work.ts), else here in steps.
- * A null or deleted row reads NaN, which holds for none of these operators: no check of the slot.
- */
-function* numberScan(table: Table, name: string, op: NumberOp, c: BoundComparison): Work<RowIds> {
-  const column = table.numericColumn(name)
-  const key = (c.value as { key: number }).key
-  const parts: Int32Array[] = []
-  let found = 0
-  yield* kernelWork<Int32Array>(
-    'compareNumbers',
-    { column, op, key },
-    table.scanLength,
-    isShared(column),
-    (rows) => {
-      parts.push(rows)
-      found += rows.length
-    },
-  )
-  if (parts.length === 1) return parts[0]!
-  // One typed array (zeroed page by page), each part copied natively, a step a part: half of
-  // 10M rows pushed one by one into an array held the thread for tens of milliseconds at once.
-  const out = new Int32Array(found)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-    if (part.length > BUDGET_STEP) yield
-  }
-  return out
-}
-
 function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Work<number[]> {
   // Many candidates in random order (from a sorted index) make random memory reads: reading the
   // table in row order and skipping non-candidates is then faster, and keeps row order.
@@ -619,9 +544,7 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<R
   if (access.kind === 'scan' || c.operand.kind !== 'storage') {
     const folded = foldedAccess(c, table)
     if (folded)
-      return folded.only !== undefined
-        ? yield* scanColumnFor(table, folded.column, folded.only)
-        : yield* scanColumn(table, folded.column, folded.holds)
+      return yield* textScan(table, folded.column, folded.holds, folded.only, folded.forms)
     const op = numberOp(c)
     if (op !== undefined) return yield* numberScan(table, c.operand.attr!.name, op, c)
     return yield* scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
@@ -656,8 +579,9 @@ function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<R
  */
 function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<RowIds> {
   // A typed array: its memory comes zeroed page by page as the steps write it, where an array
-  // of 5M slots was made (and faulted in) in one piece, 20 ms and more.
-  let out = new Int32Array(e - s)
+  // of 5M slots was made (and faulted in) in one piece, 20 ms and more. Shared: a worker thread
+  // reads it as it is (set algebra, `$distinct` of the selection).
+  let out = rowIdBuffer(e - s)
   for (let p = s; p < e; p += BUDGET_STEP) {
     const q = Math.min(e, p + BUDGET_STEP)
     spend(q - p)

@@ -14,6 +14,7 @@ import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
 import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
+import { foldedTester, type FoldedTexts } from '../store/folded-column.js'
 import { matchesAny, patternsTogether } from './multi-search.js'
 import { vectorTest } from './vector-search.js'
 
@@ -161,10 +162,7 @@ export function comparisonPredicate(
     case 'storage': {
       const name = operand.attr.name
       const folded = foldedAccess(c, table)
-      if (folded) {
-        const { column, holds } = folded
-        return (rowId) => holds(column[rowId]!)
-      }
+      if (folded) return foldedTester(folded.column, folded.holds)
       const numeric = numericAccess(c, table)
       if (numeric) {
         const { column, holds } = numeric
@@ -235,26 +233,39 @@ export function foldedAccess(
   table: Table | undefined,
 ):
   | {
-      column: readonly (string | null)[]
+      column: FoldedTexts
       holds: (folded: string | null) => boolean
       /** The one folded text the test holds for, when that is all it is (`city = 'Paris'`). */
       only: string | undefined
+      /** The texts, prefixes, suffixes and contained texts the test holds for, when that is all. */
+      forms: TextForms | undefined
     }
   | undefined {
   const { operand } = c
   if (!table || !comparesFoldedText(c) || operand.kind !== 'storage') return
-  return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c), only: onlyText(c) }
+  const forms = textForms(c)
+  const only =
+    forms?.exact.length === 1 &&
+    forms.prefixes.length + forms.suffixes.length + forms.contains.length === 0
+      ? forms.exact[0]
+      : undefined
+  return { column: table.foldedColumn(operand.attr.name), holds: foldedTest(c), only, forms }
 }
 
-/** The one folded text an equality holds for (no null, no pattern, one value), if it is that. */
-function onlyText(c: BoundComparison): string | undefined {
+/** What an equality with wildcards holds for, by form (see matchesAny). */
+export interface TextForms {
+  readonly exact: readonly string[]
+  readonly prefixes: readonly string[]
+  readonly suffixes: readonly string[]
+  readonly contains: readonly string[]
+}
+
+/** The forms an equality or IN holds for, when it holds for nothing else (no null, no `a@b`). */
+function textForms(c: BoundComparison): TextForms | undefined {
   if (c.op !== 'eq' && c.op !== 'strictEq' && c.op !== 'in') return undefined
   const a = alternatives(c, c.op !== 'strictEq')
-  const alone =
-    !a.nulls &&
-    a.exact.size === 1 &&
-    a.prefixes.length + a.suffixes.length + a.contains.length + a.others.length === 0
-  return alone ? a.exact.values().next().value : undefined
+  if (a.nulls || a.others.length > 0) return undefined
+  return { exact: [...a.exact], prefixes: a.prefixes, suffixes: a.suffixes, contains: a.contains }
 }
 
 /**

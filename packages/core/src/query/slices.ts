@@ -138,12 +138,16 @@ export const MAX_RESTARTS = 2
 interface Kept {
   readonly key: string
   value: unknown
+  /** The scope's commits when its work began, or when it was last refreshed. */
+  since: number
 }
 
 interface Pending {
   readonly index: number
   readonly key: string
   readonly work: Work<unknown>
+  /** The scope's commits when the work began (see Kept.since). */
+  readonly since: number
 }
 
 // What a parked scope waits for: `done` resolves once the work's promise has settled, and says how.
@@ -169,6 +173,8 @@ export class SliceScope implements ChangedRows {
   #point = 0
   #changed: Map<Table, Set<number>> | undefined
   #everything = false
+  // Commits told (noteCommit): a kept result made since the last one is the data as it is now.
+  #commits = 0
   #restarts = 0
   #driving = false
   #effects: Map<string, unknown> | undefined
@@ -245,6 +251,7 @@ export class SliceScope implements ChangedRows {
   /** Tells the scope of a commit made while it is stopped (the datastore's commit listener). */
   noteCommit(changes: readonly Change[], kind: string): void {
     if (this.#changed === undefined) return
+    this.#commits++
     if (kind === 'load' || kind === 'restore' || kind === 'replay') {
       this.#everything = true
       return
@@ -297,7 +304,7 @@ export class SliceScope implements ChangedRows {
       for (;;) {
         if (r.done) {
           this.#pending = undefined
-          this.#kept[p.index] = { key: p.key, value: r.value }
+          this.#kept[p.index] = { key: p.key, value: r.value, since: p.since }
           return true
         }
         if (r.value !== undefined) return this.#parkOn(r.value)
@@ -374,7 +381,7 @@ export class SliceScope implements ChangedRows {
     const work = make()
     if (this.#restarts > MAX_RESTARTS) return finish(work)
     if (kept !== undefined) this.#restarts++
-    this.#pending = { index, key, work }
+    this.#pending = { index, key, work, since: this.#commits }
     // Not done (more slices, or parked at once): the request is suspended either way.
     if (this.drive() === true) return this.#kept[index]!.value as T
     if (this.#changed === undefined) {
@@ -384,12 +391,18 @@ export class SliceScope implements ChangedRows {
     return fail('QuerySuspended', [])
   }
 
-  // A kept result brought to the data as it is now by this run's `refresh`, or undefined.
+  // A kept result brought to the data as it is now by this run's `refresh`, or undefined. One
+  // whose work began after the last commit is as it is: the changed rows are counted from the
+  // scope's first stop, and a result remade after one write was otherwise remade at every run
+  // that followed, until MAX_RESTARTS ran it in one piece.
   #refreshed<T>(kept: Kept, refresh: Refresh<T> | undefined): T | undefined {
-    if (!this.any) return kept.value as T
+    if (!this.any || kept.since === this.#commits) return kept.value as T
     if (this.#everything || refresh === undefined) return undefined
     const value = refresh(kept.value as T, this)
-    if (value !== undefined) kept.value = value
+    if (value !== undefined) {
+      kept.value = value
+      kept.since = this.#commits
+    }
     return value
   }
 }

@@ -7,6 +7,7 @@ import type { Table } from '../store/table.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { BUDGET_STEP, spend } from './budget.js'
 import { steps, type Work } from './slices.js'
+import { rowIdBuffer } from '../parallel/shared-arrays.js'
 
 /** Results past this many rows are Int32Arrays; fewer, arrays (cheaper to make). */
 const MANY = 4096
@@ -20,7 +21,8 @@ export class TakenRows {
   #length = 0
 
   constructor(capacity: number) {
-    this.#rows = capacity > MANY ? new Int32Array(capacity) : []
+    // Shared when large (rowIdBuffer): a worker thread reads them as they are (set algebra).
+    this.#rows = capacity > MANY ? rowIdBuffer(capacity) : []
   }
 
   get length(): number {
@@ -34,7 +36,11 @@ export class TakenRows {
   /** The rows taken: an Int32Array alone in its buffer when it is one. */
   rows(): RowIds {
     const rows = this.#rows
-    return rows.length === this.#length ? rows : rows.slice(0, this.#length)
+    if (rows.length === this.#length) return rows
+    if (Array.isArray(rows)) return rows.slice(0, this.#length)
+    const out = rowIdBuffer(this.#length)
+    out.set(rows.subarray(0, this.#length))
+    return out
   }
 }
 
@@ -44,7 +50,7 @@ export class TakenRows {
  */
 export function rowsAt(rows: RowIds, order: ArrayLike<number>, count: number): RowIds {
   const k = Math.min(count, order.length)
-  const out = k > MANY ? new Int32Array(k) : new Array<number>(k)
+  const out = k > MANY ? rowIdBuffer(k) : new Array<number>(k)
   for (let i = 0; i < k; i++) out[i] = rows[order[i]!]!
   return out
 }

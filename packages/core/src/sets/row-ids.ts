@@ -10,6 +10,8 @@
  * (`compactRowIds`), 4 bytes a member, where an array of numbers holds 8 a slot and one grown by
  * pushes up to half as many slots again (8 to 9.2 bytes a member measured, bench/entity-set-memory.ts).
  */
+import { rowIdBuffer } from '../parallel/shared-arrays.js'
+
 export type RowIds = readonly number[] | Int32Array
 
 /** `rows` as an array: the array itself, or a copy of a typed array (one piece: keep it small). */
@@ -53,10 +55,11 @@ export function isCompact(rows: RowIds): boolean {
  * (members of a set adopted from another process), are 32-bit integers.
  */
 export function compactRowIds(rows: RowIds): Int32Array {
-  if (rows instanceof Int32Array) return isCompact(rows) ? rows : rows.slice()
+  if (rows instanceof Int32Array && isCompact(rows)) return rows
   // `set` copies an array of small integers in one native loop: half the time of the constructor
   // given the array, and `from` would iterate (0.2-0.4 ms for 100,000 row ids).
-  const out = new Int32Array(rows.length)
+  // Shared when large: a worker thread reads the set's members as they are (set algebra).
+  const out = rowIdBuffer(rows.length)
   out.set(rows)
   return out
 }

@@ -15,8 +15,9 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { fold } from '../values/fold.js'
-import { nanColumn } from '../parallel/shared-arrays.js'
+import { nanColumn, rowIdBuffer } from '../parallel/shared-arrays.js'
 import { FoldInterner } from '../values/fold-intern.js'
+import { FoldedColumn, type FoldedTexts } from './folded-column.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
@@ -117,7 +118,7 @@ export class Table {
   // Folded text columns: attribute name → each row's value folded (fold.ts), null for null and
   // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
   // scan folds each stored value once, not once per row per pattern per query.
-  readonly #folded = new Map<string, (string | null)[]>()
+  readonly #folded = new Map<string, FoldedColumn>()
   // Columns made a step at a time (`columnSteps`): the rows read so far. The mutators keep every
   // row of such a column from its first step; the rows not read yet are read as they are then.
   readonly #filling = new Map<string, { filled: number; interner?: FoldInterner }>()
@@ -390,8 +391,9 @@ export class Table {
     }
     if (build === undefined) {
       // Sized at once (grown by pushes, it would be copied whole at each doubling), and typed, so
-      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts).
-      const out = new Int32Array(this.size)
+      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts); shared,
+      // so that a worker thread reads it as it is (`$distinct`, set algebra of every row).
+      const out = rowIdBuffer(this.size)
       build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
     }
     const rows = this.#rows
@@ -541,7 +543,7 @@ export class Table {
         const column = this.#folded.get(name)!
         for (let i = from; i < to; i++) {
           const v = read(i)
-          column[i] = typeof v === 'string' ? interner!.fold(v) : null
+          column.set(i, typeof v === 'string' ? interner!.fold(v) : null)
         }
       }
       state.filled = to
@@ -554,23 +556,23 @@ export class Table {
    * The values of the text storage attribute `name` by row id, folded (null for null and deleted
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
-  foldedColumn(name: string): readonly (string | null)[] {
+  foldedColumn(name: string): FoldedTexts {
     const column = this.#folded.get(name) ?? this.#startFolded(name)
     // Asked before its steps ended: the rest in one piece.
     for (const _ of this.columnSteps(name, 'folded', Infinity));
     return column
   }
 
-  #startFolded(name: string): (string | null)[] {
+  #startFolded(name: string): FoldedColumn {
     const attr = this.def.storage.find((a) => a.name === name)
     if (attr?.type !== 'string')
       throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
-    // Filled with null: a row not read yet is then null, never a hole.
-    const column = new Array<string | null>(this.#rows.length).fill(null)
+    // Null for every row until read (folded-column.ts: off the heap, shared with workers).
+    const column = new FoldedColumn(this.#rows.length)
+    column.resize(this.#rows.length)
     this.#folded.set(name, column)
-    // One folded string per distinct text while they are few: a load's text column gives one
-    // string for all the rows of a text (base-rows.ts), and a string a row here was 1M strings
-    // for every full GC to mark after the first scan of 1M names.
+    // One fold per distinct text while they are few: a load's text column gives one string for
+    // all the rows of a text (base-rows.ts), folded once, not once a row.
     this.#filling.set(`f:${name}`, { filled: 0, interner: new FoldInterner() })
     return column
   }
@@ -718,7 +720,7 @@ export class Table {
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
     for (const column of this.#columns.values()) column.data[rowId] = NaN
-    for (const column of this.#folded.values()) column[rowId] = null
+    for (const column of this.#folded.values()) column.set(rowId, null)
   }
 
   /**
@@ -740,10 +742,7 @@ export class Table {
       if (column.data.length < nextRowId) {
         column.data = nanColumn(nextRowId, column.data)
       }
-    for (const column of this.#folded.values()) {
-      if (column.length > nextRowId) column.length = nextRowId
-      while (column.length < nextRowId) column.push(null)
-    }
+    for (const column of this.#folded.values()) column.resize(nextRowId)
   }
 
   /** @internal Copies of the containers and indexes as they are now (store snapshots). */
@@ -838,11 +837,10 @@ export class Table {
         data[(after ?? before)!.rowId] = after ? columnValue(after.values[name]) : NaN
     }
     for (const [name, column] of this.#folded) {
-      if (column.length > length) column.length = length
-      while (column.length < length) column.push(null)
+      column.resize(length)
       for (const { before, after } of changed) {
         const rowId = (after ?? before)!.rowId
-        if (rowId < length) column[rowId] = after ? foldedValue(after.values[name]) : null
+        if (rowId < length) column.set(rowId, after ? foldedValue(after.values[name]) : null)
       }
     }
   }
@@ -897,9 +895,8 @@ export class Table {
     }
     for (const [name, column] of this.#folded) {
       if (kept !== undefined && kept[name] === record.values[name]) continue
-      // Row ids are given in order, so this appends or replaces; a gap would read as null.
-      while (column.length < record.rowId) column.push(null)
-      column[record.rowId] = foldedValue(record.values[name])
+      // A row past the column's end covers the rows before it too, null.
+      column.set(record.rowId, foldedValue(record.values[name]))
     }
   }
 }

@@ -96,7 +96,8 @@ function snapshotTable(table: Table, probeKeys: readonly KeyValue[]): TableSnaps
     if (NUMERIC_COLUMN_TYPES.has(attr.type)) {
       numeric[attr.name] = Array.from(table.numericColumn(attr.name), (v) => (v === v ? v : 'NaN'))
     } else if (attr.type === 'string') {
-      folded[attr.name] = [...table.foldedColumn(attr.name)]
+      const column = table.foldedColumn(attr.name)
+      folded[attr.name] = Array.from({ length: column.length }, (_, i) => column.at(i))
     }
   }
   return {

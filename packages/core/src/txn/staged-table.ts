@@ -19,6 +19,7 @@
  */
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { compareKeys, type ColumnReader, type Table } from '../store/table.js'
+import type { FoldedTexts } from '../store/folded-column.js'
 import { VectorCursor } from '../store/vector-cursor.js'
 import type { RowIds } from '../sets/row-ids.js'
 import type { KeyComparer } from '../indexes/hash-index.js'
@@ -125,12 +126,8 @@ export function stagedTable(
         out.set(table.numericColumn(name))
         return patched(out, name, numeric)
       }),
-    foldedColumn: (name: string): readonly (string | null)[] =>
-      cached(`f:${name}`, () => {
-        const out = table.foldedColumn(name).slice()
-        while (out.length < end) out.push(null)
-        return patched(out, name, folded)
-      }),
+    foldedColumn: (name: string): FoldedTexts =>
+      cached(`f:${name}`, () => stagedTexts(name, table.foldedColumn(name), end)),
     keyOrderIsRowOrder: false,
     orderedRowIds: (): RowIds => (ordered ??= keyOrder(table, rows, created)),
     isOrderedRowIds: () => false,
@@ -144,8 +141,7 @@ export function stagedTable(
     ...overrides,
     numericColumn: (name: string) =>
       cached(`tn:${name}`, () => patched<number[]>([], name, numeric) as unknown as Float64Array),
-    foldedColumn: (name: string) =>
-      cached(`tf:${name}`, () => patched<(string | null)[]>([], name, folded)),
+    foldedColumn: (name: string) => cached(`tf:${name}`, () => stagedTexts(name, undefined, end)),
   })
   overrides[STAGING] = { committed: table, rows, tester } satisfies Staging
   return view
@@ -154,6 +150,20 @@ export function stagedTable(
     let column = columns.get(name) as T | undefined
     if (column === undefined) columns.set(name, (column = make()))
     return column
+  }
+
+  // The folded texts of the staged rows over those of `base` (none: the staged rows alone), where
+  // a copy of the table's column cost a copy a row.
+  function stagedTexts(name: string, base: FoldedTexts | undefined, length: number): FoldedTexts {
+    const own = new Map<number, string | null>()
+    for (const [rowId, s] of rows) own.set(rowId, folded(s?.values[name]))
+    return {
+      length: Math.max(length, base?.length ?? 0),
+      at: (rowId) => {
+        const v = own.get(rowId)
+        return v !== undefined ? v : own.has(rowId) || base === undefined ? null : base.at(rowId)
+      },
+    }
   }
 
   function patched<C extends { [rowId: number]: unknown }>(
