@@ -8,7 +8,7 @@ import { CHECK_ROWS, checkCancel } from './cancel.js'
 import { RowIdsFound } from './row-ids-found.js'
 
 export interface AcceptCodesArgs {
-  /** A code a row, negative for null (and deleted rows), which no code accepts. */
+  /** A code a row, 0 for null (and deleted rows). */
   readonly codes: Int32Array
   /** 1 for the codes whose text the test holds for; a code past its end holds for none. */
   readonly accept: Uint8Array
@@ -27,7 +27,6 @@ export function acceptCodes(
     checkCancel(cancel, at - from)
     // A view of the chunk, bounded by its own length (kernels.ts: no bounds check).
     const v = codes.subarray(at, Math.min(to, at + CHECK_ROWS))
-    // A negative code reads accept[-1], undefined: no row.
     for (let i = 0; i < v.length; i++) if (accept[v[i]!] === 1) found.add(at + i)
   }
   return found.rows()
@@ -36,7 +35,7 @@ export function acceptCodes(
 export interface EqualUnitsArgs {
   /** Where each row's text starts in `units`. */
   readonly starts: Int32Array
-  /** Each row's text length in units, negative for null (and deleted rows). */
+  /** Each row's text length in units + 1, 0 for null (and deleted rows). */
   readonly lengths: Int32Array
   readonly units: Uint8Array | Uint16Array
   /** The folded text sought, as code units. */
@@ -51,8 +50,9 @@ export function equalUnits(
   cancel: Int32Array,
 ): Int32Array {
   const { starts, lengths, units, text } = args
-  const n = text.length
-  const first = n > 0 ? text[0]! : 0
+  // Lengths are stored + 1.
+  const n = text.length + 1
+  const first = text.length > 0 ? text[0]! : 0
   const found = new RowIdsFound()
   for (let at = from; at < to; at += CHECK_ROWS) {
     checkCancel(cancel, at - from)
@@ -61,10 +61,10 @@ export function equalUnits(
       if (lengths[r] !== n) continue
       const s = starts[r]!
       // Most rows of the same length differ at their first unit.
-      if (n > 0 && units[s] !== first) continue
+      if (n > 1 && units[s] !== first) continue
       let i = 1
-      while (i < n && units[s + i] === text[i]) i++
-      if (i >= n) found.add(r)
+      while (i < n - 1 && units[s + i] === text[i]) i++
+      if (i >= n - 1) found.add(r)
     }
   }
   return found.rows()
@@ -106,7 +106,7 @@ export function matchUnits(
     checkCancel(cancel, at - from)
     const end = Math.min(to, at + CHECK_ROWS)
     for (let r = at; r < end; r++) {
-      const n = lengths[r]!
+      const n = lengths[r]! - 1
       if (n >= 0 && matches(args, starts[r]!, n)) found.add(r)
     }
   }

@@ -55,12 +55,14 @@ export function* textScan(
   if (column instanceof FoldedColumn && !holds(null)) {
     const shape = column.shape()
     if (shape.kind === 'codes') {
-      const accept = new Uint8Array(shape.texts.length)
+      // By stored code: a text's index + 1, 0 (null) accepted by none.
+      const { texts } = shape
+      const accept = new Uint8Array(texts.length + 1)
       if (only !== undefined) {
         const code = column.codeOf(only)
         if (code === undefined) return []
         accept[code] = 1
-      } else for (let c = 0; c < accept.length; c++) accept[c] = holds(shape.texts[c]!) ? 1 : 0
+      } else for (let i = 0; i < texts.length; i++) accept[i + 1] = holds(texts[i]!) ? 1 : 0
       return yield* kernelRows('acceptCodes', { codes: shape.codes, accept }, table, column.shared)
     }
     const { starts, lengths, units } = shape

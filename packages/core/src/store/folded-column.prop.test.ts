@@ -28,7 +28,7 @@ function check(column: FoldedColumn, model: Model): void {
     const want = model.flatMap((t, r) => (t === sought ? [r] : []))
     let got: number[]
     if (shape.kind === 'codes') {
-      const accept = new Uint8Array(shape.texts.length)
+      const accept = new Uint8Array(shape.texts.length + 1)
       accept[column.codeOf(sought)!] = 1
       got = [...acceptCodes({ codes: shape.codes, accept }, 0, column.length, NEVER)]
     } else {

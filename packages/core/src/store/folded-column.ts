@@ -7,11 +7,11 @@
  * collector's helpers got no time, so each pause lasted 150-350 ms (`--trace-gc-nvp`, the
  * contention bench with one `code=` scan before its index was built). Here:
  * - **codes** while the distinct texts are few (cities, names: at most DICTIONARY_MAX): a code a
- *   row in an Int32Array (NULL_CODE for null) and the distinct texts once, so that a scan tests each
+ *   row in an Int32Array (0 for null, a text's index + 1) and the distinct texts once, so a scan tests each
  *   distinct text once and then compares integers;
  * - **units** past that (codes, e-mails, near-unique texts): each row's folded text as code units
  *   in one array (Latin-1 bytes while every unit fits, 16-bit for good from the first that does
- *   not), a start and a length a row (length NULL_LENGTH for null). A text written again is
+ *   not), a start and a length + 1 a row (0 for null). A text written again is
  *   appended; the space of the texts it replaced is taken back when the array would grow.
  * Either way nothing a row lives on the heap. The arrays are `SharedArrayBuffer`s: a worker reads
  * them as they are; a grown or compacted array is a new one, the old left as it was for a worker
@@ -30,17 +30,25 @@ export interface FoldedTexts {
 /** Distinct texts a column keeps as codes; past it, it keeps code units. */
 export const DICTIONARY_MAX = 65_536
 
-/** A row's code for null (and for deleted rows), in the codes form. */
-export const NULL_CODE = -1
-/** A row's length for null, in the units form. */
-export const NULL_LENGTH = -1
+/**
+ * A row's code, and its length + 1, for null (and for deleted rows): 0, what a new buffer holds,
+ * so that no array is filled (a fill of 10M rows is 17 ms in one piece).
+ */
+export const NULL_CODE = 0
+const NULL_LENGTH = 0
 
 /** The column's arrays as a kernel reads them (parallel/text-kernels.ts). */
 export type FoldedShape =
-  | { readonly kind: 'codes'; readonly codes: Int32Array; readonly texts: readonly string[] }
+  | {
+      readonly kind: 'codes'
+      /** A row's text's index in `texts` + 1, NULL_CODE for null. */
+      readonly codes: Int32Array
+      readonly texts: readonly string[]
+    }
   | {
       readonly kind: 'units'
       readonly starts: Int32Array
+      /** A row's text's length + 1, NULL_LENGTH for null. */
       readonly lengths: Int32Array
       readonly units: Uint8Array | Uint16Array
     }
@@ -59,11 +67,10 @@ function sharedArray<T extends Int32Array | Uint8Array | Uint16Array>(
 
 const ints = (n: number): Int32Array => sharedArray(Int32Array, 4, n)
 
-// `from`'s values in a new array of `length`, the rest `fill`.
-function grownInts(from: Int32Array, length: number, fill: number): Int32Array {
+// `from`'s values in a new array of `length`, the rest 0.
+function grownInts(from: Int32Array, length: number): Int32Array {
   const out = ints(length)
   out.set(from.length > length ? from.subarray(0, length) : from)
-  if (fill !== 0 && from.length < length) out.fill(fill, from.length)
   return out
 }
 
@@ -75,6 +82,9 @@ function narrow(text: string): boolean {
 
 export class FoldedColumn implements FoldedTexts {
   #length = 0
+  // One past the highest row a text was ever set in (no text past it): what the loops over the
+  // rows read up to, since a first scan makes its column for every row and fills it in order.
+  #top = 0
   // The codes form (undefined once the column holds units).
   #codes: Int32Array | undefined
   #texts: string[] = []
@@ -91,7 +101,7 @@ export class FoldedColumn implements FoldedTexts {
 
   /** `dictionaryMax`: the distinct texts kept as codes (tests give fewer). */
   constructor(capacity = 16, dictionaryMax = DICTIONARY_MAX) {
-    this.#codes = ints(capacity).fill(NULL_CODE)
+    this.#codes = ints(capacity)
     this.#dictionaryMax = dictionaryMax
   }
 
@@ -101,7 +111,8 @@ export class FoldedColumn implements FoldedTexts {
 
   /** Rows covered from now on: rows past `length` are dropped, new ones read null. */
   resize(length: number): void {
-    for (let r = length; r < this.#length; r++) this.set(r, null)
+    for (let r = length; r < this.#top; r++) this.set(r, null)
+    this.#top = Math.min(this.#top, length)
     this.#reserve(length)
     this.#length = length
   }
@@ -117,7 +128,7 @@ export class FoldedColumn implements FoldedTexts {
     return { kind: 'units', starts: this.#starts!, lengths: this.#lengths!, units: this.#units! }
   }
 
-  /** The code of folded text `text` (codes form), undefined when no row ever held it. */
+  /** The code rows holding folded text `text` hold (codes form), undefined when none ever did. */
   codeOf(text: string): number | undefined {
     return this.#codeOf?.get(text)
   }
@@ -127,10 +138,10 @@ export class FoldedColumn implements FoldedTexts {
     const codes = this.#codes
     if (codes !== undefined) {
       const c = codes[rowId]!
-      return c === NULL_CODE ? null : this.#texts[c]!
+      return c === NULL_CODE ? null : this.#texts[c - 1]!
     }
-    const n = this.#lengths![rowId]!
-    if (n === NULL_LENGTH) return null
+    const n = this.#lengths![rowId]! - 1
+    if (n < 0) return null
     const start = this.#starts![rowId]!
     return decode(this.#units!, start, start + n)
   }
@@ -141,6 +152,7 @@ export class FoldedColumn implements FoldedTexts {
       this.#reserve(rowId + 1)
       this.#length = rowId + 1
     }
+    if (text !== null && rowId >= this.#top) this.#top = rowId + 1
     if (this.#codes !== undefined) {
       if (text === null) {
         this.#codes[rowId] = NULL_CODE
@@ -152,8 +164,8 @@ export class FoldedColumn implements FoldedTexts {
           this.#toUnits()
           return this.set(rowId, text)
         }
-        code = this.#texts.length
         this.#texts.push(text)
+        code = this.#texts.length
         this.#codeOf!.set(text, code)
       }
       this.#codes[rowId] = code
@@ -161,7 +173,7 @@ export class FoldedColumn implements FoldedTexts {
     }
     const lengths = this.#lengths!
     const before = lengths[rowId]!
-    if (before !== NULL_LENGTH) this.#live -= before
+    if (before !== NULL_LENGTH) this.#live -= before - 1
     // Null first: a compaction below copies only the texts still read.
     lengths[rowId] = NULL_LENGTH
     if (text === null) return
@@ -170,7 +182,7 @@ export class FoldedColumn implements FoldedTexts {
     const at = this.#used
     for (let i = 0; i < text.length; i++) units[at + i] = text.charCodeAt(i)
     this.#starts![rowId] = at
-    lengths[rowId] = text.length
+    lengths[rowId] = text.length + 1
     this.#used += text.length
     this.#live += text.length
   }
@@ -180,60 +192,87 @@ export class FoldedColumn implements FoldedTexts {
     const have = (this.#codes ?? this.#starts!).length
     if (rows <= have) return
     const length = Math.max(rows, 2 * have)
-    if (this.#codes !== undefined) this.#codes = grownInts(this.#codes, length, NULL_CODE)
+    if (this.#codes !== undefined) this.#codes = grownInts(this.#codes, length)
     else {
-      this.#starts = grownInts(this.#starts!, length, 0)
-      this.#lengths = grownInts(this.#lengths!, length, NULL_LENGTH)
+      this.#starts = grownInts(this.#starts!, length)
+      this.#lengths = grownInts(this.#lengths!, length)
     }
   }
 
   // From codes to units, for good: the distinct texts became too many to be worth a dictionary.
+  // Once, over the rows so far: each distinct text's units made once, each row's copied natively
+  // (about 15 ms a million rows).
   #toUnits(): void {
     const codes = this.#codes!
     const texts = this.#texts
-    let total = 0
     let latin = true
-    for (let r = 0; r < this.#length; r++) {
-      const c = codes[r]!
-      if (c !== NULL_CODE) total += texts[c]!.length
-    }
     for (const t of texts) latin &&= narrow(t)
-    this.#starts = ints(codes.length)
-    this.#lengths = ints(codes.length).fill(NULL_LENGTH)
-    this.#units = latin
-      ? sharedArray(Uint8Array, 1, total * 2)
-      : sharedArray(Uint16Array, 2, total * 2)
+    const unitsOf = texts.map((t) => {
+      const u = latin ? new Uint8Array(t.length) : new Uint16Array(t.length)
+      for (let i = 0; i < t.length; i++) u[i] = t.charCodeAt(i)
+      return u
+    })
+    let total = 0
+    for (let r = 0; r < this.#top; r++) {
+      const c = codes[r]!
+      if (c !== NULL_CODE) total += texts[c - 1]!.length
+    }
+    // Sized for every row the column covers at the mean length so far, and a quarter more: a
+    // first scan fills a column made for all the table's rows, and each doubling on the way was
+    // a copy of tens of MB at 10M rows (47 ms). Untouched pages of a new buffer cost nothing.
+    const rows = Math.max(this.#top, 1)
+    const size = Math.max(16, 2 * total, Math.ceil(((total / rows) * codes.length * 5) / 4))
+    const units = latin ? sharedArray(Uint8Array, 1, size) : sharedArray(Uint16Array, 2, size)
+    const starts = ints(codes.length)
+    const lengths = ints(codes.length)
+    let at = 0
+    for (let r = 0; r < this.#top; r++) {
+      const c = codes[r]!
+      if (c === NULL_CODE) continue
+      const u = unitsOf[c - 1]!
+      units.set(u, at)
+      starts[r] = at
+      lengths[r] = u.length + 1
+      at += u.length
+    }
+    this.#starts = starts
+    this.#lengths = lengths
+    this.#units = units
+    this.#used = at
+    this.#live = at
     this.#codes = undefined
     this.#codeOf = undefined
     this.#texts = []
-    this.#used = 0
-    this.#live = 0
-    for (let r = 0; r < this.#length; r++) {
-      const c = codes[r]!
-      if (c !== NULL_CODE) this.set(r, texts[c]!)
-    }
   }
 
-  // Room for `n` more units (of `text`): 16-bit units for good if it needs them. A new array of
-  // twice the live units and `n`: grown when few texts were replaced since, else compacted.
+  // Room for `n` more units (of `text`): 16-bit units for good if it needs them. A new array in
+  // either case, so that a worker reading the old one reads it as it was. While the texts replaced
+  // since are fewer than half the live ones, the units are grown: one native copy, the starts kept
+  // (a loop over the rows at each doubling held a first scan of 10M codes 200-400 ms at a time).
+  // Past that, they are compacted: the live texts copied row by row into a new array of twice
+  // their size, with new starts, after as many units replaced as there are live ones.
   #room(n: number, text: string): void {
     const units = this.#units!
     const wide = units instanceof Uint8Array && !narrow(text)
     if (!wide && this.#used + n <= units.length) return
-    const size = Math.max(16, 2 * (this.#live + n))
-    const out =
+    const make = (size: number) =>
       wide || units instanceof Uint16Array
         ? sharedArray(Uint16Array, 2, size)
         : sharedArray(Uint8Array, 1, size)
-    // Each live row's text copied in row order, into new arrays: a worker reading the old ones
-    // (starts included) reads them as they were.
+    if (2 * (this.#used - this.#live) <= this.#live) {
+      const out = make(Math.max(16, 2 * (this.#used + n)))
+      out.set(units.subarray(0, this.#used))
+      this.#units = out
+      return
+    }
+    const out = make(Math.max(16, 2 * (this.#live + n)))
     const before = this.#starts!
     const starts = ints(before.length)
     const lengths = this.#lengths!
     let at = 0
-    for (let r = 0; r < this.#length; r++) {
-      const len = lengths[r]!
-      if (len === NULL_LENGTH) continue
+    for (let r = 0; r < this.#top; r++) {
+      const len = lengths[r]! - 1
+      if (len < 0) continue
       const s = before[r]!
       out.set(units.subarray(s, s + len), at)
       starts[r] = at
@@ -278,7 +317,7 @@ export function foldedTester(
       known = grown
     }
     let k = known[c]!
-    if (k === 0) known[c] = k = holds(shape.texts[c]!) ? 1 : 2
+    if (k === 0) known[c] = k = holds(shape.texts[c - 1]!) ? 1 : 2
     return k === 1
   }
 }
