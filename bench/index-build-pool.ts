@@ -10,28 +10,19 @@
  *
  *   npx tsx --conditions=source bench/index-build-pool.ts [rows] [rounds] [sorts]
  */
-import { createDatastore, type ModelJson, type ParallelPool } from '@entistore/core'
+import { createDatastore, type ParallelPool } from '@entistore/core'
 import { createWorkerPool } from 'entistore'
 import { SlicedSort } from '../packages/core/src/indexes/sliced-sort.js'
 import { PoolSort } from '../packages/core/src/indexes/pool-sort.js'
 import { sharedFloat64, sharedInt32 } from '../packages/core/src/parallel/shared-arrays.js'
 import { HandPool } from '../packages/core/src/parallel/hand-pool.fixture.js'
+import { scoredItems } from '../packages/core/src/indexes/scored-items.fixture.js'
 
 const N = Number(process.argv[2] ?? 10_000_000)
 const ROUNDS = Number(process.argv[3] ?? 3)
 const now = () => performance.now()
 
-const MODEL: ModelJson = {
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'score', type: 'number', indexed: true },
-      ],
-    },
-  ],
-}
+const MODEL = scoredItems()
 // A number with ties and 5% nulls, in no order.
 const scoreOf = (i: number) => (i % 20 === 7 ? null : ((i * 2_654_435_761) % 1_000_003) / 8)
 

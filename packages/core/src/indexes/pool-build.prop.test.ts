@@ -8,22 +8,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
-import type { ModelJson } from '../schema/model-json.js'
 import { flushPromises, HandPool } from '../parallel/hand-pool.fixture.js'
+import { scoredItems } from './scored-items.fixture.js'
 import { expectIndexesRebuilt } from './indexes-rebuilt.fixture.js'
 
-const MODEL: ModelJson = {
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'score', type: 'number', indexed: true },
-        { name: 'age', type: 'long', indexed: true },
-      ],
-    },
-  ],
-}
+const MODEL = scoredItems({ age: 'long' })
 
 // Few distinct values: many ties, whose order is the row ids'.
 const score = fc.option(fc.constantFrom(-1.5, -0, 0, 2, 2.5, 1e9, -1e9), { nil: null })

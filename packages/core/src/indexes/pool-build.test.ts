@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/datastore.js'
+import { scoredItems } from './scored-items.fixture.js'
 import { flushPromises, HandPool } from '../parallel/hand-pool.fixture.js'
 import { expectIndexesRebuilt } from './indexes-rebuilt.fixture.js'
 
@@ -12,21 +13,7 @@ const N = 40_000
 
 function fixture() {
   const pool = new HandPool(2, 1000)
-  const ds = createDatastore(
-    {
-      dataClasses: [
-        {
-          name: 'Item',
-          attributes: [
-            { name: 'ID', type: 'long' },
-            { name: 'score', type: 'number', indexed: true },
-            { name: 'label', type: 'string', indexed: true },
-          ],
-        },
-      ],
-    },
-    { parallel: pool },
-  )
+  const ds = createDatastore(scoredItems({ label: 'string' }), { parallel: pool })
   ds.loadData({
     Item: Array.from({ length: N }, (_, i) => ({
       ID: i + 1,

@@ -1,27 +1,17 @@
 // A datastore given a real worker pool (issue 65) builds its large numeric indexes' sorts on it:
 // the indexes equal those of the same data built in one piece without a pool, and the main loop
 // keeps turning while the workers sort. Counted (runs, parts, turns), never timed.
-import { createDatastore, type ModelJson } from '@entistore/core'
+import { createDatastore } from '@entistore/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createWorkerPool, type PartEvent } from './worker-pool.js'
+import { scoredItems } from '../../../core/src/indexes/scored-items.fixture.js'
 
 const pools: ReturnType<typeof createWorkerPool>[] = []
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()))
 })
 
-const MODEL: ModelJson = {
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'score', type: 'number', indexed: true },
-        { name: 'rank', type: 'long', indexed: true },
-      ],
-    },
-  ],
-}
+const MODEL = scoredItems({ rank: 'long' })
 
 const N = 300_000
 // Ties, nulls, negative numbers and fractions; the keys loaded backwards (not already in order).
