@@ -9,6 +9,8 @@
  * those rows before it is handed out, as for work done in slices on this thread.
  */
 import { KERNELS } from '../parallel/kernels.js'
+import { partBounds } from '../parallel/sort-kernels.js'
+import { isShared, sharedFloat64, sharedInt32 } from '../parallel/shared-arrays.js'
 import {
   partsOf,
   PARALLEL_MIN_ROWS,
@@ -56,6 +58,43 @@ export function* kernelWork<R>(
   const run = KERNELS[kernel] as (a: unknown, from: number, to: number, c: Int32Array) => R
   const step = (from: number, to: number) => collect(run(args, from, to, NEVER))
   yield* align > 1 ? steps(length, step, align) : steps(length, step)
+}
+
+/**
+ * `rows` sorted by `keys` ascending (no NaN), ties in the order given, on the pool when the scope
+ * driving this work has one and the keys are many and shared: each part sorted on a thread
+ * (`sortNumbersPart`), then merged on one (`mergeSortedParts`), while this thread serves others.
+ * Undefined when there is no such pool: the caller sorts here in steps.
+ */
+export function* sortedOnPool(keys: Float64Array, rows: Int32Array): Work<Int32Array | undefined> {
+  const n = keys.length
+  const pool = isShared(keys) && isShared(rows) ? drivingScope()?.parallel : undefined
+  if (pool === undefined || n < (pool.minRows ?? PARALLEL_MIN_ROWS)) return undefined
+  const parts = partsOf(n, pool.threads, Math.min(PART_ROWS, pool.minRows ?? PART_ROWS))
+  const sortedKeys = sharedFloat64(n)
+  const sortedRows = sharedInt32(n)
+  const nulls = yield* onPool<number>(
+    pool,
+    'sortNumbersPart',
+    { keys, rows, sortedKeys, sortedRows },
+    parts,
+    n,
+  )
+  const out = sharedInt32(n)
+  yield* onPool<number>(
+    pool,
+    'mergeSortedParts',
+    {
+      sortedKeys,
+      sortedRows,
+      parts: partBounds(parts, nulls),
+      rows: out,
+      numbers: sharedFloat64(n),
+    },
+    [{ from: 0, to: n }],
+    0,
+  )
+  return out
 }
 
 /** Runs `kernel` on `pool` over `parts`, parked until it ends; cancelled if the work is dropped. */

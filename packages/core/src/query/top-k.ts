@@ -12,8 +12,8 @@ import { columnReady, steps, type Work } from './slices.js'
 import { rowsAt } from './taken-rows.js'
 import { TopNumbers } from '../parallel/top-numbers.js'
 import type { TopNumbersPart } from '../parallel/kernels.js'
-import { isShared } from '../parallel/shared-arrays.js'
-import { kernelWork } from './parallel-work.js'
+import { isShared, SHARED_ROWS, sharedFloat64, sharedInt32 } from '../parallel/shared-arrays.js'
+import { kernelWork, sortedOnPool } from './parallel-work.js'
 
 /** Sorted runs, each one call of Array.prototype.sort, before the merges. */
 const RUN = 4096
@@ -95,17 +95,27 @@ export function* topNumeric(
   if (k <= 0) return []
   let gone = false
   if (k * 4 >= n) {
-    // A large share of the rows: read every key, then one sort.
-    const keys = new Float64Array(n)
+    // A large share of the rows: read every key, then one sort. Keys and rows in shared memory
+    // when they are many, for the pool's sort; its ties keep the order given, which is the
+    // row-id order asked for when the rows ascend (a scan's, an index range's once sorted…).
+    const keys = n >= SHARED_ROWS ? sharedFloat64(n) : new Float64Array(n)
+    const ids = n >= SHARED_ROWS ? sharedInt32(n) : undefined
+    let ascending = true
     yield* steps(n, (from, to) => {
       for (let i = from; i < to; i++) {
         const row = rows[i]!
         if (mayBeDeleted && !table.has(row)) gone = true
         const v = column[row]!
         keys[i] = v === v ? v * sign : -Infinity * sign
+        if (ids !== undefined) {
+          ids[i] = row
+          if (i > 0 && row <= rows[i - 1]!) ascending = false
+        }
       }
     })
     if (gone) return undefined
+    const sorted = ids !== undefined && ascending ? yield* sortedOnPool(keys, ids) : undefined
+    if (sorted !== undefined) return sorted.subarray(0, k)
     const order = yield* sortWork(
       positions(n),
       (i, j) => keys[i]! - keys[j]! || rows[i]! - rows[j]!,
