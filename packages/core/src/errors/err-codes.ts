@@ -58,6 +58,10 @@ const q = (s: unknown): string => {
   return `"${text.length > 100 ? `${text.slice(0, 100)}…` : text}"`
 }
 
+/** Why an Entity is not written in place, and where to write instead (9161, 9162). */
+const THROUGH_A_DRAFT =
+  'an entity is a saved version that every reader shares; change it through a draft'
+
 export const ERRORS = {
   // ---- 4D entity-model codes (1500–1611) ----
   /** Wording from the real server (Qodly docs), capital "The" included. */
@@ -424,10 +428,22 @@ export const ERRORS = {
    */
   PropertyReadOnly: spec(9161, 'enti', 'failed', (dataClass: string, name: string, on: string) =>
     on === 'Entity'
-      ? `${q(`${dataClass}.${name}`)} cannot be set on an entity: an entity is a saved version that every reader shares; change it through a draft: entity.edit({ ${name}: … }).save()`
+      ? `${q(`${dataClass}.${name}`)} cannot be set on an entity: ${THROUGH_A_DRAFT}: entity.edit({ ${name}: … }).save()`
       : on === 'Selection'
         ? `${q(`${dataClass}.${name}`)} cannot be set on an entity selection: its projection only reads (write each entity through a draft: entity.edit({ ${name}: … }).save())`
         : `${q(`${dataClass}.${name}`)} cannot be set: a dataclass's attribute properties only read`,
+  ),
+  /**
+   * A draft's member called on an Entity (`entity.save()`, `entity.set(…)`): JavaScript would
+   * answer "save is not a function"; this says where the member is, as 9161 does for a property
+   * set. Entistore's code: in 4D an entity is saved in place. 422, as 9161. (9162)
+   */
+  DraftOnlyMember: spec(
+    9162,
+    'enti',
+    'failed',
+    (dataClass: string, member: string, call: string) =>
+      `${member}() is a draft's, not an entity's (${q(dataClass)} dataclass): ${THROUGH_A_DRAFT}: ${call}`,
   ),
   InvalidData: spec(
     9021,

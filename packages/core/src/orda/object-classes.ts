@@ -7,6 +7,7 @@
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import { withAttributeProperties } from './attribute-properties.js'
+import { addDraftOnlyMembers } from './draft-only-members.js'
 import { EntityCore } from './entity.js'
 import { EntityDraftCore } from './entity-draft.js'
 import { EntitySelectionCore } from './entity-selection.js'
@@ -30,12 +31,14 @@ export interface ObjectClasses {
 
 /** The classes of the objects of dataclass `def`. */
 export function objectClassesOf(def: DataClassDef): ObjectClasses {
+  const Entity = withAttributeProperties(EntityCore, def, 'Entity', OWN_FIELDS.entity, (attr) => ({
+    get(this: EntityCore) {
+      return this.get(attr.name)
+    },
+  }))
+  addDraftOnlyMembers(Entity.prototype, def.name)
   return {
-    Entity: withAttributeProperties(EntityCore, def, 'Entity', OWN_FIELDS.entity, (attr) => ({
-      get(this: EntityCore) {
-        return this.get(attr.name)
-      },
-    })),
+    Entity,
     // Every attribute reads and sets on a draft as `get`/`set` do: one that a write may not name
     // is refused by the save, as `set` is (1516).
     Draft: withAttributeProperties(EntityDraftCore, def, 'Draft', OWN_FIELDS.draft, (attr) => ({
