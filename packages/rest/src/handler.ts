@@ -373,7 +373,10 @@ interface Answered {
   readonly status: number
   readonly body: string | Uint8Array | Iterable<string> | RestStream
   readonly file?: Reply['file']
-  /** Headers an error asks for: `allow` when not the interface's own methods, `retry-after`. */
+  /**
+   * Headers an error asks for (`allow` when not the interface's own methods, `retry-after`), or a
+   * JSON reply (`$asArray`'s `x-total-count`…).
+   */
   readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
@@ -509,7 +512,7 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   ): Answered =>
     reply.file
       ? { status: reply.status, body: out, file: reply.file }
-      : { status: reply.status, body: out }
+      : { status: reply.status, body: out, headers: reply.headers }
 
   const failed = (error: unknown, request: RestRequest): Answered => {
     const reply = toErrorReply(error)

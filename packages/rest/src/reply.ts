@@ -18,6 +18,11 @@ export interface Reply {
    * For bytes: their media type, how a browser should treat them (`attachment` to save), and the
    * other headers a function's OutgoingMessage set.
    */
+  /**
+   * For JSON: headers besides the interface's own (`$asArray`'s page and total, which its bare
+   * array cannot carry: read-selection.ts).
+   */
+  readonly headers?: Readonly<Record<string, string>>
   readonly file?: {
     readonly type: string
     readonly disposition?: string

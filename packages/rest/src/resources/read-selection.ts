@@ -77,7 +77,26 @@ export function readSelection(
     })
     first = { __ENTITYSET: ctx.uris.entitySet(dc.name, set.id), ...head }
   }
+  if (ctx.params.asArray && !lookerFormat(ctx.params, true)) {
+    const body = selectionArray(selection, window, ctx.writer, projection)
+    return { status: 200, body, headers: pageHeaders(selection, window) }
+  }
   return ok(selectionReply(ctx, selection, window, first, projection))
+}
+
+/**
+ * What `$asArray`'s bare array cannot say, in headers: how many entities the selection has
+ * (`x-total-count`, the envelope's `__COUNT`, the name json-server and the clients written for it
+ * read), where the page starts (`x-first`, `__FIRST`) and how many it holds (`x-sent`,
+ * `__SENT`): an array of 100 (the dataclass's default `$top`) is then seen to be a page.
+ */
+function pageHeaders(selection: EntitySelection, window: Window): Record<string, string> {
+  const count = selection.length
+  return {
+    'x-total-count': String(count),
+    'x-first': String(window.skip),
+    'x-sent': String(Math.max(0, Math.min(window.top, count - window.skip))),
+  }
 }
 
 /**
@@ -147,7 +166,5 @@ function selectionReply(
   const perms = ctx.perms
   if (lookerFormat(ctx.params, true))
     return dashboard(selection, window, projection, perms && ((dc, a) => perms.mayRead(dc, a)))
-  return ctx.params.asArray
-    ? selectionArray(selection, window, ctx.writer, projection)
-    : selectionEnvelope(selection, window, ctx.writer, head, projection)
+  return selectionEnvelope(selection, window, ctx.writer, head, projection)
 }
