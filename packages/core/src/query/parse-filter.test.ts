@@ -262,6 +262,9 @@ describe('parseQuery accepts', () => {
     ['Null', NULL],
     ['2024-02-29', date('2024-02-29')],
     ['1999-12-31', date('1999-12-31')],
+    // As REST replies write a day, and as 4D writes a date constant.
+    ['!!2024-02-29!!', date('2024-02-29')],
+    ['!1999-12-31!', date('1999-12-31')],
     [':1', ph(1)],
     [':12', ph(12)],
     [':name', ph('name')],
@@ -385,6 +388,19 @@ describe('parseQuery rejects', () => {
       offset: 19,
       message:
         'Filter syntax error: Expected comparison operator but "g" found at line 1, column 20',
+    },
+    {
+      // A day that does not exist, or a date form's marks unmatched, is no date.
+      text: 'd = !!2020-13-01!!',
+      error: 'FilterSyntax',
+      offset: 4,
+      message: 'Expected value but "!" found',
+    },
+    {
+      text: 'd = !!2020-01-15!',
+      error: 'FilterSyntax',
+      offset: 4,
+      message: 'Expected value but "!" found',
     },
     {
       text: 'a ~ 1',

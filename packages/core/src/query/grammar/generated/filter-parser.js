@@ -217,13 +217,15 @@ function peg$parse(input, options) {
   const peg$c38 = "\\u0022";
   const peg$c39 = "\\u0027";
   const peg$c40 = "u";
-  const peg$c41 = "-";
-  const peg$c42 = "0";
-  const peg$c43 = "1";
-  const peg$c44 = "3";
-  const peg$c45 = "true";
-  const peg$c46 = "false";
-  const peg$c47 = "null";
+  const peg$c41 = "!!";
+  const peg$c42 = "!";
+  const peg$c43 = "-";
+  const peg$c44 = "0";
+  const peg$c45 = "1";
+  const peg$c46 = "3";
+  const peg$c47 = "true";
+  const peg$c48 = "false";
+  const peg$c49 = "null";
 
   const peg$r0 = /^[a-z]/;
   const peg$r1 = /^[0-9]/;
@@ -307,20 +309,22 @@ function peg$parse(input, options) {
   const peg$e59 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
   const peg$e60 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
   const peg$e61 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
-  const peg$e62 = peg$literalExpectation("-", false);
-  const peg$e63 = peg$literalExpectation("0", false);
-  const peg$e64 = peg$classExpectation([["1", "9"]], false, false, false);
-  const peg$e65 = peg$literalExpectation("1", false);
-  const peg$e66 = peg$classExpectation([["0", "2"]], false, false, false);
-  const peg$e67 = peg$classExpectation(["1", "2"], false, false, false);
-  const peg$e68 = peg$literalExpectation("3", false);
-  const peg$e69 = peg$classExpectation(["0", "1"], false, false, false);
-  const peg$e70 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e71 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e72 = peg$literalExpectation("true", false);
-  const peg$e73 = peg$literalExpectation("false", false);
-  const peg$e74 = peg$literalExpectation("null", true);
-  const peg$e75 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
+  const peg$e62 = peg$literalExpectation("!!", false);
+  const peg$e63 = peg$literalExpectation("!", false);
+  const peg$e64 = peg$literalExpectation("-", false);
+  const peg$e65 = peg$literalExpectation("0", false);
+  const peg$e66 = peg$classExpectation([["1", "9"]], false, false, false);
+  const peg$e67 = peg$literalExpectation("1", false);
+  const peg$e68 = peg$classExpectation([["0", "2"]], false, false, false);
+  const peg$e69 = peg$classExpectation(["1", "2"], false, false, false);
+  const peg$e70 = peg$literalExpectation("3", false);
+  const peg$e71 = peg$classExpectation(["0", "1"], false, false, false);
+  const peg$e72 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e73 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e74 = peg$literalExpectation("true", false);
+  const peg$e75 = peg$literalExpectation("false", false);
+  const peg$e76 = peg$literalExpectation("null", true);
+  const peg$e77 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
 
   function peg$f0(filter, orderBy) {    return Ast.query(filter, orderBy ?? [])  }
   function peg$f1(head, tail) {    return [head, ...tail]  }
@@ -378,10 +382,12 @@ function peg$parse(input, options) {
   function peg$f53(chars) {    return stringLiteral(chars)  }
   function peg$f54(chars) {    return stringLiteral(chars)  }
   function peg$f55(value) {    return Ast.literal({ type: 'date', value })  }
-  function peg$f56(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
-  function peg$f57() {    return Ast.literal({ type: 'boolean', value: true })  }
-  function peg$f58() {    return Ast.literal({ type: 'boolean', value: false })  }
-  function peg$f59() {    return Ast.literal({ type: 'null', value: null })  }
+  function peg$f56(value) {    return Ast.literal({ type: 'date', value })  }
+  function peg$f57(value) {    return Ast.literal({ type: 'date', value })  }
+  function peg$f58(digits) {    return Ast.literal({ type: 'number', value: Number(digits) })  }
+  function peg$f59() {    return Ast.literal({ type: 'boolean', value: true })  }
+  function peg$f60() {    return Ast.literal({ type: 'boolean', value: false })  }
+  function peg$f61() {    return Ast.literal({ type: 'null', value: null })  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -3308,232 +3314,310 @@ function peg$parse(input, options) {
   }
 
   function peg$parseDateLiteral() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 2) === peg$c41) {
+      s1 = peg$c41;
+      peg$currPos += 2;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseDay();
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c41) {
+          s3 = peg$c41;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
+        }
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f55(s2);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      if (input.charCodeAt(peg$currPos) === 33) {
+        s1 = peg$c42;
+        peg$currPos++;
+      } else {
+        s1 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e63); }
+      }
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parseDay();
+        if (s2 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 33) {
+            s3 = peg$c42;
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e63); }
+          }
+          if (s3 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f56(s2);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        s1 = peg$parseDay();
+        if (s1 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s1 = peg$f57(s1);
+        }
+        s0 = s1;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseDay() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
 
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = peg$currPos;
-    s3 = peg$currPos;
-    s4 = [];
-    s5 = input.charAt(peg$currPos);
-    if (peg$r1.test(s5)) {
+    s3 = [];
+    s4 = input.charAt(peg$currPos);
+    if (peg$r1.test(s4)) {
       peg$currPos++;
     } else {
-      s5 = peg$FAILED;
+      s4 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e9); }
     }
-    while (s5 !== peg$FAILED) {
-      s4.push(s5);
-      if (s4.length >= 4) {
-        s5 = peg$FAILED;
+    while (s4 !== peg$FAILED) {
+      s3.push(s4);
+      if (s3.length >= 4) {
+        s4 = peg$FAILED;
       } else {
-        s5 = input.charAt(peg$currPos);
-        if (peg$r1.test(s5)) {
+        s4 = input.charAt(peg$currPos);
+        if (peg$r1.test(s4)) {
           peg$currPos++;
         } else {
-          s5 = peg$FAILED;
+          s4 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
       }
     }
-    if (s4.length < 4) {
-      peg$currPos = s3;
-      s3 = peg$FAILED;
+    if (s3.length < 4) {
+      peg$currPos = s2;
+      s2 = peg$FAILED;
     } else {
-      s3 = s4;
+      s2 = s3;
     }
-    if (s3 !== peg$FAILED) {
+    if (s2 !== peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 45) {
-        s4 = peg$c41;
+        s3 = peg$c43;
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e62); }
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e64); }
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$currPos;
+      if (s3 !== peg$FAILED) {
+        s4 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 48) {
-          s6 = peg$c42;
+          s5 = peg$c44;
           peg$currPos++;
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e63); }
-        }
-        if (s6 !== peg$FAILED) {
-          s7 = input.charAt(peg$currPos);
-          if (peg$r12.test(s7)) {
-            peg$currPos++;
-          } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e64); }
-          }
-          if (s7 !== peg$FAILED) {
-            s6 = [s6, s7];
-            s5 = s6;
-          } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
-          }
-        } else {
-          peg$currPos = s5;
           s5 = peg$FAILED;
-        }
-        if (s5 === peg$FAILED) {
-          s5 = peg$currPos;
-          if (input.charCodeAt(peg$currPos) === 49) {
-            s6 = peg$c43;
-            peg$currPos++;
-          } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e65); }
-          }
-          if (s6 !== peg$FAILED) {
-            s7 = input.charAt(peg$currPos);
-            if (peg$r13.test(s7)) {
-              peg$currPos++;
-            } else {
-              s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e66); }
-            }
-            if (s7 !== peg$FAILED) {
-              s6 = [s6, s7];
-              s5 = s6;
-            } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
-            }
-          } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
-          }
+          if (peg$silentFails === 0) { peg$fail(peg$e65); }
         }
         if (s5 !== peg$FAILED) {
-          if (input.charCodeAt(peg$currPos) === 45) {
-            s6 = peg$c41;
+          s6 = input.charAt(peg$currPos);
+          if (peg$r12.test(s6)) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e62); }
+            if (peg$silentFails === 0) { peg$fail(peg$e66); }
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$currPos;
-            if (input.charCodeAt(peg$currPos) === 48) {
-              s8 = peg$c42;
+            s5 = [s5, s6];
+            s4 = s5;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+        if (s4 === peg$FAILED) {
+          s4 = peg$currPos;
+          if (input.charCodeAt(peg$currPos) === 49) {
+            s5 = peg$c45;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e67); }
+          }
+          if (s5 !== peg$FAILED) {
+            s6 = input.charAt(peg$currPos);
+            if (peg$r13.test(s6)) {
               peg$currPos++;
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e63); }
+              s6 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e68); }
             }
-            if (s8 !== peg$FAILED) {
-              s9 = input.charAt(peg$currPos);
-              if (peg$r12.test(s9)) {
-                peg$currPos++;
-              } else {
-                s9 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e64); }
-              }
-              if (s9 !== peg$FAILED) {
-                s8 = [s8, s9];
-                s7 = s8;
-              } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
-              }
+            if (s6 !== peg$FAILED) {
+              s5 = [s5, s6];
+              s4 = s5;
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s4;
+              s4 = peg$FAILED;
             }
-            if (s7 === peg$FAILED) {
-              s7 = peg$currPos;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        }
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 45) {
+            s5 = peg$c43;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e64); }
+          }
+          if (s5 !== peg$FAILED) {
+            s6 = peg$currPos;
+            if (input.charCodeAt(peg$currPos) === 48) {
+              s7 = peg$c44;
+              peg$currPos++;
+            } else {
+              s7 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e65); }
+            }
+            if (s7 !== peg$FAILED) {
               s8 = input.charAt(peg$currPos);
-              if (peg$r14.test(s8)) {
+              if (peg$r12.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e67); }
+                if (peg$silentFails === 0) { peg$fail(peg$e66); }
               }
               if (s8 !== peg$FAILED) {
-                s9 = input.charAt(peg$currPos);
-                if (peg$r1.test(s9)) {
-                  peg$currPos++;
-                } else {
-                  s9 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e9); }
-                }
-                if (s9 !== peg$FAILED) {
-                  s8 = [s8, s9];
-                  s7 = s8;
-                } else {
-                  peg$currPos = s7;
-                  s7 = peg$FAILED;
-                }
+                s7 = [s7, s8];
+                s6 = s7;
               } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
+                peg$currPos = s6;
+                s6 = peg$FAILED;
               }
-              if (s7 === peg$FAILED) {
-                s7 = peg$currPos;
-                if (input.charCodeAt(peg$currPos) === 51) {
-                  s8 = peg$c44;
+            } else {
+              peg$currPos = s6;
+              s6 = peg$FAILED;
+            }
+            if (s6 === peg$FAILED) {
+              s6 = peg$currPos;
+              s7 = input.charAt(peg$currPos);
+              if (peg$r14.test(s7)) {
+                peg$currPos++;
+              } else {
+                s7 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e69); }
+              }
+              if (s7 !== peg$FAILED) {
+                s8 = input.charAt(peg$currPos);
+                if (peg$r1.test(s8)) {
                   peg$currPos++;
                 } else {
                   s8 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e68); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e9); }
                 }
                 if (s8 !== peg$FAILED) {
-                  s9 = input.charAt(peg$currPos);
-                  if (peg$r15.test(s9)) {
+                  s7 = [s7, s8];
+                  s6 = s7;
+                } else {
+                  peg$currPos = s6;
+                  s6 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s6;
+                s6 = peg$FAILED;
+              }
+              if (s6 === peg$FAILED) {
+                s6 = peg$currPos;
+                if (input.charCodeAt(peg$currPos) === 51) {
+                  s7 = peg$c46;
+                  peg$currPos++;
+                } else {
+                  s7 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e70); }
+                }
+                if (s7 !== peg$FAILED) {
+                  s8 = input.charAt(peg$currPos);
+                  if (peg$r15.test(s8)) {
                     peg$currPos++;
                   } else {
-                    s9 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e69); }
+                    s8 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e71); }
                   }
-                  if (s9 !== peg$FAILED) {
-                    s8 = [s8, s9];
-                    s7 = s8;
+                  if (s8 !== peg$FAILED) {
+                    s7 = [s7, s8];
+                    s6 = s7;
                   } else {
-                    peg$currPos = s7;
-                    s7 = peg$FAILED;
+                    peg$currPos = s6;
+                    s6 = peg$FAILED;
                   }
                 } else {
-                  peg$currPos = s7;
-                  s7 = peg$FAILED;
+                  peg$currPos = s6;
+                  s6 = peg$FAILED;
                 }
               }
             }
-            if (s7 !== peg$FAILED) {
-              s3 = [s3, s4, s5, s6, s7];
-              s2 = s3;
+            if (s6 !== peg$FAILED) {
+              s2 = [s2, s3, s4, s5, s6];
+              s1 = s2;
             } else {
-              peg$currPos = s2;
-              s2 = peg$FAILED;
+              peg$currPos = s1;
+              s1 = peg$FAILED;
             }
           } else {
-            peg$currPos = s2;
-            s2 = peg$FAILED;
+            peg$currPos = s1;
+            s1 = peg$FAILED;
           }
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s1;
+          s1 = peg$FAILED;
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s1;
+        s1 = peg$FAILED;
       }
     } else {
-      peg$currPos = s2;
-      s2 = peg$FAILED;
-    }
-    if (s2 !== peg$FAILED) {
-      s1 = input.substring(s1, peg$currPos);
-    } else {
-      s1 = s2;
+      peg$currPos = s1;
+      s1 = peg$FAILED;
     }
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f55(s1);
+      s0 = input.substring(s0, peg$currPos);
+    } else {
+      s0 = s1;
     }
-    s0 = s1;
 
     return s0;
   }
@@ -3545,11 +3629,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 45) {
-      s3 = peg$c41;
+      s3 = peg$c43;
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e62); }
+      if (peg$silentFails === 0) { peg$fail(peg$e64); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -3628,7 +3712,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e70); }
+        if (peg$silentFails === 0) { peg$fail(peg$e72); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
@@ -3636,7 +3720,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e71); }
+          if (peg$silentFails === 0) { peg$fail(peg$e73); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
@@ -3690,7 +3774,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f56(s1);
+      s1 = peg$f58(s1);
     }
     s0 = s1;
 
@@ -3701,30 +3785,30 @@ function peg$parse(input, options) {
     let s0, s1;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 4) === peg$c45) {
-      s1 = peg$c45;
+    if (input.substr(peg$currPos, 4) === peg$c47) {
+      s1 = peg$c47;
       peg$currPos += 4;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e72); }
+      if (peg$silentFails === 0) { peg$fail(peg$e74); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f57();
+      s1 = peg$f59();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 5) === peg$c46) {
-        s1 = peg$c46;
+      if (input.substr(peg$currPos, 5) === peg$c48) {
+        s1 = peg$c48;
         peg$currPos += 5;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e73); }
+        if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f58();
+        s1 = peg$f60();
       }
       s0 = s1;
     }
@@ -3737,15 +3821,15 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c47) {
+    if (s1.toLowerCase() === peg$c49) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+      if (peg$silentFails === 0) { peg$fail(peg$e76); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f59();
+      s1 = peg$f61();
     }
     s0 = s1;
 
@@ -3762,7 +3846,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e75); }
+      if (peg$silentFails === 0) { peg$fail(peg$e77); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
@@ -3771,7 +3855,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e75); }
+        if (peg$silentFails === 0) { peg$fail(peg$e77); }
       }
     }
     peg$silentFails--;
@@ -3788,7 +3872,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e75); }
+      if (peg$silentFails === 0) { peg$fail(peg$e77); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
@@ -3798,7 +3882,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e75); }
+          if (peg$silentFails === 0) { peg$fail(peg$e77); }
         }
       }
     } else {
