@@ -93,6 +93,25 @@ describe('requestLogLine', () => {
       requestLogLine(entry({ target: `/rest/${'a'.repeat(5000)}` }), 'text').length,
     ).toBeLessThan(700)
   })
+
+  it('names the json-server parameters a read was refused for (400), in text and in JSON', () => {
+    const target = '/rest/Post?views_gte=100&_sort=views&_order=desc&_=1700000000&$top=2'
+    expect(requestLogLine(entry({ target, status: 400 }), 'text')).toBe(
+      `GET ${target} 400 0.41 ms 312 B ada (json-server parameters: views_gte, _sort, _order)`,
+    )
+    expect(JSON.parse(requestLogLine(entry({ target, status: 400 }), 'json'))).toMatchObject({
+      jsonServer: ['views_gte', '_sort', '_order'],
+    })
+    // Not where they were ignored (no dataclass read), nor a cache buster; a crafted URL stays short.
+    expect(requestLogLine(entry({ target }), 'text')).not.toContain('json-server')
+    expect(
+      requestLogLine(entry({ target: '/rest/Post?_=1&v=2', status: 400 }), 'text'),
+    ).not.toContain('json-server')
+    const many = Array.from({ length: 50 }, (_, i) => `a${i}_ne=1`).join('&')
+    expect(requestLogLine(entry({ target: `/rest/Post?${many}`, status: 400 }), 'text')).toMatch(
+      /\(json-server parameters: a0_ne, (a\d_ne, ){6}a7_ne, …\)$/,
+    )
+  })
 })
 
 /** The lines of a log that are request lines (the others: the URL line and the like). */

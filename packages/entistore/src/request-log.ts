@@ -6,6 +6,7 @@
  *     GET /rest/Employee(1) 200 0.41 ms 312 B ada
  *     POST /rest/$directory/login 200 1.9 ms 15 B ada
  *     GET /rest/Employee?$filter=… 404 0.22 ms 187 B -
+ *     GET /rest/Employee?_sort=salary 400 0.19 ms 301 B - (json-server parameters: _sort)
  *     {"time":"2026-11-23T10:00:00.000Z","method":"GET","url":"/rest/Employee(1)","status":200,"ms":0.41,"bytes":312,"user":"ada"}
  *
  * The URL is masked as the 5xx lines' is (masked-target.ts): no header, no body, no secret in the
@@ -15,6 +16,7 @@
  * writes of whole lines (line-batch.ts) keep it whole however many processes share the output
  * (`--workers`).
  */
+import { jsonServerNamesOf } from '@entistore/rest'
 import { maskedTarget, oneLine } from './masked-target.js'
 
 /** One answered request, as serve() measured it. */
@@ -40,9 +42,23 @@ export type RequestLogFormat = 'text' | 'json'
 
 const MAX_TARGET = 500
 const MAX_USER = 100
+const MAX_HABITS = 8
 
 /** `ms` as a person reads it: two decimals under 100 ms, whole milliseconds above. */
 const milliseconds = (ms: number): string => (ms < 100 ? ms.toFixed(2) : String(Math.round(ms)))
+
+/**
+ * The json-server parameters of a request refused for them (400, 9023: rest's json-server-habits.ts),
+ * so that the log says why a read a front-end developer wrote failed; only a 400's query is read.
+ */
+function habitsOf(entry: RequestLogEntry): string[] | undefined {
+  if (entry.status !== 400) return undefined
+  const names = jsonServerNamesOf(entry.target)
+  if (names.length === 0) return undefined
+  // A line stays short however many a URL crafted sends.
+  const shown = names.slice(0, MAX_HABITS).map((name) => oneLine(name, 40))
+  return names.length > MAX_HABITS ? [...shown, '…'] : shown
+}
 
 /**
  * The line of one request. `worker`: the worker's number under `--workers` (a text line then
@@ -60,6 +76,7 @@ export function requestLogLine(
       : maskedTarget(entry.target.slice(0, query), entry.target.slice(query + 1), MAX_TARGET)
   const user = entry.user === undefined ? undefined : oneLine(entry.user, MAX_USER)
   const method = oneLine(entry.method, 20)
+  const habits = habitsOf(entry)
   if (format === 'json')
     return JSON.stringify({
       time: new Date(entry.at).toISOString(),
@@ -71,9 +88,11 @@ export function requestLogLine(
       bytes: entry.bytes,
       user: user ?? null,
       ...(entry.complete ? {} : { complete: false }),
+      ...(habits === undefined ? {} : { jsonServer: habits }),
     })
   const line =
     `${method} ${url} ${entry.status ?? '-'} ${milliseconds(entry.ms)} ms ${entry.bytes} B ` +
-    `${user ?? '-'}${entry.complete ? '' : ' (cut off)'}`
+    `${user ?? '-'}${entry.complete ? '' : ' (cut off)'}` +
+    (habits === undefined ? '' : ` (json-server parameters: ${habits.join(', ')})`)
   return worker === undefined ? line : `[worker ${worker}] ${line}`
 }

@@ -68,6 +68,7 @@ import { MAX_SESSION_LENGTH, type AuthOptions } from './sessions/directory.js'
 import { requestOwner } from './resources/context.js'
 import { LoginThrottle } from './sessions/login-throttle.js'
 import { readParams, type RestParams } from './url/params.js'
+import { refuseJsonServerHabits } from './url/json-server-habits.js'
 import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './url/query-limits.js'
 import { parseRestUrl, type RestTarget } from './url/parse-rest-url.js'
 import { parseQueryString } from './url/query-string.js'
@@ -463,9 +464,17 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       if (handled !== undefined) return { target: handled, params: noParams }
       const parsed = parseRestUrl(request.path, request.query, basePath)
       if (!parsed) fail('UnknownResource', [request.path])
-      const params =
-        parsed.search === '' ? noParams : readParams(parseQueryString(parsed.search), paramLimits)
-      if (params !== noParams) checkQueryLimits(params, queryLimits)
+      const raw = parsed.search === '' ? undefined : parseQueryString(parsed.search)
+      const params = raw === undefined ? noParams : readParams(raw, paramLimits)
+      if (raw !== undefined) {
+        checkQueryLimits(params, queryLimits)
+        // A read of a dataclass: json-server's `_sort`, `_page`… would be ignored, silently.
+        if (
+          parsed.target.kind === 'dataClass' &&
+          (request.method === 'GET' || request.method === 'HEAD')
+        )
+          refuseJsonServerHabits(raw)
+      }
       return { target: parsed.target, params }
     } catch (error) {
       return { error }

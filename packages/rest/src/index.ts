@@ -38,6 +38,7 @@ export type {
 export { parseRestUrl } from './url/parse-rest-url.js'
 export type { ParsedUrl, RestTarget } from './url/parse-rest-url.js'
 export { parseQueryString, unquote } from './url/query-string.js'
+export { jsonServerNamesOf } from './url/json-server-habits.js'
 export { splitTarget } from './url/request-target.js'
 export type { RequestTarget } from './url/request-target.js'
 export { readCookie, sessionCookieName } from './sessions/cookie.js'

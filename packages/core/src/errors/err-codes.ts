@@ -445,6 +445,18 @@ export const ERRORS = {
     (dataClass: string, member: string, call: string) =>
       `${member}() is a draft's, not an entity's (${q(dataClass)} dataclass): ${THROUGH_A_DRAFT}: ${call}`,
   ),
+  /**
+   * A read that sends json-server's parameters (`_sort`, `_page`, `views_gte`…), which 4D ignores:
+   * the read would answer every entity, unsorted. The message gives the 4D parameter of each
+   * (rest/url/json-server-habits.ts). Entistore's code: 4D answers the read. (9023)
+   */
+  JsonServerParameters: spec(
+    9023,
+    'enti',
+    'badRequest',
+    (each: string, all: string) =>
+      `json-server's parameters, which 4D ignores: ${each}${all === '' ? '' : `. Did you mean ${all}`}`,
+  ),
   InvalidData: spec(
     9021,
     'enti',

@@ -1,7 +1,8 @@
 /**
  * @module The `$` parameters of a request, checked and typed. Keyword names are matched without
  * regard to case (`$queryPlan` and `$queryplan` both appear in 4D's docs). Names without a `$` are
- * not 4D's and are ignored (cache busters such as `_=1700000000`).
+ * not 4D's and are ignored (cache busters such as `_=1700000000`), but for json-server's on a read
+ * of a dataclass, which handler.ts refuses (json-server-habits.ts).
  */
 import { quoteBareKeys } from './bare-keys.js'
 import { datastoreError, fail } from '@entistore/core'
