@@ -96,7 +96,7 @@ describe('a page on another site than the server', () => {
 
   it('is heard of when it is sent a cookie, once; a page on the same site never', () => {
     const { notices, send } = handler({
-      origin: [PAGE, 'http://127.0.0.1:5173'],
+      origin: [PAGE, 'http://127.0.0.1:5173', 'http://[::1]:5173'],
       credentials: true,
     })
     for (let i = 0; i < 2; i++)
@@ -108,11 +108,23 @@ describe('a page on another site than the server', () => {
       '/rest/$directory/login',
       'POST',
     )
+    // A page behind its dev server's proxy: the browser says same-origin.
+    send(
+      { origin: 'http://[::1]:5173', host: SERVER, 'sec-fetch-site': 'same-origin', ...login },
+      '/rest/$directory/login',
+      'POST',
+    )
     expect(notices).toEqual([{ kind: 'cookie', origin: PAGE, host: SERVER }])
   })
 
   it("gets a 401 that says why its cookie never comes back, after the interface's own error", () => {
     const { send } = handler({ origin: PAGE, credentials: true })
+    // The browser says it is another site; without Sec-Fetch-Site, the hosts say it.
+    expect(
+      JSON.parse(
+        send({ origin: PAGE, host: SERVER, 'sec-fetch-site': 'cross-site' }).body as string,
+      ).__ERROR,
+    ).toHaveLength(2)
     const reply = send({ origin: PAGE, host: SERVER })
     expect(reply.status).toBe(401)
     expect(reply.headers['access-control-allow-origin']).toBe(PAGE)
@@ -136,6 +148,8 @@ describe('a page on another site than the server', () => {
     expect(one(send({ origin: PAGE, host: SERVER, cookie: '4DSID_notices=gone' }))).toBe(1)
     expect(one(send({ origin: 'http://127.0.0.1:5173', host: SERVER }))).toBe(1)
     expect(one(send({ host: SERVER }))).toBe(1)
+    // Through a dev server's proxy the page calls its own origin, whatever Host the proxy names.
+    expect(one(send({ origin: PAGE, host: SERVER, 'sec-fetch-site': 'same-origin' }))).toBe(1)
     // Without credentials a page sends no cookie at all: nothing to explain.
     expect(one(handler({ origin: PAGE }).send({ origin: PAGE, host: SERVER }))).toBe(1)
   })

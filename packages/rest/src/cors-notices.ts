@@ -67,10 +67,18 @@ function header(headers: RestHeaders, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v
 }
 
-/** The server's `Host` when a page on `origin` is on another site than it, else undefined. */
+/**
+ * The server's `Host` when a page on `origin` calls it from another site, else undefined. The
+ * browser says which in `Sec-Fetch-Site` (current browsers all send it), which a proxy between
+ * them cannot blur: a page calling its dev server's proxy is `same-origin` whatever `Host` the
+ * proxy names. Without it, the two hosts are compared.
+ */
 function otherSiteHost(headers: RestHeaders, origin: string): string | undefined {
   const host = header(headers, 'host')
-  return host !== undefined && otherSites(hostOf(origin), hostOf(host)) ? host : undefined
+  if (host === undefined) return undefined
+  const site = header(headers, 'sec-fetch-site')
+  if (site !== undefined) return site === 'cross-site' ? host : undefined
+  return otherSites(hostOf(origin), hostOf(host)) ? host : undefined
 }
 
 /** The notice of a cookie `reply` sends to a page on `origin`, another site than the server's. */
@@ -79,7 +87,9 @@ export function cookieNotice(
   request: { readonly headers: RestHeaders },
   origin: string,
 ): CorsNotice | undefined {
-  if (reply.headers['set-cookie'] === undefined) return undefined
+  const cookie = reply.headers['set-cookie']
+  // `SameSite=None` (sessionCookieSameSite) is the embedder's way to send it across sites.
+  if (cookie === undefined || /samesite=none/i.test(String(cookie))) return undefined
   const host = otherSiteHost(request.headers, origin)
   return host === undefined ? undefined : { kind: 'cookie', origin, host }
 }
