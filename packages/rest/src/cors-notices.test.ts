@@ -164,10 +164,17 @@ describe('hosts and sites', () => {
   })
 
   it('tells a page of the server itself', () => {
-    expect(sameOrigin('http://127.0.0.1:8080', '127.0.0.1:8080')).toBe(true)
-    expect(sameOrigin('http://127.0.0.1:5173', '127.0.0.1:8080')).toBe(false)
-    expect(sameOrigin('http://localhost:8080', '127.0.0.1:8080')).toBe(false)
-    expect(sameOrigin('http://127.0.0.1:8080', undefined)).toBe(false)
+    expect(sameOrigin('http://127.0.0.1:8080', { host: '127.0.0.1:8080' })).toBe(true)
+    expect(sameOrigin('http://127.0.0.1:5173', { host: '127.0.0.1:8080' })).toBe(false)
+    expect(sameOrigin('http://localhost:8080', { host: '127.0.0.1:8080' })).toBe(false)
+    expect(sameOrigin('http://127.0.0.1:8080', {})).toBe(false)
+    // A page behind its dev server's proxy, which names another Host: the browser says.
+    expect(
+      sameOrigin('http://localhost:5173', {
+        host: '127.0.0.1:8080',
+        'sec-fetch-site': 'same-origin',
+      }),
+    ).toBe(true)
   })
 
   it.each([

@@ -42,8 +42,13 @@ export function hostOf(originOrHost: string): string {
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')
 }
 
-/** Whether a page on `origin` is the server's own page (`Host`: `127.0.0.1:8080`): no CORS needed. */
-export function sameOrigin(origin: string, host: string | undefined): boolean {
+/**
+ * Whether a page on `origin` is the server's own page (`Host`: `127.0.0.1:8080`), or one the
+ * browser says is (`Sec-Fetch-Site`, through a dev server's proxy): no CORS needed.
+ */
+export function sameOrigin(origin: string, headers: RestHeaders): boolean {
+  if (header(headers, 'sec-fetch-site') === 'same-origin') return true
+  const host = header(headers, 'host')
   return host !== undefined && origin.toLowerCase().endsWith(`//${host.toLowerCase()}`)
 }
 
@@ -62,7 +67,8 @@ export function otherSites(a: string, b: string): boolean {
   return site(a) !== site(b)
 }
 
-function header(headers: RestHeaders, name: string): string | undefined {
+/** The first value of header `name` (lower case): CORS's headers are sent once. */
+export function header(headers: RestHeaders, name: string): string | undefined {
   const v = headers[name]
   return Array.isArray(v) ? v[0] : v
 }

@@ -20,13 +20,13 @@ import {
   bodyLimitOf,
   isPending,
   type RestCore,
-  type RestHeaders,
   type RestReply,
   type RestRequest,
 } from './exchange.js'
 import { ALLOWED_METHODS } from './reply.js'
 import {
   cookieNotice,
+  header,
   oncePerOrigin,
   sameOrigin,
   withCookieHint,
@@ -97,11 +97,6 @@ export function exposedHeaders(reply: RestReply): string {
     if (!NOT_EXPOSED.has(name) && !name.startsWith('access-control-'))
       more = more === undefined ? name : `${more}, ${name}`
   return more === undefined ? CORS_EXPOSED_HEADERS : `${CORS_EXPOSED_HEADERS}, ${more}`
-}
-
-function header(headers: RestHeaders, name: string): string | undefined {
-  const v = headers[name]
-  return Array.isArray(v) ? v[0] : v
 }
 
 /**
@@ -190,8 +185,7 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
     if (origin === undefined) return add(reply, {})
     if (!allows(options.origin, origin)) {
       // A browser sends Origin with a page's own writes too: those need no CORS.
-      if (!sameOrigin(origin, header(request.headers, 'host')))
-        notify?.({ kind: 'refused', origin })
+      if (!sameOrigin(origin, request.headers)) notify?.({ kind: 'refused', origin })
       return add(reply, {})
     }
     const preflight =
