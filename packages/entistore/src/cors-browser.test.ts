@@ -3,7 +3,11 @@
  * origin, the same site, as a Vite dev server and the API are on one machine) logs in through
  * `$directory/login`, reads, writes and locks with `fetch(…, { credentials: 'include' })`, its
  * session cookie going back by itself; it reads the headers the server exposes (a picture's
- * ETag). A page on an origin not in the list reads nothing. Debian's Chromium driven by
+ * ETag), and reads the clear 405 of a method the interface does not take (PATCH, PUT, DELETE),
+ * not an opaque CORS failure. A page on an origin not in the list reads nothing, and the server
+ * says so on stderr, once, naming the localhost/127.0.0.1 mix-up; a page on localhost that logs in
+ * at the 127.0.0.1 URL serve prints reads, in the 401s after, why its cookie never comes back.
+ * Debian's Chromium driven by
  * playwright-core (the explorer's fixture), against the demo served by the real command in a child
  * process, whose request log names the user and never the password.
  *
@@ -15,7 +19,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { chromiumAvailable, launchChromium, root } from './explorer/chromium.fixture.js'
 import { startCli, stopChildren, type CliProcess } from './persist/cli-process.fixture.js'
 
@@ -176,5 +180,91 @@ describe.skipIf(!chromiumAvailable)('a page on another origin, through --cors, i
       }
     }, on.api)
     expect(outcome).toBe('TypeError')
+  })
+
+  it('reads the clear 405 of a method the interface does not take, with the CORS headers', async () => {
+    await on.page.goto(`http://localhost:${on.pagePort}/`)
+    const answers = await on.page.evaluate(async (api) => {
+      const out: { method: string; status: number; errCode: unknown; allow: string | null }[] = []
+      for (const method of ['PATCH', 'PUT', 'DELETE']) {
+        const res = await fetch(`${api}/Employee(1)`, {
+          method,
+          credentials: 'include',
+          headers: { 'content-type': 'application/json', 'x-requested-with': 'fetch' },
+          body: method === 'DELETE' ? undefined : '{"salary":1}',
+        })
+        const body = (await res.json()) as { __ERROR: { errCode: number }[] }
+        out.push({
+          method,
+          status: res.status,
+          errCode: body.__ERROR[0]!.errCode,
+          allow: res.headers.get('allow'),
+        })
+      }
+      return out
+    }, on.api)
+    expect(answers).toEqual(
+      ['PATCH', 'PUT', 'DELETE'].map((method) => ({
+        method,
+        status: 405,
+        errCode: 9032,
+        allow: 'GET, HEAD, POST',
+      })),
+    )
+  })
+
+  it('says on stderr, once, that it refused a page on 127.0.0.1 and that localhost is allowed', async () => {
+    await on.page.goto(`http://127.0.0.1:${on.pagePort}/`)
+    const failed = await on.page.evaluate(async (api) => {
+      let n = 0
+      for (let i = 0; i < 5; i++) await fetch(`${api}/Employee(${i + 1})`).catch(() => n++)
+      return n
+    }, on.api)
+    expect(failed).toBe(5)
+    const refused = () =>
+      on.cli
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('refused the origin'))
+    await vi.waitFor(() => expect(refused()).toHaveLength(1))
+    expect(refused()[0]).toContain(
+      `refused the origin http://127.0.0.1:${on.pagePort} (not allowed by --cors)`,
+    )
+    expect(refused()[0]).toContain(`open the page at http://localhost:${on.pagePort}`)
+  })
+
+  it('tells a page on localhost that logs in at 127.0.0.1 why its cookie never comes back', async () => {
+    await on.page.goto(`http://localhost:${on.pagePort}/`)
+    // The URL serve prints, with 127.0.0.1: another site than the page's.
+    const server = `${on.cli.url}/rest`
+    const steps = await on.page.evaluate(
+      async ([api, password]) => {
+        const include = { credentials: 'include' } as const
+        const login = await fetch(`${api}/$directory/login`, {
+          method: 'POST',
+          ...include,
+          headers: { 'username-4D': 'ada', 'password-4D': password },
+        })
+        await login.text()
+        const read = await fetch(`${api}/Employee(1)`, include)
+        return { login: login.status, read: read.status, body: (await read.json()) as any }
+      },
+      [server, PASSWORD] as const,
+    )
+    const port = new URL(on.cli.url).port
+    expect([steps.login, steps.read]).toEqual([200, 401])
+    expect(steps.body.__ERROR.at(-1)).toEqual({
+      message:
+        `The session cookie is kept for 127.0.0.1, and a browser does not send it with requests ` +
+        `from a page on localhost, another site: call the server at localhost:${port}, or open ` +
+        `the page on 127.0.0.1`,
+      componentSignature: 'enti',
+      errCode: 9180,
+    })
+    await vi.waitFor(() =>
+      expect(on.cli.stderr()).toContain(
+        `a page on http://localhost:${on.pagePort} was sent its session cookie by 127.0.0.1:${port}`,
+      ),
+    )
   })
 })

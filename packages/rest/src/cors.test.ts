@@ -14,7 +14,13 @@ import {
   OutgoingMessage,
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { CORS_EXPOSED_HEADERS, exposedHeaders, isLoopbackOrigin, withCors } from './cors.js'
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  exposedHeaders,
+  isLoopbackOrigin,
+  withCors,
+} from './cors.js'
 import type { RestCore, RestReply, RestRequest } from './exchange.js'
 import { createRestHandler } from './handler.js'
 import { serveOnSocket } from './node/serve.fixture.js'
@@ -125,6 +131,52 @@ describe('what a page may read of a reply', () => {
     expect(res.headers.get('access-control-expose-headers')).toBe(
       `${CORS_EXPOSED_HEADERS}, x-total-count`,
     )
+  })
+})
+
+describe('a preflight', () => {
+  const preflight = (method: string, headers?: string): RestRequest => ({
+    ...get('/rest/Doc(1)', {
+      origin: PAGE,
+      'access-control-request-method': method,
+      ...(headers === undefined ? {} : { 'access-control-request-headers': headers }),
+    }),
+    method: 'OPTIONS',
+  })
+
+  it("lets through the method and headers it asks, so that the page reads the interface's own answer", () => {
+    const rest = handler({ cors: { origin: PAGE, credentials: true } })
+    const reply = syncReply(rest.respond(preflight('PATCH', 'content-type, x-requested-with')))
+    expect(reply.status).toBe(204)
+    expect(reply.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PATCH')
+    expect(reply.headers['access-control-allow-headers']).toBe(
+      `${CORS_ALLOWED_HEADERS}, x-requested-with`,
+    )
+    // The request itself: the clear 405 curl gets, readable from the page.
+    const patch = syncReply(
+      rest.respond({ ...get('/rest/Doc(1)', { origin: PAGE }), method: 'PATCH' }),
+    )
+    expect(patch.status).toBe(405)
+    expect(patch.headers['access-control-allow-origin']).toBe(PAGE)
+    expect(patch.headers['access-control-expose-headers']).toContain('allow')
+    expect(JSON.parse(patch.body as string).__ERROR[0]).toMatchObject({ errCode: 9032 })
+  })
+
+  it('grants what the list lacks once, and nothing that is not a name', () => {
+    const rest = handler({ cors: { origin: PAGE, credentials: true } })
+    const asked = (method: string, headers?: string) => {
+      const h = syncReply(rest.respond(preflight(method, headers))).headers
+      return [h['access-control-allow-methods'], h['access-control-allow-headers']]
+    }
+    expect(asked('POST', 'Content-Type, Username-4D')).toEqual([
+      'GET, HEAD, POST',
+      CORS_ALLOWED_HEADERS,
+    ])
+    expect(asked('DELETE', 'x-a,x-a, X-A')).toEqual([
+      'GET, HEAD, POST, DELETE',
+      `${CORS_ALLOWED_HEADERS}, x-a`,
+    ])
+    expect(asked('GET\r\nx: 1', 'a b, (c)')).toEqual(['GET, HEAD, POST', CORS_ALLOWED_HEADERS])
   })
 })
 

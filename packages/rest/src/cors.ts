@@ -1,11 +1,13 @@
 /**
  * @module CORS for browser clients, opt-in (`createRestHandler(ds, { cors })`, `serve --cors`). A
  * wrapper around the core: a preflight (`OPTIONS` with `Access-Control-Request-Method`) from an
- * allowed origin is answered with what the interface accepts, and every other reply to an allowed
- * origin carries `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers` (the headers a
- * client reads that a browser hides from a page unless told). A request from an origin that is not
- * allowed gets the reply it gets today, with no CORS header: the browser then keeps the reply from
- * the page. Replies say `Vary: Origin`, since they depend on it.
+ * allowed origin lets through the method and headers it asks for (the interface then answers them
+ * itself: a `PATCH` gets its clear 405, which the page can read, not an opaque CORS failure), and
+ * every other reply to an allowed origin, errors included, carries `Access-Control-Allow-Origin`
+ * and `Access-Control-Expose-Headers` (the headers a client reads that a browser hides from a page
+ * unless told). A request from an origin that is not allowed gets the reply it gets today, with no
+ * CORS header: the browser then keeps the reply from the page, and `onNotice` hears of the origin
+ * (cors-notices.ts). Replies say `Vary: Origin`, since they depend on it.
  *
  * Named origins (one, a list, a function) are echoed, so that credentials (the session cookie) may
  * go with them, and a preflight that asks for Chrome's private network access gets it. `'*'` is the
@@ -18,11 +20,18 @@ import {
   bodyLimitOf,
   isPending,
   type RestCore,
-  type RestHeaders,
   type RestReply,
   type RestRequest,
 } from './exchange.js'
 import { ALLOWED_METHODS } from './reply.js'
+import {
+  cookieNotice,
+  header,
+  oncePerOrigin,
+  sameOrigin,
+  withCookieHint,
+  type CorsNotice,
+} from './cors-notices.js'
 
 export interface CorsOptions {
   /**
@@ -38,6 +47,11 @@ export interface CorsOptions {
   readonly credentials?: boolean
   /** How long, in seconds, a browser may keep a preflight's answer. @default none (the browser's) */
   readonly maxAge?: number
+  /**
+   * Told once per origin (the first few dozen) what a browser hides from the page and the server's
+   * log alike: an origin refused, a cookie sent to a page on another site (cors-notices.ts).
+   */
+  readonly onNotice?: (notice: CorsNotice) => void
 }
 
 /**
@@ -85,11 +99,6 @@ export function exposedHeaders(reply: RestReply): string {
   return more === undefined ? CORS_EXPOSED_HEADERS : `${CORS_EXPOSED_HEADERS}, ${more}`
 }
 
-function header(headers: RestHeaders, name: string): string | undefined {
-  const v = headers[name]
-  return Array.isArray(v) ? v[0] : v
-}
-
 /**
  * Whether `origin` is a page on this machine: `http` or `https`, on `localhost`, `127.0.0.1` or
  * `[::1]`, any port, as a browser writes it in `Origin` (lower case, no path). Other names of this
@@ -100,6 +109,28 @@ export function isLoopbackOrigin(origin: string): boolean {
 }
 
 const LOOPBACK = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
+
+/** An HTTP token (RFC 9110): a method's or a header's name. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/**
+ * `listed`, with the names a preflight `asked` for (`Access-Control-Request-Method` or `-Headers`)
+ * that it lacks: a browser lets a request through only when all are granted. The interface answers
+ * what it does not take (a 405 for a method, nothing for a header it ignores), as it answers curl.
+ * Headers are compared in lower case, methods as written (`patch` is not `PATCH`).
+ */
+function granted(listed: string, asked: string | undefined, fold: boolean): string {
+  if (asked === undefined) return listed
+  const have = new Set(listed.split(', ').map((n) => (fold ? n.toLowerCase() : n)))
+  let out = listed
+  for (const raw of asked.split(',')) {
+    const name = fold ? raw.trim().toLowerCase() : raw.trim()
+    if (!TOKEN.test(name) || have.has(name)) continue
+    have.add(name)
+    out = `${out}, ${name}`
+  }
+  return out
+}
 
 /** Whether `origin` is allowed by the option; a function that throws allows nothing. */
 function allows(option: CorsOptions['origin'], origin: string): boolean {
@@ -144,30 +175,45 @@ export function withCors(core: RestCore, options: CorsOptions): RestCore {
         ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' }
         : { 'access-control-allow-origin': origin }
 
+  const notify = options.onNotice === undefined ? undefined : oncePerOrigin(options.onNotice)
   /** `reply`, to a request with these headers, with the CORS headers its origin gets. */
   const withHeaders = (
-    request: Pick<RestRequest, 'headers'> & Partial<Pick<RestRequest, 'method' | 'path'>>,
+    request: Pick<RestRequest, 'headers'> & Partial<Pick<RestRequest, 'method'>>,
     reply: RestReply,
   ): RestReply => {
     const origin = header(request.headers, 'origin')
-    if (origin === undefined || !allows(options.origin, origin)) return add(reply, {})
+    if (origin === undefined) return add(reply, {})
+    if (!allows(options.origin, origin)) {
+      // A browser sends Origin with a page's own writes too: those need no CORS.
+      if (!sameOrigin(origin, request.headers)) notify?.({ kind: 'refused', origin })
+      return add(reply, {})
+    }
     const preflight =
       request.method === 'OPTIONS' &&
       header(request.headers, 'access-control-request-method') !== undefined
-    if (!preflight)
-      return add(reply, {
+    if (!preflight) {
+      // Only a page sending credentials keeps a cookie, or should have sent one.
+      const cookies = options.credentials === true
+      const notice = cookies && notify ? cookieNotice(reply, request, origin) : undefined
+      if (notice) notify!(notice)
+      const answer = cookies ? withCookieHint(reply, request, origin) : reply
+      return add(answer, {
         ...allowed(origin),
-        'access-control-expose-headers': exposedHeaders(reply),
+        'access-control-expose-headers': exposedHeaders(answer),
       })
+    }
     return add(reply, {
       ...allowed(origin),
-      // An HTTP request handler's path takes the verbs its entries list: the one asked is let
-      // through, and the handler answers 405 if none takes it.
-      'access-control-allow-methods':
-        request.path !== undefined && core.handles?.(request.path)
-          ? (header(request.headers, 'access-control-request-method') ?? ALLOWED_METHODS)
-          : ALLOWED_METHODS,
-      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+      'access-control-allow-methods': granted(
+        ALLOWED_METHODS,
+        header(request.headers, 'access-control-request-method'),
+        false,
+      ),
+      'access-control-allow-headers': granted(
+        CORS_ALLOWED_HEADERS,
+        header(request.headers, 'access-control-request-headers'),
+        true,
+      ),
       ...(maxAge !== undefined ? { 'access-control-max-age': maxAge } : {}),
       // Chrome's Private Network Access: a page on a public address (a deployed preview) asks
       // before it calls a server on the developer's machine; an origin named may, '*' never.

@@ -1164,6 +1164,19 @@ export const ERRORS = {
     'badRequest',
     (where: string, why: string) => `Invalid HTTP settings: ${where}: ${why}`,
   ),
+  // ---- Browsers: what a page cannot see for itself (CORS, cookies) ----
+  /**
+   * Added after a 401's own error for a page on another site than the server (a page on
+   * `localhost` calling `127.0.0.1`), whose request came without the session cookie: a browser
+   * never sends it one from the server's site, so logging in again does not help.
+   */
+  SessionCookieOtherSite: spec(
+    9180,
+    'enti',
+    'unauthorized',
+    (serverHost: string, pageHost: string, instead: string) =>
+      `The session cookie is kept for ${serverHost}, and a browser does not send it with requests from a page on ${pageHost}, another site: call the server at ${instead}, or open the page on ${serverHost}`,
+  ),
   Internal: spec(9099, 'enti', 'internal', (detail: string) => `Internal error: ${detail}`),
 } as const
 

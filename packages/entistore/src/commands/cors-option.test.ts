@@ -203,4 +203,31 @@ describe('what serve --cors answers a page', () => {
     // Another host name is another origin: not in the list.
     expect((await corsOf(url, 'http://127.0.0.1:5173')).origin).toBeNull()
   })
+
+  it('says on stderr, once, the origin it refuses and the --cors that would allow it', async () => {
+    const url = await serveWith(['--cors', 'http://localhost:5173'])
+    for (let i = 0; i < 3; i++) await corsOf(url, 'http://127.0.0.1:5173')
+    // The server's own page (the explorer) sends Origin with its writes: not refused.
+    await corsOf(url, url)
+    expect(served!.err).toEqual([
+      'entistore: CORS: refused the origin http://127.0.0.1:5173 (not allowed by --cors): its ' +
+        'pages read no reply (Failed to fetch), whatever the status logged; http://localhost:5173 ' +
+        'is allowed, and http://127.0.0.1:5173 is another origin of the same machine: open the ' +
+        'page at http://localhost:5173, or allow both: --cors ' +
+        'http://localhost:5173,http://127.0.0.1:5173',
+    ])
+  })
+
+  it('says on stderr, once, that a page on another site cannot send its session cookie back', async () => {
+    const url = await serveWith(['--cors', 'http://localhost:5173'])
+    const port = new URL(url).port
+    // Every reply to a new client carries its (guest) session cookie.
+    for (let i = 0; i < 2; i++) await corsOf(url, 'http://localhost:5173')
+    expect(served!.err).toEqual([
+      `entistore: CORS: a page on http://localhost:5173 was sent its session cookie by ` +
+        `127.0.0.1:${port}, another site: the browser does not send it back from that page, so a ` +
+        `login lasts no longer than its reply (the requests after it answer 401); call the ` +
+        `server at localhost:${port} from the page, or open the page on the server's host`,
+    ])
+  })
 })

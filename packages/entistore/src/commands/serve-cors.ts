@@ -4,10 +4,20 @@
  * (credentials, the origin echoed); `*` lets any page read, without its cookie and without Chrome's
  * private network access, which cors.ts never gives the wildcard.
  */
-import { isLoopbackOrigin, type CorsOptions } from '@entistore/rest'
+import { isLoopbackOrigin, type CorsNotice, type CorsOptions } from '@entistore/rest'
+import { corsNoticeLine } from './cors-notice-line.js'
 import type { CorsOrigins } from './cors-option.js'
 
-export function corsOptions(origins: CorsOrigins): CorsOptions {
-  if (origins === '*') return { origin: '*' }
-  return { origin: origins === 'loopback' ? isLoopbackOrigin : origins, credentials: true }
+/** The handler's CORS options for `--cors`; what a browser hides from the page goes to `tell` (stderr). */
+export function corsOptions(origins: CorsOrigins, tell?: (line: string) => void): CorsOptions {
+  const onNotice =
+    tell === undefined
+      ? {}
+      : { onNotice: (notice: CorsNotice) => tell(corsNoticeLine(notice, origins)) }
+  if (origins === '*') return { origin: '*', ...onNotice }
+  return {
+    origin: origins === 'loopback' ? isLoopbackOrigin : origins,
+    credentials: true,
+    ...onNotice,
+  }
 }

@@ -314,7 +314,8 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       healthDetails: o.healthDetails,
       // The handler's options among them; maxSessions went to the datastore.
       ...withoutMaxSessions(o.limits),
-      ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors) }),
+      // A refused origin, a cookie that cannot come back: one line each on stderr (cors-notice-line.ts).
+      ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors, io.err) }),
       ...(quotas === undefined ? {} : { quotas }),
       ...(sharedCounts === undefined ? {} : { sharedCounts }),
       ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),

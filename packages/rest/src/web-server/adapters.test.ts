@@ -91,7 +91,7 @@ describe.each(Object.entries(TRANSPORTS))('HTTP request handlers on %s', (name, 
 })
 
 describe('HTTP request handlers and CORS', () => {
-  it('let a preflight through for the verb a page asks, to a handler’s path only', async () => {
+  it('let a preflight through for the verb a page asks: a handler takes it, the REST paths answer 405', async () => {
     const page = 'http://localhost:5173'
     const ds = createDatastore({ __NAME: 'web', dataClasses: [] }, {})
     const handler = createRestHandler(ds, {
@@ -105,8 +105,18 @@ describe('HTTP request handlers and CORS', () => {
       })
     const files = await preflight('/files/a')
     expect(files.status).toBe(204)
-    expect(files.headers.get('access-control-allow-methods')).toBe('PUT')
+    expect(files.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT')
     const rest = await preflight('/rest/$catalog')
-    expect(rest.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST')
+    expect(rest.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT')
+    // The PUT the browser then sends gets the interface's 405, which the page reads.
+    const put = await handler.request('/rest/$catalog', {
+      method: 'PUT',
+      headers: { origin: page },
+    })
+    expect(put.status).toBe(405)
+    expect(put.headers.get('access-control-allow-origin')).toBe(page)
+    expect(((await put.json()) as { __ERROR: { errCode: number }[] }).__ERROR[0]!.errCode).toBe(
+      9032,
+    )
   })
 })
