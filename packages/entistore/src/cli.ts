@@ -35,7 +35,13 @@ import {
   type Options,
   type Values,
 } from './commands/command.js'
-import { batchedLines, fdSink, type LineWriter } from './commands/line-batch.js'
+import {
+  batchedLines,
+  fdSink,
+  MAX_WRITE,
+  MAX_WRITE_ALONE,
+  type LineWriter,
+} from './commands/line-batch.js'
 import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
@@ -135,7 +141,11 @@ let logLines: LineWriter | undefined
 const defaultIo: CliIo = {
   out: (line) => (logLines ? logLines(line, true) : process.stdout.write(`${line}\n`)),
   err: (line) => process.stderr.write(`${line}\n`),
-  log: (line) => (logLines ??= batchedLines(fdSink(1)))(line),
+  // A worker of `--workers N` (it has a channel to its primary) shares stdout with the others.
+  log: (line) =>
+    (logLines ??= batchedLines(fdSink(1), {
+      maxWrite: process.send === undefined ? MAX_WRITE_ALONE : MAX_WRITE,
+    }))(line),
 }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */

@@ -56,8 +56,15 @@ describe('batchedLines', () => {
     w.log('GET /d 200 0.40 ms 5 B -')
     w.tick()
     expect(w.writes).toHaveLength(1)
+    // Its end alone writes nothing: the lines still gathering wait for the next timer, or a
+    // busy server would write again for every line or two.
     w.complete()
-    expect(w.writes[1]).toBe('GET /c 200 0.30 ms 4 B -\nGET /d 200 0.40 ms 5 B -\n')
+    w.log('GET /e 200 0.50 ms 6 B -')
+    expect(w.writes).toHaveLength(1)
+    w.tick()
+    expect(w.writes[1]).toBe(
+      'GET /c 200 0.30 ms 4 B -\nGET /d 200 0.40 ms 5 B -\nGET /e 200 0.50 ms 6 B -\n',
+    )
     w.complete()
     expect(w.inFlight()).toBe(0)
   })
@@ -69,14 +76,26 @@ describe('batchedLines', () => {
     for (const line of lines) w.log(line)
     // A full write's worth goes out without waiting for the timer.
     expect(w.writes).toHaveLength(1)
-    w.tick()
+    // The full ones follow each other; the last, partial, waits for the timer.
     while (w.inFlight() > 0) w.complete()
+    w.tick()
+    w.complete()
     expect(w.writes.length).toBeGreaterThan(1)
     for (const text of w.writes) {
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_WRITE)
       expect(text.endsWith('\n')).toBe(true)
     }
     expect(w.writes.join('')).toBe(lines.map((l) => `${l}\n`).join(''))
+    // A line longer than a write goes alone, whole.
+    const long = `GET /${'x'.repeat(5000)}`
+    w.log('GET /before')
+    w.log(long)
+    w.log('GET /after')
+    w.tick()
+    while (w.inFlight() > 0) w.complete()
+    w.tick()
+    w.complete()
+    expect(w.writes.slice(-3)).toEqual(['GET /before\n', `${long}\n`, 'GET /after\n'])
   })
 
   it('past its cap, drops lines and says how many once, where they are missing', () => {
@@ -95,12 +114,13 @@ describe('batchedLines', () => {
     w.log(line(12))
     w.tick()
     expect(w.writes[2]).toBe(`${line(12)}\n`)
-    // Lines of the command itself (`always`) are never dropped.
-    for (let i = 0; i < 5; i++) w.log(`stopping ${i}`, true)
+    // A line of the command itself (`always`) is never dropped: it comes after the drops said.
+    for (let i = 0; i < 10; i++) w.log(line(i))
+    w.log('stopping', true)
+    w.complete()
     w.tick()
-    w.complete()
-    w.complete()
-    expect(w.writes.join('')).toContain('stopping 4\n')
+    const kept = [0, 1, 2, 3, 4, 5].map((i) => `${line(i)}\n`).join('')
+    expect(w.writes[3]).toBe(`${kept}${droppedLine(4)}\nstopping\n`)
   })
 
   it('at exit, writes at once what no write has taken yet, the drops said', () => {

@@ -7,9 +7,9 @@
  * or as soon as a write's worth has gathered, through `fs.write` on libuv's thread pool, one write
  * at a time, so their order is kept.
  *
- * - A write holds at most 4096 bytes of whole lines (PIPE_BUF, what one write into a pipe delivers
- *   whole), so that the workers of `--workers N`, writing into the stdout they share, never split
- *   or mix each other's lines.
+ * - A write holds whole lines, at most 4096 bytes of them in a worker of `--workers N` (PIPE_BUF,
+ *   what one write into a pipe delivers whole), so that the workers, writing into the stdout they
+ *   share, never split or mix each other's lines; 64 KiB in a process alone.
  * - Memory is bounded when the output is slower than the requests (a terminal scrolling, a pipe
  *   nobody reads): past `maxBuffered` bytes waiting, lines are dropped and counted, and one line
  *   says how many where they are missing, once the output takes lines again.
@@ -21,6 +21,8 @@ import { write as fsWrite, writeSync } from 'node:fs'
 
 /** The most bytes written at once: a pipe delivers a write of this many or fewer whole. */
 export const MAX_WRITE = 4096
+/** The most bytes a process alone on its output writes at once: fewer writes, each more lines. */
+export const MAX_WRITE_ALONE = 65536
 
 /** Where the lines go: a file descriptor's asynchronous and synchronous writes. */
 export interface LineSink {
@@ -31,6 +33,11 @@ export interface LineSink {
 }
 
 export interface LineBatchOptions {
+  /**
+   * The most bytes of one write (lines longer than that go alone). @default MAX_WRITE, what a
+   * pipe several processes share delivers whole; a process alone on its output writes more at once
+   */
+  readonly maxWrite?: number
   /** Milliseconds a line may wait for others before it is written. @default 10 */
   readonly flushMs?: number
   /** Bytes of lines that may wait to be written; the lines beyond are dropped. @default 1 MiB */
@@ -65,29 +72,36 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4))
 /** A writer of lines to `sink`, in batches of whole lines (see the module note). */
 export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): LineWriter {
   const flushMs = options.flushMs ?? 10
+  const maxWrite = options.maxWrite ?? MAX_WRITE
   const maxBuffered = options.maxBuffered ?? 1 << 20
   const schedule = options.schedule ?? ((flush, ms) => void setTimeout(flush, ms))
-  // Batches ready to be written (each at most MAX_WRITE bytes unless one line is longer), the one
+  // Batches ready to be written (each at most maxWrite bytes unless one line is longer), the one
   // being written (its unwritten part), and the one still gathering lines.
   const ready: Buffer[] = []
   let writing: Buffer | undefined
-  let batch = ''
+  // The batch gathering lines: bytes, not a string. A line is encoded into it as it comes and is
+  // garbage at once; strings kept for the few milliseconds until a write outlived the young
+  // generation's collections, and the old generation's collector then cost a request more than
+  // its line did.
+  let batch: Buffer | undefined
   let batchBytes = 0
   let waiting = 0 // bytes of all three
   let dropped = 0
   let scheduled = false
+  let closed = false
 
   const seal = (): void => {
-    if (batch === '') return
-    ready.push(Buffer.from(batch))
-    batch = ''
+    if (batch === undefined || batchBytes === 0) return
+    ready.push(batch.subarray(0, batchBytes))
+    batch = undefined
     batchBytes = 0
   }
-  // Writes the oldest full batch, else the lines gathered so far, unless a write is under way
-  // (its end calls this again).
-  const next = (): void => {
-    if (writing !== undefined) return
-    if (ready.length === 0) seal()
+  // Writes the oldest full batch, or with `gathered` (the timer's turn) the lines gathered so far,
+  // unless a write is under way: its end comes back here for full batches only, so that the lines
+  // of a busy server still go out a timer's worth at a time, not a write for every line or two.
+  const next = (gathered: boolean): void => {
+    if (writing !== undefined || closed) return
+    if (ready.length === 0 && gathered) seal()
     const data = ready.shift()
     if (data === undefined) return
     writing = data
@@ -97,9 +111,7 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
     const data = writing!
     if (error !== null && error.code !== 'EAGAIN') {
       // The output is gone (a closed pipe): nothing more can be said there.
-      writing = undefined
-      waiting = 0
-      ready.length = 0
+      closed = true
       return
     }
     const done = error === null ? bytes : 0
@@ -112,29 +124,38 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
       return
     }
     writing = undefined
-    next()
+    next(false)
+    // The timer came while the write was under way: the lines it found wait for another.
+    if (writing === undefined && batchBytes > 0) later()
   }
   const flush = (): void => {
     scheduled = false
-    next()
+    next(true)
   }
-  const add = (text: string): void => {
-    const bytes = Buffer.byteLength(text)
-    if (batchBytes > 0 && batchBytes + bytes > MAX_WRITE) {
+  const later = (): void => {
+    if (scheduled) return
+    scheduled = true
+    schedule(flush, flushMs)
+  }
+  // Adds `line` and its newline.
+  const add = (line: string): void => {
+    const bytes = Buffer.byteLength(line) + 1
+    if (batchBytes > 0 && batchBytes + bytes > maxWrite) {
       seal()
-      next()
+      next(false)
     }
-    batch += text
-    batchBytes += bytes
+    // A line longer than a write goes alone, in a batch of its size.
+    if (batch !== undefined && bytes > batch.length) batch = undefined
+    batch ??= Buffer.allocUnsafeSlow(Math.max(maxWrite, bytes))
+    batchBytes += batch.write(line, batchBytes)
+    batch[batchBytes++] = 0x0a
     waiting += bytes
-    if (!scheduled) {
-      scheduled = true
-      schedule(flush, flushMs)
-    }
+    later()
   }
   // At exit, whatever no write has taken yet goes out at once, after the write under way.
   const flushSync = (): void => {
-    if (dropped > 0) add(`${droppedLine(dropped)}\n`)
+    if (closed) return
+    if (dropped > 0) add(droppedLine(dropped))
     dropped = 0
     seal()
     let tries = 0
@@ -153,15 +174,15 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
   ;(options.onExit ?? ((f) => process.once('exit', f)))(flushSync)
 
   return (line, always = false) => {
-    const text = `${line}\n`
-    if (!always && waiting + text.length > maxBuffered) {
+    if (closed) return
+    if (!always && waiting + line.length + 1 > maxBuffered) {
       dropped++
       return
     }
     if (dropped > 0) {
-      add(`${droppedLine(dropped)}\n`)
+      add(droppedLine(dropped))
       dropped = 0
     }
-    add(text)
+    add(line)
   }
 }
