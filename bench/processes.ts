@@ -67,14 +67,15 @@ const MAX_LINES_KEPT = 1000
  * Starts `node [--expose-gc --require gc-preload] …args` and resolves once a line of its stdout
  * matches `ready`. Rejects, with the child killed, if it exits first or `timeoutMs` passes.
  * `gcPreload: false` leaves the preload out: for a CLI started with `--save`, whose SIGUSR2 is a
- * save that a full GC would slow down.
+ * save that a full GC would slow down. `keepLines: false` only drains stdout after the ready line
+ * (a server's request log, whose lines nobody waits for: splitting them would load the bench).
  */
 export function startNode(
   label: string,
   args: readonly string[],
   ready: RegExp,
   timeoutMs: number,
-  { gcPreload = true } = {},
+  { gcPreload = true, keepLines = true } = {},
 ): Promise<Started> {
   hookExit()
   const t0 = nowMs()
@@ -167,6 +168,7 @@ export function startNode(
     proc.stdout!.setEncoding('utf8')
     // Also drains stdout, so a chatty child never blocks on a full pipe.
     proc.stdout!.on('data', (s: string) => {
+      if (isReady && !keepLines) return
       out += s
       const lines = out.split('\n')
       out = lines.pop()!

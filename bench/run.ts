@@ -57,6 +57,7 @@ import { FIXTURE_OPS, fixtureGroups } from './suites/fixture.bench.ts'
 import { runPicturesSuite } from './suites/pictures.bench.ts'
 import { runJournalSuite } from './suites/journal.bench.ts'
 import { runClusterSuite } from './suites/cluster.bench.ts'
+import { runLogCost } from './log-cost.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { runContentionSuite, type ContentionOptions } from './suites/contention.bench.ts'
@@ -224,7 +225,7 @@ ${OWN_DATA_HELP}
                      text-in10-one, and on names text-names-in10-one text-names-in190
                      text-accents-in10-one text-accents-in190), http, memory, writes (or
                      write-update write-update-indexed write-update-hash write-create
-                     write-drop write-batch write-batch-indexed write-atomic write-http)
+                     write-drop write-batch write-batch-indexed write-atomic write-http write-log)
   --sizes=10k,100k   query suite sizes (default 10k,100k,1m; below 100k only the lookups run)
   --reps=N           timed samples per case (default 9, 5 at 1M and in writes; quick: 3)
   --warmup=N         untimed calls before calibration (default 2; quick: 1)
@@ -1241,7 +1242,9 @@ await runSuite('changes', async () => {
 const writesGoals: GoalRow[] = []
 await runSuite('writes', async () => {
   const w = opts.writes
-  const inProcess = WRITE_OPS.filter((x) => x !== 'write-atomic' && x !== 'write-http')
+  const inProcess = WRITE_OPS.filter(
+    (x) => x !== 'write-atomic' && x !== 'write-http' && x !== 'write-log',
+  )
   const fx = inProcess.some(wanted) ? writeGroups(engine!.core, w.rows) : undefined
   const groups = fx ? fx.groups.filter((g) => wanted(g.id)) : []
   if (fx && groups.length) {
@@ -1265,6 +1268,17 @@ await runSuite('writes', async () => {
       startupTimeoutMs: opts.http.startupTimeoutMs,
       load: opts.http.load,
     })
+  }
+  if (wanted('write-log')) {
+    console.log('\n## The request log: entistore serve with its log against --quiet')
+    console.log(ensurePackagesBuilt(opts.build))
+    writesGoals.push(
+      ...(await runLogCost({
+        rows: opts.http.rows,
+        startupTimeoutMs: opts.http.startupTimeoutMs,
+        load: opts.http.load,
+      })),
+    )
   }
 })
 

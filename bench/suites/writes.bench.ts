@@ -45,6 +45,7 @@ export const WRITE_OPS = [
   'write-batch-indexed',
   'write-atomic',
   'write-http',
+  'write-log',
 ]
 
 /** Writes per call of a single-write case that moves no sorted-index entry. */

@@ -35,7 +35,13 @@ import {
   type Options,
   type Values,
 } from './commands/command.js'
-import { batchedLines } from './commands/line-batch.js'
+import {
+  batchedLines,
+  fdSink,
+  MAX_WRITE,
+  MAX_WRITE_ALONE,
+  type LineWriter,
+} from './commands/line-batch.js'
 import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
@@ -128,13 +134,18 @@ function parseError(e: Error, known: readonly string[]): Error {
   )
 }
 
-// The request log's writer, made when serve first logs a request.
-let logLines: ((line: string) => void) | undefined
+// The request log's writer on stdout, made when serve first logs a request. From then on the
+// other lines of stdout go through it too, so that they keep their place among the log's.
+let logLines: LineWriter | undefined
 
 const defaultIo: CliIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
+  out: (line) => (logLines ? logLines(line, true) : process.stdout.write(`${line}\n`)),
   err: (line) => process.stderr.write(`${line}\n`),
-  log: (line) => (logLines ??= batchedLines((text) => process.stdout.write(text)))(line),
+  // A worker of `--workers N` (it has a channel to its primary) shares stdout with the others.
+  log: (line) =>
+    (logLines ??= batchedLines(fdSink(1), {
+      maxWrite: process.send === undefined ? MAX_WRITE_ALONE : MAX_WRITE,
+    }))(line),
 }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */

@@ -25,20 +25,28 @@ export function maskedTarget(path: string, query: string, max: number): string {
   return oneLine(query === '' ? shown : `${shown}?${maskQuery(query)}`, max)
 }
 
-/** The query string with the values of secret parameters replaced with `…`. */
+/**
+ * The query string with the values of secret parameters replaced with `…`. The query itself when
+ * none is (most requests): a line a request is written, and copies of every query were most of
+ * what its line cost.
+ */
 function maskQuery(query: string): string {
-  return query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=')
-      if (eq < 0) return pair
-      const name = decoded(pair.slice(0, eq)).toLowerCase()
-      return HIDDEN.has(name) || SECRET.test(name) ? `${pair.slice(0, eq)}=…` : pair
-    })
-    .join('&')
+  const pairs = query.split('&')
+  let masked = false
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i]!
+    const eq = pair.indexOf('=')
+    if (eq < 0) continue
+    const name = decoded(pair.slice(0, eq)).toLowerCase()
+    if (!HIDDEN.has(name) && !SECRET.test(name)) continue
+    pairs[i] = `${pair.slice(0, eq)}=…`
+    masked = true
+  }
+  return masked ? pairs.join('&') : query
 }
 
 function decoded(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {

@@ -7,15 +7,15 @@
  * never calls it, and a request costs no clock read, closure or string.
  *
  * The reply's body is counted as node:http is given it (`write`, `end`), its session's cookie read
- * where the reply sets it (`writeHead`): the response's own three methods are wrapped, on that
- * response only. The user is the session's after the request (a login's line names who logged
+ * where the reply sets it (`writeHead`): serve()'s responses are then of a class of their own
+ * (`tappedResponse`) whose three methods do so before node:http's. The user is the session's after the request (a login's line names who logged
  * in), or, when the request ended its session (a logout), the one it had before.
  */
-import type {
-  IncomingMessage,
-  OutgoingHttpHeader,
-  OutgoingHttpHeaders,
+import {
   ServerResponse,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
 } from 'node:http'
 import type { Session, SessionStoreApi } from '@entistore/core'
 import { readCookie, readRequestNames, sessionUser } from '@entistore/rest'
@@ -32,52 +32,86 @@ export interface SessionsServed {
 
 type Headers = OutgoingHttpHeaders | readonly OutgoingHttpHeader[] | undefined
 
-/** Calls `done` with `req`'s entry once `res` is closed (sent, or cut short). */
-export function tapRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  sessions: SessionsServed,
+/**
+ * The class of serve()'s responses when a log is asked for (node:http's `ServerResponse` option):
+ * each response counts its own body and keeps its session's cookie as it is written, and calls
+ * `done` with its entry once closed (sent, or cut short). A class of its own rather than the
+ * response's methods wrapped on each request: three closures and a listener a request, and the
+ * responses' changed shapes, were most of what the log cost a GET (issue 66).
+ */
+export function tappedResponse(
+  sessions: () => SessionsServed,
   done: (entry: RequestLogEntry) => void,
-): void {
-  const at = Date.now()
-  const start = performance.now()
-  const before = sessionOf(req, sessions)
-  const userBefore = before && sessionUser(before)?.name
-  let bytes = 0
-  let setCookie: unknown
-  const { writeHead, write, end } = res
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    const headers = args.at(-1)
-    if (typeof headers === 'object' && headers !== null) setCookie = setCookieOf(headers as Headers)
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
-  } as ServerResponse['writeHead']
-  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-    bytes += byteLength(chunk, rest[0])
-    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest)
-  } as ServerResponse['write']
-  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-    bytes += byteLength(chunk, rest[0])
-    return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest)
-  } as ServerResponse['end']
-  res.once('close', () => {
-    const ms = performance.now() - start
-    const sent = res.headersSent
-    // A reply with no body (HEAD, 204, 304) sends none of what it was given.
-    const empty = req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304
-    const id = cookieValue(setCookie ?? res.getHeader('set-cookie'), sessions.cookieName)
-    const after =
-      id !== undefined ? sessions.store.peek(id) : before && sessions.store.peek(before.id)
-    done({
-      at,
-      method: req.method ?? 'GET',
-      target: req.url ?? '',
-      status: sent ? res.statusCode : undefined,
-      ms,
-      bytes: sent && !empty ? bytes : 0,
-      user: after ? sessionUser(after)?.name : userBefore,
-      complete: res.writableFinished,
-    })
-  })
+): typeof ServerResponse {
+  class TappedResponse extends ServerResponse {
+    readonly #at = Date.now()
+    readonly #start = performance.now()
+    readonly #sessions = sessions()
+    readonly #before: Session | undefined
+    readonly #userBefore: string | undefined
+    #bytes = 0
+    #setCookie: unknown = undefined
+
+    constructor(req: IncomingMessage, options?: unknown) {
+      // node:http's options (highWaterMark…), which its types do not name.
+      super(...([req, options] as unknown as [IncomingMessage]))
+      this.#before = sessionOf(req, this.#sessions)
+      this.#userBefore = this.#before && userOf(this.#before)
+      this.on('close', this.#closed)
+    }
+
+    override writeHead(status: number, reason?: unknown, headers?: unknown): this {
+      const given = headers ?? reason
+      if (typeof given === 'object' && given !== null)
+        this.#setCookie = setCookieOf(given as Headers)
+      return (super.writeHead as (...a: unknown[]) => this)(status, reason, headers)
+    }
+
+    override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+      this.#bytes += byteLength(chunk, encoding)
+      return (super.write as (...a: unknown[]) => boolean)(chunk, encoding, callback)
+    }
+
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      this.#bytes += byteLength(chunk, encoding)
+      return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
+    }
+
+    // A field, not a method: `this` inside is the response, whoever emits 'close'.
+    readonly #closed = (): void => {
+      const req = this.req
+      const sent = this.headersSent
+      // A reply with no body (HEAD, 204, 304) sends none of what it was given.
+      const empty = req.method === 'HEAD' || this.statusCode === 204 || this.statusCode === 304
+      const store = this.#sessions.store
+      const id = cookieValue(
+        this.#setCookie ?? this.getHeader('set-cookie'),
+        this.#sessions.cookieName,
+      )
+      const after = id !== undefined ? store.peek(id) : this.#before && store.peek(this.#before.id)
+      done({
+        at: this.#at,
+        method: req.method ?? 'GET',
+        target: req.url ?? '',
+        status: sent ? this.statusCode : undefined,
+        ms: performance.now() - this.#start,
+        bytes: sent && !empty ? this.#bytes : 0,
+        user: after ? userOf(after) : this.#userBefore,
+        complete: this.writableFinished,
+      })
+    }
+  }
+  return TappedResponse as typeof ServerResponse
+}
+
+/**
+ * The name of the user logged in on `session`. A session of the store's own says whether it ever
+ * stored anything: asking its data of one that did not would make its map (a Map and a closure
+ * for each anonymous request, most of the garbage the log made).
+ */
+function userOf(session: Session): string | undefined {
+  if ((session as { readonly hasData?: boolean }).hasData === false) return undefined
+  return sessionUser(session)?.name
 }
 
 /** The live session a request comes with: its cookie's, else the `$4DSID` of its URL. */
@@ -107,7 +141,8 @@ function setCookieOf(headers: Headers): unknown {
   const pairs = Array.isArray(headers[0])
   for (let i = 0; i < headers.length; i += pairs ? 1 : 2) {
     const [name, value] = pairs ? (headers[i] as unknown[]) : [headers[i], headers[i + 1]]
-    if (String(name).toLowerCase() === 'set-cookie') return value
+    // Its length first: a lower-cased copy of every name of every reply was garbage.
+    if (String(name).length === 10 && String(name).toLowerCase() === 'set-cookie') return value
   }
   return undefined
 }

@@ -49,7 +49,7 @@ import type { ExplorerOptions } from './explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
 import { persistenceOf } from './persist/create-datastore.js'
 import type { RequestLogEntry } from './request-log.js'
-import { tapRequest } from './request-tap.js'
+import { tappedResponse } from './request-tap.js'
 import { announceWebServer } from './web-server-host.js'
 
 /**
@@ -358,17 +358,24 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   }
 
   const requestDone = options.onRequestDone
-  const server = createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
-    if (requestDone !== undefined) tapRequest(req, res, current.sessions, requestDone)
-    inFlight.add(res)
-    res.on('close', forget)
-    if (isFeedPath(pathOf(req.url))) {
-      feeds.add(res)
-    }
-    if (stopping) res.setHeader('connection', 'close')
-    if (healthPath !== false && pathOf(req.url) === healthPath) health(req, res)
-    else current.wrapped(req, res)
-  })
+  const server = createServer(
+    {
+      maxHeaderSize: maxHeaderBytes,
+      ...(requestDone === undefined
+        ? {}
+        : { ServerResponse: tappedResponse(() => current.sessions, requestDone) }),
+    },
+    (req, res) => {
+      inFlight.add(res)
+      res.on('close', forget)
+      if (isFeedPath(pathOf(req.url))) {
+        feeds.add(res)
+      }
+      if (stopping) res.setHeader('connection', 'close')
+      if (healthPath !== false && pathOf(req.url) === healthPath) health(req, res)
+      else current.wrapped(req, res)
+    },
+  )
   // Node answers a request head past maxHeaderSize, or bytes that are not HTTP, with a bare status;
   // this answers with the __ERROR body every other refusal has.
   server.on('clientError', (error: Error, socket) => current.clientError(error, socket))

@@ -1,0 +1,147 @@
+/**
+ * @module What the request log costs (issue 66): `entistore serve` with its default log, a line a
+ * request on stdout, against the same command with `--quiet`, on the same data file, loaded in
+ * the same run (rounds alternating) with GETs by key, updates by key and creates. The logging
+ * server's stdout is a pipe the bench drains, as a terminal or a log shipper would: what the
+ * server pays is its writes into it. Goal: the default within 5 % of `--quiet` in req/s and
+ * writes/s. The CPU the server used a request is shown beside, since on shared cores the wall
+ * clock also says what the neighbours did.
+ */
+import type autocannon from 'autocannon'
+import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from './http-load.ts'
+import { itemFiles } from './items.ts'
+import { startNode, treeCpuMs, type Child } from './processes.ts'
+import { count, ratio, sizeLabel, table } from './report.ts'
+import { ORIGIN, serveArgs, type GoalRow } from './suites/http.bench.ts'
+import { JSON_HEADERS, randomItem, UPDATE_PATH } from './suites/writes.bench.ts'
+
+export interface LogCostOptions {
+  readonly rows: number
+  readonly startupTimeoutMs: number
+  readonly load: LoadOptions
+}
+
+/** The default within 5 % of --quiet. */
+const GOAL = { min: 0.95, label: '≥0.95× --quiet' }
+
+/** A request drawn from `random` on a server of `rows` Items. */
+type Draw = (rows: number) => (random: () => number) => autocannon.Request
+
+const MEASURES: readonly { readonly title: string; readonly unit: string; readonly draw: Draw }[] =
+  [
+    {
+      title: 'GET /rest/Item(k)',
+      unit: 'req/s',
+      draw: (rows) => (r) => ({
+        method: 'GET',
+        path: `/rest/Item(${1 + Math.floor(r() * rows)})`,
+      }),
+    },
+    {
+      title: `POST ${UPDATE_PATH} {"__KEY": k, "qty": v}`,
+      unit: 'writes/s',
+      draw: (rows) => (r) => ({
+        method: 'POST',
+        path: UPDATE_PATH,
+        headers: JSON_HEADERS,
+        body: JSON.stringify({
+          __KEY: String(1 + Math.floor(r() * rows)),
+          qty: Math.floor(r() * 1000),
+        }),
+      }),
+    },
+    {
+      title: `POST ${UPDATE_PATH} {name, groupID, price, qty, created} (a create)`,
+      unit: 'writes/s',
+      draw: () => (r) => ({
+        method: 'POST',
+        path: UPDATE_PATH,
+        headers: JSON_HEADERS,
+        body: JSON.stringify(randomItem(r)),
+      }),
+    },
+  ]
+
+/** Starts both servers, loads them alike, prints the table; returns the goal rows. */
+export async function runLogCost(o: LogCostOptions): Promise<GoalRow[]> {
+  const files = itemFiles(o.rows)
+  const children: Child[] = []
+  try {
+    const start = async (label: string, quiet: boolean) => {
+      // serveArgs is quiet; the default log is the same command line without --quiet.
+      const args = serveArgs(files).filter((a) => quiet || a !== '--quiet')
+      // The log's lines are drained, not split into lines and kept by the bench.
+      const s = await startNode(label, args, ORIGIN, o.startupTimeoutMs, { keepLines: false })
+      children.push(s.child)
+      return { child: s.child, origin: ORIGIN.exec(s.line)![0] }
+    }
+    const quiet = await start(`entistore serve --quiet (${sizeLabel(o.rows)} rows)`, true)
+    const logged = await start(`entistore serve, its log on (${sizeLabel(o.rows)} rows)`, false)
+    console.log(
+      `\nload: autocannon, ${o.load.connections} keep-alive connections, ` +
+        `${o.load.warmupSeconds} s warm-up each, then ${o.load.rounds} × ${o.load.seconds} s per ` +
+        'server, alternating (--quiet, the log, --quiet…); the log on stdout, a pipe the bench drains',
+    )
+    const rows: string[][] = []
+    const goals: GoalRow[] = []
+    const warnings: string[] = []
+    for (const m of MEASURES) {
+      const target = (label: string, s: { child: Child; origin: string }): LoadTarget => ({
+        label,
+        origin: s.origin,
+        request: m.draw(o.rows),
+        cpuMs: () => treeCpuMs(s.child.pid),
+      })
+      const [q, l] = (await compareLoad(
+        [target('--quiet', quiet), target('the log', logged)],
+        o.load,
+      )) as [LoadResult, LoadResult]
+      const cpu = (x: LoadResult): string =>
+        x.cpuMs === undefined ? 'n/a' : `${((x.cpuMs * 1000) / x.ok).toFixed(1)}`
+      const x = l.rps / q.rps
+      const verdict = x >= GOAL.min ? 'PASS' : 'MISS'
+      rows.push([
+        m.title,
+        `${count(Math.round(l.rps))} ${m.unit}`,
+        `${count(Math.round(q.rps))} ${m.unit}`,
+        ratio(x),
+        `${cpu(l)} / ${cpu(q)}`,
+        GOAL.label,
+        verdict,
+      ])
+      if (q.non2xx || q.errors || l.non2xx || l.errors)
+        warnings.push(`- WARNING: ${m.title}: non-2xx replies or dropped connections (not counted)`)
+      goals.push([
+        sizeLabel(o.rows),
+        m.title,
+        'serve (log) / --quiet',
+        ratio(x),
+        GOAL.label,
+        verdict,
+      ])
+    }
+    console.log(
+      `\n### The request log: default serve against --quiet — ${sizeLabel(o.rows)} Items, ` +
+        `${o.load.connections} clients`,
+    )
+    console.log(
+      table(
+        [
+          'measure',
+          'default (log)',
+          '--quiet',
+          'log / quiet',
+          'CPU µs a request (log / quiet)',
+          'goal',
+          '',
+        ],
+        rows,
+        ['l', 'r', 'r', 'r', 'r', 'l', 'l'],
+      ),
+    )
+    for (const w of warnings) console.log(w)
+    return goals
+  } finally {
+    for (const c of children) await c.stop()
+  }
+}
