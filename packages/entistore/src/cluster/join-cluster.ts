@@ -11,7 +11,7 @@ import { unrefSchedule, type RestCore } from '@entistore/rest'
 import { ClusterWrites } from './cluster-core.js'
 import { importOptional } from './optional-package.js'
 import type { ClusterParticipant } from './participant.js'
-import type { OneWriterOptions } from './write-gate/one-writer.js'
+import type { OneWriterOptions } from './write-gate/one-writer-options.js'
 import type {
   LagSummary,
   PostgresLogOptions,

@@ -19,27 +19,7 @@ import { fromLoggedReply, toForwardedReply } from './forwarded.js'
 import { WriteForwarding } from './forwarding.js'
 import { WriterLease, type WriterLeaseOptions } from './writer-lease.js'
 import { WriterRole } from './writer-role.js'
-
-export interface OneWriterOptions {
-  /**
-   * Where this process takes forwarded writes: `unix:/path.sock` (the workers of one machine) or
-   * `http://host:port` (port 0: any free one). @default a Unix socket in the OS's temp folder
-   */
-  readonly listen?: string
-  /**
-   * The address the others reach it at, if not the one it listens on (listening on 0.0.0.0, a
-   * NAT): `http://host:port`, or `http://host` for the port it listens on (port 0 included).
-   */
-  readonly advertise?: string
-  /** How often the writer beats and the others look. @default 500 */
-  readonly beatMs?: number
-  /** A writer whose beat stopped this long is taken over. @default 2000 */
-  readonly staleMs?: number
-  /** How long a write looks for a writer before it is refused, not applied. @default 5000 */
-  readonly failoverMs?: number
-  /** How long the answer of a forwarded write is waited for before it is sent again. @default 10000 */
-  readonly forwardTimeoutMs?: number
-}
+import type { OneWriterOptions } from './one-writer-options.js'
 
 /** What one-writer needs of the process it runs in (joinCluster's pieces). */
 export interface OneWriterHost {
