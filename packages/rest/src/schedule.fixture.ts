@@ -57,3 +57,9 @@ export function manualSchedule(): ManualSchedule {
         : new Promise((resolve) => waiters.push({ n, resolve })),
   }
 }
+
+/**
+ * Resolves at the end of the current turn of the event loop, after its I/O callbacks: where the
+ * body timeout gives its verdict once its timer has fired (body/bodies-in-flight.ts).
+ */
+export const turnEnd = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))

@@ -20,7 +20,7 @@ import { TURNS_WAITED, watchResponsiveness } from '../node/responsiveness.fixtur
 import { closedAfterTest, destroyedAfterTest } from '../node/serve.fixture.js'
 import type { BodyCounters, BodyReadOptions } from './bodies-in-flight.js'
 import { MIN_PROGRESS_BYTES } from './bodies-in-flight.js'
-import { manualSchedule, type ManualSchedule } from '../schedule.fixture.js'
+import { manualSchedule, turnEnd, type ManualSchedule } from '../schedule.fixture.js'
 import { countedTurns } from '../slices/counted-turns.fixture.js'
 
 /** Room for four whole uploads of the fixture's largest size. */
@@ -126,6 +126,8 @@ describe.each(TRANSPORTS)('uploads that start and stop, on the %s', (name, trans
     timers.advance(TIMEOUT_MS - 1)
     expect(counters.bodiesInFlight).toBe(4)
     timers.advance(1)
+    // The verdict waits for the I/O of the timers' turn (bytes that arrived would save them).
+    await turnEnd()
     expect(counters.bodiesTimedOut).toBe(4)
     expect(counters.bodiesInFlight).toBe(0)
     expect(counters.bodyBytesInFlight).toBe(0)
@@ -163,6 +165,7 @@ describe.each(TRANSPORTS)('uploads that start and stop, on the %s', (name, trans
       const arrived = step * (MIN_PROGRESS_BYTES + 1)
       await until(() => counters.bodyBytesInFlight === arrived, `step ${step} arrived`)
       timers.advance(TIMEOUT_MS * 0.95)
+      await turnEnd()
       if (step === 1) expect(counters.bodiesTimedOut).toBe(0)
       // The slow client's bytes never add up to 1 KiB: the timeout started with its head ends it.
       if (step === 2) break

@@ -12,10 +12,14 @@
  *   not too large (that is 413), and the same request may pass a moment later.
  * - a body timeout (`bodyTimeoutMs`): a body of which less than `MIN_PROGRESS_BYTES` arrived for
  *   that long is answered 408 (9038), its connection closed, what arrived dropped. A byte now and
- *   then does not keep it alive: a client sending 1 byte a second was kept 330 s before.
+ *   then does not keep it alive: a client sending 1 byte a second was kept 330 s before. A timer
+ *   that fires judges only after the I/O of its turn: timers run before the loop reads its
+ *   sockets, so after the loop was held past the timeout (a loaded machine, a long commit) the
+ *   timer came first and refused a client that had been sending all along.
  */
 import { datastoreError, type DatastoreError } from '@entistore/core'
 import { unrefSchedule, type Schedule } from '../schedule.js'
+import { nextTurn } from '../slices/turns.js'
 
 export interface BodyReadOptions {
   /**
@@ -148,8 +152,14 @@ export class BodyRead {
     this.#cancel = budget.schedule(this.#fire, budget.timeoutMs)
   }
 
+  // The timer's turn comes before the one that reads what arrived while the loop was held: the
+  // verdict waits for that read (after the I/O callbacks of the turn), where enough bytes start
+  // the timeout again.
   readonly #fire = (): void => {
-    if (!this.#ended) this.#stalled()
+    const cancel = this.#cancel
+    nextTurn(() => {
+      if (!this.#ended && this.#cancel === cancel) this.#stalled()
+    })
   }
 
   /**
