@@ -128,6 +128,16 @@ export class FoldedColumn implements FoldedTexts {
     return { kind: 'units', starts: this.#starts!, lengths: this.#lengths!, units: this.#units! }
   }
 
+  /** A code a row (codes form; undefined once the column holds units): see FoldedShape. */
+  get codes(): Int32Array | undefined {
+    return this.#codes
+  }
+
+  /** The folded text of code `code` (codes form, not NULL_CODE). */
+  textOf(code: number): string {
+    return this.#texts[code - 1]!
+  }
+
   /** The code rows holding folded text `text` hold (codes form), undefined when none ever did. */
   codeOf(text: string): number | undefined {
     return this.#codeOf?.get(text)
@@ -306,10 +316,11 @@ export function foldedTester(
   const whenNull = holds(null)
   // By code: 0 not tested yet, 1 holds, 2 does not (grown as writes add texts).
   let known = new Uint8Array(64)
+  // The arrays are read a row (a write may replace them), not their shape: an object a row.
   return (rowId) => {
-    const shape = column.shape()
-    if (shape.kind !== 'codes') return holds(column.at(rowId))
-    const c = rowId < column.length ? shape.codes[rowId]! : NULL_CODE
+    const codes = column.codes
+    if (codes === undefined) return holds(column.at(rowId))
+    const c = rowId < column.length ? codes[rowId]! : NULL_CODE
     if (c === NULL_CODE) return whenNull
     if (c >= known.length) {
       const grown = new Uint8Array(Math.max(2 * known.length, c + 1))
@@ -317,7 +328,7 @@ export function foldedTester(
       known = grown
     }
     let k = known[c]!
-    if (k === 0) known[c] = k = holds(shape.texts[c - 1]!) ? 1 : 2
+    if (k === 0) known[c] = k = holds(column.textOf(c)) ? 1 : 2
     return k === 1
   }
 }
