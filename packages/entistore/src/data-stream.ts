@@ -212,8 +212,10 @@ async function firstError(
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e
     const { reason, position } = readJsonSyntaxError(e.message, text.length)
-    // At the prefix's end: the text ran out there, which says nothing of the file.
-    if (position === undefined || position >= text.length) return undefined
+    // At the prefix's end: the text ran out there, which says nothing of the file, unless the
+    // prefix is the whole file (an unterminated string in the last row: seed 2046630771).
+    const whole = bytesRead < prefix.length
+    if (position === undefined || (position >= text.length && !whole)) return undefined
     return { reason, ...lineAndColumn(text, position) }
   }
 }
