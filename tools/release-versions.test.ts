@@ -35,7 +35,10 @@ describe('release versions', () => {
   it('names a changelog that is missing or opens on another version', () => {
     const problems = releaseProblems({
       ...agreeing,
-      packages: [{ ...core, changelog: null }, { ...rest, version: '0.3.0' }],
+      packages: [
+        { ...core, changelog: null },
+        { ...rest, version: '0.3.0' },
+      ],
     })
     expect(problems).toContain('packages/core: no CHANGELOG.md')
     expect(problems).toContain(
