@@ -6,7 +6,7 @@
 #   bash .ci/install-node.sh 24 22
 set -euo pipefail
 cd "$(dirname "$0")/.."
-declare -A PINNED=([22]=22.23.3 [24]=24.21.0)
+declare -A PINNED=([20]=20.20.2 [22]=22.23.3 [24]=24.21.0)
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
   echo "install-node: only the Linux x64 builds are pinned here" >&2
   exit 1
