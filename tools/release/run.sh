@@ -4,6 +4,7 @@
 # the root install: together they weigh 180 MB, and `npm install` on a fresh machine is for building,
 # testing and starting Entistore (under 200 MB), not for releasing it.
 #   bash tools/release/run.sh <tool> [args...]     e.g. changeset, api-extractor, knip, publint
+#   bash tools/release/run.sh --install            installs them, runs nothing
 set -euo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 stamp="$kit/node_modules/.lock-stamp"
@@ -15,6 +16,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 fi
 tool=$1
 shift
+# `--install` only installs (CI does it once, before its checks run beside each other).
+[ "$tool" = --install ] && exit 0
 cd "$kit/../.."
 if [ -x "$kit/node_modules/.bin/$tool" ]; then
   exec "$kit/node_modules/.bin/$tool" "$@"
