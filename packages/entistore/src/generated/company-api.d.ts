@@ -768,13 +768,6 @@ export interface components {
                 image: true;
             };
         };
-        /** @description A BLOB: its URI answers the bytes. */
-        "rest.DeferredBlob": {
-            __deferred: {
-                /** @description the bytes, to GET */
-                uri: string;
-            };
-        };
         /** @description A member of an entity set deleted since the set was made. */
         "rest.DeletedEntity": {
             /** @constant */
@@ -850,13 +843,6 @@ export interface components {
         };
         /** @description What a function returns: an entity or an entity selection in its read form (`$attributes`, `$top`, `$skip` apply), anything else as `{"result": …}`. */
         "rest.FunctionResult": components["schemas"]["rest.Result"] | components["schemas"]["rest.AnyEntity"] | components["schemas"]["rest.AnySelection"];
-        /** @description An entity selection passed to a function: an entity set by its id. */
-        "rest.SelectionParameter": {
-            /** @description the entity set */
-            __DATASET: string;
-            /** @constant */
-            __ENTITIES: true;
-        };
         /** @description 4D's catalog: the exposed dataclasses (and, with `$all`, their attributes). */
         "rest.Catalog": {
             __UNIQID?: string;
@@ -968,20 +954,6 @@ export interface components {
             __SENT?: number;
             /** @description the position of the first (`$skip`) */
             __FIRST: number;
-            __ENTITIES: (components["schemas"]["Company"] | components["schemas"]["rest.DeletedEntity"])[];
-        };
-        /** @description Company entities written out in another entity: at most the first page. */
-        "Company.related": {
-            /** @description the relation's URI */
-            __ENTITYSET?: string;
-            /** @description the datastore's global stamp */
-            __GlobalStamp?: number;
-            /** @description how many entities are selected */
-            __COUNT: number;
-            /** @description how many are in `__ENTITIES` */
-            __SENT?: number;
-            /** @description the position of the first (`$skip`) */
-            __FIRST?: number;
             __ENTITIES: (components["schemas"]["Company"] | components["schemas"]["rest.DeletedEntity"])[];
         };
         /** @description A Company entity of `$asArray=true`: relations only when `$attributes` or `$expand` write them out. */
@@ -1377,20 +1349,6 @@ export interface components {
             __FIRST: number;
             __ENTITIES: (components["schemas"]["Project"] | components["schemas"]["rest.DeletedEntity"])[];
         };
-        /** @description Project entities written out in another entity: at most the first page. */
-        "Project.related": {
-            /** @description the relation's URI */
-            __ENTITYSET?: string;
-            /** @description the datastore's global stamp */
-            __GlobalStamp?: number;
-            /** @description how many entities are selected */
-            __COUNT: number;
-            /** @description how many are in `__ENTITIES` */
-            __SENT?: number;
-            /** @description the position of the first (`$skip`) */
-            __FIRST?: number;
-            __ENTITIES: (components["schemas"]["Project"] | components["schemas"]["rest.DeletedEntity"])[];
-        };
         /** @description A Project entity of `$asArray=true`: relations only when `$attributes` or `$expand` write them out. */
         "Project.plain": {
             /** @description the primary key, as its own JSON type */
@@ -1538,35 +1496,8 @@ export interface components {
                 "application/json": components["schemas"]["rest.Error"];
             };
         };
-        /** @description Too many entity sets or logins: try again later (`Retry-After`). */
+        /** @description Over a quota (requests, bytes, sessions, entity sets, logins): try again later (`Retry-After`). */
         error429: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["rest.Error"];
-            };
-        };
-        /** @description A bug: the server could not answer. */
-        error500: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["rest.Error"];
-            };
-        };
-        /** @description A feature of the real server this version does not have. */
-        error501: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["rest.Error"];
-            };
-        };
-        /** @description The server will not answer this now: try again (`Retry-After`). */
-        error503: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1669,6 +1600,7 @@ export interface operations {
                     "application/json": components["schemas"]["rest.Catalog"];
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1690,6 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["rest.Catalog"];
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1715,6 +1648,7 @@ export interface operations {
             };
             403: components["responses"]["error403"];
             404: components["responses"]["error404"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1784,6 +1718,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1807,6 +1742,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1834,6 +1770,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1864,6 +1801,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["error400"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1888,6 +1826,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["error401"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1923,6 +1862,7 @@ export interface operations {
             400: components["responses"]["error400"];
             401: components["responses"]["error401"];
             413: components["responses"]["error413"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1953,6 +1893,7 @@ export interface operations {
             401: components["responses"]["error401"];
             403: components["responses"]["error403"];
             404: components["responses"]["error404"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -1976,6 +1917,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2079,6 +2021,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2148,6 +2091,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2329,6 +2273,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2408,6 +2353,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2563,6 +2509,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2632,6 +2579,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -2813,6 +2761,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -3036,6 +2985,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -3105,6 +3055,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -3286,6 +3237,7 @@ export interface operations {
             409: components["responses"]["error409"];
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
+            429: components["responses"]["error429"];
             default: components["responses"]["error"];
         };
     };
@@ -3364,6 +3316,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3411,6 +3364,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3460,6 +3414,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3513,6 +3468,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3564,6 +3520,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3619,6 +3576,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3668,6 +3626,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3720,6 +3679,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3765,6 +3725,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };
@@ -3812,6 +3773,7 @@ export interface operations {
             413: components["responses"]["error413"];
             415: components["responses"]["error415"];
             422: components["responses"]["error422"];
+            429: components["responses"]["error429"];
             504: components["responses"]["error504"];
             default: components["responses"]["error"];
         };

@@ -18,7 +18,7 @@ export interface PathContext extends DataClassView {
   readonly base: string
 }
 
-const READS = [400, 401, 403, 404, 429]
+const READS = [400, 401, 403, 404]
 const WRITES = [400, 401, 403, 404, 409, 413, 415]
 
 /** The selection's read parameters, for a dataclass, a relation or an entity set. */

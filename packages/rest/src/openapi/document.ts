@@ -45,7 +45,7 @@ export interface OpenApiOptions {
   readonly sessionCookieName?: string
   /** `info.version`: the version of the application the description is of. @default '1.0.0' */
   readonly version?: string
-  /** The origin the client calls (`servers`). @default none: the origin the description came from */
+  /** The origin the client calls (`servers`). @default `/`: the origin the description came from */
   readonly server?: string
   readonly shows?: OpenApiShows
 }
@@ -108,7 +108,8 @@ export function openApiDocument(
       version: options.version ?? '1.0.0',
       description: `4D's Entity Data REST interface (ORDA) over the \`${schema.name}\` model, served by Entistore. Generated from the model: the dataclasses, attributes and functions it exposes. Errors are \`{"__ERROR": [{"message", "componentSignature", "errCode"}]}\`.`,
     },
-    ...(options.server === undefined ? {} : { servers: [{ url: options.server }] }),
+    // `/` is what OpenAPI reads when there are none, written out: linters ask for servers.
+    servers: [{ url: options.server ?? '/' }],
     tags: [
       { name: 'catalog', description: 'What the datastore exposes' },
       { name: 'session', description: 'The session: login, logout, its user, what it keeps' },
@@ -127,9 +128,7 @@ export function openApiDocument(
     security: [{}, { session: [] }],
     paths,
     components: {
-      schemas,
-      parameters: PARAMETERS,
-      responses: RESPONSES,
+      ...referenced(paths, { schemas, parameters: PARAMETERS, responses: RESPONSES }),
       securitySchemes: {
         session: {
           type: 'apiKey',
@@ -157,4 +156,33 @@ function uniqueOperationIds(paths: Paths): void {
       seen.add(unique)
       if (unique !== id) item[method] = { ...operation, operationId: unique }
     }
+}
+
+type Components = Record<'schemas' | 'parameters' | 'responses', Readonly<Record<string, Schema>>>
+
+/**
+ * The components that `paths` reference, directly or through other components: the shared ones
+ * are written for any model (a BLOB's deferred form, an error a status), and a model or a session's
+ * view may use only some of them.
+ */
+function referenced(paths: Paths, all: Components): Components {
+  const used = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit)
+    else if (typeof value === 'object' && value !== null)
+      for (const [key, inner] of Object.entries(value)) {
+        if (key !== '$ref' || typeof inner !== 'string') visit(inner)
+        else if (!used.has(inner)) {
+          used.add(inner)
+          const [, , kind, name] = inner.split('/') as [string, string, keyof Components, string]
+          visit(all[kind]?.[name])
+        }
+      }
+  }
+  visit(paths)
+  const keep = (kind: keyof Components) =>
+    Object.fromEntries(
+      Object.entries(all[kind]).filter(([name]) => used.has(`#/components/${kind}/${name}`)),
+    )
+  return { schemas: keep('schemas'), parameters: keep('parameters'), responses: keep('responses') }
 }

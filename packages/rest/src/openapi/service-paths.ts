@@ -84,7 +84,7 @@ export function servicePaths(base: string, names: readonly string[]): Paths {
         responses: {
           200: result({ const: true }, 'Logged in.'),
           401: result({ const: false }, 'Refused.'),
-          ...errorReplies([400, 402, 429]),
+          ...errorReplies([400, 402]),
         },
       },
     },

@@ -331,7 +331,7 @@ const ERROR_REPLIES: Readonly<Record<number, string>> = {
   413: 'The body is larger than the server accepts.',
   415: 'The body is not JSON (nor bytes where a file is expected).',
   422: "The application's code refused it: the function threw (its message and code).",
-  429: 'Too many entity sets or logins: try again later (`Retry-After`).',
+  429: 'Over a quota (requests, bytes, sessions, entity sets, logins): try again later (`Retry-After`).',
   500: 'A bug: the server could not answer.',
   501: 'A feature of the real server this version does not have.',
   503: 'The server will not answer this now: try again (`Retry-After`).',
@@ -354,10 +354,13 @@ export const RESPONSES: Readonly<Record<string, Schema>> = {
   error: errorReply('Any other error, with its `__ERROR`.'),
 }
 
-/** The error replies of an operation: those of `statuses`, and any other (`default`). */
+/**
+ * The error replies of an operation: those of `statuses`, 429 and any other (`default`). Every
+ * operation may answer 429: the web server's quotas refuse a request before its route is known.
+ */
 export function errorReplies(statuses: readonly number[]): Record<string, Schema> {
   const out: Record<string, Schema> = {}
-  for (const status of statuses)
+  for (const status of [...statuses, 429])
     out[String(status)] = { $ref: `#/components/responses/error${status}` }
   out.default = { $ref: '#/components/responses/error' }
   return out
