@@ -2,10 +2,10 @@
  * @module The heap the data needs (issue 30): before `serve` loads a data file or a `--persist`
  * folder that is large for Node's heap limit, one line on stderr says what to start it with.
  *
- * Node fixes its heap's limit when the process starts (about a quarter of the machine's memory, at
- * most 4 GB on 64-bit Node 20): `v8.setFlagsFromString('--max-old-space-size=…')` afterwards leaves
- * `heap_size_limit` as it was (measured: 4,144 MB before and after, and the process still dies at
- * 4 GB). Only a flag given at start-up raises it: `NODE_OPTIONS=--max-old-space-size=N` or
+ * Node fixes its heap's old-space limit, the one the data meets (heap-limit.ts), when the process
+ * starts (about a quarter of the machine's memory, at most 4 GB on 64-bit Node 20, 22 and 24):
+ * `v8.setFlagsFromString('--max-old-space-size=…')` afterwards leaves `heap_size_limit` as it was
+ * (measured on Node 20: 4,144 MB before and after, and the process still dies at 4 GB). Only a flag given at start-up raises it: `NODE_OPTIONS=--max-old-space-size=N` or
  * `node --max-old-space-size=N`. Starting a second process with the flag would cost every start
  * that process (≈0.1 s, 40 MB) and an orphan holding the port when the first one is killed with
  * SIGKILL, so the CLI says what to pass instead (docs/cli.md, "The heap the data needs").
@@ -39,7 +39,7 @@ export interface HeapFacts {
   readonly dataBytes: number
   /** What it is, for the line: `data.json`, `the folder ./store`. */
   readonly what: string
-  /** V8's `heap_size_limit` of this process. */
+  /** The limit the data meets: the old space's (heap-limit.ts). */
   readonly heapLimit: number
   /** The machine's memory (`os.totalmem()`). */
   readonly totalMemory: number

@@ -23,6 +23,7 @@ import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { FileError, unreadableFile } from './file-error.js'
 import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from './data-stream.js'
+import { oldSpaceLimitNow } from './heap-limit.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { createDatastore, persistDatastore } from './persist/create-datastore.js'
 import { hasPersistedData, type PersistOptions } from './persist/persist.js'
@@ -329,6 +330,12 @@ async function checkReadable(file: string): Promise<void> {
   }
 }
 
+/** The heap in use and the limit the data meets, in bytes. */
+interface HeapNow {
+  readonly used: number
+  readonly limit: number
+}
+
 export interface StreamDataOptions {
   /** The progress lines (load-progress.ts). @default none */
   readonly progress?: LoadProgressReporter
@@ -339,8 +346,11 @@ export interface StreamDataOptions {
    * event loop run there (its datastore is not served until the load ends). @default none
    */
   readonly pause?: () => Promise<void>
-  /** The heap's statistics (a test gives other numbers). @default v8.getHeapStatistics */
-  readonly heap?: () => { used_heap_size: number; heap_size_limit: number }
+  /**
+   * The heap in use and the old space's limit, the one the data meets, in bytes (a test gives
+   * other numbers). @default V8's `used_heap_size` and heap-limit.ts's `oldSpaceLimitNow`
+   */
+  readonly heap?: () => HeapNow
 }
 
 /**
@@ -357,8 +367,8 @@ export async function streamDataFile(
 ): Promise<void> {
   const { progress } = options
   const load = into.beginLoad(progress ? { onProgress: progress.onProgress } : {})
-  const heap = options.heap ?? getHeapStatistics
-  const base = heap().used_heap_size
+  const heap = options.heap ?? heapNow
+  const base = heap().used
   const { pause } = options
   let before = 0
   try {
@@ -391,19 +401,23 @@ const HEAP_SHARE = 0.85
 // garbage weighs too much in it.
 const PROJECT_AFTER = 0.1
 
+/** This process's heap now. */
+const heapNow = (): HeapNow => ({
+  used: getHeapStatistics().used_heap_size,
+  limit: oldSpaceLimitNow(),
+})
+
 /**
  * Throws DataExceedsHeap when the heap is nearly full, or when the heap grown so far, scaled to
  * the whole file, will not fit: a clear error early instead of an out-of-memory crash halfway.
  */
 function checkHeap(
-  stats: { used_heap_size: number; heap_size_limit: number },
+  { used, limit }: HeapNow,
   base: number,
   read: number,
   size: number,
   rows: number,
 ): void {
-  const used = stats.used_heap_size
-  const limit = stats.heap_size_limit
   const share = size > 0 ? Math.min(1, read / size) : 1
   const projected = share >= PROJECT_AFTER ? base + (used - base) / share : used
   if (used < limit * HEAP_SHARE && projected < limit * HEAP_SHARE) return

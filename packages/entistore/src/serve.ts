@@ -47,6 +47,7 @@ import {
 } from '@entistore/rest/node'
 import type { ExplorerOptions } from './explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
+import { oldSpaceLimitNow } from './heap-limit.js'
 import { persistenceOf } from './persist/create-datastore.js'
 import type { RequestLogEntry } from './request-log.js'
 import { tappedResponse } from './request-tap.js'
@@ -221,8 +222,9 @@ export interface HealthMemory {
   /** The JavaScript heap in use (V8's `used_heap_size`: live objects and garbage not collected yet). */
   readonly heapUsed: number
   /**
-   * What the heap may grow to before the process dies out of memory (V8's `heap_size_limit`: set
-   * by `--max-old-space-size`, else about a quarter of the machine's memory, 4 GB at most).
+   * What the old space, where kept data lives, may grow to before the process dies out of memory
+   * (heap-limit.ts: `--max-old-space-size`, else about a quarter of the machine's memory, 4 GB at
+   * most). `heapUsed` also counts the young generation, so it may pass this by a few MB.
    */
   readonly heapLimit: number
   /** The resident set size: heap, Buffers, code and the rest, as the operating system counts it. */
@@ -234,10 +236,9 @@ export interface HealthMemory {
  * docs/cli.md): V8's heap statistics and one read of the RSS, no walk of the heap.
  */
 export function memoryNow(): HealthMemory {
-  const heap = getHeapStatistics()
   return {
-    heapUsed: heap.used_heap_size,
-    heapLimit: heap.heap_size_limit,
+    heapUsed: getHeapStatistics().used_heap_size,
+    heapLimit: oldSpaceLimitNow(),
     rss: process.memoryUsage.rss(),
   }
 }

@@ -8,7 +8,6 @@ import cluster from 'node:cluster'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { availableParallelism, totalmem } from 'node:os'
-import { getHeapStatistics } from 'node:v8'
 import type { Datastore, DatastoreWith, ParallelPool } from '@entistore/core'
 import { createWorkerPool } from '../parallel/worker-pool.js'
 import type { RestCore, RestHandlerOptions } from '@entistore/rest'
@@ -21,6 +20,7 @@ import { withoutPassword } from '../cluster/redacted-url.js'
 import { serverErrorLines } from '../error-log.js'
 import { requestLogLine, type RequestLogEntry } from '../request-log.js'
 import { dataBytesOf, heapAdvice } from '../heap-advice.js'
+import { oldSpaceLimitNow } from '../heap-limit.js'
 import { clusterOf, FileError, loadDatastoreFiles, readJsonFile } from '../load-files.js'
 import { persistenceOf } from '../persist/create-datastore.js'
 import { ServedCode } from '../project/code-changes.js'
@@ -211,7 +211,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     const advice = heapAdvice({
       dataBytes: bytes,
       what,
-      heapLimit: getHeapStatistics().heap_size_limit,
+      heapLimit: oldSpaceLimitNow(),
       totalMemory: totalmem(),
     })
     if (advice !== undefined) io.err(advice)

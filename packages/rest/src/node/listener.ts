@@ -38,6 +38,7 @@ import {
   type BodyCounters,
   type BodyReadOptions,
 } from '../body/bodies-in-flight.js'
+import { lingerAfterAnswer, type LingerBounds } from './linger.js'
 import { readBody } from './read-body.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 
@@ -71,7 +72,7 @@ export interface NodeListener extends BodyCounters {
 }
 
 // The connection is closed after a refused body (413, 503, 408): the rest of it is not worth
-// reading to keep the connection.
+// reading to keep the connection (but is read and dropped before the close, linger.ts).
 const CLOSE = Object.freeze({ connection: 'close' })
 
 const READ_BEFORE =
@@ -101,6 +102,10 @@ interface Job {
   readonly res: ServerResponse
   readonly run: () => void
 }
+
+/** Whether a body was refused because it stopped arriving (its client no longer sends). */
+const isTimeout = (refusal: object): boolean =>
+  (refusal as { name?: string }).name === 'BodyTimeout'
 
 /** Whether the reply can no longer reach the client: its connection is closed or ending. */
 function gone(req: IncomingMessage, res: ServerResponse): boolean {
@@ -133,6 +138,14 @@ function plainRequest(
 export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}): NodeListener {
   const outbox = new Outbox(options)
   const bodies = new BodiesInFlight(options)
+  // A refused body's rest is read for the body timeout at most, and up to twice what the path
+  // takes: every 503 (a body the path takes) and a 413 just past the limit reach their clients,
+  // and a refusal never costs more than reading two bodies the server would have taken.
+  const lingerBounds = (limit: number): LingerBounds => ({
+    maxBytes: 2 * bodies.limit(limit),
+    ms: bodies.timeoutMs,
+    schedule: bodies.schedule,
+  })
   const targetOf = options.url ?? ((req: IncomingMessage) => req.url ?? '/')
 
   /**
@@ -304,8 +317,10 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     if (req.readableEnded) runRead(req, res, run, limit, refused)
     else
       readBody(req, limit, bodies, (body) => {
-        if (body instanceof Buffer) run(body)
-        else writeReply(res, core.refuse(body, refused), outbox, CLOSE)
+        if (body instanceof Buffer) return run(body)
+        // A client still sending reads its 413 or 503 (408: it stopped sending, nothing to wait for).
+        if (!isTimeout(body)) lingerAfterAnswer(req, lingerBounds(limit))
+        writeReply(res, core.refuse(body, refused), outbox, CLOSE)
       })
   }
 
