@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The supported Node lines besides the one the tests run on (24): on each given line, the packages
+# as a user installs them (.ci/pack-smoke.sh: the tarballs in a scratch project, a strict
+# consumer's types, the smoke program, the CLI), `serve` on the demo (.ci/smoke-serve.sh), and the
+# tests of what differs between Node versions (worker threads over shared memory, type stripping
+# of a functions module, streamed reads of a file, the node:http adapter). One line after the other.
+#   bash .ci/older-nodes.sh 22 20
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSIONED_TESTS=(
+  packages/entistore/src/parallel/worker-pool.test.ts
+  packages/entistore/src/load-functions.test.ts
+  packages/entistore/src/data-stream.prop.test.ts
+  packages/entistore/src/load-heap.test.ts
+  packages/rest/src/node/conformance.test.ts
+)
+while read -r major dir; do
+  echo "== Node $major ($("$dir/bin/node" --version))"
+  (
+    export PATH="$dir/bin:$PATH" npm_config_nodedir="$dir"
+    bash .ci/pack-smoke.sh
+    bash .ci/smoke-serve.sh
+    npx --no-install vitest run "${VERSIONED_TESTS[@]}"
+  )
+done < <(bash .ci/install-node.sh "$@")
