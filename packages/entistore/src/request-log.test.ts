@@ -8,10 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from './cli.js'
 import { startCli, stopChildren, type CliProcess } from './persist/cli-process.fixture.js'
-import { requestLogLine, type RequestLogEntry } from './request-log.js'
+import { milliseconds, requestLogLine, type RequestLogEntry } from './request-log.js'
 import type { RunningServer } from './serve.js'
 
 const root = new URL('../../../', import.meta.url).pathname
@@ -117,6 +118,22 @@ describe('requestLogLine', () => {
 /** The lines of a log that are request lines (the others: the URL line and the like). */
 const requestLines = (out: string): string[] =>
   out.split('\n').filter((l) => /^(GET|POST|HEAD|OPTIONS) \//.test(l))
+
+describe('milliseconds', () => {
+  it('two decimals under 100 ms, rounded to the nearest hundredth; whole milliseconds above', () => {
+    expect(
+      [0, 0.004, 0.005001, 0.41, 1.999, 9.5, 99.994, 99.995, 100.4, 1234.5].map(milliseconds),
+    ).toEqual(['0.00', '0.00', '0.01', '0.41', '2.00', '9.50', '99.99', '100', '100', '1235'])
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), (ms) => {
+        const text = milliseconds(ms)
+        const shown = Number(text)
+        expect(text).toMatch(shown < 100 ? /^\d+\.\d\d$/ : /^\d+$/)
+        expect(Math.abs(shown - ms)).toBeLessThanOrEqual(shown < 100 ? 0.005 + 1e-9 : 0.5)
+      }),
+    )
+  })
+})
 
 describe('entistore serve logs every request on stdout', { timeout: 30_000 }, () => {
   let cli: CliProcess

@@ -149,10 +149,12 @@ function setCookieOf(headers: Headers): unknown {
 
 /** The value a `Set-Cookie` (one or several) gives cookie `name`; undefined for none or a removal. */
 function cookieValue(header: unknown, name: string): string | undefined {
-  const all = Array.isArray(header) ? header : header === undefined ? [] : [header]
+  // Most replies set no cookie: no list made for them.
+  if (header === undefined) return undefined
+  const all = Array.isArray(header) ? header : [header]
   for (const cookie of all) {
     const text = String(cookie)
-    if (!text.startsWith(`${name}=`)) continue
+    if (text.charCodeAt(name.length) !== 0x3d || !text.startsWith(name)) continue
     const value = text
       .slice(name.length + 1)
       .split(';', 1)[0]!
