@@ -84,9 +84,9 @@ describe('16 MiB pictures written to a persisted store, its turns counted', () =
       expect(seen.failed).toBe(0)
       expect(seen.probes).toBeGreaterThan(0)
       expect(seen.turnsWaited).toBeLessThanOrEqual(TURNS_WAITED)
-      // The snapshot's slices and a reply's share a turn: 6 units each of 12 turns (its 70
-      // pieces taken in one turn when a slice ignores its deadline, while a GET still waited
-      // only 4 turns: the turns waited alone would not show it).
+      // The snapshot's slices and a reply's share a turn: 6 units each of 12 turns (62 in one
+      // turn when a slice ignores its deadline, all 70 when it takes everything in one go, while
+      // a GET still waited only 4 turns: the turns waited alone would not show it).
       expect(turns.length).toBeGreaterThan(5)
       expect(Math.max(...turns)).toBeLessThanOrEqual(turnBound(2))
 
