@@ -17,6 +17,7 @@ import {
   type Datastore,
   type LogRecord,
 } from '@entistore/core'
+import type { Turns } from '@entistore/rest'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   TURNS_WAITED,
@@ -73,11 +74,16 @@ type Node = ClusterNode
 
 /**
  * A process: a datastore joined to this test's schema, served on a free port (its snapshot's
- * slices and its replies sharing `options.turns`, when given).
+ * slices and its replies sharing `turns`, when given).
  */
-function node(data: DataFile, options: Partial<ClusterOptions> = {}): Promise<Node> {
-  const serving = options.turns === undefined ? {} : { turns: options.turns }
-  return nodes.start(MODEL, { postgres: pgFile.url, schema, data, ...options }, undefined, serving)
+function node(data: DataFile, options: Partial<ClusterOptions> = {}, turns?: Turns): Promise<Node> {
+  const shared = turns === undefined ? {} : { turns }
+  return nodes.start(
+    MODEL,
+    { postgres: pgFile.url, schema, data, ...options, ...shared },
+    undefined,
+    shared,
+  )
 }
 
 const sql = (text: string) => pgFile.server.query(text, pgFile.database)
@@ -120,7 +126,7 @@ describe.skipIf(postgresSkip !== undefined)('snapshots in PostgreSQL', () => {
     { timeout: 120_000 },
     async () => {
       const counted = countedTurns()
-      const a = await node(items(200_000), { turns: counted.turns })
+      const a = await node(items(200_000), {}, counted.turns)
       expect(a.cluster.recovery).toMatchObject({ fresh: true, snapshotEntities: 200_000 })
       await post(a, { __KEY: 7, name: 'renamed' })
       counted.take()
