@@ -3,7 +3,7 @@
  * on a free port, closed together (the server first, then its cluster) after each test.
  */
 import { createDatastore, type Datastore } from '@entistore/core'
-import { serve, type RunningServer } from '../serve.js'
+import { serve, type RunningServer, type ServeOptions } from '../serve.js'
 import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
 
 export interface ClusterNode {
@@ -17,16 +17,17 @@ export class ClusterNodes {
 
   /**
    * A process of `model` joined as `options` say (a test's own errors ignored unless given), its
-   * datastore made with `datastore` (its functions, say).
+   * datastore made with `datastore` (its functions, say), served with `serving` (a test's turns).
    */
   async start(
     model: Parameters<typeof createDatastore>[0],
     options: ClusterOptions,
     datastore?: Parameters<typeof createDatastore>[1],
+    serving: ServeOptions = {},
   ): Promise<ClusterNode> {
     const ds = createDatastore(model, datastore)
     const cluster = await joinCluster(ds, { pollMs: 200, onError: () => undefined, ...options })
-    const server = await serve(ds, { port: 0, wrapCore: (core) => cluster.wrap(core) })
+    const server = await serve(ds, { ...serving, port: 0, wrapCore: (core) => cluster.wrap(core) })
     this.#open.push({ cluster, server })
     return { ds, cluster, url: server.url }
   }

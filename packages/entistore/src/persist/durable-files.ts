@@ -24,7 +24,7 @@ import {
 } from 'node:fs'
 import { dirname } from 'node:path'
 import { promisify } from 'node:util'
-import { SLICE_MS, takeSlice } from './take-slice.js'
+import { SLICE_MS, takeSlice, type SliceTurns } from './take-slice.js'
 
 const openAsync = promisify(open)
 const closeAsync = promisify(close)
@@ -142,8 +142,9 @@ const SLICE_BYTES = 4 * 1024 * 1024
 /**
  * writeFileDurably off the event loop: the same steps, the same guarantee. `chunks` may be made
  * as they are asked for (a snapshot's frames, from a view of the store): they are taken for at
- * most `sliceMs` (or SLICE_BYTES) at a time, then written by libuv's thread pool while the event
- * loop serves others, so the loop is never held longer than a slice (plus one chunk's making).
+ * most `sliceMs` (or SLICE_BYTES) at a time on `turns`' clock, then written by libuv's thread pool
+ * while the event loop serves others, so the loop is never held longer than a slice (plus one
+ * chunk's making).
  * The file is never whole in memory. Stopped by an error, the iterator is closed (its `finally`
  * runs) and the temporary file removed.
  */
@@ -151,6 +152,7 @@ export async function writeFileDurablyAsync(
   file: string,
   chunks: Iterable<Uint8Array>,
   sliceMs = SLICE_MS,
+  turns?: SliceTurns,
 ): Promise<number> {
   const temp = `${file}.tmp`
   const iterator = chunks[Symbol.iterator]()
@@ -164,7 +166,7 @@ export async function writeFileDurablyAsync(
   }
   try {
     for (let done = false; !done;) {
-      const slice = takeSlice(iterator, SLICE_BYTES, sliceMs)
+      const slice = takeSlice(iterator, SLICE_BYTES, sliceMs, turns)
       await writeAllAsync(fd, slice.pieces)
       bytes += slice.size
       done = slice.done

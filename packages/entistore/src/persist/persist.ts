@@ -45,6 +45,7 @@ import { removeDurably, removeDurablyAsync } from './durable-files.js'
 import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
 import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
 import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
+import type { SliceTurns } from './take-slice.js'
 
 /** Pictures and BLOBs as bytes in every record written here. */
 const ATTACHED = { binaries: 'attachments' } as const
@@ -83,6 +84,12 @@ export interface PersistOptions {
    * writes them and lets other work run (tests set 0: a frame a slice). @default 5
    */
   readonly sliceMs?: number
+  /**
+   * @internal The turns a served snapshot's slices share with the REST replies: a test gives the
+   * one it gives the handler, on a clock that counts, to bound the work of each turn.
+   * @default the event loop's
+   */
+  readonly turns?: SliceTurns
   /**
    * Records of this many bytes or more (a picture) are written off the event loop: the commit
    * returns before such a record is on disk, and `durable()` resolves once it is; a REST reply
@@ -145,6 +152,7 @@ export class Persistence {
   readonly #snapshotBytes: number
   readonly #rowsPerRecord: number
   readonly #sliceMs: number | undefined
+  readonly #turns: SliceTurns | undefined
   readonly #backgroundBytes: number | undefined
   readonly #timers: PersistTimers
   readonly #onError: (error: Error) => void
@@ -187,6 +195,7 @@ export class Persistence {
     this.#snapshotBytes = options.snapshotBytes ?? 64 * 1024 * 1024
     this.#rowsPerRecord = options.rowsPerRecord ?? 1_000
     this.#sliceMs = options.sliceMs
+    this.#turns = options.turns
     this.#backgroundBytes = options.backgroundBytes
     this.#timers = options.timers ?? defaultTimers
     this.#onError = options.onError ?? ((e) => process.emitWarning(e))
@@ -443,6 +452,7 @@ export class Persistence {
         lsn,
         snapshotRows(view, this.#rowsPerRecord, ATTACHED),
         this.#sliceMs,
+        this.#turns,
       ).finally(() => view.release())
     return { write, view }
   }

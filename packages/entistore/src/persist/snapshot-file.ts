@@ -29,6 +29,7 @@ import {
   type FrameVersion,
 } from './frames.js'
 import { recordFrame } from './journal.js'
+import type { SliceTurns } from './take-slice.js'
 import { frameVersionOf, SNAPSHOT_MAGIC, snapshotName } from './persist-dir.js'
 
 export interface WrittenSnapshot {
@@ -68,17 +69,24 @@ export function writeSnapshotFile(
 /**
  * Writes `records` (read lazily, from a view: see snapshotRecords) as the snapshot after record
  * `lsn` in `dir`, durably, a slice at a time: the event loop is held a few milliseconds at most
- * (SLICE_MS) while the frames of a slice are made, and free while they are written.
+ * (SLICE_MS, on `turns`' clock) while the frames of a slice are made, and free while they are
+ * written.
  */
 export async function writeSnapshotFileAsync(
   dir: string,
   lsn: number,
   records: Iterable<LogRecord | SnapshotRows>,
   sliceMs?: number,
+  turns?: SliceTurns,
 ): Promise<WrittenSnapshot> {
   const file = join(dir, snapshotName(lsn))
   const count = { records: 0 }
-  const bytes = await writeFileDurablyAsync(file, snapshotChunks(lsn, records, count), sliceMs)
+  const bytes = await writeFileDurablyAsync(
+    file,
+    snapshotChunks(lsn, records, count),
+    sliceMs,
+    turns,
+  )
   return { file, bytes, records: count.records }
 }
 

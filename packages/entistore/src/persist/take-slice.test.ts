@@ -1,3 +1,4 @@
+import { Turns } from '@entistore/rest'
 import { describe, expect, it } from 'vitest'
 import { takeSlice, turnDeadline } from './take-slice.js'
 
@@ -33,5 +34,18 @@ describe('slices of work in one turn of the event loop', () => {
     expect(b.pieces.length).toBe(1)
     await nextTurn()
     expect(takeSlice(slow(1000, 1), Infinity, 50).pieces.length).toBeGreaterThan(1)
+  })
+
+  it('read the turns they are given: on a clock that counts, a slice of 5 takes 5 pieces', () => {
+    // A clock that moves one unit a reading, and a turn that never ends (the test ends none).
+    let readings = 0
+    const turns = new Turns(
+      () => readings++,
+      () => undefined,
+    )
+    const pieces = Array.from({ length: 100 }, () => 'x')[Symbol.iterator]()
+    expect(takeSlice(pieces, Infinity, 5, turns).pieces).toHaveLength(5)
+    // The same turn: its deadline is passed, one piece moves the write on.
+    expect(takeSlice(pieces, Infinity, 5, turns).pieces).toHaveLength(1)
   })
 })

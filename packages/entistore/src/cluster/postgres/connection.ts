@@ -8,7 +8,7 @@
  */
 import { hostname } from 'node:os'
 import pg from 'pg'
-import { SLICE_MS } from '../../persist/take-slice.js'
+import { LOOP_SLICE_TURNS, SLICE_MS, type SliceTurns } from '../../persist/take-slice.js'
 import { LogTables } from './schema.js'
 import type { PostgresLogOptions } from './types.js'
 
@@ -25,6 +25,8 @@ export class LogConnection extends LogTables {
   readonly catchUpRows: number
   /** How long a snapshot's slice may hold the event loop (snapshots.ts). */
   readonly sliceMs: number
+  /** The turns its slices share with the REST replies (the event loop's, or a test's). */
+  readonly turns: SliceTurns
   readonly #connection: string | pg.PoolConfig
   // The pooled connections given an 'error' listener already (see `connect`).
   readonly #guarded = new WeakSet<pg.PoolClient>()
@@ -38,6 +40,7 @@ export class LogConnection extends LogTables {
     this.snapshotEvery = options.snapshotEvery ?? 10_000
     this.rowsPerRecord = options.rowsPerRecord ?? 1_000
     this.sliceMs = options.sliceMs ?? SLICE_MS
+    this.turns = options.turns ?? LOOP_SLICE_TURNS
     this.catchUpRows = options.catchUpRows ?? 1000
     if (!Number.isSafeInteger(this.catchUpRows) || this.catchUpRows < 1)
       throw new TypeError(`postgres: catchUpRows must be a positive integer: ${this.catchUpRows}`)

@@ -221,7 +221,7 @@ async function insertParts(
   try {
     for (let done = false; !done;) {
       signal?.throwIfAborted()
-      const slice = takeSlice(texts, SLICE_CHARS, sliceMs)
+      const slice = takeSlice(texts, SLICE_CHARS, sliceMs, db.turns)
       if (slice.pieces.length > 0) {
         await client.query(insertPartsSql(db, seq, part, slice.pieces.length), slice.pieces)
         part += slice.pieces.length

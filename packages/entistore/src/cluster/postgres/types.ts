@@ -57,6 +57,12 @@ export interface PostgresLogOptions {
    * and lets other work run (tests set 0: a part a slice). @default 5
    */
   readonly sliceMs?: number
+  /**
+   * @internal The turns a snapshot's slices share with the REST replies: a test gives the one it
+   * gives the handler, on a clock that counts, to bound the work of each turn (persist/take-slice.ts's
+   * SliceTurns, spelt out: this module imports nothing). @default the event loop's
+   */
+  readonly turns?: { readonly now: () => number; deadline(ms: number): number }
   /** This process's name in the log's `origin` column. @default `<host>:<pid>:<random>` */
   readonly origin?: string
   /** Log rows read per round trip when catching up. @default 1000 */
