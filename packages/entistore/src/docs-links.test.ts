@@ -1,6 +1,7 @@
 /**
  * The documentation points only at files a reader of the repository has: every relative link of
- * README.md, docs/*.md, bench/README.md, examples/*\/README.md and packages/*\/README.md names a file
+ * README.md, docs/*.md, docs/architecture/*.md, bench/README.md, examples/*\/README.md and
+ * packages/*\/README.md names a file
  * or folder inside the repository (and, with `#anchor`, a heading of that page), and every file path
  * written in code spans (`packages/rest/src/…`, `examples/auth/server.ts`) exists.
  */
@@ -70,6 +71,8 @@ describe('the links of the documentation', () => {
       expect.arrayContaining([
         'README.md',
         'docs/index.md',
+        'docs/architecture.md',
+        'docs/architecture/indexes.md',
         'bench/README.md',
         'examples/auth/README.md',
       ]),

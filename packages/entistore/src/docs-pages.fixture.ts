@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url'
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
 
 /**
- * Every page a reader of the repository meets: README.md, docs/*.md, bench/README.md and the
+ * Every page a reader of the repository meets: README.md, docs/*.md, the pages of
+ * docs/architecture/ (one a mechanism, linked from docs/architecture.md), bench/README.md and the
  * README.md of each example and package, as paths relative to the root.
  */
 export function documentationPages(): string[] {
@@ -28,6 +29,7 @@ export function documentationPages(): string[] {
   return [
     'README.md',
     ...inDir('docs'),
+    ...inDir('docs/architecture'),
     'bench/README.md',
     ...inDir('examples', 'README.md'),
     ...inDir('packages', 'README.md'),
