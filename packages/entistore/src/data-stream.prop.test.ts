@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readDataStream } from './data-stream.js'
 import { FileError } from './file-error.js'
-import { readJsonFile } from './load-files.js'
+import { readJsonFile } from './json-file.js'
 
 let dir: string
 let n = 0

@@ -18,7 +18,7 @@ import {
   storedBinaries,
 } from './binaries.fixture.js'
 import { createFixture, startFixture, type ServedFixture } from './fixture.js'
-import { FileError } from './load-files.js'
+import { FileError } from './file-error.js'
 
 const company = (name: string): string =>
   fileURLToPath(new URL(`../../../examples/company/${name}`, import.meta.url))

@@ -16,7 +16,7 @@ import {
   type HttpRuleDef,
 } from '@entistore/rest'
 import { FileError } from './file-error.js'
-import { readJsonFile } from './load-files.js'
+import { readJsonFile } from './json-file.js'
 import { projectFiles } from './project/load-project.js'
 
 /** The options of `createRestHandler` a project's files give. */

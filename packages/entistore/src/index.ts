@@ -22,7 +22,9 @@ export type {
 } from './serve.js'
 export { requestLogLine } from './request-log.js'
 export type { RequestLogEntry, RequestLogFormat } from './request-log.js'
-export { clusterOf, loadDatastoreFiles, readJsonFile, FileError } from './load-files.js'
+export { clusterOf, loadDatastoreFiles } from './load-files.js'
+export { FileError } from './file-error.js'
+export { readJsonFile } from './json-file.js'
 export { createFixture, startFixture } from './fixture.js'
 export type {
   CreateFixtureOptions,

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { dumpData, ManualClock } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
+import { FileError } from './file-error.js'
+import { readJsonFile } from './json-file.js'
+import { loadDatastoreFiles } from './load-files.js'
 
 let dir: string
 const file = (name: string, text: string): string => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VALUE_TYPES } from '@entistore/core'
-import { FileError } from './load-files.js'
+import { FileError } from './file-error.js'
 import { renderModelTypes, runTypesCommand } from './model-types.js'
 
 const root = new URL('../../../', import.meta.url).pathname

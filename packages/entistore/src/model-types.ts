@@ -16,7 +16,8 @@ import {
   type SchemaDef,
   type ValueType,
 } from '@entistore/core'
-import { FileError, readJsonFile } from './load-files.js'
+import { FileError } from './file-error.js'
+import { readJsonFile } from './json-file.js'
 import { sourceOf, type ModelSource } from './model-source.js'
 
 /**
