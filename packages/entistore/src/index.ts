@@ -11,7 +11,7 @@ export type {
   NodeListener,
   NodeListenerOptions,
 } from '@entistore/rest/node'
-export { serve } from './serve.js'
+export { serve } from './serve/serve.js'
 export type {
   HealthReply,
   RunningServer,
@@ -19,12 +19,12 @@ export type {
   ShutdownOptions,
   ShutdownResult,
   ShutdownStep,
-} from './serve.js'
-export { requestLogLine } from './request-log.js'
-export type { RequestLogEntry, RequestLogFormat } from './request-log.js'
-export { clusterOf, loadDatastoreFiles } from './load-files.js'
-export { FileError } from './file-error.js'
-export { readJsonFile } from './json-file.js'
+} from './serve/serve.js'
+export { requestLogLine } from './serve/request-log.js'
+export type { RequestLogEntry, RequestLogFormat } from './serve/request-log.js'
+export { clusterOf, loadDatastoreFiles } from './load/load-files.js'
+export { FileError } from './files/file-error.js'
+export { readJsonFile } from './files/json-file.js'
 export { createFixture, startFixture } from './fixture.js'
 export type {
   CreateFixtureOptions,
@@ -37,28 +37,28 @@ export type {
   ServedFixture,
   StartFixtureOptions,
 } from './fixture.js'
-export type { LoadFilesOptions } from './load-files.js'
+export type { LoadFilesOptions } from './load/load-files.js'
 // A 4D project folder as the model's source (serve --project, docs/from-your-project.md).
 export { loadProject, projectFiles } from './project/load-project.js'
 export type { LoadedProject, ProjectFiles } from './project/load-project.js'
 export type { RestrictEvent } from './project/restrict-events.js'
-export { importFunctions } from './load-functions.js'
+export { importFunctions } from './load/load-functions.js'
 export type {
   FunctionsContext,
   FunctionsModule,
   FunctionsSource,
   ImportFunctionsOptions,
-} from './load-functions.js'
-export { renderModelTypes, runTypesCommand } from './model-types.js'
-export type { RenderOptions, TypesCommandOptions } from './model-types.js'
+} from './load/load-functions.js'
+export { renderModelTypes, runTypesCommand } from './outputs/model-types.js'
+export type { RenderOptions, TypesCommandOptions } from './outputs/model-types.js'
 export { main } from './cli.js'
-export { clone, CloneError } from './clone.js'
-export type { CloneOptions, CloneResult } from './clone.js'
-export { chaosListener, seededRandom } from './chaos.js'
-export type { ChaosOptions, DelayRange } from './chaos.js'
+export { clone, CloneError } from './clone/clone.js'
+export type { CloneOptions, CloneResult } from './clone/clone.js'
+export { chaosListener, seededRandom } from './serve/chaos.js'
+export type { ChaosOptions, DelayRange } from './serve/chaos.js'
 export { explorerListener } from './explorer/explorer-files.js'
 export type { ExplorerOptions } from './explorer/explorer-files.js'
-export { writeFileAtomic } from './save.js'
+export { writeFileAtomic } from './persist/save.js'
 // Worker threads for the datastore's data-sized work: `createDatastore(model, { parallel: pool })`.
 export { createWorkerPool } from './parallel/worker-pool.js'
 export type { PartEvent, WorkerPoolOptions } from './parallel/worker-pool.js'

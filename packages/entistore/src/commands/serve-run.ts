@@ -11,28 +11,28 @@ import { availableParallelism, totalmem } from 'node:os'
 import type { Datastore, DatastoreWith, ParallelPool } from '@entistore/core'
 import { createWorkerPool } from '../parallel/worker-pool.js'
 import type { RestCore, RestHandlerOptions } from '@entistore/rest'
-import { chaosListener, seededRandom } from '../chaos.js'
+import { chaosListener, seededRandom } from '../serve/chaos.js'
 import type { Cluster } from '../cluster/join-cluster.js'
 import type { ClusterWrites } from '../cluster/cluster-core.js'
 import { importOptionals } from '../cluster/optional-package.js'
 import type { RedisParticipant } from '../cluster/redis/redis-participant.js'
 import { withoutPassword } from '../cluster/redacted-url.js'
-import { serverErrorLines } from '../error-log.js'
-import { requestLogLine, type RequestLogEntry } from '../request-log.js'
-import { dataBytesOf, heapAdvice } from '../heap-advice.js'
-import { oldSpaceLimitNow } from '../heap-limit.js'
-import { FileError } from '../file-error.js'
-import { readJsonFile } from '../json-file.js'
-import { clusterOf, loadDatastoreFiles } from '../load-files.js'
+import { serverErrorLines } from '../serve/error-log.js'
+import { requestLogLine, type RequestLogEntry } from '../serve/request-log.js'
+import { dataBytesOf, heapAdvice } from '../load/heap-advice.js'
+import { oldSpaceLimitNow } from '../load/heap-limit.js'
+import { FileError } from '../files/file-error.js'
+import { readJsonFile } from '../files/json-file.js'
+import { clusterOf, loadDatastoreFiles } from '../load/load-files.js'
 import { persistenceOf } from '../persist/create-datastore.js'
 import { ServedCode } from '../project/code-changes.js'
 import { projectFiles } from '../project/load-project.js'
-import { projectHttpSettings } from '../http-settings.js'
+import { projectHttpSettings } from '../project/http-settings.js'
 import { serveQuotas } from '../project/quota-file.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
-import { serve, type RunningServer } from '../serve.js'
-import { stopSignal } from '../signals.js'
+import { serve, type RunningServer } from '../serve/serve.js'
+import { stopSignal } from '../serve/signals.js'
 import type { CliIo } from './cli-io.js'
 import type { ServeCliOptions } from './serve.js'
 import type { ServeLimits } from './serve-limits.js'
@@ -47,7 +47,7 @@ function sigusr2(save: () => void): () => void {
 
 async function loadUsers(file: string): Promise<RestHandlerOptions['authenticate']> {
   const json = await readJsonFile(file, 'users')
-  const { usersAuthenticate } = await import('../users.js')
+  const { usersAuthenticate } = await import('../serve/users.js')
   try {
     return usersAuthenticate(json)
   } catch (e) {
@@ -68,7 +68,7 @@ const listed = (items: readonly string[]): string =>
 
 /** `Functions from functions.js: 5 exposed (appInfo, …), 1 private (Stats.count)` */
 async function functionsLine(file: string): Promise<(ds: Datastore) => string> {
-  const { describeFunctions, summarizeFunctions } = await import('../load-functions.js')
+  const { describeFunctions, summarizeFunctions } = await import('../load/load-functions.js')
   return (ds) => `Functions from ${file}: ${describeFunctions(summarizeFunctions(ds))}`
 }
 
@@ -177,7 +177,7 @@ function watchedCode(
  * cluster worker, serves as one process does) and supervises them until the stop signal.
  */
 async function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise<number> {
-  const { clusterFork, superviseWorkers } = await import('../workers.js')
+  const { clusterFork, superviseWorkers } = await import('../serve/workers.js')
   if (!o.redis)
     io.err(
       'entistore: without --redis, each worker keeps its own sessions, locks and entity sets: ' +
@@ -230,7 +230,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const http = o.project === undefined ? {} : await projectHttpSettings(o.project)
   // Before the files are read: what --watch compares with once it watches (see noteServed).
   const loaded = o.watch
-    ? await (await import('../watch.js')).fileStamps(watchedFiles(o))
+    ? await (await import('../serve/watch.js')).fileStamps(watchedFiles(o))
     : undefined
   let ds: DatastoreWith<string>
   try {
@@ -507,7 +507,7 @@ async function whileServing(
   }
 
   const watched = watchedFiles(o)
-  const watching = o.watch ? await import('../watch.js') : undefined
+  const watching = o.watch ? await import('../serve/watch.js') : undefined
   const reloader = watching
     ? new watching.Reloader({
         files: watched,
@@ -546,7 +546,7 @@ async function whileServing(
   const saver =
     saveTo === undefined
       ? undefined
-      : (await import('../save.js')).dataSaver(saveTo, () => server.ds, {
+      : (await import('../persist/save.js')).dataSaver(saveTo, () => server.ds, {
           // Noted before the file changes, so that --watch never takes our own save for a change.
           beforeReplace: (written) => reloader?.noteWritten(saveTo, written.digest),
         })

@@ -3,9 +3,9 @@
  * into ServeCliOptions, every mistake a usage error before anything is loaded. serve-run.ts runs it.
  */
 import { postgresNameProblem } from '../cluster/postgres/names.js'
-import type { DelayRange } from '../chaos.js'
+import type { DelayRange } from '../serve/chaos.js'
 import type { ClusterOptions } from '../cluster/join-cluster.js'
-import type { RequestLogFormat } from '../request-log.js'
+import type { RequestLogFormat } from '../serve/request-log.js'
 import {
   integerIn,
   MAX_TIMER_MS,

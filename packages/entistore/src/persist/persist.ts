@@ -39,7 +39,7 @@ import {
   type StoreView,
 } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
-import { FileError } from '../file-error.js'
+import { FileError } from '../files/file-error.js'
 import { durableReplies } from './durable-replies.js'
 import { removeDurably, removeDurablyAsync } from './durable-files.js'
 import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
