@@ -29,6 +29,10 @@ import { createDatastore, persistDatastore } from '../persist/create-datastore.j
 import { hasPersistedData, type PersistOptions } from '../persist/persist.js'
 import { inTurn } from '../persist/take-slice.js'
 
+// What a loader's caller meets besides the datastore, from the same import (fixture.ts): the
+// error that names a file, and the reading of a JSON file.
+export { FileError, readJsonFile }
+
 export interface LoadFilesOptions {
   /**
    * The model file. Left out, the model is inferred from the data file (docs/infer-model.md),
