@@ -26,7 +26,8 @@ import { readDataStream } from '../files/data-stream.js'
 import { oldSpaceLimitNow } from './heap-limit.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { createDatastore, persistDatastore } from '../persist/create-datastore.js'
-import { hasPersistedData, type PersistOptions } from '../persist/persist.js'
+import type { PersistOptions } from '../persist/persist-options.js'
+import { hasPersistedData } from '../persist/recovery.js'
 import { inTurn } from '../persist/take-slice.js'
 
 // What a loader's caller meets besides the datastore, from the same import (fixture.ts): the
