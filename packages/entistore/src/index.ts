@@ -1,6 +1,24 @@
 /**
  * @module entistore — the datastore engine, the REST interface and the file/CLI layer in one package.
  * `@entistore/core` and `@entistore/rest` are re-exported whole.
+ *
+ * Beside this entry, cli.ts (the `entistore` command's, bin/entistore.js) and fixture.ts (the
+ * `entistore/fixture` entry), the package's rooms, each importing only the ones listed after it:
+ *
+ * - commands/: each command's flags, help and run (serve-run.ts, serve-life.ts, check-project.ts)
+ * - outputs/: what `types`, `model` and `openapi` write from a model
+ * - clone/: `entistore clone`, a running server or a 4D project copied into files
+ * - serve/: serve(), its request log and error log, chaos, signals, `--workers`, `--users`, `--watch`
+ * - explorer/: the data explorer's page
+ * - load/: a datastore made from model, data and functions files, its progress, the heap it needs
+ * - cluster/: the data shared through PostgreSQL, the sessions through Redis
+ * - persist/: a datastore kept in a folder (`--persist`), the data written back (`--save`)
+ * - parallel/, vector-index/: the worker threads' pool, the approximate vector index
+ * - project/: a 4D project folder: its structure, code, data, settings
+ * - files/: a file's errors (file:line:column), a JSON file read whole, a data file streamed
+ *
+ * docs-check/ holds the tests that keep docs/ and examples/ true; generated/, the types the
+ * OpenAPI test compiles.
  */
 export * from '@entistore/core'
 export * from '@entistore/rest'
