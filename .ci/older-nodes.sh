@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSIONED_TESTS=(
   packages/entistore/src/parallel/worker-pool.test.ts
-  packages/entistore/src/load-functions.test.ts
-  packages/entistore/src/data-stream.prop.test.ts
-  packages/entistore/src/load-heap.test.ts
+  packages/entistore/src/load/load-functions.test.ts
+  packages/entistore/src/files/data-stream.prop.test.ts
+  packages/entistore/src/load/load-heap.test.ts
   packages/rest/src/node/conformance.test.ts
 )
 while read -r major dir; do

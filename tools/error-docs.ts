@@ -1,7 +1,7 @@
 /**
  * Renders docs/errors.md from the one error table (packages/core/src/errors/err-codes.ts).
  *   npx tsx --conditions=source tools/error-docs.ts > docs/errors.md
- * A test (packages/entistore/src/docs.test.ts) fails when the checked-in page is out of date.
+ * A test (packages/entistore/src/docs-check/docs.test.ts) fails when the checked-in page is out of date.
  */
 import { ERRORS } from '@entistore/core'
 import { STATUS_BY_CATEGORY } from '@entistore/rest'

@@ -42,7 +42,7 @@ import {
 import { loadavg, tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
-import { heapAdvice } from '../../packages/entistore/src/heap-advice.ts'
+import { heapAdvice } from '../../packages/entistore/src/load/heap-advice.ts'
 import { prng } from '../data.ts'
 import { quantile } from '../http-load.ts'
 import {

@@ -13,9 +13,9 @@ import { checkCommand } from './commands/check.js'
 import { openapiCommand } from './commands/openapi.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
-import { renderModelTypes } from './model-types.js'
-import type { RunningServer } from './serve.js'
-import { runCli } from './cli-serve.fixture.js'
+import { renderModelTypes } from './outputs/model-types.js'
+import type { RunningServer } from './serve/serve.js'
+import { runCli } from './commands/cli-serve.fixture.js'
 
 const root = new URL('../../../', import.meta.url).pathname
 const MODEL = join(root, 'examples/company/model.json')

@@ -46,7 +46,7 @@ import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
 import { openapiCommand } from './commands/openapi.js'
-import { FileError } from './file-error.js'
+import { FileError } from './files/file-error.js'
 
 export type { CliIo } from './commands/cli-io.js'
 

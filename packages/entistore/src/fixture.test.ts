@@ -16,9 +16,9 @@ import {
   servedBinaries,
   someBytes,
   storedBinaries,
-} from './binaries.fixture.js'
+} from './persist/binaries.fixture.js'
 import { createFixture, startFixture, type ServedFixture } from './fixture.js'
-import { FileError } from './load-files.js'
+import { FileError } from './files/file-error.js'
 
 const company = (name: string): string =>
   fileURLToPath(new URL(`../../../examples/company/${name}`, import.meta.url))

@@ -19,11 +19,11 @@ import {
   type DatastoreWith,
 } from '@entistore/core'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '@entistore/rest'
-import { projectHttpSettings, type ProjectHttpSettings } from './http-settings.js'
-import { FileError, loadDatastoreFiles, readJsonFile } from './load-files.js'
-import { importFunctions, refusesDefinitions, type FunctionsSource } from './load-functions.js'
+import { projectHttpSettings, type ProjectHttpSettings } from './project/http-settings.js'
+import { FileError, loadDatastoreFiles, readJsonFile } from './load/load-files.js'
+import { importFunctions, refusesDefinitions, type FunctionsSource } from './load/load-functions.js'
 import { createDatastore } from './persist/create-datastore.js'
-import { serve, type RunningServer, type ServeOptions } from './serve.js'
+import { serve, type RunningServer, type ServeOptions } from './serve/serve.js'
 
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */
 export type FixtureModel = Parameters<typeof createDatastore>[0]

@@ -3,7 +3,7 @@
  * on a free port, closed together (the server first, then its cluster) after each test.
  */
 import { createDatastore, type Datastore } from '@entistore/core'
-import { serve, type RunningServer, type ServeOptions } from '../serve.js'
+import { serve, type RunningServer, type ServeOptions } from '../serve/serve.js'
 import { joinCluster, type Cluster, type ClusterOptions } from './join-cluster.js'
 
 export interface ClusterNode {

@@ -34,7 +34,7 @@ export const checkCommand: Command = {
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
     const options = { project: values.project as string, json: values.json === true }
     return async (io) => {
-      const { runCheckCommand } = await import('../check-project.js')
+      const { runCheckCommand } = await import('./check-project.js')
       return runCheckCommand(options, io)
     }
   },

@@ -3,12 +3,12 @@
  * server the CLI started (its stop signal, its saves and reloads, fake workers, a manual clock).
  * The process's own stdout, stderr and signals by default (cli.ts).
  */
-import type { Schedule } from '../chaos.js'
-import type { LoadFilesOptions } from '../load-files.js'
-import type { SaveResult } from '../save.js'
-import type { RunningServer, ServeOptions } from '../serve.js'
-import type { ReloadOutcome } from '../watch.js'
-import type { ForkWorker } from '../workers.js'
+import type { Schedule } from '../serve/chaos.js'
+import type { LoadFilesOptions } from '../load/load-files.js'
+import type { SaveResult } from '../persist/save.js'
+import type { RunningServer, ServeOptions } from '../serve/serve.js'
+import type { ReloadOutcome } from '../serve/watch.js'
+import type { ForkWorker } from '../serve/workers.js'
 
 export interface CliIo {
   readonly out: (line: string) => void

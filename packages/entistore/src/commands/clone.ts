@@ -67,7 +67,7 @@ export const cloneCommand: Command = {
         : { user: values.user as string, password: values.password as string }
     const options = { url, out: values.out as string, pageSize, ...login }
     return async (io) => {
-      const { clone, CloneError } = await import('../clone.js')
+      const { clone, CloneError } = await import('../clone/clone.js')
       let result
       try {
         result = await clone(options)
@@ -96,7 +96,7 @@ function prepareProject(values: Values, positionals: readonly string[]) {
     ...(values.data === undefined ? {} : { data: values.data as string }),
   }
   return async (io: CliIo): Promise<number> => {
-    const { cloneProject } = await import('../clone-project.js')
+    const { cloneProject } = await import('../clone/clone-project.js')
     const result = await cloneProject({
       ...options,
       onNote: (note) => io.err(`entistore: ${options.project}: ${note}`),

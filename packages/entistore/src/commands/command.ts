@@ -8,7 +8,7 @@
  * is most of a start's time.
  */
 import type { ParseArgsConfig } from 'node:util'
-import type { ModelSource } from '../model-source.js'
+import type { ModelSource } from '../outputs/model-source.js'
 import type { CliIo } from './cli-io.js'
 
 export type Options = NonNullable<ParseArgsConfig['options']>

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../cli.js'
-import { startServe, type Started } from '../cli-serve.fixture.js'
+import { startServe, type Started } from './cli-serve.fixture.js'
 import { UsageError, withBareValues } from './command.js'
 import { parseCorsOrigins } from './cors-option.js'
 import { serveCommand } from './serve.js'

@@ -92,18 +92,18 @@ describe('what the entistore command loads', () => {
     )
     expect(engine(modules)).toEqual([])
     expect(modules.filter((m) => m.startsWith('node_modules/'))).toEqual([])
-    expect(modules.filter((m) => m.includes('serve-run') || m.endsWith('/dist/serve.js'))).toEqual(
-      [],
-    )
+    expect(
+      modules.filter((m) => m.includes('serve-run') || m.endsWith('/dist/serve/serve.js')),
+    ).toEqual([])
   })
 
   const optional = [
     'explorer/explorer-files.js',
-    'load-functions.js',
-    'watch.js',
-    'save.js',
-    'users.js',
-    'workers.js',
+    'load/load-functions.js',
+    'serve/watch.js',
+    'persist/save.js',
+    'serve/users.js',
+    'serve/workers.js',
     'cluster/cluster-core.js',
     'cluster/join-cluster.js',
     'cluster/redis/connect.js',
@@ -139,9 +139,9 @@ describe('what the entistore command loads', () => {
     expect(code).toBe(0)
     expect(loadedOf(modules)).toEqual([
       'explorer/explorer-files.js',
-      'load-functions.js',
-      'watch.js',
-      'save.js',
+      'load/load-functions.js',
+      'serve/watch.js',
+      'persist/save.js',
     ])
   })
 })

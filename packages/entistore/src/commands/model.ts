@@ -54,7 +54,7 @@ export const modelCommand: Command = {
       force: values.force === true,
     }
     return async (io) => {
-      const { runModelCommand } = await import('../model-file.js')
+      const { runModelCommand } = await import('../outputs/model-file.js')
       await runModelCommand(options, io)
       return 0
     }

@@ -41,7 +41,7 @@ export const openapiCommand: Command = {
       out: values.out as string | undefined,
     }
     return async (io) => {
-      const { runOpenApiCommand } = await import('../openapi-file.js')
+      const { runOpenApiCommand } = await import('../outputs/openapi-file.js')
       await runOpenApiCommand(options, io)
       return 0
     }

@@ -33,7 +33,7 @@ export const typesCommand: Command = {
     noMorePositionals(positionals, 0)
     const options = { ...modelSource(values), out: values.out as string | undefined }
     return async (io) => {
-      const { runTypesCommand } = await import('../model-types.js')
+      const { runTypesCommand } = await import('../outputs/model-types.js')
       await runTypesCommand(options, io)
       return 0
     }

@@ -4,8 +4,8 @@
  */
 import cluster from 'node:cluster'
 import { BatchedCounts } from '@entistore/rest'
-import { stopSignal } from '../signals.js'
-import type { PrimaryMessage, WorkerMessage } from '../workers.js'
+import { stopSignal } from '../serve/signals.js'
+import type { PrimaryMessage, WorkerMessage } from '../serve/workers.js'
 import type { CliIo } from './cli-io.js'
 
 /**

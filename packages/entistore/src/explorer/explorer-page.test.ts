@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { startFixture, type ServedFixture, type StartFixtureOptions } from '../fixture.js'
-import { usersAuthenticate } from '../users.js'
+import { usersAuthenticate } from '../serve/users.js'
 import { chromiumAvailable, launchChromium, root, SHOTS } from './chromium.fixture.js'
 
 /** The theme the person chose, as the page stored it (read in the page). */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { startServe, type Started } from '../cli-serve.fixture.js'
+import { startServe, type Started } from '../commands/cli-serve.fixture.js'
 import { chromiumAvailable, launchChromium, root, SHOTS } from './chromium.fixture.js'
 
 const RENTAL = `${root}examples/car-rental`

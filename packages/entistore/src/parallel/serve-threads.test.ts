@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
+import { runCli, startServe, type Started } from '../commands/cli-serve.fixture.js'
 
 const ROWS = 300_000
 const dir = mkdtempSync(join(tmpdir(), 'entistore-threads-'))

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../cli.js'
-import type { RunningServer } from '../serve.js'
+import type { RunningServer } from '../serve/serve.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'entistore-cli-persist-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))

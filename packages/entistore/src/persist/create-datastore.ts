@@ -16,7 +16,8 @@ import {
   type ModelTypes,
   type ModelTypesOf,
 } from '@entistore/core'
-import { Persistence, type PersistOptions } from './persist.js'
+import { Persistence } from './persist.js'
+import type { PersistOptions } from './persist-options.js'
 import { hnswIndexes } from '../vector-index/hnsw-index.js'
 
 export interface PersistentDatastoreOptions extends DatastoreOptions {

@@ -14,7 +14,7 @@
 import { closeSync, ftruncateSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LogRecord, SnapshotRows } from '@entistore/core'
-import { FileError } from '../file-error.js'
+import { FileError } from '../files/file-error.js'
 import {
   syncData,
   syncDataAsync,

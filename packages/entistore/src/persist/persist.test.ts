@@ -26,11 +26,12 @@ import {
   type ModelJson,
 } from '@entistore/core'
 import { createRestHandler, isPending, type RestRequest } from '@entistore/rest'
-import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from '../binaries.fixture.js'
-import { FileError } from '../file-error.js'
+import { BINARY_MODEL, binaryData, someBytes, storedBinaries } from './binaries.fixture.js'
+import { FileError } from '../files/file-error.js'
 import { createDatastore, persistDatastore, persistenceOf } from './create-datastore.js'
 import { FORMAT_1_DUMP, FORMAT_1_FILES, FORMAT_1_GLOBAL_STAMP } from './format-1.fixture.js'
-import { hasPersistedData, type PersistOptions, type PersistTimers } from './persist.js'
+import type { PersistOptions, PersistTimers } from './persist-options.js'
+import { hasPersistedData } from './recovery.js'
 import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
 
 const MODEL = {

@@ -25,121 +25,32 @@
  * milliseconds at a time, off the event loop between two, while the journal takes the writes
  * that come meanwhile; then the older files go.
  */
-import { mkdirSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import {
-  applyLogRecords,
   datastoreError,
   DatastoreError,
   logRecordOf,
   openStoreView,
   snapshotRows,
   type Datastore,
-  type LogRecord,
-  type SnapshotRows,
   type StoreView,
 } from '@entistore/core'
 import type { RestCore } from '@entistore/rest'
-import { FileError } from '../file-error.js'
 import { durableReplies } from './durable-replies.js'
 import { removeDurably, removeDurablyAsync } from './durable-files.js'
-import { Journal, JournalSegment, readSegment, type ReadSegment } from './journal.js'
-import { JOURNAL_MAGIC, listDir, type NumberedFile } from './persist-dir.js'
+import { Journal, JournalSegment, readSegment } from './journal.js'
+import { JOURNAL_MAGIC, listDir } from './persist-dir.js'
+import type { PersistOptions, PersistTimers, Recovery } from './persist-options.js'
+import { chain, obsolete, recordsAfter, replay } from './recovery.js'
 import { readSnapshotFile, writeSnapshotFile, writeSnapshotFileAsync } from './snapshot-file.js'
 import type { SliceTurns } from './take-slice.js'
 
 /** Pictures and BLOBs as bytes in every record written here. */
 const ATTACHED = { binaries: 'attachments' } as const
 
-/** Timers, injected: tests run a batch window or a deferred snapshot when they choose. */
-export interface PersistTimers {
-  /** Runs `fn` once after `ms` milliseconds; returns what `clear` takes. */
-  set(fn: () => void, ms: number): unknown
-  clear(handle: unknown): void
-}
-
-export interface PersistOptions {
-  /** The folder (created if needed). One process at a time may use it. */
-  readonly dir: string
-  /**
-   * When a write is flushed to disk: `'commit'`, before the commit returns (an acknowledged write
-   * survives a crash of the machine); `'batch'`, at most `batchMs` later (one flush for every
-   * write of the window; a crash of the machine loses the window's writes, a crash of the
-   * process none). @default 'commit'
-   */
-  readonly fsync?: 'commit' | 'batch'
-  /** The batch window, in milliseconds. @default 5 */
-  readonly batchMs?: number
-  /** Journal records between two snapshots. @default 10_000 */
-  readonly snapshotEvery?: number
-  /** Journal bytes that start a snapshot earlier. @default 64 MiB */
-  readonly snapshotBytes?: number
-  /**
-   * Rows per record of a snapshot file. A record is made in one piece on the event loop: 1,000
-   * short rows take about 1 ms in columns (2–4 ms as a change a row), 10,000 took 20–40 ms,
-   * longer than a slice should hold it. @default 1_000
-   */
-  readonly rowsPerRecord?: number
-  /**
-   * @internal How long a served snapshot may hold the event loop making its frames before it
-   * writes them and lets other work run (tests set 0: a frame a slice). @default 5
-   */
-  readonly sliceMs?: number
-  /**
-   * @internal The turns a served snapshot's slices share with the REST replies: a test gives the
-   * one it gives the handler, on a clock that counts, to bound the work of each turn.
-   * @default the event loop's
-   */
-  readonly turns?: SliceTurns
-  /**
-   * Records of this many bytes or more (a picture) are written off the event loop: the commit
-   * returns before such a record is on disk, and `durable()` resolves once it is; a REST reply
-   * waits for it. Records that come while one is being written wait for it too. Infinity: every
-   * record is written inside its commit (the event loop waits: 60–80 ms for 16 MiB).
-   * @default 0 once served (`wrap`: serve() does it, and its replies wait: every record is
-   * written and flushed off the event loop, those that come meanwhile together), else Infinity
-   */
-  readonly backgroundBytes?: number
-  /** @default setTimeout / clearTimeout, not keeping the process alive */
-  readonly timers?: PersistTimers
-  /**
-   * Told of a deferred snapshot or batch flush that failed (nothing waits on them to throw to).
-   * A failed flush also makes every later write fail with JournalFailed (9131).
-   * @default process.emitWarning
-   */
-  readonly onError?: (error: Error) => void
-}
-
-/** What start-up found in the folder. */
-export interface Recovery {
-  /** The record number of the snapshot loaded, or undefined when there was none. */
-  readonly snapshot: number | undefined
-  /** Entities the snapshot held. */
-  readonly snapshotEntities: number
-  /** Journal records replayed after it. */
-  readonly journalRecords: number
-  /** Bytes of a torn last record cut off (0: the journal ended cleanly). */
-  readonly tornBytes: number
-  /** True when the folder held no data and the initial data, if any, was loaded instead. */
-  readonly fresh: boolean
-}
-
 const defaultTimers: PersistTimers = {
   set: (fn, ms) => setTimeout(fn, ms).unref(),
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-}
-
-/** Whether `dir` holds a snapshot or a journal record (then it wins over a data file). */
-export function hasPersistedData(dir: string): boolean {
-  let listing
-  try {
-    listing = listDir(dir)
-  } catch {
-    return false
-  }
-  return (
-    listing.snapshots.length > 0 ||
-    listing.segments.some((s) => statSync(s.file).size > JOURNAL_MAGIC.length)
-  )
 }
 
 export class Persistence {
@@ -518,65 +429,4 @@ export class Persistence {
     this.#failed ??= datastoreError('JournalFailed', [reason], { cause: e })
     return this.#failed
   }
-}
-
-/**
- * The records after `base`, from segments read oldest first; checks that their numbers follow one
- * another. Records at or before `base` are in the snapshot already (a crash after writing it,
- * before removing the segments it covers, leaves them).
- */
-function recordsAfter(
-  base: number,
-  segments: readonly (NumberedFile & { read: ReadSegment })[],
-): { lsn: number; record: LogRecord }[] {
-  const out: { lsn: number; record: LogRecord }[] = []
-  let expected = base + 1
-  for (const segment of segments)
-    for (const entry of segment.read.entries) {
-      if (entry.lsn <= base) continue
-      if (entry.lsn !== expected)
-        throw new FileError(
-          segment.file,
-          `the journal skips from record ${expected - 1} to ${entry.lsn}: records are missing`,
-        )
-      out.push(entry)
-      expected++
-    }
-  return out
-}
-
-function* chain<A, B>(first: Iterable<A>, second: Iterable<B>): Generator<A | B> {
-  yield* first
-  yield* second
-}
-
-/**
- * Replays a folder's records, trusted: its snapshot is this engine's own, a file that starts with
- * the snapshot magic and whose every frame's checksum is checked as it is read
- * (snapshot-file.ts), so its rows' values go into their columns unchecked (the core's
- * snapshot-rows.ts; records of changes are checked as ever). A restart of 1M short rows:
- * 424 → 401 ms a replay (median of 5, A/B in one process).
- */
-function replay(ds: Datastore, dir: string, records: Iterable<LogRecord | SnapshotRows>): void {
-  try {
-    applyLogRecords(ds, records, { trusted: true })
-  } catch (e) {
-    if (DatastoreError.is(e)) throw new FileError(dir, e.message, { cause: e })
-    throw e
-  }
-}
-
-/** Files older than the snapshot at `base`: snapshots before it, segments whose records it holds. */
-function obsolete(
-  snapshots: readonly NumberedFile[],
-  segments: readonly NumberedFile[],
-  base: number,
-  current: string,
-): string[] {
-  const out = snapshots.filter((s) => s.lsn < base).map((s) => s.file)
-  segments.forEach((s, i) => {
-    const next = segments[i + 1]
-    if (s.file !== current && next !== undefined && next.lsn <= base + 1) out.push(s.file)
-  })
-  return out
 }

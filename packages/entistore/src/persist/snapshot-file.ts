@@ -19,7 +19,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { isSnapshotRows, type LogRecord, type SnapshotRows } from '@entistore/core'
-import { FileError } from '../file-error.js'
+import { FileError } from '../files/file-error.js'
 import { writeFileDurably, writeFileDurablyAsync } from './durable-files.js'
 import {
   encodeFrame,

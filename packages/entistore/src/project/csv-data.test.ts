@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDatastore, type ModelJson, type ValueType } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FileError } from '../file-error.js'
+import { FileError } from '../files/file-error.js'
 import { loadCsvData, parseCsv, readCsvFolder } from './csv-data.js'
 
 /** The records of `text` as `line:column text` cells. */

@@ -11,7 +11,7 @@
 import { readdir, readFile, realpath } from 'node:fs/promises'
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { DatastoreError, type DataClassJson, type Datastore, type ModelJson } from '@entistore/core'
-import { FileError, unreadableFile, unreadableFolder } from '../file-error.js'
+import { FileError, unreadableFile, unreadableFolder } from '../files/file-error.js'
 
 /** One cell with its place in the file. */
 interface Cell {

@@ -10,7 +10,7 @@ import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
-import { webServerOf } from '../web-server-host.js'
+import { webServerOf } from './web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
 export interface ProjectCode {

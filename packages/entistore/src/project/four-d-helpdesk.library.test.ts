@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url'
 import type { Entity } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { loadDatastoreFiles } from '../load-files.js'
+import { loadDatastoreFiles } from '../load/load-files.js'
 
 const HELPDESK = fileURLToPath(new URL('../../../../examples/helpdesk', import.meta.url))
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { Clock, FunctionsDef } from '@entistore/core'
 import { createRestHandler, toFetchHandler } from '@entistore/rest'
 import { afterAll } from 'vitest'
-import { loadDatastoreFiles } from '../load-files.js'
+import { loadDatastoreFiles } from '../load/load-files.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
 export const RENTAL = `${root}examples/car-rental`

@@ -3,7 +3,7 @@
  * 4D.WebServer object (WebServerClass.md), its `quotas` the very ones the server enforces.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type Started } from '../cli-serve.fixture.js'
+import { startServe, type Started } from '../commands/cli-serve.fixture.js'
 import { DOCS, projectCopy } from './four-d-rest.fixture.js'
 
 const PROBE = `shared singleton Class constructor()

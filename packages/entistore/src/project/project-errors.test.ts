@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, startServe } from '../cli-serve.fixture.js'
+import { runCli, startServe } from '../commands/cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
 const root = fileURLToPath(new URL('../../../../', import.meta.url))

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../cli-serve.fixture.js'
+import { runCli } from '../commands/cli-serve.fixture.js'
 import { startFixture } from '../fixture.js'
-import { loadDatastoreFiles } from '../load-files.js'
+import { loadDatastoreFiles } from '../load/load-files.js'
 import { RENTAL } from './four-d-rest.fixture.js'
 
 const CSV = `${RENTAL}/csv`

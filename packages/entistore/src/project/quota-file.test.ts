@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ManualClock } from '@entistore/core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, startServe } from '../cli-serve.fixture.js'
+import { runCli, startServe } from '../commands/cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'entistore-quotas-'))

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { lineAndColumn, readJsonSyntaxError, readWebQuotas, type WebQuotas } from '@entistore/rest'
-import { FileError, unreadableFile } from '../file-error.js'
+import { FileError, unreadableFile } from '../files/file-error.js'
 
 /** The quotas file of the project whose `Project` folder is `project`, when it has one. */
 export function projectQuotaFile(project: string): string | undefined {

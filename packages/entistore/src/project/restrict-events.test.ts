@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
+import { runCli, startServe, type Started } from '../commands/cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'entistore-restrict-'))

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { message, nextOutcome, startServe } from '../cli-serve.fixture.js'
+import { message, nextOutcome, startServe } from '../commands/cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company/Project', import.meta.url))
 

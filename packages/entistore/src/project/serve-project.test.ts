@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type Started } from '../cli-serve.fixture.js'
+import { startServe, type Started } from '../commands/cli-serve.fixture.js'
 import { FIELD_TYPES } from './field-types.js'
 import { readStructure } from './structure-xml.js'
 import { parseXml } from './xml-reader.js'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ManualClock } from '@entistore/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type Started } from '../cli-serve.fixture.js'
+import { startServe, type Started } from '../commands/cli-serve.fixture.js'
 import { projectCopy } from './four-d-rest.fixture.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startServe, type Started } from '../cli-serve.fixture.js'
+import { runCli, startServe, type Started } from '../commands/cli-serve.fixture.js'
 import { createFixture } from '../fixture.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read as JSON

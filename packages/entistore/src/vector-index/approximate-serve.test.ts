@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Datastore } from '@entistore/core'
-import { startServe } from '../cli-serve.fixture.js'
+import { startServe } from '../commands/cli-serve.fixture.js'
 import { createFixture } from '../fixture.js'
 import { DOCS_MODEL } from './docs-model.fixture.js'
 

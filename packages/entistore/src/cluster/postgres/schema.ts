@@ -15,7 +15,6 @@
  * EXISTS` leaves a database made before as it is, and it must keep working.
  */
 import pg from 'pg'
-import type { LogConnection } from './connection.js'
 import { postgresNameProblem } from './names.js'
 
 // The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.
@@ -97,8 +96,18 @@ export function tablesSql(t: LogTables): {
   }
 }
 
+/**
+ * What creating the tables needs of a connection (connection.ts's LogConnection is one): its
+ * names, a transaction, and the log's lock; named here so that the schema, which the connection
+ * extends, does not import it back.
+ */
+export interface SchemaConnection extends LogTables {
+  transaction<T>(fn: (tx: { readonly client: pg.PoolClient }) => Promise<T>): Promise<T>
+  lock(client: pg.ClientBase): Promise<void>
+}
+
 /** Creates the schema and tables if absent (under the lock: several processes may start at once). */
-export async function ensureSchema(db: LogConnection): Promise<void> {
+export async function ensureSchema(db: SchemaConnection): Promise<void> {
   const sql = tablesSql(db)
   await db.transaction(async ({ client }) => {
     await db.lock(client)

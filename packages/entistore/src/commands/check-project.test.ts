@@ -1,0 +1,79 @@
+/**
+ * `entistore check --project`: one line a problem and a summary, exit 1 when some code would fail
+ * when it runs, `--json` in the shape the issue gives; on a project, and on a bare folder of class
+ * files whose structure does not exist yet.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from './cli-serve.fixture.js'
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url))
+
+describe('entistore check --project', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entistore-check-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const bare = join(dir, 'classes')
+  mkdirSync(bare)
+  writeFileSync(
+    join(bare, 'Thing.4dm'),
+    [
+      'Class constructor()',
+      'Function f()',
+      '\tSET WINDOW TITLE("x")',
+      'Function g()',
+      '\t$x:=(',
+      'Function h() : Integer',
+      '\treturn Length:C16("abc")',
+      '',
+    ].join('\n'),
+  )
+  writeFileSync(join(bare, 'Clean.4dm'), 'Function ok() : Text\n\treturn "ok"\n')
+
+  it('passes the car-rental example: exit 0 and a summary', async () => {
+    const run = await runCli(['check', '--project', `${root}examples/car-rental`])
+    expect(run).toEqual({ code: 0, out: ['8 files of 4D code: no problem'], err: [] })
+  })
+
+  it('prints one line a problem, file:line:column, and exits 1 on a folder of class files', async () => {
+    const run = await runCli(['check', '--project', bare])
+    expect(run.code).toBe(1)
+    const thing = join(bare, 'Thing.4dm')
+    expect(run.out.slice(0, 2)).toEqual([
+      // Files by name: Clean.4dm has no problem.
+      expect.stringMatching(
+        new RegExp(`^${thing}:3:2: The command "SET WINDOW TITLE" cannot run here`),
+      ),
+      `${thing}:5:7: Expected expression but end of line found`,
+    ])
+    expect(run.out.at(-1)).toBe(
+      '2 files of 4D code: 1 syntax error, 1 use of what cannot run here (SET WINDOW TITLE), in 1 file: that code fails when it is reached',
+    )
+  })
+
+  it('prints JSON with --json', async () => {
+    const run = await runCli(['check', '--project', bare, '--json'])
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.out.join('\n'))).toEqual({
+      files: [
+        { file: join(bare, 'Clean.4dm'), syntaxErrors: [], notRunnable: [] },
+        {
+          file: join(bare, 'Thing.4dm'),
+          syntaxErrors: [
+            { line: 5, column: 7, message: 'Expected expression but end of line found' },
+          ],
+          notRunnable: [{ line: 3, column: 2, name: 'SET WINDOW TITLE' }],
+        },
+      ],
+    })
+  })
+
+  it('refuses a folder that does not exist (1) and a missing --project (2)', async () => {
+    const missing = await runCli(['check', '--project', join(dir, 'nope')])
+    expect(missing.code).toBe(1)
+    expect(missing.err).toEqual([`entistore: ${join(dir, 'nope')}: the folder does not exist`])
+    expect((await runCli(['check'])).code).toBe(2)
+  })
+})
