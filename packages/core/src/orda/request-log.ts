@@ -17,7 +17,7 @@
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 import type { KeyValue } from '../store/entity-record.js'
-import type { DataClass } from './data-class.js'
+import type { DataClass } from './objects/data-class.js'
 
 /** One ORDA request, as 4D's request log writes it. */
 export interface RequestLogEntry {
