@@ -125,7 +125,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // Datastore, DataClass, Entity, EntityDraft, EntitySelection name each other in their members.
   ['packages/core/src/orda/objects', 10],
   ['packages/core/src/query', 2],
-  ['packages/core/src/sessions', 2],
   ['packages/core/src/store', 7],
   ['packages/core/src/txn', 3],
   ['packages/entistore/src', 2],

@@ -5,7 +5,7 @@
  */
 import type { LockOwner } from '../../locks/lock-table.js'
 import type { Session } from '../../sessions/session-api.js'
-import type { AuthUser } from '../../sessions/session-user.js'
+import type { AuthUser } from '../../sessions/session-api.js'
 import type { FunctionInfo } from '../../functions/registry.js'
 import type { Datastore } from '../objects/datastore.js'
 import type { QuotaManager } from './session-quotas.js'
