@@ -20,7 +20,7 @@ import * as log from './log.js'
 import type { LogRows } from './log.js'
 import * as members from './members.js'
 import type { Member } from './members.js'
-import { ensureSchema } from './schema.js'
+import { ensureSchema } from './ensure-schema.js'
 import { load, writeSnapshot, type SnapshotWriting } from './snapshots.js'
 import type { PostgresLogOptions, PostgresRecovery } from './types.js'
 

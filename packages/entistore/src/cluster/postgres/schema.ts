@@ -15,7 +15,6 @@
  * EXISTS` leaves a database made before as it is, and it must keep working.
  */
 import pg from 'pg'
-import type { LogConnection } from './connection.js'
 import { postgresNameProblem } from './names.js'
 
 // The first half of the advisory lock's key: "enti" in ASCII; the second is the tables' hash.
@@ -95,25 +94,6 @@ export function tablesSql(t: LogTables): {
            applied bigint NOT NULL,
            joined_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
   }
-}
-
-/** Creates the schema and tables if absent (under the lock: several processes may start at once). */
-export async function ensureSchema(db: LogConnection): Promise<void> {
-  const sql = tablesSql(db)
-  await db.transaction(async ({ client }) => {
-    await db.lock(client)
-    await client.query(sql.schema)
-    await client.query(sql.log)
-    await client.query(sql.logTags)
-    // A snapshot's part (100 KB or more of JSON) is compressed by PostgreSQL (TOAST): with its
-    // default, pglz, that was half a snapshot's time, on the CPU the server shares with the
-    // processes (1M short rows: 8.0-8.9 s, 4.2 s with lz4). lz4 where the server has it
-    // (PostgreSQL 14 or later, built with it), set when the table is made: an ALTER later would
-    // wait for a snapshot being written, the log's lock held.
-    const lz4 = await client.query<{ available: boolean }>(LZ4_SQL)
-    await client.query(sql.snapshot(lz4.rows[0]?.available === true))
-    await client.query(sql.members)
-  })
 }
 
 /** A log position written into a statement's text: checked to be a non-negative integer. */
