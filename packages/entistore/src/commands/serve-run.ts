@@ -32,7 +32,7 @@ import { turnDeadline } from '../persist/take-slice.js'
 import { serve, type RunningServer } from '../serve.js'
 import { stopSignal } from '../signals.js'
 import type { CliIo } from './cli-io.js'
-import type { ServeCliOptions } from './serve.js'
+import type { ServeCliOptions } from './serve-options.js'
 import type { ServeLimits } from './serve-limits.js'
 import { corsOptions } from './serve-cors.js'
 

@@ -1,10 +1,9 @@
 /**
  * @module `entistore serve`, as the command line says it: its options, its help, and their reading
- * into ServeCliOptions, every mistake a usage error before anything is loaded. serve-run.ts runs it.
+ * into ServeCliOptions (serve-options.ts), every mistake a usage error before anything is loaded. serve-run.ts runs it.
  */
 import { postgresNameProblem } from '../cluster/postgres/names.js'
 import type { DelayRange } from '../chaos.js'
-import type { ClusterOptions } from '../cluster/join-cluster.js'
 import type { RequestLogFormat } from '../request-log.js'
 import {
   integerIn,
@@ -16,8 +15,9 @@ import {
   type Command,
   type Values,
 } from './command.js'
-import { parseCorsOrigins, type CorsOrigins } from './cors-option.js'
-import { LIMITS_HELP, LIMITS_OPTIONS, serveLimits, type ServeLimits } from './serve-limits.js'
+import { parseCorsOrigins } from './cors-option.js'
+import { LIMITS_HELP, LIMITS_OPTIONS, serveLimits } from './serve-limits.js'
+import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
@@ -274,57 +274,6 @@ export const serveCommand: Command = {
     return async (io) => (await import('./serve-run.js')).runServe(options, io)
   },
 }
-
-export interface ServeCliOptions {
-  /** Undefined: the model is the --project's, or inferred from the data file. */
-  readonly model: string | undefined
-  /** A 4D project folder, the model's source instead of --model. */
-  readonly project: string | undefined
-  readonly data: string | undefined
-  readonly functions: string | undefined
-  readonly users: string | undefined
-  /** A QuotaManager.json to enforce, instead of the --project's own. */
-  readonly quotas: string | undefined
-  readonly roles: string | undefined
-  readonly port: number
-  readonly host: string | undefined
-  readonly watch: boolean
-  readonly save: string | undefined
-  readonly delay: DelayRange | undefined
-  readonly failRate: number | undefined
-  readonly seed: number | undefined
-  readonly persist: string | undefined
-  /** Where the explorer page is served; undefined with --no-explorer. */
-  readonly explorer: string | undefined
-  /** The URL, with a schema and a prefix when the command line gave them. */
-  readonly postgres: PostgresCliOption | undefined
-  readonly shutdownDelayMs: number
-  readonly shutdownTimeoutMs: number
-  readonly workers: number | 'auto'
-  /** --threads: the worker threads of each process's pool (0: none). */
-  readonly threads: number | 'auto'
-  readonly redis: string | undefined
-  /** Build every index before listening (--eager-indexes), not on each one's first use. */
-  readonly eagerIndexes: boolean
-  /** --function-timeout; undefined: the handler's default. */
-  readonly functionTimeoutMs: number | undefined
-  /** --health-details: /health shows more than its status. */
-  readonly healthDetails: boolean
-  /** --verbose: a 500's stack after its line on stderr. */
-  readonly verbose: boolean
-  /**
-   * --cors: the origins browser pages may call from, `loopback` for the pages on this machine, `*`
-   * for any page; undefined: no CORS header.
-   */
-  readonly cors: CorsOrigins | undefined
-  /** The request log's form (--log); undefined with --quiet. */
-  readonly log: RequestLogFormat | undefined
-  /** --max-body, --max-sessions and the session cookie's flags; empty: the defaults. */
-  readonly limits: ServeLimits
-}
-
-/** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
-export type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
 
 const parseSeed = integerIn(0, 2 ** 32 - 1)
 

@@ -1,0 +1,60 @@
+/**
+ * @module What `entistore serve` runs with, once its command line is read (serve.ts reads it,
+ * serve-run.ts runs it): below both, so that the run need not import the reading.
+ */
+import type { DelayRange } from '../chaos.js'
+import type { ClusterOptions } from '../cluster/join-cluster.js'
+import type { RequestLogFormat } from '../request-log.js'
+import type { CorsOrigins } from './cors-option.js'
+import type { ServeLimits } from './serve-limits.js'
+
+export interface ServeCliOptions {
+  /** Undefined: the model is the --project's, or inferred from the data file. */
+  readonly model: string | undefined
+  /** A 4D project folder, the model's source instead of --model. */
+  readonly project: string | undefined
+  readonly data: string | undefined
+  readonly functions: string | undefined
+  readonly users: string | undefined
+  /** A QuotaManager.json to enforce, instead of the --project's own. */
+  readonly quotas: string | undefined
+  readonly roles: string | undefined
+  readonly port: number
+  readonly host: string | undefined
+  readonly watch: boolean
+  readonly save: string | undefined
+  readonly delay: DelayRange | undefined
+  readonly failRate: number | undefined
+  readonly seed: number | undefined
+  readonly persist: string | undefined
+  /** Where the explorer page is served; undefined with --no-explorer. */
+  readonly explorer: string | undefined
+  /** The URL, with a schema and a prefix when the command line gave them. */
+  readonly postgres: PostgresCliOption | undefined
+  readonly shutdownDelayMs: number
+  readonly shutdownTimeoutMs: number
+  readonly workers: number | 'auto'
+  /** --threads: the worker threads of each process's pool (0: none). */
+  readonly threads: number | 'auto'
+  readonly redis: string | undefined
+  /** Build every index before listening (--eager-indexes), not on each one's first use. */
+  readonly eagerIndexes: boolean
+  /** --function-timeout; undefined: the handler's default. */
+  readonly functionTimeoutMs: number | undefined
+  /** --health-details: /health shows more than its status. */
+  readonly healthDetails: boolean
+  /** --verbose: a 500's stack after its line on stderr. */
+  readonly verbose: boolean
+  /**
+   * --cors: the origins browser pages may call from, `loopback` for the pages on this machine, `*`
+   * for any page; undefined: no CORS header.
+   */
+  readonly cors: CorsOrigins | undefined
+  /** The request log's form (--log); undefined with --quiet. */
+  readonly log: RequestLogFormat | undefined
+  /** --max-body, --max-sessions and the session cookie's flags; empty: the defaults. */
+  readonly limits: ServeLimits
+}
+
+/** What `loadDatastoreFiles` takes as `postgres`: a URL, or one with the log's schema and prefix. */
+export type PostgresCliOption = string | Omit<ClusterOptions, 'data'>
