@@ -9,7 +9,7 @@ import { basename, extname } from 'node:path'
 import { DatastoreError, inferModel, type Datastore, type InferredModel } from '@entistore/core'
 import { readDataStream, isJsonLines } from './data-stream.js'
 import { FileError } from './file-error.js'
-import { readJsonFile } from './load-files.js'
+import { readJsonFile } from './read-json-file.js'
 
 /** The data of `file`: a JSON data file parsed, or the rows of a JSON Lines file by dataclass. */
 async function readData(file: string): Promise<unknown> {

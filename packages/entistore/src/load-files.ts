@@ -3,7 +3,7 @@
  * the file and say what is wrong with it.
  */
 import { statSync } from 'node:fs'
-import { open, readFile, stat } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { getHeapStatistics } from 'node:v8'
 import {
   DatastoreError,
@@ -18,41 +18,18 @@ import {
   type InferredModel,
   type ModelJson,
 } from '@entistore/core'
-import { lineAndColumn, readJsonSyntaxError } from '@entistore/rest'
 import type { Cluster, ClusterOptions } from './cluster/join-cluster.js'
 import { FileError, unreadableFile } from './file-error.js'
 import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from './data-stream.js'
+import { readJsonFile } from './read-json-file.js'
 import { oldSpaceLimitNow } from './heap-limit.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
 import { createDatastore, persistDatastore } from './persist/create-datastore.js'
 import { hasPersistedData, type PersistOptions } from './persist/persist.js'
 import { inTurn } from './persist/take-slice.js'
 
-export { FileError }
-
-/** Reads and parses a JSON file, naming the file (and the JSON error) on failure. */
-export async function readJsonFile(file: string, what: string): Promise<unknown> {
-  let text: string
-  try {
-    // Bytes first, then one decode: readFile(file, 'utf8') decodes chunk by chunk through a
-    // string decoder, a quarter of a second more on a 70 MB data file.
-    text = (await readFile(file)).toString('utf8')
-  } catch (e) {
-    throw unreadableFile(file, what, e)
-  }
-  // The BOM is cut off, so V8's positions count from the character after it, as an editor does.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-  try {
-    return JSON.parse(text)
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e
-    const { reason, position } = readJsonSyntaxError(e.message, text.length)
-    // Some of V8's messages (`Unexpected token 'x', "…" is not valid JSON`) give no position.
-    const at = position === undefined ? {} : lineAndColumn(text, position)
-    throw new FileError(file, `the ${what} file is not valid JSON: ${reason}`, { cause: e, ...at })
-  }
-}
+export { FileError, readJsonFile }
 
 export interface LoadFilesOptions {
   /**
