@@ -127,7 +127,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   ['packages/core/src/query', 2],
   ['packages/core/src/store', 7],
   ['packages/core/src/txn', 3],
-  ['packages/rest/src/node', 2],
 ])
 
 /** One folder's graph of rooms: from room to room, each edge with the first import that makes it. */
