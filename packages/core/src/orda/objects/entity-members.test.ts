@@ -3,8 +3,8 @@
 // API/EntityClass (4D 21 R4), section named in the test's title.
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { KeyValue } from '../../store/entity-record.js'
-import type { ReloadResult } from '../objects/entity-draft.js'
-import { entityPage, type EmployeeAttributeName } from '../objects/entity-class.fixture.js'
+import type { ReloadResult } from './entity-draft.js'
+import { entityPage, type EmployeeAttributeName } from './entity-class.fixture.js'
 
 describe('Entity and draft members (4D API/EntityClass)', () => {
   it('.clone(): another object of the same version; changes go through drafts, separately', () => {
