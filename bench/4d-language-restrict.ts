@@ -89,7 +89,7 @@ export function restrictGroup(fd: FourD, rows: number): Group {
     title: `restrict, ${rows.toLocaleString('en')} rows: after a write, a session counts its notes (${(rows / OWNERS).toLocaleString('en')})`,
     target: RESTRICT_TARGET,
     notes: [
-      'both: the restrict asked again for the new data version, its query kept between writes (orda/restrict-queries.ts)',
+      'both: the restrict asked again for the new data version, its query kept between writes (orda/restrict/restrict-queries.ts)',
       '4D: This.query("owner = :1"; Session.userName) in Note.4dm, run as serve --project runs it',
     ],
     cases: [

@@ -13,12 +13,10 @@ import { dirname, join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   CORE_LAYERS,
-  fileCycles,
-  folderCycles,
   importsOf,
   layerOf,
   layerProblems,
-  runtimeImportsOf,
+  roomCycles,
   sourceFiles,
   treeProblems,
 } from './layers.ts'
@@ -99,7 +97,7 @@ describe('core layers', () => {
   })
 })
 
-describe('folders import one way, in every package', () => {
+describe('the rooms of every folder import one way, type imports counted', () => {
   const trees: string[] = []
   afterEach(() => {
     for (const t of trees.splice(0)) rmSync(t, { recursive: true, force: true })
@@ -116,12 +114,17 @@ describe('folders import one way, in every package', () => {
     }
     return at
   }
+  const none = new Map<string, number>()
+  const advice =
+    '. Imports within a folder go one way: move the shared piece (types too) down into a file ' +
+    'or room of its own, or let the lower one own an interface the upper one implements'
 
   // A CLI split into one file per command: the top imports the folder, the commands the helpers
-  // beside the top that do not import them back; top files may import each other.
+  // beside the top that do not import them back; top files import each other one way.
   const cli = {
     'demo/src/cli.ts': "import { serve } from './commands/serve.js'\nimport './workers.js'\n",
-    'demo/src/workers.ts': "import type { CliIo } from './cli.js'\n",
+    'demo/src/workers.ts': "import type { CliIo } from './cli-io.js'\n",
+    'demo/src/cli-io.ts': 'export interface CliIo {}\n',
     'demo/src/file-error.ts': 'export const x = 1\n',
     'demo/src/commands/serve.ts': "import { x } from '../file-error.js'\n",
     // Tests and fixtures are not part of the build: they may import anything.
@@ -129,8 +132,53 @@ describe('folders import one way, in every package', () => {
     'demo/src/commands/child.fixture.ts': "import { main } from '../cli.js'\n",
   }
 
-  it('lets the top import folders, folders import top files, top files import each other', () => {
-    expect(treeProblems(tree(cli))).toEqual([])
+  it('passes a tree whose files and folders import one way, at every level', () => {
+    expect(
+      roomCycles(
+        sourceFiles(
+          tree({
+            ...cli,
+            // orda/ holds two rooms: objects/ builds on feed/ and on the types below both.
+            'demo/src/orda/types/handles.ts': 'export interface Handle {}\n',
+            'demo/src/orda/feed/hub.ts': "import type { Handle } from '../types/handles.js'\n",
+            'demo/src/orda/feed/feed.ts': "import { hub } from './hub.js'\n",
+            'demo/src/orda/objects/entity.ts':
+              "import type { Handle } from '../types/handles.js'\nimport { feed } from '../feed/feed.js'\n",
+            'demo/src/orda/objects/datastore.ts': "import { Entity } from './entity.js'\n",
+            'demo/src/orda/datastore.ts': "export * from './objects/datastore.js'\n",
+          }),
+        ),
+        none,
+      ),
+    ).toEqual([])
+  })
+
+  it('fails a type-only circle between two files of a folder, naming it', () => {
+    const root = tree({
+      'demo/src/orda/entity.ts': "import type { DataClass } from './data-class.js'\n",
+      'demo/src/orda/data-class.ts': "type E = import('./entity.js').Entity\n",
+    })
+    expect(roomCycles(sourceFiles(root), none)).toEqual([
+      'packages/demo/src/orda/data-class.ts -> entity.ts -> data-class.ts: import each other in ' +
+        'a circle, type imports counted (data-class.ts:1 imports entity.ts; entity.ts:1 imports ' +
+        'data-class.ts)' +
+        advice,
+    ])
+  })
+
+  it('fails a type-only circle between two subfolders, and checks each subfolder alone', () => {
+    const root = tree({
+      'demo/src/orda/feed/hub.ts': "import type { Entity } from '../objects/entity.js'\n",
+      'demo/src/orda/objects/entity.ts': "import type { Hub } from '../feed/hub.js'\n",
+      'demo/src/orda/objects/a.ts': "import type { B } from './b.js'\n",
+      'demo/src/orda/objects/b.ts': "import type { A } from './a.js'\n",
+    })
+    expect(roomCycles(sourceFiles(root), none)).toEqual([
+      expect.stringMatching(
+        /^packages\/demo\/src\/orda\/feed -> objects -> feed: .*\(feed\/hub\.ts:1 imports objects\/entity\.ts; objects\/entity\.ts:1 imports feed\/hub\.ts\)/,
+      ),
+      expect.stringMatching(/^packages\/demo\/src\/orda\/objects\/a\.ts -> b\.ts -> a\.ts: /),
+    ])
   })
 
   it('refuses a folder that imports a top file importing it back, naming the circle', () => {
@@ -139,14 +187,13 @@ describe('folders import one way, in every package', () => {
       'demo/src/commands/help.ts': "import type { CliIo } from '../cli.js'",
     })
     expect(treeProblems(root)).toEqual([
-      'packages/demo/src/commands -> cli.ts -> commands: folders import each other in a circle ' +
-        '(commands/help.ts:1 imports cli.ts; cli.ts:1 imports commands/serve.ts); the tangle ' +
-        'also holds workers.ts. Imports between folders go one way: move the shared piece down, ' +
-        'or let the lower folder own an interface that the upper one implements',
+      'packages/demo/src/cli.ts -> commands -> cli.ts: import each other in a circle, type ' +
+        'imports counted (cli.ts:1 imports commands/serve.ts; commands/help.ts:1 imports cli.ts)' +
+        advice,
     ])
   })
 
-  it('refuses two folders that import each other, type-only imports included', () => {
+  it('keeps each package a graph of its own', () => {
     const root = tree({
       'demo/src/orda/data-class.ts':
         "import { x } from './own.js'\nimport { callByName } from '../functions/call.js'\n",
@@ -156,29 +203,47 @@ describe('folders import one way, in every package', () => {
     })
     expect(treeProblems(root)).toEqual([
       expect.stringMatching(
-        /^packages\/demo\/src\/functions -> orda -> functions: folders import each other in a circle \(functions\/call\.ts:1 imports orda\/data-class\.ts; orda\/data-class\.ts:2 imports functions\/call\.ts\)/,
+        /^packages\/demo\/src\/functions -> orda -> functions: import each other in a circle, type imports counted \(functions\/call\.ts:1 imports orda\/data-class\.ts; orda\/data-class\.ts:2 imports functions\/call\.ts\)/,
       ),
     ])
   })
 
-  it('names the shortest circle, and the other folders caught in it', () => {
-    const problems = folderCycles([
-      { path: 'packages/x/src/a/a.ts', text: "import '../b/b.js'" },
-      { path: 'packages/x/src/b/b.ts', text: "import '../c/c.js'\nimport '../d/d.js'" },
-      { path: 'packages/x/src/c/c.ts', text: "import '../a/a.js'" },
-      { path: 'packages/x/src/d/d.ts', text: "import '../c/c.js'" },
-      { path: 'packages/x/src/e/e.ts', text: "import '../a/a.js'" },
-    ])
+  it('names the shortest circle, and the other rooms caught in it', () => {
+    const problems = roomCycles(
+      [
+        { path: 'packages/x/src/a/a.ts', text: "import '../b/b.js'" },
+        { path: 'packages/x/src/b/b.ts', text: "import '../c/c.js'\nimport '../d/d.js'" },
+        { path: 'packages/x/src/c/c.ts', text: "import '../a/a.js'" },
+        { path: 'packages/x/src/d/d.ts', text: "import '../c/c.js'" },
+        { path: 'packages/x/src/e/e.ts', text: "import '../a/a.js'" },
+      ],
+      none,
+    )
     expect(problems).toHaveLength(1)
     expect(problems[0]).toMatch(
       /^packages\/x\/src\/a -> b -> c -> a: .*; the tangle also holds d\./,
     )
   })
 
+  it('lets a listed tangle stay as large as it is, not grow, and asks to unlist a gone one', () => {
+    const files = [
+      { path: 'packages/x/src/q/a.ts', text: "import './b.js'" },
+      { path: 'packages/x/src/q/b.ts', text: "import './c.js'" },
+      { path: 'packages/x/src/q/c.ts', text: "import './a.js'" },
+    ]
+    expect(roomCycles(files, new Map([['packages/x/src/q', 3]]))).toEqual([])
+    expect(roomCycles(files, new Map([['packages/x/src/q', 2]]))).toEqual([
+      expect.stringMatching(/; 3 rooms where CIRCLES_ALLOWED allows 2\. /),
+    ])
+    expect(roomCycles(files.slice(0, 2), new Map([['packages/x/src/q', 3]]))).toEqual([
+      'packages/x/src/q: has no circle any more: take it off CIRCLES_ALLOWED in tools/layers.ts',
+    ])
+  })
+
   it('fails `tsx tools/layers.ts <root>` with the circle, and passes once it is gone', () => {
     const bad = tree({
       'demo/src/a/one.ts': "import '../b/two.js'",
-      'demo/src/b/two.ts': "import '../a/one.js'",
+      'demo/src/b/two.ts': "import type { One } from '../a/one.js'",
     })
     const run = (at: string) =>
       spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'tools/layers.ts'), at], {
@@ -186,7 +251,7 @@ describe('folders import one way, in every package', () => {
       })
     const failed = run(bad)
     expect(failed.status).toBe(1)
-    expect(failed.stderr).toContain('packages/demo/src/a -> b -> a: folders import each other')
+    expect(failed.stderr).toContain('packages/demo/src/a -> b -> a: import each other in a circle')
     writeFileSync(join(bad, 'packages/demo/src/b/two.ts'), '')
     expect(run(bad).status).toBe(0)
   })
@@ -198,82 +263,6 @@ describe('folders import one way, in every package', () => {
         files.some((f) => f.path.startsWith(`packages/${pkg}/src/`)),
         pkg,
       ).toBe(true)
-    expect(folderCycles(files)).toEqual([])
-  })
-})
-
-describe('run-time circles of files within a folder of any package', () => {
-  const file = (name: string, text: string) => ({ path: `packages/core/src/orda/${name}`, text })
-
-  it('names the loop with the import of each step', () => {
-    const problems = fileCycles([
-      file('a.ts', "import { b } from './b.js'\n"),
-      file('b.ts', "import { c } from './c.js'\n"),
-      file('c.ts', "export { a } from './a.js'\n"),
-    ])
-    expect(problems).toEqual([
-      'packages/core/src/orda: files import each other at run time in a circle (a.ts:1 imports ' +
-        'b.ts; b.ts:1 imports c.ts; c.ts:1 imports a.ts). Move what both need to a lower file, ' +
-        'import types only, or reach the other through an object it is given',
-    ])
-  })
-
-  it('leaves type-only imports, tests and other folders out', () => {
-    expect(
-      fileCycles([
-        file('a.ts', "import { b } from './b.js'\n"),
-        file(
-          'b.ts',
-          "import type { A } from './a.js'\nimport { type A2, type A3 } from './a.js'\n",
-        ),
-        file('a.test.ts', "import { b } from './b.js'\n"),
-        file('b.fixture.ts', "import { a } from './a.js'\n"),
-        { path: 'packages/rest/src/x/a.ts', text: "import { b } from './b.js'\n" },
-        { path: 'packages/rest/src/y/b.ts', text: "import { a } from '../x/a.js'\n" },
-        // The files beside src/ are the top: folderCycles' business.
-        { path: 'packages/rest/src/a.ts', text: "import { b } from './b.js'\n" },
-        { path: 'packages/rest/src/b.ts', text: "import { a } from './a.js'\n" },
-      ]),
-    ).toEqual([])
-  })
-
-  it('holds in every package, not only the core (a circle of the 4D compiler)', () => {
-    expect(
-      fileCycles([
-        { path: 'packages/4d/src/compile/emit/a.ts', text: "import { b } from './b.js'\n" },
-        { path: 'packages/4d/src/compile/emit/b.ts', text: "import { a } from './a.js'\n" },
-      ]),
-    ).toEqual([
-      'packages/4d/src/compile/emit: files import each other at run time in a circle (a.ts:1 ' +
-        'imports b.ts; b.ts:1 imports a.ts). Move what both need to a lower file, import types ' +
-        'only, or reach the other through an object it is given',
-    ])
-  })
-
-  it('reads which imports load code', () => {
-    const text = [
-      "import type { A } from './a.js'",
-      "import { type B, type C } from './b.js'",
-      "import { d, type E } from './d.js'",
-      "import f, { g } from './f.js'",
-      "export type { H } from './h.js'",
-      "export { i } from './i.js'",
-      "import './side-effect.js'",
-      'import {',
-      '  type J,',
-      '  k,',
-      "} from './k.js'",
-    ].join('\n')
-    expect(runtimeImportsOf(text).map((i) => i.spec)).toEqual([
-      './d.js',
-      './f.js',
-      './i.js',
-      './side-effect.js',
-      './k.js',
-    ])
-  })
-
-  it("finds none in this repository (core's orda/ had one of 21 files, the 4D compiler one of 4)", () => {
-    expect(fileCycles(sourceFiles(root))).toEqual([])
+    expect(roomCycles(files)).toEqual([])
   })
 })

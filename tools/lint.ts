@@ -1,8 +1,8 @@
 /**
  * House rules that a formatter cannot check, over the tracked TypeScript sources:
  * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
- * - each package's folders import one way, and the core's layers look down only (tools/layers.ts);
- * - the files of a core folder make no circle of run-time imports (tools/layers.ts);
+ * - the files and subfolders of every folder import one way, type imports counted, and the core's
+ *   layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - the entistore package makes its datastores with its own createDatastore (the one place that
  *   gives them the approximate vector index), never the core's;
@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileCycles, folderCycles, importsOf, layerProblems, type SourceFile } from './layers.ts'
+import { importsOf, layerProblems, roomCycles, type SourceFile } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const problems: string[] = []
@@ -74,8 +74,7 @@ for (const file of walk(join(root, 'packages'))) {
       problems.push(`${rel}:${i + 1}: focused test (.only)`)
   })
 }
-problems.push(...folderCycles(sources))
-problems.push(...fileCycles(sources))
+problems.push(...roomCycles(sources))
 
 if (problems.length > 0) {
   for (const p of problems) console.error(p)

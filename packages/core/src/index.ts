@@ -4,7 +4,7 @@
  */
 
 // Datastore and its parts
-export { createDatastore, Datastore, sessionLockOwner } from './orda/datastore.js'
+export { createDatastore, Datastore, sessionLockOwner } from './orda/objects/datastore.js'
 export type {
   CommitInfo,
   CommitKind,
@@ -15,8 +15,8 @@ export type {
   DatastoreOptions,
   DatastoreWith,
   Singleton,
-} from './orda/datastore.js'
-export type { DatastoreOf, ModelSource } from './orda/datastore.js'
+} from './orda/objects/datastore.js'
+export type { DatastoreOf, ModelSource } from './orda/objects/datastore.js'
 // The live feed of changes (ds.changes): docs/change-tracking.md
 export type {
   ChangeEvent,
@@ -25,7 +25,7 @@ export type {
   ChangesOptions,
   ChangeSubscription,
   FeedSchedule,
-} from './orda/change-feed.js'
+} from './orda/feed/change-feed.js'
 export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
 export {
   KernelCancelled,
@@ -37,28 +37,40 @@ export {
   type ParallelPool,
 } from './parallel/parallel-pool.js'
 export type { IndexBuildOptions } from './indexes/index-builder.js'
-export type { DraftValue, DropOptions, ReloadResult, SaveOptions } from './orda/entity-draft.js'
-export type { AttributeDifference, EntityObject, ToObjectOptions } from './orda/entity-objects.js'
-export type { ObjectFilter } from './orda/selection-projections.js'
+export type {
+  DraftValue,
+  DropOptions,
+  ReloadResult,
+  SaveOptions,
+} from './orda/objects/entity-draft.js'
+export type {
+  AttributeDifference,
+  EntityObject,
+  ToObjectOptions,
+} from './orda/members/entity-objects.js'
+export type { ObjectFilter } from './orda/selections/selection-projections.js'
 export type {
   AttributeValue,
   ReadValue,
   WritableName,
   WriteValue,
   WriteValues,
-} from './orda/attribute-types.js'
+} from './orda/objects/attribute-types.js'
 export type { DataSnapshot } from './store/data-snapshot.js'
-export { DataClass } from './orda/data-class.js'
-export type { ReadSettings } from './orda/data-class.js'
+export { DataClass } from './orda/objects/data-class.js'
+export type { ReadSettings } from './orda/objects/data-class.js'
 // 4D's DataClass members beyond reads and writes: docs/orda.md, DataClass
-export type { DataClassAttribute, DataClassInfo } from './orda/data-class-info.js'
-export type { FromCollectionObject, FromCollectionSettings } from './orda/from-collection.js'
-export type { FormulaQuerySettings, QueryFormula } from './orda/formula-query.js'
-export { Entity } from './orda/entity.js'
-export { readAttribute } from './orda/attribute-read.js'
-export { EntitySelection } from './orda/entity-selection.js'
-export { EntityDraft } from './orda/entity-draft.js'
-export { EntitySet, EntitySets, setOwnerOf } from './orda/entity-sets.js'
+export type { DataClassAttribute, DataClassInfo } from './orda/members/data-class-info.js'
+export type {
+  FromCollectionObject,
+  FromCollectionSettings,
+} from './orda/members/from-collection.js'
+export type { FormulaQuerySettings, QueryFormula } from './orda/selections/formula-query.js'
+export { Entity } from './orda/objects/entity.js'
+export { readAttribute } from './orda/members/attribute-read.js'
+export { EntitySelection } from './orda/objects/entity-selection.js'
+export { EntityDraft } from './orda/objects/entity-draft.js'
+export { EntitySet, EntitySets, setOwnerOf } from './orda/selections/entity-sets.js'
 export { LOGIC_OPERATORS } from './sets/set-algebra.js'
 export type {
   ActingOptions,
@@ -72,7 +84,7 @@ export type {
   SetReleaseReason,
   SetUsage,
   StoredSet,
-} from './orda/entity-sets.js'
+} from './orda/selections/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
 export type {
   Assignments,
@@ -96,7 +108,7 @@ export type {
   LockReleaseReason,
 } from './locks/lock-table.js'
 export { LOCK_KIND, lockedBy } from './txn/save-status.js'
-export type { LockingOptions, LockOptions, LockResult, ReloadedLock } from './orda/locks.js'
+export type { LockingOptions, LockOptions, LockResult, ReloadedLock } from './orda/writes/locks.js'
 export type {
   LockedStatus,
   LockInfo,
@@ -135,14 +147,14 @@ export type { Change } from './store/changes.js'
 export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
-export { defineFunctions } from './orda/define-functions.js'
-export { globalStampFunctions } from './orda/global-stamp-functions.js'
+export { defineFunctions } from './orda/functions/define-functions.js'
+export { globalStampFunctions } from './orda/functions/global-stamp-functions.js'
 export type {
   AttributeEventDefs,
   DataClassFunctionDefs,
   EntityEventDefs,
   FunctionsDef,
-} from './orda/define-functions.js'
+} from './orda/functions/define-functions.js'
 export { sessionSingleton, singleton } from './functions/define.js'
 export type {
   EntityEvent,
@@ -158,25 +170,25 @@ export { FunctionRegistry, functionText, ownerText } from './functions/registry.
 export { headerProblem, OutgoingMessage, statusProblem } from './functions/outgoing-message.js'
 export { IncomingMessage, type IncomingMessageInit } from './functions/incoming-message.js'
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
-export { callFunction, isThenable } from './orda/call-function.js'
-export type { CallOptions } from './orda/call-function.js'
-export { currentCall, currentSession } from './orda/call-context.js'
+export { callFunction, isThenable } from './orda/functions/call-function.js'
+export type { CallOptions } from './orda/functions/call-function.js'
+export { currentCall, currentSession } from './orda/calls/call-context.js'
 // 4D's Session class, as `currentSession()` gives it: docs/orda.md, Session
-export { MIN_IDLE_TIMEOUT, WebSession } from './orda/web-session.js'
-export type { WebSessionInfo } from './orda/web-session.js'
-export type { RestrictContext } from './orda/restrict.js'
-export { restrictedSelection } from './orda/restrict.js'
-export { committedVersion } from './orda/writes.js'
-export { deletionVisible } from './orda/deletion-witnesses.js'
+export { MIN_IDLE_TIMEOUT, WebSession } from './orda/calls/web-session.js'
+export type { WebSessionInfo } from './orda/calls/web-session.js'
+export type { RestrictContext } from './orda/restrict/restrict.js'
+export { restrictedSelection } from './orda/restrict/restrict.js'
+export { committedVersion } from './orda/writes/writes.js'
+export { deletionVisible } from './orda/feed/deletion-witnesses.js'
 export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
-export type { FunctionCall, PrivilegeSettings } from './orda/call-context.js'
-export type { QuotaManager, QuotaValues } from './orda/session-quotas.js'
-export { defaultEntitySetQuota } from './orda/session-quotas.js'
+export type { FunctionCall, PrivilegeSettings } from './orda/calls/function-call.js'
+export type { QuotaManager, QuotaValues } from './orda/calls/session-quotas.js'
+export { defaultEntitySetQuota } from './orda/calls/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons
-export { singletonStateFor } from './orda/session-calls.js'
-export type { SessionCalls } from './orda/session-calls.js'
+export { singletonStateFor } from './orda/calls/session-calls.js'
+export type { SessionCalls } from './orda/calls/session-calls.js'
 export { SESSION_STORAGE_KEY, sessionStorage, use } from './sessions/session-storage.js'
 export type { SharedObject } from './sessions/session-storage.js'
 export { MIN_TOKEN_LIFESPAN_SECONDS, SessionTokens } from './sessions/session-tokens.js'
@@ -269,10 +281,10 @@ export type { Clock } from './clock/clock.js'
 export { SessionStore } from './sessions/session-store.js'
 export { randomId } from './sessions/session-ids.js'
 export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/session-user.js'
-export type { AuthUser } from './sessions/session-user.js'
+export type { AuthUser } from './sessions/session-api.js'
 export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
 export { GUEST_PRIVILEGE, Roles } from './roles/roles.js'
-export { permissionsNamingNothing } from './orda/roles-coverage.js'
+export { permissionsNamingNothing } from './orda/setup/roles-coverage.js'
 // Privileges all the way down: the one decision, the Actor that asks it, who acts now.
 export { accessRule, rolesResource } from './access/access-rule.js'
 export type { AccessRule } from './access/access-rule.js'
@@ -281,7 +293,7 @@ export { Actor } from './access/actor.js'
 export type { ActorOptions } from './access/actor.js'
 export { actingNow, currentActor, runActor } from './access/acting.js'
 export { runAsProcess } from './orda/processes.js'
-export { promotedFor } from './orda/call-function.js'
+export { promotedFor } from './orda/functions/call-function.js'
 export type {
   RolesAction,
   RolesJson,
@@ -312,10 +324,10 @@ export { printQuery, printFilter, printOrderBy } from './query/print-filter.js'
 export { Ast, filterSize, MAX_FILTER_DEPTH, pathText } from './query/ast.js'
 export type * from './query/ast.js'
 export { parseCached } from './query/run-query.js'
-export { runQuery, orderSelection } from './orda/queries.js'
-export { PreparedQuery } from './orda/prepared-query.js'
-export type { PrepareOptions } from './orda/prepared-query.js'
-export type { QueryOptions, QueryResult } from './orda/queries.js'
+export { runQuery, orderSelection } from './orda/selections/queries.js'
+export { PreparedQuery } from './orda/selections/prepared-query.js'
+export type { PrepareOptions } from './orda/selections/prepared-query.js'
+export type { QueryOptions, QueryResult } from './orda/selections/queries.js'
 export type { QueryBudget } from './query/budget.js'
 // For work a transport does on a request's behalf under its budget (writing a reply that may be
 // large), also across turns of the event loop: the budget current now, run again later.

@@ -1,6 +1,6 @@
 /**
  * @module A DataClass class's `Function event restrict` (4D 20 R5, docs/ORDA/ordaClasses.md
- * "Function event restrict") as core's `restrict` of the dataclass (orda/restrict.ts), which core
+ * "Function event restrict") as core's `restrict` of the dataclass (orda/restrict/restrict.ts), which core
  * calls whenever the dataclass is read, for the caller's view, and keeps as it keeps a module's.
  *
  * It runs through the project's runner as the caller: `This` is the dataclass, `Session` the
@@ -34,7 +34,7 @@ export function restrictCode(
   if (!declared) return undefined
   const where = `${c.name}.event restrict`
   return function (this) {
-    // What core takes: a selection restricts, anything else does not (orda/restrict.ts).
+    // What core takes: a selection restricts, anything else does not (orda/restrict/restrict.ts).
     const body = ({ rt, cls, bridge }: RunContext): ReturnType<Restrict> => {
       const code = cls.definition.orda.find(
         (m) => m.kind === 'event' && m.attribute === null && m.name.toLowerCase() === 'restrict',

@@ -14,7 +14,8 @@ import type { LockOwner } from '../locks/lock-table.js'
 import type { AttributeDef, DataClassDef, SchemaDef } from '../schema/definitions.js'
 import { heldPrivileges } from '../sessions/session-privileges.js'
 import type { Session } from '../sessions/session-api.js'
-import { sessionUser, userIdentity, type AuthUser } from '../sessions/session-user.js'
+import type { AuthUser } from '../sessions/session-api.js'
+import { sessionUser, userIdentity } from '../sessions/session-user.js'
 import type { Roles } from '../roles/roles.js'
 import { AccessLog } from './access-log.js'
 import type { AccessRule } from './access-rule.js'
@@ -120,7 +121,7 @@ export class Actor {
 
   /**
    * Who acts, as far as an answer that depends only on it may tell (a `restrict` that reads no
-   * more than who the session is: orda/restrict-answers.ts): the roles file, the user (all that
+   * more than who the session is: orda/restrict/restrict-answers.ts): the roles file, the user (all that
    * the login put on the session) and the privileges held, promoted ones included. Two sessions of
    * one user holding the same privileges have the same view; a promotion gives another. With an
    * embedder's hook deciding too, the session itself is part of it (a hook sees all of it).

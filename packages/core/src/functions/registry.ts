@@ -101,11 +101,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 const invalid = (where: string, why: string): never => fail('InvalidFunctions', [where, why])
 
 /** An event's function, called with `this` and the event object (define.ts). */
-// `any`: `this` is a draft or an entity depending on the event; orda/define-functions.ts types each.
+// `any`: `this` is a draft or an entity depending on the event; orda/functions/define-functions.ts types each.
 type EventHandler = (this: any, event?: unknown) => unknown
 
-/** A dataclass's `restrict` (orda/define-functions.ts types it): `this` is the DataClass. */
-// `any`: the DataClass and its context are typed in orda/define-functions.ts.
+/** A dataclass's `restrict` (orda/functions/define-functions.ts types it): `this` is the DataClass. */
+// `any`: the DataClass and its context are typed in orda/functions/define-functions.ts.
 export type RestrictHandler = (this: any, context: any) => unknown
 
 /** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */
@@ -292,7 +292,7 @@ export class FunctionRegistry {
           dc!.attributesByName.has(name) ? `the name of an attribute of ${dcName}` : undefined
         const d = defs as Record<string, FunctionDefs<unknown> | undefined>
         // The code of computed attributes is given to the model's calculated attributes (when
-        // the datastore is built, see orda/datastore.ts): each must be one.
+        // the datastore is built, see orda/objects/datastore.ts): each must be one.
         const computed = (defs as { computed?: unknown }).computed
         if (computed !== undefined) {
           if (!isRecord(computed)) invalid(`${where}.computed`, 'expected an object by attribute')

@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
+import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { DataSnapshot } from '../store/data-snapshot.js'
 import { Table } from '../store/table.js'

@@ -4,7 +4,7 @@
  * (values/compiled-fields.ts). The model-based test (index-set.prop.test.ts) runs the first.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 
 const modelOf = (indexed: number) => ({
   dataClasses: [

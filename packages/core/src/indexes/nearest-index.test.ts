@@ -5,7 +5,7 @@
  * an exact scan; the package adapter (hnswlib-node) is tested in the entistore package.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { Vector } from '../values/vector.js'
 import type { NearestIndex, NearestIndexSpec } from './nearest-index.js'
 

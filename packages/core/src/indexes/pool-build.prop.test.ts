@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { flushPromises, HandPool } from '../parallel/hand-pool.fixture.js'
 import { scoredItems } from './scored-items.fixture.js'
 import { expectIndexesRebuilt } from './indexes-rebuilt.fixture.js'

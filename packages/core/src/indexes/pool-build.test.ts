@@ -4,7 +4,7 @@
  * slice at all, and reads are answered. Counted (slices scheduled, parts run), never timed.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { scoredItems } from './scored-items.fixture.js'
 import { flushPromises, HandPool } from '../parallel/hand-pool.fixture.js'
 import { expectIndexesRebuilt } from './indexes-rebuilt.fixture.js'

@@ -1,8 +1,8 @@
 // 4D's ORDA request log on the DataStore class (API/DataStoreClass, 4D 21 R4): startRequestLog,
 // getRequestLog, stopRequestLog, from the page's examples, and what Entistore bounds and records.
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { storeFixture } from './datastore.fixture.js'
-import type { RequestLogEntry } from './datastore.js'
+import { storeFixture } from './objects/datastore.fixture.js'
+import type { RequestLogEntry } from './objects/datastore.js'
 
 describe('the request log in memory', () => {
   it('4D’s example: keep 3 requests, then find the longest', () => {

@@ -17,7 +17,6 @@
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 import type { KeyValue } from '../store/entity-record.js'
-import type { DataClass } from './data-class.js'
 
 /** One ORDA request, as 4D's request log writes it. */
 export interface RequestLogEntry {
@@ -52,11 +51,20 @@ export type RequestLogResponse =
 /** 4D's log file, adapted: a function given each request as it is recorded (to append to a file). */
 export type RequestLogSink = (entry: RequestLogEntry) => void
 
+/**
+ * What the log needs of a dataclass: its name for the URLs, and the read members it wraps by name
+ * (`get`, `query`, `all`). A DataClass is one; named apart so that the log, which the datastore and
+ * the writes import, does not name the public objects back.
+ */
+interface LoggedDataClass {
+  readonly name: string
+}
+
 /** Requests the log in memory keeps when `startRequestLog()` is given no number. */
 export const REQUEST_LOG_KEEP = 1_000
 
 /** The dataclass members recorded as requests, and the URL of each call. */
-const READS: Readonly<Record<string, (dc: DataClass, args: readonly unknown[]) => string>> = {
+const READS: Readonly<Record<string, (dc: LoggedDataClass, args: readonly unknown[]) => string>> = {
   get: (dc, [key]) => entityUrl(dc.name, key as KeyValue),
   query: (dc, [text, ...params]) => queryUrl(dc.name, String(text), params),
   all: (dc) => `/rest/${dc.name}`,
@@ -64,7 +72,7 @@ const READS: Readonly<Record<string, (dc: DataClass, args: readonly unknown[]) =
 
 export class RequestLog {
   readonly #clock: Clock
-  readonly #dataClasses: () => readonly DataClass[]
+  readonly #dataClasses: () => readonly LoggedDataClass[]
   #entries: RequestLogEntry[] = []
   // Where the next entry goes once the ring is full (the oldest entry's place).
   #next = 0
@@ -73,7 +81,7 @@ export class RequestLog {
   #sequence = 0
   #recording = false
 
-  constructor(clock: Clock, dataClasses: () => readonly DataClass[]) {
+  constructor(clock: Clock, dataClasses: () => readonly LoggedDataClass[]) {
     this.#clock = clock
     this.#dataClasses = dataClasses
   }
@@ -205,7 +213,7 @@ function safeJson(values: readonly unknown[]): string {
 
 // Each recorded member, put on the dataclass itself over its class's (and taken off by
 // `unwrapReads`): while the log is off, a call costs nothing more than before.
-function wrapReads(dc: DataClass, log: RequestLog): void {
+function wrapReads(dc: LoggedDataClass, log: RequestLog): void {
   const proto = Object.getPrototypeOf(dc) as Record<string, unknown>
   for (const [name, urlOf] of Object.entries(READS)) {
     const member = proto[name]
@@ -213,7 +221,7 @@ function wrapReads(dc: DataClass, log: RequestLog): void {
     Object.defineProperty(dc, name, {
       configurable: true,
       writable: true,
-      value(this: DataClass, ...args: unknown[]) {
+      value(this: LoggedDataClass, ...args: unknown[]) {
         return log.record(urlOf(this, args), () =>
           (member as (...a: unknown[]) => unknown).apply(this, args),
         )
@@ -222,6 +230,6 @@ function wrapReads(dc: DataClass, log: RequestLog): void {
   }
 }
 
-function unwrapReads(dc: DataClass): void {
+function unwrapReads(dc: LoggedDataClass): void {
   for (const name of Object.keys(READS)) delete (dc as unknown as Record<string, unknown>)[name]
 }

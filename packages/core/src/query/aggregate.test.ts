@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
-import type { EntitySelection } from '../orda/entity-selection.js'
+import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
+import type { EntitySelection } from '../orda/objects/entity-selection.js'
 import type { ModelJson } from '../schema/model-json.js'
 import type { DataFile } from '../store/load-data.js'
 

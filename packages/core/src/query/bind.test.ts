@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore } from '../orda/datastore.js'
-import type { EntitySelection } from '../orda/entity-selection.js'
+import { createDatastore } from '../orda/objects/datastore.js'
+import type { EntitySelection } from '../orda/objects/entity-selection.js'
 
 const model = (indexed: boolean): ModelJson => ({
   dataClasses: [

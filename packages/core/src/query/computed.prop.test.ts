@@ -6,8 +6,8 @@
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
-import { COMPUTED_MODEL, fullNameQuery } from '../orda/computed.fixture.js'
+import { createDatastore } from '../orda/objects/datastore.js'
+import { COMPUTED_MODEL, fullNameQuery } from '../orda/objects/computed.fixture.js'
 import type { ComputedAttributeFunctions } from '../schema/definitions.js'
 
 // Names without spaces (the full name is split on its first one), with case and accents that

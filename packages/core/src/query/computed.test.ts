@@ -5,8 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
-import { computedStore } from '../orda/computed.fixture.js'
-import type { Datastore } from '../orda/datastore.js'
+import { computedStore } from '../orda/objects/computed.fixture.js'
+import type { Datastore } from '../orda/objects/datastore.js'
 import type { ComputedAttributeFunctions, ComputedQueryResult } from '../schema/definitions.js'
 
 const keys = (ds: Datastore, text: string, ...params: unknown[]): unknown[] =>

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { Ast, filterDepth, MAX_FILTER_DEPTH, type FilterNode } from './ast.js'
 import { parseQuery } from './parse-filter.js'
 

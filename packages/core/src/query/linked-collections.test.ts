@@ -5,7 +5,7 @@
  * linked comparison, alone too (`info.coll[a].val != 0`: at least one element differs).
  */
 import { describe, expect, test } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 
 const model = {
   __NAME: 'linked',

@@ -6,8 +6,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore } from '../orda/datastore.js'
-import type { EntitySelection } from '../orda/entity-selection.js'
+import { createDatastore } from '../orda/objects/datastore.js'
+import type { EntitySelection } from '../orda/objects/entity-selection.js'
 
 const model = (indexed: boolean): ModelJson => ({
   dataClasses: [

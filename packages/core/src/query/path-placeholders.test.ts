@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { MOVIES_MODEL, moviesData } from './movies.fixture.js'
 import { parseQuery } from './parse-filter.js'
 import { bindFilter } from './bind.js'

@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 
 const MODEL: ModelJson = {
   dataClasses: [

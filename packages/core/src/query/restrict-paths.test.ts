@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
+import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
 import type { ComputedAttributeFunctions } from '../schema/definitions.js'
 
 const MODEL: ModelJson = {

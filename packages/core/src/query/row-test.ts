@@ -1,6 +1,6 @@
 /**
  * @module A filter as a test of one row: whether the entity in a slot matches, without running the
- * query over its dataclass. A live feed (orda/change-feed.ts) asks it for each event it sends, for
+ * query over its dataclass. A live feed (orda/feed/change-feed.ts) asks it for each event it sends, for
  * each subscriber with a filter: running the whole query each time was a scan of the table per
  * event and subscriber when the filter had no index.
  *

@@ -9,7 +9,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import { DOC_MODEL } from './text-scan.fixture.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { fold, wildcardMatcher } from '../values/fold.js'
 
 const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'A', 'é', 'É', 'e', 'e\u0301', 'ç', 'C', ' ', 'x']

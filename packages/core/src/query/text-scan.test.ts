@@ -17,7 +17,7 @@ const rows = Array.from({ length: N }, (_, i) => ({
 const patterns = (k: number) => Array.from({ length: k }, (_, i) => `@q${i}@`)
 
 async function store() {
-  const { createDatastore } = await import('../orda/datastore.js')
+  const { createDatastore } = await import('../orda/objects/datastore.js')
   return createDatastore(DOC_MODEL, { data: { Doc: rows } }).dataClass('Doc')
 }
 

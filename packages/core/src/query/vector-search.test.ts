@@ -12,7 +12,7 @@
  *   the nearest first for euclidean.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { dumpData } from '../store/dump-data.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { Vector } from '../values/vector.js'

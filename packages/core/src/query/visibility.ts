@@ -1,7 +1,7 @@
 /**
  * @module What the acting session may see of each dataclass, as the query engine asks it: a
- * dataclass's `restrict` event (4D 20 R5) is orda's (orda/restrict.ts), and orda implements this
- * interface over it (orda/restrict-visibility.ts).
+ * dataclass's `restrict` event (4D 20 R5) is orda's (orda/restrict/restrict.ts), and orda implements this
+ * interface over it (orda/restrict/restrict-visibility.ts).
  *
  * A hidden entity is, for the session, as if it did not exist, wherever a relation leads: a
  * comparison through a relation (`employer.name = 'x'`, `staff.salary > 5`) finds no related entity

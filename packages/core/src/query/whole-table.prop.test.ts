@@ -5,8 +5,8 @@
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
-import { aggregateOf } from '../orda/selection-aggregates.js'
+import { createDatastore } from '../orda/objects/datastore.js'
+import { aggregateOf } from '../orda/selections/selection-aggregates.js'
 import { finish } from './slices.js'
 import { topNumeric, wholeTopNumeric } from './top-k.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
-import type { Entity } from '../orda/entity.js'
+import { createDatastore } from '../orda/objects/datastore.js'
+import type { Entity } from '../orda/objects/entity.js'
 import type {
   CalculatedAttributeDef,
   RelatedEntitiesAttributeDef,

@@ -1,7 +1,7 @@
 /** A session store given by the embedder (`createDatastore(…, { sessions: { store } })`). */
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { writeData, writeModel } from '../txn/writes.fixture.js'
 import { SessionStore } from './session-store.js'
 import type { SessionStoreApi } from './session-api.js'

@@ -1,10 +1,25 @@
 /**
  * @module What the datastore and the REST interface need of a session store, and the session as
  * they see it. The in-memory store (session-store.ts) implements it; another one (shared between
- * processes, persistent) can be given as `createDatastore(model, { sessions: { store } })`.
+ * processes, persistent) can be given as `createDatastore(model, { sessions: { store } })`. The
+ * user a login puts on a session is typed here too (session-user.ts reads and writes it).
  */
-import type { AuthUser } from './session-user.js'
 
+/** A logged-in user. */
+export interface AuthUser {
+  /** The user name (`userName` in `$directory/currentUser`). */
+  readonly name: string
+  /** @default name */
+  readonly fullName?: string
+  /** The user's ID in `currentUser`. @default name */
+  readonly id?: string
+  /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
+  readonly groups?: readonly string[]
+  /** The roles file's privileges the session holds (4D's `Session.setPrivileges`). */
+  readonly privileges?: readonly string[]
+  /** The roles file's roles the session holds: their privileges. */
+  readonly roles?: readonly string[]
+}
 export interface Session {
   /**
    * The session's id, what its cookie carries. It changes when the session is renewed (a login:

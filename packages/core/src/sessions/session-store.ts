@@ -46,8 +46,9 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
-import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
+import { SESSION_USER_KEY } from './session-user.js'
 import type {
+  AuthUser,
   Session,
   SessionCloseReason,
   SessionObserver,

@@ -4,23 +4,7 @@
  * function such as 4D's `authentify` (through its call's `logIn`), so that permissions and
  * `$directory/currentUser` read one answer.
  */
-import type { Session } from './session-api.js'
-
-/** A logged-in user. */
-export interface AuthUser {
-  /** The user name (`userName` in `$directory/currentUser`). */
-  readonly name: string
-  /** @default name */
-  readonly fullName?: string
-  /** The user's ID in `currentUser`. @default name */
-  readonly id?: string
-  /** Names (or IDs) of the groups the user belongs to (`$directory/currentUserBelongsTo`). */
-  readonly groups?: readonly string[]
-  /** The roles file's privileges the session holds (4D's `Session.setPrivileges`). */
-  readonly privileges?: readonly string[]
-  /** The roles file's roles the session holds: their privileges. */
-  readonly roles?: readonly string[]
-}
+import type { AuthUser, Session } from './session-api.js'
 
 /** The key of the user in `session.data`: a plain string, so that a shared session store keeps it. */
 export const SESSION_USER_KEY = 'entistore.user'

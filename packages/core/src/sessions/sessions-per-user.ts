@@ -10,7 +10,7 @@
  * `setPrivileges` without `userName`) belongs to no user here: it counts against no quota and is
  * nobody's own to give up.
  */
-import type { AuthUser } from './session-user.js'
+import type { AuthUser } from './session-api.js'
 
 /** A session as the index links it: its user's key, and its neighbours in that user's list. */
 export interface UserLinked<E extends UserLinked<E>> {

@@ -1,7 +1,7 @@
 /**
  * @module A session's own entity-set quota (4D 21 R4's `Session.quotas`): how many sets it may keep,
  * and the default and longest lifetime of the sets it makes from now on. A function sets them
- * (orda/session-quotas.ts); the entity-set store asks for them, through a resolver, each time it
+ * (orda/calls/session-quotas.ts); the entity-set store asks for them, through a resolver, each time it
  * keeps a set, and applies them inside its own configured bounds, which stay the outer limit.
  */
 

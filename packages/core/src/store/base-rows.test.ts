@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { loadModel } from '../schema/load-model.js'
 import type { StoredValue } from '../values/coerce.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { feedStore } from '../orda/change-feed.fixture.js'
+import { feedStore } from '../orda/feed/change-feed.fixture.js'
 
 const events = (h: ReturnType<typeof feedStore>['ds']['changeFeed']['history']) => {
   const out: string[] = []

@@ -1,6 +1,6 @@
 /**
  * @module The recent changes of a datastore, each under its global stamp: what a live feed
- * (orda/change-feed.ts) reads to send a subscriber the changes after its resume point, and what
+ * (orda/feed/change-feed.ts) reads to send a subscriber the changes after its resume point, and what
  * lets every subscriber read from one shared list instead of a buffer of its own.
  *
  * A ring of at most `size` events `{ stamp, table, op, key }`, in stamp order, fed by a commit

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { isBinaryValue } from '../values/binary.js'
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { writeClock, writeData, writeModel } from '../txn/writes.fixture.js'
 import type { CommitInfo } from './store.js'
 import {

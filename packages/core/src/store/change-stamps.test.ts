@@ -4,7 +4,7 @@
  * listeners each change under the stamp the writer gave it.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { applyLogRecords, logRecordOf, type LogRecord } from './change-log.js'
 import { changeStamps } from './change-stamps.js'

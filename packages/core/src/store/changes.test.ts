@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { BatchState } from './changes.js'
 
 const ds = createDatastore({

@@ -9,7 +9,13 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { apply, fresh, observe, opArb, type Datastore } from '../orda/random-writes.fixture.js'
+import {
+  apply,
+  fresh,
+  observe,
+  opArb,
+  type Datastore,
+} from '../orda/writes/random-writes.fixture.js'
 
 describe('ds.restore(snapshot)', () => {
   it('after any writes, the restored datastore is the freshly loaded one', () => {

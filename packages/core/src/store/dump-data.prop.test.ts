@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { isBinaryValue } from '../values/binary.js'
 import { dumpData, type DanglingReference } from './dump-data.js'

@@ -5,7 +5,7 @@
  * key order, the writes made meanwhile included.
  */
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { thrown } from '../errors/thrown.fixture.js'
 import { KEY_ORDER_MODEL as MODEL } from './key-order.fixture.js'
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { KEY_ORDER_MODEL as MODEL } from './key-order.fixture.js'
 import type { RowIds } from '../sets/row-ids.js'
 

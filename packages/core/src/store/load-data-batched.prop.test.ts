@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 
 // A unique text (folded: "A" and "a" collide), an autosequence, and a relation whose targets may
 // come in a later batch than the rows that point to them.

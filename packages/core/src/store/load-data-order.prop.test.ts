@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 
 const model: ModelJson = {
   dataClasses: [

@@ -81,7 +81,7 @@ describe('loading is linear in the number of rows', () => {
       const large = dataFile(8 * N, form)
       // The core is imported through countWork only: see tools/work-meter.ts.
       const load = (data: DataFile) => async () => {
-        const { createDatastore } = await import('../orda/datastore.js')
+        const { createDatastore } = await import('../orda/objects/datastore.js')
         return () => {
           const ds = createDatastore(MODEL, { data })
           expect(ds.dataClass('Item').length).toBe(data.Item!.length)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 import type { DataFile } from './load-data.js'
 
 const model: ModelJson = {

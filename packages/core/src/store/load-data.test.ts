@@ -4,9 +4,9 @@ import { ManualClock } from '../clock/clock.js'
 import { DatastoreError } from '../errors/datastore-error.js'
 import type { DataClassJson, ModelJson } from '../schema/model-json.js'
 import { encodeBase64, type BinaryValue } from '../values/binary.js'
-import { createDatastore, type DatastoreWith } from '../orda/datastore.js'
+import { createDatastore, type DatastoreWith } from '../orda/objects/datastore.js'
 import type { DataFile } from './load-data.js'
-import type { Entity } from '../orda/entity.js'
+import type { Entity } from '../orda/objects/entity.js'
 
 const model = (): ModelJson => ({
   __NAME: 'company',

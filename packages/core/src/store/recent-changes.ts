@@ -1,7 +1,7 @@
 /**
  * @module The rows the last writes changed, by table and data version: what brings an answer kept
  * at an older version up to date by testing those rows alone (a `restrict` query's rows, kept
- * between writes: orda/restrict-queries.ts), instead of running it over the whole table again.
+ * between writes: orda/restrict/restrict-queries.ts), instead of running it over the whole table again.
  *
  * Bounded: the last `maxRows` changed rows. Past them, or across a load, a restore or a replay
  * (whose rows are not all told row by row), it answers "unknown" and the caller runs its work

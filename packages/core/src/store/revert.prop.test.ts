@@ -2,13 +2,19 @@
  * Property tests of undoing commits (revert.ts): after any writes, the commits of a few more
  * writes undone leave a store that cannot be told from the one before them — every slot, key,
  * stamp, timestamp, the key directory, sequences, index contents, numeric and folded columns, the
- * global stamp, query answers (orda/random-writes.fixture.ts's `observe`) — and the next create gets
+ * global stamp, query answers (orda/writes/random-writes.fixture.ts's `observe`) — and the next create gets
  * the same key, row id and stamp. The undo itself is heard as a replay, never as a write.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Change } from './changes.js'
-import { apply, fresh, observe, opArb, type Datastore } from '../orda/random-writes.fixture.js'
+import {
+  apply,
+  fresh,
+  observe,
+  opArb,
+  type Datastore,
+} from '../orda/writes/random-writes.fixture.js'
 import { revertCommits, revertPoint } from './revert.js'
 
 // Index changes are not commits: nothing to undo, so they are only part of the writes before. A

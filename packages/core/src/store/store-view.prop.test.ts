@@ -16,7 +16,7 @@ import {
   opArb,
   type Datastore,
   type Op,
-} from '../orda/random-writes.fixture.js'
+} from '../orda/writes/random-writes.fixture.js'
 import type { ManualClock } from '../clock/clock.js'
 import { snapshotRecords, type LogRecord } from './change-log.js'
 import type { Change } from './changes.js'

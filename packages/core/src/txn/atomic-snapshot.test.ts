@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
-import type { Entity } from '../orda/entity.js'
+import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
+import type { Entity } from '../orda/objects/entity.js'
 import type { KeyValue } from '../store/entity-record.js'
 import { snapshotStore, type StoreSnapshot } from './snapshot.fixture.js'
 import { writeClock, writeData, writeModel } from './writes.fixture.js'

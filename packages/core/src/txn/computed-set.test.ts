@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
-import { computedStore } from '../orda/computed.fixture.js'
-import { createDatastore, type Datastore } from '../orda/datastore.js'
+import { computedStore } from '../orda/objects/computed.fixture.js'
+import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
 import type { ComputedAttributeFunctions } from '../schema/definitions.js'
 
 const names = (ds: Datastore, key: number) => {

@@ -140,7 +140,7 @@ function callSet(
   return out as Readonly<Record<string, unknown>>
 }
 
-// A table stores each version as its Entity (orda/data-class.ts), which is an EntityView; a bare
+// A table stores each version as its Entity (orda/objects/data-class.ts), which is an EntityView; a bare
 // record (a table no dataclass serves) reads its stored values.
 function viewOf(record: EntityRecord): EntityView {
   if (typeof (record as Partial<EntityView>).get === 'function')

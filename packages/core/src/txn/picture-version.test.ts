@@ -1,6 +1,6 @@
 // A picture's or BLOB's version (what `$version` names) is the stamp of the write that set it.
 import { describe, expect, it } from 'vitest'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import { isBinaryValue, type BinaryValue } from '../values/binary.js'
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]

@@ -10,7 +10,7 @@
  * none, and a query it cannot answer otherwise scans the view. Most filters run on the committed
  * table instead, its indexes answering, and then test the staged rows alone (query/staged-rows.ts,
  * through `stagedOf`'s tester); a relation to many reads its foreign key's
- * bucket and the staged rows (orda/data-class.ts). Every other member is the table's own. Made once per table, per state of the
+ * bucket and the staged rows (orda/objects/data-class.ts). Every other member is the table's own. Made once per table, per state of the
  * transaction's writes and per version of the store (Transaction.view), from a copy of what was
  * staged then: an ordering made from it reads the same versions later.
  *

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { thrown } from '../errors/thrown.fixture.js'
-import { createDatastore } from '../orda/datastore.js'
+import { createDatastore } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 
 const model = {

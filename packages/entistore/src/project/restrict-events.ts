@@ -4,7 +4,7 @@
  * which wins). A dataclass is never served open by mistake: when the class file declares a
  * restrict but no restrict reaches core (a declaration line that does not compile), the
  * dataclass gets one that answers an empty selection, for every session and for code outside a
- * request. That is the `restrict` path any functions module takes (orda/restrict.ts): nothing of
+ * request. That is the `restrict` path any functions module takes (orda/restrict/restrict.ts): nothing of
  * the dataclass is read, queried, counted, reached by a relation or put in a set, an update or a
  * drop answers as for a missing entity, and a create is accepted but not read back, as 4D does
  * for an entity outside its restriction.

@@ -8,10 +8,14 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { RestStream } from '../exchange.js'
-import type { Outbox } from './write-reply.js'
+
+/** What a stream needs of the listener's Outbox (write-reply.ts, which calls this). */
+export interface StreamBounds {
+  readonly writeTimeoutMs: number
+}
 
 /** Writes `stream` to `res`, whose head is written. */
-export function writeStream(res: ServerResponse, stream: RestStream, outbox: Outbox): void {
+export function writeStream(res: ServerResponse, stream: RestStream, outbox: StreamBounds): void {
   // The client may have gone before the reply was written: its 'close' was then heard already.
   if (res.destroyed || res.socket === null || res.socket.destroyed) {
     stream.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { computedStore } from '../../../core/src/orda/computed.fixture.js'
+import { computedStore } from '../../../core/src/orda/objects/computed.fixture.js'
 import { createRestHandler } from '../handler.js'
 
 // Computed attributes through REST: `$filter` and `$orderby` answer the same with and without

@@ -22,7 +22,7 @@ import {
   payrollData,
   payrollModel,
   payrollRoles,
-} from '../../../core/src/orda/session-calls.fixture.js'
+} from '../../../core/src/orda/calls/session-calls.fixture.js'
 import { createRestHandler } from '../handler.js'
 
 type Json = Record<string, any>

@@ -1,0 +1,166 @@
+/**
+ * @module Running a function: its arguments checked, its code run with `this` bound, as the caller's
+ * session (writes and locks are the session's, `currentCall()` answers), and whatever it throws
+ * turned into an error a client may read.
+ *
+ * A function may be synchronous or return a Promise; the result is returned as the function gave
+ * it (a Promise stays a Promise), so a synchronous function costs no microtask.
+ *
+ * What a function throws: a DatastoreError (an entity not found, a stale stamp) is reported as it
+ * is; anything else becomes FunctionFailed (9100) with its message, never its stack, and with any
+ * file path in it masked (an ENOENT message names the server's folders: functions/mask-message.ts). A function that throws
+ * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
+ */
+import { DatastoreError, datastoreError, fail } from '../../errors/datastore-error.js'
+import type { LockOwner } from '../../locks/lock-table.js'
+import type { Session } from '../../sessions/session-api.js'
+import { maskMessage } from '../../functions/mask-message.js'
+import { ownerText, type FunctionInfo, type FunctionKind } from '../../functions/registry.js'
+import type { Datastore } from '../objects/datastore.js'
+import { newCall, runCall } from '../calls/call-context.js'
+import { checkParams } from './function-params.js'
+import { currentActor, runActor } from '../../access/acting.js'
+import type { Actor } from '../../access/actor.js'
+
+/** Who calls: the REST request's session (and its lock owner). Both absent for a TypeScript call. */
+export interface CallOptions {
+  readonly session?: Session | undefined
+  readonly owner?: LockOwner | undefined
+  /**
+   * Told when the function's code restores another session (`currentCall().restore(token)`): the
+   * client that called now belongs to it (the REST interface sends its cookie with the reply).
+   */
+  readonly onRestore?: ((session: Session) => void) | undefined
+}
+
+/**
+ * Calls `fn` on `target` (what `this` is: the datastore, a dataclass, an entity, a selection or a
+ * singleton's state) with `args`. Returns its result, or a Promise of it for an async function.
+ * @throws DatastoreError FunctionNotImplemented (9103) or ProjectFunctionNotImplemented (9107),
+ *   FunctionParameterInvalid (9101), whatever
+ *   the function throws (see the module note).
+ */
+export function callFunction(
+  ds: Datastore,
+  fn: FunctionInfo,
+  target: unknown,
+  args: readonly unknown[],
+  options: CallOptions = {},
+): unknown {
+  const impl = fn.impl
+  if (impl === undefined)
+    return fn.declaredIn === undefined
+      ? fail('FunctionNotImplemented', [`"${fn.name}" of ${ownerText(fn)}`])
+      : fail('ProjectFunctionNotImplemented', [
+          `"${fn.name}" of ${ownerText(fn)}`,
+          fn.declaredIn,
+          modulePath(fn),
+        ])
+  // A session acting (a request, or code it runs) calls only what it may execute, and the
+  // function runs with what its `promote` adds, for this call only (the async context ends with it).
+  const caller = currentActor(ds)
+  caller?.needExecute(fn)
+  const actor = caller && promotedFor(ds, caller, fn)
+  const checked = checkParams(fn, args)
+  const call = newCall(
+    ds,
+    fn,
+    options.session ?? caller?.session,
+    options.owner ?? caller?.owner,
+    options.onRestore,
+  )
+  const owner = options.owner
+  const run = (): unknown => impl.apply(target, checked)
+  const asCaller = owner ? (): unknown => ds.runAs(owner, run) : run
+  const inCall = (): unknown => runCall(call, asCaller)
+  let result: unknown
+  try {
+    // A frame of its own even when nothing is promoted: what its code promotes (`promote()`) or
+    // restores ends with it, never reaching its caller's frame.
+    result = actor !== undefined ? runActor(actor, inCall) : inCall()
+  } catch (error) {
+    throw failure(error)
+  }
+  if (!isThenable(result)) return result
+  return Promise.resolve(result).then(undefined, (error: unknown) => {
+    throw failure(error)
+  })
+}
+
+/**
+ * `actor` with the privileges `fn`'s `promote` permission gives (roles.json), for its call: 4D adds
+ * them "to the process that runs the function" and removes them when it ends.
+ */
+export function promotedFor(ds: Datastore, actor: Actor, fn: FunctionInfo): Actor {
+  const roles = ds.roles
+  if (roles === undefined) return actor
+  return actor.promote(
+    roles.promoted(
+      fn.kind === 'singleton'
+        ? { type: 'singletonMethod', singleton: fn.owner, name: fn.name }
+        : { type: 'method', dataClass: fn.kind === 'dataStore' ? '' : fn.owner, name: fn.name },
+    ),
+  )
+}
+
+/**
+ * Finds the function `name` of `kind` on `owner` and calls it, exposed or not (a TypeScript call,
+ * as one 4D process calls its own class functions).
+ * @throws DatastoreError FunctionNotFound (1573), and as `callFunction`.
+ */
+export function callByName(
+  ds: Datastore,
+  kind: FunctionKind,
+  owner: string,
+  name: string,
+  target: unknown,
+  args: readonly unknown[],
+): unknown {
+  const fn = ds.functions.find(kind, owner, name)
+  if (!fn) return fail('FunctionNotFound', [name, ownerText({ kind, owner })])
+  return callFunction(ds, fn, target, args)
+}
+
+/** Whether `v` is a Promise or any then-able: what an async function returns. */
+export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  (typeof v === 'object' || typeof v === 'function') &&
+  v !== null &&
+  typeof (v as { then?: unknown }).then === 'function'
+
+export { maskMessage }
+
+/** What a function threw, as the error a client reads. */
+export function failure(error: unknown): DatastoreError {
+  if (DatastoreError.is(error)) return error
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof Error) &&
+    typeof (error as { errCode?: unknown }).errCode === 'number' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  ) {
+    // 4D's `throw({ errCode; message; componentSignature })`.
+    const e = error as { errCode: number; message: string; componentSignature?: unknown }
+    return datastoreError('FunctionFailed', [maskMessage(e.message)], {
+      code: {
+        errCode: e.errCode,
+        componentSignature:
+          typeof e.componentSignature === 'string' ? e.componentSignature : 'host',
+      },
+    })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return datastoreError('FunctionFailed', [maskMessage(message || 'the function failed')], {
+    cause: error,
+  })
+}
+
+/**
+ * Where a functions module (`defineFunctions`) gives `fn`: `dataClasses.Employee.entity.raise`,
+ * `dataStore.authentify`, `singletons.Stats.functions.status`.
+ */
+function modulePath(fn: FunctionInfo): string {
+  if (fn.kind === 'dataStore') return `dataStore.${fn.name}`
+  if (fn.kind === 'singleton') return `singletons.${fn.owner}.functions.${fn.name}`
+  return `dataClasses.${fn.owner}.${fn.kind}.${fn.name}`
+}

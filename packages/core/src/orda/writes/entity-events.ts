@@ -1,0 +1,173 @@
+/**
+ * @module ORDA entity events (4D 20 R10 and 21) around the writes of orda/writes/writes.ts: `constructor`
+ * when a new entity is made in memory, `touched` when a value changes, `validateSave` → `saving`
+ * → the save → `afterSave`, and `validateDrop` → `dropping` → the drop → `afterDrop`. An
+ * attribute's event runs before the entity's (`validateSave` and `saving` only for the attributes
+ * the save writes). The first validate or -ing event that returns an error object refuses the
+ * write (EventRefused, with the event's own errCode and componentSignature `DBEV`): nothing is
+ * written, and inside a transaction the whole transaction is refused by the caller's throw. A
+ * validate event's error is mild or serious by its `fatalError` (status 7 or 8, see
+ * txn/save-status.ts); a saving or dropping event's is a serious error (status 4) whatever it says.
+ * After-events run once the write has committed (the transaction's, when one is open); an error
+ * thrown by one is ignored, since the write it follows is done.
+ *
+ * Events run for every write of the TypeScript API, which the REST interface goes through too.
+ */
+import { fail } from '../../errors/datastore-error.js'
+import type { EventError } from '../../functions/define.js'
+import type { DataClassEvents, EventHandlers } from '../../functions/registry.js'
+import type { DataClass } from '../objects/data-class.js'
+import type { Entity } from '../objects/entity.js'
+
+/** The events of `dc`, if its functions declare any. */
+export function eventsOf(dc: DataClass): DataClassEvents | undefined {
+  return dc.datastore.functions.events(dc.name)
+}
+
+// Own keys only: every object has an inherited `constructor`.
+const handler = (
+  handlers: EventHandlers | undefined,
+  kind: string,
+): ((this: unknown, event?: unknown) => unknown) | undefined =>
+  handlers !== undefined && Object.hasOwn(handlers, kind) ? handlers[kind] : undefined
+
+/** Runs `constructor` on a new entity (`this`: its draft). */
+export function constructed(events: DataClassEvents, draft: unknown): void {
+  handler(events.entity, 'constructor')?.call(draft)
+}
+
+/** Runs `touched` for `attribute`: its own event, then the entity's. */
+export function touched(
+  events: DataClassEvents,
+  dc: DataClass,
+  draft: unknown,
+  attribute: string,
+): void {
+  const event = { kind: 'touched', dataClassName: dc.name, attributeName: attribute } as const
+  handler(events.attributes.get(attribute), 'touched')?.call(draft, event)
+  handler(events.entity, 'touched')?.call(draft, event)
+}
+
+/**
+ * `validateSave` then `saving` (each: the written attributes' own, then the entity's), on the draft
+ * about to be saved; throws EventRefused at the first that refuses.
+ */
+export function beforeSave(
+  events: DataClassEvents,
+  dc: DataClass,
+  draft: unknown,
+  written: () => readonly string[],
+): void {
+  for (const kind of ['validateSave', 'saving'] as const) {
+    for (const name of written()) refuseIf(dc, kind, name, events.attributes.get(name), draft)
+    refuseIf(dc, kind, undefined, events.entity, draft)
+  }
+}
+
+/** `validateDrop` then `dropping` (each attribute's that has one, then the entity's). */
+export function beforeDrop(events: DataClassEvents, dc: DataClass, entity: Entity): void {
+  for (const kind of ['validateDrop', 'dropping'] as const) {
+    for (const [name, handlers] of events.attributes) refuseIf(dc, kind, name, handlers, entity)
+    refuseIf(dc, kind, undefined, events.entity, entity)
+  }
+}
+
+/** `afterSave` on the saved version: what it wrote, `success`. */
+export function afterSave(
+  events: DataClassEvents,
+  dc: DataClass,
+  saved: Entity,
+  written: readonly string[],
+): void {
+  after(events, dc, saved, 'afterSave', written, {
+    savedAttributes: written,
+    saveStatus: 'success',
+  })
+}
+
+/** `afterDrop` on the entity as it was: its attributes, `success`. */
+export function afterDrop(events: DataClassEvents, dc: DataClass, dropped: Entity): void {
+  const names = dc.def.storage.map((a) => a.name)
+  after(events, dc, dropped, 'afterDrop', [...events.attributes.keys()], {
+    droppedAttributes: names,
+    dropStatus: 'success',
+  })
+}
+
+function after(
+  events: DataClassEvents,
+  dc: DataClass,
+  entity: Entity,
+  kind: 'afterSave' | 'afterDrop',
+  attributes: readonly string[],
+  facts: Readonly<Record<string, unknown>>,
+): void {
+  const run = (handlers: EventHandlers | undefined, attributeName?: string): void => {
+    const fn = handler(handlers, kind)
+    if (!fn) return
+    try {
+      fn.call(entity, {
+        kind,
+        dataClassName: dc.name,
+        ...(attributeName === undefined ? {} : { attributeName }),
+        ...facts,
+      })
+    } catch {
+      // The write is committed: an after-event cannot undo it, nor fail it.
+    }
+  }
+  for (const name of attributes) run(events.attributes.get(name), name)
+  run(events.entity)
+}
+
+function refuseIf(
+  dc: DataClass,
+  kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
+  attributeName: string | undefined,
+  handlers: EventHandlers | undefined,
+  self: unknown,
+): void {
+  const fn = handler(handlers, kind)
+  if (!fn) return
+  const result = fn.call(self, {
+    kind,
+    dataClassName: dc.name,
+    ...(attributeName === undefined ? {} : { attributeName }),
+  })
+  // An error object refuses; nothing (or anything that is not an object) lets the write go on.
+  if (typeof result !== 'object' || result === null) return
+  const refusal = result as EventError
+  const message =
+    typeof refusal.message === 'string' && refusal.message !== ''
+      ? refusal.message
+      : `${dc.name}'s ${kind} event refused the ${kind.endsWith('Drop') || kind === 'dropping' ? 'drop' : 'save'}`
+  fail('EventRefused', [message], {
+    code: {
+      errCode: Number.isSafeInteger(refusal.errCode) ? refusal.errCode! : 9138,
+      componentSignature: 'DBEV',
+    },
+    details: {
+      event: kind,
+      dataClass: dc.name,
+      ...(attributeName === undefined ? {} : { attribute: attributeName }),
+      ...(refusal.extraDescription === undefined
+        ? {}
+        : { extraDescription: refusal.extraDescription }),
+      ...severity(kind, refusal),
+    },
+  })
+}
+
+/**
+ * The refusal's weight, in its details: `fatalError` as 4D 21 reads it (a validate event's own
+ * choice, false by default; absent for saving and dropping, whose errors are plain serious errors),
+ * and `seriousError`, true unless the refusal is a mild validation error.
+ */
+function severity(
+  kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
+  refusal: EventError,
+): { fatalError?: boolean; seriousError: boolean } {
+  if (kind === 'saving' || kind === 'dropping') return { seriousError: true }
+  const fatal = (refusal.fatalError ?? refusal.seriousError) === true
+  return { fatalError: fatal, seriousError: fatal }
+}
