@@ -340,6 +340,6 @@ export { fold } from './values/fold.js'
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.
 export { AT_ONLY, compareFolded, foldedKeywords, keywords, wildcardMatcher } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
-export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'
+export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate-path.js'
 export type { IndexKind } from './indexes/index-set.js'
 export { closest, closestNames, didYouMean, editDistance } from './errors/closest-name.js'
