@@ -184,7 +184,7 @@ export type { SessionTokensOptions } from './sessions/session-tokens.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
-export type { LoadModelOptions } from './schema/load-model.js'
+export type { LoadModelOptions } from './schema/model-draft.js'
 export { inferModel } from './schema/infer-model.js'
 export type { InferModelOptions, InferredModel } from './schema/infer-model.js'
 export { defineModel, BuiltModel, DataClassBuilder } from './schema/model-builder.js'
