@@ -28,15 +28,18 @@ import type { RowIds } from '../sets/row-ids.js'
 import { SUM_BLOCK } from '../parallel/kernels.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
-import type {
-  AggregateValue,
-  AggregateOp,
-  Aggregates,
-  Source,
-  AggregatePath,
-  RowsOptions,
+import {
+  type AggregateValue,
+  type AggregateOp,
+  type Aggregates,
+  type Source,
+  type AggregatePath,
+  type RowsOptions,
+  CHUNK,
+  STEP_ROWS,
+  nonNull,
+  scalar,
 } from './aggregate-path.js'
-import { CHUNK, STEP_ROWS, nonNull, scalar } from './aggregate-path.js'
 // Still exported from here for orda/, which another helper is restructuring now: its imports
 // move to distinct.js and aggregate-path.js once that lands.
 export { distinctWork } from './distinct.js'

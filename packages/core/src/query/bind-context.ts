@@ -5,13 +5,14 @@
  */
 import type { ReadCheck } from '../access/read-check.js'
 import { fail } from '../errors/datastore-error.js'
-import type {
-  AttributeDef,
-  CalculatedAttributeDef,
-  DataClassDef,
-  SchemaDef,
+import {
+  type AttributeDef,
+  type CalculatedAttributeDef,
+  type DataClassDef,
+  type SchemaDef,
+  attributeNames,
+  isShownAttribute,
 } from '../schema/definitions.js'
-import { attributeNames, isShownAttribute } from '../schema/definitions.js'
 import type { ValueType } from '../schema/model-json.js'
 import type { ComparisonOp } from './ast.js'
 

@@ -3,11 +3,14 @@
  * are, and a computed attribute with an orderBy function replaced by the keys that function returns.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { CalculatedAttributeDef, DataClassDef, SchemaDef } from '../schema/definitions.js'
-import { isShownAttribute } from '../schema/definitions.js'
+import {
+  type CalculatedAttributeDef,
+  type DataClassDef,
+  type SchemaDef,
+  isShownAttribute,
+} from '../schema/definitions.js'
 import { didYouMean } from '../errors/closest-name.js'
-import type { AttributePathNode, OrderByItemNode, PathSegment } from './ast.js'
-import { pathText } from './ast.js'
+import { type AttributePathNode, type OrderByItemNode, type PathSegment, pathText } from './ast.js'
 import type { BoundOrderKey } from './bound.js'
 import { computedOrder } from './computed.js'
 import { fromFunction } from '../errors/from-function.js'

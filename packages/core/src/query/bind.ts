@@ -27,8 +27,16 @@ import type {
   StorageAttributeDef,
 } from '../schema/definitions.js'
 import type { ValueType } from '../schema/model-json.js'
-import type { FilterNode, PathComparisonNode, PathSegment } from './ast.js'
-import { Ast, filterDepth, MAX_FILTER_DEPTH, OPERATOR_TEXT, pathText } from './ast.js'
+import {
+  type FilterNode,
+  type PathComparisonNode,
+  type PathSegment,
+  Ast,
+  filterDepth,
+  MAX_FILTER_DEPTH,
+  OPERATOR_TEXT,
+  pathText,
+} from './ast.js'
 import type { BoundComparison, BoundFilter, BoundLinked, ObjectStep, Operand } from './bound.js'
 import { computedFilter } from './computed.js'
 import { fromFunction } from '../errors/from-function.js'

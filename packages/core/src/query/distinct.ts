@@ -15,14 +15,17 @@ import type { RowIds } from '../sets/row-ids.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
 import { DistinctMerge } from '../parallel/distinct-numbers.js'
-import type {
-  AggregateValue,
-  DistinctOptions,
-  Source,
-  AggregatePath,
-  RowsOptions,
+import {
+  type AggregateValue,
+  type DistinctOptions,
+  type Source,
+  type AggregatePath,
+  type RowsOptions,
+  CHUNK,
+  STEP_ROWS,
+  nonNull,
+  scalar,
 } from './aggregate-path.js'
-import { CHUNK, STEP_ROWS, nonNull, scalar } from './aggregate-path.js'
 
 /**
  * The distinct values of `path` over `rows`, nulls left out, in ascending order (texts by their
