@@ -40,7 +40,7 @@
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
-import type { KeyReader } from './hash-index.js'
+import type { KeyReader } from './hash-key.js'
 import { sortStringsStable } from './radix-sort.js'
 import { sortNumbersStable } from '../parallel/sort-numbers.js'
 import { compareLazyKeys, type SortedContent } from './sliced-sort.js'

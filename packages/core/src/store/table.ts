@@ -10,7 +10,7 @@ import {
   type IndexSetState,
   type More,
 } from '../indexes/index-set.js'
-import type { KeyComparer } from '../indexes/hash-index.js'
+import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
 import type { StoredValue } from '../values/coerce.js'

@@ -22,7 +22,7 @@ import { compareKeys, type ColumnReader, type Table } from '../store/table.js'
 import type { FoldedTexts } from '../store/folded-column.js'
 import { VectorCursor } from '../store/vector-cursor.js'
 import type { RowIds } from '../sets/row-ids.js'
-import type { KeyComparer } from '../indexes/hash-index.js'
+import type { KeyComparer } from '../indexes/hash-key.js'
 import type { IndexSet } from '../indexes/index-set.js'
 import { fold } from '../values/fold.js'
 
