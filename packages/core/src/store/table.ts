@@ -3,13 +3,9 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
-import {
-  buildsRefused,
-  IndexSet,
-  refuseBuild,
-  type IndexSetState,
-  type More,
-} from '../indexes/index-set.js'
+import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
+import type { More } from '../indexes/index-entry.js'
+import { buildsRefused, refuseBuild } from '../indexes/build-refusal.js'
 import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
