@@ -5,7 +5,7 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { NUMERIC_COLUMN_TYPES } from '../store/table.js'
+import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
 import { CALCULATED_COST, spend } from './budget.js'

@@ -9,11 +9,8 @@ import { buildsRefused, refuseBuild } from '../indexes/build-refusal.js'
 import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
-import type { StoredValue } from '../values/coerce.js'
-import { fold } from '../values/fold.js'
-import { nanColumn, rowIdBuffer } from '../parallel/shared-arrays.js'
-import { FoldInterner } from '../values/fold-intern.js'
-import { FoldedColumn, type FoldedTexts } from './folded-column.js'
+import { rowIdBuffer } from '../parallel/shared-arrays.js'
+import type { FoldedTexts } from './folded-column.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
@@ -34,6 +31,7 @@ import {
   type ValuesFactory,
 } from './values-shape.js'
 import { VectorCursor } from './vector-cursor.js'
+import { TableColumns, type ColumnReader, type RestoredSlot } from './table-columns.js'
 
 export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -42,9 +40,6 @@ export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a
  * the row is first read as a record or written (base-rows.ts); undefined once deleted.
  */
 export type { Slot }
-
-/** A storage attribute's value by row id; undefined for a deleted row. */
-export type ColumnReader = (rowId: number) => StoredValue | undefined
 
 /**
  * @internal A table's data at one moment, for store snapshots (data-snapshot.ts): copies of the
@@ -60,12 +55,6 @@ export interface TableState {
   readonly sequences: ReadonlyMap<string, number>
   readonly deletions: number
   readonly indexes: IndexSetState
-}
-
-/** A slot whose record differs between a table and the state it is restored to. */
-export interface RestoredSlot {
-  readonly before: EntityRecord | undefined
-  readonly after: EntityRecord | undefined
 }
 
 export class Table {
@@ -105,19 +94,8 @@ export class Table {
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
-  // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
-  // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
-  // an index then reads one typed array instead of three objects per row. Shared memory
-  // (parallel/shared-arrays.ts): a worker thread scans it as it is; a column that grows is a new
-  // one, and a worker still reading the old one reads rows that the query's refresh tests again.
-  readonly #columns = new Map<string, { data: Float64Array }>()
-  // Folded text columns: attribute name → each row's value folded (fold.ts), null for null and
-  // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
-  // scan folds each stored value once, not once per row per pattern per query.
-  readonly #folded = new Map<string, FoldedColumn>()
-  // Columns made a step at a time (`columnSteps`): the rows read so far. The mutators keep every
-  // row of such a column from its first step; the rows not read yet are read as they are then.
-  readonly #filling = new Map<string, { filled: number; interner?: FoldInterner }>()
+  // Its numeric and folded columns (table-columns.ts), kept by the mutators.
+  readonly #columns: TableColumns
   #deletions = 0
   // The views open on this table (store-view.ts): each mutator tells them before it writes a slot.
   readonly #views = new Set<TableView>()
@@ -161,6 +139,11 @@ export class Table {
   constructor(def: DataClassDef, runBuild?: (build: () => void) => void) {
     this.def = def
     this.indexes = new IndexSet(def, this, runBuild)
+    this.#columns = new TableColumns(
+      def,
+      () => this.#rows.length,
+      (name) => this.reader(name),
+    )
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
     this.copyValues = valuesCopier(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
@@ -497,20 +480,7 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   numericColumn(name: string): Float64Array {
-    const column = this.#columns.get(name) ?? this.#startNumeric(name)
-    // Asked before its steps ended: the rest in one piece.
-    for (const _ of this.columnSteps(name, 'numeric', Infinity));
-    return column.data
-  }
-
-  #startNumeric(name: string): { data: Float64Array } {
-    const attr = this.def.storage.find((a) => a.name === name)
-    if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
-      throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
-    const column = { data: nanColumn(Math.max(16, this.#rows.length)) }
-    this.#columns.set(name, column)
-    this.#filling.set(`n:${name}`, { filled: 0 })
-    return column
+    return this.#columns.numeric(name)
   }
 
   /**
@@ -519,33 +489,8 @@ export class Table {
    * (query/slices.ts), where a first scan of 10M rows made its column in one piece. The column is
    * kept by writes from its first step; asked for before the last one, the rest is made at once.
    */
-  *columnSteps(name: string, kind: 'numeric' | 'folded', rows: number): Generator<number> {
-    const numeric = kind === 'numeric'
-    if (numeric) {
-      if (!this.#columns.has(name)) this.#startNumeric(name)
-    } else if (!this.#folded.has(name)) this.#startFolded(name)
-    const key = `${numeric ? 'n' : 'f'}:${name}`
-    const state = this.#filling.get(key)
-    if (state === undefined) return
-    const read = this.reader(name)
-    const interner = state.interner
-    while (state.filled < this.#rows.length) {
-      const from = state.filled
-      const to = Math.min(this.#rows.length, from + rows)
-      if (numeric) {
-        const data = this.#columns.get(name)!.data
-        for (let i = from; i < to; i++) data[i] = columnValue(read(i))
-      } else {
-        const column = this.#folded.get(name)!
-        for (let i = from; i < to; i++) {
-          const v = read(i)
-          column.set(i, typeof v === 'string' ? interner!.fold(v) : null)
-        }
-      }
-      state.filled = to
-      if (to < this.#rows.length) yield to - from
-    }
-    this.#filling.delete(key)
+  columnSteps(name: string, kind: 'numeric' | 'folded', rows: number): Generator<number> {
+    return this.#columns.steps(name, kind, rows)
   }
 
   /**
@@ -553,24 +498,7 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   foldedColumn(name: string): FoldedTexts {
-    const column = this.#folded.get(name) ?? this.#startFolded(name)
-    // Asked before its steps ended: the rest in one piece.
-    for (const _ of this.columnSteps(name, 'folded', Infinity));
-    return column
-  }
-
-  #startFolded(name: string): FoldedColumn {
-    const attr = this.def.storage.find((a) => a.name === name)
-    if (attr?.type !== 'string')
-      throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
-    // Null for every row until read (folded-column.ts: off the heap, shared with workers).
-    const column = new FoldedColumn(this.#rows.length)
-    column.resize(this.#rows.length)
-    this.#folded.set(name, column)
-    // One fold per distinct text while they are few: a load's text column gives one string for
-    // all the rows of a text (base-rows.ts), folded once, not once a row.
-    this.#filling.set(`f:${name}`, { filled: 0, interner: new FoldInterner() })
-    return column
+    return this.#columns.folded(name)
   }
 
   /** Every live record, in row-id order. Makes the records of rows kept in columns. */
@@ -646,7 +574,7 @@ export class Table {
    * store.ts): no record is made unless an index or a column follows inserts now.
    */
   insertIn(base: BaseRows, rowId: number): void {
-    const follows = this.indexes.followsInserts || this.#columns.size > 0 || this.#folded.size > 0
+    const follows = this.indexes.followsInserts || this.#columns.any
     this.#place(rowId, base.key(rowId), base, follows ? this.#fromBase(base, rowId) : undefined)
   }
 
@@ -666,7 +594,7 @@ export class Table {
     this.#byKey.set(key, rowId)
     if (record) {
       this.indexes.insert(record)
-      if (this.#columns.size || this.#folded.size) this.#setColumns(record)
+      if (this.#columns.any) this.#columns.set(record)
     }
     if (this.#orderedDirty) return
     if (this.#ordered === undefined) {
@@ -696,7 +624,7 @@ export class Table {
     this.#made.delete(record.rowId)
     this.#rows.set(record.rowId, record)
     this.indexes.update(before, record)
-    if (this.#columns.size || this.#folded.size) this.#setColumns(record, before)
+    if (this.#columns.any) this.#columns.set(record, before)
   }
 
   /** @internal */
@@ -715,8 +643,7 @@ export class Table {
     this.#deletions++
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
-    for (const column of this.#columns.values()) column.data[rowId] = NaN
-    for (const column of this.#folded.values()) column.set(rowId, null)
+    this.#columns.clear(rowId)
   }
 
   /**
@@ -734,11 +661,7 @@ export class Table {
     this.#made.clear()
     this.#orderedVersion++
     this.#deletions = deletions
-    for (const column of this.#columns.values())
-      if (column.data.length < nextRowId) {
-        column.data = nanColumn(nextRowId, column.data)
-      }
-    for (const column of this.#folded.values()) column.resize(nextRowId)
+    this.#columns.rewind(nextRowId)
   }
 
   /** @internal Copies of the containers and indexes as they are now (store snapshots). */
@@ -817,28 +740,9 @@ export class Table {
     for (const [name, v] of state.sequences) this.#sequences.set(name, v)
     this.#deletions = state.deletions
     this.indexes.restore(state.indexes, fromBase ? changed : undefined)
-    this.#patchColumns(changed, after.length)
+    this.#columns.patch(changed, after.length)
     this.#setBase(state)
     return changed
-  }
-
-  // Columns follow a restore: sized to the restored rows, then the changed slots rewritten.
-  #patchColumns(changed: readonly RestoredSlot[], length: number): void {
-    for (const [name, column] of this.#columns) {
-      if (column.data.length < length) {
-        column.data = nanColumn(Math.max(2 * column.data.length, length), column.data)
-      }
-      const data = column.data
-      for (const { before, after } of changed)
-        data[(after ?? before)!.rowId] = after ? columnValue(after.values[name]) : NaN
-    }
-    for (const [name, column] of this.#folded) {
-      column.resize(length)
-      for (const { before, after } of changed) {
-        const rowId = (after ?? before)!.rowId
-        if (rowId < length) column.set(rowId, after ? foldedValue(after.values[name]) : null)
-      }
-    }
   }
 
   // Takes a deleted record out of the key order: found by its key (the order is by key), then one
@@ -877,33 +781,7 @@ export class Table {
     }
     return true
   }
-
-  // `before`: the row's version it replaces; the values it kept are in the columns already (an
-  // update of one attribute folded every text column's value again, a fifth of the update).
-  #setColumns(record: EntityRecord, before?: EntityRecord): void {
-    const kept = before?.values
-    for (const [name, column] of this.#columns) {
-      if (kept !== undefined && Object.is(kept[name], record.values[name])) continue
-      if (record.rowId >= column.data.length) {
-        column.data = nanColumn(Math.max(2 * column.data.length, record.rowId + 1), column.data)
-      }
-      column.data[record.rowId] = columnValue(record.values[name])
-    }
-    for (const [name, column] of this.#folded) {
-      if (kept !== undefined && kept[name] === record.values[name]) continue
-      // A row past the column's end covers the rows before it too, null.
-      column.set(record.rowId, foldedValue(record.values[name]))
-    }
-  }
 }
-/** Attribute types whose stored values are numbers or null: they can have a numeric column. */
-export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
-  'byte',
-  'word',
-  'long',
-  'long64',
-  'number',
-])
 
 // Records made from a load's columns that a table keeps at most, the last half of them at least
 // (see Table.record): about 13 MB of short rows.
@@ -923,6 +801,3 @@ const ascending = (ids: readonly number[]): boolean => {
   for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false
   return true
 }
-
-const columnValue = (v: unknown): number => (typeof v === 'number' ? v : NaN)
-const foldedValue = (v: unknown): string | null => (typeof v === 'string' ? fold(v) : null)
