@@ -27,13 +27,8 @@ import type { Change } from './changes.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 import { attachedBinary, fileBinary } from './file-binary.js'
 import type { DataClassDef } from '../schema/definitions.js'
-import {
-  decodeValue,
-  isSnapshotRows,
-  RowsWriter,
-  StagedRows,
-  type SnapshotRows,
-} from './snapshot-rows.js'
+import { decodeValue, isSnapshotRows, StagedRows, type SnapshotRows } from './snapshot-rows.js'
+import { RowsWriter } from './rows-writer.js'
 import type { CommitInfo, SequenceValues, Store } from './store.js'
 import { openStoreView, storeOf, StoreView, type StoreSource } from './store-view.js'
 import type { Table } from './table.js'
