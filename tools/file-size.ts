@@ -39,7 +39,6 @@ export const NOT_YET_SPLIT: readonly string[] = [
   'packages/core/src/sessions/session-store.ts',
   'packages/core/src/sets/entity-set-store.ts',
   'packages/core/src/store/base-rows.ts',
-  'packages/core/src/store/change-log.ts',
   'packages/core/src/store/table.ts',
   'packages/core/src/txn/transaction.ts',
 ]

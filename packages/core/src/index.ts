@@ -114,11 +114,11 @@ export { openStoreView, StoreView, TableView } from './store/store-view.js'
 export {
   applyLogRecord,
   applyLogRecords,
-  LOG_FORMAT,
   logRecordOf,
   snapshotRecords,
   snapshotRows,
 } from './store/change-log.js'
+export { LOG_FORMAT } from './store/log-record.js'
 export { isSnapshotRows, ROWS_FORMAT } from './store/snapshot-rows.js'
 export type { SnapshotRows } from './store/snapshot-rows.js'
 export type {
@@ -128,7 +128,7 @@ export type {
   LogRecordKind,
   LogValues,
   SnapshotEncoding,
-} from './store/change-log.js'
+} from './store/log-record.js'
 export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
 export type { RevertPoint } from './store/revert.js'
 export type { Change } from './store/changes.js'
