@@ -37,7 +37,6 @@ export const NOT_YET_SPLIT: readonly string[] = [
   'packages/core/src/indexes/index-set.ts',
   'packages/core/src/indexes/sorted-index.ts',
   'packages/core/src/sessions/session-store.ts',
-  'packages/core/src/sets/entity-set-store.ts',
   'packages/core/src/store/table.ts',
   'packages/core/src/txn/transaction.ts',
 ]
