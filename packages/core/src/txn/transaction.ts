@@ -27,12 +27,7 @@
 import type { Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
 import { heldFor, type LockOwner, type LockTable } from '../locks/lock-table.js'
-import type {
-  CalculatedAttributeDef,
-  DataClassDef,
-  EntityView,
-  StorageAttributeDef,
-} from '../schema/definitions.js'
+import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { BatchState, coerceAt, newRecord, type Change, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { toKey } from '../store/keys.js'
@@ -40,14 +35,14 @@ import { relatedKeyOf } from '../store/related-key.js'
 import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
-import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import { sortKey } from '../values/compare.js'
+import { describeValue } from '../values/coerce.js'
 import { nextValues } from './next-values.js'
 import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
 import { GLOBAL_STAMP } from '../schema/change-tracking.js'
 import { explicitTarget, locator, versioned } from './write-values.js'
 import { stagedTable } from './staged-table.js'
+import { NONE, uniqueChanged, UniqueClaims } from './unique-claims.js'
 
 /** Attribute values as written: attribute name → value (a relation takes the related key). */
 export type Assignments = Readonly<Record<string, unknown>>
@@ -117,7 +112,7 @@ export class Transaction {
   // A view is made again once another process committed (Store.version): it reads the table.
   readonly #views = new Map<Table, { readonly view: Table; readonly version: number }>()
   // Unique values held by staged versions: table → attribute → value key → entity key, and back.
-  readonly #claims = new Map<Table, Map<string, Claims>>()
+  readonly #claims = new UniqueClaims()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
   readonly #now: number
   readonly #locks: LockTable | undefined
@@ -234,7 +229,7 @@ export class Transaction {
         this.#store.newUuid,
         where,
       )
-      this.#checkUnique(table, made, where)
+      this.#claims.check(table, made, where, this.#staged.get(table))
       return made
     })
     this.#stage(table, record.key, undefined, record, [])
@@ -276,9 +271,9 @@ export class Transaction {
     const after = table.newVersion(before.rowId, before.key, before.stamp + 1, this.#now, next)
     // Only the values this update changes are checked and claimed: a unique value the entity kept
     // is still its own (no other entity could take it while this one held it, staged or
-    // committed), and a check finds it in the entity's staged version (see #checkUnique).
+    // committed), and a check finds it in the entity's staged version (see UniqueClaims.check).
     const changed = table.hasUnique ? uniqueChanged(table, patches) : NONE
-    if (changed.size > 0) this.#checkUnique(table, after, where, changed)
+    if (changed.size > 0) this.#claims.check(table, after, where, this.#staged.get(table), changed)
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, after, patches, changed)
     this.#hold(table, key, check)
@@ -361,7 +356,7 @@ export class Transaction {
     for (const [table, staged] of this.#staged)
       for (const s of staged.values()) this.#rowOf(table, s)
     for (const [table, staged] of this.#staged)
-      for (const [key, s] of staged) this.#claimUnique(table, key, s.current)
+      for (const [key, s] of staged) this.#claims.claim(table, key, s.current)
   }
 
   // What `recheck` (savepoints.ts) reads of this transaction, and how it checks a value again.
@@ -373,7 +368,13 @@ export class Transaction {
       id: this.#id,
       read: (table, key) => this.read(table, key),
       checkUnique: (table, record, only) =>
-        this.#checkUnique(table, record, locator(table.def, record.key), only),
+        this.#claims.check(
+          table,
+          record,
+          locator(table.def, record.key),
+          this.#staged.get(table),
+          only,
+        ),
       checkReference: (table, target, key, label) =>
         this.#checkReference(
           table.def,
@@ -452,7 +453,7 @@ export class Transaction {
       this.#rowOf(table, entry)
     }
     this.#views.delete(table)
-    this.#claimUnique(table, key, current, only)
+    this.#claims.claim(table, key, current, only)
   }
 
   // Notes `entry` under its row id (an entity keeps its row id through its versions).
@@ -604,103 +605,6 @@ export class Transaction {
     const staged = this.#staged.get(table)?.get(key)
     return staged !== undefined && staged.base === undefined
   }
-
-  // Unique attributes: a value is taken if a staged version holds it, or a committed one whose
-  // entity this transaction has not rewritten (a swap of two values inside one transaction works).
-  // A staged version holds a value it changed (a claim), or one it kept from the committed version
-  // (its entity is the committed holder, and its staged values are read).
-  // `only`: the attributes to check (an update's changes), else all.
-  #checkUnique(
-    table: Table,
-    record: EntityRecord,
-    where: Locate,
-    only?: ReadonlySet<string>,
-  ): void {
-    if (!table.hasUnique) return
-    const staged = this.#staged.get(table)
-    for (const attr of table.def.storage) {
-      if (!checksUnique(table, attr, only)) continue
-      const v = record.values[attr.name]
-      if (v === null || v === undefined) continue
-      const valueKey = sortKey(v, attr.type === 'string')
-      const holder = this.#claims.get(table)?.get(attr.name)?.byValue.get(valueKey)
-      let taken = holder !== undefined && holder !== record.key
-      if (!taken) {
-        for (const rowId of table.indexes.hashOf(attr.name)?.get(valueKey) ?? []) {
-          const other = table.record(rowId)
-          if (!other || other.key === record.key) continue
-          const rewritten = staged?.get(other.key)
-          // Rewritten: taken only if its staged version kept the value (deleted: null).
-          const kept = rewritten?.current?.values[attr.name]
-          if (
-            rewritten !== undefined &&
-            (kept === null ||
-              kept === undefined ||
-              sortKey(kept, attr.type === 'string') !== valueKey)
-          )
-            continue
-          taken = true
-          break
-        }
-      }
-      if (taken) {
-        fail('UniqueViolation', [describeValue(v), attr.name, table.def.name], {
-          details: { location: where(attr.name), attribute: attr.name },
-        })
-      }
-    }
-  }
-
-  // `only`: the attributes whose claims change (an update's changes), else all.
-  #claimUnique(
-    table: Table,
-    key: KeyValue,
-    current: EntityRecord | null,
-    only?: ReadonlySet<string>,
-  ): void {
-    if (!table.hasUnique || only?.size === 0) return
-    let byAttr = this.#claims.get(table)
-    if (!byAttr) this.#claims.set(table, (byAttr = new Map()))
-    for (const attr of table.def.storage) {
-      if (!checksUnique(table, attr, only)) continue
-      let claims = byAttr.get(attr.name)
-      if (!claims) byAttr.set(attr.name, (claims = { byValue: new Map(), byKey: new Map() }))
-      if (claims.byKey.has(key)) {
-        claims.byValue.delete(claims.byKey.get(key))
-        claims.byKey.delete(key)
-      }
-      const v = current?.values[attr.name]
-      if (v === null || v === undefined) continue
-      const valueKey = sortKey(v, attr.type === 'string')
-      claims.byValue.set(valueKey, key)
-      claims.byKey.set(key, valueKey)
-    }
-  }
-}
-
-const NONE: ReadonlySet<string> = new Set()
-
-/**
- * The unique attributes (the key aside) whose values `patches` change, NONE when none: an update
- * of other attributes then checks and claims nothing, and makes no Set.
- */
-function uniqueChanged(table: Table, patches: readonly Patch[]): ReadonlySet<string> {
-  let out: Set<string> | undefined
-  for (const p of patches) {
-    const name = p.path[0] as string
-    const attr = table.def.attributesByName.get(name)
-    if (attr?.kind === 'storage' && checksUnique(table, attr)) (out ??= new Set()).add(name)
-  }
-  return out ?? NONE
-}
-
-/** Whether `attr` is a unique attribute a transaction checks and claims (of `only`, when given). */
-const checksUnique = (table: Table, attr: StorageAttributeDef, only?: ReadonlySet<string>) =>
-  attr.unique === true && attr !== table.def.key && (only === undefined || only.has(attr.name))
-
-interface Claims {
-  readonly byValue: Map<unknown, KeyValue>
-  readonly byKey: Map<KeyValue, unknown>
 }
 
 /** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
