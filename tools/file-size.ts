@@ -38,7 +38,6 @@ export const NOT_YET_SPLIT: readonly string[] = [
   'packages/core/src/indexes/sorted-index.ts',
   'packages/core/src/sessions/session-store.ts',
   'packages/core/src/store/table.ts',
-  'packages/core/src/txn/transaction.ts',
 ]
 
 /** Whether `path` (relative to the repository root) is a source file whose length counts. */

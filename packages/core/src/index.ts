@@ -74,12 +74,8 @@ export type {
   StoredSet,
 } from './orda/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
-export type {
-  Assignments,
-  CommittedChange,
-  TransactionOptions,
-  WriteCheck,
-} from './txn/transaction.js'
+export type { CommittedChange, TransactionOptions, WriteCheck } from './txn/transaction.js'
+export type { Assignments } from './txn/write-values.js'
 export {
   attemptWrite,
   isWriteRefusal,

@@ -27,31 +27,21 @@
 import type { Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
 import { heldFor, type LockOwner, type LockTable } from '../locks/lock-table.js'
-import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { BatchState, coerceAt, newRecord, type Change, type Locate } from '../store/changes.js'
+import type { DataClassDef } from '../schema/definitions.js'
+import { BatchState, newRecord, type Change, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
-import { toKey } from '../store/keys.js'
-import { relatedKeyOf } from '../store/related-key.js'
 import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
-import type { StoredValue } from '../values/coerce.js'
-import { describeValue } from '../values/coerce.js'
+import { type StoredValue, describeValue } from '../values/coerce.js'
 import { nextValues } from './next-values.js'
-import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
-import { GLOBAL_STAMP } from '../schema/change-tracking.js'
-import { explicitTarget, locator, versioned } from './write-values.js'
+import { locator, type Assignments, type WritePermit } from './write-values.js'
 import { stagedTable } from './staged-table.js'
 import { NONE, uniqueChanged, UniqueClaims } from './unique-claims.js'
-
-/** Attribute values as written: attribute name → value (a relation takes the related key). */
-export type Assignments = Readonly<Record<string, unknown>>
-
-/**
- * Refuses (1558, 1559, 1608, 1557…) `values` that a write of `dc` would store and that whoever
- * acts now may not write (`creating`: in a new entity). Asked before anything is staged.
- */
-export type WritePermit = (dc: DataClassDef, values: Assignments, creating: boolean) => void
+import { assignmentsOf, type AssignContext } from './assignments.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to assignments.js once that lands.
+export type { Assignments, WritePermit } from './write-values.js'
 
 export interface WriteCheck {
   /**
@@ -124,6 +114,8 @@ export class Transaction {
   readonly #version: number
   // The entities this transaction locked (under its id), by table: released when it ends.
   #held: Map<Table, Set<KeyValue>> | undefined
+  // What the check of a write's values reads of this transaction (assignments.ts).
+  readonly #assign: AssignContext
 
   constructor(store: Store, options: TransactionOptions = {}) {
     this.#store = store
@@ -132,6 +124,12 @@ export class Transaction {
     this.#owner = options.owner
     this.#visible = options.visible
     this.#permit = options.permit
+    this.#assign = {
+      permit: options.permit,
+      table: (name) => store.table(name),
+      checkReference: (dc, target, key, where, label) =>
+        this.#checkReference(dc, target, key, where, label),
+    }
     this.#id = options.id
     this.#version = store.version
     this.#batch = new BatchState(options.id !== undefined)
@@ -216,7 +214,7 @@ export class Transaction {
     this.#permit?.(table.def, values, true)
     const where = locator(table.def, undefined)
     const given = new Array<StoredValue | undefined>(table.def.storage.length)
-    for (const [attr, v] of this.#assignments(table, values, where, null)) {
+    for (const [attr, v] of assignmentsOf(this.#assign, table, values, where, null)) {
       given[table.positionOf(attr.name)!] = v
     }
     // A create refused here (and caught by the caller inside the transaction) gives back the
@@ -248,7 +246,7 @@ export class Transaction {
     this.#permit?.(table.def, values, false)
     const before = this.#existing(table, key, check)
     const where = locator(table.def, key)
-    const assignments = this.#assignments(table, values, where, before)
+    const assignments = assignmentsOf(this.#assign, table, values, where, before)
     for (const [attr, v] of assignments) {
       if (attr === table.def.key && v !== key) {
         fail('AttributeReadOnly', [attr.name, table.def.name, 'the primary key cannot change'])
@@ -469,113 +467,6 @@ export class Transaction {
    * Reads `values` into (attribute, stored value) pairs: relations become their foreign-key slot,
    * references are checked against what this transaction sees. Throws on the first bad one.
    */
-  #assignments(
-    table: Table,
-    given: Assignments,
-    where: Locate,
-    base: EntityRecord | null,
-  ): [StorageAttributeDef, StoredValue][] {
-    const dc = table.def
-    const values = hasSetters(dc) ? computedSets(dc, given, base, where, this.#permit) : given
-    const out: [StorageAttributeDef, StoredValue][] = []
-    const set = (attr: StorageAttributeDef, v: StoredValue, label: string): void => {
-      // The pairs so far are few (the attributes a write names): a search, not a Map a write.
-      for (const [a, w] of out)
-        if (a === attr && w !== v)
-          fail(
-            'InvalidAttributeValue',
-            [describeValue(v), label, attr.type, dc.name, `it conflicts with "${attr.name}"`],
-            { details: { location: where(label), attribute: label } },
-          )
-      out.push([attr, v])
-    }
-    for (const name of Object.keys(values)) {
-      const raw = values[name]
-      if (raw === undefined) continue
-      const attr = dc.attributesByName.get(name)
-      if (!attr)
-        fail('UnknownAttribute', [name, dc.name, dc.attributesByName.keys()], {
-          details: { location: where(name) },
-        })
-      // A new entity's generated value given as null is left to be generated, as if absent:
-      // clients that send every attribute (Wakanda's) send an unsaved entity's key as null.
-      if (raw === null && base === null && attr.kind === 'storage' && generated(dc, attr)) continue
-      switch (attr.kind) {
-        case 'storage': {
-          const v = versioned(coerceAt(dc, attr, raw, where), attr, base)
-          if (name === GLOBAL_STAMP) {
-            // The commit writes it (change-stamps.ts). A client saving back an entity as it read
-            // it sends the value it holds: skipped; any other value is refused.
-            if (v === null || v === (base?.values[name] ?? 0)) break
-            fail('AttributeReadOnly', [name, dc.name, 'the engine writes it at each save'], {
-              details: { location: where(name), attribute: name },
-            })
-          }
-          set(attr, v, name)
-          const relation = this.#explicitRelation(dc, attr)
-          if (relation && v !== null) this.#checkReference(dc, relation, v as KeyValue, where, name)
-          break
-        }
-        case 'relatedEntity': {
-          const keyRaw = relatedKeyOf(raw)
-          if (keyRaw === undefined) {
-            fail(
-              'InvalidAttributeValue',
-              [
-                describeValue(raw),
-                name,
-                attr.type,
-                dc.name,
-                'expected the related key, an object with "__KEY", or null',
-              ],
-              { details: { location: where(name), attribute: name } },
-            )
-          }
-          if (keyRaw === null) {
-            set(attr.foreignKeyAttribute, null, name)
-            break
-          }
-          const target = this.#store.table(attr.target)
-          let key: KeyValue
-          try {
-            key = toKey(target.def, keyRaw)
-          } catch {
-            return fail(
-              'InvalidAttributeValue',
-              [describeValue(keyRaw), name, attr.type, dc.name, `not a key of ${target.def.name}`],
-              { details: { location: where(name), attribute: name } },
-            )
-          }
-          this.#checkReference(dc, target, key, where, name)
-          set(attr.foreignKeyAttribute, key, name)
-          break
-        }
-        default:
-          // A read's deferred form sent back as it came (a client saving a whole entity it read)
-          // says nothing about the value: skipped. Any other value is an attempt to write it.
-          if (isDeferred(raw)) break
-          fail(
-            'AttributeReadOnly',
-            [
-              name,
-              dc.name,
-              attr.kind === 'calculated' && attr.set
-                ? 'it is a computed attribute named by a set function, which can only assign storage attributes and relations'
-                : `it is a ${attr.kind} attribute, computed on read`,
-            ],
-            { details: { location: where(name), attribute: name } },
-          )
-      }
-    }
-    return out
-  }
-
-  // The relation whose foreign key `attr` is, when the model names it as its own attribute
-  // (`employerID`): writing it directly is a reference too.
-  #explicitRelation(dc: DataClassDef, attr: StorageAttributeDef): Table | undefined {
-    const target = explicitTarget(dc, attr)
-    return target === undefined ? undefined : this.#store.table(target)
-  }
 
   #checkReference(
     dc: DataClassDef,
@@ -605,9 +496,4 @@ export class Transaction {
     const staged = this.#staged.get(table)?.get(key)
     return staged !== undefined && staged.base === undefined
   }
-}
-
-/** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
-function generated(dc: DataClassDef, attr: StorageAttributeDef): boolean {
-  return attr.autosequence || (attr.type === 'uuid' && attr === dc.key)
 }
