@@ -36,7 +36,8 @@ import type { EntityRecord, KeyValue } from './entity-record.js'
 import { coerceFileValue, fromAttachment, isAttachedBinary } from './file-binary.js'
 import type { LoadedRows } from './load-data.js'
 import type { Store } from './store.js'
-import { compareKeys, type Table } from './table.js'
+import type { Table } from './table.js'
+import { compareKeys } from './key-order.js'
 
 /** The format of a SnapshotRows record (a change-log record is of format 1, LOG_FORMAT). */
 export const ROWS_FORMAT = 2

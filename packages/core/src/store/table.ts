@@ -5,17 +5,15 @@
  */
 import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
 import type { More } from '../indexes/index-entry.js'
-import { buildsRefused, refuseBuild } from '../indexes/build-refusal.js'
 import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
-import { rowIdBuffer } from '../parallel/shared-arrays.js'
 import type { FoldedTexts } from './folded-column.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
 import { SlotArray, type Slot } from './slot-array.js'
-import { compactRowIds, isCompact, rowIdArray, type RowIds } from '../sets/row-ids.js'
+import type { RowIds } from '../sets/row-ids.js'
 import {
   SORT_AT_OPEN,
   slotKey,
@@ -31,9 +29,11 @@ import {
   type ValuesFactory,
 } from './values-shape.js'
 import { VectorCursor } from './vector-cursor.js'
+import { KeyOrder } from './key-order.js'
 import { TableColumns, type ColumnReader, type RestoredSlot } from './table-columns.js'
-
-export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to key-order.js once that lands.
+export { compareKeys } from './key-order.js'
 
 /**
  * What a row slot holds: the current record; the columns of the load that stored the row, until
@@ -65,32 +65,8 @@ export class Table {
   readonly #byKey = new KeyDirectory()
   // The readers handed out by `reader`, by attribute name: made once, then shared by every scan.
   readonly #readers = new Map<string, ColumnReader>()
-  // Row ids in key order, or undefined while the key order is the row-id order of the live rows:
-  // appends with growing keys (autosequence, ids exported in order) and deletes keep it so, with
-  // no array of a number a row for every full garbage collection to mark (100 MB at 10M rows; see
-  // slot-array.ts). A read then makes the array (#orderedCache). Anything else gives an array;
-  // marked dirty, the next read sorts once, and an order found to be the row-id order goes back.
-  #ordered: number[] | undefined
-  #orderedDirty = false
-  // True once `#ordered` was handed out (selections keep it as their snapshot): the next append
-  // copies it first, so a selection made before an insert does not grow.
-  #orderedShared = false
-  // The last array made while the order is the row-id order, for as long as a selection keeps it
-  // and no row came or went (#orderedVersion counts those).
-  #orderedCache: WeakRef<RowIds> | undefined
-  #orderedCacheVersion = -1
-  #orderedVersion = 0
-  // The key order being made in slices (prepareOrder), from row id 0 to `next`, for the version of
-  // the rows it began with; then held strongly until a read takes it (the WeakRef alone could lose
-  // it to a collection before the read that waited for it runs again).
-  #orderBuild:
-    { readonly out: Int32Array; length: number; next: number; readonly version: number } | undefined
-  #orderRestarts = 0
-  #prepared: RowIds | undefined
-  // `#ordered` as an Int32Array (typedOrder), for as long as an entity set holds it: `of` is the
-  // array it copies, weakly, so that a copy is made once while that array is the key order.
-  #typedOrdered:
-    { readonly of: WeakRef<readonly number[]>; readonly rows: WeakRef<Int32Array> } | undefined
+  // The live rows' primary-key order (key-order.ts), kept by the mutators.
+  readonly #order: KeyOrder
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
@@ -139,6 +115,14 @@ export class Table {
   constructor(def: DataClassDef, runBuild?: (build: () => void) => void) {
     this.def = def
     this.indexes = new IndexSet(def, this, runBuild)
+    this.#order = new KeyOrder({
+      def,
+      size: () => this.size,
+      slots: () => this.#rows,
+      keyOf: (rowId) => this.keyOf(rowId),
+      liveRowIds: () => this.liveRowIds(),
+      keyed: () => this.#byKey.values(),
+    })
     this.#columns = new TableColumns(
       def,
       () => this.#rows.length,
@@ -320,7 +304,7 @@ export class Table {
    * growing order: autosequences, ids exported in order), known without sorting anything.
    */
   get keyOrderIsRowOrder(): boolean {
-    return this.#ordered === undefined && !this.#orderedDirty
+    return this.#order.isRowOrder
   }
 
   /**
@@ -328,30 +312,7 @@ export class Table {
    * prepareOrder made it (row-ids.ts says why).
    */
   orderedRowIds(): RowIds {
-    if (this.#orderedDirty) {
-      const sorted = [...this.#byKey.values()].sort((a, b) =>
-        compareKeys(this.keyOf(a)!, this.keyOf(b)!),
-      )
-      this.#orderedDirty = false
-      if (!ascending(sorted)) this.#ordered = sorted
-      else {
-        this.#ordered = undefined
-        this.#cacheOrder(sorted)
-        return sorted
-      }
-    }
-    if (this.#ordered === undefined) {
-      const cached = this.#cachedOrder()
-      this.#prepared = undefined
-      if (cached !== undefined) return cached
-      // Every row id of a large table at once holds the event loop (334 ms for 10M rows, measured
-      // under a clone): where builds are refused, the caller waits for prepareOrder in slices.
-      if (this.size > ORDER_AT_ONCE && buildsRefused())
-        refuseBuild(this.def.name, this.def.key.name)
-      return this.#cacheOrder(this.liveRowIds())
-    }
-    this.#orderedShared = true
-    return this.#ordered
+    return this.#order.rowIds()
   }
 
   /**
@@ -362,57 +323,17 @@ export class Table {
    * steady flow of creates cannot keep a reader waiting for good.
    */
   prepareOrder(more: More): boolean {
-    if (this.orderReady()) return true
-    let build = this.#orderBuild
-    if (build !== undefined && build.version !== this.#orderedVersion) {
-      build = undefined
-      this.#orderRestarts++
-    }
-    if (build === undefined) {
-      // Sized at once (grown by pushes, it would be copied whole at each doubling), and typed, so
-      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts); shared,
-      // so that a worker thread reads it as it is (`$distinct`, set algebra of every row).
-      const out = rowIdBuffer(this.size)
-      build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
-    }
-    const rows = this.#rows
-    const end = rows.length
-    const restarted = this.#orderRestarts > ORDER_RESTARTS
-    while (build.next < end) {
-      const stop = restarted ? end : Math.min(end, build.next + ORDER_PIECE)
-      const out = build.out
-      let length = build.length
-      for (let i = build.next; i < stop; i++) if (rows.has(i)) out[length++] = i
-      build.length = length
-      build.next = stop
-      if (stop < end && !more()) return false
-    }
-    this.#orderBuild = undefined
-    this.#orderRestarts = 0
-    const out = build.length === build.out.length ? build.out : build.out.subarray(0, build.length)
-    this.#prepared = this.#cacheOrder(out)
-    return true
+    return this.#order.prepare(more)
   }
 
   /** Whether orderedRowIds would answer at once, not making the whole order in one piece. */
   orderReady(): boolean {
-    return (
-      this.#ordered !== undefined ||
-      this.#orderedDirty ||
-      this.size <= ORDER_AT_ONCE ||
-      this.#cachedOrder() !== undefined
-    )
+    return this.#order.ready()
   }
 
   /** Whether `rows` is the array `orderedRowIds()` would give now (a selection of every row). */
   isOrderedRowIds(rows: RowIds): boolean {
-    if (rows.length !== this.size) return false
-    if (this.#ordered === undefined) return rows === this.#cachedOrder()
-    if (this.#orderedDirty) return false
-    if (rows === this.#ordered) return true
-    // Its typed copy, that entity sets of every row keep (typedOrder).
-    const made = this.#typedOrdered
-    return made !== undefined && made.of.deref() === this.#ordered && rows === made.rows.deref()
+    return this.#order.isRowIds(rows)
   }
 
   /**
@@ -423,28 +344,7 @@ export class Table {
    * from now on); an order kept as an array gets a copy made once, for as long as a set holds it.
    */
   typedOrder(rows: RowIds): Int32Array | undefined {
-    if (!this.isOrderedRowIds(rows)) return undefined
-    if (rows instanceof Int32Array && isCompact(rows)) return rows
-    if (this.#ordered === undefined) return this.#cacheOrder(compactRowIds(rows))
-    const made = this.#typedOrdered
-    let typed = made?.of.deref() === rows ? made.rows.deref() : undefined
-    if (typed === undefined) {
-      typed = compactRowIds(rows)
-      this.#typedOrdered = { of: new WeakRef(this.#ordered), rows: new WeakRef(typed) }
-    }
-    return typed
-  }
-
-  #cachedOrder(): RowIds | undefined {
-    return this.#orderedCacheVersion === this.#orderedVersion
-      ? this.#orderedCache?.deref()
-      : undefined
-  }
-
-  #cacheOrder<R extends RowIds>(rows: R): R {
-    this.#orderedCache = new WeakRef(rows)
-    this.#orderedCacheVersion = this.#orderedVersion
-    return rows
+    return this.#order.typed(rows)
   }
 
   /** The value the next autosequence of `attribute` will take, without consuming it. */
@@ -517,12 +417,7 @@ export class Table {
   openView(sortUpTo = SORT_AT_OPEN): TableView {
     // Row-id order (undefined) when it is the key order, or when the key order needs a sort of
     // more than `sortUpTo` rows.
-    const ordered =
-      this.#ordered === undefined
-        ? undefined
-        : !this.#orderedDirty || this.size <= sortUpTo
-          ? rowIdArray(this.orderedRowIds())
-          : undefined
+    const ordered = this.#order.forView(sortUpTo)
     const view: TableView = new TableView({
       def: this.def,
       rows: this.#rows,
@@ -596,23 +491,7 @@ export class Table {
       this.indexes.insert(record)
       if (this.#columns.any) this.#columns.set(record)
     }
-    if (this.#orderedDirty) return
-    if (this.#ordered === undefined) {
-      this.#orderedVersion++
-      if (!this.#inRowOrder(rowId, key)) {
-        this.#ordered = []
-        this.#orderedDirty = true
-      }
-      return
-    }
-    const last = this.#ordered[this.#ordered.length - 1]
-    if (last === undefined || compareKeys(this.keyOf(last)!, key) < 0) {
-      if (this.#orderedShared) {
-        this.#ordered = this.#ordered.slice()
-        this.#orderedShared = false
-      }
-      this.#ordered.push(rowId)
-    } else this.#orderedDirty = true
+    this.#order.placed(rowId, key)
   }
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
@@ -632,8 +511,7 @@ export class Table {
     const record = this.record(rowId)
     if (!record) return
     this.#written = true
-    if (this.#ordered === undefined) this.#orderedVersion++
-    else if (!this.#orderedDirty) this.#unorder(record)
+    this.#order.deleted(record)
     if (this.#views.size) {
       this.#preserve(rowId)
       for (const view of this.#views) view.removed(record.key, rowId)
@@ -659,7 +537,7 @@ export class Table {
     // The slots cut off are empty, and were kept by the open views when their rows were deleted.
     this.#rows.length = nextRowId
     this.#made.clear()
-    this.#orderedVersion++
+    this.#order.rowsChanged()
     this.#deletions = deletions
     this.#columns.rewind(nextRowId)
   }
@@ -669,8 +547,7 @@ export class Table {
     const state: TableState = {
       rows: this.#rows.slice(),
       byKey: this.#byKey.copy(),
-      ordered: this.#ordered?.slice(),
-      orderedDirty: this.#orderedDirty,
+      ...this.#order.capture(),
       sequences: new Map(this.#sequences),
       deletions: this.#deletions,
       indexes: this.indexes.capture(),
@@ -729,13 +606,7 @@ export class Table {
     // A record made for a row the restore leaves as it was is still that row's.
     for (const { before, after } of changed) this.#made.delete((after ?? before)!.rowId)
     this.#byKey.assign(state.byKey)
-    this.#ordered =
-      state.ordered === undefined || (!state.orderedDirty && ascending(state.ordered))
-        ? undefined
-        : state.ordered.slice()
-    this.#orderedDirty = this.#ordered !== undefined && state.orderedDirty
-    this.#orderedShared = false
-    this.#orderedVersion++
+    this.#order.restore(state)
     this.#sequences.clear()
     for (const [name, v] of state.sequences) this.#sequences.set(name, v)
     this.#deletions = state.deletions
@@ -744,60 +615,8 @@ export class Table {
     this.#setBase(state)
     return changed
   }
-
-  // Takes a deleted record out of the key order: found by its key (the order is by key), then one
-  // move of the tail. Marking the order dirty instead made the next read of the whole dataclass
-  // sort every key again (about 50 ms at 200k rows) after a single delete.
-  #unorder(record: EntityRecord): void {
-    let ordered = this.#ordered!
-    let lo = 0
-    let hi = ordered.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (compareKeys(this.keyOf(ordered[mid]!)!, record.key) < 0) lo = mid + 1
-      else hi = mid
-    }
-    if (ordered[lo] !== record.rowId) {
-      this.#orderedDirty = true
-      return
-    }
-    if (this.#orderedShared) {
-      this.#ordered = ordered = ordered.slice()
-      this.#orderedShared = false
-    }
-    ordered.splice(lo, 1)
-  }
-
-  // Whether the key order stays the row-id order with row `rowId` (key `key`, just placed): no
-  // live row after it, and the live row before it has a lower key. A long run of deleted rows
-  // before it, or of slots after it (more than ORDER_LOOKBACK), gives up: the next read sorts.
-  #inRowOrder(rowId: number, key: KeyValue): boolean {
-    const rows = this.#rows
-    if (rows.length - 1 - rowId > ORDER_LOOKBACK) return false
-    for (let i = rows.length - 1; i > rowId; i--) if (rows.has(i)) return false
-    for (let i = rowId - 1, seen = 0; i >= 0; i--, seen++) {
-      if (seen >= ORDER_LOOKBACK) return false
-      if (rows.has(i)) return compareKeys(this.keyOf(i)!, key) < 0
-    }
-    return true
-  }
 }
 
 // Records made from a load's columns that a table keeps at most, the last half of them at least
 // (see Table.record): about 13 MB of short rows.
 const MADE_KEPT = 1 << 16
-
-// Up to how many rows orderedRowIds makes the row-id order at once (a few ms); past it, a reader
-// that refuses builds waits for prepareOrder. Rows read between two questions to `more()`, and how
-// many times a build restarts (rows came or went) before it is finished in one piece.
-const ORDER_AT_ONCE = 1 << 16
-const ORDER_PIECE = 1 << 16
-const ORDER_RESTARTS = 3
-
-// Deleted rows #inRowOrder steps over to find the live row before a new one.
-const ORDER_LOOKBACK = 64
-
-const ascending = (ids: readonly number[]): boolean => {
-  for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false
-  return true
-}

@@ -18,7 +18,8 @@
  * `Transaction.view` only when a transaction is open (processes.ts, `openTransactions`).
  */
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
-import { compareKeys, type Table } from '../store/table.js'
+import type { Table } from '../store/table.js'
+import { compareKeys } from '../store/key-order.js'
 import type { ColumnReader } from '../store/table-columns.js'
 import type { FoldedTexts } from '../store/folded-column.js'
 import { VectorCursor } from '../store/vector-cursor.js'
