@@ -36,7 +36,6 @@ export const TEMPORARY_EXEMPT_FOLDERS: readonly string[] = [
 export const NOT_YET_SPLIT: readonly string[] = [
   'packages/core/src/indexes/index-set.ts',
   'packages/core/src/indexes/sorted-index.ts',
-  'packages/core/src/sessions/session-store.ts',
   'packages/core/src/store/table.ts',
 ]
 
