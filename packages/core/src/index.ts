@@ -285,7 +285,7 @@ export type {
   RolesResource,
   RolesResourceType,
 } from './roles/roles.js'
-export type { SessionStoreOptions } from './sessions/session-store-options.js'
+export type { SessionStoreOptions } from './sessions/session-api.js'
 export type {
   Session,
   SessionCloseReason,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { SessionStore } from './session-store.js'
-import type { SessionStoreOptions } from './session-store-options.js'
+import type { SessionStoreOptions } from './session-api.js'
 import { sessionUser, setSessionUser } from './session-user.js'
 
 const MINUTE = 60_000

@@ -53,16 +53,16 @@ import type {
   SessionRenewal,
   SessionSnapshot,
   SessionStoreApi,
+  SessionStoreOptions,
 } from './session-api.js'
 import { Entry, Pool, hasUser, keyOf } from './session-entry.js'
 import { SignedSessionIds } from './session-ids.js'
 import { BuriedIds } from './buried-ids.js'
 import { SessionsPerUser, userKey } from './sessions-per-user.js'
-import type { SessionStoreOptions } from './session-store-options.js'
 import { admit, type AdmissionStore } from './session-admission.js'
 // Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
-// now: their imports move to session-store-options.js once that lands.
-export type { SessionStoreOptions } from './session-store-options.js'
+// now: their imports move to session-api.js once that lands.
+export type { SessionStoreOptions } from './session-api.js'
 
 export class SessionStore implements SessionStoreApi {
   readonly #clock: Clock
