@@ -30,12 +30,17 @@ export const TEMPORARY_EXEMPT_FOLDERS: readonly string[] = [
 ]
 
 /**
- * TEMPORARY (issue 67): files still past MAX_LINES that the first round of splits did not reach.
- * Each is to be split and taken off this list; the list only shrinks.
+ * TEMPORARY (issue 67): files still past MAX_LINES. What could leave each without exposing its
+ * private state has left (its helpers, its builds, its columns, its key order); what remains is
+ * one class whose every method reads the same private fields. Each is to be split further and
+ * taken off this list; the list only shrinks (file-size.test.ts fails on an entry gone short).
  */
 export const NOT_YET_SPLIT: readonly string[] = [
+  // 619 lines: the indexes of a table, its per-row mutators, bulk changes, capture and restore.
   'packages/core/src/indexes/index-set.ts',
+  // 661 lines: one blocked sorted array (search, insert, split, merge, ranges) over shared blocks.
   'packages/core/src/indexes/sorted-index.ts',
+  // 622 lines: the rows of a dataclass (slots, key directory, views, records made, restore).
   'packages/core/src/store/table.ts',
 ]
 
