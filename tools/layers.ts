@@ -126,7 +126,8 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // Datastore, DataClass, Entity, EntityDraft, EntitySelection name each other in their members.
   ['packages/core/src/orda/objects', 10],
   ['packages/core/src/query', 2],
-  ['packages/core/src/store', 7],
+  // Two of them (load-commit.ts, row-reader.ts) are parts cut out of store.ts and load-data.ts.
+  ['packages/core/src/store', 9],
   ['packages/core/src/txn', 3],
 ])
 

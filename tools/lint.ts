@@ -7,11 +7,14 @@
  * - the entistore package makes its datastores with its own createDatastore (the one place that
  *   gives them the approximate vector index), never the core's;
  * - file and folder names under packages/ are kebab-case;
+ * - no source file past 500 lines, tests, fixtures, generated code and data tables aside
+ *   (tools/file-size.ts);
  * - no focused tests (`.only`).
  * Prints each violation as `file:line: rule` and exits 1 if there is any.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { fileSizeProblems } from './file-size.ts'
 import { importsOf, layerProblems, roomCycles, type SourceFile } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -43,6 +46,7 @@ for (const file of walk(join(root, 'packages'))) {
   sources.push({ path: rel, text })
   const test = rel.endsWith('.test.ts')
   problems.push(...layerProblems(rel, text))
+  problems.push(...fileSizeProblems(rel, text))
   for (const { spec: imp, line } of importsOf(text)) {
     const at = `${rel}:${line}`
     if (rel.startsWith('packages/core/src/') && !test) {

@@ -86,12 +86,8 @@ export type {
   StoredSet,
 } from './orda/selections/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
-export type {
-  Assignments,
-  CommittedChange,
-  TransactionOptions,
-  WriteCheck,
-} from './txn/transaction.js'
+export type { CommittedChange, TransactionOptions, WriteCheck } from './txn/transaction.js'
+export type { Assignments } from './txn/write-values.js'
 export {
   attemptWrite,
   isWriteRefusal,
@@ -126,11 +122,11 @@ export { openStoreView, StoreView, TableView } from './store/store-view.js'
 export {
   applyLogRecord,
   applyLogRecords,
-  LOG_FORMAT,
   logRecordOf,
   snapshotRecords,
   snapshotRows,
 } from './store/change-log.js'
+export { LOG_FORMAT } from './store/log-record.js'
 export { isSnapshotRows, ROWS_FORMAT } from './store/snapshot-rows.js'
 export type { SnapshotRows } from './store/snapshot-rows.js'
 export type {
@@ -140,7 +136,7 @@ export type {
   LogRecordKind,
   LogValues,
   SnapshotEncoding,
-} from './store/change-log.js'
+} from './store/log-record.js'
 export { revertCommit, revertCommits, revertPoint } from './store/revert.js'
 export type { RevertPoint } from './store/revert.js'
 export type { Change } from './store/changes.js'
@@ -196,7 +192,7 @@ export type { SessionTokensOptions } from './sessions/session-tokens.js'
 
 // Models
 export { loadModel } from './schema/load-model.js'
-export type { LoadModelOptions } from './schema/load-model.js'
+export type { LoadModelOptions } from './schema/model-draft.js'
 export { inferModel } from './schema/infer-model.js'
 export type { InferModelOptions, InferredModel } from './schema/infer-model.js'
 export { defineModel, BuiltModel, DataClassBuilder } from './schema/model-builder.js'
@@ -301,7 +297,7 @@ export type {
   RolesResource,
   RolesResourceType,
 } from './roles/roles.js'
-export type { SessionStoreOptions } from './sessions/session-store.js'
+export type { SessionStoreOptions } from './sessions/session-api.js'
 export type {
   Session,
   SessionCloseReason,
@@ -352,6 +348,6 @@ export { fold } from './values/fold.js'
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.
 export { AT_ONLY, compareFolded, foldedKeywords, keywords, wildcardMatcher } from './values/fold.js'
 export type { QueryPlan, PlanNode } from './query/plan.js'
-export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate.js'
-export type { IndexKind } from './indexes/index-set.js'
+export type { AggregateValue, Aggregates, DistinctOptions } from './query/aggregate-path.js'
+export type { IndexKind } from './indexes/index-entry.js'
 export { closest, closestNames, didYouMean, editDistance } from './errors/closest-name.js'

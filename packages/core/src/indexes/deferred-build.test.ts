@@ -143,7 +143,7 @@ describe('indexes after a large load', () => {
       ],
     })
     // Three rows a label: too few distinct keys in the first rows for the build to size the table
-    // for every row at once (IndexSet.#read), so it grows as it reads.
+    // for every row at once (readRows, entry-build.ts), so it grows as it reads.
     const label = (id: number) => `L${Math.floor(id / 3)}`
     ds.loadData({
       Tag: Array.from({ length: 3000 }, (_, i) => ({ ID: i + 1, label: label(i + 1) })),

@@ -19,31 +19,23 @@
  * reads another row of a group (the table may already hold a row's new value, or none). Growing
  * and deleting move slots by their stored hashes, reading no key.
  */
-import { copyRowIds, DeferredRowIds } from '../sets/row-ids.js'
+import { DeferredRowIds } from '../sets/row-ids.js'
 import type { SortKey } from '../values/compare.js'
-import { equalLazy, foldLazy, hashLazy } from '../values/lazy-fold.js'
-
-/**
- * The order of the fold of row `rowId`'s text and the fold of lazy key `key` (compareLazy's sign),
- * told from where the text is stored without making a string of it, or undefined when it cannot
- * tell so (the reader then reads the key). A probe of a unique text spent a quarter of its time
- * making the string of the one row its hash pointed to, only to compare it.
- */
-export type KeyComparer = (rowId: number, key: string) => number | undefined
-
-/**
- * A row's key in an index (texts as lazy keys, see lazy-fold.ts), read from the stored values;
- * with `compare`, text keys can be compared where they are stored instead (folding indexes only).
- */
-export type KeyReader = ((rowId: number) => SortKey) & { readonly compare?: KeyComparer }
-
-// Slots hold 0 for none, row id + 1 for a key of one row, a negative number for a group: an empty
-// table is a new Int32Array as it comes, with no fill (64 MB written in one piece for the 16M
-// slots of a unique column of 10M rows).
-const EMPTY_SLOT = 0
-// From how many rows a group moves to an Int32Array: below it, a typed array's own objects (about
-// 200 bytes) would cost more than the slots they keep off the heap.
-const GROUP_TYPED = 64
+import { equalLazy, foldLazy } from '../values/lazy-fold.js'
+import {
+  type RowIds,
+  RowList,
+  concatBuckets,
+  type Group,
+  at,
+  setAt,
+  view,
+  toArray,
+  EMPTY,
+  EMPTY_GROUP,
+  GROUP_TYPED,
+} from './hash-groups.js'
+import { hashKey, moveSlots, type KeyReader, EMPTY_SLOT } from './hash-key.js'
 // A slot value <= GROUP holds group GROUP - slot, i.e. group g is stored as GROUP - g.
 const GROUP = -1
 const MIN_CAPACITY = 16
@@ -58,56 +50,6 @@ interface Growing {
 
 /** How many slots `prepare` moves between two asks of `more()` by default: about 50 µs. */
 export const GROW_PIECE = 4096
-
-const float = new Float64Array(1)
-const words = new Int32Array(float.buffer)
-
-/** The final mix of MurmurHash3: every input bit moves every output bit (linear probing needs it). */
-function mix(h: number): number {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  return h ^ (h >>> 16)
-}
-
-// A seed drawn per process: texts chosen to share their slots (a flood of probes) cannot be
-// chosen ahead of it, as V8 seeds the hashes of its Maps.
-const SEED = (Math.random() * 0x100000000) | 0
-
-/** The hash of a key: equal keys (folded texts, 0 and -0, NaN and NaN) hash alike. */
-export function hashKey(key: SortKey): number {
-  if (typeof key === 'string') return mix(hashLazy(key, SEED))
-  if (typeof key === 'number') {
-    if ((key | 0) === key) return mix(key ^ SEED)
-    if (key !== key) return mix(0x7ff80000)
-    float[0] = key
-    return mix(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1))
-  }
-  return mix(key === null ? 0x2545f491 : key ? 0x1b873593 : 0x5bd1e995)
-}
-
-// Puts the occupied slots [start, end) of a table into a larger one (empty where they go), by
-// their stored hashes: no key is read.
-function moveSlots(
-  from: Int32Array,
-  fromHashes: Int32Array,
-  start: number,
-  end: number,
-  slots: Int32Array,
-  hashes: Int32Array,
-): void {
-  const mask = slots.length - 1
-  for (let j = start; j < end; j++) {
-    const s = from[j]!
-    if (s === EMPTY_SLOT) continue
-    const h = fromHashes[j]!
-    let i = h & mask
-    while (slots[i] !== EMPTY_SLOT) i = (i + 1) & mask
-    slots[i] = s
-    hashes[i] = h
-  }
-}
 
 export class HashIndex {
   readonly attribute: string
@@ -547,98 +489,3 @@ export class HashIndex {
     }
   }
 }
-
-/** Row ids as `HashIndex.get` gives them: an array or a view of an Int32Array. */
-export type RowIds = ArrayLike<number> & Iterable<number>
-
-/**
- * A group's row ids past GROUP_TYPED: an Int32Array with room to grow (doubling), and how much of
- * it is used. Has the few array methods a group needs.
- */
-class RowList {
-  #ids: Int32Array
-  length: number
-  private constructor(ids: Int32Array, length: number) {
-    this.#ids = ids
-    this.length = length
-  }
-  /** An empty list with room for `n` rows (a bulk fill, which knows how many it will push). */
-  static sized(n: number): RowList {
-    return new RowList(new Int32Array(n), 0)
-  }
-  static from(rows: readonly number[]): RowList {
-    const ids = new Int32Array(Math.max(GROUP_TYPED, rows.length) * 2)
-    ids.set(rows)
-    return new RowList(ids, rows.length)
-  }
-  get(i: number): number {
-    return this.#ids[i]!
-  }
-  set(i: number, rowId: number): void {
-    this.#ids[i] = rowId
-  }
-  push(rowId: number): void {
-    if (this.length === this.#ids.length) {
-      const grown = new Int32Array(this.#ids.length * 2)
-      grown.set(this.#ids)
-      this.#ids = grown
-    }
-    this.#ids[this.length++] = rowId
-  }
-  pop(): number | undefined {
-    return this.length === 0 ? undefined : this.#ids[--this.length]
-  }
-  lastIndexOf(rowId: number): number {
-    return this.#ids.subarray(0, this.length).lastIndexOf(rowId)
-  }
-  slice(): RowList {
-    return new RowList(this.#ids.slice(), this.length)
-  }
-  view(): Int32Array {
-    return this.#ids.subarray(0, this.length)
-  }
-  /**
-   * Writes its row ids into `out` from `at`; returns the position after them. Read from its own
-   * array, not through a `view()` (a subarray made for each bucket was an eighth of an IN).
-   */
-  copyInto(out: number[], at: number): number {
-    const ids = this.#ids
-    for (let i = 0; i < this.length; i++) out[at++] = ids[i]!
-    return at
-  }
-}
-
-// The row ids of `found` in one new array of `total` (their count).
-function concatBuckets(found: readonly (number | Group)[], total: number): number[] {
-  const out = new Array<number>(total)
-  let at = 0
-  for (const f of found) {
-    if (typeof f === 'number') out[at++] = f
-    else if (f instanceof RowList) at = f.copyInto(out, at)
-    else at = copyGroup(f, out, at)
-  }
-  return out
-}
-
-/**
- * `copyInto` for a group still in a plain array. A loop of its own: one loop reading both kinds
- * of group (an array, an Int32Array) read each element through a polymorphic access, ≈3 ns a row.
- */
-function copyGroup(ids: readonly number[], out: number[], at: number): number {
-  for (let i = 0; i < ids.length; i++) out[at++] = ids[i]!
-  return at
-}
-
-type Group = number[] | RowList
-
-const at = (g: Group, i: number): number => (g instanceof RowList ? g.get(i) : g[i]!)
-const setAt = (g: Group, i: number, rowId: number): void => {
-  if (g instanceof RowList) g.set(i, rowId)
-  else g[i] = rowId
-}
-const view = (g: Group): RowIds => (g instanceof RowList ? g.view() : g)
-const toArray = (g: Group): number[] => copyRowIds(g instanceof RowList ? g.view() : g)
-
-const EMPTY: readonly number[] = Object.freeze([])
-// What a freed group number holds: never written (a new group gets a new array).
-const EMPTY_GROUP: number[] = Object.freeze([]) as unknown as number[]

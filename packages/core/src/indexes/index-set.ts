@@ -14,168 +14,41 @@ import { FoldInterner } from '../values/fold-intern.js'
 import { isAscii } from '../values/lazy-fold.js'
 import { fieldsDiffer, type FieldsDiffer } from '../values/compiled-fields.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { fail } from '../errors/datastore-error.js'
-import { GROW_PIECE, HashIndex, type KeyComparer, type KeyReader } from './hash-index.js'
-import { keyAt, TextKeys, type BuildKeys } from './build-keys.js'
-import { CHUNK, SlicedSort } from './sliced-sort.js'
+import { GROW_PIECE, HashIndex } from './hash-index.js'
+import type { KeyComparer, KeyReader } from './hash-key.js'
+import { keyAt } from './build-keys.js'
+import { CHUNK } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
 import { PoolSort } from './pool-sort.js'
-import { PARALLEL_MIN_ROWS, type ParallelPool } from '../parallel/parallel-pool.js'
-import { grownLike, isShared, sharedInt32, sharedFloat64 } from '../parallel/shared-arrays.js'
+import type { ParallelPool } from '../parallel/parallel-pool.js'
+import { refusing, refuseBuild, onUnbuilt } from './build-refusal.js'
+import {
+  type IndexedRecord,
+  type IndexSource,
+  type More,
+  type BuildSlices,
+  type AttributeIndexes,
+  type IndexKind,
+  foldsOf,
+} from './index-entry.js'
+import {
+  advanceBuild,
+  beginBuild,
+  followBuild,
+  onPool,
+  readKeys,
+  readRows,
+  type Build,
+  type BuildContext,
+} from './entry-build.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to index-entry.js once that lands.
+export type { IndexKind, AttributeIndexes } from './index-entry.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to build-refusal.js once that lands.
+export { refusingBuilds, withoutUnbuilt } from './build-refusal.js'
 
-/**
- * What an index reads of a stored record: its row id and its values by attribute name. The index
- * layer owns this shape; the store's records are of it.
- */
-export interface IndexedRecord {
-  readonly rowId: number
-  readonly values: Readonly<Record<string, unknown>>
-}
-
-/**
- * Every live row, for a build: its row ids and a reader of each attribute by row id. The table is
- * one; reading through it makes no record for a row kept in columns.
- */
-export interface IndexSource {
-  liveRowIds(): readonly number[]
-  reader(name: string): (rowId: number) => unknown
-  /** Compares a row's text of `name` with a lazy key where it is stored (see KeyComparer). */
-  comparer?(name: string): KeyComparer
-  /** Whether row `rowId` is live (a build in slices reads the rows by row id). */
-  has(rowId: number): boolean
-  /** One past the highest row id a row may have now. */
-  readonly nextRowId: number
-  /**
-   * Makes the rows' key order (every live row id in primary-key order) in slices while `more()`
-   * says so; true once it is made. What a read waits for when the key's "index" is named by
-   * IndexBuilding: see Table.orderedRowIds.
-   */
-  prepareOrder(more: More): boolean
-  /** Whether the key order is there to take at once. */
-  orderReady(): boolean
-}
-
-/** Asked by a build in slices between two chunks of its work: whether it may go on. */
-export type More = () => boolean
 const ALWAYS: More = () => true
-/** The sizes of a build's slices, in entries (see IndexSet.buildSlices). */
-export interface BuildSlices {
-  /** Rows read, or keys copied or merged, between two questions to `more` (≈0.1-0.5 ms). */
-  readonly read: number
-  /** Keys a run of the sort holds (sliced-sort.ts). @default by the keys: RUN or TEXT_RUN */
-  readonly run?: number
-  /** Changes applied to a sorted index between two questions (each a memmove of its tail). */
-  readonly delta: number
-  /** Slots of a hash index moved to its larger table between two questions (HashIndex.prepare). */
-  readonly grow: number
-}
-
-/**
- * One index's build in slices (`IndexSet.step`): read every live row in row-id order (the hash
- * index filled as it goes, the sorted index's keys gathered), sort those keys (sliced-sort.ts),
- * then apply the changes made meanwhile to the rows already read. A write to a row below `cursor`
- * is the build's to follow (the hash at once, the sorted index through `delta`); a row at or above
- * it is read later as it is then.
- */
-interface Build {
-  readonly entry: AttributeIndexes
-  // Row ids below it have been read; Infinity once every row has.
-  cursor: number
-  // The keys read (`count` of them), made as long as the rows at first: growing by pushes copied
-  // them again and again. Outside the JS heap for numbers and texts (build-keys.ts).
-  keys: BuildKeys
-  count: number
-  // Numeric keys read: how many are null, and whether all others are 32-bit integers.
-  nulls: number
-  ints: boolean
-  // Sorted texts' keys made for the index to keep while writes made during the sort are applied.
-  decoded: SortKey[] | undefined
-  decodeAt: number
-  // The row id of each key (a typed array: no garbage to scan, grown by half when full). Numeric
-  // keys and their rows are in shared memory when a worker pool is to sort them (pool-sort.ts).
-  rows: Int32Array
-  sort: SlicedSort | PoolSort | undefined
-  // The pool that sorts numeric keys of this many rows or more, if any (see `step`).
-  parallel: ParallelPool | undefined
-  // Whether the first rows were looked at for how many distinct keys to expect (see #read).
-  sized: boolean
-  // How many distinct keys the hash index is to have room for before the next rows are read.
-  room: number
-  // Changes to rows already read, for the sorted index, in order: key, row id, and add or remove.
-  readonly delta: Change[]
-  applied: number
-  // Changes to rows already read that came while the hash index was moving to a larger table
-  // (HashIndex.prepare): applied once it is there, before the next rows are read.
-  hashDelta: Change[]
-}
-
-interface Change {
-  readonly key: SortKey
-  readonly rowId: number
-  readonly add: boolean
-}
-
-// How deep the callers are that refuse builds in one piece (`refusingBuilds`).
-let refusing = 0
-
-/**
- * Runs `fn` where a query that needs an unbuilt index throws IndexBuilding (9143) rather than
- * building it in one piece (`of`): the caller waits for the build in slices (`IndexSet.step`,
- * driven by the datastore) and runs `fn` again. Only for work that may run twice (reads). A
- * table of up to 16k row ids is still built at once (about 10 ms): a wait would cost more.
- */
-/** Whether the work running now refuses builds in one piece (inside `refusingBuilds`). */
-export const buildsRefused = (): boolean => refusing > 0
-
-/**
- * Throws IndexBuilding (9143) for the index of `dataClass`.`attribute` (the key: the rows' key
- * order), with what the waiting caller needs in its details.
- */
-export function refuseBuild(dataClass: string, attribute: string): never {
-  return fail('IndexBuilding', [dataClass, attribute], {
-    details: { retryAfter: 1, dataClass, attribute },
-  })
-}
-
-export function refusingBuilds<T>(fn: () => T): T {
-  refusing++
-  try {
-    return fn()
-  } finally {
-    refusing--
-  }
-}
-
-// Inside `withoutUnbuilt`: told of each unbuilt index asked for, which then reads as absent.
-let onUnbuilt: ((dataClass: string, attribute: string) => void) | undefined
-
-/**
- * Runs `fn` where an index not yet built (of a table too large to build at once) is as if it were
- * not declared: a query scans instead (in slices, where a slice scope runs it), an ordering sorts,
- * and `unbuilt(dataClass, attribute)` is told, so that the build is put first. Only for reads.
- */
-export function withoutUnbuilt<T>(
-  unbuilt: (dataClass: string, attribute: string) => void,
-  fn: () => T,
-): T {
-  const previous = onUnbuilt
-  onUnbuilt = unbuilt
-  refusing++
-  try {
-    return fn()
-  } finally {
-    refusing--
-    onUnbuilt = previous
-  }
-}
-
-export interface AttributeIndexes {
-  readonly attribute: StorageAttributeDef
-  hash: HashIndex | undefined
-  sorted: SortedIndex | undefined
-}
-
-export type IndexKind = 'hash' | 'sorted' | 'auto'
 
 /** A copy of every index of a set, taken by `capture` and put back by `restore`. Never changed. */
 export interface IndexSetState {
@@ -187,8 +60,6 @@ const copyEntry = (e: AttributeIndexes): AttributeIndexes => ({
   hash: e.hash?.copy(),
   sorted: e.sorted?.copy(),
 })
-
-const foldsOf = (attr: StorageAttributeDef): boolean => attr.type === 'string'
 
 // Object, picture and BLOB values have no sort key (every one would index as null, so `= null`
 // through the index would return them all): `indexed` on them, as a 4D catalog may say, is ignored.
@@ -251,6 +122,9 @@ export class IndexSet {
     })
   }
 
+  // What a build reads through this set (entry-build.ts).
+  readonly #context: BuildContext
+
   // How a build on first use runs (see the constructor).
   readonly #runBuild: (build: () => void) => void
 
@@ -265,6 +139,11 @@ export class IndexSet {
     runBuild: (build: () => void) => void = (build) => build(),
   ) {
     this.#rows = rows
+    this.#context = {
+      source: rows,
+      slices: () => this.buildSlices,
+      key: (v, name, folds) => this.#key(v, name, folds),
+    }
     this.#runBuild = runBuild
     this.#dataClass = def.name
     this.#keyName = def.key.name
@@ -312,7 +191,7 @@ export class IndexSet {
     if (entry?.hash === undefined || this.#bulk || !this.#stale.has(entry))
       return this.of(attribute)?.hash
     const build = this.#builds.get(entry) ?? this.#begin(entry)
-    if (build.cursor !== Infinity) this.#runBuild(() => this.#read(build, ALWAYS))
+    if (build.cursor !== Infinity) this.#runBuild(() => readRows(this.#context, build, ALWAYS))
     return entry.hash
   }
 
@@ -374,178 +253,17 @@ export class IndexSet {
   }
 
   #begin(entry: AttributeIndexes, parallel?: ParallelPool): Build {
-    entry.hash?.clear()
-    const n = this.#rows.nextRowId
-    // Keys the pool may sort are read into shared memory (a worker reads them without a copy).
-    const pool =
-      parallel !== undefined &&
-      NUMBER_KEYS.has(entry.attribute.type) &&
-      n >= (parallel.minRows ?? PARALLEL_MIN_ROWS)
-        ? parallel
-        : undefined
-    const build: Build = {
-      entry,
-      cursor: 0,
-      keys: !entry.sorted
-        ? []
-        : pool !== undefined
-          ? sharedFloat64(Math.max(16, n))
-          : buildKeys(entry.attribute, n),
-      count: 0,
-      nulls: 0,
-      ints: true,
-      decoded: undefined,
-      decodeAt: 0,
-      rows: !entry.sorted
-        ? new Int32Array(0)
-        : pool
-          ? sharedInt32(Math.max(16, n))
-          : new Int32Array(Math.max(16, n)),
-      sort: undefined,
-      parallel: pool,
-      sized: entry.attribute.unique === true,
-      // A unique column has a key a row: room for them all, made before the first row is read.
-      room: entry.attribute.unique === true ? this.#rows.nextRowId : 0,
-      delta: [],
-      applied: 0,
-      hashDelta: [],
-    }
+    const build = beginBuild(this.#context, entry, parallel)
     this.#builds.set(entry, build)
     return build
   }
 
   // Runs `build` while `more()` says so; true once its entry is built (then live).
   #advance(build: Build, more: More): boolean {
-    const { entry } = build
-    if (build.cursor !== Infinity && (!this.#read(build, more) || !more())) return false
-    const sort = build.sort
-    if (sort !== undefined) {
-      if (!sort.step(more)) return false
-      const result = sort.result()
-      if (result.kind === 'texts' && build.delta.length === 0) {
-        // No write came since the rows were read: the index reads its keys from the rows at once,
-        // and is done in this same slice (no write can come between).
-        entry.sorted!.adopt(result)
-      } else {
-        let content = result
-        if (result.kind === 'texts') {
-          // Its keys are needed (below): made from the sorted texts, a slice at a time.
-          const keys = (build.decoded ??= new Array<SortKey>(result.size))
-          const { texts, order, nulls } = result
-          while (build.decodeAt < result.size) {
-            const end = Math.min(result.size, build.decodeAt + this.buildSlices.read)
-            for (let i = build.decodeAt; i < end; i++)
-              keys[i] = i < nulls ? null : texts.key(order[i]!)
-            build.decodeAt = end
-            if (end < result.size && !more()) return false
-          }
-          content = { kind: 'generic', size: result.size, rows: result.rows, keys }
-        }
-        // Its keys are kept while changes made meanwhile remain to apply (their rows have moved on).
-        entry.sorted!.adopt(content, true)
-      }
-      build.sort = undefined
-      build.keys = []
-      build.decoded = undefined
-      build.rows = new Int32Array(0)
-      if (build.delta.length > 0 && !more()) return false
-    }
-    const { delta } = build
-    while (build.applied < delta.length) {
-      const end = Math.min(delta.length, build.applied + this.buildSlices.delta)
-      for (let i = build.applied; i < end; i++) {
-        const { key, rowId, add } = delta[i]!
-        if (add) entry.sorted!.add(key, rowId)
-        else entry.sorted!.remove(key, rowId)
-      }
-      build.applied = end
-      if (build.applied < delta.length && !more()) return false
-    }
-    entry.sorted?.settle()
-    this.#builds.delete(entry)
-    this.#stale.delete(entry)
+    if (!advanceBuild(this.#context, build, more)) return false
+    this.#builds.delete(build.entry)
+    this.#stale.delete(build.entry)
     return true
-  }
-
-  // The first phase of `build`: reads the rows from its cursor on, while `more()` says so; true
-  // once every row is read (the cursor then Infinity, the sort begun).
-  #read(build: Build, more: More): boolean {
-    const { entry } = build
-    const source = this.#rows
-    const name = entry.attribute.name
-    const folds = foldsOf(entry.attribute)
-    const read = source.reader(name)
-    const { hash, sorted } = entry
-    for (;;) {
-      const end = Math.min(source.nextRowId, build.cursor + this.buildSlices.read)
-      // Room for a new key a row of this batch, made in pieces: no `add` below grows the table.
-      if (hash !== undefined) {
-        const room = Math.max(build.room, hash.distinct + (end - build.cursor))
-        if (!hash.prepare(room, more, this.buildSlices.grow)) return false
-        this.#applyHashDelta(build, hash)
-      }
-      for (let rowId = build.cursor; rowId < end; rowId++) {
-        if (!source.has(rowId)) continue
-        const key = this.#key(read(rowId), name, folds)
-        hash?.add(key, rowId)
-        if (sorted) {
-          const at = build.count++
-          if (at === build.rows.length) build.rows = grownLike(build.rows, at + (at >> 1) + 16)
-          setKey(build, at, key)
-          build.rows[at] = rowId
-        }
-      }
-      // Mostly distinct keys in the first rows (codes, names): room for a key a row, made in
-      // pieces before the next rows are read.
-      if (!build.sized && hash !== undefined) {
-        build.sized = true
-        if (hash.distinct * 2 > end) build.room = source.nextRowId
-      }
-      build.cursor = end
-      if (end >= source.nextRowId) break
-      if (!more()) return false
-    }
-    build.cursor = Infinity
-    if (sorted) build.sort = this.#sorter(build, folds)
-    return true
-  }
-
-  // The sort of `build`'s keys, once read: on its pool when it has one and they are many numbers
-  // in shared memory, else in slices here.
-  #sorter(build: Build, folds: boolean): SlicedSort | PoolSort {
-    const keys = readKeys(build)
-    const rows = build.rows.subarray(0, build.count)
-    const pool = build.parallel
-    if (
-      pool !== undefined &&
-      keys instanceof Float64Array &&
-      isShared(keys) &&
-      isShared(rows) &&
-      build.count >= (pool.minRows ?? PARALLEL_MIN_ROWS)
-    )
-      return new PoolSort(keys, rows, build, pool)
-    const { run, read } = this.buildSlices
-    return new SlicedSort(keys, rows as Int32Array<ArrayBuffer>, folds, run, read, build)
-  }
-
-  // A write to row `rowId` of an entry being built: the build follows it if it has read the row.
-  #follow(build: Build, value: unknown, rowId: number, add: boolean): void {
-    if (rowId >= build.cursor) return
-    const { entry } = build
-    const key = this.#key(value, entry.attribute.name, foldsOf(entry.attribute))
-    // Writing to a hash index that is moving to a larger table would finish the move at once.
-    if (entry.hash?.growing) build.hashDelta.push({ key, rowId, add })
-    else if (add) entry.hash?.add(key, rowId)
-    else entry.hash?.remove(key, rowId)
-    if (entry.sorted) build.delta.push({ key, rowId, add })
-  }
-
-  #applyHashDelta(build: Build, hash: HashIndex): void {
-    if (build.hashDelta.length === 0) return
-    for (const { key, rowId, add } of build.hashDelta)
-      if (add) hash.add(key, rowId)
-      else hash.remove(key, rowId)
-    build.hashDelta = []
   }
 
   // Drops every build begun (their entries stay unbuilt, to build again), or `entry`'s.
@@ -609,7 +327,7 @@ export class IndexSet {
       this.#runBuild(() => {
         // Finished here in one piece: its keys, once read, are not sent to the pool.
         build.parallel = undefined
-        if (build.cursor !== Infinity) this.#read(build, ALWAYS)
+        if (build.cursor !== Infinity) readRows(this.#context, build, ALWAYS)
         // A sort still on the pool is not waited for: it is dropped, and done here as one not begun.
         const onPoolNow = onPool(build)
         if (onPoolNow) (build.sort as PoolSort).drop()
@@ -723,7 +441,7 @@ export class IndexSet {
       const { ix, name, folds } = list[i]!
       if (stale?.has(ix)) {
         const build = this.#builds.get(ix)
-        if (build !== undefined) this.#follow(build, values[name], record.rowId, true)
+        if (build !== undefined) followBuild(this.#context, build, values[name], record.rowId, true)
         continue
       }
       const key = this.#key(values[name], name, folds)
@@ -758,8 +476,8 @@ export class IndexSet {
       if (stale?.has(ix)) {
         const build = this.#builds.get(ix)
         if (build === undefined) continue
-        this.#follow(build, before.values[name], before.rowId, false)
-        this.#follow(build, after.values[name], after.rowId, true)
+        followBuild(this.#context, build, before.values[name], before.rowId, false)
+        followBuild(this.#context, build, after.values[name], after.rowId, true)
         continue
       }
       const oldKey = this.#key(before.values[name], name, folds)
@@ -783,7 +501,7 @@ export class IndexSet {
       if (this.#stale.has(ix)) {
         const build = this.#builds.get(ix)
         if (build !== undefined)
-          this.#follow(build, record.values[ix.attribute.name], record.rowId, false)
+          followBuild(this.#context, build, record.values[ix.attribute.name], record.rowId, false)
         continue
       }
       const key = this.#key(
@@ -898,47 +616,4 @@ export class IndexSet {
     for (const ix of this.#byAttribute.values())
       if (ix.sorted && !this.#stale.has(ix)) this.#fill(ix, source, all, false)
   }
-}
-
-// The attribute types whose keys are numbers or null.
-const NUMBER_KEYS: ReadonlySet<string> = new Set(['byte', 'word', 'long', 'long64', 'number'])
-
-// A build's keys for `attribute`, with room for `n` (see build-keys.ts).
-function buildKeys(attribute: StorageAttributeDef, n: number): BuildKeys {
-  if (attribute.type === 'string') return new TextKeys(n)
-  if (NUMBER_KEYS.has(attribute.type)) return new Float64Array(Math.max(16, n))
-  return new Array<SortKey>(n)
-}
-
-// Whether `build` waits for its pool's sort (nothing to do for it here meanwhile).
-const onPool = (build: Build): boolean => build.sort instanceof PoolSort && build.sort.pending
-
-// Puts key `key` at position `at` of the build's keys (positions come in order), growing them.
-function setKey(build: Build, at: number, key: SortKey): void {
-  const keys = build.keys
-  if (keys instanceof TextKeys) {
-    if (key !== null && typeof key !== 'string')
-      throw new TypeError(`index build: ${build.entry.attribute.name} has a key that is not a text`)
-    keys.add(key)
-  } else if (keys instanceof Float64Array) {
-    if (key === null) build.nulls++
-    else if (typeof key !== 'number')
-      throw new TypeError(
-        `index build: ${build.entry.attribute.name} has a key that is not a number`,
-      )
-    else if (build.ints && ((key | 0) !== key || (key === 0 && 1 / key < 0))) build.ints = false
-    if (at === keys.length) {
-      const grown = grownLike(keys, at + (at >> 1) + 16)
-      build.keys = grown
-      grown[at] = key === null ? NaN : key
-    } else keys[at] = key === null ? NaN : key
-  } else keys[at] = key
-}
-
-// The keys a build has read, exactly `count` of them.
-function readKeys(build: Build): BuildKeys {
-  const keys = build.keys
-  if (keys instanceof Float64Array) return keys.subarray(0, build.count)
-  if (Array.isArray(keys)) keys.length = build.count
-  return keys
 }

@@ -4,7 +4,8 @@
  */
 import { expect } from 'vitest'
 import type { DataClassDef } from '../schema/definitions.js'
-import { IndexSet, type IndexSource } from './index-set.js'
+import { IndexSet } from './index-set.js'
+import type { IndexSource } from './index-entry.js'
 
 /** What the check reads of a table (the store's Table is one; the index layer cannot name it). */
 export type IndexedTable = IndexSource & { readonly def: DataClassDef; readonly indexes: IndexSet }

@@ -40,23 +40,13 @@
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
 import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
-import type { KeyReader } from './hash-index.js'
-import { sortStringsStable } from './radix-sort.js'
-import { sortNumbersStable } from '../parallel/sort-numbers.js'
+import type { KeyReader } from './hash-key.js'
 import { compareLazyKeys, type SortedContent } from './sliced-sort.js'
+import { genericKeys, isInt32, sortEntries, type Mode, type NumericKeys } from './sorted-entries.js'
 
 /** compareKeys on two numbers (the same order, NaN first, without the kind checks). */
 const compareNumbers = (a: number, b: number): number =>
   a === b ? 0 : a < b ? -1 : a > b ? 1 : Number.isNaN(a) ? -1 : 1
-
-/** Numeric keys: 32-bit integers while they all are, doubles otherwise. */
-type NumericKeys = Int32Array | Float64Array
-
-/** Whether an Int32Array holds `n` as it is (-0 would come back as 0). */
-const isInt32 = (n: number): boolean => (n | 0) === n && (n !== 0 || 1 / n > 0)
-
-/** The one place generic key arrays are made: none of them ever holds only numbers. */
-const genericKeys = (length: number): SortKey[] => new Array<SortKey>(length)
 
 /** Entries a block holds at most (tests give smaller ones to split and merge often). */
 export const BLOCK_MAX = 4096
@@ -71,9 +61,6 @@ interface Block {
   keys: SortKey[] | undefined
   size: number
 }
-
-/** How the index holds its keys (see the module's comment). */
-type Mode = 'int32' | 'float64' | 'generic' | 'read'
 
 // Whether an entry of a block comes before the one sought: true for a prefix of the entries.
 // `start` is the position of the block's first entry.
@@ -529,71 +516,8 @@ export class SortedIndex {
   }
 
   #sortFrom(keys: readonly SortKey[], rows: ArrayLike<number>): void {
-    const n = keys.length
-    let nulls = 0
-    let numbers = 0
-    let strings = 0
-    for (let i = 0; i < n; i++) {
-      const k = keys[i]
-      if (k === null) nulls++
-      else if (typeof k === 'number') numbers++
-      else if (typeof k === 'string') strings++
-    }
-    const outRows = new Int32Array(n)
-    // Nulls first, in input order.
-    let at = 0
-    if (nulls > 0) for (let i = 0; i < n; i++) if (keys[i] === null) outRows[at++] = rows[i]!
-    if (numbers + nulls === n) {
-      const values = new Float64Array(numbers)
-      const ids = new Int32Array(numbers)
-      let j = 0
-      for (let i = 0; i < n; i++) {
-        const k = keys[i]
-        if (k !== null) {
-          values[j] = k as number
-          ids[j++] = rows[i]!
-        }
-      }
-      sortNumbersStable(values, ids)
-      let ints = true
-      for (let i = 0; i < values.length && ints; i++) ints = isInt32(values[i]!)
-      const outNumbers = ints ? new Int32Array(n) : new Float64Array(n)
-      outNumbers.set(values, at)
-      outRows.set(ids, at)
-      return this.#take(ints ? 'int32' : 'float64', n, outRows, outNumbers, undefined, nulls)
-    }
-    const outKeys = genericKeys(n)
-    for (let i = 0; i < at; i++) outKeys[i] = null
-    const lazy = this.folds
-    if (strings + nulls === n && countingSort(keys, rows, at, outKeys, outRows, lazy)) {
-      // Done: few distinct texts (dates, statuses, cities) are counted and placed.
-    } else if (strings + nulls === n) {
-      const texts: string[] = []
-      const ids: number[] = []
-      for (let i = 0; i < n; i++) {
-        const k = keys[i]
-        if (k !== null) {
-          texts.push(k as string)
-          ids.push(rows[i]!)
-        }
-      }
-      const order = sortStringsStable(texts, lazy)
-      for (let i = 0; i < order.length; i++) {
-        outKeys[at] = texts[order[i]!]!
-        outRows[at++] = ids[order[i]!]!
-      }
-    } else {
-      const compare = this.#compare
-      const order = Array.from({ length: n }, (_, i) => i).sort(
-        (a, b) => compare(keys[a]!, keys[b]!) || a - b,
-      )
-      at = 0
-      for (const i of order) {
-        outKeys[at] = keys[i]!
-        outRows[at++] = rows[i]!
-      }
-    }
-    this.#take('generic', n, outRows, undefined, outKeys, 0)
+    const sorted = sortEntries(keys, rows, this.folds, this.#compare)
+    this.#take(sorted.mode, sorted.size, sorted.rows, sorted.numbers, sorted.keys, sorted.nulls)
   }
 
   /**
@@ -734,51 +658,4 @@ export class SortedIndex {
     if (block.numbers !== undefined) return block.numbers[i]!
     return block.keys !== undefined ? block.keys[i]! : this.#read!(block.rows[i]!)
   }
-}
-
-/**
- * Sorts the text keys of `keys` (nulls skipped, already placed) into `outKeys`/`outRows` from
- * position `at` by counting, when they hold few distinct values (at most one in 16): the distinct
- * values are sorted, each gets its range, and every row is placed in one more pass, in input
- * order within its value. Returns false, having written nothing, when there are more. With
- * `lazy`, the keys are lazy keys, and those of one fold (`Paris`, `PARIS`) share one range.
- */
-function countingSort(
-  keys: readonly SortKey[],
-  rows: ArrayLike<number>,
-  at: number,
-  outKeys: SortKey[],
-  outRows: Int32Array,
-  lazy: boolean,
-): boolean {
-  const limit = Math.max(64, keys.length >>> 4)
-  const counts = new Map<string, number>()
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]
-    if (k === null) continue
-    const c = counts.get(k as string)
-    if (c === undefined) {
-      if (counts.size >= limit) return false
-      counts.set(k as string, 1)
-    } else counts.set(k as string, c + 1)
-  }
-  // Code-unit order, which is how folded keys compare; each run's first position, and each
-  // value's run.
-  const starts: number[] = []
-  let next = at
-  let previous: string | undefined
-  for (const k of [...counts.keys()].sort(lazy ? compareLazy : undefined)) {
-    if (previous === undefined || !lazy || compareLazy(previous, k) !== 0) starts.push(next)
-    previous = k
-    next += counts.get(k)!
-    counts.set(k, starts.length - 1)
-  }
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]
-    if (k === null) continue
-    const p = starts[counts.get(k as string)!]!++
-    outKeys[p] = k!
-    outRows[p] = rows[i]!
-  }
-  return true
 }

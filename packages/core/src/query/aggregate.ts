@@ -18,224 +18,39 @@
  * (4D's `distinct()` order), and `min`/`max` look at the first kind present.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
-import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
-import type { FoldedTexts } from '../store/folded-column.js'
+import type { Table } from '../store/table.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
-import type { ValueType } from '../values/value-types.js'
-import type { ObjectStep } from './bound.js'
-import { CALCULATED_COST, spend } from './budget.js'
+import { spend } from './budget.js'
 import { columnReady, finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { SUM_BLOCK } from '../parallel/kernels.js'
 import { isShared } from '../parallel/shared-arrays.js'
 import { kernelWork } from './parallel-work.js'
-import { DistinctMerge } from '../parallel/distinct-numbers.js'
-
-/** A value an aggregate returns: what a path reaches, nulls left out. */
-export type AggregateValue = string | number | boolean
-
-/** One computation of `$compute`. */
-export type AggregateOp = 'count' | 'sum' | 'average' | 'min' | 'max'
-
-/**
- * Every aggregate of a path at once (`$compute=$all`). `sum` and `average` are there for numeric
- * paths only (numbers, durations, object properties).
- */
-export interface Aggregates {
-  readonly count: number
-  readonly sum?: number
-  readonly average?: number | null
-  readonly min: AggregateValue | null
-  readonly max: AggregateValue | null
-}
-
-export interface DistinctOptions {
-  /**
-   * Compare texts exactly, case and accents included (4D's `dk diacritical`). By default texts
-   * that fold alike are one value.
-   */
-  readonly diacritical?: boolean
-}
-
-/** How a path is read, worked out once from its text. */
-type Source =
-  /** A numeric storage attribute: its numeric column. */
-  | { readonly kind: 'number'; readonly name: string; readonly numeric: true }
-  /** A text storage attribute: its folded column. */
-  | { readonly kind: 'text'; readonly name: string; readonly numeric: false }
-  /** Any other scalar storage attribute (bool, date, uuid, duration): the values object. */
-  | { readonly kind: 'stored'; readonly name: string; readonly numeric: boolean }
-  /** A property inside an object attribute (`extra.level`, `extra.tags[].name`). */
-  | {
-      readonly kind: 'object'
-      readonly name: string
-      readonly steps: readonly ObjectStep[]
-      readonly numeric: true
-    }
-  /** A calculated or alias attribute: the value its entity computes. */
-  | {
-      readonly kind: 'computed'
-      readonly read: (rowId: number) => unknown
-      readonly folds: boolean
-      readonly numeric: boolean
-    }
-
-/** A path resolved against a dataclass: what aggregates and distinct values read. */
-export interface AggregatePath {
-  /** The path as given (`salary`, `extra.level`). */
-  readonly text: string
-  /** The storage attribute whose indexes and columns may serve it (undefined for object and computed paths). */
-  readonly storage: StorageAttributeDef | undefined
-  /** The type of its values (undefined for an object property, which may hold any). */
-  readonly type: ValueType | undefined
-  /** @internal */
-  readonly source: Source
-}
-
-/** What resolving a path needs besides the dataclass. */
-export interface PathContext {
-  readonly def: DataClassDef
-  /** A dataclass by name (an alias path steps through relations). */
-  readonly dataClass: (name: string) => DataClassDef | undefined
-  /** How a calculated or alias attribute of a row is read (through its entity). */
-  readonly computed: (attr: AttributeDef) => (rowId: number) => unknown
-}
-
-const NUMERIC_TYPES: ReadonlySet<string> = new Set([...NUMERIC_COLUMN_TYPES, 'duration'])
-// Values that are no number, text or boolean: nothing to compare, count or sum.
-const OPAQUE_TYPES: ReadonlySet<string> = new Set(['image', 'blob'])
-
-/**
- * Resolves `path` (`salary`, `extra.level`, `extra.tags[].name`) for `operation` (named in the
- * errors: `sum`, `distinct`…). Throws AttributeNotFound (1500) for an unknown attribute and
- * AggregateNotApplicable (9050) for a path nothing can be computed on: a relation, a picture or
- * BLOB, an object attribute without a property.
- */
-export function resolveAggregatePath(
-  ctx: PathContext,
-  path: string,
-  operation: string,
-): AggregatePath {
-  const def = ctx.def
-  const refuse = (why: string): never =>
-    fail('AggregateNotApplicable', [operation, path, def.name, why])
-  const segments = path.split('.').map((s) => s.trim())
-  const first = /^(.*?)(\[\])?$/.exec(segments[0]!)!
-  const name = first[1]!
-  const attr = def.attributesByName.get(name)
-  if (!attr || name === '')
-    return fail('AttributeNotFound', [name, def.name, def.attributesByName.keys()])
-  const rest = segments.slice(1)
-  if (rest.some((s) => !/^[^[\]]+(\[\])?$/.test(s)))
-    refuse('a path is names separated by dots, with [] after a collection (extra.tags[].name)')
-  const steps: ObjectStep[] = rest.map((s) =>
-    s.endsWith('[]') ? { name: s.slice(0, -2), each: { letter: null } } : { name: s },
-  )
-  if (first[2] && !(attr.kind === 'storage' && attr.type === 'object'))
-    refuse(`[] applies to a collection inside an object attribute, and ${name} is not one`)
-
-  switch (attr.kind) {
-    case 'relatedEntity':
-    case 'relatedEntities':
-      return refuse(
-        `${name} is a relation: aggregates read the dataclass's own attributes (name a storage attribute, or an alias)`,
-      )
-    case 'calculated':
-      if (steps.length) refuse(`${name} is a calculated attribute, not an object attribute`)
-      return computed(ctx, attr, attr.type, path, refuse)
-    case 'alias': {
-      if (steps.length) refuse(`${name} is an alias, not an object attribute`)
-      const end = aliasEnd(ctx, attr.path)
-      if (!end || end.kind === 'relatedEntity' || end.kind === 'relatedEntities')
-        return refuse(`the alias ${name} leads to a relation, not to a value`)
-      if (end.kind === 'alias') return refuse(`the alias ${name} leads to another alias`)
-      return computed(ctx, attr, end.type, path, refuse)
-    }
-    case 'storage': {
-      if (OPAQUE_TYPES.has(attr.type))
-        return refuse(
-          `${name} is a ${attr.type === 'image' ? 'picture' : 'BLOB'}: no value to compute`,
-        )
-      if (attr.type === 'object') {
-        if (steps.length === 0 && !first[2])
-          return refuse(
-            `${name} is an object attribute: name one of its properties (${name}.property)`,
-          )
-        if (first[2]) steps.unshift({ name: '', each: { letter: null } })
-        return {
-          text: path,
-          storage: undefined,
-          type: undefined,
-          source: { kind: 'object', name, steps, numeric: true },
-        }
-      }
-      if (steps.length) refuse(`${name} is not an object attribute`)
-      const source: Source = NUMERIC_COLUMN_TYPES.has(attr.type)
-        ? { kind: 'number', name, numeric: true }
-        : attr.type === 'string'
-          ? { kind: 'text', name, numeric: false }
-          : { kind: 'stored', name, numeric: attr.type === 'duration' }
-      return { text: path, storage: attr, type: attr.type, source }
-    }
-  }
-}
-
-function computed(
-  ctx: PathContext,
-  attr: AttributeDef,
-  type: ValueType,
-  path: string,
-  refuse: (why: string) => never,
-): AggregatePath {
-  if (OPAQUE_TYPES.has(type) || type === 'object')
-    refuse(
-      `${attr.name} computes ${type === 'object' ? 'an object' : 'a picture or BLOB'}: no value to compute`,
-    )
-  const read = ctx.computed(attr)
-  return {
-    text: path,
-    storage: undefined,
-    type,
-    source: {
-      kind: 'computed',
-      // User code per row, maybe slow: counted against the query's time budget (budget.ts).
-      read: (rowId) => {
-        spend(CALCULATED_COST)
-        return read(rowId)
-      },
-      folds: type === 'string',
-      numeric: NUMERIC_TYPES.has(type),
-    },
-  }
-}
-
-/** The attribute an alias path ends on, if every step before it is a relatedEntity. */
-function aliasEnd(ctx: PathContext, path: readonly string[]): AttributeDef | undefined {
-  let def: DataClassDef | undefined = ctx.def
-  let attr: AttributeDef | undefined
-  for (const step of path) {
-    attr = def?.attributesByName.get(step)
-    def = attr?.kind === 'relatedEntity' ? ctx.dataClass(attr.target) : undefined
-  }
-  return attr
-}
-
-/** Whether `sum` and `average` apply to the path. */
-export const isNumericPath = (path: AggregatePath): boolean => path.source.numeric
-
-// ---------------------------------------------------------------- aggregates
-
-/** Where aggregates read from, and whether `rows` are every live row of the table. */
-export interface RowsOptions {
-  /**
-   * True if the rows are every live row of the table: then count, min, max and distinct values
-   * may read a sorted index instead, and a number's aggregates the column itself.
-   */
-  readonly whole: () => boolean
-}
+import {
+  type AggregateValue,
+  type AggregateOp,
+  type Aggregates,
+  type Source,
+  type AggregatePath,
+  type RowsOptions,
+  CHUNK,
+  STEP_ROWS,
+  nonNull,
+  scalar,
+} from './aggregate-path.js'
+// Still exported from here for orda/, which another helper is restructuring now: its imports
+// move to distinct.js and aggregate-path.js once that lands.
+export { distinctWork } from './distinct.js'
+export {
+  type Aggregates,
+  type AggregateValue,
+  type DistinctOptions,
+  resolveAggregatePath,
+  type AggregateOp,
+  type AggregatePath,
+} from './aggregate-path.js'
 
 /**
  * The aggregates of `path` over `rows` (row ids; deleted rows are skipped). With `only` = count,
@@ -292,17 +107,6 @@ export function* aggregateWork(
     }
   }
 }
-
-/**
- * Rows per call of a scan's inner loop. A scan of a million rows runs a handful of times, so V8
- * would optimize its one long loop mid-way (on-stack replacement) with no type feedback for the
- * code after the loop, and a process could then leave that code at every call (measured: 7 ms
- * instead of 2 on a million rows, in one process out of three). Short calls of a small function
- * are optimized the ordinary way.
- */
-const CHUNK = 1 << 10
-/** Rows between two points where a pass may stop (slices.ts): a multiple of CHUNK. */
-const STEP_ROWS = 1 << 12
 
 /** One pass over the numeric column: count, sum, min and max. */
 function* numbers(column: Float64Array, rows: RowIds): Work<Aggregates> {
@@ -402,9 +206,6 @@ function* texts(table: Table, rows: RowIds, name: string): Work<Aggregates> {
   }
 }
 
-/** Positions [start, end) of a sorted index's non-null keys (nulls sort first). */
-const nonNull = (sorted: SortedIndex): [number, number] => [sorted.equal(null)[1], sorted.size]
-
 /** Count, min and max of a whole table from a sorted index: nulls first, ties in row-id order. */
 function fromIndex(table: Table, sorted: SortedIndex, name: string): Aggregates {
   const [start, end] = nonNull(sorted)
@@ -456,20 +257,6 @@ function* eachValue(
         }
       })
     }
-  }
-}
-
-/** A value as aggregates see it: a number, text or boolean; anything else (objects, arrays) is null. */
-function scalar(v: unknown): AggregateValue | null {
-  switch (typeof v) {
-    case 'number':
-      return Number.isFinite(v) ? v : null
-    case 'string':
-    case 'boolean':
-      return v
-    default:
-      // A calculated date may be a Date: its ISO text, as the stored form of a date-time.
-      return v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString() : null
   }
 }
 
@@ -567,228 +354,5 @@ class Accumulator {
       min,
       max,
     }
-  }
-}
-
-// ---------------------------------------------------------------- distinct values
-
-/**
- * The distinct values of `path` over `rows`, nulls left out, in ascending order (texts by their
- * folded form; mixed kinds booleans, then texts, then numbers). Texts that fold alike are one
- * value unless `diacritical`; the spelling given is that of the lowest row id. Over the whole
- * table, a sorted index of the attribute is walked instead of the rows.
- */
-export function distinctRows(
-  table: Table,
-  rows: RowIds,
-  path: AggregatePath,
-  options: DistinctOptions & RowsOptions,
-): AggregateValue[] {
-  return finish(distinctWork(table, rows, path, options))
-}
-
-/** `distinctRows` as work that may stop between steps (slices.ts). */
-export function* distinctWork(
-  table: Table,
-  rows: RowIds,
-  path: AggregatePath,
-  options: DistinctOptions & RowsOptions,
-): Work<AggregateValue[]> {
-  const { source } = path
-  const diacritical = options.diacritical === true
-  if (source.kind === 'number' || source.kind === 'stored' || !diacritical) {
-    const sorted = path.storage && table.indexes.of(path.storage.name)?.sorted
-    if (sorted && options.whole()) return distinctFromIndex(table, sorted, path.storage!.name)
-  }
-  switch (source.kind) {
-    case 'number':
-      yield* columnReady(table, source.name, 'numeric')
-      return yield* distinctNumbers(table, table.numericColumn(source.name), rows, options)
-    case 'text':
-      if (!diacritical) {
-        yield* columnReady(table, source.name, 'folded')
-        return yield* distinctTexts(table, rows, source.name)
-      }
-      break
-  }
-  const acc = new DistinctValues(
-    !diacritical && (source.kind === 'computed' ? source.folds : source.kind !== 'stored'),
-  )
-  if (source.kind === 'text') {
-    const read = table.reader(source.name)
-    yield* steps(rows.length, (from, to) => {
-      for (let i = from; i < to; i++) {
-        const r = rows[i]!
-        const v = read(r)
-        if (v !== undefined) acc.add(v, r)
-      }
-    })
-  } else yield* eachDistinct(table, rows, source, acc)
-  return acc.values()
-}
-
-/**
- * The kernel distinctNumbers over `rows` (over the column itself when they are every row in
- * row-id order: a deleted row reads NaN there, as a null), on worker threads when the read runs in
- * slices on a datastore with a pool and the column and rows are shared (parallel-work.ts); its
- * parts' sorted values merged here.
- */
-function* distinctNumbers(
-  table: Table,
-  column: Float64Array,
-  rows: RowIds,
-  options: RowsOptions,
-): Work<number[]> {
-  const merged = new DistinctMerge()
-  const add = (part: Float64Array) => merged.add(part)
-  if (table.keyOrderIsRowOrder && options.whole())
-    yield* kernelWork('distinctNumbers', { column }, table.scanLength, isShared(column), add)
-  else {
-    const shared = isShared(column) && rows instanceof Int32Array && isShared(rows)
-    yield* kernelWork('distinctNumbers', { column, rows }, rows.length, shared, add)
-  }
-  return Array.from(merged.values())
-}
-
-/** Folded text → the lowest row holding it; then the keys sorted and each spelling read once. */
-function* distinctTexts(table: Table, rows: RowIds, name: string): Work<string[]> {
-  const folded = table.foldedColumn(name)
-  const first = new Map<string, number>()
-  // In chunks, as `numbers` (see CHUNK), a stop between steps of STEP_ROWS.
-  for (let from = 0; from < rows.length; from += CHUNK) {
-    spend(CHUNK)
-    firstRows(folded, rows, from, Math.min(rows.length, from + CHUNK), first)
-    if (((from + CHUNK) & (STEP_ROWS - 1)) === 0 && from + CHUNK < rows.length) yield
-  }
-  // Folded keys compare by code unit, which is the default sort.
-  const keys = [...first.keys()].sort()
-  const out = new Array<string>(keys.length)
-  const read = table.reader(name)
-  for (let i = 0; i < keys.length; i++) out[i] = read(first.get(keys[i]!)!) as string
-  return out
-}
-
-function firstRows(
-  folded: FoldedTexts,
-  rows: RowIds,
-  from: number,
-  to: number,
-  first: Map<string, number>,
-): void {
-  for (let i = from; i < to; i++) {
-    const r = rows[i]!
-    const f = folded.at(r)
-    if (f === null) continue
-    const seen = first.get(f)
-    if (seen === undefined || r < seen) first.set(f, r)
-  }
-}
-
-/**
- * A sorted index's keys, each once, as the stored value of the first (lowest) row holding it. The
- * end of each key's run is found by galloping then halving, so the walk costs O(d log(n/d)) key
- * reads for d distinct keys among n, not one per row: 20 cities among 1M rows read a few hundred.
- */
-function distinctFromIndex(table: Table, sorted: SortedIndex, name: string): AggregateValue[] {
-  const [start, end] = nonNull(sorted)
-  // keyAt, not content(): content() copies numeric keys whole.
-  const out: AggregateValue[] = []
-  const read = table.reader(name)
-  let p = start
-  while (p < end) {
-    const k = sorted.keyAt(p)
-    out.push(read(sorted.rowAt(p)) as AggregateValue)
-    // keys[lo] is k; keys[hi] is not (or hi is the end).
-    let lo = p
-    let step = 1
-    while (p + step < end && sorted.keyAt(p + step) === k) {
-      lo = p + step
-      step *= 2
-    }
-    let hi = Math.min(p + step, end)
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >>> 1
-      if (sorted.keyAt(mid) === k) lo = mid
-      else hi = mid
-    }
-    p = hi
-  }
-  return out
-}
-
-function* eachDistinct(
-  table: Table,
-  rows: RowIds,
-  source: Exclude<Source, { kind: 'number' | 'text' }>,
-  acc: DistinctValues,
-): Work<void> {
-  const read = source.kind === 'computed' ? undefined : table.reader(source.name)
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const r = rows[i]!
-      if (!table.has(r)) continue
-      switch (source.kind) {
-        case 'stored':
-          acc.add(read!(r), r)
-          break
-        case 'object': {
-          const root = read!(r)
-          if (root === null || root === undefined) break
-          for (const v of objectValues(root, source.steps)) acc.add(v, r)
-          break
-        }
-        case 'computed':
-          acc.add(source.read(r), r)
-      }
-    }
-  })
-}
-
-/** Distinct values of any kind, kept per kind and put in order at the end. */
-class DistinctValues {
-  readonly #folds: boolean
-  #false = false
-  #true = false
-  readonly #numbers = new Set<number>()
-  // Comparison key → the value and row that gave it first (the lowest row id).
-  readonly #texts = new Map<string, { value: string; row: number }>()
-
-  constructor(folds: boolean) {
-    this.#folds = folds
-  }
-
-  add(raw: unknown, rowId: number): void {
-    const v = scalar(raw)
-    if (v === null) return
-    if (typeof v === 'number') this.#numbers.add(v)
-    else if (typeof v === 'boolean') {
-      if (v) this.#true = true
-      else this.#false = true
-    } else {
-      const k = this.#folds ? fold(v) : v
-      const seen = this.#texts.get(k)
-      if (!seen) this.#texts.set(k, { value: v, row: rowId })
-      else if (rowId < seen.row) {
-        seen.value = v
-        seen.row = rowId
-      }
-    }
-  }
-
-  values(): AggregateValue[] {
-    const out: AggregateValue[] = []
-    if (this.#false) out.push(false)
-    if (this.#true) out.push(true)
-    // Exact texts (diacritical) in folded order, ties by code unit: the order of `$orderby`.
-    const texts = [...this.#texts.values()].map((t) => t.value)
-    const keys = new Map(texts.map((t) => [t, fold(t)]))
-    texts.sort((a, b) => {
-      const fa = keys.get(a)!
-      const fb = keys.get(b)!
-      return fa < fb ? -1 : fa > fb ? 1 : a < b ? -1 : a > b ? 1 : 0
-    })
-    out.push(...texts)
-    out.push(...Float64Array.from(this.#numbers).sort())
-    return out
   }
 }

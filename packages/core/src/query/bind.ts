@@ -19,93 +19,45 @@
  *   computed attribute's function returned, a placeholder's path). What the bound query reads is
  *   what was asked, whatever the text named: there is no other list of names to keep in step.
  */
-import type { ReadCheck } from '../access/read-check.js'
-import { datastoreError, fail } from '../errors/datastore-error.js'
+import { fail } from '../errors/datastore-error.js'
 import type {
-  AttributeDef,
   CalculatedAttributeDef,
   DataClassDef,
   SchemaDef,
   StorageAttributeDef,
 } from '../schema/definitions.js'
-import { attributeNames, isShownAttribute } from '../schema/definitions.js'
-import { didYouMean } from '../errors/closest-name.js'
 import type { ValueType } from '../schema/model-json.js'
-import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import type {
-  AttributePathNode,
-  ComparisonOp,
-  FilterNode,
-  LiteralNode,
-  OrderByItemNode,
-  PathComparisonNode,
-  PathSegment,
-  PlaceholderNode,
-  ValueNode,
+import {
+  type FilterNode,
+  type PathComparisonNode,
+  type PathSegment,
+  Ast,
+  filterDepth,
+  MAX_FILTER_DEPTH,
+  OPERATOR_TEXT,
+  pathText,
 } from './ast.js'
-import { Ast, filterDepth, MAX_FILTER_DEPTH, OPERATOR_TEXT, pathText } from './ast.js'
-import type {
-  BoundComparison,
-  BoundFilter,
-  BoundLinked,
-  BoundOrderKey,
-  CmpValue,
-  ObjectStep,
-  Operand,
-} from './bound.js'
-import { sortKey } from '../values/compare.js'
-import { fold, hasWildcard, patternShape, wildcardMatcher, wildcardPrefix } from '../values/fold.js'
-import { computedFilter, computedOrder } from './computed.js'
+import type { BoundComparison, BoundFilter, BoundLinked, ObjectStep, Operand } from './bound.js'
+import { computedFilter } from './computed.js'
 import { fromFunction } from '../errors/from-function.js'
 import { vectorValue } from './vector-search.js'
 import { linkRelations, referenceOf } from './link-relations.js'
 import { filledComparison } from './path-placeholders.js'
-
-export interface BindOptions {
-  /** Values of `:1`, `:2`, … */
-  readonly params?: readonly unknown[]
-  /** Values of `:name` placeholders. */
-  readonly named?: Readonly<Record<string, unknown>>
-  /** Paths of `:name` placeholders written where a path goes (4D's querySettings.attributes). */
-  readonly attributes?: Readonly<Record<string, unknown>>
-  /** Only exposed, public attributes can be named (the REST interface). @default false */
-  readonly exposedOnly?: boolean
-  /**
-   * Replace a comparison on a computed attribute that has a query function by the filter it
-   * returns. Off, every such comparison calls the getter per entity (and no function is called).
-   * @default true
-   */
-  readonly computedQueries?: boolean
-  /**
-   * The view the query is bound for, asked about each attribute the binding resolves (1607, 1557
-   * refused); undefined: nothing is checked (no one acting, or no rule). Not optional: whoever
-   * binds says for whom.
-   */
-  readonly reads: ReadCheck | undefined
-}
-
-interface Ctx {
-  readonly schema: SchemaDef
-  readonly options: BindOptions
-  /**
-   * The computed attributes whose function's answer is being bound: a comparison or a sort on one
-   * of them inside its own answer takes the default (the getter), instead of asking again forever.
-   */
-  readonly rewriting?: readonly CalculatedAttributeDef[]
-}
-
-const WILDCARD_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'ne', 'in'])
-const NULL_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'ne', 'strictEq', 'strictNe'])
-const RANGE_OPS: ReadonlySet<ComparisonOp> = new Set(['lt', 'gt', 'le', 'ge'])
-const TEXT_TYPES: ReadonlySet<ValueType> = new Set(['string'])
-const NUMERIC_TYPES: ReadonlySet<ValueType> = new Set([
-  'byte',
-  'word',
-  'long',
-  'long64',
-  'number',
-  'duration',
-])
+import {
+  type BindOptions,
+  type Ctx,
+  NULL_OPS,
+  TEXT_TYPES,
+  pathValues,
+  attributeOf,
+  namesOf,
+  lazyText,
+  invalid,
+} from './bind-context.js'
+import { isNullValue, placeholderValue, bindValue, rawOf } from './bind-value.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to bind-order.js once that lands.
+export { bindOrderBy } from './bind-order.js'
 
 export function bindFilter(
   schema: SchemaDef,
@@ -153,35 +105,8 @@ function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
   }
 }
 
-const pathValues = (ctx: Ctx) => ({
-  params: ctx.options.params,
-  attributes: ctx.options.attributes,
-})
-
 const linkAnd = (operands: BoundFilter[]): BoundFilter[] =>
   linkCollections(linkRelations(operands, linkAnd))
-
-function attributeOf(ctx: Ctx, dc: DataClassDef, name: string): AttributeDef {
-  const attr = dc.attributesByName.get(name)
-  if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
-    return fail('AttributeNotFound', [name, dc.name, namesOf(ctx, dc)])
-  ctx.options.reads?.needRead(dc, attr)
-  return attr
-}
-
-/** The names a query of `dc` may use, for an unknown name's suggestions (none hidden from REST). */
-const namesOf = (ctx: Ctx, dc: DataClassDef): string[] =>
-  attributeNames(ctx.schema, dc, ctx.options.exposedOnly ?? false)
-
-/** Text for error messages, computed only if a message is written (binding runs per query). */
-interface LazyText {
-  toString(): string
-}
-const lazyText = (make: () => string): LazyText => ({ toString: make })
-
-function invalid(detail: string): never {
-  return fail('InvalidComparison', [detail])
-}
 
 /** Binds `segments[at…]` of a comparison's path, starting in `dc`. */
 function bindComparison(
@@ -378,135 +303,6 @@ function comparison(
   return { kind: 'Comparison', dataClass: dc, operand, op: node.op, value, type, folds }
 }
 
-function isNullValue(ctx: Ctx, v: ValueNode): boolean {
-  if (v.kind === 'Literal') return v.type === 'null'
-  if (v.kind === 'Placeholder') return placeholderValue(ctx, v) === null
-  return false
-}
-
-function placeholderValue(ctx: Ctx, p: PlaceholderNode): unknown {
-  if (p.index !== undefined) {
-    const params = ctx.options.params ?? []
-    if (p.index > params.length) fail('PlaceholderOutOfRange', [`:${p.index}`, params.length])
-    return params[p.index - 1]
-  }
-  const named = ctx.options.named ?? {}
-  if (Object.hasOwn(named, p.name)) return named[p.name]
-  // `:extraInfo.name`: a property of a named value (4D's query() page, named placeholders).
-  const [head, ...props] = p.name.split('.')
-  if (props.length === 0 || !Object.hasOwn(named, head!))
-    fail('PlaceholderOutOfRange', [`:${p.name}`, Object.keys(named).length])
-  return props.reduce<unknown>(
-    (v, prop) =>
-      typeof v === 'object' && v !== null && Object.hasOwn(v, prop)
-        ? (v as Record<string, unknown>)[prop]
-        : undefined,
-    named[head!],
-  )
-}
-
-function bindValue(
-  ctx: Ctx,
-  v: ValueNode,
-  op: ComparisonOp,
-  type: ValueType | undefined,
-  dateOnly: boolean,
-  folds: boolean,
-  where: LazyText,
-): CmpValue {
-  if (op === 'in') {
-    const items: unknown[] =
-      v.kind === 'List'
-        ? v.items.map((i) => rawOf(ctx, i))
-        : (() => {
-            const raw = rawOf(ctx, v)
-            if (!Array.isArray(raw))
-              return invalid(`${where} needs a list: [a, b] or a placeholder holding an array`)
-            return raw
-          })()
-    return {
-      kind: 'list',
-      items: items.map((item) => scalar(item, op, type, dateOnly, folds, where)),
-    }
-  }
-  if (v.kind === 'List') return invalid(`a list can only follow IN (${where})`)
-  return scalar(rawOf(ctx, v), op, type, dateOnly, folds, where)
-}
-
-function rawOf(ctx: Ctx, v: LiteralNode | PlaceholderNode): unknown {
-  return v.kind === 'Placeholder' ? placeholderValue(ctx, v) : v.value
-}
-
-function scalar(
-  raw: unknown,
-  op: ComparisonOp,
-  type: ValueType | undefined,
-  dateOnly: boolean,
-  folds: boolean,
-  where: LazyText,
-): CmpValue {
-  if (raw === null || raw === undefined) {
-    if (!NULL_OPS.has(op) && op !== 'in')
-      invalid(`${where} null: null can only be compared with =, !=, ===, !==`)
-    return { kind: 'null' }
-  }
-  if (raw instanceof Date) raw = raw.toISOString()
-  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
-    return invalid(`${where}: ${describeValue(raw)} is not a value that can be compared`)
-  }
-  // Wildcards are text: they keep the value a string whatever the attribute.
-  const wild =
-    typeof raw === 'string' &&
-    (WILDCARD_OPS.has(op) || op === 'begin' || op === 'contains') &&
-    hasWildcard(raw)
-  let value: string | number | boolean = raw
-  if (type !== undefined && !(wild && TEXT_TYPES.has(type))) {
-    if (wild) invalid(`${where} ${JSON.stringify(raw)}: wildcards apply to string attributes only`)
-    try {
-      const coerced = coerceToType(comparisonType(type), raw, dateOnly)
-      value = coerced as string | number | boolean
-    } catch (e) {
-      if (!(e instanceof CoercionError)) throw e
-      throw datastoreError('InvalidComparison', [
-        `${where} ${describeValue(raw)}: ${e.message} (the attribute is of type ${type})`,
-      ])
-    }
-  }
-  if (op === 'begin') {
-    const folded = folds && typeof value === 'string' ? fold(value) : String(value)
-    return {
-      kind: 'value',
-      key: folded,
-      shown: value,
-      pattern: {
-        match: (s) => s.startsWith(folded),
-        prefix: folded,
-        shape: { kind: 'prefix', text: folded },
-      },
-    }
-  }
-  if (RANGE_OPS.has(op) && typeof value === 'boolean' && type !== 'bool')
-    invalid(`${where} ${value}: booleans are not ordered`)
-  const key = sortKey(value, folds)
-  if (wild && typeof value === 'string') {
-    const folded = fold(value)
-    return {
-      kind: 'value',
-      key,
-      shown: value,
-      pattern: {
-        match: wildcardMatcher(folded),
-        prefix: wildcardPrefix(folded),
-        shape: patternShape(folded),
-      },
-    }
-  }
-  return { kind: 'value', key, shown: value }
-}
-
-// Comparison values of integer attributes may be fractional (`age > 17.5`): coerce them as numbers.
-const comparisonType = (type: ValueType): ValueType => (NUMERIC_TYPES.has(type) ? 'number' : type)
-
 /**
  * Within one AND, gathers comparisons that name the same lettered collection element
  * (`list[a].x`, `list[a].y`) into one Linked node; everything else stays as it is.
@@ -558,133 +354,4 @@ function splitAtLetter(
   const i = steps.findIndex((s) => s.each && s.each.letter !== null)
   if (i < 0) return undefined
   return { prefix: steps.slice(0, i + 1), rest: steps.slice(i + 1) }
-}
-
-/** Binds `$orderby` / `order by` items: relatedEntity chains ending on a storage or calculated attribute. */
-export function bindOrderBy(
-  schema: SchemaDef,
-  dc: DataClassDef,
-  items: readonly OrderByItemNode[],
-  options: Pick<BindOptions, 'exposedOnly' | 'reads'>,
-): BoundOrderKey[] {
-  const ctx: Ctx = { schema, options }
-  return items.flatMap((item) => orderKey(ctx, dc, item.path, item.direction === 'desc'))
-}
-
-function orderKey(
-  ctx: Ctx,
-  start: DataClassDef,
-  path: AttributePathNode,
-  descending: boolean,
-): BoundOrderKey[] {
-  const text = pathText(path)
-  const bad = (why: string): never => fail('WrongOrderBy', [text, why])
-  const relations: BoundOrderKey['relations'][number][] = []
-  let dc = start
-  let segments: readonly PathSegment[] = path.segments
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!
-    if (seg.collection) bad('collections cannot be sorted on')
-    const attr = dc.attributesByName.get(seg.name)
-    if (!attr || (ctx.options.exposedOnly && !isShownAttribute(ctx.schema, attr)))
-      return bad(
-        `"${seg.name}" is not an attribute of ${dc.name}${didYouMean(seg.name, namesOf(ctx, dc))}`,
-      )
-    ctx.options.reads?.needRead(dc, attr)
-    const last = i === segments.length - 1
-    if (attr.kind === 'alias') {
-      segments = [
-        ...segments.slice(0, i),
-        ...attr.path.map((name) => ({ name })),
-        ...segments.slice(i + 1),
-      ]
-      i--
-      continue
-    }
-    if (attr.kind === 'relatedEntity' && !last) {
-      relations.push(attr)
-      dc = ctx.schema.byName.get(attr.target)!
-      continue
-    }
-    if (!last) return bad(`"${seg.name}" is not a relatedEntity attribute`)
-    if (attr.kind === 'storage') {
-      // A vector sorts by its similarity to the filter's (vector-search.ts linkSimilarity).
-      const vector = attr.vector === true && relations.length === 0
-      if (!vector && (attr.type === 'object' || attr.type === 'image' || attr.type === 'blob'))
-        bad(`${attr.type} attributes cannot be sorted on`)
-      return [
-        {
-          relations,
-          operand: { kind: 'storage', attr },
-          descending,
-          folds: attr.type === 'string',
-          text,
-        },
-      ]
-    }
-    if (attr.kind === 'calculated') {
-      const computed =
-        attr.orderBy && computedKeys(ctx, dc, attr, segments.slice(0, i), text, descending)
-      if (computed)
-        return computed.map((k) => ({ ...k, relations: [...relations, ...k.relations] }))
-      return [
-        {
-          relations,
-          operand: { kind: 'calculated', attr },
-          descending,
-          folds: attr.type === 'string',
-          text,
-        },
-      ]
-    }
-    if (attr.kind === 'relatedEntity') {
-      // Text keys sort folded, as `employer.ID` does and as a sorted index on the slot keys them.
-      return [
-        {
-          relations,
-          operand: { kind: 'storage', attr: attr.foreignKeyAttribute },
-          descending,
-          folds: attr.foreignKeyAttribute.type === 'string',
-          text,
-        },
-      ]
-    }
-    return bad(`"${seg.name}" is a to-many relation`)
-  }
-  return bad('empty path')
-}
-
-/**
- * The keys that the orderBy function of `attr` (reached through `before`) gives for a sort on it,
- * bound in its dataclass (their relations start there), or undefined for the default sort.
- */
-function computedKeys(
-  ctx: Ctx,
-  dc: DataClassDef,
-  attr: CalculatedAttributeDef,
-  before: readonly PathSegment[],
-  text: string,
-  descending: boolean,
-): BoundOrderKey[] | undefined {
-  if (ctx.rewriting?.includes(attr)) return undefined
-  const items = computedOrder(dc, attr, descending)
-  if (!items) return undefined
-  // The function's text may name attributes a REST client may not (not exposed); what it reads
-  // is still asked of the view, as any order's.
-  const inner: Ctx = {
-    schema: ctx.schema,
-    options: { reads: ctx.options.reads },
-    rewriting: [...(ctx.rewriting ?? []), attr],
-  }
-  const prefix = before.map((s) => `${s.name}.`).join('')
-  const computed = { text, descending }
-  return fromFunction(`the orderBy function of ${dc.name}.${attr.name}`, () =>
-    items.flatMap((item) =>
-      orderKey(inner, dc, item.path, item.direction === 'desc').map((k) => ({
-        ...k,
-        text: prefix + k.text,
-        computed,
-      })),
-    ),
-  )
 }

@@ -9,78 +9,17 @@
  * the session could count itself, and the query's own step counts what its selection holds. The
  * query's own rows are narrowed by the selection made of them (orda/selections/queries.ts).
  */
-import { approximateRows } from './vector-search.js'
-import { vectorScan } from './vector-scan.js'
-import type { Clock } from '../clock/clock.js'
 import type { DataClassDef } from '../schema/definitions.js'
-import type { KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { columnReady, finish, steps, type ChangedRows, type Work } from './slices.js'
-import { BUDGET_STEP, spend } from './budget.js'
-import type { SortedIndex } from '../indexes/sorted-index.js'
-import type { BoundComparison, CmpValue } from './bound.js'
-import { sortKey, type SortKey } from '../values/compare.js'
-import {
-  isIndexed,
-  leafPlan,
-  type Access,
-  type LeafPlan,
-  type PlanNode,
-  type SetPlan,
-} from './plan.js'
-import { equalRows, equalRowsOf, rangeOf } from './planner.js'
-import { visibleRows, type AllowedRows } from './visibility.js'
-import {
-  columnOf,
-  comparisonPredicate,
-  foldedAccess,
-  linkedPredicate,
-  type EntityOf,
-  type RowPredicate,
-} from './predicate.js'
-import { numberOp, numberScan, textScan } from './column-scans.js'
-import { rowIdBuffer } from '../parallel/shared-arrays.js'
-
-export interface ExecContext {
-  readonly tableOf: (dc: DataClassDef) => Table
-  /** The Entity view of a record of `dc`, for calculated attributes. */
-  readonly entityOf: (dc: DataClassDef) => EntityOf
-  readonly clock: Clock
-  /** Record each step's rows and time (4D's query path). Without it, an AND runs in one pass. */
-  readonly trace: boolean
-  /**
-   * The rows of a dataclass the acting session may see (its `restrict`); undefined when no
-   * dataclass of the datastore has a `restrict`, and then nothing is narrowed or asked.
-   */
-  readonly allowed?: AllowedRows
-  /**
-   * Whether the tables may have changed since the plan was made (work run in slices, with writes
-   * between them): the index positions the planner found are then searched again.
-   */
-  readonly stale?: () => boolean
-  /**
-   * Set when an index range was read in steps (positions that writes move between them): its rows
-   * cannot then be refreshed from the changed rows alone, only found again.
-   */
-  readonly positions?: { walked: boolean }
-}
-
-/** What one plan node did: 4D's query path step. */
-export interface PathStep {
-  readonly node: PlanNode
-  readonly time: number
-  readonly found: number
-  readonly children: readonly PathStep[]
-}
-
-export interface Execution {
-  /** Row ids: an Int32Array where there may be millions (an index range, a scan's parts). */
-  readonly rows: RowIds
-  readonly step: PathStep
-  /** Whether an index range was read in steps (ExecContext.positions). */
-  readonly walked?: boolean
-}
+import { isIndexed, type PlanNode, type SetPlan } from './plan.js'
+import { visibleRows } from './visibility.js'
+import { columnOf, comparisonPredicate, linkedPredicate, type RowPredicate } from './predicate.js'
+import type { ExecContext, PathStep, Execution } from './exec-context.js'
+import { mergeTextEqualities, isCovered, dataClassOfPlan } from './plan-reading.js'
+import { scan, filterRows, leafRows } from './leaf-rows.js'
+import { keysOf, foreignKeysOf, joinRows } from './join-rows.js'
 
 /** Runs `node` over its whole dataclass, in one piece. */
 export function execute(node: PlanNode, ctx: ExecContext): Execution {
@@ -350,56 +289,6 @@ function* fusedOr(node: SetPlan, ctx: ExecContext): Work<number[]> {
   return rows
 }
 
-/**
- * Leaves `text = x` / `text IN [..]` / `text begin x` of an OR on one attribute become one IN leaf
- * (the rest stay): `begin x` is the pattern `x@`. Used by the executor on the operands it tests per
- * row, and by plans to say so.
- */
-export function mergeTextEqualities(nodes: readonly PlanNode[]): PlanNode[] {
-  const byAttribute = new Map<string, LeafPlan[]>()
-  const out: PlanNode[] = []
-  for (const n of nodes) {
-    const mergeable =
-      n.kind === 'Leaf' &&
-      n.bound.folds &&
-      n.bound.operand.kind === 'storage' &&
-      (n.bound.op === 'eq' || n.bound.op === 'in' || n.bound.op === 'begin')
-    if (!mergeable) {
-      out.push(n)
-      continue
-    }
-    const name = (n.bound.operand as { attr: { name: string } }).attr.name
-    const group = byAttribute.get(name)
-    if (group) group.push(n)
-    else byAttribute.set(name, [n])
-  }
-  for (const group of byAttribute.values()) {
-    if (group.length === 1) {
-      out.push(group[0]!)
-      continue
-    }
-    const items = group.flatMap((l) =>
-      l.bound.value.kind === 'list' ? l.bound.value.items : [l.bound.value],
-    )
-    const first = group[0]!
-    out.push(
-      leafPlan(
-        { ...first.bound, op: 'in', value: { kind: 'list', items } },
-        first.access,
-        first.estimate,
-      ),
-    )
-  }
-  return out
-}
-
-/**
- * True for a bound that the AND's driver read as the other end of its index range: the driver's
- * rows all satisfy it. Only where the driver runs through its index: as a per-row test (under a
- * NOT, inside an OR…) the AND tests both bounds.
- */
-const isCovered = (node: PlanNode): boolean => node.kind === 'Leaf' && node.covered === true
-
 /** One test for all of `tests`, unrolled for the usual two or three. */
 function allOf(tests: readonly RowPredicate[]): RowPredicate {
   const [a, b, c] = tests
@@ -415,57 +304,6 @@ function allOf(tests: readonly RowPredicate[]): RowPredicate {
     default:
       return (r) => tests.every((t) => t(r))
   }
-}
-
-/** The dataclass a plan node selects from. */
-export function dataClassOfPlan(node: PlanNode): DataClassDef {
-  switch (node.kind) {
-    case 'Leaf':
-    case 'Linked':
-    case 'Join':
-    case 'ReverseJoin':
-    case 'Computed':
-      return node.bound.dataClass
-    case 'Not':
-      return dataClassOfPlan(node.operand)
-    case 'And':
-    case 'Or':
-    case 'Except':
-      return dataClassOfPlan(node.operands[0]!)
-  }
-}
-
-// The loops over rows run in steps (slices.ts), each counted against the query's time
-// budget (budget.ts), after each of which the work may stop: no per-row cost.
-
-function* scan(table: Table, test: RowPredicate): Work<number[]> {
-  const out: number[] = []
-  yield* steps(table.scanLength, (from, to) => {
-    for (let i = from; i < to; i++) if (table.has(i) && test(i)) out.push(i)
-  })
-  return out
-}
-
-function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Work<number[]> {
-  // Many candidates in random order (from a sorted index) make random memory reads: reading the
-  // table in row order and skipping non-candidates is then faster, and keeps row order.
-  if (rows.length >= 4096 && rows.length * 8 > table.size) {
-    const mark = new Uint8Array(table.rowCapacity)
-    for (const r of rows) mark[r] = 1
-    const out: number[] = []
-    yield* steps(table.scanLength, (from, to) => {
-      for (let i = from; i < to; i++) if (mark[i] && table.has(i) && test(i)) out.push(i)
-    })
-    return out
-  }
-  const out: number[] = []
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const rowId = rows[i]!
-      if (table.has(rowId) && test(rowId)) out.push(rowId)
-    }
-  })
-  return out
 }
 
 /** A plan node as a per-row test. Joins run their inner plan once and test membership. */
@@ -532,151 +370,4 @@ export function* predicateOf(
       return { test: (r) => !inner.test(r), steps: inner.steps }
     }
   }
-}
-
-/** Rows of one comparison through its access path. */
-function* leafRows(c: BoundComparison, access: Access, ctx: ExecContext): Work<RowIds> {
-  const table = ctx.tableOf(c.dataClass)
-  if (c.value.kind === 'vector') {
-    if (c.value.index) return approximateRows(c, c.value, table)
-    if (access.kind === 'scan') return yield* vectorScan(c, c.value, table)
-  }
-  if (access.kind === 'scan' || c.operand.kind !== 'storage') {
-    const folded = foldedAccess(c, table)
-    if (folded)
-      return yield* textScan(table, folded.column, folded.holds, folded.only, folded.forms)
-    const op = numberOp(c)
-    if (op !== undefined) return yield* numberScan(table, c.operand.attr!.name, op, c)
-    return yield* scan(table, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
-  }
-  const name = c.operand.attr.name
-  const pattern = c.value.kind === 'value' ? c.value.pattern : undefined
-  if (
-    access.kind === 'hash' ||
-    (!pattern && (c.op === 'eq' || c.op === 'strictEq' || c.op === 'in'))
-  ) {
-    // Exact equality or IN. IN lists may repeat a value; distinct keys have disjoint row sets, so
-    // no row comes twice.
-    const via = access.kind === 'hash' ? access.via : 'sorted'
-    const ix = table.indexes.of(name)
-    const keys = c.value.kind === 'list' ? distinctKeys(c.value.items) : [keyOf(c.value)]
-    if (keys.length === 1) return equalRows(table, ix, via, keys[0]!)
-    return equalRowsOf(table, ix, via, keys)
-  }
-  const sorted = table.indexes.of(name)!.sorted!
-  const [s, e] =
-    (access.range && !ctx.stale?.() ? access.range : undefined) ??
-    (pattern ? sorted.prefix(pattern.prefix) : rangeOf(c, sorted, access.otherBound))
-  const rows = e - s > BUDGET_STEP ? yield* rangeRows(sorted, s, e, ctx) : sorted.rows(s, e)
-  return access.verify
-    ? yield* filterRows(table, rows, comparisonPredicate(c, ctx.entityOf(c.dataClass), table))
-    : rows
-}
-
-/**
- * Positions [s, e) of a sorted index, BUDGET_STEP at a time: half of 10M rows in one array was a
- * pause of its own. A write between two steps moves positions: the execution says so (`walked`).
- */
-function* rangeRows(sorted: SortedIndex, s: number, e: number, ctx: ExecContext): Work<RowIds> {
-  // A typed array: its memory comes zeroed page by page as the steps write it, where an array
-  // of 5M slots was made (and faulted in) in one piece, 20 ms and more. Shared: a worker thread
-  // reads it as it is (set algebra, `$distinct` of the selection).
-  let out = rowIdBuffer(e - s)
-  for (let p = s; p < e; p += BUDGET_STEP) {
-    const q = Math.min(e, p + BUDGET_STEP)
-    spend(q - p)
-    // Writes since the last step may have shortened the index: its end is read again.
-    const end = Math.min(q, sorted.size)
-    if (end < q) {
-      if (ctx.positions) ctx.positions.walked = true
-      out = out.subarray(0, Math.max(0, end - s))
-      if (end <= p) return out
-    }
-    sorted.rowsInto(p, end, out, p - s)
-    if (q < e) {
-      if (ctx.positions) ctx.positions.walked = true
-      yield
-    }
-  }
-  return out
-}
-
-const keyOf = (v: CmpValue): SortKey => (v.kind === 'value' ? v.key : null)
-
-function distinctKeys(items: readonly CmpValue[]): SortKey[] {
-  return [...new Set(items.map(keyOf))]
-}
-
-/**
- * The keys of `rows` of `dc`, in steps: the inner rows of a join may be a whole table, and a chain
- * of them (`employer.staff.employer.staff…`) read 100,000 keys a link in one piece, 15 ms.
- */
-function* keysOf(dc: DataClassDef, rows: RowIds, ctx: ExecContext): Work<KeyValue[]> {
-  const table = ctx.tableOf(dc)
-  const out = new Array<KeyValue>(rows.length)
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) out[i] = table.keyOf(rows[i]!)!
-  })
-  return out
-}
-
-/** The distinct foreign-key values held by `rows` of `dc` in relation `relation`, in steps. */
-function* foreignKeysOf(
-  dc: DataClassDef,
-  relation: string,
-  rows: RowIds,
-  ctx: ExecContext,
-): Work<Set<KeyValue>> {
-  const table = ctx.tableOf(dc)
-  const attr = dc.attributesByName.get(relation)
-  const fk = attr && attr.kind === 'relatedEntity' ? attr.foreignKey : relation
-  const out = new Set<KeyValue>()
-  const read = table.reader(fk)
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const v = read(rows[i]!)
-      if (v !== null && v !== undefined) out.add(v as KeyValue)
-    }
-  })
-  return out
-}
-
-/** Rows of `dc` whose foreign key `fk` is one of `keys`, through the foreign key's hash index. */
-function* joinRows(
-  dc: DataClassDef,
-  fk: string,
-  keys: readonly KeyValue[],
-  ctx: ExecContext,
-): Work<number[]> {
-  const table = ctx.tableOf(dc)
-  const hash = table.indexes.of(fk)?.hash
-  const out: number[] = []
-  if (!hash) {
-    const wanted = new Set<unknown>(keys)
-    const read = table.reader(fk)
-    yield* steps(table.scanLength, (from, to) => {
-      for (let i = from; i < to; i++) {
-        const v = read(i)
-        if (v !== undefined && wanted.has(v)) out.push(i)
-      }
-    })
-    return out
-  }
-  const read = table.reader(fk)
-  // Rows read since the last stop: a key's bucket may be thousands of rows (a company's staff).
-  let taken = 0
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!
-    const bucket = hash.get(sortKey(key, hash.folds))
-    // A folded string index may hold keys that differ in case: keep exact matches only.
-    for (const rowId of bucket) if (!hash.folds || read(rowId) === key) out.push(rowId)
-    taken += bucket.length + 1
-    if (taken >= BUDGET_STEP && i + 1 < keys.length) {
-      spend(taken)
-      taken = 0
-      yield
-    }
-  }
-  spend(taken)
-  return out
 }

@@ -25,7 +25,8 @@
  */
 import type { ComparisonOp } from './ast.js'
 import type { BoundComparison, CmpValue, ObjectStep, Operand } from './bound.js'
-import { dataClassOfPlan, mergeTextEqualities, type PathStep } from './execute.js'
+import { dataClassOfPlan, mergeTextEqualities } from './plan-reading.js'
+import type { PathStep } from './exec-context.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { AllowedRows } from './visibility.js'
 import {

@@ -9,13 +9,13 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import {
-  anchoredAny,
   containsAny,
   matchesAny,
   patternsTogether,
   searchKind,
   type SearchKind,
 } from './multi-search.js'
+import { anchoredAny } from './anchored-search.js'
 
 const PIECES = [
   'a',

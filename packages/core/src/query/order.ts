@@ -17,7 +17,8 @@
  * (slices.ts); the index and key-order walks run in one piece.
  */
 import type { SortedIndex } from '../indexes/sorted-index.js'
-import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
+import type { Table } from '../store/table.js'
+import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
 import { finish, steps, type ChangedRows, type Work } from './slices.js'

@@ -6,7 +6,7 @@
  */
 import type { Table } from '../store/table.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
-import type { AttributeIndexes } from '../indexes/index-set.js'
+import type { AttributeIndexes } from '../indexes/index-entry.js'
 import type { BoundComparison, BoundFilter, CmpValue } from './bound.js'
 import {
   isIndexed,

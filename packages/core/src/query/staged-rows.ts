@@ -10,7 +10,8 @@
 import type { RowIds } from '../sets/row-ids.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { Staging } from '../txn/staged-table.js'
-import { predicateOf, type ExecContext } from './execute.js'
+import { predicateOf } from './execute.js'
+import type { ExecContext } from './exec-context.js'
 import type { PlanNode } from './plan.js'
 import { finish } from './slices.js'
 

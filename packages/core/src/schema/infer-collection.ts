@@ -7,7 +7,7 @@
 import { fail } from '../errors/datastore-error.js'
 import { Column, columnType, kindOf, KIND_WORDS } from './infer-column.js'
 import { isIdName, nameMatch, referencePrefix } from './infer-names.js'
-import { isModelName } from './load-model.js'
+import { isModelName } from './model-checks.js'
 import type { AttributeJson, ValueType } from './model-json.js'
 
 /** Whether inference refuses (the default) or guesses what it cannot infer exactly. */

@@ -7,7 +7,8 @@ import type {
   RelatedEntityAttributeDef,
   StorageAttributeDef,
 } from './definitions.js'
-import { loadModel, type LoadModelOptions } from './load-model.js'
+import { loadModel } from './load-model.js'
+import type { LoadModelOptions } from './model-draft.js'
 import { VALUE_TYPES, type AttributeJson, type ModelJson } from './model-json.js'
 
 const company = (): ModelJson => ({

@@ -5,6 +5,8 @@
  */
 import type { Session } from './session-api.js'
 import type { UserLinked } from './sessions-per-user.js'
+import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
+import { userKey } from './sessions-per-user.js'
 
 /** A session's data: a Map that tells its store when it changes (for the store's observers). */
 export class SessionData extends Map<string, unknown> {
@@ -126,3 +128,10 @@ export class Pool {
     this.append(entry)
   }
 }
+
+/** Whether a session holds a user (without making its data map). */
+export const hasUser = (entry: Entry): boolean => entry.hasData && entry.data.has(SESSION_USER_KEY)
+
+/** The key of the user a session holds (sessions-per-user.ts); undefined for none or no name. */
+export const keyOf = (entry: Entry): string | undefined =>
+  hasUser(entry) ? userKey(entry.data.get(SESSION_USER_KEY) as AuthUser) : undefined

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
-import { SessionStore, type SessionStoreOptions } from './session-store.js'
+import { SessionStore } from './session-store.js'
+import type { SessionStoreOptions } from './session-api.js'
 import { sessionUser, setSessionUser } from './session-user.js'
 
 const MINUTE = 60_000

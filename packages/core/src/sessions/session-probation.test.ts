@@ -5,8 +5,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
-import { SessionStore, type SessionStoreOptions } from './session-store.js'
-import type { Session, SessionCloseReason } from './session-api.js'
+import { SessionStore } from './session-store.js'
+import type { SessionStoreOptions, Session, SessionCloseReason } from './session-api.js'
 
 const MINUTE = 60_000
 

@@ -44,7 +44,6 @@
  * touched, established, data changed) and given what happened elsewhere by `adopt`. Without an
  * observer, the hooks cost one length check: the touch of a known session allocates nothing.
  */
-import { fail } from '../errors/datastore-error.js'
 import type { Clock } from '../clock/clock.js'
 import { SESSION_USER_KEY } from './session-user.js'
 import type {
@@ -55,42 +54,16 @@ import type {
   SessionRenewal,
   SessionSnapshot,
   SessionStoreApi,
+  SessionStoreOptions,
 } from './session-api.js'
-import { Entry, Pool } from './session-entry.js'
+import { Entry, Pool, hasUser, keyOf } from './session-entry.js'
 import { SignedSessionIds } from './session-ids.js'
-import { SessionsPerUser, userKey, type UserLinked } from './sessions-per-user.js'
-
-export interface SessionStoreOptions {
-  /** Inactivity timeout, in milliseconds. 4D's default is 60 minutes. @default 3_600_000 */
-  readonly inactivityTimeout?: number
-  /**
-   * Maximum number of established sessions, logged in or not (see `whenFull`; a session without a
-   * user never evicts a logged-in one). @default 10_000
-   */
-  readonly maxSessions?: number
-  /**
-   * Maximum number of logged-in sessions of one user (by user name, ignoring case as 4D compares
-   * names). A person uses a few browsers and devices; a test suite or a load test logging in as
-   * one fixture user keeps a client per worker or virtual user: 100 leaves room for those, and
-   * takes 100 users to fill the default `maxSessions`. `Infinity`: no bound per user (a login
-   * still never evicts another user's session). @default 100
-   */
-  readonly maxSessionsPerUser?: number
-  /**
-   * What happens when one more session would be established past `maxSessions`, or logged in past
-   * its user's `maxSessionsPerUser`: `'evict'` closes the least recently used session that may
-   * make room (past the quota, the user's own; past `maxSessions`, one without a user, else, for a
-   * login, the user's own); `'refuse'` throws SessionLimit, or UserSessionLimit past the quota
-   * (HTTP 402, the real server's "Maximum number of sessions has been reached"), and the session
-   * stays as it was. When only another user's session would make room, it is refused in both.
-   * @default 'evict'
-   */
-  readonly whenFull?: 'evict' | 'refuse'
-  /** Maximum number of guest sessions; the least recent guest is closed beyond it. @default 10_000 */
-  readonly maxGuests?: number
-  /** Makes session ids. @default 32 uppercase hex digits from crypto.getRandomValues */
-  readonly newId?: () => string
-}
+import { BuriedIds } from './buried-ids.js'
+import { SessionsPerUser, userKey } from './sessions-per-user.js'
+import { admit, type AdmissionStore } from './session-admission.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to session-api.js once that lands.
+export type { SessionStoreOptions } from './session-api.js'
 
 export class SessionStore implements SessionStoreApi {
   readonly #clock: Clock
@@ -104,8 +77,8 @@ export class SessionStore implements SessionStoreApi {
   readonly #signed: SignedSessionIds | undefined
   /** Whether new guests are kept at once, never on probation (`keepEveryGuest`, or `newId` given). */
   #eager: boolean
-  /** Ids of sessions that ended before their time, by when they are too old to matter (#bury). */
-  readonly #buried = new Map<string, number>()
+  /** Ids of sessions that ended before their time (#bury). */
+  readonly #buried: BuriedIds
   readonly #sessions = new Map<string, Entry>()
   // Touching a session moves it to the newest end of its pool in O(1), without the Map's
   // delete-and-reinsert, whose deleted slots made every later walk from the oldest end slower.
@@ -133,12 +106,16 @@ export class SessionStore implements SessionStoreApi {
     for (const o of this.#observers) o.changed?.(entry)
   }
 
+  // What admission (session-admission.ts) reads and does here.
+  readonly #admission: AdmissionStore
+
   constructor(clock: Clock, options: SessionStoreOptions = {}) {
     this.#clock = clock
     this.#timeout = options.inactivityTimeout ?? 3_600_000
     this.#max = options.maxSessions ?? 10_000
     this.#maxPerUser = options.maxSessionsPerUser ?? 100
     this.#maxGuests = options.maxGuests ?? 10_000
+    this.#buried = new BuriedIds(this.#max + this.#maxGuests)
     this.#refuse = options.whenFull === 'refuse'
     if (options.newId === undefined) {
       const signed = new SignedSessionIds()
@@ -155,6 +132,16 @@ export class SessionStore implements SessionStoreApi {
       throw new RangeError(
         'SessionStore: maxSessions, maxSessionsPerUser and maxGuests must be at least 1',
       )
+    this.#admission = {
+      perUser: this.#perUser,
+      anonymous: this.#anonymous,
+      users: this.#users,
+      max: this.#max,
+      maxPerUser: this.#maxPerUser,
+      refuse: this.#refuse,
+      sweep: () => this.#sweep(),
+      close: (entry, reason) => this.#close(entry, reason),
+    }
   }
 
   /** Open sessions, guests included. */
@@ -185,7 +172,7 @@ export class SessionStore implements SessionStoreApi {
    */
   open(): Session {
     const now = this.#sweep()
-    this.#admit(undefined, undefined, true)
+    admit(this.#admission, undefined, undefined, true)
     const entry = new Entry(this.#newId(), now, this.#timeout, true, this.#changed)
     this.#sessions.set(entry.id, entry)
     this.#anonymous.append(entry)
@@ -247,7 +234,7 @@ export class SessionStore implements SessionStoreApi {
     const entry = this.#live(id)
     if (!entry) return undefined
     if (entry.established) return entry
-    this.#admit(entry, keyOf(entry), true)
+    admit(this.#admission, entry, keyOf(entry), true)
     this.#keep(entry)
     this.#establish(entry)
     if (this.#observers.length > 0) for (const o of this.#observers) o.established?.(entry)
@@ -266,7 +253,7 @@ export class SessionStore implements SessionStoreApi {
     const entry = this.#live(id)
     if (!entry) return undefined
     const key = change.user === undefined ? keyOf(entry) : userKey(change.user)
-    this.#admit(entry, key, !entry.established)
+    admit(this.#admission, entry, key, !entry.established)
     this.#keep(entry)
     if (change.user !== undefined) entry.data.put(SESSION_USER_KEY, change.user ?? undefined)
     if (change.timeout !== undefined) entry.timeout = change.timeout
@@ -366,11 +353,7 @@ export class SessionStore implements SessionStoreApi {
     this.#sweepPool(this.#probation, now)
     this.#sweepPool(this.#anonymous, now)
     this.#sweepPool(this.#users, now)
-    // Buried ids go in about the order they grow too old: the first ones that did.
-    for (const [id, until] of this.#buried) {
-      if (until > now) break
-      this.#buried.delete(id)
-    }
+    this.#buried.sweep(now)
     return now
   }
 
@@ -415,7 +398,7 @@ export class SessionStore implements SessionStoreApi {
     const data = snapshot.data && [...snapshot.data]
     if (established) {
       const user = data?.find(([key]) => key === SESSION_USER_KEY)?.[1] as AuthUser | undefined
-      this.#admit(entry, userKey(user), !entry?.established, false)
+      admit(this.#admission, entry, userKey(user), !entry?.established, false)
     }
     if (entry) {
       entry.established = established
@@ -466,57 +449,14 @@ export class SessionStore implements SessionStoreApi {
   }
 
   /**
-   * Lets `entry` (undefined: a new session) be established as the user of `key` (undefined: no
-   * user, or one without a name), making room: past the user's quota, when it joins that user's
-   * sessions, the user's least recent one is evicted; when `established` sessions are to grow past
-   * `maxSessions`, the least recent session without a user, else the user's own least recent. No
-   * other user's session is ever evicted: SessionLimit instead. In refuse mode, nothing is evicted:
-   * UserSessionLimit or SessionLimit. Nothing is changed before a refusal but expired sessions
-   * closed (unless `sweep` is false: `adopt`, whose session may have expired here and not there).
-   */
-  #admit(
-    entry: Entry | undefined,
-    key: string | undefined,
-    established: boolean,
-    sweep = true,
-  ): void {
-    const joins = key !== undefined && entry?.userKey !== key
-    const overQuota = (): boolean => joins && this.#perUser.count(key) >= this.#maxPerUser
-    const full = (): boolean => established && this.#anonymous.size + this.#users.size >= this.#max
-    if (!overQuota() && !full()) return
-    // A limit is not reached by sessions whose time is up (a login may come long after the last
-    // request that swept).
-    if (sweep) this.#sweep()
-    if (this.#refuse) {
-      if (overQuota()) fail('UserSessionLimit', [this.#maxPerUser])
-      if (full()) fail('SessionLimit', [this.#max])
-      return
-    }
-    // `entry` is not among the user's sessions (it joins them) nor among those without a user
-    // (it is a guest when `established` asks for room): it is never its own victim.
-    while (overQuota()) this.#close(this.#perUser.oldest(key!)!, 'evicted')
-    while (full()) {
-      const victim =
-        this.#anonymous.oldest ?? (key === undefined ? undefined : this.#perUser.oldest(key))
-      if (!victim) fail('SessionLimit', [this.#max])
-      this.#close(victim, 'evicted')
-    }
-  }
-
-  /**
-   * Notes that `id`, one of this store's, named a session that ended before its time (a logout, a
-   * login's renewal): `visit` must not take it up as a new guest, or the copy of an
-   * id a login renewed (planted by another, session fixation) would name a session again. Kept
-   * until the id is too old to be taken up, at most `maxSessions + maxGuests` of them (the oldest
-   * forgotten first: an id that names nothing is what it would be taken up as).
+   * Notes that `id`, one of this store's, named a session that ended before its time (buried-ids.ts
+   * says why), until it is too old to be taken up; at most `maxSessions + maxGuests` of them.
    */
   #bury(id: string): void {
     if (this.#eager) return
     const issued = this.#signed?.issuedAt(id)
     if (issued === undefined) return
-    this.#buried.set(id, issued + this.#timeout)
-    if (this.#buried.size > this.#max + this.#maxGuests)
-      this.#buried.delete(this.#buried.keys().next().value!)
+    this.#buried.bury(id, issued + this.#timeout)
   }
 
   #live(id: string): Entry | undefined {
@@ -544,13 +484,6 @@ export class SessionStore implements SessionStoreApi {
     for (const listener of this.#onClose) listener(entry, reason)
   }
 }
-
-/** Whether a session holds a user (without making its data map). */
-const hasUser = (entry: Entry): boolean => entry.hasData && entry.data.has(SESSION_USER_KEY)
-
-/** The key of the user a session holds (sessions-per-user.ts); undefined for none or no name. */
-const keyOf = (entry: Entry): string | undefined =>
-  hasUser(entry) ? userKey(entry.data.get(SESSION_USER_KEY) as AuthUser) : undefined
 
 /** Adds `item` to `list`; returns the function that removes it (harmless twice). */
 function subscribe<T>(list: T[], item: T): () => void {

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../clock/clock.js'
 import { thrown } from '../errors/thrown.fixture.js'
-import { EntitySetStore, type EntitySetStoreOptions } from './entity-set-store.js'
+import { EntitySetStore } from './entity-set-store.js'
+import type { EntitySetStoreOptions } from './stored-set.js'
 import type { SetOwner } from './set-owners.js'
 
 const session = (id: string, user?: string): SetOwner =>

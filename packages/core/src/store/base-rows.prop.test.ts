@@ -13,7 +13,7 @@ import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
 import type { Entity } from '../orda/objects/entity.js'
 import type { ModelJson } from '../schema/model-json.js'
 import type { DataSnapshot } from './data-snapshot.js'
-import { decodeLatin1, type Latin1Slice } from './base-rows.js'
+import { decodeLatin1, type Latin1Slice } from './text-column.js'
 import { dumpData } from './dump-data.js'
 
 // One attribute of each column kind: numbers (integer, double, duration), a boolean, texts, a

@@ -5,7 +5,8 @@ import { createDatastore } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
 import { loadModel } from '../schema/load-model.js'
 import type { StoredValue } from '../values/coerce.js'
-import { BaseRows, TextPool } from './base-rows.js'
+import { BaseRows } from './base-rows.js'
+import { TextPool } from './text-column.js'
 
 // A full garbage collection without --expose-gc: the flag set at run time, gc taken from a fresh
 // context (as bench/timing.ts does).

@@ -12,7 +12,7 @@ import {
   snapshotRecords,
   snapshotRows,
 } from './change-log.js'
-import type { LogEncoding, LogRecord } from './change-log.js'
+import type { LogEncoding, LogRecord } from './log-record.js'
 import type { DataSnapshot } from './data-snapshot.js'
 import type { SnapshotRows } from './snapshot-rows.js'
 import { openStoreView } from './store-view.js'

@@ -4,13 +4,8 @@ import { DatastoreError } from '../errors/datastore-error.js'
 import { createDatastore } from '../orda/objects/datastore.js'
 import { writeClock, writeData, writeModel } from '../txn/writes.fixture.js'
 import type { CommitInfo } from './store.js'
-import {
-  applyLogRecords,
-  logRecordOf,
-  snapshotRecords,
-  snapshotRows,
-  type LogRecord,
-} from './change-log.js'
+import { applyLogRecords, logRecordOf, snapshotRecords, snapshotRows } from './change-log.js'
+import type { LogRecord } from './log-record.js'
 import { dumpData } from './dump-data.js'
 import type { SnapshotRows } from './snapshot-rows.js'
 import { openStoreView } from './store-view.js'

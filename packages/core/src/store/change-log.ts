@@ -20,90 +20,26 @@
  * its key left in that replay (when it has one). Deletes of a record are replayed before its other
  * changes: a restore's changes can put back a key on one slot while taking it off another.
  */
-import { fail } from '../errors/datastore-error.js'
 import { isBinaryValue, type BinaryValue } from '../values/binary.js'
 import type { StoredValue } from '../values/coerce.js'
 import type { Change } from './changes.js'
 import type { EntityRecord, KeyValue } from './entity-record.js'
 import { attachedBinary, fileBinary } from './file-binary.js'
 import type { DataClassDef } from '../schema/definitions.js'
-import {
-  decodeValue,
-  isSnapshotRows,
-  RowsWriter,
-  StagedRows,
-  type SnapshotRows,
-} from './snapshot-rows.js'
+import { isSnapshotRows, StagedRows, type SnapshotRows } from './snapshot-rows.js'
+import { RowsWriter } from './rows-writer.js'
 import type { CommitInfo, SequenceValues, Store } from './store.js'
 import { openStoreView, storeOf, StoreView, type StoreSource } from './store-view.js'
 import type { Table } from './table.js'
-
-/** The version of the record format; a record of another one is refused. */
-export const LOG_FORMAT = 1
-
-/** Why a record was written: a commit's kind, or a part of a snapshot (snapshotRecords). */
-export type LogRecordKind = 'write' | 'load' | 'restore' | 'snapshot'
-
-/** Stored values by attribute name, in their JSON form; nulls left out. */
-export type LogValues = { readonly [attribute: string]: unknown }
-
-export type LogChange =
-  | {
-      readonly op: 'insert' | 'update'
-      readonly dataClass: string
-      readonly key: KeyValue
-      readonly stamp: number
-      readonly timestamp: number
-      readonly values: LogValues
-    }
-  | { readonly op: 'delete'; readonly dataClass: string; readonly key: KeyValue }
-
-/**
- * One commit, JSON-serializable (`JSON.stringify` / `JSON.parse` give it back as it was), but for
- * its `attachments`, which are bytes: a file keeps them apart from the record's text.
- */
-export interface LogRecord {
-  readonly format: typeof LOG_FORMAT
-  readonly kind: LogRecordKind
-  readonly changes: readonly LogChange[]
-  /** The global stamp after the commit. */
-  readonly globalStamp: number
-  /**
-   * The last value each autosequence attribute has used after the commit (0: none), for the
-   * dataclasses the commit touched (every dataclass for a restore or a snapshot).
-   */
-  readonly sequences: { readonly [dataClass: string]: { readonly [attribute: string]: number } }
-  /**
-   * The bytes of the pictures and BLOBs written `{"$bytes": i, …}` (attachment `i`), in a record
-   * made with `{ binaries: 'attachments' }`; absent in one of plain JSON. The bytes are the
-   * store's own (values are never changed in place), not copies.
-   */
-  readonly attachments?: readonly Uint8Array[]
-}
-
-/** How a record holds pictures and BLOBs. */
-export interface LogEncoding {
-  /**
-   * `'base64'`: as a data file does, `{"$base64", …}` (a record of plain JSON, for a log that is
-   * text); `'attachments'`: `{"$bytes": i, …}`, the bytes in the record's `attachments`.
-   * @default 'base64'
-   */
-  readonly binaries?: 'base64' | 'attachments'
-}
-
-/** How snapshotRecords cuts and writes its records. */
-export interface SnapshotEncoding extends LogEncoding {
-  /**
-   * With attachments, a record ends once they hold this many bytes, even before `rowsPerRecord`
-   * rows: a file frames a record with its attachments, and a frame must stay small enough for
-   * one buffer. @default 64 MiB
-   */
-  readonly attachmentBytes?: number
-}
-
-/** Writes a picture or BLOB into a record: as base64, or into the attachments given. */
-const binaryWriter = (attachments: Uint8Array[] | undefined): ((value: BinaryValue) => unknown) =>
-  attachments ? (value) => attachedBinary(value, attachments) : fileBinary
+import {
+  LOG_FORMAT,
+  type LogChange,
+  type LogRecord,
+  type LogEncoding,
+  type SnapshotEncoding,
+  binaryWriter,
+} from './log-record.js'
+import { invalid, tableOf, decodeChange, Pending } from './log-decode.js'
 
 /** The record of one commit, from what a commit listener receives. */
 export function logRecordOf(
@@ -420,140 +356,6 @@ function sequencesOf(tables: Iterable<Sequenced>): LogRecord['sequences'] {
     const values: Record<string, number> = {}
     for (const name of table.autosequenced) values[name] = table.peekSequence(name) - 1
     out[table.def.name] = values
-  }
-  return out
-}
-
-// ---- decoding ----
-
-/**
- * The records a replay has made so far, by table and key, the slots its deletes left, and the
- * snapshot rows it staged in columns: later changes in it build on them.
- */
-class Pending {
-  readonly #records = new Map<Table, Map<KeyValue, EntityRecord | null>>()
-  readonly #rowIds = new Map<Table, number>()
-  // The slot each key's last delete in this replay left empty: where a restore puts it back.
-  // Nothing else fills such a slot (row ids are never reused), so it is still empty then.
-  readonly #left = new Map<Table, Map<KeyValue, number>>()
-  staged: StagedRows | undefined
-
-  current(table: Table, key: KeyValue): EntityRecord | undefined {
-    const mine = this.#records.get(table)
-    if (mine?.has(key)) return mine.get(key) ?? undefined
-    return table.recordByKey(key) ?? this.staged?.recordOf(table, key)
-  }
-
-  set(table: Table, key: KeyValue, record: EntityRecord | null): void {
-    let mine = this.#records.get(table)
-    if (!mine) this.#records.set(table, (mine = new Map()))
-    mine.set(key, record)
-  }
-
-  /** Notes that the delete of `key` left slot `rowId` empty. */
-  left(table: Table, key: KeyValue, rowId: number): void {
-    let mine = this.#left.get(table)
-    if (!mine) this.#left.set(table, (mine = new Map()))
-    mine.set(key, rowId)
-  }
-
-  /**
-   * The slot of an insert of `key`: for a restore's, the one its key left in this replay, as the
-   * live restore put the record back in its own slot (where it ties before the rows made after
-   * it); otherwise, or with none left, the next free one.
-   */
-  insertRowId(table: Table, key: KeyValue, restored: boolean): number {
-    const mine = restored ? this.#left.get(table) : undefined
-    const rowId = mine?.get(key)
-    if (rowId === undefined) return this.nextRowId(table)
-    mine!.delete(key)
-    return rowId
-  }
-
-  nextRowId(table: Table): number {
-    const next = this.#rowIds.get(table) ?? table.nextRowId + (this.staged?.count(table) ?? 0)
-    this.#rowIds.set(table, next + 1)
-    return next
-  }
-}
-
-function invalid(where: string, why: string): never {
-  return fail('InvalidLogRecord', [where, why])
-}
-
-function tableOf(store: Store, name: unknown, where: string): Table {
-  return (
-    (typeof name === 'string' ? store.findTable(name) : undefined) ??
-    invalid(where, `no dataclass ${JSON.stringify(name)} in the model`)
-  )
-}
-
-function decodeChange(
-  store: Store,
-  c: LogChange,
-  pending: Pending,
-  where: string,
-  attachments: readonly Uint8Array[] | undefined,
-  restored: boolean,
-): Change {
-  const table = tableOf(store, c?.dataClass, where)
-  const key = c.key
-  if (typeof key !== 'number' && typeof key !== 'string') invalid(where, 'the key is missing')
-  const current = pending.current(table, key)
-  const name = `${table.def.name}(${JSON.stringify(key)})`
-  if (c.op === 'delete') {
-    if (!current) invalid(where, `delete of ${name}, which is not there`)
-    pending.set(table, key, null)
-    pending.left(table, key, current.rowId)
-    return { op: 'delete', table, before: current }
-  }
-  if (c.op !== 'insert' && c.op !== 'update')
-    invalid(where, `unknown op ${JSON.stringify((c as { op: unknown }).op)}`)
-  if (c.op === 'insert' && current) invalid(where, `insert of ${name}, which is there already`)
-  if (c.op === 'update' && !current) invalid(where, `update of ${name}, which is not there`)
-  if (!Number.isSafeInteger(c.stamp) || !Number.isFinite(c.timestamp))
-    invalid(where, `${name} has no valid stamp and timestamp`)
-  const values = decodeValues(table, c.values, `${where} ${name}`, attachments)
-  if (values[table.keyPosition] !== key) invalid(where, `${name}: the key attribute differs`)
-  const record = table.newVersion(
-    current ? current.rowId : pending.insertRowId(table, key, restored),
-    key,
-    c.stamp,
-    c.timestamp,
-    table.makeValues(values),
-  )
-  pending.set(table, key, record)
-  return c.op === 'insert'
-    ? { op: 'insert', table, record }
-    : { op: 'update', table, before: current!, after: record }
-}
-
-/**
- * The stored values in storage order, each checked as a data file's value is; a picture or BLOB
- * may name one of the record's `attachments` instead.
- */
-function decodeValues(
-  table: Table,
-  given: LogValues,
-  where: string,
-  attachments: readonly Uint8Array[] | undefined,
-): StoredValue[] {
-  if (typeof given !== 'object' || given === null) invalid(where, 'no values')
-  const storage = table.def.storage
-  const out = new Array<StoredValue>(storage.length)
-  let found = 0
-  for (let i = 0; i < storage.length; i++) {
-    const attr = storage[i]!
-    const raw = given[attr.name]
-    if (raw !== undefined) found++
-    out[i] =
-      raw === undefined || raw === null
-        ? null
-        : decodeValue(attr, raw, attachments, () => `${where}.${attr.name}`)
-  }
-  if (found !== Object.keys(given).length) {
-    const unknown = Object.keys(given).find((name) => table.positionOf(name) === undefined)
-    invalid(where, `no storage attribute ${JSON.stringify(unknown)} in ${table.def.name}`)
   }
   return out
 }

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { createDatastore } from '../orda/objects/datastore.js'
 import type { ModelJson } from '../schema/model-json.js'
-import { applyLogRecords, logRecordOf, type LogRecord } from './change-log.js'
+import { applyLogRecords, logRecordOf } from './change-log.js'
+import type { LogRecord } from './log-record.js'
 import { changeStamps } from './change-stamps.js'
 import { commitStamps } from './store.js'
 

@@ -13,7 +13,8 @@
  */
 import type { Change } from './changes.js'
 import type { Store } from './store.js'
-import type { RestoredSlot, Table, TableState } from './table.js'
+import type { Table, TableState } from './table.js'
+import type { RestoredSlot } from './table-columns.js'
 
 /** What `ds.snapshot()` returns: opaque, restorable into the datastore it was taken from only. */
 export class DataSnapshot {

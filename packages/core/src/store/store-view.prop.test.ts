@@ -18,7 +18,8 @@ import {
   type Op,
 } from '../orda/writes/random-writes.fixture.js'
 import type { ManualClock } from '../clock/clock.js'
-import { snapshotRecords, type LogRecord } from './change-log.js'
+import { snapshotRecords } from './change-log.js'
+import type { LogRecord } from './log-record.js'
 import type { Change } from './changes.js'
 import type { DataSnapshot } from './data-snapshot.js'
 import { dumpData, dumpRows, type DataRow } from './dump-data.js'

@@ -31,7 +31,7 @@ import { BaseRows } from './base-rows.js'
 import type { KeyValue } from './entity-record.js'
 import type { Store } from './store.js'
 import type { Slot, SlotArray } from './slot-array.js'
-import type { ColumnReader } from './table.js'
+import type { ColumnReader } from './table-columns.js'
 
 /** Rows of a table whose key order needs a sort, up to which a view sorts it when opened. */
 export const SORT_AT_OPEN = 50_000

@@ -3,26 +3,17 @@
  * sequences. Reads are open to all; the mutators are called only by the datastore's commit, the
  * single place where data changes (so that stamps, indexes and later journals stay in step).
  */
-import {
-  buildsRefused,
-  IndexSet,
-  refuseBuild,
-  type IndexSetState,
-  type More,
-} from '../indexes/index-set.js'
-import type { KeyComparer } from '../indexes/hash-index.js'
+import { IndexSet, type IndexSetState } from '../indexes/index-set.js'
+import type { More } from '../indexes/index-entry.js'
+import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
-import type { StoredValue } from '../values/coerce.js'
-import { fold } from '../values/fold.js'
-import { nanColumn, rowIdBuffer } from '../parallel/shared-arrays.js'
-import { FoldInterner } from '../values/fold-intern.js'
-import { FoldedColumn, type FoldedTexts } from './folded-column.js'
+import type { FoldedTexts } from './folded-column.js'
 import { BaseRows } from './base-rows.js'
 import { KeyDirectory } from './key-directory.js'
 import { RecentRecords } from './recent-records.js'
 import { SlotArray, type Slot } from './slot-array.js'
-import { compactRowIds, isCompact, rowIdArray, type RowIds } from '../sets/row-ids.js'
+import type { RowIds } from '../sets/row-ids.js'
 import {
   SORT_AT_OPEN,
   slotKey,
@@ -38,17 +29,17 @@ import {
   type ValuesFactory,
 } from './values-shape.js'
 import { VectorCursor } from './vector-cursor.js'
-
-export const compareKeys = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0)
+import { KeyOrder } from './key-order.js'
+import { TableColumns, type ColumnReader, type RestoredSlot } from './table-columns.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to key-order.js once that lands.
+export { compareKeys } from './key-order.js'
 
 /**
  * What a row slot holds: the current record; the columns of the load that stored the row, until
  * the row is first read as a record or written (base-rows.ts); undefined once deleted.
  */
 export type { Slot }
-
-/** A storage attribute's value by row id; undefined for a deleted row. */
-export type ColumnReader = (rowId: number) => StoredValue | undefined
 
 /**
  * @internal A table's data at one moment, for store snapshots (data-snapshot.ts): copies of the
@@ -66,12 +57,6 @@ export interface TableState {
   readonly indexes: IndexSetState
 }
 
-/** A slot whose record differs between a table and the state it is restored to. */
-export interface RestoredSlot {
-  readonly before: EntityRecord | undefined
-  readonly after: EntityRecord | undefined
-}
-
 export class Table {
   readonly def: DataClassDef
   #rows = new SlotArray()
@@ -80,48 +65,13 @@ export class Table {
   readonly #byKey = new KeyDirectory()
   // The readers handed out by `reader`, by attribute name: made once, then shared by every scan.
   readonly #readers = new Map<string, ColumnReader>()
-  // Row ids in key order, or undefined while the key order is the row-id order of the live rows:
-  // appends with growing keys (autosequence, ids exported in order) and deletes keep it so, with
-  // no array of a number a row for every full garbage collection to mark (100 MB at 10M rows; see
-  // slot-array.ts). A read then makes the array (#orderedCache). Anything else gives an array;
-  // marked dirty, the next read sorts once, and an order found to be the row-id order goes back.
-  #ordered: number[] | undefined
-  #orderedDirty = false
-  // True once `#ordered` was handed out (selections keep it as their snapshot): the next append
-  // copies it first, so a selection made before an insert does not grow.
-  #orderedShared = false
-  // The last array made while the order is the row-id order, for as long as a selection keeps it
-  // and no row came or went (#orderedVersion counts those).
-  #orderedCache: WeakRef<RowIds> | undefined
-  #orderedCacheVersion = -1
-  #orderedVersion = 0
-  // The key order being made in slices (prepareOrder), from row id 0 to `next`, for the version of
-  // the rows it began with; then held strongly until a read takes it (the WeakRef alone could lose
-  // it to a collection before the read that waited for it runs again).
-  #orderBuild:
-    { readonly out: Int32Array; length: number; next: number; readonly version: number } | undefined
-  #orderRestarts = 0
-  #prepared: RowIds | undefined
-  // `#ordered` as an Int32Array (typedOrder), for as long as an entity set holds it: `of` is the
-  // array it copies, weakly, so that a copy is made once while that array is the key order.
-  #typedOrdered:
-    { readonly of: WeakRef<readonly number[]>; readonly rows: WeakRef<Int32Array> } | undefined
+  // The live rows' primary-key order (key-order.ts), kept by the mutators.
+  readonly #order: KeyOrder
   readonly #sequences = new Map<string, number>()
   // Records made from a load's columns by `record`, the last ones only (see there).
   readonly #made = new RecentRecords<EntityRecord>(MADE_KEPT / 2)
-  // Numeric columns: attribute name → its values by row id (NaN for null), made by the first
-  // ordering that needs one and then kept by the mutators. An order by a numeric attribute without
-  // an index then reads one typed array instead of three objects per row. Shared memory
-  // (parallel/shared-arrays.ts): a worker thread scans it as it is; a column that grows is a new
-  // one, and a worker still reading the old one reads rows that the query's refresh tests again.
-  readonly #columns = new Map<string, { data: Float64Array }>()
-  // Folded text columns: attribute name → each row's value folded (fold.ts), null for null and
-  // deleted rows. Made by the first text scan that needs one, then kept by the mutators, so that a
-  // scan folds each stored value once, not once per row per pattern per query.
-  readonly #folded = new Map<string, FoldedColumn>()
-  // Columns made a step at a time (`columnSteps`): the rows read so far. The mutators keep every
-  // row of such a column from its first step; the rows not read yet are read as they are then.
-  readonly #filling = new Map<string, { filled: number; interner?: FoldInterner }>()
+  // Its numeric and folded columns (table-columns.ts), kept by the mutators.
+  readonly #columns: TableColumns
   #deletions = 0
   // The views open on this table (store-view.ts): each mutator tells them before it writes a slot.
   readonly #views = new Set<TableView>()
@@ -165,6 +115,19 @@ export class Table {
   constructor(def: DataClassDef, runBuild?: (build: () => void) => void) {
     this.def = def
     this.indexes = new IndexSet(def, this, runBuild)
+    this.#order = new KeyOrder({
+      def,
+      size: () => this.size,
+      slots: () => this.#rows,
+      keyOf: (rowId) => this.keyOf(rowId),
+      liveRowIds: () => this.liveRowIds(),
+      keyed: () => this.#byKey.values(),
+    })
+    this.#columns = new TableColumns(
+      def,
+      () => this.#rows.length,
+      (name) => this.reader(name),
+    )
     this.makeValues = valuesFactory(def.storage.map((a) => a.name))
     this.copyValues = valuesCopier(def.storage.map((a) => a.name))
     this.#positions = new Map(def.storage.map((a, i) => [a.name, i]))
@@ -341,7 +304,7 @@ export class Table {
    * growing order: autosequences, ids exported in order), known without sorting anything.
    */
   get keyOrderIsRowOrder(): boolean {
-    return this.#ordered === undefined && !this.#orderedDirty
+    return this.#order.isRowOrder
   }
 
   /**
@@ -349,30 +312,7 @@ export class Table {
    * prepareOrder made it (row-ids.ts says why).
    */
   orderedRowIds(): RowIds {
-    if (this.#orderedDirty) {
-      const sorted = [...this.#byKey.values()].sort((a, b) =>
-        compareKeys(this.keyOf(a)!, this.keyOf(b)!),
-      )
-      this.#orderedDirty = false
-      if (!ascending(sorted)) this.#ordered = sorted
-      else {
-        this.#ordered = undefined
-        this.#cacheOrder(sorted)
-        return sorted
-      }
-    }
-    if (this.#ordered === undefined) {
-      const cached = this.#cachedOrder()
-      this.#prepared = undefined
-      if (cached !== undefined) return cached
-      // Every row id of a large table at once holds the event loop (334 ms for 10M rows, measured
-      // under a clone): where builds are refused, the caller waits for prepareOrder in slices.
-      if (this.size > ORDER_AT_ONCE && buildsRefused())
-        refuseBuild(this.def.name, this.def.key.name)
-      return this.#cacheOrder(this.liveRowIds())
-    }
-    this.#orderedShared = true
-    return this.#ordered
+    return this.#order.rowIds()
   }
 
   /**
@@ -383,57 +323,17 @@ export class Table {
    * steady flow of creates cannot keep a reader waiting for good.
    */
   prepareOrder(more: More): boolean {
-    if (this.orderReady()) return true
-    let build = this.#orderBuild
-    if (build !== undefined && build.version !== this.#orderedVersion) {
-      build = undefined
-      this.#orderRestarts++
-    }
-    if (build === undefined) {
-      // Sized at once (grown by pushes, it would be copied whole at each doubling), and typed, so
-      // that its memory comes in as the slices write it, not all in this turn (row-ids.ts); shared,
-      // so that a worker thread reads it as it is (`$distinct`, set algebra of every row).
-      const out = rowIdBuffer(this.size)
-      build = this.#orderBuild = { out, length: 0, next: 0, version: this.#orderedVersion }
-    }
-    const rows = this.#rows
-    const end = rows.length
-    const restarted = this.#orderRestarts > ORDER_RESTARTS
-    while (build.next < end) {
-      const stop = restarted ? end : Math.min(end, build.next + ORDER_PIECE)
-      const out = build.out
-      let length = build.length
-      for (let i = build.next; i < stop; i++) if (rows.has(i)) out[length++] = i
-      build.length = length
-      build.next = stop
-      if (stop < end && !more()) return false
-    }
-    this.#orderBuild = undefined
-    this.#orderRestarts = 0
-    const out = build.length === build.out.length ? build.out : build.out.subarray(0, build.length)
-    this.#prepared = this.#cacheOrder(out)
-    return true
+    return this.#order.prepare(more)
   }
 
   /** Whether orderedRowIds would answer at once, not making the whole order in one piece. */
   orderReady(): boolean {
-    return (
-      this.#ordered !== undefined ||
-      this.#orderedDirty ||
-      this.size <= ORDER_AT_ONCE ||
-      this.#cachedOrder() !== undefined
-    )
+    return this.#order.ready()
   }
 
   /** Whether `rows` is the array `orderedRowIds()` would give now (a selection of every row). */
   isOrderedRowIds(rows: RowIds): boolean {
-    if (rows.length !== this.size) return false
-    if (this.#ordered === undefined) return rows === this.#cachedOrder()
-    if (this.#orderedDirty) return false
-    if (rows === this.#ordered) return true
-    // Its typed copy, that entity sets of every row keep (typedOrder).
-    const made = this.#typedOrdered
-    return made !== undefined && made.of.deref() === this.#ordered && rows === made.rows.deref()
+    return this.#order.isRowIds(rows)
   }
 
   /**
@@ -444,28 +344,7 @@ export class Table {
    * from now on); an order kept as an array gets a copy made once, for as long as a set holds it.
    */
   typedOrder(rows: RowIds): Int32Array | undefined {
-    if (!this.isOrderedRowIds(rows)) return undefined
-    if (rows instanceof Int32Array && isCompact(rows)) return rows
-    if (this.#ordered === undefined) return this.#cacheOrder(compactRowIds(rows))
-    const made = this.#typedOrdered
-    let typed = made?.of.deref() === rows ? made.rows.deref() : undefined
-    if (typed === undefined) {
-      typed = compactRowIds(rows)
-      this.#typedOrdered = { of: new WeakRef(this.#ordered), rows: new WeakRef(typed) }
-    }
-    return typed
-  }
-
-  #cachedOrder(): RowIds | undefined {
-    return this.#orderedCacheVersion === this.#orderedVersion
-      ? this.#orderedCache?.deref()
-      : undefined
-  }
-
-  #cacheOrder<R extends RowIds>(rows: R): R {
-    this.#orderedCache = new WeakRef(rows)
-    this.#orderedCacheVersion = this.#orderedVersion
-    return rows
+    return this.#order.typed(rows)
   }
 
   /** The value the next autosequence of `attribute` will take, without consuming it. */
@@ -501,20 +380,7 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   numericColumn(name: string): Float64Array {
-    const column = this.#columns.get(name) ?? this.#startNumeric(name)
-    // Asked before its steps ended: the rest in one piece.
-    for (const _ of this.columnSteps(name, 'numeric', Infinity));
-    return column.data
-  }
-
-  #startNumeric(name: string): { data: Float64Array } {
-    const attr = this.def.storage.find((a) => a.name === name)
-    if (!attr || !NUMERIC_COLUMN_TYPES.has(attr.type))
-      throw new TypeError(`numericColumn: ${this.def.name}.${name} is not a numeric attribute`)
-    const column = { data: nanColumn(Math.max(16, this.#rows.length)) }
-    this.#columns.set(name, column)
-    this.#filling.set(`n:${name}`, { filled: 0 })
-    return column
+    return this.#columns.numeric(name)
   }
 
   /**
@@ -523,33 +389,8 @@ export class Table {
    * (query/slices.ts), where a first scan of 10M rows made its column in one piece. The column is
    * kept by writes from its first step; asked for before the last one, the rest is made at once.
    */
-  *columnSteps(name: string, kind: 'numeric' | 'folded', rows: number): Generator<number> {
-    const numeric = kind === 'numeric'
-    if (numeric) {
-      if (!this.#columns.has(name)) this.#startNumeric(name)
-    } else if (!this.#folded.has(name)) this.#startFolded(name)
-    const key = `${numeric ? 'n' : 'f'}:${name}`
-    const state = this.#filling.get(key)
-    if (state === undefined) return
-    const read = this.reader(name)
-    const interner = state.interner
-    while (state.filled < this.#rows.length) {
-      const from = state.filled
-      const to = Math.min(this.#rows.length, from + rows)
-      if (numeric) {
-        const data = this.#columns.get(name)!.data
-        for (let i = from; i < to; i++) data[i] = columnValue(read(i))
-      } else {
-        const column = this.#folded.get(name)!
-        for (let i = from; i < to; i++) {
-          const v = read(i)
-          column.set(i, typeof v === 'string' ? interner!.fold(v) : null)
-        }
-      }
-      state.filled = to
-      if (to < this.#rows.length) yield to - from
-    }
-    this.#filling.delete(key)
+  columnSteps(name: string, kind: 'numeric' | 'folded', rows: number): Generator<number> {
+    return this.#columns.steps(name, kind, rows)
   }
 
   /**
@@ -557,24 +398,7 @@ export class Table {
    * rows): made on first use, then kept up to date by every write. Do not modify.
    */
   foldedColumn(name: string): FoldedTexts {
-    const column = this.#folded.get(name) ?? this.#startFolded(name)
-    // Asked before its steps ended: the rest in one piece.
-    for (const _ of this.columnSteps(name, 'folded', Infinity));
-    return column
-  }
-
-  #startFolded(name: string): FoldedColumn {
-    const attr = this.def.storage.find((a) => a.name === name)
-    if (attr?.type !== 'string')
-      throw new TypeError(`foldedColumn: ${this.def.name}.${name} is not a text attribute`)
-    // Null for every row until read (folded-column.ts: off the heap, shared with workers).
-    const column = new FoldedColumn(this.#rows.length)
-    column.resize(this.#rows.length)
-    this.#folded.set(name, column)
-    // One fold per distinct text while they are few: a load's text column gives one string for
-    // all the rows of a text (base-rows.ts), folded once, not once a row.
-    this.#filling.set(`f:${name}`, { filled: 0, interner: new FoldInterner() })
-    return column
+    return this.#columns.folded(name)
   }
 
   /** Every live record, in row-id order. Makes the records of rows kept in columns. */
@@ -593,12 +417,7 @@ export class Table {
   openView(sortUpTo = SORT_AT_OPEN): TableView {
     // Row-id order (undefined) when it is the key order, or when the key order needs a sort of
     // more than `sortUpTo` rows.
-    const ordered =
-      this.#ordered === undefined
-        ? undefined
-        : !this.#orderedDirty || this.size <= sortUpTo
-          ? rowIdArray(this.orderedRowIds())
-          : undefined
+    const ordered = this.#order.forView(sortUpTo)
     const view: TableView = new TableView({
       def: this.def,
       rows: this.#rows,
@@ -650,7 +469,7 @@ export class Table {
    * store.ts): no record is made unless an index or a column follows inserts now.
    */
   insertIn(base: BaseRows, rowId: number): void {
-    const follows = this.indexes.followsInserts || this.#columns.size > 0 || this.#folded.size > 0
+    const follows = this.indexes.followsInserts || this.#columns.any
     this.#place(rowId, base.key(rowId), base, follows ? this.#fromBase(base, rowId) : undefined)
   }
 
@@ -670,25 +489,9 @@ export class Table {
     this.#byKey.set(key, rowId)
     if (record) {
       this.indexes.insert(record)
-      if (this.#columns.size || this.#folded.size) this.#setColumns(record)
+      if (this.#columns.any) this.#columns.set(record)
     }
-    if (this.#orderedDirty) return
-    if (this.#ordered === undefined) {
-      this.#orderedVersion++
-      if (!this.#inRowOrder(rowId, key)) {
-        this.#ordered = []
-        this.#orderedDirty = true
-      }
-      return
-    }
-    const last = this.#ordered[this.#ordered.length - 1]
-    if (last === undefined || compareKeys(this.keyOf(last)!, key) < 0) {
-      if (this.#orderedShared) {
-        this.#ordered = this.#ordered.slice()
-        this.#orderedShared = false
-      }
-      this.#ordered.push(rowId)
-    } else this.#orderedDirty = true
+    this.#order.placed(rowId, key)
   }
 
   /** @internal The key of a record never changes (4D forbids editing a primary key). */
@@ -700,7 +503,7 @@ export class Table {
     this.#made.delete(record.rowId)
     this.#rows.set(record.rowId, record)
     this.indexes.update(before, record)
-    if (this.#columns.size || this.#folded.size) this.#setColumns(record, before)
+    if (this.#columns.any) this.#columns.set(record, before)
   }
 
   /** @internal */
@@ -708,8 +511,7 @@ export class Table {
     const record = this.record(rowId)
     if (!record) return
     this.#written = true
-    if (this.#ordered === undefined) this.#orderedVersion++
-    else if (!this.#orderedDirty) this.#unorder(record)
+    this.#order.deleted(record)
     if (this.#views.size) {
       this.#preserve(rowId)
       for (const view of this.#views) view.removed(record.key, rowId)
@@ -719,8 +521,7 @@ export class Table {
     this.#deletions++
     this.#byKey.delete(record.key)
     this.indexes.delete(record)
-    for (const column of this.#columns.values()) column.data[rowId] = NaN
-    for (const column of this.#folded.values()) column.set(rowId, null)
+    this.#columns.clear(rowId)
   }
 
   /**
@@ -736,13 +537,9 @@ export class Table {
     // The slots cut off are empty, and were kept by the open views when their rows were deleted.
     this.#rows.length = nextRowId
     this.#made.clear()
-    this.#orderedVersion++
+    this.#order.rowsChanged()
     this.#deletions = deletions
-    for (const column of this.#columns.values())
-      if (column.data.length < nextRowId) {
-        column.data = nanColumn(nextRowId, column.data)
-      }
-    for (const column of this.#folded.values()) column.resize(nextRowId)
+    this.#columns.rewind(nextRowId)
   }
 
   /** @internal Copies of the containers and indexes as they are now (store snapshots). */
@@ -750,8 +547,7 @@ export class Table {
     const state: TableState = {
       rows: this.#rows.slice(),
       byKey: this.#byKey.copy(),
-      ordered: this.#ordered?.slice(),
-      orderedDirty: this.#orderedDirty,
+      ...this.#order.capture(),
       sequences: new Map(this.#sequences),
       deletions: this.#deletions,
       indexes: this.indexes.capture(),
@@ -810,123 +606,17 @@ export class Table {
     // A record made for a row the restore leaves as it was is still that row's.
     for (const { before, after } of changed) this.#made.delete((after ?? before)!.rowId)
     this.#byKey.assign(state.byKey)
-    this.#ordered =
-      state.ordered === undefined || (!state.orderedDirty && ascending(state.ordered))
-        ? undefined
-        : state.ordered.slice()
-    this.#orderedDirty = this.#ordered !== undefined && state.orderedDirty
-    this.#orderedShared = false
-    this.#orderedVersion++
+    this.#order.restore(state)
     this.#sequences.clear()
     for (const [name, v] of state.sequences) this.#sequences.set(name, v)
     this.#deletions = state.deletions
     this.indexes.restore(state.indexes, fromBase ? changed : undefined)
-    this.#patchColumns(changed, after.length)
+    this.#columns.patch(changed, after.length)
     this.#setBase(state)
     return changed
   }
-
-  // Columns follow a restore: sized to the restored rows, then the changed slots rewritten.
-  #patchColumns(changed: readonly RestoredSlot[], length: number): void {
-    for (const [name, column] of this.#columns) {
-      if (column.data.length < length) {
-        column.data = nanColumn(Math.max(2 * column.data.length, length), column.data)
-      }
-      const data = column.data
-      for (const { before, after } of changed)
-        data[(after ?? before)!.rowId] = after ? columnValue(after.values[name]) : NaN
-    }
-    for (const [name, column] of this.#folded) {
-      column.resize(length)
-      for (const { before, after } of changed) {
-        const rowId = (after ?? before)!.rowId
-        if (rowId < length) column.set(rowId, after ? foldedValue(after.values[name]) : null)
-      }
-    }
-  }
-
-  // Takes a deleted record out of the key order: found by its key (the order is by key), then one
-  // move of the tail. Marking the order dirty instead made the next read of the whole dataclass
-  // sort every key again (about 50 ms at 200k rows) after a single delete.
-  #unorder(record: EntityRecord): void {
-    let ordered = this.#ordered!
-    let lo = 0
-    let hi = ordered.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (compareKeys(this.keyOf(ordered[mid]!)!, record.key) < 0) lo = mid + 1
-      else hi = mid
-    }
-    if (ordered[lo] !== record.rowId) {
-      this.#orderedDirty = true
-      return
-    }
-    if (this.#orderedShared) {
-      this.#ordered = ordered = ordered.slice()
-      this.#orderedShared = false
-    }
-    ordered.splice(lo, 1)
-  }
-
-  // Whether the key order stays the row-id order with row `rowId` (key `key`, just placed): no
-  // live row after it, and the live row before it has a lower key. A long run of deleted rows
-  // before it, or of slots after it (more than ORDER_LOOKBACK), gives up: the next read sorts.
-  #inRowOrder(rowId: number, key: KeyValue): boolean {
-    const rows = this.#rows
-    if (rows.length - 1 - rowId > ORDER_LOOKBACK) return false
-    for (let i = rows.length - 1; i > rowId; i--) if (rows.has(i)) return false
-    for (let i = rowId - 1, seen = 0; i >= 0; i--, seen++) {
-      if (seen >= ORDER_LOOKBACK) return false
-      if (rows.has(i)) return compareKeys(this.keyOf(i)!, key) < 0
-    }
-    return true
-  }
-
-  // `before`: the row's version it replaces; the values it kept are in the columns already (an
-  // update of one attribute folded every text column's value again, a fifth of the update).
-  #setColumns(record: EntityRecord, before?: EntityRecord): void {
-    const kept = before?.values
-    for (const [name, column] of this.#columns) {
-      if (kept !== undefined && Object.is(kept[name], record.values[name])) continue
-      if (record.rowId >= column.data.length) {
-        column.data = nanColumn(Math.max(2 * column.data.length, record.rowId + 1), column.data)
-      }
-      column.data[record.rowId] = columnValue(record.values[name])
-    }
-    for (const [name, column] of this.#folded) {
-      if (kept !== undefined && kept[name] === record.values[name]) continue
-      // A row past the column's end covers the rows before it too, null.
-      column.set(record.rowId, foldedValue(record.values[name]))
-    }
-  }
 }
-/** Attribute types whose stored values are numbers or null: they can have a numeric column. */
-export const NUMERIC_COLUMN_TYPES: ReadonlySet<string> = new Set([
-  'byte',
-  'word',
-  'long',
-  'long64',
-  'number',
-])
 
 // Records made from a load's columns that a table keeps at most, the last half of them at least
 // (see Table.record): about 13 MB of short rows.
 const MADE_KEPT = 1 << 16
-
-// Up to how many rows orderedRowIds makes the row-id order at once (a few ms); past it, a reader
-// that refuses builds waits for prepareOrder. Rows read between two questions to `more()`, and how
-// many times a build restarts (rows came or went) before it is finished in one piece.
-const ORDER_AT_ONCE = 1 << 16
-const ORDER_PIECE = 1 << 16
-const ORDER_RESTARTS = 3
-
-// Deleted rows #inRowOrder steps over to find the live row before a new one.
-const ORDER_LOOKBACK = 64
-
-const ascending = (ids: readonly number[]): boolean => {
-  for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false
-  return true
-}
-
-const columnValue = (v: unknown): number => (typeof v === 'number' ? v : NaN)
-const foldedValue = (v: unknown): string | null => (typeof v === 'string' ? fold(v) : null)

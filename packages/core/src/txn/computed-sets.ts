@@ -12,7 +12,7 @@ import type { Locate } from '../store/changes.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import type { Assignments, WritePermit } from './transaction.js'
+import type { Assignments, WritePermit } from './write-values.js'
 
 /** Per dataclass: whether one of its calculated attributes has a set function. */
 const setters = new WeakMap<DataClassDef, boolean>()

@@ -32,8 +32,14 @@ import type { Table } from '../store/table.js'
 import type { StoredValue } from '../values/coerce.js'
 import { hasSetters } from './computed-sets.js'
 import { nextValues } from './next-values.js'
-import type { Assignments, CommittedChange, WriteCheck, WritePermit } from './transaction.js'
-import { explicitTarget, locator, versioned } from './write-values.js'
+import type { CommittedChange, WriteCheck } from './transaction.js'
+import {
+  type Assignments,
+  type WritePermit,
+  explicitTarget,
+  locator,
+  versioned,
+} from './write-values.js'
 
 /**
  * Commits the update of entity `key` of `table` with `values` alone, as a transaction of its own

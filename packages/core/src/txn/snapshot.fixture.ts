@@ -10,7 +10,8 @@
 import type { SortKey } from '../values/compare.js'
 import type { KeyValue } from '../store/entity-record.js'
 import type { Store } from '../store/store.js'
-import { NUMERIC_COLUMN_TYPES, type Table } from '../store/table.js'
+import type { Table } from '../store/table.js'
+import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 
 export interface RowSnapshot {
   readonly rowId: number

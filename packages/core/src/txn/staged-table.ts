@@ -18,11 +18,13 @@
  * `Transaction.view` only when a transaction is open (processes.ts, `openTransactions`).
  */
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
-import { compareKeys, type ColumnReader, type Table } from '../store/table.js'
+import type { Table } from '../store/table.js'
+import { compareKeys } from '../store/key-order.js'
+import type { ColumnReader } from '../store/table-columns.js'
 import type { FoldedTexts } from '../store/folded-column.js'
 import { VectorCursor } from '../store/vector-cursor.js'
 import type { RowIds } from '../sets/row-ids.js'
-import type { KeyComparer } from '../indexes/hash-index.js'
+import type { KeyComparer } from '../indexes/hash-key.js'
 import type { IndexSet } from '../indexes/index-set.js'
 import { fold } from '../values/fold.js'
 

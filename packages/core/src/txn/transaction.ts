@@ -27,36 +27,21 @@
 import type { Patch } from 'immer'
 import { fail } from '../errors/datastore-error.js'
 import { heldFor, type LockOwner, type LockTable } from '../locks/lock-table.js'
-import type {
-  CalculatedAttributeDef,
-  DataClassDef,
-  EntityView,
-  StorageAttributeDef,
-} from '../schema/definitions.js'
-import { BatchState, coerceAt, newRecord, type Change, type Locate } from '../store/changes.js'
+import type { DataClassDef } from '../schema/definitions.js'
+import { BatchState, newRecord, type Change, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
-import { toKey } from '../store/keys.js'
-import { relatedKeyOf } from '../store/related-key.js'
 import type { Store } from '../store/store.js'
 import type { Table } from '../store/table.js'
-import type { StoredValue } from '../values/coerce.js'
-import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
-import { sortKey } from '../values/compare.js'
+import { type StoredValue, describeValue } from '../values/coerce.js'
 import { nextValues } from './next-values.js'
-import { computedSets, hasSetters, isDeferred } from './computed-sets.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
-import { GLOBAL_STAMP } from '../schema/change-tracking.js'
-import { explicitTarget, locator, versioned } from './write-values.js'
+import { locator, type Assignments, type WritePermit } from './write-values.js'
 import { stagedTable } from './staged-table.js'
-
-/** Attribute values as written: attribute name → value (a relation takes the related key). */
-export type Assignments = Readonly<Record<string, unknown>>
-
-/**
- * Refuses (1558, 1559, 1608, 1557…) `values` that a write of `dc` would store and that whoever
- * acts now may not write (`creating`: in a new entity). Asked before anything is staged.
- */
-export type WritePermit = (dc: DataClassDef, values: Assignments, creating: boolean) => void
+import { NONE, uniqueChanged, UniqueClaims } from './unique-claims.js'
+import { assignmentsOf, type AssignContext } from './assignments.js'
+// Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
+// now: their imports move to assignments.js once that lands.
+export type { Assignments, WritePermit } from './write-values.js'
 
 export interface WriteCheck {
   /**
@@ -117,7 +102,7 @@ export class Transaction {
   // A view is made again once another process committed (Store.version): it reads the table.
   readonly #views = new Map<Table, { readonly view: Table; readonly version: number }>()
   // Unique values held by staged versions: table → attribute → value key → entity key, and back.
-  readonly #claims = new Map<Table, Map<string, Claims>>()
+  readonly #claims = new UniqueClaims()
   #state: 'open' | 'committed' | 'cancelled' = 'open'
   readonly #now: number
   readonly #locks: LockTable | undefined
@@ -129,6 +114,8 @@ export class Transaction {
   readonly #version: number
   // The entities this transaction locked (under its id), by table: released when it ends.
   #held: Map<Table, Set<KeyValue>> | undefined
+  // What the check of a write's values reads of this transaction (assignments.ts).
+  readonly #assign: AssignContext
 
   constructor(store: Store, options: TransactionOptions = {}) {
     this.#store = store
@@ -137,6 +124,12 @@ export class Transaction {
     this.#owner = options.owner
     this.#visible = options.visible
     this.#permit = options.permit
+    this.#assign = {
+      permit: options.permit,
+      table: (name) => store.table(name),
+      checkReference: (dc, target, key, where, label) =>
+        this.#checkReference(dc, target, key, where, label),
+    }
     this.#id = options.id
     this.#version = store.version
     this.#batch = new BatchState(options.id !== undefined)
@@ -221,7 +214,7 @@ export class Transaction {
     this.#permit?.(table.def, values, true)
     const where = locator(table.def, undefined)
     const given = new Array<StoredValue | undefined>(table.def.storage.length)
-    for (const [attr, v] of this.#assignments(table, values, where, null)) {
+    for (const [attr, v] of assignmentsOf(this.#assign, table, values, where, null)) {
       given[table.positionOf(attr.name)!] = v
     }
     // A create refused here (and caught by the caller inside the transaction) gives back the
@@ -234,7 +227,7 @@ export class Transaction {
         this.#store.newUuid,
         where,
       )
-      this.#checkUnique(table, made, where)
+      this.#claims.check(table, made, where, this.#staged.get(table))
       return made
     })
     this.#stage(table, record.key, undefined, record, [])
@@ -253,7 +246,7 @@ export class Transaction {
     this.#permit?.(table.def, values, false)
     const before = this.#existing(table, key, check)
     const where = locator(table.def, key)
-    const assignments = this.#assignments(table, values, where, before)
+    const assignments = assignmentsOf(this.#assign, table, values, where, before)
     for (const [attr, v] of assignments) {
       if (attr === table.def.key && v !== key) {
         fail('AttributeReadOnly', [attr.name, table.def.name, 'the primary key cannot change'])
@@ -276,9 +269,9 @@ export class Transaction {
     const after = table.newVersion(before.rowId, before.key, before.stamp + 1, this.#now, next)
     // Only the values this update changes are checked and claimed: a unique value the entity kept
     // is still its own (no other entity could take it while this one held it, staged or
-    // committed), and a check finds it in the entity's staged version (see #checkUnique).
+    // committed), and a check finds it in the entity's staged version (see UniqueClaims.check).
     const changed = table.hasUnique ? uniqueChanged(table, patches) : NONE
-    if (changed.size > 0) this.#checkUnique(table, after, where, changed)
+    if (changed.size > 0) this.#claims.check(table, after, where, this.#staged.get(table), changed)
     const staged = this.#staged.get(table)?.get(key)
     this.#stage(table, key, staged ? staged.base : before, after, patches, changed)
     this.#hold(table, key, check)
@@ -361,7 +354,7 @@ export class Transaction {
     for (const [table, staged] of this.#staged)
       for (const s of staged.values()) this.#rowOf(table, s)
     for (const [table, staged] of this.#staged)
-      for (const [key, s] of staged) this.#claimUnique(table, key, s.current)
+      for (const [key, s] of staged) this.#claims.claim(table, key, s.current)
   }
 
   // What `recheck` (savepoints.ts) reads of this transaction, and how it checks a value again.
@@ -373,7 +366,13 @@ export class Transaction {
       id: this.#id,
       read: (table, key) => this.read(table, key),
       checkUnique: (table, record, only) =>
-        this.#checkUnique(table, record, locator(table.def, record.key), only),
+        this.#claims.check(
+          table,
+          record,
+          locator(table.def, record.key),
+          this.#staged.get(table),
+          only,
+        ),
       checkReference: (table, target, key, label) =>
         this.#checkReference(
           table.def,
@@ -452,7 +451,7 @@ export class Transaction {
       this.#rowOf(table, entry)
     }
     this.#views.delete(table)
-    this.#claimUnique(table, key, current, only)
+    this.#claims.claim(table, key, current, only)
   }
 
   // Notes `entry` under its row id (an entity keeps its row id through its versions).
@@ -468,113 +467,6 @@ export class Transaction {
    * Reads `values` into (attribute, stored value) pairs: relations become their foreign-key slot,
    * references are checked against what this transaction sees. Throws on the first bad one.
    */
-  #assignments(
-    table: Table,
-    given: Assignments,
-    where: Locate,
-    base: EntityRecord | null,
-  ): [StorageAttributeDef, StoredValue][] {
-    const dc = table.def
-    const values = hasSetters(dc) ? computedSets(dc, given, base, where, this.#permit) : given
-    const out: [StorageAttributeDef, StoredValue][] = []
-    const set = (attr: StorageAttributeDef, v: StoredValue, label: string): void => {
-      // The pairs so far are few (the attributes a write names): a search, not a Map a write.
-      for (const [a, w] of out)
-        if (a === attr && w !== v)
-          fail(
-            'InvalidAttributeValue',
-            [describeValue(v), label, attr.type, dc.name, `it conflicts with "${attr.name}"`],
-            { details: { location: where(label), attribute: label } },
-          )
-      out.push([attr, v])
-    }
-    for (const name of Object.keys(values)) {
-      const raw = values[name]
-      if (raw === undefined) continue
-      const attr = dc.attributesByName.get(name)
-      if (!attr)
-        fail('UnknownAttribute', [name, dc.name, dc.attributesByName.keys()], {
-          details: { location: where(name) },
-        })
-      // A new entity's generated value given as null is left to be generated, as if absent:
-      // clients that send every attribute (Wakanda's) send an unsaved entity's key as null.
-      if (raw === null && base === null && attr.kind === 'storage' && generated(dc, attr)) continue
-      switch (attr.kind) {
-        case 'storage': {
-          const v = versioned(coerceAt(dc, attr, raw, where), attr, base)
-          if (name === GLOBAL_STAMP) {
-            // The commit writes it (change-stamps.ts). A client saving back an entity as it read
-            // it sends the value it holds: skipped; any other value is refused.
-            if (v === null || v === (base?.values[name] ?? 0)) break
-            fail('AttributeReadOnly', [name, dc.name, 'the engine writes it at each save'], {
-              details: { location: where(name), attribute: name },
-            })
-          }
-          set(attr, v, name)
-          const relation = this.#explicitRelation(dc, attr)
-          if (relation && v !== null) this.#checkReference(dc, relation, v as KeyValue, where, name)
-          break
-        }
-        case 'relatedEntity': {
-          const keyRaw = relatedKeyOf(raw)
-          if (keyRaw === undefined) {
-            fail(
-              'InvalidAttributeValue',
-              [
-                describeValue(raw),
-                name,
-                attr.type,
-                dc.name,
-                'expected the related key, an object with "__KEY", or null',
-              ],
-              { details: { location: where(name), attribute: name } },
-            )
-          }
-          if (keyRaw === null) {
-            set(attr.foreignKeyAttribute, null, name)
-            break
-          }
-          const target = this.#store.table(attr.target)
-          let key: KeyValue
-          try {
-            key = toKey(target.def, keyRaw)
-          } catch {
-            return fail(
-              'InvalidAttributeValue',
-              [describeValue(keyRaw), name, attr.type, dc.name, `not a key of ${target.def.name}`],
-              { details: { location: where(name), attribute: name } },
-            )
-          }
-          this.#checkReference(dc, target, key, where, name)
-          set(attr.foreignKeyAttribute, key, name)
-          break
-        }
-        default:
-          // A read's deferred form sent back as it came (a client saving a whole entity it read)
-          // says nothing about the value: skipped. Any other value is an attempt to write it.
-          if (isDeferred(raw)) break
-          fail(
-            'AttributeReadOnly',
-            [
-              name,
-              dc.name,
-              attr.kind === 'calculated' && attr.set
-                ? 'it is a computed attribute named by a set function, which can only assign storage attributes and relations'
-                : `it is a ${attr.kind} attribute, computed on read`,
-            ],
-            { details: { location: where(name), attribute: name } },
-          )
-      }
-    }
-    return out
-  }
-
-  // The relation whose foreign key `attr` is, when the model names it as its own attribute
-  // (`employerID`): writing it directly is a reference too.
-  #explicitRelation(dc: DataClassDef, attr: StorageAttributeDef): Table | undefined {
-    const target = explicitTarget(dc, attr)
-    return target === undefined ? undefined : this.#store.table(target)
-  }
 
   #checkReference(
     dc: DataClassDef,
@@ -604,106 +496,4 @@ export class Transaction {
     const staged = this.#staged.get(table)?.get(key)
     return staged !== undefined && staged.base === undefined
   }
-
-  // Unique attributes: a value is taken if a staged version holds it, or a committed one whose
-  // entity this transaction has not rewritten (a swap of two values inside one transaction works).
-  // A staged version holds a value it changed (a claim), or one it kept from the committed version
-  // (its entity is the committed holder, and its staged values are read).
-  // `only`: the attributes to check (an update's changes), else all.
-  #checkUnique(
-    table: Table,
-    record: EntityRecord,
-    where: Locate,
-    only?: ReadonlySet<string>,
-  ): void {
-    if (!table.hasUnique) return
-    const staged = this.#staged.get(table)
-    for (const attr of table.def.storage) {
-      if (!checksUnique(table, attr, only)) continue
-      const v = record.values[attr.name]
-      if (v === null || v === undefined) continue
-      const valueKey = sortKey(v, attr.type === 'string')
-      const holder = this.#claims.get(table)?.get(attr.name)?.byValue.get(valueKey)
-      let taken = holder !== undefined && holder !== record.key
-      if (!taken) {
-        for (const rowId of table.indexes.hashOf(attr.name)?.get(valueKey) ?? []) {
-          const other = table.record(rowId)
-          if (!other || other.key === record.key) continue
-          const rewritten = staged?.get(other.key)
-          // Rewritten: taken only if its staged version kept the value (deleted: null).
-          const kept = rewritten?.current?.values[attr.name]
-          if (
-            rewritten !== undefined &&
-            (kept === null ||
-              kept === undefined ||
-              sortKey(kept, attr.type === 'string') !== valueKey)
-          )
-            continue
-          taken = true
-          break
-        }
-      }
-      if (taken) {
-        fail('UniqueViolation', [describeValue(v), attr.name, table.def.name], {
-          details: { location: where(attr.name), attribute: attr.name },
-        })
-      }
-    }
-  }
-
-  // `only`: the attributes whose claims change (an update's changes), else all.
-  #claimUnique(
-    table: Table,
-    key: KeyValue,
-    current: EntityRecord | null,
-    only?: ReadonlySet<string>,
-  ): void {
-    if (!table.hasUnique || only?.size === 0) return
-    let byAttr = this.#claims.get(table)
-    if (!byAttr) this.#claims.set(table, (byAttr = new Map()))
-    for (const attr of table.def.storage) {
-      if (!checksUnique(table, attr, only)) continue
-      let claims = byAttr.get(attr.name)
-      if (!claims) byAttr.set(attr.name, (claims = { byValue: new Map(), byKey: new Map() }))
-      if (claims.byKey.has(key)) {
-        claims.byValue.delete(claims.byKey.get(key))
-        claims.byKey.delete(key)
-      }
-      const v = current?.values[attr.name]
-      if (v === null || v === undefined) continue
-      const valueKey = sortKey(v, attr.type === 'string')
-      claims.byValue.set(valueKey, key)
-      claims.byKey.set(key, valueKey)
-    }
-  }
-}
-
-const NONE: ReadonlySet<string> = new Set()
-
-/**
- * The unique attributes (the key aside) whose values `patches` change, NONE when none: an update
- * of other attributes then checks and claims nothing, and makes no Set.
- */
-function uniqueChanged(table: Table, patches: readonly Patch[]): ReadonlySet<string> {
-  let out: Set<string> | undefined
-  for (const p of patches) {
-    const name = p.path[0] as string
-    const attr = table.def.attributesByName.get(name)
-    if (attr?.kind === 'storage' && checksUnique(table, attr)) (out ??= new Set()).add(name)
-  }
-  return out ?? NONE
-}
-
-/** Whether `attr` is a unique attribute a transaction checks and claims (of `only`, when given). */
-const checksUnique = (table: Table, attr: StorageAttributeDef, only?: ReadonlySet<string>) =>
-  attr.unique === true && attr !== table.def.key && (only === undefined || only.has(attr.name))
-
-interface Claims {
-  readonly byValue: Map<unknown, KeyValue>
-  readonly byKey: Map<KeyValue, unknown>
-}
-
-/** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
-function generated(dc: DataClassDef, attr: StorageAttributeDef): boolean {
-  return attr.autosequence || (attr.type === 'uuid' && attr === dc.key)
 }

@@ -2,7 +2,7 @@
  * @module What a write does with a value before it is staged, the same for a transaction's writes
  * (transaction.ts) and for a single update committed alone (single-update.ts): the version a picture
  * or BLOB gets, the relation an explicit foreign key names, and where a value was written, for
- * messages.
+ * messages; and the shapes both take: the values written (Assignments) and the permit asked first.
  */
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import type { Locate } from '../store/changes.js'
@@ -58,3 +58,12 @@ export const locator =
   (dc: DataClassDef, key: KeyValue | undefined): Locate =>
   (attribute) =>
     `${dc.name}(${key === undefined ? 'new' : String(key)})${attribute === undefined ? '' : `.${attribute}`}`
+
+/** Attribute values as written: attribute name → value (a relation takes the related key). */
+export type Assignments = Readonly<Record<string, unknown>>
+
+/**
+ * Refuses (1558, 1559, 1608, 1557…) `values` that a write of `dc` would store and that whoever
+ * acts now may not write (`creating`: in a new entity). Asked before anything is staged.
+ */
+export type WritePermit = (dc: DataClassDef, values: Assignments, creating: boolean) => void
