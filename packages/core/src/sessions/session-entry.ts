@@ -3,9 +3,9 @@
  * data, and its place in the store's recency lists (intrusive doubly linked lists, so that a touch
  * moves it to the newest end in O(1)).
  */
-import type { Session } from './session-api.js'
+import type { AuthUser, Session } from './session-api.js'
 import type { UserLinked } from './sessions-per-user.js'
-import { SESSION_USER_KEY, type AuthUser } from './session-user.js'
+import { SESSION_USER_KEY } from './session-user.js'
 import { userKey } from './sessions-per-user.js'
 
 /** A session's data: a Map that tells its store when it changes (for the store's observers). */
