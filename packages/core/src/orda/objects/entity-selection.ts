@@ -15,7 +15,7 @@
  * `EntitySelection<M, N>` is a selection of dataclass `N` of a typed model `M`
  * (schema/typed-model.ts); without type arguments it is the untyped selection of any dataclass.
  */
-import { OBJECT_KIND } from './object-kinds.js'
+import { OBJECT_KIND } from '../kinds/object-kind.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type {

@@ -12,7 +12,7 @@
  * `fromObject()`. An entity read from a selection by `first()`, `last()` or `memberAt(i)`
  * remembers it (`getSelection()`, `next()`…): a copy of the stored version, see selection-place.ts.
  */
-import { OBJECT_KIND } from './object-kinds.js'
+import { OBJECT_KIND } from '../kinds/object-kind.js'
 import { fail } from '../../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../../schema/definitions.js'
 import type {
@@ -120,7 +120,7 @@ export class EntityCore<
     return this as unknown as Entity<M, N>
   }
 
-  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  /** @internal What this object is, for the files that may not import its class (kinds/object-kind.ts). */
   get [OBJECT_KIND](): 'entity' {
     return 'entity'
   }
