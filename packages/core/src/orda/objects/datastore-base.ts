@@ -46,8 +46,8 @@ import type { Session } from '../../sessions/session-api.js'
 import { SessionTokens } from '../../sessions/session-tokens.js'
 import { Actor } from '../../access/actor.js'
 import { currentActor, runActor } from '../../access/acting.js'
-import { currentCall } from '../calls/call-context.js'
-import { singletonStateFor } from '../calls/session-calls.js'
+import { runningCall } from '../calls/call-context.js'
+import { singletonState } from '../calls/session-calls.js'
 import { accessRule } from '../../access/access-rule.js'
 import { checker } from '../restrict/access-checks.js'
 import type { Datastore } from './datastore.js'
@@ -212,11 +212,11 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   singleton(name: string): Singleton {
     const ds = this as unknown as Datastore
     if (!ds.functions.singletonNames().includes(name)) fail('SingletonNotFound', [name])
-    const call = currentCall()
+    const call = runningCall()
     const session = ds.functions.isSessionSingleton(name)
       ? ((call?.datastore === ds ? call.session : undefined) ?? currentActor(ds)?.session)
       : undefined
-    const state = singletonStateFor(ds, name, session)
+    const state = singletonState(ds, name, session)
     return {
       name,
       state,
