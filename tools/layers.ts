@@ -121,9 +121,9 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   ['packages/4d/src/runtime', 8],
   ['packages/4d/src/runtime/commands', 3],
   ['packages/4d/src/runtime/context', 2],
-  // Eight rooms of orda/ (objects and the rooms it calls, but calls/): each names the public
-  // objects' types, which import them all; calls/ names its datastore by what it needs of it.
-  ['packages/core/src/orda', 8],
+  // Seven rooms of orda/ (objects and the rooms it calls, but calls/ and restrict/): each names
+  // the public objects' types, which import them all; calls/ and restrict/ name what they need.
+  ['packages/core/src/orda', 7],
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
   // types name each other in their public members.
   ['packages/core/src/orda/objects', 7],

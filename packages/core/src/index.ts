@@ -177,7 +177,7 @@ export { currentCall, currentSession } from './orda/current-call/current-call.js
 export { MIN_IDLE_TIMEOUT, WebSession } from './orda/current-call/web-session.js'
 export type { WebSessionInfo } from './orda/current-call/web-session.js'
 export type { RestrictContext } from './orda/restrict/restrict.js'
-export { restrictedSelection } from './orda/restrict/restrict.js'
+export { restrictedSelection } from './orda/objects/restricted-selection.js'
 export { committedVersion } from './orda/writes/writes.js'
 export { deletionVisible } from './orda/feed/deletion-witnesses.js'
 export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
