@@ -233,7 +233,7 @@ export class DataClassCore<
    * counted (4D: "entities created during the transaction will be taken into account").
    */
   getCount(): number {
-    const tx = openTransaction(this.datastore as unknown as Datastore)
+    const tx = openTransaction(this.datastore)
     return this.length + (tx === undefined ? 0 : tx.countChange(this.table))
   }
 
