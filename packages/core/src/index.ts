@@ -61,13 +61,11 @@ export { DataClass } from './orda/objects/data-class.js'
 export type { ReadSettings } from './orda/objects/data-class.js'
 // 4D's DataClass members beyond reads and writes: docs/orda.md, DataClass
 export type { DataClassAttribute, DataClassInfo } from './orda/members/data-class-info.js'
-export type {
-  FromCollectionObject,
-  FromCollectionSettings,
-} from './orda/members/from-collection.js'
+export type { FromCollectionObject } from './orda/objects/attribute-types.js'
+export type { FromCollectionSettings } from './orda/members/from-collection.js'
 export type { FormulaQuerySettings, QueryFormula } from './orda/selections/formula-query.js'
 export { Entity } from './orda/objects/entity.js'
-export { readAttribute } from './orda/members/attribute-read.js'
+export { readAttribute } from './orda/objects/attribute-read.js'
 export { EntitySelection } from './orda/objects/entity-selection.js'
 export { EntityDraft } from './orda/objects/entity-draft.js'
 export { EntitySet, EntitySets, setOwnerOf } from './orda/selections/entity-sets.js'

@@ -40,7 +40,7 @@ import type {
   ModelTypes,
   UntypedModel,
 } from '../../schema/typed-model.js'
-import type { WriteValues, PropertyName } from './attribute-types.js'
+import type { FromCollectionObject, WriteValues, PropertyName } from './attribute-types.js'
 import { callByName } from '../functions/call-function.js'
 import type { SelectionRowIds } from '../../sets/row-ids.js'
 import { needRead } from '../restrict/access-checks.js'
@@ -49,7 +49,7 @@ import { attributeInfo, dataClassInfo } from '../members/data-class-info.js'
 import type { DataClassAttribute, DataClassInfo } from '../members/data-class-info.js'
 import { createIndexOn, dropIndexOf } from '../members/data-class-indexes.js'
 import { fromCollectionRows } from '../members/from-collection.js'
-import type { FromCollectionObject, FromCollectionSettings } from '../members/from-collection.js'
+import type { FromCollectionSettings } from '../members/from-collection.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
 
