@@ -83,8 +83,9 @@ export function sessionSource(
     },
   }
   const quotas = quotaManager(datastore.entitySets, () => session)
-  // Typed by what it holds: FunctionCall (current-call/function-call.ts), which lists these members
-  // with the session calls', gives its datastore as the Datastore class, which this room may not name.
+  // Typed by what it holds: FunctionCall (current-call/function-call.ts), which lists these
+  // members with the session calls', gives its datastore as the Datastore class, which this room
+  // may not name.
   const call = {
     datastore,
     // The session's own state: an answer that read it is that session's alone (session-reads.ts).

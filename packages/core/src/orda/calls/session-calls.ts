@@ -1,6 +1,6 @@
 /**
  * @module The calls of 4D's `Session` that 4D 20 R7 – 21 added, as a running function reaches them
- * through `currentCall()` (current-call/current-call.ts), beside `setPrivileges` and `hasPrivilege`:
+ * through `currentCall()` (current-call/), beside `setPrivileges` and `hasPrivilege`:
  * - `promote(privilege)` / `demote(id)` (20 R10): a privilege for the rest of this call only
  *   (access/call-frame.ts);
  * - `createOTP(lifespan?)` / `restore(token)` (20 R9): one-time tokens of the session

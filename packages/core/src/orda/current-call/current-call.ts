@@ -15,7 +15,7 @@ import type { CallDatastore } from '../calls/call-datastore.js'
 import type { FunctionCall, SessionSource } from './function-call.js'
 import { WebSession } from './web-session.js'
 
-/** The call of the function running now, if any (see calls/call-context.ts for what follows awaits). */
+/** The call of the function running now, if any (calls/call-context.ts: what follows awaits). */
 export function currentCall(): FunctionCall | undefined {
   // Checked to have every other member FunctionCall lists; its datastore is the Datastore that
   // made it, which the calls name by what they need of it (calls/call-datastore.ts).

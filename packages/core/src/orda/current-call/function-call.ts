@@ -51,8 +51,8 @@ export interface FunctionCall extends SessionCalls {
   hasPrivilege(privilege: string): boolean
   /**
    * The session's quotas (4D 21 R4's `Session.quotas`): `nbEntitySets`, `defaultEntitySetTimeout`,
-   * `maxEntitySetTimeout`, and `currentValues` (orda/calls/session-quotas.ts). Without a session it reads
-   * the defaults and its writes throw.
+   * `maxEntitySetTimeout`, and `currentValues` (orda/calls/session-quotas.ts). Without a session it
+   * reads the defaults and its writes throw.
    */
   readonly quotas: QuotaManager
 }

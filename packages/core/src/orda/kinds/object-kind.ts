@@ -10,7 +10,7 @@ export const OBJECT_KIND: unique symbol = Symbol('entistore.objectKind')
 
 export type ObjectKind = 'entity' | 'draft' | 'selection'
 
-/** What `value` says it is under OBJECT_KIND; undefined for a value of another realm or a look-alike. */
+/** What `value` says it is (OBJECT_KIND); undefined for another realm's value or a look-alike. */
 export const kindOf = (value: unknown): ObjectKind | undefined =>
   typeof value === 'object' && value !== null
     ? (value as { [OBJECT_KIND]?: ObjectKind })[OBJECT_KIND]

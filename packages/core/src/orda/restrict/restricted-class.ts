@@ -34,7 +34,7 @@ export interface RestrictedClass<S extends RestrictedSelection = RestrictedSelec
   select(rowIds: SelectionRowIds, ordering?: Ordering): S
 }
 
-/** A datastore as restrict reads it: the calls' (who acts), and what a restrict's answer rests on. */
+/** A datastore as restrict reads it: the calls' (who acts), and what restrict's answers rest on. */
 export interface RestrictedDatastore extends CallDatastore {
   readonly store: Store
   readonly querySource: QuerySource
