@@ -121,10 +121,10 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   ['packages/4d/src/runtime', 8],
   ['packages/4d/src/runtime/commands', 3],
   ['packages/4d/src/runtime/context', 2],
-  // Six rooms of orda/: objects and the rooms whose public types its classes' signatures name
+  // Five rooms of orda/: objects and the rooms whose public types its classes' signatures name
   // and which name the classes back (ChangesOptions, DatastoreOptions, FunctionsDef, the query
-  // and entity-set types, the lock results). calls/, restrict/ and members/ name what they need.
-  ['packages/core/src/orda', 6],
+  // and entity-set types). calls/, restrict/, members/ and writes/ name what they need.
+  ['packages/core/src/orda', 5],
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
   // types name each other in their public members.
   ['packages/core/src/orda/objects', 7],

@@ -106,7 +106,8 @@ export type {
   LockReleaseReason,
 } from './locks/lock-table.js'
 export { LOCK_KIND, lockedBy } from './txn/save-status.js'
-export type { LockingOptions, LockOptions, LockResult, ReloadedLock } from './orda/writes/locks.js'
+export type { LockingOptions, LockOptions, LockResult } from './orda/writes/locks.js'
+export type { ReloadedLock } from './orda/objects/entity.js'
 export type {
   LockedStatus,
   LockInfo,

@@ -34,7 +34,6 @@ import {
   type LockingOptions,
   type LockOptions,
   type LockResult,
-  type ReloadedLock,
 } from '../writes/locks.js'
 import { callByName } from '../functions/call-function.js'
 import { needAttribute } from '../restrict/access-checks.js'
@@ -401,6 +400,16 @@ export class EntityCore<
  * member wins; attribute-properties.ts), and the properties' type leaves it out likewise.
  */
 type MemberName = keyof EntityCore | keyof object | 'constructor'
+
+/**
+ * What `lock({ reload: true })` answers when it locked: whether the entity was saved since, and its
+ * current version. Here, with the Entity it gives: the lock itself is writes/locks.ts's.
+ */
+export interface ReloadedLock<E = Entity> {
+  readonly success: true
+  readonly wasReloaded: boolean
+  readonly entity: E
+}
 
 /**
  * A typed model's attributes of dataclass `N` as read-only properties of its entities:
