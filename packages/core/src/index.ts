@@ -61,13 +61,11 @@ export { DataClass } from './orda/objects/data-class.js'
 export type { ReadSettings } from './orda/objects/data-class.js'
 // 4D's DataClass members beyond reads and writes: docs/orda.md, DataClass
 export type { DataClassAttribute, DataClassInfo } from './orda/members/data-class-info.js'
-export type {
-  FromCollectionObject,
-  FromCollectionSettings,
-} from './orda/members/from-collection.js'
+export type { FromCollectionObject } from './orda/objects/attribute-types.js'
+export type { FromCollectionSettings } from './orda/members/from-collection.js'
 export type { FormulaQuerySettings, QueryFormula } from './orda/selections/formula-query.js'
 export { Entity } from './orda/objects/entity.js'
-export { readAttribute } from './orda/members/attribute-read.js'
+export { readAttribute } from './orda/objects/attribute-read.js'
 export { EntitySelection } from './orda/objects/entity-selection.js'
 export { EntityDraft } from './orda/objects/entity-draft.js'
 export { EntitySet, EntitySets, setOwnerOf } from './orda/selections/entity-sets.js'
@@ -104,7 +102,8 @@ export type {
   LockReleaseReason,
 } from './locks/lock-table.js'
 export { LOCK_KIND, lockedBy } from './txn/save-status.js'
-export type { LockingOptions, LockOptions, LockResult, ReloadedLock } from './orda/writes/locks.js'
+export type { LockingOptions, LockOptions, LockResult } from './orda/writes/locks.js'
+export type { ReloadedLock } from './orda/objects/entity.js'
 export type {
   LockedStatus,
   LockInfo,
@@ -168,22 +167,23 @@ export { IncomingMessage, type IncomingMessageInit } from './functions/incoming-
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
 export { callFunction, isThenable } from './orda/functions/call-function.js'
 export type { CallOptions } from './orda/functions/call-function.js'
-export { currentCall, currentSession } from './orda/calls/call-context.js'
+export { currentCall, currentSession } from './orda/current-call/current-call.js'
 // 4D's Session class, as `currentSession()` gives it: docs/orda.md, Session
-export { MIN_IDLE_TIMEOUT, WebSession } from './orda/calls/web-session.js'
-export type { WebSessionInfo } from './orda/calls/web-session.js'
+export { MIN_IDLE_TIMEOUT, WebSession } from './orda/current-call/web-session.js'
+export type { WebSessionInfo } from './orda/current-call/web-session.js'
 export type { RestrictContext } from './orda/restrict/restrict.js'
-export { restrictedSelection } from './orda/restrict/restrict.js'
+export { restrictedSelection } from './orda/objects/restricted-selection.js'
 export { committedVersion } from './orda/writes/writes.js'
 export { deletionVisible } from './orda/feed/deletion-witnesses.js'
 export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
-export type { FunctionCall, PrivilegeSettings } from './orda/calls/function-call.js'
+export type { FunctionCall } from './orda/current-call/function-call.js'
+export type { PrivilegeSettings } from './orda/calls/call-context.js'
 export type { QuotaManager, QuotaValues } from './orda/calls/session-quotas.js'
 export { defaultEntitySetQuota } from './orda/calls/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons
-export { singletonStateFor } from './orda/calls/session-calls.js'
+export { singletonStateFor } from './orda/current-call/session-singletons.js'
 export type { SessionCalls } from './orda/calls/session-calls.js'
 export { SESSION_STORAGE_KEY, sessionStorage, use } from './sessions/session-storage.js'
 export type { SharedObject } from './sessions/session-storage.js'

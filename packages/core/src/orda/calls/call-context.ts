@@ -1,98 +1,79 @@
 /**
- * @module What a running function may ask about its call: which datastore and function, the
- * session of the REST request that called it, and a way to log that session in (4D's `Session`
- * inside a function: `authentify` calls `Session.setPrivileges`) or to set its quotas
- * (`Session.quotas`); and `currentSession()`, 4D's `Session` object itself (web-session.ts), for
- * a function's code and any other code that acts as a session.
+ * @module A running call as the engine makes and follows it: its datastore, function, session and
+ * lock owner, the session's login and privileges (4D's `Session` inside a function: `authentify`
+ * calls `Session.setPrivileges`) and quotas (`Session.quotas`), with the session calls of
+ * session-calls.ts. `currentCall()` and `currentSession()` (current-call/) give it to a function's
+ * code as the public FunctionCall and 4D's Session object; here it names its datastore by what a
+ * call needs of it (call-datastore.ts), so the Datastore and the rooms below it can run calls.
  *
  * A call is followed through awaits with an async context (access/async-scope.ts: the runtime's
  * AsyncLocalStorage). Without one, the call is known only until the function first awaits;
- * `currentCall()` then answers undefined rather than another request's call.
+ * `runningCall()` then answers undefined rather than another request's call.
  */
 import type { LockOwner } from '../../locks/lock-table.js'
-import type { Session } from '../../sessions/session-api.js'
+import type { AuthUser, Session } from '../../sessions/session-api.js'
 import { heldPrivileges } from '../../sessions/session-privileges.js'
 import { noteSessionRead } from '../../sessions/session-reads.js'
 import { asyncScope } from '../../access/async-scope.js'
-import { actingFrame, currentActor } from '../../access/acting.js'
+import { currentActor } from '../../access/acting.js'
 import { sessionUser } from '../../sessions/session-user.js'
 import type { FunctionInfo } from '../../functions/registry.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { CallDatastore } from './call-datastore.js'
 import { quotaManager } from './session-quotas.js'
 import { withSessionCalls, type SessionCalls } from './session-calls.js'
-import { WebSession } from './web-session.js'
-import type { FunctionCall, PrivilegeSettings, SessionSource } from './function-call.js'
 
 // "a,b", ["a", "b"]: the names, trimmed.
 const nameList = (v: string | readonly string[] | undefined): string[] =>
   (typeof v === 'string' ? v.split(',') : (v ?? [])).map((n) => n.trim()).filter((n) => n !== '')
 
-const calls = asyncScope<FunctionCall>()
+/** What `setPrivileges` takes, as 4D's `Session.setPrivileges` does. */
+export type PrivilegeSettings =
+  | string
+  | readonly string[]
+  | {
+      readonly privileges?: string | readonly string[]
+      readonly roles?: string | readonly string[]
+      readonly userName?: string
+    }
+
+/** What a call knows of its session and may do to it (the public SessionSource, current-call/). */
+export type CallSource = ReturnType<typeof sessionSource>
+
+/** A running call: its session's, and the function it runs. */
+export type RunningCall = CallSource & { readonly function: FunctionInfo }
+
+const calls = asyncScope<RunningCall>()
 
 /** The call of the function running now, if any (see the module note for what follows awaits). */
-export function currentCall(): FunctionCall | undefined {
+export function runningCall(): RunningCall | undefined {
   return calls.get()
 }
 
-// One Session object a call, or an acting frame outside any call (the object reads the session
-// as it is now: a `restore` replaces it).
-const sessionObjects = new WeakMap<object, WebSession>()
-
-/**
- * 4D's `Session` for code that runs as a session (a function called over REST, a `restrict`
- * event or any code a request runs, `ds.actAs(session, fn)`): that session (the one `restore` put
- * in place, if any) as 4D's Session class has it (web-session.ts). Null for code that runs as no
- * session (a call made from TypeScript, start-up), where 4D's `Session` is Null too.
- *
- * @example
- * const session = currentSession()
- * if (session?.hasPrivilege('CreateInvoices')) …
- */
-export function currentSession(): WebSession | null {
-  const call = calls.get()
-  if (call !== undefined) {
-    if (call.session === undefined) return null
-    let object = sessionObjects.get(call)
-    if (object === undefined) sessionObjects.set(call, (object = new WebSession(call)))
-    return object
-  }
-  // Code of a session outside a function call: its acting frame's actor.
-  const frame = actingFrame()
-  if (frame === undefined) return null
-  let object = sessionObjects.get(frame)
-  if (object === undefined) {
-    const { scope, session, owner } = frame.actor
-    object = new WebSession(sessionSource(scope as Datastore, session, owner))
-    sessionObjects.set(frame, object)
-  }
-  return object
-}
-
 /** Runs `fn` as `call` (what `currentCall()` answers inside it). */
-export function runCall<R>(call: FunctionCall, fn: () => R): R {
+export function runCall<R>(call: RunningCall, fn: () => R): R {
   return calls.run(call, fn)
 }
 
 /** A call's context: the datastore, the function, and the session of the request, if any. */
 export function newCall(
-  datastore: Datastore,
+  datastore: CallDatastore,
   fn: FunctionInfo,
   session: Session | undefined,
   owner: LockOwner | undefined,
   onRestore?: (session: Session) => void,
-): FunctionCall {
+): RunningCall {
   const call = sessionSource(datastore, session, owner, onRestore)
   Object.defineProperty(call, 'function', { value: fn, enumerable: true })
-  return call as FunctionCall
+  return call as RunningCall
 }
 
 /** The session calls of code that acts as `session` of `datastore` (a function's call, or not). */
-function sessionSource(
-  datastore: Datastore,
+export function sessionSource(
+  datastore: CallDatastore,
   session: Session | undefined,
   owner: LockOwner | undefined,
   onRestore?: (session: Session) => void,
-): SessionSource {
+) {
   // `restore` replaces the session every method below reads.
   const current = {
     get: () => session,
@@ -102,7 +83,10 @@ function sessionSource(
     },
   }
   const quotas = quotaManager(datastore.entitySets, () => session)
-  const call: Omit<SessionSource, keyof SessionCalls> = {
+  // Typed by what it holds: FunctionCall (current-call/function-call.ts), which lists these
+  // members with the session calls', gives its datastore as the Datastore class, which this room
+  // may not name.
+  const call = {
     datastore,
     // The session's own state: an answer that read it is that session's alone (session-reads.ts).
     get session() {
@@ -116,16 +100,16 @@ function sessionSource(
     get user() {
       return session && sessionUser(session)
     },
-    logIn(user) {
+    logIn(user: AuthUser): void {
       if (!session) throw new Error('logIn: this call has no session (it was not made over REST)')
       // A new id: one the client had before the login (planted by someone else) is dead now. A
       // session closed while the call ran has nothing to log in.
       datastore.sessions.renew(session.id, { user })
     },
-    logOut() {
+    logOut(): void {
       if (session && sessionUser(session)) datastore.sessions.renew(session.id, { user: null })
     },
-    setPrivileges(settings) {
+    setPrivileges(settings: PrivilegeSettings): boolean {
       if (!session)
         throw new Error('setPrivileges: this call has no session (it was not made over REST)')
       const given =
@@ -147,7 +131,7 @@ function sessionSource(
       noteSessionRead()
       return quotas
     },
-    hasPrivilege(privilege) {
+    hasPrivilege(privilege: string): boolean {
       const roles = datastore.roles
       if (roles === undefined) return false
       // The acting actor holds what the functions on the call stack promote.

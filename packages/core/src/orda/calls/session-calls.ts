@@ -1,6 +1,6 @@
 /**
  * @module The calls of 4D's `Session` that 4D 20 R7 – 21 added, as a running function reaches them
- * through `currentCall()` (call-context.ts), beside `setPrivileges` and `hasPrivilege`:
+ * through `currentCall()` (current-call/), beside `setPrivileges` and `hasPrivilege`:
  * - `promote(privilege)` / `demote(id)` (20 R10): a privilege for the rest of this call only
  *   (access/call-frame.ts);
  * - `createOTP(lifespan?)` / `restore(token)` (20 R9): one-time tokens of the session
@@ -15,7 +15,7 @@ import { actAsInFrame, demoteInFrame, promoteInFrame } from '../../access/call-f
 import type { Session } from '../../sessions/session-api.js'
 import { noteSessionRead } from '../../sessions/session-reads.js'
 import { sessionStorage, type SharedObject } from '../../sessions/session-storage.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { CallDatastore } from './call-datastore.js'
 import { sessionLockOwner } from './session-locks.js'
 
 /** What a function may ask of its session besides its privileges (FunctionCall extends it). */
@@ -59,14 +59,14 @@ export interface CallSession {
 }
 
 /** A guest that takes state becomes an established session (may throw SessionLimit). */
-export function establishSession(ds: Datastore, session: Session): void {
+export function establishSession(ds: CallDatastore, session: Session): void {
   if (!session.established) ds.sessions.establish(session.id)
 }
 
 /** `call` with the session calls, on `ds` and the session `current` gives. */
 export function withSessionCalls<T extends object>(
   call: T,
-  ds: Datastore,
+  ds: CallDatastore,
   current: CallSession,
 ): T & SessionCalls {
   const calls: Omit<SessionCalls, 'storage'> = {
@@ -103,12 +103,11 @@ export function withSessionCalls<T extends object>(
 }
 
 /**
- * The state of singleton `name` for `session`: a session singleton's is the session's own (made on
- * its first call, which establishes it), a shared singleton's the datastore's.
- * @throws DatastoreError SessionSingletonWithoutSession (9152) for a session singleton and no session
+ * The state of singleton `name` for `session`, as the public `singletonStateFor`
+ * (current-call/session-singletons.ts) gives it.
  */
-export function singletonStateFor(
-  ds: Datastore,
+export function singletonState(
+  ds: CallDatastore,
   name: string,
   session: Session | undefined,
 ): unknown {

@@ -11,6 +11,7 @@
  * file path in it masked (an ENOENT message names the server's folders: functions/mask-message.ts). A function that throws
  * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
  */
+import { isThenable } from '../../values/thenable.js'
 import { DatastoreError, datastoreError, fail } from '../../errors/datastore-error.js'
 import type { LockOwner } from '../../locks/lock-table.js'
 import type { Session } from '../../sessions/session-api.js'
@@ -121,11 +122,7 @@ export function callByName(
   return callFunction(ds, fn, target, args)
 }
 
-/** Whether `v` is a Promise or any then-able: what an async function returns. */
-export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  (typeof v === 'object' || typeof v === 'function') &&
-  v !== null &&
-  typeof (v as { then?: unknown }).then === 'function'
+export { isThenable }
 
 export { maskMessage }
 

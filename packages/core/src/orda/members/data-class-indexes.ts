@@ -1,13 +1,13 @@
 /**
  * @module The indexes a dataclass's code asks for (`createIndex`, `dropIndex`): which attributes
  * may be indexed, and which index a constraint keeps. The index set itself is the table's
- * (indexes/index-set.ts). Only the dataclass's type is imported: this stays out of orda's circle.
+ * (indexes/index-set.ts).
  */
 import type { IndexKind } from '../../indexes/index-set.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { MemberClass } from './member-class.js'
 
 /** Adds an index of `kind` on the storage attribute `attribute` of `dc`, filled at once. */
-export function createIndexOn(dc: DataClass, attribute: string, kind: IndexKind): void {
+export function createIndexOn(dc: MemberClass, attribute: string, kind: IndexKind): void {
   const attr = dc.attribute(attribute)
   if (attr.kind !== 'storage') {
     throw new TypeError(
@@ -25,7 +25,7 @@ export function createIndexOn(dc: DataClass, attribute: string, kind: IndexKind)
  * Removes the index of `attribute`, except what a constraint needs (a unique attribute and a
  * relation's foreign key keep their hash index; the primary key keeps its sorted index).
  */
-export function dropIndexOf(dc: DataClass, attribute: string): void {
+export function dropIndexOf(dc: MemberClass, attribute: string): void {
   const attr = dc.attribute(attribute)
   if (attr.kind !== 'storage') return
   const foreignKey = dc.def.attributes.some(

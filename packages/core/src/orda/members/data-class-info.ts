@@ -9,7 +9,7 @@
  */
 import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../../schema/definitions.js'
 import type { ValueType } from '../../values/value-types.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { MemberClass } from './member-class.js'
 
 /** 4D's `dataClass.getInfo()`. */
 export interface DataClassInfo {
@@ -109,7 +109,7 @@ type Result = { readonly value: ValueType } | { readonly one: string } | { reado
  * What `attr` reads as: a calculated attribute's own type; an alias's, that of the attribute at the
  * end of its path (a relation stays a relation).
  */
-function resultOf(dc: DataClass, attr: AttributeDef): Result {
+function resultOf(dc: MemberClass, attr: AttributeDef): Result {
   switch (attr.kind) {
     case 'storage':
     case 'calculated':
@@ -131,7 +131,7 @@ function resultOf(dc: DataClass, attr: AttributeDef): Result {
 }
 
 /** 4D's attribute object for attribute `name` of `dc` (AttributeNotFound, 1500, if none). */
-export function attributeInfo<K extends string>(dc: DataClass, name: K): DataClassAttribute<K> {
+export function attributeInfo<K extends string>(dc: MemberClass, name: K): DataClassAttribute<K> {
   const attr = dc.attribute(name)
   const result = resultOf(dc, attr)
   const typed =
@@ -162,7 +162,7 @@ export function attributeInfo<K extends string>(dc: DataClass, name: K): DataCla
 }
 
 // The 1→N relation of `target` whose inverse is `dc`'s N→1 `relation` (the model names it there).
-const toManyBack = (dc: DataClass, target: string, relation: string): string | undefined =>
+const toManyBack = (dc: MemberClass, target: string, relation: string): string | undefined =>
   dc.datastore
     .dataClass(target)
     .def.attributes.find(
@@ -175,7 +175,7 @@ const withInverse = <T extends object>(info: T, target: string, inverse: string 
     : { ...info, relatedDataClass: target, inverseName: inverse }
 
 // The properties 4D gives only for an attribute that stores a value.
-function storedFacts(dc: DataClass, attr: StorageAttributeDef) {
+function storedFacts(dc: MemberClass, attr: StorageAttributeDef) {
   const classID = attr.extra['classID']
   return {
     fieldNumber: attr.fieldPos ?? dc.def.storage.indexOf(attr) + 1,

@@ -13,7 +13,7 @@
  *   what these answer (the arguments of `setRemoteContextInfo` are still checked).
  */
 import { fail } from '../../errors/datastore-error.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { MemberClass } from './member-class.js'
 
 /** `ds.getInfo()`. */
 export interface DatastoreInfo {
@@ -92,8 +92,8 @@ export function provideDataKey(
  * DataClass object); keeps nothing (see the module note).
  * @throws DatastoreError DataClassNotFound (1800), InvalidParameter (1806).
  */
-export function checkRemoteContext(
-  dataClassOf: (dc: string | DataClass) => DataClass | undefined,
+export function checkRemoteContext<D extends Pick<MemberClass, 'name' | 'def'>>(
+  dataClassOf: (dc: string | D) => D | undefined,
   contextName: unknown,
   dataClass: unknown,
   attributes: unknown,
@@ -104,7 +104,7 @@ export function checkRemoteContext(
     fail('InvalidParameter', ['contextName', String(contextName), 'a context name'])
   const dc =
     typeof dataClass === 'string' || (typeof dataClass === 'object' && dataClass !== null)
-      ? dataClassOf(dataClass as string | DataClass)
+      ? dataClassOf(dataClass as string | D)
       : undefined
   if (dc === undefined) return fail('DataClassNotFound', [String(dataClass)])
   const names =

@@ -22,9 +22,7 @@ import type {
   RelatedEntities,
   RelatedEntity,
 } from '../../schema/typed-model.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
-import type { EntityReader } from '../selections/selection-projections.js'
+import type { MemberClass, MemberEntity } from './member-class.js'
 
 // ---- types ----
 
@@ -60,6 +58,18 @@ export interface AttributeDifference<Name extends string = string> {
   readonly otherValue: unknown
 }
 
+/**
+ * What `toObject` reads an entity through: an Entity, or a draft's view of the values it would
+ * save (draftReader), a relatedEntity read as its Entity or null. Here, below the selections'
+ * projections that render it (selections/selection-projections.ts).
+ */
+export interface EntityReader {
+  readonly dataClass: MemberClass
+  get(name: string): unknown
+  getKey(): unknown
+  getStamp(): number
+}
+
 // ---- what an entity or a draft holds, slot by slot ----
 
 /**
@@ -67,12 +77,14 @@ export interface AttributeDifference<Name extends string = string> {
  * storage attribute, or a relation's key slot) it holds or would save.
  */
 export interface SlotReader {
-  readonly dataClass: DataClass
+  readonly dataClass: MemberClass
   slot(name: string): unknown
 }
 
 /** What `diff` compares of an Entity (its stored slots) or a draft (what it would save). */
-export function slotsOf(x: Entity | { slots(): SlotReader } | null | undefined): SlotReader | null {
+export function slotsOf(
+  x: MemberEntity | { slots(): SlotReader } | null | undefined,
+): SlotReader | null {
   if (!x) return null
   if ('slots' in x) return x.slots()
   return { dataClass: x.dataClass, slot: (name) => x.values[name] ?? null }
@@ -83,8 +95,8 @@ export function slotsOf(x: Entity | { slots(): SlotReader } | null | undefined):
  * relation's key), over `base`'s. A pending value the save would refuse reads as given.
  */
 export function draftSlots(
-  dc: DataClass,
-  base: Entity | null,
+  dc: MemberClass,
+  base: MemberEntity | null,
   changes: Readonly<Record<string, unknown>>,
 ): SlotReader {
   const pending = new Map<string, unknown>()
@@ -100,7 +112,7 @@ export function draftSlots(
   }
 }
 
-function storedOrRaw(dc: DataClass, attr: AttributeDef & { kind: 'storage' }, raw: unknown) {
+function storedOrRaw(dc: MemberClass, attr: AttributeDef & { kind: 'storage' }, raw: unknown) {
   try {
     return dc.coerce(attr, raw)
   } catch (e) {
@@ -110,7 +122,7 @@ function storedOrRaw(dc: DataClass, attr: AttributeDef & { kind: 'storage' }, ra
 }
 
 /** The key a relation value names (an Entity, a key, `{ __KEY }`, null), coerced when it can be. */
-function relatedKey(dc: DataClass, attr: RelatedEntityAttributeDef, raw: unknown): unknown {
+function relatedKey(dc: MemberClass, attr: RelatedEntityAttributeDef, raw: unknown): unknown {
   const given = isEntity(raw) ? raw.key : relatedKeyOf(raw)
   if (given === null || given === undefined) return null
   try {
@@ -121,11 +133,11 @@ function relatedKey(dc: DataClass, attr: RelatedEntityAttributeDef, raw: unknown
   }
 }
 
-const isEntity = (v: unknown): v is Entity =>
+const isEntity = (v: unknown): v is MemberEntity =>
   typeof v === 'object' && v !== null && 'rowId' in v && 'dataClass' in v
 
 /** The entity a relation's key slot names, read as `get` reads it; null for none (or no key at all). */
-function relatedEntity(dc: DataClass, attr: RelatedEntityAttributeDef, key: unknown): unknown {
+function relatedEntity(dc: MemberClass, attr: RelatedEntityAttributeDef, key: unknown): unknown {
   if (key === null || key === undefined) return null
   try {
     return dc.datastore.dataClass(attr.target).get(key)
@@ -136,7 +148,7 @@ function relatedEntity(dc: DataClass, attr: RelatedEntityAttributeDef, key: unkn
 }
 
 /** The key of the entity a relation value names, if that entity exists; undefined otherwise. */
-function existingKey(dc: DataClass, attr: RelatedEntityAttributeDef, raw: unknown): unknown {
+function existingKey(dc: MemberClass, attr: RelatedEntityAttributeDef, raw: unknown): unknown {
   const key = relatedKey(dc, attr, raw)
   return relatedEntity(dc, attr, key) === null ? undefined : key
 }
@@ -147,7 +159,7 @@ function existingKey(dc: DataClass, attr: RelatedEntityAttributeDef, raw: unknow
  * the entity it names.
  */
 export function draftReader(
-  dc: DataClass,
+  dc: MemberClass,
   read: (name: string) => unknown,
   key: () => unknown,
   stamp: () => number,
@@ -231,7 +243,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * 4D's `touchedAttributes()` of a draft that set `names`: each once, in the order set, and with a
  * relation its key attribute, or with a key attribute its relation (4D lists both).
  */
-export function touchedNames(dc: DataClass, names: readonly string[]): string[] {
+export function touchedNames(dc: MemberClass, names: readonly string[]): string[] {
   const out = new Set<string>()
   for (const name of names) {
     out.add(name)
@@ -254,7 +266,7 @@ export function touchedNames(dc: DataClass, names: readonly string[]): string[] 
  * `__KEY`) is taken by a new entity only (null: generated at save); other properties are ignored.
  */
 export function fillerValues(
-  dc: DataClass,
+  dc: MemberClass,
   isNew: boolean,
   filler: Readonly<Record<string, unknown>>,
 ): [string, unknown][] {
@@ -287,7 +299,11 @@ export function fillerValues(
 }
 
 // Whether `raw` can be stored in `attr` (4D converts what it can and leaves the rest untouched).
-function converts(dc: DataClass, attr: AttributeDef & { kind: 'storage' }, raw: unknown): boolean {
+function converts(
+  dc: MemberClass,
+  attr: AttributeDef & { kind: 'storage' },
+  raw: unknown,
+): boolean {
   try {
     dc.coerce(attr, raw)
     return true

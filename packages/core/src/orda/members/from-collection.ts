@@ -18,42 +18,13 @@
  * an Entity, or the key itself; an object without a key is ignored (the related entity is never
  * created or changed through it). Writes go through `dataClass.create` / `update`: permissions,
  * entity events and every check of a write apply.
- *
- * Only the dataclass is needed (a type-only import): this stays out of orda's import circle.
  */
 import { fail } from '../../errors/datastore-error.js'
 import type { AttributeDef } from '../../schema/definitions.js'
-import type { AttributeName, DataClassName, ModelTypes } from '../../schema/typed-model.js'
-import type { KeyValue } from '../../store/entity-record.js'
 import { isBinaryValue } from '../../values/binary.js'
 import { describeValue } from '../../values/coerce.js'
 import type { ValueType } from '../../values/value-types.js'
-import type { WritableName, WriteValue } from '../objects/attribute-types.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
-
-/**
- * One object of `fromCollection`'s collection, typed by the model: each attribute with what a
- * write takes (a relation also as `{ <key attribute>: key }`); attributes no write may name are
- * allowed and ignored, so that what `toCollection()` gives can be sent back.
- */
-export type FromCollectionObject<M extends ModelTypes, N extends DataClassName<M>> = {
-  readonly [K in AttributeName<M, N>]?: K extends WritableName<M, N>
-    ? WriteValue<M, M[N][K]> | (WriteValue<M, M[N][K]> extends infer W ? RelatedObject<W> : never)
-    : unknown
-} & {
-  /** The primary key of the entity to update (4D: taken only when that entity exists). */
-  readonly __KEY?: KeyValue
-  /** True: create, never update (4D's `__NEW`). */
-  readonly __NEW?: boolean
-  /** The stamp the entity to update must still have. */
-  readonly __STAMP?: number
-}
-
-// A relation's value (its WriteValue has `{ __KEY }`) may also name the key by its attribute.
-type RelatedObject<W> = [Extract<W, { readonly __KEY: KeyValue }>] extends [never]
-  ? never
-  : { readonly [attribute: string]: unknown }
+import type { MemberClass, MemberEntity } from './member-class.js'
 
 /** 4D's `settings` of `fromCollection`: `context` is taken and ignored (no client/server cache). */
 export interface FromCollectionSettings {
@@ -61,7 +32,7 @@ export interface FromCollectionSettings {
 }
 
 /** The row ids of the entities the objects created or updated, in the collection's order. */
-export function fromCollectionRows(dc: DataClass, objects: readonly object[]): number[] {
+export function fromCollectionRows(dc: MemberClass, objects: readonly object[]): number[] {
   if (!Array.isArray(objects))
     fail('InvalidParameter', ['fromCollection', describeValue(objects), 'a collection of objects'])
   const rows: number[] = []
@@ -69,7 +40,7 @@ export function fromCollectionRows(dc: DataClass, objects: readonly object[]): n
   return rows
 }
 
-function saveObject(dc: DataClass, object: unknown): Entity {
+function saveObject(dc: MemberClass, object: unknown): MemberEntity {
   if (typeof object !== 'object' || object === null || Array.isArray(object))
     fail('InvalidParameter', ['fromCollection', describeValue(object), 'an object'])
   const given = object as Readonly<Record<string, unknown>>
@@ -91,11 +62,11 @@ function saveObject(dc: DataClass, object: unknown): Entity {
 }
 
 function update(
-  dc: DataClass,
-  entity: Entity,
+  dc: MemberClass,
+  entity: MemberEntity,
   values: Record<string, unknown>,
   stamp: unknown,
-): Entity {
+): MemberEntity {
   const check = typeof stamp === 'number' ? { stamp } : undefined
   if (Object.keys(values).length > 0) return dc.update(entity.key, values, check)
   // Nothing to write: the entity as it is (a save with no change writes nothing in 4D), its
@@ -109,7 +80,7 @@ function update(
 
 /** The properties of `given` to write: attributes a write may name, with values of their type. */
 function fillable(
-  dc: DataClass,
+  dc: MemberClass,
   given: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {}
@@ -128,7 +99,7 @@ const writable = (attr: AttributeDef): boolean =>
   !attr.readOnly && attr.kind !== 'alias' && attr.kind !== 'relatedEntities'
 
 /** `raw` as the write takes it if it is of `attr`'s type, else undefined (not filled). */
-function matching(dc: DataClass, attr: AttributeDef, raw: unknown): unknown {
+function matching(dc: MemberClass, attr: AttributeDef, raw: unknown): unknown {
   if (attr.kind === 'relatedEntity') return relatedValue(dc, attr.target, raw)
   if (attr.kind === 'storage' || attr.kind === 'calculated')
     return ofType(attr.type, raw) ? raw : undefined
@@ -136,7 +107,7 @@ function matching(dc: DataClass, attr: AttributeDef, raw: unknown): unknown {
 }
 
 /** A relation's value: the related key (from `__KEY` or the key attribute), or an Entity. */
-function relatedValue(dc: DataClass, target: string, raw: unknown): unknown {
+function relatedValue(dc: MemberClass, target: string, raw: unknown): unknown {
   if (typeof raw === 'string' || typeof raw === 'number') return raw
   if (typeof raw !== 'object' || raw === null) return undefined
   if (isEntity(raw)) return raw

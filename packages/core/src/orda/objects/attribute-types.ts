@@ -3,7 +3,7 @@
  * in terms of the public objects: a relatedEntity reads as the target's `Entity` or null, a
  * relatedEntities as an `EntitySelection` of the target, a calculated or alias attribute as its
  * value. Under `UntypedModel` every read is `unknown` and every write takes `unknown`, which is the
- * untyped API.
+ * untyped API. With them the objects `fromCollection` takes, typed by the same writes.
  */
 import type { KeyValue } from '../../store/entity-record.js'
 import type { BinaryValue } from '../../values/binary.js'
@@ -81,3 +81,27 @@ export type PropertyName<
   K extends string,
   Taken,
 > = string extends AttributeName<M, N> ? never : K extends Taken ? never : K
+
+/**
+ * One object of `fromCollection`'s collection (members/from-collection.ts), typed by the model:
+ * each attribute with what a write takes (a relation also as `{ <key attribute>: key }`);
+ * attributes no write may name are allowed and ignored, so that what `toCollection()` gives can
+ * be sent back.
+ */
+export type FromCollectionObject<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [K in AttributeName<M, N>]?: K extends WritableName<M, N>
+    ? WriteValue<M, M[N][K]> | (WriteValue<M, M[N][K]> extends infer W ? RelatedObject<W> : never)
+    : unknown
+} & {
+  /** The primary key of the entity to update (4D: taken only when that entity exists). */
+  readonly __KEY?: KeyValue
+  /** True: create, never update (4D's `__NEW`). */
+  readonly __NEW?: boolean
+  /** The stamp the entity to update must still have. */
+  readonly __STAMP?: number
+}
+
+// A relation's value (its WriteValue has `{ __KEY }`) may also name the key by its attribute.
+type RelatedObject<W> = [Extract<W, { readonly __KEY: KeyValue }>] extends [never]
+  ? never
+  : { readonly [attribute: string]: unknown }

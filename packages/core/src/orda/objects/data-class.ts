@@ -12,11 +12,11 @@ import type { StoredValue } from '../../values/coerce.js'
 import { coerceAt } from '../../store/changes.js'
 import type { Datastore } from './datastore.js'
 import type { EntityRecord, KeyValue } from '../../store/entity-record.js'
-import { Entity } from './entity.js'
+import { Entity, EntityCore } from './entity.js'
 import { objectClassesOf, type ObjectClasses } from './object-classes.js'
 import { withAttributeProperties } from './attribute-properties.js'
 import type { Ordering } from '../../query/order.js'
-import type { EntitySelection } from './entity-selection.js'
+import { EntitySelectionCore, type EntitySelection } from './entity-selection.js'
 import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 import { toKey } from '../../store/keys.js'
 import { compareKeys, type Table } from '../../store/table.js'
@@ -26,7 +26,7 @@ import type { QueryNode } from '../../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from '../selections/queries.js'
 import { PreparedQuery, type PrepareOptions } from '../selections/prepared-query.js'
 import { isQuerySettings, queryOptionsOf } from '../selections/query-settings.js'
-import type { EntityDraft } from './entity-draft.js'
+import { EntityDraftCore, type EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from '../writes/writes.js'
 import { openTransaction } from '../calls/owners.js'
 import { DELETED_RECORDS } from '../../schema/change-tracking.js'
@@ -40,7 +40,7 @@ import type {
   ModelTypes,
   UntypedModel,
 } from '../../schema/typed-model.js'
-import type { WriteValues, PropertyName } from './attribute-types.js'
+import type { FromCollectionObject, WriteValues, PropertyName } from './attribute-types.js'
 import { callByName } from '../functions/call-function.js'
 import type { SelectionRowIds } from '../../sets/row-ids.js'
 import { needRead } from '../restrict/access-checks.js'
@@ -49,7 +49,7 @@ import { attributeInfo, dataClassInfo } from '../members/data-class-info.js'
 import type { DataClassAttribute, DataClassInfo } from '../members/data-class-info.js'
 import { createIndexOn, dropIndexOf } from '../members/data-class-indexes.js'
 import { fromCollectionRows } from '../members/from-collection.js'
-import type { FromCollectionObject, FromCollectionSettings } from '../members/from-collection.js'
+import type { FromCollectionSettings } from '../members/from-collection.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
 
@@ -93,7 +93,11 @@ export class DataClassCore<
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
   readonly #prepared = new Map<string, PreparedQuery<M, N>>()
   // The classes of this dataclass's objects, with its attributes as properties (object-classes.ts).
-  readonly #classes: ObjectClasses
+  readonly #classes: ObjectClasses<
+    typeof EntityCore,
+    typeof EntityDraftCore,
+    typeof EntitySelectionCore
+  >
 
   /** @internal Made by the Datastore. */
   constructor(datastore: Datastore<M>, table: Table) {
@@ -104,7 +108,11 @@ export class DataClassCore<
     const keyType = table.def.key.type
     this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
     this.#digitKeys = DIGIT_KEY_TYPES.has(keyType)
-    const classes = (this.#classes = objectClassesOf(table.def))
+    const classes = (this.#classes = objectClassesOf(table.def, {
+      Entity: EntityCore,
+      Draft: EntityDraftCore,
+      Selection: EntitySelectionCore,
+    }))
     // Every version is stored as its Entity: `get` and selections hand out the stored object.
     table.versionOf = (record) =>
       record instanceof Entity && record.dataClass === this
@@ -225,7 +233,7 @@ export class DataClassCore<
    * counted (4D: "entities created during the transaction will be taken into account").
    */
   getCount(): number {
-    const tx = openTransaction(this.datastore as unknown as Datastore)
+    const tx = openTransaction(this.datastore)
     return this.length + (tx === undefined ? 0 : tx.countChange(this.table))
   }
 

@@ -46,8 +46,8 @@ import type { Session } from '../../sessions/session-api.js'
 import { SessionTokens } from '../../sessions/session-tokens.js'
 import { Actor } from '../../access/actor.js'
 import { currentActor, runActor } from '../../access/acting.js'
-import { currentCall } from '../calls/call-context.js'
-import { singletonStateFor } from '../calls/session-calls.js'
+import { runningCall } from '../calls/call-context.js'
+import { singletonState } from '../calls/session-calls.js'
 import { accessRule } from '../../access/access-rule.js'
 import { checker } from '../restrict/access-checks.js'
 import type { Datastore } from './datastore.js'
@@ -64,7 +64,8 @@ import { sessionLockOwner, sessionLocks } from '../calls/session-locks.js'
 // The engine's functions take the untyped Datastore: `this as unknown as Datastore` where one is
 // handed this. A model's types only narrow what users see, and whether TypeScript finds
 // Datastore<M> assignable to Datastore on its own depends on the order it checks files in (the
-// build and the tests' check once disagreed).
+// build and the tests' check once disagreed). The calls and restrict take only what they need of
+// it (calls/call-datastore.ts, restrict/restricted-class.ts), and are handed this as it is.
 export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   readonly schema: SchemaDef
   readonly clock: Clock
@@ -164,7 +165,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
       // The calling process's open transaction's writes are read with the data (transaction-reads.ts).
       table: (name) => tableAsSeen(this.processes, store.table(name)),
       entityOf: (name) => (this.findDataClass(name) ?? fail('DataClassNotFound', [name])).entityOf,
-      visibility: restrictVisibility(this as unknown as Datastore),
+      visibility: restrictVisibility(this),
       readCheck: () => checker(this),
     }
     if (options.data !== undefined) this.loadData(options.data)
@@ -212,11 +213,11 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
   singleton(name: string): Singleton {
     const ds = this as unknown as Datastore
     if (!ds.functions.singletonNames().includes(name)) fail('SingletonNotFound', [name])
-    const call = currentCall()
+    const call = runningCall()
     const session = ds.functions.isSessionSingleton(name)
       ? ((call?.datastore === ds ? call.session : undefined) ?? currentActor(ds)?.session)
       : undefined
-    const state = singletonStateFor(ds, name, session)
+    const state = singletonState(ds, name, session)
     return {
       name,
       state,
@@ -250,8 +251,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
    * (`globalStampFunctions`).
    */
   setGlobalStamp(stamp: number): void {
-    if (openTransaction(this as unknown as Datastore))
-      throw new Error('setGlobalStamp: not inside a transaction')
+    if (openTransaction(this)) throw new Error('setGlobalStamp: not inside a transaction')
     this.processes.refuseLocked()
     this.store.setGlobalStamp(stamp)
   }
@@ -297,7 +297,7 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
    * EntityLocked (9070). `fn` must be synchronous.
    */
   runAs<T>(owner: LockOwner, fn: () => T): T {
-    return runAs(this as unknown as Datastore, owner, fn)
+    return runAs(this, owner, fn)
   }
 
   /**

@@ -8,7 +8,7 @@
  * `EntityDraft<M, N>` is a draft of dataclass `N` of a typed model `M`: `set` takes only the
  * attributes a write may name, with their types (see attribute-types.ts).
  */
-import { OBJECT_KIND } from './object-kinds.js'
+import { OBJECT_KIND } from '../kinds/object-kind.js'
 import type { KeyValue } from '../../store/entity-record.js'
 import type { StoredValue } from '../../values/coerce.js'
 import type {
@@ -126,7 +126,7 @@ export class EntityDraftCore<
     return this.dataClass as unknown as DataClass
   }
 
-  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  /** @internal What this object is, for the files that may not import its class (kinds/object-kind.ts). */
   get [OBJECT_KIND](): 'draft' {
     return 'draft'
   }

@@ -15,7 +15,7 @@
  * `EntitySelection<M, N>` is a selection of dataclass `N` of a typed model `M`
  * (schema/typed-model.ts); without type arguments it is the untyped selection of any dataclass.
  */
-import { OBJECT_KIND } from './object-kinds.js'
+import { OBJECT_KIND } from '../kinds/object-kind.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type {
@@ -171,7 +171,7 @@ export class EntitySelectionCore<
     return this as unknown as EntitySelection<M, N>
   }
 
-  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  /** @internal What this object is, for the files that may not import its class (kinds/object-kind.ts). */
   get [OBJECT_KIND](): 'selection' {
     return 'selection'
   }
@@ -445,7 +445,7 @@ export class EntitySelectionCore<
    * AttributeNotFound (1500) for a name that is not an attribute.
    */
   project(attribute: string): unknown {
-    return projection(this as unknown as EntitySelection, this.dataClass.attribute(attribute))
+    return projection(this, this.dataClass.attribute(attribute))
   }
 
   /**

@@ -12,7 +12,7 @@
  * `fromObject()`. An entity read from a selection by `first()`, `last()` or `memberAt(i)`
  * remembers it (`getSelection()`, `next()`…): a copy of the stored version, see selection-place.ts.
  */
-import { OBJECT_KIND } from './object-kinds.js'
+import { OBJECT_KIND } from '../kinds/object-kind.js'
 import { fail } from '../../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../../schema/definitions.js'
 import type {
@@ -34,7 +34,6 @@ import {
   type LockingOptions,
   type LockOptions,
   type LockResult,
-  type ReloadedLock,
 } from '../writes/locks.js'
 import { callByName } from '../functions/call-function.js'
 import { needAttribute } from '../restrict/access-checks.js'
@@ -120,7 +119,7 @@ export class EntityCore<
     return this as unknown as Entity<M, N>
   }
 
-  /** @internal What this object is, for the files that may not import its class (object-kinds.ts). */
+  /** @internal What this object is, for the files that may not import its class (kinds/object-kind.ts). */
   get [OBJECT_KIND](): 'entity' {
     return 'entity'
   }
@@ -401,6 +400,16 @@ export class EntityCore<
  * member wins; attribute-properties.ts), and the properties' type leaves it out likewise.
  */
 type MemberName = keyof EntityCore | keyof object | 'constructor'
+
+/**
+ * What `lock({ reload: true })` answers when it locked: whether the entity was saved since, and its
+ * current version. Here, with the Entity it gives: the lock itself is writes/locks.ts's.
+ */
+export interface ReloadedLock<E = Entity> {
+  readonly success: true
+  readonly wasReloaded: boolean
+  readonly entity: E
+}
 
 /**
  * A typed model's attributes of dataclass `N` as read-only properties of its entities:

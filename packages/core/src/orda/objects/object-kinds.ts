@@ -2,21 +2,13 @@
  * @module Which public object a value is (an Entity, a draft, a selection), told without importing
  * their classes: the files that make or check them at run time (writes, function parameters,
  * `restrict`'s result) would otherwise import the classes, which import them back. Each class's
- * prototype says its kind under `OBJECT_KIND`; a value of another realm or a look-alike does not.
+ * prototype says its kind under `OBJECT_KIND` (kinds/object-kind.ts, which the classes import
+ * instead of this file); a value of another realm or a look-alike does not.
  */
 import type { Entity } from './entity.js'
 import type { EntityDraft } from './entity-draft.js'
 import type { EntitySelection } from './entity-selection.js'
-
-/** The key under which the public objects' prototypes say what they are. */
-export const OBJECT_KIND: unique symbol = Symbol('entistore.objectKind')
-
-export type ObjectKind = 'entity' | 'draft' | 'selection'
-
-const kindOf = (value: unknown): ObjectKind | undefined =>
-  typeof value === 'object' && value !== null
-    ? (value as { [OBJECT_KIND]?: ObjectKind })[OBJECT_KIND]
-    : undefined
+import { kindOf } from '../kinds/object-kind.js'
 
 /** Whether `value` is an Entity (as `instanceof Entity`). */
 export const isEntity = (value: unknown): value is Entity => kindOf(value) === 'entity'

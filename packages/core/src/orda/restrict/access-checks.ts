@@ -14,7 +14,7 @@ import { currentActor } from '../../access/acting.js'
 import type { Actor } from '../../access/actor.js'
 import type { AttributeDef } from '../../schema/definitions.js'
 import type { Assignments } from '../../txn/transaction.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { RestrictedClass } from './restricted-class.js'
 import { fail } from '../../errors/datastore-error.js'
 
 /** The actor whose rule checks the code running now on `ds`, if any. */
@@ -24,17 +24,17 @@ export function checker(ds: object): Actor | undefined {
 }
 
 /** Refuses (1557) a read of `dc` the acting session may not make. */
-export function needRead(dc: DataClass): void {
+export function needRead(dc: RestrictedClass): void {
   checker(dc.datastore)?.need('read', dc.name)
 }
 
 /** Refuses a read of `attr` of `dc` (1607; 1557 for a relation's dataclass). */
-export function needAttribute(dc: DataClass, attr: AttributeDef): void {
+export function needAttribute(dc: RestrictedClass, attr: AttributeDef): void {
   checker(dc.datastore)?.needRead(dc.def, attr)
 }
 
 /** Refuses an aggregate or an ordering over `path` (`salary`, `employer.name`, `extra.level`). */
-export function needPathText(dc: DataClass, path: string): void {
+export function needPathText(dc: RestrictedClass, path: string): void {
   const actor = checker(dc.datastore)
   if (actor === undefined) return
   actor.need('read', dc.name)
@@ -48,7 +48,7 @@ export function needPathText(dc: DataClass, path: string): void {
  * set (or its foreign key) also needs read on the related dataclass: naming an entity one may not
  * read would tell whether it exists.
  */
-export function needWrite(dc: DataClass, values: Assignments, creating: boolean): void {
+export function needWrite(dc: RestrictedClass, values: Assignments, creating: boolean): void {
   if (creating && dc.restrictFunction !== undefined) noChosenKey(dc, values)
   const actor = checker(dc.datastore)
   if (actor === undefined) return
@@ -73,7 +73,7 @@ export function needWrite(dc: DataClass, values: Assignments, creating: boolean)
  * session cannot see holds it. A key that is not generated must be chosen: that one tells, as a
  * unique value does (docs/security.md says so).
  */
-function noChosenKey(dc: DataClass, values: Assignments): void {
+function noChosenKey(dc: RestrictedClass, values: Assignments): void {
   const key = dc.def.key
   const v = values[key.name]
   if (v === undefined || v === null) return
@@ -83,12 +83,12 @@ function noChosenKey(dc: DataClass, values: Assignments): void {
 }
 
 /** Refuses a drop of entities of `dc` (1560). */
-export function needDrop(dc: DataClass): void {
+export function needDrop(dc: RestrictedClass): void {
   checker(dc.datastore)?.need('delete', dc.name)
 }
 
 /** Refuses a lock or an unlock of an entity of `dc`: read and update (1557, 1558). */
-export function needLock(dc: DataClass): void {
+export function needLock(dc: RestrictedClass): void {
   const actor = checker(dc.datastore)
   if (actor === undefined) return
   actor.need('read', dc.name)
@@ -96,7 +96,7 @@ export function needLock(dc: DataClass): void {
 }
 
 // The dataclass a relation attribute (or a relation's foreign key) named `name` leads to.
-function relationTarget(dc: DataClass, name: string): string | undefined {
+function relationTarget(dc: RestrictedClass, name: string): string | undefined {
   const attr = dc.def.attributesByName.get(name)
   if (attr === undefined) return undefined
   if (attr.kind === 'relatedEntity') return attr.target

@@ -14,7 +14,6 @@
  */
 import { LRUCache } from 'lru-cache'
 import type { RowBitmap } from '../../sets/row-bitmap.js'
-import type { Datastore } from '../objects/datastore.js'
 
 /** One answer: the rows it lets through (undefined: no restriction), at which data version. */
 export interface RestrictAnswer {
@@ -70,10 +69,10 @@ const viewKey = (dataClass: string, view: string): string => `${dataClass}\u0001
 const sessionKey = (dataClass: string, view: string, session: string): string =>
   `${dataClass}\u0001${view}\u0001${session}`
 
-const byDatastore = new WeakMap<Datastore, RestrictAnswers>()
+const byDatastore = new WeakMap<object, RestrictAnswers>()
 
 /** The answers kept for `ds`. */
-export function restrictAnswers(ds: Datastore): RestrictAnswers {
+export function restrictAnswers(ds: object): RestrictAnswers {
   let answers = byDatastore.get(ds)
   if (answers === undefined) byDatastore.set(ds, (answers = new RestrictAnswers()))
   return answers

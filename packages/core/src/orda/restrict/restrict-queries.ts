@@ -30,9 +30,11 @@ import type { DataClassDef } from '../../schema/definitions.js'
 import { RowBitmap } from '../../sets/row-bitmap.js'
 import { DeferredRowIds } from '../../sets/row-ids.js'
 import { RecentChanges } from '../../store/recent-changes.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Datastore } from '../objects/datastore.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import type {
+  RestrictedClass,
+  RestrictedDatastore,
+  RestrictedSelection,
+} from './restricted-class.js'
 
 /** Bytes of kept query rows per datastore (a bit a row: 1,000 queries of 100,000 rows is 12 MB). */
 export const RESTRICT_QUERY_BYTES = 64 * 1024 * 1024
@@ -41,7 +43,7 @@ interface Kept {
   readonly version: number
   readonly rows: RowBitmap
   readonly test: RowTest
-  readonly selection: EntitySelection
+  readonly selection: RestrictedSelection
 }
 
 interface Memory {
@@ -49,12 +51,12 @@ interface Memory {
   readonly changes: RecentChanges
 }
 
-const memories = new WeakMap<Datastore, Memory>()
+const memories = new WeakMap<RestrictedDatastore, Memory>()
 // The bitmap behind each selection handed out: what restrict.ts takes instead of its rows.
-const behind = new WeakMap<EntitySelection, RowBitmap>()
+const behind = new WeakMap<RestrictedSelection, RowBitmap>()
 
 /** The bitmap of a selection this module handed out (unchanged since), if it is one. */
-export function keptRows(selection: EntitySelection): RowBitmap | undefined {
+export function keptRows(selection: RestrictedSelection): RowBitmap | undefined {
   const rows = behind.get(selection)
   // An alterable selection (`ds.makeSelectionsAlterable()`) may have been added to since.
   return rows !== undefined && !selection.isAlterable() ? rows : undefined
@@ -91,20 +93,21 @@ export function keepable(def: DataClassDef, query: QueryNode): KeptReads | undef
  * forward; undefined
  * when the values are not plain (what a key cannot say), and the caller runs it. `run` runs it.
  */
-export function keptQuery(
-  dc: DataClass,
+export function keptQuery<S extends RestrictedSelection>(
+  dc: RestrictedClass<S>,
   text: string,
   query: QueryNode,
   params: readonly unknown[],
-  run: () => EntitySelection,
-): EntitySelection | undefined {
+  run: () => S,
+): S | undefined {
   if (!params.every(isPlain)) return undefined
   const ds = dc.datastore
   const memory = memoryOf(ds)
   const key = `${dc.name}\u0000${text}\u0000${JSON.stringify(params)}`
   const version = ds.store.version
   const kept = memory.kept.get(key)
-  if (kept !== undefined && kept.version === version) return kept.selection
+  // A key names one dataclass, whose selections are all of type S.
+  if (kept !== undefined && kept.version === version) return kept.selection as S
   const changed = kept && memory.changes.since(dc.table, kept.version)
   let made: Kept
   if (kept !== undefined && changed !== undefined) {
@@ -121,16 +124,16 @@ export function keptQuery(
   }
   memory.kept.set(key, made)
   behind.set(made.selection, made.rows)
-  return made.selection
+  return made.selection as S
 }
 
 // The rows of `rows` as a selection in primary-key order, made only when read.
-function selectionOf(dc: DataClass, rows: RowBitmap): EntitySelection {
+function selectionOf<S extends RestrictedSelection>(dc: RestrictedClass<S>, rows: RowBitmap): S {
   const ordering = resultOrdering(dc.datastore.querySource, dc.table, [])
   return dc.select(new DeferredRowIds(rows.size, () => rows.toArray()), ordering)
 }
 
-function memoryOf(ds: Datastore): Memory {
+function memoryOf(ds: RestrictedDatastore): Memory {
   let memory = memories.get(ds)
   if (memory === undefined)
     memories.set(

@@ -4,14 +4,14 @@
  * ordering or a query path reaches it through a relation.
  */
 import type { Visibility } from '../../query/visibility.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { RestrictedDatastore } from './restricted-class.js'
 import { restriction } from './restrict.js'
 
 /**
  * The Visibility of `ds`, or undefined when none of its dataclasses has a `restrict` (its functions
  * are fixed when it is made): queries then ask nothing and pay nothing.
  */
-export function restrictVisibility(ds: Datastore): Visibility | undefined {
+export function restrictVisibility(ds: RestrictedDatastore): Visibility | undefined {
   if (!ds.restricting) return undefined
   return {
     rowsOf(name) {

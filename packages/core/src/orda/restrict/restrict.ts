@@ -30,9 +30,8 @@ import { noteSessionRead, readsOfSession, trackedSession } from '../../sessions/
 import { RowBitmap, type RowMembership } from '../../sets/row-bitmap.js'
 import type { RowIds } from '../../sets/row-ids.js'
 import type { Actor } from '../../access/actor.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
-import { isSelection } from '../objects/object-kinds.js'
+import { kindOf } from '../kinds/object-kind.js'
+import type { RestrictedClass, RestrictedSelection } from './restricted-class.js'
 import { currentOwner } from '../calls/owners.js'
 import { currentActor } from '../../access/acting.js'
 import { restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
@@ -51,25 +50,25 @@ interface Last extends RestrictAnswer {
   readonly view: string
   readonly session: string
 }
-const last = new WeakMap<DataClass, Last>()
+const last = new WeakMap<RestrictedClass, Last>()
 // The dataclasses whose restrict is running: their own reads inside it are not narrowed.
-const running = new WeakSet<DataClass>()
+const running = new WeakSet<RestrictedClass>()
 
 // The selections of every entity (`all()`) made by a restrict of its own dataclass.
-const everyEntity = new WeakSet<EntitySelection>()
+const everyEntity = new WeakSet<RestrictedSelection>()
 
 /** Notes that `selection` is every entity of its dataclass: a restrict answering it restricts nothing. */
-export function noteEveryEntity(selection: EntitySelection): void {
+export function noteEveryEntity(selection: RestrictedSelection): void {
   everyEntity.add(selection)
 }
 
 /** Whether `dc`'s restrict is running now (its own reads are then not narrowed). */
-export function restrictRunning(dc: DataClass): boolean {
+export function restrictRunning(dc: RestrictedClass): boolean {
   return running.has(dc)
 }
 
 /** The row ids `dc`'s restrict lets the acting view see, or undefined when nothing is restricted. */
-export function restriction(dc: DataClass): RowMembership | undefined {
+export function restriction(dc: RestrictedClass): RowMembership | undefined {
   const fn = dc.restrictFunction
   if (fn === undefined || running.has(dc)) return undefined
   const ds = dc.datastore
@@ -113,7 +112,7 @@ export function restriction(dc: DataClass): RowMembership | undefined {
 }
 
 function run(
-  dc: DataClass,
+  dc: RestrictedClass,
   actor: Actor | undefined,
   session: Session | undefined,
   version: number,
@@ -160,6 +159,9 @@ function refusedAsClosed(run: () => unknown): unknown {
   }
 }
 
+// A selection, by the tag its class carries (kinds/object-kind.ts): restrict does not name the class.
+const isSelection = (v: unknown): v is RestrictedSelection => kindOf(v) === 'selection'
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof (v as PromiseLike<unknown> | null)?.then === 'function'
 
@@ -176,7 +178,7 @@ function closed(answer: PromiseLike<unknown>): RowBitmap {
  * `keepDeleted`, a row deleted since stays (it reads as null): an entity set read by its owner
  * keeps its members as made, deleted ones counted, as any set does.
  */
-export function restrictedRows(dc: DataClass, rows: RowIds, keepDeleted = false): RowIds {
+export function restrictedRows(dc: RestrictedClass, rows: RowIds, keepDeleted = false): RowIds {
   const allowed = restriction(dc)
   if (allowed === undefined) return rows
   const out: number[] = []
@@ -189,20 +191,7 @@ export function restrictedRows(dc: DataClass, rows: RowIds, keepDeleted = false)
 }
 
 /** Whether row `rowId` of `dc` passes its restrict. */
-export function visible(dc: DataClass, rowId: number): boolean {
+export function visible(dc: RestrictedClass, rowId: number): boolean {
   const allowed = restriction(dc)
   return allowed === undefined || allowed.has(rowId)
-}
-
-/**
- * `selection` without the entities its dataclass's `restrict` hides from the acting session, in
- * its order (itself when nothing is hidden): for a selection made elsewhere (a function's reply,
- * an entity set) that a session is about to see.
- */
-export function restrictedSelection<S extends EntitySelection>(selection: S): S {
-  const dc = selection.dataClass as unknown as DataClass
-  if (restriction(dc) === undefined) return selection
-  const rows = selection.rowIds
-  const kept = restrictedRows(dc, rows)
-  return (kept.length === rows.length ? selection : dc.select(kept)) as S
 }

@@ -12,6 +12,7 @@ import type { AttributeDef } from '../../schema/definitions.js'
 import type { DataClass } from '../objects/data-class.js'
 import type { Entity } from '../objects/entity.js'
 import type { EntitySelection } from '../objects/entity-selection.js'
+import type { EntityReader } from '../members/entity-objects.js'
 
 /** 4D's `ck keep null` option of `extract(attributePath; option)`. */
 export interface ExtractOptions {
@@ -117,17 +118,6 @@ type Filter = Map<string, true | '*' | Filter>
 
 /** 4D's filter of `toObject()` and `toCollection()`: paths in a string, comma-separated, or a collection. */
 export type ObjectFilter = string | readonly string[]
-
-/**
- * What `toObject` reads an entity through: an Entity, or a draft's view of the values it would
- * save (orda/members/entity-objects.ts), a relatedEntity read as its Entity or null.
- */
-export interface EntityReader {
-  readonly dataClass: DataClass
-  get(name: string): unknown
-  getKey(): unknown
-  getStamp(): number
-}
 
 function filterOf(filter: ObjectFilter | undefined): Filter | undefined {
   const paths = (typeof filter === 'string' ? filter.split(',') : (filter ?? []))

@@ -16,11 +16,10 @@
 import { fail } from '../../errors/datastore-error.js'
 import type { EventError } from '../../functions/define.js'
 import type { DataClassEvents, EventHandlers } from '../../functions/registry.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
+import type { WrittenClass, WrittenEntity } from './written-class.js'
 
 /** The events of `dc`, if its functions declare any. */
-export function eventsOf(dc: DataClass): DataClassEvents | undefined {
+export function eventsOf(dc: WrittenClass): DataClassEvents | undefined {
   return dc.datastore.functions.events(dc.name)
 }
 
@@ -39,7 +38,7 @@ export function constructed(events: DataClassEvents, draft: unknown): void {
 /** Runs `touched` for `attribute`: its own event, then the entity's. */
 export function touched(
   events: DataClassEvents,
-  dc: DataClass,
+  dc: WrittenClass,
   draft: unknown,
   attribute: string,
 ): void {
@@ -54,7 +53,7 @@ export function touched(
  */
 export function beforeSave(
   events: DataClassEvents,
-  dc: DataClass,
+  dc: WrittenClass,
   draft: unknown,
   written: () => readonly string[],
 ): void {
@@ -65,7 +64,7 @@ export function beforeSave(
 }
 
 /** `validateDrop` then `dropping` (each attribute's that has one, then the entity's). */
-export function beforeDrop(events: DataClassEvents, dc: DataClass, entity: Entity): void {
+export function beforeDrop(events: DataClassEvents, dc: WrittenClass, entity: WrittenEntity): void {
   for (const kind of ['validateDrop', 'dropping'] as const) {
     for (const [name, handlers] of events.attributes) refuseIf(dc, kind, name, handlers, entity)
     refuseIf(dc, kind, undefined, events.entity, entity)
@@ -75,8 +74,8 @@ export function beforeDrop(events: DataClassEvents, dc: DataClass, entity: Entit
 /** `afterSave` on the saved version: what it wrote, `success`. */
 export function afterSave(
   events: DataClassEvents,
-  dc: DataClass,
-  saved: Entity,
+  dc: WrittenClass,
+  saved: WrittenEntity,
   written: readonly string[],
 ): void {
   after(events, dc, saved, 'afterSave', written, {
@@ -86,7 +85,7 @@ export function afterSave(
 }
 
 /** `afterDrop` on the entity as it was: its attributes, `success`. */
-export function afterDrop(events: DataClassEvents, dc: DataClass, dropped: Entity): void {
+export function afterDrop(events: DataClassEvents, dc: WrittenClass, dropped: WrittenEntity): void {
   const names = dc.def.storage.map((a) => a.name)
   after(events, dc, dropped, 'afterDrop', [...events.attributes.keys()], {
     droppedAttributes: names,
@@ -96,8 +95,8 @@ export function afterDrop(events: DataClassEvents, dc: DataClass, dropped: Entit
 
 function after(
   events: DataClassEvents,
-  dc: DataClass,
-  entity: Entity,
+  dc: WrittenClass,
+  entity: WrittenEntity,
   kind: 'afterSave' | 'afterDrop',
   attributes: readonly string[],
   facts: Readonly<Record<string, unknown>>,
@@ -121,7 +120,7 @@ function after(
 }
 
 function refuseIf(
-  dc: DataClass,
+  dc: WrittenClass,
   kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
   attributeName: string | undefined,
   handlers: EventHandlers | undefined,

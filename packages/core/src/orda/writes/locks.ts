@@ -4,7 +4,7 @@
  */
 import { heldFor, type LockOwner } from '../../locks/lock-table.js'
 import { lockedBy, SAVE_STATUS, type LockedStatus } from '../../txn/save-status.js'
-import type { Entity } from '../objects/entity.js'
+import type { WrittenEntity } from './written-class.js'
 import { currentOwner, openTransaction } from '../calls/owners.js'
 import { needLock } from '../restrict/access-checks.js'
 
@@ -37,13 +37,6 @@ export interface LockingOptions extends LockOptions {
   readonly reload?: boolean
 }
 
-/** What `lock({ reload: true })` answers when it locked: whether the entity was saved since, and its current version. */
-export interface ReloadedLock<E = Entity> {
-  readonly success: true
-  readonly wasReloaded: boolean
-  readonly entity: E
-}
-
 const SUCCESS: LockResult = Object.freeze({ success: true })
 
 const failure = (s: { status: number; statusText: string }): LockResult =>
@@ -54,10 +47,10 @@ const failure = (s: { status: number; statusText: string }): LockResult =>
  * it, 2 if it was saved since this version was read (unless `reload`), 4 if the owner is a
  * session that is closed. Locking again by the holder succeeds (one lock: one unlock releases it).
  */
-export function lockEntity(
-  entity: Entity,
+export function lockEntity<E extends WrittenEntity>(
+  entity: E,
   options: LockingOptions = {},
-): LockResult | ReloadedLock {
+): LockResult | { readonly success: true; readonly wasReloaded: boolean; readonly entity: E } {
   const dc = entity.dataClass
   needLock(dc)
   const ds = dc.datastore
@@ -65,8 +58,9 @@ export function lockEntity(
   // Inside a transaction, the entity as the calling process wrote it (its stamp), and the locks
   // of that transaction its own.
   const tx = openTransaction(ds)
+  // The stored version of the entity's own dataclass: of its type.
   const current = (tx ? tx.read(dc.table, entity.key) : dc.table.recordByKey(entity.key)) as
-    Entity | undefined
+    E | undefined
   if (!current) return failure(SAVE_STATUS.entityDoesNotExist)
   const held = ds.locks.holder(dc.name, entity.key)
   if (held && !heldFor(held, owner, tx?.id)) return lockedBy(held, current.rowId)
@@ -86,7 +80,7 @@ export function lockEntity(
  * Unlocks `entity` if its owner holds the lock. Refused with 3 if another owner holds it, 5 if the
  * entity no longer exists; an entity nobody locks is unlocked already (success).
  */
-export function unlockEntity(entity: Entity, options: LockOptions = {}): LockResult {
+export function unlockEntity(entity: WrittenEntity, options: LockOptions = {}): LockResult {
   const dc = entity.dataClass
   needLock(dc)
   const ds = dc.datastore

@@ -12,15 +12,14 @@
 import type { KeyValue } from '../../store/entity-record.js'
 import { toKey } from '../../store/keys.js'
 import type { Table } from '../../store/table.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
+import type { WrittenClass, WrittenEntity } from './written-class.js'
 import { openTransactions, type Processes } from '../processes.js'
 
 /**
  * The version of entity `key` of `dc` that the calling process's open transaction wrote (null: it
  * dropped it), or undefined when it wrote none (or has no transaction open).
  */
-export function stagedEntity(dc: DataClass, key: unknown): Entity | null | undefined {
+export function stagedEntity(dc: WrittenClass, key: unknown): WrittenEntity | null | undefined {
   const tx = dc.datastore.processes.openTransaction()
   if (tx === undefined) return undefined
   let stored: KeyValue
@@ -31,16 +30,16 @@ export function stagedEntity(dc: DataClass, key: unknown): Entity | null | undef
     return undefined
   }
   // The table stores each version as its Entity (data-class.ts), and so does a transaction.
-  return tx.staged(dc.table, stored) as Entity | null | undefined
+  return tx.staged(dc.table, stored) as WrittenEntity | null | undefined
 }
 
 /**
  * The version of row `rowId` of `dc` that the calling process's open transaction wrote (null: it
  * dropped it), or undefined when it wrote none (or has no transaction open).
  */
-export function stagedRow(dc: DataClass, rowId: number): Entity | null | undefined {
+export function stagedRow(dc: WrittenClass, rowId: number): WrittenEntity | null | undefined {
   const tx = dc.datastore.processes.openTransaction()
-  return tx?.stagedAt(dc.table, rowId) as Entity | null | undefined
+  return tx?.stagedAt(dc.table, rowId) as WrittenEntity | null | undefined
 }
 
 /**
@@ -53,6 +52,6 @@ export function tableAsSeen(processes: Processes, table: Table): Table {
 }
 
 /** Whether the calling process reads `dc` through its transaction's writes (see `tableAsSeen`). */
-export function seesOwnWrites(dc: DataClass): boolean {
+export function seesOwnWrites(dc: WrittenClass): boolean {
   return openTransactions !== 0 && tableAsSeen(dc.datastore.processes, dc.table) !== dc.table
 }

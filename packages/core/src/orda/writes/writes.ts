@@ -14,35 +14,36 @@ import {
 import { isWriteRefusal } from '../../txn/save-status.js'
 import { updateAlone } from '../../txn/single-update.js'
 import type { KeyValue } from '../../store/entity-record.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Datastore } from '../objects/datastore.js'
-import type { Entity } from '../objects/entity.js'
-import { isEntity } from '../objects/object-kinds.js'
+import { kindOf } from '../kinds/object-kind.js'
+import type { WriteDatastore, WrittenClass, WrittenEntity } from './written-class.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
 import { visible } from '../restrict/restrict.js'
 import { fail } from '../../errors/datastore-error.js'
-import { isThenable } from '../functions/call-function.js'
+import { isThenable } from '../../values/thenable.js'
 import { needDrop, needWrite } from '../restrict/access-checks.js'
 import { currentOwner, openTransaction } from '../calls/owners.js'
 import { entityUrl } from '../request-log.js'
 
+// An Entity, by the tag its class carries (kinds/object-kind.ts): the writes do not name the class.
+const isEntity = (v: unknown): v is WrittenEntity => kindOf(v) === 'entity'
+
 /** 4D's `ds.startTransaction()`: a transaction of the current process, nested in its open one. */
-export function startTransaction(ds: Datastore): void {
+export function startTransaction(ds: WriteDatastore): void {
   ds.processes.current().start((id) => newTransaction(ds, id), true)
 }
 
 /** 4D's `ds.validateTransaction()` (processes.ts: `ProcessState.validate`). */
-export function validateTransaction(ds: Datastore): void {
+export function validateTransaction(ds: WriteDatastore): void {
   ds.processes.current().validate()
 }
 
 /** 4D's `ds.cancelTransaction()` (processes.ts: `ProcessState.cancel`). */
-export function cancelTransaction(ds: Datastore): void {
+export function cancelTransaction(ds: WriteDatastore): void {
   ds.processes.current().cancel()
 }
 
 /** 4D's `ds.transactionLevel()`. */
-export function transactionLevel(ds: Datastore): number {
+export function transactionLevel(ds: WriteDatastore): number {
   return ds.processes.anyTransaction ? ds.processes.current().level : 0
 }
 
@@ -52,7 +53,7 @@ export function transactionLevel(ds: Datastore): number {
  * must leave the levels as it found them: a promise returned, or a level it opened and left open
  * (or one of the helper's it closed), cancels everything the helper opened and throws a TypeError.
  */
-export function runTransaction<T>(ds: Datastore, fn: () => T): T {
+export function runTransaction<T>(ds: WriteDatastore, fn: () => T): T {
   const state = ds.processes.current()
   const level = state.level
   // Synchronous: nothing commits while it is open, so it needs none of what a transaction open
@@ -84,13 +85,13 @@ export function runTransaction<T>(ds: Datastore, fn: () => T): T {
  * write committed on its own), else when the process's transaction commits (never, if it is
  * cancelled, a nested level included).
  */
-export function afterCommit(ds: Datastore, fn: () => void): void {
+export function afterCommit(ds: WriteDatastore, fn: () => void): void {
   if (!ds.processes.anyTransaction) return fn()
   ds.processes.current().afterCommit(fn)
 }
 
 /** A transaction of `ds` for whoever acts now; `id`: one that may stay open across awaits. */
-const newTransaction = (ds: Datastore, id?: string): Transaction =>
+const newTransaction = (ds: WriteDatastore, id?: string): Transaction =>
   new Transaction(ds.store, {
     locks: ds.locks,
     owner: currentOwner(ds),
@@ -102,7 +103,7 @@ const newTransaction = (ds: Datastore, id?: string): Transaction =>
   })
 
 const visibleIn =
-  (ds: Datastore) =>
+  (ds: WriteDatastore) =>
   (table: { readonly def: { readonly name: string } }, rowId: number): boolean =>
     visible(ds.dataClass(table.def.name), rowId)
 
@@ -111,12 +112,12 @@ const visibleIn =
  * included): whoever acts when it is written may write it (access-checks.ts `needWrite`).
  */
 const permitOf =
-  (ds: Datastore): WritePermit =>
+  (ds: WriteDatastore): WritePermit =>
   (def, values, creating) =>
     needWrite(ds.dataClass(def.name), values, creating)
 
 /** The check of a write, its owner filled in: the one named, else whoever acts now. */
-const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
+const checkOf = (ds: WriteDatastore, check: WriteCheck | undefined): WriteCheck =>
   check?.owner ? check : { ...check, owner: currentOwner(ds) }
 
 /**
@@ -125,12 +126,12 @@ const checkOf = (ds: Datastore, check: WriteCheck | undefined): WriteCheck =>
  * its transaction cancelled (processes.ts). Recorded as the request `url()` while the request log
  * records (request-log.ts).
  */
-function write<T>(ds: Datastore, act: (tx: Transaction) => T, url: () => string): T {
+function write<T>(ds: WriteDatastore, act: (tx: Transaction) => T, url: () => string): T {
   const log = ds.requestLog
   return log === undefined ? writeNow(ds, act) : log.record(url(), () => writeNow(ds, act))
 }
 
-function writeNow<T>(ds: Datastore, act: (tx: Transaction) => T): T {
+function writeNow<T>(ds: WriteDatastore, act: (tx: Transaction) => T): T {
   const processes = ds.processes
   const current = processes.openTransaction()
   if (current) return act(current)
@@ -150,7 +151,7 @@ function writeNow<T>(ds: Datastore, act: (tx: Transaction) => T): T {
  */
 export function committedVersion<T>(result: T): T {
   if (!isEntity(result) || !result.dataClass.def.tracked) return result
-  return ((result.dataClass as DataClass).table.record(result.rowId) as T | undefined) ?? result
+  return (result.dataClass.table.record(result.rowId) as T | undefined) ?? result
 }
 
 /** Attribute values with Entity objects given for relations replaced by their keys. */
@@ -169,7 +170,7 @@ function plain(values: Assignments): Assignments {
  * Creates an entity. With entity events (`events: true` and the dataclass has some), through a
  * draft: its constructor, a `touched` for each value, then the save's events (entity-draft.ts).
  */
-export function createEntity(dc: DataClass, values: Assignments, events = true): Entity {
+export function createEntity(dc: WrittenClass, values: Assignments, events = true): WrittenEntity {
   // The transaction asks about what it stores (`permit`); asked here too before events run, so
   // that none runs for a refused write (their save comes back here, events = false).
   if (events && eventsOf(dc)) {
@@ -178,19 +179,19 @@ export function createEntity(dc: DataClass, values: Assignments, events = true):
   }
   return write(
     dc.datastore,
-    (tx) => tx.create(dc.table, plain(values)) as Entity,
+    (tx) => tx.create(dc.table, plain(values)) as WrittenEntity,
     () => entityUrl(dc.name, undefined, 'update'),
   )
 }
 
 /** Updates entity `key`; with entity events, through a draft of it, as createEntity. */
 export function updateEntity(
-  dc: DataClass,
+  dc: WrittenClass,
   key: KeyValue,
   values: Assignments,
   check?: WriteCheck,
   events = true,
-): Entity {
+): WrittenEntity {
   const withEvents = events && eventsOf(dc) !== undefined
   // The transaction asks about what it stores (`permit`, before it looks the entity up); asked
   // here too when something comes first: events (none runs for a refused write), or the restrict
@@ -209,11 +210,11 @@ export function updateEntity(
       dc.datastore.locks,
       permitOf(dc.datastore),
     )
-    if (written !== undefined) return committedVersion(written as Entity)
+    if (written !== undefined) return committedVersion(written as WrittenEntity)
   }
   return write(
     dc.datastore,
-    (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as Entity,
+    (tx) => tx.update(dc.table, key, plain(values), checkOf(dc.datastore, check)) as WrittenEntity,
     () => entityUrl(dc.name, key, 'update'),
   )
 }
@@ -223,7 +224,7 @@ export function updateEntity(
  * transaction of its own: no transaction open that it should join, no other process holding the
  * datastore, no ended process's transaction to refuse, and no request log to record it.
  */
-function alone(ds: Datastore): boolean {
+function alone(ds: WriteDatastore): boolean {
   const processes = ds.processes
   return (
     !processes.anyTransaction &&
@@ -234,7 +235,7 @@ function alone(ds: Datastore): boolean {
 }
 
 /** Drops entity `key`; with entity events: `validateDrop`, `dropping`, then `afterDrop`. */
-export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): void {
+export function dropEntity(dc: WrittenClass, key: KeyValue, check?: WriteCheck): void {
   needDrop(dc)
   const events = eventsOf(dc)
   const entity = writeTarget(dc, key, events !== undefined)
@@ -256,22 +257,22 @@ export function dropEntity(dc: DataClass, key: KeyValue, check?: WriteCheck): vo
  * `dk stop dropping on first error`).
  */
 export function dropEntities(
-  dc: DataClass,
-  entities: Iterable<Entity | null>,
-  refused?: (entity: Entity) => boolean,
+  dc: WrittenClass,
+  entities: Iterable<WrittenEntity | null>,
+  refused?: (entity: WrittenEntity) => boolean,
 ): number {
   needDrop(dc)
   const events = eventsOf(dc)
   // Only what the acting session's `restrict` lets it see: a selection may hold others (an entity
   // set made by another session).
   const restricted = dc.restrictFunction !== undefined
-  const dropped: Entity[] = []
+  const dropped: WrittenEntity[] = []
   const n = write(
     dc.datastore,
     (tx) => {
       let n = 0
       for (const e of entities) {
-        const live = e && (tx.read(dc.table, e.key) as Entity | undefined)
+        const live = e && (tx.read(dc.table, e.key) as WrittenEntity | undefined)
         if (!live) continue
         if (restricted && !visible(dc, live.rowId)) {
           if (refused && !refused(live)) break
@@ -299,9 +300,9 @@ export function dropEntities(
 }
 
 /** The version of `key` a write sees now (the open transaction's own first), if any. */
-export function currentVersion(dc: DataClass, key: KeyValue): Entity | undefined {
+export function currentVersion(dc: WrittenClass, key: KeyValue): WrittenEntity | undefined {
   const tx = openTransaction(dc.datastore)
-  return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as Entity | undefined
+  return (tx ? tx.read(dc.table, key) : dc.table.recordByKey(key)) as WrittenEntity | undefined
 }
 
 /**
@@ -310,7 +311,11 @@ export function currentVersion(dc: DataClass, key: KeyValue): Entity | undefined
  * events (`withEvents`). Undefined when neither needs it, or when there is no such entity (the
  * write itself then answers 1542).
  */
-function writeTarget(dc: DataClass, key: KeyValue, withEvents: boolean): Entity | undefined {
+function writeTarget(
+  dc: WrittenClass,
+  key: KeyValue,
+  withEvents: boolean,
+): WrittenEntity | undefined {
   const restricted = dc.restrictFunction !== undefined
   if (!restricted && !withEvents) return undefined
   const entity = currentVersion(dc, key)

@@ -7,10 +7,10 @@ import { thrown } from '../../errors/thrown.fixture.js'
 import type { RolesJson } from '../../roles/roles.js'
 import { use } from '../../sessions/session-storage.js'
 import type { Session } from '../../sessions/session-api.js'
-import { currentCall, currentSession } from './call-context.js'
+import { currentCall, currentSession } from './current-call.js'
 import { createDatastore } from '../objects/datastore.js'
 import { defineFunctions } from '../functions/define-functions.js'
-import { payrollData, payrollModel } from './session-calls.fixture.js'
+import { payrollData, payrollModel } from '../calls/session-calls.fixture.js'
 import type { WebSession } from './web-session.js'
 
 // The roles.json of getPrivileges()'s example, and privileges the other examples name.

@@ -7,7 +7,7 @@
  */
 import type { AttributeDef } from '../../schema/definitions.js'
 import { needAttribute } from '../restrict/access-checks.js'
-import type { Entity } from '../objects/entity.js'
+import type { Entity } from './entity.js'
 
 /**
  * The value of `attr` of `entity`, as `entity.get(attr.name)` gives it, the permission asked for

@@ -1,15 +1,17 @@
 /**
  * @module What a running call is to the code it runs: its datastore, function, session, user and
- * the session's quotas, as call-context.ts makes it and web-session.ts shows it under 4D's names.
- * The types alone, below both, so that neither imports the other to name them.
+ * the session's quotas, as calls/call-context.ts makes it, `currentCall()` gives it and
+ * web-session.ts shows it under 4D's names. Here, above the Datastore it names, and not with the
+ * calls, which the Datastore runs and which name their datastore by what they need of it.
  */
 import type { LockOwner } from '../../locks/lock-table.js'
 import type { Session } from '../../sessions/session-api.js'
 import type { AuthUser } from '../../sessions/session-api.js'
 import type { FunctionInfo } from '../../functions/registry.js'
 import type { Datastore } from '../objects/datastore.js'
-import type { QuotaManager } from './session-quotas.js'
-import type { SessionCalls } from './session-calls.js'
+import type { PrivilegeSettings } from '../calls/call-context.js'
+import type { QuotaManager } from '../calls/session-quotas.js'
+import type { SessionCalls } from '../calls/session-calls.js'
 
 /** One running call of a function (4D's `Session` calls: session-calls.ts's SessionCalls too). */
 export interface FunctionCall extends SessionCalls {
@@ -49,21 +51,11 @@ export interface FunctionCall extends SessionCalls {
   hasPrivilege(privilege: string): boolean
   /**
    * The session's quotas (4D 21 R4's `Session.quotas`): `nbEntitySets`, `defaultEntitySetTimeout`,
-   * `maxEntitySetTimeout`, and `currentValues` (orda/calls/session-quotas.ts). Without a session it reads
-   * the defaults and its writes throw.
+   * `maxEntitySetTimeout`, and `currentValues` (orda/calls/session-quotas.ts). Without a session it
+   * reads the defaults and its writes throw.
    */
   readonly quotas: QuotaManager
 }
-
-/** What `setPrivileges` takes, as 4D's `Session.setPrivileges` does. */
-export type PrivilegeSettings =
-  | string
-  | readonly string[]
-  | {
-      readonly privileges?: string | readonly string[]
-      readonly roles?: string | readonly string[]
-      readonly userName?: string
-    }
 
 /** What a call knows of its session and may do to it: all of FunctionCall but the function. */
 export type SessionSource = Omit<FunctionCall, 'function'>

@@ -1,17 +1,15 @@
 /**
  * @module 4D's Session class (API/SessionClass, 4D 21 R4) for code that runs as a session: what
- * `currentSession()` (call-context.ts) answers where 4D code reads `Session`, in a function called
+ * `currentSession()` (current-call.ts) answers where 4D code reads `Session`, in a function called
  * over REST, a `restrict` event, any code a request runs. Its sessions are 4D's "web user
  * sessions", the only kind a REST server has. Every member reads the session as it is now, so
  * after `restore(token)` it is the restored one.
  *
  * What changes what the running code may do (`promote`, `demote`, `restore`) and the session's
  * rights (`setPrivileges`, `hasPrivilege`), its `storage` and `quotas` are the call's own
- * (call-context.ts, session-calls.ts): this class gives them under 4D's names with 4D's answers,
- * and adds what 4D tells of the session itself (`id`, `userName`, `isGuest()`, `getPrivileges()`,
- * `clearPrivileges()`, `idleTimeout`, `expirationDate`, `info`).
- *
- * Only types of the call are imported: this stays out of orda's import circle.
+ * (calls/call-context.ts, calls/session-calls.ts): this class gives them under 4D's names with
+ * 4D's answers, and adds what 4D tells of the session itself (`id`, `userName`, `isGuest()`,
+ * `getPrivileges()`, `clearPrivileges()`, `idleTimeout`, `expirationDate`, `info`).
  */
 import { fail } from '../../errors/datastore-error.js'
 import { GUEST_PRIVILEGE } from '../../roles/roles.js'
@@ -19,8 +17,9 @@ import type { SharedObject } from '../../sessions/session-storage.js'
 import type { Session } from '../../sessions/session-api.js'
 import { noteSessionRead } from '../../sessions/session-reads.js'
 import { describeValue } from '../../values/coerce.js'
-import type { PrivilegeSettings, SessionSource } from './function-call.js'
-import type { QuotaManager } from './session-quotas.js'
+import type { PrivilegeSettings } from '../calls/call-context.js'
+import type { QuotaManager } from '../calls/session-quotas.js'
+import type { SessionSource } from './function-call.js'
 
 /** 4D's `Session.info` of a web user session: what Entistore knows of one. */
 export interface WebSessionInfo {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../../errors/thrown.fixture.js'
 import { readAttribute } from './attribute-read.js'
-import { createDatastore } from '../objects/datastore.js'
-import type { Entity } from '../objects/entity.js'
+import { createDatastore } from './datastore.js'
+import type { Entity } from './entity.js'
 import { payrollData, payrollModel, payrollRoles } from '../calls/session-calls.fixture.js'
 
 function setup() {

@@ -1,0 +1,17 @@
+/**
+ * @module The tag by which each public object (an Entity, a draft, a selection) says what it is,
+ * below the classes that carry it and the files that read it: the classes import nothing to say
+ * it, and objects/object-kinds.ts, which tells a value's kind as the class's type, imports them
+ * without their importing it back.
+ */
+
+/** The key under which the public objects' prototypes say what they are. */
+export const OBJECT_KIND: unique symbol = Symbol('entistore.objectKind')
+
+export type ObjectKind = 'entity' | 'draft' | 'selection'
+
+/** What `value` says it is (OBJECT_KIND); undefined for another realm's value or a look-alike. */
+export const kindOf = (value: unknown): ObjectKind | undefined =>
+  typeof value === 'object' && value !== null
+    ? (value as { [OBJECT_KIND]?: ObjectKind })[OBJECT_KIND]
+    : undefined
