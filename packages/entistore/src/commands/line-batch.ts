@@ -139,16 +139,19 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
   }
   // Adds `line` and its newline.
   const add = (line: string): void => {
-    const bytes = Buffer.byteLength(line) + 1
-    if (batchBytes > 0 && batchBytes + bytes > maxWrite) {
+    // The most bytes the line can take, 3 a UTF-16 unit, and its newline: measuring its UTF-8
+    // length first was a second pass over every line. A batch may be sealed a little short.
+    const most = line.length * 3 + 1
+    if (batchBytes > 0 && batchBytes + most > maxWrite) {
       seal()
       next(false)
     }
     // A line longer than a write goes alone, in a batch of its size.
-    if (batch !== undefined && bytes > batch.length) batch = undefined
-    batch ??= Buffer.allocUnsafeSlow(Math.max(maxWrite, bytes))
-    batchBytes += batch.write(line, batchBytes)
-    batch[batchBytes++] = 0x0a
+    if (batch !== undefined && most > batch.length) batch = undefined
+    batch ??= Buffer.allocUnsafeSlow(Math.max(maxWrite, most))
+    const bytes = batch.write(line, batchBytes) + 1
+    batchBytes += bytes
+    batch[batchBytes - 1] = 0x0a
     waiting += bytes
     later()
   }

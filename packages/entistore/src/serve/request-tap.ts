@@ -57,7 +57,13 @@ export function tappedResponse(
       super(...([req, options] as unknown as [IncomingMessage]))
       this.#before = sessionOf(req, this.#sessions)
       this.#userBefore = this.#before && userOf(this.#before)
-      this.on('close', this.#closed)
+    }
+
+    // The response hears its own 'close' (sent, or cut short) before its listeners: a listener
+    // added to every response, and the closure it was, cost a GET more than its line did.
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'close') this.#closed()
+      return super.emit(event, ...args)
     }
 
     override writeHead(status: number, reason?: unknown, headers?: unknown): this {
@@ -77,8 +83,7 @@ export function tappedResponse(
       return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
     }
 
-    // A field, not a method: `this` inside is the response, whoever emits 'close'.
-    readonly #closed = (): void => {
+    #closed(): void {
       const req = this.req
       const sent = this.headersSent
       // A reply with no body (HEAD, 204, 304) sends none of what it was given.
