@@ -128,7 +128,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
   // types name each other in their public members.
   ['packages/core/src/orda/objects', 7],
-  ['packages/core/src/query', 2],
   // Two of them (load-commit.ts, row-reader.ts) are parts cut out of store.ts and load-data.ts.
   ['packages/core/src/store', 9],
   ['packages/core/src/txn', 3],
