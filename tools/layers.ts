@@ -130,7 +130,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   ['packages/core/src/orda/objects', 7],
   // Two of them (load-commit.ts, row-reader.ts) are parts cut out of store.ts and load-data.ts.
   ['packages/core/src/store', 9],
-  ['packages/core/src/txn', 3],
 ])
 
 /** One folder's graph of rooms: from room to room, each edge with the first import that makes it. */
