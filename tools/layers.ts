@@ -118,7 +118,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   ['packages/4d/src/orda', 15],
   // Seven of its subfolders and operators.ts.
   ['packages/4d/src/runtime', 8],
-  ['packages/4d/src/runtime/context', 2],
   // Five rooms of orda/: objects and the rooms whose public types its classes' signatures name
   // and which name the classes back (ChangesOptions, DatastoreOptions, FunctionsDef, the query
   // and entity-set types). calls/, restrict/, members/ and writes/ name what they need.
