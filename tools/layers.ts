@@ -115,12 +115,9 @@ const notBuilt = (path: string): boolean => /\.(test|fixture)\.ts$/.test(path)
  * may shrink but not grow; an entry whose circle is gone must leave the list. Empty is the goal.
  */
 export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, number>([
-  ['packages/4d/src/ast', 2],
   ['packages/4d/src/orda', 15],
   // Seven of its subfolders and operators.ts.
   ['packages/4d/src/runtime', 8],
-  ['packages/4d/src/runtime/commands', 3],
-  ['packages/4d/src/runtime/context', 2],
   // Five rooms of orda/: objects and the rooms whose public types its classes' signatures name
   // and which name the classes back (ChangesOptions, DatastoreOptions, FunctionsDef, the query
   // and entity-set types). calls/, restrict/, members/ and writes/ name what they need.
@@ -128,10 +125,9 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
   // types name each other in their public members.
   ['packages/core/src/orda/objects', 7],
-  ['packages/core/src/query', 2],
-  // Two of them (load-commit.ts, row-reader.ts) are parts cut out of store.ts and load-data.ts.
-  ['packages/core/src/store', 9],
-  ['packages/core/src/txn', 3],
+  // store.ts and data-snapshot.ts: the public DataSnapshot keeps the Store it was taken from (an
+  // internal member the API report prints), and the store makes and restores it.
+  ['packages/core/src/store', 2],
 ])
 
 /** One folder's graph of rooms: from room to room, each edge with the first import that makes it. */

@@ -117,7 +117,8 @@ export type { EntityRecord, KeyValue } from './store/entity-record.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
 export type { DataLoader } from './store/store.js'
 export { dumpData, dumpRows } from './store/dump-data.js'
-export { openStoreView, StoreView, TableView } from './store/store-view.js'
+export { openStoreView, StoreView } from './store/store-view.js'
+export { TableView } from './store/table-view.js'
 export {
   applyLogRecord,
   applyLogRecords,

@@ -9,7 +9,6 @@
  * were written in (4D's variable and command names are case-insensitive; the compiler folds them).
  */
 import type { Loc } from './loc.js'
-import type { AssignNode } from './statements.js'
 
 interface Base<K extends string> {
   readonly kind: K
@@ -325,3 +324,16 @@ export type ExprNode =
   | FormulaNode
   | TryExprNode
   | SymbolArgNode
+
+// An assignment is a statement (statements.ts lists it among them), typed here because a formula's
+// body may be one (`Formula(Form.x:=$1)`): so the expressions need not import the statements.
+
+/** The assignment operators: `:=` and the compound ones 4D has (19 R4). */
+export type AssignOp = ':=' | '+=' | '-=' | '*=' | '/='
+
+/** `target := value`, `target += value`… */
+export interface AssignNode extends Base<'Assign'> {
+  readonly target: AssignableNode
+  readonly op: AssignOp
+  readonly value: ExprNode
+}

@@ -6,6 +6,7 @@
  */
 import type {
   AssignableNode,
+  AssignNode,
   ExprNode,
   LocalNode,
   NameNode,
@@ -66,16 +67,6 @@ export interface DeclareNode extends Base<'Declare'> {
 }
 
 // ---- Simple statements -----------------------------------------------------------------------
-
-/** The assignment operators: `:=` and the compound ones 4D has (19 R4). */
-export type AssignOp = ':=' | '+=' | '-=' | '*=' | '/='
-
-/** `target := value`, `target += value`… */
-export interface AssignNode extends Base<'Assign'> {
-  readonly target: AssignableNode
-  readonly op: AssignOp
-  readonly value: ExprNode
-}
 
 /** An expression run for its effect: a command (`ALERT("x")`), a call (`$col.push(1)`)… */
 export interface ExprStmtNode extends Base<'ExprStmt'> {

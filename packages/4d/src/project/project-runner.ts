@@ -35,7 +35,7 @@ import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
 import type { FileHost } from '../runtime/files/file-host.js'
-import type { WebServerHost } from '../runtime/commands/web-server.js'
+import type { WebServerHost } from '../runtime/commands/command-hosts.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */

@@ -9,7 +9,7 @@ import type { PatternShape } from '../values/fold.js'
 import type { ValueType } from '../schema/model-json.js'
 import type { Vector, VectorMetric } from '../values/vector.js'
 import type { NearestIndex } from '../indexes/nearest-index.js'
-import type { ScoreBoard } from './vector-scan.js'
+import type { ScoreBoard } from './score-board.js'
 import type {
   CalculatedAttributeDef,
   ComputedQueryOperator,

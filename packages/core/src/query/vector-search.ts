@@ -20,7 +20,8 @@ import {
   type VectorMetric,
 } from '../values/vector.js'
 import type { ComparisonOp } from './ast.js'
-import { ScoreBoard, wrongSize } from './vector-scan.js'
+import { ScoreBoard } from './score-board.js'
+import { wrongSize } from './vector-scan.js'
 import { once } from './slices.js'
 import type {
   BoundComparison,

@@ -12,7 +12,7 @@ import { DatastoreError } from '../errors/datastore-error.js'
 import { BaseRows, baseOf } from './base-rows.js'
 import { TextPool } from './text-column.js'
 import { BatchState, fillNewRow, UniqueClaims, type Locate } from './changes.js'
-import type { Store } from './store.js'
+import type { LoadTarget } from './load-target.js'
 import type { Table } from './table.js'
 import { RowReader, isRecord, bad, type PendingRef } from './row-reader.js'
 
@@ -78,7 +78,7 @@ function enumerates(o: object): boolean {
 const PROGRESS_EVERY = 16_384
 
 export function prepareDataLoad(
-  ds: Store,
+  ds: LoadTarget,
   data: unknown,
   onProgress?: (progress: LoadProgress) => void,
 ): { loads: LoadedRows[]; report: LoadReport } {
@@ -114,7 +114,7 @@ interface TableLoad {
  * the errors are those of one whole load of the same rows. A refused row fails the load for good.
  */
 export class DataLoad {
-  readonly #ds: Store
+  readonly #ds: LoadTarget
   readonly #batch = new BatchState()
   readonly #refs: PendingRef[] = []
   readonly #tables = new Map<string, TableLoad>()
@@ -127,7 +127,7 @@ export class DataLoad {
   #finished = false
 
   /** `total`: the rows to come, when known (a progress display's denominator). */
-  constructor(ds: Store, onProgress?: (progress: LoadProgress) => void, total = 0) {
+  constructor(ds: LoadTarget, onProgress?: (progress: LoadProgress) => void, total = 0) {
     this.#ds = ds
     this.#now = ds.clock.now()
     this.#onProgress = onProgress

@@ -10,7 +10,7 @@ import { parseDate } from '../values/dates.js'
 import { coerceExact, type StoredValue } from '../values/coerce.js'
 import { BatchState, coerceAt, type Locate } from './changes.js'
 import { coerceFileValue } from './file-binary.js'
-import type { Store } from './store.js'
+import type { LoadTarget } from './load-target.js'
 import type { KeyValue } from './entity-record.js'
 import { toKey } from './keys.js'
 import { relatedKeyOf } from './related-key.js'
@@ -18,7 +18,7 @@ import type { Table } from './table.js'
 
 /** Reads the rows of one dataclass into values by storage position (fillNewRow's input). */
 export class RowReader {
-  readonly #ds: Store
+  readonly #ds: LoadTarget
   readonly #table: Table
   readonly #dc: DataClassDef
   readonly #batch: BatchState
@@ -32,7 +32,7 @@ export class RowReader {
     readonly target: Table
   }[]
 
-  constructor(ds: Store, table: Table, batch: BatchState, refs: PendingRef[], now: number) {
+  constructor(ds: LoadTarget, table: Table, batch: BatchState, refs: PendingRef[], now: number) {
     this.#ds = ds
     this.#table = table
     this.#batch = batch

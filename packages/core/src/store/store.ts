@@ -21,6 +21,7 @@ import {
   type LoadReport,
 } from './load-data.js'
 import { Table, type TableState } from './table.js'
+import type { LoadTarget } from './load-target.js'
 import { changeStamps, trackChanges } from './change-stamps.js'
 import { BaseRows } from './base-rows.js'
 import { NO_LOADS, storeLoaded, highestTracked, seen, loadColumns } from './load-commit.js'
@@ -137,7 +138,7 @@ export interface DataLoader {
 /** Rows a commit in slices stores between two pauses (about 10 ms on a busy machine). */
 const COMMIT_SLICE_ROWS = 32_768
 
-export class Store {
+export class Store implements LoadTarget {
   readonly schema: SchemaDef
   readonly clock: Clock
   /** Generates ids for uuid keys. */

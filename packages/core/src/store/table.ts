@@ -21,7 +21,7 @@ import {
   slotTimestamp,
   slotValue,
   TableView,
-} from './store-view.js'
+} from './table-view.js'
 import {
   valuesCopier,
   valuesFactory,
@@ -73,7 +73,7 @@ export class Table {
   // Its numeric and folded columns (table-columns.ts), kept by the mutators.
   readonly #columns: TableColumns
   #deletions = 0
-  // The views open on this table (store-view.ts): each mutator tells them before it writes a slot.
+  // The views open on this table (table-view.ts): each mutator tells them before it writes a slot.
   readonly #views = new Set<TableView>()
   // The state this table was last captured as or restored to, the index version then, and whether
   // a mutator ran since. Restoring that state again has nothing to do when none did, and keeps the
@@ -410,7 +410,7 @@ export class Table {
   }
 
   /**
-   * A consistent view of this table as it is now (store-view.ts), in O(1) but for a key order
+   * A consistent view of this table as it is now (table-view.ts), in O(1) but for a key order
    * that needs a sort (sorted now up to `sortUpTo` rows, else read in row-id order). A key order
    * that is the row-id order is read as such, the key order array not shared.
    */

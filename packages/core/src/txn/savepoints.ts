@@ -20,7 +20,7 @@ import { DatastoreError, fail } from '../errors/datastore-error.js'
 import { heldFor, type LockOwner, type LockTable } from '../locks/lock-table.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import type { Table } from '../store/table.js'
-import type { Staged } from './transaction.js'
+import type { Staged } from './staged.js'
 
 /** What a transaction had staged when a nested level began (Transaction.mark). */
 export type Savepoint = ReadonlyMap<Table, ReadonlyMap<KeyValue, Staged>>

@@ -35,6 +35,7 @@ import type { Table } from '../store/table.js'
 import { type StoredValue, describeValue } from '../values/coerce.js'
 import { nextValues } from './next-values.js'
 import { copyStaged, recheck, type RecheckView, type Savepoint } from './savepoints.js'
+import type { Staged } from './staged.js'
 import { locator, type Assignments, type WritePermit } from './write-values.js'
 import { stagedTable } from './staged-table.js'
 import { NONE, uniqueChanged, UniqueClaims } from './unique-claims.js'
@@ -79,14 +80,6 @@ export interface TransactionOptions {
    * open (a synchronous transaction), and none of that is needed.
    */
   readonly id?: string
-}
-
-/** One entity touched by a transaction: its committed version (if any) and its staged one (null: deleted). */
-export interface Staged {
-  readonly base: EntityRecord | undefined
-  current: EntityRecord | null
-  /** What changed since `base`, for commit listeners (immer patches, paths from the values object). */
-  patches: Patch[]
 }
 
 /** A change as a transaction commits it: the immer patches of an update come along. */

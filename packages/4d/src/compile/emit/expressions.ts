@@ -5,8 +5,7 @@
  * texts and names of the 4D source appear only as quoted literals, commands are
  * `rt.k[number](rt, …)`, and what cannot run becomes a call that raises a 4D error when reached.
  */
-import type { ExprNode, FormulaNode } from '../../ast/expressions.js'
-import type { AssignNode } from '../../ast/statements.js'
+import type { AssignNode, ExprNode, FormulaNode } from '../../ast/expressions.js'
 import { walk } from '../../ast/walk.js'
 import type { Resolution, Slot } from '../analysis.js'
 import type { EmitContext } from './context.js'

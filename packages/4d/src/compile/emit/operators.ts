@@ -5,8 +5,7 @@
  * number test is inlined before the call (`typeof a === "number" && … ? a + b : rt.add(a, b)`),
  * the way V8 keeps a loop of numbers fast. Operands are evaluated once, left to right.
  */
-import type { BinaryOp } from '../../ast/expressions.js'
-import type { AssignNode } from '../../ast/statements.js'
+import type { AssignNode, BinaryOp } from '../../ast/expressions.js'
 import type { EmitContext } from './context.js'
 import { emitted, isNumber, type Emitted, type StaticType } from './emitted.js'
 

@@ -7,13 +7,14 @@
  * reached, as in 4D's interpreter.
  */
 import type {
+  AssignNode,
   BinaryOp,
   InterprocessVarNode,
   LocalNode,
   NameNode,
   ParamNode,
 } from '../../ast/expressions.js'
-import type { AssignNode, StatementNode, TryNode } from '../../ast/statements.js'
+import type { StatementNode, TryNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
 import { expr, targetRead } from './expressions.js'

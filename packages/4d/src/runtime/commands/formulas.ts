@@ -11,20 +11,11 @@
  * locals (compiled 4D cannot either: error -10737); `$1`… are the formula's parameters.
  */
 import { raise } from '../errors/fourd-error.js'
-import type { FunctionImpl } from '../classes/function-object.js'
 import { outArg } from './out-parameter.js'
 import { textArg } from './arguments.js'
 import { SYMBOLS } from './symbols.js'
+import type { FormulaCompiler, FormulaKind } from './command-hosts.js'
 import type { CommandContext, CommandSpec } from './table.js'
-
-/** A text as a formula's expression (`Formula from string`), or as one line of code (`EXECUTE FORMULA`). */
-export type FormulaKind = 'expression' | 'statement'
-
-/**
- * The host's compiler of 4D code given as text: the function the text makes (called with `This`
- * and the formula's parameters), or the 4D error of a text that does not compile, thrown.
- */
-export type FormulaCompiler = (text: string, kind: FormulaKind) => FunctionImpl
 
 function compiled(rt: CommandContext, command: string, text: string, kind: FormulaKind) {
   const compile =

@@ -15,8 +15,7 @@
  */
 import type { FileHost } from '../files/file-host.js'
 import type { FourDFunction, FunctionImpl } from '../classes/function-object.js'
-import type { FormulaCompiler } from './formulas.js'
-import type { WebServerHost } from './web-server.js'
+import type { FormulaCompiler, WebServerHost } from './command-hosts.js'
 import { parseSignature, type Signature } from './signature.js'
 
 export { SYMBOLS } from './symbols.js'

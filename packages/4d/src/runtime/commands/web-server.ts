@@ -12,24 +12,8 @@ import { fromJSON } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, TO_JSON, type JsonHost, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
+import type { WebServerHost } from './command-hosts.js'
 import type { CommandSpec } from './table.js'
-
-/** What the host tells of the web server it runs, under 4D's names. */
-export interface WebServerHost {
-  readonly name: string
-  readonly HTTPPort: number
-  readonly IPAddressToListen: string
-  readonly maxRequestSize: number
-  readonly sessionCookieName: string
-  readonly sessionCookieSameSite: string
-  /**
-   * The quotas in force, each undefined when not enforced; a write the server refuses throws
-   * (a RangeError) and keeps the old value.
-   */
-  readonly quotas: Record<string, number | undefined>
-  /** The HTTP rules in force (HTTPRules.json, or the rules option), as given; none when absent. */
-  readonly rules?: readonly unknown[]
-}
 
 const HOST_MEMBERS: ReadonlySet<string> = new Set([
   'name',

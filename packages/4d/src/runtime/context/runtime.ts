@@ -22,13 +22,12 @@ import { isPlainObject, newObject, typeName } from '../values/kinds.js'
 import { markShared } from '../classes/shared.js'
 import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
-import { withRuntime } from './current.js'
+import { withRuntime } from './running.js'
 import { catchable, placeError } from './error-flow.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
 import type { FileHost } from '../files/file-host.js'
-import type { FormulaCompiler } from '../commands/formulas.js'
-import type { WebServerHost } from '../commands/web-server.js'
+import type { FormulaCompiler, WebServerHost } from '../commands/command-hosts.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
