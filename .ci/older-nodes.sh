@@ -14,6 +14,10 @@ VERSIONED_TESTS=(
   packages/entistore/src/load/load-heap.test.ts
   packages/rest/src/node/conformance.test.ts
 )
+# Installed first, in a command substitution: a failed install stops the script here (set -e),
+# where a loop reading the installer's output would have run no line and passed.
+installed=$(bash .ci/install-node.sh "$@")
+[ "$(wc -l <<<"$installed")" -eq $# ] || { echo "older nodes: not every line installed: $installed"; exit 1; }
 while read -r major dir; do
   echo "== Node $major ($("$dir/bin/node" --version))"
   (
@@ -22,4 +26,4 @@ while read -r major dir; do
     bash .ci/smoke-serve.sh
     npx --no-install vitest run "${VERSIONED_TESTS[@]}"
   )
-done < <(bash .ci/install-node.sh "$@")
+done <<<"$installed"
