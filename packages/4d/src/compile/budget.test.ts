@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Clock } from '@entistore/core'
 import { TICKS_BETWEEN_READS, budgetOf } from '../runtime/context/budget.js'
-import { Runtime } from '../runtime/context/runtime.js'
+import { Runtime } from '../runtime/index.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
 import { compileMethod } from './compile-method.js'
 import { run4d } from './run4d.js'

@@ -7,7 +7,7 @@
  * source, so a unit generated again the same (a class reloaded) is not compiled again.
  */
 import { compileFunction } from 'node:vm'
-import type { FunctionImpl } from '../runtime/classes/function-object.js'
+import type { FunctionImpl } from '../runtime/context/function-object.js'
 import type { EmittedUnit } from './emit/function.js'
 
 const MAX_CACHED = 10_000

@@ -5,7 +5,7 @@
  */
 import type { MethodFileNode } from '../ast/files.js'
 import { parse4d } from '../grammar/parse.js'
-import { FourDFunction } from '../runtime/classes/function-object.js'
+import { FourDFunction } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { analyze } from './analyze.js'
 import type { Analysis } from './analysis.js'

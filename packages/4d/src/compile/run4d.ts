@@ -2,9 +2,9 @@
  * @module `run4d`: 4D code run at once, for tests and examples — a method's text, with project
  * methods and classes beside it, on a new running context; its result, or its 4D error thrown.
  */
-import { ClassStore } from '../runtime/classes/class-store.js'
+import { ClassStore } from '../runtime/context/class-store.js'
 import { MethodRegistry } from '../runtime/context/methods.js'
-import { Runtime, type RuntimeOptions } from '../runtime/context/runtime.js'
+import { Runtime, type RuntimeOptions } from '../runtime/index.js'
 import { compileClass } from './compile-class.js'
 import { compileMethod, type CompileOptions } from './compile-method.js'
 import { compileFormulaText } from './formula-text.js'

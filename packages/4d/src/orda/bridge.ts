@@ -5,7 +5,7 @@
  * so the view of the caller (its privileges, `restrict`) decides, as for TypeScript and REST.
  */
 import { actingNow, currentCall, currentSession, type Datastore } from '@entistore/core'
-import { BuiltinClassStore } from '../runtime/classes/class-store.js'
+import { BuiltinClassStore } from '../runtime/context/class-store.js'
 import { FOUR_D_NAMES } from './builtin-classes.js'
 import { OrdaWorld } from './world.js'
 

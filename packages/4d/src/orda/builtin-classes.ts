@@ -4,9 +4,9 @@
  * functions are 4D's members, so that a project's class finds them up its chain (`This.save()`,
  * `Super.query(…)`) as it finds its own.
  */
-import { ClassStore } from '../runtime/classes/class-store.js'
-import type { ClassObject } from '../runtime/classes/class-object.js'
-import type { FourDFunction } from '../runtime/classes/function-object.js'
+import { ClassStore } from '../runtime/context/class-store.js'
+import type { ClassObject } from '../runtime/context/class-object.js'
+import type { FourDFunction } from '../runtime/context/function-object.js'
 import { DATA_CLASS_MEMBERS } from './data-class-members.js'
 import { DATASTORE_MEMBERS } from './datastore-members.js'
 import { ENTITY_MEMBERS } from './entity-members.js'

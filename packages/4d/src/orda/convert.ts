@@ -19,10 +19,10 @@ import {
   WebSession,
   type AttributeDef,
 } from '@entistore/core'
-import { BlobObject, blobObject } from '../runtime/classes/blob.js'
-import { FourDFunction } from '../runtime/classes/function-object.js'
+import { BlobObject, blobObject } from '../runtime/values/blob-object.js'
+import { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDIncomingMessage } from '../runtime/classes/incoming-message.js'
-import { classOf } from '../runtime/classes/class-object.js'
+import { classOf } from '../runtime/context/class-object.js'
 import { Collection } from '../runtime/values/collection.js'
 import { DateValue } from '../runtime/values/date-value.js'
 import { newObject } from '../runtime/values/kinds.js'

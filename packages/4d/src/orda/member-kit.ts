@@ -3,7 +3,7 @@
  * be an object of its class (`Formula` or `.call()` may give it another: 4D's "Unknown member
  * method" then), and whose call of core turns core's errors into 4D's (core-errors.ts).
  */
-import { FourDFunction } from '../runtime/classes/function-object.js'
+import { FourDFunction } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { toText } from '../runtime/convert/conversions.js'

@@ -5,8 +5,8 @@
  * are the bridge's, `ds` and `Session` the bridge's.
  */
 import { createDatastore, ManualClock, type Datastore, type RolesJson } from '@entistore/core'
-import { ClassStore } from '../runtime/classes/class-store.js'
-import type { ClassObject } from '../runtime/classes/class-object.js'
+import { ClassStore } from '../runtime/context/class-store.js'
+import type { ClassObject } from '../runtime/context/class-object.js'
 import { run4d } from '../compile/run4d.js'
 import { ordaBridge } from './bridge.js'
 

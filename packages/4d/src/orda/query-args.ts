@@ -5,7 +5,7 @@
  * `This` (`querySettings.args` its parameter), through core's formula query.
  */
 import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
-import { FourDFunction } from '../runtime/classes/function-object.js'
+import { FourDFunction } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import type { OrdaWorld } from './world.js'
 

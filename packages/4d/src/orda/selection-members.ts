@@ -5,7 +5,7 @@
  * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates.
  */
 import type { AttributeDef, DataClass, Entity, EntitySelection } from '@entistore/core'
-import { FourDFunction } from '../runtime/classes/function-object.js'
+import { FourDFunction } from '../runtime/context/function-object.js'
 import { constantValue } from '../runtime/commands/constants.js'
 import { toText } from '../runtime/convert/conversions.js'
 import { Collection } from '../runtime/values/collection.js'

@@ -4,7 +4,7 @@
  * bridge's objects share.
  */
 import type { AttributeDef, DataClass, Datastore, WebSession } from '@entistore/core'
-import type { ClassObject } from '../runtime/classes/class-object.js'
+import type { ClassObject } from '../runtime/context/class-object.js'
 import { builtinClasses, ORDA_KINDS } from './builtin-classes.js'
 import {
   attributeConverter,

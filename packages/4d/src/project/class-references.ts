@@ -12,7 +12,7 @@
  */
 import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
 import { walk } from '../ast/walk.js'
-import { CLASS_MEMBERS } from '../runtime/classes/class-object.js'
+import { CLASS_MEMBERS } from '../runtime/context/class-object.js'
 import type { Session } from '../compile/session.js'
 
 /** The names `cs.` and `4D.` may be followed by. */

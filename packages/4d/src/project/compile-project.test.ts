@@ -1,6 +1,6 @@
 import { createDatastore } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { Runtime } from '../runtime/context/runtime.js'
+import { Runtime } from '../runtime/index.js'
 import { checkReport, checkSummary, problemLines, wouldFail } from './check-report.js'
 import { compileProject } from './compile-project.js'
 import { projectFunctions } from './project-functions.js'

@@ -18,7 +18,7 @@ import {
   BuiltinClassStore,
   ClassStore,
   type ClassStoreOptions,
-} from '../runtime/classes/class-store.js'
+} from '../runtime/context/class-store.js'
 import { MethodRegistry } from '../runtime/context/methods.js'
 import type { ProjectSource } from './sources.js'
 import { FOUR_D_NAMES, ORDA_KINDS } from '../orda/builtin-classes.js'

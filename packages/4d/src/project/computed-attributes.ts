@@ -25,8 +25,8 @@ import {
   type EntityView,
 } from '@entistore/core'
 import type { FunctionNode } from '../ast/files.js'
-import type { ClassObject } from '../runtime/classes/class-object.js'
-import type { FourDFunction } from '../runtime/classes/function-object.js'
+import type { ClassObject } from '../runtime/context/class-object.js'
+import type { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'

@@ -13,7 +13,7 @@
  * error raised by the code fails the write with 4D's error stack, as a module's throw does.
  */
 import type { DataClassFunctionDefs, Datastore, Entity, EntityDraft } from '@entistore/core'
-import type { OrdaMember } from '../runtime/classes/class-object.js'
+import type { OrdaMember } from '../runtime/context/class-object.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'
 

@@ -1,5 +1,5 @@
 /**
- * @module The disk of `File` and `Folder` for a project (runtime/files/file-host.ts): its
+ * @module The disk of `File` and `Folder` for a project (runtime/context/file-host.ts): its
  * filesystems are folders of the project's root — `/PACKAGE/` the root, `/PROJECT/` its `Project`
  * folder, `/SOURCES/` `Project/Sources`, `/RESOURCES/` `Resources`, `/DATA/` `Data`, `/LOGS/`
  * `Data/Logs` — and every operation first finds where a path really is, symbolic links followed
@@ -26,7 +26,7 @@ import {
   type FileHost,
   type Filesystem,
   type FsPath,
-} from '../runtime/files/file-host.js'
+} from '../runtime/context/file-host.js'
 
 const FOLDERS: Readonly<Record<Filesystem, readonly string[]>> = {
   PACKAGE: [],

@@ -23,19 +23,19 @@ import {
   type DatastoreError,
 } from '@entistore/core'
 import { compileFormulaText } from '../compile/formula-text.js'
-import { Runtime } from '../runtime/context/runtime.js'
+import { Runtime } from '../runtime/index.js'
 import { budgetOf, type CodeBudget } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
-import { markShared } from '../runtime/classes/shared.js'
+import { markShared } from '../runtime/values/shared.js'
 import { newObject } from '../runtime/values/kinds.js'
-import type { ClassObject } from '../runtime/classes/class-object.js'
-import type { ClassStore } from '../runtime/classes/class-store.js'
+import type { ClassObject } from '../runtime/context/class-object.js'
+import type { ClassStore } from '../runtime/context/class-store.js'
 import type { MethodRegistry } from '../runtime/context/methods.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
-import type { FileHost } from '../runtime/files/file-host.js'
-import type { WebServerHost } from '../runtime/commands/command-hosts.js'
+import type { FileHost } from '../runtime/context/file-host.js'
+import type { WebServerHost } from '../runtime/context/command-context.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */

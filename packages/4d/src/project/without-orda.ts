@@ -5,7 +5,7 @@
  * (a test, a tool) runs with it.
  */
 import type { OrdaBridge } from '../orda/bridge.js'
-import { BuiltinClassStore } from '../runtime/classes/class-store.js'
+import { BuiltinClassStore } from '../runtime/context/class-store.js'
 import { fromJSON, stringify } from '../runtime/convert/json.js'
 
 const isJsonObject = (v: unknown): boolean => {

@@ -42,11 +42,11 @@ export { get, set, stored } from './ops/members.js'
 /** `obj.name` read at a place that keeps the reader its last host gave (`getAt(site, obj, n)`). */
 export { getAt, type Site } from './ops/member-sites.js'
 /** `$a{i}` read (`elem`) and assigned (`setElem`), on 4D's arrays. */
-export { elem, setElem } from './values/four-d-array.js'
+export { elem, setElem } from './arrays/four-d-array.js'
 /** `{a: 1; b: 2}` → `objectOf("a", 1, "b", 2)`; `[1; 2]` → `collectionOf(1, 2)`. */
 export { collectionOf, objectOf } from './ops/literals.js'
 /** `outParameter(get, set)`: a variable passed where a command writes it (`Position`'s lengthFound). */
-export { outParameter, type OutParameter } from './commands/out-parameter.js'
+export { outParameter, type OutParameter } from './arguments/out-parameter.js'
 
 // ---- Conversions ----
 /** `String`, `Num`, `Bool`, `Date`, `Time` without a format. */

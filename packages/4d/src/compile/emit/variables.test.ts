@@ -1,4 +1,4 @@
-// The variables a command writes (runtime/commands/out-parameter.ts), for each kind of variable
+// The variables a command writes (runtime/arguments/out-parameter.ts), for each kind of variable
 // the code generator passes: a typed local, a parameter, a process and an interprocess
 // variable, a formula's copy and its parameter; any other expression is passed as its value.
 import { describe, expect, it } from 'vitest'

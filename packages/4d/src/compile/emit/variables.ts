@@ -2,7 +2,7 @@
  * @module Variables in generated code: reading one (a slot `v3`, a formula's copy `cx[0]`, a
  * formula's parameter `ag[0]`), assigning one (converted to its declared type, a process or
  * interprocess variable through the runtime), and the OutParameter a command receives for a
- * variable it writes (`Position`'s lengthFound: runtime/commands/out-parameter.ts).
+ * variable it writes (`Position`'s lengthFound: runtime/arguments/out-parameter.ts).
  */
 import type { ExprNode } from '../../ast/expressions.js'
 import type { Resolution, Slot } from '../analysis.js'

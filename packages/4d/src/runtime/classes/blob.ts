@@ -1,60 +1,14 @@
 /**
- * @module 4D's two BLOBs (docs/Concepts/dt_blob.md "Blob Types", docs/API/BlobClass.md):
- * - a scalar BLOB (`var $b : Blob`) is a Uint8Array, a value of kind 'blob' (`Value type` Is
- *   BLOB). It is never changed in place: a command that alters a BLOB variable (`SET BLOB SIZE`,
- *   `TEXT TO BLOB`…) assigns it new bytes, so `$b2:=$b1` is the copy the page describes without
- *   copying at each assignment;
- * - a `4D.Blob` is a BlobObject: an Object (`Value type` Is object, `OB Instance of($x;4D.Blob)`),
- *   by reference, not alterable, with `.size`, `.slice()` and `$blob[i]` for a byte.
- * An object or a collection holds a 4D.Blob: a scalar BLOB put there becomes one (`stored`), and a
- * 4D.Blob assigned to a Blob variable becomes its bytes ("Automatic conversion of blob type").
+ * @module The class `4D.Blob` (docs/API/BlobClass.md): `new()`, and `.slice()`, the one function
+ * of its objects. The value itself, a BlobObject, is values/blob-object.ts, below the conversions
+ * and the operators that make it; this module gives it its `.slice()` when it loads.
  */
-import { BLOB_JSON } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
-import {
-  GET_INDEX,
-  GET_MEMBER,
-  SET_MEMBER,
-  TO_JSON,
-  type JsonHost,
-  type IndexHost,
-  type MemberHost,
-} from '../values/host.js'
+import { BlobObject, blobBytes, blobObject, provideBlobSlice } from '../values/blob-object.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
-import { FourDFunction } from './function-object.js'
-
-export class BlobObject implements MemberHost, IndexHost, JsonHost {
-  constructor(readonly bytes: Uint8Array) {}
-
-  [GET_MEMBER](name: string): unknown {
-    if (name === 'size') return this.bytes.length
-    return name === 'slice' ? SLICE : undefined
-  }
-
-  [SET_MEMBER](name: string): void {
-    raise('ReadOnlyMember', { property: name })
-  }
-
-  [TO_JSON](): unknown {
-    return BLOB_JSON
-  }
-
-  /** `$blob[i]`: the byte, Undefined past the end (as a collection's element). */
-  [GET_INDEX](index: number): unknown {
-    return this.bytes[index]
-  }
-}
-
-/** The bytes of either BLOB, undefined for any other value. */
-export function blobBytes(v: unknown): Uint8Array | undefined {
-  if (v instanceof Uint8Array) return v
-  return v instanceof BlobObject ? v.bytes : undefined
-}
-
-/** A 4D.Blob over `bytes` (read-only, so they are shared, not copied). */
-export const blobObject = (bytes: Uint8Array): BlobObject => new BlobObject(bytes)
+import { FourDFunction } from '../context/function-object.js'
 
 /** `.slice(start; end)`: negative positions count from the end (BlobClass.md). */
 function sliceIndex(v: unknown, size: number, fallback: number): number {
@@ -78,6 +32,7 @@ const SLICE = new FourDFunction('Blob.slice', (_rt, self, [start, end]) => {
   const to = sliceIndex(end, size, size)
   return blobObject(self.bytes.subarray(from, Math.max(from, to)))
 })
+provideBlobSlice(SLICE)
 
 /** `4D.Blob`: `new()` an empty one, `new(blob)` one over a copy of a BLOB's bytes. */
 export const BLOB_CLASS = builtinClass(

@@ -1,12 +1,12 @@
 /**
- * @module The classes of the built-in class store `4D` (class-store.ts) that are values here: a
+ * @module The classes of the built-in class store `4D` (context/class-store.ts) that are values here: a
  * name, a superclass, `new()`, and the test `OB Instance of` asks (`isInstance`).
  */
 import type { Runtime } from '../context/runtime.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
-import { FourDFunction } from './function-object.js'
-import { markShared } from './shared.js'
+import { FourDFunction } from '../context/function-object.js'
+import { markShared } from '../values/shared.js'
 
 /**
  * `4D.Object`: every object is an instance of it (`OB Instance of($poly;4D.Object)` is True,

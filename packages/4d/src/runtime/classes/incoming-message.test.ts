@@ -6,7 +6,7 @@ import { IncomingMessage } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { run4d } from '../../compile/run4d.js'
 import { plain } from '../commands/run.fixture.js'
-import type { BlobObject } from './blob.js'
+import type { BlobObject } from '../values/blob-object.js'
 import { FourDIncomingMessage } from './incoming-message.js'
 
 const request = (body?: string, type = 'application/json'): FourDIncomingMessage =>

@@ -12,9 +12,9 @@ import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
-import { blobObject } from './blob.js'
+import { blobObject } from '../values/blob-object.js'
 import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
-import { FourDFunction } from './function-object.js'
+import { FourDFunction } from '../context/function-object.js'
 
 export class FourDIncomingMessage implements MemberHost {
   constructor(readonly message: IncomingMessage) {}

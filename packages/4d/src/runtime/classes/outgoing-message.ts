@@ -13,10 +13,10 @@ import { stringify } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { isPlainObject, newObject } from '../values/kinds.js'
-import { blobBytes } from './blob.js'
+import { blobBytes } from '../values/blob-object.js'
 import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
-import { classOf } from './class-object.js'
-import { FourDFunction } from './function-object.js'
+import { classOf } from '../context/class-object.js'
+import { FourDFunction } from '../context/function-object.js'
 
 export class FourDOutgoingMessage extends OutgoingMessage implements MemberHost {
   /** The body as 4D code gave it (an object stays an object for `.body`). */

@@ -1,5 +1,5 @@
 /**
- * @module The Arrays theme (docs/commands/theme/Arrays.md) on 4D's arrays (values/four-d-array.ts):
+ * @module The Arrays theme (docs/commands/theme/Arrays.md) on 4D's arrays (arrays/four-d-array.ts):
  * `ARRAY TEXT/LONGINT/INTEGER/REAL/BOOLEAN/DATE/TIME/OBJECT ($a; size {; size2})` create the array
  * in the variable, or resize the one it holds (new elements take the type's default, elements past
  * the new size are lost); `Size of array`, `APPEND TO ARRAY`, `INSERT IN ARRAY`,
@@ -13,10 +13,16 @@ import { FourDError } from '../errors/fourd-error.js'
 import { eq, gt, lt } from '../ops/compare.js'
 import { newObject } from '../values/kinds.js'
 import { Collection } from '../values/collection.js'
-import { arrayOf, FourDArray, type ArrayType } from '../values/four-d-array.js'
-import { collectionArg, integerArg, invalid, optionalInteger, textArg } from './arguments.js'
-import { outArg } from './out-parameter.js'
-import { SYMBOLS } from './symbols.js'
+import { arrayOf, FourDArray, type ArrayType } from '../arrays/four-d-array.js'
+import {
+  collectionArg,
+  integerArg,
+  invalid,
+  optionalInteger,
+  textArg,
+} from '../arguments/arguments.js'
+import { outArg } from '../arguments/out-parameter.js'
+import { SYMBOLS } from '../arguments/symbols.js'
 import type { CommandSpec } from './table.js'
 
 /** `ARRAY <TYPE>(array; size {; size2})`: a new array in the variable, or the one it holds resized. */

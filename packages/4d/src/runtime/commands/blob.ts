@@ -4,15 +4,15 @@
  * `BLOB to text`, `INTEGER`/`LONGINT`/`REAL TO BLOB` and `BLOB to integer`/`longint`/`real`, and
  * `Convert to text` and `CONVERT FROM TEXT` (charsets.ts).
  *
- * A command that alters a BLOB takes a BLOB variable (an OutParameter, out-parameter.ts) and
- * assigns it new bytes (a BLOB is never changed in place: classes/blob.ts); given a 4D.Blob it
+ * A command that alters a BLOB takes a BLOB variable (an OutParameter, arguments/out-parameter.ts) and
+ * assigns it new bytes (a BLOB is never changed in place: values/blob-object.ts); given a 4D.Blob it
  * raises 9415, as dt_blob.md says those commands "do not support the 4D.Blob type". The reading
  * commands take either BLOB. An `offset` is a variable the command advances by the bytes it read
  * or wrote; `*` appends. "Native" byte ordering and real format are little-endian (the
  * processors 4D runs on: Intel and Apple silicon); the 10-byte Extended real format is refused.
  * Reading past the end of a BLOB, which the pages call "unpredictable", raises 9415.
  */
-import { BlobObject, blobBytes, blobObject } from '../classes/blob.js'
+import { BlobObject, blobBytes, blobObject } from '../values/blob-object.js'
 import {
   integerArg,
   invalid,
@@ -21,9 +21,9 @@ import {
   textArg,
   withoutStar,
   wrongType,
-} from './arguments.js'
+} from '../arguments/arguments.js'
 import { charsetOf, decodeText, encodeText } from './charsets.js'
-import { isOutParameter, outArg, type OutParameter } from './out-parameter.js'
+import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
 
 /** A BLOB argument a command reads: either BLOB's bytes (the variable's, given one). */

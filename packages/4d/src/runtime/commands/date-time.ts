@@ -14,7 +14,7 @@
 import { toDate, toTime } from '../convert/conversions.js'
 import { DateValue } from '../values/date-value.js'
 import { TimeValue } from '../values/time-value.js'
-import { dateArg, integerArg, timeArg } from './arguments.js'
+import { dateArg, integerArg, timeArg } from '../arguments/arguments.js'
 import { weekday } from './format/date-time-format.js'
 import type { CommandSpec } from './table.js'
 

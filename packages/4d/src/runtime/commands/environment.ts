@@ -7,8 +7,8 @@
  * name 4D gives when no 4D user accounts are set up (a project's REST users are its sessions'
  * `Session.userName`, not 4D users). The choices are in compat.md.
  */
-import { isStar } from './arguments.js'
-import { outArg } from './out-parameter.js'
+import { isStar } from '../arguments/arguments.js'
+import { outArg } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
 
 /** 4D 21 R4, as `Application version` encodes it: version 21, R 4, revision 0. */

@@ -11,10 +11,10 @@
  * locals (compiled 4D cannot either: error -10737); `$1`… are the formula's parameters.
  */
 import { raise } from '../errors/fourd-error.js'
-import { outArg } from './out-parameter.js'
-import { textArg } from './arguments.js'
-import { SYMBOLS } from './symbols.js'
-import type { FormulaCompiler, FormulaKind } from './command-hosts.js'
+import { outArg } from '../arguments/out-parameter.js'
+import { textArg } from '../arguments/arguments.js'
+import { SYMBOLS } from '../arguments/symbols.js'
+import type { FormulaCompiler, FormulaKind } from '../context/command-context.js'
 import type { CommandContext, CommandSpec } from './table.js'
 
 function compiled(rt: CommandContext, command: string, text: string, kind: FormulaKind) {

@@ -42,7 +42,7 @@ export const COMMANDS = buildCommandTable([
 ])
 
 export { constantValue } from './constants.js'
-export { parseSignature, type ResultKind, type Signature } from './signature.js'
+export { parseSignature, type ResultKind, type Signature } from '../arguments/signature.js'
 export {
   SYMBOLS,
   buildCommandTable,

@@ -16,7 +16,7 @@ import { DateValue } from '../values/date-value.js'
 import { isPlainObject, newObject } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { TimeValue } from '../values/time-value.js'
-import { integerArg, invalid, isStar, textArg } from './arguments.js'
+import { integerArg, invalid, isStar, textArg } from '../arguments/arguments.js'
 import type { CommandSpec } from './table.js'
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/

@@ -15,10 +15,10 @@ import { toBool } from '../convert/conversions.js'
 import { defaultValue, type DeclaredType } from '../convert/assign.js'
 import { raise } from '../errors/fourd-error.js'
 import { cond } from '../ops/logic.js'
-import { FourDArray } from '../values/four-d-array.js'
+import { FourDArray } from '../arrays/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
-import { outArg } from './out-parameter.js'
-import { integerArg, invalid, textArg, wrongType } from './arguments.js'
+import { outArg } from '../arguments/out-parameter.js'
+import { integerArg, invalid, textArg, wrongType } from '../arguments/arguments.js'
 import type { CommandSpec } from './table.js'
 
 const VALUE_TYPE: Readonly<Record<Kind, number>> = {

@@ -13,7 +13,7 @@
  */
 import { mod } from '../ops/arithmetic.js'
 import { setRealComparisonLevel } from '../values/numbers.js'
-import { integerArg, numberArg } from './arguments.js'
+import { integerArg, numberArg } from '../arguments/arguments.js'
 import type { CommandSpec } from './table.js'
 
 /** `x` scaled by 10^places exactly as its decimal text says (no binary drift). */

@@ -10,22 +10,22 @@
  * computed properties), or what an object of the host writes as JSON (an entity's attributes).
  * `OB SET` and the others write through object notation (ops/members.ts). `OB SET` and
  * `OB SET NULL` on a variable that holds no object create the object in it (the compiler passes
- * the variable, out-parameter.ts); on an expression, and `OB REMOVE`, it is an error. `Storage`
+ * the variable, arguments/out-parameter.ts); on an expression, and `OB REMOVE`, it is an error. `Storage`
  * is the running context's shared object (one a datastore, runtime.ts); `OB GET ARRAY` and the
  * other commands between objects and arrays do not run here.
  */
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
 import { get, set } from '../ops/members.js'
-import { classOf, classOfValue, ClassObject } from '../classes/class-object.js'
-import { deepCopy } from '../classes/deep-copy.js'
-import { isShared, markShared } from '../classes/shared.js'
+import { classOf, classOfValue, ClassObject } from '../context/class-object.js'
+import { deepCopy } from '../context/deep-copy.js'
+import { isShared, markShared } from '../values/shared.js'
 import { Collection } from '../values/collection.js'
 import { isJsonHost, TO_JSON } from '../values/host.js'
 import { isPlainObject, newObject as newPlainObject, typeName } from '../values/kinds.js'
-import { isStar, objectArg, optionalInteger, textArg, wrongType } from './arguments.js'
+import { isStar, objectArg, optionalInteger, textArg, wrongType } from '../arguments/arguments.js'
 import { convertTo } from './json.js'
-import { isOutParameter } from './out-parameter.js'
+import { isOutParameter } from '../arguments/out-parameter.js'
 import { valueType } from './language.js'
 import type { CommandSpec } from './table.js'
 

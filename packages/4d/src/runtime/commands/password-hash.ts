@@ -11,7 +11,7 @@
  */
 import bcrypt from 'bcryptjs'
 import { raise } from '../errors/fourd-error.js'
-import { objectArg, textArg } from './arguments.js'
+import { objectArg, textArg } from '../arguments/arguments.js'
 import type { CommandSpec } from './table.js'
 
 // `$2b$10$` then 22 characters of salt and 31 of hash, in bcrypt's alphabet.

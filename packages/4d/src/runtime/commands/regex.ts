@@ -7,7 +7,7 @@
  * (from 1), and with `*` the match must begin exactly there. A pattern that does not compile
  * raises an error, as 4D's does.
  */
-import { invalid } from './arguments.js'
+import { invalid } from '../arguments/arguments.js'
 
 const MAX_KEPT = 256
 const compiled = new Map<string, RegExp>()

@@ -2,7 +2,7 @@
 // happens before the start): against a reference written from those rules.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Runtime } from '../context/runtime.js'
+import { Runtime } from '../index.js'
 import { COMMANDS } from './index.js'
 
 const rt = new Runtime()

@@ -10,14 +10,21 @@
  * out-of-range positions are brought back within the text (compat.md): `Substring` from a first
  * character below 1 starts at 1, a negative count gives "". `Position`'s `lengthFound` and
  * `Match regex`'s `pos_found` and `length_found` are written through the compiler's
- * OutParameters (out-parameter.ts; 0 when nothing is found); a plain value there raises "cannot
+ * OutParameters (arguments/out-parameter.ts; 0 when nothing is found); a plain value there raises "cannot
  * run here", never a silent 0. Arrays for the groups of `Match regex` do not run here.
  */
 import { toNum } from '../convert/conversions.js'
 import { Collection } from '../values/collection.js'
-import { integerArg, invalid, isStar, optionalInteger, textArg, withoutStar } from './arguments.js'
+import {
+  integerArg,
+  invalid,
+  isStar,
+  optionalInteger,
+  textArg,
+  withoutStar,
+} from '../arguments/arguments.js'
 import { stringOf } from './format/string-command.js'
-import { outArg } from './out-parameter.js'
+import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
 import type { CommandSpec } from './table.js'
 import { findText, KEYS, keyOfOptions } from './text-search.js'

@@ -8,7 +8,7 @@ import { describe, expect, it, test } from 'vitest'
 import { builtinNamed } from '../../grammar/builtins.js'
 import { COLLECTION_FUNCTION_ENTRIES } from '../classes/collection-functions.js'
 import { COMMANDS } from './index.js'
-import { parseSignature } from './signature.js'
+import { parseSignature } from '../arguments/signature.js'
 import { buildCommandTable } from './table.js'
 
 describe('signatures', () => {

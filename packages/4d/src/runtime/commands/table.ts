@@ -13,44 +13,13 @@
  * context first (for the clock, `Last errors`, the session…) and the 4D values of its arguments,
  * a bare `*`, `>` or `<` as the SYMBOLS below.
  */
-import type { FileHost } from '../files/file-host.js'
-import type { FourDFunction, FunctionImpl } from '../classes/function-object.js'
-import type { FormulaCompiler, WebServerHost } from './command-hosts.js'
-import { parseSignature, type Signature } from './signature.js'
+import type { CommandImpl } from '../context/command-context.js'
+import { parseSignature, type Signature } from '../arguments/signature.js'
 
-export { SYMBOLS } from './symbols.js'
-
-/** What a command may use of the code that runs it (the runtime context implements it). */
-export interface CommandContext {
-  /** Milliseconds since the epoch, from the injectable clock. */
-  now(): number
-  /** The errors `Last errors` returns (null when none). */
-  lastErrorObjects(): unknown
-  /** The session the code runs for (`Session`), the host's; undefined for none. */
-  readonly session?: object | undefined
-  /** The web server the host runs (`WEB Server`, web-server.ts); undefined outside one. */
-  readonly webServer?: WebServerHost | undefined
-  /** The project's folders `File` and `Folder` reach (files/file-host.ts); undefined for none. */
-  readonly files?: FileHost | undefined
-  /** `Storage`: the application's shared object (the datastore's when the host gives one). */
-  readonly storage: object
-  /** The error-handling method `ON ERR CALL` installed ("" for none). */
-  errorMethod: string
-  /** A process variable's value (`Error` after `ON ERR CALL`). */
-  pvGet(name: string): unknown
-  pvSet(name: string, value: unknown): void
-  /** The compiler of 4D code given as text (formulas.ts), the host's; undefined for none. */
-  readonly compileFormula?: FormulaCompiler | undefined
-  /** `name(args)`: the project method `name`. */
-  method(name: string, args: unknown[]): unknown
-  /** A formula's function object over compiled code (`Formula(expr)`). */
-  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction
-  /** Calls a function object on this context. */
-  invoke(fn: FourDFunction, self: unknown, args: unknown[]): unknown
-}
-
-/** A command's code: the context, then its arguments as 4D values. */
-export type CommandImpl = (rt: CommandContext, ...args: unknown[]) => unknown
+export { SYMBOLS } from '../arguments/symbols.js'
+// The context a command runs on is the context's to say (it implements it): named here too, with
+// the entries that hold the commands.
+export type { CommandContext, CommandImpl } from '../context/command-context.js'
 
 export interface CommandSpec {
   readonly number: number
@@ -68,7 +37,7 @@ export interface CommandSpec {
   readonly impl?: CommandImpl
   /**
    * The positions (from 0) of the parameters that are variables the command writes
-   * (out-parameter.ts): where the call gives a variable, the compiler passes an OutParameter.
+   * (arguments/out-parameter.ts): where the call gives a variable, the compiler passes an OutParameter.
    */
   readonly writes?: readonly number[]
   /** Why the command cannot run here ('UI' for dialogs and forms, 'not yet'…). */

@@ -16,9 +16,9 @@ import {
   textArg,
   withoutStar,
   wrongType,
-} from './arguments.js'
-import { BlobObject, blobBytes, blobObject } from '../classes/blob.js'
-import { isOutParameter, outArg } from './out-parameter.js'
+} from '../arguments/arguments.js'
+import { BlobObject, blobBytes, blobObject } from '../values/blob-object.js'
+import { isOutParameter, outArg } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
 
 const ALGORITHMS: Readonly<Record<number, string>> = {

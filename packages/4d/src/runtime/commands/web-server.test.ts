@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errorOf, run } from './run.fixture.js'
-import type { WebServerHost } from './command-hosts.js'
+import type { WebServerHost } from '../context/command-context.js'
 
 /** A host whose quotas refuse what a running server refuses (rest's liveQuotas does the same). */
 function host(): WebServerHost {

@@ -12,7 +12,7 @@ import { fromJSON } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, TO_JSON, type JsonHost, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
-import type { WebServerHost } from './command-hosts.js'
+import type { WebServerHost } from '../context/command-context.js'
 import type { CommandSpec } from './table.js'
 
 const HOST_MEMBERS: ReadonlySet<string> = new Set([

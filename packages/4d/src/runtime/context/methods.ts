@@ -3,7 +3,7 @@
  * compared without case (docs/Concepts/identifiers.md), each a Function object that the project
  * loader or `compileMethod` gives.
  */
-import type { FourDFunction } from '../classes/function-object.js'
+import type { FourDFunction } from './function-object.js'
 
 export class MethodRegistry {
   readonly #methods = new Map<string, FourDFunction>()

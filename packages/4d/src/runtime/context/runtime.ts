@@ -6,28 +6,28 @@
  * `session` and the project methods. The REST layer makes one per request.
  */
 import { systemClock, type Clock } from '@entistore/core'
+import { SYMBOLS } from '../arguments/symbols.js'
 import { toText } from '../convert/conversions.js'
 import { assignTo, defaultValue, type DeclaredType } from '../convert/assign.js'
 import { FourDError, raise } from '../errors/fourd-error.js'
 import { thrownCode, thrownObject } from '../errors/throw.js'
 import * as operators from '../operators.js'
-import { COMMANDS, SYMBOLS } from '../commands/index.js'
-import { BuiltinClassStore, ClassStore } from '../classes/class-store.js'
-import { CLASS_MEMBERS, type ClassObject } from '../classes/class-object.js'
-import { COLLECTION_FUNCTIONS } from '../classes/collection-functions.js'
-import { FourDFunction, type FunctionImpl } from '../classes/function-object.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { isPlainObject, newObject, typeName } from '../values/kinds.js'
-import { markShared } from '../classes/shared.js'
+import { markShared } from '../values/shared.js'
 import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
-import { withRuntime } from './running.js'
+import { BuiltinClassStore, ClassStore } from './class-store.js'
+import { CLASS_MEMBERS, type ClassObject } from './class-object.js'
+import type { CommandImpl, FormulaCompiler, WebServerHost } from './command-context.js'
 import { catchable, placeError } from './error-flow.js'
+import type { FileHost } from './file-host.js'
+import { FourDFunction, type FunctionImpl } from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
-import type { FileHost } from '../files/file-host.js'
-import type { FormulaCompiler, WebServerHost } from '../commands/command-hosts.js'
+import { withRuntime } from './running.js'
+import { runtimeParts } from './runtime-parts.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
@@ -89,7 +89,7 @@ export class Runtime {
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
-  readonly k = COMMANDS.impls
+  readonly k: readonly (CommandImpl | undefined)[] = runtimeParts().commands
   /** The bare `*`, `>`, `<` arguments of commands. */
   readonly sym = SYMBOLS
   /** The errors `Last errors` returns: the last one caught by `Try`, with the deferred ones. */
@@ -201,7 +201,7 @@ export class Runtime {
   /** `target.name(args)`: a class function, a formula held in a property, a collection function. */
   call(target: unknown, name: string, args: unknown[]): unknown {
     if (target instanceof Collection) {
-      const fn = COLLECTION_FUNCTIONS.get(name)
+      const fn = runtimeParts().collectionFunctions.get(name)
       if (fn !== undefined) return fn(this, target, args)
     }
     const member = operators.get(target, name)
@@ -323,7 +323,7 @@ export class Runtime {
 
   /** A command (or constant) that parses but is not implemented here, reached. */
   notRunnable(name: string): never {
-    if (COMMANDS.byName(name)?.notRunnable === 'processes') return raise('NoOtherProcess', { name })
+    if (runtimeParts().notRunnable(name) === 'processes') return raise('NoOtherProcess', { name })
     return raise('NotImplemented', { name })
   }
 

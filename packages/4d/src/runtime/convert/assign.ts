@@ -16,7 +16,7 @@ import { parseDate } from '@entistore/core'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
-import { blobBytes } from '../classes/blob.js'
+import { blobBytes } from '../values/blob-object.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { kindOf, typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
@@ -60,7 +60,7 @@ export function defaultValue(type: DeclaredType): unknown {
   }
 }
 
-/** The empty BLOB every new Blob variable holds (a BLOB is never changed in place: blob.ts). */
+/** The empty BLOB every new Blob variable holds (a BLOB is never changed in place: values/blob-object.ts). */
 export const EMPTY_BLOB = new Uint8Array(0)
 
 const mismatch = (type: DeclaredType, v: unknown): never =>

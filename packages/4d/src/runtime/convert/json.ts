@@ -17,6 +17,7 @@
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
+import { BLOB_JSON } from '../values/blob-object.js'
 import { isJsonHost, TO_JSON } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
 import { TimeValue } from '../values/time-value.js'
@@ -44,7 +45,7 @@ function toPlain(v: unknown, open: Set<object>): unknown {
   if (v === null) return null
   if (v instanceof DateValue) return v.isNull ? null : v.toISO()
   if (v instanceof TimeValue) return v.seconds
-  // A scalar BLOB as the 4D.Blob an object would hold (classes/blob.ts answers the same).
+  // A scalar BLOB as the 4D.Blob an object would hold (values/blob-object.ts answers the same).
   if (v instanceof Uint8Array) return BLOB_JSON
   if (open.has(v)) return raise('CircularReference')
   open.add(v)
@@ -68,9 +69,6 @@ function defineOwn(out: Record<string, unknown>, key: string, value: unknown): v
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
   else out[key] = value
 }
-
-/** What `JSON Stringify` writes for either BLOB: the name of 4D's native class. */
-export const BLOB_JSON = '[object Blob]'
 
 const objectName = (v: unknown): string => {
   const name = (v as { constructor?: { name?: unknown } } | null)?.constructor?.name

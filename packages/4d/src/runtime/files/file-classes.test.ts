@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectFiles } from '../../project/project-files.js'
-import type { BlobObject } from '../classes/blob.js'
+import type { BlobObject } from '../values/blob-object.js'
 import { errorOf, run } from '../commands/run.fixture.js'
 
 describe('4D.File and 4D.Folder', () => {

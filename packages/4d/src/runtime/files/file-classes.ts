@@ -4,7 +4,7 @@
  * project's folders), and `OB Instance of` knows their objects.
  */
 import { builtinClass, OBJECT_CLASS } from '../classes/builtin-class.js'
-import { fileOf, folderOf } from '../commands/files.js'
+import { fileOf, folderOf } from './file-of.js'
 import { FileObject, FolderObject } from './file-objects.js'
 
 export const FILE_CLASS = builtinClass(

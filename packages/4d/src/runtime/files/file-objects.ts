@@ -1,13 +1,13 @@
 /**
  * @module 4D's File and Folder objects (docs/API/FileClass.md, FolderClass.md) on the project's
- * folders (file-host.ts): the properties a server's code reads (`exists`, `name`, `extension`,
+ * folders (context/file-host.ts): the properties a server's code reads (`exists`, `name`, `extension`,
  * `fullName`, `path`, `platformPath`, `parent`, `isFile`, `isFolder`, `size`, `creationDate`,
  * `modificationDate`) and the functions it calls (`getText`, `getContent`, `setText`, `create`, `delete`,
  * `copyTo`, `moveTo`, `files`, `folders`, `file`, `folder`). `path` and `platformPath` are the
  * filesystem path (`/DATA/x.txt`): the server's own layout is not shown.
  */
-import { blobBytes, blobObject } from '../classes/blob.js'
-import { FourDFunction } from '../classes/function-object.js'
+import { blobBytes, blobObject } from '../values/blob-object.js'
+import { FourDFunction } from '../context/function-object.js'
 import type { Runtime } from '../context/runtime.js'
 import { toText } from '../convert/conversions.js'
 import { ERRORS } from '../errors/error-codes.js'
@@ -15,7 +15,7 @@ import { FourDError, raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
-import { descend, pathText, type FileHost, type FsPath } from './file-host.js'
+import { descend, pathText, type FileHost, type FsPath } from '../context/file-host.js'
 
 /** `fk overwrite` (copyTo), `fk recursive` (files, folders), `Delete with contents` (delete). */
 export const FK_OVERWRITE = 4

@@ -16,7 +16,7 @@
  *   seconds (an object holds no Time: "Times inside objects", in seconds by default), a scalar
  *   BLOB as a 4D.Blob, Undefined in a collection as Null.
  */
-import { blobObject } from '../classes/blob.js'
+import { blobObject } from '../values/blob-object.js'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'

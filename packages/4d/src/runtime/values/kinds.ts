@@ -2,7 +2,7 @@
  * @module The kinds of 4D values as the runtime holds them, and the names 4D gives them in
  * messages. Scalars are JavaScript primitives (numbers, strings, booleans) and the two immutable
  * classes DateValue and TimeValue; Null is `null`, Undefined `undefined`; a Collection is its
- * class; a scalar BLOB is a Uint8Array (classes/blob.ts: never changed in place, so held as a
+ * class; a scalar BLOB is a Uint8Array (values/blob-object.ts: never changed in place, so held as a
  * value); every other object is an Object, by reference: a plain 4D object (null prototype, as
  * `{}` and `New object` make it), or an object of the host (an entity, a class instance, a
  * Formula).

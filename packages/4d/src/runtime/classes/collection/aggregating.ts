@@ -14,7 +14,7 @@
  *   objects and collections are distinct by reference. `ck count values` gives `{value; count}` objects.
  */
 import { fold } from '@entistore/core'
-import { optionalInteger, textArg } from '../../commands/arguments.js'
+import { optionalInteger, textArg } from '../../arguments/arguments.js'
 import { toText } from '../../convert/conversions.js'
 import { stringify } from '../../convert/json.js'
 import type { Runtime } from '../../context/runtime.js'

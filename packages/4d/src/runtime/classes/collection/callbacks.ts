@@ -8,9 +8,9 @@
  * callback is Undefined (4D's docs do not say what it is).
  */
 import { raise } from '../../errors/fourd-error.js'
-import { wrongType } from '../../commands/arguments.js'
+import { wrongType } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
-import { FourDFunction } from '../function-object.js'
+import { FourDFunction } from '../../context/function-object.js'
 
 /** `$1` of a callback: the element's value and what the callback sets. */
 export type CallbackParam = Record<string, unknown>

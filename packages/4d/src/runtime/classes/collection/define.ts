@@ -6,11 +6,11 @@
  * fails when reached, as a command with a wrong count does).
  */
 import { raise } from '../../errors/fourd-error.js'
-import { parseSignature, type Signature } from '../../commands/signature.js'
-import type { Runtime } from '../../context/runtime.js'
-import type { Collection } from '../../values/collection.js'
+import { parseSignature, type Signature } from '../../arguments/signature.js'
+import type { CollectionFunction } from '../../context/runtime-parts.js'
 
-export type CollectionFunction = (rt: Runtime, self: Collection, args: unknown[]) => unknown
+// The context owns the type: it calls them (runtime-parts.ts).
+export type { CollectionFunction }
 
 export interface CollectionFunctionSpec {
   readonly name: string

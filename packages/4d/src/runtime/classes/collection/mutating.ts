@@ -5,7 +5,7 @@
  * Undefined as Null) and returns the collection, except `.pop()` and `.shift()`, which return
  * the element taken (Undefined from an empty collection).
  */
-import { collectionArg } from '../../commands/arguments.js'
+import { collectionArg } from '../../arguments/arguments.js'
 import { stored } from '../../ops/members.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { clampIndex, fromStart, indexArg, toEnd } from './positions.js'

@@ -6,7 +6,7 @@
 // defined among them).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Runtime } from '../../context/runtime.js'
+import { Runtime } from '../../index.js'
 import { Collection } from '../../values/collection.js'
 import { DateValue } from '../../values/date-value.js'
 import { newObject } from '../../values/kinds.js'

@@ -3,7 +3,7 @@
  * index counts from the end (`index:=index+length`), then what is still out of range is brought
  * back within it, each function saying how.
  */
-import { integerArg } from '../../commands/arguments.js'
+import { integerArg } from '../../arguments/arguments.js'
 
 /** An index argument, made a long. */
 export const indexArg = (fn: string, parameter: string, v: unknown): number =>

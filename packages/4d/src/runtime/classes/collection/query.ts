@@ -28,7 +28,7 @@ import {
   type QueryNode,
   type ValueNode,
 } from '@entistore/core'
-import { invalid } from '../../commands/arguments.js'
+import { invalid } from '../../arguments/arguments.js'
 import { get } from '../../ops/members.js'
 import { Collection } from '../../values/collection.js'
 import { DateValue } from '../../values/date-value.js'

@@ -3,9 +3,9 @@
  * indexes, that match a query string (query.ts); `.query()`'s result is shared when the
  * collection is, in the collection's order unless the query ends with `order by`.
  */
-import { textArg } from '../../commands/arguments.js'
+import { textArg } from '../../arguments/arguments.js'
 import { Collection } from '../../values/collection.js'
-import { likeSource } from '../shared.js'
+import { likeSource } from '../../values/shared.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { compareValues } from './order.js'
 import { pathSteps, readPath } from './paths.js'

@@ -5,7 +5,7 @@
  * collection. A `startFrom` past the end searches nothing; a negative one counts from the end and
  * the search still goes left to right (`.lastIndexOf()` right to left, its own rules).
  */
-import { textArg } from '../../commands/arguments.js'
+import { textArg } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import type { Collection } from '../../values/collection.js'
 import { callbackOf, startAndCallback, stopped, type CallbackParam } from './callbacks.js'

@@ -14,12 +14,12 @@
  * finds equal — ascending, or as its `{collection; order}` object says (the docs' example 2 shows
  * the plain ones breaking ties too, compat.md).
  */
-import { collectionArg, invalid, textArg, wrongType } from '../../commands/arguments.js'
+import { collectionArg, invalid, textArg, wrongType } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { get } from '../../ops/members.js'
 import { Collection } from '../../values/collection.js'
 import { isPlainObject } from '../../values/kinds.js'
-import { likeSource } from '../shared.js'
+import { likeSource } from '../../values/shared.js'
 import { callbackOf } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { compareValues } from './order.js'

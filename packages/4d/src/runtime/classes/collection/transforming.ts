@@ -5,12 +5,12 @@
  * and `.slice()` give a shallow copy, shared when the collection is; `.reverse()` and `.copy()` a
  * deep one.
  */
-import { integerArg, optionalInteger, textArg } from '../../commands/arguments.js'
+import { integerArg, optionalInteger, textArg } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { Collection } from '../../values/collection.js'
 import { newObject } from '../../values/kinds.js'
-import { deepCopy } from '../deep-copy.js'
-import { likeSource } from '../shared.js'
+import { deepCopy } from '../../context/deep-copy.js'
+import { likeSource } from '../../values/shared.js'
 import { callbackOf, stopped } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { element } from './mutating.js'

@@ -8,7 +8,7 @@
  */
 import { DateValue } from '../../values/date-value.js'
 import { TimeValue } from '../../values/time-value.js'
-import { invalid } from '../arguments.js'
+import { invalid } from '../../arguments/arguments.js'
 import { DAYS, MONTHS, localDate, pad } from './calendar-names.js'
 
 const BLANK = 100

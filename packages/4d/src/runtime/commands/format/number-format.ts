@@ -16,7 +16,7 @@
  */
 import { numberToText } from '../../convert/num-text.js'
 import { toInteger } from '../../values/numbers.js'
-import { invalid } from '../arguments.js'
+import { invalid } from '../../arguments/arguments.js'
 import { round } from '../math.js'
 
 const PLACEHOLDERS = new Set(['#', '0', '^', '*'])

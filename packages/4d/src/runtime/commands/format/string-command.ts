@@ -7,7 +7,7 @@
 import { toText } from '../../convert/conversions.js'
 import { DateValue } from '../../values/date-value.js'
 import { TimeValue } from '../../values/time-value.js'
-import { integerArg, timeArg, wrongType } from '../arguments.js'
+import { integerArg, timeArg, wrongType } from '../../arguments/arguments.js'
 import { formatDate, formatTime } from './date-time-format.js'
 import { formatNumber, numberInBase } from './number-format.js'
 import { formatPattern } from './pattern-format.js'

@@ -7,7 +7,7 @@
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
-import type { Runtime } from '../context/runtime.js'
+import type { Runtime } from './runtime.js'
 
 /**
  * The code of a function: the running context, `This`, the parameters, and what the function was

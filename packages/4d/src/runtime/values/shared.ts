@@ -5,7 +5,7 @@
  * object is remembered here. One process runs 4D code at a time here, so `Use…End use` has
  * nothing to lock, and writing a shared value outside it is not an error (compat.md).
  */
-import { Collection } from '../values/collection.js'
+import { Collection } from './collection.js'
 
 const sharedObjects = new WeakSet<object>()
 

@@ -7,13 +7,16 @@
  * ("Datastore, dataclass, and entity objects are not copiable. If .copy() is called with them,
  * Null values are returned"). With `shared`, every object and collection of the copy is shared.
  * An object that contains itself is copied once, the copy pointing to its own copy.
+ *
+ * It lives with the function and class objects (context/): it keeps a function object as it is,
+ * and a class copies a shared property's value with it when it constructs.
  */
 import { Collection } from '../values/collection.js'
 import { isPlainObject, kindOf, newObject } from '../values/kinds.js'
-import { BlobObject } from './blob.js'
+import { BlobObject } from '../values/blob-object.js'
 import { FourDFunction } from './function-object.js'
 import { isClassInstance } from './instance-mark.js'
-import { markShared } from './shared.js'
+import { markShared } from '../values/shared.js'
 
 export function deepCopy(v: unknown, shared = false): unknown {
   return copyOf(v, shared, new Map())

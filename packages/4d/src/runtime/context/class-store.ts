@@ -8,12 +8,8 @@
  * ORDA layer's hook; without one the class has no parent.
  */
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
-import { FILE_CLASS, FOLDER_CLASS } from '../files/file-classes.js'
-import { FUNCTION_CLASS, OBJECT_CLASS } from './builtin-class.js'
-import { INCOMING_MESSAGE_CLASS } from './incoming-message.js'
-import { OUTGOING_MESSAGE_CLASS } from './outgoing-message.js'
-import { BLOB_CLASS } from './blob.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
+import { runtimeParts } from './runtime-parts.js'
 
 export interface ClassStoreOptions {
   /** The class a path names when it is not a user class (`['DataClass']`, `['4D', 'Object']`). */
@@ -65,26 +61,32 @@ export class ClassStore implements MemberHost, ClassResolver {
  * `4D.OutgoingMessage`, `4D.IncomingMessage` and `4D.Blob` are always there.
  */
 export class BuiltinClassStore implements MemberHost {
-  readonly #classes = new Map<string, unknown>([
-    ['Object', OBJECT_CLASS],
-    ['Function', FUNCTION_CLASS],
-    ['File', FILE_CLASS],
-    ['Folder', FOLDER_CLASS],
-    ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
-    ['IncomingMessage', INCOMING_MESSAGE_CLASS],
-    ['Blob', BLOB_CLASS],
-  ])
+  // Its classes, from the runtime's main entry (runtime-parts.ts), then the registered ones. Made
+  // at the first read: a store may be made when a module loads (the runtime's main entry may not
+  // have loaded yet), and is read only when code compiles or runs.
+  #classes: Map<string, unknown> | undefined
+  readonly #registered: [string, unknown][] = []
 
   register(name: string, cls: unknown): void {
-    this.#classes.set(name, cls)
+    if (this.#classes === undefined) this.#registered.push([name, cls])
+    else this.#classes.set(name, cls)
   }
 
   /** The names of its classes (`4D.X` that code may read as a value). */
   names(): string[] {
-    return [...this.#classes.keys()]
+    return [...this.#all().keys()]
   }
 
   [GET_MEMBER](name: string): unknown {
-    return this.#classes.get(name)
+    return this.#all().get(name)
+  }
+
+  #all(): Map<string, unknown> {
+    if (this.#classes === undefined) {
+      this.#classes = new Map(runtimeParts().builtinClasses)
+      for (const [name, cls] of this.#registered) this.#classes.set(name, cls)
+      this.#registered.length = 0
+    }
+    return this.#classes
   }
 }

@@ -3,9 +3,9 @@
 // from 4D code are tested with their themes (strings.test.ts, objects.test.ts) and the kinds
 // of variables the compiler passes in compile/emit/variables.test.ts.
 import { describe, expect, it } from 'vitest'
-import { Runtime } from '../context/runtime.js'
+import { Runtime } from '../index.js'
 import { FourDError } from '../errors/fourd-error.js'
-import { COMMANDS } from './index.js'
+import { COMMANDS } from '../commands/index.js'
 import { isOutParameter, outArg, outParameter } from './out-parameter.js'
 
 const rt = new Runtime()

@@ -19,8 +19,8 @@ import {
   type DeclaredType,
 } from '../convert/assign.js'
 import { raise } from '../errors/fourd-error.js'
-import { typeName } from './kinds.js'
-import { toInteger } from './numbers.js'
+import { typeName } from '../values/kinds.js'
+import { toInteger } from '../values/numbers.js'
 
 /** The element types of the `ARRAY …` commands that run here. */
 export type ArrayType =
@@ -124,7 +124,7 @@ function byteOf(blob: Uint8Array, n: unknown): number {
 
 /** `$a{i}:=v`: the value made the array's type. */
 export function setElem(a: unknown, n: unknown, v: unknown): void {
-  // A BLOB is never changed in place (classes/blob.ts): its commands assign the variable.
+  // A BLOB is never changed in place (values/blob-object.ts): its commands assign the variable.
   if (a instanceof Uint8Array)
     return raise('NotSupported', { construct: 'Assigning a byte of a BLOB ($blob{i}:=…)' })
   const array = arrayOf(a)

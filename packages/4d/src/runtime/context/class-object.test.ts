@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import { get, set } from '../ops/members.js'
 import { stringify } from '../convert/json.js'
-import { Runtime } from '../context/runtime.js'
+import { Runtime } from '../index.js'
 import { DateValue } from '../values/date-value.js'
 import { FourDError } from '../errors/fourd-error.js'
 import type { ClassDefinition } from './class-object.js'

@@ -14,12 +14,12 @@ import { raise } from '../errors/fourd-error.js'
 import { setOwn } from '../ops/members.js'
 import { CLASS_OF, GET_MEMBER, isClassHost, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { newObject } from '../values/kinds.js'
-import { currentRuntime } from '../context/current.js'
-import type { Runtime } from '../context/runtime.js'
+import { currentRuntime } from './current.js'
+import type { Runtime } from './runtime.js'
 import { deepCopy } from './deep-copy.js'
 import { FourDFunction } from './function-object.js'
 import { CLASS } from './instance-mark.js'
-import { markShared } from './shared.js'
+import { markShared } from '../values/shared.js'
 
 /** What the compiler gives to make a class: its members, each function built at its first call. */
 export interface ClassDefinition {

@@ -1,0 +1,67 @@
+/**
+ * @module What a command may use of the code that runs it (CommandContext, which the Runtime
+ * implements), and what the host gives the commands through it: its compiler of 4D code given as
+ * text (commands/formulas.ts) and the web server it runs (commands/web-server.ts). The context
+ * owns it, below the commands: the Runtime holds the commands' code (`rt.k`, typed CommandImpl)
+ * and the commands receive the Runtime, so the interface between them is the lower one's.
+ */
+import type { FileHost } from './file-host.js'
+import type { FourDFunction, FunctionImpl } from './function-object.js'
+
+/** A text as a formula's expression (`Formula from string`), or as one line of code (`EXECUTE FORMULA`). */
+export type FormulaKind = 'expression' | 'statement'
+
+/**
+ * The host's compiler of 4D code given as text: the function the text makes (called with `This`
+ * and the formula's parameters), or the 4D error of a text that does not compile, thrown.
+ */
+export type FormulaCompiler = (text: string, kind: FormulaKind) => FunctionImpl
+
+/** What the host tells of the web server it runs, under 4D's names. */
+export interface WebServerHost {
+  readonly name: string
+  readonly HTTPPort: number
+  readonly IPAddressToListen: string
+  readonly maxRequestSize: number
+  readonly sessionCookieName: string
+  readonly sessionCookieSameSite: string
+  /**
+   * The quotas in force, each undefined when not enforced; a write the server refuses throws
+   * (a RangeError) and keeps the old value.
+   */
+  readonly quotas: Record<string, number | undefined>
+  /** The HTTP rules in force (HTTPRules.json, or the rules option), as given; none when absent. */
+  readonly rules?: readonly unknown[]
+}
+
+/** What a command may use of the code that runs it (the runtime context implements it). */
+export interface CommandContext {
+  /** Milliseconds since the epoch, from the injectable clock. */
+  now(): number
+  /** The errors `Last errors` returns (null when none). */
+  lastErrorObjects(): unknown
+  /** The session the code runs for (`Session`), the host's; undefined for none. */
+  readonly session?: object | undefined
+  /** The web server the host runs (`WEB Server`, commands/web-server.ts); undefined outside one. */
+  readonly webServer?: WebServerHost | undefined
+  /** The project's folders `File` and `Folder` reach (file-host.ts); undefined for none. */
+  readonly files?: FileHost | undefined
+  /** `Storage`: the application's shared object (the datastore's when the host gives one). */
+  readonly storage: object
+  /** The error-handling method `ON ERR CALL` installed ("" for none). */
+  errorMethod: string
+  /** A process variable's value (`Error` after `ON ERR CALL`). */
+  pvGet(name: string): unknown
+  pvSet(name: string, value: unknown): void
+  /** The compiler of 4D code given as text (commands/formulas.ts), the host's; undefined for none. */
+  readonly compileFormula?: FormulaCompiler | undefined
+  /** `name(args)`: the project method `name`. */
+  method(name: string, args: unknown[]): unknown
+  /** A formula's function object over compiled code (`Formula(expr)`). */
+  formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction
+  /** Calls a function object on this context. */
+  invoke(fn: FourDFunction, self: unknown, args: unknown[]): unknown
+}
+
+/** A command's code: the context, then its arguments as 4D values. */
+export type CommandImpl = (rt: CommandContext, ...args: unknown[]) => unknown

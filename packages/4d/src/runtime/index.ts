@@ -1,0 +1,51 @@
+/**
+ * @module The runtime of compiled 4D code, and its main entry: it gives the running context the
+ * parts of the rooms above it (context/runtime-parts.ts), the commands, the collection's functions
+ * and the built-in classes, and hands out the Runtime so assembled. Code that makes a Runtime
+ * imports it from here; a type is named where it is declared.
+ *
+ * Its rooms import one way (tools/layers.ts checks it), lowest first:
+ * - errors/: 4D's errors, their codes and texts, `throw`;
+ * - values/: the values of the language (dates, times, collections, BLOBs, shared marks) and the
+ *   symbols by which a host object shows its members;
+ * - arguments/: what a call's arguments are: the bare `*` `>` `<`, the variables a command writes,
+ *   the checking of their types, a signature in the table's short form (commands and collection
+ *   functions both check with them);
+ * - convert/: conversions between values, typed assignment, JSON;
+ * - arrays/: 4D's arrays, whose elements convert as an assignment does;
+ * - ops/, then operators.ts: the operators compiled code calls (`rt.add`, `rt.get`…);
+ * - context/: the running context (Runtime) and what its signatures name and what names it back:
+ *   function objects, class objects and stores, the method registry, the interface commands see
+ *   (CommandContext), the hosts' parts; what it needs of the rooms above comes in through
+ *   runtime-parts.ts;
+ * - classes/: the built-in classes (`4D.Blob`, the messages…) and the collection's functions;
+ * - files/: `4D.File` and `4D.Folder` on the project's folders;
+ * - commands/: the command table and the commands, theme by theme;
+ * - this file, which assembles them.
+ */
+import { BLOB_CLASS } from './classes/blob.js'
+import { FUNCTION_CLASS, OBJECT_CLASS } from './classes/builtin-class.js'
+import { COLLECTION_FUNCTIONS } from './classes/collection-functions.js'
+import { INCOMING_MESSAGE_CLASS } from './classes/incoming-message.js'
+import { OUTGOING_MESSAGE_CLASS } from './classes/outgoing-message.js'
+import { COMMANDS } from './commands/index.js'
+import { provideRuntimeParts } from './context/runtime-parts.js'
+import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
+
+provideRuntimeParts({
+  commands: COMMANDS.impls,
+  notRunnable: (name) => COMMANDS.byName(name)?.notRunnable,
+  collectionFunctions: COLLECTION_FUNCTIONS,
+  // `4D.Object`, the class every object inherits from (classes.md), first.
+  builtinClasses: [
+    ['Object', OBJECT_CLASS],
+    ['Function', FUNCTION_CLASS],
+    ['File', FILE_CLASS],
+    ['Folder', FOLDER_CLASS],
+    ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
+    ['IncomingMessage', INCOMING_MESSAGE_CLASS],
+    ['Blob', BLOB_CLASS],
+  ],
+})
+
+export { Runtime, type RuntimeOptions } from './context/runtime.js'
