@@ -2,6 +2,8 @@
  * @module Checking a command's arguments: a parameter of the wrong type raises 4D's wrong
  * parameter type error naming the command and the parameter. Undefined (a missing object
  * property, an omitted optional parameter) is the type's empty value, as 4D's commands take it.
+ * The collection's functions check theirs the same way, so it lives below the commands and the
+ * classes both (arguments/).
  */
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'

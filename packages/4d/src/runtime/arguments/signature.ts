@@ -1,7 +1,8 @@
 /**
  * @module A command's signature in the table's short form, `(text: Text; start?: Integer): Text`,
  * read into what the compiler checks: how many arguments the command takes and the type of its
- * result.
+ * result. The collection functions declare theirs in the same form (classes/collection/define.ts),
+ * so it lives below the commands and the classes both.
  */
 
 /** The result types the compiler can rely on (a number, a text, a Boolean), or any other. */

@@ -1,8 +1,9 @@
 /**
  * @module The functions of 4D's Collection class as code calls them (`$c.push(1)`,
- * docs/API/CollectionClass.md), by name: `rt.call` looks a collection's member function up here.
- * Each receives the running context, the collection and the parameters; the table checks their
- * number. One file a family (collection/*.ts); `.length` is a property (ops/members.ts).
+ * docs/API/CollectionClass.md), by name: `rt.call` looks a collection's member function up here
+ * (runtime/index.ts gives the table to the context). Each receives the running context, the
+ * collection and the parameters; the table checks their number. One file a family
+ * (collection/*.ts); `.length` is a property (ops/members.ts).
  */
 import { AGGREGATING } from './collection/aggregating.js'
 import { buildCollectionFunctions } from './collection/define.js'

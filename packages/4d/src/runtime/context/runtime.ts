@@ -4,6 +4,10 @@
  * `rt.get`…) and the helpers below; an instance holds what one run owns: the budget, the process
  * variables, `Last errors`, the process singletons, and what the host gives — `ds`, `cs`,
  * `session` and the project methods. The REST layer makes one per request.
+ *
+ * The commands, the collection's functions and the built-in classes it runs are above it (they run
+ * on it and name it): it takes them from runtime-parts.ts, which the runtime's main entry
+ * (runtime/index.ts) fills; a Runtime is made through that entry.
  */
 import { systemClock, type Clock } from '@entistore/core'
 import { SYMBOLS } from '../arguments/symbols.js'
