@@ -10,7 +10,7 @@ import type { FourDFunction } from '../runtime/classes/function-object.js'
 import { DATA_CLASS_MEMBERS } from './data-class-members.js'
 import { DATASTORE_MEMBERS } from './datastore-members.js'
 import { ENTITY_MEMBERS } from './entity-members.js'
-import type { OrdaKind } from './handle.js'
+import type { OrdaKind } from './orda-kind.js'
 import { SELECTION_MEMBERS } from './selection-members.js'
 
 const MEMBERS: Record<OrdaKind, ReadonlyMap<string, FourDFunction>> = {

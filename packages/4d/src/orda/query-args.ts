@@ -7,10 +7,10 @@
 import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
 import { FourDFunction } from '../runtime/classes/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
-import type { OrdaWorld } from './world.js'
+import type { World } from './world-shape.js'
 
 export function queryOf(
-  world: OrdaWorld,
+  world: World,
   rt: Runtime,
   target: DataClass | EntitySelection,
   args: readonly unknown[],

@@ -11,14 +11,15 @@ import { raise } from '../runtime/errors/fourd-error.js'
 import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
 import { fromCoreError, viaCore } from './core-errors.js'
 import { EntityHandle } from './entity-handle.js'
-import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
-import type { OrdaWorld } from './world.js'
+import { NONE, OrdaHandle, type Found } from './handle.js'
+import type { OrdaKind } from './orda-kind.js'
+import type { World } from './world-shape.js'
 
 export class SelectionHandle extends OrdaHandle {
   declare readonly selection: EntitySelection
 
   // A declared field, assigned here (handle.ts says why).
-  constructor(world: OrdaWorld, selection: EntitySelection) {
+  constructor(world: World, selection: EntitySelection) {
     super(world)
     this.selection = selection
   }
