@@ -27,9 +27,9 @@ import { Collection } from '../runtime/values/collection.js'
 import { DateValue } from '../runtime/values/date-value.js'
 import { newObject } from '../runtime/values/kinds.js'
 import { TimeValue } from '../runtime/values/time-value.js'
-import { EntityHandle } from './entity-handle.js'
-import { OrdaHandle } from './handle.js'
-import { SelectionHandle } from './selection-handle.js'
+import { EntityHandle } from './handles/entity-handle.js'
+import { OrdaHandle } from './handles/handle.js'
+import { SelectionHandle } from './handles/selection-handle.js'
 import type { World } from './world-shape.js'
 
 /** Whether a type name (core's `date`, 4D's `Date`) is a date's. */

@@ -15,8 +15,8 @@ import {
   recordToFourD,
   toFourD,
 } from './convert.js'
-import { DataClassHandle } from './data-class-handle.js'
-import { DatastoreHandle } from './datastore-handle.js'
+import { DataClassHandle } from './handles/data-class-handle.js'
+import { DatastoreHandle } from './handles/datastore-handle.js'
 import type { OrdaKind } from './orda-kind.js'
 import { SessionHandle } from './session-handle.js'
 import type { World } from './world-shape.js'

@@ -5,9 +5,9 @@
  * `This` (`querySettings.args` its parameter), through core's formula query.
  */
 import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
-import { FourDFunction } from '../runtime/classes/function-object.js'
-import type { Runtime } from '../runtime/context/runtime.js'
-import type { World } from './world-shape.js'
+import { FourDFunction } from '../../runtime/classes/function-object.js'
+import type { Runtime } from '../../runtime/context/runtime.js'
+import type { World } from '../world-shape.js'
 
 export function queryOf(
   world: World,

@@ -6,12 +6,12 @@
  * (`cs.EmployeeEntity`, `cs.Employee`, `cs.EmployeeSelection`, `cs.DataStore`) when it extends
  * the ORDA class, else the ORDA class itself, whose functions are 4D's members (builtin-classes.ts).
  */
-import type { ClassObject } from '../runtime/classes/class-object.js'
-import { currentRuntime } from '../runtime/context/current.js'
-import type { Runtime } from '../runtime/context/runtime.js'
-import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../runtime/values/host.js'
-import type { OrdaKind } from './orda-kind.js'
-import type { World } from './world-shape.js'
+import type { ClassObject } from '../../runtime/classes/class-object.js'
+import { currentRuntime } from '../../runtime/context/current.js'
+import type { Runtime } from '../../runtime/context/runtime.js'
+import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../../runtime/values/host.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 /** What a lookup answers when the name is not of its kind. */
 export const NONE: unique symbol = Symbol('none') as never

@@ -5,11 +5,11 @@
  * 4D for the tables (`ds.getInfo()` has none: it says only what the datastore is).
  */
 import type { Datastore } from '@entistore/core'
-import { newObject } from '../runtime/values/kinds.js'
-import { TO_JSON } from '../runtime/values/host.js'
+import { newObject } from '../../runtime/values/kinds.js'
+import { TO_JSON } from '../../runtime/values/host.js'
 import { NONE, OrdaHandle, type Found } from './handle.js'
-import type { OrdaKind } from './orda-kind.js'
-import type { World } from './world-shape.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 export class DatastoreHandle extends OrdaHandle {
   constructor(world: World) {

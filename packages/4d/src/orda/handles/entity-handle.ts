@@ -16,18 +16,18 @@ import type {
   EntityDraft,
   EntitySelection,
 } from '@entistore/core'
-import { raise } from '../runtime/errors/fourd-error.js'
+import { raise } from '../../runtime/errors/fourd-error.js'
 import {
   MEMBER_READER,
   MISS,
   SET_MEMBER,
   TO_JSON,
   type MemberReader,
-} from '../runtime/values/host.js'
+} from '../../runtime/values/host.js'
 import { classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
-import type { OrdaKind } from './orda-kind.js'
-import { fromCoreError, viaCore } from './core-errors.js'
-import type { World } from './world-shape.js'
+import type { OrdaKind } from '../orda-kind.js'
+import { fromCoreError, viaCore } from '../core-errors.js'
+import type { World } from '../world-shape.js'
 
 export class EntityHandle extends OrdaHandle {
   /** The version read (it remembers the selection it was read from), or the last one saved. */

@@ -3,10 +3,10 @@
  * DataClass; `ds.Employee.lastName` is the attribute's object as core describes it.
  */
 import type { DataClass } from '@entistore/core'
-import { viaCore } from './core-errors.js'
+import { viaCore } from '../core-errors.js'
 import { NONE, OrdaHandle, type Found } from './handle.js'
-import type { OrdaKind } from './orda-kind.js'
-import type { World } from './world-shape.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 export class DataClassHandle extends OrdaHandle {
   constructor(
