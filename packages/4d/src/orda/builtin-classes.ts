@@ -7,11 +7,11 @@
 import { ClassStore } from '../runtime/context/class-store.js'
 import type { ClassObject } from '../runtime/context/class-object.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
-import { DATA_CLASS_MEMBERS } from './data-class-members.js'
-import { DATASTORE_MEMBERS } from './datastore-members.js'
-import { ENTITY_MEMBERS } from './entity-members.js'
-import type { OrdaKind } from './handle.js'
-import { SELECTION_MEMBERS } from './selection-members.js'
+import { DATA_CLASS_MEMBERS } from './members/data-class-members.js'
+import { DATASTORE_MEMBERS } from './members/datastore-members.js'
+import { ENTITY_MEMBERS } from './members/entity-members.js'
+import type { OrdaKind } from './orda-kind.js'
+import { SELECTION_MEMBERS } from './members/selection-members.js'
 
 const MEMBERS: Record<OrdaKind, ReadonlyMap<string, FourDFunction>> = {
   DataStoreImplementation: DATASTORE_MEMBERS,

@@ -27,10 +27,10 @@ import { Collection } from '../runtime/values/collection.js'
 import { DateValue } from '../runtime/values/date-value.js'
 import { newObject } from '../runtime/values/kinds.js'
 import { TimeValue } from '../runtime/values/time-value.js'
-import { EntityHandle } from './entity-handle.js'
-import { OrdaHandle } from './handle.js'
-import { SelectionHandle } from './selection-handle.js'
-import type { OrdaWorld } from './world.js'
+import { EntityHandle } from './handles/entity-handle.js'
+import { OrdaHandle } from './handles/handle.js'
+import { SelectionHandle } from './handles/selection-handle.js'
+import type { World } from './world-shape.js'
 
 /** Whether a type name (core's `date`, 4D's `Date`) is a date's. */
 const isDateType = (type: string | undefined): boolean => type?.toLowerCase() === 'date'
@@ -41,7 +41,7 @@ export function dateOf(text: string): DateValue {
 }
 
 /** A value of core as 4D code sees it; `type` (core's or 4D's name) makes a text a Date. */
-export function toFourD(world: OrdaWorld, v: unknown, type?: string): unknown {
+export function toFourD(world: World, v: unknown, type?: string): unknown {
   if (typeof v !== 'object' || v === null) {
     if (typeof v === 'string' && isDateType(type)) return dateOf(v)
     return v
@@ -94,7 +94,7 @@ export function fromFourD(v: unknown, pending = false): unknown {
 }
 
 /** The value core reads for the attribute `attr` (`entity.get`), as 4D code sees it. */
-export function attributeToFourD(world: OrdaWorld, attr: AttributeDef, raw: unknown): unknown {
+export function attributeToFourD(world: World, attr: AttributeDef, raw: unknown): unknown {
   // Most reads: a number, a boolean, a text that is not a date, null, as they are.
   if (raw === null || (typeof raw !== 'object' && attr.kind === 'storage'))
     return typeof raw === 'string' && attr.type === 'date' ? dateOf(raw) : raw
@@ -112,9 +112,7 @@ export function attributeToFourD(world: OrdaWorld, attr: AttributeDef, raw: unkn
  * How the values of `attr` convert, as attributeToFourD converts them, its common cases chosen
  * once (a site's reader, entity-handle.ts): a storage attribute that is not a date, a relation.
  */
-export function attributeConverter(
-  attr: AttributeDef,
-): (world: OrdaWorld, raw: unknown) => unknown {
+export function attributeConverter(attr: AttributeDef): (world: World, raw: unknown) => unknown {
   if (attr.kind === 'storage' && attr.type !== 'date') {
     const type = attr.type
     return (world, raw) =>
@@ -129,7 +127,7 @@ export function attributeConverter(
 }
 
 /** A selection's projection through `attr` (`$sel.attr`), as 4D code sees it. */
-export function projectionToFourD(world: OrdaWorld, attr: AttributeDef, raw: unknown): unknown {
+export function projectionToFourD(world: World, attr: AttributeDef, raw: unknown): unknown {
   if (!Array.isArray(raw)) return toFourD(world, raw)
   const type = 'type' in attr ? attr.type : undefined
   return new Collection(raw.map((x: unknown) => toFourD(world, x, type)))
@@ -139,7 +137,7 @@ export function projectionToFourD(world: OrdaWorld, attr: AttributeDef, raw: unk
  * An object of core's `toObject`/`toCollection` of dataclass `dc` as 4D code sees it: a Date
  * attribute as a Date, a related entity's object and related entities' collection likewise.
  */
-export function recordToFourD(world: OrdaWorld, dc: DataClass, record: unknown): unknown {
+export function recordToFourD(world: World, dc: DataClass, record: unknown): unknown {
   if (typeof record !== 'object' || record === null || Array.isArray(record))
     return toFourD(world, record)
   const out = newObject()

@@ -11,11 +11,11 @@ import { Collection } from '../runtime/values/collection.js'
 import { viaCore } from './core-errors.js'
 import { defineMembers } from './member-kit.js'
 import { StorageHandle } from './storage-handle.js'
-import type { OrdaWorld } from './world.js'
+import type { World } from './world-shape.js'
 
 export class SessionHandle implements MemberHost {
   constructor(
-    readonly world: OrdaWorld,
+    readonly world: World,
     /** The WebSession of the call now running (world.ts's `session` sets it at each call). */
     public session: WebSession,
   ) {}

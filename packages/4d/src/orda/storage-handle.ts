@@ -11,11 +11,11 @@ import { FOR_EACH } from '../runtime/context/iterate.js'
 import { GET_MEMBER, SET_MEMBER, TO_JSON, type MemberHost } from '../runtime/values/host.js'
 import { viaCore } from './core-errors.js'
 import { revive, toStored } from './stored-references.js'
-import type { OrdaWorld } from './world.js'
+import type { World } from './world-shape.js'
 
 export class StorageHandle implements MemberHost {
   constructor(
-    readonly world: OrdaWorld,
+    readonly world: World,
     /** The storage, or an object read from it (core's proxies). */
     readonly target: SharedObject,
   ) {}

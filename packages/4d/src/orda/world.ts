@@ -1,7 +1,8 @@
 /**
  * @module One datastore as 4D code sees it: its `ds`, one object a dataclass and a session, the
  * ORDA classes its project's classes extend, and the conversions of values (convert.ts) the
- * bridge's objects share.
+ * bridge's objects share. It makes those objects and hands itself to them as the World they know
+ * it by (world-shape.ts), so that none of them imports this file.
  */
 import type { AttributeDef, DataClass, Datastore, WebSession } from '@entistore/core'
 import type { ClassObject } from '../runtime/context/class-object.js'
@@ -14,12 +15,13 @@ import {
   recordToFourD,
   toFourD,
 } from './convert.js'
-import { DataClassHandle } from './data-class-handle.js'
-import { DatastoreHandle } from './datastore-handle.js'
-import type { OrdaKind } from './handle.js'
+import { DataClassHandle } from './handles/data-class-handle.js'
+import { DatastoreHandle } from './handles/datastore-handle.js'
+import type { OrdaKind } from './orda-kind.js'
 import { SessionHandle } from './session-handle.js'
+import type { World } from './world-shape.js'
 
-export class OrdaWorld {
+export class OrdaWorld implements World {
   readonly ds: DatastoreHandle
   readonly #dataClasses = new Map<DataClass, DataClassHandle>()
   readonly #sessions = new WeakMap<object, SessionHandle>()
@@ -86,7 +88,7 @@ export class OrdaWorld {
   }
 
   /** How the values of `attr` convert, chosen once (an attribute's reader at a call site). */
-  attributeConverter(attr: AttributeDef): (world: OrdaWorld, raw: unknown) => unknown {
+  attributeConverter(attr: AttributeDef): (world: World, raw: unknown) => unknown {
     return attributeConverter(attr)
   }
 

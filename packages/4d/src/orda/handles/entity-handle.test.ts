@@ -7,12 +7,12 @@
  */
 import { createDatastore, currentSession, type Datastore, type Session } from '@entistore/core'
 import { describe, expect, test } from 'vitest'
-import { compileMethod } from '../compile/compile-method.js'
-import { Runtime } from '../runtime/context/runtime.js'
-import { FourDError } from '../runtime/errors/fourd-error.js'
-import { DateValue } from '../runtime/values/date-value.js'
-import { ordaBridge } from './bridge.js'
-import { runOn, store } from './orda.fixture.js'
+import { compileMethod } from '../../compile/compile-method.js'
+import { Runtime } from '../../runtime/context/runtime.js'
+import { FourDError } from '../../runtime/errors/fourd-error.js'
+import { DateValue } from '../../runtime/values/date-value.js'
+import { ordaBridge } from '../bridge.js'
+import { runOn, store } from '../orda.fixture.js'
 
 // `code` is a Date of a Shop, a Text of an Item: a reader of the one read from the other would
 // answer the wrong type. `label` is the Shop class's `Function get`.

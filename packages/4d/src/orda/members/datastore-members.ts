@@ -3,9 +3,9 @@
  * member of the same name: transactions (of the calling process: the request's), the global stamp,
  * `flushAndLock`, and the answers a server's own datastore gives.
  */
-import { toInteger } from '../runtime/values/numbers.js'
-import { defineMembers } from './member-kit.js'
-import { DatastoreHandle } from './datastore-handle.js'
+import { toInteger } from '../../runtime/values/numbers.js'
+import { defineMembers } from '../member-kit.js'
+import { DatastoreHandle } from '../handles/datastore-handle.js'
 
 const core = (self: DatastoreHandle) => self.world.datastore
 

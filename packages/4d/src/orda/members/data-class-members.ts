@@ -2,10 +2,10 @@
  * @module 4D's DataClass functions (docs/API/DataClassClass.md) on `ds.Employee`, each core's
  * DataClass member of the same name; `new()` gives a new entity (core's draft) to fill and save.
  */
-import { defineMembers } from './member-kit.js'
-import { DataClassHandle } from './data-class-handle.js'
-import { EntityHandle } from './entity-handle.js'
-import { DK, hasFlag } from './options.js'
+import { defineMembers } from '../member-kit.js'
+import { DataClassHandle } from '../handles/data-class-handle.js'
+import { EntityHandle } from '../handles/entity-handle.js'
+import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
 
 export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', {

@@ -5,13 +5,14 @@
  * 4D for the tables (`ds.getInfo()` has none: it says only what the datastore is).
  */
 import type { Datastore } from '@entistore/core'
-import { newObject } from '../runtime/values/kinds.js'
-import { TO_JSON } from '../runtime/values/host.js'
-import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
-import type { OrdaWorld } from './world.js'
+import { newObject } from '../../runtime/values/kinds.js'
+import { TO_JSON } from '../../runtime/values/host.js'
+import { NONE, OrdaHandle, type Found } from './handle.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 export class DatastoreHandle extends OrdaHandle {
-  constructor(world: OrdaWorld) {
+  constructor(world: World) {
     super(world)
   }
 

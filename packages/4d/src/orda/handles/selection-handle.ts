@@ -6,19 +6,20 @@
  * `queryPlan` and `queryPath` are its properties.
  */
 import type { Entity, EntitySelection } from '@entistore/core'
-import { FOR_EACH, type ForEachItems } from '../runtime/context/iterate.js'
-import { raise } from '../runtime/errors/fourd-error.js'
-import { GET_INDEX, TO_JSON } from '../runtime/values/host.js'
-import { fromCoreError, viaCore } from './core-errors.js'
+import { FOR_EACH, type ForEachItems } from '../../runtime/context/iterate.js'
+import { raise } from '../../runtime/errors/fourd-error.js'
+import { GET_INDEX, TO_JSON } from '../../runtime/values/host.js'
+import { fromCoreError, viaCore } from '../core-errors.js'
 import { EntityHandle } from './entity-handle.js'
-import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
-import type { OrdaWorld } from './world.js'
+import { NONE, OrdaHandle, type Found } from './handle.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 export class SelectionHandle extends OrdaHandle {
   declare readonly selection: EntitySelection
 
   // A declared field, assigned here (handle.ts says why).
-  constructor(world: OrdaWorld, selection: EntitySelection) {
+  constructor(world: World, selection: EntitySelection) {
     super(world)
     this.selection = selection
   }

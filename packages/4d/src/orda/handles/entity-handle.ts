@@ -16,17 +16,18 @@ import type {
   EntityDraft,
   EntitySelection,
 } from '@entistore/core'
-import { raise } from '../runtime/errors/fourd-error.js'
+import { raise } from '../../runtime/errors/fourd-error.js'
 import {
   MEMBER_READER,
   MISS,
   SET_MEMBER,
   TO_JSON,
   type MemberReader,
-} from '../runtime/values/host.js'
-import { classSetter, NONE, OrdaHandle, runtimeNow, type Found, type OrdaKind } from './handle.js'
-import { fromCoreError, viaCore } from './core-errors.js'
-import type { OrdaWorld } from './world.js'
+} from '../../runtime/values/host.js'
+import { classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
+import type { OrdaKind } from '../orda-kind.js'
+import { fromCoreError, viaCore } from '../core-errors.js'
+import type { World } from '../world-shape.js'
 
 export class EntityHandle extends OrdaHandle {
   /** The version read (it remembers the selection it was read from), or the last one saved. */
@@ -42,7 +43,7 @@ export class EntityHandle extends OrdaHandle {
 
   // Declared fields, assigned here (handle.ts says why).
   constructor(
-    world: OrdaWorld,
+    world: World,
     entity: Entity | null,
     draft: EntityDraft | null,
     from?: EntitySelection,
@@ -170,7 +171,7 @@ function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
   let reader = readers.get(attr)
   if (reader === undefined) {
     // The converter is the world's (convert.ts imports this file: asked through it, no circle).
-    let convert: ((world: OrdaWorld, raw: unknown) => unknown) | undefined
+    let convert: ((world: World, raw: unknown) => unknown) | undefined
     reader = (target) => {
       if (!(target instanceof EntityHandle) || target.draft !== null) return MISS
       const entity = target.entity!

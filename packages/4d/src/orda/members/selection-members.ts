@@ -5,15 +5,15 @@
  * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates.
  */
 import type { AttributeDef, DataClass, Entity, EntitySelection } from '@entistore/core'
-import { FourDFunction } from '../runtime/context/function-object.js'
-import { constantValue } from '../runtime/commands/constants.js'
-import { toText } from '../runtime/convert/conversions.js'
-import { Collection } from '../runtime/values/collection.js'
-import { EntityHandle } from './entity-handle.js'
-import { defineMembers, filterParam, textParam } from './member-kit.js'
-import { DK, hasFlag } from './options.js'
+import { FourDFunction } from '../../runtime/context/function-object.js'
+import { constantValue } from '../../runtime/commands/constants.js'
+import { toText } from '../../runtime/convert/conversions.js'
+import { Collection } from '../../runtime/values/collection.js'
+import { EntityHandle } from '../handles/entity-handle.js'
+import { defineMembers, filterParam, textParam } from '../member-kit.js'
+import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
-import { SelectionHandle } from './selection-handle.js'
+import { SelectionHandle } from '../handles/selection-handle.js'
 
 /** The attribute a path ends on (`employer.name` → Company's `name`), if the model has it. */
 function attributeAt(dc: DataClass, path: string): AttributeDef | undefined {

@@ -3,13 +3,14 @@
  * DataClass; `ds.Employee.lastName` is the attribute's object as core describes it.
  */
 import type { DataClass } from '@entistore/core'
-import { viaCore } from './core-errors.js'
-import { NONE, OrdaHandle, type Found, type OrdaKind } from './handle.js'
-import type { OrdaWorld } from './world.js'
+import { viaCore } from '../core-errors.js'
+import { NONE, OrdaHandle, type Found } from './handle.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 export class DataClassHandle extends OrdaHandle {
   constructor(
-    world: OrdaWorld,
+    world: World,
     readonly dataClass: DataClass,
   ) {
     super(world)

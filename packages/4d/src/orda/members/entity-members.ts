@@ -6,11 +6,11 @@
  * from.
  */
 import type { Entity, WriteResult } from '@entistore/core'
-import { Collection } from '../runtime/values/collection.js'
-import { defineMembers, filterParam } from './member-kit.js'
-import { EntityHandle } from './entity-handle.js'
-import { SelectionHandle } from './selection-handle.js'
-import { DK, hasFlag } from './options.js'
+import { Collection } from '../../runtime/values/collection.js'
+import { defineMembers, filterParam } from '../member-kit.js'
+import { EntityHandle } from '../handles/entity-handle.js'
+import { SelectionHandle } from '../handles/selection-handle.js'
+import { DK, hasFlag } from '../options.js'
 
 const toFourD = (self: EntityHandle, v: unknown): unknown => self.world.toFourD(v)
 

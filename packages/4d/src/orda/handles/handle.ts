@@ -6,30 +6,28 @@
  * (`cs.EmployeeEntity`, `cs.Employee`, `cs.EmployeeSelection`, `cs.DataStore`) when it extends
  * the ORDA class, else the ORDA class itself, whose functions are 4D's members (builtin-classes.ts).
  */
-import type { ClassObject } from '../runtime/context/class-object.js'
-import { currentRuntime } from '../runtime/context/current.js'
-import type { Runtime } from '../runtime/context/runtime.js'
-import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../runtime/values/host.js'
-import type { OrdaWorld } from './world.js'
+import type { ClassObject } from '../../runtime/context/class-object.js'
+import { currentRuntime } from '../../runtime/context/current.js'
+import type { Runtime } from '../../runtime/context/runtime.js'
+import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../../runtime/values/host.js'
+import type { OrdaKind } from '../orda-kind.js'
+import type { World } from '../world-shape.js'
 
 /** What a lookup answers when the name is not of its kind. */
 export const NONE: unique symbol = Symbol('none') as never
 export type Found = unknown
 
-/** The four ORDA classes 4D code extends. */
-export type OrdaKind = 'DataStoreImplementation' | 'DataClass' | 'Entity' | 'EntitySelection'
-
 export abstract class OrdaHandle implements MemberHost, ClassHost {
   // Fields declared and assigned, not defined (ES2022's class fields): a handle is made for each
   // entity a loop reaches and each relation read, and a defined field costs ~4× an assigned one.
-  declare readonly world: OrdaWorld
+  declare readonly world: World
   /**
    * Whether class code has had it as `This` (a `Function get`, a `Function set`), which may keep
    * it: a loop's entity is then never pointed at another member (selection-handle.ts, FOR_EACH).
    */
   declare shared: boolean
 
-  constructor(world: OrdaWorld) {
+  constructor(world: World) {
     this.world = world
     this.shared = false
   }

@@ -5,12 +5,12 @@
  * `This` (`querySettings.args` its parameter), through core's formula query.
  */
 import type { DataClass, EntitySelection, FormulaQuerySettings } from '@entistore/core'
-import { FourDFunction } from '../runtime/context/function-object.js'
-import type { Runtime } from '../runtime/context/runtime.js'
-import type { OrdaWorld } from './world.js'
+import { FourDFunction } from '../../runtime/context/function-object.js'
+import type { Runtime } from '../../runtime/context/runtime.js'
+import type { World } from '../world-shape.js'
 
 export function queryOf(
-  world: OrdaWorld,
+  world: World,
   rt: Runtime,
   target: DataClass | EntitySelection,
   args: readonly unknown[],
