@@ -9,13 +9,12 @@
  */
 import { toText } from '../convert/conversions.js'
 import { raise } from '../errors/fourd-error.js'
+import type { CommandContext } from '../context/command-context.js'
 import { parsePosix, type FileHost, type Filesystem, type FsPath } from '../context/file-host.js'
 import { FileObject, FolderObject } from './file-objects.js'
 
 /** What making one reads of the running context: the project's folders, when it has them. */
-export interface FileContext {
-  readonly files?: FileHost | undefined
-}
+export type FileContext = Pick<CommandContext, 'files'>
 
 export const FK_POSIX_PATH = 0
 export const FK_PLATFORM_PATH = 1
