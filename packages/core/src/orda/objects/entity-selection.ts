@@ -40,15 +40,15 @@ import {
   type SelectionRowIds,
 } from '../../sets/row-ids.js'
 import type { Aggregates, AggregateValue, DistinctOptions } from '../../query/aggregate.js'
-import { orderSelection, queryWithin } from '../selections/queries.js'
+import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities } from '../writes/writes.js'
 import { isWriteRefusal } from '../../txn/save-status.js'
 import { placed } from '../selections/selection-place.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
 import { projection } from './selection-attributes.js'
-import { clean, combine, intersects } from '../selections/entity-sets.js'
-import type { EntitySet, KeepOptions } from '../selections/entity-sets.js'
+import { clean, combine, intersects } from './entity-sets.js'
+import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
 import { callByName } from '../functions/call-function.js'
 import {
