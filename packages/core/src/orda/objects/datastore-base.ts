@@ -28,7 +28,8 @@ import { outsideBudget, withBudget } from '../../query/budget.js'
 import type { SliceScope } from '../../query/slices.js'
 import type { IndexBuildOptions } from '../../indexes/index-builder.js'
 import type { QuerySource } from '../../query/run-query.js'
-import { dataClassClassOf, type DataClass } from './data-class.js'
+import { DataClass } from './data-class.js'
+import { dataClassClassOf } from './data-class-properties.js'
 import { EntitySets } from './entity-sets.js'
 import type { DataSnapshot } from '../../store/data-snapshot.js'
 import { restoreSnapshot } from '../setup/snapshots.js'
@@ -148,7 +149,10 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     for (const def of schema.dataClasses)
       this.#classes.set(
         def.name,
-        new (dataClassClassOf(def))(this as unknown as Datastore, this.store.table(def.name)),
+        new (dataClassClassOf(DataClass, def))(
+          this as unknown as Datastore,
+          this.store.table(def.name),
+        ),
       )
     const store = this.store
     this.deletionWitnesses = new DeletionWitnesses(this as unknown as Datastore)
