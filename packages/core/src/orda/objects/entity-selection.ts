@@ -28,7 +28,6 @@ import type { AttributeValue, SelectionAttributes } from './attribute-types.js'
 import { fail } from '../../errors/datastore-error.js'
 import type { Ordering } from '../../query/order.js'
 import { mapRowIds, type RowIds, type SelectionRowIds } from '../../sets/row-ids.js'
-import type { Aggregates, AggregateValue, DistinctOptions } from '../../query/aggregate.js'
 import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities, dropKept } from '../writes/writes.js'
 import { placed } from '../selections/selection-place.js'
@@ -39,12 +38,6 @@ import { clean, combine, intersects } from './entity-sets.js'
 import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
 import { callByName } from '../functions/call-function.js'
-import {
-  aggregateOf,
-  countValues,
-  distinctOf,
-  type CountedValue,
-} from '../selections/selection-aggregates.js'
 import { orderByText, queryOptionsOf, type OrderByCriterion } from '../selections/query-settings.js'
 import { rangesOf, sliceBounds, type PositionRange } from '../selections/selection-positions.js'
 import {
@@ -63,17 +56,23 @@ import {
 import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 import { SelectionRows } from '../selections/selection-rows.js'
 import { LiveEntities } from '../selections/live-entities.js'
+import { SelectionBase } from './selection-base.js'
 
 export { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 
 /**
  * A selection's members, without its attribute projections: what every dataclass's selections
- * share. `EntitySelection` (below) is this with the dataclass's attributes as projections.
+ * share. `EntitySelection` (below) is this with the dataclass's attributes as projections. Those
+ * answered from its rows alone (`length`, the aggregates, `isOrdered()`…) are in its base class
+ * (selection-base.ts).
  */
 export class EntitySelectionCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
-> implements Iterable<Entity<M, N>> {
+>
+  extends SelectionBase
+  implements Iterable<Entity<M, N>>
+{
   readonly dataClass: DataClass<M, N>
   /** 4D's `queryPlan`: the plan of the query that made this selection, if it asked (`{ queryPlan: true }`). */
   readonly queryPlan: unknown
@@ -93,10 +92,12 @@ export class EntitySelectionCore<
     ordering?: Ordering,
     traits?: SelectionTraits,
   ) {
+    const rows = new SelectionRows(dataClass, rowIds, ordering, traits)
+    super(dataClass, rows)
+    this.#r = rows
     this.dataClass = dataClass
     this.queryPlan = traits?.queryPlan
     this.queryPath = traits?.queryPath
-    this.#r = new SelectionRows(dataClass, rowIds, ordering, traits)
   }
 
   // This selection as the public type gives it, with its dataclass's attribute projections.
@@ -107,21 +108,6 @@ export class EntitySelectionCore<
   /** @internal What this object is, for the files that may not import its class (kinds/object-kind.ts). */
   get [OBJECT_KIND](): 'selection' {
     return 'selection'
-  }
-
-  /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
-  get length(): number {
-    return this.#r.length
-  }
-
-  /** @internal The row ids, in order (orders them all if needed). */
-  get rowIds(): RowIds {
-    return this.#r.inOrder()
-  }
-
-  /** @internal The row ids in no particular order (no sorting). */
-  get unorderedRowIds(): RowIds {
-    return this.#r.unordered()
   }
 
   /**
@@ -267,70 +253,6 @@ export class EntitySelectionCore<
    */
   dropOrFail(): number {
     return dropEntities(this.dataClass, this)
-  }
-
-  // ---- aggregates (4D's count, sum, average, min, max, distinct): read from columns and
-  // indexes, no entity is read (selection-aggregates.ts) ----
-
-  /**
-   * How many entities have a value (not null) at `path`: an attribute (`salary`), or a property of
-   * an object attribute (`extra.level`). `length` counts every entity.
-   */
-  count(path: string): number {
-    return this.#aggregate(path, 'count').count
-  }
-
-  /** The sum of the numbers at `path`; 0 when there are none. 9050 if `path` is not numeric. */
-  sum(path: string): number {
-    return this.#aggregate(path, 'sum').sum ?? 0
-  }
-
-  /**
-   * The mean of the numbers at `path`; null when there are none (4D's undefined). 9050 if `path`
-   * is not numeric.
-   */
-  average(path: string): number | null {
-    return this.#aggregate(path, 'average').average ?? null
-  }
-
-  /** The least value at `path` (texts compared without case or accents); null when there is none. */
-  min(path: string): AggregateValue | null {
-    return this.#aggregate(path, 'min').min
-  }
-
-  /** The greatest value at `path`; null when there is none. */
-  max(path: string): AggregateValue | null {
-    return this.#aggregate(path, 'max').max
-  }
-
-  /**
-   * Every aggregate of `path` in one pass (`$compute=$all`): `count`, `min`, `max`, and for a
-   * numeric path `sum` and `average`.
-   */
-  aggregates(path: string): Aggregates {
-    return this.#aggregate(path, '$all')
-  }
-
-  /**
-   * The distinct values at `path`, nulls left out, in ascending order. Texts that differ only by
-   * case or accents are one value (the spelling of the entity created first) unless
-   * `{ diacritical: true }`. With `{ count: true }` (4D's `dk count values`, for a scalar storage
-   * attribute), each value with how many entities have it: `{ value, count }`.
-   */
-  distinct(path: string, options: DistinctOptions & { readonly count: true }): CountedValue[]
-  distinct(path: string, options?: DistinctOptions & { readonly count?: false }): AggregateValue[]
-  distinct(
-    path: string,
-    options: DistinctOptions & { readonly count?: boolean } = {},
-  ): AggregateValue[] | CountedValue[] {
-    const dc = this.#dc
-    return options.count === true
-      ? countValues(dc, this.#r.rows, path, options)
-      : distinctOf(dc, this.#r.rows, path, options)
-  }
-
-  #aggregate(path: string, operation: 'count' | 'sum' | 'average' | 'min' | 'max' | '$all') {
-    return aggregateOf(this.dataClass, this.#r.rows, path, operation)
   }
 
   /**
@@ -496,21 +418,6 @@ export class EntitySelectionCore<
       ordered: this.#r.keepsOrder,
       alterable: options.shared !== true,
     })
-  }
-
-  /** Whether `add()` can change this selection (made by `newSelection()` or `copy()`). */
-  isAlterable(): boolean {
-    return this.#r.alterable
-  }
-
-  /**
-   * Whether this is one of 4D's ordered selections: made by `orderBy`, `orderByFormula`, a query
-   * with `order by`, `newSelection({ keepOrder: true })`, `minus(…, { keepOrder: true })`, or an
-   * `add()` of a selection. The members of any selection are in a fixed order all the same (key
-   * order unless ordered).
-   */
-  isOrdered(): boolean {
-    return this.#r.keepsOrder
   }
 
   /** The dataclass of this selection (4D's `getDataClass()`; also the `dataClass` property). */
