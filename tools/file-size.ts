@@ -32,10 +32,6 @@ export const NOT_YET_SPLIT: readonly string[] = [
   'packages/core/src/indexes/sorted-index.ts',
   // The rows of a dataclass (slots, key directory, views, records made, restore).
   'packages/core/src/store/table.ts',
-  // The public objects' classes, whose members 4D's API lists; their helpers are in rooms of
-  // their own (orda/members, orda/selections), what is left is the classes' own members.
-  'packages/core/src/orda/objects/data-class.ts',
-  'packages/core/src/orda/objects/entity-selection.ts',
 ]
 
 /** Whether `path` (relative to the repository root) is a source file whose length counts. */

@@ -122,13 +122,13 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // runtime-parts.ts reach those. One public API (api/4d.api.md), so one folder: the rooms
   // of runtime/ above and below it import one way.
   ['packages/4d/src/runtime/context', 9],
-  // Five rooms of orda/: objects and the rooms whose public types its classes' signatures name
-  // and which name the classes back (ChangesOptions, DatastoreOptions, FunctionsDef, the query
-  // and entity-set types). calls/, restrict/, members/ and writes/ name what they need.
-  ['packages/core/src/orda', 5],
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
-  // types name each other in their public members.
-  ['packages/core/src/orda/objects', 7],
+  // types name each other in their public members (7); so do the public types their signatures
+  // name and which name them back, moved up beside them so that the rooms below orda/objects name
+  // none of the classes: ChangesOptions (its `render` takes the Entity), DatastoreOptions (its
+  // `functions`) and FunctionsDef (each function's `this`), the entity sets (EntitySet,
+  // EntitySets), PreparedQuery and the query functions and result (runQuery, QueryResult).
+  ['packages/core/src/orda/objects', 13],
   // store.ts and data-snapshot.ts: the public DataSnapshot keeps the Store it was taken from (an
   // internal member the API report prints), and the store makes and restores it.
   ['packages/core/src/store', 2],

@@ -22,10 +22,10 @@ export type {
   ChangeEvent,
   ChangeFeedOptions,
   ChangedEntity,
-  ChangesOptions,
   ChangeSubscription,
   FeedSchedule,
 } from './orda/feed/change-feed.js'
+export type { ChangesOptions } from './orda/objects/changes-options.js'
 export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
 export {
   KernelCancelled,
@@ -68,7 +68,7 @@ export { Entity } from './orda/objects/entity.js'
 export { readAttribute } from './orda/objects/attribute-read.js'
 export { EntitySelection } from './orda/objects/entity-selection.js'
 export { EntityDraft } from './orda/objects/entity-draft.js'
-export { EntitySet, EntitySets, setOwnerOf } from './orda/selections/entity-sets.js'
+export { EntitySet, EntitySets, setOwnerOf } from './orda/objects/entity-sets.js'
 export { LOGIC_OPERATORS } from './sets/set-algebra.js'
 export type {
   ActingOptions,
@@ -82,7 +82,7 @@ export type {
   SetReleaseReason,
   SetUsage,
   StoredSet,
-} from './orda/selections/entity-sets.js'
+} from './orda/objects/entity-sets.js'
 export { Transaction } from './txn/transaction.js'
 export type { CommittedChange, TransactionOptions, WriteCheck } from './txn/transaction.js'
 export type { Assignments } from './txn/write-values.js'
@@ -143,14 +143,14 @@ export type { Change } from './store/changes.js'
 export type { DanglingReference, DataRow, DumpDataOptions } from './store/dump-data.js'
 
 // Class functions (datastore, dataclass, entity, entity selection, singletons)
-export { defineFunctions } from './orda/functions/define-functions.js'
+export { defineFunctions } from './orda/objects/define-functions.js'
 export { globalStampFunctions } from './orda/functions/global-stamp-functions.js'
 export type {
   AttributeEventDefs,
   DataClassFunctionDefs,
   EntityEventDefs,
   FunctionsDef,
-} from './orda/functions/define-functions.js'
+} from './orda/objects/define-functions.js'
 export { sessionSingleton, singleton } from './functions/define.js'
 export type {
   EntityEvent,
@@ -166,7 +166,8 @@ export { FunctionRegistry, functionText, ownerText } from './functions/registry.
 export { headerProblem, OutgoingMessage, statusProblem } from './functions/outgoing-message.js'
 export { IncomingMessage, type IncomingMessageInit } from './functions/incoming-message.js'
 export type { FunctionImpl, FunctionInfo, FunctionKind } from './functions/registry.js'
-export { callFunction, isThenable } from './orda/functions/call-function.js'
+export { isThenable } from './orda/functions/call-function.js'
+export { callFunction } from './orda/objects/datastore-functions.js'
 export type { CallOptions } from './orda/functions/call-function.js'
 export { currentCall, currentSession } from './orda/current-call/current-call.js'
 // 4D's Session class, as `currentSession()` gives it: docs/orda.md, Session
@@ -175,7 +176,7 @@ export type { WebSessionInfo } from './orda/current-call/web-session.js'
 export type { RestrictContext } from './orda/restrict/restrict.js'
 export { restrictedSelection } from './orda/objects/restricted-selection.js'
 export { committedVersion } from './orda/writes/writes.js'
-export { deletionVisible } from './orda/feed/deletion-witnesses.js'
+export { deletionVisible } from './orda/objects/datastore-functions.js'
 export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
@@ -281,7 +282,7 @@ export { SESSION_USER_KEY, sessionUser, setSessionUser } from './sessions/sessio
 export type { AuthUser } from './sessions/session-api.js'
 export { heldPrivileges, promotedSession } from './sessions/session-privileges.js'
 export { GUEST_PRIVILEGE, Roles } from './roles/roles.js'
-export { permissionsNamingNothing } from './orda/setup/roles-coverage.js'
+export { permissionsNamingNothing } from './orda/objects/roles-coverage.js'
 // Privileges all the way down: the one decision, the Actor that asks it, who acts now.
 export { accessRule, rolesResource } from './access/access-rule.js'
 export type { AccessRule } from './access/access-rule.js'
@@ -290,7 +291,7 @@ export { Actor } from './access/actor.js'
 export type { ActorOptions } from './access/actor.js'
 export { actingNow, currentActor, runActor } from './access/acting.js'
 export { runAsProcess } from './orda/processes.js'
-export { promotedFor } from './orda/functions/call-function.js'
+export { promotedFor } from './orda/objects/datastore-functions.js'
 export type {
   RolesAction,
   RolesJson,
@@ -321,10 +322,10 @@ export { printQuery, printFilter, printOrderBy } from './query/print-filter.js'
 export { Ast, filterSize, MAX_FILTER_DEPTH, pathText } from './query/ast.js'
 export type * from './query/ast.js'
 export { parseCached } from './query/run-query.js'
-export { runQuery, orderSelection } from './orda/selections/queries.js'
-export { PreparedQuery } from './orda/selections/prepared-query.js'
-export type { PrepareOptions } from './orda/selections/prepared-query.js'
-export type { QueryOptions, QueryResult } from './orda/selections/queries.js'
+export { runQuery, orderSelection } from './orda/objects/queries.js'
+export { PreparedQuery } from './orda/objects/prepared-query.js'
+export type { PrepareOptions } from './orda/objects/prepared-query.js'
+export type { QueryOptions, QueryResult } from './orda/objects/queries.js'
 export type { QueryBudget } from './query/budget.js'
 // For work a transport does on a request's behalf under its budget (writing a reply that may be
 // large), also across turns of the event loop: the budget current now, run again later.

@@ -1,6 +1,6 @@
 /**
  * @module The entity events of a project's Entity classes (docs/ORDA/orda-events.md, 4D 20 R10 and
- * 21) as core's `events` and `attributeEvents` of the dataclass (orda/functions/define-functions.ts), which
+ * 21) as core's `events` and `attributeEvents` of the dataclass (orda/objects/define-functions.ts), which
  * core runs around every write as it runs a functions module's: `Class constructor` for a new
  * entity, `Function event touched/validateSave/saving/afterSave/validateDrop/dropping/afterDrop`,
  * for the entity or one attribute (`Function event validateSave price($event : Object)`).

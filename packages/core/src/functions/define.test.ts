@@ -9,7 +9,7 @@ import { createDatastore, type DatastoreOf } from '../orda/objects/datastore.js'
 import type { DataClass } from '../orda/objects/data-class.js'
 import type { Entity } from '../orda/objects/entity.js'
 import type { EntitySelection } from '../orda/objects/entity-selection.js'
-import { defineFunctions } from '../orda/functions/define-functions.js'
+import { defineFunctions } from '../orda/objects/define-functions.js'
 import { singleton } from './define.js'
 
 const model = {

@@ -1,7 +1,7 @@
 /**
  * @module The shapes of an application's class functions that name none of the public objects:
  * one function and its options (4D's keywords `exposed` and `onHTTPGet`), a parameter's type, an
- * entity event and its refusal, a shared singleton. orda/functions/define-functions.ts builds on them the
+ * entity event and its refusal, a shared singleton. orda/objects/define-functions.ts builds on them the
  * typed form an application writes (`defineFunctions`, where `this` is a DataClass, an Entity or an
  * EntitySelection); the registry (registry.ts) reads them untyped, so that this folder stays below
  * the objects that run the functions.
@@ -107,7 +107,7 @@ export interface SingletonDef<S = unknown> {
 
 /**
  * An application's functions as the registry reads them, whatever the model (the registry checks
- * every part when the datastore is built). orda/functions/define-functions.ts types each `this`: FunctionsDef.
+ * every part when the datastore is built). orda/objects/define-functions.ts types each `this`: FunctionsDef.
  */
 export interface UntypedFunctionsDef {
   // `any`: the `this` of each function is typed in FunctionsDef, which this folder cannot name.

@@ -9,9 +9,10 @@ import { createDatastore } from '../orda/objects/datastore.js'
 import { Entity } from '../orda/objects/entity.js'
 import { EntityDraft } from '../orda/objects/entity-draft.js'
 import { EntitySelection } from '../orda/objects/entity-selection.js'
-import { callFunction, failure, maskMessage } from '../orda/functions/call-function.js'
+import { failure, maskMessage } from '../orda/functions/call-function.js'
+import { callFunction } from '../orda/objects/datastore-functions.js'
 import { currentCall } from '../orda/current-call/current-call.js'
-import { defineFunctions, type FunctionsDef } from '../orda/functions/define-functions.js'
+import { defineFunctions, type FunctionsDef } from '../orda/objects/define-functions.js'
 import { singleton } from './define.js'
 
 const functions = defineFunctions({

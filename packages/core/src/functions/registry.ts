@@ -101,11 +101,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 const invalid = (where: string, why: string): never => fail('InvalidFunctions', [where, why])
 
 /** An event's function, called with `this` and the event object (define.ts). */
-// `any`: `this` is a draft or an entity depending on the event; orda/functions/define-functions.ts types each.
+// `any`: `this` is a draft or an entity depending on the event; orda/objects/define-functions.ts types each.
 type EventHandler = (this: any, event?: unknown) => unknown
 
-/** A dataclass's `restrict` (orda/functions/define-functions.ts types it): `this` is the DataClass. */
-// `any`: the DataClass and its context are typed in orda/functions/define-functions.ts.
+/** A dataclass's `restrict` (orda/objects/define-functions.ts types it): `this` is the DataClass. */
+// `any`: the DataClass and its context are typed in orda/objects/define-functions.ts.
 export type RestrictHandler = (this: any, context: any) => unknown
 
 /** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */

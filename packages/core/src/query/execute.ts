@@ -7,7 +7,7 @@
  * form a join takes (run by itself, or as a per-row test of an AND). With a query path, every step
  * is narrowed to the rows of its dataclass the session may see, so that no count says more than
  * the session could count itself, and the query's own step counts what its selection holds. The
- * query's own rows are narrowed by the selection made of them (orda/selections/queries.ts).
+ * query's own rows are narrowed by the selection made of them (orda/objects/queries.ts).
  */
 import type { DataClassDef } from '../schema/definitions.js'
 import type { Table } from '../store/table.js'

@@ -3,7 +3,7 @@
  * made it and to the user logged in on that session then (4D 21 R4: sets live "in memory during
  * the current session" and count against its quota), or to the process for code outside any
  * request. Reading a set is anyone's who names its id (under their own privileges and restrict,
- * orda/selections/entity-sets.ts); releasing it, or remaking it under its id once it is gone, is its owner's.
+ * orda/objects/entity-sets.ts); releasing it, or remaking it under its id once it is gone, is its owner's.
  */
 import { sipHash24 } from './siphash.js'
 

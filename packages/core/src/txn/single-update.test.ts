@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { thrown } from '../errors/thrown.fixture.js'
 import { createDatastore } from '../orda/objects/datastore.js'
-import { defineFunctions } from '../orda/functions/define-functions.js'
+import { defineFunctions } from '../orda/objects/define-functions.js'
 import type { Change } from '../store/changes.js'
 import type { CommitInfo } from '../store/store.js'
 import { Transaction, type CommittedChange } from './transaction.js'

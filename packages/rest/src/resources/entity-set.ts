@@ -5,7 +5,7 @@
  * names, and `POST /rest/$entityset/$release` those of any dataclass. `findSet` is also the set a `POST …?$method=delete` drops.
  *
  * Whoever names a set reads it with their own rights: the core gives its members narrowed by the
- * session's `restrict` (orda/selections/entity-sets.ts). Releasing and remaking are its owner's (a session of
+ * session's `restrict` (orda/objects/entity-sets.ts). Releasing and remaking are its owner's (a session of
  * its user, or its session): anyone else is answered as for an id that never was (1802).
  */
 import {

@@ -13,7 +13,7 @@ import { use } from '../../sessions/session-storage.js'
 import type { Session } from '../../sessions/session-api.js'
 import { currentCall } from '../current-call/current-call.js'
 import { createDatastore } from '../objects/datastore.js'
-import { defineFunctions } from '../functions/define-functions.js'
+import { defineFunctions } from '../objects/define-functions.js'
 import { payrollData, payrollModel, payrollRoles } from './session-calls.fixture.js'
 
 const sum = (): number =>

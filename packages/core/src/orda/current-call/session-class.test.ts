@@ -9,7 +9,7 @@ import { use } from '../../sessions/session-storage.js'
 import type { Session } from '../../sessions/session-api.js'
 import { currentCall, currentSession } from './current-call.js'
 import { createDatastore } from '../objects/datastore.js'
-import { defineFunctions } from '../functions/define-functions.js'
+import { defineFunctions } from '../objects/define-functions.js'
 import { payrollData, payrollModel } from '../calls/session-calls.fixture.js'
 import type { WebSession } from './web-session.js'
 

@@ -17,12 +17,11 @@ import type { KeyValue } from '../../store/entity-record.js'
 import type { ChangeHistory } from '../../store/change-history.js'
 import type { Table } from '../../store/table.js'
 import { RowTest } from '../../query/row-test.js'
-import type { ChangedEntity, ChangeEvent, ChangesOptions } from './change-feed.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { ChangedEntity, ChangeEvent } from './change-feed.js'
+import type { FeedClass, FeedDatastore, FeedEntity, FeedOptions } from './feed-objects.js'
 // The deletion side of change tracking (its own module): who may learn of a deletion.
-import { deletionVisible } from './deletion-witnesses.js'
-import { Entity } from '../objects/entity.js'
+import { deletionSeen } from './deletion-witnesses.js'
+import { kindOf } from '../kinds/object-kind.js'
 import { restriction, visible } from '../restrict/restrict.js'
 
 /** Keys a filtered subscriber is known not to hold (a `left` sent), at most this many. */
@@ -76,17 +75,17 @@ class Membership {
 
 /** How one dataclass of a subscription is checked and shaped. */
 class ClassCheck<T> {
-  readonly dc: DataClass
+  readonly dc: FeedClass
   readonly #filter: RowTest | undefined
   readonly #attributes: readonly AttributeDef[]
-  readonly #render: ((entity: Entity) => T) | undefined
+  readonly #options: FeedOptions<T>
   readonly membership: Membership
   // The view the filter's test was made for.
   #view: string | undefined
 
-  constructor(dc: DataClass, options: ChangesOptions<T>, single: boolean) {
+  constructor(dc: FeedClass, options: FeedOptions<T>, single: boolean) {
     this.dc = dc
-    const ds = dc.datastore as unknown as Datastore
+    const ds = dc.datastore
     const exposedOnly = options.exposedOnly ?? false
     this.#filter =
       single && options.filter !== undefined && options.filter.trim() !== ''
@@ -104,7 +103,7 @@ class ClassCheck<T> {
               a.kind !== 'relatedEntity' &&
               (!exposedOnly || a.exposed),
           )
-    this.#render = options.render
+    this.#options = options
     this.membership = new Membership(this.#filter !== undefined, dc.restrictFunction !== undefined)
   }
 
@@ -120,9 +119,9 @@ class ClassCheck<T> {
     const key = history.keyAt(position)
     const stamp = history.stampAt(position)
     const dataClass = dc.name
-    const ds = dc.datastore as unknown as Datastore
+    const ds = dc.datastore
     if (history.opAt(position) === 'delete') {
-      if (!deletionVisible(ds, dataClass, stamp)) return undefined
+      if (!deletionSeen(ds, dataClass, stamp)) return undefined
       return this.membership.deleted(key) ? { type: 'deleted', stamp, dataClass, key } : undefined
     }
     const latest = history.latestStamp(table, key)
@@ -139,13 +138,13 @@ class ClassCheck<T> {
         ? { type: 'deleted', stamp, dataClass, key, left: true }
         : undefined
     const entity = dc.entityAt(rowId)!
-    const value = this.#render ? this.#render(entity) : (this.#plain(entity) as T)
+    const value = this.#options.render ? this.#options.render(entity) : (this.#plain(entity) as T)
     this.membership.sent(key)
     const type = history.opAt(position) === 'insert' ? 'created' : 'updated'
     return { type, stamp, dataClass, key, entity: value }
   }
 
-  #matches(rowId: number, ds: Datastore): boolean {
+  #matches(rowId: number, ds: FeedDatastore): boolean {
     if (this.#filter === undefined) return true
     this.checkFilter()
     // The test holds what the view saw of related dataclasses: made again for another view (the
@@ -159,7 +158,7 @@ class ClassCheck<T> {
   }
 
   // The attributes asked for that the session may read; a relation as its key.
-  #plain(entity: Entity): ChangedEntity {
+  #plain(entity: FeedEntity): ChangedEntity {
     const actor = currentActor(this.dc.datastore)
     const out: ChangedEntity = {}
     for (const attr of this.#attributes) {
@@ -176,13 +175,18 @@ class ClassCheck<T> {
         if (DatastoreError.is(error) && error.category === 'forbidden') continue
         throw error
       }
-      out[attr.name] = v instanceof Entity ? v.getKey() : v
+      out[attr.name] = isEntity(v) ? v.getKey() : v
     }
     return out
   }
 }
 
-function attributeOf(dc: DataClass, name: string, exposedOnly: boolean): AttributeDef {
+// An Entity (or a draft, which is one), told by its kind (kinds/object-kind.ts): the feed names
+// no public class, and makes none.
+const isEntity = (v: unknown): v is { getKey(): unknown } =>
+  kindOf(v) === 'entity' || kindOf(v) === 'draft'
+
+function attributeOf(dc: FeedClass, name: string, exposedOnly: boolean): AttributeDef {
   const attr = dc.def.attributesByName.get(name)
   if (attr === undefined || (exposedOnly && !attr.exposed))
     return fail('AttributeNotFound', [
@@ -203,7 +207,7 @@ function attributeOf(dc: DataClass, name: string, exposedOnly: boolean): Attribu
 export class FeedChecks<T> {
   readonly #byTable = new Map<Table, ClassCheck<T>>()
 
-  constructor(classes: readonly DataClass[], options: ChangesOptions<T>) {
+  constructor(classes: readonly FeedClass[], options: FeedOptions<T>) {
     for (const dc of classes)
       this.#byTable.set(dc.table, new ClassCheck(dc, options, classes.length === 1))
   }

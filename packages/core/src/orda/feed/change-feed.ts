@@ -9,17 +9,14 @@
  * entity as it is then, and the event skipped when a later one of the same entity will carry it
  * (coalescing: nothing missed, nothing twice). The feed's bookkeeping across subscribers (commits,
  * heartbeats, slow subscribers) is the hub's (change-hub.ts); one subscriber is a ChangeSubscription
- * (change-subscription.ts).
+ * (change-subscription.ts). The public options, ChangesOptions, whose `render` takes the Entity,
+ * are with the Datastore (objects/changes-options.ts).
  */
-import type { Authorize } from '../../access/authorize.js'
 import { fail } from '../../errors/datastore-error.js'
 import { dataClassNames } from '../../schema/definitions.js'
-import type { Session } from '../../sessions/session-api.js'
 import type { ChangeHistoryOptions } from '../../store/change-history.js'
 import type { KeyValue } from '../../store/entity-record.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Datastore } from '../objects/datastore.js'
-import type { Entity } from '../objects/entity.js'
+import type { FeedClass, FeedDatastore, FeedOptions } from './feed-objects.js'
 
 /** Runs `fn` after `ms` milliseconds; returns the function that cancels it. */
 export type FeedSchedule = (fn: () => void, ms: number) => () => void
@@ -50,49 +47,6 @@ export interface ChangeFeedOptions extends ChangeHistoryOptions {
 
 /** An entity as the default shape sends it: the attributes asked for that the session may read. */
 export type ChangedEntity = Record<string, unknown>
-
-/** What `ds.changes(options)` takes. `T`: what an event's `entity` is (see `render`). */
-export interface ChangesOptions<T = ChangedEntity> {
-  /** The dataclasses to follow: a name or a list of names. */
-  readonly dataClasses: readonly string[] | string
-  /**
-   * Only entities matching this query (one dataclass only): one that stops matching is sent as
-   * `deleted` with `left: true`. Checked when each event is sent, against the entity as it is then.
-   */
-  readonly filter?: string
-  /** Values of the filter's `:1`, `:2`… */
-  readonly parameters?: readonly unknown[]
-  /**
-   * The attributes of an event's entity (one dataclass only): names of storage, calculated, alias
-   * or relatedEntity attributes (a relation as its key). @default every attribute but relations
-   */
-  readonly attributes?: readonly string[]
-  /**
-   * Resume after this global stamp: the changes after it are sent first, from the history. A
-   * stamp the history no longer reaches (or never gave) starts with a `reset` instead.
-   * @default the current global stamp: only changes from now on
-   */
-  readonly since?: number
-  /** The session whose privileges and `restrict` decide each event. @default none: full rights */
-  readonly session?: Session
-  /** The embedder's hook, asked besides the roles file (as `ds.actAs`'s). */
-  readonly authorize?: Authorize
-  /**
-   * Events a subscriber may fall behind by (events of its dataclasses not read yet); past it, it
-   * is dropped: its next event is `dropped` with the stamp to resume from, then it ends.
-   * @default 1000
-   */
-  readonly bufferLimit?: number
-  /** A `heartbeat` event after this many milliseconds (datastore's clock) with nothing sent. */
-  readonly heartbeatMs?: number
-  /** Only exposed, public attributes may be named (what the REST interface allows). @default false */
-  readonly exposedOnly?: boolean
-  /**
-   * How an event's entity is written, instead of the default plain object (the REST interface
-   * writes it as its replies do). Runs as the session, when the event is sent.
-   */
-  readonly render?: (entity: Entity) => T
-}
 
 /** An event of a live feed. `stamp` is the global stamp to resume after (`since`). */
 export type ChangeEvent<T = ChangedEntity> =
@@ -134,8 +88,8 @@ export const DEFAULT_BUFFER_LIMIT = 1000
 
 /** The options checked, with the dataclasses found. */
 export interface FeedPlan<T> {
-  readonly classes: readonly DataClass[]
-  readonly options: ChangesOptions<T>
+  readonly classes: readonly FeedClass[]
+  readonly options: FeedOptions<T>
   readonly bufferLimit: number
 }
 
@@ -144,7 +98,7 @@ export interface FeedPlan<T> {
  * InvalidParameter (1806) for a filter or attributes with several dataclasses, a bad limit or
  * stamp. The filter and attributes themselves are checked by the subscription.
  */
-export function feedPlan<T>(ds: Datastore, options: ChangesOptions<T>): FeedPlan<T> {
+export function feedPlan<T>(ds: FeedDatastore, options: FeedOptions<T>): FeedPlan<T> {
   const names =
     typeof options.dataClasses === 'string' ? [options.dataClasses] : options.dataClasses
   if (names.length === 0) fail('InvalidParameter', ['dataClasses', '[]', 'one dataclass or more'])

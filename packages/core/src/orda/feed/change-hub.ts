@@ -9,13 +9,12 @@ import { ChangeHistory } from '../../store/change-history.js'
 import {
   feedPlan,
   type ChangeFeedOptions,
-  type ChangesOptions,
   type ChangeSubscription,
   type ChangedEntity,
   type FeedSchedule,
 } from './change-feed.js'
 import { Subscription, type SubscriptionHost } from './change-subscription.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { FeedDatastore, FeedOptions } from './feed-objects.js'
 import { fail } from '../../errors/datastore-error.js'
 import type { Session } from '../../sessions/session-api.js'
 import { sessionUser } from '../../sessions/session-user.js'
@@ -29,7 +28,7 @@ const unrefSchedule: FeedSchedule = (fn, ms) => {
 }
 
 export class ChangeHub implements SubscriptionHost {
-  readonly ds: Datastore
+  readonly ds: FeedDatastore
   readonly history: ChangeHistory
   readonly #schedule: FeedSchedule
   readonly #subs = new Set<Subscription<unknown>>()
@@ -40,7 +39,7 @@ export class ChangeHub implements SubscriptionHost {
   readonly #limits: { perSession: number; perUser: number; perGuests: number; total: number }
 
   /** The feed of `ds`, its history kept from now on (called from the Datastore's constructor). */
-  constructor(ds: Datastore, options: ChangeFeedOptions = {}) {
+  constructor(ds: FeedDatastore, options: ChangeFeedOptions = {}) {
     this.ds = ds
     this.history = ChangeHistory.attach(ds.store, options)
     this.#schedule = options.schedule ?? unrefSchedule
@@ -67,7 +66,7 @@ export class ChangeHub implements SubscriptionHost {
    * A new subscription (see `Datastore.changes`).
    * @throws DatastoreError FeedSubscriptionLimit (9063) past one of the bounds (ChangeFeedOptions)
    */
-  open<T = ChangedEntity>(options: ChangesOptions<T>): ChangeSubscription<T> {
+  open<T = ChangedEntity>(options: FeedOptions<T>): ChangeSubscription<T> {
     this.#bound(options.session)
     const sub = new Subscription(this, feedPlan(this.ds, options))
     this.#add(sub as Subscription<unknown>)

@@ -13,11 +13,11 @@ import type { Session } from '../../sessions/session-api.js'
 import type { ChangeHistory } from '../../store/change-history.js'
 import { FeedChecks } from './change-check.js'
 import type { ChangeEvent, ChangeSubscription, FeedPlan } from './change-feed.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { FeedDatastore } from './feed-objects.js'
 
 /** What a subscription needs of its hub. */
 export interface SubscriptionHost {
-  readonly ds: Datastore
+  readonly ds: FeedDatastore
   readonly history: ChangeHistory
   /** Stops telling `sub` of commits and heartbeats. */
   remove(sub: Subscription<unknown>): void
@@ -208,7 +208,7 @@ export class Subscription<T> implements ChangeSubscription<T> {
   // Whether acting as the session would change nothing: no roles file, no `authorize`, no
   // `restrict` (nor change tracking's deleted rows), no session singleton a computed attribute
   // could reach. Then each event skips making an Actor and entering its async context.
-  static #actsAsNobody(ds: Datastore, authorize: unknown): boolean {
+  static #actsAsNobody(ds: FeedDatastore, authorize: unknown): boolean {
     const fns = ds.functions
     return (
       ds.roles === undefined &&

@@ -35,10 +35,9 @@ import { noteSessionRead } from '../../sessions/session-reads.js'
 import { sessionUser } from '../../sessions/session-user.js'
 import type { RowMembership } from '../../sets/row-bitmap.js'
 import type { Change } from '../../store/changes.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Datastore } from '../objects/datastore.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import type { FeedClass, FeedDatastore } from './feed-objects.js'
 import { restriction } from '../restrict/restrict.js'
+import type { RestrictedSelection } from '../restrict/restricted-class.js'
 import { WitnessLog } from './witness-log.js'
 
 /** Deletions whose witnesses are kept at most (12 bytes each, their sets of witnesses shared). */
@@ -48,13 +47,13 @@ export const MAX_DELETIONS = 1_000_000
 const userMark = (name: string): string => `user:${name.toLowerCase()}`
 
 export class DeletionWitnesses {
-  readonly #ds: Datastore
+  readonly #ds: FeedDatastore
   // Per restricted dataclass, the sessions that read it, with the rule they were checked by.
   readonly #readers = new Map<string, Map<string, AccessRule | undefined>>()
   // Per deletion stamp, its witnesses (witness-log.ts).
   readonly #deletions = new WitnessLog(MAX_DELETIONS)
 
-  constructor(ds: Datastore) {
+  constructor(ds: FeedDatastore) {
     this.#ds = ds
     ds.sessions.onClose((session) => {
       for (const readers of this.#readers.values()) readers.delete(session.id)
@@ -73,7 +72,7 @@ export class DeletionWitnesses {
    * Notes that `session` reads `dc`, a dataclass with a restrict (restrict.ts), checked by `rule`
    * (the request's: its roles file and hooks).
    */
-  noteReader(dc: DataClass, session: Session, rule: AccessRule | undefined): void {
+  noteReader(dc: { readonly name: string }, session: Session, rule: AccessRule | undefined): void {
     let readers = this.#readers.get(dc.name)
     if (!readers) this.#readers.set(dc.name, (readers = new Map()))
     if (readers.has(session.id) && readers.get(session.id) === rule) return
@@ -89,7 +88,7 @@ export class DeletionWitnesses {
    * whose restrict fails witnesses nothing.
    */
   beforeCommit(changes: readonly Change[], stamps: readonly number[]): void {
-    const byClass = new Map<DataClass, { stamp: number; rowId: number }[]>()
+    const byClass = new Map<FeedClass, { stamp: number; rowId: number }[]>()
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!
       if (c.op !== 'delete') continue
@@ -104,7 +103,7 @@ export class DeletionWitnesses {
     for (const [dc, rows] of byClass) this.#witness(dc, rows)
   }
 
-  #witness(dc: DataClass, rows: readonly { stamp: number; rowId: number }[]): void {
+  #witness(dc: FeedClass, rows: readonly { stamp: number; rowId: number }[]): void {
     // The readers by the answer they get: sessions of one view share one.
     const byAnswer = new Map<RowMembership | undefined, string[]>()
     for (const [id, rule] of this.#readers.get(dc.name)!) {
@@ -142,7 +141,7 @@ export class DeletionWitnesses {
   // null when it may not read it or its restrict fails (it then witnesses nothing). Outside any
   // request's budget and slices: this runs inside a commit, which cannot fail.
   #answerOf(
-    dc: DataClass,
+    dc: FeedClass,
     session: Session,
     rule: AccessRule | undefined,
   ): RowMembership | undefined | null {
@@ -172,12 +171,8 @@ export class DeletionWitnesses {
   }
 }
 
-/**
- * Whether the acting session (none: full rights) may learn of the deletion of an entity of
- * `dataClass` made at global stamp `stamp`: it may read the dataclass, and, if the dataclass has a
- * restrict, it could see the entity when it was deleted.
- */
-export function deletionVisible(ds: Datastore, dataClass: string, stamp: number): boolean {
+/** `deletionVisible` (objects/datastore-functions.ts, where it is documented), on what it reads. */
+export function deletionSeen(ds: FeedDatastore, dataClass: string, stamp: number): boolean {
   const actor = currentActor(ds)
   if (actor === undefined) return true
   if (!actor.may('read', dataClass)) return false
@@ -192,11 +187,11 @@ export function deletionVisible(ds: Datastore, dataClass: string, stamp: number)
  * is readable and none has a restrict of its own. `own` is the model's restrict for it, if any.
  */
 export function deletedRecordsRestrict(
-  own: ((this: DataClass, context: unknown) => unknown) | undefined,
+  own: ((this: FeedClass, context: unknown) => unknown) | undefined,
 ) {
-  return function restrictDeleted(this: DataClass, context: unknown): unknown {
+  return function restrictDeleted(this: FeedClass, context: unknown): unknown {
     const narrowed = own?.call(this, context)
-    const ds = this.datastore as Datastore
+    const ds = this.datastore
     const actor = currentActor(ds)
     if (actor === undefined) return narrowed
     // Who witnessed a deletion is told by session: this answer is the session's alone.
@@ -207,8 +202,8 @@ export function deletedRecordsRestrict(
     )
     if (open) return narrowed
     const base =
-      narrowed != null && (narrowed as EntitySelection).dataClass === this
-        ? (narrowed as EntitySelection)
+      narrowed != null && (narrowed as RestrictedSelection).dataClass === this
+        ? (narrowed as RestrictedSelection)
         : this.all()
     const table = this.table
     const keep: number[] = []
@@ -218,7 +213,7 @@ export function deletedRecordsRestrict(
       const name = values[DELETED_FIELDS.tableName]
       const stamp = values[DELETED_FIELDS.stamp]
       if (typeof name !== 'string' || typeof stamp !== 'number') continue
-      if (deletionVisible(ds, name, stamp)) keep.push(rowId)
+      if (deletionSeen(ds, name, stamp)) keep.push(rowId)
     }
     return this.select(keep)
   }

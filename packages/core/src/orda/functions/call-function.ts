@@ -17,11 +17,22 @@ import type { LockOwner } from '../../locks/lock-table.js'
 import type { Session } from '../../sessions/session-api.js'
 import { maskMessage } from '../../functions/mask-message.js'
 import { ownerText, type FunctionInfo, type FunctionKind } from '../../functions/registry.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { Roles } from '../../roles/roles.js'
+import type { CallDatastore } from '../calls/call-datastore.js'
 import { newCall, runCall } from '../calls/call-context.js'
 import { checkParams } from './function-params.js'
 import { currentActor, runActor } from '../../access/acting.js'
 import type { Actor } from '../../access/actor.js'
+
+/**
+ * What running a function needs of its datastore: the calls' (its sessions, functions, roles),
+ * and `runAs` for a caller's lock owner. Named by these members, which the Datastore has, and not
+ * by its class, which calls its functions through this file. The public `callFunction` and
+ * `promotedFor`, which take the Datastore, are with it (objects/datastore-functions.ts).
+ */
+export interface FunctionDatastore extends CallDatastore {
+  runAs<R>(owner: LockOwner, fn: () => R): R
+}
 
 /** Who calls: the REST request's session (and its lock owner). Both absent for a TypeScript call. */
 export interface CallOptions {
@@ -34,15 +45,9 @@ export interface CallOptions {
   readonly onRestore?: ((session: Session) => void) | undefined
 }
 
-/**
- * Calls `fn` on `target` (what `this` is: the datastore, a dataclass, an entity, a selection or a
- * singleton's state) with `args`. Returns its result, or a Promise of it for an async function.
- * @throws DatastoreError FunctionNotImplemented (9103) or ProjectFunctionNotImplemented (9107),
- *   FunctionParameterInvalid (9101), whatever
- *   the function throws (see the module note).
- */
-export function callFunction(
-  ds: Datastore,
+/** `callFunction` (objects/datastore-functions.ts, where it is documented), on what it reads. */
+export function runFunction(
+  ds: FunctionDatastore,
   fn: FunctionInfo,
   target: unknown,
   args: readonly unknown[],
@@ -61,7 +66,7 @@ export function callFunction(
   // function runs with what its `promote` adds, for this call only (the async context ends with it).
   const caller = currentActor(ds)
   caller?.needExecute(fn)
-  const actor = caller && promotedFor(ds, caller, fn)
+  const actor = caller && promotedActor(ds, caller, fn)
   const checked = checkParams(fn, args)
   const call = newCall(
     ds,
@@ -88,11 +93,12 @@ export function callFunction(
   })
 }
 
-/**
- * `actor` with the privileges `fn`'s `promote` permission gives (roles.json), for its call: 4D adds
- * them "to the process that runs the function" and removes them when it ends.
- */
-export function promotedFor(ds: Datastore, actor: Actor, fn: FunctionInfo): Actor {
+/** `promotedFor` (objects/datastore-functions.ts, where it is documented), on what it reads. */
+export function promotedActor(
+  ds: { readonly roles: Roles | undefined },
+  actor: Actor,
+  fn: FunctionInfo,
+): Actor {
   const roles = ds.roles
   if (roles === undefined) return actor
   return actor.promote(
@@ -107,10 +113,10 @@ export function promotedFor(ds: Datastore, actor: Actor, fn: FunctionInfo): Acto
 /**
  * Finds the function `name` of `kind` on `owner` and calls it, exposed or not (a TypeScript call,
  * as one 4D process calls its own class functions).
- * @throws DatastoreError FunctionNotFound (1573), and as `callFunction`.
+ * @throws DatastoreError FunctionNotFound (1573), and as `callFunction` (objects/datastore-functions.ts).
  */
 export function callByName(
-  ds: Datastore,
+  ds: FunctionDatastore,
   kind: FunctionKind,
   owner: string,
   name: string,
@@ -119,7 +125,7 @@ export function callByName(
 ): unknown {
   const fn = ds.functions.find(kind, owner, name)
   if (!fn) return fail('FunctionNotFound', [name, ownerText({ kind, owner })])
-  return callFunction(ds, fn, target, args)
+  return runFunction(ds, fn, target, args)
 }
 
 export { isThenable }

@@ -8,7 +8,14 @@ import { fail } from '../../errors/datastore-error.js'
 import { parseDate } from '../../values/dates.js'
 import type { ParamSpec } from '../../functions/define.js'
 import { functionText, type FunctionInfo } from '../../functions/registry.js'
-import { isDraft, isEntity, isSelection } from '../objects/object-kinds.js'
+import { kindOf } from '../kinds/object-kind.js'
+
+// What a value is, told by its kind (kinds/object-kind.ts) and not by the public classes, which
+// run their functions through this file; read for its dataclass's name.
+type Named = { readonly dataClass: { readonly name: string } }
+const isEntity = (v: unknown): v is Named => kindOf(v) === 'entity'
+const isDraft = (v: unknown): v is Named => kindOf(v) === 'draft'
+const isSelection = (v: unknown): v is Named => kindOf(v) === 'selection'
 
 /** The arguments as the function receives them; throws FunctionParameterInvalid on a mismatch. */
 export function checkParams(fn: FunctionInfo, args: readonly unknown[]): unknown[] {

@@ -11,7 +11,7 @@ import { Entity } from './entity.js'
 import { EntityDraft } from './entity-draft.js'
 import { EntitySelection } from './entity-selection.js'
 import { OWN_FIELDS } from './object-classes.js'
-import { DATA_CLASS_FIELDS } from './data-class.js'
+import { DATA_CLASS_FIELDS } from './data-class-properties.js'
 import { thrown } from '../../errors/thrown.fixture.js'
 
 const model = {

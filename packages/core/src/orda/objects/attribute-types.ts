@@ -3,7 +3,8 @@
  * in terms of the public objects: a relatedEntity reads as the target's `Entity` or null, a
  * relatedEntities as an `EntitySelection` of the target, a calculated or alias attribute as its
  * value. Under `UntypedModel` every read is `unknown` and every write takes `unknown`, which is the
- * untyped API. With them the objects `fromCollection` takes, typed by the same writes.
+ * untyped API. With them the objects `fromCollection` takes, typed by the same writes, and what a
+ * selection's attribute properties project (SelectionAttributes, the EntitySelection's).
  */
 import type { KeyValue } from '../../store/entity-record.js'
 import type { BinaryValue } from '../../values/binary.js'
@@ -16,7 +17,7 @@ import type {
   RelatedEntity,
 } from '../../schema/typed-model.js'
 import type { Entity } from './entity.js'
-import type { EntitySelection } from './entity-selection.js'
+import type { EntitySelection, EntitySelectionCore } from './entity-selection.js'
 
 /** What an attribute described as `V` reads as in model `M`. */
 export type ReadValue<M extends ModelTypes, V> =
@@ -105,3 +106,36 @@ export type FromCollectionObject<M extends ModelTypes, N extends DataClassName<M
 type RelatedObject<W> = [Extract<W, { readonly __KEY: KeyValue }>] extends [never]
   ? never
   : { readonly [attribute: string]: unknown }
+
+/** The selection members' names: an attribute of the same name is projected by `extract` only. */
+type SelectionMemberName = keyof EntitySelectionCore | keyof object | 'constructor'
+
+/**
+ * What a selection's property `K` projects for an attribute described as `V` (4D's
+ * `selection.attributeName`): a relation, the selection of the entities it reaches, without
+ * duplicates; any other attribute, the collection of its values (as `extract(name)`: nulls left
+ * out).
+ */
+export type ProjectedValue<M extends ModelTypes, V> = [V] extends [Computed<infer T>]
+  ? ProjectedValue<M, T>
+  : [V] extends [RelatedEntity<infer T> | null]
+    ? T extends DataClassName<M>
+      ? EntitySelection<M, T>
+      : unknown
+    : [V] extends [RelatedEntities<infer T>]
+      ? T extends DataClassName<M>
+        ? EntitySelection<M, T>
+        : unknown
+      : Exclude<V, null>[]
+
+/**
+ * A typed model's attributes of dataclass `N` as read-only projections of its selections:
+ * `ds.Employee.all().lastName` is a `string[]`, `selection.employer` the selection of their
+ * companies. None for the untyped model (`extract(name)` there).
+ */
+export type SelectionAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
+  readonly [K in AttributeName<M, N> as PropertyName<M, N, K, SelectionMemberName>]: ProjectedValue<
+    M,
+    M[N][K]
+  >
+}

@@ -14,24 +14,22 @@ import type { Datastore } from './datastore.js'
 import type { EntityRecord, KeyValue } from '../../store/entity-record.js'
 import { Entity, EntityCore } from './entity.js'
 import { objectClassesOf, type ObjectClasses } from './object-classes.js'
-import { withAttributeProperties } from './attribute-properties.js'
 import type { Ordering } from '../../query/order.js'
 import { EntitySelectionCore, type EntitySelection } from './entity-selection.js'
 import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 import { toKey } from '../../store/keys.js'
-import { compareKeys, type Table } from '../../store/table.js'
-import { sortKey } from '../../values/compare.js'
+import type { Table } from '../../store/table.js'
 import type { IndexKind } from '../../indexes/index-set.js'
 import type { QueryNode } from '../../query/ast.js'
-import { runQuery, type QueryOptions, type QueryResult } from '../selections/queries.js'
-import { PreparedQuery, type PrepareOptions } from '../selections/prepared-query.js'
+import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
+import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { isQuerySettings, queryOptionsOf } from '../selections/query-settings.js'
 import { EntityDraftCore, type EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from '../writes/writes.js'
 import { openTransaction } from '../calls/owners.js'
 import { DELETED_RECORDS } from '../../schema/change-tracking.js'
 import { deletedRecordsRestrict } from '../feed/deletion-witnesses.js'
-import { noteEveryEntity, restrictedRows, restrictRunning, visible } from '../restrict/restrict.js'
+import { noteEveryEntity, restrictedRows, restrictRunning } from '../restrict/restrict.js'
 import type { RestrictHandler } from '../../functions/registry.js'
 import type { WriteCheck } from '../../txn/transaction.js'
 import type {
@@ -48,18 +46,18 @@ import { currentActor } from '../../access/acting.js'
 import { attributeInfo, dataClassInfo } from '../members/data-class-info.js'
 import type { DataClassAttribute, DataClassInfo } from '../members/data-class-info.js'
 import { createIndexOn, dropIndexOf } from '../members/data-class-indexes.js'
-import { fromCollectionRows } from '../members/from-collection.js'
-import type { FromCollectionSettings } from '../members/from-collection.js'
+import { fromCollectionRows, type FromCollectionSettings } from '../members/from-collection.js'
+import { KeyLookup } from '../members/key-lookup.js'
+import { rowIdsReferencing } from '../members/related-rows.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
+import { stagedEntity, stagedRow, tableAsSeen } from '../writes/transaction-reads.js'
+import { openTransactions } from '../processes.js'
 
 /** 4D's `settings` of `get()` and `all()`: `context` is taken and ignored (no client/server cache). */
 export interface ReadSettings {
   readonly context?: string
 }
-import { stagedEntity, stagedRow, tableAsSeen } from '../writes/transaction-reads.js'
-import { stagedOf } from '../../txn/staged-table.js'
-import { openTransactions } from '../processes.js'
 
 /** How many query texts a dataclass keeps prepared for `query()`. */
 const PREPARED_TEXTS = 256
@@ -68,9 +66,6 @@ const PREPARED_TEXTS = 256
  * A dataclass's members, without its attribute properties. `DataClass` (below) is this with the
  * attributes of a typed model as properties (4D's `ds.Employee.lastName`).
  */
-// Key types whose stored keys are numbers a text of digits converts to as it reads.
-const DIGIT_KEY_TYPES: ReadonlySet<string> = new Set(['long', 'long64', 'number', 'word', 'byte'])
-
 export class DataClassCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
@@ -81,14 +76,8 @@ export class DataClassCore<
   readonly table: Table
   /** @internal The `restrict` event of the dataclass's functions, if any (orda/restrict/restrict.ts). */
   readonly restrictFunction: RestrictHandler | undefined
-  // The raw keys that are already of the stored form (integers for numeric keys, text for string
-  // keys): when `get` misses with one, converting it cannot find anything else.
-  readonly #storedKey: 'number' | 'string' | 'other'
-  // Whether a key written in digits ("3", a REST path's) is the integer it spells: numeric key
-  // types, whose conversion of such a text gives that integer.
-  readonly #digitKeys: boolean
-  // The table's key map itself (it is never replaced): `get` is then one lookup for the row id.
-  readonly #byKey: Table['byKey']
+  // Its rows by key as a caller spells it (key-lookup.ts).
+  readonly #keys: KeyLookup
   // The query texts `query()` ran, prepared: code repeats a few texts with new values. A plain
   // Map (a lookup here is on every query): when it is full, the oldest text makes room.
   readonly #prepared = new Map<string, PreparedQuery<M, N>>()
@@ -104,10 +93,7 @@ export class DataClassCore<
     this.datastore = datastore
     this.def = table.def
     this.table = table
-    this.#byKey = table.byKey
-    const keyType = table.def.key.type
-    this.#storedKey = keyType === 'string' ? 'string' : keyType === 'uuid' ? 'other' : 'number'
-    this.#digitKeys = DIGIT_KEY_TYPES.has(keyType)
+    this.#keys = new KeyLookup(table)
     const classes = (this.#classes = objectClassesOf(table.def, {
       Entity: EntityCore,
       Draft: EntityDraftCore,
@@ -248,35 +234,7 @@ export class DataClassCore<
       const own = stagedEntity(this as DataClass, key)
       if (own !== undefined) return own as Entity<M, N> | null
     }
-    // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
-    // so 3 finds 3 and "3" does not), which is what coercion would have given.
-    const hit = this.#byKey.get(key)
-    if (hit === undefined) return this.#getCoerced(key)
-    return this.restrictFunction === undefined || visible(this as DataClass, hit)
-      ? this.entityAt(hit)
-      : null
-  }
-
-  // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
-  #getCoerced(key: unknown): Entity<M, N> | null {
-    // A key already in its stored form (an integer for a numeric key, text for a string key)
-    // was looked up as it is: nothing to convert, nothing found.
-    const stored =
-      typeof key === 'number'
-        ? this.#storedKey === 'number' && Number.isSafeInteger(key)
-        : typeof key === 'string' && this.#storedKey === 'string'
-    if (stored) return null
-    // A key spelled as the integer it is, found under that integer: the conversion's trim and
-    // checks would give the same, and cost a REST read by key 6% of its time. A miss goes on to
-    // the conversion, which says why a key it refuses is wrong.
-    if (typeof key === 'string' && this.#digitKeys) {
-      const n = Number(key)
-      const rowId = Number.isSafeInteger(n) && String(n) === key ? this.#byKey.get(n) : undefined
-      if (rowId !== undefined)
-        return visible(this as DataClass, rowId) ? this.entityAt(rowId) : null
-    }
-    const rowId = this.#byKey.get(toKey(this.def, key))
-    return rowId === undefined || !visible(this as DataClass, rowId) ? null : this.entityAt(rowId)
+    return this.#keys.find(this.#typed, key)
   }
 
   /**
@@ -508,37 +466,11 @@ export class DataClassCore<
   }
 
   /**
-   * @internal Row ids (in key order) of the entities whose relatedEntity `relation` points at `key`.
-   * A scan for now; the indexes of the query engine replace it with a lookup.
+   * @internal Row ids (in key order) of the entities whose relatedEntity `relation` points at `key`
+   * (related-rows.ts).
    */
   rowIdsReferencing(relation: string, key: KeyValue): number[] {
-    const attr = this.attribute(relation)
-    if (attr.kind !== 'relatedEntity') return fail('AttributeNotFound', [relation, this.def.name])
-    // Inside a transaction, the table as it sees it: its entities read with their staged values.
-    const table = this.seenTable()
-    const read = table.reader(attr.foreignKey)
-    // Through the foreign key's hash index when it has one (a related entity read in every row of
-    // a reply scanned the whole table each time: 60 s of CPU for 20,000 rows of 100,000), in key
-    // order as the scan gives them.
-    const hash = this.table.indexes.of(attr.foreignKey)?.hash
-    if (hash) {
-      const out: number[] = []
-      const bucket = hash.get(sortKey(key, hash.folds))
-      // A folding index may hold keys that differ in case: exact matches only.
-      for (let i = 0; i < bucket.length; i++) if (read(bucket[i]!) === key) out.push(bucket[i]!)
-      // The index holds committed values: the rows a transaction wrote pointing at `key` now.
-      const staged = table === this.table ? undefined : stagedOf(table)?.rows
-      if (staged !== undefined) {
-        const committed = this.table.reader(attr.foreignKey)
-        for (const rowId of staged.keys())
-          if (read(rowId) === key && (hash.folds ? !out.includes(rowId) : committed(rowId) !== key))
-            out.push(rowId)
-      }
-      return out.sort((a, b) => compareKeys(table.keyOf(a)!, table.keyOf(b)!) || a - b)
-    }
-    const out: number[] = []
-    for (const rowId of table.orderedRowIds()) if (read(rowId) === key) out.push(rowId)
-    return out
+    return rowIdsReferencing(this, relation, key)
   }
 }
 
@@ -566,25 +498,3 @@ export type DataClass<
 
 /** The class of every dataclass object (`x instanceof DataClass`). */
 export const DataClass = DataClassCore
-
-/** @internal The fields a DataClass object has of its own: an attribute of one of these names gets no property. */
-export const DATA_CLASS_FIELDS = [
-  'datastore',
-  'def',
-  'table',
-  'restrictFunction',
-  'entityOf',
-] as const
-
-/**
- * @internal The class of dataclass `def`'s object: DataClassCore with 4D's `ds.Employee.lastName`
- * (the attribute object, as `attributeInfo(name)` gives it) on its prototype, as its entities'
- * properties are on theirs (attribute-properties.ts).
- */
-export function dataClassClassOf(def: DataClassDef): typeof DataClassCore {
-  return withAttributeProperties(DataClassCore, def, 'DataClass', DATA_CLASS_FIELDS, (attr) => ({
-    get(this: DataClassCore) {
-      return attributeInfo(this as unknown as DataClass, attr.name)
-    },
-  }))
-}

@@ -28,8 +28,9 @@ import { outsideBudget, withBudget } from '../../query/budget.js'
 import type { SliceScope } from '../../query/slices.js'
 import type { IndexBuildOptions } from '../../indexes/index-builder.js'
 import type { QuerySource } from '../../query/run-query.js'
-import { dataClassClassOf, type DataClass } from './data-class.js'
-import { EntitySets } from '../selections/entity-sets.js'
+import { DataClass } from './data-class.js'
+import { dataClassClassOf } from './data-class-properties.js'
+import { EntitySets } from './entity-sets.js'
 import type { DataSnapshot } from '../../store/data-snapshot.js'
 import { restoreSnapshot } from '../setup/snapshots.js'
 import { openTransaction, runAs } from '../calls/owners.js'
@@ -37,8 +38,9 @@ import { DeletionWitnesses } from '../feed/deletion-witnesses.js'
 import { DELETED_RECORDS } from '../../schema/change-tracking.js'
 import { restrictVisibility } from '../restrict/restrict-visibility.js'
 import { ChangeHub } from '../feed/change-hub.js'
-import type { ChangesOptions, ChangeSubscription, ChangedEntity } from '../feed/change-feed.js'
-import type { FunctionsDef } from '../functions/define-functions.js'
+import type { ChangeSubscription, ChangedEntity } from '../feed/change-feed.js'
+import type { ChangesOptions } from './changes-options.js'
+import type { FunctionsDef } from './define-functions.js'
 import { FunctionRegistry } from '../../functions/registry.js'
 import { callByName } from '../functions/call-function.js'
 import { Roles } from '../../roles/roles.js'
@@ -51,7 +53,7 @@ import { singletonState } from '../calls/session-calls.js'
 import { accessRule } from '../../access/access-rule.js'
 import { checker } from '../restrict/access-checks.js'
 import type { Datastore } from './datastore.js'
-import type { ActAsOptions, DatastoreOptions, Singleton } from '../setup/datastore-options.js'
+import type { ActAsOptions, DatastoreOptions, Singleton } from './datastore-options.js'
 import { IndexBuilds } from '../setup/index-builds.js'
 import { Processes, runAsProcess } from '../processes.js'
 import { tableAsSeen } from '../writes/transaction-reads.js'
@@ -147,7 +149,10 @@ export class DatastoreBase<M extends ModelTypes = UntypedModel> {
     for (const def of schema.dataClasses)
       this.#classes.set(
         def.name,
-        new (dataClassClassOf(def))(this as unknown as Datastore, this.store.table(def.name)),
+        new (dataClassClassOf(DataClass, def))(
+          this as unknown as Datastore,
+          this.store.table(def.name),
+        ),
       )
     const store = this.store
     this.deletionWitnesses = new DeletionWitnesses(this as unknown as Datastore)

@@ -21,7 +21,7 @@ import type {
 import type { ModelJson } from '../../schema/model-json.js'
 import type { DataClass } from './data-class.js'
 import { DatastoreBase } from './datastore-base.js'
-import type { DatastoreOptions } from '../setup/datastore-options.js'
+import type { DatastoreOptions } from './datastore-options.js'
 import { toSchema, type ModelSource } from '../setup/model-source.js'
 import {
   cancelTransaction,
@@ -45,7 +45,7 @@ import {
 export type { CommitInfo, CommitKind, CommitOptions } from '../../store/store.js'
 export type { CommitListener, CommitListenerOptions } from '../../store/store.js'
 export { sessionLockOwner } from '../calls/session-locks.js'
-export type { ActAsOptions, DatastoreOptions, Singleton } from '../setup/datastore-options.js'
+export type { ActAsOptions, DatastoreOptions, Singleton } from './datastore-options.js'
 export type { ModelSource } from '../setup/model-source.js'
 export type { RequestLogEntry, RequestLogResponse, RequestLogSink } from '../request-log.js'
 export type {

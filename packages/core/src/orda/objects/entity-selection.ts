@@ -20,43 +20,24 @@ import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
 import type {
   AttributeName,
-  Computed,
   DataClassName,
   ModelTypes,
-  RelatedEntities,
-  RelatedEntity,
   UntypedModel,
 } from '../../schema/typed-model.js'
-import type { AttributeValue, PropertyName } from './attribute-types.js'
+import type { AttributeValue, SelectionAttributes } from './attribute-types.js'
 import { fail } from '../../errors/datastore-error.js'
-import { refreshTaken, type Ordering } from '../../query/order.js'
-import { sliceable } from '../../query/slices.js'
-import {
-  copyRowIds,
-  DeferredRowIds,
-  mapRowIds,
-  settledRowIds,
-  type RowIds,
-  type SelectionRowIds,
-} from '../../sets/row-ids.js'
-import type { Aggregates, AggregateValue, DistinctOptions } from '../../query/aggregate.js'
-import { orderSelection, queryWithin } from '../selections/queries.js'
-import { dropEntities } from '../writes/writes.js'
-import { isWriteRefusal } from '../../txn/save-status.js'
+import type { Ordering } from '../../query/order.js'
+import { mapRowIds, type RowIds, type SelectionRowIds } from '../../sets/row-ids.js'
+import { orderSelection, queryWithin } from './queries.js'
+import { dropEntities, dropKept } from '../writes/writes.js'
 import { placed } from '../selections/selection-place.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
 import { projection } from './selection-attributes.js'
-import { clean, combine, intersects } from '../selections/entity-sets.js'
-import type { EntitySet, KeepOptions } from '../selections/entity-sets.js'
+import { clean, combine, intersects } from './entity-sets.js'
+import type { EntitySet, KeepOptions } from './entity-sets.js'
 import type { Datastore } from './datastore.js'
 import { callByName } from '../functions/call-function.js'
-import {
-  aggregateOf,
-  countValues,
-  distinctOf,
-  type CountedValue,
-} from '../selections/selection-aggregates.js'
 import { orderByText, queryOptionsOf, type OrderByCriterion } from '../selections/query-settings.js'
 import { rangesOf, sliceBounds, type PositionRange } from '../selections/selection-positions.js'
 import {
@@ -73,65 +54,32 @@ import {
   type OrderFormula,
 } from '../selections/formula-order.js'
 import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
+import { SelectionRows } from '../selections/selection-rows.js'
+import { LiveEntities } from '../selections/live-entities.js'
+import { SelectionBase } from './selection-base.js'
 
 export { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 
 /**
- * A selection's live entities in order, as its iterator gives them: a class, not a generator (the
- * generator and what it allocated were a fifth of reading the first 100 entities of an ordered
- * selection at 10k rows, CPU profile of the sources, 2026-11-26). The row ids are read at the first
- * `next()`, as the generator read them.
- */
-class LiveEntities<M extends ModelTypes, N extends DataClassName<M>> implements IterableIterator<
-  Entity<M, N>
-> {
-  readonly #selection: EntitySelectionCore<M, N>
-  #rows: RowIds | undefined
-  #at = 0
-
-  constructor(selection: EntitySelectionCore<M, N>) {
-    this.#selection = selection
-  }
-
-  next(): IteratorResult<Entity<M, N>> {
-    const rows = (this.#rows ??= this.#selection.rowIds)
-    const dc = this.#selection.dataClass
-    while (this.#at < rows.length) {
-      const e = dc.entityAt(rows[this.#at++]!)
-      if (e) return { value: e, done: false }
-    }
-    return { value: undefined, done: true }
-  }
-
-  [Symbol.iterator](): IterableIterator<Entity<M, N>> {
-    return this
-  }
-}
-
-/**
  * A selection's members, without its attribute projections: what every dataclass's selections
- * share. `EntitySelection` (below) is this with the dataclass's attributes as projections.
+ * share. `EntitySelection` (below) is this with the dataclass's attributes as projections. Those
+ * answered from its rows alone (`length`, the aggregates, `isOrdered()`…) are in its base class
+ * (selection-base.ts).
  */
 export class EntitySelectionCore<
   M extends ModelTypes = UntypedModel,
   N extends DataClassName<M> = DataClassName<M>,
-> implements Iterable<Entity<M, N>> {
+>
+  extends SelectionBase
+  implements Iterable<Entity<M, N>>
+{
   readonly dataClass: DataClass<M, N>
   /** 4D's `queryPlan`: the plan of the query that made this selection, if it asked (`{ queryPlan: true }`). */
   readonly queryPlan: unknown
   /** 4D's `queryPath`: the steps of the query that made this selection, if it asked (`{ queryPath: true }`). */
   readonly queryPath: unknown
-  // Replaced (never changed in place once read) by `add()` on an alterable selection. Deferred
-  // (an IN's buckets lent by its hash index) until something reads the ids (#rows) rather than
-  // their count: a selection only counted copies none.
-  #held: SelectionRowIds
-  readonly #ordering: Ordering | undefined
-  // The rows put in order so far: a prefix of the final order, complete once its length is #rows'.
-  #ordered: RowIds | undefined
-  #keepsOrder: boolean
-  readonly #alterable: boolean
-  // Whether #rows of an alterable selection was handed out: `add()` then appends to a copy.
-  #handedOut = false
+  // Its rows: held, ordered on demand, appended to by `add()` (selection-rows.ts).
+  readonly #r: SelectionRows
 
   /**
    * @internal Made by DataClass and the query engine; `rowIds` must not be modified afterwards. With
@@ -144,26 +92,12 @@ export class EntitySelectionCore<
     ordering?: Ordering,
     traits?: SelectionTraits,
   ) {
+    const rows = new SelectionRows(dataClass, rowIds, ordering, traits)
+    super(dataClass, rows)
+    this.#r = rows
     this.dataClass = dataClass
-    // After `ds.makeSelectionsAlterable()`, alterable unless made shareable: in the order given
-    // (an alterable selection keeps its rows in order).
-    const byDefault = traits?.alterable === undefined && dataClass.datastore.selectionsAlterable
-    if (byDefault && ordering !== undefined && rowIds.length > 1)
-      rowIds = ordering.take(settledRowIds(rowIds), rowIds.length)
-    this.#alterable = traits?.alterable ?? byDefault
-    this.#keepsOrder = traits?.ordered === true
     this.queryPlan = traits?.queryPlan
     this.queryPath = traits?.queryPath
-    this.#held = this.#alterable ? copyRowIds(settledRowIds(rowIds)) : rowIds
-    // Zero or one row is in order whatever the ordering.
-    this.#ordering = rowIds.length > 1 && !this.#alterable ? ordering : undefined
-    this.#ordered = this.#ordering ? undefined : this.#rows
-  }
-
-  // The row ids in no particular order, made now if they were deferred.
-  get #rows(): RowIds {
-    const held = this.#held
-    return held instanceof DeferredRowIds ? (this.#held = held.ids) : held
   }
 
   // This selection as the public type gives it, with its dataclass's attribute projections.
@@ -176,51 +110,15 @@ export class EntitySelectionCore<
     return 'selection'
   }
 
-  /** Number of entities, deleted ones included (4D counts them in `__COUNT`). */
-  get length(): number {
-    return this.#held.length
-  }
-
-  /** @internal The row ids, in order (orders them all if needed). */
-  get rowIds(): RowIds {
-    if (this.#alterable) this.#handedOut = true
-    return this.#prefix(this.#held.length)
-  }
-
-  /** @internal The row ids in no particular order (no sorting). */
-  get unorderedRowIds(): RowIds {
-    if (this.#alterable) this.#handedOut = true
-    return this.#rows
-  }
-
-  // The first `count` rows in order; asks for at least twice the previous prefix so that reading a
-  // selection page by page costs O(n log n) in all, not a selection per page.
-  #prefix(count: number): RowIds {
-    const have = this.#ordered
-    if (have && (have.length >= count || have.length === this.#held.length)) return have
-    const want = Math.min(this.#held.length, Math.max(count, 2 * (have?.length ?? 0)))
-    const ordering = this.#ordering!
-    const rows = this.#rows
-    // A top-k over many rows goes in slices when the request runs in a slice scope.
-    this.#ordered = ordering.work
-      ? sliceable(
-          `order ${this.dataClass.name} ${want}`,
-          () => ordering.work!(rows, want),
-          refreshTaken(ordering, this.dataClass.table, rows, want),
-        )
-      : ordering.take(rows, want)
-    return this.#ordered
-  }
-
   /**
    * The entity at `index`, or null if it was deleted; undefined past the end. A negative index
    * counts from the end (4D's `at()`): `at(-1)` is the last. It is the stored version (nothing is
    * allocated), which remembers no selection: `memberAt(index)` gives one that does.
    */
   at(index: number): Entity<M, N> | null | undefined {
-    const i = index < 0 ? index + this.#held.length : index
-    if (!(i >= 0 && i < this.#held.length)) return undefined
-    return this.dataClass.entityAt(this.#prefix(i + 1)[i]!)
+    const i = index < 0 ? index + this.#r.length : index
+    if (!(i >= 0 && i < this.#r.length)) return undefined
+    return this.dataClass.entityAt(this.#r.prefix(i + 1)[i]!)
   }
 
   /**
@@ -229,8 +127,8 @@ export class EntitySelectionCore<
    * copy of the stored version, made for the caller (selection-place.ts).
    */
   memberAt(index: number): Entity<M, N> | null | undefined {
-    const i = index < 0 ? index + this.#held.length : index
-    return placed(this.at(i), this as unknown as EntitySelection, i)
+    const i = index < 0 ? index + this.#r.length : index
+    return placed(this.at(i), this, i)
   }
 
   /**
@@ -255,7 +153,7 @@ export class EntitySelectionCore<
    * gives an empty selection. Deleted members are kept. Only the rows up to `end` are ordered.
    */
   slice(startFrom = 0, end = Infinity): EntitySelection<M, N> {
-    const { from, to } = sliceBounds(this.#held.length, startFrom, end)
+    const { from, to } = sliceBounds(this.#r.length, startFrom, end)
     return this.window(from, to - from)
   }
 
@@ -264,12 +162,9 @@ export class EntitySelectionCore<
    * A `skip` past the end gives an empty selection. Only the rows up to `skip + top` are ordered.
    */
   window(skip = 0, top = Infinity): EntitySelection<M, N> {
-    if (skip === 0 && top >= this.#held.length && !this.#ordering && !this.#alterable)
-      return this.#typed
-    const end = Math.min(this.#held.length, skip + top)
-    const traits = this.#keepsOrder ? ORDERED : undefined
-    if (skip >= end) return this.dataClass.select([], undefined, traits)
-    return this.dataClass.select(this.#prefix(end).slice(skip, end), undefined, traits)
+    const rows = this.#r.window(skip, top)
+    if (rows === undefined) return this.#typed
+    return this.dataClass.select(rows, undefined, this.#r.keepsOrder ? ORDERED : undefined)
   }
 
   /**
@@ -277,7 +172,7 @@ export class EntitySelectionCore<
    * no values to read). Use `members()` or `at(i)` to see where deleted members are.
    */
   [Symbol.iterator](): Iterator<Entity<M, N>> {
-    return new LiveEntities(this)
+    return new LiveEntities<Entity<M, N>>(this)
   }
 
   /** Every member in order, a deleted one as null (what `at(i)` reads for each i < `length`). */
@@ -304,8 +199,7 @@ export class EntitySelectionCore<
     formula: OrderFormula<Entity<M, N>, A>,
     options?: OrderByFormulaOptions<A>,
   ): EntitySelection<M, N> {
-    const dc = this.dataClass as unknown as DataClass
-    const rows = orderedByFormula(dc, this.rowIds, formula as OrderFormula<Entity>, options)
+    const rows = orderedByFormula(this.#dc, this.rowIds, formula as OrderFormula<Entity>, options)
     return this.dataClass.select(rows, undefined, ORDERED)
   }
 
@@ -330,10 +224,10 @@ export class EntitySelectionCore<
     settings?: FormulaQuerySettings<A>,
   ): EntitySelection<M, N>
   query(text: string | QueryFormula<Entity<M, N>, never>, ...args: unknown[]) {
-    if (typeof text !== 'string') {
-      const dc = this.dataClass as unknown as DataClass
-      return this.dataClass.select(rowsMatchingFormula(dc, this.rowIds, text, args[0] as never))
-    }
+    if (typeof text !== 'string')
+      return this.dataClass.select(
+        rowsMatchingFormula(this.dataClass, this.rowIds, text, args[0] as never),
+      )
     return queryWithin(this.#typed, text, queryOptionsOf(args))
   }
 
@@ -348,19 +242,7 @@ export class EntitySelectionCore<
    * @example const notDropped = ds.Employee.query('firstName = :1', 'S@').drop()
    */
   drop(options: { readonly stopOnFirstError?: boolean } = {}): EntitySelection<M, N> {
-    const dc = this.dataClass as unknown as DataClass
-    const kept: number[] = []
-    try {
-      dropEntities(dc, this.#live(), (e) => {
-        kept.push(e.rowId)
-        return options.stopOnFirstError !== true
-      })
-    } catch (error) {
-      // Refused as a whole (no permission, the store could not write): nothing was dropped.
-      if (!isWriteRefusal(error)) throw error
-      return this.dataClass.select(Array.from(this.#live(), (e) => e.rowId))
-    }
-    return this.dataClass.select(kept)
+    return this.dataClass.select(dropKept(this.dataClass, this, options.stopOnFirstError === true))
   }
 
   /**
@@ -371,70 +253,6 @@ export class EntitySelectionCore<
    */
   dropOrFail(): number {
     return dropEntities(this.dataClass, this)
-  }
-
-  // ---- aggregates (4D's count, sum, average, min, max, distinct): read from columns and
-  // indexes, no entity is read (selection-aggregates.ts) ----
-
-  /**
-   * How many entities have a value (not null) at `path`: an attribute (`salary`), or a property of
-   * an object attribute (`extra.level`). `length` counts every entity.
-   */
-  count(path: string): number {
-    return this.#aggregate(path, 'count').count
-  }
-
-  /** The sum of the numbers at `path`; 0 when there are none. 9050 if `path` is not numeric. */
-  sum(path: string): number {
-    return this.#aggregate(path, 'sum').sum ?? 0
-  }
-
-  /**
-   * The mean of the numbers at `path`; null when there are none (4D's undefined). 9050 if `path`
-   * is not numeric.
-   */
-  average(path: string): number | null {
-    return this.#aggregate(path, 'average').average ?? null
-  }
-
-  /** The least value at `path` (texts compared without case or accents); null when there is none. */
-  min(path: string): AggregateValue | null {
-    return this.#aggregate(path, 'min').min
-  }
-
-  /** The greatest value at `path`; null when there is none. */
-  max(path: string): AggregateValue | null {
-    return this.#aggregate(path, 'max').max
-  }
-
-  /**
-   * Every aggregate of `path` in one pass (`$compute=$all`): `count`, `min`, `max`, and for a
-   * numeric path `sum` and `average`.
-   */
-  aggregates(path: string): Aggregates {
-    return this.#aggregate(path, '$all')
-  }
-
-  /**
-   * The distinct values at `path`, nulls left out, in ascending order. Texts that differ only by
-   * case or accents are one value (the spelling of the entity created first) unless
-   * `{ diacritical: true }`. With `{ count: true }` (4D's `dk count values`, for a scalar storage
-   * attribute), each value with how many entities have it: `{ value, count }`.
-   */
-  distinct(path: string, options: DistinctOptions & { readonly count: true }): CountedValue[]
-  distinct(path: string, options?: DistinctOptions & { readonly count?: false }): AggregateValue[]
-  distinct(
-    path: string,
-    options: DistinctOptions & { readonly count?: boolean } = {},
-  ): AggregateValue[] | CountedValue[] {
-    const dc = this.dataClass as unknown as DataClass
-    return options.count === true
-      ? countValues(dc, this.#rows, path, options)
-      : distinctOf(dc, this.#rows, path, options)
-  }
-
-  #aggregate(path: string, operation: 'count' | 'sum' | 'average' | 'min' | 'max' | '$all') {
-    return aggregateOf(this.dataClass as unknown as DataClass, this.#rows, path, operation)
   }
 
   /**
@@ -453,7 +271,7 @@ export class EntitySelectionCore<
    * `distinctPaths()`; no index needed): `a.b`, a collection as `c.length` and `c[].d`.
    */
   distinctPaths(attribute: AttributeName<M, N>): string[] {
-    return distinctPaths(this.dataClass as unknown as DataClass, this.#live(), attribute)
+    return distinctPaths(this.#dc, this.#live(), attribute)
   }
 
   // ---- values as collections (selection-projections.ts) ----
@@ -481,7 +299,7 @@ export class EntitySelectionCore<
     ...morePairs: string[]
   ): Record<string, unknown>[]
   extract(attributePath: string, second?: string | ExtractOptions, ...more: string[]): unknown[] {
-    const dc = this.dataClass as unknown as DataClass
+    const dc = this.#dc
     if (typeof second === 'string')
       return extractObjects(dc, this.#live(), [attributePath, second, ...more])
     return extractValues(dc, this.#live(), attributePath, second)
@@ -500,11 +318,15 @@ export class EntitySelectionCore<
     begin = 0,
     howMany = Infinity,
   ): Record<string, unknown>[] {
-    if (!(begin >= 0) || begin >= this.#held.length) return []
+    if (!(begin >= 0) || begin >= this.#r.length) return []
     return toCollection(this.window(begin, howMany).members() as Entity[], filter, options)
   }
 
-  // The live entities, untyped for the helpers.
+  // The dataclass and the live entities, untyped for the helpers.
+  get #dc(): DataClass {
+    return this.dataClass as unknown as DataClass
+  }
+
   #live(): Iterable<Entity> {
     return this as unknown as Iterable<Entity>
   }
@@ -555,7 +377,7 @@ export class EntitySelectionCore<
   contains(entity: Entity<M, N> | null): boolean {
     if (entity === null) return false
     this.#sameDataClass(entity.dataClass)
-    return this.#rows.indexOf(entity.rowId) >= 0
+    return this.#r.rows.indexOf(entity.rowId) >= 0
   }
 
   /**
@@ -579,24 +401,12 @@ export class EntitySelectionCore<
    * nothing.
    */
   add(added: Entity<M, N> | EntitySelection<M, N> | null): this {
-    if (!this.#alterable) fail('SelectionNotAlterable', [this.dataClass.name])
+    if (!this.#r.alterable) fail('SelectionNotAlterable', [this.dataClass.name])
     if (added === null) return this
     this.#sameDataClass(added.dataClass)
-    if (added instanceof EntitySelectionCore) {
-      this.#keepsOrder = true
-      this.#append(added.rowIds)
-    } else if (this.#keepsOrder || this.#rows.indexOf(added.rowId) < 0) {
-      this.#append([added.rowId])
-    }
+    if (added instanceof EntitySelectionCore) this.#r.addAll(added.rowIds)
+    else this.#r.addOne(added.rowId)
     return this
-  }
-
-  #append(rows: RowIds): void {
-    // What was handed out keeps its rows: appending goes to a copy then.
-    const mine = (this.#handedOut ? copyRowIds(this.#rows) : this.#rows) as number[]
-    for (let i = 0; i < rows.length; i++) mine.push(rows[i]!)
-    this.#held = this.#ordered = mine
-    this.#handedOut = false
   }
 
   /**
@@ -605,24 +415,9 @@ export class EntitySelectionCore<
    */
   copy(options: { readonly shared?: boolean } = {}): EntitySelection<M, N> {
     return this.dataClass.select(this.rowIds, undefined, {
-      ordered: this.#keepsOrder,
+      ordered: this.#r.keepsOrder,
       alterable: options.shared !== true,
     })
-  }
-
-  /** Whether `add()` can change this selection (made by `newSelection()` or `copy()`). */
-  isAlterable(): boolean {
-    return this.#alterable
-  }
-
-  /**
-   * Whether this is one of 4D's ordered selections: made by `orderBy`, `orderByFormula`, a query
-   * with `order by`, `newSelection({ keepOrder: true })`, `minus(…, { keepOrder: true })`, or an
-   * `add()` of a selection. The members of any selection are in a fixed order all the same (key
-   * order unless ordered).
-   */
-  isOrdered(): boolean {
-    return this.#keepsOrder
   }
 
   /** The dataclass of this selection (4D's `getDataClass()`; also the `dataClass` property). */
@@ -650,10 +445,10 @@ export class EntitySelectionCore<
    */
   clean(): EntitySelection<M, N> {
     const live = clean(this) as EntitySelection<M, N>
-    if (!this.#alterable && !this.#keepsOrder) return live
+    if (!this.#r.alterable && !this.#r.keepsOrder) return live
     return this.dataClass.select(live.rowIds, undefined, {
-      ordered: this.#keepsOrder,
-      alterable: this.#alterable,
+      ordered: this.#r.keepsOrder,
+      alterable: this.#r.alterable,
     })
   }
 
@@ -678,39 +473,6 @@ export class EntitySelectionCore<
   toArray(): Entity<M, N>[] {
     return [...this]
   }
-}
-
-/** The selection members' names: an attribute of the same name is projected by `extract` only. */
-type SelectionMemberName = keyof EntitySelectionCore | keyof object | 'constructor'
-
-/**
- * What a selection's property `K` projects for an attribute described as `V` (4D's
- * `selection.attributeName`): a relation, the selection of the entities it reaches, without
- * duplicates; any other attribute, the collection of its values (as `extract(name)`: nulls left
- * out).
- */
-export type ProjectedValue<M extends ModelTypes, V> = [V] extends [Computed<infer T>]
-  ? ProjectedValue<M, T>
-  : [V] extends [RelatedEntity<infer T> | null]
-    ? T extends DataClassName<M>
-      ? EntitySelection<M, T>
-      : unknown
-    : [V] extends [RelatedEntities<infer T>]
-      ? T extends DataClassName<M>
-        ? EntitySelection<M, T>
-        : unknown
-      : Exclude<V, null>[]
-
-/**
- * A typed model's attributes of dataclass `N` as read-only projections of its selections:
- * `ds.Employee.all().lastName` is a `string[]`, `selection.employer` the selection of their
- * companies. None for the untyped model (`extract(name)` there).
- */
-export type SelectionAttributes<M extends ModelTypes, N extends DataClassName<M>> = {
-  readonly [K in AttributeName<M, N> as PropertyName<M, N, K, SelectionMemberName>]: ProjectedValue<
-    M,
-    M[N][K]
-  >
 }
 
 /**

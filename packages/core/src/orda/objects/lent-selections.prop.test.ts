@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../../schema/model-json.js'
 import { createDatastore } from './datastore.js'
 import type { EntitySelection } from './entity-selection.js'
-import { runQuery } from '../selections/queries.js'
+import { runQuery } from './queries.js'
 
 const MODEL: ModelJson = {
   dataClasses: [

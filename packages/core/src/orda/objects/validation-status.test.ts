@@ -10,7 +10,7 @@ import { thrown } from '../../errors/thrown.fixture.js'
 import type { ModelJson } from '../../schema/model-json.js'
 import { saveResultOf, saveStatusOf } from '../../txn/save-status.js'
 import { createDatastore } from './datastore.js'
-import { defineFunctions } from '../functions/define-functions.js'
+import { defineFunctions } from './define-functions.js'
 
 const model: ModelJson = {
   dataClasses: [

@@ -5,8 +5,6 @@
  */
 import { compareKeys, sortKey, type SortKey } from '../../values/compare.js'
 import type { RowIds } from '../../sets/row-ids.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
 
 /** 4D's sort order and `settings.args` of `orderByFormula`. */
 export interface OrderByFormulaOptions<A = unknown> {
@@ -24,10 +22,10 @@ export interface OrderByFormulaOptions<A = unknown> {
 export type OrderFormula<E, A = unknown> = (this: E, entity: E, args: A) => unknown
 
 /** `rows` sorted by the formula's value for each entity; a deleted member sorts as null. */
-export function orderedByFormula(
-  dc: DataClass,
+export function orderedByFormula<E extends object>(
+  dc: { entityAt(rowId: number): E | null },
   rows: RowIds,
-  formula: OrderFormula<Entity>,
+  formula: OrderFormula<E>,
   options: OrderByFormulaOptions = {},
 ): number[] {
   const keys = new Map<number, SortKey>()

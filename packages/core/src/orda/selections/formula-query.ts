@@ -9,8 +9,6 @@
 import { fail } from '../../errors/datastore-error.js'
 import type { RowIds } from '../../sets/row-ids.js'
 import { describeValue } from '../../values/coerce.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
 
 /** The formula: `this` and its first argument the entity, its second the settings' `args`. */
 export type QueryFormula<E, A = unknown> = (this: E, entity: E, args: A) => unknown
@@ -27,14 +25,14 @@ export interface FormulaQuerySettings<A = unknown> {
 
 /** The rows of `rows` (in their order) whose entity the formula answers true for. */
 export function rowsMatchingFormula(
-  dc: DataClass,
+  dc: { entityAt(rowId: number): object | null },
   rows: RowIds,
   formula: unknown,
   settings: FormulaQuerySettings = {},
 ): number[] {
   if (typeof formula !== 'function') return fail('QueryCriteriaExpected', [describeValue(formula)])
   if (settings.allowFormulas === false) return fail('FormulaNotAllowed', ['query'])
-  const test = formula as QueryFormula<Entity>
+  const test = formula as QueryFormula<object>
   const out: number[] = []
   for (let i = 0; i < rows.length; i++) {
     const entity = dc.entityAt(rows[i]!)

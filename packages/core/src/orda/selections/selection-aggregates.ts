@@ -16,12 +16,29 @@ import {
 } from '../../query/aggregate.js'
 import { sortKey } from '../../values/compare.js'
 import type { RowIds } from '../../sets/row-ids.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { AttributeDef, SchemaDef } from '../../schema/definitions.js'
+import type { Table } from '../../store/table.js'
+import type { StoredValues } from '../../store/entity-record.js'
 import { needPathText } from '../restrict/access-checks.js'
+import type { RestrictedClass, RestrictedDatastore } from '../restrict/restricted-class.js'
 import { fail } from '../../errors/datastore-error.js'
 
 // 4D counts values of booleans, texts, numbers and dates only.
 const NOT_SCALAR = new Set(['object', 'image', 'blob'])
+
+/**
+ * A dataclass as the aggregates read it: restrict's (what the session may read), with the rows
+ * it sees, its attributes and entities. Named by these members, which DataClass has, and not by
+ * its class, which aggregates through this file.
+ */
+export interface AggregatedClass extends RestrictedClass {
+  readonly datastore: RestrictedDatastore & { readonly schema: SchemaDef }
+  seenTable(): Table
+  attribute(name: string): AttributeDef
+  entityAt(
+    rowId: number,
+  ): { readonly values: StoredValues; valueOf(attr: AttributeDef): unknown } | null
+}
 
 /** One distinct value and how many entities have it (4D's `dk count values`). */
 export interface CountedValue {
@@ -31,7 +48,7 @@ export interface CountedValue {
 
 /** `operation` (or `$all`) of `path` over `rows` of `dc`. */
 export function aggregateOf(
-  dc: DataClass,
+  dc: AggregatedClass,
   rows: RowIds,
   path: string,
   operation: AggregateOp | '$all',
@@ -51,7 +68,7 @@ export function aggregateOf(
 
 /** The distinct values at `path` over `rows` of `dc`, ascending, nulls left out. */
 export function distinctOf(
-  dc: DataClass,
+  dc: AggregatedClass,
   rows: RowIds,
   path: string,
   options: DistinctOptions,
@@ -71,7 +88,7 @@ export function distinctOf(
  * `distinct(path; dk count values)`), in the order of `distinctOf`.
  */
 export function countValues(
-  dc: DataClass,
+  dc: AggregatedClass,
   rows: RowIds,
   name: string,
   options: DistinctOptions,
@@ -95,7 +112,7 @@ export function countValues(
   return values.map((value) => ({ value, count: counts.get(sortKey(value, fold))! }))
 }
 
-function pathOf(dc: DataClass, path: string, operation: string): AggregatePath {
+function pathOf(dc: AggregatedClass, path: string, operation: string): AggregatePath {
   return resolveAggregatePath(
     {
       def: dc.def,

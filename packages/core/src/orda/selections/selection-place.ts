@@ -14,26 +14,44 @@
  *
  * The map is weak: a copy dropped by its reader takes its place with it.
  *
- * Types only from the public classes: this stays out of orda's run-time import circle.
+ * It names the entities and selections by what it reads of them (PlacedEntity, PlaceSelection),
+ * which Entity and EntitySelection have, not by their classes, which place through this file: they
+ * cast what they get back to the type they put in.
  */
 import { fail } from '../../errors/datastore-error.js'
-import type { Entity } from '../objects/entity.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import type { RowIds } from '../../sets/row-ids.js'
+
+/** An entity as a place reads it: its dataclass and row, and a copy of it to register. */
+export interface PlacedEntity {
+  readonly dataClass: { readonly name: string }
+  readonly rowId: number
+  clone(): PlacedEntity
+}
+
+/** A selection as a place reads it: its dataclass, rows and members. */
+export interface PlaceSelection {
+  readonly dataClass: { readonly name: string }
+  readonly rowIds: RowIds
+  readonly length: number
+  memberAt(position: number): PlacedEntity | null | undefined
+  first(): PlacedEntity | null
+  last(): PlacedEntity | null
+}
 
 interface Place {
-  readonly selection: EntitySelection
+  readonly selection: PlaceSelection
   readonly position: number
 }
 
-const places = new WeakMap<Entity, Place>()
+const places = new WeakMap<PlacedEntity, Place>()
 
 /**
  * `entity` (read at `position` of `selection`) as a copy that remembers them; null and undefined
  * (a deleted member, past the end) as they are.
  */
-export function placed<E extends Entity | null | undefined>(
+export function placed<E extends PlacedEntity | null | undefined>(
   entity: E,
-  selection: EntitySelection,
+  selection: PlaceSelection,
   position: number,
 ): E {
   if (!entity) return entity
@@ -43,7 +61,7 @@ export function placed<E extends Entity | null | undefined>(
 }
 
 /** The selection `entity` was read from (4D's `getSelection()`), or null. */
-export function selectionOf(entity: Entity): EntitySelection | null {
+export function selectionOf(entity: PlacedEntity): PlaceSelection | null {
   return places.get(entity)?.selection ?? null
 }
 
@@ -52,7 +70,7 @@ export function selectionOf(entity: Entity): EntitySelection | null {
  * (its first, for a selection that holds it twice, unless it was read from there); -1 when it is
  * not in it. `other` null, or of another dataclass, is an error.
  */
-export function positionOf(entity: Entity, other?: EntitySelection | null): number {
+export function positionOf(entity: PlacedEntity, other?: PlaceSelection | null): number {
   const place = places.get(entity)
   if (other === undefined) return place ? place.position : -1
   if (other === null) return fail('InvalidParameter', ['indexOf', 'null', 'an entity selection'])
@@ -67,7 +85,7 @@ export function positionOf(entity: Entity, other?: EntitySelection | null): numb
  * there (4D's `next()`, `previous()`: a member deleted since is passed over); null at the end, or
  * when it was read from none.
  */
-export function stepFrom(entity: Entity, step: 1 | -1): Entity | null {
+export function stepFrom(entity: PlacedEntity, step: 1 | -1): PlacedEntity | null {
   const place = places.get(entity)
   if (!place) return null
   const { selection } = place
@@ -79,13 +97,13 @@ export function stepFrom(entity: Entity, step: 1 | -1): Entity | null {
 }
 
 /** The first or last member of the selection `entity` was read from (4D's `first()`, `last()`), or null. */
-export function endOf(entity: Entity, end: 'first' | 'last'): Entity | null {
+export function endOf(entity: PlacedEntity, end: 'first' | 'last'): PlacedEntity | null {
   const selection = places.get(entity)?.selection
   return selection ? selection[end]() : null
 }
 
 /** `to` (a later version of `from`) placed where `from` was, if it was (a reload keeps its place). */
-export function samePlace<E extends Entity>(from: Entity, to: E): E {
+export function samePlace<E extends PlacedEntity>(from: PlacedEntity, to: E): E {
   const place = places.get(from)
   return place ? placed(to, place.selection, place.position) : to
 }

@@ -4,15 +4,13 @@
  * are read with `entity.get()`, so what the acting session may not read is refused here as
  * anywhere.
  *
- * It takes the entities and their dataclass and imports the public classes as types only: it
- * stays out of orda's import circle.
+ * It takes the entities and their dataclass by what it reads of them (members/member-class.ts,
+ * members/entity-objects.ts), not by the public classes, which project through this file.
  */
 import { fail } from '../../errors/datastore-error.js'
 import type { AttributeDef } from '../../schema/definitions.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
 import type { EntityReader } from '../members/entity-objects.js'
+import type { MemberClass } from '../members/member-class.js'
 
 /** 4D's `ck keep null` option of `extract(attributePath; option)`. */
 export interface ExtractOptions {
@@ -30,11 +28,14 @@ export interface ToCollectionOptions {
 
 type Plain = Record<string, unknown>
 
+// A selection's members, as a relatedEntities attribute gives them.
+type Listed = { toArray(): readonly EntityReader[] }
+
 /**
  * Whether `path` can be read from the entities of `dc`: attributes through relatedEntity steps,
  * then properties of an object attribute. 4D answers an empty collection for an invalid path.
  */
-function validPath(dc: DataClass, path: readonly string[]): boolean {
+function validPath(dc: MemberClass, path: readonly string[]): boolean {
   let def = dc.def
   for (let i = 0; i < path.length; i++) {
     const attr = def.attributesByName.get(path[i]!)
@@ -47,7 +48,7 @@ function validPath(dc: DataClass, path: readonly string[]): boolean {
 }
 
 /** The value at `path` of `entity`: relations followed, object properties read; null when missing. */
-function valueAt(entity: Entity, path: readonly string[]): unknown {
+function valueAt(entity: EntityReader, path: readonly string[]): unknown {
   let current: unknown = entity
   for (const step of path) {
     if (current === null || current === undefined) return null
@@ -60,13 +61,13 @@ function valueAt(entity: Entity, path: readonly string[]): unknown {
 }
 
 // Entities are told apart from object values by their dataclass (no run-time import of Entity).
-const isEntity = (v: unknown): v is Entity =>
+const isEntity = (v: unknown): v is EntityReader =>
   typeof v === 'object' && v !== null && 'dataClass' in v && 'rowId' in v
 
 /** 4D's `extract(attributePath {; ck keep null})`: one value an entity, nulls left out unless kept. */
 export function extractValues(
-  dc: DataClass,
-  entities: Iterable<Entity>,
+  dc: MemberClass,
+  entities: Iterable<EntityReader>,
   attributePath: string,
   options: ExtractOptions = {},
 ): unknown[] {
@@ -85,8 +86,8 @@ export function extractValues(
  * (nulls kept) at its target path.
  */
 export function extractObjects(
-  dc: DataClass,
-  entities: Iterable<Entity>,
+  dc: MemberClass,
+  entities: Iterable<EntityReader>,
   pairs: readonly string[],
 ): Plain[] {
   const valid: [string[], string[]][] = []
@@ -148,7 +149,7 @@ function filterOf(filter: ObjectFilter | undefined): Filter | undefined {
 }
 
 /** The related entity's simple form, `{ __KEY }`, as 4D gives a relatedEntity not filtered further. */
-const simple = (e: Entity | null): Plain | null => (e ? { __KEY: e.getKey() } : null)
+const simple = (e: EntityReader | null): Plain | null => (e ? { __KEY: e.getKey() } : null)
 
 // What 4D extracts with no filter: storage attributes, and each relatedEntity in its simple form
 // (relatedEntities, calculated and alias attributes are left out, as in 4D's examples).
@@ -157,7 +158,7 @@ function whole(e: EntityReader): Plain {
   for (const attr of e.dataClass.def.attributes) {
     if (attr.kind === 'storage') out[attr.name] = e.get(attr.name)
     else if (attr.kind === 'relatedEntity')
-      out[attr.name] = simple(e.get(attr.name) as Entity | null)
+      out[attr.name] = simple(e.get(attr.name) as EntityReader | null)
   }
   return out
 }
@@ -174,17 +175,17 @@ function picked(e: EntityReader, filter: Filter): Plain {
 }
 
 function leaf(attr: AttributeDef, value: unknown): unknown {
-  if (attr.kind === 'relatedEntity') return simple(value as Entity | null)
-  if (attr.kind === 'relatedEntities') return (value as EntitySelection).toArray().map(simple)
+  if (attr.kind === 'relatedEntity') return simple(value as EntityReader | null)
+  if (attr.kind === 'relatedEntities') return (value as Listed).toArray().map(simple)
   return isEntity(value) ? simple(value) : value
 }
 
 function nested(value: unknown, how: '*' | Filter): unknown {
-  const render = (e: Entity): Plain => (how === '*' ? whole(e) : picked(e, how))
+  const render = (e: EntityReader): Plain => (how === '*' ? whole(e) : picked(e, how))
   if (value === null || value === undefined) return null
   if (isEntity(value)) return render(value)
   if (typeof value === 'object' && 'toArray' in value)
-    return (value as EntitySelection).toArray().map(render)
+    return (value as Listed).toArray().map(render)
   // Properties of an object attribute.
   if (how === '*' || typeof value !== 'object') return value
   const out: Plain = {}
@@ -222,7 +223,7 @@ export function toObject(
  * `toObject` a live member.
  */
 export function toCollection(
-  members: readonly (Entity | null)[],
+  members: readonly (EntityReader | null)[],
   filter: ObjectFilter | undefined,
   options: ToCollectionOptions = {},
 ): Plain[] {
@@ -237,7 +238,11 @@ export function toCollection(
  * properties in dot notation, a collection as `name.length` and its elements' properties as
  * `name[].property` (a collection of scalars as `name[]`). Sorted without case, `[]` before `.`.
  */
-export function distinctPaths(dc: DataClass, entities: Iterable<Entity>, name: string): string[] {
+export function distinctPaths(
+  dc: MemberClass,
+  entities: Iterable<EntityReader>,
+  name: string,
+): string[] {
   const attr = dc.attribute(name)
   if (attr.kind !== 'storage' || attr.type !== 'object')
     fail('AggregateNotApplicable', ['distinctPaths', name, dc.name, 'not an object attribute'])

@@ -5,17 +5,24 @@
  */
 import type { CalculatedDefinition, SchemaDef } from '../../schema/definitions.js'
 import { BuiltModel, type CalculatedFunctions } from '../../schema/model-builder.js'
-import { loadModel } from '../../schema/load-model.js'
+import { loadModel, type LoadModelOptions } from '../../schema/load-model.js'
 import type { ModelJson, ModelJsonDocument } from '../../schema/model-json.js'
 import type { ModelTypes } from '../../schema/typed-model.js'
-import type { DatastoreOptions } from './datastore-options.js'
-import type { FunctionsDef } from '../functions/define-functions.js'
+
+/**
+ * What the model is made with of `createDatastore`'s options (DatastoreOptions, with the objects
+ * above, whose class functions name them): the loader's, and the class functions' dataclasses,
+ * whose `computed` ones are read.
+ */
+export interface ModelOptions extends LoadModelOptions {
+  readonly functions?: { readonly dataClasses?: object } | undefined
+}
 
 /** What `createDatastore` builds a datastore from. */
 export type ModelSource = ModelJson | ModelJsonDocument | SchemaDef | BuiltModel<ModelTypes>
 
 /** The model's definition: `model` itself when it is one, else loaded from it. */
-export function toSchema(model: ModelSource, options: DatastoreOptions): SchemaDef {
+export function toSchema(model: ModelSource, options: ModelOptions): SchemaDef {
   if (isSchema(model)) return model
   // The code of calculated attributes: the builder's, the `calculated` option's, and the
   // `computed` functions of the class functions, later ones winning.
@@ -28,7 +35,7 @@ export function toSchema(model: ModelSource, options: DatastoreOptions): SchemaD
 }
 
 /** The `computed` functions of each dataclass in class-function definitions. */
-function computedOf(functions: FunctionsDef<any> | undefined): CalculatedFunctions {
+function computedOf(functions: ModelOptions['functions']): CalculatedFunctions {
   const out: Record<string, Readonly<Record<string, CalculatedDefinition>>> = {}
   const classes = (functions?.dataClasses ?? {}) as Record<
     string,

@@ -6,10 +6,22 @@
  * closes them itself).
  */
 import type { DataSnapshot } from '../../store/data-snapshot.js'
-import type { Datastore } from '../objects/datastore.js'
+import type { Store } from '../../store/store.js'
+import type { CallDatastore } from '../calls/call-datastore.js'
 import { openTransaction } from '../calls/owners.js'
 
-export function restoreSnapshot(ds: Datastore, snapshot: DataSnapshot): void {
+/**
+ * What a restore clears of a datastore: named by these members, which the Datastore has, and not
+ * by its class, which restores through this file.
+ */
+export interface RestoredDatastore extends CallDatastore {
+  readonly store: Store
+  readonly entitySets: CallDatastore['entitySets'] & { clear(): void }
+  readonly locks: { clear(): void }
+  readonly processes: CallDatastore['processes'] & { restored(): void }
+}
+
+export function restoreSnapshot(ds: RestoredDatastore, snapshot: DataSnapshot): void {
   // Inside a transaction, staged writes name row ids and stamps the restore would pull away.
   if (openTransaction(ds))
     throw new Error('ds.restore: a transaction is open (restore outside of any transaction)')

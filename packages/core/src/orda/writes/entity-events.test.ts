@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DatastoreError } from '../../errors/datastore-error.js'
-import { defineFunctions } from '../functions/define-functions.js'
+import { defineFunctions } from '../objects/define-functions.js'
 import type { ModelJson } from '../../schema/model-json.js'
 import { createDatastore } from '../objects/datastore.js'
 

@@ -299,6 +299,30 @@ export function dropEntities(
   return n
 }
 
+/**
+ * 4D's `entitySelection.drop(mode?)`: drops the live `entities` that may be dropped, and answers
+ * the rows of those a refusal kept (`dropEntities` with `refused`), up to the first with
+ * `stopOnFirstError`. Refused as a whole (no permission, the store could not write), nothing is
+ * dropped: every live entity's row.
+ */
+export function dropKept(
+  dc: WrittenClass,
+  entities: Iterable<WrittenEntity>,
+  stopOnFirstError: boolean,
+): number[] {
+  const kept: number[] = []
+  try {
+    dropEntities(dc, entities, (e) => {
+      kept.push(e.rowId)
+      return !stopOnFirstError
+    })
+  } catch (error) {
+    if (!isWriteRefusal(error)) throw error
+    return Array.from(entities, (e) => e.rowId)
+  }
+  return kept
+}
+
 /** The version of `key` a write sees now (the open transaction's own first), if any. */
 export function currentVersion(dc: WrittenClass, key: KeyValue): WrittenEntity | undefined {
   const tx = openTransaction(dc.datastore)

@@ -6,9 +6,9 @@
  */
 import type { OrderByItemNode, QueryNode } from '../../query/ast.js'
 import { orderingBy, queryRows, type QueryOptions, type QueryRows } from '../../query/run-query.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
-import { ORDERED, type SelectionTraits } from './selection-traits.js'
+import type { DataClass } from './data-class.js'
+import type { EntitySelection } from './entity-selection.js'
+import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 import { and } from '../../sets/set-algebra.js'
 import { restrictedRows } from '../restrict/restrict.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../../schema/typed-model.js'

@@ -16,10 +16,10 @@
  * function gave (its answer may differ per view) takes no lookup: the general path binds it again
  * at each run, as the view acting then.
  */
-import type { DataClass } from '../objects/data-class.js'
-import type { Entity } from '../objects/entity.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
-import { ORDERED, type SelectionTraits } from './selection-traits.js'
+import type { DataClass } from './data-class.js'
+import type { Entity } from './entity.js'
+import type { EntitySelection } from './entity-selection.js'
+import { ORDERED, type SelectionTraits } from '../selections/selection-traits.js'
 import type { ValueType } from '../../schema/model-json.js'
 import type { KeyValue } from '../../values/value-types.js'
 import { Ast, type QueryNode } from '../../query/ast.js'

@@ -21,8 +21,8 @@ import { ManualClock } from '../../clock/clock.js'
 import { thrown } from '../../errors/thrown.fixture.js'
 import type { ModelJson } from '../../schema/model-json.js'
 import type { EntitySetStoreOptions } from '../../sets/entity-set-store.js'
-import { createDatastore } from '../objects/datastore.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import { createDatastore } from './datastore.js'
+import type { EntitySelection } from './entity-selection.js'
 
 const MODEL: ModelJson = {
   dataClasses: [

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { writeClock, writeData, writeModel } from '../../txn/writes.fixture.js'
-import { createDatastore } from '../objects/datastore.js'
+import { createDatastore } from './datastore.js'
 
 describe('entity-set observers', () => {
   it('are told of each set kept, read and released, never of a peek, an expiry or a miss', () => {

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it, vi } from 'vitest'
 import { createDatastore, DatastoreError, runQuery, type ModelJson } from '../../index.js'
-import type { DataClass } from '../objects/data-class.js'
+import type { DataClass } from './data-class.js'
 
 const model: ModelJson = {
   dataClasses: [

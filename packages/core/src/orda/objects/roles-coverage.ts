@@ -6,7 +6,7 @@
  * loader does, one line an entry, at start-up. Names compare as the roles file's do (case aside).
  */
 import type { Roles } from '../../roles/roles.js'
-import type { DatastoreBase } from '../objects/datastore-base.js'
+import type { DatastoreBase } from './datastore-base.js'
 
 const lower = (s: string): string => s.toLowerCase()
 

@@ -14,8 +14,8 @@ import type { SessionTokensOptions } from '../../sessions/session-tokens.js'
 import type { DataFile } from '../../store/load-data.js'
 import type { Authorize } from '../../access/authorize.js'
 import type { ChangeFeedOptions } from '../feed/change-feed.js'
-import type { FunctionsDef } from '../functions/define-functions.js'
-import type { EntitySetStoreOptions } from '../selections/entity-sets.js'
+import type { FunctionsDef } from './define-functions.js'
+import type { EntitySetStoreOptions } from './entity-sets.js'
 
 export interface DatastoreOptions extends LoadModelOptions {
   /** Where time comes from. @default the system clock */

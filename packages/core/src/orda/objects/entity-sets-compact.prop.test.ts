@@ -12,8 +12,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../clock/clock.js'
 import type { ModelJson } from '../../schema/model-json.js'
-import { createDatastore } from '../objects/datastore.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import { createDatastore } from './datastore.js'
+import type { EntitySelection } from './entity-selection.js'
 import type { StoredSet } from './entity-sets.js'
 
 const MODEL: ModelJson = {

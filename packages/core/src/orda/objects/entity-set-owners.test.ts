@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { LockOwner } from '../../locks/lock-table.js'
 import { sessionUser } from '../../sessions/session-user.js'
 import { writeClock, writeData, writeModel } from '../../txn/writes.fixture.js'
-import { createDatastore } from '../objects/datastore.js'
+import { createDatastore } from './datastore.js'
 
 /** Employees of the company named in the user's groups; a session without a user sees none. */
 function shop() {

@@ -29,12 +29,12 @@
 import type { ComputedAttributeFunctions } from '../../schema/definitions.js'
 import type { DataClassName, ModelTypes, UntypedModel } from '../../schema/typed-model.js'
 import type { EntityEvent, EventError, FunctionDefs, SingletonDef } from '../../functions/define.js'
-import type { DataClass } from '../objects/data-class.js'
-import type { DatastoreOf } from '../objects/datastore.js'
-import type { Entity } from '../objects/entity.js'
-import type { EntityDraft } from '../objects/entity-draft.js'
+import type { DataClass } from './data-class.js'
+import type { DatastoreOf } from './datastore.js'
+import type { Entity } from './entity.js'
+import type { EntityDraft } from './entity-draft.js'
 import type { RestrictContext } from '../restrict/restrict.js'
-import type { EntitySelection } from '../objects/entity-selection.js'
+import type { EntitySelection } from './entity-selection.js'
 
 /** The classes of one dataclass: `cs.Employee`, `cs.EmployeeEntity`, `cs.EmployeeSelection`. */
 export interface DataClassFunctionDefs<

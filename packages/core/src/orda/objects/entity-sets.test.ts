@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../../errors/thrown.fixture.js'
 import { writeClock, writeData, writeModel } from '../../txn/writes.fixture.js'
-import { createDatastore, type DatastoreOptions } from '../objects/datastore.js'
+import { createDatastore, type DatastoreOptions } from './datastore.js'
 
 const fresh = (options: DatastoreOptions = {}) => {
   const clock = writeClock()
