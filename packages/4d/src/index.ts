@@ -32,6 +32,7 @@ export { ClassObject, classOf, type ClassDefinition } from './runtime/context/cl
 export { FourDFunction, type FunctionImpl } from './runtime/context/function-object.js'
 export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
 export type { WebServerHost } from './runtime/context/command-context.js'
+export type { CommandSymbols } from './runtime/arguments/symbols.js'
 export { FourDError } from './runtime/errors/fourd-error.js'
 export { ordaBridge, type OrdaBridge } from './orda/bridge.js'
 export { DK as ORDA_OPTIONS } from './orda/options.js'
