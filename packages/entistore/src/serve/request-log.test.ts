@@ -84,6 +84,13 @@ describe('requestLogLine', () => {
     expect(line('/rest/$catalog/f?$params=%5B%22hunter2%22%5D&token=t')).toContain(
       '?$params=…&token=… ',
     )
+    // A name spelled with escapes or `+` is read decoded; a query naming no secret is kept as sent.
+    expect(line('/rest/Employee?p%61ssword=hunter2&my+token=t&$top=1')).toContain(
+      '?p%61ssword=…&my+token=…&$top=1 ',
+    )
+    expect(line('/rest/Item?$method=update&$top=10&$filter=%22ID%3E1%22')).toContain(
+      '/rest/Item?$method=update&$top=10&$filter=%22ID%3E1%22 ',
+    )
     // One line whatever the URL or the user holds.
     const forged = requestLogLine(
       entry({ target: '/rest/x\r\nGET /forged 200', user: 'a\nb' }),
