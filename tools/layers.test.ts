@@ -12,10 +12,12 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  type CircleRules,
   CORE_LAYERS,
   importsOf,
   layerOf,
   layerProblems,
+  moduleImportsOf,
   roomCycles,
   sourceFiles,
   treeProblems,
@@ -114,7 +116,7 @@ describe('the rooms of every folder import one way, type imports counted', () =>
     }
     return at
   }
-  const none = new Map<string, number>()
+  const none: CircleRules = { allowed: new Map(), publicTypes: new Map() }
   const advice =
     '. Imports within a folder go one way: move the shared piece (types too) down into a file ' +
     'or room of its own, or let the lower one own an interface the upper one implements'
@@ -227,16 +229,148 @@ describe('the rooms of every folder import one way, type imports counted', () =>
 
   it('lets a listed tangle stay as large as it is, not grow, and asks to unlist a gone one', () => {
     const files = [
-      { path: 'packages/x/src/q/a.ts', text: "import './b.js'" },
-      { path: 'packages/x/src/q/b.ts', text: "import './c.js'" },
-      { path: 'packages/x/src/q/c.ts', text: "import './a.js'" },
+      { path: 'packages/x/src/q/a.ts', text: "import type { B } from './b.js'" },
+      { path: 'packages/x/src/q/b.ts', text: "import type { C } from './c.js'" },
+      { path: 'packages/x/src/q/c.ts', text: "import type { A } from './a.js'" },
     ]
-    expect(roomCycles(files, new Map([['packages/x/src/q', 3]]))).toEqual([])
-    expect(roomCycles(files, new Map([['packages/x/src/q', 2]]))).toEqual([
+    const allowing = (size: number): CircleRules => ({
+      ...none,
+      allowed: new Map([['packages/x/src/q', size]]),
+    })
+    expect(roomCycles(files, allowing(3))).toEqual([])
+    expect(roomCycles(files, allowing(2))).toEqual([
       expect.stringMatching(/; 3 rooms where CIRCLES_ALLOWED allows 2\. /),
     ])
-    expect(roomCycles(files.slice(0, 2), new Map([['packages/x/src/q', 3]]))).toEqual([
+    expect(roomCycles(files.slice(0, 2), allowing(3))).toEqual([
       'packages/x/src/q: has no circle any more: take it off CIRCLES_ALLOWED in tools/layers.ts',
+    ])
+  })
+
+  describe('run-time imports: no circle anywhere; type circles only among listed public files', () => {
+    const q = 'packages/x/src/q'
+    const files = (texts: Record<string, string>) =>
+      Object.entries(texts).map(([name, text]) => ({ path: `${q}/${name}`, text }))
+    const listing = (...names: string[]): CircleRules => ({
+      ...none,
+      publicTypes: new Map([[q, names]]),
+    })
+    const runTimeAdvice =
+      '. No folder keeps a circle of run-time imports: move the shared piece down into a file or ' +
+      'room of its own, or pass the upper one in (a function, or an object typed by an interface)'
+
+    it('fails a run-time circle even in a listed folder, or one with an allowance', () => {
+      const circle = files({
+        'entity.ts': "import { DataClass } from './data-class.js'\n",
+        'data-class.ts': "import type { X } from './x.js'\nexport { Entity } from './entity.js'\n",
+      })
+      const message =
+        `${q}/data-class.ts -> entity.ts -> data-class.ts: import each other in a circle at run ` +
+        'time (data-class.ts:2 imports entity.ts; entity.ts:1 imports data-class.ts)' +
+        runTimeAdvice
+      expect(roomCycles(circle, listing('data-class.ts', 'entity.ts'))).toEqual([message])
+      expect(roomCycles(circle, { ...none, allowed: new Map([[q, 2]]) })).toEqual([message])
+      // With no list, said once: the type circle is the same.
+      expect(roomCycles(circle, none)).toEqual([message])
+    })
+
+    it('passes a type circle among listed files, the run-time imports going one way', () => {
+      const tangle = files({
+        'entity.ts': "import { DataClass } from './data-class.js'\n",
+        'data-class.ts': "type E = import('./entity.js').Entity\n",
+        'selection.ts':
+          "import type { Entity } from './entity.js'\nexport type { DataClass } from './data-class.js'\n",
+        'entity-types.ts': "import { type EntitySelection } from './selection.js'\n",
+        'data-class-types.ts': "import type { T } from './entity-types.js'\n",
+      })
+      tangle[1]!.text += "import type { S } from './selection.js'\n"
+      expect(roomCycles(tangle, listing('data-class.ts', 'entity.ts', 'selection.ts'))).toEqual([])
+      expect(roomCycles(tangle, none)).toEqual([
+        expect.stringMatching(
+          /^packages\/x\/src\/q\/data-class\.ts -> entity\.ts -> data-class\.ts: import each other in a circle, type imports counted .*; the tangle also holds selection\.ts\. /,
+        ),
+      ])
+    })
+
+    it('fails a type circle that pulls in a file off the list, naming it and the import', () => {
+      const tangle = files({
+        'entity.ts': "import type { DataClass } from './data-class.js'\n",
+        'data-class.ts':
+          "import type { Entity } from './entity.js'\nimport type { Options } from './options.js'\n",
+        'options.ts': "import type { Entity } from './entity.js'\n",
+      })
+      expect(roomCycles(tangle, listing('data-class.ts', 'entity.ts'))).toEqual([
+        `${q}/options.ts -> entity.ts -> data-class.ts -> options.ts: import each other in a ` +
+          'circle, type imports counted (options.ts:1 imports entity.ts; entity.ts:1 imports ' +
+          'data-class.ts; data-class.ts:2 imports options.ts); options.ts is not on the ' +
+          "folder's PUBLIC_TYPE_CIRCLES list in tools/layers.ts, and data-class.ts:2 imports " +
+          'options.ts pulls it in' +
+          advice,
+      ])
+    })
+
+    it('fails a listed file that is in no circle any more, until it is taken off', () => {
+      const tangle = files({
+        'entity.ts': "import type { DataClass } from './data-class.js'\n",
+        'data-class.ts': "import type { Entity } from './entity.js'\n",
+        'options.ts': "import type { Entity } from './entity.js'\n",
+      })
+      const stale = `${q}/options.ts: is in no type circle any more: take it off the folder's PUBLIC_TYPE_CIRCLES list in tools/layers.ts`
+      expect(roomCycles(tangle, listing('data-class.ts', 'entity.ts', 'options.ts'))).toEqual([
+        stale,
+      ])
+      // A folder of another tree is not this one's business.
+      expect(
+        roomCycles(tangle, { ...none, publicTypes: new Map([['packages/y/src', ['a.ts']]]) }),
+      ).toEqual([expect.stringMatching(/^packages\/x\/src\/q\/data-class\.ts -> entity\.ts/)])
+    })
+
+    it('counts `import { type X }` as type-only, `import { X, type Y }` as run-time', () => {
+      const typed = files({
+        'entity.ts': "import { DataClass } from './data-class.js'\n",
+        'data-class.ts': "import { type Entity, type Draft } from './entity.js'\n",
+      })
+      expect(roomCycles(typed, listing('data-class.ts', 'entity.ts'))).toEqual([])
+      const mixed = files({
+        'entity.ts': "import { DataClass } from './data-class.js'\n",
+        'data-class.ts': "import { isEntity, type Entity } from './entity.js'\n",
+      })
+      expect(roomCycles(mixed, listing('data-class.ts', 'entity.ts'))).toEqual([
+        expect.stringMatching(/: import each other in a circle at run time \(/),
+      ])
+    })
+  })
+
+  it('reads which imports are for types only, and skips comments', () => {
+    const text = [
+      "import type { A } from './a.js'",
+      "import { type B } from './b.js'",
+      "import { c, type C } from './c.js'",
+      "// import { d } from './d.js'",
+      "export { e } from './e.js'",
+      "export type { F } from './f.js'",
+      "export { type G } from './g.js'",
+      "export * from './h.js'",
+      "import './i.js'",
+      "type J = import('./j.js').J",
+      "const k = await import('./k.js')",
+      "import l, { type L } from './l.js'",
+      'import {',
+      '  type M,',
+      "} from './m.js'",
+    ].join('\n')
+    expect(moduleImportsOf(text).map((i) => `${i.line} ${i.spec} ${i.typeOnly}`)).toEqual([
+      '1 ./a.js true',
+      '2 ./b.js true',
+      '3 ./c.js false',
+      '5 ./e.js false',
+      '6 ./f.js true',
+      '7 ./g.js true',
+      '8 ./h.js false',
+      '9 ./i.js false',
+      '10 ./j.js true',
+      '11 ./k.js false',
+      '12 ./l.js false',
+      '15 ./m.js true',
     ])
   })
 

@@ -4,15 +4,23 @@
  *
  * - Every folder of every package (packages/<name>/src and each folder below it, at any depth):
  *   its rooms, the files in it and its subfolders (a subfolder with all it holds is one room),
- *   must not import each other in a circle, type-only imports included. A subfolder is checked
- *   in turn as a folder of its own, so orda/feed/ and orda/objects/ each keep their files one
- *   way, and orda/ keeps feed/ and objects/ one way between them. A new folder needs no entry
- *   anywhere: the check follows the imports. CIRCLES_ALLOWED lists the tangles not yet undone.
+ *   must not import each other in a circle. A subfolder is checked in turn as a folder of its
+ *   own, so orda/feed/ and orda/objects/ each keep their files one way, and orda/ keeps feed/ and
+ *   objects/ one way between them. A new folder needs no entry anywhere: the check follows the
+ *   imports. Two graphs are checked:
+ *   - run-time imports (values: `import { X }`, `import '…'`, `export { X } from`, `export *`,
+ *     `await import('…')`; not `import type`, `import { type X }`, `export type … from` nor
+ *     `import('…')` type expressions): no circle in any folder, with no exception;
+ *   - all imports, type-only ones included: no circle either, but in the folders of
+ *     PUBLIC_TYPE_CIRCLES, where public classes name each other in their signatures (4D's ORDA:
+ *     entity.getDataClass(), dataClass.all()), the files on the folder's list may. A file off the
+ *     list caught in such a circle fails, and so does a listed file in no circle (a list only
+ *     shrinks). CIRCLES_ALLOWED gives the type tangles not yet undone a size they may not exceed.
  * - The core (packages/core/src) also lists its folders in layers (CORE_LAYERS): a file may import
- *   from its own layer or a layer below, never from one above.
+ *   from its own layer or a layer below, never from one above, type imports counted.
  *
- * Type-only imports and `import('…')` type expressions count. When two pieces need each other,
- * the shared part moves down, or the lower folder owns an interface that the upper one implements.
+ * When two pieces need each other, the shared part moves down, the lower folder owns an interface
+ * that the upper one implements, or (at run time) the upper one passes a function in.
  *
  * Tests are not checked: a test beside the query engine may build its fixture through the public
  * Datastore, as a user would. Nor, for the circles, are fixtures, which the build leaves out as
@@ -23,6 +31,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import ts from 'typescript'
 
 /** The layers of packages/core/src, lowest first; a layer is a list of top-level folders or files. */
 export const CORE_LAYERS: readonly (readonly string[])[] = [
@@ -75,6 +84,73 @@ export function importsOf(text: string): { spec: string; line: number }[] {
   return out
 }
 
+/** One relative or package import of a module, with its line and whether it is for types only. */
+export interface ModuleImport {
+  readonly spec: string
+  readonly line: number
+  /**
+   * True for `import type`, `export type … from`, an import or re-export whose every name is
+   * marked `type` (`import { type X }`), and an `import('…')` type expression. False for the
+   * rest: values, `import '…'`, `export * from`, `import * as`, and `await import('…')` calls.
+   */
+  readonly typeOnly: boolean
+}
+
+/**
+ * Every module a source text imports, read with the TypeScript parser (comments and strings are
+ * not imports), each with the line of its specifier and whether it is for types only.
+ */
+export function moduleImportsOf(text: string): ModuleImport[] {
+  const source = ts.createSourceFile('source.ts', text, ts.ScriptTarget.Latest, false)
+  const out: ModuleImport[] = []
+  const add = (specifier: ts.Node, typeOnly: boolean): void => {
+    if (!ts.isStringLiteralLike(specifier)) return
+    const { line } = source.getLineAndCharacterOfPosition(specifier.getStart(source))
+    out.push({ spec: specifier.text, line: line + 1, typeOnly })
+  }
+  const allTyped = (names: readonly { isTypeOnly: boolean }[]): boolean =>
+    names.length > 0 && names.every((n) => n.isTypeOnly)
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause
+      const bindings = clause?.namedBindings
+      add(
+        node.moduleSpecifier,
+        clause !== undefined &&
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              bindings !== undefined &&
+              ts.isNamedImports(bindings) &&
+              allTyped(bindings.elements))),
+      )
+    } else if (ts.isExportDeclaration(node)) {
+      if (node.moduleSpecifier === undefined) return
+      const clause = node.exportClause
+      add(
+        node.moduleSpecifier,
+        node.isTypeOnly ||
+          (clause !== undefined && ts.isNamedExports(clause) && allTyped(clause.elements)),
+      )
+    } else if (ts.isImportTypeNode(node)) {
+      const arg = node.argument
+      if (ts.isLiteralTypeNode(arg)) add(arg.literal, true)
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined
+    )
+      add(node.arguments[0], false)
+    else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference)
+    )
+      add(node.moduleReference.expression, node.isTypeOnly)
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return out
+}
+
 /**
  * The layering problems of one core file: each relative import that reaches a higher layer, or a
  * core folder that no layer lists. `file` is relative to the repository root.
@@ -110,25 +186,76 @@ export interface SourceFile {
 const notBuilt = (path: string): boolean => /\.(test|fixture)\.ts$/.test(path)
 
 /**
- * Folders whose rooms still import each other in a circle, each with the number of rooms in its
- * tangle today (issue 67 found 14 such tangles when type imports began to count). A listed tangle
- * may shrink but not grow; an entry whose circle is gone must leave the list. Empty is the goal.
+ * Folders of a public API whose classes name each other in their public signatures, so their
+ * files import each other's types in a circle, each with the exact files (relative to the folder)
+ * that may be in it. Nothing else may join: a file off the list caught in a type circle fails the
+ * lint, naming the import that pulls it in. A listed file that leaves every circle fails too, until
+ * it is taken off: a list only shrinks. Run-time imports keep no circle here either (roomCycles).
+ */
+export const PUBLIC_TYPE_CIRCLES: ReadonlyMap<string, readonly string[]> = new Map<
+  string,
+  readonly string[]
+>([
+  // The running context and the objects its public signatures name, which name it back (one
+  // public API, api/4d.api.md): FourDFunction.invoke and FunctionImpl take the Runtime, a
+  // ClassObject constructs on it, it holds the ClassStore and the MethodRegistry of function
+  // objects, and it runs the commands' code, typed by the CommandContext it implements
+  // (CommandImpl, FormulaCompiler, WebServerHost). On those circles: current.ts (currentRuntime()
+  // returns the Runtime, and a class object reads it), deep-copy.ts (a class copies with it; it
+  // keeps function objects) and runtime-parts.ts (the commands' code and the classes given to the
+  // Runtime, typed by it). The rooms of runtime/ above and below context/ import one way.
+  [
+    'packages/4d/src/runtime/context',
+    [
+      'class-object.ts',
+      'class-store.ts',
+      'command-context.ts',
+      'current.ts',
+      'deep-copy.ts',
+      'function-object.ts',
+      'methods.ts',
+      'runtime-parts.ts',
+      'runtime.ts',
+    ],
+  ],
+  // 4D's ORDA, whose objects lead to each other in their public members: datastore.ts (Datastore,
+  // DatastoreOf: ds.Employee), datastore-base.ts, data-class.ts (dataClass.all(), .get(), .new(),
+  // getDataStore()), entity.ts (entity.getDataClass(), .getSelection(), .edit()), entity-draft.ts
+  // (the EntityDraft of entity.edit(), draft.save()), entity-selection.ts (selection.first(),
+  // .getDataClass()) and attribute-types.ts (AttributeValue, WriteValues: an attribute is an
+  // Entity or an EntitySelection). With them, the public types their signatures name and which
+  // name them back: changes-options.ts (ChangesOptions.render takes the Entity),
+  // datastore-options.ts (DatastoreOptions.functions), define-functions.ts (FunctionsDef: each
+  // function's `this`), entity-sets.ts (EntitySet, EntitySets: ds.entitySets), prepared-query.ts
+  // (dataClass.prepare(): PreparedQuery) and queries.ts (runQuery, QueryResult).
+  [
+    'packages/core/src/orda/objects',
+    [
+      'attribute-types.ts',
+      'changes-options.ts',
+      'data-class.ts',
+      'datastore-base.ts',
+      'datastore-options.ts',
+      'datastore.ts',
+      'define-functions.ts',
+      'entity-draft.ts',
+      'entity-selection.ts',
+      'entity-sets.ts',
+      'entity.ts',
+      'prepared-query.ts',
+      'queries.ts',
+    ],
+  ],
+])
+
+/**
+ * Folders whose rooms still import each other's types in a circle that no public signature needs,
+ * each with the number of rooms in its tangle today (issue 67 found 14 such tangles when type
+ * imports began to count): tangles not yet undone. A listed tangle may shrink but not grow; an
+ * entry whose circle is gone must leave the list. Empty is the goal. The size allows type circles
+ * only: a circle of run-time imports fails everywhere.
  */
 export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, number>([
-  // The running context (runtime.ts) and the objects its public signatures name, which name it
-  // back: a function object is invoked with it (FourDFunction.invoke, FunctionImpl), a class
-  // object constructs on it, it holds the class store, the method registry and the commands'
-  // code (typed by the CommandContext it implements); current.ts, deep-copy.ts and
-  // runtime-parts.ts reach those. One public API (api/4d.api.md), so one folder: the rooms
-  // of runtime/ above and below it import one way.
-  ['packages/4d/src/runtime/context', 9],
-  // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
-  // types name each other in their public members (7); so do the public types their signatures
-  // name and which name them back, moved up beside them so that the rooms below orda/objects name
-  // none of the classes: ChangesOptions (its `render` takes the Entity), DatastoreOptions (its
-  // `functions`) and FunctionsDef (each function's `this`), the entity sets (EntitySet,
-  // EntitySets), PreparedQuery and the query functions and result (runQuery, QueryResult).
-  ['packages/core/src/orda/objects', 13],
   // store.ts and data-snapshot.ts: the public DataSnapshot keeps the Store it was taken from (an
   // internal member the API report prints), and the store makes and restores it.
   ['packages/core/src/store', 2],
@@ -150,73 +277,175 @@ function roomsOf(from: string, to: string): { folder: string; from: string; to: 
   return { folder: a.slice(0, i).join('/'), from: a[i]!, to: b[i]! }
 }
 
+/** What roomCycles lets stay: the public type circles, and the tangles not yet undone. */
+export interface CircleRules {
+  /** Folder -> the rooms that may name each other in a type circle (PUBLIC_TYPE_CIRCLES). */
+  readonly publicTypes: ReadonlyMap<string, readonly string[]>
+  /** Folder -> the size its type tangle may keep (CIRCLES_ALLOWED). */
+  readonly allowed: ReadonlyMap<string, number>
+}
+
+const REPOSITORY_RULES: CircleRules = {
+  publicTypes: PUBLIC_TYPE_CIRCLES,
+  allowed: CIRCLES_ALLOWED,
+}
+
+const ADVICE =
+  '. Imports within a folder go one way: move the shared piece (types too) down into a file or ' +
+  'room of its own, or let the lower one own an interface the upper one implements'
+
+const RUN_TIME_ADVICE =
+  '. No folder keeps a circle of run-time imports: move the shared piece down into a file or ' +
+  'room of its own, or pass the upper one in (a function, or an object typed by an interface)'
+
 /**
- * The circles of rooms in every folder of every package, type-only imports included: the rooms
- * of a folder are its files and its subfolders (each subfolder, all it holds, is one room, and is
- * checked in turn as a folder of its own). For each tangle, one message naming the shortest circle
- * through it with the import of each step. `files` are paths relative to the repository root;
- * `allowed` maps a folder to the size its tangle may keep (CIRCLES_ALLOWED).
+ * The circles of rooms in every folder of every package. The rooms of a folder are its files and
+ * its subfolders (each subfolder, all it holds, is one room, and is checked in turn as a folder
+ * of its own). Two graphs are drawn in each folder:
+ *
+ * - run-time imports (type-only imports and `import('…')` type expressions left out): no circle
+ *   anywhere, whatever the lists say;
+ * - all imports, type-only ones included: no circle, but in a folder of `rules.publicTypes` the
+ *   rooms on its list may name each other (a room off the list caught in a circle fails, and so
+ *   does a listed room in no circle), and a folder of `rules.allowed` keeps a tangle no larger
+ *   than its size.
+ *
+ * Each failure names the shortest circle through the tangle with the import of each step. `files`
+ * are paths relative to the repository root.
  *
  * Types count because a reader follows them as much as code: with a circle of types, no file of
  * the tangle can be read or changed alone (issue 67: 48 files of core's orda/ were one circle).
  */
 export function roomCycles(
   files: Iterable<SourceFile>,
-  allowed: ReadonlyMap<string, number> = CIRCLES_ALLOWED,
+  rules: CircleRules = REPOSITORY_RULES,
 ): string[] {
-  const graphs = new Map<string, Edges>()
+  const typeGraphs = new Map<string, Edges>()
+  const runGraphs = new Map<string, Edges>()
+  const addEdge = (
+    graphs: Map<string, Edges>,
+    folder: string,
+    from: string,
+    to: string,
+    at: string,
+  ) => {
+    const edges = graphs.get(folder) ?? new Map<string, Map<string, string>>()
+    graphs.set(folder, edges)
+    const out = edges.get(from) ?? new Map<string, string>()
+    edges.set(from, out)
+    if (!out.has(to)) out.set(to, at)
+  }
   const seen: string[] = []
   for (const file of files) {
     seen.push(file.path)
     const src = /^packages\/[^/]+\/src\//.exec(file.path)?.[0]
     if (!src || notBuilt(file.path)) continue
-    for (const { spec, line } of importsOf(file.text)) {
+    for (const { spec, line, typeOnly } of moduleImportsOf(file.text)) {
       if (!spec.startsWith('.')) continue
       const target = normalize(join(dirname(file.path), spec)).replace(/\.js$/, '.ts')
       // Another package is reached by its name, never by a relative path into its src/.
       if (!target.startsWith(src) || notBuilt(target)) continue
       const rooms = roomsOf(file.path, target)
       if (rooms.from === rooms.to) continue
-      const edges = graphs.get(rooms.folder) ?? new Map<string, Map<string, string>>()
-      graphs.set(rooms.folder, edges)
-      const out = edges.get(rooms.from) ?? new Map<string, string>()
-      edges.set(rooms.from, out)
-      if (!out.has(rooms.to))
-        out.set(
-          rooms.to,
-          `${relative(rooms.folder, file.path)}:${line} imports ${relative(rooms.folder, target)}`,
-        )
+      const at = `${relative(rooms.folder, file.path)}:${line} imports ${relative(rooms.folder, target)}`
+      addEdge(typeGraphs, rooms.folder, rooms.from, rooms.to, at)
+      if (!typeOnly) addEdge(runGraphs, rooms.folder, rooms.from, rooms.to, at)
     }
   }
+  const inTree = (folder: string): boolean => seen.some((path) => path.startsWith(`${folder}/`))
   const problems: string[] = []
+
+  // Run-time circles: none, in any folder.
+  const runGroups = new Map<string, string[]>()
+  for (const [folder, edges] of sorted(runGraphs))
+    for (const group of stronglyConnected(edges)) {
+      if (group.length < 2) continue
+      runGroups.set(folder, [...(runGroups.get(folder) ?? []), group.join('\n')])
+      problems.push(
+        circleMessage(folder, edges, group, group[0]!, ' at run time') + RUN_TIME_ADVICE,
+      )
+    }
+
+  // Type circles: only among the listed rooms of a public-API folder, or within an allowance.
   const tangled = new Set<string>()
-  for (const [folder, edges] of [...graphs].sort(([a], [b]) => a.localeCompare(b)))
+  const circled = new Map<string, Set<string>>()
+  for (const [folder, edges] of sorted(typeGraphs))
     for (const group of stronglyConnected(edges)) {
       if (group.length < 2) continue
       tangled.add(folder)
-      const room = allowed.get(folder)
+      const listed = rules.publicTypes.get(folder)
+      const room = rules.allowed.get(folder)
+      if (listed !== undefined) {
+        const inCircle = circled.get(folder) ?? new Set<string>()
+        circled.set(folder, inCircle)
+        for (const name of group) inCircle.add(name)
+        for (const stranger of group.filter((name) => !listed.includes(name))) {
+          const circle = shortestCircle(edges, stranger, new Set(group))
+          const pull = edges.get(circle.at(-2)!)!.get(stranger)!
+          problems.push(
+            circleMessage(folder, edges, group, stranger, ', type imports counted') +
+              `; ${stranger} is not on the folder's PUBLIC_TYPE_CIRCLES list in tools/layers.ts, ` +
+              `and ${pull} pulls it in` +
+              ADVICE,
+          )
+        }
+        continue
+      }
       if (room !== undefined && group.length <= room) continue
-      const circle = shortestCircle(edges, group[0]!, new Set(group))
-      const steps = circle.slice(1).map((to, i) => edges.get(circle[i]!)!.get(to)!)
-      const others = group.filter((n) => !circle.includes(n))
+      // A folder with no allowance whose whole tangle is a run-time circle: said once, above.
+      if (room === undefined && runGroups.get(folder)?.includes(group.join('\n'))) continue
       problems.push(
-        `${folder}/${circle.join(' -> ')}: import each other in a circle, type imports counted ` +
-          `(${steps.join('; ')})` +
-          (others.length > 0 ? `; the tangle also holds ${others.join(', ')}` : '') +
+        circleMessage(folder, edges, group, group[0]!, ', type imports counted') +
           (room !== undefined
             ? `; ${group.length} rooms where CIRCLES_ALLOWED allows ${room}`
             : '') +
-          '. Imports within a folder go one way: move the shared piece (types too) down into a ' +
-          'file or room of its own, or let the lower one own an interface the upper one implements',
+          ADVICE,
       )
     }
-  // Only folders of the tree at hand: a tree made for a test holds none of this repository's.
-  for (const folder of [...allowed.keys()].sort())
-    if (!tangled.has(folder) && seen.some((path) => path.startsWith(`${folder}/`)))
+
+  // The lists only shrink. Only folders of the tree at hand: a tree made for a test holds none of
+  // this repository's.
+  for (const [folder, listed] of sorted(rules.publicTypes)) {
+    if (!inTree(folder)) continue
+    for (const name of [...listed].sort())
+      if (!circled.get(folder)?.has(name))
+        problems.push(
+          `${folder}/${name}: is in no type circle any more: take it off the folder's ` +
+            'PUBLIC_TYPE_CIRCLES list in tools/layers.ts',
+        )
+  }
+  for (const folder of [...rules.allowed.keys()].sort())
+    if (!tangled.has(folder) && inTree(folder))
       problems.push(
         `${folder}: has no circle any more: take it off CIRCLES_ALLOWED in tools/layers.ts`,
       )
   return problems
+}
+
+/** A map's entries in the order of their keys. */
+function sorted<V>(map: ReadonlyMap<string, V>): [string, V][] {
+  return [...map].sort(([a], [b]) => a.localeCompare(b))
+}
+
+/**
+ * `<folder>/<a> -> <b> -> <a>: import each other in a circle, <how> (<each step's import>)`: the
+ * shortest circle through `start` within `group`, and the other rooms of the tangle.
+ */
+function circleMessage(
+  folder: string,
+  edges: Edges,
+  group: readonly string[],
+  start: string,
+  how: string,
+): string {
+  const circle = shortestCircle(edges, start, new Set(group))
+  const steps = circle.slice(1).map((to, i) => edges.get(circle[i]!)!.get(to)!)
+  const others = group.filter((n) => !circle.includes(n))
+  return (
+    `${folder}/${circle.join(' -> ')}: import each other in a circle${how} ` +
+    `(${steps.join('; ')})` +
+    (others.length > 0 ? `; the tangle also holds ${others.join(', ')}` : '')
+  )
 }
 
 /** The strongly connected groups of a graph (Tarjan), each sorted, in a stable order. */
