@@ -89,9 +89,10 @@ export interface ModuleImport {
   readonly spec: string
   readonly line: number
   /**
-   * True for `import type`, `export type … from`, an import or re-export whose every name is
-   * marked `type` (`import { type X }`), and an `import('…')` type expression. False for the
-   * rest: values, `import '…'`, `export * from`, `import * as`, and `await import('…')` calls.
+   * True for `import type`, `export type … from` and an `import('…')` type expression. False for
+   * the rest: values, `import '…'`, `export * from`, `import * as`, `await import('…')` calls, and
+   * an import whose every name is marked `type` (`import { type X }`): under the repository's
+   * `verbatimModuleSyntax` it compiles to `import {} from`, which still loads the module.
    */
   readonly typeOnly: boolean
 }
@@ -108,29 +109,12 @@ export function moduleImportsOf(text: string): ModuleImport[] {
     const { line } = source.getLineAndCharacterOfPosition(specifier.getStart(source))
     out.push({ spec: specifier.text, line: line + 1, typeOnly })
   }
-  const allTyped = (names: readonly { isTypeOnly: boolean }[]): boolean =>
-    names.length > 0 && names.every((n) => n.isTypeOnly)
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
-      const clause = node.importClause
-      const bindings = clause?.namedBindings
-      add(
-        node.moduleSpecifier,
-        clause !== undefined &&
-          (clause.isTypeOnly ||
-            (clause.name === undefined &&
-              bindings !== undefined &&
-              ts.isNamedImports(bindings) &&
-              allTyped(bindings.elements))),
-      )
+      add(node.moduleSpecifier, node.importClause?.isTypeOnly === true)
     } else if (ts.isExportDeclaration(node)) {
       if (node.moduleSpecifier === undefined) return
-      const clause = node.exportClause
-      add(
-        node.moduleSpecifier,
-        node.isTypeOnly ||
-          (clause !== undefined && ts.isNamedExports(clause) && allTyped(clause.elements)),
-      )
+      add(node.moduleSpecifier, node.isTypeOnly)
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument
       if (ts.isLiteralTypeNode(arg)) add(arg.literal, true)

@@ -19,7 +19,7 @@ import {
   type DataClass,
   type Entity,
 } from '@entistore/core'
-import { type RestStream } from '../exchange.js'
+import type { RestStream } from '../exchange.js'
 import type { Reply } from '../reply.js'
 import { changeEventText, streamHead } from '../serialize/change-events.js'
 import { parseProjection } from '../serialize/projection.js'
