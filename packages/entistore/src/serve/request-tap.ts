@@ -43,7 +43,12 @@ export function tappedResponse(
   sessions: () => SessionsServed,
   done: (entry: RequestLogEntry) => void,
 ): typeof ServerResponse {
-  class TappedResponse extends ServerResponse {
+  // node:http constructs a response with (req, options); its types name only the request.
+  const Response = ServerResponse as unknown as new (
+    req: IncomingMessage,
+    options?: unknown,
+  ) => ServerResponse
+  class TappedResponse extends Response {
     readonly #at = Date.now()
     readonly #start = performance.now()
     readonly #sessions = sessions()
@@ -53,17 +58,19 @@ export function tappedResponse(
     #setCookie: unknown = undefined
 
     constructor(req: IncomingMessage, options?: unknown) {
-      // node:http's options (highWaterMark…), which its types do not name.
-      super(...([req, options] as unknown as [IncomingMessage]))
+      // Passed as given, not spread from a list: a call a response.
+      super(req, options)
       this.#before = sessionOf(req, this.#sessions)
       this.#userBefore = this.#before && userOf(this.#before)
     }
 
     // The response hears its own 'close' (sent, or cut short) before its listeners: a listener
     // added to every response, and the closure it was, cost a GET more than its line did.
-    override emit(event: string | symbol, ...args: unknown[]): boolean {
+    // Its arguments handed on as they came: a rest list and its spread were an array and a
+    // spread call at each of a response's events.
+    override emit(event: string | symbol): boolean {
       if (event === 'close') this.#closed()
-      return super.emit(event, ...args)
+      return (super.emit as (...a: unknown[]) => boolean).apply(this, arguments as never)
     }
 
     override writeHead(status: number, reason?: unknown, headers?: unknown): this {
@@ -106,7 +113,7 @@ export function tappedResponse(
       })
     }
   }
-  return TappedResponse as typeof ServerResponse
+  return TappedResponse as unknown as typeof ServerResponse
 }
 
 /**
