@@ -7,9 +7,10 @@
  * never calls it, and a request costs no clock read, closure or string.
  *
  * The reply's body is counted as node:http is given it (`write`, `end`), its session's cookie read
- * where the reply sets it (`writeHead`): serve()'s responses are then of a class of their own
- * (`tappedResponse`) whose three methods do so before node:http's. The user is the session's after the request (a login's line names who logged
- * in), or, when the request ended its session (a logout), the one it had before.
+ * where the reply sets it (`writeHead`), its end heard as it is emitted (`emit('close')`):
+ * serve()'s responses are then of a class of their own (`tappedResponse`) whose four methods do
+ * so before node:http's. The user is the session's after the request (a login's line names who
+ * logged in), or, when the request ended its session (a logout), the one it had before.
  */
 import {
   ServerResponse,
