@@ -125,9 +125,6 @@ export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, numb
   // Datastore (and its base), DataClass, Entity, EntityDraft, EntitySelection and the attribute
   // types name each other in their public members.
   ['packages/core/src/orda/objects', 7],
-  // store.ts and data-snapshot.ts: the public DataSnapshot keeps the Store it was taken from (an
-  // internal member the API report prints), and the store makes and restores it.
-  ['packages/core/src/store', 2],
 ])
 
 /** One folder's graph of rooms: from room to room, each edge with the first import that makes it. */
