@@ -28,8 +28,6 @@ export const DATA_TABLES: readonly string[] = [
 export const NOT_YET_SPLIT: readonly string[] = [
   // The indexes of a table, its per-row mutators, bulk changes, capture and restore.
   'packages/core/src/indexes/index-set.ts',
-  // One blocked sorted array (search, insert, split, merge, ranges) over shared blocks.
-  'packages/core/src/indexes/sorted-index.ts',
   // The rows of a dataclass (slots, key directory, views, records made, restore).
   'packages/core/src/store/table.ts',
   // The public objects' classes, whose members 4D's API lists; their helpers are in rooms of
