@@ -17,7 +17,8 @@
  */
 import type { Clock } from '../clock/clock.js'
 import type { Change } from './changes.js'
-import type { Table, TableState } from './table.js'
+import type { Table } from './table.js'
+import type { TableState } from './table-state.js'
 import type { RestoredSlot } from './table-columns.js'
 
 /**
