@@ -2,15 +2,15 @@
  * @module The blocks of a sorted index (sorted-index.ts): its entries cut into runs of at most
  * `blockMax` consecutive entries, each run with arrays of its own, and the position of each run's
  * first entry. Here is what is done to the blocks as arrays, whatever the entries mean: make one,
- * find the one holding a position, grow one, split a full one, merge two small ones, mend them
+ * grow one, split a full one, merge two small ones, mend them
  * after a delete, cut sorted arrays into blocks and read them back out, copy them all, and turn
  * their numeric keys into generic ones.
  *
  * Free functions over the arrays the index holds, not a class of their own: the index reaches a
  * block's arrays directly, with no object between them. The per-row steps stay in the index, where
- * V8 inlines them: the binary searches (with the comparison each caller gives) and an entry moved
- * in or out of a block, since as calls of this file's, lookups were a third slower and adds a
- * tenth (measured on 200k rows).
+ * V8 inlines them: the binary searches (with the comparison each caller gives), finding the block
+ * of a position, and an entry moved in or out of a block. As calls of this file's, lookups were a
+ * third slower and adds 5 to 10% (measured on 200k rows).
  *
  * Why blocks: an insert or a delete moves the rest of one block, at most a few KB, plus one add to
  * each later block's position; a full block splits in two, and two neighbours that would fit in
@@ -45,30 +45,6 @@ export interface Block {
  * `start` is the position of the block's first entry.
  */
 export type Before = (block: Block, start: number, i: number) => boolean
-
-/**
- * The block holding position `p` (< the entries' count): `hint` (the block of the last position
- * found) or the next one when it is there, as a read in order finds it; else a binary search.
- */
-export function blockOf(
-  blocks: readonly Block[],
-  starts: readonly number[],
-  hint: number,
-  p: number,
-): number {
-  if (hint < blocks.length && p >= starts[hint]!) {
-    if (p < starts[hint]! + blocks[hint]!.size) return hint
-    if (hint + 1 < blocks.length && p < starts[hint + 1]! + blocks[hint + 1]!.size) return hint + 1
-  }
-  let lo = 0
-  let hi = blocks.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1
-    if (starts[mid]! <= p) lo = mid
-    else hi = mid - 1
-  }
-  return lo
-}
 
 /** An empty block with room for `capacity` entries, its keys held as `mode` says. */
 export const newBlock = (capacity: number, mode: Mode): Block => ({

@@ -29,10 +29,18 @@
  *   after its sort (index-set.ts) keeps its keys (`keep`) until `settle`.
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
-import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
+import { foldLazy } from '../values/lazy-fold.js'
 import type { KeyReader } from './hash-key.js'
 import { compareLazyKeys, type SortedContent } from './sliced-sort.js'
-import { isInt32, sortEntries, type Mode, type SortedEntries } from './sorted-entries.js'
+import {
+  beforePrefixEnd,
+  entriesOf,
+  isInt32,
+  sortEntries,
+  unzipPairs,
+  type Mode,
+  type SortedEntries,
+} from './sorted-entries.js'
 import {
   blocksOf,
   copyBlocks,
@@ -41,7 +49,6 @@ import {
   newBlock,
   splitBlock,
   toGeneric,
-  blockOf,
   contentOf,
   copyRows,
   type Before,
@@ -141,13 +148,24 @@ export class SortedIndex {
     return start + l
   }
 
-  // The block holding position `p` (< size).
+  // The block holding position `p` (< size); here, not in sorted-blocks.ts, for speed (see there).
   #locate(p: number): number {
-    const b = this.#hint
+    const blocks = this.#blocks
     const starts = this.#starts
-    // The block of the last position found, inline: a read in order (`$orderby`) mostly stops here.
-    if (p >= starts[b]! && p < starts[b]! + this.#blocks[b]!.size) return b
-    return (this.#hint = blockOf(this.#blocks, starts, b, p))
+    const b = this.#hint
+    if (b < blocks.length && p >= starts[b]!) {
+      if (p < starts[b]! + blocks[b]!.size) return b
+      if (b + 1 < blocks.length && p < starts[b + 1]! + blocks[b + 1]!.size)
+        return (this.#hint = b + 1)
+    }
+    let lo = 0
+    let hi = blocks.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (starts[mid]! <= p) lo = mid
+      else hi = mid - 1
+    }
+    return (this.#hint = lo)
   }
 
   // First position whose (key, row) is >= (key, row); row -1 finds the first of a key. `held`:
@@ -245,7 +263,8 @@ export class SortedIndex {
       i = at - starts[b]!
     }
     const block = blocks[b]!
-    growBlock(block, this.#blockMax)
+    // The call only when the block is full: one an insert cost adds a few percent.
+    if (block.size === block.rows.length) growBlock(block, this.#blockMax)
     const n = block.size
     block.rows.copyWithin(i + 1, i, n)
     block.rows[i] = rowId
@@ -346,13 +365,7 @@ export class SortedIndex {
 
   /** Replaces the content with `pairs`, sorted once (bulk loads and rebuilds). */
   reset(pairs: Iterable<readonly [SortKey, number]>): void {
-    const keys: SortKey[] = []
-    const rows: number[] = []
-    for (const [k, r] of pairs) {
-      keys.push(k)
-      rows.push(r)
-    }
-    this.resetFrom(keys, rows)
+    this.resetFrom(...unzipPairs(pairs))
   }
 
   /**
@@ -379,20 +392,10 @@ export class SortedIndex {
    */
   adopt(sorted: SortedContent, keep = false): void {
     this.#keeping = keep
-    const { size, rows } = sorted
-    if (sorted.kind === 'numbers') {
-      const { numbers, nulls } = sorted
-      const mode = numbers instanceof Int32Array ? 'int32' : 'float64'
-      return this.#take({ mode, size, rows, numbers, keys: undefined, nulls })
-    }
-    const entries = { size, rows, numbers: undefined, nulls: 0 }
-    if (sorted.kind === 'texts') {
-      // The keys are read from the rows: they must agree with them now (nothing to keep).
-      if (this.#read === undefined || keep)
-        throw new TypeError('SortedIndex.adopt: sorted texts need a key reader, and no keep')
-      return this.#take({ ...entries, mode: 'read', keys: undefined })
-    }
-    this.#take({ ...entries, mode: 'generic', keys: sorted.keys })
+    // Sorted texts are read from the rows: they must agree with them now (nothing to keep).
+    if (sorted.kind === 'texts' && (this.#read === undefined || keep))
+      throw new TypeError('SortedIndex.adopt: sorted texts need a key reader, and no keep')
+    this.#take(entriesOf(sorted))
     this.#toReading()
   }
 
@@ -439,16 +442,9 @@ export class SortedIndex {
     if (this.#mode === 'int32' || this.#mode === 'float64') return [start, start]
     const lazy = this.folds
     // Upper end: the first key from `start` on that no longer starts with the prefix.
-    const end = this.#search((b, s, i) => {
-      if (s + i < start) return true
-      const k = this.#keyIn(b, i)
-      return (
-        typeof k === 'string' &&
-        (lazy
-          ? startsWithLazy(k, prefix) || compareLazy(k, prefix) < 0
-          : k.startsWith(prefix) || k < prefix)
-      )
-    })
+    const end = this.#search(
+      (b, s, i) => s + i < start || beforePrefixEnd(this.#keyIn(b, i), prefix, lazy),
+    )
     return [start, end]
   }
 
