@@ -2,7 +2,8 @@
  * @module One index's build in slices (`IndexSet.step`): every live row read in row-id order (the
  * hash index filled as it goes, the sorted index's keys gathered), those keys sorted (here in
  * slices, or on a worker pool), then the changes made meanwhile applied to the rows already read.
- * The index set keeps which builds are going on; these functions run one, given what it reads.
+ * The index set's UnbuiltIndexes keeps which builds are going on; these functions run one, given
+ * what it reads.
  */
 import type { SortKey } from '../values/compare.js'
 import type { StorageAttributeDef } from '../schema/definitions.js'

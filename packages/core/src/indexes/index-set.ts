@@ -8,6 +8,9 @@
  * - the primary key: a sorted index (exact key equality uses the table's own key map; a string
  *   key also gets a hash index, for case-insensitive equality);
  * - relation foreign-key slots: a hash index, so joins and to-many navigation never scan.
+ *
+ * The indexes left to build (after a deferred bulk change) and their building, on first use or in
+ * slices, are unbuilt-indexes.ts's; this set keeps the indexes and follows every row written.
  */
 import { sortKey, type SortKey } from '../values/compare.js'
 import { FoldInterner } from '../values/fold-intern.js'
@@ -16,12 +19,10 @@ import { fieldsDiffer, type FieldsDiffer } from '../values/compiled-fields.js'
 import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
 import { GROW_PIECE, HashIndex } from './hash-index.js'
 import type { KeyComparer, KeyReader } from './hash-key.js'
-import { keyAt } from './build-keys.js'
 import { CHUNK } from './sliced-sort.js'
 import { SortedIndex } from './sorted-index.js'
-import { PoolSort } from './pool-sort.js'
 import type { ParallelPool } from '../parallel/parallel-pool.js'
-import { refusing, refuseBuild, onUnbuilt } from './build-refusal.js'
+import { UnbuiltIndexes } from './unbuilt-indexes.js'
 import {
   type IndexedRecord,
   type IndexSource,
@@ -31,24 +32,13 @@ import {
   type IndexKind,
   foldsOf,
 } from './index-entry.js'
-import {
-  advanceBuild,
-  beginBuild,
-  followBuild,
-  onPool,
-  readKeys,
-  readRows,
-  type Build,
-  type BuildContext,
-} from './entry-build.js'
+import { followBuild, type Build, type BuildContext } from './entry-build.js'
 // Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
 // now: their imports move to index-entry.js once that lands.
 export type { IndexKind, AttributeIndexes } from './index-entry.js'
 // Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
 // now: their imports move to build-refusal.js once that lands.
 export { refusingBuilds, withoutUnbuilt } from './build-refusal.js'
-
-const ALWAYS: More = () => true
 
 /** A copy of every index of a set, taken by `capture` and put back by `restore`. Never changed. */
 export interface IndexSetState {
@@ -81,12 +71,15 @@ export class IndexSet {
   // Parallel to #list.
   #pending: ({ keys: SortKey[]; rows: number[] } | undefined)[] | undefined
   #version = 0
+  // The entries left to build and their building (unbuilt-indexes.ts). Its `stale` Set and
+  // `builds` Map, held here too: the per-row mutators read them with no call between.
+  readonly #unbuilt: UnbuiltIndexes
   // Entries a deferred bulk change left to build on first use, from #rows (see beginBulk).
-  readonly #stale = new Set<AttributeIndexes>()
+  readonly #stale: Set<AttributeIndexes>
   // The stale entries whose build in slices has begun (see `step`).
-  readonly #builds = new Map<AttributeIndexes, Build>()
-  readonly #dataClass: string
-  readonly #keyName: string
+  readonly #builds: Map<AttributeIndexes, Build>
+  // What a build reads through this set (entry-build.ts); a write keeps a build begun in step.
+  readonly #context: BuildContext
   /** @internal The sizes of a build's slices: tests make them small, to interleave writes. */
   buildSlices: BuildSlices = { read: CHUNK, delta: 16, grow: GROW_PIECE }
   #deferring = false
@@ -122,12 +115,6 @@ export class IndexSet {
     })
   }
 
-  // What a build reads through this set (entry-build.ts).
-  readonly #context: BuildContext
-
-  // How a build on first use runs (see the constructor).
-  readonly #runBuild: (build: () => void) => void
-
   /**
    * `rows` is what the indexes read the stored values from: the table. `runBuild` runs each build
    * of an index on its first use: the datastore passes one that keeps the build's time out of the
@@ -139,14 +126,15 @@ export class IndexSet {
     runBuild: (build: () => void) => void = (build) => build(),
   ) {
     this.#rows = rows
-    this.#context = {
+    const context: BuildContext = {
       source: rows,
       slices: () => this.buildSlices,
       key: (v, name, folds) => this.#key(v, name, folds),
     }
-    this.#runBuild = runBuild
-    this.#dataClass = def.name
-    this.#keyName = def.key.name
+    this.#context = context
+    this.#unbuilt = new UnbuiltIndexes(def.name, def.key.name, this.#byAttribute, context, runBuild)
+    this.#stale = this.#unbuilt.stale
+    this.#builds = this.#unbuilt.builds
     const fkSlots = new Set(
       def.attributes.flatMap((a) =>
         a.kind === 'relatedEntity' ? [a.foreignKeyAttribute.name] : [],
@@ -169,15 +157,8 @@ export class IndexSet {
   /** The indexes of `attribute`, if any; built first if a deferred bulk change left them to build. */
   of(attribute: string): AttributeIndexes | undefined {
     const entry = this.#byAttribute.get(attribute)
-    if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry)) {
-      // A small table's build is a few milliseconds: done at once rather than waited for.
-      if (refusing > 0 && this.#rows.nextRowId > this.buildSlices.read * 8) {
-        if (onUnbuilt === undefined) refuseBuild(this.#dataClass, attribute)
-        onUnbuilt(this.#dataClass, attribute)
-        return undefined
-      }
-      this.#build(entry)
-    }
+    if (entry !== undefined && this.#stale.size > 0 && this.#stale.has(entry))
+      return this.#unbuilt.use(entry) ? entry : undefined
     return entry
   }
 
@@ -190,22 +171,13 @@ export class IndexSet {
     const entry = this.#byAttribute.get(attribute)
     if (entry?.hash === undefined || this.#bulk || !this.#stale.has(entry))
       return this.of(attribute)?.hash
-    const build = this.#builds.get(entry) ?? this.#begin(entry)
-    if (build.cursor !== Infinity) this.#runBuild(() => readRows(this.#context, build, ALWAYS))
+    this.#unbuilt.readHash(entry)
     return entry.hash
   }
 
   /** Whether the indexes of `attributes` (every one when absent) are built; true for none. */
   ready(attributes?: readonly string[]): boolean {
-    // Named, the key also stands for the rows' key order (Table.orderedRowIds).
-    if (attributes?.includes(this.#keyName) && !this.#rows.orderReady()) return false
-    if (this.#stale.size === 0) return true
-    if (attributes === undefined) return false
-    for (const name of attributes) {
-      const entry = this.#byAttribute.get(name)
-      if (entry !== undefined && this.#stale.has(entry)) return false
-    }
-    return true
+    return this.#unbuilt.ready(attributes)
   }
 
   /**
@@ -218,21 +190,7 @@ export class IndexSet {
    * then left for the next (`parked` says when to come back).
    */
   step(more: More, first: readonly string[] = [], parallel?: ParallelPool): boolean {
-    if (first.includes(this.#keyName) && !this.#rows.prepareOrder(more)) return true
-    if (this.#stale.size === 0 || this.#bulk) return this.#stale.size > 0
-    const order: AttributeIndexes[] = []
-    for (const name of first) {
-      const entry = this.#byAttribute.get(name)
-      if (entry !== undefined && this.#stale.has(entry)) order.push(entry)
-    }
-    order.push(...this.#builds.keys(), ...this.#stale)
-    for (const entry of order) {
-      if (!this.#stale.has(entry)) continue
-      const build = this.#builds.get(entry) ?? this.#begin(entry, parallel)
-      if (!this.#advance(build, more) && !onPool(build)) break
-      if (!more()) break
-    }
-    return this.#stale.size > 0
+    return this.#unbuilt.step(more, first, this.#bulk, parallel)
   }
 
   /**
@@ -241,38 +199,7 @@ export class IndexSet {
    * go on. Otherwise undefined.
    */
   parked(first: readonly string[] = []): Promise<void> | undefined {
-    if (first.includes(this.#keyName) && !this.#rows.orderReady()) return undefined
-    if (this.#stale.size === 0 || this.#bulk) return undefined
-    const waits: Promise<void>[] = []
-    for (const entry of this.#stale) {
-      const build = this.#builds.get(entry)
-      if (build === undefined || !onPool(build)) return undefined
-      waits.push((build.sort as PoolSort).waiting)
-    }
-    return Promise.race(waits)
-  }
-
-  #begin(entry: AttributeIndexes, parallel?: ParallelPool): Build {
-    const build = beginBuild(this.#context, entry, parallel)
-    this.#builds.set(entry, build)
-    return build
-  }
-
-  // Runs `build` while `more()` says so; true once its entry is built (then live).
-  #advance(build: Build, more: More): boolean {
-    if (!advanceBuild(this.#context, build, more)) return false
-    this.#builds.delete(build.entry)
-    this.#stale.delete(build.entry)
-    return true
-  }
-
-  // Drops every build begun (their entries stay unbuilt, to build again), or `entry`'s.
-  #abort(entry?: AttributeIndexes): void {
-    for (const [e, build] of this.#builds)
-      if (entry === undefined || e === entry) {
-        if (build.sort instanceof PoolSort) build.sort.drop()
-        this.#builds.delete(e)
-      }
+    return this.#unbuilt.parked(first, this.#bulk)
   }
 
   /** Which kinds of index each indexed attribute has, building none. */
@@ -302,70 +229,7 @@ export class IndexSet {
 
   /** Builds every index a deferred bulk change left to build. */
   build(): void {
-    // The live rows read once for every index to fill, not once an index (a tenth of the build
-    // of the short rows' indexes on 1M rows was making the same list again, CPU profile).
-    let all: readonly number[] | undefined
-    let typed: Int32Array | undefined
-    for (const entry of this.#stale) {
-      if (this.#builds.has(entry)) {
-        this.#build(entry)
-        continue
-      }
-      const rows = this.#rows
-      all ??= rows.liveRowIds()
-      typed ??= Int32Array.from(all)
-      this.#stale.delete(entry)
-      this.#runBuild(() => this.#fill(entry, rows, all!, true, typed))
-    }
-  }
-
-  // One bulk pass over every live row of the source: what a deferred entry costs on first use;
-  // or the rest of its build in slices, in one piece.
-  #build(entry: AttributeIndexes): void {
-    const build = this.#builds.get(entry)
-    if (build !== undefined) {
-      this.#runBuild(() => {
-        // Finished here in one piece: its keys, once read, are not sent to the pool.
-        build.parallel = undefined
-        if (build.cursor !== Infinity) readRows(this.#context, build, ALWAYS)
-        // A sort still on the pool is not waited for: it is dropped, and done here as one not begun.
-        const onPoolNow = onPool(build)
-        if (onPoolNow) (build.sort as PoolSort).drop()
-        // A sort not begun is done at once by resetFrom's radix sorts: quicker than the merges.
-        if (onPoolNow || build.sort?.started === false) {
-          const keys = readKeys(build)
-          entry.sorted!.resetFrom(
-            Array.from({ length: keys.length }, (_, i) => keyAt(keys, i)),
-            build.rows.subarray(0, build.count),
-            true,
-          )
-          build.sort = undefined
-        }
-        this.#advance(build, ALWAYS)
-      })
-      return
-    }
-    const rows = this.#rows
-    this.#stale.delete(entry)
-    this.#runBuild(() => this.#fill(entry, rows, rows.liveRowIds(), true))
-  }
-
-  // Fills `entry`'s hash index (when `hash`) and its sorted index from `all` rows of `source`.
-  // `typed`: `all` as an Int32Array, when the caller has it (the sorted index keeps a copy).
-  #fill(
-    entry: AttributeIndexes,
-    source: IndexSource,
-    all: readonly number[],
-    hash: boolean,
-    typed?: Int32Array,
-  ): void {
-    const name = entry.attribute.name
-    const folds = foldsOf(entry.attribute)
-    const read = source.reader(name)
-    const keys = new Array<SortKey>(all.length)
-    for (let i = 0; i < all.length; i++) keys[i] = this.#key(read(all[i]!), name, folds)
-    if (hash) entry.hash?.fill(keys, all)
-    entry.sorted?.resetFrom(keys, typed ? typed.slice() : Int32Array.from(all))
+    this.#unbuilt.buildAll()
   }
 
   /**
@@ -380,7 +244,7 @@ export class IndexSet {
     this.#version++
     let entry = this.#byAttribute.get(attr.name)
     // A build begun fills the indexes the entry had: it starts again with the new one.
-    if (entry) this.#abort(entry)
+    if (entry) this.#unbuilt.abort(entry)
     if (!entry)
       this.#byAttribute.set(
         attr.name,
@@ -421,7 +285,7 @@ export class IndexSet {
     if (!entry) return false
     if (!keep.hash) entry.hash = undefined
     if (!keep.sorted) entry.sorted = undefined
-    this.#abort(entry)
+    this.#unbuilt.abort(entry)
     if (!entry.hash && !entry.sorted) {
       this.#byAttribute.delete(attribute)
       this.#stale.delete(entry)
@@ -524,7 +388,7 @@ export class IndexSet {
   beginBulk(options: { readonly deferred?: boolean } = {}): void {
     this.#bulk = true
     // A build in slices does not follow a bulk change: each begins again after it.
-    this.#abort()
+    this.#unbuilt.abort()
     if (options.deferred) {
       // Cached choices of an entry (prepared queries) must come back through `of`, which builds.
       this.#version++
@@ -589,7 +453,7 @@ export class IndexSet {
     this.#bulk = false
     this.#version++
     this.#stale.clear()
-    this.#abort()
+    this.#unbuilt.abort()
     this.#pending = undefined
     if (!changed) {
       this.#byAttribute.clear()
@@ -608,12 +472,12 @@ export class IndexSet {
   rebuild(source: IndexSource): void {
     const all = source.liveRowIds()
     this.#stale.clear()
-    this.#abort()
-    for (const ix of this.#byAttribute.values()) this.#fill(ix, source, all, true)
+    this.#unbuilt.abort()
+    for (const ix of this.#byAttribute.values()) this.#unbuilt.fill(ix, source, all, true)
   }
 
   #rebuildSorted(source: IndexSource, all: readonly number[]): void {
     for (const ix of this.#byAttribute.values())
-      if (ix.sorted && !this.#stale.has(ix)) this.#fill(ix, source, all, false)
+      if (ix.sorted && !this.#stale.has(ix)) this.#unbuilt.fill(ix, source, all, false)
   }
 }

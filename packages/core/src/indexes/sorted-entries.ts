@@ -3,12 +3,13 @@
  * rebuilds), mostly without a comparison callback: numbers by a stable radix sort, texts by
  * counting when they hold few distinct values, else by a radix sort on a prefix; keys of mixed
  * kinds by the index's comparison. Ties keep their input order. Also the key shapes the index
- * and this sort share.
+ * and this sort share, and the other contents an index takes whole in that shape.
  */
 import type { SortKey } from '../values/compare.js'
-import { compareLazy } from '../values/lazy-fold.js'
+import { compareLazy, startsWithLazy } from '../values/lazy-fold.js'
 import { sortStringsStable } from './radix-sort.js'
 import { sortNumbersStable } from '../parallel/sort-numbers.js'
+import type { SortedContent } from './sliced-sort.js'
 
 /** Numeric keys: 32-bit integers while they all are, doubles otherwise. */
 export type NumericKeys = Int32Array | Float64Array
@@ -161,3 +162,40 @@ function countingSort(
   }
   return true
 }
+
+/**
+ * The entries of `sorted`, a sliced build's sort (already in the index's order), as SortedIndex
+ * takes them: numbers as numeric keys, texts read from the rows, other keys as they are.
+ */
+export function entriesOf(sorted: SortedContent): SortedEntries {
+  const { size, rows } = sorted
+  if (sorted.kind === 'numbers') {
+    const { numbers, nulls } = sorted
+    const mode = numbers instanceof Int32Array ? 'int32' : 'float64'
+    return { mode, size, rows, numbers, keys: undefined, nulls }
+  }
+  const none = { size, rows, numbers: undefined, nulls: 0 }
+  if (sorted.kind === 'texts') return { ...none, mode: 'read', keys: undefined }
+  return { ...none, mode: 'generic', keys: sorted.keys }
+}
+
+/** `pairs` (key, row id) as the two arrays SortedIndex.resetFrom takes. */
+export function unzipPairs(pairs: Iterable<readonly [SortKey, number]>): [SortKey[], number[]] {
+  const keys: SortKey[] = []
+  const rows: number[] = []
+  for (const [k, r] of pairs) {
+    keys.push(k)
+    rows.push(r)
+  }
+  return [keys, rows]
+}
+
+/**
+ * Whether the held key `k` comes before the end of the keys beginning with `prefix` (a `begin`
+ * query): it begins with it or sorts before it. `lazy`: `k` is a lazy key and `prefix` folded.
+ */
+export const beforePrefixEnd = (k: SortKey, prefix: string, lazy: boolean): boolean =>
+  typeof k === 'string' &&
+  (lazy
+    ? startsWithLazy(k, prefix) || compareLazy(k, prefix) < 0
+    : k.startsWith(prefix) || k < prefix)

@@ -3,31 +3,22 @@
  * `begin` (a prefix range), equality, and `$orderby` walks without sorting. Nulls sort first; ties
  * are in row-id order. Positions are ranks in that order, 0 to size - 1.
  *
- * The entries live in blocks of at most BLOCK_MAX consecutive entries, each with its own arrays,
- * and the position of each block's first entry. An insert or a delete is a search (among the
- * blocks by their last entry, then within one) and a move of the rest of one block, at most a
- * few KB, plus one add to each later block's position; a full block splits in two, and two
- * neighbours that would fit in half a block merge. In one flat array, each create moved half of
- * every index: at 200k rows, 65% of a create's CPU (bench/README.md, the writes suite). A read in
- * order (`rowAt` on consecutive positions, as `$orderby` walks) finds its block from the last
- * one found. A bulk load builds in one go, its blocks views of the sorted arrays.
+ * The entries live in blocks of at most BLOCK_MAX consecutive entries (sorted-blocks.ts says why
+ * and how). An insert or a delete is a search (among the blocks by their last entry, then within
+ * one) and a move of the rest of one block; a read in order (`rowAt` on consecutive positions, as
+ * `$orderby` walks) finds its block from the last one found.
  *
- * Row ids live in an Int32Array (4 bytes a row instead of 8 for a JS array of small integers).
  * Keys are held in one of three ways (the index's mode):
  * - numeric (every key a number or null, the usual case and the initial one): a typed array
  *   parallel to the row ids, whose first `#nulls` slots stand for the nulls (they sort first, so
  *   they are always a prefix; their slots hold no value). An Int32Array while every key is a
  *   32-bit integer (keys, counts, foreign keys: 4 bytes a row), a Float64Array for good from the
- *   first that is not (a fraction, a larger number, -0). A typed array never changes its element
- *   kind, and `copyWithin` on it is a memmove. A JS array would not stay unboxed: V8 keeps
- *   element-kind feedback per allocation site, so once any index of the process held text in an
- *   array made at the same site, every numeric index's array was made generic too (each number
- *   boxed): at 1M rows of fractional keys, a remove + add went from 0.25 ms to 5 ms.
+ *   first that is not (a fraction, a larger number, -0); sorted-blocks.ts says why typed arrays.
  * - generic (text, booleans, mixed kinds of an object attribute): a JS array, made by
  *   `genericKeys` only. A text attribute's index (`folds`) holds its texts as lazy keys
  *   (lazy-fold.ts): an ASCII text is the row's own string, compared as its lowercase, so a unique
- *   code costs the index 8 bytes a row, not 8 plus a folded copy of 24. The index switches to it for good when a key that is not a number or null
- *   arrives; `resetFrom` chooses again.
+ *   code costs the index 8 bytes a row, not 8 plus a folded copy of 24. The index switches to it
+ *   for good when a key that is not a number or null arrives; `resetFrom` chooses again.
  * - read (a text index given a key reader, once settled): no keys at all, the row ids alone, each
  *   key read from its row when a search compares with it. A load's text columns hold no string a
  *   row (base-rows.ts); keys held here were a string a row again, made by the index's build, and
@@ -36,13 +27,33 @@
  *   whenever the table and its indexes are in step, except for the row a write is changing, whose
  *   key the index is told (`remove`, `move`) and never reads. A build that has changes to apply
  *   after its sort (index-set.ts) keeps its keys (`keep`) until `settle`.
- * A block's typed arrays have room for more entries than it holds, and double when full.
  */
 import { compareKeys, type SortKey } from '../values/compare.js'
-import { compareLazy, foldLazy, startsWithLazy } from '../values/lazy-fold.js'
+import { foldLazy } from '../values/lazy-fold.js'
 import type { KeyReader } from './hash-key.js'
 import { compareLazyKeys, type SortedContent } from './sliced-sort.js'
-import { genericKeys, isInt32, sortEntries, type Mode, type NumericKeys } from './sorted-entries.js'
+import {
+  beforePrefixEnd,
+  entriesOf,
+  isInt32,
+  sortEntries,
+  unzipPairs,
+  type Mode,
+  type SortedEntries,
+} from './sorted-entries.js'
+import {
+  blocksOf,
+  copyBlocks,
+  growBlock,
+  mendBlocks,
+  newBlock,
+  splitBlock,
+  toGeneric,
+  contentOf,
+  copyRows,
+  type Before,
+  type Block,
+} from './sorted-blocks.js'
 
 /** compareKeys on two numbers (the same order, NaN first, without the kind checks). */
 const compareNumbers = (a: number, b: number): number =>
@@ -50,33 +61,6 @@ const compareNumbers = (a: number, b: number): number =>
 
 /** Entries a block holds at most (tests give smaller ones to split and merge often). */
 export const BLOCK_MAX = 4096
-
-/** Consecutive entries of the index: row ids, and their keys when the index holds them. */
-interface Block {
-  // Row ids; the first `size` slots are used.
-  rows: Int32Array
-  // Numeric keys, parallel to `rows` (the slots of null entries hold nothing): numeric only.
-  numbers: NumericKeys | undefined
-  // The keys, `size` long: generic only.
-  keys: SortKey[] | undefined
-  size: number
-}
-
-// Whether an entry of a block comes before the one sought: true for a prefix of the entries.
-// `start` is the position of the block's first entry.
-type Before = (block: Block, start: number, i: number) => boolean
-
-const newBlock = (capacity: number, mode: Mode): Block => ({
-  rows: new Int32Array(capacity),
-  numbers:
-    mode === 'int32'
-      ? new Int32Array(capacity)
-      : mode === 'float64'
-        ? new Float64Array(capacity)
-        : undefined,
-  keys: mode === 'generic' ? genericKeys(0) : undefined,
-  size: 0,
-})
 
 export class SortedIndex {
   readonly attribute: string
@@ -136,8 +120,8 @@ export class SortedIndex {
     return this.#size
   }
 
-  // The first position whose entry is not `before` the one sought: a binary search among the
-  // blocks by their last entry, then one within the block.
+  // The first position whose entry is not `before`: a binary search among the blocks by their
+  // last entry, then within one; here, to inline with each caller's `before` (sorted-blocks.ts).
   #search(before: Before): number {
     const blocks = this.#blocks
     const starts = this.#starts
@@ -164,7 +148,7 @@ export class SortedIndex {
     return start + l
   }
 
-  // The block holding position `p` (< size).
+  // The block holding position `p` (< size); here, not in sorted-blocks.ts, for speed (see there).
   #locate(p: number): number {
     const blocks = this.#blocks
     const starts = this.#starts
@@ -257,107 +241,30 @@ export class SortedIndex {
       }
       return
     }
-    const nulls = this.#nulls
-    const starts = this.#starts
-    this.#blocks.forEach((block, b) => {
-      const keys = genericKeys(block.size)
-      for (let i = 0; i < block.size; i++)
-        keys[i] = starts[b]! + i < nulls ? null : block.numbers![i]!
-      block.keys = keys
-      block.numbers = undefined
-    })
+    toGeneric(this.#blocks, this.#starts, this.#nulls)
     this.#mode = 'generic'
     this.#nulls = 0
     this.#toReading()
   }
 
-  // Room in block `b` for one more entry: its arrays double up to the largest block.
-  #grow(block: Block): void {
-    const n = block.size
-    if (n < block.rows.length) return
-    const capacity = Math.min(this.#blockMax, Math.max(16, n * 2))
-    const rows = new Int32Array(capacity)
-    rows.set(block.rows.subarray(0, n))
-    block.rows = rows
-    const old = block.numbers
-    if (old !== undefined) {
-      const numbers =
-        old instanceof Int32Array ? new Int32Array(capacity) : new Float64Array(capacity)
-      numbers.set(old.subarray(0, n))
-      block.numbers = numbers
-    }
-  }
-
-  // Splits a full block `b` in two halves, each with room to grow.
-  #split(b: number): void {
-    const block = this.#blocks[b]!
-    const half = block.size >>> 1
-    const rest = block.size - half
-    const next = newBlock(this.#blockMax, this.#mode)
-    next.rows.set(block.rows.subarray(half, block.size))
-    if (block.numbers !== undefined) next.numbers!.set(block.numbers.subarray(half, block.size))
-    if (block.keys !== undefined) next.keys = block.keys.splice(half)
-    next.size = rest
-    block.size = half
-    this.#blocks.splice(b + 1, 0, next)
-    this.#starts.splice(b + 1, 0, this.#starts[b]! + half)
-  }
-
-  // Moves block `b + 1`'s entries to the end of block `b`, and drops it.
-  #merge(b: number): void {
-    const block = this.#blocks[b]!
-    const next = this.#blocks[b + 1]!
-    const n = block.size
-    const total = n + next.size
-    if (block.rows.length < total) {
-      const rows = new Int32Array(this.#blockMax)
-      rows.set(block.rows.subarray(0, n))
-      block.rows = rows
-      const old = block.numbers
-      if (old !== undefined) {
-        const numbers =
-          old instanceof Int32Array
-            ? new Int32Array(this.#blockMax)
-            : new Float64Array(this.#blockMax)
-        numbers.set(old.subarray(0, n))
-        block.numbers = numbers
-      }
-    }
-    block.rows.set(next.rows.subarray(0, next.size), n)
-    if (block.numbers !== undefined) block.numbers.set(next.numbers!.subarray(0, next.size), n)
-    if (block.keys !== undefined)
-      for (let i = 0; i < next.size; i++) block.keys.push(next.keys![i]!)
-    block.size = total
-    this.#blocks.splice(b + 1, 1)
-    this.#starts.splice(b + 1, 1)
-  }
-
-  // The entries after block `b` moved by `by`.
-  #shiftStarts(b: number, by: 1 | -1): void {
-    const starts = this.#starts
-    for (let k = b + 1; k < starts.length; k++) starts[k]! += by
-  }
-
   // Inserts the entry at position `at`; a null key of numeric keys must go among the nulls.
   #insert(at: number, key: SortKey, rowId: number): void {
     const blocks = this.#blocks
+    const starts = this.#starts
     if (blocks.length === 0) {
       blocks.push(newBlock(16, this.#mode))
-      this.#starts.push(0)
+      starts.push(0)
     }
     // At the end: the last block's end; elsewhere the block holding the entry now at `at`.
     let b = at === this.#size ? blocks.length - 1 : this.#locate(at)
-    let i = at - this.#starts[b]!
+    let i = at - starts[b]!
     if (blocks[b]!.size >= this.#blockMax) {
-      this.#split(b)
-      const half = blocks[b]!.size
-      if (i > half) {
-        b++
-        i -= half
-      }
+      b = splitBlock(blocks, starts, b, i, this.#blockMax, this.#mode)
+      i = at - starts[b]!
     }
     const block = blocks[b]!
-    this.#grow(block)
+    // The call only when the block is full: one an insert cost adds a few percent.
+    if (block.size === block.rows.length) growBlock(block, this.#blockMax)
     const n = block.size
     block.rows.copyWithin(i + 1, i, n)
     block.rows[i] = rowId
@@ -368,14 +275,15 @@ export class SortedIndex {
     } else if (block.keys !== undefined) block.keys.splice(i, 0, key)
     block.size = n + 1
     this.#size++
-    this.#shiftStarts(b, 1)
+    for (let k = b + 1; k < starts.length; k++) starts[k]!++
   }
 
   // Removes the entry at position `at`.
   #removeAt(at: number): void {
     const b = this.#locate(at)
     const block = this.#blocks[b]!
-    const i = at - this.#starts[b]!
+    const starts = this.#starts
+    const i = at - starts[b]!
     const n = block.size
     block.rows.copyWithin(i, i + 1, n)
     if (block.numbers !== undefined) {
@@ -384,16 +292,8 @@ export class SortedIndex {
     } else if (block.keys !== undefined) block.keys.splice(i, 1)
     block.size = n - 1
     this.#size--
-    this.#shiftStarts(b, -1)
-    // No empty block, and no two neighbours that would fit in half a block: deletes cannot leave
-    // the index in many small blocks.
-    const blocks = this.#blocks
-    const small = this.#blockMax >>> 1
-    if (block.size === 0) {
-      blocks.splice(b, 1)
-      this.#starts.splice(b, 1)
-    } else if (b + 1 < blocks.length && block.size + blocks[b + 1]!.size <= small) this.#merge(b)
-    else if (b > 0 && blocks[b - 1]!.size + block.size <= small) this.#merge(b - 1)
+    for (let k = b + 1; k < starts.length; k++) starts[k]!--
+    mendBlocks(this.#blocks, starts, b, this.#blockMax)
   }
 
   add(key: SortKey, rowId: number): void {
@@ -444,12 +344,7 @@ export class SortedIndex {
     const out = new SortedIndex(this.attribute, this.folds, this.#read, this.#blockMax)
     out.#size = this.#size
     out.#mode = this.#mode
-    out.#blocks = this.#blocks.map((b) => ({
-      rows: b.rows.slice(0, b.size),
-      numbers: b.numbers?.slice(0, b.size),
-      keys: b.keys?.slice(),
-      size: b.size,
-    }))
+    out.#blocks = copyBlocks(this.#blocks)
     out.#starts = this.#starts.slice()
     out.#nulls = this.#nulls
     out.#keeping = this.#keeping
@@ -458,27 +353,8 @@ export class SortedIndex {
 
   // Takes sorted entries as the index's content: blocks of half the largest size, each a view
   // of the arrays given (copied on its first write), so that taking them costs no copy.
-  #take(
-    mode: Mode,
-    size: number,
-    rows: Int32Array,
-    numbers: NumericKeys | undefined,
-    keys: SortKey[] | undefined,
-    nulls: number,
-  ): void {
-    const step = this.#blockMax >>> 1
-    const blocks: Block[] = []
-    const starts: number[] = []
-    for (let s = 0; s < size; s += step) {
-      const e = Math.min(size, s + step)
-      starts.push(s)
-      blocks.push({
-        rows: rows.subarray(s, e),
-        numbers: numbers?.subarray(s, e),
-        keys: keys?.slice(s, e),
-        size: e - s,
-      })
-    }
+  #take({ mode, size, rows, numbers, keys, nulls }: SortedEntries): void {
+    const { blocks, starts } = blocksOf(size, this.#blockMax >>> 1, rows, numbers, keys)
     this.#mode = mode
     this.#size = size
     this.#blocks = blocks
@@ -489,21 +365,16 @@ export class SortedIndex {
 
   /** Replaces the content with `pairs`, sorted once (bulk loads and rebuilds). */
   reset(pairs: Iterable<readonly [SortKey, number]>): void {
-    const keys: SortKey[] = []
-    const rows: number[] = []
-    for (const [k, r] of pairs) {
-      keys.push(k)
-      rows.push(r)
-    }
-    this.resetFrom(keys, rows)
+    this.resetFrom(...unzipPairs(pairs))
   }
 
   /**
    * Replaces the content with `keys[i]` of `rows[i]`, sorted once; ties keep their order in the
    * input, so rows given in row-id order tie in row-id order. Takes ownership of neither array.
    *
-   * The usual columns sort mostly without a comparison callback (see radix-sort.ts, parallel/sort-numbers.ts): numbers by a
-   * stable radix sort, text by a radix sort on a prefix and comparisons within equal prefixes only.
+   * The usual columns sort mostly without a comparison callback (see radix-sort.ts,
+   * parallel/sort-numbers.ts): numbers by a stable radix sort, text by a radix sort on a prefix
+   * and comparisons within equal prefixes only.
    * Columns of mixed kinds (object attributes) take the general comparison. On 200,000 rows of
    * names this is about 40 ms instead of 450 ms.
    *
@@ -511,13 +382,8 @@ export class SortedIndex {
    */
   resetFrom(keys: readonly SortKey[], rows: ArrayLike<number>, keep = false): void {
     this.#keeping = keep
-    this.#sortFrom(keys, rows)
+    this.#take(sortEntries(keys, rows, this.folds, this.#compare))
     this.#toReading()
-  }
-
-  #sortFrom(keys: readonly SortKey[], rows: ArrayLike<number>): void {
-    const sorted = sortEntries(keys, rows, this.folds, this.#compare)
-    this.#take(sorted.mode, sorted.size, sorted.rows, sorted.numbers, sorted.keys, sorted.nulls)
   }
 
   /**
@@ -526,18 +392,10 @@ export class SortedIndex {
    */
   adopt(sorted: SortedContent, keep = false): void {
     this.#keeping = keep
-    if (sorted.kind === 'numbers') {
-      const { numbers } = sorted
-      const mode = numbers instanceof Int32Array ? 'int32' : 'float64'
-      return this.#take(mode, sorted.size, sorted.rows, numbers, undefined, sorted.nulls)
-    }
-    if (sorted.kind === 'texts') {
-      // The keys are read from the rows: they must agree with them now (nothing to keep).
-      if (this.#read === undefined || keep)
-        throw new TypeError('SortedIndex.adopt: sorted texts need a key reader, and no keep')
-      return this.#take('read', sorted.size, sorted.rows, undefined, undefined, 0)
-    }
-    this.#take('generic', sorted.size, sorted.rows, undefined, sorted.keys, 0)
+    // Sorted texts are read from the rows: they must agree with them now (nothing to keep).
+    if (sorted.kind === 'texts' && (this.#read === undefined || keep))
+      throw new TypeError('SortedIndex.adopt: sorted texts need a key reader, and no keep')
+    this.#take(entriesOf(sorted))
     this.#toReading()
   }
 
@@ -584,16 +442,9 @@ export class SortedIndex {
     if (this.#mode === 'int32' || this.#mode === 'float64') return [start, start]
     const lazy = this.folds
     // Upper end: the first key from `start` on that no longer starts with the prefix.
-    const end = this.#search((b, s, i) => {
-      if (s + i < start) return true
-      const k = this.#keyIn(b, i)
-      return (
-        typeof k === 'string' &&
-        (lazy
-          ? startsWithLazy(k, prefix) || compareLazy(k, prefix) < 0
-          : k.startsWith(prefix) || k < prefix)
-      )
-    })
+    const end = this.#search(
+      (b, s, i) => s + i < start || beforePrefixEnd(this.#keyIn(b, i), prefix, lazy),
+    )
     return [start, end]
   }
 
@@ -602,16 +453,7 @@ export class SortedIndex {
    * new arrays (nulls as null): readers of a few keys should use `keyAt`.
    */
   content(): [readonly SortKey[], Int32Array] {
-    const n = this.#size
-    const rows = new Int32Array(n)
-    const keys = new Array<SortKey>(n)
-    let at = 0
-    for (const block of this.#blocks) {
-      rows.set(block.rows.subarray(0, block.size), at)
-      for (let i = 0; i < block.size; i++) keys[at + i] = this.#keyAt(at + i)
-      at += block.size
-    }
-    return [keys, rows]
+    return contentOf(this.#blocks, this.#size, (p) => this.#keyAt(p))
   }
 
   /** Row ids at positions [start, end). */
@@ -624,15 +466,8 @@ export class SortedIndex {
   /** The row ids at positions [start, end) written into `out` from `at` (a range read in steps). */
   rowsInto(start: number, end: number, out: number[] | Int32Array, at: number): void {
     if (end <= start) return
-    let b = this.#locate(start)
-    let i = start - this.#starts[b]!
-    const last = at + end - start
-    for (let p = at; p < last; b++, i = 0) {
-      const block = this.#blocks[b]!
-      const rows = block.rows
-      const stop = Math.min(block.size, i + last - p)
-      for (; i < stop; i++) out[p++] = rows[i]!
-    }
+    const b = this.#locate(start)
+    copyRows(this.#blocks, b, start - this.#starts[b]!, out, at, end - start)
   }
 
   rowAt(position: number): number {

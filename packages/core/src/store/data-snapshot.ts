@@ -10,16 +10,29 @@
  * commit listeners are told of them as changes (deleted, inserted, updated), as they are of a data
  * load; like a load, a restore is not a modification: the global stamp goes back to the
  * snapshot's.
+ *
+ * The snapshot names what it needs of the store it was taken from, its clock and its identity, as
+ * SnapshotSource: the store makes and restores snapshots (store.ts imports this file), so naming
+ * the Store here made the two files import each other.
  */
+import type { Clock } from '../clock/clock.js'
 import type { Change } from './changes.js'
-import type { Store } from './store.js'
-import type { Table, TableState } from './table.js'
+import type { Table } from './table.js'
+import type { TableState } from './table-state.js'
 import type { RestoredSlot } from './table-columns.js'
+
+/**
+ * @internal What a snapshot keeps of the store it was taken from (the Store, matched by shape):
+ * its clock, to date the snapshot, and itself, so that only that store restores it.
+ */
+export interface SnapshotSource {
+  readonly clock: Clock
+}
 
 /** What `ds.snapshot()` returns: opaque, restorable into the datastore it was taken from only. */
 export class DataSnapshot {
   /** @internal */
-  readonly store: Store
+  readonly store: SnapshotSource
   /** @internal */
   readonly globalStamp: number
   /** @internal */
@@ -28,7 +41,7 @@ export class DataSnapshot {
   readonly takenAt: number
 
   /** @internal Made by `Store.snapshot`. */
-  constructor(store: Store, globalStamp: number, tables: ReadonlyMap<Table, TableState>) {
+  constructor(store: SnapshotSource, globalStamp: number, tables: ReadonlyMap<Table, TableState>) {
     this.store = store
     this.globalStamp = globalStamp
     this.tables = tables

@@ -20,7 +20,8 @@ import {
   type LoadProgress,
   type LoadReport,
 } from './load-data.js'
-import { Table, type TableState } from './table.js'
+import { Table } from './table.js'
+import type { TableState } from './table-state.js'
 import type { LoadTarget } from './load-target.js'
 import { changeStamps, trackChanges } from './change-stamps.js'
 import { BaseRows } from './base-rows.js'
