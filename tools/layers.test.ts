@@ -116,7 +116,7 @@ describe('the rooms of every folder import one way, type imports counted', () =>
     }
     return at
   }
-  const none: CircleRules = { allowed: new Map(), publicTypes: new Map() }
+  const none: CircleRules = { publicTypes: new Map() }
   const advice =
     '. Imports within a folder go one way: move the shared piece (types too) down into a file ' +
     'or room of its own, or let the lower one own an interface the upper one implements'
@@ -227,25 +227,6 @@ describe('the rooms of every folder import one way, type imports counted', () =>
     )
   })
 
-  it('lets a listed tangle stay as large as it is, not grow, and asks to unlist a gone one', () => {
-    const files = [
-      { path: 'packages/x/src/q/a.ts', text: "import type { B } from './b.js'" },
-      { path: 'packages/x/src/q/b.ts', text: "import type { C } from './c.js'" },
-      { path: 'packages/x/src/q/c.ts', text: "import type { A } from './a.js'" },
-    ]
-    const allowing = (size: number): CircleRules => ({
-      ...none,
-      allowed: new Map([['packages/x/src/q', size]]),
-    })
-    expect(roomCycles(files, allowing(3))).toEqual([])
-    expect(roomCycles(files, allowing(2))).toEqual([
-      expect.stringMatching(/; 3 rooms where CIRCLES_ALLOWED allows 2\. /),
-    ])
-    expect(roomCycles(files.slice(0, 2), allowing(3))).toEqual([
-      'packages/x/src/q: has no circle any more: take it off CIRCLES_ALLOWED in tools/layers.ts',
-    ])
-  })
-
   describe('run-time imports: no circle anywhere; type circles only among listed public files', () => {
     const q = 'packages/x/src/q'
     const files = (texts: Record<string, string>) =>
@@ -258,7 +239,7 @@ describe('the rooms of every folder import one way, type imports counted', () =>
       '. No folder keeps a circle of run-time imports: move the shared piece down into a file or ' +
       'room of its own, or pass the upper one in (a function, or an object typed by an interface)'
 
-    it('fails a run-time circle even in a listed folder, or one with an allowance', () => {
+    it('fails a run-time circle even in a listed folder', () => {
       const circle = files({
         'entity.ts': "import { DataClass } from './data-class.js'\n",
         'data-class.ts': "import type { X } from './x.js'\nexport { Entity } from './entity.js'\n",
@@ -268,7 +249,6 @@ describe('the rooms of every folder import one way, type imports counted', () =>
         'time (data-class.ts:2 imports entity.ts; entity.ts:1 imports data-class.ts)' +
         runTimeAdvice
       expect(roomCycles(circle, listing('data-class.ts', 'entity.ts'))).toEqual([message])
-      expect(roomCycles(circle, { ...none, allowed: new Map([[q, 2]]) })).toEqual([message])
       // With no list, said once: the type circle is the same.
       expect(roomCycles(circle, none)).toEqual([message])
     })

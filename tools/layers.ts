@@ -9,13 +9,14 @@
  *   objects/ one way between them. A new folder needs no entry anywhere: the check follows the
  *   imports. Two graphs are checked:
  *   - run-time imports (values: `import { X }`, `import '…'`, `export { X } from`, `export *`,
- *     `await import('…')`; not `import type`, `import { type X }`, `export type … from` nor
- *     `import('…')` type expressions): no circle in any folder, with no exception;
+ *     `await import('…')`, and `import { type X }`, which still loads its module; not
+ *     `import type`, `export type … from` nor `import('…')` type expressions): no circle in any
+ *     folder, with no exception;
  *   - all imports, type-only ones included: no circle either, but in the folders of
  *     PUBLIC_TYPE_CIRCLES, where public classes name each other in their signatures (4D's ORDA:
  *     entity.getDataClass(), dataClass.all()), the files on the folder's list may. A file off the
  *     list caught in such a circle fails, and so does a listed file in no circle (a list only
- *     shrinks). CIRCLES_ALLOWED gives the type tangles not yet undone a size they may not exceed.
+ *     shrinks). No other folder keeps a type circle: there is no allowance for one not yet undone.
  * - The core (packages/core/src) also lists its folders in layers (CORE_LAYERS): a file may import
  *   from its own layer or a layer below, never from one above, type imports counted.
  *
@@ -232,16 +233,6 @@ export const PUBLIC_TYPE_CIRCLES: ReadonlyMap<string, readonly string[]> = new M
   ],
 ])
 
-/**
- * Folders whose rooms still import each other's types in a circle that no public signature needs,
- * each with the number of rooms in its tangle today (issue 67 found 14 such tangles when type
- * imports began to count): tangles not yet undone. A listed tangle may shrink but not grow; an
- * entry whose circle is gone must leave the list. Empty is the goal. The size allows type circles
- * only: a circle of run-time imports fails everywhere.
- */
-export const CIRCLES_ALLOWED: ReadonlyMap<string, number> = new Map<string, number>([
-])
-
 /** One folder's graph of rooms: from room to room, each edge with the first import that makes it. */
 type Edges = Map<string, Map<string, string>>
 
@@ -258,18 +249,13 @@ function roomsOf(from: string, to: string): { folder: string; from: string; to: 
   return { folder: a.slice(0, i).join('/'), from: a[i]!, to: b[i]! }
 }
 
-/** What roomCycles lets stay: the public type circles, and the tangles not yet undone. */
+/** What roomCycles lets stay: the public type circles. */
 export interface CircleRules {
   /** Folder -> the rooms that may name each other in a type circle (PUBLIC_TYPE_CIRCLES). */
   readonly publicTypes: ReadonlyMap<string, readonly string[]>
-  /** Folder -> the size its type tangle may keep (CIRCLES_ALLOWED). */
-  readonly allowed: ReadonlyMap<string, number>
 }
 
-const REPOSITORY_RULES: CircleRules = {
-  publicTypes: PUBLIC_TYPE_CIRCLES,
-  allowed: CIRCLES_ALLOWED,
-}
+const REPOSITORY_RULES: CircleRules = { publicTypes: PUBLIC_TYPE_CIRCLES }
 
 const ADVICE =
   '. Imports within a folder go one way: move the shared piece (types too) down into a file or ' +
@@ -288,8 +274,7 @@ const RUN_TIME_ADVICE =
  *   anywhere, whatever the lists say;
  * - all imports, type-only ones included: no circle, but in a folder of `rules.publicTypes` the
  *   rooms on its list may name each other (a room off the list caught in a circle fails, and so
- *   does a listed room in no circle), and a folder of `rules.allowed` keeps a tangle no larger
- *   than its size.
+ *   does a listed room in no circle).
  *
  * Each failure names the shortest circle through the tangle with the import of each step. `files`
  * are paths relative to the repository root.
@@ -347,15 +332,12 @@ export function roomCycles(
       )
     }
 
-  // Type circles: only among the listed rooms of a public-API folder, or within an allowance.
-  const tangled = new Set<string>()
+  // Type circles: only among the listed rooms of a public-API folder.
   const circled = new Map<string, Set<string>>()
   for (const [folder, edges] of sorted(typeGraphs))
     for (const group of stronglyConnected(edges)) {
       if (group.length < 2) continue
-      tangled.add(folder)
       const listed = rules.publicTypes.get(folder)
-      const room = rules.allowed.get(folder)
       if (listed !== undefined) {
         const inCircle = circled.get(folder) ?? new Set<string>()
         circled.set(folder, inCircle)
@@ -372,19 +354,14 @@ export function roomCycles(
         }
         continue
       }
-      if (room !== undefined && group.length <= room) continue
-      // A folder with no allowance whose whole tangle is a run-time circle: said once, above.
-      if (room === undefined && runGroups.get(folder)?.includes(group.join('\n'))) continue
+      // A tangle that is a run-time circle as a whole: said once, above.
+      if (runGroups.get(folder)?.includes(group.join('\n'))) continue
       problems.push(
-        circleMessage(folder, edges, group, group[0]!, ', type imports counted') +
-          (room !== undefined
-            ? `; ${group.length} rooms where CIRCLES_ALLOWED allows ${room}`
-            : '') +
-          ADVICE,
+        circleMessage(folder, edges, group, group[0]!, ', type imports counted') + ADVICE,
       )
     }
 
-  // The lists only shrink. Only folders of the tree at hand: a tree made for a test holds none of
+  // A list only shrinks. Only folders of the tree at hand: a tree made for a test holds none of
   // this repository's.
   for (const [folder, listed] of sorted(rules.publicTypes)) {
     if (!inTree(folder)) continue
@@ -395,11 +372,6 @@ export function roomCycles(
             'PUBLIC_TYPE_CIRCLES list in tools/layers.ts',
         )
   }
-  for (const folder of [...rules.allowed.keys()].sort())
-    if (!tangled.has(folder) && inTree(folder))
-      problems.push(
-        `${folder}: has no circle any more: take it off CIRCLES_ALLOWED in tools/layers.ts`,
-      )
   return problems
 }
 

@@ -3,8 +3,7 @@
  * - the core never imports node:http, node:fs, node:net or any @entistore package above it;
  * - the files and subfolders of every folder import one way: no circle of run-time imports
  *   anywhere, and no circle of type imports but among the files a public API lists
- *   (PUBLIC_TYPE_CIRCLES) and in the tangles not yet undone (CIRCLES_ALLOWED); the core's layers
- *   look down only (tools/layers.ts);
+ *   (PUBLIC_TYPE_CIRCLES); the core's layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - the entistore package makes its datastores with its own createDatastore (the one place that
  *   gives them the approximate vector index), never the core's;
