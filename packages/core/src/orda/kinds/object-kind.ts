@@ -1,8 +1,8 @@
 /**
  * @module The tag by which each public object (an Entity, a draft, a selection) says what it is,
- * below the classes that carry it and the files that read it: the classes import nothing to say
- * it, and objects/object-kinds.ts, which tells a value's kind as the class's type, imports them
- * without their importing it back.
+ * below the classes that carry it and the files that read it: the rooms below orda/objects (the
+ * feed, function parameters, writes) tell a value's kind without importing the classes, which
+ * import them.
  */
 
 /** The key under which the public objects' prototypes say what they are. */
