@@ -50,25 +50,22 @@ export function tappedResponse(
     options?: unknown,
   ) => ServerResponse
   class TappedResponse extends Response {
-    readonly #at = Date.now()
-    readonly #start = performance.now()
-    readonly #sessions = sessions()
-    readonly #before: Session | undefined
-    readonly #userBefore: string | undefined
-    #bytes = 0
-    #setCookie: unknown = undefined
+    // One field on node:http's response, not one for each thing measured: its objects already
+    // carry some fifty properties, and each added one grew their property store.
+    readonly #tap: Tap
 
     constructor(req: IncomingMessage, options?: unknown) {
       // Passed as given, not spread from a list: a call a response.
       super(req, options)
-      this.#before = sessionOf(req, this.#sessions)
-      this.#userBefore = this.#before && userOf(this.#before)
+      const served = sessions()
+      const before = sessionOf(req, served)
+      this.#tap = new Tap(served, before, before && userOf(before))
     }
 
     // The response hears its own 'close' (sent, or cut short) before its listeners: a listener
-    // added to every response, and the closure it was, cost a GET more than its line did.
-    // Its arguments handed on as they came: a rest list and its spread were an array and a
-    // spread call at each of a response's events.
+    // added to every response, and the closure it was, cost a GET more than its line did. Its
+    // arguments handed on as they came: a rest list and its spread were an array and a spread
+    // call at each of a response's events.
     override emit(event: string | symbol): boolean {
       if (event === 'close') this.#closed()
       return (super.emit as (...a: unknown[]) => boolean).apply(this, arguments as never)
@@ -77,44 +74,60 @@ export function tappedResponse(
     override writeHead(status: number, reason?: unknown, headers?: unknown): this {
       const given = headers ?? reason
       if (typeof given === 'object' && given !== null)
-        this.#setCookie = setCookieOf(given as Headers)
+        this.#tap.setCookie = setCookieOf(given as Headers)
       return (super.writeHead as (...a: unknown[]) => this)(status, reason, headers)
     }
 
     override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-      this.#bytes += byteLength(chunk, encoding)
+      this.#tap.bytes += byteLength(chunk, encoding)
       return (super.write as (...a: unknown[]) => boolean)(chunk, encoding, callback)
     }
 
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-      this.#bytes += byteLength(chunk, encoding)
+      this.#tap.bytes += byteLength(chunk, encoding)
       return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
     }
 
     #closed(): void {
+      const tap = this.#tap
       const req = this.req
       const sent = this.headersSent
       // A reply with no body (HEAD, 204, 304) sends none of what it was given.
       const empty = req.method === 'HEAD' || this.statusCode === 204 || this.statusCode === 304
-      const store = this.#sessions.store
-      const id = cookieValue(
-        this.#setCookie ?? this.getHeader('set-cookie'),
-        this.#sessions.cookieName,
-      )
-      const after = id !== undefined ? store.peek(id) : this.#before && store.peek(this.#before.id)
+      const store = tap.sessions.store
+      const id = cookieValue(tap.setCookie ?? this.getHeader('set-cookie'), tap.sessions.cookieName)
+      const after = id !== undefined ? store.peek(id) : tap.before && store.peek(tap.before.id)
       done({
-        at: this.#at,
+        at: tap.at,
         method: req.method ?? 'GET',
         target: req.url ?? '',
         status: sent ? this.statusCode : undefined,
-        ms: performance.now() - this.#start,
-        bytes: sent && !empty ? this.#bytes : 0,
-        user: after ? userOf(after) : this.#userBefore,
+        ms: performance.now() - tap.start,
+        bytes: sent && !empty ? tap.bytes : 0,
+        user: after ? userOf(after) : tap.userBefore,
         complete: this.writableFinished,
       })
     }
   }
   return TappedResponse as unknown as typeof ServerResponse
+}
+
+/** What the tap keeps of one response while it is written. */
+class Tap {
+  readonly at = Date.now()
+  readonly start = performance.now()
+  /** The bytes of the body handed to node:http so far. */
+  bytes = 0
+  /** The `set-cookie` given to `writeHead`, if any. */
+  setCookie: unknown = undefined
+
+  constructor(
+    /** Where the sessions are, as served when the request came. */
+    readonly sessions: SessionsServed,
+    /** The session the request came with, and its user then (a logout's line names them). */
+    readonly before: Session | undefined,
+    readonly userBefore: string | undefined,
+  ) {}
 }
 
 /**
