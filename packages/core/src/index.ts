@@ -26,6 +26,7 @@ export type {
   FeedSchedule,
 } from './orda/feed/change-feed.js'
 export type { ChangesOptions } from './orda/objects/changes-options.js'
+export type { ChangesSettings } from './orda/feed/feed-objects.js'
 export { DEFAULT_HISTORY_SIZE } from './store/change-history.js'
 export {
   KernelCancelled,

@@ -40,21 +40,49 @@ export interface FeedDatastore extends RestrictedDatastore {
   actAs<T>(session: Session, fn: () => T, options?: { readonly authorize?: Authorize }): T
 }
 
-/**
- * What the feed reads of `ds.changes(options)` (ChangesOptions, documented there). `render` is a
- * method here, so that the public option, which takes the Entity, is one: the feed hands it what
- * `entityAt` gives, which is that Entity.
- */
-export interface FeedOptions<T> {
+/** The settings of `ds.changes(options)`: all of ChangesOptions but its `render`. */
+export interface ChangesSettings {
+  /** The dataclasses to follow: a name or a list of names. */
   readonly dataClasses: readonly string[] | string
+  /**
+   * Only entities matching this query (one dataclass only): one that stops matching is sent as
+   * `deleted` with `left: true`. Checked when each event is sent, against the entity as it is then.
+   */
   readonly filter?: string
+  /** Values of the filter's `:1`, `:2`… */
   readonly parameters?: readonly unknown[]
+  /**
+   * The attributes of an event's entity (one dataclass only): names of storage, calculated, alias
+   * or relatedEntity attributes (a relation as its key). @default every attribute but relations
+   */
   readonly attributes?: readonly string[]
+  /**
+   * Resume after this global stamp: the changes after it are sent first, from the history. A
+   * stamp the history no longer reaches (or never gave) starts with a `reset` instead.
+   * @default the current global stamp: only changes from now on
+   */
   readonly since?: number
+  /** The session whose privileges and `restrict` decide each event. @default none: full rights */
   readonly session?: Session
+  /** The embedder's hook, asked besides the roles file (as `ds.actAs`'s). */
   readonly authorize?: Authorize
+  /**
+   * Events a subscriber may fall behind by (events of its dataclasses not read yet); past it, it
+   * is dropped: its next event is `dropped` with the stamp to resume from, then it ends.
+   * @default 1000
+   */
   readonly bufferLimit?: number
+  /** A `heartbeat` event after this many milliseconds (datastore's clock) with nothing sent. */
   readonly heartbeatMs?: number
+  /** Only exposed, public attributes may be named (what the REST interface allows). @default false */
   readonly exposedOnly?: boolean
+}
+
+/**
+ * What the feed reads of `ds.changes(options)` (ChangesOptions). `render` is a method here, so
+ * that the public option, which takes the Entity, is one: the feed hands it what `entityAt`
+ * gives, which is that Entity.
+ */
+export interface FeedOptions<T> extends ChangesSettings {
   render?(entity: FeedEntity): T
 }
