@@ -35,13 +35,6 @@ import {
   type Options,
   type Values,
 } from './commands/command.js'
-import {
-  batchedLines,
-  fdSink,
-  MAX_WRITE,
-  MAX_WRITE_ALONE,
-  type LineWriter,
-} from './commands/line-batch.js'
 import { modelCommand } from './commands/model.js'
 import { serveCommand } from './commands/serve.js'
 import { typesCommand } from './commands/types.js'
@@ -134,18 +127,26 @@ function parseError(e: Error, known: readonly string[]): Error {
   )
 }
 
-// The request log's writer on stdout, made when serve first logs a request. From then on the
-// other lines of stdout go through it too, so that they keep their place among the log's.
-let logLines: LineWriter | undefined
+// Where stdout's lines go once serve logs requests (its logging thread): there they keep their
+// place among the log's.
+let logLines: ((line: string) => void) | undefined
 
 const defaultIo: CliIo = {
-  out: (line) => (logLines ? logLines(line, true) : process.stdout.write(`${line}\n`)),
+  out: (line) => (logLines ? logLines(line) : process.stdout.write(`${line}\n`)),
   err: (line) => process.stderr.write(`${line}\n`),
-  // A worker of `--workers N` (it has a channel to its primary) shares stdout with the others.
-  log: (line) =>
-    (logLines ??= batchedLines(fdSink(1), {
+  // Imported only by a serve that logs: it loads the line's formatting, and the engine with it.
+  requestLog: async (format, worker) => {
+    const { threadedLog } = await import('./log-output/threaded-log.js')
+    const { MAX_WRITE, MAX_WRITE_ALONE } = await import('./log-output/line-batch.js')
+    const log = threadedLog({
+      format,
+      worker,
+      // A worker of `--workers N` (it has a channel to its primary) shares stdout with the others.
       maxWrite: process.send === undefined ? MAX_WRITE_ALONE : MAX_WRITE,
-    }))(line),
+    })
+    logLines = log.line
+    return log.entry
+  },
 }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */

@@ -9,6 +9,7 @@ import type { SaveResult } from '../persist/save.js'
 import type { RunningServer, ServeOptions } from '../serve/serve.js'
 import type { ReloadOutcome } from '../serve/watch.js'
 import type { ForkWorker } from '../serve/workers.js'
+import type { RequestLogEntry, RequestLogFormat } from '../serve/request-log.js'
 
 export interface CliIo {
   readonly out: (line: string) => void
@@ -18,6 +19,15 @@ export interface CliIo {
    * `--workers N`, the process's own stdout (worker-io.ts)
    */
   readonly log?: (line: string) => void
+  /**
+   * Takes the request log's entries instead of `log` (the CLI's own io: its logging thread, which
+   * makes and writes the lines off the serving thread: log-output/threaded-log.ts). `worker`: the
+   * cluster worker's number under `--workers`. @default lines made here, given to `log`
+   */
+  readonly requestLog?: (
+    format: RequestLogFormat,
+    worker: number | undefined,
+  ) => Promise<(entry: RequestLogEntry) => void>
   /** Resolves when the server should stop. @default the first SIGINT or SIGTERM */
   readonly stopSignal?: Promise<void>
   /** Told once `serve` loaded its files, before it serves them (tests change the files there). */

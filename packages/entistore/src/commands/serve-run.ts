@@ -16,7 +16,11 @@ import { importOptionals } from '../cluster/optional-package.js'
 import type { RedisParticipant } from '../cluster/redis/redis-participant.js'
 import { withoutPassword } from '../cluster/redacted-url.js'
 import { serverErrorLines } from '../serve/error-log.js'
-import { requestLogLine, type RequestLogEntry } from '../serve/request-log.js'
+import {
+  requestLogLine,
+  type RequestLogEntry,
+  type RequestLogFormat,
+} from '../serve/request-log.js'
 import { dataBytesOf, heapAdvice } from '../load/heap-advice.js'
 import { oldSpaceLimitNow } from '../load/heap-limit.js'
 import { FileError } from '../files/file-error.js'
@@ -261,7 +265,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors, io.err) }),
       ...(quotas === undefined ? {} : { quotas }),
       ...(sharedCounts === undefined ? {} : { sharedCounts }),
-      ...(o.log === undefined ? {} : { onRequestDone: requestLog(o.log, io) }),
+      ...(o.log === undefined ? {} : { onRequestDone: await requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),
       // Which process answered, when there are several, and whether it runs the writes (with
@@ -323,13 +327,18 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
 }
 
 /**
- * Writes each request's line where `io.log` says (stdout, a batch a turn: line-batch.ts). A worker
- * of `--workers N` writes its own lines itself rather than send them to the primary: a message a
+ * Where each request's entry goes: the process's stdout through the logging thread
+ * (`io.requestLog`: log-output/threaded-log.ts), else a line made here for `io.log`. A worker of
+ * `--workers N` writes its own lines itself rather than send them to the primary: a message a
  * request through the cluster's channel would cost more than the request.
  */
-function requestLog(format: 'text' | 'json', io: CliIo): (entry: RequestLogEntry) => void {
-  const write = io.log ?? io.out
+async function requestLog(
+  format: RequestLogFormat,
+  io: CliIo,
+): Promise<(entry: RequestLogEntry) => void> {
   const worker = cluster.worker?.id
+  if (io.requestLog !== undefined) return io.requestLog(format, worker)
+  const write = io.log ?? io.out
   return (entry) => write(requestLogLine(entry, format, worker))
 }
 

@@ -1,19 +1,26 @@
 /**
- * @module How a pool's worker thread is started: the file it runs and the Node options it keeps.
+ * @module How the package's worker threads are started: the file each runs and the Node options
+ * it keeps. Used by the pool of parallel reads (pool-worker.js) and by the request log's thread
+ * (log-output/logging-thread.js).
  */
 
 /**
- * The worker's entry. Built, it is pool-worker.js beside this file (dist/parallel/). Run from its
- * TypeScript source (vitest, tsx), this module is src/parallel/worker-entry.ts, but a worker
- * thread is a plain Node thread that cannot load TypeScript (Node 20): the entry is then the built
- * dist/parallel/pool-worker.js (`npm test` builds first, `pretest`; the pool says so when it is
- * missing), which loads the built core's kernels (see `workerExecArgv`).
+ * The built script `file` (a path under dist/, `parallel/pool-worker.js`). Built, this module is
+ * dist/parallel/worker-entry.js and the script is found from it. Run from its TypeScript source
+ * (vitest, tsx), this module is src/parallel/worker-entry.ts, but a worker thread is a plain Node
+ * thread that cannot load TypeScript (Node 20): the script is then the built one all the same
+ * (`npm test` builds first, `pretest`; each user says when it is missing), which loads built
+ * code (see `workerExecArgv`).
  */
-export function workerEntry(): URL {
+export function threadEntry(file: string): URL {
   const here = import.meta.url
-  return here.endsWith('.ts')
-    ? new URL('../../dist/parallel/pool-worker.js', here)
-    : new URL('./pool-worker.js', here)
+  const dist = here.endsWith('.ts') ? new URL('../../dist/', here) : new URL('../', here)
+  return new URL(file, dist)
+}
+
+/** The entry of the pool's worker threads. */
+export function workerEntry(): URL {
+  return threadEntry('parallel/pool-worker.js')
 }
 
 /** The Node options a worker keeps: how warnings and errors are told, nothing that loads code. */

@@ -7,10 +7,11 @@
  * never calls it, and a request costs no clock read, closure or string.
  *
  * The reply's body is counted as node:http is given it (`write`, `end`), its session's cookie read
- * where the reply sets it (`writeHead`), its end heard as it is emitted (`emit('close')`):
- * serve()'s responses are then of a class of their own (`tappedResponse`) whose four methods do
- * so before node:http's. The user is the session's after the request (a login's line names who
- * logged in), or, when the request ended its session (a logout), the one it had before.
+ * where the reply sets it (`writeHead`): serve()'s responses are then of a class of their own
+ * (`tappedResponse`) whose three methods do so before node:http's. Its entry is read once it is
+ * closed, by the 'close' listener serve() has on every response (`entryOf`). The user is the
+ * session's after the request (a login's line names who logged in), or, when the request ended
+ * its session (a logout), the one it had before.
  */
 import {
   ServerResponse,
@@ -35,99 +36,101 @@ type Headers = OutgoingHttpHeaders | readonly OutgoingHttpHeader[] | undefined
 
 /**
  * The class of serve()'s responses when a log is asked for (node:http's `ServerResponse` option):
- * each response counts its own body and keeps its session's cookie as it is written, and calls
- * `done` with its entry once closed (sent, or cut short). A class of its own rather than the
- * response's methods wrapped on each request: three closures and a listener a request, and the
- * responses' changed shapes, were most of what the log cost a GET (issue 66).
+ * each response keeps when it began, counts its own body and keeps its session's cookie as it is
+ * written; serve()'s own 'close' listener, which every response has, then asks `entryOf`. The
+ * least that measures a reply: a class of its own rather than the response's methods wrapped on
+ * each request (three closures and a listener a request, and the responses' changed shapes, were
+ * most of what the log first cost a GET), three fields set in its constructor (one shape for all),
+ * and no hook on `emit`, which node:http calls several times a reply (issue 66).
  */
-export function tappedResponse(
-  sessions: () => SessionsServed,
-  done: (entry: RequestLogEntry) => void,
-): typeof ServerResponse {
-  // node:http constructs a response with (req, options); its types name only the request.
-  const Response = ServerResponse as unknown as new (
-    req: IncomingMessage,
-    options?: unknown,
-  ) => ServerResponse
-  class TappedResponse extends Response {
-    // One field on node:http's response, not one for each thing measured: its objects already
-    // carry some fifty properties, and each added one grew their property store.
-    readonly #tap: Tap
-
+export function tappedResponse(sessions: () => SessionsServed): typeof ServerResponse {
+  class TappedResponse extends Tapped {
     constructor(req: IncomingMessage, options?: unknown) {
       // Passed as given, not spread from a list: a call a response.
       super(req, options)
-      const served = sessions()
-      const before = sessionOf(req, served)
-      this.#tap = new Tap(served, before, before && userOf(before))
-    }
-
-    // The response hears its own 'close' (sent, or cut short) before its listeners: a listener
-    // added to every response, and the closure it was, cost a GET more than its line did. Its
-    // arguments handed on as they came: a rest list and its spread were an array and a spread
-    // call at each of a response's events.
-    override emit(event: string | symbol): boolean {
-      if (event === 'close') this.#closed()
-      return (super.emit as (...a: unknown[]) => boolean).apply(this, arguments as never)
-    }
-
-    override writeHead(status: number, reason?: unknown, headers?: unknown): this {
-      const given = headers ?? reason
-      if (typeof given === 'object' && given !== null)
-        this.#tap.setCookie = setCookieOf(given as Headers)
-      return (super.writeHead as (...a: unknown[]) => this)(status, reason, headers)
-    }
-
-    override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-      this.#tap.bytes += byteLength(chunk, encoding)
-      return (super.write as (...a: unknown[]) => boolean)(chunk, encoding, callback)
-    }
-
-    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-      this.#tap.bytes += byteLength(chunk, encoding)
-      return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
-    }
-
-    #closed(): void {
-      const tap = this.#tap
-      const req = this.req
-      const sent = this.headersSent
-      // A reply with no body (HEAD, 204, 304) sends none of what it was given.
-      const empty = req.method === 'HEAD' || this.statusCode === 204 || this.statusCode === 304
-      const store = tap.sessions.store
-      const id = cookieValue(tap.setCookie ?? this.getHeader('set-cookie'), tap.sessions.cookieName)
-      const after = id !== undefined ? store.peek(id) : tap.before && store.peek(tap.before.id)
-      done({
-        at: tap.at,
-        method: req.method ?? 'GET',
-        target: req.url ?? '',
-        status: sent ? this.statusCode : undefined,
-        ms: performance.now() - tap.start,
-        bytes: sent && !empty ? tap.bytes : 0,
-        user: after ? userOf(after) : tap.userBefore,
-        complete: this.writableFinished,
-      })
+      // Most requests come with no session: no cookie, no `$4DSID` in their URL.
+      const url = req.url
+      if (req.headers.cookie === undefined && (url === undefined || !/4dsid/i.test(url))) return
+      const before = sessionOf(req, sessions())
+      if (before === undefined) return
+      this.before = before.id
+      this.userBefore = userOf(before)
     }
   }
   return TappedResponse as unknown as typeof ServerResponse
 }
 
-/** What the tap keeps of one response while it is written. */
-class Tap {
-  readonly at = Date.now()
+// node:http constructs a response with (req, options); its types name only the request.
+const Response = ServerResponse as unknown as new (
+  req: IncomingMessage,
+  options?: unknown,
+) => ServerResponse
+
+/** A response that measures itself (see `tappedResponse`); `entryOf` reads it. */
+class Tapped extends Response {
+  /** When it began (performance.now()). */
   readonly start = performance.now()
   /** The bytes of the body handed to node:http so far. */
   bytes = 0
   /** The `set-cookie` given to `writeHead`, if any. */
   setCookie: unknown = undefined
+  /** The session the request came with, and its user then (a logout's line names them). */
+  before: string | undefined = undefined
+  userBefore: string | undefined = undefined
 
-  constructor(
-    /** Where the sessions are, as served when the request came. */
-    readonly sessions: SessionsServed,
-    /** The session the request came with, and its user then (a logout's line names them). */
-    readonly before: Session | undefined,
-    readonly userBefore: string | undefined,
-  ) {}
+  override writeHead(status: number, reason?: unknown, headers?: unknown): this {
+    const given = headers ?? reason
+    if (typeof given === 'object' && given !== null) this.setCookie = setCookieOf(given as Headers)
+    return (super.writeHead as (...a: unknown[]) => this)(status, reason, headers)
+  }
+
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    this.bytes += byteLength(chunk, encoding)
+    return (super.write as (...a: unknown[]) => boolean)(chunk, encoding, callback)
+  }
+
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    this.bytes += byteLength(chunk, encoding)
+    return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
+  }
+}
+
+/** Hands `done` the entry of `res` once closed, if it is a logging server's. */
+export function logClosed(
+  res: ServerResponse,
+  sessions: SessionsServed,
+  done: (entry: RequestLogEntry) => void,
+): void {
+  const entry = entryOf(res, sessions)
+  if (entry !== undefined) done(entry)
+}
+
+/**
+ * The log's entry of `res` once closed (sent, or cut short), or undefined for a response of no
+ * logging server. `sessions`: where the sessions are now.
+ */
+function entryOf(res: ServerResponse, sessions: SessionsServed): RequestLogEntry | undefined {
+  if (!(res instanceof Tapped)) return undefined
+  const req = res.req
+  const sent = res.headersSent
+  // A reply with no body (HEAD, 204, 304) sends none of what it was given.
+  const status = res.statusCode
+  const empty = req.method === 'HEAD' || status === 204 || status === 304
+  const id =
+    cookieValue(res.setCookie ?? res.getHeader('set-cookie'), sessions.cookieName) ?? res.before
+  const after = id === undefined ? undefined : sessions.store.peek(id)
+  return {
+    at: performance.timeOrigin + res.start,
+    method: req.method ?? 'GET',
+    target: req.url ?? '',
+    status: sent ? status : undefined,
+    ms: performance.now() - res.start,
+    bytes: sent && !empty ? res.bytes : 0,
+    // The session's user after the request (a login's line names who logged in), or, when the
+    // request ended its session (a logout), the one it had before.
+    user: after ? userOf(after) : res.userBefore,
+    complete: res.writableFinished,
+  }
 }
 
 /**

@@ -50,7 +50,7 @@ import { realSchedule, type Schedule } from './chaos.js'
 import { oldSpaceLimitNow } from '../load/heap-limit.js'
 import { persistenceOf } from '../persist/create-datastore.js'
 import type { RequestLogEntry } from './request-log.js'
-import { tappedResponse } from './request-tap.js'
+import { logClosed, tappedResponse } from './request-tap.js'
 import { announceWebServer } from '../project/web-server-host.js'
 
 /**
@@ -304,10 +304,12 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   let stopping = false
   let started = 0
   let drained: (() => void) | undefined
-  // One listener for every reply (no closure per request).
+  const requestDone = options.onRequestDone
+  // One listener for every reply (no closure per request), which also hands a log its entry.
   function forget(this: ServerResponse): void {
     inFlight.delete(this)
     feeds.delete(this)
+    if (requestDone !== undefined) logClosed(this, current.sessions, requestDone)
     if (!stopping) return
     // The connection of the reply just sent is idle now: close it rather than keep it alive.
     server.closeIdleConnections()
@@ -358,13 +360,12 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
-  const requestDone = options.onRequestDone
   const server = createServer(
     {
       maxHeaderSize: maxHeaderBytes,
       ...(requestDone === undefined
         ? {}
-        : { ServerResponse: tappedResponse(() => current.sessions, requestDone) }),
+        : { ServerResponse: tappedResponse(() => current.sessions) }),
     },
     (req, res) => {
       inFlight.add(res)
