@@ -166,31 +166,44 @@ function sessionOf(req: IncomingMessage, sessions: SessionsServed): Session | un
 function setCookieOf(headers: Headers): unknown {
   if (headers === undefined) return undefined
   if (!Array.isArray(headers)) return (headers as OutgoingHttpHeaders)['set-cookie']
-  // A flat list of names and values (the REST listener's), or a list of pairs.
-  const pairs = Array.isArray(headers[0])
-  for (let i = 0; i < headers.length; i += pairs ? 1 : 2) {
-    const [name, value] = pairs ? (headers[i] as unknown[]) : [headers[i], headers[i + 1]]
-    // Its length first: a lower-cased copy of every name of every reply was garbage.
-    if (String(name).length === 10 && String(name).toLowerCase() === 'set-cookie') return value
+  if (Array.isArray(headers[0])) {
+    // A list of pairs.
+    for (const pair of headers as unknown as readonly (readonly unknown[])[])
+      if (isSetCookie(pair[0])) return pair[1]
+    return undefined
   }
+  // A flat list of names and values: the REST listener's, whose names are in lower case, found
+  // in one search (every guest's reply sets a cookie); another's, name by name.
+  const at = headers.indexOf('set-cookie')
+  if (at >= 0 && at % 2 === 0) return headers[at + 1]
+  for (let i = 0; i < headers.length; i += 2) if (isSetCookie(headers[i])) return headers[i + 1]
   return undefined
+}
+
+// Its length first: a lower-cased copy of every name of every reply was garbage.
+const isSetCookie = (name: unknown): boolean => {
+  const text = String(name)
+  return text.length === 10 && text.toLowerCase() === 'set-cookie'
 }
 
 /** The value a `Set-Cookie` (one or several) gives cookie `name`; undefined for none or a removal. */
 function cookieValue(header: unknown, name: string): string | undefined {
   // Most replies set no cookie: no list made for them.
   if (header === undefined) return undefined
-  const all = Array.isArray(header) ? header : [header]
-  for (const cookie of all) {
-    const text = String(cookie)
-    if (text.charCodeAt(name.length) !== 0x3d || !text.startsWith(name)) continue
-    const value = text
-      .slice(name.length + 1)
-      .split(';', 1)[0]!
-      .trim()
-    return value === '' ? undefined : value
+  if (!Array.isArray(header)) return valueIn(String(header), name) ?? undefined
+  for (const cookie of header as readonly unknown[]) {
+    const value = valueIn(String(cookie), name)
+    if (value !== null) return value
   }
   return undefined
+}
+
+/** The value one `Set-Cookie` gives cookie `name`: undefined for a removal, null for another cookie. */
+function valueIn(cookie: string, name: string): string | undefined | null {
+  if (cookie.charCodeAt(name.length) !== 0x3d || !cookie.startsWith(name)) return null
+  const end = cookie.indexOf(';', name.length + 1)
+  const value = cookie.slice(name.length + 1, end < 0 ? cookie.length : end).trim()
+  return value === '' ? undefined : value
 }
 
 /** The bytes of a chunk given to `write` or `end` (a callback counts none). */
