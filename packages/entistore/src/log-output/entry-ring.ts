@@ -36,6 +36,8 @@ export const enum Control {
   SLEEPING = 2,
   /** 1 once the serving thread asks the reader to write everything and stop. */
   STOP = 3,
+  /** Set to 1 (and told) by the serving thread when a line waits that should not wait for the next reading. */
+  URGENT = 4,
   /** The reader's position: the next record to read is there. */
   READ = 16,
   /** 1 once the reader has written everything after STOP. */

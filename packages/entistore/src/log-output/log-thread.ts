@@ -2,10 +2,11 @@
  * @module The logging thread of `entistore serve`'s request log (threaded-log.ts starts it): it
  * reads the entries the serving thread put in the ring (entry-ring.ts), makes their lines
  * (request-log.ts) and writes them in batches of whole lines (line-batch.ts) with synchronous
- * writes, which block this thread only. It looks at the ring every `flushMs`; after a while with
- * no request it sleeps until the serving thread's next record wakes it, so that an idle server's
- * thread does not wake a hundred times a second. Told to stop (the process's exit), it writes
- * everything left, then says it is done.
+ * writes, which block this thread only. It reads the ring every `flushMs`, or at once when the
+ * serving thread says a line of stdout is waiting (the URL line is not held back); after a while
+ * with no request it sleeps until the serving thread's next record wakes it, so that an idle
+ * server's thread does not wake at all. Told to stop (the process's exit), it writes everything
+ * left, then says it is done.
  */
 import { writeSync } from 'node:fs'
 import { requestLogLine, type RequestLogFormat } from '../serve/request-log.js'
@@ -33,6 +34,7 @@ type WaitAsync = (
   array: Int32Array,
   index: number,
   value: number,
+  timeoutMs?: number,
 ) => { async: boolean; value: Promise<string> | string }
 
 /** Writes synchronously: this thread does nothing else meanwhile, the serving thread never waits. */
@@ -53,8 +55,14 @@ export function syncFdSink(fd: number): LineSink {
   }
 }
 
-/** Runs the thread's loop over `data`'s ring, writing to `sink` (the fd's, by default). */
-export function runLogThread(data: LogThreadData, sink: LineSink = syncFdSink(data.fd)): void {
+/**
+ * Runs the thread's loop over `data`'s ring, writing to `sink` (the fd's, by default); resolves
+ * once told to stop and everything is written.
+ */
+export function runLogThread(
+  data: LogThreadData,
+  sink: LineSink = syncFdSink(data.fd),
+): Promise<void> {
   const ring = new EntryRing(data.ring)
   const control = ring.control
   let flushAll = (): void => {}
@@ -72,45 +80,37 @@ export function runLogThread(data: LogThreadData, sink: LineSink = syncFdSink(da
     const dropped = Atomics.exchange(control, Control.DROPPED, 0)
     if (dropped > 0) write(droppedLine(dropped), true)
   }
-  let idle = 0
-  let timer: ReturnType<typeof setInterval> | undefined
+  const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync
+  // Until `index` no longer holds `value` (the serving thread changed it and said so), or `ms`.
+  const waitFor = async (index: Control, value: number, ms?: number): Promise<void> => {
+    const waited = waitAsync(control, index, value, ms)
+    if (waited.async) await waited.value
+  }
   // A pending Atomics.waitAsync does not keep a thread alive: this does, until told to stop.
   const alive = setInterval(() => {}, 1 << 30)
-  const reading = (): void => {
-    const had = ring.pending()
-    read()
-    if (Atomics.load(control, Control.STOP) === 1) {
-      clearInterval(timer)
-      clearInterval(alive)
-      flushAll()
-      Atomics.store(control, Control.DONE, 1)
-      Atomics.notify(control, Control.DONE)
-      return
-    }
-    idle = had ? 0 : idle + 1
-    if (idle >= IDLE_READINGS) sleep()
-  }
-  const wake = (): void => {
-    idle = 0
-    timer = setInterval(reading, data.flushMs)
-    reading()
-  }
-  const sleep = (): void => {
-    clearInterval(timer)
-    Atomics.store(control, Control.SLEEPING, 1)
-    // A record put (or a stop asked) before the writer could see SLEEPING: no one would wake us.
-    if (ring.pending() || Atomics.load(control, Control.STOP) === 1) {
+  return (async () => {
+    for (let idle = 0; ;) {
+      Atomics.store(control, Control.URGENT, 0)
+      const had = ring.pending()
+      read()
+      if (Atomics.load(control, Control.STOP) === 1) break
+      idle = had ? 0 : idle + 1
+      if (idle < IDLE_READINGS) {
+        // The next reading in flushMs, or at once for a line said on stdout, or a stop.
+        await waitFor(Control.URGENT, 0, data.flushMs)
+        continue
+      }
+      // Nothing came for a while: asleep until the serving thread's next record (it sees
+      // SLEEPING and wakes us), looked at once more after saying so, for a record put meanwhile.
+      Atomics.store(control, Control.SLEEPING, 1)
+      if (!ring.pending() && Atomics.load(control, Control.STOP) === 0)
+        await waitFor(Control.SLEEPING, 1)
       Atomics.store(control, Control.SLEEPING, 0)
-      wake()
-      return
+      idle = 0
     }
-    const waited = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(
-      control,
-      Control.SLEEPING,
-      1,
-    )
-    if (waited.async) void (waited.value as Promise<string>).then(wake)
-    else wake()
-  }
-  wake()
+    clearInterval(alive)
+    flushAll()
+    Atomics.store(control, Control.DONE, 1)
+    Atomics.notify(control, Control.DONE)
+  })()
 }

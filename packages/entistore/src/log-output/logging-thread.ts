@@ -5,4 +5,4 @@
 import { workerData } from 'node:worker_threads'
 import { runLogThread, type LogThreadData } from './log-thread.js'
 
-runLogThread(workerData as LogThreadData)
+void runLogThread(workerData as LogThreadData)

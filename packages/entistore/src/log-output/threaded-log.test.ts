@@ -73,6 +73,18 @@ describe('threadedLog', { timeout: 20_000 }, () => {
     expect(log.close()).toBe(true)
   })
 
+  it('a line said on stdout goes at once, not at the next reading, and the entries before it too', async () => {
+    const out = output()
+    const log = threadedLog({ fd: out.fd, format: 'text', maxWrite: MAX_WRITE, flushMs: 60_000 })
+    // The first reading, at start, is over before these come.
+    await new Promise((r) => setTimeout(r, 100))
+    log.entry(entry(1))
+    log.line('Entistore serving x')
+    await until(() => out.lines().length === 2, 5000)
+    expect(out.lines()).toEqual([requestLogLine(entry(1), 'text'), 'Entistore serving x'])
+    expect(log.close()).toBe(true)
+  })
+
   it('a full ring: the entries beyond it are counted and said, none kept in memory', async () => {
     const out = output()
     const log = threadedLog({

@@ -35,11 +35,16 @@ export interface ThreadedLogOptions {
   /** The most bytes of one write (line-batch.ts's MAX_WRITE, or MAX_WRITE_ALONE). */
   readonly maxWrite: number
   /**
-   * How often the thread reads the ring, in milliseconds: the longest a line waits. @default 50
-   * (a reading every 10 ms cost the thread half as much again a line, its code cold each time)
+   * How often the thread reads the ring, in milliseconds: the longest a request's line waits
+   * (a line said on stdout goes at once). @default 200: each reading finds the thread's code and
+   * data cold; a GET's line cost about 2 µs of CPU read every 50 ms, about 1 µs every 200 ms
+   * (docs/benchmarks.md)
    */
   readonly flushMs?: number
-  /** The ring's size in UTF-16 units (2 bytes each). @default 1 Mi units (2 MiB) */
+  /**
+   * The ring's size in UTF-16 units (2 bytes each). @default 2 Mi units (4 MiB): a second of GETs
+   * by key at 50,000 a second, five readings
+   */
   readonly ringUnits?: number
   /** The longest the exit waits for the thread to write what is left. @default 2000 */
   readonly exitWaitMs?: number
@@ -68,8 +73,8 @@ const ROOM_TRIES = 1000
 /** Starts the logging thread; the process's exit runs `close`. */
 export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
   const fd = options.fd ?? 1
-  const flushMs = options.flushMs ?? 50
-  const ring = EntryRing.create(options.ringUnits ?? 1 << 20)
+  const flushMs = options.flushMs ?? 200
+  const ring = EntryRing.create(options.ringUnits ?? 1 << 21)
   const control = ring.control
   const data: LogThreadData = {
     ring: ring.buffers,
@@ -118,6 +123,8 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     Atomics.store(control, Control.STOP, 1)
     Atomics.store(control, Control.SLEEPING, 0)
     Atomics.notify(control, Control.SLEEPING)
+    Atomics.store(control, Control.URGENT, 1)
+    Atomics.notify(control, Control.URGENT)
     return Atomics.wait(control, Control.DONE, 0, options.exitWaitMs ?? 2000) !== 'timed-out'
   }
   process.once('exit', close)
@@ -130,7 +137,12 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     line: (text) => {
       if (here === undefined && text.length <= EntryRing.MAX_TEXT)
         for (let tries = 0; tries < ROOM_TRIES; tries++) {
-          if (ring.putText(text)) return
+          if (ring.putText(text)) {
+            // Out at once, not at the next reading (the URL line tells a script it may begin).
+            Atomics.store(control, Control.URGENT, 1)
+            Atomics.notify(control, Control.URGENT)
+            return
+          }
           // The ring is full: its reader frees room as it writes.
           Atomics.wait(PAUSE, 0, 0, 1)
         }
