@@ -37,15 +37,18 @@ describe('EntryRing', () => {
       entry({ bytes: 2 ** 40 + 12_345, ms: 123_456.789, method: 'PATCH' }),
       entry({ user: 'Zoë 😀 名前', target: '/rest/Item?$filter="name=\'x\'"&%24top=1' }),
       entry({ target: '', method: '', user: '' }),
+      ...['POST', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'GETS', 'GE', 'get'].map((method) =>
+        entry({ method }),
+      ),
     ]
     expect(ring.putEntry(entries[0]!)).toBe(true)
     expect(ring.putText('Entistore serving x at http://127.0.0.1:1/rest/$catalog')).toBe(true)
     for (const e of entries.slice(1)) expect(ring.putEntry(e)).toBe(true)
     expect(ring.pending()).toBe(true)
     expect(drained(ring)).toEqual([
-      { kind: 'entry', entry: entries[0] },
-      { kind: 'text', text: 'Entistore serving x at http://127.0.0.1:1/rest/$catalog' },
-      ...entries.slice(1).map((e) => ({ kind: 'entry', entry: e })),
+      entries[0],
+      'Entistore serving x at http://127.0.0.1:1/rest/$catalog',
+      ...entries.slice(1),
     ])
     expect(ring.pending()).toBe(false)
     expect(drained(ring)).toEqual([])
@@ -61,13 +64,10 @@ describe('EntryRing', () => {
     ring.putEntry(long)
     const [got] = drained(ring)
     expect(got).toEqual({
-      kind: 'entry',
-      entry: {
-        ...long,
-        target: long.target.slice(0, 4096),
-        method: 'M'.repeat(256),
-        user: 'u'.repeat(256),
-      },
+      ...long,
+      target: long.target.slice(0, 4096),
+      method: 'M'.repeat(256),
+      user: 'u'.repeat(256),
     })
   })
 
@@ -80,7 +80,7 @@ describe('EntryRing', () => {
     expect(put).toBe(130)
     const first = drained(ring)
     expect(first).toHaveLength(130)
-    expect(first.every((r) => r.kind === 'text' && r.text === text)).toBe(true)
+    expect(first.every((r) => r === text)).toBe(true)
     expect(ring.putText(text)).toBe(true)
     expect(ring.putText('z'.repeat(EntryRing.MAX_TEXT + 1))).toBe(false)
   })
@@ -112,14 +112,11 @@ describe('EntryRing', () => {
             const took = ring.putText(o.put)
             // A ring read empty takes any record that fits in one.
             if (model.length === 0) expect(took).toBe(o.put.length <= EntryRing.MAX_TEXT)
-            if (took) model.push({ kind: 'text', text: o.put })
+            if (took) model.push(o.put)
           } else {
             const e = entry({ user: o.entryUser, target: o.target })
             if (ring.putEntry(e))
-              model.push({
-                kind: 'entry',
-                entry: { ...e, user: e.user?.slice(0, 256), target: e.target.slice(0, 4096) },
-              })
+              model.push({ ...e, user: e.user?.slice(0, 256), target: e.target.slice(0, 4096) })
           }
         }
         expect(drained(ring)).toEqual(model)

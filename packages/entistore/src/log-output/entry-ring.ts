@@ -45,6 +45,9 @@ export const enum Control {
 }
 const CONTROL_WORDS = 32
 
+/** The methods read back as the same strings each time (see `#method`). */
+const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']
+
 const ENTRY = 1
 const TEXT = 2
 /** The units of an entry's record before its strings (see `putEntry`). */
@@ -64,10 +67,8 @@ export interface RingBuffers {
   readonly control: SharedArrayBuffer
 }
 
-/** A record read back: an entry, or a line said on stdout. */
-export type RingRecord =
-  | { readonly kind: 'entry'; readonly entry: RequestLogEntry }
-  | { readonly kind: 'text'; readonly text: string }
+/** A record read back: a request's entry, or a line said on stdout (a string). */
+export type RingRecord = RequestLogEntry | string
 
 export class EntryRing {
   readonly units: Uint16Array
@@ -158,8 +159,7 @@ export class EntryRing {
         continue
       }
       const next = at + length
-      if (u[at + 1] === TEXT) each({ kind: 'text', text: this.#string(at + 2, next) })
-      else each({ kind: 'entry', entry: this.#entry(at, next) })
+      each(u[at + 1] === TEXT ? this.#string(at + 2, next) : this.#entry(at, next))
       at = next
     }
     // The room given back once a reading, not a record at a time (see Control).
@@ -179,7 +179,7 @@ export class EntryRing {
     const status = u[at + 13]!
     return {
       at: this.#getDouble(at + 2),
-      method: this.#string(at + ENTRY_HEAD, methodEnd),
+      method: this.#method(at + ENTRY_HEAD, methodEnd),
       target: this.#string(methodEnd, targetEnd),
       status: status === 0 ? undefined : status,
       ms: this.#getDouble(at + 6),
@@ -233,6 +233,18 @@ export class EntryRing {
     const u = this.units
     for (let i = 0; i < s.length; i++) u[p++] = s.charCodeAt(i)
     return p
+  }
+
+  /** A method: one of the usual ones without decoding it, as most are. */
+  #method(from: number, to: number): string {
+    const u = this.units
+    for (const method of METHODS) {
+      if (method.length !== to - from) continue
+      let i = 0
+      while (i < method.length && u[from + i] === method.charCodeAt(i)) i++
+      if (i === method.length) return method
+    }
+    return this.#string(from, to)
   }
 
   // Decoded by Buffer where the units are little-endian (UTF-16LE): String.fromCharCode over

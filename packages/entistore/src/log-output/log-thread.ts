@@ -74,8 +74,8 @@ export function runLogThread(
   })
   const read = (): void => {
     ring.drain((record) => {
-      if (record.kind === 'text') write(record.text, true)
-      else write(requestLogLine(record.entry, data.format, data.worker))
+      if (typeof record === 'string') write(record, true)
+      else write(requestLogLine(record, data.format, data.worker))
     })
     const dropped = Atomics.exchange(control, Control.DROPPED, 0)
     if (dropped > 0) write(droppedLine(dropped), true)

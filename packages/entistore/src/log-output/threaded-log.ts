@@ -95,7 +95,7 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     )
     // What it had not read yet, in order: nobody else reads the ring now.
     ring.drain((record) =>
-      record.kind === 'text' ? here!(record.text, true) : here!(lineOf(record.entry)),
+      typeof record === 'string' ? here!(record, true) : here!(lineOf(record)),
     )
   }
   const lineOf = (e: RequestLogEntry): string => requestLogLine(e, options.format, options.worker)

@@ -25,7 +25,8 @@ const PATH_QUERY = /\/(?:\$|%24)[^/=]*=/i
 
 /** `path?query` with the values of secret parameters replaced with `…`, cut to `max` characters. */
 export function maskedTarget(path: string, query: string, max: number): string {
-  const at = path.search(PATH_QUERY)
+  // A query in the path needs an `=`: most paths have none, found without the regex.
+  const at = path.includes('=') ? path.search(PATH_QUERY) : -1
   const shown = at < 0 ? path : `${path.slice(0, at + 1)}${maskQuery(path.slice(at + 1))}`
   return oneLine(query === '' ? shown : `${shown}?${maskQuery(query)}`, max)
 }

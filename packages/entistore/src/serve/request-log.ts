@@ -40,6 +40,8 @@ export interface RequestLogEntry {
 
 export type RequestLogFormat = 'text' | 'json'
 
+/** The methods a line writes as they are, without looking into them. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const MAX_TARGET = 500
 const MAX_USER = 100
 const MAX_HABITS = 8
@@ -83,7 +85,7 @@ export function requestLogLine(
       ? maskedTarget(entry.target, '', MAX_TARGET)
       : maskedTarget(entry.target.slice(0, query), entry.target.slice(query + 1), MAX_TARGET)
   const user = entry.user === undefined ? undefined : oneLine(entry.user, MAX_USER)
-  const method = oneLine(entry.method, 20)
+  const method = METHODS.has(entry.method) ? entry.method : oneLine(entry.method, 20)
   const habits = habitsOf(entry)
   if (format === 'json')
     return JSON.stringify({
