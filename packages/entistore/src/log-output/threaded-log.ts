@@ -37,7 +37,7 @@ export interface ThreadedLogOptions {
   /**
    * How often the thread reads the ring, in milliseconds: the longest a request's line waits
    * (a line said on stdout goes at once). @default 200: each reading finds the thread's code and
-   * data cold; a GET's line cost about 2 µs of CPU read every 50 ms, about 1 µs every 200 ms
+   * data cold; the log cost a GET about 2 µs of CPU read every 50 ms, 1.5 every 200 ms
    * (docs/benchmarks.md)
    */
   readonly flushMs?: number
