@@ -6,21 +6,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { RequestLogEntry } from '../serve/request-log.js'
+import { logEntry } from '../serve/request-log.fixture.js'
 import { Control, EntryRing, type RingRecord } from './entry-ring.js'
 
 const SMALLEST = EntryRing.MIN_UNITS
 
-const entry = (more: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
-  at: 1_795_000_000_123.25,
-  method: 'GET',
-  target: '/rest/Employee(1)',
-  status: 200,
-  ms: 0.4123,
-  bytes: 312,
-  user: 'ada',
-  complete: true,
-  ...more,
-})
+// A time with a fraction of a millisecond: the ring keeps a double's every bit.
+const entry = (more: Partial<RequestLogEntry> = {}): RequestLogEntry =>
+  logEntry({ at: 1_795_000_000_123.25, ...more })
 
 const drained = (ring: EntryRing): RingRecord[] => {
   const out: RingRecord[] = []

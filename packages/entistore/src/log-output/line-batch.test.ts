@@ -3,10 +3,9 @@
  * whole lines and at most 4096 bytes (what a pipe the workers share delivers whole); a cap on what
  * waits, said in the log where lines are missing; nothing lost when the process ends.
  */
-import { spawnSync } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { shopFiles, startCli } from '../persist/cli-process.fixture.js'
+import { linesOfExitingScript } from './exiting-script.fixture.js'
 import { batchedLines, droppedLine, MAX_WRITE, type LineBatchOptions } from './line-batch.js'
 
 /** A writer on a fake output whose writes, timers and exit the test holds. */
@@ -151,18 +150,12 @@ describe('the request log of a process that ends', { timeout: 30_000 }, () => {
   })
 
   it('process.exit right after the lines: none lost', () => {
-    const tsx = createRequire(import.meta.url).resolve('tsx')
-    const script = `
-      import { batchedLines, fdSink } from './line-batch.ts'
+    const lines = linesOfExitingScript(`
+      import { linesOfExitingScript } from './exiting-script.fixture.js'
+import { batchedLines, fdSink } from './line-batch.ts'
       const log = batchedLines(fdSink(1))
       for (let i = 0; i < 5000; i++) log('GET /rest/T(' + i + ') 200 0.10 ms 2 B -')
-      process.exit(0)`
-    const r = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
-      cwd: new URL('.', import.meta.url),
-      encoding: 'utf8',
-    })
-    expect(r.stderr).toBe('')
-    const lines = r.stdout.trimEnd().split('\n')
+      process.exit(0)`)
     expect(lines).toHaveLength(5000)
     expect(lines.every((l, i) => l === `GET /rest/T(${i}) 200 0.10 ms 2 B -`)).toBe(true)
   })

@@ -4,14 +4,13 @@
  * without end; nothing lost when the process ends at once; and, when the thread cannot run, the
  * lines made and written by the serving thread, said once.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { requestLogLine, type RequestLogEntry } from '../serve/request-log.js'
 import { EntryRing } from './entry-ring.js'
+import { linesOfExitingScript } from './exiting-script.fixture.js'
 import { droppedLine, MAX_WRITE } from './line-batch.js'
 import { threadedLog } from './threaded-log.js'
 
@@ -134,19 +133,12 @@ describe('threadedLog', { timeout: 20_000 }, () => {
   })
 
   it('process.exit right after the entries: none lost', () => {
-    const tsx = createRequire(import.meta.url).resolve('tsx')
-    const script = `
+    const lines = linesOfExitingScript(`
       import { threadedLog } from './threaded-log.ts'
       const log = threadedLog({ format: 'text', maxWrite: 65536 })
       for (let i = 0; i < 5000; i++)
         log.entry({ at: 0, method: 'GET', target: '/rest/T(' + i + ')', status: 200, ms: 0.1, bytes: 2, user: undefined, complete: true })
-      process.exit(0)`
-    const r = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
-      cwd: new URL('.', import.meta.url),
-      encoding: 'utf8',
-    })
-    expect(r.stderr).toBe('')
-    const lines = r.stdout.trimEnd().split('\n')
+      process.exit(0)`)
     expect(lines).toHaveLength(5000)
     expect(lines.every((l, i) => l === `GET /rest/T(${i}) 200 0.10 ms 2 B -`)).toBe(true)
   })

@@ -12,7 +12,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../cli.js'
 import { startCli, stopChildren, type CliProcess } from '../persist/cli-process.fixture.js'
-import { milliseconds, requestLogLine, type RequestLogEntry } from './request-log.js'
+import { logEntry } from './request-log.fixture.js'
+import { milliseconds, requestLogLine } from './request-log.js'
 import type { RunningServer } from './serve.js'
 
 const root = new URL('../../../../', import.meta.url).pathname
@@ -31,17 +32,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const entry = (more: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
-  at: Date.UTC(2026, 10, 23, 10),
-  method: 'GET',
-  target: '/rest/Employee(1)',
-  status: 200,
-  ms: 0.4123,
-  bytes: 312,
-  user: 'ada',
-  complete: true,
-  ...more,
-})
+const entry = logEntry
 
 describe('requestLogLine', () => {
   it('writes method, URL, status, time, bytes and user; in JSON, one object', () => {
