@@ -45,7 +45,7 @@ export const enum Control {
 }
 const CONTROL_WORDS = 32
 
-/** The methods read back as the same strings each time (see `#method`). */
+/** The methods read back as the same strings each time (see `method`). */
 const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']
 
 const ENTRY = 1
@@ -70,9 +70,66 @@ export interface RingBuffers {
 /** A record read back: a request's entry, or a line said on stdout (a string). */
 export type RingRecord = RequestLogEntry | string
 
+/**
+ * A request's record read in place: its numbers, and where its strings' units are in `units`,
+ * so that a line can be made from them without a string or an entry object (plain-line.ts).
+ * One view serves every record of a reading: it is valid only in the callback it is handed to.
+ */
+export class EntryView {
+  /** The status sent, 0 for none. */
+  status = 0
+  ms = 0
+  bytes = 0
+  complete = false
+  /** The method's units are [methodFrom, methodTo), the target's [methodTo, targetTo). */
+  methodFrom = 0
+  methodTo = 0
+  targetTo = 0
+  /** The user's units are [targetTo, userTo); -1 when the entry has no user. */
+  userTo = -1
+  #at = 0
+
+  constructor(
+    readonly units: Uint16Array,
+    readonly ring: EntryRing,
+  ) {}
+
+  /** Reads the record at `at`, ending at `next`. */
+  read(at: number, next: number): this {
+    const u = this.units
+    const flags = u[at + 14]!
+    this.#at = at
+    this.status = u[at + 13]!
+    this.ms = this.ring.getDouble(at + 6)
+    this.bytes = u[at + 10]! + u[at + 11]! * 0x10000 + u[at + 12]! * 0x100000000
+    this.complete = (flags & 1) === 1
+    this.methodFrom = at + ENTRY_HEAD
+    this.methodTo = this.methodFrom + u[at + 15]!
+    this.targetTo = this.methodTo + u[at + 16]!
+    this.userTo = (flags & 2) === 0 ? -1 : next
+    return this
+  }
+
+  /** The entry itself, its strings decoded. */
+  entry(): RequestLogEntry {
+    const ring = this.ring
+    const status = this.status
+    return {
+      at: ring.getDouble(this.#at + 2),
+      method: ring.method(this.methodFrom, this.methodTo),
+      target: ring.string(this.methodTo, this.targetTo),
+      status: status === 0 ? undefined : status,
+      ms: this.ms,
+      bytes: this.bytes,
+      user: this.userTo < 0 ? undefined : ring.string(this.targetTo, this.userTo),
+      complete: this.complete,
+    }
+  }
+}
+
 export class EntryRing {
   readonly units: Uint16Array
-  /** The same units as bytes, to decode a string in one call (`#string`). */
+  /** The same units as bytes, to decode a string in one call (`string`). */
   readonly #bytes: Buffer
   readonly control: Int32Array
   readonly #size: number
@@ -81,12 +138,14 @@ export class EntryRing {
   // A double's bits as four units, to move the times through the Uint16Array.
   readonly #double = new Float64Array(1)
   readonly #doubleUnits = new Uint16Array(this.#double.buffer)
+  readonly #view: EntryView
 
   constructor(readonly buffers: RingBuffers) {
     this.units = new Uint16Array(buffers.units)
     this.#bytes = Buffer.from(buffers.units)
     this.control = new Int32Array(buffers.control)
     this.#size = this.units.length
+    this.#view = new EntryView(this.units, this)
   }
 
   /**
@@ -148,6 +207,14 @@ export class EntryRing {
 
   /** Reads every record put so far, in order, and frees their room. */
   drain(each: (record: RingRecord) => void): void {
+    this.drainInPlace((record) => each(typeof record === 'string' ? record : record.entry()))
+  }
+
+  /**
+   * Reads every record put so far, in order, and frees their room: a request's as a view of its
+   * units (valid in the callback only), a line of text as a string.
+   */
+  drainInPlace(each: (record: EntryView | string) => void): void {
     const u = this.units
     const control = this.control
     const end = Atomics.load(control, Control.WRITE)
@@ -159,7 +226,7 @@ export class EntryRing {
         continue
       }
       const next = at + length
-      each(u[at + 1] === TEXT ? this.#string(at + 2, next) : this.#entry(at, next))
+      each(u[at + 1] === TEXT ? this.string(at + 2, next) : this.#view.read(at, next))
       at = next
     }
     // The room given back once a reading, not a record at a time (see Control).
@@ -169,24 +236,6 @@ export class EntryRing {
   /** Whether records wait to be read. */
   pending(): boolean {
     return Atomics.load(this.control, Control.WRITE) !== Atomics.load(this.control, Control.READ)
-  }
-
-  #entry(at: number, next: number): RequestLogEntry {
-    const u = this.units
-    const flags = u[at + 14]!
-    const methodEnd = at + ENTRY_HEAD + u[at + 15]!
-    const targetEnd = methodEnd + u[at + 16]!
-    const status = u[at + 13]!
-    return {
-      at: this.#getDouble(at + 2),
-      method: this.#method(at + ENTRY_HEAD, methodEnd),
-      target: this.#string(methodEnd, targetEnd),
-      status: status === 0 ? undefined : status,
-      ms: this.#getDouble(at + 6),
-      bytes: u[at + 10]! + u[at + 11]! * 0x10000 + u[at + 12]! * 0x100000000,
-      user: (flags & 2) === 0 ? undefined : this.#string(targetEnd, next),
-      complete: (flags & 1) === 1,
-    }
   }
 
   /**
@@ -235,8 +284,8 @@ export class EntryRing {
     return p
   }
 
-  /** A method: one of the usual ones without decoding it, as most are. */
-  #method(from: number, to: number): string {
+  /** The method in units [from, to): one of the usual ones without decoding it, as most are. */
+  method(from: number, to: number): string {
     const u = this.units
     for (const method of METHODS) {
       if (method.length !== to - from) continue
@@ -244,12 +293,13 @@ export class EntryRing {
       while (i < method.length && u[from + i] === method.charCodeAt(i)) i++
       if (i === method.length) return method
     }
-    return this.#string(from, to)
+    return this.string(from, to)
   }
 
+  /** The string in units [from, to). */
   // Decoded by Buffer where the units are little-endian (UTF-16LE): String.fromCharCode over
   // the units took the logging thread two and a half times as long.
-  #string(from: number, to: number): string {
+  string(from: number, to: number): string {
     if (from === to) return ''
     if (LITTLE_ENDIAN) return this.#bytes.toString('utf16le', from * 2, to * 2)
     return String.fromCharCode.apply(null, this.units.subarray(from, to) as unknown as number[])
@@ -265,7 +315,8 @@ export class EntryRing {
     u[p + 3] = d[3]!
   }
 
-  #getDouble(p: number): number {
+  /** The double in the four units at `p`. */
+  getDouble(p: number): number {
     const d = this.#doubleUnits
     const u = this.units
     d[0] = u[p]!

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { requestLogLine, type RequestLogEntry } from '../serve/request-log.js'
 import { Control, EntryRing } from './entry-ring.js'
-import { droppedLine, type LineSink } from './line-batch.js'
+import { droppedLine } from './line-batch.js'
 import { runLogThread } from './log-thread.js'
 
 const entry = (n: number): RequestLogEntry => ({
@@ -21,22 +21,16 @@ const entry = (n: number): RequestLogEntry => ({
   complete: true,
 })
 
-/** A sink keeping what is written. */
+/** An output keeping what is written, and how many writes. */
 function capture() {
   let text = ''
   let writes = 0
-  const sink: LineSink = {
-    write(data, done) {
-      writes++
-      text += data.toString()
-      done(null, data.length)
-    },
-    writeSync(data) {
-      text += data.toString()
-      return data.length
-    },
+  const write = (data: Uint8Array): number => {
+    writes++
+    text += Buffer.from(data).toString()
+    return data.length
   }
-  return { sink, lines: () => text.split('\n').slice(0, -1), writes: () => writes }
+  return { write, lines: () => text.split('\n').slice(0, -1), writes: () => writes }
 }
 
 const until = async (done: () => boolean, ms = 5000): Promise<void> => {
@@ -51,7 +45,7 @@ function started(flushMs = 2) {
   const out = capture()
   runLogThread(
     { ring: ring.buffers, fd: -1, format: 'text', worker: 3, maxWrite: 4096, flushMs },
-    out.sink,
+    out.write,
   )
   const stop = async (): Promise<void> => {
     Atomics.store(ring.control, Control.STOP, 1)

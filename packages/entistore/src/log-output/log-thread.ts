@@ -1,17 +1,19 @@
 /**
  * @module The logging thread of `entistore serve`'s request log (threaded-log.ts starts it): it
  * reads the entries the serving thread put in the ring (entry-ring.ts), makes their lines
- * (request-log.ts) and writes them in batches of whole lines (line-batch.ts) with synchronous
- * writes, which block this thread only. It reads the ring every `flushMs`, or at once when the
- * serving thread says a line of stdout is waiting (the URL line is not held back); after a while
- * with no request it sleeps until the serving thread's next record wakes it, so that an idle
- * server's thread does not wake at all. Told to stop (the process's exit), it writes everything
+ * (plain-line.ts for most, request-log.ts for the others) and writes them in batches of whole
+ * lines with synchronous writes, which block this thread only (sync-batch.ts). It reads the ring
+ * every `flushMs`, or at once when the serving thread says a line of stdout is waiting (the URL
+ * line is not held back); after a while with no request it sleeps until the serving thread's
+ * next record wakes it, so that an idle server's thread does not wake at all. Told to stop (the process's exit), it writes everything
  * left, then says it is done.
  */
 import { writeSync } from 'node:fs'
 import { requestLogLine, type RequestLogFormat } from '../serve/request-log.js'
-import { Control, EntryRing, type RingBuffers } from './entry-ring.js'
-import { batchedLines, droppedLine, type LineSink } from './line-batch.js'
+import { Control, EntryRing, type EntryView, type RingBuffers } from './entry-ring.js'
+import { droppedLine } from './line-batch.js'
+import { MAX_PLAIN_LINE, writePlainLine } from './plain-line.js'
+import { SyncBatch, type WriteSync } from './sync-batch.js'
 
 /** What the logging thread is started with (its `workerData`). */
 export interface LogThreadData {
@@ -37,48 +39,37 @@ type WaitAsync = (
   timeoutMs?: number,
 ) => { async: boolean; value: Promise<string> | string }
 
-/** Writes synchronously: this thread does nothing else meanwhile, the serving thread never waits. */
-export function syncFdSink(fd: number): LineSink {
-  const write = (data: Buffer): number => writeSync(fd, data)
-  return {
-    write: (data, done) => {
-      let written: number
-      try {
-        written = write(data)
-      } catch (e) {
-        done(e as NodeJS.ErrnoException, 0)
-        return
-      }
-      done(null, written)
-    },
-    writeSync: write,
-  }
-}
-
 /**
- * Runs the thread's loop over `data`'s ring, writing to `sink` (the fd's, by default); resolves
- * once told to stop and everything is written.
+ * Runs the thread's loop over `data`'s ring, writing with `write` (the fd's, by default);
+ * resolves once told to stop and everything is written.
  */
 export function runLogThread(
   data: LogThreadData,
-  sink: LineSink = syncFdSink(data.fd),
+  write: WriteSync = (bytes) => writeSync(data.fd, bytes),
 ): Promise<void> {
   const ring = new EntryRing(data.ring)
   const control = ring.control
-  let flushAll = (): void => {}
-  // Written as soon as a reading is done (flushMs 0): the ring was the wait.
-  const write = batchedLines(sink, {
-    maxWrite: data.maxWrite,
-    flushMs: 0,
-    onExit: (flush) => (flushAll = flush),
-  })
+  const out = new SyncBatch(write, data.maxWrite)
+  const prefix = Buffer.from(data.worker === undefined ? '' : `[worker ${data.worker}] `)
+  // Text lines, each part short enough, are written straight from the ring (plain-line.ts).
+  const plainRoom = data.format === 'text' ? prefix.length + MAX_PLAIN_LINE : Infinity
+  const entry = (view: EntryView): void => {
+    if (plainRoom <= out.buffer.length) {
+      out.room(plainRoom)
+      const end = writePlainLine(view, prefix, out.buffer, out.length)
+      if (end >= 0) {
+        out.length = end
+        return
+      }
+    }
+    out.line(requestLogLine(view.entry(), data.format, data.worker))
+  }
+  // Written as soon as a reading is done: the ring was the wait.
   const read = (): void => {
-    ring.drain((record) => {
-      if (typeof record === 'string') write(record, true)
-      else write(requestLogLine(record, data.format, data.worker))
-    })
+    ring.drainInPlace((record) => (typeof record === 'string' ? out.line(record) : entry(record)))
     const dropped = Atomics.exchange(control, Control.DROPPED, 0)
-    if (dropped > 0) write(droppedLine(dropped), true)
+    if (dropped > 0) out.line(droppedLine(dropped))
+    out.flush()
   }
   const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync
   // Until `index` no longer holds `value` (the serving thread changed it and said so), or `ms`.
@@ -109,7 +100,6 @@ export function runLogThread(
       idle = 0
     }
     clearInterval(alive)
-    flushAll()
     Atomics.store(control, Control.DONE, 1)
     Atomics.notify(control, Control.DONE)
   })()
