@@ -6,9 +6,10 @@
  * and the user of its session. Only when a log is asked for (`onRequestDone`): otherwise serve()
  * never calls it, and a request costs no clock read, closure or string.
  *
- * The reply's body is counted as node:http is given it (`write`, `end`), its session's cookie read
- * where the reply sets it (`writeHead`): serve()'s responses are then of a class of their own
- * (`tappedResponse`) whose three methods do so before node:http's. Its entry is read once it is
+ * The reply's body is counted as node:http is given it (`write`, `end`; a body handed whole at the
+ * length its head declared is not measured again), its session's cookie read where the reply sets
+ * it (`writeHead`): serve()'s responses are then of a class of their own (`tappedResponse`) whose
+ * three methods do so before node:http's. Its entry is read once it is
  * closed, by the 'close' listener serve() has on every response (`entryOf`). The user is the
  * session's after the request (a login's line names who logged in), or, when the request ended
  * its session (a logout), the one it had before.
@@ -49,8 +50,7 @@ export function tappedResponse(sessions: () => SessionsServed): typeof ServerRes
       // Passed as given, not spread from a list: a call a response.
       super(req, options)
       // Most requests come with no session: no cookie, no `$4DSID` in their URL.
-      const url = req.url
-      if (req.headers.cookie === undefined && (url === undefined || !/4dsid/i.test(url))) return
+      if (req.headers.cookie === undefined && !namesSessionId(req.url)) return
       const before = sessionOf(req, sessions())
       if (before === undefined) return
       this.before = before.id
@@ -58,6 +58,19 @@ export function tappedResponse(sessions: () => SessionsServed): typeof ServerRes
     }
   }
   return TappedResponse as unknown as typeof ServerResponse
+}
+
+/**
+ * Whether a URL may name a session (`$4DSID`, `%244DSID`, any case): a `4` then a `d` found
+ * first, without the regex, which most URLs (no such pair) then never run.
+ */
+function namesSessionId(url: string | undefined): boolean {
+  if (url === undefined) return false
+  for (let at = url.indexOf('4'); at >= 0; at = url.indexOf('4', at + 1)) {
+    const next = url.charCodeAt(at + 1)
+    if (next === 0x64 || next === 0x44) return /4dsid/i.test(url)
+  }
+  return false
 }
 
 // node:http constructs a response with (req, options); its types name only the request.
@@ -72,6 +85,12 @@ class Tapped extends Response {
   readonly start = performance.now()
   /** The bytes of the body handed to node:http so far. */
   bytes = 0
+  /**
+   * The body's length its head declared (`content-length` given to `writeHead`), -1 for none: a
+   * body handed whole to `end` is not measured again (the REST interface's replies, whose length
+   * it measured to declare it).
+   */
+  declared = -1
   /** The `set-cookie` given to `writeHead`, if any. */
   setCookie: unknown = undefined
   /** The session the request came with, and its user then (a logout's line names them). */
@@ -80,7 +99,7 @@ class Tapped extends Response {
 
   override writeHead(status: number, reason?: unknown, headers?: unknown): this {
     const given = headers ?? reason
-    if (typeof given === 'object' && given !== null) this.setCookie = setCookieOf(given as Headers)
+    if (typeof given === 'object' && given !== null) this.#read(given as Headers)
     return (super.writeHead as (...a: unknown[]) => this)(status, reason, headers)
   }
 
@@ -90,10 +109,53 @@ class Tapped extends Response {
   }
 
   override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    this.bytes += byteLength(chunk, encoding)
+    // The whole body in one call, of the length declared: counted without a pass over it.
+    if (this.bytes === 0 && this.declared >= 0 && chunk != null && typeof chunk !== 'function')
+      this.bytes = this.declared
+    else this.bytes += byteLength(chunk, encoding)
     return (super.end as (...a: unknown[]) => this)(chunk, encoding, callback)
   }
+
+  /** Reads `set-cookie` and `content-length` among the headers given to `writeHead`. */
+  #read(headers: Headers): void {
+    if (!Array.isArray(headers)) {
+      // An object, its names in any case.
+      const object = headers as OutgoingHttpHeaders
+      for (const name in object) this.#header(name, object[name])
+      return
+    }
+    // A list of pairs, or a flat list of names and values (the REST listener's, in lower case).
+    const pairs = Array.isArray(headers[0])
+    const list = headers as readonly unknown[]
+    for (let i = 0; i < list.length; i += pairs ? 1 : 2) {
+      if (pairs)
+        this.#header((list[i] as readonly unknown[])[0], (list[i] as readonly unknown[])[1])
+      else this.#header(list[i], list[i + 1])
+    }
+  }
+
+  #header(name: unknown, value: unknown): void {
+    if (isNamed(name, 'set-cookie')) this.setCookie = value
+    else if (isNamed(name, 'content-length')) this.declared = lengthOf(value)
+  }
 }
+
+/** A `content-length` value as a number of bytes, -1 for none or one that is not. */
+function lengthOf(value: unknown): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN
+  return Number.isSafeInteger(n) && n >= 0 ? n : -1
+}
+
+// Its length first: a lower-cased copy of every name of every reply was garbage. The REST
+// listener's names are lower case already: found without a copy.
+const isNamed = (name: unknown, lower: string): boolean => {
+  if (name === lower) return true
+  const text = typeof name === 'string' ? name : String(name)
+  return text.length === lower.length && text.toLowerCase() === lower
+}
+
+// Read once: a getter's call a request.
+const TIME_ORIGIN = performance.timeOrigin
 
 /** Hands `done` the entry of `res` once closed, if it is a logging server's. */
 export function logClosed(
@@ -120,7 +182,7 @@ function entryOf(res: ServerResponse, sessions: SessionsServed): RequestLogEntry
     cookieValue(res.setCookie ?? res.getHeader('set-cookie'), sessions.cookieName) ?? res.before
   const after = id === undefined ? undefined : sessions.store.peek(id)
   return {
-    at: performance.timeOrigin + res.start,
+    at: TIME_ORIGIN + res.start,
     method: req.method ?? 'GET',
     target: req.url ?? '',
     status: sent ? status : undefined,
@@ -149,7 +211,7 @@ function sessionOf(req: IncomingMessage, sessions: SessionsServed): Session | un
   const cookie = readCookie(header, sessions.cookieName)
   if (cookie !== undefined) return sessions.store.peek(cookie)
   const target = req.url ?? ''
-  if (!/4dsid/i.test(target)) return undefined
+  if (!namesSessionId(target)) return undefined
   const q = target.indexOf('?')
   const { sessionId } = readRequestNames(
     {
@@ -160,30 +222,6 @@ function sessionOf(req: IncomingMessage, sessions: SessionsServed): Session | un
     sessions.basePath,
   )
   return sessionId === undefined ? undefined : sessions.store.peek(sessionId)
-}
-
-/** The `set-cookie` value among headers given to `writeHead`, as an object or a flat list. */
-function setCookieOf(headers: Headers): unknown {
-  if (headers === undefined) return undefined
-  if (!Array.isArray(headers)) return (headers as OutgoingHttpHeaders)['set-cookie']
-  if (Array.isArray(headers[0])) {
-    // A list of pairs.
-    for (const pair of headers as unknown as readonly (readonly unknown[])[])
-      if (isSetCookie(pair[0])) return pair[1]
-    return undefined
-  }
-  // A flat list of names and values: the REST listener's, whose names are in lower case, found
-  // in one search (every guest's reply sets a cookie); another's, name by name.
-  const at = headers.indexOf('set-cookie')
-  if (at >= 0 && at % 2 === 0) return headers[at + 1]
-  for (let i = 0; i < headers.length; i += 2) if (isSetCookie(headers[i])) return headers[i + 1]
-  return undefined
-}
-
-// Its length first: a lower-cased copy of every name of every reply was garbage.
-const isSetCookie = (name: unknown): boolean => {
-  const text = String(name)
-  return text.length === 10 && text.toLowerCase() === 'set-cookie'
 }
 
 /** The value a `Set-Cookie` (one or several) gives cookie `name`; undefined for none or a removal. */
