@@ -13,13 +13,28 @@
 
 /** Parameters whose values are never written: a session id, a function's arguments. */
 const HIDDEN = new Set(['$4dsid', '$params'])
-/** Names that say a parameter holds a secret. */
-const SECRET = /pass|pwd|secret|token|auth|key|session|sid|cookie|credential/i
+/** Words that say a parameter holds a secret, in its name in any case. */
+const SECRET_WORDS = [
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'auth',
+  'key',
+  'session',
+  'sid',
+  'cookie',
+  'credential',
+]
+const SECRET = new RegExp(SECRET_WORDS.join('|'), 'i')
 /**
- * A query none of whose parameters can be secret: no name of SECRET, no HIDDEN name, no `%` that
- * could spell one. Tested over the whole query (values too): a match only means a closer look.
+ * The words (in any case) that make a query looked at closer: those of a secret's name and of a
+ * HIDDEN one. A query holding none, and no `%` that could spell one, is written as it is
+ * (plain-line.ts writes such URLs without this module). Tested over the whole query (values
+ * too): a match only means a closer look.
  */
-const MAYBE_SECRET = new RegExp(`${SECRET.source}|params|%`, 'i')
+export const MAYBE_SECRET_WORDS: readonly string[] = [...SECRET_WORDS, 'params']
+const MAYBE_SECRET = new RegExp(`${MAYBE_SECRET_WORDS.join('|')}|%`, 'i')
 /** Where a query written as a path segment starts: `/$name=` (or its `%24` form). */
 const PATH_QUERY = /\/(?:\$|%24)[^/=]*=/i
 
