@@ -5,8 +5,8 @@
  * lines with synchronous writes, which block this thread only (sync-batch.ts). It reads the ring
  * every `flushMs`, or at once when the serving thread says a line of stdout is waiting (the URL
  * line is not held back); after a while with no request it sleeps until the serving thread's
- * next record wakes it, so that an idle server's thread does not wake at all. Told to stop (the process's exit), it writes everything
- * left, then says it is done.
+ * next record wakes it, so that an idle server's thread does not wake at all. Told to stop (the
+ * process's exit), it writes everything left, then says it is done.
  */
 import { writeSync } from 'node:fs'
 import { requestLogLine, type RequestLogFormat } from '../serve/request-log.js'

@@ -16,7 +16,7 @@
 import { MAYBE_SECRET_WORDS } from '../serve/masked-target.js'
 import type { EntryView } from './entry-ring.js'
 
-/** The most bytes a plain line takes after its prefix, its newline included: each part at its longest. */
+/** The most bytes of a plain line after its prefix, its newline included: each part at its most. */
 export const MAX_PLAIN_LINE =
   20 + // method
   500 + // URL
@@ -40,8 +40,9 @@ const PERCENT = 0x25
 
 /**
  * Writes the text line of `view` (and its newline) into `out` at `offset`, which has room for
- * `prefix` and MAX_PLAIN_LINE bytes; answers the offset after it, or -1 when the line is not plain (nothing
- * useful written). `prefix`: the bytes of `[worker N] ` under `--workers`, else empty.
+ * `prefix` and MAX_PLAIN_LINE bytes; answers the offset after it, or -1 when the line is not
+ * plain (nothing useful written). `prefix`: the bytes of `[worker N] ` under `--workers`, else
+ * empty.
  */
 export function writePlainLine(
   view: EntryView,
@@ -78,7 +79,7 @@ export function writePlainLine(
   return p
 }
 
-/** Copies units [from, to) as bytes when each is printable ASCII and there are at most `max`; -1 otherwise. */
+/** Copies units [from, to) as bytes when each is printable ASCII and at most `max`; else -1. */
 function copyPlain(
   u: Uint16Array,
   from: number,

@@ -32,7 +32,7 @@ export class SyncBatch {
     this.buffer = Buffer.allocUnsafeSlow(maxWrite)
   }
 
-  /** Makes room for `most` bytes at `length` (at most the batch's size): writes the batch if need be. */
+  /** Room for `most` bytes (at most the batch's size) at `length`: the batch written if need be. */
   room(most: number): void {
     if (this.length + most > this.buffer.length) this.flush()
   }

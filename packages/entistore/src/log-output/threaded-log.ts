@@ -3,7 +3,7 @@
  * request's entry in a shared ring (entry-ring.ts, a copy of its URL and a few numbers) and goes
  * on; a logging thread (log-thread.ts) makes the lines and writes them. Made on the serving
  * thread, a line and its write cost a GET about 7 % of its time, however it was built or batched;
- * handed over this way, under 5 % (issue 66; docs/benchmarks.md, "The request log").
+ * handed over this way, about 5 % (issue 66; docs/benchmarks.md, "The request log").
  *
  * The other lines of stdout (`line`) go through the same ring, so that they keep their place
  * among the log's. When the ring is full (the output is slower than the requests), entries are
