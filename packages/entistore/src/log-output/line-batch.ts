@@ -1,6 +1,7 @@
 /**
- * @module The request log's writer: its lines gathered and written in batches, asynchronously, off
- * the request path, the way pino's sonic-boom writes. Node writes `process.stdout` synchronously
+ * @module The request log's writer on the serving thread, when the logging thread cannot run
+ * (threaded-log.ts falls back to it): its lines gathered and written in batches, asynchronously,
+ * off the request path, the way pino's sonic-boom writes. Node writes `process.stdout` synchronously
  * when it is a pipe or a file: a write a turn still cost a system call on the serving thread and
  * woke the reader as often (a fifth of the writes/s at 16 clients, issue 66). Here a request only
  * appends its line to a string; the lines go out in one write a few milliseconds later (`flushMs`),

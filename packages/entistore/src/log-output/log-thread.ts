@@ -52,9 +52,10 @@ export function runLogThread(
   const out = new SyncBatch(write, data.maxWrite)
   const prefix = Buffer.from(data.worker === undefined ? '' : `[worker ${data.worker}] `)
   // Text lines, each part short enough, are written straight from the ring (plain-line.ts).
-  const plainRoom = data.format === 'text' ? prefix.length + MAX_PLAIN_LINE : Infinity
+  const plainRoom = prefix.length + MAX_PLAIN_LINE
+  const plain = data.format === 'text' && plainRoom <= out.buffer.length
   const entry = (view: EntryView): void => {
-    if (plainRoom <= out.buffer.length) {
+    if (plain) {
       out.room(plainRoom)
       const end = writePlainLine(view, prefix, out.buffer, out.length)
       if (end >= 0) {
