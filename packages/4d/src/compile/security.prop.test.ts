@@ -63,7 +63,8 @@ const text = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.array(fc.constantFrom(...HOSTILE_TEXTS), { maxLength: 3 }).map((a) => a.join('')),
 )
-// A comment cannot hold a line end; a block comment cannot hold its own end; a line comment that
+// A comment cannot hold a line end; a block comment cannot hold its own end nor a start (block
+// comments nest: grammar/corpus/methods/public-forms.4dm); a line comment that
 // ends with `\` goes on to the next line, as a statement does (grammar/corpus/methods/comments.4dm).
 const comment = text.map((t) => t.replace(/[\r\n\u2028\u2029]/g, ' ').replace(/[\\\s]+$/, ''))
 
@@ -104,7 +105,7 @@ function program(ops: readonly Op[]): { source: string; expected: unknown[] } {
         props.set(o.name, o.value)
         break
       case 'comment':
-        lines.push(o.block && !o.text.includes('*/') ? `/* ${o.text} */` : `// ${o.text}`)
+        lines.push(o.block && !/\*\/|\/\*/.test(o.text) ? `/* ${o.text} */` : `// ${o.text}`)
         break
     }
   }

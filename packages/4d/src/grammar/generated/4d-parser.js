@@ -772,7 +772,7 @@ function peg$parse(input, options) {
   function peg$f167(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f168() {    builtin = matchBuiltin(input, offset()); return builtin !== null  }
+  function peg$f168() {    builtin = matchBuiltin(input, offset()); return builtin !== null && !spacedAfter4D(builtin)  }
   function peg$f169() {    return builtin.length - 1  }
   function peg$f170(name, a) {    return a  }
   function peg$f171(name, args) {    const b = matchBuiltin(name, 0).builtin; return assignsFit(b.kind === 'command' ? b.number : null, args)  }
@@ -1381,44 +1381,8 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$currPos;
-      peg$silentFails++;
-      if (input.substr(peg$currPos, 2) === peg$c4) {
-        s5 = peg$c4;
-        peg$currPos += 2;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e8); }
-      }
-      peg$silentFails--;
-      if (s5 === peg$FAILED) {
-        s4 = undefined;
-      } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
-      }
-      if (s4 !== peg$FAILED) {
-        if (input.length > peg$currPos) {
-          s5 = input.charAt(peg$currPos);
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
-        }
-        if (s5 !== peg$FAILED) {
-          s4 = [s4, s5];
-          s3 = s4;
-        } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        }
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-      while (s3 !== peg$FAILED) {
-        s2.push(s3);
+      s3 = peg$parseBlockComment();
+      if (s3 === peg$FAILED) {
         s3 = peg$currPos;
         s4 = peg$currPos;
         peg$silentFails++;
@@ -1454,6 +1418,48 @@ function peg$parse(input, options) {
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
+        }
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$parseBlockComment();
+        if (s3 === peg$FAILED) {
+          s3 = peg$currPos;
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.substr(peg$currPos, 2) === peg$c4) {
+            s5 = peg$c4;
+            peg$currPos += 2;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e8); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            if (input.length > peg$currPos) {
+              s5 = input.charAt(peg$currPos);
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            }
+            if (s5 !== peg$FAILED) {
+              s4 = [s4, s5];
+              s3 = s4;
+            } else {
+              peg$currPos = s3;
+              s3 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
         }
       }
       if (input.substr(peg$currPos, 2) === peg$c4) {
@@ -6872,7 +6878,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseIdentName();
+        s5 = peg$parseLocalName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
           s3 = peg$f86(s5);
@@ -6950,7 +6956,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
       if (s1 !== peg$FAILED) {
-        s2 = peg$parseIdentName();
+        s2 = peg$parseLocalName();
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
           s4 = peg$parse_();
@@ -7035,7 +7041,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseIdentName();
+        s4 = peg$parseLocalName();
         if (s4 !== peg$FAILED) {
           s5 = peg$currPos;
           s6 = peg$parse_();
@@ -8098,12 +8104,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     s0 = peg$currPos;
-    s1 = [];
-    s2 = peg$parseBlank();
-    while (s2 !== peg$FAILED) {
-      s1.push(s2);
-      s2 = peg$parseBlank();
-    }
+    s1 = peg$parseMemberGap();
     if (input.charCodeAt(peg$currPos) === 46) {
       s2 = peg$c58;
       peg$currPos++;
@@ -8166,12 +8167,7 @@ function peg$parse(input, options) {
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
-        s1 = [];
-        s2 = peg$parseBlank();
-        while (s2 !== peg$FAILED) {
-          s1.push(s2);
-          s2 = peg$parseBlank();
-        }
+        s1 = peg$parseMemberGap();
         if (input.charCodeAt(peg$currPos) === 91) {
           s2 = peg$c85;
           peg$currPos++;
@@ -8268,6 +8264,25 @@ function peg$parse(input, options) {
             }
           }
         }
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseMemberGap() {
+    let s0, s1;
+
+    s0 = [];
+    s1 = peg$parseBlank();
+    if (s1 === peg$FAILED) {
+      s1 = peg$parseContinuation();
+    }
+    while (s1 !== peg$FAILED) {
+      s0.push(s1);
+      s1 = peg$parseBlank();
+      if (s1 === peg$FAILED) {
+        s1 = peg$parseContinuation();
       }
     }
 
@@ -10280,7 +10295,7 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e75); }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseIdentName();
+      s2 = peg$parseLocalName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
         s0 = peg$f161(s2);
@@ -10291,6 +10306,29 @@ function peg$parse(input, options) {
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseLocalName() {
+    let s0, s1, s2;
+
+    s0 = peg$currPos;
+    s1 = [];
+    s2 = peg$parseIdentChar();
+    if (s2 !== peg$FAILED) {
+      while (s2 !== peg$FAILED) {
+        s1.push(s2);
+        s2 = peg$parseIdentChar();
+      }
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos);
+    } else {
+      s0 = s1;
     }
 
     return s0;
@@ -10956,7 +10994,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
         s4 = peg$currPos;
-        s5 = peg$parseIdentName();
+        s5 = peg$parseSpacedFirst();
         if (s5 !== peg$FAILED) {
           s6 = [];
           s7 = peg$currPos;
@@ -10979,7 +11017,7 @@ function peg$parse(input, options) {
               s9 = peg$FAILED;
             }
             if (s9 !== peg$FAILED) {
-              s10 = peg$parseIdentName();
+              s10 = peg$parseSpacedWord();
               if (s10 !== peg$FAILED) {
                 s8 = [s8, s9, s10];
                 s7 = s8;
@@ -11018,7 +11056,7 @@ function peg$parse(input, options) {
                   s9 = peg$FAILED;
                 }
                 if (s9 !== peg$FAILED) {
-                  s10 = peg$parseIdentName();
+                  s10 = peg$parseSpacedWord();
                   if (s10 !== peg$FAILED) {
                     s8 = [s8, s9, s10];
                     s7 = s8;
@@ -11147,6 +11185,87 @@ function peg$parse(input, options) {
       s1 = s2;
     } else {
       peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos);
+    } else {
+      s0 = s1;
+    }
+
+    return s0;
+  }
+
+  function peg$parseSpacedFirst() {
+    let s0, s1, s2, s3, s4, s5;
+
+    s0 = peg$parseIdentName();
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      s1 = peg$currPos;
+      s2 = [];
+      s3 = input.charAt(peg$currPos);
+      if (peg$r8.test(s3)) {
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+      }
+      if (s3 !== peg$FAILED) {
+        while (s3 !== peg$FAILED) {
+          s2.push(s3);
+          s3 = input.charAt(peg$currPos);
+          if (peg$r8.test(s3)) {
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+          }
+        }
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseIdentStart();
+        if (s3 !== peg$FAILED) {
+          s4 = [];
+          s5 = peg$parseIdentChar();
+          while (s5 !== peg$FAILED) {
+            s4.push(s5);
+            s5 = peg$parseIdentChar();
+          }
+          s2 = [s2, s3, s4];
+          s1 = s2;
+        } else {
+          peg$currPos = s1;
+          s1 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s1;
+        s1 = peg$FAILED;
+      }
+      if (s1 !== peg$FAILED) {
+        s0 = input.substring(s0, peg$currPos);
+      } else {
+        s0 = s1;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseSpacedWord() {
+    let s0, s1, s2;
+
+    s0 = peg$currPos;
+    s1 = [];
+    s2 = peg$parseIdentChar();
+    if (s2 !== peg$FAILED) {
+      while (s2 !== peg$FAILED) {
+        s1.push(s2);
+        s2 = peg$parseIdentChar();
+      }
+    } else {
       s1 = peg$FAILED;
     }
     if (s1 !== peg$FAILED) {
@@ -12000,6 +12119,10 @@ const command = (name, number, tokenized, args, loc) => {
 }
 
 let builtin = null
+
+const spacedAfter4D = (found) =>
+  found.builtin.kind === 'command' && found.builtin.number === FOUR_D &&
+  /^ [A-Za-z0-9_]/.test(input.slice(offset() + found.length, offset() + found.length + 2))
 
 // An assignment is a command argument only as the whole body of a formula
 // (`Formula(Form.x:=$1)`); anywhere else the call does not parse.
