@@ -232,9 +232,16 @@ export type {
   ValueOfType,
   ValueTypes,
 } from './schema/typed-model.js'
-export { attributeNames, dataClassNames, isPublic, isShownAttribute } from './schema/definitions.js'
+export {
+  aliasTarget,
+  attributeNames,
+  dataClassNames,
+  isPublic,
+  isShownAttribute,
+} from './schema/definitions.js'
 export type {
   AliasAttributeDef,
+  AliasTarget,
   AttributeDef,
   CalculatedAttributeDef,
   CalculatedDefinition,

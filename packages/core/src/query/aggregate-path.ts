@@ -4,7 +4,12 @@
  * computed value); the types and the small helpers that aggregates and distinct values share.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import {
+  aliasTarget,
+  type AttributeDef,
+  type DataClassDef,
+  type StorageAttributeDef,
+} from '../schema/definitions.js'
 import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
@@ -126,9 +131,12 @@ export function resolveAggregatePath(
       return computed(ctx, attr, attr.type, path, refuse)
     case 'alias': {
       if (steps.length) refuse(`${name} is an alias, not an object attribute`)
-      const end = aliasEnd(ctx, attr.path)
+      const target = aliasTarget(ctx.dataClass, ctx.def, attr.path)
+      const end = target?.attr
       if (!end || end.kind === 'relatedEntity' || end.kind === 'relatedEntities')
         return refuse(`the alias ${name} leads to a relation, not to a value`)
+      if (target!.many)
+        return refuse(`the alias ${name} goes through a to-many relation: it holds many values`)
       if (end.kind === 'alias') return refuse(`the alias ${name} leads to another alias`)
       return computed(ctx, attr, end.type, path, refuse)
     }
@@ -188,17 +196,6 @@ export function computed(
       numeric: NUMERIC_TYPES.has(type),
     },
   }
-}
-
-/** The attribute an alias path ends on, if every step before it is a relatedEntity. */
-function aliasEnd(ctx: PathContext, path: readonly string[]): AttributeDef | undefined {
-  let def: DataClassDef | undefined = ctx.def
-  let attr: AttributeDef | undefined
-  for (const step of path) {
-    attr = def?.attributesByName.get(step)
-    def = attr?.kind === 'relatedEntity' ? ctx.dataClass(attr.target) : undefined
-  }
-  return attr
 }
 
 /** Whether `sum` and `average` apply to the path. */

@@ -170,6 +170,12 @@ export interface AliasAttributeDef extends AttributeCommon {
   readonly kind: 'alias'
   /** The aliased path, split on dots (`employer.name` → ['employer', 'name']). */
   readonly path: readonly string[]
+  /**
+   * The path goes through a to-many relation (`Alias teachers courses.teacher`): the alias holds
+   * an entity selection (of the entities its last relation reaches), or the values of its last
+   * attribute over them, as 4D's `selection.attribute` does.
+   */
+  readonly many: boolean
 }
 
 export type AttributeDef =
@@ -258,6 +264,36 @@ export function isShownAttribute(schema: SchemaDef, attr: AttributeDef): boolean
   return shown
 }
 
+/** Where an alias path leads: its last attribute, the dataclass that holds it, and its `many`. */
+export interface AliasTarget {
+  readonly attr: AttributeDef
+  readonly owner: DataClassDef
+  /** A step before the last is a to-many relation. */
+  readonly many: boolean
+}
+
+/**
+ * The end of the alias `path` from `dc`, each step before the last a relation (to one or to
+ * many), the dataclasses found by `byName`; undefined when a step does not resolve.
+ */
+export function aliasTarget(
+  byName: (name: string) => DataClassDef | undefined,
+  dc: DataClassDef,
+  path: readonly string[],
+): AliasTarget | undefined {
+  let owner: DataClassDef | undefined = dc
+  let many = false
+  for (let i = 0; owner !== undefined && i < path.length; i++) {
+    const attr = owner.attributesByName.get(path[i]!)
+    if (attr === undefined) return undefined
+    if (i === path.length - 1) return { attr, owner, many }
+    if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') return undefined
+    many ||= attr.kind === 'relatedEntities'
+    owner = byName(attr.target)
+  }
+  return undefined
+}
+
 function shownAt(schema: SchemaDef, attr: AttributeDef, depth: number): boolean {
   if (!isPublic(attr)) return false
   if (attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities') {
@@ -271,7 +307,10 @@ function shownAt(schema: SchemaDef, attr: AttributeDef, depth: number): boolean 
   for (const step of attr.path) {
     const next = dc?.attributesByName.get(step)
     if (!next || !shownAt(schema, next, depth + 1)) return false
-    dc = next.kind === 'relatedEntity' ? schema.byName.get(next.target) : undefined
+    dc =
+      next.kind === 'relatedEntity' || next.kind === 'relatedEntities'
+        ? schema.byName.get(next.target)
+        : undefined
   }
   return true
 }

@@ -159,6 +159,9 @@ function resolveAlias(
   const path = json.path.split('.')
   let dc: Draft = draft
   let type: string | undefined
+  // A to-many step before the last (4D's `Alias teachers courses.teacher`): the alias holds a
+  // selection, or the values of its last attribute over one.
+  let many = false
   path.forEach((seg, i) => {
     const attr = dc.attributes.find((x) => ('pending' in x ? x.json.name : x.name) === seg)
     if (!attr)
@@ -170,25 +173,23 @@ function resolveAlias(
     if ('pending' in attr) {
       if (attr.json.kind === 'alias')
         return invalid(where, `the alias path "${json.path}" goes through another alias ("${seg}")`)
-      // A relatedEntities step not resolved yet: only allowed at the end. Its type comes from the
-      // resolution (the model often gives none), else the alias would claim to be a string.
-      if (!last)
-        return invalid(
-          where,
-          `the alias path "${json.path}" goes through the to-many relation "${seg}"`,
-        )
-      type = resolveToMany(dc, attr, drafts).type
+      // A relatedEntities step, resolved here: its type comes from the resolution (the model
+      // often gives none), else the alias would claim to be a string.
+      const toMany = resolveToMany(dc, attr, drafts)
+      if (last) type = toMany.type
+      else {
+        many = true
+        dc = drafts.get(toMany.target)!
+      }
       return
     }
     if (last) {
-      type = attr.type
+      type =
+        many && attr.kind === 'relatedEntity' ? collectionName(drafts.get(attr.target)!) : attr.type
       return
     }
     if (attr.kind !== 'relatedEntity')
-      return invalid(
-        where,
-        `"${seg}" in the alias path "${json.path}" is not a relatedEntity attribute`,
-      )
+      return invalid(where, `"${seg}" in the alias path "${json.path}" is not a relation attribute`)
     dc = drafts.get(attr.target)!
   })
   return Object.freeze<AliasAttributeDef>({
@@ -196,6 +197,7 @@ function resolveAlias(
     kind: 'alias',
     type: json.type ?? type ?? 'string',
     path: Object.freeze(path),
+    many,
   })
 }
 

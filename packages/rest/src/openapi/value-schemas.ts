@@ -6,6 +6,7 @@
  * Pure: a model's definitions in, plain objects out.
  */
 import {
+  aliasTarget,
   readsNull,
   type AttributeDef,
   type DataClassDef,
@@ -158,10 +159,14 @@ export function attributeRead(
     case 'alias': {
       const end = aliasEnd(ctx, dc, attr.path)
       if (end === undefined) return undefined
-      const [at, last] = end
-      if (last.kind === 'storage' || last.kind === 'calculated')
-        return nullable(attributeRead(ctx, at, last)!)
-      return attributeRead(ctx, at, last)
+      const [at, last, many] = end
+      // Through a to-many relation: the selection its last relation reaches, or the values.
+      if (many && (last.kind === 'relatedEntity' || last.kind === 'relatedEntities'))
+        return ctx.shown(last.target) && relatedEntities(last.target)
+      const read = attributeRead(ctx, at, last)
+      if (many) return read && { type: 'array', items: read }
+      if (last.kind === 'storage' || last.kind === 'calculated') return nullable(read!)
+      return read
     }
   }
 }
@@ -176,28 +181,23 @@ const relatedEntities = (target: string): Schema => ({
   anyOf: [ref('rest.DeferredSelection'), ref(`${target}.related`)],
 })
 
-/** The dataclass and attribute an alias path ends on, through shown relations only. */
+/**
+ * The dataclass and attribute an alias path ends on, through shown relations only, and whether it
+ * goes through a to-many relation.
+ */
 function aliasEnd(
   ctx: AttributeContext,
   dc: DataClassDef,
   path: readonly string[],
   depth = 0,
-): [DataClassDef, Exclude<AttributeDef, { kind: 'alias' }>] | undefined {
-  let at: DataClassDef | undefined = dc
-  for (let i = 0; i < path.length; i++) {
-    const attr: AttributeDef | undefined = at?.attributesByName.get(path[i]!)
-    if (attr === undefined || at === undefined) return undefined
-    if (i === path.length - 1)
-      // An alias of an alias, a few levels down (the engine's own bound).
-      return attr.kind === 'alias'
-        ? depth < 8
-          ? aliasEnd(ctx, at, attr.path, depth + 1)
-          : undefined
-        : [at, attr]
-    if (attr.kind !== 'relatedEntity') return undefined
-    at = ctx.shown(attr.target)
-  }
-  return undefined
+): [DataClassDef, Exclude<AttributeDef, { kind: 'alias' }>, boolean] | undefined {
+  const end = aliasTarget((name) => ctx.shown(name), dc, path)
+  if (end === undefined) return undefined
+  const { owner, attr, many } = end
+  if (attr.kind !== 'alias') return [owner, attr, many]
+  // An alias of an alias, a few levels down (the engine's own bound).
+  const next = depth < 8 ? aliasEnd(ctx, owner, attr.path, depth + 1) : undefined
+  return next && [next[0], next[1], many || next[2]]
 }
 
 /**

@@ -10,6 +10,7 @@
  * not. Nothing of the selection is ordered or read as entities.
  */
 import {
+  aliasTarget,
   fail,
   parseDate,
   type AliasAttributeDef,
@@ -115,11 +116,6 @@ function readsDateOnly(dc: DataClass, path: string): boolean {
 }
 
 function aliasEnd(dc: DataClass, alias: AliasAttributeDef): AttributeDef | undefined {
-  let def = dc.def as typeof dc.def | undefined
-  let attr: AttributeDef | undefined
-  for (const step of alias.path) {
-    attr = def?.attributesByName.get(step)
-    def = attr?.kind === 'relatedEntity' ? dc.datastore.schema.byName.get(attr.target) : undefined
-  }
-  return attr
+  const target = aliasTarget((n) => dc.datastore.schema.byName.get(n), dc.def, alias.path)
+  return target?.many === false ? target.attr : undefined
 }

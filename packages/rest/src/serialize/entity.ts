@@ -9,6 +9,7 @@
  * (each value is still written by JSON.stringify, so escaping is the engine's own).
  */
 import {
+  aliasTarget,
   attributeNames,
   Entity,
   EntitySelection,
@@ -49,19 +50,17 @@ export function visibleAttributes(schema: SchemaDef, dc: DataClassDef): Attribut
   return dc.attributes.filter((a) => isShown(schema, a))
 }
 
-/** The attribute an alias path ends on (`employer.name` → Company's `name`), if it resolves. */
+/**
+ * The attribute an alias path ends on (`employer.name` → Company's `name`), if it resolves to one
+ * value: an alias through a to-many relation holds many.
+ */
 function aliasEnd(
   schema: SchemaDef,
   dc: DataClassDef,
   alias: AliasAttributeDef,
 ): AttributeDef | undefined {
-  let def: DataClassDef | undefined = dc
-  let attr: AttributeDef | undefined
-  for (const step of alias.path) {
-    attr = def?.attributesByName.get(step)
-    def = attr?.kind === 'relatedEntity' ? schema.byName.get(attr.target) : undefined
-  }
-  return attr
+  const target = aliasTarget((n) => schema.byName.get(n), dc, alias.path)
+  return target?.many === false ? target.attr : undefined
 }
 
 /** One visible attribute as it is written: its member name once in JSON (`,"name":`). */

@@ -12,7 +12,7 @@
  * `fromObject()`. An entity read from a selection by `first()`, `last()` or `memberAt(i)`
  * remembers it (`getSelection()`, `next()`…): a copy of the stored version, see selection-place.ts.
  */
-import { OBJECT_KIND } from '../kinds/object-kind.js'
+import { kindOf, OBJECT_KIND } from '../kinds/object-kind.js'
 import { fail } from '../../errors/datastore-error.js'
 import type { AttributeDef, EntityView } from '../../schema/definitions.js'
 import type {
@@ -384,12 +384,15 @@ export class EntityCore<
     }
   }
 
-  // An alias path is a chain of relatedEntity steps ending on any attribute; a missing link gives null.
+  // An alias path is a chain of relation steps ending on any attribute; a missing link gives
+  // null. Past a to-many step the path goes on over a selection as 4D's `selection.attribute`
+  // does: a relation gives the selection of the entities it reaches, another attribute its values.
   #follow(path: readonly string[]): unknown {
     let current: unknown = this
     for (const step of path) {
-      if (!(current instanceof EntityCore)) return null
-      current = current.get(step)
+      if (current instanceof EntityCore) current = current.get(step)
+      else if (kindOf(current) === 'selection') current = (current as EntitySelection).project(step)
+      else return null
     }
     return current
   }
