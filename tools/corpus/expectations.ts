@@ -1,0 +1,114 @@
+/**
+ * @module What a 4D server would serve for a corpus project, read straight from its files with a
+ * few patterns, apart from Entistore's own readers (a bug there must not hide itself here): the
+ * tables ORDA maps (a single-field primary key, not in the Trash, exposed), which of them generate
+ * their key on create, the fields a create must fill, and the exposed computed attributes and
+ * aliases each Entity class declares.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export interface ExpectedField {
+  readonly name: string
+  /** 4D's type code (1 bool, 3/4/25 integers, 6 real, 8 date, 9 time, 10/14 text, 21 object…). */
+  readonly type: number
+  readonly notNull: boolean
+  readonly unique: boolean
+}
+
+export interface ExpectedTable {
+  readonly name: string
+  readonly key: string
+  /** The key is numbered (autosequence) or made a UUID (autogenerate) by the server. */
+  readonly generatedKey: boolean
+  /** Fields a create must give a value: mandatory (not_null) ones, the key aside. */
+  readonly mandatory: readonly ExpectedField[]
+  /** The exposed computed attributes and aliases its Entity class declares. */
+  readonly declared: readonly { readonly name: string; readonly kind: 'computed' | 'alias' }[]
+}
+
+const attr = (tag: string, name: string): string | undefined =>
+  new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]
+
+/** The ORDA tables of the project at `folder` (the one holding `Project/`). */
+export function expectedTables(folder: string): ExpectedTable[] {
+  const sources = join(folder, 'Project', 'Sources')
+  const xml = readFileSync(join(sources, 'catalog.4DCatalog'), 'utf8')
+  const tables: ExpectedTable[] = []
+  for (const m of xml.matchAll(/<table\s[^>]*>[\s\S]*?<\/table>/g)) {
+    const block = m[0]
+    const head = /<table\s[^>]*>/.exec(block)![0]
+    const name = attr(head, 'name')!
+    if (/<table_extra\s[^>]*trashed="true"/.test(block) || attr(head, 'hide_in_REST') === 'true')
+      continue
+    const keys = [...block.matchAll(/<primary_key\s[^>]*>/g)].map((k) => attr(k[0], 'field_name'))
+    if (keys.length !== 1) continue
+    const fields = [...block.matchAll(/<field\s[^>]*>/g)].map((f) => ({
+      tag: f[0],
+      name: attr(f[0], 'name')!,
+      type: Number(attr(f[0], 'type')),
+      notNull: attr(f[0], 'not_null') === 'true',
+      unique: attr(f[0], 'unique') === 'true',
+    }))
+    const key = fields.find((f) => f.name === keys[0])
+    if (key === undefined) continue
+    const generatedKey =
+      attr(key.tag, 'autosequence') === 'true' || attr(key.tag, 'autogenerate') === 'true'
+    tables.push({
+      name,
+      key: key.name,
+      generatedKey,
+      mandatory: fields
+        .filter((f) => f !== key && f.notNull)
+        .map(({ name, type, notNull, unique }) => ({ name, type, notNull, unique })),
+      declared: declaredAttributes(sources, name),
+    })
+  }
+  return tables
+}
+
+// `exposed Function get fullName(…)`, `exposed Alias employerName employer.name` (any case).
+const COMPUTED =
+  /^\s*(?:local\s+)?exposed\s+(?:local\s+)?Function\s+get\s+([\p{L}_][\p{L}\p{N}_]*)/imu
+const ALIAS = /^\s*exposed\s+Alias\s+([\p{L}_][\p{L}\p{N}_]*)\s+\S/imu
+
+function declaredAttributes(sources: string, table: string): ExpectedTable['declared'] {
+  const file = join(sources, 'Classes', `${table}Entity.4dm`)
+  if (!existsSync(file)) return []
+  const out: { name: string; kind: 'computed' | 'alias' }[] = []
+  for (const line of readFileSync(file, 'utf8').split(/\r\n|\n|\r/)) {
+    const computed = COMPUTED.exec(line)
+    if (computed) out.push({ name: computed[1]!, kind: 'computed' })
+    const alias = ALIAS.exec(line)
+    if (alias) out.push({ name: alias[1]!, kind: 'alias' })
+  }
+  return out
+}
+
+/** The class files of the project: what the class-file figures count. */
+export function classFiles(folder: string): string[] {
+  const dir = join(folder, 'Project', 'Sources', 'Classes')
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.4dm')) : []
+}
+
+/** A value a create may give a field of 4D type `type` (`n` makes unique ones differ). */
+export function sampleValue(type: number, n: number): unknown {
+  switch (type) {
+    case 1:
+      return false
+    case 3:
+    case 4:
+    case 5:
+    case 25:
+    case 6:
+      return n
+    case 8:
+      return '2024-01-15'
+    case 9:
+      return 3600
+    case 21:
+      return {}
+    default:
+      return `corpus ${n}`
+  }
+}

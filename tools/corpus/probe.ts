@@ -1,0 +1,240 @@
+/**
+ * @module One corpus project tried as a 4D team tries a tool: `check`, then `serve`, then over
+ * REST the catalog against the structure, a read of every dataclass, a create on every dataclass
+ * whose key the server generates, and every exposed computed attribute and alias. A project whose
+ * guests may not read (forceLogin, privileges) is served a second time with a user who holds every
+ * privilege of its roles.json, so that its data paths are tried too.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client, said } from './client.ts'
+import { classFiles, expectedTables, sampleValue, type ExpectedTable } from './expectations.ts'
+import { label, projectFolder, type CorpusEntry } from './manifest.ts'
+import { runCheck, startServer, StartFailure, type CheckRun, type Server } from './processes.ts'
+
+export interface Tally {
+  readonly tried: number
+  readonly failed: readonly string[]
+}
+
+export interface ProjectResult {
+  readonly label: string
+  readonly kind: CorpusEntry['kind']
+  readonly tables: number
+  readonly check: {
+    readonly exitCode: number | null
+    readonly ms: number
+    readonly timedOut: boolean
+  }
+  readonly started: boolean
+  /** Why `serve` did not start, as it said it. */
+  readonly startError?: string
+  readonly startMs?: number
+  /** What `serve` said of the project that `check` did not: check and serve disagree there. */
+  readonly unchecked: readonly string[]
+  readonly catalog: Tally
+  readonly reads: Tally & { readonly as: 'guest' | 'user' }
+  readonly creates: Tally
+  readonly declared: Tally
+  readonly classes: {
+    readonly total: number
+    readonly parse: number
+    /** Class files that use nothing that cannot run here but a user interface. */
+    readonly runnable: number
+    /** What the others use, by name: how many class files each keeps out. */
+    readonly blockers: Readonly<Record<string, number>>
+  }
+}
+
+// Qodly's page API (`Web Form`, `Web Event`) is listed with the user interface's commands, but a
+// server runs it: it counts as what must run.
+const isUi = (message: string, name: string | undefined): boolean =>
+  /needs a user interface/.test(message) && name !== 'Web Form' && name !== 'Web Event'
+
+function classFigures(folder: string, check: CheckRun): ProjectResult['classes'] {
+  const files = classFiles(folder)
+  const ofFile = new Map<string, { syntax: boolean; names: Set<string> }>()
+  for (const p of check.problems) {
+    const m = /[/\\]Classes[/\\]([^/\\]+\.4dm)$/.exec(p.file)
+    if (!m || /^warning: /.test(p.message)) continue
+    const f = ofFile.get(m[1]!) ?? { syntax: false, names: new Set<string>() }
+    const name = /"([^"]+)"/.exec(p.message)?.[1]
+    if (/cannot run here|not implemented|not runnable|cannot be found here/.test(p.message)) {
+      if (!isUi(p.message, name)) f.names.add(name ?? p.message)
+    } else f.syntax = true
+    ofFile.set(m[1]!, f)
+  }
+  const blockers: Record<string, number> = {}
+  for (const f of ofFile.values()) for (const n of f.names) blockers[n] = (blockers[n] ?? 0) + 1
+  const bad = [...ofFile.values()]
+  return {
+    total: files.length,
+    parse: files.length - bad.filter((f) => f.syntax).length,
+    runnable: files.length - bad.filter((f) => f.syntax || f.names.size > 0).length,
+    blockers,
+  }
+}
+
+/** What serve said at start-up, without its own lines (the functions list, the model's origin). */
+function projectNotes(server: { said: readonly string[] }): string[] {
+  return server.said
+    .filter((l) => l.startsWith('entistore: '))
+    .map((l) => l.replace(/^entistore: /, '').replace(/^\S+?: /, ''))
+    .filter((l) => !/files? of 4D code: /.test(l))
+}
+
+/** The privileges and roles of roles.json, all of them: the harness's user holds them all. */
+function everyPrivilege(folder: string): { privileges: string[]; roles: string[] } {
+  const file = join(folder, 'Project', 'Sources', 'roles.json')
+  if (!existsSync(file)) return { privileges: [], roles: [] }
+  try {
+    const roles = JSON.parse(readFileSync(file, 'utf8')) as {
+      privileges?: { privilege: string }[]
+      roles?: { role: string }[]
+    }
+    return {
+      privileges: (roles.privileges ?? []).map((p) => p.privilege),
+      roles: (roles.roles ?? []).map((r) => r.role),
+    }
+  } catch {
+    return { privileges: [], roles: [] }
+  }
+}
+
+async function reads(client: Client, tables: readonly ExpectedTable[]): Promise<Tally> {
+  const failed: string[] = []
+  for (const t of tables) {
+    const a = await client.get(`/rest/${encodeURIComponent(t.name)}?$top=1`)
+    if (a.status !== 200 || a.error) failed.push(`${t.name}: ${said(a)}`)
+  }
+  return { tried: tables.length, failed }
+}
+
+async function creates(
+  client: Client,
+  tables: readonly ExpectedTable[],
+): Promise<{ tally: Tally; keys: Map<string, unknown> }> {
+  const failed: string[] = []
+  const keys = new Map<string, unknown>()
+  const generated = tables.filter((t) => t.generatedKey)
+  let n = 1
+  for (const t of generated) {
+    const body = Object.fromEntries(t.mandatory.map((f) => [f.name, sampleValue(f.type, n++)]))
+    const a = await client.post(`/rest/${encodeURIComponent(t.name)}?$method=update`, body)
+    if (a.status === 200 && !a.error && a.body?.__KEY !== undefined) keys.set(t.name, a.body.__KEY)
+    else failed.push(`${t.name}: ${said(a)}`)
+  }
+  return { tally: { tried: generated.length, failed }, keys }
+}
+
+async function declaredAttributes(
+  client: Client,
+  tables: readonly ExpectedTable[],
+  catalog: any,
+  keys: ReadonlyMap<string, unknown>,
+): Promise<Tally> {
+  const failed: string[] = []
+  let tried = 0
+  for (const t of tables) {
+    const served = (catalog?.dataClasses ?? []).find((dc: any) => dc.name === t.name)
+    for (const d of t.declared) {
+      tried++
+      if (!served?.attributes?.some((a: any) => a.name === d.name)) {
+        failed.push(`${t.name}.${d.name}: not in $catalog`)
+        continue
+      }
+      const key = keys.get(t.name)
+      const target =
+        key === undefined
+          ? `/rest/${encodeURIComponent(t.name)}?$top=1&$attributes=${d.name}`
+          : `/rest/${encodeURIComponent(t.name)}(${encodeURIComponent(String(key))})?$attributes=${d.name}`
+      const a = await client.get(target)
+      if (a.status !== 200 || a.error) failed.push(`${t.name}.${d.name}: ${said(a)}`)
+    }
+  }
+  return { tried, failed }
+}
+
+const refused = (t: Tally): boolean => t.failed.some((f) => /: 40[13] /.test(f))
+
+export async function probeProject(e: CorpusEntry): Promise<ProjectResult> {
+  const folder = projectFolder(e)
+  const tables = expectedTables(folder)
+  const check = await runCheck(folder)
+  const checked = check.problems.map((p) => p.message).join('\n')
+  const base = {
+    label: label(e),
+    kind: e.kind,
+    tables: tables.length,
+    check: { exitCode: check.exitCode, ms: Math.round(check.ms), timedOut: check.timedOut },
+    classes: classFigures(folder, check),
+  }
+  const none: Tally = { tried: 0, failed: [] }
+  let server: Server
+  try {
+    server = await startServer(folder)
+  } catch (e) {
+    if (!(e instanceof StartFailure)) throw e
+    const error = e.message.replace(/^entistore: /, '')
+    const agreed = check.problems.some((p) => error.includes(p.message))
+    return {
+      ...base,
+      started: false,
+      startError: error,
+      unchecked: agreed ? [] : [error],
+      catalog: none,
+      reads: { ...none, as: 'guest' },
+      creates: none,
+      declared: none,
+    }
+  }
+  const unchecked = projectNotes(server).filter((note) => !checked.includes(note))
+  const guest = new Client(server.origin)
+  const all = await guest.get('/rest/$catalog/$all')
+  const served = new Set<string>((all.body?.dataClasses ?? []).map((dc: any) => dc.name))
+  const catalog: Tally = {
+    tried: tables.length,
+    failed: tables.filter((t) => !served.has(t.name)).map((t) => `${t.name}: not in $catalog`),
+  }
+  let read = await reads(guest, tables)
+  let as: 'guest' | 'user' = 'guest'
+  let client = guest
+  if (refused(read)) {
+    // Guests are refused: the same project again, with a user who holds every privilege.
+    await server.stop()
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-users-'))
+    const users = join(dir, 'users.json')
+    writeFileSync(
+      users,
+      JSON.stringify({ corpus: { password: 'corpus', ...everyPrivilege(folder) } }),
+    )
+    try {
+      server = await startServer(folder, ['--users', users])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    client = new Client(server.origin)
+    await client.request(
+      'POST',
+      '/rest/$directory/login',
+      {},
+      { 'username-4D': 'corpus', 'password-4D': 'corpus' },
+    )
+    read = await reads(client, tables)
+    as = 'user'
+  }
+  const made = await creates(client, tables)
+  const declared = await declaredAttributes(client, tables, all.body, made.keys)
+  await server.stop()
+  return {
+    ...base,
+    started: true,
+    startMs: Math.round(server.startMs),
+    unchecked,
+    catalog,
+    reads: { ...read, as },
+    creates: made.tally,
+    declared,
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * @module The corpus run as one table (docs/4d-projects.md, between its two markers), a row a
+ * project and a row of totals, then what is left, project by project.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import type { ProjectResult, Tally } from './probe.ts'
+
+const START = '<!-- corpus:start -->'
+const END = '<!-- corpus:end -->'
+
+const ratio = (t: Tally): string =>
+  t.tried === 0 ? '–' : `${t.tried - t.failed.length}/${t.tried}`
+
+function row(r: ProjectResult): string {
+  const c = r.classes
+  return [
+    r.label,
+    r.kind,
+    String(r.tables),
+    r.started ? `yes (${((r.startMs ?? 0) / 1000).toFixed(1)} s)` : '**no**',
+    r.unchecked.length === 0 ? 'yes' : `**no** (${r.unchecked.length})`,
+    ratio(r.catalog),
+    r.started ? `${ratio(r.reads)}${r.reads.as === 'user' ? ' (user)' : ''}` : '–',
+    ratio(r.creates),
+    ratio(r.declared),
+    c.total === 0 ? '–' : `${c.parse}/${c.total}`,
+    c.total === 0 ? '–' : `${c.runnable}/${c.total}`,
+  ].join(' | ')
+}
+
+export interface Totals {
+  readonly projects: number
+  readonly started: number
+  readonly agree: number
+  readonly creates: Tally
+  readonly classes: number
+  readonly parse: number
+  readonly runnable: number
+}
+
+export function totals(results: readonly ProjectResult[]): Totals {
+  const sum = (f: (r: ProjectResult) => number): number => results.reduce((n, r) => n + f(r), 0)
+  return {
+    projects: results.length,
+    started: results.filter((r) => r.started).length,
+    agree: results.filter((r) => r.unchecked.length === 0).length,
+    creates: {
+      tried: sum((r) => r.creates.tried),
+      failed: results.flatMap((r) => r.creates.failed),
+    },
+    classes: sum((r) => r.classes.total),
+    parse: sum((r) => r.classes.parse),
+    runnable: sum((r) => r.classes.runnable),
+  }
+}
+
+const pct = (n: number, of: number): string => (of === 0 ? '–' : `${Math.round((100 * n) / of)} %`)
+
+/** The table and the list of what is left, as markdown. */
+export function reportMarkdown(results: readonly ProjectResult[], when: string): string {
+  const t = totals(results)
+  const lines = [
+    `Run of ${when}: ${t.projects} projects; ${t.started} start; \`check\` and \`serve\` agree on ` +
+      `${t.agree}; ${ratio(t.creates)} creates of a generated key work; ${t.parse}/${t.classes} ` +
+      `class files parse (${pct(t.parse, t.classes)}), ${t.runnable}/${t.classes} use nothing ` +
+      `that cannot run here but a user interface (${pct(t.runnable, t.classes)}).`,
+    '',
+    '| project | kind | tables | starts | check agrees | $catalog | reads | creates | computed, aliases | class files parse | class files run |',
+    '|---|---|--:|---|---|--:|--:|--:|--:|--:|--:|',
+    ...results.map((r) => `| ${row(r)} |`),
+    '',
+    '### What is left, project by project',
+    '',
+  ]
+  for (const r of results) {
+    const left = [
+      ...(r.startError === undefined ? [] : [`does not start: ${r.startError}`]),
+      ...r.unchecked.map((u) => `said by serve, not by check: ${u}`),
+      ...[r.catalog, r.reads, r.creates, r.declared].flatMap((x) => x.failed),
+    ]
+    const blockers = Object.entries(r.classes.blockers)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `${name} (${n})`)
+    if (blockers.length > 0) left.push(`class files that cannot run whole: ${blockers.join(', ')}`)
+    if (left.length === 0) continue
+    lines.push(`- **${r.label}**`)
+    for (const l of left.slice(0, 12)) lines.push(`  - ${l.replace(/\|/g, '\\|')}`)
+    if (left.length > 12) lines.push(`  - and ${left.length - 12} more`)
+  }
+  return lines.join('\n')
+}
+
+/** Writes `markdown` between the markers of `file`. */
+export function writeSection(file: string, markdown: string): void {
+  const text = readFileSync(file, 'utf8')
+  const from = text.indexOf(START)
+  const to = text.indexOf(END)
+  if (from < 0 || to < from) throw new Error(`${file} has no ${START} … ${END} section`)
+  writeFileSync(file, `${text.slice(0, from + START.length)}\n${markdown}\n${text.slice(to)}`)
+}
