@@ -73,9 +73,11 @@ export function handlerSettings(ds: Datastore, options: RestHandlerOptions) {
   const logins =
     options.loginThrottle === false ? undefined : new LoginThrottle(ds.clock, options.loginThrottle)
   // A login needs a way in: `$directory/login` with `authenticate`, or 4D's datastore function
-  // `authentify` (called with `POST /rest/$catalog/authentify`).
+  // `authentify` (called with `POST /rest/$catalog/authentify`). The embedder who asks for
+  // forceLogin without one is told; a roles file's forceLogin without one is served as 4D serves
+  // it: guests describe the datastore and nothing more (the project's loader notes it).
   if (
-    auth.forceLogin &&
+    options.forceLogin === true &&
     !auth.authenticate &&
     !ds.functions.find('dataStore', '', 'authentify')?.exposed
   )

@@ -21,5 +21,11 @@ export {
   type FileCheck,
 } from './check-report.js'
 export { projectFunctions, type ProjectFunctionsOptions } from './project-functions.js'
+export {
+  projectDeclarations,
+  type DeclarationNote,
+  type DeclarationPlace,
+  type ProjectDeclarations,
+} from './declarations.js'
 export { withoutOrda } from './without-orda.js'
 export { projectFiles } from './project-files.js'

@@ -128,6 +128,8 @@ export function resolveAggregatePath(
       )
     case 'calculated':
       if (steps.length) refuse(`${name} is a calculated attribute, not an object attribute`)
+      if (attr.related !== undefined)
+        refuse(`${name} is computed as an entity or an entity selection, not a value`)
       return computed(ctx, attr, attr.type, path, refuse)
     case 'alias': {
       if (steps.length) refuse(`${name} is an alias, not an object attribute`)

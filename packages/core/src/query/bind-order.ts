@@ -79,6 +79,10 @@ function orderKey(
       ]
     }
     if (attr.kind === 'calculated') {
+      if (attr.related !== undefined)
+        return bad(
+          `"${seg.name}" is computed as an entity or an entity selection: it cannot be sorted on`,
+        )
       const computed =
         attr.orderBy && computedKeys(ctx, dc, attr, segments.slice(0, i), text, descending)
       if (computed)

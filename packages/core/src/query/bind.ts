@@ -200,6 +200,11 @@ function bindComparison(
     case 'calculated': {
       if (!last)
         invalid(`"${seg.name}" in ${where} is a calculated attribute, not a relation or an object`)
+      // 4D has neither query nor orderBy functions for an entity or selection attribute.
+      if (attr.related !== undefined)
+        invalid(
+          `"${seg.name}" in ${where} is computed as an entity or an entity selection: it cannot be queried`,
+        )
       const rewritten = attr.query && computedComparison(ctx, dc, attr, node)
       if (rewritten) return rewritten
       return comparison(

@@ -155,7 +155,14 @@ export interface RelatedEntitiesAttributeDef extends AttributeCommon {
 
 export interface CalculatedAttributeDef extends AttributeCommon {
   readonly kind: 'calculated'
+  /** `object` for a getter of an entity or a selection (`related`). */
   readonly type: ValueType
+  /**
+   * A getter of an entity or an entity selection (4D's `Function get boss() : cs.EmployeeEntity`):
+   * the dataclass of its value, and whether it is a selection. The catalog types it as that
+   * dataclass or its selection; it is served as a relation is, and neither queried nor sorted on.
+   */
+  readonly related?: { readonly dataClass: string; readonly many: boolean }
   /** The getter (the hot path: reads, scans and sorts call it as `compute(entity)`). */
   readonly compute: CalculatedFn | undefined
   /** Makes the attribute writable: a write of it becomes the assignments this returns. */

@@ -12,6 +12,7 @@ import type {
 } from './definitions.js'
 import {
   ATTRIBUTE_KINDS,
+  VALUE_TYPES,
   type AttributeJson,
   type AttributeKind,
   type DataClassJson,
@@ -66,6 +67,8 @@ export interface PendingRelation {
   readonly json: AttributeJson
   readonly common: Common
   readonly where: string
+  /** A calculated attribute whose type names a dataclass or its selection: all but `related`. */
+  readonly calculated?: CalculatedAttributeDef
 }
 
 type Common = Omit<
@@ -203,14 +206,21 @@ function draftAttribute(
     }
     case 'calculated': {
       const fns = computedFunctions(at, own(draft.calculated, common.name))
-      return Object.freeze<CalculatedAttributeDef>({
+      // A type naming a dataclass or its selection (a getter of an entity or a selection) is
+      // resolved once every dataclass is drafted (resolve-relations.ts).
+      const related =
+        attr.type !== undefined && !(VALUE_TYPES as readonly string[]).includes(attr.type)
+      const def: CalculatedAttributeDef = {
         ...common,
         // Writable when it has a set function, unless the model says otherwise (the catalog shows it).
         readOnly: attr.readOnly ?? fns.set === undefined,
         kind,
-        type: valueType(at, attr.type),
+        type: related ? 'object' : valueType(at, attr.type),
         ...fns,
-      })
+      }
+      return related
+        ? { pending: true, json: attr, common, where: at, calculated: def }
+        : Object.freeze(def)
     }
     case 'relatedEntity':
     case 'relatedEntities':

@@ -75,7 +75,11 @@ export interface StorageAttributeJson extends AttributeJsonBase {
 /** A value computed on read by a function given to the loader (`calculated` option). */
 export interface CalculatedAttributeJson extends AttributeJsonBase {
   kind: 'calculated'
-  type: ValueType
+  /**
+   * A value type, or a dataclass (a getter of an entity: `Employee`) or its selection (of an
+   * entity selection: `EmployeeSelection`), as 4D's catalog types them.
+   */
+  type: ValueType | (string & {})
 }
 
 /** An N→1 relation: the target dataclass is `path`, else `type`. */

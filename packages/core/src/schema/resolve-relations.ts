@@ -6,6 +6,7 @@
 import { didYouMean } from '../errors/closest-name.js'
 import type {
   AliasAttributeDef,
+  CalculatedAttributeDef,
   DataClassDef,
   RelatedEntitiesAttributeDef,
   RelatedEntityAttributeDef,
@@ -173,6 +174,15 @@ function resolveAlias(
     if ('pending' in attr) {
       if (attr.json.kind === 'alias')
         return invalid(where, `the alias path "${json.path}" goes through another alias ("${seg}")`)
+      if (attr.calculated !== undefined) {
+        if (!last)
+          return invalid(
+            where,
+            `"${seg}" in the alias path "${json.path}" is not a relation attribute`,
+          )
+        type = resolveRelatedType({ ...attr, calculated: attr.calculated }, drafts).type
+        return
+      }
       // A relatedEntities step, resolved here: its type comes from the resolution (the model
       // often gives none), else the alias would claim to be a string.
       const toMany = resolveToMany(dc, attr, drafts)
@@ -201,10 +211,40 @@ function resolveAlias(
   })
 }
 
+/**
+ * A calculated attribute typed as a dataclass (a getter of an entity) or as its selection (of a
+ * selection, 4D's `cs.EmployeeSelection`), once every dataclass is known.
+ */
+function resolveRelatedType(
+  a: PendingRelation & { calculated: CalculatedAttributeDef },
+  drafts: ReadonlyMap<string, Draft>,
+): CalculatedAttributeDef {
+  const name = a.json.type!
+  const one = drafts.get(name)
+  const many = [...drafts.values()].find((d) => collectionName(d) === name)
+  if (one === undefined && many === undefined)
+    return invalid(
+      a.where,
+      `unknown type ${JSON.stringify(name)}: a value type, a dataclass or a dataclass's selection${didYouMean(
+        name,
+        [...drafts.values()].flatMap((d) => [d.name, collectionName(d)]),
+      )}`,
+    )
+  return Object.freeze<CalculatedAttributeDef>({
+    ...a.calculated,
+    related:
+      one !== undefined
+        ? { dataClass: one.name, many: false }
+        : { dataClass: many!.name, many: true },
+  })
+}
+
 export function finish(draft: Draft, drafts: ReadonlyMap<string, Draft>): DataClassDef {
   const j = draft.json
   const attributes = draft.attributes.map((a) => {
     if (!('pending' in a)) return a
+    if (a.calculated !== undefined)
+      return resolveRelatedType({ ...a, calculated: a.calculated }, drafts)
     return a.json.kind === 'relatedEntities'
       ? resolveToMany(draft, a, drafts)
       : resolveAlias(draft, a, drafts)

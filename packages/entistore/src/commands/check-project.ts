@@ -1,49 +1,152 @@
 /**
- * @module `entistore check --project`: the project's code read and compiled by @entistore/4d, its
- * problems printed one a line (`file:line:column: message`, the file as the folder given names
- * it) with a summary, or as JSON; exit 1 when some code would fail when it runs.
+ * @module `entistore check --project`: the project taken through the start-up `serve --project`
+ * takes (its structure, its code parsed and compiled once, its model checked, its roles, its HTTP
+ * handlers and rules, its quotas, the REST handler made), without a port: what would stop `serve`
+ * is an error, what `serve` would say it does not serve as 4D would is a warning, each at the
+ * line of the file that caused it; then the code's problems. One a line (`file:line:column:
+ * message`, the file as the folder given names it) with a summary, or as JSON; exit 1 when the
+ * project would not start or some code would fail when it runs.
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type { CompiledProject } from '@entistore/4d'
 import { FileError } from '../files/file-error.js'
-import { loadProject } from '../project/load-project.js'
+import { loadDatastoreFiles } from '../load/load-files.js'
+import type { LoadedProject } from '../project/load-project.js'
 
 export interface CheckOptions {
   readonly project: string
   readonly json: boolean
 }
 
+/** A problem of the project as a whole: its place when it has one. */
+interface StartupProblem {
+  readonly file: string
+  readonly line?: number
+  readonly column?: number
+  readonly severity: 'error' | 'warning'
+  readonly message: string
+}
+
+/** What `serve --project` would do at start-up: its error, and what it would say. */
+async function startup(folder: string): Promise<{
+  problems: StartupProblem[]
+  project: LoadedProject | undefined
+}> {
+  const said: string[] = []
+  let project: LoadedProject | undefined
+  const problems: StartupProblem[] = []
+  try {
+    const ds = await loadDatastoreFiles({
+      project: folder,
+      onNote: (note) => said.push(note),
+      onProject: (p) => (project = p),
+    })
+    const { projectHttpSettings } = await import('../project/http-settings.js')
+    const { serveQuotas } = await import('../project/quota-file.js')
+    const { projectFiles } = await import('../project/load-project.js')
+    const http = await projectHttpSettings(folder)
+    const quotas = await serveQuotas(undefined, folder, (f) => projectFiles(f).project)
+    const { createRestHandler } = await import('@entistore/rest')
+    createRestHandler(ds, { ...http, ...(quotas === undefined ? {} : { quotas }) })
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e
+    const message = e.message.slice(e.message.indexOf(': ', e.file.length) + 2)
+    problems.push({
+      file: e.file,
+      ...(e.line === undefined ? {} : { line: e.line, column: e.column! }),
+      severity: 'error',
+      message,
+    })
+  }
+  const grouped = new Set(project?.notes)
+  // In the order of each file, as a developer reads them.
+  const placed = [...(project?.placedNotes ?? [])].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
+  )
+  for (const n of placed) problems.push({ ...n, severity: 'warning' })
+  for (const note of said) {
+    // The project's notes are listed at their places above; the code's summary is check's own.
+    if (grouped.has(note) || / files? of 4D code: /.test(note)) continue
+    const at = /^(.+?):(\d+):(\d+): (.*)$/.exec(note)
+    if (at) {
+      problems.push({
+        file: at[1]!,
+        line: Number(at[2]),
+        column: Number(at[3]),
+        severity: 'warning',
+        message: at[4]!,
+      })
+      continue
+    }
+    // `file: message` when it names a file of the project, else the project's own.
+    const colon = note.indexOf(': ')
+    const file = colon > 0 && existsSync(note.slice(0, colon)) ? note.slice(0, colon) : undefined
+    problems.push({
+      file: file ?? folder,
+      severity: 'warning',
+      message: file === undefined ? note : note.slice(colon + 2),
+    })
+  }
+  return { problems, project }
+}
+
+const lineOf = (p: StartupProblem): string =>
+  `${p.file}${p.line === undefined ? '' : `:${p.line}:${p.column}`}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}`
+
 export async function runCheckCommand(
   options: CheckOptions,
   io: { out(line: string): void },
 ): Promise<number> {
   const fourD = await import('@entistore/4d')
-  let sources
-  try {
-    sources = await fourD.readProjectSources(options.project)
-  } catch (e) {
-    throw new FileError(options.project, (e as Error).message, { cause: e })
+  // A folder of class files with no structure yet is checked as code alone.
+  const { problems, project } = (await hasStructure(options.project))
+    ? await startup(options.project)
+    : { problems: [], project: undefined }
+  // The code as serve compiled it; read and compiled here only when the start-up stopped before.
+  let code: CompiledProject
+  let root: string
+  if (project !== undefined) {
+    code = project.code
+    root = project.files.project
+  } else {
+    let sources
+    try {
+      sources = await fourD.readProjectSources(options.project)
+    } catch (e) {
+      throw new FileError(options.project, (e as Error).message, { cause: e })
+    }
+    code = fourD.compileProject(sources.files, { dataClasses: [] })
+    root = sources.root
   }
-  const compiled = fourD.compileProject(sources.files, {
-    dataClasses: await structureDataClasses(options.project),
-  })
-  const name = (file: string): string => join(sources.root, file)
-  const report = fourD.checkReport(compiled.files, name)
-  if (options.json) io.out(JSON.stringify(report, null, 2))
+  const name = (file: string): string => join(root, file)
+  const report = fourD.checkReport(code.files, name)
+  const stops = problems.some((p) => p.severity === 'error')
+  if (options.json)
+    io.out(
+      JSON.stringify(problems.length === 0 ? report : { startup: problems, ...report }, null, 2),
+    )
   else {
-    for (const line of fourD.problemLines(compiled.files, name)) io.out(line)
-    io.out(fourD.checkSummary(report))
+    for (const p of problems) io.out(lineOf(p))
+    for (const line of fourD.problemLines(code.files, name)) io.out(line)
+    const warnings = problems.filter((p) => p.severity === 'warning').length
+    const head = stops
+      ? 'serve --project would not start; '
+      : warnings > 0
+        ? `${warnings} warning${warnings === 1 ? '' : 's'} of what is not served as 4D serves it; `
+        : ''
+    io.out(head + fourD.checkSummary(report))
   }
-  return fourD.wouldFail(report) ? 1 : 0
+  return stops || fourD.wouldFail(report) ? 1 : 0
 }
 
-/**
- * The dataclasses of the project's structure, whose ORDA classes `cs.` may name; none for a
- * folder of class files without a structure (checked before it has one).
- */
-async function structureDataClasses(folder: string): Promise<string[]> {
+/** Whether `folder` is a project with a structure file, not a bare folder of class files. */
+async function hasStructure(folder: string): Promise<boolean> {
+  const { projectFiles } = await import('../project/load-project.js')
   try {
-    return (await loadProject(folder)).model.dataClasses.map((dc) => dc.name)
+    projectFiles(folder)
+    return true
   } catch {
-    return []
+    return false
   }
 }

@@ -112,6 +112,8 @@ export interface LoadFilesOptions {
    * whose code no longer parses so).
    */
   readonly onProjectCode?: (facts: import('../project/code-changes.js').CodeFacts) => void
+  /** The project as loaded (`check --project` lists its notes at their places). */
+  readonly onProject?: (project: import('../project/load-project.js').LoadedProject) => void
 }
 
 // A slice of a load in slices: at about 40 ms a MB of short rows parsed and checked on a busy
@@ -213,7 +215,13 @@ export async function loadDatastoreFiles(
   }
   // An entry that names nothing protects nothing: said, since what it meant to close stays open.
   if (roles !== undefined)
-    for (const line of permissionsNamingNothing(ds, roles)) options.onNote?.(`${rolesFile} ${line}`)
+    for (const line of permissionsNamingNothing(ds, roles))
+      options.onNote?.(`${rolesFile}: ${line}`)
+  // 4D's force login with no way to log in: served as 4D serves it, and said.
+  if (roles?.forceLogin === true && !ds.functions.find('dataStore', '', 'authentify')?.exposed)
+    options.onNote?.(
+      `${rolesFile}: forceLogin is on and no exposed DataStore function authentify logs a session in: guests may only describe the datastore (4D's force login); a login needs --users or an authentify function`,
+    )
   const load = async (into: Datastore, file: string): Promise<void> => {
     if (csv) {
       const { loadCsvData } = await import('../project/csv-data.js')
@@ -255,6 +263,7 @@ async function readProject(
 ): Promise<import('../project/load-project.js').LoadedProject> {
   const { loadProject } = await import('../project/load-project.js')
   const project = await loadProject(options.project!)
+  options.onProject?.(project)
   for (const note of project.notes) options.onNote?.(note)
   return project
 }
@@ -266,12 +275,7 @@ async function projectFunctionsOf(
   options: LoadFilesOptions,
 ): Promise<FunctionsDef<any>> {
   const { projectCode } = await import('../project/four-d-code.js')
-  const code = await projectCode(
-    project.files.project,
-    project.model.dataClasses,
-    given,
-    project.computed,
-  )
+  const code = await projectCode(project, project.model.dataClasses, given, project.computed)
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)
   if (code.summary !== undefined) options.onNote?.(code.summary)

@@ -10,6 +10,7 @@ import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
+import type { LoadedProject } from './load-project.js'
 import { webServerOf } from './web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
@@ -31,20 +32,20 @@ export interface CodeDataClass {
 }
 
 /**
- * The functions of the code in `projectFolder` (the `Project` folder) for a datastore of
+ * The functions of `project`'s code (compiled once by loadProject) for a datastore of
  * `dataClasses` whose calculated attributes are `computed` (`Car.label`), with `module`'s (a
  * `--functions` module) winning by name.
  */
 export async function projectCode(
-  projectFolder: string,
+  project: Pick<LoadedProject, 'code' | 'files'>,
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
   computed: readonly string[] = [],
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
-  const sources = await fourD.readProjectSources(projectFolder)
+  const projectFolder = project.files.project
+  const compiled = project.code
   const names = dataClasses.map((dc) => dc.name)
-  const compiled = fourD.compileProject(sources.files, { dataClasses: names })
   const report = fourD.checkReport(compiled.files)
   const notes = new Notes()
   const own = withKnownAttributes(

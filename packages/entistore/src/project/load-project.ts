@@ -1,16 +1,20 @@
 /**
- * @module A 4D project folder as a model source (`serve --project`, `model --from-project`,
- * `loadProject`): its structure file (Sources/catalog.4DCatalog) read into the model Entistore
- * serves, its class files' exposed functions, computed attributes and aliases added to it, its
- * roles.json found, and what Entistore cannot honour said in notes. The model is the same JSON a
- * `--model` file holds: everything after this (the datastore, REST) is as for any model.
+ * @module A 4D project folder as a model source (`serve --project`, `check --project`, `model
+ * --from-project`, `loadProject`): the one path both `check` and `serve` take, so that they agree.
+ * Its structure file (Sources/catalog.4DCatalog) read into the model Entistore serves; its class
+ * (and method) files read and parsed once by @entistore/4d's grammar, their exposed functions,
+ * computed attributes and aliases added to the model from those trees; the model checked as the
+ * datastore will check it, an error named at the class file's or the structure's line that
+ * caused it; and what Entistore cannot honour said in notes, each at its place. The model is the
+ * same JSON a `--model` file holds: everything after this (the datastore, REST) is as for any model.
  */
 import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { basename, join, relative } from 'node:path'
-import type { DataClassJson, ModelJson } from '@entistore/core'
+import { basename, join } from 'node:path'
+import type { CompiledProject, ProjectDeclarations } from '@entistore/4d'
+import { DatastoreError, loadModel, type DataClassJson, type ModelJson } from '@entistore/core'
 import { FileError } from '../files/file-error.js'
-import { readClassDeclarations, type ClassFile } from './four-d-classes.js'
+import { Notes, type NotePlace, type PlacedNote } from './notes.js'
 import type { RestrictEvent } from './restrict-events.js'
 import { structureModel } from './structure-model.js'
 import { readStructure, StructureError } from './structure-xml.js'
@@ -31,8 +35,10 @@ export interface ProjectFiles {
 export interface LoadedProject {
   /** The model, as a `--model` file would hold it (`entistore model --from-project` writes it). */
   readonly model: ModelJson
-  /** What the project holds that Entistore does not serve as 4D would: one line each. */
+  /** What the project holds that Entistore does not serve as 4D would: one line a kind. */
   readonly notes: readonly string[]
+  /** The same notes, each at the place that caused it (`check --project` lists them). */
+  readonly placedNotes: readonly PlacedNote[]
   /**
    * The computed attributes its class files declare (`Car.label`): their `Function get` computes
    * them (four-d-code.ts), unless a functions module's `computed` gives them.
@@ -45,6 +51,20 @@ export interface LoadedProject {
    */
   readonly restricts: readonly RestrictEvent[]
   readonly files: ProjectFiles
+  /**
+   * The project's code, parsed and compiled once (class files only when loaded with `code:
+   * false`): what `serve` runs and `check` reports.
+   * @internal
+   */
+  readonly code: CompiledProject
+}
+
+export interface LoadProjectOptions {
+  /**
+   * Whether the method files are read and compiled too, as `serve` and `check` need; the model
+   * alone needs the class files. @default true
+   */
+  readonly code?: boolean
 }
 
 const CATALOG = join('Sources', 'catalog.4DCatalog')
@@ -82,26 +102,16 @@ async function projectName(files: ProjectFiles, base: string | undefined): Promi
   return base ?? basename(join(files.project, '..'))
 }
 
-async function readClassFiles(files: ProjectFiles): Promise<ClassFile[]> {
-  if (files.classes === undefined) return []
-  const names = (await readdir(files.classes)).filter((n) => n.endsWith('.4dm'))
-  return Promise.all(
-    names.map(async (n) => ({
-      name: n.slice(0, -'.4dm'.length),
-      // Named from the project folder, as a 4D developer finds it: Sources/Classes/Employee.4dm.
-      path: relative(files.project, join(files.classes!, n)),
-      text: (await readFile(join(files.classes!, n))).toString('utf8'),
-    })),
-  )
-}
-
 /**
  * Reads the 4D project at `folder` (its `Project` folder or the one above): the model of its
  * structure and classes, and the notes of what Entistore does not serve as 4D would.
  * @throws FileError naming the file and the place of a mistake (a truncated structure file, an
  *   unknown type code, a relation to a table the structure does not have)
  */
-export async function loadProject(folder: string): Promise<LoadedProject> {
+export async function loadProject(
+  folder: string,
+  options: LoadProjectOptions = {},
+): Promise<LoadedProject> {
   const files = projectFiles(folder)
   let text: string
   try {
@@ -120,39 +130,77 @@ export async function loadProject(folder: string): Promise<LoadedProject> {
     if (e instanceof StructureError) throw new FileError(files.catalog, e.message, e.place)
     throw e
   }
-  let fromStructure
-  try {
-    fromStructure = structureModel(structure, await projectName(files, structure.name))
-  } catch (e) {
-    if (e instanceof StructureError) throw new FileError(files.catalog, e.message, e.place)
-    throw e
-  }
-  const { model } = fromStructure
-  const classes = readClassDeclarations(
-    await readClassFiles(files),
-    new Set(model.dataClasses.map((dc) => dc.name)),
+  const fromStructure = structureModel(
+    structure,
+    await projectName(files, structure.name),
+    files.catalog,
   )
+  const { model, notes } = fromStructure
+  const names = model.dataClasses.map((dc) => dc.name)
+  const fourD = await import('@entistore/4d')
+  const sources = await fourD.readProjectSources(files.project)
+  const code = fourD.compileProject(
+    options.code === false ? sources.files.filter((f) => f.kind === 'class') : sources.files,
+    { dataClasses: names },
+  )
+  const declared = fourD.projectDeclarations(code, new Set(names))
+  const inProject = (p: { file: string; line: number; column: number }): NotePlace => ({
+    ...p,
+    file: join(sources.root, p.file),
+  })
+  for (const n of declared.notes) notes.add(n.what, n.where, inProject(n))
   const dataClasses: DataClassJson[] = model.dataClasses.map((dc) => {
-    const methods = classes.dataClasses.get(dc.name) ?? []
-    const added = classes.attributes.get(dc.name) ?? []
+    const methods = declared.dataClasses.get(dc.name) ?? []
+    const added = declared.attributes.get(dc.name) ?? []
     return {
       ...dc,
       attributes: [...dc.attributes, ...added],
       ...(methods.length === 0 ? {} : { methods }),
     }
   })
+  const served: ModelJson = {
+    __NAME: model.__NAME,
+    ...(declared.dataStore.length === 0 ? {} : { methods: declared.dataStore }),
+    ...(declared.singletons.length === 0 ? {} : { singletons: declared.singletons }),
+    dataClasses,
+  }
+  checkModel(served, declared, inProject, files.catalog)
   return {
-    model: {
-      __NAME: model.__NAME,
-      ...(classes.dataStore.length === 0 ? {} : { methods: classes.dataStore }),
-      ...(classes.singletons.length === 0 ? {} : { singletons: classes.singletons }),
-      dataClasses,
-    },
-    notes: [...fromStructure.notes, ...classes.notes],
+    model: served,
+    notes: notes.lines(),
+    placedNotes: notes.placed(),
     computed: dataClasses.flatMap((dc) =>
       dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
     ),
-    restricts: classes.restricts,
+    restricts: declared.restricts,
     files,
+    code,
+  }
+}
+
+// `Invalid model: dataclass "Car" attribute "label": …` (core's InvalidModel, 9020).
+const MODEL_ERROR = /^Invalid model: dataclass "([^"]+)"(?: attribute "([^"]+)")?/
+
+/**
+ * Checks `model` as the datastore will (core's loadModel), so that `check` and `serve` refuse the
+ * same project: an error is a FileError at the place of what caused it, the class file's line of
+ * a declaration, else the structure file.
+ */
+function checkModel(
+  model: ModelJson,
+  declared: ProjectDeclarations,
+  inProject: (p: { file: string; line: number; column: number }) => NotePlace,
+  catalog: string,
+): void {
+  try {
+    loadModel(model)
+  } catch (e) {
+    if (!DatastoreError.is(e) || e.name !== 'InvalidModel') throw e
+    const [, dataClass, attribute] = MODEL_ERROR.exec(e.message) ?? []
+    const place = declared.places.get(`${dataClass}.${attribute}`)
+    const message = e.message.replace(/^Invalid model: /, '')
+    if (place === undefined) throw new FileError(catalog, message, { cause: e })
+    const at = inProject(place)
+    throw new FileError(at.file, message, { cause: e, line: at.line, column: at.column })
   }
 }

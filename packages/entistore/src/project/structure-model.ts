@@ -7,13 +7,13 @@
  * sees it, as 4D's does).
  *
  * What the structure says that Entistore cannot honour is never dropped in silence: each kind of
- * it is one note (`notes`), which `serve --project` writes on stderr at start-up. A name that two
- * attributes of one dataclass would take is a StructureError at the relation's place.
+ * it is one note (`notes`), at its place in the structure file, which `serve --project` writes on
+ * stderr at start-up and `check --project` lists. A name that two attributes of one dataclass
+ * would take goes to the first (a field before a relation), as ORDA reaches one name once.
  */
 import { blankValue, type AttributeJson, type DataClassJson, type ModelJson } from '@entistore/core'
 import { FIELD_TYPES, restType } from './field-types.js'
 import {
-  StructureError,
   type Structure,
   type StructureField,
   type StructureRelation,
@@ -23,8 +23,8 @@ import { Notes } from './notes.js'
 
 export interface StructureModel {
   readonly model: ModelJson
-  /** What the structure holds that Entistore does not serve as 4D would: one line each. */
-  readonly notes: readonly string[]
+  /** What the structure holds that Entistore does not serve as 4D would, at its places. */
+  readonly notes: Notes
 }
 
 // ORDA's names are property names: Entistore's model refuses the others (and names from `__`).
@@ -38,18 +38,30 @@ const NUMERIC = new Set(['long', 'long64', 'word', 'byte', 'number'])
 
 /** The table's fields that are served: a type Entistore has, a name a property may have. */
 function servedFields(t: StructureTable, notes: Notes): StructureField[] {
+  const names = new Set<string>()
   return t.fields.filter((f) => {
     if (restType(f.typeCode, f.storeAsUuid) === undefined) {
       notes.add(
         `${FIELD_TYPES.get(f.typeCode)!.fourD} fields are not served (left out)`,
         `${t.name}.${f.name}`,
+        f,
       )
       return false
     }
     if (!validName(f.name)) {
-      notes.add('names that cannot be ORDA attribute names are left out', `${t.name}.${f.name}`)
+      notes.add('names that cannot be ORDA attribute names are left out', `${t.name}.${f.name}`, f)
       return false
     }
+    // 4D's names are case-insensitive: ORDA reaches the first field of a name, never a second.
+    if (names.has(f.name.toLowerCase())) {
+      notes.add(
+        'fields named like an earlier field of their table are left out (the first keeps the name)',
+        `${t.name}.${f.name}`,
+        f,
+      )
+      return false
+    }
+    names.add(f.name.toLowerCase())
     return true
   })
 }
@@ -80,23 +92,24 @@ function storageAttribute(
   const where = `${t.name}.${f.name}`
   const type = restType(f.typeCode, f.storeAsUuid)!
   const differs = FIELD_TYPES.get(f.typeCode)!.differs
-  if (differs !== undefined) notes.add(differs, where)
+  if (differs !== undefined) notes.add(differs, where, f)
   const maxLength = type === 'string' ? f.limitingLength : undefined
   // A date's blank is the null date, stored as null: the other types without a blank are said.
   if (f.neverNull && blankValue(type) === null && type !== 'date')
     notes.add(
       '"Map NULL values to blank values" (never_null) has no blank for this type here: null stays null',
       where,
+      f,
     )
   // autosequence numbers an integer; autogenerate makes a UUID: Entistore's `autosequence` does both.
   const generated = (f.autosequence && NUMERIC.has(type)) || (f.autogenerate && type === 'uuid')
   if (f.autosequence && !NUMERIC.has(type))
-    notes.add('autosequence on a field that is not a number is ignored', where)
+    notes.add('autosequence on a field that is not a number is ignored', where, f)
   if (f.autogenerate && type !== 'uuid')
-    notes.add('autogenerate on a field that is not a UUID is ignored', where)
+    notes.add('autogenerate on a field that is not a UUID is ignored', where, f)
   let classID = f.classId
   if (classID !== undefined && type !== 'object') {
-    notes.add('a class on a field that is not an Object is ignored', where)
+    notes.add('a class on a field that is not an Object is ignored', where, f)
     classID = undefined
   }
   const unique = f.unique || indexed.get(f) === true
@@ -126,9 +139,13 @@ function indexedFields(s: Structure, notes: Notes): Map<StructureField, boolean>
     const names = index.fields.map((r) => `${r.table.name}.${r.field.name}`).join('+')
     const label = index.name ? `${index.name} (${names})` : names
     if (index.kind === 'keywords')
-      notes.add('keyword indexes are not built (a query scans, with the same results)', label)
+      notes.add(
+        'keyword indexes are not built (a query scans, with the same results)',
+        label,
+        index,
+      )
     else if (index.fields.length > 1)
-      notes.add('composite indexes are not built (each attribute may have its own)', label)
+      notes.add('composite indexes are not built (each attribute may have its own)', label, index)
     else {
       const field = index.fields[0]!.field
       out.set(field, (out.get(field) ?? false) || index.uniqueKeys)
@@ -155,19 +172,19 @@ function relationAttributes(
         ? `${destination.table.name}.${r.name1toN}`
         : label
   if (source.table.trashed || destination.table.trashed) {
-    notes.add('relations to or from a table in the Trash are left out', named)
+    notes.add('relations to or from a table in the Trash are left out', named, r)
     return {}
   }
   if (!served.has(source.table) || !served.has(destination.table)) {
-    notes.add('relations of a table that is not a dataclass are left out', named)
+    notes.add('relations of a table that is not a dataclass are left out', named, r)
     return {}
   }
   if (destination.table.primaryKey[0] !== destination.field) {
-    notes.add("relations that do not lead to the other table's primary key are left out", named)
+    notes.add("relations that do not lead to the other table's primary key are left out", named, r)
     return {}
   }
   if (!served.get(source.table)!.includes(source.field)) {
-    notes.add('relations through a field that is not served are left out', named)
+    notes.add('relations through a field that is not served are left out', named, r)
     return {}
   }
   if (r.nameNto1 === undefined) {
@@ -175,16 +192,20 @@ function relationAttributes(
       notes.add(
         'a 1→N relation name without its N→1 name is not served',
         `${destination.table.name}.${r.name1toN}`,
+        r,
       )
     return {}
   }
-  for (const name of [r.nameNto1, r.name1toN])
-    if (name !== undefined && !validName(name))
-      throw new StructureError(`relation ${label}: "${name}" cannot be an ORDA attribute name`, r)
+  const invalid = [r.nameNto1, r.name1toN].find((n) => n !== undefined && !validName(n))
+  if (invalid !== undefined) {
+    notes.add('relations whose name cannot be an ORDA attribute name are left out', invalid, r)
+    return {}
+  }
   if (r.integrity !== 'none')
     notes.add(
       `relation integrity "${r.integrity}" is not applied (a delete neither cascades nor is refused)`,
       named,
+      r,
     )
   const nTo1: AttributeJson = {
     name: r.nameNto1,
@@ -206,35 +227,45 @@ function relationAttributes(
   }
 }
 
+const DUPLICATE_RELATION =
+  'relation attributes named like another attribute of their table are left out (the other keeps the name)'
+
 /** The model of `s`, named `name`, with the notes of what it does not serve as 4D would. */
-export function structureModel(s: Structure, name: string): StructureModel {
-  const notes = new Notes()
+export function structureModel(s: Structure, name: string, file?: string): StructureModel {
+  const notes = new Notes(file)
   const indexed = indexedFields(s, notes)
   const served = new Map<StructureTable, StructureField[]>()
   for (const t of s.tables) {
     const fields = servedFields(t, notes)
     const why = unserved(t, fields)
-    if (why !== undefined) notes.add(why, t.name)
+    if (why !== undefined) notes.add(why, t.name, t)
     else served.set(t, fields)
   }
   const relations = new Map<StructureTable, { attr: AttributeJson; r: StructureRelation }[]>()
-  const add = (t: StructureTable, attr: AttributeJson, r: StructureRelation): void => {
+  // A relation named like a field of its table, or like another relation of it: the field, or
+  // the first relation, keeps the name (4D's names are case-insensitive); this one is noted.
+  const add = (t: StructureTable, attr: AttributeJson, r: StructureRelation): boolean => {
     const list = relations.get(t) ?? []
     const taken =
-      served.get(t)!.find((f) => f.name.toLowerCase() === attr.name.toLowerCase())?.name ??
-      list.find((x) => x.attr.name.toLowerCase() === attr.name.toLowerCase())?.attr.name
-    if (taken !== undefined)
-      throw new StructureError(
-        `relation ${r.nameNto1 ?? r.name1toN}: table ${t.name} already has an attribute named ${taken}`,
-        r,
-      )
+      served.get(t)!.some((f) => f.name.toLowerCase() === attr.name.toLowerCase()) ||
+      list.some((x) => x.attr.name.toLowerCase() === attr.name.toLowerCase())
+    if (taken) {
+      notes.add(DUPLICATE_RELATION, `${t.name}.${attr.name}`, r)
+      return false
+    }
     list.push({ attr, r })
     relations.set(t, list)
+    return true
   }
   for (const r of s.relations) {
     const { nTo1, oneToN } = relationAttributes(r, served, notes)
-    if (nTo1) add(r.source.table, nTo1, r)
-    if (oneToN) add(r.destination.table, oneToN, r)
+    if (nTo1 === undefined || oneToN === undefined) {
+      if (nTo1) add(r.source.table, nTo1, r)
+      continue
+    }
+    // The 1→N attribute follows its N→1 one: without it, it goes too.
+    if (add(r.source.table, nTo1, r)) add(r.destination.table, oneToN, r)
+    else notes.add(DUPLICATE_RELATION, `${r.destination.table.name}.${oneToN.name} (its N→1 is)`, r)
   }
   const dataClasses: DataClassJson[] = []
   for (const [t, fields] of served) {
@@ -242,6 +273,7 @@ export function structureModel(s: Structure, name: string): StructureModel {
       notes.add(
         'triggers are not run (on save and delete, no code of the structure runs)',
         `${t.name} (${t.triggers.join(', ')})`,
+        t,
       )
     const key = t.primaryKey[0]!
     dataClasses.push({
@@ -258,5 +290,5 @@ export function structureModel(s: Structure, name: string): StructureModel {
       key: [{ name: key.name }],
     })
   }
-  return { model: { __NAME: name, dataClasses }, notes: notes.lines() }
+  return { model: { __NAME: name, dataClasses }, notes }
 }

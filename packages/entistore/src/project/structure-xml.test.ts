@@ -210,11 +210,6 @@ describe('readStructure', () => {
       '2:17: table T: id must be a number, got "one"',
     ],
     [
-      'two fields named alike',
-      inTable('<field name="Name" type="10"/>', '<field name="name" type="10"/>'),
-      '4:1: table T has two fields named name',
-    ],
-    [
       'two tables named alike',
       ['<base>', '<table name="T"/>', '<table name="t"/>', '</base>'],
       '3:1: two tables are named t',

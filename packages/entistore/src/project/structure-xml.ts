@@ -162,13 +162,10 @@ const TRIGGERS = ['insert', 'update', 'delete', 'load'] as const
 function readTable(el: XmlElement): StructureTable {
   const name = required(el, 'name', 'a table')
   const fields = childrenNamed(el, 'field').map((f) => readField(f, name))
+  // 4D's names are case-insensitive. Old structures hold two fields of one name (fields renamed
+  // `weg`, "gone"): a key named by name is the first; structure-model.ts serves the first alone.
   const byName = new Map<string, StructureField>()
-  for (const f of fields) {
-    // 4D's names are case-insensitive: two fields that differ by case are one name twice.
-    const key = f.name.toLowerCase()
-    if (byName.has(key)) throw new StructureError(`table ${name} has two fields named ${f.name}`, f)
-    byName.set(key, f)
-  }
+  for (const f of fields) if (!byName.has(f.name.toLowerCase())) byName.set(f.name.toLowerCase(), f)
   const primaryKey = childrenNamed(el, 'primary_key').map((pk) => {
     const fieldName = required(pk, 'field_name', `the primary key of table ${name}`)
     const uuid = attribute(pk, 'field_uuid')

@@ -155,6 +155,12 @@ export function attributeRead(
     case 'relatedEntities':
       return ctx.shown(attr.target) && relatedEntities(attr.target)
     case 'calculated':
+      if (attr.related !== undefined) {
+        const { dataClass, many } = attr.related
+        return (
+          ctx.shown(dataClass) && (many ? relatedEntities(dataClass) : relatedEntity(dataClass))
+        )
+      }
       return nullable(calculatedValue(attr.type))
     case 'alias': {
       const end = aliasEnd(ctx, dc, attr.path)

@@ -123,8 +123,8 @@ export function detailedDataClass(
   if (dc.extraProperties) out.extraProperties = dc.extraProperties as Json
   appendExtras(out, dc.extra)
   const attributes = visibleAttributes(schema, dc)
-  out.attributes = (shows ? attributes.filter((a) => shows(dc, a)) : attributes).map(
-    attributeObject,
+  out.attributes = (shows ? attributes.filter((a) => shows(dc, a)) : attributes).map((a) =>
+    attributeObject(schema, a),
   )
   const methods = dataClassMethods(functions, dc)
   if (methods.length > 0) out.methods = methods
@@ -132,7 +132,13 @@ export function detailedDataClass(
   return out
 }
 
-function attributeObject(a: AttributeDef): JsonObject {
+/** The catalog's type of a getter of an entity (its dataclass) or of a selection (its selection). */
+function relatedTypeName(schema: SchemaDef, related: { dataClass: string; many: boolean }): string {
+  const dc = schema.byName.get(related.dataClass)
+  return related.many ? (dc?.collectionName ?? `${related.dataClass}Selection`) : related.dataClass
+}
+
+function attributeObject(schema: SchemaDef, a: AttributeDef): JsonObject {
   const out: JsonObject = { name: a.name, kind: a.kind }
   if (a.fieldPos !== undefined) out.fieldPos = a.fieldPos
   out.scope = a.scope
@@ -168,6 +174,8 @@ function attributeObject(a: AttributeDef): JsonObject {
       out.path = a.path.join('.')
       break
     case 'calculated':
+      // A getter of an entity or a selection: typed as 4D types it, its dataclass or selection.
+      if (a.related !== undefined) out.type = relatedTypeName(schema, a.related)
       break
   }
   flag('readOnly', a.readOnly)
