@@ -10,6 +10,8 @@ import { join } from 'node:path'
 
 export interface ExpectedField {
   readonly name: string
+  /** A UUID field (`store_as_UUID`): its values are UUIDs. */
+  readonly uuid: boolean
   /** 4D's type code (1 bool, 3/4/25 integers, 6 real, 8 date, 9 time, 10/14 text, 21 object…). */
   readonly type: number
   readonly notNull: boolean
@@ -27,6 +29,8 @@ export interface ExpectedTable {
   readonly declared: readonly { readonly name: string; readonly kind: 'computed' | 'alias' }[]
 }
 
+const PROPERTY_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
+
 const attr = (tag: string, name: string): string | undefined =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]
 
@@ -43,9 +47,12 @@ export function expectedTables(folder: string): ExpectedTable[] {
       continue
     const keys = [...block.matchAll(/<primary_key\s[^>]*>/g)].map((k) => attr(k[0], 'field_name'))
     if (keys.length !== 1) continue
+    // ORDA maps the names an object property may have (dsmapping.md, "General rules").
+    if (!PROPERTY_NAME.test(name)) continue
     const fields = [...block.matchAll(/<field\s[^>]*>/g)].map((f) => ({
       tag: f[0],
       name: attr(f[0], 'name')!,
+      uuid: attr(f[0], 'store_as_UUID') === 'true',
       type: Number(attr(f[0], 'type')),
       notNull: attr(f[0], 'not_null') === 'true',
       unique: attr(f[0], 'unique') === 'true',
@@ -59,8 +66,8 @@ export function expectedTables(folder: string): ExpectedTable[] {
       key: key.name,
       generatedKey,
       mandatory: fields
-        .filter((f) => f !== key && f.notNull)
-        .map(({ name, type, notNull, unique }) => ({ name, type, notNull, unique })),
+        .filter((f) => f !== key && f.notNull && PROPERTY_NAME.test(f.name))
+        .map(({ name, uuid, type, notNull, unique }) => ({ name, uuid, type, notNull, unique })),
       declared: declaredAttributes(sources, name),
     })
   }
@@ -91,9 +98,10 @@ export function classFiles(folder: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.4dm')) : []
 }
 
-/** A value a create may give a field of 4D type `type` (`n` makes unique ones differ). */
-export function sampleValue(type: number, n: number): unknown {
-  switch (type) {
+/** A value a create may give `field` (`n` makes unique ones differ). */
+export function sampleValue(field: ExpectedField, n: number): unknown {
+  if (field.uuid) return n.toString(16).toUpperCase().padStart(32, '0')
+  switch (field.type) {
     case 1:
       return false
     case 3:

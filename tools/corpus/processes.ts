@@ -16,6 +16,8 @@ export interface CheckRun {
   /** `file:line:column: message` lines, as printed. */
   readonly problems: readonly { file: string; line: number; message: string }[]
   readonly summary: string
+  /** Everything it printed. */
+  readonly output: string
   readonly ms: number
   readonly timedOut: boolean
 }
@@ -46,6 +48,7 @@ export async function runCheck(folder: string, timeoutMs = 180_000): Promise<Che
     exitCode,
     problems,
     summary: lines.at(-1) ?? '',
+    output: out,
     ms: performance.now() - started,
     timedOut,
   }

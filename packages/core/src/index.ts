@@ -178,7 +178,12 @@ export type { RestrictContext } from './orda/restrict/restrict.js'
 export { restrictedSelection } from './orda/objects/restricted-selection.js'
 export { committedVersion } from './orda/writes/writes.js'
 export { deletionVisible } from './orda/objects/datastore-functions.js'
-export { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from './schema/change-tracking.js'
+export {
+  DELETED_FIELDS,
+  DELETED_RECORDS,
+  GLOBAL_STAMP,
+  reservedNameAllowed,
+} from './schema/change-tracking.js'
 export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
 export type { FunctionCall } from './orda/current-call/function-call.js'

@@ -37,6 +37,11 @@ export interface ProjectDeclarations {
   readonly restricts: readonly (DeclarationPlace & { readonly dataClass: string })[]
   /** Where each declaration is: `Car.label`, `Car.raise`, `$singleton.Pricing.quote`, `$ds.fn`. */
   readonly places: ReadonlyMap<string, DeclarationPlace>
+  /**
+   * The functions of a dataclass's classes named like one of its attributes (`Car.model`): the
+   * attribute keeps the name, the function is left out (projectFunctions' `leftOut`) and noted.
+   */
+  readonly shadowed: ReadonlySet<string>
   readonly notes: readonly DeclarationNote[]
 }
 
@@ -141,11 +146,15 @@ function entityAttributes(
   }
 }
 
-/** The declarations of `project` for a datastore whose dataclasses are `dataClasses`. */
+/**
+ * The declarations of `project` for a datastore whose dataclasses are `dataClasses`, each with
+ * the names of the attributes its structure gives it.
+ */
 export function projectDeclarations(
   project: CompiledProject,
-  dataClasses: ReadonlySet<string>,
+  structure: ReadonlyMap<string, ReadonlySet<string>>,
 ): ProjectDeclarations {
+  const dataClasses = new Set(structure.keys())
   const dataStore: MethodJson[] = []
   const byDataClass = new Map<string, MethodJson[]>()
   const attributes = new Map<string, AttributeJson[]>()
@@ -153,6 +162,19 @@ export function projectDeclarations(
   const restricts: (DeclarationPlace & { dataClass: string })[] = []
   const places = new Map<string, DeclarationPlace>()
   const notes: DeclarationNote[] = []
+  const shadowed = new Set<string>()
+  // A dataclass's attribute names: its structure's, and the computed attributes and aliases of
+  // its Entity class (read first: a function of its DataClass class may be named like one).
+  const attributeNames = new Map<string, Set<string>>()
+  for (const c of project.classes) {
+    const kind = classPlace(c, dataClasses)
+    if (kind === undefined || kind === 'orphan' || kind.kind !== 'entity') continue
+    const names = attributeNames.get(kind.dataClass) ?? new Set(structure.get(kind.dataClass))
+    for (const m of c.ast.members)
+      if (m.kind === 'Alias' || (m.kind === 'Function' && COMPUTED_KINDS.includes(m.functionKind)))
+        names.add(m.name)
+    attributeNames.set(kind.dataClass, names)
+  }
   for (const c of [...project.classes].sort((a, b) => a.name.localeCompare(b.name))) {
     const place = (line: number, column: number): DeclarationPlace => ({
       file: c.file,
@@ -169,8 +191,23 @@ export function projectDeclarations(
       })
       continue
     }
+    const taken =
+      kind.kind === 'dataStore' || kind.kind === 'singleton'
+        ? undefined
+        : (attributeNames.get(kind.dataClass) ?? structure.get(kind.dataClass))
+    const functions = declaredFunctions(c.ast).filter((f) => {
+      if (!taken?.has(f.name)) return true
+      const name = `${(kind as { dataClass: string }).dataClass}.${f.name}`
+      shadowed.add(name)
+      notes.push({
+        ...place(f.line, f.column),
+        what: 'functions named like an attribute of their dataclass are left out (the attribute keeps the name)',
+        where: name,
+      })
+      return false
+    })
     // Only exposed functions are in the catalog (4D answers "Unknown member method" for others).
-    const exposed = declaredFunctions(c.ast).filter((f) => f.exposed)
+    const exposed = functions.filter((f) => f.exposed)
     const methods = exposed.map((f): MethodJson => ({
       name: f.name,
       ...(kind.kind === 'singleton'
@@ -218,5 +255,14 @@ export function projectDeclarations(
       }
     }
   }
-  return { dataStore, dataClasses: byDataClass, attributes, singletons, restricts, places, notes }
+  return {
+    dataStore,
+    dataClasses: byDataClass,
+    attributes,
+    singletons,
+    restricts,
+    places,
+    shadowed,
+    notes,
+  }
 }

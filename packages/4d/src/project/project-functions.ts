@@ -29,6 +29,11 @@ export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
    * @default every getter's
    */
   readonly computed?: ReadonlySet<string>
+  /**
+   * The functions left out (`Car.model`): those named like an attribute of their dataclass,
+   * which keeps the name (declarations.ts' `shadowed`). @default none
+   */
+  readonly leftOut?: ReadonlySet<string>
 }
 
 /** The project's functions, for `createDatastore(model, { functions })`. */
@@ -62,8 +67,10 @@ export function projectFunctions(
     const place = classPlace(c, options.dataClasses)
     if (place === undefined || place === 'orphan') continue
     const defs: Record<string, FunctionDef<unknown>> = {}
+    const owner = 'dataClass' in place ? place.dataClass : undefined
     for (const fn of declaredFunctions(c.ast))
-      defs[fn.name] = define(c, fn, place.kind === 'singleton')
+      if (!options.leftOut?.has(`${owner}.${fn.name}`))
+        defs[fn.name] = define(c, fn, place.kind === 'singleton')
     if (place.kind === 'dataStore') Object.assign(dataStore, defs)
     else if (place.kind === 'singleton')
       singletons[c.name] = { functions: defs, ...(place.session ? { session: true } : {}) }

@@ -271,6 +271,21 @@ export function isShownAttribute(schema: SchemaDef, attr: AttributeDef): boolean
   return shown
 }
 
+/**
+ * How a new entity gets `attr`'s value when none is given: numbered (an autosequence of a number),
+ * made a UUID (a uuid key, an autosequence uuid, or a text autosequence: 4D's "Auto UUID" on an
+ * Alpha field, as Qodly's model editor writes its text keys), or not at all. A UUID is 4D's form:
+ * 32 upper-case hex digits.
+ */
+export function generatedBy(
+  dc: { readonly key: StorageAttributeDef },
+  attr: StorageAttributeDef,
+): 'sequence' | 'uuid' | undefined {
+  if (attr.type === 'uuid') return attr.autosequence || attr === dc.key ? 'uuid' : undefined
+  if (!attr.autosequence) return undefined
+  return attr.type === 'string' ? 'uuid' : 'sequence'
+}
+
 /** Where an alias path leads: its last attribute, the dataclass that holds it, and its `many`. */
 export interface AliasTarget {
   readonly attr: AttributeDef

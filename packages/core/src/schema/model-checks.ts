@@ -69,6 +69,20 @@ export const ATTRIBUTE_FIELDS = new Set([
 // digit, and never `__…` (the wire's own names: __KEY, __STAMP, __proto__).
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
 
+const FUNCTION_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
+
+/**
+ * Refuses a function name that is not valid. A function's name is an ECMAScript identifier, as a
+ * 4D class member's is: `$` is allowed (`Function $upcoming()`); never a wire name (`__KEY`).
+ */
+export function checkFunctionName(where: string, name: string): void {
+  if (!FUNCTION_NAME.test(name) || name.startsWith('__'))
+    invalid(
+      where,
+      `the function name ${JSON.stringify(name)} is not valid (letters, digits, _ and $, not starting with a digit or __)`,
+    )
+}
+
 /** Whether `name` may name a dataclass or an attribute (the `__…` names of change tracking aside). */
 export const isModelName = (name: string): boolean => NAME.test(name) && !name.startsWith('__')
 
@@ -147,7 +161,7 @@ export function methodList(where: string, value: unknown): readonly MethodJson[]
   if (!Array.isArray(value) || !value.every((x) => isRecord(x) && typeof x.name === 'string'))
     invalid(where, '"methods" must be an array of objects with a "name"')
   const list = value as Record<string, unknown>[]
-  list.forEach((x, i) => checkName(`${where}: methods[${i}]`, x.name))
+  list.forEach((x, i) => checkFunctionName(`${where}: methods[${i}]`, x.name as string))
   return Object.freeze(list.map((x) => Object.freeze({ ...x }) as MethodJson))
 }
 

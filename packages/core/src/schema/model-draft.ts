@@ -177,8 +177,9 @@ function draftAttribute(
         invalid(at, `"indexKind" must be "hash", "sorted" or "auto"`)
       }
       const autosequence = attr.autosequence ?? false
-      if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid')
-        invalid(at, `autosequence needs a numeric or uuid type, not ${type}`)
+      // A text autosequence is a UUID made as text (generatedBy).
+      if (autosequence && !NUMERIC_TYPES.has(type) && type !== 'uuid' && type !== 'string')
+        invalid(at, `autosequence needs a numeric, uuid or string type, not ${type}`)
       const vector = isVectorClass(at, type, attr.classID)
       const maxLength = optional<number>(at, attr, 'maxLength', 'number')
       if (

@@ -13,6 +13,7 @@
  */
 import type { Clock } from '../clock/clock.js'
 import { DELETED_FIELDS, DELETED_RECORDS, GLOBAL_STAMP } from '../schema/change-tracking.js'
+import { generatedBy } from '../schema/definitions.js'
 import type { StoredValue } from '../values/coerce.js'
 import type { Change } from './changes.js'
 import type { EntityRecord } from './entity-record.js'
@@ -136,12 +137,13 @@ class DeletedRows {
     const key = table.def.key
     const values = table.def.storage.map((a): StoredValue => {
       if (Object.hasOwn(fields, a.name)) return fields[a.name]!
-      if (a.autosequence && a.type !== 'uuid') {
+      const generated = generatedBy(table.def, a)
+      if (generated === 'sequence') {
         const v = this.#sequences.get(a.name)!
         this.#sequences.set(a.name, v + 1)
         return v
       }
-      if (a.type === 'uuid' && (a.autosequence || a === key)) return this.#newUuid()
+      if (generated === 'uuid') return this.#newUuid().replace(/-/g, '').toUpperCase()
       // A key the model made of something else: the stamp, unique to each deletion.
       if (a === key) return a.type === 'string' ? String(stamp) : stamp
       return null

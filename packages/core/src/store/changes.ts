@@ -4,7 +4,7 @@
  * throw) and then applied by the datastore's commit (phase 2, cannot fail): nothing is half-written.
  */
 import { datastoreError, fail } from '../errors/datastore-error.js'
-import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import { generatedBy, type DataClassDef, type StorageAttributeDef } from '../schema/definitions.js'
 import {
   CoercionError,
   blankValue,
@@ -237,10 +237,10 @@ export function fillNewRow(
     const attr = storage[i]!
     let v = given[i]
     if (v === undefined || v === null) {
-      if (attr.autosequence && attr.type !== 'uuid') v = batch.nextSequence(table, attr.name)
-      else if (attr.type === 'uuid' && (attr.autosequence || attr === dc.key)) {
-        v = normalizeNewUuid(newUuid())
-      } else if (attr.name === GLOBAL_STAMP) {
+      const generated = generatedBy(dc, attr)
+      if (generated === 'sequence') v = batch.nextSequence(table, attr.name)
+      else if (generated === 'uuid') v = normalizeNewUuid(newUuid())
+      else if (attr.name === GLOBAL_STAMP) {
         // A row of a tracked dataclass loaded without a stamp: changed before any sync (4D gives
         // the rows of a table it starts tracking 0 too), so `__GlobalStamp >= 0` lists them all.
         v = 0

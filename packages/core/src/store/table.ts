@@ -70,7 +70,10 @@ export class Table extends TableRows {
       () => this.slots.length,
       (name) => this.reader(name),
     )
-    this.autosequenced = def.storage.filter((a) => a.autosequence).map((a) => a.name)
+    // A text autosequence makes UUIDs (generatedBy): no sequence of its own.
+    this.autosequenced = def.storage
+      .filter((a) => a.autosequence && a.type !== 'string')
+      .map((a) => a.name)
   }
 
   /** How many entities were ever deleted (row ids are never reused, so 0 means every slot is live). */

@@ -5,7 +5,7 @@
  * refused, one attribute never given two values.
  */
 import { fail } from '../errors/datastore-error.js'
-import type { DataClassDef, StorageAttributeDef } from '../schema/definitions.js'
+import { generatedBy, type DataClassDef, type StorageAttributeDef } from '../schema/definitions.js'
 import { coerceAt, type Locate } from '../store/changes.js'
 import type { EntityRecord, KeyValue } from '../store/entity-record.js'
 import { toKey } from '../store/keys.js'
@@ -18,7 +18,7 @@ import { explicitTarget, versioned, type Assignments, type WritePermit } from '.
 
 /** Whether a new entity gets `attr`'s value made for it when none is given (fillNewRow). */
 export function generated(dc: DataClassDef, attr: StorageAttributeDef): boolean {
-  return attr.autosequence || (attr.type === 'uuid' && attr === dc.key)
+  return generatedBy(dc, attr) !== undefined
 }
 
 /** What checking a write's values needs of its transaction. */

@@ -37,7 +37,7 @@ export interface CodeDataClass {
  * `--functions` module) winning by name.
  */
 export async function projectCode(
-  project: Pick<LoadedProject, 'code' | 'files'>,
+  project: Pick<LoadedProject, 'code' | 'files' | 'shadowed'>,
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
   computed: readonly string[] = [],
@@ -52,6 +52,7 @@ export async function projectCode(
     fourD.projectFunctions(compiled, {
       dataClasses: new Set(names),
       computed: new Set(computed),
+      leftOut: project.shadowed,
       // File and Folder reach the project's root folder, the one holding `Project`, and no further.
       files: fourD.projectFiles(dirname(projectFolder)),
       webServer: webServerOf,

@@ -50,6 +50,8 @@ export interface LoadedProject {
    * compile unless its functions give it a `restrict` (restrict-events.ts).
    */
   readonly restricts: readonly RestrictEvent[]
+  /** The class functions left out, named like an attribute of their dataclass (`Car.model`). */
+  readonly shadowed: ReadonlySet<string>
   readonly files: ProjectFiles
   /**
    * The project's code, parsed and compiled once (class files only when loaded with `code:
@@ -143,7 +145,10 @@ export async function loadProject(
     options.code === false ? sources.files.filter((f) => f.kind === 'class') : sources.files,
     { dataClasses: names },
   )
-  const declared = fourD.projectDeclarations(code, new Set(names))
+  const declared = fourD.projectDeclarations(
+    code,
+    new Map(model.dataClasses.map((dc) => [dc.name, new Set(dc.attributes.map((a) => a.name))])),
+  )
   const inProject = (p: { file: string; line: number; column: number }): NotePlace => ({
     ...p,
     file: join(sources.root, p.file),
@@ -164,43 +169,88 @@ export async function loadProject(
     ...(declared.singletons.length === 0 ? {} : { singletons: declared.singletons }),
     dataClasses,
   }
-  checkModel(served, declared, inProject, files.catalog)
+  const checked = checkedModel(served, declared, inProject, files.catalog, notes)
   return {
-    model: served,
+    model: checked,
     notes: notes.lines(),
     placedNotes: notes.placed(),
-    computed: dataClasses.flatMap((dc) =>
+    computed: checked.dataClasses.flatMap((dc) =>
       dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
     ),
     restricts: declared.restricts,
+    shadowed: declared.shadowed,
     files,
     code,
   }
 }
 
-// `Invalid model: dataclass "Car" attribute "label": …` (core's InvalidModel, 9020).
-const MODEL_ERROR = /^Invalid model: dataclass "([^"]+)"(?: attribute "([^"]+)")?/
+// `Invalid model: dataclass "Car" attribute "label": …`, `… dataclass "Car": methods[2]: …`
+// (core's InvalidModel, 9020).
+const MODEL_ERROR =
+  /^Invalid model: dataclass "([^"]+)"(?: attribute "([^"]+)"|: methods\[(\d+)\])?/
+
+/** The declaration an InvalidModel error of `model` names: `Car.label`, `Car.raise`. */
+function declarationNamed(model: ModelJson, message: string): string | undefined {
+  const [, dataClass, attribute, method] = MODEL_ERROR.exec(message) ?? []
+  if (attribute !== undefined) return `${dataClass}.${attribute}`
+  if (method === undefined) return undefined
+  const fn = model.dataClasses.find((dc) => dc.name === dataClass)?.methods?.[Number(method)]
+  return fn && `${dataClass}.${fn.name}`
+}
 
 /**
- * Checks `model` as the datastore will (core's loadModel), so that `check` and `serve` refuse the
- * same project: an error is a FileError at the place of what caused it, the class file's line of
- * a declaration, else the structure file.
+ * `model` as the datastore will take it (core's loadModel checks it), so that `check` and `serve`
+ * agree: a computed attribute, an alias or a function of a class file that the model refuses (an
+ * alias whose path names nothing) is left out and noted at its line, as 4D serves an application
+ * whose class holds a member it cannot use; any other refusal is a FileError at the structure
+ * file.
  */
-function checkModel(
+function checkedModel(
   model: ModelJson,
   declared: ProjectDeclarations,
   inProject: (p: { file: string; line: number; column: number }) => NotePlace,
   catalog: string,
-): void {
-  try {
-    loadModel(model)
-  } catch (e) {
-    if (!DatastoreError.is(e) || e.name !== 'InvalidModel') throw e
-    const [, dataClass, attribute] = MODEL_ERROR.exec(e.message) ?? []
-    const place = declared.places.get(`${dataClass}.${attribute}`)
-    const message = e.message.replace(/^Invalid model: /, '')
-    if (place === undefined) throw new FileError(catalog, message, { cause: e })
-    const at = inProject(place)
-    throw new FileError(at.file, message, { cause: e, line: at.line, column: at.column })
+  notes: Notes,
+): ModelJson {
+  const leftOut = new Set<string>()
+  for (;;) {
+    try {
+      loadModel(model)
+      return model
+    } catch (e) {
+      if (!DatastoreError.is(e) || e.name !== 'InvalidModel') throw e
+      const named = declarationNamed(model, e.message)
+      const place = named === undefined ? undefined : declared.places.get(named)
+      const message = e.message.replace(/^Invalid model: /, '')
+      // Not a class member's, or one already left out (a field of its name is refused): the
+      // structure's.
+      if (place === undefined || leftOut.has(named!))
+        throw new FileError(catalog, message, { cause: e })
+      leftOut.add(named!)
+      notes.add('class members the model refuses are left out', message, inProject(place))
+      model = withoutDeclaration(model, named!)
+    }
+  }
+}
+
+/** `model` without the computed attribute, alias or function `named` (`Car.label`). */
+function withoutDeclaration(model: ModelJson, named: string): ModelJson {
+  const dot = named.indexOf('.')
+  const [dataClass, name] = [named.slice(0, dot), named.slice(dot + 1)]
+  return {
+    ...model,
+    dataClasses: model.dataClasses.map((dc) =>
+      dc.name !== dataClass
+        ? dc
+        : {
+            ...dc,
+            attributes: dc.attributes.filter(
+              (a) => a.name !== name || (a.kind !== 'alias' && a.kind !== 'calculated'),
+            ),
+            ...(dc.methods === undefined
+              ? {}
+              : { methods: dc.methods.filter((m) => m.name !== name) }),
+          },
+    ),
   }
 }

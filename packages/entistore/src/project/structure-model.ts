@@ -11,7 +11,13 @@
  * stderr at start-up and `check --project` lists. A name that two attributes of one dataclass
  * would take goes to the first (a field before a relation), as ORDA reaches one name once.
  */
-import { blankValue, type AttributeJson, type DataClassJson, type ModelJson } from '@entistore/core'
+import {
+  blankValue,
+  reservedNameAllowed,
+  type AttributeJson,
+  type DataClassJson,
+  type ModelJson,
+} from '@entistore/core'
 import { FIELD_TYPES, restType } from './field-types.js'
 import {
   type Structure,
@@ -27,10 +33,14 @@ export interface StructureModel {
   readonly notes: Notes
 }
 
-// ORDA's names are property names: Entistore's model refuses the others (and names from `__`).
+// ORDA's names are property names: Entistore's model refuses the others, and names from `__` but
+// change tracking's (`__GlobalStamp`, the `__DeletedRecords` table and its fields), which 4D's
+// docs query as any (`ds.__DeletedRecords`).
 const ORDA_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
-const validName = (name: string): boolean =>
-  ORDA_NAME.test(name) && !name.startsWith('__') && !name.includes('$')
+const validName = (name: string, table?: string): boolean =>
+  ORDA_NAME.test(name) &&
+  (!name.startsWith('__') || reservedNameAllowed(name, table)) &&
+  !name.includes('$')
 
 // A key is one of these types (the model's rule, as 4D's own for ORDA keys).
 const KEY_TYPES = new Set(['long', 'long64', 'word', 'byte', 'string', 'uuid'])
@@ -48,7 +58,7 @@ function servedFields(t: StructureTable, notes: Notes): StructureField[] {
       )
       return false
     }
-    if (!validName(f.name)) {
+    if (!validName(f.name, t.name)) {
       notes.add('names that cannot be ORDA attribute names are left out', `${t.name}.${f.name}`, f)
       return false
     }
@@ -101,12 +111,15 @@ function storageAttribute(
       where,
       f,
     )
-  // autosequence numbers an integer; autogenerate makes a UUID: Entistore's `autosequence` does both.
-  const generated = (f.autosequence && NUMERIC.has(type)) || (f.autogenerate && type === 'uuid')
-  if (f.autosequence && !NUMERIC.has(type))
-    notes.add('autosequence on a field that is not a number is ignored', where, f)
-  if (f.autogenerate && type !== 'uuid')
-    notes.add('autogenerate on a field that is not a UUID is ignored', where, f)
+  // autosequence numbers an integer; autogenerate ("Auto UUID") makes a UUID, of a UUID field or
+  // of an Alpha one, as does an Alpha's autosequence (Qodly's model editor writes its text keys
+  // so): Entistore's `autosequence` does each (core's generatedBy).
+  const text = type === 'uuid' || type === 'string'
+  const generated = (f.autosequence && (NUMERIC.has(type) || text)) || (f.autogenerate && text)
+  if (f.autosequence && !NUMERIC.has(type) && !text)
+    notes.add('autosequence on a field that is not a number or a text is ignored', where, f)
+  if (f.autogenerate && !text)
+    notes.add('autogenerate on a field that is not a UUID or a text is ignored', where, f)
   let classID = f.classId
   if (classID !== undefined && type !== 'object') {
     notes.add('a class on a field that is not an Object is ignored', where, f)

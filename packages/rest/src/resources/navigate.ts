@@ -3,11 +3,12 @@
  * entity, to the related entity or the related selection.
  */
 import {
+  Entity,
+  EntitySelection,
   fail,
   orderSelection,
   parseOrderBy,
-  type Entity,
-  type EntitySelection,
+  type AttributeDef,
   type RelatedEntitiesAttributeDef,
   type RelatedEntityAttributeDef,
 } from '@entistore/core'
@@ -30,11 +31,39 @@ export function navigate(
   entity: Entity,
   relation: RelatedEntityAttributeDef | RelatedEntitiesAttributeDef,
 ): Answer {
+  const value = entity.valueOf(relation) as Entity | EntitySelection | null
+  return follow(ctx, relation.name, relation.target, value, relation.kind === 'relatedEntities')
+}
+
+/**
+ * `/rest/Event(k)/attendees`, `/rest/Employee(3)/boss`: an alias or a computed attribute whose
+ * value is an entity selection or an entity, followed as a relation is (the deferred URI the
+ * server writes for it leads here); undefined when its value is neither.
+ */
+export function navigateValue(
+  ctx: RouteContext,
+  entity: Entity,
+  attr: AttributeDef,
+): Answer | undefined {
+  const value = entity.valueOf(attr)
+  if (value instanceof EntitySelection)
+    return follow(ctx, attr.name, value.getDataClass().name, value, true)
+  if (value instanceof Entity) return follow(ctx, attr.name, value.dataClass.name, value, false)
+  return undefined
+}
+
+function follow(
+  ctx: RouteContext,
+  name: string,
+  targetName: string,
+  value: Entity | EntitySelection | null,
+  many: boolean,
+): Answer {
   const { params } = ctx
-  const target = ctx.ds.dataClass(relation.target)
+  const target = ctx.ds.dataClass(targetName)
   // `$expand=staff` on `/Company(1)/staff` names the relation followed, not one of the target's.
-  const expand = params.expand?.filter((name) => name !== relation.name)
-  if (relation.kind === 'relatedEntity') {
+  const expand = params.expand?.filter((n) => n !== name)
+  if (!many) {
     const projection = parseProjection(
       ctx.ds.schema,
       target.def,
@@ -42,7 +71,7 @@ export function navigate(
       expand?.length ? expand : undefined,
       check(ctx),
     )
-    const related = entity.valueOf(relation) as Entity | null
+    const related = value as Entity | null
     return ok(related ? entityReply(related, ctx.writer, projection, ctx.texts) : 'null')
   }
   if (
@@ -50,8 +79,8 @@ export function navigate(
     params.method !== 'entityset' &&
     params.method !== 'subentityset'
   )
-    fail('MethodNotApplicable', [params.method, `${relation.name}, a relation`])
-  let selection = narrow(ctx, entity.valueOf(relation) as EntitySelection)
+    fail('MethodNotApplicable', [params.method, `${name}, a relation`])
+  let selection = narrow(ctx, value as EntitySelection)
   if (params.method === 'subentityset' && params.emMethod !== undefined)
     return relatedSelectionCall(ctx, selection, params.emMethod)
   if (params.method === 'subentityset' && params.subOrderBy !== undefined) {

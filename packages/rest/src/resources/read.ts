@@ -30,7 +30,7 @@ import { binaryContent } from './binary.js'
 import { readEntitySet } from './entity-set.js'
 import { lock } from './lock.js'
 import { lookupEntity } from './lookup.js'
-import { navigate } from './navigate.js'
+import { navigate, navigateValue } from './navigate.js'
 import { readSelection } from './read-selection.js'
 
 /** `GET /rest/{dataClass}…`: the entity, entity set, lock or selection the target names. */
@@ -71,6 +71,12 @@ export function readDataClass(
       ])
     if (relation?.kind === 'relatedEntity' || relation?.kind === 'relatedEntities')
       return navigate(ctx, entity, relation)
+    // An alias or a computed attribute holding an entity or a selection is followed likewise.
+    const followed =
+      relation?.kind === 'alias' || relation?.kind === 'calculated'
+        ? navigateValue(ctx, entity, relation)
+        : undefined
+    if (followed !== undefined) return followed
     if (
       relation?.kind === 'storage' &&
       (relation.type === 'image' || relation.type === 'blob') &&

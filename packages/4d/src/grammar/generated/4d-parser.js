@@ -310,11 +310,10 @@ function peg$parse(input, options) {
   const peg$r17 = /^[eE]/;
   const peg$r18 = /^[\-\/.]/;
   const peg$r19 = /^[.[{]/;
-  const peg$r20 = /^[A-Za-z0-9_]/;
+  const peg$r20 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
   const peg$r21 = /^[A-Za-z_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r22 = /^[A-Za-z0-9_\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r23 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
-  const peg$r24 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r22 = /^[A-Za-z_$\xC0-\u024F\u0370-\uFFEF]/;
+  const peg$r23 = /^[A-Za-z0-9_$\xC0-\u024F\u0370-\uFFEF]/;
 
   const peg$e0 = peg$literalExpectation("\uFEFF", false);
   const peg$e1 = peg$anyExpectation();
@@ -444,12 +443,11 @@ function peg$parse(input, options) {
   const peg$e125 = peg$literalExpectation("\u25CA", false);
   const peg$e126 = peg$literalExpectation(":C", true);
   const peg$e127 = peg$literalExpectation(":K", true);
-  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
+  const peg$e128 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
   const peg$e129 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e130 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e131 = peg$otherExpectation("name");
-  const peg$e132 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
-  const peg$e133 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e130 = peg$otherExpectation("name");
+  const peg$e131 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
+  const peg$e132 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "$", ["\xC0", "\u024F"], ["\u0370", "\uFFEF"]], false, false, false);
 
   function peg$f0(items) {    return Ast.methodFile({ file, body: present(items) }, L())  }
   function peg$f1(items) {
@@ -11476,11 +11474,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r22.test(s0)) {
+    if (peg$r20.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
 
     return s0;
@@ -11493,29 +11491,29 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = input.charAt(peg$currPos);
-    if (peg$r23.test(s2)) {
+    if (peg$r22.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e132); }
+      if (peg$silentFails === 0) { peg$fail(peg$e131); }
     }
     if (s2 !== peg$FAILED) {
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r24.test(s4)) {
+      if (peg$r23.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e133); }
+        if (peg$silentFails === 0) { peg$fail(peg$e132); }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r24.test(s4)) {
+        if (peg$r23.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e133); }
+          if (peg$silentFails === 0) { peg$fail(peg$e132); }
         }
       }
       s2 = [s2, s3];
@@ -11532,7 +11530,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e131); }
+      if (peg$silentFails === 0) { peg$fail(peg$e130); }
     }
 
     return s0;

@@ -7,7 +7,12 @@
  * Read from the model (schema/definitions.ts) and, for `indexed`, from the live indexes: an index
  * made later with `createIndex` counts, as one added in 4D's structure editor does.
  */
-import type { AttributeDef, DataClassDef, StorageAttributeDef } from '../../schema/definitions.js'
+import {
+  generatedBy,
+  type AttributeDef,
+  type DataClassDef,
+  type StorageAttributeDef,
+} from '../../schema/definitions.js'
 import type { ValueType } from '../../values/value-types.js'
 import type { MemberClass } from './member-class.js'
 
@@ -182,7 +187,7 @@ function storedFacts(dc: MemberClass, attr: StorageAttributeDef) {
     indexed: dc.indexes().some((i) => i.attribute === attr.name),
     keywordIndexed: false,
     // 4D's "Autoincrement" and "Auto UUID": an autosequence, or a uuid key the engine makes.
-    autoFilled: attr.autosequence || (attr.type === 'uuid' && attr === dc.def.key),
+    autoFilled: generatedBy(dc.def, attr) !== undefined,
     mandatory: attr.notNull || attr === dc.def.key,
     unique: attr.unique || attr === dc.def.key,
     ...(typeof classID === 'string' ? { classID } : {}),

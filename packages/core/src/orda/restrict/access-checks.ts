@@ -12,7 +12,7 @@
  */
 import { currentActor } from '../../access/acting.js'
 import type { Actor } from '../../access/actor.js'
-import type { AttributeDef } from '../../schema/definitions.js'
+import { generatedBy, type AttributeDef } from '../../schema/definitions.js'
 import type { Assignments } from '../../txn/transaction.js'
 import type { RestrictedClass } from './restricted-class.js'
 import { fail } from '../../errors/datastore-error.js'
@@ -77,7 +77,7 @@ function noChosenKey(dc: RestrictedClass, values: Assignments): void {
   const key = dc.def.key
   const v = values[key.name]
   if (v === undefined || v === null) return
-  if (!(key.autosequence || key.type === 'uuid')) return
+  if (generatedBy(dc.def, key) === undefined) return
   if (currentActor(dc.datastore) === undefined) return
   fail('GeneratedKeyGiven', [key.name, dc.name])
 }

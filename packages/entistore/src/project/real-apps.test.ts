@@ -1,0 +1,124 @@
+/**
+ * What public 4D and Qodly applications hold that once stopped `serve --project` at start-up or
+ * failed at their first create (docs/4d-projects.md), in a small project of our own written their
+ * way (test-projects/event-planner): text keys generated as UUIDs, an alias through a to-many
+ * relation, computed attributes in every form 4D accepts, getters of an entity and of a selection,
+ * a function named like a relation or with a `$`, a relation and a field of one name, two fields
+ * of one name, and the change tracking tables. Each is tried over REST, and `check` says what
+ * `serve` says.
+ */
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../commands/cli-serve.fixture.js'
+import { served, type Json } from './four-d-rest.fixture.js'
+
+const PLANNER = fileURLToPath(new URL('test-projects/event-planner', import.meta.url))
+const UUID = /^[0-9A-F]{32}$/
+
+describe('a project written as public Qodly and 4D applications are', () => {
+  it('starts, and its data generator creates every entity with a key the server makes', async () => {
+    const notes: string[] = []
+    const post = await served(PLANNER, { notes })
+    const generated = await post('$catalog/generate', [3])
+    expect(generated).toEqual({ status: 200, json: { result: 3 } })
+    const client = post.client()
+    const events = await client.get('Event?$orderby="title"')
+    expect(events.json.__COUNT).toBe(3)
+    // 4D's Auto UUID: 32 upper-case hex digits, for a text key marked autosequence (Qodly's)
+    // and for a UUID key marked autogenerate alike.
+    for (const e of events.json.__ENTITIES as Json[]) expect(e.UUID).toMatch(UUID)
+    const employees = await client.get('Employee')
+    for (const e of employees.json.__ENTITIES as Json[]) expect(e.ID).toMatch(UUID)
+    // A create over REST gives no key either.
+    const room = await client.post('Room?$method=update', { label: 'Annex', seats: 12 })
+    expect(room.status).toBe(200)
+    expect(room.json.__KEY).toMatch(UUID)
+  })
+
+  it('serves the alias through a to-many relation as the selection it reaches, and queries it', async () => {
+    const post = await served(PLANNER)
+    await post('$catalog/generate', [2])
+    const client = post.client()
+    const catalog = await client.get('$catalog/Event')
+    const attendees = (catalog.json.attributes as Json[]).find((a) => a.name === 'attendees')
+    expect(attendees).toMatchObject({
+      kind: 'alias',
+      type: 'EmployeeSelection',
+      path: 'inscriptions.employee',
+    })
+    const first = await client.get('Event?$orderby="title"&$top=1&$attributes=attendees')
+    const deferred = first.json.__ENTITIES[0].attendees.__deferred.uri as string
+    const reached = await client.get(deferred.replace(/^\/rest\//, ''))
+    expect(reached.json.__ENTITIES.map((e: Json) => e.name)).toEqual(['Guest 1'])
+    const found = await client.get('Event?$filter="attendees.name=\'Guest 2\'"')
+    expect(found.json.__ENTITIES.map((e: Json) => e.title)).toEqual(['Event 2'])
+  })
+
+  it('computes attributes declared in each form, getters of an entity and a selection included', async () => {
+    const post = await served(PLANNER)
+    await post('$catalog/generate', [1])
+    const client = post.client()
+    const catalog = await client.get('$catalog/Event')
+    const typeOf = (name: string): unknown =>
+      (catalog.json.attributes as Json[]).find((a) => a.name === name)?.type
+    expect([typeOf('info'), typeOf('headline'), typeOf('people'), typeOf('firstAttendee')]).toEqual(
+      ['object', 'string', 'EmployeeSelection', 'Employee'],
+    )
+    const event = (await client.get('Event?$attributes=info,headline,people,firstAttendee')).json
+      .__ENTITIES[0] as Json
+    expect(event.info).toEqual({ title: 'Event 1', attendees: 1 })
+    expect(event.headline).toBe('EVENT 1')
+    expect(event.people.__deferred.uri).toMatch(/^\/rest\/Event\[[0-9A-F]{32}\]\/people\?/)
+    expect(event.firstAttendee.__deferred.__KEY).toMatch(UUID)
+  })
+
+  it('calls a function whose name holds a $; leaves out one named like a relation, the relation kept', async () => {
+    const post = await served(PLANNER)
+    await post('$catalog/generate', [2])
+    const client = post.client()
+    const catalog = await client.get('$catalog/Event')
+    const methods = (catalog.json.methods as Json[]).map((m) => m.name)
+    expect(methods).toContain('$upcoming')
+    expect(methods).not.toContain('inscriptions')
+    const some = await client.get('Event?$top=1&$expand=inscriptions')
+    expect(some.json.__ENTITIES[0].inscriptions.__ENTITIES).toHaveLength(1)
+  })
+
+  it('keeps the first of two fields of one name, and a field over a relation of its name', async () => {
+    const post = await served(PLANNER)
+    const catalog = await post.client().get('$catalog/Event')
+    const names = (catalog.json.attributes as Json[]).map((a) => a.name)
+    expect(names.filter((n) => n === 'weg')).toHaveLength(1)
+    expect((catalog.json.attributes as Json[]).find((a) => a.name === 'room')).toMatchObject({
+      kind: 'storage',
+      type: 'string',
+    })
+  })
+
+  it('serves the change tracking table, __DeletedRecords, and stamps each change', async () => {
+    const post = await served(PLANNER)
+    await post('$catalog/generate', [1])
+    const client = post.client()
+    const event = (await client.get('Event?$attributes=__GlobalStamp')).json.__ENTITIES[0] as Json
+    expect(event.__GlobalStamp).toBeGreaterThan(0)
+    const dropped = await client.post(`Event(${event.__KEY})?$method=delete`, {})
+    expect(dropped.status).toBe(200)
+    const deleted = await client.get('__DeletedRecords')
+    expect(deleted.json.__ENTITIES).toEqual([
+      expect.objectContaining({ __PrimaryKey: event.__KEY, __TableName: 'Event' }),
+    ])
+  })
+
+  it('is checked as it is served: each note at its line, and no failure', async () => {
+    const run = await runCli(['check', '--project', PLANNER])
+    expect(run.code).toBe(0)
+    const lines = run.out.map((l) => (l.startsWith(PLANNER) ? l.slice(PLANNER.length + 1) : l))
+    expect(lines).toEqual([
+      'Project/Sources/catalog.4DCatalog:18:3: warning: fields named like an earlier field of their table are left out (the first keeps the name): Event.weg',
+      'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Event.room',
+      'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Room.events (its N→1 is)',
+      'Project/Sources/Classes/EventEntity.4dm:25:1: warning: functions named like an attribute of their dataclass are left out (the attribute keeps the name): Event.inscriptions',
+      '4 warnings of what is not served as 4D serves it; 3 files of 4D code: no problem',
+    ])
+  })
+})
