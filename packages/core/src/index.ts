@@ -188,6 +188,11 @@ export { changeStamps } from './store/change-stamps.js'
 export { commitStamps } from './store/store.js'
 export type { FunctionCall } from './orda/current-call/function-call.js'
 export type { PrivilegeSettings } from './orda/calls/call-context.js'
+export {
+  PageFeedback,
+  type ComponentChanges,
+  type PageNotificationType,
+} from './orda/calls/page-feedback.js'
 export type { QuotaManager, QuotaValues } from './orda/calls/session-quotas.js'
 export { defaultEntitySetQuota } from './orda/calls/session-quotas.js'
 // 4D's Session calls of 20 R7 – 21: promote/demote, OTP tokens, storage, session singletons

@@ -353,6 +353,6 @@ export const COMMAND_TABLE = `
 1475:WP Table get rows|1692:WP Table insert columns|1691:WP Table insert rows
 1553:WP Table range|1341:WP Text range|1358:WP USE PAGE SETUP|680:WRITE PICTURE FILE
 1091:XML DECODE|732:XML GET ERROR|1096:XML GET OPTIONS|1090:XML SET OPTIONS|25:Year of
-1640:ZIP Create archive|1637:ZIP Read archive|1805:throw|1735:Web Form|1597:New formula
+1640:ZIP Create archive|1637:ZIP Read archive|1805:throw|1735:Web Form|1734:Web Event|1597:New formula
 991:Localized string|1495:Process activity
 `

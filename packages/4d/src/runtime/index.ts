@@ -28,6 +28,7 @@ import { FUNCTION_CLASS, OBJECT_CLASS } from './classes/builtin-class.js'
 import { COLLECTION_FUNCTIONS } from './classes/collection-functions.js'
 import { INCOMING_MESSAGE_CLASS } from './classes/incoming-message.js'
 import { OUTGOING_MESSAGE_CLASS } from './classes/outgoing-message.js'
+import { WEB_FORM_CLASS, WEB_FORM_ITEM_CLASS } from './classes/web-form.js'
 import { COMMANDS } from './commands/index.js'
 import { provideRuntimeParts } from './context/runtime-parts.js'
 import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
@@ -45,6 +46,8 @@ provideRuntimeParts({
     ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
     ['IncomingMessage', INCOMING_MESSAGE_CLASS],
     ['Blob', BLOB_CLASS],
+    ['WebForm', WEB_FORM_CLASS],
+    ['WebFormItem', WEB_FORM_ITEM_CLASS],
   ],
 })
 

@@ -122,3 +122,40 @@ describe('a project written as public Qodly and 4D applications are', () => {
     ])
   })
 })
+
+describe("Qodly's server API for pages (WebFormClass.md, WebFormItemClass.md)", () => {
+  it('answers a wrong password false, with the error the page shows (__WEBFORM.__NOTIFICATION)', async () => {
+    const post = await served(PLANNER)
+    const client = post.client()
+    expect(await client.post('$catalog/authentify', ['ada', 'nope'])).toEqual({
+      status: 200,
+      json: {
+        result: false,
+        __WEBFORM: { __NOTIFICATION: { message: 'Wrong password for ada', type: 'error' } },
+      },
+    })
+    expect(await client.post('$catalog/authentify', ['ada', 'secret'])).toEqual({
+      status: 200,
+      json: { result: true },
+    })
+  })
+
+  it("keeps a handler's writes and tells the page its toast, components and states", async () => {
+    const post = await served(PLANNER)
+    const reply = await post.client().post('$catalog/publish', ['Launch'])
+    expect(reply).toEqual({
+      status: 200,
+      json: {
+        result: { saved: 1, caller: '' },
+        __WEBFORM: {
+          __NOTIFICATION: { message: 'Published', type: 'message' },
+          __COMPONENTS: {
+            publishButton: { visible: false },
+            banner: { addCSSClass: ['highlight'] },
+          },
+          __STATES: { enable: ['published'], disable: [] },
+        },
+      },
+    })
+  })
+})

@@ -19,8 +19,10 @@
  * form (`$attributes`, `$expand`, `$top`, `$skip` apply), an OutgoingMessage as it is, anything
  * else as `{"result": …}`. An async function's reply is a Promise.
  */
+import { withPage } from '../call/page-reply.js'
 import {
   callFunction,
+  PageFeedback,
   datastoreError,
   Entity,
   EntityDraft,
@@ -240,14 +242,17 @@ function call(
   args: readonly unknown[],
   reply: (ctx: RouteContext, value: unknown) => Reply,
 ): Answer {
+  // What the call's code tells the page that called it (`Web Form`), written with its reply.
+  const page = new PageFeedback()
   const result = callFunction(ctx.ds, fn, on, args, {
     session: ctx.session,
     owner: sessionOwner(ctx),
     onRestore: ctx.restoreSession,
+    page,
   })
   return isThenable(result)
-    ? withTimeLimit(fn, result, ctx.calls).then((value) => reply(ctx, value))
-    : reply(ctx, result)
+    ? withTimeLimit(fn, result, ctx.calls).then((value) => withPage(reply(ctx, value), page))
+    : withPage(reply(ctx, result), page)
 }
 
 /** A POST's parameters: its body; `$params` when the body is empty. */

@@ -53,7 +53,7 @@ export class JsonChunks implements Iterable<string> {
   readonly #open: string
   readonly #count: number
   readonly #render: (index: number) => ChunkItem
-  readonly #close: string
+  #close: string
   readonly #expand: Expand | undefined
   #next = 0
   #opened = false
@@ -105,6 +105,16 @@ export class JsonChunks implements Iterable<string> {
               actor,
               runActor(actor, () => expand(nested)),
             )
+  }
+
+  /**
+   * Adds `member` (`"name":value`, JSON text) to the object the reply closes, before any piece is
+   * handed out: a function's `__WEBFORM` beside the selection it returned.
+   */
+  addMember(member: string): void {
+    if (this.#opened) throw new TypeError('addMember: the reply is already being written')
+    const end = this.#close.lastIndexOf('}')
+    this.#close = `${this.#close.slice(0, end)},${member}${this.#close.slice(end)}`
   }
 
   /** Whether every piece has been handed out. */

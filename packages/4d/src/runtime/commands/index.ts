@@ -19,6 +19,7 @@ import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { UI_COMMANDS } from './ui.js'
+import { WEB_FORM_COMMANDS } from './web-form.js'
 import { WEB_SERVER_COMMANDS } from './web-server.js'
 
 export const COMMANDS = buildCommandTable([
@@ -39,6 +40,7 @@ export const COMMANDS = buildCommandTable([
   BLOB_COMMANDS,
   UI_COMMANDS,
   WEB_SERVER_COMMANDS,
+  WEB_FORM_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -3,8 +3,8 @@
  * 4D's documentation about windows, forms, form objects, list boxes, form events, menus,
  * hierarchical lists, data entry, entry control, messages (`ALERT`, `CONFIRM`), printing, Quick
  * Report, graphs, drag and drop, the pasteboard, the process's windows, web areas, the spell
- * checker and styled text (docs/commands/theme/*.md), and `Web Form` (the Qodly page's), as
- * "number:Name" entries a theme. Each is not runnable for 'UI': `entistore check` names it, and
+ * checker and styled text (docs/commands/theme/*.md), as "number:Name" entries a theme (Qodly's
+ * `Web Form` and `Web Event` run: web-form.ts). Each is not runnable for 'UI': `entistore check` names it, and
  * reaching it raises "not implemented". (Commands of those pages that 4D's list of commands lacks
  * are not here: they parse as method calls.)
  */
@@ -168,8 +168,6 @@ const UI_COMMANDS_TEXT = `
 1214:SPELL ADD TO USER DICTIONARY|1215:SPELL CHECK TEXT|900:SPELL CHECKING
 1205:SPELL Get current dictionary|1204:SPELL GET DICTIONARY LIST
 904:SPELL SET CURRENT DICTIONARY
-# Qodly pages
-1735:Web Form
 # Styled Text
 1285:ST COMPUTE EXPRESSIONS|1282:ST FREEZE EXPRESSIONS|1094:ST GET ATTRIBUTES
 1286:ST Get content type|1287:ST Get expression|1290:ST GET OPTIONS|1092:ST Get plain text

@@ -10,6 +10,7 @@
  * AsyncLocalStorage). Without one, the call is known only until the function first awaits;
  * `runningCall()` then answers undefined rather than another request's call.
  */
+import type { PageFeedback } from './page-feedback.js'
 import type { LockOwner } from '../../locks/lock-table.js'
 import type { AuthUser, Session } from '../../sessions/session-api.js'
 import { heldPrivileges } from '../../sessions/session-privileges.js'
@@ -39,8 +40,11 @@ export type PrivilegeSettings =
 /** What a call knows of its session and may do to it (the public SessionSource, current-call/). */
 export type CallSource = ReturnType<typeof sessionSource>
 
-/** A running call: its session's, and the function it runs. */
-export type RunningCall = CallSource & { readonly function: FunctionInfo }
+/** A running call: its session's, the function it runs, and the page it tells, if any. */
+export type RunningCall = CallSource & {
+  readonly function: FunctionInfo
+  readonly page: PageFeedback | undefined
+}
 
 const calls = asyncScope<RunningCall>()
 
@@ -61,9 +65,12 @@ export function newCall(
   session: Session | undefined,
   owner: LockOwner | undefined,
   onRestore?: (session: Session) => void,
+  page?: PageFeedback,
 ): RunningCall {
   const call = sessionSource(datastore, session, owner, onRestore)
   Object.defineProperty(call, 'function', { value: fn, enumerable: true })
+  // A call made by another call's code tells the same page.
+  Object.defineProperty(call, 'page', { value: page ?? runningCall()?.page, enumerable: true })
   return call as RunningCall
 }
 

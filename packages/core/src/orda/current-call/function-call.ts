@@ -10,6 +10,7 @@ import type { AuthUser } from '../../sessions/session-api.js'
 import type { FunctionInfo } from '../../functions/registry.js'
 import type { Datastore } from '../objects/datastore.js'
 import type { PrivilegeSettings } from '../calls/call-context.js'
+import type { PageFeedback } from '../calls/page-feedback.js'
 import type { QuotaManager } from '../calls/session-quotas.js'
 import type { SessionCalls } from '../calls/session-calls.js'
 
@@ -55,7 +56,12 @@ export interface FunctionCall extends SessionCalls {
    * reads the defaults and its writes throw.
    */
   readonly quotas: QuotaManager
+  /**
+   * What the call tells the page that called it (4D's `Web Form`: a notification, components,
+   * states), written with the REST reply; undefined for a call made outside a request.
+   */
+  readonly page: PageFeedback | undefined
 }
 
 /** What a call knows of its session and may do to it: all of FunctionCall but the function. */
-export type SessionSource = Omit<FunctionCall, 'function'>
+export type SessionSource = Omit<FunctionCall, 'function' | 'page'>

@@ -11,6 +11,7 @@
  * file path in it masked (an ENOENT message names the server's folders: functions/mask-message.ts). A function that throws
  * 4D's way, `throw { errCode: 123, message: '…', componentSignature: 'shop' }`, keeps its code.
  */
+import type { PageFeedback } from '../calls/page-feedback.js'
 import { isThenable } from '../../values/thenable.js'
 import { DatastoreError, datastoreError, fail } from '../../errors/datastore-error.js'
 import type { LockOwner } from '../../locks/lock-table.js'
@@ -43,6 +44,11 @@ export interface CallOptions {
    * client that called now belongs to it (the REST interface sends its cookie with the reply).
    */
   readonly onRestore?: ((session: Session) => void) | undefined
+  /**
+   * What the call tells the page that called it (Qodly's `Web Form`): the REST interface gives
+   * one to each function call and writes it with the reply. @default the calling call's, if any
+   */
+  readonly page?: PageFeedback | undefined
 }
 
 /** `callFunction` (objects/datastore-functions.ts, where it is documented), on what it reads. */
@@ -74,6 +80,7 @@ export function runFunction(
     options.session ?? caller?.session,
     options.owner ?? caller?.owner,
     options.onRestore,
+    options.page,
   )
   const owner = options.owner
   const run = (): unknown => impl.apply(target, checked)
