@@ -303,4 +303,52 @@ describe('readCsvFolder', () => {
     expect(await refusal(() => loadCsvData(ds, csv), folder)).toMatch(/^T\.csv:3:1: /)
     expect(ds.dataClass('T').all().length).toBe(0)
   })
+
+  it('loads 4D\'s "no related entity": a foreign key of 0 or an empty text that names no entity', async () => {
+    // 4D exports a record never related with its field's blank (0, ""): it finds no related
+    // record through it. A key that is 0 or "" on the other side is a reference all the same.
+    const related: ModelJson = {
+      dataClasses: [
+        {
+          name: 'Company',
+          key: [{ name: 'ID' }],
+          attributes: [{ name: 'ID', type: 'long' }],
+        },
+        {
+          name: 'Tag',
+          key: [{ name: 'code' }],
+          attributes: [{ name: 'code', type: 'string' }],
+        },
+        {
+          name: 'Person',
+          key: [{ name: 'ID' }],
+          attributes: [
+            { name: 'ID', type: 'long' },
+            { name: 'companyID', type: 'long' },
+            { name: 'tagCode', type: 'string' },
+            { name: 'company', kind: 'relatedEntity', path: 'Company', foreignKey: 'companyID' },
+            { name: 'tag', kind: 'relatedEntity', path: 'Tag', foreignKey: 'tagCode' },
+          ],
+        },
+      ],
+    }
+    const folder = await folderWith({
+      'Company.csv': 'ID\n1\n',
+      'Tag.csv': 'code\nvip\n',
+      'Person.csv': 'ID,companyID,tagCode\n1,0,\n2,1,vip\n',
+    })
+    const csv = await readCsvFolder(folder, related)
+    expect(csv.rows.Person).toEqual([
+      { ID: 1, companyID: null, tagCode: null },
+      { ID: 2, companyID: 1, tagCode: 'vip' },
+    ])
+    const ds = createDatastore(related)
+    loadCsvData(ds, csv)
+    expect(ds.dataClass('Person').get(1)!.get('company')).toBeNull()
+    const withZero = await folderWith({
+      'Company.csv': 'ID\n0\n',
+      'Person.csv': 'ID,companyID\n1,0\n',
+    })
+    expect((await readCsvFolder(withZero, related)).rows.Person![0]!.companyID).toBe(0)
+  })
 })

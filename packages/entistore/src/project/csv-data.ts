@@ -323,7 +323,34 @@ export async function readCsvFolder(folder: string, model: ModelJson): Promise<C
     rows[dc.name] = read.rows
     places.set(dc.name, { file, lines: read.lines })
   }
+  withoutBlankReferences(model, rows)
   return { rows, places }
+}
+
+/**
+ * 4D's "no related entity" in exported data: a foreign key of 0, or an empty text, that names no
+ * entity of the related table, made null. 4D writes them for a record never related (a numeric
+ * field's blank is 0, a text field's is empty), and finds no related record through them.
+ */
+function withoutBlankReferences(
+  model: ModelJson,
+  rows: Readonly<Record<string, Record<string, unknown>[]>>,
+): void {
+  const byName = new Map(model.dataClasses.map((dc) => [dc.name, dc]))
+  for (const dc of model.dataClasses) {
+    const own = rows[dc.name]
+    if (own === undefined) continue
+    for (const a of dc.attributes) {
+      if (a.kind !== 'relatedEntity' || a.foreignKey === undefined) continue
+      const target = byName.get(a.path ?? a.type ?? '')
+      const key = target?.key?.[0]?.name
+      const keys = new Set(key === undefined ? [] : (rows[target!.name] ?? []).map((r) => r[key]))
+      for (const row of own) {
+        const v = row[a.foreignKey]
+        if ((v === 0 || v === '') && !keys.has(v)) row[a.foreignKey] = null
+      }
+    }
+  }
 }
 
 /**
