@@ -6,6 +6,7 @@
 import { datastoreError, fail } from '../errors/datastore-error.js'
 import type { ValueType } from '../schema/model-json.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
+import { textDate } from '../values/dates.js'
 import type { ComparisonOp, LiteralNode, PlaceholderNode, ValueNode } from './ast.js'
 import type { CmpValue } from './bound.js'
 import { sortKey } from '../values/compare.js'
@@ -106,7 +107,10 @@ function scalar(
   if (type !== undefined && !(wild && TEXT_TYPES.has(type))) {
     if (wild) invalid(`${where} ${JSON.stringify(raw)}: wildcards apply to string attributes only`)
     try {
-      const coerced = coerceToType(comparisonType(type), raw, dateOnly)
+      // 4D "will try to convert the value type to the attribute data type whenever possible"
+      // (DataClassClass.md, `.query()`): a date compared with a date written as 4D's Date reads.
+      const given = type === 'date' && typeof raw === 'string' ? (textDate(raw) ?? raw) : raw
+      const coerced = coerceToType(comparisonType(type), given, dateOnly)
       value = coerced as string | number | boolean
     } catch (e) {
       if (!(e instanceof CoercionError)) throw e

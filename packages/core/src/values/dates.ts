@@ -85,3 +85,18 @@ function fromEpoch(ms: number, dateOnly: boolean): string | undefined {
   const iso = date.toISOString()
   return dateOnly ? iso.slice(0, 10) : iso
 }
+
+// A date as 4D's `Date` command reads a text (date.md): the year first (`2025/01/31`,
+// `2025.01.31`), or the system's short form, which Entistore takes as the US one (`01/31/2025`),
+// as the 4D language package reads date literals.
+const YEAR_FIRST = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/
+const US_SHORT = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/
+
+/** `YYYY-MM-DD` of a date written as 4D reads a text as a date, or undefined. */
+export function textDate(text: string): string | undefined {
+  const t = text.trim()
+  const y = YEAR_FIRST.exec(t)
+  if (y) return day(y[1]!, y[2]!, y[3]!)
+  const us = US_SHORT.exec(t)
+  return us ? day(us[3]!, us[1]!, us[2]!) : undefined
+}

@@ -229,23 +229,24 @@ function peg$parse(input, options) {
 
   const peg$r0 = /^[a-z]/;
   const peg$r1 = /^[0-9]/;
-  const peg$r2 = /^[\p{ID_Start}_$]/u;
-  const peg$r3 = /^[\p{ID_Continue}$]/u;
-  const peg$r4 = /^[^'\\]/;
-  const peg$r5 = /^[^"\\]/;
-  const peg$r6 = /^[^\\]/;
-  const peg$r7 = /^["'\\]/;
-  const peg$r8 = /^[0-9a-f]/i;
-  const peg$r9 = /^['":[=!<>#]/;
-  const peg$r10 = /^[^ \t\n\r()&|]/;
-  const peg$r11 = /^[^ \t\n\r()&|,[\]]/;
-  const peg$r12 = /^[1-9]/;
-  const peg$r13 = /^[0-2]/;
-  const peg$r14 = /^[12]/;
-  const peg$r15 = /^[01]/;
-  const peg$r16 = /^[eE]/;
-  const peg$r17 = /^[+\-]/;
-  const peg$r18 = /^[ \t\n\r]/;
+  const peg$r2 = /^[ \t]/;
+  const peg$r3 = /^[\p{ID_Start}_$]/u;
+  const peg$r4 = /^[\p{ID_Continue}$]/u;
+  const peg$r5 = /^[^'\\]/;
+  const peg$r6 = /^[^"\\]/;
+  const peg$r7 = /^[^\\]/;
+  const peg$r8 = /^["'\\]/;
+  const peg$r9 = /^[0-9a-f]/i;
+  const peg$r10 = /^['":[=!<>#]/;
+  const peg$r11 = /^[^ \t\n\r()&|]/;
+  const peg$r12 = /^[^ \t\n\r()&|,[\]]/;
+  const peg$r13 = /^[1-9]/;
+  const peg$r14 = /^[0-2]/;
+  const peg$r15 = /^[12]/;
+  const peg$r16 = /^[01]/;
+  const peg$r17 = /^[eE]/;
+  const peg$r18 = /^[+\-]/;
+  const peg$r19 = /^[ \t\n\r]/;
 
   const peg$e0 = peg$literalExpectation(",", false);
   const peg$e1 = peg$literalExpectation("(", false);
@@ -261,70 +262,71 @@ function peg$parse(input, options) {
   const peg$e11 = peg$otherExpectation("value");
   const peg$e12 = peg$otherExpectation("placeholder");
   const peg$e13 = peg$literalExpectation(":", false);
-  const peg$e14 = peg$otherExpectation("comparison operator");
-  const peg$e15 = peg$literalExpectation("===", false);
-  const peg$e16 = peg$literalExpectation("==", false);
-  const peg$e17 = peg$literalExpectation("=", false);
-  const peg$e18 = peg$literalExpectation("!==", false);
-  const peg$e19 = peg$literalExpectation("!=", false);
-  const peg$e20 = peg$literalExpectation("#", false);
-  const peg$e21 = peg$literalExpectation("<=", false);
-  const peg$e22 = peg$literalExpectation("<", false);
-  const peg$e23 = peg$literalExpectation(">=", false);
-  const peg$e24 = peg$literalExpectation(">", false);
-  const peg$e25 = peg$literalExpectation("%", false);
-  const peg$e26 = peg$literalExpectation("is", true);
-  const peg$e27 = peg$literalExpectation("not", true);
-  const peg$e28 = peg$literalExpectation("begin", true);
-  const peg$e29 = peg$literalExpectation("in", true);
-  const peg$e30 = peg$otherExpectation("logical operator");
-  const peg$e31 = peg$literalExpectation("&&", false);
-  const peg$e32 = peg$literalExpectation("&", false);
-  const peg$e33 = peg$literalExpectation("and", true);
-  const peg$e34 = peg$literalExpectation("||", false);
-  const peg$e35 = peg$literalExpectation("|", false);
-  const peg$e36 = peg$literalExpectation("or", true);
-  const peg$e37 = peg$literalExpectation("except", true);
-  const peg$e38 = peg$otherExpectation("NOT");
-  const peg$e39 = peg$otherExpectation("order by");
-  const peg$e40 = peg$literalExpectation("order", true);
-  const peg$e41 = peg$literalExpectation("by", true);
-  const peg$e42 = peg$otherExpectation("ASC or DESC");
-  const peg$e43 = peg$literalExpectation("asc", true);
-  const peg$e44 = peg$literalExpectation("desc", true);
-  const peg$e45 = peg$classExpectation(["\\p{ID_Start}", "_", "$"], false, false, true);
-  const peg$e46 = peg$classExpectation(["\\p{ID_Continue}", "$"], false, false, true);
-  const peg$e47 = peg$literalExpectation("'", false);
-  const peg$e48 = peg$literalExpectation("\\", false);
-  const peg$e49 = peg$anyExpectation();
-  const peg$e50 = peg$classExpectation(["'", "\\"], true, false, false);
-  const peg$e51 = peg$literalExpectation("\"", false);
-  const peg$e52 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e53 = peg$literalExpectation("\\u0022", false);
-  const peg$e54 = peg$literalExpectation("\\u0027", false);
-  const peg$e55 = peg$classExpectation(["\\"], true, false, false);
-  const peg$e56 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
-  const peg$e57 = peg$literalExpectation("u", false);
-  const peg$e58 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e59 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
-  const peg$e60 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
-  const peg$e61 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
-  const peg$e62 = peg$literalExpectation("!!", false);
-  const peg$e63 = peg$literalExpectation("!", false);
-  const peg$e64 = peg$literalExpectation("-", false);
-  const peg$e65 = peg$literalExpectation("0", false);
-  const peg$e66 = peg$classExpectation([["1", "9"]], false, false, false);
-  const peg$e67 = peg$literalExpectation("1", false);
-  const peg$e68 = peg$classExpectation([["0", "2"]], false, false, false);
-  const peg$e69 = peg$classExpectation(["1", "2"], false, false, false);
-  const peg$e70 = peg$literalExpectation("3", false);
-  const peg$e71 = peg$classExpectation(["0", "1"], false, false, false);
-  const peg$e72 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e73 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e74 = peg$literalExpectation("true", false);
-  const peg$e75 = peg$literalExpectation("false", false);
-  const peg$e76 = peg$literalExpectation("null", true);
-  const peg$e77 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
+  const peg$e14 = peg$classExpectation([" ", "\t"], false, false, false);
+  const peg$e15 = peg$otherExpectation("comparison operator");
+  const peg$e16 = peg$literalExpectation("===", false);
+  const peg$e17 = peg$literalExpectation("==", false);
+  const peg$e18 = peg$literalExpectation("=", false);
+  const peg$e19 = peg$literalExpectation("!==", false);
+  const peg$e20 = peg$literalExpectation("!=", false);
+  const peg$e21 = peg$literalExpectation("#", false);
+  const peg$e22 = peg$literalExpectation("<=", false);
+  const peg$e23 = peg$literalExpectation("<", false);
+  const peg$e24 = peg$literalExpectation(">=", false);
+  const peg$e25 = peg$literalExpectation(">", false);
+  const peg$e26 = peg$literalExpectation("%", false);
+  const peg$e27 = peg$literalExpectation("is", true);
+  const peg$e28 = peg$literalExpectation("not", true);
+  const peg$e29 = peg$literalExpectation("begin", true);
+  const peg$e30 = peg$literalExpectation("in", true);
+  const peg$e31 = peg$otherExpectation("logical operator");
+  const peg$e32 = peg$literalExpectation("&&", false);
+  const peg$e33 = peg$literalExpectation("&", false);
+  const peg$e34 = peg$literalExpectation("and", true);
+  const peg$e35 = peg$literalExpectation("||", false);
+  const peg$e36 = peg$literalExpectation("|", false);
+  const peg$e37 = peg$literalExpectation("or", true);
+  const peg$e38 = peg$literalExpectation("except", true);
+  const peg$e39 = peg$otherExpectation("NOT");
+  const peg$e40 = peg$otherExpectation("order by");
+  const peg$e41 = peg$literalExpectation("order", true);
+  const peg$e42 = peg$literalExpectation("by", true);
+  const peg$e43 = peg$otherExpectation("ASC or DESC");
+  const peg$e44 = peg$literalExpectation("asc", true);
+  const peg$e45 = peg$literalExpectation("desc", true);
+  const peg$e46 = peg$classExpectation(["\\p{ID_Start}", "_", "$"], false, false, true);
+  const peg$e47 = peg$classExpectation(["\\p{ID_Continue}", "$"], false, false, true);
+  const peg$e48 = peg$literalExpectation("'", false);
+  const peg$e49 = peg$literalExpectation("\\", false);
+  const peg$e50 = peg$anyExpectation();
+  const peg$e51 = peg$classExpectation(["'", "\\"], true, false, false);
+  const peg$e52 = peg$literalExpectation("\"", false);
+  const peg$e53 = peg$classExpectation(["\"", "\\"], true, false, false);
+  const peg$e54 = peg$literalExpectation("\\u0022", false);
+  const peg$e55 = peg$literalExpectation("\\u0027", false);
+  const peg$e56 = peg$classExpectation(["\\"], true, false, false);
+  const peg$e57 = peg$classExpectation(["\"", "'", "\\"], false, false, false);
+  const peg$e58 = peg$literalExpectation("u", false);
+  const peg$e59 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e60 = peg$classExpectation(["'", "\"", ":", "[", "=", "!", "<", ">", "#"], false, false, false);
+  const peg$e61 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|"], true, false, false);
+  const peg$e62 = peg$classExpectation([" ", "\t", "\n", "\r", "(", ")", "&", "|", ",", "[", "]"], true, false, false);
+  const peg$e63 = peg$literalExpectation("!!", false);
+  const peg$e64 = peg$literalExpectation("!", false);
+  const peg$e65 = peg$literalExpectation("-", false);
+  const peg$e66 = peg$literalExpectation("0", false);
+  const peg$e67 = peg$classExpectation([["1", "9"]], false, false, false);
+  const peg$e68 = peg$literalExpectation("1", false);
+  const peg$e69 = peg$classExpectation([["0", "2"]], false, false, false);
+  const peg$e70 = peg$classExpectation(["1", "2"], false, false, false);
+  const peg$e71 = peg$literalExpectation("3", false);
+  const peg$e72 = peg$classExpectation(["0", "1"], false, false, false);
+  const peg$e73 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e74 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e75 = peg$literalExpectation("true", false);
+  const peg$e76 = peg$literalExpectation("false", false);
+  const peg$e77 = peg$literalExpectation("null", true);
+  const peg$e78 = peg$classExpectation([" ", "\t", "\n", "\r"], false, false, false);
 
   function peg$f0(filter, orderBy) {    return Ast.query(filter, orderBy ?? [])  }
   function peg$f1(head, tail) {    return [head, ...tail]  }
@@ -1382,48 +1384,66 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e13); }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
-      if (peg$r1.test(s4)) {
+      s2 = [];
+      s3 = input.charAt(peg$currPos);
+      if (peg$r2.test(s3)) {
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e14); }
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = input.charAt(peg$currPos);
+        if (peg$r2.test(s3)) {
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e14); }
+        }
+      }
+      s3 = peg$currPos;
+      s4 = [];
+      s5 = input.charAt(peg$currPos);
+      if (peg$r1.test(s5)) {
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e9); }
       }
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = input.charAt(peg$currPos);
-          if (peg$r1.test(s4)) {
+      if (s5 !== peg$FAILED) {
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = input.charAt(peg$currPos);
+          if (peg$r1.test(s5)) {
             peg$currPos++;
           } else {
-            s4 = peg$FAILED;
+            s5 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e9); }
           }
         }
       } else {
-        s3 = peg$FAILED;
+        s4 = peg$FAILED;
+      }
+      if (s4 !== peg$FAILED) {
+        s3 = input.substring(s3, peg$currPos);
+      } else {
+        s3 = s4;
       }
       if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
-      } else {
-        s2 = s3;
-      }
-      if (s2 !== peg$FAILED) {
-        s3 = peg$currPos;
+        s4 = peg$currPos;
         peg$silentFails++;
-        s4 = peg$parseIdentChar();
+        s5 = peg$parseIdentChar();
         peg$silentFails--;
-        if (s4 === peg$FAILED) {
-          s3 = undefined;
+        if (s5 === peg$FAILED) {
+          s4 = undefined;
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s4;
+          s4 = peg$FAILED;
         }
-        if (s3 !== peg$FAILED) {
+        if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f20(s2);
+          s0 = peg$f20(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1629,7 +1649,7 @@ function peg$parse(input, options) {
       peg$currPos += 3;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e15); }
+      if (peg$silentFails === 0) { peg$fail(peg$e16); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
@@ -1643,7 +1663,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e16); }
+        if (peg$silentFails === 0) { peg$fail(peg$e17); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
@@ -1657,7 +1677,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e17); }
+          if (peg$silentFails === 0) { peg$fail(peg$e18); }
         }
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
@@ -1671,7 +1691,7 @@ function peg$parse(input, options) {
             peg$currPos += 3;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e18); }
+            if (peg$silentFails === 0) { peg$fail(peg$e19); }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
@@ -1685,7 +1705,7 @@ function peg$parse(input, options) {
               peg$currPos += 2;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e19); }
+              if (peg$silentFails === 0) { peg$fail(peg$e20); }
             }
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
@@ -1699,7 +1719,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e20); }
+                if (peg$silentFails === 0) { peg$fail(peg$e21); }
               }
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
@@ -1713,7 +1733,7 @@ function peg$parse(input, options) {
                   peg$currPos += 2;
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e21); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e22); }
                 }
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
@@ -1727,7 +1747,7 @@ function peg$parse(input, options) {
                     peg$currPos++;
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e22); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e23); }
                   }
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
@@ -1741,7 +1761,7 @@ function peg$parse(input, options) {
                       peg$currPos += 2;
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e23); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e24); }
                     }
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
@@ -1755,7 +1775,7 @@ function peg$parse(input, options) {
                         peg$currPos++;
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e24); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e25); }
                       }
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
@@ -1769,7 +1789,7 @@ function peg$parse(input, options) {
                           peg$currPos++;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e26); }
                         }
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
@@ -1783,7 +1803,7 @@ function peg$parse(input, options) {
                             peg$currPos += (2);
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e27); }
                           }
                           if (s1 !== peg$FAILED) {
                             s2 = peg$parse__();
@@ -1793,7 +1813,7 @@ function peg$parse(input, options) {
                                 peg$currPos += (3);
                               } else {
                                 s3 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e27); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e28); }
                               }
                               if (s3 !== peg$FAILED) {
                                 s4 = peg$currPos;
@@ -1832,7 +1852,7 @@ function peg$parse(input, options) {
                               peg$currPos += (2);
                             } else {
                               s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e27); }
                             }
                             if (s1 !== peg$FAILED) {
                               s2 = peg$currPos;
@@ -1863,7 +1883,7 @@ function peg$parse(input, options) {
                                 peg$currPos += (5);
                               } else {
                                 s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e28); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e29); }
                               }
                               if (s1 !== peg$FAILED) {
                                 s2 = peg$currPos;
@@ -1894,7 +1914,7 @@ function peg$parse(input, options) {
                                   peg$currPos += (2);
                                 } else {
                                   s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e29); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
                                 }
                                 if (s1 !== peg$FAILED) {
                                   s2 = peg$currPos;
@@ -1935,7 +1955,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e14); }
+      if (peg$silentFails === 0) { peg$fail(peg$e15); }
     }
 
     return s0;
@@ -1950,7 +1970,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e31); }
+      if (peg$silentFails === 0) { peg$fail(peg$e32); }
     }
     if (s0 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 38) {
@@ -1958,7 +1978,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e32); }
+        if (peg$silentFails === 0) { peg$fail(peg$e33); }
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
@@ -1967,7 +1987,7 @@ function peg$parse(input, options) {
           peg$currPos += (3);
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e34); }
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$currPos;
@@ -1996,7 +2016,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
 
     return s0;
@@ -2012,7 +2032,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+      if (peg$silentFails === 0) { peg$fail(peg$e35); }
     }
     if (s1 === peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 124) {
@@ -2020,7 +2040,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+        if (peg$silentFails === 0) { peg$fail(peg$e36); }
       }
       if (s1 === peg$FAILED) {
         s1 = peg$currPos;
@@ -2029,7 +2049,7 @@ function peg$parse(input, options) {
           peg$currPos += (2);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e36); }
+          if (peg$silentFails === 0) { peg$fail(peg$e37); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
@@ -2067,7 +2087,7 @@ function peg$parse(input, options) {
         peg$currPos += (6);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e37); }
+        if (peg$silentFails === 0) { peg$fail(peg$e38); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
@@ -2095,7 +2115,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
 
     return s0;
@@ -2111,7 +2131,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+      if (peg$silentFails === 0) { peg$fail(peg$e28); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2138,7 +2158,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e38); }
+      if (peg$silentFails === 0) { peg$fail(peg$e39); }
     }
 
     return s0;
@@ -2154,7 +2174,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+      if (peg$silentFails === 0) { peg$fail(peg$e41); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__();
@@ -2164,7 +2184,7 @@ function peg$parse(input, options) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e41); }
+          if (peg$silentFails === 0) { peg$fail(peg$e42); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -2199,7 +2219,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e39); }
+      if (peg$silentFails === 0) { peg$fail(peg$e40); }
     }
 
     return s0;
@@ -2215,7 +2235,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e43); }
+      if (peg$silentFails === 0) { peg$fail(peg$e44); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2246,7 +2266,7 @@ function peg$parse(input, options) {
         peg$currPos += (4);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e44); }
+        if (peg$silentFails === 0) { peg$fail(peg$e45); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
@@ -2274,7 +2294,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e42); }
+      if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
 
     return s0;
@@ -2312,11 +2332,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = peg$getUnicode();
-    if (peg$r2.test(s0)) {
+    if (peg$r3.test(s0)) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
 
     return s0;
@@ -2326,11 +2346,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = peg$getUnicode();
-    if (peg$r3.test(s0)) {
+    if (peg$r4.test(s0)) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
 
     return s0;
@@ -2359,7 +2379,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -2373,7 +2393,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+        if (peg$silentFails === 0) { peg$fail(peg$e48); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
@@ -2393,7 +2413,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+        if (peg$silentFails === 0) { peg$fail(peg$e48); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -2407,7 +2427,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+          if (peg$silentFails === 0) { peg$fail(peg$e49); }
         }
         if (s3 === peg$FAILED) {
           s3 = null;
@@ -2419,7 +2439,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e49); }
+          if (peg$silentFails === 0) { peg$fail(peg$e50); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2448,11 +2468,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r4.test(s0)) {
+    if (peg$r5.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+      if (peg$silentFails === 0) { peg$fail(peg$e51); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -2470,7 +2490,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      if (peg$silentFails === 0) { peg$fail(peg$e52); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -2484,7 +2504,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        if (peg$silentFails === 0) { peg$fail(peg$e52); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
@@ -2504,7 +2524,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e51); }
+        if (peg$silentFails === 0) { peg$fail(peg$e52); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -2518,7 +2538,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+          if (peg$silentFails === 0) { peg$fail(peg$e49); }
         }
         if (s3 === peg$FAILED) {
           s3 = null;
@@ -2530,7 +2550,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e49); }
+          if (peg$silentFails === 0) { peg$fail(peg$e50); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2559,11 +2579,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r5.test(s0)) {
+    if (peg$r6.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e52); }
+      if (peg$silentFails === 0) { peg$fail(peg$e53); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -2581,7 +2601,7 @@ function peg$parse(input, options) {
       peg$currPos += 6;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e54); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -2593,7 +2613,7 @@ function peg$parse(input, options) {
         peg$currPos += 6;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e53); }
+        if (peg$silentFails === 0) { peg$fail(peg$e54); }
       }
       peg$silentFails--;
       if (s5 === peg$FAILED) {
@@ -2624,7 +2644,7 @@ function peg$parse(input, options) {
           peg$currPos += 6;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e53); }
+          if (peg$silentFails === 0) { peg$fail(peg$e54); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2651,7 +2671,7 @@ function peg$parse(input, options) {
         peg$currPos += 6;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e53); }
+        if (peg$silentFails === 0) { peg$fail(peg$e54); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
@@ -2671,7 +2691,7 @@ function peg$parse(input, options) {
         peg$currPos += 6;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e54); }
+        if (peg$silentFails === 0) { peg$fail(peg$e55); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -2683,7 +2703,7 @@ function peg$parse(input, options) {
           peg$currPos += 6;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e54); }
+          if (peg$silentFails === 0) { peg$fail(peg$e55); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -2714,7 +2734,7 @@ function peg$parse(input, options) {
             peg$currPos += 6;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e54); }
+            if (peg$silentFails === 0) { peg$fail(peg$e55); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2741,7 +2761,7 @@ function peg$parse(input, options) {
           peg$currPos += 6;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e54); }
+          if (peg$silentFails === 0) { peg$fail(peg$e55); }
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
@@ -2761,7 +2781,7 @@ function peg$parse(input, options) {
           peg$currPos += 6;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e53); }
+          if (peg$silentFails === 0) { peg$fail(peg$e54); }
         }
         if (s1 !== peg$FAILED) {
           s2 = [];
@@ -2773,7 +2793,7 @@ function peg$parse(input, options) {
             peg$currPos += 6;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e53); }
+            if (peg$silentFails === 0) { peg$fail(peg$e54); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2805,7 +2825,7 @@ function peg$parse(input, options) {
               peg$currPos += 6;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e53); }
+              if (peg$silentFails === 0) { peg$fail(peg$e54); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2833,7 +2853,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e48); }
+            if (peg$silentFails === 0) { peg$fail(peg$e49); }
           }
           if (s3 === peg$FAILED) {
             s3 = null;
@@ -2845,7 +2865,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e49); }
+            if (peg$silentFails === 0) { peg$fail(peg$e50); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -2872,7 +2892,7 @@ function peg$parse(input, options) {
             peg$currPos += 6;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e54); }
+            if (peg$silentFails === 0) { peg$fail(peg$e55); }
           }
           if (s1 !== peg$FAILED) {
             s2 = [];
@@ -2884,7 +2904,7 @@ function peg$parse(input, options) {
               peg$currPos += 6;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e54); }
+              if (peg$silentFails === 0) { peg$fail(peg$e55); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2916,7 +2936,7 @@ function peg$parse(input, options) {
                 peg$currPos += 6;
               } else {
                 s5 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e54); }
+                if (peg$silentFails === 0) { peg$fail(peg$e55); }
               }
               peg$silentFails--;
               if (s5 === peg$FAILED) {
@@ -2944,7 +2964,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e48); }
+              if (peg$silentFails === 0) { peg$fail(peg$e49); }
             }
             if (s3 === peg$FAILED) {
               s3 = null;
@@ -2956,7 +2976,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e49); }
+              if (peg$silentFails === 0) { peg$fail(peg$e50); }
             }
             peg$silentFails--;
             if (s5 === peg$FAILED) {
@@ -2987,11 +3007,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r6.test(s0)) {
+    if (peg$r7.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+      if (peg$silentFails === 0) { peg$fail(peg$e56); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscape();
@@ -3009,15 +3029,15 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      if (peg$silentFails === 0) { peg$fail(peg$e49); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
-      if (peg$r7.test(s2)) {
+      if (peg$r8.test(s2)) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e56); }
+        if (peg$silentFails === 0) { peg$fail(peg$e57); }
       }
       if (s2 === peg$FAILED) {
         s2 = peg$parseUnicodeEscape();
@@ -3028,7 +3048,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e49); }
+            if (peg$silentFails === 0) { peg$fail(peg$e50); }
           }
           if (s3 !== peg$FAILED) {
             peg$savedPos = s2;
@@ -3060,7 +3080,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e57); }
+      if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -3105,11 +3125,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r8.test(s0)) {
+    if (peg$r9.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e58); }
+      if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
 
     return s0;
@@ -3122,11 +3142,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     peg$silentFails++;
     s2 = input.charAt(peg$currPos);
-    if (peg$r9.test(s2)) {
+    if (peg$r10.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e59); }
+      if (peg$silentFails === 0) { peg$fail(peg$e60); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -3168,11 +3188,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     peg$silentFails++;
     s2 = input.charAt(peg$currPos);
-    if (peg$r9.test(s2)) {
+    if (peg$r10.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e59); }
+      if (peg$silentFails === 0) { peg$fail(peg$e60); }
     }
     peg$silentFails--;
     if (s2 === peg$FAILED) {
@@ -3216,43 +3236,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseUnicodeEscape();
-      if (s2 !== peg$FAILED) {
-        s0 = s2;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    if (s0 === peg$FAILED) {
-      s0 = input.charAt(peg$currPos);
-      if (peg$r10.test(s0)) {
-        peg$currPos++;
-      } else {
-        s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e60); }
-      }
-    }
-
-    return s0;
-  }
-
-  function peg$parseListUnquotedChar() {
-    let s0, s1, s2;
-
-    s0 = peg$currPos;
-    if (input.charCodeAt(peg$currPos) === 92) {
-      s1 = peg$c36;
-      peg$currPos++;
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      if (peg$silentFails === 0) { peg$fail(peg$e49); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseUnicodeEscape();
@@ -3273,6 +3257,42 @@ function peg$parse(input, options) {
       } else {
         s0 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e61); }
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseListUnquotedChar() {
+    let s0, s1, s2;
+
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 92) {
+      s1 = peg$c36;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e49); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseUnicodeEscape();
+      if (s2 !== peg$FAILED) {
+        s0 = s2;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = input.charAt(peg$currPos);
+      if (peg$r12.test(s0)) {
+        peg$currPos++;
+      } else {
+        s0 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e62); }
       }
     }
 
@@ -3322,7 +3342,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e62); }
+      if (peg$silentFails === 0) { peg$fail(peg$e63); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseDay();
@@ -3332,7 +3352,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e62); }
+          if (peg$silentFails === 0) { peg$fail(peg$e63); }
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
@@ -3356,7 +3376,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e63); }
+        if (peg$silentFails === 0) { peg$fail(peg$e64); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parseDay();
@@ -3366,7 +3386,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e63); }
+            if (peg$silentFails === 0) { peg$fail(peg$e64); }
           }
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
@@ -3437,7 +3457,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e64); }
+        if (peg$silentFails === 0) { peg$fail(peg$e65); }
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$currPos;
@@ -3446,15 +3466,15 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e65); }
+          if (peg$silentFails === 0) { peg$fail(peg$e66); }
         }
         if (s5 !== peg$FAILED) {
           s6 = input.charAt(peg$currPos);
-          if (peg$r12.test(s6)) {
+          if (peg$r13.test(s6)) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e66); }
+            if (peg$silentFails === 0) { peg$fail(peg$e67); }
           }
           if (s6 !== peg$FAILED) {
             s5 = [s5, s6];
@@ -3474,15 +3494,15 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e67); }
+            if (peg$silentFails === 0) { peg$fail(peg$e68); }
           }
           if (s5 !== peg$FAILED) {
             s6 = input.charAt(peg$currPos);
-            if (peg$r13.test(s6)) {
+            if (peg$r14.test(s6)) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e68); }
+              if (peg$silentFails === 0) { peg$fail(peg$e69); }
             }
             if (s6 !== peg$FAILED) {
               s5 = [s5, s6];
@@ -3502,7 +3522,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e64); }
+            if (peg$silentFails === 0) { peg$fail(peg$e65); }
           }
           if (s5 !== peg$FAILED) {
             s6 = peg$currPos;
@@ -3511,15 +3531,15 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e65); }
+              if (peg$silentFails === 0) { peg$fail(peg$e66); }
             }
             if (s7 !== peg$FAILED) {
               s8 = input.charAt(peg$currPos);
-              if (peg$r12.test(s8)) {
+              if (peg$r13.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e66); }
+                if (peg$silentFails === 0) { peg$fail(peg$e67); }
               }
               if (s8 !== peg$FAILED) {
                 s7 = [s7, s8];
@@ -3535,11 +3555,11 @@ function peg$parse(input, options) {
             if (s6 === peg$FAILED) {
               s6 = peg$currPos;
               s7 = input.charAt(peg$currPos);
-              if (peg$r14.test(s7)) {
+              if (peg$r15.test(s7)) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e69); }
+                if (peg$silentFails === 0) { peg$fail(peg$e70); }
               }
               if (s7 !== peg$FAILED) {
                 s8 = input.charAt(peg$currPos);
@@ -3567,15 +3587,15 @@ function peg$parse(input, options) {
                   peg$currPos++;
                 } else {
                   s7 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e70); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e71); }
                 }
                 if (s7 !== peg$FAILED) {
                   s8 = input.charAt(peg$currPos);
-                  if (peg$r15.test(s8)) {
+                  if (peg$r16.test(s8)) {
                     peg$currPos++;
                   } else {
                     s8 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e71); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e72); }
                   }
                   if (s8 !== peg$FAILED) {
                     s7 = [s7, s8];
@@ -3633,7 +3653,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e64); }
+      if (peg$silentFails === 0) { peg$fail(peg$e65); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -3708,19 +3728,19 @@ function peg$parse(input, options) {
       }
       s6 = peg$currPos;
       s7 = input.charAt(peg$currPos);
-      if (peg$r16.test(s7)) {
+      if (peg$r17.test(s7)) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e72); }
+        if (peg$silentFails === 0) { peg$fail(peg$e73); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
-        if (peg$r17.test(s8)) {
+        if (peg$r18.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e73); }
+          if (peg$silentFails === 0) { peg$fail(peg$e74); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
@@ -3790,7 +3810,7 @@ function peg$parse(input, options) {
       peg$currPos += 4;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+      if (peg$silentFails === 0) { peg$fail(peg$e75); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
@@ -3804,7 +3824,7 @@ function peg$parse(input, options) {
         peg$currPos += 5;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e75); }
+        if (peg$silentFails === 0) { peg$fail(peg$e76); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
@@ -3825,7 +3845,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e76); }
+      if (peg$silentFails === 0) { peg$fail(peg$e77); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
@@ -3842,20 +3862,20 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r18.test(s1)) {
+    if (peg$r19.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e77); }
+      if (peg$silentFails === 0) { peg$fail(peg$e78); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = input.charAt(peg$currPos);
-      if (peg$r18.test(s1)) {
+      if (peg$r19.test(s1)) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e77); }
+        if (peg$silentFails === 0) { peg$fail(peg$e78); }
       }
     }
     peg$silentFails--;
@@ -3868,21 +3888,21 @@ function peg$parse(input, options) {
 
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r18.test(s1)) {
+    if (peg$r19.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e77); }
+      if (peg$silentFails === 0) { peg$fail(peg$e78); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
         s0.push(s1);
         s1 = input.charAt(peg$currPos);
-        if (peg$r18.test(s1)) {
+        if (peg$r19.test(s1)) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e77); }
+          if (peg$silentFails === 0) { peg$fail(peg$e78); }
         }
       }
     } else {
