@@ -24,6 +24,7 @@ import { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDIncomingMessage } from '../runtime/classes/incoming-message.js'
 import { classOf } from '../runtime/context/class-object.js'
 import { Collection } from '../runtime/values/collection.js'
+import { isJsonHost, TO_JSON } from '../runtime/values/host.js'
 import { DateValue } from '../runtime/values/date-value.js'
 import { newObject } from '../runtime/values/kinds.js'
 import { TimeValue } from '../runtime/values/time-value.js'
@@ -81,6 +82,9 @@ export function fromFourD(v: unknown, pending = false): unknown {
   if (v instanceof BlobObject) return v.bytes
   if (v instanceof Collection) return v.items.map((x) => fromFourD(x, pending))
   if (v instanceof FourDFunction) return undefined
+  // A host object with a JSON form (`Session.storage`, an object read from it): that form, as
+  // `JSON Stringify` writes it, never the host with the datastore it reaches.
+  if (isJsonHost(v) && classOf(v) === undefined) return fromFourD(v[TO_JSON](), pending)
   const proto = Object.getPrototypeOf(v) as unknown
   if (proto !== null && proto !== Object.prototype && classOf(v) === undefined) return v
   const out: Record<string, unknown> = {}

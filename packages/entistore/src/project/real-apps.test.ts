@@ -123,6 +123,17 @@ describe('a project written as public Qodly and 4D applications are', () => {
   })
 })
 
+describe('Session.storage', () => {
+  it("returns a shared object kept in the session's storage as its JSON", async () => {
+    const post = await served(PLANNER)
+    const client = post.client()
+    expect(await client.post('$catalog/rememberRole', ['manager'])).toEqual({
+      status: 200,
+      json: { result: { role: 'manager', rooms: ['Main hall'] } },
+    })
+  })
+})
+
 describe("Qodly's server API for pages (WebFormClass.md, WebFormItemClass.md)", () => {
   it('answers a wrong password false, with the error the page shows (__WEBFORM.__NOTIFICATION)', async () => {
     const post = await served(PLANNER)

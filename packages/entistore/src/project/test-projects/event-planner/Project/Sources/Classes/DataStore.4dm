@@ -48,3 +48,10 @@ exposed Function publish($title : Text) : Object
 	var $e : Object
 	$e:=Web Event
 	return {saved: ds.Event.query("title = :1"; $title).length; caller: $e.caller}
+
+// A profile kept in the session's storage as a shared object, returned as it is.
+exposed Function rememberRole($role : Text) : Object
+	Use (Session.storage)
+		Session.storage.profile:=New shared object("role"; $role; "rooms"; New shared collection("Main hall"))
+	End use
+	return Session.storage.profile
