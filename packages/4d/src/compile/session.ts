@@ -20,7 +20,9 @@ export type Severity = 'error' | 'warning' | 'info'
  * - `command-name`: a tokenized command whose name is not the table's for its number;
  * - `declaration`: a variable or parameter declared twice, or with two types;
  * - `unknown-type`: a declared type 4D does not have;
- * - `placement`: a statement where it cannot be (`break` outside a loop, `Super` outside a class).
+ * - `placement`: a statement where it cannot be (`break` outside a loop, `Super` outside a class);
+ * - `unknown-member`, `process-variable`, `qodlyscript`: what 4D's compiler would warn of in a
+ *   project (project/project-warnings.ts).
  */
 export type ProblemCode =
   | 'syntax'
@@ -30,6 +32,9 @@ export type ProblemCode =
   | 'declaration'
   | 'unknown-type'
   | 'placement'
+  | 'unknown-member'
+  | 'process-variable'
+  | 'qodlyscript'
 
 export interface Problem {
   readonly severity: Severity

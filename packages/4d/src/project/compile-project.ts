@@ -23,6 +23,7 @@ import { MethodRegistry } from '../runtime/context/methods.js'
 import type { ProjectSource } from './sources.js'
 import { FOUR_D_NAMES, ORDA_KINDS } from '../orda/builtin-classes.js'
 import { projectClassNames, reportUnknownClasses } from './class-references.js'
+import { reportProjectWarnings } from './project-warnings.js'
 
 /** One class file: its name (the file's), the class it extends, and its tree. */
 export interface ProjectClass {
@@ -121,6 +122,11 @@ export function compileProject(
   }
   for (const unit of [...classes, ...methods])
     reportUnknownClasses(unit.ast, known, sessions.get(unit.file)!)
+  // Without a structure (a folder of class files checked alone) `ds.` cannot be judged.
+  if (options.dataClasses !== undefined)
+    reportProjectWarnings({ dataClasses: new Set(options.dataClasses), classes, methods }, (file) =>
+      sessions.get(file)!,
+    )
   return {
     classes,
     methods,

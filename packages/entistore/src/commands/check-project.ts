@@ -8,6 +8,7 @@
  * project would not start or some code would fail when it runs.
  */
 import { existsSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CompiledProject } from '@entistore/4d'
 import { FileError } from '../files/file-error.js'
@@ -116,19 +117,30 @@ export async function runCheckCommand(
     } catch (e) {
       throw new FileError(options.project, (e as Error).message, { cause: e })
     }
-    code = fourD.compileProject(sources.files, { dataClasses: [] })
+    code = fourD.compileProject(sources.files)
     root = sources.root
   }
   const name = (file: string): string => join(root, file)
   const report = fourD.checkReport(code.files, name)
   const stops = problems.some((p) => p.severity === 'error')
+  const skipped = await uncheckedFiles(root)
   if (options.json)
     io.out(
-      JSON.stringify(problems.length === 0 ? report : { startup: problems, ...report }, null, 2),
+      JSON.stringify(
+        {
+          ...(problems.length === 0 ? {} : { startup: problems }),
+          ...report,
+          ...(skipped.length === 0 ? {} : { unchecked: skipped }),
+        },
+        null,
+        2,
+      ),
     )
   else {
     for (const p of problems) io.out(lineOf(p))
     for (const line of fourD.problemLines(code.files, name)) io.out(line)
+    for (const s of skipped)
+      io.out(`${join(root, s.folder)}: not checked: ${s.files} ${s.what} (${s.why})`)
     const warnings = problems.filter((p) => p.severity === 'warning').length
     const head = stops
       ? 'serve --project would not start; '
@@ -149,4 +161,39 @@ async function hasStructure(folder: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** Code files of a project that Entistore neither checks nor runs, by folder. */
+interface Unchecked {
+  readonly folder: string
+  readonly files: number
+  readonly what: string
+  readonly why: string
+}
+
+const UNCHECKED: readonly Omit<Unchecked, 'files'>[] = [
+  { folder: 'Sources/Forms', what: 'form and object methods', why: 'no forms here' },
+  { folder: 'Sources/TableForms', what: 'table form methods', why: 'no forms here' },
+  {
+    folder: 'Sources/DatabaseMethods',
+    what: 'database methods',
+    why: "4D's start-up and connection events are not run here",
+  },
+  { folder: 'Sources/Triggers', what: 'triggers', why: 'triggers are not run here' },
+]
+
+/** The `.4dm` files under each folder of UNCHECKED in the Project folder `root`. */
+async function uncheckedFiles(root: string): Promise<Unchecked[]> {
+  const out: Unchecked[] = []
+  for (const u of UNCHECKED) {
+    let files = 0
+    try {
+      const entries = await readdir(join(root, u.folder), { recursive: true })
+      files = entries.filter((e) => e.toLowerCase().endsWith('.4dm')).length
+    } catch {
+      continue
+    }
+    if (files > 0) out.push({ ...u, files })
+  }
+  return out
 }
