@@ -5,10 +5,25 @@
  * and the class functions it declares. The one reading of it that the catalog's declarations
  * (declarations.ts) and the functions run (project-functions.ts) share.
  */
-import type { ClassFileNode, FunctionNode } from '../ast/files.js'
+import type { ClassFileNode, FunctionNode, MethodFileNode } from '../ast/files.js'
 import type { ParamDeclNode } from '../ast/statements.js'
 import { brokenFunction } from '../compile/compile-class.js'
-import type { ProjectClass } from './compile-project.js'
+
+/** What is read of a class file here (compile-project.ts's ProjectClass is one). */
+export interface ClassUnit {
+  readonly name: string
+  readonly file: string
+  /** `['DataClass']`, `['cs', 'Person']`; null for a class that extends none. */
+  readonly superclass: readonly string[] | null
+  readonly ast: ClassFileNode
+}
+
+/** What is read of a method file (compile-project.ts's ProjectMethod is one). */
+export interface MethodUnit {
+  readonly name: string
+  readonly file: string
+  readonly ast: MethodFileNode
+}
 
 export type OrdaKind = 'dataClass' | 'entity' | 'entitySelection'
 
@@ -30,7 +45,7 @@ const ORDA_KINDS: Readonly<Record<string, { kind: OrdaKind; suffix: string }>> =
  * table, a name that does not end as its kind's); undefined for a class REST does not reach.
  */
 export function classPlace(
-  c: ProjectClass,
+  c: ClassUnit,
   dataClasses: ReadonlySet<string>,
 ): ClassPlace | 'orphan' | undefined {
   const parent = c.superclass?.length === 1 ? c.superclass[0] : undefined

@@ -71,7 +71,7 @@ describe('project warnings', () => {
       ),
       {
         path: 'Sources/Methods/declared.4dm',
-        kind: 'method',
+        kind: 'method' as const,
         text: 'var total : Real\n$total:=1\ntotal:=2\n',
       },
     ]

@@ -15,14 +15,13 @@ import type { ClassFileNode, MethodFileNode } from '../ast/files.js'
 import { walk } from '../ast/walk.js'
 import type { Session } from '../compile/session.js'
 import { DATASTORE_MEMBERS } from '../orda/members/datastore-members.js'
-import { classPlace } from './class-kinds.js'
-import type { ProjectClass, ProjectMethod } from './compile-project.js'
+import { classPlace, type ClassUnit, type MethodUnit } from './class-kinds.js'
 
 /** What the warnings check names against. */
 export interface ProjectNames {
   readonly dataClasses: ReadonlySet<string>
-  readonly classes: readonly ProjectClass[]
-  readonly methods: readonly ProjectMethod[]
+  readonly classes: readonly ClassUnit[]
+  readonly methods: readonly MethodUnit[]
 }
 
 /** Adds the warnings of each class and method file to its session. */
