@@ -16,7 +16,9 @@ export type Builtin =
 
 /**
  * The constants 4D code most often writes by name, as the documentation spells them (value types,
- * date and time formats, characters, math, ORDA and collection options, file and folder kinds).
+ * date and time formats, characters, math, ORDA and collection options, file and folder kinds,
+ * application types, system formats, 4D folders). One whose first word is a command (`Date
+ * separator`, `Folder separator`) or that is one word (`tool4d`) parses only from here.
  * The compiler finds their values; an unlisted one-word constant parses as a name.
  */
 const CONSTANT_NAMES = `
@@ -53,7 +55,14 @@ Mac Pascal string|Mac text with length|Mac text without length|UTF8 C string
 UTF8 text with length|UTF8 text without length
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
 Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November
-December
+December|4D Local mode|4D Volume desktop|4D Desktop|4D Remote mode|4D Server|tool4d
+Decimal separator|Thousand separator|Currency symbol|Date separator|Time separator
+System time short pattern|System time medium pattern|System time long pattern
+System date short pattern|System date medium pattern|System date long pattern
+Short date day position|Short date month position|Short date year position|System time AM label
+System time PM label|Folder separator|Active 4D Folder|Licenses folder|4D Client database folder
+Database folder|Database folder Unix syntax|Current resources folder|Logs folder|HTML Root folder
+Data folder|MobileApps folder|fk mobileApps folder
 `
 
 /** 4D's system variables; the `Error …` ones are two words. */

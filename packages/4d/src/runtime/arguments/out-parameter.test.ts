@@ -24,6 +24,7 @@ describe('out-parameters', () => {
       ['Match regex', [3, 4]],
       ['OB SET', [0]],
       ['OB SET NULL', [0]],
+      ['OB GET PROPERTY NAMES', [1, 2]],
       ...[
         'ARRAY TEXT',
         'ARRAY LONGINT',
@@ -39,6 +40,7 @@ describe('out-parameters', () => {
       ['BASE64 ENCODE', [0, 1]],
       ['BASE64 DECODE', [0, 1]],
       ['Application version', [0]],
+      ['GET SYSTEM FORMAT', [1]],
       ['SET BLOB SIZE', [0]],
       ['INSERT IN BLOB', [0]],
       ['DELETE FROM BLOB', [0]],

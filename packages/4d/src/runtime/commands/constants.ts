@@ -6,7 +6,8 @@
  * position.md and split-string.md ("Strings"), CollectionClass.md and the "Objects and
  * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
  * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them), "Math" and
- * "Days and Months", and the BLOB theme.
+ * "Days and Months", the BLOB theme, application-type.md, get-system-format.md ("System Format"),
+ * get-4d-folder.md ("4D Environment") and folder.md (`fk …`). `Folder separator` is "/" (below).
  * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
 import { DAYS, MONTHS } from './format/calendar-names.js'
@@ -143,11 +144,65 @@ const FILES: Readonly<Record<string, number>> = {
   'fk resources folder': 6,
   'fk logs folder': 7,
   'fk data folder': 9,
+  'fk web root folder': 8,
+  'fk mobileApps folder': 10,
   'fk overwrite': 4,
   'fk recursive': 1,
   'fk ignore invisible': 8,
   'Delete only if empty': 0,
   'Delete with contents': 1,
+}
+
+// Application type (application-type.md): Entistore answers 4D Server's.
+const APPLICATION_TYPES: Readonly<Record<string, number>> = {
+  '4D Local mode': 0,
+  '4D Volume desktop': 1,
+  '4D Desktop': 3,
+  '4D Remote mode': 4,
+  '4D Server': 5,
+  tool4d: 6,
+}
+
+// System Format (get-system-format.md).
+const SYSTEM_FORMATS: Readonly<Record<string, number>> = {
+  'Decimal separator': 0,
+  'Thousand separator': 1,
+  'Currency symbol': 2,
+  'System time short pattern': 3,
+  'System time medium pattern': 4,
+  'System time long pattern': 5,
+  'System date short pattern': 6,
+  'System date medium pattern': 7,
+  'System date long pattern': 8,
+  'Date separator': 13,
+  'Time separator': 14,
+  'Short date day position': 15,
+  'Short date month position': 16,
+  'Short date year position': 17,
+  'System time AM label': 18,
+  'System time PM label': 19,
+}
+
+// 4D Environment (get-4d-folder.md): the folders `Get 4D folder` names.
+const FOLDERS_4D: Readonly<Record<string, number>> = {
+  'Active 4D Folder': 0,
+  'Licenses folder': 1,
+  '4D Client database folder': 3,
+  'Database folder': 4,
+  'Database folder Unix syntax': 5,
+  'Current resources folder': 6,
+  'Logs folder': 7,
+  'HTML Root folder': 8,
+  'Data folder': 9,
+  'MobileApps folder': 10,
+}
+
+// System Documents: `Folder separator` is the separator of the host's paths, ":" on macOS and
+// "\\" on Windows in 4D. The paths Entistore gives 4D code (`Get 4D folder`, `Temporary folder`,
+// a File's `platformPath`) are the POSIX paths of the project's filesystems (files/file-of.ts),
+// whatever the system the server runs on: "/" joins their names.
+const SYSTEM_DOCUMENTS: Readonly<Record<string, string>> = {
+  'Folder separator': '/',
 }
 
 // Formula from string's context (formula-from-string.md): the pages give no value; 0 the default.
@@ -217,6 +272,10 @@ const TABLE = new Map<string, number | string>(
     ...FILES,
     ...FORMULAS,
     ...BLOBS,
+    ...APPLICATION_TYPES,
+    ...SYSTEM_FORMATS,
+    ...FOLDERS_4D,
+    ...SYSTEM_DOCUMENTS,
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 

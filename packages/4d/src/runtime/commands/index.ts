@@ -13,8 +13,10 @@ import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
 import { OBJECT_COMMANDS } from './objects.js'
 import { PROCESS_COMMANDS } from './processes.js'
+import { PROJECT_PATH_COMMANDS } from './project-paths.js'
 import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
+import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
@@ -35,8 +37,10 @@ export const COMMANDS = buildCommandTable([
   PASSWORD_HASH_COMMANDS,
   PROCESS_COMMANDS,
   ENVIRONMENT_COMMANDS,
+  SYSTEM_FORMAT_COMMANDS,
   SESSION_COMMANDS,
   FILE_COMMANDS,
+  PROJECT_PATH_COMMANDS,
   BLOB_COMMANDS,
   UI_COMMANDS,
   WEB_SERVER_COMMANDS,

@@ -54,3 +54,25 @@ describe('ASSERT, Last errors', () => {
     })
   })
 })
+
+describe('Asserted', () => {
+  it('asserted.md: ASSERT that returns the result, usable in a condition', () => {
+    expect(
+      run(`$locked:=False
+If (Asserted(Not($locked)))
+  $ran:=True
+End if
+return [Asserted(1=1;"never"); $ran]`),
+    ).toEqual([true, true])
+  })
+  it('asserted.md: a False raises -10518 "exactly as for the ASSERT command", its message given', () => {
+    expect(errorOf(`If (Asserted(1=2;"one is two"))\nEnd if`)).toEqual({
+      errCode: -10518,
+      message: 'Assert failed: one is two',
+    })
+    expect(run(`$ok:=Try(Asserted(False))\nreturn [$ok=Null; Last errors[0].errCode]`)).toEqual([
+      true,
+      -10518,
+    ])
+  })
+})

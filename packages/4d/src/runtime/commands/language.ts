@@ -1,10 +1,11 @@
 /**
  * @module The Language and Boolean themes (docs/commands/theme/Language.md, Boolean.md) and the
  * error commands: `Not`, `Bool`, `Value type`, `Type`, `Undefined`, `Choose`, `Last errors`,
- * `ASSERT`, and `CLEAR VARIABLE` (the variable's empty value, an array with no element).
- * `Count parameters`, `Current method name` and the `C_` declarations are the compiler's (it
- * knows the answer where the call is written); `This`, `Super`, `cs`, `4D`, `ds`, `True`,
- * `False`, `Null` and `Formula` are the grammar's own nodes; `throw` is a statement.
+ * `ASSERT`, `Asserted` (ASSERT that returns True), and `CLEAR VARIABLE` (the variable's empty
+ * value, an array with no element). `Count parameters`, `Current method name` and the `C_`
+ * declarations are the compiler's (it knows the answer where the call is written); `This`,
+ * `Super`, `cs`, `4D`, `ds`, `True`, `False`, `Null` and `Formula` are the grammar's own nodes;
+ * `throw` is a statement.
  *
  * `Value type` gives Is real for every number, as interpreted 4D holds numbers (value-type.md),
  * Is BLOB for a scalar BLOB and Is object for a 4D.Blob (dt_blob.md);
@@ -43,6 +44,12 @@ const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
   boolean: 'Boolean',
   date: 'Date',
   time: 'Time',
+}
+
+/** `ASSERT`'s test: True, or the error -10518 with the message. */
+function assert(v: unknown, message: unknown): boolean {
+  if (!cond(v)) raise('AssertFailed', { assertion: typeof message === 'string' ? message : '' })
+  return true
 }
 
 export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
@@ -106,8 +113,16 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     name: 'ASSERT',
     signature: '(expression: Boolean; message?: Text)',
     impl: (_rt, v, message) => {
-      if (!cond(v)) raise('AssertFailed', { assertion: typeof message === 'string' ? message : '' })
+      assert(v, message)
     },
+  },
+  {
+    // asserted.md: ASSERT that returns the expression's value; assertions are always enabled here
+    // (no SET ASSERT ENABLED), so a False raises -10518 as ASSERT does.
+    number: 1132,
+    name: 'Asserted',
+    signature: '(expression: Boolean; message?: Text): Boolean',
+    impl: (_rt, v, message) => assert(v, message),
   },
   {
     number: 89,

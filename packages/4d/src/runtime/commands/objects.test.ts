@@ -142,3 +142,48 @@ return [Storage.counters; OB Is shared(Storage); OB Is shared(Storage.counters)]
     expect(errorOf(`OB GET ARRAY($o;"a";$arr)`).errCode).toBe(9409)
   })
 })
+
+describe('OB GET PROPERTY NAMES', () => {
+  it('ob-get-property-names.md example 1: the names and the types (Is text 2, Is real 1), in process arrays', () => {
+    expect(
+      run(`ARRAY TEXT(arrNames;0)
+ARRAY LONGINT(arrTypes;0)
+var $ref_richard : Object
+OB SET($ref_richard;"name";"Richard";"age";7)
+OB GET PROPERTY NAMES($ref_richard;arrNames;arrTypes)
+return [Size of array(arrNames); arrNames{1}; arrNames{2}; arrTypes{1}; arrTypes{2}]`),
+    ).toEqual([2, 'name', 'age', 2, 1])
+  })
+  it('ob-get-property-names.md example 2: object array elements; the arrays are made, then resized; null is 255', () => {
+    expect(
+      run(`var $ref_richard;$ref_susan;$ref_james : Object
+ARRAY OBJECT($arrayChildren;0)
+OB SET($ref_richard;"name";"Richard";"age";7)
+APPEND TO ARRAY($arrayChildren;$ref_richard)
+OB SET($ref_susan;"name";"Susan";"age";4;"girl";True)
+APPEND TO ARRAY($arrayChildren;$ref_susan)
+OB SET($ref_james;"name";"James")
+OB SET NULL($ref_james;"age")
+APPEND TO ARRAY($arrayChildren;$ref_james)
+OB GET PROPERTY NAMES($arrayChildren{2};$arrNames;$arrTypes)
+$susan:=[Size of array($arrNames); $arrNames{3}; $arrTypes{3}]
+OB GET PROPERTY NAMES($arrayChildren{3};$arrNames;$arrTypes)
+return [$susan; [Size of array($arrNames); $arrNames{1}; $arrNames{2}; $arrTypes{1}; $arrTypes{2}]]`),
+    ).toEqual([
+      [3, 'girl', 6],
+      [2, 'name', 'age', 2, 255],
+    ])
+  })
+  it('the page\'s note: a collection ("array attribute") is Is collection, an object Is object; no object, no name', () => {
+    expect(
+      run(`OB GET PROPERTY NAMES({list: [1; 2]; child: {}};$names;$types)
+$kinds:=[$types{1}=Is collection; $types{2}=Is object; Size of array($names)]
+OB GET PROPERTY NAMES(Null;$names)
+return [$kinds; Size of array($names)]`),
+    ).toEqual([[true, true, 2], 0])
+  })
+  it('writes variables: an expression in arrProperties is 9415, a text as object 9406', () => {
+    expect(errorOf(`OB GET PROPERTY NAMES({a: 1};"names")`).errCode).toBe(9415)
+    expect(errorOf(`OB GET PROPERTY NAMES("a";$names)`).errCode).toBe(9406)
+  })
+})

@@ -11,8 +11,10 @@
  * `OB SET` and the others write through object notation (ops/members.ts). `OB SET` and
  * `OB SET NULL` on a variable that holds no object create the object in it (the compiler passes
  * the variable, arguments/out-parameter.ts); on an expression, and `OB REMOVE`, it is an error. `Storage`
- * is the running context's shared object (one a datastore, runtime.ts); `OB GET ARRAY` and the
- * other commands between objects and arrays do not run here.
+ * is the running context's shared object (one a datastore, runtime.ts). `OB GET PROPERTY NAMES`
+ * fills a Text array with the names of the properties `OB Keys` gives and, optionally, a Longint
+ * array with their `Value type`s (a collection is Is collection, as the page notes for array
+ * attributes); `OB GET ARRAY` and `OB SET ARRAY` do not run here.
  */
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
@@ -25,7 +27,8 @@ import { isJsonHost, TO_JSON } from '../values/host.js'
 import { isPlainObject, newObject as newPlainObject, typeName } from '../values/kinds.js'
 import { isStar, objectArg, optionalInteger, textArg, wrongType } from '../arguments/arguments.js'
 import { convertTo } from './json.js'
-import { isOutParameter } from '../arguments/out-parameter.js'
+import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
+import { FourDArray, type ArrayType } from '../arrays/four-d-array.js'
 import { valueType } from './language.js'
 import type { CommandSpec } from './table.js'
 
@@ -74,6 +77,27 @@ function written(command: string, v: unknown): object {
   if (v === undefined || v === null)
     return raise('AssignToNothing', { property: command, value: typeName(v) })
   return objectArg(command, 'object', v)
+}
+
+/**
+ * The array of `type` in the variable, made to hold one element a property
+ * (ob-get-property-names.md: "If the array does not exist, the command creates and sizes it
+ * automatically"): the one it holds, or a new one when it holds none of that type.
+ */
+function filled(
+  out: OutParameter,
+  type: ArrayType,
+  found: [string, unknown][],
+  element: (entry: [string, unknown]) => unknown,
+): void {
+  const held = out.get()
+  const array =
+    held instanceof FourDArray && held.type === type && held.columns === undefined
+      ? held
+      : new FourDArray(type, undefined, 0)
+  array.resize(0)
+  for (const entry of found) array.items.push(array.convert(element(entry)))
+  if (array !== held) out.set(array)
 }
 
 export const OBJECT_COMMANDS: readonly CommandSpec[] = [
@@ -231,7 +255,20 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     signature: '(): Object',
     impl: (rt) => rt.storage,
   },
-  { number: 1232, name: 'OB GET PROPERTY NAMES', notRunnable: 'arrays' },
+  {
+    number: 1232,
+    name: 'OB GET PROPERTY NAMES',
+    signature: '(object: Object; arrProperties: any; arrTypes?: any)',
+    writes: [1, 2],
+    impl: (_rt, v, names, types) => {
+      const found = entries('OB GET PROPERTY NAMES', v)
+      filled(outArg('OB GET PROPERTY NAMES', 'arrProperties', names), 'Text', found, ([k]) => k)
+      if (types !== undefined)
+        filled(outArg('OB GET PROPERTY NAMES', 'arrTypes', types), 'Longint', found, ([, x]) =>
+          valueType(x),
+        )
+    },
+  },
   { number: 1229, name: 'OB GET ARRAY', notRunnable: 'arrays' },
   { number: 1227, name: 'OB SET ARRAY', notRunnable: 'arrays' },
 ]

@@ -2,7 +2,8 @@
  * @module Commands about processes, workers, semaphores and the interpreter, which do not run
  * here: 4D code runs in the request's own process and nothing else is started or waited for. Each
  * is named by `entistore check` and raises 9422 ("no other process") when reached.
- * `Current process name` is environment.ts's.
+ * `Current process name`, `Current process` and `DELAY PROCESS` (of the call's own process) are
+ * environment.ts's.
  */
 import type { CommandSpec } from './table.js'
 
@@ -14,11 +15,9 @@ const notRunnable = (number: number, name: string): CommandSpec => ({
 
 export const PROCESS_COMMANDS: readonly CommandSpec[] = [
   notRunnable(317, 'New process'),
-  notRunnable(323, 'DELAY PROCESS'),
   notRunnable(336, 'PROCESS PROPERTIES'),
   notRunnable(330, 'Process state'),
   notRunnable(372, 'Process number'),
-  notRunnable(322, 'Current process'),
   notRunnable(373, 'Execute on server'),
   notRunnable(1389, 'CALL WORKER'),
   notRunnable(1390, 'KILL WORKER'),

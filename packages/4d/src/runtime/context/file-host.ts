@@ -65,6 +65,10 @@ export function descend(base: FsPath, relative: string): FsPath {
   return { fs: base.fs, names }
 }
 
+/** Whether a text is a path of one of the filesystems (`/DATA`, `/DATA/x.txt`): its first name. */
+export const isFilesystemPath = (text: string): boolean =>
+  FILESYSTEMS.some((fs) => text === `/${fs}` || text.startsWith(`/${fs}/`))
+
 /** A 4D POSIX path (`/DATA/x.txt`): a filesystem's, else the 4D error FileOutside. */
 export function parsePosix(text: string): FsPath {
   const match = /^\/([A-Za-z]+)(?:\/(.*))?$/.exec(text)
