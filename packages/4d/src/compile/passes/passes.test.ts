@@ -159,6 +159,18 @@ describe('resolve-commands', () => {
     ])
   })
 
+  test('the constants of a user interface are said to need one', () => {
+    const a = analysisOf(
+      '$e:=On Clicked\n$s:=Bold:K14:2\n$w:=Plain form window\n$z:=Nowhere constant',
+    )
+    expect(problems(a)).toEqual([
+      '1:5 error not-runnable: The constant "On Clicked" is not implemented (it needs a user interface)',
+      '2:5 error not-runnable: The constant "Bold" is not implemented (it needs a user interface)',
+      '3:5 error not-runnable: The constant "Plain form window" is not implemented (it needs a user interface)',
+      '4:5 error not-runnable: The constant "Nowhere constant" is not implemented',
+    ])
+  })
+
   test('the compiler answers Count parameters and Current method name', () => {
     expect(resolutionOf(analysisOf('$n:=Count parameters'), 'Command')).toEqual({
       kind: 'intrinsic',

@@ -7,6 +7,7 @@
  * value and the classic constructs that do not run here (arrays, pointers, fields). A call with
  * a number of arguments the signature does not allow fails when reached.
  */
+import { isUiConstant } from '../../runtime/commands/ui.js'
 import type { Node } from '../../ast/nodes.js'
 import { commandName } from '../../grammar/builtins.js'
 import { COMMANDS } from '../../runtime/commands/index.js'
@@ -50,7 +51,12 @@ export function resolveCommands(analysis: Analysis, table: CommandTable = COMMAN
         const value = constantValue(node.name)
         if (value !== undefined) analysis.resolved.set(node, { kind: 'constant', value })
         else
-          notRunnable(analysis, node, node.name, `The constant "${node.name}" is not implemented`)
+          notRunnable(
+            analysis,
+            node,
+            node.name,
+            `The constant "${node.name}" is not implemented${isUiConstant(node.name) ? WHY.UI : ''}`,
+          )
         return
       }
       case 'Ds':

@@ -186,3 +186,13 @@ export const UI_COMMANDS: readonly CommandSpec[] = UI_COMMANDS_TEXT.split('\n')
       notRunnable: 'UI',
     }
   })
+
+// The constants of the same themes, which name what a user interface has: form events (`On
+// Clicked`), font styles and alignments, window kinds, object types, coordinates of the screen
+// and of forms, list box options and colours. Recognized by the names of their themes, since only
+// a few are ever written in server code (and none of them means anything there).
+const UI_CONSTANT =
+  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object)$/
+
+/** Whether the constant `name` is one of a user interface's (see UI_CONSTANT). */
+export const isUiConstant = (name: string): boolean => UI_CONSTANT.test(name)
