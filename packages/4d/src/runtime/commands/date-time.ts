@@ -6,8 +6,8 @@
  * The clock is the running context's (the injectable one), read in the host's time zone.
  * `Add to date` adds the months first, the years as twelve months, then the days; a day the month
  * does not have goes on into the next month (January 31 plus one month is March 2 or 3), as a
- * calendar normalizes it (compat.md). On the null date, `Day of`, `Month of`, `Year of` and `Day
- * number` give 0 and `Add to date` the null date. `Milliseconds` and `Tickcount` count from the
+ * calendar normalizes it (compat.md). On the null date, `Day of`, `Month of` and `Year of` give
+ * 0, `Day number` 2 (its page says so) and `Add to date` the null date. `Milliseconds` and `Tickcount` count from the
  * epoch (4D counts from the machine's start: only differences mean something). `Timestamp` is
  * the ISO date and time in GMT with milliseconds.
  */
@@ -28,13 +28,18 @@ export function addToDate(d: DateValue, years: number, months: number, days: num
   return first.addDays(d.day - 1 + days)
 }
 
-const part = (number: number, name: string, read: (d: DateValue) => number): CommandSpec => ({
+const part = (
+  number: number,
+  name: string,
+  read: (d: DateValue) => number,
+  ofNull = 0,
+): CommandSpec => ({
   number,
   name,
   signature: '(date: Date): Integer',
   impl: (_rt, v) => {
     const d = dateArg(name, 'date', v)
-    return d.isNull ? 0 : read(d)
+    return d.isNull ? ofNull : read(d)
   },
 })
 
@@ -84,7 +89,8 @@ export const DATE_TIME_COMMANDS: readonly CommandSpec[] = [
   part(23, 'Day of', (d) => d.day),
   part(24, 'Month of', (d) => d.month),
   part(25, 'Year of', (d) => d.year),
-  part(114, 'Day number', (d) => weekday(d) + 1),
+  // day-number.md: "Day number returns 2 for null dates".
+  part(114, 'Day number', (d) => weekday(d) + 1, 2),
   {
     number: 180,
     name: 'Time string',

@@ -21,6 +21,8 @@ page('Date and Time commands', [
     ['Day number(!2010-09-18!)', 7],
     ['Day number(!2010-09-13!)=Monday', true],
     ['Day number(!2010-09-19!)=Sunday', true],
+    // day-number.md: "Day number returns 2 for null dates".
+    ['Day number(!00-00-00!)', 2],
     ['Month of(!2010-09-19!)=September', true],
     ['December', 12],
     ['Date("2023-09-08")', '2023-09-08'],
