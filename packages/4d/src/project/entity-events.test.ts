@@ -51,6 +51,21 @@ const DATASTORE = `Class extends DataStoreImplementation
 
 Function log() : Object
 \treturn Storage
+
+// A save as 4D code makes it: a serious error raised (Try sees it, Last errors holds it), a mild
+// one answered in the result.
+Function trySave($name : Text; $price : Real) : Object
+\tvar $e : cs.ProductEntity
+\tvar $result : Object
+\t$e:=ds.Product.new()
+\t$e.name:=$name
+\t$e.price:=$price
+\tTry
+\t\t$result:=$e.save()
+\t\treturn {raised: False; status: $result.status; statusText: $result.statusText}
+\tCatch
+\t\treturn {raised: True; error: Last errors[0]}
+\tEnd try
 `
 
 function datastore(): Datastore {
@@ -150,5 +165,26 @@ describe("an Entity class's events, run by core for the library's writes", () =>
     const jam = products.create({ name: 'jam', price: 4 })
     jam.drop()
     expect((ds.call('log') as Record<string, unknown>).dropped).toBe('jam success')
+  })
+
+  // orda-events.md, "Error object": with fatalError true a validate event's error "require[s] a
+  // try catch" and "reach[es] the client"; a saving event's is "always raised as a serious
+  // error"; with false, "such errors do not require a try catch".
+  it('raises a serious event error in 4D code, which Try and Last errors see; answers a mild one', () => {
+    const ds = datastore()
+    expect(ds.call('trySave', 'banned', 1)).toEqual({
+      raised: true,
+      error: { errCode: 12, message: 'banned', componentSignature: 'DBEV' },
+    })
+    expect(ds.call('trySave', 'refused', 1)).toEqual({
+      raised: true,
+      error: { errCode: 13, message: 'not saved', componentSignature: 'DBEV' },
+    })
+    expect(ds.call('trySave', 'x', -1)).toEqual({
+      raised: false,
+      status: 7,
+      statusText: 'Mild Validation Error',
+    })
+    expect(ds.dataClass('Product').all().length).toBe(1)
   })
 })

@@ -6,6 +6,7 @@
  * from.
  */
 import type { Entity, WriteResult } from '@entistore/core'
+import { FourDError } from '../../runtime/errors/fourd-error.js'
 import { Collection } from '../../runtime/values/collection.js'
 import { defineMembers, filterParam } from '../member-kit.js'
 import { EntityHandle } from '../handles/entity-handle.js'
@@ -27,17 +28,36 @@ const current = (self: EntityHandle) => self.draft ?? self.entity!
 /** The saved version, for the members only a saved entity has (null for a new one). */
 const saved = (self: EntityHandle): Entity | null => self.placed()
 
+/**
+ * The result of a save or drop, or its event's error raised (orda-events.md, "Error object"): a
+ * validate event's error with `seriousError` (status 8), and any saving or dropping event's error
+ * ("always raised as a serious error"), "require a try catch" and "reach the client": a 4D error
+ * with the event's code and `DBEV`, which `Try`, `Last errors` and the REST error stack see. A
+ * mild validation error (7) is the result alone.
+ */
+function raisedOrResult(self: EntityHandle, result: WriteResult): unknown {
+  if (!result.success) {
+    const event = result.errors?.find((e) => e.componentSignature === 'DBEV')
+    if (event !== undefined && result.status !== SAVE_STATUS_MILD)
+      throw new FourDError(event.errCode, event.message, event.componentSignature)
+  }
+  return toFourD(self, result)
+}
+
+// `dk status validation failed`: a mild validation error, answered and not raised.
+const SAVE_STATUS_MILD = 7
+
 export const ENTITY_MEMBERS = defineMembers(EntityHandle, 'Entity', {
   save(self, [mode]) {
     const draft = self.draft
     if (draft === null) return toFourD(self, { success: true })
     const result = draft.save({ autoMerge: hasFlag(mode, DK.autoMerge) })
     if (result.success) self.replace(draft.base)
-    return toFourD(self, result)
+    return raisedOrResult(self, result)
   },
   drop(self, [mode]) {
     const force = hasFlag(mode, DK.forceDropIfStampChanged)
-    return toFourD(self, (self.entity ?? self.draft!).drop({ force }))
+    return raisedOrResult(self, (self.entity ?? self.draft!).drop({ force }))
   },
   getKey: (self, [mode]) => current(self).getKey({ asString: hasFlag(mode, DK.keyAsString) }),
   getStamp: (self) => current(self).getStamp(),
