@@ -52,6 +52,10 @@ describe('out-parameters', () => {
         [`BLOB to ${n.toLowerCase()}`, [2]],
       ]),
       ['CONVERT FROM TEXT', [2]],
+      ['READ PICTURE FILE', [1]],
+      ['BLOB TO PICTURE', [1]],
+      ['PICTURE TO BLOB', [1]],
+      ['PICTURE PROPERTIES', [1, 2, 3, 4, 5]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

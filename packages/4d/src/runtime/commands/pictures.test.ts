@@ -1,0 +1,101 @@
+// The Pictures theme's commands that need no conversion (pictures.ts), each as its page reads:
+// read-picture-file.md, blob-to-picture.md, picture-to-blob.md, picture-properties.md,
+// picture-size.md. A picture is core's binary value of an image type.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { binaryValue, isBinaryValue } from '@entistore/core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { projectFiles } from '../../project/project-files.js'
+import { imageSize } from './image-size.js'
+import { run4d } from '../../compile/run4d.js'
+import { FourDError } from '../errors/fourd-error.js'
+import { run } from './run.fixture.js'
+
+/** A PNG header (signature and IHDR) of `width` × `height`: what PICTURE PROPERTIES reads. */
+function png(width: number, height: number): Uint8Array {
+  const b = new Uint8Array(33)
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+  new DataView(b.buffer).setUint32(16, width)
+  new DataView(b.buffer).setUint32(20, height)
+  return b
+}
+
+const root = mkdtempSync(join(tmpdir(), 'entistore-4d-pictures-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+mkdirSync(join(root, 'Project'))
+mkdirSync(join(root, 'Resources'))
+writeFileSync(join(root, 'Resources/logo.png'), png(120, 40))
+writeFileSync(join(root, 'Resources/notes.txt'), 'not a picture')
+const options = { runtime: { files: projectFiles(root) } }
+
+describe('pictures', () => {
+  it('READ PICTURE FILE reads a picture of the project, OK 1; a file of no image type sets OK 0', () => {
+    const [pict, ok, size] = run(
+      `var $p : Picture
+READ PICTURE FILE("/RESOURCES/logo.png"; $p)
+$ok:=OK
+READ PICTURE FILE(Get 4D folder(Current resources folder)+"notes.txt"; $p)
+return [$p; $ok; Picture size($p); OK]`,
+      options,
+    ) as unknown[]
+    expect(isBinaryValue(pict) && pict.type).toBe('image/png')
+    expect([ok, size]).toEqual([1, 33])
+    expect(run(`READ PICTURE FILE("/RESOURCES/notes.txt"; $p)\nreturn OK`, options)).toBe(0)
+  })
+
+  it('PICTURE PROPERTIES gives the width and height; offsets and mode 0', () => {
+    expect(
+      run(
+        `var $p : Picture
+READ PICTURE FILE("/RESOURCES/logo.png"; $p)
+var $w; $h; $x; $y; $m : Integer
+PICTURE PROPERTIES($p; $w; $h; $x; $y; $m)
+return [$w; $h; $x; $y; $m]`,
+        options,
+      ),
+    ).toEqual([120, 40, 0, 0, 0])
+  })
+
+  it('BLOB TO PICTURE and PICTURE TO BLOB in the picture own type; another type is a conversion', () => {
+    const back = run4d(
+      `#DECLARE($b : Blob) : Collection
+var $p : Picture
+var $back : Blob
+BLOB TO PICTURE($b; $p)
+PICTURE TO BLOB($p; $back; ".png")
+return [BLOB size($back); OK]`,
+      [png(2, 3)],
+    ) as { items: unknown[] }
+    expect(back.items).toEqual([33, 1])
+    let e: unknown
+    try {
+      run4d(`#DECLARE($p : Picture)\nvar $b : Blob\nPICTURE TO BLOB($p; $b; ".jpg")`, [
+        binaryValue(png(1, 1), 'image/png'),
+      ])
+    } catch (error) {
+      e = error
+    }
+    expect(FourDError.is(e) && [e.errCode, e.message]).toEqual([
+      9409,
+      expect.stringMatching(/image\/png to \.jpg \(an image conversion\)/),
+    ])
+  })
+
+  it('reads the size of GIF, BMP, JPEG and WebP headers', () => {
+    const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 10, 0, 20, 0])
+    const bmp = new Uint8Array(26)
+    bmp.set([0x42, 0x4d])
+    new DataView(bmp.buffer).setInt32(18, 7, true)
+    new DataView(bmp.buffer).setInt32(22, -9, true)
+    const jpeg = Uint8Array.from([
+      0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 50, 0, 80, 3, 0, 0,
+    ])
+    expect([imageSize(gif), imageSize(bmp), imageSize(jpeg)]).toEqual([
+      { width: 10, height: 20 },
+      { width: 7, height: 9 },
+      { width: 80, height: 50 },
+    ])
+    expect(imageSize(Uint8Array.from([1, 2, 3]))).toBeUndefined()
+  })
+})

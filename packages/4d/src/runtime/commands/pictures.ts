@@ -1,0 +1,127 @@
+/**
+ * @module The Pictures theme's commands that need no image processing (docs/commands/): a picture
+ * is core's binary value of an image type, its bytes as stored.
+ * - `READ PICTURE FILE(fileName; picture)` reads a file of the project's folders (as `File` names
+ *   one); an empty name, which opens a dialog in 4D, cannot run here.
+ * - `BLOB TO PICTURE(blob; picture {; codec})` takes the bytes as a picture of the type they show
+ *   (PNG, JPEG, GIF, WebP, BMP, TIFF, SVG); bytes of no image type leave the picture and set OK 0.
+ * - `PICTURE TO BLOB(picture; blob; codec)` gives the bytes when the codec is the picture's own
+ *   type; another codec needs an image conversion (sharp, which runs asynchronously: a call cannot
+ *   wait for it on the serving thread): 9409 when reached.
+ * - `PICTURE PROPERTIES(picture; width; height)` reads the size from the image's header.
+ * - `Picture size` is the picture's size in bytes.
+ * `CREATE THUMBNAIL` and the other conversions stay not runnable for the same reason.
+ */
+import { binaryValue, isBinaryValue, sniffImageType, type BinaryValue } from '@entistore/core'
+import { toText } from '../convert/conversions.js'
+import { raise } from '../errors/fourd-error.js'
+import { FK_PLATFORM_PATH, fileOf } from '../files/file-of.js'
+import { invalid, wrongType } from '../arguments/arguments.js'
+import { isOutParameter, outArg } from '../arguments/out-parameter.js'
+import { blobBytes } from '../values/blob-object.js'
+import { imageSize } from './image-size.js'
+import type { CommandSpec } from './table.js'
+
+/** A picture argument: a picture (the variable's, given one); an empty one is Null here. */
+function pictureArg(command: string, v: unknown): BinaryValue | null {
+  const value = isOutParameter(v) ? v.get() : v
+  if (value === null || value === undefined) return null
+  return isBinaryValue(value) ? value : wrongType(command, 'picture', 'a picture', value)
+}
+
+const picture = (bytes: Uint8Array, type: string): BinaryValue => binaryValue(bytes, type)
+
+/** The media type a codec names: `.png`, `png`, `image/png`. */
+function codecType(codec: string): string {
+  const c = codec.trim().toLowerCase().replace(/^\./, '')
+  if (c.includes('/')) return c
+  return `image/${c === 'jpg' ? 'jpeg' : c === 'svg' ? 'svg+xml' : c === 'tif' ? 'tiff' : c}`
+}
+
+export const PICTURE_COMMANDS: readonly CommandSpec[] = [
+  {
+    number: 678,
+    name: 'READ PICTURE FILE',
+    signature: '(fileName: any; picture: any; star?: any)',
+    writes: [1],
+    impl: (rt, name, target) => {
+      const path = toText(name)
+      if (path === '')
+        raise('NotImplemented', { name: 'READ PICTURE FILE with an empty name (a file dialog)' })
+      const file = fileOf(rt, path, FK_PLATFORM_PATH)
+      const bytes = file.host.readBytes(file.at)
+      const type = sniffImageType(bytes)
+      if (type === undefined) {
+        rt.pvSet('OK', 0)
+        return
+      }
+      outArg('READ PICTURE FILE', 'picture', target).set(picture(bytes, type))
+      rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 682,
+    name: 'BLOB TO PICTURE',
+    signature: '(blob: any; picture: any; codec?: any)',
+    writes: [1],
+    impl: (rt, blob, target) => {
+      const value = isOutParameter(blob) ? blob.get() : blob
+      const bytes = blobBytes(value) ?? wrongType('BLOB TO PICTURE', 'blob', 'a BLOB', value)
+      const type = sniffImageType(bytes)
+      if (type === undefined) {
+        rt.pvSet('OK', 0)
+        return
+      }
+      outArg('BLOB TO PICTURE', 'picture', target).set(picture(bytes, type))
+      rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 692,
+    name: 'PICTURE TO BLOB',
+    signature: '(picture: any; blob: any; codec: any)',
+    writes: [1],
+    impl: (rt, pict, blob, codec) => {
+      const p = pictureArg('PICTURE TO BLOB', pict)
+      const out = outArg('PICTURE TO BLOB', 'blob', blob)
+      if (p === null) {
+        out.set(new Uint8Array(0))
+        rt.pvSet('OK', 0)
+        return
+      }
+      if (codecType(toText(codec)) !== p.type)
+        raise('NotImplemented', {
+          name: `PICTURE TO BLOB from ${p.type} to ${toText(codec)} (an image conversion)`,
+        })
+      out.set(new Uint8Array(p.bytes))
+      rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 457,
+    name: 'PICTURE PROPERTIES',
+    signature: '(picture: any; width: any; height: any; hOffset?: any; vOffset?: any; mode?: any)',
+    writes: [1, 2, 3, 4, 5],
+    impl: (_rt, pict, width, height, hOffset, vOffset, mode) => {
+      const p = pictureArg('PICTURE PROPERTIES', pict)
+      const size = p === null ? { width: 0, height: 0 } : imageSize(p.bytes)
+      if (size === undefined)
+        return invalid('PICTURE PROPERTIES', 'picture', `its ${p!.type} header cannot be read`)
+      outArg('PICTURE PROPERTIES', 'width', width).set(size.width)
+      outArg('PICTURE PROPERTIES', 'height', height).set(size.height)
+      // A picture variable's offsets and display mode: a picture of a field has none (0).
+      for (const [name, v] of [
+        ['hOffset', hOffset],
+        ['vOffset', vOffset],
+        ['mode', mode],
+      ] as const)
+        if (v !== undefined) outArg('PICTURE PROPERTIES', name, v).set(0)
+    },
+  },
+  {
+    number: 356,
+    name: 'Picture size',
+    signature: '(picture: any): Integer',
+    impl: (_rt, pict) => pictureArg('Picture size', pict)?.bytes.length ?? 0,
+  },
+]
