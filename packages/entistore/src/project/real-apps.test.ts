@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../commands/cli-serve.fixture.js'
-import { served, type Json } from './four-d-rest.fixture.js'
+import { DOCS, projectCopy, served, type Json } from './four-d-rest.fixture.js'
 
 const PLANNER = fileURLToPath(new URL('test-projects/event-planner', import.meta.url))
 const UUID = /^[0-9A-F]{32}$/
@@ -168,5 +168,27 @@ describe("Qodly's server API for pages (WebFormClass.md, WebFormItemClass.md)", 
         },
       },
     })
+  })
+})
+
+describe('forceLogin in roles.json with no authentify function', () => {
+  it('starts, refuses guests as 4D does, describes the datastore, and says why', async () => {
+    const project = projectCopy(DOCS, {
+      'Project/Sources/roles.json': JSON.stringify({
+        privileges: [{ privilege: 'staff', includes: [] }],
+        roles: [],
+        permissions: { allowed: [] },
+        forceLogin: true,
+      }),
+    })
+    const notes: string[] = []
+    const post = await served(project, { notes })
+    const guest = post.client()
+    expect((await guest.get('$catalog')).status).toBe(200)
+    const read = await guest.get('Employee')
+    expect([read.status, read.json.__ERROR[0].errCode]).toEqual([401, 1557])
+    expect(notes).toContainEqual(
+      expect.stringMatching(/forceLogin is on and no exposed DataStore function authentify/),
+    )
   })
 })
