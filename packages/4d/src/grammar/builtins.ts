@@ -49,6 +49,8 @@ ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 diges
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
 HTTP GET method|HTTP POST method|HTTP PUT method|HTTP DELETE method|HTTP HEAD method
 HTTP OPTIONS method|HTTP TRACE method
+Into Windows log events|Into 4D debug message|Into 4D request log|Into 4D commands log
+Into 4D diagnostic log|Into system standard outputs|Information message|Warning message|Error message
 Native byte ordering|Macintosh byte ordering|PC byte ordering|Native real format
 Extended real format|Macintosh double real format|PC double real format|Mac C string
 Mac Pascal string|Mac text with length|Mac text without length|UTF8 C string

@@ -35,7 +35,7 @@ import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
 import type { FileHost } from '../runtime/context/file-host.js'
-import type { WebServerHost } from '../runtime/context/command-context.js'
+import type { EventLog, WebServerHost } from '../runtime/context/command-context.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
@@ -49,6 +49,8 @@ export interface ProjectRunnerOptions {
    * none: `WEB Server` tells of one not running.
    */
   readonly webServer?: (datastore: Datastore) => WebServerHost | undefined
+  /** Where `LOG EVENT` writes; none: the events go nowhere. */
+  readonly log?: EventLog
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -124,6 +126,7 @@ export class ProjectRunner {
       builtinClasses: bridge.fourD,
       session: typeof session === 'object' && session !== null ? session : undefined,
       files: this.#options.files,
+      log: this.#options.log,
       webServer,
       budget,
     })

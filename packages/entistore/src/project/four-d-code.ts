@@ -56,6 +56,9 @@ export async function projectCode(
       // File and Folder reach the project's root folder, the one holding `Project`, and no further.
       files: fourD.projectFiles(dirname(projectFolder)),
       webServer: webServerOf,
+      // `LOG EVENT`: one line on stderr, beside the server's own error log.
+      log: (importance, message) =>
+        process.stderr.write(`entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`),
     }),
     dataClasses,
     notes,

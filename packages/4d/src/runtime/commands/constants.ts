@@ -88,6 +88,19 @@ const COLLECTIONS: Readonly<Record<string, number>> = {
   'ck shared': 2,
 }
 
+// Log Events (log-event.md): the output types and the importance levels.
+const LOG_EVENTS: Readonly<Record<string, number>> = {
+  'Into Windows log events': 0,
+  'Into 4D debug message': 1,
+  'Into 4D request log': 2,
+  'Into 4D commands log': 3,
+  'Into 4D diagnostic log': 5,
+  'Into system standard outputs': 6,
+  'Information message': 0,
+  'Warning message': 1,
+  'Error message': 2,
+}
+
 const DIGESTS: Readonly<Record<string, number>> = {
   'MD5 digest': 0,
   'SHA1 digest': 1,
@@ -264,6 +277,7 @@ const TABLE = new Map<string, number | string>(
     ...STRINGS,
     ...COLLECTIONS,
     ...DIGESTS,
+    ...LOG_EVENTS,
     ...HTTP_METHODS,
     ...CHARACTERS,
     ...MATH,

@@ -20,6 +20,7 @@ import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
+import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { PICTURE_COMMANDS } from './pictures.js'
 import { UI_COMMANDS } from './ui.js'
 import { WEB_FORM_COMMANDS } from './web-form.js'
@@ -47,6 +48,7 @@ export const COMMANDS = buildCommandTable([
   WEB_SERVER_COMMANDS,
   WEB_FORM_COMMANDS,
   PICTURE_COMMANDS,
+  LOG_EVENT_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -34,6 +34,9 @@ export interface WebServerHost {
   readonly rules?: readonly unknown[]
 }
 
+/** The host's log of `LOG EVENT`: a message and its importance. */
+export type EventLog = (importance: 'information' | 'warning' | 'error', message: string) => void
+
 /** What a command may use of the code that runs it (the runtime context implements it). */
 export interface CommandContext {
   /** Milliseconds since the epoch, from the injectable clock. */
@@ -46,6 +49,8 @@ export interface CommandContext {
   readonly webServer?: WebServerHost | undefined
   /** The project's folders `File` and `Folder` reach (file-host.ts); undefined for none. */
   readonly files?: FileHost | undefined
+  /** Where `LOG EVENT` writes (the host's log); undefined: the events go nowhere. */
+  readonly log?: EventLog | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */
   readonly storage: object
   /** The error-handling method `ON ERR CALL` installed ("" for none). */

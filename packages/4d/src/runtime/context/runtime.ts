@@ -24,7 +24,7 @@ import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { BuiltinClassStore, ClassStore } from './class-store.js'
 import { CLASS_MEMBERS, type ClassObject } from './class-object.js'
-import type { CommandImpl, FormulaCompiler, WebServerHost } from './command-context.js'
+import type { CommandImpl, EventLog, FormulaCompiler, WebServerHost } from './command-context.js'
 import { catchable, placeError } from './error-flow.js'
 import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   readonly interprocess?: Map<string, unknown>
   /** The project's folders (`File`, `Folder`): the project loader's. */
   readonly files?: FileHost
+  /** Where `LOG EVENT` writes: the host's log. */
+  readonly log?: EventLog
   /**
    * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
    * the project loader from call to call; a new one for a run without it.
@@ -89,6 +91,7 @@ export class Runtime {
   readonly ds: unknown
   readonly session: object | undefined
   readonly webServer: WebServerHost | undefined
+  readonly log: EventLog | undefined
   readonly files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
@@ -118,6 +121,7 @@ export class Runtime {
     this.ds = options.ds
     this.session = options.session
     this.webServer = options.webServer
+    this.log = options.log
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula
