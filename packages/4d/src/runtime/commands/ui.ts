@@ -168,6 +168,10 @@ const UI_COMMANDS_TEXT = `
 1214:SPELL ADD TO USER DICTIONARY|1215:SPELL CHECK TEXT|900:SPELL CHECKING
 1205:SPELL Get current dictionary|1204:SPELL GET DICTIONARY LIST
 904:SPELL SET CURRENT DICTIONARY
+# The desktop: dialogs of the system, the Finder or Explorer, a browser, 4D's design windows,
+# and code sent to a 4D client's user interface
+922:SHOW ON DISK|673:OPEN URL|905:Select document|670:Select folder|1213:METHOD OPEN PATH
+1018:OPEN SECURITY CENTER|903:OPEN SETTINGS WINDOW|651:EXECUTE ON CLIENT
 # Styled Text
 1285:ST COMPUTE EXPRESSIONS|1282:ST FREEZE EXPRESSIONS|1094:ST GET ATTRIBUTES
 1286:ST Get content type|1287:ST Get expression|1290:ST GET OPTIONS|1092:ST Get plain text
@@ -192,7 +196,7 @@ export const UI_COMMANDS: readonly CommandSpec[] = UI_COMMANDS_TEXT.split('\n')
 // and of forms, list box options and colours. Recognized by the names of their themes, since only
 // a few are ever written in server code (and none of them means anything there).
 const UI_CONSTANT =
-  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object)$/
+  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none)$/
 
 /** Whether the constant `name` is one of a user interface's (see UI_CONSTANT). */
 export const isUiConstant = (name: string): boolean => UI_CONSTANT.test(name)
