@@ -32,7 +32,7 @@ export interface CloneProjectResult {
 export async function cloneProject(options: CloneProjectOptions): Promise<CloneProjectResult> {
   // The model as a model file holds it (functions declared, their 4D code not in it: 9107 when
   // called), the rows as the project's datastore loaded them.
-  const { model } = await loadProject(options.project)
+  const { model } = await loadProject(options.project, { code: false })
   const ds = await loadDatastoreFiles({
     project: options.project,
     ...(options.data === undefined ? {} : { data: options.data }),

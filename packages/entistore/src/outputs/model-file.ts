@@ -60,7 +60,9 @@ export interface ModelCommandOptions {
 
 /** A project's model and its notes, its restrict events among them (a model file holds none). */
 async function projectModel(from: string): Promise<{ model: ModelJson; notes: string[] }> {
-  const project = await (await import('../project/load-project.js')).loadProject(from)
+  const project = await (
+    await import('../project/load-project.js')
+  ).loadProject(from, { code: false })
   const { restrictNotInModel } = await import('../project/restrict-events.js')
   return {
     model: project.model,

@@ -158,7 +158,11 @@ export async function runTypesCommand(
   // file of a mistake); its notes are serve's to say.
   const model =
     'project' in options
-      ? (await (await import('../project/load-project.js')).loadProject(options.project)).model
+      ? (
+          await (
+            await import('../project/load-project.js')
+          ).loadProject(options.project, { code: false })
+        ).model
       : await readJsonFile(options.model, 'model')
   let text: string
   try {
