@@ -12,6 +12,8 @@ export interface ExpectedField {
   readonly name: string
   /** A UUID field (`store_as_UUID`): its values are UUIDs. */
   readonly uuid: boolean
+  /** An Alpha's length (`limiting_length`). */
+  readonly length: number | undefined
   /** 4D's type code (1 bool, 3/4/25 integers, 6 real, 8 date, 9 time, 10/14 text, 21 object…). */
   readonly type: number
   readonly notNull: boolean
@@ -53,6 +55,15 @@ export function expectedTables(folder: string): ExpectedTable[] {
       tag: f[0],
       name: attr(f[0], 'name')!,
       uuid: attr(f[0], 'store_as_UUID') === 'true',
+      length:
+        attr(f[0], 'limiting_length') === undefined
+          ? undefined
+          : Number(attr(f[0], 'limiting_length')),
+      // The server fills it (autosequence, autogenerate), or REST cannot write it (hidden).
+      filled:
+        attr(f[0], 'autosequence') === 'true' ||
+        attr(f[0], 'autogenerate') === 'true' ||
+        attr(f[0], 'hide_in_REST') === 'true',
       type: Number(attr(f[0], 'type')),
       notNull: attr(f[0], 'not_null') === 'true',
       unique: attr(f[0], 'unique') === 'true',
@@ -66,8 +77,15 @@ export function expectedTables(folder: string): ExpectedTable[] {
       key: key.name,
       generatedKey,
       mandatory: fields
-        .filter((f) => f !== key && f.notNull && PROPERTY_NAME.test(f.name))
-        .map(({ name, uuid, type, notNull, unique }) => ({ name, uuid, type, notNull, unique })),
+        .filter((f) => f !== key && f.notNull && !f.filled && PROPERTY_NAME.test(f.name))
+        .map(({ name, uuid, length, type, notNull, unique }) => ({
+          name,
+          uuid,
+          length,
+          type,
+          notNull,
+          unique,
+        })),
       declared: declaredAttributes(sources, name),
     })
   }
@@ -117,6 +135,6 @@ export function sampleValue(field: ExpectedField, n: number): unknown {
     case 21:
       return {}
     default:
-      return `corpus ${n}`
+      return `corpus ${n}`.slice(0, field.length ?? Infinity)
   }
 }
