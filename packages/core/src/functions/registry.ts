@@ -11,7 +11,7 @@
 import { fail } from '../errors/datastore-error.js'
 import type { DataClassDef, SchemaDef } from '../schema/definitions.js'
 import type { MethodJson } from '../schema/model-json.js'
-import { checkFunctionName } from '../schema/model-checks.js'
+import { functionNameProblem } from '../schema/model-checks.js'
 import type {
   FunctionDef,
   FunctionDefs,
@@ -375,7 +375,8 @@ export class FunctionRegistry {
     if (!isRecord(defs)) invalid(where, 'expected an object of functions by name')
     for (const [name, def] of Object.entries(defs)) {
       const at = `${where}.${name}`
-      checkFunctionName(at, name)
+      const problem = functionNameProblem(name)
+      if (problem !== undefined) invalid(at, problem)
       const clash = taken(name)
       if (clash !== undefined) invalid(at, `"${name}" is ${clash}`)
       const fn = checkDef(at, def, this.#schema)

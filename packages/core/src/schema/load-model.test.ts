@@ -727,10 +727,10 @@ describe('loadModel rejects bad models with InvalidModel (9020)', () => {
       message: 'dataclass "Thing" attribute "x": "indexKind" must be "hash", "sorted" or "auto"',
     },
     {
-      what: 'autosequence on a string',
-      model: thing({ name: 'x', type: 'string', autosequence: true }),
+      what: 'autosequence on a date',
+      model: thing({ name: 'x', type: 'date', autosequence: true }),
       message:
-        'dataclass "Thing" attribute "x": autosequence needs a numeric or uuid type, not string',
+        'dataclass "Thing" attribute "x": autosequence needs a numeric, uuid or string type, not date',
     },
     {
       what: 'a negative defaultTopSize',

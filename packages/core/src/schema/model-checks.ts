@@ -72,15 +72,14 @@ const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u
 const FUNCTION_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
 
 /**
- * Refuses a function name that is not valid. A function's name is an ECMAScript identifier, as a
- * 4D class member's is: `$` is allowed (`Function $upcoming()`); never a wire name (`__KEY`).
+ * Why `name` cannot name a function, or undefined when it can. A function's name is an ECMAScript
+ * identifier, as a 4D class member's is: `$` is allowed (`Function $upcoming()`); never a wire
+ * name (`__KEY`).
  */
-export function checkFunctionName(where: string, name: string): void {
-  if (!FUNCTION_NAME.test(name) || name.startsWith('__'))
-    invalid(
-      where,
-      `the function name ${JSON.stringify(name)} is not valid (letters, digits, _ and $, not starting with a digit or __)`,
-    )
+export function functionNameProblem(name: string): string | undefined {
+  return FUNCTION_NAME.test(name) && !name.startsWith('__')
+    ? undefined
+    : `the function name ${JSON.stringify(name)} is not valid (letters, digits, _ and $, not starting with a digit or __)`
 }
 
 /** Whether `name` may name a dataclass or an attribute (the `__…` names of change tracking aside). */
@@ -161,7 +160,10 @@ export function methodList(where: string, value: unknown): readonly MethodJson[]
   if (!Array.isArray(value) || !value.every((x) => isRecord(x) && typeof x.name === 'string'))
     invalid(where, '"methods" must be an array of objects with a "name"')
   const list = value as Record<string, unknown>[]
-  list.forEach((x, i) => checkFunctionName(`${where}: methods[${i}]`, x.name as string))
+  list.forEach((x, i) => {
+    const problem = functionNameProblem(x.name as string)
+    if (problem !== undefined) invalid(`${where}: methods[${i}]`, problem)
+  })
   return Object.freeze(list.map((x) => Object.freeze({ ...x }) as MethodJson))
 }
 
