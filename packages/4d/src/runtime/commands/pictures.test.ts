@@ -44,6 +44,19 @@ return [$p; $ok; Picture size($p); OK]`,
     expect(run(`READ PICTURE FILE("/RESOURCES/notes.txt"; $p)\nreturn OK`, options)).toBe(0)
   })
 
+  it('WRITE PICTURE FILE writes a picture of the project in its own type', () => {
+    expect(
+      run(
+        `var $p : Picture
+READ PICTURE FILE("/RESOURCES/logo.png"; $p)
+WRITE PICTURE FILE("/RESOURCES/copy.png"; $p; ".png")
+READ PICTURE FILE("/RESOURCES/copy.png"; $p)
+return [OK; Picture size($p)]`,
+        options,
+      ),
+    ).toEqual([1, 33])
+  })
+
   it('PICTURE PROPERTIES gives the width and height; offsets and mode 0', () => {
     expect(
       run(

@@ -2,7 +2,8 @@
  * @module The Pictures theme's commands that need no image processing (docs/commands/): a picture
  * is core's binary value of an image type, its bytes as stored.
  * - `READ PICTURE FILE(fileName; picture)` reads a file of the project's folders (as `File` names
- *   one); an empty name, which opens a dialog in 4D, cannot run here.
+ *   one); an empty name, which opens a dialog in 4D, cannot run here. `WRITE PICTURE FILE(fileName;
+ *   picture {; codec})` writes one, in the picture's own type.
  * - `BLOB TO PICTURE(blob; picture {; codec})` takes the bytes as a picture of the type they show
  *   (PNG, JPEG, GIF, WebP, BMP, TIFF, SVG); bytes of no image type leave the picture and set OK 0.
  * - `PICTURE TO BLOB(picture; blob; codec)` gives the bytes when the codec is the picture's own
@@ -38,6 +39,14 @@ function codecType(codec: string): string {
   return `image/${c === 'jpg' ? 'jpeg' : c === 'svg' ? 'svg+xml' : c === 'tif' ? 'tiff' : c}`
 }
 
+/** Refuses a codec other than the picture's type (or none): a conversion cannot run here. */
+function sameType(command: string, p: BinaryValue, codec: unknown): void {
+  if (codec === undefined || codecType(toText(codec)) === p.type) return
+  raise('NotImplemented', {
+    name: `${command} from ${p.type} to ${toText(codec)} (an image conversion)`,
+  })
+}
+
 export const PICTURE_COMMANDS: readonly CommandSpec[] = [
   {
     number: 678,
@@ -56,6 +65,25 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
         return
       }
       outArg('READ PICTURE FILE', 'picture', target).set(picture(bytes, type))
+      rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 680,
+    name: 'WRITE PICTURE FILE',
+    signature: '(fileName: any; picture: any; codec?: any)',
+    impl: (rt, name, pict, codec) => {
+      const path = toText(name)
+      if (path === '')
+        raise('NotImplemented', { name: 'WRITE PICTURE FILE with an empty name (a file dialog)' })
+      const p = pictureArg('WRITE PICTURE FILE', pict)
+      if (p === null) {
+        rt.pvSet('OK', 0)
+        return
+      }
+      sameType('WRITE PICTURE FILE', p, codec)
+      const file = fileOf(rt, path, FK_PLATFORM_PATH)
+      file.host.writeBytes(file.at, new Uint8Array(p.bytes))
       rt.pvSet('OK', 1)
     },
   },
@@ -89,10 +117,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
         rt.pvSet('OK', 0)
         return
       }
-      if (codecType(toText(codec)) !== p.type)
-        raise('NotImplemented', {
-          name: `PICTURE TO BLOB from ${p.type} to ${toText(codec)} (an image conversion)`,
-        })
+      sameType('PICTURE TO BLOB', p, codec)
       out.set(new Uint8Array(p.bytes))
       rt.pvSet('OK', 1)
     },
