@@ -16,7 +16,9 @@
 import { binaryValue, isBinaryValue, sniffImageType, type BinaryValue } from '@entistore/core'
 import { toText } from '../convert/conversions.js'
 import { raise } from '../errors/fourd-error.js'
+import type { CommandContext } from '../context/command-context.js'
 import { FK_PLATFORM_PATH, fileOf } from '../files/file-of.js'
+import type { FileObject } from '../files/file-objects.js'
 import { invalid, wrongType } from '../arguments/arguments.js'
 import { isOutParameter, outArg } from '../arguments/out-parameter.js'
 import { blobBytes } from '../values/blob-object.js'
@@ -39,6 +41,22 @@ function codecType(codec: string): string {
   return `image/${c === 'jpg' ? 'jpeg' : c === 'svg' ? 'svg+xml' : c === 'tif' ? 'tiff' : c}`
 }
 
+/** The file of the project's folders a picture command names; an empty name is 4D's dialog. */
+function projectFile(rt: CommandContext, command: string, name: unknown): FileObject {
+  const path = toText(name)
+  if (path === '')
+    raise('NotImplemented', { name: `${command} with an empty name (a file dialog)` })
+  return fileOf(rt, path, FK_PLATFORM_PATH)
+}
+
+/** `bytes` as the picture variable `target`, OK 1; bytes of no image type leave it, OK 0. */
+function setPicture(rt: CommandContext, command: string, target: unknown, bytes: Uint8Array): void {
+  const type = sniffImageType(bytes)
+  if (type === undefined) return rt.pvSet('OK', 0)
+  outArg(command, 'picture', target).set(picture(bytes, type))
+  rt.pvSet('OK', 1)
+}
+
 /** Refuses a codec other than the picture's type (or none): a conversion cannot run here. */
 function sameType(command: string, p: BinaryValue, codec: unknown): void {
   if (codec === undefined || codecType(toText(codec)) === p.type) return
@@ -54,18 +72,8 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
     signature: '(fileName: any; picture: any; star?: any)',
     writes: [1],
     impl: (rt, name, target) => {
-      const path = toText(name)
-      if (path === '')
-        raise('NotImplemented', { name: 'READ PICTURE FILE with an empty name (a file dialog)' })
-      const file = fileOf(rt, path, FK_PLATFORM_PATH)
-      const bytes = file.host.readBytes(file.at)
-      const type = sniffImageType(bytes)
-      if (type === undefined) {
-        rt.pvSet('OK', 0)
-        return
-      }
-      outArg('READ PICTURE FILE', 'picture', target).set(picture(bytes, type))
-      rt.pvSet('OK', 1)
+      const file = projectFile(rt, 'READ PICTURE FILE', name)
+      setPicture(rt, 'READ PICTURE FILE', target, file.host.readBytes(file.at))
     },
   },
   {
@@ -73,16 +81,10 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
     name: 'WRITE PICTURE FILE',
     signature: '(fileName: any; picture: any; codec?: any)',
     impl: (rt, name, pict, codec) => {
-      const path = toText(name)
-      if (path === '')
-        raise('NotImplemented', { name: 'WRITE PICTURE FILE with an empty name (a file dialog)' })
+      const file = projectFile(rt, 'WRITE PICTURE FILE', name)
       const p = pictureArg('WRITE PICTURE FILE', pict)
-      if (p === null) {
-        rt.pvSet('OK', 0)
-        return
-      }
+      if (p === null) return rt.pvSet('OK', 0)
       sameType('WRITE PICTURE FILE', p, codec)
-      const file = fileOf(rt, path, FK_PLATFORM_PATH)
       file.host.writeBytes(file.at, new Uint8Array(p.bytes))
       rt.pvSet('OK', 1)
     },
@@ -95,13 +97,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
     impl: (rt, blob, target) => {
       const value = isOutParameter(blob) ? blob.get() : blob
       const bytes = blobBytes(value) ?? wrongType('BLOB TO PICTURE', 'blob', 'a BLOB', value)
-      const type = sniffImageType(bytes)
-      if (type === undefined) {
-        rt.pvSet('OK', 0)
-        return
-      }
-      outArg('BLOB TO PICTURE', 'picture', target).set(picture(bytes, type))
-      rt.pvSet('OK', 1)
+      setPicture(rt, 'BLOB TO PICTURE', target, bytes)
     },
   },
   {
