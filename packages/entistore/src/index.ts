@@ -58,7 +58,8 @@ export type {
 export type { LoadFilesOptions } from './load/load-files.js'
 // A 4D project folder as the model's source (serve --project, docs/from-your-project.md).
 export { loadProject, projectFiles } from './project/load-project.js'
-export type { LoadedProject, ProjectFiles } from './project/load-project.js'
+export type { LoadedProject, LoadProjectOptions, ProjectFiles } from './project/load-project.js'
+export type { NotePlace, PlacedNote } from './project/notes.js'
 export type { RestrictEvent } from './project/restrict-events.js'
 export { importFunctions } from './load/load-functions.js'
 export type {
