@@ -80,7 +80,9 @@ function classFigures(folder: string, check: CheckRun): ProjectResult['classes']
 function projectNotes(server: { said: readonly string[] }): string[] {
   return server.said
     .filter((l) => l.startsWith('entistore: '))
-    .map((l) => l.replace(/^entistore: /, '').replace(/^\S+?: /, ''))
+    // `entistore: <folder>: <file>: note`: the note without the paths before it, as check's
+    // `<file>: warning: note` says it.
+    .map((l) => l.replace(/^entistore: /, '').replace(/^(?:\/\S*?: )+/, ''))
     .filter((l) => !/files? of 4D code: /.test(l))
 }
 
