@@ -83,6 +83,9 @@ export function bindFilter(
 const linkedAlone = (b: BoundFilter): BoundFilter =>
   b.kind === 'Comparison' ? linkCollections([b])[0]! : b
 
+// The comparisons of a to-many relation with null: whether it has related entities.
+const NULL_TESTS: ReadonlySet<string> = new Set(['eq', 'ne', 'strictEq', 'strictNe'])
+
 function bindNode(ctx: Ctx, dc: DataClassDef, node: FilterNode): BoundFilter {
   switch (node.kind) {
     case 'Comparison': {
@@ -163,11 +166,31 @@ function bindComparison(
       }
     }
     case 'relatedEntities': {
-      if (last)
-        invalid(
-          `${where} is a to-many relation: compare one of its attributes (${where}.attribute)`,
-        )
       const target = ctx.schema.byName.get(attr.target)!
+      if (last) {
+        if (!isNullValue(ctx, node.value) || !NULL_TESTS.has(node.op))
+          invalid(
+            `${where} is a to-many relation: compare one of its attributes (${where}.attribute), or null`,
+          )
+        // 4D code's `cars.query("reservations # Null")`: the entities with at least one related
+        // entity (one whose key is not null); `= Null`, those with none.
+        const withOne: BoundFilter = {
+          kind: 'ReverseJoin',
+          dataClass: dc,
+          relation: attr,
+          target,
+          inner: bindComparison(
+            ctx,
+            target,
+            { ...node, op: 'ne' },
+            [...segments, { name: target.key.name }],
+            at + 1,
+          ),
+        }
+        return node.op === 'ne' || node.op === 'strictNe'
+          ? withOne
+          : { kind: 'Not', operand: withOne }
+      }
       const reference = referenceOf(node.path)
       const through = (n: PathComparisonNode): BoundFilter => ({
         kind: 'ReverseJoin',

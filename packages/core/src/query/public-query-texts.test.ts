@@ -57,4 +57,51 @@ describe('query texts of public 4D code (DataClassClass.md, .query())', () => {
     expect(keys('label =: 1', 'new')).toEqual([2, 3])
     expect(keys('label = :  1 and ID > : 2', 'new', 2)).toEqual([3])
   })
+
+  it('compares a to-many relation with null: whether it has related entities (4D code writes it)', () => {
+    const shop = createDatastore(
+      {
+        dataClasses: [
+          {
+            name: 'Car',
+            key: [{ name: 'ID' }],
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'reservations', kind: 'relatedEntities', path: 'car' },
+            ],
+          },
+          {
+            name: 'Reservation',
+            key: [{ name: 'ID' }],
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'carID', type: 'long' },
+              { name: 'car', kind: 'relatedEntity', path: 'Car', foreignKey: 'carID' },
+            ],
+          },
+        ],
+      },
+      {
+        data: {
+          Car: [{ ID: 1 }, { ID: 2 }, { ID: 3 }],
+          Reservation: [
+            { ID: 10, carID: 1 },
+            { ID: 11, carID: 1 },
+            { ID: 12, carID: 3 },
+          ],
+        },
+      },
+    )
+    const cars = (q: string): unknown[] =>
+      shop
+        .dataClass('Car')
+        .query(q)
+        .toArray()
+        .map((e) => e.getKey())
+    expect(cars('reservations # null')).toEqual([1, 3])
+    expect(cars('reservations = null')).toEqual([2])
+    expect(() => cars('reservations = 1')).toThrow(
+      /to-many relation: compare one of its attributes/,
+    )
+  })
 })
