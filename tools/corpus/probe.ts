@@ -78,12 +78,14 @@ function classFigures(folder: string, check: CheckRun): ProjectResult['classes']
 
 /** What serve said at start-up, without its own lines (the functions list, the model's origin). */
 function projectNotes(server: { said: readonly string[] }): string[] {
-  return server.said
-    .filter((l) => l.startsWith('entistore: '))
-    // `entistore: <folder>: <file>: note`: the note without the paths before it, as check's
-    // `<file>: warning: note` says it.
-    .map((l) => l.replace(/^entistore: /, '').replace(/^(?:\/\S*?: )+/, ''))
-    .filter((l) => !/files? of 4D code: /.test(l))
+  return (
+    server.said
+      .filter((l) => l.startsWith('entistore: '))
+      // `entistore: <folder>: <file>: note`: the note without the paths before it, as check's
+      // `<file>: warning: note` says it.
+      .map((l) => l.replace(/^entistore: /, '').replace(/^(?:\/\S*?: )+/, ''))
+      .filter((l) => !/files? of 4D code: /.test(l))
+  )
 }
 
 /** The privileges and roles of roles.json, all of them: the harness's user holds them all. */

@@ -58,7 +58,9 @@ export async function projectCode(
       webServer: webServerOf,
       // `LOG EVENT`: one line on stderr, beside the server's own error log.
       log: (importance, message) =>
-        process.stderr.write(`entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`),
+        process.stderr.write(
+          `entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`,
+        ),
     }),
     dataClasses,
     notes,

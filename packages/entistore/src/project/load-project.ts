@@ -50,7 +50,10 @@ export interface LoadedProject {
    * compile unless its functions give it a `restrict` (restrict-events.ts).
    */
   readonly restricts: readonly RestrictEvent[]
-  /** The class functions left out, named like an attribute of their dataclass (`Car.model`). */
+  /**
+   * The class functions left out (`Car.model`): named like an attribute of their dataclass, or
+   * refused by the model.
+   */
   readonly shadowed: ReadonlySet<string>
   readonly files: ProjectFiles
   /**
@@ -169,7 +172,9 @@ export async function loadProject(
     ...(declared.singletons.length === 0 ? {} : { singletons: declared.singletons }),
     dataClasses,
   }
-  const checked = checkedModel(served, declared, inProject, files.catalog, notes)
+  // What the model refuses is left out of the functions too (their registry would refuse it).
+  const leftOut = new Set(declared.shadowed)
+  const checked = checkedModel(served, declared, inProject, files.catalog, notes, leftOut)
   return {
     model: checked,
     notes: notes.lines(),
@@ -178,7 +183,7 @@ export async function loadProject(
       dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
     ),
     restricts: declared.restricts,
-    shadowed: declared.shadowed,
+    shadowed: leftOut,
     files,
     code,
   }
@@ -211,8 +216,8 @@ function checkedModel(
   inProject: (p: { file: string; line: number; column: number }) => NotePlace,
   catalog: string,
   notes: Notes,
+  leftOut: Set<string>,
 ): ModelJson {
-  const leftOut = new Set<string>()
   for (;;) {
     try {
       loadModel(model)
