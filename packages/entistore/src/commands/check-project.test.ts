@@ -3,7 +3,7 @@
  * when it runs, `--json` in the shape the issue gives; on a project, and on a bare folder of class
  * files whose structure does not exist yet.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -83,5 +83,33 @@ describe('entistore check --project', () => {
     expect(missing.code).toBe(1)
     expect(missing.err).toEqual([`entistore: ${join(dir, 'nope')}: the folder does not exist`])
     expect((await runCli(['check'])).code).toBe(2)
+  })
+
+  it('names the code files it does not check: forms, database methods, triggers, components', async () => {
+    const project = join(dir, 'with-forms')
+    cpSync(`${root}packages/entistore/src/project/test-projects/docs-company`, project, {
+      recursive: true,
+    })
+    const sources = join(project, 'Project/Sources')
+    mkdirSync(join(sources, 'Forms/Login'), { recursive: true })
+    writeFileSync(join(sources, 'Forms/Login/method.4dm'), 'ALERT("hi")\n')
+    mkdirSync(join(sources, 'DatabaseMethods'))
+    writeFileSync(join(sources, 'DatabaseMethods/onStartup.4dm'), '\n')
+    writeFileSync(
+      join(sources, 'dependencies.json'),
+      JSON.stringify({ dependencies: { '4D NetKit': { github: '4d/4D-NetKit' } } }),
+    )
+    mkdirSync(join(project, 'Components/Tools.4dbase'), { recursive: true })
+    const run = await runCli(['check', '--project', project])
+    expect(run.code).toBe(0)
+    const why = 'components do not run here: the code that names one fails when it reaches it'
+    expect(run.out).toEqual(
+      expect.arrayContaining([
+        `${project}/Components/Tools.4dbase: not checked: 1 component (${why})`,
+        `${project}/Project/Sources/dependencies.json: not checked: 1 component (4D NetKit) (${why})`,
+        `${project}/Project/Sources/Forms: not checked: 1 form and object methods (no forms here)`,
+        `${project}/Project/Sources/DatabaseMethods: not checked: 1 database methods (4D's start-up and connection events are not run here)`,
+      ]),
+    )
   })
 })

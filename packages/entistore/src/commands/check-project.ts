@@ -8,7 +8,7 @@
  * project would not start or some code would fail when it runs.
  */
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CompiledProject } from '@entistore/4d'
 import { FileError } from '../files/file-error.js'
@@ -182,9 +182,36 @@ const UNCHECKED: readonly Omit<Unchecked, 'files'>[] = [
   { folder: 'Sources/Triggers', what: 'triggers', why: 'triggers are not run here' },
 ]
 
-/** The `.4dm` files under each folder of UNCHECKED in the Project folder `root`. */
+/**
+ * The `.4dm` files under each folder of UNCHECKED in the Project folder `root`, and the project's
+ * components: those in the `Components` folder beside it (`X.4dbase`, `X.4DZ`) and those
+ * `Sources/dependencies.json` names (4D installs them from GitHub): none of their code runs here.
+ */
 async function uncheckedFiles(root: string): Promise<Unchecked[]> {
   const out: Unchecked[] = []
+  const why = 'components do not run here: the code that names one fails when it reaches it'
+  try {
+    for (const name of (await readdir(join(root, '..', 'Components'))).sort())
+      if (/\.(4dbase|4dz)$/i.test(name))
+        out.push({ folder: join('..', 'Components', name), files: 1, what: 'component', why })
+  } catch {
+    // No Components folder.
+  }
+  try {
+    const deps = JSON.parse(await readFile(join(root, 'Sources', 'dependencies.json'), 'utf8')) as {
+      dependencies?: Record<string, unknown>
+    }
+    const names = Object.keys(deps.dependencies ?? {})
+    if (names.length > 0)
+      out.push({
+        folder: join('Sources', 'dependencies.json'),
+        files: names.length,
+        what: `${names.length === 1 ? 'component' : 'components'} (${names.join(', ')})`,
+        why,
+      })
+  } catch {
+    // None, or not JSON: 4D says so when it opens the project.
+  }
   for (const u of UNCHECKED) {
     let files = 0
     try {
