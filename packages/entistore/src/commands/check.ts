@@ -1,21 +1,25 @@
 /**
- * @module `entistore check --project <folder>`: the 4D code of a project checked as 4D's syntax
- * check would, before it is served. The reading of its flags; check-project.ts runs it.
+ * @module `entistore check --project <folder>`: a project checked before it is served, through the
+ * start-up `serve` takes, and its 4D code as 4D's syntax check would. The reading of its flags;
+ * check-project.ts runs it.
  */
 import { noMorePositionals, UsageError, type Command } from './command.js'
 
 const HELP = `Usage:
   entistore check --project <folder> [--json]
 
-Parses and compiles every class and method file of a 4D project (Project/Sources/Classes and
+Takes the start-up serve --project takes, without a port: what would stop serve is an error, what
+serve would say it does not serve as 4D does a warning, at the line of the file that caused it.
+Then parses and compiles every class and method file (Project/Sources/Classes and
 Project/Sources/Methods; or a folder of class files, without a structure yet) and prints one line
-a problem, file:line:column: message, then a summary: the lines that do not parse, the commands,
-constants and constructs that parse but cannot run here (by name), and the warnings. Exits 1 when
-some code would fail when it runs, 0 otherwise (docs/4d-language.md).
+a problem, file:line:column: message: the lines that do not parse, the commands, constants and
+constructs that parse but cannot run here (by name), and the warnings; then the code it does not
+check (forms, database methods, triggers, components) and a summary. Exits 1 when serve would not
+start or some code would fail when it runs, 0 otherwise (docs/cli.md).
 
 Options:
   --project, -p  the 4D project folder (its Project folder, the one that holds it, or a folder of class files)
-  --json         print { "files": [{ "file", "syntaxErrors": [{ "line", "column", "message" }], "notRunnable": [{ "line", "column", "name" }] }] }
+  --json         print { "startup": [...], "files": [{ "file", "syntaxErrors": [...], "notRunnable": [...] }], "unchecked": [...] }
   --help,  -h    this text
 
 Example:
@@ -23,7 +27,7 @@ Example:
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: "check a 4D project's code: what does not parse or cannot run here",
+  summary: 'check a 4D project: what would stop serve, what does not parse or cannot run here',
   help: HELP,
   options: {
     project: { type: 'string', short: 'p' },
