@@ -49,29 +49,25 @@ export interface ProjectResult {
 
 // Qodly's page API (`Web Form`, `Web Event`) is listed with the user interface's commands, but a
 // server runs it: it counts as what must run.
-const isUi = (message: string, name: string | undefined): boolean =>
-  /needs a user interface/.test(message) && name !== 'Web Form' && name !== 'Web Event'
+const isUi = (p: { name: string; message: string }): boolean =>
+  /needs a user interface/.test(p.message) && p.name !== 'Web Form' && p.name !== 'Web Event'
 
 function classFigures(folder: string, check: CheckRun): ProjectResult['classes'] {
   const files = classFiles(folder)
-  const ofFile = new Map<string, { syntax: boolean; names: Set<string> }>()
-  for (const p of check.problems) {
-    const m = /[/\\]Classes[/\\]([^/\\]+\.4dm)$/.exec(p.file)
-    if (!m || /^warning: /.test(p.message)) continue
-    const f = ofFile.get(m[1]!) ?? { syntax: false, names: new Set<string>() }
-    const name = /"([^"]+)"/.exec(p.message)?.[1]
-    if (/cannot run here|not implemented|not runnable|cannot be found here/.test(p.message)) {
-      if (!isUi(p.message, name)) f.names.add(name ?? p.message)
-    } else f.syntax = true
-    ofFile.set(m[1]!, f)
-  }
   const blockers: Record<string, number> = {}
-  for (const f of ofFile.values()) for (const n of f.names) blockers[n] = (blockers[n] ?? 0) + 1
-  const bad = [...ofFile.values()]
+  let syntax = 0
+  let blocked = 0
+  for (const f of check.files) {
+    if (!/[/\\]Classes[/\\][^/\\]+\.4dm$/.test(f.file)) continue
+    const names = new Set(f.notRunnable.filter((p) => !isUi(p)).map((p) => p.name))
+    for (const n of names) blockers[n] = (blockers[n] ?? 0) + 1
+    if (f.syntaxErrors.length > 0) syntax++
+    if (f.syntaxErrors.length > 0 || names.size > 0) blocked++
+  }
   return {
     total: files.length,
-    parse: files.length - bad.filter((f) => f.syntax).length,
-    runnable: files.length - bad.filter((f) => f.syntax || f.names.size > 0).length,
+    parse: files.length - syntax,
+    runnable: files.length - blocked,
     blockers,
   }
 }

@@ -13,25 +13,45 @@ const BIN =
 
 export interface CheckRun {
   readonly exitCode: number | null
-  /** `file:line:column: message` lines, as printed. */
+  /** What would stop or degrade serve, as `file:line:column: message` (the start-up's problems). */
   readonly problems: readonly { file: string; line: number; message: string }[]
-  readonly summary: string
-  /** Everything it printed. */
+  /** The code's problems, per file, as `check --json` sorts them. */
+  readonly files: readonly CheckedFile[]
+  /** What it said, one line a problem, as the text output says it. */
   readonly output: string
   readonly ms: number
   readonly timedOut: boolean
 }
 
-const PROBLEM = /^(.+?):(\d+):(\d+): (.*)$/
+export interface CheckedFile {
+  readonly file: string
+  /** What 4D's syntax check would refuse: a line that does not parse, a wrong argument count. */
+  readonly syntaxErrors: readonly { line: number; message: string }[]
+  /** What parses but cannot run here, by name. */
+  readonly notRunnable: readonly { line: number; name: string }[]
+}
+
+interface CheckJson {
+  readonly startup?: readonly {
+    file: string
+    line?: number
+    column?: number
+    severity: string
+    message: string
+  }[]
+  readonly files: readonly CheckedFile[]
+  readonly unchecked?: readonly { folder: string; what: string }[]
+}
 
 export async function runCheck(folder: string, timeoutMs = 180_000): Promise<CheckRun> {
   const started = performance.now()
-  const child = spawn(process.execPath, [BIN, 'check', '--project', folder], {
+  const child = spawn(process.execPath, [BIN, 'check', '--project', folder, '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
+  let err = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d))
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
   let timedOut = false
   const timer = setTimeout(() => {
     timedOut = true
@@ -39,16 +59,28 @@ export async function runCheck(folder: string, timeoutMs = 180_000): Promise<Che
   }, timeoutMs)
   const exitCode = await new Promise<number | null>((done) => child.on('close', done))
   clearTimeout(timer)
-  const lines = out.split('\n').filter((l) => l !== '')
-  const problems = lines.flatMap((l) => {
-    const m = PROBLEM.exec(l)
-    return m ? [{ file: m[1]!, line: Number(m[2]), message: m[4]! }] : []
-  })
+  let json: CheckJson = { files: [] }
+  try {
+    json = JSON.parse(out) as CheckJson
+  } catch {
+    // It ended before its report (a crash, a timeout): what it said is in `output`.
+  }
+  const problems = (json.startup ?? []).map((p) => ({
+    file: p.file,
+    line: p.line ?? 0,
+    message: p.severity === 'warning' ? `warning: ${p.message}` : p.message,
+  }))
+  const output = [
+    ...problems.map((p) => `${p.file}:${p.line}: ${p.message}`),
+    ...json.files.flatMap((f) => f.syntaxErrors.map((e) => `${f.file}:${e.line}: ${e.message}`)),
+    ...(json.unchecked ?? []).map((u) => `${u.folder}: not checked: ${u.what}`),
+    err,
+  ].join('\n')
   return {
     exitCode,
     problems,
-    summary: lines.at(-1) ?? '',
-    output: out,
+    files: json.files,
+    output,
     ms: performance.now() - started,
     timedOut,
   }

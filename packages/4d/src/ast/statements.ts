@@ -10,6 +10,7 @@ import type {
   ExprNode,
   LocalNode,
   NameNode,
+  IndirectParamNode,
   InterprocessVarNode,
   ParamNode,
 } from './expressions.js'
@@ -48,11 +49,17 @@ export interface ResultDeclNode extends Base<'ResultDecl'> {
 }
 
 /** A name that `var` declares: a local `$x`, a process variable `x` or an interprocess `<>x`. */
-export type VarNameNode = LocalNode | NameNode | InterprocessVarNode | ParamNode
+export type VarNameNode =
+  | LocalNode
+  | NameNode
+  | InterprocessVarNode
+  | ParamNode
+  | IndirectParamNode
 
 /**
  * `var $a, $b : Text` (`,` or `;` between names), `var $c : cs.Employee`, `var $x:=expr`,
- * `var $n : Integer := 5`; `var $0; $2 : Integer` types numbered parameters.
+ * `var $n : Integer := 5`; `var $0; $2 : Integer` types numbered parameters, `var ${2} : Text`
+ * those from the second on.
  */
 export interface VarNode extends Base<'Var'> {
   readonly names: readonly VarNameNode[]

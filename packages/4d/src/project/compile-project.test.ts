@@ -39,7 +39,14 @@ describe('compileProject', () => {
     ])
     const utils = report.files[0]!
     expect(utils.syntaxErrors.map((e) => e.line)).toEqual([7])
-    expect(utils.notRunnable).toEqual([{ line: 10, column: 2, name: 'SET WINDOW TITLE' }])
+    expect(utils.notRunnable).toEqual([
+      {
+        line: 10,
+        column: 2,
+        name: 'SET WINDOW TITLE',
+        message: 'The command "SET WINDOW TITLE" cannot run here (it needs a user interface)',
+      },
+    ])
     expect(report.files[1]).toEqual({
       file: 'Sources/Classes/Clean.4dm',
       syntaxErrors: [],
@@ -74,7 +81,9 @@ describe('compileProject', () => {
     expect(checkReport(sql.files).files[0]).toEqual({
       file: 'Sources/Classes/Sql.4dm',
       syntaxErrors: [],
-      notRunnable: [{ line: 2, column: 2, name: 'Begin SQL' }],
+      notRunnable: [
+        { line: 2, column: 2, name: 'Begin SQL', message: 'Begin SQL cannot run here' },
+      ],
     })
     const { classes } = sql.instantiate()
     const rt = new Runtime({ classes })
@@ -99,9 +108,24 @@ describe('compileProject', () => {
         f.file.endsWith('Uses.4dm'),
       )!
     expect(uses(['Car']).notRunnable).toEqual([
-      { line: 1, column: 15, name: 'cs.Missing' },
-      { line: 4, column: 6, name: 'cs.Nope' },
-      { line: 6, column: 6, name: '4D.WebServer' },
+      {
+        line: 1,
+        column: 15,
+        name: 'cs.Missing',
+        message: 'The class "cs.Missing" is not a class of the project',
+      },
+      {
+        line: 4,
+        column: 6,
+        name: 'cs.Nope',
+        message: 'The class "cs.Nope" is not a class of the project',
+      },
+      {
+        line: 6,
+        column: 6,
+        name: '4D.WebServer',
+        message: 'The class "4D.WebServer" cannot run here',
+      },
     ])
     // Without the structure, cs.CarEntity is not known either.
     expect(uses().notRunnable.map((p) => p.name)).toContain('cs.CarEntity')
@@ -163,7 +187,9 @@ describe('compileProject', () => {
     expect(checkReport(spaced.files).files[0]).toEqual({
       file: 'Sources/Classes/Bill.4dm',
       syntaxErrors: [],
-      notRunnable: [{ line: 6, column: 9, name: 'wk pdf' }],
+      notRunnable: [
+        { line: 6, column: 9, name: 'wk pdf', message: 'The constant "wk pdf" is not implemented' },
+      ],
     })
     const { classes, methods } = spaced.instantiate()
     const rt = new Runtime({ classes, methods })

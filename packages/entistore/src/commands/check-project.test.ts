@@ -72,7 +72,14 @@ describe('entistore check --project', () => {
           syntaxErrors: [
             { line: 5, column: 7, message: 'Expected expression but end of line found' },
           ],
-          notRunnable: [{ line: 3, column: 2, name: 'SET WINDOW TITLE' }],
+          notRunnable: [
+            {
+              line: 3,
+              column: 2,
+              name: 'SET WINDOW TITLE',
+              message: 'The command "SET WINDOW TITLE" cannot run here (it needs a user interface)',
+            },
+          ],
         },
       ],
     })

@@ -79,7 +79,7 @@ function plainStatement(ctx: EmitContext, node: StatementNode): void {
     case 'Var':
       if (node.init !== null) {
         const value = expr(ctx, node.init)
-        for (const name of node.names) assignTo(ctx, name, value)
+        for (const name of node.names) if (name.kind !== 'IndirectParam') assignTo(ctx, name, value)
       }
       return
     case 'Declare':

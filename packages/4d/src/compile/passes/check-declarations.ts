@@ -5,7 +5,7 @@
  * declaration with another type is reported and the first kept. `var $x := value` without a type
  * takes the literal's (4D infers Real for a number); another expression gives a Variant.
  */
-import type { ExprNode } from '../../ast/expressions.js'
+import type { ExprNode, IndirectParamNode } from '../../ast/expressions.js'
 import type { Loc } from '../../ast/loc.js'
 import type { Node } from '../../ast/nodes.js'
 import type { TypeRefNode, VarNode } from '../../ast/statements.js'
@@ -75,12 +75,7 @@ function declareClassic(analysis: Analysis, d: ClassicDeclaration): void {
     case 'Param':
       return setType(analysis, paramSlot(analysis, target.index), d.type, d.loc)
     case 'IndirectParam':
-      // `C_TEXT(${3})`: the parameters from the third on.
-      if (target.index.kind === 'Number') {
-        analysis.variadicType = d.type
-        analysis.variadicFrom = target.index.value
-      }
-      return
+      return declareVariadic(analysis, target, d.type)
     case 'Name':
       return declareProcess(analysis, d.statement, target.name, d.type)
     default:
@@ -95,6 +90,11 @@ function declareVar(analysis: Analysis, node: VarNode): void {
     analysis.session.error('declaration', message, node.loc)
     analysis.invalid.set(node, message)
   }
+  if (node.init !== null && node.names.some((n) => n.kind === 'IndirectParam')) {
+    const message = 'var ${n} types parameters: it gives no value'
+    analysis.session.error('declaration', message, node.loc)
+    analysis.invalid.set(node, message)
+  }
   const type =
     node.type !== null
       ? typeOf(analysis, node.type)
@@ -106,7 +106,15 @@ function declareVar(analysis: Analysis, node: VarNode): void {
     else if (name.kind === 'Param')
       setType(analysis, paramSlot(analysis, name.index), type, node.loc)
     else if (name.kind === 'Name') declareProcess(analysis, node, name.name, type)
+    else if (name.kind === 'IndirectParam') declareVariadic(analysis, name, type)
   }
+}
+
+/** `C_TEXT(${3})`, `var ${3} : Text`: the parameters from the third on. */
+function declareVariadic(analysis: Analysis, target: IndirectParamNode, type: DeclaredType): void {
+  if (target.index.kind !== 'Number') return
+  analysis.variadicType = type
+  analysis.variadicFrom = target.index.value
 }
 
 // A process variable is typed when its declaration runs (rt.pvDeclare).

@@ -43,6 +43,15 @@ describe('lower-classic', () => {
     expect(a.skip.size).toBe(3)
   })
 
+  test('var ${n} types the parameters from the nth on, and gives them no value', () => {
+    const a = analysisOf('var ${2} : Text\n$0:=$2+$3')
+    expect([a.variadicType, a.variadicFrom]).toEqual(['Text', 2])
+    const given = analysisOf('var ${2} : Text := "x"')
+    expect(given.session.problems.map((p) => p.message)).toContain(
+      'var ${n} types parameters: it gives no value',
+    )
+  })
+
   test('#DECLARE makes no code; its parameters are the unit’s', () => {
     const a = analysisOf('#DECLARE($a : Text; $b : Integer) -> $r : Object\n$r:={}')
     expect(a.skip.size).toBe(1)

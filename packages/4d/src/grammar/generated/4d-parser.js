@@ -207,84 +207,84 @@ function peg$parse(input, options) {
   const peg$c12 = "-=";
   const peg$c13 = "*=";
   const peg$c14 = "/=";
-  const peg$c15 = "#declare";
-  const peg$c16 = "(";
-  const peg$c17 = ")";
-  const peg$c18 = "break";
-  const peg$c19 = "continue";
-  const peg$c20 = "throw";
-  const peg$c21 = ":c1805";
-  const peg$c22 = ";";
-  const peg$c23 = "begin";
-  const peg$c24 = "sql";
-  const peg$c25 = "end";
-  const peg$c26 = "if";
-  const peg$c27 = "else";
-  const peg$c28 = "case";
-  const peg$c29 = "of";
-  const peg$c30 = "for";
-  const peg$c31 = "each";
-  const peg$c32 = "while";
-  const peg$c33 = "repeat";
-  const peg$c34 = "until";
-  const peg$c35 = "try";
-  const peg$c36 = "catch";
-  const peg$c37 = "use";
-  const peg$c38 = "var";
-  const peg$c39 = "return";
-  const peg$c40 = "function";
-  const peg$c41 = "class";
-  const peg$c42 = "constructor";
-  const peg$c43 = "extends";
-  const peg$c44 = "property";
-  const peg$c45 = "alias";
-  const peg$c46 = "shared";
-  const peg$c47 = "session";
-  const peg$c48 = "singleton";
-  const peg$c49 = "exposed";
-  const peg$c50 = "local";
-  const peg$c51 = "server";
-  const peg$c52 = "onhttpget";
-  const peg$c53 = "get";
-  const peg$c54 = "set";
-  const peg$c55 = "query";
-  const peg$c56 = "orderby";
-  const peg$c57 = "event";
-  const peg$c58 = ".";
-  const peg$c59 = "...";
-  const peg$c60 = "$";
-  const peg$c61 = "->";
-  const peg$c62 = "cs";
-  const peg$c63 = ":c1710";
-  const peg$c64 = "4d";
-  const peg$c65 = ":c1709";
-  const peg$c66 = "?";
-  const peg$c67 = "&&";
-  const peg$c68 = "||";
-  const peg$c69 = "^|";
-  const peg$c70 = "<<";
-  const peg$c71 = ">>";
-  const peg$c72 = "<=";
-  const peg$c73 = ">=";
-  const peg$c74 = "?+";
-  const peg$c75 = "?-";
-  const peg$c76 = "??";
-  const peg$c77 = "<";
-  const peg$c78 = ">";
-  const peg$c79 = "+";
-  const peg$c80 = "-";
-  const peg$c81 = "*";
-  const peg$c82 = "/";
-  const peg$c83 = "[[";
-  const peg$c84 = "]]";
-  const peg$c85 = "[";
-  const peg$c86 = "]";
-  const peg$c87 = "{";
-  const peg$c88 = "}";
-  const peg$c89 = "0x";
-  const peg$c90 = "!";
-  const peg$c91 = " ";
-  const peg$c92 = "${";
+  const peg$c15 = "${";
+  const peg$c16 = "}";
+  const peg$c17 = "#declare";
+  const peg$c18 = "(";
+  const peg$c19 = ")";
+  const peg$c20 = "break";
+  const peg$c21 = "continue";
+  const peg$c22 = "throw";
+  const peg$c23 = ":c1805";
+  const peg$c24 = ";";
+  const peg$c25 = "begin";
+  const peg$c26 = "sql";
+  const peg$c27 = "end";
+  const peg$c28 = "if";
+  const peg$c29 = "else";
+  const peg$c30 = "case";
+  const peg$c31 = "of";
+  const peg$c32 = "for";
+  const peg$c33 = "each";
+  const peg$c34 = "while";
+  const peg$c35 = "repeat";
+  const peg$c36 = "until";
+  const peg$c37 = "try";
+  const peg$c38 = "catch";
+  const peg$c39 = "use";
+  const peg$c40 = "var";
+  const peg$c41 = "return";
+  const peg$c42 = "function";
+  const peg$c43 = "class";
+  const peg$c44 = "constructor";
+  const peg$c45 = "extends";
+  const peg$c46 = "property";
+  const peg$c47 = "alias";
+  const peg$c48 = "shared";
+  const peg$c49 = "session";
+  const peg$c50 = "singleton";
+  const peg$c51 = "exposed";
+  const peg$c52 = "local";
+  const peg$c53 = "server";
+  const peg$c54 = "onhttpget";
+  const peg$c55 = "get";
+  const peg$c56 = "set";
+  const peg$c57 = "query";
+  const peg$c58 = "orderby";
+  const peg$c59 = "event";
+  const peg$c60 = ".";
+  const peg$c61 = "...";
+  const peg$c62 = "$";
+  const peg$c63 = "->";
+  const peg$c64 = "cs";
+  const peg$c65 = ":c1710";
+  const peg$c66 = "4d";
+  const peg$c67 = ":c1709";
+  const peg$c68 = "?";
+  const peg$c69 = "&&";
+  const peg$c70 = "||";
+  const peg$c71 = "^|";
+  const peg$c72 = "<<";
+  const peg$c73 = ">>";
+  const peg$c74 = "<=";
+  const peg$c75 = ">=";
+  const peg$c76 = "?+";
+  const peg$c77 = "?-";
+  const peg$c78 = "??";
+  const peg$c79 = "<";
+  const peg$c80 = ">";
+  const peg$c81 = "+";
+  const peg$c82 = "-";
+  const peg$c83 = "*";
+  const peg$c84 = "/";
+  const peg$c85 = "[[";
+  const peg$c86 = "]]";
+  const peg$c87 = "[";
+  const peg$c88 = "]";
+  const peg$c89 = "{";
+  const peg$c90 = "0x";
+  const peg$c91 = "!";
+  const peg$c92 = " ";
   const peg$c93 = "<>";
   const peg$c94 = "\u25CA";
   const peg$c95 = ":c";
@@ -296,9 +296,9 @@ function peg$parse(input, options) {
   const peg$r3 = /^[^\r\n]/;
   const peg$r4 = /^[^"\\\r\n]/;
   const peg$r5 = /^[,;]/;
-  const peg$r6 = /^[;,]/;
-  const peg$r7 = /^[+\-]/;
-  const peg$r8 = /^[0-9]/;
+  const peg$r6 = /^[0-9]/;
+  const peg$r7 = /^[;,]/;
+  const peg$r8 = /^[+\-]/;
   const peg$r9 = /^[#%-&=->\\\^|]/;
   const peg$r10 = /^[=>]/;
   const peg$r11 = /^[=\/*]/;
@@ -338,107 +338,107 @@ function peg$parse(input, options) {
   const peg$e20 = peg$literalExpectation("*=", false);
   const peg$e21 = peg$literalExpectation("/=", false);
   const peg$e22 = peg$classExpectation([",", ";"], false, false, false);
-  const peg$e23 = peg$literalExpectation("#DECLARE", true);
-  const peg$e24 = peg$literalExpectation("(", false);
-  const peg$e25 = peg$literalExpectation(")", false);
-  const peg$e26 = peg$literalExpectation("break", true);
-  const peg$e27 = peg$literalExpectation("continue", true);
-  const peg$e28 = peg$literalExpectation("throw", true);
-  const peg$e29 = peg$literalExpectation(":C1805", true);
-  const peg$e30 = peg$literalExpectation(";", false);
-  const peg$e31 = peg$literalExpectation("Begin", true);
-  const peg$e32 = peg$literalExpectation("SQL", true);
-  const peg$e33 = peg$literalExpectation("End", true);
-  const peg$e34 = peg$literalExpectation("If", true);
-  const peg$e35 = peg$literalExpectation("Else", true);
-  const peg$e36 = peg$literalExpectation("if", true);
-  const peg$e37 = peg$literalExpectation("Case", true);
-  const peg$e38 = peg$literalExpectation("of", true);
-  const peg$e39 = peg$literalExpectation("case", true);
-  const peg$e40 = peg$literalExpectation("For", true);
-  const peg$e41 = peg$literalExpectation("each", true);
-  const peg$e42 = peg$literalExpectation("for", true);
-  const peg$e43 = peg$literalExpectation("While", true);
-  const peg$e44 = peg$literalExpectation("while", true);
-  const peg$e45 = peg$literalExpectation("Repeat", true);
-  const peg$e46 = peg$literalExpectation("Until", true);
-  const peg$e47 = peg$literalExpectation("Try", true);
-  const peg$e48 = peg$literalExpectation("Catch", true);
-  const peg$e49 = peg$literalExpectation("try", true);
-  const peg$e50 = peg$literalExpectation("Use", true);
-  const peg$e51 = peg$literalExpectation("use", true);
-  const peg$e52 = peg$literalExpectation("var", true);
-  const peg$e53 = peg$literalExpectation("return", true);
-  const peg$e54 = peg$literalExpectation("Function", true);
-  const peg$e55 = peg$literalExpectation("Class", true);
-  const peg$e56 = peg$literalExpectation("constructor", true);
-  const peg$e57 = peg$literalExpectation("extends", true);
-  const peg$e58 = peg$literalExpectation("property", true);
-  const peg$e59 = peg$literalExpectation("Alias", true);
-  const peg$e60 = peg$literalExpectation("shared", true);
-  const peg$e61 = peg$literalExpectation("session", true);
-  const peg$e62 = peg$literalExpectation("singleton", true);
-  const peg$e63 = peg$literalExpectation("exposed", true);
-  const peg$e64 = peg$literalExpectation("local", true);
-  const peg$e65 = peg$literalExpectation("server", true);
-  const peg$e66 = peg$literalExpectation("onHTTPGet", true);
-  const peg$e67 = peg$literalExpectation("get", true);
-  const peg$e68 = peg$literalExpectation("set", true);
-  const peg$e69 = peg$literalExpectation("query", true);
-  const peg$e70 = peg$literalExpectation("orderBy", true);
-  const peg$e71 = peg$literalExpectation("event", true);
-  const peg$e72 = peg$classExpectation([";", ","], false, false, false);
-  const peg$e73 = peg$literalExpectation(".", false);
-  const peg$e74 = peg$literalExpectation("...", false);
-  const peg$e75 = peg$literalExpectation("$", false);
-  const peg$e76 = peg$literalExpectation("->", false);
-  const peg$e77 = peg$otherExpectation("type");
-  const peg$e78 = peg$literalExpectation("cs", true);
-  const peg$e79 = peg$literalExpectation(":C1710", true);
-  const peg$e80 = peg$literalExpectation("4D", true);
-  const peg$e81 = peg$literalExpectation(":C1709", true);
-  const peg$e82 = peg$literalExpectation("?", false);
-  const peg$e83 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e84 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e85 = peg$otherExpectation("operator");
-  const peg$e86 = peg$literalExpectation("&&", false);
-  const peg$e87 = peg$literalExpectation("||", false);
-  const peg$e88 = peg$literalExpectation("^|", false);
-  const peg$e89 = peg$literalExpectation("<<", false);
-  const peg$e90 = peg$literalExpectation(">>", false);
-  const peg$e91 = peg$literalExpectation("<=", false);
-  const peg$e92 = peg$literalExpectation(">=", false);
-  const peg$e93 = peg$literalExpectation("?+", false);
-  const peg$e94 = peg$literalExpectation("?-", false);
-  const peg$e95 = peg$literalExpectation("??", false);
-  const peg$e96 = peg$literalExpectation("<", false);
-  const peg$e97 = peg$literalExpectation(">", false);
-  const peg$e98 = peg$classExpectation(["#", ["%", "&"], ["=", ">"], "\\", "^", "|"], false, false, false);
-  const peg$e99 = peg$literalExpectation("+", false);
-  const peg$e100 = peg$literalExpectation("-", false);
-  const peg$e101 = peg$classExpectation(["=", ">"], false, false, false);
-  const peg$e102 = peg$literalExpectation("*", false);
-  const peg$e103 = peg$literalExpectation("/", false);
-  const peg$e104 = peg$classExpectation(["=", "/", "*"], false, false, false);
-  const peg$e105 = peg$literalExpectation("[[", false);
-  const peg$e106 = peg$literalExpectation("]]", false);
-  const peg$e107 = peg$literalExpectation("[", false);
-  const peg$e108 = peg$literalExpectation("]", false);
-  const peg$e109 = peg$literalExpectation("{", false);
-  const peg$e110 = peg$literalExpectation("}", false);
-  const peg$e111 = peg$classExpectation(["*", "<", ">", "&", "|", "#"], false, false, false);
-  const peg$e112 = peg$classExpectation([";", ")"], false, false, false);
-  const peg$e113 = peg$classExpectation(["&", "|", "#"], false, false, false);
-  const peg$e114 = peg$otherExpectation("expression");
-  const peg$e115 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
-  const peg$e116 = peg$literalExpectation("0x", true);
-  const peg$e117 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
-  const peg$e118 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e119 = peg$literalExpectation("!", false);
-  const peg$e120 = peg$classExpectation(["-", "/", "."], false, false, false);
-  const peg$e121 = peg$classExpectation([".", "[", "{"], false, false, false);
-  const peg$e122 = peg$literalExpectation(" ", false);
-  const peg$e123 = peg$literalExpectation("${", false);
+  const peg$e23 = peg$literalExpectation("${", false);
+  const peg$e24 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e25 = peg$literalExpectation("}", false);
+  const peg$e26 = peg$literalExpectation("#DECLARE", true);
+  const peg$e27 = peg$literalExpectation("(", false);
+  const peg$e28 = peg$literalExpectation(")", false);
+  const peg$e29 = peg$literalExpectation("break", true);
+  const peg$e30 = peg$literalExpectation("continue", true);
+  const peg$e31 = peg$literalExpectation("throw", true);
+  const peg$e32 = peg$literalExpectation(":C1805", true);
+  const peg$e33 = peg$literalExpectation(";", false);
+  const peg$e34 = peg$literalExpectation("Begin", true);
+  const peg$e35 = peg$literalExpectation("SQL", true);
+  const peg$e36 = peg$literalExpectation("End", true);
+  const peg$e37 = peg$literalExpectation("If", true);
+  const peg$e38 = peg$literalExpectation("Else", true);
+  const peg$e39 = peg$literalExpectation("if", true);
+  const peg$e40 = peg$literalExpectation("Case", true);
+  const peg$e41 = peg$literalExpectation("of", true);
+  const peg$e42 = peg$literalExpectation("case", true);
+  const peg$e43 = peg$literalExpectation("For", true);
+  const peg$e44 = peg$literalExpectation("each", true);
+  const peg$e45 = peg$literalExpectation("for", true);
+  const peg$e46 = peg$literalExpectation("While", true);
+  const peg$e47 = peg$literalExpectation("while", true);
+  const peg$e48 = peg$literalExpectation("Repeat", true);
+  const peg$e49 = peg$literalExpectation("Until", true);
+  const peg$e50 = peg$literalExpectation("Try", true);
+  const peg$e51 = peg$literalExpectation("Catch", true);
+  const peg$e52 = peg$literalExpectation("try", true);
+  const peg$e53 = peg$literalExpectation("Use", true);
+  const peg$e54 = peg$literalExpectation("use", true);
+  const peg$e55 = peg$literalExpectation("var", true);
+  const peg$e56 = peg$literalExpectation("return", true);
+  const peg$e57 = peg$literalExpectation("Function", true);
+  const peg$e58 = peg$literalExpectation("Class", true);
+  const peg$e59 = peg$literalExpectation("constructor", true);
+  const peg$e60 = peg$literalExpectation("extends", true);
+  const peg$e61 = peg$literalExpectation("property", true);
+  const peg$e62 = peg$literalExpectation("Alias", true);
+  const peg$e63 = peg$literalExpectation("shared", true);
+  const peg$e64 = peg$literalExpectation("session", true);
+  const peg$e65 = peg$literalExpectation("singleton", true);
+  const peg$e66 = peg$literalExpectation("exposed", true);
+  const peg$e67 = peg$literalExpectation("local", true);
+  const peg$e68 = peg$literalExpectation("server", true);
+  const peg$e69 = peg$literalExpectation("onHTTPGet", true);
+  const peg$e70 = peg$literalExpectation("get", true);
+  const peg$e71 = peg$literalExpectation("set", true);
+  const peg$e72 = peg$literalExpectation("query", true);
+  const peg$e73 = peg$literalExpectation("orderBy", true);
+  const peg$e74 = peg$literalExpectation("event", true);
+  const peg$e75 = peg$classExpectation([";", ","], false, false, false);
+  const peg$e76 = peg$literalExpectation(".", false);
+  const peg$e77 = peg$literalExpectation("...", false);
+  const peg$e78 = peg$literalExpectation("$", false);
+  const peg$e79 = peg$literalExpectation("->", false);
+  const peg$e80 = peg$otherExpectation("type");
+  const peg$e81 = peg$literalExpectation("cs", true);
+  const peg$e82 = peg$literalExpectation(":C1710", true);
+  const peg$e83 = peg$literalExpectation("4D", true);
+  const peg$e84 = peg$literalExpectation(":C1709", true);
+  const peg$e85 = peg$literalExpectation("?", false);
+  const peg$e86 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e87 = peg$otherExpectation("operator");
+  const peg$e88 = peg$literalExpectation("&&", false);
+  const peg$e89 = peg$literalExpectation("||", false);
+  const peg$e90 = peg$literalExpectation("^|", false);
+  const peg$e91 = peg$literalExpectation("<<", false);
+  const peg$e92 = peg$literalExpectation(">>", false);
+  const peg$e93 = peg$literalExpectation("<=", false);
+  const peg$e94 = peg$literalExpectation(">=", false);
+  const peg$e95 = peg$literalExpectation("?+", false);
+  const peg$e96 = peg$literalExpectation("?-", false);
+  const peg$e97 = peg$literalExpectation("??", false);
+  const peg$e98 = peg$literalExpectation("<", false);
+  const peg$e99 = peg$literalExpectation(">", false);
+  const peg$e100 = peg$classExpectation(["#", ["%", "&"], ["=", ">"], "\\", "^", "|"], false, false, false);
+  const peg$e101 = peg$literalExpectation("+", false);
+  const peg$e102 = peg$literalExpectation("-", false);
+  const peg$e103 = peg$classExpectation(["=", ">"], false, false, false);
+  const peg$e104 = peg$literalExpectation("*", false);
+  const peg$e105 = peg$literalExpectation("/", false);
+  const peg$e106 = peg$classExpectation(["=", "/", "*"], false, false, false);
+  const peg$e107 = peg$literalExpectation("[[", false);
+  const peg$e108 = peg$literalExpectation("]]", false);
+  const peg$e109 = peg$literalExpectation("[", false);
+  const peg$e110 = peg$literalExpectation("]", false);
+  const peg$e111 = peg$literalExpectation("{", false);
+  const peg$e112 = peg$classExpectation(["*", "<", ">", "&", "|", "#"], false, false, false);
+  const peg$e113 = peg$classExpectation([";", ")"], false, false, false);
+  const peg$e114 = peg$classExpectation(["&", "|", "#"], false, false, false);
+  const peg$e115 = peg$otherExpectation("expression");
+  const peg$e116 = peg$classExpectation(["n", "t", "r", "\\", "\""], false, false, false);
+  const peg$e117 = peg$literalExpectation("0x", true);
+  const peg$e118 = peg$classExpectation([["0", "9"], ["a", "f"]], false, true, false);
+  const peg$e119 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e120 = peg$literalExpectation("!", false);
+  const peg$e121 = peg$classExpectation(["-", "/", "."], false, false, false);
+  const peg$e122 = peg$classExpectation([".", "[", "{"], false, false, false);
+  const peg$e123 = peg$literalExpectation(" ", false);
   const peg$e124 = peg$literalExpectation("<>", false);
   const peg$e125 = peg$literalExpectation("\u25CA", false);
   const peg$e126 = peg$literalExpectation(":C", true);
@@ -506,75 +506,78 @@ function peg$parse(input, options) {
   }
   function peg$f29(head, n) {    return n  }
   function peg$f30(head, tail) {    return [head, ...tail]  }
-  function peg$f31(n) {    return Ast.name({ name: n }, L())  }
-  function peg$f32(p) {    return p ?? []  }
-  function peg$f33(params, r) {    return r  }
-  function peg$f34(params, result) {
+  function peg$f31(digits) {
+    return Ast.indirectParam({ index: Ast.number({ value: Number(digits), raw: digits }, L()) }, L())
+  }
+  function peg$f32(n) {    return Ast.name({ name: n }, L())  }
+  function peg$f33(p) {    return p ?? []  }
+  function peg$f34(params, r) {    return r  }
+  function peg$f35(params, result) {
     return Ast.declare({ params: params ?? [], result }, L())
   }
-  function peg$f35(e) {    return e  }
-  function peg$f36(value) {    return Ast.return({ value }, L())  }
-  function peg$f37() {    return Ast.break({}, L())  }
-  function peg$f38() {    return Ast.continue({}, L())  }
-  function peg$f39(a) {    return a ?? []  }
-  function peg$f40(e) {    return [e]  }
-  function peg$f41(args) {
+  function peg$f36(e) {    return e  }
+  function peg$f37(value) {    return Ast.return({ value }, L())  }
+  function peg$f38() {    return Ast.break({}, L())  }
+  function peg$f39() {    return Ast.continue({}, L())  }
+  function peg$f40(a) {    return a ?? []  }
+  function peg$f41(e) {    return [e]  }
+  function peg$f42(args) {
     return Ast.throw({ args: args ?? [] }, L())
   }
-  function peg$f42(from, test, then, s) {    return s  }
-  function peg$f43(from, test, then, otherwise, to) {
+  function peg$f43(from, test, then, s) {    return s  }
+  function peg$f44(from, test, then, otherwise, to) {
     return Ast.if({ test, then, else: otherwise }, span(from, to))
   }
-  function peg$f44(from, branches, s) {    return s  }
-  function peg$f45(from, branches, otherwise, to) {
+  function peg$f45(from, branches, s) {    return s  }
+  function peg$f46(from, branches, otherwise, to) {
     return Ast.caseOf({ branches, else: otherwise }, span(from, to))
   }
-  function peg$f46(from, test, headEnd, body) {
+  function peg$f47(from, test, headEnd, body) {
     return Ast.caseBranch({ test, body }, span(from, lastEnd(body, headEnd)))
   }
-  function peg$f47(from, counter, start, end, e) {    return e  }
-  function peg$f48(from, counter, start, end, step, body, to) {
+  function peg$f48(from, counter, start, end, e) {    return e  }
+  function peg$f49(from, counter, start, end, step, body, to) {
     return Ast.for({ counter, start, end, step, body }, span(from, to))
   }
-  function peg$f49(from, item, source, e) {    return e  }
-  function peg$f50(from, item, source, begin, e) {    return e  }
-  function peg$f51(from, item, source, begin, end, k, e) {    return { k, e }  }
-  function peg$f52(from, item, source, begin, end, cond, body, to) {
+  function peg$f50(from, item, source, e) {    return e  }
+  function peg$f51(from, item, source, begin, e) {    return e  }
+  function peg$f52(from, item, source, begin, end, k, e) {    return { k, e }  }
+  function peg$f53(from, item, source, begin, end, cond, body, to) {
     const until = cond !== null && cond.k === 'Until' ? cond.e : null
     const whileTest = cond !== null && cond.k === 'While' ? cond.e : null
     return Ast.forEach({ item, source, begin: begin ?? null, end: end ?? null, until, while: whileTest, body }, span(from, to))
   }
-  function peg$f53(from, test, body, to) {
+  function peg$f54(from, test, body, to) {
     return Ast.while({ test, body }, span(from, to))
   }
-  function peg$f54(from, body, until, to) {
+  function peg$f55(from, body, until, to) {
     return Ast.repeat({ body, until }, span(from, to))
   }
-  function peg$f55(from, body, s) {    return s  }
-  function peg$f56(from, body, catchBody, to) {
+  function peg$f56(from, body, s) {    return s  }
+  function peg$f57(from, body, catchBody, to) {
     return Ast.try({ body, catch: catchBody }, span(from, to))
   }
-  function peg$f57(from, target, body, to) {
+  function peg$f58(from, target, body, to) {
     return Ast.use({ target, body }, span(from, to))
   }
-  function peg$f58(from, t, to) {
+  function peg$f59(from, t, to) {
     return Ast.embeddedSql({ text: t }, span(from, to))
   }
-  function peg$f59(from, t, to) {
+  function peg$f60(from, t, to) {
     const loc = span(from, to)
     return Ast.unparsed({ text: t, message: 'Begin SQL without a matching End SQL', at: loc.start }, loc)
   }
-  function peg$f60() {    return 'While'  }
-  function peg$f61() {    return 'Until'  }
-  function peg$f62(from, superclass, to) {
+  function peg$f61() {    return 'While'  }
+  function peg$f62() {    return 'Until'  }
+  function peg$f63(from, superclass, to) {
     return Ast.extends({ superclass }, span(from, to))
   }
-  function peg$f63(head, body) {
+  function peg$f64(head, body) {
     const { from, to, ...fields } = head
     return Ast.classConstructor({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f64(from, mods, p) {    return p ?? []  }
-  function peg$f65(from, mods, params, to) {
+  function peg$f65(from, mods, p) {    return p ?? []  }
+  function peg$f66(from, mods, params, to) {
     return {
       from,
       to,
@@ -584,14 +587,14 @@ function peg$parse(input, options) {
       params: params ?? [],
     }
   }
-  function peg$f66(m) {    return m.toLowerCase()  }
-  function peg$f67(head, body) {
+  function peg$f67(m) {    return m.toLowerCase()  }
+  function peg$f68(head, body) {
     const { from, to, ...fields } = head
     return Ast.function({ ...fields, body }, span(from, lastEnd(body, to)))
   }
-  function peg$f68(from, mods, sig, p) {    return p ?? []  }
-  function peg$f69(from, mods, sig, params, r) {    return r  }
-  function peg$f70(from, mods, sig, params, result, to) {
+  function peg$f69(from, mods, sig, p) {    return p ?? []  }
+  function peg$f70(from, mods, sig, params, r) {    return r  }
+  function peg$f71(from, mods, sig, params, result, to) {
     return {
       from,
       to,
@@ -607,174 +610,175 @@ function peg$parse(input, options) {
       result,
     }
   }
-  function peg$f71(m) {    return m.toLowerCase()  }
-  function peg$f72(k, name) {
+  function peg$f72(m) {    return m.toLowerCase()  }
+  function peg$f73(k, name) {
     const kind = k.toLowerCase() === 'orderby' ? 'orderBy' : k.toLowerCase()
     return { kind, name, attribute: null }
   }
-  function peg$f73(name, a) {    return a  }
-  function peg$f74(name, attribute) {
+  function peg$f74(name, a) {    return a  }
+  function peg$f75(name, attribute) {
     return { kind: 'event', name, attribute }
   }
-  function peg$f75(name) {    return { kind: 'plain', name, attribute: null }  }
-  function peg$f76(from, names, t) {    return t  }
-  function peg$f77(from, names, type, e) {    return e  }
-  function peg$f78(from, names, type, init, to) {
+  function peg$f76(name) {    return { kind: 'plain', name, attribute: null }  }
+  function peg$f77(from, names, t) {    return t  }
+  function peg$f78(from, names, type, e) {    return e  }
+  function peg$f79(from, names, type, init, to) {
     return Ast.property({ names, type, init }, span(from, to))
   }
-  function peg$f79(head, n) {    return n  }
-  function peg$f80(head, tail) {    return [head, ...tail]  }
-  function peg$f81(from, mods, name, path, to) {
+  function peg$f80(head, n) {    return n  }
+  function peg$f81(head, tail) {    return [head, ...tail]  }
+  function peg$f82(from, mods, name, path, to) {
     return Ast.alias({ name, path, exposed: mods.includes('exposed') }, span(from, to))
   }
-  function peg$f82(head, n) {    return n  }
-  function peg$f83(head, tail) {    return [head, ...tail]  }
-  function peg$f84(head, p) {    return p  }
-  function peg$f85(head, tail) {    return [head, ...tail]  }
-  function peg$f86(n) {    return n  }
-  function peg$f87(name, t) {    return t  }
-  function peg$f88(name, type) {
+  function peg$f83(head, n) {    return n  }
+  function peg$f84(head, tail) {    return [head, ...tail]  }
+  function peg$f85(head, p) {    return p  }
+  function peg$f86(head, tail) {    return [head, ...tail]  }
+  function peg$f87(n) {    return n  }
+  function peg$f88(name, t) {    return t  }
+  function peg$f89(name, type) {
     return Ast.paramDecl({ name, type, variadic: true }, L())
   }
-  function peg$f89(name, t) {    return t  }
-  function peg$f90(name, type) {
+  function peg$f90(name, t) {    return t  }
+  function peg$f91(name, type) {
     return Ast.paramDecl({ name, type, variadic: false }, L())
   }
-  function peg$f91(name, t) {    return t  }
-  function peg$f92(name, type) {
+  function peg$f92(name, t) {    return t  }
+  function peg$f93(name, type) {
     return Ast.resultDecl({ name, type }, L())
   }
-  function peg$f93(type) {    return Ast.resultDecl({ name: null, type }, L())  }
-  function peg$f94(head, n) {    return n  }
-  function peg$f95(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
-  function peg$f96() {    return 'cs'  }
-  function peg$f97() {    return '4D'  }
-  function peg$f98(e) {    return e  }
-  function peg$f99(test, c, a) {    return [c, a]  }
-  function peg$f100(test, rest) {
+  function peg$f94(type) {    return Ast.resultDecl({ name: null, type }, L())  }
+  function peg$f95(head, n) {    return n  }
+  function peg$f96(head, tail) {    return Ast.typeRef({ path: [head, ...tail] }, L())  }
+  function peg$f97() {    return 'cs'  }
+  function peg$f98() {    return '4D'  }
+  function peg$f99(e) {    return e  }
+  function peg$f100(test, c, a) {    return [c, a]  }
+  function peg$f101(test, rest) {
     if (rest === null) return test
     return Ast.ternary({ test, consequent: rest[0], alternate: rest[1] }, L())
   }
-  function peg$f101(head, op, right) {    return [op, right, location().end]  }
-  function peg$f102(head, tail) {    return chainLength(tail)  }
-  function peg$f103(head, tail) {
+  function peg$f102(head, op, right) {    return [op, right, location().end]  }
+  function peg$f103(head, tail) {    return chainLength(tail)  }
+  function peg$f104(head, tail) {
     return fold(head, tail)
   }
-  function peg$f104() {    return '<'  }
-  function peg$f105() {    return '+'  }
-  function peg$f106() {    return '-'  }
-  function peg$f107() {    return '*'  }
-  function peg$f108() {    return '/'  }
-  function peg$f109(target) {    return Ast.pointerTo({ target }, L())  }
-  function peg$f110(operand) {    return Ast.unary({ op: '-', operand }, L())  }
-  function peg$f111(operand) {    return Ast.unary({ op: '+', operand }, L())  }
-  function peg$f112() {    return enterNested()  }
-  function peg$f113(p) {    return leaveNested(p)  }
-  function peg$f114(p) {    return p  }
-  function peg$f115() {    return enterNested()  }
-  function peg$f116(e) {    return leaveNested(e)  }
-  function peg$f117(e) {    return e  }
-  function peg$f118(e) {    return ASSIGNABLE.has(e.kind)  }
-  function peg$f119(e) {    return e  }
-  function peg$f120(head, tail) {    return chainLength(tail)  }
-  function peg$f121(head, tail) {
+  function peg$f105() {    return '<'  }
+  function peg$f106() {    return '+'  }
+  function peg$f107() {    return '-'  }
+  function peg$f108() {    return '*'  }
+  function peg$f109() {    return '/'  }
+  function peg$f110(target) {    return Ast.pointerTo({ target }, L())  }
+  function peg$f111(operand) {    return Ast.unary({ op: '-', operand }, L())  }
+  function peg$f112(operand) {    return Ast.unary({ op: '+', operand }, L())  }
+  function peg$f113() {    return enterNested()  }
+  function peg$f114(p) {    return leaveNested(p)  }
+  function peg$f115(p) {    return p  }
+  function peg$f116() {    return enterNested()  }
+  function peg$f117(e) {    return leaveNested(e)  }
+  function peg$f118(e) {    return e  }
+  function peg$f119(e) {    return ASSIGNABLE.has(e.kind)  }
+  function peg$f120(e) {    return e  }
+  function peg$f121(head, tail) {    return chainLength(tail)  }
+  function peg$f122(head, tail) {
     return tail.reduce((node, op) => op(node), head)
   }
-  function peg$f122(name, args) {
+  function peg$f123(name, a) {    return a  }
+  function peg$f124(name, args) {
     const end = location().end
     return (object) => {
       const member = Ast.member({ object, name }, widen(object, end))
       return args === null ? member : Ast.call({ callee: member, args }, widen(object, end))
     }
   }
-  function peg$f123(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
-  function peg$f124(index, args) {
+  function peg$f125(index) {    const end = location().end; return (text) => Ast.charAt({ text, index }, widen(text, end))  }
+  function peg$f126(index, args) {
     const end = location().end
     return (object) => {
       const element = Ast.index({ object, index }, widen(object, end))
       return args === null ? element : Ast.call({ callee: element, args }, widen(object, end))
     }
   }
-  function peg$f125(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
-  function peg$f126(name) {
+  function peg$f127(index) {    const end = location().end; return (array) => Ast.arrayElement({ array, index }, widen(array, end))  }
+  function peg$f128(name) {
     const end = location().end
     return (pointer) => {
       const deref = Ast.deref({ pointer }, widen(pointer, end))
       return name === null ? deref : Ast.member({ object: deref, name }, widen(pointer, end))
     }
   }
-  function peg$f127(args) {    return args ?? []  }
-  function peg$f128(head, a) {    return a  }
-  function peg$f129(head, tail) {    return [head, ...tail].flat()  }
-  function peg$f130(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f131(s) {    return Ast.symbolArg({ symbol: s }, L())  }
-  function peg$f132(symbol, e) {    return [symbol, e]  }
-  function peg$f133(args) {    return args ?? []  }
-  function peg$f134(head, a) {    return a  }
-  function peg$f135(head, tail) {    return [head, ...tail].flat()  }
-  function peg$f136(a, op, value) {    return { op, value }  }
-  function peg$f137(a, assign) {    return assign === null || (!Array.isArray(a) && ASSIGNABLE.has(a.kind))  }
-  function peg$f138(a, assign) {
+  function peg$f129(args) {    return args ?? []  }
+  function peg$f130(head, a) {    return a  }
+  function peg$f131(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f132(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f133(s) {    return Ast.symbolArg({ symbol: s }, L())  }
+  function peg$f134(symbol, e) {    return [symbol, e]  }
+  function peg$f135(args) {    return args ?? []  }
+  function peg$f136(head, a) {    return a  }
+  function peg$f137(head, tail) {    return [head, ...tail].flat()  }
+  function peg$f138(a, op, value) {    return { op, value }  }
+  function peg$f139(a, assign) {    return assign === null || (!Array.isArray(a) && ASSIGNABLE.has(a.kind))  }
+  function peg$f140(a, assign) {
     if (assign === null) return a
     return { kind: 'AssignArg', assign: Ast.assign({ target: a, op: assign.op, value: assign.value }, L()) }
   }
-  function peg$f139(e) {    return e  }
-  function peg$f140(chars) {    return Ast.text({ value: chars.join('') }, L())  }
-  function peg$f141(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
-  function peg$f142(c) {    return '\\' + c  }
-  function peg$f143(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
-  function peg$f144(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
-  function peg$f145(a, b, c) {
+  function peg$f141(e) {    return e  }
+  function peg$f142(chars) {    return Ast.text({ value: chars.join('') }, L())  }
+  function peg$f143(c) {    return { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' }[c]  }
+  function peg$f144(c) {    return '\\' + c  }
+  function peg$f145(raw) {    return Ast.number({ value: parseInt(raw.slice(2), 16), raw }, L())  }
+  function peg$f146(raw) {    return Ast.number({ value: Number(raw), raw }, L())  }
+  function peg$f147(a, b, c) {
     const raw = text()
     const [x, y, z] = [Number(a), Number(b), Number(c)]
     if (x === 0 && y === 0 && z === 0) return Ast.date({ year: 0, month: 0, day: 0, raw }, L())
     if (a.length >= 3) return Ast.date({ year: x, month: y, day: z, raw }, L())
     return Ast.date({ year: US_YEAR(z), month: x, day: y, raw }, L())
   }
-  function peg$f146(sign, h, m, s) {    return s  }
-  function peg$f147(sign, h, m, s) {
+  function peg$f148(sign, h, m, s) {    return s  }
+  function peg$f149(sign, h, m, s) {
     const seconds = Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0)
     return Ast.time({ seconds: sign === null ? seconds : -seconds, raw: text() }, L())
   }
-  function peg$f148(head, p) {    return p  }
-  function peg$f149(head, tail) {    return [head, ...tail]  }
-  function peg$f150(props) {
+  function peg$f150(head, p) {    return p  }
+  function peg$f151(head, tail) {    return [head, ...tail]  }
+  function peg$f152(props) {
     return Ast.objectLiteral({ props: props ?? [] }, L())
   }
-  function peg$f151(t) {    return t.value  }
-  function peg$f152(key, value) {
+  function peg$f153(t) {    return t.value  }
+  function peg$f154(key, value) {
     return Ast.prop({ key, value }, L())
   }
-  function peg$f153(head, e) {    return e  }
-  function peg$f154(head, tail) {    return [head, ...tail]  }
-  function peg$f155(items) {
+  function peg$f155(head, e) {    return e  }
+  function peg$f156(head, tail) {    return [head, ...tail]  }
+  function peg$f157(items) {
     return Ast.collectionLiteral({ items: items ?? [] }, L())
   }
-  function peg$f156(table, tableToken, field) {
+  function peg$f158(table, tableToken, field) {
     return Ast.field({ table, field }, L())
   }
-  function peg$f157(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
-  function peg$f158(table, tableToken) {
+  function peg$f159(table, tableToken) {    return tableToken !== null || matchBuiltin(table, 0)?.length !== table.length  }
+  function peg$f160(table, tableToken) {
     return Ast.table({ table }, L())
   }
-  function peg$f159(digits) {    return Ast.param({ index: Number(digits) }, L())  }
-  function peg$f160(index) {    return Ast.indirectParam({ index }, L())  }
-  function peg$f161(name) {    return Ast.local({ name }, L())  }
-  function peg$f162(name) {    return Ast.interprocessVar({ name }, L())  }
-  function peg$f163(body) {    return Ast.tryExpr({ body }, L())  }
-  function peg$f164(name, num, a) {    return a  }
-  function peg$f165(name, num, args) {    return assignsFit(Number(num), args)  }
-  function peg$f166(name, num, args) {
+  function peg$f161(digits) {    return Ast.param({ index: Number(digits) }, L())  }
+  function peg$f162(index) {    return Ast.indirectParam({ index }, L())  }
+  function peg$f163(name) {    return Ast.local({ name }, L())  }
+  function peg$f164(name) {    return Ast.interprocessVar({ name }, L())  }
+  function peg$f165(body) {    return Ast.tryExpr({ body }, L())  }
+  function peg$f166(name, num, a) {    return a  }
+  function peg$f167(name, num, args) {    return assignsFit(Number(num), args)  }
+  function peg$f168(name, num, args) {
     return command(name, Number(num), true, args, L())
   }
-  function peg$f167(name, theme, index) {
+  function peg$f169(name, theme, index) {
     return Ast.constant({ name, theme: Number(theme), index: Number(index) }, L())
   }
-  function peg$f168() {    builtin = matchBuiltin(input, offset()); return builtin !== null && !spacedAfter4D(builtin)  }
-  function peg$f169() {    return builtin.length - 1  }
-  function peg$f170(name, a) {    return a  }
-  function peg$f171(name, args) {    const b = matchBuiltin(name, 0).builtin; return assignsFit(b.kind === 'command' ? b.number : null, args)  }
-  function peg$f172(name, args) {
+  function peg$f170() {    builtin = matchBuiltin(input, offset()); return builtin !== null && !spacedAfter(builtin)  }
+  function peg$f171() {    return builtin.length - 1  }
+  function peg$f172(name, a) {    return a  }
+  function peg$f173(name, args) {    const b = matchBuiltin(name, 0).builtin; return assignsFit(b.kind === 'command' ? b.number : null, args)  }
+  function peg$f174(name, args) {
     const found = matchBuiltin(name, 0).builtin
     if (found.kind === 'command') return command(name, found.number, false, args, L())
     if (args !== null) return Ast.methodCall({ name, args }, L())
@@ -782,37 +786,37 @@ function peg$parse(input, options) {
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.name({ name }, L())
   }
-  function peg$f173() {    spaced = options.methods?.match(input, offset()) ?? null; return spaced !== null  }
-  function peg$f174() {    return spaced.length - 1  }
-  function peg$f175(name, a) {    return a  }
-  function peg$f176(name, args) {
-    return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
-  }
+  function peg$f175() {    spaced = options.methods?.match(input, offset()) ?? null; return spaced !== null  }
+  function peg$f176() {    return spaced.length - 1  }
   function peg$f177(name, a) {    return a  }
   function peg$f178(name, args) {
+    return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
+  }
+  function peg$f179(name, a) {    return a  }
+  function peg$f180(name, args) {
     return args === null
       ? Ast.constant({ name, theme: null, index: null }, L())
       : Ast.methodCall({ name, args }, L())
   }
-  function peg$f179(name, a) {    return a  }
-  function peg$f180(name, args) {
+  function peg$f181(name, a) {    return a  }
+  function peg$f182(name, args) {
     return args === null ? Ast.name({ name }, L()) : Ast.methodCall({ name, args }, L())
   }
-  function peg$f181(k) {    return k  }
-  function peg$f182() {    return 'If'  }
-  function peg$f183() {    return 'Case of'  }
-  function peg$f184() {    return 'For each'  }
-  function peg$f185() {    return 'For'  }
-  function peg$f186() {    return 'While'  }
-  function peg$f187() {    return 'Repeat'  }
-  function peg$f188() {    return 'Try'  }
-  function peg$f189() {    return 'Use'  }
-  function peg$f190() {    return 'member'  }
-  function peg$f191() {    return 'member'  }
+  function peg$f183(k) {    return k  }
+  function peg$f184() {    return 'If'  }
+  function peg$f185() {    return 'Case of'  }
+  function peg$f186() {    return 'For each'  }
+  function peg$f187() {    return 'For'  }
+  function peg$f188() {    return 'While'  }
+  function peg$f189() {    return 'Repeat'  }
+  function peg$f190() {    return 'Try'  }
+  function peg$f191() {    return 'Use'  }
   function peg$f192() {    return 'member'  }
   function peg$f193() {    return 'member'  }
   function peg$f194() {    return 'member'  }
-  function peg$f195() {    return 'statement'  }
+  function peg$f195() {    return 'member'  }
+  function peg$f196() {    return 'member'  }
+  function peg$f197() {    return 'statement'  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -2541,21 +2545,85 @@ function peg$parse(input, options) {
   }
 
   function peg$parseVarName() {
-    let s0, s1;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$parseParamRef();
     if (s0 === peg$FAILED) {
-      s0 = peg$parseLocalVar();
-      if (s0 === peg$FAILED) {
-        s0 = peg$parseInterprocessVar();
-        if (s0 === peg$FAILED) {
-          s0 = peg$currPos;
-          s1 = peg$parseIdentName();
-          if (s1 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s1 = peg$f31(s1);
+      s0 = peg$currPos;
+      if (input.substr(peg$currPos, 2) === peg$c15) {
+        s1 = peg$c15;
+        peg$currPos += 2;
+      } else {
+        s1 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e23); }
+      }
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$currPos;
+        s4 = [];
+        s5 = input.charAt(peg$currPos);
+        if (peg$r6.test(s5)) {
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        }
+        if (s5 !== peg$FAILED) {
+          while (s5 !== peg$FAILED) {
+            s4.push(s5);
+            s5 = input.charAt(peg$currPos);
+            if (peg$r6.test(s5)) {
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+            }
           }
-          s0 = s1;
+        } else {
+          s4 = peg$FAILED;
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = input.substring(s3, peg$currPos);
+        } else {
+          s3 = s4;
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (input.charCodeAt(peg$currPos) === 125) {
+            s5 = peg$c16;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e25); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f31(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$parseLocalVar();
+        if (s0 === peg$FAILED) {
+          s0 = peg$parseInterprocessVar();
+          if (s0 === peg$FAILED) {
+            s0 = peg$currPos;
+            s1 = peg$parseIdentName();
+            if (s1 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s1 = peg$f32(s1);
+            }
+            s0 = s1;
+          }
         }
       }
     }
@@ -2568,11 +2636,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c15) {
+    if (s1.toLowerCase() === peg$c17) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e23); }
+      if (peg$silentFails === 0) { peg$fail(peg$e26); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2589,11 +2657,11 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 40) {
-          s5 = peg$c16;
+          s5 = peg$c18;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
@@ -2603,15 +2671,15 @@ function peg$parse(input, options) {
           }
           s8 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 41) {
-            s9 = peg$c17;
+            s9 = peg$c19;
             peg$currPos++;
           } else {
             s9 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e25); }
+            if (peg$silentFails === 0) { peg$fail(peg$e28); }
           }
           if (s9 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f32(s7);
+            s3 = peg$f33(s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -2628,7 +2696,7 @@ function peg$parse(input, options) {
         s6 = peg$parseResultDecl();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s4;
-          s4 = peg$f33(s3, s6);
+          s4 = peg$f34(s3, s6);
         } else {
           peg$currPos = s4;
           s4 = peg$FAILED;
@@ -2637,7 +2705,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f34(s3, s4);
+        s0 = peg$f35(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2661,7 +2729,7 @@ function peg$parse(input, options) {
       s4 = peg$parseExpr();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s2;
-        s2 = peg$f35(s4);
+        s2 = peg$f36(s4);
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2670,7 +2738,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f36(s2);
+      s0 = peg$f37(s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2684,48 +2752,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c18) {
+    if (s1.toLowerCase() === peg$c20) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e26); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentChar();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f37();
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseContinueStatement() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c19) {
-      peg$currPos += (8);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+      if (peg$silentFails === 0) { peg$fail(peg$e29); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -2753,24 +2784,61 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseContinueStatement() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 8);
+    if (s1.toLowerCase() === peg$c21) {
+      peg$currPos += (8);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentChar();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f39();
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parseThrowStatement() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c20) {
+    if (s1.toLowerCase() === peg$c22) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.substr(peg$currPos, 6);
-      if (s2.toLowerCase() === peg$c21) {
+      if (s2.toLowerCase() === peg$c23) {
         peg$currPos += (6);
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e29); }
+        if (peg$silentFails === 0) { peg$fail(peg$e32); }
       }
       if (s2 === peg$FAILED) {
         s2 = null;
@@ -2789,11 +2857,11 @@ function peg$parse(input, options) {
         s4 = peg$currPos;
         s5 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 40) {
-          s6 = peg$c16;
+          s6 = peg$c18;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
@@ -2803,15 +2871,15 @@ function peg$parse(input, options) {
           }
           s9 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 41) {
-            s10 = peg$c17;
+            s10 = peg$c19;
             peg$currPos++;
           } else {
             s10 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e25); }
+            if (peg$silentFails === 0) { peg$fail(peg$e28); }
           }
           if (s10 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f39(s8);
+            s4 = peg$f40(s8);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -2827,7 +2895,7 @@ function peg$parse(input, options) {
             s6 = peg$parseExpr();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s4;
-              s4 = peg$f40(s6);
+              s4 = peg$f41(s6);
             } else {
               peg$currPos = s4;
               s4 = peg$FAILED;
@@ -2841,7 +2909,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f41(s4);
+        s0 = peg$f42(s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2918,7 +2986,7 @@ function peg$parse(input, options) {
                   s13 = peg$parseStatements();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s9;
-                    s9 = peg$f42(s3, s6, s8, s13);
+                    s9 = peg$f43(s3, s6, s8, s13);
                   } else {
                     peg$currPos = s9;
                     s9 = peg$FAILED;
@@ -2941,7 +3009,7 @@ function peg$parse(input, options) {
                 s13 = peg$parseLineEnd();
                 if (s13 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f43(s3, s6, s8, s9, s12);
+                  s0 = peg$f44(s3, s6, s8, s9, s12);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3016,7 +3084,7 @@ function peg$parse(input, options) {
               s12 = peg$parseStatements();
               if (s12 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f44(s3, s7, s12);
+                s8 = peg$f45(s3, s7, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -3039,7 +3107,7 @@ function peg$parse(input, options) {
             s12 = peg$parseLineEnd();
             if (s12 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f45(s3, s7, s8, s11);
+              s0 = peg$f46(s3, s7, s8, s11);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3121,7 +3189,7 @@ function peg$parse(input, options) {
               s10 = peg$parseStatements();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f46(s3, s7, s8, s10);
+                s0 = peg$f47(s3, s7, s8, s10);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3171,11 +3239,11 @@ function peg$parse(input, options) {
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 40) {
-          s6 = peg$c16;
+          s6 = peg$c18;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
@@ -3183,11 +3251,11 @@ function peg$parse(input, options) {
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 59) {
-              s10 = peg$c22;
+              s10 = peg$c24;
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              if (peg$silentFails === 0) { peg$fail(peg$e33); }
             }
             if (s10 !== peg$FAILED) {
               s11 = peg$parse_();
@@ -3195,11 +3263,11 @@ function peg$parse(input, options) {
               if (s12 !== peg$FAILED) {
                 s13 = peg$parse_();
                 if (input.charCodeAt(peg$currPos) === 59) {
-                  s14 = peg$c22;
+                  s14 = peg$c24;
                   peg$currPos++;
                 } else {
                   s14 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e33); }
                 }
                 if (s14 !== peg$FAILED) {
                   s15 = peg$parse_();
@@ -3208,18 +3276,18 @@ function peg$parse(input, options) {
                     s17 = peg$currPos;
                     s18 = peg$parse_();
                     if (input.charCodeAt(peg$currPos) === 59) {
-                      s19 = peg$c22;
+                      s19 = peg$c24;
                       peg$currPos++;
                     } else {
                       s19 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e33); }
                     }
                     if (s19 !== peg$FAILED) {
                       s20 = peg$parse_();
                       s21 = peg$parseExpr();
                       if (s21 !== peg$FAILED) {
                         peg$savedPos = s17;
-                        s17 = peg$f47(s3, s8, s12, s16, s21);
+                        s17 = peg$f48(s3, s8, s12, s16, s21);
                       } else {
                         peg$currPos = s17;
                         s17 = peg$FAILED;
@@ -3233,11 +3301,11 @@ function peg$parse(input, options) {
                     }
                     s18 = peg$parse_();
                     if (input.charCodeAt(peg$currPos) === 41) {
-                      s19 = peg$c17;
+                      s19 = peg$c19;
                       peg$currPos++;
                     } else {
                       s19 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e28); }
                     }
                     if (s19 !== peg$FAILED) {
                       s20 = peg$parseLineEnd();
@@ -3251,7 +3319,7 @@ function peg$parse(input, options) {
                             s25 = peg$parseLineEnd();
                             if (s25 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s0 = peg$f48(s3, s8, s12, s16, s17, s21, s24);
+                              s0 = peg$f49(s3, s8, s12, s16, s17, s21, s24);
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -3329,11 +3397,11 @@ function peg$parse(input, options) {
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 40) {
-          s6 = peg$c16;
+          s6 = peg$c18;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
@@ -3341,11 +3409,11 @@ function peg$parse(input, options) {
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 59) {
-              s10 = peg$c22;
+              s10 = peg$c24;
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              if (peg$silentFails === 0) { peg$fail(peg$e33); }
             }
             if (s10 !== peg$FAILED) {
               s11 = peg$parse_();
@@ -3354,18 +3422,18 @@ function peg$parse(input, options) {
                 s13 = peg$currPos;
                 s14 = peg$parse_();
                 if (input.charCodeAt(peg$currPos) === 59) {
-                  s15 = peg$c22;
+                  s15 = peg$c24;
                   peg$currPos++;
                 } else {
                   s15 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e33); }
                 }
                 if (s15 !== peg$FAILED) {
                   s16 = peg$parse_();
                   s17 = peg$parseExpr();
                   if (s17 !== peg$FAILED) {
                     peg$savedPos = s13;
-                    s13 = peg$f49(s3, s8, s12, s17);
+                    s13 = peg$f50(s3, s8, s12, s17);
                   } else {
                     peg$currPos = s13;
                     s13 = peg$FAILED;
@@ -3380,18 +3448,18 @@ function peg$parse(input, options) {
                 s14 = peg$currPos;
                 s15 = peg$parse_();
                 if (input.charCodeAt(peg$currPos) === 59) {
-                  s16 = peg$c22;
+                  s16 = peg$c24;
                   peg$currPos++;
                 } else {
                   s16 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e33); }
                 }
                 if (s16 !== peg$FAILED) {
                   s17 = peg$parse_();
                   s18 = peg$parseExpr();
                   if (s18 !== peg$FAILED) {
                     peg$savedPos = s14;
-                    s14 = peg$f50(s3, s8, s12, s13, s18);
+                    s14 = peg$f51(s3, s8, s12, s13, s18);
                   } else {
                     peg$currPos = s14;
                     s14 = peg$FAILED;
@@ -3405,11 +3473,11 @@ function peg$parse(input, options) {
                 }
                 s15 = peg$parse_();
                 if (input.charCodeAt(peg$currPos) === 41) {
-                  s16 = peg$c17;
+                  s16 = peg$c19;
                   peg$currPos++;
                 } else {
                   s16 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e28); }
                 }
                 if (s16 !== peg$FAILED) {
                   s17 = peg$currPos;
@@ -3423,7 +3491,7 @@ function peg$parse(input, options) {
                     s21 = peg$parseExpr();
                     if (s21 !== peg$FAILED) {
                       peg$savedPos = s17;
-                      s17 = peg$f51(s3, s8, s12, s13, s14, s19, s21);
+                      s17 = peg$f52(s3, s8, s12, s13, s14, s19, s21);
                     } else {
                       peg$currPos = s17;
                       s17 = peg$FAILED;
@@ -3446,7 +3514,7 @@ function peg$parse(input, options) {
                         s23 = peg$parseLineEnd();
                         if (s23 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f52(s3, s8, s12, s13, s14, s17, s19, s22);
+                          s0 = peg$f53(s3, s8, s12, s13, s14, s17, s19, s22);
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -3528,7 +3596,7 @@ function peg$parse(input, options) {
                 s12 = peg$parseLineEnd();
                 if (s12 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f53(s3, s6, s8, s11);
+                  s0 = peg$f54(s3, s6, s8, s11);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3594,7 +3662,7 @@ function peg$parse(input, options) {
                 s12 = peg$parseLineEnd();
                 if (s12 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f54(s3, s6, s10, s11);
+                  s0 = peg$f55(s3, s6, s10, s11);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3659,7 +3727,7 @@ function peg$parse(input, options) {
                 s11 = peg$parseStatements();
                 if (s11 !== peg$FAILED) {
                   peg$savedPos = s7;
-                  s7 = peg$f55(s3, s6, s11);
+                  s7 = peg$f56(s3, s6, s11);
                 } else {
                   peg$currPos = s7;
                   s7 = peg$FAILED;
@@ -3682,7 +3750,7 @@ function peg$parse(input, options) {
               s11 = peg$parseLineEnd();
               if (s11 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f56(s3, s6, s7, s10);
+                s0 = peg$f57(s3, s6, s7, s10);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3735,11 +3803,11 @@ function peg$parse(input, options) {
         s6 = peg$currPos;
         s7 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 40) {
-          s8 = peg$c16;
+          s8 = peg$c18;
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
         }
         if (s8 !== peg$FAILED) {
           s7 = [s7, s8];
@@ -3770,7 +3838,7 @@ function peg$parse(input, options) {
                   s13 = peg$parseLineEnd();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f57(s3, s7, s9, s12);
+                    s0 = peg$f58(s3, s7, s9, s12);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -3902,7 +3970,7 @@ function peg$parse(input, options) {
         }
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f58(s3, s4, s5);
+          s0 = peg$f59(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3971,7 +4039,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f59(s3, s4, s5);
+            s0 = peg$f60(s3, s4, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3994,11 +4062,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c23) {
+    if (s1.toLowerCase() === peg$c25) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e31); }
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4013,11 +4081,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c24) {
+        if (s3.toLowerCase() === peg$c26) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e32); }
+          if (peg$silentFails === 0) { peg$fail(peg$e35); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4058,11 +4126,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4077,11 +4145,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c24) {
+        if (s3.toLowerCase() === peg$c26) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e32); }
+          if (peg$silentFails === 0) { peg$fail(peg$e35); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4180,11 +4248,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c26) {
+    if (s1.toLowerCase() === peg$c28) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+      if (peg$silentFails === 0) { peg$fail(peg$e37); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4217,11 +4285,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c27) {
+    if (s1.toLowerCase() === peg$c29) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      if (peg$silentFails === 0) { peg$fail(peg$e38); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4254,11 +4322,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4273,11 +4341,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2);
-        if (s3.toLowerCase() === peg$c26) {
+        if (s3.toLowerCase() === peg$c28) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e36); }
+          if (peg$silentFails === 0) { peg$fail(peg$e39); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4318,11 +4386,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c28) {
+    if (s1.toLowerCase() === peg$c30) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e37); }
+      if (peg$silentFails === 0) { peg$fail(peg$e40); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4337,11 +4405,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2);
-        if (s3.toLowerCase() === peg$c29) {
+        if (s3.toLowerCase() === peg$c31) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e38); }
+          if (peg$silentFails === 0) { peg$fail(peg$e41); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4382,11 +4450,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4401,11 +4469,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 4);
-        if (s3.toLowerCase() === peg$c28) {
+        if (s3.toLowerCase() === peg$c30) {
           peg$currPos += (4);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e39); }
+          if (peg$silentFails === 0) { peg$fail(peg$e42); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4446,11 +4514,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c30) {
+    if (s1.toLowerCase() === peg$c32) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+      if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4479,11 +4547,11 @@ function peg$parse(input, options) {
         }
         if (s5 !== peg$FAILED) {
           s6 = input.substr(peg$currPos, 4);
-          if (s6.toLowerCase() === peg$c31) {
+          if (s6.toLowerCase() === peg$c33) {
             peg$currPos += (4);
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e41); }
+            if (peg$silentFails === 0) { peg$fail(peg$e44); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$currPos;
@@ -4542,11 +4610,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4561,11 +4629,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c30) {
+        if (s3.toLowerCase() === peg$c32) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+          if (peg$silentFails === 0) { peg$fail(peg$e45); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4594,11 +4662,11 @@ function peg$parse(input, options) {
             }
             if (s7 !== peg$FAILED) {
               s8 = input.substr(peg$currPos, 4);
-              if (s8.toLowerCase() === peg$c31) {
+              if (s8.toLowerCase() === peg$c33) {
                 peg$currPos += (4);
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e41); }
+                if (peg$silentFails === 0) { peg$fail(peg$e44); }
               }
               if (s8 !== peg$FAILED) {
                 s9 = peg$currPos;
@@ -4665,11 +4733,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c30) {
+    if (s1.toLowerCase() === peg$c32) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+      if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4684,11 +4752,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 4);
-        if (s3.toLowerCase() === peg$c31) {
+        if (s3.toLowerCase() === peg$c33) {
           peg$currPos += (4);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e41); }
+          if (peg$silentFails === 0) { peg$fail(peg$e44); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4729,11 +4797,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4748,11 +4816,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c30) {
+        if (s3.toLowerCase() === peg$c32) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+          if (peg$silentFails === 0) { peg$fail(peg$e45); }
         }
         if (s3 !== peg$FAILED) {
           s4 = [];
@@ -4767,11 +4835,11 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             s5 = input.substr(peg$currPos, 4);
-            if (s5.toLowerCase() === peg$c31) {
+            if (s5.toLowerCase() === peg$c33) {
               peg$currPos += (4);
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e41); }
+              if (peg$silentFails === 0) { peg$fail(peg$e44); }
             }
             if (s5 !== peg$FAILED) {
               s6 = peg$currPos;
@@ -4820,11 +4888,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c32) {
+    if (s1.toLowerCase() === peg$c34) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e43); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4839,7 +4907,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f60();
+        s0 = peg$f61();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4857,11 +4925,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4876,11 +4944,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 5);
-        if (s3.toLowerCase() === peg$c32) {
+        if (s3.toLowerCase() === peg$c34) {
           peg$currPos += (5);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e44); }
+          if (peg$silentFails === 0) { peg$fail(peg$e47); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -4921,11 +4989,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c33) {
+    if (s1.toLowerCase() === peg$c35) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4958,11 +5026,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c34) {
+    if (s1.toLowerCase() === peg$c36) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e49); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -4977,7 +5045,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f61();
+        s0 = peg$f62();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4995,11 +5063,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c35) {
+    if (s1.toLowerCase() === peg$c37) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e50); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5047,11 +5115,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c36) {
+    if (s1.toLowerCase() === peg$c38) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      if (peg$silentFails === 0) { peg$fail(peg$e51); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5084,11 +5152,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -5103,11 +5171,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c35) {
+        if (s3.toLowerCase() === peg$c37) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e49); }
+          if (peg$silentFails === 0) { peg$fail(peg$e52); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -5148,11 +5216,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c37) {
+    if (s1.toLowerCase() === peg$c39) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+      if (peg$silentFails === 0) { peg$fail(peg$e53); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5185,11 +5253,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -5204,11 +5272,11 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 3);
-        if (s3.toLowerCase() === peg$c37) {
+        if (s3.toLowerCase() === peg$c39) {
           peg$currPos += (3);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e51); }
+          if (peg$silentFails === 0) { peg$fail(peg$e54); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -5249,11 +5317,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c38) {
+    if (s1.toLowerCase() === peg$c40) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e52); }
+      if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5286,11 +5354,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c39) {
+    if (s1.toLowerCase() === peg$c41) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e56); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5323,11 +5391,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c27) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -5342,59 +5410,59 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2);
-        if (s3.toLowerCase() === peg$c26) {
+        if (s3.toLowerCase() === peg$c28) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e36); }
+          if (peg$silentFails === 0) { peg$fail(peg$e39); }
         }
         if (s3 === peg$FAILED) {
           s3 = input.substr(peg$currPos, 4);
-          if (s3.toLowerCase() === peg$c28) {
+          if (s3.toLowerCase() === peg$c30) {
             peg$currPos += (4);
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e39); }
+            if (peg$silentFails === 0) { peg$fail(peg$e42); }
           }
           if (s3 === peg$FAILED) {
             s3 = input.substr(peg$currPos, 3);
-            if (s3.toLowerCase() === peg$c30) {
+            if (s3.toLowerCase() === peg$c32) {
               peg$currPos += (3);
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e42); }
+              if (peg$silentFails === 0) { peg$fail(peg$e45); }
             }
             if (s3 === peg$FAILED) {
               s3 = input.substr(peg$currPos, 5);
-              if (s3.toLowerCase() === peg$c32) {
+              if (s3.toLowerCase() === peg$c34) {
                 peg$currPos += (5);
               } else {
                 s3 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                if (peg$silentFails === 0) { peg$fail(peg$e47); }
               }
               if (s3 === peg$FAILED) {
                 s3 = input.substr(peg$currPos, 3);
-                if (s3.toLowerCase() === peg$c37) {
+                if (s3.toLowerCase() === peg$c39) {
                   peg$currPos += (3);
                 } else {
                   s3 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e51); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e54); }
                 }
                 if (s3 === peg$FAILED) {
                   s3 = input.substr(peg$currPos, 3);
-                  if (s3.toLowerCase() === peg$c35) {
+                  if (s3.toLowerCase() === peg$c37) {
                     peg$currPos += (3);
                   } else {
                     s3 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e49); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e52); }
                   }
                   if (s3 === peg$FAILED) {
                     s3 = input.substr(peg$currPos, 3);
-                    if (s3.toLowerCase() === peg$c24) {
+                    if (s3.toLowerCase() === peg$c26) {
                       peg$currPos += (3);
                     } else {
                       s3 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e35); }
                     }
                   }
                 }
@@ -5443,11 +5511,11 @@ function peg$parse(input, options) {
     s1 = peg$parse_();
     s2 = peg$parseFnModifiers();
     s3 = input.substr(peg$currPos, 8);
-    if (s3.toLowerCase() === peg$c40) {
+    if (s3.toLowerCase() === peg$c42) {
       peg$currPos += (8);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+      if (peg$silentFails === 0) { peg$fail(peg$e57); }
     }
     if (s3 !== peg$FAILED) {
       s4 = peg$currPos;
@@ -5476,11 +5544,11 @@ function peg$parse(input, options) {
       s1 = peg$parse_();
       s2 = peg$parseCtorModifiers();
       s3 = input.substr(peg$currPos, 5);
-      if (s3.toLowerCase() === peg$c41) {
+      if (s3.toLowerCase() === peg$c43) {
         peg$currPos += (5);
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e55); }
+        if (peg$silentFails === 0) { peg$fail(peg$e58); }
       }
       if (s3 !== peg$FAILED) {
         s4 = [];
@@ -5495,19 +5563,19 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           s5 = input.substr(peg$currPos, 11);
-          if (s5.toLowerCase() === peg$c42) {
+          if (s5.toLowerCase() === peg$c44) {
             peg$currPos += (11);
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e56); }
+            if (peg$silentFails === 0) { peg$fail(peg$e59); }
           }
           if (s5 === peg$FAILED) {
             s5 = input.substr(peg$currPos, 7);
-            if (s5.toLowerCase() === peg$c43) {
+            if (s5.toLowerCase() === peg$c45) {
               peg$currPos += (7);
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e57); }
+              if (peg$silentFails === 0) { peg$fail(peg$e60); }
             }
           }
           if (s5 !== peg$FAILED) {
@@ -5544,11 +5612,11 @@ function peg$parse(input, options) {
         s0 = peg$currPos;
         s1 = peg$parse_();
         s2 = input.substr(peg$currPos, 8);
-        if (s2.toLowerCase() === peg$c44) {
+        if (s2.toLowerCase() === peg$c46) {
           peg$currPos += (8);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e61); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$currPos;
@@ -5577,11 +5645,11 @@ function peg$parse(input, options) {
           s1 = peg$parse_();
           s2 = peg$parseFnModifiers();
           s3 = input.substr(peg$currPos, 5);
-          if (s3.toLowerCase() === peg$c45) {
+          if (s3.toLowerCase() === peg$c47) {
             peg$currPos += (5);
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e59); }
+            if (peg$silentFails === 0) { peg$fail(peg$e62); }
           }
           if (s3 !== peg$FAILED) {
             s4 = [];
@@ -5642,11 +5710,11 @@ function peg$parse(input, options) {
     s1 = peg$parse_();
     s2 = peg$parseHere();
     s3 = input.substr(peg$currPos, 5);
-    if (s3.toLowerCase() === peg$c41) {
+    if (s3.toLowerCase() === peg$c43) {
       peg$currPos += (5);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+      if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
@@ -5661,11 +5729,11 @@ function peg$parse(input, options) {
       }
       if (s4 !== peg$FAILED) {
         s5 = input.substr(peg$currPos, 7);
-        if (s5.toLowerCase() === peg$c43) {
+        if (s5.toLowerCase() === peg$c45) {
           peg$currPos += (7);
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e57); }
+          if (peg$silentFails === 0) { peg$fail(peg$e60); }
         }
         if (s5 !== peg$FAILED) {
           s6 = [];
@@ -5685,7 +5753,7 @@ function peg$parse(input, options) {
               s9 = peg$parseLineEnd();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f62(s2, s7, s8);
+                s0 = peg$f63(s2, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5722,7 +5790,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f63(s1, s2);
+      s0 = peg$f64(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5739,11 +5807,11 @@ function peg$parse(input, options) {
     s2 = peg$parseHere();
     s3 = peg$parseCtorModifiers();
     s4 = input.substr(peg$currPos, 5);
-    if (s4.toLowerCase() === peg$c41) {
+    if (s4.toLowerCase() === peg$c43) {
       peg$currPos += (5);
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+      if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
     if (s4 !== peg$FAILED) {
       s5 = [];
@@ -5758,11 +5826,11 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         s6 = input.substr(peg$currPos, 11);
-        if (s6.toLowerCase() === peg$c42) {
+        if (s6.toLowerCase() === peg$c44) {
           peg$currPos += (11);
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e56); }
+          if (peg$silentFails === 0) { peg$fail(peg$e59); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$currPos;
@@ -5779,11 +5847,11 @@ function peg$parse(input, options) {
             s8 = peg$currPos;
             s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 40) {
-              s10 = peg$c16;
+              s10 = peg$c18;
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+              if (peg$silentFails === 0) { peg$fail(peg$e27); }
             }
             if (s10 !== peg$FAILED) {
               s11 = peg$parse_();
@@ -5793,15 +5861,15 @@ function peg$parse(input, options) {
               }
               s13 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 41) {
-                s14 = peg$c17;
+                s14 = peg$c19;
                 peg$currPos++;
               } else {
                 s14 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                if (peg$silentFails === 0) { peg$fail(peg$e28); }
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f64(s2, s3, s12);
+                s8 = peg$f65(s2, s3, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -5817,7 +5885,7 @@ function peg$parse(input, options) {
             s10 = peg$parseLineEnd();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f65(s2, s3, s8, s9);
+              s0 = peg$f66(s2, s3, s8, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5849,27 +5917,27 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     s3 = input.substr(peg$currPos, 6);
-    if (s3.toLowerCase() === peg$c46) {
+    if (s3.toLowerCase() === peg$c48) {
       peg$currPos += (6);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+      if (peg$silentFails === 0) { peg$fail(peg$e63); }
     }
     if (s3 === peg$FAILED) {
       s3 = input.substr(peg$currPos, 7);
-      if (s3.toLowerCase() === peg$c47) {
+      if (s3.toLowerCase() === peg$c49) {
         peg$currPos += (7);
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e61); }
+        if (peg$silentFails === 0) { peg$fail(peg$e64); }
       }
       if (s3 === peg$FAILED) {
         s3 = input.substr(peg$currPos, 9);
-        if (s3.toLowerCase() === peg$c48) {
+        if (s3.toLowerCase() === peg$c50) {
           peg$currPos += (9);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e62); }
+          if (peg$silentFails === 0) { peg$fail(peg$e65); }
         }
       }
     }
@@ -5902,7 +5970,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f66(s2);
+          s1 = peg$f67(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -5920,27 +5988,27 @@ function peg$parse(input, options) {
       s1 = peg$currPos;
       s2 = peg$currPos;
       s3 = input.substr(peg$currPos, 6);
-      if (s3.toLowerCase() === peg$c46) {
+      if (s3.toLowerCase() === peg$c48) {
         peg$currPos += (6);
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e60); }
+        if (peg$silentFails === 0) { peg$fail(peg$e63); }
       }
       if (s3 === peg$FAILED) {
         s3 = input.substr(peg$currPos, 7);
-        if (s3.toLowerCase() === peg$c47) {
+        if (s3.toLowerCase() === peg$c49) {
           peg$currPos += (7);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e64); }
         }
         if (s3 === peg$FAILED) {
           s3 = input.substr(peg$currPos, 9);
-          if (s3.toLowerCase() === peg$c48) {
+          if (s3.toLowerCase() === peg$c50) {
             peg$currPos += (9);
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e62); }
+            if (peg$silentFails === 0) { peg$fail(peg$e65); }
           }
         }
       }
@@ -5973,7 +6041,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f66(s2);
+            s1 = peg$f67(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -5999,7 +6067,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseBody();
       peg$savedPos = s0;
-      s0 = peg$f67(s1, s2);
+      s0 = peg$f68(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6016,11 +6084,11 @@ function peg$parse(input, options) {
     s2 = peg$parseHere();
     s3 = peg$parseFnModifiers();
     s4 = input.substr(peg$currPos, 8);
-    if (s4.toLowerCase() === peg$c40) {
+    if (s4.toLowerCase() === peg$c42) {
       peg$currPos += (8);
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+      if (peg$silentFails === 0) { peg$fail(peg$e57); }
     }
     if (s4 !== peg$FAILED) {
       s5 = peg$currPos;
@@ -6050,11 +6118,11 @@ function peg$parse(input, options) {
             s8 = peg$currPos;
             s9 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 40) {
-              s10 = peg$c16;
+              s10 = peg$c18;
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+              if (peg$silentFails === 0) { peg$fail(peg$e27); }
             }
             if (s10 !== peg$FAILED) {
               s11 = peg$parse_();
@@ -6064,15 +6132,15 @@ function peg$parse(input, options) {
               }
               s13 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 41) {
-                s14 = peg$c17;
+                s14 = peg$c19;
                 peg$currPos++;
               } else {
                 s14 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                if (peg$silentFails === 0) { peg$fail(peg$e28); }
               }
               if (s14 !== peg$FAILED) {
                 peg$savedPos = s8;
-                s8 = peg$f68(s2, s3, s7, s12);
+                s8 = peg$f69(s2, s3, s7, s12);
               } else {
                 peg$currPos = s8;
                 s8 = peg$FAILED;
@@ -6089,7 +6157,7 @@ function peg$parse(input, options) {
             s11 = peg$parseResultDecl();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s9;
-              s9 = peg$f69(s2, s3, s7, s8, s11);
+              s9 = peg$f70(s2, s3, s7, s8, s11);
             } else {
               peg$currPos = s9;
               s9 = peg$FAILED;
@@ -6101,7 +6169,7 @@ function peg$parse(input, options) {
             s11 = peg$parseLineEnd();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f70(s2, s3, s7, s8, s9, s10);
+              s0 = peg$f71(s2, s3, s7, s8, s9, s10);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -6133,43 +6201,43 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     s3 = input.substr(peg$currPos, 7);
-    if (s3.toLowerCase() === peg$c49) {
+    if (s3.toLowerCase() === peg$c51) {
       peg$currPos += (7);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e63); }
+      if (peg$silentFails === 0) { peg$fail(peg$e66); }
     }
     if (s3 === peg$FAILED) {
       s3 = input.substr(peg$currPos, 5);
-      if (s3.toLowerCase() === peg$c50) {
+      if (s3.toLowerCase() === peg$c52) {
         peg$currPos += (5);
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e64); }
+        if (peg$silentFails === 0) { peg$fail(peg$e67); }
       }
       if (s3 === peg$FAILED) {
         s3 = input.substr(peg$currPos, 6);
-        if (s3.toLowerCase() === peg$c46) {
+        if (s3.toLowerCase() === peg$c48) {
           peg$currPos += (6);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e60); }
+          if (peg$silentFails === 0) { peg$fail(peg$e63); }
         }
         if (s3 === peg$FAILED) {
           s3 = input.substr(peg$currPos, 6);
-          if (s3.toLowerCase() === peg$c51) {
+          if (s3.toLowerCase() === peg$c53) {
             peg$currPos += (6);
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e65); }
+            if (peg$silentFails === 0) { peg$fail(peg$e68); }
           }
           if (s3 === peg$FAILED) {
             s3 = input.substr(peg$currPos, 9);
-            if (s3.toLowerCase() === peg$c52) {
+            if (s3.toLowerCase() === peg$c54) {
               peg$currPos += (9);
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e66); }
+              if (peg$silentFails === 0) { peg$fail(peg$e69); }
             }
           }
         }
@@ -6204,7 +6272,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s1;
-          s1 = peg$f71(s2);
+          s1 = peg$f72(s2);
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -6222,43 +6290,43 @@ function peg$parse(input, options) {
       s1 = peg$currPos;
       s2 = peg$currPos;
       s3 = input.substr(peg$currPos, 7);
-      if (s3.toLowerCase() === peg$c49) {
+      if (s3.toLowerCase() === peg$c51) {
         peg$currPos += (7);
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e63); }
+        if (peg$silentFails === 0) { peg$fail(peg$e66); }
       }
       if (s3 === peg$FAILED) {
         s3 = input.substr(peg$currPos, 5);
-        if (s3.toLowerCase() === peg$c50) {
+        if (s3.toLowerCase() === peg$c52) {
           peg$currPos += (5);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e64); }
+          if (peg$silentFails === 0) { peg$fail(peg$e67); }
         }
         if (s3 === peg$FAILED) {
           s3 = input.substr(peg$currPos, 6);
-          if (s3.toLowerCase() === peg$c46) {
+          if (s3.toLowerCase() === peg$c48) {
             peg$currPos += (6);
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e60); }
+            if (peg$silentFails === 0) { peg$fail(peg$e63); }
           }
           if (s3 === peg$FAILED) {
             s3 = input.substr(peg$currPos, 6);
-            if (s3.toLowerCase() === peg$c51) {
+            if (s3.toLowerCase() === peg$c53) {
               peg$currPos += (6);
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e65); }
+              if (peg$silentFails === 0) { peg$fail(peg$e68); }
             }
             if (s3 === peg$FAILED) {
               s3 = input.substr(peg$currPos, 9);
-              if (s3.toLowerCase() === peg$c52) {
+              if (s3.toLowerCase() === peg$c54) {
                 peg$currPos += (9);
               } else {
                 s3 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e66); }
+                if (peg$silentFails === 0) { peg$fail(peg$e69); }
               }
             }
           }
@@ -6293,7 +6361,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s1;
-            s1 = peg$f71(s2);
+            s1 = peg$f72(s2);
           } else {
             peg$currPos = s1;
             s1 = peg$FAILED;
@@ -6317,35 +6385,35 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = input.substr(peg$currPos, 3);
-    if (s2.toLowerCase() === peg$c53) {
+    if (s2.toLowerCase() === peg$c55) {
       peg$currPos += (3);
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e67); }
+      if (peg$silentFails === 0) { peg$fail(peg$e70); }
     }
     if (s2 === peg$FAILED) {
       s2 = input.substr(peg$currPos, 3);
-      if (s2.toLowerCase() === peg$c54) {
+      if (s2.toLowerCase() === peg$c56) {
         peg$currPos += (3);
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e68); }
+        if (peg$silentFails === 0) { peg$fail(peg$e71); }
       }
       if (s2 === peg$FAILED) {
         s2 = input.substr(peg$currPos, 5);
-        if (s2.toLowerCase() === peg$c55) {
+        if (s2.toLowerCase() === peg$c57) {
           peg$currPos += (5);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e69); }
+          if (peg$silentFails === 0) { peg$fail(peg$e72); }
         }
         if (s2 === peg$FAILED) {
           s2 = input.substr(peg$currPos, 7);
-          if (s2.toLowerCase() === peg$c56) {
+          if (s2.toLowerCase() === peg$c58) {
             peg$currPos += (7);
           } else {
             s2 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e70); }
+            if (peg$silentFails === 0) { peg$fail(peg$e73); }
           }
         }
       }
@@ -6370,7 +6438,7 @@ function peg$parse(input, options) {
         s3 = peg$parseMemberName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f72(s1, s3);
+          s0 = peg$f73(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6386,11 +6454,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = input.substr(peg$currPos, 5);
-      if (s1.toLowerCase() === peg$c57) {
+      if (s1.toLowerCase() === peg$c59) {
         peg$currPos += (5);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e71); }
+        if (peg$silentFails === 0) { peg$fail(peg$e74); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -6421,7 +6489,7 @@ function peg$parse(input, options) {
               s6 = peg$parseMemberName();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s4;
-                s4 = peg$f73(s3, s6);
+                s4 = peg$f74(s3, s6);
               } else {
                 peg$currPos = s4;
                 s4 = peg$FAILED;
@@ -6434,7 +6502,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f74(s3, s4);
+            s0 = peg$f75(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6452,7 +6520,7 @@ function peg$parse(input, options) {
         s1 = peg$parseMemberName();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f75(s1);
+          s1 = peg$f76(s1);
         }
         s0 = s1;
       }
@@ -6468,11 +6536,11 @@ function peg$parse(input, options) {
     s1 = peg$parse_();
     s2 = peg$parseHere();
     s3 = input.substr(peg$currPos, 8);
-    if (s3.toLowerCase() === peg$c44) {
+    if (s3.toLowerCase() === peg$c46) {
       peg$currPos += (8);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e58); }
+      if (peg$silentFails === 0) { peg$fail(peg$e61); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
@@ -6519,7 +6587,7 @@ function peg$parse(input, options) {
               s11 = peg$parseTypeRef();
               if (s11 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f76(s2, s5, s11);
+                s6 = peg$f77(s2, s5, s11);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -6549,7 +6617,7 @@ function peg$parse(input, options) {
             s11 = peg$parseExpr();
             if (s11 !== peg$FAILED) {
               peg$savedPos = s7;
-              s7 = peg$f77(s2, s5, s6, s11);
+              s7 = peg$f78(s2, s5, s6, s11);
             } else {
               peg$currPos = s7;
               s7 = peg$FAILED;
@@ -6565,7 +6633,7 @@ function peg$parse(input, options) {
           s9 = peg$parseLineEnd();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f78(s2, s5, s6, s7, s8);
+            s0 = peg$f79(s2, s5, s6, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6596,18 +6664,18 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = peg$parse_();
       s5 = input.charAt(peg$currPos);
-      if (peg$r6.test(s5)) {
+      if (peg$r7.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e72); }
+        if (peg$silentFails === 0) { peg$fail(peg$e75); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$parse_();
         s7 = peg$parseMemberName();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f79(s1, s7);
+          s3 = peg$f80(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6621,18 +6689,18 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         s5 = input.charAt(peg$currPos);
-        if (peg$r6.test(s5)) {
+        if (peg$r7.test(s5)) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e72); }
+          if (peg$silentFails === 0) { peg$fail(peg$e75); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           s7 = peg$parseMemberName();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f79(s1, s7);
+            s3 = peg$f80(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6643,7 +6711,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f80(s1, s2);
+      s0 = peg$f81(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6660,11 +6728,11 @@ function peg$parse(input, options) {
     s2 = peg$parseHere();
     s3 = peg$parseFnModifiers();
     s4 = input.substr(peg$currPos, 5);
-    if (s4.toLowerCase() === peg$c45) {
+    if (s4.toLowerCase() === peg$c47) {
       peg$currPos += (5);
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e59); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s4 !== peg$FAILED) {
       s5 = [];
@@ -6697,7 +6765,7 @@ function peg$parse(input, options) {
               s10 = peg$parseLineEnd();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f81(s2, s3, s6, s8, s9);
+                s0 = peg$f82(s2, s3, s6, s8, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -6735,17 +6803,17 @@ function peg$parse(input, options) {
       s2 = [];
       s3 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 46) {
-        s4 = peg$c58;
+        s4 = peg$c60;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e73); }
+        if (peg$silentFails === 0) { peg$fail(peg$e76); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f82(s1, s5);
+          s3 = peg$f83(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6758,17 +6826,17 @@ function peg$parse(input, options) {
         s2.push(s3);
         s3 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 46) {
-          s4 = peg$c58;
+          s4 = peg$c60;
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e73); }
+          if (peg$silentFails === 0) { peg$fail(peg$e76); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f82(s1, s5);
+            s3 = peg$f83(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6779,7 +6847,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f83(s1, s2);
+      s0 = peg$f84(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6798,18 +6866,18 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 59) {
-        s5 = peg$c22;
+        s5 = peg$c24;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        if (peg$silentFails === 0) { peg$fail(peg$e33); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$parse_();
         s7 = peg$parseParamDecl();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f84(s1, s7);
+          s3 = peg$f85(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6823,18 +6891,18 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 59) {
-          s5 = peg$c22;
+          s5 = peg$c24;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e30); }
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           s7 = peg$parseParamDecl();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f84(s1, s7);
+            s3 = peg$f85(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -6845,7 +6913,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f85(s1, s2);
+      s0 = peg$f86(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6858,28 +6926,28 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 3) === peg$c59) {
-      s1 = peg$c59;
+    if (input.substr(peg$currPos, 3) === peg$c61) {
+      s1 = peg$c61;
       peg$currPos += 3;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+      if (peg$silentFails === 0) { peg$fail(peg$e77); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 36) {
-        s4 = peg$c60;
+        s4 = peg$c62;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e75); }
+        if (peg$silentFails === 0) { peg$fail(peg$e78); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parseLocalName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f86(s5);
+          s3 = peg$f87(s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -6922,7 +6990,7 @@ function peg$parse(input, options) {
           s9 = peg$parseTypeRef();
           if (s9 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f87(s3, s9);
+            s4 = peg$f88(s3, s9);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -6939,7 +7007,7 @@ function peg$parse(input, options) {
         s4 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f88(s3, s4);
+      s0 = peg$f89(s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6947,11 +7015,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 36) {
-        s1 = peg$c60;
+        s1 = peg$c62;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e75); }
+        if (peg$silentFails === 0) { peg$fail(peg$e78); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parseLocalName();
@@ -6987,7 +7055,7 @@ function peg$parse(input, options) {
               s8 = peg$parseTypeRef();
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s3;
-                s3 = peg$f89(s2, s8);
+                s3 = peg$f90(s2, s8);
               } else {
                 peg$currPos = s3;
                 s3 = peg$FAILED;
@@ -7004,7 +7072,7 @@ function peg$parse(input, options) {
             s3 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f90(s2, s3);
+          s0 = peg$f91(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7022,21 +7090,21 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 2) === peg$c61) {
-      s1 = peg$c61;
+    if (input.substr(peg$currPos, 2) === peg$c63) {
+      s1 = peg$c63;
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e76); }
+      if (peg$silentFails === 0) { peg$fail(peg$e79); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 36) {
-        s3 = peg$c60;
+        s3 = peg$c62;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e75); }
+        if (peg$silentFails === 0) { peg$fail(peg$e78); }
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$parseLocalName();
@@ -7072,7 +7140,7 @@ function peg$parse(input, options) {
               s10 = peg$parseTypeRef();
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s5;
-                s5 = peg$f91(s4, s10);
+                s5 = peg$f92(s4, s10);
               } else {
                 peg$currPos = s5;
                 s5 = peg$FAILED;
@@ -7089,7 +7157,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f92(s4, s5);
+          s0 = peg$f93(s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7133,7 +7201,7 @@ function peg$parse(input, options) {
           s4 = peg$parseTypeRef();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f93(s4);
+            s0 = peg$f94(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7161,17 +7229,17 @@ function peg$parse(input, options) {
       s2 = [];
       s3 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 46) {
-        s4 = peg$c58;
+        s4 = peg$c60;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e73); }
+        if (peg$silentFails === 0) { peg$fail(peg$e76); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parseMemberName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f94(s1, s5);
+          s3 = peg$f95(s1, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7184,17 +7252,17 @@ function peg$parse(input, options) {
         s2.push(s3);
         s3 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 46) {
-          s4 = peg$c58;
+          s4 = peg$c60;
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e73); }
+          if (peg$silentFails === 0) { peg$fail(peg$e76); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parseMemberName();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f94(s1, s5);
+            s3 = peg$f95(s1, s5);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7205,7 +7273,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f95(s1, s2);
+      s0 = peg$f96(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7213,7 +7281,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e77); }
+      if (peg$silentFails === 0) { peg$fail(peg$e80); }
     }
 
     return s0;
@@ -7224,19 +7292,19 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c62) {
+    if (s1.toLowerCase() === peg$c64) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e78); }
+      if (peg$silentFails === 0) { peg$fail(peg$e81); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.substr(peg$currPos, 6);
-      if (s2.toLowerCase() === peg$c63) {
+      if (s2.toLowerCase() === peg$c65) {
         peg$currPos += (6);
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e79); }
+        if (peg$silentFails === 0) { peg$fail(peg$e82); }
       }
       if (s2 === peg$FAILED) {
         s2 = null;
@@ -7253,7 +7321,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f96();
+        s0 = peg$f97();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7265,19 +7333,19 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = input.substr(peg$currPos, 2);
-      if (s1.toLowerCase() === peg$c64) {
+      if (s1.toLowerCase() === peg$c66) {
         peg$currPos += (2);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e80); }
+        if (peg$silentFails === 0) { peg$fail(peg$e83); }
       }
       if (s1 !== peg$FAILED) {
         s2 = input.substr(peg$currPos, 6);
-        if (s2.toLowerCase() === peg$c65) {
+        if (s2.toLowerCase() === peg$c67) {
           peg$currPos += (6);
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e81); }
+          if (peg$silentFails === 0) { peg$fail(peg$e84); }
         }
         if (s2 === peg$FAILED) {
           s2 = null;
@@ -7294,7 +7362,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f97();
+          s0 = peg$f98();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -7326,7 +7394,7 @@ function peg$parse(input, options) {
       s5 = peg$parseEOF();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f98(s3);
+        s0 = peg$f99(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7348,21 +7416,21 @@ function peg$parse(input, options) {
       s2 = peg$currPos;
       s3 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 63) {
-        s4 = peg$c66;
+        s4 = peg$c68;
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e82); }
+        if (peg$silentFails === 0) { peg$fail(peg$e85); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos;
         peg$silentFails++;
         s6 = input.charAt(peg$currPos);
-        if (peg$r7.test(s6)) {
+        if (peg$r8.test(s6)) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e83); }
+          if (peg$silentFails === 0) { peg$fail(peg$e86); }
         }
         peg$silentFails--;
         if (s6 === peg$FAILED) {
@@ -7376,21 +7444,21 @@ function peg$parse(input, options) {
           peg$silentFails++;
           s7 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 63) {
-            s8 = peg$c66;
+            s8 = peg$c68;
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e82); }
+            if (peg$silentFails === 0) { peg$fail(peg$e85); }
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$currPos;
             peg$silentFails++;
             s10 = input.charAt(peg$currPos);
-            if (peg$r8.test(s10)) {
+            if (peg$r6.test(s10)) {
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e84); }
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
             }
             peg$silentFails--;
             if (s10 === peg$FAILED) {
@@ -7451,7 +7519,7 @@ function peg$parse(input, options) {
                   s13 = peg$parseNested();
                   if (s13 !== peg$FAILED) {
                     peg$savedPos = s2;
-                    s2 = peg$f99(s1, s8, s13);
+                    s2 = peg$f100(s1, s8, s13);
                   } else {
                     peg$currPos = s2;
                     s2 = peg$FAILED;
@@ -7484,7 +7552,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f100(s1, s2);
+      s0 = peg$f101(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -7508,7 +7576,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefix();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f101(s1, s5, s7);
+          s3 = peg$f102(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -7527,7 +7595,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefix();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f101(s1, s5, s7);
+            s3 = peg$f102(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -7538,7 +7606,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = peg$currPos;
-      s3 = peg$f102(s1, s2);
+      s3 = peg$f103(s1, s2);
       if (s3) {
         s3 = undefined;
       } else {
@@ -7546,7 +7614,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f103(s1, s2);
+        s0 = peg$f104(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7563,103 +7631,103 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
-    if (input.substr(peg$currPos, 2) === peg$c67) {
-      s0 = peg$c67;
+    if (input.substr(peg$currPos, 2) === peg$c69) {
+      s0 = peg$c69;
       peg$currPos += 2;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e86); }
+      if (peg$silentFails === 0) { peg$fail(peg$e88); }
     }
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c68) {
-        s0 = peg$c68;
+      if (input.substr(peg$currPos, 2) === peg$c70) {
+        s0 = peg$c70;
         peg$currPos += 2;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e87); }
+        if (peg$silentFails === 0) { peg$fail(peg$e89); }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c69) {
-          s0 = peg$c69;
+        if (input.substr(peg$currPos, 2) === peg$c71) {
+          s0 = peg$c71;
           peg$currPos += 2;
         } else {
           s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e88); }
+          if (peg$silentFails === 0) { peg$fail(peg$e90); }
         }
         if (s0 === peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c70) {
-            s0 = peg$c70;
+          if (input.substr(peg$currPos, 2) === peg$c72) {
+            s0 = peg$c72;
             peg$currPos += 2;
           } else {
             s0 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e89); }
+            if (peg$silentFails === 0) { peg$fail(peg$e91); }
           }
           if (s0 === peg$FAILED) {
-            if (input.substr(peg$currPos, 2) === peg$c71) {
-              s0 = peg$c71;
+            if (input.substr(peg$currPos, 2) === peg$c73) {
+              s0 = peg$c73;
               peg$currPos += 2;
             } else {
               s0 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e90); }
+              if (peg$silentFails === 0) { peg$fail(peg$e92); }
             }
             if (s0 === peg$FAILED) {
-              if (input.substr(peg$currPos, 2) === peg$c72) {
-                s0 = peg$c72;
+              if (input.substr(peg$currPos, 2) === peg$c74) {
+                s0 = peg$c74;
                 peg$currPos += 2;
               } else {
                 s0 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e91); }
+                if (peg$silentFails === 0) { peg$fail(peg$e93); }
               }
               if (s0 === peg$FAILED) {
-                if (input.substr(peg$currPos, 2) === peg$c73) {
-                  s0 = peg$c73;
+                if (input.substr(peg$currPos, 2) === peg$c75) {
+                  s0 = peg$c75;
                   peg$currPos += 2;
                 } else {
                   s0 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e92); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e94); }
                 }
                 if (s0 === peg$FAILED) {
-                  if (input.substr(peg$currPos, 2) === peg$c74) {
-                    s0 = peg$c74;
+                  if (input.substr(peg$currPos, 2) === peg$c76) {
+                    s0 = peg$c76;
                     peg$currPos += 2;
                   } else {
                     s0 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e93); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e95); }
                   }
                   if (s0 === peg$FAILED) {
-                    if (input.substr(peg$currPos, 2) === peg$c75) {
-                      s0 = peg$c75;
+                    if (input.substr(peg$currPos, 2) === peg$c77) {
+                      s0 = peg$c77;
                       peg$currPos += 2;
                     } else {
                       s0 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e94); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e96); }
                     }
                     if (s0 === peg$FAILED) {
-                      if (input.substr(peg$currPos, 2) === peg$c76) {
-                        s0 = peg$c76;
+                      if (input.substr(peg$currPos, 2) === peg$c78) {
+                        s0 = peg$c78;
                         peg$currPos += 2;
                       } else {
                         s0 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e95); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e97); }
                       }
                       if (s0 === peg$FAILED) {
                         s0 = peg$currPos;
                         if (input.charCodeAt(peg$currPos) === 60) {
-                          s1 = peg$c77;
+                          s1 = peg$c79;
                           peg$currPos++;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e96); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e98); }
                         }
                         if (s1 !== peg$FAILED) {
                           s2 = peg$currPos;
                           peg$silentFails++;
                           if (input.charCodeAt(peg$currPos) === 62) {
-                            s3 = peg$c78;
+                            s3 = peg$c80;
                             peg$currPos++;
                           } else {
                             s3 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e97); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e99); }
                           }
                           peg$silentFails--;
                           if (s3 === peg$FAILED) {
@@ -7670,7 +7738,7 @@ function peg$parse(input, options) {
                           }
                           if (s2 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f104();
+                            s0 = peg$f105();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -7685,16 +7753,16 @@ function peg$parse(input, options) {
                             peg$currPos++;
                           } else {
                             s0 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e98); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e100); }
                           }
                           if (s0 === peg$FAILED) {
                             s0 = peg$currPos;
                             if (input.charCodeAt(peg$currPos) === 43) {
-                              s1 = peg$c79;
+                              s1 = peg$c81;
                               peg$currPos++;
                             } else {
                               s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e99); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e101); }
                             }
                             if (s1 !== peg$FAILED) {
                               s2 = peg$currPos;
@@ -7715,7 +7783,7 @@ function peg$parse(input, options) {
                               }
                               if (s2 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f105();
+                                s0 = peg$f106();
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -7727,11 +7795,11 @@ function peg$parse(input, options) {
                             if (s0 === peg$FAILED) {
                               s0 = peg$currPos;
                               if (input.charCodeAt(peg$currPos) === 45) {
-                                s1 = peg$c80;
+                                s1 = peg$c82;
                                 peg$currPos++;
                               } else {
                                 s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e100); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e102); }
                               }
                               if (s1 !== peg$FAILED) {
                                 s2 = peg$currPos;
@@ -7741,7 +7809,7 @@ function peg$parse(input, options) {
                                   peg$currPos++;
                                 } else {
                                   s3 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e101); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e103); }
                                 }
                                 peg$silentFails--;
                                 if (s3 === peg$FAILED) {
@@ -7752,7 +7820,7 @@ function peg$parse(input, options) {
                                 }
                                 if (s2 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f106();
+                                  s0 = peg$f107();
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -7764,11 +7832,11 @@ function peg$parse(input, options) {
                               if (s0 === peg$FAILED) {
                                 s0 = peg$currPos;
                                 if (input.charCodeAt(peg$currPos) === 42) {
-                                  s1 = peg$c81;
+                                  s1 = peg$c83;
                                   peg$currPos++;
                                 } else {
                                   s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e102); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e104); }
                                 }
                                 if (s1 !== peg$FAILED) {
                                   s2 = peg$currPos;
@@ -7789,7 +7857,7 @@ function peg$parse(input, options) {
                                   }
                                   if (s2 !== peg$FAILED) {
                                     peg$savedPos = s0;
-                                    s0 = peg$f107();
+                                    s0 = peg$f108();
                                   } else {
                                     peg$currPos = s0;
                                     s0 = peg$FAILED;
@@ -7801,11 +7869,11 @@ function peg$parse(input, options) {
                                 if (s0 === peg$FAILED) {
                                   s0 = peg$currPos;
                                   if (input.charCodeAt(peg$currPos) === 47) {
-                                    s1 = peg$c82;
+                                    s1 = peg$c84;
                                     peg$currPos++;
                                   } else {
                                     s1 = peg$FAILED;
-                                    if (peg$silentFails === 0) { peg$fail(peg$e103); }
+                                    if (peg$silentFails === 0) { peg$fail(peg$e105); }
                                   }
                                   if (s1 !== peg$FAILED) {
                                     s2 = peg$currPos;
@@ -7815,7 +7883,7 @@ function peg$parse(input, options) {
                                       peg$currPos++;
                                     } else {
                                       s3 = peg$FAILED;
-                                      if (peg$silentFails === 0) { peg$fail(peg$e104); }
+                                      if (peg$silentFails === 0) { peg$fail(peg$e106); }
                                     }
                                     peg$silentFails--;
                                     if (s3 === peg$FAILED) {
@@ -7826,7 +7894,7 @@ function peg$parse(input, options) {
                                     }
                                     if (s2 !== peg$FAILED) {
                                       peg$savedPos = s0;
-                                      s0 = peg$f108();
+                                      s0 = peg$f109();
                                     } else {
                                       peg$currPos = s0;
                                       s0 = peg$FAILED;
@@ -7853,7 +7921,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e85); }
+      if (peg$silentFails === 0) { peg$fail(peg$e87); }
     }
 
     return s0;
@@ -7863,19 +7931,19 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 2) === peg$c61) {
-      s1 = peg$c61;
+    if (input.substr(peg$currPos, 2) === peg$c63) {
+      s1 = peg$c63;
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e76); }
+      if (peg$silentFails === 0) { peg$fail(peg$e79); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$parseNestedPrefix();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f109(s3);
+        s0 = peg$f110(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7887,21 +7955,21 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 45) {
-        s1 = peg$c80;
+        s1 = peg$c82;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e100); }
+        if (peg$silentFails === 0) { peg$fail(peg$e102); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
         peg$silentFails++;
         if (input.charCodeAt(peg$currPos) === 62) {
-          s3 = peg$c78;
+          s3 = peg$c80;
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e97); }
+          if (peg$silentFails === 0) { peg$fail(peg$e99); }
         }
         peg$silentFails--;
         if (s3 === peg$FAILED) {
@@ -7915,7 +7983,7 @@ function peg$parse(input, options) {
           s4 = peg$parseNestedPrefix();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f110(s4);
+            s0 = peg$f111(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7931,18 +7999,18 @@ function peg$parse(input, options) {
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 43) {
-          s1 = peg$c79;
+          s1 = peg$c81;
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e99); }
+          if (peg$silentFails === 0) { peg$fail(peg$e101); }
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$parse_();
           s3 = peg$parseNestedPrefix();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f111(s3);
+            s0 = peg$f112(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -7965,7 +8033,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f112();
+    s1 = peg$f113();
     if (s1) {
       s1 = undefined;
     } else {
@@ -7977,7 +8045,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = peg$currPos;
-      s3 = peg$f113(s2);
+      s3 = peg$f114(s2);
       if (s3) {
         s3 = undefined;
       } else {
@@ -7985,7 +8053,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f114(s2);
+        s0 = peg$f115(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8003,7 +8071,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f115();
+    s1 = peg$f116();
     if (s1) {
       s1 = undefined;
     } else {
@@ -8015,7 +8083,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = peg$currPos;
-      s3 = peg$f116(s2);
+      s3 = peg$f117(s2);
       if (s3) {
         s3 = undefined;
       } else {
@@ -8023,7 +8091,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f117(s2);
+        s0 = peg$f118(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8043,7 +8111,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePostfix();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f118(s1);
+      s2 = peg$f119(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -8051,7 +8119,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f119(s1);
+        s0 = peg$f120(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8077,7 +8145,7 @@ function peg$parse(input, options) {
         s3 = peg$parsePostfixOp();
       }
       peg$savedPos = peg$currPos;
-      s3 = peg$f120(s1, s2);
+      s3 = peg$f121(s1, s2);
       if (s3) {
         s3 = undefined;
       } else {
@@ -8085,7 +8153,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f121(s1, s2);
+        s0 = peg$f122(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8104,21 +8172,30 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = peg$parseMemberGap();
     if (input.charCodeAt(peg$currPos) === 46) {
-      s2 = peg$c58;
+      s2 = peg$c60;
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e73); }
+      if (peg$silentFails === 0) { peg$fail(peg$e76); }
     }
     if (s2 !== peg$FAILED) {
       s3 = peg$parseMemberName();
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseCallArgs();
+        s4 = peg$currPos;
+        s5 = peg$parseMemberGap();
+        s6 = peg$parseCallArgs();
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s4;
+          s4 = peg$f123(s3, s6);
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
         if (s4 === peg$FAILED) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f122(s3, s4);
+        s0 = peg$f124(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8129,28 +8206,28 @@ function peg$parse(input, options) {
     }
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
-      if (input.substr(peg$currPos, 2) === peg$c83) {
-        s1 = peg$c83;
+      if (input.substr(peg$currPos, 2) === peg$c85) {
+        s1 = peg$c85;
         peg$currPos += 2;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e105); }
+        if (peg$silentFails === 0) { peg$fail(peg$e107); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
         s3 = peg$parseNested();
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
-          if (input.substr(peg$currPos, 2) === peg$c84) {
-            s5 = peg$c84;
+          if (input.substr(peg$currPos, 2) === peg$c86) {
+            s5 = peg$c86;
             peg$currPos += 2;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e106); }
+            if (peg$silentFails === 0) { peg$fail(peg$e108); }
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f123(s3);
+            s0 = peg$f125(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -8167,11 +8244,11 @@ function peg$parse(input, options) {
         s0 = peg$currPos;
         s1 = peg$parseMemberGap();
         if (input.charCodeAt(peg$currPos) === 91) {
-          s2 = peg$c85;
+          s2 = peg$c87;
           peg$currPos++;
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e107); }
+          if (peg$silentFails === 0) { peg$fail(peg$e109); }
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
@@ -8179,11 +8256,11 @@ function peg$parse(input, options) {
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 93) {
-              s6 = peg$c86;
+              s6 = peg$c88;
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e108); }
+              if (peg$silentFails === 0) { peg$fail(peg$e110); }
             }
             if (s6 !== peg$FAILED) {
               s7 = peg$parseCallArgs();
@@ -8191,7 +8268,7 @@ function peg$parse(input, options) {
                 s7 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f124(s4, s7);
+              s0 = peg$f126(s4, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8207,11 +8284,11 @@ function peg$parse(input, options) {
         if (s0 === peg$FAILED) {
           s0 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 123) {
-            s1 = peg$c87;
+            s1 = peg$c89;
             peg$currPos++;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e109); }
+            if (peg$silentFails === 0) { peg$fail(peg$e111); }
           }
           if (s1 !== peg$FAILED) {
             s2 = peg$parse_();
@@ -8219,15 +8296,15 @@ function peg$parse(input, options) {
             if (s3 !== peg$FAILED) {
               s4 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 125) {
-                s5 = peg$c88;
+                s5 = peg$c16;
                 peg$currPos++;
               } else {
                 s5 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e110); }
+                if (peg$silentFails === 0) { peg$fail(peg$e25); }
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f125(s3);
+                s0 = peg$f127(s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -8242,12 +8319,12 @@ function peg$parse(input, options) {
           }
           if (s0 === peg$FAILED) {
             s0 = peg$currPos;
-            if (input.substr(peg$currPos, 2) === peg$c61) {
-              s1 = peg$c61;
+            if (input.substr(peg$currPos, 2) === peg$c63) {
+              s1 = peg$c63;
               peg$currPos += 2;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e76); }
+              if (peg$silentFails === 0) { peg$fail(peg$e79); }
             }
             if (s1 !== peg$FAILED) {
               s2 = peg$parseMemberName();
@@ -8255,7 +8332,7 @@ function peg$parse(input, options) {
                 s2 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f126(s2);
+              s0 = peg$f128(s2);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -8274,13 +8351,19 @@ function peg$parse(input, options) {
     s0 = [];
     s1 = peg$parseBlank();
     if (s1 === peg$FAILED) {
-      s1 = peg$parseContinuation();
+      s1 = peg$parseBlockComment();
+      if (s1 === peg$FAILED) {
+        s1 = peg$parseContinuation();
+      }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = peg$parseBlank();
       if (s1 === peg$FAILED) {
-        s1 = peg$parseContinuation();
+        s1 = peg$parseBlockComment();
+        if (s1 === peg$FAILED) {
+          s1 = peg$parseContinuation();
+        }
       }
     }
 
@@ -8292,11 +8375,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
-      s1 = peg$c16;
+      s1 = peg$c18;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -8306,15 +8389,15 @@ function peg$parse(input, options) {
       }
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 41) {
-        s5 = peg$c17;
+        s5 = peg$c19;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e25); }
+        if (peg$silentFails === 0) { peg$fail(peg$e28); }
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f127(s3);
+        s0 = peg$f129(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8337,18 +8420,18 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 59) {
-        s5 = peg$c22;
+        s5 = peg$c24;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        if (peg$silentFails === 0) { peg$fail(peg$e33); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$parse_();
         s7 = peg$parseArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f128(s1, s7);
+          s3 = peg$f130(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -8362,18 +8445,18 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 59) {
-          s5 = peg$c22;
+          s5 = peg$c24;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e30); }
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           s7 = peg$parseArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f128(s1, s7);
+            s3 = peg$f130(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -8384,7 +8467,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f129(s1, s2);
+      s0 = peg$f131(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -8402,7 +8485,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e111); }
+      if (peg$silentFails === 0) { peg$fail(peg$e112); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8414,7 +8497,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e112); }
+        if (peg$silentFails === 0) { peg$fail(peg$e113); }
       }
       if (s5 !== peg$FAILED) {
         s4 = [s4, s5];
@@ -8432,7 +8515,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f130(s1);
+        s0 = peg$f132(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8449,11 +8532,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e113); }
+        if (peg$silentFails === 0) { peg$fail(peg$e114); }
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f131(s2);
+        s2 = peg$f133(s2);
       }
       s1 = s2;
       if (s1 !== peg$FAILED) {
@@ -8461,7 +8544,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNested();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f132(s1, s3);
+          s0 = peg$f134(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8483,11 +8566,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
-      s1 = peg$c16;
+      s1 = peg$c18;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -8497,15 +8580,15 @@ function peg$parse(input, options) {
       }
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 41) {
-        s5 = peg$c17;
+        s5 = peg$c19;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e25); }
+        if (peg$silentFails === 0) { peg$fail(peg$e28); }
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f133(s3);
+        s0 = peg$f135(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8528,18 +8611,18 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 59) {
-        s5 = peg$c22;
+        s5 = peg$c24;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        if (peg$silentFails === 0) { peg$fail(peg$e33); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$parse_();
         s7 = peg$parseCommandArg();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f134(s1, s7);
+          s3 = peg$f136(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -8553,18 +8636,18 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 59) {
-          s5 = peg$c22;
+          s5 = peg$c24;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e30); }
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           s7 = peg$parseCommandArg();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f134(s1, s7);
+            s3 = peg$f136(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -8575,7 +8658,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f135(s1, s2);
+      s0 = peg$f137(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -8598,7 +8681,7 @@ function peg$parse(input, options) {
         s6 = peg$parseNested();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s2;
-          s2 = peg$f136(s1, s4, s6);
+          s2 = peg$f138(s1, s4, s6);
         } else {
           peg$currPos = s2;
           s2 = peg$FAILED;
@@ -8611,7 +8694,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = peg$currPos;
-      s3 = peg$f137(s1, s2);
+      s3 = peg$f139(s1, s2);
       if (s3) {
         s3 = undefined;
       } else {
@@ -8619,7 +8702,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f138(s1, s2);
+        s0 = peg$f140(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8637,11 +8720,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
-      s1 = peg$c16;
+      s1 = peg$c18;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -8649,15 +8732,15 @@ function peg$parse(input, options) {
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 41) {
-          s5 = peg$c17;
+          s5 = peg$c19;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+          if (peg$silentFails === 0) { peg$fail(peg$e28); }
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f139(s3);
+          s0 = peg$f141(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8733,7 +8816,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e114); }
+      if (peg$silentFails === 0) { peg$fail(peg$e115); }
     }
 
     return s0;
@@ -8766,7 +8849,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f140(s2);
+        s0 = peg$f142(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8796,11 +8879,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e115); }
+        if (peg$silentFails === 0) { peg$fail(peg$e116); }
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f141(s2);
+        s0 = peg$f143(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8828,7 +8911,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f142(s2);
+          s0 = peg$f144(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -8858,11 +8941,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     s3 = input.substr(peg$currPos, 2);
-    if (s3.toLowerCase() === peg$c89) {
+    if (s3.toLowerCase() === peg$c90) {
       peg$currPos += (2);
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e116); }
+      if (peg$silentFails === 0) { peg$fail(peg$e117); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
@@ -8871,7 +8954,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e117); }
+        if (peg$silentFails === 0) { peg$fail(peg$e118); }
       }
       if (s5 !== peg$FAILED) {
         while (s5 !== peg$FAILED) {
@@ -8881,7 +8964,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e117); }
+            if (peg$silentFails === 0) { peg$fail(peg$e118); }
           }
         }
       } else {
@@ -8916,7 +8999,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f143(s1);
+        s0 = peg$f145(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8931,21 +9014,21 @@ function peg$parse(input, options) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r8.test(s4)) {
+      if (peg$r6.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s4 !== peg$FAILED) {
         while (s4 !== peg$FAILED) {
           s3.push(s4);
           s4 = input.charAt(peg$currPos);
-          if (peg$r8.test(s4)) {
+          if (peg$r6.test(s4)) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
         }
       } else {
@@ -8954,30 +9037,30 @@ function peg$parse(input, options) {
       if (s3 !== peg$FAILED) {
         s4 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 46) {
-          s5 = peg$c58;
+          s5 = peg$c60;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e73); }
+          if (peg$silentFails === 0) { peg$fail(peg$e76); }
         }
         if (s5 !== peg$FAILED) {
           s6 = [];
           s7 = input.charAt(peg$currPos);
-          if (peg$r8.test(s7)) {
+          if (peg$r6.test(s7)) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s7 !== peg$FAILED) {
             while (s7 !== peg$FAILED) {
               s6.push(s7);
               s7 = input.charAt(peg$currPos);
-              if (peg$r8.test(s7)) {
+              if (peg$r6.test(s7)) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -9003,36 +9086,36 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e118); }
+          if (peg$silentFails === 0) { peg$fail(peg$e119); }
         }
         if (s6 !== peg$FAILED) {
           s7 = input.charAt(peg$currPos);
-          if (peg$r7.test(s7)) {
+          if (peg$r8.test(s7)) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e83); }
+            if (peg$silentFails === 0) { peg$fail(peg$e86); }
           }
           if (s7 === peg$FAILED) {
             s7 = null;
           }
           s8 = [];
           s9 = input.charAt(peg$currPos);
-          if (peg$r8.test(s9)) {
+          if (peg$r6.test(s9)) {
             peg$currPos++;
           } else {
             s9 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s9 !== peg$FAILED) {
             while (s9 !== peg$FAILED) {
               s8.push(s9);
               s9 = input.charAt(peg$currPos);
-              if (peg$r8.test(s9)) {
+              if (peg$r6.test(s9)) {
                 peg$currPos++;
               } else {
                 s9 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -9076,7 +9159,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f144(s1);
+          s0 = peg$f146(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -9095,31 +9178,31 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 33) {
-      s1 = peg$c90;
+      s1 = peg$c91;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e119); }
+      if (peg$silentFails === 0) { peg$fail(peg$e120); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r8.test(s4)) {
+      if (peg$r6.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s4 !== peg$FAILED) {
         while (s4 !== peg$FAILED) {
           s3.push(s4);
           s4 = input.charAt(peg$currPos);
-          if (peg$r8.test(s4)) {
+          if (peg$r6.test(s4)) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
         }
       } else {
@@ -9136,27 +9219,27 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e120); }
+          if (peg$silentFails === 0) { peg$fail(peg$e121); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
           s5 = [];
           s6 = input.charAt(peg$currPos);
-          if (peg$r8.test(s6)) {
+          if (peg$r6.test(s6)) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
               s5.push(s6);
               s6 = input.charAt(peg$currPos);
-              if (peg$r8.test(s6)) {
+              if (peg$r6.test(s6)) {
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -9173,27 +9256,27 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e120); }
+              if (peg$silentFails === 0) { peg$fail(peg$e121); }
             }
             if (s5 !== peg$FAILED) {
               s6 = peg$currPos;
               s7 = [];
               s8 = input.charAt(peg$currPos);
-              if (peg$r8.test(s8)) {
+              if (peg$r6.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
               if (s8 !== peg$FAILED) {
                 while (s8 !== peg$FAILED) {
                   s7.push(s8);
                   s8 = input.charAt(peg$currPos);
-                  if (peg$r8.test(s8)) {
+                  if (peg$r6.test(s8)) {
                     peg$currPos++;
                   } else {
                     s8 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e24); }
                   }
                 }
               } else {
@@ -9206,15 +9289,15 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 if (input.charCodeAt(peg$currPos) === 33) {
-                  s7 = peg$c90;
+                  s7 = peg$c91;
                   peg$currPos++;
                 } else {
                   s7 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e119); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e120); }
                 }
                 if (s7 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f145(s2, s4, s6);
+                  s0 = peg$f147(s2, s4, s6);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -9252,19 +9335,19 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 63) {
-      s1 = peg$c66;
+      s1 = peg$c68;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e82); }
+      if (peg$silentFails === 0) { peg$fail(peg$e85); }
     }
     if (s1 !== peg$FAILED) {
       if (input.charCodeAt(peg$currPos) === 45) {
-        s2 = peg$c80;
+        s2 = peg$c82;
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e100); }
+        if (peg$silentFails === 0) { peg$fail(peg$e102); }
       }
       if (s2 === peg$FAILED) {
         s2 = null;
@@ -9272,21 +9355,21 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = [];
       s5 = input.charAt(peg$currPos);
-      if (peg$r8.test(s5)) {
+      if (peg$r6.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s5 !== peg$FAILED) {
         while (s5 !== peg$FAILED) {
           s4.push(s5);
           s5 = input.charAt(peg$currPos);
-          if (peg$r8.test(s5)) {
+          if (peg$r6.test(s5)) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
         }
       } else {
@@ -9309,21 +9392,21 @@ function peg$parse(input, options) {
           s5 = peg$currPos;
           s6 = [];
           s7 = input.charAt(peg$currPos);
-          if (peg$r8.test(s7)) {
+          if (peg$r6.test(s7)) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s7 !== peg$FAILED) {
             while (s7 !== peg$FAILED) {
               s6.push(s7);
               s7 = input.charAt(peg$currPos);
-              if (peg$r8.test(s7)) {
+              if (peg$r6.test(s7)) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -9347,21 +9430,21 @@ function peg$parse(input, options) {
               s8 = peg$currPos;
               s9 = [];
               s10 = input.charAt(peg$currPos);
-              if (peg$r8.test(s10)) {
+              if (peg$r6.test(s10)) {
                 peg$currPos++;
               } else {
                 s10 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
               if (s10 !== peg$FAILED) {
                 while (s10 !== peg$FAILED) {
                   s9.push(s10);
                   s10 = input.charAt(peg$currPos);
-                  if (peg$r8.test(s10)) {
+                  if (peg$r6.test(s10)) {
                     peg$currPos++;
                   } else {
                     s10 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e24); }
                   }
                 }
               } else {
@@ -9374,7 +9457,7 @@ function peg$parse(input, options) {
               }
               if (s8 !== peg$FAILED) {
                 peg$savedPos = s6;
-                s6 = peg$f146(s2, s3, s5, s8);
+                s6 = peg$f148(s2, s3, s5, s8);
               } else {
                 peg$currPos = s6;
                 s6 = peg$FAILED;
@@ -9387,15 +9470,15 @@ function peg$parse(input, options) {
               s6 = null;
             }
             if (input.charCodeAt(peg$currPos) === 63) {
-              s7 = peg$c66;
+              s7 = peg$c68;
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e82); }
+              if (peg$silentFails === 0) { peg$fail(peg$e85); }
             }
             if (s7 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f147(s2, s3, s5, s6);
+              s0 = peg$f149(s2, s3, s5, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -9425,11 +9508,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 123) {
-      s1 = peg$c87;
+      s1 = peg$c89;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e109); }
+      if (peg$silentFails === 0) { peg$fail(peg$e111); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -9440,18 +9523,18 @@ function peg$parse(input, options) {
         s6 = peg$currPos;
         s7 = peg$parse_();
         s8 = input.charAt(peg$currPos);
-        if (peg$r6.test(s8)) {
+        if (peg$r7.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e72); }
+          if (peg$silentFails === 0) { peg$fail(peg$e75); }
         }
         if (s8 !== peg$FAILED) {
           s9 = peg$parse_();
           s10 = peg$parseProp();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f148(s4, s10);
+            s6 = peg$f150(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -9465,18 +9548,18 @@ function peg$parse(input, options) {
           s6 = peg$currPos;
           s7 = peg$parse_();
           s8 = input.charAt(peg$currPos);
-          if (peg$r6.test(s8)) {
+          if (peg$r7.test(s8)) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e72); }
+            if (peg$silentFails === 0) { peg$fail(peg$e75); }
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
             s10 = peg$parseProp();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f148(s4, s10);
+              s6 = peg$f150(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -9487,7 +9570,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f149(s4, s5);
+        s3 = peg$f151(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -9497,15 +9580,15 @@ function peg$parse(input, options) {
       }
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 125) {
-        s5 = peg$c88;
+        s5 = peg$c16;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e110); }
+        if (peg$silentFails === 0) { peg$fail(peg$e25); }
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f150(s3);
+        s0 = peg$f152(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9528,7 +9611,7 @@ function peg$parse(input, options) {
       s2 = peg$parseTextLiteral();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s1;
-        s2 = peg$f151(s2);
+        s2 = peg$f153(s2);
       }
       s1 = s2;
     }
@@ -9563,7 +9646,7 @@ function peg$parse(input, options) {
           s6 = peg$parseNested();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f152(s1, s6);
+            s0 = peg$f154(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9589,11 +9672,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 91) {
-      s1 = peg$c85;
+      s1 = peg$c87;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e107); }
+      if (peg$silentFails === 0) { peg$fail(peg$e109); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -9604,18 +9687,18 @@ function peg$parse(input, options) {
         s6 = peg$currPos;
         s7 = peg$parse_();
         s8 = input.charAt(peg$currPos);
-        if (peg$r6.test(s8)) {
+        if (peg$r7.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e72); }
+          if (peg$silentFails === 0) { peg$fail(peg$e75); }
         }
         if (s8 !== peg$FAILED) {
           s9 = peg$parse_();
           s10 = peg$parseNested();
           if (s10 !== peg$FAILED) {
             peg$savedPos = s6;
-            s6 = peg$f153(s4, s10);
+            s6 = peg$f155(s4, s10);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -9629,18 +9712,18 @@ function peg$parse(input, options) {
           s6 = peg$currPos;
           s7 = peg$parse_();
           s8 = input.charAt(peg$currPos);
-          if (peg$r6.test(s8)) {
+          if (peg$r7.test(s8)) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e72); }
+            if (peg$silentFails === 0) { peg$fail(peg$e75); }
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
             s10 = peg$parseNested();
             if (s10 !== peg$FAILED) {
               peg$savedPos = s6;
-              s6 = peg$f153(s4, s10);
+              s6 = peg$f155(s4, s10);
             } else {
               peg$currPos = s6;
               s6 = peg$FAILED;
@@ -9651,7 +9734,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f154(s4, s5);
+        s3 = peg$f156(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -9661,15 +9744,15 @@ function peg$parse(input, options) {
       }
       s4 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 93) {
-        s5 = peg$c86;
+        s5 = peg$c88;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e108); }
+        if (peg$silentFails === 0) { peg$fail(peg$e110); }
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f155(s3);
+        s0 = peg$f157(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9687,11 +9770,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 91) {
-      s1 = peg$c85;
+      s1 = peg$c87;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e107); }
+      if (peg$silentFails === 0) { peg$fail(peg$e109); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseTableName();
@@ -9708,21 +9791,21 @@ function peg$parse(input, options) {
           s5 = peg$currPos;
           s6 = [];
           s7 = input.charAt(peg$currPos);
-          if (peg$r8.test(s7)) {
+          if (peg$r6.test(s7)) {
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s7 !== peg$FAILED) {
             while (s7 !== peg$FAILED) {
               s6.push(s7);
               s7 = input.charAt(peg$currPos);
-              if (peg$r8.test(s7)) {
+              if (peg$r6.test(s7)) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -9748,11 +9831,11 @@ function peg$parse(input, options) {
           s3 = null;
         }
         if (input.charCodeAt(peg$currPos) === 93) {
-          s4 = peg$c86;
+          s4 = peg$c88;
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e108); }
+          if (peg$silentFails === 0) { peg$fail(peg$e110); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parseFieldName();
@@ -9768,21 +9851,21 @@ function peg$parse(input, options) {
             if (s7 !== peg$FAILED) {
               s8 = [];
               s9 = input.charAt(peg$currPos);
-              if (peg$r8.test(s9)) {
+              if (peg$r6.test(s9)) {
                 peg$currPos++;
               } else {
                 s9 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
               if (s9 !== peg$FAILED) {
                 while (s9 !== peg$FAILED) {
                   s8.push(s9);
                   s9 = input.charAt(peg$currPos);
-                  if (peg$r8.test(s9)) {
+                  if (peg$r6.test(s9)) {
                     peg$currPos++;
                   } else {
                     s9 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e24); }
                   }
                 }
               } else {
@@ -9803,7 +9886,7 @@ function peg$parse(input, options) {
               s6 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f156(s2, s3, s5);
+            s0 = peg$f158(s2, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -9823,11 +9906,11 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 91) {
-        s1 = peg$c85;
+        s1 = peg$c87;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e107); }
+        if (peg$silentFails === 0) { peg$fail(peg$e109); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parseTableName();
@@ -9844,21 +9927,21 @@ function peg$parse(input, options) {
             s5 = peg$currPos;
             s6 = [];
             s7 = input.charAt(peg$currPos);
-            if (peg$r8.test(s7)) {
+            if (peg$r6.test(s7)) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e84); }
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
             }
             if (s7 !== peg$FAILED) {
               while (s7 !== peg$FAILED) {
                 s6.push(s7);
                 s7 = input.charAt(peg$currPos);
-                if (peg$r8.test(s7)) {
+                if (peg$r6.test(s7)) {
                   peg$currPos++;
                 } else {
                   s7 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e24); }
                 }
               }
             } else {
@@ -9884,11 +9967,11 @@ function peg$parse(input, options) {
             s3 = null;
           }
           if (input.charCodeAt(peg$currPos) === 93) {
-            s4 = peg$c86;
+            s4 = peg$c88;
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e108); }
+            if (peg$silentFails === 0) { peg$fail(peg$e110); }
           }
           if (s4 !== peg$FAILED) {
             s5 = peg$currPos;
@@ -9898,7 +9981,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e121); }
+              if (peg$silentFails === 0) { peg$fail(peg$e122); }
             }
             peg$silentFails--;
             if (s6 === peg$FAILED) {
@@ -9909,7 +9992,7 @@ function peg$parse(input, options) {
             }
             if (s5 !== peg$FAILED) {
               peg$savedPos = peg$currPos;
-              s6 = peg$f157(s2, s3);
+              s6 = peg$f159(s2, s3);
               if (s6) {
                 s6 = undefined;
               } else {
@@ -9917,7 +10000,7 @@ function peg$parse(input, options) {
               }
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f158(s2, s3);
+                s0 = peg$f160(s2, s3);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -9956,21 +10039,21 @@ function peg$parse(input, options) {
         s4 = peg$currPos;
         s5 = [];
         if (input.charCodeAt(peg$currPos) === 32) {
-          s6 = peg$c91;
+          s6 = peg$c92;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e122); }
+          if (peg$silentFails === 0) { peg$fail(peg$e123); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
             s5.push(s6);
             if (input.charCodeAt(peg$currPos) === 32) {
-              s6 = peg$c91;
+              s6 = peg$c92;
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e122); }
+              if (peg$silentFails === 0) { peg$fail(peg$e123); }
             }
           }
         } else {
@@ -9997,21 +10080,21 @@ function peg$parse(input, options) {
           s4 = peg$currPos;
           s5 = [];
           if (input.charCodeAt(peg$currPos) === 32) {
-            s6 = peg$c91;
+            s6 = peg$c92;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e122); }
+            if (peg$silentFails === 0) { peg$fail(peg$e123); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
               s5.push(s6);
               if (input.charCodeAt(peg$currPos) === 32) {
-                s6 = peg$c91;
+                s6 = peg$c92;
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e122); }
+                if (peg$silentFails === 0) { peg$fail(peg$e123); }
               }
             }
           } else {
@@ -10060,21 +10143,21 @@ function peg$parse(input, options) {
         s4 = peg$currPos;
         s5 = [];
         if (input.charCodeAt(peg$currPos) === 32) {
-          s6 = peg$c91;
+          s6 = peg$c92;
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e122); }
+          if (peg$silentFails === 0) { peg$fail(peg$e123); }
         }
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
             s5.push(s6);
             if (input.charCodeAt(peg$currPos) === 32) {
-              s6 = peg$c91;
+              s6 = peg$c92;
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e122); }
+              if (peg$silentFails === 0) { peg$fail(peg$e123); }
             }
           }
         } else {
@@ -10110,21 +10193,21 @@ function peg$parse(input, options) {
           s4 = peg$currPos;
           s5 = [];
           if (input.charCodeAt(peg$currPos) === 32) {
-            s6 = peg$c91;
+            s6 = peg$c92;
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e122); }
+            if (peg$silentFails === 0) { peg$fail(peg$e123); }
           }
           if (s6 !== peg$FAILED) {
             while (s6 !== peg$FAILED) {
               s5.push(s6);
               if (input.charCodeAt(peg$currPos) === 32) {
-                s6 = peg$c91;
+                s6 = peg$c92;
                 peg$currPos++;
               } else {
                 s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e122); }
+                if (peg$silentFails === 0) { peg$fail(peg$e123); }
               }
             }
           } else {
@@ -10174,31 +10257,31 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 36) {
-      s1 = peg$c60;
+      s1 = peg$c62;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e75); }
+      if (peg$silentFails === 0) { peg$fail(peg$e78); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r8.test(s4)) {
+      if (peg$r6.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s4 !== peg$FAILED) {
         while (s4 !== peg$FAILED) {
           s3.push(s4);
           s4 = input.charAt(peg$currPos);
-          if (peg$r8.test(s4)) {
+          if (peg$r6.test(s4)) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
         }
       } else {
@@ -10222,7 +10305,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f159(s2);
+          s0 = peg$f161(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10243,12 +10326,12 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 2) === peg$c92) {
-      s1 = peg$c92;
+    if (input.substr(peg$currPos, 2) === peg$c15) {
+      s1 = peg$c15;
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e123); }
+      if (peg$silentFails === 0) { peg$fail(peg$e23); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -10256,15 +10339,15 @@ function peg$parse(input, options) {
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
         if (input.charCodeAt(peg$currPos) === 125) {
-          s5 = peg$c88;
+          s5 = peg$c16;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e110); }
+          if (peg$silentFails === 0) { peg$fail(peg$e25); }
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f160(s3);
+          s0 = peg$f162(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10286,17 +10369,17 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 36) {
-      s1 = peg$c60;
+      s1 = peg$c62;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e75); }
+      if (peg$silentFails === 0) { peg$fail(peg$e78); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseLocalName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f161(s2);
+        s0 = peg$f163(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10356,7 +10439,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f162(s2);
+        s0 = peg$f164(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10374,20 +10457,20 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c35) {
+    if (s1.toLowerCase() === peg$c37) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e50); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 40) {
-        s3 = peg$c16;
+        s3 = peg$c18;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
+        if (peg$silentFails === 0) { peg$fail(peg$e27); }
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
@@ -10395,15 +10478,15 @@ function peg$parse(input, options) {
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 41) {
-            s7 = peg$c17;
+            s7 = peg$c19;
             peg$currPos++;
           } else {
             s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e25); }
+            if (peg$silentFails === 0) { peg$fail(peg$e28); }
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f163(s5);
+            s0 = peg$f165(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -10441,21 +10524,21 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = [];
         s5 = input.charAt(peg$currPos);
-        if (peg$r8.test(s5)) {
+        if (peg$r6.test(s5)) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e84); }
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
         }
         if (s5 !== peg$FAILED) {
           while (s5 !== peg$FAILED) {
             s4.push(s5);
             s5 = input.charAt(peg$currPos);
-            if (peg$r8.test(s5)) {
+            if (peg$r6.test(s5)) {
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e84); }
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
             }
           }
         } else {
@@ -10483,7 +10566,7 @@ function peg$parse(input, options) {
             s7 = peg$parseCommandArgs();
             if (s7 !== peg$FAILED) {
               peg$savedPos = s5;
-              s5 = peg$f164(s1, s3, s7);
+              s5 = peg$f166(s1, s3, s7);
             } else {
               peg$currPos = s5;
               s5 = peg$FAILED;
@@ -10492,7 +10575,7 @@ function peg$parse(input, options) {
               s5 = null;
             }
             peg$savedPos = peg$currPos;
-            s6 = peg$f165(s1, s3, s5);
+            s6 = peg$f167(s1, s3, s5);
             if (s6) {
               s6 = undefined;
             } else {
@@ -10500,7 +10583,7 @@ function peg$parse(input, options) {
             }
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f166(s1, s3, s5);
+              s0 = peg$f168(s1, s3, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -10536,21 +10619,21 @@ function peg$parse(input, options) {
           s3 = peg$currPos;
           s4 = [];
           s5 = input.charAt(peg$currPos);
-          if (peg$r8.test(s5)) {
+          if (peg$r6.test(s5)) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
           if (s5 !== peg$FAILED) {
             while (s5 !== peg$FAILED) {
               s4.push(s5);
               s5 = input.charAt(peg$currPos);
-              if (peg$r8.test(s5)) {
+              if (peg$r6.test(s5)) {
                 peg$currPos++;
               } else {
                 s5 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
             }
           } else {
@@ -10573,21 +10656,21 @@ function peg$parse(input, options) {
               s5 = peg$currPos;
               s6 = [];
               s7 = input.charAt(peg$currPos);
-              if (peg$r8.test(s7)) {
+              if (peg$r6.test(s7)) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                if (peg$silentFails === 0) { peg$fail(peg$e24); }
               }
               if (s7 !== peg$FAILED) {
                 while (s7 !== peg$FAILED) {
                   s6.push(s7);
                   s7 = input.charAt(peg$currPos);
-                  if (peg$r8.test(s7)) {
+                  if (peg$r6.test(s7)) {
                     peg$currPos++;
                   } else {
                     s7 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e84); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e24); }
                   }
                 }
               } else {
@@ -10611,7 +10694,7 @@ function peg$parse(input, options) {
                 }
                 if (s6 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f167(s1, s3, s5);
+                  s0 = peg$f169(s1, s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -10660,11 +10743,11 @@ function peg$parse(input, options) {
       s3 = [];
       s4 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 32) {
-        s5 = peg$c91;
+        s5 = peg$c92;
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e122); }
+        if (peg$silentFails === 0) { peg$fail(peg$e123); }
       }
       if (s5 !== peg$FAILED) {
         s6 = [];
@@ -10692,11 +10775,11 @@ function peg$parse(input, options) {
         s3.push(s4);
         s4 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 32) {
-          s5 = peg$c91;
+          s5 = peg$c92;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e122); }
+          if (peg$silentFails === 0) { peg$fail(peg$e123); }
         }
         if (s5 !== peg$FAILED) {
           s6 = [];
@@ -10755,7 +10838,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f168();
+    s1 = peg$f170();
     if (s1) {
       s1 = undefined;
     } else {
@@ -10772,7 +10855,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f169();
+        s5 = peg$f171();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -10829,7 +10912,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCommandArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f170(s2, s5);
+          s3 = peg$f172(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10838,7 +10921,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = peg$currPos;
-        s4 = peg$f171(s2, s3);
+        s4 = peg$f173(s2, s3);
         if (s4) {
           s4 = undefined;
         } else {
@@ -10846,7 +10929,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f172(s2, s3);
+          s0 = peg$f174(s2, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10868,7 +10951,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     peg$savedPos = peg$currPos;
-    s1 = peg$f173();
+    s1 = peg$f175();
     if (s1) {
       s1 = undefined;
     } else {
@@ -10885,7 +10968,7 @@ function peg$parse(input, options) {
         if (peg$silentFails === 0) { peg$fail(peg$e1); }
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$f174();
+        s5 = peg$f176();
         s6 = peg$currPos;
         s7 = [];
         if (s7.length >= (s5|0)) {
@@ -10942,7 +11025,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f175(s2, s5);
+          s3 = peg$f177(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -10951,7 +11034,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f176(s2, s3);
+        s0 = peg$f178(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10997,11 +11080,11 @@ function peg$parse(input, options) {
           s6 = [];
           s7 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 32) {
-            s8 = peg$c91;
+            s8 = peg$c92;
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e122); }
+            if (peg$silentFails === 0) { peg$fail(peg$e123); }
           }
           if (s8 !== peg$FAILED) {
             s9 = peg$currPos;
@@ -11036,11 +11119,11 @@ function peg$parse(input, options) {
               s6.push(s7);
               s7 = peg$currPos;
               if (input.charCodeAt(peg$currPos) === 32) {
-                s8 = peg$c91;
+                s8 = peg$c92;
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e122); }
+                if (peg$silentFails === 0) { peg$fail(peg$e123); }
               }
               if (s8 !== peg$FAILED) {
                 s9 = peg$currPos;
@@ -11096,7 +11179,7 @@ function peg$parse(input, options) {
           s6 = peg$parseCallArgs();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s4;
-            s4 = peg$f177(s3, s6);
+            s4 = peg$f179(s3, s6);
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -11105,7 +11188,7 @@ function peg$parse(input, options) {
             s4 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f178(s3, s4);
+          s0 = peg$f180(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11144,7 +11227,7 @@ function peg$parse(input, options) {
         s5 = peg$parseCallArgs();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f179(s2, s5);
+          s3 = peg$f181(s2, s5);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -11153,7 +11236,7 @@ function peg$parse(input, options) {
           s3 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f180(s2, s3);
+        s0 = peg$f182(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -11203,21 +11286,21 @@ function peg$parse(input, options) {
       s1 = peg$currPos;
       s2 = [];
       s3 = input.charAt(peg$currPos);
-      if (peg$r8.test(s3)) {
+      if (peg$r6.test(s3)) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e84); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s3 !== peg$FAILED) {
         while (s3 !== peg$FAILED) {
           s2.push(s3);
           s3 = input.charAt(peg$currPos);
-          if (peg$r8.test(s3)) {
+          if (peg$r6.test(s3)) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e84); }
+            if (peg$silentFails === 0) { peg$fail(peg$e24); }
           }
         }
       } else {
@@ -11280,139 +11363,139 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c26) {
+    if (s1.toLowerCase() === peg$c28) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+      if (peg$silentFails === 0) { peg$fail(peg$e37); }
     }
     if (s1 === peg$FAILED) {
       s1 = input.substr(peg$currPos, 4);
-      if (s1.toLowerCase() === peg$c27) {
+      if (s1.toLowerCase() === peg$c29) {
         peg$currPos += (4);
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+        if (peg$silentFails === 0) { peg$fail(peg$e38); }
       }
       if (s1 === peg$FAILED) {
         s1 = input.substr(peg$currPos, 3);
-        if (s1.toLowerCase() === peg$c25) {
+        if (s1.toLowerCase() === peg$c27) {
           peg$currPos += (3);
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e36); }
         }
         if (s1 === peg$FAILED) {
           s1 = input.substr(peg$currPos, 4);
-          if (s1.toLowerCase() === peg$c28) {
+          if (s1.toLowerCase() === peg$c30) {
             peg$currPos += (4);
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e37); }
+            if (peg$silentFails === 0) { peg$fail(peg$e40); }
           }
           if (s1 === peg$FAILED) {
             s1 = input.substr(peg$currPos, 3);
-            if (s1.toLowerCase() === peg$c30) {
+            if (s1.toLowerCase() === peg$c32) {
               peg$currPos += (3);
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e40); }
+              if (peg$silentFails === 0) { peg$fail(peg$e43); }
             }
             if (s1 === peg$FAILED) {
               s1 = input.substr(peg$currPos, 5);
-              if (s1.toLowerCase() === peg$c32) {
+              if (s1.toLowerCase() === peg$c34) {
                 peg$currPos += (5);
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                if (peg$silentFails === 0) { peg$fail(peg$e46); }
               }
               if (s1 === peg$FAILED) {
                 s1 = input.substr(peg$currPos, 6);
-                if (s1.toLowerCase() === peg$c33) {
+                if (s1.toLowerCase() === peg$c35) {
                   peg$currPos += (6);
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e45); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e48); }
                 }
                 if (s1 === peg$FAILED) {
                   s1 = input.substr(peg$currPos, 5);
-                  if (s1.toLowerCase() === peg$c34) {
+                  if (s1.toLowerCase() === peg$c36) {
                     peg$currPos += (5);
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e46); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e49); }
                   }
                   if (s1 === peg$FAILED) {
                     s1 = input.substr(peg$currPos, 3);
-                    if (s1.toLowerCase() === peg$c37) {
+                    if (s1.toLowerCase() === peg$c39) {
                       peg$currPos += (3);
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e53); }
                     }
                     if (s1 === peg$FAILED) {
                       s1 = input.substr(peg$currPos, 3);
-                      if (s1.toLowerCase() === peg$c35) {
+                      if (s1.toLowerCase() === peg$c37) {
                         peg$currPos += (3);
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e50); }
                       }
                       if (s1 === peg$FAILED) {
                         s1 = input.substr(peg$currPos, 5);
-                        if (s1.toLowerCase() === peg$c36) {
+                        if (s1.toLowerCase() === peg$c38) {
                           peg$currPos += (5);
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e51); }
                         }
                         if (s1 === peg$FAILED) {
                           s1 = input.substr(peg$currPos, 3);
-                          if (s1.toLowerCase() === peg$c38) {
+                          if (s1.toLowerCase() === peg$c40) {
                             peg$currPos += (3);
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e52); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e55); }
                           }
                           if (s1 === peg$FAILED) {
                             s1 = input.substr(peg$currPos, 6);
-                            if (s1.toLowerCase() === peg$c39) {
+                            if (s1.toLowerCase() === peg$c41) {
                               peg$currPos += (6);
                             } else {
                               s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e53); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e56); }
                             }
                             if (s1 === peg$FAILED) {
                               s1 = input.substr(peg$currPos, 5);
-                              if (s1.toLowerCase() === peg$c18) {
+                              if (s1.toLowerCase() === peg$c20) {
                                 peg$currPos += (5);
                               } else {
                                 s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e26); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e29); }
                               }
                               if (s1 === peg$FAILED) {
                                 s1 = input.substr(peg$currPos, 8);
-                                if (s1.toLowerCase() === peg$c19) {
+                                if (s1.toLowerCase() === peg$c21) {
                                   peg$currPos += (8);
                                 } else {
                                   s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e27); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
                                 }
                                 if (s1 === peg$FAILED) {
                                   s1 = input.substr(peg$currPos, 8);
-                                  if (s1.toLowerCase() === peg$c40) {
+                                  if (s1.toLowerCase() === peg$c42) {
                                     peg$currPos += (8);
                                   } else {
                                     s1 = peg$FAILED;
-                                    if (peg$silentFails === 0) { peg$fail(peg$e54); }
+                                    if (peg$silentFails === 0) { peg$fail(peg$e57); }
                                   }
                                   if (s1 === peg$FAILED) {
                                     s1 = input.substr(peg$currPos, 5);
-                                    if (s1.toLowerCase() === peg$c41) {
+                                    if (s1.toLowerCase() === peg$c43) {
                                       peg$currPos += (5);
                                     } else {
                                       s1 = peg$FAILED;
-                                      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+                                      if (peg$silentFails === 0) { peg$fail(peg$e58); }
                                     }
                                   }
                                 }
@@ -11549,7 +11632,7 @@ function peg$parse(input, options) {
       s3 = peg$parseEOF();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f181(s2);
+        s0 = peg$f183(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -11575,7 +11658,7 @@ function peg$parse(input, options) {
         s5 = peg$parseLineEnd();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f182();
+          s0 = peg$f184();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11596,7 +11679,7 @@ function peg$parse(input, options) {
         s3 = peg$parseLineEnd();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f183();
+          s0 = peg$f185();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -11612,11 +11695,11 @@ function peg$parse(input, options) {
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
           if (input.charCodeAt(peg$currPos) === 40) {
-            s4 = peg$c16;
+            s4 = peg$c18;
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e24); }
+            if (peg$silentFails === 0) { peg$fail(peg$e27); }
           }
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
@@ -11624,11 +11707,11 @@ function peg$parse(input, options) {
             if (s6 !== peg$FAILED) {
               s7 = peg$parse_();
               if (input.charCodeAt(peg$currPos) === 59) {
-                s8 = peg$c22;
+                s8 = peg$c24;
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                if (peg$silentFails === 0) { peg$fail(peg$e33); }
               }
               if (s8 !== peg$FAILED) {
                 s9 = peg$parse_();
@@ -11637,11 +11720,11 @@ function peg$parse(input, options) {
                   s11 = peg$currPos;
                   s12 = peg$parse_();
                   if (input.charCodeAt(peg$currPos) === 59) {
-                    s13 = peg$c22;
+                    s13 = peg$c24;
                     peg$currPos++;
                   } else {
                     s13 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e33); }
                   }
                   if (s13 !== peg$FAILED) {
                     s14 = peg$parse_();
@@ -11663,11 +11746,11 @@ function peg$parse(input, options) {
                   s12 = peg$currPos;
                   s13 = peg$parse_();
                   if (input.charCodeAt(peg$currPos) === 59) {
-                    s14 = peg$c22;
+                    s14 = peg$c24;
                     peg$currPos++;
                   } else {
                     s14 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e33); }
                   }
                   if (s14 !== peg$FAILED) {
                     s15 = peg$parse_();
@@ -11688,11 +11771,11 @@ function peg$parse(input, options) {
                   }
                   s13 = peg$parse_();
                   if (input.charCodeAt(peg$currPos) === 41) {
-                    s14 = peg$c17;
+                    s14 = peg$c19;
                     peg$currPos++;
                   } else {
                     s14 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e28); }
                   }
                   if (s14 !== peg$FAILED) {
                     s15 = peg$currPos;
@@ -11721,7 +11804,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseLineEnd();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f184();
+                      s0 = peg$f186();
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -11757,11 +11840,11 @@ function peg$parse(input, options) {
           if (s2 !== peg$FAILED) {
             s3 = peg$parse_();
             if (input.charCodeAt(peg$currPos) === 40) {
-              s4 = peg$c16;
+              s4 = peg$c18;
               peg$currPos++;
             } else {
               s4 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+              if (peg$silentFails === 0) { peg$fail(peg$e27); }
             }
             if (s4 !== peg$FAILED) {
               s5 = peg$parse_();
@@ -11769,11 +11852,11 @@ function peg$parse(input, options) {
               if (s6 !== peg$FAILED) {
                 s7 = peg$parse_();
                 if (input.charCodeAt(peg$currPos) === 59) {
-                  s8 = peg$c22;
+                  s8 = peg$c24;
                   peg$currPos++;
                 } else {
                   s8 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e33); }
                 }
                 if (s8 !== peg$FAILED) {
                   s9 = peg$parse_();
@@ -11781,11 +11864,11 @@ function peg$parse(input, options) {
                   if (s10 !== peg$FAILED) {
                     s11 = peg$parse_();
                     if (input.charCodeAt(peg$currPos) === 59) {
-                      s12 = peg$c22;
+                      s12 = peg$c24;
                       peg$currPos++;
                     } else {
                       s12 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e33); }
                     }
                     if (s12 !== peg$FAILED) {
                       s13 = peg$parse_();
@@ -11794,11 +11877,11 @@ function peg$parse(input, options) {
                         s15 = peg$currPos;
                         s16 = peg$parse_();
                         if (input.charCodeAt(peg$currPos) === 59) {
-                          s17 = peg$c22;
+                          s17 = peg$c24;
                           peg$currPos++;
                         } else {
                           s17 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e33); }
                         }
                         if (s17 !== peg$FAILED) {
                           s18 = peg$parse_();
@@ -11819,17 +11902,17 @@ function peg$parse(input, options) {
                         }
                         s16 = peg$parse_();
                         if (input.charCodeAt(peg$currPos) === 41) {
-                          s17 = peg$c17;
+                          s17 = peg$c19;
                           peg$currPos++;
                         } else {
                           s17 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e28); }
                         }
                         if (s17 !== peg$FAILED) {
                           s18 = peg$parseLineEnd();
                           if (s18 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f185();
+                            s0 = peg$f187();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -11877,7 +11960,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseLineEnd();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f186();
+                  s0 = peg$f188();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11898,7 +11981,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseLineEnd();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f187();
+                  s0 = peg$f189();
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -11915,7 +11998,7 @@ function peg$parse(input, options) {
                   s3 = peg$parseLineEnd();
                   if (s3 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f188();
+                    s0 = peg$f190();
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -11934,11 +12017,11 @@ function peg$parse(input, options) {
                     s4 = peg$currPos;
                     s5 = peg$parse_();
                     if (input.charCodeAt(peg$currPos) === 40) {
-                      s6 = peg$c16;
+                      s6 = peg$c18;
                       peg$currPos++;
                     } else {
                       s6 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e27); }
                     }
                     if (s6 !== peg$FAILED) {
                       s5 = [s5, s6];
@@ -11961,7 +12044,7 @@ function peg$parse(input, options) {
                         s6 = peg$parseLineEnd();
                         if (s6 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f189();
+                          s0 = peg$f191();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -11983,7 +12066,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseConstructorHead();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f190();
+                      s1 = peg$f192();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -11991,7 +12074,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseFunctionHead();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f191();
+                        s1 = peg$f193();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -11999,7 +12082,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseProperty();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f192();
+                          s1 = peg$f194();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -12007,7 +12090,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseAlias();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f193();
+                            s1 = peg$f195();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -12015,7 +12098,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseExtendsLine();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f194();
+                              s1 = peg$f196();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -12023,7 +12106,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseSimpleStatement();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f195();
+                                s1 = peg$f197();
                               }
                               s0 = s1;
                             }
@@ -12118,9 +12201,15 @@ const command = (name, number, tokenized, args, loc) => {
 
 let builtin = null
 
-const spacedAfter4D = (found) =>
-  found.builtin.kind === 'command' && found.builtin.number === FOUR_D &&
-  /^ [A-Za-z0-9_]/.test(input.slice(offset() + found.length, offset() + found.length + 2))
+// A name the tables know followed by a space and a word is the start of a longer spaced name they
+// do not list (`Table sequence number` after `Table`, `4D Local mode` after `4D`): two names side
+// by side mean nothing else in 4D. A keyword after it is not part of a name (`Else`, `End if`).
+const SPACED_AFTER = /^ ([A-Za-z0-9_\u00C0-\u024F\u0370-\uFFEF]+)/
+const KEYWORDS = /^(if|else|end|case|for|while|repeat|until|use|try|catch|var|return|break|continue|function|class)$/i
+const spacedAfter = (found) => {
+  const next = SPACED_AFTER.exec(input.slice(offset() + found.length, offset() + found.length + 64))
+  return next !== null && !KEYWORDS.test(next[1])
+}
 
 // An assignment is a command argument only as the whole body of a formula
 // (`Formula(Form.x:=$1)`); anywhere else the call does not parse.
