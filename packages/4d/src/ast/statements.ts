@@ -49,12 +49,7 @@ export interface ResultDeclNode extends Base<'ResultDecl'> {
 }
 
 /** A name that `var` declares: a local `$x`, a process variable `x` or an interprocess `<>x`. */
-export type VarNameNode =
-  | LocalNode
-  | NameNode
-  | InterprocessVarNode
-  | ParamNode
-  | IndirectParamNode
+export type VarNameNode = LocalNode | NameNode | InterprocessVarNode | ParamNode | IndirectParamNode
 
 /**
  * `var $a, $b : Text` (`,` or `;` between names), `var $c : cs.Employee`, `var $x:=expr`,

@@ -18,7 +18,10 @@ export interface FileCheck {
   readonly file: string
   readonly syntaxErrors: readonly (CheckPlace & { readonly message: string })[]
   /** What cannot run, by name, with the line `check` prints (which says why: a user interface, a process). */
-  readonly notRunnable: readonly (CheckPlace & { readonly name: string; readonly message: string })[]
+  readonly notRunnable: readonly (CheckPlace & {
+    readonly name: string
+    readonly message: string
+  })[]
 }
 
 export interface CheckReport {
@@ -40,7 +43,12 @@ export function checkReport(
         .map(({ line, column, message }) => ({ line, column, message })),
       notRunnable: problems
         .filter(isNotRunnable)
-        .map(({ line, column, message, name }) => ({ line, column, name: name ?? message, message })),
+        .map(({ line, column, message, name }) => ({
+          line,
+          column,
+          name: name ?? message,
+          message,
+        })),
     })),
   }
 }
