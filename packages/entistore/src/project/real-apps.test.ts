@@ -72,6 +72,23 @@ describe('a project written as public Qodly and 4D applications are', () => {
     expect(event.firstAttendee.__deferred.__KEY).toMatch(UUID)
   })
 
+  it('saves nothing when the reply of a create cannot be written (a getter that fails on a null)', async () => {
+    const post = await served(PLANNER)
+    const client = post.client()
+    // `headline` is Uppercase(This.title): with no title, 4D's Uppercase refuses the null.
+    const made = await client.post('Event?$method=update', { room: 'Annex' })
+    expect(made.status).toBe(422)
+    expect(made.json.__ERROR.map((e: Json) => e.errCode)).toEqual([9406, 9100, 1534])
+    expect((await client.get('Event')).json.__COUNT).toBe(0)
+    // One item of an array alike; the others are saved.
+    const batch = await client.post('Event?$method=update', [{ title: 'Kept' }, { room: 'Annex' }])
+    expect(batch.json.__ENTITIES.map((e: Json) => e.__ERROR?.[0].errCode ?? e.headline)).toEqual([
+      'KEPT',
+      9406,
+    ])
+    expect((await client.get('Event')).json.__COUNT).toBe(1)
+  })
+
   it('calls a function whose name holds a $; leaves out one named like a relation, the relation kept', async () => {
     const post = await served(PLANNER)
     await post('$catalog/generate', [2])

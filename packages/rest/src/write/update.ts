@@ -67,14 +67,14 @@ export function update(req: UpdateRequest): Reply {
   }
   if (req.atomic && many) return atomicUpdate(req, objects)
   if (!many) {
-    const outcome = saveOne(req, objects[0]!, 0, apply)
+    const outcome = saveOne(req, objects[0]!, 0, applyWhole)
     if (outcome.ok) return { status: 200, body: writer.written(outcome.saved, SUCCESS) }
     return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
   }
   // Each item's reply is written as soon as it is saved or refused: a refused item shows the
   // entity as it was then, not as later items of the same body left it.
   const members = objects.map((raw, index) => {
-    const o = saveOne(req, raw, index, apply)
+    const o = saveOne(req, raw, index, applyWhole)
     return o.ok ? writer.written(o.saved, SUCCESS) : refusal(req, o, true)
   })
   return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
@@ -140,6 +140,26 @@ function apply(req: UpdateRequest, item: WriteItem): Entity {
     : dc.update(item.key, values, { stamp: item.stamp })
 }
 
+/**
+ * `apply`, kept only if its reply can be written: a computed attribute's getter that fails on the
+ * saved entity (4D code reading an attribute left null) would otherwise answer an error for a save
+ * that stands, and a client that tries again creates a second entity. The save and a first
+ * writing of its reply are one transaction level, cancelled by the getter's error; the reply the
+ * client gets is written again once committed (its stamps are the commit's). Dataclasses without
+ * computed attributes, whose replies cannot fail so, skip the first writing.
+ */
+function applyWhole(req: UpdateRequest, item: WriteItem): Entity {
+  if (!hasComputed(req.dc)) return apply(req, item)
+  return req.ds.transaction(() => {
+    const entity = apply(req, item)
+    req.writer.written(entity, SUCCESS)
+    return entity
+  })
+}
+
+const hasComputed = (dc: DataClass): boolean =>
+  dc.def.attributes.some((a) => a.kind === 'calculated')
+
 /** All items in one transaction: the first failure cancels them all. */
 function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unknown>[]): Reply {
   const { ds, dc, writer } = req
@@ -150,7 +170,7 @@ function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unkno
         failed = { index }
         const item = readWriteItem(dc, raw, index, req.perms)
         failed = item
-        return apply(req, item)
+        return applyWhole(req, item)
       }),
     )
     // As committed: a tracked dataclass's commit wrote each one's global stamp.
