@@ -25,6 +25,11 @@ export interface ExpectedTable {
   readonly key: string
   /** The key is numbered (autosequence) or made a UUID (autogenerate) by the server. */
   readonly generatedKey: boolean
+  /**
+   * A mandatory field hidden from REST, that the server does not fill: no REST client can create
+   * one (4D refuses the null as well); the application's own code does.
+   */
+  readonly hiddenMandatory: string | undefined
   /** Fields a create must give a value: mandatory (not_null) ones, the key aside. */
   readonly mandatory: readonly ExpectedField[]
   /** The exposed computed attributes and aliases its Entity class declares. */
@@ -67,6 +72,7 @@ export function expectedTables(folder: string): ExpectedTable[] {
       type: Number(attr(f[0], 'type')),
       notNull: attr(f[0], 'not_null') === 'true',
       unique: attr(f[0], 'unique') === 'true',
+      hidden: attr(f[0], 'hide_in_REST') === 'true',
     }))
     const key = fields.find((f) => f.name === keys[0])
     if (key === undefined) continue
@@ -76,6 +82,14 @@ export function expectedTables(folder: string): ExpectedTable[] {
       name,
       key: key.name,
       generatedKey,
+      hiddenMandatory: fields.find(
+        (f) =>
+          f !== key &&
+          f.notNull &&
+          f.hidden &&
+          attr(f.tag, 'autosequence') !== 'true' &&
+          attr(f.tag, 'autogenerate') !== 'true',
+      )?.name,
       mandatory: fields
         .filter((f) => f !== key && f.notNull && !f.filled && PROPERTY_NAME.test(f.name))
         .map(({ name, uuid, length, type, notNull, unique }) => ({

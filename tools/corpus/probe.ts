@@ -16,6 +16,11 @@ import { runCheck, startServer, StartFailure, type CheckRun, type Server } from 
 export interface Tally {
   readonly tried: number
   readonly failed: readonly string[]
+  /**
+   * Of those tried, what the application's own rules refuse, as 4D would refuse it: a create its
+   * roles.json grants no one, a mandatory attribute it hides from REST.
+   */
+  readonly refused?: readonly string[]
 }
 
 export interface ProjectResult {
@@ -116,6 +121,7 @@ async function creates(
   tables: readonly ExpectedTable[],
 ): Promise<{ tally: Tally; keys: Map<string, unknown> }> {
   const failed: string[] = []
+  const refused: string[] = []
   const keys = new Map<string, unknown>()
   const generated = tables.filter((t) => t.generatedKey)
   let n = 1
@@ -123,9 +129,13 @@ async function creates(
     const body = Object.fromEntries(t.mandatory.map((f) => [f.name, sampleValue(f, n++)]))
     const a = await client.post(`/rest/${encodeURIComponent(t.name)}?$method=update`, body)
     if (a.status === 200 && !a.error && a.body?.__KEY !== undefined) keys.set(t.name, a.body.__KEY)
+    else if (t.hiddenMandatory !== undefined && a.error?.errCode === 1570)
+      refused.push(`${t.name}: its mandatory ${t.hiddenMandatory} is hidden from REST`)
+    // The harness's user holds every privilege of roles.json: a 1559 is a create it grants no one.
+    else if (a.error?.errCode === 1559) refused.push(`${t.name}: roles.json grants no create`)
     else failed.push(`${t.name}: ${said(a)}`)
   }
-  return { tally: { tried: generated.length, failed }, keys }
+  return { tally: { tried: generated.length, failed, refused }, keys }
 }
 
 async function declaredAttributes(

@@ -8,8 +8,14 @@ import type { ProjectResult, Tally } from './probe.ts'
 const START = '<!-- corpus:start -->'
 const END = '<!-- corpus:end -->'
 
+const refusedOf = (t: Tally): number => t.refused?.length ?? 0
+
+/** `worked/tried`, and what the application's own rules refused, as 4D refuses it. */
 const ratio = (t: Tally): string =>
-  t.tried === 0 ? '–' : `${t.tried - t.failed.length}/${t.tried}`
+  t.tried === 0
+    ? '–'
+    : `${t.tried - t.failed.length - refusedOf(t)}/${t.tried}` +
+      (refusedOf(t) === 0 ? '' : ` (${refusedOf(t)} refused by its rules)`)
 
 function row(r: ProjectResult): string {
   const c = r.classes
@@ -47,6 +53,7 @@ export function totals(results: readonly ProjectResult[]): Totals {
     creates: {
       tried: sum((r) => r.creates.tried),
       failed: results.flatMap((r) => r.creates.failed),
+      refused: results.flatMap((r) => r.creates.refused ?? []),
     },
     classes: sum((r) => r.classes.total),
     parse: sum((r) => r.classes.parse),
@@ -61,7 +68,7 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
   const t = totals(results)
   const lines = [
     `Run of ${when}: ${t.projects} projects; ${t.started} start; \`check\` and \`serve\` agree on ` +
-      `${t.agree}; ${ratio(t.creates)} creates of a generated key work; ${t.parse}/${t.classes} ` +
+      `${t.agree}; ${ratio(t.creates)} creates of a generated key work (the refused ones, as 4D refuses them); ${t.parse}/${t.classes} ` +
       `class files parse (${pct(t.parse, t.classes)}), ${t.runnable}/${t.classes} use nothing ` +
       `that cannot run here but a user interface (${pct(t.runnable, t.classes)}).`,
     '',
@@ -77,6 +84,7 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
       ...(r.startError === undefined ? [] : [`does not start: ${r.startError}`]),
       ...r.unchecked.map((u) => `said by serve, not by check: ${u}`),
       ...[r.catalog, r.reads, r.creates, r.declared].flatMap((x) => x.failed),
+      ...(r.creates.refused ?? []).map((x) => `refused by its own rules, as 4D refuses it: ${x}`),
     ]
     const blockers = Object.entries(r.classes.blockers)
       .sort((a, b) => b[1] - a[1])

@@ -31,7 +31,12 @@ export { BuiltinClassStore, ClassStore } from './runtime/context/class-store.js'
 export { ClassObject, classOf, type ClassDefinition } from './runtime/context/class-object.js'
 export { FourDFunction, type FunctionImpl } from './runtime/context/function-object.js'
 export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
-export type { EventLog, WebServerHost } from './runtime/context/command-context.js'
+export type {
+  EventLog,
+  ImageHost,
+  ImageTarget,
+  WebServerHost,
+} from './runtime/context/command-context.js'
 export type { CommandSymbols } from './runtime/arguments/symbols.js'
 export { FourDError } from './runtime/errors/fourd-error.js'
 export { ordaBridge, type OrdaBridge } from './orda/bridge.js'

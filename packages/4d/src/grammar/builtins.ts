@@ -54,7 +54,8 @@ Into 4D diagnostic log|Into system standard outputs|Information message|Warning 
 Native byte ordering|Macintosh byte ordering|PC byte ordering|Native real format
 Extended real format|Macintosh double real format|PC double real format|Mac C string
 Mac Pascal string|Mac text with length|Mac text without length|UTF8 C string
-UTF8 text with length|UTF8 text without length
+UTF8 text with length|UTF8 text without length|Scaled to fit|Scaled to fit proportional
+Scaled to fit prop centered
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
 Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November
 December|4D Local mode|4D Volume desktop|4D Desktop|4D Remote mode|4D Server|tool4d

@@ -35,7 +35,7 @@ import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
 import type { FileHost } from '../runtime/context/file-host.js'
-import type { EventLog, WebServerHost } from '../runtime/context/command-context.js'
+import type { EventLog, ImageHost, WebServerHost } from '../runtime/context/command-context.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
@@ -51,6 +51,8 @@ export interface ProjectRunnerOptions {
   readonly webServer?: (datastore: Datastore) => WebServerHost | undefined
   /** Where `LOG EVENT` writes; none: the events go nowhere. */
   readonly log?: EventLog
+  /** Image conversions (`CREATE THUMBNAIL`); none: a conversion raises when reached. */
+  readonly images?: ImageHost
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -127,6 +129,7 @@ export class ProjectRunner {
       session: typeof session === 'object' && session !== null ? session : undefined,
       files: this.#options.files,
       log: this.#options.log,
+      images: this.#options.images,
       webServer,
       budget,
     })

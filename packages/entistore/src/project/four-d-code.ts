@@ -11,6 +11,7 @@ import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
+import { imageHost } from './image-host.js'
 import { webServerOf } from './web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
@@ -61,6 +62,8 @@ export async function projectCode(
         process.stderr.write(
           `entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`,
         ),
+      // CREATE THUMBNAIL and the other conversions: sharp, when installed (image-host.ts).
+      images: imageHost(),
     }),
     dataClasses,
     notes,

@@ -126,6 +126,14 @@ describe('a project written as public Qodly and 4D applications are', () => {
     ])
   })
 
+  it('makes a thumbnail of a picture and converts it, as the code waits for each', async () => {
+    const post = await served(PLANNER)
+    expect(await post('$catalog/badge', [16])).toEqual({
+      status: 200,
+      json: { result: { width: 16, height: 16, jpeg: true } },
+    })
+  })
+
   it('is checked as it is served: each note at its line, and no failure', async () => {
     const run = await runCli(['check', '--project', PLANNER])
     expect(run.code).toBe(0)

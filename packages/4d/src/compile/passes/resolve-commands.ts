@@ -48,7 +48,7 @@ export function resolveCommands(analysis: Analysis, table: CommandTable = COMMAN
       case 'Command':
         return resolveCommand(analysis, table, node)
       case 'Constant': {
-        const value = constantValue(node.name)
+        const value = constantValue(node.name, node)
         if (value !== undefined) analysis.resolved.set(node, { kind: 'constant', value })
         else
           notRunnable(

@@ -55,6 +55,7 @@ describe('out-parameters', () => {
       ['READ PICTURE FILE', [1]],
       ['BLOB TO PICTURE', [1]],
       ['PICTURE TO BLOB', [1]],
+      ['CREATE THUMBNAIL', [1]],
       ['PICTURE PROPERTIES', [1, 2, 3, 4, 5]],
     ])
   })

@@ -269,8 +269,22 @@ const BLOBS: Readonly<Record<string, number>> = {
   'UTF8 text without length': 6,
 }
 
+// "Picture Display Formats", as CREATE THUMBNAIL takes them (create-thumbnail.md): tokenized
+// `Scaled to fit:K6:2`, so a localized name (`Non tronquée:K6:2`) is found by its index too.
+const PICTURE_FORMATS: Readonly<Record<string, number>> = {
+  'Scaled to fit': 2,
+  'Scaled to fit proportional': 5,
+  'Scaled to fit prop centered': 6,
+}
+
+/** Constants of a theme whose value is their index in it (`:K6:5` is 5), by theme. */
+const VALUE_IS_INDEX: ReadonlyMap<number, ReadonlySet<number>> = new Map([
+  [6, new Set(Object.values(PICTURE_FORMATS))],
+])
+
 const TABLE = new Map<string, number | string>(
   Object.entries({
+    ...PICTURE_FORMATS,
     ...VALUE_TYPES,
     ...DATE_FORMATS,
     ...TIME_FORMATS,
@@ -293,9 +307,17 @@ const TABLE = new Map<string, number | string>(
   }).map(([k, v]) => [k.toLowerCase(), v]),
 )
 
-/** The value of the constant of that name, if the table has it. */
-export function constantValue(name: string): number | string | undefined {
-  return TABLE.get(name.toLowerCase())
+/**
+ * The value of the constant of that name, if the table has it; or of its token (`:K6:2`), for a
+ * name written in another language than the table's.
+ */
+export function constantValue(
+  name: string,
+  token?: { theme: number | null; index: number | null },
+): number | string | undefined {
+  const value = TABLE.get(name.toLowerCase())
+  if (value !== undefined || token?.theme == null || token.index == null) return value
+  return VALUE_IS_INDEX.get(token.theme)?.has(token.index) ? token.index : undefined
 }
 
 /** Every constant's name, in lower case (the grammar's table of names must know each). */

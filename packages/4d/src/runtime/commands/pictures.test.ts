@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { projectFiles } from '../../project/project-files.js'
 import { imageSize } from './image-size.js'
 import { run4d } from '../../compile/run4d.js'
+import type { ImageTarget } from '../context/command-context.js'
 import { FourDError } from '../errors/fourd-error.js'
 import { run } from './run.fixture.js'
 
@@ -92,6 +93,48 @@ return [BLOB size($back); OK]`,
     expect(FourDError.is(e) && [e.errCode, e.message]).toEqual([
       9409,
       expect.stringMatching(/image\/png to \.jpg \(an image conversion\)/),
+    ])
+  })
+
+  it('CREATE THUMBNAIL asks the host for the size and mode (48 × 48, prop centered by default)', () => {
+    const asked: ImageTarget[] = []
+    const images = {
+      convert: (bytes: Uint8Array, target: ImageTarget): Uint8Array => (asked.push(target), bytes),
+    }
+    const thumb = run4d(
+      `#DECLARE($p : Picture) : Collection
+var $t; $u; $v : Picture
+CREATE THUMBNAIL($p; $t)
+CREATE THUMBNAIL($p; $u; 132; 100; Scaled to fit:K6:2)
+CREATE THUMBNAIL:C679($p; $v; 10; 20; Non tronquée:K6:5)
+return [Picture size($t); Picture size($u)]`,
+      [binaryValue(png(1, 1), 'image/svg+xml')],
+      { runtime: { images } },
+    ) as { items: unknown[] }
+    expect(thumb.items).toEqual([33, 33])
+    // An SVG's thumbnail is a PNG; a localized mode is found by its token.
+    expect(asked).toEqual([
+      { type: 'image/png', width: 48, height: 48, fit: 'contain' },
+      { type: 'image/png', width: 132, height: 100, fit: 'fill' },
+      { type: 'image/png', width: 10, height: 20, fit: 'contain-start' },
+    ])
+  })
+
+  it('CREATE THUMBNAIL of an empty picture is empty, with no host; a picture needs one', () => {
+    expect(
+      run('var $p; $t : Picture\nCREATE THUMBNAIL($p; $t; 10; 10)\nreturn Picture size($t)'),
+    ).toBe(0)
+    let e: unknown
+    try {
+      run4d(`#DECLARE($p : Picture)\nvar $t : Picture\nCREATE THUMBNAIL($p; $t)`, [
+        binaryValue(png(1, 1), 'image/png'),
+      ])
+    } catch (error) {
+      e = error
+    }
+    expect(FourDError.is(e) && [e.errCode, e.message]).toEqual([
+      9409,
+      expect.stringMatching(/CREATE THUMBNAIL \(an image conversion\)/),
     ])
   })
 

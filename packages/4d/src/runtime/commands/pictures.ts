@@ -7,19 +7,22 @@
  * - `BLOB TO PICTURE(blob; picture {; codec})` takes the bytes as a picture of the type they show
  *   (PNG, JPEG, GIF, WebP, BMP, TIFF, SVG); bytes of no image type leave the picture and set OK 0.
  * - `PICTURE TO BLOB(picture; blob; codec)` gives the bytes when the codec is the picture's own
- *   type; another codec needs an image conversion (sharp, which runs asynchronously: a call cannot
- *   wait for it on the serving thread): 9409 when reached.
+ *   type, and converts them to another (`WRITE PICTURE FILE` alike).
+ * - `CREATE THUMBNAIL(source; dest {; width; height {; mode}})`: 48 × 48 and Scaled to fit prop
+ *   centered by default; the three modes create-thumbnail.md lists, free space white.
  * - `PICTURE PROPERTIES(picture; width; height)` reads the size from the image's header.
  * - `Picture size` is the picture's size in bytes.
- * `CREATE THUMBNAIL` and the other conversions stay not runnable for the same reason.
+ * Conversions are the host's (`ImageHost`: entistore runs sharp in a worker thread and waits for
+ * it, as 4D's commands wait); without one they raise when reached. An empty picture needs none:
+ * its thumbnail and its BLOB are empty, as in 4D.
  */
 import { binaryValue, isBinaryValue, sniffImageType, type BinaryValue } from '@entistore/core'
 import { toText } from '../convert/conversions.js'
 import { raise } from '../errors/fourd-error.js'
-import type { CommandContext } from '../context/command-context.js'
+import type { CommandContext, ImageHost, ImageTarget } from '../context/command-context.js'
 import { FK_PLATFORM_PATH, fileOf } from '../files/file-of.js'
 import type { FileObject } from '../files/file-objects.js'
-import { invalid, wrongType } from '../arguments/arguments.js'
+import { invalid, numberArg, wrongType } from '../arguments/arguments.js'
 import { isOutParameter, outArg } from '../arguments/out-parameter.js'
 import { blobBytes } from '../values/blob-object.js'
 import { imageSize } from './image-size.js'
@@ -57,12 +60,55 @@ function setPicture(rt: CommandContext, command: string, target: unknown, bytes:
   rt.pvSet('OK', 1)
 }
 
-/** Refuses a codec other than the picture's type (or none): a conversion cannot run here. */
-function sameType(command: string, p: BinaryValue, codec: unknown): void {
-  if (codec === undefined || codecType(toText(codec)) === p.type) return
-  raise('NotImplemented', {
-    name: `${command} from ${p.type} to ${toText(codec)} (an image conversion)`,
-  })
+/** The host's image conversions; none: the command raises, naming the conversion. */
+function images(rt: CommandContext, conversion: string): ImageHost {
+  return rt.images ?? raise('NotImplemented', { name: `${conversion} (an image conversion)` })
+}
+
+/** `p`'s bytes in the codec's type (none: its own), converted by the host when another. */
+function inCodec(rt: CommandContext, command: string, p: BinaryValue, codec: unknown): Uint8Array {
+  const bytes = new Uint8Array(p.bytes)
+  if (codec === undefined || codecType(toText(codec)) === p.type) return bytes
+  const type = codecType(toText(codec))
+  return converted(rt, `${command} from ${p.type} to ${toText(codec)}`, bytes, { type })
+}
+
+function converted(
+  rt: CommandContext,
+  conversion: string,
+  bytes: Uint8Array,
+  target: ImageTarget,
+): Uint8Array {
+  const host = images(rt, conversion)
+  try {
+    return host.convert(bytes, target)
+  } catch (e) {
+    return invalid(conversion.split(' ')[0]!, 'picture', (e as Error).message)
+  }
+}
+
+// The types a thumbnail keeps; another source (SVG, BMP) gives a PNG thumbnail.
+const THUMBNAIL_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'image/tiff',
+])
+
+const THUMBNAIL_FITS: Readonly<Record<number, ImageTarget['fit']>> = {
+  2: 'fill',
+  5: 'contain-start',
+  6: 'contain',
+}
+
+/** A thumbnail's side: a positive whole number of pixels. */
+function side(name: string, v: unknown): number {
+  if (v === undefined) return 48
+  const n = Math.trunc(numberArg('CREATE THUMBNAIL', name, v))
+  return n >= 1 && n <= 16384
+    ? n
+    : invalid('CREATE THUMBNAIL', name, `${n} is not 1 to 16384 pixels`)
 }
 
 export const PICTURE_COMMANDS: readonly CommandSpec[] = [
@@ -84,8 +130,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
       const file = projectFile(rt, 'WRITE PICTURE FILE', name)
       const p = pictureArg('WRITE PICTURE FILE', pict)
       if (p === null) return rt.pvSet('OK', 0)
-      sameType('WRITE PICTURE FILE', p, codec)
-      file.host.writeBytes(file.at, new Uint8Array(p.bytes))
+      file.host.writeBytes(file.at, inCodec(rt, 'WRITE PICTURE FILE', p, codec))
       rt.pvSet('OK', 1)
     },
   },
@@ -113,9 +158,38 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
         rt.pvSet('OK', 0)
         return
       }
-      sameType('PICTURE TO BLOB', p, codec)
-      out.set(new Uint8Array(p.bytes))
+      out.set(inCodec(rt, 'PICTURE TO BLOB', p, codec))
       rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 679,
+    name: 'CREATE THUMBNAIL',
+    signature: '(source: any; dest: any; width?: any; height?: any; mode?: any; depth?: any)',
+    writes: [1],
+    impl: (rt, source, dest, width, height, mode) => {
+      const p = pictureArg('CREATE THUMBNAIL', source)
+      const out = outArg('CREATE THUMBNAIL', 'dest', dest)
+      const w = side('width', width)
+      const h = side('height', height)
+      const m = mode === undefined ? 6 : Math.trunc(numberArg('CREATE THUMBNAIL', 'mode', mode))
+      const fit =
+        THUMBNAIL_FITS[m] ??
+        invalid(
+          'CREATE THUMBNAIL',
+          'mode',
+          `${m} is not Scaled to fit (2), proportional (5) or prop centered (6)`,
+        )
+      // An empty picture's thumbnail is empty: no image to convert.
+      if (p === null || p.bytes.byteLength === 0) return out.set(null)
+      const type = THUMBNAIL_TYPES.has(p.type) ? p.type : 'image/png'
+      const bytes = converted(rt, 'CREATE THUMBNAIL', new Uint8Array(p.bytes), {
+        type,
+        width: w,
+        height: h,
+        fit,
+      })
+      out.set(picture(bytes, type))
     },
   },
   {

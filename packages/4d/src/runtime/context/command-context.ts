@@ -37,6 +37,29 @@ export interface WebServerHost {
 /** The host's log of `LOG EVENT`: a message and its importance. */
 export type EventLog = (importance: 'information' | 'warning' | 'error', message: string) => void
 
+/** What an image conversion makes: the media type, and a size with how to fit the image in it. */
+export interface ImageTarget {
+  /** `image/png`, `image/jpeg`, … */
+  readonly type: string
+  readonly width?: number
+  readonly height?: number
+  /**
+   * 4D's thumbnail modes (create-thumbnail.md): `fill` stretches to the size (Scaled to fit),
+   * `contain` scales proportionally and centres on white (prop centered), `contain-start` the
+   * same at the top left (proportional).
+   */
+  readonly fit?: 'fill' | 'contain' | 'contain-start'
+}
+
+/**
+ * Image conversions, synchronous as 4D's commands are (`CREATE THUMBNAIL`, `PICTURE TO BLOB` to
+ * another codec): the host's (entistore's runs sharp in a worker thread). Throws when the bytes
+ * are not an image it reads.
+ */
+export interface ImageHost {
+  convert(bytes: Uint8Array, target: ImageTarget): Uint8Array
+}
+
 /** What a command may use of the code that runs it (the runtime context implements it). */
 export interface CommandContext {
   /** Milliseconds since the epoch, from the injectable clock. */
@@ -51,6 +74,8 @@ export interface CommandContext {
   readonly files?: FileHost | undefined
   /** Where `LOG EVENT` writes (the host's log); undefined: the events go nowhere. */
   readonly log?: EventLog | undefined
+  /** Image conversions (`CREATE THUMBNAIL`); undefined: a conversion raises when reached. */
+  readonly images?: ImageHost | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */
   readonly storage: object
   /** The error-handling method `ON ERR CALL` installed ("" for none). */

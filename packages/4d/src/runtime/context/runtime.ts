@@ -24,7 +24,13 @@ import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { BuiltinClassStore, ClassStore } from './class-store.js'
 import { CLASS_MEMBERS, type ClassObject } from './class-object.js'
-import type { CommandImpl, EventLog, FormulaCompiler, WebServerHost } from './command-context.js'
+import type {
+  CommandImpl,
+  EventLog,
+  FormulaCompiler,
+  ImageHost,
+  WebServerHost,
+} from './command-context.js'
 import { catchable, placeError } from './error-flow.js'
 import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
@@ -59,6 +65,8 @@ export interface RuntimeOptions {
   readonly files?: FileHost
   /** Where `LOG EVENT` writes: the host's log. */
   readonly log?: EventLog
+  /** Image conversions (`CREATE THUMBNAIL`): the host's. */
+  readonly images?: ImageHost
   /**
    * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
    * the project loader from call to call; a new one for a run without it.
@@ -92,6 +100,7 @@ export class Runtime {
   readonly session: object | undefined
   readonly webServer: WebServerHost | undefined
   readonly log: EventLog | undefined
+  readonly images: ImageHost | undefined
   readonly files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
@@ -122,6 +131,7 @@ export class Runtime {
     this.session = options.session
     this.webServer = options.webServer
     this.log = options.log
+    this.images = options.images
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula

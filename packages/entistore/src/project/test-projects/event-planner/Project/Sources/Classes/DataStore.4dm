@@ -55,3 +55,14 @@ exposed Function rememberRole($role : Text) : Object
 		Session.storage.profile:=New shared object("role"; $role; "rooms"; New shared collection("Main hall"))
 	End use
 	return Session.storage.profile
+
+// A badge as real code makes one: a thumbnail of a picture of the project, sent as a JPEG.
+exposed Function badge($side : Integer) : Object
+	var $logo; $thumb : Picture
+	var $jpeg : Blob
+	var $width; $height : Integer
+	READ PICTURE FILE("/RESOURCES/logo.png"; $logo)
+	CREATE THUMBNAIL:C679($logo; $thumb; $side; $side; Scaled to fit prop centered:K6:6)
+	PICTURE PROPERTIES($thumb; $width; $height)
+	PICTURE TO BLOB($thumb; $jpeg; ".jpg")
+	return {width: $width; height: $height; jpeg: BLOB size($jpeg)>0}
