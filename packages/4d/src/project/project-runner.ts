@@ -35,7 +35,12 @@ import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
 import type { FileHost } from '../runtime/context/file-host.js'
-import type { EventLog, ImageHost, WebServerHost } from '../runtime/context/command-context.js'
+import type {
+  EventLog,
+  HttpHost,
+  ImageHost,
+  WebServerHost,
+} from '../runtime/context/command-context.js'
 
 export interface ProjectRunnerOptions {
   /** The ORDA bridge of a datastore, made once for each. @default src/orda's `ordaBridge` */
@@ -53,6 +58,8 @@ export interface ProjectRunnerOptions {
   readonly log?: EventLog
   /** Image conversions (`CREATE THUMBNAIL`); none: a conversion raises when reached. */
   readonly images?: ImageHost
+  /** Outgoing HTTP requests (`HTTP Request`); none: they raise when reached. */
+  readonly http?: HttpHost
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -130,6 +137,7 @@ export class ProjectRunner {
       files: this.#options.files,
       log: this.#options.log,
       images: this.#options.images,
+      http: this.#options.http,
       webServer,
       budget,
     })

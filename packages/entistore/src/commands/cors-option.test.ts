@@ -98,6 +98,11 @@ describe('serve --cors, --log and --quiet on the command line', () => {
     [['--log', 'xml'], 'entistore: --log must be text or json, got "xml"'],
     [['--log', 'json', '--quiet'], 'entistore: --log and --quiet cannot go together'],
     [['--quite'], 'entistore: unknown option "--quite", did you mean --quiet?'],
+    [
+      ['--allow-http', 'http://api.example.com'],
+      'entistore: --allow-http takes hosts: host, host:port or *.domain',
+    ],
+    [['--allow-http', ','], 'entistore: --allow-http takes hosts'],
   ])('refuses %j in one line and the pointer to the help', async (argv, message) => {
     const { code, err } = await usage(argv)
     expect(code).toBe(2)

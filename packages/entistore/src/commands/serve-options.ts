@@ -20,6 +20,8 @@ export interface ServeCliOptions {
   /** A QuotaManager.json to enforce, instead of the --project's own. */
   readonly quotas: string | undefined
   readonly roles: string | undefined
+  /** The hosts the project's 4D code may send HTTP requests to (`--allow-http`). */
+  readonly allowHttp: readonly string[]
   readonly port: number
   readonly host: string | undefined
   readonly watch: boolean

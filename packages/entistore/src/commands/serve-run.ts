@@ -71,6 +71,7 @@ function filesLoader(
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.functions === undefined ? {} : { functions: o.functions }),
     ...(o.roles === undefined ? {} : { roles: o.roles }),
+    ...(o.allowHttp.length === 0 ? {} : { allowHttp: o.allowHttp }),
     ...(o.persist === undefined ? {} : { persist: o.persist }),
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),
     eagerIndexes: o.eagerIndexes,

@@ -54,6 +54,8 @@ Options:
 ${LIMITS_HELP}
   --roles       a 4D project's roles.json: the privileges each dataclass, attribute and
                 function needs over REST (docs/security.md); wins over the --project's own
+  --allow-http  the hosts the --project's 4D code may send HTTP requests to (HTTP Request, HTTP Get):
+                host, host:port or *.domain, comma-separated; none by default
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
   --watch, -w   load the model, data and functions files again when they change, on the same port
@@ -154,6 +156,7 @@ export const serveCommand: Command = {
     users: { type: 'string', short: 'u' },
     quotas: { type: 'string' },
     roles: { type: 'string' },
+    'allow-http': { type: 'string' },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     watch: { type: 'boolean', short: 'w' },
@@ -221,6 +224,7 @@ export const serveCommand: Command = {
       users: values.users as string | undefined,
       quotas: values.quotas as string | undefined,
       roles: values.roles as string | undefined,
+      allowHttp: hostList(values['allow-http'] as string | undefined),
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,
       watch: values.watch === true,
@@ -433,4 +437,21 @@ function explorerPath(path: string | undefined, off: boolean): string | undefine
   if (!/^\/[\w./-]*$/.test(path) || path.split('/').includes('..'))
     throw new UsageError(`--explorer must be a path from the root, such as /explorer (got ${path})`)
   return path
+}
+
+/** `--allow-http a.com,*.b.org`: the hosts, none when it is not given. */
+function hostList(v: string | undefined): readonly string[] {
+  if (v === undefined) return []
+  const hosts = v
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '')
+  if (
+    hosts.length === 0 ||
+    hosts.some((h) => !/^(\*\.)?[\w.-]+(:\d+)?$|^\[[\da-f:]+\](:\d+)?$/i.test(h))
+  )
+    throw new UsageError(
+      `--allow-http takes hosts: host, host:port or *.domain, comma-separated, got "${v}"`,
+    )
+  return hosts
 }

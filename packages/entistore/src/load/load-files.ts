@@ -112,6 +112,11 @@ export interface LoadFilesOptions {
    * whose code no longer parses so).
    */
   readonly onProjectCode?: (facts: import('../project/code-changes.js').CodeFacts) => void
+  /**
+   * With `project`: the hosts its 4D code may send HTTP requests to (`HTTP Request`, `HTTP Get`):
+   * `host`, `host:port`, `*.domain`, as `entistore serve --allow-http` takes them. @default none
+   */
+  readonly allowHttp?: readonly string[]
   /** The project as loaded (`check --project` lists its notes at their places). */
   readonly onProject?: (project: import('../project/load-project.js').LoadedProject) => void
 }
@@ -275,7 +280,9 @@ async function projectFunctionsOf(
   options: LoadFilesOptions,
 ): Promise<FunctionsDef<any>> {
   const { projectCode } = await import('../project/four-d-code.js')
-  const code = await projectCode(project, project.model.dataClasses, given, project.computed)
+  const code = await projectCode(project, project.model.dataClasses, given, project.computed, {
+    allowHttp: options.allowHttp ?? [],
+  })
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)
   if (code.summary !== undefined) options.onNote?.(code.summary)

@@ -323,7 +323,11 @@ describe('what cannot run here', () => {
       componentSignature: 'enti',
       message: 'The component "AIKit" is not here: cs.AIKit.OpenAI cannot run',
     })
-    expect(command.message).toContain('HTTP Request')
+    // HTTP Request runs, to the hosts --allow-http names: none here.
+    expect(command).toMatchObject({
+      errCode: 9432,
+      message: expect.stringContaining('not allowed'),
+    })
     expect(smtp.message).toContain('SMTP New transporter')
     expect(ui.message).toContain('ALERT')
   })

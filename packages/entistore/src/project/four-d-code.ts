@@ -11,6 +11,7 @@ import type { FunctionsDef } from '@entistore/core'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
+import { httpHost } from './http-host.js'
 import { imageHost } from './image-host.js'
 import { webServerOf } from './web-server-host.js'
 
@@ -42,6 +43,7 @@ export async function projectCode(
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
   computed: readonly string[] = [],
+  hosts: { readonly allowHttp: readonly string[] } = { allowHttp: [] },
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const projectFolder = project.files.project
@@ -64,6 +66,8 @@ export async function projectCode(
         ),
       // CREATE THUMBNAIL and the other conversions: sharp, when installed (image-host.ts).
       images: imageHost(),
+      // HTTP Request and HTTP Get: to the hosts --allow-http names, none by default.
+      http: httpHost(hosts.allowHttp),
     }),
     dataClasses,
     notes,

@@ -43,6 +43,8 @@ export interface ServeOptions {
   readonly data?: string
   /** A `--functions` module's definitions, given as an object. */
   readonly functions?: FunctionsDef<any>
+  /** The hosts its 4D code may send HTTP requests to (`--allow-http`). */
+  readonly allowHttp?: readonly string[]
 }
 
 /** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
@@ -70,6 +72,7 @@ export async function served(
     ...(options.data ? { data: options.data } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.functions ? { functions: options.functions } : {}),
+    ...(options.allowHttp ? { allowHttp: options.allowHttp } : {}),
     onNote: (n) => options.notes?.push(n),
   })
   const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))

@@ -57,6 +57,9 @@ describe('out-parameters', () => {
       ['PICTURE TO BLOB', [1]],
       ['CREATE THUMBNAIL', [1]],
       ['PICTURE PROPERTIES', [1, 2, 3, 4, 5]],
+      ['HTTP Request', [3]],
+      ['HTTP Get', [1]],
+      ['HTTP GET OPTION', [1]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

@@ -282,8 +282,20 @@ const VALUE_IS_INDEX: ReadonlyMap<number, ReadonlySet<number>> = new Map([
   [6, new Set(Object.values(PICTURE_FORMATS))],
 ])
 
+// HTTP SET OPTION's options (http-set-option.md).
+const HTTP_OPTIONS: Readonly<Record<string, number>> = {
+  'HTTP timeout': 1,
+  'HTTP follow redirect': 2,
+  'HTTP max redirect': 3,
+  'HTTP display auth dial': 4,
+  'HTTP reset auth settings': 5,
+  'HTTP compression': 6,
+  'HTTP client log': 7,
+}
+
 const TABLE = new Map<string, number | string>(
   Object.entries({
+    ...HTTP_OPTIONS,
     ...PICTURE_FORMATS,
     ...VALUE_TYPES,
     ...DATE_FORMATS,

@@ -20,6 +20,7 @@ import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
+import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { PICTURE_COMMANDS } from './pictures.js'
 import { UI_COMMANDS } from './ui.js'
@@ -49,6 +50,7 @@ export const COMMANDS = buildCommandTable([
   WEB_FORM_COMMANDS,
   PICTURE_COMMANDS,
   LOG_EVENT_COMMANDS,
+  HTTP_CLIENT_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -51,6 +51,33 @@ export interface ImageTarget {
   readonly fit?: 'fill' | 'contain' | 'contain-start'
 }
 
+/** An HTTP request 4D code sends (`HTTP Request`, `HTTP Get`). */
+export interface HttpAsk {
+  readonly method: string
+  readonly url: string
+  readonly headers: readonly (readonly [string, string])[]
+  readonly body?: Uint8Array
+  readonly timeoutMs: number
+  /** How many redirections to follow (0: none; the reply is the redirection). */
+  readonly redirects: number
+}
+
+/** The server's answer. */
+export interface HttpReply {
+  readonly status: number
+  readonly headers: readonly (readonly [string, string])[]
+  readonly body: Uint8Array
+}
+
+/**
+ * Outgoing HTTP requests, synchronous as 4D's commands are: the host's, which decides which hosts
+ * code may reach (entistore's: those `--allow-http` names, none by default). A request it does not
+ * allow is `{ refused }`, one that fails on the network (no answer, a timeout) `{ failed }`.
+ */
+export interface HttpHost {
+  request(ask: HttpAsk): HttpReply | { readonly refused: string } | { readonly failed: string }
+}
+
 /**
  * Image conversions, synchronous as 4D's commands are (`CREATE THUMBNAIL`, `PICTURE TO BLOB` to
  * another codec): the host's (entistore's runs sharp in a worker thread). Throws when the bytes
@@ -76,6 +103,8 @@ export interface CommandContext {
   readonly log?: EventLog | undefined
   /** Image conversions (`CREATE THUMBNAIL`); undefined: a conversion raises when reached. */
   readonly images?: ImageHost | undefined
+  /** Outgoing HTTP requests (`HTTP Request`); undefined: they raise when reached. */
+  readonly http?: HttpHost | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */
   readonly storage: object
   /** The error-handling method `ON ERR CALL` installed ("" for none). */

@@ -28,6 +28,7 @@ import type {
   CommandImpl,
   EventLog,
   FormulaCompiler,
+  HttpHost,
   ImageHost,
   WebServerHost,
 } from './command-context.js'
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
   readonly log?: EventLog
   /** Image conversions (`CREATE THUMBNAIL`): the host's. */
   readonly images?: ImageHost
+  /** Outgoing HTTP requests (`HTTP Request`): the host's, which allows the hosts. */
+  readonly http?: HttpHost
   /**
    * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
    * the project loader from call to call; a new one for a run without it.
@@ -101,6 +104,7 @@ export class Runtime {
   readonly webServer: WebServerHost | undefined
   readonly log: EventLog | undefined
   readonly images: ImageHost | undefined
+  readonly http: HttpHost | undefined
   readonly files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
@@ -132,6 +136,7 @@ export class Runtime {
     this.webServer = options.webServer
     this.log = options.log
     this.images = options.images
+    this.http = options.http
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula

@@ -108,6 +108,14 @@ export const ERRORS = {
   ),
   /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
   FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
+  /** `HTTP Request` to a host the server does not allow (entistore's `--allow-http`). */
+  HttpNotAllowed: spec(
+    9432,
+    OWN_SIGNATURE,
+    'HTTP requests to {url} are not allowed here: {detail}',
+  ),
+  /** `HTTP Request` that got no answer: the network, a timeout (4D: the command returns 0). */
+  HttpFailed: spec(9433, OWN_SIGNATURE, 'The HTTP request to {url} failed: {detail}'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */

@@ -66,3 +66,22 @@ exposed Function badge($side : Integer) : Object
 	PICTURE PROPERTIES($thumb; $width; $height)
 	PICTURE TO BLOB($thumb; $jpeg; ".jpg")
 	return {width: $width; height: $height; jpeg: BLOB size($jpeg)>0}
+
+// A call to another service, as real code sends one: a JSON body, a header, the answer's headers.
+exposed Function forward($url : Text; $payload : Object) : Object
+	var $answer : Object
+	ARRAY TEXT($names; 1)
+	ARRAY TEXT($values; 1)
+	$names{1}:="X-Planner"
+	$values{1}:="yes"
+	HTTP SET OPTION(HTTP timeout; 5)
+	var $status : Integer
+	$status:=HTTP Request(HTTP POST method; $url; $payload; $answer; $names; $values)
+	return {status: $status; answer: $answer; type: $values{Find in array($names; "content-type")}}
+
+// The same, where the call fails: the error Try sees.
+exposed Function tryForward($url : Text) : Object
+	var $text : Text
+	var $status : Integer
+	$status:=Try(HTTP Get($url; $text))
+	return {status: $status; error: Last errors.length>0 ? Last errors[0].errCode : 0}
