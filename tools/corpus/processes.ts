@@ -28,7 +28,7 @@ export interface CheckedFile {
   /** What 4D's syntax check would refuse: a line that does not parse, a wrong argument count. */
   readonly syntaxErrors: readonly { line: number; message: string }[]
   /** What parses but cannot run here, by name. */
-  readonly notRunnable: readonly { line: number; name: string }[]
+  readonly notRunnable: readonly { line: number; name: string; message: string }[]
 }
 
 interface CheckJson {

@@ -41,14 +41,12 @@ export function checkReport(
       syntaxErrors: problems
         .filter((p) => p.severity === 'error' && !isNotRunnable(p))
         .map(({ line, column, message }) => ({ line, column, message })),
-      notRunnable: problems
-        .filter(isNotRunnable)
-        .map(({ line, column, message, name }) => ({
-          line,
-          column,
-          name: name ?? message,
-          message,
-        })),
+      notRunnable: problems.filter(isNotRunnable).map(({ line, column, message, name }) => ({
+        line,
+        column,
+        name: name ?? message,
+        message,
+      })),
     })),
   }
 }
