@@ -43,6 +43,8 @@ export { get, set, stored } from './ops/members.js'
 export { getAt, type Site } from './ops/member-sites.js'
 /** `$a{i}` read (`elem`) and assigned (`setElem`), on 4D's arrays. */
 export { elem, setElem } from './arrays/four-d-array.js'
+/** `$p->` read (`deref`) and assigned (`derefSet`); `->$a{i}` (`elementPointer`). */
+export { deref, derefSet, elementPointer, isPointer, pointer, Pointer } from './pointers/pointer.js'
 /** `{a: 1; b: 2}` → `objectOf("a", 1, "b", 2)`; `[1; 2]` → `collectionOf(1, 2)`. */
 export { collectionOf, objectOf } from './ops/literals.js'
 /** `outParameter(get, set)`: a variable passed where a command writes it (`Position`'s lengthFound). */

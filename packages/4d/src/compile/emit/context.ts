@@ -35,6 +35,7 @@ export class EmitContext {
   #temps = 0
   #maxTemps = 0
   #longTemps = 0
+  readonly #pointerTemps = new Map<string, string>()
   #catches = 0
   #sites = 0
   readonly #constants = new Map<string, string>()
@@ -75,6 +76,17 @@ export class EmitContext {
   /** A temporary that lives through a block (a loop's bounds, a `Try`'s mark). */
   longTemp(): string {
     return `l${this.#longTemps++}`
+  }
+
+  /**
+   * The temporary of the call that keeps the pointer to the variable `read` reads (`v3`), the
+   * same for each `->$x` of the call; none inside a formula, whose temporaries are its own.
+   */
+  pointerTemp(read: string): string | undefined {
+    if (this.#frame !== null) return undefined
+    let t = this.#pointerTemps.get(read)
+    if (t === undefined) this.#pointerTemps.set(read, (t = this.longTemp()))
+    return t
   }
 
   /** The name of a new caught exception. */

@@ -129,10 +129,14 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
       return emitted(`rt.sym[${quote(node.symbol)}]`, 'any', true)
     case 'ArrayElement':
       return emitted(`rt.elem(${expr(ctx, node.array).code}, ${expr(ctx, node.index).code})`)
+    case 'PointerTo':
+      return resolved?.kind === 'not-runnable'
+        ? notRunnable(resolved, 'A pointer')
+        : pointerTo(ctx, node.target)
+    case 'Deref':
+      return emitted(`rt.deref(${expr(ctx, node.pointer).code})`)
     case 'Field':
     case 'Table':
-    case 'PointerTo':
-    case 'Deref':
       return notRunnable(resolved, node.kind)
     default: {
       const unknown: never = node
@@ -287,6 +291,14 @@ function assignExpression(ctx: EmitContext, node: AssignNode): Emitted {
       `(${object} = ${expr(ctx, target.object).code}, ${keyCode}rt.set(${object}, ${key}, ${v.code}), void 0)`,
     )
   }
+  if (target.kind === 'Deref') {
+    // `Formula($1->:=$1->+1)`: the pointer evaluated once, into a temporary of the formula.
+    const pointer = ctx.temp()
+    const v = value(() => emitted(`rt.deref(${pointer})`))
+    return emitted(
+      `(${pointer} = ${expr(ctx, target.pointer).code}, rt.derefSet(${pointer}, ${v.code}), void 0)`,
+    )
+  }
   const code = assignment(
     ctx,
     target,
@@ -296,3 +308,48 @@ function assignExpression(ctx: EmitContext, node: AssignNode): Emitted {
     return emitted(`rt.unsupported(${quote(`Assigning a ${target.kind} in a formula`)})`)
   return emitted(`(${code.replace(/;$/, '')}, void 0)`)
 }
+
+/**
+ * `->target`: a pointer to a variable (pointers/pointer.ts). A local's is made once a call and
+ * kept in a temporary of the call, a process or interprocess variable's once a run (the runtime
+ * keeps it), so that two pointers to one variable are one; an element's holds the array and the
+ * index as they are now.
+ */
+function pointerTo(ctx: EmitContext, target: ExprNode): Emitted {
+  switch (target.kind) {
+    case 'Name':
+      return emitted(`rt.pvPointer(${quote(target.name)})`)
+    case 'InterprocessVar':
+      return emitted(`rt.ipPointer(${quote(target.name)})`)
+    case 'ArrayElement': {
+      const name = quote(describe(target.array))
+      return emitted(
+        `rt.elementPointer(${name}, ${expr(ctx, target.array).code}, ${expr(ctx, target.index).code})`,
+      )
+    }
+    case 'Local':
+    case 'Param': {
+      const t = ctx.temp()
+      const write = assignment(ctx, target, emitted(t))
+      if (write === undefined) return emitted(`rt.unsupported("A pointer to a formula's $0")`)
+      const read = expr(ctx, target).code
+      const made = `rt.pointer(${quote(describe(target))}, () => ${read}, (${t}) => { ${write} })`
+      const keep = ctx.pointerTemp(read)
+      return emitted(keep === undefined ? made : `(${keep} ??= ${made})`)
+    }
+    default:
+      return emitted(`rt.unsupported("A pointer to an expression")`)
+  }
+}
+
+/** A variable's name as 4D writes it: `$count`, `$1`. */
+const describe = (node: ExprNode): string =>
+  node.kind === 'Local'
+    ? `$${node.name}`
+    : node.kind === 'Param'
+      ? `$${node.index}`
+      : node.kind === 'Name'
+        ? node.name
+        : node.kind === 'InterprocessVar'
+          ? `<>${node.name}`
+          : 'an array'

@@ -180,6 +180,14 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       ctx.w.write(`rt.setElem(${array}, ${index}, ${v.code});`)
       return
     }
+    case 'Deref': {
+      // `$p->:=v`: the pointer evaluated once, the value put through it (its variable's type).
+      const keep = (e: Emitted): Emitted => (op === undefined ? e : bound(ctx, e))
+      const pointer = keep(expr(ctx, target.pointer)).code
+      const v = value(() => emitted(`rt.deref(${pointer})`))
+      ctx.w.write(`rt.derefSet(${pointer}, ${v.code});`)
+      return
+    }
     case 'Local':
     case 'Param':
     case 'Name':

@@ -68,6 +68,13 @@ export function outArgument(
   value: (node: ExprNode) => Emitted,
 ): Emitted {
   const t = ctx.temp()
+  if (node.kind === 'Deref') {
+    // `ARRAY TEXT($p->; 0)`: the command writes what the pointer points to.
+    const pointer = value(node.pointer).code
+    return emitted(
+      `rt.outParameter(() => rt.deref(${pointer}), (${t}) => rt.derefSet(${pointer}, ${t}))`,
+    )
+  }
   const write = assignment(ctx, node, emitted(t))
   if (write === undefined) return value(node)
   const read = node.kind === 'Name' ? emitted(`rt.pvGet(${quote(node.name)})`) : value(node)

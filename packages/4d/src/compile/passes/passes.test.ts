@@ -189,12 +189,12 @@ describe('resolve-commands', () => {
 
   test('constants by name or token; classic constructs are not runnable', () => {
     const a = analysisOf(
-      '$a:=Is text:K8:3\n$b:=Is picture\n$c:=Black\nARRAY POINTER($arr; 2)\n$d:=$arr{1}->',
+      '$a:=Is text:K8:3\n$b:=Is picture\n$c:=Black\nARRAY POINTER($arr; 2)\n$d:=$arr{1}->\n$e:=->[Employee]name',
     )
     expect(resolutionOf(a, 'Constant')).toEqual({ kind: 'constant', value: 2 })
     expect(problems(a)).toEqual([
       '4:1 error not-runnable: The command "ARRAY POINTER" cannot run here',
-      '5:5 error not-runnable: A pointer cannot run here',
+      '6:5 error not-runnable: A pointer to a field cannot run here',
     ])
   })
 })

@@ -30,9 +30,22 @@ const INTRINSICS: ReadonlyMap<
 const UNSUPPORTED: Readonly<Partial<Record<Node['kind'], string>>> = {
   Field: 'A field',
   Table: 'A table',
-  PointerTo: 'A pointer',
-  Deref: 'A pointer',
   EmbeddedSql: 'Begin SQL',
+}
+
+/** What a pointer points to: a variable, or an element of an array variable. */
+const POINTABLE: ReadonlySet<string> = new Set([
+  'Local',
+  'Param',
+  'Name',
+  'InterprocessVar',
+  'ArrayElement',
+])
+
+/** What else a pointer points to in 4D, which it cannot here. */
+const POINTER_TARGETS: Readonly<Partial<Record<Node['kind'], string>>> = {
+  Field: 'A pointer to a field',
+  Table: 'A pointer to a table',
 }
 
 /** What a check says of a command that cannot run, by the table's reason. */
@@ -68,6 +81,14 @@ export function resolveCommands(analysis: Analysis, table: CommandTable = COMMAN
             'Another datastore (ds(localID)) cannot be used here',
           )
         return
+      case 'PointerTo': {
+        // A pointer to a variable or an array element runs (pointers/pointer.ts); to a field or
+        // a table, which point into current records, it does not.
+        if (POINTABLE.has(node.target.kind)) return
+        const construct = POINTER_TARGETS[node.target.kind] ?? 'A pointer to an expression'
+        notRunnable(analysis, node, construct, `${construct} cannot run here`, true)
+        return false
+      }
       default: {
         const construct = UNSUPPORTED[node.kind]
         if (construct !== undefined) {

@@ -60,6 +60,7 @@ describe('out-parameters', () => {
       ['HTTP Request', [3]],
       ['HTTP Get', [1]],
       ['HTTP GET OPTION', [1]],
+      ['RESOLVE POINTER', [1, 2, 3]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

@@ -23,6 +23,7 @@ import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { PICTURE_COMMANDS } from './pictures.js'
+import { POINTER_COMMANDS } from './pointers.js'
 import { UI_COMMANDS } from './ui.js'
 import { WEB_FORM_COMMANDS } from './web-form.js'
 import { WEB_SERVER_COMMANDS } from './web-server.js'
@@ -51,6 +52,7 @@ export const COMMANDS = buildCommandTable([
   PICTURE_COMMANDS,
   LOG_EVENT_COMMANDS,
   HTTP_CLIENT_COMMANDS,
+  POINTER_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -18,6 +18,7 @@ import { raise } from '../errors/fourd-error.js'
 import { cond } from '../ops/logic.js'
 import { FourDArray } from '../arrays/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
+import { isPointer } from '../pointers/pointer.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { integerArg, invalid, textArg, wrongType } from '../arguments/arguments.js'
 import type { CommandSpec } from './table.js'
@@ -35,8 +36,8 @@ const VALUE_TYPE: Readonly<Record<Kind, number>> = {
   null: 255,
 }
 
-/** `Value type(v)`. */
-export const valueType = (v: unknown): number => VALUE_TYPE[kindOf(v)]
+/** `Value type(v)`: a pointer is `Is pointer` (23). */
+export const valueType = (v: unknown): number => (isPointer(v) ? 23 : VALUE_TYPE[kindOf(v)])
 
 const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
   number: 'Real',
@@ -152,10 +153,6 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     signature: '(scope?: Integer): Text',
     impl: (rt) => rt.errorMethod,
   },
-  { number: 315, name: 'Is nil pointer', notRunnable: 'pointers' },
-  { number: 304, name: 'Get pointer', notRunnable: 'pointers' },
-  { number: 394, name: 'RESOLVE POINTER', notRunnable: 'pointers' },
-  { number: 294, name: 'Is a variable', notRunnable: 'pointers' },
   { number: 308, name: 'Self', notRunnable: 'pointers' },
   // No debugger opens here: TRACE is ignored, as a compiled 4D application ignores it.
   { number: 157, name: 'TRACE', signature: '()', impl: () => undefined },

@@ -7,6 +7,7 @@
  */
 import type { FileHost } from './file-host.js'
 import type { FourDFunction, FunctionImpl } from './function-object.js'
+import type { Pointer } from '../pointers/pointer.js'
 
 /** A text as a formula's expression (`Formula from string`), or as one line of code (`EXECUTE FORMULA`). */
 export type FormulaKind = 'expression' | 'statement'
@@ -112,6 +113,8 @@ export interface CommandContext {
   /** A process variable's value (`Error` after `ON ERR CALL`). */
   pvGet(name: string): unknown
   pvSet(name: string, value: unknown): void
+  /** `->name`: the pointer to a process variable, one a run. */
+  pvPointer(name: string): Pointer
   /** The compiler of 4D code given as text (commands/formulas.ts), the host's; undefined for none. */
   readonly compileFormula?: FormulaCompiler | undefined
   /** `name(args)`: the project method `name`. */

@@ -37,6 +37,7 @@ import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
+import { Pointer } from '../pointers/pointer.js'
 import { withRuntime } from './running.js'
 import { runtimeParts } from './runtime-parts.js'
 
@@ -121,6 +122,7 @@ export class Runtime {
   // declare no process variable and meet no singleton, and three maps a run are felt there.
   #processSingletons: Map<ClassObject, object> | undefined
   #variables: Map<string, unknown> | undefined
+  #pointers: Map<string, Pointer> | undefined
   #types: Map<string, DeclaredType> | undefined
   readonly #interprocess: Map<string, unknown>
 
@@ -200,6 +202,30 @@ export class Runtime {
   nameValue(name: string): unknown {
     const method = this.methods.get(name)
     return method === undefined ? this.pvGet(name) : method.invoke(this, undefined, [])
+  }
+
+  /** `->name`: the pointer to a process variable, one a run, so that two compare equal. */
+  pvPointer(name: string): Pointer {
+    return this.#pointer(
+      `p:${name}`,
+      name,
+      () => this.pvGet(name),
+      (v) => this.pvSet(name, v),
+    )
+  }
+
+  /** `-><>name`: the pointer to an interprocess variable, one a run. */
+  ipPointer(name: string): Pointer {
+    const [read, write] = [() => this.ipGet(name), (v: unknown) => this.ipSet(name, v)]
+    return this.#pointer(`i:${name}`, `<>${name}`, read, write)
+  }
+
+  #pointer(key: string, name: string, read: () => unknown, write: (v: unknown) => void): Pointer {
+    const pointers = (this.#pointers ??= new Map<string, Pointer>())
+    const k = key.toLowerCase()
+    let p = pointers.get(k)
+    if (p === undefined) pointers.set(k, (p = new Pointer(name, read, write)))
+    return p
   }
 
   /** An interprocess variable `<>name`. */

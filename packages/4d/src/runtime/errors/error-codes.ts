@@ -98,6 +98,10 @@ export const ERRORS = {
     OWN_SIGNATURE,
     'The command "{name}" cannot run here: 4D code runs in its call\'s own process, and no other process or worker is started',
   ),
+  /** `$p->` where `$p` is a Nil pointer (dt_pointer.md). */
+  NilPointer: spec(9425, OWN_SIGNATURE, 'The pointer is Nil: it points to nothing'),
+  /** `$p->` where `$p` holds no pointer. */
+  NotAPointer: spec(9426, OWN_SIGNATURE, 'A {type} is not a pointer'),
   /** `cs.Name.new()` (a Class's member) where the project has no class `Name`. */
   ClassNotHere: spec(9423, OWN_SIGNATURE, 'The class "cs.{name}" is not a class of the project'),
   /** `cs.AIKit.OpenAI`: a component's class; no component is here (docs/Project/components.md). */
