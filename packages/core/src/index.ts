@@ -309,6 +309,7 @@ export { Actor } from './access/actor.js'
 export type { ActorOptions } from './access/actor.js'
 export { actingNow, currentActor, runActor } from './access/acting.js'
 export { runAsProcess } from './orda/processes.js'
+export { detached } from './orda/calls/detached.js'
 export { promotedFor } from './orda/objects/datastore-functions.js'
 export type {
   RolesAction,

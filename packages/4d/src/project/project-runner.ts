@@ -34,6 +34,7 @@ import type { MethodRegistry } from '../runtime/context/methods.js'
 import type { CompiledProject, ProjectClass } from './compile-project.js'
 import { ordaBridge, type OrdaBridge } from '../orda/bridge.js'
 import { withoutOrda } from './without-orda.js'
+import { Workers, type WorkerJob } from './workers.js'
 import type { FileHost } from '../runtime/context/file-host.js'
 import type {
   EventLog,
@@ -73,6 +74,8 @@ interface Running {
   readonly storage: object
   /** The datastore, for the host's `webServer` (none for a call made outside any). */
   readonly ds: Datastore | undefined
+  /** Its workers (`CALL WORKER`). */
+  readonly workers: Workers
 }
 
 /** What a piece of code is given to run: its runtime, its class and the datastore's bridge. */
@@ -114,14 +117,39 @@ export class ProjectRunner {
       })
       const storage = markShared(newObject())
       const interprocess = new Map<string, unknown>()
-      this.#running.set(key, (r = { bridge, classes, methods, interprocess, storage, ds }))
+      const workers: Workers = new Workers((job, variables) =>
+        this.#runJob(running, job, variables),
+      )
+      const running: Running = { bridge, classes, methods, interprocess, storage, ds, workers }
+      this.#running.set(key, (r = running))
     }
     return r
   }
 
+  /** One job of a worker, in a running context of its own (workers.ts). */
+  #runJob(running: Running, job: WorkerJob, variables: Map<string, unknown>): void {
+    const budget = budgetOf(this.#options.budgetMs ?? 2000, running.ds?.clock ?? systemClock)
+    const rt = this.#runtime(running, budget, { name: job.worker, variables })
+    try {
+      rt.run(() =>
+        typeof job.job === 'string'
+          ? rt.method(job.job, [...job.args])
+          : rt.invoke(job.job, undefined, [...job.args]),
+      )
+    } catch (e) {
+      // The caller has gone on: the error is the log's, as 4D's worker errors are its own.
+      const what = e instanceof Error ? e.message : String(e)
+      this.#options.log?.('error', `CALL WORKER "${job.worker}": ${what}`)
+    }
+  }
+
   /** A new running context on `running` as the session now acting, bounded by `budget`. */
-  #runtime(running: Running, budget: CodeBudget): Runtime {
-    const { bridge, classes, methods, interprocess, storage, ds } = running
+  #runtime(
+    running: Running,
+    budget: CodeBudget,
+    worker?: { readonly name: string; readonly variables: Map<string, unknown> },
+  ): Runtime {
+    const { bridge, classes, methods, interprocess, storage, ds, workers } = running
     const session = bridge.session()
     const webServer = ds && this.#options.webServer?.(ds)
     // One literal, no spread: a call outside a request makes one a call.
@@ -138,6 +166,8 @@ export class ProjectRunner {
       log: this.#options.log,
       images: this.#options.images,
       http: this.#options.http,
+      workers,
+      worker,
       webServer,
       budget,
     })

@@ -39,6 +39,11 @@ export function actingNow(): Actor | undefined {
   return acting.get()?.actor
 }
 
+/** Runs `fn` (and what it schedules) as no Actor: with full rights, as code outside a request. */
+export function outsideActors<R>(fn: () => R): R {
+  return acting.exit(fn)
+}
+
 /** The innermost frame of the code running now, if any: its Actor may be replaced (see the module note). */
 export function actingFrame(): ActingFrame | undefined {
   return acting.get()

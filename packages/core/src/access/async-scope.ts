@@ -14,10 +14,13 @@ export interface AsyncScope<T> {
   run<R>(value: T, fn: () => R): R
   /** The value of the innermost `run` around the code running now, if any. */
   get(): T | undefined
+  /** Runs `fn` outside every `run` (and what it schedules): `get()` answers undefined there. */
+  exit<R>(fn: () => R): R
 }
 
 interface Storage<T> {
   run<R>(value: T, fn: () => R): R
+  exit<R>(fn: () => R): R
   getStore(): T | undefined
 }
 
@@ -39,6 +42,7 @@ export function asyncScope<T>(): AsyncScope<T> {
     return {
       run: (value, fn) => storage.run(value, fn),
       get: () => storage.getStore(),
+      exit: (fn) => storage.exit(fn),
     }
   }
   // The value of the `run` whose synchronous part is running.
@@ -54,5 +58,14 @@ export function asyncScope<T>(): AsyncScope<T> {
       }
     },
     get: () => current,
+    exit(fn) {
+      const before = current
+      current = undefined
+      try {
+        return fn()
+      } finally {
+        current = before
+      }
+    },
   }
 }

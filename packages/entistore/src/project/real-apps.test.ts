@@ -134,6 +134,20 @@ describe('a project written as public Qodly and 4D applications are', () => {
     })
   })
 
+  it('hands work to a worker, which runs after the call as the caller, keeping its variables', async () => {
+    const post = await served(PLANNER)
+    const client = post.client()
+    // The call answers before its worker runs; the next request sees the worker's event.
+    expect(await post('$catalog/later', ['Later'])).toEqual({ status: 200, json: { result: 0 } })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect((await client.get('Event')).json.__COUNT).toBe(1)
+    // A signal's wait runs the jobs queued before it, in order; the worker kept its count.
+    expect(await post('$catalog/counted', ['Counted'])).toEqual({
+      status: 200,
+      json: { result: { before: 1, signaled: true, count: 2, jobs: 2 } },
+    })
+  })
+
   it('is checked as it is served: each note at its line, and no failure', async () => {
     const run = await runCli(['check', '--project', PLANNER])
     expect(run.code).toBe(0)
@@ -143,7 +157,7 @@ describe('a project written as public Qodly and 4D applications are', () => {
       'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Event.room',
       'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Room.events (its N→1 is)',
       'Project/Sources/Classes/EventEntity.4dm:25:1: warning: functions named like an attribute of their dataclass are left out (the attribute keeps the name): Event.inscriptions',
-      '4 warnings of what is not served as 4D serves it; 3 files of 4D code: no problem',
+      '4 warnings of what is not served as 4D serves it; 5 files of 4D code: no problem',
     ])
   })
 })

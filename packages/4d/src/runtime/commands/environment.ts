@@ -64,7 +64,7 @@ export const ENVIRONMENT_COMMANDS: readonly CommandSpec[] = [
     number: 1392,
     name: 'Current process name',
     signature: '(): Text',
-    impl: () => PROCESS_NAME,
+    impl: (rt) => rt.worker ?? PROCESS_NAME,
   },
   {
     number: 322,

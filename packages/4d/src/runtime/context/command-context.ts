@@ -52,6 +52,21 @@ export interface ImageTarget {
   readonly fit?: 'fill' | 'contain' | 'contain-start'
 }
 
+/**
+ * The workers 4D code calls (`CALL WORKER`, docs/commands/call-worker.md): the host's (the project
+ * runner's, project/workers.ts). Here a worker is a queue of jobs the server's own thread runs
+ * after the calling code's turn, in order, each as the caller (its session and privileges), with
+ * the worker's process variables kept from job to job.
+ */
+export interface WorkerHost {
+  /** Queues `job` (a formula, or a project method's name) with `args` on the worker `name`. */
+  call(name: string, job: FourDFunction | string, args: unknown[]): void
+  /** `KILL WORKER`: the worker's queued jobs dropped, its process variables with them. */
+  kill(name: string): void
+  /** Runs the queued jobs now, in order, until `done()` or none is left (a signal's `wait`). */
+  runUntil(done: () => boolean): void
+}
+
 /** An HTTP request 4D code sends (`HTTP Request`, `HTTP Get`). */
 export interface HttpAsk {
   readonly method: string
@@ -106,6 +121,10 @@ export interface CommandContext {
   readonly images?: ImageHost | undefined
   /** Outgoing HTTP requests (`HTTP Request`); undefined: they raise when reached. */
   readonly http?: HttpHost | undefined
+  /** The workers (`CALL WORKER`); undefined: the commands raise when reached. */
+  readonly workers?: WorkerHost | undefined
+  /** The worker this code runs in (`Current process name`); undefined: a call's own process. */
+  readonly worker?: string | undefined
   /** `Storage`: the application's shared object (the datastore's when the host gives one). */
   readonly storage: object
   /** The error-handling method `ON ERR CALL` installed ("" for none). */

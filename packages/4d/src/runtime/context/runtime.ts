@@ -30,6 +30,7 @@ import type {
   FormulaCompiler,
   HttpHost,
   ImageHost,
+  WorkerHost,
   WebServerHost,
 } from './command-context.js'
 import { catchable, placeError } from './error-flow.js'
@@ -37,7 +38,7 @@ import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
 import { MethodRegistry } from './methods.js'
-import { Pointer } from '../pointers/pointer.js'
+import { keptPointer, type Pointer } from '../pointers/pointer.js'
 import { withRuntime } from './running.js'
 import { runtimeParts } from './runtime-parts.js'
 
@@ -71,6 +72,10 @@ export interface RuntimeOptions {
   readonly images?: ImageHost
   /** Outgoing HTTP requests (`HTTP Request`): the host's, which allows the hosts. */
   readonly http?: HttpHost
+  /** The workers (`CALL WORKER`): the project runner's. */
+  readonly workers?: WorkerHost
+  /** Running in a worker: its name, and its process variables, kept from job to job. */
+  readonly worker?: { readonly name: string; readonly variables: Map<string, unknown> }
   /**
    * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
    * the project loader from call to call; a new one for a run without it.
@@ -106,6 +111,8 @@ export class Runtime {
   readonly log: EventLog | undefined
   readonly images: ImageHost | undefined
   readonly http: HttpHost | undefined
+  readonly workers: WorkerHost | undefined
+  readonly worker: string | undefined
   readonly files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
@@ -139,6 +146,9 @@ export class Runtime {
     this.log = options.log
     this.images = options.images
     this.http = options.http
+    this.workers = options.workers
+    this.worker = options.worker?.name
+    this.#variables = options.worker?.variables
     this.files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula
@@ -206,26 +216,14 @@ export class Runtime {
 
   /** `->name`: the pointer to a process variable, one a run, so that two compare equal. */
   pvPointer(name: string): Pointer {
-    return this.#pointer(
-      `p:${name}`,
-      name,
-      () => this.pvGet(name),
-      (v) => this.pvSet(name, v),
-    )
+    const [read, write] = [() => this.pvGet(name), (v: unknown) => this.pvSet(name, v)]
+    return keptPointer((this.#pointers ??= new Map()), `p:${name}`, name, read, write)
   }
 
   /** `-><>name`: the pointer to an interprocess variable, one a run. */
   ipPointer(name: string): Pointer {
     const [read, write] = [() => this.ipGet(name), (v: unknown) => this.ipSet(name, v)]
-    return this.#pointer(`i:${name}`, `<>${name}`, read, write)
-  }
-
-  #pointer(key: string, name: string, read: () => unknown, write: (v: unknown) => void): Pointer {
-    const pointers = (this.#pointers ??= new Map<string, Pointer>())
-    const k = key.toLowerCase()
-    let p = pointers.get(k)
-    if (p === undefined) pointers.set(k, (p = new Pointer(name, read, write)))
-    return p
+    return keptPointer((this.#pointers ??= new Map()), `i:${name}`, `<>${name}`, read, write)
   }
 
   /** An interprocess variable `<>name`. */

@@ -38,6 +38,20 @@ export function derefSet(p: unknown, v: unknown): void {
   pointerOf(p).write(v)
 }
 
+/** The pointer `pointers` keeps under `key` (one a variable), made at its first use. */
+export function keptPointer(
+  pointers: Map<string, Pointer>,
+  key: string,
+  name: string,
+  read: () => unknown,
+  write: (v: unknown) => void,
+): Pointer {
+  const k = key.toLowerCase()
+  let p = pointers.get(k)
+  if (p === undefined) pointers.set(k, (p = new Pointer(name, read, write)))
+  return p
+}
+
 /** `->$local`: made once a call by the compiled code, over the local's reader and writer. */
 export const pointer = (name: string, read: () => unknown, write: (v: unknown) => void): Pointer =>
   new Pointer(name, read, write)

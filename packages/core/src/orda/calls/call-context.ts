@@ -53,6 +53,11 @@ export function runningCall(): RunningCall | undefined {
   return calls.get()
 }
 
+/** Runs `fn` (and what it schedules) outside any call: `currentCall()` answers undefined. */
+export function outsideCalls<R>(fn: () => R): R {
+  return calls.exit(fn)
+}
+
 /** Runs `fn` as `call` (what `currentCall()` answers inside it). */
 export function runCall<R>(call: RunningCall, fn: () => R): R {
   return calls.run(call, fn)

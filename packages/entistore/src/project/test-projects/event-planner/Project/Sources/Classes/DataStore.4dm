@@ -85,3 +85,20 @@ exposed Function tryForward($url : Text) : Object
 	var $status : Integer
 	$status:=Try(HTTP Get($url; $text))
 	return {status: $status; error: Last errors.length>0 ? Last errors[0].errCode : 0}
+
+// Work handed to a worker, as real applications hand their mailing to one: the call answers
+// before the worker runs.
+exposed Function later($title : Text) : Integer
+	CALL WORKER("planner"; "addEvent"; $title)
+	return ds.Event.query("title = :1"; $title).length
+
+// A worker that answers through a signal: the call waits for it, the jobs before it run first.
+exposed Function counted($title : Text) : Object
+	var $signal : 4D.Signal
+	var $before : Integer
+	CALL WORKER("planner"; "addEvent"; $title)
+	$signal:=New signal("count")
+	CALL WORKER("planner"; Formula(countInWorker($1)); $signal)
+	$before:=ds.Event.all().length
+	$signal.wait(100)
+	return {before: $before; signaled: $signal.signaled; count: $signal.count; jobs: $signal.jobs}

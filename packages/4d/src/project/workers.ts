@@ -1,0 +1,67 @@
+/**
+ * @module The workers of a project's code on one datastore (`CALL WORKER`, call-worker.md). 4D
+ * runs a worker as a process of its own that takes its messages one after the other; here the
+ * server's thread does, after the calling code's turn (a timer of 0 ms), so that a call never
+ * waits for the jobs it queues, and in their order, each one:
+ * - as the code that queued it acts (its session and privileges, captured when it was queued):
+ *   what a job reads and writes is decided by its caller's view, as any other path of a request;
+ * - with the worker's process variables, kept from one job to the next until `KILL WORKER`;
+ * - within a budget of its own, its error told to the host's log, never to the caller.
+ * A signal's `wait()` runs the jobs queued so far, now, until it is triggered (classes/signal.ts).
+ */
+import { actingNow, detached, runActor, type Actor } from '@entistore/core'
+import type { WorkerHost } from '../runtime/context/command-context.js'
+import type { FourDFunction } from '../runtime/context/function-object.js'
+
+/** A job queued on a worker: what runs, with what, as whom. */
+export interface WorkerJob {
+  readonly worker: string
+  readonly job: FourDFunction | string
+  readonly args: readonly unknown[]
+  readonly actor: Actor | undefined
+}
+
+/** Runs one job with the worker's process variables (the project runner's). */
+export type JobRunner = (job: WorkerJob, variables: Map<string, unknown>) => void
+
+export class Workers implements WorkerHost {
+  readonly #queue: WorkerJob[] = []
+  readonly #variables = new Map<string, Map<string, unknown>>()
+  #scheduled = false
+
+  constructor(private readonly runJob: JobRunner) {}
+
+  call(worker: string, job: FourDFunction | string, args: unknown[]): void {
+    this.#queue.push({ worker, job, args: [...args], actor: actingNow() })
+    if (this.#scheduled) return
+    this.#scheduled = true
+    setTimeout(() => {
+      this.#scheduled = false
+      this.runUntil(() => false)
+    }, 0)
+  }
+
+  kill(worker: string): void {
+    for (let i = this.#queue.length - 1; i >= 0; i--)
+      if (this.#queue[i]!.worker === worker) this.#queue.splice(i, 1)
+    this.#variables.delete(worker)
+  }
+
+  runUntil(done: () => boolean): void {
+    while (!done()) {
+      const next = this.#queue.shift()
+      if (next === undefined) return
+      let variables = this.#variables.get(next.worker)
+      if (variables === undefined) this.#variables.set(next.worker, (variables = new Map()))
+      // A process of its own, as a 4D worker is: not the caller's call, transaction or lock, and
+      // not the Actor of whichever request scheduled the timer; its caller's Actor, if it had one.
+      const run = (): void => this.runJob(next, variables)
+      detached(() => (next.actor === undefined ? run() : runActor(next.actor, run)))
+    }
+  }
+
+  /** How many jobs wait (tests, and the host's shutdown). */
+  get pending(): number {
+    return this.#queue.length
+  }
+}
