@@ -129,7 +129,7 @@ export class ProjectRunner {
   /** One job of a worker, in a running context of its own (workers.ts). */
   #runJob(running: Running, job: WorkerJob, variables: Map<string, unknown>): void {
     const budget = budgetOf(this.#options.budgetMs ?? 2000, running.ds?.clock ?? systemClock)
-    const rt = this.#runtime(running, budget, { name: job.worker, variables })
+    const rt = this.#runtime(running, budget, { name: job.name, variables })
     try {
       rt.run(() =>
         typeof job.job === 'string'
@@ -139,7 +139,8 @@ export class ProjectRunner {
     } catch (e) {
       // The caller has gone on: the error is the log's, as 4D's worker errors are its own.
       const what = e instanceof Error ? e.message : String(e)
-      this.#options.log?.('error', `CALL WORKER "${job.worker}": ${what}`)
+      const from = job.process === undefined ? 'CALL WORKER' : 'New process'
+      this.#options.log?.('error', `${from} "${job.name}": ${what}`)
     }
   }
 

@@ -43,4 +43,19 @@ describe('workers', () => {
     await turn()
     expect(seen).toEqual(['a:1', 'trigger:2', 'again:1'])
   })
+
+  it('run a New process once, as a process of its own, numbered; * answers the one not run yet', async () => {
+    const seen: string[] = []
+    const workers = new Workers((job, variables) => {
+      variables.set('n', ((variables.get('n') as number | undefined) ?? 0) + 1)
+      seen.push(`${job.name}:${String(job.job)}:${String(variables.get('n'))}`)
+    })
+    const first = workers.spawn('export', 'run', [], true)
+    expect(workers.spawn('export', 'run', [], true)).toBe(first)
+    const second = workers.spawn('export', 'run', [], false)
+    expect(second).toBe(first + 1)
+    await turn()
+    // Each process's variables are its own, and end with it.
+    expect(seen).toEqual(['export:run:1', 'export:run:1'])
+  })
 })

@@ -15,7 +15,12 @@ import type { FourDFunction } from '../runtime/context/function-object.js'
 
 /** A job queued on a worker: what runs, with what, as whom. */
 export interface WorkerJob {
+  /** The queue it is on: the worker's name, or a process's own. */
   readonly worker: string
+  /** The process's name (`Current process name`): the worker's, or the one `New process` gave. */
+  readonly name: string
+  /** A process `New process` started: its number; its variables end with it. */
+  readonly process?: number
   readonly job: FourDFunction | string
   readonly args: readonly unknown[]
   readonly actor: Actor | undefined
@@ -28,11 +33,27 @@ export class Workers implements WorkerHost {
   readonly #queue: WorkerJob[] = []
   readonly #variables = new Map<string, Map<string, unknown>>()
   #scheduled = false
+  // Process numbers of New process: apart from the small ones 4D's own processes take.
+  #processes = 100
 
   constructor(private readonly runJob: JobRunner) {}
 
   call(worker: string, job: FourDFunction | string, args: unknown[]): void {
-    this.#queue.push({ worker, job, args: [...args], actor: actingNow() })
+    this.#post({ worker, name: worker, job, args: [...args], actor: actingNow() })
+  }
+
+  spawn(name: string, job: FourDFunction | string, args: unknown[], unique: boolean): number {
+    const waiting = unique
+      ? this.#queue.find((j) => j.process !== undefined && j.name === name)
+      : undefined
+    if (waiting !== undefined) return waiting.process!
+    const process = ++this.#processes
+    this.#post({ worker: `\0${process}`, name, process, job, args: [...args], actor: actingNow() })
+    return process
+  }
+
+  #post(job: WorkerJob): void {
+    this.#queue.push(job)
     if (this.#scheduled) return
     this.#scheduled = true
     setTimeout(() => {
@@ -57,6 +78,8 @@ export class Workers implements WorkerHost {
       // not the Actor of whichever request scheduled the timer; its caller's Actor, if it had one.
       const run = (): void => this.runJob(next, variables)
       detached(() => (next.actor === undefined ? run() : runActor(next.actor, run)))
+      // A process's variables end with it; a worker's wait for its next job.
+      if (next.process !== undefined) this.#variables.delete(next.worker)
     }
   }
 

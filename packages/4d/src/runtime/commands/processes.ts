@@ -1,14 +1,15 @@
 /**
  * @module Commands about processes, workers and signals. 4D code runs in its call's own process;
  * `CALL WORKER` queues a job on a worker the host keeps (project/workers.ts: run after the
- * calling code's turn, in order, as the caller, with the worker's process variables kept),
+ * calling code's turn, in order, as the caller, with the worker's process variables kept);
+ * `New process` runs a method once so, as a process of its own whose number it answers;
  * `KILL WORKER` drops one, `New signal` makes the object a caller waits on (classes/signal.ts).
  * `IDLE` has nothing to give way to and returns; `Process aborted` is False. The rest start or
  * inspect other processes and do not run here: each is named by `entistore check` and raises
  * 9422 ("no other process") when reached. `Current process name`, `Current process` and
  * `DELAY PROCESS` are environment.ts's.
  */
-import { textArg } from '../arguments/arguments.js'
+import { isStar, textArg } from '../arguments/arguments.js'
 import { FourDSignal } from '../classes/signal.js'
 import type { CommandContext, WorkerHost } from '../context/command-context.js'
 import { FourDFunction } from '../context/function-object.js'
@@ -34,6 +35,17 @@ function workerName(command: string, v: unknown): string {
     : name
 }
 
+/** What a worker or a process runs: a formula, or a project method's name. */
+function jobOf(command: string, v: unknown): FourDFunction | string {
+  if (v instanceof FourDFunction) return v
+  if (typeof v === 'string' && v !== '') return v
+  return raise('InvalidArgument', {
+    parameter: 'method',
+    command,
+    detail: 'give a formula or the name of a project method',
+  })
+}
+
 export const PROCESS_COMMANDS: readonly CommandSpec[] = [
   {
     number: 1389,
@@ -41,17 +53,19 @@ export const PROCESS_COMMANDS: readonly CommandSpec[] = [
     signature: '(process: any; formula: any; ...params: any)',
     impl: (rt, process, formula, ...params) => {
       const name = workerName('CALL WORKER', process)
-      const job =
-        formula instanceof FourDFunction
-          ? formula
-          : typeof formula === 'string' && formula !== ''
-            ? formula
-            : raise('InvalidArgument', {
-                parameter: 'formula',
-                command: 'CALL WORKER',
-                detail: 'give a formula or the name of a project method',
-              })
-      workers(rt, 'CALL WORKER').call(name, job, params)
+      workers(rt, 'CALL WORKER').call(name, jobOf('CALL WORKER', formula), params)
+    },
+  },
+  {
+    number: 317,
+    name: 'New process',
+    signature: '(method: any; stack: any; name?: any; ...params: any)',
+    impl: (rt, method, _stack, name, ...rest) => {
+      const unique = rest.length > 0 && isStar(rest.at(-1))
+      const params = unique ? rest.slice(0, -1) : rest
+      const job = jobOf('New process', method)
+      const title = name === undefined ? '' : textArg('New process', 'name', name)
+      return workers(rt, 'New process').spawn(title, job, params, unique)
     },
   },
   {
@@ -77,7 +91,6 @@ export const PROCESS_COMMANDS: readonly CommandSpec[] = [
   { number: 311, name: 'IDLE', signature: '()', impl: () => undefined },
   // No process is aborted from outside here: a call that runs too long ends with its budget.
   { number: 672, name: 'Process aborted', signature: '(): Boolean', impl: () => false },
-  notRunnable(317, 'New process'),
   notRunnable(336, 'PROCESS PROPERTIES'),
   notRunnable(330, 'Process state'),
   notRunnable(372, 'Process number'),

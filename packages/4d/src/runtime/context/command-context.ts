@@ -61,6 +61,11 @@ export interface ImageTarget {
 export interface WorkerHost {
   /** Queues `job` (a formula, or a project method's name) with `args` on the worker `name`. */
   call(name: string, job: FourDFunction | string, args: unknown[]): void
+  /**
+   * `New process`: `job` run once as a process named `name` of its own (fresh variables), queued
+   * as a worker's job is; its number. `unique`: a process of that name not run yet answers.
+   */
+  spawn(name: string, job: FourDFunction | string, args: unknown[], unique: boolean): number
   /** `KILL WORKER`: the worker's queued jobs dropped, its process variables with them. */
   kill(name: string): void
   /** Runs the queued jobs now, in order, until `done()` or none is left (a signal's `wait`). */
