@@ -61,6 +61,7 @@ describe('out-parameters', () => {
       ['HTTP Get', [1]],
       ['HTTP GET OPTION', [1]],
       ['RESOLVE POINTER', [1, 2, 3]],
+      ['DOCUMENT TO BLOB', [1]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

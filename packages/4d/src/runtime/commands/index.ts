@@ -20,6 +20,7 @@ import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
+import { DOCUMENT_COMMANDS } from './documents.js'
 import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { PICTURE_COMMANDS } from './pictures.js'
@@ -53,6 +54,7 @@ export const COMMANDS = buildCommandTable([
   LOG_EVENT_COMMANDS,
   HTTP_CLIENT_COMMANDS,
   POINTER_COMMANDS,
+  DOCUMENT_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

@@ -20,8 +20,7 @@ import { binaryValue, isBinaryValue, sniffImageType, type BinaryValue } from '@e
 import { toText } from '../convert/conversions.js'
 import { raise } from '../errors/fourd-error.js'
 import type { CommandContext, ImageHost, ImageTarget } from '../context/command-context.js'
-import { FK_PLATFORM_PATH, fileOf } from '../files/file-of.js'
-import type { FileObject } from '../files/file-objects.js'
+import { documentOf } from '../files/file-of.js'
 import { invalid, numberArg, wrongType } from '../arguments/arguments.js'
 import { isOutParameter, outArg } from '../arguments/out-parameter.js'
 import { blobBytes } from '../values/blob-object.js'
@@ -42,14 +41,6 @@ function codecType(codec: string): string {
   const c = codec.trim().toLowerCase().replace(/^\./, '')
   if (c.includes('/')) return c
   return `image/${c === 'jpg' ? 'jpeg' : c === 'svg' ? 'svg+xml' : c === 'tif' ? 'tiff' : c}`
-}
-
-/** The file of the project's folders a picture command names; an empty name is 4D's dialog. */
-function projectFile(rt: CommandContext, command: string, name: unknown): FileObject {
-  const path = toText(name)
-  if (path === '')
-    raise('NotImplemented', { name: `${command} with an empty name (a file dialog)` })
-  return fileOf(rt, path, FK_PLATFORM_PATH)
 }
 
 /** `bytes` as the picture variable `target`, OK 1; bytes of no image type leave it, OK 0. */
@@ -118,7 +109,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
     signature: '(fileName: any; picture: any; star?: any)',
     writes: [1],
     impl: (rt, name, target) => {
-      const file = projectFile(rt, 'READ PICTURE FILE', name)
+      const file = documentOf(rt, 'READ PICTURE FILE', name)
       setPicture(rt, 'READ PICTURE FILE', target, file.host.readBytes(file.at))
     },
   },
@@ -127,7 +118,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
     name: 'WRITE PICTURE FILE',
     signature: '(fileName: any; picture: any; codec?: any)',
     impl: (rt, name, pict, codec) => {
-      const file = projectFile(rt, 'WRITE PICTURE FILE', name)
+      const file = documentOf(rt, 'WRITE PICTURE FILE', name)
       const p = pictureArg('WRITE PICTURE FILE', pict)
       if (p === null) return rt.pvSet('OK', 0)
       file.host.writeBytes(file.at, inCodec(rt, 'WRITE PICTURE FILE', p, codec))

@@ -193,10 +193,11 @@ export const UI_COMMANDS: readonly CommandSpec[] = UI_COMMANDS_TEXT.split('\n')
 
 // The constants of the same themes, which name what a user interface has: form events (`On
 // Clicked`), font styles and alignments, window kinds, object types, coordinates of the screen
-// and of forms, list box options and colours. Recognized by the names of their themes, since only
+// and of forms, list box options and colours, keyboard modifiers, menu shortcuts, hierarchical
+// lists' parameters, tips and standard actions. Recognized by the names of their themes, since only
 // a few are ever written in server code (and none of them means anything there).
 const UI_CONSTANT =
-  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none)$/
+  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none|(Command|Shift|Option|Control|Caps lock) key (mask|bit)|Additional text|(Enable|Disable) events (others unchanged|disable others)|Tips (enabled|delay|duration)|Highlight (menu|text) (background |text )?colou?r|Disable highlight item colou?r|Bold and (Underline|Italic)|Italic and Underline|Movable dialog box|ak .+|Associated standard action( name)?)$/
 
 /** Whether the constant `name` is one of a user interface's (see UI_CONSTANT). */
 export const isUiConstant = (name: string): boolean => UI_CONSTANT.test(name)

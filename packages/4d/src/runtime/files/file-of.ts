@@ -47,3 +47,14 @@ export const fileOf = (rt: FileContext, path: unknown, type: unknown): FileObjec
 /** `Folder(path {; pathType})`, and `4D.Folder.new()`. */
 export const folderOf = (rt: FileContext, path: unknown, type: unknown): FolderObject =>
   new FolderObject(hostOf(rt, path), placeOf(rt, path, type, true))
+
+/**
+ * The file a classic document command names (`READ PICTURE FILE`, `BLOB TO DOCUMENT`): a system
+ * path of the project's folders; an empty name, which opens a dialog in 4D, cannot run here.
+ */
+export function documentOf(rt: CommandContext, command: string, name: unknown): FileObject {
+  const path = toText(name)
+  if (path === '')
+    raise('NotImplemented', { name: `${command} with an empty name (a file dialog)` })
+  return fileOf(rt, path, FK_PLATFORM_PATH)
+}
