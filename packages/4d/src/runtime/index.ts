@@ -26,8 +26,10 @@
 import { BLOB_CLASS } from './classes/blob.js'
 import { FUNCTION_CLASS, OBJECT_CLASS } from './classes/builtin-class.js'
 import { COLLECTION_FUNCTIONS } from './classes/collection-functions.js'
+import { HTTP_REQUEST_CLASS } from './classes/http-request.js'
 import { INCOMING_MESSAGE_CLASS } from './classes/incoming-message.js'
 import { OUTGOING_MESSAGE_CLASS } from './classes/outgoing-message.js'
+import { SIGNAL_CLASS } from './classes/signal.js'
 import { WEB_FORM_CLASS, WEB_FORM_ITEM_CLASS } from './classes/web-form.js'
 import { COMMANDS } from './commands/index.js'
 import { provideRuntimeParts } from './context/runtime-parts.js'
@@ -48,6 +50,8 @@ provideRuntimeParts({
     ['Blob', BLOB_CLASS],
     ['WebForm', WEB_FORM_CLASS],
     ['WebFormItem', WEB_FORM_ITEM_CLASS],
+    ['HTTPRequest', HTTP_REQUEST_CLASS],
+    ['Signal', SIGNAL_CLASS],
   ],
 })
 

@@ -98,6 +98,19 @@ describe('HTTP Request and HTTP Get in 4D code', () => {
     })
   })
 
+  it('4D.HTTPRequest sends, calls back, and tells a refused host in its errors', async () => {
+    const post = await served(PLANNER, { allowHttp: ['127.0.0.1'] })
+    expect(await post('$catalog/ask', [`${base}/echo`])).toEqual({
+      status: 200,
+      json: { result: { status: 200, got: { room: 'Annex' }, seen: 200 } },
+    })
+    const refused = await served(PLANNER)
+    expect(await refused('$catalog/ask', [`${base}/echo`])).toEqual({
+      status: 200,
+      json: { result: { error: 9432, terminated: true } },
+    })
+  })
+
   it('fail, without filling the memory, on an answer past 16 MB', async () => {
     const post = await served(PLANNER, { allowHttp: ['127.0.0.1'] })
     expect(await post('$catalog/tryForward', [`${base}/big`])).toEqual({

@@ -83,7 +83,7 @@ async function handle({ method, url, headers, body, timeoutMs, redirects }) {
       continue
     }
     try {
-      return { status: res.status, headers: [...res.headers], body: await read(res) }
+      return { status: res.status, statusText: res.statusText, headers: [...res.headers], body: await read(res) }
     } catch (e) {
       return { failed: String(e.message || e) }
     }

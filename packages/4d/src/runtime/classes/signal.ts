@@ -10,6 +10,7 @@ import { FourDFunction } from '../context/function-object.js'
 import { raise } from '../errors/fourd-error.js'
 import { GET_MEMBER, SET_MEMBER, type MemberHost } from '../values/host.js'
 import { markShared } from '../values/shared.js'
+import { builtinClass, OBJECT_CLASS } from './builtin-class.js'
 
 export class FourDSignal implements MemberHost {
   #signaled = false
@@ -60,3 +61,6 @@ const MEMBERS: ReadonlyMap<string, FourDFunction> = new Map([
     new FourDFunction('Signal.trigger', (_rt, self) => signalOf(self, 'trigger').trigger()),
   ],
 ])
+
+/** `4D.Signal`: made by `New signal` (its `new()` is not public), tested by `OB Instance of`. */
+export const SIGNAL_CLASS = builtinClass('Signal', OBJECT_CLASS, (v) => v instanceof FourDSignal)

@@ -15,7 +15,6 @@
  */
 import { binaryValue, isBinaryValue, sniffImageType } from '@entistore/core'
 import { toText } from '../convert/conversions.js'
-import { fromJSON, stringify } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
 import type { CommandContext, HttpHost, HttpReply } from '../context/command-context.js'
 import { FourDArray } from '../arrays/four-d-array.js'
@@ -23,7 +22,7 @@ import { integerArg, invalid, isStar, textArg } from '../arguments/arguments.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import { Collection } from '../values/collection.js'
 import { isPlainObject } from '../values/kinds.js'
-import { blobBytes } from '../values/blob-object.js'
+import { contentType, decodeText, parsedJson, requestBody } from '../http/http-values.js'
 import type { CommandSpec } from './table.js'
 
 /** HTTP SET OPTION's options that have a meaning here, with 4D's defaults (http-set-option.md). */
@@ -48,16 +47,10 @@ function host(rt: CommandContext, command: string): HttpHost {
 
 /** The body and its default type, from the value given. */
 function body(command: string, v: unknown): { bytes?: Uint8Array; type?: string } {
-  const value = isOutParameter(v) ? v.get() : v
-  if (value === undefined || value === null || value === '') return {}
-  if (typeof value === 'string')
-    return { bytes: new TextEncoder().encode(value), type: 'text/plain; charset=UTF-8' }
-  if (isBinaryValue(value)) return { bytes: new Uint8Array(value.bytes), type: value.type }
-  const blob = blobBytes(value)
-  if (blob !== undefined) return { bytes: blob, type: 'application/byte-stream' }
-  if (isPlainObject(value) || value instanceof Collection)
-    return { bytes: new TextEncoder().encode(stringify(value, false)), type: 'application/json' }
-  return invalid(command, 'contents', 'give a text, a BLOB, a picture or an object')
+  return (
+    requestBody(isOutParameter(v) ? v.get() : v) ??
+    invalid(command, 'contents', 'give a text, a BLOB, a picture or an object')
+  )
 }
 
 /** The request's headers from the two arrays, when given. */
@@ -86,42 +79,21 @@ function headersOut(command: string, names: unknown, values: unknown, reply: Htt
   }
 }
 
-const contentType = (reply: HttpReply): string =>
-  reply.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? ''
-
-/** The charset a response's type names (`charset=iso-8859-1`), UTF-8 by default. */
-function decode(reply: HttpReply): string {
-  const charset = /charset="?([^";\s]+)/.exec(contentType(reply))?.[1] ?? 'utf-8'
-  try {
-    return new TextDecoder(charset).decode(reply.body)
-  } catch {
-    return new TextDecoder().decode(reply.body)
-  }
-}
-
 /** The response as the variable's type takes it; left blank when it does not fit that type. */
 function setResponse(out: OutParameter, reply: HttpReply): void {
   const current = out.get()
-  if (typeof current === 'string' || current === undefined) return out.set(decode(reply))
+  if (typeof current === 'string' || current === undefined) return out.set(decodeText(reply))
   if (current instanceof Uint8Array) return out.set(new Uint8Array(reply.body))
   if (isBinaryValue(current) || current === null) {
     // A picture variable (null when empty) or an object one (null before assigned): the body's
     // own type tells which it can be.
     const image = sniffImageType(reply.body)
     if (image !== undefined) return out.set(binaryValue(new Uint8Array(reply.body), image))
-    if (/json|text/.test(contentType(reply))) return out.set(parsed(reply))
+    if (/json|text/.test(contentType(reply))) return out.set(parsedJson(reply))
     return
   }
   if (isPlainObject(current) || current instanceof Collection)
-    if (/json|text/.test(contentType(reply))) out.set(parsed(reply))
-}
-
-function parsed(reply: HttpReply): unknown {
-  try {
-    return fromJSON(JSON.parse(decode(reply)))
-  } catch {
-    return null
-  }
+    if (/json|text/.test(contentType(reply))) out.set(parsedJson(reply))
 }
 
 function send(

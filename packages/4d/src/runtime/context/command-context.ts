@@ -86,6 +86,7 @@ export interface HttpAsk {
 /** The server's answer. */
 export interface HttpReply {
   readonly status: number
+  readonly statusText?: string
   readonly headers: readonly (readonly [string, string])[]
   readonly body: Uint8Array
 }

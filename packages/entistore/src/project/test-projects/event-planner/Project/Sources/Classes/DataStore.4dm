@@ -102,3 +102,15 @@ exposed Function counted($title : Text) : Object
 	$before:=ds.Event.all().length
 	$signal.wait(100)
 	return {before: $before; signaled: $signal.signaled; count: $signal.count; jobs: $signal.jobs}
+
+// The same with 4D.HTTPRequest, its callback told of the answer.
+exposed Function ask($url : Text) : Object
+	var $request : 4D.HTTPRequest
+	var $options : Object
+	$options:={method: "POST"; headers: {"X-Planner": "yes"}; body: {room: "Annex"}}
+	$options.onResponse:=Formula(This.seen:=$1.response.status)
+	$request:=4D.HTTPRequest.new($url; $options).wait()
+	If ($request.errors.length>0)
+		return {error: $request.errors[0].errCode; terminated: $request.terminated}
+	End if
+	return {status: $request.response.status; got: $request.response.body.got; seen: $options.seen}
