@@ -49,6 +49,11 @@ export interface ProjectResult {
     readonly runnable: number
     /** What the others use, by name: how many class files each keeps out. */
     readonly blockers: Readonly<Record<string, number>>
+    /**
+     * Of the others, those kept out by components alone that neither the repository holds, nor its
+     * `dependencies.json` names, nor 4D ships: 4D cannot run them from the repository either.
+     */
+    readonly componentOnly?: number
   }
 }
 
@@ -57,23 +62,53 @@ export interface ProjectResult {
 const isUi = (p: { name: string; message: string }): boolean =>
   /needs a user interface/.test(p.message) && p.name !== 'Web Form' && p.name !== 'Web Event'
 
+// 4D's own components, which 4D ships or installs for any project (the names its dependencies.json
+// files give them, less "4D "): `cs.NetKit`, `cs.AIKit`…
+const FOUR_D_COMPONENTS = ['NetKit', 'AIKit', 'SVG', 'Progress', 'ViewPro', 'WritePro', 'Widgets']
+
+/**
+ * Whether `name` (`component bspkComponent`) is a component nothing gives: not one of 4D's own,
+ * and its namespace is not a dependency's name less its "4D " (`4D NetKit` gives `NetKit`).
+ */
+function absent(folder: string, name: string): boolean {
+  if (!name.startsWith('component ')) return false
+  const file = join(folder, 'Project', 'Sources', 'dependencies.json')
+  let names: string[] = []
+  try {
+    const deps = JSON.parse(readFileSync(file, 'utf8')) as {
+      dependencies?: Record<string, unknown>
+    }
+    names = Object.keys(deps.dependencies ?? {}).map((d) =>
+      d.replace(/^4D /, '').replace(/\s/g, ''),
+    )
+  } catch {
+    // No dependencies.json, or not JSON: it names nothing.
+  }
+  const namespace = name.slice('component '.length)
+  return !FOUR_D_COMPONENTS.includes(namespace) && !names.includes(namespace)
+}
+
 function classFigures(folder: string, check: CheckRun): ProjectResult['classes'] {
   const files = classFiles(folder)
   const blockers: Record<string, number> = {}
   let syntax = 0
   let blocked = 0
+  let componentOnly = 0
   for (const f of check.files) {
     if (!/[/\\]Classes[/\\][^/\\]+\.4dm$/.test(f.file)) continue
     const names = new Set(f.notRunnable.filter((p) => !isUi(p)).map((p) => p.name))
     for (const n of names) blockers[n] = (blockers[n] ?? 0) + 1
     if (f.syntaxErrors.length > 0) syntax++
     if (f.syntaxErrors.length > 0 || names.size > 0) blocked++
+    if (f.syntaxErrors.length === 0 && names.size > 0 && [...names].every((n) => absent(folder, n)))
+      componentOnly++
   }
   return {
     total: files.length,
     parse: files.length - syntax,
     runnable: files.length - blocked,
     blockers,
+    componentOnly,
   }
 }
 

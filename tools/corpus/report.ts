@@ -42,6 +42,7 @@ export interface Totals {
   readonly classes: number
   readonly parse: number
   readonly runnable: number
+  readonly componentOnly: number
 }
 
 export function totals(results: readonly ProjectResult[]): Totals {
@@ -58,6 +59,7 @@ export function totals(results: readonly ProjectResult[]): Totals {
     classes: sum((r) => r.classes.total),
     parse: sum((r) => r.classes.parse),
     runnable: sum((r) => r.classes.runnable),
+    componentOnly: sum((r) => r.classes.componentOnly ?? 0),
   }
 }
 
@@ -66,11 +68,21 @@ const pct = (n: number, of: number): string => (of === 0 ? '–' : `${Math.round
 /** The table and the list of what is left, as markdown. */
 export function reportMarkdown(results: readonly ProjectResult[], when: string): string {
   const t = totals(results)
+  const refused = refusedOf(t.creates)
+  const works = t.creates.tried - t.creates.failed.length - refused
+  const created =
+    `${works}/${t.creates.tried} creates of a generated key work` +
+    (refused === 0
+      ? ''
+      : ` (${refused} more are refused by the application's own rules, as 4D refuses them)`)
   const lines = [
     `Run of ${when}: ${t.projects} projects; ${t.started} start; \`check\` and \`serve\` agree on ` +
-      `${t.agree}; ${ratio(t.creates)} creates of a generated key work (the refused ones, as 4D refuses them); ${t.parse}/${t.classes} ` +
+      `${t.agree}; ${created}; ${t.parse}/${t.classes} ` +
       `class files parse (${pct(t.parse, t.classes)}), ${t.runnable}/${t.classes} use nothing ` +
-      `that cannot run here but a user interface (${pct(t.runnable, t.classes)}).`,
+      `that cannot run here but a user interface (${pct(t.runnable, t.classes)}; ` +
+      `${pct(t.runnable, t.classes - t.componentOnly)} of the ${t.classes - t.componentOnly} that ` +
+      `use no component that 4D could not find either: neither in the repository, nor named by it, ` +
+      `nor one of 4D's own).`,
     '',
     '| project | kind | tables | starts | check agrees | $catalog | reads | creates | computed, aliases | class files parse | class files run |',
     '|---|---|--:|---|---|--:|--:|--:|--:|--:|--:|',

@@ -10,7 +10,7 @@
  *
  * A project that is absent is named and skipped: the corpus is third-party code, never in git.
  */
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { corpusDir, digest, label, projectFolder, readManifest } from './manifest.ts'
@@ -24,8 +24,19 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true },
     write: { type: 'boolean', default: false },
     json: { type: 'string' },
+    // The report of a run saved with --json, without running again.
+    from: { type: 'string' },
   },
 })
+
+if (values.from !== undefined) {
+  const saved = JSON.parse(readFileSync(values.from, 'utf8')) as ProjectResult[]
+  const markdown = reportMarkdown(saved, new Date().toISOString().slice(0, 10))
+  console.log(markdown)
+  if (values.write)
+    writeSection(fileURLToPath(new URL('../../docs/4d-projects.md', import.meta.url)), markdown)
+  process.exit(0)
+}
 
 const entries = readManifest().filter(
   (e) => values.only === undefined || values.only.some((o) => label(e).includes(o)),
