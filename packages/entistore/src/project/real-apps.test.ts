@@ -148,6 +148,33 @@ describe('a project written as public Qodly and 4D applications are', () => {
     })
   })
 
+  it("runs each worker job as the session that queued it, many sessions at once", async () => {
+    // Only the planner privilege creates events: a guest's job is refused, a planner's is not,
+    // whatever order the jobs of the two sessions run in.
+    const guarded = projectCopy(PLANNER, {
+      'Project/Sources/roles.json': JSON.stringify({
+        privileges: [{ privilege: 'planner', includes: [] }],
+        roles: [],
+        permissions: {
+          allowed: [{ applyTo: 'Event', type: 'dataclass', create: ['planner'] }],
+        },
+      }),
+    })
+    const post = await served(guarded)
+    const planner = post.client()
+    const login = await planner.post('$catalog/authentify', ['ada', 'secret'])
+    expect(login.json).toEqual({ result: true })
+    const guests = [post.client(), post.client(), post.client()]
+    const calls = [
+      ...guests.map((g, i) => g.post('$catalog/later', [`Guest ${i}`])),
+      planner.post('$catalog/later', ['Planner']),
+    ]
+    for (const r of await Promise.all(calls)) expect(r.status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const titles = (await planner.get('Event')).json.__ENTITIES.map((e: Json) => e.title)
+    expect(titles).toEqual(['Planner'])
+  })
+
   it('is checked as it is served: each note at its line, and no failure', async () => {
     const run = await runCli(['check', '--project', PLANNER])
     expect(run.code).toBe(0)
