@@ -148,7 +148,7 @@ describe('a project written as public Qodly and 4D applications are', () => {
     })
   })
 
-  it("runs each worker job as the session that queued it, many sessions at once", async () => {
+  it('runs each worker job as the session that queued it, many sessions at once', async () => {
     // Only the planner privilege creates events: a guest's job is refused, a planner's is not,
     // whatever order the jobs of the two sessions run in.
     const guarded = projectCopy(PLANNER, {
