@@ -21,7 +21,7 @@ import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--roles <roles.json>] [--port N] [--host H] [--watch]
+                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--port N] [--host H] [--watch]
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
