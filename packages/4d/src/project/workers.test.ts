@@ -2,7 +2,8 @@
 // the worker's variables kept; a signal's wait runs them at once; KILL WORKER drops them.
 import { actingNow, runActor, type Actor } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { Workers, type WorkerJob } from './workers.js'
+import { FourDError } from '../runtime/errors/fourd-error.js'
+import { MAX_QUEUED, Workers, type WorkerJob } from './workers.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
@@ -20,6 +21,10 @@ describe('workers', () => {
     workers.call('mail', 'send', [])
     workers.call('other', 'count', [])
     expect(seen).toEqual([])
+    // One job a turn: the server answers others between two.
+    await turn()
+    expect(seen).toEqual(['mail:send:1:ada'])
+    await turn()
     await turn()
     expect(seen).toEqual(['mail:send:1:ada', 'mail:send:2:none', 'other:count:1:none'])
   })
@@ -55,7 +60,22 @@ describe('workers', () => {
     const second = workers.spawn('export', 'run', [], false)
     expect(second).toBe(first + 1)
     await turn()
+    await turn()
     // Each process's variables are its own, and end with it.
     expect(seen).toEqual(['export:run:1', 'export:run:1'])
+  })
+
+  it('take at most MAX_QUEUED waiting jobs; the next is a 4D error, the queue kept', () => {
+    const workers = new Workers(() => {})
+    for (let i = 0; i < MAX_QUEUED; i++) workers.call('w', 'job', [])
+    let e: unknown
+    try {
+      workers.call('w', 'job', [])
+    } catch (error) {
+      e = error
+    }
+    expect(FourDError.is(e) && e.errCode).toBe(9434)
+    expect(workers.pending).toBe(MAX_QUEUED)
+    workers.kill('w')
   })
 })

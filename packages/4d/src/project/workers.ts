@@ -2,7 +2,8 @@
  * @module The workers of a project's code on one datastore (`CALL WORKER`, call-worker.md). 4D
  * runs a worker as a process of its own that takes its messages one after the other; here the
  * server's thread does, after the calling code's turn (a timer of 0 ms), so that a call never
- * waits for the jobs it queues, and in their order, each one:
+ * waits for the jobs it queues, one job a turn, so that the server answers others between two
+ * (at most MAX_QUEUED wait), and in their order, each one:
  * - as the code that queued it acts (its session and privileges, captured when it was queued):
  *   what a job reads and writes is decided by its caller's view, as any other path of a request;
  * - with the worker's process variables, kept from one job to the next until `KILL WORKER`;
@@ -12,6 +13,7 @@
 import { actingNow, detached, runActor, type Actor } from '@entistore/core'
 import type { WorkerHost } from '../runtime/context/command-context.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
+import { raise } from '../runtime/errors/fourd-error.js'
 
 /** A job queued on a worker: what runs, with what, as whom. */
 export interface WorkerJob {
@@ -28,6 +30,12 @@ export interface WorkerJob {
 
 /** Runs one job with the worker's process variables (the project runner's). */
 export type JobRunner = (job: WorkerJob, variables: Map<string, unknown>) => void
+
+/**
+ * The most jobs waiting on a datastore's workers: past it `CALL WORKER` raises, so that code in a
+ * loop cannot fill the memory with jobs, nor queue more than the server's turns can run.
+ */
+export const MAX_QUEUED = 10_000
 
 export class Workers implements WorkerHost {
   readonly #queue: WorkerJob[] = []
@@ -53,12 +61,23 @@ export class Workers implements WorkerHost {
   }
 
   #post(job: WorkerJob): void {
+    if (this.#queue.length >= MAX_QUEUED) raise('WorkersFull', { max: MAX_QUEUED })
     this.#queue.push(job)
-    if (this.#scheduled) return
+    this.#schedule()
+  }
+
+  // One job a turn of the event loop: between two, the server answers others.
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0) return
     this.#scheduled = true
     setTimeout(() => {
       this.#scheduled = false
-      this.runUntil(() => false)
+      let ran = false
+      this.runUntil(
+        () => ran,
+        () => (ran = true),
+      )
+      this.#schedule()
     }, 0)
   }
 
@@ -68,8 +87,10 @@ export class Workers implements WorkerHost {
     this.#variables.delete(worker)
   }
 
-  runUntil(done: () => boolean): void {
-    while (!done()) {
+  runUntil(done: () => boolean, ran?: () => void): void {
+    // The jobs queued now, at most: a job that queues another does not keep a wait going.
+    let left = this.#queue.length
+    while (!done() && left-- > 0) {
       const next = this.#queue.shift()
       if (next === undefined) return
       let variables = this.#variables.get(next.worker)
@@ -80,6 +101,7 @@ export class Workers implements WorkerHost {
       detached(() => (next.actor === undefined ? run() : runActor(next.actor, run)))
       // A process's variables end with it; a worker's wait for its next job.
       if (next.process !== undefined) this.#variables.delete(next.worker)
+      ran?.()
     }
   }
 

@@ -112,6 +112,8 @@ export const ERRORS = {
   ),
   /** `File`/`Folder` given a path outside the project's folders (`../` above a root, a link out). */
   FileOutside: spec(9430, OWN_SIGNATURE, 'The path "{path}" is outside the project\'s folders'),
+  /** `CALL WORKER`, `New process` with as many jobs waiting as a datastore's workers take. */
+  WorkersFull: spec(9434, OWN_SIGNATURE, 'The workers have {max} jobs waiting: no more is queued'),
   /** `HTTP Request` to a host the server does not allow (entistore's `--allow-http`). */
   HttpNotAllowed: spec(
     9432,
