@@ -72,11 +72,7 @@ export class Workers implements WorkerHost {
     this.#scheduled = true
     setTimeout(() => {
       this.#scheduled = false
-      let ran = false
-      this.runUntil(
-        () => ran,
-        () => (ran = true),
-      )
+      this.#runNext()
       this.#schedule()
     }, 0)
   }
@@ -87,22 +83,24 @@ export class Workers implements WorkerHost {
     this.#variables.delete(worker)
   }
 
-  runUntil(done: () => boolean, ran?: () => void): void {
+  runUntil(done: () => boolean): void {
     // The jobs queued now, at most: a job that queues another does not keep a wait going.
     let left = this.#queue.length
-    while (!done() && left-- > 0) {
-      const next = this.#queue.shift()
-      if (next === undefined) return
-      let variables = this.#variables.get(next.worker)
-      if (variables === undefined) this.#variables.set(next.worker, (variables = new Map()))
-      // A process of its own, as a 4D worker is: not the caller's call, transaction or lock, and
-      // not the Actor of whichever request scheduled the timer; its caller's Actor, if it had one.
-      const run = (): void => this.runJob(next, variables)
-      detached(() => (next.actor === undefined ? run() : runActor(next.actor, run)))
-      // A process's variables end with it; a worker's wait for its next job.
-      if (next.process !== undefined) this.#variables.delete(next.worker)
-      ran?.()
-    }
+    while (!done() && left-- > 0) this.#runNext()
+  }
+
+  /** The first job waiting, if any, run. */
+  #runNext(): void {
+    const next = this.#queue.shift()
+    if (next === undefined) return
+    let variables = this.#variables.get(next.worker)
+    if (variables === undefined) this.#variables.set(next.worker, (variables = new Map()))
+    // A process of its own, as a 4D worker is: not the caller's call, transaction or lock, and
+    // not the Actor of whichever request scheduled the timer; its caller's Actor, if it had one.
+    const run = (): void => this.runJob(next, variables)
+    detached(() => (next.actor === undefined ? run() : runActor(next.actor, run)))
+    // A process's variables end with it; a worker's wait for its next job.
+    if (next.process !== undefined) this.#variables.delete(next.worker)
   }
 
   /** How many jobs wait (tests, and the host's shutdown). */

@@ -61,11 +61,12 @@ function inCodec(rt: CommandContext, command: string, p: BinaryValue, codec: unk
   const bytes = new Uint8Array(p.bytes)
   if (codec === undefined || codecType(toText(codec)) === p.type) return bytes
   const type = codecType(toText(codec))
-  return converted(rt, `${command} from ${p.type} to ${toText(codec)}`, bytes, { type })
+  return converted(rt, command, `${command} from ${p.type} to ${toText(codec)}`, bytes, { type })
 }
 
 function converted(
   rt: CommandContext,
+  command: string,
   conversion: string,
   bytes: Uint8Array,
   target: ImageTarget,
@@ -74,7 +75,7 @@ function converted(
   try {
     return host.convert(bytes, target)
   } catch (e) {
-    return invalid(conversion.split(' ')[0]!, 'picture', (e as Error).message)
+    return invalid(command, 'picture', (e as Error).message)
   }
 }
 
@@ -174,7 +175,7 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
       // An empty picture's thumbnail is empty: no image to convert.
       if (p === null || p.bytes.byteLength === 0) return out.set(null)
       const type = THUMBNAIL_TYPES.has(p.type) ? p.type : 'image/png'
-      const bytes = converted(rt, 'CREATE THUMBNAIL', new Uint8Array(p.bytes), {
+      const bytes = converted(rt, 'CREATE THUMBNAIL', 'CREATE THUMBNAIL', new Uint8Array(p.bytes), {
         type,
         width: w,
         height: h,
