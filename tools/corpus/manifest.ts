@@ -2,7 +2,9 @@
  * @module The corpus of public 4D and Qodly projects Entistore is judged on: which repository, at
  * which commit, which folder of it is the project, and the SHA-256 of the files Entistore reads
  * there. The projects themselves are third-party code: they are reconstructed into a temporary
- * folder (reconstruct.ts) and never committed; only this manifest is.
+ * folder (reconstruct.ts) and never committed; only this manifest is. So are the components the
+ * projects' dependencies.json names that 4D downloads from GitHub (4D's own NetKit and AIKit): they
+ * are reconstructed beside the projects, the folder `entistore serve --components` is given.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -24,10 +26,30 @@ export interface CorpusEntry {
   readonly sha256: string
 }
 
+/** A component the projects load, as 4D downloads it: the whole repository. */
+export interface CorpusComponent {
+  readonly repo: string
+  readonly commit: string
+  readonly note?: string
+  readonly files: number
+  readonly sha256: string
+}
+
 const MANIFEST = new URL('./manifest.json', import.meta.url)
 
+interface Manifest {
+  readonly projects: CorpusEntry[]
+  readonly components?: CorpusComponent[]
+}
+
+const manifest = (): Manifest => JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest
+
 export function readManifest(): CorpusEntry[] {
-  return (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { projects: CorpusEntry[] }).projects
+  return manifest().projects
+}
+
+export function readComponents(): CorpusComponent[] {
+  return manifest().components ?? []
 }
 
 export const manifestPath = (): URL => MANIFEST
@@ -35,6 +57,13 @@ export const manifestPath = (): URL => MANIFEST
 /** Where the projects are reconstructed: `ENTISTORE_CORPUS`, else a folder of the temp folder. */
 export const corpusDir = (): string =>
   process.env.ENTISTORE_CORPUS ?? join(tmpdir(), 'entistore-corpus')
+
+/** Where the components are: a folder of the corpus folder, each by its repository's name. */
+export const componentsDir = (): string => join(corpusDir(), '.components')
+
+/** A component's folder: `4D-NetKit`, as 4D's cache names it after its repository. */
+export const componentFolder = (c: Pick<CorpusComponent, 'repo'>): string =>
+  join(componentsDir(), c.repo.split('/')[1]!)
 
 /** The repository's folder in the corpus: `owner+name`. */
 export const repoFolder = (e: Pick<CorpusEntry, 'repo'>): string =>

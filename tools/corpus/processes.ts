@@ -4,7 +4,9 @@
  * the built command (packages/entistore/bin), never the library: what a user meets.
  */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { componentsDir } from './manifest.ts'
 
 // ENTISTORE_BIN runs another build (an older commit's, for the figures before a change).
 const BIN =
@@ -43,11 +45,19 @@ interface CheckJson {
   readonly unchecked?: readonly { folder: string; what: string }[]
 }
 
+/** `--components <folder>`: the components the projects load, when they are reconstructed. */
+const withComponents = (): string[] =>
+  existsSync(componentsDir()) ? ['--components', componentsDir()] : []
+
 export async function runCheck(folder: string, timeoutMs = 180_000): Promise<CheckRun> {
   const started = performance.now()
-  const child = spawn(process.execPath, [BIN, 'check', '--project', folder, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [BIN, 'check', '--project', folder, ...withComponents(), '--json'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let out = ''
   let err = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
@@ -111,7 +121,17 @@ export async function startServer(
   timeoutMs = 120_000,
 ): Promise<Server> {
   const started = performance.now()
-  const args = ['serve', '--project', folder, '--port', '0', '--quiet', '--no-explorer', ...extra]
+  const args = [
+    'serve',
+    '--project',
+    folder,
+    ...withComponents(),
+    '--port',
+    '0',
+    '--quiet',
+    '--no-explorer',
+    ...extra,
+  ]
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   const said: string[] = []
   let pending = ''

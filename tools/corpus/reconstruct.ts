@@ -8,7 +8,14 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, posix } from 'node:path'
-import { digest, projectFolder, repoFolder, type CorpusEntry } from './manifest.ts'
+import {
+  componentFolder,
+  digest,
+  projectFolder,
+  repoFolder,
+  type CorpusComponent,
+  type CorpusEntry,
+} from './manifest.ts'
 
 export const mirrorOf = (e: Pick<CorpusEntry, 'repo'>): string =>
   join(process.env.ENTISTORE_MIRROR ?? '/work/.mirror', e.repo.replace('/', '+'), 'repo')
@@ -23,6 +30,22 @@ export interface Reconstructed {
 
 /** Writes `e`'s project folder from its snapshot; undefined when there is no snapshot here. */
 export function reconstruct(e: CorpusEntry): Reconstructed | undefined {
+  const r = writeSnapshot(e, e.root, repoFolder(e))
+  return r && { ...r, matches: digest(projectFolder(e)).sha256 === e.sha256 }
+}
+
+/** Writes a component's repository from its snapshot into the corpus' components folder. */
+export function reconstructComponent(c: CorpusComponent): Reconstructed | undefined {
+  const r = writeSnapshot(c, '.', componentFolder(c))
+  return r && { ...r, matches: digest(componentFolder(c)).sha256 === c.sha256 }
+}
+
+/** Writes the folder `root` of `e`'s snapshot at its commit into `out` (emptied first). */
+function writeSnapshot(
+  e: Pick<CorpusEntry, 'repo' | 'commit'>,
+  root: string,
+  out: string,
+): Omit<Reconstructed, 'matches'> | undefined {
   const git = mirrorOf(e)
   if (!existsSync(git)) return undefined
   const run = (args: string[], input?: string): Buffer =>
@@ -31,7 +54,7 @@ export function reconstruct(e: CorpusEntry): Reconstructed | undefined {
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'ignore'],
     })
-  const prefix = e.root === '.' ? '' : `${e.root}/`
+  const prefix = root === '.' ? '' : `${root}/`
   const listed = run(['ls-tree', '-r', '-z', e.commit, '--', prefix === '' ? '.' : prefix])
     .toString('utf8')
     .split('\0')
@@ -42,7 +65,7 @@ export function reconstruct(e: CorpusEntry): Reconstructed | undefined {
       return { mode, type, sha, path }
     })
     .filter((f) => f.type === 'blob' && f.mode !== '120000')
-  rmSync(repoFolder(e), { recursive: true, force: true })
+  rmSync(out, { recursive: true, force: true })
   // Every blob in one call: `<sha> blob <size>` LF, the bytes, LF; a blob the snapshot lacks
   // answers `<sha> missing` LF.
   const batch = run(['cat-file', '--batch'], listed.map((f) => f.sha).join('\n') + '\n')
@@ -54,12 +77,11 @@ export function reconstruct(e: CorpusEntry): Reconstructed | undefined {
     at = eol + 1
     if (head[1] !== 'blob') continue
     const size = Number(head[2])
-    const out = join(repoFolder(e), ...posix.normalize(f.path).split('/'))
-    mkdirSync(dirname(out), { recursive: true })
-    writeFileSync(out, batch.subarray(at, at + size))
+    const file = join(out, ...posix.normalize(f.path).split('/'))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, batch.subarray(at, at + size))
     at += size + 1
     written++
   }
-  const { sha256 } = digest(projectFolder(e))
-  return { written, absent: listed.length - written, matches: sha256 === e.sha256 }
+  return { written, absent: listed.length - written }
 }

@@ -3,7 +3,8 @@
  * that are reconstructed here (docs/4d-projects.md says how), a table of the results printed.
  *
  *   npm run corpus                       every project present in the corpus folder
- *   npm run corpus -- --reconstruct      first write each project out of its fetched snapshot
+ *   npm run corpus -- --reconstruct      first write each project (and component) out of its
+ *                                        fetched snapshot
  *   npm run corpus -- --only bweb        the projects whose name holds "bweb"
  *   npm run corpus -- --write            the table written into docs/4d-projects.md
  *   npm run corpus -- --json out.json    every result, as JSON
@@ -13,9 +14,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { corpusDir, digest, label, projectFolder, readManifest } from './manifest.ts'
+import {
+  componentFolder,
+  corpusDir,
+  digest,
+  label,
+  projectFolder,
+  readComponents,
+  readManifest,
+} from './manifest.ts'
 import { probeProject, type ProjectResult } from './probe.ts'
-import { reconstruct } from './reconstruct.ts'
+import { reconstruct, reconstructComponent } from './reconstruct.ts'
 import { reportMarkdown, writeSection } from './report.ts'
 
 const { values } = parseArgs({
@@ -41,6 +50,18 @@ if (values.from !== undefined) {
 const entries = readManifest().filter(
   (e) => values.only === undefined || values.only.some((o) => label(e).includes(o)),
 )
+// The components first: the projects' dependencies.json find them (`--components`).
+for (const c of readComponents()) {
+  if (values.reconstruct) {
+    const r = reconstructComponent(c)
+    if (r === undefined) console.error(`component ${c.repo}: no snapshot to reconstruct it from`)
+    else if (!r.matches) console.error(`component ${c.repo}: its files differ from the manifest's`)
+  }
+  if (!existsSync(componentFolder(c)))
+    console.error(`component ${c.repo} is not in ${corpusDir()}: the code naming it cannot run`)
+  else if (digest(componentFolder(c)).sha256 !== c.sha256)
+    console.error(`component ${c.repo}: its files differ from the manifest's (a newer commit?)`)
+}
 const results: ProjectResult[] = []
 const absent: string[] = []
 for (const e of entries) {

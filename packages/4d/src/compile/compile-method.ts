@@ -22,6 +22,11 @@ export interface CompileOptions {
   readonly emit?: Partial<EmitOptions>
   /** The file's text, for the `source` of its formulas (taken from the text when one is given). */
   readonly text?: string
+  /**
+   * The running context the code runs on, from its caller's: a component's code runs on one of
+   * its own (its `cs`, methods and variables); none: the caller's.
+   */
+  readonly enter?: (rt: Runtime) => Runtime
 }
 
 export interface MethodOptions extends CompileOptions {
@@ -45,8 +50,14 @@ export interface CompiledMethod {
 export function lazyFunction(analysis: Analysis, options: CompileOptions): FourDFunction {
   const emit = { ...DEFAULT_EMIT_OPTIONS, ...options.emit }
   const unit = analysis.unit
+  const enter = options.enter
   return new FourDFunction(unit.name, {
-    build: () => buildFunction(emitUnit(analysis, emit), unit.file),
+    build: () => {
+      const impl = buildFunction(emitUnit(analysis, emit), unit.file)
+      return enter === undefined
+        ? impl
+        : (rt, self, args, context) => impl(enter(rt), self, args, context)
+    },
   })
 }
 

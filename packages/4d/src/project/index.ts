@@ -5,7 +5,15 @@
  */
 export { readProjectSources, type ProjectSource, type ProjectSources } from './sources.js'
 export {
+  readProjectComponents,
+  type ComponentSearch,
+  type ComponentSources,
+  type MissingComponent,
+  type ProjectComponents,
+} from './component-sources.js'
+export {
   compileProject,
+  type CompiledComponent,
   type CompileProjectOptions,
   type CompiledProject,
   type FileProblems,

@@ -3,7 +3,8 @@
  * (`Project/Sources/Classes/*.4dm`) and method files (`Project/Sources/Methods/*.4dm`). The
  * folder given may be the one that holds `Project`, the `Project` folder, its `Sources` folder,
  * or a bare folder of class files (a 4D developer checks code before there is a structure).
- * The only file of the package that reads the disk: the rest takes the texts.
+ * With component-sources.ts, the only files of the package that read the disk: the rest takes
+ * the texts.
  */
 import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'

@@ -106,14 +106,22 @@ describe('entistore check --project', () => {
       join(sources, 'dependencies.json'),
       JSON.stringify({ dependencies: { '4D NetKit': { github: '4d/4D-NetKit' } } }),
     )
-    mkdirSync(join(project, 'Components/Tools.4dbase'), { recursive: true })
+    mkdirSync(join(project, 'Components/Tools.4dbase/Project/Sources/Classes'), { recursive: true })
+    writeFileSync(
+      join(project, 'Components/Tools.4dbase/Project/Sources/Classes/Tool.4dm'),
+      'Function f() : Integer\n\treturn 1\n',
+    )
+    mkdirSync(join(project, 'Components/Closed.4dbase/Contents'), { recursive: true })
+    writeFileSync(join(project, 'Components/Closed.4dbase/Contents/Closed.4DZ'), 'PK')
     const run = await runCli(['check', '--project', project])
     expect(run.code).toBe(0)
-    const why = 'components do not run here: the code that names one fails when it reaches it'
+    const missing =
+      'components not found (their classes cannot run; serve --components names a folder of downloaded ones)'
     expect(run.out).toEqual(
       expect.arrayContaining([
-        `${project}/Components/Tools.4dbase: not checked: 1 component (${why})`,
-        `${project}/Project/Sources/dependencies.json: not checked: 1 component (4D NetKit) (${why})`,
+        `${project}/Project/Sources/dependencies.json:1:18: warning: ${missing}: 4D NetKit`,
+        `${project}: warning: compiled components (.4DZ), whose code cannot run here: Closed`,
+        `${project}/Components/Tools.4dbase: not checked: 1 class files of the component Tools (a component's code is its authors' to check; it runs as 4D runs it)`,
         `${project}/Project/Sources/Forms: not checked: 1 form and object methods (no forms here)`,
         `${project}/Project/Sources/DatabaseMethods: not checked: 1 database methods (4D's start-up and connection events are not run here)`,
       ]),

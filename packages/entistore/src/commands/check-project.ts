@@ -8,8 +8,8 @@
  * project would not start or some code would fail when it runs.
  */
 import { existsSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readdir } from 'node:fs/promises'
+import { basename, join, relative } from 'node:path'
 import type { CompiledProject } from '@entistore/4d'
 import { FileError } from '../files/file-error.js'
 import { loadDatastoreFiles } from '../load/load-files.js'
@@ -18,6 +18,8 @@ import type { LoadedProject } from '../project/load-project.js'
 export interface CheckOptions {
   readonly project: string
   readonly json: boolean
+  /** Folders of downloaded components (`--components`), as serve's. */
+  readonly components?: readonly string[]
 }
 
 /** A problem of the project as a whole: its place when it has one. */
@@ -30,7 +32,10 @@ interface StartupProblem {
 }
 
 /** What `serve --project` would do at start-up: its error, and what it would say. */
-async function startup(folder: string): Promise<{
+async function startup(
+  folder: string,
+  components: readonly string[],
+): Promise<{
   problems: StartupProblem[]
   project: LoadedProject | undefined
 }> {
@@ -40,6 +45,7 @@ async function startup(folder: string): Promise<{
   try {
     const ds = await loadDatastoreFiles({
       project: folder,
+      components,
       onNote: (note) => said.push(note),
       onProject: (p) => (project = p),
     })
@@ -66,6 +72,8 @@ async function startup(folder: string): Promise<{
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
   )
   for (const n of placed) problems.push({ ...n, severity: 'warning' })
+  for (const message of project?.unplacedNotes ?? [])
+    problems.push({ file: folder, severity: 'warning', message })
   for (const note of said) {
     // The project's notes are listed at their places above; the code's summary is check's own.
     if (grouped.has(note) || / files? of 4D code: /.test(note)) continue
@@ -102,7 +110,7 @@ export async function runCheckCommand(
   const fourD = await import('@entistore/4d')
   // A folder of class files with no structure yet is checked as code alone.
   const { problems, project } = (await hasStructure(options.project))
-    ? await startup(options.project)
+    ? await startup(options.project, options.components ?? [])
     : { problems: [], project: undefined }
   // The code as serve compiled it; read and compiled here only when the start-up stopped before.
   let code: CompiledProject
@@ -117,13 +125,19 @@ export async function runCheckCommand(
     } catch (e) {
       throw new FileError(options.project, (e as Error).message, { cause: e })
     }
-    code = fourD.compileProject(sources.files)
+    // A bare folder of class files has no components: a project's Project folder may.
+    const components =
+      basename(sources.root) === 'Project'
+        ? (await fourD.readProjectComponents(sources.root, { folders: options.components ?? [] }))
+            .found
+        : []
+    code = fourD.compileProject(sources.files, { components })
     root = sources.root
   }
   const name = (file: string): string => join(root, file)
   const report = fourD.checkReport(code.files, name)
   const stops = problems.some((p) => p.severity === 'error')
-  const skipped = await uncheckedFiles(root)
+  const skipped = await uncheckedFiles(root, code)
   if (options.json)
     io.out(
       JSON.stringify(
@@ -183,35 +197,20 @@ const UNCHECKED: readonly Omit<Unchecked, 'files'>[] = [
 ]
 
 /**
- * The `.4dm` files under each folder of UNCHECKED in the Project folder `root`, and the project's
- * components: those in the `Components` folder beside it (`X.4dbase`, `X.4DZ`) and those
- * `Sources/dependencies.json` names (4D installs them from GitHub): none of their code runs here.
+ * The `.4dm` files under each folder of UNCHECKED in the Project folder `root`, and the components
+ * `code` loaded, whose own code is theirs to check (those not found, or compiled, are start-up
+ * warnings).
  */
-async function uncheckedFiles(root: string): Promise<Unchecked[]> {
+async function uncheckedFiles(root: string, code: CompiledProject): Promise<Unchecked[]> {
   const out: Unchecked[] = []
-  const why = 'components do not run here: the code that names one fails when it reaches it'
-  try {
-    for (const name of (await readdir(join(root, '..', 'Components'))).sort())
-      if (/\.(4dbase|4dz)$/i.test(name))
-        out.push({ folder: join('..', 'Components', name), files: 1, what: 'component', why })
-  } catch {
-    // No Components folder.
-  }
-  try {
-    const deps = JSON.parse(await readFile(join(root, 'Sources', 'dependencies.json'), 'utf8')) as {
-      dependencies?: Record<string, unknown>
-    }
-    const names = Object.keys(deps.dependencies ?? {})
-    if (names.length > 0)
+  for (const c of code.components)
+    if (!c.compiled)
       out.push({
-        folder: join('Sources', 'dependencies.json'),
-        files: names.length,
-        what: `${names.length === 1 ? 'component' : 'components'} (${names.join(', ')})`,
-        why,
+        folder: relative(root, c.folder),
+        files: c.classes.length,
+        what: `class files of the component ${c.name}${c.namespace === null ? '' : `, cs.${c.namespace}`}`,
+        why: "a component's code is its authors' to check; it runs as 4D runs it",
       })
-  } catch {
-    // None, or not JSON: 4D says so when it opens the project.
-  }
   for (const u of UNCHECKED) {
     let files = 0
     try {

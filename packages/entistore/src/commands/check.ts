@@ -6,7 +6,7 @@
 import { noMorePositionals, UsageError, type Command } from './command.js'
 
 const HELP = `Usage:
-  entistore check --project <folder> [--json]
+  entistore check --project <folder> [--components <folder>] [--json]
 
 Takes the start-up serve --project takes, without a port: what would stop serve is an error, what
 serve would say it does not serve as 4D does a warning, at the line of the file that caused it.
@@ -19,6 +19,7 @@ start or some code would fail when it runs, 0 otherwise (docs/cli.md).
 
 Options:
   --project, -p  the 4D project folder (its Project folder, the one that holds it, or a folder of class files)
+  --components   a folder of downloaded 4D components for what dependencies.json names (as serve's)
   --json         print { "startup": [...], "files": [{ "file", "syntaxErrors": [...], "notRunnable": [...] }], "unchecked": [...] }
   --help,  -h    this text
 
@@ -32,11 +33,16 @@ export const checkCommand: Command = {
   options: {
     project: { type: 'string', short: 'p' },
     json: { type: 'boolean' },
+    components: { type: 'string', multiple: true },
   },
   prepare(values, positionals) {
     noMorePositionals(positionals, 0)
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
-    const options = { project: values.project as string, json: values.json === true }
+    const options = {
+      project: values.project as string,
+      json: values.json === true,
+      components: (values.components as string[] | undefined) ?? [],
+    }
     return async (io) => {
       const { runCheckCommand } = await import('./check-project.js')
       return runCheckCommand(options, io)

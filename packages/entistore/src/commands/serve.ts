@@ -21,7 +21,7 @@ import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--port N] [--host H] [--watch]
+                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--components <folder>] [--port N] [--host H] [--watch]
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
@@ -56,6 +56,8 @@ ${LIMITS_HELP}
                 function needs over REST (docs/security.md); wins over the --project's own
   --allow-http  the hosts the --project's 4D code may send HTTP requests to (HTTP Request, HTTP Get):
                 host, host:port or *.domain, comma-separated; none by default
+  --components  a folder of downloaded 4D components (GitHub dependencies, 4D NetKit…) for what the
+                --project's dependencies.json names; may be given again
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
   --host        the address to listen on (default 127.0.0.1)
   --watch, -w   load the model, data and functions files again when they change, on the same port
@@ -157,6 +159,7 @@ export const serveCommand: Command = {
     quotas: { type: 'string' },
     roles: { type: 'string' },
     'allow-http': { type: 'string' },
+    components: { type: 'string', multiple: true },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     watch: { type: 'boolean', short: 'w' },
@@ -225,6 +228,7 @@ export const serveCommand: Command = {
       quotas: values.quotas as string | undefined,
       roles: values.roles as string | undefined,
       allowHttp: hostList(values['allow-http'] as string | undefined),
+      components: (values.components as string[] | undefined) ?? [],
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,
       watch: values.watch === true,

@@ -117,6 +117,12 @@ export interface LoadFilesOptions {
    * `host`, `host:port`, `*.domain`, as `entistore serve --allow-http` takes them. @default none
    */
   readonly allowHttp?: readonly string[]
+  /**
+   * With `project`: folders of downloaded components (4D's local cache of GitHub dependencies,
+   * 4D's own components), searched for what its dependencies.json names (load-project.ts).
+   * @default none
+   */
+  readonly components?: readonly string[]
   /** The project as loaded (`check --project` lists its notes at their places). */
   readonly onProject?: (project: import('../project/load-project.js').LoadedProject) => void
 }
@@ -267,7 +273,9 @@ async function readProject(
   options: LoadFilesOptions,
 ): Promise<import('../project/load-project.js').LoadedProject> {
   const { loadProject } = await import('../project/load-project.js')
-  const project = await loadProject(options.project!)
+  const project = await loadProject(options.project!, {
+    ...(options.components === undefined ? {} : { components: options.components }),
+  })
   options.onProject?.(project)
   for (const note of project.notes) options.onNote?.(note)
   return project

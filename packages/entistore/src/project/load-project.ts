@@ -8,7 +8,7 @@
  * caused it; and what Entistore cannot honour said in notes, each at its place. The model is the
  * same JSON a `--model` file holds: everything after this (the datastore, REST) is as for any model.
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { CompiledProject, ProjectDeclarations } from '@entistore/4d'
@@ -39,6 +39,8 @@ export interface LoadedProject {
   readonly notes: readonly string[]
   /** The same notes, each at the place that caused it (`check --project` lists them). */
   readonly placedNotes: readonly PlacedNote[]
+  /** The notes that have no place (`what: where`), the project's as a whole. */
+  readonly unplacedNotes: readonly string[]
   /**
    * The computed attributes its class files declare (`Car.label`): their `Function get` computes
    * them (four-d-code.ts), unless a functions module's `computed` gives them.
@@ -70,6 +72,12 @@ export interface LoadProjectOptions {
    * alone needs the class files. @default true
    */
   readonly code?: boolean
+  /**
+   * Folders that hold downloaded components (4D's local cache of GitHub dependencies, and 4D's
+   * own components: `4D NetKit`, `4D-NetKit`), searched for what dependencies.json names. The
+   * project's Components folder and the folder beside it are searched always. @default none
+   */
+  readonly components?: readonly string[]
 }
 
 const CATALOG = join('Sources', 'catalog.4DCatalog')
@@ -144,9 +152,15 @@ export async function loadProject(
   const names = model.dataClasses.map((dc) => dc.name)
   const fourD = await import('@entistore/4d')
   const sources = await fourD.readProjectSources(files.project)
+  // The model needs no component: the code that runs does.
+  const components =
+    options.code === false
+      ? undefined
+      : await fourD.readProjectComponents(files.project, { folders: options.components ?? [] })
+  if (components !== undefined) componentNotes(components, files.project, notes)
   const code = fourD.compileProject(
     options.code === false ? sources.files.filter((f) => f.kind === 'class') : sources.files,
-    { dataClasses: names },
+    { dataClasses: names, ...(components === undefined ? {} : { components: components.found }) },
   )
   const declared = fourD.projectDeclarations(
     code,
@@ -179,6 +193,7 @@ export async function loadProject(
     model: checked,
     notes: notes.lines(),
     placedNotes: notes.placed(),
+    unplacedNotes: notes.unplaced(),
     computed: checked.dataClasses.flatMap((dc) =>
       dc.attributes.filter((a) => a.kind === 'calculated').map((a) => `${dc.name}.${a.name}`),
     ),
@@ -187,6 +202,31 @@ export async function loadProject(
     files,
     code,
   }
+}
+
+/** What of the components 4D would load cannot run here, at dependencies.json's line. */
+function componentNotes(
+  components: import('@entistore/4d').ProjectComponents,
+  project: string,
+  notes: Notes,
+): void {
+  const file = join(project, 'Sources', 'dependencies.json')
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const placeOf = (name: string): NotePlace | undefined => {
+    const at = text.indexOf(JSON.stringify(name))
+    if (at < 0) return undefined
+    const before = text.slice(0, at).split('\n')
+    return { file, line: before.length, column: before.at(-1)!.length + 1 }
+  }
+  for (const m of components.missing)
+    notes.add(
+      'components not found (their classes cannot run; serve --components names a folder of downloaded ones)',
+      m.name,
+      placeOf(m.name),
+    )
+  for (const c of components.found)
+    if (c.compiled)
+      notes.add('compiled components (.4DZ), whose code cannot run here', c.name, placeOf(c.name))
 }
 
 // `Invalid model: dataclass "Car" attribute "label": …`, `… dataclass "Car": methods[2]: …`

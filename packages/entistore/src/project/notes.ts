@@ -24,6 +24,7 @@ export type PlaceIn = Omit<NotePlace, 'file'> & { readonly file?: string }
 export class Notes {
   readonly #byWhat = new Map<string, string[]>()
   readonly #placed: PlacedNote[] = []
+  readonly #unplaced: string[] = []
 
   /** `file`: the file the places of `add` are in when they name none (the structure file). */
   constructor(readonly file?: string) {}
@@ -41,6 +42,12 @@ export class Notes {
         column: place.column,
         message: `${what}: ${where}`,
       })
+    else this.#unplaced.push(`${what}: ${where}`)
+  }
+
+  /** Each note that has no place (`what: where`), in the order noted: the project's own. */
+  unplaced(): readonly string[] {
+    return this.#unplaced
   }
 
   /** One line a kind, in the order first noted: `what: where, where`. */

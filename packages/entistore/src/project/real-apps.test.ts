@@ -176,6 +176,24 @@ describe('a project written as public Qodly and 4D applications are', () => {
     expect(titles).toEqual(['Planner'])
   })
 
+  it('loads a component of its Components folder as 4D does: cs.Notify, its shared method', async () => {
+    const post = await served(PLANNER)
+    await post('$catalog/generate', [2])
+    // The component's classes see its own cs and variables, and the host's ds.
+    expect(await post('$catalog/notice', ['Launch'])).toEqual({
+      status: 200,
+      json: {
+        result: {
+          text: '[planner] Launch',
+          events: 2,
+          sent: 1,
+          version: 'Notify 1.0',
+          hostSent: 100,
+        },
+      },
+    })
+  })
+
   it('is checked as it is served: each note at its line, and no failure', async () => {
     const run = await runCli(['check', '--project', PLANNER])
     expect(run.code).toBe(0)
@@ -185,6 +203,7 @@ describe('a project written as public Qodly and 4D applications are', () => {
       'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Event.room',
       'Project/Sources/catalog.4DCatalog:70:2: warning: relation attributes named like another attribute of their table are left out (the other keeps the name): Room.events (its N→1 is)',
       'Project/Sources/Classes/EventEntity.4dm:25:1: warning: functions named like an attribute of their dataclass are left out (the attribute keeps the name): Event.inscriptions',
+      "Components/Notify.4dbase: not checked: 2 class files of the component Notify, cs.Notify (a component's code is its authors' to check; it runs as 4D runs it)",
       '4 warnings of what is not served as 4D serves it; 5 files of 4D code: no problem',
     ])
   })

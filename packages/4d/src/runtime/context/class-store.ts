@@ -5,7 +5,8 @@
  * `Class extends Name` finds `Name` here when it is used, so the files of a project can be
  * compiled in any order. A parent the store does not hold (the ORDA classes `DataClass`, `Entity`,
  * `EntitySelection`, `DataStoreImplementation`, or `4D.Object`) goes to `builtinSuperclass`, the
- * ORDA layer's hook; without one the class has no parent.
+ * ORDA layer's hook; without one the class has no parent. A component's classes are a store of
+ * their own, which `cs.<namespace>` reads.
  */
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { ClassObject, type ClassDefinition, type ClassResolver } from './class-object.js'
@@ -18,6 +19,8 @@ export interface ClassStoreOptions {
 
 export class ClassStore implements MemberHost, ClassResolver {
   readonly #classes = new Map<string, ClassObject>()
+  // The class stores of the components loaded, by namespace (`cs.NetKit`).
+  readonly #components = new Map<string, ClassStore>()
   readonly #builtin: ((path: readonly string[]) => ClassObject | null) | undefined
   /** The instances of shared singletons: one for all processes. */
   readonly sharedSingletons = new Map<ClassObject, object>()
@@ -37,6 +40,16 @@ export class ClassStore implements MemberHost, ClassResolver {
     return this.#classes.get(name)
   }
 
+  /** Makes a component's classes `cs.<namespace>.Name`. */
+  addComponent(namespace: string, store: ClassStore): void {
+    this.#components.set(namespace, store)
+  }
+
+  /** The classes of the component whose namespace is `namespace` (`cs.NetKit`). */
+  component(namespace: string): ClassStore | undefined {
+    return this.#components.get(namespace)
+  }
+
   /** The names of the classes, in the order they were defined. */
   names(): string[] {
     return [...this.#classes.keys()]
@@ -44,13 +57,19 @@ export class ClassStore implements MemberHost, ClassResolver {
 
   resolveSuperclass(path: readonly string[]): ClassObject | null {
     const own = path.length === 1 ? path[0] : path.length === 2 && path[0] === 'cs' ? path[1] : null
-    const found = own === null || own === undefined ? undefined : this.#classes.get(own)
+    const found =
+      own === null || own === undefined
+        ? // `Class extends cs.NetKit.OAuth2Provider`: a component's class.
+          path.length === 3 && path[0] === 'cs'
+          ? this.#components.get(path[1]!)?.get(path[2]!)
+          : undefined
+        : this.#classes.get(own)
     return found ?? this.#builtin?.(path) ?? null
   }
 
-  /** `cs.Name`. */
+  /** `cs.Name`: a class, or a component's classes. */
   [GET_MEMBER](name: string): unknown {
-    return this.#classes.get(name)
+    return this.#classes.get(name) ?? this.#components.get(name)
   }
 }
 

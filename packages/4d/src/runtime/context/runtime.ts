@@ -380,7 +380,7 @@ export class Runtime {
    * is read (`cs.AIKit.OpenAI`), which `Try`/`Catch` catches. `cs.name` alone reads Undefined.
    */
   csOf(name: string, member: string): unknown {
-    const c = this.cs.get(name)
+    const c = this.cs.get(name) ?? this.cs.component(name)
     if (c !== undefined) return c
     return CLASS_MEMBERS.has(member)
       ? raise('ClassNotHere', { name })

@@ -114,3 +114,12 @@ exposed Function ask($url : Text) : Object
 		return {error: $request.errors[0].errCode; terminated: $request.terminated}
 	End if
 	return {status: $request.response.status; got: $request.response.body.got; seen: $options.seen}
+
+// A component of the project's Components folder, as 4D loads it: cs.Notify and its shared method.
+exposed Function notice($title : Text) : Object
+	sent:=100
+	var $notice : Object
+	$notice:=cs.Notify.Notice.new("planner").about($title)
+	$notice.version:=Notify version
+	$notice.hostSent:=sent
+	return $notice

@@ -1,0 +1,5 @@
+Class constructor($title : Text)
+	This.title:=$title
+
+Function format($sender : Text) : Text
+	return "["+$sender+"] "+This.title

@@ -1,0 +1,4 @@
+//%attributes = {"invisible":true,"shared":true}
+#DECLARE() : Text
+return "Notify "+kind
+

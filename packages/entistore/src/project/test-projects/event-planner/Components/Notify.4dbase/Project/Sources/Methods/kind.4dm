@@ -1,0 +1,3 @@
+//%attributes = {"invisible":true}
+#DECLARE() : Text
+return "1.0"
