@@ -32,6 +32,11 @@ export interface ExpectedTable {
   readonly hiddenMandatory: string | undefined
   /** Fields a create must give a value: mandatory (not_null) ones, the key aside. */
   readonly mandatory: readonly ExpectedField[]
+  /**
+   * The scalar fields a user's form fills (text, numbers, dates, booleans, times), the key and
+   * what the server fills aside: a create with all of them is the first create a user makes.
+   */
+  readonly fillable: readonly ExpectedField[]
   /** The exposed computed attributes and aliases its Entity class declares. */
   readonly declared: readonly { readonly name: string; readonly kind: 'computed' | 'alias' }[]
 }
@@ -46,6 +51,14 @@ export function expectedTables(folder: string): ExpectedTable[] {
   const sources = join(folder, 'Project', 'Sources')
   const xml = readFileSync(join(sources, 'catalog.4DCatalog'), 'utf8')
   const tables: ExpectedTable[] = []
+  // `Table.field` of each relation's source: a foreign key, which a form fills by a choice.
+  const foreign = new Set(
+    [
+      ...xml.matchAll(
+        /<related_field\s+kind="source">\s*<field_ref\s[^>]*name="([^"]*)"[^>]*>\s*<table_ref\s[^>]*name="([^"]*)"/g,
+      ),
+    ].map((m) => `${m[2]}.${m[1]}`),
+  )
   for (const m of xml.matchAll(/<table\s[^>]*>[\s\S]*?<\/table>/g)) {
     const block = m[0]
     const head = /<table\s[^>]*>/.exec(block)![0]
@@ -92,19 +105,35 @@ export function expectedTables(folder: string): ExpectedTable[] {
       )?.name,
       mandatory: fields
         .filter((f) => f !== key && f.notNull && !f.filled && PROPERTY_NAME.test(f.name))
-        .map(({ name, uuid, length, type, notNull, unique }) => ({
-          name,
-          uuid,
-          length,
-          type,
-          notNull,
-          unique,
-        })),
+        .map(fieldOf),
+      fillable: fields
+        .filter(
+          (f) =>
+            f !== key &&
+            !f.filled &&
+            SCALAR.has(f.type) &&
+            !foreign.has(`${name}.${f.name}`) &&
+            !f.name.startsWith('__') &&
+            PROPERTY_NAME.test(f.name),
+        )
+        .map(fieldOf),
       declared: declaredAttributes(sources, name),
     })
   }
   return tables
 }
+
+// Boolean, integers, real, date, time, texts.
+const SCALAR = new Set([1, 3, 4, 5, 6, 8, 9, 10, 14, 25])
+
+const fieldOf = (f: ExpectedField): ExpectedField => ({
+  name: f.name,
+  uuid: f.uuid,
+  length: f.length,
+  type: f.type,
+  notNull: f.notNull,
+  unique: f.unique,
+})
 
 // `exposed Function get fullName(…)`, `exposed Alias employerName employer.name` (any case).
 const COMPUTED =

@@ -9,7 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, said } from './client.ts'
-import { classFiles, expectedTables, sampleValue, type ExpectedTable } from './expectations.ts'
+import {
+  classFiles,
+  expectedTables,
+  sampleValue,
+  type ExpectedField,
+  type ExpectedTable,
+} from './expectations.ts'
 import { label, projectFolder, type CorpusEntry } from './manifest.ts'
 import { runCheck, startServer, StartFailure, type CheckRun, type Server } from './processes.ts'
 
@@ -21,6 +27,13 @@ export interface Tally {
    * roles.json grants no one, a mandatory attribute it hides from REST.
    */
   readonly refused?: readonly string[]
+  /**
+   * Of those that worked, the creates that failed empty (the application's code reads a field the
+   * create left null) and worked with the fields a user's form fills: `Name: the empty one's error`.
+   */
+  readonly filled?: readonly string[]
+  /** Of those tried, what fails in 4D as well (the manifest's `failsIn4D`): `Name: why`. */
+  readonly asIn4D?: readonly string[]
 }
 
 export interface ProjectResult {
@@ -154,23 +167,47 @@ async function reads(client: Client, tables: readonly ExpectedTable[]): Promise<
 async function creates(
   client: Client,
   tables: readonly ExpectedTable[],
+  failsIn4D: Readonly<Record<string, string>>,
 ): Promise<{ tally: Tally; keys: Map<string, unknown> }> {
   const failed: string[] = []
   const refused: string[] = []
+  const filled: string[] = []
+  const asIn4D: string[] = []
   const keys = new Map<string, unknown>()
   const generated = tables.filter((t) => t.generatedKey)
   let n = 1
+  const create = (t: ExpectedTable, fields: readonly ExpectedField[]) =>
+    client.post(
+      `/rest/${encodeURIComponent(t.name)}?$method=update`,
+      Object.fromEntries(fields.map((f) => [f.name, sampleValue(f, n++)])),
+    )
+  const made = (a: Awaited<ReturnType<typeof create>>): boolean =>
+    a.status === 200 && !a.error && a.body?.__KEY !== undefined
   for (const t of generated) {
-    const body = Object.fromEntries(t.mandatory.map((f) => [f.name, sampleValue(f, n++)]))
-    const a = await client.post(`/rest/${encodeURIComponent(t.name)}?$method=update`, body)
-    if (a.status === 200 && !a.error && a.body?.__KEY !== undefined) keys.set(t.name, a.body.__KEY)
+    let a = await create(t, t.mandatory)
+    // Empty, the application's own code may fail on a null it reads (`Uppercase(This.name)`):
+    // then as a user's first create, its form's fields filled.
+    if (!made(a) && a.status === 422 && a.error?.errCode !== 1559) {
+      const empty = said(a)
+      const b = await create(t, [...new Set([...t.mandatory, ...t.fillable])])
+      if (made(b)) {
+        filled.push(`${t.name}: ${empty}`)
+        a = b
+      } else if (said(b) !== empty && failsIn4D[t.name] === undefined) {
+        failed.push(`${t.name}: ${empty}; filled: ${said(b)}`)
+        continue
+      }
+    }
+    if (made(a)) keys.set(t.name, a.body.__KEY)
+    else if (failsIn4D[t.name] !== undefined)
+      asIn4D.push(`${t.name}: ${failsIn4D[t.name]} (${said(a)})`)
     else if (t.hiddenMandatory !== undefined && a.error?.errCode === 1570)
       refused.push(`${t.name}: its mandatory ${t.hiddenMandatory} is hidden from REST`)
     // The harness's user holds every privilege of roles.json: a 1559 is a create it grants no one.
     else if (a.error?.errCode === 1559) refused.push(`${t.name}: roles.json grants no create`)
     else failed.push(`${t.name}: ${said(a)}`)
   }
-  return { tally: { tried: generated.length, failed, refused }, keys }
+  return { tally: { tried: generated.length, failed, refused, filled, asIn4D }, keys }
 }
 
 async function declaredAttributes(
@@ -272,7 +309,7 @@ export async function probeProject(e: CorpusEntry): Promise<ProjectResult> {
     read = await reads(client, tables)
     as = 'user'
   }
-  const made = await creates(client, tables)
+  const made = await creates(client, tables, e.failsIn4D ?? {})
   const declared = await declaredAttributes(client, tables, all.body, made.keys)
   await server.stop()
   return {

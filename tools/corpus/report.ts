@@ -8,14 +8,15 @@ import type { ProjectResult, Tally } from './probe.ts'
 const START = '<!-- corpus:start -->'
 const END = '<!-- corpus:end -->'
 
-const refusedOf = (t: Tally): number => t.refused?.length ?? 0
+// What 4D would not do either: refused by the application's rules, or failing in 4D as well.
+const refusedOf = (t: Tally): number => (t.refused?.length ?? 0) + (t.asIn4D?.length ?? 0)
 
 /** `worked/tried`, and what the application's own rules refused, as 4D refuses it. */
 const ratio = (t: Tally): string =>
   t.tried === 0
     ? '–'
     : `${t.tried - t.failed.length - refusedOf(t)}/${t.tried}` +
-      (refusedOf(t) === 0 ? '' : ` (${refusedOf(t)} refused by its rules)`)
+      (refusedOf(t) === 0 ? '' : ` (${refusedOf(t)} as in 4D)`)
 
 function row(r: ProjectResult): string {
   const c = r.classes
@@ -55,6 +56,8 @@ export function totals(results: readonly ProjectResult[]): Totals {
       tried: sum((r) => r.creates.tried),
       failed: results.flatMap((r) => r.creates.failed),
       refused: results.flatMap((r) => r.creates.refused ?? []),
+      filled: results.flatMap((r) => r.creates.filled ?? []),
+      asIn4D: results.flatMap((r) => r.creates.asIn4D ?? []),
     },
     classes: sum((r) => r.classes.total),
     parse: sum((r) => r.classes.parse),
@@ -70,11 +73,15 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
   const t = totals(results)
   const refused = refusedOf(t.creates)
   const works = t.creates.tried - t.creates.failed.length - refused
+  const filled = t.creates.filled?.length ?? 0
   const created =
     `${works}/${t.creates.tried} creates of a generated key work` +
+    (filled === 0
+      ? ''
+      : `, ${filled} of them only with the fields a form fills (empty, the application's own code fails on a null)`) +
     (refused === 0
       ? ''
-      : ` (${refused} more are refused by the application's own rules, as 4D refuses them)`)
+      : ` (${refused} more do what they do in 4D: ${t.creates.refused?.length ?? 0} refused by the application's own rules, ${t.creates.asIn4D?.length ?? 0} failing in the application's own code as in 4D)`)
   const lines = [
     `Run of ${when}: ${t.projects} projects; ${t.started} start; \`check\` and \`serve\` agree on ` +
       `${t.agree}; ${created}; ${t.parse}/${t.classes} ` +
@@ -97,6 +104,8 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
       ...r.unchecked.map((u) => `said by serve, not by check: ${u}`),
       ...[r.catalog, r.reads, r.creates, r.declared].flatMap((x) => x.failed),
       ...(r.creates.refused ?? []).map((x) => `refused by its own rules, as 4D refuses it: ${x}`),
+      ...(r.creates.filled ?? []).map((x) => `a create works filled, not empty: ${x}`),
+      ...(r.creates.asIn4D ?? []).map((x) => `fails as in 4D: ${x}`),
     ]
     const blockers = Object.entries(r.classes.blockers)
       .sort((a, b) => b[1] - a[1])
