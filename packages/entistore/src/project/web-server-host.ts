@@ -10,9 +10,31 @@ import type { WebServerHost } from '@entistore/4d'
 // One a datastore: the server serving it last (`replace` serves a new one, said anew).
 const served = new WeakMap<Datastore, WebServerHost>()
 
-/** Says that `ds` is served as `host` (its getters read at each `WEB Server`). */
-export function announceWebServer(ds: Datastore, host: WebServerHost): void {
-  served.set(ds, host)
+/**
+ * Says that `ds` is served as `host` (its getters read at each `WEB Server`), from now on (the
+ * uptime of `WEB Get server info`); what it gives wraps the server's listener to count the
+ * requests it receives.
+ */
+export function announceServing(
+  ds: Datastore,
+  host: Omit<WebServerHost, 'startedAt' | 'requestCount'>,
+): <A extends unknown[], R>(listener: (...args: A) => R) => (...args: A) => R {
+  let requests = 0
+  // The host's getters (its port, bound once it listens) stay getters.
+  const facts = Object.defineProperties(
+    {},
+    {
+      ...Object.getOwnPropertyDescriptors(host),
+      startedAt: { value: ds.clock.now(), enumerable: true },
+      requestCount: { get: () => requests, enumerable: true },
+    },
+  ) as WebServerHost
+  served.set(ds, facts)
+  return (listener) =>
+    (...args) => {
+      requests++
+      return listener(...args)
+    }
 }
 
 /** The web server serving `ds`, or undefined when none does (a library's own call). */

@@ -28,7 +28,6 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
-import { getHeapStatistics } from 'node:v8'
 import type { Datastore } from '@entistore/core'
 import {
   asLiveQuotas,
@@ -47,11 +46,11 @@ import {
 } from '@entistore/rest/node'
 import type { ExplorerOptions } from '../explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
-import { oldSpaceLimitNow } from '../load/heap-limit.js'
+import { memoryNow, type HealthMemory } from './memory-now.js'
 import { persistenceOf } from '../persist/create-datastore.js'
 import type { RequestLogEntry } from './request-log.js'
 import { logClosed, tappedResponse } from './request-tap.js'
-import { announceWebServer } from '../project/web-server-host.js'
+import { announceServing } from '../project/web-server-host.js'
 
 /**
  * Something to close when the server stops, after the last request is answered: a journal, a
@@ -217,32 +216,6 @@ export interface HealthReply {
   readonly [field: string]: unknown
 }
 
-/** The memory part of the detailed health reply, in bytes. */
-export interface HealthMemory {
-  /** The JavaScript heap in use (V8's `used_heap_size`: live objects and garbage not collected yet). */
-  readonly heapUsed: number
-  /**
-   * What the old space, where kept data lives, may grow to before the process dies out of memory
-   * (heap-limit.ts: `--max-old-space-size`, else about a quarter of the machine's memory, 4 GB at
-   * most). `heapUsed` also counts the young generation, so it may pass this by a few MB.
-   */
-  readonly heapLimit: number
-  /** The resident set size: heap, Buffers, code and the rest, as the operating system counts it. */
-  readonly rss: number
-}
-
-/**
- * The process's memory now. Cheap enough for every health probe (a few microseconds, measured:
- * docs/cli.md): V8's heap statistics and one read of the RSS, no walk of the heap.
- */
-export function memoryNow(): HealthMemory {
-  return {
-    heapUsed: getHeapStatistics().used_heap_size,
-    heapLimit: oldSpaceLimitNow(),
-    rss: process.memoryUsage.rss(),
-  }
-}
-
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
 export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
   const maxHeaderBytes = options.maxHeaderBytes ?? maxHeaderSize
@@ -256,8 +229,8 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   let boundPort = options.port ?? 8080
   const build = (served: Datastore) => {
     const handler = createRestHandler(served, { ...options, quotas })
-    // What the project's 4D code reads with `WEB Server`.
-    announceWebServer(served, {
+    // What the project's 4D code reads with `WEB Server` and `WEB Get server info`.
+    const counted = announceServing(served, {
       name: served.name,
       get HTTPPort() {
         return boundPort
@@ -273,7 +246,8 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     // is written off the event loop: persist/durable-replies.ts).
     const durable = persistenceOf(served)?.wrap(handler) ?? handler
     const listener = toNodeListener(options.wrapCore ? options.wrapCore(durable) : durable, options)
-    const wrapped = options.wrapListener ? options.wrapListener(listener, handler) : listener
+    const outer = options.wrapListener ? options.wrapListener(listener, handler) : listener
+    const wrapped = counted(outer)
     return {
       ds: served,
       listener,

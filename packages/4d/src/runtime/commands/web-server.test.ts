@@ -69,3 +69,19 @@ describe('WEB Server', () => {
     )
   })
 })
+
+describe('WEB Get server info', () => {
+  it('says the running server: started, uptime, requests, its port and address (web-get-server-info.md)', () => {
+    const clock = { now: () => 90_500 }
+    const runtime = { webServer: { ...host(), startedAt: 60_000, requestCount: 7 }, clock }
+    expect(
+      run(
+        `$i:=WEB Get server info
+return [$i.started; $i.uptime; $i.httpRequestCount; $i.options.webPortID; $i.options.webIPAddressToListen[0]; \\
+$i.security.HTTPEnabled; $i.security.HTTPSEnabled; $i.SOAPServerStarted]`,
+        { runtime },
+      ),
+    ).toEqual([true, 30, 7, 8081, '127.0.0.1', true, false, false])
+    expect(run('return WEB Get server info(True).started')).toBe(false)
+  })
+})

@@ -6,7 +6,8 @@
  * False. `rules` (4D 21) is a copy of the HTTP rules in force. Every member reads only, but
  * `quotas` (4D 21 R5), whose members are the running server's
  * quotas: one set applies to the next requests; Null or Undefined stops enforcing it; a value the
- * server refuses raises an error and keeps the old one, as 4D documents.
+ * server refuses raises an error and keeps the old one, as 4D documents. `WEB Get server info`
+ * (1531) says the same server as plain values, with its uptime and the requests it received.
  */
 import { fromJSON } from '../convert/json.js'
 import { raise } from '../errors/fourd-error.js'
@@ -109,4 +110,39 @@ export const WEB_SERVER_COMMANDS: readonly CommandSpec[] = [
     // the one server Entistore runs.
     impl: (rt) => new WebServerObject(rt.webServer),
   },
+  {
+    number: 1531,
+    name: 'WEB Get server info',
+    signature: '(withCache?: Boolean): Object',
+    impl: (rt) => serverInfo(rt.webServer, rt.now()),
+  },
 ]
+
+/**
+ * `WEB Get server info` (web-get-server-info.md): what the running server is, as plain values.
+ * Entistore keeps no cache of web pages (`withCache` adds none) and runs no SOAP server; HTTP only.
+ */
+function serverInfo(host: WebServerHost | undefined, now: number): unknown {
+  return fromJSON({
+    started: host !== undefined,
+    uptime: host?.startedAt === undefined ? 0 : Math.floor((now - host.startedAt) / 1000),
+    httpRequestCount: host?.requestCount ?? 0,
+    startMode: host === undefined ? 'manual' : 'automatic',
+    SOAPServerStarted: false,
+    security: {
+      HTTPEnabled: host !== undefined,
+      HTTPSEnabled: false,
+      HSTSEnabled: false,
+      perfectForwardSecrecy: false,
+      openSSLVersion: `OpenSSL ${process.versions.openssl ?? ''}`.trim(),
+    },
+    options: {
+      CORSEnabled: false,
+      CORSSettings: null,
+      webCharacterSet: 'UTF-8',
+      webHTTPSPortID: 443,
+      webIPAddressToListen: host === undefined ? [] : [host.IPAddressToListen],
+      webPortID: host?.HTTPPort ?? 80,
+    },
+  })
+}

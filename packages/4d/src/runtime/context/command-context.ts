@@ -33,6 +33,10 @@ export interface WebServerHost {
   readonly quotas: Record<string, number | undefined>
   /** The HTTP rules in force (HTTPRules.json, or the rules option), as given; none when absent. */
   readonly rules?: readonly unknown[]
+  /** When it started serving (epoch milliseconds, the datastore's clock). */
+  readonly startedAt?: number
+  /** The requests it has received since. */
+  readonly requestCount?: number
 }
 
 /** The host's log of `LOG EVENT`: a message and its importance. */
@@ -148,6 +152,10 @@ export interface CommandContext {
   formula(source: string, impl: FunctionImpl, captured: unknown[]): FourDFunction
   /** Calls a function object on this context. */
   invoke(fn: FourDFunction, self: unknown, args: unknown[]): unknown
+  /** `target.name(args)`: a member function of a 4D value. */
+  call(target: unknown, name: string, args: unknown[]): unknown
+  /** The datastore the code runs on (`ds`), the host's; undefined for none. */
+  readonly ds: unknown
 }
 
 /** A command's code: the context, then its arguments as 4D values. */
